@@ -1,0 +1,80 @@
+/**
+ * The permission rules of SPEC section 6, written once and used by the server (every endpoint, every row)
+ * and the client (menus, buttons). A permission is `entity:action`, optionally `entity:action:category`.
+ */
+
+export interface PermissionSubject {
+  role_id: number | null;
+  team_id?: number | null;
+  team_ids?: number[];
+  permissions: readonly string[];
+  incognito?: boolean;
+}
+
+/**
+ * Exact match, or in prefix mode any held permission beginning with `permission`
+ * (so `site:read` in prefix mode is satisfied by `site:read:union`).
+ */
+export function can(subject: PermissionSubject | null | undefined, permission: string, prefix = false): boolean {
+  if (!subject) return false;
+  if (prefix) return subject.permissions.some((held) => held === permission || held.startsWith(permission));
+  return subject.permissions.includes(permission);
+}
+
+export function canAny(subject: PermissionSubject | null | undefined, permissions: readonly string[], prefix = false): boolean {
+  return permissions.some((permission) => can(subject, permission, prefix));
+}
+
+export function canAll(subject: PermissionSubject | null | undefined, permissions: readonly string[], prefix = false): boolean {
+  return permissions.every((permission) => can(subject, permission, prefix));
+}
+
+export function hasRole(subject: PermissionSubject | null | undefined, roleIds: number | readonly number[]): boolean {
+  if (!subject || subject.role_id == null) return false;
+  const wanted = Array.isArray(roleIds) ? roleIds : [roleIds as number];
+  return wanted.includes(subject.role_id);
+}
+
+export function inTeam(subject: PermissionSubject | null | undefined, teamId: number): boolean {
+  if (!subject) return false;
+  return subject.team_id === teamId || (subject.team_ids ?? []).includes(teamId);
+}
+
+export function isIncognito(subject: PermissionSubject | null | undefined): boolean {
+  return Boolean(subject?.incognito);
+}
+
+export const ACTIONS = ['create', 'read', 'update', 'delete', 'restore'] as const;
+export type Action = (typeof ACTIONS)[number];
+
+/**
+ * Categories whose read permission filters rows: `site:read:union` lets a person read sites of type union.
+ * A person holding the bare `entity:read` reads every category.
+ */
+export const CATEGORY_PERMISSIONS: Record<string, readonly string[]> = {
+  site: ['development', 'lcmt', 'non-union', 'pla', 'public-works', 'union'],
+  contractor: ['union', 'non-union'],
+};
+
+/**
+ * Which categories of `entity` the subject may perform `action` on: 'all' when it holds the bare permission,
+ * otherwise the list of categories it holds (possibly empty).
+ */
+export function permittedCategories(subject: PermissionSubject | null | undefined, entity: string, action: Action = 'read'): 'all' | string[] {
+  if (can(subject, `${entity}:${action}`)) return 'all';
+  const prefix = `${entity}:${action}:`;
+  return (subject?.permissions ?? []).filter((held) => held.startsWith(prefix)).map((held) => held.slice(prefix.length));
+}
+
+/** May the subject act on a record of this category (or at all, when the entity has no categories)? */
+export function canOnCategory(subject: PermissionSubject | null | undefined, entity: string, action: Action, category: string | null | undefined): boolean {
+  const allowed = permittedCategories(subject, entity, action);
+  if (allowed === 'all') return true;
+  if (!CATEGORY_PERMISSIONS[entity]) return false;
+  return category != null && allowed.includes(category);
+}
+
+/** May the subject perform `action` on `entity` at all (bare permission or any category)? */
+export function canOnEntity(subject: PermissionSubject | null | undefined, entity: string, action: Action): boolean {
+  return can(subject, `${entity}:${action}`, true);
+}

@@ -1,0 +1,142 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every setting is an environment variable, read once into one typed, validated object (DESIGN.md 10).
+ * Each has a working default for the one-machine case; a bad value stops start-up naming the setting.
+ */
+const flag = (fallback: boolean) =>
+  z
+    .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
+    .optional()
+    .transform((value) => (value === undefined || value === '' ? fallback : ['1', 'true', 'yes', 'on'].includes(value)));
+const optionalText = z.string().trim().optional().transform((value) => (value ? value : undefined));
+const integer = (fallback: number, min: number, max: number) =>
+  z.coerce.number().int().min(min).max(max).optional().default(fallback);
+
+const settingsSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).optional().default('production'),
+  PORT: integer(8000, 0, 65535),
+  HOST: z.string().optional().default('0.0.0.0'),
+  APP_NAME: z.string().min(1).max(80).optional().default('Organizing Map'),
+  APP_URL: z.string().url().optional(),
+  LOGO_URL: z.string().optional().default('/logo.svg'),
+  PRIVACY_URL: z.string().optional().default('/privacy.html'),
+  TERMS_URL: z.string().optional().default('/terms.html'),
+  SUPPORT_URL: z.string().optional().default('mailto:support@example.com'),
+  APP_VERSION: optionalText,
+  DATA_DIR: z.string().optional().default('./data'),
+  DATABASE_URL: optionalText,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
+  ADMIN_EMAIL: z.string().email().optional().default('admin@example.com'),
+  ADMIN_PASSWORD: optionalText,
+  SEED_DEMO: flag(true),
+  REGISTRATION_ENABLED: flag(false),
+  SESSION_IDLE_MINUTES: integer(30, 1, 24 * 60),
+  REMEMBER_DAYS: integer(30, 1, 365),
+  INACTIVITY_TIMEOUT_MS: integer(1_800_000, 1_000, 24 * 3_600_000),
+  INACTIVITY_COUNTDOWN_SECONDS: integer(60, 1, 3_600),
+  LOGIN_MAX_ATTEMPTS: integer(5, 1, 1_000),
+  LOGIN_DECAY_SECONDS: integer(60, 1, 86_400),
+  BODY_LIMIT_BYTES: integer(1_048_576, 1_024, 50 * 1_048_576),
+  UPLOAD_LIMIT_BYTES: integer(100 * 1_048_576, 1_024, 1_024 * 1_048_576),
+  TRUST_PROXY: flag(false),
+  SMTP_URL: optionalText,
+  MAIL_FROM: z.string().optional().default('Organizing Map <no-reply@example.com>'),
+  APP_KEY: optionalText,
+  PUSHER_APP_ID: optionalText,
+  PUSHER_APP_KEY: optionalText,
+  PUSHER_APP_SECRET: optionalText,
+  PUSHER_HOST: optionalText,
+  PUSHER_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  PUSHER_SCHEME: z.enum(['http', 'https']).optional(),
+  PUSHER_CLUSTER: z.string().optional().default('mt1'),
+  ANALYTICS_URL: optionalText,
+  TILE_URL: z.string().optional().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  TILE_ATTRIBUTION: z.string().optional().default('&copy; OpenStreetMap contributors'),
+});
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  appName: string;
+  appUrl: string | undefined;
+  links: { logoUrl: string; privacyUrl: string; termsUrl: string; supportUrl: string };
+  version: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  logLevel: string;
+  admin: { email: string; password: string | undefined };
+  seedDemo: boolean;
+  registrationEnabled: boolean;
+  session: { idleMinutes: number; rememberDays: number; inactivityTimeoutMs: number; inactivityCountdownSeconds: number };
+  throttle: { maxAttempts: number; decaySeconds: number };
+  limits: { bodyBytes: number; uploadBytes: number };
+  trustProxy: boolean;
+  mail: { smtpUrl: string | undefined; from: string };
+  /** Secret for signing (realtime channel auth of the embedded hub). Generated per data folder when unset. */
+  appKey: string | undefined;
+  /** The Pusher-protocol service. `external` is true when PUSHER_HOST/APP_ID are set: publish over its HTTP API. */
+  pusher: { appId: string; key: string; secret: string | undefined; host: string | undefined; port: number | undefined; scheme: 'http' | 'https' | undefined; cluster: string; external: boolean };
+  analyticsUrl: string | undefined;
+  tiles: { url: string; attribution: string };
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = settingsSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new ConfigError(`Invalid setting ${problems}`);
+  }
+  const s = parsed.data;
+  const external = Boolean(s.PUSHER_APP_ID && s.PUSHER_HOST);
+  if (external && !(s.PUSHER_APP_KEY && s.PUSHER_APP_SECRET)) {
+    throw new ConfigError('Invalid setting PUSHER_APP_KEY/PUSHER_APP_SECRET: both are needed when PUSHER_APP_ID and PUSHER_HOST are set');
+  }
+  return {
+    env: s.NODE_ENV,
+    port: s.PORT,
+    host: s.HOST,
+    appName: s.APP_NAME,
+    appUrl: s.APP_URL,
+    links: { logoUrl: s.LOGO_URL, privacyUrl: s.PRIVACY_URL, termsUrl: s.TERMS_URL, supportUrl: s.SUPPORT_URL },
+    version: s.APP_VERSION ?? process.env.npm_package_version ?? '0.0.0',
+    dataDir: path.resolve(s.DATA_DIR),
+    databaseUrl: s.DATABASE_URL,
+    logLevel: s.LOG_LEVEL,
+    admin: { email: s.ADMIN_EMAIL, password: s.ADMIN_PASSWORD },
+    seedDemo: s.SEED_DEMO,
+    registrationEnabled: s.REGISTRATION_ENABLED,
+    session: {
+      idleMinutes: s.SESSION_IDLE_MINUTES,
+      rememberDays: s.REMEMBER_DAYS,
+      inactivityTimeoutMs: s.INACTIVITY_TIMEOUT_MS,
+      inactivityCountdownSeconds: s.INACTIVITY_COUNTDOWN_SECONDS,
+    },
+    throttle: { maxAttempts: s.LOGIN_MAX_ATTEMPTS, decaySeconds: s.LOGIN_DECAY_SECONDS },
+    limits: { bodyBytes: s.BODY_LIMIT_BYTES, uploadBytes: s.UPLOAD_LIMIT_BYTES },
+    trustProxy: s.TRUST_PROXY,
+    mail: { smtpUrl: s.SMTP_URL, from: s.MAIL_FROM },
+    appKey: s.APP_KEY,
+    pusher: {
+      appId: s.PUSHER_APP_ID ?? 'organizing-map',
+      key: s.PUSHER_APP_KEY ?? 'organizing-map-key',
+      secret: s.PUSHER_APP_SECRET,
+      host: s.PUSHER_HOST,
+      port: s.PUSHER_PORT,
+      scheme: s.PUSHER_SCHEME,
+      cluster: s.PUSHER_CLUSTER,
+      external,
+    },
+    analyticsUrl: s.ANALYTICS_URL,
+    tiles: { url: s.TILE_URL, attribution: s.TILE_ATTRIBUTION },
+  };
+}
+
+export function randomSecret(): string {
+  return randomBytes(32).toString('hex');
+}

@@ -1,0 +1,148 @@
+import { mkdirSync, openSync, closeSync, readFileSync, writeFileSync, unlinkSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config/config.js';
+import { PGliteDialect } from './pglite-dialect.js';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export interface Database {
+  kind: DatabaseKind;
+  db: Kysely<any>;
+  /** Run `listener` for every NOTIFY on `channel`, from this process or (on PostgreSQL) any other. */
+  listen(channel: string, listener: (payload: string) => void): Promise<void>;
+  notify(channel: string, payload: string): Promise<void>;
+  /** Checkpoint and close; safe to call twice. */
+  close(): Promise<void>;
+}
+
+// bigint (count(*), sums) and numeric (money) arrive as numbers: ids and counts fit, money is dollars.
+const INT8 = 20;
+const NUMERIC = 1700;
+const toNumber = (value: string) => (value === null ? null : Number(value));
+
+export class DataFolderLockedError extends Error {}
+
+export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Database> {
+  return config.databaseUrl ? openPostgres(config.databaseUrl) : openPGlite(path.join(config.dataDir, 'db'));
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  pg.types.setTypeParser(INT8, toNumber);
+  pg.types.setTypeParser(NUMERIC, toNumber);
+  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  await sql`select 1`.execute(db);
+  let listenClient: pg.Client | null = null;
+  const listeners = new Map<string, Array<(payload: string) => void>>();
+  let closed = false;
+  return {
+    kind: 'postgres',
+    db,
+    async listen(channel, listener) {
+      if (!listenClient) {
+        listenClient = new pg.Client({ connectionString: url });
+        await listenClient.connect();
+        listenClient.on('notification', (message) => {
+          for (const fn of listeners.get(message.channel) ?? []) fn(message.payload ?? '');
+        });
+      }
+      if (!listeners.has(channel)) {
+        listeners.set(channel, []);
+        await listenClient.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      }
+      listeners.get(channel)!.push(listener);
+    },
+    async notify(channel, payload) {
+      await sql`select pg_notify(${channel}, ${payload})`.execute(db);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await listenClient?.end().catch(() => {});
+      await db.destroy();
+    },
+  };
+}
+
+async function openPGlite(folder: string): Promise<Database> {
+  mkdirSync(folder, { recursive: true });
+  const releaseLock = acquireLock(folder);
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create(folder, { parsers: { [INT8]: toNumber, [NUMERIC]: toNumber } });
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+  const db = new Kysely<any>({ dialect: new PGliteDialect(pglite) });
+  // One process owns the embedded database, so notifications stay in this process.
+  const listeners = new Map<string, Array<(payload: string) => void>>();
+  let closed = false;
+  return {
+    kind: 'pglite',
+    db,
+    async listen(channel, listener) {
+      if (!listeners.has(channel)) listeners.set(channel, []);
+      listeners.get(channel)!.push(listener);
+    },
+    async notify(channel, payload) {
+      for (const fn of listeners.get(channel) ?? []) queueMicrotask(() => fn(payload));
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      try {
+        // Wait for queries in flight, then flush everything to the data folder.
+        await sql`checkpoint`.execute(db).catch(() => {});
+        await pglite.close();
+      } finally {
+        releaseLock();
+      }
+    },
+  };
+}
+
+/**
+ * PGlite has no lock of its own: two processes on one folder would corrupt it. A lock file holding our pid
+ * refuses the second; a lock left by a process that no longer runs is taken over.
+ */
+function acquireLock(folder: string): () => void {
+  const lockPath = path.join(folder, '..', 'organizing-map.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockPath, 'wx');
+      writeFileSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => {
+        try {
+          if (readFileSync(lockPath, 'utf8') === String(process.pid)) unlinkSync(lockPath);
+        } catch {
+          /* already gone */
+        }
+      };
+    } catch (error: any) {
+      if (error.code !== 'EEXIST') throw error;
+      const holder = Number(readFileSync(lockPath, 'utf8'));
+      if (holder && holder !== process.pid && processIsAlive(holder)) {
+        throw new DataFolderLockedError(
+          `The data folder ${path.dirname(lockPath)} is in use by another server process (pid ${holder}). ` +
+            'Stop that process first, or start this one with another DATA_DIR.',
+        );
+      }
+      if (existsSync(lockPath)) unlinkSync(lockPath);
+    }
+  }
+  throw new DataFolderLockedError(`Could not lock the data folder ${path.dirname(lockPath)}.`);
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error: any) {
+    return error.code === 'EPERM';
+  }
+}
