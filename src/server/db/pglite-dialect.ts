@@ -76,9 +76,13 @@ class PGliteConnection implements DatabaseConnection {
   constructor(private readonly pglite: PGlite) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.pglite.query<R>(compiled.sql, compiled.parameters as unknown[], { rowMode: 'object' });
+    // Without parameters use the simple protocol, as node-postgres does, so a migration may hold several statements.
+    const result =
+      compiled.parameters.length === 0
+        ? ((await this.pglite.exec(compiled.sql, { rowMode: 'object' })).at(-1) ?? { rows: [], affectedRows: 0 })
+        : await this.pglite.query<R>(compiled.sql, compiled.parameters as unknown[], { rowMode: 'object' });
     return {
-      rows: result.rows,
+      rows: result.rows as R[],
       numAffectedRows: result.affectedRows != null ? BigInt(result.affectedRows) : undefined,
     };
   }

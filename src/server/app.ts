@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyWebsocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AppContext } from './app-context.js';
+import { registerCsrf } from './auth/csrf.js';
+import { createMailer, type SendMail } from './auth/mailer.js';
+import { registerAuthRoutes } from './auth/routes.js';
+import { SessionStore } from './auth/sessions.js';
+import { LoginThrottle } from './auth/throttle.js';
+import type { Config } from './config/config.js';
+import type { Database } from './db/database.js';
+import { unauthenticated } from './http/errors.js';
+import { installErrorHandler } from './http/error-handler.js';
+import { registerOptionsRoutes } from './options/options-routes.js';
+import { registerRealtime } from './realtime/index.js';
+import { RecordService } from './records/record-service.js';
+import { ResourceRegistry } from './records/registry.js';
+import { registerResourceRoutes } from './records/routes.js';
+import { resourceDefinitions, registerFeatureRoutes } from './features-index.js';
+import { registerRevisionRoutes } from './revisions/revisions-routes.js';
+import { registerStaticClient } from './system/static-client.js';
+import { registerSystemRoutes } from './system/system-routes.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Open to signed-out visitors; every other /api route needs a signed-in user. */
+    public?: boolean;
+  }
+}
+
+export interface BuildOptions {
+  config: Config;
+  database: Database;
+  /** Replaces the mailer (tests read the reset links from here). */
+  sendMail?: SendMail;
+  /** Logger override (tests pass false to keep output quiet). */
+  logger?: boolean | object;
+}
+
+/** Builds the whole server: one Fastify instance serving the client, /api and the realtime websocket. */
+export async function buildApp(options: BuildOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+  const { config, database } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: config.limits.bodyBytes,
+    trustProxy: config.trustProxy,
+    genReqId: (request) => {
+      const sent = request.headers['x-request-id'];
+      return typeof sent === 'string' && /^[\w-]{1,64}$/.test(sent) ? sent : randomUUID();
+    },
+    ajv: { customOptions: { coerceTypes: true, removeAdditional: false } },
+  });
+  installErrorHandler(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyFormbody);
+  await app.register(fastifyMultipart, { limits: { fileSize: config.limits.uploadBytes, files: 20, fields: 50 } });
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+
+  const resources = new ResourceRegistry();
+  const realtime = await registerRealtime(app, { config, database });
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    resources,
+    records: new RecordService(database.db, (channels, event, data) => realtime.publish(channels, event, data)),
+    sessions: new SessionStore(database.db, config),
+    throttle: new LoginThrottle(database.db, config),
+    sendMail: options.sendMail ?? createMailer(config, app.log),
+    realtime,
+  };
+
+  app.decorateRequest('user', null);
+  app.decorateRequest('session', null);
+  app.addHook('onRequest', async (request) => {
+    await ctx.sessions.resume(request);
+  });
+  registerCsrf(app);
+  app.addHook('onRequest', async (request) => {
+    if (request.url.startsWith('/api/') && !request.is404 && !request.routeOptions.config?.public && !request.user) throw unauthenticated();
+  });
+
+  for (const def of resourceDefinitions) resources.add(def);
+  registerFeatureRoutes(app, ctx);
+  for (const def of resources.all()) registerResourceRoutes(app, ctx, def);
+  registerAuthRoutes(app, ctx);
+  registerSystemRoutes(app, ctx);
+  registerOptionsRoutes(app, ctx);
+  registerRevisionRoutes(app, ctx);
+  await registerStaticClient(app);
+
+  app.addHook('onClose', async () => {
+    await realtime.close();
+  });
+  return { app, ctx };
+}

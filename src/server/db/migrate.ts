@@ -1,0 +1,20 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { Kysely } from 'kysely';
+import * as platform from './migrations/001_platform.js';
+import * as records from './migrations/002_records.js';
+
+/** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
+const migrations: Record<string, Migration> = {
+  '001_platform': platform,
+  '002_records': records,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Applies what has not been applied yet; running it twice does nothing the second time. */
+export async function migrate(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

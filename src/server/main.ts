@@ -1,0 +1,52 @@
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config/config.js';
+import { DataFolderLockedError, openDatabase } from './db/database.js';
+import { migrate } from './db/migrate.js';
+import { ensureAppKey, seedDatabase } from './seed/seed.js';
+
+/** Starts the one process: migrations, first-start seeding, then the app, /api and the websocket on PORT. */
+async function main() {
+  const config = loadConfig();
+  const database = await openDatabase(config);
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.log(`\n${signal} received: finishing requests and closing the database...`);
+    try {
+      await app?.close();
+    } finally {
+      await database.close();
+      process.exit(0);
+    }
+  };
+  let app: Awaited<ReturnType<typeof buildApp>>['app'] | undefined;
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await migrate(database.db);
+  config.appKey ??= await ensureAppKey(database.db);
+  const seeded = await seedDatabase(database.db, config);
+  ({ app } = await buildApp({ config, database }));
+  await app.listen({ port: config.port, host: config.host });
+
+  const address = config.appUrl ?? `http://localhost:${(app.server.address() as { port: number }).port}`;
+  const lines = [``, `  ${config.appName} is running at ${address}`, `  Database: ${database.kind === 'pglite' ? `embedded (PGlite) in ${config.dataDir}` : 'PostgreSQL'}`];
+  if (seeded.admin) {
+    lines.push(`  Sign in as ${seeded.admin.email} with password ${seeded.admin.password ?? '(the ADMIN_PASSWORD you set)'}`);
+    if (seeded.admin.password) lines.push(`  This password is shown only once: write it down or change it under Profile.`);
+    if (config.seedDemo) lines.push(`  Demo accounts (leader@, organizer@, assistant@example.com) share that password.`);
+  } else {
+    lines.push(`  Sign in with your account (the first administrator is ${config.admin.email}).`);
+  }
+  console.log(lines.join('\n') + '\n');
+}
+
+main().catch((error) => {
+  if (error instanceof ConfigError || error instanceof DataFolderLockedError) {
+    console.error(`\nCannot start: ${error.message}\n`);
+  } else {
+    console.error('\nCannot start:', error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import type { AppContext } from '../app-context.js';
+import { notFound } from '../http/errors.js';
+import { escapeLike } from '../records/list-query.js';
+
+/** How to label a row of each resource in a picker; resources not listed use `name`. */
+const labels: Record<string, string> = {
+  users: `first_name || ' ' || last_name`,
+  contacts: `first_name || ' ' || last_name`,
+  members: `first_name || ' ' || last_name`,
+  recruits: `first_name || ' ' || last_name`,
+  grievances: 'title',
+};
+const MAX_OPTIONS = 500;
+
+/**
+ * GET /api/options/{resource}?q=&ids[]=: `{data: [{id, name}]}` for pickers. The same row rules as lists apply
+ * (soft deletes, category permissions); reading options needs the resource's read permission, in any category.
+ */
+export function registerOptionsRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.get<{ Params: { resource: string }; Querystring: Record<string, unknown> }>('/api/options/:resource', async (request) => {
+    const def = ctx.resources.get(request.params.resource);
+    if (!def) throw notFound(`There are no options for "${request.params.resource}".`);
+    ctx.records.authorize(request.user, def, 'read');
+    const label = sql.raw(labels[def.name] ?? 'name');
+    const q = typeof request.query.q === 'string' ? request.query.q.slice(0, 100) : '';
+    const rawIds = request.query['ids[]'] ?? request.query.ids;
+    const ids = (Array.isArray(rawIds) ? rawIds : rawIds ? String(rawIds).split(',') : []).map(Number).filter(Number.isInteger).slice(0, MAX_OPTIONS);
+    let query = ctx.records.visibleRows(ctx.db, def, request.user).select(['t.id', sql<string>`${label}`.as('name')]);
+    if (q) query = query.where(sql<boolean>`${label} ilike ${'%' + escapeLike(q) + '%'}`);
+    if (ids.length) query = query.where('t.id', 'in', ids);
+    const data = await query.orderBy(sql`${label}`).limit(MAX_OPTIONS).execute();
+    return { data };
+  });
+}

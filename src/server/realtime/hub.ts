@@ -1,0 +1,233 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { WebSocket } from 'ws';
+import { Connection, type Liveness } from './connection.js';
+import type { BusMessage } from './event-bus.js';
+import { PresenceRoster } from './presence.js';
+import {
+  PROTOCOL_VERSION,
+  USER_CHANNEL_PREFIX,
+  ErrorCode,
+  channelKind,
+  encodeData,
+  errorFrame,
+  frame,
+  isValidChannelName,
+  parseClientMessage,
+  type ClientMessage,
+} from './protocol.js';
+import type { Signer } from './signing.js';
+
+export interface HubOptions extends Liveness {
+  signer: Signer;
+  /** Whether `client-*` events from browsers are relayed (Pusher's "enable client events" switch). */
+  clientEvents: boolean;
+  /** Sends a client event on its way to every process; delivery comes back through `deliver`. */
+  relay(message: BusMessage): Promise<void>;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * The embedded Pusher-protocol server of this process: which socket is on which channel, and the handling
+ * of every client frame. Events reach it only through `deliver`, which the event bus calls for each event
+ * any process published.
+ */
+export class Hub {
+  private readonly connections = new Set<Connection>();
+  private readonly subscribers = new Map<string, Set<Connection>>();
+  private readonly presence = new PresenceRoster();
+
+  constructor(private readonly options: HubOptions) {}
+
+  accept(ws: WebSocket, appKey: string, protocol: string | undefined): void {
+    const refusal =
+      appKey !== this.options.signer.key
+        ? { code: ErrorCode.AppDoesNotExist, message: `App key ${appKey} does not exist on this server.` }
+        : protocol !== undefined && Number(protocol) !== PROTOCOL_VERSION
+          ? { code: ErrorCode.UnsupportedProtocol, message: `Unsupported protocol version ${protocol}; this server speaks ${PROTOCOL_VERSION}.` }
+          : null;
+    if (refusal) {
+      ws.send(errorFrame(refusal.code, refusal.message));
+      ws.close(refusal.code, refusal.message);
+      return;
+    }
+    const connection = new Connection(ws, this.options);
+    this.connections.add(connection);
+    ws.on('message', (raw, isBinary) => {
+      connection.touch();
+      if (!isBinary) this.handle(connection, raw.toString());
+    });
+    ws.on('close', () => this.remove(connection));
+    connection.send(
+      frame('pusher:connection_established', { socket_id: connection.socketId, activity_timeout: this.options.activityTimeoutSeconds }),
+    );
+  }
+
+  /** Hand an event to this process's subscribers of each channel. */
+  deliver(message: BusMessage): void {
+    const extra = message.userId === undefined ? undefined : { user_id: message.userId };
+    for (const channel of message.channels) {
+      const subscribers = this.subscribers.get(channel);
+      if (!subscribers) continue;
+      const text = frame(message.event, message.data, channel, extra);
+      for (const connection of subscribers) if (connection.socketId !== message.except) connection.send(text);
+    }
+  }
+
+  /** Asks every client to reconnect (to another process, or to this one after a restart) and waits for them to go. */
+  async close(): Promise<void> {
+    const connections = [...this.connections];
+    for (const connection of connections) connection.close(ErrorCode.ReconnectNow, 'Server shutting down');
+    await Promise.all(connections.map((connection) => connection.closed(1_000)));
+  }
+
+  private handle(connection: Connection, raw: string): void {
+    const message = parseClientMessage(raw);
+    if (!message) {
+      connection.send(errorFrame(null, 'Messages must be JSON objects with an "event".'));
+      return;
+    }
+    switch (message.event) {
+      case 'pusher:ping':
+        connection.send(frame('pusher:pong', {}));
+        return;
+      case 'pusher:pong':
+        return;
+      case 'pusher:subscribe':
+        this.subscribe(connection, message.data);
+        return;
+      case 'pusher:unsubscribe':
+        if (typeof message.data.channel === 'string') this.unsubscribe(connection, message.data.channel);
+        return;
+      case 'pusher:signin':
+        this.signin(connection, message.data);
+        return;
+      default:
+        if (message.event.startsWith('client-')) this.clientEvent(connection, message);
+    }
+  }
+
+  private subscribe(connection: Connection, data: Record<string, unknown>): void {
+    const channel = data.channel;
+    if (typeof channel !== 'string' || !channel) {
+      connection.send(errorFrame(null, 'pusher:subscribe needs a "channel".'));
+      return;
+    }
+    const refuse = (error: string, status = 401) =>
+      connection.send(frame('pusher:subscription_error', { type: 'AuthError', error, status }, channel));
+    const kind = channelKind(channel);
+    if (kind !== 'user' && !isValidChannelName(channel)) return refuse(`Invalid channel name ${channel}.`, 400);
+    if (connection.channels.has(channel)) return this.confirm(connection, channel);
+
+    let member: { id: string; info: Record<string, unknown> } | undefined;
+    if (kind === 'user' && connection.userId !== channel.slice(USER_CHANNEL_PREFIX.length)) {
+      return refuse('Sign in as this user before subscribing to their channel.', 403);
+    }
+    if (kind === 'private' && !this.options.signer.verifyChannel(data.auth, connection.socketId, channel)) {
+      return refuse('Invalid signature for this socket and channel.');
+    }
+    if (kind === 'presence') {
+      const channelData = typeof data.channel_data === 'string' ? data.channel_data : undefined;
+      member = channelData === undefined ? undefined : parseMember(channelData);
+      if (!member) return refuse('Presence channels need channel_data with a user_id.', 400);
+      if (!this.options.signer.verifyChannel(data.auth, connection.socketId, channel, channelData)) {
+        return refuse('Invalid signature for this socket, channel and channel_data.');
+      }
+    }
+
+    connection.channels.set(channel, member?.id);
+    let subscribers = this.subscribers.get(channel);
+    if (!subscribers) this.subscribers.set(channel, (subscribers = new Set()));
+    subscribers.add(connection);
+    const arrived = member ? this.presence.join(channel, member.id, member.info, connection.socketId) : false;
+    this.confirm(connection, channel);
+    if (arrived) {
+      this.deliverInternal(channel, 'pusher_internal:member_added', { user_id: member!.id, user_info: member!.info }, connection);
+    }
+  }
+
+  private confirm(connection: Connection, channel: string): void {
+    const data = channelKind(channel) === 'presence' ? { presence: this.presence.snapshot(channel) } : {};
+    connection.send(frame('pusher_internal:subscription_succeeded', data, channel));
+  }
+
+  private unsubscribe(connection: Connection, channel: string): void {
+    if (!connection.channels.has(channel)) return;
+    const userId = connection.channels.get(channel);
+    connection.channels.delete(channel);
+    const subscribers = this.subscribers.get(channel);
+    subscribers?.delete(connection);
+    if (subscribers?.size === 0) this.subscribers.delete(channel);
+    if (userId !== undefined && this.presence.leave(channel, userId, connection.socketId)) {
+      this.deliverInternal(channel, 'pusher_internal:member_removed', { user_id: userId }, connection);
+    }
+  }
+
+  private signin(connection: Connection, data: Record<string, unknown>): void {
+    const userData = data.user_data;
+    let userId: unknown;
+    if (typeof userData === 'string' && this.options.signer.verifyUser(data.auth, connection.socketId, userData)) {
+      try {
+        userId = JSON.parse(userData)?.id;
+      } catch {
+        userId = undefined;
+      }
+    }
+    if (typeof userId !== 'string' || !userId) {
+      connection.send(errorFrame(ErrorCode.Unauthorized, 'Invalid signature or user_data for pusher:signin.'));
+      return;
+    }
+    if (connection.userId !== undefined && connection.userId !== userId) {
+      this.unsubscribe(connection, USER_CHANNEL_PREFIX + connection.userId);
+    }
+    connection.userId = userId;
+    connection.send(frame('pusher:signin_success', { user_data: userData }));
+  }
+
+  private clientEvent(connection: Connection, message: ClientMessage): void {
+    const channel = message.channel;
+    const kind = channel === undefined ? 'public' : channelKind(channel);
+    const problem = !this.options.clientEvents
+      ? 'Client events are not enabled on this server.'
+      : channel === undefined || (kind !== 'private' && kind !== 'presence') || !connection.channels.has(channel)
+        ? 'Client events may only be sent on a private or presence channel this connection has joined.'
+        : null;
+    if (problem) {
+      connection.send(errorFrame(ErrorCode.ClientEventRejected, problem));
+      return;
+    }
+    const relayed: BusMessage = {
+      channels: [channel!],
+      event: message.event,
+      data: encodeData(message.rawData),
+      except: connection.socketId,
+      userId: connection.channels.get(channel!),
+    };
+    this.options.relay(relayed).catch((error) => this.options.log.error({ err: error }, 'realtime: could not relay a client event'));
+  }
+
+  /**
+   * Presence membership is known only to this process (see docs/realtime.md), so its notices go straight
+   * to local sockets rather than through the bus.
+   */
+  private deliverInternal(channel: string, event: string, data: unknown, except: Connection): void {
+    this.deliver({ channels: [channel], event, data: encodeData(data), except: except.socketId });
+  }
+
+  private remove(connection: Connection): void {
+    connection.stopTimers();
+    for (const channel of [...connection.channels.keys()]) this.unsubscribe(connection, channel);
+    this.connections.delete(connection);
+  }
+}
+
+function parseMember(channelData: string): { id: string; info: Record<string, unknown> } | undefined {
+  try {
+    const parsed = JSON.parse(channelData);
+    const id = parsed?.user_id;
+    if ((typeof id !== 'string' && typeof id !== 'number') || id === '') return undefined;
+    const info = parsed.user_info && typeof parsed.user_info === 'object' ? parsed.user_info : {};
+    return { id: String(id), info };
+  } catch {
+    return undefined;
+  }
+}

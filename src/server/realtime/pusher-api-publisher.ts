@@ -1,0 +1,43 @@
+import Pusher from 'pusher';
+import type { Config } from '../config/config.js';
+import type { BusMessage } from './event-bus.js';
+import { USER_CHANNEL_PREFIX } from './protocol.js';
+
+/** The Pusher HTTP API takes at most 100 channels per trigger. */
+const CHANNELS_PER_TRIGGER = 100;
+
+export interface Publisher {
+  publish(message: BusMessage): Promise<void>;
+}
+
+/**
+ * Publishing to an outside Pusher-compatible service (Pusher, Soketi, Reverb) over its HTTP API, which then
+ * delivers to every browser itself; this is how the app scales past one process without sharing sockets.
+ */
+export function createPusherApiPublisher(settings: Config['pusher'], secret: string): Publisher {
+  if (!settings.host) throw new Error('Realtime: PUSHER_HOST is needed to publish to an outside Pusher service.');
+  const client = new Pusher({
+    appId: settings.appId,
+    key: settings.key,
+    secret,
+    host: settings.host,
+    port: settings.port === undefined ? undefined : String(settings.port),
+    useTLS: (settings.scheme ?? 'https') === 'https',
+  });
+  return {
+    async publish(message) {
+      // The SDK refuses `#server-to-user-` names in trigger; they have an API call of their own.
+      const users = message.channels.filter((channel) => channel.startsWith(USER_CHANNEL_PREFIX));
+      const channels = message.channels.filter((channel) => !channel.startsWith(USER_CHANNEL_PREFIX));
+      const params = message.except ? { socket_id: message.except } : undefined;
+      const calls: Array<Promise<unknown>> = [];
+      for (let start = 0; start < channels.length; start += CHANNELS_PER_TRIGGER) {
+        calls.push(client.trigger(channels.slice(start, start + CHANNELS_PER_TRIGGER), message.event, message.data, params));
+      }
+      for (const channel of users) {
+        calls.push(client.sendToUser(channel.slice(USER_CHANNEL_PREFIX.length), message.event, message.data));
+      }
+      await Promise.all(calls);
+    },
+  };
+}

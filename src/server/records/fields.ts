@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import type { FieldSpec } from './resource.js';
+
+const DEFAULT_TEXT_MAX = 2_000;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** One zod schema per field kind; the data service, imports and schema fields all validate through here. */
+export function fieldSchema(name: string, spec: FieldSpec): z.ZodType {
+  const label = spec.label ?? humanise(name);
+  const max = spec.max;
+  switch (spec.kind) {
+    case 'text':
+      return z
+        .string({ error: `The ${label} must be text.` })
+        .trim()
+        .min(spec.min ?? 0, `The ${label} must be at least ${spec.min} characters.`)
+        .max(max ?? DEFAULT_TEXT_MAX, `The ${label} may not be longer than ${max ?? DEFAULT_TEXT_MAX} characters.`);
+    case 'email':
+      return z.string({ error: `The ${label} must be text.` }).trim().max(254, `The ${label} may not be longer than 254 characters.`).email(`The ${label} must be a valid email address.`);
+    case 'phone':
+      return z.string({ error: `The ${label} must be text.` }).trim().max(40, `The ${label} may not be longer than 40 characters.`).regex(/^[0-9+().\-\s#x*ext]*$/i, `The ${label} must be a phone number (digits, spaces, + - ( ) only).`);
+    case 'url':
+      return z.string({ error: `The ${label} must be text.` }).trim().max(max ?? 2_048).refine(isUrl, `The ${label} must be a valid link starting with http:// or https://.`);
+    case 'color':
+      return z.string().trim().regex(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i, `The ${label} must be a colour like #1e88e5.`);
+    case 'integer':
+      return z.coerce.number({ error: `The ${label} must be a whole number.` }).int(`The ${label} must be a whole number.`).min(spec.min ?? -2_147_483_648).max(spec.max ?? 2_147_483_647);
+    case 'number':
+      return z.coerce.number({ error: `The ${label} must be a number.` }).refine(Number.isFinite, `The ${label} must be a number.`).min(spec.min ?? -1e14, `The ${label} is too small.`).max(spec.max ?? 1e14, `The ${label} is too large.`);
+    case 'boolean':
+      return z.preprocess(toBoolean, z.boolean({ error: `The ${label} must be true or false.` }));
+    case 'date':
+      return z.string({ error: `The ${label} must be a date (YYYY-MM-DD).` }).transform((v) => v.slice(0, 10)).refine((v) => ISO_DATE.test(v) && !Number.isNaN(Date.parse(v)), `The ${label} must be a date (YYYY-MM-DD).`);
+    case 'datetime':
+      return z.string({ error: `The ${label} must be a date and time.` }).refine((v) => !Number.isNaN(Date.parse(v)), `The ${label} must be a date and time (ISO 8601).`).transform((v) => new Date(v).toISOString());
+    case 'enum': {
+      const options = spec.options ?? [];
+      return z.string({ error: `The ${label} must be one of: ${options.join(', ')}.` }).refine((v) => options.includes(v), `The ${label} must be one of: ${options.join(', ')}.`);
+    }
+    case 'enum[]': {
+      const options = spec.options ?? [];
+      return z.array(z.string()).max(500).refine((values) => values.every((v) => options.includes(v)), `Each ${label} must be one of: ${options.join(', ')}.`);
+    }
+    case 'integer[]':
+      return z.array(z.coerce.number().int().positive(), { error: `The ${label} must be a list of ids.` }).max(10_000);
+    case 'json':
+      return z.unknown().refine((v) => JSON.stringify(v ?? null).length <= (max ?? 100_000), `The ${label} is too large.`);
+  }
+}
+
+function toBoolean(value: unknown) {
+  if (value === 'true' || value === '1' || value === 1) return true;
+  if (value === 'false' || value === '0' || value === 0) return false;
+  return value;
+}
+
+function isUrl(value: string) {
+  if (value === '') return true;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+export function humanise(name: string) {
+  return name.replace(/_id$/, '').replace(/_ids$/, 's').replace(/[_-]+/g, ' ').trim().toLowerCase();
+}
+
+export function isBlank(value: unknown) {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
+}

@@ -1,0 +1,173 @@
+import { sql, type RawBuilder } from 'kysely';
+import { ValidationError } from '../http/errors.js';
+import type { FieldSpec, ResourceDefinition } from './resource.js';
+
+export interface ListQuery {
+  page: number;
+  perPage: number; // -1 = all
+  sort: { field: string; order: 'asc' | 'desc' };
+  search: string | null;
+  filters: Array<{ field: string; operator: FilterOperator; value: unknown }>;
+  trashed: 'without' | 'with' | 'only';
+}
+
+export type FilterOperator = 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'like' | 'null' | 'in';
+const SUFFIXES: Array<[string, FilterOperator]> = [
+  ['_gte', 'gte'],
+  ['_lte', 'lte'],
+  ['_gt', 'gt'],
+  ['_lt', 'lt'],
+  ['_neq', 'neq'],
+  ['_like', 'like'],
+  ['_null', 'null'],
+];
+const MAX_PER_PAGE = 1_000;
+const COMMON_COLUMNS: Record<string, FieldSpec> = {
+  id: { kind: 'integer' },
+  created_at: { kind: 'datetime' },
+  updated_at: { kind: 'datetime' },
+  deleted_at: { kind: 'datetime' },
+};
+
+/**
+ * Reads Laravel/react-admin style list parameters: page, per_page, sort, order, search or q,
+ * filter[field]=value or filter={"field": value}, field suffixes _gte _lte _gt _lt _neq _like _null,
+ * with_trashed / only_trashed.
+ */
+export function parseListQuery(raw: Record<string, unknown>, def: ResourceDefinition): ListQuery {
+  const errors: Record<string, string[]> = {};
+  const page = toInt(raw.page, 1);
+  const perPage = toInt(raw.per_page ?? raw.perPage, 25);
+  if (page < 1) errors.page = ['The page must be 1 or more.'];
+  if (perPage !== -1 && (perPage < 1 || perPage > MAX_PER_PAGE)) errors.per_page = [`The per page must be between 1 and ${MAX_PER_PAGE}, or -1 for all.`];
+
+  let sortField = String(raw.sort ?? def.defaultSort?.field ?? 'id');
+  let order = String(raw.order ?? def.defaultSort?.order ?? 'asc').toLowerCase();
+  if (sortField.startsWith('-')) {
+    sortField = sortField.slice(1);
+    order = 'desc';
+  }
+  if (order !== 'asc' && order !== 'desc') errors.order = ['The order must be asc or desc.'];
+
+  const filterInput: Record<string, unknown> = {};
+  if (typeof raw.filter === 'string' && raw.filter.trim().startsWith('{')) {
+    try {
+      Object.assign(filterInput, JSON.parse(raw.filter));
+    } catch {
+      errors.filter = ['The filter must be a JSON object.'];
+    }
+  } else if (raw.filter && typeof raw.filter === 'object') {
+    Object.assign(filterInput, raw.filter);
+  }
+  for (const [key, value] of Object.entries(raw)) {
+    const match = /^filter\[([^\]]+)\](\[\])?$/.exec(key);
+    if (match) filterInput[match[1]] = match[2] && !Array.isArray(value) ? [value] : value;
+  }
+  let search = typeof raw.search === 'string' ? raw.search : null;
+  if (typeof filterInput.q === 'string') search = filterInput.q;
+  delete filterInput.q;
+  if (search && search.length > 200) errors.search = ['The search may not be longer than 200 characters.'];
+
+  const filters: ListQuery['filters'] = [];
+  for (const [key, value] of Object.entries(filterInput)) {
+    if (value === undefined || value === '') continue;
+    let field = key;
+    let operator: FilterOperator = Array.isArray(value) ? 'in' : 'eq';
+    for (const [suffix, op] of SUFFIXES) {
+      if (key.endsWith(suffix) && !(key in def.fields)) {
+        field = key.slice(0, -suffix.length);
+        operator = op;
+        break;
+      }
+    }
+    filters.push({ field, operator, value });
+  }
+
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  const trashed = truthy(raw.only_trashed) ? 'only' : truthy(raw.with_trashed) ? 'with' : 'without';
+  return { page, perPage, sort: { field: sortField, order: order as 'asc' | 'desc' }, search: search?.trim() || null, filters, trashed };
+}
+
+function toInt(value: unknown, fallback: number) {
+  if (value === undefined || value === null || value === '') return fallback;
+  const n = Number(value);
+  return Number.isInteger(n) ? n : Number.NaN;
+}
+const truthy = (v: unknown) => v === '1' || v === 'true' || v === true;
+
+/** How to reach a field in SQL: a column of `t`, a key of `t.custom`, or a pivot table. */
+export function fieldExpression(field: string, spec: FieldSpec): RawBuilder<unknown> {
+  if (spec.storage === 'custom') {
+    const text = sql`(t.custom ->> ${field})`;
+    if (spec.kind === 'number' || spec.kind === 'integer') return sql`(${text})::numeric`;
+    if (spec.kind === 'boolean') return sql`(${text})::boolean`;
+    return text;
+  }
+  return sql.ref(`t.${field}`);
+}
+
+export function resolveField(field: string, fields: Record<string, FieldSpec>, what: 'filter' | 'sort'): FieldSpec {
+  const spec = fields[field] ?? COMMON_COLUMNS[field];
+  const allowed = spec && (what === 'filter' ? spec.filterable !== false : spec.sortable !== false && typeof spec.storage !== 'object');
+  if (!allowed) throw new ValidationError({ [what]: [`You cannot ${what} by "${field}".`] });
+  return spec;
+}
+
+/** Builds the SQL condition for one filter; values are always bound parameters. */
+export function filterCondition(filter: ListQuery['filters'][number], spec: FieldSpec): RawBuilder<unknown> {
+  const { field, operator, value } = filter;
+  if (typeof spec.storage === 'object') {
+    const ids = (Array.isArray(value) ? value : [value]).map(Number).filter(Number.isInteger);
+    const pivot = spec.storage;
+    return sql`exists (select 1 from ${sql.table(pivot.pivot)} p where p.${sql.ref(pivot.ownKey)} = t.id and p.${sql.ref(pivot.otherKey)} in (${sql.join(ids.length ? ids : [-1])}))`;
+  }
+  const column = fieldExpression(field, spec);
+  const cast = (v: unknown) => castValue(v, spec);
+  switch (operator) {
+    case 'in': {
+      const list = (value as unknown[]).map(cast);
+      return list.length ? sql`${column} in (${sql.join(list)})` : sql`false`;
+    }
+    case 'eq':
+      if (spec.kind === 'text' || spec.kind === 'email') return sql`lower(${column}::text) = lower(${String(value)})`;
+      if (spec.kind === 'enum[]') return sql`${column} @> ${JSON.stringify([value])}::jsonb`;
+      return sql`${column} = ${cast(value)}`;
+    case 'neq':
+      return sql`${column} is distinct from ${cast(value)}`;
+    case 'gt':
+      return sql`${column} > ${cast(value)}`;
+    case 'gte':
+      return sql`${column} >= ${cast(value)}`;
+    case 'lt':
+      return sql`${column} < ${cast(value)}`;
+    case 'lte':
+      return sql`${column} <= ${cast(value)}`;
+    case 'like':
+      return sql`${column}::text ilike ${'%' + escapeLike(String(value)) + '%'}`;
+    case 'null':
+      return truthy(value) ? sql`${column} is null` : sql`${column} is not null`;
+  }
+}
+
+function castValue(value: unknown, spec: FieldSpec): unknown {
+  switch (spec.kind) {
+    case 'integer':
+    case 'number': {
+      const n = Number(value);
+      if (!Number.isFinite(n)) throw new ValidationError({ filter: [`The filter value "${String(value)}" must be a number.`] });
+      return n;
+    }
+    case 'boolean':
+      return truthy(value);
+    case 'date':
+    case 'datetime':
+      if (Number.isNaN(Date.parse(String(value)))) throw new ValidationError({ filter: [`The filter value "${String(value)}" must be a date.`] });
+      return String(value);
+    default:
+      return String(value);
+  }
+}
+
+export function escapeLike(text: string) {
+  return text.replace(/[\\%_]/g, (c) => '\\' + c);
+}

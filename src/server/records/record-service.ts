@@ -1,0 +1,308 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { can, canOnCategory, permittedCategories, type Action } from '../../common/permissions.js';
+import type { AuthUser } from '../auth/auth-user.js';
+import { conflict, forbidden, HttpError, notFound, unauthenticated } from '../http/errors.js';
+import { fieldExpression, filterCondition, parseListQuery, resolveField, escapeLike } from './list-query.js';
+import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
+import { validateInput } from './validate.js';
+import { roleChannels, type Publish } from './model-events.js';
+
+export type RevisionAction = 'created' | 'updated' | 'deleted' | 'restored' | 'imported';
+
+/** `system`: the server acts on its own behalf (registration, password reset, one's own profile); the caller checked. */
+export interface WriteOptions {
+  importId?: number;
+  system?: boolean;
+}
+
+export interface ListResult {
+  data: Record<string, any>[];
+  meta: { current_page: number; from: number | null; to: number | null; per_page: number; total: number; last_page: number };
+}
+
+/**
+ * The one write path (DESIGN.md 3) and the one read path. Every create, update, delete and restore: checks the
+ * permission, validates against the record type, writes the row and its revision in one transaction, and
+ * publishes the realtime event after commit. Reads apply the same permission rules to every row.
+ */
+export class RecordService {
+  /** Lets the schemas feature rename record types ('Job Site created successfully.'). */
+  nameOf: (def: ResourceDefinition) => Promise<string> = async (def) => def.singular;
+  /** Lets the schemas feature say which fields the form logic hides for these values (never required). */
+  hiddenFields: (def: ResourceDefinition, values: Record<string, any>) => Promise<Set<string>> = async () => new Set();
+
+  constructor(
+    readonly db: Kysely<any>,
+    private readonly publish: Publish,
+  ) {}
+
+  // ---- permissions --------------------------------------------------------------------------------------
+
+  authorize(user: AuthUser | null, def: ResourceDefinition, action: Action, category?: string | null): asserts user is AuthUser {
+    if (!user) throw unauthenticated();
+    const entity = def.permission ?? def.type;
+    const allowed = def.categoryColumn
+      ? category === undefined
+        ? can(user, `${entity}:${action}`, true)
+        : canOnCategory(user, entity, action, category)
+      : can(user, `${entity}:${action}`);
+    if (!allowed) throw forbidden(`You do not have permission to ${action} ${def.name.replace(/-/g, ' ')}.`);
+  }
+
+  async fields(def: ResourceDefinition, db: Kysely<any> = this.db): Promise<Record<string, FieldSpec>> {
+    if (!def.customFields) return def.fields;
+    const custom = await def.customFields(db);
+    return { ...custom, ...def.fields };
+  }
+
+  /** Rows of `def` the user may read: soft-deleted rows and category permissions applied. */
+  visibleRows(db: Kysely<any>, def: ResourceDefinition, user: AuthUser | null, trashed: 'without' | 'with' | 'only' = 'without') {
+    let query = db.selectFrom(`${def.table} as t`);
+    if (def.softDelete && trashed === 'without') query = query.where('t.deleted_at', 'is', null);
+    if (def.softDelete && trashed === 'only') query = query.where('t.deleted_at', 'is not', null);
+    if (def.categoryColumn && user) {
+      const allowed = permittedCategories(user, def.permission ?? def.type, 'read');
+      if (allowed !== 'all') {
+        query = allowed.length ? query.where(`t.${def.categoryColumn}`, 'in', allowed) : query.where(sql<boolean>`false`);
+      }
+    }
+    return query;
+  }
+
+  // ---- reads --------------------------------------------------------------------------------------------
+
+  async list(user: AuthUser | null, def: ResourceDefinition, rawQuery: Record<string, unknown>): Promise<ListResult> {
+    this.authorize(user, def, 'read');
+    const query = parseListQuery(rawQuery, def);
+    if (query.trashed !== 'without' && !def.softDelete) query.trashed = 'without';
+    if (query.trashed !== 'without') this.authorize(user, def, 'restore');
+    const fields = await this.fields(def);
+    let base = this.visibleRows(this.db, def, user, query.trashed);
+    for (const filter of query.filters) {
+      const spec = resolveField(filter.field, fields, 'filter');
+      base = base.where(filterCondition(filter, spec) as any);
+    }
+    if (query.search && def.search?.length) {
+      const pattern = `%${escapeLike(query.search)}%`;
+      base = base.where(sql<boolean>`(${sql.join(def.search.map((c) => sql`${sql.ref(`t.${c}`)} ilike ${pattern}`), sql` or `)})`);
+    }
+    const sortSpec = resolveField(query.sort.field, fields, 'sort');
+    const total = Number((await base.select(sql<number>`count(*)`.as('count')).executeTakeFirst())?.count ?? 0);
+    let rowsQuery = base
+      .selectAll('t')
+      .orderBy(sql`${fieldExpression(query.sort.field, sortSpec)} ${sql.raw(query.sort.order)} nulls last`)
+      .orderBy('t.id', query.sort.order);
+    const perPage = query.perPage === -1 ? Math.max(total, 1) : query.perPage;
+    if (query.perPage !== -1) rowsQuery = rowsQuery.limit(perPage).offset((query.page - 1) * perPage);
+    const rows = await rowsQuery.execute();
+    const data = await this.present(def, rows, fields);
+    const from = rows.length ? (query.perPage === -1 ? 1 : (query.page - 1) * perPage + 1) : null;
+    return {
+      data,
+      meta: {
+        current_page: query.perPage === -1 ? 1 : query.page,
+        from,
+        to: from === null ? null : from + rows.length - 1,
+        per_page: query.perPage,
+        total,
+        last_page: query.perPage === -1 ? 1 : Math.max(1, Math.ceil(total / perPage)),
+      },
+    };
+  }
+
+  async show(user: AuthUser | null, def: ResourceDefinition, id: number, options: { withTrashed?: boolean } = {}) {
+    this.authorize(user, def, 'read');
+    const row = await this.findVisible(this.db, def, user, id, options.withTrashed ? 'with' : 'without');
+    const [record] = await this.present(def, [row], await this.fields(def));
+    return record;
+  }
+
+  private async findVisible(db: Kysely<any>, def: ResourceDefinition, user: AuthUser | null, id: number, trashed: 'without' | 'with' | 'only', lock = false) {
+    if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw notFound(`No ${def.singular.toLowerCase()} has the id ${id}.`);
+    let query = this.visibleRows(db, def, user, trashed).selectAll('t').where('t.id', '=', id);
+    if (lock) query = query.forUpdate();
+    const row = await query.executeTakeFirst();
+    if (!row) throw notFound(`No ${(await this.nameOf(def)).toLowerCase()} has the id ${id}. It may have been deleted.`);
+    return row as Record<string, any>;
+  }
+
+  /** Turns rows into records: hidden columns dropped, custom fields flattened, pivot ids attached. */
+  async present(def: ResourceDefinition, rows: Record<string, any>[], fields?: Record<string, FieldSpec>, db: Kysely<any> = this.db) {
+    fields ??= await this.fields(def, db);
+    const hidden = new Set(def.hidden ?? []);
+    const records = rows.map((row) => {
+      const record: Record<string, any> = {};
+      for (const [key, value] of Object.entries(row)) {
+        if (hidden.has(key) || key === 'custom') continue;
+        record[key] = value;
+      }
+      if (row.custom) for (const [key, value] of Object.entries(row.custom)) if (!(key in record)) record[key] = value;
+      return record;
+    });
+    const ids = records.map((r) => r.id);
+    for (const [name, spec] of Object.entries(fields)) {
+      if (typeof spec.storage !== 'object') continue;
+      const pivot = spec.storage;
+      const links = ids.length
+        ? await db.selectFrom(pivot.pivot).select([`${pivot.ownKey} as own`, `${pivot.otherKey} as other`]).where(pivot.ownKey, 'in', ids).execute()
+        : [];
+      const byOwner = new Map<number, number[]>();
+      for (const link of links) byOwner.set(link.own, [...(byOwner.get(link.own) ?? []), link.other]);
+      for (const record of records) record[name] = (byOwner.get(record.id) ?? []).sort((a, b) => a - b);
+    }
+    await def.hooks?.present?.(records, db);
+    return records;
+  }
+
+  // ---- writes -------------------------------------------------------------------------------------------
+
+  async create(user: AuthUser | null, def: ResourceDefinition, body: unknown, options: WriteOptions = {}) {
+    const category = def.categoryColumn ? (body as any)?.[def.categoryColumn] ?? null : undefined;
+    if (!options.system) this.authorize(user, def, 'create', category);
+    const fields = await this.fields(def);
+    const hidden = await this.hiddenFields(def, body as Record<string, any>);
+    const { values } = validateInput(body, fields, { mode: 'create', readOnly: def.readOnly, hidden });
+    const record = await this.db.transaction().execute(async (trx) => {
+      const ctx = { user, trx, action: 'create' as const, importId: options.importId };
+      const prepared = (await def.hooks?.beforeWrite?.(values, ctx)) ?? values;
+      const { columns, custom, pivots } = split(prepared, fields);
+      const now = new Date();
+      const inserted = await trx
+        .insertInto(def.table)
+        .values({ ...columns, ...(def.customFields ? { custom: JSON.stringify(custom) } : {}), created_at: now, updated_at: now })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await writePivots(trx, inserted.id, pivots, fields);
+      await def.hooks?.afterWrite?.(inserted, ctx);
+      await this.writeRevision(trx, def, inserted.id, options.importId ? 'imported' : 'created', user, changesOf({}, prepared), options.importId);
+      const [presented] = await this.present(def, [inserted], fields, trx);
+      return presented;
+    });
+    await this.announce(def, record, ['ModelCreated', 'ModelSaved']);
+    return { record, message: `${await this.nameOf(def)} created successfully.` };
+  }
+
+  async update(user: AuthUser | null, def: ResourceDefinition, id: number, body: unknown, options: WriteOptions = {}) {
+    const check = (category?: string | null) => options.system || this.authorize(user, def, 'update', category);
+    check();
+    const fields = await this.fields(def);
+    const record = await this.db.transaction().execute(async (trx) => {
+      const existingRow = await this.findVisible(trx, def, options.system ? null : user, id, 'without', true);
+      if (def.categoryColumn) check(existingRow[def.categoryColumn]);
+      const sentVersion = (body as any)?.updated_at;
+      if (sentVersion && existingRow.updated_at && new Date(sentVersion).getTime() !== new Date(existingRow.updated_at).getTime()) {
+        throw conflict(`Someone else saved this ${(await this.nameOf(def)).toLowerCase()} after you opened it. Reload to see their changes, then make yours again.`);
+      }
+      const [existing] = await this.present(def, [existingRow], fields, trx);
+      const hidden = await this.hiddenFields(def, { ...existing, ...(body as object) });
+      const { values } = validateInput(body, fields, { mode: 'update', readOnly: def.readOnly, hidden });
+      if (def.categoryColumn && def.categoryColumn in values) check(values[def.categoryColumn]);
+      const ctx = { user, trx, action: 'update' as const, existing, importId: options.importId };
+      const prepared = (await def.hooks?.beforeWrite?.(values, ctx)) ?? values;
+      const changes = changesOf(existing, prepared);
+      if (Object.keys(changes).length === 0) return existing;
+      const { columns, custom, pivots } = split(prepared, fields);
+      const update: Record<string, any> = { ...columns, updated_at: new Date() };
+      if (Object.keys(custom).length) update.custom = sql`t.custom || ${JSON.stringify(custom)}::jsonb`;
+      const updated = await trx.updateTable(`${def.table} as t`).set(update).where('t.id', '=', id).returningAll().executeTakeFirstOrThrow();
+      await writePivots(trx, id, pivots, fields);
+      await def.hooks?.afterWrite?.(updated, ctx);
+      await this.writeRevision(trx, def, id, options.importId ? 'imported' : 'updated', user, changes, options.importId);
+      const [presented] = await this.present(def, [updated], fields, trx);
+      return presented;
+    });
+    await this.announce(def, record, ['ModelUpdated', 'ModelSaved']);
+    return { record, message: `${await this.nameOf(def)} updated successfully.` };
+  }
+
+  async remove(user: AuthUser | null, def: ResourceDefinition, id: number) {
+    this.authorize(user, def, 'delete');
+    const record = await this.db.transaction().execute(async (trx) => {
+      const row = await this.findVisible(trx, def, user, id, 'without', true);
+      if (def.categoryColumn) this.authorize(user, def, 'delete', row[def.categoryColumn]);
+      const [existing] = await this.present(def, [row], undefined, trx);
+      if (def.softDelete) {
+        await trx.updateTable(def.table).set({ deleted_at: new Date(), updated_at: new Date() }).where('id', '=', id).execute();
+      } else {
+        await trx.deleteFrom(def.table).where('id', '=', id).execute();
+      }
+      await def.hooks?.afterWrite?.(existing, { user, trx, existing, action: 'delete' });
+      await this.writeRevision(trx, def, id, 'deleted', user, {});
+      return existing;
+    });
+    await this.announce(def, record, ['ModelDestroyed']);
+    return { record, message: `${await this.nameOf(def)} deleted successfully.` };
+  }
+
+  async restore(user: AuthUser | null, def: ResourceDefinition, id: number) {
+    if (!def.restorable) throw new HttpError(405, `${def.singular} records cannot be restored.`);
+    this.authorize(user, def, 'restore');
+    const record = await this.db.transaction().execute(async (trx) => {
+      const row = await this.findVisible(trx, def, user, id, 'only', true);
+      const restored = await trx.updateTable(def.table).set({ deleted_at: null, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+      await def.hooks?.afterWrite?.(restored, { user, trx, existing: row, action: 'restore' });
+      await this.writeRevision(trx, def, id, 'restored', user, {});
+      const [presented] = await this.present(def, [restored], undefined, trx);
+      return presented;
+    });
+    await this.announce(def, record, ['ModelUpdated', 'ModelSaved']);
+    return { record, message: `${await this.nameOf(def)} restored successfully.` };
+  }
+
+  async writeRevision(trx: Transaction<any>, def: ResourceDefinition, id: number, action: RevisionAction, user: AuthUser | null, changes: Record<string, unknown>, importId?: number) {
+    await trx
+      .insertInto('revisions')
+      .values({ revisionable_type: def.type, revisionable_id: id, action, user_id: user?.impersonator?.id ?? user?.id ?? null, changes: JSON.stringify(changes), import_id: importId ?? null })
+      .execute();
+  }
+
+  /** After commit: tell everyone who may read the record (their role channels) and any record-specific channels. */
+  async announce(def: ResourceDefinition, record: Record<string, any>, events: string[]) {
+    const channels = [...(await roleChannels(this.db, def, record)), ...(def.channels?.(record) ?? [])];
+    const payload = { type: def.type, id: record.id, data: record };
+    for (const event of events) await this.publish(channels, `App.Events.${event}`, payload);
+  }
+}
+
+/** Splits validated values by where they are stored. */
+function split(values: Record<string, any>, fields: Record<string, FieldSpec>) {
+  const columns: Record<string, any> = {};
+  const custom: Record<string, any> = {};
+  const pivots: Record<string, number[]> = {};
+  for (const [key, value] of Object.entries(values)) {
+    const storage = fields[key]?.storage ?? 'column';
+    if (storage === 'custom') custom[key] = value;
+    else if (typeof storage === 'object') pivots[key] = value ?? [];
+    else columns[key] = fields[key]?.kind === 'json' || fields[key]?.kind === 'enum[]' ? JSON.stringify(value) : value;
+  }
+  return { columns, custom, pivots };
+}
+
+async function writePivots(trx: Transaction<any>, id: number, pivots: Record<string, number[]>, fields: Record<string, FieldSpec>) {
+  for (const [key, ids] of Object.entries(pivots)) {
+    const pivot = fields[key].storage as { pivot: string; ownKey: string; otherKey: string };
+    await trx.deleteFrom(pivot.pivot).where(pivot.ownKey, '=', id).execute();
+    const unique = [...new Set(ids)];
+    if (unique.length) await trx.insertInto(pivot.pivot).values(unique.map((other) => ({ [pivot.ownKey]: id, [pivot.otherKey]: other }))).execute();
+  }
+}
+
+/** `{field: [before, after]}` for every value that differs. */
+export function changesOf(before: Record<string, any>, after: Record<string, any>) {
+  const changes: Record<string, [unknown, unknown]> = {};
+  for (const [key, value] of Object.entries(after)) {
+    if (key === 'password') {
+      if (before[key] !== value) changes[key] = ['••••', '••••'];
+      continue;
+    }
+    const old = before[key] ?? null;
+    if (!sameValue(old, value ?? null)) changes[key] = [old, value ?? null];
+  }
+  return changes;
+}
+
+function sameValue(a: unknown, b: unknown) {
+  if (a instanceof Date || b instanceof Date) return new Date(a as any).getTime() === new Date(b as any).getTime();
+  if (typeof a === 'number' || typeof b === 'number') return a !== null && b !== null && Number(a) === Number(b);
+  return JSON.stringify(a) === JSON.stringify(b);
+}

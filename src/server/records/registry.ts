@@ -1,0 +1,24 @@
+import type { ResourceDefinition } from './resource.js';
+
+/** Every resource served by the generic routes, by URL name and by record type. */
+export class ResourceRegistry {
+  private readonly byName = new Map<string, ResourceDefinition>();
+
+  add(def: ResourceDefinition) {
+    if (this.byName.has(def.name)) throw new Error(`Resource ${def.name} is registered twice`);
+    this.byName.set(def.name, def);
+    return def;
+  }
+
+  get(name: string) {
+    return this.byName.get(name);
+  }
+
+  byType(type: string) {
+    return [...this.byName.values()].find((def) => def.type === type);
+  }
+
+  all() {
+    return [...this.byName.values()];
+  }
+}

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../app-context.js';
+import type { ResourceDefinition } from './resource.js';
+
+const idParam = { type: 'object', properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } }, required: ['id'] } as const;
+
+/** The generic routes of DESIGN.md 6 for one resource; the data service checks permissions on every call. */
+export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext, def: ResourceDefinition) {
+  const base = `/api/${def.name}`;
+  const { records } = ctx;
+
+  app.get(base, async (request) => records.list(request.user, def, request.query as Record<string, unknown>));
+
+  app.get<{ Params: { id: number }; Querystring: { with_trashed?: string } }>(`${base}/:id`, { schema: { params: idParam } }, async (request) => ({
+    data: await records.show(request.user, def, request.params.id, { withTrashed: request.query.with_trashed === '1' }),
+  }));
+
+  app.post(base, async (request, reply) => {
+    const { record, message } = await records.create(request.user, def, request.body);
+    return reply.status(201).send({ data: record, message });
+  });
+
+  const update = async (request: any) => {
+    const { record, message } = await records.update(request.user, def, request.params.id, request.body);
+    return { data: record, message };
+  };
+  for (const method of ['POST', 'PUT', 'PATCH'] as const) {
+    app.route({ method, url: `${base}/:id`, schema: { params: idParam }, handler: update });
+  }
+
+  app.delete<{ Params: { id: number } }>(`${base}/:id`, { schema: { params: idParam } }, async (request) => {
+    const { record, message } = await records.remove(request.user, def, request.params.id);
+    return { data: record, message };
+  });
+
+  if (def.restorable) {
+    app.post<{ Params: { id: number } }>(`${base}/:id/restore`, { schema: { params: idParam } }, async (request) => {
+      const { record, message } = await records.restore(request.user, def, request.params.id);
+      return { data: record, message };
+    });
+  }
+}

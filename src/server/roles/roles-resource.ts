@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { fieldError } from '../http/errors.js';
+import { roleChannel } from '../records/model-events.js';
+import type { ResourceDefinition } from '../records/resource.js';
+
+const permissionList = z.array(z.string().regex(/^[a-z][a-z0-9-]*(:[a-z0-9-]+){1,2}$/)).max(2_000);
+
+export const rolesResource: ResourceDefinition = {
+  name: 'roles',
+  type: 'role',
+  table: 'roles',
+  singular: 'Role',
+  fields: {
+    slug: { kind: 'text', required: true, max: 60 },
+    name: { kind: 'text', required: true, max: 100 },
+    incognito: { kind: 'boolean' },
+    permissions: { kind: 'json', sortable: false, filterable: false },
+  },
+  search: ['name', 'slug'],
+  defaultSort: { field: 'name', order: 'asc' },
+  softDelete: true,
+  restorable: true,
+  hooks: {
+    async beforeWrite(values, { trx, existing }) {
+      if ('permissions' in values) {
+        const parsed = permissionList.safeParse(values.permissions ?? []);
+        if (!parsed.success) throw fieldError('permissions', 'Permissions must be a list like "site:read" or "site:read:union".');
+        values.permissions = [...new Set(parsed.data)].sort();
+      }
+      if (values.slug) {
+        if (!/^[a-z0-9-]+$/.test(values.slug)) throw fieldError('slug', 'The slug may only hold lower-case letters, digits and dashes.');
+        const taken = await trx
+          .selectFrom('roles')
+          .select('id')
+          .where('slug', '=', values.slug)
+          .where('deleted_at', 'is', null)
+          .$if(Boolean(existing), (q) => q.where('id', '!=', existing!.id))
+          .executeTakeFirst();
+        if (taken) throw fieldError('slug', 'The slug has already been taken.');
+      }
+      return values;
+    },
+  },
+  // Members of a role hear about changes to it even when they may not read roles: their permissions changed.
+  channels: (record) => [roleChannel(record.id)],
+};

@@ -1,0 +1,66 @@
+import { allPermissions, PERMISSION_ENTITIES } from '../../common/permission-catalogue.js';
+
+const crud = (entities: readonly string[], actions: readonly string[]) => entities.flatMap((e) => actions.map((a) => `${e}:${a}`));
+
+const ORGANIZING = ['site', 'contractor', 'contact', 'member', 'recruit', 'grievance', 'task', 'note', 'document', 'attachment', 'tag', 'import', 'export'];
+const REFERENCE = ['building-type', 'classification', 'classification-type', 'contact-status', 'contractor-type', 'dispatch-type', 'region', 'site-phase', 'site-status', 'site-type', 'trade', 'union', 'team'];
+const EVERYONE = ['feature:read', 'notification:read', 'notification:update', 'notification:delete', 'schema:read', 'assistant-thread:read', 'assistant-thread:create', 'assistant-message:read', 'assistant-message:create'];
+
+/**
+ * The seeded roles (SPEC section 6). `super` holds every permission; `admin` every one but feature switches
+ * and impersonation; `leader` runs organizing work and reports; `user` (an organizer) works records without
+ * deleting reference data; `assistant` reads only union and PLA sites and union contractors: the seeded
+ * example of category permissions filtering rows.
+ */
+export function seededRoles() {
+  const all = allPermissions();
+  return [
+    { slug: 'super', name: 'Super Administrator', incognito: true, permissions: all },
+    {
+      slug: 'admin',
+      name: 'Administrator',
+      incognito: false,
+      permissions: all.filter((p) => !['user:impersonate', 'feature:create', 'feature:delete', 'revision:read:incognito'].includes(p)),
+    },
+    {
+      slug: 'leader',
+      name: 'Leader',
+      incognito: false,
+      permissions: [
+        ...EVERYONE,
+        ...crud(ORGANIZING, ['create', 'read', 'update', 'delete', 'restore']),
+        ...crud(REFERENCE, ['read']),
+        'user:read',
+        'report:read',
+        'revision:read',
+        'importer:read',
+        'map:read',
+        'system:grievances',
+      ],
+    },
+    {
+      slug: 'user',
+      name: 'User',
+      incognito: false,
+      permissions: [
+        ...EVERYONE,
+        ...crud(['site', 'contractor', 'contact', 'member', 'recruit', 'grievance', 'tag'], ['create', 'read', 'update']),
+        ...crud(['task', 'note', 'document', 'attachment'], ['create', 'read', 'update', 'delete']),
+        ...crud(REFERENCE, ['read']),
+        'import:read',
+        'export:create',
+        'map:read',
+        'report:read',
+        'system:grievances',
+      ],
+    },
+    {
+      slug: 'assistant',
+      name: 'Assistant',
+      incognito: false,
+      permissions: [...EVERYONE, 'site:read:union', 'site:read:pla', 'contractor:read:union', 'contact:read', 'task:read', 'note:read', 'note:create', 'map:read', ...crud(REFERENCE, ['read'])],
+    },
+  ].map((role) => ({ ...role, permissions: [...new Set(role.permissions)].sort() }));
+}
+
+export { PERMISSION_ENTITIES };

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import type { Config } from '../config/config.js';
+import { hashPassword } from '../auth/passwords.js';
+import { seedDemo } from './demo.js';
+import {
+  BUILDING_TYPES, CLASSIFICATION_TYPES, CONTACT_STATUSES, CONTRACTOR_TYPES, DISPATCH_TYPES, FEATURES,
+  SITE_PHASES, SITE_STATUSES, SITE_TYPES, TRADES, UNIONS, slugify,
+} from './reference-data.js';
+import { seededRoles } from './roles.js';
+
+export interface SeedResult {
+  seeded: boolean;
+  admin?: { email: string; password: string | null };
+}
+
+/** Seeds a new database once: roles, reference data, features, the first administrator and (unless SEED_DEMO=0) the demo. */
+export async function seedDatabase(db: Kysely<any>, config: Config): Promise<SeedResult> {
+  const done = await db.selectFrom('app_settings').select('value').where('key', '=', 'seeded_at').executeTakeFirst();
+  if (done) return { seeded: false };
+
+  const generated = config.admin.password ? null : randomBytes(9).toString('base64url');
+  const adminPassword = config.admin.password ?? generated!;
+  const passwordHash = await hashPassword(adminPassword);
+
+  await db.transaction().execute(async (trx) => {
+    const roles = seededRoles();
+    await trx.insertInto('roles').values(roles.map((r) => ({ ...r, permissions: JSON.stringify(r.permissions) }))).execute();
+    await trx.insertInto('features').values(FEATURES.map((f) => ({ ...f, enabled: true }))).execute();
+
+    const named = (names: string[]) => names.map((name, position) => ({ name, slug: slugify(name), position }));
+    const pairs = (list: Array<[string, string]>) => list.map(([slug, name], position) => ({ slug, name, position }));
+    await trx.insertInto('site_types').values(pairs(SITE_TYPES)).execute();
+    await trx.insertInto('contact_statuses').values(pairs(CONTACT_STATUSES)).execute();
+    await trx.insertInto('contractor_types').values(pairs(CONTRACTOR_TYPES)).execute();
+    await trx.insertInto('site_statuses').values(named(SITE_STATUSES)).execute();
+    await trx.insertInto('site_phases').values(named(SITE_PHASES)).execute();
+    await trx.insertInto('building_types').values(named(BUILDING_TYPES)).execute();
+    await trx.insertInto('trades').values(named(TRADES)).execute();
+    await trx.insertInto('unions').values(named(UNIONS)).execute();
+    await trx.insertInto('dispatch_types').values(named(DISPATCH_TYPES)).execute();
+    for (const [typeName, classes] of Object.entries(CLASSIFICATION_TYPES)) {
+      const type = await trx.insertInto('classification_types').values({ name: typeName, slug: slugify(typeName) }).returning('id').executeTakeFirstOrThrow();
+      await trx.insertInto('classifications').values(classes.map((name, position) => ({ name, slug: slugify(name), position, classification_type_id: type.id }))).execute();
+    }
+
+    const superRole = await trx.selectFrom('roles').select('id').where('slug', '=', 'super').executeTakeFirstOrThrow();
+    const [first, ...rest] = config.admin.email.split('@')[0].split(/[._-]/);
+    await trx
+      .insertInto('users')
+      .values({
+        first_name: capitalise(first || 'Admin'),
+        last_name: rest.length ? capitalise(rest.join(' ')) : 'Administrator',
+        email: config.admin.email.toLowerCase(),
+        password: passwordHash,
+        role_id: superRole.id,
+        realtime_key: randomBytes(16).toString('hex'),
+      })
+      .execute();
+
+    if (config.seedDemo) await seedDemo(trx, passwordHash);
+    await trx.insertInto('app_settings').values({ key: 'seeded_at', value: JSON.stringify(new Date().toISOString()) }).execute();
+  });
+  return { seeded: true, admin: { email: config.admin.email, password: generated } };
+}
+
+/** The secret that signs realtime channel auth when PUSHER_APP_SECRET/APP_KEY are not set: made once, kept in the database. */
+export async function ensureAppKey(db: Kysely<any>): Promise<string> {
+  const fresh = randomBytes(32).toString('hex');
+  await sql`insert into app_settings (key, value) values ('app_key', ${JSON.stringify(fresh)}::jsonb) on conflict (key) do nothing`.execute(db);
+  const row = await db.selectFrom('app_settings').select('value').where('key', '=', 'app_key').executeTakeFirstOrThrow();
+  return row.value as string;
+}
+
+const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);

@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import type { AppContext } from '../app-context.js';
+import { clientDir } from './static-client.js';
+
+/** Changes with each deploy: the package version plus a fingerprint of the built client. */
+function deployVersion(version: string) {
+  const index = path.join(clientDir, 'index.html');
+  const fingerprint = existsSync(index) ? createHash('sha1').update(readFileSync(index)).digest('hex').slice(0, 10) : 'dev';
+  return `${version}+${fingerprint}`;
+}
+
+export function registerSystemRoutes(app: FastifyInstance, ctx: AppContext) {
+  const { config } = ctx;
+  const version = deployVersion(config.version);
+
+  app.get('/api/system/config', { config: { public: true } }, async (request) => {
+    const external = config.pusher.external;
+    const scheme = external ? (config.pusher.scheme ?? 'https') : request.protocol;
+    const host = external ? config.pusher.host : request.hostname.replace(/:\d+$/, '');
+    const port = external ? (config.pusher.port ?? (scheme === 'https' ? 443 : 80)) : Number(request.host.split(':')[1] ?? (scheme === 'https' ? 443 : 80));
+    return {
+      name: config.appName,
+      logo_url: config.links.logoUrl,
+      privacy_url: config.links.privacyUrl,
+      terms_url: config.links.termsUrl,
+      support_url: config.links.supportUrl,
+      version,
+      registration_enabled: config.registrationEnabled,
+      analytics_url: config.analyticsUrl ?? null,
+      tiles: config.tiles,
+      realtime: {
+        broadcaster: 'pusher',
+        key: config.pusher.key,
+        cluster: config.pusher.cluster,
+        host,
+        port,
+        scheme,
+        force_tls: scheme === 'https',
+        auth_endpoint: '/broadcasting/auth',
+        user_auth_endpoint: '/broadcasting/user-auth',
+        channel: 'system',
+      },
+      session: { idle_timeout_ms: config.session.inactivityTimeoutMs, countdown_seconds: config.session.inactivityCountdownSeconds },
+    };
+  });
+
+  app.get('/api/dashboard/version', { config: { public: true } }, async () => ({ version }));
+
+  app.get('/api/health', { config: { public: true } }, async (_request, reply) => {
+    try {
+      await sql`select 1`.execute(ctx.db);
+      return { status: 'ok', database: ctx.database.kind, version };
+    } catch {
+      return reply.status(503).send({ status: 'unavailable', message: 'The database does not answer.' });
+    }
+  });
+
+  /** The sidebar counts; cheap enough to reload on every route change. Later issues add more figures. */
+  app.get('/api/dashboard/statistics', async (request) => {
+    const me = request.user!;
+    const row = await ctx.db
+      .selectNoFrom([
+        sql<number>`(select count(*) from tasks where assignee_id = ${me.id} and completed_at is null and deleted_at is null)`.as('tasks_open'),
+        sql<number>`(select count(*) from notifications where user_id = ${me.id} and read_at is null and dismissed_at is null)`.as('notifications_unread'),
+      ])
+      .executeTakeFirstOrThrow();
+    return { data: row };
+  });
+}

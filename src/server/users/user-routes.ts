@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.js';
+import { fieldError } from '../http/errors.js';
+import { parseBody } from '../http/parse-body.js';
+import { loadAuthUser } from '../auth/load-user.js';
+import { verifyPassword } from '../auth/passwords.js';
+
+const goalCount = z.number().int().min(0).max(100_000).optional();
+const goalsBody = z
+  .object({
+    period: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'The period must be a month like 2026-11.').optional(),
+    calls: goalCount,
+    meetings: goalCount,
+    visits: goalCount,
+    recruits: goalCount,
+  })
+  .strict();
+
+const profileBody = z
+  .object({
+    first_name: z.string().trim().min(1, 'The first name field is required.').max(100).optional(),
+    last_name: z.string().trim().max(100).optional(),
+    email: z.string().trim().max(254).email('The email must be a valid email address.').optional(),
+    current_password: z.string().max(200).optional(),
+    password: z.string().min(8, 'The password must be at least 8 characters.').max(200).optional().or(z.literal('')),
+    password_confirmation: z.string().max(200).optional(),
+  })
+  .passthrough();
+
+/** Routes about users beyond the generic ones: monthly goals and one's own profile. */
+export function registerUserRoutes(app: FastifyInstance, ctx: AppContext) {
+  const users = ctx.resources.get('users')!;
+
+  // Goals are kept per month (`period`), with `default` for months that have none.
+  app.post<{ Params: { id: number } }>('/api/users/:id/goals', { schema: { params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } } } } }, async (request) => {
+    const body = parseBody(goalsBody, request.body);
+    const current = await ctx.records.show(request.user, users, request.params.id);
+    const { period = 'default', ...counts } = body;
+    const goals = { ...(current.goals ?? {}), [period]: { ...(current.goals?.[period] ?? {}), ...counts } };
+    const { record } = await ctx.records.update(request.user, users, request.params.id, { goals });
+    return { data: record.goals, message: 'Goals updated successfully.' };
+  });
+
+  app.post('/api/profile', async (request) => {
+    const me = request.user!;
+    const body = parseBody(profileBody, request.body);
+    const changes: Record<string, unknown> = {};
+    for (const key of ['first_name', 'last_name', 'email'] as const) if (body[key] !== undefined) changes[key] = body[key];
+    if (body.password) {
+      if (body.password !== body.password_confirmation) throw fieldError('password_confirmation', 'The password confirmation does not match.');
+      const row = await ctx.db.selectFrom('users').select('password').where('id', '=', me.id).executeTakeFirstOrThrow();
+      if (!body.current_password || !(await verifyPassword(row.password, body.current_password))) {
+        throw fieldError('current_password', 'The current password is incorrect.');
+      }
+      changes.password = body.password;
+    }
+    await ctx.records.update(me, users, me.id, changes, { system: true });
+    if (changes.password && request.session) await ctx.sessions.endAllFor(me.id, request.session.id);
+    return { data: await loadAuthUser(ctx.db, me.id, me.impersonator?.id ?? null), message: 'Settings updated successfully.' };
+  });
+}
