@@ -1,0 +1,101 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export interface PostgresServer {
+  /** `postgres://postgres@127.0.0.1:PORT/postgres`, trust auth. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A throwaway PostgreSQL server in a temporary folder, for tests that need a real one (LISTEN/NOTIFY between
+ * processes, the API suite on PostgreSQL). Null when no server binaries are installed, so callers can skip.
+ * PostgreSQL refuses to run as root; as root we hand the folder to the `postgres` (or `nobody`) user.
+ */
+export function startPostgres(): Promise<PostgresServer> | null {
+  const bin = findBinaries();
+  return bin ? start(bin) : null;
+}
+
+function findBinaries(): string | null {
+  const installed = existsSync('/usr/lib/postgresql')
+    ? readdirSync('/usr/lib/postgresql')
+        .filter((version) => existsSync(`/usr/lib/postgresql/${version}/bin/initdb`))
+        .sort((a, b) => Number(b) - Number(a))
+        .map((version) => `/usr/lib/postgresql/${version}/bin`)
+    : [];
+  const onPath = (process.env.PATH ?? '').split(path.delimiter).filter((dir) => dir && existsSync(path.join(dir, 'initdb')));
+  return [...installed, ...onPath].find((dir) => existsSync(path.join(dir, 'pg_ctl'))) ?? null;
+}
+
+function runAsUser(): { name: string; uid: number; gid: number } | null {
+  if (process.getuid?.() !== 0) return null;
+  for (const name of ['postgres', 'nobody']) {
+    try {
+      const uid = Number(execFileSync('id', ['-u', name], { encoding: 'utf8' }).trim());
+      const gid = Number(execFileSync('id', ['-g', name], { encoding: 'utf8' }).trim());
+      return { name, uid, gid };
+    } catch {
+      /* no such user; try the next */
+    }
+  }
+  throw new Error('Running as root and neither a postgres nor a nobody user exists to run PostgreSQL as.');
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function start(bin: string): Promise<PostgresServer> {
+  const user = runAsUser();
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'pg-test-'));
+  if (user) chownSync(folder, user.uid, user.gid);
+  const dataDir = path.join(folder, 'data');
+  const exec = (program: string, args: string[]) =>
+    user
+      ? run('runuser', ['-u', user.name, '--', path.join(bin, program), ...args], { cwd: folder })
+      : run(path.join(bin, program), args, { cwd: folder });
+
+  await exec('initdb', ['-A', 'trust', '-U', 'postgres', '-D', dataDir, '--no-sync', '-E', 'UTF8']);
+  const port = await freePort();
+  const serverOptions = `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  await exec('pg_ctl', ['-D', dataDir, '-o', serverOptions, '-l', path.join(folder, 'server.log'), '-w', '-t', '60', 'start']);
+
+  // A test run that dies before stop() must not leave a server behind.
+  const stopSync = () => {
+    try {
+      const args = ['-D', dataDir, '-m', 'immediate', 'stop'];
+      if (user) execFileSync('runuser', ['-u', user.name, '--', path.join(bin, 'pg_ctl'), ...args], { stdio: 'ignore' });
+      else execFileSync(path.join(bin, 'pg_ctl'), args, { stdio: 'ignore' });
+    } catch {
+      /* already stopped */
+    }
+    rmSync(folder, { recursive: true, force: true });
+  };
+  process.once('exit', stopSync);
+
+  let stopped = false;
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      process.removeListener('exit', stopSync);
+      await exec('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', 'stop']).catch(() => {});
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
