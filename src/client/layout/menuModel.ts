@@ -1,0 +1,187 @@
+/**
+ * The sidebar of SPEC section 2 as data, built from the person, the feature flags, the schemas and the
+ * statistics. The desktop sidebar and the mobile drawer render the same model (which is how the drawer's
+ * Grievances link goes to grievances; the original pointed it at members, see docs/client.md).
+ */
+import { can, canAny, canOnEntity, permittedCategories, CATEGORY_PERMISSIONS, type PermissionSubject } from '../../common/permissions';
+import { isFeatureEnabled, schemaFor } from '../system/mainData';
+import type { Feature, Schema, Statistics } from '../system/types';
+import { TYPE_LABELS, titleCase } from '../i18n/labels';
+
+export type MenuIcon =
+  | 'dashboard'
+  | 'activity'
+  | 'tasks'
+  | 'notifications'
+  | 'map'
+  | 'contacts'
+  | 'contractors'
+  | 'sites'
+  | 'recruits'
+  | 'members'
+  | 'grievances'
+  | 'imports'
+  | 'system'
+  | 'admin'
+  | 'profile'
+  | 'signOut'
+  | 'category';
+
+export interface MenuItem {
+  key: string;
+  label: string;
+  /** Route; absent for actions (Sign Out) and groups. */
+  to?: string;
+  icon: MenuIcon;
+  badge?: number;
+  children?: MenuItem[];
+  action?: 'signOut';
+}
+
+export interface MenuModel {
+  main: MenuItem[];
+  admin: MenuItem[];
+  bottom: MenuItem[];
+}
+
+export interface MenuInput {
+  user: PermissionSubject | null;
+  features: readonly Feature[];
+  schemas: readonly Schema[];
+  statistics: Statistics;
+  /** translate(key) for the built-in labels; returns the English default when absent. */
+  translate?: (key: string, fallback: string) => string;
+}
+
+/** Reference types whose create permission shows the admin section (SPEC section 2). */
+export const ADMIN_CREATE_PERMISSIONS = [
+  'building-type:create',
+  'classification:create',
+  'classification-type:create',
+  'dispatch-type:create',
+  'site-phase:create',
+  'site-status:create',
+  'trade:create',
+  'union:create',
+] as const;
+export const ADMIN_READ_PERMISSIONS = ['role:read', 'user:read'] as const;
+
+/** Admin items: [record type, route, built-in label]; each shown with its read permission. */
+const ADMIN_ITEMS: ReadonlyArray<readonly [string, string, string]> = [
+  ['building-type', '/building-types', 'Building Types'],
+  ['classification', '/classifications', 'Classifications'],
+  ['classification-type', '/classification-types', 'Classification Types'],
+  ['dispatch-type', '/dispatch-types', 'Dispatch Types'],
+  ['trade', '/crafts', 'Crafts'],
+  ['union', '/unions', 'Unions'],
+  ['site-phase', '/site-phases', 'Site Phases'],
+  ['site-status', '/site-statuses', 'Site Statuses'],
+  ['contact-status', '/contact-statuses', 'Contact Statuses'],
+  ['tag', '/tags', 'Tags'],
+  ['team', '/teams', 'Teams'],
+  ['feature', '/features', 'Features'],
+  ['schema', '/schemas', 'Schemas'],
+  ['importer', '/importers', 'Importers'],
+  ['role', '/roles', 'Roles'],
+  ['user', '/users', 'Users'],
+];
+
+const SITE_CATEGORIES = CATEGORY_PERMISSIONS.site ?? [];
+const CONTRACTOR_CATEGORIES = ['union', 'non-union'] as const;
+
+export function filterLink(resource: string, filter: Record<string, unknown>): string {
+  return `/${resource}?filter=${encodeURIComponent(JSON.stringify(filter))}`;
+}
+
+export function buildMenu({ user, features, schemas, statistics, translate }: MenuInput): MenuModel {
+  const t = (key: string, fallback: string) => (translate ? translate(key, fallback) : fallback);
+  const schemaLabel = (type: string, fallback: string) => {
+    const name = schemaFor(schemas, type)?.name_plural;
+    return name ? titleCase(name) : fallback;
+  };
+  const feature = (slug: string) => isFeatureEnabled(features, slug);
+  const reads = (entity: string) => canOnEntity(user, entity, 'read');
+  const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+
+  const main: MenuItem[] = [
+    { key: 'dashboard', label: t('app.menu.dashboard', 'Dashboard'), to: '/', icon: 'dashboard' },
+    { key: 'activity', label: t('app.menu.activity', 'Activity'), to: '/actions', icon: 'activity' },
+    { key: 'tasks', label: t('app.menu.tasks', 'Tasks'), to: '/tasks', icon: 'tasks', badge: count(statistics.tasks_open) },
+    {
+      key: 'notifications',
+      label: t('app.menu.notifications', 'Notifications'),
+      to: '/notifications',
+      icon: 'notifications',
+      badge: count(statistics.notifications_unread),
+    },
+  ];
+
+  if (feature('map')) main.push({ key: 'map', label: t('app.menu.map', 'Map'), to: '/map', icon: 'map' });
+  if (reads('contact')) main.push({ key: 'contacts', label: schemaLabel('contact', t('app.menu.contacts', 'Contacts')), to: '/contacts', icon: 'contacts' });
+
+  if (feature('contractors')) {
+    const allowed = permittedCategories(user, 'contractor', 'read');
+    const categories = CONTRACTOR_CATEGORIES.filter((category) => allowed === 'all' || allowed.includes(category));
+    if (categories.length > 0) {
+      main.push({
+        key: 'contractors',
+        label: schemaLabel('contractor', t('app.menu.contractors', 'Contractors')),
+        icon: 'contractors',
+        children: categories.map((category) => ({
+          key: `contractors-${category}`,
+          label: t(`type.${category}`, TYPE_LABELS[category] ?? category),
+          to: filterLink('contractors', { type: category }),
+          icon: 'category' as const,
+        })),
+      });
+    }
+  }
+
+  if (feature('sites')) {
+    const allowed = permittedCategories(user, 'site', 'read');
+    const categories = SITE_CATEGORIES.filter((category) => allowed === 'all' || allowed.includes(category));
+    if (categories.length > 0) {
+      main.push({
+        key: 'sites',
+        label: schemaLabel('site', t('app.menu.sites', 'Job Sites')),
+        icon: 'sites',
+        children: categories.map((category) => ({
+          key: `sites-${category}`,
+          label: t(`type.${category}`, TYPE_LABELS[category] ?? category),
+          to: filterLink('sites', { type: category }),
+          icon: 'category' as const,
+        })),
+      });
+    }
+  }
+
+  if (reads('recruit')) main.push({ key: 'recruits', label: schemaLabel('recruit', t('app.menu.recruits', 'Recruits')), to: '/recruits', icon: 'recruits' });
+  if (reads('member')) main.push({ key: 'members', label: schemaLabel('member', t('app.menu.members', 'Members')), to: '/members', icon: 'members' });
+  if (feature('grievances') && reads('grievance')) {
+    main.push({ key: 'grievances', label: schemaLabel('grievance', t('app.menu.grievances', 'Grievances')), to: '/grievances', icon: 'grievances' });
+  }
+  if (reads('import')) main.push({ key: 'imports', label: t('app.menu.imports', 'Imports'), to: '/imports', icon: 'imports' });
+  if (feature('system')) main.push({ key: 'system', label: t('app.menu.system', 'System'), to: '/users', icon: 'system' });
+
+  const showAdmin = canAny(user, ADMIN_CREATE_PERMISSIONS) || canAny(user, ADMIN_READ_PERMISSIONS);
+  const admin: MenuItem[] = showAdmin
+    ? ADMIN_ITEMS.filter(([type]) => reads(type)).map(([type, to, fallback]) => ({
+        key: `admin-${type}`,
+        label: schemaLabel(type, fallback),
+        to,
+        icon: 'admin' as const,
+      }))
+    : [];
+
+  const bottom: MenuItem[] = [
+    { key: 'profile', label: t('app.menu.profile', 'Profile'), to: '/settings', icon: 'profile' },
+    { key: 'sign-out', label: t('app.menu.sign_out', 'Sign Out'), icon: 'signOut', action: 'signOut' },
+  ];
+
+  return { main, admin, bottom };
+}
+
+/** Exposed for the admin section test: is the section shown at all? */
+export function showsAdminSection(user: PermissionSubject | null): boolean {
+  return canAny(user, ADMIN_CREATE_PERMISSIONS) || can(user, 'role:read') || can(user, 'user:read');
+}

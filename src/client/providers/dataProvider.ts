@@ -1,0 +1,254 @@
+/**
+ * react-admin dataProvider for the /api contract (docs/api.md):
+ *
+ * | react-admin call     | request                                                                 |
+ * |----------------------|-------------------------------------------------------------------------|
+ * | getList              | GET /api/{r}?page&per_page&sort&order&search&filter={json}                |
+ * | getOne               | GET /api/{r}/{id}                                                         |
+ * | getMany              | GET /api/{r}?per_page=-1&filter={"id":[...]}                              |
+ * | getManyReference     | GET /api/{r}?...&filter={...filter, [target]: id}                         |
+ * | create               | POST /api/{r} (multipart when a file is present)                          |
+ * | update               | POST /api/{r}/{id}                                                        |
+ * | updateMany           | one update per id                                                         |
+ * | delete               | DELETE /api/{r}/{id}(?meta.query)                                         |
+ * | deleteMany           | one delete per id                                                         |
+ * | restore              | POST /api/{r}/{id}/restore                                                |
+ * | action               | {method} /api/{r}/{id}/{action} (complete, dismiss, share, reorder, ...)  |
+ * | call                 | any other /api path (config, features, schemas, statistics, options...)   |
+ *
+ * The server's success message travels in `meta.message` of create/update/delete/restore results.
+ */
+import type {
+  CreateParams,
+  DataProvider,
+  DeleteManyParams,
+  DeleteParams,
+  GetListParams,
+  GetManyParams,
+  GetManyReferenceParams,
+  GetOneParams,
+  UpdateManyParams,
+  UpdateParams,
+} from 'react-admin';
+import type { HttpClient, Method, RequestOptions } from '../http/client';
+import type { Query } from '../http/query';
+
+export interface ListMeta {
+  current_page?: number;
+  from?: number | null;
+  to?: number | null;
+  per_page?: number;
+  total?: number;
+  last_page?: number;
+}
+
+interface ListAnswer<T = any> {
+  data: T[];
+  meta?: ListMeta;
+}
+
+interface RecordAnswer<T = any> {
+  data: T;
+  message?: string;
+}
+
+export interface ActionParams {
+  id?: string | number;
+  /** Last path segment: complete, dismiss, share, contacts, change-type, reorder, download, goals, attachments... */
+  action: string;
+  method?: Method;
+  data?: unknown;
+  query?: Query;
+}
+
+export interface CallParams {
+  query?: Query;
+  data?: unknown;
+  signal?: AbortSignal;
+  timeout?: number;
+}
+
+export interface AppDataProvider extends DataProvider {
+  restore(resource: string, params: { id: string | number; meta?: any }): Promise<{ data: any; meta?: any }>;
+  action(resource: string, params: ActionParams): Promise<{ data: any; meta?: any }>;
+  call<T = any>(method: Method, path: string, params?: CallParams): Promise<T>;
+  getConfig(): Promise<any>;
+  getFeatures(): Promise<any[]>;
+  getSchemas(): Promise<any[]>;
+  getStatistics(query?: Query): Promise<Record<string, unknown>>;
+  updateProfile(data: Record<string, unknown>): Promise<{ data: any; message: string }>;
+  options(name: string, query?: Query): Promise<any[]>;
+}
+
+const enc = (value: string | number) => encodeURIComponent(String(value));
+const resourcePath = (resource: string) => `/api/${resource.split('/').map(enc).join('/')}`;
+
+/** react-admin's sort/pagination/filter -> the list query of the contract. */
+export function listQuery(params: Partial<GetListParams>): Query {
+  const query: Query = {};
+  if (params.pagination) {
+    query.page = params.pagination.page;
+    query.per_page = params.pagination.perPage;
+  }
+  if (params.sort?.field) {
+    query.sort = params.sort.field;
+    query.order = params.sort.order === 'DESC' ? 'desc' : 'asc';
+  }
+  const { q, ...filter } = (params.filter ?? {}) as Record<string, unknown>;
+  if (typeof q === 'string' && q.trim()) query.search = q.trim();
+  if (Object.keys(filter).length > 0) query.filter = filter;
+  const extra = params.meta?.query as Query | undefined;
+  return extra ? { ...query, ...extra } : query;
+}
+
+function isFileLike(value: unknown): boolean {
+  return (typeof Blob !== 'undefined' && value instanceof Blob) || (typeof value === 'object' && value !== null && 'rawFile' in value && (value as { rawFile: unknown }).rawFile instanceof Blob);
+}
+
+function containsFile(data: unknown): boolean {
+  if (!data || typeof data !== 'object') return false;
+  return Object.values(data as Record<string, unknown>).some((value) => isFileLike(value) || (Array.isArray(value) && value.some(isFileLike)));
+}
+
+/** Multipart body: files (react-admin's `{rawFile}` too), arrays as `key[]`, objects as JSON, booleans as 1/0. */
+export function toFormData(data: Record<string, unknown>): FormData {
+  const form = new FormData();
+  const append = (key: string, value: unknown) => {
+    if (value === undefined) return;
+    if (value === null) form.append(key, '');
+    else if (typeof Blob !== 'undefined' && value instanceof Blob) form.append(key, value, (value as File).name ?? 'file');
+    else if (typeof value === 'object' && value !== null && 'rawFile' in value) append(key, (value as { rawFile: unknown }).rawFile);
+    else if (typeof value === 'boolean') form.append(key, value ? '1' : '0');
+    else if (typeof value === 'object') form.append(key, JSON.stringify(value));
+    else form.append(key, String(value));
+  };
+  for (const [key, value] of Object.entries(data)) {
+    if (Array.isArray(value)) value.forEach((item) => append(`${key}[]`, item));
+    else append(key, value);
+  }
+  return form;
+}
+
+const bodyFor = (data: unknown) => (containsFile(data) ? toFormData(data as Record<string, unknown>) : data);
+
+export function createDataProvider(http: HttpClient): AppDataProvider {
+  const list = async (resource: string, params: Partial<GetListParams>, signal?: AbortSignal) => {
+    const response = await http.get<ListAnswer>(resourcePath(resource), { query: listQuery(params), signal });
+    const body = response.data;
+    const data = Array.isArray(body?.data) ? body.data : [];
+    const meta = body?.meta;
+    const total = typeof meta?.total === 'number' ? meta.total : data.length;
+    const page = meta?.current_page ?? params.pagination?.page ?? 1;
+    const lastPage = meta?.last_page ?? page;
+    return { data, total, pageInfo: { hasNextPage: page < lastPage, hasPreviousPage: page > 1 }, meta };
+  };
+
+  const mutationResult = (answer: RecordAnswer | null, fallback: any) => ({
+    data: answer?.data ?? fallback,
+    meta: answer?.message ? { message: answer.message } : undefined,
+  });
+
+  const provider: AppDataProvider = {
+    supportAbortSignal: true,
+
+    getList: (resource, params: GetListParams) => list(resource, params, params.signal),
+
+    async getOne(resource, params: GetOneParams) {
+      const response = await http.get<RecordAnswer>(`${resourcePath(resource)}/${enc(params.id)}`, { signal: params.signal, query: params.meta?.query });
+      return { data: response.data.data };
+    },
+
+    async getMany(resource, params: GetManyParams) {
+      if (params.ids.length === 0) return { data: [] };
+      const result = await list(resource, { filter: { id: params.ids }, pagination: { page: 1, perPage: -1 }, meta: params.meta }, params.signal);
+      return { data: result.data };
+    },
+
+    async getManyReference(resource, params: GetManyReferenceParams) {
+      const result = await list(
+        resource,
+        { ...params, filter: { ...params.filter, [params.target]: params.id } },
+        params.signal,
+      );
+      return result;
+    },
+
+    async create(resource, params: CreateParams) {
+      const response = await http.post<RecordAnswer>(resourcePath(resource), bodyFor(params.data), { query: params.meta?.query });
+      return mutationResult(response.data, { ...params.data, id: undefined });
+    },
+
+    async update(resource, params: UpdateParams) {
+      const response = await http.post<RecordAnswer>(`${resourcePath(resource)}/${enc(params.id)}`, bodyFor(params.data), { query: params.meta?.query });
+      return mutationResult(response.data, { ...params.previousData, ...params.data, id: params.id });
+    },
+
+    async updateMany(resource, params: UpdateManyParams) {
+      await Promise.all(params.ids.map((id) => http.post(`${resourcePath(resource)}/${enc(id)}`, bodyFor(params.data), { query: params.meta?.query })));
+      return { data: params.ids };
+    },
+
+    async delete(resource, params: DeleteParams) {
+      const response = await http.delete<RecordAnswer | null>(`${resourcePath(resource)}/${enc(params.id)}`, { query: params.meta?.query });
+      return mutationResult(response.data, params.previousData ?? { id: params.id });
+    },
+
+    async deleteMany(resource, params: DeleteManyParams) {
+      await Promise.all(params.ids.map((id) => http.delete(`${resourcePath(resource)}/${enc(id)}`, { query: params.meta?.query })));
+      return { data: params.ids };
+    },
+
+    async restore(resource, params) {
+      const response = await http.post<RecordAnswer>(`${resourcePath(resource)}/${enc(params.id)}/restore`, undefined, { query: params.meta?.query });
+      return mutationResult(response.data, { id: params.id });
+    },
+
+    async action(resource, { id, action, method = 'POST', data, query }) {
+      const path = [resourcePath(resource), id !== undefined ? enc(id) : null, action.split('/').map(enc).join('/')].filter(Boolean).join('/');
+      const options: RequestOptions = { query };
+      if (method !== 'GET' && method !== 'DELETE') options.body = bodyFor(data);
+      const response = await http.request<RecordAnswer | null>(method, path, options);
+      return mutationResult(response.data, null);
+    },
+
+    async call(method, path, params = {}) {
+      const full = path.startsWith('/api/') || path.startsWith('/sanctum/') || path.startsWith('/broadcasting/') ? path : `/api/${path.replace(/^\//, '')}`;
+      const options: RequestOptions = { query: params.query, signal: params.signal, timeout: params.timeout };
+      if (params.data !== undefined) options.body = bodyFor(params.data);
+      const response = await http.request(method, full, options);
+      return response.data as any;
+    },
+
+    async getConfig() {
+      const response = await http.get<any>('/api/system/config');
+      return response.data?.data ?? response.data;
+    },
+
+    async getFeatures() {
+      const response = await http.get<ListAnswer>('/api/features', { query: { per_page: -1 } });
+      return response.data?.data ?? [];
+    },
+
+    async getSchemas() {
+      const response = await http.get<ListAnswer>('/api/schemas', { query: { per_page: -1 } });
+      return response.data?.data ?? [];
+    },
+
+    async getStatistics(query) {
+      const response = await http.get<{ data: Record<string, unknown> }>('/api/dashboard/statistics', { query });
+      return response.data?.data ?? {};
+    },
+
+    async updateProfile(data) {
+      const response = await http.post<RecordAnswer>('/api/profile', data);
+      return { data: response.data.data, message: response.data.message ?? 'Settings updated successfully.' };
+    },
+
+    async options(name, query) {
+      const response = await http.get<{ data: any[] } | any[]>(`/api/options/${enc(name)}`, { query });
+      const body = response.data;
+      return Array.isArray(body) ? body : body?.data ?? [];
+    },
+  };
+  return provider;
+}

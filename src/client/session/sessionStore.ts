@@ -1,0 +1,138 @@
+/**
+ * The session states of SPEC section 4: a user (or none) and a checked flag.
+ *
+ * - login / register store the returned user and mark checked;
+ * - logout clears both and removes the saved intended URL;
+ * - refresh asks the server who the person is: success stores the user, failure clears the user (and the
+ *   intended URL when a session was lost; see docs/client.md);
+ * - check refreshes only when not yet checked;
+ * - authenticated means a user is present.
+ * Concurrent refreshes share one request.
+ */
+import type { HttpClient } from '../http/client';
+import { ApiError } from '../http/errors';
+import type { SessionState, SessionUser } from './types';
+
+export const INTENDED_URL_KEY = 'intendedUrl';
+
+export interface KeyValueStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+/** In-memory storage for tests and for browsers that refuse localStorage. */
+export function memoryStorage(): KeyValueStorage {
+  const map = new Map<string, string>();
+  return {
+    getItem: (key) => map.get(key) ?? null,
+    setItem: (key, value) => void map.set(key, value),
+    removeItem: (key) => void map.delete(key),
+  };
+}
+
+export function browserStorage(): KeyValueStorage {
+  try {
+    if (typeof localStorage !== 'undefined') return localStorage;
+  } catch {
+    // Access to localStorage can throw (privacy settings); fall through.
+  }
+  return memoryStorage();
+}
+
+export class SessionStore {
+  private state: SessionState = { user: null, checked: false };
+  private listeners = new Set<() => void>();
+  private pending: Promise<SessionUser | null> | null = null;
+
+  constructor(
+    private readonly http: HttpClient,
+    private readonly storage: KeyValueStorage,
+  ) {}
+
+  getState = (): SessionState => this.state;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  get user(): SessionUser | null {
+    return this.state.user;
+  }
+
+  get authenticated(): boolean {
+    return this.state.user !== null;
+  }
+
+  private set(next: SessionState): void {
+    if (next.user === this.state.user && next.checked === this.state.checked) return;
+    this.state = next;
+    for (const listener of this.listeners) listener();
+  }
+
+  /** After login or register. */
+  setUser(user: SessionUser): void {
+    this.set({ user, checked: true });
+  }
+
+  /** After logout. */
+  clear(): void {
+    this.set({ user: null, checked: false });
+    this.clearIntendedUrl();
+  }
+
+  /** Ask the server who the person is. Concurrent calls share one request. */
+  refresh(): Promise<SessionUser | null> {
+    if (this.pending) return this.pending;
+    const hadUser = this.state.user !== null;
+    this.pending = this.http
+      .get<{ data: SessionUser }>('/api/auth/check', { refreshSessionOnFailure: false })
+      .then((response) => {
+        const user = response.data?.data ?? null;
+        this.set({ user, checked: true });
+        return user;
+      })
+      .catch((error: unknown) => {
+        const answered = error instanceof ApiError && error.kind === 'bad-request';
+        if (answered || !hadUser) {
+          // The server said "signed out" (or nobody was signed in): a failed check means not signed in.
+          this.set({ user: null, checked: true });
+          if (hadUser) this.clearIntendedUrl();
+          return null;
+        }
+        // Network trouble or a server error while signed in: keep the person, try again next time.
+        this.set({ user: this.state.user, checked: true });
+        return this.state.user;
+      })
+      .finally(() => {
+        this.pending = null;
+      });
+    return this.pending;
+  }
+
+  /** Refresh only when not yet checked. */
+  check(): Promise<SessionUser | null> {
+    if (this.state.checked && !this.pending) return Promise.resolve(this.state.user);
+    return this.refresh();
+  }
+
+  getIntendedUrl(): string | null {
+    return this.storage.getItem(INTENDED_URL_KEY);
+  }
+
+  setIntendedUrl(url: string): void {
+    this.storage.setItem(INTENDED_URL_KEY, url);
+  }
+
+  clearIntendedUrl(): void {
+    this.storage.removeItem(INTENDED_URL_KEY);
+  }
+}
+
+/** SPEC section 4: any failed response refreshes the session state (the error itself is passed on). */
+export function refreshSessionOnFailures(http: HttpClient, session: SessionStore): () => void {
+  return http.onFailedResponse(() => {
+    void session.refresh();
+  });
+}
