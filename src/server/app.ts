@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyMultipart from '@fastify/multipart';
-import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppContext } from './app-context.js';
 import { registerCsrf } from './auth/csrf.js';
@@ -61,7 +60,6 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
   await app.register(fastifyMultipart, { limits: { fileSize: config.limits.uploadBytes, files: 20, fields: 50 } });
-  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
 
   const resources = new ResourceRegistry();
   const realtime = await registerRealtime(app, { config, database });

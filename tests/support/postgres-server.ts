@@ -19,11 +19,11 @@ export interface PostgresServer {
  * PostgreSQL refuses to run as root; as root we hand the folder to the `postgres` (or `nobody`) user.
  */
 export function startPostgres(): Promise<PostgresServer> | null {
-  const bin = findBinaries();
+  const bin = findPostgresBinaries();
   return bin ? start(bin) : null;
 }
 
-function findBinaries(): string | null {
+export function findPostgresBinaries(): string | null {
   const installed = existsSync('/usr/lib/postgresql')
     ? readdirSync('/usr/lib/postgresql')
         .filter((version) => existsSync(`/usr/lib/postgresql/${version}/bin/initdb`))

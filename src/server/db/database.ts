@@ -109,7 +109,7 @@ async function openPGlite(folder: string): Promise<Database> {
  * PGlite has no lock of its own: two processes on one folder would corrupt it. A lock file holding our pid
  * refuses the second; a lock left by a process that no longer runs is taken over.
  */
-function acquireLock(folder: string): () => void {
+export function acquireLock(folder: string): () => void {
   const lockPath = path.join(folder, '..', 'organizing-map.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
