@@ -68,7 +68,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     database,
     db: database.db,
     resources,
-    records: new RecordService(database.db, (channels, event, data) => realtime.publish(channels, event, data)),
+    records: new RecordService(database.db, (channels, event, data, publishOptions) => realtime.publish(channels, event, data, publishOptions)),
     sessions: new SessionStore(database.db, config),
     throttle: new LoginThrottle(database.db, config),
     sendMail: options.sendMail ?? createMailer(config, app.log),

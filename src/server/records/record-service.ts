@@ -13,6 +13,8 @@ export type RevisionAction = 'created' | 'updated' | 'deleted' | 'restored' | 'i
 export interface WriteOptions {
   importId?: number;
   system?: boolean;
+  /** The X-Socket-Id of the browser making the change: it already knows, so it is not sent the event. */
+  socketId?: string;
 }
 
 export interface ListResult {
@@ -178,7 +180,7 @@ export class RecordService {
       const [presented] = await this.present(def, [inserted], fields, trx);
       return presented;
     });
-    await this.announce(def, record, ['ModelCreated', 'ModelSaved']);
+    await this.announce(def, record, ['ModelCreated', 'ModelSaved'], options.socketId);
     return { record, message: `${await this.nameOf(def)} created successfully.` };
   }
 
@@ -211,11 +213,11 @@ export class RecordService {
       const [presented] = await this.present(def, [updated], fields, trx);
       return presented;
     });
-    await this.announce(def, record, ['ModelUpdated', 'ModelSaved']);
+    await this.announce(def, record, ['ModelUpdated', 'ModelSaved'], options.socketId);
     return { record, message: `${await this.nameOf(def)} updated successfully.` };
   }
 
-  async remove(user: AuthUser | null, def: ResourceDefinition, id: number) {
+  async remove(user: AuthUser | null, def: ResourceDefinition, id: number, options: WriteOptions = {}) {
     this.authorize(user, def, 'delete');
     const record = await this.db.transaction().execute(async (trx) => {
       const row = await this.findVisible(trx, def, user, id, 'without', true);
@@ -230,11 +232,11 @@ export class RecordService {
       await this.writeRevision(trx, def, id, 'deleted', user, {});
       return existing;
     });
-    await this.announce(def, record, ['ModelDestroyed']);
+    await this.announce(def, record, ['ModelDestroyed'], options.socketId);
     return { record, message: `${await this.nameOf(def)} deleted successfully.` };
   }
 
-  async restore(user: AuthUser | null, def: ResourceDefinition, id: number) {
+  async restore(user: AuthUser | null, def: ResourceDefinition, id: number, options: WriteOptions = {}) {
     if (!def.restorable) throw new HttpError(405, `${def.singular} records cannot be restored.`);
     this.authorize(user, def, 'restore');
     const record = await this.db.transaction().execute(async (trx) => {
@@ -245,7 +247,7 @@ export class RecordService {
       const [presented] = await this.present(def, [restored], undefined, trx);
       return presented;
     });
-    await this.announce(def, record, ['ModelUpdated', 'ModelSaved']);
+    await this.announce(def, record, ['ModelUpdated', 'ModelSaved'], options.socketId);
     return { record, message: `${await this.nameOf(def)} restored successfully.` };
   }
 
@@ -257,10 +259,10 @@ export class RecordService {
   }
 
   /** After commit: tell everyone who may read the record (their role channels) and any record-specific channels. */
-  async announce(def: ResourceDefinition, record: Record<string, any>, events: string[]) {
+  async announce(def: ResourceDefinition, record: Record<string, any>, events: string[], exceptSocketId?: string) {
     const channels = [...(await roleChannels(this.db, def, record)), ...(def.channels?.(record) ?? [])];
     const payload = { type: def.type, id: record.id, data: record };
-    for (const event of events) await this.publish(channels, `App.Events.${event}`, payload);
+    for (const event of events) await this.publish(channels, `App.Events.${event}`, payload, { exceptSocketId });
   }
 }
 

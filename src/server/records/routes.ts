@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import type { ResourceDefinition } from './resource.js';
 
@@ -8,6 +8,10 @@ const idParam = { type: 'object', properties: { id: { type: 'integer', minimum: 
 export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext, def: ResourceDefinition) {
   const base = `/api/${def.name}`;
   const { records } = ctx;
+  const socketOf = (request: FastifyRequest) => {
+    const id = request.headers['x-socket-id'];
+    return typeof id === 'string' && /^\d+\.\d+$/.test(id) ? id : undefined;
+  };
 
   app.get(base, async (request) => records.list(request.user, def, request.query as Record<string, unknown>));
 
@@ -16,12 +20,12 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext, de
   }));
 
   app.post(base, async (request, reply) => {
-    const { record, message } = await records.create(request.user, def, request.body);
+    const { record, message } = await records.create(request.user, def, request.body, { socketId: socketOf(request) });
     return reply.status(201).send({ data: record, message });
   });
 
   const update = async (request: any) => {
-    const { record, message } = await records.update(request.user, def, request.params.id, request.body);
+    const { record, message } = await records.update(request.user, def, request.params.id, request.body, { socketId: socketOf(request) });
     return { data: record, message };
   };
   for (const method of ['POST', 'PUT', 'PATCH'] as const) {
@@ -29,13 +33,13 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext, de
   }
 
   app.delete<{ Params: { id: number } }>(`${base}/:id`, { schema: { params: idParam } }, async (request) => {
-    const { record, message } = await records.remove(request.user, def, request.params.id);
+    const { record, message } = await records.remove(request.user, def, request.params.id, { socketId: socketOf(request) });
     return { data: record, message };
   });
 
   if (def.restorable) {
     app.post<{ Params: { id: number } }>(`${base}/:id/restore`, { schema: { params: idParam } }, async (request) => {
-      const { record, message } = await records.restore(request.user, def, request.params.id);
+      const { record, message } = await records.restore(request.user, def, request.params.id, { socketId: socketOf(request) });
       return { data: record, message };
     });
   }
