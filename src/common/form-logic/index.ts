@@ -1,0 +1,180 @@
+/**
+ * The form logic of SPEC sections 4 and 5, written once: the forms run it as values change, and the server runs
+ * it when it validates (a field the logic hides is never required). Pure: no I/O, no framework.
+ *
+ * For each block whose trigger applies:
+ * - a source or target that is not `field:{id}` throws 'Invalid source type' / 'Invalid target type';
+ * - a block one of whose condition sources is also one of its action targets is skipped as circular, with a warning;
+ * - otherwise its conditions are evaluated (all must hold; a block without conditions always holds), comparing
+ *   the field's value as text with a missing field counting as empty text;
+ * - when they hold: show-field makes the target visible, hide-field hidden, set-value gives it the value (the form
+ *   is told through `onSetValue`, and later blocks see the new value);
+ * - when they do not hold: show-field hides the target and hide-field shows it (a field shown "when X" is hidden
+ *   otherwise); set-value does nothing.
+ * Blocks run in the order given; when two blocks decide on one field, the later one wins.
+ */
+import { parseFieldRef, type LogicBlock, type LogicCondition, type LogicOperator, type LogicTrigger } from '../schema-types.js';
+
+export type Visibility = 'visible' | 'hidden';
+
+export interface FieldKey {
+  id: number | string;
+  slug: string;
+}
+
+export interface EvaluateOptions {
+  /** What happened: the form opened (on-load), a field changed (on-change), a plain re-evaluation (always), or 'all' (the server: every block). */
+  trigger: LogicTrigger | 'all';
+  /** on-change: the field that changed, as id, slug or `field:{id}`. on-change blocks run only when one of their sources changed. */
+  changedField?: number | string;
+  /** Maps field ids to the slugs `values` is keyed by. Without it, values and results are keyed by id. */
+  fields?: readonly FieldKey[];
+  /** Receives each warning (default: console.warn). */
+  logger?: (message: string) => void;
+  /** Called for each set-value action that fires, in order. */
+  onSetValue?: (field: string, value: unknown) => void;
+}
+
+export interface LogicResult {
+  /** Fields some block decided on, by slug (or id when no field list was given). Others keep their default (visible). */
+  visibility: Record<string, Visibility>;
+  /** Values set by set-value actions, by slug (or id). */
+  setValues: Record<string, unknown>;
+  /** The values after the set-value actions. */
+  values: Record<string, unknown>;
+  warnings: string[];
+  /** Blocks skipped as circular (their index in `blocks`). */
+  skipped: number[];
+}
+
+export class LogicError extends Error {}
+
+/** A field's value as text: missing is '', arrays are joined with commas, objects are JSON. */
+export function valueAsText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : value.toISOString();
+  if (Array.isArray(value)) return value.map(valueAsText).join(',');
+  return JSON.stringify(value);
+}
+
+export function compare(operator: LogicOperator, actual: unknown, expected: unknown): boolean {
+  const text = valueAsText(actual);
+  const wanted = valueAsText(expected);
+  switch (operator) {
+    case 'equals':
+      return text === wanted;
+    case 'not-equals':
+      return text !== wanted;
+    case 'contains':
+      return text.includes(wanted);
+    case 'starts-with':
+      return text.startsWith(wanted);
+    case 'ends-with':
+      return text.endsWith(wanted);
+    default:
+      throw new LogicError(`Invalid operator ${String(operator)}`);
+  }
+}
+
+/** The field ids a block reads and writes; throws 'Invalid source type' / 'Invalid target type'. */
+export function blockFields(block: Pick<LogicBlock, 'conditions' | 'actions'>): { sources: number[]; targets: number[] } {
+  const sources = (block.conditions ?? []).map((condition) => {
+    const id = parseFieldRef(condition.source);
+    if (id === null) throw new LogicError('Invalid source type');
+    return id;
+  });
+  const targets = (block.actions ?? []).map((action) => {
+    const id = parseFieldRef(action.target);
+    if (id === null) throw new LogicError('Invalid target type');
+    return id;
+  });
+  return { sources, targets };
+}
+
+/** A block is circular when one of its condition sources is also one of its action targets. */
+export function isCircular(block: Pick<LogicBlock, 'conditions' | 'actions'>): boolean {
+  const { sources, targets } = blockFields(block);
+  return sources.some((source) => targets.includes(source));
+}
+
+function blockName(block: LogicBlock, index: number) {
+  const label = block.description ? ` "${block.description}"` : '';
+  return block.id !== undefined ? `Logic block ${block.id}${label}` : `Logic block #${index + 1}${label}`;
+}
+
+function triggerApplies(block: LogicBlock, options: EvaluateOptions, sources: number[], idOf: (key: number | string) => number | null): boolean {
+  if (options.trigger === 'all' || block.trigger === 'always') return true;
+  if (block.trigger !== options.trigger) return false;
+  if (block.trigger === 'on-change' && options.changedField !== undefined) {
+    const changed = idOf(options.changedField);
+    return changed !== null && sources.includes(changed);
+  }
+  return true;
+}
+
+export function evaluateLogic(blocks: readonly LogicBlock[], values: Record<string, unknown>, options: EvaluateOptions): LogicResult {
+  const slugById = new Map<number, string>();
+  const idBySlug = new Map<string, number>();
+  for (const field of options.fields ?? []) {
+    slugById.set(Number(field.id), field.slug);
+    idBySlug.set(field.slug, Number(field.id));
+  }
+  const keyOf = (id: number) => slugById.get(id) ?? String(id);
+  const idOf = (key: number | string): number | null => {
+    if (typeof key === 'number') return key;
+    const ref = parseFieldRef(key);
+    if (ref !== null) return ref;
+    if (idBySlug.has(key)) return idBySlug.get(key)!;
+    return /^\d+$/.test(key) ? Number(key) : null;
+  };
+  const current: Record<string, unknown> = { ...values };
+  const valueOf = (id: number) => {
+    const key = keyOf(id);
+    if (key in current) return current[key];
+    return current[`field:${id}`];
+  };
+  const log = options.logger ?? ((message: string) => console.warn(message));
+  const result: LogicResult = { visibility: {}, setValues: {}, values: current, warnings: [], skipped: [] };
+
+  blocks.forEach((block, index) => {
+    const { sources, targets } = blockFields(block);
+    if (!triggerApplies(block, options, sources, idOf)) return;
+    const circular = sources.filter((source) => targets.includes(source));
+    if (circular.length) {
+      const warning = `${blockName(block, index)} was skipped: circular dependency (field:${circular[0]} is both a condition source and an action target).`;
+      result.warnings.push(warning);
+      result.skipped.push(index);
+      log(warning);
+      return;
+    }
+    const holds = (block.conditions ?? []).every((condition: LogicCondition, i) => compare(condition.operator, valueOf(sources[i]), condition.value));
+    (block.actions ?? []).forEach((action, i) => {
+      const key = keyOf(targets[i]);
+      switch (action.action) {
+        case 'show-field':
+          result.visibility[key] = holds ? 'visible' : 'hidden';
+          break;
+        case 'hide-field':
+          result.visibility[key] = holds ? 'hidden' : 'visible';
+          break;
+        case 'set-value':
+          if (!holds) break;
+          current[key] = action.value;
+          result.setValues[key] = action.value;
+          options.onSetValue?.(key, action.value);
+          break;
+        default:
+          throw new LogicError(`Invalid action ${String((action as { action: unknown }).action)}`);
+      }
+    });
+  });
+  return result;
+}
+
+/** The fields (by slug) the logic hides for these values, every block considered: what the server never requires. */
+export function hiddenFields(blocks: readonly LogicBlock[], values: Record<string, unknown>, fields: readonly FieldKey[], logger?: (message: string) => void): Set<string> {
+  const { visibility } = evaluateLogic(blocks, values, { trigger: 'all', fields, logger });
+  return new Set(Object.entries(visibility).filter(([, state]) => state === 'hidden').map(([key]) => key));
+}
