@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { can, permittedCategories } from '../../common/permissions.js';
+import { can } from '../../common/permissions.js';
+import { revisionVisibility } from '../activity/visibility.js';
 import type { AppContext } from '../app-context.js';
 import { forbidden } from '../http/errors.js';
 import { parseBody } from '../http/parse-body.js';
@@ -21,20 +22,15 @@ const query = z.object({
 
 /**
  * GET /api/revisions: who changed what and when, newest first. Needs revision:read, and shows only revisions of
- * records the person may read (category permissions included).
+ * records the person may read (category permissions included) and not incognito users' actions unless allowed: the
+ * rule shared with the activity feed (activity/visibility.ts).
  */
 export function registerRevisionRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get('/api/revisions', async (request) => {
     const user = request.user!;
     if (!can(user, 'revision:read')) throw forbidden('You do not have permission to read the history.');
     const params = parseBody(query.passthrough(), request.query);
-    const readable = ctx.resources.all().filter((def) => can(user, `${def.permission ?? def.type}:read`, true));
-    const visibility = readable.map((def) => {
-      const allowed = def.categoryColumn ? permittedCategories(user, def.permission ?? def.type, 'read') : 'all';
-      if (allowed === 'all') return sql`r.revisionable_type = ${def.type}`;
-      return sql`(r.revisionable_type = ${def.type} and exists (select 1 from ${sql.table(def.table)} x where x.id = r.revisionable_id and x.${sql.ref(def.categoryColumn!)} in (${sql.join(allowed.length ? allowed : [''])})))`;
-    });
-    let base = ctx.db.selectFrom('revisions as r').where(visibility.length ? sql<boolean>`(${sql.join(visibility, sql` or `)})` : sql<boolean>`false`);
+    let base = ctx.db.selectFrom('revisions as r').where(revisionVisibility(ctx, user, 'r'));
     const type = params.type ?? params.revisionable_type;
     if (type) base = base.where('r.revisionable_type', '=', type);
     if (params.revisionable_id) base = base.where('r.revisionable_id', '=', params.revisionable_id);

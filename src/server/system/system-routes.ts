@@ -58,16 +58,4 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: AppContext) {
       return reply.status(503).send({ status: 'unavailable', message: 'The database does not answer.' });
     }
   });
-
-  /** The sidebar counts; cheap enough to reload on every route change. Later issues add more figures. */
-  app.get('/api/dashboard/statistics', async (request) => {
-    const me = request.user!;
-    const row = await ctx.db
-      .selectNoFrom([
-        sql<number>`(select count(*) from tasks where assignee_id = ${me.id} and completed_at is null and deleted_at is null)`.as('tasks_open'),
-        sql<number>`(select count(*) from notifications where user_id = ${me.id} and read_at is null and dismissed_at is null)`.as('notifications_unread'),
-      ])
-      .executeTakeFirstOrThrow();
-    return { data: row };
-  });
 }

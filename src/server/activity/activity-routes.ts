@@ -1,0 +1,153 @@
+import type { FastifyInstance } from 'fastify';
+import { sql, type RawBuilder } from 'kysely';
+import { z } from 'zod';
+import { can } from '../../common/permissions.js';
+import type { AppContext } from '../app-context.js';
+import type { AuthUser } from '../auth/auth-user.js';
+import { parseBody } from '../http/parse-body.js';
+import { rangeCondition } from '../reports/scope.js';
+import { revisionVisibility } from './visibility.js';
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-11-21.');
+const list = (item: z.ZodType) => z.preprocess((v) => (v === undefined || v === '' ? undefined : Array.isArray(v) ? v : String(v).split(',')), z.array(item).max(40).optional());
+
+const feedQuery = z
+  .object({
+    per_page: z.coerce.number().int().min(1).max(100).default(25),
+    /** Keyset paging: entries older than this entry id. */
+    before: z.coerce.number().int().min(1).optional(),
+    /** Entries newer than this id (the live top-up). */
+    after: z.coerce.number().int().min(0).optional(),
+    user_id: z.coerce.number().int().min(1).optional(),
+    type: list(z.string().max(60)),
+    action: list(z.enum(['created', 'updated', 'deleted', 'restored', 'imported'])),
+    region_id: z.coerce.number().int().min(1).optional(),
+    from: day.optional(),
+    to: day.optional(),
+  })
+  .strip();
+
+export type FeedKind = 'created' | 'updated' | 'deleted' | 'restored' | 'imported' | 'note-added' | 'task-completed' | 'import-finished';
+
+/** What an entry says happened, beyond the bare revision action. */
+export function feedKind(type: string, action: string, changes: Record<string, [unknown, unknown]> | null): FeedKind {
+  if (type === 'task' && action === 'updated' && changes?.completed_at && !changes.completed_at[0] && changes.completed_at[1]) return 'task-completed';
+  if (type === 'note' && (action === 'created' || action === 'imported')) return 'note-added';
+  if (type === 'import' && action === 'updated' && ['complete', 'failed'].includes(String(changes?.status?.[1]))) return 'import-finished';
+  return action as FeedKind;
+}
+
+/** Records that belong to a region: sites in it, and tasks, notes, recruits and grievances on those sites. */
+function inRegion(regionId: number): RawBuilder<boolean> {
+  const siteIn = (siteId: RawBuilder<unknown>) => sql`exists (select 1 from site_regions sr where sr.site_id = ${siteId} and sr.region_id = ${regionId})`;
+  return sql<boolean>`(
+    (r.revisionable_type = 'site' and ${siteIn(sql`r.revisionable_id`)})
+    or (r.revisionable_type = 'task' and exists (select 1 from tasks x where x.id = r.revisionable_id and x.taskable_type = 'site' and ${siteIn(sql`x.taskable_id`)}))
+    or (r.revisionable_type = 'note' and exists (select 1 from notes x where x.id = r.revisionable_id and x.notable_type = 'site' and ${siteIn(sql`x.notable_id`)}))
+    or (r.revisionable_type = 'recruit' and exists (select 1 from recruits x where x.id = r.revisionable_id and ${siteIn(sql`x.site_id`)}))
+    or (r.revisionable_type = 'grievance' and exists (select 1 from grievances x where x.id = r.revisionable_id and ${siteIn(sql`x.site_id`)}))
+  )`;
+}
+
+const labelOf = (row: Record<string, any>) => {
+  const person = [row.first_name, row.last_name].filter(Boolean).join(' ');
+  const text = row.name ?? row.title ?? (person || null) ?? row.file_name ?? row.slug ?? null;
+  if (text) return String(text);
+  if (row.body) return String(row.body).length > 80 ? `${String(row.body).slice(0, 77)}…` : String(row.body);
+  return `#${row.id}`;
+};
+
+/**
+ * GET /api/actions: the activity feed (docs/reports.md "Activity"), newest first, built on the revisions every write
+ * leaves. What the person may not read never appears (the same rule as the history), nor the actions of users with
+ * an incognito role unless the person holds `revision:read:incognito`. Filters: person, record type, action, region,
+ * dates. Paging by `before` (an entry id); `meta.next_before` is the cursor of the next page.
+ */
+export async function activityFeed(ctx: AppContext, user: AuthUser, query: unknown) {
+  const params = parseBody(feedQuery, query);
+  let base = ctx.db.selectFrom('revisions as r').where(revisionVisibility(ctx, user, 'r'));
+  if (params.before) base = base.where('r.id', '<', params.before);
+  if (params.after !== undefined) base = base.where('r.id', '>', params.after);
+  if (params.user_id) base = base.where('r.user_id', '=', params.user_id);
+  if (params.type?.length) {
+    const types = params.type.map((t) => String(t)).map((t) => ctx.resources.get(t)?.type ?? t);
+    base = base.where('r.revisionable_type', 'in', types);
+  }
+  if (params.action?.length) base = base.where('r.action', 'in', params.action);
+  if (params.region_id) base = base.where(inRegion(params.region_id));
+  if (params.from || params.to) base = base.where(rangeCondition('r.created_at', { from: params.from, to: params.to }));
+  const rows = await base
+    .leftJoin('users as u', 'u.id', 'r.user_id')
+    .select(['r.id', 'r.revisionable_type', 'r.revisionable_id', 'r.action', 'r.user_id', 'r.changes', 'r.import_id', 'r.created_at', 'u.first_name', 'u.last_name'])
+    .orderBy('r.id', 'desc')
+    .limit(params.per_page + 1)
+    .execute();
+  const hasMore = rows.length > params.per_page;
+  const page = rows.slice(0, params.per_page);
+
+  // The records' names and parents, one query per record type on the page.
+  const byType = new Map<string, number[]>();
+  for (const row of page) byType.set(row.revisionable_type, [...(byType.get(row.revisionable_type) ?? []), row.revisionable_id]);
+  const records = new Map<string, Record<string, any>>();
+  const typeNames = new Map<string, { name: string; resource: string }>();
+  for (const [type, ids] of byType) {
+    const def = ctx.resources.byType(type);
+    if (!def) continue;
+    typeNames.set(type, { name: await ctx.records.nameOf(def), resource: def.name });
+    const found = await ctx.db.selectFrom(def.table).selectAll().where('id', 'in', [...new Set(ids)]).execute();
+    for (const record of found) records.set(`${type}:${record.id}`, record);
+  }
+  // Parents (the record a note or task is on), named only when the person may read them.
+  const parents = new Map<string, number[]>();
+  for (const record of records.values()) {
+    const parentType = record.notable_type ?? record.taskable_type;
+    const parentId = record.notable_id ?? record.taskable_id;
+    if (parentType && parentId) parents.set(parentType, [...(parents.get(parentType) ?? []), parentId]);
+  }
+  const parentLabels = new Map<string, string>();
+  for (const [type, ids] of parents) {
+    const def = ctx.resources.byType(type);
+    if (!def || !can(user, `${def.permission ?? def.type}:read`, true)) continue;
+    const found = await ctx.records.visibleRows(ctx.db, def, user, 'with').selectAll('t').where('t.id', 'in', [...new Set(ids)]).execute();
+    for (const record of found) parentLabels.set(`${type}:${record.id}`, labelOf(record));
+  }
+  const showChanges = can(user, 'revision:read');
+  const data = page.map((row) => {
+    const record = records.get(`${row.revisionable_type}:${row.revisionable_id}`);
+    const typeName = typeNames.get(row.revisionable_type);
+    const changes = (row.changes ?? {}) as Record<string, [unknown, unknown]>;
+    let link = typeName ? `/${typeName.resource}/${row.revisionable_id}/show` : null;
+    let parent: { type: string; id: number; label: string; link: string | null } | null = null;
+    const parentType = record?.notable_type ?? record?.taskable_type ?? null;
+    const parentId = record?.notable_id ?? record?.taskable_id ?? null;
+    if (parentType && parentId) {
+      const parentDef = ctx.resources.byType(parentType);
+      const label = parentLabels.get(`${parentType}:${parentId}`) ?? null;
+      parent = label === null ? null : { type: parentType, id: parentId, label, link: parentDef ? `/${parentDef.name}/${parentId}/show` : null };
+      if (row.revisionable_type === 'note' && parent?.link) link = parent.link;
+    }
+    return {
+      id: Number(row.id),
+      kind: feedKind(row.revisionable_type, row.action, changes),
+      action: row.action,
+      type: row.revisionable_type,
+      type_name: typeName?.name ?? row.revisionable_type,
+      resource: typeName?.resource ?? null,
+      record_id: row.revisionable_id,
+      record_label: record ? labelOf(record) : `#${row.revisionable_id}`,
+      record_deleted: record ? Boolean(record.deleted_at) : true,
+      link,
+      parent,
+      user: row.user_id ? { id: row.user_id, name: `${row.first_name ?? ''} ${row.last_name ?? ''}`.trim() } : null,
+      fields: Object.keys(changes).filter((k) => k !== 'password'),
+      changes: showChanges ? changes : undefined,
+      import_id: row.import_id,
+      created_at: row.created_at,
+    };
+  });
+  return { data, meta: { per_page: params.per_page, has_more: hasMore, next_before: hasMore ? data[data.length - 1].id : null, newest: data[0]?.id ?? null } };
+}
+
+export function registerActivityRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.get('/api/actions', async (request) => activityFeed(ctx, request.user!, request.query));
+}

@@ -1,0 +1,37 @@
+import { sql, type RawBuilder } from 'kysely';
+import { permittedCategories } from '../../common/permissions.js';
+import type { AppContext } from '../app-context.js';
+import type { AuthUser } from '../auth/auth-user.js';
+import { hiddenPeopleCondition } from '../reports/people.js';
+import { canRead } from '../reports/scope.js';
+
+/**
+ * Which revisions (`revisions` rows, aliased `alias`) a person may see, for the history (GET /api/revisions) and the
+ * activity feed (GET /api/actions) alike:
+ *
+ * - only revisions of record types the person may read (`{entity}:read`, or any category of it);
+ * - for a type whose rows are filtered by category (`site:read:union`), only revisions of records the person may
+ *   read now: the record service's own read rule (`RecordService.visibleRows`, soft-deleted rows included, since
+ *   "deleted" is an event worth seeing);
+ * - the actions of users whose role is incognito only for those holding `revision:read:incognito` (and the user
+ *   themself).
+ */
+export function revisionVisibility(ctx: AppContext, user: AuthUser, alias = 'r'): RawBuilder<boolean> {
+  const type = sql.ref(`${alias}.revisionable_type`);
+  const recordId = sql.ref(`${alias}.revisionable_id`);
+  const plain: string[] = [];
+  const filtered: RawBuilder<boolean>[] = [];
+  for (const def of ctx.resources.all()) {
+    if (!canRead(user, def)) continue;
+    const allowed = def.categoryColumn ? permittedCategories(user, def.permission ?? def.type, 'read') : 'all';
+    if (allowed === 'all') {
+      plain.push(def.type);
+      continue;
+    }
+    const rows = ctx.records.visibleRows(ctx.db, def, user, 'with').select(sql`1`.as('one')).where(sql<boolean>`t.id = ${recordId}`);
+    filtered.push(sql<boolean>`(${type} = ${def.type} and exists (${rows}))`);
+  }
+  const byType = [...(plain.length ? [sql<boolean>`${type} in (${sql.join(plain)})`] : []), ...filtered];
+  const readable = byType.length ? sql<boolean>`(${sql.join(byType, sql` or `)})` : sql<boolean>`false`;
+  return sql<boolean>`(${readable} and ${hiddenPeopleCondition(user, sql.ref(`${alias}.user_id`))})`;
+}

@@ -1,0 +1,235 @@
+import { sql, type RawBuilder } from 'kysely';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.js';
+import type { AuthUser } from '../auth/auth-user.js';
+import { forbidden } from '../http/errors.js';
+import { labouredSitesFrom, LABOURS, type Labour } from './labour.js';
+import { bucket, bucketRange, canRead, INTERVALS, parseFilters, rangeCondition, resourceDef, type Interval } from './scope.js';
+
+export const MARKET_SHARE_GROUPS = ['region', 'trade', 'site_type', 'building_type', 'period', 'none'] as const;
+export type MarketShareGroup = (typeof MARKET_SHARE_GROUPS)[number];
+export const DATE_FIELDS = ['created_at', 'kickoff_date', 'bid_date'] as const;
+
+const list = (item: z.ZodType) => z.preprocess((v) => (v === undefined || v === '' ? undefined : Array.isArray(v) ? v : String(v).split(',')), z.array(item).max(50).optional());
+
+export const marketShareShape = {
+  group_by: z.enum(MARKET_SHARE_GROUPS).default('region'),
+  interval: z.enum(INTERVALS).default('month'),
+  date_field: z.enum(DATE_FIELDS).default('created_at'),
+  trade_id: z.coerce.number().int().min(1).optional(),
+  building_type_id: z.coerce.number().int().min(1).optional(),
+  site_type: list(z.string().max(40)),
+  site_status_id: z.coerce.number().int().min(1).optional(),
+};
+
+export type MarketShareParams = ReturnType<typeof parseMarketShare>;
+export const parseMarketShare = (query: unknown) => parseFilters(marketShareShape, query);
+
+export interface LabourFigures {
+  sites: number;
+  value: number;
+  hours: number;
+}
+
+export interface MarketShareRow {
+  key: string | null;
+  label: string;
+  union: LabourFigures;
+  non_union: LabourFigures;
+  unknown: LabourFigures;
+  total: LabourFigures;
+  /** Union work as a percentage of union plus non-union work (unknown left out); null when there is none. */
+  share: { sites: number | null; value: number | null; hours: number | null };
+}
+
+const empty = (): LabourFigures => ({ sites: 0, value: 0, hours: 0 });
+const pct = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : null);
+const SLOT: Record<Labour, 'union' | 'non_union' | 'unknown'> = { union: 'union', 'non-union': 'non_union', unknown: 'unknown' };
+
+/** The joins, the group key and its label for a grouping. Filters on the grouped column restrict the join itself. */
+function grouping(params: MarketShareParams): { join: RawBuilder<unknown>; key: RawBuilder<unknown>; label: RawBuilder<unknown> } {
+  const dateCol = sql.ref(`s.${params.date_field}`);
+  switch (params.group_by) {
+    case 'region':
+      return {
+        join: sql`left join site_regions g on g.site_id = s.id ${params.region_id ? sql`and g.region_id = ${params.region_id}` : sql``} left join regions gl on gl.id = g.region_id`,
+        key: sql`g.region_id::text`,
+        label: sql`gl.name`,
+      };
+    case 'trade':
+      return {
+        join: sql`left join site_trades g on g.site_id = s.id ${params.trade_id ? sql`and g.trade_id = ${params.trade_id}` : sql``} left join trades gl on gl.id = g.trade_id`,
+        key: sql`g.trade_id::text`,
+        label: sql`gl.name`,
+      };
+    case 'site_type':
+      return { join: sql`left join site_types gl on gl.slug = s.type and gl.deleted_at is null`, key: sql`s.type`, label: sql`coalesce(gl.name, s.type)` };
+    case 'building_type':
+      return { join: sql`left join building_types gl on gl.id = s.building_type_id`, key: sql`s.building_type_id::text`, label: sql`gl.name` };
+    case 'period':
+      return { join: sql``, key: bucket(dateCol, params.interval), label: bucket(dateCol, params.interval) };
+    case 'none':
+      return { join: sql``, key: sql`'all'`, label: sql`'All sites'` };
+  }
+}
+
+/** The filters of a market-share request as SQL on `s` (sites). */
+export function siteFilters(params: MarketShareParams): RawBuilder<boolean> {
+  const parts: RawBuilder<boolean>[] = [rangeCondition(sql.ref(`s.${params.date_field}`), params, params.date_field === 'created_at' ? 'timestamp' : 'date')];
+  if (params.region_id) parts.push(sql<boolean>`exists (select 1 from site_regions fr where fr.site_id = s.id and fr.region_id = ${params.region_id})`);
+  if (params.trade_id) parts.push(sql<boolean>`exists (select 1 from site_trades ft where ft.site_id = s.id and ft.trade_id = ${params.trade_id})`);
+  if (params.team_id) parts.push(sql<boolean>`s.team_id = ${params.team_id}`);
+  if (params.user_id) parts.push(sql<boolean>`s.user_id = ${params.user_id}`);
+  if (params.building_type_id) parts.push(sql<boolean>`s.building_type_id = ${params.building_type_id}`);
+  if (params.site_status_id) parts.push(sql<boolean>`s.site_status_id = ${params.site_status_id}`);
+  if (params.site_type?.length) parts.push(sql<boolean>`s.type in (${sql.join(params.site_type)})`);
+  return sql<boolean>`(${sql.join(parts, sql` and `)})`;
+}
+
+function assertMayRead(ctx: AppContext, user: AuthUser) {
+  if (!canRead(user, resourceDef(ctx, 'sites'))) throw forbidden('You do not have permission to read job sites, so there is no market share to show.');
+}
+
+/**
+ * GET /api/reports/market-share: union against non-union work by number of sites, estimated value and estimated
+ * hours, grouped by region, trade, site type, building type or period. A site in two regions (a state and a county)
+ * counts in each of its groups; the totals count every site once.
+ */
+export async function marketShare(ctx: AppContext, user: AuthUser, params: MarketShareParams) {
+  assertMayRead(ctx, user);
+  const base = labouredSitesFrom(ctx, user);
+  const group = grouping(params);
+  const where = sql`${base.where} and ${siteFilters(params)}`;
+  const { rows } = await sql<{ key: string | null; label: string | null; labour: Labour; sites: number; value: number | null; hours: number | null }>`
+    select ${group.key} as key, ${group.label} as label, ${base.labour} as labour,
+      count(*)::int as sites, coalesce(sum(s.estimated_value), 0) as value, coalesce(sum(s.estimated_hours), 0) as hours
+    from ${base.from} ${group.join}
+    where ${where}
+    group by 1, 2, 3`.execute(ctx.db);
+  const totalsQuery =
+    params.group_by === 'region' || params.group_by === 'trade'
+      ? (
+          await sql<{ labour: Labour; sites: number; value: number | null; hours: number | null }>`
+            select ${base.labour} as labour, count(*)::int as sites, coalesce(sum(s.estimated_value), 0) as value, coalesce(sum(s.estimated_hours), 0) as hours
+            from ${base.from} where ${where} group by 1`.execute(ctx.db)
+        ).rows
+      : rows;
+
+  const byKey = new Map<string, MarketShareRow>();
+  for (const row of rows) {
+    const mapKey = row.key ?? '';
+    let entry = byKey.get(mapKey);
+    if (!entry) {
+      entry = { key: row.key, label: row.label ?? (row.key === null ? 'None' : row.key), union: empty(), non_union: empty(), unknown: empty(), total: empty(), share: { sites: null, value: null, hours: null } };
+      byKey.set(mapKey, entry);
+    }
+    add(entry[SLOT[row.labour]], row);
+  }
+  const totals: MarketShareRow = { key: null, label: 'Total', union: empty(), non_union: empty(), unknown: empty(), total: empty(), share: { sites: null, value: null, hours: null } };
+  for (const row of totalsQuery) add(totals[SLOT[row.labour]], row);
+  const data = [...byKey.values()].map(finish);
+  if (params.group_by === 'period') data.sort((a, b) => String(a.key ?? '').localeCompare(String(b.key ?? '')));
+  else data.sort((a, b) => (a.key === null ? 1 : b.key === null ? -1 : b.total.sites - a.total.sites || a.label.localeCompare(b.label)));
+  return {
+    data: data.map((row) => ({ ...row, link: drillDown(params, row.key) })),
+    totals: finish(totals),
+    meta: {
+      group_by: params.group_by,
+      interval: params.interval,
+      date_field: params.date_field,
+      labours: LABOURS,
+      definition: 'A site is union work if any of its contractors is union; else non-union if any is non-union; else by its own type (union and PLA are union, non-union is non-union); else unknown, which is left out of the share.',
+    },
+  };
+}
+
+function add(target: LabourFigures, row: { sites: number; value: number | null; hours: number | null }) {
+  target.sites += Number(row.sites);
+  target.value += Number(row.value ?? 0);
+  target.hours += Number(row.hours ?? 0);
+}
+
+function finish(row: MarketShareRow): MarketShareRow {
+  for (const k of ['sites', 'value', 'hours'] as const) {
+    row.total[k] = row.union[k] + row.non_union[k] + row.unknown[k];
+    row.share[k] = pct(row.union[k], row.union[k] + row.non_union[k]);
+    row.union[k] = round(row.union[k]);
+    row.non_union[k] = round(row.non_union[k]);
+    row.unknown[k] = round(row.unknown[k]);
+    row.total[k] = round(row.total[k]);
+  }
+  return row;
+}
+const round = (n: number) => Math.round(n * 100) / 100;
+
+/** The drill-down of one row: the same filters narrowed to the row's group (the client adds `labour`). */
+export function drillDown(params: MarketShareParams, key: string | null): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const name of ['from', 'to', 'region_id', 'team_id', 'user_id', 'trade_id', 'building_type_id', 'site_status_id', 'date_field'] as const) {
+    if (params[name] !== undefined) query[name] = String(params[name]);
+  }
+  if (params.site_type?.length) query.site_type = params.site_type.join(',');
+  query.group_by = params.group_by;
+  if (params.group_by === 'period') query.interval = params.interval;
+  query.key = key === null ? 'none' : key;
+  return query;
+}
+
+const drillShape = {
+  ...marketShareShape,
+  key: z.string().max(40).optional(),
+  labour: z.enum(['union', 'non-union', 'unknown']).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  per_page: z.coerce.number().int().min(1).max(1000).default(25),
+};
+
+/**
+ * GET /api/reports/market-share/sites: the sites behind one cell of the report (a row's group and a labour), as a
+ * list `{data, meta}` whose `meta.total` equals the cell's number of sites.
+ */
+export async function marketShareSites(ctx: AppContext, user: AuthUser, query: unknown) {
+  const params = parseFilters(drillShape, query);
+  assertMayRead(ctx, user);
+  const base = labouredSitesFrom(ctx, user);
+  const parts: RawBuilder<boolean>[] = [base.where, siteFilters(params)];
+  if (params.labour) parts.push(sql<boolean>`${base.labour} = ${params.labour}`);
+  const key = params.key;
+  if (key !== undefined) {
+    const none = key === 'none';
+    const intKey = Number(key);
+    switch (params.group_by) {
+      case 'region':
+        parts.push(none ? sql<boolean>`not exists (select 1 from site_regions g where g.site_id = s.id)` : sql<boolean>`exists (select 1 from site_regions g where g.site_id = s.id and g.region_id = ${intKey})`);
+        break;
+      case 'trade':
+        parts.push(none ? sql<boolean>`not exists (select 1 from site_trades g where g.site_id = s.id)` : sql<boolean>`exists (select 1 from site_trades g where g.site_id = s.id and g.trade_id = ${intKey})`);
+        break;
+      case 'site_type':
+        parts.push(sql<boolean>`s.type = ${key}`);
+        break;
+      case 'building_type':
+        parts.push(none ? sql<boolean>`s.building_type_id is null` : sql<boolean>`s.building_type_id = ${intKey}`);
+        break;
+      case 'period': {
+        const range = bucketRange(key, params.interval as Interval);
+        if (range) parts.push(rangeCondition(sql.ref(`s.${params.date_field}`), range, params.date_field === 'created_at' ? 'timestamp' : 'date'));
+        else parts.push(none ? sql<boolean>`${sql.ref(`s.${params.date_field}`)} is null` : sql<boolean>`false`);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  const where = sql.join(parts, sql` and `);
+  const total = Number((await sql<{ n: number }>`select count(*)::int as n from ${base.from} where ${where}`.execute(ctx.db)).rows[0]?.n ?? 0);
+  const { rows } = await sql<Record<string, unknown>>`
+    select s.id, s.name, s.type, s.city, s.county, s.estimated_value, s.estimated_hours, s.created_at, s.kickoff_date, ${base.labour} as labour
+    from ${base.from} where ${where}
+    order by s.name, s.id
+    limit ${params.per_page} offset ${(params.page - 1) * params.per_page}`.execute(ctx.db);
+  const from = rows.length ? (params.page - 1) * params.per_page + 1 : null;
+  return {
+    data: rows,
+    meta: { current_page: params.page, from, to: from === null ? null : from + rows.length - 1, per_page: params.per_page, total, last_page: Math.max(1, Math.ceil(total / params.per_page)) },
+  };
+}

@@ -1,0 +1,108 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../app-context.js';
+import { classifications, parseClassifications, type ClassificationRow } from './classifications.js';
+import { csvFileName, toCsv, type CsvColumn } from './csv.js';
+import { marketShare, marketShareSites, parseMarketShare, type MarketShareRow } from './market-share.js';
+import { requireReports } from './scope.js';
+import { parseTaskPerformance, taskPerformance, type TaskPerformanceRow } from './task-performance.js';
+import { parseUserPerformance, userPerformance, type UserPerformanceRow } from './user-performance.js';
+
+/** Answers CSV when asked (`?format=csv` or `Accept: text/csv`), else JSON. */
+function wantsCsv(request: FastifyRequest) {
+  const query = request.query as Record<string, unknown>;
+  return query.format === 'csv' || (query.format === undefined && /\btext\/csv\b/.test(String(request.headers.accept ?? '')));
+}
+
+function sendCsv<T>(reply: FastifyReply, name: string, columns: CsvColumn<T>[], rows: T[]) {
+  return reply
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${csvFileName(name)}"`)
+    .header('cache-control', 'no-store')
+    .send(toCsv(columns, rows));
+}
+
+const labourColumns = (prefix: string, pick: (row: MarketShareRow) => MarketShareRow['union']): CsvColumn<MarketShareRow>[] => [
+  { header: `${prefix} sites`, value: (r) => pick(r).sites },
+  { header: `${prefix} estimated value`, value: (r) => pick(r).value },
+  { header: `${prefix} estimated hours`, value: (r) => pick(r).hours },
+];
+
+const MARKET_SHARE_CSV: CsvColumn<MarketShareRow>[] = [
+  { header: 'Group', value: (r) => r.label },
+  ...labourColumns('Union', (r) => r.union),
+  ...labourColumns('Non-union', (r) => r.non_union),
+  ...labourColumns('Unknown', (r) => r.unknown),
+  ...labourColumns('All', (r) => r.total),
+  { header: 'Union share of sites (%)', value: (r) => r.share.sites },
+  { header: 'Union share of value (%)', value: (r) => r.share.value },
+  { header: 'Union share of hours (%)', value: (r) => r.share.hours },
+];
+
+const CLASSIFICATIONS_CSV: CsvColumn<ClassificationRow>[] = [
+  { header: 'Classification', value: (r) => r.label },
+  { header: 'Classification type', value: (r) => r.classification_type },
+  { header: 'Members', value: (r) => r.members },
+  { header: 'Stewards', value: (r) => r.stewards },
+  { header: 'Contacts', value: (r) => r.contacts },
+];
+
+const TASK_PERFORMANCE_CSV: CsvColumn<TaskPerformanceRow>[] = [
+  { header: 'Name', value: (r) => r.label },
+  { header: 'Period', value: (r) => r.period },
+  { header: 'Calls', value: (r) => r.calls },
+  { header: 'Meetings', value: (r) => r.meetings },
+  { header: 'Visits', value: (r) => r.visits },
+  { header: 'Done', value: (r) => r.done },
+  { header: 'Due', value: (r) => r.due },
+  { header: 'Due and done', value: (r) => r.due_done },
+  { header: 'Overdue', value: (r) => r.overdue },
+  { header: 'Completion rate (%)', value: (r) => r.completion_rate },
+];
+
+const USER_PERFORMANCE_CSV: CsvColumn<UserPerformanceRow>[] = [
+  { header: 'Name', value: (r) => r.name },
+  ...(['calls', 'meetings', 'visits', 'recruits'] as const).flatMap((k): CsvColumn<UserPerformanceRow>[] => [
+    { header: `${k[0].toUpperCase()}${k.slice(1)}`, value: (r) => r.done[k] },
+    { header: `${k[0].toUpperCase()}${k.slice(1)} goal`, value: (r) => r.goals[k] },
+    { header: `${k[0].toUpperCase()}${k.slice(1)} progress (%)`, value: (r) => r.progress[k] },
+  ]),
+];
+
+/**
+ * The reports (docs/reports.md). Each needs `report:read` (and the reports feature), counts only what the person
+ * may read, takes its filters from the query string and answers CSV with `format=csv`.
+ */
+export function registerReportRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.get('/api/reports/market-share', async (request, reply) => {
+    const user = await requireReports(ctx, request.user);
+    const result = await marketShare(ctx, user, parseMarketShare(request.query));
+    if (wantsCsv(request)) return sendCsv(reply, 'market-share', MARKET_SHARE_CSV, [...result.data, result.totals]);
+    return result;
+  });
+
+  app.get('/api/reports/market-share/sites', async (request) => {
+    const user = await requireReports(ctx, request.user);
+    return marketShareSites(ctx, user, request.query);
+  });
+
+  app.get('/api/reports/classifications', async (request, reply) => {
+    const user = await requireReports(ctx, request.user);
+    const result = await classifications(ctx, user, parseClassifications(request.query));
+    if (wantsCsv(request)) return sendCsv(reply, 'classifications', CLASSIFICATIONS_CSV, result.data);
+    return result;
+  });
+
+  app.get('/api/reports/task-performance', async (request, reply) => {
+    const user = await requireReports(ctx, request.user);
+    const result = await taskPerformance(ctx, user, parseTaskPerformance(request.query));
+    if (wantsCsv(request)) return sendCsv(reply, 'task-performance', TASK_PERFORMANCE_CSV, result.data);
+    return result;
+  });
+
+  app.get('/api/reports/user-performance', async (request, reply) => {
+    const user = await requireReports(ctx, request.user);
+    const result = await userPerformance(ctx, user, parseUserPerformance(request.query));
+    if (wantsCsv(request)) return sendCsv(reply, 'user-performance', USER_PERFORMANCE_CSV, result.data);
+    return result;
+  });
+}

@@ -1,0 +1,131 @@
+import { sql, type RawBuilder } from 'kysely';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.js';
+import type { AuthUser } from '../auth/auth-user.js';
+import { forbidden } from '../http/errors.js';
+import { bucket, bucketRange, canRead, INTERVALS, parseFilters, rangeCondition, rangeFilter, resourceDef, teamMemberIds, teamMembers, thisMonth, visibleCondition, type Interval, type Link } from './scope.js';
+
+export const taskPerformanceShape = {
+  group_by: z.enum(['user', 'team']).default('user'),
+  interval: z.enum(['none', ...INTERVALS]).default('none'),
+};
+export type TaskPerformanceParams = ReturnType<typeof parseTaskPerformance>;
+export function parseTaskPerformance(query: unknown) {
+  const params = parseFilters(taskPerformanceShape, query);
+  if (!params.from && !params.to) Object.assign(params, thisMonth());
+  return params;
+}
+
+export interface TaskPerformanceRow {
+  key: number | null;
+  label: string;
+  period: string | null;
+  calls: number;
+  meetings: number;
+  visits: number;
+  done: number;
+  due: number;
+  due_done: number;
+  overdue: number;
+  /** Of the tasks due in the period, the share completed (any time), in percent; null when none were due. */
+  completion_rate: number | null;
+  links: Record<'calls' | 'meetings' | 'visits' | 'done' | 'due' | 'overdue', Link>;
+}
+
+/**
+ * GET /api/reports/task-performance: per person (the assignee) or team, per period: tasks completed by type, tasks
+ * due, how many of those are done, how many are overdue (due before now and still open), and the completion rate.
+ * A person in two teams counts in both. Only tasks the person may read count (`task:read`).
+ */
+export async function taskPerformance(ctx: AppContext, user: AuthUser, params: TaskPerformanceParams) {
+  if (!canRead(user, resourceDef(ctx, 'tasks'))) throw forbidden('You do not have permission to read tasks.');
+  const now = new Date().toISOString();
+  const range = { from: params.from, to: params.to };
+  const overdueEnd = earlier(rangeFilter('x', range).x_lt, now);
+  const visibleTask = visibleCondition(ctx, 'tasks', user, 't');
+  const peopleFilter: RawBuilder<boolean>[] = [];
+  if (params.user_id) peopleFilter.push(sql<boolean>`e.uid = ${params.user_id}`);
+  if (params.team_id) peopleFilter.push(sql<boolean>`e.uid in ${teamMembers(params.team_id)}`);
+  const interval = params.interval === 'none' ? null : (params.interval as Interval);
+  const period = interval ? bucket(sql`e.at`, interval) : sql<string>`null`;
+  const groupKey = params.group_by === 'team' ? sql`m.team_id` : sql`e.uid`;
+  const teamJoin = params.group_by === 'team' ? sql`join (select tu.user_id, tu.team_id from team_user tu union select u.id, u.team_id from users u where u.team_id is not null) m on m.user_id = e.uid` : sql``;
+  const { rows } = await sql<any>`
+    select ${groupKey} as key, ${period} as period,
+      count(*) filter (where e.kind = 'done' and e.type = 'call')::int as calls,
+      count(*) filter (where e.kind = 'done' and e.type = 'meeting')::int as meetings,
+      count(*) filter (where e.kind = 'done' and e.type = 'visit')::int as visits,
+      count(*) filter (where e.kind = 'done')::int as done,
+      count(*) filter (where e.kind = 'due')::int as due,
+      count(*) filter (where e.kind = 'due' and e.completed)::int as due_done,
+      count(*) filter (where e.kind = 'due' and not e.completed and e.at < ${overdueEnd}::timestamptz)::int as overdue
+    from (
+      select t.assignee_id as uid, t.type, 'done' as kind, t.completed_at as at, true as completed from tasks t
+        where ${visibleTask} and t.completed_at is not null and ${rangeCondition('t.completed_at', range)}
+      union all
+      select t.assignee_id, t.type, 'due', t.due_at, t.completed_at is not null from tasks t
+        where ${visibleTask} and t.due_at is not null and ${rangeCondition('t.due_at', range)}
+    ) e ${teamJoin}
+    where ${peopleFilter.length ? sql.join(peopleFilter, sql` and `) : sql`true`}
+    group by 1, 2
+    order by 1, 2`.execute(ctx.db);
+
+  const names = await labelsFor(ctx, params.group_by, rows.map((r: any) => r.key));
+  const teamIds = new Map<number, number[]>();
+  if (params.group_by === 'team') for (const key of new Set(rows.map((r: any) => r.key as number))) teamIds.set(key, await teamMemberIds(ctx.db, key));
+  const data: TaskPerformanceRow[] = rows.map((row: any) => {
+    const rowRange = row.period && interval ? clip(bucketRange(row.period, interval)!, range) : range;
+    const who: Record<string, unknown> =
+      params.group_by === 'team' ? { assignee_id: teamIds.get(row.key) ?? [] } : row.key === null ? { assignee_id_null: true } : { assignee_id: row.key };
+    const done = (type?: string) => ({ resource: 'tasks', filter: { ...who, ...(type ? { type } : {}), ...rangeFilter('completed_at', rowRange) } });
+    return {
+      key: row.key,
+      label: row.key === null ? 'Unassigned' : (names.get(row.key) ?? `#${row.key}`),
+      period: row.period,
+      calls: row.calls,
+      meetings: row.meetings,
+      visits: row.visits,
+      done: row.done,
+      due: row.due,
+      due_done: row.due_done,
+      overdue: row.overdue,
+      completion_rate: row.due > 0 ? Math.round((row.due_done / row.due) * 1000) / 10 : null,
+      links: {
+        calls: done('call'),
+        meetings: done('meeting'),
+        visits: done('visit'),
+        done: done(),
+        due: { resource: 'tasks', filter: { ...who, ...rangeFilter('due_at', rowRange) } },
+        overdue: { resource: 'tasks', filter: { ...who, completed_at_null: true, due_at_gte: rowRange.from, due_at_lt: earlier(rangeFilter('x', rowRange).x_lt, now) } },
+      },
+    };
+  });
+  data.sort((a, b) => (a.key === null ? 1 : b.key === null ? -1 : a.label.localeCompare(b.label) || String(a.period).localeCompare(String(b.period))));
+  // By team there is no total: a person in two teams counts in both.
+  const totals = ['calls', 'meetings', 'visits', 'done', 'due', 'due_done', 'overdue'].reduce<Record<string, number>>((acc, k) => ({ ...acc, [k]: data.reduce((n, r: any) => n + r[k], 0) }), {});
+  return {
+    data,
+    totals: params.group_by === 'team' ? null : { ...totals, completion_rate: totals.due > 0 ? Math.round((totals.due_done / totals.due) * 1000) / 10 : null },
+    meta: { from: params.from ?? null, to: params.to ?? null, group_by: params.group_by, interval: params.interval, now },
+  };
+}
+
+/** The earlier of a day (`YYYY-MM-DD`, midnight UTC) and an instant; the bound used by both the SQL and the link. */
+function earlier(dayText: string | undefined, instant: string): string {
+  return dayText && Date.parse(`${dayText}T00:00:00Z`) < Date.parse(instant) ? dayText : instant;
+}
+
+function clip(inner: { from: string; to: string }, outer: { from?: string; to?: string }) {
+  return { from: outer.from && outer.from > inner.from ? outer.from : inner.from, to: outer.to && outer.to < inner.to ? outer.to : inner.to };
+}
+
+export async function labelsFor(ctx: AppContext, groupBy: 'user' | 'team', keys: Array<number | null>): Promise<Map<number, string>> {
+  const ids = [...new Set(keys.filter((k): k is number => k !== null))];
+  if (!ids.length) return new Map();
+  if (groupBy === 'team') {
+    const rows = await ctx.db.selectFrom('teams').select(['id', 'name']).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+  const rows = await ctx.db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.id, `${r.first_name} ${r.last_name}`.trim()]));
+}

@@ -1,0 +1,142 @@
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.js';
+import type { AuthUser } from '../auth/auth-user.js';
+import { canRead, parseFilters, rangeCondition, rangeFilter, resourceDef, teamMembers, thisMonth, visibleCondition, type Link } from './scope.js';
+import { hiddenPeopleCondition } from './people.js';
+
+export const GOAL_KEYS = ['calls', 'meetings', 'visits', 'recruits'] as const;
+export type GoalKey = (typeof GOAL_KEYS)[number];
+export type Goals = Record<GoalKey, number | null>;
+
+export const userPerformanceShape = {
+  month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'The month must look like 2026-11.').optional(),
+};
+export type UserPerformanceParams = ReturnType<typeof parseUserPerformance>;
+export function parseUserPerformance(query: unknown) {
+  const params = parseFilters(userPerformanceShape, query);
+  if (params.month) {
+    const [y, m] = params.month.split('-').map(Number);
+    params.from = `${params.month}-01`;
+    params.to = new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+  } else if (!params.from && !params.to) Object.assign(params, thisMonth());
+  return params;
+}
+
+/** The months (`YYYY-MM`) a range touches. */
+export function monthsOf(from: string, to: string): string[] {
+  const months: string[] = [];
+  let [y, m] = from.slice(0, 7).split('-').map(Number);
+  const last = to.slice(0, 7);
+  for (let guard = 0; guard < 240; guard++) {
+    const month = `${y}-${String(m).padStart(2, '0')}`;
+    months.push(month);
+    if (month >= last) break;
+    m += 1;
+    if (m > 12) {
+      m = 1;
+      y += 1;
+    }
+  }
+  return months;
+}
+
+/**
+ * A person's goals for a range: for each month it touches, that month's goals (set with
+ * `POST /api/users/{id}/goals {period: 'YYYY-MM'}`) or else the `default` ones, added up. Null when none is set.
+ */
+export function goalsFor(goals: Record<string, Partial<Record<GoalKey, number>>> | null | undefined, from: string, to: string): Goals & { source: 'month' | 'default' | 'mixed' | 'none' } {
+  const result: Goals = { calls: null, meetings: null, visits: null, recruits: null };
+  const sources = new Set<string>();
+  for (const month of monthsOf(from, to)) {
+    const own = goals?.[month];
+    for (const key of GOAL_KEYS) {
+      const value = own?.[key] ?? goals?.default?.[key];
+      if (value === undefined || value === null) continue;
+      sources.add(own?.[key] !== undefined && own?.[key] !== null ? 'month' : 'default');
+      result[key] = (result[key] ?? 0) + Number(value);
+    }
+  }
+  return { ...result, source: sources.size === 0 ? 'none' : sources.size > 1 ? 'mixed' : (([...sources][0]) as 'month' | 'default') };
+}
+
+export interface UserPerformanceRow {
+  user_id: number;
+  name: string;
+  team_id: number | null;
+  goals: Goals & { source: string };
+  /** The month's own goals as set (for the goals screen), without the default filled in. */
+  month_goals: Partial<Goals> | null;
+  default_goals: Partial<Goals> | null;
+  done: Goals;
+  /** Done as a percentage of the goal; null without a goal (or when the figure may not be read). */
+  progress: Goals;
+  links: Record<GoalKey, Link | null>;
+}
+
+/**
+ * GET /api/reports/user-performance: each person's calls, meetings and visits completed (tasks assigned to them,
+ * by `completed_at`) and recruits signed (recruits they own, by `signed_at`) in the period, against their goals.
+ * Figures the viewer may not read (no `task:read` / `recruit:read`) are null. Users of incognito roles are listed
+ * only for those allowed to see them.
+ */
+export async function userPerformance(ctx: AppContext, user: AuthUser, params: UserPerformanceParams) {
+  const from = params.from ?? params.to!;
+  const to = params.to ?? params.from!;
+  const range = { from, to };
+  const readsTasks = canRead(user, resourceDef(ctx, 'tasks'));
+  const readsRecruits = canRead(user, resourceDef(ctx, 'recruits'));
+  const { rows } = await sql<any>`
+    select u.id, u.first_name, u.last_name, u.team_id, u.goals,
+      coalesce(t.calls, 0)::int as calls, coalesce(t.meetings, 0)::int as meetings, coalesce(t.visits, 0)::int as visits, coalesce(r.recruits, 0)::int as recruits
+    from users u
+    left join (
+      select t.assignee_id,
+        count(*) filter (where t.type = 'call') as calls,
+        count(*) filter (where t.type = 'meeting') as meetings,
+        count(*) filter (where t.type = 'visit') as visits
+      from tasks t
+      where ${visibleCondition(ctx, 'tasks', user, 't')} and t.completed_at is not null and ${rangeCondition('t.completed_at', range)}
+      group by t.assignee_id
+    ) t on t.assignee_id = u.id
+    left join (
+      select r.user_id, count(*) as recruits from recruits r
+      where ${visibleCondition(ctx, 'recruits', user, 'r')} and r.signed_at is not null and ${rangeCondition('r.signed_at', range, 'date')}
+      group by r.user_id
+    ) r on r.user_id = u.id
+    where u.deleted_at is null
+      and ${hiddenPeopleCondition(user, sql`u.id`)}
+      ${params.team_id ? sql`and u.id in ${teamMembers(params.team_id)}` : sql``}
+      ${params.user_id ? sql`and u.id = ${params.user_id}` : sql``}
+    order by u.last_name, u.first_name, u.id`.execute(ctx.db);
+
+  const pct = (done: number | null, goal: number | null) => (done === null || !goal ? null : Math.round((done / goal) * 1000) / 10);
+  const data: UserPerformanceRow[] = rows.map((row: any) => {
+    const goals = goalsFor(row.goals, from, to);
+    const done: Goals = {
+      calls: readsTasks ? row.calls : null,
+      meetings: readsTasks ? row.meetings : null,
+      visits: readsTasks ? row.visits : null,
+      recruits: readsRecruits ? row.recruits : null,
+    };
+    const taskLink = (type: string): Link | null => (readsTasks ? { resource: 'tasks', filter: { assignee_id: row.id, type, ...rangeFilter('completed_at', range) } } : null);
+    const month = params.month ?? (from.slice(0, 7) === to.slice(0, 7) ? from.slice(0, 7) : null);
+    return {
+      user_id: row.id,
+      name: `${row.first_name} ${row.last_name}`.trim(),
+      team_id: row.team_id,
+      goals,
+      month_goals: month ? (row.goals?.[month] ?? null) : null,
+      default_goals: row.goals?.default ?? null,
+      done,
+      progress: { calls: pct(done.calls, goals.calls), meetings: pct(done.meetings, goals.meetings), visits: pct(done.visits, goals.visits), recruits: pct(done.recruits, goals.recruits) },
+      links: {
+        calls: taskLink('call'),
+        meetings: taskLink('meeting'),
+        visits: taskLink('visit'),
+        recruits: readsRecruits ? { resource: 'recruits', filter: { user_id: row.id, ...rangeFilter('signed_at', range) } } : null,
+      },
+    };
+  });
+  return { data, meta: { from, to, month: params.month ?? null, may_set_goals: user.permissions.includes('user:update') } };
+}
