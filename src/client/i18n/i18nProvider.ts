@@ -6,6 +6,7 @@ import polyglotI18nProvider from 'ra-i18n-polyglot';
 import type { I18nProvider } from 'react-admin';
 import type { Schema } from '../system/types';
 import { buildMessages } from './messages';
+import type { TranslationMessages } from 'react-admin';
 
 export const LOCALE = 'en';
 
@@ -15,7 +16,7 @@ export interface AppI18nProvider extends I18nProvider {
 
 export function createI18nProvider(): AppI18nProvider {
   let schemas: readonly Schema[] = [];
-  const provider = polyglotI18nProvider(() => buildMessages(schemas), LOCALE, [{ locale: LOCALE, name: 'English' }], {
+  const provider = polyglotI18nProvider(() => buildMessages(schemas) as TranslationMessages, LOCALE, [{ locale: LOCALE, name: 'English' }], {
     allowMissing: true,
   });
   return {

@@ -35,7 +35,7 @@ export function createAuthProvider(http: HttpClient, session: SessionStore): App
       return { redirectTo };
     },
 
-    async logout() {
+    async logout(params?: { reason?: 'timeout' }) {
       const wasSignedIn = session.authenticated;
       if (wasSignedIn) {
         try {
@@ -45,7 +45,7 @@ export function createAuthProvider(http: HttpClient, session: SessionStore): App
           console.error('Error signing out:', error);
         }
       }
-      session.clear();
+      session.clear(params?.reason === 'timeout' ? 'timeout' : 'logout');
       return '/login';
     },
 

@@ -66,7 +66,7 @@ export class SessionStore {
   }
 
   private set(next: SessionState): void {
-    if (next.user === this.state.user && next.checked === this.state.checked) return;
+    if (next.user === this.state.user && next.checked === this.state.checked && next.endedBy === this.state.endedBy) return;
     this.state = next;
     for (const listener of this.listeners) listener();
   }
@@ -76,9 +76,9 @@ export class SessionStore {
     this.set({ user, checked: true });
   }
 
-  /** After logout. */
-  clear(): void {
-    this.set({ user: null, checked: false });
+  /** After logout: user and checked flag cleared, intended URL removed. */
+  clear(endedBy: 'logout' | 'timeout' = 'logout'): void {
+    this.set({ user: null, checked: false, endedBy });
     this.clearIntendedUrl();
   }
 
@@ -90,19 +90,19 @@ export class SessionStore {
       .get<{ data: SessionUser }>('/api/auth/check', { refreshSessionOnFailure: false })
       .then((response) => {
         const user = response.data?.data ?? null;
-        this.set({ user, checked: true });
+        this.set({ user, checked: true, endedBy: user ? undefined : this.state.endedBy });
         return user;
       })
       .catch((error: unknown) => {
         const answered = error instanceof ApiError && error.kind === 'bad-request';
         if (answered || !hadUser) {
           // The server said "signed out" (or nobody was signed in): a failed check means not signed in.
-          this.set({ user: null, checked: true });
+          this.set({ user: null, checked: true, endedBy: this.state.endedBy });
           if (hadUser) this.clearIntendedUrl();
           return null;
         }
         // Network trouble or a server error while signed in: keep the person, try again next time.
-        this.set({ user: this.state.user, checked: true });
+        this.set({ ...this.state, checked: true });
         return this.state.user;
       })
       .finally(() => {

@@ -37,7 +37,7 @@ const signedOut = when('GET', '/api/auth/check', json({ message: 'Unauthenticate
 describe('session states', () => {
   it('starts with no user and not checked', () => {
     const { session } = setup();
-    expect(session.getState()).toEqual({ user: null, checked: false });
+    expect(session.getState()).toMatchObject({ user: null, checked: false });
     expect(session.authenticated).toBe(false);
   });
 
@@ -52,7 +52,7 @@ describe('session states', () => {
   it('a failed check silently means not signed in', async () => {
     const { session } = setup([signedOut]);
     expect(await session.refresh()).toBeNull();
-    expect(session.getState()).toEqual({ user: null, checked: true });
+    expect(session.getState()).toMatchObject({ user: null, checked: true });
   });
 
   it('check refreshes only when not yet checked', async () => {
@@ -146,8 +146,17 @@ describe('authProvider', () => {
     storage.setItem(INTENDED_URL_KEY, '/roles');
     expect(await auth.logout({})).toBe('/login');
     expect(fake.last().path).toBe('/api/auth/logout');
-    expect(session.getState()).toEqual({ user: null, checked: false });
+    expect(session.getState()).toEqual({ user: null, checked: false, endedBy: 'logout' });
     expect(storage.getItem(INTENDED_URL_KEY)).toBeNull();
+  });
+
+  it('a timeout sign-out is remembered until the next sign-in', async () => {
+    const { auth, session } = setup([signedIn, when('POST', '/api/auth/logout', { status: 204 }), when('POST', '/api/auth/login', json({ data: user() }))]);
+    await session.refresh();
+    await auth.logout({ reason: 'timeout' });
+    expect(session.getState().endedBy).toBe('timeout');
+    await auth.login({ email: 'a', password: 'b' });
+    expect(session.getState().endedBy).toBeUndefined();
   });
 
   it('logout still signs out locally when the server call fails', async () => {

@@ -3,7 +3,7 @@ import { HttpClient } from '../../../src/client/http/client';
 import { createDataProvider, listQuery, toFormData } from '../../../src/client/providers/dataProvider';
 import { createFakeFetch, json, when } from './fakeFetch';
 
-const setup = (...routes: Parameters<typeof createFakeFetch>[0]) => {
+const setup = (...routes: NonNullable<Parameters<typeof createFakeFetch>[0]>) => {
   const fake = createFakeFetch(routes);
   const http = new HttpClient({ fetch: fake.fetch, getCookie: fake.getCookie });
   return { fake, provider: createDataProvider(http) };
@@ -124,7 +124,7 @@ describe('dataProvider mapping', () => {
 
   it('delete -> DELETE /api/{r}/{id} with optional query', async () => {
     const { fake, provider } = setup(when('DELETE', '/api/sites/3', json({ data: { id: 3, deleted_at: 'x' }, message: 'Site deleted successfully.' })));
-    const result = await provider.delete('sites', { id: 3, previousData: { id: 3 }, meta: { query: { force: 1 } } });
+    const result = await provider.delete<any>('sites', { id: 3, previousData: { id: 3 }, meta: { query: { force: 1 } } });
     expect(fake.last().method).toBe('DELETE');
     expect(fake.last().query.get('force')).toBe('1');
     expect(result.data.deleted_at).toBe('x');

@@ -35,7 +35,7 @@ describe('chunk loading', () => {
   });
 
   it('times out', async () => {
-    const error = await importWithTimeout(() => new Promise(() => undefined), 'dashboard', 10).catch((e) => e);
+    const error: any = await importWithTimeout(() => new Promise(() => undefined), 'dashboard', 10).catch((e) => e);
     expect(error.message).toBe('Loading chunk dashboard failed. (timeout: dashboard)');
     expect(await importWithTimeout(async () => 42, 'x', 10)).toBe(42);
   });

@@ -1,0 +1,77 @@
+import { useMemo, type ReactNode } from 'react';
+import { BrowserRouter, Route } from 'react-router-dom';
+import CssBaseline from '@mui/material/CssBaseline';
+import { AdminContext, CoreAdminUI, CustomRoutes } from 'react-admin';
+import { authProvider, dataProvider, i18nProvider, queryClient } from './services';
+import { useConfig, useMainData } from './hooks';
+import { createResourceChild } from './resourceChild';
+import { Globals } from './Globals';
+import { theme } from '../theme/theme';
+import { lazyPage } from '../routing/lazyPage';
+import { RequireAuth } from '../routing/guards';
+import { LoadingScreen } from '../layout/LoadingScreen';
+import { RedirectToNotFound } from '../notFound/RedirectToNotFound';
+import { AppError } from './AppError';
+
+const AppLayout = lazyPage<{ children: ReactNode }>('AppLayout', () => import('../layout/AppLayout'), { fullHeight: true });
+const Dashboard = lazyPage<any>('Dashboard', () => import('../dashboard/Dashboard'));
+const LoginPage = lazyPage('LoginPage', () => import('../auth/LoginPage'), { fullHeight: true });
+const PasswordResetPage = lazyPage('PasswordResetPage', () => import('../auth/PasswordResetPage'), { fullHeight: true });
+const PasswordUpdatePage = lazyPage('PasswordUpdatePage', () => import('../auth/PasswordUpdatePage'), { fullHeight: true });
+const NotFoundPage = lazyPage('NotFoundPage', () => import('../notFound/NotFoundPage'), { fullHeight: true });
+
+/** The default layout, for guarded routes only. */
+function GuardedLayout({ children }: { children: ReactNode }) {
+  return (
+    <RequireAuth>
+      <AppLayout>{children}</AppLayout>
+    </RequireAuth>
+  );
+}
+
+function Spinner() {
+  return <LoadingScreen />;
+}
+
+export function App() {
+  const { loaded, schemas } = useMainData();
+  const config = useConfig();
+  // A new function child (and so a new route table) only when the set of record types changes.
+  const schemaKey = schemas
+    .map((schema) => schema.type)
+    .sort()
+    .join(',');
+  const resourceChild = useMemo(() => createResourceChild(), [schemaKey]);
+
+  if (!loaded.config) return <LoadingScreen />;
+
+  return (
+    <BrowserRouter>
+      {/* What react-admin's <Admin> is made of, minus its default login page and layout (kept out of the bundle). */}
+      <AdminContext authProvider={authProvider} dataProvider={dataProvider} i18nProvider={i18nProvider} queryClient={queryClient} theme={theme}>
+        <CssBaseline enableColorScheme>
+          <CoreAdminUI
+            title={config.name}
+            layout={GuardedLayout}
+            dashboard={Dashboard}
+            catchAll={RedirectToNotFound}
+            loading={Spinner}
+            error={AppError}
+            loginPage={false}
+            authCallbackPage={false}
+            disableTelemetry
+          >
+            <CustomRoutes noLayout>
+              <Route path="/login" element={<LoginPage />} />
+              <Route path="/password/reset" element={<PasswordResetPage />} />
+              <Route path="/password/update" element={<PasswordUpdatePage />} />
+              <Route path="/404" element={<NotFoundPage />} />
+            </CustomRoutes>
+            {resourceChild}
+          </CoreAdminUI>
+          <Globals />
+        </CssBaseline>
+      </AdminContext>
+    </BrowserRouter>
+  );
+}

@@ -1,0 +1,54 @@
+/**
+ * The app's single instances: HTTP client, session, main data, providers, react-query client. Built once
+ * at start-up; React reads them through the hooks in app/hooks.ts.
+ */
+import { QueryClient } from '@tanstack/react-query';
+import { HttpClient } from '../http/client';
+import { createAuthProvider } from '../providers/authProvider';
+import { createDataProvider } from '../providers/dataProvider';
+import { createI18nProvider } from '../i18n/i18nProvider';
+import { SessionStore, browserStorage, refreshSessionOnFailures } from '../session/sessionStore';
+import { MainDataStore } from '../system/mainData';
+
+export const http = new HttpClient();
+export const session = new SessionStore(http, browserStorage());
+refreshSessionOnFailures(http, session);
+
+export const dataProvider = createDataProvider(http);
+export const authProvider = createAuthProvider(http, session);
+export const i18nProvider = createI18nProvider();
+
+export const mainData = new MainDataStore({
+  config: () => dataProvider.getConfig(),
+  features: () => dataProvider.getFeatures(),
+  schemas: () => dataProvider.getSchemas(),
+  statistics: () => dataProvider.getStatistics(),
+});
+
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 10_000,
+      retry: false,
+      refetchOnWindowFocus: false,
+    },
+  },
+});
+
+// Schema tokens follow the loaded schemas.
+let lastSchemas = mainData.getState().schemas;
+mainData.subscribe(() => {
+  const { schemas } = mainData.getState();
+  if (schemas !== lastSchemas) {
+    lastSchemas = schemas;
+    void i18nProvider.setSchemas(schemas);
+  }
+});
+
+// What belongs to the person is forgotten when they sign out.
+let lastUserId = session.user?.id ?? null;
+session.subscribe(() => {
+  const id = session.user?.id ?? null;
+  if (lastUserId !== null && id !== lastUserId) mainData.resetPrivate();
+  lastUserId = id;
+});

@@ -1,0 +1,133 @@
+/** Renders the menu model (menuModel.ts) for both the desktop sidebar and the mobile drawer. */
+import { useState } from 'react';
+import Collapse from '@mui/material/Collapse';
+import Divider from '@mui/material/Divider';
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import ListSubheader from '@mui/material/ListSubheader';
+import Box from '@mui/material/Box';
+import ExpandLess from '@mui/icons-material/ExpandLess';
+import ExpandMore from '@mui/icons-material/ExpandMore';
+import { Link as RouterLink, useLocation } from 'react-router-dom';
+import { useLogout, useTranslate } from 'react-admin';
+import { MENU_ICONS } from './menuIcons';
+import type { MenuItem } from './menuModel';
+import { useMenu } from './useMenu';
+
+function isActive(item: MenuItem, pathname: string, search: string): boolean {
+  if (!item.to) return false;
+  const [path, query] = item.to.split('?');
+  if (query) return pathname === path && decodeURIComponent(search.slice(1)).includes(decodeURIComponent(query));
+  return path === '/' ? pathname === '/' : pathname === path || pathname.startsWith(`${path}/`);
+}
+
+function Entry({ item, depth, onNavigate }: { item: MenuItem; depth: number; onNavigate?: () => void }) {
+  const { pathname, search } = useLocation();
+  const logout = useLogout();
+  const childActive = item.children?.some((child) => isActive(child, pathname, search)) ?? false;
+  const [open, setOpen] = useState(childActive);
+  const Icon = MENU_ICONS[item.icon];
+  const icon = (
+    <ListItemIcon sx={{ minWidth: 40, color: 'inherit' }}>
+      <Icon fontSize="small" />
+    </ListItemIcon>
+  );
+  const itemSx = { pl: 2 + depth * 2, borderRadius: 1, mx: 1, mb: 0.25 };
+  const count =
+    item.badge !== undefined ? (
+      <Box
+        component="span"
+        data-testid={`menu-count-${item.key}`}
+        aria-label={`${item.badge} ${item.label}`}
+        sx={{
+          ml: 1,
+          minWidth: 24,
+          px: 0.75,
+          borderRadius: 12,
+          textAlign: 'center',
+          fontSize: '0.75rem',
+          fontWeight: 600,
+          lineHeight: '20px',
+          bgcolor: item.badge > 0 ? 'secondary.main' : 'action.hover',
+          color: item.badge > 0 ? 'secondary.contrastText' : 'text.secondary',
+        }}
+      >
+        {item.badge > 99 ? '99+' : item.badge}
+      </Box>
+    ) : null;
+
+  if (item.children) {
+    return (
+      <>
+        <ListItemButton onClick={() => setOpen(!open)} sx={itemSx} aria-expanded={open} data-menu-key={item.key}>
+          {icon}
+          <ListItemText primary={item.label} />
+          {open ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" />}
+        </ListItemButton>
+        <Collapse in={open} timeout="auto" unmountOnExit={false}>
+          <List disablePadding>
+            {item.children.map((child) => (
+              <Entry key={child.key} item={child} depth={depth + 1} onNavigate={onNavigate} />
+            ))}
+          </List>
+        </Collapse>
+      </>
+    );
+  }
+
+  if (item.action === 'signOut') {
+    return (
+      <ListItemButton
+        sx={itemSx}
+        data-menu-key={item.key}
+        onClick={() => {
+          onNavigate?.();
+          void logout();
+        }}
+      >
+        {icon}
+        <ListItemText primary={item.label} />
+      </ListItemButton>
+    );
+  }
+
+  const active = isActive(item, pathname, search);
+  return (
+    <ListItemButton component={RouterLink} to={item.to!} selected={active} aria-current={active ? 'page' : undefined} sx={itemSx} onClick={onNavigate} data-menu-key={item.key}>
+      {item.icon === 'category' ? <ListItemIcon sx={{ minWidth: 24 }} /> : icon}
+      <ListItemText primary={item.label} />
+      {count}
+    </ListItemButton>
+  );
+}
+
+export function MenuList({ onNavigate }: { onNavigate?: () => void }) {
+  const menu = useMenu();
+  const translate = useTranslate();
+  return (
+    <Box component="nav" aria-label="Main" sx={{ display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0 }} data-testid="main-menu">
+      <Box sx={{ flex: 1, overflowY: 'auto', minHeight: 0 }}>
+      <List dense>
+        {menu.main.map((item) => (
+          <Entry key={item.key} item={item} depth={0} onNavigate={onNavigate} />
+        ))}
+      </List>
+      {menu.admin.length > 0 && (
+        <List dense subheader={<ListSubheader sx={{ bgcolor: 'transparent', lineHeight: '32px' }}>{translate('app.menu.admin')}</ListSubheader>} data-testid="admin-menu">
+          {menu.admin.map((item) => (
+            <Entry key={item.key} item={item} depth={0} onNavigate={onNavigate} />
+          ))}
+        </List>
+      )}
+      </Box>
+      <Divider />
+      <List dense>
+        {menu.bottom.map((item) => (
+          <Entry key={item.key} item={item} depth={0} onNavigate={onNavigate} />
+        ))}
+      </List>
+    </Box>
+  );
+}

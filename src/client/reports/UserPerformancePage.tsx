@@ -1,0 +1,160 @@
+/**
+ * `/reports/user-performance`: each person's calls, meetings, visits and recruits in a month against their goals;
+ * with `user:update`, the goals of the month (or the default goals) can be set here (POST /api/users/{id}/goals).
+ */
+import { useState } from 'react';
+import { Title, useNotify } from 'react-admin';
+import { useQueryClient } from '@tanstack/react-query';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import LinearProgress from '@mui/material/LinearProgress';
+import Switch from '@mui/material/Switch';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { dataProvider } from '../app/services';
+import { useDocumentTitle } from '../layout/useDocumentTitle';
+import { ReportTable, type Column } from './ReportTable';
+import { CsvButton, ErrorNote, FigureLinkText, FilterBar, INSIGHTS_KEY, PageHeader, ReportsNav, SelectFilter, formatNumber, thisMonth, useApi, useLiveRefresh, useOptions, useUrlFilters, type FigureLink } from './shared';
+
+const KEYS = ['calls', 'meetings', 'visits', 'recruits'] as const;
+type Key = (typeof KEYS)[number];
+type Goals = Record<Key, number | null>;
+interface Row {
+  user_id: number;
+  name: string;
+  goals: Goals & { source: string };
+  month_goals: Partial<Goals> | null;
+  default_goals: Partial<Goals> | null;
+  done: Goals;
+  progress: Goals;
+  links: Record<Key, FigureLink | null>;
+}
+
+const LABELS: Record<Key, string> = { calls: 'Calls', meetings: 'Meetings', visits: 'Visits', recruits: 'Recruits' };
+
+export default function UserPerformancePage() {
+  useDocumentTitle('User performance');
+  const { values, set, query } = useUrlFilters({ month: thisMonth().month, team_id: '' });
+  const report = useApi<{ data: Row[]; meta: { may_set_goals: boolean } }>('/api/reports/user-performance', query);
+  useLiveRefresh();
+  const teams = useOptions('teams');
+  const [editing, setEditing] = useState<Row | null>(null);
+  const rows = report.data?.data ?? [];
+  const maySetGoals = report.data?.meta.may_set_goals ?? false;
+  const cell = (key: Key) => (row: Row) => (
+    <Box sx={{ minWidth: 90 }}>
+      <FigureLinkText link={row.links[key]} testId={`${key}-${row.user_id}`}>
+        {formatNumber(row.done[key])}
+      </FigureLinkText>
+      <Typography component="span" variant="caption" color="text.secondary">
+        {row.goals[key] !== null ? ` / ${formatNumber(row.goals[key])}` : ''}
+      </Typography>
+      {row.goals[key] ? <LinearProgress variant="determinate" value={Math.min(100, row.progress[key] ?? 0)} sx={{ height: 4, borderRadius: 2 }} /> : null}
+    </Box>
+  );
+  const columns: Column<Row>[] = [
+    { header: 'Person', render: (row) => row.name },
+    ...KEYS.map((key) => ({ header: LABELS[key], render: cell(key) })),
+    ...(maySetGoals
+      ? [
+          {
+            header: 'Goals',
+            render: (row: Row) => (
+              <Button size="small" onClick={() => setEditing(row)} data-testid={`set-goals-${row.user_id}`}>
+                Set goals
+              </Button>
+            ),
+          },
+        ]
+      : []),
+  ];
+  return (
+    <>
+      <Title title="User performance" />
+      <ReportsNav />
+      <PageHeader title="User performance" subtitle="Calls, meetings, visits and recruits in the month against each person's goals." actions={<CsvButton path="/api/reports/user-performance" query={query} />} />
+      <FilterBar>
+        <TextField type="month" size="small" label="Month" value={values.month} onChange={(event) => set({ month: event.target.value })} slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'filter-month' } }} sx={{ width: 170 }} />
+        {teams.length > 0 && <SelectFilter label="Team" value={values.team_id} onChange={(team_id) => set({ team_id })} options={teams.map((r) => ({ value: String(r.id), label: r.name }))} allLabel="All teams" />}
+      </FilterBar>
+      <ErrorNote error={report.error} />
+      {report.data && <ReportTable testId="user-performance-table" columns={columns} rows={rows} rowKey={(row) => String(row.user_id)} />}
+      {editing && <GoalsDialog row={editing} month={values.month} onClose={() => setEditing(null)} />}
+    </>
+  );
+}
+
+function GoalsDialog({ row, month, onClose }: { row: Row; month: string; onClose: () => void }) {
+  const [forDefault, setForDefault] = useState(false);
+  const start = row.month_goals ?? row.default_goals;
+  const [draft, setDraft] = useState<Record<Key, string>>(() => Object.fromEntries(KEYS.map((k) => [k, start?.[k] != null ? String(start[k]) : ''])) as Record<Key, string>);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [saving, setSaving] = useState(false);
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const save = async () => {
+    setSaving(true);
+    setErrors({});
+    try {
+      const body: Record<string, unknown> = forDefault ? {} : { period: month };
+      for (const key of KEYS) if (draft[key] !== '') body[key] = Number(draft[key]);
+      const answer = await dataProvider.action('users', { id: row.user_id, action: 'goals', data: body });
+      notify(answer.meta?.message ?? 'Goals updated successfully.', { type: 'success' });
+      await queryClient.invalidateQueries({ queryKey: [INSIGHTS_KEY] });
+      onClose();
+    } catch (error) {
+      const body = (error as { body?: { errors?: Record<string, string> } }).body;
+      setErrors(body?.errors ?? {});
+      notify((error as Error).message || 'The goals could not be saved.', { type: 'error' });
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth="xs">
+      <DialogTitle>Goals of {row.name}</DialogTitle>
+      <DialogContent>
+        <FormControlLabel control={
+            <Switch
+              checked={forDefault}
+              onChange={(event) => {
+                const next = event.target.checked;
+                const from = next ? row.default_goals : row.month_goals ?? row.default_goals;
+                setForDefault(next);
+                setDraft(Object.fromEntries(KEYS.map((k) => [k, from?.[k] != null ? String(from[k]) : ''])) as Record<Key, string>);
+              }}
+            />
+          } label="Default goals (months without their own)" sx={{ mb: 1 }} />
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+          {forDefault ? 'Used for every month that has no goals of its own.' : `For ${month}. Leave a field empty to use the default.`}
+        </Typography>
+        <Box sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 2 }}>
+          {KEYS.map((key) => (
+            <TextField
+              key={key}
+              label={LABELS[key]}
+              type="number"
+              size="small"
+              value={draft[key]}
+              onChange={(event) => setDraft({ ...draft, [key]: event.target.value })}
+              error={Boolean(errors[key])}
+              helperText={errors[key]}
+              slotProps={{ htmlInput: { min: 0, step: 1, 'data-testid': `goal-${key}` } }}
+            />
+          ))}
+        </Box>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Cancel</Button>
+        <Button variant="contained" onClick={() => void save()} disabled={saving} data-testid="save-goals">
+          Save
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,50 @@
+import { expect, test } from '@playwright/test';
+import { Api, signIn } from './support';
+
+let api: Api;
+test.beforeAll(async () => {
+  api = await Api.signIn();
+});
+test.afterAll(async () => {
+  await api.dispose();
+});
+
+test.describe('live updates', () => {
+  test('a record created and renamed through the API appears on an open list without reload', async ({ page }) => {
+    const stamp = Date.now();
+    await api.post('/api/teams', { name: `North ${stamp}` });
+    await signIn(page);
+    await expect(page.getByTestId('greeting')).toBeVisible();
+    await page.goto('/teams');
+    await expect(page.getByText(`North ${stamp}`)).toBeVisible();
+    let navigations = 0;
+    page.on('framenavigated', () => (navigations += 1));
+
+    const created = await api.post<{ data: { id: number } }>('/api/teams', { name: `South ${stamp}` });
+    await expect(page.getByText(`South ${stamp}`)).toBeVisible();
+    await api.post(`/api/teams/${created.data.id}`, { name: `South-East ${stamp}` });
+    await expect(page.getByText(`South-East ${stamp}`)).toBeVisible();
+    expect(navigations).toBe(0);
+  });
+
+  test('a system-updated event shows the full-screen overlay', async ({ page }) => {
+    // Forward the real websocket and add one SystemUpdated frame on the public system channel.
+    let inject: ((frame: string) => void) | undefined;
+    await page.routeWebSocket(/\/app\//, (ws) => {
+      const server = ws.connectToServer();
+      inject = (frame) => ws.send(frame);
+      ws.onMessage((message) => server.send(message));
+      server.onMessage((message) => ws.send(message));
+    });
+    await signIn(page);
+    await expect(page.getByTestId('greeting')).toBeVisible();
+    await expect.poll(() => inject !== undefined).toBe(true);
+    // Wait until the client has subscribed (the frame would otherwise be dropped).
+    await page.waitForTimeout(1_000);
+    inject!(JSON.stringify({ event: 'App.Events.SystemUpdated', channel: 'system', data: JSON.stringify({ version: 'next' }) }));
+    const overlay = page.getByTestId('system-updated');
+    await expect(overlay).toBeVisible();
+    await expect(overlay).toContainText('Organizing Map has updated. Please refresh your page.');
+    await expect(overlay.getByRole('button', { name: 'Refresh' })).toBeVisible();
+  });
+});

@@ -1,0 +1,73 @@
+/** Shared helpers for the e2e tests: API calls as the administrator, users with fewer permissions, sign-in. */
+import { expect, request, type APIRequestContext, type Page } from '@playwright/test';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, E2E_PORT } from '../../playwright.config';
+
+export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
+export { ADMIN_EMAIL, ADMIN_PASSWORD };
+export const USER_PASSWORD = 'e2e-User-pass-2024';
+
+export class Api {
+  private constructor(readonly context: APIRequestContext) {}
+
+  static async signIn(email = ADMIN_EMAIL, password = ADMIN_PASSWORD, baseURL = BASE_URL): Promise<Api> {
+    const context = await request.newContext({ baseURL, extraHTTPHeaders: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' } });
+    const api = new Api(context);
+    await context.get('/sanctum/csrf-cookie');
+    await api.post('/api/auth/login', { email, password, remember: false });
+    return api;
+  }
+
+  private async token(): Promise<string> {
+    const cookie = (await this.context.storageState()).cookies.find((c) => c.name === 'XSRF-TOKEN');
+    return cookie ? decodeURIComponent(cookie.value) : '';
+  }
+
+  async get<T = any>(path: string): Promise<T> {
+    const response = await this.context.get(path);
+    expect(response.ok(), `GET ${path}: ${response.status()} ${await response.text()}`).toBeTruthy();
+    return response.json();
+  }
+
+  async post<T = any>(path: string, data: unknown): Promise<T> {
+    const response = await this.context.post(path, { data, headers: { 'X-XSRF-TOKEN': await this.token() } });
+    expect(response.ok(), `POST ${path}: ${response.status()} ${await response.text()}`).toBeTruthy();
+    const text = await response.text();
+    return (text ? JSON.parse(text) : null) as T;
+  }
+
+  async roleId(slug: string): Promise<number> {
+    const roles = await this.get<{ data: Array<{ id: number; slug: string }> }>('/api/roles?per_page=-1');
+    const role = roles.data.find((candidate) => candidate.slug === slug);
+    if (!role) throw new Error(`No role ${slug}`);
+    return role.id;
+  }
+
+  /** A user of the seeded role `slug`, with a unique email. */
+  async createUser(slug: string, firstName = 'Olive', lastName = 'Organizer') {
+    const email = `${slug}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+    const body = await this.post<{ data: { id: number } }>('/api/users', {
+      first_name: firstName,
+      last_name: lastName,
+      email,
+      password: USER_PASSWORD,
+      role_id: await this.roleId(slug),
+    });
+    return { id: body.data.id, email, password: USER_PASSWORD, firstName, lastName };
+  }
+
+  async dispose() {
+    await this.context.dispose();
+  }
+}
+
+export async function signIn(page: Page, email = ADMIN_EMAIL, password = ADMIN_PASSWORD) {
+  if (!page.url().endsWith('/login')) await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: false }).first().fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+/** The sidebar (desktop) or drawer (mobile) menu entry keys, in order. */
+export async function menuKeys(page: Page, scope: string): Promise<string[]> {
+  return page.locator(`${scope} [data-menu-key]`).evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-menu-key') ?? ''));
+}
