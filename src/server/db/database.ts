@@ -1,6 +1,7 @@
 import { mkdirSync, openSync, closeSync, readFileSync, writeFileSync, unlinkSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config/config.js';
@@ -22,6 +23,10 @@ export interface Database {
 const INT8 = 20;
 const NUMERIC = 1700;
 const toNumber = (value: string) => (value === null ? null : Number(value));
+// A `date` column (bid date, joined on) arrives as its 'YYYY-MM-DD' text: a JS Date would be midnight UTC, which a
+// browser west of Greenwich shows as the day before.
+const DATE = 1082;
+const asText = (value: string) => value;
 
 export class DataFolderLockedError extends Error {}
 
@@ -32,6 +37,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
 async function openPostgres(url: string): Promise<Database> {
   pg.types.setTypeParser(INT8, toNumber);
   pg.types.setTypeParser(NUMERIC, toNumber);
+  pg.types.setTypeParser(DATE, asText);
   const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   await sql`select 1`.execute(db);
@@ -72,7 +78,8 @@ async function openPGlite(folder: string): Promise<Database> {
   const releaseLock = acquireLock(folder);
   let pglite: PGlite;
   try {
-    pglite = await PGlite.create(folder, { parsers: { [INT8]: toNumber, [NUMERIC]: toNumber } });
+    // pg_trgm: trigram indexes make list searches (ILIKE '%text%') fast on large tables (docs/records.md).
+    pglite = await PGlite.create(folder, { parsers: { [INT8]: toNumber, [NUMERIC]: toNumber, [DATE]: asText }, extensions: { pg_trgm } });
   } catch (error) {
     releaseLock();
     throw error;

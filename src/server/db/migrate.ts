@@ -2,11 +2,17 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Kysely } from 'kysely';
 import * as platform from './migrations/001_platform.js';
 import * as records from './migrations/002_records.js';
+import * as imports from './migrations/005_imports.js';
+import * as schemas from './migrations/003_schemas.js';
+import * as map from './migrations/004_map.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
   '001_platform': platform,
   '002_records': records,
+  '003_schemas': schemas,
+  '005_imports': imports,
+  '004_map': map,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

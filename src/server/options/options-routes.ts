@@ -23,11 +23,11 @@ export function registerOptionsRoutes(app: FastifyInstance, ctx: AppContext) {
     const def = ctx.resources.get(request.params.resource);
     if (!def) throw notFound(`There are no options for "${request.params.resource}".`);
     ctx.records.authorize(request.user, def, 'read');
-    const label = sql.raw(labels[def.name] ?? 'name');
+    const label = sql.raw(def.optionLabel ?? labels[def.name] ?? 'name');
     const q = typeof request.query.q === 'string' ? request.query.q.slice(0, 100) : '';
     const rawIds = request.query['ids[]'] ?? request.query.ids;
     const ids = (Array.isArray(rawIds) ? rawIds : rawIds ? String(rawIds).split(',') : []).map(Number).filter(Number.isInteger).slice(0, MAX_OPTIONS);
-    let query = ctx.records.visibleRows(ctx.db, def, request.user).select(['t.id', sql<string>`${label}`.as('name')]);
+    let query = ctx.records.visibleRows(ctx.db, def, request.user).select(['t.id', sql<string>`${label}`.as('name'), ...(def.optionColumns ?? []).map((column) => `t.${column}`)]);
     if (q) query = query.where(sql<boolean>`${label} ilike ${'%' + escapeLike(q) + '%'}`);
     if (ids.length) query = query.where('t.id', 'in', ids);
     const data = await query.orderBy(sql`${label}`).limit(MAX_OPTIONS).execute();

@@ -9,12 +9,14 @@ export function fieldSchema(name: string, spec: FieldSpec): z.ZodType {
   const label = spec.label ?? humanise(name);
   const max = spec.max;
   switch (spec.kind) {
-    case 'text':
-      return z
+    case 'text': {
+      const text = z
         .string({ error: `The ${label} must be text.` })
         .trim()
         .min(spec.min ?? 0, `The ${label} must be at least ${spec.min} characters.`)
         .max(max ?? DEFAULT_TEXT_MAX, `The ${label} may not be longer than ${max ?? DEFAULT_TEXT_MAX} characters.`);
+      return spec.pattern ? text.regex(spec.pattern, spec.patternMessage ?? `The ${label} format is invalid.`) : text;
+    }
     case 'email':
       return z.string({ error: `The ${label} must be text.` }).trim().max(254, `The ${label} may not be longer than 254 characters.`).email(`The ${label} must be a valid email address.`);
     case 'phone':
@@ -44,7 +46,7 @@ export function fieldSchema(name: string, spec: FieldSpec): z.ZodType {
     case 'integer[]':
       return z.array(z.coerce.number().int().positive(), { error: `The ${label} must be a list of ids.` }).max(10_000);
     case 'json':
-      return z.unknown().refine((v) => JSON.stringify(v ?? null).length <= (max ?? 100_000), `The ${label} is too large.`);
+      return (spec.shape ?? z.unknown()).refine((v) => JSON.stringify(v ?? null).length <= (max ?? 100_000), `The ${label} is too large.`);
   }
 }
 

@@ -38,8 +38,8 @@ export function parseListQuery(raw: Record<string, unknown>, def: ResourceDefini
   const errors: Record<string, string[]> = {};
   const page = toInt(raw.page, 1);
   const perPage = toInt(raw.per_page ?? raw.perPage, 25);
-  if (page < 1) errors.page = ['The page must be 1 or more.'];
-  if (perPage !== -1 && (perPage < 1 || perPage > MAX_PER_PAGE)) errors.per_page = [`The per page must be between 1 and ${MAX_PER_PAGE}, or -1 for all.`];
+  if (!Number.isInteger(page) || page < 1) errors.page = ['The page must be 1 or more.'];
+  if (perPage !== -1 && !(perPage >= 1 && perPage <= MAX_PER_PAGE)) errors.per_page = [`The per page must be between 1 and ${MAX_PER_PAGE}, or -1 for all.`];
 
   let sortField = String(raw.sort ?? def.defaultSort?.field ?? 'id');
   let order = String(raw.order ?? def.defaultSort?.order ?? 'asc').toLowerCase();
@@ -95,15 +95,36 @@ function toInt(value: unknown, fallback: number) {
 }
 const truthy = (v: unknown) => v === '1' || v === 'true' || v === true;
 
-/** How to reach a field in SQL: a column of `t`, a key of `t.custom`, or a pivot table. */
-export function fieldExpression(field: string, spec: FieldSpec): RawBuilder<unknown> {
+const ARRAY_KINDS = new Set(['enum[]', 'integer[]', 'json']);
+
+/**
+ * How to reach a field in SQL: a column of `t`, or a key of `t.custom`. The key is written as a literal (never a
+ * parameter) so the expression indexes made for custom fields (`customIndexExpression`) match it.
+ */
+export function fieldExpression(field: string, spec: FieldSpec, alias: string | null = 't'): RawBuilder<unknown> {
   if (spec.storage === 'custom') {
-    const text = sql`(t.custom ->> ${field})`;
+    const custom = sql.ref(alias ? `${alias}.custom` : 'custom');
+    if (ARRAY_KINDS.has(spec.kind)) return sql`(${custom} -> ${sql.lit(field)})`;
+    const text = sql`(${custom} ->> ${sql.lit(field)})`;
     if (spec.kind === 'number' || spec.kind === 'integer') return sql`(${text})::numeric`;
     if (spec.kind === 'boolean') return sql`(${text})::boolean`;
     return text;
   }
-  return sql.ref(`t.${field}`);
+  return sql.ref(alias ? `${alias}.${field}` : field);
+}
+
+/** The expression to index for a custom field so its filters (and sorts) use the index; see fieldExpression. */
+export function customIndexExpression(field: string, spec: FieldSpec): RawBuilder<unknown> | null {
+  if (spec.storage !== 'custom' || ARRAY_KINDS.has(spec.kind)) return null; // arrays: the GIN index on custom
+  const expression = fieldExpression(field, spec, null);
+  // Text and e-mail filters compare lower-cased (filterCondition 'eq').
+  return spec.kind === 'text' || spec.kind === 'email' ? sql`lower((${expression})::text)` : expression;
+}
+
+/** What `search` / `q` matches: the search columns as one text, so one trigram index serves it (docs/records.md). */
+export function searchExpression(columns: readonly string[], alias: string | null = 't'): RawBuilder<string> {
+  const parts = columns.map((column) => sql`coalesce(${sql.ref(alias ? `${alias}.${column}` : column)}::text, ${sql.lit('')})`);
+  return sql<string>`(${sql.join(parts, sql` || ${sql.lit(' ')} || `)})`;
 }
 
 export function resolveField(field: string, fields: Record<string, FieldSpec>, what: 'filter' | 'sort'): FieldSpec {
@@ -119,7 +140,15 @@ export function filterCondition(filter: ListQuery['filters'][number], spec: Fiel
   if (typeof spec.storage === 'object') {
     const ids = (Array.isArray(value) ? value : [value]).map(Number).filter(Number.isInteger);
     const pivot = spec.storage;
-    return sql`exists (select 1 from ${sql.table(pivot.pivot)} p where p.${sql.ref(pivot.ownKey)} = t.id and p.${sql.ref(pivot.otherKey)} in (${sql.join(ids.length ? ids : [-1])}))`;
+    const constants = Object.entries(pivot.where ?? {}).map(([column, constant]) => sql` and p.${sql.ref(column)} = ${constant}`);
+    return sql`exists (select 1 from ${sql.table(pivot.pivot)} p where p.${sql.ref(pivot.ownKey)} = t.id${sql.join(constants, sql``)} and p.${sql.ref(pivot.otherKey)} in (${sql.join(ids.length ? ids : [-1])}))`;
+  }
+  if (spec.storage === 'custom' && (spec.kind === 'enum[]' || spec.kind === 'integer[]') && operator !== 'null') {
+    // {"slug": [value]} containment: served by the GIN index on `custom`.
+    const list = (Array.isArray(value) ? value : [value]).map((v) => castValue(v, { ...spec, kind: spec.kind === 'integer[]' ? 'integer' : 'text' }));
+    const contains = list.map((v) => sql`t.custom @> ${JSON.stringify({ [field]: [v] })}::jsonb`);
+    const any = contains.length ? sql`(${sql.join(contains, sql` or `)})` : sql`false`;
+    return operator === 'neq' ? sql`not ${any}` : any;
   }
   const column = fieldExpression(field, spec);
   const cast = (v: unknown) => castValue(v, spec);

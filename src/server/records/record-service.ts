@@ -1,11 +1,13 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { can, canOnCategory, permittedCategories, type Action } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { conflict, forbidden, HttpError, notFound, unauthenticated } from '../http/errors.js';
-import { fieldExpression, filterCondition, parseListQuery, resolveField, escapeLike } from './list-query.js';
-import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
+import { conflict, forbidden, HttpError, notFound, unauthenticated, ValidationError } from '../http/errors.js';
+import { humanise } from './fields.js';
+import { fieldExpression, filterCondition, parseListQuery, resolveField, escapeLike, searchExpression } from './list-query.js';
+import type { FieldSpec, PivotStorage, ResourceDefinition, WriteContext } from './resource.js';
 import { validateInput } from './validate.js';
-import { roleChannels, type Publish } from './model-events.js';
+import { importBatch, type BatchOptions, type BatchOutcome, type BatchRow } from './batch-writer.js';
+import { roleChannels, userChannel, type Publish } from './model-events.js';
 
 export type RevisionAction = 'created' | 'updated' | 'deleted' | 'restored' | 'imported';
 
@@ -28,10 +30,15 @@ export interface ListResult {
  * publishes the realtime event after commit. Reads apply the same permission rules to every row.
  */
 export class RecordService {
-  /** Lets the schemas feature rename record types ('Job Site created successfully.'). */
-  nameOf: (def: ResourceDefinition) => Promise<string> = async (def) => def.singular;
-  /** Lets the schemas feature say which fields the form logic hides for these values (never required). */
-  hiddenFields: (def: ResourceDefinition, values: Record<string, any>) => Promise<Set<string>> = async () => new Set();
+  /**
+   * Lets the schemas feature rename record types ('Job Site created successfully.'). `db` is the transaction when
+   * called inside one (on PGlite, a query on the outer connection there would wait forever).
+   */
+  nameOf: (def: ResourceDefinition, db?: Kysely<any>) => Promise<string> = async (def) => def.singular;
+  /** Lets the schemas feature say which fields the form logic hides for these values (never required). `db` as for nameOf. */
+  hiddenFields: (def: ResourceDefinition, values: Record<string, any>, db?: Kysely<any>) => Promise<Set<string>> = async () => new Set();
+  /** Where failures of `afterCommit` hooks are reported (the app sets its logger). */
+  logError: (error: unknown, message: string) => void = (error, message) => console.error(message, error);
 
   constructor(
     readonly db: Kysely<any>,
@@ -62,12 +69,16 @@ export class RecordService {
     let query = db.selectFrom(`${def.table} as t`);
     if (def.softDelete && trashed === 'without') query = query.where('t.deleted_at', 'is', null);
     if (def.softDelete && trashed === 'only') query = query.where('t.deleted_at', 'is not', null);
+    if (def.scope) query = query.where(`t.${def.scope.column}`, '=', def.scope.value);
     if (def.categoryColumn && user) {
       const allowed = permittedCategories(user, def.permission ?? def.type, 'read');
       if (allowed !== 'all') {
         query = allowed.length ? query.where(`t.${def.categoryColumn}`, 'in', allowed) : query.where(sql<boolean>`false`);
       }
     }
+    if (def.ownerColumn && user) query = query.where(`t.${def.ownerColumn}`, '=', user.id);
+    const rule = user ? def.rowFilter?.(user) : undefined;
+    if (rule) query = query.where(rule);
     return query;
   }
 
@@ -86,7 +97,7 @@ export class RecordService {
     }
     if (query.search && def.search?.length) {
       const pattern = `%${escapeLike(query.search)}%`;
-      base = base.where(sql<boolean>`(${sql.join(def.search.map((c) => sql`${sql.ref(`t.${c}`)} ilike ${pattern}`), sql` or `)})`);
+      base = base.where(sql<boolean>`${searchExpression(def.search)} ilike ${pattern}`);
     }
     const sortSpec = resolveField(query.sort.field, fields, 'sort');
     const total = Number((await base.select(sql<number>`count(*)`.as('count')).executeTakeFirst())?.count ?? 0);
@@ -124,7 +135,7 @@ export class RecordService {
     let query = this.visibleRows(db, def, user, trashed).selectAll('t').where('t.id', '=', id);
     if (lock) query = query.forUpdate();
     const row = await query.executeTakeFirst();
-    if (!row) throw notFound(`No ${(await this.nameOf(def)).toLowerCase()} has the id ${id}. It may have been deleted.`);
+    if (!row) throw notFound(`No ${(await this.nameOf(def, db)).toLowerCase()} has the id ${id}. It may have been deleted.`);
     return row as Record<string, any>;
   }
 
@@ -138,22 +149,37 @@ export class RecordService {
         if (hidden.has(key) || key === 'custom') continue;
         record[key] = value;
       }
-      if (row.custom) for (const [key, value] of Object.entries(row.custom)) if (!(key in record)) record[key] = value;
+      // Values of custom fields deleted since are kept in the row but not shown.
+      if (row.custom) for (const [key, value] of Object.entries(row.custom)) if (!(key in record) && (!def.customFields || key in fields!)) record[key] = value;
       return record;
     });
     const ids = records.map((r) => r.id);
     for (const [name, spec] of Object.entries(fields)) {
       if (typeof spec.storage !== 'object') continue;
       const pivot = spec.storage;
-      const links = ids.length
-        ? await db.selectFrom(pivot.pivot).select([`${pivot.ownKey} as own`, `${pivot.otherKey} as other`]).where(pivot.ownKey, 'in', ids).execute()
-        : [];
+      let linkQuery = db.selectFrom(pivot.pivot).select([`${pivot.ownKey} as own`, `${pivot.otherKey} as other`]).where(pivot.ownKey, 'in', ids);
+      for (const [column, constant] of Object.entries(pivot.where ?? {})) linkQuery = linkQuery.where(column, '=', constant);
+      const links = ids.length ? await linkQuery.execute() : [];
       const byOwner = new Map<number, number[]>();
       for (const link of links) byOwner.set(link.own, [...(byOwner.get(link.own) ?? []), link.other]);
       for (const record of records) record[name] = (byOwner.get(record.id) ?? []).sort((a, b) => a - b);
     }
     await def.hooks?.present?.(records, db);
     return records;
+  }
+
+  // ---- batch writes (imports) --------------------------------------------------------------------------
+
+  /**
+   * Writes a chunk of imported rows inside the caller's transaction (records/batch-writer.ts): permission checked
+   * once (and per row for categories), each row validated like a hand-made record (form logic included), existing
+   * records matched on `keyField` in one query, creates and updates written in bulk, unchanged rows skipped,
+   * protected fields a person edited left alone, 'imported' revisions and undo entries written. Returns one
+   * outcome per row (created, updated, skipped or failed with its reason). Publishes nothing: the caller sends
+   * one event per chunk after commit.
+   */
+  async importBatch(trx: Transaction<any>, user: AuthUser, def: ResourceDefinition, rows: readonly BatchRow[], options: BatchOptions): Promise<BatchOutcome[]> {
+    return importBatch(this, trx, user, def, rows, options);
   }
 
   // ---- writes -------------------------------------------------------------------------------------------
@@ -165,13 +191,16 @@ export class RecordService {
     const hidden = await this.hiddenFields(def, body as Record<string, any>);
     const { values } = validateInput(body, fields, { mode: 'create', readOnly: def.readOnly, hidden });
     const record = await this.db.transaction().execute(async (trx) => {
-      const ctx = { user, trx, action: 'create' as const, importId: options.importId };
+      const ctx: WriteContext & { action: 'create' } = { user, trx, action: 'create' as const, importId: options.importId };
+      await checkReferences(trx, values, fields);
       const prepared = (await def.hooks?.beforeWrite?.(values, ctx)) ?? values;
+      ctx.values = prepared;
       const { columns, custom, pivots } = split(prepared, fields);
       const now = new Date();
+      const scope = def.scope ? { [def.scope.column]: def.scope.value } : {};
       const inserted = await trx
         .insertInto(def.table)
-        .values({ ...columns, ...(def.customFields ? { custom: JSON.stringify(custom) } : {}), created_at: now, updated_at: now })
+        .values({ ...columns, ...scope, ...(def.customFields ? { custom: JSON.stringify(custom) } : {}), created_at: now, updated_at: now })
         .returningAll()
         .executeTakeFirstOrThrow();
       await writePivots(trx, inserted.id, pivots, fields);
@@ -181,6 +210,7 @@ export class RecordService {
       return presented;
     });
     await this.announce(def, record, ['ModelCreated', 'ModelSaved'], options.socketId);
+    await this.afterCommit(def, record, 'create', user);
     return { record, message: `${await this.nameOf(def)} created successfully.` };
   }
 
@@ -193,14 +223,16 @@ export class RecordService {
       if (def.categoryColumn) check(existingRow[def.categoryColumn]);
       const sentVersion = (body as any)?.updated_at;
       if (sentVersion && existingRow.updated_at && new Date(sentVersion).getTime() !== new Date(existingRow.updated_at).getTime()) {
-        throw conflict(`Someone else saved this ${(await this.nameOf(def)).toLowerCase()} after you opened it. Reload to see their changes, then make yours again.`);
+        throw conflict(`Someone else saved this ${(await this.nameOf(def, trx)).toLowerCase()} after you opened it. Reload to see their changes, then make yours again.`);
       }
       const [existing] = await this.present(def, [existingRow], fields, trx);
-      const hidden = await this.hiddenFields(def, { ...existing, ...(body as object) });
+      const hidden = await this.hiddenFields(def, { ...existing, ...(body as object) }, trx);
       const { values } = validateInput(body, fields, { mode: 'update', readOnly: def.readOnly, hidden });
       if (def.categoryColumn && def.categoryColumn in values) check(values[def.categoryColumn]);
-      const ctx = { user, trx, action: 'update' as const, existing, importId: options.importId };
+      const ctx: WriteContext & { action: 'update' } = { user, trx, action: 'update' as const, existing, importId: options.importId };
+      await checkReferences(trx, values, fields);
       const prepared = (await def.hooks?.beforeWrite?.(values, ctx)) ?? values;
+      ctx.values = prepared;
       const changes = changesOf(existing, prepared);
       if (Object.keys(changes).length === 0) return existing;
       const { columns, custom, pivots } = split(prepared, fields);
@@ -214,15 +246,17 @@ export class RecordService {
       return presented;
     });
     await this.announce(def, record, ['ModelUpdated', 'ModelSaved'], options.socketId);
+    await this.afterCommit(def, record, 'update', user);
     return { record, message: `${await this.nameOf(def)} updated successfully.` };
   }
 
   async remove(user: AuthUser | null, def: ResourceDefinition, id: number, options: WriteOptions = {}) {
     this.authorize(user, def, 'delete');
+    const fields = await this.fields(def);
     const record = await this.db.transaction().execute(async (trx) => {
       const row = await this.findVisible(trx, def, user, id, 'without', true);
       if (def.categoryColumn) this.authorize(user, def, 'delete', row[def.categoryColumn]);
-      const [existing] = await this.present(def, [row], undefined, trx);
+      const [existing] = await this.present(def, [row], fields, trx);
       if (def.softDelete) {
         await trx.updateTable(def.table).set({ deleted_at: new Date(), updated_at: new Date() }).where('id', '=', id).execute();
       } else {
@@ -233,21 +267,24 @@ export class RecordService {
       return existing;
     });
     await this.announce(def, record, ['ModelDestroyed'], options.socketId);
+    await this.afterCommit(def, record, 'delete', user);
     return { record, message: `${await this.nameOf(def)} deleted successfully.` };
   }
 
   async restore(user: AuthUser | null, def: ResourceDefinition, id: number, options: WriteOptions = {}) {
     if (!def.restorable) throw new HttpError(405, `${def.singular} records cannot be restored.`);
     this.authorize(user, def, 'restore');
+    const fields = await this.fields(def);
     const record = await this.db.transaction().execute(async (trx) => {
       const row = await this.findVisible(trx, def, user, id, 'only', true);
       const restored = await trx.updateTable(def.table).set({ deleted_at: null, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
       await def.hooks?.afterWrite?.(restored, { user, trx, existing: row, action: 'restore' });
       await this.writeRevision(trx, def, id, 'restored', user, {});
-      const [presented] = await this.present(def, [restored], undefined, trx);
+      const [presented] = await this.present(def, [restored], fields, trx);
       return presented;
     });
     await this.announce(def, record, ['ModelUpdated', 'ModelSaved'], options.socketId);
+    await this.afterCommit(def, record, 'restore', user);
     return { record, message: `${await this.nameOf(def)} restored successfully.` };
   }
 
@@ -260,10 +297,38 @@ export class RecordService {
 
   /** After commit: tell everyone who may read the record (their role channels) and any record-specific channels. */
   async announce(def: ResourceDefinition, record: Record<string, any>, events: string[], exceptSocketId?: string) {
-    const channels = [...(await roleChannels(this.db, def, record)), ...(def.channels?.(record) ?? [])];
+    // A record only its owner may read (a notification) goes to that person alone.
+    const readers = def.ownerColumn ? (record[def.ownerColumn] ? [userChannel(record[def.ownerColumn])] : []) : await roleChannels(this.db, def, record);
+    const channels = [...new Set([...readers, ...(def.channels?.(record) ?? [])])];
     const payload = { type: def.type, id: record.id, data: record };
     for (const event of events) await this.publish(channels, `App.Events.${event}`, payload, { exceptSocketId });
   }
+
+  private async afterCommit(def: ResourceDefinition, record: Record<string, any>, action: 'create' | 'update' | 'delete' | 'restore', user: AuthUser | null) {
+    if (!def.hooks?.afterCommit) return;
+    try {
+      await def.hooks.afterCommit(record, { action, user, records: this });
+    } catch (error) {
+      this.logError(error, `After-commit work for ${def.type} ${record.id} failed`);
+    }
+  }
+}
+
+/** Ids sent for fields with `references` must name rows that exist (and are not deleted): else 422 on the field. */
+async function checkReferences(trx: Transaction<any>, values: Record<string, any>, fields: Record<string, FieldSpec>) {
+  const errors: Record<string, string[]> = {};
+  for (const [key, value] of Object.entries(values)) {
+    const ref = fields[key]?.references;
+    if (!ref || value === null || value === undefined) continue;
+    const ids = [...new Set((Array.isArray(value) ? value : [value]).map(Number))];
+    if (!ids.length) continue;
+    let query = trx.selectFrom(ref.table).select('id').where('id', 'in', ids);
+    if (ref.softDelete) query = query.where('deleted_at', 'is', null);
+    const found = new Set((await query.execute()).map((row) => row.id));
+    const missing = ids.filter((id) => !found.has(id));
+    if (missing.length) errors[key] = [`The selected ${fields[key].label ?? humanise(key)} (${missing.join(', ')}) does not exist.`];
+  }
+  if (Object.keys(errors).length) throw new ValidationError(errors);
 }
 
 /** Splits validated values by where they are stored. */
@@ -274,6 +339,7 @@ function split(values: Record<string, any>, fields: Record<string, FieldSpec>) {
   for (const [key, value] of Object.entries(values)) {
     const storage = fields[key]?.storage ?? 'column';
     if (storage === 'custom') custom[key] = value;
+    else if (storage === 'virtual') continue;
     else if (typeof storage === 'object') pivots[key] = value ?? [];
     else columns[key] = fields[key]?.kind === 'json' || fields[key]?.kind === 'enum[]' ? JSON.stringify(value) : value;
   }
@@ -282,10 +348,12 @@ function split(values: Record<string, any>, fields: Record<string, FieldSpec>) {
 
 async function writePivots(trx: Transaction<any>, id: number, pivots: Record<string, number[]>, fields: Record<string, FieldSpec>) {
   for (const [key, ids] of Object.entries(pivots)) {
-    const pivot = fields[key].storage as { pivot: string; ownKey: string; otherKey: string };
-    await trx.deleteFrom(pivot.pivot).where(pivot.ownKey, '=', id).execute();
+    const pivot = fields[key].storage as PivotStorage;
+    let remove = trx.deleteFrom(pivot.pivot).where(pivot.ownKey, '=', id);
+    for (const [column, constant] of Object.entries(pivot.where ?? {})) remove = remove.where(column, '=', constant);
+    await remove.execute();
     const unique = [...new Set(ids)];
-    if (unique.length) await trx.insertInto(pivot.pivot).values(unique.map((other) => ({ [pivot.ownKey]: id, [pivot.otherKey]: other }))).execute();
+    if (unique.length) await trx.insertInto(pivot.pivot).values(unique.map((other) => ({ ...pivot.where, [pivot.ownKey]: id, [pivot.otherKey]: other }))).execute();
   }
 }
 

@@ -10,6 +10,11 @@ export class ResourceRegistry {
     return def;
   }
 
+  /** Record types created in the app come and go at run time (src/server/schemas/custom-types.ts). */
+  remove(name: string) {
+    return this.byName.delete(name);
+  }
+
   get(name: string) {
     return this.byName.get(name);
   }

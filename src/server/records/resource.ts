@@ -1,5 +1,7 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, RawBuilder, Transaction } from 'kysely';
+import type { z } from 'zod';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { RecordService } from './record-service.js';
 
 /** The kinds of value a field holds; every kind is validated the same way everywhere (fields.ts). */
 export type FieldKind =
@@ -27,10 +29,28 @@ export interface FieldSpec {
   min?: number;
   /** Allowed values for enum kinds. */
   options?: readonly string[];
-  /** Where the value lives: a real column (default), the `custom` JSONB column, or a pivot table. */
-  storage?: 'column' | 'custom' | { pivot: string; ownKey: string; otherKey: string };
+  /**
+   * Where the value lives: a real column (default), the `custom` JSONB column, a pivot table (`where`: constant
+   * columns of a polymorphic pivot, e.g. `{taggable_type: 'site'}`), or `virtual`: validated and kept in the
+   * revision, but written and presented by the resource's own hooks (`ctx.values` in afterWrite).
+   */
+  storage?: 'column' | 'custom' | 'virtual' | PivotStorage;
   sortable?: boolean;
   filterable?: boolean;
+  /** Text kinds: the value must match (e.g. a slug). */
+  pattern?: RegExp;
+  patternMessage?: string;
+  /** json kind: the shape the value must have. */
+  shape?: z.ZodType;
+  /** integer / integer[] kinds: ids of rows of this table, checked to exist (422 'The selected ... does not exist.'). */
+  references?: { table: string; softDelete?: boolean };
+}
+
+export interface PivotStorage {
+  pivot: string;
+  ownKey: string;
+  otherKey: string;
+  where?: Record<string, string>;
 }
 
 export interface WriteContext {
@@ -39,6 +59,8 @@ export interface WriteContext {
   /** The row before the write (update, delete, restore). */
   existing?: Record<string, any>;
   importId?: number;
+  /** The validated values being written (create, update), `virtual` fields included. */
+  values?: Record<string, any>;
 }
 
 export interface ResourceDefinition {
@@ -62,6 +84,18 @@ export interface ResourceDefinition {
   restorable: boolean;
   /** A column whose value is a permission category (`site:read:union`): rows are filtered by it. */
   categoryColumn?: string;
+  /** Rows of a shared table that belong to this resource (`custom_records` of one schema): read filter and written on create. */
+  scope?: { column: string; value: string | number };
+  /** A person reads only the rows where this column holds their user id (notifications); events go to them alone. */
+  ownerColumn?: string;
+  /** Further row rules for a signed-in person (e.g. notes only on records they may read); `undefined`: no rule. */
+  rowFilter?(user: AuthUser): RawBuilder<boolean> | undefined;
+  /** Generic routes this resource serves itself (a multipart upload instead of JSON create, ...). */
+  ownRoutes?: ReadonlyArray<'list' | 'show' | 'create' | 'update' | 'delete' | 'restore'>;
+  /** Columns GET /api/options/{name} sends besides id and name (e.g. slug, color). */
+  optionColumns?: string[];
+  /** The label of a row in options lists, as SQL over the row's columns (default `name`). */
+  optionLabel?: string;
   /** Loads the administrator-defined fields of this type (stored in `custom`). */
   customFields?: (db: Kysely<any>) => Promise<Record<string, FieldSpec>>;
   hooks?: {
@@ -71,6 +105,8 @@ export interface ResourceDefinition {
     afterWrite?(record: Record<string, any>, ctx: WriteContext & { action: 'create' | 'update' | 'delete' | 'restore' }): Promise<void> | void;
     /** Add computed keys to rows on their way out (one query for the whole page). */
     present?(rows: Record<string, any>[], db: Kysely<any>): Promise<void> | void;
+    /** After commit (and after the realtime event): caches, indexes, files, follow-up events. Errors are logged, not thrown. */
+    afterCommit?(record: Record<string, any>, ctx: { action: 'create' | 'update' | 'delete' | 'restore'; user: AuthUser | null; records: RecordService }): Promise<void> | void;
   };
   /** Extra realtime channels for a record beyond the role channels of those who may read it. */
   channels?(record: Record<string, any>): string[];

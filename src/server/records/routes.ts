@@ -2,24 +2,28 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import type { ResourceDefinition } from './resource.js';
 
-const idParam = { type: 'object', properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } }, required: ['id'] } as const;
+/** The X-Socket-Id laravel-echo sends: that browser is not sent the event of its own change. */
+export const socketOf = (request: FastifyRequest) => {
+  const id = request.headers['x-socket-id'];
+  return typeof id === 'string' && /^\d+\.\d+$/.test(id) ? id : undefined;
+};
+
+export const idParam = { type: 'object', properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } }, required: ['id'] } as const;
 
 /** The generic routes of DESIGN.md 6 for one resource; the data service checks permissions on every call. */
 export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext, def: ResourceDefinition) {
   const base = `/api/${def.name}`;
   const { records } = ctx;
-  const socketOf = (request: FastifyRequest) => {
-    const id = request.headers['x-socket-id'];
-    return typeof id === 'string' && /^\d+\.\d+$/.test(id) ? id : undefined;
-  };
+  // Routes the resource serves itself (def.ownRoutes) are left out.
+  const own = new Set(def.ownRoutes ?? []);
 
-  app.get(base, async (request) => records.list(request.user, def, request.query as Record<string, unknown>));
+  if (!own.has('list')) app.get(base, async (request) => records.list(request.user, def, request.query as Record<string, unknown>));
 
-  app.get<{ Params: { id: number }; Querystring: { with_trashed?: string } }>(`${base}/:id`, { schema: { params: idParam } }, async (request) => ({
+  if (!own.has('show')) app.get<{ Params: { id: number }; Querystring: { with_trashed?: string } }>(`${base}/:id`, { schema: { params: idParam } }, async (request) => ({
     data: await records.show(request.user, def, request.params.id, { withTrashed: request.query.with_trashed === '1' }),
   }));
 
-  app.post(base, async (request, reply) => {
+  if (!own.has('create')) app.post(base, async (request, reply) => {
     const { record, message } = await records.create(request.user, def, request.body, { socketId: socketOf(request) });
     return reply.status(201).send({ data: record, message });
   });
@@ -29,15 +33,15 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext, de
     return { data: record, message };
   };
   for (const method of ['POST', 'PUT', 'PATCH'] as const) {
-    app.route({ method, url: `${base}/:id`, schema: { params: idParam }, handler: update });
+    if (!own.has('update')) app.route({ method, url: `${base}/:id`, schema: { params: idParam }, handler: update });
   }
 
-  app.delete<{ Params: { id: number } }>(`${base}/:id`, { schema: { params: idParam } }, async (request) => {
+  if (!own.has('delete')) app.delete<{ Params: { id: number } }>(`${base}/:id`, { schema: { params: idParam } }, async (request) => {
     const { record, message } = await records.remove(request.user, def, request.params.id, { socketId: socketOf(request) });
     return { data: record, message };
   });
 
-  if (def.restorable) {
+  if (def.restorable && !own.has('restore')) {
     app.post<{ Params: { id: number } }>(`${base}/:id/restore`, { schema: { params: idParam } }, async (request) => {
       const { record, message } = await records.restore(request.user, def, request.params.id, { socketId: socketOf(request) });
       return { data: record, message };

@@ -8,6 +8,7 @@ import {
   SITE_PHASES, SITE_STATUSES, SITE_TYPES, TRADES, UNIONS, slugify,
 } from './reference-data.js';
 import { seededRoles } from './roles.js';
+import { loadSchemaFiles } from '../schemas/schema-loader.js';
 
 export interface SeedResult {
   seeded: boolean;
@@ -16,6 +17,8 @@ export interface SeedResult {
 
 /** Seeds a new database once: roles, reference data, features, the first administrator and (unless SEED_DEMO=0) the demo. */
 export async function seedDatabase(db: Kysely<any>, config: Config): Promise<SeedResult> {
+  // The default record types (schemas/*.json): on every start, idempotent (new built-in fields are added).
+  await loadSchemaFiles(db);
   const done = await db.selectFrom('app_settings').select('value').where('key', '=', 'seeded_at').executeTakeFirst();
   if (done) return { seeded: false };
 

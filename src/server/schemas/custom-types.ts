@@ -1,0 +1,135 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RecordSchema } from '../../common/schema-types.js';
+import type { AppContext } from '../app-context.js';
+import type { ResourceDefinition } from '../records/resource.js';
+import { socketOf } from '../records/routes.js';
+import { ownership, schemaBacked } from './schema-backed.js';
+import { schemaStore } from './schema-store.js';
+
+/**
+ * The resource of a record type created in the app (POST /api/schemas): its records are rows of `custom_records`
+ * with its `schema_id`, a `name`, the organizer and team, and every other field in `custom`. Its permission
+ * entity is its type (`vehicle:read`).
+ */
+export function customTypeDefinition(schema: Pick<RecordSchema, 'id' | 'type' | 'resource' | 'name_singular'>): ResourceDefinition {
+  return schemaBacked(
+    {
+      name: schema.resource,
+      type: schema.type,
+      table: 'custom_records',
+      singular: schema.name_singular,
+      fields: { name: { kind: 'text', required: true, max: 200 }, ...ownership() },
+      hidden: ['schema_id'],
+      readOnly: ['schema_id'],
+      search: ['name'],
+      defaultSort: { field: 'name', order: 'asc' },
+      softDelete: true,
+      restorable: true,
+      scope: { column: 'schema_id', value: schema.id },
+    },
+    { attachments: true },
+  );
+}
+
+const notFoundAnswer = (request: FastifyRequest, reply: FastifyReply) => reply.status(404).send({ message: `No route for ${request.method} ${request.url.split('?')[0]}.` });
+
+/**
+ * Serves the record types created in the app without a restart: /api/{resource} for list and create,
+ * /api/{resource}/{id} for show, update (POST, PUT, PATCH) and delete, /api/{resource}/{id}/restore. The paths of
+ * the built-in resources are static routes and win; any other first segment that is not a record type answers
+ * exactly as an unknown route does (404). The definitions are kept in the resource registry too (options,
+ * history and activity find them there), refreshed whenever schemas change, here or in another server process.
+ */
+export function registerCustomTypeRoutes(app: FastifyInstance, ctx: AppContext) {
+  const store = schemaStore(ctx.db);
+  const cache = new Map<number, { key: string; def: ResourceDefinition }>();
+  const dynamicNames = new Set<string>();
+
+  const definitionFor = (schema: RecordSchema) => {
+    const key = `${schema.resource}|${schema.name_singular}|${schema.type}`;
+    const cached = cache.get(schema.id);
+    if (cached?.key === key) return cached.def;
+    const def = customTypeDefinition(schema);
+    cache.set(schema.id, { key, def });
+    return def;
+  };
+
+  const sync = async () => {
+    const snapshot = await store.snapshot();
+    const live = new Set<string>();
+    for (const schema of snapshot.list) {
+      if (schema.built_in) continue;
+      const def = definitionFor(schema);
+      live.add(def.name);
+      const registered = ctx.resources.get(def.name);
+      if (registered === def) continue;
+      if (registered && !dynamicNames.has(def.name)) continue; // never replace a built-in resource
+      ctx.resources.remove(def.name);
+      ctx.resources.add(def);
+      dynamicNames.add(def.name);
+    }
+    for (const name of [...dynamicNames]) {
+      if (!live.has(name)) {
+        ctx.resources.remove(name);
+        dynamicNames.delete(name);
+      }
+    }
+  };
+  store.onInvalidate(() => void sync().catch((error) => app.log.error({ err: error }, 'Could not refresh the record types')));
+  app.addHook('onReady', sync);
+
+  const resolve = async (name: string) => {
+    const schema = (await store.snapshot()).byResource.get(name);
+    return schema && !schema.built_in ? definitionFor(schema) : null;
+  };
+  const idOf = (raw: string) => (/^\d{1,10}$/.test(raw) && Number(raw) <= 2_147_483_647 && Number(raw) >= 1 ? Number(raw) : null);
+
+  type Params = { resource: string; id?: string };
+  const open = { config: { public: true } } as const; // unknown paths answer 404 signed in or not; records need a session (401)
+
+  app.get<{ Params: Params }>('/api/:resource', open, async (request, reply) => {
+    const def = await resolve(request.params.resource);
+    if (!def) return notFoundAnswer(request, reply);
+    return ctx.records.list(request.user, def, request.query as Record<string, unknown>);
+  });
+  app.post<{ Params: Params }>('/api/:resource', open, async (request, reply) => {
+    const def = await resolve(request.params.resource);
+    if (!def) return notFoundAnswer(request, reply);
+    const { record, message } = await ctx.records.create(request.user, def, request.body, { socketId: socketOf(request) });
+    return reply.status(201).send({ data: record, message });
+  });
+  app.get<{ Params: Params; Querystring: { with_trashed?: string } }>('/api/:resource/:id', open, async (request, reply) => {
+    const def = await resolve(request.params.resource);
+    const id = idOf(request.params.id!);
+    if (!def || !id) return notFoundAnswer(request, reply);
+    return { data: await ctx.records.show(request.user, def, id, { withTrashed: request.query.with_trashed === '1' }) };
+  });
+  for (const method of ['POST', 'PUT', 'PATCH'] as const) {
+    app.route<{ Params: Params }>({
+      method,
+      url: '/api/:resource/:id',
+      ...open,
+      handler: async (request, reply) => {
+        const def = await resolve(request.params.resource);
+        const id = idOf(request.params.id!);
+        if (!def || !id) return notFoundAnswer(request, reply);
+        const { record, message } = await ctx.records.update(request.user, def, id, request.body, { socketId: socketOf(request) });
+        return { data: record, message };
+      },
+    });
+  }
+  app.delete<{ Params: Params }>('/api/:resource/:id', open, async (request, reply) => {
+    const def = await resolve(request.params.resource);
+    const id = idOf(request.params.id!);
+    if (!def || !id) return notFoundAnswer(request, reply);
+    const { record, message } = await ctx.records.remove(request.user, def, id, { socketId: socketOf(request) });
+    return { data: record, message };
+  });
+  app.post<{ Params: Params }>('/api/:resource/:id/restore', open, async (request, reply) => {
+    const def = await resolve(request.params.resource);
+    const id = idOf(request.params.id!);
+    if (!def || !id) return notFoundAnswer(request, reply);
+    const { record, message } = await ctx.records.restore(request.user, def, id, { socketId: socketOf(request) });
+    return { data: record, message };
+  });
+}

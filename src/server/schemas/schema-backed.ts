@@ -1,0 +1,92 @@
+import { sql, type Kysely } from 'kysely';
+import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
+import { schemaStore } from './schema-store.js';
+
+/** A built-in relation column: the id of a row of `table`, checked to exist. */
+export const ref = (table: string, label?: string, softDelete = true): FieldSpec => ({ kind: 'integer', min: 1, label, references: { table, softDelete } });
+
+/** Several ids kept in a pivot table. */
+export const refs = (pivot: string, ownKey: string, otherKey: string, table: string, label?: string): FieldSpec => ({
+  kind: 'integer[]',
+  label,
+  storage: { pivot, ownKey, otherKey },
+  references: { table, softDelete: true },
+});
+
+/** Tags of a record of `type` (the polymorphic `taggables` pivot). */
+export const tagIds = (type: string): FieldSpec => ({
+  kind: 'integer[]',
+  label: 'tags',
+  storage: { pivot: 'taggables', ownKey: 'taggable_id', otherKey: 'tag_id', where: { taggable_type: type } },
+  references: { table: 'tags', softDelete: true },
+});
+
+/** Who works the record: the organizer (defaults to whoever creates it) and the team. */
+export const ownership = (): Record<string, FieldSpec> => ({ user_id: ref('users', 'organizer'), team_id: ref('teams', 'team') });
+
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** The files attached to records (documents whose owner is the record), for the record's `attachments`. */
+export async function presentAttachments(type: string, records: Record<string, any>[], db: Kysely<any>) {
+  const ids = records.map((r) => r.id);
+  const documents = ids.length
+    ? await db
+        .selectFrom('documents')
+        .select(['id', 'documentable_id', 'file_name', 'mime_type', 'size', 'created_at', 'user_id'])
+        .where('documentable_type', '=', type)
+        .where('documentable_id', 'in', ids)
+        .where('deleted_at', 'is', null)
+        .orderBy('id')
+        .execute()
+    : [];
+  const byOwner = new Map<number, any[]>();
+  for (const document of documents) {
+    const { documentable_id, ...rest } = document;
+    byOwner.set(documentable_id, [...(byOwner.get(documentable_id) ?? []), { ...rest, url: `/api/documents/${document.id}/download` }]);
+  }
+  for (const record of records) record.attachments = byOwner.get(record.id) ?? [];
+}
+
+export interface SchemaBackedOptions {
+  /** Set `user_id` to whoever creates the record when they did not choose one. */
+  ownedByCreator?: boolean;
+  /** Add `attachments` (the record's documents) to each record. */
+  attachments?: boolean;
+}
+
+/**
+ * A resource whose record type is a schema: its custom fields come from the schema (cached), its records carry
+ * their attachments, and its creator becomes its organizer unless another was chosen.
+ */
+export function schemaBacked(def: ResourceDefinition, options: SchemaBackedOptions = {}): ResourceDefinition {
+  const { ownedByCreator = 'user_id' in def.fields, attachments = false } = options;
+  const hooks = def.hooks ?? {};
+  return {
+    ...def,
+    readOnly: [...new Set([...(def.readOnly ?? []), ...(attachments ? ['attachments'] : [])])],
+    customFields: (db) => schemaStore(db).customSpecs(def.type),
+    hooks: {
+      ...hooks,
+      async beforeWrite(values, ctx) {
+        let prepared = values;
+        if (ownedByCreator && ctx.action === 'create' && prepared.user_id === undefined && ctx.user) prepared = { ...prepared, user_id: ctx.user.id };
+        return (await hooks.beforeWrite?.(prepared, ctx)) ?? prepared;
+      },
+      async present(records, db) {
+        if (attachments) await presentAttachments(def.type, records, db);
+        await hooks.present?.(records, db);
+      },
+    },
+  };
+}
+
+/** A text column whose value must be the slug of a live row of `table` (site types, contact statuses...). */
+export async function checkSlug(db: Kysely<any>, table: string, slug: unknown): Promise<string[] | null> {
+  if (slug === undefined || slug === null) return null;
+  const rows = await db.selectFrom(table).select('slug').where('deleted_at', 'is', null).where('slug', 'is not', null).orderBy('position').execute();
+  const slugs = rows.map((r) => r.slug as string);
+  return slugs.includes(String(slug)) ? null : slugs;
+}
+
+/** `exists (...)` over rows of `table` for a polymorphic owner. */
+export const rowExists = (table: string, id: unknown) => sql<boolean>`exists (select 1 from ${sql.table(table)} x where x.id = ${id})`;

@@ -1,0 +1,154 @@
+import type { Kysely } from 'kysely';
+import { hiddenFields } from '../../common/form-logic/index.js';
+import type { LogicBlock, RecordSchema, SchemaField } from '../../common/schema-types.js';
+import type { FieldSpec } from '../records/resource.js';
+import { fieldSpecFor } from './field-specs.js';
+
+export interface SchemaSnapshot {
+  list: RecordSchema[];
+  byType: Map<string, RecordSchema>;
+  byResource: Map<string, RecordSchema>;
+  /** FieldSpecs of the custom (non-column) fields of a type, made once per snapshot. */
+  customSpecs(type: string): Record<string, FieldSpec>;
+}
+
+/** Reads every schema with its fields and logic in five queries. */
+export async function loadSchemas(db: Kysely<any>, ids?: number[]): Promise<RecordSchema[]> {
+  let schemaQuery = db.selectFrom('schemas').selectAll().orderBy('position').orderBy('id');
+  if (ids) schemaQuery = schemaQuery.where('id', 'in', ids.length ? ids : [-1]);
+  const schemas = await schemaQuery.execute();
+  const schemaIds = schemas.map((s) => s.id);
+  if (!schemaIds.length) return [];
+  const [fields, blocks] = await Promise.all([
+    db.selectFrom('schema_fields').selectAll().where('schema_id', 'in', schemaIds).orderBy('position').orderBy('id').execute(),
+    db.selectFrom('logic_blocks').selectAll().where('schema_id', 'in', schemaIds).orderBy('position').orderBy('id').execute(),
+  ]);
+  const blockIds = blocks.map((b) => b.id);
+  const [conditions, actions] = blockIds.length
+    ? await Promise.all([
+        db.selectFrom('logic_conditions').selectAll().where('logic_block_id', 'in', blockIds).orderBy('id').execute(),
+        db.selectFrom('logic_actions').selectAll().where('logic_block_id', 'in', blockIds).orderBy('id').execute(),
+      ])
+    : [[], []];
+  const group = <T extends Record<string, any>>(rows: T[], key: string) => {
+    const map = new Map<number, T[]>();
+    for (const row of rows) map.set(row[key], [...(map.get(row[key]) ?? []), row]);
+    return map;
+  };
+  const fieldsBySchema = group(fields, 'schema_id');
+  const blocksBySchema = group(blocks, 'schema_id');
+  const conditionsByBlock = group(conditions, 'logic_block_id');
+  const actionsByBlock = group(actions, 'logic_block_id');
+  return schemas.map((schema) => {
+    const schemaFields: SchemaField[] = (fieldsBySchema.get(schema.id) ?? []).map(presentField);
+    return {
+      ...(schema as RecordSchema),
+      custom: schemaFields.some((field) => !field.internal),
+      fields: schemaFields,
+      actions: (blocksBySchema.get(schema.id) ?? []).map((block) => presentBlock(block, conditionsByBlock.get(block.id) ?? [], actionsByBlock.get(block.id) ?? [])),
+    };
+  });
+}
+
+export function presentField(row: Record<string, any>): SchemaField {
+  return { ...(row as SchemaField), internal: row.category === 'internal', options: row.options ?? {} };
+}
+
+export function presentBlock(block: Record<string, any>, conditions: Record<string, any>[], actions: Record<string, any>[]): LogicBlock {
+  return { ...(block as LogicBlock), conditions: conditions as LogicBlock['conditions'], actions: actions as LogicBlock['actions'] };
+}
+
+function snapshotOf(list: RecordSchema[]): SchemaSnapshot {
+  const specs = new Map<string, Record<string, FieldSpec>>();
+  const byType = new Map(list.map((schema) => [schema.type, schema]));
+  return {
+    list,
+    byType,
+    byResource: new Map(list.map((schema) => [schema.resource, schema])),
+    customSpecs(type) {
+      if (!specs.has(type)) {
+        const fields = byType.get(type)?.fields.filter((field) => !field.column) ?? [];
+        specs.set(type, Object.fromEntries(fields.map((field) => [field.slug, fieldSpecFor(field)])));
+      }
+      return specs.get(type)!;
+    },
+  };
+}
+
+/**
+ * The schemas of one database, cached in memory: every resource needs its custom fields, its name and its logic
+ * on every request. Any write to a schema, field or logic row calls `changed()`, which clears this process's cache
+ * and (through NOTIFY) every other server process's.
+ */
+export class SchemaStore {
+  private current: Promise<SchemaSnapshot> | null = null;
+  private generation = 0;
+  private readonly listeners: Array<() => void> = [];
+  /** Set by the app: tell other processes (PostgreSQL NOTIFY). */
+  broadcast: (() => Promise<void>) | null = null;
+
+  constructor(private readonly db: Kysely<any>) {}
+
+  /** `db`: a transaction the caller is in. Reads through it are not cached (they may see its own uncommitted writes). */
+  snapshot(db?: Kysely<any>): Promise<SchemaSnapshot> {
+    if (this.current) return this.current;
+    if (db?.isTransaction) return loadSchemas(db).then(snapshotOf);
+    const generation = this.generation;
+    const loading = loadSchemas(this.db).then(snapshotOf);
+    this.current = loading;
+    loading.catch(() => {
+      if (this.current === loading) this.current = null;
+    });
+    // A change that lands while this load runs makes it stale: do not keep it.
+    void loading.then(() => {
+      if (generation !== this.generation && this.current === loading) this.current = null;
+    }, () => {});
+    return loading;
+  }
+
+  /** Forget the cache here (after a change seen from another process). */
+  invalidate() {
+    this.generation++;
+    this.current = null;
+    for (const listener of this.listeners) listener();
+  }
+
+  /** A schema, field or logic row was written and committed: forget the cache here and elsewhere. */
+  async changed() {
+    this.invalidate();
+    await this.broadcast?.().catch(() => {});
+  }
+
+  onInvalidate(listener: () => void) {
+    this.listeners.push(listener);
+  }
+
+  async customSpecs(type: string, db?: Kysely<any>) {
+    return (await this.snapshot(db)).customSpecs(type);
+  }
+
+  /** Fields of `type` the form logic hides for `values` (slugs), so they are never required. */
+  async hidden(type: string, values: Record<string, any>, db?: Kysely<any>, warn?: (message: string) => void): Promise<Set<string>> {
+    const schema = (await this.snapshot(db)).byType.get(type);
+    if (!schema?.actions.length) return new Set();
+    try {
+      return hiddenFields(schema.actions, values ?? {}, schema.fields, warn ?? (() => {}));
+    } catch (error) {
+      warn?.(`The logic of ${type} could not be evaluated: ${(error as Error).message}`);
+      return new Set();
+    }
+  }
+}
+
+const stores = new WeakMap<Kysely<any>, SchemaStore>();
+
+/** The store of a database (its root Kysely instance); a transaction gets an uncached one. */
+export function schemaStore(db: Kysely<any>): SchemaStore {
+  if (db.isTransaction) return new SchemaStore(db);
+  let store = stores.get(db);
+  if (!store) {
+    store = new SchemaStore(db);
+    stores.set(db, store);
+  }
+  return store;
+}

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { fieldError, ValidationError } from '../http/errors.js';
+import type { ResourceDefinition } from '../records/resource.js';
+import { checkSlug, ownership, ref, refs, schemaBacked, tagIds } from '../schemas/schema-backed.js';
+
+export const SITE_SOURCES = ['building-trades', 'construct-connect', 'dodge-data', 'manual', 'meps', 'pla', 'uaw'] as const;
+
+const siteContractors = z.array(
+  z.object({ contractor_id: z.coerce.number().int().positive(), trade_id: z.coerce.number().int().positive().nullable().optional() }).strict(),
+  { error: 'The contractors must be a list of {contractor_id, trade_id}.' },
+).max(500);
+
+/**
+ * Job sites. `type` is a site type slug and the permission category (`site:read:union` reads union sites only).
+ * `contractors` (the general contractor aside) are [{contractor_id, trade_id}], kept in site_contractors;
+ * `contractor_ids` lists them for filters (filter[contractor_ids]=5: sites where contractor 5 works).
+ */
+export const sitesResource: ResourceDefinition = schemaBacked(
+  {
+    name: 'sites',
+    type: 'site',
+    table: 'sites',
+    singular: 'Site',
+    fields: {
+      name: { kind: 'text', required: true, max: 200 },
+      type: { kind: 'text', required: true, max: 60 },
+      site_status_id: ref('site_statuses', 'status'),
+      site_phase_id: ref('site_phases', 'phase'),
+      building_type_id: ref('building_types', 'building type'),
+      street: { kind: 'text', max: 200 },
+      city: { kind: 'text', max: 100 },
+      county: { kind: 'text', max: 100 },
+      state: { kind: 'text', max: 100 },
+      postal_code: { kind: 'text', max: 20, label: 'postal code' },
+      latitude: { kind: 'number', min: -90, max: 90 },
+      longitude: { kind: 'number', min: -180, max: 180 },
+      owner: { kind: 'text', max: 200 },
+      representative: { kind: 'text', max: 200 },
+      general_contractor_id: ref('contractors', 'general contractor'),
+      contractors: { kind: 'json', shape: siteContractors, storage: 'virtual', sortable: false, filterable: false },
+      contractor_ids: refs('site_contractors', 'site_id', 'contractor_id', 'contractors', 'contractors'),
+      trade_ids: refs('site_trades', 'site_id', 'trade_id', 'trades', 'trades'),
+      contact_ids: refs('site_contacts', 'site_id', 'contact_id', 'contacts', 'contacts'),
+      region_ids: refs('site_regions', 'site_id', 'region_id', 'regions', 'regions'),
+      tag_ids: tagIds('site'),
+      bid_date: { kind: 'date', label: 'bid date' },
+      kickoff_date: { kind: 'date', label: 'kickoff date' },
+      estimated_value: { kind: 'number', min: 0, max: 1e13, label: 'estimated value' },
+      estimated_hours: { kind: 'number', min: 0, max: 1e11, label: 'estimated hours' },
+      prevailing_wage: { kind: 'boolean', label: 'prevailing wage' },
+      source: { kind: 'enum', options: SITE_SOURCES },
+      external_id: { kind: 'text', max: 100, label: 'external id' },
+      notes: { kind: 'text', max: 20_000 },
+      ...ownership(),
+    },
+    // contractor_ids follows `contractors`; import_id is set by imports.
+    readOnly: ['contractor_ids', 'import_id'],
+    search: ['name', 'street', 'city', 'county', 'postal_code', 'owner', 'external_id'],
+    defaultSort: { field: 'created_at', order: 'desc' },
+    softDelete: true,
+    restorable: true,
+    categoryColumn: 'type',
+    optionColumns: ['type', 'city'],
+    hooks: {
+      async beforeWrite(values, { trx }) {
+        if ('type' in values) {
+          const allowed = await checkSlug(trx, 'site_types', values.type);
+          if (allowed) throw fieldError('type', `The type must be one of: ${allowed.join(', ')}.`);
+        }
+        if (values.source === null) values.source = 'manual';
+        if (values.prevailing_wage === null) values.prevailing_wage = false;
+        if (Array.isArray(values.contractors) && values.contractors.length) {
+          const contractorIds = [...new Set(values.contractors.map((c: any) => c.contractor_id))];
+          const tradeIds = [...new Set(values.contractors.map((c: any) => c.trade_id).filter(Boolean))];
+          const contractors = await trx.selectFrom('contractors').select('id').where('id', 'in', contractorIds).where('deleted_at', 'is', null).execute();
+          const trades = tradeIds.length ? await trx.selectFrom('trades').select('id').where('id', 'in', tradeIds).where('deleted_at', 'is', null).execute() : [];
+          if (contractors.length !== contractorIds.length || trades.length !== tradeIds.length) {
+            throw new ValidationError({ contractors: ['A selected contractor or trade does not exist.'] });
+          }
+        }
+        return values;
+      },
+      async afterWrite(record, { trx, action, values }) {
+        if ((action === 'create' || action === 'update') && values && 'contractors' in values) {
+          await trx.deleteFrom('site_contractors').where('site_id', '=', record.id).execute();
+          const rows = (values.contractors ?? []).map((c: any) => ({ site_id: record.id, contractor_id: c.contractor_id, trade_id: c.trade_id ?? null }));
+          if (rows.length) await trx.insertInto('site_contractors').values(rows).execute();
+        }
+      },
+      async present(records, db) {
+        const ids = records.map((r) => r.id);
+        const links = ids.length
+          ? await db.selectFrom('site_contractors').select(['site_id', 'contractor_id', 'trade_id']).where('site_id', 'in', ids).orderBy('id').execute()
+          : [];
+        const bySite = new Map<number, Array<{ contractor_id: number; trade_id: number | null }>>();
+        for (const link of links) bySite.set(link.site_id, [...(bySite.get(link.site_id) ?? []), { contractor_id: link.contractor_id, trade_id: link.trade_id }]);
+        for (const record of records) record.contractors = bySite.get(record.id) ?? [];
+      },
+    },
+  },
+  { attachments: true },
+);

@@ -1,0 +1,101 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.js';
+import { fieldError, notFound } from '../http/errors.js';
+import { parseBody } from '../http/parse-body.js';
+import type { ResourceDefinition } from '../records/resource.js';
+import { idParam, socketOf } from '../records/routes.js';
+import { assertOwnerReadable } from './owners.js';
+import { discard, keep, receiveUpload, storedFilePath } from './uploads.js';
+import { attachmentsResource, documentsResource, notesResource, notificationsResource } from './work-resources.js';
+
+const params = { schema: { params: idParam } };
+type IdRequest = FastifyRequest<{ Params: { id: number } }>;
+
+/**
+ * Stores an uploaded file as a document of `owner` (or of the fields `documentable_type` / `documentable_id`):
+ * checks the person may create `def` records and read the owner, checks the file, then writes the row through the
+ * record service. The file is removed again if the row cannot be written.
+ */
+export async function uploadDocument(ctx: AppContext, request: FastifyRequest, def: ResourceDefinition, owner?: { type: string; id: number }) {
+  ctx.records.authorize(request.user, def, 'create');
+  const { fields, file } = await receiveUpload(request, ctx.config);
+  if (!file) throw fieldError('file', 'Choose a file to upload.');
+  let stored: string | null = null;
+  try {
+    let type = owner?.type ?? (fields.documentable_type || null);
+    let id = owner?.id ?? (fields.documentable_id ? Number(fields.documentable_id) : null);
+    if (!owner) {
+      if (def === attachmentsResource && !type && !id) {
+        // An upload for an attachment field: it belongs to its record once the record lists its id.
+        type = 'attachment';
+        id = 0;
+      } else {
+        if (!type) throw fieldError('documentable_type', 'The record type field is required.');
+        if (!id) throw fieldError('documentable_id', 'The record field is required.');
+        await assertOwnerReadable(ctx.db, request.user, type, id, 'documentable_type', 'documentable_id');
+      }
+    }
+    stored = await keep(ctx.config, file);
+    const { record, message } = await ctx.records.create(
+      request.user,
+      def,
+      { documentable_type: type, documentable_id: id, file_name: file.fileName, storage_path: stored, mime_type: file.mimeType, size: file.size, user_id: request.user!.id },
+      { socketId: socketOf(request) },
+    );
+    return { record, message };
+  } catch (error) {
+    await discard(ctx.config, stored ?? file.tempPath).catch(() => {});
+    throw error;
+  }
+}
+
+const INLINE = new Set(['application/pdf', 'image/png', 'image/jpeg', 'image/gif', 'image/webp', 'text/plain']);
+
+async function sendDocument(ctx: AppContext, request: FastifyRequest<{ Params: { id: number }; Querystring: { inline?: string } }>, reply: FastifyReply, def: ResourceDefinition) {
+  await ctx.records.show(request.user, def, request.params.id);
+  const row = await ctx.db.selectFrom('documents').select(['storage_path', 'file_name', 'mime_type']).where('id', '=', request.params.id).executeTakeFirstOrThrow();
+  const full = storedFilePath(ctx.config, row.storage_path);
+  const info = await stat(full).catch(() => null);
+  if (!info) throw notFound('The file of this document is missing from the server.');
+  const inline = request.query.inline === '1' && INLINE.has(row.mime_type);
+  const ascii = row.file_name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return reply
+    .header('content-type', row.mime_type)
+    .header('content-length', info.size)
+    .header('x-content-type-options', 'nosniff')
+    .header('content-security-policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox")
+    .header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(row.file_name)}`)
+    .send(createReadStream(full));
+}
+
+const completeBody = z.object({ completed: z.boolean().optional() }).passthrough();
+
+/** Documents and attachments (multipart), downloads, completing notes, dismissing notifications. */
+export function registerWorkRoutes(app: FastifyInstance, ctx: AppContext) {
+  for (const def of [documentsResource, attachmentsResource]) {
+    app.post(`/api/${def.name}`, async (request, reply) => {
+      const { record, message } = await uploadDocument(ctx, request, def);
+      return reply.status(201).send({ data: record, message });
+    });
+    app.get(`/api/${def.name}/:id/download`, params, (request, reply) => sendDocument(ctx, request as any, reply, def));
+  }
+
+  app.post('/api/notes/:id/complete', params, async (request) => {
+    const { id } = (request as IdRequest).params;
+    const { completed = true } = parseBody(completeBody, request.body ?? {});
+    const { record } = await ctx.records.update(request.user, notesResource, id, { completed }, { socketId: socketOf(request) });
+    return { data: record, message: completed ? 'Note marked complete.' : 'Note marked not complete.' };
+  });
+
+  app.post('/api/notifications/:id/dismiss', params, async (request) => {
+    const { id } = (request as IdRequest).params;
+    const current = await ctx.records.show(request.user, notificationsResource, id);
+    const now = new Date();
+    const { record } = await ctx.records.update(request.user, notificationsResource, id, { dismissed_at: current.dismissed_at ?? now, read_at: current.read_at ?? now }, { socketId: socketOf(request) });
+    return { data: record, message: 'Notification dismissed.' };
+  });
+}
+
