@@ -1,0 +1,219 @@
+import { sql } from 'kysely';
+import { can, canOnEntity, permittedCategories } from '../../common/permissions.js';
+import type { AppContext } from '../app-context.js';
+import type { AuthUser } from '../auth/auth-user.js';
+import { forbidden, HttpError } from '../http/errors.js';
+import type { FieldSpec } from '../records/resource.js';
+import { contractorsDefinition, sitesDefinition } from './definitions.js';
+import { canonicalFilters, contractorFilterConditions, siteFilterConditions, type MapFilters } from './filters.js';
+import { buildMarkerIndex, type MarkerIndex } from './marker-index.js';
+
+/** How many marker indexes stay in memory, and how many points they may hold together. */
+const MAX_INDEXES = 6;
+const MAX_CACHED_POINTS = 400_000;
+/** Writes outside this process (another server process, a script) are noticed within this time. */
+const FINGERPRINT_INTERVAL_MS = 1_000;
+/** A safety net: an index is rebuilt at least this often whatever the version says. */
+const INDEX_TTL_MS = 5 * 60_000;
+
+interface CachedIndex {
+  generation: number;
+  promise: Promise<MarkerIndex>;
+  index: MarkerIndex | null;
+}
+
+export interface RegionMeasure {
+  sites: number;
+  union_sites: number;
+  non_union_sites: number;
+}
+
+/** Site types counted as union work, and as non-union work, for the union share of a region. */
+export const UNION_TYPES = ['union', 'pla'];
+export const NON_UNION_TYPES = ['non-union'];
+
+/**
+ * Marker indexes per (layer × filter set × permission scope), kept in a small LRU and rebuilt when the data
+ * changes. The version is a generation counter, bumped by in-process model events (site, contractor, region
+ * saved or destroyed: see map-routes.ts) and by a fingerprint of the tables — `max(id)` and `max(updated_at)`
+ * of sites, contractors and regions, read at most once a second — which notices writes made by another
+ * process or straight to the database. Two requests for the same index share one build.
+ */
+export class MapService {
+  generation = 0;
+  private indexes = new Map<string, CachedIndex>();
+  private measures = new Map<string, { generation: number; at: number; value: Promise<Map<number, RegionMeasure>> }>();
+  private fingerprint: string | null = null;
+  private fingerprintAt = 0;
+  private fingerprintCheck: Promise<void> | null = null;
+  private featureCache: { at: number; enabled: boolean } | null = null;
+
+  constructor(private readonly ctx: AppContext) {}
+
+  /** Something the indexes depend on changed: every index is rebuilt on its next use. */
+  invalidate() {
+    this.generation++;
+    this.featureCache = null;
+  }
+
+  async currentGeneration(): Promise<number> {
+    if (Date.now() - this.fingerprintAt >= FINGERPRINT_INTERVAL_MS) {
+      this.fingerprintCheck ??= this.checkFingerprint().finally(() => {
+        this.fingerprintCheck = null;
+      });
+      await this.fingerprintCheck;
+    }
+    return this.generation;
+  }
+
+  private async checkFingerprint() {
+    const row = await sql<Record<string, unknown>>`
+      select (select max(id) from sites) as s_id, (select max(updated_at) from sites) as s_at,
+             (select max(id) from contractors) as c_id, (select max(updated_at) from contractors) as c_at,
+             (select max(id) from regions) as r_id, (select max(updated_at) from regions) as r_at,
+             (select max(updated_at) from features) as f_at`.execute(this.ctx.db);
+    const value = JSON.stringify(row.rows[0] ?? {});
+    if (this.fingerprint !== null && value !== this.fingerprint) this.invalidate();
+    this.fingerprint = value;
+    this.fingerprintAt = Date.now();
+  }
+
+  // ---- access ---------------------------------------------------------------------------------------------
+
+  /** The map is behind the `map` feature flag and the `map:read` permission. */
+  async assertMapAccess(user: AuthUser | null) {
+    if (!user) throw new HttpError(401, 'Unauthenticated.');
+    if (!(await this.mapEnabled())) throw new HttpError(404, 'The map is switched off for this organisation.');
+    if (!can(user, 'map:read')) throw forbidden('You do not have permission to read the map.');
+  }
+
+  private async mapEnabled(): Promise<boolean> {
+    if (this.featureCache && Date.now() - this.featureCache.at < FINGERPRINT_INTERVAL_MS) return this.featureCache.enabled;
+    const row = await this.ctx.db.selectFrom('features').select('enabled').where('slug', '=', 'map').executeTakeFirst();
+    const enabled = row ? Boolean(row.enabled) : true;
+    this.featureCache = { at: Date.now(), enabled };
+    return enabled;
+  }
+
+  canReadSites(user: AuthUser) {
+    return canOnEntity(user, sitesDefinition(this.ctx).permission ?? 'site', 'read');
+  }
+
+  canReadContractors(user: AuthUser) {
+    return canOnEntity(user, contractorsDefinition(this.ctx).permission ?? 'contractor', 'read');
+  }
+
+  async siteFields(): Promise<Record<string, FieldSpec>> {
+    return this.ctx.records.fields(sitesDefinition(this.ctx));
+  }
+
+  // ---- indexes --------------------------------------------------------------------------------------------
+
+  /** The permission scope of an index: which categories of the layer the person may read. */
+  scopeOf(user: AuthUser, layer: 'sites' | 'contractors'): string {
+    const def = layer === 'sites' ? sitesDefinition(this.ctx) : contractorsDefinition(this.ctx);
+    const allowed = permittedCategories(user, def.permission ?? def.type, 'read');
+    return allowed === 'all' ? 'all' : JSON.stringify([...allowed].sort());
+  }
+
+  /** Contractor categories the person may read ('all' or a list): filters on contractors see only these. */
+  contractorCategories(user: AuthUser): 'all' | string[] {
+    const def = contractorsDefinition(this.ctx);
+    return permittedCategories(user, def.permission ?? def.type, 'read');
+  }
+
+  async markerIndex(user: AuthUser, layer: 'sites' | 'contractors', filters: MapFilters): Promise<MarkerIndex> {
+    const generation = await this.currentGeneration();
+    const scope = layer === 'sites' ? `${this.scopeOf(user, 'sites')}|${this.scopeOf(user, 'contractors')}` : this.scopeOf(user, 'contractors');
+    const key = `${layer}|${scope}|${canonicalFilters(filters)}`;
+    const cached = this.indexes.get(key);
+    if (cached && cached.generation === generation && (!cached.index || Date.now() - cached.index.builtAt < INDEX_TTL_MS)) {
+      this.indexes.delete(key); // LRU: most recently used last
+      this.indexes.set(key, cached);
+      return cached.promise;
+    }
+    const entry: CachedIndex = { generation, index: null, promise: this.build(user, layer, filters, key, generation) };
+    this.indexes.delete(key);
+    this.indexes.set(key, entry);
+    entry.promise.then(
+      (index) => {
+        entry.index = index;
+        this.evict();
+      },
+      () => this.indexes.get(key) === entry && this.indexes.delete(key),
+    );
+    return entry.promise;
+  }
+
+  private async build(user: AuthUser, layer: 'sites' | 'contractors', filters: MapFilters, key: string, generation: number) {
+    if (layer === 'sites') {
+      const def = sitesDefinition(this.ctx);
+      const fields = await this.siteFields();
+      return buildMarkerIndex('sites', this.ctx.records.visibleRows(this.ctx.db, def, user), siteFilterConditions(filters, fields, this.contractorCategories(user)), key, generation);
+    }
+    const def = contractorsDefinition(this.ctx);
+    return buildMarkerIndex('contractors', this.ctx.records.visibleRows(this.ctx.db, def, user), contractorFilterConditions(filters), key, generation);
+  }
+
+  /** Oldest first: drop built indexes until at most MAX_INDEXES remain holding at most MAX_CACHED_POINTS. */
+  private evict() {
+    let points = 0;
+    for (const entry of this.indexes.values()) points += entry.index?.total ?? 0;
+    for (const [key, entry] of this.indexes) {
+      if (this.indexes.size <= 1 || (this.indexes.size <= MAX_INDEXES && points <= MAX_CACHED_POINTS)) break;
+      if (!entry.index) continue; // still building
+      this.indexes.delete(key);
+      points -= entry.index.total;
+    }
+  }
+
+  /** For the benchmark and diagnostics. */
+  cachedIndexes(): number {
+    return this.indexes.size;
+  }
+
+  // ---- region measures ------------------------------------------------------------------------------------
+
+  /** Per region: sites the person may read that match the filters, and how many are union and non-union. */
+  async regionMeasures(user: AuthUser, filters: MapFilters): Promise<Map<number, RegionMeasure>> {
+    const generation = await this.currentGeneration();
+    const key = `${this.scopeOf(user, 'sites')}|${this.scopeOf(user, 'contractors')}|${canonicalFilters(filters)}`;
+    const cached = this.measures.get(key);
+    if (cached && cached.generation === generation && Date.now() - cached.at < INDEX_TTL_MS) return cached.value;
+    const value = (async () => {
+      const result = new Map<number, RegionMeasure>();
+      if (!this.canReadSites(user)) return result;
+      const def = sitesDefinition(this.ctx);
+      const fields = await this.siteFields();
+      let query = this.ctx.records.visibleRows(this.ctx.db, def, user).innerJoin('site_regions as sr', 'sr.site_id', 't.id');
+      for (const condition of siteFilterConditions(filters, fields, this.contractorCategories(user))) query = query.where(condition);
+      const rows = await query
+        .select([
+          'sr.region_id as region_id',
+          sql<number>`count(*)`.as('sites'),
+          sql<number>`count(*) filter (where t.type in (${sql.join(UNION_TYPES)}))`.as('union_sites'),
+          sql<number>`count(*) filter (where t.type in (${sql.join(NON_UNION_TYPES)}))`.as('non_union_sites'),
+        ])
+        .groupBy('sr.region_id')
+        .execute();
+      for (const row of rows as any[]) result.set(Number(row.region_id), { sites: Number(row.sites), union_sites: Number(row.union_sites), non_union_sites: Number(row.non_union_sites) });
+      return result;
+    })();
+    this.measures.set(key, { generation, at: Date.now(), value });
+    value.catch(() => this.measures.get(key)?.value === value && this.measures.delete(key));
+    if (this.measures.size > 20) this.measures.delete(this.measures.keys().next().value!);
+    return value;
+  }
+}
+
+const services = new WeakMap<AppContext, MapService>();
+
+/** The one MapService of an app (tests and the benchmark use it to invalidate or inspect). */
+export function mapServiceFor(ctx: AppContext): MapService {
+  let service = services.get(ctx);
+  if (!service) {
+    service = new MapService(ctx);
+    services.set(ctx, service);
+  }
+  return service;
+}

@@ -1,0 +1,132 @@
+import { sql } from 'kysely';
+import { canOnEntity } from '../../common/permissions.js';
+import type { AppContext } from '../app-context.js';
+import type { AuthUser } from '../auth/auth-user.js';
+import { notFound } from '../http/errors.js';
+import type { ResourceDefinition } from '../records/resource.js';
+import { contractorsDefinition, sitesDefinition } from './definitions.js';
+
+export interface MarkerCard {
+  kind: 'site' | 'contractor';
+  id: number;
+  name: string;
+  address: string | null;
+  lat: number | null;
+  lng: number | null;
+  type: string;
+  status: { id: number; name: string; color: string | null } | null;
+  phase: { id: number; name: string } | null;
+  contractors: Array<{ id: number; name: string; type: string; role: 'general' | 'trade' }>;
+  sites_count?: number;
+  last_activity: { at: string; kind: 'note' | 'task' | 'change'; summary: string } | null;
+  actions: Array<{ name: 'open' | 'panel'; label: string; href: string; resource: string; id: number }>;
+}
+
+const address = (r: Record<string, any>) => {
+  const line = [r.street, r.city, [r.state, r.postal_code].filter(Boolean).join(' ')].filter((p) => p && String(p).trim()).join(', ');
+  return line || null;
+};
+
+async function lastActivity(ctx: AppContext, type: 'site' | 'contractor', id: number): Promise<MarkerCard['last_activity']> {
+  const row = await sql<{ at: Date; kind: 'note' | 'task' | 'change'; summary: string }>`
+    select * from (
+      (select n.created_at as at, 'note' as kind, left(n.body, 140) as summary
+         from notes n where n.notable_type = ${type} and n.notable_id = ${id} and n.deleted_at is null
+         order by n.created_at desc limit 1)
+      union all
+      (select coalesce(t.completed_at, t.created_at) as at, 'task' as kind,
+              t.type || ': ' || t.title || case when t.completed_at is not null then ' (done)' else '' end as summary
+         from tasks t where t.taskable_type = ${type} and t.taskable_id = ${id} and t.deleted_at is null
+         order by coalesce(t.completed_at, t.created_at) desc limit 1)
+      union all
+      (select r.created_at as at, 'change' as kind, initcap(r.action) as summary
+         from revisions r where r.revisionable_type = ${type} and r.revisionable_id = ${id}
+         order by r.id desc limit 1)
+    ) activity order by at desc limit 1`.execute(ctx.db);
+  const first = row.rows[0];
+  return first ? { at: new Date(first.at).toISOString(), kind: first.kind, summary: first.summary } : null;
+}
+
+const mayRead = (user: AuthUser, def: ResourceDefinition) => canOnEntity(user, def.permission ?? def.type, 'read');
+
+function actionsFor(resource: string, id: number): MarkerCard['actions'] {
+  return [
+    { name: 'open', label: 'Open', href: `/${resource}/${id}/show`, resource, id },
+    { name: 'panel', label: 'Open in side panel', href: `/${resource}/${id}/show`, resource, id },
+  ];
+}
+
+/**
+ * The card of one marker. The record is read through the record service's row rules, so a site or contractor
+ * the person may not read answers 404 exactly like a missing one, and the contractors listed on a site are
+ * only those the person may read.
+ */
+export async function markerCard(ctx: AppContext, user: AuthUser, kind: 'site' | 'contractor', id: number): Promise<MarkerCard> {
+  const siteDef = sitesDefinition(ctx);
+  const contractorDef = contractorsDefinition(ctx);
+  if (kind === 'site') {
+    ctx.records.authorize(user, siteDef, 'read');
+    const site = await ctx.records.visibleRows(ctx.db, siteDef, user).selectAll('t').where('t.id', '=', id).executeTakeFirst();
+    if (!site) throw notFound(`No site has the id ${id}, or you may not read it.`);
+    const [status, phase] = await Promise.all([
+      site.site_status_id ? ctx.db.selectFrom('site_statuses').select(['id', 'name', 'color']).where('id', '=', site.site_status_id).executeTakeFirst() : null,
+      site.site_phase_id ? ctx.db.selectFrom('site_phases').select(['id', 'name']).where('id', '=', site.site_phase_id).executeTakeFirst() : null,
+    ]);
+    const contractors: MarkerCard['contractors'] = mayRead(user, contractorDef)
+      ? (
+          await ctx.records
+            .visibleRows(ctx.db, contractorDef, user)
+            .select(['t.id', 't.name', 't.type'])
+            .where((eb) =>
+              eb.or([
+                eb('t.id', '=', site.general_contractor_id ?? -1),
+                eb('t.id', 'in', eb.selectFrom('site_contractors').select('contractor_id').where('site_id', '=', id)),
+              ]),
+            )
+            .orderBy('t.name')
+            .execute()
+        ).map((c: any) => ({ id: c.id, name: c.name, type: c.type, role: c.id === site.general_contractor_id ? 'general' : 'trade' }))
+      : [];
+    return {
+      kind: 'site',
+      id: site.id,
+      name: site.name,
+      address: address(site),
+      lat: site.latitude,
+      lng: site.longitude,
+      type: site.type,
+      status: status ? { id: status.id, name: status.name, color: status.color ?? null } : null,
+      phase: phase ? { id: phase.id, name: phase.name } : null,
+      contractors,
+      last_activity: await lastActivity(ctx, 'site', id),
+      actions: actionsFor(siteDef.name, site.id),
+    };
+  }
+  ctx.records.authorize(user, contractorDef, 'read');
+  const contractor = await ctx.records.visibleRows(ctx.db, contractorDef, user).selectAll('t').where('t.id', '=', id).executeTakeFirst();
+  if (!contractor) throw notFound(`No contractor has the id ${id}, or you may not read it.`);
+  let sitesCount = 0;
+  if (mayRead(user, siteDef)) {
+    const row = await ctx.records
+      .visibleRows(ctx.db, siteDef, user)
+      .select(sql<number>`count(*)`.as('count'))
+      .where((eb) => eb.or([eb('t.general_contractor_id', '=', id), eb('t.id', 'in', eb.selectFrom('site_contractors').select('site_id').where('contractor_id', '=', id))]))
+      .executeTakeFirst();
+    sitesCount = Number((row as any)?.count ?? 0);
+  }
+  return {
+    kind: 'contractor',
+    id: contractor.id,
+    name: contractor.name,
+    address: address(contractor),
+    lat: contractor.latitude,
+    lng: contractor.longitude,
+    type: contractor.type,
+    status: null,
+    phase: null,
+    contractors: [],
+    sites_count: sitesCount,
+    last_activity: await lastActivity(ctx, 'contractor', id),
+    actions: actionsFor(contractorDef.name, contractor.id),
+  };
+}

@@ -1,0 +1,120 @@
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import Supercluster from 'supercluster';
+import { splitAtAntimeridian, type Viewport } from './viewport.js';
+
+/** Clustering settings: 60 px circles, points stay apart from zoom 17 on. */
+export const CLUSTER_OPTIONS = { radius: 60, maxZoom: 16, minPoints: 2 } as const;
+
+/** One layer's points for one filter set and permission scope, clustered in memory (supercluster). */
+export interface MarkerIndex {
+  layer: 'sites' | 'contractors';
+  key: string;
+  generation: number;
+  builtAt: number;
+  buildMs: number;
+  /** Per point (the supercluster point index): record id, type, and (sites) status id (0 = none). */
+  ids: Int32Array;
+  types: string[];
+  statusIds: Int32Array;
+  total: number;
+  countsByType: Record<string, number>;
+  cluster: Supercluster<any, any>;
+}
+
+export type MarkerItem =
+  | { kind: 'cluster'; layer: 'sites' | 'contractors'; id: number; lat: number; lng: number; count: number; expansion_zoom: number }
+  | { kind: 'site'; id: number; lat: number; lng: number; type: string; status_id: number | null }
+  | { kind: 'contractor'; id: number; lat: number; lng: number; type: string };
+
+const UNIT = '\u001f';
+const RECORD = '\u001e';
+
+/**
+ * Loads the lean columns of every matching row in one aggregated text value (one row crosses the wire, which
+ * is several times faster than 100,000 rows on PGlite) and indexes them.
+ */
+export async function buildMarkerIndex(
+  layer: 'sites' | 'contractors',
+  base: SelectQueryBuilder<any, any, any>,
+  conditions: RawBuilder<boolean>[],
+  key: string,
+  generation: number,
+): Promise<MarkerIndex> {
+  const started = performance.now();
+  let query = base.where('t.latitude', 'is not', null).where('t.longitude', 'is not', null);
+  for (const condition of conditions) query = query.where(condition);
+  const status = layer === 'sites' ? sql`coalesce(t.site_status_id, 0)::text` : sql`'0'`;
+  const row = await query
+    .select(sql<string | null>`string_agg(t.id::text || ${UNIT} || t.latitude::text || ${UNIT} || t.longitude::text || ${UNIT} || ${status} || ${UNIT} || t.type, ${RECORD})`.as('packed'))
+    .executeTakeFirst();
+  const packed: string = (row as any)?.packed ?? '';
+  const records = packed ? packed.split(RECORD) : [];
+  const n = records.length;
+  const ids = new Int32Array(n);
+  const statusIds = new Int32Array(n);
+  const types = new Array<string>(n);
+  const countsByType: Record<string, number> = {};
+  const points = new Array(n);
+  let kept = 0;
+  for (let i = 0; i < n; i++) {
+    const parts = records[i].split(UNIT);
+    const lat = Number(parts[1]);
+    const lng = Number(parts[2]);
+    if (!(lat >= -90 && lat <= 90 && lng >= -180 && lng <= 180)) continue; // bad coordinates never reach a map
+    ids[kept] = Number(parts[0]);
+    statusIds[kept] = Number(parts[3]);
+    const type = parts[4];
+    types[kept] = type;
+    countsByType[type] = (countsByType[type] ?? 0) + 1;
+    points[kept] = { type: 'Feature', properties: kept, geometry: { type: 'Point', coordinates: [lng, lat] } };
+    kept++;
+  }
+  points.length = kept;
+  const cluster = new Supercluster<any, any>({ ...CLUSTER_OPTIONS });
+  cluster.load(points);
+  return {
+    layer,
+    key,
+    generation,
+    builtAt: Date.now(),
+    buildMs: performance.now() - started,
+    ids: ids.subarray(0, kept),
+    types: types.slice(0, kept),
+    statusIds: statusIds.subarray(0, kept),
+    total: kept,
+    countsByType,
+    cluster,
+  };
+}
+
+const round = (v: number) => Math.round(v * 1e6) / 1e6;
+
+/** Clusters and points of one index inside the viewport (both halves when it crosses the antimeridian). */
+export function queryMarkerIndex(index: MarkerIndex, viewport: Viewport): MarkerItem[] {
+  const out: MarkerItem[] = [];
+  for (const box of splitAtAntimeridian(viewport.bbox)) {
+    for (const feature of index.cluster.getClusters(box, viewport.zoom)) {
+      const [lng, lat] = feature.geometry.coordinates;
+      const props = feature.properties as any;
+      if (typeof props === 'object' && props?.cluster) {
+        out.push({
+          kind: 'cluster',
+          layer: index.layer,
+          id: props.cluster_id,
+          lat: round(lat),
+          lng: round(lng),
+          count: props.point_count,
+          expansion_zoom: Math.min(index.cluster.getClusterExpansionZoom(props.cluster_id), CLUSTER_OPTIONS.maxZoom + 1),
+        });
+      } else {
+        const i = props as number;
+        if (index.layer === 'sites') {
+          out.push({ kind: 'site', id: index.ids[i], lat: round(lat), lng: round(lng), type: index.types[i], status_id: index.statusIds[i] || null });
+        } else {
+          out.push({ kind: 'contractor', id: index.ids[i], lat: round(lat), lng: round(lng), type: index.types[i] });
+        }
+      }
+    }
+  }
+  return out;
+}

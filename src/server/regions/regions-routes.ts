@@ -1,0 +1,165 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.js';
+import { HttpError, ValidationError } from '../http/errors.js';
+import { parseBody } from '../http/parse-body.js';
+import { escapeLike } from '../records/list-query.js';
+import { GEOMETRY_TYPES } from './regions-resource.js';
+import { loadedUsCodes, regionsDefinition, storeShapes, type Shape } from './store.js';
+import { parseGeoJsonUpload, UploadError } from './upload.js';
+import { stateCode, usShapes, type UsLevel } from './us-atlas.js';
+
+/** Twelve distinct colours for regions coloured automatically (POST /api/regions/colors with `auto`). */
+export const REGION_PALETTE = ['#1e88e5', '#43a047', '#fb8c00', '#8e24aa', '#00897b', '#e53935', '#3949ab', '#6d4c41', '#c0ca33', '#d81b60', '#00acc1', '#fdd835'];
+
+const colorSchema = z.string().regex(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i, 'Each colour must look like #1e88e5.');
+const colorsBody = z
+  .object({
+    colors: z.array(z.object({ id: z.coerce.number().int().min(1), color: colorSchema.nullable() }).strict()).max(10_000).optional(),
+    ids: z.array(z.coerce.number().int().min(1)).max(10_000).optional(),
+    color: colorSchema.optional(),
+    auto: z.boolean().optional(),
+  })
+  .strict()
+  .refine((b) => b.colors || (b.ids && (b.color || b.auto)), { message: 'Send colors: [{id, color}], or ids with a color, or ids with auto: true.', path: ['colors'] });
+
+const loadBody = z
+  .object({
+    level: z.enum(['states', 'counties']),
+    states: z.array(z.string().max(40)).max(60).optional(),
+  })
+  .strict();
+
+let loading: Promise<unknown> = Promise.resolve();
+
+/** Loads Census shapes (all of the level, or of some states); one load at a time in this process. */
+export function loadUsShapes(ctx: AppContext, user: Parameters<typeof storeShapes>[1], level: UsLevel, states: string[] | undefined, options: { system?: boolean; onlyMissing?: boolean } = {}) {
+  const run = loading.catch(() => undefined).then(() => loadUsShapesNow(ctx, user, level, states, options));
+  loading = run;
+  return run;
+}
+
+async function loadUsShapesNow(ctx: AppContext, user: Parameters<typeof storeShapes>[1], level: UsLevel, states: string[] | undefined, options: { system?: boolean; onlyMissing?: boolean }) {
+  let shapes: Shape[] = usShapes(level, states);
+  if (options.onlyMissing) {
+    const loaded = await loadedUsCodes(ctx, level === 'states' ? 'state' : 'county');
+    shapes = shapes.filter((s) => !loaded.has(s.code!));
+  }
+  if (shapes.length === 0) return { created: 0, updated: 0, ids: [], assigned: 0 };
+  return storeShapes(ctx, user, shapes, { system: options.system });
+}
+
+async function readUpload(request: FastifyRequest): Promise<{ text: string; fields: Record<string, string> }> {
+  const fields: Record<string, string> = {};
+  if (request.isMultipart()) {
+    let text: string | null = null;
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        const buffer = await part.toBuffer();
+        if (text === null && (part.fieldname === 'file' || part.fieldname === 'files[]' || part.fieldname === 'files')) text = buffer.toString('utf8');
+      } else {
+        fields[part.fieldname] = String(part.value ?? '');
+      }
+    }
+    if (text === null) throw new ValidationError({ file: ['Choose a GeoJSON file to upload (form field "file").'] });
+    return { text, fields };
+  }
+  const body = (request.body ?? {}) as Record<string, unknown>;
+  for (const key of ['geometry_type', 'name_property', 'code_property']) if (typeof body[key] === 'string') fields[key] = body[key] as string;
+  const data = body.data ?? body.geojson;
+  if (data === undefined) throw new ValidationError({ file: ['Send the GeoJSON as a file (multipart, field "file") or as "data" in a JSON body.'] });
+  return { text: typeof data === 'string' ? data : JSON.stringify(data), fields };
+}
+
+/**
+ * Region routes beyond the generic resource: colours, loading Census shapes, uploading GeoJSON, and the
+ * shape picker of /api/options/geometries.
+ */
+export function registerRegionRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.post('/api/regions/colors', async (request) => {
+    const body = parseBody(colorsBody, request.body);
+    const def = regionsDefinition(ctx);
+    ctx.records.authorize(request.user, def, 'update');
+    const changes: Array<{ id: number; color: string | null }> = body.colors
+      ? body.colors
+      : body.ids!.map((id, i) => ({ id, color: body.auto ? REGION_PALETTE[i % REGION_PALETTE.length] : body.color! }));
+    const data = [];
+    for (const change of changes) {
+      const { record } = await ctx.records.update(request.user, def, change.id, { color: change.color });
+      data.push(record);
+    }
+    return { data, message: `${changes.length === 1 ? 'Region colour' : 'Region colours'} updated successfully.` };
+  });
+
+  app.post('/api/regions/load-us', async (request) => {
+    const body = parseBody(loadBody, request.body);
+    let states: string[] | undefined;
+    if (body.states?.length) {
+      states = body.states.map((s) => stateCode(s) ?? '');
+      const unknown = body.states.filter((_, i) => !states![i]);
+      if (unknown.length) throw new ValidationError({ states: [`Unknown state: ${unknown.join(', ')}. Use FIPS codes (06), abbreviations (CA) or names.`] });
+    }
+    const result = await loadUsShapes(ctx, request.user, body.level, states);
+    return {
+      data: { created: result.created, updated: result.updated, sites_assigned: result.assigned, region_ids: result.ids },
+      message: `${result.created + result.updated} ${body.level === 'states' ? 'state' : 'county'} shapes loaded.`,
+    };
+  });
+
+  app.post('/api/regions/upload', async (request, reply) => {
+    const { text, fields } = await readUpload(request);
+    const geometryType = (fields.geometry_type || 'postal-code') as Shape['geometry_type'];
+    if (!(GEOMETRY_TYPES as readonly string[]).includes(geometryType)) throw new ValidationError({ geometry_type: [`The geometry type must be one of: ${GEOMETRY_TYPES.join(', ')}.`] });
+    let shapes: Shape[];
+    try {
+      shapes = parseGeoJsonUpload(text, { geometryType, nameProperty: fields.name_property || undefined, codeProperty: fields.code_property || undefined });
+    } catch (error) {
+      if (error instanceof UploadError) throw new ValidationError({ file: [error.message] });
+      throw error;
+    }
+    const result = await storeShapes(ctx, request.user, shapes);
+    return reply.status(201).send({
+      data: { created: result.created, updated: result.updated, sites_assigned: result.assigned, region_ids: result.ids },
+      message: `${shapes.length} ${shapes.length === 1 ? 'shape' : 'shapes'} uploaded.`,
+    });
+  });
+
+  /**
+   * GET /api/options/geometries?type=state|county|postal-code&q=text&state=06: `{data: [{id, name,
+   * geometry_type, code}]}` to pick a region shape. The first time states or counties are asked for and none
+   * are in the database, the Census shapes are loaded (all states; the counties of `state`, or all counties).
+   */
+  app.get<{ Querystring: Record<string, unknown> }>('/api/options/geometries', async (request) => {
+    const def = regionsDefinition(ctx);
+    ctx.records.authorize(request.user, def, 'read');
+    const type = typeof request.query.type === 'string' && request.query.type ? request.query.type : typeof request.query.geometry_type === 'string' ? request.query.geometry_type : null;
+    if (type && !(GEOMETRY_TYPES as readonly string[]).includes(type)) throw new ValidationError({ type: [`The type must be one of: ${GEOMETRY_TYPES.join(', ')}.`] });
+    const q = typeof request.query.q === 'string' ? request.query.q.trim().slice(0, 100) : '';
+    const state = typeof request.query.state === 'string' && request.query.state ? stateCode(request.query.state) : null;
+    if (typeof request.query.state === 'string' && request.query.state && !state) throw new ValidationError({ state: ['Unknown state.'] });
+
+    if (type === 'state' || type === 'county') {
+      const level: UsLevel = type === 'state' ? 'states' : 'counties';
+      const loaded = await loadedUsCodes(ctx, type);
+      const wanted = usShapes(level, type === 'county' && state ? [state] : undefined);
+      if (!wanted.some((s) => loaded.has(s.code))) {
+        try {
+          await loadUsShapes(ctx, null, level, type === 'county' && state ? [state] : undefined, { system: true, onlyMissing: true });
+        } catch (error) {
+          request.log.error({ err: error }, 'Loading Census shapes on demand failed');
+          throw new HttpError(503, 'The state and county shapes could not be loaded. Try again in a moment.');
+        }
+      }
+    }
+    let query = ctx.records
+      .visibleRows(ctx.db, def, request.user)
+      .select(['t.id', 't.name', 't.geometry_type', 't.code'])
+      .where(sql<boolean>`t.geometry is not null`);
+    if (type) query = query.where('t.geometry_type', '=', type);
+    if (state) query = query.where((eb) => eb.or([eb('t.code', '=', state), eb('t.code', 'like', `${state}%`)]));
+    if (q) query = query.where((eb) => eb.or([eb('t.name', 'ilike', `%${escapeLike(q)}%`), eb('t.code', 'ilike', `${escapeLike(q)}%`)]));
+    const data = await query.orderBy('t.name').limit(500).execute();
+    return { data };
+  });
+}
