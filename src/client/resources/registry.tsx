@@ -15,6 +15,7 @@ import { lazyPage } from '../routing/lazyPage';
 import { resourceForType } from './names';
 import type { Schema } from '../system/types';
 import { TYPE_LABELS, titleCase } from '../i18n/labels';
+import { insightRoutes } from '../reports/routes';
 
 export type ResourceScreens = Partial<Pick<ResourceProps, 'list' | 'show' | 'edit' | 'create' | 'icon' | 'recordRepresentation' | 'options' | 'hasCreate' | 'hasEdit' | 'hasShow'>>;
 export type SchemaScreensFactory = (schema: Schema) => ResourceScreens | undefined;
@@ -99,6 +100,7 @@ export function layoutRoutes(schemas: readonly Schema[]): ReactElement {
   return (
     <CustomRoutes key="layout-routes">
       <Route path="/settings" element={<ProfilePage />} />
+      {insightRoutes}
       <Route path="/crafts/*" element={<Navigate to="/trades" replace />} />
       {PLANNED_SCREENS.filter(([path]) => !declared.has(path)).map(([path, title]) => (
         <Route key={path} path={`/${path}/*`} element={<PlaceholderPage title={titleOf(path, title)} />} />
