@@ -1,6 +1,8 @@
 import type { Transaction } from 'kysely';
 import { ValidationError } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
+import { registerBuiltinTypes } from '../schemas/builtin-types.js';
+import { ref, schemaBacked } from '../schemas/schema-backed.js';
 import { assignRegionSites } from './assign.js';
 import { bboxOf, GeometryError, parseAreaGeometry } from './geometry.js';
 
@@ -15,9 +17,10 @@ const reshaped = new WeakSet<Transaction<any>>();
  * through this resource but never sent in lists (it can be megabytes): read it from /api/map/regions/{id} or
  * /api/map/regions-geojson. Its bounding box columns are derived from it, and the sites inside it are worked
  * out again whenever it is created, reshaped or restored. Site counts are not part of the record: they depend on
- * which sites the reader may see, so they come from /api/map/regions.
+ * which sites the reader may see, so they come from /api/map/regions. Schema-backed like the other record types:
+ * fields an administrator adds to the `region` schema are stored in `custom`.
  */
-export const regionsResource: ResourceDefinition = {
+export const regionsResource: ResourceDefinition = schemaBacked({
   name: 'regions',
   type: 'region',
   table: 'regions',
@@ -28,7 +31,7 @@ export const regionsResource: ResourceDefinition = {
     code: { kind: 'text', max: 40 },
     color: { kind: 'color' },
     geometry: { kind: 'json', max: 20_000_000, filterable: false, sortable: false },
-    team_id: { kind: 'integer', min: 1 },
+    team_id: ref('teams', 'team'),
   },
   readOnly: ['min_lat', 'min_lng', 'max_lat', 'max_lng'],
   hidden: ['geometry'],
@@ -67,4 +70,7 @@ export const regionsResource: ResourceDefinition = {
       }
     },
   },
-};
+});
+
+// The `region` schema (schemas/region.json) describes this table: administrators' fields live in `custom`.
+registerBuiltinTypes([regionsResource]);
