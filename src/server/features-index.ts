@@ -7,6 +7,8 @@ import { contractorsResource } from './contractors/contractors-resource.js';
 import { registerDashboardRoutes } from './dashboard/dashboard-routes.js';
 import { featuresResource } from './features/features-resource.js';
 import { grievancesResource } from './grievances/grievances-resource.js';
+import { importResourceDefinitions } from './imports/resources.js';
+import { registerImportFeature } from './jobs/index.js';
 import { registerMapRoutes } from './map/map-routes.js';
 import { membersResource } from './members/members-resource.js';
 import type { ResourceDefinition } from './records/resource.js';
@@ -52,6 +54,8 @@ export const resourceDefinitions: ResourceDefinition[] = [
   notificationsResource,
   documentsResource,
   attachmentsResource,
+  // Importers, importer columns and rules, imports, exports (docs/imports.md).
+  ...importResourceDefinitions,
 ];
 registerBuiltinTypes(resourceDefinitions);
 
@@ -66,4 +70,5 @@ export function registerFeatureRoutes(app: FastifyInstance, ctx: AppContext) {
   registerSiteRoutes(app, ctx);
   registerContractorRoutes(app, ctx);
   registerWorkRoutes(app, ctx);
+  registerImportFeature(app, ctx);
 }

@@ -3,6 +3,8 @@ import { ConfigError, loadConfig } from './config/config.js';
 import { DataFolderLockedError, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { ensureAppKey, seedDatabase } from './seed/seed.js';
+import { seedReadyMadeImporters } from './imports/ready-made.js';
+import { startJobWorker } from './jobs/index.js';
 
 /** Starts the one process: migrations, first-start seeding, then the app, /api and the websocket on PORT. */
 async function main() {
@@ -27,8 +29,10 @@ async function main() {
   await migrate(database.db);
   config.appKey ??= await ensureAppKey(database.db);
   const seeded = await seedDatabase(database.db, config);
+  await seedReadyMadeImporters(database.db);
   ({ app } = await buildApp({ config, database }));
   await app.listen({ port: config.port, host: config.host });
+  await startJobWorker(app); // imports, undo, exports; stopped by app.close() (onClose hook in jobs/index.ts)
 
   const address = config.appUrl ?? `http://localhost:${(app.server.address() as { port: number }).port}`;
   const lines = [``, `  ${config.appName} is running at ${address}`, `  Database: ${database.kind === 'pglite' ? `embedded (PGlite) in ${config.dataDir}` : 'PostgreSQL'}`];

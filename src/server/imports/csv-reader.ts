@@ -1,0 +1,134 @@
+import { createReadStream } from 'node:fs';
+import { Readable, Transform } from 'node:stream';
+import Papa from 'papaparse';
+
+export type CsvEncoding = 'utf8' | 'windows-1252';
+
+export interface CsvRecord {
+  /** The line of the file where the record starts (the header is line 1 when the file starts with it). */
+  line: number;
+  /** 0-based index of the data record after the header (blank lines count, so resuming can skip by index). */
+  index: number;
+  cells: string[];
+}
+
+export interface FileFacts {
+  encoding: CsvEncoding;
+  /** Lines that hold something (an upper bound of the records: a quoted field may span lines). */
+  lines: number;
+  bytes: number;
+  hasBom: boolean;
+}
+
+/**
+ * Reads a file once to learn its encoding: valid UTF-8 (with or without BOM) is UTF-8; anything else is read as
+ * Windows-1252, the encoding of spreadsheets saved as "CSV" on Windows. Also counts non-blank lines for progress.
+ */
+export async function inspectFile(path: string): Promise<FileFacts> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let utf8 = true;
+  let lines = 0;
+  let bytes = 0;
+  let hasBom = false;
+  let lineHasContent = false;
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    if (bytes === 0 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) hasBom = true;
+    bytes += chunk.length;
+    if (utf8) {
+      try {
+        decoder.decode(chunk, { stream: true });
+      } catch {
+        utf8 = false;
+      }
+    }
+    for (let i = 0; i < chunk.length; i++) {
+      const byte = chunk[i];
+      if (byte === 10) {
+        if (lineHasContent) lines++;
+        lineHasContent = false;
+      } else if (byte !== 13 && byte !== 32 && byte !== 44) lineHasContent = true;
+    }
+  }
+  if (lineHasContent) lines++;
+  if (utf8) {
+    try {
+      decoder.decode();
+    } catch {
+      utf8 = false;
+    }
+  }
+  return { encoding: utf8 ? 'utf8' : 'windows-1252', lines, bytes, hasBom };
+}
+
+/** Bytes → text in the file's encoding, chunk by chunk (a character split across chunks is kept whole); the BOM is dropped. */
+function decodeStream(encoding: CsvEncoding) {
+  const decoder = new TextDecoder(encoding === 'utf8' ? 'utf-8' : 'windows-1252');
+  return new Transform({
+    readableObjectMode: false,
+    decodeStrings: true,
+    transform(chunk: Buffer, _enc, done) {
+      done(null, decoder.decode(chunk, { stream: true }));
+    },
+    flush(done) {
+      done(null, decoder.decode());
+    },
+  });
+}
+
+/** Header cells made usable: trimmed; empty → "Column N"; a repeated name → "Name (2)", "Name (3)". */
+export function cleanHeaders(cells: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return cells.map((cell, i) => {
+    let name = cell.replace(/^\uFEFF/, '').replace(/\s+/g, ' ').trim();
+    if (!name) name = `Column ${i + 1}`;
+    const key = name.toLowerCase();
+    const count = (seen.get(key) ?? 0) + 1;
+    seen.set(key, count);
+    return count > 1 ? `${name} (${count})` : name;
+  });
+}
+
+export const isBlankRecord = (cells: readonly string[]) => cells.every((cell) => cell.trim() === '');
+
+/**
+ * Streams a CSV file as records: papaparse's Node stream parser behind a decoder, read with `for await` so a
+ * slow consumer slows the reading (backpressure) and memory stays flat whatever the file's size. Yields the
+ * header first (`index` -1), then data records, blank ones included (callers skip them; line numbers stay true).
+ * Quoted fields may hold commas, quotes and line breaks; a record's line is where it starts.
+ */
+export async function* readCsv(source: string | Readable, encoding: CsvEncoding, options: { maxRecords?: number } = {}): AsyncGenerator<CsvRecord> {
+  const input = typeof source === 'string' ? createReadStream(source, { highWaterMark: 256 * 1024 }) : source;
+  const parser = Papa.parse(Papa.NODE_STREAM_INPUT, { header: false, skipEmptyLines: false, delimiter: '' });
+  const decoded = input.pipe(decodeStream(encoding));
+  decoded.pipe(parser);
+  input.on('error', (error: Error) => parser.destroy(error));
+  let line = 1;
+  let index = -1;
+  let headerSeen = false;
+  try {
+    for await (const row of parser as AsyncIterable<string[]>) {
+      const cells = Array.isArray(row) ? row.map((cell) => (cell == null ? '' : String(cell))) : [];
+      const start = line;
+      // A record spans one line plus the line breaks inside its quoted fields.
+      let breaks = 0;
+      for (const cell of cells) {
+        if (cell.indexOf('\n') === -1 && cell.indexOf('\r') === -1) continue;
+        breaks += (cell.match(/\r\n|\r|\n/g) ?? []).length;
+      }
+      line += 1 + breaks;
+      if (!headerSeen) {
+        if (isBlankRecord(cells)) continue; // blank lines before the header
+        headerSeen = true;
+        yield { line: start, index: -1, cells };
+        continue;
+      }
+      index++;
+      yield { line: start, index, cells };
+      if (options.maxRecords !== undefined && index + 1 >= options.maxRecords) break;
+    }
+  } finally {
+    input.destroy();
+    decoded.destroy();
+    parser.destroy();
+  }
+}

@@ -1,0 +1,144 @@
+import { sql, type Transaction } from 'kysely';
+import type { AuthUser } from '../auth/auth-user.js';
+import type { RecordService } from '../records/record-service.js';
+import type { ResourceRegistry } from '../records/registry.js';
+import type { ContactInput } from './mapper.js';
+import { definitionFor } from './record-types.js';
+
+export type Resolved = { id: number } | { error: string };
+
+/**
+ * Related records named on the rows of one chunk (trades, unions, classifications, site statuses, contractors,
+ * contacts): matched case-insensitively in one query per kind, and created in bulk through the data service's
+ * batch path when the importer allows it (and the person may create them).
+ */
+export class RelatedResolver {
+  constructor(
+    private readonly records: RecordService,
+    private readonly resources: ResourceRegistry,
+    private readonly trx: Transaction<any>,
+    private readonly user: AuthUser,
+    private readonly importId: number,
+    private readonly createRelated: boolean,
+  ) {}
+
+  /** Reference rows by name (trade, union, classification, site-status): lower-cased name → id or error. */
+  async byName(type: string, names: readonly string[]): Promise<Map<string, Resolved>> {
+    const result = new Map<string, Resolved>();
+    const unique = dedupe(names);
+    if (!unique.length) return result;
+    const def = definitionFor(this.resources, type);
+    const outcomes = await this.records.importBatch(this.trx, this.user, def, unique.map((name) => ({ values: { name } })), {
+      importId: this.importId,
+      keyField: 'name',
+      create: this.createRelated,
+      update: false,
+    });
+    unique.forEach((name, i) => {
+      const outcome = outcomes[i];
+      result.set(name.toLowerCase(), outcome.id ? { id: outcome.id } : { error: `${def.singular} "${name}": ${outcome.reason ?? 'not found.'}` });
+    });
+    return result;
+  }
+
+  /**
+   * Contractors named on rows: matched by their id (external_id) when the row has one, else by name; new ones
+   * created, known ones updated with what the row says (phone, address...). Key: `id:<external_id>` or `name:<lower name>`.
+   */
+  async contractors(list: ReadonlyArray<Record<string, unknown>>): Promise<Map<string, Resolved>> {
+    const result = new Map<string, Resolved>();
+    if (!list.length) return result;
+    const def = definitionFor(this.resources, 'contractor');
+    const fields = await this.records.fields(def, this.trx);
+    const byId = new Map<string, Record<string, unknown>>();
+    const byName = new Map<string, Record<string, unknown>>();
+    for (const contractor of list) {
+      const key = contractorKey(contractor);
+      const values = Object.fromEntries(Object.entries(contractor).filter(([field]) => field in fields));
+      if (key.startsWith('id:')) byId.set(key, values);
+      else byName.set(key, values);
+    }
+    for (const [group, keyField] of [
+      [byId, 'external_id'],
+      [byName, 'name'],
+    ] as const) {
+      if (!group.size) continue;
+      const keys = [...group.keys()];
+      const outcomes = await this.records.importBatch(this.trx, this.user, def, keys.map((key) => ({ values: group.get(key)! })), {
+        importId: this.importId,
+        keyField,
+        create: this.createRelated,
+        update: true,
+      });
+      keys.forEach((key, i) => {
+        const outcome = outcomes[i];
+        result.set(key, outcome.id ? { id: outcome.id } : { error: `Contractor "${String(group.get(key)!.name ?? key.slice(3))}": ${outcome.reason ?? 'not found.'}` });
+      });
+    }
+    return result;
+  }
+
+  /** Contacts: matched by e-mail (any case), else by full name; new ones created. Key: contactKey(). */
+  async contacts(list: readonly ContactInput[]): Promise<Map<string, Resolved>> {
+    const result = new Map<string, Resolved>();
+    const unique = new Map<string, ContactInput>();
+    for (const contact of list) {
+      const key = contactKey(contact);
+      if (!unique.has(key)) unique.set(key, contact);
+    }
+    if (!unique.size) return result;
+    const def = definitionFor(this.resources, 'contact');
+    const emails = [...unique.values()].filter((c) => c.email).map((c) => c.email!.trim().toLowerCase());
+    const names = [...unique.values()].filter((c) => !c.email).map((c) => fullName(c));
+    const found = await sql<{ id: number; email: string | null; name: string }>`
+      select id, lower(email) as email, lower(trim(first_name || ' ' || last_name)) as name from contacts
+      where deleted_at is null and (lower(email) = any(${emails}::text[]) or (email is null and lower(trim(first_name || ' ' || last_name)) = any(${names}::text[])))
+      order by id`.execute(this.trx);
+    const known = new Map<string, number>();
+    for (const row of found.rows) {
+      if (row.email && !known.has(`email:${row.email}`)) known.set(`email:${row.email}`, row.id);
+      if (!known.has(`name:${row.name}`)) known.set(`name:${row.name}`, row.id);
+    }
+    const missing: Array<[string, ContactInput]> = [];
+    for (const [key, contact] of unique) {
+      const id = known.get(key);
+      if (id) result.set(key, { id });
+      else missing.push([key, contact]);
+    }
+    if (missing.length) {
+      const fields = await this.records.fields(def, this.trx);
+      const outcomes = await this.records.importBatch(
+        this.trx,
+        this.user,
+        def,
+        missing.map(([, contact]) => ({ values: Object.fromEntries(Object.entries(contact).filter(([field]) => field in fields)) })),
+        { importId: this.importId, keyField: null, create: this.createRelated },
+      );
+      missing.forEach(([key, contact], i) => {
+        const outcome = outcomes[i];
+        result.set(key, outcome.id ? { id: outcome.id } : { error: `Contact "${fullName(contact) || contact.email}": ${outcome.reason ?? 'not created.'}` });
+      });
+    }
+    return result;
+  }
+}
+
+export function contractorKey(contractor: Record<string, unknown>) {
+  const externalId = String(contractor.external_id ?? '').trim();
+  return externalId ? `id:${externalId}` : `name:${String(contractor.name ?? '').trim().toLowerCase()}`;
+}
+
+export function contactKey(contact: ContactInput) {
+  return contact.email ? `email:${contact.email.trim().toLowerCase()}` : `name:${fullName(contact)}`;
+}
+
+const fullName = (contact: ContactInput) => `${contact.first_name} ${contact.last_name}`.trim().toLowerCase();
+
+function dedupe(names: readonly string[]) {
+  const seen = new Map<string, string>();
+  for (const name of names) {
+    const trimmed = name.trim();
+    if (trimmed && !seen.has(trimmed.toLowerCase())) seen.set(trimmed.toLowerCase(), trimmed);
+  }
+  return [...seen.values()];
+}

@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Transform } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
+import { HttpError, ValidationError } from '../http/errors.js';
+import { inspectFile, type CsvEncoding } from './csv-reader.js';
+
+export interface UploadedFile {
+  name: string;
+  path: string;
+  size: number;
+  encoding: CsvEncoding;
+  lines: number;
+}
+
+export interface UploadResult {
+  files: UploadedFile[];
+  fields: Record<string, string>;
+}
+
+const ALLOWED_EXTENSIONS = ['.csv', '.txt', '.tsv'];
+const SIGNATURES: Array<[number[], string]> = [
+  [[0x50, 0x4b, 0x03, 0x04], 'an Excel workbook or another zip file'],
+  [[0xd0, 0xcf, 0x11, 0xe0], 'an old Excel (.xls) workbook'],
+  [[0x25, 0x50, 0x44, 0x46], 'a PDF'],
+  [[0x89, 0x50, 0x4e, 0x47], 'a PNG image'],
+  [[0xff, 0xd8, 0xff], 'a JPEG image'],
+  [[0x1f, 0x8b], 'a gzip archive'],
+];
+
+const megabytes = (bytes: number) => `${Math.round((bytes / 1_048_576) * 10) / 10} MB`;
+
+/** Why the start of a file shows it is not CSV text (null when it looks like text). */
+export function notCsvReason(head: Buffer): string | null {
+  for (const [signature, what] of SIGNATURES) {
+    if (signature.every((byte, i) => head[i] === byte)) return `it is ${what}, not CSV text. Save the sheet as CSV (File > Save As > CSV UTF-8) and upload that`;
+  }
+  const probe = head.subarray(0, 8_192);
+  if (probe.includes(0)) {
+    // UTF-16 text has NUL bytes too: say so, as that is a save option people pick by mistake.
+    const utf16 = (probe[0] === 0xff && probe[1] === 0xfe) || (probe[0] === 0xfe && probe[1] === 0xff);
+    return utf16 ? 'it is saved as UTF-16. Save it as CSV UTF-8 (or plain CSV) and upload that' : 'it holds binary data, not CSV text';
+  }
+  return null;
+}
+
+/**
+ * Reads a multipart upload of CSV files (`files[]`, `files` or `file`) with its other fields, streaming each file
+ * to `folder`. Checked before anything is kept: the extension, the first bytes (binary, spreadsheet or PDF
+ * content is refused), and the size limit (413). A file is written under a temporary name and renamed only when
+ * it passed, so a refused upload leaves nothing behind.
+ */
+export async function receiveCsvUpload(request: FastifyRequest, folder: string, limitBytes: number, options: { maxFiles?: number } = {}): Promise<UploadResult> {
+  if (!request.isMultipart()) throw new ValidationError({ files: ['Send the CSV files as multipart form data (files[]).'] });
+  const declared = Number(request.headers['content-length'] ?? 0);
+  const maxFiles = options.maxFiles ?? 20;
+  if (declared && declared > limitBytes * maxFiles + 1_048_576) {
+    throw new HttpError(413, `The upload is ${megabytes(declared)}; each file may be at most ${megabytes(limitBytes)}.`);
+  }
+  await mkdir(folder, { recursive: true });
+  const files: UploadedFile[] = [];
+  const fields: Record<string, string> = {};
+  const written: string[] = [];
+  try {
+    for await (const part of request.parts({ limits: { fileSize: limitBytes } })) {
+      if (part.type === 'field') {
+        fields[part.fieldname] = String(part.value ?? '');
+        continue;
+      }
+      if (!['files[]', 'files', 'file'].includes(part.fieldname)) {
+        part.file.resume();
+        throw new ValidationError({ [part.fieldname]: [`Unexpected file field "${part.fieldname}"; send the files as files[].`] });
+      }
+      const name = path.basename(part.filename || 'upload.csv').slice(0, 200);
+      const extension = path.extname(name).toLowerCase();
+      if (!ALLOWED_EXTENSIONS.includes(extension)) {
+        part.file.resume();
+        throw new ValidationError({ files: [`"${name}" is not a CSV file: only .csv, .txt and .tsv files can be imported.`] });
+      }
+      if (files.length >= maxFiles) {
+        part.file.resume();
+        throw new ValidationError({ files: [`Upload at most ${maxFiles} files at a time.`] });
+      }
+      const temporary = path.join(folder, `.upload-${randomUUID()}`);
+      written.push(temporary);
+      let checked = false;
+      let size = 0;
+      const gate = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          if (!checked) {
+            checked = true;
+            const reason = notCsvReason(chunk);
+            if (reason) return done(new ValidationError({ files: [`"${name}" cannot be imported: ${reason}.`] }));
+          }
+          size += chunk.length;
+          done(null, chunk);
+        },
+      });
+      try {
+        await pipeline(part.file, gate, createWriteStream(temporary));
+      } catch (error: any) {
+        if (error instanceof HttpError) throw error;
+        if (error?.code === 'FST_REQ_FILE_TOO_LARGE' || error?.statusCode === 413) throw tooLarge(name, limitBytes);
+        throw error;
+      }
+      if (part.file.truncated) throw tooLarge(name, limitBytes);
+      if (size === 0) throw new ValidationError({ files: [`"${name}" is empty.`] });
+      const facts = await inspectFile(temporary);
+      const final = path.join(folder, `${randomUUID()}${extension}`);
+      await rename(temporary, final);
+      written.push(final);
+      files.push({ name, path: final, size, encoding: facts.encoding, lines: facts.lines });
+    }
+  } catch (error: any) {
+    await Promise.all(written.map((file) => rm(file, { force: true })));
+    if (error?.code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge('The file', limitBytes);
+    if (error?.code === 'FST_FILES_LIMIT' || error?.code === 'FST_PARTS_LIMIT') throw new ValidationError({ files: [`Upload at most ${maxFiles} files at a time.`] });
+    throw error;
+  }
+  await Promise.all(written.filter((file) => file.includes('.upload-')).map((file) => rm(file, { force: true })));
+  return { files, fields };
+}
+
+function tooLarge(name: string, limitBytes: number) {
+  return new HttpError(413, `"${name}" is larger than ${megabytes(limitBytes)}, the most a file may be. Split it into smaller files and import them together.`);
+}
+
+export async function removeFiles(files: ReadonlyArray<{ path: string }>) {
+  await Promise.all(files.map((file) => rm(file.path, { force: true })));
+}

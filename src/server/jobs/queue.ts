@@ -1,0 +1,119 @@
+import os from 'node:os';
+import { sql, type Kysely } from 'kysely';
+
+export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
+
+export interface Job<P = Record<string, any>> {
+  id: number;
+  type: string;
+  payload: P;
+  status: JobStatus;
+  attempts: number;
+  max_attempts: number;
+  run_at: Date;
+  locked_by: string | null;
+  locked_at: Date | null;
+  progress: unknown;
+  error: string | null;
+}
+
+/** This process's name in `jobs.locked_by`: host and pid, so a restarted process can tell its dead predecessor's jobs. */
+export const WORKER_ID = `${os.hostname()}:${process.pid}`;
+
+/** Adds a job; it runs as soon as a worker is free (or at `runAt`). Pass a transaction to enqueue atomically with other writes. */
+export async function enqueueJob(db: Kysely<any>, type: string, payload: Record<string, unknown>, options: { runAt?: Date; maxAttempts?: number } = {}): Promise<number> {
+  const row = await db
+    .insertInto('jobs')
+    .values({ type, payload: JSON.stringify(payload), run_at: options.runAt ?? new Date(), max_attempts: options.maxAttempts ?? 5 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+/**
+ * Claims the next due job with `for update skip locked`, so two workers (processes) never take the same one.
+ * Works on PGlite and PostgreSQL alike.
+ */
+export async function claimJob(db: Kysely<any>, workerId: string, types: readonly string[]): Promise<Job | null> {
+  if (types.length === 0) return null;
+  const result = await sql<Job>`
+    update jobs set status = 'running', locked_by = ${workerId}, locked_at = now(), attempts = attempts + 1, updated_at = now()
+    where id = (
+      select id from jobs
+      where status = 'queued' and run_at <= now() and type in (${sql.join([...types])})
+      order by run_at, id
+      for update skip locked
+      limit 1
+    )
+    returning *`.execute(db);
+  const job = result.rows[0];
+  return job ? { ...job, id: Number(job.id) } : null;
+}
+
+/** The worker is still on it: refreshes `locked_at` (a job whose heartbeat stops is taken over later). */
+export async function heartbeat(db: Kysely<any>, jobId: number, progress?: unknown) {
+  await db
+    .updateTable('jobs')
+    .set({ locked_at: new Date(), updated_at: new Date(), ...(progress !== undefined ? { progress: JSON.stringify(progress) } : {}) })
+    .where('id', '=', jobId)
+    .execute();
+}
+
+export async function finishJob(db: Kysely<any>, jobId: number) {
+  await db.updateTable('jobs').set({ status: 'done', locked_by: null, locked_at: null, error: null, updated_at: new Date() }).where('id', '=', jobId).execute();
+}
+
+/** A failed attempt: retried later (backing off) until `max_attempts`, then left `failed`. */
+export async function failJob(db: Kysely<any>, job: Job, error: unknown, options: { retry?: boolean } = {}) {
+  const message = error instanceof Error ? error.message : String(error);
+  const retry = (options.retry ?? true) && job.attempts < job.max_attempts;
+  const delaySeconds = Math.min(300, 2 ** job.attempts * 5);
+  await db
+    .updateTable('jobs')
+    .set({
+      status: retry ? 'queued' : 'failed',
+      locked_by: null,
+      locked_at: null,
+      error: message.slice(0, 2_000),
+      run_at: retry ? sql`now() + make_interval(secs => ${delaySeconds})` : sql`run_at`,
+      updated_at: new Date(),
+    })
+    .where('id', '=', job.id)
+    .execute();
+  return retry;
+}
+
+/**
+ * Jobs left `running` by a process that died go back to the queue. `everyRunning` (one process owns the
+ * embedded database, so at its start nothing else can be running) requeues all; otherwise those of a dead
+ * process on this host, and those whose heartbeat is older than `staleAfterSeconds`.
+ */
+export async function requeueAbandoned(db: Kysely<any>, options: { everyRunning?: boolean; staleAfterSeconds?: number; workerId?: string } = {}): Promise<number> {
+  const running = await db.selectFrom('jobs').select(['id', 'locked_by', 'locked_at']).where('status', '=', 'running').execute();
+  const host = os.hostname();
+  const stale = Date.now() - (options.staleAfterSeconds ?? 120) * 1000;
+  const ids = running
+    .filter((job) => {
+      if (options.everyRunning) return true;
+      if (job.locked_by === options.workerId) return false;
+      const [lockHost, pid] = String(job.locked_by ?? '').split(':');
+      if (lockHost === host && pid && !processIsAlive(Number(pid))) return true;
+      return !job.locked_at || new Date(job.locked_at).getTime() < stale;
+    })
+    .map((job) => job.id);
+  if (ids.length) {
+    await db.updateTable('jobs').set({ status: 'queued', locked_by: null, locked_at: null, run_at: new Date(), updated_at: new Date() }).where('id', 'in', ids).where('status', '=', 'running').execute();
+  }
+  return ids.length;
+}
+
+function processIsAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error: any) {
+    return error.code === 'EPERM';
+  }
+}
