@@ -43,7 +43,8 @@ export default function ClassificationsReportPage() {
     { header: 'Stewards', render: number('stewards') },
     { header: 'Contacts', render: number('contacts') },
   ];
-  const charted = rows.filter((r) => (r.members ?? 0) + (r.contacts ?? 0) > 0);
+  // The unclassified row stays in the table only: it would dwarf the rest of the chart.
+  const charted = rows.filter((r) => r.key !== null && (r.members ?? 0) + (r.contacts ?? 0) > 0);
   return (
     <>
       <Title title="Classifications report" />

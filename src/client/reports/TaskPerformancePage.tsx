@@ -54,13 +54,13 @@ export default function TaskPerformancePage() {
   // The chart adds the periods up per person or team.
   const people = new Map<string, Row>();
   for (const row of rows) {
-    const entry = people.get(row.label) ?? { ...row, calls: 0, meetings: 0, visits: 0 };
-    if (people.has(row.label)) {
+    const entry = people.get(row.label);
+    if (!entry) people.set(row.label, { ...row });
+    else {
       entry.calls += row.calls;
       entry.meetings += row.meetings;
       entry.visits += row.visits;
     }
-    people.set(row.label, entry);
   }
   const charted = [...people.values()].filter((r) => r.calls + r.meetings + r.visits > 0).slice(0, 20);
   return (

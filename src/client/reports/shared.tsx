@@ -136,7 +136,8 @@ export function SelectFilter({ label, value, onChange, options, allLabel = 'All'
       label={label}
       value={value}
       onChange={(event) => onChange(event.target.value)}
-      sx={{ minWidth, flex: { xs: '1 1 140px', sm: '0 0 auto' } }}
+      fullWidth={false}
+      sx={{ minWidth, width: { xs: 'auto', sm: Math.max(minWidth, 180) }, flex: { xs: '1 1 140px', sm: '0 0 auto' } }}
       slotProps={{ htmlInput: { 'data-testid': testId } }}
     >
       {allLabel !== null && <MenuItem value="">{allLabel}</MenuItem>}
@@ -157,6 +158,7 @@ export function DateFilter({ label, value, onChange, testId }: { label: string; 
       label={label}
       value={value}
       onChange={(event) => onChange(event.target.value)}
+      fullWidth={false}
       sx={{ width: { xs: 'calc(50% - 4px)', sm: 165 } }}
       slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': testId } }}
     />
