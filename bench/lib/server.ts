@@ -1,0 +1,162 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { request } from './http.js';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const HOST = '127.0.0.1';
+
+/** Settings that would point the server elsewhere than a private PGlite folder on 127.0.0.1: never inherited. */
+const STRIPPED_SETTINGS = [
+  'DATABASE_URL', 'APP_URL', 'APP_KEY', 'HOST', 'PORT', 'DATA_DIR', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'SEED_DEMO', 'LOG_LEVEL',
+  'NODE_ENV', 'PUSHER_APP_ID', 'PUSHER_APP_KEY', 'PUSHER_APP_SECRET', 'PUSHER_HOST', 'PUSHER_PORT', 'PUSHER_SCHEME',
+  'SMTP_URL', 'ANALYTICS_URL', 'TRUST_PROXY', 'REGISTRATION_ENABLED', 'SESSION_IDLE_MINUTES', 'LOGIN_MAX_ATTEMPTS',
+];
+
+export interface ServerOptions {
+  dataDir: string;
+  port: number;
+  adminEmail: string;
+  adminPassword: string;
+  /** Give up when /api/health has not answered 200 after this long. */
+  timeoutMs?: number;
+}
+
+export interface RunningServer {
+  pid: number;
+  baseUrl: string;
+  /** Spawn to the first 200 from GET /api/health, in ms. */
+  startMs: number;
+  /** CPU time (user + system, all threads) the server used until then, in ms: steadier than startMs on a busy machine. */
+  startCpuMs: number;
+  /** The last lines the server wrote (stdout and stderr), for error reports. */
+  output(): string;
+  /** SIGTERM, then wait for the process to exit (SIGKILL after 20 s). Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+const live = new Set<ChildProcess>();
+const tempFolders = new Set<string>();
+// Last resort when the harness dies or is interrupted: never leave a server or its data folder behind.
+process.on('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+  for (const folder of tempFolders) rmSync(folder, { recursive: true, force: true });
+});
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  process.once(signal, () => {
+    console.error(`\n[bench] ${signal}: stopping the server under test and removing its data folder.`);
+    process.exit(code);
+  });
+}
+
+/** A new empty folder under the system temp folder, removed by `removeTempFolder` or, failing that, at exit. */
+export function makeTempFolder(prefix: string): string {
+  const folder = mkdtempSync(path.join(os.tmpdir(), prefix));
+  tempFolders.add(folder);
+  return folder;
+}
+
+export function removeTempFolder(folder: string) {
+  rmSync(folder, { recursive: true, force: true });
+  tempFolders.delete(folder);
+}
+
+/** A TCP port nobody listens on right now, on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, HOST, () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Starts the real server as `npm start` does (`node scripts/start.mjs`, client build skipped) on
+ * 127.0.0.1:`port` with its data in `dataDir`, and waits for the first 200 from GET /api/health, polling every 20 ms.
+ */
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of STRIPPED_SETTINGS) delete env[name];
+  Object.assign(env, {
+    SKIP_CLIENT_BUILD: '1',
+    NODE_ENV: 'production',
+    HOST,
+    PORT: String(options.port),
+    DATA_DIR: options.dataDir,
+    ADMIN_EMAIL: options.adminEmail,
+    ADMIN_PASSWORD: options.adminPassword,
+    SEED_DEMO: '0',
+    LOG_LEVEL: 'warn',
+  });
+
+  let log = '';
+  const keep = (chunk: Buffer) => {
+    log = (log + chunk.toString('utf8')).slice(-20_000);
+  };
+  const startedAt = performance.now();
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  live.add(child);
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
+  exited.then(() => live.delete(child));
+  let exitCode: number | null | undefined;
+  void exited.then((code) => (exitCode = code));
+
+  const stop = async () => {
+    if (exitCode !== undefined) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  const baseUrl = `http://${HOST}:${options.port}`;
+  const deadline = startedAt + (options.timeoutMs ?? 60_000);
+  for (;;) {
+    if (exitCode !== undefined) {
+      const reason = log.split('\n').find((line) => line.includes('Cannot start')) ?? log.trim().split('\n').at(-1) ?? '';
+      throw new Error(`The server exited (code ${exitCode}) before answering /api/health: ${reason.trim()}\n${log}`);
+    }
+    try {
+      const health = await request(`${baseUrl}/api/health`, { timeoutMs: 2_000 });
+      if (health.status === 200) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (performance.now() > deadline) {
+      await stop();
+      throw new Error(`The server did not answer /api/health with 200 within ${options.timeoutMs ?? 60_000} ms:\n${log}`);
+    }
+    await sleep(20);
+  }
+  const startMs = performance.now() - startedAt;
+  const startCpuMs = procCpuMs(child.pid!);
+  return { pid: child.pid!, baseUrl, startMs, startCpuMs, output: () => log, stop };
+}
+
+/** A line of /proc/<pid>/status in MB (VmRSS = resident now, VmHWM = peak resident). Linux only. */
+export function procStatusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(status);
+  if (!match) throw new Error(`No ${field} in /proc/${pid}/status`);
+  return Number(match[1]) / 1024;
+}
+
+/** CPU time (user + system) the process has used so far, in ms, from /proc/<pid>/stat (clock ticks of 10 ms). */
+export function procCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces, hence the last ')'): utime and stime are 14th and 15th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
