@@ -17,6 +17,8 @@ const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'om-
 export default defineConfig({
   testDir: 'tests/e2e',
   testMatch: '**/*.spec.ts',
+  // Separate folders let two runs (say, on E2E_PORT 8123 and 8133) share the checkout.
+  outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
   fullyParallel: false,
   workers: 1,
   retries: 0,

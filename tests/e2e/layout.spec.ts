@@ -76,7 +76,8 @@ test.describe('default layout', () => {
     await grievances.click();
     await expect(page).toHaveURL(/\/grievances$/);
     await expect(drawer).not.toBeVisible();
-    await expect(page.getByTestId('placeholder-page').getByRole('heading', { name: 'Grievances' })).toBeVisible();
+    // The grievances screen (the generic list until its own screen lands, or the placeholder before the schema exists).
+    await expect(page.locator('#react-admin-title')).toContainText(/Grievances/);
     // The header user menu works at this width too.
     await page.getByTestId('user-menu-button').click();
     await page.getByRole('menuitem', { name: 'Profile' }).click();

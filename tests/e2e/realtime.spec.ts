@@ -27,6 +27,27 @@ test.describe('live updates', () => {
     expect(navigations).toBe(0);
   });
 
+  test("saving the person's own user refreshes their profile; a feature switched off leaves the menu", async ({ page }) => {
+    const person = await api.createUser('user', 'Rita', 'Realtime');
+    await signIn(page, person.email, person.password);
+    await expect(page.getByTestId('user-avatar')).toHaveText('RR');
+    await expect(page.getByTestId('sidebar').locator('[data-menu-key=map]')).toBeVisible();
+
+    await api.post(`/api/users/${person.id}`, { first_name: 'Sandra' });
+    await expect(page.getByTestId('user-avatar')).toHaveText('SR');
+    await expect(page.getByTestId('greeting')).toHaveText(/Sandra$/);
+
+    const features = await api.get<{ data: Array<{ id: number; slug: string }> }>('/api/features?per_page=-1');
+    const map = features.data.find((feature) => feature.slug === 'map')!;
+    await api.post(`/api/features/${map.id}`, { enabled: false });
+    try {
+      await expect(page.getByTestId('sidebar').locator('[data-menu-key=map]')).toHaveCount(0);
+    } finally {
+      await api.post(`/api/features/${map.id}`, { enabled: true });
+    }
+    await expect(page.getByTestId('sidebar').locator('[data-menu-key=map]')).toBeVisible();
+  });
+
   test('a system-updated event shows the full-screen overlay', async ({ page }) => {
     // Forward the real websocket and add one SystemUpdated frame on the public system channel.
     let inject: ((frame: string) => void) | undefined;

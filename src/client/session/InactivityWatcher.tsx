@@ -41,6 +41,8 @@ export function InactivityWatcher() {
       override: readOverride(),
     });
     if (!settings.enabled) return;
+    // Load the modal's code now, so the notice shows the moment it is due.
+    void import('./SessionDialogs');
     const timer = new InactivityTimer(settings, {
       onWarn: (seconds) => notices.setExpiringIn(seconds),
       onTick: (seconds) => notices.setExpiringIn(seconds),
