@@ -335,8 +335,10 @@ function convert(raw: string, spec: FieldSpec): { ok: true; value: unknown } | {
       if (!Number.isNaN(Date.parse(raw))) return { ok: true, value: new Date(raw).toISOString() };
       return date.ok ? { ok: true, value: `${date.value}T00:00:00.000Z` } : date;
     }
-    case 'number':
-      return parseMoney(raw);
+    case 'number': {
+      const plain = parseNumber(raw);
+      return plain.ok ? plain : parseMoney(raw);
+    }
     case 'integer': {
       const parsed = parseNumber(raw);
       return parsed.ok && Number.isInteger(parsed.value) ? parsed : { ok: false, error: `"${raw}" is not a whole number.` };

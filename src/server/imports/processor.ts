@@ -8,6 +8,7 @@ import { undoBatch } from '../records/batch-writer.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import { JobInterrupted, PermanentJobError, SimulatedCrash, type JobContext } from '../jobs/worker.js';
 export { SimulatedCrash };
+import { normalise } from '../../common/import-values.js';
 import { cleanHeaders, isBlankRecord, readCsv, type CsvEncoding } from './csv-reader.js';
 import { createMapper, keyFieldOf, type ImporterConfig, type MappedRow } from './mapper.js';
 import { definitionFor, pivotField } from './record-types.js';
@@ -205,12 +206,22 @@ export class ImportProcessor {
     const statuses = fields.site_status_id ? await related.byName('site-status', collect((row) => row.status)) : new Map<string, Resolved>();
     const unions = fields.union_id ? await related.byName('union', collect((row) => row.union)) : new Map<string, Resolved>();
     const classifications = fields.classification_id ? await related.byName('classification', collect((row) => row.classification)) : new Map<string, Resolved>();
-    const contractors = type !== 'contractor' ? await related.contractors(live.flatMap((row) => (row.contractor ? [row.contractor] : []))) : new Map<string, Resolved>();
+    const contractors = type !== 'contractor' ? await related.contractors(live.flatMap((row) => (row.contractor ? [row.contractor] : [])), type === 'site' ? 'general' : 'none') : new Map<string, Resolved>();
     const contacts = type !== 'member' ? await related.contacts(live.flatMap((row) => row.contacts)) : new Map<string, Resolved>();
+
+    // Site types by slug or by name ('New Projects' → new-project).
+    const siteTypes = type === 'site' && fields.type ? await trx.selectFrom('site_types').select(['slug', 'name']).where('deleted_at', 'is', null).execute() : [];
+    const typeBySlug = new Map<string, string>();
+    for (const t of siteTypes) {
+      if (!t.slug) continue;
+      typeBySlug.set(t.slug, t.slug);
+      typeBySlug.set(slugOf(t.name), t.slug);
+    }
 
     const batch: Array<{ row: MappedRow; values: Record<string, unknown> }> = [];
     for (const row of live) {
       const values = { ...row.values };
+      if (typeof values.type === 'string' && typeBySlug.size) values.type = typeBySlug.get(values.type) ?? typeBySlug.get(slugOf(values.type)) ?? values.type;
       const problems: string[] = [];
       const use = (found: Resolved | undefined, assign: (id: number) => void) => {
         if (!found) return;
@@ -244,7 +255,7 @@ export class ImportProcessor {
       keyField: keyField && keyField in fields ? keyField : null,
       protectedFields: importer.protected_fields,
       // Defaults fill what a new record's row left empty; a new site with no type is 'pending'.
-      createDefaults: { ...(type === 'site' ? { type: 'pending' } : {}), ...importer.defaults },
+      createDefaults: { ...(type === 'site' ? { type: 'pending' } : type === 'contractor' ? { type: 'none' } : {}), ...importer.defaults },
     });
 
     const siteContacts: Array<{ site_id: number; contact_id: number; is_site_contact: boolean }> = [];
@@ -386,6 +397,8 @@ async function linkRows(
       on conflict do nothing`.execute(trx);
   }
 }
+
+const slugOf = (text: string) => normalise(text).replace(/\s+/g, '-');
 
 function rawOf(row: MappedRow): Record<string, string> | null {
   const raw = (row as MappedRow & { raw?: string[] }).raw;

@@ -45,7 +45,7 @@ export class RelatedResolver {
    * Contractors named on rows: matched by their id (external_id) when the row has one, else by name; new ones
    * created, known ones updated with what the row says (phone, address...). Key: `id:<external_id>` or `name:<lower name>`.
    */
-  async contractors(list: ReadonlyArray<Record<string, unknown>>): Promise<Map<string, Resolved>> {
+  async contractors(list: ReadonlyArray<Record<string, unknown>>, defaultType = 'none'): Promise<Map<string, Resolved>> {
     const result = new Map<string, Resolved>();
     if (!list.length) return result;
     const def = definitionFor(this.resources, 'contractor');
@@ -69,6 +69,7 @@ export class RelatedResolver {
         keyField,
         create: this.createRelated,
         update: true,
+        createDefaults: { type: defaultType },
       });
       keys.forEach((key, i) => {
         const outcome = outcomes[i];

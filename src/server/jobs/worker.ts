@@ -44,6 +44,8 @@ export class JobWorker {
   private running: Promise<void> | null = null;
   private stopped = true;
   private wakeRequested = false;
+  /** Set by stop(): handlers stop at their next checkpoint. (Not set before start: tests drain without starting.) */
+  private stopRequested = false;
   readonly workerId: string;
 
   constructor(private readonly options: WorkerOptions) {
@@ -58,6 +60,7 @@ export class JobWorker {
   async start() {
     if (!this.stopped) return;
     this.stopped = false;
+    this.stopRequested = false;
     const requeued = await requeueAbandoned(this.options.db, { everyRunning: this.options.singleProcess, workerId: this.workerId });
     if (requeued) this.options.log?.info({ requeued }, 'Requeued jobs left running by a stopped process');
     this.schedule(0);
@@ -76,6 +79,7 @@ export class JobWorker {
   /** Stops claiming jobs; waits for the job in hand to reach a checkpoint. */
   async stop() {
     this.stopped = true;
+    this.stopRequested = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running?.catch(() => {});
@@ -89,7 +93,7 @@ export class JobWorker {
   }
 
   get isStopping() {
-    return this.stopped;
+    return this.stopRequested;
   }
 
   private schedule(ms: number) {
@@ -128,7 +132,7 @@ export class JobWorker {
       job,
       heartbeat: (progress) => heartbeat(db, job.id, progress),
       get stopping() {
-        return worker.stopped;
+        return worker.stopRequested;
       },
     };
     try {

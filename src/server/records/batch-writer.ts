@@ -184,6 +184,10 @@ export async function importBatch(
   const updates: Pending[] = [];
   for (const index of firstPass) {
     const body = { ...rows[index].values };
+    // Pivot ids as the record presents them (unique, ascending), so an unchanged list is not a change.
+    for (const [field, spec] of Object.entries(fields)) {
+      if (typeof spec.storage === 'object' && Array.isArray(body[field])) body[field] = [...new Set((body[field] as unknown[]).map(Number))].sort((a, b) => a - b);
+    }
     const key = keyOf(body);
     const existing = key !== null ? existingByKey.get(key) : undefined;
     try {
@@ -381,8 +385,8 @@ async function insertRecordset(trx: Transaction<any>, table: string, columns: st
   const list = sql.join(columns.map((c) => sql.ref(c)));
   const result = await sql<Record<string, any>>`
     insert into ${sql.table(table)} (${list})
-    select ${list} from json_to_recordset(${JSON.stringify(records)}::json) with ordinality as x(${sql.join(definitions)}, ord bigint)
-    order by ord
+    select ${list} from json_to_recordset(${JSON.stringify(records.map((r, i) => ({ ...r, _ord: i })))}::json) as x(${sql.join(definitions)}, _ord integer)
+    order by _ord
     returning *`.execute(trx);
   return result.rows;
 }
