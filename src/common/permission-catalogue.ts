@@ -29,6 +29,7 @@ export const PERMISSION_ENTITIES = [
   'revision',
   'role',
   'schema',
+  'schema-field',
   'site',
   'site-phase',
   'site-status',

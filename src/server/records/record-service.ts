@@ -257,6 +257,7 @@ export class RecordService {
       const row = await this.findVisible(trx, def, user, id, 'without', true);
       if (def.categoryColumn) this.authorize(user, def, 'delete', row[def.categoryColumn]);
       const [existing] = await this.present(def, [row], fields, trx);
+      await def.hooks?.beforeRemove?.(existing, { user, trx, existing });
       if (def.softDelete) {
         await trx.updateTable(def.table).set({ deleted_at: new Date(), updated_at: new Date() }).where('id', '=', id).execute();
       } else {

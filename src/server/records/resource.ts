@@ -101,6 +101,8 @@ export interface ResourceDefinition {
   hooks?: {
     /** Adjust validated values before they are written (hash a password, derive a slug). */
     beforeWrite?(values: Record<string, any>, ctx: WriteContext & { action: 'create' | 'update' }): Promise<Record<string, any>> | Record<string, any>;
+    /** Checks before a row is deleted, in the delete's transaction (refuse with an HttpError). */
+    beforeRemove?(existing: Record<string, any>, ctx: WriteContext): Promise<void> | void;
     /** Work that belongs in the same transaction after the row is written. */
     afterWrite?(record: Record<string, any>, ctx: WriteContext & { action: 'create' | 'update' | 'delete' | 'restore' }): Promise<void> | void;
     /** Add computed keys to rows on their way out (one query for the whole page). */

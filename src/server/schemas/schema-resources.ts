@@ -81,7 +81,8 @@ export const schemasResource: ResourceDefinition = {
     name_singular: { kind: 'text', required: true, max: 100, label: 'singular name' },
     name_plural: { kind: 'text', required: true, max: 100, label: 'plural name' },
     position: { kind: 'integer', min: 0, max: 100_000 },
-    fields: { kind: 'json', storage: 'virtual', shape: z.array(initialField).max(200), sortable: false, filterable: false },
+    // Create only: the type's first fields (checked in beforeWrite). Sent back on update, they are ignored.
+    fields: { kind: 'json', storage: 'virtual', shape: z.array(z.unknown()).max(500), sortable: false, filterable: false },
   },
   readOnly: ['custom', 'built_in', 'resource', 'actions'],
   search: ['name_singular', 'name_plural', 'type'],
@@ -98,6 +99,12 @@ export const schemasResource: ResourceDefinition = {
         delete prepared.type;
         return prepared;
       }
+      const initial = z.array(initialField).max(200).safeParse(prepared.fields ?? []);
+      if (!initial.success) {
+        const issue = initial.error.issues[0];
+        throw fieldError(['fields', ...issue.path].join('.'), issue.message);
+      }
+      prepared.fields = initial.data;
       const type = prepared.type ?? slugifyType(prepared.name_singular ?? '');
       if (!type || !TYPE_PATTERN.test(type)) throw fieldError('type', 'Give the record type a name made of letters and digits.');
       const resource = pluralizeSlug(type);
@@ -118,13 +125,12 @@ export const schemasResource: ResourceDefinition = {
       }
       return { ...prepared, type, resource, built_in: false };
     },
-    async afterWrite(record, { trx, action, existing, values }) {
-      if (action === 'delete') {
-        if (existing!.built_in) throw new HttpError(422, `${existing!.name_singular} is a built-in record type: it cannot be deleted.`);
-        const count = await trx.selectFrom('custom_records').select(sql<number>`count(*)`.as('n')).where('schema_id', '=', existing!.id).where('deleted_at', 'is', null).executeTakeFirst();
-        if (Number(count?.n ?? 0) > 0) throw new HttpError(422, `${existing!.name_plural} still has ${count!.n} record(s): delete them first.`);
-        return;
-      }
+    async beforeRemove(existing, { trx }) {
+      if (existing.built_in) throw new HttpError(422, `${existing.name_singular} is a built-in record type: it cannot be deleted.`);
+      const count = await trx.selectFrom('custom_records').select(sql<number>`count(*)`.as('n')).where('schema_id', '=', existing.id).where('deleted_at', 'is', null).executeTakeFirst();
+      if (Number(count?.n ?? 0) > 0) throw new HttpError(422, `${existing.name_plural} still has ${count!.n} record(s): delete them first.`);
+    },
+    async afterWrite(record, { trx, action, values }) {
       if (action !== 'create') return;
       const fields = [
         { schema_id: record.id, slug: 'name', name: 'Name', type: 'text', category: 'internal', required: true, options: '{}', position: 0, column: true },
@@ -254,8 +260,10 @@ export const schemaFieldsResource: ResourceDefinition = {
       if (prepared.required === null) prepared.required = false;
       return prepared;
     },
+    beforeRemove(existing) {
+      if (existing.column) throw new HttpError(422, `"${existing.name}" is a built-in field: it cannot be deleted (hide it with logic instead).`);
+    },
     async afterWrite(_record, { trx, action, existing }) {
-      if (action === 'delete' && existing!.column) throw new HttpError(422, `"${existing!.name}" is a built-in field: it cannot be deleted (hide it with logic instead).`);
       // Logic that reads or writes a deleted field goes with it.
       if (action === 'delete') {
         const ref = `field:${existing!.id}`;

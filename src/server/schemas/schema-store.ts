@@ -82,6 +82,7 @@ function snapshotOf(list: RecordSchema[]): SchemaSnapshot {
  */
 export class SchemaStore {
   private current: Promise<SchemaSnapshot> | null = null;
+  private ready: SchemaSnapshot | null = null;
   private generation = 0;
   private readonly listeners: Array<() => void> = [];
   /** Set by the app: tell other processes (PostgreSQL NOTIFY). */
@@ -91,18 +92,24 @@ export class SchemaStore {
 
   /** `db`: a transaction the caller is in. Reads through it are not cached (they may see its own uncommitted writes). */
   snapshot(db?: Kysely<any>): Promise<SchemaSnapshot> {
+    // Inside a transaction only a finished snapshot will do: a load still waiting for the connection would wait
+    // for this very transaction to end (PGlite has one connection), so read through the transaction instead.
+    if (db?.isTransaction) return this.ready ? Promise.resolve(this.ready) : loadSchemas(db).then(snapshotOf);
     if (this.current) return this.current;
-    if (db?.isTransaction) return loadSchemas(db).then(snapshotOf);
     const generation = this.generation;
     const loading = loadSchemas(this.db).then(snapshotOf);
     this.current = loading;
-    loading.catch(() => {
-      if (this.current === loading) this.current = null;
-    });
-    // A change that lands while this load runs makes it stale: do not keep it.
-    void loading.then(() => {
-      if (generation !== this.generation && this.current === loading) this.current = null;
-    }, () => {});
+    loading.then(
+      (snapshot) => {
+        // A change that landed while this load ran makes it stale: do not keep it.
+        if (this.current !== loading) return;
+        if (generation !== this.generation) this.current = null;
+        else this.ready = snapshot;
+      },
+      () => {
+        if (this.current === loading) this.current = null;
+      },
+    );
     return loading;
   }
 
@@ -110,6 +117,7 @@ export class SchemaStore {
   invalidate() {
     this.generation++;
     this.current = null;
+    this.ready = null;
     for (const listener of this.listeners) listener();
   }
 
