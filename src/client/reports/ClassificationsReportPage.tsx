@@ -20,7 +20,7 @@ interface Row {
 export default function ClassificationsReportPage() {
   useDocumentTitle('Classifications report');
   const { values, set, query } = useUrlFilters({ group_by: 'classification', union_id: '', trade_id: '', team_id: '', from: '', to: '' });
-  const report = useApi<{ data: Row[]; totals: Omit<Row, 'key' | 'label' | 'classification_type'> }>('/api/reports/classifications', query);
+  const report = useApi<{ data: Row[]; totals: Omit<Row, 'key' | 'label' | 'classification_type'>; meta: { contacts_classified: boolean } }>('/api/reports/classifications', query);
   useLiveRefresh();
   const narrow = useNarrow();
   const unions = useOptions('unions');
@@ -41,7 +41,8 @@ export default function ClassificationsReportPage() {
     ...(byType ? [] : [{ header: 'Type', align: 'left' as const, render: (row: Row) => row.classification_type ?? '' }]),
     { header: 'Members', render: number('members') },
     { header: 'Stewards', render: number('stewards') },
-    { header: 'Contacts', render: number('contacts') },
+    // Contacts have a classification only where an administrator added the field to the contact record type.
+    ...(report.data?.meta.contacts_classified === false ? [] : [{ header: 'Contacts', render: number('contacts') }]),
   ];
   // The unclassified row stays in the table only: it would dwarf the rest of the chart.
   const charted = rows.filter((r) => r.key !== null && (r.members ?? 0) + (r.contacts ?? 0) > 0);

@@ -31,8 +31,11 @@ export interface ClassificationRow {
  */
 export async function classifications(ctx: AppContext, user: AuthUser, params: ClassificationsParams) {
   const readsMembers = canRead(user, resourceDef(ctx, 'members'));
-  const readsContacts = canRead(user, resourceDef(ctx, 'contacts'));
-  if (!readsMembers && !readsContacts) throw forbidden('You do not have permission to read members or contacts.');
+  // Contacts are counted only when the contact record type has a classification field (administrator-defined).
+  const contactsDef = resourceDef(ctx, 'contacts');
+  const contactsClassified = ctx.resources.get('contacts') ? 'classification_id' in (await ctx.records.fields(contactsDef)) : true;
+  const readsContacts = canRead(user, contactsDef) && contactsClassified;
+  if (!readsMembers && !canRead(user, contactsDef)) throw forbidden('You do not have permission to read members or contacts.');
   const range = { from: params.from, to: params.to };
   const memberWhere: RawBuilder<boolean>[] = [visibleCondition(ctx, 'members', user, 'm'), rangeCondition('m.created_at', range)];
   const contactWhere: RawBuilder<boolean>[] = [visibleCondition(ctx, 'contacts', user, 'c'), rangeCondition('c.created_at', range)];
@@ -106,5 +109,5 @@ export async function classifications(ctx: AppContext, user: AuthUser, params: C
     };
   });
   const sum = (k: 'members' | 'stewards' | 'contacts') => (data.some((r) => r[k] === null) ? null : data.reduce((n, r) => n + (r[k] ?? 0), 0));
-  return { data, totals: { members: sum('members'), stewards: sum('stewards'), contacts: sum('contacts') }, meta: { group_by: params.group_by } };
+  return { data, totals: { members: sum('members'), stewards: sum('stewards'), contacts: sum('contacts') }, meta: { group_by: params.group_by, contacts_classified: contactsClassified } };
 }
