@@ -13,6 +13,7 @@ import { registerMapRoutes } from './map/map-routes.js';
 import { membersResource } from './members/members-resource.js';
 import type { ResourceDefinition } from './records/resource.js';
 import { recruitsResource } from './recruits/recruits-resource.js';
+import { registerAddressOptions } from './reference-data/address-options.js';
 import { referenceResources } from './reference-data/reference-resources.js';
 import { regionsResource } from './regions/regions-resource.js';
 import { registerReportRoutes } from './reports/report-routes.js';

@@ -69,6 +69,7 @@ export const sitesResource: ResourceDefinition = schemaBacked(
         }
         if (values.source === null) values.source = 'manual';
         if (values.prevailing_wage === null) values.prevailing_wage = false;
+        if ('contractors' in values && values.contractors === null) values.contractors = [];
         if (Array.isArray(values.contractors) && values.contractors.length) {
           const contractorIds = [...new Set(values.contractors.map((c: any) => c.contractor_id))];
           const tradeIds = [...new Set(values.contractors.map((c: any) => c.trade_id).filter(Boolean))];

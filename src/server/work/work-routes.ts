@@ -8,6 +8,7 @@ import { parseBody } from '../http/parse-body.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { idParam, socketOf } from '../records/routes.js';
 import { assertOwnerReadable } from './owners.js';
+import { registerRecordPresence } from './presence.js';
 import { discard, keep, receiveUpload, storedFilePath } from './uploads.js';
 import { attachmentsResource, documentsResource, notesResource, notificationsResource } from './work-resources.js';
 
@@ -75,6 +76,7 @@ const completeBody = z.object({ completed: z.boolean().optional() }).passthrough
 
 /** Documents and attachments (multipart), downloads, completing notes, dismissing notifications. */
 export function registerWorkRoutes(app: FastifyInstance, ctx: AppContext) {
+  registerRecordPresence(ctx);
   for (const def of [documentsResource, attachmentsResource]) {
     app.post(`/api/${def.name}`, async (request, reply) => {
       const { record, message } = await uploadDocument(ctx, request, def);
@@ -93,8 +95,8 @@ export function registerWorkRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post('/api/notifications/:id/dismiss', params, async (request) => {
     const { id } = (request as IdRequest).params;
     const current = await ctx.records.show(request.user, notificationsResource, id);
-    const now = new Date();
-    const { record } = await ctx.records.update(request.user, notificationsResource, id, { dismissed_at: current.dismissed_at ?? now, read_at: current.read_at ?? now }, { socketId: socketOf(request) });
+    const iso = (value: unknown) => (value ? new Date(value as string).toISOString() : new Date().toISOString());
+    const { record } = await ctx.records.update(request.user, notificationsResource, id, { dismissed_at: iso(current.dismissed_at), read_at: iso(current.read_at) }, { socketId: socketOf(request) });
     return { data: record, message: 'Notification dismissed.' };
   });
 }
