@@ -16,8 +16,9 @@ import { resourceForType } from './names';
 import type { Schema } from '../system/types';
 import { TYPE_LABELS, titleCase } from '../i18n/labels';
 import { insightRoutes } from '../reports/routes';
+import { mapRoutes } from '../map/routes';
 
-export type ResourceScreens = Partial<Pick<ResourceProps, 'list' | 'show' | 'edit' | 'create' | 'icon' | 'recordRepresentation' | 'options' | 'hasCreate' | 'hasEdit' | 'hasShow'>>;
+export type ResourceScreens = Partial<Pick<ResourceProps, 'list' | 'show' | 'edit' | 'create' | 'icon' | 'recordRepresentation' | 'options' | 'hasCreate' | 'hasEdit' | 'hasShow' | 'children'>>;
 export type SchemaScreensFactory = (schema: Schema) => ResourceScreens | undefined;
 
 const GenericList = lazyPage('GenericList', () => import('./GenericList'));
@@ -45,6 +46,8 @@ export function registerSchemaScreens(factory: SchemaScreensFactory): void {
 export function resourceNames(schemas: readonly Schema[]): string[] {
   const names = new Set(FIXED_RESOURCES);
   for (const schema of schemas) names.add(resourceForType(schema.type));
+  // Resources given screens with registerResourceScreens are declared too (tags, tasks, schemas...).
+  for (const name of screensByResource.keys()) names.add(name);
   return [...names];
 }
 
@@ -65,7 +68,6 @@ export function buildResources(schemas: readonly Schema[]): ReactElement[] {
 /** Screens of SPEC section 2 that later issues build: [path, title]. */
 const PLANNED_SCREENS: ReadonlyArray<readonly [string, string]> = [
   ['actions', 'Activity'],
-  ['map', 'Map'],
   ['tasks', 'Tasks'],
   ['notifications', 'Notifications'],
   ['contacts', 'Contacts'],
@@ -101,6 +103,7 @@ export function layoutRoutes(schemas: readonly Schema[]): ReactElement {
     <CustomRoutes key="layout-routes">
       <Route path="/settings" element={<ProfilePage />} />
       {insightRoutes}
+      {mapRoutes}
       <Route path="/crafts/*" element={<Navigate to="/trades" replace />} />
       {PLANNED_SCREENS.filter(([path]) => !declared.has(path)).map(([path, title]) => (
         <Route key={path} path={`/${path}/*`} element={<PlaceholderPage title={titleOf(path, title)} />} />

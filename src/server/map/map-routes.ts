@@ -9,8 +9,8 @@ import type { FieldSpec } from '../records/resource.js';
 import { assignSiteRegions } from '../regions/assign.js';
 import { bboxIntersects, displayPrecision, parseAreaGeometry, simplifyGeometry, type AreaGeometry, type BBox } from '../regions/geometry.js';
 import { regionsResource } from '../regions/regions-resource.js';
-import { registerRegionRoutes } from '../regions/regions-routes.js';
-import { regionsDefinition } from '../regions/store.js';
+import { loadUsShapes, registerRegionRoutes } from '../regions/regions-routes.js';
+import { loadedUsCodes, regionsDefinition } from '../regions/store.js';
 import { sitesDefinition } from './definitions.js';
 import { parseMapFilters, type MapFilters } from './filters.js';
 import { mapServiceFor, type MapService } from './map-service.js';
@@ -97,6 +97,7 @@ export function registerMapRoutes(app: FastifyInstance, ctx: AppContext) {
     const total: Record<string, number> = {};
     const inView: Record<string, number> = {};
     let countsByType: Record<string, number> = {};
+    let bounds: [number, number, number, number] | null = null;
     for (const layer of layers) {
       const readable = layer === 'sites' ? service.canReadSites(user) : service.canReadContractors(user);
       if (!readable) {
@@ -109,6 +110,10 @@ export function registerMapRoutes(app: FastifyInstance, ctx: AppContext) {
       total[layer] = index.total;
       inView[layer] = items.reduce((n, item) => n + (item.kind === 'cluster' ? item.count : 1), 0);
       if (layer === 'sites') countsByType = index.countsByType;
+      if (index.bounds) {
+        const b = index.bounds;
+        bounds = bounds ? [Math.min(bounds[0], b[0]), Math.min(bounds[1], b[1]), Math.max(bounds[2], b[2]), Math.max(bounds[3], b[3])] : b;
+      }
       for (const item of items) data.push(item);
     }
     return {
@@ -120,6 +125,7 @@ export function registerMapRoutes(app: FastifyInstance, ctx: AppContext) {
         total,
         in_view: inView,
         counts_by_type: countsByType,
+        bounds,
         clusters: data.filter((d) => d.kind === 'cluster').length,
         points: data.filter((d) => d.kind !== 'cluster').length,
         version: service.generation,
@@ -194,6 +200,18 @@ export function registerMapRoutes(app: FastifyInstance, ctx: AppContext) {
     return { data: await withMeasures(user, rows, request.query), meta: { total: rows.length } };
   });
 
+  // The map's first request for shapes loads the Census states when none are in the database, so even
+  // without tiles (offline) the map has outlines to read the markers against. Once per process.
+  let statesReady: Promise<void> | null = null;
+  const ensureStateShapes = (log: { error: (obj: unknown, msg?: string) => void }) =>
+    (statesReady ??= (async () => {
+      const loaded = await loadedUsCodes(ctx, 'state');
+      if (loaded.size < 50) await loadUsShapes(ctx, null, 'states', undefined, { system: true, onlyMissing: true });
+    })().catch((error) => {
+      statesReady = null;
+      log.error({ err: error }, 'Loading the Census state shapes failed');
+    }));
+
   const simplified = new Map<string, AreaGeometry | null>();
   const shapeCache = new Map<number, { version: string; geometry: AreaGeometry | null }>();
 
@@ -234,6 +252,7 @@ export function registerMapRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get<{ Querystring: Record<string, unknown> }>('/api/map/regions-geojson', async (request) => {
     const user = await access(request.user);
     const viewport = parseViewport(request.query);
+    await ensureStateShapes(request.log);
     const ids = truthyList(request.query.ids ?? request.query['ids[]']).map(Number).filter(Number.isInteger);
     let rows = await regionRows(user, request.query, { bbox: viewport.bbox, ids });
     const truncated = rows.length > MAX_GEOJSON_FEATURES;

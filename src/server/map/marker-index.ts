@@ -2,8 +2,11 @@ import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import Supercluster from 'supercluster';
 import { splitAtAntimeridian, type Viewport } from './viewport.js';
 
-/** Clustering settings: 60 px circles, points stay apart from zoom 17 on. */
-export const CLUSTER_OPTIONS = { radius: 60, maxZoom: 16, minPoints: 2 } as const;
+/**
+ * Clustering settings: points closer than 60 screen pixels cluster (extent 256 = a Leaflet tile, so the radius
+ * is in screen pixels), and from zoom 17 on every point stands apart.
+ */
+export const CLUSTER_OPTIONS = { radius: 60, extent: 256, maxZoom: 16, minPoints: 2 } as const;
 
 /** One layer's points for one filter set and permission scope, clustered in memory (supercluster). */
 export interface MarkerIndex {
@@ -18,6 +21,8 @@ export interface MarkerIndex {
   statusIds: Int32Array;
   total: number;
   countsByType: Record<string, number>;
+  /** [west, south, east, north] of every point, or null when there are none (for a map's first view). */
+  bounds: [number, number, number, number] | null;
   cluster: Supercluster<any, any>;
 }
 
@@ -56,11 +61,19 @@ export async function buildMarkerIndex(
   const countsByType: Record<string, number> = {};
   const points = new Array(n);
   let kept = 0;
+  let west = 180;
+  let south = 90;
+  let east = -180;
+  let north = -90;
   for (let i = 0; i < n; i++) {
     const parts = records[i].split(UNIT);
     const lat = Number(parts[1]);
     const lng = Number(parts[2]);
     if (!(lat >= -90 && lat <= 90 && lng >= -180 && lng <= 180)) continue; // bad coordinates never reach a map
+    if (lat < south) south = lat;
+    if (lat > north) north = lat;
+    if (lng < west) west = lng;
+    if (lng > east) east = lng;
     ids[kept] = Number(parts[0]);
     statusIds[kept] = Number(parts[3]);
     const type = parts[4];
@@ -83,6 +96,7 @@ export async function buildMarkerIndex(
     statusIds: statusIds.subarray(0, kept),
     total: kept,
     countsByType,
+    bounds: kept ? [west, south, east, north] : null,
     cluster,
   };
 }

@@ -107,7 +107,11 @@ export async function storeShapes(ctx: AppContext, user: AuthUser | null, shapes
   return result;
 }
 
-/** How many regions of each geometry type exist (not deleted), and of the Census ones, per state. */
+/**
+ * Codes of the state or county regions that already have a real shape. A region whose shape is a bare
+ * rectangle (the demo organisation seeds its regions as boxes) does not count: loading on demand gives it the
+ * Census shape.
+ */
 export async function loadedUsCodes(ctx: AppContext, geometryType: 'state' | 'county'): Promise<Set<string>> {
   const rows = await ctx.db
     .selectFrom('regions')
@@ -116,6 +120,7 @@ export async function loadedUsCodes(ctx: AppContext, geometryType: 'state' | 'co
     .where('geometry_type', '=', geometryType)
     .where('code', 'is not', null)
     .where(sql<boolean>`geometry is not null`)
+    .where(sql<boolean>`(geometry->>'type' = 'MultiPolygon' or jsonb_array_length(geometry->'coordinates'->0) > 5)`)
     .execute();
   return new Set(rows.map((r) => String(r.code)));
 }

@@ -1,0 +1,171 @@
+/**
+ * Markers for the viewport, clustered on the server: after each move (debounced) the map asks
+ * /api/map/markers for its bounding box and zoom, cancelling a request the map has already moved past.
+ * Markers are Leaflet divIcons (focusable, labelled) reused between answers so nothing flickers; a cluster
+ * zooms in to where it splits, a point opens its card.
+ */
+import { useEffect, useRef } from 'react';
+import L from 'leaflet';
+import { useMap } from 'react-leaflet';
+import { fetchMarkers, type Layer, type MapFilterValues, type MarkerItem, type MarkersResponse } from './api';
+import { CONTRACTOR_COLORS, statusColor, typeColor } from './colors';
+
+export interface MarkersLayerProps {
+  layers: Layer[];
+  filters: MapFilterValues;
+  /** Changes whenever sites or contractors changed somewhere (live updates): markers are asked for again. */
+  version: number;
+  typeColors: Record<string, string | null | undefined>;
+  statusColors: Record<number, string | null | undefined>;
+  typeLabels: Record<string, string>;
+  onSelect: (marker: { kind: 'site' | 'contractor'; id: number }) => void;
+  onLoaded: (response: MarkersResponse) => void;
+  onError: (error: unknown) => void;
+  onLoading?: (loading: boolean) => void;
+}
+
+const DEBOUNCE_MS = 120;
+
+function clusterSize(count: number) {
+  return Math.round(Math.min(54, 28 + Math.log10(count) * 7));
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function keyOf(item: MarkerItem) {
+  return item.kind === 'cluster' ? `c:${item.layer}:${item.id}` : `${item.kind}:${item.id}`;
+}
+
+/** Longitude shifted by whole turns to be nearest the view's centre (which Leaflet lets pass 180° when panning). */
+const wrapNear = (lng: number, centre: number) => lng + 360 * Math.round((centre - lng) / 360);
+
+export function MarkersLayer(props: MarkersLayerProps) {
+  const map = useMap();
+  const latest = useRef(props);
+  latest.current = props;
+  const markers = useRef(new Map<string, { marker: L.Marker; signature: string }>());
+  const group = useRef<L.LayerGroup | null>(null);
+  const controller = useRef<AbortController | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  useEffect(() => {
+    const layerGroup = L.layerGroup().addTo(map);
+    group.current = layerGroup;
+    return () => {
+      layerGroup.remove();
+      markers.current.clear();
+      controller.current?.abort();
+      if (timer.current) clearTimeout(timer.current);
+    };
+  }, [map]);
+
+  useEffect(() => {
+    const render = (items: MarkerItem[]) => {
+      const { typeColors, statusColors, typeLabels, onSelect } = latest.current;
+      const centre = map.getCenter().lng;
+      const seen = new Set<string>();
+      for (const item of items) {
+        const key = keyOf(item);
+        seen.add(key);
+        const lng = wrapNear(item.lng, centre);
+        let html: string;
+        let size: number;
+        let label: string;
+        let className: string;
+        if (item.kind === 'cluster') {
+          size = clusterSize(item.count);
+          const noun = item.layer === 'sites' ? (item.count === 1 ? 'site' : 'sites') : item.count === 1 ? 'contractor' : 'contractors';
+          label = `${item.count.toLocaleString('en-US')} ${noun}: zoom in`;
+          className = `om-cluster om-cluster-${item.layer}`;
+          html = `<span>${item.count >= 10_000 ? `${Math.round(item.count / 1000)}k` : item.count.toLocaleString('en-US')}</span>`;
+        } else if (item.kind === 'site') {
+          size = 18;
+          label = `Site ${item.id} (${typeLabels[item.type] ?? item.type})`;
+          className = 'om-pin om-site';
+          html = `<span style="background:${typeColor(item.type, typeColors)};border-color:${statusColor(item.status_id, statusColors)}"></span>`;
+        } else {
+          size = 16;
+          label = `Contractor ${item.id} (${item.type})`;
+          className = 'om-pin om-contractor';
+          html = `<span style="background:${CONTRACTOR_COLORS[item.type] ?? '#757575'}"></span>`;
+        }
+        const signature = `${className}|${html}|${size}`;
+        const existing = markers.current.get(key);
+        if (existing && existing.signature === signature) {
+          const at = existing.marker.getLatLng();
+          if (at.lat !== item.lat || at.lng !== lng) existing.marker.setLatLng([item.lat, lng]);
+          continue;
+        }
+        existing?.marker.remove();
+        const marker = L.marker([item.lat, lng], {
+          icon: L.divIcon({ className, html, iconSize: [size, size] }),
+          keyboard: true,
+          title: label,
+          alt: label,
+          riseOnHover: true,
+          zIndexOffset: item.kind === 'cluster' ? 0 : 500,
+        });
+        const element = () => marker.getElement();
+        marker.on('add', () => {
+          const el = element();
+          if (!el) return;
+          el.setAttribute('aria-label', label);
+          el.setAttribute('role', 'button');
+          el.dataset.testid = item.kind === 'cluster' ? 'map-cluster' : `map-${item.kind}`;
+          el.dataset.id = String(item.id);
+          if (item.kind === 'cluster') el.dataset.count = String(item.count);
+        });
+        marker.on('click keypress', (event: L.LeafletEvent) => {
+          const key = (event as L.LeafletKeyboardEvent).originalEvent?.key;
+          if (event.type === 'keypress' && key !== 'Enter' && key !== ' ') return;
+          const current = marker.getLatLng();
+          if (item.kind === 'cluster') {
+            map.flyTo(current, Math.max(item.expansion_zoom, map.getZoom() + 1), { duration: 0.5 });
+          } else {
+            onSelect({ kind: item.kind, id: item.id });
+          }
+        });
+        marker.addTo(group.current!);
+        markers.current.set(key, { marker, signature });
+      }
+      for (const [key, entry] of markers.current) {
+        if (!seen.has(key)) {
+          entry.marker.remove();
+          markers.current.delete(key);
+        }
+      }
+    };
+
+    const load = async () => {
+      controller.current?.abort();
+      const mine = new AbortController();
+      controller.current = mine;
+      const b = map.getBounds();
+      const zoom = Math.round(map.getZoom());
+      latest.current.onLoading?.(true);
+      try {
+        const response = await fetchMarkers([b.getWest(), b.getSouth(), b.getEast(), b.getNorth()], zoom, latest.current.layers, latest.current.filters, mine.signal);
+        if (mine.signal.aborted) return;
+        render(response.data);
+        latest.current.onLoaded(response);
+      } catch (error) {
+        if (!mine.signal.aborted && (error as { kind?: string })?.kind !== 'cancelled') latest.current.onError(error);
+      } finally {
+        if (controller.current === mine) latest.current.onLoading?.(false);
+      }
+    };
+
+    const schedule = () => {
+      if (timer.current) clearTimeout(timer.current);
+      timer.current = setTimeout(() => void load(), DEBOUNCE_MS);
+    };
+
+    map.on('moveend', schedule);
+    schedule();
+    return () => {
+      map.off('moveend', schedule);
+    };
+  }, [map, props.layers.join(','), JSON.stringify(props.filters), props.version]);
+
+  return null;
+}

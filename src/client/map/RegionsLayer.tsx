@@ -1,0 +1,106 @@
+/**
+ * Region outlines (and, with a measure, fills) for the viewport, from /api/map/regions-geojson simplified for
+ * the zoom: states always, counties from zoom 6, postal codes from zoom 9. Drawn under the markers on
+ * the canvas renderer; they need no tiles, so the map stays readable offline.
+ */
+import { useEffect, useRef } from 'react';
+import L from 'leaflet';
+import { useMap } from 'react-leaflet';
+import { fetchRegionsGeoJson, type MapFilterValues, type Measure } from './api';
+
+export interface RegionsLayerProps {
+  measure: Measure | null;
+  filters: MapFilterValues;
+  version: number;
+  onError: (error: unknown) => void;
+}
+
+export function geometryTypesForZoom(zoom: number): string[] {
+  if (zoom < 6) return ['state'];
+  if (zoom < 9) return ['state', 'county'];
+  return ['state', 'county', 'postal-code'];
+}
+
+const percent = (v: number) => `${Math.round(v * 100)}%`;
+
+export function RegionsLayer({ measure, filters, version, onError }: RegionsLayerProps) {
+  const map = useMap();
+  const layer = useRef<L.GeoJSON | null>(null);
+  const latest = useRef({ measure, filters, onError });
+  latest.current = { measure, filters, onError };
+
+  useEffect(() => {
+    if (!map.getPane('om-regions')) {
+      const pane = map.createPane('om-regions');
+      pane.style.zIndex = '350'; // above tiles (200), below markers (600) and the overlay pane (400)
+    }
+    const renderer = L.canvas({ pane: 'om-regions', padding: 0.2 });
+    const geo = L.geoJSON(undefined, {
+      pane: 'om-regions',
+      style: (feature) => {
+        const p = (feature?.properties ?? {}) as Record<string, any>;
+        const outline = p.color || '#1f5f8b';
+        const filled = Boolean(latest.current.measure);
+        return {
+          renderer,
+          color: filled ? '#455a64' : outline,
+          weight: p.geometry_type === 'state' ? 1.6 : 1,
+          opacity: 0.85,
+          fillColor: filled ? p.fill : outline,
+          fillOpacity: filled ? 0.5 : 0.05,
+        } as L.PathOptions;
+      },
+      onEachFeature: (feature, path) => {
+        const p = (feature.properties ?? {}) as Record<string, any>;
+        const m = latest.current.measure;
+        const value = m === 'union_share' ? (p.union_share === null ? 'no union or non-union sites' : `${percent(p.union_share)} union`) : `${p.site_count} site${p.site_count === 1 ? '' : 's'}`;
+        path.bindTooltip(`${p.name}: ${value}`, { sticky: true, direction: 'top' });
+      },
+    }).addTo(map);
+    layer.current = geo;
+    return () => {
+      geo.remove();
+      layer.current = null;
+    };
+  }, [map]);
+
+  useEffect(() => {
+    let controller: AbortController | null = null;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const load = async () => {
+      controller?.abort();
+      const mine = new AbortController();
+      controller = mine;
+      const b = map.getBounds();
+      const zoom = Math.round(map.getZoom());
+      try {
+        const collection = await fetchRegionsGeoJson(
+          [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()],
+          zoom,
+          geometryTypesForZoom(zoom),
+          latest.current.measure,
+          latest.current.filters,
+          mine.signal,
+        );
+        if (mine.signal.aborted || !layer.current) return;
+        layer.current.clearLayers();
+        layer.current.addData(collection);
+      } catch (error) {
+        if (!mine.signal.aborted && (error as { kind?: string })?.kind !== 'cancelled') latest.current.onError(error);
+      }
+    };
+    const schedule = () => {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => void load(), 200);
+    };
+    map.on('moveend', schedule);
+    schedule();
+    return () => {
+      map.off('moveend', schedule);
+      controller?.abort();
+      if (timer) clearTimeout(timer);
+    };
+  }, [map, measure, JSON.stringify(filters), version]);
+
+  return null;
+}

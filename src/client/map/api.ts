@@ -1,0 +1,140 @@
+/**
+ * The map's calls (docs/map.md), through the app's one HTTP client (credentials, CSRF, error kinds).
+ */
+import type { FeatureCollection } from 'geojson';
+import { http } from '../app/services';
+
+export type Layer = 'sites' | 'contractors';
+
+export type MarkerItem =
+  | { kind: 'cluster'; layer: Layer; id: number; lat: number; lng: number; count: number; expansion_zoom: number }
+  | { kind: 'site'; id: number; lat: number; lng: number; type: string; status_id: number | null }
+  | { kind: 'contractor'; id: number; lat: number; lng: number; type: string };
+
+export interface MarkersResponse {
+  data: MarkerItem[];
+  meta: {
+    zoom: number;
+    bbox: [number, number, number, number];
+    layers: Layer[];
+    total: Partial<Record<Layer, number>>;
+    in_view: Partial<Record<Layer, number>>;
+    counts_by_type: Record<string, number>;
+    bounds: [number, number, number, number] | null;
+    clusters: number;
+    points: number;
+    version: number;
+  };
+}
+
+export interface MarkerCard {
+  kind: 'site' | 'contractor';
+  id: number;
+  name: string;
+  address: string | null;
+  lat: number | null;
+  lng: number | null;
+  type: string;
+  status: { id: number; name: string; color: string | null } | null;
+  phase: { id: number; name: string } | null;
+  contractors: Array<{ id: number; name: string; type: string; role: 'general' | 'trade' }>;
+  sites_count?: number;
+  last_activity: { at: string; kind: 'note' | 'task' | 'change'; summary: string } | null;
+  actions: Array<{ name: 'open' | 'panel'; label: string; href: string; resource: string; id: number }>;
+}
+
+export interface Option {
+  id: number | string;
+  name: string;
+  color?: string | null;
+}
+
+export interface FilterOptions {
+  site_types: Option[];
+  categories: string[];
+  statuses: Option[];
+  phases: Option[];
+  building_types: Option[];
+  trades: Option[];
+  contractor_types: Option[];
+  dropdowns: Array<{ field: string; label: string; options: Option[] }>;
+  dates: Array<{ field: string; label: string }>;
+  layers: { sites: boolean; contractors: boolean };
+}
+
+export interface SearchHit {
+  kind: 'site' | 'place' | 'region';
+  id?: number;
+  label: string;
+  detail?: string;
+  lat: number;
+  lng: number;
+  bbox?: [number, number, number, number];
+}
+
+export type Measure = 'sites' | 'union_share';
+
+/** The filters as the API reads them (`filter={"type": [...], "bid_date_gte": "..."}`). */
+export type MapFilterValues = Record<string, string | string[] | number[]>;
+
+function filterParam(filters: MapFilterValues): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(filters)) {
+    if (Array.isArray(value) ? value.length === 0 : value === '' || value === undefined || value === null) continue;
+    out[key] = value;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+const bboxParam = (b: [number, number, number, number]) => b.map((v) => Math.round(v * 1e5) / 1e5).join(',');
+
+export async function fetchMarkers(bbox: [number, number, number, number], zoom: number, layers: Layer[], filters: MapFilterValues, signal?: AbortSignal) {
+  const response = await http.get<MarkersResponse>('/api/map/markers', {
+    query: { bbox: bboxParam(bbox), zoom, layers: layers.join(','), filter: filterParam(filters) },
+    signal,
+  });
+  return response.data;
+}
+
+export async function fetchCard(kind: 'site' | 'contractor', id: number, signal?: AbortSignal) {
+  const response = await http.get<{ data: MarkerCard }>('/api/map/marker-data', { query: { kind, id }, signal });
+  return response.data.data;
+}
+
+export async function fetchRegionsGeoJson(
+  bbox: [number, number, number, number],
+  zoom: number,
+  geometryTypes: string[],
+  measure: Measure | null,
+  filters: MapFilterValues,
+  signal?: AbortSignal,
+) {
+  const response = await http.get<FeatureCollection & { meta: { truncated: boolean } }>('/api/map/regions-geojson', {
+    query: { bbox: bboxParam(bbox), zoom, geometry_type: geometryTypes.join(','), measure: measure ?? undefined, filter: filterParam(filters) },
+    signal,
+  });
+  return response.data;
+}
+
+export async function fetchFilterOptions() {
+  const response = await http.get<{ data: FilterOptions }>('/api/map/filters');
+  return response.data.data;
+}
+
+export async function searchMap(q: string, signal?: AbortSignal) {
+  const response = await http.get<{ data: SearchHit[] }>('/api/map/search', { query: { q }, signal });
+  return response.data.data;
+}
+
+export async function fetchRegionOptions(q: string, signal?: AbortSignal) {
+  const response = await http.get<{ data: Array<{ id: number; name: string }> }>('/api/options/regions', {
+    query: { q },
+    signal,
+  });
+  return response.data.data;
+}
+
+export async function fetchRecord(resource: string, id: number) {
+  const response = await http.get<{ data: Record<string, unknown> }>(`/api/${resource}/${id}`);
+  return response.data.data;
+}
