@@ -71,5 +71,6 @@ export function registerFeatureRoutes(app: FastifyInstance, ctx: AppContext) {
   registerSiteRoutes(app, ctx);
   registerContractorRoutes(app, ctx);
   registerWorkRoutes(app, ctx);
+  registerAddressOptions(app, ctx);
   registerImportFeature(app, ctx);
 }
