@@ -76,10 +76,10 @@ export function SearchBox({ onPick }: { onPick: (hit: SearchHit) => void }) {
           {...params}
           variant="outlined"
           placeholder="Search sites, places, regions"
-          aria-label="Search the map"
           sx={{ bgcolor: 'background.paper', borderRadius: 1, boxShadow: 2, '& fieldset': { borderColor: 'transparent' } }}
           slotProps={{
             ...params.slotProps,
+            htmlInput: { ...params.slotProps.htmlInput, 'aria-label': 'Search the map' },
             input: {
               ...params.slotProps.input,
               startAdornment: (

@@ -1,0 +1,110 @@
+import { expect, test, type Page } from '@playwright/test';
+import { Api, signIn } from './support';
+
+/**
+ * The map in Chromium (no tile server is reachable in tests: regions and markers draw on the plain
+ * background). Open it, see clusters, zoom into a point, open its card and its record; a site created
+ * through the API appears on the open map.
+ */
+
+let api: Api;
+const ids: number[] = [];
+// Boise, Idaho: a place no other test writes sites to.
+const CENTRE = { lat: 43.615, lng: -116.202 };
+
+test.beforeAll(async () => {
+  api = await Api.signIn();
+  for (let i = 0; i < 30; i++) {
+    const created = await api.post<{ data: { id: number } }>('/api/sites', {
+      name: `Boise Map Site ${i + 1}`,
+      type: i % 3 === 0 ? 'non-union' : 'union',
+      latitude: CENTRE.lat + ((i % 6) - 2.5) * 0.004,
+      longitude: CENTRE.lng + (Math.floor(i / 6) - 2) * 0.005,
+      street: `${100 + i} Main St`,
+      city: 'Boise',
+      state: 'ID',
+    });
+    ids.push(created.data.id);
+  }
+});
+
+test.afterAll(async () => {
+  await api.dispose();
+});
+
+async function openMap(page: Page, query = '') {
+  await signIn(page);
+  await expect(page.getByTestId('greeting')).toBeVisible();
+  await page.goto(`/map${query}`);
+  await expect(page.getByTestId('map-page')).toBeVisible();
+}
+
+test('open the map, see clusters, zoom into a point, open its card and its record', async ({ page }) => {
+  await openMap(page, `?lat=${CENTRE.lat}&lng=${CENTRE.lng}&z=9`);
+  const cluster = page.getByTestId('map-cluster').first();
+  await expect(cluster).toBeVisible();
+  expect(Number(await cluster.getAttribute('data-count'))).toBeGreaterThanOrEqual(30);
+  await expect(page.getByTestId('map-summary')).toContainText('sites in view');
+
+  // Clicking a cluster zooms to where it splits; keep going until single sites show.
+  for (let i = 0; i < 8 && (await page.getByTestId('map-site').count()) === 0; i++) {
+    await page.getByTestId('map-cluster').first().click();
+    await page.waitForTimeout(900);
+  }
+  const site = page.getByTestId('map-site').first();
+  await expect(site).toBeVisible();
+  const id = Number(await site.getAttribute('data-id'));
+  expect(ids).toContain(id);
+
+  await site.click();
+  const card = page.getByTestId('marker-card');
+  await expect(card).toBeVisible();
+  await expect(card.getByRole('heading')).toHaveText(/^Boise Map Site \d+$/);
+  await expect(card).toContainText('Boise, ID');
+  await expect(card.getByTestId('marker-card-activity')).toContainText('Created');
+
+  await card.getByRole('button', { name: 'Open in side panel' }).click();
+  const panel = page.getByTestId('map-record-panel');
+  await expect(panel).toBeVisible();
+  await expect(panel).toContainText('Boise');
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+
+  await card.getByRole('button', { name: 'Open', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/sites/${id}/show$`));
+});
+
+test('a site created through the API appears on the open map without a reload', async ({ page }) => {
+  const spot = { lat: 43.7, lng: -116.05 };
+  await openMap(page, `?lat=${spot.lat}&lng=${spot.lng}&z=15`);
+  await expect(page.getByTestId('map-summary')).toContainText('sites in view');
+  await expect(page.getByTestId('map-site')).toHaveCount(0);
+  let navigations = 0;
+  page.on('framenavigated', () => (navigations += 1));
+
+  const created = await api.post<{ data: { id: number } }>('/api/sites', { name: 'Live Map Site', type: 'union', latitude: spot.lat, longitude: spot.lng });
+  const marker = page.locator(`[data-testid=map-site][data-id="${created.data.id}"]`);
+  await expect(marker).toBeVisible({ timeout: 15_000 });
+
+  // Moved out of view, it leaves; deleted, it stays gone.
+  await api.post(`/api/sites/${created.data.id}`, { latitude: spot.lat + 1, longitude: spot.lng });
+  await expect(marker).toHaveCount(0, { timeout: 15_000 });
+  expect(navigations).toBe(0);
+});
+
+test('the map fits a 390 px phone: search, filters and the card stay on screen', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openMap(page, `?lat=${CENTRE.lat}&lng=${CENTRE.lng}&z=17`);
+  const site = page.getByTestId('map-site').first();
+  await expect(site).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Search the map' })).toBeVisible();
+  await site.click();
+  const card = page.getByTestId('marker-card');
+  await expect(card).toBeVisible();
+  const box = (await card.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  await page.getByTestId('open-map-filters').click();
+  await expect(page.getByTestId('map-filters')).toBeVisible();
+  await expect(page.getByLabel('Site type')).toBeVisible();
+});
