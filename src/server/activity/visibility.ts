@@ -10,8 +10,8 @@ import { canRead } from '../reports/scope.js';
  * activity feed (GET /api/actions) alike:
  *
  * - only revisions of record types the person may read (`{entity}:read`, or any category of it);
- * - for a type whose rows are filtered by category (`site:read:union`), only revisions of records the person may
- *   read now: the record service's own read rule (`RecordService.visibleRows`, soft-deleted rows included, since
+ * - for a type whose rows are filtered (by category such as `site:read:union`, an owner, or a row rule such as
+ *   "tasks on records you may read"), only revisions of records the person may read now: the record service's own read rule (`RecordService.visibleRows`, soft-deleted rows included, since
  *   "deleted" is an event worth seeing);
  * - the actions of users whose role is incognito only for those holding `revision:read:incognito` (and the user
  *   themself).
@@ -24,7 +24,9 @@ export function revisionVisibility(ctx: AppContext, user: AuthUser, alias = 'r')
   for (const def of ctx.resources.all()) {
     if (!canRead(user, def)) continue;
     const allowed = def.categoryColumn ? permittedCategories(user, def.permission ?? def.type, 'read') : 'all';
-    if (allowed === 'all') {
+    const extra = def as typeof def & { scope?: unknown; ownerColumn?: unknown; rowFilter?: unknown };
+    const ruled = Boolean(extra.scope || extra.ownerColumn || extra.rowFilter);
+    if (allowed === 'all' && !ruled) {
       plain.push(def.type);
       continue;
     }

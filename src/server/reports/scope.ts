@@ -48,6 +48,13 @@ export function visible(ctx: AppContext, name: string, user: AuthUser, db: Kysel
 /** The same rule as a SQL condition on an alias (for joins inside a report's SQL). */
 export function visibleCondition(ctx: AppContext, name: string, user: AuthUser, alias: string): RawBuilder<boolean> {
   const def = resourceDef(ctx, name);
+  if (!canRead(user, def)) return sql<boolean>`false`;
+  // Resources with rules beyond soft delete and category (a scope, an owner column, a row filter such as "tasks on
+  // records you may read"): the record service's own query, as a semi-join, so the rule lives in one place.
+  const extra = def as ResourceDefinition & { scope?: unknown; ownerColumn?: unknown; rowFilter?: unknown };
+  if (extra.scope || extra.ownerColumn || extra.rowFilter) {
+    return sql<boolean>`${sql.ref(`${alias}.id`)} in (${ctx.records.visibleRows(ctx.db, def, user).select('t.id')})`;
+  }
   const parts: RawBuilder<boolean>[] = [];
   if (def.softDelete) parts.push(sql<boolean>`${sql.ref(`${alias}.deleted_at`)} is null`);
   if (def.categoryColumn) {
