@@ -79,7 +79,10 @@ async function openPGlite(folder: string): Promise<Database> {
   let pglite: PGlite;
   try {
     // pg_trgm: trigram indexes make list searches (ILIKE '%text%') fast on large tables (docs/records.md).
-    pglite = await PGlite.create(folder, { parsers: { [INT8]: toNumber, [NUMERIC]: toNumber, [DATE]: asText }, extensions: { pg_trgm } });
+    pglite = await PGlite.create(folder, { parsers: { [INT8]: toNumber, [NUMERIC]: toNumber, [DATE]: asText }, extensions: { pg_trgm },
+      // The default 128 MB buffer cache lives in WebAssembly memory that never shrinks; the OS caches the files anyway.
+      postgresqlconf: ['shared_buffers = 32MB'],
+    });
   } catch (error) {
     releaseLock();
     throw error;
