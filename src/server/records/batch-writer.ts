@@ -96,6 +96,44 @@ export function createBatchValidator(fields: Record<string, FieldSpec>, readOnly
   };
 }
 
+/**
+ * The transaction as the record type's beforeWrite hooks see it during a batch: SELECT queries built with the
+ * query builder are answered once per batch for the same SQL and parameters (a hook checking the site type reads
+ * the same list for every row). Safe because nothing is written between the first and last row's hooks; every
+ * other call (inserts, updates, raw SQL) goes straight to the transaction.
+ */
+export function readCachingTransaction(trx: Transaction<any>): Transaction<any> {
+  const cache = new Map<string, Promise<unknown>>();
+  const EXECUTES = new Set(['execute', 'executeTakeFirst', 'executeTakeFirstOrThrow']);
+  const wrap = (target: any): any =>
+    new Proxy(target, {
+      get(object, property, receiver) {
+        const value = Reflect.get(object, property, receiver);
+        if (typeof value !== 'function') return value;
+        if (EXECUTES.has(property as string)) {
+          return (...args: unknown[]) => {
+            const compiled = object.compile();
+            if (!/^\s*select\b/i.test(compiled.sql)) return value.apply(object, args);
+            const key = `${String(property)}\u0000${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
+            if (!cache.has(key)) cache.set(key, value.apply(object, args));
+            return cache.get(key);
+          };
+        }
+        return (...args: unknown[]) => {
+          const result = value.apply(object, args);
+          return result && typeof result === 'object' && typeof result.compile === 'function' && typeof result.execute === 'function' ? wrap(result) : result;
+        };
+      },
+    });
+  return new Proxy(trx, {
+    get(object, property, receiver) {
+      const value = Reflect.get(object, property, receiver);
+      if (property === 'selectFrom' && typeof value === 'function') return (...args: unknown[]) => wrap(value.apply(object, args));
+      return typeof value === 'function' ? value.bind(object) : value;
+    },
+  });
+}
+
 /** A person-readable reason from a validation or HTTP error ("Bid date: ..."). */
 export function reasonOf(error: unknown): string {
   if (error instanceof ValidationError) return Object.values(error.errors).flat().join(' ') || error.message;
@@ -180,6 +218,7 @@ export async function importBatch(
   }
 
   // ---- validate and prepare each row: the same checks as a record saved by hand -------------------------
+  const reads = readCachingTransaction(trx);
   const creates: Pending[] = [];
   const updates: Pending[] = [];
   for (const index of firstPass) {
@@ -202,12 +241,12 @@ export async function importBatch(
           throw forbidden(`You do not have permission to update this ${def.singular.toLowerCase()} (${existing[def.categoryColumn]}).`);
         }
         for (const field of edited.get(existing.id) ?? []) delete body[field];
-        const hidden = await service.hiddenFields(def, { ...existing, ...body }, trx);
+        const hidden = await service.hiddenFields(def, { ...existing, ...body }, reads);
         const { values } = validate(body, { mode: 'update', hidden });
         if (def.categoryColumn && def.categoryColumn in values && !canOnCategory(user, entity, 'update', values[def.categoryColumn])) {
           throw forbidden(`You do not have permission to make a ${def.singular.toLowerCase()} ${values[def.categoryColumn]}.`);
         }
-        const ctx: Pending['ctx'] = { user, trx, action: 'update', existing, importId: options.importId };
+        const ctx: Pending['ctx'] = { user, trx: reads, action: 'update', existing, importId: options.importId };
         await checkReferences(trx, values, fields);
         const prepared = (await def.hooks?.beforeWrite?.(values, ctx)) ?? values;
         ctx.values = prepared;
@@ -227,9 +266,9 @@ export async function importBatch(
         if (def.categoryColumn && category !== null && !canOnCategory(user, entity, 'create', category as string)) {
           throw forbidden(`You do not have permission to create a ${def.singular.toLowerCase()} of type ${String(category)}.`);
         }
-        const hidden = await service.hiddenFields(def, body, trx);
+        const hidden = await service.hiddenFields(def, body, reads);
         const { values } = validate(body, { mode: 'create', hidden });
-        const ctx: Pending['ctx'] = { user, trx, action: 'create', importId: options.importId };
+        const ctx: Pending['ctx'] = { user, trx: reads, action: 'create', importId: options.importId };
         await checkReferences(trx, values, fields);
         const prepared = (await def.hooks?.beforeWrite?.(values, ctx)) ?? values;
         ctx.values = prepared;
@@ -266,7 +305,7 @@ export async function importBatch(
         pending.existing = row;
       }
       await writePivotsBulk(trx, slice.map((p, i) => ({ id: inserted[i].id, pivots: splits[i].pivots })), fields, false);
-      if (def.hooks?.afterWrite) for (let i = 0; i < slice.length; i++) await def.hooks.afterWrite(inserted[i], slice[i].ctx);
+      if (def.hooks?.afterWrite) for (let i = 0; i < slice.length; i++) await def.hooks.afterWrite(inserted[i], { ...slice[i].ctx, trx });
     }
   }
 
@@ -294,7 +333,7 @@ export async function importBatch(
         undo.push({ import_id: options.importId, record_type: def.type, record_id: id, created: false, before });
       }
       await writePivotsBulk(trx, slice.map((p, i) => ({ id: p.existing!.id, pivots: splits[i].pivots })), fields, true);
-      if (def.hooks?.afterWrite) for (const pending of slice) await def.hooks.afterWrite(byId.get(pending.existing!.id) ?? pending.existing!, pending.ctx);
+      if (def.hooks?.afterWrite) for (const pending of slice) await def.hooks.afterWrite(byId.get(pending.existing!.id) ?? pending.existing!, { ...pending.ctx, trx });
     }
   }
 
@@ -435,26 +474,26 @@ async function writePivotsBulk(trx: Transaction<any>, items: Array<{ id: number;
   }
 }
 
-/** Ids sent for fields with `references` must name rows that exist (one query per field for the value sent). */
+/**
+ * Ids sent for fields with `references` must name rows that exist (as records/record-service.ts checks them);
+ * ids found once are remembered for the rest of the batch's transaction.
+ */
 async function checkReferences(trx: Transaction<any>, values: Record<string, any>, fields: Record<string, FieldSpec>) {
   const errors: Record<string, string[]> = {};
+  let known = referenceCache.get(trx);
+  if (!known) referenceCache.set(trx, (known = new Set()));
   for (const [key, value] of Object.entries(values)) {
     const ref = fields[key]?.references;
     if (!ref || value === null || value === undefined) continue;
     const ids = [...new Set((Array.isArray(value) ? value : [value]).map(Number))];
-    if (!ids.length) continue;
-    const cacheKey = `${ref.table}:${ids.join(',')}`;
-    const known = referenceCache.get(trx);
-    if (known?.has(cacheKey)) continue;
-    let query = trx.selectFrom(ref.table).select('id').where('id', 'in', ids);
+    const unknown = ids.filter((id) => !known.has(`${ref.table}:${id}`));
+    if (!unknown.length) continue;
+    let query = trx.selectFrom(ref.table).select('id').where('id', 'in', unknown);
     if (ref.softDelete) query = query.where('deleted_at', 'is', null);
     const found = new Set((await query.execute()).map((row) => row.id));
-    const missing = ids.filter((id) => !found.has(id));
+    for (const id of found) known.add(`${ref.table}:${id}`);
+    const missing = unknown.filter((id) => !found.has(id));
     if (missing.length) errors[key] = [`The selected ${fields[key].label ?? humanise(key)} (${missing.join(', ')}) does not exist.`];
-    else {
-      if (!known) referenceCache.set(trx, new Set([cacheKey]));
-      else known.add(cacheKey);
-    }
   }
   if (Object.keys(errors).length) throw new ValidationError(errors);
 }
