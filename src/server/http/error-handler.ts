@@ -34,6 +34,19 @@ export function installErrorHandler(app: FastifyInstance) {
     if (status >= 400 && status < 500) {
       return reply.status(status).send({ message: error.message });
     }
+    // PostgreSQL refused a value the request carried (an id beyond integer range, a NUL character, year 0) or a
+    // reference to a row that does not exist: the caller's input, so a 422, never a 500.
+    const sqlState = (error as { code?: unknown }).code;
+    if (typeof sqlState === 'string' && /^22[0-9A-Z]{3}$/.test(sqlState)) {
+      const message = `The request holds a value that cannot be used: ${error.message}.`;
+      return reply.status(422).send({ message, errors: { body: [message] } });
+    }
+    if (sqlState === '23503') {
+      const missing = /Key \(([^)]+)\)=\(([^)]*)\) is not present in table "([^"]+)"/.exec((error as { detail?: string }).detail ?? '');
+      const field = missing?.[1] ?? 'body';
+      const message = missing ? `No record in ${missing[3].replace(/_/g, ' ')} has the id ${missing[2]}.` : 'The change refers to a record that does not exist, or removes one other records still refer to.';
+      return reply.status(422).send({ message, errors: { [field]: [message] } });
+    }
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send({ message: 'Server Error', request_id: request.id });
   });

@@ -1,0 +1,29 @@
+import type { TestProject } from 'vitest/node';
+import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
+
+/**
+ * The API suite runs on PGlite by default. With TEST_DATABASE=postgres it runs on PostgreSQL instead: a given
+ * TEST_DATABASE_URL (a server's `postgres` database) is used as is; otherwise a throwaway server is started in a
+ * temporary folder from the installed binaries. Each test app then creates its own database on that server.
+ */
+export default async function setup(project: TestProject) {
+  let server: PostgresServer | null = null;
+  let url = process.env.TEST_DATABASE_URL || undefined;
+  if (process.env.TEST_DATABASE === 'postgres' && !url) {
+    const starting = startPostgres();
+    if (starting) {
+      server = await starting;
+      url = server.url;
+    } else {
+      console.warn('\n  TEST_DATABASE=postgres, but no PostgreSQL server binary (initdb, pg_ctl) was found: the API suite runs on PGlite.\n');
+    }
+  }
+  if (url) {
+    process.env.TEST_DATABASE_URL = url;
+    console.log(`\n  API suite database: PostgreSQL (${url})\n`);
+  }
+  project.provide('TEST_DATABASE_URL', url);
+  return async () => {
+    await server?.stop();
+  };
+}

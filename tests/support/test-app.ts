@@ -1,0 +1,283 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { AppContext } from '../../src/server/app-context.js';
+import { buildApp } from '../../src/server/app.js';
+import type { Mail } from '../../src/server/auth/mailer.js';
+import { loadConfig, type Config } from '../../src/server/config/config.js';
+import { openDatabase, type Database } from '../../src/server/db/database.js';
+import { migrate } from '../../src/server/db/migrate.js';
+import { ensureAppKey, seedDatabase } from '../../src/server/seed/seed.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Set by tests/api/global-setup.ts when the API suite runs on PostgreSQL (server's `postgres` database). */
+    TEST_DATABASE_URL: string | undefined;
+  }
+}
+
+export const ADMIN_EMAIL = 'admin@example.com';
+export const ADMIN_PASSWORD = 'admin-password-123';
+/** Password of every user made with `createUser`. */
+export const USER_PASSWORD = 'user-password-123';
+
+export interface TestResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  /** Every Set-Cookie line of the answer. */
+  cookies: string[];
+}
+
+export interface RequestOptions {
+  /** Skip the CSRF pre-flight and the X-XSRF-TOKEN header (default: sent on unsafe methods). */
+  csrf?: boolean;
+  /** Send this text as the body instead of JSON-encoding `body`. */
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestClient {
+  /** Cookies this client holds, by name. */
+  jar: Map<string, string>;
+  request<T = any>(method: string, path: string, body?: unknown, options?: RequestOptions): Promise<TestResponse<T>>;
+  get<T = any>(path: string, options?: RequestOptions): Promise<TestResponse<T>>;
+  post<T = any>(path: string, body?: unknown, options?: RequestOptions): Promise<TestResponse<T>>;
+  put<T = any>(path: string, body?: unknown, options?: RequestOptions): Promise<TestResponse<T>>;
+  patch<T = any>(path: string, body?: unknown, options?: RequestOptions): Promise<TestResponse<T>>;
+  delete<T = any>(path: string, body?: unknown, options?: RequestOptions): Promise<TestResponse<T>>;
+  /** GET /sanctum/csrf-cookie: the XSRF-TOKEN cookie lands in the jar. */
+  csrf(): Promise<TestResponse>;
+  /** POST /api/auth/login; the answer is returned whatever it is. */
+  login(email: string, password: string, remember?: boolean): Promise<TestResponse>;
+}
+
+export interface TestApp {
+  baseUrl: string;
+  app: FastifyInstance;
+  ctx: AppContext;
+  config: Config;
+  database: Database;
+  /** Mails the server sent (password reset links), oldest first. */
+  mails: Mail[];
+  /** A new HTTP client with its own cookie jar. */
+  client(): TestClient;
+  /** A client signed in as the seeded super administrator. */
+  admin(): Promise<TestClient>;
+  /** A client signed in as `email` (throws unless sign-in answers 200). */
+  signIn(email: string, password?: string, remember?: boolean): Promise<TestClient>;
+  /** Creates a user through the API as the administrator; returns the created record. */
+  createUser(fields: { role: string; email?: string; first_name?: string; last_name?: string; password?: string; team_id?: number | null; team_ids?: number[] }): Promise<Record<string, any>>;
+  roleId(slug: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Which database the API suite runs on: PGlite unless the global set-up started (or was given) PostgreSQL. */
+export function testDatabaseUrl(): string | undefined {
+  if (process.env.TEST_DATABASE_URL) return process.env.TEST_DATABASE_URL;
+  try {
+    return inject('TEST_DATABASE_URL') || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A fresh database on the PostgreSQL server behind `serverUrl`; `drop()` removes it. */
+export async function createPostgresDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      try {
+        // Not `with (force)`: the pool's sockets may still be closing, and killing them makes the client throw.
+        // PostgreSQL waits up to 5 seconds for them to go; a database still in use is left for the server's removal.
+        await client.query(`drop database if exists ${name}`).catch(() => {});
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+/**
+ * A whole server as `npm start` builds it (migrate, app key, seed, buildApp) on a fresh temporary PGlite data
+ * folder, or on a fresh PostgreSQL database when TEST_DATABASE_URL is set, listening on a free port.
+ * A DATA_DIR or DATABASE_URL given in `overrides` is used as is and left in place by close() (restart tests).
+ */
+export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<TestApp> {
+  const ownDataDir = !overrides.DATA_DIR;
+  const dataDir = overrides.DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'om-api-'));
+  const serverUrl = testDatabaseUrl();
+  const pgDatabase = serverUrl && !overrides.DATABASE_URL && ownDataDir ? await createPostgresDatabase(serverUrl) : null;
+  const env: NodeJS.ProcessEnv = {
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    SEED_DEMO: '0',
+    LOG_LEVEL: 'silent',
+    APP_VERSION: '9.9.9-test',
+    ...(pgDatabase ? { DATABASE_URL: pgDatabase.url } : {}),
+    ...overrides,
+  };
+  const config = loadConfig(env);
+  const database = await openDatabase(config);
+  let app: FastifyInstance | undefined;
+  const cleanup = async () => {
+    await app?.close().catch(() => {});
+    await database.close().catch(() => {});
+    await pgDatabase?.drop().catch(() => {});
+    if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await migrate(database.db);
+    config.appKey ??= await ensureAppKey(database.db);
+    await seedDatabase(database.db, config);
+    const mails: Mail[] = [];
+    const built = await buildApp({ config, database, logger: false, sendMail: async (mail) => void mails.push(mail) });
+    app = built.app;
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const roleIds = new Map<string, number>();
+    let adminClient: TestClient | null = null;
+    let closed = false;
+
+    const testApp: TestApp = {
+      baseUrl,
+      app,
+      ctx: built.ctx,
+      config,
+      database,
+      mails,
+      client: () => createClient(baseUrl),
+      admin: () => testApp.signIn(ADMIN_EMAIL, ADMIN_PASSWORD),
+      async signIn(email, password = USER_PASSWORD, remember = false) {
+        const client = createClient(baseUrl);
+        const res = await client.login(email, password, remember);
+        if (res.status !== 200) throw new Error(`Sign-in as ${email} answered ${res.status}: ${JSON.stringify(res.body)}`);
+        return client;
+      },
+      async roleId(slug) {
+        if (!roleIds.has(slug)) {
+          const row = await built.ctx.db.selectFrom('roles').select('id').where('slug', '=', slug).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+          roleIds.set(slug, row.id);
+        }
+        return roleIds.get(slug)!;
+      },
+      async createUser({ role, email, first_name, last_name, password, team_id, team_ids }) {
+        adminClient ??= await testApp.admin();
+        const res = await adminClient.post('/api/users', {
+          first_name: first_name ?? capitalise(role),
+          last_name: last_name ?? 'Tester',
+          email: email ?? `${role}-${randomBytes(4).toString('hex')}@example.com`,
+          password: password ?? USER_PASSWORD,
+          role_id: await testApp.roleId(role),
+          ...(team_id !== undefined ? { team_id } : {}),
+          ...(team_ids !== undefined ? { team_ids } : {}),
+        });
+        if (res.status !== 201) throw new Error(`Creating a ${role} user answered ${res.status}: ${JSON.stringify(res.body)}`);
+        return res.body.data;
+      },
+      async close() {
+        if (closed) return;
+        closed = true;
+        await cleanup();
+      },
+    };
+    return testApp;
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** A fetch-based agent with its own cookie jar, doing the CSRF pre-flight the client app does. */
+export function createClient(baseUrl: string): TestClient {
+  const jar = new Map<string, string>();
+
+  const store = (setCookies: string[]) => {
+    for (const line of setCookies) {
+      const [pair, ...attributes] = line.split(';').map((part) => part.trim());
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq);
+      const value = pair.slice(eq + 1);
+      const expired = attributes.some((attribute) => {
+        const [key, val = ''] = attribute.split('=');
+        if (key.toLowerCase() === 'max-age') return Number(val) <= 0;
+        if (key.toLowerCase() === 'expires') return new Date(val).getTime() <= Date.now();
+        return false;
+      });
+      if (expired || value === '') jar.delete(name);
+      else jar.set(name, value);
+    }
+  };
+
+  const client: TestClient = {
+    jar,
+    async request(method, pathname, body, options = {}) {
+      method = method.toUpperCase();
+      const csrf = options.csrf ?? true;
+      if (UNSAFE.has(method) && csrf && !jar.has('XSRF-TOKEN')) await client.csrf();
+      const headers: Record<string, string> = { accept: 'application/json', 'x-requested-with': 'XMLHttpRequest' };
+      let payload: string | undefined;
+      if (options.raw !== undefined) {
+        payload = options.raw;
+        headers['content-type'] = 'application/json';
+      } else if (body !== undefined) {
+        payload = JSON.stringify(body);
+        headers['content-type'] = 'application/json';
+      }
+      if (UNSAFE.has(method) && csrf && jar.has('XSRF-TOKEN')) headers['x-xsrf-token'] = decodeURIComponent(jar.get('XSRF-TOKEN')!);
+      if (jar.size) headers.cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+      Object.assign(headers, options.headers);
+      const response = await fetch(baseUrl + pathname, { method, headers, body: payload, redirect: 'manual' });
+      const cookies = response.headers.getSetCookie();
+      store(cookies);
+      const text = await response.text();
+      let parsed: any = text;
+      if ((response.headers.get('content-type') ?? '').includes('application/json') && text) parsed = JSON.parse(text);
+      return { status: response.status, headers: response.headers, body: parsed, cookies };
+    },
+    get: (pathname, options) => client.request('GET', pathname, undefined, options),
+    post: (pathname, body, options) => client.request('POST', pathname, body, options),
+    put: (pathname, body, options) => client.request('PUT', pathname, body, options),
+    patch: (pathname, body, options) => client.request('PATCH', pathname, body, options),
+    delete: (pathname, body, options) => client.request('DELETE', pathname, body, options),
+    csrf: () => client.request('GET', '/sanctum/csrf-cookie'),
+    login: (email, password, remember = false) => client.post('/api/auth/login', { email, password, remember }),
+  };
+  return client;
+}
+
+/** The attributes of the Set-Cookie line for `name` (lower-case keys; `value` holds the cookie's value). */
+export function cookieAttributes(setCookies: string[], name: string): Record<string, string> | null {
+  const line = setCookies.find((l) => l.startsWith(`${name}=`));
+  if (!line) return null;
+  const [pair, ...attributes] = line.split(';').map((part) => part.trim());
+  const result: Record<string, string> = { value: pair.slice(name.length + 1) };
+  for (const attribute of attributes) {
+    const [key, val = 'true'] = attribute.split('=');
+    result[key.toLowerCase()] = val;
+  }
+  return result;
+}
+
+const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
