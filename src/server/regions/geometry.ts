@@ -58,9 +58,26 @@ export function pointInRing(lng: number, lat: number, ring: Ring): boolean {
   return inside;
 }
 
+/** Bounding boxes of each polygon's outer ring, computed once per shape object. */
+const partBoxes = new WeakMap<AreaGeometry, BBox[]>();
+
+function boxesOf(geometry: AreaGeometry): BBox[] {
+  let boxes = partBoxes.get(geometry);
+  if (!boxes) {
+    boxes = polygonsOf(geometry).map((polygon) => bboxOf({ type: 'Polygon', coordinates: [polygon[0] ?? []] }));
+    partBoxes.set(geometry, boxes);
+  }
+  return boxes;
+}
+
 /** Inside the outer ring of some polygon and outside all of that polygon's holes. */
 export function pointInGeometry(lng: number, lat: number, geometry: AreaGeometry): boolean {
-  for (const polygon of polygonsOf(geometry)) {
+  const boxes = boxesOf(geometry);
+  const polygons = polygonsOf(geometry);
+  for (let p = 0; p < polygons.length; p++) {
+    const polygon = polygons[p];
+    const [w, s, e, n] = boxes[p];
+    if (lng < w || lng > e || lat < s || lat > n) continue; // cheap test before the ray casting
     if (polygon.length === 0 || !pointInRing(lng, lat, polygon[0])) continue;
     let inHole = false;
     for (let h = 1; h < polygon.length; h++) {
