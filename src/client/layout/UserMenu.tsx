@@ -13,6 +13,8 @@ import SignOutIcon from '@mui/icons-material/LogoutOutlined';
 import { Link as RouterLink } from 'react-router-dom';
 import { useLogout, useTranslate } from 'react-admin';
 import { useSession } from '../app/hooks';
+import { http } from '../app/services';
+import { leaveImpersonation } from '../admin/ImpersonateButton';
 import { initials } from './initials';
 
 export function UserMenu() {
@@ -39,6 +41,20 @@ export function UserMenu() {
           {user.email}
         </Typography>
         <Divider />
+        {user.impersonator && (
+          <MenuItem
+            onClick={() => {
+              close();
+              void leaveImpersonation((path) => http.post(path));
+            }}
+            data-testid="leave-impersonation"
+          >
+            <ListItemIcon>
+              <SignOutIcon fontSize="small" />
+            </ListItemIcon>
+            Back to {user.impersonator.name}
+          </MenuItem>
+        )}
         <MenuItem component={RouterLink} to="/settings" onClick={close}>
           <ListItemIcon>
             <ProfileIcon fontSize="small" />

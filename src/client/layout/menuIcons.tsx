@@ -16,6 +16,7 @@ import AdminIcon from '@mui/icons-material/TuneOutlined';
 import ProfileIcon from '@mui/icons-material/AccountCircleOutlined';
 import SignOutIcon from '@mui/icons-material/LogoutOutlined';
 import CategoryIcon from '@mui/icons-material/ChevronRight';
+import RecordsIcon from '@mui/icons-material/FolderOutlined';
 import type { MenuIcon } from './menuModel';
 
 export const MENU_ICONS: Record<MenuIcon, SvgIconComponent> = {
@@ -36,4 +37,5 @@ export const MENU_ICONS: Record<MenuIcon, SvgIconComponent> = {
   profile: ProfileIcon,
   signOut: SignOutIcon,
   category: CategoryIcon,
+  records: RecordsIcon,
 };

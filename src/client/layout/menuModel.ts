@@ -25,7 +25,8 @@ export type MenuIcon =
   | 'admin'
   | 'profile'
   | 'signOut'
-  | 'category';
+  | 'category'
+  | 'records';
 
 export interface MenuItem {
   key: string;
@@ -82,6 +83,7 @@ const ADMIN_ITEMS: ReadonlyArray<readonly [string, string, string]> = [
   ['feature', '/features', 'Features'],
   ['schema', '/schemas', 'Schemas'],
   ['importer', '/importers', 'Importers'],
+  ['revision', '/revisions', 'History'],
   ['role', '/roles', 'Roles'],
   ['user', '/users', 'Users'],
 ];
@@ -159,6 +161,12 @@ export function buildMenu({ user, features, schemas, statistics, translate }: Me
   if (reads('member')) main.push({ key: 'members', label: schemaLabel('member', t('app.menu.members', 'Members')), to: '/members', icon: 'members' });
   if (feature('grievances') && reads('grievance')) {
     main.push({ key: 'grievances', label: schemaLabel('grievance', t('app.menu.grievances', 'Grievances')), to: '/grievances', icon: 'grievances' });
+  }
+  // Record types created in the app (schema editor) get their own entry.
+  for (const schema of schemas) {
+    if ((schema as { built_in?: boolean }).built_in !== false || !reads(schema.type)) continue;
+    const resource = (schema as { resource?: string }).resource ?? `${schema.type}s`;
+    main.push({ key: `records-${schema.type}`, label: titleCase(schema.name_plural || schema.type), to: `/${resource}`, icon: 'records' });
   }
   if (reads('import')) main.push({ key: 'imports', label: t('app.menu.imports', 'Imports'), to: '/imports', icon: 'imports' });
   if (feature('system')) main.push({ key: 'system', label: t('app.menu.system', 'System'), to: '/users', icon: 'system' });

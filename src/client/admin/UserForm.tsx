@@ -1,0 +1,61 @@
+/** A user's name, email, password, role and teams (create and edit). */
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Stack from '@mui/material/Stack';
+import { AutocompleteArrayInput, AutocompleteInput, Form, PasswordInput, ReferenceArrayInput, ReferenceInput, SelectInput, TextInput, email, minLength, required } from 'react-admin';
+import { useFormState } from 'react-hook-form';
+import { recordLabel } from '../records/schema';
+
+function Buttons({ onCancel }: { onCancel: () => void }) {
+  const { isSubmitting } = useFormState();
+  return (
+    <Stack direction="row" spacing={1} sx={{ px: 2, pb: 2 }}>
+      <Button type="submit" variant="contained" disabled={isSubmitting}>
+        Save
+      </Button>
+      <Button onClick={onCancel}>Cancel</Button>
+    </Stack>
+  );
+}
+
+export const USER_FIELDS = ['first_name', 'last_name', 'email', 'password', 'role_id', 'team_id', 'team_ids'] as const;
+
+export function UserForm({ record, onSubmit, onCancel, creating = false }: { record?: any; onSubmit: (values: Record<string, unknown>) => Promise<Record<string, string> | undefined>; onCancel: () => void; creating?: boolean }) {
+  return (
+    <Card variant="outlined" sx={{ maxWidth: 900 }}>
+      <Form record={record} onSubmit={async (values: Record<string, unknown>) => (await onSubmit(values)) ?? undefined} noValidate>
+        <CardContent>
+          <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, columnGap: 3, '& .MuiFormControl-root': { width: '100%' } }}>
+            <TextInput source="first_name" label="First name" validate={required()} />
+            <TextInput source="last_name" label="Last name" />
+            <TextInput source="email" label="Email" type="email" validate={[required(), email()]} />
+            <PasswordInput source="password" label={creating ? 'Password' : 'New password (leave blank to keep)'} validate={creating ? [required(), minLength(8)] : [minLength(8)]} autoComplete="new-password" />
+            <ReferenceInput source="role_id" reference="roles" perPage={100} sort={{ field: 'name', order: 'ASC' }}>
+              <SelectInput label="Role" optionText="name" validate={required()} />
+            </ReferenceInput>
+            <ReferenceInput source="team_id" reference="teams" perPage={25}>
+              <AutocompleteInput label="Main team" optionText={recordLabel} filterToQuery={(q: string) => ({ q })} />
+            </ReferenceInput>
+            <Box sx={{ gridColumn: '1 / -1' }}>
+              <ReferenceArrayInput source="team_ids" reference="teams" perPage={25}>
+                <AutocompleteArrayInput label="Teams" optionText={recordLabel} filterToQuery={(q: string) => ({ q })} />
+              </ReferenceArrayInput>
+            </Box>
+          </Box>
+        </CardContent>
+        <Buttons onCancel={onCancel} />
+      </Form>
+    </Card>
+  );
+}
+
+/** Only what the users resource accepts; a blank password keeps the current one. */
+export function userValues(values: Record<string, unknown>, updatedAt?: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of USER_FIELDS) if (key in values && values[key] !== undefined) out[key] = values[key];
+  if (!out.password) delete out.password;
+  if (updatedAt) out.updated_at = updatedAt;
+  return out;
+}

@@ -1,0 +1,111 @@
+/**
+ * The generated edit screen (`/{resource}/{id}`). The form keeps the record as it was when it opened: a change
+ * someone else saves meanwhile (heard live) does not overwrite what is being typed; a notice says so instead. The
+ * update sends the `updated_at` the form opened with, so the server refuses to save over that change (409) and
+ * the form offers to reload.
+ */
+import { useEffect, useState } from 'react';
+import { Title, useGetOne, useResourceContext } from 'react-admin';
+import { useNavigate, useParams } from 'react-router-dom';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import { titleCase } from '../i18n/labels';
+import { useDocumentTitle } from '../layout/useDocumentTitle';
+import { useDescriptors, useLiveSchema } from './hooks';
+import { useRecordMutations } from './mutations';
+import { RecordForm } from './RecordForm';
+import { recordLabel, writableValues } from './schema';
+import { LoadFailed, MissingSchema, PageHeader, PageLoading } from './ui';
+import { PresenceAvatars } from './presence/PresenceAvatars';
+
+export default function RecordEdit({ resource: resourceProp }: { resource?: string }) {
+  const resourceFromContext = useResourceContext();
+  const resource = resourceProp ?? resourceFromContext!;
+  const { id } = useParams<{ id: string }>();
+  const schema = useLiveSchema(resource);
+  const descriptors = useDescriptors(schema);
+  const navigate = useNavigate();
+  const { update } = useRecordMutations(resource);
+  const { data: live, error, isPending, refetch } = useGetOne(resource, { id: id! }, { enabled: Boolean(id) });
+  /** The record as the form opened it. */
+  const [opened, setOpened] = useState<any>(null);
+  const [conflict, setConflict] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (live && (!opened || String(opened.id) !== String(live.id))) setOpened(live);
+  }, [live, opened]);
+
+  const singular = schema ? titleCase(schema.name_singular) : '';
+  const title = opened ? `${singular} ${recordLabel(opened)}` : singular;
+  useDocumentTitle(title);
+
+  if (!schema) return <MissingSchema resource={resource} />;
+  if (error && !opened) return <LoadFailed error={error} />;
+  if (isPending || !opened) return <PageLoading />;
+
+  const changedMeanwhile = live && live.updated_at && opened.updated_at && live.updated_at !== opened.updated_at;
+  const reload = async () => {
+    const fresh = await refetch();
+    if (fresh.data) setOpened(fresh.data);
+    setConflict(null);
+  };
+
+  return (
+    <Box sx={{ maxWidth: 1100 }}>
+      <Title title={title} />
+      <PageHeader title={`Edit ${title}`} actions={<PresenceAvatars type={schema.type} id={opened.id} />} />
+      {changedMeanwhile && (
+        <Alert
+          severity="warning"
+          sx={{ mb: 2 }}
+          data-testid="changed-meanwhile"
+          action={
+            <Button color="inherit" size="small" onClick={() => void reload()}>
+              Reload
+            </Button>
+          }
+        >
+          Someone else saved a change to this {schema.name_singular.toLowerCase()} since you opened it. Reload to see it (your unsaved changes here will be lost).
+        </Alert>
+      )}
+      <RecordForm
+        key={`${opened.id}:${opened.updated_at}`}
+        schema={schema}
+        descriptors={descriptors}
+        record={opened}
+        onCancel={() => navigate(`/${resource}/${opened.id}/show`)}
+        onSubmit={async (values) => {
+          const outcome = await update(opened.id, writableValues(values, schema, opened.updated_at), opened, `${singular} updated successfully.`);
+          if (outcome.conflict) {
+            setConflict(outcome.conflict);
+            return;
+          }
+          if (outcome.record) {
+            navigate(`/${resource}/${opened.id}/show`);
+            return;
+          }
+          return outcome.errors;
+        }}
+      />
+      <Dialog open={conflict !== null} onClose={() => setConflict(null)} aria-labelledby="conflict-title">
+        <DialogTitle id="conflict-title">Not saved: this {schema.name_singular.toLowerCase()} changed</DialogTitle>
+        <DialogContent>
+          <DialogContentText>{conflict}</DialogContentText>
+          <DialogContentText sx={{ mt: 1 }}>Nothing was overwritten. Reload to get their version, then make your change again.</DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setConflict(null)}>Keep editing</Button>
+          <Button variant="contained" onClick={() => void reload()} autoFocus>
+            Reload
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </Box>
+  );
+}

@@ -1,0 +1,83 @@
+/**
+ * The generated form of a record type: every editable field of the schema, in schema order, through the field
+ * type table; form logic shows, hides and sets fields as values change. Long fields take the full width.
+ */
+import { memo, type ReactNode } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import CircularProgress from '@mui/material/CircularProgress';
+import Stack from '@mui/material/Stack';
+import SaveIcon from '@mui/icons-material/Save';
+import { Form, useTranslate } from 'react-admin';
+import { useFormState } from 'react-hook-form';
+import { FieldInput, type FieldDescriptor } from './fieldTypes';
+import { FormLogic, useFieldVisible } from './logic/FormLogic';
+import { useCan } from './hooks';
+import type { RecordSchema } from './schema';
+
+const WIDE = new Set(['textarea', 'note', 'addresses', 'attachment']);
+export const isWide = (descriptor: FieldDescriptor) => WIDE.has(descriptor.type) || descriptor.withTrade || (descriptor.type === 'relation' && descriptor.multiple);
+
+/** One field: rendered only while the logic shows it; re-rendered only when its own visibility changes. */
+const FieldSlot = memo(function FieldSlot({ descriptor }: { descriptor: FieldDescriptor }) {
+  const visible = useFieldVisible(descriptor.slug);
+  const readable = useCan(descriptor.reference?.entity ?? 'schema', 'read');
+  if (!visible || descriptor.readOnly) return null;
+  if (descriptor.reference && !readable) return null;
+  return (
+    <Box data-field={descriptor.slug} sx={{ gridColumn: isWide(descriptor) ? '1 / -1' : undefined, minWidth: 0, '& .MuiFormControl-root': { width: '100%' } }}>
+      <FieldInput descriptor={descriptor} />
+    </Box>
+  );
+});
+
+function SaveBar({ onCancel, extra }: { onCancel?: () => void; extra?: ReactNode }) {
+  const { isSubmitting } = useFormState();
+  const translate = useTranslate();
+  return (
+    <Stack direction="row" spacing={1} sx={{ px: 2, py: 1.5, borderTop: 1, borderColor: 'divider', bgcolor: 'grey.50', position: 'sticky', bottom: 0, zIndex: 2 }}>
+      <Button type="submit" variant="contained" startIcon={isSubmitting ? <CircularProgress size={16} color="inherit" /> : <SaveIcon />} disabled={isSubmitting}>
+        {translate('ra.action.save')}
+      </Button>
+      {onCancel && (
+        <Button onClick={onCancel} disabled={isSubmitting}>
+          {translate('ra.action.cancel')}
+        </Button>
+      )}
+      <Box sx={{ flex: 1 }} />
+      {extra}
+    </Stack>
+  );
+}
+
+export interface RecordFormProps {
+  schema: RecordSchema;
+  descriptors: FieldDescriptor[];
+  record?: Record<string, unknown>;
+  defaultValues?: Record<string, unknown>;
+  /** Returns field errors (422) for the form, or nothing. */
+  onSubmit: (values: Record<string, unknown>) => Promise<Record<string, string> | undefined | void>;
+  onCancel?: () => void;
+  toolbarExtra?: ReactNode;
+}
+
+export function RecordForm({ schema, descriptors, record, defaultValues, onSubmit, onCancel, toolbarExtra }: RecordFormProps) {
+  return (
+    <Card variant="outlined" sx={{ overflow: 'visible' }}>
+      <Form record={record as any} defaultValues={defaultValues} onSubmit={async (values: Record<string, unknown>) => (await onSubmit(values)) ?? undefined} noValidate>
+        <FormLogic schema={schema}>
+          <CardContent>
+            <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, columnGap: 3, rowGap: 0.5 }} data-testid="record-form">
+              {descriptors.map((descriptor) => (
+                <FieldSlot key={descriptor.slug} descriptor={descriptor} />
+              ))}
+            </Box>
+          </CardContent>
+        </FormLogic>
+        <SaveBar onCancel={onCancel} extra={toolbarExtra} />
+      </Form>
+    </Card>
+  );
+}

@@ -1,0 +1,173 @@
+/**
+ * The generated list of a record type: server pagination ('Displaying 1 to 25 of 400'), sort by any column
+ * (a click on its header), a filter for every field (Add filter) and a text search, all kept in the URL, columns
+ * the person can show or hide, bulk delete, and for sites and contractors one tab per permitted category.
+ */
+import { useMemo, type ReactElement } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
+import RestoreFromTrashIcon from '@mui/icons-material/RestoreFromTrashOutlined';
+import {
+  ColumnsButton,
+  CreateButton,
+  DataTable,
+  FilterButton,
+  List,
+  Pagination,
+  SearchInput,
+  SimpleList,
+  Title,
+  TopToolbar,
+  useListContext,
+  useResourceContext,
+} from 'react-admin';
+import { CATEGORY_PERMISSIONS, canOnEntity, permittedCategories } from '../../common/permissions';
+import { TYPE_LABELS, titleCase } from '../i18n/labels';
+import { useDocumentTitle } from '../layout/useDocumentTitle';
+import { RESTORABLE_RESOURCES } from '../resources/names';
+import { defaultColumns, fieldTypeUI, FieldDisplay, type FieldDescriptor } from './fieldTypes';
+import { useDescriptors, useLiveSchema, useUser } from './hooks';
+import { BulkDeleteRecordsButton } from './BulkDeleteRecordsButton';
+import { recordLabel, type RecordSchema } from './schema';
+import { MissingSchema } from './ui';
+
+export const PER_PAGE_CHOICES = [10, 25, 50, 100];
+
+/** The fields a person may see in lists (relations to what they may not read are left out). */
+export function useVisibleDescriptors(schema: RecordSchema | undefined): FieldDescriptor[] {
+  const descriptors = useDescriptors(schema);
+  const user = useUser();
+  return useMemo(() => descriptors.filter((descriptor) => !descriptor.reference || canOnEntity(user, descriptor.reference.entity, 'read')), [descriptors, user]);
+}
+
+function categoryLabel(category: string) {
+  return TYPE_LABELS[category] ?? titleCase(category.replace(/-/g, ' '));
+}
+
+/** "Union Sites" when the list is filtered to one category. */
+function ListHeading({ schema }: { schema: RecordSchema }) {
+  const { filterValues } = useListContext();
+  const plural = titleCase(schema.name_plural);
+  const category = typeof filterValues?.type === 'string' && CATEGORY_PERMISSIONS[schema.type] ? filterValues.type : null;
+  const title = category ? `${categoryLabel(category)} ${plural}` : plural;
+  useDocumentTitle(title);
+  return <Title title={title} />;
+}
+
+/** One tab per permitted category (sites, contractors), plus All for those who read every category. */
+function CategoryTabs({ schema }: { schema: RecordSchema }) {
+  const { filterValues, setFilters, displayedFilters } = useListContext();
+  const user = useUser();
+  const categories = CATEGORY_PERMISSIONS[schema.type];
+  if (!categories) return null;
+  const allowed = permittedCategories(user, schema.type, 'read');
+  const tabs = categories.filter((category) => allowed === 'all' || allowed.includes(category));
+  const current = typeof filterValues?.type === 'string' ? filterValues.type : 'all';
+  const value = current === 'all' || tabs.includes(current) ? current : false;
+  return (
+    <Tabs
+      value={allowed !== 'all' && current === 'all' ? false : value}
+      onChange={(_event, next: string) => {
+        const { type: _type, ...rest } = filterValues ?? {};
+        setFilters(next === 'all' ? rest : { ...rest, type: next }, displayedFilters);
+      }}
+      variant="scrollable"
+      scrollButtons="auto"
+      sx={{ borderBottom: 1, borderColor: 'divider', mb: 1, minHeight: 40, '& .MuiTab-root': { minHeight: 40 } }}
+      aria-label={`${schema.name_plural} by category`}
+    >
+      {allowed === 'all' && <Tab value="all" label="All" />}
+      {tabs.map((category) => (
+        <Tab key={category} value={category} label={categoryLabel(category)} data-testid={`category-${category}`} />
+      ))}
+    </Tabs>
+  );
+}
+
+function ListActions({ schema, filters }: { schema: RecordSchema; filters: ReactElement[] }) {
+  const user = useUser();
+  const { filterValues } = useListContext();
+  const canCreate = canOnEntity(user, schema.type, 'create');
+  const canRestore = canOnEntity(user, schema.type, 'restore') && (RESTORABLE_RESOURCES.has(schema.resource) || !schema.built_in);
+  const category = CATEGORY_PERMISSIONS[schema.type] && typeof filterValues?.type === 'string' ? filterValues.type : null;
+  return (
+    <TopToolbar sx={{ flexWrap: 'wrap' }}>
+      <FilterButton filters={filters} />
+      <ColumnsButton />
+      {canRestore && (
+        <Button component={RouterLink} to={`/${schema.resource}/deleted`} size="small" startIcon={<RestoreFromTrashIcon />}>
+          Deleted
+        </Button>
+      )}
+      {canCreate && <CreateButton to={category ? `/${schema.resource}/create?source=${encodeURIComponent(JSON.stringify({ type: category }))}` : undefined} />}
+    </TopToolbar>
+  );
+}
+
+export function listFilters(descriptors: FieldDescriptor[]): ReactElement[] {
+  const seen = new Set<string>();
+  const elements: ReactElement[] = [<SearchInput source="q" alwaysOn key="q" placeholder="Search" />];
+  for (const descriptor of descriptors) {
+    for (const element of fieldTypeUI(descriptor.type).Filters(descriptor)) {
+      const source = (element.props as { source: string }).source;
+      if (seen.has(source)) continue;
+      seen.add(source);
+      elements.push(element);
+    }
+  }
+  return elements;
+}
+
+export function RecordListBody({ schema, descriptors, canDelete }: { schema: RecordSchema; descriptors: FieldDescriptor[]; canDelete: boolean }) {
+  const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
+  const columns = useMemo(() => descriptors.map((descriptor) => fieldTypeUI(descriptor.type).Column(descriptor)), [descriptors]);
+  const shown = useMemo(() => new Set(defaultColumns(descriptors)), [descriptors]);
+  const hiddenColumns = columns.filter((column) => !shown.has(column.source)).map((column) => column.source);
+  if (small) {
+    const second = descriptors.find((descriptor) => shown.has(descriptor.slug) && descriptor.slug !== 'name' && descriptor.slug !== 'first_name' && descriptor.slug !== 'title');
+    return <SimpleList primaryText={(record) => recordLabel(record)} secondaryText={second ? () => <FieldDisplay descriptor={second} variant="list" /> : undefined} linkType="show" />;
+  }
+  return (
+    <DataTable rowClick="show" hiddenColumns={hiddenColumns} bulkActionButtons={canDelete ? <BulkDeleteRecordsButton schema={schema} /> : false} sx={{ '& .RaDataTable-tableWrapper': { overflowX: 'auto' } }}>
+      {columns.map((column) => (
+        <DataTable.Col key={column.source} source={column.source} label={column.label} disableSort={column.disableSort}>
+          <FieldDisplay descriptor={column.descriptor} variant="list" />
+        </DataTable.Col>
+      ))}
+    </DataTable>
+  );
+}
+
+export default function RecordList({ resource: resourceProp }: { resource?: string }) {
+  const resourceFromContext = useResourceContext();
+  const resource = resourceProp ?? resourceFromContext!;
+  const schema = useLiveSchema(resource);
+  const descriptors = useVisibleDescriptors(schema);
+  const user = useUser();
+  const filters = useMemo(() => listFilters(descriptors), [descriptors]);
+  if (!schema) return <MissingSchema resource={resource} />;
+  const canDelete = canOnEntity(user, schema.type, 'delete');
+  return (
+    <List
+      resource={resource}
+      title={false}
+      filters={filters}
+      actions={<ListActions schema={schema} filters={filters} />}
+      perPage={25}
+      sort={{ field: '', order: 'ASC' }}
+      pagination={<Pagination rowsPerPageOptions={PER_PAGE_CHOICES} />}
+      sx={{ '& .RaList-main': { minWidth: 0 } }}
+    >
+      <ListHeading schema={schema} />
+      <Box sx={{ px: 1, pt: 0.5 }}>
+        <CategoryTabs schema={schema} />
+      </Box>
+      <RecordListBody schema={schema} descriptors={descriptors} canDelete={canDelete} />
+    </List>
+  );
+}

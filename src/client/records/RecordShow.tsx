@@ -1,0 +1,106 @@
+/**
+ * The generated show page (`/{resource}/{id}/show`): the record's fields, the records related to it, its notes,
+ * tasks, documents and history, who else has it open, and what can be done with it. The tab is kept in the URL.
+ */
+import { Suspense, lazy } from 'react';
+import { Title, RecordContextProvider, useGetOne, useResourceContext } from 'react-admin';
+import { useParams, useSearchParams } from 'react-router-dom';
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import { canOnEntity, can, CATEGORY_PERMISSIONS } from '../../common/permissions';
+import { TYPE_LABELS, titleCase } from '../i18n/labels';
+import { useDocumentTitle } from '../layout/useDocumentTitle';
+import { LoadingScreen } from '../layout/LoadingScreen';
+import { useLiveSchema, useUser } from './hooks';
+import { useVisibleDescriptors } from './RecordList';
+import { recordLabel } from './schema';
+import { DetailsTab } from './show/DetailsTab';
+import { RecordActions } from './show/RecordActions';
+import { LoadFailed, MissingSchema, PageHeader, PageLoading } from './ui';
+import { PresenceAvatars } from './presence/PresenceAvatars';
+
+const RelatedTab = lazy(() => import('./show/RelatedTab').then((module) => ({ default: module.RelatedTab })));
+const HistoryTab = lazy(() => import('./show/HistoryTab').then((module) => ({ default: module.HistoryTab })));
+const NotesPanel = lazy(() => import('../work/NotesPanel').then((module) => ({ default: module.NotesPanel })));
+const TasksPanel = lazy(() => import('../work/TasksPanel').then((module) => ({ default: module.TasksPanel })));
+const DocumentsPanel = lazy(() => import('../work/DocumentsPanel').then((module) => ({ default: module.DocumentsPanel })));
+
+type TabKey = 'details' | 'related' | 'notes' | 'tasks' | 'documents' | 'history';
+
+export default function RecordShow({ resource: resourceProp }: { resource?: string }) {
+  const resourceFromContext = useResourceContext();
+  const resource = resourceProp ?? resourceFromContext!;
+  const { id } = useParams<{ id: string }>();
+  const schema = useLiveSchema(resource);
+  const descriptors = useVisibleDescriptors(schema);
+  const user = useUser();
+  const [params, setParams] = useSearchParams();
+  const { data: record, error, isPending } = useGetOne(resource, { id: id! }, { enabled: Boolean(id) });
+  const singular = schema ? titleCase(schema.name_singular) : '';
+  const label = record ? recordLabel(record) : '';
+  useDocumentTitle(record ? `${label} · ${singular}` : singular);
+
+  if (!schema) return <MissingSchema resource={resource} />;
+  if (error) return <LoadFailed error={error} />;
+  if (isPending || !record) return <PageLoading />;
+
+  const tabs: Array<[TabKey, string]> = [['details', 'Details']];
+  tabs.push(['related', 'Related']);
+  if (canOnEntity(user, 'note', 'read')) tabs.push(['notes', 'Notes']);
+  if (canOnEntity(user, 'task', 'read')) tabs.push(['tasks', 'Tasks']);
+  if (canOnEntity(user, 'document', 'read')) tabs.push(['documents', 'Documents']);
+  if (can(user, 'revision:read')) tabs.push(['history', 'History']);
+  const requested = params.get('tab') as TabKey | null;
+  const tab: TabKey = requested && tabs.some(([key]) => key === requested) ? requested : 'details';
+  const owner = { type: schema.type, id: record.id };
+  const category = CATEGORY_PERMISSIONS[schema.type] && typeof record.type === 'string' ? TYPE_LABELS[record.type] ?? record.type : null;
+
+  return (
+    <RecordContextProvider value={record}>
+      <Box sx={{ maxWidth: 1200 }}>
+        <Title title={`${singular}: ${label}`} />
+        <PageHeader
+          title={label}
+          subtitle={category ? `${category} ${singular.toLowerCase()}` : singular}
+          actions={
+            <>
+              <PresenceAvatars type={schema.type} id={record.id} />
+              <RecordActions schema={schema} record={record} />
+            </>
+          }
+        />
+        <Card variant="outlined">
+          <Tabs
+            value={tab}
+            onChange={(_event, next: TabKey) => {
+              const search = new URLSearchParams(params);
+              if (next === 'details') search.delete('tab');
+              else search.set('tab', next);
+              setParams(search, { replace: true });
+            }}
+            variant="scrollable"
+            scrollButtons="auto"
+            sx={{ borderBottom: 1, borderColor: 'divider', px: 1 }}
+          >
+            {tabs.map(([key, text]) => (
+              <Tab key={key} value={key} label={text} data-testid={`tab-${key}`} />
+            ))}
+          </Tabs>
+          <CardContent sx={{ p: { xs: 1.5, sm: 2.5 } }}>
+            <Suspense fallback={<LoadingScreen fullHeight={false} />}>
+              {tab === 'details' && <DetailsTab schema={schema} descriptors={descriptors} />}
+              {tab === 'related' && <RelatedTab schema={schema} />}
+              {tab === 'notes' && <NotesPanel owner={owner} />}
+              {tab === 'tasks' && <TasksPanel owner={owner} />}
+              {tab === 'documents' && <DocumentsPanel owner={owner} ownerResource={resource} />}
+              {tab === 'history' && <HistoryTab schema={schema} />}
+            </Suspense>
+          </CardContent>
+        </Card>
+      </Box>
+    </RecordContextProvider>
+  );
+}

@@ -1,0 +1,155 @@
+/**
+ * The revision index (`/revisions`, GET /api/revisions): who changed what and when, newest first, filterable by
+ * record type, action, person, record and dates; a row opens to show the changes, before and after.
+ */
+import { useMemo } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
+import Typography from '@mui/material/Typography';
+import Box from '@mui/material/Box';
+import {
+  AutocompleteInput,
+  DataProviderContext,
+  DataTable,
+  DateInput,
+  List,
+  NumberInput,
+  Pagination,
+  ReferenceInput,
+  SelectInput,
+  Title,
+  useRecordContext,
+  type DataProvider,
+} from 'react-admin';
+import { can, canOnEntity } from '../../../common/permissions';
+import { useMainData } from '../../app/hooks';
+import { formatDateTime } from '../../i18n/dates';
+import { titleCase } from '../../i18n/labels';
+import { useDocumentTitle } from '../../layout/useDocumentTitle';
+import { resourceForType } from '../../resources/names';
+import { describeField, type FieldDescriptor } from '../fieldTypes/describe';
+import { useAppDataProvider, useUser } from '../hooks';
+import { asRecordSchema, recordLabel } from '../schema';
+import { ACTION_LABELS, type Revision } from './history';
+import { RevisionChanges } from './RevisionChanges';
+
+/** The list filters of react-admin -> the query of GET /api/revisions (it takes them as plain parameters). */
+export function revisionQuery(filter: Record<string, unknown>, page: number, perPage: number): Record<string, string | number> {
+  const query: Record<string, string | number> = { page, per_page: Math.min(perPage, 200) };
+  for (const key of ['type', 'action', 'user_id', 'revisionable_id', 'from', 'to']) {
+    const value = filter[key];
+    if (value === undefined || value === null || value === '') continue;
+    query[key] = key === 'to' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T23:59:59.999Z` : (value as string | number);
+  }
+  return query;
+}
+
+function useRevisionsProvider(): DataProvider {
+  const base = useAppDataProvider();
+  return useMemo(
+    () =>
+      ({
+        ...base,
+        async getList(resource: string, params: any) {
+          if (resource !== 'revisions') return base.getList(resource, params);
+          const answer = await base.call<{ data: Revision[]; meta: { total: number; current_page: number; last_page: number } }>('GET', '/api/revisions', {
+            query: revisionQuery(params.filter ?? {}, params.pagination?.page ?? 1, params.pagination?.perPage ?? 25),
+            signal: params.signal,
+          });
+          return { data: answer.data, total: answer.meta?.total ?? answer.data.length };
+        },
+      }) as DataProvider,
+    [base],
+  );
+}
+
+function RecordLink() {
+  const revision = useRecordContext<Revision>();
+  const { schemas } = useMainData();
+  if (!revision) return null;
+  const schema = schemas.find((candidate) => candidate.type === revision.revisionable_type);
+  const label = schema ? titleCase(schema.name_singular) : revision.revisionable_type;
+  const resource = resourceForType(revision.revisionable_type);
+  if (revision.action === 'deleted') return <span>{`${label} #${revision.revisionable_id}`}</span>;
+  return (
+    <Link component={RouterLink} to={`/${resource}/${revision.revisionable_id}/show`} onClick={(event) => event.stopPropagation()}>
+      {label} #{revision.revisionable_id}
+    </Link>
+  );
+}
+
+function ChangesPanel() {
+  const revision = useRecordContext<Revision>();
+  const { schemas } = useMainData();
+  const descriptors = useMemo(() => {
+    const schema = schemas.find((candidate) => candidate.type === revision?.revisionable_type);
+    return new Map<string, FieldDescriptor>(schema ? asRecordSchema(schema).fields.map((field) => [field.slug, describeField(field)]) : []);
+  }, [schemas, revision?.revisionable_type]);
+  if (!revision) return null;
+  if (!revision.changes || !Object.keys(revision.changes).length) {
+    return (
+      <Typography variant="body2" color="text.secondary" sx={{ p: 1 }}>
+        No field changed ({ACTION_LABELS[revision.action].toLowerCase()}).
+      </Typography>
+    );
+  }
+  return (
+    <Box sx={{ p: 1 }}>
+      <RevisionChanges revision={revision} descriptors={descriptors} />
+    </Box>
+  );
+}
+
+export default function RevisionList() {
+  const provider = useRevisionsProvider();
+  const user = useUser();
+  const { schemas } = useMainData();
+  useDocumentTitle('History');
+  const typeChoices = useMemo(() => schemas.map((schema) => ({ id: schema.type, name: titleCase(schema.name_plural) })).concat([{ id: 'user', name: 'Users' }, { id: 'role', name: 'Roles' }, { id: 'task', name: 'Tasks' }, { id: 'note', name: 'Notes' }]), [schemas]);
+  if (!can(user, 'revision:read')) {
+    return (
+      <Typography color="text.secondary" sx={{ p: 2 }}>
+        You are not allowed to read the history.
+      </Typography>
+    );
+  }
+  const filters = [
+    <SelectInput key="type" source="type" label="Record type" choices={typeChoices} alwaysOn />,
+    <SelectInput key="action" source="action" label="Action" choices={Object.entries(ACTION_LABELS).map(([id, name]) => ({ id, name }))} alwaysOn />,
+    <NumberInput key="revisionable_id" source="revisionable_id" label="Record id" />,
+    <DateInput key="from" source="from" label="From" />,
+    <DateInput key="to" source="to" label="To" />,
+    ...(canOnEntity(user, 'user', 'read')
+      ? [
+          <ReferenceInput key="user_id" source="user_id" reference="users" perPage={25}>
+            <AutocompleteInput label="Changed by" optionText={recordLabel} filterToQuery={(q: string) => ({ q })} />
+          </ReferenceInput>,
+        ]
+      : []),
+  ];
+  return (
+    <DataProviderContext.Provider value={provider}>
+      <List resource="revisions" title={false} filters={filters} perPage={25} sort={{ field: 'id', order: 'DESC' }} pagination={<Pagination rowsPerPageOptions={[25, 50, 100, 200]} />} exporter={false}>
+        <Title title="History" />
+        <DataTable bulkActionButtons={false} expand={<ChangesPanel />} rowClick="expand">
+          <DataTable.Col source="created_at" label="When" disableSort render={(revision: Revision) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(revision.created_at)}</span>} />
+          <DataTable.Col source="user_name" label="Who" disableSort render={(revision: Revision) => revision.user_name ?? 'System'} />
+          <DataTable.Col source="action" label="Action" disableSort render={(revision: Revision) => <Chip size="small" label={ACTION_LABELS[revision.action] ?? revision.action} />} />
+          <DataTable.Col source="revisionable_type" label="Record" disableSort>
+            <RecordLink />
+          </DataTable.Col>
+          <DataTable.Col
+            label="Fields changed"
+            disableSort
+            render={(revision: Revision) => (
+              <Typography variant="body2" sx={{ maxWidth: 360, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+                {Object.keys(revision.changes ?? {}).map((key) => key.replace(/_/g, ' ')).join(', ') || '—'}
+              </Typography>
+            )}
+          />
+        </DataTable>
+      </List>
+    </DataProviderContext.Provider>
+  );
+}

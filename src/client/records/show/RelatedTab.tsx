@@ -1,0 +1,63 @@
+/**
+ * The records that point at this one: for every record type with a relation to this type (contacts of a site
+ * through `site_ids`, its grievances through `site_id`...), a short list of those records, linked.
+ */
+import { useMemo } from 'react';
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { DataTable, Pagination, ReferenceManyField, ResourceContextProvider } from 'react-admin';
+import { canOnEntity } from '../../../common/permissions';
+import { titleCase } from '../../i18n/labels';
+import { useMainData } from '../../app/hooks';
+import { defaultColumns, describeField, FieldDisplay } from '../fieldTypes';
+import { useUser } from '../hooks';
+import { relatedFields, type RecordSchema } from '../schema';
+
+export function RelatedTab({ schema }: { schema: RecordSchema }) {
+  const { schemas } = useMainData();
+  const user = useUser();
+  const related = useMemo(() => relatedFields(schemas, schema.type).filter(({ schema: other }) => canOnEntity(user, other.type, 'read')), [schemas, schema.type, user]);
+  if (!related.length) {
+    return (
+      <Typography color="text.secondary" variant="body2">
+        No other record types point at {schema.name_plural.toLowerCase()}.
+      </Typography>
+    );
+  }
+  return (
+    <Stack spacing={2}>
+      {related.map(({ schema: other, field }) => {
+        const descriptors = other.fields.map(describeField).filter((descriptor) => descriptor.slug !== field.slug && (!descriptor.reference || canOnEntity(user, descriptor.reference.entity, 'read')));
+        const columns = new Set(defaultColumns(descriptors, 4));
+        return (
+          <Card variant="outlined" key={`${other.type}:${field.slug}`} data-testid={`related-${other.resource}-${field.slug}`}>
+            <Box sx={{ px: 2, pt: 1.5 }}>
+              <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
+                {titleCase(other.name_plural)}
+                <Typography component="span" variant="body2" color="text.secondary">
+                  {' '}
+                  · {field.name}
+                </Typography>
+              </Typography>
+            </Box>
+            <ResourceContextProvider value={other.resource}>
+              <ReferenceManyField reference={other.resource} target={field.slug} perPage={5} pagination={<Pagination rowsPerPageOptions={[5, 10, 25]} />}>
+                <DataTable rowClick="show" bulkActionButtons={false} empty={<Typography sx={{ px: 2, pb: 2 }} variant="body2" color="text.secondary">None yet.</Typography>}>
+                  {descriptors
+                    .filter((descriptor) => columns.has(descriptor.slug))
+                    .map((descriptor) => (
+                      <DataTable.Col key={descriptor.slug} source={descriptor.slug} label={descriptor.label} disableSort={!descriptor.sortable}>
+                        <FieldDisplay descriptor={descriptor} variant="list" />
+                      </DataTable.Col>
+                    ))}
+                </DataTable>
+              </ReferenceManyField>
+            </ResourceContextProvider>
+          </Card>
+        );
+      })}
+    </Stack>
+  );
+}

@@ -1,0 +1,116 @@
+/** One record type: its fields (type, required, category) and its rules, read-only, with a link to edit them. */
+import { Link as RouterLink, useParams } from 'react-router-dom';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import EditIcon from '@mui/icons-material/EditOutlined';
+import ListIcon from '@mui/icons-material/ListAlt';
+import { Title } from 'react-admin';
+import { canOnEntity } from '../../common/permissions';
+import { titleCase } from '../i18n/labels';
+import { useDocumentTitle } from '../layout/useDocumentTitle';
+import { useUser } from '../records/hooks';
+import { LoadFailed, PageHeader, PageLoading } from '../records/ui';
+import { FIELD_TYPE_LABELS, describeBlock } from './shared';
+import { useSchemaRecord } from './useSchemaEditor';
+
+export default function SchemaShow() {
+  const { id } = useParams<{ id: string }>();
+  const { data: schema, error, isPending } = useSchemaRecord(id);
+  const user = useUser();
+  useDocumentTitle(schema ? `${titleCase(schema.name_plural)} · Schemas` : 'Schemas');
+  if (error) return <LoadFailed error={error} />;
+  if (isPending || !schema) return <PageLoading />;
+  return (
+    <Box sx={{ maxWidth: 1100 }}>
+      <Title title={`Schema: ${titleCase(schema.name_plural)}`} />
+      <PageHeader
+        title={titleCase(schema.name_plural)}
+        subtitle={`One record is a “${schema.name_singular}” · type ${schema.type} · ${schema.built_in ? 'built in' : 'created here'}`}
+        actions={
+          <>
+            <Button size="small" variant="outlined" startIcon={<ListIcon />} component={RouterLink} to={`/${schema.resource}`}>
+              Open the list
+            </Button>
+            {canOnEntity(user, 'schema', 'update') && (
+              <Button size="small" variant="contained" startIcon={<EditIcon />} component={RouterLink} to={`/schemas/${schema.id}`}>
+                Edit
+              </Button>
+            )}
+          </>
+        }
+      />
+      <Stack spacing={2}>
+        <Card variant="outlined">
+          <CardContent>
+            <Typography variant="h3" component="h2" sx={{ mb: 1 }}>
+              Fields
+            </Typography>
+            <Box sx={{ overflowX: 'auto' }}>
+              <Table size="small">
+                <TableHead>
+                  <TableRow>
+                    <TableCell>Name</TableCell>
+                    <TableCell>Slug</TableCell>
+                    <TableCell>Type</TableCell>
+                    <TableCell>Required</TableCell>
+                    <TableCell>Kind</TableCell>
+                  </TableRow>
+                </TableHead>
+                <TableBody>
+                  {schema.fields.map((field) => (
+                    <TableRow key={field.id}>
+                      <TableCell>{field.name}</TableCell>
+                      <TableCell>
+                        <code>{field.slug}</code>
+                      </TableCell>
+                      <TableCell>{FIELD_TYPE_LABELS[field.type] ?? field.type}</TableCell>
+                      <TableCell>{field.required ? 'Yes' : ''}</TableCell>
+                      <TableCell>
+                        <Chip size="small" variant="outlined" label={field.category === 'internal' ? 'Built in' : field.category === 'importer' ? 'Importer' : 'Custom'} />
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </Box>
+          </CardContent>
+        </Card>
+        <Card variant="outlined">
+          <CardContent>
+            <Typography variant="h3" component="h2" sx={{ mb: 1 }}>
+              Rules
+            </Typography>
+            {schema.actions.length === 0 ? (
+              <Typography color="text.secondary" variant="body2">
+                No rules: every field is always shown.
+              </Typography>
+            ) : (
+              <Stack spacing={1}>
+                {schema.actions.map((block) => (
+                  <Box key={block.id} sx={{ p: 1, border: 1, borderColor: 'divider', borderRadius: 1 }}>
+                    <Typography variant="body2">{describeBlock(block, schema.fields)}</Typography>
+                    {block.description && (
+                      <Typography variant="caption" color="text.secondary">
+                        {block.description}
+                      </Typography>
+                    )}
+                  </Box>
+                ))}
+              </Stack>
+            )}
+          </CardContent>
+        </Card>
+      </Stack>
+    </Box>
+  );
+}

@@ -1,0 +1,148 @@
+/**
+ * Tasks (`/tasks`): calls, meetings and visits with their due dates, assignees and records; open ones by default,
+ * tick to complete (the sidebar's open count follows), add one. Filters stay in the URL (the dashboard links here).
+ */
+import { useState } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Checkbox from '@mui/material/Checkbox';
+import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
+import AddIcon from '@mui/icons-material/Add';
+import {
+  AutocompleteInput,
+  DataTable,
+  DateInput,
+  List,
+  NullableBooleanInput,
+  Pagination,
+  ReferenceField,
+  ReferenceInput,
+  SearchInput,
+  SelectInput,
+  Title,
+  TopToolbar,
+  WithRecord,
+  useRecordContext,
+} from 'react-admin';
+import { canOnEntity } from '../../common/permissions';
+import { formatDateTime } from '../i18n/dates';
+import { useDocumentTitle } from '../layout/useDocumentTitle';
+import { resourceForType } from '../resources/names';
+import { useMainData } from '../app/hooks';
+import { useUser } from '../records/hooks';
+import { useRecordMutations } from '../records/mutations';
+import { recordLabel } from '../records/schema';
+import { TaskForm } from './TaskForm';
+import { TASK_TYPES, refreshCounts } from './shared';
+
+function CompleteBox() {
+  const task = useRecordContext();
+  const user = useUser();
+  const { update } = useRecordMutations('tasks');
+  if (!task) return null;
+  return (
+    <Checkbox
+      size="small"
+      checked={Boolean(task.completed)}
+      disabled={!canOnEntity(user, 'task', 'update')}
+      onClick={(event) => event.stopPropagation()}
+      onChange={async (event) => {
+        await update(task.id, { completed: event.target.checked }, task, event.target.checked ? 'Task completed.' : 'Task reopened.');
+        refreshCounts();
+      }}
+      slotProps={{ input: { 'aria-label': `Complete ${task.title}` } }}
+    />
+  );
+}
+
+function OwnerLink() {
+  const task = useRecordContext();
+  const { schemas } = useMainData();
+  if (!task?.taskable_type) return null;
+  const schema = schemas.find((candidate) => candidate.type === task.taskable_type);
+  const resource = resourceForType(task.taskable_type);
+  return (
+    <Link component={RouterLink} to={`/${resource}/${task.taskable_id}/show?tab=tasks`}>
+      {schema?.name_singular ?? task.taskable_type} #{task.taskable_id}
+    </Link>
+  );
+}
+
+export default function TaskList() {
+  const user = useUser();
+  const [adding, setAdding] = useState(false);
+  useDocumentTitle('Tasks');
+  const readsUsers = canOnEntity(user, 'user', 'read');
+  const filters = [
+    <SearchInput source="q" alwaysOn key="q" />,
+    <NullableBooleanInput source="completed_at_null" label="Open" alwaysOn key="open" trueLabel="Open" falseLabel="Completed" nullLabel="All" />,
+    <SelectInput source="type" label="Type" choices={TASK_TYPES} key="type" />,
+    <DateInput source="due_at_gte" label="Due from" key="due_from" />,
+    <DateInput source="due_at_lte" label="Due to" key="due_to" />,
+    ...(readsUsers
+      ? [
+          <ReferenceInput source="assignee_id" reference="users" key="assignee" perPage={25}>
+            <AutocompleteInput label="Assignee" optionText={recordLabel} filterToQuery={(q: string) => ({ q })} />
+          </ReferenceInput>,
+        ]
+      : []),
+  ];
+  return (
+    <Box>
+      <List
+        resource="tasks"
+        title={false}
+        filters={filters}
+        filterDefaultValues={{ completed_at_null: true, ...(user ? { assignee_id: user.id } : {}) }}
+        sort={{ field: 'due_at', order: 'ASC' }}
+        perPage={25}
+        pagination={<Pagination rowsPerPageOptions={[10, 25, 50, 100]} />}
+        actions={
+          <TopToolbar>
+            {canOnEntity(user, 'task', 'create') && (
+              <Button size="small" startIcon={<AddIcon />} onClick={() => setAdding(!adding)}>
+                New task
+              </Button>
+            )}
+          </TopToolbar>
+        }
+        aside={undefined}
+      >
+        <Title title="Tasks" />
+        {adding && (
+          <Card variant="outlined" sx={{ m: 1 }}>
+            <CardContent>
+              <TaskForm onDone={() => setAdding(false)} />
+            </CardContent>
+          </Card>
+        )}
+        <DataTable bulkActionButtons={false} rowClick={false}>
+          <DataTable.Col label="Done" disableSort>
+            <CompleteBox />
+          </DataTable.Col>
+          <DataTable.Col source="title" label="Task" />
+          <DataTable.Col source="type" label="Type" render={(task: any) => <Chip size="small" label={TASK_TYPES.find((type) => type.id === task.type)?.name ?? task.type} />} />
+          <DataTable.Col
+            source="due_at"
+            label="Due"
+            render={(task: any) => (task.due_at ? <span style={{ whiteSpace: 'nowrap', color: !task.completed && new Date(task.due_at) < new Date() ? '#c62828' : undefined }}>{formatDateTime(task.due_at)}</span> : '—')}
+          />
+          {readsUsers && (
+            <DataTable.Col source="assignee_id" label="Assignee">
+              <ReferenceField source="assignee_id" reference="users" link="show">
+                <WithRecord render={(assignee) => <span>{recordLabel(assignee)}</span>} />
+              </ReferenceField>
+            </DataTable.Col>
+          )}
+          <DataTable.Col source="taskable_type" label="About" disableSort>
+            <OwnerLink />
+          </DataTable.Col>
+        </DataTable>
+      </List>
+    </Box>
+  );
+}

@@ -1,0 +1,80 @@
+/** Tasks about a record: open ones first, complete with a tick, add one (call, meeting or visit). */
+import Box from '@mui/material/Box';
+import Checkbox from '@mui/material/Checkbox';
+import Chip from '@mui/material/Chip';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { ReferenceField, RecordContextProvider, WithRecord, useGetList } from 'react-admin';
+import { canOnEntity } from '../../common/permissions';
+import { formatDateTime } from '../i18n/dates';
+import { useUser } from '../records/hooks';
+import { useRecordMutations } from '../records/mutations';
+import { recordLabel } from '../records/schema';
+import { TaskForm } from './TaskForm';
+import { TASK_TYPES, refreshCounts, type Owner } from './shared';
+
+export function TaskRow({ task, showOwner = false }: { task: any; showOwner?: boolean }) {
+  const user = useUser();
+  const { update } = useRecordMutations('tasks');
+  const canUpdate = canOnEntity(user, 'task', 'update');
+  const overdue = !task.completed && task.due_at && new Date(task.due_at).getTime() < Date.now();
+  return (
+    <Stack direction="row" spacing={1} sx={{ alignItems: 'center', py: 0.75, borderBottom: 1, borderColor: 'divider' }} data-task={task.id}>
+      <Checkbox
+        size="small"
+        checked={Boolean(task.completed)}
+        disabled={!canUpdate}
+        onChange={async (event) => {
+          await update(task.id, { completed: event.target.checked }, task, event.target.checked ? 'Task completed.' : 'Task reopened.');
+          refreshCounts();
+        }}
+        slotProps={{ input: { 'aria-label': `Complete ${task.title}` } }}
+      />
+      <Box sx={{ flex: 1, minWidth: 0 }}>
+        <Typography variant="body2" sx={{ textDecoration: task.completed ? 'line-through' : undefined, overflowWrap: 'anywhere' }}>
+          {task.title}
+        </Typography>
+        <Typography variant="caption" color={overdue ? 'error' : 'text.secondary'} component="div">
+          {task.due_at ? `Due ${formatDateTime(task.due_at)}` : 'No due date'}
+          {task.assignee_id && canOnEntity(user, 'user', 'read') && (
+            <RecordContextProvider value={task}>
+              {' · '}
+              <ReferenceField source="assignee_id" reference="users" link={false}>
+                <WithRecord render={(assignee) => <span>{recordLabel(assignee)}</span>} />
+              </ReferenceField>
+            </RecordContextProvider>
+          )}
+          {task.assignee_id === user?.id && ' · you'}
+        </Typography>
+      </Box>
+      {showOwner && task.taskable_type && <Chip size="small" variant="outlined" label={`${task.taskable_type} #${task.taskable_id}`} />}
+      <Chip size="small" label={TASK_TYPES.find((type) => type.id === task.type)?.name ?? task.type} />
+    </Stack>
+  );
+}
+
+export function TasksPanel({ owner }: { owner: Owner }) {
+  const user = useUser();
+  const { data = [], isPending } = useGetList('tasks', {
+    filter: { taskable_type: owner.type, taskable_id: owner.id },
+    sort: { field: 'due_at', order: 'ASC' },
+    pagination: { page: 1, perPage: 100 },
+  });
+  const open = data.filter((task) => !task.completed);
+  const done = data.filter((task) => task.completed);
+  return (
+    <Stack spacing={2} data-testid="tasks">
+      {canOnEntity(user, 'task', 'create') && <TaskForm owner={owner} />}
+      {!isPending && !data.length && (
+        <Typography color="text.secondary" variant="body2">
+          No tasks yet.
+        </Typography>
+      )}
+      <Box>
+        {[...open, ...done].map((task) => (
+          <TaskRow key={task.id} task={task} />
+        ))}
+      </Box>
+    </Stack>
+  );
+}

@@ -1,0 +1,27 @@
+/** What the work screens share: the owner of notes, tasks and documents, and keeping the sidebar counts current. */
+import { mainData } from '../app/services';
+
+export interface Owner {
+  /** Record type (`site`, `vehicle`). */
+  type: string;
+  id: number | string;
+}
+
+export const TASK_TYPES = [
+  { id: 'call', name: 'Call' },
+  { id: 'meeting', name: 'Meeting' },
+  { id: 'visit', name: 'Visit' },
+];
+
+/** Our own changes are not echoed to this tab, so the sidebar counts (open tasks, unread notifications) reload here. */
+export function refreshCounts() {
+  void mainData.load('statistics');
+}
+
+export function formatSize(bytes: unknown): string {
+  const size = Number(bytes);
+  if (!Number.isFinite(size)) return '';
+  if (size < 1024) return `${size} B`;
+  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KB`;
+  return `${(size / 1024 / 1024).toFixed(1)} MB`;
+}
