@@ -157,7 +157,7 @@ export function suggestTargets(headers: readonly string[], type: ImportRecordTyp
   const targets = targetsFor(type, customFields);
   const taken = new Set<string>();
   const scored = headers.map((header) => {
-    const name = normalise(header);
+    const name = normalise(header.replace(/#/g, ' number '));
     let best: { key: string; score: number } | null = null;
     for (const target of targets) {
       for (const synonym of target.synonyms) {

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
+
+let t: TestApp;
+let admin: TestClient;
+
+const parse = (text: string) =>
+  text
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\r\n');
+
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await t.admin();
+  const sites = [
+    { name: 'Alpha Tower', type: 'union', city: 'Pasadena' },
+    { name: '=HYPERLINK("http://evil.example","click")', type: 'union', city: 'Burbank' },
+    { name: 'Beta Plant', type: 'non-union', city: 'Irvine' },
+    { name: '@SUM(A1:A9)', type: 'union', city: '+1 Glendale' },
+    { name: 'Gamma, "quoted" Hall', type: 'pla', city: 'Long Beach' },
+  ];
+  for (const site of sites) {
+    const res = await admin.post('/api/sites', site);
+    if (res.status !== 201) throw new Error(`Creating a site answered ${res.status}: ${JSON.stringify(res.body)}`);
+  }
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('CSV export of a list', () => {
+  it('streams the list with its filters, sort and columns, escaping formulas', async () => {
+    const res = await admin.get('/api/exports/download?resource=sites&filter[type]=union&sort=name&order=asc&columns=name,type,city');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/csv');
+    expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="sites-\d{4}-\d{2}-\d{2}\.csv"/);
+    expect(res.headers.get('x-total-count')).toBe('3');
+    expect(parse(res.body)).toEqual([
+      'Name,Type,City',
+      `"'=HYPERLINK(""http://evil.example"",""click"")",union,Burbank`,
+      "'@SUM(A1:A9),union,'+1 Glendale",
+      'Alpha Tower,union,Pasadena',
+    ]);
+  });
+
+  it('exports every field by default, custom fields included, and quotes what needs quoting', async () => {
+    const res = await admin.get('/api/exports/download?resource=sites&search=Gamma');
+    expect(res.status).toBe(200);
+    const [header, row] = parse(res.body);
+    const fields = await t.ctx.records.fields(t.ctx.resources.get('sites')!);
+    const custom = Object.entries(fields).filter(([, spec]) => spec.storage === 'custom');
+    expect(header.startsWith('ID,')).toBe(true);
+    for (const [key, spec] of custom) expect(header).toContain((spec.label ?? key).replace(/^\w/, (c) => c.toUpperCase()));
+    expect(row).toContain('"Gamma, ""quoted"" Hall"');
+  });
+
+  it('applies the same permissions as the list: rows a person may not read are not exported', async () => {
+    await t.createUser({ role: 'user', email: 'exporter@example.com' });
+    const organizer = await t.signIn('exporter@example.com');
+    const mine = await organizer.get('/api/exports/download?resource=sites&columns=name');
+    expect(mine.status).toBe(200);
+    expect(parse(mine.body)).toHaveLength(6);
+    // The assistant role may not export at all.
+    await t.createUser({ role: 'assistant', email: 'assistant-export@example.com' });
+    const assistant = await t.signIn('assistant-export@example.com');
+    expect((await assistant.get('/api/exports/download?resource=sites')).status).toBe(403);
+  });
+
+  it('refuses an unknown list or column with 422 before sending anything', async () => {
+    expect((await admin.get('/api/exports/download?resource=nope')).status).toBe(422);
+    const res = await admin.get('/api/exports/download?resource=sites&columns=name,password');
+    expect(res.status).toBe(422);
+    expect(res.body.errors.columns[0]).toMatch(/Unknown column/);
+  });
+
+  it('writes a big export in the background and offers it for download', async () => {
+    const res = await admin.get('/api/exports/download?resource=sites&filter[type]=union&sort=name&order=asc&columns=name,type,city&background=1');
+    expect(res.status).toBe(202);
+    expect(res.body.data).toMatchObject({ status: 'pending', resource: 'sites' });
+    const early = await admin.get(`/api/exports/${res.body.data.id}/download`);
+    expect(early.status).toBe(409);
+    await t.app.jobs.drain();
+    const shown = await admin.get(`/api/exports/${res.body.data.id}`);
+    expect(shown.body.data).toMatchObject({ status: 'complete', row_count: 3, download_url: `/api/exports/${res.body.data.id}/download` });
+    const file = await admin.get(`/api/exports/${res.body.data.id}/download`);
+    expect(file.status).toBe(200);
+    expect(parse(file.body)).toHaveLength(4);
+    expect(parse(file.body)[1]).toContain(`'=HYPERLINK`);
+    // Exports are one's own: another person does not see them.
+    const other = await t.signIn('exporter@example.com');
+    expect((await other.get(`/api/exports/${res.body.data.id}`)).status).toBe(404);
+    expect((await other.get('/api/exports')).body.meta.total).toBe(0);
+  });
+
+  it('starts a background export with POST /api/exports', async () => {
+    const res = await admin.post('/api/exports', { resource: 'sites', params: { filter: { type: 'pla' } }, columns: ['name'] });
+    expect(res.status).toBe(201);
+    await t.app.jobs.drain();
+    const file = await admin.get(`/api/exports/${res.body.data.id}/download`);
+    expect(parse(file.body)).toEqual(['Name', '"Gamma, ""quoted"" Hall"']);
+  });
+});
