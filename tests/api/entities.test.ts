@@ -113,8 +113,11 @@ describe('every generated resource: list, show, create, update, delete, restore'
     } else {
       expect(restore.status).toBe(404);
     }
-    const history = await admin.get(`/api/revisions?revisionable_id=${record.id}&type=${created.body.data && (await typeOf(resource))}`);
-    expect(history.body.data.map((r: any) => r.action).reverse().slice(0, 3)).toEqual(['created', 'updated', 'deleted']);
+    // History shows revisions of records one may read: a notification, deleted for good, has none to show.
+    if (resource !== 'notifications') {
+      const history = await admin.get(`/api/revisions?revisionable_id=${record.id}&type=${await typeOf(resource)}`);
+      expect(history.body.data.map((r: any) => r.action).reverse().slice(0, 3)).toEqual(['created', 'updated', 'deleted']);
+    }
   });
 
   const typeOf = async (resource: string) => {
