@@ -6,6 +6,8 @@ import { migrate } from './db/migrate.js';
 import { ensureAppKey, seedDatabase } from './seed/seed.js';
 import { seedReadyMadeImporters } from './imports/ready-made.js';
 import { startJobWorker } from './jobs/index.js';
+import { deployVersion } from './system/system-routes.js';
+import { announceDeploy } from './system/system-updated.js';
 
 /** Starts the one process: migrations, first-start seeding, then the app, /api and the websocket on PORT. */
 async function main() {
@@ -35,8 +37,10 @@ async function main() {
   if (seeded.seeded) await sql`analyze`.execute(database.db);
   if (database.kind === 'pglite') setInterval(() => void sql`analyze`.execute(database.db).catch(() => {}), 30 * 60_000).unref();
   await seedReadyMadeImporters(database.db);
-  ({ app } = await buildApp({ config, database }));
+  let ctx;
+  ({ app, ctx } = await buildApp({ config, database }));
   await app.listen({ port: config.port, host: config.host });
+  await announceDeploy(ctx, deployVersion(config.version));
   await startJobWorker(app); // imports, undo, exports; stopped by app.close() (onClose hook in jobs/index.ts)
 
   const address = config.appUrl ?? `http://localhost:${(app.server.address() as { port: number }).port}`;

@@ -7,7 +7,7 @@ import type { AppContext } from '../app-context.js';
 import { clientDir } from './static-client.js';
 
 /** Changes with each deploy: the package version plus a fingerprint of the built client. */
-function deployVersion(version: string) {
+export function deployVersion(version: string) {
   const index = path.join(clientDir, 'index.html');
   const fingerprint = existsSync(index) ? createHash('sha1').update(readFileSync(index)).digest('hex').slice(0, 10) : 'dev';
   return `${version}+${fingerprint}`;
