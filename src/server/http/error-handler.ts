@@ -51,7 +51,5 @@ export function installErrorHandler(app: FastifyInstance) {
     return reply.status(500).send({ message: 'Server Error', request_id: request.id });
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({ message: `No route for ${request.method} ${request.url.split('?')[0]}.` });
-  });
+  // Unknown paths: see registerStaticClient (the client's pages, else a JSON 404).
 }
