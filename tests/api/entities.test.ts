@@ -232,6 +232,34 @@ describe('permissions on the generated resources', () => {
     organizer = await t.signIn((await t.createUser({ role: 'user' })).email);
   });
 
+  const RESOURCES: Array<[string, string]> = [
+    ['sites', 'site'], ['contractors', 'contractor'], ['contacts', 'contact'], ['members', 'member'], ['recruits', 'recruit'], ['grievances', 'grievance'],
+    ['building-types', 'building-type'], ['classifications', 'classification'], ['classification-types', 'classification-type'], ['contractor-types', 'contractor-type'],
+    ['contact-statuses', 'contact-status'], ['dispatch-types', 'dispatch-type'], ['trades', 'trade'], ['unions', 'union'], ['site-phases', 'site-phase'],
+    ['site-statuses', 'site-status'], ['site-types', 'site-type'], ['regions', 'region'], ['tags', 'tag'], ['tasks', 'task'], ['notes', 'note'],
+    ['notifications', 'notification'], ['documents', 'document'], ['attachments', 'attachment'], ['schemas', 'schema'], ['schema-fields', 'schema-field'],
+    ['logic-blocks', 'logic-block'], ['logic-conditions', 'logic-block'], ['logic-actions', 'logic-block'],
+  ];
+
+  it('every generated resource needs its own permission: none gives 403, read alone reads but does not write', async () => {
+    await create('roles', { slug: 'nobody', name: 'Nobody', permissions: ['feature:read'] });
+    const nobody = await t.signIn((await t.createUser({ role: 'nobody' })).email);
+    await create('roles', { slug: 'reader', name: 'Reader', permissions: [...new Set(RESOURCES.map(([, entity]) => `${entity}:read`))] });
+    const reader = await t.signIn((await t.createUser({ role: 'reader' })).email);
+    for (const [resource] of RESOURCES) {
+      expect((await nobody.get(`/api/${resource}`)).status, `${resource} list`).toBe(403);
+      expect((await nobody.get(`/api/options/${resource}`)).status, `${resource} options`).toBe(403);
+      expect((await nobody.post(`/api/${resource}`, {})).status, `${resource} create`).toBe(403);
+      expect((await reader.get(`/api/${resource}`)).status, `${resource} read`).toBe(200);
+      expect((await reader.post(`/api/${resource}`, {})).status, `${resource} create by a reader`).toBe(403);
+    }
+    const site = await create('sites', { name: 'Guarded', type: 'union' });
+    expect((await reader.get(`/api/sites/${site.id}`)).status).toBe(200);
+    for (const [method, path] of [['POST', `/api/sites/${site.id}`], ['DELETE', `/api/sites/${site.id}`], ['POST', `/api/sites/${site.id}/restore`], ['POST', `/api/sites/${site.id}/change-type`], ['POST', `/api/sites/${site.id}/contacts`]] as const) {
+      expect((await reader.request(method, path, method === 'POST' ? { type: 'pla', contact_ids: [] } : undefined)).status, `${method} ${path}`).toBe(403);
+    }
+  });
+
   it('the seeded assistant sees only union and PLA sites and union contractors, and writes nothing', async () => {
     const sites = (await assistant.get('/api/sites?per_page=-1')).body.data;
     expect(new Set(sites.map((s: any) => s.type))).toEqual(new Set(['union', 'pla']));

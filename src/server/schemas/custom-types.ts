@@ -31,7 +31,8 @@ export function customTypeDefinition(schema: Pick<RecordSchema, 'id' | 'type' | 
   );
 }
 
-const notFoundAnswer = (request: FastifyRequest, reply: FastifyReply) => reply.status(404).send({ message: `No route for ${request.method} ${request.url.split('?')[0]}.` });
+/** A path that is no record type answers exactly as an unknown route: the app's own not-found handler. */
+const notFoundAnswer = (_request: FastifyRequest, reply: FastifyReply) => reply.callNotFound();
 
 /**
  * Serves the record types created in the app without a restart: /api/{resource} for list and create,

@@ -69,3 +69,23 @@ export async function ensureSearchIndexes(db: Kysely<any>, definitions: readonly
   }
   await sql`create index if not exists custom_records_search_trgm on custom_records using gin (${searchExpression(['name'], null)} gin_trgm_ops)`.execute(db);
 }
+
+/**
+ * The default order of each list (`created_at desc nulls last, id desc` for sites...) as an index over the live
+ * rows, so the first page of a large list is read in order instead of sorting every row.
+ */
+export async function ensureSortIndexes(db: Kysely<any>, definitions: readonly ResourceDefinition[]) {
+  const done = new Set<string>();
+  for (const def of definitions) {
+    const sort = def.defaultSort;
+    if (!sort || def.scope || !def.softDelete || sort.field === 'id') continue;
+    const isColumn = ['created_at', 'updated_at'].includes(sort.field) || (def.fields[sort.field] && (def.fields[sort.field].storage ?? 'column') === 'column');
+    if (!isColumn) continue;
+    const key = `${def.table}:${sort.field}:${sort.order}`;
+    if (done.has(key)) continue;
+    done.add(key);
+    const order = sql.raw(sort.order === 'desc' ? 'desc' : 'asc');
+    const name = `${def.table}_sort_${shortHash(key)}`;
+    await sql`create index if not exists ${sql.id(name)} on ${sql.table(def.table)} (${sql.ref(sort.field)} ${order} nulls last, id ${order}) where deleted_at is null`.execute(db);
+  }
+}

@@ -6,7 +6,7 @@ import { parseBody } from '../http/parse-body.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { idParam, socketOf } from '../records/routes.js';
 import { registerCustomTypeRoutes } from './custom-types.js';
-import { ensureAllCustomFieldIndexes, ensureSearchIndexes } from './indexes.js';
+import { ensureAllCustomFieldIndexes, ensureSearchIndexes, ensureSortIndexes } from './indexes.js';
 import { schemaFieldsResource, schemasResource } from './schema-resources.js';
 import { schemaStore } from './schema-store.js';
 
@@ -69,6 +69,7 @@ export function registerSchemaRoutes(app: FastifyInstance, ctx: AppContext, defi
   app.addHook('onReady', async () => {
     try {
       await ensureSearchIndexes(ctx.db, definitions);
+      await ensureSortIndexes(ctx.db, definitions);
       await ensureAllCustomFieldIndexes(ctx.db);
     } catch (error) {
       app.log.error({ err: error }, 'Could not create the search and custom field indexes');

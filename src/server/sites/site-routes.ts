@@ -29,6 +29,7 @@ const contactsBody = z
 export function registerContactsRoute(app: FastifyInstance, ctx: AppContext, def: ResourceDefinition) {
   app.post(`/api/${def.name}/:id/contacts`, params, async (request) => {
     const { id } = (request as IdRequest).params;
+    ctx.records.authorize(request.user, def, 'update');
     const body = parseBody(contactsBody, request.body ?? {});
     let contactIds = body.contact_ids;
     if (contactIds === undefined) {
@@ -50,6 +51,7 @@ export function registerSiteRoutes(app: FastifyInstance, ctx: AppContext) {
   // Moving a site to another type needs update permission on both its old and its new category.
   app.post('/api/sites/:id/change-type', params, async (request) => {
     const { id } = (request as IdRequest).params;
+    ctx.records.authorize(request.user, sitesResource, 'update');
     const body = parseBody(changeTypeBody, request.body ?? {});
     const { record } = await ctx.records.update(request.user, sitesResource, id, body, { socketId: socketOf(request) });
     return { data: record, message: `${await ctx.records.nameOf(sitesResource)} type changed successfully.` };
