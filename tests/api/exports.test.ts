@@ -91,6 +91,12 @@ describe('CSV export of a list', () => {
     const other = await t.signIn('exporter@example.com');
     expect((await other.get(`/api/exports/${res.body.data.id}`)).status).toBe(404);
     expect((await other.get('/api/exports')).body.meta.total).toBe(0);
+    // ...and may follow their own background export without export:read.
+    const theirs = await other.get('/api/exports/download?resource=sites&columns=name&background=1');
+    expect(theirs.status).toBe(202);
+    await t.app.jobs.drain();
+    expect((await other.get(`/api/exports/${theirs.body.data.id}`)).body.data.status).toBe('complete');
+    expect((await other.get(`/api/exports/${theirs.body.data.id}/download`)).status).toBe(200);
   });
 
   it('starts a background export with POST /api/exports', async () => {

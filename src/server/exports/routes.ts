@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { can } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
+import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden, HttpError, notFound } from '../http/errors.js';
 import { parseBody } from '../http/parse-body.js';
 import { enqueueJob } from '../jobs/queue.js';
@@ -45,7 +46,7 @@ export function registerExportRoutes(app: FastifyInstance, ctx: AppContext, opti
     const background = (request.query as any).background === '1' || total > BACKGROUND_THRESHOLD;
     if (background) {
       const id = await startBackground(user.id, query);
-      const record = await ctx.records.show(user, exportsDef(), id);
+      const record = await ctx.records.show(asOwner(user), exportsDef(), id);
       return reply.status(202).send({ data: record, message: `The export of ${total.toLocaleString('en')} rows has started; it will be ready to download shortly.` });
     }
     reply.header('content-type', 'text/csv; charset=utf-8');
@@ -65,13 +66,22 @@ export function registerExportRoutes(app: FastifyInstance, ctx: AppContext, opti
     await service.columnsOf(def, body.columns);
     await service.count(user, def, body.params);
     const id = await startBackground(user.id, body);
-    const record = await ctx.records.show(user, exportsDef(), id);
+    const record = await ctx.records.show(asOwner(user), exportsDef(), id);
     await ctx.records.announce(exportsDef(), record, ['ModelCreated', 'ModelSaved'], socketOf(request));
     return reply.status(201).send({ data: record, message: 'The export has started.' });
   });
 
+  /** A person who may export reads their own exports (rows are always filtered to their own: ownerColumn). */
+  const asOwner = (user: AuthUser | null) => {
+    if (!user) return user;
+    if (!can(user, 'export:create') || can(user, 'export:read')) return user;
+    return { ...user, permissions: [...user.permissions, 'export:read'] };
+  };
+  app.get('/api/exports', async (request) => ctx.records.list(asOwner(request.user), exportsDef(), request.query as Record<string, unknown>));
+  app.get<{ Params: { id: number } }>('/api/exports/:id', { schema: { params: idParam } }, async (request) => ({ data: await ctx.records.show(asOwner(request.user), exportsDef(), request.params.id) }));
+
   app.get<{ Params: { id: number } }>('/api/exports/:id/download', { schema: { params: idParam } }, async (request, reply) => {
-    const record = await ctx.records.show(request.user, exportsDef(), request.params.id);
+    const record = await ctx.records.show(asOwner(request.user), exportsDef(), request.params.id);
     if (record.status !== 'complete') throw new HttpError(409, record.status === 'failed' ? `This export failed: ${record.message ?? 'unknown error'}.` : 'This export is not ready yet.');
     const row = await ctx.db.selectFrom('exports').select(['storage_path', 'file_name']).where('id', '=', record.id).executeTakeFirstOrThrow();
     const size = await stat(row.storage_path).then((s) => s.size).catch(() => null);

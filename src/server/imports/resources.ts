@@ -249,7 +249,8 @@ export const exportsResource: ResourceDefinition = {
   defaultSort: { field: 'created_at', order: 'desc' },
   softDelete: false,
   restorable: false,
-  ownRoutes: ['create', 'update'],
+  // list and show are served by exports/routes.ts: whoever may export may see their own exports.
+  ownRoutes: ['create', 'update', 'list', 'show'],
   hooks: {
     async present(records) {
       for (const record of records) record.download_url = record.status === 'complete' ? `/api/exports/${record.id}/download` : null;

@@ -9,7 +9,7 @@ import { IMPORT_RECORD_TYPES, KEY_TARGETS, suggestTargets, targetsFor, type Impo
 import { RULE_OPERATORS, OPERATOR_LABELS } from '../../common/import-rules.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { forbidden, HttpError, notFound, ValidationError } from '../http/errors.js';
+import { forbidden, HttpError, ValidationError } from '../http/errors.js';
 import { parseBody } from '../http/parse-body.js';
 import { idParam, socketOf } from '../records/routes.js';
 import { createBatchValidator, reasonOf } from '../records/batch-writer.js';
@@ -17,7 +17,7 @@ import { writeCsv } from '../exports/csv.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { cleanHeaders, isBlankRecord, readCsv } from './csv-reader.js';
 import { createMapper, keyFieldOf, type ImporterConfig } from './mapper.js';
-import { IMPORT_JOB, IMPORT_UNDO_JOB, presentImport, type StoredFile } from './processor.js';
+import { IMPORT_JOB, IMPORT_UNDO_JOB, type StoredFile } from './processor.js';
 import { definitionFor } from './record-types.js';
 import { receiveCsvUpload, removeFiles } from './uploads.js';
 
@@ -234,6 +234,32 @@ export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, opti
     };
   });
 
+  /** What the import wrote: records created or updated, newest first, with their names (for links on the show page). */
+  app.get<{ Params: { id: number }; Querystring: { page?: string; per_page?: string } }>('/api/imports/:id/records', { schema: { params: idParam } }, async (request) => {
+    const user = request.user!;
+    const record = await records.show(user, imports(), request.params.id);
+    const def = definitionFor(resources, record.record_type);
+    const perPage = Math.min(100, Math.max(1, Number(request.query.per_page ?? 25) || 25));
+    const page = Math.max(1, Number(request.query.page ?? 1) || 1);
+    const base = db.selectFrom('import_records').where('import_id', '=', record.id).where('record_type', '=', record.record_type);
+    const total = Number((await base.select(sql<number>`count(*)`.as('n')).executeTakeFirst())?.n ?? 0);
+    const entries = await base.select(['record_id', 'created']).orderBy('id').limit(perPage).offset((page - 1) * perPage).execute();
+    const ids = entries.map((e) => e.record_id);
+    // Only records the person may read (category permissions included), with a readable label.
+    const rows = ids.length && canOnEntity(user, def.permission ?? def.type, 'read')
+      ? await records.visibleRows(db, def, user, 'with').selectAll('t').where('t.id', 'in', ids).execute()
+      : [];
+    const byId = new Map(rows.map((r: any) => [r.id, r]));
+    const label = (r: any) => r.name ?? ([r.first_name, r.last_name].filter(Boolean).join(' ') || `#${r.id}`);
+    return {
+      data: entries.filter((e) => byId.has(e.record_id)).map((e) => {
+        const r: any = byId.get(e.record_id);
+        return { id: e.record_id, type: record.record_type, resource: def.name, created: e.created, name: label(r), deleted: Boolean(r.deleted_at) };
+      }),
+      meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) },
+    };
+  });
+
   app.post<{ Params: { id: number } }>('/api/imports/:id/undo', { schema: { params: idParam } }, async (request, reply) => {
     const user = request.user!;
     const record = await records.show(user, imports(), request.params.id);
@@ -384,8 +410,3 @@ export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, opti
   });
 }
 
-export { presentImport };
-export function notFoundImport(id: number) {
-  return notFound(`No import has the id ${id}.`);
-}
-export type { StoredFile };

@@ -1,0 +1,1 @@
+export { ImporterCreate as default } from './ImporterScreens';

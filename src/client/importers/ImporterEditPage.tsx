@@ -1,0 +1,1 @@
+export { ImporterEdit as default } from './ImporterScreens';

@@ -1,0 +1,1 @@
+export { ImporterList as default } from './ImporterScreens';

@@ -1,0 +1,156 @@
+/** /importers: list (with export/import as a file and reorder), create, edit and show. */
+import { useRef } from 'react';
+import {
+  ChipField, Create, Datagrid, Edit, EditButton, FunctionField, List, NumberField, Show, SimpleShowLayout, TextField, TopToolbar, CreateButton,
+  useNotify, useRecordContext, useRefresh, useRedirect, ArrayField, BooleanField,
+} from 'react-admin';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
+import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
+import DownloadIcon from '@mui/icons-material/Download';
+import FileUploadIcon from '@mui/icons-material/FileUpload';
+import { http } from '../app/services';
+import { ImporterForm } from './ImporterForm';
+
+const TYPE_NAMES: Record<string, string> = { site: 'Job sites', contractor: 'Contractors', member: 'Members' };
+
+function ImportImporterButton() {
+  const input = useRef<HTMLInputElement>(null);
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const onFile = async (file?: File) => {
+    if (!file) return;
+    const form = new FormData();
+    form.append('file', file, file.name);
+    try {
+      const response = await http.post<{ message: string }>('/api/importers/import', form);
+      notify(response.data.message, { type: 'info' });
+      refresh();
+    } catch (error: any) {
+      notify(error?.message ?? 'The importer file could not be imported.', { type: 'error' });
+    }
+    if (input.current) input.current.value = '';
+  };
+  return (
+    <>
+      <input ref={input} type="file" accept=".json,application/json" hidden onChange={(e) => void onFile(e.target.files?.[0])} />
+      <Button size="small" startIcon={<FileUploadIcon />} onClick={() => input.current?.click()}>
+        Import importer file
+      </Button>
+    </>
+  );
+}
+
+function RowActions() {
+  const record = useRecordContext();
+  const refresh = useRefresh();
+  const notify = useNotify();
+  if (!record) return null;
+  const move = async (event: React.MouseEvent, delta: number) => {
+    event.stopPropagation();
+    try {
+      await http.post(`/api/importers/${record.id}/reorder`, { position: Math.max(0, Number(record.position ?? 0) + delta) });
+      refresh();
+    } catch (error: any) {
+      notify(error?.message ?? 'The importer could not be moved.', { type: 'error' });
+    }
+  };
+  return (
+    <Stack direction="row" spacing={0.5} onClick={(e) => e.stopPropagation()}>
+      <Tooltip title="Move up">
+        <IconButton size="small" aria-label={`Move ${record.name} up`} onClick={(e) => void move(e, -1)}>
+          <ArrowUpwardIcon fontSize="small" />
+        </IconButton>
+      </Tooltip>
+      <Tooltip title="Move down">
+        <IconButton size="small" aria-label={`Move ${record.name} down`} onClick={(e) => void move(e, 1)}>
+          <ArrowDownwardIcon fontSize="small" />
+        </IconButton>
+      </Tooltip>
+      <Tooltip title="Export as a file">
+        <IconButton size="small" aria-label={`Export ${record.name} as a file`} href={`/api/importers/${record.id}/export`} onClick={(e) => e.stopPropagation()}>
+          <DownloadIcon fontSize="small" />
+        </IconButton>
+      </Tooltip>
+      <EditButton label="" aria-label={`Edit ${record.name}`} />
+    </Stack>
+  );
+}
+
+export function ImporterList() {
+  return (
+    <List
+      resource="importers"
+      sort={{ field: 'position', order: 'ASC' }}
+      perPage={50}
+      exporter={false}
+      actions={
+        <TopToolbar>
+          <ImportImporterButton />
+          <CreateButton />
+        </TopToolbar>
+      }
+    >
+      <Datagrid rowClick="show" bulkActionButtons={false}>
+        <TextField source="name" />
+        <FunctionField label="Imports" source="record_type" render={(r: any) => TYPE_NAMES[r.record_type] ?? r.record_type} />
+        <FunctionField label="Columns" sortable={false} render={(r: any) => `${(r.columns ?? []).filter((c: any) => c.target).length} mapped`} />
+        <FunctionField label="Rules" sortable={false} render={(r: any) => (r.rules ?? []).length} />
+        <FunctionField label="Key" source="key_target" render={(r: any) => r.key_target ?? 'none'} />
+        <RowActions />
+      </Datagrid>
+    </List>
+  );
+}
+
+export function ImporterCreate() {
+  const redirect = useRedirect();
+  return (
+    <Create resource="importers" mutationMode="pessimistic" mutationOptions={{ onSuccess: (data: any) => redirect('edit', 'importers', data.id) }}>
+      <ImporterForm creating />
+    </Create>
+  );
+}
+
+export function ImporterEdit() {
+  return (
+    <Edit resource="importers" mutationMode="pessimistic">
+      <ImporterForm />
+    </Edit>
+  );
+}
+
+export function ImporterShow() {
+  return (
+    <Show resource="importers" actions={<TopToolbar><EditButton /></TopToolbar>}>
+      <SimpleShowLayout>
+        <TextField source="name" />
+        <FunctionField label="Imports" render={(r: any) => TYPE_NAMES[r.record_type] ?? r.record_type} />
+        <TextField source="description" emptyText="-" />
+        <TextField source="key_target" label="Key" emptyText="none" />
+        <BooleanField source="create_related" label="Creates related records" />
+        <BooleanField source="all_or_nothing" label="All or nothing" />
+        <FunctionField label="Protected fields" render={(r: any) => ((r.protected_fields ?? []).length ? r.protected_fields.join(', ') : 'none')} />
+        <ArrayField source="columns">
+          <Datagrid bulkActionButtons={false} rowClick={false}>
+            <TextField source="header" label="CSV header" />
+            <TextField source="target" label="Goes to" emptyText="(not imported)" />
+          </Datagrid>
+        </ArrayField>
+        <ArrayField source="rules">
+          <Datagrid bulkActionButtons={false} rowClick={false} empty={<Typography variant="body2">No rules.</Typography>}>
+            <TextField source="source" label="When column" />
+            <ChipField source="operator" />
+            <TextField source="value" />
+            <TextField source="action_value" label="Set trade" />
+          </Datagrid>
+        </ArrayField>
+        <NumberField source="position" />
+      </SimpleShowLayout>
+    </Show>
+  );
+}

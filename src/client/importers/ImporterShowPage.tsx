@@ -1,0 +1,1 @@
+export { ImporterShow as default } from './ImporterScreens';

@@ -1,0 +1,45 @@
+/** /imports: the upload card, then every import with its status, progress and counts (live: ImportProcessing refetches the list). */
+import { Datagrid, DateField, FunctionField, List, TextField, useCanAccess } from 'react-admin';
+import Box from '@mui/material/Box';
+import LinearProgress from '@mui/material/LinearProgress';
+import Typography from '@mui/material/Typography';
+import { ImportUpload } from './ImportUpload';
+import { StatusChip } from './StatusChip';
+import type { ImportRecord } from './api';
+
+function Progress({ record }: { record: ImportRecord }) {
+  if (record.status === 'processing' || record.status === 'pending') {
+    return (
+      <Box sx={{ minWidth: 120 }}>
+        <LinearProgress variant={record.status === 'pending' ? 'indeterminate' : 'determinate'} value={record.progress} aria-label={`Progress ${record.progress}%`} />
+        <Typography variant="caption">{record.processed_rows.toLocaleString('en')} rows</Typography>
+      </Box>
+    );
+  }
+  return (
+    <Typography variant="body2" sx={{ whiteSpace: 'nowrap' }}>
+      {record.created_count.toLocaleString('en')} created · {record.updated_count.toLocaleString('en')} updated · {record.failed_count.toLocaleString('en')} failed
+    </Typography>
+  );
+}
+
+export function ImportList() {
+  const { canAccess: canImport } = useCanAccess({ resource: 'imports', action: 'create' });
+  return (
+    <Box>
+      {canImport !== false && <ImportUpload />}
+      <List resource="imports" sort={{ field: 'created_at', order: 'DESC' }} perPage={25} exporter={false} queryOptions={{ refetchInterval: (query: any) => (query?.state?.data?.data?.some((r: ImportRecord) => r.status === 'pending' || r.status === 'processing') ? 3000 : false) } as any}>
+        <Datagrid rowClick="show" bulkActionButtons={false}>
+          <TextField source="name" label="File" />
+          <TextField source="importer_name" label="Importer" sortable={false} />
+          <FunctionField label="Status" source="status" render={(record: ImportRecord) => <StatusChip status={record.status} undone={Boolean(record.undone_at)} />} />
+          <FunctionField label="Rows" sortable={false} render={(record: ImportRecord) => <Progress record={record} />} />
+          <TextField source="user_name" label="By" sortable={false} />
+          <DateField source="created_at" label="Started" showTime />
+        </Datagrid>
+      </List>
+    </Box>
+  );
+}
+
+export default ImportList;

@@ -1,0 +1,253 @@
+/**
+ * /imports/{id}/show: status with live progress (ImportProcessing / ImportComplete refetch this record; it also
+ * polls every 2 s while running in case the realtime socket is away), the counts, what was imported (links to
+ * the records), each failed row with its line and reason, the error report download, and undo.
+ */
+import { useEffect, useState } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import { Loading, Title, useGetOne, useNotify, useRefresh } from 'react-admin';
+import { useParams } from 'react-router-dom';
+import { useQuery } from '@tanstack/react-query';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import LinearProgress from '@mui/material/LinearProgress';
+import Link from '@mui/material/Link';
+import Pagination from '@mui/material/Pagination';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import DownloadIcon from '@mui/icons-material/Download';
+import UndoIcon from '@mui/icons-material/Undo';
+import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import { dataProvider, http } from '../app/services';
+import { StatusChip } from './StatusChip';
+import { formatBytes, type ImportRecord } from './api';
+
+interface Failure {
+  id: number;
+  file_name: string;
+  line: number;
+  reason: string;
+  cells: string[];
+}
+
+function Count({ label, value, color }: { label: string; value: number; color?: string }) {
+  return (
+    <Box sx={{ minWidth: 110 }}>
+      <Typography variant="h4" component="p" sx={{ color, fontWeight: 500 }} data-testid={`count-${label.toLowerCase()}`}>
+        {value.toLocaleString('en')}
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        {label}
+      </Typography>
+    </Box>
+  );
+}
+
+export function ImportShow() {
+  const { id } = useParams();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [confirmUndo, setConfirmUndo] = useState(false);
+  const [failurePage, setFailurePage] = useState(1);
+  const [recordPage, setRecordPage] = useState(1);
+  const { data: record, isPending, error } = useGetOne<ImportRecord & { id: number }>('imports', { id: Number(id) }, {
+    refetchInterval: (query: any) => {
+      const data = query?.state?.data;
+      return data && (data.status === 'pending' || data.status === 'processing' || data.undo_status === 'pending' || data.undo_status === 'processing') ? 2000 : false;
+    },
+  } as any);
+  const running = record?.status === 'pending' || record?.status === 'processing';
+  const failures = useQuery({
+    queryKey: ['imports', 'failures', id, failurePage, record?.failed_count, record?.status],
+    queryFn: () => dataProvider.call<{ data: Failure[]; meta: { total: number; last_page: number } }>('GET', `imports/${id}/failures`, { query: { page: failurePage, per_page: 25 } }),
+    enabled: Boolean(record),
+  });
+  const imported = useQuery({
+    queryKey: ['imports', 'records', id, recordPage, record?.created_count, record?.updated_count, record?.undone_at],
+    queryFn: () => dataProvider.call<{ data: Array<{ id: number; resource: string; name: string; created: boolean; deleted: boolean }>; meta: { total: number; last_page: number } }>('GET', `imports/${id}/records`, { query: { page: recordPage, per_page: 10 } }),
+    enabled: Boolean(record),
+  });
+  useEffect(() => setFailurePage(1), [id]);
+
+  if (isPending) return <Loading />;
+  if (error || !record) return <Alert severity="error">{(error as Error)?.message ?? 'This import could not be loaded.'}</Alert>;
+
+  const undo = async () => {
+    setConfirmUndo(false);
+    try {
+      const response = await http.post<{ message: string }>(`/api/imports/${record.id}/undo`);
+      notify(response.data.message, { type: 'info' });
+      refresh();
+    } catch (e: any) {
+      notify(e?.message ?? 'The import could not be undone.', { type: 'error' });
+    }
+  };
+  const undoing = record.undo_status === 'pending' || record.undo_status === 'processing';
+  const total = record.total_rows ?? 0;
+
+  return (
+    <Box sx={{ mt: 1 }}>
+      <Title title={`Import: ${record.name}`} />
+      <Button component={RouterLink} to="/imports" startIcon={<ArrowBackIcon />} size="small" sx={{ mb: 1 }}>
+        All imports
+      </Button>
+      <Card variant="outlined">
+        <CardContent>
+          <Stack sx={{ alignItems: { sm: 'center' }, justifyContent: "space-between" }} direction={{ xs: 'column', sm: 'row' }} spacing={1}>
+            <Box>
+              <Typography variant="h5" component="h1" sx={{ wordBreak: 'break-word' }}>
+                {record.name}
+              </Typography>
+              <Typography variant="body2" color="text.secondary">
+                {record.importer_name ?? 'Importer deleted'} · {record.files.map((f) => `${f.name} (${formatBytes(f.size)}${f.encoding === 'windows-1252' ? ', Windows-1252' : ''})`).join(', ')}
+                {record.user_name ? ` · by ${record.user_name}` : ''}
+              </Typography>
+            </Box>
+            <Box data-testid="import-status">
+              <StatusChip status={record.status} undone={Boolean(record.undone_at)} />
+            </Box>
+          </Stack>
+
+          {running && (
+            <Box sx={{ mt: 2 }} aria-live="polite">
+              <LinearProgress variant={record.status === 'pending' ? 'indeterminate' : 'determinate'} value={record.progress} sx={{ height: 8, borderRadius: 4 }} />
+              <Typography variant="body2" sx={{ mt: 0.5 }} data-testid="import-progress">
+                {record.status === 'pending' ? 'Waiting to start...' : `${record.processed_rows.toLocaleString('en')} of about ${total.toLocaleString('en')} rows (${record.progress}%)`}
+              </Typography>
+            </Box>
+          )}
+          {record.message && (
+            <Alert severity={record.status === 'failed' ? 'error' : 'info'} sx={{ mt: 2 }}>
+              {record.message}
+            </Alert>
+          )}
+          {undoing && (
+            <Alert severity="info" sx={{ mt: 2 }}>
+              Undoing this import...
+            </Alert>
+          )}
+          {record.undone_at && (
+            <Alert severity="success" sx={{ mt: 2 }}>
+              This import was undone on {new Date(record.undone_at).toLocaleString()}: what it created was removed and what it changed put back.
+            </Alert>
+          )}
+
+          <Stack direction="row" spacing={3} sx={{ mt: 2, flexWrap: 'wrap', rowGap: 2 }}>
+            <Count label="Created" value={record.created_count} color="success.main" />
+            <Count label="Updated" value={record.updated_count} color="info.main" />
+            <Count label="Skipped" value={record.skipped_count} />
+            <Count label="Failed" value={record.failed_count} color={record.failed_count ? 'error.main' : undefined} />
+          </Stack>
+
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ mt: 2 }}>
+            <Button variant="outlined" startIcon={<DownloadIcon />} href={`/api/imports/${record.id}/download`} disabled={!record.failed_count}>
+              Download error report (CSV)
+            </Button>
+            <Button variant="outlined" color="warning" startIcon={<UndoIcon />} onClick={() => setConfirmUndo(true)} disabled={running || undoing || Boolean(record.undone_at) || record.created_count + record.updated_count === 0}>
+              Undo import
+            </Button>
+          </Stack>
+        </CardContent>
+      </Card>
+
+      {imported.data && imported.data.meta.total > 0 && (
+        <Card variant="outlined" sx={{ mt: 2 }}>
+          <CardContent>
+            <Typography variant="h6" component="h2" gutterBottom>
+              Imported records ({imported.data.meta.total.toLocaleString('en')})
+            </Typography>
+            <Stack component="ul" sx={{ pl: 2, m: 0 }} spacing={0.5} aria-label="Imported records">
+              {imported.data.data.map((item) => (
+                <li key={item.id}>
+                  {item.deleted ? (
+                    <Typography component="span" color="text.secondary">
+                      {item.name} (removed)
+                    </Typography>
+                  ) : (
+                    <Link component={RouterLink} to={`/${item.resource}/${item.id}/show`}>
+                      {item.name}
+                    </Link>
+                  )}{' '}
+                  <Typography component="span" variant="caption" color="text.secondary">
+                    {item.created ? 'created' : 'updated'}
+                  </Typography>
+                </li>
+              ))}
+            </Stack>
+            {imported.data.meta.last_page > 1 && <Pagination sx={{ mt: 1 }} count={imported.data.meta.last_page} page={recordPage} onChange={(_, page) => setRecordPage(page)} size="small" />}
+          </CardContent>
+        </Card>
+      )}
+
+      {record.failed_count > 0 && (
+        <Card variant="outlined" sx={{ mt: 2 }}>
+          <CardContent>
+            <Typography variant="h6" component="h2" gutterBottom>
+              Failed rows ({record.failed_count.toLocaleString('en')})
+            </Typography>
+            <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+              Lines are as the file has them (the header is line 1). Fix these rows in the file and import it again: rows already imported are matched, not duplicated.
+            </Typography>
+            <TableContainer>
+              <Table size="small" aria-label="Failed rows">
+                <TableHead>
+                  <TableRow>
+                    <TableCell>Line</TableCell>
+                    <TableCell>Reason</TableCell>
+                    <TableCell>Row</TableCell>
+                  </TableRow>
+                </TableHead>
+                <TableBody>
+                  {(failures.data?.data ?? []).map((failure) => (
+                    <TableRow key={failure.id}>
+                      <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                        {record.files.length > 1 ? `${failure.file_name}: ` : ''}
+                        {failure.line}
+                      </TableCell>
+                      <TableCell>{failure.reason}</TableCell>
+                      <TableCell sx={{ maxWidth: 360, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', color: 'text.secondary' }} title={failure.cells.join(', ')}>
+                        {failure.cells.join(', ')}
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </TableContainer>
+            {(failures.data?.meta.last_page ?? 1) > 1 && <Pagination sx={{ mt: 1 }} count={failures.data!.meta.last_page} page={failurePage} onChange={(_, page) => setFailurePage(page)} size="small" />}
+          </CardContent>
+        </Card>
+      )}
+
+      <Dialog open={confirmUndo} onClose={() => setConfirmUndo(false)}>
+        <DialogTitle>Undo this import?</DialogTitle>
+        <DialogContent>
+          <DialogContentText>
+            The {record.created_count.toLocaleString('en')} records it created will be deleted and the {record.updated_count.toLocaleString('en')} it changed put back as they were before. Changes people made since are kept where the import did not touch them.
+          </DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setConfirmUndo(false)}>Cancel</Button>
+          <Button onClick={undo} color="warning" variant="contained">
+            Undo import
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </Box>
+  );
+}
+
+export default ImportShow;

@@ -1,0 +1,264 @@
+/**
+ * Drop CSV files, pick an importer, see the first rows as they will be mapped (with the errors they would
+ * produce), then start: 'Your import has started.' and on to the import's page, where progress is live.
+ */
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useDropzone } from 'react-dropzone';
+import { useGetList, useNotify, useRedirect } from 'react-admin';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
+import IconButton from '@mui/material/IconButton';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import CloseIcon from '@mui/icons-material/Close';
+import UploadFileIcon from '@mui/icons-material/UploadFile';
+import { TARGETS_BY_KEY } from '../../common/import-targets';
+import { formatBytes, previewImport, startImport, type Preview } from './api';
+
+const MAX_BYTES = 100 * 1024 * 1024;
+
+function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value)) return value.join(', ');
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+export function ImportUpload() {
+  const notify = useNotify();
+  const redirect = useRedirect();
+  const [files, setFiles] = useState<File[]>([]);
+  const [refused, setRefused] = useState<string[]>([]);
+  const [importerId, setImporterId] = useState<string>('');
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [previewError, setPreviewError] = useState<string | null>(null);
+  const [loadingPreview, setLoadingPreview] = useState(false);
+  const [starting, setStarting] = useState(false);
+  const { data: importers = [], isPending } = useGetList('importers', { pagination: { page: 1, perPage: 100 }, sort: { field: 'position', order: 'ASC' } });
+
+  const onDrop = useCallback((accepted: File[], rejections: Array<{ file: File; errors: Array<{ code: string; message: string }> }>) => {
+    setFiles((current) => [...current, ...accepted].slice(0, 20));
+    setRefused(
+      rejections.map(({ file, errors }) =>
+        errors[0]?.code === 'file-too-large' ? `"${file.name}" is larger than 100 MB, the most a file may be.` : `"${file.name}" is not a CSV file: only .csv, .txt and .tsv files can be imported.`,
+      ),
+    );
+  }, []);
+  const { getRootProps, getInputProps, isDragActive } = useDropzone({
+    onDrop: onDrop as any,
+    accept: { 'text/csv': ['.csv'], 'text/plain': ['.txt', '.csv'], 'text/tab-separated-values': ['.tsv'], 'application/vnd.ms-excel': ['.csv'] },
+    maxSize: MAX_BYTES,
+    multiple: true,
+  });
+
+  // Pick the first importer once they are loaded.
+  useEffect(() => {
+    if (!importerId && importers.length) setImporterId(String(importers[0].id));
+  }, [importers, importerId]);
+
+  // Preview the first file with the chosen importer.
+  useEffect(() => {
+    const file = files[0];
+    setPreview(null);
+    setPreviewError(null);
+    if (!file || !importerId) return;
+    let cancelled = false;
+    setLoadingPreview(true);
+    previewImport(file, { importer_id: importerId })
+      .then((result) => !cancelled && setPreview(result))
+      .catch((error) => !cancelled && setPreviewError(error?.message ?? 'The preview failed.'))
+      .finally(() => !cancelled && setLoadingPreview(false));
+    return () => {
+      cancelled = true;
+    };
+  }, [files, importerId]);
+
+  const importer = importers.find((i) => String(i.id) === importerId);
+  const mappedColumns = useMemo(() => {
+    if (!preview) return [] as Array<{ key: string; label: string }>;
+    const keys = new Set<string>();
+    for (const row of preview.rows) for (const key of Object.keys(row.values ?? {})) keys.add(key);
+    return [...keys].map((key) => ({ key, label: key.replace(/_/g, ' ') }));
+  }, [preview]);
+  const rowsWithErrors = preview?.rows.filter((row) => row.errors?.length).length ?? 0;
+
+  const start = async () => {
+    if (!files.length || !importerId) return;
+    setStarting(true);
+    try {
+      const result = await startImport(files, importerId);
+      notify(result.message ?? 'Your import has started.', { type: 'info' });
+      redirect('show', 'imports', result.data.id);
+    } catch (error: any) {
+      notify(error?.message ?? 'The upload failed.', { type: 'error' });
+    } finally {
+      setStarting(false);
+    }
+  };
+
+  return (
+    <Card variant="outlined" sx={{ mb: 2 }}>
+      <CardContent>
+        <Typography variant="h6" component="h2" gutterBottom>
+          Import CSV files
+        </Typography>
+        <Stack sx={{ alignItems: { md: 'flex-start' } }} direction={{ xs: 'column', md: 'row' }} spacing={2}>
+          <Box
+            {...getRootProps()}
+            aria-label="Drop CSV files here, or choose files"
+            sx={{
+              flex: 1,
+              minHeight: 120,
+              border: '2px dashed',
+              borderColor: isDragActive ? 'primary.main' : 'divider',
+              bgcolor: isDragActive ? 'action.hover' : 'background.default',
+              borderRadius: 2,
+              p: 2,
+              display: 'flex',
+              flexDirection: 'column',
+              alignItems: 'center',
+              justifyContent: 'center',
+              textAlign: 'center',
+              cursor: 'pointer',
+              outline: 'none',
+              '&:focus-visible': { borderColor: 'primary.main' },
+            }}
+          >
+            <input {...getInputProps()} data-testid="import-file-input" />
+            <UploadFileIcon color="action" sx={{ fontSize: 36, mb: 1 }} />
+            <Typography>{isDragActive ? 'Drop the files here' : 'Drop CSV files here, or click to choose'}</Typography>
+            <Typography variant="body2" color="text.secondary">
+              .csv or .txt, up to 100 MB each; UTF-8 or Windows-1252
+            </Typography>
+          </Box>
+          <Stack spacing={2} sx={{ width: { xs: '100%', md: 340 } }}>
+            <TextField
+              select
+              label="Importer"
+              value={importerId}
+              onChange={(event) => setImporterId(event.target.value)}
+              disabled={isPending}
+              helperText={importer?.description ? String(importer.description).slice(0, 140) : 'How the columns of the file become records'}
+              fullWidth
+              slotProps={{ select: { inputProps: { 'data-testid': 'importer-select' } } }}
+            >
+              {importers.map((option) => (
+                <MenuItem key={option.id} value={String(option.id)}>
+                  {option.name}
+                </MenuItem>
+              ))}
+            </TextField>
+            <Button variant="contained" size="large" onClick={start} disabled={!files.length || !importerId || starting} startIcon={starting ? <CircularProgress size={18} /> : undefined}>
+              {starting ? 'Uploading...' : `Start import${files.length > 1 ? ` of ${files.length} files` : ''}`}
+            </Button>
+          </Stack>
+        </Stack>
+
+        {refused.map((message) => (
+          <Alert key={message} severity="error" sx={{ mt: 2 }} onClose={() => setRefused((list) => list.filter((m) => m !== message))}>
+            {message}
+          </Alert>
+        ))}
+
+        {files.length > 0 && (
+          <Stack direction="row" spacing={1} sx={{ mt: 2, flexWrap: 'wrap', rowGap: 1 }} aria-label="Chosen files">
+            {files.map((file, index) => (
+              <Chip
+                key={`${file.name}-${index}`}
+                label={`${file.name} (${formatBytes(file.size)})`}
+                onDelete={() => setFiles((list) => list.filter((_, i) => i !== index))}
+                deleteIcon={
+                  <IconButton size="small" aria-label={`Remove ${file.name}`}>
+                    <CloseIcon fontSize="small" />
+                  </IconButton>
+                }
+              />
+            ))}
+          </Stack>
+        )}
+
+        {loadingPreview && (
+          <Stack direction="row" spacing={1} sx={{ alignItems: "center", mt: 2 }}>
+            <CircularProgress size={18} />
+            <Typography variant="body2">Reading the first rows...</Typography>
+          </Stack>
+        )}
+        {previewError && (
+          <Alert severity="error" sx={{ mt: 2 }}>
+            {previewError}
+          </Alert>
+        )}
+        {preview && (
+          <Box sx={{ mt: 2 }}>
+            <Typography variant="subtitle1" component="h3">
+              Preview of {preview.file.name}: the first {preview.rows.length} rows as they will be imported
+            </Typography>
+            <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+              {preview.headers.length} columns, about {Math.max(0, preview.file.lines - 1).toLocaleString('en')} rows, read as {preview.file.encoding === 'utf8' ? 'UTF-8' : 'Windows-1252'}.
+              {rowsWithErrors > 0 ? ` ${rowsWithErrors} of these rows would fail; the others are imported.` : ' No errors in these rows.'}
+            </Typography>
+            {preview.missing_columns.length > 0 && (
+              <Alert severity="warning" sx={{ mb: 1 }}>
+                The importer reads columns this file does not have: {preview.missing_columns.join(', ')}.
+              </Alert>
+            )}
+            <TableContainer sx={{ maxHeight: 420, border: 1, borderColor: 'divider', borderRadius: 1 }}>
+              <Table size="small" stickyHeader aria-label="Preview of the mapped rows">
+                <TableHead>
+                  <TableRow>
+                    <TableCell>Line</TableCell>
+                    <TableCell>Problems</TableCell>
+                    {mappedColumns.map((column) => (
+                      <TableCell key={column.key} sx={{ whiteSpace: 'nowrap' }}>
+                        {column.label}
+                      </TableCell>
+                    ))}
+                    <TableCell>Trades</TableCell>
+                    <TableCell>Related</TableCell>
+                  </TableRow>
+                </TableHead>
+                <TableBody>
+                  {preview.rows.map((row) => (
+                    <TableRow key={row.line} sx={row.errors?.length ? { bgcolor: 'error.light', '& td': { color: 'error.contrastText' } } : undefined}>
+                      <TableCell>{row.line}</TableCell>
+                      <TableCell sx={{ minWidth: 200 }}>{row.errors?.length ? row.errors.join(' ') : 'OK'}</TableCell>
+                      {mappedColumns.map((column) => (
+                        <TableCell key={column.key} sx={{ maxWidth: 240, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={describeValue(row.values?.[column.key])}>
+                          {describeValue(row.values?.[column.key])}
+                        </TableCell>
+                      ))}
+                      <TableCell>{row.related?.trades.join(', ')}</TableCell>
+                      <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                        {[row.related?.status && `Status: ${row.related.status}`, row.related?.contractor?.name && `Contractor: ${row.related.contractor.name}`, row.related?.union && `Union: ${row.related.union}`, row.related?.classification && `Class: ${row.related.classification}`, row.related?.contacts?.length ? `${row.related.contacts.length} contact(s)` : null]
+                          .filter(Boolean)
+                          .join(' · ')}
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </TableContainer>
+            {!importer && preview.suggestions.some(Boolean) && (
+              <Typography variant="body2" sx={{ mt: 1 }}>
+                Suggested targets: {preview.headers.map((h, i) => (preview.suggestions[i] ? `${h} → ${TARGETS_BY_KEY.get(preview.suggestions[i])?.label ?? preview.suggestions[i]}` : null)).filter(Boolean).join('; ')}
+              </Typography>
+            )}
+          </Box>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

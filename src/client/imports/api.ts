@@ -1,0 +1,70 @@
+/** The import calls the screens make (multipart uploads go through the app's HTTP client: CSRF, errors). */
+import { http } from '../app/services';
+
+export interface ImportRecord {
+  id: number;
+  name: string;
+  status: 'pending' | 'processing' | 'complete' | 'failed';
+  record_type: string;
+  importer_id: number | null;
+  importer_name: string | null;
+  user_name?: string | null;
+  files: Array<{ name: string; size: number; encoding: string }>;
+  total_rows: number | null;
+  processed_rows: number;
+  created_count: number;
+  updated_count: number;
+  skipped_count: number;
+  failed_count: number;
+  progress: number;
+  message: string | null;
+  undo_status: string | null;
+  undone_at: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  created_at: string;
+}
+
+export interface PreviewRow {
+  line: number;
+  cells: string[];
+  values?: Record<string, unknown>;
+  related?: { trades: string[]; status: string | null; union: string | null; classification: string | null; craft: string | null; contractor: Record<string, unknown> | null; contacts: Array<Record<string, string>> };
+  errors?: string[];
+}
+
+export interface Preview {
+  file: { name: string; size: number; encoding: string; lines: number };
+  headers: string[];
+  suggestions: string[];
+  missing_columns: string[];
+  key_field: string | null;
+  rows: PreviewRow[];
+}
+
+/** The first part of a file is enough for a preview (the server reads 20 rows); 256 KB cut at the last line break. */
+export async function previewSlice(file: File): Promise<Blob> {
+  if (file.size <= 256 * 1024) return file;
+  const head = file.slice(0, 256 * 1024);
+  const bytes = new Uint8Array(await head.arrayBuffer());
+  const last = bytes.lastIndexOf(10);
+  return last > 0 ? head.slice(0, last + 1) : head;
+}
+
+export async function previewImport(file: File, fields: Record<string, string>): Promise<Preview> {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  form.append('files[]', await previewSlice(file), file.name);
+  const response = await http.post<{ data: Preview }>('/api/imports/preview', form);
+  return response.data.data;
+}
+
+export async function startImport(files: File[], importerId: number | string): Promise<{ data: ImportRecord; message: string }> {
+  const form = new FormData();
+  form.append('importer_id', String(importerId));
+  for (const file of files) form.append('files[]', file, file.name);
+  const response = await http.post<{ data: ImportRecord; message: string }>('/api/imports', form);
+  return response.data;
+}
+
+export const formatBytes = (bytes: number) => (bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
