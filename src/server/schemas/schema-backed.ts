@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import { schemaStore } from './schema-store.js';
 
@@ -87,6 +87,3 @@ export async function checkSlug(db: Kysely<any>, table: string, slug: unknown): 
   const slugs = rows.map((r) => r.slug as string);
   return slugs.includes(String(slug)) ? null : slugs;
 }
-
-/** `exists (...)` over rows of `table` for a polymorphic owner. */
-export const rowExists = (table: string, id: unknown) => sql<boolean>`exists (select 1 from ${sql.table(table)} x where x.id = ${id})`;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.js';
@@ -27,10 +28,12 @@ const reorderBody = z
  */
 export function registerSchemaRoutes(app: FastifyInstance, ctx: AppContext, definitions: readonly ResourceDefinition[]) {
   const store = schemaStore(ctx.db);
+  // Tells this app's own notices from other processes' (pids repeat across containers).
+  const INSTANCE = randomUUID();
   // Other server processes (PostgreSQL) clear their cache when this one changes a schema, and the other way round.
-  store.broadcast = () => ctx.database.notify(NOTIFY_CHANNEL, String(process.pid));
+  store.broadcast = () => ctx.database.notify(NOTIFY_CHANNEL, INSTANCE);
   void ctx.database.listen(NOTIFY_CHANNEL, (payload) => {
-    if (payload !== String(process.pid)) store.invalidate();
+    if (payload !== INSTANCE) store.invalidate();
   });
 
   // 'Site created successfully.' with the schema's singular name; fields hidden by the logic are never required.
