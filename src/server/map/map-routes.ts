@@ -76,7 +76,7 @@ export function registerMapRoutes(app: FastifyInstance, ctx: AppContext) {
         const { latitude, longitude } = event.data;
         await ctx.db.transaction().execute((trx) => assignSiteRegions(trx, event.id!, latitude, longitude));
       }
-      service.invalidate();
+      service.changed();
     },
     app.log,
   );

@@ -20,7 +20,13 @@ interface CachedIndex {
   generation: number;
   promise: Promise<MarkerIndex>;
   index: MarkerIndex | null;
+  /** What it was built for, to rebuild it after a change without waiting for the next request. */
+  source: { user: AuthUser; layer: 'sites' | 'contractors'; filters: MapFilters };
 }
+
+/** After a change, this many of the most recently used indexes are rebuilt straight away (the rest on use). */
+const REFRESH_AFTER_CHANGE = 2;
+const REFRESH_DELAY_MS = 300;
 
 export interface RegionMeasure {
   sites: number;
@@ -50,10 +56,31 @@ export class MapService {
 
   constructor(private readonly ctx: AppContext) {}
 
+  private refreshTimer: ReturnType<typeof setTimeout> | null = null;
+
   /** Something the indexes depend on changed: every index is rebuilt on its next use. */
   invalidate() {
     this.generation++;
     this.featureCache = null;
+  }
+
+  /**
+   * A change was saved: besides invalidating, rebuild the most recently used indexes shortly (changes in a
+   * burst, an import, make one rebuild), so the open maps that ask again after the realtime event usually
+   * find a fresh index, or one already being built.
+   */
+  changed() {
+    this.invalidate();
+    if (this.refreshTimer) clearTimeout(this.refreshTimer);
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = null;
+      const recent = [...this.indexes.values()].slice(-REFRESH_AFTER_CHANGE);
+      for (const entry of recent) {
+        if (entry.generation === this.generation) continue;
+        this.markerIndex(entry.source.user, entry.source.layer, entry.source.filters).catch(() => undefined);
+      }
+    }, REFRESH_DELAY_MS);
+    this.refreshTimer.unref?.();
   }
 
   async currentGeneration(): Promise<number> {
@@ -113,7 +140,9 @@ export class MapService {
   scopeOf(user: AuthUser, layer: 'sites' | 'contractors'): string {
     const def = layer === 'sites' ? sitesDefinition(this.ctx) : contractorsDefinition(this.ctx);
     const allowed = permittedCategories(user, def.permission ?? def.type, 'read');
-    return allowed === 'all' ? 'all' : JSON.stringify([...allowed].sort());
+    const categories = allowed === 'all' ? 'all' : JSON.stringify([...allowed].sort());
+    // Row rules beyond categories (an owner column, a per-person rule) make the index one person's own.
+    return def.ownerColumn || def.rowFilter ? `${categories}|user:${user.id}` : categories;
   }
 
   /** Contractor categories the person may read ('all' or a list): filters on contractors see only these. */
@@ -132,7 +161,7 @@ export class MapService {
       this.indexes.set(key, cached);
       return cached.promise;
     }
-    const entry: CachedIndex = { generation, index: null, promise: this.build(user, layer, filters, key, generation) };
+    const entry: CachedIndex = { generation, index: null, promise: this.build(user, layer, filters, key, generation), source: { user, layer, filters } };
     this.indexes.delete(key);
     this.indexes.set(key, entry);
     entry.promise.then(

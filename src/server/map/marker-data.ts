@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { canOnEntity } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import { revisionVisibility } from '../activity/visibility.js';
 import { notFound } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { contractorsDefinition, sitesDefinition } from './definitions.js';
@@ -27,23 +28,52 @@ const address = (r: Record<string, any>) => {
   return line || null;
 };
 
-async function lastActivity(ctx: AppContext, type: 'site' | 'contractor', id: number): Promise<MarkerCard['last_activity']> {
-  const row = await sql<{ at: Date; kind: 'note' | 'task' | 'change'; summary: string }>`
-    select * from (
-      (select n.created_at as at, 'note' as kind, left(n.body, 140) as summary
-         from notes n where n.notable_type = ${type} and n.notable_id = ${id} and n.deleted_at is null
-         order by n.created_at desc limit 1)
-      union all
-      (select coalesce(t.completed_at, t.created_at) as at, 'task' as kind,
-              t.type || ': ' || t.title || case when t.completed_at is not null then ' (done)' else '' end as summary
-         from tasks t where t.taskable_type = ${type} and t.taskable_id = ${id} and t.deleted_at is null
-         order by coalesce(t.completed_at, t.created_at) desc limit 1)
-      union all
-      (select r.created_at as at, 'change' as kind, initcap(r.action) as summary
-         from revisions r where r.revisionable_type = ${type} and r.revisionable_id = ${id}
-         order by r.id desc limit 1)
-    ) activity order by at desc limit 1`.execute(ctx.db);
-  const first = row.rows[0];
+/**
+ * The latest of: a note on the record, a task on it (created or done), a change to it. Each through its own
+ * read rules: notes and tasks through the record service (a person without note:read sees no note), changes
+ * through the history's visibility (an incognito person's changes stay hidden).
+ */
+async function lastActivity(ctx: AppContext, user: AuthUser, type: 'site' | 'contractor', id: number): Promise<MarkerCard['last_activity']> {
+  const candidates: Array<{ at: Date; kind: 'note' | 'task' | 'change'; summary: string }> = [];
+  const notes = ctx.resources.byType('note');
+  if (!notes || mayRead(user, notes)) {
+    const base = notes ? ctx.records.visibleRows(ctx.db, notes, user) : ctx.db.selectFrom('notes as t').where('t.deleted_at', 'is', null);
+    const note = await base
+      .select(['t.created_at as at', sql<string>`left(t.body, 140)`.as('summary')])
+      .where('t.notable_type', '=', type)
+      .where('t.notable_id', '=', id)
+      .orderBy('t.created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (note) candidates.push({ at: note.at, kind: 'note', summary: note.summary });
+  }
+  const tasks = ctx.resources.byType('task');
+  if (!tasks || mayRead(user, tasks)) {
+    const base = tasks ? ctx.records.visibleRows(ctx.db, tasks, user) : ctx.db.selectFrom('tasks as t').where('t.deleted_at', 'is', null);
+    const task = await base
+      .select([
+        sql<Date>`coalesce(t.completed_at, t.created_at)`.as('at'),
+        sql<string>`t.type || ': ' || t.title || case when t.completed_at is not null then ' (done)' else '' end`.as('summary'),
+      ])
+      .where('t.taskable_type', '=', type)
+      .where('t.taskable_id', '=', id)
+      .orderBy(sql`coalesce(t.completed_at, t.created_at)`, 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (task) candidates.push({ at: task.at, kind: 'task', summary: task.summary });
+  }
+  const change = await ctx.db
+    .selectFrom('revisions as r')
+    .select(['r.created_at as at', sql<string>`initcap(r.action)`.as('summary')])
+    .where('r.revisionable_type', '=', type)
+    .where('r.revisionable_id', '=', id)
+    .where(revisionVisibility(ctx, user, 'r'))
+    .orderBy('r.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (change) candidates.push({ at: change.at, kind: 'change', summary: change.summary });
+  candidates.sort((x, y) => new Date(y.at).getTime() - new Date(x.at).getTime());
+  const first = candidates[0];
   return first ? { at: new Date(first.at).toISOString(), kind: first.kind, summary: first.summary } : null;
 }
 
@@ -98,7 +128,7 @@ export async function markerCard(ctx: AppContext, user: AuthUser, kind: 'site' |
       status: status ? { id: status.id, name: status.name, color: status.color ?? null } : null,
       phase: phase ? { id: phase.id, name: phase.name } : null,
       contractors,
-      last_activity: await lastActivity(ctx, 'site', id),
+      last_activity: await lastActivity(ctx, user, 'site', id),
       actions: actionsFor(siteDef.name, site.id),
     };
   }
@@ -126,7 +156,7 @@ export async function markerCard(ctx: AppContext, user: AuthUser, kind: 'site' |
     phase: null,
     contractors: [],
     sites_count: sitesCount,
-    last_activity: await lastActivity(ctx, 'contractor', id),
+    last_activity: await lastActivity(ctx, user, 'contractor', id),
     actions: actionsFor(contractorDef.name, contractor.id),
   };
 }
