@@ -248,13 +248,16 @@ export async function benchMap(): Promise<BenchRow[]> {
     ];
     for (const [label, user, filters] of builds) {
       const times: number[] = [];
+      const parts: string[] = [];
       let points = 0;
       for (let i = 0; i < BUILDS; i++) {
         service.invalidate();
         const index = await service.markerIndex(user, 'sites', filters);
         times.push(index.buildMs);
+        parts.push(`query ${index.timings.queryMs.toFixed(0)} + parse ${index.timings.parseMs.toFixed(0)} + cluster ${index.timings.clusterMs.toFixed(0)}`);
         points = index.total;
       }
+      console.error(`[bench] map: index ${label}: ${parts.join('; ')}`);
       rows.push(row(AREA, `index build, ${label}: ${points.toLocaleString('en-US')} points (median of ${BUILDS})`, round(median(times), 0), 'ms', { below: 1000 }));
       rows.push(row(AREA, `index build, ${label} (slowest of ${BUILDS})`, round(Math.max(...times), 0), 'ms', { below: 1000 }));
       console.error(`[bench] map: index ${label}: median ${median(times).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms`);
