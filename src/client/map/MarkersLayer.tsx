@@ -70,10 +70,13 @@ export function MarkersLayer(props: MarkersLayerProps) {
         const lng = wrapNear(item.lng, centre);
         let html: string;
         let size: number;
+        let anchor: [number, number] | undefined;
         let label: string;
         let className: string;
         if (item.kind === 'cluster') {
-          size = clusterSize(item.count);
+          size = item.layer === 'sites' ? clusterSize(item.count) : Math.min(34, clusterSize(item.count) - 8);
+          // Contractor clusters sit to the lower right of their point, so a site cluster at the same place stays readable.
+          if (item.layer === 'contractors') anchor = [-6, -6];
           const noun = item.layer === 'sites' ? (item.count === 1 ? 'site' : 'sites') : item.count === 1 ? 'contractor' : 'contractors';
           label = `${item.count.toLocaleString('en-US')} ${noun}: zoom in`;
           className = `om-cluster om-cluster-${item.layer}`;
@@ -89,7 +92,7 @@ export function MarkersLayer(props: MarkersLayerProps) {
           className = 'om-pin om-contractor';
           html = `<span style="background:${CONTRACTOR_COLORS[item.type] ?? '#757575'}"></span>`;
         }
-        const signature = `${className}|${html}|${size}`;
+        const signature = `${className}|${html}|${size}|${anchor ?? ''}`;
         const existing = markers.current.get(key);
         if (existing && existing.signature === signature) {
           const at = existing.marker.getLatLng();
@@ -98,12 +101,12 @@ export function MarkersLayer(props: MarkersLayerProps) {
         }
         existing?.marker.remove();
         const marker = L.marker([item.lat, lng], {
-          icon: L.divIcon({ className, html, iconSize: [size, size] }),
+          icon: L.divIcon({ className, html, iconSize: [size, size], iconAnchor: anchor }),
           keyboard: true,
           title: label,
           alt: label,
           riseOnHover: true,
-          zIndexOffset: item.kind === 'cluster' ? 0 : 500,
+          zIndexOffset: item.kind === 'cluster' ? (item.layer === 'sites' ? 100 : 0) : item.kind === 'site' ? 500 : 400,
         });
         const element = () => marker.getElement();
         marker.on('add', () => {
