@@ -2,7 +2,7 @@
  * Tasks (`/tasks`): calls, meetings and visits with their due dates, assignees and records; open ones by default,
  * tick to complete (the sidebar's open count follows), add one. Filters stay in the URL (the dashboard links here).
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -43,15 +43,20 @@ function CompleteBox() {
   const task = useRecordContext();
   const user = useUser();
   const { update } = useRecordMutations('tasks');
+  const [checked, setChecked] = useState<boolean>(Boolean(task?.completed));
+  useEffect(() => setChecked(Boolean(task?.completed)), [task?.completed]);
   if (!task) return null;
   return (
     <Checkbox
       size="small"
-      checked={Boolean(task.completed)}
+      checked={checked}
       disabled={!canOnEntity(user, 'task', 'update')}
       onClick={(event) => event.stopPropagation()}
       onChange={async (event) => {
-        await update(task.id, { completed: event.target.checked }, task, event.target.checked ? 'Task completed.' : 'Task reopened.');
+        const next = event.target.checked;
+        setChecked(next);
+        const outcome = await update(task.id, { completed: next }, task, next ? 'Task completed.' : 'Task reopened.');
+        if (!outcome.record) setChecked(Boolean(task.completed));
         refreshCounts();
       }}
       slotProps={{ input: { 'aria-label': `Complete ${task.title}` } }}

@@ -1,4 +1,5 @@
 /** Tasks about a record: open ones first, complete with a tick, add one (call, meeting or visit). */
+import { useEffect, useState } from 'react';
 import Box from '@mui/material/Box';
 import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
@@ -17,15 +18,21 @@ export function TaskRow({ task, showOwner = false }: { task: any; showOwner?: bo
   const user = useUser();
   const { update } = useRecordMutations('tasks');
   const canUpdate = canOnEntity(user, 'task', 'update');
+  // Ticked at once; the server's answer (or its refusal) settles it.
+  const [checked, setChecked] = useState<boolean>(Boolean(task.completed));
+  useEffect(() => setChecked(Boolean(task.completed)), [task.completed]);
   const overdue = !task.completed && task.due_at && new Date(task.due_at).getTime() < Date.now();
   return (
     <Stack direction="row" spacing={1} sx={{ alignItems: 'center', py: 0.75, borderBottom: 1, borderColor: 'divider' }} data-task={task.id}>
       <Checkbox
         size="small"
-        checked={Boolean(task.completed)}
+        checked={checked}
         disabled={!canUpdate}
         onChange={async (event) => {
-          await update(task.id, { completed: event.target.checked }, task, event.target.checked ? 'Task completed.' : 'Task reopened.');
+          const next = event.target.checked;
+          setChecked(next);
+          const outcome = await update(task.id, { completed: next }, task, next ? 'Task completed.' : 'Task reopened.');
+          if (!outcome.record) setChecked(Boolean(task.completed));
           refreshCounts();
         }}
         slotProps={{ input: { 'aria-label': `Complete ${task.title}` } }}
