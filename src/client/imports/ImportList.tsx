@@ -1,5 +1,7 @@
 /** /imports: the upload card, then every import with its status, progress and counts (live: ImportProcessing refetches the list). */
-import { Datagrid, DateField, FunctionField, List, TextField, useCanAccess } from 'react-admin';
+import { Datagrid, DateField, FunctionField, List, SimpleList, TextField, useCanAccess } from 'react-admin';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
@@ -25,10 +27,23 @@ function Progress({ record }: { record: ImportRecord }) {
 
 export function ImportList() {
   const { canAccess: canImport } = useCanAccess({ resource: 'imports', action: 'create' });
+  const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'));
   return (
     <Box>
       {canImport !== false && <ImportUpload />}
-      <List resource="imports" sort={{ field: 'created_at', order: 'DESC' }} perPage={25} exporter={false} queryOptions={{ refetchInterval: (query: any) => (query?.state?.data?.data?.some((r: ImportRecord) => r.status === 'pending' || r.status === 'processing') ? 3000 : false) } as any}>
+      <List resource="imports" sort={{ field: 'created_at', order: 'DESC' }} perPage={25} exporter={false} actions={false} queryOptions={{ refetchInterval: (query: any) => (query?.state?.data?.data?.some((r: ImportRecord) => r.status === 'pending' || r.status === 'processing') ? 3000 : false) } as any}>
+        {small ? (
+          <SimpleList
+            linkType="show"
+            primaryText={(record: ImportRecord) => record.name}
+            secondaryText={(record: ImportRecord) =>
+              record.status === 'processing' || record.status === 'pending'
+                ? `${record.importer_name ?? ''} · ${record.processed_rows.toLocaleString('en')} rows so far`
+                : `${record.importer_name ?? ''} · ${record.created_count} created, ${record.updated_count} updated, ${record.failed_count} failed`
+            }
+            tertiaryText={(record: ImportRecord) => <StatusChip status={record.status} undone={Boolean(record.undone_at)} />}
+          />
+        ) : (
         <Datagrid rowClick="show" bulkActionButtons={false}>
           <TextField source="name" label="File" />
           <TextField source="importer_name" label="Importer" sortable={false} />
@@ -37,6 +52,7 @@ export function ImportList() {
           <TextField source="user_name" label="By" sortable={false} />
           <DateField source="created_at" label="Started" showTime />
         </Datagrid>
+        )}
       </List>
     </Box>
   );

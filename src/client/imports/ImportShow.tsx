@@ -146,12 +146,12 @@ export function ImportShow() {
             </Alert>
           )}
 
-          <Stack direction="row" spacing={3} sx={{ mt: 2, flexWrap: 'wrap', rowGap: 2 }}>
+          <Box sx={{ mt: 2, display: 'grid', gridTemplateColumns: { xs: 'repeat(2, 1fr)', sm: 'repeat(4, max-content)' }, columnGap: 5, rowGap: 2 }}>
             <Count label="Created" value={record.created_count} color="success.main" />
             <Count label="Updated" value={record.updated_count} color="info.main" />
             <Count label="Skipped" value={record.skipped_count} />
             <Count label="Failed" value={record.failed_count} color={record.failed_count ? 'error.main' : undefined} />
-          </Stack>
+          </Box>
 
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ mt: 2 }}>
             <Button variant="outlined" startIcon={<DownloadIcon />} href={`/api/imports/${record.id}/download`} disabled={!record.failed_count}>

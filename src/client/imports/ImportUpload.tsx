@@ -151,7 +151,7 @@ export function ImportUpload() {
               value={importerId}
               onChange={(event) => setImporterId(event.target.value)}
               disabled={isPending}
-              helperText={importer?.description ? String(importer.description).slice(0, 140) : 'How the columns of the file become records'}
+              helperText={importer?.description ? String(importer.description) : 'How the columns of the file become records'}
               fullWidth
               slotProps={{ select: { inputProps: { 'data-testid': 'importer-select' } } }}
             >
@@ -234,13 +234,13 @@ export function ImportUpload() {
                   {preview.rows.map((row) => (
                     <TableRow key={row.line} sx={row.errors?.length ? { bgcolor: 'error.light', '& td': { color: 'error.contrastText' } } : undefined}>
                       <TableCell>{row.line}</TableCell>
-                      <TableCell sx={{ minWidth: 200 }}>{row.errors?.length ? row.errors.join(' ') : 'OK'}</TableCell>
+                      <TableCell sx={{ minWidth: row.errors?.length ? 260 : undefined, whiteSpace: row.errors?.length ? 'normal' : 'nowrap' }}>{row.errors?.length ? row.errors.join(' ') : 'OK'}</TableCell>
                       {mappedColumns.map((column) => (
-                        <TableCell key={column.key} sx={{ maxWidth: 240, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={describeValue(row.values?.[column.key])}>
+                        <TableCell key={column.key} sx={{ maxWidth: 220, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={describeValue(row.values?.[column.key])}>
                           {describeValue(row.values?.[column.key])}
                         </TableCell>
                       ))}
-                      <TableCell>{row.related?.trades.join(', ')}</TableCell>
+                      <TableCell sx={{ whiteSpace: 'nowrap' }}>{row.related?.trades.join(', ')}</TableCell>
                       <TableCell sx={{ whiteSpace: 'nowrap' }}>
                         {[row.related?.status && `Status: ${row.related.status}`, row.related?.contractor?.name && `Contractor: ${row.related.contractor.name}`, row.related?.union && `Union: ${row.related.union}`, row.related?.classification && `Class: ${row.related.classification}`, row.related?.contacts?.length ? `${row.related.contacts.length} contact(s)` : null]
                           .filter(Boolean)

@@ -283,7 +283,7 @@ export class ImportProcessor {
     if (failures.length) {
       const stored = await trx.selectFrom('import_failures').select(sql<number>`count(*)`.as('n')).where('import_id', '=', importId).executeTakeFirst();
       const room = Math.max(0, MAX_STORED_FAILURES - Number(stored?.n ?? 0));
-      const kept = failures.slice(0, room).map((f) => ({ ...f, import_id: importId }));
+      const kept = [...failures].sort((a, b) => a.line - b.line).slice(0, room).map((f) => ({ ...f, import_id: importId }));
       if (kept.length) {
         await sql`insert into import_failures (import_id, file_name, line, reason, data)
           select import_id, file_name, line, reason, data from json_to_recordset(${JSON.stringify(kept)}::json)

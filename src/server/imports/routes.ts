@@ -157,8 +157,13 @@ export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, opti
         }
         const mapped = mapper.map(record.cells, record.line, record.index);
         const errors = [...mapped.errors];
+        // As a new record: the importer's defaults fill empty values (as the import job does).
+        const candidate: Record<string, unknown> = { ...mapped.values };
+        for (const [field, fallback] of Object.entries({ ...(type === 'site' ? { type: 'pending' } : type === 'contractor' ? { type: 'none' } : {}), ...(importer?.defaults ?? {}) })) {
+          if ((candidate[field] === undefined || candidate[field] === '') && field in fields) candidate[field] = fallback;
+        }
         try {
-          validate(mapped.values, { mode: 'create', hidden: await records.hiddenFields(def, mapped.values) });
+          validate(candidate, { mode: 'create', hidden: await records.hiddenFields(def, candidate) });
         } catch (error) {
           errors.push(reasonOf(error));
         }
