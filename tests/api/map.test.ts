@@ -350,6 +350,29 @@ describe('regions', () => {
     await t.ctx.db.transaction().execute((trx) => assignSiteRegions(trx, site.id, site.lat, site.lng));
   });
 
+  it('places the sites of a finished import (written in batches, without a model event per site)', async () => {
+    const [a, b] = await t.ctx.db
+      .insertInto('sites')
+      .values([
+        { name: 'Imported Inside', type: 'union', latitude: 34.02, longitude: -118.28 },
+        { name: 'Imported Outside', type: 'union', latitude: 34.05, longitude: -118.28 },
+      ])
+      .returning('id')
+      .execute();
+    const imported = await t.ctx.db.insertInto('imports').values({ record_type: 'site', name: 'sites.csv', status: 'complete' }).returning('id').executeTakeFirstOrThrow();
+    await t.ctx.db
+      .insertInto('import_records')
+      .values([a, b].map((s) => ({ import_id: imported.id, record_type: 'site', record_id: s.id, created: true })))
+      .execute();
+    // What the import processor publishes when it is done.
+    await t.ctx.realtime.publish([], 'App.Events.ImportComplete', { type: 'import', id: imported.id, data: {} });
+    const regionsOf = async (id: number) => (await t.ctx.db.selectFrom('site_regions').select('region_id').where('site_id', '=', id).execute()).map((r) => r.region_id);
+    expect(await regionsOf(a.id)).toContain(regionId);
+    expect(await regionsOf(b.id)).not.toContain(regionId); // in the hole
+    await t.ctx.db.updateTable('sites').set({ deleted_at: new Date() }).where('id', 'in', [a.id, b.id]).execute();
+    mapServiceFor(t.ctx).invalidate();
+  });
+
   it('loads the US states from the Census package and places every site in its state', async () => {
     const res = await admin.post('/api/regions/load-us', { level: 'states' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);

@@ -6,7 +6,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { notFound, ValidationError } from '../http/errors.js';
 import { escapeLike } from '../records/list-query.js';
 import type { FieldSpec } from '../records/resource.js';
-import { assignSiteRegions } from '../regions/assign.js';
+import { assignSiteRegions, assignSites } from '../regions/assign.js';
 import { bboxIntersects, displayPrecision, parseAreaGeometry, simplifyGeometry, type AreaGeometry, type BBox } from '../regions/geometry.js';
 import { regionsResource } from '../regions/regions-resource.js';
 import { loadUsShapes, registerRegionRoutes } from '../regions/regions-routes.js';
@@ -70,6 +70,15 @@ export function registerMapRoutes(app: FastifyInstance, ctx: AppContext) {
   onModelEvent(
     ctx,
     async (event) => {
+      if (event.event === 'ImportComplete' && event.id) {
+        // Imports write sites in batches without a model event each: place the imported sites now.
+        const siteIds = (
+          await ctx.db.selectFrom('import_records').select('record_id').where('import_id', '=', event.id).where('record_type', '=', 'site').execute()
+        ).map((r) => Number(r.record_id));
+        if (siteIds.length) await ctx.db.transaction().execute((trx) => assignSites(trx, [...new Set(siteIds)]));
+        service.changed();
+        return;
+      }
       if (event.event !== 'ModelSaved' && event.event !== 'ModelDestroyed') return;
       if (!MAP_TYPES.has(event.type)) return;
       if (event.type === 'site' && event.event === 'ModelSaved' && event.id && event.data && 'latitude' in event.data) {

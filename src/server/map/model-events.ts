@@ -1,7 +1,7 @@
 import type { AppContext } from '../app-context.js';
 
 export interface ModelEvent {
-  /** ModelCreated, ModelUpdated, ModelSaved or ModelDestroyed. */
+  /** ModelCreated, ModelUpdated, ModelSaved, ModelDestroyed, or ImportComplete (`type: 'import'`). */
   event: string;
   type: string;
   id: number | null;
@@ -27,7 +27,7 @@ export function onModelEvent(ctx: AppContext, listener: Listener, log?: { error:
     hubs.set(ctx, set);
     const publish = ctx.realtime.publish.bind(ctx.realtime);
     ctx.realtime.publish = async (channels, event, data, options) => {
-      const match = /^App\.Events\.(Model\w+)$/.exec(event);
+      const match = /^App\.Events\.(Model\w+|ImportComplete)$/.exec(event);
       if (match && data && typeof data === 'object' && typeof (data as any).type === 'string') {
         const body = data as { type: string; id?: unknown; data?: unknown };
         const modelEvent: ModelEvent = {

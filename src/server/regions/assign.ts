@@ -141,6 +141,57 @@ export async function assignRegionSites(trx: Db, regionIds: number[]): Promise<n
   return pairs.length;
 }
 
+/**
+ * Places many sites at once (after an import wrote them without the per-site hook): their old region rows are
+ * replaced; regions whose box overlaps the sites' box are the candidates. Returns the pairs written.
+ */
+export async function assignSites(trx: Db, siteIds: number[]): Promise<number> {
+  let written = 0;
+  for (let i = 0; i < siteIds.length; i += 5_000) {
+    const chunk = siteIds.slice(i, i + 5_000);
+    await trx.deleteFrom('site_regions').where('site_id', 'in', chunk).execute();
+    const sites = (await trx.selectFrom('sites').select(['id', 'latitude', 'longitude']).where('id', 'in', chunk).where('latitude', 'is not', null).where('longitude', 'is not', null).execute()) as Array<{
+      id: number;
+      latitude: number;
+      longitude: number;
+    }>;
+    if (sites.length === 0) continue;
+    let south = 90;
+    let north = -90;
+    let west = 180;
+    let east = -180;
+    for (const site of sites) {
+      south = Math.min(south, site.latitude);
+      north = Math.max(north, site.latitude);
+      west = Math.min(west, site.longitude);
+      east = Math.max(east, site.longitude);
+    }
+    const regions = await trx
+      .selectFrom('regions')
+      .select(['id', versionColumn.as('version'), 'min_lat', 'min_lng', 'max_lat', 'max_lng'])
+      .where('deleted_at', 'is', null)
+      .where('min_lat', 'is not', null)
+      .where('max_lat', '>=', south)
+      .where('min_lat', '<=', north)
+      .where('max_lng', '>=', west)
+      .where('min_lng', '<=', east)
+      .execute();
+    if (regions.length === 0) continue;
+    const shapes = await shapesOf(trx, regions);
+    const pairs: Array<{ site_id: number; region_id: number }> = [];
+    for (const site of sites) {
+      for (const region of regions) {
+        if (site.latitude < region.min_lat || site.latitude > region.max_lat || site.longitude < region.min_lng || site.longitude > region.max_lng) continue;
+        const shape = shapes.get(region.id);
+        if (shape && pointInGeometry(site.longitude, site.latitude, shape)) pairs.push({ site_id: site.id, region_id: region.id });
+      }
+    }
+    for (let k = 0; k < pairs.length; k += INSERT_CHUNK) await trx.insertInto('site_regions').values(pairs.slice(k, k + INSERT_CHUNK)).onConflict((oc) => oc.doNothing()).execute();
+    written += pairs.length;
+  }
+  return written;
+}
+
 /** Places every site again (after a bulk import that bypassed the per-site hook, or to repair). */
 export async function assignAllSites(db: Kysely<any>): Promise<number> {
   const ids = (await db.selectFrom('regions').select('id').where('deleted_at', 'is', null).execute()).map((r) => r.id);
