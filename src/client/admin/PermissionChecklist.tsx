@@ -21,6 +21,8 @@ import { TYPE_LABELS, titleCase } from '../i18n/labels';
 import { useMainData } from '../app/hooks';
 import { SPECIAL, coverage, permissionGroups, toggle, toggleAll } from './permissions';
 
+const SHORT_ACTIONS: Record<string, string> = { create: 'Add', read: 'Read', update: 'Edit', delete: 'Del', restore: 'Undo' };
+
 export function PermissionChecklist({ value, onChange }: { value: string[]; onChange: (next: string[]) => void }) {
   const { schemas } = useMainData();
   const [search, setSearch] = useState('');
@@ -49,13 +51,18 @@ export function PermissionChecklist({ value, onChange }: { value: string[]; onCh
               {group.title}
             </Typography>
             <Box sx={{ overflowX: 'auto', border: 1, borderColor: 'divider', borderRadius: 1 }}>
-              <Table size="small" sx={{ minWidth: 560, '& td, & th': { py: 0.25 } }}>
+              <Table size="small" sx={{ minWidth: { xs: 330, sm: 560 }, tableLayout: 'fixed', '& td, & th': { py: 0.25, px: { xs: 0.5, sm: 2 } } }}>
                 <TableHead>
                   <TableRow>
-                    <TableCell>Records</TableCell>
+                    <TableCell sx={{ width: { xs: '35%', sm: '45%' } }}>Records</TableCell>
                     {ACTIONS.map((action) => (
-                      <TableCell key={action} align="center" sx={{ textTransform: 'capitalize' }}>
-                        {action}
+                      <TableCell key={action} align="center" sx={{ textTransform: 'capitalize', fontSize: { xs: '0.7rem', sm: 'inherit' } }}>
+                        <Box component="span" sx={{ display: { xs: 'none', sm: 'inline' } }}>
+                          {action}
+                        </Box>
+                        <Box component="span" sx={{ display: { xs: 'inline', sm: 'none' } }} title={action}>
+                          {SHORT_ACTIONS[action]}
+                        </Box>
                       </TableCell>
                     ))}
                   </TableRow>
@@ -79,7 +86,7 @@ export function PermissionChecklist({ value, onChange }: { value: string[]; onCh
                             label={<Typography variant="body2">{row.label}</Typography>}
                           />
                           {row.categories.length > 0 && (
-                            <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5, ml: 4, mb: 0.5 }}>
+                            <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5, ml: { xs: 1, sm: 4 }, mb: 0.5 }}>
                               <Typography variant="caption" color="text.secondary" sx={{ mr: 0.5, alignSelf: 'center' }}>
                                 Read only:
                               </Typography>

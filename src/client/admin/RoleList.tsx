@@ -16,6 +16,7 @@ export default function RoleList() {
     <List
       resource="roles"
       title={false}
+      empty={false}
       filters={[<SearchInput source="q" alwaysOn key="q" />]}
       perPage={25}
       pagination={<Pagination rowsPerPageOptions={[10, 25, 50]} />}

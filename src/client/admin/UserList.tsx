@@ -25,6 +25,7 @@ export default function UserList() {
     <List
       resource="users"
       title={false}
+      empty={false}
       filters={filters}
       perPage={25}
       sort={{ field: 'last_name', order: 'ASC' }}

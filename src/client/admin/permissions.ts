@@ -6,6 +6,7 @@
 import { PERMISSION_ENTITIES, SPECIAL_PERMISSIONS } from '../../common/permission-catalogue';
 import { ACTIONS, CATEGORY_PERMISSIONS } from '../../common/permissions';
 import { titleCase } from '../i18n/labels';
+import { pluralizeSlug } from '../resources/names';
 
 export interface PermissionRow {
   entity: string;
@@ -33,7 +34,7 @@ const GROUPS: Array<[string, readonly string[]]> = [
 export function permissionRow(entity: string, label?: string): PermissionRow {
   return {
     entity,
-    label: label ?? titleCase(entity.replace(/-/g, ' ')),
+    label: label ?? titleCase(pluralizeSlug(entity).replace(/-/g, ' ')),
     permissions: ACTIONS.map((action) => `${entity}:${action}`),
     categories: (CATEGORY_PERMISSIONS[entity] ?? []).map((category) => ({ category, permission: `${entity}:read:${category}` })),
   };

@@ -42,7 +42,7 @@ export default function RecordEdit({ resource: resourceProp }: { resource?: stri
   }, [live, opened]);
 
   const singular = schema ? titleCase(schema.name_singular) : '';
-  const title = opened ? `${singular} ${recordLabel(opened)}` : singular;
+  const title = opened ? `${singular}: ${recordLabel(opened)}` : singular;
   useDocumentTitle(title);
 
   if (!schema) return <MissingSchema resource={resource} />;
@@ -59,7 +59,7 @@ export default function RecordEdit({ resource: resourceProp }: { resource?: stri
   return (
     <Box sx={{ maxWidth: 1100 }}>
       <Title title={title} />
-      <PageHeader title={`Edit ${title}`} actions={<PresenceAvatars type={schema.type} id={opened.id} />} />
+      <PageHeader title={`Edit ${recordLabel(opened)}`} subtitle={singular} actions={<PresenceAvatars type={schema.type} id={opened.id} />} />
       {changedMeanwhile && (
         <Alert
           severity="warning"

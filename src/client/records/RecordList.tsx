@@ -95,10 +95,11 @@ function ListActions({ schema, filters }: { schema: RecordSchema; filters: React
   const canCreate = canOnEntity(user, schema.type, 'create');
   const canRestore = canOnEntity(user, schema.type, 'restore') && (RESTORABLE_RESOURCES.has(schema.resource) || !schema.built_in);
   const category = CATEGORY_PERMISSIONS[schema.type] && typeof filterValues?.type === 'string' ? filterValues.type : null;
+  const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
   return (
-    <TopToolbar sx={{ flexWrap: 'wrap' }}>
+    <TopToolbar>
       <FilterButton filters={filters} />
-      <ColumnsButton />
+      {!small && <ColumnsButton />}
       {canRestore && (
         <Button component={RouterLink} to={`/${schema.resource}/deleted`} size="small" startIcon={<RestoreFromTrashIcon />}>
           Deleted
@@ -162,6 +163,7 @@ export default function RecordList({ resource: resourceProp }: { resource?: stri
       sort={{ field: '', order: 'ASC' }}
       pagination={<Pagination rowsPerPageOptions={PER_PAGE_CHOICES} />}
       sx={{ '& .RaList-main': { minWidth: 0 } }}
+      empty={false}
     >
       <ListHeading schema={schema} />
       <Box sx={{ px: 1, pt: 0.5 }}>

@@ -120,13 +120,15 @@ export function writableValues(values: Record<string, unknown>, schema: RecordSc
  * Fields of other record types that point at records of `type`: what a show page lists as related records
  * (contacts of a site through `site_ids`, grievances through `site_id`...).
  */
-export function relatedFields(schemas: readonly (Schema | RecordSchema)[], type: string): Array<{ schema: RecordSchema; field: SchemaField }> {
-  const out: Array<{ schema: RecordSchema; field: SchemaField }> = [];
+export function relatedFields(schemas: readonly (Schema | RecordSchema)[], type: string): Array<{ schema: RecordSchema; field: SchemaField; target: string }> {
+  const out: Array<{ schema: RecordSchema; field: SchemaField; target: string }> = [];
   for (const raw of schemas) {
     const schema = asRecordSchema(raw);
     for (const candidate of schema.fields) {
       const options = candidate.options as Record<string, unknown> | undefined;
-      if (candidate.type === 'relation' && options?.target === type && !options?.with_trade) out.push({ schema, field: candidate });
+      if (candidate.type !== 'relation' || options?.target !== type) continue;
+      // The site contractors list ([{contractor_id, trade_id}]) is filtered through its id list.
+      out.push({ schema, field: candidate, target: options?.with_trade ? 'contractor_ids' : candidate.slug });
     }
   }
   return out;

@@ -20,7 +20,7 @@ export function PageHeader({ title, subtitle, actions }: { title: ReactNode; sub
         )}
       </Box>
       {actions && (
-        <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1, alignItems: 'center' }}>
+        <Stack direction="row" useFlexGap spacing={1} sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
           {actions}
         </Stack>
       )}
@@ -45,6 +45,15 @@ export function MissingSchema({ resource }: { resource: string }) {
   return (
     <Alert severity="info" sx={{ maxWidth: 720 }}>
       The record type of “{resource}” is not available. It may have been removed, or you may not be allowed to see it.
+    </Alert>
+  );
+}
+
+/** Shown instead of a record type's screens while its feature is switched off. */
+export function FeatureOff({ name }: { name: string }) {
+  return (
+    <Alert severity="info" sx={{ maxWidth: 720 }}>
+      {name} are switched off. An administrator can switch them on under Features.
     </Alert>
   );
 }

@@ -13,6 +13,7 @@ export default function SchemaList() {
     <List
       resource="schemas"
       title={false}
+      empty={false}
       filters={[<SearchInput source="q" alwaysOn key="q" />]}
       sort={{ field: 'position', order: 'ASC' }}
       perPage={50}

@@ -77,12 +77,13 @@ export default function NotificationList() {
     <List
       resource="notifications"
       title={false}
-      filters={[<SearchInput source="q" alwaysOn key="q" />, <NullableBooleanInput source="dismissed_at_null" label="Dismissed" trueLabel="Not dismissed" falseLabel="Dismissed" nullLabel="All" alwaysOn key="dismissed" />]}
+      filters={[<SearchInput source="q" alwaysOn key="q" />, <NullableBooleanInput source="dismissed_at_null" label="Show" trueLabel="Not dismissed" falseLabel="Dismissed" nullLabel="All" alwaysOn key="dismissed" />]}
       filterDefaultValues={{ dismissed_at_null: true }}
       sort={{ field: 'created_at', order: 'DESC' }}
       perPage={25}
       pagination={<Pagination rowsPerPageOptions={[10, 25, 50, 100]} />}
       exporter={false}
+      empty={false}
     >
       <Title title="Notifications" />
       <DataTable bulkActionButtons={false} rowClick={false}>

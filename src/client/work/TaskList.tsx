@@ -84,7 +84,7 @@ export default function TaskList() {
   const readsUsers = canOnEntity(user, 'user', 'read');
   const filters = [
     <SearchInput source="q" alwaysOn key="q" />,
-    <NullableBooleanInput source="completed_at_null" label="Open" alwaysOn key="open" trueLabel="Open" falseLabel="Completed" nullLabel="All" />,
+    <NullableBooleanInput source="completed_at_null" label="Status" alwaysOn key="open" trueLabel="Open" falseLabel="Completed" nullLabel="All" />,
     <SelectInput source="type" label="Type" choices={TASK_TYPES} key="type" />,
     <DateInput source="due_at_gte" label="Due from" key="due_from" />,
     <DateInput source="due_at_lte" label="Due to" key="due_to" />,
@@ -115,7 +115,7 @@ export default function TaskList() {
             )}
           </TopToolbar>
         }
-        aside={undefined}
+        empty={false}
       >
         <Title title="Tasks" />
         {adding && (

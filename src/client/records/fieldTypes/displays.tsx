@@ -99,14 +99,14 @@ function Relation({ descriptor, variant }: { descriptor: FieldDescriptor; varian
   if (descriptor.multiple) {
     return (
       <ReferenceArrayField source={descriptor.slug} reference={reference.resource}>
-        <SingleFieldList linkType="show" sx={{ gap: 0.5, my: 0 }}>
-          <WithRecord render={(item) => <Chip size="small" label={recordLabel(item)} clickable />} />
+        <SingleFieldList linkType={variant === 'list' ? false : 'show'} sx={{ gap: 0.5, my: 0 }}>
+          <WithRecord render={(item) => <Chip size="small" label={recordLabel(item)} clickable={variant !== 'list'} />} />
         </SingleFieldList>
       </ReferenceArrayField>
     );
   }
   return (
-    <ReferenceField source={descriptor.slug} reference={reference.resource} link="show">
+    <ReferenceField source={descriptor.slug} reference={reference.resource} link={variant === 'list' ? false : 'show'}>
       <WithRecord render={(item) => <span>{recordLabel(item)}</span>} />
     </ReferenceField>
   );

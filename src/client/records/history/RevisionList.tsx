@@ -130,7 +130,7 @@ export default function RevisionList() {
   ];
   return (
     <DataProviderContext.Provider value={provider}>
-      <List resource="revisions" title={false} filters={filters} perPage={25} sort={{ field: 'id', order: 'DESC' }} pagination={<Pagination rowsPerPageOptions={[25, 50, 100, 200]} />} exporter={false}>
+      <List resource="revisions" title={false} filters={filters} perPage={25} sort={{ field: 'id', order: 'DESC' }} pagination={<Pagination rowsPerPageOptions={[25, 50, 100, 200]} />} exporter={false} empty={false}>
         <Title title="History" />
         <DataTable bulkActionButtons={false} expand={<ChangesPanel />} rowClick="expand">
           <DataTable.Col source="created_at" label="When" disableSort render={(revision: Revision) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(revision.created_at)}</span>} />

@@ -1,5 +1,5 @@
 /** Pure helpers of the history (revisions: who changed what and when, GET /api/revisions). */
-import { choiceLabel, type FieldDescriptor } from '../fieldTypes/describe';
+import { choiceLabel, formatNumber, type FieldDescriptor } from '../fieldTypes/describe';
 import { formatDate, formatDateTime } from '../../i18n/dates';
 
 export interface Revision {
@@ -55,6 +55,7 @@ export function historyText(value: unknown, descriptor?: FieldDescriptor): strin
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (typeof value === 'object') return JSON.stringify(value);
   if (descriptor && descriptor.choices.length) return choiceLabel(descriptor, value);
+  if (descriptor?.number && typeof value === 'number') return formatNumber(value, descriptor.number);
   if (descriptor?.type === 'date' && typeof value === 'string') return formatDate(`${value.slice(0, 10)}T12:00:00`);
   if (descriptor?.type === 'datetime' && typeof value === 'string') return formatDateTime(value);
   return String(value);

@@ -166,7 +166,7 @@ export function RecordActions({ schema, record }: { schema: RecordSchema; record
   const special = schema.type === 'site' || schema.type === 'contractor';
   const singular = titleCase(schema.name_singular);
   return (
-    <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
+    <Stack direction="row" useFlexGap spacing={1} sx={{ flexWrap: 'wrap' }}>
       {canUpdate && (
         <Button variant="contained" size="small" startIcon={<EditIcon />} component={RouterLink} to={`/${schema.resource}/${record.id}`}>
           Edit

@@ -28,7 +28,7 @@ export function RelatedTab({ schema }: { schema: RecordSchema }) {
   }
   return (
     <Stack spacing={2}>
-      {related.map(({ schema: other, field }) => {
+      {related.map(({ schema: other, field, target }) => {
         const descriptors = other.fields.map(describeField).filter((descriptor) => descriptor.slug !== field.slug && (!descriptor.reference || canOnEntity(user, descriptor.reference.entity, 'read')));
         const columns = new Set(defaultColumns(descriptors, 4));
         return (
@@ -38,12 +38,12 @@ export function RelatedTab({ schema }: { schema: RecordSchema }) {
                 {titleCase(other.name_plural)}
                 <Typography component="span" variant="body2" color="text.secondary">
                   {' '}
-                  · {field.name}
+                  by their “{field.name}”
                 </Typography>
               </Typography>
             </Box>
             <ResourceContextProvider value={other.resource}>
-              <ReferenceManyField reference={other.resource} target={field.slug} perPage={5} pagination={<Pagination rowsPerPageOptions={[5, 10, 25]} />}>
+              <ReferenceManyField reference={other.resource} target={target} perPage={5} pagination={<Pagination rowsPerPageOptions={[5, 10, 25]} />}>
                 <DataTable rowClick="show" bulkActionButtons={false} empty={<Typography sx={{ px: 2, pb: 2 }} variant="body2" color="text.secondary">None yet.</Typography>}>
                   {descriptors
                     .filter((descriptor) => columns.has(descriptor.slug))
