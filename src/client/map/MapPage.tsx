@@ -29,7 +29,8 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import FilterListIcon from '@mui/icons-material/FilterList';
 import LayersIcon from '@mui/icons-material/Layers';
-import { useConfig } from '../app/hooks';
+import { useConfig, useSession } from '../app/hooks';
+import { can } from '../../common/permissions';
 import { SidePanel } from '../layout/SidePanel';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { TYPE_LABELS } from '../i18n/labels';
@@ -39,6 +40,7 @@ import { activeFilterCount, FilterDrawer } from './FilterDrawer';
 import { MarkerCard } from './MarkerCard';
 import { MarkersLayer } from './MarkersLayer';
 import { RecordPanel } from './RecordPanel';
+import { RegionUpload } from './RegionUpload';
 import { RegionsLayer } from './RegionsLayer';
 import { SearchBox } from './SearchBox';
 import { useResourceVersion } from './useResourceVersion';
@@ -92,6 +94,8 @@ export default function MapPage() {
   useDocumentTitle('Map');
   const config = useConfig();
   const navigate = useNavigate();
+  const { user } = useSession();
+  const canUploadShapes = can(user, 'region:create');
   const [map, setMap] = useState<L.Map | null>(null);
   const urlView = useRef(viewFromUrl());
   const fitted = useRef(Boolean(urlView.current));
@@ -285,6 +289,15 @@ export default function MapPage() {
             <FormControlLabel value="sites" control={<Radio size="small" />} label="Number of sites" disabled={!showRegions} />
             <FormControlLabel value="union_share" control={<Radio size="small" />} label="Union share" disabled={!showRegions} />
           </RadioGroup>
+          {canUploadShapes && (
+            <>
+              <Divider sx={{ my: 1 }} />
+              <Typography variant="overline" color="text.secondary">
+                Region shapes
+              </Typography>
+              <RegionUpload />
+            </>
+          )}
         </Box>
       </Popover>
 
