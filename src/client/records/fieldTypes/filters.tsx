@@ -10,23 +10,23 @@ const endOfDay = (value: string) => (value && /^\d{4}-\d{2}-\d{2}$/.test(value) 
 
 export function filterElement(descriptor: FieldDescriptor, spec: FilterSpec, options: { alwaysOn?: boolean } = {}): ReactElement {
   const key = spec.source;
-  const base = { source: spec.source, label: spec.label, alwaysOn: options.alwaysOn, key };
+  const base = { source: spec.source, label: spec.label, alwaysOn: options.alwaysOn };
   switch (spec.kind) {
     case 'select':
-      return <SelectInput {...base} choices={descriptor.choices} />;
+      return <SelectInput key={key} {...base} choices={descriptor.choices} />;
     case 'boolean':
-      return <NullableBooleanInput {...base} />;
+      return <NullableBooleanInput key={key} {...base} />;
     case 'date-from':
-      return <DateInput {...base} />;
+      return <DateInput key={key} {...base} />;
     case 'date-to':
-      return descriptor.type === 'datetime' ? <DateInput {...base} parse={endOfDay} format={(value: string) => (value ? String(value).slice(0, 10) : '')} /> : <DateInput {...base} />;
+      return descriptor.type === 'datetime' ? <DateInput key={key} {...base} parse={endOfDay} format={(value: string) => (value ? String(value).slice(0, 10) : '')} /> : <DateInput key={key} {...base} />;
     case 'number-from':
     case 'number-to':
-      return <NumberInput {...base} />;
+      return <NumberInput key={key} {...base} />;
     case 'has-value':
       return (
         <SelectInput
-          {...base}
+          key={key} {...base}
           label={`${descriptor.label}: files`}
           choices={[
             { id: 'false', name: 'With files' },
@@ -37,15 +37,15 @@ export function filterElement(descriptor: FieldDescriptor, spec: FilterSpec, opt
     case 'reference': {
       const resource = descriptor.withTrade ? 'contractors' : descriptor.reference!.resource;
       return (
-        <ReferenceInput {...base} reference={resource} perPage={25}>
+        <ReferenceInput key={key} {...base} reference={resource} perPage={25}>
           <AutocompleteInput label={spec.label} optionText={recordLabel} filterToQuery={(q: string) => ({ q })} sx={{ minWidth: 220 }} />
         </ReferenceInput>
       );
     }
     case 'reference-text':
-      return <TextRelationInput {...base} optionsPath={descriptor.reference!.options} />;
+      return <TextRelationInput key={key} {...base} optionsPath={descriptor.reference!.options} />;
     case 'text':
     default:
-      return <TextInput {...base} />;
+      return <TextInput key={key} {...base} />;
   }
 }
