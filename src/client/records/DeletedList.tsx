@@ -17,7 +17,7 @@ import { useLiveSchema, useUser } from './hooks';
 import { useRecordMutations } from './mutations';
 import { useVisibleDescriptors, PER_PAGE_CHOICES } from './RecordList';
 import type { RecordSchema } from './schema';
-import { MissingSchema } from './ui';
+import { MissingSchema, useFeatureOff } from './ui';
 
 function RestoreButton({ schema }: { schema: RecordSchema }) {
   const record = useRecordContext();
@@ -66,12 +66,14 @@ export default function DeletedList({ resource: resourceProp }: { resource?: str
   const resourceFromContext = useResourceContext();
   const resource = resourceProp ?? resourceFromContext!;
   const schema = useLiveSchema(resource);
+  const featureOff = useFeatureOff(schema);
   const descriptors = useVisibleDescriptors(schema);
   const user = useUser();
   const title = schema ? `Deleted ${titleCase(schema.name_plural)}` : 'Deleted records';
   useDocumentTitle(title);
   const columns = useMemo(() => new Set(defaultColumns(descriptors, 3)), [descriptors]);
   if (!schema) return <MissingSchema resource={resource} />;
+  if (featureOff) return featureOff;
   const canRestore = canOnEntity(user, schema.type, 'restore');
   return (
     <List

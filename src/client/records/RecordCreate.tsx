@@ -9,7 +9,7 @@ import { useDescriptors, useLiveSchema } from './hooks';
 import { useRecordMutations } from './mutations';
 import { RecordForm } from './RecordForm';
 import { writableValues } from './schema';
-import { PageHeader, MissingSchema } from './ui';
+import { PageHeader, MissingSchema, useFeatureOff } from './ui';
 
 /** Initial values from the URL: `?source={"type":"union"}` (react-admin's convention), e.g. from a category list. */
 export function valuesFromSearch(search: string): Record<string, unknown> {
@@ -27,6 +27,7 @@ export default function RecordCreate({ resource: resourceProp }: { resource?: st
   const resourceFromContext = useResourceContext();
   const resource = resourceProp ?? resourceFromContext!;
   const schema = useLiveSchema(resource);
+  const featureOff = useFeatureOff(schema);
   const descriptors = useDescriptors(schema);
   const { create } = useRecordMutations(resource);
   const navigate = useNavigate();
@@ -35,6 +36,7 @@ export default function RecordCreate({ resource: resourceProp }: { resource?: st
   const title = schema ? `Create ${titleCase(schema.name_singular)}` : 'Create';
   useDocumentTitle(title);
   if (!schema) return <MissingSchema resource={resource} />;
+  if (featureOff) return featureOff;
 
   return (
     <Box sx={{ maxWidth: 1100 }}>

@@ -21,7 +21,7 @@ import { useDescriptors, useLiveSchema } from './hooks';
 import { useRecordMutations } from './mutations';
 import { RecordForm } from './RecordForm';
 import { recordLabel, writableValues } from './schema';
-import { LoadFailed, MissingSchema, PageHeader, PageLoading } from './ui';
+import { LoadFailed, MissingSchema, PageHeader, PageLoading, useFeatureOff } from './ui';
 import { PresenceAvatars } from './presence/PresenceAvatars';
 
 export default function RecordEdit({ resource: resourceProp }: { resource?: string }) {
@@ -29,6 +29,7 @@ export default function RecordEdit({ resource: resourceProp }: { resource?: stri
   const resource = resourceProp ?? resourceFromContext!;
   const { id } = useParams<{ id: string }>();
   const schema = useLiveSchema(resource);
+  const featureOff = useFeatureOff(schema);
   const descriptors = useDescriptors(schema);
   const navigate = useNavigate();
   const { update } = useRecordMutations(resource);
@@ -46,6 +47,7 @@ export default function RecordEdit({ resource: resourceProp }: { resource?: stri
   useDocumentTitle(title);
 
   if (!schema) return <MissingSchema resource={resource} />;
+  if (featureOff) return featureOff;
   if (error && !opened) return <LoadFailed error={error} />;
   if (isPending || !opened) return <PageLoading />;
 

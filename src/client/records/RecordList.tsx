@@ -34,7 +34,7 @@ import { defaultColumns, fieldTypeUI, FieldDisplay, type FieldDescriptor } from 
 import { useDescriptors, useLiveSchema, useUser } from './hooks';
 import { BulkDeleteRecordsButton } from './BulkDeleteRecordsButton';
 import { recordLabel, type RecordSchema } from './schema';
-import { MissingSchema } from './ui';
+import { MissingSchema, useFeatureOff } from './ui';
 
 export const PER_PAGE_CHOICES = [10, 25, 50, 100];
 
@@ -148,10 +148,12 @@ export default function RecordList({ resource: resourceProp }: { resource?: stri
   const resourceFromContext = useResourceContext();
   const resource = resourceProp ?? resourceFromContext!;
   const schema = useLiveSchema(resource);
+  const featureOff = useFeatureOff(schema);
   const descriptors = useVisibleDescriptors(schema);
   const user = useUser();
   const filters = useMemo(() => listFilters(descriptors), [descriptors]);
   if (!schema) return <MissingSchema resource={resource} />;
+  if (featureOff) return featureOff;
   const canDelete = canOnEntity(user, schema.type, 'delete');
   return (
     <List

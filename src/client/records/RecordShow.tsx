@@ -19,7 +19,7 @@ import { useVisibleDescriptors } from './RecordList';
 import { recordLabel } from './schema';
 import { DetailsTab } from './show/DetailsTab';
 import { RecordActions } from './show/RecordActions';
-import { LoadFailed, MissingSchema, PageHeader, PageLoading } from './ui';
+import { LoadFailed, MissingSchema, PageHeader, PageLoading, useFeatureOff } from './ui';
 import { PresenceAvatars } from './presence/PresenceAvatars';
 
 const RelatedTab = lazy(() => import('./show/RelatedTab').then((module) => ({ default: module.RelatedTab })));
@@ -35,6 +35,7 @@ export default function RecordShow({ resource: resourceProp }: { resource?: stri
   const resource = resourceProp ?? resourceFromContext!;
   const { id } = useParams<{ id: string }>();
   const schema = useLiveSchema(resource);
+  const featureOff = useFeatureOff(schema);
   const descriptors = useVisibleDescriptors(schema);
   const user = useUser();
   const [params, setParams] = useSearchParams();
@@ -44,6 +45,7 @@ export default function RecordShow({ resource: resourceProp }: { resource?: stri
   useDocumentTitle(record ? `${label} · ${singular}` : singular);
 
   if (!schema) return <MissingSchema resource={resource} />;
+  if (featureOff) return featureOff;
   if (error) return <LoadFailed error={error} />;
   if (isPending || !record) return <PageLoading />;
 

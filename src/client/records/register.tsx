@@ -5,15 +5,12 @@
  * notifications and the revision index. Everything loads on demand (lazyPage); this module itself is tiny and is
  * imported once by the app bootstrap (main.tsx).
  */
-import type { ComponentType, ReactElement } from 'react';
+import type { ComponentType } from 'react';
 import { Route } from 'react-router-dom';
 import { registerResourceScreens, registerSchemaScreens, type ResourceScreens } from '../resources/registry';
-import { resourceForType, typeForResource } from '../resources/names';
-import { useMainData } from '../app/hooks';
-import { isFeatureEnabled } from '../system/mainData';
-import { titleCase } from '../i18n/labels';
+import { resourceForType } from '../resources/names';
 import { lazyPage } from '../routing/lazyPage';
-import { recordLabel } from './schema';
+import { recordLabel } from './label';
 
 type ResourceProp = { resource?: string };
 
@@ -23,19 +20,6 @@ const RecordEditPage = lazyPage<ResourceProp>('RecordEdit', () => import('./Reco
 const RecordShowPage = lazyPage<ResourceProp>('RecordShow', () => import('./RecordShow'));
 const DeletedListPage = lazyPage<ResourceProp>('DeletedList', () => import('./DeletedList'));
 
-/** Sites, contractors and grievances are behind their feature flags (the menu hides them; so do the screens). */
-const FEATURE_OF_TYPE: Readonly<Record<string, string>> = { site: 'sites', contractor: 'contractors', grievance: 'grievances' };
-const FeatureOff = lazyPage<{ name: string }>('FeatureOff', () => import('./ui').then((module) => ({ default: module.FeatureOff })));
-
-function FeatureGate({ resource, children }: { resource: string; children: ReactElement }) {
-  const { features, schemas, loaded } = useMainData();
-  const type = typeForResource(resource);
-  const feature = type ? FEATURE_OF_TYPE[type] : undefined;
-  if (!feature || !loaded.features || isFeatureEnabled(features, feature)) return children;
-  const schema = schemas.find((candidate) => candidate.type === type);
-  return <FeatureOff name={titleCase(schema?.name_plural ?? feature)} />;
-}
-
 const cache = new Map<string, ResourceScreens>();
 
 /** The generated screens of one resource (the same component identities every time, so routes stay stable). */
@@ -43,11 +27,7 @@ export function generatedScreens(resource: string): ResourceScreens {
   const cached = cache.get(resource);
   if (cached) return cached;
   const bind = (Page: ComponentType<ResourceProp>, name: string) => {
-    const Bound = () => (
-      <FeatureGate resource={resource}>
-        <Page resource={resource} />
-      </FeatureGate>
-    );
+    const Bound = () => <Page resource={resource} />;
     Bound.displayName = `${name}(${resource})`;
     return Bound;
   };
@@ -57,16 +37,7 @@ export function generatedScreens(resource: string): ResourceScreens {
     edit: bind(RecordEditPage, 'Edit'),
     show: bind(RecordShowPage, 'Show'),
     recordRepresentation: (record: any) => recordLabel(record),
-    children: (
-      <Route
-        path="deleted"
-        element={
-          <FeatureGate resource={resource}>
-            <DeletedListPage resource={resource} />
-          </FeatureGate>
-        }
-      />
-    ),
+    children: <Route path="deleted" element={<DeletedListPage resource={resource} />} />,
   };
   cache.set(resource, screens);
   return screens;

@@ -86,17 +86,7 @@ export function schemaForType(schemas: readonly (Schema | RecordSchema)[], type:
   return SYNTHETIC_SCHEMAS.find((schema) => schema.type === type);
 }
 
-/** What to call a record: its name, title, first and last name, or '#id'. */
-export function recordLabel(record: Record<string, unknown> | null | undefined): string {
-  if (!record) return '';
-  for (const key of ['name', 'title', 'file_name']) {
-    const value = record[key];
-    if (typeof value === 'string' && value.trim()) return value.trim();
-  }
-  const person = [record.first_name, record.last_name].filter((part) => typeof part === 'string' && part.trim()).join(' ');
-  if (person) return person;
-  return record.id !== undefined ? `#${String(record.id)}` : '';
-}
+export { recordLabel } from './label';
 
 /** Fields the forms edit (the built-in attachments list is shown, not edited). */
 export function editableFields(schema: RecordSchema): SchemaField[] {

@@ -5,6 +5,10 @@ import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { LoadingScreen } from '../layout/LoadingScreen';
+import { useMainData } from '../app/hooks';
+import { isFeatureEnabled } from '../system/mainData';
+import { titleCase } from '../i18n/labels';
+import type { RecordSchema } from './schema';
 
 export function PageHeader({ title, subtitle, actions }: { title: ReactNode; subtitle?: ReactNode; actions?: ReactNode }) {
   return (
@@ -49,11 +53,18 @@ export function MissingSchema({ resource }: { resource: string }) {
   );
 }
 
-/** Shown instead of a record type's screens while its feature is switched off. */
-export function FeatureOff({ name }: { name: string }) {
+
+/** Sites, contractors and grievances are behind their feature flags: the menu hides them, and so do their screens. */
+const FEATURE_OF_TYPE: Readonly<Record<string, string>> = { site: 'sites', contractor: 'contractors', grievance: 'grievances' };
+
+/** What to show instead of a screen while its record type's feature is off (null: the feature is on). */
+export function useFeatureOff(schema: RecordSchema | undefined) {
+  const { features, loaded } = useMainData();
+  const feature = schema ? FEATURE_OF_TYPE[schema.type] : undefined;
+  if (!schema || !feature || !loaded.features || isFeatureEnabled(features, feature)) return null;
   return (
     <Alert severity="info" sx={{ maxWidth: 720 }}>
-      {name} are switched off. An administrator can switch them on under Features.
+      {titleCase(schema.name_plural)} are switched off. An administrator can switch them on under Features.
     </Alert>
   );
 }
