@@ -66,8 +66,12 @@ export class ImportProcessor {
     private readonly options: ProcessorOptions = {},
   ) {}
 
+  /**
+   * Rows per transaction. On the embedded database a transaction holds its one connection, so every other
+   * request waits for the chunk in hand: smaller chunks there keep the app responsive during a big import.
+   */
   get chunkSize() {
-    return this.options.chunkSize ?? 2_000;
+    return this.options.chunkSize ?? (Number(process.env.IMPORT_CHUNK_ROWS) || (this.ctx.database.kind === 'pglite' ? 1_000 : 2_000));
   }
 
   async run(importId: number, job?: JobContext) {
