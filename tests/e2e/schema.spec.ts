@@ -92,4 +92,106 @@ test.describe('schema editor', () => {
       await api.post(`/api/schemas/${contact.id}`, { name_singular: contact.name_singular, name_plural: contact.name_plural });
     }
   });
+
+  test('every field type works as an input, a display, a list column and a list filter', async ({ page }) => {
+    test.setTimeout(150_000);
+    const stamp = Date.now().toString().slice(-6);
+    const choices = (...labels: string[]) => labels.map((label) => ({ value: label.toLowerCase(), label }));
+    const created = await api.post<{ data: { id: number; resource: string } }>('/api/schemas', {
+      name_singular: `Truck${stamp}`,
+      name_plural: `Trucks${stamp}`,
+      fields: [
+        { name: 'Nickname', type: 'text' },
+        { name: 'Story', type: 'textarea' },
+        { name: 'Contact email', type: 'email' },
+        { name: 'Phone', type: 'phone' },
+        { name: 'Website', type: 'link' },
+        { name: 'Bought on', type: 'date' },
+        { name: 'Last service', type: 'datetime' },
+        { name: 'Insured', type: 'boolean' },
+        { name: 'Fuel', type: 'dropdown', options: { choices: choices('Diesel', 'Electric') } },
+        { name: 'Paint', type: 'color' },
+        { name: 'Driver notes', type: 'note' },
+        { name: 'Photos', type: 'attachment' },
+        { name: 'Garages', type: 'addresses' },
+        { name: 'Code name', type: 'slug' },
+        { name: 'Size', type: 'radios', options: { choices: choices('Small', 'Large'), orientation: 'horizontal' } },
+        { name: 'Social page', type: 'social-link' },
+        { name: 'Prevailing wage', type: 'prevailing-wage' },
+        { name: 'Hours', type: 'estimated-hours' },
+        { name: 'Craft', type: 'relation', options: { target: 'trade' } },
+        { name: 'Unions', type: 'relation', options: { target: 'union', multiple: true } },
+        { name: 'Home city', type: 'relation', options: { target: 'site-city' } },
+      ],
+    });
+    const resource = created.data.resource;
+    await signIn(page);
+    await expect(page.getByTestId('sidebar')).toBeVisible();
+    await page.goto(`/${resource}/create`);
+    await expect(page.getByTestId('page-heading')).toHaveText(`Create Truck${stamp}`);
+
+    await page.getByLabel('Name *').fill('Big Red');
+    await page.getByLabel('Nickname').fill('Red');
+    await page.getByLabel('Story').fill('Bought at auction.\nRuns well.');
+    await page.getByLabel('Contact email').fill('fleet@example.com');
+    await page.getByLabel('Phone', { exact: true }).fill('(555) 010-2000');
+    await page.getByLabel('Website').fill('https://trucks.example.com');
+    await page.getByLabel('Bought on').fill('2026-05-01');
+    await page.getByLabel('Last service').fill('2026-06-02T10:30');
+    await page.getByLabel('Insured').check();
+    await page.getByRole('combobox', { name: 'Fuel', exact: true }).click();
+    await page.getByRole('option', { name: 'Electric' }).click();
+    await page.getByLabel('Paint', { exact: true }).fill('#aa2200');
+    await page.getByLabel('Driver notes').fill('Check the brakes');
+    await page.getByLabel('Photos: choose files').setInputFiles({ name: 'truck.txt', mimeType: 'text/plain', buffer: Buffer.from('a red truck') });
+    await expect(page.locator('[data-field=photos]').getByText('truck.txt')).toBeVisible();
+    await page.locator('[data-field=garages]').getByRole('button', { name: 'Add' }).click();
+    await page.locator('[data-field=garages]').getByLabel('Street').fill('1 Depot Rd');
+    await page.locator('[data-field=garages]').getByLabel('City').fill('Fresno');
+    await page.getByLabel('Code name').fill('big-red');
+    await page.getByLabel('Large').check();
+    await page.getByLabel('Social page').fill('https://www.facebook.com/bigred');
+    await page.getByLabel('Prevailing wage').check();
+    await page.getByLabel('Hours').fill('120');
+    await page.getByRole('combobox', { name: 'Craft', exact: true }).fill('Elec');
+    await page.getByRole('option', { name: 'Electrical' }).click();
+    await page.getByRole('combobox', { name: 'Unions', exact: true }).fill('IBEW');
+    await page.getByRole('option', { name: 'IBEW Local 11' }).click();
+    await page.getByRole('combobox', { name: 'Home city', exact: true }).fill('Oakland');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText(`Truck${stamp} created successfully.`, { exact: true })).toBeVisible();
+
+    const details = page.getByTestId('record-details');
+    for (const text of ['Red', 'Bought at auction.', 'fleet@example.com', '(555) 010-2000', 'trucks.example.com', 'May 1, 2026', 'Jun 2, 2026', 'Electric', '#aa2200', 'Check the brakes', 'truck.txt', '1 Depot Rd, Fresno', 'big-red', 'Large', 'Facebook: bigred', '120 h', 'Electrical', 'IBEW Local 11', 'Oakland']) {
+      await expect(details, text).toContainText(text);
+    }
+    await expect(details.locator('[data-field=insured]')).toContainText('Yes');
+    await expect(details.locator('[data-field=prevailing_wage]')).toContainText('Yes');
+    const saved = await api.get<{ data: Record<string, unknown> }>(`/api/${resource}/${new URL(page.url()).pathname.split('/')[2]}`);
+    expect(saved.data).toMatchObject({ fuel: 'electric', size: 'large', hours: 120, insured: true, prevailing_wage: true, home_city: 'Oakland', bought_on: '2026-05-01' });
+    expect((saved.data.photos as number[]).length).toBe(1);
+
+    // Another record, then the list filters tell them apart.
+    await api.post(`/api/${resource}`, { name: 'Old Blue', fuel: 'diesel', size: 'small', hours: 10 });
+    await page.goto(`/${resource}`);
+    await expect(page.getByRole('cell', { name: 'Old Blue' })).toBeVisible();
+    await expect(page.getByRole('cell', { name: 'Big Red' })).toBeVisible();
+    await page.getByRole('button', { name: 'Add filter' }).click();
+    await page.getByRole('menuitemcheckbox', { name: 'Fuel' }).click();
+    await page.getByRole('combobox', { name: 'Fuel', exact: true }).click();
+    await page.getByRole('option', { name: 'Electric' }).click();
+    await expect(page.getByRole('cell', { name: 'Old Blue' })).toHaveCount(0);
+    await expect(page.getByRole('cell', { name: 'Big Red' })).toBeVisible();
+    await page.goto(`/${resource}?filter=${encodeURIComponent(JSON.stringify({ hours_gte: 50 }))}`);
+    await expect(page.getByRole('cell', { name: 'Big Red' })).toBeVisible();
+    await expect(page.getByRole('cell', { name: 'Old Blue' })).toHaveCount(0);
+    await page.goto(`/${resource}?filter=${encodeURIComponent(JSON.stringify({ nickname_like: 're' }))}`);
+    await expect(page.getByRole('cell', { name: 'Big Red' })).toBeVisible();
+    await expect(page.getByRole('cell', { name: 'Old Blue' })).toHaveCount(0);
+    // Sort by a custom column.
+    await page.goto(`/${resource}?sort=hours&order=ASC`);
+    await expect(page.getByRole('row').nth(1)).toContainText('Old Blue');
+    await page.goto(`/${resource}?sort=hours&order=DESC`);
+    await expect(page.getByRole('row').nth(1)).toContainText('Big Red');
+  });
 });
