@@ -5,6 +5,7 @@ import * as records from './migrations/002_records.js';
 import * as imports from './migrations/005_imports.js';
 import * as schemas from './migrations/003_schemas.js';
 import * as map from './migrations/004_map.js';
+import * as siteLabour from './migrations/006_site_labour.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -13,13 +14,14 @@ const migrations: Record<string, Migration> = {
   '003_schemas': schemas,
   '005_imports': imports,
   '004_map': map,
+  '006_site_labour': siteLabour,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** Applies what has not been applied yet; running it twice does nothing the second time. */
 export async function migrate(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

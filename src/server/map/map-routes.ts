@@ -6,7 +6,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { notFound, ValidationError } from '../http/errors.js';
 import { escapeLike } from '../records/list-query.js';
 import type { FieldSpec } from '../records/resource.js';
-import { assignSiteRegions, assignSites } from '../regions/assign.js';
+import { assignSites } from '../regions/assign.js';
 import { bboxIntersects, displayPrecision, parseAreaGeometry, simplifyGeometry, type AreaGeometry, type BBox } from '../regions/geometry.js';
 import { regionsResource } from '../regions/regions-resource.js';
 import { loadUsShapes, registerRegionRoutes } from '../regions/regions-routes.js';
@@ -81,10 +81,6 @@ export function registerMapRoutes(app: FastifyInstance, ctx: AppContext) {
       }
       if (event.event !== 'ModelSaved' && event.event !== 'ModelDestroyed') return;
       if (!MAP_TYPES.has(event.type)) return;
-      if (event.type === 'site' && event.event === 'ModelSaved' && event.id && event.data && 'latitude' in event.data) {
-        const { latitude, longitude } = event.data;
-        await ctx.db.transaction().execute((trx) => assignSiteRegions(trx, event.id!, latitude, longitude));
-      }
       service.changed();
     },
     app.log,

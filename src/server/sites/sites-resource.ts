@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { fieldError, ValidationError } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { checkSlug, ownership, ref, refs, schemaBacked, tagIds } from '../schemas/schema-backed.js';
+import { assignSiteRegions } from '../regions/assign.js';
 
 export const SITE_SOURCES = ['building-trades', 'construct-connect', 'dodge-data', 'manual', 'meps', 'pla', 'uaw'] as const;
 
@@ -54,7 +55,8 @@ export const sitesResource: ResourceDefinition = schemaBacked(
       ...ownership(),
     },
     // contractor_ids follows `contractors`; import_id is set by imports.
-    readOnly: ['contractor_ids', 'import_id'],
+    // region_ids is worked out from the coordinates on save.
+    readOnly: ['contractor_ids', 'import_id', 'region_ids'],
     search: ['name', 'street', 'city', 'county', 'postal_code', 'owner', 'external_id'],
     defaultSort: { field: 'created_at', order: 'desc' },
     softDelete: true,
@@ -86,6 +88,10 @@ export const sitesResource: ResourceDefinition = schemaBacked(
           await trx.deleteFrom('site_contractors').where('site_id', '=', record.id).execute();
           const rows = (values.contractors ?? []).map((c: any) => ({ site_id: record.id, contractor_id: c.contractor_id, trade_id: c.trade_id ?? null }));
           if (rows.length) await trx.insertInto('site_contractors').values(rows).execute();
+        }
+        // A site belongs to the regions containing it, worked out in the same transaction as the save.
+        if (action === 'create' || (action === 'update' && values && ('latitude' in values || 'longitude' in values))) {
+          await assignSiteRegions(trx, record.id, record.latitude, record.longitude);
         }
       },
       async present(records, db) {
