@@ -194,4 +194,39 @@ test.describe('schema editor', () => {
     await page.goto(`/${resource}?sort=hours&order=DESC`);
     await expect(page.getByRole('row').nth(1)).toContainText('Big Red');
   });
+
+  test('form logic triggers: on-load and on-change set values (the form is told), always shows and hides', async ({ page }) => {
+    const stamp = Date.now().toString().slice(-6);
+    const created = await api.post<{ data: { id: number; resource: string; fields: Array<{ id: number; slug: string }> } }>('/api/schemas', {
+      name_singular: `Ticket${stamp}`,
+      name_plural: `Tickets${stamp}`,
+      fields: [
+        { name: 'State', type: 'radios', options: { choices: [{ value: 'open', label: 'Open' }, { value: 'closed', label: 'Closed' }] } },
+        { name: 'Priority', type: 'text' },
+        { name: 'Closing note', type: 'text' },
+      ],
+    });
+    const id = (slug: string) => `field:${created.data.fields.find((field) => field.slug === slug)!.id}`;
+    const block = (body: Record<string, unknown>) => api.post('/api/logic-blocks', { schema_id: created.data.id, ...body });
+    await block({ trigger: 'on-load', conditions: [], actions: [{ target: id('priority'), action: 'set-value', value: 'normal' }] });
+    await block({ trigger: 'on-change', conditions: [{ source: id('state'), operator: 'equals', value: 'closed' }], actions: [{ target: id('priority'), action: 'set-value', value: 'low' }] });
+    await block({ trigger: 'always', conditions: [{ source: id('state'), operator: 'equals', value: 'closed' }], actions: [{ target: id('closing_note'), action: 'show-field' }] });
+
+    await signIn(page);
+    await expect(page.getByTestId('sidebar')).toBeVisible();
+    await page.goto(`/${created.data.resource}/create`);
+    // On load: the priority is set, the closing note hidden.
+    await expect(page.getByLabel('Priority')).toHaveValue('normal');
+    await expect(page.getByLabel('Closing note')).toHaveCount(0);
+    // On change of the state: the priority is set again and the note shows.
+    await page.getByLabel('Closed').check();
+    await expect(page.getByLabel('Priority')).toHaveValue('low');
+    await expect(page.getByLabel('Closing note')).toBeVisible();
+    await page.getByLabel('Closing note').fill('Fixed on site');
+    await page.getByLabel('Name *').fill('Broken gate');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText(`Ticket${stamp} created successfully.`, { exact: true })).toBeVisible();
+    await expect(page.getByTestId('record-details')).toContainText('low');
+    await expect(page.getByTestId('record-details')).toContainText('Fixed on site');
+  });
 });

@@ -67,7 +67,7 @@ export function RecordForm({ schema, descriptors, record, defaultValues, onSubmi
   return (
     <Card variant="outlined" sx={{ overflow: 'visible' }}>
       <Form record={record as any} defaultValues={defaultValues} onSubmit={async (values: Record<string, unknown>) => (await onSubmit(values)) ?? undefined} noValidate>
-        <FormLogic schema={schema}>
+        <FormLogic schema={schema} initialValues={record ?? defaultValues}>
           <CardContent>
             <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, columnGap: 3, rowGap: 0.5 }} data-testid="record-form">
               {descriptors.map((descriptor) => (

@@ -47,6 +47,7 @@ function LogicRunner({ schema, store }: { schema: RecordSchema; store: Visibilit
   const sources = useMemo(() => logicSources(blocks, fields), [blocks, fields]);
   const watched = useWatch({ name: sources }) as unknown[];
   const previous = useRef<unknown[] | null>(null);
+  const loaded = useRef(false);
 
   useEffect(() => {
     const apply = (event: LogicEvent) => {
@@ -57,21 +58,35 @@ function LogicRunner({ schema, store }: { schema: RecordSchema; store: Visibilit
         setValue(key, value, { shouldDirty: true, shouldTouch: true });
       }
     };
-    const snapshot = Array.isArray(watched) ? [...watched] : [];
-    if (previous.current === null) {
-      apply({ kind: 'load' });
-    } else {
-      for (const field of changedFields(sources, previous.current, snapshot)) apply({ kind: 'change', field });
+    if (!loaded.current) {
+      // On load: after react-admin's form has applied its initial values (its reset runs after our first effect).
+      const timer = setTimeout(() => {
+        loaded.current = true;
+        previous.current = sources.map((source) => getValues(source));
+        apply({ kind: 'load' });
+      }, 0);
+      return () => clearTimeout(timer);
     }
+    const snapshot = Array.isArray(watched) ? [...watched] : [];
+    for (const field of changedFields(sources, previous.current ?? snapshot, snapshot)) apply({ kind: 'change', field });
     previous.current = snapshot;
+    return undefined;
     // `watched` changes only when a source field changes.
   }, [watched, blocks, fields, sources, getValues, setValue, store]);
 
   return null;
 }
 
-export function FormLogic({ schema, children }: { schema: RecordSchema; children: ReactNode }) {
-  const store = useMemo(() => new VisibilityStore(), []);
+export function FormLogic({ schema, initialValues, children }: { schema: RecordSchema; initialValues?: Record<string, unknown>; children: ReactNode }) {
+  // Seeded with the load-time visibility, so a field the logic hides never flashes into view while the form opens.
+  const store = useMemo(() => {
+    const seeded = new VisibilityStore();
+    const fields = schema.fields.map((field) => ({ id: field.id, slug: field.slug }));
+    seeded.set(runLogic(schema.actions, initialValues ?? {}, fields, { kind: 'load' }).visibility);
+    return seeded;
+    // Once per form: later changes come through the runner.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   return (
     <VisibilityContext.Provider value={store}>
       {schema.actions.length > 0 && <LogicRunner schema={schema} store={store} />}
