@@ -43,7 +43,7 @@ export class RelatedResolver {
 
   /**
    * Contractors named on rows: matched by their id (external_id) when the row has one, else by name; new ones
-   * created, known ones updated with what the row says (phone, address...). Key: `id:<external_id>` or `name:<lower name>`.
+   * created with what the row says (phone, address...), known ones used as they are. Key: `id:<external_id>` or `name:<lower name>`.
    */
   async contractors(list: ReadonlyArray<Record<string, unknown>>, defaultType = 'none'): Promise<Map<string, Resolved>> {
     const result = new Map<string, Resolved>();
@@ -68,7 +68,9 @@ export class RelatedResolver {
         importId: this.importId,
         keyField,
         create: this.createRelated,
-        update: true,
+        // Matched contractors are used as they are: a site file names its contractor on many rows, and the
+        // contractor list importer is where contractors are kept up to date.
+        update: false,
         createDefaults: { type: defaultType },
       });
       keys.forEach((key, i) => {

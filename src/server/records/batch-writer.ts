@@ -467,10 +467,15 @@ async function writePivotsBulk(trx: Transaction<any>, items: Array<{ id: number;
       await remove.execute();
     }
     const links = list.flatMap((l) => l.ids.map((other) => ({ ...pivot.where, [pivot.ownKey]: l.id, [pivot.otherKey]: other })));
-    for (let start = 0; start < links.length; start += 5_000) {
-      const slice = links.slice(start, start + 5_000);
-      if (slice.length) await trx.insertInto(pivot.pivot).values(slice).onConflict((oc) => oc.doNothing()).execute();
-    }
+    if (!links.length) continue;
+    // One statement with one parameter (a JSON list) rather than thousands of bound values.
+    const constants = Object.keys(pivot.where ?? {});
+    const columns = [pivot.ownKey, pivot.otherKey, ...constants];
+    const definitions = [sql`${sql.ref(pivot.ownKey)} integer`, sql`${sql.ref(pivot.otherKey)} integer`, ...constants.map((c) => sql`${sql.ref(c)} text`)];
+    const names = sql.join(columns.map((c) => sql.ref(c)));
+    await sql`insert into ${sql.table(pivot.pivot)} (${names})
+      select ${names} from json_to_recordset(${JSON.stringify(links)}::json) as x(${sql.join(definitions)})
+      on conflict do nothing`.execute(trx);
   }
 }
 
