@@ -12,20 +12,22 @@ import { useRecordMutations } from '../records/mutations';
 import { recordLabel } from '../records/schema';
 import { TASK_TYPES, refreshCounts, type Owner } from './shared';
 
-function AssigneePicker({ value, onChange }: { value: number | null; onChange: (id: number | null) => void }) {
+function AssigneePicker({ value, onChange }: { value: { id: number; name: string } | null; onChange: (person: { id: number; name: string } | null) => void }) {
   const [q, setQ] = useState('');
   const { data = [] } = useGetList('users', { filter: q ? { q } : {}, pagination: { page: 1, perPage: 25 }, sort: { field: 'last_name', order: 'ASC' } });
-  const selected = data.find((user) => user.id === value) ?? null;
+  const options = [...(value ? [value] : []), ...data.map((user) => ({ id: Number(user.id), name: recordLabel(user) })).filter((option) => option.id !== value?.id)];
   return (
     <Autocomplete
-      options={data}
-      value={selected}
-      getOptionLabel={(option) => recordLabel(option)}
+      options={options}
+      value={value}
+      filterOptions={(list) => list}
+      getOptionLabel={(option) => option.name}
       isOptionEqualToValue={(option, other) => option.id === other.id}
-      onInputChange={(_event, text) => setQ(text)}
-      onChange={(_event, option) => onChange(option ? Number(option.id) : null)}
+      // Only what the person types searches; the input resetting to the chosen name does not.
+      onInputChange={(_event, text, reason) => reason === 'input' && setQ(text)}
+      onChange={(_event, option) => onChange(option)}
       sx={{ minWidth: 220 }}
-      renderInput={(params) => <TextField {...params} size="small" label="Assignee" />}
+      renderInput={(params) => <TextField {...params} size="small" label="Assignee" margin="none" sx={{ my: 0 }} />}
     />
   );
 }
@@ -36,7 +38,7 @@ export function TaskForm({ owner, onDone }: { owner?: Owner; onDone?: () => void
   const [title, setTitle] = useState('');
   const [type, setType] = useState('call');
   const [due, setDue] = useState('');
-  const [assignee, setAssignee] = useState<number | null>(user?.id ?? null);
+  const [assignee, setAssignee] = useState<{ id: number; name: string } | null>(user ? { id: user.id, name: user.name } : null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const canPickAssignee = canOnEntity(user, 'user', 'read');
@@ -44,7 +46,7 @@ export function TaskForm({ owner, onDone }: { owner?: Owner; onDone?: () => void
   const submit = async () => {
     setBusy(true);
     const data: Record<string, unknown> = { title, type, due_at: due ? new Date(due).toISOString() : null };
-    if (canPickAssignee) data.assignee_id = assignee;
+    if (canPickAssignee) data.assignee_id = assignee?.id ?? null;
     if (owner) Object.assign(data, { taskable_type: owner.type, taskable_id: Number(owner.id) });
     const outcome = await create(data, 'Task created successfully.');
     setBusy(false);
