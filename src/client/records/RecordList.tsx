@@ -24,9 +24,11 @@ import {
   Title,
   TopToolbar,
   useListContext,
+  useStore,
   useResourceContext,
 } from 'react-admin';
-import { CATEGORY_PERMISSIONS, canOnEntity, permittedCategories } from '../../common/permissions';
+import { CATEGORY_PERMISSIONS, can, canOnEntity, permittedCategories } from '../../common/permissions';
+import { ExportButton } from '../exports/ExportButton';
 import { TYPE_LABELS, titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { RESTORABLE_RESOURCES } from '../resources/names';
@@ -89,9 +91,17 @@ function CategoryTabs({ schema }: { schema: RecordSchema }) {
   );
 }
 
-function ListActions({ schema, filters }: { schema: RecordSchema; filters: ReactElement[] }) {
+/** The columns the list shows now (the column chooser keeps the hidden ones in the store), for the CSV export. */
+function useShownColumns(resource: string, descriptors: FieldDescriptor[]): string[] {
+  const defaults = useMemo(() => new Set(defaultColumns(descriptors)), [descriptors]);
+  const [hidden] = useStore<string[]>(`${resource}.datatable`, descriptors.map((d) => d.slug).filter((slug) => !defaults.has(slug)));
+  return descriptors.map((descriptor) => descriptor.slug).filter((slug) => !hidden.includes(slug));
+}
+
+function ListActions({ schema, filters, descriptors }: { schema: RecordSchema; filters: ReactElement[]; descriptors: FieldDescriptor[] }) {
   const user = useUser();
   const { filterValues } = useListContext();
+  const shownColumns = useShownColumns(schema.resource, descriptors);
   const canCreate = canOnEntity(user, schema.type, 'create');
   const canRestore = canOnEntity(user, schema.type, 'restore') && (RESTORABLE_RESOURCES.has(schema.resource) || !schema.built_in);
   const category = CATEGORY_PERMISSIONS[schema.type] && typeof filterValues?.type === 'string' ? filterValues.type : null;
@@ -105,6 +115,7 @@ function ListActions({ schema, filters }: { schema: RecordSchema; filters: React
           Deleted
         </Button>
       )}
+      {can(user, 'export:create') && <ExportButton columns={shownColumns} />}
       {canCreate && <CreateButton to={category ? `/${schema.resource}/create?source=${encodeURIComponent(JSON.stringify({ type: category }))}` : undefined} />}
     </TopToolbar>
   );
@@ -160,7 +171,7 @@ export default function RecordList({ resource: resourceProp }: { resource?: stri
       resource={resource}
       title={false}
       filters={filters}
-      actions={<ListActions schema={schema} filters={filters} />}
+      actions={<ListActions schema={schema} filters={filters} descriptors={descriptors} />}
       perPage={25}
       sort={{ field: '', order: 'ASC' }}
       pagination={<Pagination rowsPerPageOptions={PER_PAGE_CHOICES} />}
