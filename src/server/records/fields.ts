@@ -4,8 +4,19 @@ import type { FieldSpec } from './resource.js';
 const DEFAULT_TEXT_MAX = 2_000;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+// Building a zod schema costs far more than checking a value with it (imports check millions): keep each one.
+const built = new WeakMap<FieldSpec, Map<string, z.ZodType>>();
+
 /** One zod schema per field kind; the data service, imports and schema fields all validate through here. */
 export function fieldSchema(name: string, spec: FieldSpec): z.ZodType {
+  let byName = built.get(spec);
+  if (!byName) built.set(spec, (byName = new Map()));
+  let schema = byName.get(name);
+  if (!schema) byName.set(name, (schema = buildFieldSchema(name, spec)));
+  return schema;
+}
+
+function buildFieldSchema(name: string, spec: FieldSpec): z.ZodType {
   const label = spec.label ?? humanise(name);
   const max = spec.max;
   switch (spec.kind) {
