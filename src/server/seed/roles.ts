@@ -47,7 +47,10 @@ export function seededRoles() {
         ...crud(['site', 'contractor', 'contact', 'member', 'recruit', 'grievance', 'tag'], ['create', 'read', 'update']),
         ...crud(['task', 'note', 'document', 'attachment'], ['create', 'read', 'update', 'delete']),
         ...crud(REFERENCE, ['read']),
+        // Organizers bring in the weekly vendor CSV themselves.
         'import:read',
+        'import:create',
+        'importer:read',
         'export:create',
         'map:read',
         'report:read',
