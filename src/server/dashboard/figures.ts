@@ -128,11 +128,36 @@ export async function siteFigures(ctx: AppContext, user: AuthUser, scope: Scope)
       narrow.team_id = scope.teamId;
     }
     const weekStart = startOfWeek();
-    const [byType, byStatus, totals] = await Promise.all([
-      base.leftJoin('site_types as st', (join) => join.onRef('st.slug', '=', 't.type').on('st.deleted_at', 'is', null)).select(['t.type as key', sql<string>`max(st.name)`.as('label'), sql<number>`count(*)::int`.as('value')]).groupBy('t.type').orderBy('value', 'desc').execute(),
-      base.leftJoin('site_statuses as ss', 'ss.id', 't.site_status_id').select(['t.site_status_id as key', sql<string>`max(ss.name)`.as('label'), sql<string>`max(ss.color)`.as('color'), sql<number>`count(*)::int`.as('value')]).groupBy('t.site_status_id').orderBy(sql`min(ss.position)`).orderBy('t.site_status_id').execute(),
-      base.select([sql<number>`count(*)::int`.as('total'), sql<number>`(count(*) filter (where t.created_at >= ${weekStart}::timestamptz))::int`.as('new_week')]).executeTakeFirstOrThrow(),
-    ]);
+    // One pass over the sites for the three figures (by type, by status, the total and new this week): grouping
+    // sets instead of three scans, the labels joined to the few groups afterwards.
+    const groups = base
+      .select([
+        // 1: a type's row (status rolled up), 2: a status's row (type rolled up), 3: all the sites.
+        sql<number>`grouping(t.type, t.site_status_id)`.as('grouping_set'),
+        't.type',
+        't.site_status_id',
+        sql<number>`count(*)::int`.as('value'),
+        sql<number>`(count(*) filter (where t.created_at >= ${weekStart}::timestamptz))::int`.as('new_week'),
+      ])
+      .groupBy(sql`grouping sets ((t.type), (t.site_status_id), ())`);
+    const rows = await ctx.db
+      .with('g', () => groups)
+      .selectFrom('g')
+      .leftJoin('site_types as st', (join) => join.onRef('st.slug', '=', 'g.type').on('st.deleted_at', 'is', null))
+      .leftJoin('site_statuses as ss', 'ss.id', 'g.site_status_id')
+      .select(['g.grouping_set', 'g.type', 'g.site_status_id', 'g.value', 'g.new_week', 'st.name as type_name', 'ss.name as status_name', 'ss.color', 'ss.position'])
+      .execute();
+    const byType = rows
+      .filter((r: any) => r.grouping_set === 1)
+      .map((r: any) => ({ key: r.type, label: r.type_name, value: r.value }))
+      .sort((a, b) => b.value - a.value || String(a.key).localeCompare(String(b.key)));
+    const last = (n: number | null) => (n === null ? Number.POSITIVE_INFINITY : n);
+    const byStatus = rows
+      .filter((r: any) => r.grouping_set === 2)
+      .sort((a: any, b: any) => last(a.position) - last(b.position) || last(a.site_status_id) - last(b.site_status_id))
+      .map((r: any) => ({ key: r.site_status_id, label: r.status_name, color: r.color, value: r.value }));
+    const all: any = rows.find((r: any) => r.grouping_set === 3);
+    const totals = { total: all?.value ?? 0, new_week: all?.new_week ?? 0 };
     const siteLink = (filter: Record<string, unknown>): Link => ({ resource: 'sites', filter: { ...narrow, ...filter } });
     result.sites_total = totals.total;
     result.sites_new_week = totals.new_week;

@@ -1,7 +1,9 @@
 import { sql, type RawBuilder } from 'kysely';
+import { permittedCategories } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { visibleCondition } from './scope.js';
+import type { ResourceDefinition } from '../records/resource.js';
+import { canRead, resourceDef, visibleCondition } from './scope.js';
 
 /**
  * THE definition of union and non-union work (docs/reports.md "How a site counts"), written once and used by every
@@ -15,6 +17,15 @@ import { visibleCondition } from './scope.js';
  *
  * Only contractors the person may read count (a person without `contractor:read:non-union` never learns through a
  * share that a site has a non-union contractor), and only sites the person may read are counted at all.
+ *
+ * Steps 1 and 2 come from one of two places, which give the same answer:
+ * - the stored facts `site_labour (site_id, has_union_contractor, has_non_union_contractor)`, kept by database
+ *   triggers (migration 006_site_labour), counting every contractor that is not soft-deleted: used when the
+ *   contractors' read rule for the person is only "not deleted" plus categories, each fact being used only if the
+ *   person may read that category (`contractor:read` or `contractor:read:union` for the first,
+ *   `contractor:read` or `contractor:read:non-union` for the second);
+ * - otherwise (a scope, an owner column or a row filter on contractors), derived on every request from the links and
+ *   the contractors the person may read (`contractorLabour`).
  */
 export type Labour = 'union' | 'non-union' | 'unknown';
 export const LABOURS: readonly Labour[] = ['union', 'non-union', 'unknown'];
@@ -34,22 +45,49 @@ export function contractorLabour(ctx: AppContext, user: AuthUser): RawBuilder<un
   )`;
 }
 
-/** The labour of site `s` given the row `k` of `contractorLabour` joined on it (left join). */
-export function labourCase(s = 's', k = 'k'): RawBuilder<Labour> {
+/**
+ * Which stored facts (`site_labour`) stand for what the person may read of the contractors, or null when their read
+ * rule is more than "not soft-deleted, of a category they hold" (then only the derived table is right for them).
+ * `union` / `nonUnion`: whether the person may read contractors of that type (a fact they may not read is not used).
+ */
+export function storedLabourFacts(ctx: AppContext, user: AuthUser): { union: boolean; nonUnion: boolean } | null {
+  const def = resourceDef(ctx, 'contractors') as ResourceDefinition & { scope?: unknown; ownerColumn?: unknown; rowFilter?: unknown };
+  // The stored facts count the rows of `contractors` that are not soft-deleted, by their `type`.
+  if (def.table !== 'contractors' || !def.softDelete || def.categoryColumn !== 'type') return null;
+  if (def.scope || def.ownerColumn || def.rowFilter) return null;
+  if (!canRead(user, def)) return { union: false, nonUnion: false };
+  const allowed = permittedCategories(user, def.permission ?? def.type, 'read');
+  return { union: allowed === 'all' || allowed.includes('union'), nonUnion: allowed === 'all' || allowed.includes('non-union') };
+}
+
+/**
+ * The labour of site `s` given the row `k` (left-joined; null when the site has none) with the booleans `has_union`
+ * and `has_non_union`; `null` as a column name leaves that step out.
+ */
+export function labourCase(s = 's', hasUnion: string | null = 'k.has_union', hasNonUnion: string | null = 'k.has_non_union'): RawBuilder<Labour> {
   const ref = (name: string) => sql.ref(name);
   return sql<Labour>`(case
-    when ${ref(`${k}.has_union`)} then 'union'
-    when ${ref(`${k}.has_non_union`)} then 'non-union'
+    ${hasUnion ? sql`when ${ref(hasUnion)} then 'union'` : sql``}
+    ${hasNonUnion ? sql`when ${ref(hasNonUnion)} then 'non-union'` : sql``}
     when ${ref(`${s}.type`)} in ('union', 'pla') then 'union'
     when ${ref(`${s}.type`)} = 'non-union' then 'non-union'
     else 'unknown' end)`;
 }
 
-/** `from sites s left join (contractor labour) k` with the person's site visibility: the base of every labour query. */
+/** `from sites s (joined to its labour facts)` with the person's site visibility: the base of every labour query. */
 export function labouredSitesFrom(ctx: AppContext, user: AuthUser): { from: RawBuilder<unknown>; where: RawBuilder<boolean>; labour: RawBuilder<Labour> } {
-  return {
-    from: sql`sites s left join ${contractorLabour(ctx, user)} k on k.site_id = s.id`,
-    where: visibleCondition(ctx, 'sites', user, 's'),
-    labour: labourCase('s', 'k'),
-  };
+  const where = visibleCondition(ctx, 'sites', user, 's');
+  const stored = storedLabourFacts(ctx, user);
+  if (stored && !stored.union && !stored.nonUnion) {
+    // No contractor type the person may read decides anything: the site's own type does.
+    return { from: sql`sites s`, where, labour: labourCase('s', null, null) };
+  }
+  if (stored) {
+    return {
+      from: sql`sites s left join site_labour k on k.site_id = s.id`,
+      where,
+      labour: labourCase('s', stored.union ? 'k.has_union_contractor' : null, stored.nonUnion ? 'k.has_non_union_contractor' : null),
+    };
+  }
+  return { from: sql`sites s left join ${contractorLabour(ctx, user)} k on k.site_id = s.id`, where, labour: labourCase('s') };
 }

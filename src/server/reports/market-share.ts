@@ -4,7 +4,7 @@ import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden } from '../http/errors.js';
 import { labouredSitesFrom, LABOURS, type Labour } from './labour.js';
-import { bucket, bucketRange, canRead, INTERVALS, parseFilters, rangeCondition, resourceDef, type Interval } from './scope.js';
+import { bucketLabel, bucketRange, bucketStart, canRead, INTERVALS, parseFilters, rangeCondition, resourceDef, type Interval } from './scope.js';
 
 export const MARKET_SHARE_GROUPS = ['region', 'trade', 'site_type', 'building_type', 'period', 'none'] as const;
 export type MarketShareGroup = (typeof MARKET_SHARE_GROUPS)[number];
@@ -46,30 +46,38 @@ const empty = (): LabourFigures => ({ sites: 0, value: 0, hours: 0 });
 const pct = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : null);
 const SLOT: Record<Labour, 'union' | 'non_union' | 'unknown'> = { union: 'union', 'non-union': 'non_union', unknown: 'unknown' };
 
-/** The joins, the group key and its label for a grouping. Filters on the grouped column restrict the join itself. */
-function grouping(params: MarketShareParams): { join: RawBuilder<unknown>; key: RawBuilder<unknown>; label: RawBuilder<unknown> } {
+/**
+ * A grouping: `join` brings the group's column to the sites (filters on the grouped column restrict the join itself),
+ * `key` is what the sites are aggregated by (a plain column, so the aggregate hashes integers or short text), and the
+ * label is joined afterwards to the few aggregated rows `x` (`labelJoin`, `label`, `keyText`: the key as text).
+ */
+function grouping(params: MarketShareParams): { join: RawBuilder<unknown>; key: RawBuilder<unknown>; labelJoin: RawBuilder<unknown>; label: RawBuilder<unknown>; keyText: RawBuilder<unknown> } {
   const dateCol = sql.ref(`s.${params.date_field}`);
   switch (params.group_by) {
     case 'region':
       return {
-        join: sql`left join site_regions g on g.site_id = s.id ${params.region_id ? sql`and g.region_id = ${params.region_id}` : sql``} left join regions gl on gl.id = g.region_id`,
-        key: sql`g.region_id::text`,
+        join: sql`left join site_regions g on g.site_id = s.id ${params.region_id ? sql`and g.region_id = ${params.region_id}` : sql``}`,
+        key: sql`g.region_id`,
+        labelJoin: sql`left join regions gl on gl.id = x.key`,
         label: sql`gl.name`,
+        keyText: sql`x.key::text`,
       };
     case 'trade':
       return {
-        join: sql`left join site_trades g on g.site_id = s.id ${params.trade_id ? sql`and g.trade_id = ${params.trade_id}` : sql``} left join trades gl on gl.id = g.trade_id`,
-        key: sql`g.trade_id::text`,
+        join: sql`left join site_trades g on g.site_id = s.id ${params.trade_id ? sql`and g.trade_id = ${params.trade_id}` : sql``}`,
+        key: sql`g.trade_id`,
+        labelJoin: sql`left join trades gl on gl.id = x.key`,
         label: sql`gl.name`,
+        keyText: sql`x.key::text`,
       };
     case 'site_type':
-      return { join: sql`left join site_types gl on gl.slug = s.type and gl.deleted_at is null`, key: sql`s.type`, label: sql`coalesce(gl.name, s.type)` };
+      return { join: sql``, key: sql`s.type`, labelJoin: sql`left join site_types gl on gl.slug = x.key and gl.deleted_at is null`, label: sql`coalesce(gl.name, x.key)`, keyText: sql`x.key` };
     case 'building_type':
-      return { join: sql`left join building_types gl on gl.id = s.building_type_id`, key: sql`s.building_type_id::text`, label: sql`gl.name` };
+      return { join: sql``, key: sql`s.building_type_id`, labelJoin: sql`left join building_types gl on gl.id = x.key`, label: sql`gl.name`, keyText: sql`x.key::text` };
     case 'period':
-      return { join: sql``, key: bucket(dateCol, params.interval), label: bucket(dateCol, params.interval) };
+      return { join: sql``, key: bucketStart(dateCol, params.interval), labelJoin: sql``, label: bucketLabel(sql`x.key`, params.interval), keyText: bucketLabel(sql`x.key`, params.interval) };
     case 'none':
-      return { join: sql``, key: sql`'all'`, label: sql`'All sites'` };
+      return { join: sql``, key: sql`'all'::text`, labelJoin: sql``, label: sql`'All sites'`, keyText: sql`x.key` };
   }
 }
 
@@ -100,12 +108,21 @@ export async function marketShare(ctx: AppContext, user: AuthUser, params: Marke
   const base = labouredSitesFrom(ctx, user);
   const group = grouping(params);
   const where = sql`${base.where} and ${siteFilters(params)}`;
+  // Region and trade join one row per link (a site in two regions twice): the labour is worked out once per site
+  // first (`offset 0` keeps it a step of its own), then the links are joined to those rows.
+  const perLink = params.group_by === 'region' || params.group_by === 'trade';
+  const sites = perLink
+    ? sql`(select s.id, s.estimated_value, s.estimated_hours, ${base.labour} as labour from ${base.from} where ${where} offset 0) s`
+    : sql`${base.from}`;
   const { rows } = await sql<{ key: string | null; label: string | null; labour: Labour; sites: number; value: number | null; hours: number | null }>`
-    select ${group.key} as key, ${group.label} as label, ${base.labour} as labour,
-      count(*)::int as sites, coalesce(sum(s.estimated_value), 0) as value, coalesce(sum(s.estimated_hours), 0) as hours
-    from ${base.from} ${group.join}
-    where ${where}
-    group by 1, 2, 3`.execute(ctx.db);
+    select ${group.keyText} as key, ${group.label} as label, x.labour, x.sites, x.value, x.hours
+    from (
+      select ${group.key} as key, ${perLink ? sql`s.labour` : base.labour} as labour,
+        count(*)::int as sites, coalesce(sum(s.estimated_value), 0) as value, coalesce(sum(s.estimated_hours), 0) as hours
+      from ${sites} ${group.join}
+      ${perLink ? sql`` : sql`where ${where}`}
+      group by 1, 2
+    ) x ${group.labelJoin}`.execute(ctx.db);
   const totalsQuery =
     params.group_by === 'region' || params.group_by === 'trade'
       ? (
@@ -192,7 +209,6 @@ export async function marketShareSites(ctx: AppContext, user: AuthUser, query: u
   assertMayRead(ctx, user);
   const base = labouredSitesFrom(ctx, user);
   const parts: RawBuilder<boolean>[] = [base.where, siteFilters(params)];
-  if (params.labour) parts.push(sql<boolean>`${base.labour} = ${params.labour}`);
   const key = params.key;
   if (key !== undefined) {
     const none = key === 'none';
@@ -220,12 +236,18 @@ export async function marketShareSites(ctx: AppContext, user: AuthUser, query: u
         break;
     }
   }
-  const where = sql.join(parts, sql` and `);
-  const total = Number((await sql<{ n: number }>`select count(*)::int as n from ${base.from} where ${where}`.execute(ctx.db)).rows[0]?.n ?? 0);
-  const { rows } = await sql<Record<string, unknown>>`
+  // The cell's sites with their labour, then the labour filter outside: `offset 0` keeps the planner from pushing the
+  // labour (which it cannot estimate) into the scan, so it plans the rest on what it can estimate (a region or trade
+  // is read through its index instead of probing it once per site).
+  const cell = sql`(
     select s.id, s.name, s.type, s.city, s.county, s.estimated_value, s.estimated_hours, s.created_at, s.kickoff_date, ${base.labour} as labour
-    from ${base.from} where ${where}
-    order by s.name, s.id
+    from ${base.from} where ${sql.join(parts, sql` and `)} offset 0
+  ) c`;
+  const labour = params.labour ? sql<boolean>`c.labour = ${params.labour}` : sql<boolean>`true`;
+  const total = Number((await sql<{ n: number }>`select count(*)::int as n from ${cell} where ${labour}`.execute(ctx.db)).rows[0]?.n ?? 0);
+  const { rows } = await sql<Record<string, unknown>>`
+    select c.* from ${cell} where ${labour}
+    order by c.name, c.id
     limit ${params.per_page} offset ${(params.page - 1) * params.per_page}`.execute(ctx.db);
   const from = rows.length ? (params.page - 1) * params.per_page + 1 : null;
   return {

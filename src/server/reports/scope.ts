@@ -172,6 +172,27 @@ export function bucket(column: RawBuilder<unknown>, interval: Interval): RawBuil
   }
 }
 
+/**
+ * `bucket` in two steps, for aggregating many rows: group by the period's start (`date_trunc`, cheap per row), then
+ * label the few groups (`bucketLabel` of the start gives the same text as `bucket` of any value in the period).
+ */
+export function bucketStart(column: RawBuilder<unknown>, interval: Interval): RawBuilder<unknown> {
+  return sql`date_trunc(${sql.lit(interval)}, ${column})`;
+}
+
+export function bucketLabel(start: RawBuilder<unknown>, interval: Interval): RawBuilder<string> {
+  switch (interval) {
+    case 'week':
+      return sql<string>`to_char(${start}, 'IYYY-"W"IW')`;
+    case 'month':
+      return sql<string>`to_char(${start}, 'YYYY-MM')`;
+    case 'quarter':
+      return sql<string>`to_char(${start}, 'YYYY-"Q"Q')`;
+    case 'year':
+      return sql<string>`to_char(${start}, 'YYYY')`;
+  }
+}
+
 /** The first and last day of a bucket label made by `bucket`, for the drill-down link. */
 export function bucketRange(label: string, interval: Interval): { from: string; to: string } | null {
   let from: Date;
