@@ -1,21 +1,7 @@
-import type { PermissionSubject } from '../../common/permissions';
+import type { SignedInUser } from '../../common/signed-in-user';
 
 /** The signed-in person (docs/api.md "The signed-in user object"). */
-export interface SessionUser extends PermissionSubject {
-  id: number;
-  first_name: string;
-  last_name: string;
-  name: string;
-  email: string;
-  role: { id: number; slug: string; name: string; incognito: boolean } | null;
-  role_id: number | null;
-  permissions: string[];
-  team_id: number | null;
-  team_ids: number[];
-  realtime_key: string;
-  incognito: boolean;
-  impersonator: { id: number; name: string } | null;
-}
+export type SessionUser = SignedInUser;
 
 export interface SessionState {
   user: SessionUser | null;

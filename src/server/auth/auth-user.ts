@@ -1,21 +1,7 @@
-import type { PermissionSubject } from '../../common/permissions.js';
+import type { SignedInUser } from '../../common/signed-in-user.js';
 
-/** The signed-in person as every route and the realtime hub see them (also the body of GET /api/auth/check). */
-export interface AuthUser extends PermissionSubject {
-  id: number;
-  first_name: string;
-  last_name: string;
-  name: string;
-  email: string;
-  role: { id: number; slug: string; name: string; incognito: boolean } | null;
-  role_id: number | null;
-  permissions: string[];
-  team_id: number | null;
-  team_ids: number[];
-  realtime_key: string;
-  incognito: boolean;
-  impersonator: { id: number; name: string } | null;
-}
+/** The signed-in person as every route and the realtime hub see them. */
+export type AuthUser = SignedInUser;
 
 declare module 'fastify' {
   interface FastifyRequest {
