@@ -4,7 +4,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden, HttpError, ValidationError, type FieldErrors } from '../http/errors.js';
 import type { FieldSpec, PivotStorage, ResourceDefinition, WriteContext } from './resource.js';
 import { humanise, isBlank } from './fields.js';
-import { changesOf, type RecordService } from './record-service.js';
+import { changesOf, splitByStorage, type RecordService } from './record-service.js';
 import { validateInput } from './validate.js';
 
 /**
@@ -469,20 +469,9 @@ async function checkReferences(trx: Transaction<any>, values: Record<string, any
 /** Within one transaction (one chunk), a reference found once need not be looked up again. */
 const referenceCache = new WeakMap<object, Set<string>>();
 
-/** Splits validated values by where they are stored (as records/record-service.ts does; json kept as objects). */
-function split(values: Record<string, any>, fields: Record<string, FieldSpec>) {
-  const columns: Record<string, any> = {};
-  const custom: Record<string, any> = {};
-  const pivots: Record<string, number[]> = {};
-  for (const [key, value] of Object.entries(values)) {
-    const storage = fields[key]?.storage ?? 'column';
-    if (storage === 'custom') custom[key] = value;
-    else if (storage === 'virtual') continue;
-    else if (typeof storage === 'object') pivots[key] = value ?? [];
-    else columns[key] = value instanceof Date ? value.toISOString() : value;
-  }
-  return { columns, custom, pivots };
-}
+/** The batch's split: JSON kinds stay objects (rows go in as one json_to_recordset parameter), dates as ISO text. */
+const split = (values: Record<string, any>, fields: Record<string, FieldSpec>) =>
+  splitByStorage(values, fields, (value) => (value instanceof Date ? value.toISOString() : value));
 
 function signature(columns: Record<string, unknown>, _def: ResourceDefinition) {
   return Object.keys(columns).sort().join(',');

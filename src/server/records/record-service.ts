@@ -332,8 +332,18 @@ async function checkReferences(trx: Transaction<any>, values: Record<string, any
   if (Object.keys(errors).length) throw new ValidationError(errors);
 }
 
-/** Splits validated values by where they are stored. */
-function split(values: Record<string, any>, fields: Record<string, FieldSpec>) {
+/** A column value as a single-row write sends it: JSON kinds as text for the driver. */
+const asColumnParameter = (value: unknown, spec: FieldSpec | undefined) => (spec?.kind === 'json' || spec?.kind === 'enum[]' ? JSON.stringify(value) : value);
+
+/**
+ * Splits validated values by where they are stored: real columns (encoded by `encode`), the `custom` JSONB
+ * column, and pivot tables. Virtual fields are left to the record type's hooks.
+ */
+export function splitByStorage(
+  values: Record<string, any>,
+  fields: Record<string, FieldSpec>,
+  encode: (value: unknown, spec: FieldSpec | undefined) => unknown = asColumnParameter,
+) {
   const columns: Record<string, any> = {};
   const custom: Record<string, any> = {};
   const pivots: Record<string, number[]> = {};
@@ -342,10 +352,11 @@ function split(values: Record<string, any>, fields: Record<string, FieldSpec>) {
     if (storage === 'custom') custom[key] = value;
     else if (storage === 'virtual') continue;
     else if (typeof storage === 'object') pivots[key] = value ?? [];
-    else columns[key] = fields[key]?.kind === 'json' || fields[key]?.kind === 'enum[]' ? JSON.stringify(value) : value;
+    else columns[key] = encode(value, fields[key]);
   }
   return { columns, custom, pivots };
 }
+const split = (values: Record<string, any>, fields: Record<string, FieldSpec>) => splitByStorage(values, fields);
 
 async function writePivots(trx: Transaction<any>, id: number, pivots: Record<string, number[]>, fields: Record<string, FieldSpec>) {
   for (const [key, ids] of Object.entries(pivots)) {
