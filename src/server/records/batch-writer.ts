@@ -4,7 +4,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden, HttpError, ValidationError, type FieldErrors } from '../http/errors.js';
 import type { FieldSpec, PivotStorage, ResourceDefinition, WriteContext } from './resource.js';
 import { humanise, isBlank } from './fields.js';
-import { changesOf, splitByStorage, type RecordService } from './record-service.js';
+import { changesOf, checkReferences, splitByStorage, type RecordService } from './record-service.js';
 import { validateInput } from './validate.js';
 
 /**
@@ -211,7 +211,7 @@ export async function importBatch(
           throw forbidden(`You do not have permission to make a ${def.singular.toLowerCase()} ${values[def.categoryColumn]}.`);
         }
         const ctx: Pending['ctx'] = { user, trx: reads, action: 'update', existing, importId: options.importId };
-        await checkReferences(trx, values, fields);
+        await checkReferences(trx, values, fields, knownReferences(trx));
         const prepared = (await def.hooks?.beforeWrite?.(values, ctx)) ?? values;
         ctx.values = prepared;
         const changes = changesOf(existing, prepared);
@@ -233,7 +233,7 @@ export async function importBatch(
         const hidden = await service.hiddenFields(def, body, reads);
         const { values } = validate(body, { mode: 'create', hidden });
         const ctx: Pending['ctx'] = { user, trx: reads, action: 'create', importId: options.importId };
-        await checkReferences(trx, values, fields);
+        await checkReferences(trx, values, fields, knownReferences(trx));
         const prepared = (await def.hooks?.beforeWrite?.(values, ctx)) ?? values;
         ctx.values = prepared;
         creates.push({ index, values: prepared, ctx });
@@ -443,31 +443,13 @@ async function writePivotsBulk(trx: Transaction<any>, items: Array<{ id: number;
   }
 }
 
-/**
- * Ids sent for fields with `references` must name rows that exist (as records/record-service.ts checks them);
- * ids found once are remembered for the rest of the batch's transaction.
- */
-async function checkReferences(trx: Transaction<any>, values: Record<string, any>, fields: Record<string, FieldSpec>) {
-  const errors: Record<string, string[]> = {};
-  let known = referenceCache.get(trx);
-  if (!known) referenceCache.set(trx, (known = new Set()));
-  for (const [key, value] of Object.entries(values)) {
-    const ref = fields[key]?.references;
-    if (!ref || value === null || value === undefined) continue;
-    const ids = [...new Set((Array.isArray(value) ? value : [value]).map(Number))];
-    const unknown = ids.filter((id) => !known.has(`${ref.table}:${id}`));
-    if (!unknown.length) continue;
-    let query = trx.selectFrom(ref.table).select('id').where('id', 'in', unknown);
-    if (ref.softDelete) query = query.where('deleted_at', 'is', null);
-    const found = new Set((await query.execute()).map((row) => row.id));
-    for (const id of found) known.add(`${ref.table}:${id}`);
-    const missing = unknown.filter((id) => !found.has(id));
-    if (missing.length) errors[key] = [`The selected ${fields[key].label ?? humanise(key)} (${missing.join(', ')}) does not exist.`];
-  }
-  if (Object.keys(errors).length) throw new ValidationError(errors);
-}
 /** Within one transaction (one chunk), a reference found once need not be looked up again. */
 const referenceCache = new WeakMap<object, Set<string>>();
+function knownReferences(trx: Transaction<any>) {
+  let known = referenceCache.get(trx);
+  if (!known) referenceCache.set(trx, (known = new Set()));
+  return known;
+}
 
 /** The batch's split: JSON kinds stay objects (rows go in as one json_to_recordset parameter), dates as ISO text. */
 const split = (values: Record<string, any>, fields: Record<string, FieldSpec>) =>

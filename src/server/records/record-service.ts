@@ -315,18 +315,23 @@ export class RecordService {
   }
 }
 
-/** Ids sent for fields with `references` must name rows that exist (and are not deleted): else 422 on the field. */
-async function checkReferences(trx: Transaction<any>, values: Record<string, any>, fields: Record<string, FieldSpec>) {
+/**
+ * Ids sent for fields with `references` must name rows that exist (and are not deleted): else 422 on the field.
+ * `known` remembers ids already found (a batch checks many rows in one transaction).
+ */
+export async function checkReferences(trx: Transaction<any>, values: Record<string, any>, fields: Record<string, FieldSpec>, known = new Set<string>()) {
   const errors: Record<string, string[]> = {};
   for (const [key, value] of Object.entries(values)) {
     const ref = fields[key]?.references;
     if (!ref || value === null || value === undefined) continue;
     const ids = [...new Set((Array.isArray(value) ? value : [value]).map(Number))];
-    if (!ids.length) continue;
-    let query = trx.selectFrom(ref.table).select('id').where('id', 'in', ids);
+    const unknown = ids.filter((id) => !known.has(`${ref.table}:${id}`));
+    if (!unknown.length) continue;
+    let query = trx.selectFrom(ref.table).select('id').where('id', 'in', unknown);
     if (ref.softDelete) query = query.where('deleted_at', 'is', null);
     const found = new Set((await query.execute()).map((row) => row.id));
-    const missing = ids.filter((id) => !found.has(id));
+    for (const id of found) known.add(`${ref.table}:${id}`);
+    const missing = unknown.filter((id) => !found.has(id));
     if (missing.length) errors[key] = [`The selected ${fields[key].label ?? humanise(key)} (${missing.join(', ')}) does not exist.`];
   }
   if (Object.keys(errors).length) throw new ValidationError(errors);
