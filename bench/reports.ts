@@ -17,6 +17,7 @@ import { loadConfig } from '../src/server/config/config.js';
 import { openDatabase } from '../src/server/db/database.js';
 import { migrate } from '../src/server/db/migrate.js';
 import { ensureAppKey, seedDatabase } from '../src/server/seed/seed.js';
+import { signIn } from './lib/http.js';
 import { row, type BenchRow } from './types.js';
 
 const AREA = 'reports';
@@ -86,28 +87,6 @@ function p95(values: number[]) {
 function median(values: number[]) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
-}
-
-async function signIn(baseUrl: string, email: string, password: string) {
-  const csrf = await fetch(`${baseUrl}/sanctum/csrf-cookie`);
-  const jar = new Map<string, string>();
-  const keep = (response: Response) => {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const eq = pair.indexOf('=');
-      jar.set(pair.slice(0, eq), pair.slice(eq + 1));
-    }
-  };
-  keep(csrf);
-  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-  const login = await fetch(`${baseUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json', cookie: cookie(), 'x-xsrf-token': decodeURIComponent(jar.get('XSRF-TOKEN') ?? '') },
-    body: JSON.stringify({ email, password }),
-  });
-  if (login.status !== 200) throw new Error(`Sign-in as ${email} answered ${login.status}`);
-  keep(login);
-  return cookie();
 }
 
 export async function benchReports(): Promise<BenchRow[]> {
