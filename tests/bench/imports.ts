@@ -20,7 +20,7 @@ import { row, type BenchRow } from './types.js';
 const AREA = 'imports';
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(HERE, '..');
+const ROOT = path.resolve(HERE, '../..');
 
 interface ChildResult {
   seconds: number;
@@ -38,7 +38,7 @@ interface ChildResult {
 export async function benchImports(): Promise<BenchRow[]> {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'om-bench-imports-'));
   try {
-    const { vendorSitesCsv } = await import('../tests/fixtures/generate.js');
+    const { vendorSitesCsv } = await import('../fixtures/generate.js');
     const file = path.join(folder, 'vendor-100k.csv');
     const started = performance.now();
     writeFileSync(file, vendorSitesCsv(ROWS, 2026, { contacts: false }));
@@ -80,12 +80,12 @@ function statusMb(field: 'VmRSS' | 'VmHWM') {
 }
 
 async function openApp(dataDir: string) {
-  const { loadConfig } = await import('../src/server/config/config.js');
-  const { openDatabase } = await import('../src/server/db/database.js');
-  const { migrate } = await import('../src/server/db/migrate.js');
-  const { ensureAppKey, seedDatabase } = await import('../src/server/seed/seed.js');
-  const { seedReadyMadeImporters } = await import('../src/server/imports/ready-made.js');
-  const { buildApp } = await import('../src/server/app.js');
+  const { loadConfig } = await import('../../src/server/config/config.js');
+  const { openDatabase } = await import('../../src/server/db/database.js');
+  const { migrate } = await import('../../src/server/db/migrate.js');
+  const { ensureAppKey, seedDatabase } = await import('../../src/server/seed/seed.js');
+  const { seedReadyMadeImporters } = await import('../../src/server/imports/ready-made.js');
+  const { buildApp } = await import('../../src/server/app.js');
   const config = loadConfig({ DATA_DIR: dataDir, ADMIN_EMAIL: 'admin@example.com', ADMIN_PASSWORD: 'bench-admin-password', SEED_DEMO: '0', LOG_LEVEL: 'silent', NODE_ENV: 'production' });
   const database = await openDatabase(config);
   await migrate(database.db);
@@ -99,9 +99,9 @@ async function openApp(dataDir: string) {
 
 /** Queues an import of `file` as the administrator, as POST /api/imports does after storing the upload. */
 async function queueImport(ctx: any, config: any, file: string, name: string) {
-  const { inspectFile } = await import('../src/server/imports/csv-reader.js');
-  const { loadImporter } = await import('../src/server/imports/routes.js');
-  const { enqueueJob } = await import('../src/server/jobs/queue.js');
+  const { inspectFile } = await import('../../src/server/imports/csv-reader.js');
+  const { loadImporter } = await import('../../src/server/imports/routes.js');
+  const { enqueueJob } = await import('../../src/server/jobs/queue.js');
   const folder = path.join(config.dataDir, 'files', 'imports');
   mkdirSync(folder, { recursive: true });
   const stored = path.join(folder, `${name}.csv`);

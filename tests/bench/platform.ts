@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { openDatabase } from '../src/server/db/database.js';
+import { openDatabase } from '../../src/server/db/database.js';
 import { request, signIn } from './lib/http.js';
 import { runLoad, type LoadResult } from './lib/load.js';
 import { freePort, makeTempFolder, procCpuMs, procStatusMb, removeTempFolder, startServer, type RunningServer } from './lib/server.js';
@@ -27,7 +27,7 @@ const LAST_NAMES =
 /**
  * The platform figures: cold and warm start, requests/s and latency of a cheap authenticated read and of a
  * page of 25 users out of 10,000 at 50 connections, and resident memory when idle. Runs the real server
- * (`node scripts/start.mjs`) in a child process on a temporary data folder, always removed at the end.
+ * (`node src/server/start.mjs`) in a child process on a temporary data folder, always removed at the end.
  */
 export async function benchPlatform(): Promise<BenchRow[]> {
   const dataDir = makeTempFolder('om-bench-');

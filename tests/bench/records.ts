@@ -6,11 +6,11 @@
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import { buildApp } from '../src/server/app.js';
-import { loadConfig } from '../src/server/config/config.js';
-import { openDatabase } from '../src/server/db/database.js';
-import { migrate } from '../src/server/db/migrate.js';
-import { ensureAppKey, seedDatabase } from '../src/server/seed/seed.js';
+import { buildApp } from '../../src/server/app.js';
+import { loadConfig } from '../../src/server/config/config.js';
+import { openDatabase } from '../../src/server/db/database.js';
+import { migrate } from '../../src/server/db/migrate.js';
+import { ensureAppKey, seedDatabase } from '../../src/server/seed/seed.js';
 import { request, signIn } from './lib/http.js';
 import { makeTempFolder, removeTempFolder } from './lib/server.js';
 import { row, type BenchRow } from './types.js';

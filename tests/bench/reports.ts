@@ -12,11 +12,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql, type Kysely } from 'kysely';
-import { buildApp } from '../src/server/app.js';
-import { loadConfig } from '../src/server/config/config.js';
-import { openDatabase } from '../src/server/db/database.js';
-import { migrate } from '../src/server/db/migrate.js';
-import { ensureAppKey, seedDatabase } from '../src/server/seed/seed.js';
+import { buildApp } from '../../src/server/app.js';
+import { loadConfig } from '../../src/server/config/config.js';
+import { openDatabase } from '../../src/server/db/database.js';
+import { migrate } from '../../src/server/db/migrate.js';
+import { ensureAppKey, seedDatabase } from '../../src/server/seed/seed.js';
 import { signIn } from './lib/http.js';
 import { row, type BenchRow } from './types.js';
 

@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { request } from './http.js';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const HOST = '127.0.0.1';
 
 /** Settings that would point the server elsewhere than a private PGlite folder on 127.0.0.1: never inherited. */
@@ -81,7 +81,7 @@ export function freePort(): Promise<number> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Starts the real server as `npm start` does (`node scripts/start.mjs`, client build skipped) on
+ * Starts the real server as `npm start` does (`node src/server/start.mjs`, client build skipped) on
  * 127.0.0.1:`port` with its data in `dataDir`, and waits for the first 200 from GET /api/health, polling every 20 ms.
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
@@ -104,7 +104,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     log = (log + chunk.toString('utf8')).slice(-20_000);
   };
   const startedAt = performance.now();
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'src/server/start.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(child);
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
