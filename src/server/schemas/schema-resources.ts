@@ -412,15 +412,8 @@ export const logicConditionsResource: ResourceDefinition = {
   restorable: false,
   hooks: {
     async beforeWrite(values, { trx, existing }) {
-      const blockId = values.logic_block_id ?? existing!.logic_block_id;
-      if (existing && blockId !== existing.logic_block_id) throw fieldError('logic_block_id', 'A condition cannot move to another block.');
-      const schemaId = await blockSchema(trx, blockId);
-      const { conditions, actions } = await blockChildren(trx, blockId);
       const mine = { source: values.source ?? existing?.source, operator: values.operator ?? existing?.operator, value: null };
-      await checkLogic(trx, schemaId, { conditions: [mine, ...conditions.filter((c) => c.id !== existing?.id)], actions }, { conditions: '', actions: 'actions.' }).catch((error) => {
-        if (error instanceof ValidationError && error.errors['0.source']) throw fieldError('source', error.errors['0.source'][0]);
-        throw error;
-      });
+      await checkBlockPart(trx, values, existing, 'conditions', mine);
       return values;
     },
     async afterCommit(record, { records }) {
@@ -428,6 +421,24 @@ export const logicConditionsResource: ResourceDefinition = {
     },
   },
 };
+
+/**
+ * A condition or action is checked with the rest of its block (the block's logic must stay valid): it may not
+ * move to another block, and an error about it lands on its own `source` / `target` field.
+ */
+async function checkBlockPart(trx: Transaction<any>, values: Record<string, any>, existing: Record<string, any> | undefined, part: 'conditions' | 'actions', mine: Record<string, unknown>) {
+  const blockId = values.logic_block_id ?? existing!.logic_block_id;
+  if (existing && blockId !== existing.logic_block_id) throw fieldError('logic_block_id', `${part === 'conditions' ? 'A condition' : 'An action'} cannot move to another block.`);
+  const schemaId = await blockSchema(trx, blockId);
+  const children = await blockChildren(trx, blockId);
+  const logic = { ...children, [part]: [mine, ...children[part].filter((child: { id?: number }) => child.id !== existing?.id)] };
+  const prefixes = part === 'conditions' ? { conditions: '', actions: 'actions.' } : { conditions: 'conditions.', actions: '' };
+  const field = part === 'conditions' ? 'source' : 'target';
+  await checkLogic(trx, schemaId, logic as any, prefixes).catch((error) => {
+    if (error instanceof ValidationError && error.errors[`0.${field}`]) throw fieldError(field, error.errors[`0.${field}`][0]);
+    throw error;
+  });
+}
 
 /** One action of a block: `target` is `field:{id}` ('Invalid target type' otherwise). Permission entity: logic-block. */
 export const logicActionsResource: ResourceDefinition = {
@@ -447,15 +458,8 @@ export const logicActionsResource: ResourceDefinition = {
   restorable: false,
   hooks: {
     async beforeWrite(values, { trx, existing }) {
-      const blockId = values.logic_block_id ?? existing!.logic_block_id;
-      if (existing && blockId !== existing.logic_block_id) throw fieldError('logic_block_id', 'An action cannot move to another block.');
-      const schemaId = await blockSchema(trx, blockId);
-      const { conditions, actions } = await blockChildren(trx, blockId);
       const mine = { target: values.target ?? existing?.target, action: values.action ?? existing?.action };
-      await checkLogic(trx, schemaId, { conditions, actions: [mine, ...actions.filter((a) => a.id !== existing?.id)] }, { conditions: 'conditions.', actions: '' }).catch((error) => {
-        if (error instanceof ValidationError && error.errors['0.target']) throw fieldError('target', error.errors['0.target'][0]);
-        throw error;
-      });
+      await checkBlockPart(trx, values, existing, 'actions', mine);
       return values;
     },
     async afterCommit(record, { records }) {
