@@ -140,6 +140,8 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<T
   const database = await openDatabase(config);
   let app: FastifyInstance | undefined;
   const cleanup = async () => {
+    // The tests are over: end every connection (a response a test did not read to the end would keep close() waiting).
+    app?.server.closeAllConnections();
     await app?.close().catch(() => {});
     await database.close().catch(() => {});
     await pgDatabase?.drop().catch(() => {});
