@@ -2,14 +2,11 @@
  * The map's calls (docs/map.md), through the app's one HTTP client (credentials, CSRF, error kinds).
  */
 import type { FeatureCollection } from 'geojson';
+import type { MapLayer, MarkerCard, MarkerItem } from '../../common/map-types';
 import { http } from '../app/services';
 
-export type Layer = 'sites' | 'contractors';
-
-export type MarkerItem =
-  | { kind: 'cluster'; layer: Layer; id: number; lat: number; lng: number; count: number; expansion_zoom: number }
-  | { kind: 'site'; id: number; lat: number; lng: number; type: string; status_id: number | null }
-  | { kind: 'contractor'; id: number; lat: number; lng: number; type: string };
+export type Layer = MapLayer;
+export type { MarkerItem };
 
 export interface MarkersResponse {
   data: MarkerItem[];
@@ -27,21 +24,7 @@ export interface MarkersResponse {
   };
 }
 
-export interface MarkerCard {
-  kind: 'site' | 'contractor';
-  id: number;
-  name: string;
-  address: string | null;
-  lat: number | null;
-  lng: number | null;
-  type: string;
-  status: { id: number; name: string; color: string | null } | null;
-  phase: { id: number; name: string } | null;
-  contractors: Array<{ id: number; name: string; type: string; role: 'general' | 'trade' }>;
-  sites_count?: number;
-  last_activity: { at: string; kind: 'note' | 'task' | 'change'; summary: string } | null;
-  actions: Array<{ name: 'open' | 'panel'; label: string; href: string; resource: string; id: number }>;
-}
+export type { MarkerCard };
 
 export interface Option {
   id: number | string;

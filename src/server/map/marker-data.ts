@@ -5,23 +5,8 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { revisionVisibility } from '../activity/visibility.js';
 import { notFound } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
+import type { MarkerCard } from '../../common/map-types.js';
 import { contractorsDefinition, sitesDefinition } from './definitions.js';
-
-export interface MarkerCard {
-  kind: 'site' | 'contractor';
-  id: number;
-  name: string;
-  address: string | null;
-  lat: number | null;
-  lng: number | null;
-  type: string;
-  status: { id: number; name: string; color: string | null } | null;
-  phase: { id: number; name: string } | null;
-  contractors: Array<{ id: number; name: string; type: string; role: 'general' | 'trade' }>;
-  sites_count?: number;
-  last_activity: { at: string; kind: 'note' | 'task' | 'change'; summary: string } | null;
-  actions: Array<{ name: 'open' | 'panel'; label: string; href: string; resource: string; id: number }>;
-}
 
 const address = (r: Record<string, any>) => {
   const line = [r.street, r.city, [r.state, r.postal_code].filter(Boolean).join(' ')].filter((p) => p && String(p).trim()).join(', ');

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import Supercluster from 'supercluster';
+import type { MarkerItem } from '../../common/map-types.js';
 import { splitAtAntimeridian, type Viewport } from './viewport.js';
 
 /**
@@ -27,11 +28,6 @@ export interface MarkerIndex {
   bounds: [number, number, number, number] | null;
   cluster: Supercluster<any, any>;
 }
-
-export type MarkerItem =
-  | { kind: 'cluster'; layer: 'sites' | 'contractors'; id: number; lat: number; lng: number; count: number; expansion_zoom: number }
-  | { kind: 'site'; id: number; lat: number; lng: number; type: string; status_id: number | null }
-  | { kind: 'contractor'; id: number; lat: number; lng: number; type: string };
 
 const UNIT = '\u001f';
 
