@@ -31,89 +31,89 @@ export function useRecordMutations(resource: string) {
   const notify = useNotify();
   const invalidate = useInvalidateResource();
 
+  const notifyError = useCallback((error: unknown) => notify(error instanceof Error ? error.message : String(error), { type: 'error' }), [notify]);
+
   const fail = useCallback(
     (error: unknown): SubmitOutcome => {
       if (isApiError(error) && error.status === 409) return { conflict: error.message };
-      const message = error instanceof Error ? error.message : String(error);
-      notify(message, { type: 'error' });
+      notifyError(error);
       if (isApiError(error) && error.status === 422 && error.body?.errors) return { errors: error.body.errors };
       return { errors: {} };
     },
-    [notify],
+    [notifyError],
+  );
+
+  /** One write: the server's message (else the fallback) shown as a success, then the resource's queries refreshed. */
+  const send = useCallback(
+    async (write: () => Promise<any>, fallbackMessage?: string) => {
+      const result = await write();
+      const message = result.meta?.message ?? fallbackMessage;
+      if (message) notify(message, { type: 'success' });
+      await invalidate(resource);
+      return result;
+    },
+    [notify, invalidate, resource],
   );
 
   const create = useCallback(
     async (data: Record<string, unknown>, fallbackMessage: string): Promise<SubmitOutcome> => {
       try {
-        const result = await dataProvider.create(resource, { data });
-        notify(result.meta?.message ?? fallbackMessage, { type: 'success' });
-        await invalidate(resource);
-        return { record: result.data };
+        return { record: (await send(() => dataProvider.create(resource, { data }), fallbackMessage)).data };
       } catch (error) {
         return fail(error);
       }
     },
-    [dataProvider, resource, notify, invalidate, fail],
+    [dataProvider, resource, send, fail],
   );
 
   const update = useCallback(
     async (id: string | number, data: Record<string, unknown>, previousData: any, fallbackMessage: string): Promise<SubmitOutcome> => {
       try {
-        const result = await dataProvider.update(resource, { id, data, previousData });
-        notify(result.meta?.message ?? fallbackMessage, { type: 'success' });
-        await invalidate(resource);
-        return { record: result.data };
+        return { record: (await send(() => dataProvider.update(resource, { id, data, previousData }), fallbackMessage)).data };
       } catch (error) {
         return fail(error);
       }
     },
-    [dataProvider, resource, notify, invalidate, fail],
+    [dataProvider, resource, send, fail],
   );
 
   const remove = useCallback(
     async (record: any, fallbackMessage: string): Promise<boolean> => {
       try {
-        const result = await dataProvider.delete(resource, { id: record.id, previousData: record });
-        notify(result.meta?.message ?? fallbackMessage, { type: 'success' });
-        await invalidate(resource);
+        await send(() => dataProvider.delete(resource, { id: record.id, previousData: record }), fallbackMessage);
         return true;
       } catch (error) {
-        notify(error instanceof Error ? error.message : String(error), { type: 'error' });
+        notifyError(error);
         return false;
       }
     },
-    [dataProvider, resource, notify, invalidate],
+    [dataProvider, resource, send, notifyError],
   );
 
   const restore = useCallback(
     async (id: string | number, fallbackMessage: string): Promise<boolean> => {
       try {
-        const result = await dataProvider.restore(resource, { id });
-        notify(result.meta?.message ?? fallbackMessage, { type: 'success' });
-        await invalidate(resource);
+        await send(() => dataProvider.restore(resource, { id }), fallbackMessage);
         return true;
       } catch (error) {
-        notify(error instanceof Error ? error.message : String(error), { type: 'error' });
+        notifyError(error);
         return false;
       }
     },
-    [dataProvider, resource, notify, invalidate],
+    [dataProvider, resource, send, notifyError],
   );
 
   const action = useCallback(
     async (id: string | number | undefined, name: string, data?: unknown, fallbackMessage?: string): Promise<any> => {
       try {
-        const result = await dataProvider.action(resource, { id, action: name, data });
-        const message = result.meta?.message ?? fallbackMessage;
-        if (message) notify(message, { type: 'success' });
-        await invalidate(resource);
+        const result = await send(() => dataProvider.action(resource, { id, action: name, data }), fallbackMessage);
         return result.data ?? true;
       } catch (error) {
-        notify(error instanceof Error ? error.message : String(error), { type: 'error' });
+        notifyError(error);
         return null;
       }
     },
-    [dataProvider, resource, notify, invalidate],
+    [dataProvider, resource, send, notifyError],
   );
 
   return { create, update, remove, restore, action };

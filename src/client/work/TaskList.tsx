@@ -2,13 +2,12 @@
  * Tasks (`/tasks`): calls, meetings and visits with their due dates, assignees and records; open ones by default,
  * tick to complete (the sidebar's open count follows), add one. Filters stay in the URL (the dashboard links here).
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
-import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import AddIcon from '@mui/icons-material/Add';
@@ -34,34 +33,14 @@ import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { resourceForType } from '../resources/names';
 import { useMainData } from '../app/hooks';
 import { useUser } from '../records/hooks';
-import { useRecordMutations } from '../records/mutations';
 import { recordLabel } from '../records/schema';
 import { TaskForm } from './TaskForm';
-import { TASK_TYPES, refreshCounts } from './shared';
+import { TASK_TYPES } from './shared';
+import { TaskDoneCheckbox } from './TaskDoneCheckbox';
 
 function CompleteBox() {
   const task = useRecordContext();
-  const user = useUser();
-  const { update } = useRecordMutations('tasks');
-  const [checked, setChecked] = useState<boolean>(Boolean(task?.completed));
-  useEffect(() => setChecked(Boolean(task?.completed)), [task?.completed]);
-  if (!task) return null;
-  return (
-    <Checkbox
-      size="small"
-      checked={checked}
-      disabled={!canOnEntity(user, 'task', 'update')}
-      onClick={(event) => event.stopPropagation()}
-      onChange={async (event) => {
-        const next = event.target.checked;
-        setChecked(next);
-        const outcome = await update(task.id, { completed: next }, task, next ? 'Task completed.' : 'Task reopened.');
-        if (!outcome.record) setChecked(Boolean(task.completed));
-        refreshCounts();
-      }}
-      slotProps={{ input: { 'aria-label': `Complete ${task.title}` } }}
-    />
-  );
+  return task ? <TaskDoneCheckbox task={task} /> : null;
 }
 
 function OwnerLink() {

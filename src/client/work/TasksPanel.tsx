@@ -1,7 +1,5 @@
 /** Tasks about a record: open ones first, complete with a tick, add one (call, meeting or visit). */
-import { useEffect, useState } from 'react';
 import Box from '@mui/material/Box';
-import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
@@ -9,34 +7,17 @@ import { ReferenceField, RecordContextProvider, WithRecord, useGetList } from 'r
 import { canOnEntity } from '../../common/permissions';
 import { formatDateTime } from '../i18n/dates';
 import { useUser } from '../records/hooks';
-import { useRecordMutations } from '../records/mutations';
 import { recordLabel } from '../records/schema';
 import { TaskForm } from './TaskForm';
-import { TASK_TYPES, refreshCounts, type Owner } from './shared';
+import { TASK_TYPES, type Owner } from './shared';
+import { TaskDoneCheckbox } from './TaskDoneCheckbox';
 
 export function TaskRow({ task, showOwner = false }: { task: any; showOwner?: boolean }) {
   const user = useUser();
-  const { update } = useRecordMutations('tasks');
-  const canUpdate = canOnEntity(user, 'task', 'update');
-  // Ticked at once; the server's answer (or its refusal) settles it.
-  const [checked, setChecked] = useState<boolean>(Boolean(task.completed));
-  useEffect(() => setChecked(Boolean(task.completed)), [task.completed]);
   const overdue = !task.completed && task.due_at && new Date(task.due_at).getTime() < Date.now();
   return (
     <Stack direction="row" spacing={1} sx={{ alignItems: 'center', py: 0.75, borderBottom: 1, borderColor: 'divider' }} data-task={task.id}>
-      <Checkbox
-        size="small"
-        checked={checked}
-        disabled={!canUpdate}
-        onChange={async (event) => {
-          const next = event.target.checked;
-          setChecked(next);
-          const outcome = await update(task.id, { completed: next }, task, next ? 'Task completed.' : 'Task reopened.');
-          if (!outcome.record) setChecked(Boolean(task.completed));
-          refreshCounts();
-        }}
-        slotProps={{ input: { 'aria-label': `Complete ${task.title}` } }}
-      />
+      <TaskDoneCheckbox task={task} />
       <Box sx={{ flex: 1, minWidth: 0 }}>
         <Typography variant="body2" sx={{ textDecoration: task.completed ? 'line-through' : undefined, overflowWrap: 'anywhere' }}>
           {task.title}
