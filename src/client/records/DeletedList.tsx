@@ -7,17 +7,17 @@ import { Link as RouterLink } from 'react-router-dom';
 import Button from '@mui/material/Button';
 import RestoreIcon from '@mui/icons-material/RestoreFromTrashOutlined';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
-import { DataTable, List, Pagination, SearchInput, Title, TopToolbar, useListContext, useRecordContext, useResourceContext } from 'react-admin';
+import { DataTable, List, Pagination, SearchInput, Title, TopToolbar, useListContext, useRecordContext } from 'react-admin';
 import { canOnEntity } from '../../common/permissions';
 import { titleCase } from '../i18n/labels';
 import { formatDateTime } from '../i18n/dates';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { defaultColumns, FieldDisplay } from './fieldTypes';
-import { useLiveSchema, useUser } from './hooks';
+import { useUser } from './hooks';
 import { useRecordMutations } from './mutations';
 import { useVisibleDescriptors, PER_PAGE_CHOICES } from './RecordList';
 import type { RecordSchema } from './schema';
-import { MissingSchema, useFeatureOff } from './ui';
+import { MissingSchema, useRecordScreen } from './ui';
 
 function RestoreButton({ schema }: { schema: RecordSchema }) {
   const record = useRecordContext();
@@ -63,10 +63,7 @@ function BulkRestoreButton({ schema }: { schema: RecordSchema }) {
 }
 
 export default function DeletedList({ resource: resourceProp }: { resource?: string }) {
-  const resourceFromContext = useResourceContext();
-  const resource = resourceProp ?? resourceFromContext!;
-  const schema = useLiveSchema(resource);
-  const featureOff = useFeatureOff(schema);
+  const { resource, schema, featureOff } = useRecordScreen(resourceProp);
   const descriptors = useVisibleDescriptors(schema);
   const user = useUser();
   const title = schema ? `Deleted ${titleCase(schema.name_plural)}` : 'Deleted records';

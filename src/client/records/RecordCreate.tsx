@@ -1,15 +1,15 @@
 /** The generated create screen (`/{resource}/create`): the schema's form; saves, shows the server's message, opens the new record. */
 import { useMemo } from 'react';
-import { Title, useResourceContext } from 'react-admin';
+import { Title } from 'react-admin';
 import { useLocation, useNavigate } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import { titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { useDescriptors, useLiveSchema } from './hooks';
+import { useDescriptors } from './hooks';
 import { useRecordMutations } from './mutations';
 import { RecordForm } from './RecordForm';
 import { writableValues } from './schema';
-import { PageHeader, MissingSchema, useFeatureOff } from './ui';
+import { PageHeader, MissingSchema, useRecordScreen } from './ui';
 
 /** Initial values from the URL: `?source={"type":"union"}` (react-admin's convention), e.g. from a category list. */
 export function valuesFromSearch(search: string): Record<string, unknown> {
@@ -24,10 +24,7 @@ export function valuesFromSearch(search: string): Record<string, unknown> {
 }
 
 export default function RecordCreate({ resource: resourceProp }: { resource?: string }) {
-  const resourceFromContext = useResourceContext();
-  const resource = resourceProp ?? resourceFromContext!;
-  const schema = useLiveSchema(resource);
-  const featureOff = useFeatureOff(schema);
+  const { resource, schema, featureOff } = useRecordScreen(resourceProp);
   const descriptors = useDescriptors(schema);
   const { create } = useRecordMutations(resource);
   const navigate = useNavigate();

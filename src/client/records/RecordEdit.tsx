@@ -5,7 +5,7 @@
  * the form offers to reload.
  */
 import { useEffect, useState } from 'react';
-import { Title, useGetOne, useResourceContext } from 'react-admin';
+import { Title, useGetOne } from 'react-admin';
 import { useNavigate, useParams } from 'react-router-dom';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -17,19 +17,16 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { useDescriptors, useLiveSchema } from './hooks';
+import { useDescriptors } from './hooks';
 import { useRecordMutations } from './mutations';
 import { RecordForm } from './RecordForm';
 import { recordLabel, writableValues } from './schema';
-import { LoadFailed, MissingSchema, PageHeader, PageLoading, useFeatureOff } from './ui';
+import { LoadFailed, MissingSchema, PageHeader, PageLoading, useRecordScreen } from './ui';
 import { PresenceAvatars } from './presence/PresenceAvatars';
 
 export default function RecordEdit({ resource: resourceProp }: { resource?: string }) {
-  const resourceFromContext = useResourceContext();
-  const resource = resourceProp ?? resourceFromContext!;
+  const { resource, schema, featureOff } = useRecordScreen(resourceProp);
   const { id } = useParams<{ id: string }>();
-  const schema = useLiveSchema(resource);
-  const featureOff = useFeatureOff(schema);
   const descriptors = useDescriptors(schema);
   const navigate = useNavigate();
   const { update } = useRecordMutations(resource);

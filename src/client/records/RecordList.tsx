@@ -25,18 +25,17 @@ import {
   TopToolbar,
   useListContext,
   useStore,
-  useResourceContext,
-} from 'react-admin';
+  } from 'react-admin';
 import { CATEGORY_PERMISSIONS, can, canOnEntity, permittedCategories } from '../../common/permissions';
 import { ExportButton } from '../exports/ExportButton';
 import { TYPE_LABELS, titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { RESTORABLE_RESOURCES } from '../resources/names';
 import { defaultColumns, fieldTypeUI, FieldDisplay, type FieldDescriptor } from './fieldTypes';
-import { useDescriptors, useLiveSchema, useUser } from './hooks';
+import { useDescriptors, useUser } from './hooks';
 import { BulkDeleteRecordsButton } from './BulkDeleteRecordsButton';
 import { recordLabel, type RecordSchema } from './schema';
-import { MissingSchema, useFeatureOff } from './ui';
+import { MissingSchema, useRecordScreen } from './ui';
 
 export const PER_PAGE_CHOICES = [10, 25, 50, 100];
 
@@ -156,10 +155,7 @@ export function RecordListBody({ schema, descriptors, canDelete }: { schema: Rec
 }
 
 export default function RecordList({ resource: resourceProp }: { resource?: string }) {
-  const resourceFromContext = useResourceContext();
-  const resource = resourceProp ?? resourceFromContext!;
-  const schema = useLiveSchema(resource);
-  const featureOff = useFeatureOff(schema);
+  const { resource, schema, featureOff } = useRecordScreen(resourceProp);
   const descriptors = useVisibleDescriptors(schema);
   const user = useUser();
   const filters = useMemo(() => listFilters(descriptors), [descriptors]);

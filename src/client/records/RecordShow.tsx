@@ -3,7 +3,7 @@
  * tasks, documents and history, who else has it open, and what can be done with it. The tab is kept in the URL.
  */
 import { Suspense, lazy } from 'react';
-import { Title, RecordContextProvider, useGetOne, useResourceContext } from 'react-admin';
+import { Title, RecordContextProvider, useGetOne } from 'react-admin';
 import { useParams, useSearchParams } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
@@ -14,12 +14,12 @@ import { canOnEntity, can, CATEGORY_PERMISSIONS } from '../../common/permissions
 import { TYPE_LABELS, titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { LoadingScreen } from '../layout/LoadingScreen';
-import { useLiveSchema, useUser } from './hooks';
+import { useUser } from './hooks';
 import { useVisibleDescriptors } from './RecordList';
 import { recordLabel } from './schema';
 import { DetailsTab } from './show/DetailsTab';
 import { RecordActions } from './show/RecordActions';
-import { LoadFailed, MissingSchema, PageHeader, PageLoading, useFeatureOff } from './ui';
+import { LoadFailed, MissingSchema, PageHeader, PageLoading, useRecordScreen } from './ui';
 import { PresenceAvatars } from './presence/PresenceAvatars';
 
 const RelatedTab = lazy(() => import('./show/RelatedTab').then((module) => ({ default: module.RelatedTab })));
@@ -31,11 +31,8 @@ const DocumentsPanel = lazy(() => import('../work/DocumentsPanel').then((module)
 type TabKey = 'details' | 'related' | 'notes' | 'tasks' | 'documents' | 'history';
 
 export default function RecordShow({ resource: resourceProp }: { resource?: string }) {
-  const resourceFromContext = useResourceContext();
-  const resource = resourceProp ?? resourceFromContext!;
+  const { resource, schema, featureOff } = useRecordScreen(resourceProp);
   const { id } = useParams<{ id: string }>();
-  const schema = useLiveSchema(resource);
-  const featureOff = useFeatureOff(schema);
   const descriptors = useVisibleDescriptors(schema);
   const user = useUser();
   const [params, setParams] = useSearchParams();

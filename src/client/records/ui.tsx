@@ -5,9 +5,11 @@ import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { LoadingScreen } from '../layout/LoadingScreen';
+import { useResourceContext } from 'react-admin';
 import { useMainData } from '../app/hooks';
 import { isFeatureEnabled } from '../system/mainData';
 import { titleCase } from '../i18n/labels';
+import { useLiveSchema } from './hooks';
 import type { RecordSchema } from './schema';
 
 export function PageHeader({ title, subtitle, actions }: { title: ReactNode; subtitle?: ReactNode; actions?: ReactNode }) {
@@ -67,4 +69,16 @@ export function useFeatureOff(schema: RecordSchema | undefined) {
       {titleCase(schema.name_plural)} are switched off. An administrator can switch them on under Features.
     </Alert>
   );
+}
+
+/**
+ * What every generated screen starts from: its resource (the prop, else react-admin's context), the live schema
+ * and what to show while the type's feature is off.
+ */
+export function useRecordScreen(resourceProp: string | undefined) {
+  const resourceFromContext = useResourceContext();
+  const resource = resourceProp ?? resourceFromContext!;
+  const schema = useLiveSchema(resource);
+  const featureOff = useFeatureOff(schema);
+  return { resource, schema, featureOff };
 }
