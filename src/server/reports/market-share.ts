@@ -4,6 +4,7 @@ import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden } from '../http/errors.js';
 import { labouredSitesFrom, LABOURS, type Labour } from './labour.js';
+import { answeredByCounts, readCounts } from './market-share-counts.js';
 import { bucketLabel, bucketRange, bucketStart, canRead, INTERVALS, parseFilters, rangeCondition, resourceDef, type Interval } from './scope.js';
 
 export const MARKET_SHARE_GROUPS = ['region', 'trade', 'site_type', 'building_type', 'period', 'none'] as const;
@@ -105,32 +106,7 @@ function assertMayRead(ctx: AppContext, user: AuthUser) {
  */
 export async function marketShare(ctx: AppContext, user: AuthUser, params: MarketShareParams) {
   assertMayRead(ctx, user);
-  const base = labouredSitesFrom(ctx, user);
-  const group = grouping(params);
-  const where = sql`${base.where} and ${siteFilters(params)}`;
-  // Region and trade join one row per link (a site in two regions twice): the labour is worked out once per site
-  // first (`offset 0` keeps it a step of its own), then the links are joined to those rows.
-  const perLink = params.group_by === 'region' || params.group_by === 'trade';
-  const sites = perLink
-    ? sql`(select s.id, s.estimated_value, s.estimated_hours, ${base.labour} as labour from ${base.from} where ${where} offset 0) s`
-    : sql`${base.from}`;
-  const { rows } = await sql<{ key: string | null; label: string | null; labour: Labour; sites: number; value: number | null; hours: number | null }>`
-    select ${group.keyText} as key, ${group.label} as label, x.labour, x.sites, x.value, x.hours
-    from (
-      select ${group.key} as key, ${perLink ? sql`s.labour` : base.labour} as labour,
-        count(*)::int as sites, coalesce(sum(s.estimated_value), 0) as value, coalesce(sum(s.estimated_hours), 0) as hours
-      from ${sites} ${group.join}
-      ${perLink ? sql`` : sql`where ${where}`}
-      group by 1, 2
-    ) x ${group.labelJoin}`.execute(ctx.db);
-  const totalsQuery =
-    params.group_by === 'region' || params.group_by === 'trade'
-      ? (
-          await sql<{ labour: Labour; sites: number; value: number | null; hours: number | null }>`
-            select ${base.labour} as labour, count(*)::int as sites, coalesce(sum(s.estimated_value), 0) as value, coalesce(sum(s.estimated_hours), 0) as hours
-            from ${base.from} where ${where} group by 1`.execute(ctx.db)
-        ).rows
-      : rows;
+  const { rows, totalsRows } = answeredByCounts(ctx, user, params) ? await counted(ctx, params) : await countedNow(ctx, user, params);
 
   const byKey = new Map<string, MarketShareRow>();
   for (const row of rows) {
@@ -143,7 +119,7 @@ export async function marketShare(ctx: AppContext, user: AuthUser, params: Marke
     add(entry[SLOT[row.labour]], row);
   }
   const totals: MarketShareRow = { key: null, label: 'Total', union: empty(), non_union: empty(), unknown: empty(), total: empty(), share: { sites: null, value: null, hours: null } };
-  for (const row of totalsQuery) add(totals[SLOT[row.labour]], row);
+  for (const row of totalsRows) add(totals[SLOT[row.labour]], row);
   const data = [...byKey.values()].map(finish);
   if (params.group_by === 'period') data.sort((a, b) => String(a.key ?? '').localeCompare(String(b.key ?? '')));
   else data.sort((a, b) => (a.key === null ? 1 : b.key === null ? -1 : b.total.sites - a.total.sites || a.label.localeCompare(b.label)));
@@ -158,6 +134,42 @@ export async function marketShare(ctx: AppContext, user: AuthUser, params: Marke
       definition: 'A site is union work if any of its contractors is union; else non-union if any is non-union; else by its own type (union and PLA are union, non-union is non-union); else unknown, which is left out of the share.',
     },
   };
+}
+
+type GroupRow = { key: string | null; label: string | null; labour: Labour; sites: number; value: number | null; hours: number | null };
+
+/** The report by region or trade of every site, from the counts kept by the database (market-share-counts.ts). */
+async function counted(ctx: AppContext, params: MarketShareParams): Promise<{ rows: GroupRow[]; totalsRows: GroupRow[] }> {
+  const group = grouping(params);
+  const rows = await readCounts(ctx, params.group_by as 'region' | 'trade', group.labelJoin, group.label);
+  return { rows, totalsRows: await readCounts(ctx, 'all') };
+}
+
+/** The report counted from the sites the person may read, with the filters. */
+async function countedNow(ctx: AppContext, user: AuthUser, params: MarketShareParams): Promise<{ rows: GroupRow[]; totalsRows: GroupRow[] }> {
+  const base = labouredSitesFrom(ctx, user);
+  const group = grouping(params);
+  const where = sql`${base.where} and ${siteFilters(params)}`;
+  // Region and trade join one row per link (a site in two regions twice): the labour is worked out once per site
+  // first (`offset 0` keeps it a step of its own), then the links are joined to those rows.
+  const perLink = params.group_by === 'region' || params.group_by === 'trade';
+  const sites = perLink
+    ? sql`(select s.id, s.estimated_value, s.estimated_hours, ${base.labour} as labour from ${base.from} where ${where} offset 0) s`
+    : sql`${base.from}`;
+  const { rows } = await sql<GroupRow>`
+    select ${group.keyText} as key, ${group.label} as label, x.labour, x.sites, x.value, x.hours
+    from (
+      select ${group.key} as key, ${perLink ? sql`s.labour` : base.labour} as labour,
+        count(*)::int as sites, coalesce(sum(s.estimated_value), 0) as value, coalesce(sum(s.estimated_hours), 0) as hours
+      from ${sites} ${group.join}
+      ${perLink ? sql`` : sql`where ${where}`}
+      group by 1, 2
+    ) x ${group.labelJoin}`.execute(ctx.db);
+  if (!perLink) return { rows, totalsRows: rows };
+  const totals = await sql<GroupRow>`
+    select null as key, null as label, ${base.labour} as labour, count(*)::int as sites, coalesce(sum(s.estimated_value), 0) as value, coalesce(sum(s.estimated_hours), 0) as hours
+    from ${base.from} where ${where} group by 3`.execute(ctx.db);
+  return { rows, totalsRows: totals.rows };
 }
 
 function add(target: LabourFigures, row: { sites: number; value: number | null; hours: number | null }) {
