@@ -1,3 +1,4 @@
+import { sql, type RawBuilder } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
@@ -29,6 +30,15 @@ async function schemas() {
 }
 const schemaOf = async (type: string) => (await schemas()).find((s) => s.type === type);
 const fieldOf = (schema: any, slug: string) => schema.fields.find((f: any) => f.slug === slug);
+
+/** The plan PostgreSQL makes for `query` on these few rows when told to avoid `avoid` (a scan of the whole table unless said otherwise). */
+async function planOf(query: RawBuilder<unknown>, avoid: 'enable_seqscan' | 'enable_sort' = 'enable_seqscan') {
+  return t.ctx.db.transaction().execute(async (trx) => {
+    await sql`select set_config(${avoid}, 'off', true)`.execute(trx);
+    const plan = await sql<Record<string, string>>`explain ${query}`.execute(trx);
+    return plan.rows.map((r) => Object.values(r)[0]).join('\n');
+  });
+}
 
 async function createSite(values: Record<string, unknown> = {}) {
   const res = await admin.post('/api/sites', { name: `Site ${Math.random().toString(36).slice(2, 8)}`, type: 'union', ...values });
@@ -269,11 +279,45 @@ describe('a custom field of each type is saved, validated, filtered and sorted',
   it('a filter on a custom field uses its expression index', async () => {
     const slug = slugs.get('Cf hours')!;
     await t.ctx.db.transaction().execute(async (trx) => {
-      const { sql } = await import('kysely');
       await sql`set local enable_seqscan = off`.execute(trx);
       const plan = await sql<{ 'QUERY PLAN': string }>`explain select id from sites t where ((t.custom ->> ${sql.lit(slug)}))::numeric = 200`.execute(trx);
       expect(plan.rows.map((r) => Object.values(r)[0]).join('\n')).toMatch(/Index/);
     });
+  });
+
+  it("counts a filter on a custom field's live records from its index: deleted_at is in the index, not read from each row", async () => {
+    const slug = slugs.get('Cf dropdown')!;
+    const plan = await planOf(sql`select count(*) from sites t where t.deleted_at is null and (t.custom ->> ${sql.lit(slug)}) = 'low'`);
+    expect(plan).toMatch(/Index Cond: .*deleted_at IS NULL/);
+    expect(plan).not.toMatch(/Filter:/);
+  });
+
+  it('a list filtered on a custom field and sorted by name reads the name order from an index instead of sorting', async () => {
+    const slug = slugs.get('Cf dropdown')!;
+    const plan = await planOf(
+      sql`select t.* from sites t where t.deleted_at is null and (t.custom ->> ${sql.lit(slug)}) = 'low' order by t.name asc nulls last, t.id asc limit 25 offset 50`,
+      'enable_sort',
+    );
+    expect(plan).toMatch(/Index Scan using sites_sort_/);
+    expect(plan).not.toMatch(/Sort Key/);
+  });
+
+  it('an index of the earlier shape (without deleted_at) is dropped by migration 007 and made again at start-up', async () => {
+    const { up } = await import('../../src/server/db/migrations/007_custom_field_indexes.js');
+    const { ensureAllCustomFieldIndexes } = await import('../../src/server/schemas/indexes.js');
+    const slug = slugs.get('Cf hours')!;
+    const definition = async () => {
+      const rows = await t.ctx.db.selectFrom('pg_indexes' as any).select(['indexname', 'indexdef']).where('tablename', '=', 'sites').execute();
+      return rows.find((i: any) => i.indexdef.includes(`'${slug}'`)) as { indexname: string; indexdef: string } | undefined;
+    };
+    const index = (await definition())!;
+    expect(index.indexdef).toMatch(/deleted_at\)$/);
+    await sql`drop index ${sql.id(index.indexname)}`.execute(t.ctx.db);
+    await sql`create index ${sql.id(index.indexname)} on sites ((((custom ->> ${sql.lit(slug)}))::numeric))`.execute(t.ctx.db);
+    await up(t.ctx.db);
+    expect(await definition()).toBeUndefined();
+    await ensureAllCustomFieldIndexes(t.ctx.db);
+    expect(await definition()).toEqual(index);
   });
 });
 
@@ -431,7 +475,9 @@ describe('a new record type created through the API', () => {
     expect(color.status).toBe(201);
     expect((await admin.post(`/api/vehicles/${id}`, { paint: '#ff0000' })).body.data.paint).toBe('#ff0000');
     const indexes = await t.ctx.db.selectFrom('pg_indexes' as any).select('indexdef').where('tablename', '=', 'custom_records').execute();
-    expect(indexes.some((i: any) => i.indexdef.includes("'paint'"))).toBe(true);
+    expect(indexes.some((i: any) => i.indexdef.includes("'paint'") && i.indexdef.includes('schema_id'))).toBe(true);
+    // Lists of every app-made type, by name (their default order): one index led by schema_id.
+    expect(indexes.some((i: any) => /\(schema_id, name, id\) WHERE \(deleted_at IS NULL\)/.test(i.indexdef))).toBe(true);
 
     expect((await admin.delete(`/api/vehicles/${id}`)).body.message).toBe('Vehicle deleted successfully.');
     expect((await admin.get(`/api/vehicles/${id}`)).status).toBe(404);

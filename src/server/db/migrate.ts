@@ -6,6 +6,7 @@ import * as imports from './migrations/005_imports.js';
 import * as schemas from './migrations/003_schemas.js';
 import * as map from './migrations/004_map.js';
 import * as siteLabour from './migrations/006_site_labour.js';
+import * as customFieldIndexes from './migrations/007_custom_field_indexes.js';
 import * as marketShareCounts from './migrations/009_market_share_counts.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '005_imports': imports,
   '004_map': map,
   '006_site_labour': siteLabour,
+  '007_custom_field_indexes': customFieldIndexes,
   '009_market_share_counts': marketShareCounts,
 };
 
