@@ -15,11 +15,13 @@ import { unauthenticated } from './http/errors.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { registerOptionsRoutes } from './options/options-routes.js';
 import { registerRealtime } from './realtime/index.js';
+import { ReadCache } from './records/read-cache.js';
 import { RecordService } from './records/record-service.js';
 import { ResourceRegistry } from './records/registry.js';
 import { registerResourceRoutes } from './records/routes.js';
 import { resourceDefinitions, registerFeatureRoutes } from './features-index.js';
 import { registerRevisionRoutes } from './revisions/revisions-routes.js';
+import { schemaStore } from './schemas/schema-store.js';
 import { registerStaticClient } from './system/static-client.js';
 import { registerSystemRoutes } from './system/system-routes.js';
 
@@ -62,6 +64,8 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   await app.register(fastifyMultipart, { limits: { fileSize: config.limits.uploadBytes, files: 20, fields: 50 } });
 
   const resources = new ResourceRegistry();
+  // Safe only while this process sees every write: by default with the embedded database alone.
+  const cacheReads = config.readCache ?? database.kind === 'pglite';
   const realtime = await registerRealtime(app, { config, database });
   const ctx: AppContext = {
     config,
@@ -69,11 +73,14 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     db: database.db,
     resources,
     records: new RecordService(database.db, (channels, event, data, publishOptions) => realtime.publish(channels, event, data, publishOptions)),
-    sessions: new SessionStore(database.db, config),
+    sessions: new SessionStore(database.db, config, cacheReads ? database.writes : null),
     throttle: new LoginThrottle(database.db, config),
     sendMail: options.sendMail ?? createMailer(config, app.log),
     realtime,
+    readCache: cacheReads ? new ReadCache(database.writes) : null,
   };
+  // Record types live in an in-memory cache of their own: when it is cleared, answers built with it are stale too.
+  schemaStore(database.db).onInvalidate(() => database.writes.bump());
 
   app.decorateRequest('user', null);
   app.decorateRequest('session', null);

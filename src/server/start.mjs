@@ -1,12 +1,14 @@
-// `npm start`: builds the client when it is missing or older than its sources, then runs the server
-// (TypeScript through tsx) in this same process so signals reach it directly.
+// `npm start`: builds the client and the server when they are missing or older than their sources, then runs the
+// server (one JavaScript bundle, dist/server/main.mjs) in this same process so signals reach it directly.
+// `npm run dev`, the tests and most benchmarks run the TypeScript sources through tsx instead.
 import { execSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const builtIndex = path.join(root, 'dist/client/index.html');
+const builtServer = path.join(root, 'dist/server/main.mjs');
 
 function newestMtime(dir) {
   let newest = 0;
@@ -17,13 +19,36 @@ function newestMtime(dir) {
   return newest;
 }
 
-const sources = [path.join(root, 'src/client'), path.join(root, 'src/common'), path.join(root, 'public')].filter(existsSync);
-const stale = !existsSync(builtIndex) || Math.max(...sources.map(newestMtime)) > statSync(builtIndex).mtimeMs;
-if (stale && process.env.SKIP_CLIENT_BUILD !== '1') {
+/** Missing, or older than the newest file of `sources` (folders searched whole, files as they are). */
+function stale(output, sources) {
+  if (!existsSync(output)) return true;
+  const present = sources.map((source) => path.join(root, source)).filter(existsSync);
+  const newest = Math.max(...present.map((source) => (statSync(source).isDirectory() ? newestMtime(source) : statSync(source).mtimeMs)));
+  return newest > statSync(output).mtimeMs;
+}
+
+if (process.env.SKIP_CLIENT_BUILD !== '1' && stale(builtIndex, ['src/client', 'src/common', 'public'])) {
   console.log('Building the client (first start or changed sources)...');
   execSync('npx vite build --logLevel warn', { cwd: root, stdio: 'inherit' });
 }
 
-const { register } = await import('tsx/esm/api');
-register();
-await import(path.join(root, 'src/server/main.ts'));
+if (stale(builtServer, ['src/server', 'src/common', 'package.json', 'package-lock.json'])) {
+  console.log('Building the server (first start or changed sources)...');
+  // esbuild comes with tsx and vite; packages stay in node_modules, only our own code is bundled.
+  const { build } = await import('esbuild');
+  await build({
+    entryPoints: [path.join(root, 'src/server/main.ts')],
+    outfile: builtServer,
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+}
+
+// Stack traces in the log point at the TypeScript sources.
+process.setSourceMapsEnabled(true);
+await import(pathToFileURL(builtServer).href);

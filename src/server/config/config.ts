@@ -42,6 +42,11 @@ const settingsSchema = z.object({
   BODY_LIMIT_BYTES: integer(1_048_576, 1_024, 50 * 1_048_576),
   UPLOAD_LIMIT_BYTES: integer(100 * 1_048_576, 1_024, 1_024 * 1_048_576),
   TRUST_PROXY: flag(false),
+  // Unset: on with the embedded database (this process is its only writer), off on PostgreSQL (others write too).
+  READ_CACHE: z
+    .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', 'auto', ''])
+    .optional()
+    .transform((value) => (value === undefined || value === '' || value === 'auto' ? undefined : ['1', 'true', 'yes', 'on'].includes(value))),
   SMTP_URL: optionalText,
   MAIL_FROM: z.string().optional().default('Organizing Map <no-reply@example.com>'),
   APP_KEY: optionalText,
@@ -75,6 +80,8 @@ export interface Config {
   throttle: { maxAttempts: number; decaySeconds: number };
   limits: { bodyBytes: number; uploadBytes: number };
   trustProxy: boolean;
+  /** Keep sessions and list/show answers in memory until the next write (READ_CACHE); `undefined`: by database kind. */
+  readCache: boolean | undefined;
   mail: { smtpUrl: string | undefined; from: string };
   /** Secret for signing (realtime channel auth of the embedded hub). Generated per data folder when unset. */
   appKey: string | undefined;
@@ -120,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throttle: { maxAttempts: s.LOGIN_MAX_ATTEMPTS, decaySeconds: s.LOGIN_DECAY_SECONDS },
     limits: { bodyBytes: s.BODY_LIMIT_BYTES, uploadBytes: s.UPLOAD_LIMIT_BYTES },
     trustProxy: s.TRUST_PROXY,
+    readCache: s.READ_CACHE,
     mail: { smtpUrl: s.SMTP_URL, from: s.MAIL_FROM },
     appKey: s.APP_KEY,
     pusher: {

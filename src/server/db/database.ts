@@ -6,12 +6,15 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config/config.js';
 import { PGliteDialect } from './pglite-dialect.js';
+import { trackWrites, WriteGeneration } from './write-tracking.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
 export interface Database {
   kind: DatabaseKind;
   db: Kysely<any>;
+  /** Moves after every write through `db` (read caches check it). */
+  writes: WriteGeneration;
   /** Run `listener` for every NOTIFY on `channel`, from this process or (on PostgreSQL) any other. */
   listen(channel: string, listener: (payload: string) => void): Promise<void>;
   notify(channel: string, payload: string): Promise<void>;
@@ -39,7 +42,8 @@ async function openPostgres(url: string): Promise<Database> {
   pg.types.setTypeParser(NUMERIC, toNumber);
   pg.types.setTypeParser(DATE, asText);
   const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  const writes = new WriteGeneration();
+  const db = new Kysely<any>({ dialect: trackWrites(new PostgresDialect({ pool }), writes) });
   await sql`select 1`.execute(db);
   let listenClient: pg.Client | null = null;
   const listeners = new Map<string, Array<(payload: string) => void>>();
@@ -47,6 +51,7 @@ async function openPostgres(url: string): Promise<Database> {
   return {
     kind: 'postgres',
     db,
+    writes,
     async listen(channel, listener) {
       if (!listenClient) {
         listenClient = new pg.Client({ connectionString: url });
@@ -87,13 +92,15 @@ async function openPGlite(folder: string): Promise<Database> {
     releaseLock();
     throw error;
   }
-  const db = new Kysely<any>({ dialect: new PGliteDialect(pglite) });
+  const writes = new WriteGeneration();
+  const db = new Kysely<any>({ dialect: trackWrites(new PGliteDialect(pglite), writes) });
   // One process owns the embedded database, so notifications stay in this process.
   const listeners = new Map<string, Array<(payload: string) => void>>();
   let closed = false;
   return {
     kind: 'pglite',
     db,
+    writes,
     async listen(channel, listener) {
       if (!listeners.has(channel)) listeners.set(channel, []);
       listeners.get(channel)!.push(listener);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import type { ResourceDefinition } from './resource.js';
 
@@ -13,15 +13,18 @@ export const idParam = { type: 'object', properties: { id: { type: 'integer', mi
 /** The generic routes of DESIGN.md 6 for one resource; the data service checks permissions on every call. */
 export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext, def: ResourceDefinition) {
   const base = `/api/${def.name}`;
-  const { records } = ctx;
+  const { records, readCache } = ctx;
+  const read = (request: FastifyRequest, reply: FastifyReply, compute: () => Promise<unknown>) => (readCache ? readCache.serve(request, reply, compute) : compute());
   // Routes the resource serves itself (def.ownRoutes) are left out.
   const own = new Set(def.ownRoutes ?? []);
 
-  if (!own.has('list')) app.get(base, async (request) => records.list(request.user, def, request.query as Record<string, unknown>));
+  if (!own.has('list')) app.get(base, async (request, reply) => read(request, reply, () => records.list(request.user, def, request.query as Record<string, unknown>)));
 
-  if (!own.has('show')) app.get<{ Params: { id: number }; Querystring: { with_trashed?: string } }>(`${base}/:id`, { schema: { params: idParam } }, async (request) => ({
-    data: await records.show(request.user, def, request.params.id, { withTrashed: request.query.with_trashed === '1' }),
-  }));
+  if (!own.has('show')) app.get<{ Params: { id: number }; Querystring: { with_trashed?: string } }>(`${base}/:id`, { schema: { params: idParam } }, async (request, reply) =>
+    read(request, reply, async () => ({
+      data: await records.show(request.user, def, request.params.id, { withTrashed: request.query.with_trashed === '1' }),
+    })),
+  );
 
   if (!own.has('create')) app.post(base, async (request, reply) => {
     const { record, message } = await records.create(request.user, def, request.body, { socketId: socketOf(request) });

@@ -1,13 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { FIELD_CATEGORIES, LOGIC_ACTIONS, LOGIC_OPERATORS, LOGIC_TRIGGERS, pluralizeSlug, SCHEMA_FIELD_TYPES } from '../../common/schema-types.js';
+import { PROJECT_ROOT } from '../config/paths.js';
 import { checkFieldOptions } from './field-specs.js';
 
 /** The folder of the default record types (one JSON file per type). */
-export const SCHEMAS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../schemas');
+export const SCHEMAS_DIR = path.join(PROJECT_ROOT, 'schemas');
 
 const fieldFile = z
   .object({

@@ -1,4 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import type { Config } from '../config/config.js';
 import { hashPassword } from '../auth/passwords.js';
@@ -8,7 +10,7 @@ import {
   SITE_PHASES, SITE_STATUSES, SITE_TYPES, TRADES, UNIONS, slugify,
 } from './reference-data.js';
 import { seededRoles } from './roles.js';
-import { loadSchemaFiles } from '../schemas/schema-loader.js';
+import { loadSchemaFiles, SCHEMAS_DIR } from '../schemas/schema-loader.js';
 
 export interface SeedResult {
   seeded: boolean;
@@ -17,8 +19,15 @@ export interface SeedResult {
 
 /** Seeds a new database once: roles, reference data, features, the first administrator and (unless SEED_DEMO=0) the demo. */
 export async function seedDatabase(db: Kysely<any>, config: Config): Promise<SeedResult> {
-  // The default record types (schemas/*.json): on every start, idempotent (new built-in fields are added).
-  await loadSchemaFiles(db);
+  // The default record types (schemas/*.json): idempotent (new built-in fields are added), and skipped when the
+  // files are the ones loaded last time.
+  const filesHash = schemaFilesHash();
+  const loaded = await db.selectFrom('app_settings').select('value').where('key', '=', 'schema_files_hash').executeTakeFirst();
+  if (loaded?.value !== filesHash) {
+    await loadSchemaFiles(db);
+    await sql`insert into app_settings (key, value) values ('schema_files_hash', ${JSON.stringify(filesHash)}::jsonb)
+      on conflict (key) do update set value = excluded.value`.execute(db);
+  }
   const done = await db.selectFrom('app_settings').select('value').where('key', '=', 'seeded_at').executeTakeFirst();
   if (done) return { seeded: false };
 
@@ -69,10 +78,21 @@ export async function seedDatabase(db: Kysely<any>, config: Config): Promise<See
 
 /** The secret that signs realtime channel auth when PUSHER_APP_SECRET/APP_KEY are not set: made once, kept in the database. */
 export async function ensureAppKey(db: Kysely<any>): Promise<string> {
+  const kept = await db.selectFrom('app_settings').select('value').where('key', '=', 'app_key').executeTakeFirst();
+  if (kept) return kept.value as string;
   const fresh = randomBytes(32).toString('hex');
   await sql`insert into app_settings (key, value) values ('app_key', ${JSON.stringify(fresh)}::jsonb) on conflict (key) do nothing`.execute(db);
   const row = await db.selectFrom('app_settings').select('value').where('key', '=', 'app_key').executeTakeFirstOrThrow();
   return row.value as string;
+}
+
+/** The names and contents of schemas/*.json, hashed. */
+function schemaFilesHash(): string {
+  const hash = createHash('sha256');
+  for (const name of readdirSync(SCHEMAS_DIR).filter((file) => file.endsWith('.json')).sort()) {
+    hash.update(name).update('\0').update(readFileSync(path.join(SCHEMAS_DIR, name))).update('\0');
+  }
+  return hash.digest('hex');
 }
 
 const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);

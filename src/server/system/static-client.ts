@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { PROJECT_ROOT } from '../config/paths.js';
 
-export const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../dist/client');
+export const clientDir = path.join(PROJECT_ROOT, 'dist/client');
 const SERVER_PATHS = /^\/(api|broadcasting|sanctum|app)(\/|$)/;
 
 /**

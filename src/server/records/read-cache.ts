@@ -1,0 +1,65 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { WriteGeneration } from '../db/write-tracking.js';
+
+const MAX_BYTES = 32 * 1_048_576;
+/** Larger answers (per_page=-1 on a big table) are rare and would push everything else out. */
+const MAX_ENTRY_BYTES = 1_048_576;
+
+interface Entry {
+  body: string;
+  generation: number;
+}
+
+/**
+ * Answers of the generic list and show reads, kept per person and URL until the next write (READ_CACHE,
+ * docs/architecture.md). An entry is served only while the database's write generation is the one read before
+ * its queries ran; every write through the database layer moves it, so a change is visible on the next read.
+ * Keys hold the user id: one person's answer is never served to another.
+ */
+export class ReadCache {
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+
+  constructor(private readonly writes: WriteGeneration) {
+    // A write makes every entry stale: free their memory at once rather than when they are next asked for.
+    writes.onBump((kind) => {
+      if (kind === 'data' && this.entries.size) this.clear();
+    });
+  }
+
+  /** Sends the kept answer for this person and URL, or computes, sends and keeps it. */
+  async serve(request: FastifyRequest, reply: FastifyReply, compute: () => Promise<unknown>) {
+    const user = request.user;
+    if (!user) return compute();
+    const key = `${user.id}:${user.impersonator?.id ?? ''}:${request.url}`;
+    const hit = this.entries.get(key);
+    if (hit && hit.generation === this.writes.data) {
+      // Most recently used last, so the oldest are dropped first.
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return reply.type('application/json; charset=utf-8').send(hit.body);
+    }
+    const generation = this.writes.data;
+    const body = JSON.stringify(await compute());
+    if (generation === this.writes.data && body.length <= MAX_ENTRY_BYTES) this.keep(key, { body, generation });
+    return reply.type('application/json; charset=utf-8').send(body);
+  }
+
+  clear() {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
+  private keep(key: string, entry: Entry) {
+    const old = this.entries.get(key);
+    if (old) this.bytes -= old.body.length;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    this.bytes += entry.body.length;
+    for (const [oldest, value] of this.entries) {
+      if (this.bytes <= MAX_BYTES) break;
+      this.entries.delete(oldest);
+      this.bytes -= value.body.length;
+    }
+  }
+}
