@@ -41,16 +41,32 @@ export async function ensureCustomFieldIndex(db: Kysely<any>, schema: { id: numb
   await sql`create index if not exists ${sql.id(name)} on ${sql.table(table)} (${sql.join(columns)})`.execute(db);
 }
 
+const indexExists = async (db: Kysely<any>, name: string) =>
+  Boolean((await sql<{ found: string | null }>`select to_regclass(quote_ident(${name})) as found`.execute(db)).rows[0]?.found);
+
 export async function dropCustomFieldIndex(db: Kysely<any>, schema: { id: number; type: string }, field: { slug: string }) {
   const { table, schemaId } = target(schema);
   await sql`drop index if exists ${sql.id(indexName(table, schemaId, field.slug))}`.execute(db);
 }
 
-/** Every custom field's index (made again if missing: a restored backup, a field added by another process). */
+/**
+ * Every custom field's index (made again if missing: a restored backup, a field added by another process, an index
+ * of an earlier shape dropped by a migration). A table that got one is analyzed at once: the planner's statistics
+ * of an indexed expression are gathered by ANALYZE only, and until then it takes every value for a rare one.
+ */
 export async function ensureAllCustomFieldIndexes(db: Kysely<any>) {
+  const analyze = new Set<string>();
   for (const schema of await loadSchemas(db)) {
-    for (const field of schema.fields) if (!field.column) await ensureCustomFieldIndex(db, schema, field);
+    for (const field of schema.fields) {
+      if (field.column) continue;
+      const { table, schemaId } = target(schema);
+      const name = indexName(table, schemaId, field.slug);
+      if (await indexExists(db, name)) continue;
+      await ensureCustomFieldIndex(db, schema, field);
+      if (await indexExists(db, name)) analyze.add(table);
+    }
   }
+  for (const table of analyze) await sql`analyze ${sql.table(table)}`.execute(db);
 }
 
 export async function hasTrigram(db: Kysely<any>) {
