@@ -93,7 +93,9 @@ export async function benchReports(): Promise<BenchRow[]> {
   // BENCH_REPORTS_DIR keeps the filled database between runs (for working on a query); by default a fresh temporary one.
   const kept = process.env.BENCH_REPORTS_DIR;
   const dataDir = kept ?? mkdtempSync(path.join(os.tmpdir(), 'om-bench-reports-'));
-  const config = loadConfig({ ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, ADMIN_EMAIL, ADMIN_PASSWORD, SEED_DEMO: '0', LOG_LEVEL: 'silent', DATABASE_URL: '' });
+  const config = loadConfig({ ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, ADMIN_EMAIL, ADMIN_PASSWORD, SEED_DEMO: '0', LOG_LEVEL: 'silent', DATABASE_URL: '',
+    // Every request reaches the queries: no answer or session is kept between requests.
+    READ_CACHE: '0' });
   const database = await openDatabase(config);
   const rows: BenchRow[] = [];
   let app: Awaited<ReturnType<typeof buildApp>>['app'] | null = null;
@@ -135,11 +137,13 @@ export async function benchReports(): Promise<BenchRow[]> {
       ['GET /api/reports/market-share by month (all time)', '/api/reports/market-share?group_by=period&interval=month', admin],
       ['GET /api/reports/market-share by building type', '/api/reports/market-share?group_by=building_type', admin],
       ['GET /api/reports/market-share by site type (a trade, a year)', `/api/reports/market-share?group_by=site_type&trade_id=3&from=${year}-01-01&to=${year}-12-31`, admin],
+      ['GET /api/reports/market-share by region (a year: counted from the sites)', `/api/reports/market-share?group_by=region&from=${year}-01-01&to=${year}-12-31`, admin],
       ['GET /api/reports/market-share by region (category-limited)', '/api/reports/market-share?group_by=region', limited],
       ['GET /api/reports/market-share/sites (drill-down page)', '/api/reports/market-share/sites?group_by=region&key=2&labour=union', admin],
       ['GET /api/reports/classifications', '/api/reports/classifications', admin],
       ['GET /api/reports/task-performance by person by month (all)', '/api/reports/task-performance?from=2000-01-01&to=2100-12-31&interval=month', admin],
       ['GET /api/reports/task-performance by team by week (all)', '/api/reports/task-performance?from=2000-01-01&to=2100-12-31&interval=week&group_by=team', admin],
+      ['GET /api/reports/task-performance by person (this month, the default)', '/api/reports/task-performance', admin],
       ['GET /api/reports/user-performance (a year)', `/api/reports/user-performance?from=${year}-01-01&to=${year}-12-31`, admin],
     ];
     const only = process.env.BENCH_REPORTS_ONLY;

@@ -150,26 +150,25 @@ async function countedNow(ctx: AppContext, user: AuthUser, params: MarketSharePa
   const base = labouredSitesFrom(ctx, user);
   const group = grouping(params);
   const where = sql`${base.where} and ${siteFilters(params)}`;
-  // Region and trade join one row per link (a site in two regions twice): the labour is worked out once per site
-  // first (`offset 0` keeps it a step of its own), then the links are joined to those rows.
-  const perLink = params.group_by === 'region' || params.group_by === 'trade';
-  const sites = perLink
-    ? sql`(select s.id, s.estimated_value, s.estimated_hours, ${base.labour} as labour from ${base.from} where ${where} offset 0) s`
-    : sql`${base.from}`;
-  const { rows } = await sql<GroupRow>`
-    select ${group.keyText} as key, ${group.label} as label, x.labour, x.sites, x.value, x.hours
-    from (
-      select ${group.key} as key, ${perLink ? sql`s.labour` : base.labour} as labour,
-        count(*)::int as sites, coalesce(sum(s.estimated_value), 0) as value, coalesce(sum(s.estimated_hours), 0) as hours
-      from ${sites} ${group.join}
-      ${perLink ? sql`` : sql`where ${where}`}
-      group by 1, 2
-    ) x ${group.labelJoin}`.execute(ctx.db);
-  if (!perLink) return { rows, totalsRows: rows };
-  const totals = await sql<GroupRow>`
-    select null as key, null as label, ${base.labour} as labour, count(*)::int as sites, coalesce(sum(s.estimated_value), 0) as value, coalesce(sum(s.estimated_hours), 0) as hours
-    from ${base.from} where ${where} group by 3`.execute(ctx.db);
-  return { rows, totalsRows: totals.rows };
+  const aggregates = sql`count(*)::int as sites, coalesce(sum(s.estimated_value), 0) as value, coalesce(sum(s.estimated_hours), 0) as hours`;
+  if (params.group_by !== 'region' && params.group_by !== 'trade') {
+    const { rows } = await sql<GroupRow>`
+      select ${group.keyText} as key, ${group.label} as label, x.labour, x.sites, x.value, x.hours
+      from (select ${group.key} as key, ${base.labour} as labour, ${aggregates} from ${base.from} where ${where} group by 1, 2) x
+      ${group.labelJoin}`.execute(ctx.db);
+    return { rows, totalsRows: rows };
+  }
+  // Region and trade join one row per link (a site in two regions counts in both, and once in the totals): the
+  // labour is worked out once per site, then grouped by the links and, for the totals, alone.
+  const { rows } = await sql<GroupRow & { part: 'group' | 'total' }>`
+    with s as materialized (
+      select s.id, s.estimated_value, s.estimated_hours, ${base.labour} as labour from ${base.from} where ${where}
+    )
+    select 'group' as part, ${group.keyText} as key, ${group.label} as label, x.labour, x.sites, x.value, x.hours
+    from (select ${group.key} as key, s.labour, ${aggregates} from s ${group.join} group by 1, 2) x ${group.labelJoin}
+    union all
+    select 'total', null, null, s.labour, ${aggregates} from s group by s.labour`.execute(ctx.db);
+  return { rows: rows.filter((r) => r.part === 'group'), totalsRows: rows.filter((r) => r.part === 'total') };
 }
 
 function add(target: LabourFigures, row: { sites: number; value: number | null; hours: number | null }) {

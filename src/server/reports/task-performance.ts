@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden } from '../http/errors.js';
-import { bucket, bucketRange, canRead, INTERVALS, parseFilters, rangeCondition, rangeFilter, resourceDef, teamMemberIds, teamMembers, thisMonth, visibleCondition, type Interval, type Link } from './scope.js';
+import { bucketLabel, bucketRange, bucketStart, canRead, INTERVALS, parseFilters, rangeCondition, rangeFilter, resourceDef, teamMemberIds, teamMembers, thisMonth, visibleCondition, type Interval, type Link } from './scope.js';
 
 export const taskPerformanceShape = {
   group_by: z.enum(['user', 'team']).default('user'),
@@ -47,24 +47,29 @@ export async function taskPerformance(ctx: AppContext, user: AuthUser, params: T
   if (params.user_id) peopleFilter.push(sql<boolean>`e.uid = ${params.user_id}`);
   if (params.team_id) peopleFilter.push(sql<boolean>`e.uid in ${teamMembers(params.team_id)}`);
   const interval = params.interval === 'none' ? null : (params.interval as Interval);
-  const period = interval ? bucket(sql`e.at`, interval) : sql<string>`null`;
+  // Tasks are first counted per assignee and period start (cheap to group by), then the few rows are labelled and
+  // summed per person or team.
+  const start = (column: string) => (interval ? bucketStart(sql.ref(column), interval) : sql`null::timestamptz`);
+  const period = interval ? bucketLabel(sql`e.at`, interval) : sql<string>`null`;
   const groupKey = params.group_by === 'team' ? sql`m.team_id` : sql`e.uid`;
   const teamJoin = params.group_by === 'team' ? sql`join (select tu.user_id, tu.team_id from team_user tu union select u.id, u.team_id from users u where u.team_id is not null) m on m.user_id = e.uid` : sql``;
   const { rows } = await sql<any>`
     select ${groupKey} as key, ${period} as period,
-      count(*) filter (where e.kind = 'done' and e.type = 'call')::int as calls,
-      count(*) filter (where e.kind = 'done' and e.type = 'meeting')::int as meetings,
-      count(*) filter (where e.kind = 'done' and e.type = 'visit')::int as visits,
-      count(*) filter (where e.kind = 'done')::int as done,
-      count(*) filter (where e.kind = 'due')::int as due,
-      count(*) filter (where e.kind = 'due' and e.completed)::int as due_done,
-      count(*) filter (where e.kind = 'due' and not e.completed and e.at < ${overdueEnd}::timestamptz)::int as overdue
+      sum(e.calls)::int as calls, sum(e.meetings)::int as meetings, sum(e.visits)::int as visits, sum(e.done)::int as done,
+      sum(e.due)::int as due, sum(e.due_done)::int as due_done, sum(e.overdue)::int as overdue
     from (
-      select t.assignee_id as uid, t.type, 'done' as kind, t.completed_at as at, true as completed from tasks t
-        where ${visibleTask} and t.completed_at is not null and ${rangeCondition('t.completed_at', range)}
+      select t.assignee_id as uid, ${start('t.completed_at')} as at,
+        count(*) filter (where t.type = 'call') as calls, count(*) filter (where t.type = 'meeting') as meetings,
+        count(*) filter (where t.type = 'visit') as visits, count(*) as done, 0 as due, 0 as due_done, 0 as overdue
+      from tasks t
+      where ${visibleTask} and t.completed_at is not null and ${rangeCondition('t.completed_at', range)}
+      group by 1, 2
       union all
-      select t.assignee_id, t.type, 'due', t.due_at, t.completed_at is not null from tasks t
-        where ${visibleTask} and t.due_at is not null and ${rangeCondition('t.due_at', range)}
+      select t.assignee_id, ${start('t.due_at')}, 0, 0, 0, 0, count(*),
+        count(*) filter (where t.completed_at is not null), count(*) filter (where t.completed_at is null and t.due_at < ${overdueEnd}::timestamptz)
+      from tasks t
+      where ${visibleTask} and t.due_at is not null and ${rangeCondition('t.due_at', range)}
+      group by 1, 2
     ) e ${teamJoin}
     where ${peopleFilter.length ? sql.join(peopleFilter, sql` and `) : sql`true`}
     group by 1, 2

@@ -191,4 +191,9 @@ export async function up(db: Kysely<any>) {
     `.execute(db);
   }
   await sql`select market_share_rebuild()`.execute(db);
+  // The task performance report and the dashboard count tasks done or due in a period (by assignee: tasks_assignee_idx).
+  await sql`
+    create index tasks_completed_idx on tasks (completed_at) where deleted_at is null and completed_at is not null;
+    create index tasks_due_idx on tasks (due_at) where deleted_at is null;
+  `.execute(db);
 }
