@@ -378,6 +378,34 @@ describe('related records the importer may not create', () => {
   });
 });
 
+describe('regions of imported sites', () => {
+  it('places imported sites in the regions containing them, and moves them when a later import changes their coordinates', async () => {
+    const box = [[-118.2, 34.1], [-118.1, 34.1], [-118.1, 34.2], [-118.2, 34.2], [-118.2, 34.1]];
+    const region = await admin.post('/api/regions', { name: 'Pasadena box', geometry_type: 'postal-code', code: '91199', color: '#00aa00', geometry: { type: 'Polygon', coordinates: [box] } });
+    expect(region.status, JSON.stringify(region.body)).toBe(201);
+    const importer = await makeImporter({
+      name: 'Sites with coordinates',
+      record_type: 'site',
+      key_target: 'site.external_id',
+      columns: [
+        { header: 'ID', target: 'site.external_id' },
+        { header: 'Name', target: 'site.name' },
+        { header: 'Lat', target: 'site.latitude' },
+        { header: 'Lng', target: 'site.longitude' },
+      ],
+    });
+    const regionsOf = async (externalId: string) => (await admin.get(`/api/sites?filter[external_id]=${externalId}`)).body.data[0].region_ids;
+    const first = csv([['ID', 'Name', 'Lat', 'Lng'], ['REGION-1', 'Inside', '34.15', '-118.15'], ['REGION-2', 'Outside', '33.9', '-118.4']]);
+    expect(await runImport(t, admin, importer.id, [{ name: 'regions-1.csv', content: first }])).toMatchObject({ created_count: 2, failed_count: 0 });
+    expect(await regionsOf('REGION-1')).toEqual([region.body.data.id]);
+    expect(await regionsOf('REGION-2')).toEqual([]);
+    const second = csv([['ID', 'Name', 'Lat', 'Lng'], ['REGION-1', 'Inside', '33.9', '-118.4'], ['REGION-2', 'Outside', '34.12', '-118.11']]);
+    expect(await runImport(t, admin, importer.id, [{ name: 'regions-2.csv', content: second }])).toMatchObject({ updated_count: 2, failed_count: 0 });
+    expect(await regionsOf('REGION-1')).toEqual([]);
+    expect(await regionsOf('REGION-2')).toEqual([region.body.data.id]);
+  });
+});
+
 describe('a restart in the middle of an import', () => {
   it('resumes after the last committed chunk without duplicating or losing rows', async () => {
     const text = vendorSitesCsv(95, 99);

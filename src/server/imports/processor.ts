@@ -4,7 +4,7 @@ import { loadAuthUser } from '../auth/load-user.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { roleChannels, userChannel } from '../records/model-events.js';
 import type { BatchRow } from '../records/batch-writer.js';
-import { undoBatch } from '../records/batch-writer.js';
+import { batchFields, undoBatch } from '../records/batch-writer.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import { JobInterrupted, PermanentJobError, SimulatedCrash, type JobContext } from '../jobs/worker.js';
 export { SimulatedCrash };
@@ -202,7 +202,7 @@ export class ImportProcessor {
     }
 
     const related = new RelatedResolver(this.ctx.records, this.ctx.resources, trx, user, importId, importer.create_related);
-    const fields = await this.ctx.records.fields(def, trx);
+    const fields = await batchFields(this.ctx.records, def, trx);
     const type = importer.record_type;
     const tradeField = type === 'site' ? pivotField(fields, 'site_trades') : type === 'contractor' ? pivotField(fields, 'contractor_trades') : null;
     const collect = (pick: (row: MappedRow) => string | string[] | undefined) => live.flatMap((row) => [pick(row) ?? []].flat());

@@ -1,6 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { RecordService } from '../records/record-service.js';
+import { batchFields } from '../records/batch-writer.js';
 import type { ResourceRegistry } from '../records/registry.js';
 import type { ContactInput } from './mapper.js';
 import { definitionFor } from './record-types.js';
@@ -49,7 +50,7 @@ export class RelatedResolver {
     const result = new Map<string, Resolved>();
     if (!list.length) return result;
     const def = definitionFor(this.resources, 'contractor');
-    const fields = await this.records.fields(def, this.trx);
+    const fields = await batchFields(this.records, def, this.trx);
     const byId = new Map<string, Record<string, unknown>>();
     const byName = new Map<string, Record<string, unknown>>();
     for (const contractor of list) {
@@ -109,7 +110,7 @@ export class RelatedResolver {
       else missing.push([key, contact]);
     }
     if (missing.length) {
-      const fields = await this.records.fields(def, this.trx);
+      const fields = await batchFields(this.records, def, this.trx);
       const outcomes = await this.records.importBatch(
         this.trx,
         this.user,

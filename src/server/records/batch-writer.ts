@@ -6,6 +6,7 @@ import type { FieldSpec, PivotStorage, ResourceDefinition, WriteContext } from '
 import { humanise, isBlank } from './fields.js';
 import { changesOf, checkReferences, splitByStorage, type RecordService } from './record-service.js';
 import { validateInput } from './validate.js';
+import { readCachingTransaction } from './batch-reads.js';
 
 /**
  * The batch write path of the data service (DESIGN.md 3) for imports: the same permission rules, validation,
@@ -60,44 +61,6 @@ export function createBatchValidator(fields: Record<string, FieldSpec>, readOnly
     validateInput(body, fields, { ...options, readOnly: [...readOnly] });
 }
 
-/**
- * The transaction as the record type's beforeWrite hooks see it during a batch: SELECT queries built with the
- * query builder are answered once per batch for the same SQL and parameters (a hook checking the site type reads
- * the same list for every row). Safe because nothing is written between the first and last row's hooks; every
- * other call (inserts, updates, raw SQL) goes straight to the transaction.
- */
-export function readCachingTransaction(trx: Transaction<any>): Transaction<any> {
-  const cache = new Map<string, Promise<unknown>>();
-  const EXECUTES = new Set(['execute', 'executeTakeFirst', 'executeTakeFirstOrThrow']);
-  const wrap = (target: any): any =>
-    new Proxy(target, {
-      get(object, property, receiver) {
-        const value = Reflect.get(object, property, receiver);
-        if (typeof value !== 'function') return value;
-        if (EXECUTES.has(property as string)) {
-          return (...args: unknown[]) => {
-            const compiled = object.compile();
-            if (!/^\s*select\b/i.test(compiled.sql)) return value.apply(object, args);
-            const key = `${String(property)}\u0000${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
-            if (!cache.has(key)) cache.set(key, value.apply(object, args));
-            return cache.get(key);
-          };
-        }
-        return (...args: unknown[]) => {
-          const result = value.apply(object, args);
-          return result && typeof result === 'object' && typeof result.compile === 'function' && typeof result.execute === 'function' ? wrap(result) : result;
-        };
-      },
-    });
-  return new Proxy(trx, {
-    get(object, property, receiver) {
-      const value = Reflect.get(object, property, receiver);
-      if (property === 'selectFrom' && typeof value === 'function') return (...args: unknown[]) => wrap(value.apply(object, args));
-      return typeof value === 'function' ? value.bind(object) : value;
-    },
-  });
-}
-
 /** A person-readable reason from a validation or HTTP error ("Bid date: ..."). */
 export function reasonOf(error: unknown): string {
   if (error instanceof ValidationError) return Object.values(error.errors).flat().join(' ') || error.message;
@@ -120,7 +83,7 @@ export async function importBatch(
   const mayCreate = can(user, `${entity}:create`, Boolean(def.categoryColumn));
   const mayUpdate = can(user, `${entity}:update`, Boolean(def.categoryColumn));
 
-  const fields = await service.fields(def, trx);
+  const fields = await batchFields(service, def, trx);
   const validate = createBatchValidator(fields, def.readOnly ?? []);
   const { keyField } = options;
   const keySpec = keyField ? fields[keyField] : undefined;
@@ -183,13 +146,14 @@ export async function importBatch(
 
   // ---- validate and prepare each row: the same checks as a record saved by hand -------------------------
   const reads = readCachingTransaction(trx);
+  const pivotFields = Object.keys(fields).filter((field) => typeof fields[field].storage === 'object');
   const creates: Pending[] = [];
   const updates: Pending[] = [];
   for (const index of firstPass) {
     const body = { ...rows[index].values };
     // Pivot ids as the record presents them (unique, ascending), so an unchanged list is not a change.
-    for (const [field, spec] of Object.entries(fields)) {
-      if (typeof spec.storage === 'object' && Array.isArray(body[field])) body[field] = [...new Set((body[field] as unknown[]).map(Number))].sort((a, b) => a - b);
+    for (const field of pivotFields) {
+      if (Array.isArray(body[field])) body[field] = [...new Set((body[field] as unknown[]).map(Number))].sort((a, b) => a - b);
     }
     const key = keyOf(body);
     const existing = key !== null ? existingByKey.get(key) : undefined;
@@ -245,31 +209,33 @@ export async function importBatch(
   }
 
   const types = await tableColumnTypes(trx, def.table);
+  // Whole rows back from the database only for a row-by-row afterWrite hook; otherwise ids are enough.
+  const wholeRows = Boolean(def.hooks?.afterWrite && !def.hooks.afterWriteMany);
   const revisions: Array<Record<string, unknown>> = [];
   const undo: Array<Record<string, unknown>> = [];
   const userId = user.impersonator?.id ?? user.id;
   const now = new Date().toISOString();
 
   // ---- creates: one multi-row insert per set of columns ---------------------------------------------------
-  const createGroups = groupBy(creates, (p) => signature(split(p.values, fields).columns, def));
+  const createSplits = new Map(creates.map((p) => [p, split(p.values, fields)]));
+  const createGroups = groupBy(creates, (p) => signature(createSplits.get(p)!.columns, def));
   for (const group of createGroups.values()) {
     for (let start = 0; start < group.length; start += INSERT_SLICE) {
       const slice = group.slice(start, start + INSERT_SLICE);
-      const splits = slice.map((p) => split(p.values, fields));
+      const splits = slice.map((p) => createSplits.get(p)!);
       const scope = def.scope ? { [def.scope.column]: def.scope.value } : {};
       const records = splits.map((s) => ({ ...s.columns, ...scope, ...(def.customFields ? { custom: s.custom } : {}), created_at: now, updated_at: now, ...(types.has('import_id') ? { import_id: options.importId } : {}) }));
       const columns = Object.keys(records[0]);
-      const inserted = await insertRecordset(trx, def.table, columns, types, records);
+      const inserted = await insertRecordset(trx, def.table, columns, types, records, wholeRows);
       for (let i = 0; i < slice.length; i++) {
         const pending = slice[i];
         const row = inserted[i];
         outcomes[pending.index] = { outcome: 'created', id: row.id };
         revisions.push({ revisionable_type: def.type, revisionable_id: row.id, action: 'imported', user_id: userId, changes: changesOf({}, pending.values), import_id: options.importId });
         undo.push({ import_id: options.importId, record_type: def.type, record_id: row.id, created: true, before: null });
-        pending.existing = row;
       }
       await writePivotsBulk(trx, slice.map((p, i) => ({ id: inserted[i].id, pivots: splits[i].pivots })), fields, false);
-      if (def.hooks?.afterWrite) for (let i = 0; i < slice.length; i++) await def.hooks.afterWrite(inserted[i], { ...slice[i].ctx, trx });
+      await afterWrites(def, trx, slice.map((p, i) => ({ record: wholeRows ? inserted[i] : { ...p.values, id: inserted[i].id }, ctx: { ...p.ctx, trx } })));
     }
   }
 
@@ -285,7 +251,7 @@ export async function importBatch(
       const columns = Object.keys(splits[0].columns);
       const withCustom = splits.some((s) => Object.keys(s.custom).length > 0);
       const records = slice.map((p, i) => ({ id: p.existing!.id, ...splits[i].columns, ...(withCustom ? { custom: splits[i].custom } : {}) }));
-      const updated = await updateRecordset(trx, def.table, columns, withCustom, types, records);
+      const updated = await updateRecordset(trx, def.table, columns, withCustom, types, records, wholeRows);
       const byId = new Map(updated.map((row) => [row.id, row]));
       for (let i = 0; i < slice.length; i++) {
         const pending = slice[i];
@@ -297,7 +263,7 @@ export async function importBatch(
         undo.push({ import_id: options.importId, record_type: def.type, record_id: id, created: false, before });
       }
       await writePivotsBulk(trx, slice.map((p, i) => ({ id: p.existing!.id, pivots: splits[i].pivots })), fields, true);
-      if (def.hooks?.afterWrite) for (const pending of slice) await def.hooks.afterWrite(byId.get(pending.existing!.id) ?? pending.existing!, { ...pending.ctx, trx });
+      await afterWrites(def, trx, slice.map((p) => ({ record: wholeRows ? (byId.get(p.existing!.id) ?? p.existing!) : { ...p.existing!, ...p.values }, ctx: { ...p.ctx, trx } })));
     }
   }
 
@@ -329,7 +295,7 @@ export async function importBatch(
  */
 export async function undoBatch(service: RecordService, trx: Transaction<any>, user: AuthUser, def: ResourceDefinition, entries: ReadonlyArray<{ record_id: number; created: boolean; before: Record<string, unknown> | null }>) {
   const userId = user.impersonator?.id ?? user.id;
-  const fields = await service.fields(def, trx);
+  const fields = await batchFields(service, def, trx);
   const types = await tableColumnTypes(trx, def.table);
   const revisions: Array<Record<string, unknown>> = [];
   const created = [...new Set(entries.filter((e) => e.created).map((e) => e.record_id))];
@@ -370,6 +336,12 @@ export async function undoBatch(service: RecordService, trx: Transaction<any>, u
 
 // ---- helpers ------------------------------------------------------------------------------------------------
 
+/** The type's afterWrite work for a slice of rows: its batch form when it has one, else row by row. */
+async function afterWrites(def: ResourceDefinition, trx: Transaction<any>, writes: Array<{ record: Record<string, any>; ctx: Pending['ctx'] }>) {
+  if (def.hooks?.afterWriteMany) await def.hooks.afterWriteMany(writes, trx);
+  else if (def.hooks?.afterWrite) for (const { record, ctx } of writes) await def.hooks.afterWrite(record, ctx);
+}
+
 /** SQL types of a table's columns (for json_to_recordset), read once per table. */
 async function tableColumnTypes(db: Kysely<any>, table: string): Promise<Map<string, string>> {
   const cached = cacheByTable.get(table);
@@ -383,18 +355,18 @@ async function tableColumnTypes(db: Kysely<any>, table: string): Promise<Map<str
 }
 const cacheByTable = new Map<string, Map<string, string>>();
 
-async function insertRecordset(trx: Transaction<any>, table: string, columns: string[], types: Map<string, string>, records: Array<Record<string, unknown>>) {
+async function insertRecordset(trx: Transaction<any>, table: string, columns: string[], types: Map<string, string>, records: Array<Record<string, unknown>>, wholeRows: boolean) {
   const definitions = columns.map((c) => sql`${sql.ref(c)} ${sql.raw(sqlType(types, c))}`);
   const list = sql.join(columns.map((c) => sql.ref(c)));
   const result = await sql<Record<string, any>>`
     insert into ${sql.table(table)} (${list})
     select ${list} from json_to_recordset(${JSON.stringify(records.map((r, i) => ({ ...r, _ord: i })))}::json) as x(${sql.join(definitions)}, _ord integer)
     order by _ord
-    returning *`.execute(trx);
+    returning ${wholeRows ? sql`*` : sql`id`}`.execute(trx);
   return result.rows;
 }
 
-async function updateRecordset(trx: Transaction<any>, table: string, columns: string[], withCustom: boolean, types: Map<string, string>, records: Array<Record<string, unknown>>) {
+async function updateRecordset(trx: Transaction<any>, table: string, columns: string[], withCustom: boolean, types: Map<string, string>, records: Array<Record<string, unknown>>, wholeRows = false) {
   const all = [...columns, ...(withCustom ? ['custom'] : [])];
   const definitions = [sql`id integer`, ...all.map((c) => sql`${sql.ref(c)} ${sql.raw(sqlType(types, c))}`)];
   const sets = [
@@ -406,7 +378,7 @@ async function updateRecordset(trx: Transaction<any>, table: string, columns: st
     update ${sql.table(table)} as t set ${sql.join(sets)}
     from json_to_recordset(${JSON.stringify(records)}::json) as x(${sql.join(definitions)})
     where t.id = x.id
-    returning t.*`.execute(trx);
+    returning ${wholeRows ? sql`t.*` : sql`t.id`}`.execute(trx);
   return result.rows;
 }
 
@@ -442,6 +414,19 @@ async function writePivotsBulk(trx: Transaction<any>, items: Array<{ id: number;
       on conflict do nothing`.execute(trx);
   }
 }
+
+/**
+ * The fields of a type (custom fields included) for the batch path: read once per transaction (one chunk, or a
+ * whole all-or-nothing import) rather than by every batch and related-record lookup of it. No import writes schemas.
+ */
+export async function batchFields(service: RecordService, def: ResourceDefinition, trx: Transaction<any>) {
+  let byType = fieldsCache.get(trx);
+  if (!byType) fieldsCache.set(trx, (byType = new Map()));
+  let fields = byType.get(def.type);
+  if (!fields) byType.set(def.type, (fields = service.fields(def, trx)));
+  return fields;
+}
+const fieldsCache = new WeakMap<object, Map<string, Promise<Record<string, FieldSpec>>>>();
 
 /** Within one transaction (one chunk), a reference found once need not be looked up again. */
 const referenceCache = new WeakMap<object, Set<string>>();

@@ -105,6 +105,11 @@ export interface ResourceDefinition {
     beforeRemove?(existing: Record<string, any>, ctx: WriteContext): Promise<void> | void;
     /** Work that belongs in the same transaction after the row is written. */
     afterWrite?(record: Record<string, any>, ctx: WriteContext & { action: 'create' | 'update' | 'delete' | 'restore' }): Promise<void> | void;
+    /**
+     * The same work as afterWrite for many created or updated rows at once (the import batch path calls it once per
+     * slice instead of afterWrite per row, where per-row queries would dominate a large import).
+     */
+    afterWriteMany?(writes: Array<{ record: Record<string, any>; ctx: WriteContext & { action: 'create' | 'update' } }>, trx: Transaction<any>): Promise<void> | void;
     /** Add computed keys to rows on their way out (one query for the whole page). */
     present?(rows: Record<string, any>[], db: Kysely<any>): Promise<void> | void;
     /** After commit (and after the realtime event): caches, indexes, files, follow-up events. Errors are logged, not thrown. */

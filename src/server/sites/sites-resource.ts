@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { fieldError, ValidationError } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { checkSlug, ownership, ref, refs, schemaBacked, tagIds } from '../schemas/schema-backed.js';
-import { assignSiteRegions } from '../regions/assign.js';
+import type { Transaction } from 'kysely';
+import { assignSiteRegions, assignSites } from '../regions/assign.js';
 
 export const SITE_SOURCES = ['building-trades', 'construct-connect', 'dodge-data', 'manual', 'meps', 'pla', 'uaw'] as const;
 
@@ -84,15 +85,17 @@ export const sitesResource: ResourceDefinition = schemaBacked(
         return values;
       },
       async afterWrite(record, { trx, action, values }) {
-        if ((action === 'create' || action === 'update') && values && 'contractors' in values) {
-          await trx.deleteFrom('site_contractors').where('site_id', '=', record.id).execute();
-          const rows = (values.contractors ?? []).map((c: any) => ({ site_id: record.id, contractor_id: c.contractor_id, trade_id: c.trade_id ?? null }));
-          if (rows.length) await trx.insertInto('site_contractors').values(rows).execute();
-        }
+        if ((action === 'create' || action === 'update') && values && 'contractors' in values) await replaceContractors(trx, [{ id: record.id, contractors: values.contractors }]);
         // A site belongs to the regions containing it, worked out in the same transaction as the save.
         if (action === 'create' || (action === 'update' && values && ('latitude' in values || 'longitude' in values))) {
           await assignSiteRegions(trx, record.id, record.latitude, record.longitude);
         }
+      },
+      async afterWriteMany(writes, trx) {
+        const withContractors = writes.filter((w) => w.ctx.values && 'contractors' in w.ctx.values);
+        if (withContractors.length) await replaceContractors(trx, withContractors.map((w) => ({ id: w.record.id, contractors: w.ctx.values!.contractors })));
+        const moved = writes.filter((w) => w.ctx.action === 'create' || (w.ctx.values && ('latitude' in w.ctx.values || 'longitude' in w.ctx.values)));
+        if (moved.length) await assignSites(trx, moved.map((w) => w.record.id));
       },
       async present(records, db) {
         const ids = records.map((r) => r.id);
@@ -107,3 +110,10 @@ export const sitesResource: ResourceDefinition = schemaBacked(
   },
   { attachments: true },
 );
+
+/** Replaces the contractor links (`contractors`, the general contractor aside) of some sites. */
+async function replaceContractors(trx: Transaction<any>, sites: Array<{ id: number; contractors: Array<{ contractor_id: number; trade_id?: number | null }> | null }>) {
+  await trx.deleteFrom('site_contractors').where('site_id', 'in', sites.map((s) => s.id)).execute();
+  const rows = sites.flatMap((s) => (s.contractors ?? []).map((c) => ({ site_id: s.id, contractor_id: c.contractor_id, trade_id: c.trade_id ?? null })));
+  for (let i = 0; i < rows.length; i += 5_000) await trx.insertInto('site_contractors').values(rows.slice(i, i + 5_000)).execute();
+}
