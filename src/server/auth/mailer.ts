@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config/config.js';
 
@@ -17,8 +17,11 @@ export function createMailer(config: Config, log: FastifyBaseLogger): SendMail {
       log.info({ mail }, `Mail to ${mail.to} (no SMTP_URL set, so it is written here): ${mail.subject}\n${mail.text}`);
     };
   }
-  const transport = nodemailer.createTransport(config.mail.smtpUrl);
+  const smtpUrl = config.mail.smtpUrl;
+  // Loaded with the first mail: most starts send none, and the module is large.
+  let transport: Promise<Transporter> | null = null;
   return async (mail) => {
-    await transport.sendMail({ from: config.mail.from, ...mail });
+    transport ??= import('nodemailer').then((nodemailer) => nodemailer.default.createTransport(smtpUrl));
+    await (await transport).sendMail({ from: config.mail.from, ...mail });
   };
 }

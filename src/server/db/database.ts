@@ -3,7 +3,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Config } from '../config/config.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import { trackWrites, WriteGeneration } from './write-tracking.js';
@@ -38,6 +38,8 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
 }
 
 async function openPostgres(url: string): Promise<Database> {
+  // Loaded only here: with the embedded database the driver is never needed.
+  const { default: pg } = await import('pg');
   pg.types.setTypeParser(INT8, toNumber);
   pg.types.setTypeParser(NUMERIC, toNumber);
   pg.types.setTypeParser(DATE, asText);

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -15,6 +15,7 @@ const STRIPPED_SETTINGS = [
   'DATABASE_URL', 'APP_URL', 'APP_KEY', 'HOST', 'PORT', 'DATA_DIR', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'SEED_DEMO', 'LOG_LEVEL',
   'NODE_ENV', 'PUSHER_APP_ID', 'PUSHER_APP_KEY', 'PUSHER_APP_SECRET', 'PUSHER_HOST', 'PUSHER_PORT', 'PUSHER_SCHEME',
   'SMTP_URL', 'ANALYTICS_URL', 'TRUST_PROXY', 'REGISTRATION_ENABLED', 'SESSION_IDLE_MINUTES', 'LOGIN_MAX_ATTEMPTS',
+  'READ_CACHE',
 ];
 
 export interface ServerOptions {
@@ -24,6 +25,11 @@ export interface ServerOptions {
   adminPassword: string;
   /** Give up when /api/health has not answered 200 after this long. */
   timeoutMs?: number;
+  /**
+   * The read cache (READ_CACHE): off unless asked for, so a bench repeating a request measures its queries,
+   * not a copy kept in memory. `npm start` has it on with the embedded database.
+   */
+  readCache?: boolean;
 }
 
 export interface RunningServer {
@@ -80,11 +86,17 @@ export function freePort(): Promise<number> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Builds the server bundle `npm start` runs, when stale, so that no start a bench times includes the build. */
+export function buildServer() {
+  execFileSync(process.execPath, ['--input-type=module', '-e', "await (await import('./src/server/build.mjs')).buildServerIfStale()"], { cwd: ROOT, stdio: 'inherit' });
+}
+
 /**
  * Starts the real server as `npm start` does (`node src/server/start.mjs`, client build skipped) on
  * 127.0.0.1:`port` with its data in `dataDir`, and waits for the first 200 from GET /api/health, polling every 20 ms.
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  buildServer();
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of STRIPPED_SETTINGS) delete env[name];
   Object.assign(env, {
@@ -97,6 +109,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ADMIN_PASSWORD: options.adminPassword,
     SEED_DEMO: '0',
     LOG_LEVEL: 'warn',
+    READ_CACHE: options.readCache ? '1' : '0',
   });
 
   let log = '';

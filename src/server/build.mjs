@@ -1,0 +1,50 @@
+// Builds what `npm start` serves when it is missing or older than its sources: the client (Vite) and the server
+// (one JavaScript bundle made by esbuild, which comes with tsx and vite; packages stay in node_modules).
+import { execSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const builtServer = path.join(root, 'dist/server/main.mjs');
+const builtIndex = path.join(root, 'dist/client/index.html');
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** Missing, or older than the newest file of `sources` (folders searched whole, files as they are). */
+function stale(output, sources) {
+  if (!existsSync(output)) return true;
+  const present = sources.map((source) => path.join(root, source)).filter(existsSync);
+  const newest = Math.max(...present.map((source) => (statSync(source).isDirectory() ? newestMtime(source) : statSync(source).mtimeMs)));
+  return newest > statSync(output).mtimeMs;
+}
+
+export function buildClientIfStale() {
+  if (!stale(builtIndex, ['src/client', 'src/common', 'public'])) return;
+  console.log('Building the client (first start or changed sources)...');
+  execSync('npx vite build --logLevel warn', { cwd: root, stdio: 'inherit' });
+}
+
+export async function buildServerIfStale() {
+  if (!stale(builtServer, ['src/server', 'src/common', 'package.json', 'package-lock.json'])) return;
+  console.log('Building the server (first start or changed sources)...');
+  const { build } = await import('esbuild');
+  await build({
+    entryPoints: [path.join(root, 'src/server/main.ts')],
+    outfile: builtServer,
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+}
