@@ -86,6 +86,14 @@ export function freePort(): Promise<number> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The arguments `npm start` gives node (package.json `scripts.start`: V8 flags, then src/server/start.mjs). */
+function startArguments(): string[] {
+  const script: string = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start;
+  const [command, ...args] = script.trim().split(/\s+/);
+  if (command !== 'node' || !args.includes('src/server/start.mjs')) throw new Error(`Unexpected start script: ${script}`);
+  return args;
+}
+
 /** Builds the server bundle `npm start` runs, when stale, so that no start a bench times includes the build. */
 export function buildServer() {
   execFileSync(process.execPath, ['--input-type=module', '-e', "await (await import('./src/server/build.mjs')).buildServerIfStale()"], { cwd: ROOT, stdio: 'inherit' });
@@ -117,7 +125,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     log = (log + chunk.toString('utf8')).slice(-20_000);
   };
   const startedAt = performance.now();
-  const child = spawn(process.execPath, [path.join(ROOT, 'src/server/start.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, startArguments(), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(child);
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
