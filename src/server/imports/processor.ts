@@ -1,10 +1,10 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { AppContext } from '../app-context.js';
 import { loadAuthUser } from '../auth/load-user.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { roleChannels, userChannel } from '../records/model-events.js';
 import type { BatchRow } from '../records/batch-writer.js';
-import { batchFields, undoBatch } from '../records/batch-writer.js';
+import { batchFields, undoBatch, type FieldsCache } from '../records/batch-writer.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import { JobInterrupted, PermanentJobError, SimulatedCrash, type JobContext } from '../jobs/worker.js';
 export { SimulatedCrash };
@@ -90,8 +90,10 @@ export class ImportProcessor {
     await this.progress(importId, user.id, 'ImportProcessing');
 
     try {
-      if (importer.all_or_nothing) await this.runAllOrNothing(importId, user, def, importer, files, job);
-      else await this.runChunked(importId, user, def, importer, files, record.checkpoint as Checkpoint, job);
+      // The fields of every type the import writes, read once for the run (as the mapper's are).
+      const fieldsCache: FieldsCache = new Map();
+      if (importer.all_or_nothing) await this.runAllOrNothing(importId, user, def, importer, files, fieldsCache, job);
+      else await this.runChunked(importId, user, def, importer, files, record.checkpoint as Checkpoint, fieldsCache, job);
     } catch (error) {
       if (error instanceof JobInterrupted || error instanceof SimulatedCrash) throw error;
       const message = error instanceof Error ? error.message : String(error);
@@ -100,7 +102,7 @@ export class ImportProcessor {
     }
   }
 
-  private async runChunked(importId: number, user: AuthUser, def: ResourceDefinition, importer: ImporterConfig, files: StoredFile[], checkpoint: Checkpoint, job?: JobContext) {
+  private async runChunked(importId: number, user: AuthUser, def: ResourceDefinition, importer: ImporterConfig, files: StoredFile[], checkpoint: Checkpoint, fieldsCache: FieldsCache, job?: JobContext) {
     const { db } = this.ctx;
     const fields = await this.ctx.records.fields(def);
     let chunkNumber = 0;
@@ -110,10 +112,11 @@ export class ImportProcessor {
       for await (const chunk of this.chunks(file, importer, fields, startRow)) {
         if (job?.stopping) throw new JobInterrupted();
         await db.transaction().execute(async (trx) => {
-          const { counts, failures } = await this.writeChunk(trx, importId, user, def, importer, file, chunk.rows);
+          const { counts, failures } = await this.writeChunk(trx, importId, user, def, importer, file, chunk.rows, fieldsCache);
           await this.saveProgress(trx, importId, counts, failures, { file: fileIndex, row: chunk.nextRow }, chunk.records);
         });
         chunkNumber++;
+        await refreshStatistics(db, def, fields, chunkNumber);
         await job?.heartbeat({ import_id: importId, file: fileIndex, row: chunk.nextRow });
         await this.progress(importId, user.id, 'ImportProcessing');
         await this.options.afterChunk?.(chunkNumber, importId);
@@ -125,7 +128,7 @@ export class ImportProcessor {
     await this.complete(importId, user.id, def);
   }
 
-  private async runAllOrNothing(importId: number, user: AuthUser, def: ResourceDefinition, importer: ImporterConfig, files: StoredFile[], job?: JobContext) {
+  private async runAllOrNothing(importId: number, user: AuthUser, def: ResourceDefinition, importer: ImporterConfig, files: StoredFile[], fieldsCache: FieldsCache, job?: JobContext) {
     const { db } = this.ctx;
     const failures: Failure[] = [];
     const totals: Counts = { created: 0, updated: 0, skipped: 0, failed: 0 };
@@ -134,10 +137,12 @@ export class ImportProcessor {
     const rollback = new Error('rollback');
     try {
       await db.transaction().execute(async (trx) => {
+        let chunkNumber = 0;
         for (const file of files) {
           for await (const chunk of this.chunks(file, importer, fields, 0)) {
             if (job?.stopping) throw new JobInterrupted();
-            const result = await this.writeChunk(trx, importId, user, def, importer, file, chunk.rows);
+            const result = await this.writeChunk(trx, importId, user, def, importer, file, chunk.rows, fieldsCache);
+            await refreshStatistics(trx, def, fields, ++chunkNumber);
             for (const key of Object.keys(totals) as Array<keyof Counts>) totals[key] += result.counts[key];
             records += chunk.records;
             if (failures.length < MAX_STORED_FAILURES) failures.push(...result.failures.slice(0, MAX_STORED_FAILURES - failures.length));
@@ -187,7 +192,7 @@ export class ImportProcessor {
   }
 
   /** Related records, then the records themselves, then links: all in the chunk's transaction. */
-  private async writeChunk(trx: Transaction<any>, importId: number, user: AuthUser, def: ResourceDefinition, importer: ImporterConfig, file: StoredFile, rows: MappedRow[]) {
+  private async writeChunk(trx: Transaction<any>, importId: number, user: AuthUser, def: ResourceDefinition, importer: ImporterConfig, file: StoredFile, rows: MappedRow[], fieldsCache: FieldsCache) {
     const counts: Counts = { created: 0, updated: 0, skipped: 0, failed: 0 };
     const failures: Failure[] = [];
     const failRow = (row: MappedRow, reason: string) => {
@@ -201,8 +206,8 @@ export class ImportProcessor {
       else live.push(row);
     }
 
-    const related = new RelatedResolver(this.ctx.records, this.ctx.resources, trx, user, importId, importer.create_related);
-    const fields = await batchFields(this.ctx.records, def, trx);
+    const related = new RelatedResolver(this.ctx.records, this.ctx.resources, trx, user, importId, importer.create_related, fieldsCache);
+    const fields = await batchFields(this.ctx.records, def, trx, fieldsCache);
     const type = importer.record_type;
     const tradeField = type === 'site' ? pivotField(fields, 'site_trades') : type === 'contractor' ? pivotField(fields, 'contractor_trades') : null;
     const collect = (pick: (row: MappedRow) => string | string[] | undefined) => live.flatMap((row) => [pick(row) ?? []].flat());
@@ -256,6 +261,7 @@ export class ImportProcessor {
     const keyField = keyFieldOf(importer);
     const outcomes = await this.ctx.records.importBatch(trx, user, def, batch.map((b): BatchRow => ({ values: b.values })), {
       importId,
+      fieldsCache,
       keyField: keyField && keyField in fields ? keyField : null,
       protectedFields: importer.protected_fields,
       // Defaults fill what a new record's row left empty; a new site with no type is 'pending'.
@@ -374,6 +380,19 @@ export class ImportProcessor {
       await this.ctx.realtime.publish([...(await roleChannels(db, def, {})), userChannel(user.id)], 'App.Events.ModelSaved', { type, id: null, data: { import_id: importId } });
     }
   }
+}
+
+/**
+ * Planner statistics of the tables an import grows, refreshed as they double (after chunks 1, 2, 4, 8...). The
+ * embedded database has no autovacuum: without this the planner keeps the figures of the near-empty table and,
+ * for one, matches 1,000 keys against a 100,000-row table by reading every row of it (0.2 s a chunk instead of
+ * 0.2 ms). On PostgreSQL it only runs a little ahead of autovacuum.
+ */
+async function refreshStatistics(db: Kysely<any>, def: ResourceDefinition, fields: Record<string, FieldSpec>, chunkNumber: number) {
+  if ((chunkNumber & (chunkNumber - 1)) !== 0) return;
+  const pivots = Object.values(fields).flatMap((spec) => (typeof spec.storage === 'object' ? [spec.storage.pivot] : []));
+  const tables = [...new Set([def.table, ...pivots, 'revisions', 'import_records'])];
+  await sql`analyze ${sql.join(tables.map((table) => sql.table(table)))}`.execute(db);
 }
 
 async function linkRows(

@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { RecordService } from '../records/record-service.js';
-import { batchFields } from '../records/batch-writer.js';
+import { batchFields, type FieldsCache } from '../records/batch-writer.js';
 import type { ResourceRegistry } from '../records/registry.js';
 import type { ContactInput } from './mapper.js';
 import { definitionFor } from './record-types.js';
@@ -21,6 +21,7 @@ export class RelatedResolver {
     private readonly user: AuthUser,
     private readonly importId: number,
     private readonly createRelated: boolean,
+    private readonly fieldsCache?: FieldsCache,
   ) {}
 
   /** Reference rows by name (trade, union, classification, site-status): lower-cased name → id or error. */
@@ -31,6 +32,7 @@ export class RelatedResolver {
     const def = definitionFor(this.resources, type);
     const outcomes = await this.records.importBatch(this.trx, this.user, def, unique.map((name) => ({ values: { name } })), {
       importId: this.importId,
+      fieldsCache: this.fieldsCache,
       keyField: 'name',
       create: this.createRelated,
       update: false,
@@ -50,7 +52,7 @@ export class RelatedResolver {
     const result = new Map<string, Resolved>();
     if (!list.length) return result;
     const def = definitionFor(this.resources, 'contractor');
-    const fields = await batchFields(this.records, def, this.trx);
+    const fields = await batchFields(this.records, def, this.trx, this.fieldsCache);
     const byId = new Map<string, Record<string, unknown>>();
     const byName = new Map<string, Record<string, unknown>>();
     for (const contractor of list) {
@@ -67,6 +69,7 @@ export class RelatedResolver {
       const keys = [...group.keys()];
       const outcomes = await this.records.importBatch(this.trx, this.user, def, keys.map((key) => ({ values: group.get(key)! })), {
         importId: this.importId,
+        fieldsCache: this.fieldsCache,
         keyField,
         create: this.createRelated,
         // Matched contractors are used as they are: a site file names its contractor on many rows, and the
@@ -110,13 +113,13 @@ export class RelatedResolver {
       else missing.push([key, contact]);
     }
     if (missing.length) {
-      const fields = await batchFields(this.records, def, this.trx);
+      const fields = await batchFields(this.records, def, this.trx, this.fieldsCache);
       const outcomes = await this.records.importBatch(
         this.trx,
         this.user,
         def,
         missing.map(([, contact]) => ({ values: Object.fromEntries(Object.entries(contact).filter(([field]) => field in fields)) })),
-        { importId: this.importId, keyField: null, create: this.createRelated },
+        { importId: this.importId, fieldsCache: this.fieldsCache, keyField: null, create: this.createRelated },
       );
       missing.forEach(([key, contact], i) => {
         const outcome = outcomes[i];

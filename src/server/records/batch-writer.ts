@@ -34,6 +34,8 @@ export interface BatchOptions {
   createDefaults?: Record<string, unknown>;
   /** Record what the import created and changed (import_records) so it can be undone (default true). */
   recordUndo?: boolean;
+  /** Where the fields of the types written are kept between batches (see batchFields). */
+  fieldsCache?: FieldsCache;
 }
 
 export type BatchOutcomeKind = 'created' | 'updated' | 'skipped' | 'failed';
@@ -83,7 +85,7 @@ export async function importBatch(
   const mayCreate = can(user, `${entity}:create`, Boolean(def.categoryColumn));
   const mayUpdate = can(user, `${entity}:update`, Boolean(def.categoryColumn));
 
-  const fields = await batchFields(service, def, trx);
+  const fields = await batchFields(service, def, trx, options.fieldsCache);
   const validate = createBatchValidator(fields, def.readOnly ?? []);
   const { keyField } = options;
   const keySpec = keyField ? fields[keyField] : undefined;
@@ -416,17 +418,19 @@ async function writePivotsBulk(trx: Transaction<any>, items: Array<{ id: number;
 }
 
 /**
- * The fields of a type (custom fields included) for the batch path: read once per transaction (one chunk, or a
- * whole all-or-nothing import) rather than by every batch and related-record lookup of it. No import writes schemas.
+ * The fields of a type (custom fields included) for the batch path: read once per `cache` (an import passes one for
+ * its whole run, as its mapper also uses the fields it read at the start), else once per transaction, rather than
+ * by every batch and related-record lookup.
  */
-export async function batchFields(service: RecordService, def: ResourceDefinition, trx: Transaction<any>) {
-  let byType = fieldsCache.get(trx);
-  if (!byType) fieldsCache.set(trx, (byType = new Map()));
+export async function batchFields(service: RecordService, def: ResourceDefinition, trx: Transaction<any>, cache?: FieldsCache) {
+  let byType = cache ?? fieldsByTransaction.get(trx);
+  if (!byType) fieldsByTransaction.set(trx, (byType = new Map()));
   let fields = byType.get(def.type);
   if (!fields) byType.set(def.type, (fields = service.fields(def, trx)));
   return fields;
 }
-const fieldsCache = new WeakMap<object, Map<string, Promise<Record<string, FieldSpec>>>>();
+export type FieldsCache = Map<string, Promise<Record<string, FieldSpec>>>;
+const fieldsByTransaction = new WeakMap<object, FieldsCache>();
 
 /** Within one transaction (one chunk), a reference found once need not be looked up again. */
 const referenceCache = new WeakMap<object, Set<string>>();
