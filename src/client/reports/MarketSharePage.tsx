@@ -10,38 +10,16 @@ import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Grid from '@mui/material/Grid';
 import Link from '@mui/material/Link';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { LineChart } from '@mui/x-charts/LineChart';
 import { PieChart } from '@mui/x-charts/PieChart';
-import { Title } from 'react-admin';
-import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { CsvButton, DateFilter, ErrorNote, FilterBar, PageHeader, ReportsNav, SelectFilter, formatMoney, formatNumber, formatPercent, useApi, useLiveRefresh, useNarrow, useOptions, useUrlFilters } from './shared';
-
-type Measure = 'sites' | 'value' | 'hours';
-interface LabourFigures {
-  sites: number;
-  value: number;
-  hours: number;
-}
-export interface MarketShareRow {
-  key: string | null;
-  label: string;
-  union: LabourFigures;
-  non_union: LabourFigures;
-  unknown: LabourFigures;
-  total: LabourFigures;
-  share: Record<Measure, number | null>;
-  link?: Record<string, string>;
-}
+import type { Labour, MarketShareAnswer, MarketShareMeasure as Measure, MarketShareRow } from '../../common/report-types';
+import { ReportPage, TeamFilter } from './ReportPage';
+import { ReportTable, type Column } from './ReportTable';
+import { DateFilter, SelectFilter, formatMoney, formatNumber, formatPercent, useApi, useLiveRefresh, useNarrow, useOptions, useUrlFilters } from './shared';
 
 const GROUPS: ReadonlyArray<[string, string]> = [
   ['region', 'Region'],
@@ -62,15 +40,13 @@ const UNKNOWN_COLOR = '#9e9e9e';
 const show = (measure: Measure, value: number) => (measure === 'value' ? formatMoney(value) : formatNumber(value));
 
 export default function MarketSharePage() {
-  useDocumentTitle('Market share');
   const { values, set, query } = useUrlFilters({ group_by: 'region', interval: 'month', measure: 'sites', from: '', to: '', region_id: '', trade_id: '', team_id: '', building_type_id: '', site_type: '' });
   const { measure, ...filters } = query;
-  const report = useApi<{ data: MarketShareRow[]; totals: MarketShareRow; meta: { definition: string } }>('/api/reports/market-share', filters);
+  const report = useApi<MarketShareAnswer>('/api/reports/market-share', filters);
   useLiveRefresh();
   const narrow = useNarrow();
   const regions = useOptions('regions');
   const trades = useOptions('trades');
-  const teams = useOptions('teams');
   const buildingTypes = useOptions('building-types');
   const siteTypes = useOptions('site-types');
   const m = (values.measure as Measure) || 'sites';
@@ -78,27 +54,42 @@ export default function MarketSharePage() {
   const totals = report.data?.totals;
   const chartRows = rows.slice(0, narrow ? 8 : 15);
   const byPeriod = values.group_by === 'period';
+  const groupName = GROUPS.find(([v]) => v === values.group_by)?.[1] ?? '';
+  const columns: Column<MarketShareRow>[] = [
+    { header: groupName, render: (row) => row.label },
+    { header: 'Union', render: (row) => <LabourFigure row={row} labour="union" measure={m} /> },
+    { header: 'Non-union', render: (row) => <LabourFigure row={row} labour="non-union" measure={m} /> },
+    { header: 'Unknown', render: (row) => <LabourFigure row={row} labour="unknown" measure={m} /> },
+    { header: 'All', render: (row) => <LabourFigure row={row} labour={null} measure={m} /> },
+    // The totals row is the one without a drill-down link.
+    { header: 'Union share', render: (row) => <span data-testid={row.link ? undefined : 'total-share'}>{formatPercent(row.share[m])}</span> },
+  ];
 
   return (
-    <>
-      <Title title="Market share" />
-      <ReportsNav />
-      <PageHeader title="Market share" subtitle="Union against non-union work. Unknown work is left out of the share." actions={<CsvButton path="/api/reports/market-share" query={filters} />} />
-      <FilterBar>
-        <SelectFilter label="Group by" value={values.group_by} onChange={(group_by) => set({ group_by })} options={GROUPS.map(([value, label]) => ({ value, label }))} allLabel={null} testId="filter-group" />
-        {byPeriod && (
-          <SelectFilter label="Period" value={values.interval} onChange={(interval) => set({ interval })} options={['week', 'month', 'quarter', 'year'].map((v) => ({ value: v, label: v[0].toUpperCase() + v.slice(1) }))} allLabel={null} minWidth={110} />
-        )}
-        <DateFilter label="Created from" value={values.from} onChange={(from) => set({ from })} testId="filter-from" />
-        <DateFilter label="Created to" value={values.to} onChange={(to) => set({ to })} testId="filter-to" />
-        {regions.length > 0 && <SelectFilter label="Region" value={values.region_id} onChange={(region_id) => set({ region_id })} options={regions.map((r) => ({ value: String(r.id), label: r.name }))} allLabel="All regions" testId="filter-region" />}
-        {trades.length > 0 && <SelectFilter label="Trade" value={values.trade_id} onChange={(trade_id) => set({ trade_id })} options={trades.map((r) => ({ value: String(r.id), label: r.name }))} allLabel="All trades" testId="filter-trade" />}
-        {siteTypes.length > 0 && (
-          <SelectFilter label="Site type" value={values.site_type} onChange={(site_type) => set({ site_type })} options={siteTypes.map((r) => ({ value: String((r as any).slug ?? r.id), label: r.name }))} allLabel="All types" testId="filter-site-type" />
-        )}
-        {buildingTypes.length > 0 && <SelectFilter label="Building type" value={values.building_type_id} onChange={(building_type_id) => set({ building_type_id })} options={buildingTypes.map((r) => ({ value: String(r.id), label: r.name }))} allLabel="All buildings" />}
-        {teams.length > 0 && <SelectFilter label="Team" value={values.team_id} onChange={(team_id) => set({ team_id })} options={teams.map((r) => ({ value: String(r.id), label: r.name }))} allLabel="All teams" />}
-      </FilterBar>
+    <ReportPage
+      title="Market share"
+      subtitle="Union against non-union work. Unknown work is left out of the share."
+      csvPath="/api/reports/market-share"
+      query={filters}
+      error={report.error}
+      filters={
+        <>
+          <SelectFilter label="Group by" value={values.group_by} onChange={(group_by) => set({ group_by })} options={GROUPS.map(([value, label]) => ({ value, label }))} allLabel={null} testId="filter-group" />
+          {byPeriod && (
+            <SelectFilter label="Period" value={values.interval} onChange={(interval) => set({ interval })} options={['week', 'month', 'quarter', 'year'].map((v) => ({ value: v, label: v[0].toUpperCase() + v.slice(1) }))} allLabel={null} minWidth={110} />
+          )}
+          <DateFilter label="Created from" value={values.from} onChange={(from) => set({ from })} testId="filter-from" />
+          <DateFilter label="Created to" value={values.to} onChange={(to) => set({ to })} testId="filter-to" />
+          {regions.length > 0 && <SelectFilter label="Region" value={values.region_id} onChange={(region_id) => set({ region_id })} options={regions.map((r) => ({ value: String(r.id), label: r.name }))} allLabel="All regions" testId="filter-region" />}
+          {trades.length > 0 && <SelectFilter label="Trade" value={values.trade_id} onChange={(trade_id) => set({ trade_id })} options={trades.map((r) => ({ value: String(r.id), label: r.name }))} allLabel="All trades" testId="filter-trade" />}
+          {siteTypes.length > 0 && (
+            <SelectFilter label="Site type" value={values.site_type} onChange={(site_type) => set({ site_type })} options={siteTypes.map((r) => ({ value: String((r as any).slug ?? r.id), label: r.name }))} allLabel="All types" testId="filter-site-type" />
+          )}
+          {buildingTypes.length > 0 && <SelectFilter label="Building type" value={values.building_type_id} onChange={(building_type_id) => set({ building_type_id })} options={buildingTypes.map((r) => ({ value: String(r.id), label: r.name }))} allLabel="All buildings" />}
+          <TeamFilter value={values.team_id} onChange={(team_id) => set({ team_id })} />
+        </>
+      }
+    >
       <ToggleButtonGroup size="small" exclusive value={m} onChange={(_e, value) => value && set({ measure: value })} sx={{ mb: 2 }} aria-label="Measure">
         {MEASURES.map(([value, label]) => (
           <ToggleButton key={value} value={value} data-testid={`measure-${value}`}>
@@ -106,7 +97,6 @@ export default function MarketSharePage() {
           </ToggleButton>
         ))}
       </ToggleButtonGroup>
-      <ErrorNote error={report.error} />
 
       {totals && (
         <Grid container spacing={2} sx={{ mb: 2 }}>
@@ -114,7 +104,7 @@ export default function MarketSharePage() {
             <Card variant="outlined" sx={{ height: '100%' }}>
               <CardContent>
                 <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 600 }}>
-                  {byPeriod ? 'Over time' : `By ${GROUPS.find(([v]) => v === values.group_by)?.[1].toLowerCase()}`}
+                  {byPeriod ? 'Over time' : `By ${groupName.toLowerCase()}`}
                 </Typography>
                 {rows.length === 0 ? (
                   <Typography color="text.secondary" sx={{ py: 4 }}>
@@ -189,68 +179,36 @@ export default function MarketSharePage() {
       )}
 
       {totals && (
-        <Card variant="outlined">
-          <TableContainer sx={{ maxWidth: '100%', overflowX: 'auto' }}>
-            <Table size="small" data-testid="market-share-table" sx={{ '& td, & th': { whiteSpace: 'nowrap' } }}>
-              <TableHead>
-                <TableRow>
-                  <TableCell sx={{ position: 'sticky', left: 0, bgcolor: 'background.paper', zIndex: 1 }}>{GROUPS.find(([v]) => v === values.group_by)?.[1]}</TableCell>
-                  <TableCell align="right">Union</TableCell>
-                  <TableCell align="right">Non-union</TableCell>
-                  <TableCell align="right">Unknown</TableCell>
-                  <TableCell align="right">All</TableCell>
-                  <TableCell align="right">Union share</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {rows.map((row) => (
-                  <TableRow key={row.key ?? 'none'} hover data-testid="market-share-row">
-                    <TableCell component="th" scope="row" sx={{ position: 'sticky', left: 0, bgcolor: 'background.paper', maxWidth: { xs: 130, sm: 280 }, overflow: 'hidden', textOverflow: 'ellipsis' }}>
-                      {row.label}
-                    </TableCell>
-                    <Cell row={row} labour="union" measure={m} />
-                    <Cell row={row} labour="non-union" measure={m} />
-                    <Cell row={row} labour="unknown" measure={m} />
-                    <Cell row={row} labour={null} measure={m} />
-                    <TableCell align="right">{formatPercent(row.share[m])}</TableCell>
-                  </TableRow>
-                ))}
-                <TableRow sx={{ '& td, & th': { fontWeight: 600, borderTop: 2, borderColor: 'divider' } }}>
-                  <TableCell component="th" scope="row" sx={{ position: 'sticky', left: 0, bgcolor: 'background.paper' }}>
-                    Total{values.group_by === 'region' || values.group_by === 'trade' ? ' (each site once)' : ''}
-                  </TableCell>
-                  <TableCell align="right">{show(m, totals.union[m])}</TableCell>
-                  <TableCell align="right">{show(m, totals.non_union[m])}</TableCell>
-                  <TableCell align="right">{show(m, totals.unknown[m])}</TableCell>
-                  <TableCell align="right">{show(m, totals.total[m])}</TableCell>
-                  <TableCell align="right" data-testid="total-share">{formatPercent(totals.share[m])}</TableCell>
-                </TableRow>
-              </TableBody>
-            </Table>
-          </TableContainer>
-        </Card>
+        <ReportTable
+          testId="market-share-table"
+          rowTestId="market-share-row"
+          columns={columns}
+          rows={rows}
+          rowKey={(row) => row.key ?? 'none'}
+          footer={{ ...totals, label: values.group_by === 'region' || values.group_by === 'trade' ? 'Total (each site once)' : 'Total' }}
+          empty={null}
+        />
       )}
       {report.data?.meta.definition && (
         <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }}>
           {report.data.meta.definition}
         </Typography>
       )}
-    </>
+    </ReportPage>
   );
 }
 
-function Cell({ row, labour, measure }: { row: MarketShareRow; labour: 'union' | 'non-union' | 'unknown' | null; measure: Measure }) {
+/** A figure of one labour (null: all) that opens the sites it counts; the totals row has no link. */
+function LabourFigure({ row, labour, measure }: { row: MarketShareRow; labour: Labour | null; measure: Measure }) {
   const figures = labour === null ? row.total : labour === 'union' ? row.union : labour === 'non-union' ? row.non_union : row.unknown;
   const value = figures[measure];
-  if (!row.link || figures.sites === 0) return <TableCell align="right">{show(measure, value)}</TableCell>;
+  if (!row.link || figures.sites === 0) return <>{show(measure, value)}</>;
   const params = new URLSearchParams(row.link);
   if (labour) params.set('labour', labour);
   params.set('label', row.label);
   return (
-    <TableCell align="right">
-      <Link component={RouterLink} to={`/reports/market-share/sites?${params}`} underline="hover" title={`Open the ${formatNumber(figures.sites)} sites`}>
-        {show(measure, value)}
-      </Link>
-    </TableCell>
+    <Link component={RouterLink} to={`/reports/market-share/sites?${params}`} underline="hover" title={`Open the ${formatNumber(figures.sites)} sites`}>
+      {show(measure, value)}
+    </Link>
   );
 }

@@ -17,13 +17,15 @@ export interface Column<T> {
 
 const sticky = { position: 'sticky', left: 0, bgcolor: 'background.paper', zIndex: 1 } as const;
 
-export function ReportTable<T>({ columns, rows, rowKey, footer, testId, empty = 'Nothing to show for these filters.' }: {
+export function ReportTable<T>({ columns, rows, rowKey, footer, testId, rowTestId, empty = 'Nothing to show for these filters.' }: {
   columns: Column<T>[];
   rows: T[];
   rowKey: (row: T) => string;
   footer?: T | null;
   testId?: string;
-  empty?: string;
+  rowTestId?: string;
+  /** Said under the table when there are no rows; null when the page says it elsewhere. */
+  empty?: string | null;
 }) {
   return (
     <Card variant="outlined">
@@ -40,7 +42,7 @@ export function ReportTable<T>({ columns, rows, rowKey, footer, testId, empty = 
           </TableHead>
           <TableBody>
             {rows.map((row) => (
-              <TableRow key={rowKey(row)} hover>
+              <TableRow key={rowKey(row)} hover data-testid={rowTestId}>
                 {columns.map((column, i) => (
                   <TableCell key={column.header} align={column.align ?? (i === 0 ? 'left' : 'right')} component={i === 0 ? 'th' : 'td'} scope={i === 0 ? 'row' : undefined} sx={i === 0 ? { ...sticky, maxWidth: { xs: 140, sm: 300 }, overflow: 'hidden', textOverflow: 'ellipsis' } : undefined}>
                     {column.render(row)}
@@ -49,7 +51,7 @@ export function ReportTable<T>({ columns, rows, rowKey, footer, testId, empty = 
               </TableRow>
             ))}
             {footer && (
-              <TableRow sx={{ '& td, & th': { fontWeight: 600 } }}>
+              <TableRow sx={{ '& td, & th': { fontWeight: 600, borderTop: 2, borderColor: 'divider' } }}>
                 {columns.map((column, i) => (
                   <TableCell key={column.header} align={column.align ?? (i === 0 ? 'left' : 'right')} sx={i === 0 ? sticky : undefined}>
                     {column.render(footer)}
@@ -60,7 +62,7 @@ export function ReportTable<T>({ columns, rows, rowKey, footer, testId, empty = 
           </TableBody>
         </Table>
       </TableContainer>
-      {rows.length === 0 && (
+      {rows.length === 0 && empty !== null && (
         <Typography color="text.secondary" sx={{ p: 2 }}>
           {empty}
         </Typography>

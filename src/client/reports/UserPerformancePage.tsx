@@ -3,7 +3,7 @@
  * with `user:update`, the goals of the month (or the default goals) can be set here (POST /api/users/{id}/goals).
  */
 import { useState } from 'react';
-import { Title, useNotify } from 'react-admin';
+import { useNotify } from 'react-admin';
 import { useQueryClient } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -16,33 +16,18 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { GOAL_KEYS as KEYS, type GoalKey as Key, type UserPerformanceRow as Row } from '../../common/report-types';
 import { dataProvider } from '../app/services';
-import { useDocumentTitle } from '../layout/useDocumentTitle';
+import { ReportPage, TeamFilter } from './ReportPage';
 import { ReportTable, type Column } from './ReportTable';
-import { CsvButton, ErrorNote, FigureLinkText, FilterBar, INSIGHTS_KEY, PageHeader, ReportsNav, SelectFilter, formatNumber, thisMonth, useApi, useLiveRefresh, useOptions, useUrlFilters, type FigureLink } from './shared';
-
-const KEYS = ['calls', 'meetings', 'visits', 'recruits'] as const;
-type Key = (typeof KEYS)[number];
-type Goals = Record<Key, number | null>;
-interface Row {
-  user_id: number;
-  name: string;
-  goals: Goals & { source: string };
-  month_goals: Partial<Goals> | null;
-  default_goals: Partial<Goals> | null;
-  done: Goals;
-  progress: Goals;
-  links: Record<Key, FigureLink | null>;
-}
+import { FigureLinkText, INSIGHTS_KEY, formatNumber, thisMonth, useApi, useLiveRefresh, useUrlFilters } from './shared';
 
 const LABELS: Record<Key, string> = { calls: 'Calls', meetings: 'Meetings', visits: 'Visits', recruits: 'Recruits' };
 
 export default function UserPerformancePage() {
-  useDocumentTitle('User performance');
   const { values, set, query } = useUrlFilters({ month: thisMonth().month, team_id: '' });
   const report = useApi<{ data: Row[]; meta: { may_set_goals: boolean } }>('/api/reports/user-performance', query);
   useLiveRefresh();
-  const teams = useOptions('teams');
   const [editing, setEditing] = useState<Row | null>(null);
   const rows = report.data?.data ?? [];
   const maySetGoals = report.data?.meta.may_set_goals ?? false;
@@ -74,18 +59,22 @@ export default function UserPerformancePage() {
       : []),
   ];
   return (
-    <>
-      <Title title="User performance" />
-      <ReportsNav />
-      <PageHeader title="User performance" subtitle="Calls, meetings, visits and recruits in the month against each person's goals." actions={<CsvButton path="/api/reports/user-performance" query={query} />} />
-      <FilterBar>
-        <TextField type="month" size="small" label="Month" value={values.month} onChange={(event) => set({ month: event.target.value })} slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'filter-month' } }} sx={{ width: 170 }} />
-        {teams.length > 0 && <SelectFilter label="Team" value={values.team_id} onChange={(team_id) => set({ team_id })} options={teams.map((r) => ({ value: String(r.id), label: r.name }))} allLabel="All teams" />}
-      </FilterBar>
-      <ErrorNote error={report.error} />
+    <ReportPage
+      title="User performance"
+      subtitle="Calls, meetings, visits and recruits in the month against each person's goals."
+      csvPath="/api/reports/user-performance"
+      query={query}
+      error={report.error}
+      filters={
+        <>
+          <TextField type="month" size="small" label="Month" value={values.month} onChange={(event) => set({ month: event.target.value })} slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'filter-month' } }} sx={{ width: 170 }} />
+          <TeamFilter value={values.team_id} onChange={(team_id) => set({ team_id })} />
+        </>
+      }
+    >
       {report.data && <ReportTable testId="user-performance-table" columns={columns} rows={rows} rowKey={(row) => String(row.user_id)} />}
       {editing && <GoalsDialog row={editing} month={values.month} onClose={() => setEditing(null)} />}
-    </>
+    </ReportPage>
   );
 }
 

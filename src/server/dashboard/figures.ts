@@ -3,7 +3,8 @@ import { can } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden } from '../http/errors.js';
-import { goalsFor, GOAL_KEYS, type Goals } from '../reports/user-performance.js';
+import { GOAL_KEYS, type Goals } from '../../common/report-types.js';
+import { goalsFor } from '../reports/user-performance.js';
 import { canRead, rangeCondition, rangeFilter, resourceDef, startOfWeek, teamMemberIds, thisMonth, visible, visibleCondition, type Figure, type Link } from '../reports/scope.js';
 
 export interface Scope {

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import { z } from 'zod';
+import type { ClassificationRow } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden } from '../http/errors.js';
@@ -12,16 +13,6 @@ export const classificationsShape = {
 };
 export type ClassificationsParams = ReturnType<typeof parseClassifications>;
 export const parseClassifications = (query: unknown) => parseFilters(classificationsShape, query);
-
-export interface ClassificationRow {
-  key: number | null;
-  label: string;
-  classification_type: string | null;
-  members: number | null;
-  stewards: number | null;
-  contacts: number | null;
-  links: { members: Link | null; stewards: Link | null; contacts: Link | null };
-}
 
 /**
  * GET /api/reports/classifications: members (by their `classification_id`) and contacts (by the administrator-defined

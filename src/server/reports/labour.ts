@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import { permittedCategories } from '../../common/permissions.js';
+import type { Labour } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { ResourceDefinition } from '../records/resource.js';
@@ -27,7 +28,6 @@ import { canRead, resourceDef, visibleCondition } from './scope.js';
  * - otherwise (a scope, an owner column or a row filter on contractors), derived on every request from the links and
  *   the contractors the person may read (`contractorLabour`).
  */
-export type Labour = 'union' | 'non-union' | 'unknown';
 export const LABOURS: readonly Labour[] = ['union', 'non-union', 'unknown'];
 
 /** Per site: does it have a readable union / non-union contractor? A derived table `(site_id, has_union, has_non_union)`. */

@@ -3,7 +3,8 @@ import { permittedCategories } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { ResourceDefinition } from '../records/resource.js';
-import { storedLabourFacts, type Labour } from './labour.js';
+import type { Labour } from '../../common/report-types.js';
+import { storedLabourFacts } from './labour.js';
 import { canRead, resourceDef } from './scope.js';
 
 /**

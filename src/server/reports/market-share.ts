@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden } from '../http/errors.js';
-import { labouredSitesFrom, LABOURS, type Labour } from './labour.js';
+import type { Labour, LabourFigures, MarketShareRow } from '../../common/report-types.js';
+import { labouredSitesFrom, LABOURS } from './labour.js';
 import { answeredByCounts, readCounts } from './market-share-counts.js';
 import { bucketLabel, bucketRange, bucketStart, canRead, INTERVALS, parseFilters, rangeCondition, resourceDef, type Interval } from './scope.js';
 
@@ -25,23 +26,6 @@ export const marketShareShape = {
 
 export type MarketShareParams = ReturnType<typeof parseMarketShare>;
 export const parseMarketShare = (query: unknown) => parseFilters(marketShareShape, query);
-
-export interface LabourFigures {
-  sites: number;
-  value: number;
-  hours: number;
-}
-
-export interface MarketShareRow {
-  key: string | null;
-  label: string;
-  union: LabourFigures;
-  non_union: LabourFigures;
-  unknown: LabourFigures;
-  total: LabourFigures;
-  /** Union work as a percentage of union plus non-union work (unknown left out); null when there is none. */
-  share: { sites: number | null; value: number | null; hours: number | null };
-}
 
 const empty = (): LabourFigures => ({ sites: 0, value: 0, hours: 0 });
 const pct = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : null);

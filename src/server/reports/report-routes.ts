@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
-import { classifications, parseClassifications, type ClassificationRow } from './classifications.js';
+import type { ClassificationRow, MarketShareRow, TaskPerformanceRow, UserPerformanceRow } from '../../common/report-types.js';
+import { classifications, parseClassifications } from './classifications.js';
 import { csvFileName, toCsv, type CsvColumn } from './csv.js';
-import { marketShare, marketShareSites, parseMarketShare, type MarketShareRow } from './market-share.js';
+import { marketShare, marketShareSites, parseMarketShare } from './market-share.js';
 import { requireReports } from './scope.js';
-import { parseTaskPerformance, taskPerformance, type TaskPerformanceRow } from './task-performance.js';
-import { parseUserPerformance, userPerformance, type UserPerformanceRow } from './user-performance.js';
+import { parseTaskPerformance, taskPerformance } from './task-performance.js';
+import { parseUserPerformance, userPerformance } from './user-performance.js';
 
 /** Answers CSV when asked (`?format=csv` or `Accept: text/csv`), else JSON. */
 function wantsCsv(request: FastifyRequest) {

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { z } from 'zod';
 import { can, permittedCategories } from '../../common/permissions.js';
+import type { FigureLink } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { fieldError, forbidden } from '../http/errors.js';
@@ -66,10 +67,7 @@ export function visibleCondition(ctx: AppContext, name: string, user: AuthUser, 
 }
 
 /** A figure and the list it counts: `GET /api/{resource}?filter={...}` answers `meta.total` equal to `value`. */
-export interface Link {
-  resource: string;
-  filter: Record<string, unknown>;
-}
+export type Link = FigureLink;
 
 export interface Figure {
   key: string;

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import { z } from 'zod';
+import type { TaskPerformanceRow } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden } from '../http/errors.js';
@@ -14,22 +15,6 @@ export function parseTaskPerformance(query: unknown) {
   const params = parseFilters(taskPerformanceShape, query);
   if (!params.from && !params.to) Object.assign(params, thisMonth());
   return params;
-}
-
-export interface TaskPerformanceRow {
-  key: number | null;
-  label: string;
-  period: string | null;
-  calls: number;
-  meetings: number;
-  visits: number;
-  done: number;
-  due: number;
-  due_done: number;
-  overdue: number;
-  /** Of the tasks due in the period, the share completed (any time), in percent; null when none were due. */
-  completion_rate: number | null;
-  links: Record<'calls' | 'meetings' | 'visits' | 'done' | 'due' | 'overdue', Link>;
 }
 
 /**

@@ -1,13 +1,10 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
+import { GOAL_KEYS, type GoalKey, type Goals, type UserPerformanceRow } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { canRead, parseFilters, rangeCondition, rangeFilter, resourceDef, teamMembers, thisMonth, visibleCondition, type Link } from './scope.js';
 import { hiddenPeopleCondition } from './people.js';
-
-export const GOAL_KEYS = ['calls', 'meetings', 'visits', 'recruits'] as const;
-export type GoalKey = (typeof GOAL_KEYS)[number];
-export type Goals = Record<GoalKey, number | null>;
 
 export const userPerformanceShape = {
   month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'The month must look like 2026-11.').optional(),
@@ -60,19 +57,6 @@ export function goalsFor(goals: Record<string, Partial<Record<GoalKey, number>>>
   return { ...result, source: sources.size === 0 ? 'none' : sources.size > 1 ? 'mixed' : (([...sources][0]) as 'month' | 'default') };
 }
 
-export interface UserPerformanceRow {
-  user_id: number;
-  name: string;
-  team_id: number | null;
-  goals: Goals & { source: string };
-  /** The month's own goals as set (for the goals screen), without the default filled in. */
-  month_goals: Partial<Goals> | null;
-  default_goals: Partial<Goals> | null;
-  done: Goals;
-  /** Done as a percentage of the goal; null without a goal (or when the figure may not be read). */
-  progress: Goals;
-  links: Record<GoalKey, Link | null>;
-}
 
 /**
  * GET /api/reports/user-performance: each person's calls, meetings and visits completed (tasks assigned to them,

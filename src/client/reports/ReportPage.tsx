@@ -1,0 +1,62 @@
+/**
+ * The frame of a report screen: its title (page and window), the links between the reports, the CSV export of what
+ * is shown, the filters (wrapping on a phone), an error, then the report itself. Also the pieces several reports use:
+ * the team filter and a chart of horizontal stacked bars.
+ */
+import type { ReactNode } from 'react';
+import { Title } from 'react-admin';
+import { BarChart } from '@mui/x-charts/BarChart';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import { useDocumentTitle } from '../layout/useDocumentTitle';
+import { CsvButton, ErrorNote, FilterBar, PageHeader, ReportsNav, SelectFilter, useNarrow, useOptions } from './shared';
+
+export function ReportPage({ title, windowTitle = title, subtitle, csvPath, query, filters, error, children }: {
+  title: string;
+  windowTitle?: string;
+  subtitle: string;
+  /** The report's endpoint; the CSV button asks it for `format=csv` with `query`. */
+  csvPath: string;
+  query: Record<string, string>;
+  filters: ReactNode;
+  error: unknown;
+  children: ReactNode;
+}) {
+  useDocumentTitle(windowTitle);
+  return (
+    <>
+      <Title title={windowTitle} />
+      <ReportsNav />
+      <PageHeader title={title} subtitle={subtitle} actions={<CsvButton path={csvPath} query={query} />} />
+      <FilterBar>{filters}</FilterBar>
+      <ErrorNote error={error} />
+      {children}
+    </>
+  );
+}
+
+/** "Team": shown only to a person who may read teams. */
+export function TeamFilter({ value, onChange }: { value: string; onChange: (teamId: string) => void }) {
+  const teams = useOptions('teams');
+  if (teams.length === 0) return null;
+  return <SelectFilter label="Team" value={value} onChange={onChange} options={teams.map((r) => ({ value: String(r.id), label: r.name }))} allLabel="All teams" />;
+}
+
+/** One bar per label, its series stacked; nothing when there is no label. */
+export function StackedBars({ labels, series }: { labels: string[]; series: Array<{ label: string; data: number[] }> }) {
+  const narrow = useNarrow();
+  if (labels.length === 0) return null;
+  return (
+    <Card variant="outlined" sx={{ mb: 2 }}>
+      <CardContent>
+        <BarChart
+          height={Math.max(200, labels.length * 30 + 80)}
+          layout="horizontal"
+          yAxis={[{ scaleType: 'band', data: labels, width: narrow ? 100 : 160 }]}
+          series={series.map((s) => ({ ...s, stack: 'all' }))}
+          margin={{ left: 0, right: 10 }}
+        />
+      </CardContent>
+    </Card>
+  );
+}
