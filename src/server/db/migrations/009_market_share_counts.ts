@@ -81,7 +81,8 @@ export async function up(db: Kysely<any>) {
           where (m.labour, m.value, m.hours, m.region_ids, m.trade_ids) is distinct from (excluded.labour, excluded.value, excluded.hours, excluded.region_ids, excluded.trade_ids)
       ), gone as (
         delete from market_share_sites m
-        where m.site_id in (select site_id from old) and m.site_id not in (select site_id from fresh)
+        where m.site_id in (select site_id from ids)
+          and not exists (select 1 from sites s where s.id = m.site_id and s.deleted_at is null)
       ), change as (
         select 1 as n, f.labour, f.value, f.hours, f.region_ids, f.trade_ids from fresh f
         union all
@@ -140,9 +141,13 @@ export async function up(db: Kysely<any>) {
       if tg_op = 'INSERT' then
         perform market_share_refresh(array(select n.id from new_rows n));
       elsif tg_op = 'UPDATE' then
+        -- (except, not a join of the two transition tables: the planner has no statistics on them and may loop)
         perform market_share_refresh(array(
-          select n.id from new_rows n join old_rows o on o.id = n.id
-          where (n.type, n.estimated_value, n.estimated_hours, n.deleted_at is null) is distinct from (o.type, o.estimated_value, o.estimated_hours, o.deleted_at is null)));
+          select x.id from (
+            select n.id, n.type, n.estimated_value, n.estimated_hours, n.deleted_at is null from new_rows n
+            except
+            select o.id, o.type, o.estimated_value, o.estimated_hours, o.deleted_at is null from old_rows o
+          ) x));
       elsif tg_op = 'DELETE' then
         perform market_share_refresh(array(select o.id from old_rows o));
       else
