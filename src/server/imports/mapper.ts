@@ -1,4 +1,4 @@
-import zipcodes from 'zipcodes';
+import { createRequire } from 'node:module';
 import { applyRules, type ImportRule } from '../../common/import-rules.js';
 import { TARGETS_BY_KEY, KEY_FIELDS, type ImportRecordType } from '../../common/import-targets.js';
 import { checkLatLng, normalise, parseCoordinates, parseDate, parseFlag, parseMoney, parseNumber, splitName } from '../../common/import-values.js';
@@ -413,10 +413,14 @@ function fillCoordinates(values: Record<string, unknown>) {
   }
 }
 
+let postalTable: typeof import('zipcodes').default | undefined;
+/** The postal code table holds ~70 MB once loaded: loaded by the first import that needs it, not at start. */
+const postalCodes = () => (postalTable ??= createRequire(import.meta.url)('zipcodes'));
+
 const postalCache = new Map<string, { latitude: number; longitude: number } | null>();
 function lookupPostal(key: string) {
   if (postalCache.has(key)) return postalCache.get(key)!;
-  const hit = (zipcodes as { lookup(code: string): { latitude: number; longitude: number } | undefined }).lookup(key);
+  const hit = postalCodes().lookup(key);
   const value = hit && Number.isFinite(hit.latitude) && Number.isFinite(hit.longitude) ? { latitude: hit.latitude, longitude: hit.longitude } : null;
   if (postalCache.size > 50_000) postalCache.clear();
   postalCache.set(key, value);
