@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { AppContext } from '../app-context.js';
 import { loadAuthUser } from '../auth/load-user.js';
+import { analyzeChangedTables } from '../db/analyze.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { roleChannels, userChannel } from '../records/model-events.js';
 import type { BatchRow } from '../records/batch-writer.js';
@@ -106,7 +107,7 @@ export class ImportProcessor {
     const { db } = this.ctx;
     const fields = await this.ctx.records.fields(def);
     let chunkNumber = 0;
-    const statistics = new Statistics(def, fields);
+    const statistics = new Statistics(def.table);
     for (let fileIndex = checkpoint.file; fileIndex < files.length; fileIndex++) {
       const file = files[fileIndex];
       const startRow = fileIndex === checkpoint.file ? checkpoint.row : 0;
@@ -139,7 +140,7 @@ export class ImportProcessor {
     const rollback = new Error('rollback');
     try {
       await db.transaction().execute(async (trx) => {
-        const statistics = new Statistics(def, fields);
+        const statistics = new Statistics(def.table);
         for (const file of files) {
           for await (const chunk of this.chunks(file, importer, fields, 0)) {
             if (job?.stopping) throw new JobInterrupted();
@@ -385,35 +386,32 @@ export class ImportProcessor {
 }
 
 /**
- * Planner statistics of the tables an import grows, refreshed each time the import has added about as many records
- * as the table had at the last refresh (so about log2(growth) times: 7 for 100,000 rows into an empty table, none
- * for a file that only updates). The embedded database has no autovacuum: without this the planner keeps the
- * figures of the near-empty table and, for one, matches 1,000 keys against a 100,000-row table by reading every
- * row (0.2 s a chunk instead of 0.2 ms). On PostgreSQL it only runs a little ahead of autovacuum.
+ * Planner statistics refreshed while an import grows its table: each time it has added about as many records as the
+ * table had at the last refresh (about log2(growth) times: 7 for 100,000 rows into an empty table, never for a file
+ * that only updates), the tables whose size moved are analyzed (db/analyze.ts: the record type's, its links,
+ * revisions, undo entries). The embedded database has no autovacuum and the server's own check runs once a minute:
+ * until then the planner keeps the figures of the near-empty table and, for one, matches 1,000 keys against a
+ * 100,000-row table by reading every row (0.2 s a chunk instead of 0.2 ms).
  */
 class Statistics {
   private added = 0;
   private threshold: number | null = null;
-  private readonly tables: string[];
 
-  constructor(private readonly def: ResourceDefinition, fields: Record<string, FieldSpec>) {
-    const pivots = Object.values(fields).flatMap((spec) => (typeof spec.storage === 'object' ? [spec.storage.pivot] : []));
-    this.tables = [...new Set([def.table, ...pivots, 'revisions', 'import_records'])];
-  }
+  constructor(private readonly table: string) {}
 
   async grown(db: Kysely<any>, created: number) {
     this.added += created;
     if (this.added === 0) return;
     this.threshold ??= await this.rows(db);
     if (this.added < this.threshold) return;
-    await sql`analyze ${sql.join(this.tables.map((table) => sql.table(table)))}`.execute(db);
+    await analyzeChangedTables(db);
     this.added = 0;
     this.threshold = await this.rows(db);
   }
 
   /** The table's size as the statistics know it (at least 1,000: smaller tables are read whole anyway). */
   private async rows(db: Kysely<any>) {
-    const row = await sql<{ n: number }>`select reltuples::float8 as n from pg_class where oid = ${this.def.table}::regclass`.execute(db);
+    const row = await sql<{ n: number }>`select reltuples::float8 as n from pg_class where oid = ${this.table}::regclass`.execute(db);
     return Math.max(1_000, Number(row.rows[0]?.n ?? 0));
   }
 }
