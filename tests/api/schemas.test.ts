@@ -319,6 +319,15 @@ describe('a custom field of each type is saved, validated, filtered and sorted',
     await ensureAllCustomFieldIndexes(t.ctx.db);
     expect(await definition()).toEqual(index);
   });
+
+  it('GIN indexes (searches, custom values) keep a short pending list: the embedded database never vacuums it away', async () => {
+    const gin = await sql<{ name: string; options: string[] | null }>`
+      select c.relname as name, c.reloptions as options from pg_index i join pg_class c on c.oid = i.indexrelid join pg_am a on a.oid = c.relam
+      where a.amname = 'gin' and i.indrelid in ('sites'::regclass, 'custom_records'::regclass)`.execute(t.ctx.db);
+    expect(gin.rows.map((r) => r.name)).toEqual(expect.arrayContaining(['sites_custom_idx', 'custom_records_custom_idx', 'custom_records_search_trgm']));
+    expect(gin.rows.filter((r) => r.name.startsWith('sites_search_'))).toHaveLength(1);
+    for (const row of gin.rows) expect(row.options, row.name).toContain('gin_pending_list_limit=256');
+  });
 });
 
 describe('form logic on the server', () => {

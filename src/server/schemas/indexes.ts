@@ -75,12 +75,21 @@ export async function hasTrigram(db: Kysely<any>) {
 }
 
 /**
+ * The pending list of a GIN index (rows written since it was last merged, kept unsorted so writes stay cheap) is
+ * read in full by every search that uses the index. It is merged when it outgrows this size or by VACUUM, and the
+ * embedded database never vacuums: at PostgreSQL's default of 4 MB a search on 100,000 sites read about 300 such
+ * pages each time (docs/benchmarks.md, Records). In kB; migration 007 sets it on the GIN indexes made before.
+ */
+export const GIN_PENDING_LIST_KB = 256;
+
+/**
  * One trigram (GIN) index per searchable resource over exactly the expression list searches use
  * (list-query.ts searchExpression), so `search=text` (ILIKE '%text%') stays fast on large tables. Where pg_trgm
  * is not installed (some PostgreSQL servers), search still works, by scanning.
  */
 export async function ensureSearchIndexes(db: Kysely<any>, definitions: readonly ResourceDefinition[]) {
   if (!(await hasTrigram(db))) return;
+  const pendingList = sql`with (gin_pending_list_limit = ${sql.lit(GIN_PENDING_LIST_KB)})`;
   const done = new Set<string>();
   for (const def of definitions) {
     if (!def.search?.length || def.scope) continue;
@@ -88,9 +97,9 @@ export async function ensureSearchIndexes(db: Kysely<any>, definitions: readonly
     if (done.has(key)) continue;
     done.add(key);
     const name = `${def.table}_search_${shortHash(key)}`;
-    await sql`create index if not exists ${sql.id(name)} on ${sql.table(def.table)} using gin (${searchExpression(def.search, null)} gin_trgm_ops)`.execute(db);
+    await sql`create index if not exists ${sql.id(name)} on ${sql.table(def.table)} using gin (${searchExpression(def.search, null)} gin_trgm_ops) ${pendingList}`.execute(db);
   }
-  await sql`create index if not exists custom_records_search_trgm on custom_records using gin (${searchExpression(['name'], null)} gin_trgm_ops)`.execute(db);
+  await sql`create index if not exists custom_records_search_trgm on custom_records using gin (${searchExpression(['name'], null)} gin_trgm_ops) ${pendingList}`.execute(db);
 }
 
 /**
