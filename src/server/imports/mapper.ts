@@ -1,8 +1,8 @@
-import { createRequire } from 'node:module';
 import { applyRules, type ImportRule } from '../../common/import-rules.js';
 import { TARGETS_BY_KEY, KEY_FIELDS, type ImportRecordType } from '../../common/import-targets.js';
 import { checkLatLng, normalise, parseCoordinates, parseDate, parseFlag, parseMoney, parseNumber, splitName } from '../../common/import-values.js';
 import type { FieldSpec } from '../records/resource.js';
+import { postalCentre } from './postal-centres.js';
 
 export interface ImporterColumn {
   header: string;
@@ -406,25 +406,11 @@ function fillCoordinates(values: Record<string, unknown>) {
   const postal = typeof values.postal_code === 'string' ? values.postal_code.trim() : '';
   if (!postal) return;
   const key = /^\d{5}/.test(postal) ? postal.slice(0, 5) : postal.replace(/\s+/g, '').slice(0, 3).toUpperCase();
-  const found = lookupPostal(key);
+  const found = postalCentre(key);
   if (found) {
     values.latitude = found.latitude;
     values.longitude = found.longitude;
   }
-}
-
-let postalTable: typeof import('zipcodes').default | undefined;
-/** The postal code table holds ~70 MB once loaded: loaded by the first import that needs it, not at start. */
-const postalCodes = () => (postalTable ??= createRequire(import.meta.url)('zipcodes'));
-
-const postalCache = new Map<string, { latitude: number; longitude: number } | null>();
-function lookupPostal(key: string) {
-  if (postalCache.has(key)) return postalCache.get(key)!;
-  const hit = postalCodes().lookup(key);
-  const value = hit && Number.isFinite(hit.latitude) && Number.isFinite(hit.longitude) ? { latitude: hit.latitude, longitude: hit.longitude } : null;
-  if (postalCache.size > 50_000) postalCache.clear();
-  postalCache.set(key, value);
-  return value;
 }
 
 function dedupe(names: string[]) {
