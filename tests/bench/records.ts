@@ -21,7 +21,7 @@ import { row, type BenchRow } from './types.js';
 
 const AREA = 'records';
 const SITES = Number(process.env.BENCH_SITES ?? 100_000);
-const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 60);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100);
 const WARMUP = 3;
 const ADMIN = { email: 'admin@example.com', password: 'bench-admin-password' };
 const WORDS = ['Harbor', 'Mission', 'Summit', 'Pacific', 'Golden', 'Sierra', 'Bayview', 'Canyon', 'Civic', 'Oak'];

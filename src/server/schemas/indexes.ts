@@ -27,22 +27,27 @@ function target(schema: { id: number; type: string }) {
  *
  * On soft-deleting tables the index ends with `deleted_at`, so the `deleted_at is null` of every live read is
  * answered by the index too: counting the rows of a filter (the exact `total` of a list page) then only checks
- * each row's visibility instead of also reading its `deleted_at` (about a third of that count's cost on 100,000
- * sites, docs/benchmarks.md). Not a partial index: PostgreSQL keeps statistics for the expression of a full
+ * each row's visibility instead of also reading its `deleted_at`, which sits behind the row's other columns
+ * (docs/benchmarks.md, Records). Not a partial index: PostgreSQL keeps statistics for the expression of a full
  * index only, and without them the planner takes a filter on a common value for a rare one.
+ * Returns whether the field has such an index.
  */
 export async function ensureCustomFieldIndex(db: Kysely<any>, schema: { id: number; type: string }, field: Pick<SchemaField, 'slug' | 'name' | 'type' | 'required' | 'options' | 'column'>) {
-  if (field.column) return;
+  if (field.column) return false;
   const expression = customIndexExpression(field.slug, fieldSpecFor(field));
-  if (!expression) return;
+  if (!expression) return false;
   const { table, schemaId, softDelete } = target(schema);
   const name = indexName(table, schemaId, field.slug);
   const columns = [...(schemaId ? [sql`schema_id`] : []), sql`(${expression})`, ...(softDelete ? [sql`deleted_at`] : [])];
   await sql`create index if not exists ${sql.id(name)} on ${sql.table(table)} (${sql.join(columns)})`.execute(db);
+  return true;
 }
 
-const indexExists = async (db: Kysely<any>, name: string) =>
-  Boolean((await sql<{ found: string | null }>`select to_regclass(quote_ident(${name})) as found`.execute(db)).rows[0]?.found);
+/** The index names of the current schema, read once so that the checks made at every start cost one query. */
+async function indexNames(db: Kysely<any>) {
+  const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema()`.execute(db);
+  return new Set(rows.map((row) => row.name));
+}
 
 export async function dropCustomFieldIndex(db: Kysely<any>, schema: { id: number; type: string }, field: { slug: string }) {
   const { table, schemaId } = target(schema);
@@ -55,15 +60,13 @@ export async function dropCustomFieldIndex(db: Kysely<any>, schema: { id: number
  * of an indexed expression are gathered by ANALYZE only, and until then it takes every value for a rare one.
  */
 export async function ensureAllCustomFieldIndexes(db: Kysely<any>) {
+  const existing = await indexNames(db);
   const analyze = new Set<string>();
   for (const schema of await loadSchemas(db)) {
+    const { table, schemaId } = target(schema);
     for (const field of schema.fields) {
-      if (field.column) continue;
-      const { table, schemaId } = target(schema);
-      const name = indexName(table, schemaId, field.slug);
-      if (await indexExists(db, name)) continue;
-      await ensureCustomFieldIndex(db, schema, field);
-      if (await indexExists(db, name)) analyze.add(table);
+      if (field.column || existing.has(indexName(table, schemaId, field.slug))) continue;
+      if (await ensureCustomFieldIndex(db, schema, field)) analyze.add(table);
     }
   }
   for (const table of analyze) await sql`analyze ${sql.table(table)}`.execute(db);
@@ -89,17 +92,16 @@ export const GIN_PENDING_LIST_KB = 256;
  */
 export async function ensureSearchIndexes(db: Kysely<any>, definitions: readonly ResourceDefinition[]) {
   if (!(await hasTrigram(db))) return;
-  const pendingList = sql`with (gin_pending_list_limit = ${sql.lit(GIN_PENDING_LIST_KB)})`;
-  const done = new Set<string>();
+  const existing = await indexNames(db);
+  const ensure = async (name: string, table: string, columns: readonly string[]) => {
+    if (existing.has(name)) return;
+    existing.add(name);
+    await sql`create index if not exists ${sql.id(name)} on ${sql.table(table)} using gin (${searchExpression(columns, null)} gin_trgm_ops) with (gin_pending_list_limit = ${sql.lit(GIN_PENDING_LIST_KB)})`.execute(db);
+  };
   for (const def of definitions) {
-    if (!def.search?.length || def.scope) continue;
-    const key = `${def.table}:${def.search.join(',')}`;
-    if (done.has(key)) continue;
-    done.add(key);
-    const name = `${def.table}_search_${shortHash(key)}`;
-    await sql`create index if not exists ${sql.id(name)} on ${sql.table(def.table)} using gin (${searchExpression(def.search, null)} gin_trgm_ops) ${pendingList}`.execute(db);
+    if (def.search?.length && !def.scope) await ensure(`${def.table}_search_${shortHash(`${def.table}:${def.search.join(',')}`)}`, def.table, def.search);
   }
-  await sql`create index if not exists custom_records_search_trgm on custom_records using gin (${searchExpression(['name'], null)} gin_trgm_ops) ${pendingList}`.execute(db);
+  await ensure('custom_records_search_trgm', 'custom_records', ['name']);
 }
 
 /**
@@ -109,14 +111,14 @@ export async function ensureSearchIndexes(db: Kysely<any>, definitions: readonly
  * types (custom_records, sorted by name by default) get one index led by `schema_id` for all of them.
  */
 export async function ensureSortIndexes(db: Kysely<any>, definitions: readonly ResourceDefinition[]) {
-  const done = new Set<string>();
+  const existing = await indexNames(db);
   const ensure = async (table: string, leading: string[], field: string, direction: 'asc' | 'desc') => {
-    const key = `${table}:${[...leading, field].join(',')}:${direction}`;
-    if (done.has(key)) return;
-    done.add(key);
+    const name = `${table}_sort_${shortHash(`${table}:${[...leading, field].join(',')}:${direction}`)}`;
+    if (existing.has(name)) return;
+    existing.add(name);
     const order = sql.raw(direction);
     const columns = [...leading.map((column) => sql.ref(column)), sql`${sql.ref(field)} ${order} nulls last`, sql`id ${order}`];
-    await sql`create index if not exists ${sql.id(`${table}_sort_${shortHash(key)}`)} on ${sql.table(table)} (${sql.join(columns)}) where deleted_at is null`.execute(db);
+    await sql`create index if not exists ${sql.id(name)} on ${sql.table(table)} (${sql.join(columns)}) where deleted_at is null`.execute(db);
   };
   for (const def of definitions) {
     if (def.scope || !def.softDelete) continue;
