@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { ValidationError } from '../http/errors.js';
 import type { FieldSpec, ResourceDefinition } from './resource.js';
 
@@ -199,4 +199,51 @@ function castValue(value: unknown, spec: FieldSpec): unknown {
 
 export function escapeLike(text: string) {
   return text.replace(/[\\%_]/g, (c) => '\\' + c);
+}
+
+/** A search with up to this many matches is counted and put in order in one pass (readPage). */
+export const ONE_PASS_MATCHES = 10_000;
+
+/**
+ * The exact total and the rows of one page of `base` (the rows a list may show, its filters and search applied, as
+ * `t`), in `sort` order with `id` breaking ties.
+ * - With a search (`onePass`), one query reads the matches once, counts them and picks the page's ids; the page's
+ *   rows are then read by id. A trigram index only points at candidate rows, so counting a search reads every
+ *   match anyway: picking the page in the same pass costs little and saves scanning the index a second time.
+ * - Otherwise, or past ONE_PASS_MATCHES (the first query stops there): `count(*)`, then the page in order, which an
+ *   index on the sort serves without reading every match (docs/records.md "Indexes and speed").
+ * - `perPage` -1: every match in order, counted as they come.
+ */
+export async function readPage(
+  db: Kysely<any>,
+  table: string,
+  base: SelectQueryBuilder<any, any, any>,
+  sort: { key: RawBuilder<unknown>; order: 'asc' | 'desc' },
+  page: { page: number; perPage: number; onePass: boolean },
+): Promise<{ total: number; rows: Record<string, any>[] }> {
+  const order = sql.raw(sort.order);
+  const inOrder = () => base.selectAll('t').orderBy(sql`${sort.key} ${order} nulls last`).orderBy('t.id', sort.order);
+  if (page.perPage === -1) {
+    const rows = await inOrder().execute();
+    return { total: rows.length, rows };
+  }
+  const offset = (page.page - 1) * page.perPage;
+  if (page.onePass) {
+    const matches = base.select([sql`t.id`.as('id'), sql`${sort.key}`.as('k')]).limit(ONE_PASS_MATCHES + 1);
+    const first = await sql<{ total: number; ids: number[] }>`
+      with m as (${matches})
+      select (select count(*) from m) as total,
+        array(select id from m order by k ${order} nulls last, id ${order} limit ${page.perPage} offset ${offset}) as ids`.execute(db);
+    const { total, ids } = first.rows[0];
+    if (total <= ONE_PASS_MATCHES) {
+      if (!ids.length) return { total, rows: [] };
+      const found = await db.selectFrom(`${table} as t`).selectAll('t').where('t.id', 'in', ids).execute();
+      // Keyed as text: a bigint id may come back as text in the array and as a number in the row.
+      const byId = new Map(found.map((row) => [String(row.id), row]));
+      return { total, rows: ids.map((id) => byId.get(String(id))).filter((row) => row !== undefined) };
+    }
+  }
+  const counted = await base.select(sql<number>`count(*)`.as('count')).executeTakeFirst();
+  const rows = await inOrder().limit(page.perPage).offset(offset).execute();
+  return { total: Number(counted?.count ?? 0), rows };
 }

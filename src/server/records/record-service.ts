@@ -3,7 +3,7 @@ import { can, canOnCategory, permittedCategories, type Action } from '../../comm
 import type { AuthUser } from '../auth/auth-user.js';
 import { conflict, forbidden, HttpError, notFound, unauthenticated, ValidationError } from '../http/errors.js';
 import { humanise } from './fields.js';
-import { fieldExpression, filterCondition, parseListQuery, resolveField, escapeLike, searchExpression } from './list-query.js';
+import { fieldExpression, filterCondition, parseListQuery, readPage, resolveField, escapeLike, searchExpression } from './list-query.js';
 import type { FieldSpec, PivotStorage, ResourceDefinition, WriteContext } from './resource.js';
 import { validateInput } from './validate.js';
 import { importBatch, type BatchOptions, type BatchOutcome, type BatchRow } from './batch-writer.js';
@@ -100,14 +100,10 @@ export class RecordService {
       base = base.where(sql<boolean>`${searchExpression(def.search)} ilike ${pattern}`);
     }
     const sortSpec = resolveField(query.sort.field, fields, 'sort');
-    const total = Number((await base.select(sql<number>`count(*)`.as('count')).executeTakeFirst())?.count ?? 0);
-    let rowsQuery = base
-      .selectAll('t')
-      .orderBy(sql`${fieldExpression(query.sort.field, sortSpec)} ${sql.raw(query.sort.order)} nulls last`)
-      .orderBy('t.id', query.sort.order);
+    const sort = { key: fieldExpression(query.sort.field, sortSpec), order: query.sort.order };
+    const searched = Boolean(query.search && def.search?.length);
+    const { total, rows } = await readPage(this.db, def.table, base, sort, { page: query.page, perPage: query.perPage, onePass: searched });
     const perPage = query.perPage === -1 ? Math.max(total, 1) : query.perPage;
-    if (query.perPage !== -1) rowsQuery = rowsQuery.limit(perPage).offset((query.page - 1) * perPage);
-    const rows = await rowsQuery.execute();
     const data = await this.present(def, rows, fields);
     const from = rows.length ? (query.perPage === -1 ? 1 : (query.page - 1) * perPage + 1) : null;
     return {

@@ -1,0 +1,87 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ONE_PASS_MATCHES } from '../../src/server/records/list-query.js';
+import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
+
+/**
+ * A search's page is read in one pass over its matches when they are not too many, other lists (and broader
+ * searches) with a count and a page query (records/list-query.ts readPage): every way gives the exact total and
+ * the same rows in the same order.
+ */
+let t: TestApp;
+let admin: TestClient;
+const SITES = ONE_PASS_MATCHES + 300;
+const TYPES = ['union', 'non-union', 'pla'];
+
+beforeAll(async () => {
+  t = await startTestApp({ READ_CACHE: '0' });
+  admin = await t.admin();
+  // Owners repeat (ties broken by id), a few are missing (sorted last) and a few sites are deleted.
+  await sql`insert into sites (name, owner, type, city, deleted_at)
+    select 'Site ' || g, case when g % 97 = 0 then null else 'Paging ' || (g * 7919) % 500 end, (${sql.val(TYPES)}::text[])[1 + g % 3], 'Pagetown',
+      case when g % 101 = 0 then now() end
+    from generate_series(1, ${SITES}) g`.execute(t.ctx.db);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** The ids of the live Pagetown sites matching `where`, in the list's order: what every page must add up to. */
+async function expected(where: string, order: 'asc' | 'desc') {
+  const rows = await sql<{ id: number }>`select id from sites where deleted_at is null and city = 'Pagetown' and ${sql.raw(where)}
+    order by owner ${sql.raw(order)} nulls last, id ${sql.raw(order)}`.execute(t.ctx.db);
+  return rows.rows.map((row) => row.id);
+}
+
+async function allPages(query: string, perPage: number) {
+  const ids: number[] = [];
+  let total = -1;
+  for (let page = 1; ; page++) {
+    const res = await admin.get(`/api/sites?filter[city]=Pagetown&${query}&per_page=${perPage}&page=${page}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    total = res.body.meta.total;
+    if (!res.body.data.length) break;
+    expect(res.body.meta.from).toBe((page - 1) * perPage + 1);
+    ids.push(...res.body.data.map((r: any) => r.id));
+  }
+  return { ids, total };
+}
+
+describe('list pages, read in one pass or with a count', () => {
+  it('a search with more matches than one pass takes: exact total, every row once, in order', async () => {
+    const want = await expected(`owner ilike '%paging%'`, 'asc');
+    expect(want.length).toBeGreaterThan(ONE_PASS_MATCHES);
+    const { ids, total } = await allPages('search=paging&sort=owner&order=asc', 1000);
+    expect(total).toBe(want.length);
+    expect(ids).toEqual(want);
+  });
+
+  it('a search with fewer (one pass): exact total, every row once, in order, both ways', async () => {
+    for (const order of ['asc', 'desc'] as const) {
+      const want = await expected(`owner ilike '%paging 12%'`, order);
+      expect(want.length).toBeGreaterThan(25);
+      const { ids, total } = await allPages(`search=paging%2012&sort=owner&order=${order}`, 25);
+      expect(total).toBe(want.length);
+      expect(ids).toEqual(want);
+    }
+  });
+
+  it('a filter (count, then the page): exact total, every row once, in order', async () => {
+    const want = await expected(`type = 'pla'`, 'desc');
+    const { ids, total } = await allPages('filter[type]=pla&sort=owner&order=desc', 500);
+    expect(total).toBe(want.length);
+    expect(ids).toEqual(want);
+  });
+
+  it('a page past the end is empty and still has the total; per_page=-1 gives every match', async () => {
+    for (const query of ['filter[type]=union', 'search=paging%203']) {
+      const want = await expected(query.startsWith('search') ? `owner ilike '%paging 3%'` : `type = 'union'`, 'asc');
+      const past = await admin.get(`/api/sites?filter[city]=Pagetown&${query}&sort=owner&order=asc&per_page=25&page=999`);
+      expect(past.body.data).toEqual([]);
+      expect(past.body.meta).toMatchObject({ total: want.length, from: null, to: null });
+      const all = await admin.get(`/api/sites?filter[city]=Pagetown&${query}&sort=owner&order=asc&per_page=-1`);
+      expect(all.body.meta.total).toBe(want.length);
+      expect(all.body.data.map((r: any) => r.id)).toEqual(want);
+    }
+  });
+});
