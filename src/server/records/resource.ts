@@ -107,7 +107,8 @@ export interface ResourceDefinition {
     afterWrite?(record: Record<string, any>, ctx: WriteContext & { action: 'create' | 'update' | 'delete' | 'restore' }): Promise<void> | void;
     /**
      * The same work as afterWrite for many created or updated rows at once (the import batch path calls it once per
-     * slice instead of afterWrite per row, where per-row queries would dominate a large import).
+     * slice instead of afterWrite per row, where per-row queries would dominate a large import). `record` is the id
+     * with the values written (over the record as it was, for an update), not a row read back.
      */
     afterWriteMany?(writes: Array<{ record: Record<string, any>; ctx: WriteContext & { action: 'create' | 'update' } }>, trx: Transaction<any>): Promise<void> | void;
     /** Add computed keys to rows on their way out (one query for the whole page). */

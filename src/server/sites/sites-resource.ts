@@ -1,8 +1,8 @@
+import type { Transaction } from 'kysely';
 import { z } from 'zod';
 import { fieldError, ValidationError } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { checkSlug, ownership, ref, refs, schemaBacked, tagIds } from '../schemas/schema-backed.js';
-import type { Transaction } from 'kysely';
 import { assignSiteRegions, assignSites } from '../regions/assign.js';
 
 export const SITE_SOURCES = ['building-trades', 'construct-connect', 'dodge-data', 'manual', 'meps', 'pla', 'uaw'] as const;
