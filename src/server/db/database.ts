@@ -87,8 +87,9 @@ async function openPGlite(folder: string): Promise<Database> {
   try {
     // pg_trgm: trigram indexes make list searches (ILIKE '%text%') fast on large tables (docs/records.md).
     pglite = await PGlite.create(folder, { parsers: { [INT8]: toNumber, [NUMERIC]: toNumber, [DATE]: asText }, extensions: { pg_trgm },
-      // The default 128 MB buffer cache lives in WebAssembly memory that never shrinks; the OS caches the files anyway.
-      postgresqlconf: ['shared_buffers = 32MB'],
+      // The buffer cache lives in WebAssembly memory that never shrinks, and the OS caches the files anyway: 16 MB
+      // keeps the idle server small with no loss in the 100,000-site benchmarks (docs/architecture.md, "Start-up").
+      postgresqlconf: ['shared_buffers = 16MB'],
     });
   } catch (error) {
     releaseLock();

@@ -86,12 +86,21 @@ export function freePort(): Promise<number> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The arguments `npm start` gives node (package.json `scripts.start`: V8 flags, then src/server/start.mjs). */
-function startArguments(): string[] {
+/**
+ * How `npm start` runs node (package.json `scripts.start`): its environment settings (`NAME=value` before `node`),
+ * then node's arguments (V8 flags, then src/server/start.mjs).
+ */
+function startCommand(): { env: Record<string, string>; args: string[] } {
   const script: string = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start;
-  const [command, ...args] = script.trim().split(/\s+/);
+  const words = script.trim().split(/\s+/);
+  const env: Record<string, string> = {};
+  while (/^[A-Z_]+=/.test(words[0] ?? '')) {
+    const [name, value] = words.shift()!.split('=');
+    env[name] = value;
+  }
+  const [command, ...args] = words;
   if (command !== 'node' || !args.includes('src/server/start.mjs')) throw new Error(`Unexpected start script: ${script}`);
-  return args;
+  return { env, args };
 }
 
 /** Builds the server bundle `npm start` runs, when stale, so that no start a bench times includes the build. */
@@ -105,7 +114,8 @@ export function buildServer() {
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   buildServer();
-  const env: NodeJS.ProcessEnv = { ...process.env };
+  const command = startCommand();
+  const env: NodeJS.ProcessEnv = { ...process.env, ...command.env };
   for (const name of STRIPPED_SETTINGS) delete env[name];
   Object.assign(env, {
     SKIP_CLIENT_BUILD: '1',
@@ -125,7 +135,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     log = (log + chunk.toString('utf8')).slice(-20_000);
   };
   const startedAt = performance.now();
-  const child = spawn(process.execPath, startArguments(), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, command.args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(child);
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
