@@ -47,9 +47,13 @@ test('open the map, see clusters, zoom into a point, open its card and its recor
   await expect(page.getByTestId('map-summary')).toContainText('sites in view');
 
   // Clicking a cluster zooms to where it splits; keep going until single sites show.
+  // Each click waits for the markers of the new view: on a busy server (an import's aftermath) an answer can take
+  // longer than a fixed pause, and clicking the old cluster again would zoom past the sites.
   for (let i = 0; i < 8 && (await page.getByTestId('map-site').count()) === 0; i++) {
+    const answered = page.waitForResponse((response) => response.url().includes('/api/map/markers') && response.ok(), { timeout: 20_000 });
     await page.getByTestId('map-cluster').first().click();
-    await page.waitForTimeout(900);
+    await answered;
+    await page.waitForTimeout(300);
   }
   const site = page.getByTestId('map-site').first();
   await expect(site).toBeVisible();

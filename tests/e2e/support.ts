@@ -64,7 +64,11 @@ export async function signIn(page: Page, email = ADMIN_EMAIL, password = ADMIN_P
   if (!page.url().endsWith('/login')) await page.goto('/login');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: false }).first().fill(password);
+  // Wait for the server's answer (success or refusal): a test that navigates at once would cancel the sign-in
+  // request on a slow machine and land on /login again.
+  const answered = page.waitForResponse((response) => response.url().endsWith('/api/auth/login') && response.request().method() === 'POST');
   await page.getByRole('button', { name: 'Sign In' }).click();
+  await answered;
 }
 
 /** The sidebar (desktop) or drawer (mobile) menu entry keys, in order. */
