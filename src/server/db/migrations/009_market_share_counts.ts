@@ -62,6 +62,16 @@ export async function up(db: Kysely<any>) {
     from sites s left join site_labour k on k.site_id = s.id
     where s.deleted_at is null;
 
+    -- The counts a site adds to: the totals once, each of its regions (or none) and each of its trades (or none).
+    create function market_share_keys(region_ids integer[], trade_ids integer[]) returns table (count_grouping text, count_key integer)
+    language sql immutable as $fn$
+      select 'all'::text, null::integer
+      union all
+      select 'region', r from unnest(case when cardinality(region_ids) = 0 then array[null::integer] else region_ids end) r
+      union all
+      select 'trade', t from unnest(case when cardinality(trade_ids) = 0 then array[null::integer] else trade_ids end) t
+    $fn$;
+
     create function market_share_refresh(site_ids integer[]) returns void language plpgsql as $fn$
     begin
       if site_ids is null or cardinality(site_ids) = 0 then
@@ -91,13 +101,7 @@ export async function up(db: Kysely<any>) {
       insert into market_share_counts (grouping, key, labour, sites, value, hours)
       select k.grouping, k.key, c.labour, sum(c.n), sum(c.n * c.value), sum(c.n * c.hours)
       from change c
-      cross join lateral (
-        select 'all'::text, null::integer
-        union all
-        select 'region', r from unnest(case when cardinality(c.region_ids) = 0 then array[null::integer] else c.region_ids end) r
-        union all
-        select 'trade', t from unnest(case when cardinality(c.trade_ids) = 0 then array[null::integer] else c.trade_ids end) t
-      ) k (grouping, key)
+      cross join lateral market_share_keys(c.region_ids, c.trade_ids) k (grouping, key)
       group by 1, 2, 3
       having sum(c.n) <> 0 or sum(c.n * c.value) <> 0 or sum(c.n * c.hours) <> 0;
     end
@@ -111,13 +115,7 @@ export async function up(db: Kysely<any>) {
       insert into market_share_counts (grouping, key, labour, sites, value, hours)
       select k.grouping, k.key, m.labour, count(*), sum(m.value), sum(m.hours)
       from market_share_sites m
-      cross join lateral (
-        select 'all'::text, null::integer
-        union all
-        select 'region', r from unnest(case when cardinality(m.region_ids) = 0 then array[null::integer] else m.region_ids end) r
-        union all
-        select 'trade', t from unnest(case when cardinality(m.trade_ids) = 0 then array[null::integer] else m.trade_ids end) t
-      ) k (grouping, key)
+      cross join lateral market_share_keys(m.region_ids, m.trade_ids) k (grouping, key)
       group by 1, 2, 3;
     end
     $fn$;
