@@ -321,14 +321,3 @@ export async function benchMap(): Promise<BenchRow[]> {
   }
   return rows;
 }
-
-// Run on its own: `npx tsx bench/map.ts`.
-if (import.meta.url === `file://${process.argv[1]}`) {
-  benchMap().then(
-    (rows) => console.table(rows),
-    (error) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}

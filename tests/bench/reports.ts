@@ -175,14 +175,3 @@ export async function benchReports(): Promise<BenchRow[]> {
   }
   return rows;
 }
-
-// Run on its own: `npx tsx bench/reports.ts`.
-if (import.meta.url === `file://${process.argv[1]}`) {
-  benchReports().then(
-    (rows) => console.table(rows),
-    (error) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
