@@ -14,6 +14,15 @@ const CENTRE = { lat: 43.615, lng: -116.202 };
 
 test.beforeAll(async () => {
   api = await Api.signIn();
+  // After a failed test Playwright starts a new worker, which runs this again: reuse the sites of the first run, or
+  // each would get a twin on the same spot and the twin's pin would take the clicks.
+  const filter = encodeURIComponent(JSON.stringify({ city: 'Boise' }));
+  const existing = await api.get<{ data: Array<{ id: number; name: string }> }>(`/api/sites?per_page=100&filter=${filter}`);
+  const earlier = existing.data.filter((site) => /^Boise Map Site \d+$/.test(site.name));
+  if (earlier.length >= 30) {
+    ids.push(...earlier.map((site) => site.id));
+    return;
+  }
   for (let i = 0; i < 30; i++) {
     const created = await api.post<{ data: { id: number } }>('/api/sites', {
       name: `Boise Map Site ${i + 1}`,
@@ -55,10 +64,11 @@ test('open the map, see clusters, zoom into a point, open its card and its recor
     await answered;
     await page.waitForTimeout(300);
   }
-  const site = page.getByTestId('map-site').first();
-  await expect(site).toBeVisible();
-  const id = Number(await site.getAttribute('data-id'));
+  const id = Number(await page.getByTestId('map-site').first().getAttribute('data-id'));
   expect(ids).toContain(id);
+  // Pinned to that id: the markers can still be redrawn in another order when the last move's answer lands.
+  const site = page.locator(`[data-testid=map-site][data-id="${id}"]`);
+  await expect(site).toBeVisible();
 
   await site.click();
   const card = page.getByTestId('marker-card');
@@ -99,7 +109,9 @@ test('a site created through the API appears on the open map without a reload', 
 test('the map fits a 390 px phone: search, filters and the card stay on screen', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await openMap(page, `?lat=${CENTRE.lat}&lng=${CENTRE.lng}&z=17`);
-  const site = page.getByTestId('map-site').first();
+  await expect(page.getByTestId('map-site').first()).toBeVisible();
+  const id = await page.getByTestId('map-site').first().getAttribute('data-id');
+  const site = page.locator(`[data-testid=map-site][data-id="${id}"]`);
   await expect(site).toBeVisible();
   await expect(page.getByRole('combobox', { name: 'Search the map' })).toBeVisible();
   await site.click();
