@@ -53,6 +53,8 @@ export default defineConfig({
       SEED_DEMO: '0',
       LOG_LEVEL: 'warn',
       LOGIN_MAX_ATTEMPTS: '1000',
+      // No tiles: the tile host is unreachable here, and Chromium's waits on it stalled same-origin requests for seconds.
+      TILE_URL: '',
     },
   },
 });

@@ -48,27 +48,73 @@ async function openMap(page: Page, query = '') {
   await expect(page.getByTestId('map-page')).toBeVisible();
 }
 
+const urlZoom = (page: Page) => Number(new URL(page.url()).searchParams.get('z'));
+
+/** Waits until the map has stopped moving (its address holds still) and the markers of that zoom have come; its zoom. */
+async function settledZoom(page: Page, markerZooms: number[]): Promise<number> {
+  let last = '';
+  await expect
+    .poll(
+      async () => {
+        const now = page.url();
+        const still = now === last;
+        last = now;
+        return still && markerZooms.at(-1) === Math.round(urlZoom(page));
+      },
+      { timeout: 30_000, intervals: [400] },
+    )
+    .toBe(true);
+  return urlZoom(page);
+}
+
+/**
+ * The id of a pin ('map-site' or 'map-cluster') lying wholly inside the map: markers near the edge can sit under the
+ * page's edge, where a click cannot reach them.
+ */
+async function pinInView(page: Page, testId = 'map-site'): Promise<number> {
+  let id = 0;
+  await expect
+    .poll(
+      async () => {
+        id = await page.getByTestId('map-page').evaluate((map, testId) => {
+          const frame = map.getBoundingClientRect();
+          const inside = [...map.querySelectorAll<HTMLElement>(`[data-testid=${testId}]`)].find((pin) => {
+            const box = pin.getBoundingClientRect();
+            return box.left >= frame.left + 20 && box.right <= Math.min(frame.right, window.innerWidth) - 20 && box.top >= frame.top + 20 && box.bottom <= Math.min(frame.bottom, window.innerHeight) - 20;
+          });
+          return inside ? Number(inside.dataset.id) : 0;
+        }, testId);
+        return id;
+      },
+      { timeout: 15_000 },
+    )
+    .toBeGreaterThan(0);
+  return id;
+}
+
 test('open the map, see clusters, zoom into a point, open its card and its record', async ({ page }) => {
+  const markerZooms: number[] = [];
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (url.pathname === '/api/map/markers' && response.ok()) markerZooms.push(Number(url.searchParams.get('zoom')));
+  });
   await openMap(page, `?lat=${CENTRE.lat}&lng=${CENTRE.lng}&z=9`);
   const cluster = page.getByTestId('map-cluster').first();
   await expect(cluster).toBeVisible();
   expect(Number(await cluster.getAttribute('data-count'))).toBeGreaterThanOrEqual(30);
   await expect(page.getByTestId('map-summary')).toContainText('sites in view');
 
-  // Clicking a cluster zooms to where it splits; keep going until single sites show.
-  // Each click waits for the markers of the new view: on a busy server (an import's aftermath) an answer can take
-  // longer than a fixed pause, and clicking the old cluster again would zoom past the sites.
+  // Clicking a cluster flies to where it splits; keep going until single sites show. Each click waits for the
+  // flight to end and for the markers of the new view, so it never clicks a cluster that is about to be replaced.
   for (let i = 0; i < 8 && (await page.getByTestId('map-site').count()) === 0; i++) {
-    const answered = page.waitForResponse((response) => response.url().includes('/api/map/markers') && response.ok(), { timeout: 20_000 });
-    await page.getByTestId('map-cluster').first().click();
-    await answered;
-    await page.waitForTimeout(300);
+    const before = await settledZoom(page, markerZooms);
+    await page.locator(`[data-testid=map-cluster][data-id="${await pinInView(page, 'map-cluster')}"]`).click();
+    await expect.poll(() => urlZoom(page), { timeout: 20_000 }).toBeGreaterThan(before);
+    await settledZoom(page, markerZooms);
   }
-  const id = Number(await page.getByTestId('map-site').first().getAttribute('data-id'));
+  const id = await pinInView(page);
   expect(ids).toContain(id);
-  // Pinned to that id: the markers can still be redrawn in another order when the last move's answer lands.
   const site = page.locator(`[data-testid=map-site][data-id="${id}"]`);
-  await expect(site).toBeVisible();
 
   await site.click();
   const card = page.getByTestId('marker-card');
@@ -110,9 +156,7 @@ test('the map fits a 390 px phone: search, filters and the card stay on screen',
   await page.setViewportSize({ width: 390, height: 844 });
   await openMap(page, `?lat=${CENTRE.lat}&lng=${CENTRE.lng}&z=17`);
   await expect(page.getByTestId('map-site').first()).toBeVisible();
-  const id = await page.getByTestId('map-site').first().getAttribute('data-id');
-  const site = page.locator(`[data-testid=map-site][data-id="${id}"]`);
-  await expect(site).toBeVisible();
+  const site = page.locator(`[data-testid=map-site][data-id="${await pinInView(page)}"]`);
   await expect(page.getByRole('combobox', { name: 'Search the map' })).toBeVisible();
   await site.click();
   const card = page.getByTestId('marker-card');
