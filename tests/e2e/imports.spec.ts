@@ -38,9 +38,12 @@ test('upload a vendor file, watch the progress, open the result and an imported 
   await expect
     .poll(
       async () => {
-        const status = (await page.getByTestId('import-status').innerText()).trim();
+        // Short timeouts: the progress line goes away when the import completes, and an innerText() waiting for an
+        // element that is gone would hold this poll until its overall timeout (it did in CI).
+        const status = (await page.getByTestId('import-status').innerText({ timeout: 2_000 }).catch(() => '')).trim();
         seen.add(status);
-        if (await page.getByTestId('import-progress').isVisible().catch(() => false)) seen.add(await page.getByTestId('import-progress').innerText());
+        const progress = await page.getByTestId('import-progress').innerText({ timeout: 500 }).catch(() => '');
+        if (progress) seen.add(progress);
         return status;
       },
       { timeout: 270_000, intervals: [250] },
