@@ -1,12 +1,11 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadAuthUser } from '../../src/server/auth/load-user.js';
 import { seedReadyMadeImporters } from '../../src/server/imports/ready-made.js';
 import { marketShare, parseMarketShare } from '../../src/server/reports/market-share.js';
 import { answeredByCounts } from '../../src/server/reports/market-share-counts.js';
 import { fixture, importerId, runImport } from '../fixtures/upload.js';
-import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
+import { startTestApp, withOpenRowFilter, type TestApp, type TestClient } from '../support/test-app.js';
 
 /**
  * The market share counted ahead by the database (migration 009_market_share_counts) follows every write that
@@ -42,27 +41,13 @@ async function expectCountsInStep() {
   expect(snapshots).toEqual([]);
 }
 
-async function adminUser() {
-  const { id } = await t.ctx.db.selectFrom('users').select('id').where('email', '=', 'admin@example.com').executeTakeFirstOrThrow();
-  const user = await loadAuthUser(t.ctx.db, id);
-  if (!user) throw new Error('No administrator');
-  return user;
-}
-
 /** The app's context with a sites definition whose row filter lets every row through: the report counts the sites. */
-function countingFromSites(): typeof t.ctx {
-  const def = t.ctx.resources.get('sites')!;
-  const changed = { ...def, rowFilter: () => sql<boolean>`true` };
-  const resources = Object.assign(Object.create(Object.getPrototypeOf(t.ctx.resources)), t.ctx.resources, {
-    get: (name: string) => (name === 'sites' ? changed : t.ctx.resources.get(name)),
-  });
-  return { ...t.ctx, resources };
-}
+const countingFromSites = () => withOpenRowFilter(t.ctx, 'sites');
 
 /** The report by region and by trade reads the counts, and gives what counting the sites gives. */
 async function expectReportFromCounts() {
   await expectCountsInStep();
-  const user = await adminUser();
+  const user = await t.authUser();
   for (const group_by of ['region', 'trade']) {
     const params = parseMarketShare({ group_by });
     expect(answeredByCounts(t.ctx, user, params)).toBe(true);
@@ -147,16 +132,16 @@ describe('the market share counts follow the writes', () => {
   it('folds the changes into one row per count without changing them', async () => {
     const site = await created('sites', { name: 'Folded', type: 'union', estimated_value: 10 });
     for (let i = 0; i < 5; i++) await update('sites', site, { estimated_value: 10 + i, type: i % 2 ? 'union' : 'non-union' });
-    const before = await marketShare(t.ctx, await adminUser(), parseMarketShare({ group_by: 'region' }));
+    const before = await marketShare(t.ctx, await t.authUser(), parseMarketShare({ group_by: 'region' }));
     for (const grouping of ['region', 'trade', 'all']) await sql`select market_share_compact(${grouping})`.execute(t.ctx.db);
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from market_share_counts group by grouping, key, labour having count(*) > 1`.execute(t.ctx.db);
     expect(rows).toEqual([]);
-    expect(await marketShare(t.ctx, await adminUser(), parseMarketShare({ group_by: 'region' }))).toEqual(before);
+    expect(await marketShare(t.ctx, await t.authUser(), parseMarketShare({ group_by: 'region' }))).toEqual(before);
     await expectReportFromCounts();
   });
 
   it('are read only by a person who reads every site and contractor, with no filter', async () => {
-    const user = await adminUser();
+    const user = await t.authUser();
     const as = (permissions: string[]) => ({ ...user, permissions });
     expect(answeredByCounts(t.ctx, user, parseMarketShare({ group_by: 'site_type' }))).toBe(false);
     expect(answeredByCounts(t.ctx, user, parseMarketShare({ group_by: 'region', from: '2026-01-01' }))).toBe(false);

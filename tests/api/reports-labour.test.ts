@@ -1,10 +1,9 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadAuthUser } from '../../src/server/auth/load-user.js';
 import { storedLabourFacts } from '../../src/server/reports/labour.js';
 import { marketShare, marketShareSites, parseMarketShare } from '../../src/server/reports/market-share.js';
-import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
+import { startTestApp, withOpenRowFilter, type TestApp, type TestClient } from '../support/test-app.js';
 
 /**
  * The stored labour facts (`site_labour`, migration 006_site_labour) follow every write that changes them, made
@@ -64,23 +63,6 @@ async function labourInReport(siteId: number, name: string): Promise<string | un
   const row = res.body.data.find((s: any) => s.id === siteId);
   expect(row?.name).toBe(name);
   return row.labour;
-}
-
-async function adminAuthUser() {
-  const { id } = await t.ctx.db.selectFrom('users').select('id').where('email', '=', 'admin@example.com').executeTakeFirstOrThrow();
-  const user = await loadAuthUser(t.ctx.db, id);
-  if (!user) throw new Error('No administrator');
-  return user;
-}
-
-/** The app's context with a contractors definition that has a row filter letting every row through. */
-function withContractorRowFilter(): typeof t.ctx {
-  const def = t.ctx.resources.get('contractors')!;
-  const changed = { ...def, rowFilter: () => sql<boolean>`true` };
-  const resources = Object.assign(Object.create(Object.getPrototypeOf(t.ctx.resources)), t.ctx.resources, {
-    get: (name: string) => (name === 'contractors' ? changed : t.ctx.resources.get(name)),
-  });
-  return { ...t.ctx, resources };
 }
 
 beforeAll(async () => {
@@ -215,14 +197,14 @@ describe('site_labour: the stored facts follow the writes', () => {
 
 describe('the market share reads the stored facts only where they stand for what the person may read', () => {
   it('uses them for category permissions, not for other contractor row rules', async () => {
-    const adminUser = await adminAuthUser();
+    const adminUser = await t.authUser();
     expect(storedLabourFacts(t.ctx, adminUser)).toEqual({ union: true, nonUnion: true });
     const as = (permissions: string[]) => ({ ...adminUser, permissions });
     expect(storedLabourFacts(t.ctx, as(['site:read', 'contractor:read:union']))).toEqual({ union: true, nonUnion: false });
     expect(storedLabourFacts(t.ctx, as(['site:read', 'contractor:read:non-union', 'contractor:read:general']))).toEqual({ union: false, nonUnion: true });
     expect(storedLabourFacts(t.ctx, as(['site:read']))).toEqual({ union: false, nonUnion: false });
     // A contractor rule beyond categories (here a row filter): the facts are derived from what the person may read.
-    expect(storedLabourFacts(withContractorRowFilter(), adminUser)).toBeNull();
+    expect(storedLabourFacts(withOpenRowFilter(t.ctx, 'contractors'), adminUser)).toBeNull();
   });
 
   it('gives the same answer from the stored facts as derived from the links, for every kind of person', async () => {
@@ -236,8 +218,8 @@ describe('the market share reads the stored facts only where they stand for what
     await site({ name: 'Same 4', type: 'mega', general_contractor_id: d });
     await admin.delete(`/api/contractors/${d}`);
     // The same read rule plus a row filter that lets every row through sends the report down the derived path.
-    const derivedCtx = withContractorRowFilter();
-    const adminUser = await adminAuthUser();
+    const derivedCtx = withOpenRowFilter(t.ctx, 'contractors');
+    const adminUser = await t.authUser();
     expect(storedLabourFacts(derivedCtx, adminUser)).toBeNull();
     const people: Array<[string, string[]]> = [
       ['administrator', adminUser.permissions],

@@ -4,10 +4,13 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { AppContext } from '../../src/server/app-context.js';
 import { buildApp } from '../../src/server/app.js';
+import type { AuthUser } from '../../src/server/auth/auth-user.js';
+import { loadAuthUser } from '../../src/server/auth/load-user.js';
 import type { Mail } from '../../src/server/auth/mailer.js';
 import { loadConfig, type Config } from '../../src/server/config/config.js';
 import { openDatabase, type Database } from '../../src/server/db/database.js';
@@ -74,6 +77,8 @@ export interface TestApp {
   /** Creates a user through the API as the administrator; returns the created record. */
   createUser(fields: { role: string; email?: string; first_name?: string; last_name?: string; password?: string; team_id?: number | null; team_ids?: number[] }): Promise<Record<string, any>>;
   roleId(slug: string): Promise<number>;
+  /** The signed-in user as the server loads it for a request (the seeded super administrator by default). */
+  authUser(email?: string): Promise<AuthUser>;
   close(): Promise<void>;
 }
 
@@ -182,6 +187,12 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<T
         }
         return roleIds.get(slug)!;
       },
+      async authUser(email = ADMIN_EMAIL) {
+        const { id } = await built.ctx.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+        const user = await loadAuthUser(built.ctx.db, id);
+        if (!user) throw new Error(`No user ${email}`);
+        return user;
+      },
       async createUser({ role, email, first_name, last_name, password, team_id, team_ids }) {
         adminClient ??= await testApp.admin();
         const res = await adminClient.post('/api/users', {
@@ -207,6 +218,15 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<T
     await cleanup();
     throw error;
   }
+}
+
+/** The app's context with one resource whose row filter lets every row through (the path a narrower reader takes). */
+export function withOpenRowFilter(ctx: AppContext, resource: string): AppContext {
+  const changed = { ...ctx.resources.get(resource)!, rowFilter: () => sql<boolean>`true` };
+  const resources = Object.assign(Object.create(Object.getPrototypeOf(ctx.resources)), ctx.resources, {
+    get: (name: string) => (name === resource ? changed : ctx.resources.get(name)),
+  });
+  return { ...ctx, resources };
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
