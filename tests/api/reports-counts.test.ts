@@ -1,11 +1,10 @@
 import { sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedReadyMadeImporters } from '../../src/server/imports/ready-made.js';
 import { marketShare, parseMarketShare } from '../../src/server/reports/market-share.js';
 import { answeredByCounts } from '../../src/server/reports/market-share-counts.js';
 import { fixture, importerId, runImport } from '../fixtures/upload.js';
-import { startTestApp, withOpenRowFilter, type TestApp, type TestClient } from '../support/test-app.js';
+import { startTestApp, twoPostgresSessions, withOpenRowFilter, type TestApp, type TestClient } from '../support/test-app.js';
 
 /**
  * The market share counted ahead by the database (migration 009_market_share_counts) follows every write that
@@ -155,19 +154,7 @@ describe('the market share counts follow the writes', () => {
 describe('the counts under concurrent writers (PostgreSQL only: PGlite has one connection)', () => {
   it('two transactions changing one site are serialised; changes to different sites do not wait for each other', async (test) => {
     if (t.database.kind !== 'postgres') test.skip();
-    const a = new pg.Client({ connectionString: t.config.databaseUrl! });
-    const b = new pg.Client({ connectionString: t.config.databaseUrl! });
-    await a.connect();
-    await b.connect();
-    const pidB = (await b.query('select pg_backend_pid() as pid')).rows[0].pid as number;
-    const waitsForLock = async (pid: number) => {
-      for (let i = 0; i < 200; i++) {
-        const row = await t.ctx.db.selectNoFrom(sql<string | null>`(select wait_event_type from pg_stat_activity where pid = ${pid})`.as('w')).executeTakeFirstOrThrow();
-        if (row.w === 'Lock') return;
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-      throw new Error(`session ${pid} never waited for a lock`);
-    };
+    const { a, b, pids, waitsForLock, end } = await twoPostgresSessions(t);
     try {
       const region = await created('regions', { name: 'Race Region', geometry_type: 'county' });
       const site = await created('sites', { name: 'Race Counted', type: 'pending', estimated_value: 100 });
@@ -176,7 +163,7 @@ describe('the counts under concurrent writers (PostgreSQL only: PGlite has one c
       await a.query('insert into site_regions (site_id, region_id) values ($1, $2)', [site, region]);
       await b.query('begin');
       const changing = b.query(`update sites set type = 'union' where id = $1`, [site]);
-      await waitsForLock(pidB);
+      await waitsForLock(pids.b);
       await a.query('commit');
       await changing;
       await b.query('commit');
@@ -191,9 +178,7 @@ describe('the counts under concurrent writers (PostgreSQL only: PGlite has one c
       await a.query('commit');
       await expectReportFromCounts();
     } finally {
-      await a.query('rollback').catch(() => {});
-      await b.query('rollback').catch(() => {});
-      await Promise.all([a.end(), b.end()]);
+      await end();
     }
   });
 });

@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedLabourFacts } from '../../src/server/reports/labour.js';
 import { marketShare, marketShareSites, parseMarketShare } from '../../src/server/reports/market-share.js';
-import { startTestApp, withOpenRowFilter, type TestApp, type TestClient } from '../support/test-app.js';
+import { startTestApp, twoPostgresSessions, withOpenRowFilter, type TestApp, type TestClient } from '../support/test-app.js';
 
 /**
  * The stored labour facts (`site_labour`, migration 006_site_labour) follow every write that changes them, made
@@ -246,28 +245,9 @@ describe('the market share reads the stored facts only where they stand for what
 });
 
 describe('site_labour under concurrent writers (PostgreSQL only: PGlite has one connection)', () => {
-  /** Two sessions of their own; `waiting(b)` is true once b's statement waits for a lock. */
-  async function sessions() {
-    const a = new pg.Client({ connectionString: t.config.databaseUrl! });
-    const b = new pg.Client({ connectionString: t.config.databaseUrl! });
-    await a.connect();
-    await b.connect();
-    const pidOf = async (c: pg.Client) => (await c.query('select pg_backend_pid() as pid')).rows[0].pid as number;
-    const pids = { a: await pidOf(a), b: await pidOf(b) };
-    const waitsForLock = async (pid: number) => {
-      for (let i = 0; i < 200; i++) {
-        const row = await t.ctx.db.selectNoFrom(sql<string | null>`(select wait_event_type from pg_stat_activity where pid = ${pid})`.as('w')).executeTakeFirstOrThrow();
-        if (row.w === 'Lock') return;
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-      throw new Error(`session ${pid} never waited for a lock`);
-    };
-    return { a, b, pids, waitsForLock, end: async () => Promise.all([a.end(), b.end()]) };
-  }
-
   it('linking a contractor while another transaction changes its type, and two links to one site at once', async (test) => {
     if (t.database.kind !== 'postgres') test.skip();
-    const { a, b, pids, waitsForLock, end } = await sessions();
+    const { a, b, pids, waitsForLock, end } = await twoPostgresSessions(t);
     try {
       // Type change first, link second: the link's refresh waits for the change and then sees it.
       const c1 = await contractor('Race One', 'general');
@@ -310,8 +290,6 @@ describe('site_labour under concurrent writers (PostgreSQL only: PGlite has one 
       expect(await stored(s3)).toEqual({ union: true, nonUnion: true });
       await expectAllInStep();
     } finally {
-      await a.query('rollback').catch(() => {});
-      await b.query('rollback').catch(() => {});
       await end();
     }
   });

@@ -229,6 +229,33 @@ export function withOpenRowFilter(ctx: AppContext, resource: string): AppContext
   return { ...ctx, resources };
 }
 
+/**
+ * Two sessions of their own on the PostgreSQL test database, for tests of concurrent transactions: their backend
+ * pids, a wait until a session is blocked on a lock, and `end()`, which rolls back what is open and disconnects.
+ */
+export async function twoPostgresSessions(t: TestApp) {
+  const a = new pg.Client({ connectionString: t.config.databaseUrl! });
+  const b = new pg.Client({ connectionString: t.config.databaseUrl! });
+  await a.connect();
+  await b.connect();
+  const pidOf = async (c: pg.Client) => (await c.query('select pg_backend_pid() as pid')).rows[0].pid as number;
+  const pids = { a: await pidOf(a), b: await pidOf(b) };
+  const waitsForLock = async (pid: number) => {
+    for (let i = 0; i < 200; i++) {
+      const row = await t.ctx.db.selectNoFrom(sql<string | null>`(select wait_event_type from pg_stat_activity where pid = ${pid})`.as('w')).executeTakeFirstOrThrow();
+      if (row.w === 'Lock') return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error(`session ${pid} never waited for a lock`);
+  };
+  const end = async () => {
+    await a.query('rollback').catch(() => {});
+    await b.query('rollback').catch(() => {});
+    await Promise.all([a.end(), b.end()]);
+  };
+  return { a, b, pids, waitsForLock, end };
+}
+
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** A fetch-based agent with its own cookie jar, doing the CSRF pre-flight the client app does. */
