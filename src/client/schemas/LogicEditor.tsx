@@ -146,7 +146,7 @@ function BlockEditor({ schema, block, onDone, index }: { schema: RecordSchema; b
         <Stack spacing={1.5}>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
             <TextField size="small" label="What this rule is for (optional)" value={draft.description ?? ''} onChange={(event) => set({ description: event.target.value })} sx={{ flex: 1 }} />
-            <TextField select size="small" label="Runs" value={draft.trigger} onChange={(event) => set({ trigger: event.target.value as Draft['trigger'] })} sx={{ minWidth: 200 }}>
+            <TextField select size="small" label="Runs" value={draft.trigger} onChange={(event) => set({ trigger: event.target.value as Draft['trigger'] })} sx={{ minWidth: 200, width: { sm: 240 }, flexShrink: 0 }}>
               {TRIGGER_CHOICES.map((choice) => (
                 <MenuItem key={choice.id} value={choice.id}>
                   {choice.name}
@@ -159,7 +159,7 @@ function BlockEditor({ schema, block, onDone, index }: { schema: RecordSchema; b
               When
             </Typography>
             {draft.conditions.length > 1 && (
-              <TextField select size="small" label="Must hold" value={draft.match} onChange={(event) => set({ match: event.target.value as Draft['match'] })} sx={{ minWidth: 150 }} data-testid={`rule-${index}-match`}>
+              <TextField select size="small" label="Must hold" value={draft.match} onChange={(event) => set({ match: event.target.value as Draft['match'] })} sx={{ width: 200 }} data-testid={`rule-${index}-match`}>
                 {MATCH_CHOICES.map((choice) => (
                   <MenuItem key={choice.id} value={choice.id}>
                     {choice.name}
@@ -184,7 +184,7 @@ function BlockEditor({ schema, block, onDone, index }: { schema: RecordSchema; b
                     change({ source, value: '', operator: offered.includes(condition.operator) ? condition.operator : 'equals' });
                   }}
                 />
-                <TextField select size="small" label="Operator" value={condition.operator} onChange={(event) => change({ operator: event.target.value as LogicOperator })} sx={{ minWidth: 150 }} data-testid={`rule-${index}-when-operator-${i}`}>
+                <TextField select size="small" label="Operator" value={condition.operator} onChange={(event) => change({ operator: event.target.value as LogicOperator })} sx={{ minWidth: 150, width: { md: 180 }, flexShrink: 0 }} data-testid={`rule-${index}-when-operator-${i}`}>
                   {operatorChoices(field, condition.operator).map((choice) => (
                     <MenuItem key={choice.id} value={choice.id}>
                       {choice.name}
@@ -208,7 +208,7 @@ function BlockEditor({ schema, block, onDone, index }: { schema: RecordSchema; b
           </Typography>
           {draft.actions.map((action, i) => (
             <Stack key={i} direction={{ xs: 'column', md: 'row' }} spacing={1} sx={{ alignItems: { md: 'center' } }}>
-              <TextField select size="small" label="Do" value={action.action} onChange={(event) => set({ actions: draft.actions.map((item, j) => (j === i ? { ...item, action: event.target.value as LogicAction['action'] } : item)) })} sx={{ minWidth: 110 }} data-testid={`rule-${index}-then-action-${i}`}>
+              <TextField select size="small" label="Do" value={action.action} onChange={(event) => set({ actions: draft.actions.map((item, j) => (j === i ? { ...item, action: event.target.value as LogicAction['action'] } : item)) })} sx={{ minWidth: 110, width: { md: 120 }, flexShrink: 0 }} data-testid={`rule-${index}-then-action-${i}`}>
                 {ACTION_CHOICES.map((choice) => (
                   <MenuItem key={choice.id} value={choice.id}>
                     {choice.name}
