@@ -5,30 +5,8 @@ import userEvent from '@testing-library/user-event';
 import { AdminContext, Notification, type DataProvider } from 'react-admin';
 import { describe, expect, it, vi } from 'vitest';
 import { mainData } from '../../../src/client/app/services';
-import type { RecordSchema } from '../../../src/client/records/schema';
 import { LogicEditor } from '../../../src/client/schemas/LogicEditor';
-
-function visitSchema(): RecordSchema {
-  const field = (id: number, slug: string, name: string, type: string, options: Record<string, unknown> = {}) =>
-    ({ id, schema_id: 5, slug, name, type, category: 'custom', internal: false, column: false, required: false, options, position: id }) as RecordSchema['fields'][number];
-  return {
-    id: 5,
-    type: 'visit',
-    name_singular: 'Visit',
-    name_plural: 'Visits',
-    position: 1,
-    custom: true,
-    built_in: false,
-    resource: 'visits',
-    fields: [
-      field(1, 'outcome', 'Outcome', 'radios', { choices: [{ value: 'home', label: 'Home' }, { value: 'not_home', label: 'Not home' }] }),
-      field(2, 'workers_seen', 'Workers seen', 'text', { input: 'number' }),
-      field(3, 'visited_on', 'Visited on', 'date'),
-      field(4, 'detail', 'Detail', 'textarea'),
-    ],
-    actions: [],
-  };
-}
+import { visitSchema } from './visit-schema';
 
 function renderEditor() {
   const create = vi.fn(async (_resource: string, params: { data: any }) => ({ data: { id: 31, ...params.data }, meta: { message: 'Logic block created successfully.' } }));

@@ -6,46 +6,27 @@ import { AdminContext, type DataProvider } from 'react-admin';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dataProvider as appDataProvider, i18nProvider, mainData } from '../../../src/client/app/services';
 import RecordCreate from '../../../src/client/records/RecordCreate';
-import type { RecordSchema } from '../../../src/client/records/schema';
+import { visitSchema } from './visit-schema';
 
 /**
  * The generated create form of a record type made in the editor, with its form logic: what the person sees as they
  * type and click, and what the data provider is sent when they save.
  */
-const field = (id: number, slug: string, name: string, type: string, options: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) =>
-  ({ id, schema_id: 5, slug, name, type, category: 'custom', internal: false, column: false, required: false, options, position: id, ...extra }) as RecordSchema['fields'][number];
-
-const visit: RecordSchema = {
-  id: 5,
-  type: 'visit',
-  name_singular: 'Visit',
-  name_plural: 'Visits',
-  position: 1,
-  custom: true,
-  built_in: false,
-  resource: 'visits',
-  fields: [
-    field(10, 'name', 'Name', 'text', {}, { category: 'internal', internal: true, column: true, required: true }),
-    field(1, 'outcome', 'Outcome', 'radios', { choices: [{ value: 'home', label: 'Home' }, { value: 'not_home', label: 'Not home' }] }),
-    field(2, 'workers_seen', 'Workers seen', 'text', { input: 'number' }),
-    field(4, 'detail', 'Detail', 'text'),
-  ],
-  actions: [
-    // Nobody home: no one was seen.
-    { id: 1, trigger: 'on-change', match: 'all', conditions: [{ source: 'field:1', operator: 'equals', value: 'not_home' }], actions: [{ target: 'field:2', action: 'set-value', value: 0 }] },
-    // No detail when nobody was home or nobody was seen.
-    {
-      id: 2,
-      trigger: 'always',
-      match: 'any',
-      conditions: [
-        { source: 'field:1', operator: 'equals', value: 'not_home' },
-        { source: 'field:2', operator: 'less-than', value: '1' },
-      ],
-      actions: [{ target: 'field:4', action: 'hide-field' }],
-    },
-  ],
-};
+const visit = visitSchema([
+  // Nobody home: no one was seen.
+  { id: 1, trigger: 'on-change', match: 'all', conditions: [{ source: 'field:1', operator: 'equals', value: 'not_home' }], actions: [{ target: 'field:2', action: 'set-value', value: 0 }] },
+  // No detail when nobody was home or nobody was seen.
+  {
+    id: 2,
+    trigger: 'always',
+    match: 'any',
+    conditions: [
+      { source: 'field:1', operator: 'equals', value: 'not_home' },
+      { source: 'field:2', operator: 'less-than', value: '1' },
+    ],
+    actions: [{ target: 'field:4', action: 'hide-field' }],
+  },
+]);
 
 beforeEach(async () => {
   vi.spyOn(appDataProvider, 'getSchemas').mockResolvedValue([visit]);
