@@ -6,7 +6,7 @@ import { AdminContext, Notification, type DataProvider } from 'react-admin';
 import { describe, expect, it, vi } from 'vitest';
 import { mainData } from '../../../src/client/app/services';
 import { LogicEditor } from '../../../src/client/schemas/LogicEditor';
-import { visitSchema } from './visit-schema';
+import { NO_DETAIL_WHEN_NOBODY_SEEN, visitSchema } from './visit-schema';
 
 function renderEditor() {
   const create = vi.fn(async (_resource: string, params: { data: any }) => ({ data: { id: 31, ...params.data }, meta: { message: 'Logic block created successfully.' } }));
@@ -73,17 +73,7 @@ describe('the logic editor', () => {
     await user.click(within(rule).getByRole('button', { name: 'Save rule' }));
     await vi.waitFor(() => expect(create).toHaveBeenCalledTimes(1));
     expect(create).toHaveBeenCalledWith('logic-blocks', {
-      data: {
-        schema_id: 5,
-        description: null,
-        trigger: 'always',
-        match: 'any',
-        conditions: [
-          { source: 'field:1', operator: 'equals', value: 'not_home' },
-          { source: 'field:2', operator: 'less-than', value: '1' },
-        ],
-        actions: [{ target: 'field:4', action: 'hide-field' }],
-      },
+      data: { schema_id: 5, description: null, ...NO_DETAIL_WHEN_NOBODY_SEEN },
     });
     // The server's message shows, and the new rule's editor closes (the schema reload brings the saved rule back).
     expect(await screen.findByText('Logic block created successfully.')).toBeInTheDocument();

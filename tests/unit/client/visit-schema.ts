@@ -1,6 +1,17 @@
 import type { LogicBlock } from '../../../src/common/schema-types';
 import type { RecordSchema } from '../../../src/client/records/schema';
 
+/** "When Outcome equals Not home or Workers seen is less than 1, hide Detail": built in the editor test, run in the form test. */
+export const NO_DETAIL_WHEN_NOBODY_SEEN: LogicBlock = {
+  trigger: 'always',
+  match: 'any',
+  conditions: [
+    { source: 'field:1', operator: 'equals', value: 'not_home' },
+    { source: 'field:2', operator: 'less-than', value: '1' },
+  ],
+  actions: [{ target: 'field:4', action: 'hide-field' }],
+};
+
 /** The component tests' record type, as made in the editor: a door-knock visit (the logic blocks are the test's). */
 export function visitSchema(actions: LogicBlock[] = []): RecordSchema {
   const field = (id: number, slug: string, name: string, type: string, options: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) =>
