@@ -4,28 +4,17 @@
  *
  * A rule reads one cell (`source`: a CSV header, compared case-insensitively), tests it with `operator`
  * against `value`, and when it matches applies `action` with `action_value`: `trade-set` adds the named
- * trade(s) (comma-separated) to the record's trades.
+ * trade(s) (comma-separated) to the record's trades. Each rule compiles to JSON Logic and runs on the one rule engine
+ * (src/common/rule-engine), where its operators are defined.
  */
-import { parseDate, parseMoney } from './import-values.js';
+import { evaluate, IMPORT_OPERATORS, read, RULE_OPERATORS, RuleError, type JsonLogic, type RuleOperator } from './rule-engine/index.js';
 
-export const RULE_OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'in', 'string-contains', 'string-start', 'string-end'] as const;
-export type RuleOperator = (typeof RULE_OPERATORS)[number];
+export { RULE_OPERATORS, type RuleOperator };
 
 export const RULE_ACTIONS = ['trade-set'] as const;
 export type RuleAction = (typeof RULE_ACTIONS)[number];
 
-export const OPERATOR_LABELS: Record<RuleOperator, string> = {
-  eq: 'equals',
-  neq: 'does not equal',
-  gt: 'is greater than',
-  gte: 'is at least',
-  lt: 'is less than',
-  lte: 'is at most',
-  in: 'is one of (comma-separated)',
-  'string-contains': 'contains',
-  'string-start': 'starts with',
-  'string-end': 'ends with',
-};
+export const OPERATOR_LABELS = Object.fromEntries(RULE_OPERATORS.map((operator) => [operator, IMPORT_OPERATORS[operator].label])) as Record<RuleOperator, string>;
 
 export interface ImportRule {
   source: string;
@@ -35,60 +24,26 @@ export interface ImportRule {
   action_value: string;
 }
 
-const fold = (text: string) => text.trim().toLowerCase();
-
-/** A number from a cell: plain numbers and money forms ($1,250,000.00, 1.25M); dates compare as yyyymmdd. */
-function comparable(text: string): number | null {
-  const trimmed = text.trim();
-  if (trimmed === '') return null;
-  const money = parseMoney(trimmed);
-  if (money.ok) return money.value;
-  const date = parseDate(trimmed);
-  if (date.ok) return Number(date.value.replace(/-/g, ''));
-  return null;
+/** A rule's test as JSON Logic over its one cell (`{"var": "cell"}`: headers may hold dots, which `var` would split). */
+export function compileRule(rule: Pick<ImportRule, 'operator' | 'value'>): JsonLogic {
+  const operator = Object.hasOwn(IMPORT_OPERATORS, rule.operator) ? IMPORT_OPERATORS[rule.operator] : undefined;
+  if (!operator) throw new RuleError(`Invalid operator ${String(rule.operator)}`);
+  return operator.compile(read('cell'), rule.value ?? '');
+}
+// The importer's rules are the same objects for every row of a file: each is compiled once.
+const compiledRules = new WeakMap<object, JsonLogic>();
+function compiled(rule: ImportRule): JsonLogic {
+  let logic = compiledRules.get(rule);
+  if (logic === undefined) {
+    logic = compileRule(rule);
+    compiledRules.set(rule, logic);
+  }
+  return logic;
 }
 
-/**
- * Does `cell` satisfy `operator value`? eq/neq compare as numbers when both sides are numbers, else as
- * case-insensitive trimmed text; gt/gte/lt/lte compare numbers (money and dates understood) and are false when
- * either side is not one; `in` takes a comma-separated list; the string operators ignore case. A missing cell
- * counts as empty text.
- */
+/** Does `cell` satisfy `operator value`? (See the operators in src/common/rule-engine/import-operators.ts.) */
 export function matchesRule(cell: string | null | undefined, operator: RuleOperator, value: string): boolean {
-  const text = cell ?? '';
-  switch (operator) {
-    case 'eq':
-    case 'neq': {
-      const a = comparable(text);
-      const b = comparable(value);
-      const equal = a !== null && b !== null ? a === b : fold(text) === fold(value);
-      return operator === 'eq' ? equal : !equal;
-    }
-    case 'gt':
-    case 'gte':
-    case 'lt':
-    case 'lte': {
-      const a = comparable(text);
-      const b = comparable(value);
-      if (a === null || b === null) return false;
-      if (operator === 'gt') return a > b;
-      if (operator === 'gte') return a >= b;
-      if (operator === 'lt') return a < b;
-      return a <= b;
-    }
-    case 'in':
-      return value
-        .split(',')
-        .map(fold)
-        .filter((item) => item !== '')
-        .includes(fold(text));
-    case 'string-contains':
-      return fold(text).includes(fold(value));
-    case 'string-start':
-      return fold(text).startsWith(fold(value));
-    case 'string-end':
-      return fold(text).endsWith(fold(value));
-  }
+  return evaluate(compileRule({ operator, value }), { cell: cell ?? '' });
 }
 
 export interface RuleEffects {
@@ -101,7 +56,7 @@ export function applyRules(rules: readonly ImportRule[], cell: (source: string) 
   const trades: string[] = [];
   const seen = new Set<string>();
   for (const rule of rules) {
-    if (!matchesRule(cell(rule.source), rule.operator, rule.value)) continue;
+    if (!evaluate(compiled(rule), { cell: cell(rule.source) ?? '' })) continue;
     if (rule.action === 'trade-set') {
       for (const name of rule.action_value.split(',').map((n) => n.trim()).filter(Boolean)) {
         if (seen.has(name.toLowerCase())) continue;
@@ -120,8 +75,8 @@ export function checkRule(rule: Partial<ImportRule>): Record<string, string> {
   if (!rule.operator || !RULE_OPERATORS.includes(rule.operator)) errors.operator = `The operator must be one of: ${RULE_OPERATORS.join(', ')}.`;
   if (!rule.action || !RULE_ACTIONS.includes(rule.action)) errors.action = `The action must be one of: ${RULE_ACTIONS.join(', ')}.`;
   if (!rule.action_value || !String(rule.action_value).trim()) errors.action_value = 'Name the trade to set.';
-  if (rule.operator && ['gt', 'gte', 'lt', 'lte'].includes(rule.operator) && rule.value !== undefined && comparable(String(rule.value)) === null) {
-    errors.value = 'Compare with a number, an amount or a date.';
-  }
+  const valueProblem = rule.operator && Object.hasOwn(IMPORT_OPERATORS, rule.operator) ? IMPORT_OPERATORS[rule.operator].valueProblem : undefined;
+  const problem = valueProblem && rule.value !== undefined ? valueProblem(String(rule.value)) : null;
+  if (problem) errors.value = problem;
   return errors;
 }

@@ -3,6 +3,7 @@
  * Shared by both sides: the field types of SPEC section 3, their options, the logic blocks of SPEC sections
  * 4 and 5, and the relation targets with the options list that feeds each searchable input.
  */
+import type { LogicMatch, LogicOperator } from './rule-engine/form-operators.js';
 
 /** Field types of SPEC section 3. `relation` covers every typed relation; its target is in `options.target`. */
 export const SCHEMA_FIELD_TYPES = [
@@ -105,8 +106,7 @@ export interface SchemaField {
 
 export const LOGIC_TRIGGERS = ['always', 'on-change', 'on-load'] as const;
 export type LogicTrigger = (typeof LOGIC_TRIGGERS)[number];
-export const LOGIC_OPERATORS = ['equals', 'not-equals', 'contains', 'starts-with', 'ends-with'] as const;
-export type LogicOperator = (typeof LOGIC_OPERATORS)[number];
+export { LOGIC_MATCHES, LOGIC_OPERATORS, type LogicMatch, type LogicOperator } from './rule-engine/form-operators.js';
 export const LOGIC_ACTIONS = ['show-field', 'hide-field', 'set-value'] as const;
 export type LogicActionKind = (typeof LOGIC_ACTIONS)[number];
 
@@ -134,6 +134,8 @@ export interface LogicBlock {
   schema_id?: number;
   description?: string | null;
   trigger: LogicTrigger;
+  /** How the conditions combine: all must hold (missing: all) or any one. */
+  match?: LogicMatch;
   position?: number;
   conditions: LogicCondition[];
   actions: LogicAction[];

@@ -1,6 +1,8 @@
 /**
  * The visual rule editor (SPEC sections 4-5): "when [field] [operator] [value], then [show / hide / set] [field]".
- * Each rule is a logic block with its trigger; several conditions must all hold; several actions run in order.
+ * Each rule is a logic block with its trigger; its conditions must all hold, or any one of them (the block's
+ * `match`); several actions run in order. The operators offered depend on the field: comparisons for numbers and
+ * dates, text ones for the rest (the rule engine's table, src/common/rule-engine/form-operators.ts).
  */
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';
@@ -16,14 +18,31 @@ import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import RemoveIcon from '@mui/icons-material/RemoveCircleOutlined';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
-import { fieldRef, normaliseChoices, parseFieldRef, type LogicAction, type LogicBlock, type LogicCondition, type SchemaField } from '../../common/schema-types';
+import { FORM_OPERATORS, operatorsFor, type OperandKind } from '../../common/rule-engine/index';
+import { fieldRef, normaliseChoices, parseFieldRef, type LogicAction, type LogicBlock, type LogicCondition, type LogicOperator, type SchemaField } from '../../common/schema-types';
+import { describeField } from '../records/fieldTypes/describe';
 import type { RecordSchema } from '../records/schema';
-import { ACTION_CHOICES, OPERATOR_CHOICES, TRIGGER_CHOICES, describeBlock } from './shared';
+import { ACTION_CHOICES, MATCH_CHOICES, TRIGGER_CHOICES, describeBlock } from './shared';
 import { useSchemaWrites } from './useSchemaEditor';
 
 function fieldOf(fields: readonly SchemaField[], ref: string) {
   const id = parseFieldRef(ref);
   return fields.find((field) => Number(field.id) === id);
+}
+
+/** What a field's values compare as: numbers (number, money and hours fields), dates, or text. */
+function operandKind(field: SchemaField | undefined): OperandKind {
+  if (!field) return 'text';
+  const descriptor = describeField(field);
+  if (descriptor.number) return 'number';
+  return descriptor.type === 'date' || descriptor.type === 'datetime' ? 'date' : 'text';
+}
+
+/** The operators offered for a condition on this field (and the one it has, should a stored rule use another). */
+function operatorChoices(field: SchemaField | undefined, current: LogicOperator) {
+  const offered = operatorsFor(operandKind(field));
+  const ids = offered.includes(current) || !FORM_OPERATORS[current] ? offered : [...offered, current];
+  return ids.map((id) => ({ id, name: FORM_OPERATORS[id].label }));
 }
 
 function FieldSelect({ fields, value, onChange, label, testId }: { fields: readonly SchemaField[]; value: string; onChange: (ref: string) => void; label: string; testId: string }) {
@@ -38,7 +57,7 @@ function FieldSelect({ fields, value, onChange, label, testId }: { fields: reado
   );
 }
 
-/** A value for a field: its choices when it has some, yes/no for booleans, else text. */
+/** A value for a field: its choices when it has some, yes/no for booleans, a number or a date for those, else text. */
 function ValueInput({ field, value, onChange, label, testId }: { field?: SchemaField; value: unknown; onChange: (value: string) => void; label: string; testId: string }) {
   const choices = normaliseChoices(field?.options?.choices);
   const text = value === null || value === undefined ? '' : String(value);
@@ -61,14 +80,27 @@ function ValueInput({ field, value, onChange, label, testId }: { field?: SchemaF
       </TextField>
     );
   }
-  return <TextField size="small" label={label} value={text} onChange={(event) => onChange(event.target.value)} sx={{ minWidth: 150, flex: 1 }} slotProps={{ htmlInput: { 'data-testid': testId } }} />;
+  const kind = operandKind(field);
+  const type = kind === 'number' ? 'number' : kind === 'date' ? 'date' : 'text';
+  return (
+    <TextField
+      size="small"
+      type={type}
+      label={label}
+      value={text}
+      onChange={(event) => onChange(event.target.value)}
+      sx={{ minWidth: 150, flex: 1 }}
+      slotProps={{ htmlInput: { 'data-testid': testId, step: type === 'number' ? 'any' : undefined }, inputLabel: type === 'date' ? { shrink: true } : undefined }}
+    />
+  );
 }
 
-type Draft = Pick<LogicBlock, 'description' | 'trigger'> & { conditions: LogicCondition[]; actions: LogicAction[] };
+type Draft = Pick<LogicBlock, 'description' | 'trigger'> & { match: NonNullable<LogicBlock['match']>; conditions: LogicCondition[]; actions: LogicAction[] };
 
 const emptyDraft = (fields: readonly SchemaField[]): Draft => ({
   description: '',
   trigger: 'always',
+  match: 'all',
   conditions: [{ source: fields[0] ? fieldRef(fields[0].id) : '', operator: 'equals', value: '' }],
   actions: [{ target: fields[1] ? fieldRef(fields[1].id) : '', action: 'show-field' }],
 });
@@ -81,6 +113,7 @@ function BlockEditor({ schema, block, onDone, index }: { schema: RecordSchema; b
       ? {
           description: block.description ?? '',
           trigger: block.trigger,
+          match: block.match ?? 'all',
           conditions: block.conditions.map(({ source, operator, value }) => ({ source, operator, value })),
           actions: block.actions.map(({ target, action, value }) => ({ target, action, value })),
         }
@@ -95,7 +128,8 @@ function BlockEditor({ schema, block, onDone, index }: { schema: RecordSchema; b
     const body = {
       description: draft.description || null,
       trigger: draft.trigger,
-      conditions: draft.conditions.map((condition) => ({ source: condition.source, operator: condition.operator, value: condition.value ?? '' })),
+      match: draft.match,
+      conditions: draft.conditions.map((condition) => ({ source: condition.source, operator: condition.operator, value: FORM_OPERATORS[condition.operator]?.value === 'none' ? null : (condition.value ?? '') })),
       actions: draft.actions.map((action) => (action.action === 'set-value' ? { target: action.target, action: action.action, value: action.value ?? '' } : { target: action.target, action: action.action })),
     };
     const outcome = block?.id ? await writes.updateBlock(block.id, body, block) : await writes.createBlock({ ...body, schema_id: schema.id });
@@ -112,7 +146,7 @@ function BlockEditor({ schema, block, onDone, index }: { schema: RecordSchema; b
         <Stack spacing={1.5}>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
             <TextField size="small" label="What this rule is for (optional)" value={draft.description ?? ''} onChange={(event) => set({ description: event.target.value })} sx={{ flex: 1 }} />
-            <TextField select size="small" label="Runs" value={draft.trigger} onChange={(event) => set({ trigger: event.target.value as Draft['trigger'] })} sx={{ minWidth: 200 }}>
+            <TextField select size="small" label="Runs" value={draft.trigger} onChange={(event) => set({ trigger: event.target.value as Draft['trigger'] })} sx={{ minWidth: 200, width: { sm: 240 }, flexShrink: 0 }}>
               {TRIGGER_CHOICES.map((choice) => (
                 <MenuItem key={choice.id} value={choice.id}>
                   {choice.name}
@@ -120,28 +154,53 @@ function BlockEditor({ schema, block, onDone, index }: { schema: RecordSchema; b
               ))}
             </TextField>
           </Stack>
-          <Typography variant="overline" color="text.secondary">
-            When
-          </Typography>
-          {draft.conditions.map((condition, i) => (
-            <Stack key={i} direction={{ xs: 'column', md: 'row' }} spacing={1} sx={{ alignItems: { md: 'center' } }}>
-              <FieldSelect fields={fields} label="Field" value={condition.source} testId={`rule-${index}-when-field-${i}`} onChange={(source) => set({ conditions: draft.conditions.map((item, j) => (j === i ? { ...item, source, value: '' } : item)) })} />
-              <TextField select size="small" label="Operator" value={condition.operator} onChange={(event) => set({ conditions: draft.conditions.map((item, j) => (j === i ? { ...item, operator: event.target.value as LogicCondition['operator'] } : item)) })} sx={{ minWidth: 150 }}>
-                {OPERATOR_CHOICES.map((choice) => (
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+            <Typography variant="overline" color="text.secondary">
+              When
+            </Typography>
+            {draft.conditions.length > 1 && (
+              <TextField select size="small" label="Must hold" value={draft.match} onChange={(event) => set({ match: event.target.value as Draft['match'] })} sx={{ width: 200 }} data-testid={`rule-${index}-match`}>
+                {MATCH_CHOICES.map((choice) => (
                   <MenuItem key={choice.id} value={choice.id}>
                     {choice.name}
                   </MenuItem>
                 ))}
               </TextField>
-              <ValueInput field={fieldOf(fields, condition.source)} label="Value" value={condition.value} testId={`rule-${index}-when-value-${i}`} onChange={(value) => set({ conditions: draft.conditions.map((item, j) => (j === i ? { ...item, value } : item)) })} />
-              <IconButton aria-label="Remove this condition" onClick={() => set({ conditions: draft.conditions.filter((_item, j) => j !== i) })}>
-                <RemoveIcon />
-              </IconButton>
-            </Stack>
-          ))}
+            )}
+          </Stack>
+          {draft.conditions.map((condition, i) => {
+            const field = fieldOf(fields, condition.source);
+            const change = (patch: Partial<LogicCondition>) => set({ conditions: draft.conditions.map((item, j) => (j === i ? { ...item, ...patch } : item)) });
+            return (
+              <Stack key={i} direction={{ xs: 'column', md: 'row' }} spacing={1} sx={{ alignItems: { md: 'center' } }}>
+                <FieldSelect
+                  fields={fields}
+                  label="Field"
+                  value={condition.source}
+                  testId={`rule-${index}-when-field-${i}`}
+                  onChange={(source) => {
+                    // Another kind of field may not offer the operator chosen: back to equals.
+                    const offered = operatorsFor(operandKind(fieldOf(fields, source)));
+                    change({ source, value: '', operator: offered.includes(condition.operator) ? condition.operator : 'equals' });
+                  }}
+                />
+                <TextField select size="small" label="Operator" value={condition.operator} onChange={(event) => change({ operator: event.target.value as LogicOperator })} sx={{ minWidth: 150, width: { md: 180 }, flexShrink: 0 }} data-testid={`rule-${index}-when-operator-${i}`}>
+                  {operatorChoices(field, condition.operator).map((choice) => (
+                    <MenuItem key={choice.id} value={choice.id}>
+                      {choice.name}
+                    </MenuItem>
+                  ))}
+                </TextField>
+                {FORM_OPERATORS[condition.operator]?.value !== 'none' && <ValueInput field={field} label="Value" value={condition.value} testId={`rule-${index}-when-value-${i}`} onChange={(value) => change({ value })} />}
+                <IconButton aria-label="Remove this condition" onClick={() => set({ conditions: draft.conditions.filter((_item, j) => j !== i) })}>
+                  <RemoveIcon />
+                </IconButton>
+              </Stack>
+            );
+          })}
           <Box>
             <Button size="small" startIcon={<AddIcon />} onClick={() => set({ conditions: [...draft.conditions, { source: fields[0] ? fieldRef(fields[0].id) : '', operator: 'equals', value: '' }] })}>
-              And when…
+              {draft.match === 'any' && draft.conditions.length > 1 ? 'Or when…' : 'And when…'}
             </Button>
           </Box>
           <Typography variant="overline" color="text.secondary">
@@ -149,7 +208,7 @@ function BlockEditor({ schema, block, onDone, index }: { schema: RecordSchema; b
           </Typography>
           {draft.actions.map((action, i) => (
             <Stack key={i} direction={{ xs: 'column', md: 'row' }} spacing={1} sx={{ alignItems: { md: 'center' } }}>
-              <TextField select size="small" label="Do" value={action.action} onChange={(event) => set({ actions: draft.actions.map((item, j) => (j === i ? { ...item, action: event.target.value as LogicAction['action'] } : item)) })} sx={{ minWidth: 110 }} data-testid={`rule-${index}-then-action-${i}`}>
+              <TextField select size="small" label="Do" value={action.action} onChange={(event) => set({ actions: draft.actions.map((item, j) => (j === i ? { ...item, action: event.target.value as LogicAction['action'] } : item)) })} sx={{ minWidth: 110, width: { md: 120 }, flexShrink: 0 }} data-testid={`rule-${index}-then-action-${i}`}>
                 {ACTION_CHOICES.map((choice) => (
                   <MenuItem key={choice.id} value={choice.id}>
                     {choice.name}

@@ -1,4 +1,5 @@
-/** What the schema editor screens share: labels of field types, triggers, operators and actions; readable rules. */
+/** What the schema editor screens share: labels of field types, triggers, operators (the rule engine's) and actions; readable rules. */
+import { FORM_OPERATORS, LOGIC_OPERATORS } from '../../common/rule-engine/index';
 import { RELATION_TARGETS, SCHEMA_FIELD_TYPES, parseFieldRef, type LogicBlock, type SchemaField, type SchemaFieldType } from '../../common/schema-types';
 import { titleCase } from '../i18n/labels';
 
@@ -41,12 +42,10 @@ export const TRIGGER_CHOICES = [
   { id: 'on-change', name: 'When a field changes' },
   { id: 'on-load', name: 'When the form opens' },
 ];
-export const OPERATOR_CHOICES = [
-  { id: 'equals', name: 'equals' },
-  { id: 'not-equals', name: 'does not equal' },
-  { id: 'contains', name: 'contains' },
-  { id: 'starts-with', name: 'starts with' },
-  { id: 'ends-with', name: 'ends with' },
+export const OPERATOR_CHOICES = LOGIC_OPERATORS.map((id) => ({ id, name: FORM_OPERATORS[id].label }));
+export const MATCH_CHOICES = [
+  { id: 'all', name: 'All of these' },
+  { id: 'any', name: 'Any of these' },
 ];
 export const ACTION_CHOICES = [
   { id: 'show-field', name: 'show' },
@@ -56,13 +55,22 @@ export const ACTION_CHOICES = [
 
 const nameOf = (choices: Array<{ id: string; name: string }>, id: string) => choices.find((choice) => choice.id === id)?.name ?? id;
 
-/** 'When Status equals "closed", show Closed at' */
-export function describeBlock(block: Pick<LogicBlock, 'conditions' | 'actions'>, fields: readonly Pick<SchemaField, 'id' | 'name'>[]): string {
+/** What a condition compares with, as the summary says it: text quoted, numbers and dates as they are, nothing for is-empty. */
+function conditionValue(operator: string, value: unknown): string {
+  const wanted = FORM_OPERATORS[operator as keyof typeof FORM_OPERATORS]?.value ?? 'text';
+  if (wanted === 'none') return '';
+  return wanted === 'text' ? ` "${String(value ?? '')}"` : ` ${String(value ?? '')}`;
+}
+
+/** 'When Status equals "closed", show Closed at'; 'When Outcome equals "not_home" or Workers seen is less than 1, hide Detail' */
+export function describeBlock(block: Pick<LogicBlock, 'conditions' | 'actions' | 'match'>, fields: readonly Pick<SchemaField, 'id' | 'name'>[]): string {
   const fieldName = (ref: string) => {
     const id = parseFieldRef(ref);
     return fields.find((field) => Number(field.id) === id)?.name ?? ref;
   };
-  const when = (block.conditions ?? []).map((condition) => `${fieldName(condition.source)} ${nameOf(OPERATOR_CHOICES, condition.operator)} "${condition.value ?? ''}"`).join(' and ');
+  const when = (block.conditions ?? [])
+    .map((condition) => `${fieldName(condition.source)} ${nameOf(OPERATOR_CHOICES, condition.operator)}${conditionValue(condition.operator, condition.value)}`)
+    .join(block.match === 'any' ? ' or ' : ' and ');
   const then = (block.actions ?? [])
     .map((action) => (action.action === 'set-value' ? `set ${fieldName(action.target)} to "${String(action.value ?? '')}"` : `${nameOf(ACTION_CHOICES, action.action)} ${fieldName(action.target)}`))
     .join(', ');

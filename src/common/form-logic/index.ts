@@ -5,15 +5,19 @@
  * For each block whose trigger applies:
  * - a source or target that is not `field:{id}` throws 'Invalid source type' / 'Invalid target type';
  * - a block one of whose condition sources is also one of its action targets is skipped as circular, with a warning;
- * - otherwise its conditions are evaluated (all must hold; a block without conditions always holds), comparing
- *   the field's value as text with a missing field counting as empty text;
+ * - otherwise its conditions, compiled to JSON Logic by the rule engine (src/common/rule-engine), are evaluated:
+ *   all must hold, or any one when the block's `match` is 'any'; a block without conditions always holds. A
+ *   missing field counts as empty text;
  * - when they hold: show-field makes the target visible, hide-field hidden, set-value gives it the value (the form
  *   is told through `onSetValue`, and later blocks see the new value);
  * - when they do not hold: show-field hides the target and hide-field shows it (a field shown "when X" is hidden
  *   otherwise); set-value does nothing.
  * Blocks run in the order given; when two blocks decide on one field, the later one wins.
  */
-import { parseFieldRef, type LogicBlock, type LogicCondition, type LogicOperator, type LogicTrigger } from '../schema-types.js';
+import { compileCondition, evaluate, joinConditions, read, RuleError, valueAsText, type JsonLogic } from '../rule-engine/index.js';
+import { parseFieldRef, type LogicBlock, type LogicOperator, type LogicTrigger } from '../schema-types.js';
+
+export { valueAsText };
 
 export type Visibility = 'visible' | 'hidden';
 
@@ -47,50 +51,49 @@ export interface LogicResult {
   skipped: number[];
 }
 
-export class LogicError extends Error {}
+export { RuleError as LogicError };
 
-/** A field's value as text: missing is '', arrays are joined with commas, objects are JSON. */
-export function valueAsText(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : value.toISOString();
-  if (Array.isArray(value)) return value.map(valueAsText).join(',');
-  return JSON.stringify(value);
-}
-
+/** One condition on its own: does `actual` satisfy `operator expected`? Throws 'Invalid operator' for an unknown one. */
 export function compare(operator: LogicOperator, actual: unknown, expected: unknown): boolean {
-  const text = valueAsText(actual);
-  const wanted = valueAsText(expected);
-  switch (operator) {
-    case 'equals':
-      return text === wanted;
-    case 'not-equals':
-      return text !== wanted;
-    case 'contains':
-      return text.includes(wanted);
-    case 'starts-with':
-      return text.startsWith(wanted);
-    case 'ends-with':
-      return text.endsWith(wanted);
-    default:
-      throw new LogicError(`Invalid operator ${String(operator)}`);
-  }
+  return evaluate(compileCondition(operator, read('value'), expected), { value: actual });
 }
 
 /** The field ids a block reads and writes; throws 'Invalid source type' / 'Invalid target type'. */
 export function blockFields(block: Pick<LogicBlock, 'conditions' | 'actions'>): { sources: number[]; targets: number[] } {
   const sources = (block.conditions ?? []).map((condition) => {
     const id = parseFieldRef(condition.source);
-    if (id === null) throw new LogicError('Invalid source type');
+    if (id === null) throw new RuleError('Invalid source type');
     return id;
   });
   const targets = (block.actions ?? []).map((action) => {
     const id = parseFieldRef(action.target);
-    if (id === null) throw new LogicError('Invalid target type');
+    if (id === null) throw new RuleError('Invalid target type');
     return id;
   });
   return { sources, targets };
+}
+
+// Blocks come from schema snapshots that are replaced, never changed in place: each is compiled once.
+const compiledBlocks = new WeakMap<object, JsonLogic>();
+
+/**
+ * A block's conditions as one JSON Logic rule over the values keyed by field id (`{"var": "12"}` reads field:12).
+ * Throws 'Invalid source type' or 'Invalid operator'.
+ */
+export function compileBlock(block: Pick<LogicBlock, 'conditions' | 'match'>): JsonLogic {
+  let compiled = compiledBlocks.get(block);
+  if (compiled === undefined) {
+    compiled = joinConditions(compileConditions(block), block.match);
+    compiledBlocks.set(block, compiled);
+  }
+  return compiled;
+}
+function compileConditions(block: Pick<LogicBlock, 'conditions'>): JsonLogic[] {
+  return (block.conditions ?? []).map((condition) => {
+    const id = parseFieldRef(condition.source);
+    if (id === null) throw new RuleError('Invalid source type');
+    return compileCondition(condition.operator, read(String(id)), condition.value);
+  });
 }
 
 /** A block is circular when one of its condition sources is also one of its action targets. */
@@ -149,7 +152,7 @@ export function evaluateLogic(blocks: readonly LogicBlock[], values: Record<stri
       log(warning);
       return;
     }
-    const holds = (block.conditions ?? []).every((condition: LogicCondition, i) => compare(condition.operator, valueOf(sources[i]), condition.value));
+    const holds = evaluate(compileBlock(block), Object.fromEntries(sources.map((id) => [String(id), valueOf(id)])));
     (block.actions ?? []).forEach((action, i) => {
       const key = keyOf(targets[i]);
       switch (action.action) {
@@ -166,7 +169,7 @@ export function evaluateLogic(blocks: readonly LogicBlock[], values: Record<stri
           options.onSetValue?.(key, action.value);
           break;
         default:
-          throw new LogicError(`Invalid action ${String((action as { action: unknown }).action)}`);
+          throw new RuleError(`Invalid action ${String((action as { action: unknown }).action)}`);
       }
     });
   });

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { FIELD_CATEGORIES, LOGIC_ACTIONS, LOGIC_OPERATORS, LOGIC_TRIGGERS, pluralizeSlug, SCHEMA_FIELD_TYPES } from '../../common/schema-types.js';
+import { FIELD_CATEGORIES, LOGIC_ACTIONS, LOGIC_MATCHES, LOGIC_OPERATORS, LOGIC_TRIGGERS, pluralizeSlug, SCHEMA_FIELD_TYPES } from '../../common/schema-types.js';
 import { PROJECT_ROOT } from '../config/paths.js';
 import { checkFieldOptions } from './field-specs.js';
 
@@ -26,6 +26,7 @@ const blockFile = z
   .object({
     description: z.string().max(500).optional(),
     trigger: z.enum(LOGIC_TRIGGERS).default('always'),
+    match: z.enum(LOGIC_MATCHES).default('all'),
     conditions: z.array(z.object({ source: z.string(), operator: z.enum(LOGIC_OPERATORS), value: z.string().nullable().default(null) }).strict()).default([]),
     actions: z.array(z.object({ target: z.string(), action: z.enum(LOGIC_ACTIONS), value: z.unknown().optional() }).strict()).default([]),
   })
@@ -115,7 +116,7 @@ export async function loadSchemaFiles(db: Kysely<any>, dir = SCHEMAS_DIR): Promi
       const idOf = new Map(fields.map((f) => [f.slug, f.id]));
       const ref = (value: string) => `field:${idOf.get(value.slice('field:'.length))}`;
       for (const [position, block] of file.actions.entries()) {
-        const row = await trx.insertInto('logic_blocks').values({ schema_id: schema.id, description: block.description ?? null, trigger: block.trigger, position }).returning('id').executeTakeFirstOrThrow();
+        const row = await trx.insertInto('logic_blocks').values({ schema_id: schema.id, description: block.description ?? null, trigger: block.trigger, match: block.match, position }).returning('id').executeTakeFirstOrThrow();
         if (block.conditions.length) {
           await trx.insertInto('logic_conditions').values(block.conditions.map((c) => ({ logic_block_id: row.id, source: ref(c.source), operator: c.operator, value: c.value }))).execute();
         }

@@ -1,7 +1,8 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { z } from 'zod';
 import { isCircular } from '../../common/form-logic/index.js';
-import { LOGIC_ACTIONS, LOGIC_OPERATORS, LOGIC_TRIGGERS, parseFieldRef, pluralizeSlug, SCHEMA_FIELD_TYPES, type LogicBlock, type SchemaField, type SchemaFieldType } from '../../common/schema-types.js';
+import { conditionValueProblem } from '../../common/rule-engine/index.js';
+import { LOGIC_ACTIONS, LOGIC_MATCHES, LOGIC_OPERATORS, LOGIC_TRIGGERS, parseFieldRef, pluralizeSlug, SCHEMA_FIELD_TYPES, type LogicBlock, type SchemaField, type SchemaFieldType } from '../../common/schema-types.js';
 import { PERMISSION_ENTITIES } from '../../common/permission-catalogue.js';
 import { fieldError, HttpError, ValidationError } from '../http/errors.js';
 import type { RecordService } from '../records/record-service.js';
@@ -301,6 +302,8 @@ async function checkLogic(trx: Transaction<any>, schemaId: number, block: Pick<L
     const id = parseFieldRef(condition.source);
     if (id === null) errors[`${prefix.conditions}${i}.source`.replace(/^\./, '')] = ['Invalid source type'];
     else if (!fields.has(id)) errors[`${prefix.conditions}${i}.source`.replace(/^\./, '')] = [`field:${id} is not a field of this record type.`];
+    const problem = conditionValueProblem(condition.operator, condition.value);
+    if (problem) errors[`${prefix.conditions}${i}.value`.replace(/^\./, '')] = [problem];
   });
   block.actions.forEach((action, i) => {
     const id = parseFieldRef(action.target);
@@ -332,6 +335,7 @@ export const logicBlocksResource: ResourceDefinition = {
     schema_id: { kind: 'integer', required: true, min: 1, label: 'schema', references: { table: 'schemas' } },
     description: { kind: 'text', max: 500 },
     trigger: { kind: 'enum', options: LOGIC_TRIGGERS },
+    match: { kind: 'enum', options: LOGIC_MATCHES },
     position: { kind: 'integer', min: 0, max: 100_000 },
     conditions: { kind: 'json', storage: 'virtual', shape: z.array(conditionShape).max(50), sortable: false, filterable: false },
     actions: { kind: 'json', storage: 'virtual', shape: z.array(actionShape).max(50), sortable: false, filterable: false },
@@ -346,6 +350,7 @@ export const logicBlocksResource: ResourceDefinition = {
       if (action === 'update' && 'schema_id' in prepared && prepared.schema_id !== existing!.schema_id) throw fieldError('schema_id', 'A logic block cannot move to another record type.');
       const schemaId = prepared.schema_id ?? existing!.schema_id;
       if (prepared.trigger === null || (action === 'create' && !prepared.trigger)) prepared.trigger = 'always';
+      if (prepared.match === null || (action === 'create' && !prepared.match)) prepared.match = 'all';
       if ('conditions' in prepared || 'actions' in prepared) {
         const block = {
           conditions: prepared.conditions ?? existing?.conditions ?? [],
@@ -412,7 +417,7 @@ export const logicConditionsResource: ResourceDefinition = {
   restorable: false,
   hooks: {
     async beforeWrite(values, { trx, existing }) {
-      const mine = { source: values.source ?? existing?.source, operator: values.operator ?? existing?.operator, value: null };
+      const mine = { source: values.source ?? existing?.source, operator: values.operator ?? existing?.operator, value: 'value' in values ? values.value : existing?.value };
       await checkBlockPart(trx, values, existing, 'conditions', mine);
       return values;
     },
@@ -436,6 +441,7 @@ async function checkBlockPart(trx: Transaction<any>, values: Record<string, any>
   const field = part === 'conditions' ? 'source' : 'target';
   await checkLogic(trx, schemaId, logic as any, prefixes).catch((error) => {
     if (error instanceof ValidationError && error.errors[`0.${field}`]) throw fieldError(field, error.errors[`0.${field}`][0]);
+    if (error instanceof ValidationError && error.errors['0.value']) throw fieldError('value', error.errors['0.value'][0]);
     throw error;
   });
 }
