@@ -1,5 +1,4 @@
-import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import { PERMISSION_ENTITIES } from '../../common/permission-catalogue.js';
 import { pluralizeSlug, SCHEMA_FIELD_TYPES } from '../../common/schema-types.js';
