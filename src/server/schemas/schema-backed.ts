@@ -17,8 +17,6 @@ export const taggables = (type: string): Partial<FieldSpec> => ({ storage: { piv
 /** Who works a record of a type made in the app: the organizer (defaults to whoever creates it) and the team. */
 export const ownership = (): Record<string, FieldSpec> => ({ user_id: ref('users', 'organizer'), team_id: ref('teams', 'team') });
 
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-
 /** The files attached to records (documents whose owner is the record), for the record's `attachments`. */
 export async function presentAttachments(type: string, records: Record<string, any>[], db: Kysely<any>) {
   const ids = records.map((r) => r.id);
