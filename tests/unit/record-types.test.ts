@@ -74,7 +74,7 @@ describe('built-in field specs come from schemas/*.json', () => {
   it('a custom field of each type is validated by the same table', () => {
     const targets = relationTargets(files);
     for (const type of SCHEMA_FIELD_TYPES) {
-      const options = type === 'dropdown' || type === 'radios' ? { choices: [{ value: 'a', label: 'A' }] } : type === 'relation' ? { target: 'site' } : {};
+      const options: Record<string, unknown> = type === 'dropdown' || type === 'radios' ? { choices: [{ value: 'a', label: 'A' }] } : type === 'relation' ? { target: 'site' } : {};
       const spec = fieldSpecFor({ slug: 'x', name: 'X', type, required: false, options, column: false }, targets);
       expect(spec.kind, type).toBe(valueKind(type, options, 'id'));
       expect(spec.storage).toBe('custom');
