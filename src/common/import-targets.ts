@@ -3,18 +3,30 @@
  * validation) and the importer editor (target picker, suggestions). A target key is stable text stored in
  * `importer_columns.target`; custom fields of the record type are `custom.<field>`.
  */
+import type { SchemaFieldType } from './field-types.js';
 import { normalise } from './import-values.js';
+import type { SchemaFieldOptions } from './schema-types.js';
 
 export const IMPORT_RECORD_TYPES = ['site', 'contractor', 'member'] as const;
 export type ImportRecordType = (typeof IMPORT_RECORD_TYPES)[number];
 
-export type TargetKind = 'text' | 'email' | 'phone' | 'date' | 'money' | 'number' | 'flag' | 'coordinates' | 'name';
+/**
+ * What a target's column holds, in the schema field types (common/field-types.ts): `{type: 'text', options:
+ * {input: 'money'}}` for an amount. A column split over several fields (coordinates, a full name, a one-line
+ * address) is text.
+ */
+export interface TargetValue {
+  type: SchemaFieldType;
+  options?: Pick<SchemaFieldOptions, 'input'>;
+}
 
-export interface ImportTarget {
+const MONEY: TargetValue = { type: 'text', options: { input: 'money' } };
+const NUMBER: TargetValue = { type: 'text', options: { input: 'number' } };
+
+export interface ImportTarget extends TargetValue {
   key: string;
   label: string;
   group: 'Site' | 'Contractor' | 'Member' | 'Contact 1' | 'Contact 2' | 'Contact 3' | 'Related' | 'Flags';
-  kind: TargetKind;
   /** Record types whose importers may use this target. */
   types: readonly ImportRecordType[];
   /** Header names (normalised) that suggest this target. */
@@ -25,11 +37,11 @@ const SITE = ['site'] as const;
 const CONTRACTOR_TYPES = ['site', 'contractor', 'member'] as const;
 const ALL = ['site', 'contractor', 'member'] as const;
 
-const t = (key: string, label: string, group: ImportTarget['group'], kind: TargetKind, types: readonly ImportRecordType[], synonyms: string[] = []): ImportTarget => ({
+const t = (key: string, label: string, group: ImportTarget['group'], value: SchemaFieldType | TargetValue, types: readonly ImportRecordType[], synonyms: string[] = []): ImportTarget => ({
   key,
   label,
   group,
-  kind,
+  ...(typeof value === 'string' ? { type: value } : value),
   types,
   synonyms: [normalise(label), ...synonyms.map(normalise)],
 });
@@ -41,7 +53,7 @@ const contacts = [1, 2, 3].flatMap((n) => {
   const group = `Contact ${n}` as ImportTarget['group'];
   const first = n === 1;
   return [
-    t(`contact_${n}.name`, `Contact ${n} name`, group, 'name', ['site', 'contractor'], [`contact ${n}`, `contact name ${n}`, `contact${n} name`, ...(first ? ['contact name', 'contact person', 'primary contact'] : [])]),
+    t(`contact_${n}.name`, `Contact ${n} name`, group, 'text', ['site', 'contractor'], [`contact ${n}`, `contact name ${n}`, `contact${n} name`, ...(first ? ['contact name', 'contact person', 'primary contact'] : [])]),
     t(`contact_${n}.email`, `Contact ${n} email`, group, 'email', ['site', 'contractor'], [`contact email ${n}`, `email ${n}`, ...(first ? ['contact email', 'email', 'e mail'] : [])]),
     t(`contact_${n}.phone`, `Contact ${n} phone`, group, 'phone', ['site', 'contractor'], [`contact phone ${n}`, `phone ${n}`, ...(first ? ['contact phone'] : [])]),
   ];
@@ -57,14 +69,14 @@ export const IMPORT_TARGETS: readonly ImportTarget[] = [
   t('site.county', 'Site county', 'Site', 'text', SITE, ['county', 'project county']),
   t('site.state', 'Site state', 'Site', 'text', SITE, ['state', 'st', 'project state', 'province', 'state province']),
   t('site.postal_code', 'Site postal code', 'Site', 'text', SITE, ['zip', 'zip code', 'zipcode', 'postal code', 'postcode', 'project zip', 'zip5']),
-  t('site.coordinates', 'Site coordinates (lat, lng)', 'Site', 'coordinates', SITE, ['coordinates', 'lat lng', 'lat long', 'latlng', 'geo', 'location coordinates']),
-  t('site.latitude', 'Site latitude', 'Site', 'number', SITE, ['lat', 'latitude', 'y']),
-  t('site.longitude', 'Site longitude', 'Site', 'number', SITE, ['lng', 'lon', 'long', 'longitude', 'x']),
+  t('site.coordinates', 'Site coordinates (lat, lng)', 'Site', 'text', SITE, ['coordinates', 'lat lng', 'lat long', 'latlng', 'geo', 'location coordinates']),
+  t('site.latitude', 'Site latitude', 'Site', NUMBER, SITE, ['lat', 'latitude', 'y']),
+  t('site.longitude', 'Site longitude', 'Site', NUMBER, SITE, ['lng', 'lon', 'long', 'longitude', 'x']),
   t('site.bid_date', 'Bid date', 'Site', 'date', SITE, ['bid date', 'bid due', 'bid due date', 'bids due', 'bid open date']),
   t('site.kickoff_date', 'Kickoff date', 'Site', 'date', SITE, ['start date', 'construction start', 'target start date', 'kick off', 'kickoff', 'est start']),
-  t('site.estimated_value', 'Estimated value', 'Site', 'money', SITE, ['estimated value', 'est value', 'project value', 'valuation', 'estimated cost', 'est cost', 'estimated amount', 'contract value high']),
-  t('site.value', 'Value', 'Site', 'money', SITE, ['value', 'amount', 'contract value', 'award amount', 'low bid']),
-  t('site.contact', 'Site contact', 'Site', 'name', SITE, ['site contact', 'project contact', 'on site contact']),
+  t('site.estimated_value', 'Estimated value', 'Site', MONEY, SITE, ['estimated value', 'est value', 'project value', 'valuation', 'estimated cost', 'est cost', 'estimated amount', 'contract value high']),
+  t('site.value', 'Value', 'Site', MONEY, SITE, ['value', 'amount', 'contract value', 'award amount', 'low bid']),
+  t('site.contact', 'Site contact', 'Site', 'text', SITE, ['site contact', 'project contact', 'on site contact']),
   t('site.owner', 'Owner', 'Site', 'text', SITE, ['owner', 'owner name', 'project owner', 'developer', 'client']),
   t('site.representative', 'Representative', 'Site', 'text', SITE, ['representative', 'rep', 'owner representative', 'architect', 'organizer', 'assigned to']),
   t('site.source', 'Source', 'Site', 'text', SITE, ['source', 'data source', 'lead source']),
@@ -83,13 +95,13 @@ export const IMPORT_TARGETS: readonly ImportTarget[] = [
   t('contractor.city', 'Contractor city', 'Contractor', 'text', CONTRACTOR_TYPES, ['contractor city', 'company city', 'gc city']),
   t('contractor.state', 'Contractor state', 'Contractor', 'text', CONTRACTOR_TYPES, ['contractor state', 'company state', 'gc state']),
   t('contractor.postal_code', 'Contractor postal code', 'Contractor', 'text', CONTRACTOR_TYPES, ['contractor zip', 'company zip', 'gc zip']),
-  t('contractor.coordinates', 'Contractor coordinates (lat, lng)', 'Contractor', 'coordinates', CONTRACTOR_TYPES, ['contractor coordinates']),
-  t('contractor.latitude', 'Contractor latitude', 'Contractor', 'number', CONTRACTOR_TYPES, ['contractor lat', 'contractor latitude']),
-  t('contractor.longitude', 'Contractor longitude', 'Contractor', 'number', CONTRACTOR_TYPES, ['contractor lng', 'contractor longitude']),
+  t('contractor.coordinates', 'Contractor coordinates (lat, lng)', 'Contractor', 'text', CONTRACTOR_TYPES, ['contractor coordinates']),
+  t('contractor.latitude', 'Contractor latitude', 'Contractor', NUMBER, CONTRACTOR_TYPES, ['contractor lat', 'contractor latitude']),
+  t('contractor.longitude', 'Contractor longitude', 'Contractor', NUMBER, CONTRACTOR_TYPES, ['contractor lng', 'contractor longitude']),
   ...notes('contractor', 'Contractor', CONTRACTOR_TYPES, (n) => [`contractor note ${n}`, ...(n === 1 ? ['contractor notes', 'company notes'] : [])]),
 
   // ---- the member ------------------------------------------------------------------------------------
-  t('member.name', 'Member (full name)', 'Member', 'name', ['member'], ['member', 'member name', 'full name', 'name', 'employee', 'employee name']),
+  t('member.name', 'Member (full name)', 'Member', 'text', ['member'], ['member', 'member name', 'full name', 'name', 'employee', 'employee name']),
   t('member.first_name', 'Member first name', 'Member', 'text', ['member'], ['first name', 'first', 'given name', 'fname']),
   t('member.last_name', 'Member last name', 'Member', 'text', ['member'], ['last name', 'last', 'surname', 'family name', 'lname']),
   t('member.email', 'Member email', 'Member', 'email', ['member'], ['email', 'e mail', 'email address', 'member email']),
@@ -106,8 +118,8 @@ export const IMPORT_TARGETS: readonly ImportTarget[] = [
   t('union', 'Union', 'Related', 'text', ALL, ['union', 'local', 'union local', 'union name', 'local union']),
 
   // ---- flags -----------------------------------------------------------------------------------------
-  t('is_site_contact', 'Is Site Contact', 'Flags', 'flag', ['site'], ['is site contact', 'site contact flag', 'on site']),
-  t('is_steward', 'Is Steward', 'Flags', 'flag', ['member'], ['is steward', 'steward', 'shop steward']),
+  t('is_site_contact', 'Is Site Contact', 'Flags', 'boolean', ['site'], ['is site contact', 'site contact flag', 'on site']),
+  t('is_steward', 'Is Steward', 'Flags', 'boolean', ['member'], ['is steward', 'steward', 'shop steward']),
 ];
 
 export const TARGETS_BY_KEY: ReadonlyMap<string, ImportTarget> = new Map(IMPORT_TARGETS.map((target) => [target.key, target]));

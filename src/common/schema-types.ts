@@ -1,68 +1,69 @@
 /**
  * Record types (schemas) as the server sends them and the client builds screens from (docs/records.md).
  * Shared by both sides: the field types of SPEC section 3, their options, the logic blocks of SPEC sections
- * 4 and 5, and the relation targets with the options list that feeds each searchable input.
+ * 4 and 5, and the relation targets with the options list that feeds each searchable input. The field types
+ * themselves are the table of field-types.ts.
  */
+import type { RelationValue, SchemaFieldType } from './field-types.js';
 import type { LogicMatch, LogicOperator } from './rule-engine/form-operators.js';
 
-/** Field types of SPEC section 3. `relation` covers every typed relation; its target is in `options.target`. */
-export const SCHEMA_FIELD_TYPES = [
-  'text',
-  'textarea',
-  'email',
-  'phone',
-  'link',
-  'date',
-  'datetime',
-  'boolean',
-  'dropdown',
-  'color',
-  'note',
-  'attachment',
-  'addresses',
-  'slug',
-  'radios',
-  'social-link',
-  'prevailing-wage',
-  'estimated-hours',
-  'relation',
-] as const;
-export type SchemaFieldType = (typeof SCHEMA_FIELD_TYPES)[number];
+export { SCHEMA_FIELD_TYPES, type SchemaFieldType } from './field-types.js';
 
 export const FIELD_CATEGORIES = ['internal', 'importer', 'custom'] as const;
 export type FieldCategory = (typeof FIELD_CATEGORIES)[number];
 
 /**
- * What a relation field may point at. `value: 'id'` stores the id (or ids when `multiple`) of a record of
- * `resource`; `value: 'text'` stores a text value (site address parts: the distinct values of that column of
- * the sites the person may read). `options` is the path of the searchable options list: GET /api/options/{options}?q=.
+ * What a relation field may point at (`options.target`). `value: 'id'` stores the id (or ids when `multiple`) of
+ * a record of `type`, served at /api/{resource}; `value: 'text'` stores a text value: the distinct values of one
+ * field of the records of `type` the person may read (the site address parts). `options` is the searchable
+ * options list that feeds the input: GET /api/options/{options}?q=.
  */
-export const RELATION_TARGETS = {
-  site: { resource: 'sites', options: 'sites', value: 'id' },
-  contractor: { resource: 'contractors', options: 'contractors', value: 'id' },
-  member: { resource: 'members', options: 'members', value: 'id' },
-  grievance: { resource: 'grievances', options: 'grievances', value: 'id' },
-  contact: { resource: 'contacts', options: 'contacts', value: 'id' },
-  trade: { resource: 'trades', options: 'trades', value: 'id' },
-  union: { resource: 'unions', options: 'unions', value: 'id' },
-  classification: { resource: 'classifications', options: 'classifications', value: 'id' },
-  'classification-type': { resource: 'classification-types', options: 'classification-types', value: 'id' },
-  region: { resource: 'regions', options: 'regions', value: 'id' },
-  'building-type': { resource: 'building-types', options: 'building-types', value: 'id' },
-  'dispatch-type': { resource: 'dispatch-types', options: 'dispatch-types', value: 'id' },
-  'site-phase': { resource: 'site-phases', options: 'site-phases', value: 'id' },
-  'site-status': { resource: 'site-statuses', options: 'site-statuses', value: 'id' },
-  recruit: { resource: 'recruits', options: 'recruits', value: 'id' },
-  team: { resource: 'teams', options: 'teams', value: 'id' },
-  user: { resource: 'users', options: 'users', value: 'id' },
-  tag: { resource: 'tags', options: 'tags', value: 'id' },
-  'site-street': { resource: 'sites', options: 'site-streets', value: 'text' },
-  'site-city': { resource: 'sites', options: 'site-cities', value: 'text' },
-  'site-county': { resource: 'sites', options: 'site-counties', value: 'text' },
-  'site-state': { resource: 'sites', options: 'site-states', value: 'text' },
-  'site-postal-code': { resource: 'sites', options: 'site-postal-codes', value: 'text' },
-} as const satisfies Record<string, { resource: string; options: string; value: 'id' | 'text' }>;
-export type RelationTarget = keyof typeof RELATION_TARGETS;
+export interface RelationTargetInfo {
+  /** The record type whose records (or values) it points at, and the permission entity to read them. */
+  type: string;
+  resource: string;
+  options: string;
+  value: RelationValue;
+  /** Text targets: the field whose values they are (`city`), and its name with the type's ('Site city'). */
+  field?: string;
+  label?: string;
+}
+/** A relation target's key: a record type (`site`, `site-status`), `user`, `tag`, or a site address part (`site-city`). */
+export type RelationTarget = string;
+
+/** Resources every record type points at (its organizer, its tags) that are not record types themselves. */
+const SHARED_TARGETS = ['user', 'tag'] as const;
+
+/** What `relationTargets` reads of a record type: a schema as the API sends it, or a file of schemas/. */
+export interface RelationSource {
+  type: string;
+  name_singular: string;
+  resource?: string;
+  built_in?: boolean;
+  fields: ReadonlyArray<{ slug: string; name: string; category?: string; column?: boolean; options?: Record<string, unknown> }>;
+}
+
+/**
+ * The relation targets the record types offer, derived from their schemas (the server and the client read the
+ * same answer of GET /api/schemas): each built-in record type is a target, and so is each built-in field whose
+ * options name a `text_target` (the site's `city` is `site-city`, its options list `site-cities`).
+ */
+export function relationTargets(schemas: readonly RelationSource[]): Record<RelationTarget, RelationTargetInfo> {
+  const targets: Record<string, RelationTargetInfo> = {};
+  for (const type of SHARED_TARGETS) targets[type] = { type, resource: pluralizeSlug(type), options: pluralizeSlug(type), value: 'id' };
+  for (const schema of schemas) {
+    if (schema.built_in === false) continue;
+    const resource = schema.resource ?? pluralizeSlug(schema.type);
+    targets[schema.type] = { type: schema.type, resource, options: resource, value: 'id' };
+    for (const field of schema.fields) {
+      const target = field.options?.text_target;
+      const builtIn = field.column ?? (field.category ?? 'internal') === 'internal';
+      if (typeof target !== 'string' || !builtIn) continue;
+      targets[target] = { type: schema.type, resource, options: pluralizeSlug(target), value: 'text', field: field.slug, label: `${schema.name_singular} ${field.name.toLowerCase()}` };
+    }
+  }
+  return targets;
+}
 
 export interface FieldChoice {
   value: string;
@@ -75,12 +76,20 @@ export interface SchemaFieldOptions {
   choices?: FieldChoice[];
   /** radios. */
   orientation?: 'horizontal' | 'vertical';
-  /** relation: what it points at. */
+  /** relation: what it points at (relationTargets). */
   target?: RelationTarget;
+  /** text (built-in): other fields may relate to this field's distinct values as this target (`site-city`). */
+  text_target?: string;
+  /** dropdown: the allowed values are the slugs of this list (`site-types`), which administrators extend. */
+  choices_from?: string;
   /** relation, dropdown: several values (an array). */
   multiple?: boolean;
-  /** text-like: the longest value; estimated-hours: the largest number. */
+  /** text-like: the longest value; numbers (estimated-hours, text with `input`): the largest. */
   max?: number;
+  /** numbers: the smallest. */
+  min?: number;
+  /** text: typed as a number or an amount of money; the value is a number (a numeric column). */
+  input?: 'number' | 'money';
   /** Shown under the input. */
   help?: string;
   /** Not shown in list screens unless the person adds the column. */
@@ -154,6 +163,8 @@ export interface RecordSchema {
   built_in: boolean;
   /** The API path of its records: /api/{resource}. */
   resource: string;
+  /** Deleted records can be restored: POST /api/{resource}/{id}/restore. */
+  restorable: boolean;
   fields: SchemaField[];
   /** The logic blocks (SPEC calls them actions). */
   actions: LogicBlock[];

@@ -27,7 +27,8 @@ function stale(output, sources) {
 }
 
 export function buildClientIfStale() {
-  if (!stale(builtIndex, ['src/client', 'src/common', 'public'])) return;
+  // schemas/fixed: the client builds the screens of tags and features from those files.
+  if (!stale(builtIndex, ['src/client', 'src/common', 'public', 'schemas/fixed'])) return;
   console.log('Building the client (first start or changed sources)...');
   execSync('npx vite build --logLevel warn', { cwd: root, stdio: 'inherit' });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FALLBACK_SITES as sitesResource } from '../../src/server/map/definitions.js';
+import { sitesResource } from '../../src/server/sites/sites-resource.js';
 import { parseMapFilters } from '../../src/server/map/filters.js';
 import { measureFill, NO_DATA, SHARE_SCALE, SITES_SCALE, unionShare } from '../../src/server/map/region-colors.js';
 import { parseViewport, splitAtAntimeridian, wrapLongitude } from '../../src/server/map/viewport.js';

@@ -517,3 +517,48 @@ describe('a new record type created through the API', () => {
     expect(gone.body).toEqual({ message: 'No route for GET /api/vehicles.' });
   });
 });
+
+describe('what GET /api/schemas tells the client about each record type', () => {
+  it('its resource (the URL segment of its records) and whether its deleted records restore', async () => {
+    const list = await schemas();
+    expect(Object.fromEntries(list.map((s) => [s.type, s.resource]))).toMatchObject({
+      site: 'sites', contractor: 'contractors', trade: 'trades', 'site-status': 'site-statuses', 'contact-status': 'contact-statuses', 'classification-type': 'classification-types', team: 'teams', region: 'regions',
+    });
+    for (const schema of list) {
+      expect(schema.restorable, schema.type).toBe(true);
+      expect((await admin.get(`/api/${schema.resource}?per_page=1`)).status, schema.type).toBe(200);
+    }
+    // Restorable means POST /api/{resource}/{id}/restore brings a deleted record back.
+    const trade = (await admin.post('/api/trades', { name: 'Restorable craft' })).body.data;
+    await admin.delete(`/api/trades/${trade.id}`);
+    expect((await admin.post(`/api/trades/${trade.id}/restore`)).status).toBe(200);
+
+    // A type made in the app: its resource is the plural of its type, and it restores.
+    const created = await admin.post('/api/schemas', { name_singular: 'Toolbox', name_plural: 'Toolboxes' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.data).toMatchObject({ type: 'toolbox', resource: 'toolboxes', restorable: true, built_in: false });
+    expect((await schemaOf('toolbox'))).toMatchObject({ resource: 'toolboxes', restorable: true });
+    expect((await admin.delete(`/api/schemas/${created.body.data.id}`)).status).toBe(200);
+  });
+
+  it('the relation targets: the ones the client derives from the list are the ones a field may point at', async () => {
+    const { relationTargets } = await import('../../src/common/schema-types.js');
+    const targets = relationTargets(await schemas());
+    expect(targets).toMatchObject({
+      site: { resource: 'sites', options: 'sites', value: 'id' },
+      'site-status': { resource: 'site-statuses', value: 'id' },
+      user: { resource: 'users', value: 'id' },
+      tag: { resource: 'tags', value: 'id' },
+      'site-city': { type: 'site', resource: 'sites', options: 'site-cities', value: 'text', label: 'Site city' },
+    });
+    const site = await schemaOf('site');
+    const refused = await admin.post('/api/schema-fields', { schema_id: site.id, name: 'Nowhere', type: 'relation', options: { target: 'nowhere' } });
+    expect(refused.status).toBe(422);
+    const offered = /one of: (.*)\.$/.exec(refused.body.errors.options[0])?.[1].split(', ');
+    expect(offered?.sort()).toEqual(Object.keys(targets).sort());
+    // Each text target's options list answers.
+    for (const info of Object.values(targets).filter((target) => target.value === 'text')) {
+      expect((await admin.get(`/api/options/${info.options}`)).status, info.options).toBe(200);
+    }
+  });
+});

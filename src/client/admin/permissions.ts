@@ -6,7 +6,7 @@
 import { PERMISSION_ENTITIES, SPECIAL_PERMISSIONS } from '../../common/permission-catalogue';
 import { ACTIONS, CATEGORY_PERMISSIONS } from '../../common/permissions';
 import { titleCase } from '../i18n/labels';
-import { pluralizeSlug } from '../resources/names';
+import { pluralizeSlug } from '../../common/schema-types';
 
 export interface PermissionRow {
   entity: string;

@@ -9,6 +9,7 @@ import { createDataProvider } from '../providers/dataProvider';
 import { createI18nProvider } from '../i18n/i18nProvider';
 import { SessionStore, browserStorage, refreshSessionOnFailures } from '../session/sessionStore';
 import { MainDataStore } from '../system/mainData';
+import { setRecordTypes } from '../resources/names';
 
 export const http = new HttpClient();
 export const session = new SessionStore(http, browserStorage());
@@ -35,12 +36,13 @@ export const queryClient = new QueryClient({
   },
 });
 
-// Schema tokens follow the loaded schemas.
+// Schema tokens, resource names and relation targets follow the loaded schemas.
 let lastSchemas = mainData.getState().schemas;
 mainData.subscribe(() => {
   const { schemas } = mainData.getState();
   if (schemas !== lastSchemas) {
     lastSchemas = schemas;
+    setRecordTypes(schemas);
     void i18nProvider.setSchemas(schemas);
   }
 });

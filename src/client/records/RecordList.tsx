@@ -30,7 +30,6 @@ import { CATEGORY_PERMISSIONS, can, canOnEntity, permittedCategories } from '../
 import { ExportButton } from '../exports/ExportButton';
 import { TYPE_LABELS, titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { RESTORABLE_RESOURCES } from '../resources/names';
 import { defaultColumns, fieldTypeUI, FieldDisplay, type FieldDescriptor } from './fieldTypes';
 import { useDescriptors, useUser } from './hooks';
 import { BulkDeleteRecordsButton } from './BulkDeleteRecordsButton';
@@ -102,7 +101,7 @@ function ListActions({ schema, filters, descriptors }: { schema: RecordSchema; f
   const { filterValues } = useListContext();
   const shownColumns = useShownColumns(schema.resource, descriptors);
   const canCreate = canOnEntity(user, schema.type, 'create');
-  const canRestore = canOnEntity(user, schema.type, 'restore') && (RESTORABLE_RESOURCES.has(schema.resource) || !schema.built_in);
+  const canRestore = canOnEntity(user, schema.type, 'restore') && schema.restorable;
   const category = CATEGORY_PERMISSIONS[schema.type] && typeof filterValues?.type === 'string' ? filterValues.type : null;
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
   return (

@@ -11,6 +11,7 @@ import { registerResourceScreens, registerSchemaScreens, type ResourceScreens } 
 import { resourceForType } from '../resources/names';
 import { lazyPage } from '../routing/lazyPage';
 import { recordLabel } from './label';
+import { FIXED_SCHEMAS } from './schema';
 
 type ResourceProp = { resource?: string };
 
@@ -45,9 +46,8 @@ export function generatedScreens(resource: string): ResourceScreens {
 
 registerSchemaScreens((schema) => generatedScreens((schema as { resource?: string }).resource ?? resourceForType(schema.type)));
 
-// Served without a schema; described by records/schema.ts SYNTHETIC_SCHEMAS.
-registerResourceScreens('tags', generatedScreens('tags'));
-registerResourceScreens('features', generatedScreens('features'));
+// Served without a stored schema (tags, features): described by their files in schemas/fixed/.
+for (const schema of FIXED_SCHEMAS) registerResourceScreens(schema.resource, generatedScreens(schema.resource));
 
 // Administration.
 const UserList = lazyPage('UserList', () => import('../admin/UserList'));

@@ -1,9 +1,11 @@
 /**
  * Pure helpers over record types (schemas) for the generated screens: which schema a resource has, what a record
- * is called, which values a form may send back, and the few record types that have no schema on the server
- * (tags, features) described the same way so they get the same screens.
+ * is called, which values a form may send back, and the resources that have no stored schema (tags, features),
+ * read from their schema files so they get the same screens.
  */
-import type { LogicBlock, RecordSchema, SchemaField } from '../../common/schema-types';
+import { pluralizeSlug, type LogicBlock, type RecordSchema, type SchemaField } from '../../common/schema-types';
+import featureFile from '../../../schemas/fixed/feature.json';
+import tagFile from '../../../schemas/fixed/tag.json';
 import type { Schema } from '../system/types';
 import { resourceForType } from '../resources/names';
 
@@ -17,73 +19,66 @@ export function asRecordSchema(schema: Schema | RecordSchema): RecordSchema {
     fields: (loose.fields ?? []) as SchemaField[],
     actions: (loose.actions ?? []) as LogicBlock[],
     built_in: loose.built_in ?? true,
+    restorable: loose.restorable ?? true,
   };
 }
 
-const field = (schemaId: number, position: number, slug: string, name: string, type: SchemaField['type'], extra: Partial<SchemaField> = {}): SchemaField => ({
-  id: `${schemaId}:${slug}` as unknown as number,
-  schema_id: schemaId,
-  slug,
-  name,
-  type,
-  category: 'internal',
-  internal: true,
-  column: true,
-  required: false,
-  options: {},
-  position,
-  ...extra,
-});
+interface FixedSchemaFile {
+  type: string;
+  name_singular: string;
+  name_plural: string;
+  resource?: string;
+  restorable?: boolean;
+  position?: number;
+  fields: Array<{ slug: string; name: string; type: string; required?: boolean; options?: Record<string, unknown> }>;
+}
 
-/** Record types the server serves without a schema, described for the generated screens. */
-export const SYNTHETIC_SCHEMAS: readonly RecordSchema[] = [
-  {
-    id: -1,
-    type: 'tag',
-    name_singular: 'Tag',
-    name_plural: 'Tags',
-    position: 1000,
+/** A schema file of schemas/fixed/ as the screens read a schema (it is not stored: its ids are made up). */
+function fromFile(file: FixedSchemaFile, id: number): RecordSchema {
+  return {
+    id,
+    type: file.type,
+    name_singular: file.name_singular,
+    name_plural: file.name_plural,
+    resource: file.resource ?? pluralizeSlug(file.type),
+    restorable: file.restorable ?? true,
+    position: file.position ?? 0,
     custom: false,
     built_in: true,
-    resource: 'tags',
     actions: [],
-    fields: [
-      field(-1, 0, 'name', 'Name', 'text', { required: true }),
-      field(-1, 1, 'slug', 'Slug', 'slug'),
-      field(-1, 2, 'color', 'Color', 'color'),
-      field(-1, 3, 'description', 'Description', 'textarea'),
-    ],
-  },
-  {
-    id: -2,
-    type: 'feature',
-    name_singular: 'Feature',
-    name_plural: 'Features',
-    position: 1001,
-    custom: false,
-    built_in: true,
-    resource: 'features',
-    actions: [],
-    fields: [
-      field(-2, 0, 'name', 'Name', 'text', { required: true }),
-      field(-2, 1, 'slug', 'Slug', 'slug', { required: true }),
-      field(-2, 2, 'enabled', 'Enabled', 'boolean'),
-      field(-2, 3, 'description', 'Description', 'textarea'),
-    ],
-  },
-];
+    fields: file.fields.map((field, position) => ({
+      id: `${id}:${field.slug}` as unknown as number,
+      schema_id: id,
+      slug: field.slug,
+      name: field.name,
+      type: field.type as SchemaField['type'],
+      category: 'internal',
+      internal: true,
+      column: true,
+      required: field.required ?? false,
+      options: field.options ?? {},
+      position,
+    })),
+  };
+}
+
+/**
+ * Resources the server serves without a stored schema (tags, features), described by their files in
+ * schemas/fixed/ (the server validates them by the same files), so they get the same screens.
+ */
+export const FIXED_SCHEMAS: readonly RecordSchema[] = [fromFile(tagFile, -1), fromFile(featureFile, -2)];
 
 /** The schema of a resource among the loaded ones (or a synthetic one). */
 export function schemaForResource(schemas: readonly (Schema | RecordSchema)[], resource: string): RecordSchema | undefined {
   const found = schemas.find((schema) => ((schema as RecordSchema).resource ?? resourceForType(schema.type)) === resource);
   if (found) return asRecordSchema(found);
-  return SYNTHETIC_SCHEMAS.find((schema) => schema.resource === resource);
+  return FIXED_SCHEMAS.find((schema) => schema.resource === resource);
 }
 
 export function schemaForType(schemas: readonly (Schema | RecordSchema)[], type: string): RecordSchema | undefined {
   const found = schemas.find((schema) => schema.type === type);
   if (found) return asRecordSchema(found);
-  return SYNTHETIC_SCHEMAS.find((schema) => schema.type === type);
+  return FIXED_SCHEMAS.find((schema) => schema.type === type);
 }
 
 export { recordLabel } from './label';

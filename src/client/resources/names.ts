@@ -1,94 +1,50 @@
 /**
- * One small table: record type (the singular slug used in permissions and realtime events) <-> the
- * react-admin resource name (the plural /api path). Keep it the only place that knows these pairs.
+ * Record types by name: the react-admin resource (the /api path) of a type, the type of a resource, and what a
+ * relation field may point at. All of it comes from the record types GET /api/schemas sends (`setRecordTypes`,
+ * called whenever they load): a type's `resource`, and the relation targets the types offer
+ * (common/schema-types.ts relationTargets, the same derivation the server validates with). Resources that are not
+ * record types (users, roles, imports...) are the permission entities of common/permission-catalogue.ts, at
+ * their plural path.
  */
-export const TYPE_RESOURCE_PAIRS: ReadonlyArray<readonly [type: string, resource: string]> = [
-  ['action', 'actions'],
-  ['assistant-message', 'assistant/messages'],
-  ['assistant-thread', 'assistant/threads'],
-  ['attachment', 'attachments'],
-  ['building-type', 'building-types'],
-  ['classification', 'classifications'],
-  ['classification-type', 'classification-types'],
-  ['contact', 'contacts'],
-  ['contact-status', 'contact-statuses'],
-  ['contractor', 'contractors'],
-  ['contractor-type', 'contractor-types'],
-  ['dispatch-type', 'dispatch-types'],
-  ['document', 'documents'],
-  ['export', 'exports'],
-  ['feature', 'features'],
-  ['grievance', 'grievances'],
-  ['import', 'imports'],
-  ['importer', 'importers'],
-  ['importer-column', 'importer-columns'],
-  ['importer-rule', 'importer-rules'],
-  ['logic-action', 'logic-actions'],
-  ['logic-block', 'logic-blocks'],
-  ['logic-condition', 'logic-conditions'],
-  ['member', 'members'],
-  ['note', 'notes'],
-  ['notification', 'notifications'],
-  ['recruit', 'recruits'],
-  ['region', 'regions'],
-  ['revision', 'revisions'],
-  ['role', 'roles'],
-  ['schema', 'schemas'],
-  ['schema-field', 'schema-fields'],
-  ['site', 'sites'],
-  ['site-phase', 'site-phases'],
-  ['site-status', 'site-statuses'],
-  ['site-type', 'site-types'],
-  ['tag', 'tags'],
-  ['task', 'tasks'],
-  ['team', 'teams'],
-  ['trade', 'trades'],
-  ['union', 'unions'],
-  ['user', 'users'],
-];
+import { PERMISSION_ENTITIES } from '../../common/permission-catalogue';
+import { pluralizeSlug, relationTargets, type RelationSource, type RelationTargetInfo } from '../../common/schema-types';
 
-const TYPE_TO_RESOURCE = new Map(TYPE_RESOURCE_PAIRS.map(([type, resource]) => [type, resource]));
-const RESOURCE_TO_TYPE = new Map(TYPE_RESOURCE_PAIRS.map(([type, resource]) => [resource, type]));
-
-/** English plural of a slug, for types not in the table ('site-status' -> 'site-statuses'). */
-export function pluralizeSlug(slug: string): string {
-  if (/(s|x|z|ch|sh)$/.test(slug)) return `${slug}es`;
-  if (/[^aeiou]y$/.test(slug)) return `${slug.slice(0, -1)}ies`;
-  return `${slug}s`;
+interface RecordTypeName {
+  type: string;
+  resource?: string;
 }
 
-/** `site` -> `sites`, `schema-field` -> `schema-fields`. */
+/** The assistant's resources are nested under /api/assistant. */
+const NESTED: Record<string, string> = { 'assistant-thread': 'assistant/threads', 'assistant-message': 'assistant/messages' };
+
+let byType = new Map<string, string>();
+let byResource = new Map<string, string>();
+let targets: Record<string, RelationTargetInfo> = relationTargets([]);
+
+/** Index the record types just loaded (GET /api/schemas, and the fixed ones of records/schema.ts). */
+export function setRecordTypes(schemas: ReadonlyArray<RecordTypeName & Partial<RelationSource>>): void {
+  byType = new Map(schemas.map((schema) => [schema.type, schema.resource ?? pluralizeSlug(schema.type)]));
+  byResource = new Map([...byType].map(([type, resource]) => [resource, type]));
+  targets = relationTargets(schemas.filter((schema): schema is RelationSource & RecordTypeName => Array.isArray(schema.fields)));
+}
+
+/** `site` -> `sites`, `schema-field` -> `schema-fields`, `assistant-thread` -> `assistant/threads`. */
 export function resourceForType(type: string): string {
-  return TYPE_TO_RESOURCE.get(type) ?? pluralizeSlug(type);
+  return byType.get(type) ?? NESTED[type] ?? pluralizeSlug(type);
 }
 
-/** `sites` -> `site`; undefined for names that are not record types. */
+/** `sites` -> `site`; undefined for names that are neither record types nor permission entities. */
 export function typeForResource(resource: string): string | undefined {
-  return RESOURCE_TO_TYPE.get(resource);
+  const known = byResource.get(resource) ?? Object.entries(NESTED).find(([, path]) => path === resource)?.[0];
+  return known ?? PERMISSION_ENTITIES.find((entity) => pluralizeSlug(entity) === resource);
 }
 
-/** Resources with POST /{id}/restore (SPEC section 7, marked (r)). */
-export const RESTORABLE_RESOURCES: ReadonlySet<string> = new Set([
-  'assistant/threads',
-  'assistant/messages',
-  'building-types',
-  'contacts',
-  'contact-statuses',
-  'classifications',
-  'classification-types',
-  'contractor-types',
-  'contractors',
-  'dispatch-types',
-  'grievances',
-  'members',
-  'recruits',
-  'regions',
-  'roles',
-  'site-phases',
-  'site-statuses',
-  'site-types',
-  'sites',
-  'trades',
-  'teams',
-  'unions',
-]);
+/** What a relation to `target` points at, or undefined when no record type offers it. */
+export function relationTarget(target: unknown): RelationTargetInfo | undefined {
+  return typeof target === 'string' && Object.hasOwn(targets, target) ? targets[target] : undefined;
+}
+
+/** Every relation target the loaded record types offer, by key. */
+export function relationTargetList(): Array<[string, RelationTargetInfo]> {
+  return Object.entries(targets);
+}

@@ -20,7 +20,7 @@ import AddIcon from '@mui/icons-material/Add';
 import RemoveIcon from '@mui/icons-material/RemoveCircleOutlined';
 import { normaliseChoices, type FieldChoice, type SchemaField, type SchemaFieldType } from '../../common/schema-types';
 import type { RecordSchema } from '../records/schema';
-import { FIELD_TYPE_CHOICES, RELATION_TARGET_CHOICES, slugifyField } from './shared';
+import { FIELD_TYPE_CHOICES, relationTargetChoices, slugifyField } from './shared';
 import { useSchemaWrites } from './useSchemaEditor';
 
 const CHOICE_TYPES = new Set<SchemaFieldType>(['dropdown', 'radios']);
@@ -150,7 +150,7 @@ export function FieldDialog({ schema, field, onClose }: { schema: RecordSchema; 
           )}
           {type === 'relation' && (
             <TextField select label="Points at" value={target} onChange={(event) => setTarget(event.target.value)} size="small" disabled={builtIn}>
-              {RELATION_TARGET_CHOICES.map((choice) => (
+              {relationTargetChoices().map((choice) => (
                 <MenuItem key={choice.id} value={choice.id}>
                   {choice.name}
                 </MenuItem>

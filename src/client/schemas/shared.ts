@@ -1,41 +1,20 @@
 /** What the schema editor screens share: labels of field types, triggers, operators (the rule engine's) and actions; readable rules. */
+import { fieldTypeLabel } from '../../common/field-types';
 import { FORM_OPERATORS, LOGIC_OPERATORS } from '../../common/rule-engine/index';
-import { RELATION_TARGETS, SCHEMA_FIELD_TYPES, parseFieldRef, type LogicBlock, type SchemaField, type SchemaFieldType } from '../../common/schema-types';
+import { SCHEMA_FIELD_TYPES, parseFieldRef, type LogicBlock, type SchemaField, type SchemaFieldType } from '../../common/schema-types';
 import { titleCase } from '../i18n/labels';
+import { relationTargetList } from '../resources/names';
 
-export const FIELD_TYPE_LABELS: Record<SchemaFieldType, string> = {
-  text: 'Text',
-  textarea: 'Text area',
-  email: 'Email',
-  phone: 'Phone',
-  link: 'Link',
-  date: 'Date',
-  datetime: 'Date and time',
-  boolean: 'Yes / no',
-  dropdown: 'Dropdown',
-  color: 'Color',
-  note: 'Note',
-  attachment: 'Attachment',
-  addresses: 'Addresses',
-  slug: 'Slug',
-  radios: 'Radio buttons',
-  'social-link': 'Social link',
-  'prevailing-wage': 'Prevailing wage',
-  'estimated-hours': 'Estimated hours',
-  relation: 'Relation',
-};
-
+export const FIELD_TYPE_LABELS = Object.fromEntries(SCHEMA_FIELD_TYPES.map((type) => [type, fieldTypeLabel(type)])) as Record<SchemaFieldType, string>;
 export const FIELD_TYPE_CHOICES = SCHEMA_FIELD_TYPES.map((type) => ({ id: type, name: FIELD_TYPE_LABELS[type] }));
 
-const RELATION_LABELS: Record<string, string> = {
-  'site-street': 'Site street',
-  'site-city': 'Site city',
-  'site-county': 'Site county',
-  'site-state': 'Site state',
-  'site-postal-code': 'Site postal code',
-  trade: 'Craft (trade)',
-};
-export const RELATION_TARGET_CHOICES = Object.keys(RELATION_TARGETS).map((target) => ({ id: target, name: RELATION_LABELS[target] ?? titleCase(target.replace(/-/g, ' ')) }));
+/** SPEC calls trades crafts. */
+const TARGET_LABELS: Record<string, string> = { trade: 'Craft (trade)' };
+
+/** The relation targets the loaded record types offer, for the target picker. */
+export function relationTargetChoices(): Array<{ id: string; name: string }> {
+  return relationTargetList().map(([target, info]) => ({ id: target, name: TARGET_LABELS[target] ?? info.label ?? titleCase(target.replace(/-/g, ' ')) }));
+}
 
 export const TRIGGER_CHOICES = [
   { id: 'always', name: 'Always' },
@@ -77,13 +56,5 @@ export function describeBlock(block: Pick<LogicBlock, 'conditions' | 'actions' |
   return `${when ? `When ${when}` : 'Always'}, ${then || 'do nothing'}`;
 }
 
-/** Field names as slugs, as the server would make them ('Gate code' -> 'gate_code'). */
-export function slugifyField(name: string): string {
-  return name
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .replace(/^(\d)/, 'f_$1')
-    .slice(0, 60);
-}
+/** Field names as slugs, as the server makes them ('Gate code' -> 'gate_code'). */
+export { slugifyField } from '../../common/slugs';

@@ -1,18 +1,10 @@
 import type { ResourceDefinition } from '../records/resource.js';
+import { builtinType } from '../schemas/builtin-types.js';
 
-export const featuresResource: ResourceDefinition = {
-  name: 'features',
-  type: 'feature',
+/** Feature flags (fields: schemas/fixed/feature.json). */
+export const featuresResource: ResourceDefinition = builtinType('feature', {
   table: 'features',
-  singular: 'Feature',
-  fields: {
-    slug: { kind: 'text', required: true, max: 60 },
-    name: { kind: 'text', required: true, max: 100 },
-    description: { kind: 'text', max: 1_000 },
-    enabled: { kind: 'boolean' },
-  },
   search: ['name', 'slug'],
   defaultSort: { field: 'name', order: 'asc' },
   softDelete: false,
-  restorable: false,
-};
+});

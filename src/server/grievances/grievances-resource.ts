@@ -1,30 +1,18 @@
 import { fieldError } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
-import { ownership, ref, schemaBacked, tagIds } from '../schemas/schema-backed.js';
+import { builtinType } from '../schemas/builtin-types.js';
+import { schemaBacked, taggables } from '../schemas/schema-backed.js';
 
-/** Grievances: a member's complaint against a contractor on a site, open or closed. */
+/** Grievances (fields: schemas/grievance.json): a member's complaint against a contractor on a site, open or closed. */
 export const grievancesResource: ResourceDefinition = schemaBacked(
-  {
-    name: 'grievances',
-    type: 'grievance',
+  builtinType('grievance', {
     table: 'grievances',
-    singular: 'Grievance',
     fields: {
-      title: { kind: 'text', required: true, max: 200 },
-      status: { kind: 'enum', options: ['open', 'closed'] },
-      member_id: ref('members', 'member'),
-      contractor_id: ref('contractors', 'contractor'),
-      site_id: ref('sites', 'site'),
-      filed_at: { kind: 'date', label: 'filed on' },
-      closed_at: { kind: 'date', label: 'closed on' },
-      description: { kind: 'text', max: 20_000 },
-      tag_ids: tagIds('grievance'),
-      ...ownership(),
+      tag_ids: taggables('grievance'),
     },
     search: ['title', 'description'],
     defaultSort: { field: 'created_at', order: 'desc' },
     softDelete: true,
-    restorable: true,
     optionLabel: 'title',
     optionColumns: ['status'],
     hooks: {
@@ -39,6 +27,6 @@ export const grievancesResource: ResourceDefinition = schemaBacked(
         return values;
       },
     },
-  },
+  }),
   { attachments: true },
 );

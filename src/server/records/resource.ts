@@ -1,24 +1,11 @@
 import type { Kysely, RawBuilder, Transaction } from 'kysely';
 import type { z } from 'zod';
+import type { ValueKind } from '../../common/field-types.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { RecordService } from './record-service.js';
 
-/** The kinds of value a field holds; every kind is validated the same way everywhere (fields.ts). */
-export type FieldKind =
-  | 'text'
-  | 'email'
-  | 'phone'
-  | 'url'
-  | 'color'
-  | 'integer'
-  | 'number'
-  | 'boolean'
-  | 'date'
-  | 'datetime'
-  | 'enum'
-  | 'enum[]'
-  | 'integer[]'
-  | 'json';
+/** The kinds of value a field holds (the field-type table's kinds); each is validated the same way everywhere (fields.ts). */
+export type FieldKind = ValueKind;
 
 export interface FieldSpec {
   kind: FieldKind;
@@ -44,6 +31,11 @@ export interface FieldSpec {
   shape?: z.ZodType;
   /** integer / integer[] kinds: ids of rows of this table, checked to exist (422 'The selected ... does not exist.'). */
   references?: { table: string; softDelete?: boolean };
+  /**
+   * text kind: the value must be the slug of a live row of this table (a list administrators extend, such as
+   * site_types); checked on write by schema-backed resources (422 'The type must be one of: ...').
+   */
+  slugOf?: string;
 }
 
 export interface PivotStorage {

@@ -1,33 +1,21 @@
+import { slugify } from '../../common/slugs.js';
 import { fieldError } from '../http/errors.js';
-import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
-import { ref, schemaBacked, SLUG_PATTERN } from '../schemas/schema-backed.js';
-import { slugify } from '../seed/reference-data.js';
-
-const referenceFields = (): Record<string, FieldSpec> => ({
-  name: { kind: 'text', required: true, max: 100 },
-  slug: { kind: 'text', max: 100, pattern: SLUG_PATTERN, patternMessage: 'The slug may only hold lower-case letters, digits and single dashes.' },
-  color: { kind: 'color' },
-  description: { kind: 'text', max: 2_000 },
-  position: { kind: 'integer', min: 0, max: 100_000 },
-});
+import type { ResourceDefinition } from '../records/resource.js';
+import { builtinType } from '../schemas/builtin-types.js';
+import { schemaBacked } from '../schemas/schema-backed.js';
 
 /**
- * A reference list (SPEC section 7, marked (r)): name, slug, colour, description, position; soft delete and
- * restore; a slug made from the name when none is given, unique among live rows.
+ * A reference list (SPEC section 7, marked (r); fields: schemas/{type}.json): name, slug, colour, description,
+ * and the list's order (`position`, a system column); soft delete and restore; a slug made from the name when
+ * none is given, unique among live rows.
  */
-function reference(name: string, type: string, singular: string, options: { table?: string; permission?: string; extra?: Record<string, FieldSpec>; restorable?: boolean } = {}): ResourceDefinition {
-  const table = options.table ?? name.replace(/-/g, '_');
-  return schemaBacked({
-    name,
-    type,
-    permission: options.permission,
+function reference(type: string, table: string): ResourceDefinition {
+  const def = builtinType(type, {
     table,
-    singular,
-    fields: { ...referenceFields(), ...options.extra },
+    fields: { position: { kind: 'integer', min: 0, max: 100_000 } },
     search: ['name', 'slug'],
     defaultSort: { field: 'position', order: 'asc' },
     softDelete: true,
-    restorable: options.restorable ?? true,
     optionColumns: ['slug', 'color'],
     hooks: {
       async beforeWrite(values, { trx, action, existing }) {
@@ -41,7 +29,7 @@ function reference(name: string, type: string, singular: string, options: { tabl
             .where('deleted_at', 'is', null)
             .$if(Boolean(existing), (q) => q.where('id', '!=', existing!.id))
             .executeTakeFirst();
-          if (taken) throw fieldError('slug', `The slug "${prepared.slug}" is already used by another ${singular.toLowerCase()}.`);
+          if (taken) throw fieldError('slug', `The slug "${prepared.slug}" is already used by another ${def.singular.toLowerCase()}.`);
         }
         if (action === 'create' && prepared.position === undefined) {
           const last = await trx.selectFrom(table).select((eb) => eb.fn.max('position').as('max')).executeTakeFirst();
@@ -51,24 +39,23 @@ function reference(name: string, type: string, singular: string, options: { tabl
       },
     },
   });
+  return def;
 }
 
-export const buildingTypesResource = reference('building-types', 'building-type', 'Building type');
-export const classificationTypesResource = reference('classification-types', 'classification-type', 'Classification type');
-export const classificationsResource = reference('classifications', 'classification', 'Classification', {
-  extra: { classification_type_id: ref('classification_types', 'classification type') },
-});
-export const contactStatusesResource = reference('contact-statuses', 'contact-status', 'Contact status');
-export const contractorTypesResource = reference('contractor-types', 'contractor-type', 'Contractor type');
-export const dispatchTypesResource = reference('dispatch-types', 'dispatch-type', 'Dispatch type');
-export const sitePhasesResource = reference('site-phases', 'site-phase', 'Site phase');
-export const siteStatusesResource = reference('site-statuses', 'site-status', 'Site status');
-export const siteTypesResource = reference('site-types', 'site-type', 'Site type');
+export const buildingTypesResource = schemaBacked(reference('building-type', 'building_types'));
+export const classificationTypesResource = schemaBacked(reference('classification-type', 'classification_types'));
+export const classificationsResource = schemaBacked(reference('classification', 'classifications'));
+export const contactStatusesResource = schemaBacked(reference('contact-status', 'contact_statuses'));
+export const contractorTypesResource = schemaBacked(reference('contractor-type', 'contractor_types'));
+export const dispatchTypesResource = schemaBacked(reference('dispatch-type', 'dispatch_types'));
+export const sitePhasesResource = schemaBacked(reference('site-phase', 'site_phases'));
+export const siteStatusesResource = schemaBacked(reference('site-status', 'site_statuses'));
+export const siteTypesResource = schemaBacked(reference('site-type', 'site_types'));
 /** SPEC calls the screen "crafts"; the permission entity and the API are trades. */
-export const tradesResource = reference('trades', 'trade', 'Trade');
-export const unionsResource = reference('unions', 'union', 'Union');
-/** Tags: a basic resource (no restore route), attached to records through `tag_ids`. */
-export const tagsResource: ResourceDefinition = { ...reference('tags', 'tag', 'Tag', { restorable: false }), customFields: undefined };
+export const tradesResource = schemaBacked(reference('trade', 'trades'));
+export const unionsResource = schemaBacked(reference('union', 'unions'));
+/** Tags (schemas/fixed/tag.json): not a record type (no stored schema, no custom fields, no restore route), attached to records through `tag_ids`. */
+export const tagsResource: ResourceDefinition = reference('tag', 'tags');
 
 export const referenceResources = [
   buildingTypesResource,

@@ -1,13 +1,12 @@
 import { z } from 'zod';
-import { normaliseChoices, RELATION_TARGETS, type RelationTarget, type SchemaField, type SchemaFieldOptions, type SchemaFieldType } from '../../common/schema-types.js';
+import { isFieldType, SCHEMA_FIELD_TYPES, valueKind, valueLimits } from '../../common/field-types.js';
+import { normaliseChoices, type RelationTarget, type RelationTargetInfo, type SchemaField, type SchemaFieldOptions, type SchemaFieldType } from '../../common/schema-types.js';
 import type { FieldSpec } from '../records/resource.js';
 
-/** Tables of the relation targets whose value is an id (checked to exist on write). */
-export function relationTable(target: RelationTarget): { table: string; softDelete: boolean } | null {
-  const info = RELATION_TARGETS[target];
+/** The table of the records an id relation target points at (its resource's path, `site-statuses` -> `site_statuses`). */
+export function relationTable(info: RelationTargetInfo | undefined): { table: string; softDelete: boolean } | null {
   if (!info || info.value !== 'id') return null;
-  const table = info.resource.replace(/-/g, '_');
-  return { table, softDelete: !['features'].includes(table) };
+  return { table: info.resource.replace(/-/g, '_'), softDelete: true };
 }
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -32,64 +31,44 @@ function labelOf(name: string) {
 }
 
 /**
- * The validation of a schema field (SPEC section 3 types) as a FieldSpec kind of the one validation path
- * (records/fields.ts). Values of fields that are not columns live in `custom`.
+ * The validation of a schema field, built-in or custom: its kind and limits from the field-type table
+ * (common/field-types.ts), its label from its name, and what only the server checks (slug patterns, the shape of
+ * addresses, that related records exist). `targets` are the relation targets (relationTargets). Values of fields
+ * that are not columns live in `custom`.
  */
-export function fieldSpecFor(field: Pick<SchemaField, 'slug' | 'name' | 'type' | 'required' | 'options' | 'column'>): FieldSpec {
+export function fieldSpecFor(field: Pick<SchemaField, 'slug' | 'name' | 'type' | 'required' | 'options' | 'column'>, targets: Record<RelationTarget, RelationTargetInfo>): FieldSpec {
   const options: SchemaFieldOptions = field.options ?? {};
-  const base: FieldSpec = { kind: 'text', label: labelOf(field.name), required: field.required, storage: field.column ? 'column' : 'custom' };
   const type = field.type as SchemaFieldType;
-  switch (type) {
-    case 'text':
-      return { ...base, kind: 'text', max: options.max ?? 2_000 };
-    case 'textarea':
-    case 'note':
-      return { ...base, kind: 'text', max: options.max ?? 20_000 };
-    case 'slug':
-      return { ...base, kind: 'text', max: 200, pattern: SLUG, patternMessage: `The ${base.label} may only hold lower-case letters, digits and single dashes.` };
-    case 'email':
-      return { ...base, kind: 'email' };
-    case 'phone':
-      return { ...base, kind: 'phone' };
-    case 'link':
-    case 'social-link':
-      return { ...base, kind: 'url' };
-    case 'date':
-      return { ...base, kind: 'date' };
-    case 'datetime':
-      return { ...base, kind: 'datetime' };
-    case 'boolean':
-    case 'prevailing-wage':
-      return { ...base, kind: 'boolean' };
-    case 'color':
-      return { ...base, kind: 'color' };
-    case 'dropdown':
-    case 'radios': {
-      const choices = normaliseChoices(options.choices).map((choice) => choice.value);
-      return { ...base, kind: type === 'dropdown' && options.multiple ? 'enum[]' : 'enum', options: choices };
-    }
-    case 'attachment':
-      return { ...base, kind: 'integer[]', references: { table: 'documents', softDelete: true } };
-    case 'addresses':
-      return { ...base, kind: 'json', shape: addresses, sortable: false };
-    case 'estimated-hours':
-      return { ...base, kind: 'number', min: 0, max: options.max ?? 1e9 };
-    case 'relation': {
-      const target = options.target as RelationTarget;
-      const info = RELATION_TARGETS[target];
-      if (info?.value === 'text') return { ...base, kind: 'text', max: 200 };
-      const references = relationTable(target) ?? undefined;
-      return options.multiple ? { ...base, kind: 'integer[]', references } : { ...base, kind: 'integer', min: 1, references };
-    }
-    default:
-      return { ...base, kind: 'text' };
+  const target = type === 'relation' && typeof options.target === 'string' ? targets[options.target] : undefined;
+  const kind = valueKind(type, options, target?.value);
+  const label = labelOf(field.name);
+  const spec: FieldSpec = { kind, label, required: field.required, storage: field.column ? 'column' : 'custom', ...valueLimits(type, kind, options) };
+  switch (kind) {
+    case 'enum':
+    case 'enum[]':
+      spec.options = normaliseChoices(options.choices).map((choice) => choice.value);
+      break;
+    case 'json':
+      spec.sortable = false;
+      if (type === 'addresses') spec.shape = addresses;
+      break;
+    case 'integer':
+      spec.min = 1;
+      break;
   }
+  if (type === 'slug') Object.assign(spec, { pattern: SLUG, patternMessage: `The ${label} may only hold lower-case letters, digits and single dashes.` });
+  if (type === 'dropdown' && typeof options.choices_from === 'string') spec.slugOf = options.choices_from.replace(/-/g, '_');
+  if (type === 'attachment') spec.references = { table: 'documents', softDelete: true };
+  if (type === 'relation' && (kind === 'integer' || kind === 'integer[]')) spec.references = relationTable(target) ?? undefined;
+  return spec;
 }
 
 /** Checks the options of a field of `type`; returns them normalised, or an error message. */
-export function checkFieldOptions(type: SchemaFieldType, raw: unknown): { options: SchemaFieldOptions } | { error: string } {
+export function checkFieldOptions(type: SchemaFieldType, raw: unknown, targets: Record<RelationTarget, RelationTargetInfo>): { options: SchemaFieldOptions } | { error: string } {
+  if (!isFieldType(type)) return { error: `The type must be one of: ${SCHEMA_FIELD_TYPES.join(', ')}.` };
   if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) return { error: 'The options must be an object.' };
   const options: SchemaFieldOptions = { ...((raw as SchemaFieldOptions) ?? {}) };
+  if (options.min !== undefined && !(typeof options.min === 'number' && Number.isFinite(options.min))) return { error: 'The options.min must be a number.' };
   if (options.max !== undefined && !(typeof options.max === 'number' && options.max > 0)) return { error: 'The options.max must be a positive number.' };
   if (type === 'dropdown' || type === 'radios') {
     const choices = normaliseChoices(options.choices);
@@ -103,8 +82,9 @@ export function checkFieldOptions(type: SchemaFieldType, raw: unknown): { option
     if (!['horizontal', 'vertical'].includes(options.orientation)) return { error: 'The orientation must be horizontal or vertical.' };
   }
   if (type === 'relation') {
-    if (!options.target || !(options.target in RELATION_TARGETS)) return { error: `A relation needs its target (options.target), one of: ${Object.keys(RELATION_TARGETS).join(', ')}.` };
-    if (options.multiple && RELATION_TARGETS[options.target].value === 'text') return { error: 'A relation to a site address part holds one value.' };
+    const target = typeof options.target === 'string' ? targets[options.target] : undefined;
+    if (!target) return { error: `A relation needs its target (options.target), one of: ${Object.keys(targets).join(', ')}.` };
+    if (options.multiple && target.value === 'text') return { error: 'A relation to a site address part holds one value.' };
   }
   if (options.multiple !== undefined && typeof options.multiple !== 'boolean') return { error: 'The options.multiple must be true or false.' };
   if (JSON.stringify(options).length > 50_000) return { error: 'The options are too large.' };

@@ -5,6 +5,7 @@ import { customIndexExpression, searchExpression } from '../records/list-query.j
 import type { ResourceDefinition } from '../records/resource.js';
 import { builtinDefinition } from './builtin-types.js';
 import { fieldSpecFor } from './field-specs.js';
+import { knownRelationTargets } from './schema-files.js';
 import { loadSchemas } from './schema-store.js';
 
 const shortHash = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 8);
@@ -34,7 +35,7 @@ function target(schema: { id: number; type: string }) {
  */
 export async function ensureCustomFieldIndex(db: Kysely<any>, schema: { id: number; type: string }, field: Pick<SchemaField, 'slug' | 'name' | 'type' | 'required' | 'options' | 'column'>) {
   if (field.column) return false;
-  const expression = customIndexExpression(field.slug, fieldSpecFor(field));
+  const expression = customIndexExpression(field.slug, fieldSpecFor(field, knownRelationTargets()));
   if (!expression) return false;
   const { table, schemaId, softDelete } = target(schema);
   const name = indexName(table, schemaId, field.slug);

@@ -1,31 +1,21 @@
 import type { Kysely } from 'kysely';
+import { fieldError } from '../http/errors.js';
 import { cachedRead } from '../records/batch-reads.js';
+import { humanise } from '../records/fields.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import { schemaStore } from './schema-store.js';
 
 /** A built-in relation column: the id of a row of `table`, checked to exist. */
 export const ref = (table: string, label?: string, softDelete = true): FieldSpec => ({ kind: 'integer', min: 1, label, references: { table, softDelete } });
 
-/** Several ids kept in a pivot table. */
-export const refs = (pivot: string, ownKey: string, otherKey: string, table: string, label?: string): FieldSpec => ({
-  kind: 'integer[]',
-  label,
-  storage: { pivot, ownKey, otherKey },
-  references: { table, softDelete: true },
-});
+/** A list of ids kept in a pivot table (its kind and the records it names come from the schema file). */
+export const pivot = (table: string, ownKey: string, otherKey: string): Partial<FieldSpec> => ({ storage: { pivot: table, ownKey, otherKey } });
 
-/** Tags of a record of `type` (the polymorphic `taggables` pivot). */
-export const tagIds = (type: string): FieldSpec => ({
-  kind: 'integer[]',
-  label: 'tags',
-  storage: { pivot: 'taggables', ownKey: 'taggable_id', otherKey: 'tag_id', where: { taggable_type: type } },
-  references: { table: 'tags', softDelete: true },
-});
+/** Tags of a record of `type`: the polymorphic `taggables` pivot. */
+export const taggables = (type: string): Partial<FieldSpec> => ({ storage: { pivot: 'taggables', ownKey: 'taggable_id', otherKey: 'tag_id', where: { taggable_type: type } } });
 
-/** Who works the record: the organizer (defaults to whoever creates it) and the team. */
+/** Who works a record of a type made in the app: the organizer (defaults to whoever creates it) and the team. */
 export const ownership = (): Record<string, FieldSpec> => ({ user_id: ref('users', 'organizer'), team_id: ref('teams', 'team') });
-
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** The files attached to records (documents whose owner is the record), for the record's `attachments`. */
 export async function presentAttachments(type: string, records: Record<string, any>[], db: Kysely<any>) {
@@ -57,7 +47,8 @@ export interface SchemaBackedOptions {
 
 /**
  * A resource whose record type is a schema: its custom fields come from the schema (cached), its records carry
- * their attachments, and its creator becomes its organizer unless another was chosen.
+ * their attachments, its creator becomes its organizer unless another was chosen, and a value of a field whose
+ * choices are a list (`slugOf`: site types, contact statuses...) must be the slug of a live row of that list.
  */
 export function schemaBacked(def: ResourceDefinition, options: SchemaBackedOptions = {}): ResourceDefinition {
   const { ownedByCreator = 'user_id' in def.fields, attachments = false } = options;
@@ -69,6 +60,11 @@ export function schemaBacked(def: ResourceDefinition, options: SchemaBackedOptio
     hooks: {
       ...hooks,
       async beforeWrite(values, ctx) {
+        for (const [key, spec] of Object.entries(def.fields)) {
+          if (!spec.slugOf || !(key in values)) continue;
+          const allowed = await checkSlug(ctx.trx, spec.slugOf, values[key]);
+          if (allowed) throw fieldError(key, `The ${spec.label ?? humanise(key)} must be one of: ${allowed.join(', ')}.`);
+        }
         let prepared = values;
         if (ownedByCreator && ctx.action === 'create' && prepared.user_id === undefined && ctx.user) prepared = { ...prepared, user_id: ctx.user.id };
         return (await hooks.beforeWrite?.(prepared, ctx)) ?? prepared;

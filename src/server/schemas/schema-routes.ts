@@ -8,7 +8,8 @@ import type { ResourceDefinition } from '../records/resource.js';
 import { idParam, socketOf } from '../records/routes.js';
 import { registerCustomTypeRoutes } from './custom-types.js';
 import { ensureAllCustomFieldIndexes, ensureSearchIndexes, ensureSortIndexes } from './indexes.js';
-import { schemaFieldsResource, schemasResource } from './schema-resources.js';
+import { schemaFieldsResource } from './schema-fields-resource.js';
+import { schemasResource } from './schemas-resource.js';
 import { schemaStore } from './schema-store.js';
 
 const NOTIFY_CHANNEL = 'organizing_map_schemas';

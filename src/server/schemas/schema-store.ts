@@ -3,6 +3,7 @@ import { hiddenFields } from '../../common/form-logic/index.js';
 import type { LogicBlock, RecordSchema, SchemaField } from '../../common/schema-types.js';
 import type { FieldSpec } from '../records/resource.js';
 import { fieldSpecFor } from './field-specs.js';
+import { knownRelationTargets } from './schema-files.js';
 
 export interface SchemaSnapshot {
   list: RecordSchema[];
@@ -68,7 +69,7 @@ function snapshotOf(list: RecordSchema[]): SchemaSnapshot {
     customSpecs(type) {
       if (!specs.has(type)) {
         const fields = byType.get(type)?.fields.filter((field) => !field.column) ?? [];
-        specs.set(type, Object.fromEntries(fields.map((field) => [field.slug, fieldSpecFor(field)])));
+        specs.set(type, Object.fromEntries(fields.map((field) => [field.slug, fieldSpecFor(field, knownRelationTargets())])));
       }
       return specs.get(type)!;
     },

@@ -36,4 +36,4 @@ export const CLASSIFICATION_TYPES: Record<string, string[]> = {
   Other: ['Pre-Apprentice', 'Retiree'],
 };
 
-export const slugify = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+export { slugify } from '../../common/slugs.js';

@@ -1,11 +1,10 @@
 import type { Transaction } from 'kysely';
 import { z } from 'zod';
-import { fieldError, ValidationError } from '../http/errors.js';
+import { ValidationError } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
-import { checkSlug, ownership, ref, refs, schemaBacked, tagIds } from '../schemas/schema-backed.js';
+import { builtinType } from '../schemas/builtin-types.js';
+import { pivot, schemaBacked, taggables } from '../schemas/schema-backed.js';
 import { assignSiteRegions, assignSites } from '../regions/assign.js';
-
-export const SITE_SOURCES = ['building-trades', 'construct-connect', 'dodge-data', 'manual', 'meps', 'pla', 'uaw'] as const;
 
 const siteContractors = z.array(
   z.object({ contractor_id: z.coerce.number().int().positive(), trade_id: z.coerce.number().int().positive().nullable().optional() }).strict(),
@@ -13,47 +12,21 @@ const siteContractors = z.array(
 ).max(500);
 
 /**
- * Job sites. `type` is a site type slug and the permission category (`site:read:union` reads union sites only).
- * `contractors` (the general contractor aside) are [{contractor_id, trade_id}], kept in site_contractors;
- * `contractor_ids` lists them for filters (filter[contractor_ids]=5: sites where contractor 5 works).
+ * Job sites (fields: schemas/site.json). `type` is a site type slug and the permission category
+ * (`site:read:union` reads union sites only). `contractors` (the general contractor aside) are
+ * [{contractor_id, trade_id}], kept in site_contractors; `contractor_ids` lists them for filters
+ * (filter[contractor_ids]=5: sites where contractor 5 works).
  */
 export const sitesResource: ResourceDefinition = schemaBacked(
-  {
-    name: 'sites',
-    type: 'site',
+  builtinType('site', {
     table: 'sites',
-    singular: 'Site',
     fields: {
-      name: { kind: 'text', required: true, max: 200 },
-      type: { kind: 'text', required: true, max: 60 },
-      site_status_id: ref('site_statuses', 'status'),
-      site_phase_id: ref('site_phases', 'phase'),
-      building_type_id: ref('building_types', 'building type'),
-      street: { kind: 'text', max: 200 },
-      city: { kind: 'text', max: 100 },
-      county: { kind: 'text', max: 100 },
-      state: { kind: 'text', max: 100 },
-      postal_code: { kind: 'text', max: 20, label: 'postal code' },
-      latitude: { kind: 'number', min: -90, max: 90 },
-      longitude: { kind: 'number', min: -180, max: 180 },
-      owner: { kind: 'text', max: 200 },
-      representative: { kind: 'text', max: 200 },
-      general_contractor_id: ref('contractors', 'general contractor'),
-      contractors: { kind: 'json', shape: siteContractors, storage: 'virtual', sortable: false, filterable: false },
-      contractor_ids: refs('site_contractors', 'site_id', 'contractor_id', 'contractors', 'contractors'),
-      trade_ids: refs('site_trades', 'site_id', 'trade_id', 'trades', 'trades'),
-      contact_ids: refs('site_contacts', 'site_id', 'contact_id', 'contacts', 'contacts'),
-      region_ids: refs('site_regions', 'site_id', 'region_id', 'regions', 'regions'),
-      tag_ids: tagIds('site'),
-      bid_date: { kind: 'date', label: 'bid date' },
-      kickoff_date: { kind: 'date', label: 'kickoff date' },
-      estimated_value: { kind: 'number', min: 0, max: 1e13, label: 'estimated value' },
-      estimated_hours: { kind: 'number', min: 0, max: 1e11, label: 'estimated hours' },
-      prevailing_wage: { kind: 'boolean', label: 'prevailing wage' },
-      source: { kind: 'enum', options: SITE_SOURCES },
-      external_id: { kind: 'text', max: 100, label: 'external id' },
-      notes: { kind: 'text', max: 20_000 },
-      ...ownership(),
+      contractors: { storage: 'virtual', shape: siteContractors, filterable: false },
+      contractor_ids: { kind: 'integer[]', label: 'contractors', ...pivot('site_contractors', 'site_id', 'contractor_id'), references: { table: 'contractors', softDelete: true } },
+      trade_ids: pivot('site_trades', 'site_id', 'trade_id'),
+      contact_ids: pivot('site_contacts', 'site_id', 'contact_id'),
+      region_ids: pivot('site_regions', 'site_id', 'region_id'),
+      tag_ids: taggables('site'),
     },
     // contractor_ids follows `contractors`; import_id is set by imports.
     // region_ids is worked out from the coordinates on save.
@@ -61,15 +34,10 @@ export const sitesResource: ResourceDefinition = schemaBacked(
     search: ['name', 'street', 'city', 'county', 'postal_code', 'owner', 'external_id'],
     defaultSort: { field: 'created_at', order: 'desc' },
     softDelete: true,
-    restorable: true,
     categoryColumn: 'type',
     optionColumns: ['type', 'city'],
     hooks: {
       async beforeWrite(values, { trx }) {
-        if ('type' in values) {
-          const allowed = await checkSlug(trx, 'site_types', values.type);
-          if (allowed) throw fieldError('type', `The type must be one of: ${allowed.join(', ')}.`);
-        }
         if (values.source === null) values.source = 'manual';
         if (values.prevailing_wage === null) values.prevailing_wage = false;
         if ('contractors' in values && values.contractors === null) values.contractors = [];
@@ -107,7 +75,7 @@ export const sitesResource: ResourceDefinition = schemaBacked(
         for (const record of records) record.contractors = bySite.get(record.id) ?? [];
       },
     },
-  },
+  }),
   { attachments: true },
 );
 

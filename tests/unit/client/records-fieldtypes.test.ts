@@ -1,11 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA_FIELD_TYPES, type SchemaField } from '../../../src/common/schema-types';
 import { addressLine, choiceLabel, defaultColumns, describeField, formatNumber, socialNetwork } from '../../../src/client/records/fieldTypes/describe';
 import { FIELD_TYPES, fieldTypeUI } from '../../../src/client/records/fieldTypes';
-import { editableFields, recordLabel, relatedFields, schemaForResource, writableValues, SYNTHETIC_SCHEMAS, type RecordSchema } from '../../../src/client/records/schema';
+import { setRecordTypes } from '../../../src/client/resources/names';
+import { readSchemaFiles } from '../../../src/server/schemas/schema-files.js';
+import { editableFields, recordLabel, relatedFields, schemaForResource, writableValues, FIXED_SCHEMAS, type RecordSchema } from '../../../src/client/records/schema';
 
 const field = (slug: string, type: SchemaField['type'], options: Record<string, unknown> = {}, extra: Partial<SchemaField> = {}) =>
   ({ id: slug.length, schema_id: 1, slug, name: slug.replace(/_/g, ' '), type, category: 'internal', internal: true, column: true, required: false, options, position: 0, ...extra }) as SchemaField;
+
+// Relation targets come from the record types GET /api/schemas sends: here, the shipped schema files.
+beforeAll(() => setRecordTypes(readSchemaFiles()));
 
 describe('the field type table', () => {
   it('has an input, a display, a column and filters for every SPEC field type', () => {
@@ -98,6 +103,7 @@ describe('schema helpers', () => {
     name_plural: 'Sites',
     resource: 'sites',
     built_in: true,
+    restorable: true,
     custom: true,
     position: 0,
     actions: [],
@@ -117,7 +123,7 @@ describe('schema helpers', () => {
     expect(recordLabel({ id: 3, first_name: 'Ana', last_name: 'Lopez' })).toBe('Ana Lopez');
     expect(recordLabel({ id: 4 })).toBe('#4');
     expect(schemaForResource([site], 'sites')?.type).toBe('site');
-    expect(schemaForResource([site], 'tags')).toBe(SYNTHETIC_SCHEMAS[0]);
+    expect(schemaForResource([site], 'tags')).toBe(FIXED_SCHEMAS[0]);
     expect(schemaForResource([site], 'nothing')).toBeUndefined();
     const contact = { ...site, id: 5, type: 'contact', resource: 'contacts', fields: [field('site_ids', 'relation', { target: 'site', multiple: true })] } as RecordSchema;
     const withTrade = { ...site, fields: [field('contractors', 'relation', { target: 'contractor', multiple: true, with_trade: true })] } as RecordSchema;

@@ -23,6 +23,7 @@ export function visitSchema(actions: LogicBlock[] = []): RecordSchema {
     name_plural: 'Visits',
     position: 1,
     custom: true,
+    restorable: true,
     built_in: false,
     resource: 'visits',
     fields: [

@@ -4,7 +4,8 @@
  * filters it offers (their `source` names follow the list query of docs/api.md: `city_like`, `bid_date_gte`...).
  * The React side (fieldTypes/index.tsx) maps each type to its Input, Field, Column and Filter from this.
  */
-import { RELATION_TARGETS, normaliseChoices, type RelationTarget, type SchemaField, type SchemaFieldType } from '../../../common/schema-types';
+import { normaliseChoices, type RelationTarget, type SchemaField, type SchemaFieldType } from '../../../common/schema-types';
+import { relationTarget } from '../../resources/names';
 
 export interface Choice {
   id: string;
@@ -62,10 +63,9 @@ const TEXT_LIKE = new Set<SchemaFieldType>(['text', 'textarea', 'email', 'phone'
 const NOT_DEFAULT_COLUMNS = new Set<SchemaFieldType>(['textarea', 'note', 'addresses', 'attachment']);
 
 function relationInfo(target: unknown): ReferenceInfo | undefined {
-  if (typeof target !== 'string' || !(target in RELATION_TARGETS)) return undefined;
-  const info = RELATION_TARGETS[target as RelationTarget];
-  const entity = info.value === 'text' ? 'site' : target;
-  return { target: target as RelationTarget, resource: info.resource, options: info.options, value: info.value, entity };
+  const info = relationTarget(target);
+  if (!info) return undefined;
+  return { target: target as RelationTarget, resource: info.resource, options: info.options, value: info.value, entity: info.type };
 }
 
 function fieldType(field: Pick<SchemaField, 'type'>): SchemaFieldType {

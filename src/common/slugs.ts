@@ -1,0 +1,21 @@
+/**
+ * Names as slugs, the same on the client (the slug a form proposes) and the server (the slug it gives):
+ * lower case, accents dropped, every run of other characters one separator, none at the ends.
+ */
+export function slugify(text: string, separator: '-' | '_' = '-'): string {
+  return text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, separator)
+    .replace(separator === '-' ? /^-+|-+$/g : /^_+|_+$/g, '');
+}
+
+/** A field's slug from its name: 'Gate code #2' -> 'gate_code_2', '2nd phone' -> 'f_2nd_phone' (a slug starts with a letter). */
+export function slugifyField(name: string): string {
+  return slugify(name, '_').replace(/^(\d)/, 'f_$1').slice(0, 60);
+}
+
+/** A record type from its singular name: 'Site visit' -> 'site-visit', '4x4' -> 't-4x4'. */
+export function slugifyType(name: string): string {
+  return slugify(name).replace(/^(\d)/, 't-$1').slice(0, 60);
+}

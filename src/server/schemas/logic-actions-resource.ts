@@ -1,0 +1,32 @@
+import { LOGIC_ACTIONS } from '../../common/schema-types.js';
+import type { ResourceDefinition } from '../records/resource.js';
+import { checkBlockPart, schemaOfBlock } from './logic-checks.js';
+import { schemaChanged } from './schemas-resource.js';
+
+/** One action of a block: `target` is `field:{id}` ('Invalid target type' otherwise). Permission entity: logic-block. */
+export const logicActionsResource: ResourceDefinition = {
+  name: 'logic-actions',
+  type: 'logic-action',
+  permission: 'logic-block',
+  table: 'logic_actions',
+  singular: 'Logic action',
+  fields: {
+    logic_block_id: { kind: 'integer', required: true, min: 1, label: 'logic block' },
+    target: { kind: 'text', required: true, max: 40 },
+    action: { kind: 'enum', required: true, options: LOGIC_ACTIONS },
+    value: { kind: 'json', max: 20_000, sortable: false },
+  },
+  defaultSort: { field: 'id', order: 'asc' },
+  softDelete: false,
+  restorable: false,
+  hooks: {
+    async beforeWrite(values, { trx, existing }) {
+      const mine = { target: values.target ?? existing?.target, action: values.action ?? existing?.action };
+      await checkBlockPart(trx, values, existing, 'actions', mine);
+      return values;
+    },
+    async afterCommit(record, { records }) {
+      await schemaChanged(records, await schemaOfBlock(records.db, record.logic_block_id));
+    },
+  },
+};
