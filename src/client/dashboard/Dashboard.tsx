@@ -19,9 +19,12 @@ import { Title, useTranslate } from 'react-admin';
 import { useSession } from '../app/hooks';
 import { dayPart } from './greeting';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import {
-  DateFilter, ErrorNote, FigureLinkText, FilterBar, SelectFilter, formatNumber, listHref, thisMonth, useApi, useLiveRefresh, useOptions, useUrlFilters, type FigureLink,
-} from '../reports/shared';
+import { DateFilter, FilterBar, SelectFilter } from '../insights/filters';
+import { ErrorNote } from '../insights/ErrorNote';
+import { FigureLinkText, listHref, type FigureLink } from '../insights/FigureLinkText';
+import { formatNumber, thisMonth } from '../insights/format';
+import { useApi, useLiveRefresh, useOptions } from '../insights/useInsights';
+import { useUrlFilters } from '../insights/useUrlFilters';
 
 interface Figure {
   key: string;

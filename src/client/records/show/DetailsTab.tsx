@@ -1,4 +1,7 @@
-/** Every field of the record with its value, as the field type shows it; fields the logic hides are left out. */
+/**
+ * Every field of the record with its value, as the field type shows it; fields the logic hides are left out. Two
+ * columns on a wide screen (the show page), or one (`narrow`: the map's side panel).
+ */
 import { useMemo } from 'react';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
@@ -8,7 +11,7 @@ import { runLogic } from '../logic/logic';
 import type { RecordSchema } from '../schema';
 import { isWide } from '../RecordForm';
 
-export function DetailsTab({ schema, descriptors }: { schema: RecordSchema; descriptors: FieldDescriptor[] }) {
+export function DetailsTab({ schema, descriptors, narrow = false }: { schema: RecordSchema; descriptors: FieldDescriptor[]; narrow?: boolean }) {
   const record = useRecordContext();
   const visibility = useMemo(
     () => (record ? runLogic(schema.actions, record, schema.fields.map((field) => ({ id: field.id, slug: field.slug })), { kind: 'all' }).visibility : {}),
@@ -16,7 +19,7 @@ export function DetailsTab({ schema, descriptors }: { schema: RecordSchema; desc
   );
   if (!record) return null;
   return (
-    <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, columnGap: 4, rowGap: 2 }} data-testid="record-details">
+    <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: narrow ? '1fr' : { xs: '1fr', md: '1fr 1fr' }, columnGap: 4, rowGap: 2 }} data-testid="record-details">
       {descriptors
         .filter((descriptor) => visibility[descriptor.slug] !== 'hidden')
         .map((descriptor) => (
