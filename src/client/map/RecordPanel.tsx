@@ -21,7 +21,7 @@ export function RecordPanel({ resource, id, onOpen }: { resource: string; id: nu
     <Box data-testid="map-record-panel">
       {schema && (
         <RecordContextProvider value={record}>
-          <DetailsTab schema={schema} descriptors={descriptors} narrow />
+          <DetailsTab schema={schema} descriptors={descriptors} compact />
         </RecordContextProvider>
       )}
       <Button sx={{ mt: 2 }} variant="contained" onClick={onOpen}>
