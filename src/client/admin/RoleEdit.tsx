@@ -9,7 +9,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { EditContextProvider, Title, useCanAccess, useEditController } from 'react-admin';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { ServerMessage, useSaveError } from '../records/serverMessage';
+import { ServerMessage, useRefetchLists, useSaveError } from '../records/serverMessage';
 import { LoadFailed, PageHeader, PageLoading } from '../records/ui';
 import { RoleForm, type RoleValues } from './RoleForm';
 
@@ -18,6 +18,7 @@ export default function RoleEdit() {
   const navigate = useNavigate();
   const [conflict, setConflict] = useState<string | null>(null);
   const onError = useSaveError(setConflict);
+  const refetchLists = useRefetchLists('roles');
   const { canAccess: canUpdate } = useCanAccess({ resource: 'roles', action: 'edit' });
   const controller = useEditController({
     resource: 'roles',
@@ -27,7 +28,13 @@ export default function RoleEdit() {
     // This page is also the role's show page: reading is enough to open it; saving needs `role:update` (checked here
     // with useCanAccess, and by the server).
     disableAuthentication: true,
-    mutationOptions: { onSuccess: () => navigate('/roles'), onError },
+    mutationOptions: {
+      onSuccess: () => {
+        void refetchLists();
+        navigate('/roles');
+      },
+      onError,
+    },
     queryOptions: { onError: () => undefined },
   });
   const { record: role, error, isPending, refetch, save } = controller;

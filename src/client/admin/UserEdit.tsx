@@ -4,7 +4,7 @@ import { useNavigate, useParams } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import { EditContextProvider, Title, useEditController } from 'react-admin';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { useSaveError, useServerMessage } from '../records/serverMessage';
+import { useRefetchLists, useSaveError, useServerMessage } from '../records/serverMessage';
 import { LoadFailed, PageHeader, PageLoading } from '../records/ui';
 import { UserForm, userValues } from './UserForm';
 
@@ -19,13 +19,20 @@ export default function UserEdit() {
   const navigate = useNavigate();
   const [emailError, setEmailError] = useState<string | null>(null);
   const onError = useSaveError(setEmailError);
+  const refetchLists = useRefetchLists('users');
   const controller = useEditController({
     resource: 'users',
     id,
     mutationMode: 'pessimistic',
     redirect: false,
     transform: (values: Record<string, unknown>, options?: { previousData?: { updated_at?: string } }) => userValues(values, options?.previousData?.updated_at),
-    mutationOptions: { onSuccess: () => navigate(`/users/${id}/show`), onError },
+    mutationOptions: {
+      onSuccess: () => {
+        void refetchLists();
+        navigate(`/users/${id}/show`);
+      },
+      onError,
+    },
     queryOptions: { onError: () => undefined },
   });
   const { record: user, error, isPending } = controller;

@@ -21,7 +21,7 @@ import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { useDescriptors } from './hooks';
 import { RecordForm } from './RecordForm';
 import { recordLabel, writableValues, type RecordSchema } from './schema';
-import { useSaveError, useServerMessage } from './serverMessage';
+import { useRefetchLists, useSaveError, useServerMessage } from './serverMessage';
 import { LoadFailed, MissingSchema, PageHeader, PageLoading, useRecordScreen } from './ui';
 import { PresenceAvatars } from './presence/PresenceAvatars';
 
@@ -38,13 +38,20 @@ function EditScreen({ resource, schema }: { resource: string; schema: RecordSche
   const [opened, setOpened] = useState<any>(null);
   const [conflict, setConflict] = useState<string | null>(null);
   const onError = useSaveError(setConflict);
+  const refetchLists = useRefetchLists(resource);
   const controller = useEditController({
     resource,
     id,
     mutationMode: 'pessimistic',
     redirect: false,
     transform: (values: Record<string, unknown>) => writableValues(values, schema, opened?.updated_at),
-    mutationOptions: { onSuccess: () => navigate(`/${resource}/${id}/show`), onError },
+    mutationOptions: {
+      onSuccess: () => {
+        void refetchLists();
+        navigate(`/${resource}/${id}/show`);
+      },
+      onError,
+    },
     // A record that cannot be loaded is explained on this page (LoadFailed), not by leaving it.
     queryOptions: { onError: () => undefined },
   });

@@ -5,6 +5,7 @@
  * none). Render `useServerMessage(...)` inside an EditBase / CreateBase (the form's save context).
  */
 import { useCallback } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useNotify, useRegisterMutationMiddleware } from 'react-admin';
 import { isApiError } from '../http/errors';
 
@@ -45,4 +46,14 @@ export function useSaveError(onConflict?: (message: string) => void) {
     },
     [notify, onConflict],
   );
+}
+
+/**
+ * After a pessimistic update react-admin patches the cached lists of the resource with the server's record in place
+ * (and so marks them fresh, even one a create had marked for refetching). The server may move the record in or out
+ * of a filtered or sorted list, so the resource's lists are asked again when next shown.
+ */
+export function useRefetchLists(resource: string) {
+  const queryClient = useQueryClient();
+  return useCallback(() => queryClient.invalidateQueries({ queryKey: [resource, 'getList'] }), [queryClient, resource]);
 }
