@@ -16,7 +16,11 @@ import { Title } from 'react-admin';
 import { useQueryClient } from '@tanstack/react-query';
 import { dataProvider } from '../app/services';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { DateFilter, ErrorNote, FilterBar, INSIGHTS_KEY, PageHeader, SelectFilter, useApi, useLiveRefresh, useOptions, useUrlFilters } from '../reports/shared';
+import { DateFilter, FilterBar, SelectFilter } from '../insights/filters';
+import { ErrorNote } from '../insights/ErrorNote';
+import { INSIGHTS_KEY, useApi, useLiveRefresh, useOptions } from '../insights/useInsights';
+import { PageHeader } from '../insights/PageHeader';
+import { useUrlFilters } from '../insights/useUrlFilters';
 
 export interface FeedEntry {
   id: number;

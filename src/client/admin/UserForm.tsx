@@ -1,11 +1,15 @@
-/** A user's name, email, password, role and teams (create and edit). */
+/**
+ * A user's name, email, password, role and teams (create and edit). It saves through the save context of the
+ * EditBase / CreateBase around it (UserEdit, UserCreate); `emailError` is a server answer shown on the email field.
+ */
+import { useEffect } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Stack from '@mui/material/Stack';
 import { AutocompleteArrayInput, AutocompleteInput, Form, PasswordInput, ReferenceArrayInput, ReferenceInput, SelectInput, TextInput, email, minLength, required } from 'react-admin';
-import { useFormState } from 'react-hook-form';
+import { useFormContext, useFormState } from 'react-hook-form';
 import { recordLabel } from '../records/schema';
 
 function Buttons({ onCancel }: { onCancel: () => void }) {
@@ -20,12 +24,22 @@ function Buttons({ onCancel }: { onCancel: () => void }) {
   );
 }
 
+/** A server answer that belongs on the email field (another account's address, or a change saved meanwhile). */
+function EmailError({ message }: { message?: string | null }) {
+  const { setError } = useFormContext();
+  useEffect(() => {
+    if (message) setError('email', { type: 'server', message });
+  }, [message, setError]);
+  return null;
+}
+
 export const USER_FIELDS = ['first_name', 'last_name', 'email', 'password', 'role_id', 'team_id', 'team_ids'] as const;
 
-export function UserForm({ record, onSubmit, onCancel, creating = false }: { record?: any; onSubmit: (values: Record<string, unknown>) => Promise<Record<string, string> | undefined>; onCancel: () => void; creating?: boolean }) {
+export function UserForm({ record, onCancel, creating = false, emailError }: { record?: any; onCancel: () => void; creating?: boolean; emailError?: string | null }) {
   return (
     <Card variant="outlined" sx={{ maxWidth: 900 }}>
-      <Form record={record} onSubmit={async (values: Record<string, unknown>) => (await onSubmit(values)) ?? undefined} noValidate>
+      <Form record={record} noValidate>
+        <EmailError message={emailError} />
         <CardContent>
           <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, columnGap: 3, '& .MuiFormControl-root': { width: '100%' } }}>
             <TextInput source="first_name" label="First name" validate={required()} />

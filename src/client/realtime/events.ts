@@ -1,6 +1,6 @@
 /**
- * What a realtime event means for the open screens (SPEC section 4, "Realtime events"). Pure: the
- * connector (realtime/connect.ts) applies the plan to react-query, the main data and the session.
+ * What a realtime event means for the open screens (SPEC section 4, "Realtime events"). Pure: RealtimeConnector
+ * applies the plan to react-query, the main data and the session.
  */
 import { resourceForType } from '../resources/names';
 
@@ -17,7 +17,7 @@ export type RealtimeEventName =
   | 'AssistantMessage'
   | 'AssistantRefresh';
 
-const MODEL_EVENTS = new Set(['ModelCreated', 'ModelUpdated', 'ModelSaved', 'ModelDestroyed']);
+export const MODEL_EVENTS: ReadonlySet<string> = new Set(['ModelCreated', 'ModelUpdated', 'ModelSaved', 'ModelDestroyed']);
 
 export interface ModelEventPayload {
   type?: string;
