@@ -17,6 +17,8 @@ export interface WriteOptions {
   system?: boolean;
   /** The X-Socket-Id of the browser making the change: it already knows, so it is not sent the event. */
   socketId?: string;
+  /** Kept on the revision (`revisions.via`): `assistant` when the person approved a change the assistant proposed. */
+  via?: 'assistant';
 }
 
 export interface ListResult {
@@ -201,7 +203,7 @@ export class RecordService {
         .executeTakeFirstOrThrow();
       await writePivots(trx, inserted.id, pivots, fields);
       await def.hooks?.afterWrite?.(inserted, ctx);
-      await this.writeRevision(trx, def, inserted.id, options.importId ? 'imported' : 'created', user, changesOf({}, prepared), options.importId);
+      await this.writeRevision(trx, def, inserted.id, options.importId ? 'imported' : 'created', user, changesOf({}, prepared), options.importId, options.via);
       const [presented] = await this.present(def, [inserted], fields, trx);
       return presented;
     });
@@ -237,7 +239,7 @@ export class RecordService {
       const updated = await trx.updateTable(`${def.table} as t`).set(update).where('t.id', '=', id).returningAll().executeTakeFirstOrThrow();
       await writePivots(trx, id, pivots, fields);
       await def.hooks?.afterWrite?.(updated, ctx);
-      await this.writeRevision(trx, def, id, options.importId ? 'imported' : 'updated', user, changes, options.importId);
+      await this.writeRevision(trx, def, id, options.importId ? 'imported' : 'updated', user, changes, options.importId, options.via);
       const [presented] = await this.present(def, [updated], fields, trx);
       return presented;
     });
@@ -285,10 +287,10 @@ export class RecordService {
     return { record, message: `${await this.nameOf(def)} restored successfully.` };
   }
 
-  async writeRevision(trx: Transaction<any>, def: ResourceDefinition, id: number, action: RevisionAction, user: AuthUser | null, changes: Record<string, unknown>, importId?: number) {
+  async writeRevision(trx: Transaction<any>, def: ResourceDefinition, id: number, action: RevisionAction, user: AuthUser | null, changes: Record<string, unknown>, importId?: number, via?: WriteOptions['via']) {
     await trx
       .insertInto('revisions')
-      .values({ revisionable_type: def.type, revisionable_id: id, action, user_id: user?.impersonator?.id ?? user?.id ?? null, changes: JSON.stringify(changes), import_id: importId ?? null })
+      .values({ revisionable_type: def.type, revisionable_id: id, action, user_id: user?.impersonator?.id ?? user?.id ?? null, changes: JSON.stringify(changes), import_id: importId ?? null, ...(via ? { via } : {}) })
       .execute();
   }
 
