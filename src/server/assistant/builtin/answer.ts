@@ -63,7 +63,9 @@ export async function builtinAnswer(scope: ToolScope, question: string): Promise
   const plan = await understand(scope, question);
   const answer = await compose(scope, plan, call);
   const citations = new Map<string, Citation>();
-  for (const record of steps.flatMap((s) => s.result.records)) {
+  // The records the answer links: those the tools returned and those the question named.
+  const named = plan.kind === 'field' || plan.kind === 'describe' ? plan.records : plan.kind === 'refuse' ? (plan.matches ?? []) : [];
+  for (const record of [...named.map((f) => scope.cite(f.info, f.row)), ...steps.flatMap((s) => s.result.records)]) {
     if (answer.content.includes(`(${record.url})`) && !citations.has(`${record.type}:${record.id}`)) citations.set(`${record.type}:${record.id}`, record);
   }
   return { ...answer, citations: [...citations.values()], steps };

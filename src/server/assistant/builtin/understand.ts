@@ -125,6 +125,9 @@ export async function understand(scope: ToolScope, text: string): Promise<Plan> 
     const found = await resolveRecords(scope, q.original(span));
     if (found.length) return { kind: 'describe', records: found };
     if (/^(this|it|this \w+)$/.test(lower.slice(span[0], span[1]).trim())) return { kind: 'refuse', reason: 'no_context' };
+    // "show me union sites" is a list; "tell me about Nowhere Yard" names a record that is not there (or not readable).
+    const listed = await recordsPlan(scope, q);
+    return listed.kind === 'refuse' && listed.reason === 'not_understood' ? { kind: 'refuse', reason: 'no_record', detail: q.original(span) } : listed;
   }
 
   return recordsPlan(scope, q);

@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import { permittedCategories } from '../../../common/permissions.js';
 import { recordLabel, type FieldInfo, type TypeInfo } from '../catalogue.js';
 import { findByName } from '../tools/records.js';
 import type { ToolScope } from '../tools/scope.js';
@@ -65,7 +64,7 @@ export class Vocabulary {
 
   constructor(private readonly scope: ToolScope) {}
 
-  /** Words that filter records of `info` by a field value. A category the person may not read is left out. */
+  /** Words that filter records of `info` by a field value. A category the person may not read is known too, so that asking for it is refused by name. */
   valueWords(info: TypeInfo): Promise<ValueWord[]> {
     let words = this.values.get(info.type);
     if (!words) this.values.set(info.type, (words = this.loadValues(info)));
@@ -74,13 +73,11 @@ export class Vocabulary {
 
   private async loadValues(info: TypeInfo): Promise<ValueWord[]> {
     const words: ValueWord[] = [];
-    const allowed = info.def.categoryColumn ? permittedCategories(this.scope.user, info.def.permission ?? info.def.type, 'read') : 'all';
     for (const field of info.fields.values()) {
       if (!field.filterable) continue;
       if (field.choices) {
         for (const choice of field.choices) {
           const category = info.def.categoryColumn === field.slug;
-          if (category && allowed !== 'all' && !allowed.includes(choice.value)) continue;
           words.push({ field, value: choice.value, label: choice.label, phrases: choicePhrases(choice.value, choice.label), rank: category ? 0 : 1 });
         }
       } else if (field.target) {
