@@ -15,6 +15,7 @@ import { useLogout, useTranslate } from 'react-admin';
 import { MENU_ICONS } from './menuIcons';
 import type { MenuItem } from './menuModel';
 import { useMenu } from './useMenu';
+import { assistantPanel } from '../assistant/panelStore';
 
 function isActive(item: MenuItem, pathname: string, search: string): boolean {
   if (!item.to) return false;
@@ -85,6 +86,22 @@ function Entry({ item, depth, onNavigate }: { item: MenuItem; depth: number; onN
         onClick={() => {
           onNavigate?.();
           void logout();
+        }}
+      >
+        {icon}
+        <ListItemText primary={item.label} />
+      </ListItemButton>
+    );
+  }
+
+  if (item.action === 'assistant') {
+    return (
+      <ListItemButton
+        sx={itemSx}
+        data-menu-key={item.key}
+        onClick={() => {
+          onNavigate?.();
+          assistantPanel.open();
         }}
       >
         {icon}

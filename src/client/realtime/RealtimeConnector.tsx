@@ -9,7 +9,7 @@ import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMainData, useSession } from '../app/hooks';
 import { http, mainData, session } from '../app/services';
-import { isResourceReadKey, planRealtimeEvent } from './events';
+import { REALTIME_WINDOW_EVENT, isResourceReadKey, planRealtimeEvent } from './events';
 import { notices } from '../session/notices';
 
 export function RealtimeConnector() {
@@ -39,6 +39,7 @@ export function RealtimeConnector() {
         void session.refresh().then(() => queryClient.invalidateQueries({ queryKey: ['auth'] }));
       }
       if (plan.systemUpdated) notices.showSystemUpdated();
+      window.dispatchEvent(new CustomEvent(REALTIME_WINDOW_EVENT, { detail: { name: eventName, payload } }));
     };
 
     const onReconnect = () => {

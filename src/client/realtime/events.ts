@@ -6,6 +6,9 @@ import { resourceForType } from '../resources/names';
 
 export const EVENT_NAMESPACE = 'App.Events';
 
+/** Every realtime event is also passed on as a window event of this name (`detail: {name, payload}`) for features that follow one event closely. */
+export const REALTIME_WINDOW_EVENT = 'app:realtime-event';
+
 export type RealtimeEventName =
   | 'ModelCreated'
   | 'ModelUpdated'
@@ -79,6 +82,10 @@ export function planRealtimeEvent(eventName: string, payload: unknown, me: Me | 
       plan.invalidate.push(resourceForType('import'));
       break;
     case 'AssistantMessage':
+      // The pieces of an answer being written are shown as they come (assistant/useAssistantEvents.ts): no refetch for each.
+      if ((body as { status?: unknown }).status === 'streaming') break;
+      plan.invalidate.push(resourceForType('assistant-thread'), resourceForType('assistant-message'));
+      break;
     case 'AssistantRefresh':
       plan.invalidate.push(resourceForType('assistant-thread'), resourceForType('assistant-message'));
       break;

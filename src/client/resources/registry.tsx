@@ -17,6 +17,7 @@ import type { Schema } from '../system/types';
 import { TYPE_LABELS, titleCase } from '../i18n/labels';
 import { insightRoutes } from '../reports/routes';
 import { mapRoutes } from '../map/routes';
+import { assistantRoutes } from '../assistant/routes';
 
 export type ResourceScreens = Partial<Pick<ResourceProps, 'list' | 'show' | 'edit' | 'create' | 'icon' | 'recordRepresentation' | 'options' | 'hasCreate' | 'hasEdit' | 'hasShow' | 'children'>>;
 export type SchemaScreensFactory = (schema: Schema) => ResourceScreens | undefined;
@@ -104,6 +105,7 @@ export function layoutRoutes(schemas: readonly Schema[]): ReactElement {
       <Route path="/settings" element={<ProfilePage />} />
       {insightRoutes}
       {mapRoutes}
+      {assistantRoutes}
       <Route path="/crafts/*" element={<Navigate to="/trades" replace />} />
       {PLANNED_SCREENS.filter(([path]) => !declared.has(path)).map(([path, title]) => (
         <Route key={path} path={`/${path}/*`} element={<PlaceholderPage title={titleOf(path, title)} />} />

@@ -292,5 +292,5 @@ async function proposalAnswer(scope: ToolScope, plan: Extract<Plan, { kind: 'pro
   const p = result.proposal;
   const about = p.record ? ` on ${link({ label: p.record.label!, url: p.record.url! })}` : '';
   const what = { create_task: 'a new task', log_note: 'a note', update_field: 'a change', assign: 'an assignment' }[p.kind];
-  return answered(`I've prepared ${what}${about}. Nothing is saved until you approve it below.\n\n> ${plain(p.summary)}`, p);
+  return answered(`I've prepared ${what}${about}: ${plain(p.summary)} Nothing is saved until you approve it.`, p);
 }
