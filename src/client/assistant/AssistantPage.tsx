@@ -27,7 +27,7 @@ import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import ErrorIcon from '@mui/icons-material/ErrorOutlined';
 import RestoreIcon from '@mui/icons-material/RestoreFromTrash';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Title, useDelete, useGetList, useNotify, useUpdate } from 'react-admin';
 import { can } from '../../common/permissions';
 import { formatDateTime } from '../i18n/dates';
@@ -115,7 +115,10 @@ export default function AssistantPage() {
   const dp = useAppDataProvider();
   const notify = useNotify();
   const [remove] = useDelete();
-  const { data: threads = [], isPending, refetch } = useGetList<Thread>(THREADS, {
+  const queryClient = useQueryClient();
+  // Both views (live and deleted) change with a delete or a restore.
+  const reload = () => queryClient.invalidateQueries({ queryKey: [THREADS] });
+  const { data: threads = [], isPending } = useGetList<Thread>(THREADS, {
     sort: { field: trashed ? 'deleted_at' : 'last_message_at', order: 'DESC' },
     pagination: { page: 1, perPage: 200 },
     meta: trashed ? { query: { only_trashed: 1 } } : undefined,
@@ -124,13 +127,13 @@ export default function AssistantPage() {
     try {
       await dp.restore(THREADS, { id: thread.id });
       notify('Conversation restored.', { type: 'success' });
-      void refetch();
+      void reload();
     } catch (error) {
       notify((error as Error).message, { type: 'error' });
     }
   };
   const del = (thread: Thread) =>
-    remove(THREADS, { id: thread.id, previousData: thread }, { mutationMode: 'pessimistic', onSuccess: () => notify('Conversation deleted. Find it under Deleted to restore it.', { type: 'info' }), onError: (error) => notify((error as Error).message, { type: 'error' }) });
+    remove(THREADS, { id: thread.id, previousData: thread }, { mutationMode: 'pessimistic', onSuccess: () => { notify('Conversation deleted. Find it under Deleted to restore it.', { type: 'info' }); void reload(); }, onError: (error) => notify((error as Error).message, { type: 'error' }) });
 
   return (
     <Box sx={{ maxWidth: 900 }}>
