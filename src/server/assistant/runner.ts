@@ -100,9 +100,12 @@ export class AssistantRunner {
       pending = '';
     };
     const onText = (delta: string) => {
+      const first = !written;
       written += delta;
       pending += delta;
-      if (!timer) timer = setTimeout(flush, FLUSH_MS);
+      // The first words go out at once; later ones together, at most every FLUSH_MS.
+      if (first) flush();
+      else if (!timer) timer = setTimeout(flush, FLUSH_MS);
     };
 
     let result: Outcome;
@@ -116,11 +119,17 @@ export class AssistantRunner {
     await publishing;
     let messageId: number | undefined;
     try {
-      messageId = await this.save(user, question, result);
+      messageId = await this.saveAnswer(user, question, result);
     } catch (error) {
       this.app.records.logError(error, `The answer to question ${question.id} could not be saved`);
     }
     await publish({ thread_id: question.thread_id, reply_to: question.id, status: result.status === 'complete' ? 'done' : result.status, message_id: messageId });
+    try {
+      await this.saveSteps(user, question, result);
+      await this.app.records.update(user, assistantThreadsResource, question.thread_id, { last_message_at: new Date().toISOString() }, { system: true });
+    } catch (error) {
+      this.app.records.logError(error, `The tool steps of question ${question.id} could not be saved`);
+    }
     await this.app.realtime.publish(channel, 'App.Events.AssistantRefresh', { thread_id: question.thread_id }).catch(() => {});
   }
 
@@ -166,7 +175,8 @@ export class AssistantRunner {
     return data.reverse().map((m) => ({ role: m.role, content: m.content }));
   }
 
-  private async save(user: AuthUser, question: { id: number; thread_id: number }, result: Outcome): Promise<number> {
+  /** The tool steps of an answer, as `tool` messages (what the assistant looked at, shown under the answer). */
+  private async saveSteps(user: AuthUser, question: { id: number; thread_id: number }, result: Outcome) {
     const base = { thread_id: question.thread_id, reply_to: question.id };
     for (const step of result.steps) {
       const content = JSON.stringify(step.result.data);
@@ -177,6 +187,10 @@ export class AssistantRunner {
         { system: true },
       );
     }
+  }
+
+  private async saveAnswer(user: AuthUser, question: { id: number; thread_id: number }, result: Outcome): Promise<number> {
+    const base = { thread_id: question.thread_id, reply_to: question.id };
     const { record } = await this.app.records.create(
       user,
       assistantMessagesResource,
@@ -194,7 +208,6 @@ export class AssistantRunner {
       },
       { system: true },
     );
-    await this.app.records.update(user, assistantThreadsResource, question.thread_id, { last_message_at: new Date().toISOString() }, { system: true }).catch(() => {});
     return record.id;
   }
 }

@@ -145,7 +145,7 @@ async function records(scope: ToolScope, plan: Extract<Plan, { kind: 'records' }
     if (result.error) return cannot(result);
     const { total, list_url } = result.data as { total: number; list_url: string };
     if (!total) return answered(`${amount(words, 0, describe(info, words))}.`);
-    const examples = await call('search_records', { type: info.type, filters: filter, limit: 5 });
+    const examples = await call('search_records', { type: info.type, filters: filter, limit: 5, fields: [] });
     const shown = ((examples.data as any)?.records ?? []) as Array<{ label: string; url: string }>;
     return answered(
       [
@@ -157,7 +157,7 @@ async function records(scope: ToolScope, plan: Extract<Plan, { kind: 'records' }
         .join('\n\n'),
     );
   }
-  const result = await call('search_records', { type: info.type, filters: filter, limit: 10 });
+  const result = await call('search_records', { type: info.type, filters: filter, limit: 10, fields: DETAIL_FIELDS });
   if (result.error) return cannot(result);
   const data = result.data as { total: number; list_url: string; records: Array<Record<string, any>> };
   if (!data.total) return answered(`${amount(words, 0, describe(info, words))}.`);

@@ -4,7 +4,7 @@ import { periodIn, whenIn, type Period } from '../dates.js';
 import type { ProposalInput } from '../proposals.js';
 import type { ToolScope } from '../tools/scope.js';
 import { Question, wordPattern, type Span } from './text.js';
-import { resolveRecords, typePhrases, Vocabulary, type Found } from './vocabulary.js';
+import { resolveRecords, typePhrases, vocabularyFor, type Found, type Vocabulary } from './vocabulary.js';
 
 /**
  * The built-in assistant's reading of a question: which kind of question it is and what it is about, found with
@@ -183,7 +183,7 @@ async function proposalPlan(scope: ToolScope, q: Question): Promise<Plan | null>
     if (!field && fieldSpan[0] === fieldSpan[1]) {
       // "mark X as Bidding": the field whose choices or related names hold the value.
       const value = q.lower.slice(valueSpan[0], valueSpan[1]).trim();
-      const words = await new Vocabulary(scope).valueWords(info);
+      const words = await vocabularyFor(scope).valueWords(info);
       field = words.find((w) => w.phrases.includes(value))?.field;
     }
     if (!field) return { kind: 'refuse', reason: 'not_understood', detail: q.original(fieldSpan) || q.original(valueSpan) };
@@ -219,18 +219,16 @@ async function marketSharePlan(scope: ToolScope, q: Question): Promise<Plan> {
   q.take(q.find(['market share', 'union market share', 'union share', 'share of the market', 'share of market', 'share of work', 'share of the work', 'share of sites', 'share of construction', 'union density'])?.span);
   const period = periodIn(q.lower, scope.now) ?? undefined;
   if (period) q.take(period.span);
-  const vocabulary = new Vocabulary(scope);
+  const vocabulary = vocabularyFor(scope);
   const regions = await vocabulary.regions();
   const region = matchRegion(q, regions);
   let trade: { id: number; name: string } | undefined;
-  const tradesDef = scope.app.resources.get('trades');
-  if (tradesDef && scope.typeOf('trade')) {
-    const { data } = await scope.app.records.list(scope.user, tradesDef, { per_page: 200 });
-    const hit = q.find(data.map((t) => String(t.name).toLowerCase()));
+  if (scope.typeOf('trade')) {
+    const trades = await vocabulary.names('trades');
+    const hit = q.find(trades.map((t) => t.name.toLowerCase()));
     if (hit) {
       q.take(hit.span);
-      const row = data.find((t) => String(t.name).toLowerCase() === hit.phrase)!;
-      trade = { id: row.id, name: row.name };
+      trade = trades.find((t) => t.name.toLowerCase() === hit.phrase);
       q.take(q.find(['trade', 'craft'])?.span);
     }
   }
@@ -249,7 +247,7 @@ function matchRegion(q: Question, regions: Array<{ id: number; name: string }>, 
 }
 
 async function recordsPlan(scope: ToolScope, q: Question): Promise<Plan> {
-  const vocabulary = new Vocabulary(scope);
+  const vocabulary = vocabularyFor(scope);
   const words: Description = { adjectives: [], qualifiers: [] };
   const filter: Record<string, unknown> = {};
   const lower = q.lower;

@@ -96,6 +96,20 @@ export class Vocabulary {
     return words;
   }
 
+  /** The names of a resource's records the person may read (trades, ...), up to 200. */
+  names(resource: string): Promise<Array<{ id: number; name: string }>> {
+    const key = `names:${resource}`;
+    let list = this.cityList.get(key) as unknown as Promise<Array<{ id: number; name: string }>> | undefined;
+    if (!list) {
+      const def = this.scope.app.resources.get(resource);
+      list = def
+        ? this.scope.app.records.list(this.scope.user, def, { per_page: MAX_REFERENCE_ROWS }).then(({ data }) => data.map((r) => ({ id: r.id, name: recordLabel(r) })), () => [])
+        : Promise.resolve([]);
+      this.cityList.set(key, list as unknown as Promise<string[]>);
+    }
+    return list;
+  }
+
   regions(): Promise<Array<{ id: number; name: string }>> {
     if (!this.regionList) {
       const def = this.scope.app.resources.get('regions');
@@ -127,6 +141,25 @@ export class Vocabulary {
   }
 }
 
+/**
+ * Names change rarely and every figure comes from a tool anyway, so a person's vocabulary is kept for a short while
+ * (a renamed status may go unrecognised, and refused, for that long; it is never counted wrongly).
+ */
+const KEEP_MS = 30_000;
+const kept = new WeakMap<object, Map<string, { at: number; vocabulary: Vocabulary }>>();
+
+export function vocabularyFor(scope: ToolScope): Vocabulary {
+  let byPerson = kept.get(scope.app);
+  if (!byPerson) kept.set(scope.app, (byPerson = new Map()));
+  const key = `${scope.user.id}|${scope.user.permissions.join(',')}`;
+  const hit = byPerson.get(key);
+  if (hit && Date.now() - hit.at < KEEP_MS) return hit.vocabulary;
+  for (const [other, entry] of byPerson) if (Date.now() - entry.at >= KEEP_MS) byPerson.delete(other);
+  const vocabulary = new Vocabulary(scope);
+  byPerson.set(key, { at: Date.now(), vocabulary });
+  return vocabulary;
+}
+
 export interface Found {
   info: TypeInfo;
   row: Record<string, any>;
@@ -139,8 +172,8 @@ const NAMED_TYPES = ['site', 'contractor', 'contact', 'member', 'recruit', 'grie
 
 /**
  * The records a name points at, among those the person may read: the open record for "this", else exact name
- * matches (ignoring case) in the preferred types, else in every named type (custom types included); a unique partial
- * match counts only when nothing matches exactly.
+ * matches (ignoring case) in the first of the preferred types (else of the named types, custom types included) that
+ * has any; a unique partial match counts only when nothing matches exactly.
  */
 export async function resolveRecords(scope: ToolScope, phrase: string, prefer: readonly TypeInfo[] = []): Promise<Found[]> {
   const name = phrase.trim().replace(/^["']|["'?.!,]+$/g, '').replace(/^(the|a|an)\s+/i, '').trim();
@@ -155,10 +188,12 @@ export async function resolveRecords(scope: ToolScope, phrase: string, prefer: r
   const candidates = prefer.length ? prefer : scope.types.filter((t) => NAMED_TYPES.includes(t.type) || t.custom);
   const exact: Found[] = [];
   const partial: Found[] = [];
+  // Types in order (sites first): the first type with a record of exactly that name is the one meant.
   for (const info of candidates) {
     if (!info.def.search?.length) continue;
     const rows = await findByName(scope, info.def, name, 10);
     for (const row of rows) (recordLabel(row).toLowerCase() === name.toLowerCase() ? exact : partial).push({ info, row });
+    if (exact.length) break;
   }
   if (exact.length) return exact;
   const starts = partial.filter((f) => recordLabel(f.row).toLowerCase().startsWith(name.toLowerCase()));

@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { permittedCategories } from '../../../common/permissions.js';
 import { bucketRange, rangeFilter, type Interval } from '../../reports/scope.js';
-import { listUrl, recordLabel, type FieldInfo, type TypeInfo } from '../catalogue.js';
-import { resolveFilters } from './records.js';
+import { listUrl, type FieldInfo, type TypeInfo } from '../catalogue.js';
+import { labelsOf, resolveFilters } from './records.js';
 import { failure, guarded, unknownType, type Tool, type ToolScope } from './scope.js';
 import { filtersArg } from './search.js';
 
-/** Groups with more distinct values than this are not counted one by one. */
+/** The most periods counted by period. */
 const MAX_GROUPS = 60;
 const INTERVALS = ['week', 'month', 'quarter', 'year'] as const;
 
@@ -45,24 +44,13 @@ function isoWeek(date: Date): string {
   return `${thursday.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
 }
 
-/** The values a field's records are counted by: its choices, the related records the person may read, yes/no. */
-async function valueGroups(scope: ToolScope, info: TypeInfo, field: FieldInfo): Promise<Group[] | string> {
-  let groups: Group[];
-  if (field.choices) groups = field.choices.map((c) => ({ label: c.label, value: c.value }));
-  else if (field.target) {
-    const def = scope.app.resources.get(field.target);
-    if (!def) return `The ${field.name} of ${info.plural} cannot be counted.`;
-    const { data, meta } = await scope.app.records.list(scope.user, def, { per_page: MAX_GROUPS });
-    if (meta.total > MAX_GROUPS) return `There are too many ${field.name} values (${meta.total}) to count ${info.plural} by each.`;
-    groups = data.map((row) => ({ label: recordLabel(row), value: row.id }));
-  } else if (field.kind === 'boolean') groups = [{ label: 'yes', value: true }, { label: 'no', value: false }];
-  else return `${info.plural} can be counted by ${groupableFields(info).join(', ')} or by period, not by ${field.name}.`;
-  // A category the person may not read is not counted (it would always be 0, and naming it says nothing true).
-  if (info.def.categoryColumn === field.slug) {
-    const allowed = permittedCategories(scope.user, info.def.permission ?? info.def.type, 'read');
-    if (allowed !== 'all') groups = groups.filter((g) => allowed.includes(String(g.value)));
-  }
-  return groups;
+/** How a counted value is named: its choice's label, the related record's name (as the person may read it), yes/no. */
+async function labelled(scope: ToolScope, field: FieldInfo, values: unknown[]): Promise<Map<string, string>> {
+  const labels = new Map<string, string>();
+  if (field.choices) for (const c of field.choices) labels.set(c.value, c.label);
+  else if (field.target) for (const [id, label] of await labelsOf(scope, field.target, values.map(Number))) labels.set(String(id), label);
+  else if (field.kind === 'boolean') labels.set('true', 'yes').set('false', 'no');
+  return labels;
 }
 
 const groupableFields = (info: TypeInfo) => [...info.fields.values()].filter((f) => f.filterable && (f.choices || f.target || f.kind === 'boolean')).map((f) => f.slug);
@@ -100,36 +88,38 @@ export const countRecords: Tool<{ type: string; filters?: Record<string, unknown
       const info = scope.typeOf(args.type);
       if (!info) return unknownType(scope, args.type);
       const filter = await resolveFilters(scope, info, args.filters);
-      const count = async (extra: Record<string, unknown>) => {
-        const query: Record<string, unknown> = { filter: JSON.stringify({ ...filter, ...extra }), per_page: 1 };
-        if (args.search) query.search = args.search;
-        return (await scope.app.records.list(scope.user, info.def, query)).meta.total;
-      };
-      const total = await count({});
-      const data: Record<string, unknown> = { type: info.type, total, list_url: listUrl(info, filter) };
-      if (args.group_by) {
-        let groups: Array<Group & { filter: Record<string, unknown> }>;
-        if (args.group_by === 'period') {
-          const dateField = info.fields.get(args.date_field ?? 'created_at');
-          if (!dateField || (dateField.kind !== 'date' && dateField.kind !== 'datetime')) return failure(`${info.plural} have no date field "${args.date_field}".`);
-          const to = args.to ?? iso(scope.now);
-          const from = args.from ?? iso(new Date(Date.parse(`${to}T00:00:00Z`) - 364 * 86_400_000));
-          groups = periodGroups(dateField.slug, args.interval ?? 'month', from, to);
-        } else {
-          const field = info.fields.get(args.group_by);
-          if (!field || !field.filterable) return failure(`${info.plural} can be counted by ${groupableFields(info).join(', ')} or by period, not by "${args.group_by}".`);
-          const values = await valueGroups(scope, info, field);
-          if (typeof values === 'string') return failure(values);
-          groups = values.map((g) => ({ ...g, filter: { [field.slug]: field.kind.endsWith('[]') ? [g.value] : g.value } }));
-          if (!field.kind.endsWith('[]') && !field.choices?.length && field.kind !== 'boolean') groups.push({ label: 'none', value: null, filter: { [`${field.slug}_null`]: true } });
+      const query = (extra: Record<string, unknown> = {}) => ({ filter: JSON.stringify({ ...filter, ...extra }), ...(args.search ? { search: args.search } : {}) });
+      const field = args.group_by && args.group_by !== 'period' ? info.fields.get(args.group_by) : undefined;
+      if (field && (!field.filterable || !(field.choices || field.target || field.kind === 'boolean'))) {
+        return failure(`${info.plural} can be counted by ${groupableFields(info).join(', ')} or by period, not by "${args.group_by}".`);
+      }
+      if (args.group_by && args.group_by !== 'period' && !field) return failure(`${info.plural} can be counted by ${groupableFields(info).join(', ')} or by period, not by "${args.group_by}".`);
+      const counted = await scope.app.records.count(scope.user, info.def, query(), field?.slug);
+      const data: Record<string, unknown> = { type: info.type, total: counted.total, list_url: listUrl(info, filter) };
+      if (field && counted.groups) {
+        const labels = await labelled(scope, field, counted.groups.map((g) => g.value));
+        const multiple = field.kind.endsWith('[]');
+        data.group_by = field.slug;
+        data.groups = counted.groups
+          .map((g) => ({
+            label: g.value === null ? 'none' : (labels.get(String(g.value)) ?? 'not visible to you'),
+            value: g.value,
+            count: g.count,
+            list_url: listUrl(info, { ...filter, ...(g.value === null ? { [`${field.slug}_null`]: true } : { [field.slug]: multiple ? [g.value] : g.value }) }),
+          }))
+          .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));
+      } else if (args.group_by === 'period') {
+        const dateField = info.fields.get(args.date_field ?? 'created_at');
+        if (!dateField || (dateField.kind !== 'date' && dateField.kind !== 'datetime')) return failure(`${info.plural} have no date field "${args.date_field}".`);
+        const to = args.to ?? iso(scope.now);
+        const from = args.from ?? iso(new Date(Date.parse(`${to}T00:00:00Z`) - 364 * 86_400_000));
+        const groups = [];
+        for (const period of periodGroups(dateField.slug, args.interval ?? 'month', from, to)) {
+          const { total } = await scope.app.records.count(scope.user, info.def, query(period.filter));
+          groups.push({ label: period.label, value: period.value, count: total, list_url: listUrl(info, { ...filter, ...period.filter }) });
         }
-        const counted = [];
-        for (const group of groups) {
-          const n = await count(group.filter);
-          if (n > 0 || args.group_by === 'period') counted.push({ label: group.label, value: group.value, count: n, list_url: listUrl(info, { ...filter, ...group.filter }) });
-        }
-        data.group_by = args.group_by;
-        data.groups = args.group_by === 'period' ? counted : counted.sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));
+        data.group_by = 'period';
+        data.groups = groups;
       }
       return { data, records: [] };
     }),

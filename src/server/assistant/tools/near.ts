@@ -47,11 +47,10 @@ export async function locate(scope: ToolScope, text: string): Promise<Place | st
     return point && row ? { label: scope.cite(info!, row).label, ...point } : 'The record you have open has no location.';
   }
   const regions = scope.app.resources.get('regions');
-  if (regions && scope.typeOf('region')) {
-    const [region, second] = await findByName(scope, regions, name, 2);
-    if (region && !second && region.min_lat != null) {
-      return { label: region.name, latitude: (Number(region.min_lat) + Number(region.max_lat)) / 2, longitude: (Number(region.min_lng) + Number(region.max_lng)) / 2 };
-    }
+  const regionNamed = regions && scope.typeOf('region') ? (await findByName(scope, regions, name, 2)).filter((r) => String(r.name).toLowerCase() === name.toLowerCase() && r.min_lat != null) : [];
+  if (regionNamed.length === 1) {
+    const [region] = regionNamed;
+    return { label: region.name, latitude: (Number(region.min_lat) + Number(region.max_lat)) / 2, longitude: (Number(region.min_lng) + Number(region.max_lng)) / 2 };
   }
   const sites = scope.typeOf('site');
   if (sites) {

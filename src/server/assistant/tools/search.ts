@@ -9,7 +9,7 @@ export const filtersArg = z.record(z.string().max(80), filterValue).optional();
 const FILTERS_HELP =
   'Filters by field slug (see record_types): {"type": "union", "site_status_id": "Bidding", "region_ids": "Fresno County", "bid_date_gte": "2026-06-01", "bid_date_lt": "2026-07-01"}. Suffixes _gte _lte _gt _lt _neq _like _null; a list means any of; related records may be given by name.';
 
-export const searchRecords: Tool<{ type: string; search?: string; filters?: Record<string, unknown>; sort?: string; order?: 'asc' | 'desc'; limit?: number }> = {
+export const searchRecords: Tool<{ type: string; search?: string; filters?: Record<string, unknown>; sort?: string; order?: 'asc' | 'desc'; limit?: number; fields?: string[] }> = {
   name: 'search_records',
   description: 'Find records of one type that the person may read, with a total count. Use it to list, filter or find a record by name.',
   parameters: {
@@ -21,10 +21,11 @@ export const searchRecords: Tool<{ type: string; search?: string; filters?: Reco
       sort: { type: 'string', description: 'Field slug to sort by.' },
       order: { type: 'string', enum: ['asc', 'desc'] },
       limit: { type: 'integer', minimum: 1, maximum: 50, description: 'How many records to return (default 10); the total is always counted.' },
+      fields: { type: 'array', items: { type: 'string' }, description: 'Only these fields of each record (label and url always come).' },
     },
     required: ['type'],
   },
-  args: z.object({ type: z.string().max(60), search: z.string().max(200).optional(), filters: filtersArg, sort: z.string().max(80).optional(), order: z.enum(['asc', 'desc']).optional(), limit: z.number().int().min(1).max(50).optional() }),
+  args: z.object({ type: z.string().max(60), search: z.string().max(200).optional(), filters: filtersArg, sort: z.string().max(80).optional(), order: z.enum(['asc', 'desc']).optional(), limit: z.number().int().min(1).max(50).optional(), fields: z.array(z.string().max(80)).max(50).optional() }),
   run: (args, scope) =>
     guarded(async () => {
       const info = scope.typeOf(args.type);
@@ -34,7 +35,7 @@ export const searchRecords: Tool<{ type: string; search?: string; filters?: Reco
       if (args.search) query.search = args.search;
       if (args.sort) Object.assign(query, { sort: args.sort, order: args.order ?? 'asc' });
       const { data, meta } = await scope.app.records.list(scope.user, info.def, query);
-      const records = await describeRows(scope, info, data);
+      const records = await describeRows(scope, info, data, args.fields);
       return {
         data: { type: info.type, total: meta.total, shown: records.length, list_url: listUrl(info, args.search ? { ...filter, q: args.search } : filter), records },
         records: data.map((row) => scope.cite(info, row)),
@@ -42,8 +43,9 @@ export const searchRecords: Tool<{ type: string; search?: string; filters?: Reco
     }),
 };
 
-/** How many related records of each kind a record page shows at most. */
+/** How many related records of each kind a record page shows at most, and which of their fields. */
 const RELATED_LIMIT = 5;
+const RELATED_FIELDS = ['title', 'type', 'status', 'body', 'due_at', 'completed_at', 'filed_at', 'signed_at'];
 
 export const getRecord: Tool<{ type: string; id: number }> = {
   name: 'get_record',
@@ -68,9 +70,9 @@ export const getRecord: Tool<{ type: string; id: number }> = {
         if (other.type === 'note') links.push(['notes on it', { notable_type: info.type, notable_id: args.id }]);
         if (other.type === 'task') links.push(['tasks on it', { taskable_type: info.type, taskable_id: args.id }]);
         for (const [via, filter] of links) {
+          if (!(await scope.app.records.count(scope.user, other.def, { filter: JSON.stringify(filter) })).total) continue;
           const { data, meta } = await scope.app.records.list(scope.user, other.def, { filter: JSON.stringify(filter), per_page: RELATED_LIMIT });
-          if (!meta.total) continue;
-          related.push({ type: other.type, via, total: meta.total, records: await describeRows(scope, other, data), list_url: other.type === 'note' ? citations[0].url : `/${other.resource}` });
+          related.push({ type: other.type, via, total: meta.total, records: await describeRows(scope, other, data, RELATED_FIELDS), list_url: other.type === 'note' ? citations[0].url : `/${other.resource}` });
           citations.push(...data.map((r) => scope.cite(other, r)));
         }
       }
