@@ -61,9 +61,9 @@ export function registerAssistantRoutes(app: FastifyInstance, ctx: AppContext) {
     await assertMayAsk(ctx, user);
     const context = await contextOf(ctx, user, body.context);
     const { record, message } = await ctx.records.create(user, messages, { thread_id: thread.id, role: 'user', content: body.content, context }, { socketId: socketOf(request) });
+    // A new conversation is named after its first question (when the answer is saved, so the answer starts first).
     const title = thread.title === DEFAULT_THREAD_TITLE ? (body.content.length > 80 ? `${body.content.slice(0, 77)}...` : body.content) : undefined;
-    await ctx.records.update(user, threads, thread.id, { last_message_at: new Date().toISOString(), ...(title ? { title } : {}) }, { system: true });
-    void runner.start(user, { id: record.id, thread_id: thread.id, content: body.content }, context);
+    void runner.start(user, { id: record.id, thread_id: thread.id, content: body.content, title }, context);
     return reply.status(201).send({ data: record, message });
   });
 

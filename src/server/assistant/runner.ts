@@ -26,6 +26,14 @@ const HISTORY = 20;
 const FLUSH_MS = 40;
 const MAX_TOOL_CONTENT = 20_000;
 
+/** The person's question being answered; `title` renames a new conversation after it. */
+interface Question {
+  id: number;
+  thread_id: number;
+  content: string;
+  title?: string;
+}
+
 interface Outcome {
   content: string;
   citations: Citation[];
@@ -75,14 +83,14 @@ export class AssistantRunner {
     while (this.runs.size) await Promise.all([...this.runs.values()].map((run) => run.done));
   }
 
-  start(user: AuthUser, question: { id: number; thread_id: number; content: string }, context: RecordRef | null): Promise<void> {
+  start(user: AuthUser, question: Question, context: RecordRef | null): Promise<void> {
     const controller = new AbortController();
     const done = this.run(user, question, context, controller).finally(() => this.runs.delete(question.id));
     this.runs.set(question.id, { controller, threadId: question.thread_id, userId: user.id, done });
     return done;
   }
 
-  private async run(user: AuthUser, question: { id: number; thread_id: number; content: string }, context: RecordRef | null, controller: AbortController) {
+  private async run(user: AuthUser, question: Question, context: RecordRef | null, controller: AbortController) {
     const channel = [userChannel(user.id)];
     let publishing = Promise.resolve();
     const publish = (event: AssistantMessageEvent) => {
@@ -126,7 +134,7 @@ export class AssistantRunner {
     await publish({ thread_id: question.thread_id, reply_to: question.id, status: result.status === 'complete' ? 'done' : result.status, message_id: messageId });
     try {
       await this.saveSteps(user, question, result);
-      await this.app.records.update(user, assistantThreadsResource, question.thread_id, { last_message_at: new Date().toISOString() }, { system: true });
+      await this.app.records.update(user, assistantThreadsResource, question.thread_id, { last_message_at: new Date().toISOString(), ...(question.title ? { title: question.title } : {}) }, { system: true });
     } catch (error) {
       this.app.records.logError(error, `The tool steps of question ${question.id} could not be saved`);
     }
