@@ -3,16 +3,10 @@
  * place the assistant hears realtime events; it listens to what the realtime connector passes on.
  */
 import { useEffect, useRef } from 'react';
+import type { AssistantMessageEvent } from '../../common/assistant-events';
 import { REALTIME_WINDOW_EVENT, normaliseEventName } from '../realtime/events';
 
-export interface AssistantMessageEvent {
-  thread_id: number;
-  reply_to: number;
-  status: 'streaming' | 'done' | 'stopped' | 'failed';
-  offset?: number;
-  delta?: string;
-  message_id?: number;
-}
+export type { AssistantMessageEvent };
 
 export function useAssistantEvents(handler: (event: AssistantMessageEvent) => void): void {
   const latest = useRef(handler);

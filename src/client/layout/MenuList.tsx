@@ -78,30 +78,16 @@ function Entry({ item, depth, onNavigate }: { item: MenuItem; depth: number; onN
     );
   }
 
-  if (item.action === 'signOut') {
+  if (item.action) {
+    // Not a route: sign out, or open the assistant's panel over the page.
+    const run = item.action === 'signOut' ? () => void logout() : () => assistantPanel.open();
     return (
       <ListItemButton
         sx={itemSx}
         data-menu-key={item.key}
         onClick={() => {
           onNavigate?.();
-          void logout();
-        }}
-      >
-        {icon}
-        <ListItemText primary={item.label} />
-      </ListItemButton>
-    );
-  }
-
-  if (item.action === 'assistant') {
-    return (
-      <ListItemButton
-        sx={itemSx}
-        data-menu-key={item.key}
-        onClick={() => {
-          onNavigate?.();
-          assistantPanel.open();
+          run();
         }}
       >
         {icon}

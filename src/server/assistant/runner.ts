@@ -1,3 +1,4 @@
+import type { AssistantMessageEvent } from '../../common/assistant-events.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { userChannel } from '../records/model-events.js';
@@ -7,17 +8,6 @@ import { ModelError, type ChatMessage, type ModelSettings } from './model/chat-c
 import { answerWithModel, systemPrompt, type ToolStep } from './model/loop.js';
 import { assistantMessagesResource, assistantThreadsResource, type Citation, type Proposal } from './resources.js';
 import { createScope, type RecordRef } from './tools/scope.js';
-
-/** `AssistantMessage` on the asker's channel: the answer to `reply_to` as it is written. */
-export interface AssistantMessageEvent {
-  thread_id: number;
-  reply_to: number;
-  /** `streaming`: `delta` goes at `offset` of the answer so far; the others end the answer (`message_id` is saved). */
-  status: 'streaming' | 'done' | 'stopped' | 'failed';
-  offset?: number;
-  delta?: string;
-  message_id?: number;
-}
 
 export const BUILT_IN_MODEL = 'built-in';
 /** Earlier messages of a conversation sent to the model with a new question. */
