@@ -42,7 +42,7 @@ function stepsText(steps: Message[]): string {
     const call = step.tool_calls?.[0];
     if (!call) return null;
     const args = (call.arguments ?? {}) as { type?: string };
-    return `${STEP_NAMES[call.name] ?? call.name}${args.type ? ` ${args.type}` : ''}`;
+    return `${STEP_NAMES[call.name] ?? call.name}${args.type ? ` (${args.type})` : ''}`;
   });
   return [...new Set(parts.filter(Boolean))].join(' · ');
 }
