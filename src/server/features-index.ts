@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './app-context.js';
 import { registerActivityRoutes } from './activity/activity-routes.js';
+import { assistantMessagesResource, assistantThreadsResource } from './assistant/resources.js';
+import { registerAssistantRoutes } from './assistant/routes.js';
 import { contactsResource } from './contacts/contacts-resource.js';
 import { registerContractorRoutes } from './contractors/contractor-routes.js';
 import { contractorsResource } from './contractors/contractors-resource.js';
@@ -57,6 +59,9 @@ export const resourceDefinitions: ResourceDefinition[] = [
   attachmentsResource,
   // Importers, importer columns and rules, imports, exports (docs/imports.md).
   ...importResourceDefinitions,
+  // Conversations with the assistant, private to their maker (docs/assistant.md).
+  assistantThreadsResource,
+  assistantMessagesResource,
 ];
 registerBuiltinTypes(resourceDefinitions);
 
@@ -73,4 +78,5 @@ export function registerFeatureRoutes(app: FastifyInstance, ctx: AppContext) {
   registerWorkRoutes(app, ctx);
   registerAddressOptions(app, ctx);
   registerImportFeature(app, ctx);
+  registerAssistantRoutes(app, ctx);
 }

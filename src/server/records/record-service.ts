@@ -17,6 +17,8 @@ export interface WriteOptions {
   system?: boolean;
   /** The X-Socket-Id of the browser making the change: it already knows, so it is not sent the event. */
   socketId?: string;
+  /** Kept on the revision (`revisions.via`): `assistant` when the person approved a change the assistant proposed. */
+  via?: 'assistant';
 }
 
 export interface ListResult {
@@ -84,7 +86,8 @@ export class RecordService {
 
   // ---- reads --------------------------------------------------------------------------------------------
 
-  async list(user: AuthUser | null, def: ResourceDefinition, rawQuery: Record<string, unknown>): Promise<ListResult> {
+  /** The rows a list query finds (permissions, filters and search applied, as `t`), with the fields it used. */
+  private async listed(user: AuthUser | null, def: ResourceDefinition, rawQuery: Record<string, unknown>) {
     this.authorize(user, def, 'read');
     const query = parseListQuery(rawQuery, def);
     if (query.trashed !== 'without' && !def.softDelete) query.trashed = 'without';
@@ -99,6 +102,11 @@ export class RecordService {
       const pattern = `%${escapeLike(query.search)}%`;
       base = base.where(sql<boolean>`${searchExpression(def.search)} ilike ${pattern}`);
     }
+    return { query, fields, base };
+  }
+
+  async list(user: AuthUser | null, def: ResourceDefinition, rawQuery: Record<string, unknown>): Promise<ListResult> {
+    const { query, fields, base } = await this.listed(user, def, rawQuery);
     const sortSpec = resolveField(query.sort.field, fields, 'sort');
     const sort = { key: fieldExpression(query.sort.field, sortSpec), order: query.sort.order };
     const searched = Boolean(query.search && def.search?.length);
@@ -117,6 +125,29 @@ export class RecordService {
         last_page: query.perPage === -1 ? 1 : Math.max(1, Math.ceil(total / perPage)),
       },
     };
+  }
+
+  /**
+   * How many rows the list query `rawQuery` finds (the same permissions, filters and search), and with `groupBy` how
+   * many per value of that field, in one query (a row linked to several ids of a pivot field counts once for each).
+   */
+  async count(user: AuthUser | null, def: ResourceDefinition, rawQuery: Record<string, unknown>, groupBy?: string): Promise<{ total: number; groups?: Array<{ value: unknown; count: number }> }> {
+    const { fields, base } = await this.listed(user, def, rawQuery);
+    const counted = await base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirst();
+    const total = Number(counted?.n ?? 0);
+    if (!groupBy) return { total };
+    const spec = resolveField(groupBy, fields, 'filter');
+    let rows: Array<{ value: unknown; n: number }>;
+    if (typeof spec.storage === 'object') {
+      const pivot = spec.storage;
+      let joined = base.innerJoin(`${pivot.pivot} as g`, `g.${pivot.ownKey}`, 't.id');
+      for (const [column, constant] of Object.entries(pivot.where ?? {})) joined = joined.where(`g.${column}`, '=', constant);
+      rows = (await joined.select([sql.ref(`g.${pivot.otherKey}`).as('value'), sql<number>`count(*)::int`.as('n')]).groupBy(`g.${pivot.otherKey}`).execute()) as any;
+    } else {
+      const value = fieldExpression(groupBy, spec);
+      rows = (await base.select([value.as('value'), sql<number>`count(*)::int`.as('n')]).groupBy(value).execute()) as any;
+    }
+    return { total, groups: rows.map((r) => ({ value: r.value, count: Number(r.n) })) };
   }
 
   async show(user: AuthUser | null, def: ResourceDefinition, id: number, options: { withTrashed?: boolean } = {}) {
@@ -201,7 +232,7 @@ export class RecordService {
         .executeTakeFirstOrThrow();
       await writePivots(trx, inserted.id, pivots, fields);
       await def.hooks?.afterWrite?.(inserted, ctx);
-      await this.writeRevision(trx, def, inserted.id, options.importId ? 'imported' : 'created', user, changesOf({}, prepared), options.importId);
+      await this.writeRevision(trx, def, inserted.id, options.importId ? 'imported' : 'created', user, changesOf({}, prepared), options.importId, options.via);
       const [presented] = await this.present(def, [inserted], fields, trx);
       return presented;
     });
@@ -237,7 +268,7 @@ export class RecordService {
       const updated = await trx.updateTable(`${def.table} as t`).set(update).where('t.id', '=', id).returningAll().executeTakeFirstOrThrow();
       await writePivots(trx, id, pivots, fields);
       await def.hooks?.afterWrite?.(updated, ctx);
-      await this.writeRevision(trx, def, id, options.importId ? 'imported' : 'updated', user, changes, options.importId);
+      await this.writeRevision(trx, def, id, options.importId ? 'imported' : 'updated', user, changes, options.importId, options.via);
       const [presented] = await this.present(def, [updated], fields, trx);
       return presented;
     });
@@ -285,10 +316,10 @@ export class RecordService {
     return { record, message: `${await this.nameOf(def)} restored successfully.` };
   }
 
-  async writeRevision(trx: Transaction<any>, def: ResourceDefinition, id: number, action: RevisionAction, user: AuthUser | null, changes: Record<string, unknown>, importId?: number) {
+  async writeRevision(trx: Transaction<any>, def: ResourceDefinition, id: number, action: RevisionAction, user: AuthUser | null, changes: Record<string, unknown>, importId?: number, via?: WriteOptions['via']) {
     await trx
       .insertInto('revisions')
-      .values({ revisionable_type: def.type, revisionable_id: id, action, user_id: user?.impersonator?.id ?? user?.id ?? null, changes: JSON.stringify(changes), import_id: importId ?? null })
+      .values({ revisionable_type: def.type, revisionable_id: id, action, user_id: user?.impersonator?.id ?? user?.id ?? null, changes: JSON.stringify(changes), import_id: importId ?? null, ...(via ? { via } : {}) })
       .execute();
   }
 
