@@ -3,47 +3,17 @@ import type { AppContext } from '../app-context.js';
 import { loadAuthUser } from '../auth/load-user.js';
 import { analyzeChangedTables } from '../db/analyze.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { roleChannels, userChannel } from '../records/model-events.js';
 import type { BatchRow } from '../records/batch-writer.js';
 import { batchFields, undoBatch, type FieldsCache } from '../records/batch-writer.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import { JobInterrupted, PermanentJobError, SimulatedCrash, type JobContext } from '../jobs/worker.js';
 export { SimulatedCrash };
 import { normalise } from '../../common/import-values.js';
-import { cleanHeaders, isBlankRecord, readCsv, type CsvEncoding } from './csv-reader.js';
+import { cleanHeaders, isBlankRecord, readCsv } from './csv-reader.js';
+import { MAX_STORED_FAILURES, type Checkpoint, type ImportCounts as Counts, type ImportFailure as Failure, type ImportService, type StoredFile } from './import-service.js';
 import { createMapper, keyFieldOf, type ImporterConfig, type MappedRow } from './mapper.js';
 import { definitionFor, pivotField } from './record-types.js';
 import { contactKey, contractorKey, RelatedResolver, type Resolved } from './related.js';
-
-export const IMPORT_JOB = 'import';
-export const IMPORT_UNDO_JOB = 'import-undo';
-
-export interface StoredFile {
-  name: string;
-  path: string;
-  size: number;
-  encoding: CsvEncoding;
-  lines: number;
-}
-
-export interface Checkpoint {
-  file: number;
-  row: number;
-}
-
-interface Failure {
-  file_name: string;
-  line: number;
-  reason: string;
-  data: Record<string, string> | null;
-}
-
-interface Counts {
-  created: number;
-  updated: number;
-  skipped: number;
-  failed: number;
-}
 
 export interface ProcessorOptions {
   /** Rows per transaction (each chunk's writes and the checkpoint commit together). */
@@ -52,8 +22,6 @@ export interface ProcessorOptions {
   afterChunk?: (chunk: number, importId: number) => void | Promise<void>;
 }
 
-
-const MAX_STORED_FAILURES = 50_000;
 
 /**
  * Runs an import (DESIGN.md 8): streams each file, maps rows with the importer, and writes them chunk by chunk
@@ -64,6 +32,7 @@ const MAX_STORED_FAILURES = 50_000;
 export class ImportProcessor {
   constructor(
     private readonly ctx: AppContext,
+    private readonly imports: ImportService,
     private readonly options: ProcessorOptions = {},
   ) {}
 
@@ -76,19 +45,18 @@ export class ImportProcessor {
   }
 
   async run(importId: number, job?: JobContext) {
-    const { db } = this.ctx;
-    const record = await db.selectFrom('imports').selectAll().where('id', '=', importId).executeTakeFirst();
+    const record = await this.imports.row(importId);
     if (!record || record.deleted_at) throw new PermanentJobError(`Import ${importId} no longer exists.`);
     if (record.status === 'complete' || record.status === 'failed') return;
-    const user = record.user_id ? await loadAuthUser(db, record.user_id) : null;
-    if (!user) return this.fail(importId, 'The person who started this import no longer has an account.');
+    const user = record.user_id ? await loadAuthUser(this.ctx.db, record.user_id) : null;
+    if (!user) return this.imports.fail(importId, 'The person who started this import no longer has an account.');
     const importer = record.importer as ImporterConfig | null;
-    if (!importer) return this.fail(importId, 'The importer of this import was not saved with it.');
+    if (!importer) return this.imports.fail(importId, 'The importer of this import was not saved with it.');
     const def = definitionFor(this.ctx.resources, importer.record_type);
     const files = record.files as StoredFile[];
 
-    await db.updateTable('imports').set({ status: 'processing', started_at: record.started_at ?? new Date(), updated_at: new Date() }).where('id', '=', importId).execute();
-    await this.progress(importId, user.id, 'ImportProcessing');
+    await this.imports.markProcessing(importId, record.started_at);
+    await this.imports.progress(importId, user.id, 'ImportProcessing');
 
     try {
       // The fields of every type the import writes, read once for the run (as the mapper's are).
@@ -98,7 +66,7 @@ export class ImportProcessor {
     } catch (error) {
       if (error instanceof JobInterrupted || error instanceof SimulatedCrash) throw error;
       const message = error instanceof Error ? error.message : String(error);
-      await this.fail(importId, `The import stopped: ${message}`, user.id);
+      await this.imports.fail(importId, `The import stopped: ${message}`, user.id);
       throw new PermanentJobError(message);
     }
   }
@@ -115,20 +83,18 @@ export class ImportProcessor {
         if (job?.stopping) throw new JobInterrupted();
         const created = await db.transaction().execute(async (trx) => {
           const { counts, failures } = await this.writeChunk(trx, importId, user, def, importer, file, chunk.rows, fieldsCache);
-          await this.saveProgress(trx, importId, counts, failures, { file: fileIndex, row: chunk.nextRow }, chunk.records);
+          await this.imports.saveProgress(trx, importId, counts, failures, { file: fileIndex, row: chunk.nextRow }, chunk.records);
           return counts.created;
         });
         chunkNumber++;
         await statistics.grown(db, created);
         await job?.heartbeat({ import_id: importId, file: fileIndex, row: chunk.nextRow });
-        await this.progress(importId, user.id, 'ImportProcessing');
+        await this.imports.progress(importId, user.id, 'ImportProcessing');
         await this.options.afterChunk?.(chunkNumber, importId);
       }
-      if (fileIndex + 1 < files.length) {
-        await db.updateTable('imports').set({ checkpoint: JSON.stringify({ file: fileIndex + 1, row: 0 }) }).where('id', '=', importId).execute();
-      }
+      if (fileIndex + 1 < files.length) await this.imports.saveCheckpoint(importId, { file: fileIndex + 1, row: 0 });
     }
-    await this.complete(importId, user.id, def);
+    await this.imports.complete(importId, user, def);
   }
 
   private async runAllOrNothing(importId: number, user: AuthUser, def: ResourceDefinition, importer: ImporterConfig, files: StoredFile[], fieldsCache: FieldsCache, job?: JobContext) {
@@ -153,17 +119,17 @@ export class ImportProcessor {
           }
         }
         if (totals.failed > 0) throw rollback;
-        await this.saveProgress(trx, importId, totals, [], { file: files.length, row: 0 }, records);
+        await this.imports.saveProgress(trx, importId, totals, [], { file: files.length, row: 0 }, records);
       });
     } catch (error) {
       if (error !== rollback) throw error;
       await db.transaction().execute(async (trx) => {
-        await this.saveProgress(trx, importId, { created: 0, updated: 0, skipped: 0, failed: totals.failed }, failures, { file: 0, row: 0 }, records);
+        await this.imports.saveProgress(trx, importId, { created: 0, updated: 0, skipped: 0, failed: totals.failed }, failures, { file: 0, row: 0 }, records);
       });
-      await this.fail(importId, `${totals.failed} row${totals.failed === 1 ? '' : 's'} could not be imported, so nothing was imported (this importer applies all rows or none). Fix the rows listed and import the file again.`, user.id);
+      await this.imports.fail(importId, `${totals.failed} row${totals.failed === 1 ? '' : 's'} could not be imported, so nothing was imported (this importer applies all rows or none). Fix the rows listed and import the file again.`, user.id);
       return;
     }
-    await this.complete(importId, user.id, def);
+    await this.imports.complete(importId, user, def);
   }
 
   /** Mapped rows of a file in chunks, from data record `startRow` on; `nextRow` is the checkpoint after the chunk. */
@@ -292,75 +258,19 @@ export class ImportProcessor {
     return { counts, failures };
   }
 
-  private async saveProgress(trx: Transaction<any>, importId: number, counts: Counts, failures: Failure[], checkpoint: Checkpoint, records: number) {
-    if (failures.length) {
-      const stored = await trx.selectFrom('import_failures').select(sql<number>`count(*)`.as('n')).where('import_id', '=', importId).executeTakeFirst();
-      const room = Math.max(0, MAX_STORED_FAILURES - Number(stored?.n ?? 0));
-      const kept = [...failures].sort((a, b) => a.line - b.line).slice(0, room).map((f) => ({ ...f, import_id: importId }));
-      if (kept.length) {
-        await sql`insert into import_failures (import_id, file_name, line, reason, data)
-          select import_id, file_name, line, reason, data from json_to_recordset(${JSON.stringify(kept)}::json)
-          as x(import_id integer, file_name text, line integer, reason text, data jsonb)`.execute(trx);
-      }
-    }
-    await trx
-      .updateTable('imports')
-      .set({
-        created_count: sql`created_count + ${counts.created}`,
-        updated_count: sql`updated_count + ${counts.updated}`,
-        skipped_count: sql`skipped_count + ${counts.skipped}`,
-        failed_count: sql`failed_count + ${counts.failed}`,
-        processed_rows: sql`processed_rows + ${records}`,
-        checkpoint: JSON.stringify(checkpoint),
-        updated_at: new Date(),
-      })
-      .where('id', '=', importId)
-      .execute();
-  }
-
-  private async complete(importId: number, userId: number, def: ResourceDefinition) {
-    const { db } = this.ctx;
-    const row = await db
-      .updateTable('imports')
-      .set({ status: 'complete', finished_at: new Date(), updated_at: new Date(), total_rows: sql`processed_rows`, message: null })
-      .where('id', '=', importId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await this.progress(importId, userId, 'ImportComplete');
-    // One "many records changed" signal per import instead of one event per row: lists of this type refresh.
-    const channels = await roleChannels(db, def, {});
-    if (row.created_count + row.updated_count > 0) {
-      await this.ctx.realtime.publish([...channels, userChannel(userId)], 'App.Events.ModelSaved', { type: def.type, id: null, data: { import_id: importId } });
-    }
-  }
-
-  private async fail(importId: number, message: string, userId?: number) {
-    await this.ctx.db.updateTable('imports').set({ status: 'failed', message, finished_at: new Date(), updated_at: new Date() }).where('id', '=', importId).execute();
-    if (userId) await this.progress(importId, userId, 'ImportComplete');
-  }
-
-  /** ImportProcessing / ImportComplete to the person's own channel with the import's figures. */
-  async progress(importId: number, userId: number, event: 'ImportProcessing' | 'ImportComplete') {
-    const row = await this.ctx.db.selectFrom('imports').selectAll().where('id', '=', importId).executeTakeFirst();
-    if (!row) return;
-    await this.ctx.realtime.publish([userChannel(userId)], `App.Events.${event}`, { type: 'import', id: importId, data: presentImport(row) });
-  }
-
   /** Undo (a job): records the import created are deleted, values it changed put back, newest first. */
   async undo(importId: number, job?: JobContext) {
     const { db } = this.ctx;
-    const record = await db.selectFrom('imports').selectAll().where('id', '=', importId).executeTakeFirst();
+    const record = await this.imports.row(importId);
     if (!record) throw new PermanentJobError(`Import ${importId} no longer exists.`);
     const user = record.undo_user_id ? await loadAuthUser(db, record.undo_user_id) : record.user_id ? await loadAuthUser(db, record.user_id) : null;
     if (!user) throw new PermanentJobError('No one to undo the import as.');
-    await db.updateTable('imports').set({ undo_status: 'processing' }).where('id', '=', importId).execute();
+    await this.imports.markUndoing(importId);
     let lastId: number | null = null;
     const touched = new Set<string>();
     for (;;) {
       if (job?.stopping) throw new JobInterrupted();
-      let query = db.selectFrom('import_records').selectAll().where('import_id', '=', importId).orderBy('id', 'desc').limit(2_000);
-      if (lastId !== null) query = query.where('id', '<', lastId);
-      const entries = await query.execute();
+      const entries = await this.imports.undoEntries(importId, lastId, 2_000);
       if (!entries.length) break;
       await db.transaction().execute(async (trx) => {
         const byType = new Map<string, typeof entries>();
@@ -376,12 +286,7 @@ export class ImportProcessor {
       lastId = Number(entries[entries.length - 1].id);
       await job?.heartbeat({ import_id: importId, undo_before: lastId });
     }
-    await db.updateTable('imports').set({ undo_status: 'complete', undone_at: new Date(), updated_at: new Date() }).where('id', '=', importId).execute();
-    await this.progress(importId, user.id, 'ImportComplete');
-    for (const type of touched) {
-      const def = definitionFor(this.ctx.resources, type);
-      await this.ctx.realtime.publish([...(await roleChannels(db, def, {})), userChannel(user.id)], 'App.Events.ModelSaved', { type, id: null, data: { import_id: importId } });
-    }
+    await this.imports.markUndone(importId, user, touched);
   }
 }
 
@@ -447,17 +352,6 @@ const slugOf = (text: string) => normalise(text).replace(/\s+/g, '-');
 function rawOf(row: MappedRow): Record<string, string> | null {
   const raw = (row as MappedRow & { raw?: string[] }).raw;
   return raw ? { cells: raw.slice(0, 60).map((c) => c.slice(0, 500)) } as unknown as Record<string, string> : null;
-}
-
-/** An `imports` row as the API and realtime events present it. */
-export function presentImport(row: Record<string, any>) {
-  const { importer, checkpoint, custom, files, ...rest } = row;
-  return {
-    ...rest,
-    importer_name: importer?.name ?? null,
-    files: (files as StoredFile[] | null)?.map((f) => ({ name: f.name, size: f.size, encoding: f.encoding })) ?? [],
-    progress: row.total_rows ? Math.min(100, Math.round((row.processed_rows / row.total_rows) * 100)) : row.status === 'complete' ? 100 : 0,
-  };
 }
 
 export type { FieldSpec };

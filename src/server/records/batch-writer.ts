@@ -7,6 +7,7 @@ import { humanise, isBlank } from './fields.js';
 import { changesOf, checkReferences, splitByStorage, type RecordService } from './record-service.js';
 import { validateInput } from './validate.js';
 import { readCachingTransaction } from './batch-reads.js';
+import { writeRevisions, type Revision } from './revisions.js';
 
 /**
  * The batch write path of the data service (DESIGN.md 3) for imports: the same permission rules, validation,
@@ -213,9 +214,8 @@ export async function importBatch(
   const types = await tableColumnTypes(trx, def.table);
   // Whole rows back from the database only for a row-by-row afterWrite hook; otherwise ids are enough.
   const wholeRows = Boolean(def.hooks?.afterWrite && !def.hooks.afterWriteMany);
-  const revisions: Array<Record<string, unknown>> = [];
+  const revisions: Revision[] = [];
   const undo: Array<Record<string, unknown>> = [];
-  const userId = user.impersonator?.id ?? user.id;
   const now = new Date().toISOString();
 
   // ---- creates: one multi-row insert per set of columns ---------------------------------------------------
@@ -233,7 +233,7 @@ export async function importBatch(
         const pending = slice[i];
         const row = inserted[i];
         outcomes[pending.index] = { outcome: 'created', id: row.id };
-        revisions.push({ revisionable_type: def.type, revisionable_id: row.id, action: 'imported', user_id: userId, changes: changesOf({}, pending.values), import_id: options.importId });
+        revisions.push({ type: def.type, id: row.id, action: 'imported', changes: changesOf({}, pending.values), importId: options.importId });
         undo.push({ import_id: options.importId, record_type: def.type, record_id: row.id, created: true, before: null });
       }
       await writePivotsBulk(trx, slice.map((p, i) => ({ id: inserted[i].id, pivots: splits[i].pivots })), fields, false);
@@ -259,7 +259,7 @@ export async function importBatch(
         const pending = slice[i];
         const id = pending.existing!.id;
         outcomes[pending.index] = { outcome: 'updated', id };
-        revisions.push({ revisionable_type: def.type, revisionable_id: id, action: 'imported', user_id: userId, changes: pending.changes, import_id: options.importId });
+        revisions.push({ type: def.type, id, action: 'imported', changes: pending.changes!, importId: options.importId });
         const before: Record<string, unknown> = {};
         for (const [field, [old]] of Object.entries(pending.changes!)) before[field] = old;
         undo.push({ import_id: options.importId, record_type: def.type, record_id: id, created: false, before });
@@ -269,11 +269,7 @@ export async function importBatch(
     }
   }
 
-  if (revisions.length) {
-    await sql`insert into revisions (revisionable_type, revisionable_id, action, user_id, changes, import_id)
-      select revisionable_type, revisionable_id, action, user_id, changes, import_id
-      from json_to_recordset(${JSON.stringify(revisions)}::json) as x(revisionable_type text, revisionable_id integer, action text, user_id integer, changes jsonb, import_id integer)`.execute(trx);
-  }
+  await writeRevisions(trx, user, revisions);
   if (undo.length && (options.recordUndo ?? true)) {
     await sql`insert into import_records (import_id, record_type, record_id, created, before)
       select import_id, record_type, record_id, created, before
@@ -292,14 +288,14 @@ export async function importBatch(
 
 /**
  * Puts back what an import did, for one chunk of its `import_records` (newest first): records it created are
- * deleted (soft where the type supports it), fields it changed get their old values back. Revisions are
+ * deleted (soft where the type supports it), fields it changed get their old values back, with the type's
+ * afterWrite work for them as for any update (a site moved back is placed in its regions again). Revisions are
  * written (deleted / updated) without import_id, as the person undoing is acting by hand.
  */
 export async function undoBatch(service: RecordService, trx: Transaction<any>, user: AuthUser, def: ResourceDefinition, entries: ReadonlyArray<{ record_id: number; created: boolean; before: Record<string, unknown> | null }>) {
-  const userId = user.impersonator?.id ?? user.id;
   const fields = await batchFields(service, def, trx);
   const types = await tableColumnTypes(trx, def.table);
-  const revisions: Array<Record<string, unknown>> = [];
+  const revisions: Revision[] = [];
   const created = [...new Set(entries.filter((e) => e.created).map((e) => e.record_id))];
   if (created.length) {
     let removed: Array<{ id: number }>;
@@ -308,7 +304,7 @@ export async function undoBatch(service: RecordService, trx: Transaction<any>, u
     } else {
       removed = await trx.deleteFrom(def.table).where('id', 'in', created).returning('id').execute();
     }
-    for (const row of removed) revisions.push({ revisionable_type: def.type, revisionable_id: row.id, action: 'deleted', user_id: userId, changes: {} });
+    for (const row of removed) revisions.push({ type: def.type, id: row.id, action: 'deleted', changes: {} });
   }
   const changed = entries.filter((e) => !e.created && e.before && !created.includes(e.record_id));
   if (changed.length) {
@@ -318,22 +314,59 @@ export async function undoBatch(service: RecordService, trx: Transaction<any>, u
     const pending = changed
       .filter((e) => presented.has(e.record_id))
       .map((e) => ({ id: e.record_id, values: pick(e.before!, Object.keys(e.before!).filter((k) => k in fields)), existing: presented.get(e.record_id)! }));
+    const wholeRows = Boolean(def.hooks?.afterWrite && !def.hooks.afterWriteMany);
     const groups = groupBy(pending, (p) => signature(split(p.values, fields).columns, def) + '|' + Object.keys(split(p.values, fields).custom).length);
     for (const group of groups.values()) {
       const splits = group.map((p) => split(p.values, fields));
       const columns = Object.keys(splits[0].columns);
       const withCustom = splits.some((s) => Object.keys(s.custom).length > 0);
-      await updateRecordset(trx, def.table, columns, withCustom, types, group.map((p, i) => ({ id: p.id, ...splits[i].columns, ...(withCustom ? { custom: splits[i].custom } : {}) })));
+      const updated = await updateRecordset(trx, def.table, columns, withCustom, types, group.map((p, i) => ({ id: p.id, ...splits[i].columns, ...(withCustom ? { custom: splits[i].custom } : {}) })), wholeRows);
       await writePivotsBulk(trx, group.map((p, i) => ({ id: p.id, pivots: splits[i].pivots })), fields, true);
-      for (const p of group) revisions.push({ revisionable_type: def.type, revisionable_id: p.id, action: 'updated', user_id: userId, changes: changesOf(p.existing, p.values) });
+      const byId = new Map(updated.map((row) => [row.id, row]));
+      await afterWrites(def, trx, group.map((p) => ({ record: wholeRows ? (byId.get(p.id) ?? p.existing) : { ...p.existing, ...p.values }, ctx: { user, trx, action: 'update' as const, existing: p.existing, values: p.values } })));
+      for (const p of group) revisions.push({ type: def.type, id: p.id, action: 'updated', changes: changesOf(p.existing, p.values) });
     }
   }
-  if (revisions.length) {
-    await sql`insert into revisions (revisionable_type, revisionable_id, action, user_id, changes)
-      select revisionable_type, revisionable_id, action, user_id, changes
-      from json_to_recordset(${JSON.stringify(revisions)}::json) as x(revisionable_type text, revisionable_id integer, action text, user_id integer, changes jsonb)`.execute(trx);
-  }
+  await writeRevisions(trx, user, revisions);
   return { deleted: created.length, restored: changed.length };
+}
+
+/** A row of `RecordService.writeBulk`: column values as stored (JSON values as objects); with an `id` it updates that record. */
+export interface BulkRow {
+  id?: number;
+  values: Record<string, unknown>;
+  /** What its `imported` revision says changed. */
+  changes: Record<string, unknown>;
+}
+
+/**
+ * The bulk statements of `RecordService.writeBulk`: creates in multi-row inserts and updates in `UPDATE ... FROM
+ * json_to_recordset`, grouped by the columns they write, 1,000 rows a statement. Returns the ids in the rows' order.
+ */
+export async function bulkWrite(trx: Transaction<any>, def: ResourceDefinition, rows: readonly BulkRow[]): Promise<number[]> {
+  const ids: number[] = new Array(rows.length);
+  const types = await tableColumnTypes(trx, def.table);
+  const now = new Date().toISOString();
+  const indexed = rows.map((row, index) => ({ row, index }));
+  const creates = groupBy(indexed.filter((r) => r.row.id === undefined), (r) => Object.keys(r.row.values).sort().join(','));
+  for (const group of creates.values()) {
+    for (let start = 0; start < group.length; start += INSERT_SLICE) {
+      const slice = group.slice(start, start + INSERT_SLICE);
+      const records = slice.map((r) => ({ ...r.row.values, created_at: now, updated_at: now }));
+      const inserted = await insertRecordset(trx, def.table, Object.keys(records[0]), types, records, false);
+      slice.forEach((r, i) => (ids[r.index] = inserted[i].id));
+    }
+  }
+  const updates = groupBy(indexed.filter((r) => r.row.id !== undefined), (r) => Object.keys(r.row.values).sort().join(','));
+  for (const group of updates.values()) {
+    const columns = Object.keys(group[0].row.values);
+    for (let start = 0; start < group.length; start += INSERT_SLICE) {
+      const slice = group.slice(start, start + INSERT_SLICE);
+      await updateRecordset(trx, def.table, columns, false, types, slice.map((r) => ({ ...r.row.values, id: r.row.id })));
+      for (const r of slice) ids[r.index] = r.row.id!;
+    }
+  }
+  return ids;
 }
 
 // ---- helpers ------------------------------------------------------------------------------------------------

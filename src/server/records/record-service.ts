@@ -6,10 +6,11 @@ import { humanise } from './fields.js';
 import { fieldExpression, filterCondition, parseListQuery, readPage, resolveField, escapeLike, searchExpression } from './list-query.js';
 import type { FieldSpec, PivotStorage, ResourceDefinition, WriteContext } from './resource.js';
 import { validateInput } from './validate.js';
-import { importBatch, type BatchOptions, type BatchOutcome, type BatchRow } from './batch-writer.js';
-import { roleChannels, userChannel, type Publish } from './model-events.js';
+import { bulkWrite, importBatch, type BatchOptions, type BatchOutcome, type BatchRow, type BulkRow } from './batch-writer.js';
+import type { AppEvents, RecordAction } from '../events/app-events.js';
+import { writeRevisions, type RevisionAction } from './revisions.js';
 
-export type RevisionAction = 'created' | 'updated' | 'deleted' | 'restored' | 'imported';
+export type { RevisionAction };
 
 /** `system`: the server acts on its own behalf (registration, password reset, one's own profile); the caller checked. */
 export interface WriteOptions {
@@ -26,8 +27,9 @@ export interface ListResult {
 
 /**
  * The one write path (DESIGN.md 3) and the one read path. Every create, update, delete and restore: checks the
- * permission, validates against the record type, writes the row and its revision in one transaction, and
- * publishes the realtime event after commit. Reads apply the same permission rules to every row.
+ * permission, validates against the record type, writes the row and its revision in one transaction, and emits the
+ * event on the app's event bus after commit (realtime, the map's indexes and other listeners subscribe there).
+ * Reads apply the same permission rules to every row.
  */
 export class RecordService {
   /**
@@ -42,7 +44,7 @@ export class RecordService {
 
   constructor(
     readonly db: Kysely<any>,
-    private readonly publish: Publish,
+    private readonly events: AppEvents,
   ) {}
 
   // ---- permissions --------------------------------------------------------------------------------------
@@ -171,11 +173,72 @@ export class RecordService {
    * once (and per row for categories), each row validated like a hand-made record (form logic included), existing
    * records matched on `keyField` in one query, creates and updates written in bulk, unchanged rows skipped,
    * protected fields a person edited left alone, 'imported' revisions and undo entries written. Returns one
-   * outcome per row (created, updated, skipped or failed with its reason). Publishes nothing: the caller sends
-   * one event per chunk after commit.
+   * outcome per row (created, updated, skipped or failed with its reason). Emits nothing: the caller announces
+   * one `imported` event for the whole import after it ends.
    */
   async importBatch(trx: Transaction<any>, user: AuthUser, def: ResourceDefinition, rows: readonly BatchRow[], options: BatchOptions): Promise<BatchOutcome[]> {
     return importBatch(this, trx, user, def, rows, options);
+  }
+
+  // ---- system and bulk writes --------------------------------------------------------------------------
+
+  /**
+   * A record the server writes on its own authority with values it built itself (a job row: an import with its
+   * files, an export with its parameters), so no validation and no type hooks; the caller has checked what the
+   * person may do. In one transaction: the row, its `created` revision when `revision` says what to record, and
+   * `within` (enqueue the job that processes it); after commit, the `created` event.
+   */
+  async createSystem(
+    user: AuthUser | null,
+    def: ResourceDefinition,
+    values: Record<string, unknown>,
+    options: { revision?: Record<string, unknown>; within?: (trx: Transaction<any>, row: Record<string, any>) => Promise<unknown>; socketId?: string } = {},
+  ) {
+    const record = await this.db.transaction().execute(async (trx) => {
+      const row = await trx.insertInto(def.table).values(values).returningAll().executeTakeFirstOrThrow();
+      if (options.revision) await writeRevisions(trx, user, [{ type: def.type, id: row.id, action: 'created', changes: options.revision }]);
+      await options.within?.(trx, row);
+      const [presented] = await this.present(def, [row], undefined, trx);
+      return presented;
+    });
+    await this.announce(def, 'created', record, { user, socketId: options.socketId });
+    return record;
+  }
+
+  /**
+   * Many rows checked and built by the caller (region shapes read from a file or the Census package), written in one
+   * transaction in multi-row statements (records/batch-writer.ts): rows with an `id` update that record, the others
+   * are created; each gets an `imported` revision saying `changes`; `within` runs last in the same transaction (place
+   * the sites inside the shapes). The person needs create and/or update permission unless `system` (the server loads
+   * shapes on demand). After commit, one `imported` event with the last record written and how many there were.
+   */
+  async writeBulk<T>(
+    user: AuthUser | null,
+    def: ResourceDefinition,
+    rows: readonly BulkRow[],
+    options: { system?: boolean; within?: (trx: Transaction<any>, ids: number[]) => Promise<T> } = {},
+  ): Promise<{ ids: number[]; created: number; updated: number; within: T | undefined }> {
+    if (!options.system) {
+      if (rows.some((row) => row.id === undefined)) this.authorize(user, def, 'create');
+      if (rows.some((row) => row.id !== undefined)) this.authorize(user, def, 'update');
+    }
+    const author = options.system ? null : user;
+    const result = await this.db.transaction().execute(async (trx) => {
+      const ids = await bulkWrite(trx, def, rows);
+      await writeRevisions(trx, author, rows.map((row, i) => ({ type: def.type, id: ids[i], action: 'imported', changes: row.changes })));
+      const within = await options.within?.(trx, ids);
+      return { ids, within };
+    });
+    const lastId = result.ids.at(-1);
+    if (lastId !== undefined) {
+      const row = await this.db.selectFrom(def.table).selectAll().where('id', '=', lastId).executeTakeFirst();
+      if (row) {
+        const [last] = await this.present(def, [row]);
+        await this.announce(def, 'imported', { ...last, imported: result.ids.length }, { user: author });
+      }
+    }
+    const updated = rows.filter((row) => row.id !== undefined).length;
+    return { ids: result.ids, created: rows.length - updated, updated, within: result.within };
   }
 
   // ---- writes -------------------------------------------------------------------------------------------
@@ -205,7 +268,7 @@ export class RecordService {
       const [presented] = await this.present(def, [inserted], fields, trx);
       return presented;
     });
-    await this.announce(def, record, ['ModelCreated', 'ModelSaved'], options.socketId);
+    await this.announce(def, 'created', record, { user, socketId: options.socketId });
     await this.afterCommit(def, record, 'create', user);
     return { record, message: `${await this.nameOf(def)} created successfully.` };
   }
@@ -241,7 +304,7 @@ export class RecordService {
       const [presented] = await this.present(def, [updated], fields, trx);
       return presented;
     });
-    await this.announce(def, record, ['ModelUpdated', 'ModelSaved'], options.socketId);
+    await this.announce(def, 'updated', record, { user, socketId: options.socketId });
     await this.afterCommit(def, record, 'update', user);
     return { record, message: `${await this.nameOf(def)} updated successfully.` };
   }
@@ -263,7 +326,7 @@ export class RecordService {
       await this.writeRevision(trx, def, id, 'deleted', user, {});
       return existing;
     });
-    await this.announce(def, record, ['ModelDestroyed'], options.socketId);
+    await this.announce(def, 'deleted', record, { user, socketId: options.socketId });
     await this.afterCommit(def, record, 'delete', user);
     return { record, message: `${await this.nameOf(def)} deleted successfully.` };
   }
@@ -280,25 +343,22 @@ export class RecordService {
       const [presented] = await this.present(def, [restored], fields, trx);
       return presented;
     });
-    await this.announce(def, record, ['ModelUpdated', 'ModelSaved'], options.socketId);
+    await this.announce(def, 'restored', record, { user, socketId: options.socketId });
     await this.afterCommit(def, record, 'restore', user);
     return { record, message: `${await this.nameOf(def)} restored successfully.` };
   }
 
-  async writeRevision(trx: Transaction<any>, def: ResourceDefinition, id: number, action: RevisionAction, user: AuthUser | null, changes: Record<string, unknown>, importId?: number) {
-    await trx
-      .insertInto('revisions')
-      .values({ revisionable_type: def.type, revisionable_id: id, action, user_id: user?.impersonator?.id ?? user?.id ?? null, changes: JSON.stringify(changes), import_id: importId ?? null })
-      .execute();
+  private async writeRevision(trx: Transaction<any>, def: ResourceDefinition, id: number, action: RevisionAction, user: AuthUser | null, changes: Record<string, unknown>, importId?: number) {
+    await writeRevisions(trx, user, [{ type: def.type, id, action, changes, importId }]);
   }
 
-  /** After commit: tell everyone who may read the record (their role channels) and any record-specific channels. */
-  async announce(def: ResourceDefinition, record: Record<string, any>, events: string[], exceptSocketId?: string) {
-    // A record only its owner may read (a notification) goes to that person alone.
-    const readers = def.ownerColumn ? (record[def.ownerColumn] ? [userChannel(record[def.ownerColumn])] : []) : await roleChannels(this.db, def, record);
-    const channels = [...new Set([...readers, ...(def.channels?.(record) ?? [])])];
-    const payload = { type: def.type, id: record.id, data: record };
-    for (const event of events) await this.publish(channels, `App.Events.${event}`, payload, { exceptSocketId });
+  /**
+   * After commit: tells the app's event bus that a record changed (`record` as presented), or with a record without
+   * an id that many records of the type did (`{import_id}`). Listeners never fail the write.
+   */
+  async announce(def: ResourceDefinition, event: RecordAction, record: Record<string, any>, options: { user?: AuthUser | null; socketId?: string } = {}) {
+    const id = typeof record.id === 'number' ? record.id : null;
+    await this.events.emit({ event, type: def.type, id, record, user: options.user ?? null, resource: def, socketId: options.socketId });
   }
 
   private async afterCommit(def: ResourceDefinition, record: Record<string, any>, action: 'create' | 'update' | 'delete' | 'restore', user: AuthUser | null) {

@@ -51,7 +51,7 @@ async function schemaChanged(records: RecordService, schemaId: number | null | u
   const row = await schemaRow(records.db, schemaId);
   if (!row) return;
   const [presented] = await records.present(schemasResource, [row]);
-  await records.announce(schemasResource, presented, ['ModelUpdated', 'ModelSaved']);
+  await records.announce(schemasResource, 'updated', presented);
 }
 
 // ---- schemas -------------------------------------------------------------------------------------------------
