@@ -1,14 +1,14 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { can, canOnCategory, permittedCategories, type Action } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { conflict, forbidden, HttpError, notFound, unauthenticated, ValidationError } from '../http/errors.js';
-import { humanise } from './fields.js';
+import { conflict, forbidden, HttpError, notFound, unauthenticated } from '../http/errors.js';
 import { fieldExpression, filterCondition, parseListQuery, readPage, resolveField, escapeLike, searchExpression } from './list-query.js';
-import type { FieldSpec, PivotStorage, ResourceDefinition, WriteContext } from './resource.js';
+import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
 import { validateInput } from './validate.js';
 import { bulkWrite, importBatch, type BatchOptions, type BatchOutcome, type BatchRow, type BulkRow } from './batch-writer.js';
 import type { AppEvents, RecordAction } from '../events/app-events.js';
-import { writeRevisions, type RevisionAction } from './revisions.js';
+import { changesOf, writeRevisions, type RevisionAction } from './revisions.js';
+import { checkReferences, splitByStorage, writePivots } from './storage.js';
 
 export type { RevisionAction };
 
@@ -254,7 +254,7 @@ export class RecordService {
       await checkReferences(trx, values, fields);
       const prepared = (await def.hooks?.beforeWrite?.(values, ctx)) ?? values;
       ctx.values = prepared;
-      const { columns, custom, pivots } = split(prepared, fields);
+      const { columns, custom, pivots } = splitByStorage(prepared, fields);
       const now = new Date();
       const scope = def.scope ? { [def.scope.column]: def.scope.value } : {};
       const inserted = await trx
@@ -294,7 +294,7 @@ export class RecordService {
       ctx.values = prepared;
       const changes = changesOf(existing, prepared);
       if (Object.keys(changes).length === 0) return existing;
-      const { columns, custom, pivots } = split(prepared, fields);
+      const { columns, custom, pivots } = splitByStorage(prepared, fields);
       const update: Record<string, any> = { ...columns, updated_at: new Date() };
       if (Object.keys(custom).length) update.custom = sql`t.custom || ${JSON.stringify(custom)}::jsonb`;
       const updated = await trx.updateTable(`${def.table} as t`).set(update).where('t.id', '=', id).returningAll().executeTakeFirstOrThrow();
@@ -369,83 +369,4 @@ export class RecordService {
       this.logError(error, `After-commit work for ${def.type} ${record.id} failed`);
     }
   }
-}
-
-/**
- * Ids sent for fields with `references` must name rows that exist (and are not deleted): else 422 on the field.
- * `known` remembers ids already found (a batch checks many rows in one transaction).
- */
-export async function checkReferences(trx: Transaction<any>, values: Record<string, any>, fields: Record<string, FieldSpec>, known = new Set<string>()) {
-  const errors: Record<string, string[]> = {};
-  for (const [key, value] of Object.entries(values)) {
-    const ref = fields[key]?.references;
-    if (!ref || value === null || value === undefined) continue;
-    const ids = [...new Set((Array.isArray(value) ? value : [value]).map(Number))];
-    const unknown = ids.filter((id) => !known.has(`${ref.table}:${id}`));
-    if (!unknown.length) continue;
-    let query = trx.selectFrom(ref.table).select('id').where('id', 'in', unknown);
-    if (ref.softDelete) query = query.where('deleted_at', 'is', null);
-    const found = new Set((await query.execute()).map((row) => row.id));
-    for (const id of found) known.add(`${ref.table}:${id}`);
-    const missing = unknown.filter((id) => !found.has(id));
-    if (missing.length) errors[key] = [`The selected ${fields[key].label ?? humanise(key)} (${missing.join(', ')}) does not exist.`];
-  }
-  if (Object.keys(errors).length) throw new ValidationError(errors);
-}
-
-/** A column value as a single-row write sends it: JSON kinds as text for the driver. */
-const asColumnParameter = (value: unknown, spec: FieldSpec | undefined) => (spec?.kind === 'json' || spec?.kind === 'enum[]' ? JSON.stringify(value) : value);
-
-/**
- * Splits validated values by where they are stored: real columns (encoded by `encode`), the `custom` JSONB
- * column, and pivot tables. Virtual fields are left to the record type's hooks.
- */
-export function splitByStorage(
-  values: Record<string, any>,
-  fields: Record<string, FieldSpec>,
-  encode: (value: unknown, spec: FieldSpec | undefined) => unknown = asColumnParameter,
-) {
-  const columns: Record<string, any> = {};
-  const custom: Record<string, any> = {};
-  const pivots: Record<string, number[]> = {};
-  for (const [key, value] of Object.entries(values)) {
-    const storage = fields[key]?.storage ?? 'column';
-    if (storage === 'custom') custom[key] = value;
-    else if (storage === 'virtual') continue;
-    else if (typeof storage === 'object') pivots[key] = value ?? [];
-    else columns[key] = encode(value, fields[key]);
-  }
-  return { columns, custom, pivots };
-}
-const split = (values: Record<string, any>, fields: Record<string, FieldSpec>) => splitByStorage(values, fields);
-
-async function writePivots(trx: Transaction<any>, id: number, pivots: Record<string, number[]>, fields: Record<string, FieldSpec>) {
-  for (const [key, ids] of Object.entries(pivots)) {
-    const pivot = fields[key].storage as PivotStorage;
-    let remove = trx.deleteFrom(pivot.pivot).where(pivot.ownKey, '=', id);
-    for (const [column, constant] of Object.entries(pivot.where ?? {})) remove = remove.where(column, '=', constant);
-    await remove.execute();
-    const unique = [...new Set(ids)];
-    if (unique.length) await trx.insertInto(pivot.pivot).values(unique.map((other) => ({ ...pivot.where, [pivot.ownKey]: id, [pivot.otherKey]: other }))).execute();
-  }
-}
-
-/** `{field: [before, after]}` for every value that differs. */
-export function changesOf(before: Record<string, any>, after: Record<string, any>) {
-  const changes: Record<string, [unknown, unknown]> = {};
-  for (const [key, value] of Object.entries(after)) {
-    if (key === 'password') {
-      if (before[key] !== value) changes[key] = ['••••', '••••'];
-      continue;
-    }
-    const old = before[key] ?? null;
-    if (!sameValue(old, value ?? null)) changes[key] = [old, value ?? null];
-  }
-  return changes;
-}
-
-function sameValue(a: unknown, b: unknown) {
-  if (a instanceof Date || b instanceof Date) return new Date(a as any).getTime() === new Date(b as any).getTime();
-  if (typeof a === 'number' || typeof b === 'number') return a !== null && b !== null && Number(a) === Number(b);
-  return JSON.stringify(a) === JSON.stringify(b);
 }

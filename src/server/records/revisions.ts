@@ -30,3 +30,23 @@ export async function writeRevisions(trx: Kysely<any>, user: AuthUser | null, re
       from json_to_recordset(${JSON.stringify(rows)}::json) as x(type text, id integer, action text, changes jsonb, import_id integer)`.execute(trx);
   }
 }
+
+/** `{field: [before, after]}` for every value that differs. */
+export function changesOf(before: Record<string, any>, after: Record<string, any>) {
+  const changes: Record<string, [unknown, unknown]> = {};
+  for (const [key, value] of Object.entries(after)) {
+    if (key === 'password') {
+      if (before[key] !== value) changes[key] = ['••••', '••••'];
+      continue;
+    }
+    const old = before[key] ?? null;
+    if (!sameValue(old, value ?? null)) changes[key] = [old, value ?? null];
+  }
+  return changes;
+}
+
+function sameValue(a: unknown, b: unknown) {
+  if (a instanceof Date || b instanceof Date) return new Date(a as any).getTime() === new Date(b as any).getTime();
+  if (typeof a === 'number' || typeof b === 'number') return a !== null && b !== null && Number(a) === Number(b);
+  return JSON.stringify(a) === JSON.stringify(b);
+}
