@@ -52,7 +52,7 @@ const fileName = (resource: string) => `${resource.replace(/[^\w-]+/g, '-')}-${n
 export class ExportService {
   constructor(
     private readonly ctx: AppContext,
-    private readonly wake: () => void = () => {},
+    private readonly wake: () => void,
   ) {}
 
   private get def(): ResourceDefinition {
