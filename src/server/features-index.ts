@@ -46,6 +46,8 @@ const routes = (register: (app: FastifyInstance, ctx: AppContext) => void, resou
  * routes; a new feature is one folder with an index.ts and one line here.
  */
 export const features: Feature[] = [
+  // People and access: users (with their own routes), roles, teams (a record type: custom fields from its schema),
+  // feature switches.
   routes(registerUserRoutes, [usersResource, rolesResource, schemaBacked(teamsResource), featuresResource]),
   // Record types and their form logic (docs/records.md), then the organizing records.
   routes((app, ctx) => registerSchemaRoutes(app, ctx, resourceDefinitions), schemaResources),
