@@ -13,17 +13,16 @@ import type { Config } from './config/config.js';
 import type { Database } from './db/database.js';
 import { unauthenticated } from './http/errors.js';
 import { installErrorHandler } from './http/error-handler.js';
-import { registerOptionsRoutes } from './options/options-routes.js';
+import { AppEvents } from './events/app-events.js';
+import { features, resourceDefinitions } from './features-index.js';
+import { broadcastAppEvents } from './realtime/broadcast.js';
 import { registerRealtime } from './realtime/index.js';
 import { ReadCache } from './records/read-cache.js';
 import { RecordService } from './records/record-service.js';
 import { ResourceRegistry } from './records/registry.js';
 import { registerResourceRoutes } from './records/routes.js';
-import { resourceDefinitions, registerFeatureRoutes } from './features-index.js';
-import { registerRevisionRoutes } from './revisions/revisions-routes.js';
 import { schemaStore } from './schemas/schema-store.js';
 import { registerStaticClient } from './system/static-client.js';
-import { registerSystemRoutes } from './system/system-routes.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -67,12 +66,14 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   // Safe only while this process sees every write: by default with the embedded database alone.
   const cacheReads = config.readCache ?? database.kind === 'pglite';
   const realtime = await registerRealtime(app, { config, database });
+  const events = new AppEvents((error, message) => app.log.error({ err: error }, message));
   const ctx: AppContext = {
     config,
     database,
     db: database.db,
     resources,
-    records: new RecordService(database.db, (channels, event, data, publishOptions) => realtime.publish(channels, event, data, publishOptions)),
+    records: new RecordService(database.db, events),
+    events,
     sessions: new SessionStore(database.db, config, cacheReads ? database.writes : null),
     throttle: new LoginThrottle(database.db, config),
     sendMail: options.sendMail ?? createMailer(config, app.log),
@@ -93,12 +94,11 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   });
 
   for (const def of resourceDefinitions) resources.add(def);
-  registerFeatureRoutes(app, ctx);
-  for (const def of resources.all()) registerResourceRoutes(app, ctx, def);
   registerAuthRoutes(app, ctx);
-  registerSystemRoutes(app, ctx);
-  registerOptionsRoutes(app, ctx);
-  registerRevisionRoutes(app, ctx);
+  for (const feature of features) if (feature.plugin) await app.register(feature.plugin, { ctx });
+  for (const def of resources.all()) registerResourceRoutes(app, ctx, def);
+  // Last on the bus: every feature's listener (caches, indexes) has run before a browser hears of a change.
+  broadcastAppEvents(ctx);
   await registerStaticClient(app);
 
   app.addHook('onClose', async () => {

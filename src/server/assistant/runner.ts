@@ -1,7 +1,7 @@
 import type { AssistantMessageEvent } from '../../common/assistant-events.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { userChannel } from '../records/model-events.js';
+import { userChannel } from '../realtime/channels.js';
 import { builtinAnswer } from './builtin/answer.js';
 import { dailyTokenLimit, tokensUsedToday } from './limits.js';
 import { ModelError, type ChatMessage, type ModelSettings } from './model/chat-client.js';

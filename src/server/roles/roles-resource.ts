@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { fieldError } from '../http/errors.js';
-import { roleChannel } from '../records/model-events.js';
+import { roleChannel } from '../realtime/channels.js';
 import type { ResourceDefinition } from '../records/resource.js';
 
 const permissionList = z.array(z.string().regex(/^[a-z][a-z0-9-]*(:[a-z0-9-]+){1,2}$/)).max(2_000);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { hashPassword } from '../auth/passwords.js';
 import { fieldError } from '../http/errors.js';
-import { userChannel } from '../records/model-events.js';
+import { userChannel } from '../realtime/channels.js';
 import type { ResourceDefinition } from '../records/resource.js';
 
 export const usersResource: ResourceDefinition = {
