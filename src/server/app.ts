@@ -11,8 +11,9 @@ import { SessionStore } from './auth/sessions.js';
 import { LoginThrottle } from './auth/throttle.js';
 import type { Config } from './config/config.js';
 import type { Database } from './db/database.js';
-import { unauthenticated } from './http/errors.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { collectRoutes, requireSignIn } from './http/route-permissions.js';
+import { drainUnreadBodies } from './http/unread-body.js';
 import { registerOptionsRoutes } from './options/options-routes.js';
 import { registerRealtime } from './realtime/index.js';
 import { ReadCache } from './records/read-cache.js';
@@ -24,13 +25,6 @@ import { registerRevisionRoutes } from './revisions/revisions-routes.js';
 import { schemaStore } from './schemas/schema-store.js';
 import { registerStaticClient } from './system/static-client.js';
 import { registerSystemRoutes } from './system/system-routes.js';
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Open to signed-out visitors; every other /api route needs a signed-in user. */
-    public?: boolean;
-  }
-}
 
 export interface BuildOptions {
   config: Config;
@@ -54,7 +48,9 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     },
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false } },
   });
+  collectRoutes(app);
   installErrorHandler(app);
+  drainUnreadBodies(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -73,7 +69,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     db: database.db,
     resources,
     records: new RecordService(database.db, (channels, event, data, publishOptions) => realtime.publish(channels, event, data, publishOptions)),
-    sessions: new SessionStore(database.db, config, cacheReads ? database.writes : null),
+    sessions: new SessionStore(database.db, config, { writes: cacheReads ? database.writes : null }),
     throttle: new LoginThrottle(database.db, config),
     sendMail: options.sendMail ?? createMailer(config, app.log),
     realtime,
@@ -87,10 +83,8 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   app.addHook('onRequest', async (request) => {
     await ctx.sessions.resume(request);
   });
-  registerCsrf(app);
-  app.addHook('onRequest', async (request) => {
-    if (request.url.startsWith('/api/') && !request.is404 && !request.routeOptions.config?.public && !request.user) throw unauthenticated();
-  });
+  registerCsrf(app, ctx.sessions);
+  requireSignIn(app);
 
   for (const def of resourceDefinitions) resources.add(def);
   registerFeatureRoutes(app, ctx);
@@ -102,6 +96,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   await registerStaticClient(app);
 
   app.addHook('onClose', async () => {
+    await ctx.sessions.flush();
     await realtime.close();
   });
   return { app, ctx };

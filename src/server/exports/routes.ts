@@ -36,7 +36,7 @@ export function registerExportRoutes(app: FastifyInstance, ctx: AppContext, opti
     return row.id as number;
   };
 
-  app.get('/api/exports/download', async (request, reply) => {
+  app.get('/api/exports/download', { config: { permission: 'export:create' } }, async (request, reply) => {
     const user = request.user!;
     if (!can(user, 'export:create')) throw forbidden('You do not have permission to export lists.');
     const query = parseExportQuery(request.query as Record<string, unknown>);
@@ -55,7 +55,7 @@ export function registerExportRoutes(app: FastifyInstance, ctx: AppContext, opti
     return reply.send(Readable.from(service.stream(user, def, query)));
   });
 
-  app.post('/api/exports', async (request, reply) => {
+  app.post('/api/exports', { config: { permission: 'export:create' } }, async (request, reply) => {
     const user = request.user!;
     if (!can(user, 'export:create')) throw forbidden('You do not have permission to export lists.');
     const body = parseBody(
@@ -77,10 +77,11 @@ export function registerExportRoutes(app: FastifyInstance, ctx: AppContext, opti
     if (!can(user, 'export:create') || can(user, 'export:read')) return user;
     return { ...user, permissions: [...user.permissions, 'export:read'] };
   };
-  app.get('/api/exports', async (request) => ctx.records.list(asOwner(request.user), exportsDef(), request.query as Record<string, unknown>));
-  app.get<{ Params: { id: number } }>('/api/exports/:id', { schema: { params: idParam } }, async (request) => ({ data: await ctx.records.show(asOwner(request.user), exportsDef(), request.params.id) }));
+  const ownExports = { config: { permission: { anyOf: [{ resource: 'exports', action: 'read' }, 'export:create'] } } } as const;
+  app.get('/api/exports', ownExports, async (request) => ctx.records.list(asOwner(request.user), exportsDef(), request.query as Record<string, unknown>));
+  app.get<{ Params: { id: number } }>('/api/exports/:id', { schema: { params: idParam }, ...ownExports }, async (request) => ({ data: await ctx.records.show(asOwner(request.user), exportsDef(), request.params.id) }));
 
-  app.get<{ Params: { id: number } }>('/api/exports/:id/download', { schema: { params: idParam } }, async (request, reply) => {
+  app.get<{ Params: { id: number } }>('/api/exports/:id/download', { schema: { params: idParam }, ...ownExports }, async (request, reply) => {
     const record = await ctx.records.show(asOwner(request.user), exportsDef(), request.params.id);
     if (record.status !== 'complete') throw new HttpError(409, record.status === 'failed' ? `This export failed: ${record.message ?? 'unknown error'}.` : 'This export is not ready yet.');
     const row = await ctx.db.selectFrom('exports').select(['storage_path', 'file_name']).where('id', '=', record.id).executeTakeFirstOrThrow();

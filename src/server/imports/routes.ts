@@ -75,7 +75,7 @@ export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, opti
 
   // ---- imports ---------------------------------------------------------------------------------------------
 
-  app.post('/api/imports', async (request, reply) => {
+  app.post('/api/imports', { config: { permission: 'import:create' } }, async (request, reply) => {
     const user = request.user!;
     if (!can(user, 'import:create')) throw forbidden('You do not have permission to import files.');
     const upload = await receiveCsvUpload(request, uploadFolder, ctx.config.limits.uploadBytes);
@@ -119,7 +119,7 @@ export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, opti
   });
 
   /** The first rows of a file as the importer would map them, with the errors they would produce. Nothing is written. */
-  app.post('/api/imports/preview', async (request) => {
+  app.post('/api/imports/preview', { config: { permission: { anyOf: ['import:create', 'importer:update', 'importer:create'] } } }, async (request) => {
     const user = request.user!;
     if (!can(user, 'import:create') && !can(user, 'importer:update') && !can(user, 'importer:create')) throw forbidden('You do not have permission to import files.');
     const folder = await mkdtemp(path.join(os.tmpdir(), 'om-preview-'));
@@ -223,10 +223,10 @@ export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, opti
     reply.header('content-disposition', `attachment; filename="${safeName}-errors.csv"`);
     return reply.send(writeCsv([head, ...body]));
   };
-  app.post<{ Params: { id: number } }>('/api/imports/:id/download', { schema: { params: idParam } }, reportRoute);
-  app.get<{ Params: { id: number } }>('/api/imports/:id/download', { schema: { params: idParam } }, reportRoute);
+  app.post<{ Params: { id: number } }>('/api/imports/:id/download', { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' } } }, reportRoute);
+  app.get<{ Params: { id: number } }>('/api/imports/:id/download', { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' } } }, reportRoute);
 
-  app.get<{ Params: { id: number }; Querystring: { page?: string; per_page?: string } }>('/api/imports/:id/failures', { schema: { params: idParam } }, async (request) => {
+  app.get<{ Params: { id: number }; Querystring: { page?: string; per_page?: string } }>('/api/imports/:id/failures', { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' } } }, async (request) => {
     const record = await records.show(request.user, imports(), request.params.id);
     const perPage = Math.min(200, Math.max(1, Number(request.query.per_page ?? 50) || 50));
     const page = Math.max(1, Number(request.query.page ?? 1) || 1);
@@ -240,7 +240,7 @@ export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, opti
   });
 
   /** What the import wrote: records created or updated, newest first, with their names (for links on the show page). */
-  app.get<{ Params: { id: number }; Querystring: { page?: string; per_page?: string } }>('/api/imports/:id/records', { schema: { params: idParam } }, async (request) => {
+  app.get<{ Params: { id: number }; Querystring: { page?: string; per_page?: string } }>('/api/imports/:id/records', { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' } } }, async (request) => {
     const user = request.user!;
     const record = await records.show(user, imports(), request.params.id);
     const def = definitionFor(resources, record.record_type);
@@ -265,7 +265,7 @@ export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, opti
     };
   });
 
-  app.post<{ Params: { id: number } }>('/api/imports/:id/undo', { schema: { params: idParam } }, async (request, reply) => {
+  app.post<{ Params: { id: number } }>('/api/imports/:id/undo', { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' } } }, async (request, reply) => {
     const user = request.user!;
     const record = await records.show(user, imports(), request.params.id);
     if (!mayImport(user, record.record_type) || !(can(user, 'import:delete') || can(user, 'import:update') || record.user_id === user.id)) {
@@ -285,7 +285,7 @@ export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, opti
 
   // ---- importers -----------------------------------------------------------------------------------------
 
-  app.get<{ Querystring: { record_type?: string } }>('/api/importers/targets', async (request) => {
+  app.get<{ Querystring: { record_type?: string } }>('/api/importers/targets', { config: { permission: { anyOf: ['importer:read', 'import:create'] } } }, async (request) => {
     const user = request.user!;
     if (!can(user, 'importer:read') && !can(user, 'import:create')) throw forbidden('You do not have permission to read importers.');
     const types = request.query.record_type ? [request.query.record_type] : [...IMPORT_RECORD_TYPES];
@@ -304,7 +304,7 @@ export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, opti
   });
 
   /** An importer as a file (JSON) another installation can import. */
-  app.get<{ Params: { id: number } }>('/api/importers/:id/export', { schema: { params: idParam } }, async (request, reply) => {
+  app.get<{ Params: { id: number } }>('/api/importers/:id/export', { schema: { params: idParam }, config: { permission: { resource: 'importers', action: 'read' } } }, async (request, reply) => {
     const record = await records.show(request.user, importers(), request.params.id);
     const file = {
       format: 'organizing-map-importer',
@@ -326,7 +326,7 @@ export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, opti
   });
 
   /** Creates an importer from an exported file: JSON body, or multipart with the file as `file`. */
-  app.post('/api/importers/import', async (request, reply) => {
+  app.post('/api/importers/import', { config: { permission: { resource: 'importers', action: 'create' } } }, async (request, reply) => {
     let body: unknown = request.body;
     if (request.isMultipart()) {
       const part = await request.file({ limits: { fileSize: 1_048_576 } });
@@ -355,7 +355,7 @@ export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, opti
   });
 
   /** Moves an importer to `position` (0-based) in the list; the others shift. */
-  app.post<{ Params: { id: number } }>('/api/importers/:id/reorder', { schema: { params: idParam } }, async (request) => {
+  app.post<{ Params: { id: number } }>('/api/importers/:id/reorder', { schema: { params: idParam }, config: { permission: { resource: 'importers', action: 'update' } } }, async (request) => {
     const user = request.user!;
     const { position } = parseBody(z.object({ position: z.coerce.number().int().min(0).max(100_000) }), request.body);
     const def = importers();
@@ -374,7 +374,7 @@ export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, opti
    * Columns for an importer from a sample file's header (multipart `file` + `importer_id`) or a list of headers
    * (JSON `{importer_id, headers}`): each header not yet mapped gets a column with the suggested target.
    */
-  app.post('/api/importer-columns/import', async (request, reply) => {
+  app.post('/api/importer-columns/import', { config: { permission: { resource: 'importers', action: 'update' } } }, async (request, reply) => {
     const user = request.user!;
     let headers: string[] = [];
     let importerId: number;

@@ -87,6 +87,7 @@ export function registerMapRoutes(app: FastifyInstance, ctx: AppContext) {
     app.log,
   );
 
+  const mapRead = { config: { permission: 'map:read' } } as const;
   const access = async (user: AuthUser | null) => {
     await service.assertMapAccess(user);
     return user!;
@@ -94,7 +95,7 @@ export function registerMapRoutes(app: FastifyInstance, ctx: AppContext) {
 
   // ---- markers --------------------------------------------------------------------------------------------
 
-  app.get<{ Querystring: Record<string, unknown> }>('/api/map/markers', async (request) => {
+  app.get<{ Querystring: Record<string, unknown> }>('/api/map/markers', mapRead, async (request) => {
     const user = await access(request.user);
     const viewport = parseViewport(request.query, { zoomRequired: true });
     const layers = parseLayers(request.query.layers);
@@ -139,7 +140,7 @@ export function registerMapRoutes(app: FastifyInstance, ctx: AppContext) {
     };
   });
 
-  app.get<{ Querystring: Record<string, unknown> }>('/api/map/marker-data', async (request) => {
+  app.get<{ Querystring: Record<string, unknown> }>('/api/map/marker-data', mapRead, async (request) => {
     const user = await access(request.user);
     const id = Number(request.query.id);
     if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw new ValidationError({ id: ['The id must be a whole number.'] });
@@ -199,7 +200,7 @@ export function registerMapRoutes(app: FastifyInstance, ctx: AppContext) {
   };
 
   /** GET /api/map/regions: regions (optionally those in a bbox) with their measures for the person's filters. */
-  app.get<{ Querystring: Record<string, unknown> }>('/api/map/regions', async (request) => {
+  app.get<{ Querystring: Record<string, unknown> }>('/api/map/regions', mapRead, async (request) => {
     const user = await access(request.user);
     const bbox = request.query.bbox !== undefined ? parseViewport(request.query).bbox : null;
     const rows = await regionRows(user, request.query, { bbox });
@@ -255,7 +256,7 @@ export function registerMapRoutes(app: FastifyInstance, ctx: AppContext) {
    * view, each shape simplified to about one pixel at that zoom and rounded to match, with the measure's value
    * and fill colour in its properties.
    */
-  app.get<{ Querystring: Record<string, unknown> }>('/api/map/regions-geojson', async (request) => {
+  app.get<{ Querystring: Record<string, unknown> }>('/api/map/regions-geojson', mapRead, async (request) => {
     const user = await access(request.user);
     const viewport = parseViewport(request.query);
     await ensureStateShapes(request.log);
@@ -284,7 +285,7 @@ export function registerMapRoutes(app: FastifyInstance, ctx: AppContext) {
     return { type: 'FeatureCollection', features, meta: { zoom: viewport.zoom, truncated, total: features.length } };
   });
 
-  app.get<{ Params: { id: string }; Querystring: Record<string, unknown> }>('/api/map/regions/:id', async (request) => {
+  app.get<{ Params: { id: string }; Querystring: Record<string, unknown> }>('/api/map/regions/:id', mapRead, async (request) => {
     const user = await access(request.user);
     const id = Number(request.params.id);
     if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw notFound(`No region has the id ${request.params.id}.`);
@@ -301,7 +302,7 @@ export function registerMapRoutes(app: FastifyInstance, ctx: AppContext) {
    * GET /api/map/search?q=: where to jump. Sites the person may read by name or address, places (a city, or a
    * postal code, among those sites) and regions by name or code; no outside geocoder, so it works offline.
    */
-  app.get<{ Querystring: Record<string, unknown> }>('/api/map/search', async (request) => {
+  app.get<{ Querystring: Record<string, unknown> }>('/api/map/search', mapRead, async (request) => {
     const user = await access(request.user);
     const q = typeof request.query.q === 'string' ? request.query.q.trim().slice(0, 100) : '';
     if (q.length < 2) return { data: [] };
@@ -351,7 +352,7 @@ export function registerMapRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   /** GET /api/map/filters: what the filter drawer offers, limited to what the person may read. */
-  app.get('/api/map/filters', async (request) => {
+  app.get('/api/map/filters', mapRead, async (request) => {
     const user = await access(request.user);
     const def = sitesDefinition(ctx);
     const allowed = permittedCategories(user, def.permission ?? def.type, 'read');

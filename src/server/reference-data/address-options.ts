@@ -20,7 +20,7 @@ const MAX_OPTIONS = 500;
  */
 export function registerAddressOptions(app: FastifyInstance, ctx: AppContext) {
   for (const [name, column] of Object.entries(PARTS)) {
-    app.get<{ Querystring: { q?: string } }>(`/api/options/${name}`, async (request) => {
+    app.get<{ Querystring: { q?: string } }>(`/api/options/${name}`, { config: { permission: { resource: 'sites', action: 'read' } } }, async (request) => {
       const sites = ctx.resources.get('sites') ?? sitesResource;
       ctx.records.authorize(request.user, sites, 'read');
       const q = typeof request.query.q === 'string' ? request.query.q.slice(0, 100) : '';

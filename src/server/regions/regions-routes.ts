@@ -77,7 +77,7 @@ async function readUpload(request: FastifyRequest): Promise<{ text: string; fiel
  * shape picker of /api/options/geometries.
  */
 export function registerRegionRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post('/api/regions/colors', async (request) => {
+  app.post('/api/regions/colors', { config: { permission: { resource: 'regions', action: 'update' } } }, async (request) => {
     const body = parseBody(colorsBody, request.body);
     const def = regionsDefinition(ctx);
     ctx.records.authorize(request.user, def, 'update');
@@ -92,7 +92,7 @@ export function registerRegionRoutes(app: FastifyInstance, ctx: AppContext) {
     return { data, message: `${changes.length === 1 ? 'Region colour' : 'Region colours'} updated successfully.` };
   });
 
-  app.post('/api/regions/load-us', async (request) => {
+  app.post('/api/regions/load-us', { config: { permission: { allOf: [{ resource: 'regions', action: 'create' }, { resource: 'regions', action: 'update' }] } } }, async (request) => {
     const body = parseBody(loadBody, request.body);
     let states: string[] | undefined;
     if (body.states?.length) {
@@ -107,7 +107,7 @@ export function registerRegionRoutes(app: FastifyInstance, ctx: AppContext) {
     };
   });
 
-  app.post('/api/regions/upload', async (request, reply) => {
+  app.post('/api/regions/upload', { config: { permission: { allOf: [{ resource: 'regions', action: 'create' }, { resource: 'regions', action: 'update' }] } } }, async (request, reply) => {
     const { text, fields } = await readUpload(request);
     const geometryType = (fields.geometry_type || 'postal-code') as Shape['geometry_type'];
     if (!(GEOMETRY_TYPES as readonly string[]).includes(geometryType)) throw new ValidationError({ geometry_type: [`The geometry type must be one of: ${GEOMETRY_TYPES.join(', ')}.`] });
@@ -130,7 +130,7 @@ export function registerRegionRoutes(app: FastifyInstance, ctx: AppContext) {
    * geometry_type, code}]}` to pick a region shape. The first time states or counties are asked for and none
    * are in the database, the Census shapes are loaded (all states; the counties of `state`, or all counties).
    */
-  app.get<{ Querystring: Record<string, unknown> }>('/api/options/geometries', async (request) => {
+  app.get<{ Querystring: Record<string, unknown> }>('/api/options/geometries', { config: { permission: { resource: 'regions', action: 'read' } } }, async (request) => {
     const def = regionsDefinition(ctx);
     ctx.records.authorize(request.user, def, 'read');
     const type = typeof request.query.type === 'string' && request.query.type ? request.query.type : typeof request.query.geometry_type === 'string' ? request.query.geometry_type : null;

@@ -40,7 +40,8 @@ export const sitesResource: ResourceDefinition = schemaBacked(
       representative: { kind: 'text', max: 200 },
       general_contractor_id: ref('contractors', 'general contractor'),
       contractors: { kind: 'json', shape: siteContractors, storage: 'virtual', sortable: false, filterable: false },
-      contractor_ids: refs('site_contractors', 'site_id', 'contractor_id', 'contractors', 'contractors'),
+      // `contractors` (with their trades) is the field people set; this one lists their ids for filters.
+      contractor_ids: refs('site_contractors', 'site_id', 'contractor_id', 'contractors', 'contractor ids'),
       trade_ids: refs('site_trades', 'site_id', 'trade_id', 'trades', 'trades'),
       contact_ids: refs('site_contacts', 'site_id', 'contact_id', 'contacts', 'contacts'),
       region_ids: refs('site_regions', 'site_id', 'region_id', 'regions', 'regions'),
