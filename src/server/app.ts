@@ -23,6 +23,7 @@ import { registerResourceRoutes } from './records/routes.js';
 import { resourceDefinitions, registerFeatureRoutes } from './features-index.js';
 import { registerRevisionRoutes } from './revisions/revisions-routes.js';
 import { schemaStore } from './schemas/schema-store.js';
+import { registerSecurityHeaders } from './system/security-headers.js';
 import { registerStaticClient } from './system/static-client.js';
 import { registerSystemRoutes } from './system/system-routes.js';
 
@@ -55,6 +56,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     reply.header('x-request-id', request.id);
   });
 
+  await registerSecurityHeaders(app, config);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
   await app.register(fastifyMultipart, { limits: { fileSize: config.limits.uploadBytes, files: 20, fields: 50 } });

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SessionStore } from '../../src/server/auth/sessions.js';
+import { clientDir } from '../../src/server/system/static-client.js';
 import { runImport } from '../fixtures/upload.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, USER_PASSWORD, startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
@@ -361,5 +364,59 @@ describe('imports and exports', () => {
     const repeated = header.filter((label, i) => header.indexOf(label) !== i);
     expect(repeated).toEqual([]);
     expect(header).toContain('Contractors');
+  });
+});
+
+describe('security headers', () => {
+  const assets = path.join(clientDir, 'assets');
+  const asset = existsSync(assets) ? readdirSync(assets).find((file) => file.endsWith('.js')) : undefined;
+
+  it('every answer carries them: pages, /api, assets, errors', async () => {
+    const client = t.client();
+    const answers = [
+      await client.get('/'),
+      await client.get('/login'),
+      await client.get('/api/health'),
+      await client.get('/api/users'), // 401
+      await client.get('/api/no-such-route'), // 404
+      await client.post('/api/teams', { name: 'x' }, { csrf: false }), // 419
+      await superClient.get('/api/sites?filter[nope]=1'), // 422
+      await client.get(`/assets/${asset ?? 'missing.js'}`),
+    ];
+    for (const res of answers) {
+      const csp = res.headers.get('content-security-policy') ?? '';
+      const directives = Object.fromEntries(csp.split(/;\s*/).map((d) => [d.split(' ')[0], d.split(' ').slice(1)]));
+      expect(directives['script-src'], csp).toEqual(["'self'"]);
+      expect(directives['default-src']).toEqual(["'self'"]);
+      expect(directives['frame-ancestors']).toEqual(["'none'"]);
+      expect(directives['object-src']).toEqual(["'none'"]);
+      // The default tile host (TILE_URL) may serve images; the realtime websocket of this host may be reached.
+      expect(directives['img-src']).toEqual(expect.arrayContaining(["'self'", 'https://tile.openstreetmap.org']));
+      expect(directives['connect-src']).toEqual(expect.arrayContaining(["'self'", `ws://${new URL(t.baseUrl).host}`]));
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+      expect(res.headers.get('strict-transport-security')).toBeNull();
+    }
+    expect(answers.map((res) => res.status)).toEqual([asset ? 200 : 404, asset ? 200 : 404, 200, 401, 404, 419, 422, asset ? 200 : 404]);
+  });
+
+  it('HSTS only over https (behind a proxy that says so)', async () => {
+    const res = await t.client().get('/api/health', { headers: { 'x-forwarded-proto': 'https' } });
+    expect(res.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+    expect(res.headers.get('content-security-policy')).toContain(`connect-src 'self' wss://`);
+  });
+
+  it('the built client has no inline script for the policy to block', () => {
+    const index = path.join(clientDir, 'index.html');
+    if (!existsSync(index)) return; // not built here: the browser tests check the running app under the policy
+    const html = readFileSync(index, 'utf8');
+    const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const [, attributes, body] of scripts) {
+      expect(attributes).toMatch(/\bsrc=/);
+      expect(body.trim()).toBe('');
+    }
+    expect(html).not.toMatch(/\son[a-z]+=/i);
   });
 });
