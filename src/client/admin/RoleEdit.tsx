@@ -5,7 +5,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { Title, useGetOne } from 'react-admin';
-import { canOnEntity } from '../../common/permissions';
+import { canGrant, canOnEntity } from '../../common/permissions';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { useUser } from '../records/hooks';
 import { useRecordMutations } from '../records/mutations';
@@ -22,11 +22,18 @@ export default function RoleEdit() {
   useDocumentTitle(role ? `${role.name} · Roles` : 'Roles');
   if (error) return <LoadFailed error={error} />;
   if (isPending || !role) return <PageLoading />;
-  const readOnly = !canOnEntity(user, 'role', 'update');
+  // Nobody edits a role holding permissions they lack (the server refuses it).
+  const beyond = !canGrant(user, role.permissions ?? []);
+  const readOnly = !canOnEntity(user, 'role', 'update') || beyond;
   return (
     <Box sx={{ maxWidth: 1100 }}>
       <Title title={`Role: ${role.name}`} />
       <PageHeader title={role.name} subtitle={`${(role.permissions ?? []).length} permissions`} />
+      {beyond && canOnEntity(user, 'role', 'update') && (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          This role holds permissions you do not have, so only someone who holds them all can change it.
+        </Alert>
+      )}
       {conflict && (
         <Alert severity="warning" sx={{ mb: 2 }} action={<Button color="inherit" size="small" onClick={() => void refetch().then(() => setConflict(null))}>Reload</Button>}>
           {conflict}

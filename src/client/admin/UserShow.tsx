@@ -9,7 +9,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import { RecordContextProvider, ReferenceArrayField, ReferenceField, SingleFieldList, Title, WithRecord, useGetOne } from 'react-admin';
-import { can, canOnEntity } from '../../common/permissions';
+import { can, canGrant, canOnEntity } from '../../common/permissions';
 import { formatDateTime } from '../i18n/dates';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { useUser } from '../records/hooks';
@@ -36,10 +36,13 @@ export default function UserShow() {
   const { id } = useParams<{ id: string }>();
   const { data: user, error, isPending } = useGetOne('users', { id: id! });
   const me = useUser();
+  // An account whose role holds more than the person's own is managed only by those holding it all (the server's rule).
+  const { data: role } = useGetOne('roles', { id: user?.role_id }, { enabled: Boolean(user?.role_id) && canOnEntity(me, 'role', 'read') });
   useDocumentTitle(user ? `${user.name} · Users` : 'Users');
   if (error) return <LoadFailed error={error} />;
   if (isPending || !user) return <PageLoading />;
-  const canUpdate = canOnEntity(me, 'user', 'update');
+  const manageable = !role || canGrant(me, role.permissions ?? []);
+  const canUpdate = canOnEntity(me, 'user', 'update') && manageable;
   return (
     <RecordContextProvider value={user}>
       <Box sx={{ maxWidth: 1000 }}>
@@ -55,7 +58,7 @@ export default function UserShow() {
                   Edit
                 </Button>
               )}
-              {can(me, 'user:impersonate') && me?.id !== user.id && <ImpersonateButton user={user} />}
+              {can(me, 'user:impersonate') && manageable && me?.id !== user.id && <ImpersonateButton user={user} />}
             </>
           }
         />
