@@ -357,8 +357,10 @@ export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, opti
   /** Moves an importer to `position` (0-based) in the list; the others shift. */
   app.post<{ Params: { id: number } }>('/api/importers/:id/reorder', { schema: { params: idParam }, config: { permission: { resource: 'importers', action: 'update' } } }, async (request) => {
     const user = request.user!;
-    const { position } = parseBody(z.object({ position: z.coerce.number().int().min(0).max(100_000) }), request.body);
     const def = importers();
+    // Before anything else: a move that changes no position would otherwise answer without ever checking.
+    ctx.records.authorize(user, def, 'update');
+    const { position } = parseBody(z.object({ position: z.coerce.number().int().min(0).max(100_000) }), request.body);
     await records.show(user, def, request.params.id);
     const ordered = await db.selectFrom('importers').select(['id', 'position']).where('deleted_at', 'is', null).orderBy('position').orderBy('id').execute();
     const ids = ordered.map((r) => r.id).filter((id) => id !== request.params.id);
@@ -376,6 +378,8 @@ export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, opti
    */
   app.post('/api/importer-columns/import', { config: { permission: { resource: 'importers', action: 'update' } } }, async (request, reply) => {
     const user = request.user!;
+    // Before reading the file: a header that adds no column would otherwise answer without ever checking.
+    ctx.records.authorize(user, importers(), 'update');
     let headers: string[] = [];
     let importerId: number;
     if (request.isMultipart()) {
