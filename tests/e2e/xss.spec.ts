@@ -178,7 +178,7 @@ test('a script payload in every text people and files set never runs, on any scr
   const showing = new Set([`/sites/${seeded.site}/show`, '/notifications', '/sites', `/contractors/${seeded.contractor}/show`, `/imports/${seeded.import}/show`, '/users', '/roles']);
   for (const path of screens) {
     await page.goto(path);
-    await expect(page.getByRole('main')).toBeVisible();
+    await expect(page.getByRole('main')).toBeVisible({ timeout: 30_000 });
     if (showing.has(path)) await expect(page.getByRole('main'), path).toContainText('X<img', { timeout: 30_000 });
     else await page.waitForLoadState('networkidle');
     expect(await evidence(page), path).toEqual({ ran: null, injected: 0, violations: [] });
