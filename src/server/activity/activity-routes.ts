@@ -149,5 +149,5 @@ export async function activityFeed(ctx: AppContext, user: AuthUser, query: unkno
 }
 
 export function registerActivityRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get('/api/actions', async (request) => activityFeed(ctx, request.user!, request.query));
+  app.get('/api/actions', { config: { permission: 'signed-in' } }, async (request) => activityFeed(ctx, request.user!, request.query));
 }

@@ -51,7 +51,10 @@ export function registerAssistantRoutes(app: FastifyInstance, ctx: AppContext) {
     await runner.idle();
   });
 
-  app.post('/api/assistant/messages', async (request, reply) => {
+  // A message of the person's own (anyone else's answers as if it did not exist).
+  const ownMessage = { config: { permission: { resource: 'assistant/messages', action: 'read' } } } as const;
+
+  app.post('/api/assistant/messages', { config: { permission: { resource: 'assistant/messages', action: 'create' } } }, async (request, reply) => {
     const user = request.user!;
     ctx.records.authorize(user, messages, 'create');
     await assertEnabled(ctx);
@@ -67,7 +70,7 @@ export function registerAssistantRoutes(app: FastifyInstance, ctx: AppContext) {
     return reply.status(201).send({ data: record, message });
   });
 
-  app.post<{ Params: { id: number } }>('/api/assistant/messages/:id/stop', { schema: { params: idParam } }, async (request) => {
+  app.post<{ Params: { id: number } }>('/api/assistant/messages/:id/stop', { schema: { params: idParam }, ...ownMessage }, async (request) => {
     const question = await ctx.records.show(request.user, messages, request.params.id);
     return { data: { stopped: runner.stop(request.user!, question.id) } };
   });
@@ -95,10 +98,10 @@ export function registerAssistantRoutes(app: FastifyInstance, ctx: AppContext) {
       throw error;
     }
   };
-  app.post<{ Params: { id: number } }>('/api/assistant/messages/:id/approve', { schema: { params: idParam } }, decide('approve'));
-  app.post<{ Params: { id: number } }>('/api/assistant/messages/:id/reject', { schema: { params: idParam } }, decide('reject'));
+  app.post<{ Params: { id: number } }>('/api/assistant/messages/:id/approve', { schema: { params: idParam }, ...ownMessage }, decide('approve'));
+  app.post<{ Params: { id: number } }>('/api/assistant/messages/:id/reject', { schema: { params: idParam }, ...ownMessage }, decide('reject'));
 
-  app.get<{ Querystring: Record<string, unknown> }>('/api/assistant/status', async (request) => {
+  app.get<{ Querystring: Record<string, unknown> }>('/api/assistant/status', { config: { permission: { resource: 'assistant/threads', action: 'read' } } }, async (request) => {
     const user = request.user!;
     ctx.records.authorize(user, threads, 'read');
     const query = parseBody(z.object({ context_type: z.string().max(60).optional(), context_id: z.coerce.number().int().positive().optional() }).strip(), request.query);
@@ -117,7 +120,7 @@ export function registerAssistantRoutes(app: FastifyInstance, ctx: AppContext) {
     };
   });
 
-  app.post('/api/assistant/test-connection', async (request) => {
+  app.post('/api/assistant/test-connection', { config: { permission: 'feature:update' } }, async (request) => {
     if (!can(request.user, 'feature:update')) throw forbidden('Only an administrator may test the assistant connection.');
     const started = Date.now();
     const result = await testConnection(runner.modelSettings());

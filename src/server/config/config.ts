@@ -38,6 +38,7 @@ const settingsSchema = z.object({
   INACTIVITY_TIMEOUT_MS: integer(1_800_000, 1_000, 24 * 3_600_000),
   INACTIVITY_COUNTDOWN_SECONDS: integer(60, 1, 3_600),
   LOGIN_MAX_ATTEMPTS: integer(5, 1, 1_000),
+  LOGIN_MAX_ATTEMPTS_PER_ADDRESS: integer(20, 1, 100_000),
   LOGIN_DECAY_SECONDS: integer(60, 1, 86_400),
   BODY_LIMIT_BYTES: integer(1_048_576, 1_024, 50 * 1_048_576),
   UPLOAD_LIMIT_BYTES: integer(100 * 1_048_576, 1_024, 1_024 * 1_048_576),
@@ -87,7 +88,8 @@ export interface Config {
   seedDemo: boolean;
   registrationEnabled: boolean;
   session: { idleMinutes: number; rememberDays: number; inactivityTimeoutMs: number; inactivityCountdownSeconds: number };
-  throttle: { maxAttempts: number; decaySeconds: number };
+  /** Failed sign-ins allowed per account and address, and per address alone, in `decaySeconds`. */
+  throttle: { maxAttempts: number; maxAttemptsPerAddress: number; decaySeconds: number };
   limits: { bodyBytes: number; uploadBytes: number };
   trustProxy: boolean;
   /** Keep sessions and list/show answers in memory until the next write (READ_CACHE); `undefined`: by database kind. */
@@ -143,7 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       inactivityTimeoutMs: s.INACTIVITY_TIMEOUT_MS,
       inactivityCountdownSeconds: s.INACTIVITY_COUNTDOWN_SECONDS,
     },
-    throttle: { maxAttempts: s.LOGIN_MAX_ATTEMPTS, decaySeconds: s.LOGIN_DECAY_SECONDS },
+    throttle: { maxAttempts: s.LOGIN_MAX_ATTEMPTS, maxAttemptsPerAddress: s.LOGIN_MAX_ATTEMPTS_PER_ADDRESS, decaySeconds: s.LOGIN_DECAY_SECONDS },
     limits: { bodyBytes: s.BODY_LIMIT_BYTES, uploadBytes: s.UPLOAD_LIMIT_BYTES },
     trustProxy: s.TRUST_PROXY,
     readCache: s.READ_CACHE,

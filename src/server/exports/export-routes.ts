@@ -14,7 +14,9 @@ const startBody = z.object({ resource: z.string().min(1).max(80), params: z.reco
  * exports are listed and shown here (the generic routes would ask for export:read).
  */
 export function registerExportRoutes(app: FastifyInstance, exports: ExportService) {
-  app.get('/api/exports/download', async (request, reply) => {
+  // A person's own exports: those who may export see the ones they made.
+  const ownExports = { config: { permission: { anyOf: [{ resource: 'exports', action: 'read' }, 'export:create'] } } } as const;
+  app.get('/api/exports/download', { config: { permission: 'export:create' } }, async (request, reply) => {
     const user = request.user!;
     exports.assertMayExport(user);
     const query = parseExportQuery(request.query as Record<string, unknown>);
@@ -30,7 +32,7 @@ export function registerExportRoutes(app: FastifyInstance, exports: ExportServic
     return reply.send(Readable.from(exports.stream(user, def, query)));
   });
 
-  app.post('/api/exports', async (request, reply) => {
+  app.post('/api/exports', { config: { permission: 'export:create' } }, async (request, reply) => {
     const user = request.user!;
     exports.assertMayExport(user);
     const body = parseBody(startBody, request.body);
@@ -39,10 +41,10 @@ export function registerExportRoutes(app: FastifyInstance, exports: ExportServic
     return reply.status(201).send({ data: record, message: 'The export has started.' });
   });
 
-  app.get('/api/exports', async (request) => exports.list(request.user, request.query as Record<string, unknown>));
-  app.get<{ Params: { id: number } }>('/api/exports/:id', { schema: { params: idParam } }, async (request) => ({ data: await exports.show(request.user, request.params.id) }));
+  app.get('/api/exports', ownExports, async (request) => exports.list(request.user, request.query as Record<string, unknown>));
+  app.get<{ Params: { id: number } }>('/api/exports/:id', { schema: { params: idParam }, ...ownExports }, async (request) => ({ data: await exports.show(request.user, request.params.id) }));
 
-  app.get<{ Params: { id: number } }>('/api/exports/:id/download', { schema: { params: idParam } }, async (request, reply) => {
+  app.get<{ Params: { id: number } }>('/api/exports/:id/download', { schema: { params: idParam }, ...ownExports }, async (request, reply) => {
     const file = await exports.file(request.user, request.params.id);
     reply.header('content-type', 'text/csv; charset=utf-8');
     reply.header('content-length', String(file.size));

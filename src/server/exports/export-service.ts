@@ -129,7 +129,10 @@ export class ExportService {
     const unknown = columns.filter((c) => !all.includes(c) && !(def.readOnly ?? []).includes(c));
     if (unknown.length) throw new ValidationError({ columns: [`Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`] });
     const labels = columns.map((c) => fields[c]?.label ?? (c === 'id' ? 'ID' : humanise(c)).replace(/^\w/, (x) => x.toUpperCase()));
-    return { columns, labels: columns.map((c, i) => (fields[c]?.label ? labels[i].replace(/^\w/, (x) => x.toUpperCase()) : labels[i])) };
+    const capitalised = columns.map((c, i) => (fields[c]?.label ? labels[i].replace(/^\w/, (x) => x.toUpperCase()) : labels[i]));
+    // Two columns under one header (a custom field named as a built-in one) could not be told apart, nor imported back.
+    const count = (label: string) => capitalised.filter((l) => l.toLowerCase() === label.toLowerCase()).length;
+    return { columns, labels: capitalised.map((label, i) => (count(label) > 1 ? `${label} (${columns[i]})` : label)) };
   }
 
   async count(user: AuthUser | null, def: ResourceDefinition, params: Record<string, unknown>) {

@@ -23,7 +23,7 @@ const perPage = (value: unknown, fallback: number, max: number) => Math.min(max,
 export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, imports: ImportService, importers: ImporterService) {
   const uploadFolder = path.join(ctx.config.dataDir, 'files', 'imports');
 
-  app.post('/api/imports', async (request, reply) => {
+  app.post('/api/imports', { config: { permission: 'import:create' } }, async (request, reply) => {
     const user = request.user!;
     if (!can(user, 'import:create')) throw forbidden('You do not have permission to import files.');
     const upload = await receiveCsvUpload(request, uploadFolder, ctx.config.limits.uploadBytes);
@@ -44,7 +44,7 @@ export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, impo
   });
 
   /** The first rows of a file as the importer would map them, with the errors they would produce. Nothing is written. */
-  app.post('/api/imports/preview', async (request) => {
+  app.post('/api/imports/preview', { config: { permission: { anyOf: ['import:create', 'importer:update', 'importer:create'] } } }, async (request) => {
     const user = request.user!;
     if (!can(user, 'import:create') && !can(user, 'importer:update') && !can(user, 'importer:create')) throw forbidden('You do not have permission to import files.');
     const folder = await mkdtemp(path.join(os.tmpdir(), 'om-preview-'));
@@ -72,19 +72,19 @@ export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, impo
     reply.header('content-disposition', `attachment; filename="${fileName}"`);
     return reply.send(csv);
   };
-  app.post<{ Params: { id: number } }>('/api/imports/:id/download', { schema: { params: idParam } }, reportRoute);
-  app.get<{ Params: { id: number } }>('/api/imports/:id/download', { schema: { params: idParam } }, reportRoute);
+  app.post<{ Params: { id: number } }>('/api/imports/:id/download', { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' } } }, reportRoute);
+  app.get<{ Params: { id: number } }>('/api/imports/:id/download', { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' } } }, reportRoute);
 
-  app.get<{ Params: { id: number }; Querystring: { page?: string; per_page?: string } }>('/api/imports/:id/failures', { schema: { params: idParam } }, async (request) =>
+  app.get<{ Params: { id: number }; Querystring: { page?: string; per_page?: string } }>('/api/imports/:id/failures', { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' } } }, async (request) =>
     imports.failures(request.user, request.params.id, page(request.query.page), perPage(request.query.per_page, 50, 200)),
   );
 
   /** What the import wrote: records created or updated, with their names (for links on the show page). */
-  app.get<{ Params: { id: number }; Querystring: { page?: string; per_page?: string } }>('/api/imports/:id/records', { schema: { params: idParam } }, async (request) =>
+  app.get<{ Params: { id: number }; Querystring: { page?: string; per_page?: string } }>('/api/imports/:id/records', { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' } } }, async (request) =>
     imports.writtenRecords(request.user!, request.params.id, page(request.query.page), perPage(request.query.per_page, 25, 100)),
   );
 
-  app.post<{ Params: { id: number } }>('/api/imports/:id/undo', { schema: { params: idParam } }, async (request, reply) => {
+  app.post<{ Params: { id: number } }>('/api/imports/:id/undo', { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' } } }, async (request, reply) => {
     const updated = await imports.requestUndo(request.user!, request.params.id);
     return reply.status(202).send({ data: updated, message: 'Undoing the import: what it created is being removed and what it changed put back.' });
   });

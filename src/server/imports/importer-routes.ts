@@ -16,10 +16,10 @@ import { receiveCsvUpload } from './uploads.js';
  * one, reordering, and column suggestions from a sample file (POST /api/importer-columns/import).
  */
 export function registerImporterRoutes(app: FastifyInstance, ctx: AppContext, importers: ImporterService) {
-  app.get<{ Querystring: { record_type?: string } }>('/api/importers/targets', async (request) => importers.targets(request.user!, request.query.record_type));
+  app.get<{ Querystring: { record_type?: string } }>('/api/importers/targets', { config: { permission: { anyOf: ['importer:read', 'import:create'] } } }, async (request) => importers.targets(request.user!, request.query.record_type));
 
   /** An importer as a file (JSON) another installation can import. */
-  app.get<{ Params: { id: number } }>('/api/importers/:id/export', { schema: { params: idParam } }, async (request, reply) => {
+  app.get<{ Params: { id: number } }>('/api/importers/:id/export', { schema: { params: idParam }, config: { permission: { resource: 'importers', action: 'read' } } }, async (request, reply) => {
     const { file, fileName } = await importers.exportFile(request.user, request.params.id);
     reply.header('content-type', 'application/json; charset=utf-8');
     reply.header('content-disposition', `attachment; filename="${fileName}"`);
@@ -27,7 +27,7 @@ export function registerImporterRoutes(app: FastifyInstance, ctx: AppContext, im
   });
 
   /** Creates an importer from an exported file: JSON body, or multipart with the file as `file`. */
-  app.post('/api/importers/import', async (request, reply) => {
+  app.post('/api/importers/import', { config: { permission: { resource: 'importers', action: 'create' } } }, async (request, reply) => {
     let body: unknown = request.body;
     if (request.isMultipart()) {
       const part = await request.file({ limits: { fileSize: 1_048_576 } });
@@ -44,7 +44,8 @@ export function registerImporterRoutes(app: FastifyInstance, ctx: AppContext, im
   });
 
   /** Moves an importer to `position` (0-based) in the list; the others shift. */
-  app.post<{ Params: { id: number } }>('/api/importers/:id/reorder', { schema: { params: idParam } }, async (request) => {
+  app.post<{ Params: { id: number } }>('/api/importers/:id/reorder', { schema: { params: idParam }, config: { permission: { resource: 'importers', action: 'update' } } }, async (request) => {
+    importers.assertMayEdit(request.user);
     const { position } = parseBody(z.object({ position: z.coerce.number().int().min(0).max(100_000) }), request.body);
     return { data: await importers.reorder(request.user!, request.params.id, position, socketOf(request)), message: 'Importers reordered successfully.' };
   });
@@ -53,7 +54,8 @@ export function registerImporterRoutes(app: FastifyInstance, ctx: AppContext, im
    * Columns for an importer from a sample file's header (multipart `file` + `importer_id`) or a list of headers
    * (JSON `{importer_id, headers}`): each header not yet mapped gets a column with the suggested target.
    */
-  app.post('/api/importer-columns/import', async (request, reply) => {
+  app.post('/api/importer-columns/import', { config: { permission: { resource: 'importers', action: 'update' } } }, async (request, reply) => {
+    importers.assertMayEdit(request.user);
     let headers: string[] = [];
     let importerId: number;
     if (request.isMultipart()) {

@@ -123,8 +123,17 @@ export class ImporterService {
     return record;
   }
 
+  /**
+   * Refuses a person who may not edit importers. Asked before the request is read: a move that changes no position
+   * or a header that adds no column would otherwise answer without any write being checked.
+   */
+  assertMayEdit(user: AuthUser | null) {
+    this.ctx.records.authorize(user, this.def, 'update');
+  }
+
   /** Moves an importer to `position` (0-based) in the list; the others shift. Returns the whole list. */
   async reorder(user: AuthUser, id: number, position: number, socketId?: string) {
+    this.assertMayEdit(user);
     await this.ctx.records.show(user, this.def, id);
     const ordered = await this.ctx.db.selectFrom('importers').select(['id', 'position']).where('deleted_at', 'is', null).orderBy('position').orderBy('id').execute();
     const ids = ordered.map((r) => r.id).filter((other) => other !== id);
@@ -138,6 +147,7 @@ export class ImporterService {
 
   /** Each header not yet mapped becomes a column with its suggested target (a target already used stays free). */
   async addColumnsFromHeaders(user: AuthUser, importerId: number, headers: string[], socketId?: string) {
+    this.assertMayEdit(user);
     const importer = await this.config(importerId);
     if (!importer) throw new ValidationError({ importer_id: ['The selected importer does not exist.'] });
     await this.ctx.records.show(user, this.def, importer.id);

@@ -14,19 +14,20 @@ import { parseViewport } from './viewport.js';
  * simplified shapes, search and filter options. Each checks the map feature and `map:read` first.
  */
 export function registerMapRoutes(app: FastifyInstance, ctx: AppContext, service: MapService, regions: MapRegions) {
+  const mapRead = { config: { permission: 'map:read' } } as const;
   const access = async (user: AuthUser | null) => {
     await service.assertMapAccess(user);
     return user!;
   };
 
-  app.get<{ Querystring: Record<string, unknown> }>('/api/map/markers', async (request) => {
+  app.get<{ Querystring: Record<string, unknown> }>('/api/map/markers', mapRead, async (request) => {
     const user = await access(request.user);
     const viewport = parseViewport(request.query, { zoomRequired: true });
     const layers = parseLayers(request.query.layers);
     return service.markers(user, viewport, layers, await service.filters(request.query));
   });
 
-  app.get<{ Querystring: Record<string, unknown> }>('/api/map/marker-data', async (request) => {
+  app.get<{ Querystring: Record<string, unknown> }>('/api/map/marker-data', mapRead, async (request) => {
     const user = await access(request.user);
     const id = Number(request.query.id);
     if (!isRowId(id)) throw new ValidationError({ id: ['The id must be a whole number.'] });
@@ -36,7 +37,7 @@ export function registerMapRoutes(app: FastifyInstance, ctx: AppContext, service
   });
 
   /** GET /api/map/regions: regions (optionally those in a bbox) with their measures for the person's filters. */
-  app.get<{ Querystring: Record<string, unknown> }>('/api/map/regions', async (request) => {
+  app.get<{ Querystring: Record<string, unknown> }>('/api/map/regions', mapRead, async (request) => {
     const user = await access(request.user);
     const bbox = request.query.bbox !== undefined ? parseViewport(request.query).bbox : null;
     const rows = await regions.rows(user, request.query, { bbox });
@@ -44,14 +45,14 @@ export function registerMapRoutes(app: FastifyInstance, ctx: AppContext, service
   });
 
   /** GET /api/map/regions-geojson?zoom=&bbox=&geometry_type=&measure=&ids=: the regions in view as simplified GeoJSON. */
-  app.get<{ Querystring: Record<string, unknown> }>('/api/map/regions-geojson', async (request) => {
+  app.get<{ Querystring: Record<string, unknown> }>('/api/map/regions-geojson', mapRead, async (request) => {
     const user = await access(request.user);
     const viewport = parseViewport(request.query);
     const ids = truthyList(request.query.ids ?? request.query['ids[]']).map(Number).filter(Number.isInteger);
     return regions.geojson(user, request.query, viewport, ids, request.log);
   });
 
-  app.get<{ Params: { id: string }; Querystring: Record<string, unknown> }>('/api/map/regions/:id', async (request) => {
+  app.get<{ Params: { id: string }; Querystring: Record<string, unknown> }>('/api/map/regions/:id', mapRead, async (request) => {
     const user = await access(request.user);
     const id = Number(request.params.id);
     if (!isRowId(id)) throw notFound(`No region has the id ${request.params.id}.`);
@@ -61,7 +62,7 @@ export function registerMapRoutes(app: FastifyInstance, ctx: AppContext, service
   });
 
   /** GET /api/map/search?q=: sites, places and regions to jump to. */
-  app.get<{ Querystring: Record<string, unknown> }>('/api/map/search', async (request) => {
+  app.get<{ Querystring: Record<string, unknown> }>('/api/map/search', mapRead, async (request) => {
     const user = await access(request.user);
     const q = searchText(request.query.q);
     if (q.length < 2) return { data: [] };
@@ -69,7 +70,7 @@ export function registerMapRoutes(app: FastifyInstance, ctx: AppContext, service
   });
 
   /** GET /api/map/filters: what the filter drawer offers, limited to what the person may read. */
-  app.get('/api/map/filters', async (request) => {
+  app.get('/api/map/filters', mapRead, async (request) => {
     const user = await access(request.user);
     return { data: await filterOptions(ctx, service, user) };
   });

@@ -81,7 +81,7 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
   if (!app.hasDecorator('websocketServer')) await app.register(websocket, { options: { maxPayload: MAX_CLIENT_FRAME_BYTES } });
   if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) await app.register(formbody);
 
-  app.get<{ Params: { key: string }; Querystring: { protocol?: string } }>('/app/:key', { websocket: true }, (socket, request) =>
+  app.get<{ Params: { key: string }; Querystring: { protocol?: string } }>('/app/:key', { websocket: true, config: { permission: 'public' } }, (socket, request) =>
     hub.accept(socket, request.params.key, request.query.protocol),
   );
   registerAuthRoutes(app, signer, rules);

@@ -59,7 +59,7 @@ async function readUpload(request: FastifyRequest): Promise<{ text: string; fiel
  */
 export const regionRoutes: FeaturePlugin = async (app, options) => {
   const ctx: AppContext = options.ctx;
-  app.post('/api/regions/colors', async (request) => {
+  app.post('/api/regions/colors', { config: { permission: { resource: 'regions', action: 'update' } } }, async (request) => {
     const body = parseBody(colorsBody, request.body);
     const def = regionsDefinition(ctx);
     ctx.records.authorize(request.user, def, 'update');
@@ -74,7 +74,7 @@ export const regionRoutes: FeaturePlugin = async (app, options) => {
     return { data, message: `${changes.length === 1 ? 'Region colour' : 'Region colours'} updated successfully.` };
   });
 
-  app.post('/api/regions/load-us', async (request) => {
+  app.post('/api/regions/load-us', { config: { permission: { allOf: [{ resource: 'regions', action: 'create' }, { resource: 'regions', action: 'update' }] } } }, async (request) => {
     const body = parseBody(loadBody, request.body);
     let states: string[] | undefined;
     if (body.states?.length) {
@@ -89,7 +89,7 @@ export const regionRoutes: FeaturePlugin = async (app, options) => {
     };
   });
 
-  app.post('/api/regions/upload', async (request, reply) => {
+  app.post('/api/regions/upload', { config: { permission: { allOf: [{ resource: 'regions', action: 'create' }, { resource: 'regions', action: 'update' }] } } }, async (request, reply) => {
     const { text, fields } = await readUpload(request);
     const geometryType = (fields.geometry_type || 'postal-code') as Shape['geometry_type'];
     if (!(GEOMETRY_TYPES as readonly string[]).includes(geometryType)) throw new ValidationError({ geometry_type: [`The geometry type must be one of: ${GEOMETRY_TYPES.join(', ')}.`] });
@@ -108,7 +108,7 @@ export const regionRoutes: FeaturePlugin = async (app, options) => {
   });
 
   /** GET /api/options/geometries?type=state|county|postal-code&q=text&state=06: `{data: [{id, name, geometry_type, code}]}` to pick a region shape. */
-  app.get<{ Querystring: Record<string, unknown> }>('/api/options/geometries', async (request) => {
+  app.get<{ Querystring: Record<string, unknown> }>('/api/options/geometries', { config: { permission: { resource: 'regions', action: 'read' } } }, async (request) => {
     ctx.records.authorize(request.user, regionsDefinition(ctx), 'read');
     const type = typeof request.query.type === 'string' && request.query.type ? request.query.type : typeof request.query.geometry_type === 'string' ? request.query.geometry_type : null;
     if (type && !(GEOMETRY_TYPES as readonly string[]).includes(type)) throw new ValidationError({ type: [`The type must be one of: ${GEOMETRY_TYPES.join(', ')}.`] });

@@ -26,7 +26,7 @@ const query = z.object({
  * rule shared with the activity feed (activity/visibility.ts).
  */
 export function registerRevisionRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get('/api/revisions', async (request) => {
+  app.get('/api/revisions', { config: { permission: 'revision:read' } }, async (request) => {
     const user = request.user!;
     if (!can(user, 'revision:read')) throw forbidden('You do not have permission to read the history.');
     const params = parseBody(query.passthrough(), request.query);
