@@ -8,6 +8,7 @@ import * as map from './migrations/004_map.js';
 import * as siteLabour from './migrations/006_site_labour.js';
 import * as customFieldIndexes from './migrations/007_custom_field_indexes.js';
 import * as marketShareCounts from './migrations/009_market_share_counts.js';
+import * as revisionBatches from './migrations/010_revision_batches.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '006_site_labour': siteLabour,
   '007_custom_field_indexes': customFieldIndexes,
   '009_market_share_counts': marketShareCounts,
+  '010_revision_batches': revisionBatches,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -293,9 +293,10 @@ export async function importBatch(
 /**
  * Puts back what an import did, for one chunk of its `import_records` (newest first): records it created are
  * deleted (soft where the type supports it), fields it changed get their old values back. Revisions are
- * written (deleted / updated) without import_id, as the person undoing is acting by hand.
+ * written (deleted / updated) without import_id, as the person undoing is acting by hand, all of one batch
+ * (`batchId`: the activity feed shows the undo as one entry).
  */
-export async function undoBatch(service: RecordService, trx: Transaction<any>, user: AuthUser, def: ResourceDefinition, entries: ReadonlyArray<{ record_id: number; created: boolean; before: Record<string, unknown> | null }>) {
+export async function undoBatch(service: RecordService, trx: Transaction<any>, user: AuthUser, def: ResourceDefinition, entries: ReadonlyArray<{ record_id: number; created: boolean; before: Record<string, unknown> | null }>, batchId: string | null = null) {
   const userId = user.impersonator?.id ?? user.id;
   const fields = await batchFields(service, def, trx);
   const types = await tableColumnTypes(trx, def.table);
@@ -329,8 +330,8 @@ export async function undoBatch(service: RecordService, trx: Transaction<any>, u
     }
   }
   if (revisions.length) {
-    await sql`insert into revisions (revisionable_type, revisionable_id, action, user_id, changes)
-      select revisionable_type, revisionable_id, action, user_id, changes
+    await sql`insert into revisions (revisionable_type, revisionable_id, action, user_id, changes, batch_id)
+      select revisionable_type, revisionable_id, action, user_id, changes, ${batchId}::text
       from json_to_recordset(${JSON.stringify(revisions)}::json) as x(revisionable_type text, revisionable_id integer, action text, user_id integer, changes jsonb)`.execute(trx);
   }
   return { deleted: created.length, restored: changed.length };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
@@ -33,8 +34,9 @@ export function regionsDefinition(ctx: AppContext): ResourceDefinition {
  * Writes many shapes at once (Census loads, GeoJSON uploads) in one transaction: a shape whose geometry type
  * and code match a region that is not deleted replaces that region's shape (its name and colour stay);
  * others become new regions. Each region gets an `imported` revision (without the shape itself, which would
- * double the storage), the sites inside are placed, and one ModelSaved event for `region` tells open screens
- * to reload. The person needs region:create and region:update unless `system` (a load on demand).
+ * double the storage), all of one batch (`batch_id`: the activity feed shows the load as one entry), the sites
+ * inside are placed, and one ModelSaved event for `region` tells open screens to reload. The person needs
+ * region:create and region:update unless `system` (a load on demand).
  */
 export async function storeShapes(ctx: AppContext, user: AuthUser | null, shapes: Shape[], options: { system?: boolean } = {}): Promise<StoreResult> {
   const def = regionsDefinition(ctx);
@@ -43,6 +45,7 @@ export async function storeShapes(ctx: AppContext, user: AuthUser | null, shapes
     ctx.records.authorize(user, def, 'update');
   }
   const revisionUser = options.system ? null : user;
+  const batchId = `regions:${randomUUID()}`;
   const result = await ctx.db.transaction().execute(async (trx) => {
     const codes = [...new Set(shapes.map((s) => s.code).filter((c): c is string => Boolean(c)))];
     const types = [...new Set(shapes.map((s) => s.geometry_type))];
@@ -61,6 +64,16 @@ export async function storeShapes(ctx: AppContext, user: AuthUser | null, shapes
     const now = new Date();
     const ids: number[] = new Array(shapes.length);
     const inserts: Array<{ index: number; row: Record<string, unknown> }> = [];
+    const revisions: Array<Record<string, unknown>> = [];
+    const revision = (id: number, changes: Record<string, unknown>) => ({
+      revisionable_type: def.type,
+      revisionable_id: id,
+      action: 'imported',
+      user_id: revisionUser?.impersonator?.id ?? revisionUser?.id ?? null,
+      changes: JSON.stringify(changes),
+      import_id: null,
+      batch_id: batchId,
+    });
     let updated = 0;
     for (const [index, shape] of shapes.entries()) {
       const [minLng, minLat, maxLng, maxLat] = bboxOf(shape.geometry);
@@ -70,7 +83,7 @@ export async function storeShapes(ctx: AppContext, user: AuthUser | null, shapes
         await trx.updateTable('regions').set({ geometry: JSON.stringify(shape.geometry), ...box, updated_at: now }).where('id', '=', id).execute();
         ids[index] = id;
         updated++;
-        await ctx.records.writeRevision(trx, def, id, 'imported', revisionUser, { geometry: ['(previous shape)', '(new shape)'] });
+        revisions.push(revision(id, { geometry: ['(previous shape)', '(new shape)'] }));
       } else {
         inserts.push({
           index,
@@ -83,15 +96,8 @@ export async function storeShapes(ctx: AppContext, user: AuthUser | null, shapes
       const rows = await trx.insertInto('regions').values(chunk.map((c) => c.row)).returning('id').execute();
       rows.forEach((row, k) => (ids[chunk[k].index] = row.id));
     }
-    // Revisions of the new regions in bulk: the same rows writeRevision makes, many per statement.
-    const revisions = inserts.map((c) => ({
-      revisionable_type: def.type,
-      revisionable_id: ids[c.index],
-      action: 'imported',
-      user_id: revisionUser?.impersonator?.id ?? revisionUser?.id ?? null,
-      changes: JSON.stringify({ name: [null, c.row.name], geometry_type: [null, c.row.geometry_type], code: [null, c.row.code] }),
-      import_id: null,
-    }));
+    // Revisions in bulk: the same rows writeRevision makes, with the batch, many per statement.
+    for (const c of inserts) revisions.push(revision(ids[c.index], { name: [null, c.row.name], geometry_type: [null, c.row.geometry_type], code: [null, c.row.code] }));
     for (let i = 0; i < revisions.length; i += 1_000) await trx.insertInto('revisions').values(revisions.slice(i, i + 1_000)).execute();
     const assigned = await assignRegionSites(trx, [...new Set(ids)]);
     return { created: inserts.length, updated, ids, assigned };
@@ -109,8 +115,7 @@ export async function storeShapes(ctx: AppContext, user: AuthUser | null, shapes
 
 /**
  * Codes of the state or county regions that already have a real shape. A region whose shape is a bare
- * rectangle (the demo organisation seeds its regions as boxes) does not count: loading on demand gives it the
- * Census shape.
+ * rectangle (drawn by hand as a placeholder) does not count: loading on demand gives it the Census shape.
  */
 export async function loadedUsCodes(ctx: AppContext, geometryType: 'state' | 'county'): Promise<Set<string>> {
   const rows = await ctx.db
