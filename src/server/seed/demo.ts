@@ -139,7 +139,7 @@ export async function seedDemo(trx: Transaction<any>, passwordHash: string) {
           estimated_hours: rand.int(20, 2000) * 100,
           prevailing_wage: rand.next() < 0.4,
           source: rand.pick(SOURCES),
-          external_id: `DEMO-${1000 + i}`,
+          external_id: String(202500300000 + i * 7),
           user_id: rand.pick(organizerIds),
           team_id: rand.pick(teams).id,
           created_at: created,
