@@ -13,7 +13,8 @@ const CONTRACTOR_KINDS = ['Builders', 'Electric', 'Mechanical', 'Construction', 
 export const FIRST = ['Maria', 'James', 'Luis', 'Aisha', 'Chen', 'Rosa', 'Marcus', 'Priya', 'Diego', 'Hannah', 'Kevin', 'Lupe', 'Andre', 'Mei', 'Carlos', 'Tanya', 'Omar', 'Grace', 'Jorge', 'Nina'];
 export const LAST = ['Garcia', 'Johnson', 'Nguyen', 'Hernandez', 'Smith', 'Lee', 'Martinez', 'Brown', 'Patel', 'Lopez', 'Kim', 'Davis', 'Rodriguez', 'Wilson', 'Torres', 'Clark'];
 export const STREETS = ['Main St', 'Broadway', '1st Ave', 'Market St', 'Grand Ave', 'Figueroa St', 'Mission Blvd', 'Park Ave', 'Harbor Blvd', 'El Camino Real'];
-const SITE_TYPE_MIX = ['union', 'union', 'union', 'non-union', 'non-union', 'pla', 'public-works', 'development', 'lcmt', 'pending', 'mega', 'residential'];
+/** Site types besides union and non-union work, which follow the metro's union density. */
+const OTHER_SITE_TYPES = ['pla', 'public-works', 'development', 'lcmt', 'pending', 'mega', 'residential'];
 const SOURCES = ['dodge-data', 'construct-connect', 'building-trades', 'manual'];
 /** The site types the seeded assistant role may read (site:read:union, site:read:pla). */
 export const ASSISTANT_SITE_TYPES = ['union', 'pla'];
@@ -21,8 +22,11 @@ export const ASSISTANT_SITE_TYPES = ['union', 'pla'];
 export const DAY = 86_400_000;
 const ids = (rows: Array<{ id: number }>) => rows.map((r) => r.id);
 
+/** One of the demo's metro areas, by their shares. */
+export const pickMetro = (rand: Random) => rand.pick(METROS.flatMap((m) => Array<Metro>(m.weight).fill(m)));
+
 /** A place in one of the demo's metro areas: an address, and a point inside the metro's county shape. */
-export function demoPlace(rand: Random, counties: ReadonlyMap<string, County>, metro: Metro = rand.pick(METROS.flatMap((m) => Array<Metro>(m.weight).fill(m)))) {
+export function demoPlace(rand: Random, counties: ReadonlyMap<string, County>, metro: Metro) {
   const county = counties.get(metro.county)!;
   return {
     street: `${rand.int(100, 9999)} ${rand.pick(STREETS)}`,
@@ -99,40 +103,56 @@ export async function seedDemo(trx: Transaction<any>, passwordHash: string) {
   const [trades, unions, statuses, phases, buildingTypes, classifications, dispatchTypes] = await Promise.all(
     ['trades', 'unions', 'site_statuses', 'site_phases', 'building_types', 'classifications', 'dispatch_types'].map(lookup),
   );
-  const place = () => demoPlace(rand, countyByCode);
 
-  const contractorTypes = ['union', 'union', 'non-union', 'non-union', 'general', 'none'];
+  // Contractors work near their office: a site's contractors come from its metro, so union work is denser in some
+  // counties than in others.
+  // Every metro has a union, a non-union and a general contractor; the rest are spread by the metros' shares.
+  const contractorMetros = Array.from({ length: 60 }, (_, i) => (i < METROS.length * 3 ? METROS[i % METROS.length] : pickMetro(rand)));
   const contractors = await trx
     .insertInto('contractors')
     .values(
-      Array.from({ length: 60 }, (_, i) => ({
-        name: `${CONTRACTOR_WORDS[i % CONTRACTOR_WORDS.length]} ${CONTRACTOR_KINDS[(i * 7) % CONTRACTOR_KINDS.length]}${i >= CONTRACTOR_WORDS.length ? ` ${Math.floor(i / CONTRACTOR_WORDS.length) + 1}` : ''}`,
-        type: rand.pick(contractorTypes),
-        phone: `(${rand.int(200, 999)}) 555-${String(rand.int(0, 9999)).padStart(4, '0')}`,
-        email: `office${i + 1}@contractor.example`,
-        union_id: rand.next() < 0.5 ? rand.pick(unions) : null,
-        ...place(),
-      })),
+      contractorMetros.map((metro, i) => {
+        const type = i < METROS.length * 3 ? ['union', 'non-union', 'general'][Math.floor(i / METROS.length)] : rand.chance(metro.union) ? 'union' : rand.pick(['non-union', 'general', 'none']);
+        return {
+          name: `${CONTRACTOR_WORDS[i % CONTRACTOR_WORDS.length]} ${CONTRACTOR_KINDS[(i * 7) % CONTRACTOR_KINDS.length]}${i >= CONTRACTOR_WORDS.length ? ` ${Math.floor(i / CONTRACTOR_WORDS.length) + 1}` : ''}`,
+          type,
+          phone: `(${rand.int(200, 999)}) 555-${String(rand.int(0, 9999)).padStart(4, '0')}`,
+          email: `office${i + 1}@contractor.example`,
+          union_id: type === 'union' ? rand.pick(unions) : null,
+          ...demoPlace(rand, countyByCode, metro),
+        };
+      }),
     )
     .returning(['id', 'type'])
     .execute();
+  const contractorsIn = (metro: Metro, types: string[]) => contractors.filter((c, i) => contractorMetros[i] === metro && types.includes(c.type));
+  /** A site's contractors: a general contractor and a trade contractor of the metro, union as often as the metro is. */
+  const contractorsFor = (metro: Metro) => {
+    const labour = () => rand.pick(contractorsIn(metro, [rand.chance(metro.union) ? 'union' : 'non-union']));
+    const general = rand.chance(0.5) ? rand.pick(contractorsIn(metro, ['general', 'none'])) : labour();
+    return [general.id, labour().id];
+  };
   await trx.insertInto('contractor_trades').values(contractors.map((c) => ({ contractor_id: c.id, trade_id: rand.pick(trades) }))).execute();
 
+  const siteContractors: number[] = [];
   const sites = await trx
     .insertInto('sites')
     .values(
       Array.from({ length: 400 }, (_, i) => {
-        const where = place();
+        const metro = pickMetro(rand);
+        const where = demoPlace(rand, countyByCode, metro);
         const created = new Date(now - rand.int(30, 365) * DAY);
+        const [general, trade] = contractorsFor(metro);
+        siteContractors.push(trade);
         return {
           name: `${rand.pick(SITE_WORDS)} ${rand.pick(SITE_KINDS)}${i >= 150 ? ` ${String.fromCharCode(65 + (i % 26))}` : ''}`,
-          type: rand.pick(SITE_TYPE_MIX),
+          type: rand.chance(0.45) ? (rand.chance(metro.union) ? 'union' : 'non-union') : rand.pick(OTHER_SITE_TYPES),
           site_status_id: rand.pick(statuses),
           site_phase_id: rand.pick(phases),
           building_type_id: rand.pick(buildingTypes),
           ...where,
           owner: `${rand.pick(LAST)} Holdings LLC`,
-          general_contractor_id: rand.pick(contractors).id,
+          general_contractor_id: general,
           bid_date: new Date(created.getTime() + rand.int(10, 60) * DAY).toISOString().slice(0, 10),
           kickoff_date: new Date(created.getTime() + rand.int(60, 200) * DAY).toISOString().slice(0, 10),
           estimated_value: rand.int(5, 4000) * 25_000,
@@ -153,7 +173,7 @@ export async function seedDemo(trx: Transaction<any>, passwordHash: string) {
   await trx.insertInto('site_trades').values(sites.flatMap((s) => [...new Set([rand.pick(trades), rand.pick(trades)])].map((trade_id) => ({ site_id: s.id, trade_id })))).execute();
   await trx
     .insertInto('site_contractors')
-    .values(sites.flatMap((s) => [s.general_contractor_id, rand.pick(contractors).id].map((contractor_id) => ({ site_id: s.id, contractor_id, trade_id: rand.pick(trades) }))))
+    .values(sites.flatMap((s, i) => [...new Set([s.general_contractor_id, siteContractors[i]])].map((contractor_id) => ({ site_id: s.id, contractor_id, trade_id: rand.pick(trades) }))))
     .execute();
   // Which county (and the state) each site lies in: point in polygon, as for any site saved in the app.
   await assignRegionSites(trx, regionIds);
