@@ -114,7 +114,7 @@ export async function writeDemoHistory(ctx: AppContext, now = Date.now()) {
         due = created + rand.int(1, 9) * DAY;
       }
       // The assistant may not change tasks: theirs stay open.
-      const mayFinish = assignee !== ana && k > 1 && due < now - 6 * HOUR && rand.chance(0.8);
+      const mayFinish = assignee !== ana && k > 1 && due < now - 6 * HOUR && rand.chance(0.9);
       const completed = mayFinish ? Math.min(Math.max(created + HOUR, due + rand.int(-20, 20) * HOUR), now - 30 * MINUTE) : null;
       const onContact = assignee === ana && k % 2 === 1;
       const contact = onContact ? rand.pick(contacts) : null;

@@ -239,7 +239,7 @@ export async function seedDemo(trx: Transaction<any>, passwordHash: string) {
         const site = rand.pick(assignee === assistantId ? assistantSites : sites);
         const due = new Date(now + rand.int(-35 * 24, 14 * 24) * 3_600_000);
         const created = new Date(Math.min(due.getTime(), now) - rand.int(2, 10) * DAY);
-        const done = due.getTime() < now - DAY && rand.chance(0.7);
+        const done = due.getTime() < now - DAY && rand.chance(0.9);
         const completed = done ? new Date(Math.min(due.getTime() + rand.int(-24, 30) * 3_600_000, now - 3_600_000)) : null;
         return {
           title: taskTitle(rand, type, site.name),
