@@ -1,22 +1,13 @@
 /** The activity feed's entries (GET /api/actions) and how they read. */
+import type { FeedBatchPart, FeedKind } from '../../common/report-types';
 
-export type FeedKind = 'created' | 'updated' | 'deleted' | 'restored' | 'imported' | 'note-added' | 'task-completed' | 'import-finished';
-
-/** What a bulk change wrote, by record type and action. */
-export interface FeedPart {
-  type: string;
-  type_name: string;
-  type_plural: string;
-  resource: string | null;
-  action: string;
-  count: number;
-}
+export type { FeedKind };
 
 /** A bulk change shown as one entry (an import, its undo, a region upload or Census load). */
 export interface FeedGroup {
   key: string;
   count: number;
-  parts: FeedPart[];
+  parts: FeedBatchPart[];
   undo: boolean;
   first_at: string;
 }
@@ -74,7 +65,7 @@ function listOf(items: string[]) {
 }
 
 /** "imported 3,012 regions", "deleted 36 sites and 2 contacts; changed 4 sites" */
-export function partsText(parts: FeedPart[]) {
+export function partsText(parts: FeedBatchPart[]) {
   const actions = [...new Set(parts.map((p) => p.action))];
   return actions
     .map((action) => {

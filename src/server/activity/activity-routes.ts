@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql, type RawBuilder } from 'kysely';
 import { z } from 'zod';
 import { can } from '../../common/permissions.js';
+import type { FeedKind } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { parseBody } from '../http/parse-body.js';
@@ -30,7 +31,6 @@ const feedQuery = z
   })
   .strip();
 
-export type FeedKind = 'created' | 'updated' | 'deleted' | 'restored' | 'imported' | 'note-added' | 'task-completed' | 'import-finished';
 
 /** What an entry says happened, beyond the bare revision action. */
 export function feedKind(type: string, action: string, changes: Record<string, [unknown, unknown]> | null): FeedKind {

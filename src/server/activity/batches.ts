@@ -1,6 +1,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { FeedBatchPart } from '../../common/report-types.js';
 import { canRead } from '../reports/scope.js';
 import { schemaStore } from '../schemas/schema-store.js';
 
@@ -15,19 +16,10 @@ export interface BatchHead {
   id: number;
 }
 
-export interface BatchPart {
-  type: string;
-  type_name: string;
-  type_plural: string;
-  resource: string | null;
-  action: string;
-  count: number;
-}
-
 export interface BatchSummary {
   key: string;
   count: number;
-  parts: BatchPart[];
+  parts: FeedBatchPart[];
   user_id: number | null;
   first_at: Date;
   last_at: Date;
@@ -85,7 +77,7 @@ export async function summarizeBatches(ctx: AppContext, user: AuthUser, matching
   for (const row of rows) {
     const def = ctx.resources.byType(row.revisionable_type);
     const name = def ? await ctx.records.nameOf(def) : row.revisionable_type;
-    const part: BatchPart = {
+    const part: FeedBatchPart = {
       type: row.revisionable_type,
       type_name: name,
       type_plural: plurals.get(row.revisionable_type)?.name_plural ?? (def ? humanise(def.name) : row.revisionable_type),
