@@ -70,15 +70,20 @@ const labelOf = (row: Record<string, any>) => {
  */
 export async function activityFeed(ctx: AppContext, user: AuthUser, query: unknown) {
   const params = parseBody(feedQuery, query);
-  let matching = ctx.db.selectFrom('revisions as r').where(revisionVisibility(ctx, user, 'r'));
-  if (params.user_id) matching = matching.where('r.user_id', '=', params.user_id);
-  if (params.type?.length) {
-    const types = params.type.map((t) => String(t)).map((t) => ctx.resources.get(t)?.type ?? t);
-    matching = matching.where('r.revisionable_type', 'in', types);
-  }
-  if (params.action?.length) matching = matching.where('r.action', 'in', params.action);
-  if (params.region_id) matching = matching.where(inRegion(params.region_id));
-  if (params.from || params.to) matching = matching.where(rangeCondition('r.created_at', { from: params.from, to: params.to }));
+  /** The revisions the person may see that match the filters; `forEachRow`: checked one by one (a walk by id), else in bulk (a count). */
+  const revisions = (forEachRow: boolean) => {
+    let matching = ctx.db.selectFrom('revisions as r').where(revisionVisibility(ctx, user, 'r', { forEachRow }));
+    if (params.user_id) matching = matching.where('r.user_id', '=', params.user_id);
+    if (params.type?.length) {
+      const types = params.type.map((t) => String(t)).map((t) => ctx.resources.get(t)?.type ?? t);
+      matching = matching.where('r.revisionable_type', 'in', types);
+    }
+    if (params.action?.length) matching = matching.where('r.action', 'in', params.action);
+    if (params.region_id) matching = matching.where(inRegion(params.region_id));
+    if (params.from || params.to) matching = matching.where(rangeCondition('r.created_at', { from: params.from, to: params.to }));
+    return matching;
+  };
+  const matching = revisions(true);
 
   // Revisions of their own (or of the one batch asked for), and bulk changes as one entry each: the newest of both.
   let ownRows = params.batch ? matching.where('r.batch_key', '=', params.batch) : matching.where('r.batch_key', 'is', null);
@@ -97,7 +102,7 @@ export async function activityFeed(ctx: AppContext, user: AuthUser, query: unkno
   const hasMore = merged.length > params.per_page;
   const shown = merged.slice(0, params.per_page);
   const page = shown.flatMap((entry) => (entry.row ? [entry.row] : []));
-  const batches = await summarizeBatches(ctx, user, matching, shown.flatMap((entry) => (entry.head ? [entry.head.batch_key] : [])));
+  const batches = await summarizeBatches(ctx, user, revisions(false), shown.flatMap((entry) => (entry.head ? [entry.head.batch_key] : [])));
   const names = await userNames(ctx, [...batches.values()].map((b) => b.user_id));
 
   // The records' names and parents, one query per record type on the page.
