@@ -41,6 +41,11 @@ function topology(level: UsLevel): Topology {
   return topo;
 }
 
+/** Forgets the parsed files (the counties file is about 6 MB of objects) after a one-off use such as seeding the demo. */
+export function releaseUsShapes() {
+  topologies.clear();
+}
+
 /** How the Census names a county-level area in its state. */
 export function countyName(code: string, name: string): string {
   const state = code.slice(0, 2);

@@ -5,6 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import type { AppContext } from '../app-context.js';
 import type { Config } from '../config/config.js';
 import { hashPassword } from '../auth/passwords.js';
+import { releaseUsShapes } from '../regions/us-atlas.js';
 import { seedDemo } from './demo.js';
 import { writeDemoHistory } from './demo-history.js';
 import {
@@ -91,6 +92,7 @@ export async function seedDemoHistory(ctx: AppContext): Promise<boolean> {
   const pending = await ctx.db.deleteFrom('app_settings').where('key', '=', 'demo_history_pending').returning('key').executeTakeFirst();
   if (!pending) return false;
   await writeDemoHistory(ctx);
+  releaseUsShapes();
   return true;
 }
 
