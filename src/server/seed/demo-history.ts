@@ -70,7 +70,7 @@ export async function writeDemoHistory(ctx: AppContext, now = Date.now()) {
   /** A time `daysAgo` days back at a working hour (US Pacific, in UTC), never in the last twenty minutes. */
   const at = (daysAgo: number) => {
     const day = new Date(now - daysAgo * DAY);
-    day.setUTCHours(rand.int(15, 24), rand.int(0, 59), 0, 0);
+    day.setUTCHours(rand.int(15, 23), rand.int(0, 59), 0, 0);
     const time = day.getTime();
     return time > now - 20 * MINUTE ? now - rand.int(25, 240) * MINUTE : time;
   };
@@ -137,21 +137,24 @@ export async function writeDemoHistory(ctx: AppContext, now = Date.now()) {
         });
         if (site && type !== 'call') {
           const report = rand.pick(VISIT_REPORTS);
-          add(completed + rand.int(5, 40) * MINUTE, async () => {
-            await create(assignee, 'notes', { body: report, notable_type: 'site', notable_id: site.id }, completed + 5 * MINUTE);
+          const written = Math.min(completed + rand.int(5, 40) * MINUTE, now - 20 * MINUTE);
+          add(written, async () => {
+            await create(assignee, 'notes', { body: report, notable_type: 'site', notable_id: site.id }, written);
           });
         }
       }
     }
   }
 
-  // ---- sites move on: stages, and two won for the union --------------------------------------------------------
+  // ---- sites move on: stages, and two won for the union (the vendor files below report other sites) -------------
+  const touched = new Set<number>();
   for (let i = 0; i < 16; i++) {
     const who = rand.pick([sam, sam, dana, dana, leader]);
     const site = rand.pick(sitesOf(who).filter((s) => s.stage && STAGES.indexOf(s.stage) >= 0 && STAGES.indexOf(s.stage) < STAGES.length - 1));
     const next = statuses.find((s) => s.name === STAGES[STAGES.indexOf(site.stage!) + 1]);
     if (!next) continue;
     site.stage = next.name;
+    touched.add(site.id);
     const time = at(rand.int(0, 27));
     add(time, async () => {
       await update(who, 'sites', site.id, { site_status_id: next.id }, time);
@@ -160,6 +163,7 @@ export async function writeDemoHistory(ctx: AppContext, now = Date.now()) {
   for (const [daysAgo, body] of [[12, 'Signed the project labor agreement with the GC today.'], [3, 'Owner confirmed all trades will be union; PLA signed.']] as const) {
     const site = rand.pick(sites.filter((s) => s.type === 'non-union'));
     site.type = 'union';
+    touched.add(site.id);
     const time = at(daysAgo);
     add(time, async () => {
       await update(leader, 'sites', site.id, { type: 'union' }, time);
@@ -221,7 +225,7 @@ export async function writeDemoHistory(ctx: AppContext, now = Date.now()) {
   const week2 = at(6);
   for (const [who, time, newRows, firstNumber] of [[sam, week1, 28, 202600500100], [leader, week2, 16, 202600500200]] as const) {
     const known: KnownSite[] = sites
-      .filter((s) => s.external_id && s.stage && STAGES.indexOf(s.stage) >= 0 && STAGES.indexOf(s.stage) < 2)
+      .filter((s) => !touched.has(s.id) && s.external_id && s.stage && STAGES.indexOf(s.stage) >= 0 && STAGES.indexOf(s.stage) < 2)
       .filter(() => rand.chance(0.03))
       .slice(0, 6)
       .map((s) => ({ external_id: s.external_id!, name: s.name, stage: s.stage, city: s.city }));
