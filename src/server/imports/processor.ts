@@ -178,7 +178,7 @@ export class ImportProcessor {
         }
         for (const [type, list] of byType) {
           touched.add(type);
-          await undoBatch(this.ctx.records, trx, user, definitionFor(this.ctx.resources, type), list as Array<{ record_id: number; created: boolean; before: Record<string, unknown> | null }>);
+          await undoBatch(this.ctx.records, trx, user, definitionFor(this.ctx.resources, type), list as Array<{ record_id: number; created: boolean; before: Record<string, unknown> | null }>, `import-undo:${importId}`);
         }
       });
       lastId = Number(entries[entries.length - 1].id);

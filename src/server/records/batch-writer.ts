@@ -291,9 +291,10 @@ export async function importBatch(
  * Puts back what an import did, for one chunk of its `import_records` (newest first): records it created are
  * deleted (soft where the type supports it), fields it changed get their old values back, with the type's
  * afterWrite work for them as for any update (a site moved back is placed in its regions again). Revisions are
- * written (deleted / updated) without import_id, as the person undoing is acting by hand.
+ * written (deleted / updated) without import_id, as the person undoing is acting by hand, all of one batch
+ * (`batchId`: the activity feed shows the undo as one entry).
  */
-export async function undoBatch(service: RecordService, trx: Transaction<any>, user: AuthUser, def: ResourceDefinition, entries: ReadonlyArray<{ record_id: number; created: boolean; before: Record<string, unknown> | null }>) {
+export async function undoBatch(service: RecordService, trx: Transaction<any>, user: AuthUser, def: ResourceDefinition, entries: ReadonlyArray<{ record_id: number; created: boolean; before: Record<string, unknown> | null }>, batchId: string | null = null) {
   const fields = await batchFields(service, def, trx);
   const types = await tableColumnTypes(trx, def.table);
   const revisions: Revision[] = [];
@@ -328,7 +329,7 @@ export async function undoBatch(service: RecordService, trx: Transaction<any>, u
       for (const p of group) revisions.push({ type: def.type, id: p.id, action: 'updated', changes: changesOf(p.existing, p.values) });
     }
   }
-  await writeRevisions(trx, user, revisions);
+  await writeRevisions(trx, user, batchId ? revisions.map((revision) => ({ ...revision, batchId })) : revisions);
   return { deleted: created.length, restored: changed.length };
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { can, canOnCategory, permittedCategories, type Action } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
@@ -242,21 +243,23 @@ export class RecordService {
    * are created; each gets an `imported` revision saying `changes`; `within` runs last in the same transaction (place
    * the sites inside the shapes). The person needs create and/or update permission unless `system` (the server loads
    * shapes on demand). After commit, one `imported` event with the last record written and how many there were.
+   * The revisions are one batch (`batchId`, `{type}:{uuid}` unless given): the activity feed shows them as one entry.
    */
   async writeBulk<T>(
     user: AuthUser | null,
     def: ResourceDefinition,
     rows: readonly BulkRow[],
-    options: { system?: boolean; within?: (trx: Transaction<any>, ids: number[]) => Promise<T> } = {},
+    options: { system?: boolean; batchId?: string; within?: (trx: Transaction<any>, ids: number[]) => Promise<T> } = {},
   ): Promise<{ ids: number[]; created: number; updated: number; within: T | undefined }> {
     if (!options.system) {
       if (rows.some((row) => row.id === undefined)) this.authorize(user, def, 'create');
       if (rows.some((row) => row.id !== undefined)) this.authorize(user, def, 'update');
     }
     const author = options.system ? null : user;
+    const batchId = options.batchId ?? `${def.type}:${randomUUID()}`;
     const result = await this.db.transaction().execute(async (trx) => {
       const ids = await bulkWrite(trx, def, rows);
-      await writeRevisions(trx, author, rows.map((row, i) => ({ type: def.type, id: ids[i], action: 'imported', changes: row.changes })));
+      await writeRevisions(trx, author, rows.map((row, i) => ({ type: def.type, id: ids[i], action: 'imported', changes: row.changes, batchId })));
       const within = await options.within?.(trx, ids);
       return { ids, within };
     });

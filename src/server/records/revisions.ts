@@ -13,6 +13,8 @@ export interface Revision {
   importId?: number | null;
   /** `assistant` when the person approved a change the assistant proposed. */
   via?: 'assistant' | null;
+  /** The bulk change the revision belongs to (a region load, an undo): the activity feed shows a batch as one entry. */
+  batchId?: string | null;
 }
 
 /** Rows per statement: the whole slice travels as one JSON parameter, not thousands of bound values. */
@@ -26,10 +28,10 @@ const SLICE = 1_000;
 export async function writeRevisions(trx: Kysely<any>, user: AuthUser | null, revisions: readonly Revision[]): Promise<void> {
   const userId = user?.impersonator?.id ?? user?.id ?? null;
   for (let start = 0; start < revisions.length; start += SLICE) {
-    const rows = revisions.slice(start, start + SLICE).map((r) => ({ type: r.type, id: r.id, action: r.action, changes: r.changes, import_id: r.importId ?? null, via: r.via ?? null }));
-    await sql`insert into revisions (revisionable_type, revisionable_id, action, user_id, changes, import_id, via)
-      select x.type, x.id, x.action, ${userId}::integer, x.changes, x.import_id, x.via
-      from json_to_recordset(${JSON.stringify(rows)}::json) as x(type text, id integer, action text, changes jsonb, import_id integer, via text)`.execute(trx);
+    const rows = revisions.slice(start, start + SLICE).map((r) => ({ type: r.type, id: r.id, action: r.action, changes: r.changes, import_id: r.importId ?? null, via: r.via ?? null, batch_id: r.batchId ?? null }));
+    await sql`insert into revisions (revisionable_type, revisionable_id, action, user_id, changes, import_id, via, batch_id)
+      select x.type, x.id, x.action, ${userId}::integer, x.changes, x.import_id, x.via, x.batch_id
+      from json_to_recordset(${JSON.stringify(rows)}::json) as x(type text, id integer, action text, changes jsonb, import_id integer, via text, batch_id text)`.execute(trx);
   }
 }
 

@@ -31,7 +31,8 @@ export function regionsDefinition(ctx: AppContext): ResourceDefinition {
  * Writes many shapes at once (Census loads, GeoJSON uploads) through the data service's bulk write, in one
  * transaction: a shape whose geometry type and code match a region that is not deleted replaces that region's
  * shape (its name and colour stay); others become new regions. Each region gets an `imported` revision (without
- * the shape itself, which would double the storage), the sites inside are placed, and one `imported` event tells
+ * the shape itself, which would double the storage), all of one batch (the activity feed shows the load as one
+ * entry), the sites inside are placed, and one `imported` event tells
  * open screens to reload. The person needs region:create and/or region:update unless `system` (a load on demand).
  */
 export async function storeShapes(ctx: AppContext, user: AuthUser | null, shapes: Shape[], options: { system?: boolean } = {}): Promise<StoreResult> {
