@@ -21,9 +21,10 @@ const MAX_OPTIONS = 500;
 export function registerOptionsRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get<{ Params: { resource: string }; Querystring: Record<string, unknown> }>('/api/options/:resource', { config: { permission: { resource: ':resource', action: 'read' } } }, async (request) => {
     const def = ctx.resources.get(request.params.resource);
-    // Only records with a name (or a label made of their columns) are picked from a list.
-    if (!def || !(def.optionLabel || labels[def.name] || 'name' in def.fields)) throw notFound(`There are no options for "${request.params.resource}".`);
+    if (!def) throw notFound(`There are no options for "${request.params.resource}".`);
     ctx.records.authorize(request.user, def, 'read');
+    // Only records with a name (or a label made of their columns) are picked from a list.
+    if (!(def.optionLabel || labels[def.name] || 'name' in def.fields)) throw notFound(`There are no options for "${request.params.resource}".`);
     const label = sql.raw(def.optionLabel ?? labels[def.name] ?? 'name');
     const q = typeof request.query.q === 'string' ? request.query.q.slice(0, 100) : '';
     const rawIds = request.query['ids[]'] ?? request.query.ids;
