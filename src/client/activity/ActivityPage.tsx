@@ -14,7 +14,7 @@ import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { DateFilter, FilterBar, SelectFilter } from '../insights/filters';
 import { ErrorNote } from '../insights/ErrorNote';
 import { INSIGHTS_KEY, useLiveRefresh, useOptions } from '../insights/useInsights';
-import { PageHeader } from '../insights/PageHeader';
+import { PageHeader } from '../layout/PageHeader';
 import { useUrlFilters } from '../insights/useUrlFilters';
 import { FeedItem } from './FeedItem';
 import { useFeed } from './useFeed';

@@ -4,7 +4,7 @@ import Box from '@mui/material/Box';
 import { CreateContextProvider, Title, useCreateController } from 'react-admin';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { ServerMessage, useSaveError } from '../records/serverMessage';
-import { PageHeader } from '../records/ui';
+import { PageHeader } from '../layout/PageHeader';
 import { RoleForm, type RoleValues } from './RoleForm';
 
 export default function RoleCreate() {

@@ -12,7 +12,8 @@ import { canGrant } from '../../common/permissions';
 import { useSession } from '../app/hooks';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { ServerMessage, useRefetchLists, useSaveError } from '../records/serverMessage';
-import { LoadFailed, PageHeader, PageLoading } from '../records/ui';
+import { LoadFailed, PageLoading } from '../records/ui';
+import { PageHeader } from '../layout/PageHeader';
 import { RoleForm, type RoleValues } from './RoleForm';
 
 export default function RoleEdit() {

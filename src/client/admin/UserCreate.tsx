@@ -4,7 +4,7 @@ import Box from '@mui/material/Box';
 import { CreateBase, Title } from 'react-admin';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { useSaveError, useServerMessage } from '../records/serverMessage';
-import { PageHeader } from '../records/ui';
+import { PageHeader } from '../layout/PageHeader';
 import { UserForm, userValues } from './UserForm';
 
 function UserCreateForm() {

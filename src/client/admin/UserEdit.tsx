@@ -5,7 +5,8 @@ import Box from '@mui/material/Box';
 import { EditContextProvider, Title, useEditController } from 'react-admin';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { useRefetchLists, useSaveError, useServerMessage } from '../records/serverMessage';
-import { LoadFailed, PageHeader, PageLoading } from '../records/ui';
+import { LoadFailed, PageLoading } from '../records/ui';
+import { PageHeader } from '../layout/PageHeader';
 import { UserForm, userValues } from './UserForm';
 
 function UserEditForm({ user, emailError }: { user: any; emailError: string | null }) {

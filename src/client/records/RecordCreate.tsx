@@ -13,7 +13,8 @@ import { useDescriptors } from './hooks';
 import { RecordForm } from './RecordForm';
 import { writableValues, type RecordSchema } from './schema';
 import { useSaveError, useServerMessage } from './serverMessage';
-import { PageHeader, MissingSchema, useRecordScreen } from './ui';
+import { MissingSchema, useRecordScreen } from './ui';
+import { PageHeader } from '../layout/PageHeader';
 
 /** Initial values from the URL: `?source={"type":"union"}` (react-admin's convention), e.g. from a category list. */
 export function valuesFromSearch(search: string): Record<string, unknown> {

@@ -22,7 +22,8 @@ import { useDescriptors } from './hooks';
 import { RecordForm } from './RecordForm';
 import { recordLabel, writableValues, type RecordSchema } from './schema';
 import { useRefetchLists, useSaveError, useServerMessage } from './serverMessage';
-import { LoadFailed, MissingSchema, PageHeader, PageLoading, useRecordScreen } from './ui';
+import { LoadFailed, MissingSchema, PageLoading, useRecordScreen } from './ui';
+import { PageHeader } from '../layout/PageHeader';
 import { PresenceAvatars } from './presence/PresenceAvatars';
 
 function EditForm({ schema, record, onCancel }: { schema: RecordSchema; record: Record<string, unknown>; onCancel: () => void }) {

@@ -18,7 +18,8 @@ import { useVisibleDescriptors } from './RecordList';
 import { recordLabel } from './schema';
 import { DetailsTab } from './show/DetailsTab';
 import { RecordActions } from './show/RecordActions';
-import { LoadFailed, MissingSchema, PageHeader, PageLoading, useRecordScreen } from './ui';
+import { LoadFailed, MissingSchema, PageLoading, useRecordScreen } from './ui';
+import { PageHeader } from '../layout/PageHeader';
 import { PresenceAvatars } from './presence/PresenceAvatars';
 
 const RelatedTab = lazy(() => import('./show/RelatedTab').then((module) => ({ default: module.RelatedTab })));

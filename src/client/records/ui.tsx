@@ -1,9 +1,5 @@
-/** Small shared pieces of the record screens: the page header, loading and error states. */
-import type { ReactNode } from 'react';
+/** Small shared pieces of the record screens: loading and error states, the missing-schema notice. */
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
 import { LoadingScreen } from '../layout/LoadingScreen';
 import { useResourceContext } from 'react-admin';
 import { useMainData } from '../app/hooks';
@@ -11,28 +7,6 @@ import { isFeatureEnabled } from '../system/mainData';
 import { titleCase } from '../i18n/labels';
 import { useLiveSchema } from './hooks';
 import type { RecordSchema } from './schema';
-
-export function PageHeader({ title, subtitle, actions }: { title: ReactNode; subtitle?: ReactNode; actions?: ReactNode }) {
-  return (
-    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' }, justifyContent: 'space-between', mb: 2 }}>
-      <Box sx={{ minWidth: 0 }}>
-        <Typography variant="h1" component="h1" sx={{ fontSize: { xs: '1.35rem', sm: '1.6rem' }, overflowWrap: 'anywhere' }} data-testid="page-heading">
-          {title}
-        </Typography>
-        {subtitle && (
-          <Typography variant="body2" color="text.secondary" component="div">
-            {subtitle}
-          </Typography>
-        )}
-      </Box>
-      {actions && (
-        <Stack direction="row" useFlexGap spacing={1} sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
-          {actions}
-        </Stack>
-      )}
-    </Stack>
-  );
-}
 
 export function PageLoading() {
   return <LoadingScreen fullHeight={false} />;

@@ -18,7 +18,7 @@ import { Title } from 'react-admin';
 import { TYPE_LABELS } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { ErrorNote } from '../insights/ErrorNote';
-import { PageHeader } from '../insights/PageHeader';
+import { PageHeader } from '../layout/PageHeader';
 import { formatMoney, formatNumber } from '../insights/format';
 import { useApi } from '../insights/useInsights';
 import { useUrlFilters } from '../insights/useUrlFilters';

@@ -12,7 +12,7 @@ import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { CsvButton } from './CsvButton';
 import { ErrorNote } from '../insights/ErrorNote';
 import { FilterBar, SelectFilter } from '../insights/filters';
-import { PageHeader } from '../insights/PageHeader';
+import { PageHeader } from '../layout/PageHeader';
 import { ReportsNav } from './ReportsNav';
 import { useNarrow } from '../layout/useNarrow';
 import { useOptions } from '../insights/useInsights';

@@ -18,7 +18,7 @@ import RemoveIcon from '@mui/icons-material/RemoveCircleOutlined';
 import { Title } from 'react-admin';
 import type { SchemaFieldType } from '../../common/schema-types';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { PageHeader } from '../records/ui';
+import { PageHeader } from '../layout/PageHeader';
 import { FIELD_TYPE_CHOICES } from './shared';
 import { useSchemaWrites } from './useSchemaEditor';
 

@@ -17,7 +17,8 @@ import ListIcon from '@mui/icons-material/ListAlt';
 import { Title, useCanAccess } from 'react-admin';
 import { titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { LoadFailed, PageHeader, PageLoading } from '../records/ui';
+import { LoadFailed, PageLoading } from '../records/ui';
+import { PageHeader } from '../layout/PageHeader';
 import { FIELD_TYPE_LABELS, describeBlock } from './shared';
 import { useSchemaRecord } from './useSchemaEditor';
 
