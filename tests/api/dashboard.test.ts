@@ -263,5 +263,5 @@ describe('every figure equals its list (demo data)', () => {
       }
     }
     expect(checked).toBeGreaterThan(100);
-  });
+  }, 180_000); // Every figure of four people against its list: many requests, on a demo database.
 });
