@@ -12,6 +12,7 @@ export { SimulatedCrash };
 import { normalise } from '../../common/import-values.js';
 import { cleanHeaders, isBlankRecord, readCsv, type CsvEncoding } from './csv-reader.js';
 import { createMapper, keyFieldOf, type ImporterConfig, type MappedRow } from './mapper.js';
+import { importerProblems } from './importer-problems.js';
 import { definitionFor, pivotField } from './record-types.js';
 import { contactKey, contractorKey, RelatedResolver, type Resolved } from './related.js';
 
@@ -86,6 +87,9 @@ export class ImportProcessor {
     if (!importer) return this.fail(importId, 'The importer of this import was not saved with it.');
     const def = definitionFor(this.ctx.resources, importer.record_type);
     const files = record.files as StoredFile[];
+    // A field the importer fills was deleted since the upload: fail, saying which, rather than drop the column.
+    const problems = importerProblems(importer, await this.ctx.records.fields(def));
+    if (problems.length) return this.fail(importId, `The importer needs attention: ${problems.join(' ')}`, user.id);
 
     await db.updateTable('imports').set({ status: 'processing', started_at: record.started_at ?? new Date(), updated_at: new Date() }).where('id', '=', importId).execute();
     await this.progress(importId, user.id, 'ImportProcessing');

@@ -3,6 +3,8 @@ import { RULE_ACTIONS, RULE_OPERATORS, checkRule } from '../../common/import-rul
 import { IMPORT_RECORD_TYPES, KEY_TARGETS, isKnownTarget, type ImportRecordType } from '../../common/import-targets.js';
 import { fieldError, ValidationError } from '../http/errors.js';
 import type { ResourceDefinition, WriteContext } from '../records/resource.js';
+import { fieldsOfType } from '../schemas/type-fields.js';
+import { importerProblems } from './importer-problems.js';
 import { presentImport } from './processor.js';
 
 const columnShape = z.array(
@@ -50,7 +52,7 @@ export const importersResource: ResourceDefinition = {
     columns: { kind: 'json', shape: columnShape, storage: 'virtual', sortable: false, filterable: false },
     rules: { kind: 'json', shape: ruleShape, storage: 'virtual', sortable: false, filterable: false },
   },
-  readOnly: ['mapping_hash', 'custom', 'columns_count', 'rules_count'],
+  readOnly: ['mapping_hash', 'custom', 'columns_count', 'rules_count', 'problems'],
   hidden: ['mapping_hash', 'custom'],
   search: ['name', 'description'],
   defaultSort: { field: 'position', order: 'asc' },
@@ -110,6 +112,9 @@ export const importersResource: ResourceDefinition = {
       for (const record of records) {
         record.columns = columns.filter((c) => c.importer_id === record.id).map(({ header, target }) => ({ header, target }));
         record.rules = rules.filter((r) => r.importer_id === record.id).map(({ source, operator, value, action, action_value }) => ({ source, operator, value, action, action_value }));
+        // What needs attention before the next import (a field deleted since): shown with the importer, refused at upload.
+        const fields = await fieldsOfType(db, record.record_type);
+        record.problems = fields ? importerProblems(record as Parameters<typeof importerProblems>[0], fields) : [`The record type “${record.record_type}” no longer exists.`];
       }
     },
   },

@@ -18,6 +18,8 @@ import { enqueueJob } from '../jobs/queue.js';
 import { cleanHeaders, isBlankRecord, readCsv } from './csv-reader.js';
 import { createMapper, keyFieldOf, type ImporterConfig } from './mapper.js';
 import { IMPORT_JOB, IMPORT_UNDO_JOB, type StoredFile } from './processor.js';
+import { withSetValues } from '../records/form-logic-outcome.js';
+import { importerProblems } from './importer-problems.js';
 import { definitionFor } from './record-types.js';
 import { receiveCsvUpload, removeFiles } from './uploads.js';
 
@@ -86,6 +88,8 @@ export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, opti
       const importer = await loadImporter(db, importerId);
       if (!importer) throw new ValidationError({ importer_id: ['The selected importer does not exist.'] });
       if (!mayImport(user, importer.record_type)) throw forbidden(`You do not have permission to import ${importer.record_type} records.`);
+      const problems = importerProblems(importer, await records.fields(definitionFor(resources, importer.record_type)));
+      if (problems.length) throw new ValidationError({ importer_id: problems }, `The importer “${importer.name}” needs attention: ${problems[0]}`);
       const files: StoredFile[] = upload.files;
       const name = (upload.fields.name ?? '').trim().slice(0, 200) || (files.length === 1 ? files[0].name : `${files[0].name} and ${files.length - 1} more`);
       const estimate = files.reduce((sum, f) => sum + Math.max(0, f.lines - 1), 0);
@@ -163,7 +167,8 @@ export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, opti
           if ((candidate[field] === undefined || candidate[field] === '') && field in fields) candidate[field] = fallback;
         }
         try {
-          validate(candidate, { mode: 'create', hidden: await records.hiddenFields(def, candidate) });
+          const logic = await records.formLogic(def, candidate);
+          validate(withSetValues(candidate, logic, fields, def.readOnly), { mode: 'create', hidden: logic.hidden });
         } catch (error) {
           errors.push(reasonOf(error));
         }

@@ -4,9 +4,10 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden, HttpError, ValidationError, type FieldErrors } from '../http/errors.js';
 import type { FieldSpec, PivotStorage, ResourceDefinition, WriteContext } from './resource.js';
 import { humanise, isBlank } from './fields.js';
-import { changesOf, checkReferences, splitByStorage, type RecordService } from './record-service.js';
+import { changesOf, checkReferences, insertRevisions, splitByStorage, type RecordService, type RevisionRow } from './record-service.js';
 import { validateInput } from './validate.js';
 import { readCachingTransaction } from './batch-reads.js';
+import { emptyHidden, withSetValues } from './form-logic-outcome.js';
 
 /**
  * The batch write path of the data service (DESIGN.md 3) for imports: the same permission rules, validation,
@@ -59,7 +60,7 @@ const INSERT_SLICE = 1_000;
 
 /** The batch's validator: the same `validateInput` as a record saved by hand (field schemas are built once, in fields.ts). */
 export function createBatchValidator(fields: Record<string, FieldSpec>, readOnly: readonly string[] = []) {
-  return (body: Record<string, unknown>, options: { mode: 'create' | 'update'; hidden?: ReadonlySet<string> }) =>
+  return (body: Record<string, unknown>, options: { mode: 'create' | 'update'; hidden?: ReadonlySet<string>; existing?: Record<string, unknown> }) =>
     validateInput(body, fields, { ...options, readOnly: [...readOnly] });
 }
 
@@ -171,14 +172,14 @@ export async function importBatch(
           throw forbidden(`You do not have permission to update this ${def.singular.toLowerCase()} (${existing[def.categoryColumn]}).`);
         }
         for (const field of edited.get(existing.id) ?? []) delete body[field];
-        const hidden = await service.hiddenFields(def, { ...existing, ...body }, reads);
-        const { values } = validate(body, { mode: 'update', hidden });
+        const logic = await service.formLogic(def, { ...existing, ...body }, reads);
+        const { values } = validate(withSetValues(body, logic, fields, def.readOnly), { mode: 'update', hidden: logic.hidden, existing });
         if (def.categoryColumn && def.categoryColumn in values && !canOnCategory(user, entity, 'update', values[def.categoryColumn])) {
           throw forbidden(`You do not have permission to make a ${def.singular.toLowerCase()} ${values[def.categoryColumn]}.`);
         }
         const ctx: Pending['ctx'] = { user, trx: reads, action: 'update', existing, importId: options.importId };
         await checkReferences(trx, values, fields, knownReferences(trx));
-        const prepared = (await def.hooks?.beforeWrite?.(values, ctx)) ?? values;
+        const prepared = emptyHidden((await def.hooks?.beforeWrite?.(values, ctx)) ?? values, logic, fields, existing, def.readOnly);
         ctx.values = prepared;
         const changes = changesOf(existing, prepared);
         if (Object.keys(changes).length === 0) {
@@ -196,11 +197,11 @@ export async function importBatch(
         if (def.categoryColumn && category !== null && !canOnCategory(user, entity, 'create', category as string)) {
           throw forbidden(`You do not have permission to create a ${def.singular.toLowerCase()} of type ${String(category)}.`);
         }
-        const hidden = await service.hiddenFields(def, body, reads);
-        const { values } = validate(body, { mode: 'create', hidden });
+        const logic = await service.formLogic(def, body, reads);
+        const { values } = validate(withSetValues(body, logic, fields, def.readOnly), { mode: 'create', hidden: logic.hidden });
         const ctx: Pending['ctx'] = { user, trx: reads, action: 'create', importId: options.importId };
         await checkReferences(trx, values, fields, knownReferences(trx));
-        const prepared = (await def.hooks?.beforeWrite?.(values, ctx)) ?? values;
+        const prepared = emptyHidden((await def.hooks?.beforeWrite?.(values, ctx)) ?? values, logic, fields, undefined, def.readOnly);
         ctx.values = prepared;
         creates.push({ index, values: prepared, ctx });
       }
@@ -213,7 +214,7 @@ export async function importBatch(
   const types = await tableColumnTypes(trx, def.table);
   // Whole rows back from the database only for a row-by-row afterWrite hook; otherwise ids are enough.
   const wholeRows = Boolean(def.hooks?.afterWrite && !def.hooks.afterWriteMany);
-  const revisions: Array<Record<string, unknown>> = [];
+  const revisions: RevisionRow[] = [];
   const undo: Array<Record<string, unknown>> = [];
   const userId = user.impersonator?.id ?? user.id;
   const now = new Date().toISOString();
@@ -259,7 +260,7 @@ export async function importBatch(
         const pending = slice[i];
         const id = pending.existing!.id;
         outcomes[pending.index] = { outcome: 'updated', id };
-        revisions.push({ revisionable_type: def.type, revisionable_id: id, action: 'imported', user_id: userId, changes: pending.changes, import_id: options.importId });
+        revisions.push({ revisionable_type: def.type, revisionable_id: id, action: 'imported', user_id: userId, changes: pending.changes!, import_id: options.importId });
         const before: Record<string, unknown> = {};
         for (const [field, [old]] of Object.entries(pending.changes!)) before[field] = old;
         undo.push({ import_id: options.importId, record_type: def.type, record_id: id, created: false, before });
@@ -269,11 +270,7 @@ export async function importBatch(
     }
   }
 
-  if (revisions.length) {
-    await sql`insert into revisions (revisionable_type, revisionable_id, action, user_id, changes, import_id)
-      select revisionable_type, revisionable_id, action, user_id, changes, import_id
-      from json_to_recordset(${JSON.stringify(revisions)}::json) as x(revisionable_type text, revisionable_id integer, action text, user_id integer, changes jsonb, import_id integer)`.execute(trx);
-  }
+  await insertRevisions(trx, revisions);
   if (undo.length && (options.recordUndo ?? true)) {
     await sql`insert into import_records (import_id, record_type, record_id, created, before)
       select import_id, record_type, record_id, created, before
@@ -299,7 +296,7 @@ export async function undoBatch(service: RecordService, trx: Transaction<any>, u
   const userId = user.impersonator?.id ?? user.id;
   const fields = await batchFields(service, def, trx);
   const types = await tableColumnTypes(trx, def.table);
-  const revisions: Array<Record<string, unknown>> = [];
+  const revisions: RevisionRow[] = [];
   const created = [...new Set(entries.filter((e) => e.created).map((e) => e.record_id))];
   if (created.length) {
     let removed: Array<{ id: number }>;
@@ -328,11 +325,7 @@ export async function undoBatch(service: RecordService, trx: Transaction<any>, u
       for (const p of group) revisions.push({ revisionable_type: def.type, revisionable_id: p.id, action: 'updated', user_id: userId, changes: changesOf(p.existing, p.values) });
     }
   }
-  if (revisions.length) {
-    await sql`insert into revisions (revisionable_type, revisionable_id, action, user_id, changes)
-      select revisionable_type, revisionable_id, action, user_id, changes
-      from json_to_recordset(${JSON.stringify(revisions)}::json) as x(revisionable_type text, revisionable_id integer, action text, user_id integer, changes jsonb)`.execute(trx);
-  }
+  await insertRevisions(trx, revisions);
   return { deleted: created.length, restored: changed.length };
 }
 

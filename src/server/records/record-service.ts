@@ -7,6 +7,7 @@ import { fieldExpression, filterCondition, parseListQuery, readPage, resolveFiel
 import type { FieldSpec, PivotStorage, ResourceDefinition, WriteContext } from './resource.js';
 import { validateInput } from './validate.js';
 import { importBatch, type BatchOptions, type BatchOutcome, type BatchRow } from './batch-writer.js';
+import { emptyHidden, NO_FORM_LOGIC, withSetValues, type FormLogicOutcome } from './form-logic-outcome.js';
 import { roleChannels, userChannel, type Publish } from './model-events.js';
 
 export type RevisionAction = 'created' | 'updated' | 'deleted' | 'restored' | 'imported';
@@ -35,8 +36,12 @@ export class RecordService {
    * called inside one (on PGlite, a query on the outer connection there would wait forever).
    */
   nameOf: (def: ResourceDefinition, db?: Kysely<any>) => Promise<string> = async (def) => def.singular;
-  /** Lets the schemas feature say which fields the form logic hides for these values (never required). `db` as for nameOf. */
-  hiddenFields: (def: ResourceDefinition, values: Record<string, any>, db?: Kysely<any>) => Promise<Set<string>> = async () => new Set();
+  /**
+   * Lets the schemas feature run the record type's form logic over the values of a write (the record as it will be):
+   * the values set-value actions give are written, the fields it hides are never required and are stored empty.
+   * `db` as for nameOf.
+   */
+  formLogic: (def: ResourceDefinition, values: Record<string, any>, db?: Kysely<any>) => Promise<FormLogicOutcome> = async () => NO_FORM_LOGIC;
   /** Where failures of `afterCommit` hooks are reported (the app sets its logger). */
   logError: (error: unknown, message: string) => void = (error, message) => console.error(message, error);
 
@@ -184,12 +189,13 @@ export class RecordService {
     const category = def.categoryColumn ? (body as any)?.[def.categoryColumn] ?? null : undefined;
     if (!options.system) this.authorize(user, def, 'create', category);
     const fields = await this.fields(def);
-    const hidden = await this.hiddenFields(def, body as Record<string, any>);
-    const { values } = validateInput(body, fields, { mode: 'create', readOnly: def.readOnly, hidden });
+    const logic = isObject(body) ? await this.formLogic(def, body) : NO_FORM_LOGIC;
+    const sent = isObject(body) ? withSetValues(body, logic, fields, def.readOnly) : body;
+    const { values } = validateInput(sent, fields, { mode: 'create', readOnly: def.readOnly, hidden: logic.hidden });
     const record = await this.db.transaction().execute(async (trx) => {
       const ctx: WriteContext & { action: 'create' } = { user, trx, action: 'create' as const, importId: options.importId };
       await checkReferences(trx, values, fields);
-      const prepared = (await def.hooks?.beforeWrite?.(values, ctx)) ?? values;
+      const prepared = emptyHidden((await def.hooks?.beforeWrite?.(values, ctx)) ?? values, logic, fields, undefined, def.readOnly);
       ctx.values = prepared;
       const { columns, custom, pivots } = split(prepared, fields);
       const now = new Date();
@@ -222,12 +228,13 @@ export class RecordService {
         throw conflict(`Someone else saved this ${(await this.nameOf(def, trx)).toLowerCase()} after you opened it. Reload to see their changes, then make yours again.`);
       }
       const [existing] = await this.present(def, [existingRow], fields, trx);
-      const hidden = await this.hiddenFields(def, { ...existing, ...(body as object) }, trx);
-      const { values } = validateInput(body, fields, { mode: 'update', readOnly: def.readOnly, hidden });
+      const logic = isObject(body) ? await this.formLogic(def, { ...existing, ...body }, trx) : NO_FORM_LOGIC;
+      const sent = isObject(body) ? withSetValues(body, logic, fields, def.readOnly) : body;
+      const { values } = validateInput(sent, fields, { mode: 'update', readOnly: def.readOnly, hidden: logic.hidden, existing });
       if (def.categoryColumn && def.categoryColumn in values) check(values[def.categoryColumn]);
       const ctx: WriteContext & { action: 'update' } = { user, trx, action: 'update' as const, existing, importId: options.importId };
       await checkReferences(trx, values, fields);
-      const prepared = (await def.hooks?.beforeWrite?.(values, ctx)) ?? values;
+      const prepared = emptyHidden((await def.hooks?.beforeWrite?.(values, ctx)) ?? values, logic, fields, existing, def.readOnly);
       ctx.values = prepared;
       const changes = changesOf(existing, prepared);
       if (Object.keys(changes).length === 0) return existing;
@@ -286,10 +293,7 @@ export class RecordService {
   }
 
   async writeRevision(trx: Transaction<any>, def: ResourceDefinition, id: number, action: RevisionAction, user: AuthUser | null, changes: Record<string, unknown>, importId?: number) {
-    await trx
-      .insertInto('revisions')
-      .values({ revisionable_type: def.type, revisionable_id: id, action, user_id: user?.impersonator?.id ?? user?.id ?? null, changes: JSON.stringify(changes), import_id: importId ?? null })
-      .execute();
+    await insertRevisions(trx, [{ revisionable_type: def.type, revisionable_id: id, action, user_id: revisionUserId(user), changes, import_id: importId ?? null }]);
   }
 
   /** After commit: tell everyone who may read the record (their role channels) and any record-specific channels. */
@@ -311,6 +315,29 @@ export class RecordService {
   }
 }
 
+export interface RevisionRow {
+  revisionable_type: string;
+  revisionable_id: number;
+  action: RevisionAction;
+  user_id: number | null;
+  changes: Record<string, unknown>;
+  import_id?: number | null;
+}
+
+/** Who a revision names: the person acting (the impersonator when impersonating). */
+export const revisionUserId = (user: AuthUser | null) => user?.impersonator?.id ?? user?.id ?? null;
+
+/** Revisions, any number in one statement: the one place rows of `revisions` are written. */
+export async function insertRevisions(trx: Kysely<any>, rows: readonly RevisionRow[]) {
+  if (!rows.length) return;
+  await sql`insert into revisions (revisionable_type, revisionable_id, action, user_id, changes, import_id)
+    select revisionable_type, revisionable_id, action, user_id, changes, import_id
+    from json_to_recordset(${JSON.stringify(rows.map((row) => ({ import_id: null, ...row })))}::json)
+      as x(revisionable_type text, revisionable_id integer, action text, user_id integer, changes jsonb, import_id integer)`.execute(trx);
+}
+
+const isObject = (body: unknown): body is Record<string, any> => body !== null && typeof body === 'object' && !Array.isArray(body);
+
 /**
  * Ids sent for fields with `references` must name rows that exist (and are not deleted): else 422 on the field.
  * `known` remembers ids already found (a batch checks many rows in one transaction).
@@ -325,6 +352,7 @@ export async function checkReferences(trx: Transaction<any>, values: Record<stri
     if (!unknown.length) continue;
     let query = trx.selectFrom(ref.table).select('id').where('id', 'in', unknown);
     if (ref.softDelete) query = query.where('deleted_at', 'is', null);
+    if (ref.scope) query = query.where(ref.scope.column, '=', ref.scope.value);
     const found = new Set((await query.execute()).map((row) => row.id));
     for (const id of found) known.add(`${ref.table}:${id}`);
     const missing = unknown.filter((id) => !found.has(id));

@@ -3,9 +3,13 @@ import { isFieldType, SCHEMA_FIELD_TYPES, valueKind, valueLimits } from '../../c
 import { normaliseChoices, type RelationTarget, type RelationTargetInfo, type SchemaField, type SchemaFieldOptions, type SchemaFieldType } from '../../common/schema-types.js';
 import type { FieldSpec } from '../records/resource.js';
 
-/** The table of the records an id relation target points at (its resource's path, `site-statuses` -> `site_statuses`). */
-export function relationTable(info: RelationTargetInfo | undefined): { table: string; softDelete: boolean } | null {
+/**
+ * The table of the records an id relation target points at: its resource's path (`site-statuses` -> `site_statuses`),
+ * or the rows of its schema in `custom_records` for a type made in the app.
+ */
+export function relationTable(info: RelationTargetInfo | undefined): NonNullable<FieldSpec['references']> | null {
   if (!info || info.value !== 'id') return null;
+  if (info.schema_id !== undefined) return { table: 'custom_records', softDelete: true, scope: { column: 'schema_id', value: info.schema_id } };
   return { table: info.resource.replace(/-/g, '_'), softDelete: true };
 }
 
