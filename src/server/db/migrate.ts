@@ -9,7 +9,7 @@ import * as siteLabour from './migrations/006_site_labour.js';
 import * as customFieldIndexes from './migrations/007_custom_field_indexes.js';
 import * as marketShareCounts from './migrations/009_market_share_counts.js';
 import * as logicRules from './migrations/010_logic_rules.js';
-import * as fieldValueArchive from './migrations/011_field_value_archive.js';
+import * as fieldValueArchive from './migrations/013_field_value_archive.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -22,7 +22,7 @@ const migrations: Record<string, Migration> = {
   '007_custom_field_indexes': customFieldIndexes,
   '009_market_share_counts': marketShareCounts,
   '010_logic_rules': logicRules,
-  '011_field_value_archive': fieldValueArchive,
+  '013_field_value_archive': fieldValueArchive,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
