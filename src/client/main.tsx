@@ -1,10 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
-// Record screens (generated from the schemas, and the hand-made ones) plug into the resource registry.
-import './records/register';
-// Import and importer screens (docs/imports.md).
-import './imports/register';
 import { mainData, session } from './app/services';
 
 // Start the public config load and the session check at once; the app waits for what it needs.

@@ -1,29 +1,34 @@
-/** A new role with its permissions. */
+/** A new role with its permissions, through react-admin's create controller (pessimistic saves). */
 import { useNavigate } from 'react-router-dom';
 import Box from '@mui/material/Box';
-import { Title } from 'react-admin';
+import { CreateContextProvider, Title, useCreateController } from 'react-admin';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { useRecordMutations } from '../records/mutations';
+import { ServerMessage, useSaveError } from '../records/serverMessage';
 import { PageHeader } from '../records/ui';
-import { RoleForm } from './RoleForm';
+import { RoleForm, type RoleValues } from './RoleForm';
 
 export default function RoleCreate() {
-  const { create } = useRecordMutations('roles');
   const navigate = useNavigate();
+  const onError = useSaveError();
+  const controller = useCreateController({
+    resource: 'roles',
+    mutationMode: 'pessimistic',
+    redirect: false,
+    mutationOptions: { onSuccess: (record: { id: string | number }) => navigate(`/roles/${record.id}`), onError },
+  });
   useDocumentTitle('New role');
   return (
-    <Box sx={{ maxWidth: 1100 }}>
-      <Title title="New role" />
-      <PageHeader title="New role" />
-      <RoleForm
-        initial={{ name: '', slug: '', incognito: false, permissions: ['feature:read', 'notification:read', 'notification:update', 'schema:read'] }}
-        onCancel={() => navigate('/roles')}
-        onSubmit={async (values) => {
-          const outcome = await create(values as unknown as Record<string, unknown>, 'Role created successfully.');
-          if (outcome.record) navigate(`/roles/${outcome.record.id}`);
-          return outcome.errors;
-        }}
-      />
-    </Box>
+    <CreateContextProvider value={controller}>
+      <ServerMessage fallback="Role created successfully." />
+      <Box sx={{ maxWidth: 1100 }}>
+        <Title title="New role" />
+        <PageHeader title="New role" />
+        <RoleForm
+          initial={{ name: '', slug: '', incognito: false, permissions: ['feature:read', 'notification:read', 'notification:update', 'schema:read'] }}
+          onCancel={() => navigate('/roles')}
+          onSubmit={async (values: RoleValues) => (await controller.save?.({ ...values })) as Record<string, string> | undefined}
+        />
+      </Box>
+    </CreateContextProvider>
   );
 }

@@ -1,49 +1,75 @@
-/** Edit a role (`/roles/{id}`; also its show page): name, slug, incognito, and the permission checklist. */
+/**
+ * Edit a role (`/roles/{id}`; also its show page, read-only for people who may not update roles): name, slug,
+ * incognito, and the permission checklist, on react-admin's edit controller (pessimistic saves).
+ */
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import { Title, useGetOne } from 'react-admin';
-import { canOnEntity } from '../../common/permissions';
+import { EditContextProvider, Title, useCanAccess, useEditController } from 'react-admin';
+import { canGrant } from '../../common/permissions';
+import { useSession } from '../app/hooks';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { useUser } from '../records/hooks';
-import { useRecordMutations } from '../records/mutations';
+import { ServerMessage, useRefetchLists, useSaveError } from '../records/serverMessage';
 import { LoadFailed, PageHeader, PageLoading } from '../records/ui';
-import { RoleForm } from './RoleForm';
+import { RoleForm, type RoleValues } from './RoleForm';
 
 export default function RoleEdit() {
   const { id } = useParams<{ id: string }>();
-  const { data: role, error, isPending, refetch } = useGetOne('roles', { id: id! });
-  const { update } = useRecordMutations('roles');
   const navigate = useNavigate();
-  const user = useUser();
   const [conflict, setConflict] = useState<string | null>(null);
+  const onError = useSaveError(setConflict);
+  const refetchLists = useRefetchLists('roles');
+  const me = useSession().user;
+  const { canAccess: canUpdate } = useCanAccess({ resource: 'roles', action: 'edit' });
+  const controller = useEditController({
+    resource: 'roles',
+    id,
+    mutationMode: 'pessimistic',
+    redirect: false,
+    // This page is also the role's show page: reading is enough to open it; saving needs `role:update` (checked here
+    // with useCanAccess, and by the server).
+    disableAuthentication: true,
+    mutationOptions: {
+      onSuccess: () => {
+        void refetchLists();
+        navigate('/roles');
+      },
+      onError,
+    },
+    queryOptions: { onError: () => undefined },
+  });
+  const { record: role, error, isPending, refetch, save } = controller;
   useDocumentTitle(role ? `${role.name} · Roles` : 'Roles');
   if (error) return <LoadFailed error={error} />;
   if (isPending || !role) return <PageLoading />;
-  const readOnly = !canOnEntity(user, 'role', 'update');
+  // Nobody edits a role holding permissions they lack (the server refuses it).
+  const beyond = !canGrant(me, role.permissions ?? []);
   return (
-    <Box sx={{ maxWidth: 1100 }}>
-      <Title title={`Role: ${role.name}`} />
-      <PageHeader title={role.name} subtitle={`${(role.permissions ?? []).length} permissions`} />
-      {conflict && (
-        <Alert severity="warning" sx={{ mb: 2 }} action={<Button color="inherit" size="small" onClick={() => void refetch().then(() => setConflict(null))}>Reload</Button>}>
-          {conflict}
-        </Alert>
-      )}
-      <RoleForm
-        key={role.updated_at}
-        readOnly={readOnly}
-        initial={{ name: role.name ?? '', slug: role.slug ?? '', incognito: Boolean(role.incognito), permissions: role.permissions ?? [] }}
-        onCancel={() => navigate('/roles')}
-        onSubmit={async (values) => {
-          const outcome = await update(role.id, { ...values, updated_at: role.updated_at }, role, 'Role updated successfully.');
-          if (outcome.conflict) setConflict(outcome.conflict);
-          if (outcome.record) navigate('/roles');
-          return outcome.errors;
-        }}
-      />
-    </Box>
+    <EditContextProvider value={controller}>
+      <ServerMessage fallback="Role updated successfully." />
+      <Box sx={{ maxWidth: 1100 }}>
+        <Title title={`Role: ${role.name}`} />
+        <PageHeader title={role.name} subtitle={`${(role.permissions ?? []).length} permissions`} />
+        {beyond && canUpdate && (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            This role holds permissions you do not have, so only someone who holds them all can change it.
+          </Alert>
+        )}
+        {conflict && (
+          <Alert severity="warning" sx={{ mb: 2 }} action={<Button color="inherit" size="small" onClick={() => void refetch().then(() => setConflict(null))}>Reload</Button>}>
+            {conflict}
+          </Alert>
+        )}
+        <RoleForm
+          key={role.updated_at}
+          readOnly={!canUpdate || beyond}
+          initial={{ name: role.name ?? '', slug: role.slug ?? '', incognito: Boolean(role.incognito), permissions: role.permissions ?? [] }}
+          onCancel={() => navigate('/roles')}
+          onSubmit={async (values: RoleValues) => (await save?.({ ...values, updated_at: role.updated_at })) as Record<string, string> | undefined}
+        />
+      </Box>
+    </EditContextProvider>
   );
 }

@@ -1,29 +1,35 @@
-/** A new user. */
+/** A new user, through react-admin's CreateBase (pessimistic saves). */
 import { useNavigate } from 'react-router-dom';
 import Box from '@mui/material/Box';
-import { Title } from 'react-admin';
+import { CreateBase, Title } from 'react-admin';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { useRecordMutations } from '../records/mutations';
+import { useSaveError, useServerMessage } from '../records/serverMessage';
 import { PageHeader } from '../records/ui';
 import { UserForm, userValues } from './UserForm';
 
-export default function UserCreate() {
-  const { create } = useRecordMutations('users');
+function UserCreateForm() {
   const navigate = useNavigate();
+  useServerMessage('User created successfully.');
+  return <UserForm creating onCancel={() => navigate('/users')} />;
+}
+
+export default function UserCreate() {
+  const navigate = useNavigate();
+  const onError = useSaveError();
   useDocumentTitle('New user');
   return (
-    <Box>
-      <Title title="New user" />
-      <PageHeader title="New user" />
-      <UserForm
-        creating
-        onCancel={() => navigate('/users')}
-        onSubmit={async (values) => {
-          const outcome = await create(userValues(values), 'User created successfully.');
-          if (outcome.record) navigate(`/users/${outcome.record.id}/show`);
-          return outcome.errors;
-        }}
-      />
-    </Box>
+    <CreateBase
+      resource="users"
+      mutationMode="pessimistic"
+      redirect={false}
+      transform={(values: Record<string, unknown>) => userValues(values)}
+      mutationOptions={{ onSuccess: (record: { id: string | number }) => navigate(`/users/${record.id}/show`), onError }}
+    >
+      <Box>
+        <Title title="New user" />
+        <PageHeader title="New user" />
+        <UserCreateForm />
+      </Box>
+    </CreateBase>
   );
 }

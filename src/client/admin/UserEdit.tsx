@@ -1,34 +1,51 @@
-/** Edit a user: name, email, password, role and teams. */
+/** Edit a user: name, email, password, role and teams, on react-admin's edit controller (pessimistic saves). */
+import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import Box from '@mui/material/Box';
-import { Title, useGetOne } from 'react-admin';
+import { EditContextProvider, Title, useEditController } from 'react-admin';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { useRecordMutations } from '../records/mutations';
+import { useRefetchLists, useSaveError, useServerMessage } from '../records/serverMessage';
 import { LoadFailed, PageHeader, PageLoading } from '../records/ui';
 import { UserForm, userValues } from './UserForm';
 
+function UserEditForm({ user, emailError }: { user: any; emailError: string | null }) {
+  const navigate = useNavigate();
+  useServerMessage('User updated successfully.');
+  return <UserForm record={{ ...user, password: '' }} emailError={emailError} onCancel={() => navigate(`/users/${user.id}/show`)} />;
+}
+
 export default function UserEdit() {
   const { id } = useParams<{ id: string }>();
-  const { data: user, error, isPending } = useGetOne('users', { id: id! });
-  const { update } = useRecordMutations('users');
   const navigate = useNavigate();
+  const [emailError, setEmailError] = useState<string | null>(null);
+  const onError = useSaveError(setEmailError);
+  const refetchLists = useRefetchLists('users');
+  const controller = useEditController({
+    resource: 'users',
+    id,
+    mutationMode: 'pessimistic',
+    redirect: false,
+    transform: (values: Record<string, unknown>, options?: { previousData?: { updated_at?: string } }) => userValues(values, options?.previousData?.updated_at),
+    mutationOptions: {
+      onSuccess: () => {
+        void refetchLists();
+        navigate(`/users/${id}/show`);
+      },
+      onError,
+    },
+    queryOptions: { onError: () => undefined },
+  });
+  const { record: user, error, isPending } = controller;
   useDocumentTitle(user ? `Edit ${user.name}` : 'Users');
   if (error) return <LoadFailed error={error} />;
   if (isPending || !user) return <PageLoading />;
   return (
-    <Box>
-      <Title title={`Edit ${user.name}`} />
-      <PageHeader title={`Edit ${user.name}`} />
-      <UserForm
-        record={{ ...user, password: '' }}
-        onCancel={() => navigate(`/users/${user.id}/show`)}
-        onSubmit={async (values) => {
-          const outcome = await update(user.id, userValues(values, user.updated_at), user, 'User updated successfully.');
-          if (outcome.record) navigate(`/users/${user.id}/show`);
-          if (outcome.conflict) return { email: outcome.conflict };
-          return outcome.errors;
-        }}
-      />
-    </Box>
+    <EditContextProvider value={controller}>
+      <Box>
+        <Title title={`Edit ${user.name}`} />
+        <PageHeader title={`Edit ${user.name}`} />
+        <UserEditForm user={user} emailError={emailError} />
+      </Box>
+    </EditContextProvider>
   );
 }

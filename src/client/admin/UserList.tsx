@@ -1,16 +1,14 @@
 /** Users (`/users`): name, email, role, team, last sign-in; search, filter by role and team, bulk delete. */
-import { CreateButton, DataTable, List, Pagination, ReferenceField, ReferenceInput, SearchInput, SelectInput, AutocompleteInput, Title, TopToolbar, WithRecord } from 'react-admin';
-import { canOnEntity } from '../../common/permissions';
+import { CreateButton, DataTable, List, Pagination, ReferenceField, ReferenceInput, SearchInput, SelectInput, AutocompleteInput, Title, TopToolbar, WithRecord, useCanAccess } from 'react-admin';
 import { formatDateTime } from '../i18n/dates';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { useUser } from '../records/hooks';
 import { BulkDeleteRecordsButton } from '../records/BulkDeleteRecordsButton';
 import { recordLabel, type RecordSchema } from '../records/schema';
 
 const USER_SCHEMA = { type: 'user', resource: 'users', name_singular: 'User', name_plural: 'Users' } as RecordSchema;
 
 export default function UserList() {
-  const me = useUser();
+  const { canAccess: canDelete } = useCanAccess({ resource: 'users', action: 'delete' });
   useDocumentTitle('Users');
   const filters = [
     <SearchInput source="q" alwaysOn key="q" />,
@@ -30,11 +28,11 @@ export default function UserList() {
       perPage={25}
       sort={{ field: 'last_name', order: 'ASC' }}
       pagination={<Pagination rowsPerPageOptions={[10, 25, 50, 100]} />}
-      actions={<TopToolbar>{canOnEntity(me, 'user', 'create') && <CreateButton />}</TopToolbar>}
+      actions={<TopToolbar><CreateButton /></TopToolbar>}
       exporter={false}
     >
       <Title title="Users" />
-      <DataTable rowClick="show" bulkActionButtons={canOnEntity(me, 'user', 'delete') ? <BulkDeleteRecordsButton schema={USER_SCHEMA} /> : false}>
+      <DataTable rowClick="show" bulkActionButtons={canDelete ? <BulkDeleteRecordsButton schema={USER_SCHEMA} /> : false}>
         <DataTable.Col source="last_name" label="Name" render={(user: any) => user.name} />
         <DataTable.Col source="email" label="Email" />
         <DataTable.Col source="role_id" label="Role" render={(user: any) => user.role?.name ?? ''} />

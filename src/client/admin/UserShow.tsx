@@ -8,11 +8,11 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import EditIcon from '@mui/icons-material/EditOutlined';
-import { RecordContextProvider, ReferenceArrayField, ReferenceField, SingleFieldList, Title, WithRecord, useGetOne } from 'react-admin';
-import { can, canOnEntity } from '../../common/permissions';
+import { RecordContextProvider, ReferenceArrayField, ReferenceField, SingleFieldList, Title, WithRecord, useCanAccess, useGetOne } from 'react-admin';
+import { canGrant } from '../../common/permissions';
+import { useSession } from '../app/hooks';
 import { formatDateTime } from '../i18n/dates';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { useUser } from '../records/hooks';
 import { recordLabel } from '../records/schema';
 import { LoadFailed, PageHeader, PageLoading } from '../records/ui';
 import { PresenceAvatars } from '../records/presence/PresenceAvatars';
@@ -35,11 +35,17 @@ function Item({ label, children }: { label: string; children: React.ReactNode })
 export default function UserShow() {
   const { id } = useParams<{ id: string }>();
   const { data: user, error, isPending } = useGetOne('users', { id: id! });
-  const me = useUser();
+  const me = useSession().user;
+  const { canAccess: mayUpdate = false } = useCanAccess({ resource: 'users', action: 'edit', record: user });
+  const { canAccess: mayImpersonate } = useCanAccess({ resource: 'users', action: 'impersonate', record: user });
+  const { canAccess: mayReadRoles } = useCanAccess({ resource: 'roles', action: 'read' });
+  // An account whose role holds more than the person's own is managed only by those holding it all (the server's rule).
+  const { data: role } = useGetOne('roles', { id: user?.role_id }, { enabled: Boolean(user?.role_id) && Boolean(mayReadRoles) });
   useDocumentTitle(user ? `${user.name} · Users` : 'Users');
   if (error) return <LoadFailed error={error} />;
   if (isPending || !user) return <PageLoading />;
-  const canUpdate = canOnEntity(me, 'user', 'update');
+  const manageable = !role || canGrant(me, role.permissions ?? []);
+  const canUpdate = mayUpdate && manageable;
   return (
     <RecordContextProvider value={user}>
       <Box sx={{ maxWidth: 1000 }}>
@@ -55,7 +61,7 @@ export default function UserShow() {
                   Edit
                 </Button>
               )}
-              {can(me, 'user:impersonate') && me?.id !== user.id && <ImpersonateButton user={user} />}
+              {mayImpersonate && manageable && me?.id !== user.id && <ImpersonateButton user={user} />}
             </>
           }
         />

@@ -7,6 +7,7 @@
  */
 import type { ReactElement } from 'react';
 import { buildResources, layoutRoutes } from '../resources/registry';
+import { FEATURES } from './features';
 import { mainData, session } from './services';
 
 let latest: Promise<ReactElement[]> | null = null;
@@ -16,10 +17,10 @@ async function declare(): Promise<ReactElement[]> {
     const user = await session.check();
     if (user) await mainData.ready();
     const schemas = user ? mainData.getState().schemas : [];
-    return [...buildResources(schemas), layoutRoutes(schemas)];
+    return [...buildResources(FEATURES, schemas), layoutRoutes(FEATURES)];
   } catch (error) {
     console.error('Error declaring resources:', error);
-    return [...buildResources([]), layoutRoutes([])];
+    return [...buildResources(FEATURES, []), layoutRoutes(FEATURES)];
   }
 }
 

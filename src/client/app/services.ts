@@ -47,10 +47,16 @@ mainData.subscribe(() => {
   }
 });
 
-// What belongs to the person is forgotten when they sign out.
+// What belongs to the person is forgotten when they sign out; react-admin's access checks (`useCanAccess`, cached
+// under ['auth']) are asked again whenever the session's user changes (sign-in, refreshed permissions).
 let lastUserId = session.user?.id ?? null;
+let lastUser = session.user;
 session.subscribe(() => {
   const id = session.user?.id ?? null;
   if (lastUserId !== null && id !== lastUserId) mainData.resetPrivate();
   lastUserId = id;
+  if (session.user !== lastUser) {
+    lastUser = session.user;
+    void queryClient.invalidateQueries({ queryKey: ['auth'] });
+  }
 });

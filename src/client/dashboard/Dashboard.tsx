@@ -15,13 +15,16 @@ import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
-import { Title, useTranslate } from 'react-admin';
+import { Title, useCanAccess, useTranslate } from 'react-admin';
 import { useSession } from '../app/hooks';
 import { dayPart } from './greeting';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import {
-  DateFilter, ErrorNote, FigureLinkText, FilterBar, SelectFilter, formatNumber, listHref, thisMonth, useApi, useLiveRefresh, useOptions, useUrlFilters, type FigureLink,
-} from '../reports/shared';
+import { DateFilter, FilterBar, SelectFilter } from '../insights/filters';
+import { ErrorNote } from '../insights/ErrorNote';
+import { FigureLinkText, listHref, type FigureLink } from '../insights/FigureLinkText';
+import { formatNumber, thisMonth } from '../insights/format';
+import { useApi, useLiveRefresh, useOptions } from '../insights/useInsights';
+import { useUrlFilters } from '../insights/useUrlFilters';
 
 interface Figure {
   key: string;
@@ -52,9 +55,10 @@ export default function Dashboard() {
 
   const month = thisMonth();
   const { values, set, query } = useUrlFilters({ from: month.from, to: month.to, region_id: '', team_id: '' });
-  const canReport = user?.permissions?.includes('report:read') ?? false;
+  const { canAccess: canReport } = useCanAccess({ resource: 'reports', action: 'read' });
   // A team's figures are other people's: only for those who may read reports (the server says so too).
-  const statsQuery = canReport ? query : { ...query, team_id: '' };
+  const { team_id: _team, ...withoutTeam } = query;
+  const statsQuery = canReport ? query : withoutTeam;
   const statistics = useApi<{ data: { figures: Figure[]; range: { from: string; to: string } } }>('/api/dashboard/statistics', statsQuery);
   const data = useApi<{ data: { figures: Figure[]; sites_by_type: GroupFigure[]; sites_by_status: GroupFigure[]; sites_total: number | null; sites_new_week: number | null; imports_latest: any[] } }>('/api/dashboard/data', statsQuery);
   useLiveRefresh();

@@ -101,10 +101,6 @@ export const appMessages = {
       retry: 'Retry',
       title: 'This screen could not be loaded',
     },
-    placeholder: {
-      title: '%{name}',
-      message: 'This screen is not available yet.',
-    },
     panel: { close: 'Close' },
   },
   type: TYPE_LABELS,

@@ -116,8 +116,3 @@ export async function fetchRegionOptions(q: string, signal?: AbortSignal) {
   });
   return response.data.data;
 }
-
-export async function fetchRecord(resource: string, id: number) {
-  const response = await http.get<{ data: Record<string, unknown> }>(`/api/${resource}/${id}`);
-  return response.data.data;
-}

@@ -1,15 +1,18 @@
 /**
- * Live updates while someone is signed in: a model event refetches the cached queries of that resource
- * (lists, show pages, references) on this screen; features, statistics and schemas reload as SPEC section
- * 4 says; the person's own user or role refreshes the session (profile and permissions); a system update
- * shows the overlay. After a reconnect the deploy version is compared, in case the update happened while
- * the socket was away.
+ * The one realtime connection while someone is signed in: it feeds every event to the realtime bus (hub.ts) and
+ * lends the bus its presence channels. The shell's own reaction is one listener on that bus: a model event
+ * refetches the cached queries of that resource (lists, show pages, references) on this screen; features,
+ * statistics and schemas reload as SPEC section 4 says; the person's own user or role refreshes the session
+ * (profile and permissions); a system update shows the overlay. After a reconnect the deploy version is compared,
+ * in case the update happened while the socket was away.
  */
 import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMainData, useSession } from '../app/hooks';
 import { http, mainData, session } from '../app/services';
 import { isResourceReadKey, planRealtimeEvent } from './events';
+import { RECONNECTED, realtimeHub } from './hub';
+import { useRealtimeEvent } from './useRealtimeEvent';
 import { notices } from '../session/notices';
 
 export function RealtimeConnector() {
@@ -23,38 +26,51 @@ export function RealtimeConnector() {
   const roleId = user?.role_id ?? null;
   const realtimeKey = user?.realtime_key;
 
+  useRealtimeEvent(
+    (event) => event.name !== RECONNECTED,
+    ({ name, payload }) => {
+      if (userId === undefined) return;
+      const plan = planRealtimeEvent(name, payload, session.user ?? { id: userId, role_id: roleId, realtime_key: realtimeKey });
+      for (const resource of plan.invalidate) {
+        void queryClient.invalidateQueries({ predicate: (query) => isResourceReadKey(query.queryKey, resource) });
+      }
+      for (const part of plan.reload) void mainData.load(part);
+      if (plan.refreshSession) void session.refresh();
+      if (plan.systemUpdated) notices.showSystemUpdated();
+    },
+  );
+
+  useRealtimeEvent([RECONNECTED], () => {
+    void http
+      .get<{ version?: string }>('/api/dashboard/version', { refreshSessionOnFailure: false })
+      .then((response) => {
+        const version = response.data?.version;
+        if (version && versionRef.current && version !== versionRef.current) notices.showSystemUpdated();
+      })
+      .catch(() => undefined);
+  });
+
   useEffect(() => {
     if (userId === undefined || !realtime?.key) return;
     let disconnect: (() => void) | undefined;
     let cancelled = false;
     const me = { id: userId, role_id: roleId, realtime_key: realtimeKey };
 
-    const onEvent = (eventName: string, payload: unknown) => {
-      const plan = planRealtimeEvent(eventName, payload, session.user ?? me);
-      for (const resource of plan.invalidate) {
-        void queryClient.invalidateQueries({ predicate: (query) => isResourceReadKey(query.queryKey, resource) });
-      }
-      for (const part of plan.reload) void mainData.load(part);
-      if (plan.refreshSession) {
-        void session.refresh().then(() => queryClient.invalidateQueries({ queryKey: ['auth'] }));
-      }
-      if (plan.systemUpdated) notices.showSystemUpdated();
-    };
-
-    const onReconnect = () => {
-      void http
-        .get<{ version?: string }>('/api/dashboard/version', { refreshSessionOnFailure: false })
-        .then((response) => {
-          const version = response.data?.version;
-          if (version && versionRef.current && version !== versionRef.current) notices.showSystemUpdated();
-        })
-        .catch(() => undefined);
-    };
-
     import('./connect')
       .then(({ connectRealtime }) => {
         if (cancelled) return;
-        disconnect = connectRealtime({ config: realtime, me, http, onEvent, onReconnect });
+        const connection = connectRealtime({
+          config: realtime,
+          me,
+          http,
+          onEvent: (eventName, payload) => realtimeHub.emit(eventName, payload),
+          onReconnect: () => realtimeHub.emit(RECONNECTED, null),
+        });
+        realtimeHub.attach(connection);
+        disconnect = () => {
+          realtimeHub.attach(null);
+          connection.disconnect();
+        };
       })
       .catch((error) => console.error('Realtime updates are unavailable:', error));
 
@@ -62,7 +78,7 @@ export function RealtimeConnector() {
       cancelled = true;
       disconnect?.();
     };
-  }, [userId, roleId, realtimeKey, realtime, queryClient]);
+  }, [userId, roleId, realtimeKey, realtime]);
 
   return null;
 }

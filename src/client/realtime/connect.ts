@@ -7,6 +7,7 @@ import Pusher from 'pusher-js';
 import type { HttpClient } from '../http/client';
 import type { RealtimeConfig } from '../system/types';
 import { EVENT_NAMESPACE, channelsFor, type Me } from './events';
+import type { PresenceLink, PresenceMember } from './hub';
 import { pusherOptions } from './pusherOptions';
 
 export interface ConnectOptions {
@@ -18,7 +19,30 @@ export interface ConnectOptions {
   onReconnect: () => void;
 }
 
-export function connectRealtime({ config, me, http, onEvent, onReconnect }: ConnectOptions): () => void {
+export interface RealtimeConnection extends PresenceLink {
+  disconnect(): void;
+}
+
+type PresenceChannel = ReturnType<Pusher['subscribe']> & { members?: { each(callback: (member: PresenceMember) => void): void } };
+
+/** Joins a presence channel on this socket; `onMembers` hears the whole member list at each change. */
+function joinPresence(pusher: Pusher, name: string, onMembers: (members: PresenceMember[]) => void): () => void {
+  const channel = pusher.subscribe(name) as PresenceChannel;
+  const refresh = () => {
+    const members: PresenceMember[] = [];
+    channel.members?.each((member) => members.push(member));
+    onMembers(members);
+  };
+  const events = ['pusher:subscription_succeeded', 'pusher:member_added', 'pusher:member_removed'];
+  for (const event of events) channel.bind(event, refresh);
+  if (channel.subscribed) refresh();
+  return () => {
+    for (const event of events) channel.unbind(event, refresh);
+    pusher.unsubscribe(name);
+  };
+}
+
+export function connectRealtime({ config, me, http, onEvent, onReconnect }: ConnectOptions): RealtimeConnection {
   const options = pusherOptions(config, window.location, {
     fetch: (input, init) => window.fetch(input, init),
     csrfToken: async () => {
@@ -54,8 +78,11 @@ export function connectRealtime({ config, me, http, onEvent, onReconnect }: Conn
   });
 
   http.setSocketIdProvider(() => pusher.connection.socket_id || undefined);
-  return () => {
-    http.setSocketIdProvider(() => undefined);
-    echo.disconnect();
+  return {
+    joinPresence: (name, onMembers) => joinPresence(pusher, name, onMembers),
+    disconnect: () => {
+      http.setSocketIdProvider(() => undefined);
+      echo.disconnect();
+    },
   };
 }

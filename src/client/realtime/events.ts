@@ -1,6 +1,6 @@
 /**
- * What a realtime event means for the open screens (SPEC section 4, "Realtime events"). Pure: the
- * connector (realtime/connect.ts) applies the plan to react-query, the main data and the session.
+ * What a realtime event means for the open screens (SPEC section 4, "Realtime events"). Pure: RealtimeConnector
+ * applies the plan to react-query, the main data and the session.
  */
 import { resourceForType } from '../resources/names';
 
@@ -17,7 +17,7 @@ export type RealtimeEventName =
   | 'AssistantMessage'
   | 'AssistantRefresh';
 
-const MODEL_EVENTS = new Set(['ModelCreated', 'ModelUpdated', 'ModelSaved', 'ModelDestroyed']);
+export const MODEL_EVENTS: ReadonlySet<string> = new Set(['ModelCreated', 'ModelUpdated', 'ModelSaved', 'ModelDestroyed']);
 
 export interface ModelEventPayload {
   type?: string;
@@ -79,6 +79,10 @@ export function planRealtimeEvent(eventName: string, payload: unknown, me: Me | 
       plan.invalidate.push(resourceForType('import'));
       break;
     case 'AssistantMessage':
+      // The pieces of an answer being written are shown as they come (assistant/useAssistantEvents.ts): no refetch for each.
+      if ((body as { status?: unknown }).status === 'streaming') break;
+      plan.invalidate.push(resourceForType('assistant-thread'), resourceForType('assistant-message'));
+      break;
     case 'AssistantRefresh':
       plan.invalidate.push(resourceForType('assistant-thread'), resourceForType('assistant-message'));
       break;

@@ -7,13 +7,11 @@ import { Link as RouterLink } from 'react-router-dom';
 import Button from '@mui/material/Button';
 import RestoreIcon from '@mui/icons-material/RestoreFromTrashOutlined';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
-import { DataTable, List, Pagination, SearchInput, Title, TopToolbar, useListContext, useRecordContext } from 'react-admin';
-import { canOnEntity } from '../../common/permissions';
+import { DataTable, List, Pagination, SearchInput, Title, TopToolbar, useCanAccess, useListContext, useRecordContext } from 'react-admin';
 import { titleCase } from '../i18n/labels';
 import { formatDateTime } from '../i18n/dates';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { defaultColumns, FieldDisplay } from './fieldTypes';
-import { useUser } from './hooks';
 import { useRecordMutations } from './mutations';
 import { useVisibleDescriptors, PER_PAGE_CHOICES } from './RecordList';
 import type { RecordSchema } from './schema';
@@ -65,13 +63,12 @@ function BulkRestoreButton({ schema }: { schema: RecordSchema }) {
 export default function DeletedList({ resource: resourceProp }: { resource?: string }) {
   const { resource, schema, featureOff } = useRecordScreen(resourceProp);
   const descriptors = useVisibleDescriptors(schema);
-  const user = useUser();
   const title = schema ? `Deleted ${titleCase(schema.name_plural)}` : 'Deleted records';
   useDocumentTitle(title);
   const columns = useMemo(() => new Set(defaultColumns(descriptors, 3)), [descriptors]);
   if (!schema) return <MissingSchema resource={resource} />;
   if (featureOff) return featureOff;
-  const canRestore = canOnEntity(user, schema.type, 'restore');
+  const { canAccess: canRestore = false } = useCanAccess({ resource: schema.resource, action: 'restore' });
   return (
     <List
       resource={resource}

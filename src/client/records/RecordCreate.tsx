@@ -1,14 +1,18 @@
-/** The generated create screen (`/{resource}/create`): the schema's form; saves, shows the server's message, opens the new record. */
+/**
+ * The generated create screen (`/{resource}/create`): the schema's form in react-admin's CreateBase (pessimistic:
+ * a 422 puts the server's message on each field); saving sends only the schema's editable fields, shows the
+ * server's message and opens the new record.
+ */
 import { useMemo } from 'react';
-import { Title } from 'react-admin';
+import { CreateBase, Title } from 'react-admin';
 import { useLocation, useNavigate } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import { titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { useDescriptors } from './hooks';
-import { useRecordMutations } from './mutations';
 import { RecordForm } from './RecordForm';
-import { writableValues } from './schema';
+import { writableValues, type RecordSchema } from './schema';
+import { useSaveError, useServerMessage } from './serverMessage';
 import { PageHeader, MissingSchema, useRecordScreen } from './ui';
 
 /** Initial values from the URL: `?source={"type":"union"}` (react-admin's convention), e.g. from a category list. */
@@ -23,36 +27,37 @@ export function valuesFromSearch(search: string): Record<string, unknown> {
   }
 }
 
+function CreateForm({ schema, defaults }: { schema: RecordSchema; defaults: Record<string, unknown> }) {
+  const descriptors = useDescriptors(schema);
+  const navigate = useNavigate();
+  useServerMessage(`${titleCase(schema.name_singular)} created successfully.`);
+  return <RecordForm schema={schema} descriptors={descriptors} defaultValues={defaults} onCancel={() => navigate(-1)} />;
+}
+
 export default function RecordCreate({ resource: resourceProp }: { resource?: string }) {
   const { resource, schema, featureOff } = useRecordScreen(resourceProp);
-  const descriptors = useDescriptors(schema);
-  const { create } = useRecordMutations(resource);
   const navigate = useNavigate();
   const location = useLocation();
   const defaults = useMemo(() => valuesFromSearch(location.search), [location.search]);
+  const onError = useSaveError();
   const title = schema ? `Create ${titleCase(schema.name_singular)}` : 'Create';
   useDocumentTitle(title);
   if (!schema) return <MissingSchema resource={resource} />;
   if (featureOff) return featureOff;
 
   return (
-    <Box sx={{ maxWidth: 1100 }}>
-      <Title title={title} />
-      <PageHeader title={title} />
-      <RecordForm
-        schema={schema}
-        descriptors={descriptors}
-        defaultValues={defaults}
-        onCancel={() => navigate(-1)}
-        onSubmit={async (values) => {
-          const outcome = await create(writableValues(values, schema), `${titleCase(schema.name_singular)} created successfully.`);
-          if (outcome.record) {
-            navigate(`/${resource}/${outcome.record.id}/show`);
-            return;
-          }
-          return outcome.errors;
-        }}
-      />
-    </Box>
+    <CreateBase
+      resource={resource}
+      mutationMode="pessimistic"
+      transform={(values: Record<string, unknown>) => writableValues(values, schema)}
+      redirect={false}
+      mutationOptions={{ onSuccess: (record: { id: string | number }) => navigate(`/${resource}/${record.id}/show`), onError }}
+    >
+      <Box sx={{ maxWidth: 1100 }}>
+        <Title title={title} />
+        <PageHeader title={title} />
+        <CreateForm schema={schema} defaults={defaults} />
+      </Box>
+    </CreateBase>
   );
 }

@@ -1,6 +1,7 @@
 /**
  * The generated form of a record type: every editable field of the schema, in schema order, through the field
- * type table; form logic shows, hides and sets fields as values change. Long fields take the full width.
+ * type table; form logic shows, hides and sets fields as values change. Long fields take the full width. It saves
+ * through the save context of the EditBase / CreateBase around it (RecordEdit, RecordCreate).
  */
 import { memo, type ReactNode } from 'react';
 import Box from '@mui/material/Box';
@@ -10,11 +11,10 @@ import CardContent from '@mui/material/CardContent';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import SaveIcon from '@mui/icons-material/Save';
-import { Form, useTranslate } from 'react-admin';
+import { Form, useCanAccess, useTranslate } from 'react-admin';
 import { useFormState } from 'react-hook-form';
 import { FieldInput, type FieldDescriptor } from './fieldTypes';
 import { FormLogic, useFieldVisible } from './logic/FormLogic';
-import { useCan } from './hooks';
 import type { RecordSchema } from './schema';
 
 const WIDE = new Set(['textarea', 'note', 'addresses', 'attachment']);
@@ -23,7 +23,7 @@ export const isWide = (descriptor: FieldDescriptor) => WIDE.has(descriptor.type)
 /** One field: rendered only while the logic shows it; re-rendered only when its own visibility changes. */
 const FieldSlot = memo(function FieldSlot({ descriptor }: { descriptor: FieldDescriptor }) {
   const visible = useFieldVisible(descriptor.slug);
-  const readable = useCan(descriptor.reference?.entity ?? 'schema', 'read');
+  const { canAccess: readable } = useCanAccess({ resource: descriptor.reference?.resource ?? 'schemas', action: 'read' });
   if (!visible || descriptor.readOnly) return null;
   if (descriptor.reference && !readable) return null;
   return (
@@ -57,16 +57,14 @@ export interface RecordFormProps {
   descriptors: FieldDescriptor[];
   record?: Record<string, unknown>;
   defaultValues?: Record<string, unknown>;
-  /** Returns field errors (422) for the form, or nothing. */
-  onSubmit: (values: Record<string, unknown>) => Promise<Record<string, string> | undefined | void>;
   onCancel?: () => void;
   toolbarExtra?: ReactNode;
 }
 
-export function RecordForm({ schema, descriptors, record, defaultValues, onSubmit, onCancel, toolbarExtra }: RecordFormProps) {
+export function RecordForm({ schema, descriptors, record, defaultValues, onCancel, toolbarExtra }: RecordFormProps) {
   return (
     <Card variant="outlined" sx={{ overflow: 'visible' }}>
-      <Form record={record as any} defaultValues={defaultValues} onSubmit={async (values: Record<string, unknown>) => (await onSubmit(values)) ?? undefined} noValidate>
+      <Form record={record as any} defaultValues={defaultValues} noValidate>
         <FormLogic schema={schema} initialValues={record ?? defaultValues}>
           <CardContent>
             <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, columnGap: 3, rowGap: 0.5 }} data-testid="record-form">

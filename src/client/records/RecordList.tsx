@@ -23,15 +23,17 @@ import {
   SimpleList,
   Title,
   TopToolbar,
+  useCanAccess,
+  useCanAccessResources,
   useListContext,
   useStore,
   } from 'react-admin';
-import { CATEGORY_PERMISSIONS, can, canOnEntity, permittedCategories } from '../../common/permissions';
+import { CATEGORY_PERMISSIONS } from '../../common/permissions';
 import { ExportButton } from '../exports/ExportButton';
 import { TYPE_LABELS, titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { defaultColumns, fieldTypeUI, FieldDisplay, type FieldDescriptor } from './fieldTypes';
-import { useDescriptors, useUser } from './hooks';
+import { useCategoryAccess, useDescriptors } from './hooks';
 import { BulkDeleteRecordsButton } from './BulkDeleteRecordsButton';
 import { recordLabel, type RecordSchema } from './schema';
 import { MissingSchema, useRecordScreen } from './ui';
@@ -41,8 +43,9 @@ export const PER_PAGE_CHOICES = [10, 25, 50, 100];
 /** The fields a person may see in lists (relations to what they may not read are left out). */
 export function useVisibleDescriptors(schema: RecordSchema | undefined): FieldDescriptor[] {
   const descriptors = useDescriptors(schema);
-  const user = useUser();
-  return useMemo(() => descriptors.filter((descriptor) => !descriptor.reference || canOnEntity(user, descriptor.reference.entity, 'read')), [descriptors, user]);
+  const referenced = useMemo(() => [...new Set(descriptors.flatMap((descriptor) => (descriptor.reference ? [descriptor.reference.resource] : [])))], [descriptors]);
+  const { canAccess: reads } = useCanAccessResources({ action: 'read', resources: referenced });
+  return useMemo(() => descriptors.filter((descriptor) => !descriptor.reference || reads?.[descriptor.reference.resource]), [descriptors, reads]);
 }
 
 function categoryLabel(category: string) {
@@ -62,10 +65,9 @@ function ListHeading({ schema }: { schema: RecordSchema }) {
 /** One tab per permitted category (sites, contractors), plus All for those who read every category. */
 function CategoryTabs({ schema }: { schema: RecordSchema }) {
   const { filterValues, setFilters, displayedFilters } = useListContext();
-  const user = useUser();
   const categories = CATEGORY_PERMISSIONS[schema.type];
+  const allowed = useCategoryAccess(schema.resource, 'show', categories ?? []);
   if (!categories) return null;
-  const allowed = permittedCategories(user, schema.type, 'read');
   const tabs = categories.filter((category) => allowed === 'all' || allowed.includes(category));
   const current = typeof filterValues?.type === 'string' ? filterValues.type : 'all';
   const value = current === 'all' || tabs.includes(current) ? current : false;
@@ -97,11 +99,11 @@ function useShownColumns(resource: string, descriptors: FieldDescriptor[]): stri
 }
 
 function ListActions({ schema, filters, descriptors }: { schema: RecordSchema; filters: ReactElement[]; descriptors: FieldDescriptor[] }) {
-  const user = useUser();
   const { filterValues } = useListContext();
   const shownColumns = useShownColumns(schema.resource, descriptors);
-  const canCreate = canOnEntity(user, schema.type, 'create');
-  const canRestore = canOnEntity(user, schema.type, 'restore') && schema.restorable;
+  const { canAccess: mayRestore } = useCanAccess({ resource: schema.resource, action: 'restore' });
+  const { canAccess: canExport } = useCanAccess({ resource: 'exports', action: 'create' });
+  const canRestore = mayRestore && schema.restorable;
   const category = CATEGORY_PERMISSIONS[schema.type] && typeof filterValues?.type === 'string' ? filterValues.type : null;
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
   return (
@@ -113,8 +115,8 @@ function ListActions({ schema, filters, descriptors }: { schema: RecordSchema; f
           Deleted
         </Button>
       )}
-      {can(user, 'export:create') && <ExportButton columns={shownColumns} />}
-      {canCreate && <CreateButton to={category ? `/${schema.resource}/create?source=${encodeURIComponent(JSON.stringify({ type: category }))}` : undefined} />}
+      {canExport && <ExportButton columns={shownColumns} />}
+      <CreateButton to={category ? `/${schema.resource}/create?source=${encodeURIComponent(JSON.stringify({ type: category }))}` : undefined} />
     </TopToolbar>
   );
 }
@@ -156,11 +158,10 @@ export function RecordListBody({ schema, descriptors, canDelete }: { schema: Rec
 export default function RecordList({ resource: resourceProp }: { resource?: string }) {
   const { resource, schema, featureOff } = useRecordScreen(resourceProp);
   const descriptors = useVisibleDescriptors(schema);
-  const user = useUser();
   const filters = useMemo(() => listFilters(descriptors), [descriptors]);
+  const { canAccess: canDelete = false } = useCanAccess({ resource, action: 'delete' });
   if (!schema) return <MissingSchema resource={resource} />;
   if (featureOff) return featureOff;
-  const canDelete = canOnEntity(user, schema.type, 'delete');
   return (
     <List
       resource={resource}

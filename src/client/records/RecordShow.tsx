@@ -3,18 +3,17 @@
  * tasks, documents and history, who else has it open, and what can be done with it. The tab is kept in the URL.
  */
 import { Suspense, lazy } from 'react';
-import { Title, RecordContextProvider, useGetOne } from 'react-admin';
+import { Title, RecordContextProvider, useCanAccessResources, useGetOne } from 'react-admin';
 import { useParams, useSearchParams } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
-import { canOnEntity, can, CATEGORY_PERMISSIONS } from '../../common/permissions';
+import { CATEGORY_PERMISSIONS } from '../../common/permissions';
 import { TYPE_LABELS, titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { LoadingScreen } from '../layout/LoadingScreen';
-import { useUser } from './hooks';
 import { useVisibleDescriptors } from './RecordList';
 import { recordLabel } from './schema';
 import { DetailsTab } from './show/DetailsTab';
@@ -30,11 +29,14 @@ const DocumentsPanel = lazy(() => import('../work/DocumentsPanel').then((module)
 
 type TabKey = 'details' | 'related' | 'notes' | 'tasks' | 'documents' | 'history';
 
+/** The resources behind the work and history tabs, each shown to people who may read it. */
+const WORK_RESOURCES = ['notes', 'tasks', 'documents', 'revisions'];
+
 export default function RecordShow({ resource: resourceProp }: { resource?: string }) {
   const { resource, schema, featureOff } = useRecordScreen(resourceProp);
   const { id } = useParams<{ id: string }>();
   const descriptors = useVisibleDescriptors(schema);
-  const user = useUser();
+  const { canAccess: reads = {} } = useCanAccessResources({ action: 'read', resources: WORK_RESOURCES });
   const [params, setParams] = useSearchParams();
   const { data: record, error, isPending } = useGetOne(resource, { id: id! }, { enabled: Boolean(id) });
   const singular = schema ? titleCase(schema.name_singular) : '';
@@ -48,10 +50,10 @@ export default function RecordShow({ resource: resourceProp }: { resource?: stri
 
   const tabs: Array<[TabKey, string]> = [['details', 'Details']];
   tabs.push(['related', 'Related']);
-  if (canOnEntity(user, 'note', 'read')) tabs.push(['notes', 'Notes']);
-  if (canOnEntity(user, 'task', 'read')) tabs.push(['tasks', 'Tasks']);
-  if (canOnEntity(user, 'document', 'read')) tabs.push(['documents', 'Documents']);
-  if (can(user, 'revision:read')) tabs.push(['history', 'History']);
+  if (reads.notes) tabs.push(['notes', 'Notes']);
+  if (reads.tasks) tabs.push(['tasks', 'Tasks']);
+  if (reads.documents) tabs.push(['documents', 'Documents']);
+  if (reads.revisions) tabs.push(['history', 'History']);
   const requested = params.get('tab') as TabKey | null;
   const tab: TabKey = requested && tabs.some(([key]) => key === requested) ? requested : 'details';
   const owner = { type: schema.type, id: record.id };

@@ -1,8 +1,7 @@
-/** React glue for the generated screens: the live schema of a resource, the signed-in person's rights, the data provider. */
-import { useMemo } from 'react';
-import { useDataProvider } from 'react-admin';
-import { canOnCategory, canOnEntity, can, type Action } from '../../common/permissions';
-import { useMainData, useSession } from '../app/hooks';
+/** React glue for the generated screens: the live schema of a resource, category access, the data provider. */
+import { useEffect, useMemo, useState } from 'react';
+import { useCanAccess, useCanAccessCallback, useDataProvider } from 'react-admin';
+import { useMainData } from '../app/hooks';
 import type { AppDataProvider } from '../providers/dataProvider';
 import { schemaForResource, schemaForType, type RecordSchema } from './schema';
 import { describeField, type FieldDescriptor } from './fieldTypes/describe';
@@ -22,19 +21,25 @@ export function useDescriptors(schema: RecordSchema | undefined): FieldDescripto
   return useMemo(() => (schema ? schema.fields.map(describeField) : []), [schema]);
 }
 
-export function useUser() {
-  return useSession().user;
-}
-
-/** May the person do `action` on records of `entity` (any category counts)? */
-export function useCan(entity: string, action: Action, category?: string | null): boolean {
-  const user = useUser();
-  if (category !== undefined) return canOnCategory(user, entity, action, category);
-  return canOnEntity(user, entity, action);
-}
-
-export function useHasPermission(permission: string): boolean {
-  return can(useUser(), permission);
+/**
+ * Which categories of a resource (site types, contractor types) the person may `action` (react-admin's: show,
+ * edit...), asked of authProvider.canAccess with a record of each category: 'all' when they may act on a record of
+ * any category (a record with no category passes only the bare permission), else the list; empty until it answers.
+ */
+export function useCategoryAccess(resource: string, action: string, categories: readonly string[]): 'all' | string[] {
+  const { canAccess: all } = useCanAccess({ resource, action, record: { id: `any-${resource}` } });
+  const canAccess = useCanAccessCallback();
+  const [allowed, setAllowed] = useState<string[]>([]);
+  const key = categories.join(',');
+  useEffect(() => {
+    let live = true;
+    void Promise.all(categories.map((type) => canAccess({ resource, action, record: { type } }))).then((answers) => live && setAllowed(categories.filter((_type, index) => answers[index])));
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [resource, action, key, canAccess]);
+  return all ? 'all' : allowed;
 }
 
 export function useAppDataProvider(): AppDataProvider {

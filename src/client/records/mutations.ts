@@ -1,8 +1,11 @@
 /**
- * Writes from the generated screens, through the app's data provider, showing the server's own success message
- * ('Site created successfully.': the `message` of `{data, message}`), refreshing the resource's cached queries
- * (our own change is not echoed back to this tab by the realtime hub), and turning a 422 into field errors for the
- * form and a 409 into the edit conflict the form offers to reload.
+ * Writes outside the record forms (which save through react-admin's edit and create controllers): delete and
+ * restore, the custom actions of SPEC section 7 (complete, dismiss, share, change type, contacts, goals, reorder),
+ * and the small inline writes of the work panels and the schema editor. Each goes through the app's data provider,
+ * shows the server's own success message ('Site deleted successfully.': the `message` of `{data, message}`),
+ * refreshes the resource's cached queries (an action's effects reach past one record, e.g. a completed task leaves
+ * the open-tasks list, and our own change is not echoed back to this tab by the realtime hub), and turns a 422
+ * into field errors and a 409 into the conflict the caller offers to reload.
  */
 import { useCallback } from 'react';
 import { useQueryClient } from '@tanstack/react-query';

@@ -2,7 +2,11 @@
 import type { ClassificationRow } from '../../common/report-types';
 import { ReportPage, StackedBars, TeamFilter } from './ReportPage';
 import { ReportTable, type Column } from './ReportTable';
-import { DateFilter, FigureLinkText, SelectFilter, formatNumber, useApi, useLiveRefresh, useOptions, useUrlFilters } from './shared';
+import { DateFilter, SelectFilter } from '../insights/filters';
+import { FigureLinkText } from '../insights/FigureLinkText';
+import { formatNumber } from '../insights/format';
+import { useApi, useLiveRefresh, useOptions } from '../insights/useInsights';
+import { useUrlFilters } from '../insights/useUrlFilters';
 
 /** A row of the table: the report's rows, and its totals (without links). */
 type Row = Omit<ClassificationRow, 'links'> & { links?: ClassificationRow['links'] };

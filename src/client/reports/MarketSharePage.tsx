@@ -19,7 +19,11 @@ import { PieChart } from '@mui/x-charts/PieChart';
 import type { Labour, MarketShareAnswer, MarketShareMeasure as Measure, MarketShareRow } from '../../common/report-types';
 import { ReportPage, TeamFilter } from './ReportPage';
 import { ReportTable, type Column } from './ReportTable';
-import { DateFilter, SelectFilter, formatMoney, formatNumber, formatPercent, useApi, useLiveRefresh, useNarrow, useOptions, useUrlFilters } from './shared';
+import { DateFilter, SelectFilter } from '../insights/filters';
+import { formatMoney, formatNumber, formatPercent } from '../insights/format';
+import { useApi, useLiveRefresh, useOptions } from '../insights/useInsights';
+import { useNarrow } from '../layout/useNarrow';
+import { useUrlFilters } from '../insights/useUrlFilters';
 
 const GROUPS: ReadonlyArray<[string, string]> = [
   ['region', 'Region'],

@@ -17,7 +17,11 @@ import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import { Title } from 'react-admin';
 import { TYPE_LABELS } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { ErrorNote, PageHeader, formatMoney, formatNumber, useApi, useUrlFilters } from './shared';
+import { ErrorNote } from '../insights/ErrorNote';
+import { PageHeader } from '../insights/PageHeader';
+import { formatMoney, formatNumber } from '../insights/format';
+import { useApi } from '../insights/useInsights';
+import { useUrlFilters } from '../insights/useUrlFilters';
 
 const LABOUR_NAMES: Record<string, string> = { union: 'Union', 'non-union': 'Non-union', unknown: 'Unknown' };
 

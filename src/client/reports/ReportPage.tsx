@@ -9,7 +9,13 @@ import { BarChart } from '@mui/x-charts/BarChart';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { CsvButton, ErrorNote, FilterBar, PageHeader, ReportsNav, SelectFilter, useNarrow, useOptions } from './shared';
+import { CsvButton } from './CsvButton';
+import { ErrorNote } from '../insights/ErrorNote';
+import { FilterBar, SelectFilter } from '../insights/filters';
+import { PageHeader } from '../insights/PageHeader';
+import { ReportsNav } from './ReportsNav';
+import { useNarrow } from '../layout/useNarrow';
+import { useOptions } from '../insights/useInsights';
 
 export function ReportPage({ title, windowTitle = title, subtitle, csvPath, query, filters, error, children }: {
   title: string;

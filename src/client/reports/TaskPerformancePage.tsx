@@ -2,7 +2,11 @@
 import type { TaskFigure, TaskPerformanceRow } from '../../common/report-types';
 import { ReportPage, StackedBars, TeamFilter } from './ReportPage';
 import { ReportTable, type Column } from './ReportTable';
-import { DateFilter, FigureLinkText, SelectFilter, formatNumber, formatPercent, thisMonth, useApi, useLiveRefresh, useUrlFilters } from './shared';
+import { DateFilter, SelectFilter } from '../insights/filters';
+import { FigureLinkText } from '../insights/FigureLinkText';
+import { formatNumber, formatPercent, thisMonth } from '../insights/format';
+import { useApi, useLiveRefresh } from '../insights/useInsights';
+import { useUrlFilters } from '../insights/useUrlFilters';
 
 /** A row of the table: the report's rows, and its totals (without links). */
 type Row = Omit<TaskPerformanceRow, 'links'> & { links?: TaskPerformanceRow['links'] };

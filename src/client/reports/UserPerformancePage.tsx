@@ -20,7 +20,10 @@ import { GOAL_KEYS as KEYS, type GoalKey as Key, type UserPerformanceRow as Row 
 import { dataProvider } from '../app/services';
 import { ReportPage, TeamFilter } from './ReportPage';
 import { ReportTable, type Column } from './ReportTable';
-import { FigureLinkText, INSIGHTS_KEY, formatNumber, thisMonth, useApi, useLiveRefresh, useUrlFilters } from './shared';
+import { FigureLinkText } from '../insights/FigureLinkText';
+import { INSIGHTS_KEY, useApi, useLiveRefresh } from '../insights/useInsights';
+import { formatNumber, thisMonth } from '../insights/format';
+import { useUrlFilters } from '../insights/useUrlFilters';
 
 const LABELS: Record<Key, string> = { calls: 'Calls', meetings: 'Meetings', visits: 'Visits', recruits: 'Recruits' };
 

@@ -14,11 +14,9 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import ListIcon from '@mui/icons-material/ListAlt';
-import { Title } from 'react-admin';
-import { canOnEntity } from '../../common/permissions';
+import { Title, useCanAccess } from 'react-admin';
 import { titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { useUser } from '../records/hooks';
 import { LoadFailed, PageHeader, PageLoading } from '../records/ui';
 import { FIELD_TYPE_LABELS, describeBlock } from './shared';
 import { useSchemaRecord } from './useSchemaEditor';
@@ -26,7 +24,7 @@ import { useSchemaRecord } from './useSchemaEditor';
 export default function SchemaShow() {
   const { id } = useParams<{ id: string }>();
   const { data: schema, error, isPending } = useSchemaRecord(id);
-  const user = useUser();
+  const { canAccess: canUpdate } = useCanAccess({ resource: 'schemas', action: 'edit' });
   useDocumentTitle(schema ? `${titleCase(schema.name_plural)} · Schemas` : 'Schemas');
   if (error) return <LoadFailed error={error} />;
   if (isPending || !schema) return <PageLoading />;
@@ -41,7 +39,7 @@ export default function SchemaShow() {
             <Button size="small" variant="outlined" startIcon={<ListIcon />} component={RouterLink} to={`/${schema.resource}`}>
               Open the list
             </Button>
-            {canOnEntity(user, 'schema', 'update') && (
+            {canUpdate && (
               <Button size="small" variant="contained" startIcon={<EditIcon />} component={RouterLink} to={`/schemas/${schema.id}`}>
                 Edit
               </Button>

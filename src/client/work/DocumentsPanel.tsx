@@ -10,15 +10,15 @@ import Typography from '@mui/material/Typography';
 import UploadIcon from '@mui/icons-material/UploadFile';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import InsertDriveFileIcon from '@mui/icons-material/InsertDriveFileOutlined';
-import { useGetList, useNotify } from 'react-admin';
-import { canOnEntity } from '../../common/permissions';
+import { useCanAccess, useGetList, useNotify } from 'react-admin';
 import { formatDateTime } from '../i18n/dates';
-import { useAppDataProvider, useUser } from '../records/hooks';
+import { useAppDataProvider } from '../records/hooks';
 import { useInvalidateResource, useRecordMutations } from '../records/mutations';
 import { formatSize, type Owner } from './shared';
 
 export function DocumentsPanel({ owner, ownerResource }: { owner: Owner; ownerResource?: string }) {
-  const user = useUser();
+  const { canAccess: canCreate } = useCanAccess({ resource: 'documents', action: 'create' });
+  const { canAccess: canDelete } = useCanAccess({ resource: 'documents', action: 'delete' });
   const dataProvider = useAppDataProvider();
   const notify = useNotify();
   const invalidate = useInvalidateResource();
@@ -52,7 +52,7 @@ export function DocumentsPanel({ owner, ownerResource }: { owner: Owner; ownerRe
 
   return (
     <Stack spacing={2} data-testid="documents">
-      {canOnEntity(user, 'document', 'create') && (
+      {canCreate && (
         <Box>
           <Button variant="contained" size="small" startIcon={<UploadIcon />} onClick={() => picker.current?.click()} disabled={busy}>
             {busy ? 'Uploading…' : 'Upload documents'}
@@ -76,7 +76,7 @@ export function DocumentsPanel({ owner, ownerResource }: { owner: Owner; ownerRe
               {formatSize(document.size)} · {formatDateTime(document.created_at)}
             </Typography>
           </Box>
-          {canOnEntity(user, 'document', 'delete') && (
+          {canDelete && (
             <Tooltip title="Delete document">
               <IconButton size="small" aria-label={`Delete ${document.file_name}`} onClick={() => void remove(document, 'Document deleted successfully.').then(() => invalidate('attachments', ...(ownerResource ? [ownerResource] : [])))}>
                 <DeleteIcon fontSize="small" />

@@ -10,15 +10,12 @@ import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
-import { useGetList } from 'react-admin';
-import { canOnEntity } from '../../common/permissions';
+import { useCanAccess, useGetList } from 'react-admin';
 import { formatDateTime } from '../i18n/dates';
-import { useUser } from '../records/hooks';
 import { useRecordMutations } from '../records/mutations';
 import { refreshCounts, type Owner } from './shared';
 
 export function NotesPanel({ owner }: { owner: Owner }) {
-  const user = useUser();
   const [body, setBody] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
@@ -28,9 +25,9 @@ export function NotesPanel({ owner }: { owner: Owner }) {
     sort: { field: 'created_at', order: 'DESC' },
     pagination: { page: 1, perPage: 100 },
   });
-  const canCreate = canOnEntity(user, 'note', 'create');
-  const canUpdate = canOnEntity(user, 'note', 'update');
-  const canDelete = canOnEntity(user, 'note', 'delete');
+  const { canAccess: canCreate } = useCanAccess({ resource: 'notes', action: 'create' });
+  const { canAccess: canUpdate } = useCanAccess({ resource: 'notes', action: 'edit' });
+  const { canAccess: canDelete } = useCanAccess({ resource: 'notes', action: 'delete' });
 
   const add = async () => {
     if (!body.trim()) return;

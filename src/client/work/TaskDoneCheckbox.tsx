@@ -1,13 +1,12 @@
 /** The tick that completes or reopens a task: ticked at once, then the server's answer (or its refusal) settles it. */
 import { useEffect, useState } from 'react';
 import Checkbox from '@mui/material/Checkbox';
-import { canOnEntity } from '../../common/permissions';
-import { useUser } from '../records/hooks';
+import { useCanAccess } from 'react-admin';
 import { useRecordMutations } from '../records/mutations';
 import { refreshCounts } from './shared';
 
 export function TaskDoneCheckbox({ task }: { task: any }) {
-  const user = useUser();
+  const { canAccess: canUpdate } = useCanAccess({ resource: 'tasks', action: 'edit' });
   const { update } = useRecordMutations('tasks');
   const [checked, setChecked] = useState<boolean>(Boolean(task.completed));
   useEffect(() => setChecked(Boolean(task.completed)), [task.completed]);
@@ -15,7 +14,7 @@ export function TaskDoneCheckbox({ task }: { task: any }) {
     <Checkbox
       size="small"
       checked={checked}
-      disabled={!canOnEntity(user, 'task', 'update')}
+      disabled={!canUpdate}
       // Inside a clickable list row: the tick must not open the task.
       onClick={(event) => event.stopPropagation()}
       onChange={async (event) => {

@@ -5,9 +5,8 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Autocomplete from '@mui/material/Autocomplete';
-import { useGetList } from 'react-admin';
-import { canOnEntity } from '../../common/permissions';
-import { useUser } from '../records/hooks';
+import { useCanAccess, useGetList } from 'react-admin';
+import { useSession } from '../app/hooks';
 import { useRecordMutations } from '../records/mutations';
 import { recordLabel } from '../records/schema';
 import { TASK_TYPES, refreshCounts, type Owner } from './shared';
@@ -33,7 +32,7 @@ function AssigneePicker({ value, onChange }: { value: { id: number; name: string
 }
 
 export function TaskForm({ owner, onDone }: { owner?: Owner; onDone?: () => void }) {
-  const user = useUser();
+  const { user } = useSession();
   const { create } = useRecordMutations('tasks');
   const [title, setTitle] = useState('');
   const [type, setType] = useState('call');
@@ -41,7 +40,7 @@ export function TaskForm({ owner, onDone }: { owner?: Owner; onDone?: () => void
   const [assignee, setAssignee] = useState<{ id: number; name: string } | null>(user ? { id: user.id, name: user.name } : null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
-  const canPickAssignee = canOnEntity(user, 'user', 'read');
+  const { canAccess: canPickAssignee } = useCanAccess({ resource: 'users', action: 'read' });
 
   const submit = async () => {
     setBusy(true);

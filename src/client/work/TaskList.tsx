@@ -25,14 +25,14 @@ import {
   Title,
   TopToolbar,
   WithRecord,
+  useCanAccess,
   useRecordContext,
 } from 'react-admin';
-import { canOnEntity } from '../../common/permissions';
+import { useSession } from '../app/hooks';
 import { formatDateTime } from '../i18n/dates';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { resourceForType } from '../resources/names';
 import { useMainData } from '../app/hooks';
-import { useUser } from '../records/hooks';
 import { recordLabel } from '../records/schema';
 import { TaskForm } from './TaskForm';
 import { TASK_TYPES } from './shared';
@@ -57,10 +57,11 @@ function OwnerLink() {
 }
 
 export default function TaskList() {
-  const user = useUser();
+  const { user } = useSession();
+  const { canAccess: canCreate } = useCanAccess({ resource: 'tasks', action: 'create' });
   const [adding, setAdding] = useState(false);
   useDocumentTitle('Tasks');
-  const readsUsers = canOnEntity(user, 'user', 'read');
+  const { canAccess: readsUsers } = useCanAccess({ resource: 'users', action: 'read' });
   const filters = [
     <SearchInput source="q" alwaysOn key="q" />,
     <NullableBooleanInput source="completed_at_null" label="Status" alwaysOn key="open" trueLabel="Open" falseLabel="Completed" nullLabel="All" />,
@@ -87,7 +88,7 @@ export default function TaskList() {
         pagination={<Pagination rowsPerPageOptions={[10, 25, 50, 100]} />}
         actions={
           <TopToolbar>
-            {canOnEntity(user, 'task', 'create') && (
+            {canCreate && (
               <Button size="small" startIcon={<AddIcon />} onClick={() => setAdding(!adding)}>
                 New task
               </Button>

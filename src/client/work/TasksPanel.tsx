@@ -3,17 +3,17 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { ReferenceField, RecordContextProvider, WithRecord, useGetList } from 'react-admin';
-import { canOnEntity } from '../../common/permissions';
+import { ReferenceField, RecordContextProvider, WithRecord, useCanAccess, useGetList } from 'react-admin';
+import { useSession } from '../app/hooks';
 import { formatDateTime } from '../i18n/dates';
-import { useUser } from '../records/hooks';
 import { recordLabel } from '../records/schema';
 import { TaskForm } from './TaskForm';
 import { TASK_TYPES, type Owner } from './shared';
 import { TaskDoneCheckbox } from './TaskDoneCheckbox';
 
 export function TaskRow({ task, showOwner = false }: { task: any; showOwner?: boolean }) {
-  const user = useUser();
+  const { user } = useSession();
+  const { canAccess: readsUsers } = useCanAccess({ resource: 'users', action: 'read' });
   const overdue = !task.completed && task.due_at && new Date(task.due_at).getTime() < Date.now();
   return (
     <Stack direction="row" spacing={1} sx={{ alignItems: 'center', py: 0.75, borderBottom: 1, borderColor: 'divider' }} data-task={task.id}>
@@ -24,7 +24,7 @@ export function TaskRow({ task, showOwner = false }: { task: any; showOwner?: bo
         </Typography>
         <Typography variant="caption" color={overdue ? 'error' : 'text.secondary'} component="div">
           {task.due_at ? `Due ${formatDateTime(task.due_at)}` : 'No due date'}
-          {task.assignee_id && canOnEntity(user, 'user', 'read') && (
+          {task.assignee_id && readsUsers && (
             <RecordContextProvider value={task}>
               {' · '}
               <ReferenceField source="assignee_id" reference="users" link={false}>
@@ -42,7 +42,7 @@ export function TaskRow({ task, showOwner = false }: { task: any; showOwner?: bo
 }
 
 export function TasksPanel({ owner }: { owner: Owner }) {
-  const user = useUser();
+  const { canAccess: canCreate } = useCanAccess({ resource: 'tasks', action: 'create' });
   const { data = [], isPending } = useGetList('tasks', {
     filter: { taskable_type: owner.type, taskable_id: owner.id },
     sort: { field: 'due_at', order: 'ASC' },
@@ -52,7 +52,7 @@ export function TasksPanel({ owner }: { owner: Owner }) {
   const done = data.filter((task) => task.completed);
   return (
     <Stack spacing={2} data-testid="tasks">
-      {canOnEntity(user, 'task', 'create') && <TaskForm owner={owner} />}
+      {canCreate && <TaskForm owner={owner} />}
       {!isPending && !data.length && (
         <Typography color="text.secondary" variant="body2">
           No tasks yet.

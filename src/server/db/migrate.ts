@@ -9,6 +9,8 @@ import * as siteLabour from './migrations/006_site_labour.js';
 import * as customFieldIndexes from './migrations/007_custom_field_indexes.js';
 import * as marketShareCounts from './migrations/009_market_share_counts.js';
 import * as logicRules from './migrations/010_logic_rules.js';
+import * as assistant from './migrations/011_assistant.js';
+import * as revisionBatches from './migrations/012_revision_batches.js';
 import * as fieldValueArchive from './migrations/013_field_value_archive.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
@@ -22,6 +24,8 @@ const migrations: Record<string, Migration> = {
   '007_custom_field_indexes': customFieldIndexes,
   '009_market_share_counts': marketShareCounts,
   '010_logic_rules': logicRules,
+  '011_assistant': assistant,
+  '012_revision_batches': revisionBatches,
   '013_field_value_archive': fieldValueArchive,
 };
 

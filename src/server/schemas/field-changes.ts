@@ -1,3 +1,4 @@
+import type { AuthUser } from '../auth/auth-user.js';
 import { sql, type Kysely } from 'kysely';
 import { normaliseChoices, type SchemaField, type SchemaFieldOptions, type SchemaFieldType } from '../../common/schema-types.js';
 import { ValidationError } from '../http/errors.js';
@@ -205,19 +206,19 @@ export function presentImpact(impact: Awaited<ReturnType<typeof fieldImpact>>): 
  * own row); refuses (422) while a removed choice that records hold is not mapped. Returns what it did, for the
  * revision of the schema.
  */
-export async function applyFieldChange(trx: Kysely<any>, schema: SchemaRef, field: Field, change: FieldChange, userId: number | null): Promise<FieldImpact> {
+export async function applyFieldChange(trx: Kysely<any>, schema: SchemaRef, field: Field, change: FieldChange, user: AuthUser | null): Promise<FieldImpact> {
   const impact = await fieldImpact(trx, schema, field, change);
   if (impact.blocking.length) throw new ValidationError({ choice_map: impact.blocking });
   const home = valueHome(schema, field);
   const snapshot: FieldSnapshot = field;
   if (change.next === null) {
-    if (!field.column) await archiveValues(trx, home, snapshot, 'field deleted', userId);
+    if (!field.column) await archiveValues(trx, home, snapshot, 'field deleted', user);
     await removeLogic(trx, schema.id, field);
     return presentImpact(impact);
   }
   const plan = impact.plan!;
-  await rewriteValues(trx, home, plan.rewrites, userId);
-  if (plan.unconvertible.length) await archiveValues(trx, home, snapshot, `not a value of the new type (${change.next.type ?? field.type})`, userId, plan.unconvertible);
+  await rewriteValues(trx, home, plan.rewrites, user);
+  if (plan.unconvertible.length) await archiveValues(trx, home, snapshot, `not a value of the new type (${change.next.type ?? field.type})`, user, plan.unconvertible);
   const mapped = Object.entries(change.choiceMap ?? {});
   if (mapped.length) await followChoices(trx, field, mapped);
   return presentImpact(impact);

@@ -1,7 +1,8 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { SchemaField } from '../../common/schema-types.js';
 import { fieldSchema, isBlank } from '../records/fields.js';
-import { insertRevisions, type RevisionRow } from '../records/record-service.js';
+import type { AuthUser } from '../auth/auth-user.js';
+import { authorOf, writeRevisions, type Revision } from '../records/revisions.js';
 import type { FieldSpec } from '../records/resource.js';
 import { builtinDefinition } from './builtin-types.js';
 
@@ -78,14 +79,14 @@ export type FieldSnapshot = Pick<SchemaField, 'id' | 'slug' | 'name' | 'type' | 
  * Moves the values of the field (of the records `ids`, or all) into `field_value_archive` and out of the records;
  * returns how many. A built-in column cannot lose its values this way (built-in fields are not deleted or retyped).
  */
-export async function archiveValues(trx: Kysely<any>, home: ValueHome, field: FieldSnapshot, reason: string, userId: number | null, ids?: readonly number[]): Promise<number> {
+export async function archiveValues(trx: Kysely<any>, home: ValueHome, field: FieldSnapshot, reason: string, user: AuthUser | null, ids?: readonly number[]): Promise<number> {
   if (home.column) throw new Error(`The values of the built-in field ${home.slug} are never archived.`);
   if (ids && !ids.length) return 0;
   const which = ids ? sql<boolean>`t.id in (${sql.join(ids)})` : sql<boolean>`true`;
   const snapshot = JSON.stringify({ id: field.id, slug: field.slug, name: field.name, type: field.type, options: field.options, required: field.required, category: field.category });
   const archived = await sql`
     insert into field_value_archive (schema_id, record_type, record_id, field_slug, field, value, reason, archived_by)
-    select ${home.schemaId}, ${home.type}, t.id, ${home.slug}, ${snapshot}::jsonb, ${jsonValue(home)}, ${reason}, ${userId}
+    select ${home.schemaId}, ${home.type}, t.id, ${home.slug}, ${snapshot}::jsonb, ${jsonValue(home)}, ${reason}, ${authorOf(user)}
     from ${sql.table(home.table)} t where ${ofType(home)} and ${which} and ${held(home)}`.execute(trx);
   // Empty leftovers (null, '') go too: the key is gone from every record of the type.
   await sql`update ${sql.table(home.table)} t set custom = t.custom - ${sql.lit(home.slug)}
@@ -105,7 +106,7 @@ export interface ValueChange {
  * statements whatever their number. `updated_at` moves: a form opened before sees the change (409) instead of
  * writing the old value back.
  */
-export async function rewriteValues(trx: Kysely<any>, home: ValueHome, changes: readonly ValueChange[], userId: number | null) {
+export async function rewriteValues(trx: Kysely<any>, home: ValueHome, changes: readonly ValueChange[], user: AuthUser | null) {
   if (!changes.length) return;
   const slug = sql.lit(home.slug);
   for (let start = 0; start < changes.length; start += 2_000) {
@@ -116,8 +117,8 @@ export async function rewriteValues(trx: Kysely<any>, home: ValueHome, changes: 
       : sql`custom = case when x.v is null or x.v = 'null'::jsonb then t.custom - ${slug} else jsonb_set(t.custom, array[${slug}], x.v) end`;
     await sql`update ${sql.table(home.table)} t set ${set}, updated_at = now()
       from json_to_recordset(${rows}::json) as x(id integer, v jsonb) where t.id = x.id and ${ofType(home)}`.execute(trx);
-    const revisions: RevisionRow[] = slice.map((change) => ({ revisionable_type: home.type, revisionable_id: change.id, action: 'updated', user_id: userId, changes: { [home.slug]: [change.before, change.after ?? null] } }));
-    await insertRevisions(trx, revisions);
+    const revisions: Revision[] = slice.map((change) => ({ type: home.type, id: change.id, action: 'updated', changes: { [home.slug]: [change.before, change.after ?? null] } }));
+    await writeRevisions(trx, user, revisions);
   }
 }
 

@@ -39,14 +39,14 @@ export function registerSchemaChangeRoutes(app: FastifyInstance, ctx: AppContext
     return { field, schema: schema as SchemaRow };
   };
 
-  app.get<Params>('/api/schema-fields/:id/impact', { schema: { params: idParam } }, async (request) => {
+  app.get<Params>('/api/schema-fields/:id/impact', { schema: { params: idParam }, config: { permission: { resource: 'schema-fields', action: 'delete' } } }, async (request) => {
     ctx.records.authorize(request.user, schemaFieldsResource, 'delete');
     const { field, schema } = await fieldOf(request.user, request.params.id);
     if (field.column) throw new HttpError(422, `"${field.name}" is a built-in field: it cannot be deleted (hide it with logic instead).`);
     return { data: presentImpact(await fieldImpact(ctx.db, schema, field, { next: null })) };
   });
 
-  app.post<Params>('/api/schema-fields/:id/impact', { schema: { params: idParam } }, async (request) => {
+  app.post<Params>('/api/schema-fields/:id/impact', { schema: { params: idParam }, config: { permission: { resource: 'schema-fields', action: 'update' } } }, async (request) => {
     ctx.records.authorize(request.user, schemaFieldsResource, 'update');
     const body = parseBody(proposedChange, request.body ?? {});
     const { field, schema } = await fieldOf(request.user, request.params.id);
@@ -63,12 +63,12 @@ export function registerSchemaChangeRoutes(app: FastifyInstance, ctx: AppContext
     return schema;
   };
 
-  app.get<Params>('/api/schemas/:id/impact', { schema: { params: idParam } }, async (request) => {
+  app.get<Params>('/api/schemas/:id/impact', { schema: { params: idParam }, config: { permission: { resource: 'schemas', action: 'delete' } } }, async (request) => {
     ctx.records.authorize(request.user, schemasResource, 'delete');
     return { data: await typeImpact(ctx.db, await typeOf(request.user, request.params.id)) };
   });
 
-  app.post<Params>('/api/schemas/:id/purge-trash', { schema: { params: idParam } }, async (request) => {
+  app.post<Params>('/api/schemas/:id/purge-trash', { schema: { params: idParam }, config: { permission: { resource: 'schemas', action: 'delete' } } }, async (request) => {
     ctx.records.authorize(request.user, schemasResource, 'delete');
     const schema = await typeOf(request.user, request.params.id);
     ctx.records.authorize(request.user, customTypeDefinition(schema), 'delete');
@@ -81,7 +81,7 @@ export function registerSchemaChangeRoutes(app: FastifyInstance, ctx: AppContext
     return { data: { purged }, message: `${purged.toLocaleString('en-US')} ${purged === 1 ? schema.name_singular : schema.name_plural} in the trash deleted for good.` };
   });
 
-  app.post<Params>('/api/schemas/:id/restore-trash', { schema: { params: idParam } }, async (request) => {
+  app.post<Params>('/api/schemas/:id/restore-trash', { schema: { params: idParam }, config: { permission: { resource: 'schemas', action: 'delete' } } }, async (request) => {
     ctx.records.authorize(request.user, schemasResource, 'delete');
     const schema = await typeOf(request.user, request.params.id);
     const restored = await restoreTrash(ctx.records, request.user, schema);

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { FIELD_CATEGORIES, SCHEMA_FIELD_TYPES, type SchemaField, type SchemaFieldType } from '../../common/schema-types.js';
 import { slugifyField } from '../../common/slugs.js';
 import { fieldError, HttpError } from '../http/errors.js';
-import { revisionUserId } from '../records/record-service.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { builtinDefinition } from './builtin-types.js';
 import { customTypeDefinition } from './custom-types.js';
@@ -116,7 +115,7 @@ export const schemaFieldsResource: ResourceDefinition = {
         }
         // A new field starts empty: values an earlier field of this slug left in the records go to the archive.
         const leftover = { id: 0, slug: prepared.slug, name: prepared.name, type, options: {}, required: false, category: 'custom' as const };
-        const archived = await archiveValues(trx, valueHome(schema, { slug: prepared.slug, column: false }), leftover, 'left by an earlier field of the same slug', revisionUserId(user));
+        const archived = await archiveValues(trx, valueHome(schema, { slug: prepared.slug, column: false }), leftover, 'left by an earlier field of the same slug', user);
         await reviseSchema(trx, schemaId, user, { [`field:${prepared.slug}`]: [null, fieldSnapshot(prepared)], ...(archived ? { [`values:${prepared.slug}`]: [archived, '0 (archived)'] } : {}) });
       }
       if (prepared.required === null) prepared.required = false;
@@ -125,7 +124,7 @@ export const schemaFieldsResource: ResourceDefinition = {
         if (existing!.column && (await kindOf(trx, after)) !== (await kindOf(trx, existing!))) throw fieldError('options', 'The kind of value a built-in field holds cannot change.');
         const touchesValues = 'type' in prepared || 'options' in prepared;
         const impact = touchesValues
-          ? await applyFieldChange(trx, schema, existing as SchemaField, { next: { type, options: prepared.options ?? existing!.options }, choiceMap: prepared.choice_map ?? undefined }, revisionUserId(user))
+          ? await applyFieldChange(trx, schema, existing as SchemaField, { next: { type, options: prepared.options ?? existing!.options }, choiceMap: prepared.choice_map ?? undefined }, user)
           : null;
         const [before, next] = [fieldSnapshot(existing), fieldSnapshot(after)];
         if (JSON.stringify(before) !== JSON.stringify(next)) await reviseSchema(trx, schemaId, user, { [`field:${existing!.slug}`]: [before, next], ...(impact ? valueEffects(existing!.slug, impact) : {}) });
@@ -137,7 +136,7 @@ export const schemaFieldsResource: ResourceDefinition = {
       if (existing.column) throw new HttpError(422, `"${existing.name}" is a built-in field: it cannot be deleted (hide it with logic instead).`);
       const schema = await schemaRow(trx, existing.schema_id);
       if (!schema) return;
-      const impact = await applyFieldChange(trx, schema, existing as SchemaField, { next: null }, revisionUserId(user));
+      const impact = await applyFieldChange(trx, schema, existing as SchemaField, { next: null }, user);
       await reviseSchema(trx, schema.id, user, { [`field:${existing.slug}`]: [fieldSnapshot(existing), null], ...valueEffects(existing.slug, impact) });
     },
     async afterWrite(record, { trx, action, existing }) {
@@ -157,7 +156,7 @@ export const schemaFieldsResource: ResourceDefinition = {
       const schema = await schemaRow(records.db, record.schema_id);
       if (!schema) return;
       // Values may have been rewritten or archived: open lists of the type refresh (one event, as after an import).
-      if (action !== 'create') await records.announce(typeDefinition(schema), { id: null, schema_field_id: record.id }, ['ModelSaved']);
+      if (action !== 'create') await records.announce(typeDefinition(schema), 'updated', { schema_field_id: record.id });
       if (record.column) return;
       if (action === 'delete') await dropCustomFieldIndex(records.db, schema, record as SchemaField);
       else await ensureCustomFieldIndex(records.db, schema, record as SchemaField);

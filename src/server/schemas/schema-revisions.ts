@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AuthUser } from '../auth/auth-user.js';
-import { insertRevisions, revisionUserId } from '../records/record-service.js';
+import { writeRevisions } from '../records/revisions.js';
 
 /**
  * Every change to a record type is a revision of the schema itself (`revisionable_type: 'schema'`, GET
@@ -10,7 +10,7 @@ import { insertRevisions, revisionUserId } from '../records/record-service.js';
  */
 export async function reviseSchema(trx: Kysely<any>, schemaId: number, user: AuthUser | null, changes: Record<string, [unknown, unknown]>) {
   if (!Object.keys(changes).length) return;
-  await insertRevisions(trx, [{ revisionable_type: 'schema', revisionable_id: schemaId, action: 'updated', user_id: revisionUserId(user), changes }]);
+  await writeRevisions(trx, user, [{ type: 'schema', id: schemaId, action: 'updated', changes }]);
 }
 
 /** A field as its schema's revisions show it. */

@@ -7,10 +7,9 @@ import Typography from '@mui/material/Typography';
 import CheckIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
-import { ReferenceArrayField, ReferenceField, SingleFieldList, useGetMany, useRecordContext, WithRecord } from 'react-admin';
+import { ReferenceArrayField, ReferenceField, SingleFieldList, useCanAccess, useGetMany, useRecordContext, WithRecord } from 'react-admin';
 import { formatDate, formatDateTime } from '../../i18n/dates';
 import { recordLabel } from '../schema';
-import { useCan } from '../hooks';
 import { addressLine, choiceLabel, formatNumber, socialNetwork, type FieldDescriptor } from './describe';
 
 export type DisplayVariant = 'show' | 'list';
@@ -91,7 +90,7 @@ function SiteContractors({ value }: { value: Array<{ contractor_id: number; trad
 
 function Relation({ descriptor, variant }: { descriptor: FieldDescriptor; variant: DisplayVariant }) {
   const reference = descriptor.reference!;
-  const readable = useCan(reference.entity, 'read');
+  const { canAccess: readable } = useCanAccess({ resource: reference.resource, action: 'read' });
   const record = useRecordContext();
   const value = record?.[descriptor.slug];
   if (empty(value)) return <Empty variant={variant} />;

@@ -26,13 +26,13 @@ import {
   minValue,
   regex,
   required,
+  useCanAccess,
   useInput,
   type Validator,
 } from 'react-admin';
 import { recordLabel } from '../schema';
 import type { FieldDescriptor } from './describe';
 import { TextRelationInput } from './TextRelationInput';
-import { useCan } from '../hooks';
 
 const AddressesInput = lazy(() => import('./AddressesInput'));
 const AttachmentInput = lazy(() => import('./AttachmentInput'));
@@ -122,7 +122,7 @@ export function ColorInput({ source, label, validate, helperText }: { source: st
 
 function RelationInput({ descriptor }: InputComponentProps) {
   const reference = descriptor.reference!;
-  const readable = useCan(reference.entity, 'read');
+  const { canAccess: readable } = useCanAccess({ resource: reference.resource, action: 'read' });
   if (!readable) return null;
   const props = common(descriptor);
   if (reference.value === 'text') {

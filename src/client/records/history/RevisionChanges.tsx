@@ -5,10 +5,8 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { useGetMany } from 'react-admin';
-import { canOnEntity } from '../../../common/permissions';
+import { useCanAccess, useGetMany } from 'react-admin';
 import type { FieldDescriptor } from '../fieldTypes/describe';
-import { useUser } from '../hooks';
 import { recordLabel } from '../schema';
 import { historyText, type Revision } from './history';
 
@@ -20,8 +18,9 @@ function RelationText({ descriptor, value }: { descriptor: FieldDescriptor; valu
 }
 
 function Value({ descriptor, value }: { descriptor?: FieldDescriptor; value: unknown }) {
-  const user = useUser();
-  if (descriptor?.reference?.value === 'id' && canOnEntity(user, descriptor.reference.entity, 'read')) return <RelationText descriptor={descriptor} value={value} />;
+  const reference = descriptor?.reference;
+  const { canAccess: readable } = useCanAccess({ resource: reference?.resource ?? 'schemas', action: 'read', enabled: reference?.value === 'id' });
+  if (reference?.value === 'id' && readable) return <RelationText descriptor={descriptor!} value={value} />;
   return <>{historyText(value, descriptor)}</>;
 }
 

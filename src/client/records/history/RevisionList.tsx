@@ -19,19 +19,19 @@ import {
   ReferenceInput,
   SelectInput,
   Title,
+  useCanAccess,
   useRecordContext,
   type DataProvider,
 } from 'react-admin';
-import { can, canOnEntity } from '../../../common/permissions';
 import { useMainData } from '../../app/hooks';
 import { formatDateTime } from '../../i18n/dates';
 import { titleCase } from '../../i18n/labels';
 import { useDocumentTitle } from '../../layout/useDocumentTitle';
 import { resourceForType } from '../../resources/names';
 import { describeField, type FieldDescriptor } from '../fieldTypes/describe';
-import { useAppDataProvider, useUser } from '../hooks';
+import { useAppDataProvider } from '../hooks';
 import { asRecordSchema, recordLabel } from '../schema';
-import { ACTION_LABELS, type Revision } from './history';
+import { ACTION_LABELS, revisionAuthor, type Revision } from './history';
 import { RevisionChanges } from './RevisionChanges';
 
 /** The list filters of react-admin -> the query of GET /api/revisions (it takes them as plain parameters). */
@@ -103,11 +103,13 @@ function ChangesPanel() {
 
 export default function RevisionList() {
   const provider = useRevisionsProvider();
-  const user = useUser();
+  const { canAccess, isPending } = useCanAccess({ resource: 'revisions', action: 'list' });
+  const { canAccess: readsUsers } = useCanAccess({ resource: 'users', action: 'read' });
   const { schemas } = useMainData();
   useDocumentTitle('History');
   const typeChoices = useMemo(() => schemas.map((schema) => ({ id: schema.type, name: titleCase(schema.name_plural) })).concat([{ id: 'user', name: 'Users' }, { id: 'role', name: 'Roles' }, { id: 'task', name: 'Tasks' }, { id: 'note', name: 'Notes' }]), [schemas]);
-  if (!can(user, 'revision:read')) {
+  if (isPending) return null;
+  if (!canAccess) {
     return (
       <Typography color="text.secondary" sx={{ p: 2 }}>
         You are not allowed to read the history.
@@ -120,7 +122,7 @@ export default function RevisionList() {
     <NumberInput key="revisionable_id" source="revisionable_id" label="Record id" />,
     <DateInput key="from" source="from" label="From" />,
     <DateInput key="to" source="to" label="To" />,
-    ...(canOnEntity(user, 'user', 'read')
+    ...(readsUsers
       ? [
           <ReferenceInput key="user_id" source="user_id" reference="users" perPage={25}>
             <AutocompleteInput label="Changed by" optionText={recordLabel} filterToQuery={(q: string) => ({ q })} />
@@ -134,7 +136,7 @@ export default function RevisionList() {
         <Title title="History" />
         <DataTable bulkActionButtons={false} expand={<ChangesPanel />} rowClick="expand">
           <DataTable.Col source="created_at" label="When" disableSort render={(revision: Revision) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(revision.created_at)}</span>} />
-          <DataTable.Col source="user_name" label="Who" disableSort render={(revision: Revision) => revision.user_name ?? 'System'} />
+          <DataTable.Col source="user_name" label="Who" disableSort render={(revision: Revision) => revisionAuthor(revision)} />
           <DataTable.Col source="action" label="Action" disableSort render={(revision: Revision) => <Chip size="small" label={ACTION_LABELS[revision.action] ?? revision.action} />} />
           <DataTable.Col source="revisionable_type" label="Record" disableSort>
             <RecordLink />

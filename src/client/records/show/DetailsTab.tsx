@@ -1,4 +1,7 @@
-/** Every field of the record with its value, as the field type shows it; fields the logic hides are left out. */
+/**
+ * Every field of the record with its value, as the field type shows it; fields the logic hides are left out. Two
+ * columns on a wide screen (the show page); `compact` (the map's side panel): one column, empty fields left out.
+ */
 import { useMemo } from 'react';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
@@ -8,7 +11,9 @@ import { runLogic } from '../logic/logic';
 import type { RecordSchema } from '../schema';
 import { isWide } from '../RecordForm';
 
-export function DetailsTab({ schema, descriptors }: { schema: RecordSchema; descriptors: FieldDescriptor[] }) {
+const isEmptyValue = (value: unknown) => value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+
+export function DetailsTab({ schema, descriptors, compact = false }: { schema: RecordSchema; descriptors: FieldDescriptor[]; compact?: boolean }) {
   const record = useRecordContext();
   const visibility = useMemo(
     () => (record ? runLogic(schema.actions, record, schema.fields.map((field) => ({ id: field.id, slug: field.slug })), { kind: 'all' }).visibility : {}),
@@ -16,9 +21,9 @@ export function DetailsTab({ schema, descriptors }: { schema: RecordSchema; desc
   );
   if (!record) return null;
   return (
-    <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, columnGap: 4, rowGap: 2 }} data-testid="record-details">
+    <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: compact ? '1fr' : { xs: '1fr', md: '1fr 1fr' }, columnGap: 4, rowGap: 2 }} data-testid="record-details">
       {descriptors
-        .filter((descriptor) => visibility[descriptor.slug] !== 'hidden')
+        .filter((descriptor) => visibility[descriptor.slug] !== 'hidden' && (!compact || !isEmptyValue(record[descriptor.slug])))
         .map((descriptor) => (
           <Box key={descriptor.slug} sx={{ gridColumn: isWide(descriptor) ? '1 / -1' : undefined, minWidth: 0 }} data-field={descriptor.slug}>
             <Typography component="dt" variant="caption" color="text.secondary" sx={{ display: 'block', fontWeight: 600, textTransform: 'uppercase', letterSpacing: 0.4 }}>

@@ -11,22 +11,21 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import RestoreIcon from '@mui/icons-material/History';
-import { Confirm, useRecordContext } from 'react-admin';
-import { canOnEntity } from '../../../common/permissions';
+import { Confirm, useCanAccess, useRecordContext } from 'react-admin';
 import { formatDateTime } from '../../i18n/dates';
 import { titleCase } from '../../i18n/labels';
 import { describeField } from '../fieldTypes/describe';
-import { useAppDataProvider, useUser } from '../hooks';
+import { useAppDataProvider } from '../hooks';
 import { useRecordMutations } from '../mutations';
 import { editableFields, type RecordSchema } from '../schema';
-import { ACTION_LABELS, canRestoreVersion, valuesToRestore, type Revision } from '../history/history';
+import { ACTION_LABELS, canRestoreVersion, revisionAuthor, valuesToRestore, type Revision } from '../history/history';
 import { RevisionChanges } from '../history/RevisionChanges';
 
 export const REVISIONS_KEY = 'revisions';
 
 export function HistoryTab({ schema }: { schema: RecordSchema }) {
   const record = useRecordContext();
-  const user = useUser();
+  const { canAccess: canUpdate } = useCanAccess({ resource: schema.resource, action: 'edit' });
   const dataProvider = useAppDataProvider();
   const queryClient = useQueryClient();
   const { update } = useRecordMutations(schema.resource);
@@ -43,7 +42,6 @@ export function HistoryTab({ schema }: { schema: RecordSchema }) {
   if (error) return <Alert severity="error">{(error as Error).message}</Alert>;
   if (isPending) return <Typography color="text.secondary">Loading the history…</Typography>;
   const revisions = data?.data ?? [];
-  const canUpdate = canOnEntity(user, schema.type, 'update');
 
   const restore = async (index: number) => {
     setBusy(true);
@@ -66,7 +64,7 @@ export function HistoryTab({ schema }: { schema: RecordSchema }) {
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' }, mb: revision.changes && Object.keys(revision.changes).length ? 1 : 0 }}>
             <Chip size="small" label={ACTION_LABELS[revision.action] ?? revision.action} color={revision.action === 'deleted' ? 'error' : revision.action === 'created' ? 'success' : 'default'} />
             <Typography variant="body2" sx={{ flex: 1 }}>
-              <strong>{revision.user_name ?? 'System'}</strong> · {formatDateTime(revision.created_at)}
+              <strong>{revisionAuthor(revision)}</strong> · {formatDateTime(revision.created_at)}
               {index === 0 && (
                 <Typography component="span" variant="caption" color="text.secondary">
                   {' '}

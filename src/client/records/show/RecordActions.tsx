@@ -18,17 +18,13 @@ import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import SwapIcon from '@mui/icons-material/SwapHoriz';
 import PersonAddIcon from '@mui/icons-material/PersonAddAlt';
 import ShareIcon from '@mui/icons-material/ShareOutlined';
-import { Confirm, useGetList } from 'react-admin';
-import { canOnCategory, canOnEntity, CATEGORY_PERMISSIONS } from '../../../common/permissions';
+import { Confirm, useCanAccess, useCanAccessResources, useGetList } from 'react-admin';
+import { CATEGORY_PERMISSIONS } from '../../../common/permissions';
 import { titleCase } from '../../i18n/labels';
 import { describeField } from '../fieldTypes/describe';
-import { useUser } from '../hooks';
+import { useCategoryAccess } from '../hooks';
 import { useRecordMutations } from '../mutations';
 import { recordLabel, type RecordSchema } from '../schema';
-
-function categoryOf(schema: RecordSchema, record: any): string | null | undefined {
-  return CATEGORY_PERMISSIONS[schema.type] ? (record.type ?? null) : undefined;
-}
 
 function SearchPicker({ resource, label, value, onChange, multiple = true }: { resource: string; label: string; value: any[]; onChange: (value: any[]) => void; multiple?: boolean }) {
   const [q, setQ] = useState('');
@@ -50,11 +46,13 @@ function SearchPicker({ resource, label, value, onChange, multiple = true }: { r
 }
 
 function ChangeTypeDialog({ schema, record, onClose }: { schema: RecordSchema; record: any; onClose: () => void }) {
-  const user = useUser();
   const { action } = useRecordMutations(schema.resource);
   const typeField = schema.fields.find((field) => field.slug === 'type');
   const choices = typeField ? describeField(typeField).choices : [];
-  const allowed = choices.filter((choice) => canOnCategory(user, schema.type, 'update', choice.id) || !CATEGORY_PERMISSIONS[schema.type]?.includes(choice.id));
+  // A category type is offered to people who may update records of that category; the other types to all.
+  const categories = CATEGORY_PERMISSIONS[schema.type] ?? [];
+  const editable = useCategoryAccess(schema.resource, 'edit', categories);
+  const allowed = choices.filter((choice) => !categories.includes(choice.id) || editable === 'all' || editable.includes(choice.id));
   const [type, setType] = useState<string>(record.type ?? '');
   const [busy, setBusy] = useState(false);
   return (
@@ -121,8 +119,8 @@ function AttachContactsDialog({ schema, record, onClose }: { schema: RecordSchem
 }
 
 function ShareDialog({ schema, record, onClose }: { schema: RecordSchema; record: any; onClose: () => void }) {
-  const user = useUser();
   const { action } = useRecordMutations(schema.resource);
+  const { canAccess: reads = {} } = useCanAccessResources({ action: 'read', resources: ['users', 'teams'] });
   const [people, setPeople] = useState<any[]>([]);
   const [teams, setTeams] = useState<any[]>([]);
   const [message, setMessage] = useState('');
@@ -131,8 +129,8 @@ function ShareDialog({ schema, record, onClose }: { schema: RecordSchema; record
     <Dialog open onClose={onClose} fullWidth maxWidth="sm">
       <DialogTitle>Share {recordLabel(record)}</DialogTitle>
       <DialogContent>
-        {canOnEntity(user, 'user', 'read') && <SearchPicker resource="users" label="People" value={people} onChange={setPeople} />}
-        {canOnEntity(user, 'team', 'read') && <SearchPicker resource="teams" label="Teams" value={teams} onChange={setTeams} />}
+        {reads.users && <SearchPicker resource="users" label="People" value={people} onChange={setPeople} />}
+        {reads.teams && <SearchPicker resource="teams" label="Teams" value={teams} onChange={setTeams} />}
         <TextField label="Message (optional)" value={message} onChange={(event) => setMessage(event.target.value)} fullWidth multiline minRows={2} margin="dense" size="small" />
       </DialogContent>
       <DialogActions>
@@ -155,14 +153,13 @@ function ShareDialog({ schema, record, onClose }: { schema: RecordSchema; record
 }
 
 export function RecordActions({ schema, record }: { schema: RecordSchema; record: any }) {
-  const user = useUser();
   const navigate = useNavigate();
   const { remove } = useRecordMutations(schema.resource);
   const [dialog, setDialog] = useState<'delete' | 'type' | 'contacts' | 'share' | null>(null);
   const [busy, setBusy] = useState(false);
-  const category = categoryOf(schema, record);
-  const canUpdate = category === undefined ? canOnEntity(user, schema.type, 'update') : canOnCategory(user, schema.type, 'update', category);
-  const canDelete = category === undefined ? canOnEntity(user, schema.type, 'delete') : canOnCategory(user, schema.type, 'delete', category);
+  const { canAccess: canUpdate } = useCanAccess({ resource: schema.resource, action: 'edit', record });
+  const { canAccess: canDelete } = useCanAccess({ resource: schema.resource, action: 'delete', record });
+  const { canAccess: reads = {} } = useCanAccessResources({ action: 'read', resources: ['contacts', 'users', 'teams'] });
   const special = schema.type === 'site' || schema.type === 'contractor';
   const singular = titleCase(schema.name_singular);
   return (
@@ -177,12 +174,12 @@ export function RecordActions({ schema, record }: { schema: RecordSchema; record
           Change type
         </Button>
       )}
-      {canUpdate && special && canOnEntity(user, 'contact', 'read') && (
+      {canUpdate && special && reads.contacts && (
         <Button size="small" variant="outlined" startIcon={<PersonAddIcon />} onClick={() => setDialog('contacts')}>
           Contacts
         </Button>
       )}
-      {special && (canOnEntity(user, 'user', 'read') || canOnEntity(user, 'team', 'read')) && (
+      {special && (reads.users || reads.teams) && (
         <Button size="small" variant="outlined" startIcon={<ShareIcon />} onClick={() => setDialog('share')}>
           Share
         </Button>

@@ -7,18 +7,23 @@ import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { DataTable, Pagination, ReferenceManyField, ResourceContextProvider } from 'react-admin';
-import { canOnEntity } from '../../../common/permissions';
+import { DataTable, Pagination, ReferenceManyField, ResourceContextProvider, useCanAccessResources } from 'react-admin';
 import { titleCase } from '../../i18n/labels';
 import { useMainData } from '../../app/hooks';
 import { defaultColumns, describeField, FieldDisplay } from '../fieldTypes';
-import { useUser } from '../hooks';
 import { relatedFields, type RecordSchema } from '../schema';
 
 export function RelatedTab({ schema }: { schema: RecordSchema }) {
   const { schemas } = useMainData();
-  const user = useUser();
-  const related = useMemo(() => relatedFields(schemas, schema.type).filter(({ schema: other }) => canOnEntity(user, other.type, 'read')), [schemas, schema.type, user]);
+  const pointing = useMemo(() => relatedFields(schemas, schema.type), [schemas, schema.type]);
+  // Every resource these lists show or link to: the pointing record types and what their columns reference.
+  const resources = useMemo(
+    () => [...new Set(pointing.flatMap(({ schema: other }) => [other.resource, ...other.fields.map(describeField).flatMap((descriptor) => (descriptor.reference ? [descriptor.reference.resource] : []))]))],
+    [pointing],
+  );
+  const { canAccess: reads = {}, isPending } = useCanAccessResources({ action: 'read', resources });
+  const related = pointing.filter(({ schema: other }) => reads[other.resource]);
+  if (isPending) return null;
   if (!related.length) {
     return (
       <Typography color="text.secondary" variant="body2">
@@ -29,7 +34,7 @@ export function RelatedTab({ schema }: { schema: RecordSchema }) {
   return (
     <Stack spacing={2}>
       {related.map(({ schema: other, field, target }) => {
-        const descriptors = other.fields.map(describeField).filter((descriptor) => descriptor.slug !== field.slug && (!descriptor.reference || canOnEntity(user, descriptor.reference.entity, 'read')));
+        const descriptors = other.fields.map(describeField).filter((descriptor) => descriptor.slug !== field.slug && (!descriptor.reference || reads[descriptor.reference.resource]));
         const columns = new Set(defaultColumns(descriptors, 4));
         return (
           <Card variant="outlined" key={`${other.type}:${field.slug}`} data-testid={`related-${other.resource}-${field.slug}`}>

@@ -1,1 +1,0 @@
-export { ImporterCreate as default } from './ImporterScreens';

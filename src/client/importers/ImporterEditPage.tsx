@@ -1,1 +1,0 @@
-export { ImporterEdit as default } from './ImporterScreens';

@@ -1,1 +1,0 @@
-export { ImporterList as default } from './ImporterScreens';

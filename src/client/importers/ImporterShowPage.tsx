@@ -1,1 +1,0 @@
-export { ImporterShow as default } from './ImporterScreens';

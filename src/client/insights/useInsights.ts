@@ -1,0 +1,64 @@
+/**
+ * Reading the figures endpoints of the dashboard, the activity feed and the reports with react-query, and keeping
+ * them live: every model event heard on the realtime bus refetches them (bursts coalesced into one refetch).
+ */
+import { useEffect, useRef } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { dataProvider } from '../app/services';
+import type { Query } from '../http/query';
+import { modelEventOf, useRealtimeEvent } from '../realtime/useRealtimeEvent';
+
+/** The part of the react-query cache these screens own; invalidated together on any model event. */
+export const INSIGHTS_KEY = 'insights';
+
+/** GET an /api path with a query; the answer as it comes (`{data, meta, ...}`). */
+export function useApi<T = any>(path: string, query: Query = {}, options: { enabled?: boolean } = {}) {
+  return useQuery<T, Error & { status?: number }>({
+    queryKey: [INSIGHTS_KEY, path, query],
+    queryFn: ({ signal }) => dataProvider.call('GET', path, { query, signal }),
+    enabled: options.enabled ?? true,
+    staleTime: 5_000,
+    placeholderData: (previous) => previous,
+  });
+}
+
+/** Options for a filter picker (`GET /api/options/{name}`); empty when the person may not read them. */
+export function useOptions(name: string) {
+  return (
+    useQuery<Array<{ id: number | string; name: string; [key: string]: unknown }>>({
+      queryKey: [INSIGHTS_KEY, 'options', name],
+      queryFn: () => dataProvider.options(name).catch(() => []),
+      staleTime: 5 * 60_000,
+    }).data ?? []
+  );
+}
+
+const anyModelEvent = modelEventOf();
+
+/**
+ * Refetch these screens' figures when anything changes (every model event: created, updated, saved, destroyed),
+ * and when the tab comes back (so without a socket, e.g. blocked websockets, the figures still catch up).
+ */
+export function useLiveRefresh(onChange?: () => void) {
+  const queryClient = useQueryClient();
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const latest = useRef(onChange);
+  latest.current = onChange;
+  const refresh = () => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      void queryClient.invalidateQueries({ queryKey: [INSIGHTS_KEY] });
+      latest.current?.();
+    }, 250);
+  };
+  useRealtimeEvent(anyModelEvent, refresh);
+  useEffect(() => {
+    const onFocus = () => refresh();
+    window.addEventListener('focus', onFocus);
+    return () => {
+      clearTimeout(timer.current);
+      window.removeEventListener('focus', onFocus);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [queryClient]);
+}

@@ -1,0 +1,30 @@
+/** The map's global styles: the plain background where no tile has loaded, cluster bubbles and pins. */
+import GlobalStyles from '@mui/material/GlobalStyles';
+
+/** Shown where no tile has loaded (no network, tiles switched off): land-neutral, with enough contrast for outlines. */
+const BACKGROUND = '#e3e9ed';
+
+export const mapStyles = (
+  <GlobalStyles
+    styles={{
+      '.om-map .leaflet-container': { background: BACKGROUND, fontFamily: 'inherit' },
+      '.leaflet-marker-icon.om-cluster': {
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        borderRadius: '50%',
+        background: 'rgba(31, 95, 139, 0.88)',
+        color: '#fff',
+        fontWeight: 700,
+        fontSize: 12,
+        boxShadow: '0 0 0 5px rgba(31, 95, 139, 0.25)',
+        cursor: 'pointer',
+      },
+      '.leaflet-marker-icon.om-cluster-contractors': { background: 'rgba(109, 76, 65, 0.9)', boxShadow: '0 0 0 5px rgba(109, 76, 65, 0.25)', borderRadius: 6 },
+      '.om-pin span': { display: 'block', width: '100%', height: '100%', borderRadius: '50%', border: '3px solid #fff', boxSizing: 'border-box', boxShadow: '0 1px 3px rgba(0,0,0,0.45)' },
+      '.om-contractor span': { borderRadius: 3, border: '2px solid #fff', transform: 'rotate(45deg)' },
+      '.om-pin, .om-cluster': { outline: 'none' },
+      '.om-pin:focus-visible, .om-cluster:focus-visible': { outline: '3px solid #e0752d', outlineOffset: 2 },
+    }}
+  />
+);

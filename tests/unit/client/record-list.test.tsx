@@ -1,0 +1,158 @@
+// @vitest-environment happy-dom
+/**
+ * The generated record list (records/RecordList.tsx) in react-admin with a fake data provider: what the person sees
+ * (rows, the "Displaying 1 to N of M" footer) and what the data provider is asked (getList params of a filter),
+ * and that a row opens the record.
+ */
+import './setup-dom';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { AdminContext, ResourceContextProvider, TestMemoryRouter, memoryStore, type AuthProvider, type DataProvider } from 'react-admin';
+import type { Location } from 'react-router-dom';
+import { dataProvider as appDataProvider, mainData } from '../../../src/client/app/services';
+import { createI18nProvider } from '../../../src/client/i18n/i18nProvider';
+import RecordList from '../../../src/client/records/RecordList';
+
+const field = (id: number, slug: string, name: string, type: string, options: Record<string, unknown> = {}) => ({
+  id,
+  schema_id: 1,
+  slug,
+  name,
+  type,
+  category: 'internal',
+  internal: true,
+  column: true,
+  required: false,
+  options,
+  position: id,
+});
+
+const CONTACT_SCHEMA = {
+  id: 1,
+  type: 'contact',
+  resource: 'contacts',
+  name_singular: 'Contact',
+  name_plural: 'Contacts',
+  position: 1,
+  built_in: true,
+  actions: [],
+  fields: [
+    field(1, 'first_name', 'First name', 'text'),
+    field(2, 'last_name', 'Last name', 'text'),
+    field(3, 'status', 'Status', 'dropdown', { choices: [{ value: 'prospect', label: 'Prospect' }, { value: 'member', label: 'Member' }] }),
+  ],
+};
+
+const CONTACTS = [
+  { id: 1, first_name: 'Ana', last_name: 'Lopez', status: 'member' },
+  { id: 2, first_name: 'Ben', last_name: 'Okafor', status: 'prospect' },
+  { id: 3, first_name: 'Chloe', last_name: 'Martin', status: 'prospect' },
+];
+const TOTAL = 40;
+
+// Rendering MUI and react-admin in a DOM emulation takes seconds on a busy machine: wait up to 10 s for what should appear.
+configure({ asyncUtilTimeout: 10_000 });
+
+/** A data provider that answers getList from CONTACTS (filtered by `q` and `status`) and records every call. */
+function fakeDataProvider() {
+  const getList = vi.fn(async (_resource: string, params: { filter?: Record<string, unknown> }) => {
+    const { q, status } = params.filter ?? {};
+    const rows = CONTACTS.filter((row) => (!q || `${row.first_name} ${row.last_name}`.toLowerCase().includes(String(q).toLowerCase())) && (!status || row.status === status));
+    return { data: rows, total: q || status ? rows.length : TOTAL };
+  });
+  const provider = {
+    getList,
+    getOne: vi.fn(async (_resource: string, { id }: { id: number }) => ({ data: CONTACTS.find((row) => row.id === Number(id)) })),
+    getMany: vi.fn(async () => ({ data: [] })),
+    getManyReference: vi.fn(async () => ({ data: [], total: 0 })),
+    create: vi.fn(),
+    update: vi.fn(),
+    updateMany: vi.fn(),
+    delete: vi.fn(),
+    deleteMany: vi.fn(),
+  };
+  return provider as typeof provider & DataProvider;
+}
+
+const authProvider: AuthProvider = {
+  login: async () => undefined,
+  logout: async () => undefined,
+  checkAuth: async () => undefined,
+  checkError: async () => undefined,
+  getPermissions: async () => [],
+  canAccess: async () => true,
+};
+
+function renderList(dataProvider: DataProvider, onLocation: (location: Location) => void = () => undefined) {
+  return render(
+    <TestMemoryRouter initialEntries={['/contacts']} locationCallback={onLocation}>
+      <AdminContext dataProvider={dataProvider} authProvider={authProvider} i18nProvider={createI18nProvider()} store={memoryStore()}>
+        <ResourceContextProvider value="contacts">
+          <RecordList resource="contacts" />
+        </ResourceContextProvider>
+      </AdminContext>
+    </TestMemoryRouter>,
+  );
+}
+
+beforeAll(async () => {
+  // The live schemas and features come from the app's main data store (normally GET /api/schemas, /api/features).
+  vi.spyOn(appDataProvider, 'getSchemas').mockResolvedValue([CONTACT_SCHEMA]);
+  vi.spyOn(appDataProvider, 'getFeatures').mockResolvedValue([]);
+  await Promise.all([mainData.load('schemas'), mainData.load('features')]);
+});
+
+describe('the generated record list', { timeout: 60_000 }, () => {
+  let dataProvider: ReturnType<typeof fakeDataProvider>;
+  beforeEach(() => {
+    dataProvider = fakeDataProvider();
+  });
+
+  it('shows the rows and "Displaying 1 to N of M", asking for the first page of 25', async () => {
+    renderList(dataProvider);
+    expect(await screen.findByText('Ana')).toBeInTheDocument();
+    expect(screen.getByText('Lopez')).toBeInTheDocument();
+    expect(screen.getByText('Okafor')).toBeInTheDocument();
+    // A dropdown shows its choice's label, not the stored value.
+    expect(screen.getAllByText('Prospect')).toHaveLength(2);
+    expect(screen.getByText('Member')).toBeInTheDocument();
+    expect(screen.getByText(`Displaying 1 to 25 of ${TOTAL}`)).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: /First name/ })).toBeInTheDocument();
+    expect(dataProvider.getList).toHaveBeenCalledWith('contacts', expect.objectContaining({ pagination: { page: 1, perPage: 25 }, filter: {} }));
+  });
+
+  it('sends a search as the `q` filter and shows what the server answers', async () => {
+    renderList(dataProvider);
+    await screen.findByText('Ana');
+    const user = userEvent.setup();
+    await user.type(screen.getByPlaceholderText('Search'), 'okafor');
+    await waitFor(() => expect(dataProvider.getList).toHaveBeenLastCalledWith('contacts', expect.objectContaining({ filter: { q: 'okafor' }, pagination: { page: 1, perPage: 25 } })));
+    await waitFor(() => expect(screen.queryByText('Ana')).not.toBeInTheDocument());
+    expect(screen.getByText('Okafor')).toBeInTheDocument();
+    expect(screen.getByText('Displaying 1 to 1 of 1')).toBeInTheDocument();
+  });
+
+  it('sends a choice filter added under "Add filter" as `{status: value}`', async () => {
+    renderList(dataProvider);
+    await screen.findByText('Ana');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: /Add filter/i }));
+    await user.click(await screen.findByRole('menuitemcheckbox', { name: 'Status' }));
+    const form = await screen.findByRole('combobox', { name: /Status/ });
+    await user.click(form);
+    await user.click(await screen.findByRole('option', { name: 'Member' }));
+    await waitFor(() => expect(dataProvider.getList).toHaveBeenLastCalledWith('contacts', expect.objectContaining({ filter: { status: 'member' } })));
+    await waitFor(() => expect(screen.queryByText('Okafor')).not.toBeInTheDocument());
+    expect(screen.getByText('Lopez')).toBeInTheDocument();
+  });
+
+  it('opens the record when its row is clicked', async () => {
+    let location: Location | undefined;
+    renderList(dataProvider, (next) => (location = next));
+    const cell = await screen.findByText('Chloe');
+    const row = cell.closest('tr')!;
+    await userEvent.setup().click(within(row).getByText('Martin'));
+    await waitFor(() => expect(location?.pathname).toBe('/contacts/3/show'));
+  });
+});
