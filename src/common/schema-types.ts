@@ -96,6 +96,8 @@ export interface SchemaFieldOptions {
   input?: 'number' | 'money';
   /** Shown under the input. */
   help?: string;
+  /** text-like custom fields: `search=` finds records by this field's value too (a trigram index is kept). */
+  searchable?: boolean;
   /** Not shown in list screens unless the person adds the column. */
   hide_in_list?: boolean;
   [key: string]: unknown;

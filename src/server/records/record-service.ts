@@ -3,7 +3,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { can, canOnCategory, permittedCategories, type Action } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { conflict, forbidden, HttpError, notFound, unauthenticated } from '../http/errors.js';
-import { fieldExpression, filterCondition, parseListQuery, readPage, resolveField, escapeLike, searchExpression } from './list-query.js';
+import { fieldExpression, filterCondition, parseListQuery, readPage, resolveField, escapeLike, searchCondition } from './list-query.js';
 import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
 import { validateInput } from './validate.js';
 import { bulkWrite, importBatch, type BatchOptions, type BatchOutcome, type BatchRow, type BulkRow } from './batch-writer.js';
@@ -108,7 +108,7 @@ export class RecordService {
     }
     if (query.search && def.search?.length) {
       const pattern = `%${escapeLike(query.search)}%`;
-      base = base.where(sql<boolean>`${searchExpression(def.search)} ilike ${pattern}`);
+      base = base.where(searchCondition(def.search, fields, pattern));
     }
     return { query, fields, base };
   }

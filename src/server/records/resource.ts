@@ -24,6 +24,8 @@ export interface FieldSpec {
   storage?: 'column' | 'custom' | 'virtual' | PivotStorage;
   sortable?: boolean;
   filterable?: boolean;
+  /** A custom text field `search=` looks in (its schema field's `options.searchable`), besides the type's `search` columns. */
+  searchable?: boolean;
   /** Text kinds: the value must match (e.g. a slug). */
   pattern?: RegExp;
   patternMessage?: string;

@@ -40,6 +40,9 @@ function labelOf(name: string) {
  * addresses, that related records exist). `targets` are the relation targets (relationTargets). Values of fields
  * that are not columns live in `custom`.
  */
+/** The kinds of value `search=` can look in. */
+const SEARCHABLE_KINDS = new Set(['text', 'email', 'phone', 'url']);
+
 export function fieldSpecFor(field: Pick<SchemaField, 'slug' | 'name' | 'type' | 'required' | 'options' | 'column'>, targets: Record<RelationTarget, RelationTargetInfo>): FieldSpec {
   const options: SchemaFieldOptions = field.options ?? {};
   const type = field.type as SchemaFieldType;
@@ -60,6 +63,7 @@ export function fieldSpecFor(field: Pick<SchemaField, 'slug' | 'name' | 'type' |
       spec.min = 1;
       break;
   }
+  if (options.searchable === true && !field.column && SEARCHABLE_KINDS.has(kind)) spec.searchable = true;
   if (type === 'slug') Object.assign(spec, { pattern: SLUG, patternMessage: `The ${label} may only hold lower-case letters, digits and single dashes.` });
   if (type === 'dropdown' && typeof options.choices_from === 'string') spec.slugOf = options.choices_from.replace(/-/g, '_');
   if (type === 'attachment') spec.references = { table: 'documents', softDelete: true };
@@ -74,6 +78,8 @@ export function checkFieldOptions(type: SchemaFieldType, raw: unknown, targets: 
   const options: SchemaFieldOptions = { ...((raw as SchemaFieldOptions) ?? {}) };
   if (options.min !== undefined && !(typeof options.min === 'number' && Number.isFinite(options.min))) return { error: 'The options.min must be a number.' };
   if (options.max !== undefined && !(typeof options.max === 'number' && options.max > 0)) return { error: 'The options.max must be a positive number.' };
+  if (options.searchable !== undefined && typeof options.searchable !== 'boolean') return { error: 'The options.searchable must be true or false.' };
+  if (options.searchable === true && !SEARCHABLE_KINDS.has(valueKind(type, options, undefined))) return { error: 'Only text fields can be searchable.' };
   if (type === 'dropdown' || type === 'radios') {
     const choices = normaliseChoices(options.choices);
     if (!choices.length) return { error: `A ${type} field needs its choices (options.choices: ["a", "b"] or [{value, label}]).` };

@@ -12,7 +12,7 @@ import { ensureCustomFieldIndex } from './indexes.js';
 import { schemaRelationTargets } from './relation-targets.js';
 import { FIELD_SLUG_PATTERN, RESERVED_FIELDS, RESERVED_RESOURCES, TYPE_PATTERN } from './schema-names.js';
 import { loadSchemas, schemaStore } from './schema-store.js';
-import { setTypePermissions, typeImpact } from './type-changes.js';
+import { purgeTrash, setTypePermissions, typeImpact } from './type-changes.js';
 
 export interface SchemaRow {
   id: number;
@@ -112,6 +112,8 @@ export const schemasResource: ResourceDefinition = {
       if (existing.built_in) throw new HttpError(422, `${existing.name_singular} is a built-in record type: it cannot be deleted.`);
       const impact = await typeImpact(trx, existing as SchemaRow);
       if (impact.blocking.length) throw new HttpError(422, impact.blocking.join(' '));
+      // Records in the trash would have no screen left to be restored from: they go with the type.
+      await purgeTrash(trx, existing as SchemaRow);
     },
     async afterWrite(record, { trx, action, values }) {
       if (action !== 'create') return;

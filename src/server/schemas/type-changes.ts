@@ -5,9 +5,10 @@ import type { SchemaRow } from './schemas-resource.js';
 
 /**
  * What deleting a record type made in the app would touch, worked out before (GET /api/schemas/{id}/impact, the
- * schema editor's confirmation) and checked when it is deleted: its records (live ones, and those in the trash,
- * which would have no screen left to be restored from), the fields of other types that point at it, its importers
- * and the roles holding its permissions (removed with it).
+ * schema editor's confirmation) and checked when it is deleted: its records (live ones block it; those in the trash
+ * would have no screen left to be restored from, so they are deleted for good with it, and the editor offers to
+ * restore them first), the fields of other types that point at it, its importers and the roles holding its
+ * permissions (removed with it).
  */
 export interface TypeImpact {
   records: { live: number; trashed: number };
@@ -45,11 +46,11 @@ export async function typeImpact(db: Kysely<any>, schema: SchemaRow): Promise<Ty
   const name = schema.name_plural;
   const blocking: string[] = [];
   if (records.live) blocking.push(`${name} still has ${plural(records.live, 'record')}: delete them first.`);
-  if (records.trashed) blocking.push(`${plural(records.trashed, 'record')} of ${name} ${records.trashed === 1 ? 'is' : 'are'} in the trash: purge them for good or restore them first (they would have no screen left).`);
   if (relations.length) blocking.push(`${relations.map((r) => `${r.schema}: ${r.field}`).join(', ')} point${relations.length === 1 ? 's' : ''} at ${name}: change or delete ${relations.length === 1 ? 'that field' : 'those fields'} first.`);
   if (importers.length) blocking.push(`${plural(importers.length, 'importer')} import${importers.length === 1 ? 's' : ''} ${name} (${importers.map((i) => i.name).join(', ')}): delete ${importers.length === 1 ? 'it' : 'them'} first.`);
   const summary = [...blocking];
-  if (!blocking.length) summary.push(`${name} has no records left: its fields and logic are deleted with it.`);
+  if (records.trashed) summary.push(`${plural(records.trashed, 'record')} of ${name} ${records.trashed === 1 ? 'is' : 'are'} in the trash: ${records.trashed === 1 ? 'it is' : 'they are'} deleted for good with the type (restore ${records.trashed === 1 ? 'it' : 'them'} first to keep ${records.trashed === 1 ? 'it' : 'them'}).`);
+  if (!blocking.length) summary.push(`${name} has no records left${records.trashed ? ' outside the trash' : ''}: its fields and logic are deleted with it.`);
   if (roles.length) summary.push(`Its permissions are taken from ${plural(roles.length, 'role')} (${roles.map((r) => r.name).join(', ')}).`);
   return { records, relations, importers, roles, blocking, summary };
 }
