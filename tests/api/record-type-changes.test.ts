@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
-import { upload } from '../fixtures/upload.js';
+import { runImport, upload } from '../fixtures/upload.js';
 
 /**
  * Record types are data, and the server holds their rules (docs/records.md "Changing a record type", issue 20): form
@@ -107,6 +107,44 @@ describe('relations to a record type made in the app', () => {
     const wrong = await admin.put(`/api/sites/${site.id}`, { crew: van.id });
     expect(wrong.status).toBe(422);
     expect(Object.keys(wrong.body.errors)).toEqual(['crew']);
+  });
+});
+
+describe('imports into a record type made in the app', () => {
+  it('an importer targets the type, and its relation column finds sites by name', async () => {
+    const deliveries = ok(await admin.post('/api/schemas', { name_singular: 'Delivery', name_plural: 'Deliveries', fields: [{ name: 'Site', type: 'relation', options: { target: 'site' } }, { name: 'Pallets', type: 'text', options: { input: 'number' } }] }), 201);
+    const site = await newSite({ name: 'Riverside Tower' });
+    const targets = ok(await admin.get('/api/importers/targets?record_type=delivery'));
+    expect(targets.delivery.targets.map((target: any) => target.key)).toEqual(expect.arrayContaining(['custom.name', 'custom.site', 'custom.pallets']));
+    const importer = ok(
+      await admin.post('/api/importers', {
+        name: 'Deliveries',
+        record_type: 'delivery',
+        key_target: 'custom.name',
+        create_related: false,
+        columns: [
+          { header: 'Ref', target: 'custom.name' },
+          { header: 'Site', target: 'custom.site' },
+          { header: 'Pallets', target: 'custom.pallets' },
+        ],
+      }),
+      201,
+    );
+    const result = await runImport(t, admin, importer.id, [{ name: 'deliveries.csv', content: `Ref,Site,Pallets\nD-1,riverside tower ,12\nD-2,${site.id},3\nD-3,Nowhere Plaza,1\n` }]);
+    expect(result).toMatchObject({ status: 'complete', created_count: 2, failed_count: 1 });
+    const rows = (await admin.get(`/api/${deliveries.resource}?sort=name&order=asc`)).body.data;
+    expect(rows.map((r: any) => [r.name, r.site, r.pallets])).toEqual([
+      ['D-1', site.id, 12],
+      ['D-2', site.id, 3],
+    ]);
+    const failures = (await admin.get(`/api/imports/${result.id}/failures`)).body.data ?? [];
+    expect(JSON.stringify(failures)).toMatch(/no record is named “Nowhere Plaza”/);
+  });
+
+  it('an importer of a type that does not exist is refused', async () => {
+    const res = await admin.post('/api/importers', { name: 'Ghosts', record_type: 'ghost', columns: [] });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.record_type[0]).toMatch(/must be one of: site, contractor, member/);
   });
 });
 

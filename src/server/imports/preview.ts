@@ -67,7 +67,7 @@ export async function previewFile(ctx: AppContext, file: UploadedFile, importer:
   return {
     file: { name: file.name, size: file.size, encoding: file.encoding, lines: file.lines },
     headers,
-    suggestions: suggestTargets(headers, type, customTargets(fields)),
+    suggestions: suggestTargets(headers, type, customTargets(fields, type)),
     missing_columns: mapper?.missing ?? [],
     key_field: importer ? keyFieldOf(importer) : null,
     rows,

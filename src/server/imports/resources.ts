@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { RULE_ACTIONS, RULE_OPERATORS, checkRule } from '../../common/import-rules.js';
-import { IMPORT_RECORD_TYPES, KEY_TARGETS, isKnownTarget, type ImportRecordType } from '../../common/import-targets.js';
+import { KEY_TARGETS, isKnownTarget, type ImportRecordType } from '../../common/import-targets.js';
 import { fieldError, ValidationError } from '../http/errors.js';
 import type { ResourceDefinition, WriteContext } from '../records/resource.js';
 import { fieldsOfType } from '../schemas/type-fields.js';
+import { importableTypes } from './importable-types.js';
 import { importerProblems } from './importer-problems.js';
 import { presentImport } from './import-service.js';
 
@@ -42,7 +43,7 @@ export const importersResource: ResourceDefinition = {
     name: { kind: 'text', required: true, max: 120 },
     slug: { kind: 'text', max: 120 },
     description: { kind: 'text', max: 2_000 },
-    record_type: { kind: 'enum', required: true, options: IMPORT_RECORD_TYPES, label: 'record type' },
+    record_type: { kind: 'text', required: true, max: 60, label: 'record type' },
     key_target: { kind: 'text', max: 120, label: 'key' },
     create_related: { kind: 'boolean', label: 'create related records' },
     all_or_nothing: { kind: 'boolean', label: 'all or nothing' },
@@ -65,8 +66,13 @@ export const importersResource: ResourceDefinition = {
       if (action === 'update' && prepared.record_type && existing && prepared.record_type !== existing.record_type) {
         throw fieldError('record_type', 'The record type of an importer cannot change; make a new importer instead.');
       }
-      if (prepared.key_target && !KEY_TARGETS[type]?.includes(prepared.key_target) && !String(prepared.key_target).startsWith('custom.')) {
-        throw fieldError('key_target', `The key must be one of: ${KEY_TARGETS[type].join(', ')}.`);
+      if (action === 'create') {
+        const types = await importableTypes(trx);
+        if (!types.includes(type)) throw fieldError('record_type', `The record type must be one of: ${types.join(', ')}.`);
+      }
+      const keys = KEY_TARGETS[type] ?? [];
+      if (prepared.key_target && !keys.includes(prepared.key_target) && !String(prepared.key_target).startsWith('custom.')) {
+        throw fieldError('key_target', `The key must be one of: ${[...keys, 'a field (custom.{slug})'].join(', ')}.`);
       }
       if (prepared.columns) {
         const errors: Record<string, string[]> = {};
