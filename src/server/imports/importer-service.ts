@@ -78,6 +78,7 @@ export class ImporterService {
       if (!importable.includes(type)) throw new ValidationError({ record_type: [`The record type must be one of: ${importable.join(', ')}.`] });
       const fields = await this.ctx.records.fields(definitionFor(this.ctx.resources, type));
       data[type] = {
+        name: await this.ctx.records.nameOf(definitionFor(this.ctx.resources, type)),
         targets: targetsFor(type as ImportRecordType, customTargets(fields, type)).map(({ synonyms, ...target }) => target),
         keys: KEY_TARGETS[type as ImportRecordType] ?? ['custom.name'],
         fields: Object.keys(fields).filter((f) => !['id'].includes(f)),

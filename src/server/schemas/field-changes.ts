@@ -1,6 +1,6 @@
-import type { AuthUser } from '../auth/auth-user.js';
 import { sql, type Kysely } from 'kysely';
 import { normaliseChoices, type SchemaField, type SchemaFieldOptions, type SchemaFieldType } from '../../common/schema-types.js';
+import type { AuthUser } from '../auth/auth-user.js';
 import { ValidationError } from '../http/errors.js';
 import { fieldSpecFor } from './field-specs.js';
 import { archiveValues, convertValue, countChoices, countHeld, readHeld, rewriteValues, valueHome, type FieldSnapshot, type ValueChange, type ValueHome } from './field-values.js';
