@@ -21,6 +21,7 @@ import { useConfig } from '../app/hooks';
 import { LoadingScreen } from './LoadingScreen';
 import { MenuList } from './MenuList';
 import { UserMenu } from './UserMenu';
+import { ImpersonationBar } from './ImpersonationBar';
 import { SIDEBAR_WIDTH } from '../theme/theme';
 
 function Brand({ onNavigate }: { onNavigate?: () => void }) {
@@ -93,6 +94,7 @@ export default function AppLayout({ children }: { children: ReactNode }) {
 
       <Box component="main" id="main-content" sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
         <Toolbar />
+        <ImpersonationBar />
         <Box sx={{ flex: 1, p: { xs: 1.5, sm: 3 } }}>
           <ErrorBoundary fallbackRender={({ error, resetErrorBoundary }) => <RaError error={error as Error} resetErrorBoundary={resetErrorBoundary} />}>
             <Suspense fallback={<LoadingScreen fullHeight={false} />}>{children}</Suspense>
