@@ -12,6 +12,7 @@ import { LoginThrottle } from './auth/throttle.js';
 import type { Config } from './config/config.js';
 import type { Database } from './db/database.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { parseQueryString } from './http/query-string.js';
 import { AppEvents } from './events/app-events.js';
 import { features, resourceDefinitions } from './features-index.js';
 import { broadcastAppEvents } from './realtime/broadcast.js';
@@ -47,6 +48,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
       return typeof sent === 'string' && /^[\w-]{1,64}$/.test(sent) ? sent : randomUUID();
     },
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false } },
+    routerOptions: { querystringParser: parseQueryString },
   });
   collectRoutes(app);
   installErrorHandler(app);

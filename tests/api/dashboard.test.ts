@@ -148,6 +148,19 @@ describe('GET /api/dashboard/statistics', () => {
     expect((await ana.get(`/api/dashboard/statistics?user_id=${ids.alma}`)).status).toBe(403);
   });
 
+  it('an empty filter is no filter: every role gets its figures when a form sends team_id= and region_id=', async () => {
+    for (const email of ['alma@example.com', 'assistant@example.com']) {
+      const person = await t.signIn(email);
+      for (const path of ['/api/dashboard/statistics', '/api/dashboard/data']) {
+        const empty = await person.get(`${path}?from=2025-03-01&to=2025-03-31&team_id=&region_id=&user_id=`);
+        expect(empty.status, `${email} ${path}`).toBe(200);
+        const none = await person.get(`${path}?from=2025-03-01&to=2025-03-31`);
+        const values = (body: any) => body.data.figures.map((f: any) => [f.key, f.value]);
+        expect(values(empty.body)).toEqual(values(none.body));
+      }
+    }
+  });
+
   it('leaves out what the person may not read', async () => {
     const ana = await t.signIn('assistant@example.com');
     const res = await ana.get('/api/dashboard/statistics');

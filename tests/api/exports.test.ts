@@ -37,11 +37,22 @@ describe('CSV export of a list', () => {
     expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="sites-\d{4}-\d{2}-\d{2}\.csv"/);
     expect(res.headers.get('x-total-count')).toBe('3');
     expect(parse(res.body)).toEqual([
-      'Name,Type,City',
-      `"'=HYPERLINK(""http://evil.example"",""click"")",union,Burbank`,
-      "'@SUM(A1:A9),union,'+1 Glendale",
-      'Alpha Tower,union,Pasadena',
+      'Name,Type,type (key),City',
+      `"'=HYPERLINK(""http://evil.example"",""click"")",Union,union,Burbank`,
+      "'@SUM(A1:A9),Union,union,'+1 Glendale",
+      'Alpha Tower,Union,union,Pasadena',
     ]);
+  });
+
+  it('writes what the list shows (choice labels, related names, Yes/No) with the raw key beside each key column', async () => {
+    const status = await t.ctx.db.selectFrom('site_statuses').select(['id', 'name']).orderBy('id').executeTakeFirstOrThrow();
+    const site = await t.ctx.db.selectFrom('sites').select('id').where('name', '=', 'Alpha Tower').executeTakeFirstOrThrow();
+    await t.ctx.db.updateTable('sites').set({ site_status_id: status.id }).where('id', '=', site.id).execute();
+    const res = await admin.get(`/api/exports/download?resource=sites&search=Alpha&columns=name,type,site_status_id`);
+    expect(res.status).toBe(200);
+    const [header, row] = parse(res.body);
+    expect(header).toBe('Name,Type,type (key),Status,site_status_id');
+    expect(row).toBe(`Alpha Tower,Union,union,${status.name},${status.id}`);
   });
 
   it('exports every field by default, custom fields included, and quotes what needs quoting', async () => {

@@ -12,16 +12,19 @@ import { RequireAuth } from '../routing/guards';
 import { LoadingScreen } from '../layout/LoadingScreen';
 import { RedirectToNotFound } from '../notFound/RedirectToNotFound';
 import { AppError } from './AppError';
+import { useLocationTrail } from '../accessDenied/locationTrail';
 
 const AppLayout = lazyPage<{ children: ReactNode }>('AppLayout', () => import('../layout/AppLayout'), { fullHeight: true });
 const Dashboard = lazyPage<any>('Dashboard', () => import('../dashboard/Dashboard'));
 const LoginPage = lazyPage('LoginPage', () => import('../auth/LoginPage'), { fullHeight: true });
 const PasswordResetPage = lazyPage('PasswordResetPage', () => import('../auth/PasswordResetPage'), { fullHeight: true });
 const PasswordUpdatePage = lazyPage('PasswordUpdatePage', () => import('../auth/PasswordUpdatePage'), { fullHeight: true });
+const AccessDeniedPage = lazyPage('AccessDeniedPage', () => import('../accessDenied/AccessDeniedPage'));
 const NotFoundPage = lazyPage('NotFoundPage', () => import('../notFound/NotFoundPage'), { fullHeight: true });
 
 /** The default layout, for guarded routes only. */
 function GuardedLayout({ children }: { children: ReactNode }) {
+  useLocationTrail();
   return (
     <RequireAuth>
       <AppLayout>{children}</AppLayout>
@@ -55,6 +58,7 @@ export function App() {
             layout={GuardedLayout}
             dashboard={Dashboard}
             catchAll={RedirectToNotFound}
+            accessDenied={AccessDeniedPage}
             loading={Spinner}
             error={AppError}
             loginPage={false}

@@ -25,6 +25,9 @@ import { FigureLinkText, listHref, type FigureLink } from '../insights/FigureLin
 import { formatNumber, thisMonth } from '../insights/format';
 import { useApi, useLiveRefresh, useOptions } from '../insights/useInsights';
 import { useUrlFilters } from '../insights/useUrlFilters';
+import { useMainData } from '../app/hooks';
+import { readableReports } from '../reports/catalogue';
+import { ReportsNav } from '../reports/ReportsNav';
 
 interface Figure {
   key: string;
@@ -44,6 +47,7 @@ interface GroupFigure {
 
 export default function Dashboard() {
   const { user } = useSession();
+  const { features } = useMainData();
   const translate = useTranslate();
   const [now, setNow] = useState(() => new Date());
   useEffect(() => {
@@ -141,6 +145,17 @@ export default function Dashboard() {
             <GroupCard title="Job sites by status" rows={site.sites_by_status} testId="sites-by-status" />
           </Grid>
         </Grid>
+      )}
+
+      {readableReports(user, features).length > 0 && (
+        <Card variant="outlined" sx={{ mb: 2 }} data-testid="dashboard-reports">
+          <CardContent>
+            <Typography component="h2" variant="h6" gutterBottom>
+              Reports
+            </Typography>
+            <ReportsNav />
+          </CardContent>
+        </Card>
       )}
 
       {site && site.imports_latest.length > 0 && (

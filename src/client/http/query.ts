@@ -4,13 +4,14 @@ export type Query = Record<string, QueryValue>;
 
 /**
  * Encode a flat query. Arrays become `key[]=a&key[]=b`, plain objects are sent as JSON (the list contract
- * accepts `filter={"field":value}`), `null`/`undefined` are left out, booleans become 1/0.
+ * accepts `filter={"field":value}`), `null`/`undefined` and empty text are left out (an empty filter is no
+ * filter), booleans become 1/0.
  */
 export function buildQueryString(query: Query | undefined): string {
   if (!query) return '';
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
-    if (value === undefined || value === null) continue;
+    if (value === undefined || value === null || value === '') continue;
     if (Array.isArray(value)) {
       for (const item of value) params.append(`${key}[]`, scalar(item));
     } else if (typeof value === 'object') {

@@ -4,6 +4,7 @@
  */
 import { useEffect, useRef } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCanAccess } from 'react-admin';
 import { dataProvider } from '../app/services';
 import type { Query } from '../http/query';
 import { modelEventOf, useRealtimeEvent } from '../realtime/useRealtimeEvent';
@@ -22,13 +23,15 @@ export function useApi<T = any>(path: string, query: Query = {}, options: { enab
   });
 }
 
-/** Options for a filter picker (`GET /api/options/{name}`); empty when the person may not read them. */
+/** Options for a filter picker (`GET /api/options/{name}`); empty, and not asked for, when the person may not read them. */
 export function useOptions(name: string) {
+  const { canAccess } = useCanAccess({ resource: name, action: 'read' });
   return (
     useQuery<Array<{ id: number | string; name: string; [key: string]: unknown }>>({
       queryKey: [INSIGHTS_KEY, 'options', name],
       queryFn: () => dataProvider.options(name).catch(() => []),
       staleTime: 5 * 60_000,
+      enabled: canAccess === true,
     }).data ?? []
   );
 }

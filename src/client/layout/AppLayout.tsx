@@ -24,6 +24,7 @@ import { MenuList } from './MenuList';
 import { MAIN_CONTENT_ID, SkipLink } from './SkipLink';
 import { useFocusPageHeading } from './useFocusPageHeading';
 import { UserMenu } from './UserMenu';
+import { ImpersonationBar } from './ImpersonationBar';
 import { SIDEBAR_WIDTH } from '../theme/theme';
 
 function Brand({ onNavigate }: { onNavigate?: () => void }) {
@@ -100,6 +101,7 @@ export default function AppLayout({ children }: { children: ReactNode }) {
 
       <Box component="main" id={MAIN_CONTENT_ID} ref={main} tabIndex={-1} sx={{ outline: 'none',  flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
         <Toolbar />
+        <ImpersonationBar />
         <Box sx={{ flex: 1, p: { xs: 1.5, sm: 3 } }}>
           <ErrorBoundary fallbackRender={({ error, resetErrorBoundary }) => <RaError error={error as Error} resetErrorBoundary={resetErrorBoundary} />}>
             <Suspense fallback={<LoadingScreen fullHeight={false} />}>{children}</Suspense>

@@ -18,6 +18,7 @@ import SignOutIcon from '@mui/icons-material/LogoutOutlined';
 import CategoryIcon from '@mui/icons-material/ChevronRight';
 import RecordsIcon from '@mui/icons-material/FolderOutlined';
 import AssistantIcon from '@mui/icons-material/AutoAwesomeOutlined';
+import ReportsIcon from '@mui/icons-material/AssessmentOutlined';
 import type { MenuIcon } from './menuModel';
 
 export const MENU_ICONS: Record<MenuIcon, SvgIconComponent> = {
@@ -40,4 +41,5 @@ export const MENU_ICONS: Record<MenuIcon, SvgIconComponent> = {
   category: CategoryIcon,
   records: RecordsIcon,
   assistant: AssistantIcon,
+  reports: ReportsIcon,
 };

@@ -7,6 +7,7 @@ import { can, canAny, canOnEntity, permittedCategories, CATEGORY_PERMISSIONS, ty
 import { isFeatureEnabled, schemaFor } from '../system/mainData';
 import type { Feature, Schema, Statistics } from '../system/types';
 import { TYPE_LABELS, titleCase } from '../i18n/labels';
+import { readableReports } from '../reports/catalogue';
 
 export type MenuIcon =
   | 'dashboard'
@@ -27,7 +28,8 @@ export type MenuIcon =
   | 'signOut'
   | 'category'
   | 'records'
-  | 'assistant';
+  | 'assistant'
+  | 'reports';
 
 export interface MenuItem {
   key: string;
@@ -121,7 +123,7 @@ export function buildMenu({ user, features, schemas, statistics, translate }: Me
   ];
 
   if (feature('assistant') && reads('assistant-thread')) main.push({ key: 'assistant', label: t('app.menu.assistant', 'Assistant'), icon: 'assistant', action: 'assistant' });
-  if (feature('map')) main.push({ key: 'map', label: t('app.menu.map', 'Map'), to: '/map', icon: 'map' });
+  if (feature('map') && can(user, 'map:read')) main.push({ key: 'map', label: t('app.menu.map', 'Map'), to: '/map', icon: 'map' });
   if (reads('contact')) main.push({ key: 'contacts', label: schemaLabel('contact', t('app.menu.contacts', 'Contacts')), to: '/contacts', icon: 'contacts' });
 
   if (feature('contractors')) {
@@ -172,7 +174,17 @@ export function buildMenu({ user, features, schemas, statistics, translate }: Me
     main.push({ key: `records-${schema.type}`, label: titleCase(schema.name_plural || schema.type), to: `/${resource}`, icon: 'records' });
   }
   if (reads('import')) main.push({ key: 'imports', label: t('app.menu.imports', 'Imports'), to: '/imports', icon: 'imports' });
-  if (feature('system')) main.push({ key: 'system', label: t('app.menu.system', 'System'), to: '/users', icon: 'system' });
+  const reports = readableReports(user, features);
+  if (reports.length > 0) {
+    main.push({
+      key: 'reports',
+      label: t('app.menu.reports', 'Reports'),
+      icon: 'reports',
+      children: reports.map((report) => ({ key: `reports-${report.key}`, label: t(`app.reports.${report.key}`, report.label), to: report.path, icon: 'category' as const })),
+    });
+  }
+  // System opens the users page: offered only to those who may read users.
+  if (feature('system') && reads('user')) main.push({ key: 'system', label: t('app.menu.system', 'System'), to: '/users', icon: 'system' });
 
   const showAdmin = canAny(user, ADMIN_CREATE_PERMISSIONS) || canAny(user, ADMIN_READ_PERMISSIONS);
   const admin: MenuItem[] = showAdmin

@@ -2,7 +2,8 @@
 import { useState } from 'react';
 import Button from '@mui/material/Button';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
-import { Confirm, useListContext, useNotify } from 'react-admin';
+import { useListContext, useNotify } from 'react-admin';
+import { DeleteConfirm } from './DeleteConfirm';
 import { titleCase } from '../i18n/labels';
 import { useAppDataProvider } from './hooks';
 import { useInvalidateResource } from './mutations';
@@ -11,7 +12,6 @@ import type { RecordSchema } from './schema';
 export function BulkDeleteRecordsButton({ schema }: { schema: RecordSchema }) {
   const { selectedIds, onUnselectItems, data = [] } = useListContext();
   const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
   const dataProvider = useAppDataProvider();
   const notify = useNotify();
   const invalidate = useInvalidateResource();
@@ -19,7 +19,6 @@ export function BulkDeleteRecordsButton({ schema }: { schema: RecordSchema }) {
   const what = count === 1 ? schema.name_singular.toLowerCase() : schema.name_plural.toLowerCase();
 
   const run = async () => {
-    setBusy(true);
     let deleted = 0;
     let lastMessage: string | undefined;
     const failures: string[] = [];
@@ -33,8 +32,6 @@ export function BulkDeleteRecordsButton({ schema }: { schema: RecordSchema }) {
         failures.push((error as Error).message);
       }
     }
-    setBusy(false);
-    setOpen(false);
     onUnselectItems();
     await invalidate(schema.resource);
     if (failures.length) notify(`${deleted} deleted; ${failures.length} could not be deleted: ${failures[0]}`, { type: 'warning' });
@@ -46,17 +43,7 @@ export function BulkDeleteRecordsButton({ schema }: { schema: RecordSchema }) {
       <Button color="error" size="small" startIcon={<DeleteIcon />} onClick={() => setOpen(true)} disabled={!count}>
         Delete
       </Button>
-      <Confirm
-        isOpen={open}
-        loading={busy}
-        title={`Delete ${count} ${what}?`}
-        content={RESTORE_HINT}
-        confirm="Delete"
-        onConfirm={() => void run()}
-        onClose={() => setOpen(false)}
-      />
+      <DeleteConfirm open={open} title={`Delete ${count} ${what}?`} restorable={schema.restorable !== false} onConfirm={run} onClose={() => setOpen(false)} />
     </>
   );
 }
-
-const RESTORE_HINT = 'They can be restored later from the deleted records.';

@@ -18,7 +18,6 @@ import {
   DataTable,
   FilterButton,
   List,
-  Pagination,
   SearchInput,
   SimpleList,
   Title,
@@ -37,6 +36,7 @@ import { useCategoryAccess, useDescriptors } from './hooks';
 import { BulkDeleteRecordsButton } from './BulkDeleteRecordsButton';
 import { recordLabel, type RecordSchema } from './schema';
 import { MissingSchema, useRecordScreen } from './ui';
+import { ListPagination, ListRefused, useListErrorNotice } from './ListRefused';
 
 export const PER_PAGE_CHOICES = [10, 25, 50, 100];
 
@@ -160,6 +160,7 @@ export default function RecordList({ resource: resourceProp }: { resource?: stri
   const descriptors = useVisibleDescriptors(schema);
   const filters = useMemo(() => listFilters(descriptors), [descriptors]);
   const { canAccess: canDelete = false } = useCanAccess({ resource, action: 'delete' });
+  const onError = useListErrorNotice();
   if (!schema) return <MissingSchema resource={resource} />;
   if (featureOff) return featureOff;
   return (
@@ -170,9 +171,11 @@ export default function RecordList({ resource: resourceProp }: { resource?: stri
       actions={<ListActions schema={schema} filters={filters} descriptors={descriptors} />}
       perPage={25}
       sort={{ field: '', order: 'ASC' }}
-      pagination={<Pagination rowsPerPageOptions={PER_PAGE_CHOICES} />}
+      pagination={<ListPagination rowsPerPageOptions={PER_PAGE_CHOICES} />}
       sx={{ '& .RaList-main': { minWidth: 0 } }}
       empty={false}
+      error={<ListRefused plural={schema.name_plural || resource} />}
+      queryOptions={{ onError }}
     >
       <ListHeading schema={schema} />
       <Box sx={{ px: 1, pt: 0.5 }}>

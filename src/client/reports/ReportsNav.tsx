@@ -2,16 +2,16 @@ import { Link as RouterLink } from 'react-router-dom';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 
-const REPORTS: ReadonlyArray<[string, string]> = [
-  ['/reports/market-share', 'Market share'],
-  ['/reports/classifications', 'Classifications'],
-  ['/reports/task-performance', 'Task performance'],
-  ['/reports/user-performance', 'User performance'],
-];
+import { useMainData, useSession } from '../app/hooks';
+import { readableReports } from './catalogue';
 
-/** Links between the reports (they have one sidebar entry, the market share). */
+/** Links between the reports the person may open (the same list as the sidebar's Reports group). */
 export function ReportsNav() {
   const here = typeof window !== 'undefined' ? window.location.pathname : '';
+  const { user } = useSession();
+  const { features } = useMainData();
+  const REPORTS = readableReports(user, features).map((report) => [report.path, report.label] as const);
+  if (REPORTS.length === 0) return null;
   return (
     <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap', mb: 1 }} component="nav" aria-label="Reports">
       {REPORTS.map(([path, label]) => (

@@ -15,14 +15,31 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import RemoveIcon from '@mui/icons-material/RemoveCircleOutlined';
-import { Title } from 'react-admin';
+import { Title, useCanAccess, useDataProvider, useGetList, useNotify } from 'react-admin';
 import type { SchemaFieldType } from '../../common/schema-types';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { PageHeader } from '../layout/PageHeader';
-import { FIELD_TYPE_CHOICES } from './shared';
+import { FIELD_TYPE_CHOICES, relationTargetChoices } from './shared';
 import { useSchemaWrites } from './useSchemaEditor';
+import { grantedPermissions, makesTypes, RoleGrants, type Grants, type RoleRow } from './RoleGrants';
 
-const SIMPLE_TYPES = FIELD_TYPE_CHOICES.filter((choice) => !['dropdown', 'radios', 'relation'].includes(choice.id));
+interface NewField {
+  name: string;
+  type: SchemaFieldType;
+  /** Dropdown and radios: the choices, one per line or comma-separated. */
+  choices?: string;
+  /** Relation: what it points at. */
+  target?: string;
+}
+
+/** The options a first field of this type needs (the field dialog asks the same). */
+function optionsOf(field: NewField): Record<string, unknown> | undefined {
+  if (field.type === 'dropdown' || field.type === 'radios') {
+    return { choices: (field.choices ?? '').split(/[\n,]/).map((choice) => choice.trim()).filter(Boolean) };
+  }
+  if (field.type === 'relation') return { target: field.target };
+  return undefined;
+}
 
 export default function SchemaCreate() {
   useDocumentTitle('New record type');
@@ -30,17 +47,37 @@ export default function SchemaCreate() {
   const navigate = useNavigate();
   const [singular, setSingular] = useState('');
   const [plural, setPlural] = useState('');
-  const [fields, setFields] = useState<Array<{ name: string; type: SchemaFieldType }>>([]);
+  const [fields, setFields] = useState<NewField[]>([]);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  const [grants, setGrants] = useState<Grants>({});
+  const { canAccess: mayEditRoles } = useCanAccess({ resource: 'roles', action: 'edit' });
+  const { data: roles = [] } = useGetList<RoleRow>('roles', { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } }, { enabled: Boolean(mayEditRoles) });
+  const dataProvider = useDataProvider();
+  const notify = useNotify();
+  const targets = relationTargetChoices();
+  const change = (index: number, patch: Partial<NewField>) => setFields(fields.map((item, i) => (i === index ? { ...item, ...patch } : item)));
+
+  const grant = async (type: string) => {
+    for (const role of roles) {
+      const actions = grants[role.id] ?? [];
+      if (makesTypes(role) || actions.length === 0) continue;
+      try {
+        await dataProvider.update('roles', { id: role.id, data: { permissions: grantedPermissions(role, type, actions) }, previousData: role });
+      } catch (error) {
+        notify(`${role.name} did not get the permissions: ${(error as Error).message}`, { type: 'error' });
+      }
+    }
+  };
 
   const save = async () => {
     setBusy(true);
     const outcome = await writes.createSchema({
       name_singular: singular.trim(),
       name_plural: plural.trim() || `${singular.trim()}s`,
-      fields: fields.filter((field) => field.name.trim()).map((field) => ({ name: field.name.trim(), type: field.type })),
+      fields: fields.filter((field) => field.name.trim()).map((field) => ({ name: field.name.trim(), type: field.type, options: optionsOf(field) })),
     });
+    if (outcome.record) await grant(String((outcome.record as { type: string }).type));
     setBusy(false);
     if (outcome.record) navigate(`/schemas/${outcome.record.id}`);
     else setErrors(outcome.errors ?? {});
@@ -59,15 +96,27 @@ export default function SchemaCreate() {
             </Stack>
             <Typography variant="subtitle2">First fields (optional)</Typography>
             {fields.map((field, index) => (
-              <Stack key={index} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                <TextField label="Field name" size="small" value={field.name} onChange={(event) => setFields(fields.map((item, i) => (i === index ? { ...item, name: event.target.value } : item)))} sx={{ flex: 2 }} slotProps={{ htmlInput: { 'data-testid': `new-field-name-${index}` } }} />
-                <TextField select label="Type" size="small" value={field.type} onChange={(event) => setFields(fields.map((item, i) => (i === index ? { ...item, type: event.target.value as SchemaFieldType } : item)))} sx={{ flex: 1 }}>
-                  {SIMPLE_TYPES.map((choice) => (
+              <Stack key={index} direction="row" spacing={1} sx={{ alignItems: 'flex-start', flexWrap: 'wrap', rowGap: 1 }}>
+                <TextField label="Field name" size="small" value={field.name} onChange={(event) => change(index, { name: event.target.value })} sx={{ flex: 2, minWidth: 160 }} slotProps={{ htmlInput: { 'data-testid': `new-field-name-${index}` } }} error={Boolean(errors[`fields.${index}.name`])} helperText={errors[`fields.${index}.name`]} />
+                <TextField select label="Type" size="small" value={field.type} onChange={(event) => change(index, { type: event.target.value as SchemaFieldType })} sx={{ flex: 1, minWidth: 140 }} slotProps={{ htmlInput: { 'data-testid': `new-field-type-${index}` } }}>
+                  {FIELD_TYPE_CHOICES.map((choice) => (
                     <MenuItem key={choice.id} value={choice.id}>
                       {choice.name}
                     </MenuItem>
                   ))}
                 </TextField>
+                {(field.type === 'dropdown' || field.type === 'radios') && (
+                  <TextField label="Choices" size="small" value={field.choices ?? ''} onChange={(event) => change(index, { choices: event.target.value })} placeholder="Small, Medium, Large" sx={{ flex: 2, minWidth: 160 }} error={Boolean(errors[`fields.${index}.options`])} helperText={errors[`fields.${index}.options`] ?? 'Separated by commas'} slotProps={{ htmlInput: { 'data-testid': `new-field-choices-${index}` } }} />
+                )}
+                {field.type === 'relation' && (
+                  <TextField select label="Points at" size="small" value={field.target ?? ''} onChange={(event) => change(index, { target: event.target.value })} sx={{ flex: 2, minWidth: 160 }} error={Boolean(errors[`fields.${index}.options`])} helperText={errors[`fields.${index}.options`]}>
+                    {targets.map((target) => (
+                      <MenuItem key={target.id} value={target.id}>
+                        {target.name}
+                      </MenuItem>
+                    ))}
+                  </TextField>
+                )}
                 <IconButton aria-label="Remove this field" onClick={() => setFields(fields.filter((_item, i) => i !== index))}>
                   <RemoveIcon />
                 </IconButton>
@@ -79,6 +128,7 @@ export default function SchemaCreate() {
               </Button>
             </Box>
             {errors.fields && <Typography color="error">{errors.fields}</Typography>}
+            {mayEditRoles && <RoleGrants roles={roles} grants={grants} onChange={setGrants} />}
             <Stack direction="row" spacing={1}>
               <Button variant="contained" onClick={() => void save()} disabled={busy || !singular.trim()}>
                 Create record type

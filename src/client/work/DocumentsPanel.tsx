@@ -14,6 +14,7 @@ import { useCanAccess, useGetList, useNotify } from 'react-admin';
 import { formatDateTime } from '../i18n/dates';
 import { useAppDataProvider } from '../records/hooks';
 import { useInvalidateResource, useRecordMutations } from '../records/mutations';
+import { AskBeforeDelete } from '../records/DeleteConfirm';
 import { formatSize, type Owner } from './shared';
 
 export function DocumentsPanel({ owner, ownerResource }: { owner: Owner; ownerResource?: string }) {
@@ -77,11 +78,18 @@ export function DocumentsPanel({ owner, ownerResource }: { owner: Owner; ownerRe
             </Typography>
           </Box>
           {canDelete && (
-            <Tooltip title="Delete document">
-              <IconButton size="small" aria-label={`Delete ${document.file_name}`} onClick={() => void remove(document, 'Document deleted successfully.').then(() => invalidate('attachments', ...(ownerResource ? [ownerResource] : [])))}>
-                <DeleteIcon fontSize="small" />
-              </IconButton>
-            </Tooltip>
+            <AskBeforeDelete
+              title={`Delete ${document.file_name}?`}
+              restorable={false}
+              onConfirm={() => remove(document, 'Document deleted successfully.').then(() => invalidate('attachments', ...(ownerResource ? [ownerResource] : [])))}
+              button={(ask) => (
+                <Tooltip title="Delete document">
+                  <IconButton size="small" aria-label={`Delete ${document.file_name}`} onClick={ask}>
+                    <DeleteIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+              )}
+            />
           )}
         </Stack>
       ))}

@@ -13,6 +13,7 @@ import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import { useCanAccess, useGetList } from 'react-admin';
 import { formatDateTime } from '../i18n/dates';
 import { useRecordMutations } from '../records/mutations';
+import { AskBeforeDelete } from '../records/DeleteConfirm';
 import { refreshCounts, type Owner } from './shared';
 
 export function NotesPanel({ owner }: { owner: Owner }) {
@@ -72,11 +73,18 @@ export function NotesPanel({ owner }: { owner: Owner }) {
               />
             )}
             {canDelete && (
-              <Tooltip title="Delete note">
-                <IconButton size="small" onClick={() => void remove(note, 'Note deleted successfully.')} aria-label="Delete note">
-                  <DeleteIcon fontSize="small" />
-                </IconButton>
-              </Tooltip>
+              <AskBeforeDelete
+                title="Delete this note?"
+                restorable={false}
+                onConfirm={() => remove(note, 'Note deleted successfully.')}
+                button={(ask) => (
+                  <Tooltip title="Delete note">
+                    <IconButton size="small" onClick={ask} aria-label="Delete note">
+                      <DeleteIcon fontSize="small" />
+                    </IconButton>
+                  </Tooltip>
+                )}
+              />
             )}
           </Stack>
         </Box>

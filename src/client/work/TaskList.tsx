@@ -32,8 +32,8 @@ import { useSession } from '../app/hooks';
 import { formatDateTime } from '../i18n/dates';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { resourceForType } from '../resources/names';
-import { useMainData } from '../app/hooks';
 import { recordLabel } from '../records/schema';
+import { RecordName } from '../records/RecordName';
 import { TaskForm } from './TaskForm';
 import { TASK_TYPES } from './shared';
 import { TaskDoneCheckbox } from './TaskDoneCheckbox';
@@ -45,13 +45,10 @@ function CompleteBox() {
 
 function OwnerLink() {
   const task = useRecordContext();
-  const { schemas } = useMainData();
   if (!task?.taskable_type) return null;
-  const schema = schemas.find((candidate) => candidate.type === task.taskable_type);
-  const resource = resourceForType(task.taskable_type);
   return (
-    <Link component={RouterLink} to={`/${resource}/${task.taskable_id}/show?tab=tasks`}>
-      {schema?.name_singular ?? task.taskable_type} #{task.taskable_id}
+    <Link component={RouterLink} to={`/${resourceForType(task.taskable_type)}/${task.taskable_id}/show?tab=tasks`}>
+      <RecordName type={task.taskable_type} id={task.taskable_id} />
     </Link>
   );
 }

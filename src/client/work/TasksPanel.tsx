@@ -10,6 +10,7 @@ import { recordLabel } from '../records/schema';
 import { TaskForm } from './TaskForm';
 import { TASK_TYPES, type Owner } from './shared';
 import { TaskDoneCheckbox } from './TaskDoneCheckbox';
+import { RecordName } from '../records/RecordName';
 
 export function TaskRow({ task, showOwner = false }: { task: any; showOwner?: boolean }) {
   const { user } = useSession();
@@ -35,7 +36,7 @@ export function TaskRow({ task, showOwner = false }: { task: any; showOwner?: bo
           {task.assignee_id === user?.id && ' · you'}
         </Typography>
       </Box>
-      {showOwner && task.taskable_type && <Chip size="small" variant="outlined" label={`${task.taskable_type} #${task.taskable_id}`} />}
+      {showOwner && task.taskable_type && <Chip size="small" variant="outlined" label={<RecordName type={task.taskable_type} id={task.taskable_id} />} />}
       <Chip size="small" label={TASK_TYPES.find((type) => type.id === task.type)?.name ?? task.type} />
     </Stack>
   );

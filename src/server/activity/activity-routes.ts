@@ -154,7 +154,8 @@ export async function activityFeed(ctx: AppContext, user: AuthUser, query: unkno
       type_name: typeName?.name ?? row.revisionable_type,
       resource: typeName?.resource ?? null,
       record_id: row.revisionable_id,
-      record_label: record ? labelOf(record) : `#${row.revisionable_id}`,
+      // A record removed for good is named by the values its revisions kept.
+      record_label: record ? labelOf(record) : labelOf({ id: row.revisionable_id, ...Object.fromEntries(Object.entries(changes).map(([key, [before, after]]) => [key, after ?? before])) }),
       record_deleted: record ? Boolean(record.deleted_at) : true,
       link,
       parent,

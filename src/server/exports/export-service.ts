@@ -12,6 +12,7 @@ import type { ResourceDefinition } from '../records/resource.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { PermanentJobError, type JobContext } from '../jobs/worker.js';
 import { CSV_BOM, csvLines } from './csv.js';
+import { displayRows, headerRow, shownValue, type DisplayColumn } from './display-columns.js';
 
 export const EXPORT_JOB = 'export';
 /** Above this many rows a download becomes a background export (DESIGN.md 8). */
@@ -132,7 +133,20 @@ export class ExportService {
     const capitalised = columns.map((c, i) => (fields[c]?.label ? labels[i].replace(/^\w/, (x) => x.toUpperCase()) : labels[i]));
     // Two columns under one header (a custom field named as a built-in one) could not be told apart, nor imported back.
     const count = (label: string) => capitalised.filter((l) => l.toLowerCase() === label.toLowerCase()).length;
-    return { columns, labels: capitalised.map((label, i) => (count(label) > 1 ? `${label} (${columns[i]})` : label)) };
+    return { columns, labels: capitalised.map((label, i) => (count(label) > 1 ? `${label} (${columns[i]})` : label)), fields };
+  }
+
+  /** The columns as the list shows them, each key column followed by its raw key (headed by the field name). */
+  async displayColumns(user: AuthUser | null, def: ResourceDefinition, wanted: string[]): Promise<DisplayColumn[]> {
+    const { columns, labels, fields } = await this.columnsOf(def, wanted);
+    const deps = { records: this.ctx.records, db: this.ctx.db, resources: this.ctx.resources, user };
+    const taken = new Set(labels.map((label) => label.toLowerCase()));
+    return columns.map((column, index) => {
+      const display = shownValue(fields[column], deps);
+      if (!display) return { column, label: labels[index]! };
+      const keyHeader = !display.key ? undefined : taken.has(column.toLowerCase()) ? `${column} (key)` : column;
+      return { column, label: labels[index]!, shown: display.shown, keyHeader };
+    });
   }
 
   async count(user: AuthUser | null, def: ResourceDefinition, params: Record<string, unknown>) {
@@ -142,12 +156,12 @@ export class ExportService {
 
   /** Yields CSV text: BOM + header, then one chunk per page of rows. */
   async *stream(user: AuthUser | null, def: ResourceDefinition, request: ExportRequest): AsyncGenerator<string> {
-    const { columns, labels } = await this.columnsOf(def, request.columns);
-    yield CSV_BOM + csvLines([labels]);
+    const columns = await this.displayColumns(user, def, request.columns);
+    yield CSV_BOM + csvLines([headerRow(columns)]);
     for (let page = 1; ; page++) {
       const result = await this.ctx.records.list(user, def, { ...request.params, page, per_page: PAGE });
       if (!result.data.length) break;
-      yield csvLines(result.data.map((record) => columns.map((c) => record[c])));
+      yield csvLines(await displayRows(columns, result.data));
       if (page >= result.meta.last_page) break;
     }
   }

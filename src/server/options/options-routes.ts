@@ -3,15 +3,8 @@ import { sql } from 'kysely';
 import type { AppContext } from '../app-context.js';
 import { notFound } from '../http/errors.js';
 import { escapeLike } from '../records/list-query.js';
+import { labelSql } from '../records/representation.js';
 
-/** How to label a row of each resource in a picker; resources not listed use `name`. */
-const labels: Record<string, string> = {
-  users: `first_name || ' ' || last_name`,
-  contacts: `first_name || ' ' || last_name`,
-  members: `first_name || ' ' || last_name`,
-  recruits: `first_name || ' ' || last_name`,
-  grievances: 'title',
-};
 const MAX_OPTIONS = 500;
 
 /**
@@ -24,8 +17,9 @@ export function registerOptionsRoutes(app: FastifyInstance, ctx: AppContext) {
     if (!def) throw notFound(`There are no options for "${request.params.resource}".`);
     ctx.records.authorize(request.user, def, 'read');
     // Only records with a name (or a label made of their columns) are picked from a list.
-    if (!(def.optionLabel || labels[def.name] || 'name' in def.fields)) throw notFound(`There are no options for "${request.params.resource}".`);
-    const label = sql.raw(def.optionLabel ?? labels[def.name] ?? 'name');
+    const labelText = labelSql(def);
+    if (!labelText) throw notFound(`There are no options for "${request.params.resource}".`);
+    const label = sql.raw(labelText);
     const q = typeof request.query.q === 'string' ? request.query.q.slice(0, 100) : '';
     const rawIds = request.query['ids[]'] ?? request.query.ids;
     const ids = (Array.isArray(rawIds) ? rawIds : rawIds ? String(rawIds).split(',') : []).map(Number).filter(Number.isInteger).slice(0, MAX_OPTIONS);

@@ -16,6 +16,8 @@ export interface FieldSpec {
   min?: number;
   /** Allowed values for enum kinds. */
   options?: readonly string[];
+  /** Enum kinds: what a person sees for each value (the schema's choice labels). */
+  choiceLabels?: Readonly<Record<string, string>>;
   /**
    * Where the value lives: a real column (default), the `custom` JSONB column, a pivot table (`where`: constant
    * columns of a polymorphic pivot, e.g. `{taggable_type: 'site'}`), or `virtual`: validated and kept in the

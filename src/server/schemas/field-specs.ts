@@ -52,9 +52,12 @@ export function fieldSpecFor(field: Pick<SchemaField, 'slug' | 'name' | 'type' |
   const spec: FieldSpec = { kind, label, required: field.required, storage: field.column ? 'column' : 'custom', ...valueLimits(type, kind, options) };
   switch (kind) {
     case 'enum':
-    case 'enum[]':
-      spec.options = normaliseChoices(options.choices).map((choice) => choice.value);
+    case 'enum[]': {
+      const choices = normaliseChoices(options.choices);
+      spec.options = choices.map((choice) => choice.value);
+      spec.choiceLabels = Object.fromEntries(choices.map((choice) => [choice.value, choice.label]));
       break;
+    }
     case 'json':
       spec.sortable = false;
       if (type === 'addresses') spec.shape = addresses;

@@ -162,7 +162,7 @@ describe('http client', () => {
 
 describe('query strings', () => {
   it('encodes scalars, arrays, objects and skips empty values', () => {
-    const qs = buildQueryString({ page: 2, search: 'a b', with_trashed: true, ids: [1, 2], filter: { type: 'union' }, empty: {}, none: undefined, nil: null });
+    const qs = buildQueryString({ page: 2, search: 'a b', with_trashed: true, ids: [1, 2], filter: { type: 'union' }, empty: {}, none: undefined, nil: null, team_id: '' });
     const params = new URLSearchParams(qs.slice(1));
     expect(params.get('page')).toBe('2');
     expect(params.get('search')).toBe('a b');
@@ -172,6 +172,7 @@ describe('query strings', () => {
     expect(params.has('empty')).toBe(false);
     expect(params.has('none')).toBe(false);
     expect(params.has('nil')).toBe(false);
+    expect(params.has('team_id')).toBe(false);
   });
 
   it('flattens Laravel validation errors', () => {

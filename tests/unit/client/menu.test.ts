@@ -20,7 +20,7 @@ describe('sidebar menu', () => {
     const admin = subject([
       'contact:read', 'contractor:read', 'site:read', 'recruit:read', 'member:read', 'grievance:read', 'import:read',
       'building-type:create', 'role:read', 'user:read', 'classification:read', 'trade:read', 'union:read', 'site-phase:read', 'site-status:read',
-      'classification-type:read', 'dispatch-type:read',
+      'classification-type:read', 'dispatch-type:read', 'map:read',
     ]);
     const menu = buildMenu({ user: admin, features: allFeatures, schemas: [], statistics: {} });
     expect(keys(menu.main)).toEqual([
@@ -48,6 +48,20 @@ describe('sidebar menu', () => {
     const features = allFeatures.map((feature) => ({ ...feature, enabled: false }));
     const menu = buildMenu({ user: subject(['site:read', 'contractor:read', 'grievance:read']), features, schemas: [], statistics: {} });
     expect(keys(menu.main)).toEqual(['dashboard', 'activity', 'tasks', 'notifications']);
+  });
+
+  it('Reports lists the reports the person may open; Map and System need the permission the server asks', () => {
+    const reportsOn = [...allFeatures, { id: 9, slug: 'reports', name: 'reports', enabled: true }];
+    const leader = buildMenu({ user: subject(['report:read', 'site:read:union', 'task:read', 'map:read', 'user:read']), features: reportsOn, schemas: [], statistics: {} });
+    const reports = leader.main.find((item) => item.key === 'reports')!;
+    expect(reports.children!.map((child) => child.to)).toEqual(['/reports/market-share', '/reports/task-performance', '/reports/user-performance']);
+    expect(keys(leader.main)).toEqual(expect.arrayContaining(['map', 'system']));
+    const off = buildMenu({ user: subject(['report:read', 'site:read']), features: reportsOn.map((f) => (f.slug === 'reports' ? { ...f, enabled: false } : f)), schemas: [], statistics: {} });
+    expect(keys(off.main)).not.toContain('reports');
+    const organizer = buildMenu({ user: subject(['site:read']), features: reportsOn, schemas: [], statistics: {} });
+    expect(keys(organizer.main)).not.toContain('reports');
+    expect(keys(organizer.main)).not.toContain('map');
+    expect(keys(organizer.main)).not.toContain('system');
   });
 
   it('grievances need both the feature and the permission', () => {

@@ -24,6 +24,7 @@ import {
   type DataProvider,
 } from 'react-admin';
 import { useMainData } from '../../app/hooks';
+import { RecordName } from '../RecordName';
 import { formatDateTime } from '../../i18n/dates';
 import { titleCase } from '../../i18n/labels';
 import { useDocumentTitle } from '../../layout/useDocumentTitle';
@@ -71,10 +72,11 @@ function RecordLink() {
   const schema = schemas.find((candidate) => candidate.type === revision.revisionable_type);
   const label = schema ? titleCase(schema.name_singular) : revision.revisionable_type;
   const resource = resourceForType(revision.revisionable_type);
-  if (revision.action === 'deleted') return <span>{`${label} #${revision.revisionable_id}`}</span>;
+  const name = <RecordName type={revision.revisionable_type} id={revision.revisionable_id} />;
+  if (revision.action === 'deleted') return <span>{label}: {name}</span>;
   return (
     <Link component={RouterLink} to={`/${resource}/${revision.revisionable_id}/show`} onClick={(event) => event.stopPropagation()}>
-      {label} #{revision.revisionable_id}
+      {label}: {name}
     </Link>
   );
 }

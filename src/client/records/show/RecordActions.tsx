@@ -18,7 +18,8 @@ import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import SwapIcon from '@mui/icons-material/SwapHoriz';
 import PersonAddIcon from '@mui/icons-material/PersonAddAlt';
 import ShareIcon from '@mui/icons-material/ShareOutlined';
-import { Confirm, useCanAccess, useCanAccessResources, useGetList } from 'react-admin';
+import { useCanAccess, useCanAccessResources, useGetList } from 'react-admin';
+import { DeleteConfirm } from '../DeleteConfirm';
 import { CATEGORY_PERMISSIONS } from '../../../common/permissions';
 import { titleCase } from '../../i18n/labels';
 import { describeField } from '../fieldTypes/describe';
@@ -156,7 +157,6 @@ export function RecordActions({ schema, record }: { schema: RecordSchema; record
   const navigate = useNavigate();
   const { remove } = useRecordMutations(schema.resource);
   const [dialog, setDialog] = useState<'delete' | 'type' | 'contacts' | 'share' | null>(null);
-  const [busy, setBusy] = useState(false);
   const { canAccess: canUpdate } = useCanAccess({ resource: schema.resource, action: 'edit', record });
   const { canAccess: canDelete } = useCanAccess({ resource: schema.resource, action: 'delete', record });
   const { canAccess: reads = {} } = useCanAccessResources({ action: 'read', resources: ['contacts', 'users', 'teams'] });
@@ -192,18 +192,12 @@ export function RecordActions({ schema, record }: { schema: RecordSchema; record
       {dialog === 'type' && <ChangeTypeDialog schema={schema} record={record} onClose={() => setDialog(null)} />}
       {dialog === 'contacts' && <AttachContactsDialog schema={schema} record={record} onClose={() => setDialog(null)} />}
       {dialog === 'share' && <ShareDialog schema={schema} record={record} onClose={() => setDialog(null)} />}
-      <Confirm
-        isOpen={dialog === 'delete'}
-        loading={busy}
+      <DeleteConfirm
+        open={dialog === 'delete'}
         title={`Delete ${singular.toLowerCase()} ${recordLabel(record)}?`}
-        content="It can be restored later from the deleted records."
-        confirm="Delete"
+        restorable={schema.restorable !== false}
         onConfirm={async () => {
-          setBusy(true);
-          const done = await remove(record, `${singular} deleted successfully.`);
-          setBusy(false);
-          setDialog(null);
-          if (done) navigate(`/${schema.resource}`);
+          if (await remove(record, `${singular} deleted successfully.`)) navigate(`/${schema.resource}`);
         }}
         onClose={() => setDialog(null)}
       />

@@ -1,0 +1,77 @@
+/**
+ * What an export writes for each column: what the list shows (a choice's label, a related record's name, Yes/No),
+ * and for a column that holds a key (a choice value, an id, a slug) the raw key beside it, headed by the field's
+ * name, so the file can be imported back.
+ */
+import type { Kysely } from 'kysely';
+import type { AuthUser } from '../auth/auth-user.js';
+import type { RecordService } from '../records/record-service.js';
+import type { ResourceDefinition, FieldSpec } from '../records/resource.js';
+import type { ResourceRegistry } from '../records/registry.js';
+import { labelExpression, namesOf } from '../records/representation.js';
+
+type Row = Record<string, unknown>;
+/** Given a page's values of one column, how each is shown (one query per page for names). */
+type Shown = (values: unknown[]) => Promise<(value: unknown) => unknown>;
+
+export interface DisplayColumn {
+  column: string;
+  label: string;
+  /** How the list shows the value; absent: the value as stored. */
+  shown?: Shown;
+  /** The header of the raw key column written after this one. */
+  keyHeader?: string;
+}
+
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === null || value === undefined || value === '' ? [] : [value]);
+const joined = (parts: unknown[]) => parts.filter((part) => part !== null && part !== undefined && part !== '').join('; ');
+
+function relatedDef(resources: ResourceRegistry, table: string): ResourceDefinition | undefined {
+  return resources.all().find((def) => def.table === table && !def.scope);
+}
+
+/** How the list shows a value of this field, or undefined when it shows the value itself. */
+export function shownValue(spec: FieldSpec | undefined, deps: { records: RecordService; db: Kysely<any>; resources: ResourceRegistry; user: AuthUser | null }): { shown: Shown; key: boolean } | undefined {
+  if (!spec) return undefined;
+  if (spec.kind === 'boolean') return { key: false, shown: async () => (value) => (value === true ? 'Yes' : value === false ? 'No' : '') };
+  if ((spec.kind === 'enum' || spec.kind === 'enum[]') && spec.choiceLabels) {
+    const labels = spec.choiceLabels;
+    return { key: true, shown: async () => (value) => joined(list(value).map((item) => labels[String(item)] ?? item)) };
+  }
+  const table = spec.references?.table ?? spec.slugOf;
+  const def = table ? relatedDef(deps.resources, table) : undefined;
+  if (!def || !labelExpression(def)) return undefined;
+  if (spec.references) {
+    return {
+      key: true,
+      shown: async (values) => {
+        const names = await namesOf(deps.records, deps.db, def, deps.user, values.flatMap((value) => list(value).map(Number)));
+        return (value) => joined(list(value).map((id) => names.get(Number(id)) ?? id));
+      },
+    };
+  }
+  return {
+    key: true,
+    shown: async () => {
+      const entries = await deps.records.visibleRows(deps.db, def, deps.user, 'with').select(['t.slug', labelExpression(def)!.as('label')]).execute();
+      const names = new Map(entries.map((entry) => [String(entry.slug), String(entry.label)]));
+      return (value) => joined(list(value).map((slug) => names.get(String(slug)) ?? slug));
+    },
+  };
+}
+
+/** The header row and the cells of a page of rows. */
+export async function displayRows(columns: DisplayColumn[], rows: Row[]): Promise<unknown[][]> {
+  const shown = await Promise.all(columns.map(async (column) => (column.shown ? column.shown(rows.map((row) => row[column.column])) : undefined)));
+  return rows.map((row) =>
+    columns.flatMap((column, index) => {
+      const value = row[column.column];
+      const cell = shown[index] ? shown[index]!(value) : value;
+      return column.keyHeader ? [cell, Array.isArray(value) ? value.join('; ') : value] : [cell];
+    }),
+  );
+}
+
+export function headerRow(columns: DisplayColumn[]): string[] {
+  return columns.flatMap((column) => (column.keyHeader ? [column.label, column.keyHeader] : [column.label]));
+}

@@ -1,0 +1,132 @@
+import { expect, test, type Page } from '@playwright/test';
+import { Api, signIn } from './support';
+
+/**
+ * The first hour of each role (issue 13): every sidebar item and every report opens without an error message, a
+ * blank main area, a failed /api request or a refusal; a record type made in the editor is usable by a second role
+ * once granted; a delete asks first.
+ */
+let api: Api;
+test.beforeAll(async () => {
+  api = await Api.signIn();
+});
+test.afterAll(async () => {
+  await api.dispose();
+});
+
+/** Collects failed /api answers (a refusal included) while the page is used. */
+function watchApi(page: Page): string[] {
+  const failures: string[] = [];
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (url.pathname.startsWith('/api/') && response.status() >= 400) failures.push(`${response.status()} ${response.request().method()} ${url.pathname}${url.search}`);
+  });
+  return failures;
+}
+
+/** Every link of the sidebar, groups opened. */
+async function sidebarLinks(page: Page): Promise<string[]> {
+  const sidebar = page.getByTestId('sidebar');
+  await expect(sidebar.locator('[data-menu-key=dashboard]')).toBeVisible();
+  const closed = sidebar.locator('[aria-expanded=false][data-menu-key]');
+  for (let i = await closed.count(); i > 0; i--) await closed.first().click();
+  const hrefs = await sidebar.locator('a[href]').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
+  return [...new Set(hrefs.filter((href) => href.startsWith('/')))];
+}
+
+async function expectPageWorks(page: Page, path: string, failures: string[]) {
+  const before = failures.length;
+  await page.goto(path);
+  const main = page.locator('#main-content');
+  await expect(main, `${path}: main area`).toBeVisible();
+  // The page's own requests: wait until nothing is pending (realtime has its own socket).
+  await expect.poll(() => page.evaluate(() => performance.getEntriesByType('resource').length), { timeout: 5_000 }).toBeGreaterThan(0);
+  await page.waitForTimeout(600);
+  await expect.poll(async () => (await main.innerText()).trim().length, { message: `${path}: blank main area`, timeout: 10_000 }).toBeGreaterThan(10);
+  expect(page.url(), `${path}: refused`).not.toContain('/access-denied');
+  await expect(page.getByTestId('access-denied'), `${path}: refused`).toHaveCount(0);
+  await expect(main.locator('.MuiAlert-standardError, .MuiAlert-filledError'), `${path}: error message`).toHaveCount(0);
+  await expect(page.getByTestId('list-refused'), `${path}: refused list`).toHaveCount(0);
+  expect(failures.slice(before), `${path}: failed /api requests`).toEqual([]);
+}
+
+for (const role of ['admin', 'leader', 'user', 'assistant'] as const) {
+  test(`the ${role} role: every sidebar item and every report works`, async ({ browser }) => {
+    test.setTimeout(180_000);
+    const person = role === 'admin' ? null : await api.createUser(role, 'Walk', role);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const failures = watchApi(page);
+    if (person) await signIn(page, person.email, person.password);
+    else await signIn(page);
+    const links = await sidebarLinks(page);
+    expect(links.length).toBeGreaterThan(3);
+    if (role !== 'assistant') expect(links.filter((link) => link.startsWith('/reports/')).length, 'reports in the sidebar').toBeGreaterThan(0);
+    for (const link of links) await expectPageWorks(page, link, failures);
+    await context.close();
+  });
+}
+
+test('a refused page says what and why, with the way back', async ({ page }) => {
+  const organizer = await api.createUser('user', 'Rita', 'Refused');
+  await signIn(page, organizer.email, organizer.password);
+  await expect(page.getByTestId('greeting')).toBeVisible();
+  await page.goto('/roles');
+  await expect(page.getByTestId('access-denied')).toContainText('role:read');
+  await page.getByRole('link', { name: 'Dashboard' }).click();
+  await expect(page.getByTestId('greeting')).toBeVisible();
+});
+
+test('a record type made in the editor is usable by a second role once granted', async ({ page, browser }) => {
+  const stamp = Date.now().toString(36);
+  await signIn(page);
+  await page.goto('/schemas/create');
+  await page.getByLabel('One record is called').fill(`Visit${stamp}`);
+  await page.getByRole('button', { name: 'Add a field' }).click();
+  await page.getByTestId('new-field-name-0').fill('Outcome');
+  await page.getByTestId('new-field-type-0').locator('..').click();
+  await page.getByRole('option', { name: 'Dropdown' }).click();
+  await page.getByTestId('new-field-choices-0').fill('Signed, Not home');
+  await page.getByRole('checkbox', { name: 'User: Add' }).check();
+  await page.getByRole('button', { name: 'Create record type' }).click();
+  await expect(page).toHaveURL(/\/schemas\/\d+/);
+
+  const organizer = await api.createUser('user', 'Gus', 'Granted');
+  const context = await browser.newContext();
+  const other = await context.newPage();
+  const failures = watchApi(other);
+  await signIn(other, organizer.email, organizer.password);
+  const item = other.getByTestId('sidebar').getByText(`Visit${stamp}s`);
+  await expect(item).toBeVisible();
+  await item.click();
+  await expect(other.getByTestId('list-refused')).toHaveCount(0);
+  await other.getByRole('link', { name: 'Create' }).first().click();
+  await other.getByLabel('Name').first().fill('First visit');
+  await other.getByLabel('Outcome').click();
+  await other.getByRole('option', { name: 'Signed' }).click();
+  await other.getByRole('button', { name: 'Save' }).click();
+  await expect(other.getByText('First visit').first()).toBeVisible();
+  expect(failures).toEqual([]);
+  await context.close();
+});
+
+test('the export holds what the list shows, with the raw keys beside', async () => {
+  const name = `Export Row ${Date.now()}`;
+  await api.post('/api/sites', { name, type: 'union' });
+  const response = await api.context.get(`/api/exports/download?resource=sites&search=${encodeURIComponent(name)}&columns=name,type`);
+  expect(response.ok()).toBeTruthy();
+  const [header, row] = (await response.text()).replace(/^\uFEFF/, '').trim().split('\r\n');
+  expect(header).toBe('Name,Type,type (key)');
+  expect(row).toBe(`${name},Union,union`);
+});
+
+test('deleting a note asks first', async ({ page }) => {
+  const site = await api.post<{ data: { id: number } }>('/api/sites', { name: `Note Site ${Date.now()}`, type: 'union' });
+  await api.post('/api/notes', { body: 'Talked to the foreman', notable_type: 'site', notable_id: site.data.id });
+  await signIn(page);
+  await page.goto(`/sites/${site.data.id}/show?tab=notes`);
+  await page.getByRole('button', { name: 'Delete note' }).click();
+  await expect(page.getByRole('dialog')).toContainText('Delete this note?');
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByText('Talked to the foreman')).toBeVisible();
+});
