@@ -78,3 +78,22 @@ export function canOnCategory(subject: PermissionSubject | null | undefined, ent
 export function canOnEntity(subject: PermissionSubject | null | undefined, entity: string, action: Action): boolean {
   return can(subject, `${entity}:${action}`, true);
 }
+
+/**
+ * The permissions of `permissions` the subject does not hold itself. Nobody hands out more than they hold: not in a
+ * role they edit, not by giving someone a role, and not by managing an account or a role that holds more.
+ */
+export function ungrantable(subject: PermissionSubject | null | undefined, permissions: readonly string[]): string[] {
+  // `site:create` covers `site:create:union`: the bare permission holds every category.
+  const held = (permission: string) => can(subject, permission) || can(subject, permission.split(':').slice(0, 2).join(':'));
+  return permissions.filter((permission) => !held(permission));
+}
+
+/**
+ * May the subject grant these permissions: put them in a role, give someone a role holding them, or manage (edit,
+ * delete, impersonate, set the password of) an account or a role holding them? Only when it holds every one itself,
+ * so an administrator never reaches a super administrator's account and nobody raises their own rights.
+ */
+export function canGrant(subject: PermissionSubject | null | undefined, permissions: readonly string[]): boolean {
+  return Boolean(subject) && ungrantable(subject, permissions).length === 0;
+}

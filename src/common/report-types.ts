@@ -85,3 +85,16 @@ export interface UserPerformanceRow {
   progress: Goals;
   links: Record<GoalKey, FigureLink | null>;
 }
+
+/** What an entry of the activity feed (GET /api/actions) says happened. */
+export type FeedKind = 'created' | 'updated' | 'deleted' | 'restored' | 'imported' | 'note-added' | 'task-completed' | 'import-finished';
+
+/** What a bulk change in the activity feed wrote, by record type and action (`group.parts`). */
+export interface FeedBatchPart {
+  type: string;
+  type_name: string;
+  type_plural: string;
+  resource: string | null;
+  action: string;
+  count: number;
+}

@@ -1,11 +1,14 @@
+import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { SendMail } from './auth/mailer.js';
 import type { SessionStore } from './auth/sessions.js';
 import type { LoginThrottle } from './auth/throttle.js';
 import type { Config } from './config/config.js';
 import type { Database } from './db/database.js';
+import type { AppEvents } from './events/app-events.js';
 import type { ReadCache } from './records/read-cache.js';
 import type { RecordService } from './records/record-service.js';
+import type { ResourceDefinition } from './records/resource.js';
 import type { ResourceRegistry } from './records/registry.js';
 import type { Realtime } from './realtime/index.js';
 
@@ -15,6 +18,8 @@ export interface AppContext {
   database: Database;
   db: Kysely<any>;
   records: RecordService;
+  /** The in-process event bus: the data service and the job services emit after commit; features listen (events/app-events.ts). */
+  events: AppEvents;
   resources: ResourceRegistry;
   sessions: SessionStore;
   throttle: LoginThrottle;
@@ -22,4 +27,16 @@ export interface AppContext {
   realtime: Realtime;
   /** Answers of the generic list and show reads until the next write; null when READ_CACHE is off. */
   readCache: ReadCache | null;
+}
+
+/**
+ * A server feature: a Fastify plugin registered with the app's context as its option (features-index.ts). It adds its
+ * routes, its event listeners (`ctx.events.on`) and its background jobs itself.
+ */
+export type FeaturePlugin = FastifyPluginAsync<{ ctx: AppContext }>;
+
+/** What a feature folder exports (its index.ts): its plugin, and the resources the generic routes serve for it. */
+export interface Feature {
+  plugin?: FeaturePlugin;
+  resources?: readonly ResourceDefinition[];
 }

@@ -11,26 +11,20 @@ import { SessionStore } from './auth/sessions.js';
 import { LoginThrottle } from './auth/throttle.js';
 import type { Config } from './config/config.js';
 import type { Database } from './db/database.js';
-import { unauthenticated } from './http/errors.js';
 import { installErrorHandler } from './http/error-handler.js';
-import { registerOptionsRoutes } from './options/options-routes.js';
+import { AppEvents } from './events/app-events.js';
+import { features, resourceDefinitions } from './features-index.js';
+import { broadcastAppEvents } from './realtime/broadcast.js';
+import { collectRoutes, requireSignIn } from './http/route-permissions.js';
+import { drainUnreadBodies } from './http/unread-body.js';
 import { registerRealtime } from './realtime/index.js';
 import { ReadCache } from './records/read-cache.js';
 import { RecordService } from './records/record-service.js';
 import { ResourceRegistry } from './records/registry.js';
 import { registerResourceRoutes } from './records/routes.js';
-import { resourceDefinitions, registerFeatureRoutes } from './features-index.js';
-import { registerRevisionRoutes } from './revisions/revisions-routes.js';
 import { schemaStore } from './schemas/schema-store.js';
+import { registerSecurityHeaders } from './system/security-headers.js';
 import { registerStaticClient } from './system/static-client.js';
-import { registerSystemRoutes } from './system/system-routes.js';
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Open to signed-out visitors; every other /api route needs a signed-in user. */
-    public?: boolean;
-  }
-}
 
 export interface BuildOptions {
   config: Config;
@@ -54,11 +48,14 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     },
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false } },
   });
+  collectRoutes(app);
   installErrorHandler(app);
+  drainUnreadBodies(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
 
+  await registerSecurityHeaders(app, config);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
   await app.register(fastifyMultipart, { limits: { fileSize: config.limits.uploadBytes, files: 20, fields: 50 } });
@@ -67,13 +64,15 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   // Safe only while this process sees every write: by default with the embedded database alone.
   const cacheReads = config.readCache ?? database.kind === 'pglite';
   const realtime = await registerRealtime(app, { config, database });
+  const events = new AppEvents((error, message) => app.log.error({ err: error }, message));
   const ctx: AppContext = {
     config,
     database,
     db: database.db,
     resources,
-    records: new RecordService(database.db, (channels, event, data, publishOptions) => realtime.publish(channels, event, data, publishOptions)),
-    sessions: new SessionStore(database.db, config, cacheReads ? database.writes : null),
+    records: new RecordService(database.db, events),
+    events,
+    sessions: new SessionStore(database.db, config, { writes: cacheReads ? database.writes : null }),
     throttle: new LoginThrottle(database.db, config),
     sendMail: options.sendMail ?? createMailer(config, app.log),
     realtime,
@@ -87,21 +86,19 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   app.addHook('onRequest', async (request) => {
     await ctx.sessions.resume(request);
   });
-  registerCsrf(app);
-  app.addHook('onRequest', async (request) => {
-    if (request.url.startsWith('/api/') && !request.is404 && !request.routeOptions.config?.public && !request.user) throw unauthenticated();
-  });
+  registerCsrf(app, ctx.sessions);
+  requireSignIn(app);
 
   for (const def of resourceDefinitions) resources.add(def);
-  registerFeatureRoutes(app, ctx);
-  for (const def of resources.all()) registerResourceRoutes(app, ctx, def);
   registerAuthRoutes(app, ctx);
-  registerSystemRoutes(app, ctx);
-  registerOptionsRoutes(app, ctx);
-  registerRevisionRoutes(app, ctx);
+  for (const feature of features) if (feature.plugin) await app.register(feature.plugin, { ctx });
+  for (const def of resources.all()) registerResourceRoutes(app, ctx, def);
+  // Last on the bus: every feature's listener (caches, indexes) has run before a browser hears of a change.
+  broadcastAppEvents(ctx);
   await registerStaticClient(app);
 
   app.addHook('onClose', async () => {
+    await ctx.sessions.flush();
     await realtime.close();
   });
   return { app, ctx };

@@ -1,22 +1,26 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from './app-context.js';
+import type { AppContext, Feature } from './app-context.js';
 import { registerActivityRoutes } from './activity/activity-routes.js';
+import { assistantFeature } from './assistant/index.js';
 import { contactsResource } from './contacts/contacts-resource.js';
 import { registerContractorRoutes } from './contractors/contractor-routes.js';
 import { contractorsResource } from './contractors/contractors-resource.js';
 import { registerDashboardRoutes } from './dashboard/dashboard-routes.js';
+import { exportsFeature } from './exports/index.js';
 import { featuresResource } from './features/features-resource.js';
 import { grievancesResource } from './grievances/grievances-resource.js';
-import { importResourceDefinitions } from './imports/resources.js';
-import { registerImportFeature } from './jobs/index.js';
-import { registerMapRoutes } from './map/map-routes.js';
+import { importsFeature } from './imports/index.js';
+import { jobsPlugin } from './jobs/index.js';
+import { mapFeature } from './map/index.js';
 import { membersResource } from './members/members-resource.js';
+import { registerOptionsRoutes } from './options/options-routes.js';
 import type { ResourceDefinition } from './records/resource.js';
 import { recruitsResource } from './recruits/recruits-resource.js';
 import { registerAddressOptions } from './reference-data/address-options.js';
 import { referenceResources } from './reference-data/reference-resources.js';
-import { regionsResource } from './regions/regions-resource.js';
+import { regionsFeature } from './regions/index.js';
 import { registerReportRoutes } from './reports/report-routes.js';
+import { registerRevisionRoutes } from './revisions/revisions-routes.js';
 import { rolesResource } from './roles/roles-resource.js';
 import { registerBuiltinTypes } from './schemas/builtin-types.js';
 import { schemaBacked } from './schemas/schema-backed.js';
@@ -24,53 +28,54 @@ import { schemaResources } from './schemas/schema-resources.js';
 import { registerSchemaRoutes } from './schemas/schema-routes.js';
 import { registerSiteRoutes } from './sites/site-routes.js';
 import { sitesResource } from './sites/sites-resource.js';
+import { registerSystemRoutes } from './system/system-routes.js';
 import { teamsResource } from './teams/teams-resource.js';
 import { registerUserRoutes } from './users/user-routes.js';
 import { usersResource } from './users/users-resource.js';
 import { registerWorkRoutes } from './work/work-routes.js';
 import { attachmentsResource, documentsResource, notesResource, notificationsResource, tasksResource } from './work/work-resources.js';
 
-/** Every resource served by the generic routes. A feature adds its definition here. */
-export const resourceDefinitions: ResourceDefinition[] = [
-  usersResource,
-  rolesResource,
-  // Teams and regions are record types too: their custom fields come from their schema.
-  schemaBacked(teamsResource),
-  featuresResource,
-  // Record types and their form logic (docs/records.md).
-  ...schemaResources,
-  // The organizing records.
-  sitesResource,
-  contractorsResource,
-  contactsResource,
-  membersResource,
-  recruitsResource,
-  grievancesResource,
-  // Reference lists, tags and regions.
-  ...referenceResources,
-  schemaBacked(regionsResource),
-  // Work on records.
-  tasksResource,
-  notesResource,
-  notificationsResource,
-  documentsResource,
-  attachmentsResource,
-  // Importers, importer columns and rules, imports, exports (docs/imports.md).
-  ...importResourceDefinitions,
-];
-registerBuiltinTypes(resourceDefinitions);
+/** A folder whose routes are a `register(app, ctx)` function, as a feature. */
+const routes = (register: (app: FastifyInstance, ctx: AppContext) => void, resources?: readonly ResourceDefinition[]): Feature => ({
+  plugin: async (app, { ctx }) => register(app, ctx),
+  resources,
+});
 
-/** Routes of features beyond the generic ones. Registered before the generic routes of the same paths. */
-export function registerFeatureRoutes(app: FastifyInstance, ctx: AppContext) {
-  registerUserRoutes(app, ctx);
-  registerDashboardRoutes(app, ctx);
-  registerActivityRoutes(app, ctx);
-  registerReportRoutes(app, ctx);
-  registerMapRoutes(app, ctx);
-  registerSchemaRoutes(app, ctx, resourceDefinitions);
-  registerSiteRoutes(app, ctx);
-  registerContractorRoutes(app, ctx);
-  registerWorkRoutes(app, ctx);
-  registerAddressOptions(app, ctx);
-  registerImportFeature(app, ctx);
-}
+/**
+ * Every server feature, registered in this order (app.ts): each is a Fastify plugin that adds its routes, event
+ * listeners and jobs, with the resources the generic routes serve for it. A feature's routes come before the generic
+ * routes; a new feature is one folder with an index.ts and one line here.
+ */
+export const features: Feature[] = [
+  // People and access: users (with their own routes), roles, teams (a record type: custom fields from its schema),
+  // feature switches.
+  routes(registerUserRoutes, [usersResource, rolesResource, schemaBacked(teamsResource), featuresResource]),
+  // Record types and their form logic (docs/records.md), then the organizing records.
+  routes((app, ctx) => registerSchemaRoutes(app, ctx, resourceDefinitions), schemaResources),
+  routes(registerSiteRoutes, [sitesResource]),
+  routes(registerContractorRoutes, [contractorsResource]),
+  { resources: [contactsResource, membersResource, recruitsResource, grievancesResource] },
+  // Reference lists and tags; regions and the map (docs/map.md).
+  routes(registerAddressOptions, referenceResources),
+  regionsFeature,
+  mapFeature,
+  // Work on records.
+  routes(registerWorkRoutes, [tasksResource, notesResource, notificationsResource, documentsResource, attachmentsResource]),
+  // Figures, the activity feed and reports; history, options lists, system.
+  routes(registerDashboardRoutes),
+  routes(registerActivityRoutes),
+  routes(registerReportRoutes),
+  routes(registerRevisionRoutes),
+  routes(registerOptionsRoutes),
+  routes(registerSystemRoutes),
+  // Background jobs, then the features that run them: imports and exports (docs/imports.md).
+  { plugin: jobsPlugin },
+  importsFeature,
+  exportsFeature,
+  // Conversations with the assistant, private to their maker (docs/assistant.md).
+  assistantFeature,
+];
+
+/** Every resource served by the generic routes. */
+export const resourceDefinitions: ResourceDefinition[] = features.flatMap((feature) => feature.resources ?? []);
+registerBuiltinTypes(resourceDefinitions);

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config/config.js';
 import { analyzeChangedTables } from './db/analyze.js';
 import { DataFolderLockedError, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
-import { ensureAppKey, seedDatabase } from './seed/seed.js';
+import { ensureAppKey, seedDatabase, seedDemoHistory } from './seed/seed.js';
 import { seedReadyMadeImporters } from './imports/ready-made.js';
 import { startJobWorker } from './jobs/index.js';
 import { deployVersion } from './system/system-routes.js';
@@ -40,6 +40,7 @@ async function main() {
   await seedReadyMadeImporters(database.db);
   let ctx;
   ({ app, ctx } = await buildApp({ config, database }));
+  await seedDemoHistory(ctx);
   await app.listen({ port: config.port, host: config.host });
   await announceDeploy(ctx, deployVersion(config.version));
   await startJobWorker(app); // imports, undo, exports; stopped by app.close() (onClose hook in jobs/index.ts)

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { feedKind } from '../../src/server/activity/activity-routes.js';
+import { seedReadyMadeImporters } from '../../src/server/imports/ready-made.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
+import { importerId, runImport } from '../fixtures/upload.js';
 
 /** GET /api/actions: the activity feed built on the revisions every write leaves. */
 let t: TestApp;
@@ -11,6 +13,7 @@ const ids: Record<string, number> = {};
 
 beforeAll(async () => {
   t = await startTestApp();
+  await seedReadyMadeImporters(t.database.db);
   superAdmin = await t.admin();
   ids.admin = (await t.createUser({ role: 'admin', first_name: 'Ada', last_name: 'Admin', email: 'ada@example.com' })).id;
   ids.leader = (await t.createUser({ role: 'leader', first_name: 'Lee', last_name: 'Leader', email: 'lee@example.com' })).id;
@@ -123,5 +126,123 @@ describe('GET /api/actions', () => {
     expect(feedKind('note', 'created', {})).toBe('note-added');
     expect(feedKind('import', 'updated', { status: ['processing', 'complete'] })).toBe('import-finished');
     expect(feedKind('site', 'imported', {})).toBe('imported');
+  });
+});
+
+/** Every entry of the feed, page by page with the cursor. */
+async function allPages(client: TestClient, query: string, perPage: number) {
+  const entries: any[] = [];
+  let before: number | null = null;
+  for (let guard = 0; guard < 500; guard++) {
+    const body = await feed(client, `?per_page=${perPage}${query}${before ? `&before=${before}` : ''}`);
+    entries.push(...body.data);
+    if (!body.meta.has_more) return entries;
+    before = body.meta.next_before;
+  }
+  throw new Error('the feed never ended');
+}
+
+const square = (w: number, s: number, size = 0.1) => ({
+  type: 'Polygon',
+  coordinates: [[[w, s], [w + size, s], [w + size, s + size], [w, s + size], [w, s]]],
+});
+
+describe('bulk changes in the activity feed', () => {
+  it('shows a load the system made on demand as one entry by the system', async () => {
+    const res = await leader.get('/api/options/geometries?type=state');
+    expect(res.status).toBe(200);
+    const [first] = (await feed(leader)).data;
+    expect(first.user).toBeNull();
+    expect(first.type).toBe('region');
+    const regions = await t.ctx.db.selectFrom('regions').select(t.ctx.db.fn.countAll<number>().as('n')).where('geometry_type', '=', 'state').executeTakeFirstOrThrow();
+    expect(Number(regions.n)).toBeGreaterThan(50);
+    expect(first.group.count).toBe(Number(regions.n));
+  });
+
+  it('shows a region upload and a Census load (new shapes for regions there already) as one entry each, with their counts, and people’s edits one by one', async () => {
+    expect((await admin.post('/api/teams', { name: 'Before the upload' })).status).toBe(201);
+    const upload = await admin.post('/api/regions/upload', {
+      geometry_type: 'postal-code',
+      data: { type: 'FeatureCollection', features: [0, 1, 2, 3].map((i) => ({ type: 'Feature', properties: { name: `Turf ${i}`, code: `T${i}` }, geometry: square(-118 + i * 0.2, 34) })) },
+    });
+    expect(upload.status, JSON.stringify(upload.body)).toBe(201);
+    const edit = await admin.post('/api/teams', { name: 'After the upload' });
+    expect(edit.status).toBe(201);
+    expect((await admin.post(`/api/teams/${edit.body.data.id}`, { description: 'Changed by hand' })).status).toBe(200);
+    const load = await admin.post('/api/regions/load-us', { level: 'states', states: ['CA', 'NV', 'OR'] });
+    expect(load.status).toBe(200);
+
+    const body = await feed(leader);
+    const [census, changed, created, uploaded, before] = body.data;
+    expect(census).toMatchObject({ kind: 'imported', type: 'region', record_id: null, link: '/regions', user: { id: ids.admin, name: 'Ada Admin' } });
+    expect(census.group).toMatchObject({ count: 3, parts: [{ type: 'region', action: 'imported', count: 3, type_plural: 'Regions' }] });
+    expect(changed).toMatchObject({ kind: 'updated', type: 'team', record_label: 'After the upload', group: null, fields: ['description'] });
+    expect(created).toMatchObject({ kind: 'created', type: 'team', record_label: 'After the upload', group: null });
+    expect(uploaded.group).toMatchObject({ count: 4, parts: [{ type: 'region', count: 4 }] });
+    expect(uploaded.user).toEqual({ id: ids.admin, name: 'Ada Admin' });
+    expect(before).toMatchObject({ kind: 'created', record_label: 'Before the upload', group: null });
+    // Opening a group: its revisions one by one.
+    const opened = await feed(leader, `?batch=${encodeURIComponent(uploaded.group.key)}`);
+    expect(opened.data.map((e: any) => e.record_label).sort()).toEqual(['Turf 0', 'Turf 1', 'Turf 2', 'Turf 3']);
+    expect(opened.data.every((e: any) => e.group === null && e.kind === 'imported')).toBe(true);
+  });
+
+  it('shows an import as one entry naming its file, an undo as another, and each group only with what the person may read', async () => {
+    const importer = await importerId(t, 'vendor-job-sites');
+    const csv = [
+      'Dodge Report Number,Project Title,Project Type,City,State,Latitude,Longitude,General Contractor',
+      '9001,Union Hall Annex,Union,Los Angeles,CA,34.05,-118.25,Grouped Builders',
+      '9002,Open Shop Depot,Non-Union,Los Angeles,CA,34.06,-118.26,Grouped Builders',
+      '9003,Labor Temple,Union,Los Angeles,CA,34.07,-118.27,Other Builders',
+    ].join('\n');
+    const done = await runImport(t, admin, importer, [{ name: 'weekly-vendor.csv', content: csv }]);
+    expect(done).toMatchObject({ status: 'complete', created_count: 3 });
+    expect((await admin.post('/api/teams', { name: 'After the import' })).status).toBe(201);
+
+    const body = await feed(leader, '?per_page=10');
+    const group = body.data.find((e: any) => e.group && e.import_id === done.id);
+    expect(group).toMatchObject({ kind: 'imported', type: 'site', record_label: 'weekly-vendor.csv', link: `/imports/${done.id}/show`, user: { id: ids.admin } });
+    expect(group.group.parts).toEqual(
+      expect.arrayContaining([expect.objectContaining({ type: 'site', action: 'imported', count: 3 }), expect.objectContaining({ type: 'contractor', count: 2 })]),
+    );
+    expect(group.group.count).toBe(5);
+    expect(body.data[0]).toMatchObject({ type: 'team', record_label: 'After the import' });
+    // The import record's own revision (it was created) stays an entry of its own.
+    expect(body.data.some((e: any) => e.type === 'import' && e.record_id === done.id && e.group === null)).toBe(true);
+
+    // The assistant reads union sites only, and no imports: two sites, no file name, the list as the link.
+    const assistant = await t.signIn('ana@example.com'); // created above: reads union and PLA sites only
+    const seen = (await feed(assistant)).data.find((e: any) => e.group && e.type === 'site');
+    expect(seen.group.parts).toEqual([expect.objectContaining({ type: 'site', count: 2 })]);
+    expect(seen).toMatchObject({ record_label: null, link: '/sites', import_id: null });
+    const openedByAssistant = await feed(assistant, `?batch=${encodeURIComponent(seen.group.key)}`);
+    expect(openedByAssistant.data.map((e: any) => e.record_label).sort()).toEqual(['Labor Temple', 'Union Hall Annex']);
+
+    // Undo: one entry too.
+    expect((await admin.post(`/api/imports/${done.id}/undo`)).status).toBeLessThan(300);
+    await t.app.jobs.drain();
+    const [undo] = (await feed(leader)).data;
+    expect(undo).toMatchObject({ kind: 'deleted', type: 'site', import_id: done.id, record_label: 'weekly-vendor.csv' });
+    expect(undo.group).toMatchObject({ undo: true });
+    expect(undo.group.parts[0]).toMatchObject({ type: 'site', action: 'deleted', count: 3 });
+  });
+
+  it('pages through groups and single entries alike: each once, newest first, the same with any page size', async () => {
+    const whole = await allPages(leader, '', 100);
+    expect(whole.length).toBeGreaterThan(8);
+    for (const perPage of [1, 2, 3, 7]) {
+      const paged = await allPages(leader, '', perPage);
+      expect(paged.map((e) => e.id)).toEqual(whole.map((e) => e.id));
+    }
+    const idsInOrder = whole.map((e) => e.id);
+    expect([...idsInOrder].sort((a, b) => b - a)).toEqual(idsInOrder);
+    // Filters apply inside groups too: only regions, only what the admin did.
+    const regions = await allPages(leader, '&type=regions', 2);
+    expect(regions.length).toBeGreaterThan(0);
+    expect(regions.every((e) => e.type === 'region' && e.group)).toBe(true);
+    const mine = await allPages(leader, `&user_id=${ids.admin}&type=sites`, 2);
+    expect(mine.every((e) => e.user?.id === ids.admin)).toBe(true);
+    expect(mine.filter((e) => e.group).length).toBe(2); // the import and its undo
+    expect((await leader.get('/api/actions?batch=' + 'x'.repeat(201))).status).toBe(422);
   });
 });

@@ -351,21 +351,16 @@ describe('regions', () => {
   });
 
   it('places the sites of a finished import (written in batches, without a model event per site)', async () => {
-    const [a, b] = await t.ctx.db
-      .insertInto('sites')
-      .values([
-        { name: 'Imported Inside', type: 'union', latitude: 34.02, longitude: -118.28 },
-        { name: 'Imported Outside', type: 'union', latitude: 34.05, longitude: -118.28 },
-      ])
-      .returning('id')
-      .execute();
+    const user = await t.authUser();
     const imported = await t.ctx.db.insertInto('imports').values({ record_type: 'site', name: 'sites.csv', status: 'complete' }).returning('id').executeTakeFirstOrThrow();
-    await t.ctx.db
-      .insertInto('import_records')
-      .values([a, b].map((s) => ({ import_id: imported.id, record_type: 'site', record_id: s.id, created: true })))
-      .execute();
-    // What the import processor publishes when it is done.
-    await t.ctx.realtime.publish([], 'App.Events.ImportComplete', { type: 'import', id: imported.id, data: {} });
+    // What the import job does with a chunk of rows: the data service's batch path, in the chunk's transaction.
+    const outcomes = await t.ctx.db.transaction().execute((trx) =>
+      t.ctx.records.importBatch(trx, user, t.ctx.resources.get('sites')!, [
+        { values: { name: 'Imported Inside', type: 'union', latitude: 34.02, longitude: -118.28 } },
+        { values: { name: 'Imported Outside', type: 'union', latitude: 34.05, longitude: -118.28 } },
+      ], { importId: imported.id, keyField: null }),
+    );
+    const [a, b] = outcomes.map((outcome) => ({ id: outcome.id! }));
     const regionsOf = async (id: number) => (await t.ctx.db.selectFrom('site_regions').select('region_id').where('site_id', '=', id).execute()).map((r) => r.region_id);
     expect(await regionsOf(a.id)).toContain(regionId);
     expect(await regionsOf(b.id)).not.toContain(regionId); // in the hole

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csvCell, toCsv } from '../../src/server/reports/csv.js';
+import { csvCell } from '../../src/server/exports/csv.js';
+import { toCsv } from '../../src/server/reports/csv.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 /**

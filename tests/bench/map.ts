@@ -24,7 +24,7 @@ import { openDatabase } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrate.js';
 import type { MapFilters } from '../../src/server/map/filters.js';
 import { mapServiceFor } from '../../src/server/map/map-service.js';
-import { loadUsShapes } from '../../src/server/regions/regions-routes.js';
+import { loadUsShapes } from '../../src/server/regions/census.js';
 import { clientDir } from '../../src/server/system/static-client.js';
 import { ensureAppKey, seedDatabase } from '../../src/server/seed/seed.js';
 import { row, type BenchRow } from './types.js';

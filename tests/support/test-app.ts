@@ -15,7 +15,7 @@ import type { Mail } from '../../src/server/auth/mailer.js';
 import { loadConfig, type Config } from '../../src/server/config/config.js';
 import { openDatabase, type Database } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrate.js';
-import { ensureAppKey, seedDatabase } from '../../src/server/seed/seed.js';
+import { ensureAppKey, seedDatabase, seedDemoHistory } from '../../src/server/seed/seed.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -159,6 +159,7 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<T
     const mails: Mail[] = [];
     const built = await buildApp({ config, database, logger: false, sendMail: async (mail) => void mails.push(mail) });
     app = built.app;
+    await seedDemoHistory(built.ctx);
     await app.listen({ port: 0, host: '127.0.0.1' });
     const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     const roleIds = new Map<string, number>();

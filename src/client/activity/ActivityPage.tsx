@@ -1,69 +1,23 @@
 /**
  * `/actions`: the activity feed (GET /api/actions), newest first, live: any model event refetches it. Filters (person,
- * record type, region, dates) are kept in the URL; "Show older" pages back with the feed's cursor.
+ * record type, region, dates) are kept in the URL; "Show older" pages back with the feed's cursor. A bulk change (an
+ * import, a region upload) is one entry that opens to list what it wrote.
  */
 import { useCallback, useEffect, useState } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
-import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
-import Chip from '@mui/material/Chip';
-import Link from '@mui/material/Link';
-import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Title } from 'react-admin';
 import { useQueryClient } from '@tanstack/react-query';
-import { dataProvider } from '../app/services';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { DateFilter, FilterBar, SelectFilter } from '../insights/filters';
 import { ErrorNote } from '../insights/ErrorNote';
-import { INSIGHTS_KEY, useApi, useLiveRefresh, useOptions } from '../insights/useInsights';
+import { INSIGHTS_KEY, useLiveRefresh, useOptions } from '../insights/useInsights';
 import { PageHeader } from '../insights/PageHeader';
 import { useUrlFilters } from '../insights/useUrlFilters';
-
-export interface FeedEntry {
-  id: number;
-  kind: 'created' | 'updated' | 'deleted' | 'restored' | 'imported' | 'note-added' | 'task-completed' | 'import-finished';
-  action: string;
-  type: string;
-  type_name: string;
-  resource: string | null;
-  record_id: number;
-  record_label: string;
-  record_deleted: boolean;
-  link: string | null;
-  parent: { type: string; id: number; label: string; link: string | null } | null;
-  user: { id: number; name: string } | null;
-  fields: string[];
-  created_at: string;
-}
-
-interface FeedAnswer {
-  data: FeedEntry[];
-  meta: { has_more: boolean; next_before: number | null; newest: number | null };
-}
-
-const VERBS: Record<FeedEntry['kind'], string> = {
-  created: 'created',
-  updated: 'changed',
-  deleted: 'deleted',
-  restored: 'restored',
-  imported: 'imported',
-  'note-added': 'added a note',
-  'task-completed': 'completed',
-  'import-finished': 'finished',
-};
-
-const COLORS: Partial<Record<FeedEntry['kind'], 'success' | 'error' | 'info' | 'warning' | 'primary'>> = {
-  created: 'success',
-  deleted: 'error',
-  restored: 'info',
-  imported: 'warning',
-  'task-completed': 'success',
-  'note-added': 'primary',
-  'import-finished': 'info',
-};
+import { FeedItem } from './FeedItem';
+import { useFeed } from './useFeed';
 
 /** Record types a person can pick in the filter. */
 const TYPES: ReadonlyArray<[string, string]> = [
@@ -81,61 +35,19 @@ const TYPES: ReadonlyArray<[string, string]> = [
   ['role', 'Roles'],
 ];
 
-export function describe(entry: FeedEntry): string {
-  const who = entry.user?.name || 'The system';
-  const what = `${entry.type_name.toLowerCase()} ${entry.record_label}`;
-  if (entry.kind === 'note-added') return `${who} added a note${entry.parent ? ` on ${entry.parent.label}` : ''}`;
-  if (entry.kind === 'updated' && entry.fields.length) return `${who} changed ${entry.fields.slice(0, 3).join(', ').replace(/_/g, ' ')}${entry.fields.length > 3 ? '…' : ''} of ${what}`;
-  return `${who} ${VERBS[entry.kind]} ${what}`;
-}
-
-function timeAgo(iso: string, now: number) {
-  const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
-  if (seconds < 60) return 'just now';
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
-  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ago`;
-  return new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
-}
-
 export default function ActivityPage() {
   useDocumentTitle('Activity');
   const { values, set, query } = useUrlFilters({ user_id: '', type: '', region_id: '', from: '', to: '' });
-  const first = useApi<FeedAnswer>('/api/actions', { ...query, per_page: 30 });
-  const [older, setOlder] = useState<FeedEntry[]>([]);
-  const [cursor, setCursor] = useState<number | null>(null);
-  const [loadingOlder, setLoadingOlder] = useState(false);
+  const feed = useFeed(query);
   const queryClient = useQueryClient();
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 30_000);
     return () => clearInterval(timer);
   }, []);
-  // New filters: start again from the newest.
-  const filterKey = JSON.stringify(query);
-  useEffect(() => {
-    setOlder([]);
-    setCursor(null);
-  }, [filterKey]);
   useLiveRefresh(useCallback(() => setNow(Date.now()), []));
   const people = useOptions('users');
   const regions = useOptions('regions');
-
-  const page = first.data;
-  const entries = [...(page?.data ?? []), ...older.filter((e) => !page?.data.some((p) => p.id === e.id))];
-  const nextCursor = cursor ?? page?.meta.next_before ?? null;
-  const hasMore = older.length ? cursor !== null : Boolean(page?.meta.has_more);
-
-  const showOlder = async () => {
-    if (!nextCursor) return;
-    setLoadingOlder(true);
-    try {
-      const answer: FeedAnswer = await dataProvider.call('GET', '/api/actions', { query: { ...query, per_page: 30, before: nextCursor } });
-      setOlder((list) => [...list, ...answer.data]);
-      setCursor(answer.meta.has_more ? answer.meta.next_before : null);
-    } finally {
-      setLoadingOlder(false);
-    }
-  };
 
   return (
     <>
@@ -156,46 +68,22 @@ export default function ActivityPage() {
         <DateFilter label="From" value={values.from} onChange={(from) => set({ from })} testId="filter-from" />
         <DateFilter label="To" value={values.to} onChange={(to) => set({ to })} testId="filter-to" />
       </FilterBar>
-      <ErrorNote error={first.error} />
+      <ErrorNote error={feed.error} />
       <Card variant="outlined">
-        {page && entries.length === 0 && (
+        {feed.loaded && feed.entries.length === 0 && (
           <Typography sx={{ p: 3 }} color="text.secondary" data-testid="feed-empty">
             Nothing has happened here yet{Object.keys(query).length ? ' for these filters' : ''}.
           </Typography>
         )}
         <Box component="ol" sx={{ listStyle: 'none', m: 0, p: 0 }} data-testid="activity-feed" aria-live="polite">
-          {entries.map((entry) => (
-            <Box component="li" key={entry.id} data-testid="feed-entry" sx={{ display: 'flex', gap: 1.5, px: 2, py: 1.5, borderBottom: 1, borderColor: 'divider', '&:last-child': { borderBottom: 0 } }}>
-              <Avatar sx={{ width: 32, height: 32, fontSize: 14, bgcolor: 'primary.light' }}>{initials(entry.user?.name)}</Avatar>
-              <Box sx={{ minWidth: 0, flex: 1 }}>
-                <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
-                  {entry.link && !entry.record_deleted ? (
-                    <Link component={RouterLink} to={entry.link} underline="hover" color="inherit">
-                      {describe(entry)}
-                    </Link>
-                  ) : (
-                    describe(entry)
-                  )}
-                </Typography>
-                <Stack direction="row" sx={{ gap: 1, alignItems: 'center', mt: 0.5, flexWrap: 'wrap' }}>
-                  <Chip size="small" variant="outlined" color={COLORS[entry.kind] ?? 'default'} label={VERBS[entry.kind]} />
-                  {entry.parent && entry.kind !== 'note-added' && entry.parent.link && (
-                    <Link component={RouterLink} to={entry.parent.link} variant="caption">
-                      on {entry.parent.label}
-                    </Link>
-                  )}
-                  <Typography variant="caption" color="text.secondary" title={new Date(entry.created_at).toLocaleString()}>
-                    {timeAgo(entry.created_at, now)}
-                  </Typography>
-                </Stack>
-              </Box>
-            </Box>
+          {feed.entries.map((entry) => (
+            <FeedItem key={entry.id} entry={entry} now={now} query={query} />
           ))}
         </Box>
       </Card>
-      {hasMore && (
+      {feed.hasMore && (
         <Box sx={{ textAlign: 'center', mt: 2 }}>
-          <Button variant="outlined" onClick={() => void showOlder()} disabled={loadingOlder}>
+          <Button variant="outlined" onClick={() => void feed.showOlder()} disabled={feed.loadingOlder}>
             Show older
           </Button>
         </Box>
@@ -204,8 +92,3 @@ export default function ActivityPage() {
   );
 }
 
-function initials(name: string | undefined) {
-  if (!name) return '·';
-  const parts = name.split(/\s+/).filter(Boolean);
-  return ((parts[0]?.[0] ?? '') + (parts.length > 1 ? parts[parts.length - 1][0] : '')).toUpperCase();
-}

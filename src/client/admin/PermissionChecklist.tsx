@@ -16,15 +16,18 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { ACTIONS } from '../../common/permissions';
+import { ACTIONS, canGrant } from '../../common/permissions';
 import { TYPE_LABELS, titleCase } from '../i18n/labels';
-import { useMainData } from '../app/hooks';
+import { useMainData, useSession } from '../app/hooks';
 import { SPECIAL, coverage, permissionGroups, toggle, toggleAll } from './permissions';
 
 const SHORT_ACTIONS: Record<string, string> = { create: 'Add', read: 'Read', update: 'Edit', delete: 'Del', restore: 'Undo' };
 
+/** Permissions the signed-in person does not hold are shown but cannot be ticked: the server refuses granting them. */
 export function PermissionChecklist({ value, onChange }: { value: string[]; onChange: (next: string[]) => void }) {
   const { schemas } = useMainData();
+  const me = useSession().user;
+  const grantable = (permission: string) => canGrant(me, [permission]);
   const [search, setSearch] = useState('');
   const held = useMemo(() => new Set(value), [value]);
   const groups = useMemo(() => {
@@ -79,6 +82,7 @@ export function PermissionChecklist({ value, onChange }: { value: string[]; onCh
                                 size="small"
                                 checked={state === 'all'}
                                 indeterminate={state === 'some'}
+                                disabled={!row.permissions.every(grantable)}
                                 onChange={(event) => onChange(toggleAll(value, row.permissions, event.target.checked))}
                                 slotProps={{ input: { 'aria-label': `All ${row.label} permissions` } }}
                               />
@@ -97,7 +101,8 @@ export function PermissionChecklist({ value, onChange }: { value: string[]; onCh
                                   label={TYPE_LABELS[category] ?? category}
                                   color={held.has(permission) ? 'primary' : 'default'}
                                   variant={held.has(permission) ? 'filled' : 'outlined'}
-                                  onClick={() => onChange(toggle(value, permission, !held.has(permission)))}
+                                  onClick={grantable(permission) ? () => onChange(toggle(value, permission, !held.has(permission))) : undefined}
+                                  disabled={!grantable(permission)}
                                   aria-pressed={held.has(permission)}
                                   data-permission={permission}
                                 />
@@ -110,6 +115,7 @@ export function PermissionChecklist({ value, onChange }: { value: string[]; onCh
                             <Checkbox
                               size="small"
                               checked={held.has(permission)}
+                              disabled={!grantable(permission)}
                               onChange={(event) => onChange(toggle(value, permission, event.target.checked))}
                               slotProps={{ input: { 'aria-label': permission, 'data-permission': permission } as object }}
                             />
@@ -133,7 +139,7 @@ export function PermissionChecklist({ value, onChange }: { value: string[]; onCh
             {SPECIAL.map(({ permission, label }) => (
               <FormControlLabel
                 key={permission}
-                control={<Checkbox size="small" checked={held.has(permission)} onChange={(event) => onChange(toggle(value, permission, event.target.checked))} slotProps={{ input: { 'data-permission': permission } as object }} />}
+                control={<Checkbox size="small" checked={held.has(permission)} disabled={!grantable(permission)} onChange={(event) => onChange(toggle(value, permission, event.target.checked))} slotProps={{ input: { 'data-permission': permission } as object }} />}
                 label={<Typography variant="body2">{label}</Typography>}
               />
             ))}

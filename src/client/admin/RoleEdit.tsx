@@ -8,6 +8,8 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { EditContextProvider, Title, useCanAccess, useEditController } from 'react-admin';
+import { canGrant } from '../../common/permissions';
+import { useSession } from '../app/hooks';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { ServerMessage, useRefetchLists, useSaveError } from '../records/serverMessage';
 import { LoadFailed, PageHeader, PageLoading } from '../records/ui';
@@ -19,6 +21,7 @@ export default function RoleEdit() {
   const [conflict, setConflict] = useState<string | null>(null);
   const onError = useSaveError(setConflict);
   const refetchLists = useRefetchLists('roles');
+  const me = useSession().user;
   const { canAccess: canUpdate } = useCanAccess({ resource: 'roles', action: 'edit' });
   const controller = useEditController({
     resource: 'roles',
@@ -41,12 +44,19 @@ export default function RoleEdit() {
   useDocumentTitle(role ? `${role.name} · Roles` : 'Roles');
   if (error) return <LoadFailed error={error} />;
   if (isPending || !role) return <PageLoading />;
+  // Nobody edits a role holding permissions they lack (the server refuses it).
+  const beyond = !canGrant(me, role.permissions ?? []);
   return (
     <EditContextProvider value={controller}>
       <ServerMessage fallback="Role updated successfully." />
       <Box sx={{ maxWidth: 1100 }}>
         <Title title={`Role: ${role.name}`} />
         <PageHeader title={role.name} subtitle={`${(role.permissions ?? []).length} permissions`} />
+        {beyond && canUpdate && (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            This role holds permissions you do not have, so only someone who holds them all can change it.
+          </Alert>
+        )}
         {conflict && (
           <Alert severity="warning" sx={{ mb: 2 }} action={<Button color="inherit" size="small" onClick={() => void refetch().then(() => setConflict(null))}>Reload</Button>}>
             {conflict}
@@ -54,7 +64,7 @@ export default function RoleEdit() {
         )}
         <RoleForm
           key={role.updated_at}
-          readOnly={!canUpdate}
+          readOnly={!canUpdate || beyond}
           initial={{ name: role.name ?? '', slug: role.slug ?? '', incognito: Boolean(role.incognito), permissions: role.permissions ?? [] }}
           onCancel={() => navigate('/roles')}
           onSubmit={async (values: RoleValues) => (await save?.({ ...values, updated_at: role.updated_at })) as Record<string, string> | undefined}

@@ -8,8 +8,10 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Stack from '@mui/material/Stack';
-import { AutocompleteArrayInput, AutocompleteInput, Form, PasswordInput, ReferenceArrayInput, ReferenceInput, SelectInput, TextInput, email, minLength, required } from 'react-admin';
+import { AutocompleteArrayInput, AutocompleteInput, Form, PasswordInput, ReferenceArrayInput, ReferenceInput, SelectInput, TextInput, email, minLength, required, useGetList } from 'react-admin';
 import { useFormContext, useFormState } from 'react-hook-form';
+import { canGrant } from '../../common/permissions';
+import { useSession } from '../app/hooks';
 import { recordLabel } from '../records/schema';
 
 function Buttons({ onCancel }: { onCancel: () => void }) {
@@ -33,6 +35,28 @@ function EmailError({ message }: { message?: string | null }) {
   return null;
 }
 
+/**
+ * The role picker offers only roles the signed-in person may give (every permission of the role is theirs); nobody
+ * changes their own role. The server refuses both (users/account-rules.ts); this only keeps the form honest.
+ */
+function RoleInput({ record }: { record?: { id?: number } }) {
+  const me = useSession().user;
+  const { data: roles = [], isPending } = useGetList('roles', { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } });
+  const own = record?.id !== undefined && record.id === me?.id;
+  const choices = roles.map((role) => ({ id: role.id, name: role.name, disabled: !canGrant(me, role.permissions ?? []) }));
+  return (
+    <SelectInput
+      source="role_id"
+      label="Role"
+      choices={choices}
+      isPending={isPending}
+      disabled={own}
+      helperText={own ? 'Nobody changes their own role: ask another administrator.' : undefined}
+      validate={required()}
+    />
+  );
+}
+
 export const USER_FIELDS = ['first_name', 'last_name', 'email', 'password', 'role_id', 'team_id', 'team_ids'] as const;
 
 export function UserForm({ record, onCancel, creating = false, emailError }: { record?: any; onCancel: () => void; creating?: boolean; emailError?: string | null }) {
@@ -46,9 +70,7 @@ export function UserForm({ record, onCancel, creating = false, emailError }: { r
             <TextInput source="last_name" label="Last name" />
             <TextInput source="email" label="Email" type="email" validate={[required(), email()]} />
             <PasswordInput source="password" label={creating ? 'Password' : 'New password (leave blank to keep)'} validate={creating ? [required(), minLength(8)] : [minLength(8)]} autoComplete="new-password" />
-            <ReferenceInput source="role_id" reference="roles" perPage={100} sort={{ field: 'name', order: 'ASC' }}>
-              <SelectInput label="Role" optionText="name" validate={required()} />
-            </ReferenceInput>
+            <RoleInput record={record} />
             <ReferenceInput source="team_id" reference="teams" perPage={25}>
               <AutocompleteInput label="Main team" optionText={recordLabel} filterToQuery={(q: string) => ({ q })} />
             </ReferenceInput>

@@ -9,6 +9,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import { RecordContextProvider, ReferenceArrayField, ReferenceField, SingleFieldList, Title, WithRecord, useCanAccess, useGetOne } from 'react-admin';
+import { canGrant } from '../../common/permissions';
 import { useSession } from '../app/hooks';
 import { formatDateTime } from '../i18n/dates';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
@@ -35,11 +36,16 @@ export default function UserShow() {
   const { id } = useParams<{ id: string }>();
   const { data: user, error, isPending } = useGetOne('users', { id: id! });
   const me = useSession().user;
-  const { canAccess: canUpdate = false } = useCanAccess({ resource: 'users', action: 'edit', record: user });
-  const { canAccess: canImpersonate } = useCanAccess({ resource: 'users', action: 'impersonate', record: user });
+  const { canAccess: mayUpdate = false } = useCanAccess({ resource: 'users', action: 'edit', record: user });
+  const { canAccess: mayImpersonate } = useCanAccess({ resource: 'users', action: 'impersonate', record: user });
+  const { canAccess: mayReadRoles } = useCanAccess({ resource: 'roles', action: 'read' });
+  // An account whose role holds more than the person's own is managed only by those holding it all (the server's rule).
+  const { data: role } = useGetOne('roles', { id: user?.role_id }, { enabled: Boolean(user?.role_id) && Boolean(mayReadRoles) });
   useDocumentTitle(user ? `${user.name} · Users` : 'Users');
   if (error) return <LoadFailed error={error} />;
   if (isPending || !user) return <PageLoading />;
+  const manageable = !role || canGrant(me, role.permissions ?? []);
+  const canUpdate = mayUpdate && manageable;
   return (
     <RecordContextProvider value={user}>
       <Box sx={{ maxWidth: 1000 }}>
@@ -55,7 +61,7 @@ export default function UserShow() {
                   Edit
                 </Button>
               )}
-              {canImpersonate && me?.id !== user.id && <ImpersonateButton user={user} />}
+              {mayImpersonate && manageable && me?.id !== user.id && <ImpersonateButton user={user} />}
             </>
           }
         />

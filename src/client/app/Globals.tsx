@@ -12,6 +12,7 @@ import { useNotices } from '../session/notices';
 import { RealtimeConnector } from '../realtime/RealtimeConnector';
 import { SystemUpdatedOverlay } from '../realtime/SystemUpdatedOverlay';
 import { PageViewTracker } from '../analytics/PageViewTracker';
+import { AssistantPanelHost } from '../assistant/AssistantPanelHost';
 
 const SessionDialogs = lazy(() => import('../session/SessionDialogs'));
 
@@ -46,6 +47,7 @@ export function Globals() {
       <SystemUpdatedOverlay />
       <PageViewTracker />
       <StatisticsOnNavigation />
+      <AssistantPanelHost />
     </>
   );
 }

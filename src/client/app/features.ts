@@ -13,5 +13,6 @@ import activity from '../activity';
 import reports from '../reports';
 import map from '../map';
 import profile from '../profile';
+import assistant from '../assistant';
 
-export const FEATURES: readonly ClientFeature[] = [records, admin, schemas, work, imports, importers, activity, reports, map, profile];
+export const FEATURES: readonly ClientFeature[] = [records, admin, schemas, work, imports, importers, activity, reports, map, profile, assistant];

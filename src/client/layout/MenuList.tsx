@@ -15,6 +15,7 @@ import { useLogout, useTranslate } from 'react-admin';
 import { MENU_ICONS } from './menuIcons';
 import type { MenuItem } from './menuModel';
 import { useMenu } from './useMenu';
+import { assistantPanel } from '../assistant/panelStore';
 
 function isActive(item: MenuItem, pathname: string, search: string): boolean {
   if (!item.to) return false;
@@ -77,14 +78,16 @@ function Entry({ item, depth, onNavigate }: { item: MenuItem; depth: number; onN
     );
   }
 
-  if (item.action === 'signOut') {
+  if (item.action) {
+    // Not a route: sign out, or open the assistant's panel over the page.
+    const run = item.action === 'signOut' ? () => void logout() : () => assistantPanel.open();
     return (
       <ListItemButton
         sx={itemSx}
         data-menu-key={item.key}
         onClick={() => {
           onNavigate?.();
-          void logout();
+          run();
         }}
       >
         {icon}

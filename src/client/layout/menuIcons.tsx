@@ -17,6 +17,7 @@ import ProfileIcon from '@mui/icons-material/AccountCircleOutlined';
 import SignOutIcon from '@mui/icons-material/LogoutOutlined';
 import CategoryIcon from '@mui/icons-material/ChevronRight';
 import RecordsIcon from '@mui/icons-material/FolderOutlined';
+import AssistantIcon from '@mui/icons-material/AutoAwesomeOutlined';
 import type { MenuIcon } from './menuModel';
 
 export const MENU_ICONS: Record<MenuIcon, SvgIconComponent> = {
@@ -38,4 +39,5 @@ export const MENU_ICONS: Record<MenuIcon, SvgIconComponent> = {
   signOut: SignOutIcon,
   category: CategoryIcon,
   records: RecordsIcon,
+  assistant: AssistantIcon,
 };

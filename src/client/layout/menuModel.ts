@@ -26,7 +26,8 @@ export type MenuIcon =
   | 'profile'
   | 'signOut'
   | 'category'
-  | 'records';
+  | 'records'
+  | 'assistant';
 
 export interface MenuItem {
   key: string;
@@ -36,7 +37,8 @@ export interface MenuItem {
   icon: MenuIcon;
   badge?: number;
   children?: MenuItem[];
-  action?: 'signOut';
+  /** Not a route: Sign Out, or opening the assistant's side panel over the page. */
+  action?: 'signOut' | 'assistant';
 }
 
 export interface MenuModel {
@@ -118,6 +120,7 @@ export function buildMenu({ user, features, schemas, statistics, translate }: Me
     },
   ];
 
+  if (feature('assistant') && reads('assistant-thread')) main.push({ key: 'assistant', label: t('app.menu.assistant', 'Assistant'), icon: 'assistant', action: 'assistant' });
   if (feature('map')) main.push({ key: 'map', label: t('app.menu.map', 'Map'), to: '/map', icon: 'map' });
   if (reads('contact')) main.push({ key: 'contacts', label: schemaLabel('contact', t('app.menu.contacts', 'Contacts')), to: '/contacts', icon: 'contacts' });
 

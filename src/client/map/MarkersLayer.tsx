@@ -30,7 +30,17 @@ function clusterSize(count: number) {
   return Math.round(Math.min(54, 28 + Math.log10(count) * 7));
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/**
+ * A marker's inside as an element: Leaflet puts an `html` string in as HTML, so nothing from the data (type and
+ * status colours, counts) is ever written into one; colours set through the style object cannot break out of it.
+ */
+function iconContent({ text, background, borderColor }: { text?: string; background?: string; borderColor?: string }) {
+  const span = document.createElement('span');
+  if (text !== undefined) span.textContent = text;
+  if (background) span.style.background = background;
+  if (borderColor) span.style.borderColor = borderColor;
+  return span;
+}
 
 function keyOf(item: MarkerItem) {
   return item.kind === 'cluster' ? `c:${item.layer}:${item.id}` : `${item.kind}:${item.id}`;
@@ -68,7 +78,8 @@ export function MarkersLayer(props: MarkersLayerProps) {
         const key = keyOf(item);
         seen.add(key);
         const lng = wrapNear(item.lng, centre);
-        let html: string;
+        let html: HTMLElement;
+        let signature: string;
         let size: number;
         let anchor: [number, number] | undefined;
         let label: string;
@@ -80,19 +91,19 @@ export function MarkersLayer(props: MarkersLayerProps) {
           const noun = item.layer === 'sites' ? (item.count === 1 ? 'site' : 'sites') : item.count === 1 ? 'contractor' : 'contractors';
           label = `${item.count.toLocaleString('en-US')} ${noun}: zoom in`;
           className = `om-cluster om-cluster-${item.layer}`;
-          html = `<span>${item.count >= 10_000 ? `${Math.round(item.count / 1000)}k` : item.count.toLocaleString('en-US')}</span>`;
+          html = iconContent({ text: item.count >= 10_000 ? `${Math.round(item.count / 1000)}k` : item.count.toLocaleString('en-US') });
         } else if (item.kind === 'site') {
           size = 18;
           label = `Site ${item.id} (${typeLabels[item.type] ?? item.type})`;
           className = 'om-pin om-site';
-          html = `<span style="background:${typeColor(item.type, typeColors)};border-color:${statusColor(item.status_id, statusColors)}"></span>`;
+          html = iconContent({ background: typeColor(item.type, typeColors), borderColor: statusColor(item.status_id, statusColors) });
         } else {
           size = 16;
           label = `Contractor ${item.id} (${item.type})`;
           className = 'om-pin om-contractor';
-          html = `<span style="background:${CONTRACTOR_COLORS[item.type] ?? '#757575'}"></span>`;
+          html = iconContent({ background: CONTRACTOR_COLORS[item.type] ?? '#757575' });
         }
-        const signature = `${className}|${html}|${size}|${anchor ?? ''}`;
+        signature = `${className}|${html.outerHTML}|${size}|${anchor ?? ''}`;
         const existing = markers.current.get(key);
         if (existing && existing.signature === signature) {
           const at = existing.marker.getLatLng();

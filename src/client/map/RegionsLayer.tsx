@@ -54,7 +54,10 @@ export function RegionsLayer({ measure, filters, version, onError }: RegionsLaye
         const p = (feature.properties ?? {}) as Record<string, any>;
         const m = latest.current.measure;
         const value = m === 'union_share' ? (p.union_share === null ? 'no union or non-union sites' : `${percent(p.union_share)} union`) : `${p.site_count} site${p.site_count === 1 ? '' : 's'}`;
-        path.bindTooltip(`${p.name}: ${value}`, { sticky: true, direction: 'top' });
+        // An element, not a string: Leaflet puts a string in as HTML, and region names come from people and files.
+        const tooltip = document.createElement('span');
+        tooltip.textContent = `${p.name}: ${value}`;
+        path.bindTooltip(tooltip, { sticky: true, direction: 'top' });
       },
     }).addTo(map);
     layer.current = geo;

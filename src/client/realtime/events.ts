@@ -79,6 +79,10 @@ export function planRealtimeEvent(eventName: string, payload: unknown, me: Me | 
       plan.invalidate.push(resourceForType('import'));
       break;
     case 'AssistantMessage':
+      // The pieces of an answer being written are shown as they come (assistant/useAssistantEvents.ts): no refetch for each.
+      if ((body as { status?: unknown }).status === 'streaming') break;
+      plan.invalidate.push(resourceForType('assistant-thread'), resourceForType('assistant-message'));
+      break;
     case 'AssistantRefresh':
       plan.invalidate.push(resourceForType('assistant-thread'), resourceForType('assistant-message'));
       break;

@@ -4,15 +4,27 @@
  */
 import { Suspense, lazy, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { ChunkErrorBoundary } from './ChunkErrorBoundary';
-import { importWithTimeout } from './chunks';
+import { importWithTimeout, toChunkError } from './chunks';
 import { LoadingScreen } from '../layout/LoadingScreen';
 
 type Loader<P> = () => Promise<{ default: ComponentType<P> }>;
 
+/**
+ * Chromium remembers a module that failed to load and answers every later import of the same address with the
+ * same failure, so a retry asks for the chunk at a fresh address (`?retry=n`); its own imports are shared as before.
+ */
+function reimport<P>(error: unknown, attempt: number): Promise<{ default: ComponentType<P> }> {
+  const { address } = toChunkError(error, '');
+  if (!/^https?:\/\//.test(address)) return Promise.reject(error);
+  const url = new URL(address);
+  url.searchParams.set('retry', String(attempt));
+  return import(/* @vite-ignore */ url.href);
+}
+
 export function lazyPage<P extends object = object>(name: string, loader: Loader<P>, options: { fullHeight?: boolean } = {}): ComponentType<P> {
-  const load = () => importWithTimeout(loader, name);
-  let current: LazyExoticComponent<ComponentType<P>> = lazy(load);
   let attempts = 0;
+  const load = () => importWithTimeout(attempts === 0 ? loader : () => loader().catch((error) => reimport<P>(error, attempts)), name);
+  let current: LazyExoticComponent<ComponentType<P>> = lazy(load);
 
   function LazyPage(props: P) {
     const [attempt, setAttempt] = useState(attempts);

@@ -2,10 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { sql, type RawBuilder } from 'kysely';
 import { z } from 'zod';
 import { can } from '../../common/permissions.js';
+import type { FeedKind } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { parseBody } from '../http/parse-body.js';
 import { rangeCondition } from '../reports/scope.js';
+import { batchHeads, summarizeBatches, type BatchSummary } from './batches.js';
 import { revisionVisibility } from './visibility.js';
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-11-21.');
@@ -24,10 +26,11 @@ const feedQuery = z
     region_id: z.coerce.number().int().min(1).optional(),
     from: day.optional(),
     to: day.optional(),
+    /** One bulk change's revisions, each an entry of its own (a grouped entry opened). */
+    batch: z.string().max(200).optional(),
   })
   .strip();
 
-export type FeedKind = 'created' | 'updated' | 'deleted' | 'restored' | 'imported' | 'note-added' | 'task-completed' | 'import-finished';
 
 /** What an entry says happened, beyond the bare revision action. */
 export function feedKind(type: string, action: string, changes: Record<string, [unknown, unknown]> | null): FeedKind {
@@ -61,29 +64,46 @@ const labelOf = (row: Record<string, any>) => {
  * GET /api/actions: the activity feed (docs/reports.md "Activity"), newest first, built on the revisions every write
  * leaves. What the person may not read never appears (the same rule as the history), nor the actions of users with
  * an incognito role unless the person holds `revision:read:incognito`. Filters: person, record type, action, region,
- * dates. Paging by `before` (an entry id); `meta.next_before` is the cursor of the next page.
+ * dates. A bulk change (an import, its undo, a region upload or Census load: the revisions of one `batch_key`) is one
+ * entry with `group` (its counts by record type), placed at its newest revision; `batch` lists one such change's
+ * revisions instead. Paging by `before` (an entry id); `meta.next_before` is the cursor of the next page.
  */
 export async function activityFeed(ctx: AppContext, user: AuthUser, query: unknown) {
   const params = parseBody(feedQuery, query);
-  let base = ctx.db.selectFrom('revisions as r').where(revisionVisibility(ctx, user, 'r'));
-  if (params.before) base = base.where('r.id', '<', params.before);
-  if (params.after !== undefined) base = base.where('r.id', '>', params.after);
-  if (params.user_id) base = base.where('r.user_id', '=', params.user_id);
-  if (params.type?.length) {
-    const types = params.type.map((t) => String(t)).map((t) => ctx.resources.get(t)?.type ?? t);
-    base = base.where('r.revisionable_type', 'in', types);
-  }
-  if (params.action?.length) base = base.where('r.action', 'in', params.action);
-  if (params.region_id) base = base.where(inRegion(params.region_id));
-  if (params.from || params.to) base = base.where(rangeCondition('r.created_at', { from: params.from, to: params.to }));
-  const rows = await base
+  /** The revisions the person may see that match the filters; `forEachRow`: checked one by one (a walk by id), else in bulk (a count). */
+  const revisions = (forEachRow: boolean) => {
+    let matching = ctx.db.selectFrom('revisions as r').where(revisionVisibility(ctx, user, 'r', { forEachRow }));
+    if (params.user_id) matching = matching.where('r.user_id', '=', params.user_id);
+    if (params.type?.length) {
+      const types = params.type.map((t) => String(t)).map((t) => ctx.resources.get(t)?.type ?? t);
+      matching = matching.where('r.revisionable_type', 'in', types);
+    }
+    if (params.action?.length) matching = matching.where('r.action', 'in', params.action);
+    if (params.region_id) matching = matching.where(inRegion(params.region_id));
+    if (params.from || params.to) matching = matching.where(rangeCondition('r.created_at', { from: params.from, to: params.to }));
+    return matching;
+  };
+  const matching = revisions(true);
+
+  // Revisions of their own (or of the one batch asked for), and bulk changes as one entry each: the newest of both.
+  let ownRows = params.batch ? matching.where('r.batch_key', '=', params.batch) : matching.where('r.batch_key', 'is', null);
+  if (params.before) ownRows = ownRows.where('r.id', '<', params.before);
+  if (params.after !== undefined) ownRows = ownRows.where('r.id', '>', params.after);
+  const rows = await ownRows
     .leftJoin('users as u', 'u.id', 'r.user_id')
     .select(['r.id', 'r.revisionable_type', 'r.revisionable_id', 'r.action', 'r.user_id', 'r.changes', 'r.import_id', 'r.created_at', 'u.first_name', 'u.last_name'])
     .orderBy('r.id', 'desc')
     .limit(params.per_page + 1)
     .execute();
-  const hasMore = rows.length > params.per_page;
-  const page = rows.slice(0, params.per_page);
+  const heads = params.batch ? [] : await batchHeads(ctx, matching, { before: params.before, after: params.after }, params.per_page + 1);
+  const merged = [...rows.map((row) => ({ id: Number(row.id), row, head: null })), ...heads.map((head) => ({ id: head.id, row: null, head }))]
+    .sort((a, b) => b.id - a.id)
+    .slice(0, params.per_page + 1);
+  const hasMore = merged.length > params.per_page;
+  const shown = merged.slice(0, params.per_page);
+  const page = shown.flatMap((entry) => (entry.row ? [entry.row] : []));
+  const batches = await summarizeBatches(ctx, user, revisions(false), shown.flatMap((entry) => (entry.head ? [entry.head.batch_key] : [])));
+  const names = await userNames(ctx, [...batches.values()].map((b) => b.user_id));
 
   // The records' names and parents, one query per record type on the page.
   const byType = new Map<string, number[]>();
@@ -112,7 +132,7 @@ export async function activityFeed(ctx: AppContext, user: AuthUser, query: unkno
     for (const record of found) parentLabels.set(`${type}:${record.id}`, labelOf(record));
   }
   const showChanges = can(user, 'revision:read');
-  const data = page.map((row) => {
+  const entryOf = (row: (typeof page)[number]) => {
     const record = records.get(`${row.revisionable_type}:${row.revisionable_id}`);
     const typeName = typeNames.get(row.revisionable_type);
     const changes = (row.changes ?? {}) as Record<string, [unknown, unknown]>;
@@ -142,12 +162,45 @@ export async function activityFeed(ctx: AppContext, user: AuthUser, query: unkno
       fields: Object.keys(changes).filter((k) => k !== 'password'),
       changes: showChanges ? changes : undefined,
       import_id: row.import_id,
+      group: null,
       created_at: row.created_at,
     };
-  });
+  };
+  const data = shown.map((entry) => (entry.row ? entryOf(entry.row) : grouped(entry.id, batches.get(entry.head!.batch_key)!, names)));
   return { data, meta: { per_page: params.per_page, has_more: hasMore, next_before: hasMore ? data[data.length - 1].id : null, newest: data[0]?.id ?? null } };
 }
 
+/** A bulk change as one entry: named by its largest part, linking to its import or to the list of what it wrote. */
+function grouped(id: number, batch: BatchSummary, names: Map<number, string>) {
+  const main = batch.parts[0];
+  return {
+    id,
+    kind: feedKind(main.type, main.action, null),
+    action: main.action,
+    type: main.type,
+    type_name: main.type_name,
+    resource: main.resource,
+    record_id: null,
+    record_label: batch.import?.name ?? null,
+    record_deleted: false,
+    link: batch.import?.link ?? (main.resource ? `/${main.resource}` : null),
+    parent: null,
+    user: batch.user_id ? { id: batch.user_id, name: names.get(batch.user_id) ?? '' } : null,
+    fields: [],
+    import_id: batch.import?.id ?? null,
+    group: { key: batch.key, count: batch.count, parts: batch.parts, undo: batch.undo, first_at: batch.first_at },
+    created_at: batch.last_at,
+  };
+}
+
+async function userNames(ctx: AppContext, ids: Array<number | null>) {
+  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
+  const rows = wanted.length ? await ctx.db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', wanted).execute() : [];
+  return new Map(rows.map((u) => [u.id as number, `${u.first_name ?? ''} ${u.last_name ?? ''}`.trim()]));
+}
+
+
+
 export function registerActivityRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get('/api/actions', async (request) => activityFeed(ctx, request.user!, request.query));
+  app.get('/api/actions', { config: { permission: 'signed-in' } }, async (request) => activityFeed(ctx, request.user!, request.query));
 }

@@ -1,18 +1,28 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http/errors.js';
+import type { SessionStore } from './sessions.js';
 
 export const CSRF_COOKIE = 'XSRF-TOKEN';
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** Hands the browser a CSRF token in the readable XSRF-TOKEN cookie its client echoes in X-XSRF-TOKEN. */
+export function setCsrfCookie(request: FastifyRequest, reply: FastifyReply, token: string) {
+  reply.setCookie(CSRF_COOKIE, token, { path: '/', sameSite: 'lax', httpOnly: false, secure: request.protocol === 'https' });
+}
+
 /**
- * Double-submit CSRF as Laravel Sanctum does it: GET /sanctum/csrf-cookie sets a readable XSRF-TOKEN cookie
- * and every unsafe request must echo it in X-XSRF-TOKEN, else 419.
+ * CSRF as Laravel Sanctum does it: GET /sanctum/csrf-cookie sets a readable XSRF-TOKEN cookie and every unsafe
+ * request must echo it in X-XSRF-TOKEN, else 419. With a session the token must be that session's own
+ * (SessionStore.csrfToken: issued at sign-in, different for every session), so a cookie and header pair made by
+ * someone else does not pass with a victim's session cookie. Signed out (sign-in, password reset) the pair only has
+ * to match.
  */
-export function registerCsrf(app: FastifyInstance) {
-  app.get('/sanctum/csrf-cookie', { config: { public: true } }, async (request, reply) => {
-    const token = request.cookies[CSRF_COOKIE] && isWellFormed(request.cookies[CSRF_COOKIE]) ? request.cookies[CSRF_COOKIE] : randomBytes(32).toString('base64url');
-    reply.setCookie(CSRF_COOKIE, token, { path: '/', sameSite: 'lax', httpOnly: false, secure: request.protocol === 'https' });
+export function registerCsrf(app: FastifyInstance, sessions: SessionStore) {
+  app.get('/sanctum/csrf-cookie', { config: { permission: 'public' } }, async (request, reply) => {
+    const sent = request.cookies[CSRF_COOKIE];
+    const token = request.session ? sessions.csrfToken(request.session.id) : sent && isWellFormed(sent) ? sent : randomBytes(32).toString('base64url');
+    setCsrfCookie(request, reply, token);
     return reply.status(204).send();
   });
 
@@ -21,7 +31,8 @@ export function registerCsrf(app: FastifyInstance) {
     const cookie = request.cookies[CSRF_COOKIE];
     const header = request.headers['x-xsrf-token'];
     const sent = typeof header === 'string' ? safeDecode(header) : '';
-    if (!cookie || !sent || !equal(cookie, sent)) {
+    const bound = !request.session || equal(sessions.csrfToken(request.session.id), sent);
+    if (!cookie || !sent || !equal(cookie, sent) || !bound) {
       throw new HttpError(419, 'CSRF token mismatch. Refresh the page and try again.');
     }
   });

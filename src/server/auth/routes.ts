@@ -3,8 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { can } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
-import { forbidden, HttpError, notFound, unauthenticated, ValidationError } from '../http/errors.js';
+import { forbidden, HttpError, notFound, ValidationError } from '../http/errors.js';
 import { parseBody } from '../http/parse-body.js';
+import { assertMayManageAccount } from '../users/account-rules.js';
 import { dummyPasswordHash, verifyPassword } from './passwords.js';
 
 const RESET_TOKEN_MINUTES = 60;
@@ -30,33 +31,30 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db, sessions, throttle, records, resources, config } = ctx;
 
-  app.post('/api/auth/login', { config: { public: true } }, async (request, reply) => {
+  app.post('/api/auth/login', { config: { permission: 'public' } }, async (request, reply) => {
     const body = parseBody(loginBody, request.body);
-    const key = `${body.email}|${request.ip}`;
-    await throttle.assertAllowed(key);
+    const counters = throttle.counters('login', body.email, request.ip);
+    await throttle.assertAllowed(counters);
     const user = await db.selectFrom('users').select(['id', 'password']).where(db.fn('lower', ['email']), '=', body.email).where('deleted_at', 'is', null).executeTakeFirst();
     const valid = await verifyPassword(user?.password ?? (await dummyPasswordHash()), body.password);
     if (!user || !valid) {
-      await throttle.recordFailure(key);
+      await throttle.recordFailure(counters);
       throw new ValidationError({ email: ['These credentials do not match our records.'] });
     }
-    await throttle.clear(key);
+    await throttle.clear(counters[0].key);
     await db.updateTable('users').set({ last_login_at: new Date() }).where('id', '=', user.id).execute();
     await sessions.start(request, reply, user.id, { remember: body.remember });
     return { data: request.user };
   });
 
-  app.post('/api/auth/logout', { config: { public: true } }, async (request, reply) => {
+  app.post('/api/auth/logout', { config: { permission: 'public' } }, async (request, reply) => {
     await sessions.end(request, reply);
     return reply.status(204).send();
   });
 
-  app.get('/api/auth/check', { config: { public: true } }, async (request) => {
-    if (!request.user) throw unauthenticated();
-    return { data: request.user };
-  });
+  app.get('/api/auth/check', { config: { permission: 'signed-in' } }, async (request) => ({ data: request.user }));
 
-  app.post('/api/auth/register', { config: { public: true } }, async (request, reply) => {
+  app.post('/api/auth/register', { config: { permission: 'public' } }, async (request, reply) => {
     if (!config.registrationEnabled) throw notFound('Registration is turned off. Ask an administrator for an account.');
     const body = parseBody(registerBody, request.body);
     const role = await db.selectFrom('roles').select('id').where('slug', '=', 'user').where('deleted_at', 'is', null).executeTakeFirst();
@@ -65,33 +63,42 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
     return reply.status(201).send({ data: request.user });
   });
 
-  app.post<{ Params: { id: string } }>('/api/auth/impersonate/:id', async (request, reply) => {
+  // Back to one's own account: the person impersonated may hold no user:impersonate.
+  app.post('/api/auth/impersonate/leave', { config: { permission: 'signed-in' } }, async (request, reply) => {
     const me = request.user!;
-    if (request.params.id === 'leave') {
-      if (!me.impersonator) throw new HttpError(400, 'You are not impersonating anyone.');
-      await sessions.start(request, reply, me.impersonator.id, { remember: request.session?.remember ?? false });
-      return { data: request.user };
-    }
+    if (!me.impersonator) throw new HttpError(400, 'You are not impersonating anyone.');
+    await sessions.start(request, reply, me.impersonator.id, { remember: request.session?.remember ?? false });
+    return { data: request.user };
+  });
+
+  app.post<{ Params: { id: string } }>('/api/auth/impersonate/:id', { config: { permission: 'user:impersonate' } }, async (request, reply) => {
+    const me = request.user!;
     const id = Number(request.params.id);
     if (!Number.isInteger(id) || id < 1) throw notFound('No user has that id.');
     if (me.impersonator) throw new HttpError(400, 'Return to your own account before impersonating someone else.');
     if (!can(me, 'user:impersonate')) throw forbidden('You do not have permission to impersonate users.');
     if (id === me.id) throw new HttpError(400, 'You are already signed in as yourself.');
-    const target = await db.selectFrom('users').select('id').where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+    const target = await db.selectFrom('users').select(['id', 'role_id']).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
     if (!target) throw notFound('No user has that id.');
+    // Never into an account whose role holds more than one's own.
+    await assertMayManageAccount(db, me, target, 'sign in as');
     await sessions.start(request, reply, id, { remember: false, impersonatorId: me.id });
     return { data: request.user };
   });
 
-  app.post('/api/password/reset', { config: { public: true } }, async (request) => {
+  app.post('/api/password/reset', { config: { permission: 'public' } }, async (request) => {
     const body = parseBody(resetBody, request.body);
-    const key = `reset|${body.email}|${request.ip}`;
-    await throttle.assertAllowed(key);
-    await throttle.recordFailure(key); // every request counts: this stops mail floods, not guessing
+    const counters = throttle.counters('reset', body.email, request.ip);
+    await throttle.assertAllowed(counters);
+    await throttle.recordFailure(counters); // every request counts: this stops mail floods, not guessing
     const user = await db.selectFrom('users').select(['id', 'first_name']).where(db.fn('lower', ['email']), '=', body.email).where('deleted_at', 'is', null).executeTakeFirst();
     if (user) {
       const token = randomBytes(32).toString('base64url');
-      await db.insertInto('password_resets').values({ email: body.email, token_hash: hashToken(token) }).execute();
+      // A new link voids every earlier one: only the newest mail works.
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('password_resets').where('email', '=', body.email).execute();
+        await trx.insertInto('password_resets').values({ email: body.email, token_hash: hashToken(token) }).execute();
+      });
       const base = config.appUrl ?? `${request.protocol}://${request.host}`;
       const link = `${base}/password/update?token=${encodeURIComponent(token)}&email=${encodeURIComponent(body.email)}`;
       await ctx.sendMail({
@@ -103,19 +110,20 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
     return { message: 'If that address has an account, we have emailed a link to reset the password.' };
   });
 
-  app.post('/api/password/update', { config: { public: true } }, async (request) => {
+  app.post('/api/password/update', { config: { permission: 'public' } }, async (request) => {
     const body = parseBody(updateBody, request.body);
     const invalid = () => new ValidationError({ token: ['This password reset link is invalid or has expired. Ask for a new one.'] });
     const result = await db.transaction().execute(async (trx) => {
       const reset = await trx.selectFrom('password_resets').selectAll().where('token_hash', '=', hashToken(body.token)).forUpdate().executeTakeFirst();
       if (!reset || reset.used_at || reset.email !== body.email) throw invalid();
       if (Date.now() - new Date(reset.created_at).getTime() > RESET_TOKEN_MINUTES * 60_000) throw invalid();
-      await trx.updateTable('password_resets').set({ used_at: new Date() }).where('id', '=', reset.id).execute();
+      // Using a link voids it and every other link of that person.
+      await trx.deleteFrom('password_resets').where('email', '=', reset.email).execute();
       return trx.selectFrom('users').select('id').where(trx.fn('lower', ['email']), '=', body.email).where('deleted_at', 'is', null).executeTakeFirst();
     });
     if (!result) throw invalid();
+    // The users resource ends every session of the person when their password changes.
     await records.update(null, resources.get('users')!, result.id, { password: body.password }, { system: true });
-    await sessions.endAllFor(result.id);
     return { message: 'Your password has been reset. Sign in with your new password.' };
   });
 }

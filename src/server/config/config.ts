@@ -38,6 +38,7 @@ const settingsSchema = z.object({
   INACTIVITY_TIMEOUT_MS: integer(1_800_000, 1_000, 24 * 3_600_000),
   INACTIVITY_COUNTDOWN_SECONDS: integer(60, 1, 3_600),
   LOGIN_MAX_ATTEMPTS: integer(5, 1, 1_000),
+  LOGIN_MAX_ATTEMPTS_PER_ADDRESS: integer(20, 1, 100_000),
   LOGIN_DECAY_SECONDS: integer(60, 1, 86_400),
   BODY_LIMIT_BYTES: integer(1_048_576, 1_024, 50 * 1_048_576),
   UPLOAD_LIMIT_BYTES: integer(100 * 1_048_576, 1_024, 1_024 * 1_048_576),
@@ -60,6 +61,16 @@ const settingsSchema = z.object({
   ANALYTICS_URL: optionalText,
   TILE_URL: z.string().optional().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   TILE_ATTRIBUTION: z.string().optional().default('&copy; OpenStreetMap contributors'),
+  ASSISTANT_BASE_URL: z.string().trim().url().optional().or(z.literal('').transform(() => undefined)),
+  ASSISTANT_MODEL: optionalText,
+  ASSISTANT_API_KEY: optionalText,
+  ASSISTANT_DAILY_TOKENS: z
+    .string()
+    .trim()
+    .regex(/^$|^(\d+|([a-z0-9*-]+[:=]\d+)(\s*,\s*[a-z0-9*-]+[:=]\d+)*)$/, 'use a number, or role=tokens pairs such as "user=50000,leader=200000,*=100000"')
+    .optional(),
+  ASSISTANT_MESSAGES_PER_MINUTE: integer(10, 1, 1_000),
+  ASSISTANT_TIMEOUT_SECONDS: integer(120, 5, 3_600),
 });
 
 export interface Config {
@@ -77,7 +88,8 @@ export interface Config {
   seedDemo: boolean;
   registrationEnabled: boolean;
   session: { idleMinutes: number; rememberDays: number; inactivityTimeoutMs: number; inactivityCountdownSeconds: number };
-  throttle: { maxAttempts: number; decaySeconds: number };
+  /** Failed sign-ins allowed per account and address, and per address alone, in `decaySeconds`. */
+  throttle: { maxAttempts: number; maxAttemptsPerAddress: number; decaySeconds: number };
   limits: { bodyBytes: number; uploadBytes: number };
   trustProxy: boolean;
   /** Keep sessions and list/show answers in memory until the next write (READ_CACHE); `undefined`: by database kind. */
@@ -89,6 +101,12 @@ export interface Config {
   pusher: { appId: string; key: string; secret: string | undefined; host: string | undefined; port: number | undefined; scheme: 'http' | 'https' | undefined; cluster: string; external: boolean };
   analyticsUrl: string | undefined;
   tiles: { url: string; attribution: string };
+  /**
+   * The assistant (docs/assistant.md): an OpenAI-compatible chat completions endpoint, or the built-in assistant when
+   * `baseUrl` is unset. `dailyTokens`: the model tokens a person may use per day, by role slug (`*` for the others;
+   * absent: no limit).
+   */
+  assistant: { baseUrl: string | undefined; model: string | undefined; apiKey: string | undefined; dailyTokens: Record<string, number>; messagesPerMinute: number; timeoutSeconds: number };
 }
 
 export class ConfigError extends Error {}
@@ -103,6 +121,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const external = Boolean(s.PUSHER_APP_ID && s.PUSHER_HOST);
   if (external && !(s.PUSHER_APP_KEY && s.PUSHER_APP_SECRET)) {
     throw new ConfigError('Invalid setting PUSHER_APP_KEY/PUSHER_APP_SECRET: both are needed when PUSHER_APP_ID and PUSHER_HOST are set');
+  }
+  if (s.ASSISTANT_BASE_URL && !s.ASSISTANT_MODEL) {
+    throw new ConfigError('Invalid setting ASSISTANT_MODEL: name the model to use at ASSISTANT_BASE_URL (e.g. llama3.1 for Ollama)');
   }
   return {
     env: s.NODE_ENV,
@@ -124,7 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       inactivityTimeoutMs: s.INACTIVITY_TIMEOUT_MS,
       inactivityCountdownSeconds: s.INACTIVITY_COUNTDOWN_SECONDS,
     },
-    throttle: { maxAttempts: s.LOGIN_MAX_ATTEMPTS, decaySeconds: s.LOGIN_DECAY_SECONDS },
+    throttle: { maxAttempts: s.LOGIN_MAX_ATTEMPTS, maxAttemptsPerAddress: s.LOGIN_MAX_ATTEMPTS_PER_ADDRESS, decaySeconds: s.LOGIN_DECAY_SECONDS },
     limits: { bodyBytes: s.BODY_LIMIT_BYTES, uploadBytes: s.UPLOAD_LIMIT_BYTES },
     trustProxy: s.TRUST_PROXY,
     readCache: s.READ_CACHE,
@@ -142,7 +163,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     analyticsUrl: s.ANALYTICS_URL,
     tiles: { url: s.TILE_URL, attribution: s.TILE_ATTRIBUTION },
+    assistant: {
+      baseUrl: s.ASSISTANT_BASE_URL,
+      model: s.ASSISTANT_MODEL,
+      apiKey: s.ASSISTANT_API_KEY,
+      dailyTokens: parseDailyTokens(s.ASSISTANT_DAILY_TOKENS),
+      messagesPerMinute: s.ASSISTANT_MESSAGES_PER_MINUTE,
+      timeoutSeconds: s.ASSISTANT_TIMEOUT_SECONDS,
+    },
   };
+}
+
+/** `50000` (everyone) or `user=50000,leader=200000,*=100000` (by role slug; `*` for the roles not named). */
+function parseDailyTokens(text: string | undefined): Record<string, number> {
+  if (!text) return {};
+  if (/^\d+$/.test(text)) return { '*': Number(text) };
+  return Object.fromEntries(text.split(',').map((pair) => {
+    const [role, tokens] = pair.trim().split(/[:=]/);
+    return [role, Number(tokens)];
+  }));
 }
 
 export function randomSecret(): string {

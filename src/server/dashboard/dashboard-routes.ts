@@ -15,20 +15,22 @@ const monthShape = { month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'The mon
  * All take `from`, `to` (YYYY-MM-DD), `region_id`, `team_id`, `user_id`.
  */
 export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get('/api/dashboard/statistics', async (request) => {
+  // Anyone signed in: each figure counts only what the person may read (figures.ts).
+  const signedIn = { config: { permission: 'signed-in' } } as const;
+  app.get('/api/dashboard/statistics', signedIn, async (request) => {
     const user = request.user!;
     const params = parseFilters({}, request.query);
     return { data: await personFigures(ctx, user, await resolveScope(ctx, user, params)) };
   });
 
-  app.get('/api/dashboard/data', async (request) => {
+  app.get('/api/dashboard/data', signedIn, async (request) => {
     const user = request.user!;
     const params = parseFilters({}, request.query);
     const scope = await resolveScope(ctx, user, params);
     return { data: await siteFigures(ctx, user, scope) };
   });
 
-  app.get('/api/profile/statistics', async (request) => {
+  app.get('/api/profile/statistics', signedIn, async (request) => {
     const user = request.user!;
     const params = parseFilters(monthShape, request.query);
     let { from, to } = params;

@@ -9,6 +9,8 @@ import * as siteLabour from './migrations/006_site_labour.js';
 import * as customFieldIndexes from './migrations/007_custom_field_indexes.js';
 import * as marketShareCounts from './migrations/009_market_share_counts.js';
 import * as logicRules from './migrations/010_logic_rules.js';
+import * as assistant from './migrations/011_assistant.js';
+import * as revisionBatches from './migrations/012_revision_batches.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -21,6 +23,8 @@ const migrations: Record<string, Migration> = {
   '007_custom_field_indexes': customFieldIndexes,
   '009_market_share_counts': marketShareCounts,
   '010_logic_rules': logicRules,
+  '011_assistant': assistant,
+  '012_revision_batches': revisionBatches,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

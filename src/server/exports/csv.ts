@@ -1,32 +1,47 @@
+import Papa from 'papaparse';
+
 /**
- * The one CSV writer (RFC 4180) of the server, for exports, import error reports and reports. Cells starting
- * with `=`, `+`, `-` or `@` (or a tab or carriage return) are prefixed with `'` so a spreadsheet shows them as
- * text instead of running them as formulas (DESIGN.md: "A CSV export protects against formula injection").
- * Plain negative numbers (`-12.5`) are numbers, not formulas, and are kept as they are.
+ * The one CSV writer of the server (RFC 4180: comma separated, CRLF line ends, quotes doubled; papaparse's `unparse`
+ * does the quoting), for list exports, import error reports and reports.
+ *
+ * Formula injection (DESIGN.md: "A CSV export protects against formula injection"): a text cell starting with `=`,
+ * `+`, `-`, `@`, a tab or a carriage return is prefixed with `'`, so a spreadsheet shows it as text instead of
+ * running it. Numbers stay numbers, and so does text that is a plain negative number (`-12.5`). The guard is applied
+ * here rather than with papaparse's `escapeFormulae`, which also puts every escaped cell in quotes
+ * (`"'@SUM(A1)"` rather than `'@SUM(A1)`).
  */
 
 const FORMULA_START = /^[=+\-@\t\r]/;
-const PLAIN_NUMBER = /^[-+]?\d+(\.\d+)?$/;
-
-/** One cell's text, escaped against formula injection, then quoted when it holds a comma, quote or line break. */
-export function csvCell(value: unknown): string {
-  let text: string;
-  if (value === null || value === undefined) text = '';
-  else if (value instanceof Date) text = value.toISOString();
-  else if (Array.isArray(value)) text = value.map((v) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v))).join('; ');
-  else if (typeof value === 'object') text = JSON.stringify(value);
-  else text = String(value);
-  if (FORMULA_START.test(text) && !(typeof value === 'number' || PLAIN_NUMBER.test(text))) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-export function csvLine(cells: readonly unknown[]): string {
-  return cells.map(csvCell).join(',') + '\r\n';
-}
-
-/** A whole CSV text with a UTF-8 BOM (so Excel reads accents right). For large data use csvLine per row. */
-export function writeCsv(rows: ReadonlyArray<readonly unknown[]>, options: { bom?: boolean } = {}): string {
-  return (options.bom === false ? '' : '\uFEFF') + rows.map(csvLine).join('');
-}
+const NEGATIVE_NUMBER = /^-\d+(\.\d+)?$/;
+const UNPARSE: Papa.UnparseConfig = { newline: '\r\n', escapeFormulae: false };
 
 export const CSV_BOM = '\uFEFF';
+
+/** A value as the text of its cell: dates as ISO text, lists joined with `; `, objects as JSON, formulas defused. */
+function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (value instanceof Date) return value.toISOString();
+  let text: string;
+  if (Array.isArray(value)) text = value.map((v) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v))).join('; ');
+  else if (typeof value === 'object') text = JSON.stringify(value);
+  else text = String(value);
+  return FORMULA_START.test(text) && !NEGATIVE_NUMBER.test(text) ? `'${text}` : text;
+}
+
+/** Rows as CSV text, each line ended by CRLF. */
+export function csvLines(rows: ReadonlyArray<readonly unknown[]>): string {
+  if (rows.length === 0) return '';
+  return Papa.unparse(rows.map((row) => row.map(cellText)), UNPARSE) + '\r\n';
+}
+
+/** One cell as it is written: escaped against formula injection, quoted when it needs to be. */
+export function csvCell(value: unknown): string {
+  return Papa.unparse([[cellText(value)]], UNPARSE);
+}
+
+/** A whole CSV text with a UTF-8 BOM (so Excel reads accents right). For large data, write `csvLines` page by page. */
+export function writeCsv(rows: ReadonlyArray<readonly unknown[]>, options: { bom?: boolean } = {}): string {
+  return (options.bom === false ? '' : CSV_BOM) + csvLines(rows);
+}

@@ -1,16 +1,17 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
+import { can } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { loadAuthUser } from '../auth/load-user.js';
-import { ValidationError } from '../http/errors.js';
+import { forbidden, HttpError, notFound, ValidationError } from '../http/errors.js';
 import { humanise } from '../records/fields.js';
 import type { ResourceDefinition } from '../records/resource.js';
-import { userChannel } from '../records/model-events.js';
+import { enqueueJob } from '../jobs/queue.js';
 import { PermanentJobError, type JobContext } from '../jobs/worker.js';
-import { CSV_BOM, csvLine } from './csv.js';
+import { CSV_BOM, csvLines } from './csv.js';
 
 export const EXPORT_JOB = 'export';
 /** Above this many rows a download becomes a background export (DESIGN.md 8). */
@@ -39,12 +40,79 @@ export function parseExportQuery(raw: Record<string, unknown>): ExportRequest {
   return { resource, params, columns };
 }
 
+const fileName = (resource: string) => `${resource.replace(/[^\w-]+/g, '-')}-${new Date().toISOString().slice(0, 10)}.csv`;
+
 /**
- * Streams a list as CSV with the same filters, sort and permissions as GET /api/{resource} (the data service's
- * `list`, page by page, so memory stays flat). Header row: the field labels; cells escaped against formula injection.
+ * CSV exports of lists (SPEC section 7): a list streamed with the same filters, sort and permissions as
+ * GET /api/{resource} (the data service's `list`, page by page, so memory stays flat; header row: the field labels;
+ * cells escaped against formula injection), or written in the background by the export job into a file offered for
+ * download. The service owns the `exports` rows: created through the data service, moved along by the job, which
+ * tells the person when the file is ready (`ExportComplete`).
  */
 export class ExportService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly wake: () => void,
+  ) {}
+
+  private get def(): ResourceDefinition {
+    return this.ctx.resources.get('exports')!;
+  }
+
+  /** A person who may export reads their own exports (rows are always filtered to their own: ownerColumn). */
+  readerOf(user: AuthUser | null): AuthUser | null {
+    if (!user) return user;
+    if (!can(user, 'export:create') || can(user, 'export:read')) return user;
+    return { ...user, permissions: [...user.permissions, 'export:read'] };
+  }
+
+  assertMayExport(user: AuthUser) {
+    if (!can(user, 'export:create')) throw forbidden('You do not have permission to export lists.');
+  }
+
+  /** Checks what was asked (the list, its columns, its filters, the person's right to read it); returns the row count. */
+  async check(user: AuthUser, request: ExportRequest): Promise<{ def: ResourceDefinition; total: number }> {
+    const def = this.definition(request.resource);
+    await this.columnsOf(def, request.columns); // unknown columns: 422 before anything is sent
+    const total = await this.count(user, def, request.params); // also checks read permission and the filters
+    return { def, total };
+  }
+
+  /** Queues a background export (its row and job in one transaction) and wakes the worker; returns the export as its owner reads it. */
+  async start(user: AuthUser, request: ExportRequest, socketId?: string) {
+    const record = await this.ctx.records.createSystem(
+      user,
+      this.def,
+      { user_id: user.id, resource: request.resource, params: JSON.stringify(request.params), columns: JSON.stringify(request.columns), status: 'pending', file_name: fileName(request.resource) },
+      { within: (trx, row) => enqueueJob(trx, EXPORT_JOB, { export_id: row.id }), socketId },
+    );
+    this.wake();
+    return record;
+  }
+
+  /** The person's own exports (GET /api/exports). */
+  list(user: AuthUser | null, query: Record<string, unknown>) {
+    return this.ctx.records.list(this.readerOf(user), this.def, query);
+  }
+
+  show(user: AuthUser | null, id: number) {
+    return this.ctx.records.show(this.readerOf(user), this.def, id);
+  }
+
+  /** The file of a finished export: where it is, its size and the name to save it under. */
+  async file(user: AuthUser | null, id: number) {
+    const record = await this.ctx.records.show(this.readerOf(user), this.def, id);
+    if (record.status !== 'complete') throw new HttpError(409, record.status === 'failed' ? `This export failed: ${record.message ?? 'unknown error'}.` : 'This export is not ready yet.');
+    const row = await this.ctx.db.selectFrom('exports').select(['storage_path', 'file_name']).where('id', '=', record.id).executeTakeFirstOrThrow();
+    const size = await stat(row.storage_path).then((s) => s.size).catch(() => null);
+    if (size === null) throw notFound('The export file is no longer there; export the list again.');
+    return { path: row.storage_path as string, size, name: (row.file_name as string | null) ?? `export-${record.id}.csv` };
+  }
+
+  /** The file name a download of this list gets today. */
+  fileName(resource: string) {
+    return fileName(resource);
+  }
 
   definition(name: string): ResourceDefinition {
     const def = this.ctx.resources.get(name);
@@ -61,7 +129,10 @@ export class ExportService {
     const unknown = columns.filter((c) => !all.includes(c) && !(def.readOnly ?? []).includes(c));
     if (unknown.length) throw new ValidationError({ columns: [`Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`] });
     const labels = columns.map((c) => fields[c]?.label ?? (c === 'id' ? 'ID' : humanise(c)).replace(/^\w/, (x) => x.toUpperCase()));
-    return { columns, labels: columns.map((c, i) => (fields[c]?.label ? labels[i].replace(/^\w/, (x) => x.toUpperCase()) : labels[i])) };
+    const capitalised = columns.map((c, i) => (fields[c]?.label ? labels[i].replace(/^\w/, (x) => x.toUpperCase()) : labels[i]));
+    // Two columns under one header (a custom field named as a built-in one) could not be told apart, nor imported back.
+    const count = (label: string) => capitalised.filter((l) => l.toLowerCase() === label.toLowerCase()).length;
+    return { columns, labels: capitalised.map((label, i) => (count(label) > 1 ? `${label} (${columns[i]})` : label)) };
   }
 
   async count(user: AuthUser | null, def: ResourceDefinition, params: Record<string, unknown>) {
@@ -72,13 +143,11 @@ export class ExportService {
   /** Yields CSV text: BOM + header, then one chunk per page of rows. */
   async *stream(user: AuthUser | null, def: ResourceDefinition, request: ExportRequest): AsyncGenerator<string> {
     const { columns, labels } = await this.columnsOf(def, request.columns);
-    yield CSV_BOM + csvLine(labels);
+    yield CSV_BOM + csvLines([labels]);
     for (let page = 1; ; page++) {
       const result = await this.ctx.records.list(user, def, { ...request.params, page, per_page: PAGE });
       if (!result.data.length) break;
-      let text = '';
-      for (const record of result.data) text += csvLine(columns.map((c) => record[c]));
-      yield text;
+      yield csvLines(result.data.map((record) => columns.map((c) => record[c])));
       if (page >= result.meta.last_page) break;
     }
   }
@@ -116,8 +185,8 @@ export class ExportService {
     } finally {
       const current = await db.selectFrom('exports').selectAll().where('id', '=', exportId).executeTakeFirst();
       if (current) {
-        const { storage_path, ...data } = current;
-        await this.ctx.realtime.publish([userChannel(user.id)], 'App.Events.ModelSaved', { type: 'export', id: exportId, data: { ...data, download_url: current.status === 'complete' ? `/api/exports/${exportId}/download` : null } });
+        const [record] = await this.ctx.records.present(this.def, [current]);
+        await this.ctx.events.emit({ event: 'ExportComplete', type: 'export', id: exportId, record, userId: user.id });
       }
     }
   }

@@ -3,6 +3,8 @@ import type { AuthUser } from '../auth/auth-user.js';
 import type { RecordService } from '../records/record-service.js';
 import { batchFields, type FieldsCache } from '../records/batch-writer.js';
 import type { ResourceRegistry } from '../records/registry.js';
+import type { ResourceDefinition } from '../records/resource.js';
+import { slugify } from '../seed/reference-data.js';
 import type { ContactInput } from './mapper.js';
 import { definitionFor } from './record-types.js';
 
@@ -24,12 +26,18 @@ export class RelatedResolver {
     private readonly fieldsCache?: FieldsCache,
   ) {}
 
-  /** Reference rows by name (trade, union, classification, site-status): lower-cased name → id or error. */
+  /**
+   * Reference rows by name (trade, union, classification, site-status): lower-cased name → id or error. A name no
+   * row has that is the slug of one (`Planning` for a status renamed since from Planning: its slug is still
+   * `planning`) is that row: it is neither created again nor refused for its taken slug.
+   */
   async byName(type: string, names: readonly string[]): Promise<Map<string, Resolved>> {
     const result = new Map<string, Resolved>();
-    const unique = dedupe(names);
-    if (!unique.length) return result;
     const def = definitionFor(this.resources, type);
+    const bySlug = await this.renamed(def, dedupe(names));
+    for (const [name, id] of bySlug) result.set(name, { id });
+    const unique = dedupe(names).filter((name) => !bySlug.has(name.toLowerCase()));
+    if (!unique.length) return result;
     const outcomes = await this.records.importBatch(this.trx, this.user, def, unique.map((name) => ({ values: { name } })), {
       importId: this.importId,
       fieldsCache: this.fieldsCache,
@@ -42,6 +50,27 @@ export class RelatedResolver {
       result.set(name.toLowerCase(), outcome.id ? { id: outcome.id } : { error: `${def.singular} "${name}": ${outcome.reason ?? 'not found.'}` });
     });
     return result;
+  }
+
+  /** Of `names`, those no readable row is named but one has as its slug (by slugify, as a new row's slug is made): lower-cased name → id. */
+  private async renamed(def: ResourceDefinition, names: readonly string[]): Promise<Map<string, number>> {
+    const found = new Map<string, number>();
+    if (!names.length || !('slug' in def.fields)) return found;
+    const lower = names.map((name) => name.toLowerCase());
+    const slugs = names.map((name) => slugify(name)).filter(Boolean);
+    const rows = await this.records
+      .visibleRows(this.trx, def, this.user)
+      .select(['t.id', sql<string>`lower(t.name)`.as('name'), 't.slug'])
+      .where((eb) => eb.or([eb(sql`lower(t.name)`, 'in', lower), ...(slugs.length ? [eb('t.slug', 'in', slugs)] : [])]))
+      .orderBy('t.id')
+      .execute();
+    const named = new Set(rows.map((row) => row.name));
+    for (const name of lower) {
+      if (named.has(name)) continue;
+      const row = rows.find((r) => r.slug && r.slug === slugify(name));
+      if (row) found.set(name, row.id);
+    }
+    return found;
   }
 
   /**

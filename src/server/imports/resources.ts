@@ -3,7 +3,7 @@ import { RULE_ACTIONS, RULE_OPERATORS, checkRule } from '../../common/import-rul
 import { IMPORT_RECORD_TYPES, KEY_TARGETS, isKnownTarget, type ImportRecordType } from '../../common/import-targets.js';
 import { fieldError, ValidationError } from '../http/errors.js';
 import type { ResourceDefinition, WriteContext } from '../records/resource.js';
-import { presentImport } from './processor.js';
+import { presentImport } from './import-service.js';
 
 const columnShape = z.array(
   z.object({
@@ -178,7 +178,7 @@ export const importerRulesResource: ResourceDefinition = {
 };
 
 /**
- * Imports: created by uploading files (POST /api/imports, multipart `files[]`, served by imports/routes.ts);
+ * Imports: created by uploading files (POST /api/imports, multipart `files[]`, served by imports/import-routes.ts);
  * listed, shown, renamed (`name`) and deleted here. Counts and status are written by the import job only.
  */
 export const importsResource: ResourceDefinition = {
@@ -231,31 +231,4 @@ export const importsResource: ResourceDefinition = {
   },
 };
 
-/** Background exports: a person sees their own; created by POST /api/exports (exports/routes.ts). */
-export const exportsResource: ResourceDefinition = {
-  name: 'exports',
-  type: 'export',
-  table: 'exports',
-  singular: 'Export',
-  ownerColumn: 'user_id',
-  fields: {
-    resource: { kind: 'text', max: 80 },
-    status: { kind: 'enum', options: ['pending', 'processing', 'complete', 'failed'] },
-    file_name: { kind: 'text', max: 200, label: 'file name' },
-    row_count: { kind: 'integer', label: 'rows' },
-  },
-  readOnly: ['params', 'columns', 'status', 'row_count', 'message', 'finished_at', 'user_id', 'download_url', 'resource', 'file_name'],
-  hidden: ['storage_path'],
-  defaultSort: { field: 'created_at', order: 'desc' },
-  softDelete: false,
-  restorable: false,
-  // list and show are served by exports/routes.ts: whoever may export may see their own exports.
-  ownRoutes: ['create', 'update', 'list', 'show'],
-  hooks: {
-    async present(records) {
-      for (const record of records) record.download_url = record.status === 'complete' ? `/api/exports/${record.id}/download` : null;
-    },
-  },
-};
-
-export const importResourceDefinitions = [importersResource, importerColumnsResource, importerRulesResource, importsResource, exportsResource];
+export const importResourceDefinitions = [importersResource, importerColumnsResource, importerRulesResource, importsResource];

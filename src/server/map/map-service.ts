@@ -4,9 +4,12 @@ import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden, HttpError } from '../http/errors.js';
 import type { FieldSpec } from '../records/resource.js';
+import type { MarkerItem } from '../../common/map-types.js';
 import { contractorsDefinition, sitesDefinition } from './definitions.js';
-import { canonicalFilters, contractorFilterConditions, siteFilterConditions, type MapFilters } from './filters.js';
-import { buildMarkerIndex, type MarkerIndex } from './marker-index.js';
+import { canonicalFilters, contractorFilterConditions, parseMapFilters, siteFilterConditions, type MapFilters } from './filters.js';
+import { buildMarkerIndex, queryMarkerIndex, type MarkerIndex } from './marker-index.js';
+import type { Layer } from './query-params.js';
+import type { Viewport } from './viewport.js';
 
 /** How many marker indexes stay in memory, and how many points they may hold together. */
 const MAX_INDEXES = 6;
@@ -40,8 +43,8 @@ export const NON_UNION_TYPES = ['non-union'];
 
 /**
  * Marker indexes per (layer × filter set × permission scope), kept in a small LRU and rebuilt when the data
- * changes. The version is a generation counter, bumped by in-process model events (site, contractor, region
- * saved or destroyed: see map-routes.ts) and by a fingerprint of the tables — `max(id)` and `max(updated_at)`
+ * changes. The version is a generation counter, bumped by the app's events (a site, contractor, region... written or
+ * deleted: see map/index.ts) and by a fingerprint of the tables — `max(id)` and `max(updated_at)`
  * of sites, contractors and regions, read at most once a second — which notices writes made by another
  * process or straight to the database. Two requests for the same index share one build.
  */
@@ -132,6 +135,55 @@ export class MapService {
 
   async siteFields(): Promise<Record<string, FieldSpec>> {
     return this.ctx.records.fields(sitesDefinition(this.ctx));
+  }
+
+  /** The map's filters from query parameters, checked against the site fields (custom fields included). */
+  async filters(query: Record<string, unknown>): Promise<MapFilters> {
+    return parseMapFilters(query, sitesDefinition(this.ctx), await this.siteFields());
+  }
+
+  // ---- markers --------------------------------------------------------------------------------------------
+
+  /** The markers and clusters of a viewport for each layer the person may read, with totals and the data's bounds. */
+  async markers(user: AuthUser, viewport: Viewport, layers: Layer[], filters: MapFilters) {
+    const data: MarkerItem[] = [];
+    const total: Record<string, number> = {};
+    const inView: Record<string, number> = {};
+    let countsByType: Record<string, number> = {};
+    let bounds: [number, number, number, number] | null = null;
+    for (const layer of layers) {
+      const readable = layer === 'sites' ? this.canReadSites(user) : this.canReadContractors(user);
+      if (!readable) {
+        total[layer] = 0;
+        inView[layer] = 0;
+        continue;
+      }
+      const index = await this.markerIndex(user, layer, filters);
+      const items = queryMarkerIndex(index, viewport);
+      total[layer] = index.total;
+      inView[layer] = items.reduce((n, item) => n + (item.kind === 'cluster' ? item.count : 1), 0);
+      if (layer === 'sites') countsByType = index.countsByType;
+      if (index.bounds) {
+        const b = index.bounds;
+        bounds = bounds ? [Math.min(bounds[0], b[0]), Math.min(bounds[1], b[1]), Math.max(bounds[2], b[2]), Math.max(bounds[3], b[3])] : b;
+      }
+      for (const item of items) data.push(item);
+    }
+    return {
+      data,
+      meta: {
+        zoom: viewport.zoom,
+        bbox: viewport.bbox,
+        layers,
+        total,
+        in_view: inView,
+        counts_by_type: countsByType,
+        bounds,
+        clusters: data.filter((d) => d.kind === 'cluster').length,
+        points: data.filter((d) => d.kind !== 'cluster').length,
+        version: this.generation,
+      },
+    };
   }
 
   // ---- indexes --------------------------------------------------------------------------------------------

@@ -19,9 +19,10 @@ const MAX_OPTIONS = 500;
  * (soft deletes, category permissions); reading options needs the resource's read permission, in any category.
  */
 export function registerOptionsRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get<{ Params: { resource: string }; Querystring: Record<string, unknown> }>('/api/options/:resource', async (request) => {
+  app.get<{ Params: { resource: string }; Querystring: Record<string, unknown> }>('/api/options/:resource', { config: { permission: { resource: ':resource', action: 'read' } } }, async (request) => {
     const def = ctx.resources.get(request.params.resource);
-    if (!def) throw notFound(`There are no options for "${request.params.resource}".`);
+    // Only records with a name (or a label made of their columns) are picked from a list.
+    if (!def || !(def.optionLabel || labels[def.name] || 'name' in def.fields)) throw notFound(`There are no options for "${request.params.resource}".`);
     ctx.records.authorize(request.user, def, 'read');
     const label = sql.raw(def.optionLabel ?? labels[def.name] ?? 'name');
     const q = typeof request.query.q === 'string' ? request.query.q.slice(0, 100) : '';

@@ -12,7 +12,7 @@ type Errors = Record<string, string[]>;
  * needs to know about sessions.
  */
 export function registerAuthRoutes(app: FastifyInstance, signer: Signer, rules: ChannelRules): void {
-  app.post('/broadcasting/auth', async (request, reply) => {
+  app.post('/broadcasting/auth', { config: { permission: 'signed-in' } }, async (request, reply) => {
     const user = signedInUser(request, reply);
     if (!user) return reply;
     const { socket_id: socketId, channel_name: channel } = fields(request.body);
@@ -26,7 +26,7 @@ export function registerAuthRoutes(app: FastifyInstance, signer: Signer, rules: 
     return { auth: signer.channel(socketId as string, channel as string, channelData), channel_data: channelData };
   });
 
-  app.post('/broadcasting/user-auth', async (request, reply) => {
+  app.post('/broadcasting/user-auth', { config: { permission: 'signed-in' } }, async (request, reply) => {
     const user = signedInUser(request, reply);
     if (!user) return reply;
     const { socket_id: socketId } = fields(request.body);

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import { Connection, type Liveness } from './connection.js';
-import type { BusMessage } from './event-bus.js';
+import type { RelayMessage } from './process-relay.js';
 import { PresenceRoster } from './presence.js';
 import {
   PROTOCOL_VERSION,
@@ -22,7 +22,7 @@ export interface HubOptions extends Liveness {
   /** Whether `client-*` events from browsers are relayed (Pusher's "enable client events" switch). */
   clientEvents: boolean;
   /** Sends a client event on its way to every process; delivery comes back through `deliver`. */
-  relay(message: BusMessage): Promise<void>;
+  relay(message: RelayMessage): Promise<void>;
   log: FastifyBaseLogger;
 }
 
@@ -63,7 +63,7 @@ export class Hub {
   }
 
   /** Hand an event to this process's subscribers of each channel. */
-  deliver(message: BusMessage): void {
+  deliver(message: RelayMessage): void {
     const extra = message.userId === undefined ? undefined : { user_id: message.userId };
     for (const channel of message.channels) {
       const subscribers = this.subscribers.get(channel);
@@ -195,7 +195,7 @@ export class Hub {
       connection.send(errorFrame(ErrorCode.ClientEventRejected, problem));
       return;
     }
-    const relayed: BusMessage = {
+    const relayed: RelayMessage = {
       channels: [channel!],
       event: message.event,
       data: encodeData(message.rawData),

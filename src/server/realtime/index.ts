@@ -6,7 +6,7 @@ import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
 import { registerAuthRoutes } from './auth-routes.js';
 import { ChannelRules, addBuiltInRules, type ChannelRuleResult } from './channel-rules.js';
-import { EventBus } from './event-bus.js';
+import { ProcessRelay } from './process-relay.js';
 import { Hub } from './hub.js';
 import { DEFAULT_ACTIVITY_TIMEOUT_SECONDS, DEFAULT_PONG_TIMEOUT_SECONDS, encodeData, isValidSocketId } from './protocol.js';
 import { createPusherApiPublisher, type Publisher } from './pusher-api-publisher.js';
@@ -60,19 +60,19 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
     activityTimeoutSeconds: options.activityTimeoutSeconds ?? DEFAULT_ACTIVITY_TIMEOUT_SECONDS,
     pongTimeoutSeconds: options.pongTimeoutSeconds ?? DEFAULT_PONG_TIMEOUT_SECONDS,
     // Client events travel like published ones, so they reach browsers connected to other processes too.
-    // (`bus` is only needed once sockets connect, well after it exists.)
-    relay: (message) => bus.publish(message),
+    // (`relay` is only needed once sockets connect, well after it exists.)
+    relay: (message) => relay.publish(message),
     log: app.log,
   });
-  const bus = await EventBus.start(database, (message) => hub.deliver(message), app.log);
-  const publisher: Publisher = config.pusher.external ? createPusherApiPublisher(config.pusher, secret) : bus;
+  const relay = await ProcessRelay.start(database, (message) => hub.deliver(message), app.log);
+  const publisher: Publisher = config.pusher.external ? createPusherApiPublisher(config.pusher, secret) : relay;
 
   // preClose, not onClose: sockets must be told to go before the HTTP server waits for its connections. Added
   // before @fastify/websocket so ours runs first and clients get 4200 (reconnect now) rather than a bare close.
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      bus.close();
+      relay.close();
       await hub.close();
     })());
   app.addHook('preClose', close);
@@ -81,7 +81,7 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
   if (!app.hasDecorator('websocketServer')) await app.register(websocket, { options: { maxPayload: MAX_CLIENT_FRAME_BYTES } });
   if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) await app.register(formbody);
 
-  app.get<{ Params: { key: string }; Querystring: { protocol?: string } }>('/app/:key', { websocket: true }, (socket, request) =>
+  app.get<{ Params: { key: string }; Querystring: { protocol?: string } }>('/app/:key', { websocket: true, config: { permission: 'public' } }, (socket, request) =>
     hub.accept(socket, request.params.key, request.query.protocol),
   );
   registerAuthRoutes(app, signer, rules);

@@ -1,13 +1,13 @@
 import Pusher from 'pusher';
 import type { Config } from '../config/config.js';
-import type { BusMessage } from './event-bus.js';
+import type { RelayMessage } from './process-relay.js';
 import { USER_CHANNEL_PREFIX } from './protocol.js';
 
 /** The Pusher HTTP API takes at most 100 channels per trigger. */
 const CHANNELS_PER_TRIGGER = 100;
 
 export interface Publisher {
-  publish(message: BusMessage): Promise<void>;
+  publish(message: RelayMessage): Promise<void>;
 }
 
 /**

@@ -1,12 +1,15 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { can, canOnCategory } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { forbidden, HttpError, ValidationError, type FieldErrors } from '../http/errors.js';
-import type { FieldSpec, PivotStorage, ResourceDefinition, WriteContext } from './resource.js';
+import { forbidden, HttpError, ValidationError } from '../http/errors.js';
+import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
 import { humanise, isBlank } from './fields.js';
-import { changesOf, checkReferences, splitByStorage, type RecordService } from './record-service.js';
+import type { RecordService } from './record-service.js';
+import { checkReferences, splitByStorage } from './storage.js';
 import { validateInput } from './validate.js';
 import { readCachingTransaction } from './batch-reads.js';
+import { groupBy, insertRecordset, tableColumnTypes, updateRecordset, writePivotsBulk } from './recordset.js';
+import { changesOf, writeRevisions, type Revision } from './revisions.js';
 
 /**
  * The batch write path of the data service (DESIGN.md 3) for imports: the same permission rules, validation,
@@ -54,7 +57,6 @@ interface Pending {
   ctx: WriteContext & { action: 'create' | 'update' };
 }
 
-const ALWAYS_READ_ONLY = ['id', 'created_at', 'updated_at', 'deleted_at'];
 const INSERT_SLICE = 1_000;
 
 /** The batch's validator: the same `validateInput` as a record saved by hand (field schemas are built once, in fields.ts). */
@@ -213,9 +215,8 @@ export async function importBatch(
   const types = await tableColumnTypes(trx, def.table);
   // Whole rows back from the database only for a row-by-row afterWrite hook; otherwise ids are enough.
   const wholeRows = Boolean(def.hooks?.afterWrite && !def.hooks.afterWriteMany);
-  const revisions: Array<Record<string, unknown>> = [];
+  const revisions: Revision[] = [];
   const undo: Array<Record<string, unknown>> = [];
-  const userId = user.impersonator?.id ?? user.id;
   const now = new Date().toISOString();
 
   // ---- creates: one multi-row insert per set of columns ---------------------------------------------------
@@ -233,7 +234,7 @@ export async function importBatch(
         const pending = slice[i];
         const row = inserted[i];
         outcomes[pending.index] = { outcome: 'created', id: row.id };
-        revisions.push({ revisionable_type: def.type, revisionable_id: row.id, action: 'imported', user_id: userId, changes: changesOf({}, pending.values), import_id: options.importId });
+        revisions.push({ type: def.type, id: row.id, action: 'imported', changes: changesOf({}, pending.values), importId: options.importId });
         undo.push({ import_id: options.importId, record_type: def.type, record_id: row.id, created: true, before: null });
       }
       await writePivotsBulk(trx, slice.map((p, i) => ({ id: inserted[i].id, pivots: splits[i].pivots })), fields, false);
@@ -259,7 +260,7 @@ export async function importBatch(
         const pending = slice[i];
         const id = pending.existing!.id;
         outcomes[pending.index] = { outcome: 'updated', id };
-        revisions.push({ revisionable_type: def.type, revisionable_id: id, action: 'imported', user_id: userId, changes: pending.changes, import_id: options.importId });
+        revisions.push({ type: def.type, id, action: 'imported', changes: pending.changes!, importId: options.importId });
         const before: Record<string, unknown> = {};
         for (const [field, [old]] of Object.entries(pending.changes!)) before[field] = old;
         undo.push({ import_id: options.importId, record_type: def.type, record_id: id, created: false, before });
@@ -269,11 +270,7 @@ export async function importBatch(
     }
   }
 
-  if (revisions.length) {
-    await sql`insert into revisions (revisionable_type, revisionable_id, action, user_id, changes, import_id)
-      select revisionable_type, revisionable_id, action, user_id, changes, import_id
-      from json_to_recordset(${JSON.stringify(revisions)}::json) as x(revisionable_type text, revisionable_id integer, action text, user_id integer, changes jsonb, import_id integer)`.execute(trx);
-  }
+  await writeRevisions(trx, user, revisions);
   if (undo.length && (options.recordUndo ?? true)) {
     await sql`insert into import_records (import_id, record_type, record_id, created, before)
       select import_id, record_type, record_id, created, before
@@ -292,14 +289,15 @@ export async function importBatch(
 
 /**
  * Puts back what an import did, for one chunk of its `import_records` (newest first): records it created are
- * deleted (soft where the type supports it), fields it changed get their old values back. Revisions are
- * written (deleted / updated) without import_id, as the person undoing is acting by hand.
+ * deleted (soft where the type supports it), fields it changed get their old values back, with the type's
+ * afterWrite work for them as for any update (a site moved back is placed in its regions again). Revisions are
+ * written (deleted / updated) without import_id, as the person undoing is acting by hand, all of one batch
+ * (`batchId`: the activity feed shows the undo as one entry).
  */
-export async function undoBatch(service: RecordService, trx: Transaction<any>, user: AuthUser, def: ResourceDefinition, entries: ReadonlyArray<{ record_id: number; created: boolean; before: Record<string, unknown> | null }>) {
-  const userId = user.impersonator?.id ?? user.id;
+export async function undoBatch(service: RecordService, trx: Transaction<any>, user: AuthUser, def: ResourceDefinition, entries: ReadonlyArray<{ record_id: number; created: boolean; before: Record<string, unknown> | null }>, batchId: string | null = null) {
   const fields = await batchFields(service, def, trx);
   const types = await tableColumnTypes(trx, def.table);
-  const revisions: Array<Record<string, unknown>> = [];
+  const revisions: Revision[] = [];
   const created = [...new Set(entries.filter((e) => e.created).map((e) => e.record_id))];
   if (created.length) {
     let removed: Array<{ id: number }>;
@@ -308,7 +306,7 @@ export async function undoBatch(service: RecordService, trx: Transaction<any>, u
     } else {
       removed = await trx.deleteFrom(def.table).where('id', 'in', created).returning('id').execute();
     }
-    for (const row of removed) revisions.push({ revisionable_type: def.type, revisionable_id: row.id, action: 'deleted', user_id: userId, changes: {} });
+    for (const row of removed) revisions.push({ type: def.type, id: row.id, action: 'deleted', changes: {} });
   }
   const changed = entries.filter((e) => !e.created && e.before && !created.includes(e.record_id));
   if (changed.length) {
@@ -318,22 +316,59 @@ export async function undoBatch(service: RecordService, trx: Transaction<any>, u
     const pending = changed
       .filter((e) => presented.has(e.record_id))
       .map((e) => ({ id: e.record_id, values: pick(e.before!, Object.keys(e.before!).filter((k) => k in fields)), existing: presented.get(e.record_id)! }));
+    const wholeRows = Boolean(def.hooks?.afterWrite && !def.hooks.afterWriteMany);
     const groups = groupBy(pending, (p) => signature(split(p.values, fields).columns, def) + '|' + Object.keys(split(p.values, fields).custom).length);
     for (const group of groups.values()) {
       const splits = group.map((p) => split(p.values, fields));
       const columns = Object.keys(splits[0].columns);
       const withCustom = splits.some((s) => Object.keys(s.custom).length > 0);
-      await updateRecordset(trx, def.table, columns, withCustom, types, group.map((p, i) => ({ id: p.id, ...splits[i].columns, ...(withCustom ? { custom: splits[i].custom } : {}) })));
+      const updated = await updateRecordset(trx, def.table, columns, withCustom, types, group.map((p, i) => ({ id: p.id, ...splits[i].columns, ...(withCustom ? { custom: splits[i].custom } : {}) })), wholeRows);
       await writePivotsBulk(trx, group.map((p, i) => ({ id: p.id, pivots: splits[i].pivots })), fields, true);
-      for (const p of group) revisions.push({ revisionable_type: def.type, revisionable_id: p.id, action: 'updated', user_id: userId, changes: changesOf(p.existing, p.values) });
+      const byId = new Map(updated.map((row) => [row.id, row]));
+      await afterWrites(def, trx, group.map((p) => ({ record: wholeRows ? (byId.get(p.id) ?? p.existing) : { ...p.existing, ...p.values }, ctx: { user, trx, action: 'update' as const, existing: p.existing, values: p.values } })));
+      for (const p of group) revisions.push({ type: def.type, id: p.id, action: 'updated', changes: changesOf(p.existing, p.values) });
     }
   }
-  if (revisions.length) {
-    await sql`insert into revisions (revisionable_type, revisionable_id, action, user_id, changes)
-      select revisionable_type, revisionable_id, action, user_id, changes
-      from json_to_recordset(${JSON.stringify(revisions)}::json) as x(revisionable_type text, revisionable_id integer, action text, user_id integer, changes jsonb)`.execute(trx);
-  }
+  await writeRevisions(trx, user, batchId ? revisions.map((revision) => ({ ...revision, batchId })) : revisions);
   return { deleted: created.length, restored: changed.length };
+}
+
+/** A row of `RecordService.writeBulk`: column values as stored (JSON values as objects); with an `id` it updates that record. */
+export interface BulkRow {
+  id?: number;
+  values: Record<string, unknown>;
+  /** What its `imported` revision says changed. */
+  changes: Record<string, unknown>;
+}
+
+/**
+ * The bulk statements of `RecordService.writeBulk`: creates in multi-row inserts and updates in `UPDATE ... FROM
+ * json_to_recordset`, grouped by the columns they write, 1,000 rows a statement. Returns the ids in the rows' order.
+ */
+export async function bulkWrite(trx: Transaction<any>, def: ResourceDefinition, rows: readonly BulkRow[]): Promise<number[]> {
+  const ids: number[] = new Array(rows.length);
+  const types = await tableColumnTypes(trx, def.table);
+  const now = new Date().toISOString();
+  const indexed = rows.map((row, index) => ({ row, index }));
+  const creates = groupBy(indexed.filter((r) => r.row.id === undefined), (r) => Object.keys(r.row.values).sort().join(','));
+  for (const group of creates.values()) {
+    for (let start = 0; start < group.length; start += INSERT_SLICE) {
+      const slice = group.slice(start, start + INSERT_SLICE);
+      const records = slice.map((r) => ({ ...r.row.values, created_at: now, updated_at: now }));
+      const inserted = await insertRecordset(trx, def.table, Object.keys(records[0]), types, records, false);
+      slice.forEach((r, i) => (ids[r.index] = inserted[i].id));
+    }
+  }
+  const updates = groupBy(indexed.filter((r) => r.row.id !== undefined), (r) => Object.keys(r.row.values).sort().join(','));
+  for (const group of updates.values()) {
+    const columns = Object.keys(group[0].row.values);
+    for (let start = 0; start < group.length; start += INSERT_SLICE) {
+      const slice = group.slice(start, start + INSERT_SLICE);
+      await updateRecordset(trx, def.table, columns, false, types, slice.map((r) => ({ ...r.row.values, id: r.row.id })));
+      for (const r of slice) ids[r.index] = r.row.id!;
+    }
+  }
+  return ids;
 }
 
 // ---- helpers ------------------------------------------------------------------------------------------------
@@ -342,79 +377,6 @@ export async function undoBatch(service: RecordService, trx: Transaction<any>, u
 async function afterWrites(def: ResourceDefinition, trx: Transaction<any>, writes: Array<{ record: Record<string, any>; ctx: Pending['ctx'] }>) {
   if (def.hooks?.afterWriteMany) await def.hooks.afterWriteMany(writes, trx);
   else if (def.hooks?.afterWrite) for (const { record, ctx } of writes) await def.hooks.afterWrite(record, ctx);
-}
-
-/** SQL types of a table's columns (for json_to_recordset), read once per table. */
-async function tableColumnTypes(db: Kysely<any>, table: string): Promise<Map<string, string>> {
-  const cached = cacheByTable.get(table);
-  if (cached) return cached;
-  const result = await sql<{ column_name: string; type: string }>`
-    select a.attname as column_name, format_type(a.atttypid, a.atttypmod) as type
-    from pg_attribute a where a.attrelid = ${table}::regclass and a.attnum > 0 and not a.attisdropped`.execute(db);
-  const types = new Map(result.rows.map((r) => [r.column_name, r.type]));
-  cacheByTable.set(table, types);
-  return types;
-}
-const cacheByTable = new Map<string, Map<string, string>>();
-
-async function insertRecordset(trx: Transaction<any>, table: string, columns: string[], types: Map<string, string>, records: Array<Record<string, unknown>>, wholeRows: boolean) {
-  const definitions = columns.map((c) => sql`${sql.ref(c)} ${sql.raw(sqlType(types, c))}`);
-  const list = sql.join(columns.map((c) => sql.ref(c)));
-  const result = await sql<Record<string, any>>`
-    insert into ${sql.table(table)} (${list})
-    select ${list} from json_to_recordset(${JSON.stringify(records.map((r, i) => ({ ...r, _ord: i })))}::json) as x(${sql.join(definitions)}, _ord integer)
-    order by _ord
-    returning ${wholeRows ? sql`*` : sql`id`}`.execute(trx);
-  return result.rows;
-}
-
-async function updateRecordset(trx: Transaction<any>, table: string, columns: string[], withCustom: boolean, types: Map<string, string>, records: Array<Record<string, unknown>>, wholeRows = false) {
-  const all = [...columns, ...(withCustom ? ['custom'] : [])];
-  const definitions = [sql`id integer`, ...all.map((c) => sql`${sql.ref(c)} ${sql.raw(sqlType(types, c))}`)];
-  const sets = [
-    ...columns.map((c) => sql`${sql.ref(c)} = x.${sql.ref(c)}`),
-    ...(withCustom ? [sql`custom = t.custom || coalesce(x.custom, '{}'::jsonb)`] : []),
-    sql`updated_at = now()`,
-  ];
-  const result = await sql<Record<string, any>>`
-    update ${sql.table(table)} as t set ${sql.join(sets)}
-    from json_to_recordset(${JSON.stringify(records)}::json) as x(${sql.join(definitions)})
-    where t.id = x.id
-    returning ${wholeRows ? sql`t.*` : sql`t.id`}`.execute(trx);
-  return result.rows;
-}
-
-function sqlType(types: Map<string, string>, column: string) {
-  const type = types.get(column);
-  if (!type) throw new Error(`Unknown column ${column}`);
-  return type;
-}
-
-/** Pivot links for many records at once: replace (updates) or add (creates). */
-async function writePivotsBulk(trx: Transaction<any>, items: Array<{ id: number; pivots: Record<string, number[]> }>, fields: Record<string, FieldSpec>, replace: boolean) {
-  const byField = new Map<string, Array<{ id: number; ids: number[] }>>();
-  for (const item of items) for (const [key, ids] of Object.entries(item.pivots)) {
-    if (!byField.has(key)) byField.set(key, []);
-    byField.get(key)!.push({ id: item.id, ids: [...new Set(ids)] });
-  }
-  for (const [key, list] of byField) {
-    const pivot = fields[key].storage as PivotStorage;
-    if (replace) {
-      let remove = trx.deleteFrom(pivot.pivot).where(pivot.ownKey, 'in', list.map((l) => l.id));
-      for (const [column, constant] of Object.entries(pivot.where ?? {})) remove = remove.where(column, '=', constant);
-      await remove.execute();
-    }
-    const links = list.flatMap((l) => l.ids.map((other) => ({ ...pivot.where, [pivot.ownKey]: l.id, [pivot.otherKey]: other })));
-    if (!links.length) continue;
-    // One statement with one parameter (a JSON list) rather than thousands of bound values.
-    const constants = Object.keys(pivot.where ?? {});
-    const columns = [pivot.ownKey, pivot.otherKey, ...constants];
-    const definitions = [sql`${sql.ref(pivot.ownKey)} integer`, sql`${sql.ref(pivot.otherKey)} integer`, ...constants.map((c) => sql`${sql.ref(c)} text`)];
-    const names = sql.join(columns.map((c) => sql.ref(c)));
-    await sql`insert into ${sql.table(pivot.pivot)} (${names})
-      select ${names} from json_to_recordset(${JSON.stringify(links)}::json) as x(${sql.join(definitions)})
-      on conflict do nothing`.execute(trx);
-  }
 }
 
 /**
@@ -446,16 +408,6 @@ const split = (values: Record<string, any>, fields: Record<string, FieldSpec>) =
 
 function signature(columns: Record<string, unknown>, _def: ResourceDefinition) {
   return Object.keys(columns).sort().join(',');
-}
-
-function groupBy<T>(items: readonly T[], key: (item: T) => string) {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    if (!groups.has(k)) groups.set(k, []);
-    groups.get(k)!.push(item);
-  }
-  return groups;
 }
 
 function pick(values: Record<string, any>, keys: readonly string[]) {

@@ -29,6 +29,9 @@ const COMMON_COLUMNS: Record<string, FieldSpec> = {
   deleted_at: { kind: 'datetime' },
 };
 
+/** Every resource's table has id, created_at and updated_at; deleted_at only where records are soft deleted. */
+const hasCommonColumn = (def: ResourceDefinition, name: string) => name !== 'deleted_at' || def.softDelete;
+
 /**
  * Reads Laravel/react-admin style list parameters: page, per_page, sort, order, search or q,
  * filter[field]=value or filter={"field": value}, field suffixes _gte _lte _gt _lt _neq _like _null,
@@ -82,6 +85,10 @@ export function parseListQuery(raw: Record<string, unknown>, def: ResourceDefini
     }
     filters.push({ field, operator, value });
   }
+  // A common column the resource's table lacks (deleted_at without soft delete) is refused by name, never sent to SQL.
+  const lacks = (name: string) => name in COMMON_COLUMNS && !(name in def.fields) && !hasCommonColumn(def, name);
+  for (const filter of filters) if (lacks(filter.field)) (errors.filter ??= []).push(`You cannot filter by "${filter.field}".`);
+  if (lacks(sortField)) errors.sort = [`You cannot sort by "${sortField}".`];
 
   if (Object.keys(errors).length) throw new ValidationError(errors);
   const trashed = truthy(raw.only_trashed) ? 'only' : truthy(raw.with_trashed) ? 'with' : 'without';

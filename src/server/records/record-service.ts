@@ -1,15 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { can, canOnCategory, permittedCategories, type Action } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { conflict, forbidden, HttpError, notFound, unauthenticated, ValidationError } from '../http/errors.js';
-import { humanise } from './fields.js';
+import { conflict, forbidden, HttpError, notFound, unauthenticated } from '../http/errors.js';
 import { fieldExpression, filterCondition, parseListQuery, readPage, resolveField, escapeLike, searchExpression } from './list-query.js';
-import type { FieldSpec, PivotStorage, ResourceDefinition, WriteContext } from './resource.js';
+import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
 import { validateInput } from './validate.js';
-import { importBatch, type BatchOptions, type BatchOutcome, type BatchRow } from './batch-writer.js';
-import { roleChannels, userChannel, type Publish } from './model-events.js';
+import { bulkWrite, importBatch, type BatchOptions, type BatchOutcome, type BatchRow, type BulkRow } from './batch-writer.js';
+import type { AppEvents, RecordAction } from '../events/app-events.js';
+import { changesOf, writeRevisions, type RevisionAction } from './revisions.js';
+import { checkReferences, splitByStorage, writePivots } from './storage.js';
 
-export type RevisionAction = 'created' | 'updated' | 'deleted' | 'restored' | 'imported';
+export type { RevisionAction };
 
 /** `system`: the server acts on its own behalf (registration, password reset, one's own profile); the caller checked. */
 export interface WriteOptions {
@@ -17,6 +19,8 @@ export interface WriteOptions {
   system?: boolean;
   /** The X-Socket-Id of the browser making the change: it already knows, so it is not sent the event. */
   socketId?: string;
+  /** Kept on the revision (`revisions.via`): `assistant` when the person approved a change the assistant proposed. */
+  via?: 'assistant';
 }
 
 export interface ListResult {
@@ -26,8 +30,9 @@ export interface ListResult {
 
 /**
  * The one write path (DESIGN.md 3) and the one read path. Every create, update, delete and restore: checks the
- * permission, validates against the record type, writes the row and its revision in one transaction, and
- * publishes the realtime event after commit. Reads apply the same permission rules to every row.
+ * permission, validates against the record type, writes the row and its revision in one transaction, and emits the
+ * event on the app's event bus after commit (realtime, the map's indexes and other listeners subscribe there).
+ * Reads apply the same permission rules to every row.
  */
 export class RecordService {
   /**
@@ -42,7 +47,7 @@ export class RecordService {
 
   constructor(
     readonly db: Kysely<any>,
-    private readonly publish: Publish,
+    private readonly events: AppEvents,
   ) {}
 
   // ---- permissions --------------------------------------------------------------------------------------
@@ -84,7 +89,8 @@ export class RecordService {
 
   // ---- reads --------------------------------------------------------------------------------------------
 
-  async list(user: AuthUser | null, def: ResourceDefinition, rawQuery: Record<string, unknown>): Promise<ListResult> {
+  /** The rows a list query finds (permissions, filters and search applied, as `t`), with the fields it used. */
+  private async listed(user: AuthUser | null, def: ResourceDefinition, rawQuery: Record<string, unknown>) {
     this.authorize(user, def, 'read');
     const query = parseListQuery(rawQuery, def);
     if (query.trashed !== 'without' && !def.softDelete) query.trashed = 'without';
@@ -99,6 +105,11 @@ export class RecordService {
       const pattern = `%${escapeLike(query.search)}%`;
       base = base.where(sql<boolean>`${searchExpression(def.search)} ilike ${pattern}`);
     }
+    return { query, fields, base };
+  }
+
+  async list(user: AuthUser | null, def: ResourceDefinition, rawQuery: Record<string, unknown>): Promise<ListResult> {
+    const { query, fields, base } = await this.listed(user, def, rawQuery);
     const sortSpec = resolveField(query.sort.field, fields, 'sort');
     const sort = { key: fieldExpression(query.sort.field, sortSpec), order: query.sort.order };
     const searched = Boolean(query.search && def.search?.length);
@@ -117,6 +128,29 @@ export class RecordService {
         last_page: query.perPage === -1 ? 1 : Math.max(1, Math.ceil(total / perPage)),
       },
     };
+  }
+
+  /**
+   * How many rows the list query `rawQuery` finds (the same permissions, filters and search), and with `groupBy` how
+   * many per value of that field, in one query (a row linked to several ids of a pivot field counts once for each).
+   */
+  async count(user: AuthUser | null, def: ResourceDefinition, rawQuery: Record<string, unknown>, groupBy?: string): Promise<{ total: number; groups?: Array<{ value: unknown; count: number }> }> {
+    const { fields, base } = await this.listed(user, def, rawQuery);
+    const counted = await base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirst();
+    const total = Number(counted?.n ?? 0);
+    if (!groupBy) return { total };
+    const spec = resolveField(groupBy, fields, 'filter');
+    let rows: Array<{ value: unknown; n: number }>;
+    if (typeof spec.storage === 'object') {
+      const pivot = spec.storage;
+      let joined = base.innerJoin(`${pivot.pivot} as g`, `g.${pivot.ownKey}`, 't.id');
+      for (const [column, constant] of Object.entries(pivot.where ?? {})) joined = joined.where(`g.${column}`, '=', constant);
+      rows = (await joined.select([sql.ref(`g.${pivot.otherKey}`).as('value'), sql<number>`count(*)::int`.as('n')]).groupBy(`g.${pivot.otherKey}`).execute()) as any;
+    } else {
+      const value = fieldExpression(groupBy, spec);
+      rows = (await base.select([value.as('value'), sql<number>`count(*)::int`.as('n')]).groupBy(value).execute()) as any;
+    }
+    return { total, groups: rows.map((r) => ({ value: r.value, count: Number(r.n) })) };
   }
 
   async show(user: AuthUser | null, def: ResourceDefinition, id: number, options: { withTrashed?: boolean } = {}) {
@@ -171,11 +205,74 @@ export class RecordService {
    * once (and per row for categories), each row validated like a hand-made record (form logic included), existing
    * records matched on `keyField` in one query, creates and updates written in bulk, unchanged rows skipped,
    * protected fields a person edited left alone, 'imported' revisions and undo entries written. Returns one
-   * outcome per row (created, updated, skipped or failed with its reason). Publishes nothing: the caller sends
-   * one event per chunk after commit.
+   * outcome per row (created, updated, skipped or failed with its reason). Emits nothing: the caller announces
+   * one `imported` event for the whole import after it ends.
    */
   async importBatch(trx: Transaction<any>, user: AuthUser, def: ResourceDefinition, rows: readonly BatchRow[], options: BatchOptions): Promise<BatchOutcome[]> {
     return importBatch(this, trx, user, def, rows, options);
+  }
+
+  // ---- system and bulk writes --------------------------------------------------------------------------
+
+  /**
+   * A record the server writes on its own authority with values it built itself (a job row: an import with its
+   * files, an export with its parameters), so no validation and no type hooks; the caller has checked what the
+   * person may do. In one transaction: the row, its `created` revision when `revision` says what to record, and
+   * `within` (enqueue the job that processes it); after commit, the `created` event.
+   */
+  async createSystem(
+    user: AuthUser | null,
+    def: ResourceDefinition,
+    values: Record<string, unknown>,
+    options: { revision?: Record<string, unknown>; within?: (trx: Transaction<any>, row: Record<string, any>) => Promise<unknown>; socketId?: string } = {},
+  ) {
+    const record = await this.db.transaction().execute(async (trx) => {
+      const row = await trx.insertInto(def.table).values(values).returningAll().executeTakeFirstOrThrow();
+      if (options.revision) await writeRevisions(trx, user, [{ type: def.type, id: row.id, action: 'created', changes: options.revision }]);
+      await options.within?.(trx, row);
+      const [presented] = await this.present(def, [row], undefined, trx);
+      return presented;
+    });
+    await this.announce(def, 'created', record, { user, socketId: options.socketId });
+    return record;
+  }
+
+  /**
+   * Many rows checked and built by the caller (region shapes read from a file or the Census package), written in one
+   * transaction in multi-row statements (records/batch-writer.ts): rows with an `id` update that record, the others
+   * are created; each gets an `imported` revision saying `changes`; `within` runs last in the same transaction (place
+   * the sites inside the shapes). The person needs create and/or update permission unless `system` (the server loads
+   * shapes on demand). After commit, one `imported` event with the last record written and how many there were.
+   * The revisions are one batch (`batchId`, `{type}:{uuid}` unless given): the activity feed shows them as one entry.
+   */
+  async writeBulk<T>(
+    user: AuthUser | null,
+    def: ResourceDefinition,
+    rows: readonly BulkRow[],
+    options: { system?: boolean; batchId?: string; within?: (trx: Transaction<any>, ids: number[]) => Promise<T> } = {},
+  ): Promise<{ ids: number[]; created: number; updated: number; within: T | undefined }> {
+    if (!options.system) {
+      if (rows.some((row) => row.id === undefined)) this.authorize(user, def, 'create');
+      if (rows.some((row) => row.id !== undefined)) this.authorize(user, def, 'update');
+    }
+    const author = options.system ? null : user;
+    const batchId = options.batchId ?? `${def.type}:${randomUUID()}`;
+    const result = await this.db.transaction().execute(async (trx) => {
+      const ids = await bulkWrite(trx, def, rows);
+      await writeRevisions(trx, author, rows.map((row, i) => ({ type: def.type, id: ids[i], action: 'imported', changes: row.changes, batchId })));
+      const within = await options.within?.(trx, ids);
+      return { ids, within };
+    });
+    const lastId = result.ids.at(-1);
+    if (lastId !== undefined) {
+      const row = await this.db.selectFrom(def.table).selectAll().where('id', '=', lastId).executeTakeFirst();
+      if (row) {
+        const [last] = await this.present(def, [row]);
+        await this.announce(def, 'imported', { ...last, imported: result.ids.length }, { user: author });
+      }
+    }
+    const updated = rows.filter((row) => row.id !== undefined).length;
+    return { ids: result.ids, created: rows.length - updated, updated, within: result.within };
   }
 
   // ---- writes -------------------------------------------------------------------------------------------
@@ -191,7 +288,7 @@ export class RecordService {
       await checkReferences(trx, values, fields);
       const prepared = (await def.hooks?.beforeWrite?.(values, ctx)) ?? values;
       ctx.values = prepared;
-      const { columns, custom, pivots } = split(prepared, fields);
+      const { columns, custom, pivots } = splitByStorage(prepared, fields);
       const now = new Date();
       const scope = def.scope ? { [def.scope.column]: def.scope.value } : {};
       const inserted = await trx
@@ -201,11 +298,11 @@ export class RecordService {
         .executeTakeFirstOrThrow();
       await writePivots(trx, inserted.id, pivots, fields);
       await def.hooks?.afterWrite?.(inserted, ctx);
-      await this.writeRevision(trx, def, inserted.id, options.importId ? 'imported' : 'created', user, changesOf({}, prepared), options.importId);
+      await this.writeRevision(trx, def, inserted.id, options.importId ? 'imported' : 'created', user, changesOf({}, prepared), options.importId, options.via);
       const [presented] = await this.present(def, [inserted], fields, trx);
       return presented;
     });
-    await this.announce(def, record, ['ModelCreated', 'ModelSaved'], options.socketId);
+    await this.announce(def, 'created', record, { user, socketId: options.socketId });
     await this.afterCommit(def, record, 'create', user);
     return { record, message: `${await this.nameOf(def)} created successfully.` };
   }
@@ -231,17 +328,17 @@ export class RecordService {
       ctx.values = prepared;
       const changes = changesOf(existing, prepared);
       if (Object.keys(changes).length === 0) return existing;
-      const { columns, custom, pivots } = split(prepared, fields);
+      const { columns, custom, pivots } = splitByStorage(prepared, fields);
       const update: Record<string, any> = { ...columns, updated_at: new Date() };
       if (Object.keys(custom).length) update.custom = sql`t.custom || ${JSON.stringify(custom)}::jsonb`;
       const updated = await trx.updateTable(`${def.table} as t`).set(update).where('t.id', '=', id).returningAll().executeTakeFirstOrThrow();
       await writePivots(trx, id, pivots, fields);
       await def.hooks?.afterWrite?.(updated, ctx);
-      await this.writeRevision(trx, def, id, options.importId ? 'imported' : 'updated', user, changes, options.importId);
+      await this.writeRevision(trx, def, id, options.importId ? 'imported' : 'updated', user, changes, options.importId, options.via);
       const [presented] = await this.present(def, [updated], fields, trx);
       return presented;
     });
-    await this.announce(def, record, ['ModelUpdated', 'ModelSaved'], options.socketId);
+    await this.announce(def, 'updated', record, { user, socketId: options.socketId });
     await this.afterCommit(def, record, 'update', user);
     return { record, message: `${await this.nameOf(def)} updated successfully.` };
   }
@@ -263,7 +360,7 @@ export class RecordService {
       await this.writeRevision(trx, def, id, 'deleted', user, {});
       return existing;
     });
-    await this.announce(def, record, ['ModelDestroyed'], options.socketId);
+    await this.announce(def, 'deleted', record, { user, socketId: options.socketId });
     await this.afterCommit(def, record, 'delete', user);
     return { record, message: `${await this.nameOf(def)} deleted successfully.` };
   }
@@ -280,25 +377,22 @@ export class RecordService {
       const [presented] = await this.present(def, [restored], fields, trx);
       return presented;
     });
-    await this.announce(def, record, ['ModelUpdated', 'ModelSaved'], options.socketId);
+    await this.announce(def, 'restored', record, { user, socketId: options.socketId });
     await this.afterCommit(def, record, 'restore', user);
     return { record, message: `${await this.nameOf(def)} restored successfully.` };
   }
 
-  async writeRevision(trx: Transaction<any>, def: ResourceDefinition, id: number, action: RevisionAction, user: AuthUser | null, changes: Record<string, unknown>, importId?: number) {
-    await trx
-      .insertInto('revisions')
-      .values({ revisionable_type: def.type, revisionable_id: id, action, user_id: user?.impersonator?.id ?? user?.id ?? null, changes: JSON.stringify(changes), import_id: importId ?? null })
-      .execute();
+  private async writeRevision(trx: Transaction<any>, def: ResourceDefinition, id: number, action: RevisionAction, user: AuthUser | null, changes: Record<string, unknown>, importId?: number, via?: WriteOptions['via']) {
+    await writeRevisions(trx, user, [{ type: def.type, id, action, changes, importId, via }]);
   }
 
-  /** After commit: tell everyone who may read the record (their role channels) and any record-specific channels. */
-  async announce(def: ResourceDefinition, record: Record<string, any>, events: string[], exceptSocketId?: string) {
-    // A record only its owner may read (a notification) goes to that person alone.
-    const readers = def.ownerColumn ? (record[def.ownerColumn] ? [userChannel(record[def.ownerColumn])] : []) : await roleChannels(this.db, def, record);
-    const channels = [...new Set([...readers, ...(def.channels?.(record) ?? [])])];
-    const payload = { type: def.type, id: record.id, data: record };
-    for (const event of events) await this.publish(channels, `App.Events.${event}`, payload, { exceptSocketId });
+  /**
+   * After commit: tells the app's event bus that a record changed (`record` as presented), or with a record without
+   * an id that many records of the type did (`{import_id}`). Listeners never fail the write.
+   */
+  async announce(def: ResourceDefinition, event: RecordAction, record: Record<string, any>, options: { user?: AuthUser | null; socketId?: string } = {}) {
+    const id = typeof record.id === 'number' ? record.id : null;
+    await this.events.emit({ event, type: def.type, id, record, user: options.user ?? null, resource: def, socketId: options.socketId });
   }
 
   private async afterCommit(def: ResourceDefinition, record: Record<string, any>, action: 'create' | 'update' | 'delete' | 'restore', user: AuthUser | null) {
@@ -309,83 +403,4 @@ export class RecordService {
       this.logError(error, `After-commit work for ${def.type} ${record.id} failed`);
     }
   }
-}
-
-/**
- * Ids sent for fields with `references` must name rows that exist (and are not deleted): else 422 on the field.
- * `known` remembers ids already found (a batch checks many rows in one transaction).
- */
-export async function checkReferences(trx: Transaction<any>, values: Record<string, any>, fields: Record<string, FieldSpec>, known = new Set<string>()) {
-  const errors: Record<string, string[]> = {};
-  for (const [key, value] of Object.entries(values)) {
-    const ref = fields[key]?.references;
-    if (!ref || value === null || value === undefined) continue;
-    const ids = [...new Set((Array.isArray(value) ? value : [value]).map(Number))];
-    const unknown = ids.filter((id) => !known.has(`${ref.table}:${id}`));
-    if (!unknown.length) continue;
-    let query = trx.selectFrom(ref.table).select('id').where('id', 'in', unknown);
-    if (ref.softDelete) query = query.where('deleted_at', 'is', null);
-    const found = new Set((await query.execute()).map((row) => row.id));
-    for (const id of found) known.add(`${ref.table}:${id}`);
-    const missing = unknown.filter((id) => !found.has(id));
-    if (missing.length) errors[key] = [`The selected ${fields[key].label ?? humanise(key)} (${missing.join(', ')}) does not exist.`];
-  }
-  if (Object.keys(errors).length) throw new ValidationError(errors);
-}
-
-/** A column value as a single-row write sends it: JSON kinds as text for the driver. */
-const asColumnParameter = (value: unknown, spec: FieldSpec | undefined) => (spec?.kind === 'json' || spec?.kind === 'enum[]' ? JSON.stringify(value) : value);
-
-/**
- * Splits validated values by where they are stored: real columns (encoded by `encode`), the `custom` JSONB
- * column, and pivot tables. Virtual fields are left to the record type's hooks.
- */
-export function splitByStorage(
-  values: Record<string, any>,
-  fields: Record<string, FieldSpec>,
-  encode: (value: unknown, spec: FieldSpec | undefined) => unknown = asColumnParameter,
-) {
-  const columns: Record<string, any> = {};
-  const custom: Record<string, any> = {};
-  const pivots: Record<string, number[]> = {};
-  for (const [key, value] of Object.entries(values)) {
-    const storage = fields[key]?.storage ?? 'column';
-    if (storage === 'custom') custom[key] = value;
-    else if (storage === 'virtual') continue;
-    else if (typeof storage === 'object') pivots[key] = value ?? [];
-    else columns[key] = encode(value, fields[key]);
-  }
-  return { columns, custom, pivots };
-}
-const split = (values: Record<string, any>, fields: Record<string, FieldSpec>) => splitByStorage(values, fields);
-
-async function writePivots(trx: Transaction<any>, id: number, pivots: Record<string, number[]>, fields: Record<string, FieldSpec>) {
-  for (const [key, ids] of Object.entries(pivots)) {
-    const pivot = fields[key].storage as PivotStorage;
-    let remove = trx.deleteFrom(pivot.pivot).where(pivot.ownKey, '=', id);
-    for (const [column, constant] of Object.entries(pivot.where ?? {})) remove = remove.where(column, '=', constant);
-    await remove.execute();
-    const unique = [...new Set(ids)];
-    if (unique.length) await trx.insertInto(pivot.pivot).values(unique.map((other) => ({ ...pivot.where, [pivot.ownKey]: id, [pivot.otherKey]: other }))).execute();
-  }
-}
-
-/** `{field: [before, after]}` for every value that differs. */
-export function changesOf(before: Record<string, any>, after: Record<string, any>) {
-  const changes: Record<string, [unknown, unknown]> = {};
-  for (const [key, value] of Object.entries(after)) {
-    if (key === 'password') {
-      if (before[key] !== value) changes[key] = ['••••', '••••'];
-      continue;
-    }
-    const old = before[key] ?? null;
-    if (!sameValue(old, value ?? null)) changes[key] = [old, value ?? null];
-  }
-  return changes;
-}
-
-function sameValue(a: unknown, b: unknown) {
-  if (a instanceof Date || b instanceof Date) return new Date(a as any).getTime() === new Date(b as any).getTime();
-  if (typeof a === 'number' || typeof b === 'number') return a !== null && b !== null && Number(a) === Number(b);
-  return JSON.stringify(a) === JSON.stringify(b);
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Action } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import type { ResourceDefinition } from './resource.js';
 
@@ -18,15 +19,18 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext, de
   // Routes the resource serves itself (def.ownRoutes) are left out.
   const own = new Set(def.ownRoutes ?? []);
 
-  if (!own.has('list')) app.get(base, async (request, reply) => read(request, reply, () => records.list(request.user, def, request.query as Record<string, unknown>)));
+  // What each route needs: the resource's own permission, checked by the record service (http/route-permissions.ts).
+  const needs = (action: Action) => ({ permission: { resource: def.name, action } }) as const;
 
-  if (!own.has('show')) app.get<{ Params: { id: number }; Querystring: { with_trashed?: string } }>(`${base}/:id`, { schema: { params: idParam } }, async (request, reply) =>
+  if (!own.has('list')) app.get(base, { config: needs('read') }, async (request, reply) => read(request, reply, () => records.list(request.user, def, request.query as Record<string, unknown>)));
+
+  if (!own.has('show')) app.get<{ Params: { id: number }; Querystring: { with_trashed?: string } }>(`${base}/:id`, { schema: { params: idParam }, config: needs('read') }, async (request, reply) =>
     read(request, reply, async () => ({
       data: await records.show(request.user, def, request.params.id, { withTrashed: request.query.with_trashed === '1' }),
     })),
   );
 
-  if (!own.has('create')) app.post(base, async (request, reply) => {
+  if (!own.has('create')) app.post(base, { config: needs('create') }, async (request, reply) => {
     const { record, message } = await records.create(request.user, def, request.body, { socketId: socketOf(request) });
     return reply.status(201).send({ data: record, message });
   });
@@ -36,16 +40,16 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext, de
     return { data: record, message };
   };
   for (const method of ['POST', 'PUT', 'PATCH'] as const) {
-    if (!own.has('update')) app.route({ method, url: `${base}/:id`, schema: { params: idParam }, handler: update });
+    if (!own.has('update')) app.route({ method, url: `${base}/:id`, schema: { params: idParam }, config: needs('update'), handler: update });
   }
 
-  if (!own.has('delete')) app.delete<{ Params: { id: number } }>(`${base}/:id`, { schema: { params: idParam } }, async (request) => {
+  if (!own.has('delete')) app.delete<{ Params: { id: number } }>(`${base}/:id`, { schema: { params: idParam }, config: needs('delete') }, async (request) => {
     const { record, message } = await records.remove(request.user, def, request.params.id, { socketId: socketOf(request) });
     return { data: record, message };
   });
 
   if (def.restorable && !own.has('restore')) {
-    app.post<{ Params: { id: number } }>(`${base}/:id/restore`, { schema: { params: idParam } }, async (request) => {
+    app.post<{ Params: { id: number } }>(`${base}/:id/restore`, { schema: { params: idParam }, config: needs('restore') }, async (request) => {
       const { record, message } = await records.restore(request.user, def, request.params.id, { socketId: socketOf(request) });
       return { data: record, message };
     });

@@ -17,7 +17,7 @@ export function registerAddressOptions(app: FastifyInstance, ctx: AppContext) {
   for (const target of Object.values(knownRelationTargets())) {
     if (target.value !== 'text' || !target.field) continue;
     const column = target.field;
-    app.get<{ Querystring: { q?: string } }>(`/api/options/${target.options}`, async (request) => {
+    app.get<{ Querystring: { q?: string } }>(`/api/options/${target.options}`, { config: { permission: { resource: target.resource, action: 'read' } } }, async (request) => {
       const def = ctx.resources.byType(target.type);
       if (!def) throw notFound(`There are no options for "${target.options}".`);
       ctx.records.authorize(request.user, def, 'read');

@@ -1,7 +1,14 @@
+import turfBbox from '@turf/bbox';
+import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
+
 /**
- * Plain-JavaScript geometry for region shapes (GeoJSON Polygon and MultiPolygon in longitude/latitude):
- * bounding boxes, point-in-polygon with holes, Douglas-Peucker simplification, coordinate rounding and
- * validation of uploaded shapes. No database, no I/O: everything here is unit-tested on its own.
+ * Geometry for region shapes (GeoJSON Polygon and MultiPolygon in longitude/latitude): bounding boxes and
+ * point-in-polygon with holes (Turf), Douglas-Peucker simplification for display, coordinate rounding and validation
+ * of uploaded shapes. No database, no I/O: everything here is unit-tested on its own.
+ *
+ * The simplification is our own: @turf/simplify keeps every island and hole however small, does not round, and throws
+ * on the degenerate rings some Census county shapes have ("invalid polygon, fewer than 4 points"); this one drops
+ * what is smaller than a pixel and keeps each shape's largest ring.
  */
 
 export type Position = [number, number];
@@ -24,71 +31,17 @@ export function polygonsOf(geometry: AreaGeometry): Ring[][] {
   return geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
 }
 
+/** [minLng, minLat, maxLng, maxLat] of a shape (@turf/bbox). */
 export function bboxOf(geometry: AreaGeometry): BBox {
-  let minLng = Infinity;
-  let minLat = Infinity;
-  let maxLng = -Infinity;
-  let maxLat = -Infinity;
-  for (const polygon of polygonsOf(geometry)) {
-    // Holes lie inside the outer ring, so the outer ring alone bounds the polygon.
-    for (const [lng, lat] of polygon[0] ?? []) {
-      if (lng < minLng) minLng = lng;
-      if (lng > maxLng) maxLng = lng;
-      if (lat < minLat) minLat = lat;
-      if (lat > maxLat) maxLat = lat;
-    }
-  }
-  return [minLng, minLat, maxLng, maxLat];
+  return turfBbox(geometry) as BBox;
 }
 
 /**
- * Ray casting (even-odd rule) against one ring. A point exactly on an edge may fall either way, which is
- * harmless for assigning sites to regions.
+ * Inside the outer ring of some polygon and outside all of that polygon's holes (@turf/boolean-point-in-polygon). A
+ * point exactly on an edge counts as inside.
  */
-export function pointInRing(lng: number, lat: number, ring: Ring): boolean {
-  let inside = false;
-  const n = ring.length;
-  for (let i = 0, j = n - 1; i < n; j = i++) {
-    const xi = ring[i][0];
-    const yi = ring[i][1];
-    const xj = ring[j][0];
-    const yj = ring[j][1];
-    if (yi > lat !== yj > lat && lng < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
-}
-
-/** Bounding boxes of each polygon's outer ring, computed once per shape object. */
-const partBoxes = new WeakMap<AreaGeometry, BBox[]>();
-
-function boxesOf(geometry: AreaGeometry): BBox[] {
-  let boxes = partBoxes.get(geometry);
-  if (!boxes) {
-    boxes = polygonsOf(geometry).map((polygon) => bboxOf({ type: 'Polygon', coordinates: [polygon[0] ?? []] }));
-    partBoxes.set(geometry, boxes);
-  }
-  return boxes;
-}
-
-/** Inside the outer ring of some polygon and outside all of that polygon's holes. */
 export function pointInGeometry(lng: number, lat: number, geometry: AreaGeometry): boolean {
-  const boxes = boxesOf(geometry);
-  const polygons = polygonsOf(geometry);
-  for (let p = 0; p < polygons.length; p++) {
-    const polygon = polygons[p];
-    const [w, s, e, n] = boxes[p];
-    if (lng < w || lng > e || lat < s || lat > n) continue; // cheap test before the ray casting
-    if (polygon.length === 0 || !pointInRing(lng, lat, polygon[0])) continue;
-    let inHole = false;
-    for (let h = 1; h < polygon.length; h++) {
-      if (pointInRing(lng, lat, polygon[h])) {
-        inHole = true;
-        break;
-      }
-    }
-    if (!inHole) return true;
-  }
-  return false;
+  return booleanPointInPolygon([lng, lat], geometry);
 }
 
 /** Squared distance from p to the segment a-b (planar, in degrees: good enough for display simplification). */

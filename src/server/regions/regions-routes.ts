@@ -1,14 +1,14 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppContext } from '../app-context.js';
-import { HttpError, ValidationError } from '../http/errors.js';
+import type { AppContext, FeaturePlugin } from '../app-context.js';
+import { ValidationError } from '../http/errors.js';
 import { parseBody } from '../http/parse-body.js';
-import { escapeLike } from '../records/list-query.js';
+import { loadUsShapes } from './census.js';
+import { geometryOptions, type GeometryQuery } from './geometry-options.js';
 import { GEOMETRY_TYPES } from './regions-resource.js';
-import { loadedUsCodes, regionsDefinition, storeShapes, type Shape } from './store.js';
+import { regionsDefinition, storeShapes, type Shape } from './store.js';
 import { parseGeoJsonUpload, UploadError } from './upload.js';
-import { stateCode, usShapes, type UsLevel } from './us-atlas.js';
+import { stateCode } from './us-atlas.js';
 
 /** Twelve distinct colours for regions coloured automatically (POST /api/regions/colors with `auto`). */
 export const REGION_PALETTE = ['#1e88e5', '#43a047', '#fb8c00', '#8e24aa', '#00897b', '#e53935', '#3949ab', '#6d4c41', '#c0ca33', '#d81b60', '#00acc1', '#fdd835'];
@@ -30,25 +30,6 @@ const loadBody = z
     states: z.array(z.string().max(40)).max(60).optional(),
   })
   .strict();
-
-let loading: Promise<unknown> = Promise.resolve();
-
-/** Loads Census shapes (all of the level, or of some states); one load at a time in this process. */
-export function loadUsShapes(ctx: AppContext, user: Parameters<typeof storeShapes>[1], level: UsLevel, states: string[] | undefined, options: { system?: boolean; onlyMissing?: boolean } = {}) {
-  const run = loading.catch(() => undefined).then(() => loadUsShapesNow(ctx, user, level, states, options));
-  loading = run;
-  return run;
-}
-
-async function loadUsShapesNow(ctx: AppContext, user: Parameters<typeof storeShapes>[1], level: UsLevel, states: string[] | undefined, options: { system?: boolean; onlyMissing?: boolean }) {
-  let shapes: Shape[] = usShapes(level, states);
-  if (options.onlyMissing) {
-    const loaded = await loadedUsCodes(ctx, level === 'states' ? 'state' : 'county');
-    shapes = shapes.filter((s) => !loaded.has(s.code!));
-  }
-  if (shapes.length === 0) return { created: 0, updated: 0, ids: [], assigned: 0 };
-  return storeShapes(ctx, user, shapes, { system: options.system });
-}
 
 async function readUpload(request: FastifyRequest): Promise<{ text: string; fields: Record<string, string> }> {
   const fields: Record<string, string> = {};
@@ -76,8 +57,9 @@ async function readUpload(request: FastifyRequest): Promise<{ text: string; fiel
  * Region routes beyond the generic resource: colours, loading Census shapes, uploading GeoJSON, and the
  * shape picker of /api/options/geometries.
  */
-export function registerRegionRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post('/api/regions/colors', async (request) => {
+export const regionRoutes: FeaturePlugin = async (app, options) => {
+  const ctx: AppContext = options.ctx;
+  app.post('/api/regions/colors', { config: { permission: { resource: 'regions', action: 'update' } } }, async (request) => {
     const body = parseBody(colorsBody, request.body);
     const def = regionsDefinition(ctx);
     ctx.records.authorize(request.user, def, 'update');
@@ -92,7 +74,7 @@ export function registerRegionRoutes(app: FastifyInstance, ctx: AppContext) {
     return { data, message: `${changes.length === 1 ? 'Region colour' : 'Region colours'} updated successfully.` };
   });
 
-  app.post('/api/regions/load-us', async (request) => {
+  app.post('/api/regions/load-us', { config: { permission: { allOf: [{ resource: 'regions', action: 'create' }, { resource: 'regions', action: 'update' }] } } }, async (request) => {
     const body = parseBody(loadBody, request.body);
     let states: string[] | undefined;
     if (body.states?.length) {
@@ -107,7 +89,7 @@ export function registerRegionRoutes(app: FastifyInstance, ctx: AppContext) {
     };
   });
 
-  app.post('/api/regions/upload', async (request, reply) => {
+  app.post('/api/regions/upload', { config: { permission: { allOf: [{ resource: 'regions', action: 'create' }, { resource: 'regions', action: 'update' }] } } }, async (request, reply) => {
     const { text, fields } = await readUpload(request);
     const geometryType = (fields.geometry_type || 'postal-code') as Shape['geometry_type'];
     if (!(GEOMETRY_TYPES as readonly string[]).includes(geometryType)) throw new ValidationError({ geometry_type: [`The geometry type must be one of: ${GEOMETRY_TYPES.join(', ')}.`] });
@@ -125,41 +107,14 @@ export function registerRegionRoutes(app: FastifyInstance, ctx: AppContext) {
     });
   });
 
-  /**
-   * GET /api/options/geometries?type=state|county|postal-code&q=text&state=06: `{data: [{id, name,
-   * geometry_type, code}]}` to pick a region shape. The first time states or counties are asked for and none
-   * are in the database, the Census shapes are loaded (all states; the counties of `state`, or all counties).
-   */
-  app.get<{ Querystring: Record<string, unknown> }>('/api/options/geometries', async (request) => {
-    const def = regionsDefinition(ctx);
-    ctx.records.authorize(request.user, def, 'read');
+  /** GET /api/options/geometries?type=state|county|postal-code&q=text&state=06: `{data: [{id, name, geometry_type, code}]}` to pick a region shape. */
+  app.get<{ Querystring: Record<string, unknown> }>('/api/options/geometries', { config: { permission: { resource: 'regions', action: 'read' } } }, async (request) => {
+    ctx.records.authorize(request.user, regionsDefinition(ctx), 'read');
     const type = typeof request.query.type === 'string' && request.query.type ? request.query.type : typeof request.query.geometry_type === 'string' ? request.query.geometry_type : null;
     if (type && !(GEOMETRY_TYPES as readonly string[]).includes(type)) throw new ValidationError({ type: [`The type must be one of: ${GEOMETRY_TYPES.join(', ')}.`] });
     const q = typeof request.query.q === 'string' ? request.query.q.trim().slice(0, 100) : '';
     const state = typeof request.query.state === 'string' && request.query.state ? stateCode(request.query.state) : null;
     if (typeof request.query.state === 'string' && request.query.state && !state) throw new ValidationError({ state: ['Unknown state.'] });
-
-    if (type === 'state' || type === 'county') {
-      const level: UsLevel = type === 'state' ? 'states' : 'counties';
-      const loaded = await loadedUsCodes(ctx, type);
-      const wanted = usShapes(level, type === 'county' && state ? [state] : undefined);
-      if (!wanted.some((s) => loaded.has(s.code))) {
-        try {
-          await loadUsShapes(ctx, null, level, type === 'county' && state ? [state] : undefined, { system: true, onlyMissing: true });
-        } catch (error) {
-          request.log.error({ err: error }, 'Loading Census shapes on demand failed');
-          throw new HttpError(503, 'The state and county shapes could not be loaded. Try again in a moment.');
-        }
-      }
-    }
-    let query = ctx.records
-      .visibleRows(ctx.db, def, request.user)
-      .select(['t.id', 't.name', 't.geometry_type', 't.code'])
-      .where(sql<boolean>`t.geometry is not null`);
-    if (type) query = query.where('t.geometry_type', '=', type);
-    if (state) query = query.where((eb) => eb.or([eb('t.code', '=', state), eb('t.code', 'like', `${state}%`)]));
-    if (q) query = query.where((eb) => eb.or([eb('t.name', 'ilike', `%${escapeLike(q)}%`), eb('t.code', 'ilike', `${escapeLike(q)}%`)]));
-    const data = await query.orderBy('t.name').limit(500).execute();
-    return { data };
+    return { data: await geometryOptions(ctx, request.user!, { type: type as GeometryQuery['type'], state, q }, request.log) };
   });
-}
+};

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { BulkRow } from '../records/batch-writer.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { assignRegionSites } from './assign.js';
 import { bboxOf, type AreaGeometry } from './geometry.js';
@@ -23,104 +23,53 @@ export interface StoreResult {
   assigned: number;
 }
 
-const INSERT_CHUNK = 200;
-
 export function regionsDefinition(ctx: AppContext): ResourceDefinition {
   return ctx.resources.get('regions') ?? regionsResource;
 }
 
 /**
- * Writes many shapes at once (Census loads, GeoJSON uploads) in one transaction: a shape whose geometry type
- * and code match a region that is not deleted replaces that region's shape (its name and colour stay);
- * others become new regions. Each region gets an `imported` revision (without the shape itself, which would
- * double the storage), the sites inside are placed, and one ModelSaved event for `region` tells open screens
- * to reload. The person needs region:create and region:update unless `system` (a load on demand).
+ * Writes many shapes at once (Census loads, GeoJSON uploads) through the data service's bulk write, in one
+ * transaction: a shape whose geometry type and code match a region that is not deleted replaces that region's
+ * shape (its name and colour stay); others become new regions. Each region gets an `imported` revision (without
+ * the shape itself, which would double the storage), all of one batch (the activity feed shows the load as one
+ * entry), the sites inside are placed, and one `imported` event tells
+ * open screens to reload. The person needs region:create and/or region:update unless `system` (a load on demand).
  */
 export async function storeShapes(ctx: AppContext, user: AuthUser | null, shapes: Shape[], options: { system?: boolean } = {}): Promise<StoreResult> {
   const def = regionsDefinition(ctx);
-  if (!options.system) {
-    ctx.records.authorize(user, def, 'create');
-    ctx.records.authorize(user, def, 'update');
-  }
-  const revisionUser = options.system ? null : user;
-  const result = await ctx.db.transaction().execute(async (trx) => {
-    const codes = [...new Set(shapes.map((s) => s.code).filter((c): c is string => Boolean(c)))];
-    const types = [...new Set(shapes.map((s) => s.geometry_type))];
-    const existing = new Map<string, number>();
-    for (let i = 0; i < codes.length; i += 5_000) {
-      const rows = await trx
-        .selectFrom('regions')
-        .select(['id', 'geometry_type', 'code'])
-        .where('deleted_at', 'is', null)
-        .where('geometry_type', 'in', types)
-        .where('code', 'in', codes.slice(i, i + 5_000))
-        .orderBy('id')
-        .execute();
-      for (const row of rows) if (!existing.has(`${row.geometry_type}|${row.code}`)) existing.set(`${row.geometry_type}|${row.code}`, row.id);
-    }
-    const now = new Date();
-    const ids: number[] = new Array(shapes.length);
-    const inserts: Array<{ index: number; row: Record<string, unknown> }> = [];
-    let updated = 0;
-    for (const [index, shape] of shapes.entries()) {
-      const [minLng, minLat, maxLng, maxLat] = bboxOf(shape.geometry);
-      const box = { min_lat: minLat, min_lng: minLng, max_lat: maxLat, max_lng: maxLng };
-      const id = shape.code ? existing.get(`${shape.geometry_type}|${shape.code}`) : undefined;
-      if (id !== undefined) {
-        await trx.updateTable('regions').set({ geometry: JSON.stringify(shape.geometry), ...box, updated_at: now }).where('id', '=', id).execute();
-        ids[index] = id;
-        updated++;
-        await ctx.records.writeRevision(trx, def, id, 'imported', revisionUser, { geometry: ['(previous shape)', '(new shape)'] });
-      } else {
-        inserts.push({
-          index,
-          row: { name: shape.name, geometry_type: shape.geometry_type, code: shape.code, color: shape.color ?? null, geometry: JSON.stringify(shape.geometry), ...box, created_at: now, updated_at: now },
-        });
-      }
-    }
-    for (let i = 0; i < inserts.length; i += INSERT_CHUNK) {
-      const chunk = inserts.slice(i, i + INSERT_CHUNK);
-      const rows = await trx.insertInto('regions').values(chunk.map((c) => c.row)).returning('id').execute();
-      rows.forEach((row, k) => (ids[chunk[k].index] = row.id));
-    }
-    // Revisions of the new regions in bulk: the same rows writeRevision makes, many per statement.
-    const revisions = inserts.map((c) => ({
-      revisionable_type: def.type,
-      revisionable_id: ids[c.index],
-      action: 'imported',
-      user_id: revisionUser?.impersonator?.id ?? revisionUser?.id ?? null,
-      changes: JSON.stringify({ name: [null, c.row.name], geometry_type: [null, c.row.geometry_type], code: [null, c.row.code] }),
-      import_id: null,
-    }));
-    for (let i = 0; i < revisions.length; i += 1_000) await trx.insertInto('revisions').values(revisions.slice(i, i + 1_000)).execute();
-    const assigned = await assignRegionSites(trx, [...new Set(ids)]);
-    return { created: inserts.length, updated, ids, assigned };
+  const existing = await existingRegions(ctx, shapes);
+  const rows: BulkRow[] = shapes.map((shape) => {
+    const [minLng, minLat, maxLng, maxLat] = bboxOf(shape.geometry);
+    const box = { min_lat: minLat, min_lng: minLng, max_lat: maxLat, max_lng: maxLng };
+    const id = shape.code ? existing.get(`${shape.geometry_type}|${shape.code}`) : undefined;
+    if (id !== undefined) return { id, values: { geometry: shape.geometry, ...box }, changes: { geometry: ['(previous shape)', '(new shape)'] } };
+    return {
+      values: { name: shape.name, geometry_type: shape.geometry_type, code: shape.code, color: shape.color ?? null, geometry: shape.geometry, ...box },
+      changes: { name: [null, shape.name], geometry_type: [null, shape.geometry_type], code: [null, shape.code] },
+    };
   });
-  if (result.ids.length) {
-    const last = await ctx.db
-      .selectFrom('regions')
-      .select(['id', 'name', 'geometry_type', 'code', 'color', 'min_lat', 'min_lng', 'max_lat', 'max_lng', 'created_at', 'updated_at', 'deleted_at'])
-      .where('id', '=', result.ids[result.ids.length - 1])
-      .executeTakeFirst();
-    if (last) await ctx.records.announce(def, { ...last, imported: result.ids.length }, ['ModelSaved']);
-  }
-  return result;
+  const result = await ctx.records.writeBulk(user, def, rows, {
+    system: options.system,
+    within: (trx, ids) => assignRegionSites(trx, [...new Set(ids)]),
+  });
+  return { created: result.created, updated: result.updated, ids: result.ids, assigned: result.within ?? 0 };
 }
 
-/**
- * Codes of the state or county regions that already have a real shape. A region whose shape is a bare
- * rectangle (the demo organisation seeds its regions as boxes) does not count: loading on demand gives it the
- * Census shape.
- */
-export async function loadedUsCodes(ctx: AppContext, geometryType: 'state' | 'county'): Promise<Set<string>> {
-  const rows = await ctx.db
-    .selectFrom('regions')
-    .select('code')
-    .where('deleted_at', 'is', null)
-    .where('geometry_type', '=', geometryType)
-    .where('code', 'is not', null)
-    .where(sql<boolean>`geometry is not null`)
-    .where(sql<boolean>`(geometry->>'type' = 'MultiPolygon' or jsonb_array_length(geometry->'coordinates'->0) > 5)`)
-    .execute();
-  return new Set(rows.map((r) => String(r.code)));
+/** Regions (not deleted) of the shapes' geometry types and codes, by `type|code`: the oldest of any duplicates. */
+async function existingRegions(ctx: AppContext, shapes: Shape[]): Promise<Map<string, number>> {
+  const codes = [...new Set(shapes.map((s) => s.code).filter((c): c is string => Boolean(c)))];
+  const types = [...new Set(shapes.map((s) => s.geometry_type))];
+  const existing = new Map<string, number>();
+  for (let i = 0; i < codes.length; i += 5_000) {
+    const rows = await ctx.db
+      .selectFrom('regions')
+      .select(['id', 'geometry_type', 'code'])
+      .where('deleted_at', 'is', null)
+      .where('geometry_type', 'in', types)
+      .where('code', 'in', codes.slice(i, i + 5_000))
+      .orderBy('id')
+      .execute();
+    for (const row of rows) if (!existing.has(`${row.geometry_type}|${row.code}`)) existing.set(`${row.geometry_type}|${row.code}`, row.id);
+  }
+  return existing;
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { feature } from 'topojson-client';
 import type { FeatureCollection } from 'geojson';
-import type { Topology } from 'topojson-specification';
+import type { GeometryCollection, Topology } from 'topojson-specification';
 import type { AreaGeometry } from './geometry.js';
 
 /**
@@ -41,6 +41,11 @@ function topology(level: UsLevel): Topology {
   return topo;
 }
 
+/** Forgets the parsed files (the counties file is about 6 MB of objects) after a one-off use such as seeding the demo. */
+export function releaseUsShapes() {
+  topologies.clear();
+}
+
 /** How the Census names a county-level area in its state. */
 export function countyName(code: string, name: string): string {
   const state = code.slice(0, 2);
@@ -62,9 +67,11 @@ export function countyName(code: string, name: string): string {
  */
 export function usShapes(level: UsLevel, states?: readonly string[]): UsShape[] {
   const topo = topology(level);
-  const object = topo.objects[level];
-  const collection = feature(topo, object) as unknown as FeatureCollection;
   const wanted = states?.length ? new Set(states) : null;
+  // Only the wanted states' shapes are converted (the counties of one state are a fiftieth of the file).
+  const all = topo.objects[level] as GeometryCollection;
+  const object = wanted ? { ...all, geometries: all.geometries.filter((g) => wanted.has(String(g.id ?? '').slice(0, 2))) } : all;
+  const collection = feature(topo, object) as unknown as FeatureCollection;
   const out: UsShape[] = [];
   for (const f of collection.features) {
     const code = String(f.id ?? '');

@@ -74,33 +74,33 @@ const USER_PERFORMANCE_CSV: CsvColumn<UserPerformanceRow>[] = [
  * may read, takes its filters from the query string and answers CSV with `format=csv`.
  */
 export function registerReportRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get('/api/reports/market-share', async (request, reply) => {
+  app.get('/api/reports/market-share', { config: { permission: { allOf: ['report:read', { resource: 'sites', action: 'read' }] } } }, async (request, reply) => {
     const user = await requireReports(ctx, request.user);
     const result = await marketShare(ctx, user, parseMarketShare(request.query));
     if (wantsCsv(request)) return sendCsv(reply, 'market-share', MARKET_SHARE_CSV, [...result.data, result.totals]);
     return result;
   });
 
-  app.get('/api/reports/market-share/sites', async (request) => {
+  app.get('/api/reports/market-share/sites', { config: { permission: { allOf: ['report:read', { resource: 'sites', action: 'read' }] } } }, async (request) => {
     const user = await requireReports(ctx, request.user);
     return marketShareSites(ctx, user, request.query);
   });
 
-  app.get('/api/reports/classifications', async (request, reply) => {
+  app.get('/api/reports/classifications', { config: { permission: { allOf: ['report:read', { anyOf: [{ resource: 'members', action: 'read' }, { resource: 'contacts', action: 'read' }] }] } } }, async (request, reply) => {
     const user = await requireReports(ctx, request.user);
     const result = await classifications(ctx, user, parseClassifications(request.query));
     if (wantsCsv(request)) return sendCsv(reply, 'classifications', CLASSIFICATIONS_CSV, result.data);
     return result;
   });
 
-  app.get('/api/reports/task-performance', async (request, reply) => {
+  app.get('/api/reports/task-performance', { config: { permission: { allOf: ['report:read', { resource: 'tasks', action: 'read' }] } } }, async (request, reply) => {
     const user = await requireReports(ctx, request.user);
     const result = await taskPerformance(ctx, user, parseTaskPerformance(request.query));
     if (wantsCsv(request)) return sendCsv(reply, 'task-performance', TASK_PERFORMANCE_CSV, result.data);
     return result;
   });
 
-  app.get('/api/reports/user-performance', async (request, reply) => {
+  app.get('/api/reports/user-performance', { config: { permission: 'report:read' } }, async (request, reply) => {
     const user = await requireReports(ctx, request.user);
     const result = await userPerformance(ctx, user, parseUserPerformance(request.query));
     if (wantsCsv(request)) return sendCsv(reply, 'user-performance', USER_PERFORMANCE_CSV, result.data);

@@ -26,7 +26,7 @@ const query = z.object({
  * rule shared with the activity feed (activity/visibility.ts).
  */
 export function registerRevisionRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get('/api/revisions', async (request) => {
+  app.get('/api/revisions', { config: { permission: 'revision:read' } }, async (request) => {
     const user = request.user!;
     if (!can(user, 'revision:read')) throw forbidden('You do not have permission to read the history.');
     const params = parseBody(query.passthrough(), request.query);
@@ -42,7 +42,7 @@ export function registerRevisionRoutes(app: FastifyInstance, ctx: AppContext) {
     const total = Number((await base.select(sql<number>`count(*)`.as('count')).executeTakeFirst())?.count ?? 0);
     const data = await base
       .leftJoin('users as u', 'u.id', 'r.user_id')
-      .select(['r.id', 'r.revisionable_type', 'r.revisionable_id', 'r.action', 'r.user_id', 'r.changes', 'r.import_id', 'r.created_at', sql<string>`u.first_name || ' ' || u.last_name`.as('user_name')])
+      .select(['r.id', 'r.revisionable_type', 'r.revisionable_id', 'r.action', 'r.user_id', 'r.changes', 'r.import_id', 'r.via', 'r.created_at', sql<string>`u.first_name || ' ' || u.last_name`.as('user_name')])
       .orderBy('r.id', 'desc')
       .limit(params.per_page)
       .offset((params.page - 1) * params.per_page)

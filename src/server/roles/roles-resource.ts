@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { fieldError } from '../http/errors.js';
-import { roleChannel } from '../records/model-events.js';
+import { fieldError, forbidden } from '../http/errors.js';
+import { roleChannel } from '../realtime/channels.js';
 import type { ResourceDefinition } from '../records/resource.js';
+import { assertMayGrantPermissions } from '../users/account-rules.js';
 
 const permissionList = z.array(z.string().regex(/^[a-z][a-z0-9-]*(:[a-z0-9-]+){1,2}$/)).max(2_000);
 
@@ -21,11 +22,18 @@ export const rolesResource: ResourceDefinition = {
   softDelete: true,
   restorable: true,
   hooks: {
-    async beforeWrite(values, { trx, existing }) {
+    async beforeWrite(values, { trx, existing, user }) {
       if ('permissions' in values) {
         const parsed = permissionList.safeParse(values.permissions ?? []);
         if (!parsed.success) throw fieldError('permissions', 'Permissions must be a list like "site:read" or "site:read:union".');
         values.permissions = [...new Set(parsed.data)].sort();
+      }
+      // Nobody grants what they do not hold, nor edits a role that holds more than they do. The server's own writes
+      // (a new record type's permissions) have no acting person.
+      if (user) {
+        if (existing) assertMayGrantPermissions(user, existing.permissions ?? [], 'change');
+        assertMayGrantPermissions(user, values.permissions ?? [], existing ? 'change' : 'create');
+        if (values.incognito && !existing?.incognito && !user.incognito) throw forbidden('Only a person whose own role is incognito may make a role incognito.');
       }
       if (values.slug) {
         if (!/^[a-z0-9-]+$/.test(values.slug)) throw fieldError('slug', 'The slug may only hold lower-case letters, digits and dashes.');
@@ -39,6 +47,12 @@ export const rolesResource: ResourceDefinition = {
         if (taken) throw fieldError('slug', 'The slug has already been taken.');
       }
       return values;
+    },
+    beforeRemove(existing, { user }) {
+      if (user) assertMayGrantPermissions(user, existing.permissions ?? [], 'delete');
+    },
+    afterWrite(record, { user, action }) {
+      if (action === 'restore' && user) assertMayGrantPermissions(user, record.permissions ?? [], 'restore');
     },
   },
   // Members of a role hear about changes to it even when they may not read roles: their permissions changed.

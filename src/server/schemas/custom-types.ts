@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Action } from '../../common/permissions.js';
 import type { RecordSchema } from '../../common/schema-types.js';
 import type { AppContext } from '../app-context.js';
 import type { ResourceDefinition } from '../records/resource.js';
@@ -86,20 +87,21 @@ export function registerCustomTypeRoutes(app: FastifyInstance, ctx: AppContext) 
   const idOf = (raw: string) => (/^\d{1,10}$/.test(raw) && Number(raw) <= 2_147_483_647 && Number(raw) >= 1 ? Number(raw) : null);
 
   type Params = { resource: string; id?: string };
-  const open = { config: { public: true } } as const; // unknown paths answer 404 signed in or not; records need a session (401)
+  // The record type is named by the path: unknown paths answer 404 signed in or not; records need a session (401).
+  const needs = (action: Action) => ({ config: { permission: { resource: ':resource', action } } }) as const;
 
-  app.get<{ Params: Params }>('/api/:resource', open, async (request, reply) => {
+  app.get<{ Params: Params }>('/api/:resource', needs('read'), async (request, reply) => {
     const def = await resolve(request.params.resource);
     if (!def) return notFoundAnswer(request, reply);
     return ctx.records.list(request.user, def, request.query as Record<string, unknown>);
   });
-  app.post<{ Params: Params }>('/api/:resource', open, async (request, reply) => {
+  app.post<{ Params: Params }>('/api/:resource', needs('create'), async (request, reply) => {
     const def = await resolve(request.params.resource);
     if (!def) return notFoundAnswer(request, reply);
     const { record, message } = await ctx.records.create(request.user, def, request.body, { socketId: socketOf(request) });
     return reply.status(201).send({ data: record, message });
   });
-  app.get<{ Params: Params; Querystring: { with_trashed?: string } }>('/api/:resource/:id', open, async (request, reply) => {
+  app.get<{ Params: Params; Querystring: { with_trashed?: string } }>('/api/:resource/:id', needs('read'), async (request, reply) => {
     const def = await resolve(request.params.resource);
     const id = idOf(request.params.id!);
     if (!def || !id) return notFoundAnswer(request, reply);
@@ -109,7 +111,7 @@ export function registerCustomTypeRoutes(app: FastifyInstance, ctx: AppContext) 
     app.route<{ Params: Params }>({
       method,
       url: '/api/:resource/:id',
-      ...open,
+      ...needs('update'),
       handler: async (request, reply) => {
         const def = await resolve(request.params.resource);
         const id = idOf(request.params.id!);
@@ -119,14 +121,14 @@ export function registerCustomTypeRoutes(app: FastifyInstance, ctx: AppContext) 
       },
     });
   }
-  app.delete<{ Params: Params }>('/api/:resource/:id', open, async (request, reply) => {
+  app.delete<{ Params: Params }>('/api/:resource/:id', needs('delete'), async (request, reply) => {
     const def = await resolve(request.params.resource);
     const id = idOf(request.params.id!);
     if (!def || !id) return notFoundAnswer(request, reply);
     const { record, message } = await ctx.records.remove(request.user, def, id, { socketId: socketOf(request) });
     return { data: record, message };
   });
-  app.post<{ Params: Params }>('/api/:resource/:id/restore', open, async (request, reply) => {
+  app.post<{ Params: Params }>('/api/:resource/:id/restore', needs('restore'), async (request, reply) => {
     const def = await resolve(request.params.resource);
     const id = idOf(request.params.id!);
     if (!def || !id) return notFoundAnswer(request, reply);

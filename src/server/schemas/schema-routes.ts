@@ -42,7 +42,7 @@ export function registerSchemaRoutes(app: FastifyInstance, ctx: AppContext, defi
   ctx.records.hiddenFields = (def, values, db) => store.hidden(def.type, values, db, (message) => app.log.warn(message));
   ctx.records.logError = (error, message) => app.log.error({ err: error }, message);
 
-  app.post<{ Params: { id: number } }>('/api/schemas/:id/reorder', { schema: { params: idParam } }, async (request: FastifyRequest<{ Params: { id: number } }>) => {
+  app.post<{ Params: { id: number } }>('/api/schemas/:id/reorder', { schema: { params: idParam }, config: { permission: { resource: 'schemas', action: 'update' } } }, async (request: FastifyRequest<{ Params: { id: number } }>) => {
     const body = parseBody(reorderBody, request.body ?? {});
     const user = request.user;
     ctx.records.authorize(user, schemasResource, 'update');

@@ -33,7 +33,7 @@ export async function schemaChanged(records: RecordService, schemaId: number | n
   const row = await schemaRow(records.db, schemaId);
   if (!row) return;
   const [presented] = await records.present(schemasResource, [row]);
-  await records.announce(schemasResource, presented, ['ModelUpdated', 'ModelSaved']);
+  await records.announce(schemasResource, 'updated', presented);
 }
 
 const initialField = z

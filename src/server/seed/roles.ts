@@ -4,7 +4,9 @@ const crud = (entities: readonly string[], actions: readonly string[]) => entiti
 
 const ORGANIZING = ['site', 'contractor', 'contact', 'member', 'recruit', 'grievance', 'task', 'note', 'document', 'attachment', 'tag', 'import', 'export'];
 const REFERENCE = ['building-type', 'classification', 'classification-type', 'contact-status', 'contractor-type', 'dispatch-type', 'region', 'site-phase', 'site-status', 'site-type', 'trade', 'union', 'team'];
-const EVERYONE = ['feature:read', 'notification:read', 'notification:update', 'notification:delete', 'schema:read', 'assistant-thread:read', 'assistant-thread:create', 'assistant-message:read', 'assistant-message:create'];
+// Conversations with the assistant are private (only their maker reads them): everyone may keep their own.
+const ASSISTANT = crud(['assistant-thread', 'assistant-message'], ['create', 'read', 'delete', 'restore']).concat('assistant-thread:update');
+const EVERYONE = ['feature:read', 'notification:read', 'notification:update', 'notification:delete', 'schema:read', ...ASSISTANT];
 
 /**
  * The seeded roles (SPEC section 6). `super` holds every permission; `admin` every one but feature switches

@@ -2,9 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
+import type { AppContext } from '../app-context.js';
 import type { Config } from '../config/config.js';
 import { hashPassword } from '../auth/passwords.js';
+import { releaseUsShapes } from '../regions/us-atlas.js';
 import { seedDemo } from './demo.js';
+import { writeDemoHistory } from './demo-history.js';
 import {
   BUILDING_TYPES, CLASSIFICATION_TYPES, CONTACT_STATUSES, CONTRACTOR_TYPES, DISPATCH_TYPES, FEATURES,
   SITE_PHASES, SITE_STATUSES, SITE_TYPES, TRADES, UNIONS, slugify,
@@ -70,10 +73,27 @@ export async function seedDatabase(db: Kysely<any>, config: Config): Promise<See
       })
       .execute();
 
-    if (config.seedDemo) await seedDemo(trx, passwordHash);
+    if (config.seedDemo) {
+      await seedDemo(trx, passwordHash);
+      // Its last weeks of work need the app's services: written by seedDemoHistory once the app is built.
+      await trx.insertInto('app_settings').values({ key: 'demo_history_pending', value: JSON.stringify(true) }).execute();
+    }
     await trx.insertInto('app_settings').values({ key: 'seeded_at', value: JSON.stringify(new Date().toISOString()) }).execute();
   });
   return { seeded: true, admin: { email: config.admin.email, password: generated } };
+}
+
+/**
+ * The demo organisation's last four weeks of work (demo-history.ts), written through the built app's services: once,
+ * after the start that seeded the demo (the marker is taken first, so a failure leaves the demo without it rather
+ * than writing it twice).
+ */
+export async function seedDemoHistory(ctx: AppContext): Promise<boolean> {
+  const pending = await ctx.db.deleteFrom('app_settings').where('key', '=', 'demo_history_pending').returning('key').executeTakeFirst();
+  if (!pending) return false;
+  await writeDemoHistory(ctx);
+  releaseUsShapes();
+  return true;
 }
 
 /** The secret that signs realtime channel auth when PUSHER_APP_SECRET/APP_KEY are not set: made once, kept in the database. */

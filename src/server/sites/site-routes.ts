@@ -27,7 +27,7 @@ const contactsBody = z
  * with `detach: true`). An update of the record through the record service (permission, revision, event).
  */
 export function registerContactsRoute(app: FastifyInstance, ctx: AppContext, def: ResourceDefinition) {
-  app.post(`/api/${def.name}/:id/contacts`, params, async (request) => {
+  app.post(`/api/${def.name}/:id/contacts`, { ...params, config: { permission: { resource: def.name, action: 'update' } } }, async (request) => {
     const { id } = (request as IdRequest).params;
     ctx.records.authorize(request.user, def, 'update');
     const body = parseBody(contactsBody, request.body ?? {});
@@ -39,7 +39,7 @@ export function registerContactsRoute(app: FastifyInstance, ctx: AppContext, def
     const { record, message } = await ctx.records.update(request.user, def, id, { contact_ids: contactIds, ...(body.updated_at ? { updated_at: body.updated_at } : {}) }, { socketId: socketOf(request) });
     return { data: record, message };
   });
-  app.post(`/api/${def.name}/:id/share`, params, async (request) => shareRecord(ctx, request, def, (request as IdRequest).params.id));
+  app.post(`/api/${def.name}/:id/share`, { ...params, config: { permission: { resource: def.name, action: 'read' } } }, async (request) => shareRecord(ctx, request, def, (request as IdRequest).params.id));
 }
 
 const changeTypeBody = z.object({ type: z.string().trim().min(1, 'The type field is required.').max(60), updated_at: z.string().optional() }).strict();
@@ -49,7 +49,7 @@ export function registerSiteRoutes(app: FastifyInstance, ctx: AppContext) {
   registerContactsRoute(app, ctx, sitesResource);
 
   // Moving a site to another type needs update permission on both its old and its new category.
-  app.post('/api/sites/:id/change-type', params, async (request) => {
+  app.post('/api/sites/:id/change-type', { ...params, config: { permission: { resource: 'sites', action: 'update' } } }, async (request) => {
     const { id } = (request as IdRequest).params;
     ctx.records.authorize(request.user, sitesResource, 'update');
     const body = parseBody(changeTypeBody, request.body ?? {});
@@ -57,7 +57,7 @@ export function registerSiteRoutes(app: FastifyInstance, ctx: AppContext) {
     return { data: record, message: `${await ctx.records.nameOf(sitesResource)} type changed successfully.` };
   });
 
-  app.post('/api/sites/:id/attachments', params, async (request, reply) => {
+  app.post('/api/sites/:id/attachments', { ...params, config: { permission: { allOf: [{ resource: 'sites', action: 'read' }, { resource: 'attachments', action: 'create' }] } } }, async (request, reply) => {
     const { id } = (request as IdRequest).params;
     await ctx.records.show(request.user, sitesResource, id);
     const { record, message } = await uploadDocument(ctx, request, attachmentsResource, { type: 'site', id });

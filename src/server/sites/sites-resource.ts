@@ -22,7 +22,8 @@ export const sitesResource: ResourceDefinition = schemaBacked(
     table: 'sites',
     fields: {
       contractors: { storage: 'virtual', shape: siteContractors, filterable: false },
-      contractor_ids: { kind: 'integer[]', label: 'contractors', ...pivot('site_contractors', 'site_id', 'contractor_id'), references: { table: 'contractors', softDelete: true } },
+      // `contractors` (with their trades) is the field people set; this one lists their ids for filters.
+      contractor_ids: { kind: 'integer[]', label: 'contractor ids', ...pivot('site_contractors', 'site_id', 'contractor_id'), references: { table: 'contractors', softDelete: true } },
       trade_ids: pivot('site_trades', 'site_id', 'trade_id'),
       contact_ids: pivot('site_contacts', 'site_id', 'contact_id'),
       region_ids: pivot('site_regions', 'site_id', 'region_id'),

@@ -17,7 +17,7 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: AppContext) {
   const { config } = ctx;
   const version = deployVersion(config.version);
 
-  app.get('/api/system/config', { config: { public: true } }, async (request) => {
+  app.get('/api/system/config', { config: { permission: 'public' } }, async (request) => {
     const external = config.pusher.external;
     const scheme = external ? (config.pusher.scheme ?? 'https') : request.protocol;
     const host = external ? config.pusher.host : request.hostname.replace(/:\d+$/, '');
@@ -48,9 +48,9 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: AppContext) {
     };
   });
 
-  app.get('/api/dashboard/version', { config: { public: true } }, async () => ({ version }));
+  app.get('/api/dashboard/version', { config: { permission: 'public' } }, async () => ({ version }));
 
-  app.get('/api/health', { config: { public: true } }, async (_request, reply) => {
+  app.get('/api/health', { config: { permission: 'public' } }, async (_request, reply) => {
     try {
       await sql`select 1`.execute(ctx.db);
       return { status: 'ok', database: ctx.database.kind, version };

@@ -33,7 +33,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext) {
   const users = ctx.resources.get('users')!;
 
   // Goals are kept per month (`period`), with `default` for months that have none.
-  app.post<{ Params: { id: number } }>('/api/users/:id/goals', { schema: { params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } } } } }, async (request) => {
+  app.post<{ Params: { id: number } }>('/api/users/:id/goals', { schema: { params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } } } }, config: { permission: { resource: 'users', action: 'update' } } }, async (request) => {
     const body = parseBody(goalsBody, request.body);
     const current = await ctx.records.show(request.user, users, request.params.id);
     const { period = 'default', ...counts } = body;
@@ -42,7 +42,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext) {
     return { data: record.goals, message: 'Goals updated successfully.' };
   });
 
-  app.post('/api/profile', async (request) => {
+  app.post('/api/profile', { config: { permission: 'signed-in' } }, async (request) => {
     const me = request.user!;
     const body = parseBody(profileBody, request.body);
     const changes: Record<string, unknown> = {};
@@ -55,8 +55,8 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext) {
       }
       changes.password = body.password;
     }
+    // A new password ends the person's other sessions (users resource).
     await ctx.records.update(me, users, me.id, changes, { system: true });
-    if (changes.password && request.session) await ctx.sessions.endAllFor(me.id, request.session.id);
     return { data: await loadAuthUser(ctx.db, me.id, me.impersonator?.id ?? null), message: 'Settings updated successfully.' };
   });
 }

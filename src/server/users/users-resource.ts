@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { hashPassword } from '../auth/passwords.js';
-import { fieldError } from '../http/errors.js';
-import { userChannel } from '../records/model-events.js';
+import { endSessionsOf, sessionIdOf } from '../auth/sessions.js';
+import { fieldError, forbidden } from '../http/errors.js';
+import { userChannel } from '../realtime/channels.js';
 import type { ResourceDefinition } from '../records/resource.js';
+import { assertMayGiveRole, assertMayManageAccount } from './account-rules.js';
 
 export const usersResource: ResourceDefinition = {
   name: 'users',
@@ -27,8 +29,15 @@ export const usersResource: ResourceDefinition = {
   softDelete: true,
   restorable: true,
   hooks: {
-    async beforeWrite(values, { trx, action, existing }) {
+    async beforeWrite(values, { trx, action, existing, user }) {
       const prepared = { ...values };
+      // The server's own writes (registration, a password reset) have no acting person.
+      if (user) {
+        if (existing) await assertMayManageAccount(trx, user, existing, 'change');
+        const roleChanges = 'role_id' in prepared && prepared.role_id !== (existing?.role_id ?? undefined);
+        if (roleChanges && existing?.id === user.id) throw forbidden('You may not change your own role.');
+        if (roleChanges && prepared.role_id) await assertMayGiveRole(trx, user, prepared.role_id);
+      }
       if (action === 'create' && !prepared.password) throw fieldError('password', 'The password field is required.');
       if (prepared.password) prepared.password = await hashPassword(prepared.password);
       else delete prepared.password;
@@ -52,6 +61,15 @@ export const usersResource: ResourceDefinition = {
         if (!team) throw fieldError('team_id', 'The selected team does not exist.');
       }
       return prepared;
+    },
+    async beforeRemove(existing, { trx, user }) {
+      if (user) await assertMayManageAccount(trx, user, existing, 'delete');
+    },
+    async afterWrite(record, { trx, user, action, values }) {
+      if (action === 'restore' && user) await assertMayManageAccount(trx, user, record, 'restore');
+      // A new password signs the person out everywhere else: whoever else knew the old one, or holds a session
+      // opened with it, is out. Changing one's own keeps the session doing it.
+      if (action === 'update' && values?.password) await endSessionsOf(trx, record.id, user?.id === record.id ? sessionIdOf(user) : undefined);
     },
     async present(records, db) {
       const roleIds = [...new Set(records.map((r) => r.role_id).filter(Boolean))];

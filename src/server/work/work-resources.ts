@@ -107,7 +107,8 @@ export const notificationsResource: ResourceDefinition = {
     user_id: ref('users', 'recipient'),
     title: { kind: 'text', required: true, max: 300 },
     body: { kind: 'text', max: 5_000 },
-    link: { kind: 'text', max: 2_000 },
+    // Followed when the person opens the notification: a page of this app or a web address, never javascript: or data:.
+    link: { kind: 'text', max: 2_000, pattern: /^(\/(?!\/)|https?:\/\/)/i, patternMessage: 'The link must be a path of this app (/sites/1/show) or a web address (https://...).' },
     data: { kind: 'json', max: 20_000, sortable: false, filterable: false },
     read_at: { kind: 'datetime', label: 'read at' },
     dismissed_at: { kind: 'datetime', label: 'dismissed at' },

@@ -78,21 +78,21 @@ const completeBody = z.object({ completed: z.boolean().optional() }).passthrough
 export function registerWorkRoutes(app: FastifyInstance, ctx: AppContext) {
   registerRecordPresence(ctx);
   for (const def of [documentsResource, attachmentsResource]) {
-    app.post(`/api/${def.name}`, async (request, reply) => {
+    app.post(`/api/${def.name}`, { config: { permission: { resource: def.name, action: 'create' } } }, async (request, reply) => {
       const { record, message } = await uploadDocument(ctx, request, def);
       return reply.status(201).send({ data: record, message });
     });
-    app.get(`/api/${def.name}/:id/download`, params, (request, reply) => sendDocument(ctx, request as any, reply, def));
+    app.get(`/api/${def.name}/:id/download`, { ...params, config: { permission: { resource: def.name, action: 'read' } } }, (request, reply) => sendDocument(ctx, request as any, reply, def));
   }
 
-  app.post('/api/notes/:id/complete', params, async (request) => {
+  app.post('/api/notes/:id/complete', { ...params, config: { permission: { resource: 'notes', action: 'update' } } }, async (request) => {
     const { id } = (request as IdRequest).params;
     const { completed = true } = parseBody(completeBody, request.body ?? {});
     const { record } = await ctx.records.update(request.user, notesResource, id, { completed }, { socketId: socketOf(request) });
     return { data: record, message: completed ? 'Note marked complete.' : 'Note marked not complete.' };
   });
 
-  app.post('/api/notifications/:id/dismiss', params, async (request) => {
+  app.post('/api/notifications/:id/dismiss', { ...params, config: { permission: { resource: 'notifications', action: 'update' } } }, async (request) => {
     const { id } = (request as IdRequest).params;
     const current = await ctx.records.show(request.user, notificationsResource, id);
     const iso = (value: unknown) => (value ? new Date(value as string).toISOString() : new Date().toISOString());

@@ -31,7 +31,7 @@ import { resourceForType } from '../../resources/names';
 import { describeField, type FieldDescriptor } from '../fieldTypes/describe';
 import { useAppDataProvider } from '../hooks';
 import { asRecordSchema, recordLabel } from '../schema';
-import { ACTION_LABELS, type Revision } from './history';
+import { ACTION_LABELS, revisionAuthor, type Revision } from './history';
 import { RevisionChanges } from './RevisionChanges';
 
 /** The list filters of react-admin -> the query of GET /api/revisions (it takes them as plain parameters). */
@@ -136,7 +136,7 @@ export default function RevisionList() {
         <Title title="History" />
         <DataTable bulkActionButtons={false} expand={<ChangesPanel />} rowClick="expand">
           <DataTable.Col source="created_at" label="When" disableSort render={(revision: Revision) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(revision.created_at)}</span>} />
-          <DataTable.Col source="user_name" label="Who" disableSort render={(revision: Revision) => revision.user_name ?? 'System'} />
+          <DataTable.Col source="user_name" label="Who" disableSort render={(revision: Revision) => revisionAuthor(revision)} />
           <DataTable.Col source="action" label="Action" disableSort render={(revision: Revision) => <Chip size="small" label={ACTION_LABELS[revision.action] ?? revision.action} />} />
           <DataTable.Col source="revisionable_type" label="Record" disableSort>
             <RecordLink />

@@ -12,8 +12,13 @@ export interface Revision {
   /** `{field: [before, after]}` */
   changes: Record<string, [unknown, unknown]> | null;
   import_id: number | null;
+  /** `assistant`: the person approved a change the assistant proposed. */
+  via?: 'assistant' | null;
   created_at: string;
 }
+
+/** Who made a change, as the history shows it. */
+export const revisionAuthor = (revision: Pick<Revision, 'user_name' | 'via'>) => `${revision.user_name ?? 'System'}${revision.via === 'assistant' ? ', proposed by the assistant' : ''}`;
 
 export const ACTION_LABELS: Record<Revision['action'], string> = {
   created: 'Created',

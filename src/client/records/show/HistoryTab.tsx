@@ -18,7 +18,7 @@ import { describeField } from '../fieldTypes/describe';
 import { useAppDataProvider } from '../hooks';
 import { useRecordMutations } from '../mutations';
 import { editableFields, type RecordSchema } from '../schema';
-import { ACTION_LABELS, canRestoreVersion, valuesToRestore, type Revision } from '../history/history';
+import { ACTION_LABELS, canRestoreVersion, revisionAuthor, valuesToRestore, type Revision } from '../history/history';
 import { RevisionChanges } from '../history/RevisionChanges';
 
 export const REVISIONS_KEY = 'revisions';
@@ -64,7 +64,7 @@ export function HistoryTab({ schema }: { schema: RecordSchema }) {
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' }, mb: revision.changes && Object.keys(revision.changes).length ? 1 : 0 }}>
             <Chip size="small" label={ACTION_LABELS[revision.action] ?? revision.action} color={revision.action === 'deleted' ? 'error' : revision.action === 'created' ? 'success' : 'default'} />
             <Typography variant="body2" sx={{ flex: 1 }}>
-              <strong>{revision.user_name ?? 'System'}</strong> · {formatDateTime(revision.created_at)}
+              <strong>{revisionAuthor(revision)}</strong> · {formatDateTime(revision.created_at)}
               {index === 0 && (
                 <Typography component="span" variant="caption" color="text.secondary">
                   {' '}

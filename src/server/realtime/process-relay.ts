@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database.js';
 
 /** One event on its way to the sockets of every server process. `data` is already the protocol's JSON string. */
-export interface BusMessage {
+export interface RelayMessage {
   channels: string[];
   event: string;
   data: string;
@@ -26,7 +26,7 @@ const SPILL_RETENTION = '10 minutes';
  * notified, so large events arrive whole rather than trimmed. On PGlite, NOTIFY is in-process and has no
  * size limit, so nothing is stored.
  */
-export class EventBus {
+export class ProcessRelay {
   private closed = false;
   /** Delivery is serialised so a large event that needs a lookup does not overtake a later small one. */
   private queue: Promise<void> = Promise.resolve();
@@ -34,17 +34,17 @@ export class EventBus {
 
   private constructor(
     private readonly database: Database,
-    private readonly deliver: (message: BusMessage) => void,
+    private readonly deliver: (message: RelayMessage) => void,
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  static async start(database: Database, deliver: (message: BusMessage) => void, log: FastifyBaseLogger): Promise<EventBus> {
-    const bus = new EventBus(database, deliver, log);
-    await database.listen(NOTIFY_CHANNEL, (payload) => bus.receive(payload));
-    return bus;
+  static async start(database: Database, deliver: (message: RelayMessage) => void, log: FastifyBaseLogger): Promise<ProcessRelay> {
+    const relay = new ProcessRelay(database, deliver, log);
+    await database.listen(NOTIFY_CHANNEL, (payload) => relay.receive(payload));
+    return relay;
   }
 
-  async publish(message: BusMessage): Promise<void> {
+  async publish(message: RelayMessage): Promise<void> {
     const payload = JSON.stringify(message);
     if (this.database.kind !== 'postgres' || Buffer.byteLength(payload) <= NOTIFY_LIMIT_BYTES) {
       await this.database.notify(NOTIFY_CHANNEL, payload);
@@ -54,7 +54,7 @@ export class EventBus {
     await this.database.notify(NOTIFY_CHANNEL, JSON.stringify({ ref }));
   }
 
-  /** Database.listen has no way to stop listening; a closed bus just stops delivering. */
+  /** Database.listen has no way to stop listening; a closed relay just stops delivering. */
   close(): void {
     this.closed = true;
   }
@@ -69,7 +69,7 @@ export class EventBus {
       .catch((error) => this.log.error({ err: error }, 'realtime: could not deliver an event'));
   }
 
-  private async read(payload: string): Promise<BusMessage | null> {
+  private async read(payload: string): Promise<RelayMessage | null> {
     let message = JSON.parse(payload);
     if (typeof message?.ref === 'number') {
       const { rows } = await sql<{ payload: string }>`select payload from realtime_payloads where id = ${message.ref}`.execute(this.database.db);
@@ -77,7 +77,7 @@ export class EventBus {
       message = JSON.parse(rows[0].payload);
     }
     const valid = Array.isArray(message?.channels) && typeof message.event === 'string' && typeof message.data === 'string';
-    return valid ? (message as BusMessage) : null;
+    return valid ? (message as RelayMessage) : null;
   }
 
   private async spill(payload: string): Promise<number> {

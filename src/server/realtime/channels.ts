@@ -1,8 +1,6 @@
 import type { Kysely } from 'kysely';
 import { canOnCategory } from '../../common/permissions.js';
-import type { ResourceDefinition } from './resource.js';
-
-export type Publish = (channels: string[], event: string, data: unknown, options?: { exceptSocketId?: string }) => Promise<void>;
+import type { ResourceDefinition } from '../records/resource.js';
 
 export const userChannel = (userId: number) => `private-App.Models.User.${userId}`;
 export const roleChannel = (roleId: number) => `private-App.Models.Role.${roleId}`;

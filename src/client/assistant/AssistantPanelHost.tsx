@@ -1,0 +1,24 @@
+/** Mounted once beside the routes: the side panel with the assistant, for a signed-in person, when it is open. */
+import { Suspense } from 'react';
+import { useSession } from '../app/hooks';
+import { SidePanel } from '../layout/SidePanel';
+import { LoadingScreen } from '../layout/LoadingScreen';
+import { lazyPage } from '../routing/lazyPage';
+import { assistantPanel, useAssistantPanel } from './panelStore';
+
+const AssistantPanel = lazyPage('AssistantPanel', () => import('./AssistantPanel'));
+
+export function AssistantPanelHost() {
+  const { open } = useAssistantPanel();
+  const { user } = useSession();
+  if (!user) return null;
+  return (
+    <SidePanel open={open} onClose={() => assistantPanel.close()} title="Assistant">
+      {open ? (
+        <Suspense fallback={<LoadingScreen fullHeight={false} />}>
+          <AssistantPanel />
+        </Suspense>
+      ) : null}
+    </SidePanel>
+  );
+}

@@ -1,0 +1,201 @@
+import { sql } from 'kysely';
+import { recordLabel, type FieldInfo, type TypeInfo } from '../catalogue.js';
+import { findByName } from '../tools/records.js';
+import type { ToolScope } from '../tools/scope.js';
+
+/**
+ * The words the built-in assistant knows, taken from what the person may read: record type names (the schemas'
+ * names, custom types included), field names, choices, the names of reference records (statuses, trades, building
+ * types...), regions and cities. Loaded per question, and only for the record type the question is about.
+ */
+
+const TYPE_ALIASES: Record<string, string[]> = {
+  site: ['job sites', 'job site', 'jobsites', 'jobsite', 'projects', 'project', 'sites', 'site'],
+  contractor: ['contractors', 'contractor', 'companies', 'company', 'employers', 'employer'],
+  contact: ['contacts', 'contact'],
+  member: ['members', 'member', 'union members'],
+  recruit: ['recruits', 'recruit'],
+  grievance: ['grievances', 'grievance'],
+  task: ['tasks', 'task', 'to-dos', 'todos', 'to do', 'reminders', 'reminder'],
+  note: ['notes', 'note'],
+  region: ['regions', 'region', 'counties'],
+};
+
+/** Singular and plural spellings of a name ("job site" -> "job sites"; "activity" -> "activities"). */
+function spellings(name: string): string[] {
+  const word = name.trim().toLowerCase();
+  if (!word) return [];
+  const plural = /(s|x|z|ch|sh)$/.test(word) ? `${word}es` : /[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}ies` : `${word}s`;
+  return [word, plural];
+}
+
+export function typePhrases(types: readonly TypeInfo[]): Array<{ phrase: string; info: TypeInfo }> {
+  const out: Array<{ phrase: string; info: TypeInfo }> = [];
+  for (const info of types) {
+    const phrases = new Set([...spellings(info.singular), info.plural, ...spellings(info.type.replace(/-/g, ' ')), ...(TYPE_ALIASES[info.type] ?? [])]);
+    for (const phrase of phrases) out.push({ phrase, info });
+  }
+  return out;
+}
+
+/** Tables of the organizing records: their names are asked about as records ("Cedar Tower"), not used as filter words. */
+const RECORD_TABLES = new Set(['sites', 'contractors', 'contacts', 'members', 'recruits', 'grievances', 'users', 'custom_records', 'regions', 'tasks', 'notes', 'documents']);
+const MAX_REFERENCE_ROWS = 200;
+
+export interface ValueWord {
+  field: FieldInfo;
+  value: unknown;
+  label: string;
+  phrases: string[];
+  /** The record type's own category (site type) first, then choices, then related names, then yes/no fields. */
+  rank: number;
+}
+
+const choicePhrases = (value: string, label: string) => {
+  const base = [label.toLowerCase(), value.toLowerCase(), value.toLowerCase().replace(/-/g, ' ')];
+  if (/^non-/.test(value)) base.push(value.replace(/^non-/, 'non'), value.replace(/^non-/, 'not '));
+  return [...new Set(base.filter((p) => p.length > 1))];
+};
+
+export class Vocabulary {
+  private values = new Map<string, Promise<ValueWord[]>>();
+  private regionList: Promise<Array<{ id: number; name: string }>> | null = null;
+  private cityList = new Map<string, Promise<string[]>>();
+
+  constructor(private readonly scope: ToolScope) {}
+
+  /** Words that filter records of `info` by a field value. A category the person may not read is known too, so that asking for it is refused by name. */
+  valueWords(info: TypeInfo): Promise<ValueWord[]> {
+    let words = this.values.get(info.type);
+    if (!words) this.values.set(info.type, (words = this.loadValues(info)));
+    return words;
+  }
+
+  private async loadValues(info: TypeInfo): Promise<ValueWord[]> {
+    const words: ValueWord[] = [];
+    for (const field of info.fields.values()) {
+      if (!field.filterable) continue;
+      if (field.choices) {
+        for (const choice of field.choices) {
+          const category = info.def.categoryColumn === field.slug;
+          words.push({ field, value: choice.value, label: choice.label, phrases: choicePhrases(choice.value, choice.label), rank: category ? 0 : 1 });
+        }
+      } else if (field.target) {
+        const def = this.scope.app.resources.get(field.target);
+        if (!def || RECORD_TABLES.has(def.table)) continue;
+        const rows = await this.scope.app.records.list(this.scope.user, def, { per_page: MAX_REFERENCE_ROWS }).catch(() => null);
+        if (!rows || rows.meta.total > MAX_REFERENCE_ROWS) continue;
+        for (const row of rows.data) {
+          const label = recordLabel(row);
+          words.push({ field, value: row.id, label, phrases: [...new Set([label.toLowerCase(), ...(row.slug ? [String(row.slug).replace(/-/g, ' ')] : [])])], rank: 2 });
+        }
+      } else if (field.kind === 'boolean') {
+        words.push({ field, value: true, label: field.name, phrases: spellings(field.name.replace(/^is /, '')), rank: 3 });
+      }
+    }
+    return words;
+  }
+
+  /** The names of a resource's records the person may read (trades, ...), up to 200. */
+  names(resource: string): Promise<Array<{ id: number; name: string }>> {
+    const key = `names:${resource}`;
+    let list = this.cityList.get(key) as unknown as Promise<Array<{ id: number; name: string }>> | undefined;
+    if (!list) {
+      const def = this.scope.app.resources.get(resource);
+      list = def
+        ? this.scope.app.records.list(this.scope.user, def, { per_page: MAX_REFERENCE_ROWS }).then(({ data }) => data.map((r) => ({ id: r.id, name: recordLabel(r) })), () => [])
+        : Promise.resolve([]);
+      this.cityList.set(key, list as unknown as Promise<string[]>);
+    }
+    return list;
+  }
+
+  regions(): Promise<Array<{ id: number; name: string }>> {
+    if (!this.regionList) {
+      const def = this.scope.app.resources.get('regions');
+      this.regionList = def && this.scope.typeOf('region')
+        ? this.scope.app.records.list(this.scope.user, def, { per_page: 500 }).then(({ data }) => data.map((r) => ({ id: r.id, name: String(r.name) })))
+        : Promise.resolve([]);
+    }
+    return this.regionList;
+  }
+
+  /** The distinct values of a text column among the records the person may read (cities of sites). */
+  cities(info: TypeInfo, column = 'city'): Promise<string[]> {
+    const key = `${info.type}.${column}`;
+    let list = this.cityList.get(key);
+    if (!list) {
+      const value = sql.ref(`t.${column}`);
+      list = info.fields.has(column)
+        ? this.scope.app.records
+            .visibleRows(this.scope.app.db, info.def, this.scope.user)
+            .select(sql<string>`distinct ${value}`.as('value'))
+            .where(value, 'is not', null)
+            .limit(2_000)
+            .execute()
+            .then((rows) => rows.map((r) => String(r.value)).filter((v) => v.length > 1))
+        : Promise.resolve([]);
+      this.cityList.set(key, list);
+    }
+    return list;
+  }
+}
+
+/**
+ * Names change rarely and every figure comes from a tool anyway, so a person's vocabulary is kept for a short while
+ * (a renamed status may go unrecognised, and refused, for that long; it is never counted wrongly).
+ */
+const KEEP_MS = 30_000;
+const kept = new WeakMap<object, Map<string, { at: number; vocabulary: Vocabulary }>>();
+
+export function vocabularyFor(scope: ToolScope): Vocabulary {
+  let byPerson = kept.get(scope.app);
+  if (!byPerson) kept.set(scope.app, (byPerson = new Map()));
+  const key = `${scope.user.id}|${scope.user.permissions.join(',')}`;
+  const hit = byPerson.get(key);
+  if (hit && Date.now() - hit.at < KEEP_MS) return hit.vocabulary;
+  for (const [other, entry] of byPerson) if (Date.now() - entry.at >= KEEP_MS) byPerson.delete(other);
+  const vocabulary = new Vocabulary(scope);
+  byPerson.set(key, { at: Date.now(), vocabulary });
+  return vocabulary;
+}
+
+export interface Found {
+  info: TypeInfo;
+  row: Record<string, any>;
+  /** The name asked for, when no record has it exactly and this is the one record whose name starts with it. */
+  guessedFrom?: string;
+}
+
+/** Types whose records are asked about by name. */
+const NAMED_TYPES = ['site', 'contractor', 'contact', 'member', 'recruit', 'grievance', 'region'];
+
+/**
+ * The records a name points at, among those the person may read: the open record for "this", else exact name
+ * matches (ignoring case) in the first of the preferred types (else of the named types, custom types included) that
+ * has any; a unique partial match counts only when nothing matches exactly.
+ */
+export async function resolveRecords(scope: ToolScope, phrase: string, prefer: readonly TypeInfo[] = []): Promise<Found[]> {
+  const name = phrase.trim().replace(/^["']|["'?.!,]+$/g, '').replace(/^(the|a|an)\s+/i, '').trim();
+  if (!name) return [];
+  if (/^(this|it|here|this one|this record|this page|this (site|job site|contractor|contact|member|recruit|grievance|region|project|company|person))$/i.test(name)) {
+    if (!scope.context) return [];
+    const info = scope.typeOf(scope.context.type);
+    if (!info) return [];
+    const row = await scope.app.records.show(scope.user, info.def, scope.context.id).catch(() => null);
+    return row ? [{ info, row }] : [];
+  }
+  const candidates = prefer.length ? prefer : scope.types.filter((t) => NAMED_TYPES.includes(t.type) || t.custom);
+  const exact: Found[] = [];
+  const partial: Found[] = [];
+  // Types in order (sites first): the first type with a record of exactly that name is the one meant.
+  for (const info of candidates) {
+    if (!info.def.search?.length) continue;
+    const rows = await findByName(scope, info.def, name, 10);
+    for (const row of rows) (recordLabel(row).toLowerCase() === name.toLowerCase() ? exact : partial).push({ info, row });
+    if (exact.length) break;
+  }
+  if (exact.length) return exact;
+  const starts = partial.filter((f) => recordLabel(f.row).toLowerCase().startsWith(name.toLowerCase()));
+  return starts.length === 1 ? [{ ...starts[0], guessedFrom: name }] : [];
+}

@@ -1,0 +1,73 @@
+import { suggestTargets, type ImportRecordType } from '../../common/import-targets.js';
+import type { AppContext } from '../app-context.js';
+import { createBatchValidator, reasonOf } from '../records/batch-writer.js';
+import { cleanHeaders, isBlankRecord, readCsv } from './csv-reader.js';
+import { customTargets } from './importer-service.js';
+import { createMapper, keyFieldOf, type ImporterConfig } from './mapper.js';
+import { definitionFor } from './record-types.js';
+import type { UploadedFile } from './uploads.js';
+
+const PREVIEW_ROWS = 20;
+
+/**
+ * The first rows of a file as the importer would map them, with the errors they would produce as new records (the
+ * importer's defaults filling empty values, as the import job does). Without an importer: the headers, suggested
+ * targets and the raw rows. Nothing is written.
+ */
+export async function previewFile(ctx: AppContext, file: UploadedFile, importer: ImporterConfig | null, recordType: ImportRecordType) {
+  const { records } = ctx;
+  const type: ImportRecordType = importer?.record_type ?? recordType;
+  const def = definitionFor(ctx.resources, type);
+  const fields = await records.fields(def);
+  let headers: string[] = [];
+  const rows: any[] = [];
+  let mapper: ReturnType<typeof createMapper> | null = null;
+  const validate = createBatchValidator(fields, def.readOnly ?? []);
+  for await (const record of readCsv(file.path, file.encoding, { maxRecords: PREVIEW_ROWS * 3 })) {
+    if (record.index === -1) {
+      headers = cleanHeaders(record.cells);
+      if (importer) mapper = createMapper(importer, headers, fields);
+      continue;
+    }
+    if (isBlankRecord(record.cells)) continue;
+    if (rows.length >= PREVIEW_ROWS) break;
+    if (!mapper) {
+      rows.push({ line: record.line, cells: record.cells });
+      continue;
+    }
+    const mapped = mapper.map(record.cells, record.line, record.index);
+    const errors = [...mapped.errors];
+    const candidate: Record<string, unknown> = { ...mapped.values };
+    for (const [field, fallback] of Object.entries({ ...(type === 'site' ? { type: 'pending' } : type === 'contractor' ? { type: 'none' } : {}), ...(importer?.defaults ?? {}) })) {
+      if ((candidate[field] === undefined || candidate[field] === '') && field in fields) candidate[field] = fallback;
+    }
+    try {
+      validate(candidate, { mode: 'create', hidden: await records.hiddenFields(def, candidate) });
+    } catch (error) {
+      errors.push(reasonOf(error));
+    }
+    rows.push({
+      line: record.line,
+      cells: record.cells,
+      values: mapped.values,
+      related: {
+        trades: mapped.trades,
+        status: mapped.status ?? null,
+        union: mapped.union ?? null,
+        classification: mapped.classification ?? null,
+        craft: mapped.craft ?? null,
+        contractor: mapped.contractor ?? null,
+        contacts: mapped.contacts,
+      },
+      errors,
+    });
+  }
+  return {
+    file: { name: file.name, size: file.size, encoding: file.encoding, lines: file.lines },
+    headers,
+    suggestions: suggestTargets(headers, type, customTargets(fields)),
+    missing_columns: mapper?.missing ?? [],
+    key_field: importer ? keyFieldOf(importer) : null,
+    rows,
+  };
+}

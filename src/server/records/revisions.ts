@@ -1,0 +1,56 @@
+import { sql, type Kysely } from 'kysely';
+import type { AuthUser } from '../auth/auth-user.js';
+
+export type RevisionAction = 'created' | 'updated' | 'deleted' | 'restored' | 'imported';
+
+/** One entry of a record's history: what changed, as `{field: [before, after]}`. */
+export interface Revision {
+  type: string;
+  id: number;
+  action: RevisionAction;
+  changes: Record<string, unknown>;
+  /** The import that made the change (imports, undo and the protected-fields rule read it). */
+  importId?: number | null;
+  /** `assistant` when the person approved a change the assistant proposed. */
+  via?: 'assistant' | null;
+  /** The bulk change the revision belongs to (a region load, an undo): the activity feed shows a batch as one entry. */
+  batchId?: string | null;
+}
+
+/** Rows per statement: the whole slice travels as one JSON parameter, not thousands of bound values. */
+const SLICE = 1_000;
+
+/**
+ * The one writer of `revisions` rows, used by single writes (one row) and batch writes (thousands) alike, inside the
+ * transaction of the write they describe. The author is the person acting: the administrator when impersonating,
+ * nobody (null) when the server acts on its own.
+ */
+export async function writeRevisions(trx: Kysely<any>, user: AuthUser | null, revisions: readonly Revision[]): Promise<void> {
+  const userId = user?.impersonator?.id ?? user?.id ?? null;
+  for (let start = 0; start < revisions.length; start += SLICE) {
+    const rows = revisions.slice(start, start + SLICE).map((r) => ({ type: r.type, id: r.id, action: r.action, changes: r.changes, import_id: r.importId ?? null, via: r.via ?? null, batch_id: r.batchId ?? null }));
+    await sql`insert into revisions (revisionable_type, revisionable_id, action, user_id, changes, import_id, via, batch_id)
+      select x.type, x.id, x.action, ${userId}::integer, x.changes, x.import_id, x.via, x.batch_id
+      from json_to_recordset(${JSON.stringify(rows)}::json) as x(type text, id integer, action text, changes jsonb, import_id integer, via text, batch_id text)`.execute(trx);
+  }
+}
+
+/** `{field: [before, after]}` for every value that differs. */
+export function changesOf(before: Record<string, any>, after: Record<string, any>) {
+  const changes: Record<string, [unknown, unknown]> = {};
+  for (const [key, value] of Object.entries(after)) {
+    if (key === 'password') {
+      if (before[key] !== value) changes[key] = ['••••', '••••'];
+      continue;
+    }
+    const old = before[key] ?? null;
+    if (!sameValue(old, value ?? null)) changes[key] = [old, value ?? null];
+  }
+  return changes;
+}
+
+function sameValue(a: unknown, b: unknown) {
+  if (a instanceof Date || b instanceof Date) return new Date(a as any).getTime() === new Date(b as any).getTime();
+  if (typeof a === 'number' || typeof b === 'number') return a !== null && b !== null && Number(a) === Number(b);
+  return JSON.stringify(a) === JSON.stringify(b);
+}

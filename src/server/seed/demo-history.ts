@@ -1,0 +1,336 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { sql } from 'kysely';
+import type { AppContext } from '../app-context.js';
+import type { AuthUser } from '../auth/auth-user.js';
+import { loadAuthUser } from '../auth/load-user.js';
+import { ImportService, type StoredFile } from '../imports/import-service.js';
+import { ImporterService } from '../imports/importer-service.js';
+import { ImportProcessor } from '../imports/processor.js';
+import { seedReadyMadeImporters } from '../imports/ready-made.js';
+import { demoShapes, METROS } from './demo-places.js';
+import { ASSISTANT_SITE_TYPES, DAY, taskTitle } from './demo.js';
+import { vendorFile, STAGES, type KnownSite } from './demo-vendor-file.js';
+import { prng, type Random } from './prng.js';
+
+/**
+ * The demo organisation's last four weeks, written through the app's own services as the demo people (the record
+ * service for edits, tasks and notes; the import job for two vendor files), then dated back to when they happened:
+ * so the dashboard, the activity feed, tasks, notifications and each record's history show work for everyone. Runs
+ * once, after the app is built, on a database the demo was just seeded into. Deterministic (same seed, same story).
+ */
+
+const HOUR = 3_600_000;
+const MINUTE = 60_000;
+type TaskType = 'call' | 'meeting' | 'visit';
+
+interface Person {
+  key: 'admin' | 'leader' | 'sam' | 'dana' | 'ana';
+  user: AuthUser;
+  /** Where the person works: sites south or north of Bakersfield, or anywhere. */
+  area: 'south' | 'north' | 'all';
+}
+
+interface StoryEvent {
+  at: number;
+  run: () => Promise<void>;
+}
+
+interface StoryTask {
+  id?: number;
+  title: string;
+  creator: Person;
+  assignee: Person;
+  created: number;
+  due: number;
+  completed: number | null;
+}
+
+export async function writeDemoHistory(ctx: AppContext, now = Date.now()) {
+  const rand = prng(20261122);
+  const { db } = ctx;
+  const person = async (email: string | null, key: Person['key'], area: Person['area']): Promise<Person> => {
+    const row = email
+      ? await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()
+      : await db.selectFrom('users as u').innerJoin('roles as r', 'r.id', 'u.role_id').select('u.id').where('r.slug', '=', 'super').orderBy('u.id').executeTakeFirstOrThrow();
+    return { key, user: (await loadAuthUser(db, row.id))!, area };
+  };
+  const admin = await person(null, 'admin', 'all');
+  const leader = await person('leader@example.com', 'leader', 'all');
+  const sam = await person('organizer@example.com', 'sam', 'south');
+  const dana = await person('organizer2@example.com', 'dana', 'north');
+  const ana = await person('assistant@example.com', 'ana', 'north');
+
+  const sites = await db.selectFrom('sites as s').leftJoin('site_statuses as st', 'st.id', 's.site_status_id').select(['s.id', 's.name', 's.type', 's.latitude', 's.external_id', 's.city', 'st.name as stage', 's.site_status_id']).where('s.deleted_at', 'is', null).orderBy('s.id').execute();
+  const statuses = await db.selectFrom('site_statuses').select(['id', 'name']).orderBy('position').execute();
+  const contacts = await db.selectFrom('contacts').select(['id', 'first_name', 'last_name', 'status']).orderBy('id').execute();
+  // The sites the assistant may read all along (a site the story makes union later is not readable before).
+  const assistantSites = sites.filter((s) => ASSISTANT_SITE_TYPES.includes(s.type));
+  const sitesOf = (who: Person) => (who.key === 'ana' ? assistantSites : who.area === 'all' ? sites : sites.filter((s) => (who.area === 'south') === (Number(s.latitude) < 35.6)));
+
+  /** A time `daysAgo` days back at a working hour (US Pacific, in UTC), never in the last twenty minutes. */
+  const at = (daysAgo: number) => {
+    const day = new Date(now - daysAgo * DAY);
+    day.setUTCHours(rand.int(15, 23), rand.int(0, 59), 0, 0);
+    const time = day.getTime();
+    return time > now - 20 * MINUTE ? now - rand.int(25, 240) * MINUTE : time;
+  };
+
+  const events: StoryEvent[] = [];
+  const add = (time: number, run: () => Promise<void>) => events.push({ at: time, run });
+  const resource = (name: string) => ctx.resources.get(name)!;
+  /** Writes through the record service as `who`, then dates the revisions (and the record) back to `time`. */
+  const write = async (time: number, table: string, work: () => Promise<Record<string, any>>, created = false): Promise<number> => {
+    const before = await lastRevisionId(ctx);
+    const { id } = (await work()) as { id: number };
+    const when = new Date(time);
+    await db.updateTable('revisions').set({ created_at: when }).where('id', '>', before).execute();
+    await db.updateTable(table).set(created ? { created_at: when, updated_at: when } : { updated_at: when }).where('id', '=', id).execute();
+    return id;
+  };
+  const update = (who: Person, name: string, id: number, values: Record<string, unknown>, time: number) =>
+    write(time, resource(name).table, async () => (await ctx.records.update(who.user, resource(name), id, values)).record);
+  const create = (who: Person, name: string, values: Record<string, unknown>, time: number) =>
+    write(time, resource(name).table, async () => (await ctx.records.create(who.user, resource(name), values)).record, true);
+
+  // ---- tasks given and done: everyone ends with work to do, some of it overdue -----------------------------------
+  const plan: Array<[Person, Person, number]> = [
+    [leader, sam, 8], [leader, dana, 8], [leader, ana, 5], [leader, admin, 2], [admin, admin, 3], [sam, sam, 3], [dana, dana, 3], [admin, leader, 3],
+  ];
+  const tasks: StoryTask[] = [];
+  const types: TaskType[] = ['visit', 'call', 'meeting'];
+  for (const [creator, assignee, count] of plan) {
+    for (let k = 0; k < count; k++) {
+      const type = types[(tasks.length + k) % 3];
+      let created: number;
+      let due: number;
+      if (k === 0) {
+        created = at(rand.int(0, 3));
+        due = now + rand.int(1, 7) * DAY + rand.int(0, 8) * HOUR; // coming up
+      } else if (k === 1) {
+        created = at(rand.int(6, 12));
+        due = now - rand.int(1, 4) * DAY - rand.int(0, 8) * HOUR; // overdue
+      } else {
+        created = at(rand.int(3, 27));
+        due = created + rand.int(1, 9) * DAY;
+      }
+      // The assistant may not change tasks: theirs stay open.
+      const mayFinish = assignee !== ana && k > 1 && due < now - 6 * HOUR && rand.chance(0.9);
+      const completed = mayFinish ? Math.min(Math.max(created + HOUR, due + rand.int(-20, 20) * HOUR), now - 30 * MINUTE) : null;
+      const onContact = assignee === ana && k % 2 === 1;
+      const contact = onContact ? rand.pick(contacts) : null;
+      const site = onContact ? null : rand.pick(sitesOf(assignee));
+      const title = contact ? (type === 'call' ? `Call ${contact.first_name} ${contact.last_name} about dues` : `Meet ${contact.first_name} ${contact.last_name} at the hall`) : taskTitle(rand, type, site!.name);
+      const task: StoryTask = { title, creator, assignee, created, due, completed };
+      tasks.push(task);
+      add(created, async () => {
+        task.id = await create(creator, 'tasks', {
+          title,
+          type: contact && type === 'visit' ? 'call' : type,
+          due_at: new Date(due).toISOString(),
+          assignee_id: assignee.user.id,
+          ...(contact ? { taskable_type: 'contact', taskable_id: contact.id } : { taskable_type: 'site', taskable_id: site!.id }),
+        }, created);
+      });
+      if (completed !== null) {
+        add(completed, async () => {
+          await update(assignee, 'tasks', task.id!, { completed_at: new Date(completed).toISOString() }, completed);
+        });
+        if (site && type !== 'call') {
+          const report = rand.pick(VISIT_REPORTS);
+          const written = Math.min(completed + rand.int(5, 40) * MINUTE, now - 20 * MINUTE);
+          add(written, async () => {
+            await create(assignee, 'notes', { body: report, notable_type: 'site', notable_id: site.id }, written);
+          });
+        }
+      }
+    }
+  }
+
+  // ---- sites move on: stages, and two won for the union (the vendor files below report other sites) -------------
+  const touched = new Set<number>();
+  for (let i = 0; i < 16; i++) {
+    const who = rand.pick([sam, sam, dana, dana, leader]);
+    const site = rand.pick(sitesOf(who).filter((s) => s.stage && STAGES.indexOf(s.stage) >= 0 && STAGES.indexOf(s.stage) < STAGES.length - 1));
+    const next = statuses.find((s) => s.name === STAGES[STAGES.indexOf(site.stage!) + 1]);
+    if (!next) continue;
+    site.stage = next.name;
+    touched.add(site.id);
+    const time = at(rand.int(0, 27));
+    add(time, async () => {
+      await update(who, 'sites', site.id, { site_status_id: next.id }, time);
+    });
+  }
+  for (const [daysAgo, body] of [[12, 'Signed the project labor agreement with the GC today.'], [3, 'Owner confirmed all trades will be union; PLA signed.']] as const) {
+    const site = rand.pick(sites.filter((s) => s.type === 'non-union'));
+    site.type = 'union';
+    touched.add(site.id);
+    const time = at(daysAgo);
+    add(time, async () => {
+      await update(leader, 'sites', site.id, { type: 'union' }, time);
+      await create(leader, 'notes', { body, notable_type: 'site', notable_id: site.id }, time + 10 * MINUTE);
+    });
+  }
+
+  // ---- contacts move up the ladder; notes on sites and contacts --------------------------------------------------
+  const ladder = ['prospect', 'interested', 'applied', 'member'];
+  for (let i = 0; i < 10; i++) {
+    const who = rand.pick([sam, dana]);
+    const contact = rand.pick(contacts.filter((c) => ladder.indexOf(c.status) >= 0 && ladder.indexOf(c.status) < ladder.length - 1));
+    contact.status = ladder[ladder.indexOf(contact.status) + 1];
+    const status = contact.status;
+    const time = at(rand.int(0, 27));
+    add(time, async () => {
+      await update(who, 'contacts', contact.id, { status }, time);
+    });
+  }
+  for (let i = 0; i < 16; i++) {
+    const who = rand.pick([sam, dana, leader, ana, ana]);
+    const onContact = rand.chance(0.3);
+    const time = at(rand.int(0, 27));
+    const owner = onContact ? { notable_type: 'contact', notable_id: rand.pick(contacts).id } : { notable_type: 'site', notable_id: rand.pick(sitesOf(who)).id };
+    const body = rand.pick(onContact ? CONTACT_NOTES : SITE_NOTES);
+    add(time, async () => {
+      await create(who, 'notes', { body, ...owner }, time);
+    });
+  }
+
+  // ---- recruits signed, a grievance settled, the administrator's own changes ---------------------------------------
+  const recruits = await db.selectFrom('recruits').select('id').where('status', '!=', 'signed').orderBy('id').execute();
+  for (const [who, daysAgo] of [[sam, 9], [sam, 2], [dana, 5]] as const) {
+    const recruit = recruits.splice(rand.int(0, recruits.length - 1), 1)[0];
+    if (!recruit) continue;
+    const time = at(daysAgo);
+    add(time, async () => {
+      await update(who, 'recruits', recruit.id, { status: 'signed', signed_at: new Date(time).toISOString().slice(0, 10) }, time);
+    });
+  }
+  const grievance = await db.selectFrom('grievances').select(['id', 'filed_at']).where('status', '=', 'open').orderBy('id').executeTakeFirst();
+  if (grievance) {
+    const time = at(4);
+    add(time, async () => {
+      await update(leader, 'grievances', grievance.id, { status: 'closed', closed_at: new Date(time).toISOString().slice(0, 10) }, time);
+    });
+  }
+  const teamTime = at(25);
+  add(teamTime, async () => {
+    await create(admin, 'teams', { name: 'Central Valley', description: 'Fresno, Bakersfield and Stockton.', color: '#6d4c41' }, teamTime);
+  });
+
+  // ---- two weekly vendor files, imported by an organizer and by the leader -----------------------------------------
+  const { counties } = demoShapes();
+  const countyByCode = new Map(counties.map((c) => [c.code, c]));
+  const south = METROS.filter((m) => m.lat < 35.6);
+  const imports: Array<{ id?: number; who: Person; time: number }> = [];
+  const week1 = at(20);
+  const week2 = at(6);
+  for (const [who, time, newRows, firstNumber] of [[sam, week1, 28, 202600500100], [leader, week2, 16, 202600500200]] as const) {
+    const known: KnownSite[] = sites
+      .filter((s) => !touched.has(s.id) && s.external_id && s.stage && STAGES.indexOf(s.stage) >= 0 && STAGES.indexOf(s.stage) < 2)
+      .filter(() => rand.chance(0.03))
+      .slice(0, 6)
+      .map((s) => ({ external_id: s.external_id!, name: s.name, stage: s.stage, city: s.city }));
+    const file = vendorFile(rand, countyByCode, who === sam ? south : METROS, { week: new Date(time), newRows, firstNumber, known });
+    const entry: (typeof imports)[number] = { who, time };
+    imports.push(entry);
+    add(time, async () => {
+      entry.id = await runVendorImport(ctx, who.user, `dodge-weekly-${new Date(time).toISOString().slice(0, 10)}.csv`, file, time);
+    });
+  }
+
+  events.sort((a, b) => a.at - b.at);
+  for (const event of events) await event.run();
+
+  await notify(ctx, rand, now, { tasks, imports, leader });
+}
+
+/**
+ * An import as `POST /api/imports` starts it (the file kept with the uploads, the import row and its revision),
+ * run by the import job's processor, then dated back: the import, its revisions and what it wrote.
+ */
+async function runVendorImport(ctx: AppContext, user: AuthUser, name: string, file: { text: string; lines: number }, time: number): Promise<number> {
+  const { db } = ctx;
+  await seedReadyMadeImporters(db);
+  const importer = await db.selectFrom('importers').select('id').where('slug', '=', 'vendor-job-sites').where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+  const config = (await new ImporterService(ctx).config(importer.id))!;
+  const folder = path.join(ctx.config.dataDir, 'files', 'imports');
+  await mkdir(folder, { recursive: true });
+  const stored: StoredFile = { name, path: path.join(folder, `${randomUUID()}.csv`), size: Buffer.byteLength(file.text), encoding: 'utf8', lines: file.lines };
+  await writeFile(stored.path, file.text);
+  const before = await lastRevisionId(ctx);
+  // Started as the person would start it; its queued job is run here at once (the worker later finds it done).
+  const imports = new ImportService(ctx, () => undefined);
+  const row = await imports.start(user, config, [stored], name);
+  await new ImportProcessor(ctx, imports).run(row.id);
+
+  const started = new Date(time);
+  const finished = new Date(time + 40_000);
+  await db.updateTable('imports').set({ created_at: started, started_at: started, finished_at: finished, updated_at: finished }).where('id', '=', row.id).execute();
+  await db.updateTable('revisions').set({ created_at: started }).where('id', '>', before).where((eb) => eb.or([eb('import_id', 'is', null), eb('import_id', '!=', row.id)])).execute();
+  await db.updateTable('revisions').set({ created_at: finished }).where('import_id', '=', row.id).execute();
+  const written = await db.selectFrom('import_records').select(['record_type', 'record_id', 'created']).where('import_id', '=', row.id).execute();
+  for (const type of new Set(written.map((w) => w.record_type))) {
+    const table = ctx.resources.byType(type)?.table;
+    if (!table) continue;
+    const createdIds = written.filter((w) => w.record_type === type && w.created).map((w) => w.record_id);
+    const updatedIds = written.filter((w) => w.record_type === type && !w.created).map((w) => w.record_id);
+    if (createdIds.length) await db.updateTable(table).set({ created_at: finished, updated_at: finished }).where('id', 'in', createdIds).execute();
+    if (updatedIds.length) await db.updateTable(table).set({ updated_at: finished }).where('id', 'in', updatedIds).execute();
+  }
+  return row.id;
+}
+
+/** What people were told: tasks given to them, tasks gone overdue, imports finished, work done on the leader's team. */
+async function notify(ctx: AppContext, rand: Random, now: number, story: { tasks: StoryTask[]; imports: Array<{ id?: number; who: Person; time: number }>; leader: Person }) {
+  const rows: Array<Record<string, unknown>> = [];
+  const say = (who: Person, time: number, title: string, body: string | null, link: string, readAfter: number | null) => {
+    const read = readAfter !== null && time + readAfter < now - HOUR ? new Date(time + readAfter) : null;
+    rows.push({ user_id: who.user.id, title: title.slice(0, 300), body, link, created_at: new Date(time), updated_at: read ?? new Date(time), read_at: read });
+  };
+  const dateOf = (time: number) => new Date(time).toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'America/Los_Angeles' });
+  for (const task of story.tasks) {
+    if (!task.id) continue;
+    if (task.creator !== task.assignee) {
+      say(task.assignee, task.created, `${task.creator.user.name} gave you a task: ${task.title}`, `Due ${dateOf(task.due)}.`, `/tasks/${task.id}/show`, now - task.created > 2 * DAY ? rand.int(1, 30) * HOUR : null);
+    }
+    if (task.completed === null && task.due < now) say(task.assignee, task.due + HOUR, `Overdue: ${task.title}`, `It was due ${dateOf(task.due)}.`, `/tasks/${task.id}/show`, null);
+    if (task.completed !== null && task.creator === story.leader && task.assignee !== story.leader) {
+      say(story.leader, task.completed, `${task.assignee.user.name} completed: ${task.title}`, null, `/tasks/${task.id}/show`, now - task.completed > DAY ? rand.int(2, 20) * HOUR : null);
+    }
+  }
+  for (const entry of story.imports) {
+    if (!entry.id) continue;
+    const done = await ctx.db.selectFrom('imports').select(['name', 'created_count', 'updated_count', 'failed_count']).where('id', '=', entry.id).executeTakeFirstOrThrow();
+    say(entry.who, entry.time + 40_000, `Your import ${done.name} finished`, `${done.created_count} created, ${done.updated_count} updated, ${done.failed_count} could not be imported.`, `/imports/${entry.id}/show`, 10 * MINUTE);
+  }
+  rows.sort((a, b) => (a.created_at as Date).getTime() - (b.created_at as Date).getTime());
+  if (rows.length) await ctx.db.insertInto('notifications').values(rows).execute();
+}
+
+async function lastRevisionId(ctx: AppContext): Promise<number> {
+  const row = await ctx.db.selectFrom('revisions').select(sql<string>`coalesce(max(id), 0)`.as('id')).executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+const VISIT_REPORTS = [
+  'Visited at lunch: about 15 workers on site, three asked about apprenticeship.',
+  'Met the superintendent; he will let us talk to the crew on Friday.',
+  'Drywall sub is non-union; got two phone numbers from the crew.',
+  'Walked the site with the steward. Fall protection looks fixed.',
+  'GC says bids for electrical close next week.',
+  'Talked to the owner’s rep: prevailing wage applies to phase 2.',
+];
+const SITE_NOTES = [
+  'Crane went up this week; concrete pour starts Monday.',
+  'Flyers handed out at the gate, 20 taken.',
+  'Heard the GC is bringing in an out-of-state crew for framing.',
+  'Certified payroll requested from the awarding agency.',
+  'Left a message with the project manager.',
+];
+const CONTACT_NOTES = [
+  'Interested in the apprenticeship; send the application link.',
+  'Asked about health coverage for his family.',
+  'Prefers texts in Spanish after 6 pm.',
+  'Will bring two co-workers to the Thursday meeting.',
+];
