@@ -2,7 +2,7 @@
 /**
  * The generated record list (records/RecordList.tsx) in react-admin with a fake data provider: what the person sees
  * (rows, the "Displaying 1 to N of M" footer) and what the data provider is asked (getList params of a filter),
- * and that a row opens the record.
+ * that a row opens the record, and the grid's sort, page and selection reaching the list controller.
  */
 import './setup-dom';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -147,12 +147,48 @@ describe('the generated record list', { timeout: 60_000 }, () => {
     expect(screen.getByText('Lopez')).toBeInTheDocument();
   });
 
-  it('opens the record when its row is clicked', async () => {
+  it('opens the record from its row: the name is a link to it', async () => {
     let location: Location | undefined;
     renderList(dataProvider, (next) => (location = next));
     const cell = await screen.findByText('Chloe');
-    const row = cell.closest('tr')!;
-    await userEvent.setup().click(within(row).getByText('Martin'));
+    const row = cell.closest('[role="row"]') as HTMLElement;
+    const link = within(row).getByRole('link', { name: 'Chloe' });
+    expect(link).toHaveAttribute('href', '/contacts/3/show');
+    await userEvent.setup().click(link);
     await waitFor(() => expect(location?.pathname).toBe('/contacts/3/show'));
+  });
+
+  it('opens the record with Enter on the name cell', async () => {
+    let location: Location | undefined;
+    renderList(dataProvider, (next) => (location = next));
+    const cell = (await screen.findByText('Ben')).closest('[role="gridcell"]') as HTMLElement;
+    const user = userEvent.setup();
+    await user.click(cell);
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(location?.pathname).toBe('/contacts/2/show'));
+  });
+
+  it('sorts on the server when a column header is clicked', async () => {
+    renderList(dataProvider);
+    await screen.findByText('Ana');
+    const header = screen.getByRole('columnheader', { name: /Last name/ });
+    await userEvent.setup().click(within(header).getByText('Last name'));
+    await waitFor(() => expect(dataProvider.getList).toHaveBeenLastCalledWith('contacts', expect.objectContaining({ sort: { field: 'last_name', order: 'ASC' }, pagination: { page: 1, perPage: 25 } })));
+  });
+
+  it('asks for the next page from the grid footer', async () => {
+    renderList(dataProvider);
+    await screen.findByText('Ana');
+    await userEvent.setup().click(screen.getByRole('button', { name: /next page/i }));
+    await waitFor(() => expect(dataProvider.getList).toHaveBeenLastCalledWith('contacts', expect.objectContaining({ pagination: { page: 2, perPage: 25 } })));
+    expect(await screen.findByText(`Displaying 26 to 40 of ${TOTAL}`)).toBeInTheDocument();
+  });
+
+  it('feeds the rows selected in the grid to the bulk actions', async () => {
+    renderList(dataProvider);
+    const row = (await screen.findByText('Ana')).closest('[role="row"]') as HTMLElement;
+    await userEvent.setup().click(within(row).getByRole('checkbox'));
+    expect(await screen.findByText(/1 item selected/i)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Delete/ })).toBeInTheDocument();
   });
 });

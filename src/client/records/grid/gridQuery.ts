@@ -74,6 +74,9 @@ function operatorFor(kind: FilterValueKind, suffix: string, value: unknown): str
   return OPERATORS[kind].find((operator) => SUFFIX[operator] === suffix && operator !== 'isEmpty' && operator !== 'isNotEmpty');
 }
 
+/** The page sizes a list offers (the grid's footer and the card list's pagination). */
+export const PER_PAGE_CHOICES = [10, 25, 50, 100];
+
 // ---- sort and pages --------------------------------------------------------------------------------------------
 
 export function sortModelToListSort(model: readonly GridSortItem[]): ListSort {
