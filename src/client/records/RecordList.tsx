@@ -3,7 +3,7 @@
  * (a click on its header), a filter for every field (Add filter) and a text search, all kept in the URL, columns
  * the person can show or hide, bulk delete, and for sites and contractors one tab per permitted category.
  */
-import { lazy, Suspense, useMemo, type ReactElement } from 'react';
+import { useMemo, type ReactElement } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -15,7 +15,6 @@ import RestoreFromTrashIcon from '@mui/icons-material/RestoreFromTrashOutlined';
 import {
   CreateButton,
   FilterButton,
-  Loading,
   List,
   Pagination,
   SearchInput,
@@ -23,7 +22,6 @@ import {
   Title,
   TopToolbar,
   useCanAccess,
-  useCanAccessResources,
   useListContext,
 } from 'react-admin';
 import { CATEGORY_PERMISSIONS } from '../../common/permissions';
@@ -33,23 +31,11 @@ import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { defaultColumns, fieldTypeUI, FieldDisplay, type FieldDescriptor } from './fieldTypes';
 import { PER_PAGE_CHOICES } from './grid/gridQuery';
 import { shownColumns, useGridPreferences } from './grid/preferences';
-import { useCategoryAccess, useDescriptors } from './hooks';
+import { useCategoryAccess, useVisibleDescriptors } from './hooks';
+import RecordGrid from './grid/RecordGrid';
 import { BulkDeleteRecordsButton } from './BulkDeleteRecordsButton';
 import { recordLabel, type RecordSchema } from './schema';
 import { MissingSchema, useRecordScreen } from './ui';
-
-export { PER_PAGE_CHOICES };
-
-/** The data grid loads with the first list shown on a wide screen. */
-const RecordGrid = lazy(() => import('./grid/RecordGrid'));
-
-/** The fields a person may see in lists (relations to what they may not read are left out). */
-export function useVisibleDescriptors(schema: RecordSchema | undefined): FieldDescriptor[] {
-  const descriptors = useDescriptors(schema);
-  const referenced = useMemo(() => [...new Set(descriptors.flatMap((descriptor) => (descriptor.reference ? [descriptor.reference.resource] : [])))], [descriptors]);
-  const { canAccess: reads } = useCanAccessResources({ action: 'read', resources: referenced });
-  return useMemo(() => descriptors.filter((descriptor) => !descriptor.reference || reads?.[descriptor.reference.resource]), [descriptors, reads]);
-}
 
 function categoryLabel(category: string) {
   return TYPE_LABELS[category] ?? titleCase(category.replace(/-/g, ' '));
@@ -143,9 +129,7 @@ export function RecordListBody({ schema, descriptors, canDelete }: { schema: Rec
     return <SimpleList primaryText={(record) => recordLabel(record)} secondaryText={second ? () => <FieldDisplay descriptor={second} variant="list" /> : undefined} linkType="show" />;
   }
   return (
-    <Suspense fallback={<Loading />}>
-      <RecordGrid resource={schema.resource} descriptors={descriptors} bulkActionButtons={canDelete ? <BulkDeleteRecordsButton schema={schema} /> : undefined} />
-    </Suspense>
+    <RecordGrid schema={schema} descriptors={descriptors} bulkActionButtons={canDelete ? <BulkDeleteRecordsButton schema={schema} /> : undefined} />
   );
 }
 

@@ -45,9 +45,9 @@ const CONTACT_SCHEMA = {
 };
 
 const CONTACTS = [
-  { id: 1, first_name: 'Ana', last_name: 'Lopez', status: 'member' },
-  { id: 2, first_name: 'Ben', last_name: 'Okafor', status: 'prospect' },
-  { id: 3, first_name: 'Chloe', last_name: 'Martin', status: 'prospect' },
+  { id: 1, first_name: 'Ana', last_name: 'Lopez', status: 'member', updated_at: '2026-03-01T10:00:00.000Z' },
+  { id: 2, first_name: 'Ben', last_name: 'Okafor', status: 'prospect', updated_at: '2026-03-02T10:00:00.000Z' },
+  { id: 3, first_name: 'Chloe', last_name: 'Martin', status: 'prospect', updated_at: '2026-03-03T10:00:00.000Z' },
 ];
 const TOTAL = 40;
 
@@ -84,10 +84,10 @@ const authProvider: AuthProvider = {
   canAccess: async () => true,
 };
 
-function renderList(dataProvider: DataProvider, onLocation: (location: Location) => void = () => undefined) {
+function renderList(dataProvider: DataProvider, onLocation: (location: Location) => void = () => undefined, auth: AuthProvider = authProvider) {
   return render(
     <TestMemoryRouter initialEntries={['/contacts']} locationCallback={onLocation}>
-      <AdminContext dataProvider={dataProvider} authProvider={authProvider} i18nProvider={createI18nProvider()} store={memoryStore()}>
+      <AdminContext dataProvider={dataProvider} authProvider={auth} i18nProvider={createI18nProvider()} store={memoryStore()}>
         <ResourceContextProvider value="contacts">
           <RecordList resource="contacts" />
         </ResourceContextProvider>
@@ -190,5 +190,38 @@ describe('the generated record list', { timeout: 60_000 }, () => {
     await userEvent.setup().click(within(row).getByRole('checkbox'));
     expect(await screen.findByText(/1 item selected/i)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: /Delete/ })).toBeInTheDocument();
+  });
+
+  it('edits a cell in place through the data provider update, with the row\'s updated_at', async () => {
+    dataProvider.update.mockImplementation(async (_resource: string, params: any) => ({ data: { ...params.previousData, ...params.data, updated_at: '2026-03-09T10:00:00.000Z' } }));
+    renderList(dataProvider);
+    const cell = (await screen.findByText('Okafor')).closest('[role="gridcell"]') as HTMLElement;
+    const user = userEvent.setup();
+    await user.dblClick(cell);
+    const input = await within(cell).findByRole('textbox');
+    await user.clear(input);
+    await user.type(input, 'Okafor-Diaz{Enter}');
+    await waitFor(() => expect(dataProvider.update).toHaveBeenCalledWith('contacts', expect.objectContaining({ id: 2, data: { last_name: 'Okafor-Diaz', updated_at: '2026-03-02T10:00:00.000Z' } })));
+  });
+
+  it('keeps a refused value in the cell with the server\'s message', async () => {
+    const { ApiError } = await import('../../../src/client/http/errors');
+    dataProvider.update.mockRejectedValue(new ApiError('bad-request', 'The given data was invalid.', 422, { message: 'The given data was invalid.', errors: { last_name: 'Last name is too long.' } } as never));
+    renderList(dataProvider);
+    const cell = (await screen.findByText('Lopez')).closest('[role="gridcell"]') as HTMLElement;
+    const user = userEvent.setup();
+    await user.dblClick(cell);
+    const input = await within(cell).findByRole('textbox');
+    await user.clear(input);
+    await user.type(input, 'Way too long{Enter}');
+    expect(await screen.findByRole('tooltip')).toHaveTextContent('Last name is too long.');
+    expect(within(cell).getByRole('textbox')).toHaveValue('Way too long');
+  });
+
+  it('does not edit in place for a person who may not update the records', async () => {
+    renderList(dataProvider, undefined, { ...authProvider, canAccess: async ({ action }) => action !== 'edit' });
+    const cell = (await screen.findByText('Okafor')).closest('[role="gridcell"]') as HTMLElement;
+    await userEvent.setup().dblClick(cell);
+    expect(within(cell).queryByRole('textbox')).not.toBeInTheDocument();
   });
 });

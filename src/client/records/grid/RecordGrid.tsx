@@ -15,6 +15,7 @@ import {
   type GridFilterModel,
   type GridRowSelectionModel,
   type MuiEvent,
+  useGridApiRef,
 } from '@mui/x-data-grid';
 import { BulkActionsToolbar, useListContext, useTranslate, type Identifier } from 'react-admin';
 import type { FieldDescriptor } from '../fieldTypes';
@@ -32,9 +33,11 @@ import {
   type GridFilterModelLike,
 } from './gridQuery';
 import { useGridPreferences, visibilityModel } from './preferences';
+import { useCellEditing } from './useCellEditing';
+import type { RecordSchema } from '../schema';
 
 export interface RecordGridProps {
-  resource: string;
+  schema: RecordSchema;
   descriptors: FieldDescriptor[];
   bulkActionButtons?: ReactNode;
 }
@@ -63,22 +66,25 @@ function useFilterModel(columns: ReturnType<typeof filterableColumns>) {
   return [model as GridFilterModel, onChange] as const;
 }
 
-export default function RecordGrid({ resource, descriptors, bulkActionButtons }: RecordGridProps) {
+export default function RecordGrid({ schema, descriptors, bulkActionButtons }: RecordGridProps) {
+  const resource = schema.resource;
   const { data, total, isPending, isFetching, page, perPage, setPage, setPerPage, sort, setSort, selectedIds, onSelect } = useListContext();
   const translate = useTranslate();
   const navigate = useNavigate();
   const defaults = useMemo(() => defaultColumns(descriptors), [descriptors]);
   const linkField = defaults[0] ?? descriptors[0]?.slug;
   const [preferences, setPreferences] = useGridPreferences(resource);
+  const apiRef = useGridApiRef();
+  const { canEdit, isCellEditable, processRowUpdate, renderEditError, conflict } = useCellEditing(schema, apiRef);
   const widths = preferences.widths;
   const columns = useMemo(
     () =>
       descriptors.map((descriptor) => {
-        const column = gridColumn(descriptor, { resource, linkField });
+        const column = gridColumn(descriptor, { resource, linkField, canEdit, renderEditError });
         const width = widths?.[descriptor.slug];
         return width ? { ...column, width, flex: undefined } : column;
       }),
-    [descriptors, resource, linkField, widths],
+    [descriptors, resource, linkField, widths, canEdit, renderEditError],
   );
   const filterable = useMemo(() => filterableColumns(descriptors), [descriptors]);
   const [filterModel, onFilterModelChange] = useFilterModel(filterable);
@@ -102,7 +108,12 @@ export default function RecordGrid({ resource, descriptors, bulkActionButtons }:
   return (
     <Box sx={{ width: '100%', minWidth: 0 }}>
       {bulkActionButtons ? <BulkActionsToolbar>{bulkActionButtons}</BulkActionsToolbar> : null}
+      {conflict}
       <DataGrid
+        apiRef={apiRef}
+        isCellEditable={isCellEditable}
+        processRowUpdate={processRowUpdate}
+        onProcessRowUpdateError={() => undefined}
         aria-label={translate(`resources.${resource}.name`, { smart_count: 2, _: resource })}
         rows={rows}
         columns={columns}

@@ -15,7 +15,15 @@ import {
   type GridColDef,
   type GridFilterOperator,
   type GridRenderCellParams,
+  type GridRenderEditCellParams,
+  GRID_BOOLEAN_COL_DEF,
+  GRID_DATE_COL_DEF,
+  GRID_DATETIME_COL_DEF,
+  GRID_NUMERIC_COL_DEF,
+  GRID_SINGLE_SELECT_COL_DEF,
+  GRID_STRING_COL_DEF,
 } from '@mui/x-data-grid';
+import type { ReactNode } from 'react';
 import { RecordContextProvider } from 'react-admin';
 import { FieldDisplay, fieldTypeUI, type FieldDescriptor, type FilterKind } from '../fieldTypes';
 import { OPERATORS, type FilterableColumn, type FilterValueKind } from './gridQuery';
@@ -28,6 +36,17 @@ const GRID_FILTER: Partial<Record<FilterKind, (descriptor: FieldDescriptor) => F
   boolean: () => 'boolean',
   select: () => 'singleSelect',
 };
+
+/** Field types a cell edits in place (the others open the record's form). */
+const EDITABLE_TYPES = new Set<FieldDescriptor['type']>(['text', 'email', 'phone', 'link', 'social-link', 'color', 'estimated-hours', 'date', 'datetime', 'boolean', 'prevailing-wage', 'dropdown', 'radios']);
+
+/** How a field's cell edits in place, or undefined when it does not (read-only, several values, no choices). */
+export function gridEditKind(descriptor: FieldDescriptor): FilterValueKind | undefined {
+  if (!EDITABLE_TYPES.has(descriptor.type) || descriptor.readOnly || descriptor.multiple) return undefined;
+  const kind = gridFilterKind(descriptor);
+  if (kind === 'singleSelect' && descriptor.choices.length === 0) return undefined;
+  return kind;
+}
 
 export function gridFilterKind(descriptor: FieldDescriptor): FilterValueKind | undefined {
   for (const spec of descriptor.filters) {
@@ -55,6 +74,15 @@ const COLUMN_TYPE: Record<FilterValueKind, GridColDef['type']> = {
   singleSelect: 'singleSelect',
 };
 
+const GRID_COLUMN_DEFAULTS: Record<FilterValueKind, Pick<GridColDef, 'renderEditCell'>> = {
+  string: GRID_STRING_COL_DEF,
+  number: GRID_NUMERIC_COL_DEF,
+  date: GRID_DATE_COL_DEF,
+  dateTime: GRID_DATETIME_COL_DEF,
+  boolean: GRID_BOOLEAN_COL_DEF,
+  singleSelect: GRID_SINGLE_SELECT_COL_DEF,
+};
+
 /** The columns the grid can filter by, for the model <-> query mapping. */
 export function filterableColumns(descriptors: readonly FieldDescriptor[]): FilterableColumn[] {
   return descriptors.flatMap((descriptor) => {
@@ -78,11 +106,36 @@ export interface ColumnOptions {
   resource: string;
   /** The column whose cell is the link that opens the record. */
   linkField: string | undefined;
+  /** Whether the person may edit records of this list. */
+  canEdit: boolean;
+  /** The server's message for a refused edit of this cell. */
+  renderEditError?: (params: GridRenderEditCellParams, input: ReactNode) => ReactNode;
 }
 
-export function gridColumn(descriptor: FieldDescriptor, { resource, linkField }: ColumnOptions): GridColDef {
+const pad = (n: number) => String(n).padStart(2, '0');
+const isoDay = (date: Date) => `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+
+/** The API's value as the grid's editor holds it (dates as Date objects), and back. */
+function toGridValue(kind: FilterValueKind | undefined, value: unknown): unknown {
+  if (value === null || value === undefined || value === '') return kind === 'date' || kind === 'dateTime' || kind === 'number' ? null : value;
+  if (kind === 'date') return new Date(`${String(value).slice(0, 10)}T00:00:00`);
+  if (kind === 'dateTime') return new Date(String(value));
+  if (kind === 'number') return Number(value);
+  return value;
+}
+
+function toApiValue(kind: FilterValueKind | undefined, value: unknown): unknown {
+  if (value === undefined || value === '' || (value instanceof Date && Number.isNaN(value.getTime()))) return null;
+  if (kind === 'date' && value instanceof Date) return isoDay(value);
+  if (kind === 'dateTime' && value instanceof Date) return value.toISOString();
+  return value;
+}
+
+export function gridColumn(descriptor: FieldDescriptor, { resource, linkField, canEdit, renderEditError }: ColumnOptions): GridColDef {
   const spec = fieldTypeUI(descriptor.type).Column(descriptor);
   const kind = gridFilterKind(descriptor);
+  const editKind = descriptor.slug === linkField || !canEdit ? undefined : gridEditKind(descriptor);
+  const base = editKind ? GRID_COLUMN_DEFAULTS[editKind] : undefined;
   const render = (params: GridRenderCellParams) => {
     const cell = <Cell descriptor={descriptor} row={params.row} />;
     if (descriptor.slug !== linkField) return cell;
@@ -100,7 +153,10 @@ export function gridColumn(descriptor: FieldDescriptor, { resource, linkField }:
     type: kind ? COLUMN_TYPE[kind] : 'string',
     ...(kind === 'singleSelect' ? { valueOptions: descriptor.choices.map((choice) => ({ value: choice.id, label: choice.name })) } : {}),
     // Sorting and filtering run on the server; values reach the cell as the API gives them.
-    valueGetter: (_value, row) => row[spec.source],
+    valueGetter: (_value, row) => toGridValue(kind, row[spec.source]),
+    valueSetter: (value, row) => ({ ...row, [spec.source]: toApiValue(kind, value) }),
+    editable: Boolean(editKind),
+    ...(base?.renderEditCell && renderEditError ? { renderEditCell: (params: GridRenderEditCellParams) => renderEditError(params, base.renderEditCell!(params)) } : {}),
     sortable: !spec.disableSort,
     filterable: operators.length > 0,
     filterOperators: operators,
