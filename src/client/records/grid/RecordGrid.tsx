@@ -34,6 +34,7 @@ import {
 } from './gridQuery';
 import { useGridPreferences, visibilityModel } from './preferences';
 import { useCellEditing } from './useCellEditing';
+import { useRelationChoices } from './useRelationChoices';
 import type { RecordSchema } from '../schema';
 
 export interface RecordGridProps {
@@ -76,15 +77,16 @@ export default function RecordGrid({ schema, descriptors, bulkActionButtons }: R
   const [preferences, setPreferences] = useGridPreferences(resource);
   const apiRef = useGridApiRef();
   const { canEdit, isCellEditable, processRowUpdate, renderEditError, conflict } = useCellEditing(schema, apiRef);
+  const relationChoices = useRelationChoices(descriptors, canEdit);
   const widths = preferences.widths;
   const columns = useMemo(
     () =>
       descriptors.map((descriptor) => {
-        const column = gridColumn(descriptor, { resource, linkField, canEdit, renderEditError });
+        const column = gridColumn(descriptor, { resource, linkField, canEdit, renderEditError, relationChoices: relationChoices[descriptor.slug] });
         const width = widths?.[descriptor.slug];
         return width ? { ...column, width, flex: undefined } : column;
       }),
-    [descriptors, resource, linkField, widths, canEdit, renderEditError],
+    [descriptors, resource, linkField, widths, canEdit, renderEditError, relationChoices],
   );
   const filterable = useMemo(() => filterableColumns(descriptors), [descriptors]);
   const [filterModel, onFilterModelChange] = useFilterModel(filterable);

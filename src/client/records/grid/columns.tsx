@@ -40,8 +40,12 @@ const GRID_FILTER: Partial<Record<FilterKind, (descriptor: FieldDescriptor) => F
 /** Field types a cell edits in place (the others open the record's form). */
 const EDITABLE_TYPES = new Set<FieldDescriptor['type']>(['text', 'email', 'phone', 'link', 'social-link', 'color', 'estimated-hours', 'date', 'datetime', 'boolean', 'prevailing-wage', 'dropdown', 'radios']);
 
+/** A relation to one record, edited in place as a choice among the target's records. */
+export const isSingleRelation = (descriptor: FieldDescriptor) => descriptor.type === 'relation' && descriptor.reference?.value === 'id' && !descriptor.multiple && !descriptor.withTrade && !descriptor.readOnly;
+
 /** How a field's cell edits in place, or undefined when it does not (read-only, several values, no choices). */
-export function gridEditKind(descriptor: FieldDescriptor): FilterValueKind | undefined {
+export function gridEditKind(descriptor: FieldDescriptor, relationChoices?: readonly unknown[]): FilterValueKind | undefined {
+  if (isSingleRelation(descriptor)) return relationChoices ? 'singleSelect' : undefined;
   if (!EDITABLE_TYPES.has(descriptor.type) || descriptor.readOnly || descriptor.multiple) return undefined;
   const kind = gridFilterKind(descriptor);
   if (kind === 'singleSelect' && descriptor.choices.length === 0) return undefined;
@@ -108,6 +112,8 @@ export interface ColumnOptions {
   linkField: string | undefined;
   /** Whether the person may edit records of this list. */
   canEdit: boolean;
+  /** The records a single relation may point at (loaded by the grid), as select options. */
+  relationChoices?: Array<{ value: unknown; label: string }>;
   /** The server's message for a refused edit of this cell. */
   renderEditError?: (params: GridRenderEditCellParams, input: ReactNode) => ReactNode;
 }
@@ -131,10 +137,10 @@ function toApiValue(kind: FilterValueKind | undefined, value: unknown): unknown 
   return value;
 }
 
-export function gridColumn(descriptor: FieldDescriptor, { resource, linkField, canEdit, renderEditError }: ColumnOptions): GridColDef {
+export function gridColumn(descriptor: FieldDescriptor, { resource, linkField, canEdit, renderEditError, relationChoices }: ColumnOptions): GridColDef {
   const spec = fieldTypeUI(descriptor.type).Column(descriptor);
   const kind = gridFilterKind(descriptor);
-  const editKind = descriptor.slug === linkField || !canEdit ? undefined : gridEditKind(descriptor);
+  const editKind = descriptor.slug === linkField || !canEdit ? undefined : gridEditKind(descriptor, relationChoices);
   const base = editKind ? GRID_COLUMN_DEFAULTS[editKind] : undefined;
   const render = (params: GridRenderCellParams) => {
     const cell = <Cell descriptor={descriptor} row={params.row} />;
@@ -150,8 +156,9 @@ export function gridColumn(descriptor: FieldDescriptor, { resource, linkField, c
   return {
     field: spec.source,
     headerName: spec.label,
-    type: kind ? COLUMN_TYPE[kind] : 'string',
+    type: kind ? COLUMN_TYPE[kind] : editKind === 'singleSelect' ? 'singleSelect' : 'string',
     ...(kind === 'singleSelect' ? { valueOptions: descriptor.choices.map((choice) => ({ value: choice.id, label: choice.name })) } : {}),
+    ...(relationChoices && editKind === 'singleSelect' ? { valueOptions: [{ value: null, label: '—' }, ...relationChoices] } : {}),
     // Sorting and filtering run on the server; values reach the cell as the API gives them.
     valueGetter: (_value, row) => toGridValue(kind, row[spec.source]),
     valueSetter: (value, row) => ({ ...row, [spec.source]: toApiValue(kind, value) }),
