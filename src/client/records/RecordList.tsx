@@ -12,6 +12,7 @@ import Tabs from '@mui/material/Tabs';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import RestoreFromTrashIcon from '@mui/icons-material/RestoreFromTrashOutlined';
+import ViewColumnIcon from '@mui/icons-material/ViewColumnOutlined';
 import {
   CreateButton,
   FilterButton,
@@ -86,6 +87,18 @@ function useShownColumns(resource: string, descriptors: FieldDescriptor[]): stri
   return useMemo(() => shownColumns(descriptors, defaultColumns(descriptors), preferences), [descriptors, preferences]);
 }
 
+/** Back to the schema's default columns, widths and density. */
+function ResetColumnsButton({ resource }: { resource: string }) {
+  const [preferences, setPreferences] = useGridPreferences(resource);
+  const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
+  if (small) return null;
+  return (
+    <Button size="small" startIcon={<ViewColumnIcon />} onClick={() => setPreferences(undefined)} disabled={!preferences.visible && !preferences.widths && !preferences.density}>
+      Reset columns
+    </Button>
+  );
+}
+
 function ListActions({ schema, filters, descriptors }: { schema: RecordSchema; filters: ReactElement[]; descriptors: FieldDescriptor[] }) {
   const { filterValues } = useListContext();
   const shownColumns = useShownColumns(schema.resource, descriptors);
@@ -96,6 +109,7 @@ function ListActions({ schema, filters, descriptors }: { schema: RecordSchema; f
   return (
     <TopToolbar>
       <FilterButton filters={filters} />
+      <ResetColumnsButton resource={schema.resource} />
       {canRestore && (
         <Button component={RouterLink} to={`/${schema.resource}/deleted`} size="small" startIcon={<RestoreFromTrashIcon />}>
           Deleted

@@ -11,6 +11,7 @@ import * as marketShareCounts from './migrations/009_market_share_counts.js';
 import * as logicRules from './migrations/010_logic_rules.js';
 import * as assistant from './migrations/011_assistant.js';
 import * as revisionBatches from './migrations/012_revision_batches.js';
+import * as userPreferences from './migrations/013_user_preferences.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '010_logic_rules': logicRules,
   '011_assistant': assistant,
   '012_revision_batches': revisionBatches,
+  '013_user_preferences': userPreferences,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
