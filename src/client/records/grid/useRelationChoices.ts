@@ -1,6 +1,6 @@
 /**
  * The records each single relation of a list may point at (site statuses, phases, a contractor...), as the
- * options of its in-place editor: the first 100 of the target by name, asked through the data provider once per
+ * options of its in-place editor: the first 100 of the target in its default order, asked through the data provider once per
  * target. Targets with more records than that are edited on the record's form.
  */
 import { useMemo } from 'react';
@@ -21,8 +21,8 @@ export function useRelationChoices(descriptors: readonly FieldDescriptor[], enab
     queries: relations.map((descriptor) => {
       const resource = descriptor.reference!.resource;
       return {
-        queryKey: [resource, 'getList', { pagination: { page: 1, perPage: LIMIT }, sort: { field: 'name', order: 'ASC' }, filter: {} }],
-        queryFn: () => dataProvider.getList(resource, { pagination: { page: 1, perPage: LIMIT }, sort: { field: 'name', order: 'ASC' }, filter: {} }),
+        queryKey: [resource, 'getList', { pagination: { page: 1, perPage: LIMIT }, sort: { field: '', order: 'ASC' as const }, filter: {} }],
+        queryFn: () => dataProvider.getList(resource, { pagination: { page: 1, perPage: LIMIT }, sort: { field: '', order: 'ASC' }, filter: {} }),
         enabled,
         staleTime: 60_000,
       };
