@@ -15,4 +15,6 @@ export interface SignedInUser extends PermissionSubject {
   realtime_key: string;
   incognito: boolean;
   impersonator: { id: number; name: string } | null;
+  /** Screen preferences kept with the person (a list's columns under `grid:<resource>`). */
+  preferences?: Record<string, unknown>;
 }

@@ -383,6 +383,22 @@ describe('profile', () => {
     expect((await elsewhere.get('/api/auth/check')).status).toBe(401);
     expect((await t.client().login(user.email, 'changed-password')).status).toBe(200);
   });
+
+  it('keeps a person\'s screen preferences with them: set, read back at another sign-in, removed with null; hidden from user lists', async () => {
+    const user = await t.createUser({ role: 'user' });
+    const client = await t.signIn(user.email);
+    const columns = { visible: ['name', 'city'], widths: { name: 240 }, density: 'compact' };
+    const saved = await client.post('/api/profile/preferences', { key: 'grid:sites', value: columns });
+    expect(saved.status).toBe(200);
+    expect(saved.body.data).toEqual({ 'grid:sites': columns });
+    const elsewhere = await t.signIn(user.email);
+    expect((await elsewhere.get('/api/auth/check')).body.data.preferences).toEqual({ 'grid:sites': columns });
+    expect((await client.post('/api/profile/preferences', { key: 'bad key!', value: 1 })).status).toBe(422);
+    const admin = await t.signIn(ADMIN_EMAIL, ADMIN_PASSWORD);
+    expect((await admin.get(`/api/users/${user.id}`)).body.data).not.toHaveProperty('preferences');
+    await client.post('/api/profile/preferences', { key: 'grid:sites', value: null });
+    expect((await elsewhere.get('/api/auth/check')).body.data.preferences).toEqual({});
+  });
 });
 
 describe('impersonation', () => {

@@ -13,7 +13,8 @@ import { formatDateTime } from '../i18n/dates';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { defaultColumns, FieldDisplay } from './fieldTypes';
 import { useRecordMutations } from './mutations';
-import { useVisibleDescriptors, PER_PAGE_CHOICES } from './RecordList';
+import { useVisibleDescriptors } from './hooks';
+import { PER_PAGE_CHOICES } from './grid/gridQuery';
 import type { RecordSchema } from './schema';
 import { MissingSchema, useRecordScreen } from './ui';
 

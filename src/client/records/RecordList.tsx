@@ -12,10 +12,9 @@ import Tabs from '@mui/material/Tabs';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import RestoreFromTrashIcon from '@mui/icons-material/RestoreFromTrashOutlined';
+import ViewColumnIcon from '@mui/icons-material/ViewColumnOutlined';
 import {
-  ColumnsButton,
   CreateButton,
-  DataTable,
   FilterButton,
   List,
   SearchInput,
@@ -23,30 +22,21 @@ import {
   Title,
   TopToolbar,
   useCanAccess,
-  useCanAccessResources,
   useListContext,
-  useStore,
-  } from 'react-admin';
+} from 'react-admin';
 import { CATEGORY_PERMISSIONS } from '../../common/permissions';
 import { ExportButton } from '../exports/ExportButton';
 import { TYPE_LABELS, titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { defaultColumns, fieldTypeUI, FieldDisplay, type FieldDescriptor } from './fieldTypes';
-import { useCategoryAccess, useDescriptors } from './hooks';
+import { PER_PAGE_CHOICES } from './grid/gridQuery';
+import { shownColumns, useGridPreferences } from './grid/preferences';
+import { useCategoryAccess, useVisibleDescriptors } from './hooks';
+import RecordGrid from './grid/RecordGrid';
 import { BulkDeleteRecordsButton } from './BulkDeleteRecordsButton';
 import { recordLabel, type RecordSchema } from './schema';
 import { MissingSchema, useRecordScreen } from './ui';
 import { ListPagination, ListRefused, useListErrorNotice } from './ListRefused';
-
-export const PER_PAGE_CHOICES = [10, 25, 50, 100];
-
-/** The fields a person may see in lists (relations to what they may not read are left out). */
-export function useVisibleDescriptors(schema: RecordSchema | undefined): FieldDescriptor[] {
-  const descriptors = useDescriptors(schema);
-  const referenced = useMemo(() => [...new Set(descriptors.flatMap((descriptor) => (descriptor.reference ? [descriptor.reference.resource] : [])))], [descriptors]);
-  const { canAccess: reads } = useCanAccessResources({ action: 'read', resources: referenced });
-  return useMemo(() => descriptors.filter((descriptor) => !descriptor.reference || reads?.[descriptor.reference.resource]), [descriptors, reads]);
-}
 
 function categoryLabel(category: string) {
   return TYPE_LABELS[category] ?? titleCase(category.replace(/-/g, ' '));
@@ -91,11 +81,22 @@ function CategoryTabs({ schema }: { schema: RecordSchema }) {
   );
 }
 
-/** The columns the list shows now (the column chooser keeps the hidden ones in the store), for the CSV export. */
+/** The columns the grid shows now (the person's column choice), for the CSV export. */
 function useShownColumns(resource: string, descriptors: FieldDescriptor[]): string[] {
-  const defaults = useMemo(() => new Set(defaultColumns(descriptors)), [descriptors]);
-  const [hidden] = useStore<string[]>(`${resource}.datatable`, descriptors.map((d) => d.slug).filter((slug) => !defaults.has(slug)));
-  return descriptors.map((descriptor) => descriptor.slug).filter((slug) => !hidden.includes(slug));
+  const [preferences] = useGridPreferences(resource);
+  return useMemo(() => shownColumns(descriptors, defaultColumns(descriptors), preferences), [descriptors, preferences]);
+}
+
+/** Back to the schema's default columns, widths and density. */
+function ResetColumnsButton({ resource }: { resource: string }) {
+  const [preferences, setPreferences] = useGridPreferences(resource);
+  const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
+  if (small) return null;
+  return (
+    <Button size="small" startIcon={<ViewColumnIcon />} onClick={() => setPreferences(undefined)} disabled={!preferences.visible && !preferences.widths && !preferences.density}>
+      Reset columns
+    </Button>
+  );
 }
 
 function ListActions({ schema, filters, descriptors }: { schema: RecordSchema; filters: ReactElement[]; descriptors: FieldDescriptor[] }) {
@@ -105,11 +106,10 @@ function ListActions({ schema, filters, descriptors }: { schema: RecordSchema; f
   const { canAccess: canExport } = useCanAccess({ resource: 'exports', action: 'create' });
   const canRestore = mayRestore && schema.restorable;
   const category = CATEGORY_PERMISSIONS[schema.type] && typeof filterValues?.type === 'string' ? filterValues.type : null;
-  const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
   return (
     <TopToolbar>
       <FilterButton filters={filters} />
-      {!small && <ColumnsButton />}
+      <ResetColumnsButton resource={schema.resource} />
       {canRestore && (
         <Button component={RouterLink} to={`/${schema.resource}/deleted`} size="small" startIcon={<RestoreFromTrashIcon />}>
           Deleted
@@ -137,22 +137,20 @@ export function listFilters(descriptors: FieldDescriptor[]): ReactElement[] {
 
 export function RecordListBody({ schema, descriptors, canDelete }: { schema: RecordSchema; descriptors: FieldDescriptor[]; canDelete: boolean }) {
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
-  const columns = useMemo(() => descriptors.map((descriptor) => fieldTypeUI(descriptor.type).Column(descriptor)), [descriptors]);
   const shown = useMemo(() => new Set(defaultColumns(descriptors)), [descriptors]);
-  const hiddenColumns = columns.filter((column) => !shown.has(column.source)).map((column) => column.source);
   if (small) {
     const second = descriptors.find((descriptor) => shown.has(descriptor.slug) && descriptor.slug !== 'name' && descriptor.slug !== 'first_name' && descriptor.slug !== 'title');
     return <SimpleList primaryText={(record) => recordLabel(record)} secondaryText={second ? () => <FieldDisplay descriptor={second} variant="list" /> : undefined} linkType="show" />;
   }
   return (
-    <DataTable rowClick="show" hiddenColumns={hiddenColumns} bulkActionButtons={canDelete ? <BulkDeleteRecordsButton schema={schema} /> : false} sx={{ '& .RaDataTable-tableWrapper': { overflowX: 'auto' } }}>
-      {columns.map((column) => (
-        <DataTable.Col key={column.source} source={column.source} label={column.label} disableSort={column.disableSort}>
-          <FieldDisplay descriptor={column.descriptor} variant="list" />
-        </DataTable.Col>
-      ))}
-    </DataTable>
+    <RecordGrid schema={schema} descriptors={descriptors} bulkActionButtons={canDelete ? <BulkDeleteRecordsButton schema={schema} /> : undefined} />
   );
+}
+
+/** The card list pages below the grid's breakpoint; the grid has its own footer. */
+function SmallScreenPagination() {
+  const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
+  return small ? <ListPagination rowsPerPageOptions={PER_PAGE_CHOICES} /> : null;
 }
 
 export default function RecordList({ resource: resourceProp }: { resource?: string }) {
@@ -171,7 +169,7 @@ export default function RecordList({ resource: resourceProp }: { resource?: stri
       actions={<ListActions schema={schema} filters={filters} descriptors={descriptors} />}
       perPage={25}
       sort={{ field: '', order: 'ASC' }}
-      pagination={<ListPagination rowsPerPageOptions={PER_PAGE_CHOICES} />}
+      pagination={<SmallScreenPagination />}
       sx={{ '& .RaList-main': { minWidth: 0 } }}
       empty={false}
       error={<ListRefused plural={schema.name_plural || resource} />}

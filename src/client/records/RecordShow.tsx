@@ -14,7 +14,7 @@ import { CATEGORY_PERMISSIONS } from '../../common/permissions';
 import { TYPE_LABELS, titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { LoadingScreen } from '../layout/LoadingScreen';
-import { useVisibleDescriptors } from './RecordList';
+import { useVisibleDescriptors } from './hooks';
 import { recordLabel } from './schema';
 import { DetailsTab } from './show/DetailsTab';
 import { RecordActions } from './show/RecordActions';

@@ -1,6 +1,6 @@
 /** React glue for the generated screens: the live schema of a resource, category access, the data provider. */
 import { useEffect, useMemo, useState } from 'react';
-import { useCanAccess, useCanAccessCallback, useDataProvider } from 'react-admin';
+import { useCanAccess, useCanAccessCallback, useCanAccessResources, useDataProvider } from 'react-admin';
 import { useMainData } from '../app/hooks';
 import type { AppDataProvider } from '../providers/dataProvider';
 import { schemaForResource, schemaForType, type RecordSchema } from './schema';
@@ -19,6 +19,14 @@ export function useSchemaByType(type: string): RecordSchema | undefined {
 
 export function useDescriptors(schema: RecordSchema | undefined): FieldDescriptor[] {
   return useMemo(() => (schema ? schema.fields.map(describeField) : []), [schema]);
+}
+
+/** The fields a person may see in lists (relations to what they may not read are left out). */
+export function useVisibleDescriptors(schema: RecordSchema | undefined): FieldDescriptor[] {
+  const descriptors = useDescriptors(schema);
+  const referenced = useMemo(() => [...new Set(descriptors.flatMap((descriptor) => (descriptor.reference ? [descriptor.reference.resource] : [])))], [descriptors]);
+  const { canAccess: reads } = useCanAccessResources({ action: 'read', resources: referenced });
+  return useMemo(() => descriptors.filter((descriptor) => !descriptor.reference || reads?.[descriptor.reference.resource]), [descriptors, reads]);
 }
 
 /**

@@ -14,6 +14,7 @@ export async function loadAuthUser(db: Kysely<any>, userId: number, impersonator
       'u.role_id',
       'u.team_id',
       'u.realtime_key',
+      'u.preferences',
       'r.slug as role_slug',
       'r.name as role_name',
       'r.incognito as role_incognito',
@@ -42,5 +43,6 @@ export async function loadAuthUser(db: Kysely<any>, userId: number, impersonator
     realtime_key: row.realtime_key,
     incognito,
     impersonator: impersonatorId && row.impersonator_name ? { id: impersonatorId, name: row.impersonator_name } : null,
+    preferences: (row.preferences as Record<string, unknown> | null) ?? {},
   };
 }

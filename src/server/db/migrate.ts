@@ -13,6 +13,7 @@ import * as assistant from './migrations/011_assistant.js';
 import * as revisionBatches from './migrations/012_revision_batches.js';
 import * as fieldValueArchive from './migrations/013_field_value_archive.js';
 import * as importerAnyType from './migrations/014_importer_any_type.js';
+import * as userPreferences from './migrations/015_user_preferences.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '012_revision_batches': revisionBatches,
   '013_field_value_archive': fieldValueArchive,
   '014_importer_any_type': importerAnyType,
+  '015_user_preferences': userPreferences,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -28,6 +28,13 @@ const profileBody = z
   })
   .passthrough();
 
+const preferenceBody = z
+  .object({
+    key: z.string().regex(/^[a-z0-9_.:-]{1,100}$/, 'The key must be letters, digits and _.:- (at most 100).'),
+    value: z.unknown().refine((value) => JSON.stringify(value ?? null).length <= 20_000, 'The preference is too large.'),
+  })
+  .strict();
+
 /** Routes about users beyond the generic ones: monthly goals and one's own profile. */
 export function registerUserRoutes(app: FastifyInstance, ctx: AppContext) {
   const users = ctx.resources.get('users')!;
@@ -40,6 +47,17 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext) {
     const goals = { ...(current.goals ?? {}), [period]: { ...(current.goals?.[period] ?? {}), ...counts } };
     const { record } = await ctx.records.update(request.user, users, request.params.id, { goals });
     return { data: record.goals, message: 'Goals updated successfully.' };
+  });
+
+  // One preference of one's own (a list's columns): null removes it. Written through the users resource like the profile.
+  app.post('/api/profile/preferences', { config: { permission: 'signed-in' } }, async (request) => {
+    const me = request.user!;
+    const { key, value } = parseBody(preferenceBody, request.body);
+    const preferences = { ...(me.preferences ?? {}) };
+    if (value === null || value === undefined) delete preferences[key];
+    else preferences[key] = value;
+    await ctx.records.update(me, users, me.id, { preferences }, { system: true });
+    return { data: preferences };
   });
 
   app.post('/api/profile', { config: { permission: 'signed-in' } }, async (request) => {

@@ -2,7 +2,7 @@
 /**
  * The generated record list (records/RecordList.tsx) in react-admin with a fake data provider: what the person sees
  * (rows, the "Displaying 1 to N of M" footer) and what the data provider is asked (getList params of a filter),
- * and that a row opens the record.
+ * that a row opens the record, and the grid's sort, page and selection reaching the list controller.
  */
 import './setup-dom';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -45,9 +45,9 @@ const CONTACT_SCHEMA = {
 };
 
 const CONTACTS = [
-  { id: 1, first_name: 'Ana', last_name: 'Lopez', status: 'member' },
-  { id: 2, first_name: 'Ben', last_name: 'Okafor', status: 'prospect' },
-  { id: 3, first_name: 'Chloe', last_name: 'Martin', status: 'prospect' },
+  { id: 1, first_name: 'Ana', last_name: 'Lopez', status: 'member', updated_at: '2026-03-01T10:00:00.000Z' },
+  { id: 2, first_name: 'Ben', last_name: 'Okafor', status: 'prospect', updated_at: '2026-03-02T10:00:00.000Z' },
+  { id: 3, first_name: 'Chloe', last_name: 'Martin', status: 'prospect', updated_at: '2026-03-03T10:00:00.000Z' },
 ];
 const TOTAL = 40;
 
@@ -84,10 +84,10 @@ const authProvider: AuthProvider = {
   canAccess: async () => true,
 };
 
-function renderList(dataProvider: DataProvider, onLocation: (location: Location) => void = () => undefined) {
+function renderList(dataProvider: DataProvider, onLocation: (location: Location) => void = () => undefined, auth: AuthProvider = authProvider) {
   return render(
     <TestMemoryRouter initialEntries={['/contacts']} locationCallback={onLocation}>
-      <AdminContext dataProvider={dataProvider} authProvider={authProvider} i18nProvider={createI18nProvider()} store={memoryStore()}>
+      <AdminContext dataProvider={dataProvider} authProvider={auth} i18nProvider={createI18nProvider()} store={memoryStore()}>
         <ResourceContextProvider value="contacts">
           <RecordList resource="contacts" />
         </ResourceContextProvider>
@@ -147,12 +147,81 @@ describe('the generated record list', { timeout: 60_000 }, () => {
     expect(screen.getByText('Lopez')).toBeInTheDocument();
   });
 
-  it('opens the record when its row is clicked', async () => {
+  it('opens the record from its row: the name is a link to it', async () => {
     let location: Location | undefined;
     renderList(dataProvider, (next) => (location = next));
     const cell = await screen.findByText('Chloe');
-    const row = cell.closest('tr')!;
-    await userEvent.setup().click(within(row).getByText('Martin'));
+    const row = cell.closest('[role="row"]') as HTMLElement;
+    const link = within(row).getByRole('link', { name: 'Chloe' });
+    expect(link).toHaveAttribute('href', '/contacts/3/show');
+    await userEvent.setup().click(link);
     await waitFor(() => expect(location?.pathname).toBe('/contacts/3/show'));
+  });
+
+  it('opens the record with Enter on the name cell', async () => {
+    let location: Location | undefined;
+    renderList(dataProvider, (next) => (location = next));
+    const cell = (await screen.findByText('Ben')).closest('[role="gridcell"]') as HTMLElement;
+    const user = userEvent.setup();
+    await user.click(cell);
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(location?.pathname).toBe('/contacts/2/show'));
+  });
+
+  it('sorts on the server when a column header is clicked', async () => {
+    renderList(dataProvider);
+    await screen.findByText('Ana');
+    const header = screen.getByRole('columnheader', { name: /Last name/ });
+    await userEvent.setup().click(within(header).getByText('Last name'));
+    await waitFor(() => expect(dataProvider.getList).toHaveBeenLastCalledWith('contacts', expect.objectContaining({ sort: { field: 'last_name', order: 'ASC' }, pagination: { page: 1, perPage: 25 } })));
+  });
+
+  it('asks for the next page from the grid footer', async () => {
+    renderList(dataProvider);
+    await screen.findByText('Ana');
+    await userEvent.setup().click(screen.getByRole('button', { name: /next page/i }));
+    await waitFor(() => expect(dataProvider.getList).toHaveBeenLastCalledWith('contacts', expect.objectContaining({ pagination: { page: 2, perPage: 25 } })));
+    expect(await screen.findByText(`Displaying 26 to 40 of ${TOTAL}`)).toBeInTheDocument();
+  });
+
+  it('feeds the rows selected in the grid to the bulk actions', async () => {
+    renderList(dataProvider);
+    const row = (await screen.findByText('Ana')).closest('[role="row"]') as HTMLElement;
+    await userEvent.setup().click(within(row).getByRole('checkbox'));
+    expect(await screen.findByText(/1 item selected/i)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Delete/ })).toBeInTheDocument();
+  });
+
+  it('edits a cell in place through the data provider update, with the row\'s updated_at', async () => {
+    dataProvider.update.mockImplementation(async (_resource: string, params: any) => ({ data: { ...params.previousData, ...params.data, updated_at: '2026-03-09T10:00:00.000Z' } }));
+    renderList(dataProvider);
+    const cell = (await screen.findByText('Okafor')).closest('[role="gridcell"]') as HTMLElement;
+    const user = userEvent.setup();
+    await user.dblClick(cell);
+    const input = await within(cell).findByRole('textbox');
+    await user.clear(input);
+    await user.type(input, 'Okafor-Diaz{Enter}');
+    await waitFor(() => expect(dataProvider.update).toHaveBeenCalledWith('contacts', expect.objectContaining({ id: 2, data: { last_name: 'Okafor-Diaz', updated_at: '2026-03-02T10:00:00.000Z' } })));
+  });
+
+  it('keeps a refused value in the cell with the server\'s message', async () => {
+    const { ApiError } = await import('../../../src/client/http/errors');
+    dataProvider.update.mockRejectedValue(new ApiError('bad-request', 'The given data was invalid.', 422, { message: 'The given data was invalid.', errors: { last_name: 'Last name is too long.' } } as never));
+    renderList(dataProvider);
+    const cell = (await screen.findByText('Lopez')).closest('[role="gridcell"]') as HTMLElement;
+    const user = userEvent.setup();
+    await user.dblClick(cell);
+    const input = await within(cell).findByRole('textbox');
+    await user.clear(input);
+    await user.type(input, 'Way too long{Enter}');
+    expect(await screen.findByRole('tooltip')).toHaveTextContent('Last name is too long.');
+    expect(within(cell).getByRole('textbox')).toHaveValue('Way too long');
+  });
+
+  it('does not edit in place for a person who may not update the records', async () => {
+    renderList(dataProvider, undefined, { ...authProvider, canAccess: async ({ action }) => action !== 'edit' });
+    const cell = (await screen.findByText('Okafor')).closest('[role="gridcell"]') as HTMLElement;
+    await userEvent.setup().dblClick(cell);
+    expect(within(cell).queryByRole('textbox')).not.toBeInTheDocument();
   });
 });

@@ -1,0 +1,174 @@
+/**
+ * The grid's columns, made from the field-type table: the header is the field's label, the cell is the type's
+ * display (fieldTypes `Field`), and the filter is the one the type offers in the filter bar (fieldTypes/describe.ts
+ * `filters`), with the grid operators the list query can answer (gridQuery.ts OPERATORS). A new field type or
+ * record type gets its column with no code here.
+ */
+import { Link as RouterLink } from 'react-router-dom';
+import Link from '@mui/material/Link';
+import {
+  getGridBooleanOperators,
+  getGridDateOperators,
+  getGridNumericOperators,
+  getGridSingleSelectOperators,
+  getGridStringOperators,
+  type GridColDef,
+  type GridFilterOperator,
+  type GridRenderCellParams,
+  type GridRenderEditCellParams,
+  GRID_BOOLEAN_COL_DEF,
+  GRID_DATE_COL_DEF,
+  GRID_DATETIME_COL_DEF,
+  GRID_NUMERIC_COL_DEF,
+  GRID_SINGLE_SELECT_COL_DEF,
+  GRID_STRING_COL_DEF,
+} from '@mui/x-data-grid';
+import type { ReactNode } from 'react';
+import { RecordContextProvider } from 'react-admin';
+import { FieldDisplay, fieldTypeUI, type FieldDescriptor, type FilterKind } from '../fieldTypes';
+import { OPERATORS, type FilterableColumn, type FilterValueKind } from './gridQuery';
+
+/** The grid filter of a field: the kind of its first filter-bar filter that the grid can express. */
+const GRID_FILTER: Partial<Record<FilterKind, (descriptor: FieldDescriptor) => FilterValueKind>> = {
+  text: () => 'string',
+  'number-from': () => 'number',
+  'date-from': (descriptor) => (descriptor.type === 'datetime' ? 'dateTime' : 'date'),
+  boolean: () => 'boolean',
+  select: () => 'singleSelect',
+};
+
+/** Field types a cell edits in place (the others open the record's form). */
+const EDITABLE_TYPES = new Set<FieldDescriptor['type']>(['text', 'email', 'phone', 'link', 'social-link', 'color', 'estimated-hours', 'date', 'datetime', 'boolean', 'prevailing-wage', 'dropdown', 'radios']);
+
+/** A relation to one record, edited in place as a choice among the target's records. */
+export const isSingleRelation = (descriptor: FieldDescriptor) => descriptor.type === 'relation' && descriptor.reference?.value === 'id' && !descriptor.multiple && !descriptor.withTrade && !descriptor.readOnly;
+
+/** How a field's cell edits in place, or undefined when it does not (read-only, several values, no choices). */
+export function gridEditKind(descriptor: FieldDescriptor, relationChoices?: readonly unknown[]): FilterValueKind | undefined {
+  if (isSingleRelation(descriptor)) return relationChoices ? 'singleSelect' : undefined;
+  if (!EDITABLE_TYPES.has(descriptor.type) || descriptor.readOnly || descriptor.multiple) return undefined;
+  const kind = gridFilterKind(descriptor);
+  if (kind === 'singleSelect' && descriptor.choices.length === 0) return undefined;
+  return kind;
+}
+
+export function gridFilterKind(descriptor: FieldDescriptor): FilterValueKind | undefined {
+  for (const spec of descriptor.filters) {
+    const kind = GRID_FILTER[spec.kind]?.(descriptor);
+    if (kind) return kind;
+  }
+  return undefined;
+}
+
+const GRID_OPERATORS: Record<FilterValueKind, () => GridFilterOperator[]> = {
+  string: () => getGridStringOperators() as GridFilterOperator[],
+  number: () => getGridNumericOperators() as GridFilterOperator[],
+  date: () => getGridDateOperators() as GridFilterOperator[],
+  dateTime: () => getGridDateOperators(true) as GridFilterOperator[],
+  boolean: () => getGridBooleanOperators() as GridFilterOperator[],
+  singleSelect: () => getGridSingleSelectOperators(),
+};
+
+const COLUMN_TYPE: Record<FilterValueKind, GridColDef['type']> = {
+  string: 'string',
+  number: 'number',
+  date: 'date',
+  dateTime: 'dateTime',
+  boolean: 'boolean',
+  singleSelect: 'singleSelect',
+};
+
+const GRID_COLUMN_DEFAULTS: Record<FilterValueKind, Pick<GridColDef, 'renderEditCell'>> = {
+  string: GRID_STRING_COL_DEF,
+  number: GRID_NUMERIC_COL_DEF,
+  date: GRID_DATE_COL_DEF,
+  dateTime: GRID_DATETIME_COL_DEF,
+  boolean: GRID_BOOLEAN_COL_DEF,
+  singleSelect: GRID_SINGLE_SELECT_COL_DEF,
+};
+
+/** The columns the grid can filter by, for the model <-> query mapping. */
+export function filterableColumns(descriptors: readonly FieldDescriptor[]): FilterableColumn[] {
+  return descriptors.flatMap((descriptor) => {
+    const kind = gridFilterKind(descriptor);
+    return kind ? [{ field: descriptor.slug, kind }] : [];
+  });
+}
+
+function Cell({ descriptor, row }: { descriptor: FieldDescriptor; row: Record<string, unknown> }) {
+  return (
+    <RecordContextProvider value={row as never}>
+      <FieldDisplay descriptor={descriptor} variant="list" />
+    </RecordContextProvider>
+  );
+}
+
+/** The path that opens a record (its show page). */
+export const recordPath = (resource: string, id: unknown) => `/${resource}/${encodeURIComponent(String(id))}/show`;
+
+export interface ColumnOptions {
+  resource: string;
+  /** The column whose cell is the link that opens the record. */
+  linkField: string | undefined;
+  /** Whether the person may edit records of this list. */
+  canEdit: boolean;
+  /** The records a single relation may point at (loaded by the grid), as select options. */
+  relationChoices?: Array<{ value: unknown; label: string }>;
+  /** The server's message for a refused edit of this cell. */
+  renderEditError?: (params: GridRenderEditCellParams, input: ReactNode) => ReactNode;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const isoDay = (date: Date) => `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+
+/** The API's value as the grid's editor holds it (dates as Date objects), and back. */
+function toGridValue(kind: FilterValueKind | undefined, value: unknown): unknown {
+  if (value === null || value === undefined || value === '') return kind === 'date' || kind === 'dateTime' || kind === 'number' ? null : value;
+  if (kind === 'date') return new Date(`${String(value).slice(0, 10)}T00:00:00`);
+  if (kind === 'dateTime') return new Date(String(value));
+  if (kind === 'number') return Number(value);
+  return value;
+}
+
+function toApiValue(kind: FilterValueKind | undefined, value: unknown): unknown {
+  if (value === undefined || value === '' || (value instanceof Date && Number.isNaN(value.getTime()))) return null;
+  if (kind === 'date' && value instanceof Date) return isoDay(value);
+  if (kind === 'dateTime' && value instanceof Date) return value.toISOString();
+  return value;
+}
+
+export function gridColumn(descriptor: FieldDescriptor, { resource, linkField, canEdit, renderEditError, relationChoices }: ColumnOptions): GridColDef {
+  const spec = fieldTypeUI(descriptor.type).Column(descriptor);
+  const kind = gridFilterKind(descriptor);
+  const editKind = descriptor.slug === linkField || !canEdit ? undefined : gridEditKind(descriptor, relationChoices);
+  const base = editKind ? GRID_COLUMN_DEFAULTS[editKind] : undefined;
+  const render = (params: GridRenderCellParams) => {
+    const cell = <Cell descriptor={descriptor} row={params.row} />;
+    if (descriptor.slug !== linkField) return cell;
+    const empty = params.value === null || params.value === undefined || params.value === '';
+    return (
+      <Link component={RouterLink} to={recordPath(resource, params.id)} tabIndex={params.tabIndex} underline="hover" onClick={(event) => event.stopPropagation()}>
+        {empty ? `#${String(params.id)}` : cell}
+      </Link>
+    );
+  };
+  const operators = kind ? GRID_OPERATORS[kind]().filter((operator) => OPERATORS[kind].includes(operator.value)) : [];
+  return {
+    field: spec.source,
+    headerName: spec.label,
+    type: kind ? COLUMN_TYPE[kind] : editKind === 'singleSelect' ? 'singleSelect' : 'string',
+    ...(kind === 'singleSelect' ? { valueOptions: descriptor.choices.map((choice) => ({ value: choice.id, label: choice.name })) } : {}),
+    ...(relationChoices && editKind === 'singleSelect' ? { valueOptions: [{ value: null, label: '—' }, ...relationChoices] } : {}),
+    // Sorting and filtering run on the server; values reach the cell as the API gives them.
+    valueGetter: (_value, row) => toGridValue(kind, row[spec.source]),
+    valueSetter: (value, row) => ({ ...row, [spec.source]: toApiValue(kind, value) }),
+    editable: Boolean(editKind),
+    ...(base?.renderEditCell && renderEditError ? { renderEditCell: (params: GridRenderEditCellParams) => renderEditError(params, base.renderEditCell!(params)) } : {}),
+    sortable: !spec.disableSort,
+    filterable: operators.length > 0,
+    filterOperators: operators,
+    minWidth: 120,
+    flex: 1,
+    renderCell: render,
+  };
+}
