@@ -14,13 +14,15 @@ import os from 'node:os';
 import { request, signIn } from './lib/http.js';
 import { runScenario, type LoadRequest } from './lib/load.js';
 import { freePort, makeTempFolder, procStatusMb, removeTempFolder, startServer, type RunningServer } from './lib/server.js';
-import { viewportBbox } from './map.js';
+import { rng, viewportBbox } from './map.js';
 import { row, type BenchRow } from './types.js';
 
 const AREA = 'load';
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 300);
 const PEOPLE = Number(process.env.LOAD_PEOPLE ?? 50);
 const WARMUP_MS = Number(process.env.LOAD_WARMUP_SECONDS ?? 10) * 1000;
+// Seeding the demo (and its weeks of history) takes one to three minutes on a busy machine.
+const STARTUP_TIMEOUT_MS = 600_000;
 const ADMIN_EMAIL = 'admin@example.com';
 // The demo accounts share the first administrator's password.
 const PASSWORD = process.env.LOAD_PASSWORD ?? 'bench-admin-password';
@@ -46,18 +48,6 @@ interface Person {
   cookie: string;
   xsrf: string;
   random: () => number;
-}
-
-/** A small repeatable random source per person. */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)];
@@ -195,7 +185,7 @@ export async function benchLoad(): Promise<BenchRow[]> {
   const dataDir = makeTempFolder('om-bench-load-');
   let server: RunningServer | null = null;
   try {
-    server = await startServer({ dataDir, port: await freePort(), adminEmail: ADMIN_EMAIL, adminPassword: PASSWORD, seedDemo: true, readCache: true, timeoutMs: 180_000 });
+    server = await startServer({ dataDir, port: await freePort(), adminEmail: ADMIN_EMAIL, adminPassword: PASSWORD, seedDemo: true, readCache: true, timeoutMs: STARTUP_TIMEOUT_MS });
     const { baseUrl, pid } = server;
     console.error(`[bench] load: server with the demo data up in ${(server.startMs / 1000).toFixed(1)} s`);
 
