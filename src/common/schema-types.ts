@@ -27,6 +27,8 @@ export interface RelationTargetInfo {
   /** Text targets: the field whose values they are (`city`), and its name with the type's ('Site city'). */
   field?: string;
   label?: string;
+  /** A record type made in the app: its schema, whose records are the rows of `custom_records` with this schema_id. */
+  schema_id?: number;
 }
 /** A relation target's key: a record type (`site`, `site-status`), `user`, `tag`, or a site address part (`site-city`). */
 export type RelationTarget = string;
@@ -36,6 +38,7 @@ const SHARED_TARGETS = ['user', 'tag'] as const;
 
 /** What `relationTargets` reads of a record type: a schema as the API sends it, or a file of schemas/. */
 export interface RelationSource {
+  id?: number;
   type: string;
   name_singular: string;
   resource?: string;
@@ -45,16 +48,17 @@ export interface RelationSource {
 
 /**
  * The relation targets the record types offer, derived from their schemas (the server and the client read the
- * same answer of GET /api/schemas): each built-in record type is a target, and so is each built-in field whose
- * options name a `text_target` (the site's `city` is `site-city`, its options list `site-cities`).
+ * same answer of GET /api/schemas): every record type is a target, those made in the app included, and so is each
+ * built-in field whose options name a `text_target` (the site's `city` is `site-city`, its options list
+ * `site-cities`).
  */
 export function relationTargets(schemas: readonly RelationSource[]): Record<RelationTarget, RelationTargetInfo> {
   const targets: Record<string, RelationTargetInfo> = {};
   for (const type of SHARED_TARGETS) targets[type] = { type, resource: pluralizeSlug(type), options: pluralizeSlug(type), value: 'id' };
   for (const schema of schemas) {
-    if (schema.built_in === false) continue;
     const resource = schema.resource ?? pluralizeSlug(schema.type);
-    targets[schema.type] = { type: schema.type, resource, options: resource, value: 'id' };
+    targets[schema.type] = { type: schema.type, resource, options: resource, value: 'id', ...(schema.built_in === false && schema.id !== undefined ? { schema_id: schema.id } : {}) };
+    if (schema.built_in === false) continue;
     for (const field of schema.fields) {
       const target = field.options?.text_target;
       const builtIn = field.column ?? (field.category ?? 'internal') === 'internal';
@@ -92,6 +96,8 @@ export interface SchemaFieldOptions {
   input?: 'number' | 'money';
   /** Shown under the input. */
   help?: string;
+  /** text-like custom fields: `search=` finds records by this field's value too (a trigram index is kept). */
+  searchable?: boolean;
   /** Not shown in list screens unless the person adds the column. */
   hide_in_list?: boolean;
   [key: string]: unknown;

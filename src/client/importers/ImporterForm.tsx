@@ -4,7 +4,7 @@
  * compares to a value, set a trade), protected fields, and whether related records are created.
  */
 import { useMemo, useRef, useState } from 'react';
-import { ArrayInput, BooleanInput, FormDataConsumer, SelectArrayInput, SelectInput, SimpleForm, SimpleFormIterator, TextInput, required, useNotify } from 'react-admin';
+import { ArrayInput, BooleanInput, FormDataConsumer, SelectArrayInput, SelectInput, SimpleForm, SimpleFormIterator, TextInput, required, useNotify, useRecordContext } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
 import Papa from 'papaparse';
@@ -23,7 +23,8 @@ interface TargetInfo {
   group: string;
 }
 interface TargetsAnswer {
-  data: Record<ImportRecordType, { targets: TargetInfo[]; keys: string[]; fields: string[] }>;
+  /** Every record type an importer may fill (those made in the app included), by type. */
+  data: Record<string, { name: string; targets: TargetInfo[]; keys: string[]; fields: string[] }>;
   operators: Array<{ id: string; name: string }>;
   actions: Array<{ id: string; name: string }>;
 }
@@ -149,14 +150,41 @@ function MappingInputs() {
   );
 }
 
+/** The built-in types under their usual names, then every type made in the app the server can import into. */
+function useRecordTypeChoices() {
+  const { data } = useImportTargets();
+  const made = Object.entries(data?.data ?? {})
+    .filter(([id]) => !RECORD_TYPES.some((type) => type.id === id))
+    .map(([id, info]) => ({ id, name: info.name ?? id }));
+  return [...RECORD_TYPES, ...made];
+}
+
+/** What needs fixing before the importer imports again (a field it maps was deleted): said above the form. */
+function ImporterProblems() {
+  const record = useRecordContext<{ problems?: string[] }>();
+  if (!record?.problems?.length) return null;
+  return (
+    <Alert severity="warning" sx={{ mb: 2 }} data-testid="importer-problems">
+      This importer needs attention before its next import:
+      <ul style={{ margin: 0 }}>
+        {record.problems.map((problem) => (
+          <li key={problem}>{problem}</li>
+        ))}
+      </ul>
+    </Alert>
+  );
+}
+
 export function ImporterForm({ creating = false }: { creating?: boolean }) {
   const [error] = useState<string | null>(null);
+  const recordTypes = useRecordTypeChoices();
   return (
     <SimpleForm defaultValues={creating ? { record_type: 'site', create_related: true, all_or_nothing: false, columns: [], rules: [], protected_fields: [] } : undefined} sx={{ maxWidth: 1100 }}>
       {error && <Alert severity="error">{error}</Alert>}
+      <ImporterProblems />
       <TextInput source="name" validate={required()} fullWidth />
       <FormDataConsumer>
-        {() => <SelectInput source="record_type" label="Imports" choices={RECORD_TYPES} validate={required()} disabled={!creating} helperText={creating ? 'What each row of the file becomes.' : 'The record type of an importer cannot change.'} />}
+        {() => <SelectInput source="record_type" label="Imports" choices={recordTypes} validate={required()} disabled={!creating} helperText={creating ? 'What each row of the file becomes.' : 'The record type of an importer cannot change.'} />}
       </FormDataConsumer>
       <TextInput source="description" multiline fullWidth />
       <MappingInputs />

@@ -11,6 +11,8 @@ import * as marketShareCounts from './migrations/009_market_share_counts.js';
 import * as logicRules from './migrations/010_logic_rules.js';
 import * as assistant from './migrations/011_assistant.js';
 import * as revisionBatches from './migrations/012_revision_batches.js';
+import * as fieldValueArchive from './migrations/013_field_value_archive.js';
+import * as importerAnyType from './migrations/014_importer_any_type.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -25,6 +27,8 @@ const migrations: Record<string, Migration> = {
   '010_logic_rules': logicRules,
   '011_assistant': assistant,
   '012_revision_batches': revisionBatches,
+  '013_field_value_archive': fieldValueArchive,
+  '014_importer_any_type': importerAnyType,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -8,7 +8,10 @@ export interface RecordEvent {
   event: RecordAction;
   /** The record type (`site`, `import`, a type created in the app). */
   type: string;
-  /** null: many records of the type changed at once (an import finished or was undone); `record` says which import. */
+  /**
+   * null: many records of the type changed at once (an import finished or was undone, a field of the type changed its
+   * values); `record` says which import or field.
+   */
   id: number | null;
   /** The record as the API presents it. */
   record: Record<string, any>;

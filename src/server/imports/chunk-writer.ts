@@ -9,6 +9,7 @@ import type { ImportCounts as Counts, ImportFailure as Failure, StoredFile } fro
 import { keyFieldOf, type ImporterConfig, type MappedRow } from './mapper.js';
 import { pivotField } from './record-types.js';
 import { contactKey, contractorKey, RelatedResolver, type Resolved } from './related.js';
+import { relationNames } from './relation-names.js';
 
 /**
  * One chunk of an import, in the chunk's transaction: the related records its rows name (found, or created when the
@@ -50,11 +51,12 @@ export async function writeChunk(records: RecordService, resources: ResourceRegi
     typeBySlug.set(slugOf(t.name), t.slug);
   }
 
+  const names = await relationNames(trx, resources, fields, live.map((row) => row.values));
   const batch: Array<{ row: MappedRow; values: Record<string, unknown> }> = [];
   for (const row of live) {
     const values = { ...row.values };
     if (typeof values.type === 'string' && typeBySlug.size) values.type = typeBySlug.get(values.type) ?? typeBySlug.get(slugOf(values.type)) ?? values.type;
-    const problems: string[] = [];
+    const problems: string[] = names.resolve(values);
     const use = (found: Resolved | undefined, assign: (id: number) => void) => {
       if (!found) return;
       if ('error' in found) problems.push(found.error);

@@ -4,10 +4,11 @@ import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { JobEventName } from '../events/app-events.js';
 import { writeCsv } from '../exports/csv.js';
-import { forbidden, HttpError } from '../http/errors.js';
+import { forbidden, HttpError, ValidationError } from '../http/errors.js';
 import { enqueueJob } from '../jobs/queue.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { cleanHeaders, readCsv } from './csv-reader.js';
+import { importerProblems } from './importer-problems.js';
 import type { ImporterConfig } from './mapper.js';
 import { definitionFor } from './record-types.js';
 import type { UploadedFile } from './uploads.js';
@@ -64,6 +65,9 @@ export class ImportService {
   /** Creates the import of uploaded files and queues its job; the job worker is woken. Returns the import as presented. */
   async start(user: AuthUser, importer: ImporterConfig, files: StoredFile[], name: string, socketId?: string) {
     if (!mayImport(user, importer.record_type)) throw forbidden(`You do not have permission to import ${importer.record_type} records.`);
+    // A field the importer fills was deleted since it was made: refuse, saying which, rather than drop the column.
+    const problems = importerProblems(importer, await this.ctx.records.fields(definitionFor(this.ctx.resources, importer.record_type)));
+    if (problems.length) throw new ValidationError({ importer_id: problems }, `The importer “${importer.name}” needs attention: ${problems[0]}`);
     const estimate = files.reduce((sum, f) => sum + Math.max(0, f.lines - 1), 0);
     const record = await this.ctx.records.createSystem(
       user,

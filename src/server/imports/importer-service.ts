@@ -1,19 +1,20 @@
 import { z } from 'zod';
 import { can } from '../../common/permissions.js';
-import { IMPORT_RECORD_TYPES, KEY_TARGETS, suggestTargets, targetsFor, type ImportRecordType } from '../../common/import-targets.js';
+import { KEY_TARGETS, suggestTargets, targetsFor, type ImportRecordType } from '../../common/import-targets.js';
 import { RULE_OPERATORS, OPERATOR_LABELS } from '../../common/import-rules.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden, ValidationError } from '../http/errors.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import type { ImporterConfig } from './mapper.js';
+import { importableTypes, isCatalogueType } from './importable-types.js';
 import { definitionFor } from './record-types.js';
 
 /** An importer as a file another installation can import (GET /api/importers/{id}/export writes it). */
 export const importerFile = z.object({
   name: z.string().trim().min(1).max(120),
   description: z.string().max(2_000).nullish(),
-  record_type: z.enum(IMPORT_RECORD_TYPES),
+  record_type: z.string().trim().min(1).max(60),
   key_target: z.string().max(120).nullish(),
   create_related: z.boolean().optional(),
   all_or_nothing: z.boolean().optional(),
@@ -23,11 +24,14 @@ export const importerFile = z.object({
   rules: z.array(z.any()).optional(),
 });
 
-/** The custom fields of a type, as import targets. */
-export const customTargets = (fields: Record<string, FieldSpec>) =>
+/**
+ * The fields of a type that are import targets of their own (`custom.{slug}`): its custom fields, and for a type
+ * made in the app (no catalogue targets) its name too.
+ */
+export const customTargets = (fields: Record<string, FieldSpec>, type?: string) =>
   Object.entries(fields)
-    .filter(([, spec]) => spec.storage === 'custom')
-    .map(([key, spec]) => ({ key, label: spec.label ?? key }));
+    .filter(([key, spec]) => spec.storage === 'custom' || (type !== undefined && !isCatalogueType(type) && key === 'name'))
+    .map(([key, spec]) => ({ key, label: spec.label ?? (key === 'name' ? 'Name' : key) }));
 
 /**
  * Importers beyond their generic resource: the configuration an import runs with, the target catalogue, exporting
@@ -67,14 +71,16 @@ export class ImporterService {
   /** What each record type can be imported into: targets, keys, fields; the rule operators and actions. */
   async targets(user: AuthUser, recordType?: string) {
     if (!can(user, 'importer:read') && !can(user, 'import:create')) throw forbidden('You do not have permission to read importers.');
-    const types = recordType ? [recordType] : [...IMPORT_RECORD_TYPES];
+    const importable = await importableTypes(this.ctx.db);
+    const types = recordType ? [recordType] : importable;
     const data: Record<string, unknown> = {};
     for (const type of types) {
-      if (!IMPORT_RECORD_TYPES.includes(type as ImportRecordType)) throw new ValidationError({ record_type: [`The record type must be one of: ${IMPORT_RECORD_TYPES.join(', ')}.`] });
+      if (!importable.includes(type)) throw new ValidationError({ record_type: [`The record type must be one of: ${importable.join(', ')}.`] });
       const fields = await this.ctx.records.fields(definitionFor(this.ctx.resources, type));
       data[type] = {
-        targets: targetsFor(type as ImportRecordType, customTargets(fields)).map(({ synonyms, ...target }) => target),
-        keys: KEY_TARGETS[type as ImportRecordType],
+        name: await this.ctx.records.nameOf(definitionFor(this.ctx.resources, type)),
+        targets: targetsFor(type as ImportRecordType, customTargets(fields, type)).map(({ synonyms, ...target }) => target),
+        keys: KEY_TARGETS[type as ImportRecordType] ?? ['custom.name'],
         fields: Object.keys(fields).filter((f) => !['id'].includes(f)),
       };
     }
@@ -154,7 +160,7 @@ export class ImporterService {
     const fields = await this.ctx.records.fields(definitionFor(this.ctx.resources, importer.record_type));
     const known = new Set(importer.columns.map((c) => c.header.toLowerCase()));
     const taken = new Set(importer.columns.map((c) => c.target).filter(Boolean));
-    const suggestions = suggestTargets(headers, importer.record_type, customTargets(fields));
+    const suggestions = suggestTargets(headers, importer.record_type, customTargets(fields, importer.record_type));
     const added = headers
       .map((header, i) => ({ header, target: taken.has(suggestions[i]) ? '' : suggestions[i] }))
       .filter((c) => !known.has(c.header.toLowerCase()));

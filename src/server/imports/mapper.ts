@@ -341,7 +341,9 @@ function convert(raw: string, spec: FieldSpec): { ok: true; value: unknown } | {
     }
     case 'integer': {
       const parsed = parseNumber(raw);
-      return parsed.ok && Number.isInteger(parsed.value) ? parsed : { ok: false, error: `"${raw}" is not a whole number.` };
+      if (parsed.ok && Number.isInteger(parsed.value)) return parsed;
+      // A relation may name the record: the chunk writer looks the name up (relation-names.ts).
+      return spec.references ? { ok: true, value: raw } : { ok: false, error: `"${raw}" is not a whole number.` };
     }
     case 'boolean':
       return parseFlag(raw);

@@ -1,6 +1,7 @@
 import { suggestTargets, type ImportRecordType } from '../../common/import-targets.js';
 import type { AppContext } from '../app-context.js';
 import { createBatchValidator, reasonOf } from '../records/batch-writer.js';
+import { withSetValues } from '../records/form-logic-outcome.js';
 import { cleanHeaders, isBlankRecord, readCsv } from './csv-reader.js';
 import { customTargets } from './importer-service.js';
 import { createMapper, keyFieldOf, type ImporterConfig } from './mapper.js';
@@ -42,7 +43,8 @@ export async function previewFile(ctx: AppContext, file: UploadedFile, importer:
       if ((candidate[field] === undefined || candidate[field] === '') && field in fields) candidate[field] = fallback;
     }
     try {
-      validate(candidate, { mode: 'create', hidden: await records.hiddenFields(def, candidate) });
+      const logic = await records.formLogic(def, candidate);
+      validate(withSetValues(candidate, logic, fields, def.readOnly), { mode: 'create', hidden: logic.hidden });
     } catch (error) {
       errors.push(reasonOf(error));
     }
@@ -65,7 +67,7 @@ export async function previewFile(ctx: AppContext, file: UploadedFile, importer:
   return {
     file: { name: file.name, size: file.size, encoding: file.encoding, lines: file.lines },
     headers,
-    suggestions: suggestTargets(headers, type, customTargets(fields)),
+    suggestions: suggestTargets(headers, type, customTargets(fields, type)),
     missing_columns: mapper?.missing ?? [],
     key_field: importer ? keyFieldOf(importer) : null,
     rows,

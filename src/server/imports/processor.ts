@@ -8,6 +8,7 @@ import { writeChunk } from './chunk-writer.js';
 import { cleanHeaders, isBlankRecord, readCsv } from './csv-reader.js';
 import { MAX_STORED_FAILURES, type Checkpoint, type ImportCounts as Counts, type ImportFailure as Failure, type ImportService, type StoredFile } from './import-service.js';
 import { createMapper, type ImporterConfig, type MappedRow } from './mapper.js';
+import { importerProblems } from './importer-problems.js';
 import { definitionFor } from './record-types.js';
 import { Statistics } from './table-statistics.js';
 
@@ -50,6 +51,9 @@ export class ImportProcessor {
     if (!importer) return this.imports.fail(importId, 'The importer of this import was not saved with it.');
     const def = definitionFor(this.ctx.resources, importer.record_type);
     const files = record.files as StoredFile[];
+    // A field the importer fills was deleted since the upload: fail, saying which, rather than drop the column.
+    const problems = importerProblems(importer, await this.ctx.records.fields(def));
+    if (problems.length) return this.imports.fail(importId, `The importer needs attention: ${problems.join(' ')}`, user.id);
 
     await this.imports.markProcessing(importId, record.started_at);
     await this.imports.progress(importId, user.id, 'ImportProcessing');

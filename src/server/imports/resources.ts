@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { RULE_ACTIONS, RULE_OPERATORS, checkRule } from '../../common/import-rules.js';
-import { IMPORT_RECORD_TYPES, KEY_TARGETS, isKnownTarget, type ImportRecordType } from '../../common/import-targets.js';
+import { KEY_TARGETS, isKnownTarget, type ImportRecordType } from '../../common/import-targets.js';
 import { fieldError, ValidationError } from '../http/errors.js';
 import type { ResourceDefinition, WriteContext } from '../records/resource.js';
+import { fieldsOfType } from '../schemas/type-fields.js';
+import { importableTypes } from './importable-types.js';
+import { importerProblems } from './importer-problems.js';
 import { presentImport } from './import-service.js';
 
 const columnShape = z.array(
@@ -40,7 +43,7 @@ export const importersResource: ResourceDefinition = {
     name: { kind: 'text', required: true, max: 120 },
     slug: { kind: 'text', max: 120 },
     description: { kind: 'text', max: 2_000 },
-    record_type: { kind: 'enum', required: true, options: IMPORT_RECORD_TYPES, label: 'record type' },
+    record_type: { kind: 'text', required: true, max: 60, label: 'record type' },
     key_target: { kind: 'text', max: 120, label: 'key' },
     create_related: { kind: 'boolean', label: 'create related records' },
     all_or_nothing: { kind: 'boolean', label: 'all or nothing' },
@@ -50,7 +53,7 @@ export const importersResource: ResourceDefinition = {
     columns: { kind: 'json', shape: columnShape, storage: 'virtual', sortable: false, filterable: false },
     rules: { kind: 'json', shape: ruleShape, storage: 'virtual', sortable: false, filterable: false },
   },
-  readOnly: ['mapping_hash', 'custom', 'columns_count', 'rules_count'],
+  readOnly: ['mapping_hash', 'custom', 'columns_count', 'rules_count', 'problems'],
   hidden: ['mapping_hash', 'custom'],
   search: ['name', 'description'],
   defaultSort: { field: 'position', order: 'asc' },
@@ -63,8 +66,13 @@ export const importersResource: ResourceDefinition = {
       if (action === 'update' && prepared.record_type && existing && prepared.record_type !== existing.record_type) {
         throw fieldError('record_type', 'The record type of an importer cannot change; make a new importer instead.');
       }
-      if (prepared.key_target && !KEY_TARGETS[type]?.includes(prepared.key_target) && !String(prepared.key_target).startsWith('custom.')) {
-        throw fieldError('key_target', `The key must be one of: ${KEY_TARGETS[type].join(', ')}.`);
+      if (action === 'create') {
+        const types = await importableTypes(trx);
+        if (!types.includes(type)) throw fieldError('record_type', `The record type must be one of: ${types.join(', ')}.`);
+      }
+      const keys = KEY_TARGETS[type] ?? [];
+      if (prepared.key_target && !keys.includes(prepared.key_target) && !String(prepared.key_target).startsWith('custom.')) {
+        throw fieldError('key_target', `The key must be one of: ${[...keys, 'a field (custom.{slug})'].join(', ')}.`);
       }
       if (prepared.columns) {
         const errors: Record<string, string[]> = {};
@@ -110,6 +118,9 @@ export const importersResource: ResourceDefinition = {
       for (const record of records) {
         record.columns = columns.filter((c) => c.importer_id === record.id).map(({ header, target }) => ({ header, target }));
         record.rules = rules.filter((r) => r.importer_id === record.id).map(({ source, operator, value, action, action_value }) => ({ source, operator, value, action, action_value }));
+        // What needs attention before the next import (a field deleted since): shown with the importer, refused at upload.
+        const fields = await fieldsOfType(db, record.record_type);
+        record.problems = fields ? importerProblems(record as Parameters<typeof importerProblems>[0], fields) : [`The record type “${record.record_type}” no longer exists.`];
       }
     },
   },

@@ -8,6 +8,7 @@ import type { RecordService } from './record-service.js';
 import { checkReferences, splitByStorage } from './storage.js';
 import { validateInput } from './validate.js';
 import { readCachingTransaction } from './batch-reads.js';
+import { emptyHidden, withSetValues } from './form-logic-outcome.js';
 import { groupBy, insertRecordset, tableColumnTypes, updateRecordset, writePivotsBulk } from './recordset.js';
 import { changesOf, writeRevisions, type Revision } from './revisions.js';
 
@@ -61,7 +62,7 @@ const INSERT_SLICE = 1_000;
 
 /** The batch's validator: the same `validateInput` as a record saved by hand (field schemas are built once, in fields.ts). */
 export function createBatchValidator(fields: Record<string, FieldSpec>, readOnly: readonly string[] = []) {
-  return (body: Record<string, unknown>, options: { mode: 'create' | 'update'; hidden?: ReadonlySet<string> }) =>
+  return (body: Record<string, unknown>, options: { mode: 'create' | 'update'; hidden?: ReadonlySet<string>; existing?: Record<string, unknown> }) =>
     validateInput(body, fields, { ...options, readOnly: [...readOnly] });
 }
 
@@ -173,14 +174,14 @@ export async function importBatch(
           throw forbidden(`You do not have permission to update this ${def.singular.toLowerCase()} (${existing[def.categoryColumn]}).`);
         }
         for (const field of edited.get(existing.id) ?? []) delete body[field];
-        const hidden = await service.hiddenFields(def, { ...existing, ...body }, reads);
-        const { values } = validate(body, { mode: 'update', hidden });
+        const logic = await service.formLogic(def, { ...existing, ...body }, reads);
+        const { values } = validate(withSetValues(body, logic, fields, def.readOnly), { mode: 'update', hidden: logic.hidden, existing });
         if (def.categoryColumn && def.categoryColumn in values && !canOnCategory(user, entity, 'update', values[def.categoryColumn])) {
           throw forbidden(`You do not have permission to make a ${def.singular.toLowerCase()} ${values[def.categoryColumn]}.`);
         }
         const ctx: Pending['ctx'] = { user, trx: reads, action: 'update', existing, importId: options.importId };
         await checkReferences(trx, values, fields, knownReferences(trx));
-        const prepared = (await def.hooks?.beforeWrite?.(values, ctx)) ?? values;
+        const prepared = emptyHidden((await def.hooks?.beforeWrite?.(values, ctx)) ?? values, logic, fields, existing, def.readOnly);
         ctx.values = prepared;
         const changes = changesOf(existing, prepared);
         if (Object.keys(changes).length === 0) {
@@ -198,11 +199,11 @@ export async function importBatch(
         if (def.categoryColumn && category !== null && !canOnCategory(user, entity, 'create', category as string)) {
           throw forbidden(`You do not have permission to create a ${def.singular.toLowerCase()} of type ${String(category)}.`);
         }
-        const hidden = await service.hiddenFields(def, body, reads);
-        const { values } = validate(body, { mode: 'create', hidden });
+        const logic = await service.formLogic(def, body, reads);
+        const { values } = validate(withSetValues(body, logic, fields, def.readOnly), { mode: 'create', hidden: logic.hidden });
         const ctx: Pending['ctx'] = { user, trx: reads, action: 'create', importId: options.importId };
         await checkReferences(trx, values, fields, knownReferences(trx));
-        const prepared = (await def.hooks?.beforeWrite?.(values, ctx)) ?? values;
+        const prepared = emptyHidden((await def.hooks?.beforeWrite?.(values, ctx)) ?? values, logic, fields, undefined, def.readOnly);
         ctx.values = prepared;
         creates.push({ index, values: prepared, ctx });
       }

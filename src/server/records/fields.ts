@@ -43,9 +43,17 @@ function buildFieldSchema(name: string, spec: FieldSpec): z.ZodType {
     case 'boolean':
       return z.preprocess(toBoolean, z.boolean({ error: `The ${label} must be true or false.` }));
     case 'date':
-      return z.string({ error: `The ${label} must be a date (YYYY-MM-DD).` }).transform((v) => v.slice(0, 10)).refine((v) => ISO_DATE.test(v) && !Number.isNaN(Date.parse(v)), `The ${label} must be a date (YYYY-MM-DD).`);
+      return z
+        .string({ error: `The ${label} must be a date (YYYY-MM-DD).` })
+        .transform((v) => v.trim().slice(0, 10))
+        .refine((v) => ISO_DATE.test(v), `The ${label} must be a date (YYYY-MM-DD).`)
+        .refine(isRealDate, { error: (issue) => `The ${label} must be a real date: ${String(issue.input)} is not a day of the calendar.` });
     case 'datetime':
-      return z.string({ error: `The ${label} must be a date and time.` }).refine((v) => !Number.isNaN(Date.parse(v)), `The ${label} must be a date and time (ISO 8601).`).transform((v) => new Date(v).toISOString());
+      return z
+        .string({ error: `The ${label} must be a date and time.` })
+        .refine((v) => !Number.isNaN(Date.parse(v)), `The ${label} must be a date and time (ISO 8601).`)
+        .refine((v) => !ISO_DATE.test(v.trim().slice(0, 10)) || isRealDate(v.trim().slice(0, 10)), { error: (issue) => `The ${label} must be a real date and time: ${String(issue.input).trim().slice(0, 10)} is not a day of the calendar.` })
+        .transform((v) => new Date(v).toISOString());
     case 'enum': {
       const options = spec.options ?? [];
       return z.string({ error: `The ${label} must be one of: ${options.join(', ')}.` }).refine((v) => options.includes(v), `The ${label} must be one of: ${options.join(', ')}.`);
@@ -59,6 +67,16 @@ function buildFieldSchema(name: string, spec: FieldSpec): z.ZodType {
     case 'json':
       return (spec.shape ?? z.unknown()).refine((v) => JSON.stringify(v ?? null).length <= (max ?? 100_000), `The ${label} is too large.`);
   }
+}
+
+/**
+ * `2026-02-30` is not a day: JavaScript's Date would roll it over to March 2 and PostgreSQL would refuse it with
+ * "date/time field value out of range". A real date reads back as itself (years 1 to 9999).
+ */
+export function isRealDate(text: string): boolean {
+  if (!ISO_DATE.test(text) || text.startsWith('0000')) return false;
+  const date = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
 }
 
 function toBoolean(value: unknown) {

@@ -128,6 +128,16 @@ export function customIndexExpression(field: string, spec: FieldSpec): RawBuilde
   return spec.kind === 'text' || spec.kind === 'email' ? sql`lower((${expression})::text)` : expression;
 }
 
+/**
+ * The condition of `search` / `q`: the type's search columns as one text (one trigram index serves it), or a
+ * custom field marked searchable (each its own trigram index; the planner ORs the indexes).
+ */
+export function searchCondition(columns: readonly string[], fields: Record<string, FieldSpec>, pattern: string): RawBuilder<boolean> {
+  const custom = Object.entries(fields).filter(([, spec]) => spec.searchable && spec.storage === 'custom');
+  const parts = [sql<boolean>`${searchExpression(columns)} ilike ${pattern}`, ...custom.map(([field, spec]) => sql<boolean>`${fieldExpression(field, spec)} ilike ${pattern}`)];
+  return parts.length === 1 ? parts[0] : sql<boolean>`(${sql.join(parts, sql` or `)})`;
+}
+
 /** What `search` / `q` matches: the search columns as one text, so one trigram index serves it (docs/records.md). */
 export function searchExpression(columns: readonly string[], alias: string | null = 't'): RawBuilder<string> {
   const parts = columns.map((column) => sql`coalesce(${sql.ref(alias ? `${alias}.${column}` : column)}::text, ${sql.lit('')})`);

@@ -3,13 +3,14 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { can, canOnCategory, permittedCategories, type Action } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { conflict, forbidden, HttpError, notFound, unauthenticated } from '../http/errors.js';
-import { fieldExpression, filterCondition, parseListQuery, readPage, resolveField, escapeLike, searchExpression } from './list-query.js';
+import { fieldExpression, filterCondition, parseListQuery, readPage, resolveField, escapeLike, searchCondition } from './list-query.js';
 import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
 import { validateInput } from './validate.js';
 import { bulkWrite, importBatch, type BatchOptions, type BatchOutcome, type BatchRow, type BulkRow } from './batch-writer.js';
 import type { AppEvents, RecordAction } from '../events/app-events.js';
 import { changesOf, writeRevisions, type RevisionAction } from './revisions.js';
 import { checkReferences, splitByStorage, writePivots } from './storage.js';
+import { emptyHidden, NO_FORM_LOGIC, withSetValues, type FormLogicOutcome } from './form-logic-outcome.js';
 
 export type { RevisionAction };
 
@@ -40,8 +41,12 @@ export class RecordService {
    * called inside one (on PGlite, a query on the outer connection there would wait forever).
    */
   nameOf: (def: ResourceDefinition, db?: Kysely<any>) => Promise<string> = async (def) => def.singular;
-  /** Lets the schemas feature say which fields the form logic hides for these values (never required). `db` as for nameOf. */
-  hiddenFields: (def: ResourceDefinition, values: Record<string, any>, db?: Kysely<any>) => Promise<Set<string>> = async () => new Set();
+  /**
+   * Lets the schemas feature run the record type's form logic over the values of a write (the record as it will be):
+   * the values set-value actions give are written, the fields it hides are never required and are stored empty.
+   * `db` as for nameOf.
+   */
+  formLogic: (def: ResourceDefinition, values: Record<string, any>, db?: Kysely<any>) => Promise<FormLogicOutcome> = async () => NO_FORM_LOGIC;
   /** Where failures of `afterCommit` hooks are reported (the app sets its logger). */
   logError: (error: unknown, message: string) => void = (error, message) => console.error(message, error);
 
@@ -103,7 +108,7 @@ export class RecordService {
     }
     if (query.search && def.search?.length) {
       const pattern = `%${escapeLike(query.search)}%`;
-      base = base.where(sql<boolean>`${searchExpression(def.search)} ilike ${pattern}`);
+      base = base.where(searchCondition(def.search, fields, pattern));
     }
     return { query, fields, base };
   }
@@ -281,12 +286,13 @@ export class RecordService {
     const category = def.categoryColumn ? (body as any)?.[def.categoryColumn] ?? null : undefined;
     if (!options.system) this.authorize(user, def, 'create', category);
     const fields = await this.fields(def);
-    const hidden = await this.hiddenFields(def, body as Record<string, any>);
-    const { values } = validateInput(body, fields, { mode: 'create', readOnly: def.readOnly, hidden });
+    const logic = isObject(body) ? await this.formLogic(def, body) : NO_FORM_LOGIC;
+    const sent = isObject(body) ? withSetValues(body, logic, fields, def.readOnly) : body;
+    const { values } = validateInput(sent, fields, { mode: 'create', readOnly: def.readOnly, hidden: logic.hidden });
     const record = await this.db.transaction().execute(async (trx) => {
       const ctx: WriteContext & { action: 'create' } = { user, trx, action: 'create' as const, importId: options.importId };
       await checkReferences(trx, values, fields);
-      const prepared = (await def.hooks?.beforeWrite?.(values, ctx)) ?? values;
+      const prepared = emptyHidden((await def.hooks?.beforeWrite?.(values, ctx)) ?? values, logic, fields, undefined, def.readOnly);
       ctx.values = prepared;
       const { columns, custom, pivots } = splitByStorage(prepared, fields);
       const now = new Date();
@@ -319,12 +325,13 @@ export class RecordService {
         throw conflict(`Someone else saved this ${(await this.nameOf(def, trx)).toLowerCase()} after you opened it. Reload to see their changes, then make yours again.`);
       }
       const [existing] = await this.present(def, [existingRow], fields, trx);
-      const hidden = await this.hiddenFields(def, { ...existing, ...(body as object) }, trx);
-      const { values } = validateInput(body, fields, { mode: 'update', readOnly: def.readOnly, hidden });
+      const logic = isObject(body) ? await this.formLogic(def, { ...existing, ...body }, trx) : NO_FORM_LOGIC;
+      const sent = isObject(body) ? withSetValues(body, logic, fields, def.readOnly) : body;
+      const { values } = validateInput(sent, fields, { mode: 'update', readOnly: def.readOnly, hidden: logic.hidden, existing });
       if (def.categoryColumn && def.categoryColumn in values) check(values[def.categoryColumn]);
       const ctx: WriteContext & { action: 'update' } = { user, trx, action: 'update' as const, existing, importId: options.importId };
       await checkReferences(trx, values, fields);
-      const prepared = (await def.hooks?.beforeWrite?.(values, ctx)) ?? values;
+      const prepared = emptyHidden((await def.hooks?.beforeWrite?.(values, ctx)) ?? values, logic, fields, existing, def.readOnly);
       ctx.values = prepared;
       const changes = changesOf(existing, prepared);
       if (Object.keys(changes).length === 0) return existing;
@@ -404,3 +411,5 @@ export class RecordService {
     }
   }
 }
+
+const isObject = (body: unknown): body is Record<string, any> => body !== null && typeof body === 'object' && !Array.isArray(body);

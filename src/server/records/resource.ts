@@ -24,13 +24,18 @@ export interface FieldSpec {
   storage?: 'column' | 'custom' | 'virtual' | PivotStorage;
   sortable?: boolean;
   filterable?: boolean;
+  /** A custom text field `search=` looks in (its schema field's `options.searchable`), besides the type's `search` columns. */
+  searchable?: boolean;
   /** Text kinds: the value must match (e.g. a slug). */
   pattern?: RegExp;
   patternMessage?: string;
   /** json kind: the shape the value must have. */
   shape?: z.ZodType;
-  /** integer / integer[] kinds: ids of rows of this table, checked to exist (422 'The selected ... does not exist.'). */
-  references?: { table: string; softDelete?: boolean };
+  /**
+   * integer / integer[] kinds: ids of rows of this table (of its rows where `scope` holds: the records of one type
+   * made in the app), checked to exist (422 'The selected ... does not exist.').
+   */
+  references?: { table: string; softDelete?: boolean; scope?: { column: string; value: string | number } };
   /**
    * text kind: the value must be the slug of a live row of this table (a list administrators extend, such as
    * site_types); checked on write by schema-backed resources (422 'The type must be one of: ...').

@@ -26,7 +26,7 @@ const SLICE = 1_000;
  * nobody (null) when the server acts on its own.
  */
 export async function writeRevisions(trx: Kysely<any>, user: AuthUser | null, revisions: readonly Revision[]): Promise<void> {
-  const userId = user?.impersonator?.id ?? user?.id ?? null;
+  const userId = authorOf(user);
   for (let start = 0; start < revisions.length; start += SLICE) {
     const rows = revisions.slice(start, start + SLICE).map((r) => ({ type: r.type, id: r.id, action: r.action, changes: r.changes, import_id: r.importId ?? null, via: r.via ?? null, batch_id: r.batchId ?? null }));
     await sql`insert into revisions (revisionable_type, revisionable_id, action, user_id, changes, import_id, via, batch_id)
@@ -34,6 +34,9 @@ export async function writeRevisions(trx: Kysely<any>, user: AuthUser | null, re
       from json_to_recordset(${JSON.stringify(rows)}::json) as x(type text, id integer, action text, changes jsonb, import_id integer, via text, batch_id text)`.execute(trx);
   }
 }
+
+/** Who a change is kept as made by: the administrator when impersonating, nobody (null) when the server acts. */
+export const authorOf = (user: AuthUser | null): number | null => user?.impersonator?.id ?? user?.id ?? null;
 
 /** `{field: [before, after]}` for every value that differs. */
 export function changesOf(before: Record<string, any>, after: Record<string, any>) {

@@ -17,6 +17,7 @@ export async function checkReferences(trx: Transaction<any>, values: Record<stri
     if (!unknown.length) continue;
     let query = trx.selectFrom(ref.table).select('id').where('id', 'in', unknown);
     if (ref.softDelete) query = query.where('deleted_at', 'is', null);
+    if (ref.scope) query = query.where(ref.scope.column, '=', ref.scope.value);
     const found = new Set((await query.execute()).map((row) => row.id));
     for (const id of found) known.add(`${ref.table}:${id}`);
     const missing = unknown.filter((id) => !found.has(id));

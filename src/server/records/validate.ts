@@ -18,7 +18,7 @@ export interface ValidatedInput {
 export function validateInput(
   body: unknown,
   fields: Record<string, FieldSpec>,
-  options: { mode: 'create' | 'update'; readOnly?: string[]; hidden?: ReadonlySet<string> },
+  options: { mode: 'create' | 'update'; readOnly?: string[]; hidden?: ReadonlySet<string>; existing?: Record<string, unknown> },
 ): ValidatedInput {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ValidationError({ body: ['Send the record as a JSON object.'] });
@@ -34,12 +34,18 @@ export function validateInput(
       continue;
     }
     if (isBlank(raw)) {
-      values[key] = spec.kind.endsWith('[]') ? [] : spec.kind === 'boolean' ? false : null;
+      values[key] = blankValue(spec);
       continue;
     }
     const parsed = fieldSchema(key, spec).safeParse(raw);
     if (parsed.success) values[key] = parsed.data;
-    else errors[key] = [parsed.error.issues[0]?.message ?? `The ${humanise(key)} is invalid.`];
+    else if (options.existing && key in options.existing) {
+      // What the record already holds stays editable: a choice removed from the field since, a limit lowered.
+      const kept = keptValue(key, spec, raw, options.existing[key]);
+      if (kept.keep) {
+        if (kept.value !== undefined) values[key] = kept.value;
+      } else errors[key] = [parsed.error.issues[0]?.message ?? `The ${humanise(key)} is invalid.`];
+    } else errors[key] = [parsed.error.issues[0]?.message ?? `The ${humanise(key)} is invalid.`];
   }
   for (const [key, spec] of Object.entries(fields)) {
     if (!spec.required || errors[key] || options.hidden?.has(key)) continue;
@@ -50,4 +56,23 @@ export function validateInput(
   }
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
   return { values };
+}
+
+/**
+ * A value that fails its field's check on an update but is what the record already holds is kept as it is (no
+ * change); a list of choices may keep the choices it held while others are added or removed.
+ */
+function keptValue(key: string, spec: FieldSpec, raw: unknown, stored: unknown): { keep: boolean; value?: unknown } {
+  if (JSON.stringify(raw) === JSON.stringify(stored) || (typeof stored === 'number' && Number(raw) === stored)) return { keep: true };
+  if (spec.kind === 'enum[]' && Array.isArray(raw) && Array.isArray(stored)) {
+    const held = stored.map(String);
+    const parsed = fieldSchema(key, { ...spec, options: [...(spec.options ?? []), ...held] }).safeParse(raw);
+    if (parsed.success) return { keep: true, value: parsed.data };
+  }
+  return { keep: false };
+}
+
+/** What an empty value of a field is stored as: an empty list, false, or null. */
+export function blankValue(spec: FieldSpec): unknown {
+  return spec.kind.endsWith('[]') ? [] : spec.kind === 'boolean' ? false : null;
 }

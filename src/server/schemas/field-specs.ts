@@ -3,9 +3,13 @@ import { isFieldType, SCHEMA_FIELD_TYPES, valueKind, valueLimits } from '../../c
 import { normaliseChoices, type RelationTarget, type RelationTargetInfo, type SchemaField, type SchemaFieldOptions, type SchemaFieldType } from '../../common/schema-types.js';
 import type { FieldSpec } from '../records/resource.js';
 
-/** The table of the records an id relation target points at (its resource's path, `site-statuses` -> `site_statuses`). */
-export function relationTable(info: RelationTargetInfo | undefined): { table: string; softDelete: boolean } | null {
+/**
+ * The table of the records an id relation target points at: its resource's path (`site-statuses` -> `site_statuses`),
+ * or the rows of its schema in `custom_records` for a type made in the app.
+ */
+export function relationTable(info: RelationTargetInfo | undefined): NonNullable<FieldSpec['references']> | null {
   if (!info || info.value !== 'id') return null;
+  if (info.schema_id !== undefined) return { table: 'custom_records', softDelete: true, scope: { column: 'schema_id', value: info.schema_id } };
   return { table: info.resource.replace(/-/g, '_'), softDelete: true };
 }
 
@@ -36,6 +40,9 @@ function labelOf(name: string) {
  * addresses, that related records exist). `targets` are the relation targets (relationTargets). Values of fields
  * that are not columns live in `custom`.
  */
+/** The kinds of value `search=` can look in. */
+const SEARCHABLE_KINDS = new Set(['text', 'email', 'phone', 'url']);
+
 export function fieldSpecFor(field: Pick<SchemaField, 'slug' | 'name' | 'type' | 'required' | 'options' | 'column'>, targets: Record<RelationTarget, RelationTargetInfo>): FieldSpec {
   const options: SchemaFieldOptions = field.options ?? {};
   const type = field.type as SchemaFieldType;
@@ -56,6 +63,7 @@ export function fieldSpecFor(field: Pick<SchemaField, 'slug' | 'name' | 'type' |
       spec.min = 1;
       break;
   }
+  if (options.searchable === true && !field.column && SEARCHABLE_KINDS.has(kind)) spec.searchable = true;
   if (type === 'slug') Object.assign(spec, { pattern: SLUG, patternMessage: `The ${label} may only hold lower-case letters, digits and single dashes.` });
   if (type === 'dropdown' && typeof options.choices_from === 'string') spec.slugOf = options.choices_from.replace(/-/g, '_');
   if (type === 'attachment') spec.references = { table: 'documents', softDelete: true };
@@ -70,6 +78,8 @@ export function checkFieldOptions(type: SchemaFieldType, raw: unknown, targets: 
   const options: SchemaFieldOptions = { ...((raw as SchemaFieldOptions) ?? {}) };
   if (options.min !== undefined && !(typeof options.min === 'number' && Number.isFinite(options.min))) return { error: 'The options.min must be a number.' };
   if (options.max !== undefined && !(typeof options.max === 'number' && options.max > 0)) return { error: 'The options.max must be a positive number.' };
+  if (options.searchable !== undefined && typeof options.searchable !== 'boolean') return { error: 'The options.searchable must be true or false.' };
+  if (options.searchable === true && !SEARCHABLE_KINDS.has(valueKind(type, options, undefined))) return { error: 'Only text fields can be searchable.' };
   if (type === 'dropdown' || type === 'radios') {
     const choices = normaliseChoices(options.choices);
     if (!choices.length) return { error: `A ${type} field needs its choices (options.choices: ["a", "b"] or [{value, label}]).` };

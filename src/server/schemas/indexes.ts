@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { SchemaField } from '../../common/schema-types.js';
-import { customIndexExpression, searchExpression } from '../records/list-query.js';
+import { customIndexExpression, fieldExpression, searchExpression } from '../records/list-query.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { builtinDefinition } from './builtin-types.js';
 import { fieldSpecFor } from './field-specs.js';
@@ -13,6 +13,8 @@ const shortHash = (text: string) => createHash('sha1').update(text).digest('hex'
 function indexName(table: string, schemaId: number | null, slug: string) {
   return `${table}_cf_${schemaId ?? ''}${schemaId ? '_' : ''}${slug}`.slice(0, 50) + `_${shortHash(`${table}:${schemaId}:${slug}`)}`;
 }
+
+const searchIndexName = (table: string, schemaId: number | null, slug: string) => indexName(table, schemaId, `${slug}_trgm`);
 
 function target(schema: { id: number; type: string }) {
   const def = builtinDefinition(schema.type);
@@ -35,13 +37,28 @@ function target(schema: { id: number; type: string }) {
  */
 export async function ensureCustomFieldIndex(db: Kysely<any>, schema: { id: number; type: string }, field: Pick<SchemaField, 'slug' | 'name' | 'type' | 'required' | 'options' | 'column'>) {
   if (field.column) return false;
-  const expression = customIndexExpression(field.slug, fieldSpecFor(field, knownRelationTargets()));
+  const spec = fieldSpecFor(field, knownRelationTargets());
+  const expression = customIndexExpression(field.slug, spec);
   if (!expression) return false;
   const { table, schemaId, softDelete } = target(schema);
   const name = indexName(table, schemaId, field.slug);
   const columns = [...(schemaId ? [sql`schema_id`] : []), sql`(${expression})`, ...(softDelete ? [sql`deleted_at`] : [])];
   await sql`create index if not exists ${sql.id(name)} on ${sql.table(table)} (${sql.join(columns)})`.execute(db);
+  await ensureFieldSearchIndex(db, table, searchIndexName(table, schemaId, field.slug), field.slug, spec);
   return true;
+}
+
+/**
+ * A searchable custom field's trigram index, over the expression `search=` matches (list-query.ts searchCondition):
+ * `ilike '%text%'` on it stays fast. Made when the field is marked searchable, dropped when it no longer is.
+ */
+async function ensureFieldSearchIndex(db: Kysely<any>, table: string, name: string, slug: string, spec: ReturnType<typeof fieldSpecFor>) {
+  if (!spec.searchable) {
+    await sql`drop index if exists ${sql.id(name)}`.execute(db);
+    return;
+  }
+  if (!(await hasTrigram(db))) return;
+  await sql`create index if not exists ${sql.id(name)} on ${sql.table(table)} using gin ((${fieldExpression(slug, spec, null)}) gin_trgm_ops) with (gin_pending_list_limit = ${sql.lit(GIN_PENDING_LIST_KB)})`.execute(db);
 }
 
 /** The index names of the current schema, read once so that the checks made at every start cost one query. */
@@ -53,6 +70,7 @@ async function indexNames(db: Kysely<any>) {
 export async function dropCustomFieldIndex(db: Kysely<any>, schema: { id: number; type: string }, field: { slug: string }) {
   const { table, schemaId } = target(schema);
   await sql`drop index if exists ${sql.id(indexName(table, schemaId, field.slug))}`.execute(db);
+  await sql`drop index if exists ${sql.id(searchIndexName(table, schemaId, field.slug))}`.execute(db);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { LOGIC_ACTIONS } from '../../common/schema-types.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { checkBlockPart, schemaOfBlock } from './logic-checks.js';
+import { logicPart, reviseSchema } from './schema-revisions.js';
 import { schemaChanged } from './schemas-resource.js';
 
 /** One action of a block: `target` is `field:{id}` ('Invalid target type' otherwise). Permission entity: logic-block. */
@@ -24,6 +25,11 @@ export const logicActionsResource: ResourceDefinition = {
       const mine = { target: values.target ?? existing?.target, action: values.action ?? existing?.action };
       await checkBlockPart(trx, values, existing, 'actions', mine);
       return values;
+    },
+    async afterWrite(record, { trx, action, existing, user }) {
+      const blockId = record.logic_block_id ?? existing?.logic_block_id;
+      const schemaId = await schemaOfBlock(trx, blockId);
+      if (schemaId) await reviseSchema(trx, schemaId, user, { [`logic:${blockId}:action:${record.id ?? existing?.id}`]: [logicPart(existing), action === 'delete' ? null : logicPart(record)] });
     },
     async afterCommit(record, { records }) {
       await schemaChanged(records, await schemaOfBlock(records.db, record.logic_block_id));

@@ -3,6 +3,7 @@ import { LOGIC_ACTIONS, LOGIC_MATCHES, LOGIC_OPERATORS, LOGIC_TRIGGERS } from '.
 import { fieldError } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { blockChildren, checkLogic } from './logic-checks.js';
+import { blockSnapshot, reviseSchema } from './schema-revisions.js';
 import { presentBlock } from './schema-store.js';
 import { schemaChanged } from './schemas-resource.js';
 
@@ -51,7 +52,11 @@ export const logicBlocksResource: ResourceDefinition = {
       }
       return prepared;
     },
-    async afterWrite(record, { trx, action, values }) {
+    async afterWrite(record, { trx, action, values, existing, user }) {
+      if (action === 'delete') {
+        await reviseSchema(trx, existing!.schema_id, user, { [`logic:${existing!.id}`]: [blockSnapshot(existing), null] });
+        return;
+      }
       if (action !== 'create' && action !== 'update') return;
       if (values && 'conditions' in values) {
         await trx.deleteFrom('logic_conditions').where('logic_block_id', '=', record.id).execute();
@@ -63,6 +68,9 @@ export const logicBlocksResource: ResourceDefinition = {
         const rows = (values.actions ?? []).map((a: any) => ({ logic_block_id: record.id, target: a.target, action: a.action, value: JSON.stringify(a.value ?? null) }));
         if (rows.length) await trx.insertInto('logic_actions').values(rows).execute();
       }
+      const { conditions, actions } = await blockChildren(trx, record.id);
+      const [before, after] = [blockSnapshot(existing), blockSnapshot(record, conditions, actions)];
+      if (JSON.stringify(before) !== JSON.stringify(after)) await reviseSchema(trx, record.schema_id, user, { [`logic:${record.id}`]: [before, after] });
     },
     async present(records, db) {
       for (const record of records) {

@@ -1,6 +1,7 @@
 import { LOGIC_OPERATORS } from '../../common/schema-types.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { checkBlockPart, schemaOfBlock } from './logic-checks.js';
+import { logicPart, reviseSchema } from './schema-revisions.js';
 import { schemaChanged } from './schemas-resource.js';
 
 /** One condition of a block: `source` is `field:{id}` ('Invalid source type' otherwise). Permission entity: logic-block. */
@@ -24,6 +25,11 @@ export const logicConditionsResource: ResourceDefinition = {
       const mine = { source: values.source ?? existing?.source, operator: values.operator ?? existing?.operator, value: 'value' in values ? values.value : existing?.value };
       await checkBlockPart(trx, values, existing, 'conditions', mine);
       return values;
+    },
+    async afterWrite(record, { trx, action, existing, user }) {
+      const blockId = record.logic_block_id ?? existing?.logic_block_id;
+      const schemaId = await schemaOfBlock(trx, blockId);
+      if (schemaId) await reviseSchema(trx, schemaId, user, { [`logic:${blockId}:condition:${record.id ?? existing?.id}`]: [logicPart(existing), action === 'delete' ? null : logicPart(record)] });
     },
     async afterCommit(record, { records }) {
       await schemaChanged(records, await schemaOfBlock(records.db, record.logic_block_id));

@@ -1,13 +1,18 @@
 import type { Transaction } from 'kysely';
+import { z } from 'zod';
 import { FIELD_CATEGORIES, SCHEMA_FIELD_TYPES, type SchemaField, type SchemaFieldType } from '../../common/schema-types.js';
 import { slugifyField } from '../../common/slugs.js';
 import { fieldError, HttpError } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { builtinDefinition } from './builtin-types.js';
-import { checkFieldOptions } from './field-specs.js';
+import { customTypeDefinition } from './custom-types.js';
+import { applyFieldChange, type FieldImpact } from './field-changes.js';
+import { checkFieldOptions, fieldSpecFor } from './field-specs.js';
+import { archiveValues, valueHome } from './field-values.js';
 import { dropCustomFieldIndex, ensureCustomFieldIndex } from './indexes.js';
-import { knownRelationTargets } from './schema-files.js';
+import { schemaRelationTargets } from './relation-targets.js';
 import { FIELD_SLUG_PATTERN, RESERVED_FIELDS } from './schema-names.js';
+import { fieldSnapshot, reviseSchema } from './schema-revisions.js';
 import { schemaChanged, schemaRow } from './schemas-resource.js';
 
 /** The table a schema's records live in, and (for types created in the app) the schema they are scoped to. */
@@ -23,10 +28,28 @@ async function reservedSlugs(trx: Transaction<any>, schema: { id: number; type: 
   return new Set([...RESERVED_FIELDS, ...columns.map((c: any) => c.column_name as string), ...Object.keys(def?.fields ?? {}), ...(def?.readOnly ?? []), ...(def?.hidden ?? [])]);
 }
 
+/** What a change did to the values, for the schema's revision. */
+function valueEffects(slug: string, impact: FieldImpact): Record<string, [unknown, unknown]> {
+  const effects: Record<string, [unknown, unknown]> = {};
+  if (impact.archived) effects[`values:${slug}`] = [impact.records.live + impact.records.trashed, `${impact.archived} archived`];
+  if (impact.converted) effects[`values:${slug}`] = [impact.records.live + impact.records.trashed, `${impact.converted} converted${impact.archived ? `, ${impact.archived} archived` : ''}`];
+  for (const choice of impact.choices) if (choice.mapped_to !== undefined) effects[`choice:${slug}:${choice.value}`] = [choice.records, choice.mapped_to];
+  for (const block of impact.logic_blocks) if (block.effect !== 'uses the field') effects[`logic:${block.id}`] = [block.description ?? `block ${block.id}`, block.effect];
+  return effects;
+}
+
+/** The resource of a record type (built in, or made in the app). */
+export const typeDefinition = (schema: { id: number; type: string; resource: string; name_singular: string }) => builtinDefinition(schema.type) ?? customTypeDefinition(schema);
+
+const kindOf = async (trx: Transaction<any>, field: Record<string, any>) => fieldSpecFor(field as SchemaField, await schemaRelationTargets(trx)).kind;
+
 /**
  * The fields of a record type. Internal (built-in, `column`) fields come with the type: their slug, type and
  * category are fixed and they cannot be deleted; their name, position, options and required flag can change.
  * Custom and importer fields are added here; their values live in the record's `custom` JSON, indexed for filters.
+ * A change that touches the records' values is made with them, in the same transaction (field-changes.ts): deleting
+ * archives the values and removes the logic that uses the field, a new type converts or archives them, a removed
+ * choice is mapped (`choice_map`); every change is a revision of the schema too.
  */
 export const schemaFieldsResource: ResourceDefinition = {
   name: 'schema-fields',
@@ -42,6 +65,8 @@ export const schemaFieldsResource: ResourceDefinition = {
     required: { kind: 'boolean' },
     options: { kind: 'json', max: 50_000, sortable: false, filterable: false },
     position: { kind: 'integer', min: 0, max: 100_000 },
+    // With a change that removes choices records hold: each removed choice -> the choice they get, or null (empty).
+    choice_map: { kind: 'json', storage: 'virtual', shape: z.record(z.string().max(60), z.string().max(60).nullable()), sortable: false, filterable: false, label: 'choice map' },
   },
   readOnly: ['internal', 'column'],
   search: ['name', 'slug'],
@@ -49,7 +74,7 @@ export const schemaFieldsResource: ResourceDefinition = {
   softDelete: false,
   restorable: false,
   hooks: {
-    async beforeWrite(values, { trx, action, existing }) {
+    async beforeWrite(values, { trx, action, existing, user }) {
       const prepared = { ...values };
       if (action === 'update') {
         if ('schema_id' in prepared && prepared.schema_id !== existing!.schema_id) throw fieldError('schema_id', 'A field cannot move to another record type.');
@@ -68,7 +93,7 @@ export const schemaFieldsResource: ResourceDefinition = {
       if (!schema) throw fieldError('schema_id', 'The selected schema does not exist.');
       const type = (prepared.type ?? existing?.type) as SchemaFieldType;
       if (action === 'create' || 'options' in prepared || 'type' in prepared) {
-        const checked = checkFieldOptions(type, 'options' in prepared ? prepared.options : existing?.options, knownRelationTargets());
+        const checked = checkFieldOptions(type, 'options' in prepared ? prepared.options : existing?.options, await schemaRelationTargets(trx));
         if ('error' in checked) throw fieldError('options', checked.error);
         prepared.options = checked.options;
       }
@@ -88,23 +113,39 @@ export const schemaFieldsResource: ResourceDefinition = {
           const last = await trx.selectFrom('schema_fields').select((eb) => eb.fn.max('position').as('max')).where('schema_id', '=', schemaId).executeTakeFirst();
           prepared.position = Number(last?.max ?? -1) + 1;
         }
+        // A new field starts empty: values an earlier field of this slug left in the records go to the archive.
+        const leftover = { id: 0, slug: prepared.slug, name: prepared.name, type, options: {}, required: false, category: 'custom' as const };
+        const archived = await archiveValues(trx, valueHome(schema, { slug: prepared.slug, column: false }), leftover, 'left by an earlier field of the same slug', user);
+        await reviseSchema(trx, schemaId, user, { [`field:${prepared.slug}`]: [null, fieldSnapshot(prepared)], ...(archived ? { [`values:${prepared.slug}`]: [archived, '0 (archived)'] } : {}) });
       }
       if (prepared.required === null) prepared.required = false;
+      if (action === 'update') {
+        const after = { ...existing!, ...prepared };
+        if (existing!.column && (await kindOf(trx, after)) !== (await kindOf(trx, existing!))) throw fieldError('options', 'The kind of value a built-in field holds cannot change.');
+        const touchesValues = 'type' in prepared || 'options' in prepared;
+        const impact = touchesValues
+          ? await applyFieldChange(trx, schema, existing as SchemaField, { next: { type, options: prepared.options ?? existing!.options }, choiceMap: prepared.choice_map ?? undefined }, user)
+          : null;
+        const [before, next] = [fieldSnapshot(existing), fieldSnapshot(after)];
+        if (JSON.stringify(before) !== JSON.stringify(next)) await reviseSchema(trx, schemaId, user, { [`field:${existing!.slug}`]: [before, next], ...(impact ? valueEffects(existing!.slug, impact) : {}) });
+      }
+      delete prepared.choice_map;
       return prepared;
     },
-    beforeRemove(existing) {
+    async beforeRemove(existing, { trx, user }) {
       if (existing.column) throw new HttpError(422, `"${existing.name}" is a built-in field: it cannot be deleted (hide it with logic instead).`);
+      const schema = await schemaRow(trx, existing.schema_id);
+      if (!schema) return;
+      const impact = await applyFieldChange(trx, schema, existing as SchemaField, { next: null }, user);
+      await reviseSchema(trx, schema.id, user, { [`field:${existing.slug}`]: [fieldSnapshot(existing), null], ...valueEffects(existing.slug, impact) });
     },
-    async afterWrite(_record, { trx, action, existing }) {
-      // Logic that reads or writes a deleted field goes with it.
-      if (action === 'delete') {
-        const ref = `field:${existing!.id}`;
-        const blocks = await trx.selectFrom('logic_blocks').select('id').where('schema_id', '=', existing!.schema_id).execute();
-        const blockIds = blocks.map((b) => b.id);
-        if (blockIds.length) {
-          await trx.deleteFrom('logic_conditions').where('logic_block_id', 'in', blockIds).where('source', '=', ref).execute();
-          await trx.deleteFrom('logic_actions').where('logic_block_id', 'in', blockIds).where('target', '=', ref).execute();
-        }
+    async afterWrite(record, { trx, action, existing }) {
+      // A custom field whose kind of value changed gets the index of its new kind (the name stays: drop, then make).
+      if (action !== 'update' || record.column) return;
+      const schema = await schemaRow(trx, record.schema_id);
+      if (schema && (await kindOf(trx, record)) !== (await kindOf(trx, existing!))) {
+        await dropCustomFieldIndex(trx, schema, record as SchemaField);
+        await ensureCustomFieldIndex(trx, schema, record as SchemaField);
       }
     },
     present(records) {
@@ -113,7 +154,10 @@ export const schemaFieldsResource: ResourceDefinition = {
     async afterCommit(record, { action, records }) {
       await schemaChanged(records, record.schema_id);
       const schema = await schemaRow(records.db, record.schema_id);
-      if (!schema || record.column) return;
+      if (!schema) return;
+      // Values may have been rewritten or archived: open lists of the type refresh (one event, as after an import).
+      if (action !== 'create') await records.announce(typeDefinition(schema), 'updated', { schema_field_id: record.id });
+      if (record.column) return;
       if (action === 'delete') await dropCustomFieldIndex(records.db, schema, record as SchemaField);
       else await ensureCustomFieldIndex(records.db, schema, record as SchemaField);
     },

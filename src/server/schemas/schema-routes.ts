@@ -7,6 +7,7 @@ import { parseBody } from '../http/parse-body.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { idParam, socketOf } from '../records/routes.js';
 import { registerCustomTypeRoutes } from './custom-types.js';
+import { registerSchemaChangeRoutes } from './schema-change-routes.js';
 import { ensureAllCustomFieldIndexes, ensureSearchIndexes, ensureSortIndexes } from './indexes.js';
 import { schemaFieldsResource } from './schema-fields-resource.js';
 import { schemasResource } from './schemas-resource.js';
@@ -37,9 +38,9 @@ export function registerSchemaRoutes(app: FastifyInstance, ctx: AppContext, defi
     if (payload !== INSTANCE) store.invalidate();
   });
 
-  // 'Site created successfully.' with the schema's singular name; fields hidden by the logic are never required.
+  // 'Site created successfully.' with the schema's singular name; every write runs the type's form logic.
   ctx.records.nameOf = async (def, db) => (await store.snapshot(db)).byType.get(def.type)?.name_singular ?? def.singular;
-  ctx.records.hiddenFields = (def, values, db) => store.hidden(def.type, values, db, (message) => app.log.warn(message));
+  ctx.records.formLogic = (def, values, db) => store.logic(def.type, values, db, (message) => app.log.warn(message));
   ctx.records.logError = (error, message) => app.log.error({ err: error }, message);
 
   app.post<{ Params: { id: number } }>('/api/schemas/:id/reorder', { schema: { params: idParam }, config: { permission: { resource: 'schemas', action: 'update' } } }, async (request: FastifyRequest<{ Params: { id: number } }>) => {
@@ -68,6 +69,7 @@ export function registerSchemaRoutes(app: FastifyInstance, ctx: AppContext, defi
     return { data: await ctx.records.show(user, schemasResource, request.params.id), message: `${schema.name_singular} reordered successfully.` };
   });
 
+  registerSchemaChangeRoutes(app, ctx);
   registerCustomTypeRoutes(app, ctx);
 
   app.addHook('onReady', async () => {

@@ -1,14 +1,16 @@
 import type { Kysely } from 'kysely';
-import { hiddenFields } from '../../common/form-logic/index.js';
-import type { LogicBlock, RecordSchema, SchemaField } from '../../common/schema-types.js';
+import { evaluateLogic } from '../../common/form-logic/index.js';
+import { relationTargets, type LogicBlock, type RecordSchema, type RelationTarget, type RelationTargetInfo, type SchemaField } from '../../common/schema-types.js';
+import { NO_FORM_LOGIC, type FormLogicOutcome } from '../records/form-logic-outcome.js';
 import type { FieldSpec } from '../records/resource.js';
 import { fieldSpecFor } from './field-specs.js';
-import { knownRelationTargets } from './schema-files.js';
 
 export interface SchemaSnapshot {
   list: RecordSchema[];
   byType: Map<string, RecordSchema>;
   byResource: Map<string, RecordSchema>;
+  /** What a relation field may point at: every record type, those made in the app included (relationTargets). */
+  targets: Record<RelationTarget, RelationTargetInfo>;
   /** FieldSpecs of the custom (non-column) fields of a type, made once per snapshot. */
   customSpecs(type: string): Record<string, FieldSpec>;
 }
@@ -62,14 +64,16 @@ export function presentBlock(block: Record<string, any>, conditions: Record<stri
 function snapshotOf(list: RecordSchema[]): SchemaSnapshot {
   const specs = new Map<string, Record<string, FieldSpec>>();
   const byType = new Map(list.map((schema) => [schema.type, schema]));
+  const targets = relationTargets(list);
   return {
     list,
     byType,
     byResource: new Map(list.map((schema) => [schema.resource, schema])),
+    targets,
     customSpecs(type) {
       if (!specs.has(type)) {
         const fields = byType.get(type)?.fields.filter((field) => !field.column) ?? [];
-        specs.set(type, Object.fromEntries(fields.map((field) => [field.slug, fieldSpecFor(field, knownRelationTargets())])));
+        specs.set(type, Object.fromEntries(fields.map((field) => [field.slug, fieldSpecFor(field, targets)])));
       }
       return specs.get(type)!;
     },
@@ -136,15 +140,20 @@ export class SchemaStore {
     return (await this.snapshot(db)).customSpecs(type);
   }
 
-  /** Fields of `type` the form logic hides for `values` (slugs), so they are never required. */
-  async hidden(type: string, values: Record<string, any>, db?: Kysely<any>, warn?: (message: string) => void): Promise<Set<string>> {
+  /**
+   * The form logic of `type` over the values of a write, every block considered as the form would have run it: the
+   * values its set-value actions give and the fields (slugs) it hides, by the values after those actions.
+   */
+  async logic(type: string, values: Record<string, any>, db?: Kysely<any>, warn?: (message: string) => void): Promise<FormLogicOutcome> {
     const schema = (await this.snapshot(db)).byType.get(type);
-    if (!schema?.actions.length) return new Set();
+    if (!schema?.actions.length) return NO_FORM_LOGIC;
     try {
-      return hiddenFields(schema.actions, values ?? {}, schema.fields, warn ?? (() => {}));
+      const result = evaluateLogic(schema.actions, values ?? {}, { trigger: 'all', fields: schema.fields, logger: warn ?? (() => {}) });
+      const hidden = new Set(Object.entries(result.visibility).filter(([, state]) => state === 'hidden').map(([slug]) => slug));
+      return { setValues: result.setValues, hidden };
     } catch (error) {
       warn?.(`The logic of ${type} could not be evaluated: ${(error as Error).message}`);
-      return new Set();
+      return NO_FORM_LOGIC;
     }
   }
 }

@@ -9,13 +9,15 @@ import type { ResourceDefinition } from '../records/resource.js';
 import { builtinDefinition, builtinTypes } from './builtin-types.js';
 import { checkFieldOptions } from './field-specs.js';
 import { ensureCustomFieldIndex } from './indexes.js';
-import { knownRelationTargets } from './schema-files.js';
+import { schemaRelationTargets } from './relation-targets.js';
 import { FIELD_SLUG_PATTERN, RESERVED_FIELDS, RESERVED_RESOURCES, TYPE_PATTERN } from './schema-names.js';
 import { loadSchemas, schemaStore } from './schema-store.js';
+import { purgeTrash, setTypePermissions, typeImpact } from './type-changes.js';
 
 export interface SchemaRow {
   id: number;
   type: string;
+  resource: string;
   name_singular: string;
   name_plural: string;
   built_in: boolean;
@@ -92,11 +94,12 @@ export const schemasResource: ResourceDefinition = {
       const reserved = (PERMISSION_ENTITIES as readonly string[]).includes(type) || builtinTypes().includes(type) || RESERVED_RESOURCES.has(resource) || builtinTypes().some((t) => builtinDefinition(t)!.name === resource);
       if (taken || reserved) throw fieldError('type', `The type "${type}" is already taken; choose another name.`);
       const slugs = new Set<string>(['name']);
+      const targets = await schemaRelationTargets(trx);
       for (const [i, field] of (prepared.fields ?? []).entries()) {
         const slug = field.slug || slugifyField(field.name);
         if (!FIELD_SLUG_PATTERN.test(slug) || RESERVED_FIELDS.has(slug) || slugs.has(slug)) throw fieldError(`fields.${i}.slug`, `The field slug "${slug}" is not allowed or used twice.`);
         slugs.add(slug);
-        const checked = checkFieldOptions(field.type, field.options, knownRelationTargets());
+        const checked = checkFieldOptions(field.type, field.options, targets);
         if ('error' in checked) throw fieldError(`fields.${i}.options`, checked.error);
       }
       if (prepared.position === undefined) {
@@ -107,15 +110,18 @@ export const schemasResource: ResourceDefinition = {
     },
     async beforeRemove(existing, { trx }) {
       if (existing.built_in) throw new HttpError(422, `${existing.name_singular} is a built-in record type: it cannot be deleted.`);
-      const count = await trx.selectFrom('custom_records').select(sql<number>`count(*)`.as('n')).where('schema_id', '=', existing.id).where('deleted_at', 'is', null).executeTakeFirst();
-      if (Number(count?.n ?? 0) > 0) throw new HttpError(422, `${existing.name_plural} still has ${count!.n} record(s): delete them first.`);
+      const impact = await typeImpact(trx, existing as SchemaRow);
+      if (impact.blocking.length) throw new HttpError(422, impact.blocking.join(' '));
+      // Records in the trash would have no screen left to be restored from: they go with the type.
+      await purgeTrash(trx, existing as SchemaRow);
     },
     async afterWrite(record, { trx, action, values }) {
       if (action !== 'create') return;
+      const targets = await schemaRelationTargets(trx);
       const fields = [
         { schema_id: record.id, slug: 'name', name: 'Name', type: 'text', category: 'internal', required: true, options: '{}', position: 0, column: true },
         ...(values?.fields ?? []).map((field: z.infer<typeof initialField>, i: number) => {
-          const checked = checkFieldOptions(field.type, field.options, knownRelationTargets()) as { options: object };
+          const checked = checkFieldOptions(field.type, field.options, targets) as { options: object };
           return {
             schema_id: record.id,
             slug: field.slug || slugifyField(field.name),
@@ -144,23 +150,12 @@ export const schemasResource: ResourceDefinition = {
     },
     async afterCommit(record, { action, user, records }) {
       await schemaStore(records.db).changed();
-      if (action === 'create' && user) await grantTypePermissions(records, record.type);
+      if (action === 'create' && user) await setTypePermissions(records, record.type, 'grant');
+      if (action === 'delete') await setTypePermissions(records, record.type, 'revoke');
       if (action === 'create') {
         for (const field of record.fields ?? []) if (!field.column) await ensureCustomFieldIndex(records.db, record as SchemaRow, field);
       }
     },
   },
 };
-
-/** A new record type `vehicle` gets its permissions `vehicle:create|read|update|delete|restore` on every role that may create schemas. */
-async function grantTypePermissions(records: RecordService, type: string) {
-  const { rolesResource } = await import('../roles/roles-resource.js');
-  const roles = await records.db.selectFrom('roles').select(['id', 'permissions']).where('deleted_at', 'is', null).execute();
-  for (const role of roles) {
-    const held = role.permissions as string[];
-    if (!held.includes('schema:create')) continue;
-    const permissions = [...new Set([...held, ...['create', 'read', 'update', 'delete', 'restore'].map((a) => `${type}:${a}`)])];
-    await records.update(null, rolesResource, role.id, { permissions }, { system: true });
-  }
-}
 
