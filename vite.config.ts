@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './build/precompress.js';
 
 const serverPort = Number(process.env.PORT ?? 8000);
 
@@ -8,7 +9,7 @@ const serverPort = Number(process.env.PORT ?? 8000);
 export default defineConfig({
   root: 'src/client',
   publicDir: '../../public',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,

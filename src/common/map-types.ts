@@ -4,8 +4,8 @@ export type MapLayer = 'sites' | 'contractors';
 
 export type MarkerItem =
   | { kind: 'cluster'; layer: MapLayer; id: number; lat: number; lng: number; count: number; expansion_zoom: number }
-  | { kind: 'site'; id: number; lat: number; lng: number; type: string; status_id: number | null }
-  | { kind: 'contractor'; id: number; lat: number; lng: number; type: string };
+  | { kind: 'site'; id: number; name: string; lat: number; lng: number; type: string; status_id: number | null }
+  | { kind: 'contractor'; id: number; name: string; lat: number; lng: number; type: string };
 
 export interface MarkerCard {
   kind: 'site' | 'contractor';

@@ -8,6 +8,7 @@ import Typography from '@mui/material/Typography';
 import { ImportUpload } from './ImportUpload';
 import { StatusChip } from './StatusChip';
 import type { ImportRecord } from './api';
+import { useDocumentTitle } from '../layout/useDocumentTitle';
 
 function Progress({ record }: { record: ImportRecord }) {
   if (record.status === 'processing' || record.status === 'pending') {
@@ -28,10 +29,20 @@ function Progress({ record }: { record: ImportRecord }) {
 export function ImportList() {
   const { canAccess: canImport } = useCanAccess({ resource: 'imports', action: 'create' });
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'));
+  useDocumentTitle('Imports');
   return (
     <Box>
       {canImport !== false && <ImportUpload />}
-      <List resource="imports" sort={{ field: 'created_at', order: 'DESC' }} perPage={25} exporter={false} actions={false} queryOptions={{ refetchInterval: (query: any) => (query?.state?.data?.data?.some((r: ImportRecord) => r.status === 'pending' || r.status === 'processing') ? 3000 : false) } as any}>
+      <List
+        resource="imports"
+        title="Imports"
+        empty={
+          // react-admin's own empty page greys its text out below AA contrast.
+          <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }} data-testid="imports-empty">
+            No imports yet.
+          </Typography>
+        }
+        sort={{ field: 'created_at', order: 'DESC' }} perPage={25} exporter={false} actions={false} queryOptions={{ refetchInterval: (query: any) => (query?.state?.data?.data?.some((r: ImportRecord) => r.status === 'pending' || r.status === 'processing') ? 3000 : false) } as any}>
         {small ? (
           <SimpleList
             linkType="show"

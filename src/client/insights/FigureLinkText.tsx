@@ -19,7 +19,7 @@ export function FigureLinkText({ link, children, testId }: { link: FigureLink | 
   const href = listHref(link);
   if (!href) return <span data-testid={testId}>{children}</span>;
   return (
-    <Link component={RouterLink} to={href} underline="hover" data-testid={testId}>
+    <Link component={RouterLink} to={href} underline="always" data-testid={testId}>
       {children}
     </Link>
   );

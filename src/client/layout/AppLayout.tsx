@@ -1,9 +1,10 @@
 /**
  * Default app layout (SPEC section 2): left sidebar with the menu from the medium breakpoint up; below it a
  * top bar with a menu button and a left navigation drawer. The header holds the page title (react-admin's
- * title portal) and the user menu.
+ * title portal, an h1) and the user menu. A skip link comes first, and
+ * focus moves to the page's heading after each navigation (docs/accessibility.md).
  */
-import { Suspense, useState, type ReactNode } from 'react';
+import { Suspense, useRef, useState, type ReactNode } from 'react';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Drawer from '@mui/material/Drawer';
@@ -20,6 +21,8 @@ import { Error as RaError, TitlePortal, useTranslate } from 'react-admin';
 import { useConfig } from '../app/hooks';
 import { LoadingScreen } from './LoadingScreen';
 import { MenuList } from './MenuList';
+import { MAIN_CONTENT_ID, SkipLink } from './SkipLink';
+import { useFocusPageHeading } from './useFocusPageHeading';
 import { UserMenu } from './UserMenu';
 import { SIDEBAR_WIDTH } from '../theme/theme';
 
@@ -41,9 +44,13 @@ export default function AppLayout({ children }: { children: ReactNode }) {
   const translate = useTranslate();
   const config = useConfig();
   const closeDrawer = () => setDrawerOpen(false);
+  const main = useRef<HTMLElement>(null);
+  const title = useRef<HTMLHeadingElement>(null);
+  useFocusPageHeading(main, title);
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh', bgcolor: 'background.default' }}>
+      <SkipLink />
       <AppBar position="fixed" color="inherit" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider', width: { md: `calc(100% - ${SIDEBAR_WIDTH}px)` }, ml: { md: `${SIDEBAR_WIDTH}px` } }}>
         <Toolbar sx={{ gap: 1 }}>
           {!desktop && (
@@ -56,7 +63,7 @@ export default function AppLayout({ children }: { children: ReactNode }) {
               </Box>
             </>
           )}
-          <TitlePortal sx={{ fontSize: '1.1rem', fontWeight: 600 }} />
+          <TitlePortal component="h1" ref={title} sx={{ fontSize: '1.1rem', fontWeight: 600 }} />
           <UserMenu />
         </Toolbar>
       </AppBar>
@@ -91,7 +98,7 @@ export default function AppLayout({ children }: { children: ReactNode }) {
         </Drawer>
       )}
 
-      <Box component="main" id="main-content" sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
+      <Box component="main" id={MAIN_CONTENT_ID} ref={main} tabIndex={-1} sx={{ outline: 'none',  flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
         <Toolbar />
         <Box sx={{ flex: 1, p: { xs: 1.5, sm: 3 } }}>
           <ErrorBoundary fallbackRender={({ error, resetErrorBoundary }) => <RaError error={error as Error} resetErrorBoundary={resetErrorBoundary} />}>

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import Collapse from '@mui/material/Collapse';
 import Divider from '@mui/material/Divider';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
@@ -24,7 +25,16 @@ function isActive(item: MenuItem, pathname: string, search: string): boolean {
   return path === '/' ? pathname === '/' : pathname === path || pathname.startsWith(`${path}/`);
 }
 
-function Entry({ item, depth, onNavigate }: { item: MenuItem; depth: number; onNavigate?: () => void }) {
+/** One menu entry as a list item (`<li>`), so each list holds only items (WCAG 1.3.1). */
+function Entry(props: { item: MenuItem; depth: number; onNavigate?: () => void }) {
+  return (
+    <ListItem disablePadding sx={{ display: 'block' }}>
+      <EntryControl {...props} />
+    </ListItem>
+  );
+}
+
+function EntryControl({ item, depth, onNavigate }: { item: MenuItem; depth: number; onNavigate?: () => void }) {
   const { pathname, search } = useLocation();
   const logout = useLogout();
   const childActive = item.children?.some((child) => isActive(child, pathname, search)) ?? false;

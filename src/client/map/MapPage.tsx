@@ -29,7 +29,7 @@ import { MapToolbar } from './MapToolbar';
 import { MarkerCard } from './MarkerCard';
 import { MarkersLayer } from './MarkersLayer';
 import { RecordPanel } from './RecordPanel';
-import { RegionsLayer } from './RegionsLayer';
+import { RegionsLayer, type RegionInView } from './RegionsLayer';
 import { useLiveVersion } from './useLiveVersion';
 import { describeMapError, useMapOptions } from './useMapOptions';
 import { useMapView } from './useMapView';
@@ -46,7 +46,7 @@ export default function MapPage() {
   const [map, setMap] = useState<L.Map | null>(null);
   const view = useMapView(map);
   const [error, setError] = useState<string | null>(null);
-  const { options, typeLabels, typeColors, statusColors } = useMapOptions(setError);
+  const { options, typeLabels, typeColors, statusColors, statusLabels } = useMapOptions(setError);
   const version = useLiveVersion(LIVE_TYPES);
 
   const [filters, setFilters] = useState<MapFilterValues>({});
@@ -57,6 +57,7 @@ export default function MapPage() {
   const [panel, setPanel] = useState<{ resource: string; id: number; title: string } | null>(null);
   const [summary, setSummary] = useState<MarkersResponse['meta'] | null>(null);
   const [loading, setLoading] = useState(false);
+  const [regions, setRegions] = useState<RegionInView[]>([]);
 
   const layers: Layer[] = useMemo(() => (choices.contractors && options?.layers.contractors ? ['sites', 'contractors'] : ['sites']), [choices.contractors, options]);
   const { fitOnce } = view;
@@ -92,7 +93,7 @@ export default function MapPage() {
       <MapContainer ref={setMap} center={view.center} zoom={view.zoom} minZoom={2} maxZoom={19} zoomControl={false} worldCopyJump style={{ height: '100%', width: '100%' }}>
         {tiles?.url ? <TileLayer url={tiles.url} attribution={tiles.attribution} maxZoom={19} crossOrigin="anonymous" /> : null}
         <ZoomControl position="bottomright" />
-        {choices.regions && <RegionsLayer measure={choices.measure} filters={filters} version={version} onError={() => undefined} />}
+        {choices.regions && <RegionsLayer measure={choices.measure} filters={filters} version={version} onError={() => undefined} onRegions={setRegions} />}
         <MarkersLayer
           layers={layers}
           filters={filters}
@@ -100,6 +101,7 @@ export default function MapPage() {
           typeColors={typeColors}
           statusColors={statusColors}
           typeLabels={typeLabels}
+          statusLabels={statusLabels}
           onSelect={setSelected}
           onLoaded={onLoaded}
           onLoading={setLoading}
@@ -111,7 +113,7 @@ export default function MapPage() {
 
       <MapToolbar filterCount={filterCount} onPick={onPick} onOpenFilters={() => setFiltersOpen(true)} onOpenLayers={setLayersAnchor} />
       <LayersMenu anchor={layersAnchor} onClose={() => setLayersAnchor(null)} value={choices} onChange={setChoices} contractorsOffered={Boolean(options?.layers.contractors)} />
-      <MapSummary summary={summary} layers={layers} legendOf={choices.regions ? choices.measure : null} hiddenOnPhone={Boolean(selected)} />
+      <MapSummary summary={summary} layers={layers} legendOf={choices.regions ? choices.measure : null} hiddenOnPhone={Boolean(selected)} regions={choices.regions ? regions : []} />
 
       {error && (
         <Alert severity="warning" sx={{ position: 'absolute', zIndex: 1001, top: 64, left: 12, right: { xs: 12, sm: 'auto' }, maxWidth: 480 }} onClose={() => setError(null)}>

@@ -9,9 +9,13 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Layer, MarkersResponse, Measure } from './api';
 import { MEASURE_LEGENDS, NO_DATA_COLOR } from './colors';
+import { RegionsInView } from './RegionsInView';
+import type { RegionInView } from './RegionsLayer';
 
-export function MapSummary({ summary, layers, legendOf, hiddenOnPhone }: {
+export function MapSummary({ summary, layers, legendOf, hiddenOnPhone, regions }: {
   summary: MarkersResponse['meta'] | null;
+  /** The regions drawn, listed with their figures. */
+  regions: RegionInView[];
   layers: Layer[];
   /** The measure whose legend shows (null: none). */
   legendOf: Measure | null;
@@ -25,10 +29,9 @@ export function MapSummary({ summary, layers, legendOf, hiddenOnPhone }: {
     <Paper
       elevation={2}
       sx={{ position: 'absolute', zIndex: 999, right: 12, top: 60, px: 1.25, py: 0.75, display: hiddenOnPhone ? { xs: 'none', sm: 'block' } : 'block' }}
-      aria-live="polite"
       data-testid="map-summary"
     >
-      <Typography variant="caption" component="div">
+      <Typography variant="caption" component="div" aria-live="polite">
         {summary ? `${inView.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} sites in view` : 'Loading sites…'}
         {summary && layers.includes('contractors') ? ` · ${(summary.in_view.contractors ?? 0).toLocaleString('en-US')} contractors` : ''}
       </Typography>
@@ -50,6 +53,7 @@ export function MapSummary({ summary, layers, legendOf, hiddenOnPhone }: {
           </Stack>
         </Box>
       )}
+      <RegionsInView regions={regions} title={legend?.title ?? 'Sites per region'} />
     </Paper>
   );
 }

@@ -8,7 +8,7 @@ import { useEffect, useRef } from 'react';
 import L from 'leaflet';
 import { useMap } from 'react-leaflet';
 import { fetchMarkers, type Layer, type MapFilterValues, type MarkerItem, type MarkersResponse } from './api';
-import { CONTRACTOR_COLORS, statusColor, typeColor } from './colors';
+import { CONTRACTOR_COLORS, statusColor, statusGlyph, typeColor } from './colors';
 
 export interface MarkersLayerProps {
   layers: Layer[];
@@ -18,6 +18,7 @@ export interface MarkersLayerProps {
   typeColors: Record<string, string | null | undefined>;
   statusColors: Record<number, string | null | undefined>;
   typeLabels: Record<string, string>;
+  statusLabels: Record<number, string>;
   onSelect: (marker: { kind: 'site' | 'contractor'; id: number }) => void;
   onLoaded: (response: MarkersResponse) => void;
   onError: (error: unknown) => void;
@@ -71,7 +72,7 @@ export function MarkersLayer(props: MarkersLayerProps) {
 
   useEffect(() => {
     const render = (items: MarkerItem[]) => {
-      const { typeColors, statusColors, typeLabels, onSelect } = latest.current;
+      const { typeColors, statusColors, typeLabels, statusLabels, onSelect } = latest.current;
       const centre = map.getCenter().lng;
       const seen = new Set<string>();
       for (const item of items) {
@@ -94,12 +95,14 @@ export function MarkersLayer(props: MarkersLayerProps) {
           html = iconContent({ text: item.count >= 10_000 ? `${Math.round(item.count / 1000)}k` : item.count.toLocaleString('en-US') });
         } else if (item.kind === 'site') {
           size = 18;
-          label = `Site ${item.id} (${typeLabels[item.type] ?? item.type})`;
+          size = 20;
+          const status = item.status_id === null ? 'no status' : (statusLabels[item.status_id] ?? 'status unknown');
+          label = [item.name || `Site ${item.id}`, typeLabels[item.type] ?? item.type, status].join(', ');
           className = 'om-pin om-site';
-          html = iconContent({ background: typeColor(item.type, typeColors), borderColor: statusColor(item.status_id, statusColors) });
+          html = iconContent({ text: statusGlyph(item.status_id), background: typeColor(item.type, typeColors), borderColor: statusColor(item.status_id, statusColors) });
         } else {
           size = 16;
-          label = `Contractor ${item.id} (${item.type})`;
+          label = `${item.name || `Contractor ${item.id}`}, contractor (${item.type})`;
           className = 'om-pin om-contractor';
           html = iconContent({ background: CONTRACTOR_COLORS[item.type] ?? '#757575' });
         }

@@ -13,6 +13,16 @@ export interface RegionsLayerProps {
   filters: MapFilterValues;
   version: number;
   onError: (error: unknown) => void;
+  /** The regions now drawn, with the figure each one's tooltip and colour show (the list beside the map). */
+  onRegions?: (regions: RegionInView[]) => void;
+}
+
+/** A region drawn in the view, with its measure in words. */
+export interface RegionInView {
+  id: string;
+  name: string;
+  geometryType: string;
+  value: string;
 }
 
 export function geometryTypesForZoom(zoom: number): string[] {
@@ -23,11 +33,17 @@ export function geometryTypesForZoom(zoom: number): string[] {
 
 const percent = (v: number) => `${Math.round(v * 100)}%`;
 
-export function RegionsLayer({ measure, filters, version, onError }: RegionsLayerProps) {
+/** A region's figure in words: its union share when that is the measure, else its number of sites. */
+function describe(p: Record<string, any>, measure: Measure | null): string {
+  if (measure === 'union_share') return p.union_share === null || p.union_share === undefined ? 'no union or non-union sites' : `${percent(p.union_share)} union`;
+  return `${p.site_count} site${p.site_count === 1 ? '' : 's'}`;
+}
+
+export function RegionsLayer({ measure, filters, version, onError, onRegions }: RegionsLayerProps) {
   const map = useMap();
   const layer = useRef<L.GeoJSON | null>(null);
-  const latest = useRef({ measure, filters, onError });
-  latest.current = { measure, filters, onError };
+  const latest = useRef({ measure, filters, onError, onRegions });
+  latest.current = { measure, filters, onError, onRegions };
 
   useEffect(() => {
     if (!map.getPane('om-regions')) {
@@ -52,8 +68,7 @@ export function RegionsLayer({ measure, filters, version, onError }: RegionsLaye
       },
       onEachFeature: (feature, path) => {
         const p = (feature.properties ?? {}) as Record<string, any>;
-        const m = latest.current.measure;
-        const value = m === 'union_share' ? (p.union_share === null ? 'no union or non-union sites' : `${percent(p.union_share)} union`) : `${p.site_count} site${p.site_count === 1 ? '' : 's'}`;
+        const value = describe(p, latest.current.measure);
         // An element, not a string: Leaflet puts a string in as HTML, and region names come from people and files.
         const tooltip = document.createElement('span');
         tooltip.textContent = `${p.name}: ${value}`;
@@ -64,6 +79,7 @@ export function RegionsLayer({ measure, filters, version, onError }: RegionsLaye
     return () => {
       geo.remove();
       layer.current = null;
+      latest.current.onRegions?.([]);
     };
   }, [map]);
 
@@ -88,6 +104,12 @@ export function RegionsLayer({ measure, filters, version, onError }: RegionsLaye
         if (mine.signal.aborted || !layer.current) return;
         layer.current.clearLayers();
         layer.current.addData(collection);
+        latest.current.onRegions?.(
+          collection.features.map((feature, i) => {
+            const p = (feature.properties ?? {}) as Record<string, any>;
+            return { id: String(p.id ?? i), name: String(p.name ?? ''), geometryType: String(p.geometry_type ?? ''), value: describe(p, latest.current.measure) };
+          }),
+        );
       } catch (error) {
         if (!mine.signal.aborted && (error as { kind?: string })?.kind !== 'cancelled') latest.current.onError(error);
       }

@@ -1,6 +1,7 @@
 /**
  * Marker colours. A site's fill is its type (the site type's own colour when an administrator set one, else
- * this palette); its ring is its status. Contractors are squares coloured by contractor type.
+ * this palette); its ring is its status, and so is the glyph in its middle (colour is never the only sign of
+ * a status: WCAG 1.4.1). Contractors are squares coloured by contractor type.
  */
 const TYPE_PALETTE: Record<string, string> = {
   union: '#1e88e5',
@@ -22,6 +23,13 @@ const TYPE_PALETTE: Record<string, string> = {
 const FALLBACK = ['#26a69a', '#ab47bc', '#ffa726', '#5c6bc0', '#66bb6a', '#ec407a', '#8d6e63', '#29b6f6'];
 
 const STATUS_PALETTE = ['#2e7d32', '#f9a825', '#1565c0', '#6a1b9a', '#37474f', '#c62828', '#00838f', '#ef6c00'];
+
+/** One glyph per status (by id, like the status palette); no status has no glyph. */
+const STATUS_GLYPHS = ['●', '■', '▲', '◆', '★', '✚', '✖', '⬟'];
+
+export function statusGlyph(statusId: number | null): string {
+  return statusId === null ? '' : STATUS_GLYPHS[statusId % STATUS_GLYPHS.length];
+}
 
 export const CONTRACTOR_COLORS: Record<string, string> = { union: '#1565c0', 'non-union': '#c62828', general: '#6d4c41', none: '#757575' };
 

@@ -1,6 +1,6 @@
 /**
  * The map's filter options (GET /api/map/filters) and what the markers and cards read from them: each site type's
- * label and colour, each status's colour.
+ * label and colour, each status's name and colour.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { TYPE_LABELS } from '../i18n/labels';
@@ -29,5 +29,6 @@ export function useMapOptions(onError: (message: string) => void) {
   }, [options]);
   const typeColors = useMemo(() => Object.fromEntries((options?.site_types ?? []).map((t) => [String(t.id), t.color])), [options]);
   const statusColors = useMemo(() => Object.fromEntries((options?.statuses ?? []).map((s) => [Number(s.id), s.color])), [options]);
-  return { options, typeLabels, typeColors, statusColors };
+  const statusLabels = useMemo(() => Object.fromEntries((options?.statuses ?? []).map((s) => [Number(s.id), s.name])), [options]);
+  return { options, typeLabels, typeColors, statusColors, statusLabels };
 }

@@ -37,8 +37,9 @@ const MEASURES: ReadonlyArray<[Measure, string]> = [
   ['value', 'Estimated value'],
   ['hours', 'Estimated hours'],
 ];
-const UNION_COLOR = '#1e88e5';
-const NON_UNION_COLOR = '#e53935';
+// Both 4.5:1 or more on white: the headline figure is text in UNION_COLOR.
+const UNION_COLOR = '#1565c0';
+const NON_UNION_COLOR = '#c62828';
 const UNKNOWN_COLOR = '#9e9e9e';
 
 const show = (measure: Measure, value: number) => (measure === 'value' ? formatMoney(value) : formatNumber(value));

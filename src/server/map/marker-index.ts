@@ -18,8 +18,9 @@ export interface MarkerIndex {
   buildMs: number;
   /** Parts of buildMs: the query, reading its answer, clustering. */
   timings: { queryMs: number; parseMs: number; clusterMs: number };
-  /** Per point (the supercluster point index): record id, type, and (sites) status id (0 = none). */
+  /** Per point (the supercluster point index): record id, name, type, and (sites) status id (0 = none). */
   ids: Int32Array;
+  names: string[];
   types: string[];
   statusIds: Int32Array;
   total: number;
@@ -54,6 +55,8 @@ export async function buildMarkerIndex(
       sql<string | null>`string_agg(t.longitude::text, ',')`.as('lngs'),
       sql<string | null>`string_agg(${status}, ',')`.as('statuses'),
       sql<string | null>`string_agg(t.type, ${UNIT})`.as('types'),
+      // A name is people's text: the separator is taken out of it so one name can never shift the others.
+      sql<string | null>`string_agg(replace(coalesce(t.name, ''), ${UNIT}, ' '), ${UNIT})`.as('names'),
     ])
     .executeTakeFirst();
   const queried = performance.now();
@@ -63,10 +66,12 @@ export async function buildMarkerIndex(
   const lngText = packed.lngs?.split(',') ?? [];
   const statusText = packed.statuses?.split(',') ?? [];
   const typeText = packed.types?.split(UNIT) ?? [];
+  const nameText = packed.names?.split(UNIT) ?? [];
   const n = idText.length;
   const ids = new Int32Array(n);
   const statusIds = new Int32Array(n);
   const types = new Array<string>(n);
+  const names = new Array<string>(n);
   const countsByType: Record<string, number> = {};
   const points = new Array(n);
   let kept = 0;
@@ -86,6 +91,7 @@ export async function buildMarkerIndex(
     statusIds[kept] = +statusText[i];
     const type = typeText[i];
     types[kept] = type;
+    names[kept] = nameText[i] ?? '';
     countsByType[type] = (countsByType[type] ?? 0) + 1;
     // All supercluster reads of an input point: its coordinates, and properties handed back in answers.
     points[kept] = { properties: kept, geometry: { coordinates: [lng, lat] } };
@@ -104,6 +110,7 @@ export async function buildMarkerIndex(
     buildMs: clustered - started,
     timings: { queryMs: queried - started, parseMs: parsed - queried, clusterMs: clustered - parsed },
     ids: ids.subarray(0, kept),
+    names: names.slice(0, kept),
     types: types.slice(0, kept),
     statusIds: statusIds.subarray(0, kept),
     total: kept,
@@ -135,9 +142,9 @@ export function queryMarkerIndex(index: MarkerIndex, viewport: Viewport): Marker
       } else {
         const i = props as number;
         if (index.layer === 'sites') {
-          out.push({ kind: 'site', id: index.ids[i], lat: round(lat), lng: round(lng), type: index.types[i], status_id: index.statusIds[i] || null });
+          out.push({ kind: 'site', id: index.ids[i], name: index.names[i], lat: round(lat), lng: round(lng), type: index.types[i], status_id: index.statusIds[i] || null });
         } else {
-          out.push({ kind: 'contractor', id: index.ids[i], lat: round(lat), lng: round(lng), type: index.types[i] });
+          out.push({ kind: 'contractor', id: index.ids[i], name: index.names[i], lat: round(lat), lng: round(lng), type: index.types[i] });
         }
       }
     }

@@ -11,13 +11,17 @@ const SERVER_PATHS = /^\/(api|broadcasting|sanctum|app)(\/|$)/;
  * Serves the built client. Files are looked up at request time (a rebuild is served without a restart), and
  * any other GET outside the server's own paths gets index.html so the client's router decides (unknown
  * paths go to its /404 page). Server paths keep their JSON 404.
+ *
+ * The build writes a brotli and a gzip copy beside each text file (build/precompress.ts); the one the browser
+ * accepts is sent with `Content-Encoding` and `Vary: Accept-Encoding`, the plain file otherwise.
  */
-export async function registerStaticClient(app: FastifyInstance) {
-  if (!existsSync(path.join(clientDir, 'index.html'))) {
-    app.log.warn(`No built client in ${clientDir}: run "npm run build" (npm start does it for you).`);
+export async function registerStaticClient(app: FastifyInstance, root = clientDir) {
+  if (!existsSync(path.join(root, 'index.html'))) {
+    app.log.warn(`No built client in ${root}: run "npm run build" (npm start does it for you).`);
   }
   await app.register(fastifyStatic, {
-    root: clientDir,
+    root,
+    preCompressed: true,
     setHeaders(res, filePath) {
       // Hashed assets never change; index.html must always be revalidated to pick up a deploy.
       res.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -26,7 +30,7 @@ export async function registerStaticClient(app: FastifyInstance) {
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
     const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !SERVER_PATHS.test(url) && !path.extname(url);
-    if (wantsPage && existsSync(path.join(clientDir, 'index.html'))) {
+    if (wantsPage && existsSync(path.join(root, 'index.html'))) {
       return reply.type('text/html').header('Cache-Control', 'no-cache').sendFile('index.html');
     }
     return reply.status(404).send({ message: `No route for ${request.method} ${url}.` });
