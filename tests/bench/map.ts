@@ -59,7 +59,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const round = (v: number, digits = 1) => Math.round(v * 10 ** digits) / 10 ** digits;
 
 /** A small repeatable random source, so every run sweeps the same viewports. */
-function rng(seed: number) {
+export function rng(seed: number) {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;

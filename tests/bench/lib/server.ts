@@ -30,6 +30,8 @@ export interface ServerOptions {
    * not a copy kept in memory. `npm start` has it on with the embedded database.
    */
   readCache?: boolean;
+  /** Seed the demo data (SEED_DEMO=1: the demo accounts, sites, contacts, tasks...); off unless asked for. */
+  seedDemo?: boolean;
 }
 
 export interface RunningServer {
@@ -125,7 +127,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     DATA_DIR: options.dataDir,
     ADMIN_EMAIL: options.adminEmail,
     ADMIN_PASSWORD: options.adminPassword,
-    SEED_DEMO: '0',
+    SEED_DEMO: options.seedDemo ? '1' : '0',
     LOG_LEVEL: 'warn',
     READ_CACHE: options.readCache ? '1' : '0',
   });

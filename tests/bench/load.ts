@@ -1,0 +1,274 @@
+/**
+ * `npm run bench -- load`: 50 simulated people over the demo accounts (administrator, leader, two organizers,
+ * assistant) against the real server (`node src/server/start.mjs` with the demo data, read cache on as
+ * `npm start` has it) for LOAD_SECONDS (default 300) after a short warm-up. Each person loops over a weighted mix
+ * of what people do in the app: lists of sites, contacts and tasks with sorts, filters and searches (never the
+ * same query twice: the search text, sort, page and page size move on at every request), map markers and regions
+ * for varied viewports, the dashboard, the activity feed, and writes with the CSRF header (a note, a task, a site
+ * field, a task completed and reopened). The assistant, who may only write notes, writes a note instead of the rest.
+ *
+ * Figures: requests, requests/s, errors (any answer other than the expected one), 5xx, p50/p95/p99 latency, the
+ * server's peak resident memory, and the load average around the run. Targets: 0 errors, 0 5xx. Before the clock,
+ * each account sends one request of each kind, one at a time (the first of a kind builds caches that the map and
+ * records benches time on their own).
+ */
+import os from 'node:os';
+import { request, signIn } from './lib/http.js';
+import { runScenario, type LoadRequest } from './lib/load.js';
+import { freePort, makeTempFolder, procStatusMb, removeTempFolder, startServer, type RunningServer } from './lib/server.js';
+import { rng, viewportBbox } from './map.js';
+import { row, type BenchRow } from './types.js';
+
+const AREA = 'load';
+const SECONDS = Number(process.env.LOAD_SECONDS ?? 300);
+const PEOPLE = Number(process.env.LOAD_PEOPLE ?? 50);
+const WARMUP_MS = Number(process.env.LOAD_WARMUP_SECONDS ?? 10) * 1000;
+// Seeding the demo (and its weeks of history) takes one to three minutes on a busy machine.
+const STARTUP_TIMEOUT_MS = 600_000;
+const ADMIN_EMAIL = 'admin@example.com';
+// The demo accounts share the first administrator's password.
+const PASSWORD = process.env.LOAD_PASSWORD ?? 'bench-admin-password';
+const ACCOUNTS = [
+  { email: ADMIN_EMAIL, writes: true },
+  { email: 'leader@example.com', writes: true },
+  { email: 'organizer@example.com', writes: true },
+  { email: 'organizer2@example.com', writes: true },
+  { email: 'assistant@example.com', writes: false },
+];
+
+/** What one account can see, fetched once: the ids and places the mix picks from. */
+interface Account {
+  email: string;
+  writes: boolean;
+  sites: Array<{ id: number; lat: number; lng: number }>;
+  taskIds: number[];
+  words: string[];
+}
+
+interface Person {
+  account: Account;
+  cookie: string;
+  xsrf: string;
+  random: () => number;
+}
+
+const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)];
+const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/**
+ * Splits a request counter into the digits of a mixed radix: each request of a kind gets another combination
+ * of choices until every combination has been used (far more than a run sends).
+ */
+function digits(n: number, radices: number[]): number[] {
+  return radices.map((radix) => {
+    const digit = n % radix;
+    n = Math.floor(n / radix);
+    return digit;
+  });
+}
+
+async function getJson(baseUrl: string, path: string, cookie: string) {
+  const response = await request(`${baseUrl}${path}`, { headers: { cookie } });
+  if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}: ${response.body.slice(0, 300)}`);
+  return JSON.parse(response.body);
+}
+
+async function describeAccount(baseUrl: string, email: string, writes: boolean, cookie: string): Promise<Account> {
+  const sites = (await getJson(baseUrl, '/api/sites?per_page=200', cookie)).data as Array<Record<string, any>>;
+  const tasks = (await getJson(baseUrl, '/api/tasks?per_page=200', cookie)).data as Array<Record<string, any>>;
+  const contacts = (await getJson(baseUrl, '/api/contacts?per_page=100', cookie)).data as Array<Record<string, any>>;
+  const located = sites.filter((s) => Number.isFinite(Number(s.latitude)) && Number.isFinite(Number(s.longitude)) && s.latitude !== null);
+  if (!located.length) throw new Error(`${email} reads no site with coordinates: is the demo data seeded?`);
+  // Search words from the names people would type: the first letters of site names, cities and contact names.
+  const words = new Set<string>();
+  for (const text of [...sites.map((s) => `${s.name ?? ''} ${s.city ?? ''}`), ...contacts.map((c) => `${c.first_name ?? ''} ${c.last_name ?? ''}`)]) {
+    for (const word of text.split(/\s+/)) if (/^[A-Za-z]{4,}$/.test(word)) words.add(word.slice(0, 3 + (word.length % 3)).toLowerCase());
+  }
+  return {
+    email,
+    writes,
+    sites: located.map((s) => ({ id: s.id, lat: Number(s.latitude), lng: Number(s.longitude) })),
+    taskIds: tasks.map((t) => t.id),
+    words: [...words].slice(0, 40),
+  };
+}
+
+/** The weighted mix: each entry builds the next request of its kind for a person (`n` counts that kind's requests). */
+type Build = (person: Person, n: number) => LoadRequest;
+
+const SITE_SORTS = ['name', 'created_at', 'updated_at', 'city', 'type', 'bid_date'];
+const SITE_TYPES = ['union', 'non-union', 'pla', 'public-works', 'development', 'pending'];
+const CONTACT_SORTS = ['last_name', 'first_name', 'created_at', 'email'];
+const TASK_SORTS = ['due_at', 'title', 'created_at', 'type'];
+const ORDERS = ['asc', 'desc'];
+
+function write(person: Person, label: string, method: string, path: string, body: unknown, expectStatus = 200): LoadRequest {
+  return {
+    label,
+    method,
+    path,
+    expectStatus,
+    headers: { cookie: person.cookie, 'x-xsrf-token': person.xsrf, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  };
+}
+
+const get = (person: Person, label: string, path: string): LoadRequest => ({ label, path, headers: { cookie: person.cookie } });
+
+const createNote: Build = (p, n) =>
+  write(p, 'write: create note', 'POST', '/api/notes', { body: `Load test note ${n}: spoke with the crew.`, notable_type: 'site', notable_id: pick(p.random, p.account.sites).id }, 201);
+
+const MIX: Array<[number, Build]> = [
+  [12, (p, n) => {
+    const [sort, order, page, perPage] = digits(n, [SITE_SORTS.length, 2, 4, 26]);
+    return get(p, 'list sites', `/api/sites?sort=${SITE_SORTS[sort]}&order=${ORDERS[order]}&page=${page + 1}&per_page=${perPage + 10}`);
+  }],
+  [8, (p, n) => {
+    const [type, sort, order, page, perPage] = digits(n, [SITE_TYPES.length, SITE_SORTS.length, 2, 3, 26]);
+    return get(p, 'list sites filtered', `/api/sites?filter[type]=${SITE_TYPES[type]}&sort=${SITE_SORTS[sort]}&order=${ORDERS[order]}&page=${page + 1}&per_page=${perPage + 10}`);
+  }],
+  [8, (p, n) => {
+    const [word, sort, order, page, perPage] = digits(n, [p.account.words.length, SITE_SORTS.length, 2, 2, 41]);
+    return get(p, 'search sites', `/api/sites?filter[q]=${encodeURIComponent(p.account.words[word])}&sort=${SITE_SORTS[sort]}&order=${ORDERS[order]}&page=${page + 1}&per_page=${perPage + 10}`);
+  }],
+  [6, (p, n) => {
+    const [sort, order, page, perPage] = digits(n, [CONTACT_SORTS.length, 2, 4, 26]);
+    return get(p, 'list contacts', `/api/contacts?sort=${CONTACT_SORTS[sort]}&order=${ORDERS[order]}&page=${page + 1}&per_page=${perPage + 10}`);
+  }],
+  [6, (p, n) => {
+    const [word, sort, order, page, perPage] = digits(n, [p.account.words.length, CONTACT_SORTS.length, 2, 2, 41]);
+    return get(p, 'search contacts', `/api/contacts?filter[q]=${encodeURIComponent(p.account.words[word])}&sort=${CONTACT_SORTS[sort]}&order=${ORDERS[order]}&page=${page + 1}&per_page=${perPage + 10}`);
+  }],
+  [7, (p, n) => {
+    const [sort, order, type, page, perPage] = digits(n, [TASK_SORTS.length, 2, 4, 2, 26]);
+    const filter = type < 3 ? `&filter[type]=${['call', 'meeting', 'visit'][type]}` : '';
+    return get(p, 'list tasks', `/api/tasks?sort=${TASK_SORTS[sort]}&order=${ORDERS[order]}${filter}&page=${page + 1}&per_page=${perPage + 10}`);
+  }],
+  [14, (p) => {
+    const site = pick(p.random, p.account.sites);
+    const zoom = 4 + Math.floor(p.random() * 13);
+    const bbox = viewportBbox(site.lat + (p.random() - 0.5) * 0.2, site.lng + (p.random() - 0.5) * 0.2, zoom);
+    return get(p, 'map markers', `/api/map/markers?bbox=${bbox.map((v) => v.toFixed(5)).join(',')}&zoom=${zoom}`);
+  }],
+  [5, (p) => {
+    const site = pick(p.random, p.account.sites);
+    const zoom = 4 + Math.floor(p.random() * 8);
+    const bbox = viewportBbox(site.lat, site.lng, zoom);
+    return get(p, 'map regions', `/api/map/regions-geojson?bbox=${bbox.map((v) => v.toFixed(5)).join(',')}&zoom=${zoom}`);
+  }],
+  [3, (p) => {
+    const site = pick(p.random, p.account.sites);
+    const bbox = viewportBbox(site.lat, site.lng, 6 + Math.floor(p.random() * 4));
+    return get(p, 'map region measures', `/api/map/regions?bbox=${bbox.map((v) => v.toFixed(5)).join(',')}`);
+  }],
+  [4, (p) => get(p, 'dashboard data', '/api/dashboard/data')],
+  [4, (p) => get(p, 'dashboard statistics', '/api/dashboard/statistics')],
+  [6, (p, n) => get(p, 'activity', `/api/actions?page=${1 + (n % 5)}&per_page=${10 + (Math.floor(n / 5) % 41)}`)],
+  [3, (p) => get(p, 'notes of a site', `/api/notes?filter[notable_type]=site&filter[notable_id]=${pick(p.random, p.account.sites).id}`)],
+  [5, createNote],
+  [3, (p, n) => {
+    if (!p.account.writes) return createNote(p, n);
+    const due = new Date(Date.now() + (1 + (n % 14)) * 86_400_000).toISOString();
+    return write(p, 'write: create task', 'POST', '/api/tasks', { title: `Load test call ${n}`, type: 'call', due_at: due, taskable_type: 'site', taskable_id: pick(p.random, p.account.sites).id }, 201);
+  }],
+  [4, (p, n) => {
+    if (!p.account.writes) return createNote(p, n);
+    return write(p, 'write: update site', 'PUT', `/api/sites/${pick(p.random, p.account.sites).id}`, { owner: `Owner ${n}` });
+  }],
+  [3, (p, n) => {
+    if (!p.account.writes || !p.account.taskIds.length) return createNote(p, n);
+    return write(p, 'write: complete task', 'PUT', `/api/tasks/${pick(p.random, p.account.taskIds)}`, { completed: n % 2 === 0 });
+  }],
+];
+
+const TOTAL_WEIGHT = MIX.reduce((sum, [weight]) => sum + weight, 0);
+
+export async function benchLoad(): Promise<BenchRow[]> {
+  const dataDir = makeTempFolder('om-bench-load-');
+  let server: RunningServer | null = null;
+  try {
+    server = await startServer({ dataDir, port: await freePort(), adminEmail: ADMIN_EMAIL, adminPassword: PASSWORD, seedDemo: true, readCache: true, timeoutMs: STARTUP_TIMEOUT_MS });
+    const { baseUrl, pid } = server;
+    console.error(`[bench] load: server with the demo data up in ${(server.startMs / 1000).toFixed(1)} s`);
+
+    const accounts: Account[] = [];
+    for (const { email, writes } of ACCOUNTS) accounts.push(await describeAccount(baseUrl, email, writes, await signIn(baseUrl, email, PASSWORD)));
+    // Every person signs in on their own: 50 sessions, as 50 browsers would hold.
+    const people: Person[] = [];
+    for (let i = 0; i < PEOPLE; i++) {
+      const account = accounts[i % accounts.length];
+      const cookie = await signIn(baseUrl, account.email, PASSWORD);
+      const xsrf = decodeURIComponent(/XSRF-TOKEN=([^;]+)/.exec(cookie)?.[1] ?? '');
+      people.push({ account, cookie, xsrf, random: rng(1000 + i) });
+    }
+    console.error(`[bench] load: ${PEOPLE} people signed in over ${accounts.length} accounts; ${SECONDS} s of load after ${WARMUP_MS / 1000} s of warm-up`);
+
+    const counters = new Map<Build, number>();
+    const next = (worker: number): LoadRequest => {
+      const person = people[worker];
+      let ticket = person.random() * TOTAL_WEIGHT;
+      let build = MIX[0][1];
+      for (const [weight, candidate] of MIX) {
+        build = candidate;
+        ticket -= weight;
+        if (ticket < 0) break;
+      }
+      const n = counters.get(build) ?? 0;
+      counters.set(build, n + 1);
+      return build(person, n);
+    };
+
+    // One request of each kind per account, one at a time, before the clock: the first of a kind builds what it
+    // keeps (the person's map marker index, simplified region shapes, compiled queries), which the map and
+    // records benches time on their own; here it would only stall the first seconds of 50 people.
+    for (const account of accounts) {
+      const person = people.find((p) => p.account === account)!;
+      for (const [, build] of MIX) {
+        const spec = build(person, 0);
+        const answer = await request(`${baseUrl}${spec.path}`, { method: spec.method, headers: { accept: 'application/json', ...spec.headers }, body: spec.body, timeoutMs: 120_000 });
+        if (answer.status !== (spec.expectStatus ?? 200)) console.error(`[bench] load: priming ${spec.label} as ${account.email} answered ${answer.status}: ${answer.body.slice(0, 200)}`);
+      }
+    }
+
+    let peakRss = procStatusMb(pid, 'VmRSS');
+    const sampler = setInterval(() => {
+      try {
+        peakRss = Math.max(peakRss, procStatusMb(pid, 'VmRSS'));
+      } catch {
+        /* the server exited: the run reports it */
+      }
+    }, 500);
+    const loadBefore = os.loadavg()[0];
+    const result = await runScenario({ baseUrl, concurrency: PEOPLE, warmupMs: WARMUP_MS, durationMs: SECONDS * 1000, timeoutMs: 30_000, next }).finally(() => clearInterval(sampler));
+    const loadAfter = os.loadavg()[0];
+    const alive = (await request(`${baseUrl}/api/health`).catch(() => null))?.status === 200;
+    const highWater = procStatusMb(pid, 'VmHWM');
+
+    for (const [label, figures] of [...result.byLabel].sort((a, b) => a[0].localeCompare(b[0]))) {
+      console.error(`[bench] load: ${label.padEnd(22)} ${String(figures.requests).padStart(6)} requests, ${figures.errors} errors, p50 ${figures.p50.toFixed(0)} ms, p95 ${figures.p95.toFixed(0)} ms`);
+    }
+    if (result.errorSamples.length) console.error(`[bench] load: first errors:\n  ${result.errorSamples.join('\n  ')}`);
+    if (result.warmupErrors) console.error(`[bench] load: ${result.warmupErrors} errors during the warm-up (not counted)`);
+
+    const label = `${PEOPLE} people, ${SECONDS} s`;
+    const slowest = [...result.byLabel].sort((a, b) => b[1].p95 - a[1].p95)[0];
+    return [
+      row(AREA, `requests (${label})`, result.requests, 'count'),
+      row(AREA, 'requests per second', round(result.requestsPerSecond), 'req/s'),
+      row(AREA, `errors${result.errorSamples.length ? ` (first: ${result.errorSamples[0].slice(0, 160)})` : ''}`, result.errors, 'count', { atMost: 0 }),
+      row(AREA, '5xx answers', result.serverErrors, 'count', { atMost: 0 }),
+      row(AREA, 'latency p50', round(result.latencyMs.p50), 'ms'),
+      row(AREA, 'latency p95', round(result.latencyMs.p95), 'ms'),
+      row(AREA, 'latency p99', round(result.latencyMs.p99), 'ms'),
+      row(AREA, `slowest kind p95 (${slowest?.[0] ?? '-'})`, slowest ? round(slowest[1].p95) : null, 'ms'),
+      row(AREA, 'server peak RSS (VmRSS sampled every 0.5 s)', round(peakRss), 'MB'),
+      row(AREA, 'server peak RSS since start (VmHWM)', round(highWater), 'MB'),
+      row(AREA, 'server answers /api/health after the run (1 = yes)', alive ? 1 : 0, 'count', { atLeast: 1 }),
+      row(AREA, 'load average (1 min) at the start of the run', round(loadBefore, 2), ''),
+      row(AREA, 'load average (1 min) at the end of the run', round(loadAfter, 2), ''),
+    ];
+  } finally {
+    await server?.stop();
+    removeTempFolder(dataDir);
+  }
+}
