@@ -1,7 +1,7 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { precompress } from './build/precompress.js';
+import { precompress } from './src/build/precompress.js';
 
 const serverPort = Number(process.env.PORT ?? 8000);
 

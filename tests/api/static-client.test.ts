@@ -4,7 +4,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { precompressFolder } from '../../build/precompress.js';
+import { precompressFolder } from '../../src/build/precompress.js';
 import { registerStaticClient } from '../../src/server/system/static-client.js';
 
 /**

@@ -13,6 +13,9 @@ test.afterAll(async () => {
   await api.dispose();
 });
 
+/** Joining a presence channel is a websocket subscription plus a signed auth request: slow on a busy machine. */
+const PRESENCE_WAIT = 30_000;
+
 test('presence on a record and the edit conflict', async ({ page, browser }) => {
   test.setTimeout(120_000);
   const stamp = Date.now().toString().slice(-6);
@@ -30,18 +33,18 @@ test('presence on a record and the edit conflict', async ({ page, browser }) => 
   // Both open the site: each sees the other.
   await page.goto(`/sites/${id}/show`);
   await second.goto(`/sites/${id}/show`);
-  await expect(page.getByTestId('presence')).toContainText('Pat Partner');
-  await expect(second.getByTestId('presence')).toBeVisible();
+  await expect(page.getByTestId('presence')).toContainText('Pat Partner', { timeout: PRESENCE_WAIT });
+  await expect(second.getByTestId('presence')).toBeVisible({ timeout: PRESENCE_WAIT });
   // The second person leaves: the first no longer sees them.
   await second.goto('/sites');
-  await expect(page.getByTestId('presence')).toHaveCount(0);
+  await expect(page.getByTestId('presence')).toHaveCount(0, { timeout: PRESENCE_WAIT });
 
   // Both open the edit form.
   await page.goto(`/sites/${id}`);
   await second.goto(`/sites/${id}`);
   await expect(page.getByLabel('Owner', { exact: true })).toHaveValue('First owner');
   await expect(second.getByLabel('Owner', { exact: true })).toHaveValue('First owner');
-  await expect(page.getByTestId('presence')).toContainText('Pat Partner');
+  await expect(page.getByTestId('presence')).toContainText('Pat Partner', { timeout: PRESENCE_WAIT });
 
   // The second saves first.
   await second.getByLabel('Owner', { exact: true }).fill('Second owner');

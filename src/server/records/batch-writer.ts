@@ -307,7 +307,7 @@ export async function undoBatch(service: RecordService, trx: Transaction<any>, u
     } else {
       removed = await trx.deleteFrom(def.table).where('id', 'in', created).returning('id').execute();
     }
-    for (const row of removed) revisions.push({ type: def.type, id: row.id, action: 'deleted', changes: {} });
+    for (const row of removed) revisions.push({ type: def.type, id: row.id, action: 'deleted', changes: {}, batchId });
   }
   const changed = entries.filter((e) => !e.created && e.before && !created.includes(e.record_id));
   if (changed.length) {
@@ -327,10 +327,10 @@ export async function undoBatch(service: RecordService, trx: Transaction<any>, u
       await writePivotsBulk(trx, group.map((p, i) => ({ id: p.id, pivots: splits[i].pivots })), fields, true);
       const byId = new Map(updated.map((row) => [row.id, row]));
       await afterWrites(def, trx, group.map((p) => ({ record: wholeRows ? (byId.get(p.id) ?? p.existing) : { ...p.existing, ...p.values }, ctx: { user, trx, action: 'update' as const, existing: p.existing, values: p.values } })));
-      for (const p of group) revisions.push({ type: def.type, id: p.id, action: 'updated', changes: changesOf(p.existing, p.values) });
+      for (const p of group) revisions.push({ type: def.type, id: p.id, action: 'updated', changes: changesOf(p.existing, p.values), batchId });
     }
   }
-  await writeRevisions(trx, user, batchId ? revisions.map((revision) => ({ ...revision, batchId })) : revisions);
+  await writeRevisions(trx, user, revisions);
   return { deleted: created.length, restored: changed.length };
 }
 

@@ -12,7 +12,7 @@ const SERVER_PATHS = /^\/(api|broadcasting|sanctum|app)(\/|$)/;
  * any other GET outside the server's own paths gets index.html so the client's router decides (unknown
  * paths go to its /404 page). Server paths keep their JSON 404.
  *
- * The build writes a brotli and a gzip copy beside each text file (build/precompress.ts); the one the browser
+ * The build writes a brotli and a gzip copy beside each text file (src/build/precompress.ts); the one the browser
  * accepts is sent with `Content-Encoding` and `Vary: Accept-Encoding`, the plain file otherwise.
  */
 export async function registerStaticClient(app: FastifyInstance, root = clientDir) {
