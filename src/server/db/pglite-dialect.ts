@@ -72,10 +72,25 @@ class PGliteDriver implements Driver {
   }
 }
 
+/**
+ * PGlite runs each query on this thread and its promises settle as microtasks, so a long run of queries (an import
+ * chunk, a bulk edit) would never let the event loop reach its I/O: static files, websockets and timers would wait
+ * for the whole run. After this long without a turn, the next query first gives the event loop one.
+ */
+const MAX_HOLD_MS = 40;
+let heldSince = performance.now();
+
+async function giveTheEventLoopATurn() {
+  if (performance.now() - heldSince < MAX_HOLD_MS) return;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  heldSince = performance.now();
+}
+
 class PGliteConnection implements DatabaseConnection {
   constructor(private readonly pglite: PGlite) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    await giveTheEventLoopATurn();
     // Without parameters use the simple protocol, as node-postgres does, so a migration may hold several statements.
     const result =
       compiled.parameters.length === 0
