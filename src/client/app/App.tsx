@@ -8,6 +8,8 @@ import { createResourceChild } from './resourceChild';
 import { Globals } from './Globals';
 import { theme } from '../theme/theme';
 import { lazyPage } from '../routing/lazyPage';
+// The sign-in page is in the first chunk: it is the first screen of anyone not signed in.
+import LoginPage from '../auth/LoginPage';
 import { RequireAuth } from '../routing/guards';
 import { LoadingScreen } from '../layout/LoadingScreen';
 import { RedirectToNotFound } from '../notFound/RedirectToNotFound';
@@ -16,7 +18,6 @@ import { useLocationTrail } from '../accessDenied/locationTrail';
 
 const AppLayout = lazyPage<{ children: ReactNode }>('AppLayout', () => import('../layout/AppLayout'), { fullHeight: true });
 const Dashboard = lazyPage<any>('Dashboard', () => import('../dashboard/Dashboard'));
-const LoginPage = lazyPage('LoginPage', () => import('../auth/LoginPage'), { fullHeight: true });
 const PasswordResetPage = lazyPage('PasswordResetPage', () => import('../auth/PasswordResetPage'), { fullHeight: true });
 const PasswordUpdatePage = lazyPage('PasswordUpdatePage', () => import('../auth/PasswordUpdatePage'), { fullHeight: true });
 const AccessDeniedPage = lazyPage('AccessDeniedPage', () => import('../accessDenied/AccessDeniedPage'));
