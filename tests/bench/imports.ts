@@ -15,7 +15,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { signIn, request } from './lib/http.js';
-import { freePort, makeTempFolder, procCpuMs, procStatusMb, removeTempFolder, startServer, type RunningServer } from './lib/server.js';
+import { folderBytes, freePort, makeTempFolder, procCpuMs, procStatusMb, removeTempFolder, startServer, type RunningServer } from './lib/server.js';
 import { row, type BenchRow } from './types.js';
 
 const AREA = 'imports';
@@ -44,12 +44,17 @@ export async function benchImports(): Promise<BenchRow[]> {
     const importer = await vendorImporterId(server.baseUrl, cookie);
 
     const rssBeforeMb = procStatusMb(server.pid, 'VmRSS');
+    const mb = (bytes: number) => bytes / 1_048_576;
+    const walOf = () => folderBytes(path.join(dataDir, 'db', 'pg_wal'));
+    const folderBefore = { all: folderBytes(dataDir), wal: walOf() };
     const first = await importFile(server, cookie, importer, content, 'first.csv');
     const peakMb = procStatusMb(server.pid, 'VmHWM');
     if (first.record.status !== 'complete' || first.record.failed_count > 0 || first.record.created_count !== ROWS) {
       throw new Error(`The import did not create every row: ${JSON.stringify(first.record)}`);
     }
+    const folderAfterFirst = { all: folderBytes(dataDir), wal: walOf() };
     const second = await importFile(server, cookie, importer, content, 'second.csv');
+    const folderAfterSecond = { all: folderBytes(dataDir), wal: walOf() };
     if (second.record.skipped_count !== ROWS) throw new Error(`The second import did not match every row: ${JSON.stringify(second.record)}`);
 
     return [
@@ -62,6 +67,9 @@ export async function benchImports(): Promise<BenchRow[]> {
       row(AREA, 'peak memory (RSS high-water mark of the server process)', peakMb, 'MB', { atMost: 400 }),
       row(AREA, 'server memory before the import (RSS)', rssBeforeMb, 'MB'),
       row(AREA, 'second import of the same file (all rows matched, unchanged)', second.seconds, 's'),
+      row(AREA, 'data folder before the imports (of which pg_wal)', mb(folderBefore.all), `MB (${mb(folderBefore.wal).toFixed(0)})`),
+      row(AREA, 'data folder after the first import (of which pg_wal)', mb(folderAfterFirst.all), `MB (${mb(folderAfterFirst.wal).toFixed(0)})`),
+      row(AREA, 'data folder after the second import (of which pg_wal)', mb(folderAfterSecond.all), `MB (${mb(folderAfterSecond.wal).toFixed(0)})`),
     ];
   } finally {
     await server?.stop();

@@ -89,7 +89,9 @@ async function openPGlite(folder: string): Promise<Database> {
     pglite = await PGlite.create(folder, { parsers: { [INT8]: toNumber, [NUMERIC]: toNumber, [DATE]: asText }, extensions: { pg_trgm },
       // The buffer cache lives in WebAssembly memory that never shrinks, and the OS caches the files anyway: 16 MB
       // keeps the idle server small with no loss in the 100,000-site benchmarks (docs/architecture.md, "Start-up").
-      postgresqlconf: ['shared_buffers = 16MB'],
+      // The driver checkpoints when the WAL passes 48 MB (pglite-dialect.ts); a checkpoint keeps at most
+      // max_wal_size of old segments for reuse (the default 1 GB would keep pg_wal at three times the data).
+      postgresqlconf: ['shared_buffers = 16MB', 'max_wal_size = 64MB', 'min_wal_size = 32MB'],
     });
   } catch (error) {
     releaseLock();

@@ -1,11 +1,14 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { request } from './http.js';
+
+/** A first start creates and seeds the database: on a busy shared machine that takes minutes, not seconds. */
+const STARTUP_TIMEOUT_MS = Number(process.env.BENCH_STARTUP_TIMEOUT_MS) || 180_000;
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const HOST = '127.0.0.1';
@@ -155,7 +158,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 
   const baseUrl = `http://${HOST}:${options.port}`;
-  const deadline = startedAt + (options.timeoutMs ?? 60_000);
+  const deadline = startedAt + (options.timeoutMs ?? STARTUP_TIMEOUT_MS);
   for (;;) {
     if (exitCode !== undefined) {
       const reason = log.split('\n').find((line) => line.includes('Cannot start')) ?? log.trim().split('\n').at(-1) ?? '';
@@ -169,7 +172,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
     if (performance.now() > deadline) {
       await stop();
-      throw new Error(`The server did not answer /api/health with 200 within ${options.timeoutMs ?? 60_000} ms:\n${log}`);
+      throw new Error(`The server did not answer /api/health with 200 within ${options.timeoutMs ?? STARTUP_TIMEOUT_MS} ms:\n${log}`);
     }
     await sleep(20);
   }
@@ -192,4 +195,15 @@ export function procCpuMs(pid: number): number {
   // Fields after the command name (which may hold spaces, hence the last ')'): utime and stime are 14th and 15th.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Bytes under `folder`, every file counted (the data folder's footprint on disk, as `du -sb` gives it). */
+export function folderBytes(folder: string): number {
+  let total = 0;
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const full = path.join(folder, entry.name);
+    if (entry.isDirectory()) total += folderBytes(full);
+    else if (entry.isFile()) total += statSync(full).size;
+  }
+  return total;
 }
