@@ -3,8 +3,8 @@ import { useLocation } from 'react-router-dom';
 
 /** How long a page may take to render its own h1 (lazy chunk, first data) before the header's title is taken. */
 const WAIT_FOR_H1_MS = 800;
-/** How long before focus goes to the content itself, when there is no title at all. */
-const WAIT_MS = 3000;
+/** How long before focus goes to the content itself, when there is no title at all (a slow phone loads a route's chunk for seconds). */
+const WAIT_MS = 10_000;
 
 /**
  * After each navigation (and on the first signed-in page) moves focus to the new page's heading, so keyboard
@@ -23,8 +23,8 @@ export function useFocusPageHeading(main: RefObject<HTMLElement | null>, header:
       const content = main.current;
       if (!content) return;
       const active = document.activeElement;
-      // Something on the new page took focus itself, or the person moved on already.
-      if (active && active !== before && active !== document.body && content.contains(active)) return;
+      // Something on the new page took focus itself, or the person moved on already (in the page or elsewhere).
+      if (active && active !== before && active !== document.body) return;
       const waited = performance.now() - started;
       const title = waited >= WAIT_FOR_H1_MS && header.current?.textContent?.trim() ? header.current : null;
       const heading = content.querySelector<HTMLElement>('h1') ?? title;
