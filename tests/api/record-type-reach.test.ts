@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
+
+/**
+ * A field made in the schema editor gets what a built-in one has (issue 20, "Reach"): real number fields compared
+ * as numbers, lists sorted as people read them, and custom fields on the map and in the reports.
+ */
+let t: TestApp;
+let admin: TestClient;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await t.admin();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const ok = (res: { status: number; body: any }, status = 200) => {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  return res.body.data;
+};
+const newType = async (singular: string, plural: string, fields: unknown[]) => ok(await admin.post('/api/schemas', { name_singular: singular, name_plural: plural, fields }), 201);
+const names = (body: any) => body.data.map((row: any) => row.name);
+
+describe('a number field', () => {
+  let yards: any;
+  beforeAll(async () => {
+    yards = await newType('Yard', 'Yards', [
+      { name: 'Workers', type: 'number', options: { format: 'integer', min: 0, max: 1000 } },
+      { name: 'Acres', type: 'number', options: { format: 'decimal', step: 0.5 } },
+      { name: 'Dues', type: 'number', options: { format: 'currency' } },
+    ]);
+  });
+
+  it('is stored as a number, filtered and sorted as a number (9 < 10 < 100), not as text', async () => {
+    for (const [name, workers] of [['Nine', 9], ['Ten', '10'], ['Hundred', 100]] as const) ok(await admin.post(`/api/${yards.resource}`, { name, workers }), 201);
+    const rows = await t.ctx.db.selectFrom('custom_records').select(['name', 'custom']).where('schema_id', '=', yards.id).execute();
+    expect(rows.map((row: any) => typeof row.custom.workers)).toEqual(['number', 'number', 'number']);
+    expect(names((await admin.get(`/api/${yards.resource}?sort=workers&order=asc`)).body)).toEqual(['Nine', 'Ten', 'Hundred']);
+    expect(names((await admin.get(`/api/${yards.resource}?sort=workers&order=desc`)).body)).toEqual(['Hundred', 'Ten', 'Nine']);
+    expect(names((await admin.get(`/api/${yards.resource}?filter[workers_gte]=10&sort=workers`)).body)).toEqual(['Ten', 'Hundred']);
+    expect((await admin.get(`/api/${yards.resource}?filter[workers_gte]=abc`)).status).toBe(422);
+  });
+
+  it('holds its format, range and step: whole numbers, min and max, steps, cents for currency', async () => {
+    const refused = async (values: Record<string, unknown>) => {
+      const res = await admin.post(`/api/${yards.resource}`, { name: 'Refused', ...values });
+      expect(res.status, JSON.stringify(res.body)).toBe(422);
+      return Object.keys(res.body.errors);
+    };
+    expect(await refused({ workers: 'abc' })).toEqual(['workers']);
+    expect(await refused({ workers: 5.5 })).toEqual(['workers']);
+    expect(await refused({ workers: 1001 })).toEqual(['workers']);
+    expect(await refused({ workers: -1 })).toEqual(['workers']);
+    expect(await refused({ acres: 0.25 })).toEqual(['acres']);
+    expect(await refused({ dues: 12.345 })).toEqual(['dues']);
+    const made = ok(await admin.post(`/api/${yards.resource}`, { name: 'Kept', workers: 1000, acres: 2.5, dues: '12.34' }), 201);
+    expect(made).toMatchObject({ workers: 1000, acres: 2.5, dues: 12.34 });
+  });
+
+  it('refuses options that do not hold together', async () => {
+    const field = (options: unknown) => admin.post('/api/schema-fields', { schema_id: yards.id, name: `Bad ${Math.random()}`, type: 'number', options });
+    expect((await field({ format: 'roman' })).status).toBe(422);
+    expect((await field({ min: 10, max: 1 })).status).toBe(422);
+    expect((await field({ step: 0 })).status).toBe(422);
+    expect((await field({ format: 'integer', step: 0.5 })).status).toBe(422);
+    const fine = ok(await field({ min: -5, max: -1 }), 201);
+    expect(fine.options.format).toBe('decimal');
+  });
+
+  it('can be made on sites too, and sites sort by it as numbers', async () => {
+    const sites = (await admin.get('/api/schemas?per_page=-1')).body.data.find((s: any) => s.type === 'site');
+    ok(await admin.post('/api/schema-fields', { schema_id: sites.id, name: 'Cranes', type: 'number', options: { format: 'integer' } }), 201);
+    const site = (name: string, cranes: number) => admin.post('/api/sites', { name, type: 'union', latitude: 34.05, longitude: -118.24, cranes });
+    for (const [name, cranes] of [['Crane nine', 9], ['Crane ten', 10], ['Crane two', 2]] as const) ok(await site(name, cranes), 201);
+    expect(names((await admin.get('/api/sites?filter[cranes_gte]=1&sort=cranes&order=asc')).body)).toEqual(['Crane two', 'Crane nine', 'Crane ten']);
+  });
+});
