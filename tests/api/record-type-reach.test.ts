@@ -77,3 +77,44 @@ describe('a number field', () => {
     expect(names((await admin.get('/api/sites?filter[cranes_gte]=1&sort=cranes&order=asc')).body)).toEqual(['Crane two', 'Crane nine', 'Crane ten']);
   });
 });
+
+describe('lists sort as people read them', () => {
+  it('text without case, dropdowns and radios in the order of their choices', async () => {
+    const trucks = await newType('Truck', 'Trucks', [
+      { name: 'Size', type: 'dropdown', options: { choices: [{ value: 'small', label: 'Small' }, { value: 'medium', label: 'Medium' }, { value: 'large', label: 'Large' }] } },
+      { name: 'Shift', type: 'radios', options: { choices: [{ value: 'z-night', label: 'Night' }, { value: 'a-day', label: 'Day' }] } },
+      { name: 'Plate', type: 'text' },
+    ]);
+    const rows = [
+      { name: 'Banana', size: 'large', shift: 'a-day', plate: 'b-2' },
+      { name: 'apple', size: 'small', shift: 'a-day', plate: 'C-3' },
+      { name: 'cherry', size: 'medium', shift: 'z-night', plate: 'A-1' },
+    ];
+    for (const row of rows) ok(await admin.post(`/api/${trucks.resource}`, row), 201);
+    const sorted = async (query: string) => names((await admin.get(`/api/${trucks.resource}?${query}`)).body);
+    expect(await sorted('sort=name&order=asc')).toEqual(['apple', 'Banana', 'cherry']);
+    expect(await sorted('sort=name&order=desc')).toEqual(['cherry', 'Banana', 'apple']);
+    expect(await sorted('sort=plate&order=asc')).toEqual(['cherry', 'Banana', 'apple']);
+    expect(await sorted('sort=size&order=asc')).toEqual(['apple', 'cherry', 'Banana']);
+    expect(await sorted('sort=size&order=desc')).toEqual(['Banana', 'cherry', 'apple']);
+    expect((await sorted('sort=shift&order=asc'))[0]).toBe('cherry');
+  });
+
+  it('built-in names without case, and the site type in the order of the site types list', async () => {
+    const stamp = Math.random().toString(36).slice(2, 8);
+    const site = (name: string, type: string) => admin.post('/api/sites', { name: `${name} ${stamp}`, type, latitude: 34.05, longitude: -118.24 });
+    ok(await site('zeta', 'union'), 201);
+    ok(await site('alpha', 'non-union'), 201);
+    ok(await site('Beta', 'union'), 201);
+    expect(names((await admin.get(`/api/sites?search=${stamp}&sort=name&order=asc`)).body)).toEqual([`alpha ${stamp}`, `Beta ${stamp}`, `zeta ${stamp}`]);
+    // The site types list's order, not the alphabet: put union first, then non-union first.
+    const list = (await admin.get('/api/site-types?per_page=-1')).body.data;
+    const id = (slug: string) => list.find((row: any) => row.slug === slug).id;
+    const byType = async () => (await admin.get(`/api/sites?search=${stamp}&sort=type&order=asc`)).body.data.map((row: any) => row.type);
+    ok(await admin.put(`/api/site-types/${id('union')}`, { position: 1 }));
+    ok(await admin.put(`/api/site-types/${id('non-union')}`, { position: 2 }));
+    expect(await byType()).toEqual(['union', 'union', 'non-union']);
+    ok(await admin.put(`/api/site-types/${id('union')}`, { position: 3 }));
+    expect(await byType()).toEqual(['non-union', 'union', 'union']);
+  });
+});
