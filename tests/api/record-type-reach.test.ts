@@ -118,3 +118,47 @@ describe('lists sort as people read them', () => {
     expect(await byType()).toEqual(['non-union', 'union', 'union']);
   });
 });
+
+describe('custom fields on the map and in the reports', () => {
+  let sites: any;
+  beforeAll(async () => {
+    sites = (await admin.get('/api/schemas?per_page=-1')).body.data.find((s: any) => s.type === 'site');
+    const field = (body: Record<string, unknown>) => admin.post('/api/schema-fields', { schema_id: sites.id, ...body });
+    ok(await field({ name: 'Gate code', type: 'text', options: { searchable: true } }), 201);
+    ok(await field({ name: 'Risk', type: 'dropdown', options: { choices: [{ value: 'r-low', label: 'Low risk' }, { value: 'r-high', label: 'High risk' }] } }), 201);
+    ok(await field({ name: 'Fenced', type: 'boolean' }), 201);
+  });
+  const site = async (values: Record<string, unknown>) =>
+    ok(await admin.post('/api/sites', { name: `Map site ${Math.random()}`, type: 'union', latitude: 34.05, longitude: -118.24, ...values }), 201);
+
+  it("the marker card carries the site's custom fields, and the filter drawer offers their choices by label", async () => {
+    const made = await site({ gate_code: 'ALPHA-GATE', risk: 'r-high', fenced: true });
+    const card = ok(await admin.get(`/api/map/marker-data?id=${made.id}`));
+    expect(card.custom).toMatchObject({ gate_code: 'ALPHA-GATE', risk: 'r-high', fenced: true });
+    const filters = ok(await admin.get('/api/map/filters'));
+    const risk = filters.dropdowns.find((d: any) => d.field === 'risk');
+    expect(risk.options).toEqual([{ id: 'r-low', name: 'Low risk' }, { id: 'r-high', name: 'High risk' }]);
+    // The site is found by its searchable custom field.
+    expect((await admin.get('/api/sites?search=alpha-gate')).body.data.map((s: any) => s.id)).toContain(made.id);
+  });
+
+  it('market share groups sites by a custom dropdown, with its labels, and drills down to the sites of a group', async () => {
+    const high = await site({ risk: 'r-high', estimated_value: 100 });
+    await site({ risk: 'r-low' });
+    const report = await admin.get('/api/reports/market-share?group_by=field:risk');
+    expect(report.status, JSON.stringify(report.body)).toBe(200);
+    const rows = report.body.data;
+    const highRow = rows.find((row: any) => row.key === 'r-high');
+    expect(highRow.label).toBe('High risk');
+    expect(rows.find((row: any) => row.key === 'r-low').label).toBe('Low risk');
+    const expected = (await admin.get('/api/sites?filter[risk]=r-high&per_page=1')).body.meta.total;
+    expect(highRow.total.sites).toBe(expected);
+    const drill = await admin.get(`/api/reports/market-share/sites?${new URLSearchParams(highRow.link)}`);
+    expect(drill.status, JSON.stringify(drill.body)).toBe(200);
+    expect(drill.body.meta.total).toBe(expected);
+    expect(drill.body.data.map((row: any) => row.id)).toContain(high.id);
+    // Only a choice field of sites: a text field or an unknown one is refused with a message.
+    expect((await admin.get('/api/reports/market-share?group_by=field:gate_code')).status).toBe(422);
+    expect((await admin.get('/api/reports/market-share?group_by=field:nothing')).status).toBe(422);
+  });
+});

@@ -16,6 +16,9 @@ import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import ViewSidebarIcon from '@mui/icons-material/ViewSidebar';
+import { RecordContextProvider } from 'react-admin';
+import { FieldDisplay } from '../records/fieldTypes';
+import { useLiveSchema, useVisibleDescriptors } from '../records/hooks';
 import { fetchCard, type MarkerCard as Card } from './api';
 import { CONTRACTOR_COLORS, statusColor, typeColor } from './colors';
 
@@ -28,6 +31,29 @@ export interface MarkerCardProps {
   onClose: () => void;
   onOpen: (resource: string, id: number) => void;
   onOpenPanel: (resource: string, id: number, title: string) => void;
+}
+
+/** The record's fields made in the schema editor that hold a value, each shown by the one field display. */
+function CustomFields({ card }: { card: Card }) {
+  const descriptors = useVisibleDescriptors(useLiveSchema(card.kind === 'site' ? 'sites' : 'contractors'));
+  const shown = descriptors.filter((descriptor) => Object.hasOwn(card.custom ?? {}, descriptor.slug));
+  if (!shown.length) return null;
+  return (
+    <RecordContextProvider value={{ id: card.id, ...card.custom }}>
+      <Box component="dl" sx={{ mt: 1.5, mb: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 1.5, rowGap: 0.5 }} data-testid="marker-card-fields">
+        {shown.map((descriptor) => (
+          <Box key={descriptor.slug} sx={{ display: 'contents' }}>
+            <Typography component="dt" variant="body2" color="text.secondary">
+              {descriptor.label}
+            </Typography>
+            <Typography component="dd" variant="body2" sx={{ m: 0, minWidth: 0, overflowWrap: 'anywhere' }}>
+              <FieldDisplay descriptor={descriptor} variant="show" />
+            </Typography>
+          </Box>
+        ))}
+      </Box>
+    </RecordContextProvider>
+  );
 }
 
 const when = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
@@ -139,6 +165,7 @@ export function MarkerCard({ marker, version, typeLabels, typeColors, onClose, o
               )}
             </Box>
           )}
+          <CustomFields card={shown} />
           <Box sx={{ mt: 1.5 }}>
             <Typography variant="overline" color="text.secondary">
               Last activity
