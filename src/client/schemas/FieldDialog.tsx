@@ -2,7 +2,7 @@
  * Add or edit one field of a record type: its name, type (not for built-in fields), whether it is required, a help
  * text, and the options its type takes (choices, several values, orientation, what a relation points at).
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -22,6 +22,7 @@ import { NUMBER_FORMATS, valueKind, type NumberFieldFormat } from '../../common/
 import { normaliseChoices, type FieldChoice, type SchemaField, type SchemaFieldType } from '../../common/schema-types';
 import type { RecordSchema } from '../records/schema';
 import { FIELD_TYPE_CHOICES, relationTargetChoices, slugifyField } from './shared';
+import { ChoiceMapping, fieldImpact, ImpactSummary, type ChangeImpact } from './impact';
 import { useSchemaWrites } from './useSchemaEditor';
 
 const CHOICE_TYPES = new Set<SchemaFieldType>(['dropdown', 'radios']);
@@ -53,6 +54,12 @@ export function FieldDialog({ schema, field, onClose }: { schema: RecordSchema; 
   const [searchable, setSearchable] = useState(options.searchable === true);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  /** What the change affects, shown before it is saved (an existing field whose change touches something). */
+  const [impact, setImpact] = useState<ChangeImpact | null>(null);
+  const [choiceMap, setChoiceMap] = useState<Record<string, string | null>>({});
+
+  // A change edited after its impact was shown is asked about again.
+  useEffect(() => setImpact(null), [type, choices, multiple, target, format, limits]);
 
   const effectiveSlug = field ? field.slug : slugTouched ? slug : slugifyField(name);
   const canSearch = !builtIn && SEARCHABLE_KINDS.has(valueKind(type, { input: options.input }));
@@ -88,12 +95,21 @@ export function FieldDialog({ schema, field, onClose }: { schema: RecordSchema; 
     setBusy(true);
     const data: Record<string, unknown> = { name: name.trim(), required, options: buildOptions() };
     if (!builtIn) data.type = type;
+    if (field && !impact) {
+      const proposed = await fieldImpact(field.id, { ...(builtIn ? {} : { type }), options: data.options }).catch(() => null);
+      if (proposed && (proposed.summary.length > 0 || (proposed.choices ?? []).length > 0)) {
+        setImpact(proposed);
+        setBusy(false);
+        return;
+      }
+    }
+    if (impact?.choices?.length) data.choice_map = choiceMap;
     let outcome;
     if (field) outcome = await writes.updateField(field.id, data, field);
     else outcome = await writes.createField({ ...data, schema_id: schema.id, slug: effectiveSlug || undefined, category: 'custom' });
     setBusy(false);
     if (outcome.record) onClose();
-    else setErrors(outcome.errors ?? {});
+    else setErrors({ ...(outcome.errors ?? {}), ...(outcome.errors?.choice_map ? { options: outcome.errors.choice_map } : {}) });
   };
 
   return (
@@ -203,6 +219,13 @@ export function FieldDialog({ schema, field, onClose }: { schema: RecordSchema; 
           )}
           <TextField label="Help text (shown under the input)" value={help} onChange={(event) => setHelp(event.target.value)} size="small" />
           <FormControlLabel control={<Switch checked={required} onChange={(event) => setRequired(event.target.checked)} />} label="Required" />
+          {impact && (
+            <Stack spacing={1.5} sx={{ borderTop: 1, borderColor: 'divider', pt: 2 }}>
+              <Typography variant="subtitle2">What this change affects</Typography>
+              <ImpactSummary impact={impact} />
+              <ChoiceMapping impact={impact} choices={(buildOptions().choices as FieldChoice[] | undefined) ?? []} value={choiceMap} onChange={setChoiceMap} />
+            </Stack>
+          )}
           {errors.options && (
             <Typography color="error" variant="body2">
               {errors.options}
@@ -213,7 +236,7 @@ export function FieldDialog({ schema, field, onClose }: { schema: RecordSchema; 
       <DialogActions>
         <Button onClick={onClose}>Cancel</Button>
         <Button variant="contained" onClick={() => void save()} disabled={busy || !name.trim()}>
-          {field ? 'Save field' : 'Add field'}
+          {impact ? 'Save the change' : field ? 'Save field' : 'Add field'}
         </Button>
       </DialogActions>
     </Dialog>
