@@ -36,8 +36,17 @@ const CATEGORY_LABELS: Record<string, string> = {
   union: 'Union',
 };
 
-function MultiSelect({ label, options, value, onChange, name }: { label: string; name: string; options: Option[]; value: Array<string | number>; onChange: (v: Array<string | number>) => void }) {
-  const selected = options.filter((o) => value.map(String).includes(String(o.id)));
+type SelectProps = { label: string; name: string; value: Array<string | number>; onChange: (v: Array<string | number>) => void };
+
+/** The Autocomplete of several options that every list filter of the drawer uses. */
+function Choices({
+  label,
+  name,
+  options,
+  selected,
+  onChange,
+  ...rest
+}: Omit<SelectProps, 'value'> & { options: Option[]; selected: Option[]; filterSelectedOptions?: boolean; filterOptions?: (x: Option[]) => Option[]; onInputChange?: (event: unknown, q: string) => void }) {
   return (
     <Autocomplete
       multiple
@@ -48,9 +57,13 @@ function MultiSelect({ label, options, value, onChange, name }: { label: string;
       isOptionEqualToValue={(a, b) => String(a.id) === String(b.id)}
       onChange={(_e, next) => onChange(next.map((o) => o.id))}
       renderInput={(params) => <TextField {...params} label={label} name={name} />}
-      filterSelectedOptions
+      {...rest}
     />
   );
+}
+
+function MultiSelect({ options, value, ...props }: SelectProps & { options: Option[] }) {
+  return <Choices {...props} options={options} selected={options.filter((o) => value.map(String).includes(String(o.id)))} filterSelectedOptions />;
 }
 
 /** Number of filters in use, for the badge on the filter button. */
@@ -59,7 +72,7 @@ export function activeFilterCount(value: MapFilterValues) {
 }
 
 /** Several records of an options list, searched as one types (regions, the records a relation points at). */
-function SearchedSelect({ list, label, name, open, value, onChange }: { list: string; label: string; name: string; open: boolean; value: Array<string | number>; onChange: (v: Array<string | number>) => void }) {
+function SearchedSelect({ list, label, name, open, value, onChange }: SelectProps & { list: string; open: boolean }) {
   const [options, setOptions] = useState<Option[]>([]);
   const [query, setQuery] = useState('');
   useEffect(() => {
@@ -79,20 +92,7 @@ function SearchedSelect({ list, label, name, open, value, onChange }: { list: st
     const known = new Map(options.map((o) => [String(o.id), o]));
     return value.map(String).map((id) => known.get(id) ?? { id, name: `${label} ${id}` });
   }, [value, options, label]);
-  return (
-    <Autocomplete
-      multiple
-      size="small"
-      options={options}
-      value={selected}
-      getOptionLabel={(o) => o.name}
-      isOptionEqualToValue={(a, b) => String(a.id) === String(b.id)}
-      onInputChange={(_e, q) => setQuery(q)}
-      onChange={(_e, next) => onChange(next.map((o) => o.id))}
-      filterOptions={(x) => x}
-      renderInput={(params) => <TextField {...params} label={label} name={name} />}
-    />
-  );
+  return <Choices label={label} name={name} onChange={onChange} options={options} selected={selected} onInputChange={(_e, q) => setQuery(q)} filterOptions={(x) => x} />;
 }
 
 /** The filters of the sites' custom fields that the drawer's own lists do not cover (dropdowns and dates come from the server). */

@@ -3,7 +3,7 @@
  * and the actions to open the record on its page or in the side panel. A floating card on wide screens, a
  * bottom sheet on phones.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -17,7 +17,7 @@ import CloseIcon from '@mui/icons-material/Close';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import ViewSidebarIcon from '@mui/icons-material/ViewSidebar';
 import { RecordContextProvider } from 'react-admin';
-import { FieldDisplay } from '../records/fieldTypes';
+import { DetailsTab } from '../records/show/DetailsTab';
 import { useLiveSchema, useVisibleDescriptors } from '../records/hooks';
 import { fetchCard, type MarkerCard as Card } from './api';
 import { CONTRACTOR_COLORS, statusColor, typeColor } from './colors';
@@ -33,24 +33,16 @@ export interface MarkerCardProps {
   onOpenPanel: (resource: string, id: number, title: string) => void;
 }
 
-/** The record's fields made in the schema editor that hold a value, each shown by the one field display. */
+/** The record's fields made in the schema editor that hold a value, as the record's details show them (the one field display, form logic applied). */
 function CustomFields({ card }: { card: Card }) {
-  const descriptors = useVisibleDescriptors(useLiveSchema(card.kind === 'site' ? 'sites' : 'contractors'));
-  const shown = descriptors.filter((descriptor) => Object.hasOwn(card.custom ?? {}, descriptor.slug));
-  if (!shown.length) return null;
+  const schema = useLiveSchema(card.kind === 'site' ? 'sites' : 'contractors');
+  const descriptors = useVisibleDescriptors(schema);
+  const custom = useMemo(() => descriptors.filter((descriptor) => Object.hasOwn(card.custom ?? {}, descriptor.slug)), [descriptors, card.custom]);
+  if (!schema || !custom.length) return null;
   return (
     <RecordContextProvider value={{ id: card.id, ...card.custom }}>
-      <Box component="dl" sx={{ mt: 1.5, mb: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 1.5, rowGap: 0.5 }} data-testid="marker-card-fields">
-        {shown.map((descriptor) => (
-          <Box key={descriptor.slug} sx={{ display: 'contents' }}>
-            <Typography component="dt" variant="body2" color="text.secondary">
-              {descriptor.label}
-            </Typography>
-            <Typography component="dd" variant="body2" sx={{ m: 0, minWidth: 0, overflowWrap: 'anywhere' }}>
-              <FieldDisplay descriptor={descriptor} variant="show" />
-            </Typography>
-          </Box>
-        ))}
+      <Box sx={{ mt: 1.5 }} data-testid="marker-card-fields">
+        <DetailsTab schema={schema} descriptors={custom} compact />
       </Box>
     </RecordContextProvider>
   );
