@@ -29,6 +29,8 @@ export type ValueKind =
 export interface KindOptions {
   /** text: typed as a number or an amount of money (a numeric column); the value is a number. */
   input?: unknown;
+  /** number: `integer` (a whole number), `decimal` or `currency` (an amount of money). */
+  format?: unknown;
   /** dropdown: several choices; relation: several ids. */
   multiple?: unknown;
   /** dropdown: the choices are the slugs of a list (`site-types`) an administrator extends; the value is that slug. */
@@ -56,6 +58,7 @@ const numericInput = (options: KindOptions) => options.input === 'number' || opt
 export const FIELD_TYPE_TABLE = {
   text: { label: 'Text', kind: (options) => (numericInput(options) ? 'number' : 'text'), maxLength: 2_000 },
   textarea: { label: 'Text area', kind: 'text', maxLength: 20_000 },
+  number: { label: 'Number', kind: (options) => (options.format === 'integer' ? 'integer' : 'number'), range: { min: -1e14, max: 1e14 } },
   email: { label: 'Email', kind: 'email' },
   phone: { label: 'Phone', kind: 'phone' },
   link: { label: 'Link', kind: 'url' },
@@ -101,12 +104,17 @@ export function valueKind(type: string, options: KindOptions = {}, target?: Rela
  * The limits of a value of `kind` held by a field of `type`: the longest text, or the range of a number;
  * `options.min` / `options.max` over the type's own.
  */
-export function valueLimits(type: string, kind: ValueKind, options: { min?: unknown; max?: unknown } = {}): { min?: number; max?: number } {
+export function valueLimits(type: string, kind: ValueKind, options: { min?: unknown; max?: unknown; step?: unknown; format?: unknown } = {}): { min?: number; max?: number; step?: number } {
   const row = rowOf(type);
   const given = (value: unknown) => (typeof value === 'number' ? value : undefined);
-  const limits = kind === 'text' ? { max: given(options.max) ?? row.maxLength } : kind === 'number' ? { min: given(options.min) ?? row.range?.min, max: given(options.max) ?? row.range?.max } : {};
-  return Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined));
+  const limits = kind === 'text' ? { max: given(options.max) ?? row.maxLength } : kind === 'number' || (kind === 'integer' && row.range) ? { min: given(options.min) ?? row.range?.min, max: given(options.max) ?? row.range?.max } : {};
+  const step = kind === 'number' || (kind === 'integer' && row.range) ? (given(options.step) ?? (options.format === 'currency' ? 0.01 : undefined)) : undefined;
+  return Object.fromEntries(Object.entries({ ...limits, step }).filter(([, value]) => value !== undefined));
 }
+
+/** The formats of a number field (`options.format`): what the value is and how the screens show it. */
+export const NUMBER_FORMATS = ['integer', 'decimal', 'currency'] as const;
+export type NumberFieldFormat = (typeof NUMBER_FORMATS)[number];
 
 export function fieldTypeLabel(type: SchemaFieldType): string {
   return FIELD_TYPE_TABLE[type].label;

@@ -19,6 +19,8 @@ export interface MarkerCard {
   phase: { id: number; name: string } | null;
   contractors: Array<{ id: number; name: string; type: string; role: 'general' | 'trade' }>;
   sites_count?: number;
+  /** The record's fields made in the schema editor, by slug (stored values; the client shows them by the field display). */
+  custom: Record<string, unknown>;
   last_activity: { at: string; kind: 'note' | 'task' | 'change'; summary: string } | null;
   actions: Array<{ name: 'open' | 'panel'; label: string; href: string; resource: string; id: number }>;
 }

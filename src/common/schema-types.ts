@@ -94,6 +94,10 @@ export interface SchemaFieldOptions {
   min?: number;
   /** text: typed as a number or an amount of money; the value is a number (a numeric column). */
   input?: 'number' | 'money';
+  /** number: a whole number, a decimal or an amount of money (field-types.ts NUMBER_FORMATS). */
+  format?: 'integer' | 'decimal' | 'currency';
+  /** number: the value is a multiple of the step (0.01 for currency unless given). */
+  step?: number;
   /** Shown under the input. */
   help?: string;
   /** text-like custom fields: `search=` finds records by this field's value too (a trigram index is kept). */

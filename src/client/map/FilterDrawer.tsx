@@ -1,6 +1,7 @@
 /**
  * The map's filters: site type and category, status, phase, building type, trade, contractor type, region,
- * date ranges, and the dropdown fields of the site record type. Edited here, applied with one button; the
+ * date ranges, the dropdown fields of the site record type (by their choices' labels), and its other custom fields
+ * as the field-type table describes their filters (yes/no, number ranges, related records). Edited here, applied with one button; the
  * values go to the server as the list filter contract (`type`, `site_status_id`, `bid_date_gte`, ...).
  */
 import { useEffect, useMemo, useState } from 'react';
@@ -12,8 +13,11 @@ import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import MenuItem from '@mui/material/MenuItem';
 import CloseIcon from '@mui/icons-material/Close';
-import { fetchRegionOptions, type FilterOptions, type MapFilterValues, type Option } from './api';
+import { describeField, type FieldDescriptor, type FilterSpec } from '../records/fieldTypes/describe';
+import { useLiveSchema } from '../records/hooks';
+import { fetchOptions, type FilterOptions, type MapFilterValues, type Option } from './api';
 
 export interface FilterDrawerProps {
   open: boolean;
@@ -32,8 +36,17 @@ const CATEGORY_LABELS: Record<string, string> = {
   union: 'Union',
 };
 
-function MultiSelect({ label, options, value, onChange, name }: { label: string; name: string; options: Option[]; value: Array<string | number>; onChange: (v: Array<string | number>) => void }) {
-  const selected = options.filter((o) => value.map(String).includes(String(o.id)));
+type SelectProps = { label: string; name: string; value: Array<string | number>; onChange: (v: Array<string | number>) => void };
+
+/** The Autocomplete of several options that every list filter of the drawer uses. */
+function Choices({
+  label,
+  name,
+  options,
+  selected,
+  onChange,
+  ...rest
+}: Omit<SelectProps, 'value'> & { options: Option[]; selected: Option[]; filterSelectedOptions?: boolean; filterOptions?: (x: Option[]) => Option[]; onInputChange?: (event: unknown, q: string) => void }) {
   return (
     <Autocomplete
       multiple
@@ -44,9 +57,13 @@ function MultiSelect({ label, options, value, onChange, name }: { label: string;
       isOptionEqualToValue={(a, b) => String(a.id) === String(b.id)}
       onChange={(_e, next) => onChange(next.map((o) => o.id))}
       renderInput={(params) => <TextField {...params} label={label} name={name} />}
-      filterSelectedOptions
+      {...rest}
     />
   );
+}
+
+function MultiSelect({ options, value, ...props }: SelectProps & { options: Option[] }) {
+  return <Choices {...props} options={options} selected={options.filter((o) => value.map(String).includes(String(o.id)))} filterSelectedOptions />;
 }
 
 /** Number of filters in use, for the badge on the filter button. */
@@ -54,37 +71,56 @@ export function activeFilterCount(value: MapFilterValues) {
   return Object.values(value).filter((v) => (Array.isArray(v) ? v.length > 0 : v !== '' && v !== undefined && v !== null)).length;
 }
 
-export function FilterDrawer({ open, options, value, onClose, onApply }: FilterDrawerProps) {
-  const [draft, setDraft] = useState<MapFilterValues>(value);
-  const [regionOptions, setRegionOptions] = useState<Option[]>([]);
-  const [regionQuery, setRegionQuery] = useState('');
-  useEffect(() => {
-    if (open) setDraft(value);
-  }, [open, value]);
-
+/** Several records of an options list, searched as one types (regions, the records a relation points at). */
+function SearchedSelect({ list, label, name, open, value, onChange }: SelectProps & { list: string; open: boolean }) {
+  const [options, setOptions] = useState<Option[]>([]);
+  const [query, setQuery] = useState('');
   useEffect(() => {
     if (!open) return;
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      fetchRegionOptions(regionQuery, controller.signal)
-        .then((rows) => setRegionOptions(rows.map((r) => ({ id: r.id, name: r.name }))))
+      fetchOptions(list, query, controller.signal)
+        .then((rows) => setOptions(rows.map((r) => ({ id: r.id, name: r.name }))))
         .catch(() => undefined);
     }, 250);
     return () => {
       clearTimeout(timer);
       controller.abort();
     };
-  }, [open, regionQuery]);
+  }, [open, list, query]);
+  const selected = useMemo(() => {
+    const known = new Map(options.map((o) => [String(o.id), o]));
+    return value.map(String).map((id) => known.get(id) ?? { id, name: `${label} ${id}` });
+  }, [value, options, label]);
+  return <Choices label={label} name={name} onChange={onChange} options={options} selected={selected} onInputChange={(_e, q) => setQuery(q)} filterOptions={(x) => x} />;
+}
+
+/** The filters of the sites' custom fields that the drawer's own lists do not cover (dropdowns and dates come from the server). */
+const FIELD_FILTER_KINDS = new Set<FilterSpec['kind']>(['boolean', 'number-from', 'number-to', 'reference']);
+
+function useFieldFilters(): Array<{ descriptor: FieldDescriptor; spec: FilterSpec }> {
+  const schema = useLiveSchema('sites');
+  return useMemo(
+    () =>
+      (schema?.fields ?? [])
+        .filter((field) => !field.column)
+        .map(describeField)
+        .flatMap((descriptor) => descriptor.filters.filter((spec) => FIELD_FILTER_KINDS.has(spec.kind)).map((spec) => ({ descriptor, spec }))),
+    [schema],
+  );
+}
+
+export function FilterDrawer({ open, options, value, onClose, onApply }: FilterDrawerProps) {
+  const [draft, setDraft] = useState<MapFilterValues>(value);
+  const fieldFilters = useFieldFilters();
+  useEffect(() => {
+    if (open) setDraft(value);
+  }, [open, value]);
 
   const list = (key: string) => (Array.isArray(draft[key]) ? (draft[key] as Array<string | number>) : []);
   const text = (key: string) => (typeof draft[key] === 'string' ? (draft[key] as string) : '');
   const set = (key: string, next: Array<string | number> | string) => setDraft((d) => ({ ...d, [key]: next as string | string[] }));
   const categories = useMemo(() => (options?.categories ?? []).map((c) => ({ id: c, name: CATEGORY_LABELS[c] ?? c })), [options]);
-  const selectedRegions = useMemo(() => {
-    const ids = list('region_id').map(String);
-    const known = new Map(regionOptions.map((r) => [String(r.id), r]));
-    return ids.map((id) => known.get(id) ?? { id, name: `Region ${id}` });
-  }, [draft.region_id, regionOptions]);
 
   return (
     <Drawer anchor="right" open={open} onClose={onClose} slotProps={{ paper: { sx: { width: { xs: '100%', sm: 380 } }, 'data-testid': 'map-filters' } as object }}>
@@ -111,21 +147,23 @@ export function FilterDrawer({ open, options, value, onClose, onApply }: FilterD
           {options.contractor_types.length > 0 && (
             <MultiSelect name="contractor_type" label="Contractor type" options={options.contractor_types} value={list('contractor_type')} onChange={(v) => set('contractor_type', v as string[])} />
           )}
-          <Autocomplete
-            multiple
-            size="small"
-            options={regionOptions}
-            value={selectedRegions}
-            getOptionLabel={(o) => o.name}
-            isOptionEqualToValue={(a, b) => String(a.id) === String(b.id)}
-            onInputChange={(_e, q) => setRegionQuery(q)}
-            onChange={(_e, next) => set('region_id', next.map((o) => o.id) as any)}
-            filterOptions={(x) => x}
-            renderInput={(params) => <TextField {...params} label="Region" name="region_id" />}
-          />
+          <SearchedSelect list="regions" label="Region" name="region_id" open={open} value={list('region_id')} onChange={(v) => set('region_id', v as any)} />
           {options.dropdowns.map((d) => (
             <MultiSelect key={d.field} name={d.field} label={d.label.charAt(0).toUpperCase() + d.label.slice(1)} options={d.options} value={list(d.field)} onChange={(v) => set(d.field, v as string[])} />
           ))}
+          {fieldFilters.map(({ descriptor, spec }) =>
+            spec.kind === 'boolean' ? (
+              <TextField key={spec.source} select size="small" label={spec.label} name={spec.source} value={text(spec.source)} onChange={(e) => set(spec.source, e.target.value)}>
+                <MenuItem value="">Any</MenuItem>
+                <MenuItem value="true">Yes</MenuItem>
+                <MenuItem value="false">No</MenuItem>
+              </TextField>
+            ) : spec.kind === 'reference' && descriptor.reference ? (
+              <SearchedSelect key={spec.source} list={descriptor.reference.options} label={spec.label} name={spec.source} open={open} value={list(spec.source)} onChange={(v) => set(spec.source, v as any)} />
+            ) : spec.kind === 'number-from' || spec.kind === 'number-to' ? (
+              <TextField key={spec.source} size="small" type="number" label={spec.label} name={spec.source} value={text(spec.source)} onChange={(e) => set(spec.source, e.target.value)} />
+            ) : null,
+          )}
           {options.dates.map((d) => (
             <Box key={d.field}>
               <Typography variant="body2" color="text.secondary" sx={{ mb: 0.75, textTransform: 'capitalize' }}>

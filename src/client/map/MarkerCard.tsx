@@ -3,7 +3,7 @@
  * and the actions to open the record on its page or in the side panel. A floating card on wide screens, a
  * bottom sheet on phones.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -16,6 +16,9 @@ import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import ViewSidebarIcon from '@mui/icons-material/ViewSidebar';
+import { RecordContextProvider } from 'react-admin';
+import { DetailsTab } from '../records/show/DetailsTab';
+import { useLiveSchema, useVisibleDescriptors } from '../records/hooks';
 import { fetchCard, type MarkerCard as Card } from './api';
 import { CONTRACTOR_COLORS, statusColor, typeColor } from './colors';
 
@@ -28,6 +31,21 @@ export interface MarkerCardProps {
   onClose: () => void;
   onOpen: (resource: string, id: number) => void;
   onOpenPanel: (resource: string, id: number, title: string) => void;
+}
+
+/** The record's fields made in the schema editor that hold a value, as the record's details show them (the one field display, form logic applied). */
+function CustomFields({ card }: { card: Card }) {
+  const schema = useLiveSchema(card.kind === 'site' ? 'sites' : 'contractors');
+  const descriptors = useVisibleDescriptors(schema);
+  const custom = useMemo(() => descriptors.filter((descriptor) => Object.hasOwn(card.custom ?? {}, descriptor.slug)), [descriptors, card.custom]);
+  if (!schema || !custom.length) return null;
+  return (
+    <RecordContextProvider value={{ id: card.id, ...card.custom }}>
+      <Box sx={{ mt: 1.5 }} data-testid="marker-card-fields">
+        <DetailsTab schema={schema} descriptors={custom} compact />
+      </Box>
+    </RecordContextProvider>
+  );
 }
 
 const when = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
@@ -139,6 +157,7 @@ export function MarkerCard({ marker, version, typeLabels, typeColors, onClose, o
               )}
             </Box>
           )}
+          <CustomFields card={shown} />
           <Box sx={{ mt: 1.5 }}>
             <Typography variant="overline" color="text.secondary">
               Last activity

@@ -110,7 +110,12 @@ export async function searchMap(q: string, signal?: AbortSignal) {
 }
 
 export async function fetchRegionOptions(q: string, signal?: AbortSignal) {
-  const response = await http.get<{ data: Array<{ id: number; name: string }> }>('/api/options/regions', {
+  return fetchOptions('regions', q, signal);
+}
+
+/** One page of an options list (GET /api/options/{list}?q=): regions, or the records a relation field points at. */
+export async function fetchOptions(list: string, q: string, signal?: AbortSignal) {
+  const response = await http.get<{ data: Array<{ id: number; name: string }> }>(`/api/options/${encodeURIComponent(list)}`, {
     query: { q },
     signal,
   });

@@ -24,6 +24,8 @@ import { formatMoney, formatNumber, formatPercent } from '../insights/format';
 import { useApi, useLiveRefresh, useOptions } from '../insights/useInsights';
 import { useNarrow } from '../layout/useNarrow';
 import { useUrlFilters } from '../insights/useUrlFilters';
+import { useLiveSchema } from '../records/hooks';
+import type { RecordSchema } from '../records/schema';
 
 const GROUPS: ReadonlyArray<[string, string]> = [
   ['region', 'Region'],
@@ -32,6 +34,13 @@ const GROUPS: ReadonlyArray<[string, string]> = [
   ['building_type', 'Building type'],
   ['period', 'Period'],
 ];
+/** Sites' dropdown and radio buttons fields (one value each), custom ones included, as `field:{slug}` groupings. */
+function choiceFieldGroups(schema: RecordSchema | undefined): Array<[string, string]> {
+  return (schema?.fields ?? [])
+    .filter((field) => (field.type === 'dropdown' || field.type === 'radios') && !field.options?.multiple && !field.options?.choices_from)
+    .map((field) => [`field:${field.slug}`, field.name]);
+}
+
 const MEASURES: ReadonlyArray<[Measure, string]> = [
   ['sites', 'Sites'],
   ['value', 'Estimated value'],
@@ -59,7 +68,8 @@ export default function MarketSharePage() {
   const totals = report.data?.totals;
   const chartRows = rows.slice(0, narrow ? 8 : 15);
   const byPeriod = values.group_by === 'period';
-  const groupName = GROUPS.find(([v]) => v === values.group_by)?.[1] ?? '';
+  const groups = [...GROUPS, ...choiceFieldGroups(useLiveSchema('sites'))];
+  const groupName = groups.find(([v]) => v === values.group_by)?.[1] ?? '';
   const columns: Column<MarketShareRow>[] = [
     { header: groupName, render: (row) => row.label },
     { header: 'Union', render: (row) => <LabourFigure row={row} labour="union" measure={m} /> },
@@ -79,7 +89,7 @@ export default function MarketSharePage() {
       error={report.error}
       filters={
         <>
-          <SelectFilter label="Group by" value={values.group_by} onChange={(group_by) => set({ group_by })} options={GROUPS.map(([value, label]) => ({ value, label }))} allLabel={null} testId="filter-group" />
+          <SelectFilter label="Group by" value={values.group_by} onChange={(group_by) => set({ group_by })} options={groups.map(([value, label]) => ({ value, label }))} allLabel={null} testId="filter-group" />
           {byPeriod && (
             <SelectFilter label="Period" value={values.interval} onChange={(interval) => set({ interval })} options={['week', 'month', 'quarter', 'year'].map((v) => ({ value: v, label: v[0].toUpperCase() + v.slice(1) }))} allLabel={null} minWidth={110} />
           )}

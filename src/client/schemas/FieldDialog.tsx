@@ -2,7 +2,7 @@
  * Add or edit one field of a record type: its name, type (not for built-in fields), whether it is required, a help
  * text, and the options its type takes (choices, several values, orientation, what a relation points at).
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -18,12 +18,19 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import RemoveIcon from '@mui/icons-material/RemoveCircleOutlined';
+import { NUMBER_FORMATS, valueKind, type NumberFieldFormat } from '../../common/field-types';
 import { normaliseChoices, type FieldChoice, type SchemaField, type SchemaFieldType } from '../../common/schema-types';
 import type { RecordSchema } from '../records/schema';
 import { FIELD_TYPE_CHOICES, relationTargetChoices, slugifyField } from './shared';
+import { ChoiceMapping, fieldImpact, ImpactSummary, type ChangeImpact } from './impact';
 import { useSchemaWrites } from './useSchemaEditor';
 
 const CHOICE_TYPES = new Set<SchemaFieldType>(['dropdown', 'radios']);
+const FORMAT_LABELS: Record<NumberFieldFormat, string> = { integer: 'Whole number', decimal: 'Decimal', currency: 'Currency ($)' };
+/** The kinds of value `search=` can look in (the server's SEARCHABLE_KINDS). */
+const SEARCHABLE_KINDS = new Set(['text', 'email', 'phone', 'url']);
+const numberText = (value: unknown) => (typeof value === 'number' ? String(value) : '');
+const numberOf = (text: string) => (text.trim() === '' ? undefined : Number(text));
 
 export function FieldDialog({ schema, field, onClose }: { schema: RecordSchema; field?: SchemaField; onClose: () => void }) {
   const writes = useSchemaWrites();
@@ -42,14 +49,30 @@ export function FieldDialog({ schema, field, onClose }: { schema: RecordSchema; 
   const [multiple, setMultiple] = useState(Boolean(options.multiple));
   const [orientation, setOrientation] = useState(options.orientation === 'horizontal' ? 'horizontal' : 'vertical');
   const [target, setTarget] = useState(typeof options.target === 'string' ? options.target : 'contact');
+  const [format, setFormat] = useState<NumberFieldFormat>((NUMBER_FORMATS as readonly unknown[]).includes(options.format) ? (options.format as NumberFieldFormat) : 'decimal');
+  const [limits, setLimits] = useState({ min: numberText(options.min), max: numberText(options.max), step: numberText(options.step) });
+  const [searchable, setSearchable] = useState(options.searchable === true);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  /** What the change affects, shown before it is saved (an existing field whose change touches something). */
+  const [impact, setImpact] = useState<ChangeImpact | null>(null);
+  const [choiceMap, setChoiceMap] = useState<Record<string, string | null>>({});
+
+  // A change edited after its impact was shown is asked about again.
+  useEffect(() => setImpact(null), [type, choices, multiple, target, format, limits]);
 
   const effectiveSlug = field ? field.slug : slugTouched ? slug : slugifyField(name);
+  const canSearch = !builtIn && SEARCHABLE_KINDS.has(valueKind(type, { input: options.input }));
 
   const buildOptions = () => {
     const next: Record<string, unknown> = { ...options };
-    for (const key of ['choices', 'multiple', 'orientation', 'target', 'help']) delete next[key];
+    for (const key of ['choices', 'multiple', 'orientation', 'target', 'help', 'format', 'min', 'max', 'step', 'searchable']) delete next[key];
+    if (type !== 'number') for (const key of ['min', 'max', 'step'] as const) if (options[key] !== undefined) next[key] = options[key];
+    if (type === 'number') {
+      next.format = format;
+      for (const key of ['min', 'max', 'step'] as const) if (numberOf(limits[key]) !== undefined) next[key] = numberOf(limits[key]);
+    }
+    if (canSearch && searchable) next.searchable = true;
     if (help.trim()) next.help = help.trim();
     if (CHOICE_TYPES.has(type)) {
       next.choices = choices
@@ -72,12 +95,21 @@ export function FieldDialog({ schema, field, onClose }: { schema: RecordSchema; 
     setBusy(true);
     const data: Record<string, unknown> = { name: name.trim(), required, options: buildOptions() };
     if (!builtIn) data.type = type;
+    if (field && !impact) {
+      const proposed = await fieldImpact(field.id, { ...(builtIn ? {} : { type }), options: data.options }).catch(() => null);
+      if (proposed && (proposed.summary.length > 0 || (proposed.choices ?? []).length > 0)) {
+        setImpact(proposed);
+        setBusy(false);
+        return;
+      }
+    }
+    if (impact?.choices?.length) data.choice_map = choiceMap;
     let outcome;
     if (field) outcome = await writes.updateField(field.id, data, field);
     else outcome = await writes.createField({ ...data, schema_id: schema.id, slug: effectiveSlug || undefined, category: 'custom' });
     setBusy(false);
     if (outcome.record) onClose();
-    else setErrors(outcome.errors ?? {});
+    else setErrors({ ...(outcome.errors ?? {}), ...(outcome.errors?.choice_map ? { options: outcome.errors.choice_map } : {}) });
   };
 
   return (
@@ -160,8 +192,40 @@ export function FieldDialog({ schema, field, onClose }: { schema: RecordSchema; 
           {(type === 'dropdown' || (type === 'relation' && !target.startsWith('site-'))) && (
             <FormControlLabel control={<Switch checked={multiple} onChange={(event) => setMultiple(event.target.checked)} disabled={builtIn} />} label="Several values" />
           )}
+          {type === 'number' && (
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
+              <TextField select label="Format" value={format} onChange={(event) => setFormat(event.target.value as NumberFieldFormat)} size="small" sx={{ minWidth: 160 }} data-testid="number-format">
+                {NUMBER_FORMATS.map((id) => (
+                  <MenuItem key={id} value={id}>
+                    {FORMAT_LABELS[id]}
+                  </MenuItem>
+                ))}
+              </TextField>
+              {(['min', 'max', 'step'] as const).map((key) => (
+                <TextField
+                  key={key}
+                  label={{ min: 'Smallest', max: 'Largest', step: 'Step' }[key]}
+                  type="number"
+                  value={limits[key]}
+                  onChange={(event) => setLimits({ ...limits, [key]: event.target.value })}
+                  size="small"
+                  slotProps={{ htmlInput: { 'data-testid': `number-${key}` } }}
+                />
+              ))}
+            </Stack>
+          )}
+          {canSearch && (
+            <FormControlLabel control={<Switch checked={searchable} onChange={(event) => setSearchable(event.target.checked)} />} label="Searchable (the list's search finds records by it)" />
+          )}
           <TextField label="Help text (shown under the input)" value={help} onChange={(event) => setHelp(event.target.value)} size="small" />
           <FormControlLabel control={<Switch checked={required} onChange={(event) => setRequired(event.target.checked)} />} label="Required" />
+          {impact && (
+            <Stack spacing={1.5} sx={{ borderTop: 1, borderColor: 'divider', pt: 2 }}>
+              <Typography variant="subtitle2">What this change affects</Typography>
+              <ImpactSummary impact={impact} />
+              <ChoiceMapping impact={impact} choices={(buildOptions().choices as FieldChoice[] | undefined) ?? []} value={choiceMap} onChange={setChoiceMap} />
+            </Stack>
+          )}
           {errors.options && (
             <Typography color="error" variant="body2">
               {errors.options}
@@ -172,7 +236,7 @@ export function FieldDialog({ schema, field, onClose }: { schema: RecordSchema; 
       <DialogActions>
         <Button onClick={onClose}>Cancel</Button>
         <Button variant="contained" onClick={() => void save()} disabled={busy || !name.trim()}>
-          {field ? 'Save field' : 'Add field'}
+          {impact ? 'Save the change' : field ? 'Save field' : 'Add field'}
         </Button>
       </DialogActions>
     </Dialog>

@@ -27,10 +27,31 @@ import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { asRecordSchema, type RecordSchema } from '../records/schema';
 import { LoadFailed, PageLoading } from '../records/ui';
 import { PageHeader } from '../layout/PageHeader';
+import { http } from '../app/services';
 import { FieldDialog } from './FieldDialog';
+import { fieldImpact, ImpactSummary, typeImpact, type ChangeImpact } from './impact';
 import { LogicEditor } from './LogicEditor';
 import { FIELD_TYPE_LABELS } from './shared';
 import { useSchemaRecord, useSchemaWrites } from './useSchemaEditor';
+
+/** The impact of a removal, asked of the server while the confirmation is open. */
+function useImpact(load: (() => Promise<ChangeImpact>) | null, key: unknown) {
+  const [impact, setImpact] = useState<ChangeImpact | null>(null);
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    setImpact(null);
+    if (!load) return;
+    let live = true;
+    load()
+      .then((answer) => live && setImpact(answer))
+      .catch((error: { message?: string }) => live && setImpact({ summary: [], blocking: [error?.message ?? 'What this affects could not be worked out.'] }));
+    return () => {
+      live = false;
+    };
+    // `load` is made anew at each render from what `key` names: asked again only when the key changes.
+  }, [key, round]);
+  return { impact, reload: () => setRound((n) => n + 1) };
+}
 
 function Section({ title, children, action }: { title: string; children: React.ReactNode; action?: React.ReactNode }) {
   return (
@@ -84,6 +105,7 @@ function FieldsEditor({ schema }: { schema: RecordSchema }) {
   const writes = useSchemaWrites();
   const [editing, setEditing] = useState<SchemaField | 'new' | null>(null);
   const [removing, setRemoving] = useState<SchemaField | null>(null);
+  const { impact: removalImpact } = useImpact(removing ? () => fieldImpact(removing.id) : null, removing?.id);
   const [busy, setBusy] = useState(false);
   const move = async (index: number, by: number) => {
     const ids = schema.fields.map((field) => Number(field.id));
@@ -150,7 +172,7 @@ function FieldsEditor({ schema }: { schema: RecordSchema }) {
         isOpen={removing !== null}
         loading={busy}
         title={`Remove the field “${removing?.name ?? ''}”?`}
-        content="Its values stay stored but are no longer shown; rules that use it are removed."
+        content={<ImpactSummary impact={removalImpact} />}
         confirm="Remove"
         onConfirm={async () => {
           setBusy(true);
@@ -164,6 +186,44 @@ function FieldsEditor({ schema }: { schema: RecordSchema }) {
   );
 }
 
+/** What deleting the type affects; its records in the trash can be restored or deleted for good first. */
+function TypeDeletion({ schema, impact, onTrashDone }: { schema: RecordSchema; impact: ChangeImpact | null; onTrashDone: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState<string | null>(null);
+  const trashed = impact?.records?.trashed ?? 0;
+  const act = async (path: 'restore-trash' | 'purge-trash') => {
+    setBusy(true);
+    try {
+      const response = await http.post<{ message: string }>(`/api/schemas/${schema.id}/${path}`);
+      setDone(response.data.message);
+    } catch (error) {
+      setDone((error as { message?: string })?.message ?? 'That did not work.');
+    }
+    setBusy(false);
+    onTrashDone();
+  };
+  return (
+    <Stack spacing={1.5}>
+      <ImpactSummary impact={impact} />
+      {trashed > 0 && (
+        <Stack direction="row" spacing={1}>
+          <Button size="small" variant="outlined" disabled={busy} onClick={() => void act('restore-trash')}>
+            Restore them
+          </Button>
+          <Button size="small" variant="outlined" color="error" disabled={busy} onClick={() => void act('purge-trash')}>
+            Delete them for good
+          </Button>
+        </Stack>
+      )}
+      {done && (
+        <Typography variant="body2" role="status">
+          {done}
+        </Typography>
+      )}
+    </Stack>
+  );
+}
+
 export default function SchemaEdit() {
   const { id } = useParams<{ id: string }>();
   const { data, error, isPending } = useSchemaRecord(id);
@@ -171,6 +231,7 @@ export default function SchemaEdit() {
   const writes = useSchemaWrites();
   const [deleting, setDeleting] = useState(false);
   const schema = data ? asRecordSchema(data) : undefined;
+  const { impact: deletionImpact, reload: reloadDeletion } = useImpact(deleting && schema ? () => typeImpact(schema.id) : null, deleting ? schema?.id : null);
   useDocumentTitle(schema ? `Edit ${titleCase(schema.name_plural)} · Schemas` : 'Schemas');
   if (error) return <LoadFailed error={error} />;
   if (isPending || !schema) return <PageLoading />;
@@ -207,7 +268,7 @@ export default function SchemaEdit() {
       <Confirm
         isOpen={deleting}
         title={`Delete the record type ${schema.name_plural}?`}
-        content="Only a record type without records can be deleted."
+        content={<TypeDeletion schema={schema} impact={deletionImpact} onTrashDone={reloadDeletion} />}
         confirm="Delete"
         onConfirm={async () => {
           const done = await writes.deleteSchema(schema);

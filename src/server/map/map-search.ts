@@ -79,7 +79,7 @@ export async function filterOptions(ctx: AppContext, service: MapService, user: 
   const fields = await service.siteFields();
   const dropdowns = Object.entries(fields)
     .filter(([name, spec]) => (spec.kind === 'enum' || spec.kind === 'enum[]') && name !== 'type' && spec.filterable !== false && spec.options?.length)
-    .map(([name, spec]) => ({ field: name, label: spec.label ?? name.replace(/_/g, ' '), options: spec.options!.map((o) => ({ id: o, name: o })) }));
+    .map(([name, spec]) => ({ field: name, label: spec.label ?? name.replace(/_/g, ' '), options: spec.options!.map((o) => ({ id: o, name: spec.choiceLabels?.[o] ?? o })) }));
   const dateFields: Record<string, FieldSpec> = { ...fields, created_at: { kind: 'datetime', label: 'created' } };
   const dates = Object.entries(dateFields)
     .filter(([, spec]) => spec.kind === 'date' || spec.kind === 'datetime')

@@ -62,6 +62,13 @@ async function lastActivity(ctx: AppContext, user: AuthUser, type: 'site' | 'con
   return first ? { at: new Date(first.at).toISOString(), kind: first.kind, summary: first.summary } : null;
 }
 
+/** The values of the record's current custom fields (a key left behind by a deleted field is not one). */
+async function customValues(ctx: AppContext, def: ResourceDefinition, row: Record<string, any>): Promise<Record<string, unknown>> {
+  const stored = (row.custom ?? {}) as Record<string, unknown>;
+  const fields = await ctx.records.fields(def);
+  return Object.fromEntries(Object.entries(stored).filter(([slug, value]) => fields[slug]?.storage === 'custom' && value !== null && value !== undefined));
+}
+
 const mayRead = (user: AuthUser, def: ResourceDefinition) => canOnEntity(user, def.permission ?? def.type, 'read');
 
 function actionsFor(resource: string, id: number): MarkerCard['actions'] {
@@ -113,6 +120,7 @@ export async function markerCard(ctx: AppContext, user: AuthUser, kind: 'site' |
       status: status ? { id: status.id, name: status.name, color: status.color ?? null } : null,
       phase: phase ? { id: phase.id, name: phase.name } : null,
       contractors,
+      custom: await customValues(ctx, siteDef, site),
       last_activity: await lastActivity(ctx, user, 'site', id),
       actions: actionsFor(siteDef.name, site.id),
     };
@@ -141,6 +149,7 @@ export async function markerCard(ctx: AppContext, user: AuthUser, kind: 'site' |
     phase: null,
     contractors: [],
     sites_count: sitesCount,
+    custom: await customValues(ctx, contractorDef, contractor),
     last_activity: await lastActivity(ctx, user, 'contractor', id),
     actions: actionsFor(contractorDef.name, contractor.id),
   };

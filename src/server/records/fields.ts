@@ -37,9 +37,17 @@ function buildFieldSchema(name: string, spec: FieldSpec): z.ZodType {
     case 'color':
       return z.string().trim().regex(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i, `The ${label} must be a colour like #1e88e5.`);
     case 'integer':
-      return z.coerce.number({ error: `The ${label} must be a whole number.` }).int(`The ${label} must be a whole number.`).min(spec.min ?? -2_147_483_648).max(spec.max ?? 2_147_483_647);
+      return inSteps(z.coerce.number({ error: `The ${label} must be a whole number.` }).int(`The ${label} must be a whole number.`).min(spec.min ?? -2_147_483_648, `The ${label} is too small.`).max(spec.max ?? 2_147_483_647, `The ${label} is too large.`), label, spec);
     case 'number':
-      return z.coerce.number({ error: `The ${label} must be a number.` }).refine(Number.isFinite, `The ${label} must be a number.`).min(spec.min ?? -1e14, `The ${label} is too small.`).max(spec.max ?? 1e14, `The ${label} is too large.`);
+      return inSteps(
+        z.coerce
+          .number({ error: `The ${label} must be a number.` })
+          .refine(Number.isFinite, `The ${label} must be a number.`)
+          .min(spec.min ?? -1e14, `The ${label} is too small.`)
+          .max(spec.max ?? 1e14, `The ${label} is too large.`),
+        label,
+        spec,
+      );
     case 'boolean':
       return z.preprocess(toBoolean, z.boolean({ error: `The ${label} must be true or false.` }));
     case 'date':
@@ -67,6 +75,16 @@ function buildFieldSchema(name: string, spec: FieldSpec): z.ZodType {
     case 'json':
       return (spec.shape ?? z.unknown()).refine((v) => JSON.stringify(v ?? null).length <= (max ?? 100_000), `The ${label} is too large.`);
   }
+}
+
+/** A number in whole steps from 0: 0.01 for money, 5 for "in fives". */
+function inSteps(schema: z.ZodType<number, unknown>, label: string, spec: FieldSpec): z.ZodType {
+  const { step } = spec;
+  if (!step) return schema;
+  return schema.refine((value) => {
+    const steps = value / step;
+    return Math.abs(steps - Math.round(steps)) <= 1e-9 * Math.max(1, Math.abs(steps));
+  }, `The ${label} must be a multiple of ${step}.`);
 }
 
 /**

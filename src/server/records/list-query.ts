@@ -120,12 +120,31 @@ export function fieldExpression(field: string, spec: FieldSpec, alias: string | 
   return sql.ref(alias ? `${alias}.${field}` : field);
 }
 
+/** Text kinds sort and filter without case (`lower`), as people read them. */
+const CASELESS_KINDS = new Set(['text', 'email']);
+
+/**
+ * What a list sorts by for a field: what people see, not how it is stored. Text without case (the expression the
+ * custom fields' indexes and the name sort index hold), choices in the order the field gives them, a slug of a
+ * list administrators extend (site type) in that list's order; other kinds by their value.
+ */
+export function sortExpression(field: string, spec: FieldSpec): RawBuilder<unknown> {
+  const value = fieldExpression(field, spec);
+  if (spec.kind === 'enum' && spec.options?.length) {
+    const ranks = spec.options.map((option, rank) => sql` when ${option} then ${sql.lit(rank)}`);
+    return sql`(case ${value}${sql.join(ranks, sql``)} end)`;
+  }
+  if (spec.slugOf) return sql`(select l.position from ${sql.table(spec.slugOf)} l where l.slug = ${value} and l.deleted_at is null)`;
+  if (CASELESS_KINDS.has(spec.kind) && typeof spec.storage !== 'object') return sql`lower((${value})::text)`;
+  return value;
+}
+
 /** The expression to index for a custom field so its filters (and sorts) use the index; see fieldExpression. */
 export function customIndexExpression(field: string, spec: FieldSpec): RawBuilder<unknown> | null {
   if (spec.storage !== 'custom' || ARRAY_KINDS.has(spec.kind)) return null; // arrays: the GIN index on custom
   const expression = fieldExpression(field, spec, null);
   // Text and e-mail filters compare lower-cased (filterCondition 'eq').
-  return spec.kind === 'text' || spec.kind === 'email' ? sql`lower((${expression})::text)` : expression;
+  return CASELESS_KINDS.has(spec.kind) ? sql`lower((${expression})::text)` : expression;
 }
 
 /**

@@ -3,7 +3,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { can, canOnCategory, permittedCategories, type Action } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { conflict, forbidden, HttpError, notFound, unauthenticated } from '../http/errors.js';
-import { fieldExpression, filterCondition, parseListQuery, readPage, resolveField, escapeLike, searchCondition } from './list-query.js';
+import { fieldExpression, filterCondition, parseListQuery, readPage, resolveField, escapeLike, searchCondition, sortExpression } from './list-query.js';
 import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
 import { validateInput } from './validate.js';
 import { bulkWrite, importBatch, type BatchOptions, type BatchOutcome, type BatchRow, type BulkRow } from './batch-writer.js';
@@ -116,7 +116,7 @@ export class RecordService {
   async list(user: AuthUser | null, def: ResourceDefinition, rawQuery: Record<string, unknown>): Promise<ListResult> {
     const { query, fields, base } = await this.listed(user, def, rawQuery);
     const sortSpec = resolveField(query.sort.field, fields, 'sort');
-    const sort = { key: fieldExpression(query.sort.field, sortSpec), order: query.sort.order };
+    const sort = { key: sortExpression(query.sort.field, sortSpec), order: query.sort.order };
     const searched = Boolean(query.search && def.search?.length);
     const { total, rows } = await readPage(this.db, def.table, base, sort, { page: query.page, perPage: query.perPage, onePass: searched });
     const perPage = query.perPage === -1 ? Math.max(total, 1) : query.perPage;

@@ -14,6 +14,8 @@ export interface FieldSpec {
   /** Longest text (characters) or largest number. */
   max?: number;
   min?: number;
+  /** Number kinds: the value is a whole number of steps (a number field's `options.step`). */
+  step?: number;
   /** Allowed values for enum kinds. */
   options?: readonly string[];
   /** Enum kinds: what a person sees for each value (the schema's choice labels). */

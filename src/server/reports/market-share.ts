@@ -2,7 +2,9 @@ import { sql, type RawBuilder } from 'kysely';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { forbidden } from '../http/errors.js';
+import { fieldError, forbidden } from '../http/errors.js';
+import { fieldExpression } from '../records/list-query.js';
+import type { FieldSpec } from '../records/resource.js';
 import type { Labour, LabourFigures, MarketShareRow } from '../../common/report-types.js';
 import { labouredSitesFrom, LABOURS } from './labour.js';
 import { answeredByCounts, readCounts } from './market-share-counts.js';
@@ -14,8 +16,13 @@ export const DATE_FIELDS = ['created_at', 'kickoff_date', 'bid_date'] as const;
 
 const list = (item: z.ZodType) => z.preprocess((v) => (v === undefined || v === '' ? undefined : Array.isArray(v) ? v : String(v).split(',')), z.array(item).max(50).optional());
 
+/** `field:{slug}`: a dropdown or radio buttons field of sites (one value each), custom ones included. */
+const FIELD_GROUP = /^field:([a-z][a-z0-9_]{0,59})$/;
+
 export const marketShareShape = {
-  group_by: z.enum(MARKET_SHARE_GROUPS).default('region'),
+  group_by: z
+    .union([z.enum(MARKET_SHARE_GROUPS), z.string().regex(FIELD_GROUP)], { error: `The group must be one of: ${MARKET_SHARE_GROUPS.join(', ')}, or field:{slug} of a dropdown or radio buttons field of sites.` })
+    .default('region'),
   interval: z.enum(INTERVALS).default('month'),
   date_field: z.enum(DATE_FIELDS).default('created_at'),
   trade_id: z.coerce.number().int().min(1).optional(),
@@ -36,9 +43,14 @@ const SLOT: Record<Labour, 'union' | 'non_union' | 'unknown'> = { union: 'union'
  * `key` is what the sites are aggregated by (a plain column, so the aggregate hashes integers or short text), and the
  * label is joined afterwards to the few aggregated rows `x` (`labelJoin`, `label`, `keyText`: the key as text).
  */
-function grouping(params: MarketShareParams): { join: RawBuilder<unknown>; key: RawBuilder<unknown>; labelJoin: RawBuilder<unknown>; label: RawBuilder<unknown>; keyText: RawBuilder<unknown> } {
+function grouping(params: MarketShareParams, field: ChoiceField | null): { join: RawBuilder<unknown>; key: RawBuilder<unknown>; labelJoin: RawBuilder<unknown>; label: RawBuilder<unknown>; keyText: RawBuilder<unknown> } {
   const dateCol = sql.ref(`s.${params.date_field}`);
-  switch (params.group_by) {
+  if (field) {
+    const labels = Object.entries(field.spec.choiceLabels ?? {}).map(([value, label]) => sql` when ${value} then ${label}`);
+    const label = labels.length ? sql`(case x.key${sql.join(labels, sql``)} else x.key end)` : sql`x.key`;
+    return { join: sql``, key: fieldExpression(field.slug, field.spec, 's'), labelJoin: sql``, label, keyText: sql`x.key` };
+  }
+  switch (params.group_by as MarketShareGroup) {
     case 'region':
       return {
         join: sql`left join site_regions g on g.site_id = s.id ${params.region_id ? sql`and g.region_id = ${params.region_id}` : sql``}`,
@@ -79,6 +91,17 @@ export function siteFilters(params: MarketShareParams): RawBuilder<boolean> {
   return sql<boolean>`(${sql.join(parts, sql` and `)})`;
 }
 
+type ChoiceField = { slug: string; spec: FieldSpec };
+
+/** The field of a `field:{slug}` grouping, or null for the fixed groupings; 422 unless sites have such a choice field. */
+async function choiceField(ctx: AppContext, groupBy: string): Promise<ChoiceField | null> {
+  const slug = FIELD_GROUP.exec(groupBy)?.[1];
+  if (!slug) return null;
+  const spec = (await ctx.records.fields(resourceDef(ctx, 'sites')))[slug];
+  if (!spec || spec.kind !== 'enum' || typeof spec.storage === 'object') throw fieldError('group_by', `Sites have no dropdown or radio buttons field "${slug}" to group by.`);
+  return { slug, spec };
+}
+
 function assertMayRead(ctx: AppContext, user: AuthUser) {
   if (!canRead(user, resourceDef(ctx, 'sites'))) throw forbidden('You do not have permission to read job sites, so there is no market share to show.');
 }
@@ -90,7 +113,8 @@ function assertMayRead(ctx: AppContext, user: AuthUser) {
  */
 export async function marketShare(ctx: AppContext, user: AuthUser, params: MarketShareParams) {
   assertMayRead(ctx, user);
-  const { rows, totalsRows } = answeredByCounts(ctx, user, params) ? await counted(ctx, params) : await countedNow(ctx, user, params);
+  const field = await choiceField(ctx, params.group_by);
+  const { rows, totalsRows } = answeredByCounts(ctx, user, params) ? await counted(ctx, params) : await countedNow(ctx, user, params, field);
 
   const byKey = new Map<string, MarketShareRow>();
   for (const row of rows) {
@@ -124,15 +148,15 @@ type GroupRow = { key: string | null; label: string | null; labour: Labour; site
 
 /** The report by region or trade of every site, from the counts kept by the database (market-share-counts.ts). */
 async function counted(ctx: AppContext, params: MarketShareParams): Promise<{ rows: GroupRow[]; totalsRows: GroupRow[] }> {
-  const group = grouping(params);
+  const group = grouping(params, null);
   const rows = await readCounts(ctx, params.group_by as 'region' | 'trade', group.labelJoin, group.label);
   return { rows, totalsRows: await readCounts(ctx, 'all') };
 }
 
 /** The report counted from the sites the person may read, with the filters. */
-async function countedNow(ctx: AppContext, user: AuthUser, params: MarketShareParams): Promise<{ rows: GroupRow[]; totalsRows: GroupRow[] }> {
+async function countedNow(ctx: AppContext, user: AuthUser, params: MarketShareParams, field: ChoiceField | null): Promise<{ rows: GroupRow[]; totalsRows: GroupRow[] }> {
   const base = labouredSitesFrom(ctx, user);
-  const group = grouping(params);
+  const group = grouping(params, field);
   const where = sql`${base.where} and ${siteFilters(params)}`;
   const aggregates = sql`count(*)::int as sites, coalesce(sum(s.estimated_value), 0) as value, coalesce(sum(s.estimated_hours), 0) as hours`;
   if (params.group_by !== 'region' && params.group_by !== 'trade') {
@@ -189,7 +213,7 @@ export function drillDown(params: MarketShareParams, key: string | null): Record
 
 const drillShape = {
   ...marketShareShape,
-  key: z.string().max(40).optional(),
+  key: z.string().max(60).optional(),
   labour: z.enum(['union', 'non-union', 'unknown']).optional(),
   page: z.coerce.number().int().min(1).default(1),
   per_page: z.coerce.number().int().min(1).max(1000).default(25),
@@ -202,13 +226,18 @@ const drillShape = {
 export async function marketShareSites(ctx: AppContext, user: AuthUser, query: unknown) {
   const params = parseFilters(drillShape, query);
   assertMayRead(ctx, user);
+  const field = await choiceField(ctx, params.group_by);
   const base = labouredSitesFrom(ctx, user);
   const parts: RawBuilder<boolean>[] = [base.where, siteFilters(params)];
   const key = params.key;
   if (key !== undefined) {
     const none = key === 'none';
     const intKey = Number(key);
-    switch (params.group_by) {
+    if (field) {
+      const value = fieldExpression(field.slug, field.spec, 's');
+      parts.push(none ? sql<boolean>`${value} is null` : sql<boolean>`${value} = ${key}`);
+    }
+    switch (field ? null : (params.group_by as MarketShareGroup)) {
       case 'region':
         parts.push(none ? sql<boolean>`not exists (select 1 from site_regions g where g.site_id = s.id)` : sql<boolean>`exists (select 1 from site_regions g where g.site_id = s.id and g.region_id = ${intKey})`);
         break;

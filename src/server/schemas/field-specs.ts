@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isFieldType, SCHEMA_FIELD_TYPES, valueKind, valueLimits } from '../../common/field-types.js';
+import { isFieldType, NUMBER_FORMATS, SCHEMA_FIELD_TYPES, valueKind, valueLimits } from '../../common/field-types.js';
 import { normaliseChoices, type RelationTarget, type RelationTargetInfo, type SchemaField, type SchemaFieldOptions, type SchemaFieldType } from '../../common/schema-types.js';
 import type { FieldSpec } from '../records/resource.js';
 
@@ -63,7 +63,7 @@ export function fieldSpecFor(field: Pick<SchemaField, 'slug' | 'name' | 'type' |
       if (type === 'addresses') spec.shape = addresses;
       break;
     case 'integer':
-      spec.min = 1;
+      if (type === 'relation') spec.min = 1;
       break;
   }
   if (options.searchable === true && !field.column && SEARCHABLE_KINDS.has(kind)) spec.searchable = true;
@@ -74,13 +74,28 @@ export function fieldSpecFor(field: Pick<SchemaField, 'slug' | 'name' | 'type' |
   return spec;
 }
 
+/** A number field's format, range and step; an error message, or nothing when they hold together. */
+function checkNumberOptions(options: SchemaFieldOptions): string | undefined {
+  options.format ??= 'decimal';
+  if (!(NUMBER_FORMATS as readonly unknown[]).includes(options.format)) return `The options.format must be one of: ${NUMBER_FORMATS.join(', ')}.`;
+  const finite = (value: unknown) => value === undefined || (typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= 1e14);
+  if (!finite(options.max)) return 'The options.max must be a number.';
+  if (typeof options.min === 'number' && typeof options.max === 'number' && options.min > options.max) return 'The options.min may not be greater than the options.max.';
+  if (options.step !== undefined && !(typeof options.step === 'number' && options.step > 0 && Number.isFinite(options.step))) return 'The options.step must be a positive number.';
+  if (options.format === 'integer' && [options.min, options.max, options.step].some((value) => value !== undefined && !Number.isInteger(value))) return 'A whole number field needs whole numbers for its min, max and step.';
+  return undefined;
+}
+
 /** Checks the options of a field of `type`; returns them normalised, or an error message. */
 export function checkFieldOptions(type: SchemaFieldType, raw: unknown, targets: Record<RelationTarget, RelationTargetInfo>): { options: SchemaFieldOptions } | { error: string } {
   if (!isFieldType(type)) return { error: `The type must be one of: ${SCHEMA_FIELD_TYPES.join(', ')}.` };
   if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) return { error: 'The options must be an object.' };
   const options: SchemaFieldOptions = { ...((raw as SchemaFieldOptions) ?? {}) };
   if (options.min !== undefined && !(typeof options.min === 'number' && Number.isFinite(options.min))) return { error: 'The options.min must be a number.' };
-  if (options.max !== undefined && !(typeof options.max === 'number' && options.max > 0)) return { error: 'The options.max must be a positive number.' };
+  if (type === 'number') {
+    const checked = checkNumberOptions(options);
+    if (checked) return { error: checked };
+  } else if (options.max !== undefined && !(typeof options.max === 'number' && options.max > 0)) return { error: 'The options.max must be a positive number.' };
   if (options.searchable !== undefined && typeof options.searchable !== 'boolean') return { error: 'The options.searchable must be true or false.' };
   if (options.searchable === true && !SEARCHABLE_KINDS.has(valueKind(type, options, undefined))) return { error: 'Only text fields can be searchable.' };
   if (type === 'dropdown' || type === 'radios') {

@@ -131,12 +131,21 @@ export async function ensureSearchIndexes(db: Kysely<any>, definitions: readonly
  */
 export async function ensureSortIndexes(db: Kysely<any>, definitions: readonly ResourceDefinition[]) {
   const existing = await indexNames(db);
-  const ensure = async (table: string, leading: string[], field: string, direction: 'asc' | 'desc') => {
-    const name = `${table}_sort_${shortHash(`${table}:${[...leading, field].join(',')}:${direction}`)}`;
+  const nameOf = (table: string, leading: string[], field: string, direction: 'asc' | 'desc', caseless: boolean) =>
+    `${table}_sort_${shortHash(`${table}:${[...leading, field].join(',')}:${direction}${caseless ? ':lower' : ''}`)}`;
+  // `caseless`: a text column, which lists sort without case (list-query.ts sortExpression: `lower((name)::text)`).
+  const ensure = async (table: string, leading: string[], field: string, direction: 'asc' | 'desc', caseless = false) => {
+    const name = nameOf(table, leading, field, direction, caseless);
+    if (caseless) {
+      // The index of the order by case, which lists no longer use.
+      const cased = nameOf(table, leading, field, direction, false);
+      if (existing.delete(cased)) await sql`drop index if exists ${sql.id(cased)}`.execute(db);
+    }
     if (existing.has(name)) return;
     existing.add(name);
     const order = sql.raw(direction);
-    const columns = [...leading.map((column) => sql.ref(column)), sql`${sql.ref(field)} ${order} nulls last`, sql`id ${order}`];
+    const key = caseless ? sql`lower((${sql.ref(field)})::text)` : sql.ref(field);
+    const columns = [...leading.map((column) => sql.ref(column)), sql`${key} ${order} nulls last`, sql`id ${order}`];
     await sql`create index if not exists ${sql.id(name)} on ${sql.table(table)} (${sql.join(columns)}) where deleted_at is null`.execute(db);
   };
   for (const def of definitions) {
@@ -145,9 +154,10 @@ export async function ensureSortIndexes(db: Kysely<any>, definitions: readonly R
       const spec = def.fields[field];
       return ['created_at', 'updated_at'].includes(field) || (spec !== undefined && (spec.storage ?? 'column') === 'column' && spec.sortable !== false);
     };
+    const caseless = (field: string) => def.fields[field]?.kind === 'text' || def.fields[field]?.kind === 'email';
     const sort = def.defaultSort;
-    if (sort && sort.field !== 'id' && isColumn(sort.field)) await ensure(def.table, [], sort.field, sort.order);
-    if (isColumn('name')) await ensure(def.table, [], 'name', 'asc');
+    if (sort && sort.field !== 'id' && isColumn(sort.field)) await ensure(def.table, [], sort.field, sort.order, caseless(sort.field));
+    if (isColumn('name')) await ensure(def.table, [], 'name', 'asc', caseless('name'));
   }
-  await ensure('custom_records', ['schema_id'], 'name', 'asc');
+  await ensure('custom_records', ['schema_id'], 'name', 'asc', true);
 }

@@ -140,13 +140,12 @@ export const schemaFieldsResource: ResourceDefinition = {
       await reviseSchema(trx, schema.id, user, { [`field:${existing.slug}`]: [fieldSnapshot(existing), null], ...valueEffects(existing.slug, impact) });
     },
     async afterWrite(record, { trx, action, existing }) {
-      // A custom field whose kind of value changed gets the index of its new kind (the name stays: drop, then make).
+      // A custom field whose kind of value changed gets the index of its new kind (the name stays: drop here, made
+      // after the commit). Not in this transaction: the rows it rewrote or archived still have their old versions,
+      // which an index built now would also read, and `'n/a'::numeric` fails.
       if (action !== 'update' || record.column) return;
       const schema = await schemaRow(trx, record.schema_id);
-      if (schema && (await kindOf(trx, record)) !== (await kindOf(trx, existing!))) {
-        await dropCustomFieldIndex(trx, schema, record as SchemaField);
-        await ensureCustomFieldIndex(trx, schema, record as SchemaField);
-      }
+      if (schema && (await kindOf(trx, record)) !== (await kindOf(trx, existing!))) await dropCustomFieldIndex(trx, schema, record as SchemaField);
     },
     present(records) {
       for (const record of records) record.internal = record.category === 'internal';

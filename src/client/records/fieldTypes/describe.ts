@@ -6,6 +6,7 @@
  */
 import { normaliseChoices, type RelationTarget, type SchemaField, type SchemaFieldType } from '../../../common/schema-types';
 import { relationTarget } from '../../resources/names';
+import { NUMBER_FORMATS, type NumberFieldFormat } from '../../../common/field-types';
 
 export interface Choice {
   id: string;
@@ -32,7 +33,8 @@ export interface FilterSpec {
   label: string;
 }
 
-export type NumberFormat = 'number' | 'money' | 'hours';
+/** How a number is entered and shown: text fields typed as numbers (number, money), estimated hours, and number fields' formats. */
+export type NumberFormat = 'number' | 'money' | 'hours' | NumberFieldFormat;
 
 export interface FieldDescriptor {
   id: number | string;
@@ -50,6 +52,9 @@ export interface FieldDescriptor {
   /** A text field entered as a number (`options.input`: number or money), or estimated hours. */
   number?: NumberFormat;
   step?: number;
+  /** A number's smallest and largest values (`options.min`, `options.max`). */
+  min?: number;
+  max?: number;
   /** The site contractors list: [{contractor_id, trade_id}]. */
   withTrade: boolean;
   sortable: boolean;
@@ -81,8 +86,10 @@ export function describeField(field: Pick<SchemaField, 'slug' | 'name' | 'type'>
   const readOnly = Boolean(options.read_only);
   const reference = type === 'relation' ? relationInfo(options.target) : undefined;
   const input = typeof options.input === 'string' ? options.input : undefined;
-  const number: NumberFormat | undefined = type === 'estimated-hours' ? 'hours' : type === 'text' && input === 'money' ? 'money' : type === 'text' && input === 'number' ? 'number' : undefined;
-  const step = typeof options.step === 'number' ? options.step : undefined;
+  const format = (NUMBER_FORMATS as readonly unknown[]).includes(options.format) ? (options.format as NumberFieldFormat) : 'decimal';
+  const number: NumberFormat | undefined = type === 'number' ? format : type === 'estimated-hours' ? 'hours' : type === 'text' && input === 'money' ? 'money' : type === 'text' && input === 'number' ? 'number' : undefined;
+  const given = (value: unknown) => (typeof value === 'number' ? value : undefined);
+  const step = given(options.step) ?? (number === 'integer' ? 1 : number === 'currency' ? 0.01 : undefined);
   const choices = normaliseChoices(options.choices).map((choice) => ({ id: choice.value, name: choice.label }));
 
   const filters: FilterSpec[] = [];
@@ -120,6 +127,8 @@ export function describeField(field: Pick<SchemaField, 'slug' | 'name' | 'type'>
     reference,
     number,
     step,
+    min: number ? given(options.min) : undefined,
+    max: type === 'number' ? given(options.max) : undefined,
     withTrade,
     sortable: !structured && !readOnly,
     listDefault: !NOT_DEFAULT_COLUMNS.has(type) && !structured && !options.hide_in_list,
@@ -148,6 +157,8 @@ export function formatNumber(value: unknown, format: NumberFormat = 'number'): s
   const number = Number(value);
   if (!Number.isFinite(number)) return String(value);
   if (format === 'money') return number.toLocaleString('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
+  if (format === 'currency') return number.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+  if (format === 'integer') return number.toLocaleString('en-US', { maximumFractionDigits: 0 });
   if (format === 'hours') return `${number.toLocaleString('en-US', { maximumFractionDigits: 2 })} h`;
   return number.toLocaleString('en-US', { maximumFractionDigits: 6 });
 }

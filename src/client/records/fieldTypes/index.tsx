@@ -33,6 +33,7 @@ const entry = (Input: FieldTypeUI['Input'], Field: FieldTypeUI['Field']): FieldT
 export const FIELD_TYPES: Readonly<Record<SchemaFieldType, FieldTypeUI>> = {
   text: entry(Inputs.TextFieldInput, Displays.TextDisplay),
   textarea: entry(Inputs.TextareaInput, Displays.LongTextDisplay),
+  number: entry(Inputs.NumberFieldInput, Displays.TextDisplay),
   email: entry(Inputs.EmailInput, Displays.EmailDisplay),
   phone: entry(Inputs.PhoneInput, Displays.PhoneDisplay),
   link: entry(Inputs.LinkInput, Displays.LinkDisplay),

@@ -143,19 +143,24 @@ function RelationInput({ descriptor }: InputComponentProps) {
 }
 
 const numberAdornment = (descriptor: FieldDescriptor) =>
-  descriptor.number === 'money'
+  descriptor.number === 'money' || descriptor.number === 'currency'
     ? { input: { startAdornment: <InputAdornment position="start">$</InputAdornment> } }
     : descriptor.number === 'hours'
       ? { input: { endAdornment: <InputAdornment position="end">h</InputAdornment> } }
       : undefined;
 
+/** A number (a number field, or a text field whose `options.input` is number or money): its step and range. */
+export function NumberFieldInput({ descriptor }: InputComponentProps) {
+  const props = common(descriptor);
+  const min = descriptor.min ?? (descriptor.number === 'money' ? 0 : undefined);
+  const limits = [...(min !== undefined ? [minValue(min)] : []), ...(descriptor.max !== undefined ? [maxValue(descriptor.max)] : [])];
+  return <NumberInput {...props} step={descriptor.step ?? (descriptor.number === 'money' ? 1000 : 1)} validate={[...props.validate, ...limits]} slotProps={numberAdornment(descriptor)} />;
+}
+
 /** text (or a number when `options.input` is number or money). */
 export function TextFieldInput({ descriptor }: InputComponentProps) {
-  const props = common(descriptor);
-  if (descriptor.number) {
-    return <NumberInput {...props} step={descriptor.step ?? (descriptor.number === 'money' ? 1000 : 1)} validate={[...props.validate, ...(descriptor.number === 'money' ? [minValue(0)] : [])]} slotProps={numberAdornment(descriptor)} />;
-  }
-  return <TextInput {...props} />;
+  if (descriptor.number) return <NumberFieldInput descriptor={descriptor} />;
+  return <TextInput {...common(descriptor)} />;
 }
 export const TextareaInput = ({ descriptor }: InputComponentProps) => <TextInput {...common(descriptor)} multiline minRows={3} fullWidth />;
 export const NoteInput = ({ descriptor }: InputComponentProps) => <TextInput {...common(descriptor)} multiline minRows={4} fullWidth />;

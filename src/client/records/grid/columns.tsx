@@ -38,7 +38,7 @@ const GRID_FILTER: Partial<Record<FilterKind, (descriptor: FieldDescriptor) => F
 };
 
 /** Field types a cell edits in place (the others open the record's form). */
-const EDITABLE_TYPES = new Set<FieldDescriptor['type']>(['text', 'email', 'phone', 'link', 'social-link', 'color', 'estimated-hours', 'date', 'datetime', 'boolean', 'prevailing-wage', 'dropdown', 'radios']);
+const EDITABLE_TYPES = new Set<FieldDescriptor['type']>(['text', 'number', 'email', 'phone', 'link', 'social-link', 'color', 'estimated-hours', 'date', 'datetime', 'boolean', 'prevailing-wage', 'dropdown', 'radios']);
 
 /** A relation to one record, edited in place as a choice among the target's records. */
 export const isSingleRelation = (descriptor: FieldDescriptor) => descriptor.type === 'relation' && descriptor.reference?.value === 'id' && !descriptor.multiple && !descriptor.withTrade && !descriptor.readOnly;

@@ -1,0 +1,98 @@
+/**
+ * What a change to a record type will affect, asked of the server before it is saved (docs/records.md "Changing a
+ * record type"): records whose values are archived, converted or remapped, logic blocks, importers and exports.
+ * The editor shows the server's sentences and asks where each removed choice goes.
+ */
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { http } from '../app/services';
+
+export interface ChangeImpact {
+  summary: string[];
+  blocking: string[];
+  records?: { live: number; trashed: number };
+  /** A field change: the choices taken away that records hold, how many, and where they go. */
+  choices?: Array<{ value: string; label: string; records: number; mapped_to?: string | null }>;
+}
+
+/** A proposed field change: `{type, options, choice_map}`; without it, deleting the field. */
+export async function fieldImpact(fieldId: number, change?: Record<string, unknown>): Promise<ChangeImpact> {
+  const path = `/api/schema-fields/${fieldId}/impact`;
+  const response = change ? await http.post<{ data: ChangeImpact }>(path, change) : await http.get<{ data: ChangeImpact }>(path);
+  return response.data.data;
+}
+
+export async function typeImpact(schemaId: number): Promise<ChangeImpact> {
+  return (await http.get<{ data: ChangeImpact }>(`/api/schemas/${schemaId}/impact`)).data.data;
+}
+
+/** The impact's sentences; those that stand in the way first, as a warning. */
+export function ImpactSummary({ impact }: { impact: ChangeImpact | null }) {
+  if (!impact) return <Typography variant="body2">Working out what this changes…</Typography>;
+  const others = impact.summary.filter((line) => !impact.blocking.includes(line));
+  return (
+    <Stack spacing={1} data-testid="change-impact">
+      {impact.blocking.length > 0 && (
+        <Alert severity="warning">
+          {impact.blocking.map((line) => (
+            <div key={line}>{line}</div>
+          ))}
+        </Alert>
+      )}
+      {others.length > 0 && (
+        <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
+          {others.map((line) => (
+            <Typography component="li" variant="body2" key={line}>
+              {line}
+            </Typography>
+          ))}
+        </Box>
+      )}
+    </Stack>
+  );
+}
+
+/** For each removed choice records hold: which remaining choice (or empty) its records get. */
+export function ChoiceMapping({
+  impact,
+  choices,
+  value,
+  onChange,
+}: {
+  impact: ChangeImpact;
+  choices: Array<{ value: string; label: string }>;
+  value: Record<string, string | null>;
+  onChange: (next: Record<string, string | null>) => void;
+}) {
+  const removed = impact.choices ?? [];
+  if (!removed.length) return null;
+  return (
+    <Stack spacing={1.5}>
+      {removed.map((choice) => (
+        <TextField
+          key={choice.value}
+          select
+          size="small"
+          label={`${choice.records.toLocaleString('en-US')} ${choice.records === 1 ? 'record holds' : 'records hold'} “${choice.label}”: change to`}
+          value={choice.value in value ? (value[choice.value] ?? '') : '__unset'}
+          onChange={(event) => onChange({ ...value, [choice.value]: event.target.value === '' ? null : event.target.value })}
+          slotProps={{ htmlInput: { 'data-testid': `choice-map-${choice.value}` } }}
+        >
+          <MenuItem value="__unset" disabled>
+            Choose…
+          </MenuItem>
+          <MenuItem value="">Empty</MenuItem>
+          {choices.map((option) => (
+            <MenuItem key={option.value} value={option.value}>
+              {option.label}
+            </MenuItem>
+          ))}
+        </TextField>
+      ))}
+    </Stack>
+  );
+}
