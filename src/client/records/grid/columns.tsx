@@ -22,6 +22,7 @@ import {
   GRID_NUMERIC_COL_DEF,
   GRID_SINGLE_SELECT_COL_DEF,
   GRID_STRING_COL_DEF,
+  GridEditSingleSelectCell,
 } from '@mui/x-data-grid';
 import type { ReactNode } from 'react';
 import { RecordContextProvider } from 'react-admin';
@@ -137,6 +138,15 @@ function toApiValue(kind: FilterValueKind | undefined, value: unknown): unknown 
   return value;
 }
 
+/**
+ * The cell's editor: the grid's own for the kind, except that a choice is saved as soon as it is picked (the grid's
+ * select otherwise waits for Enter or a click elsewhere, and a picked option looks saved when it is not).
+ */
+function editor(kind: FilterValueKind | undefined, params: GridRenderEditCellParams, render: NonNullable<GridColDef['renderEditCell']>): ReactNode {
+  if (kind !== 'singleSelect') return render(params);
+  return <GridEditSingleSelectCell {...params} onValueChange={() => params.api.stopCellEditMode({ id: params.id, field: params.field })} />;
+}
+
 export function gridColumn(descriptor: FieldDescriptor, { resource, linkField, canEdit, renderEditError, relationChoices }: ColumnOptions): GridColDef {
   const spec = fieldTypeUI(descriptor.type).Column(descriptor);
   const kind = gridFilterKind(descriptor);
@@ -163,7 +173,7 @@ export function gridColumn(descriptor: FieldDescriptor, { resource, linkField, c
     valueGetter: (_value, row) => toGridValue(kind, row[spec.source]),
     valueSetter: (value, row) => ({ ...row, [spec.source]: toApiValue(kind, value) }),
     editable: Boolean(editKind),
-    ...(base?.renderEditCell && renderEditError ? { renderEditCell: (params: GridRenderEditCellParams) => renderEditError(params, base.renderEditCell!(params)) } : {}),
+    ...(base?.renderEditCell && renderEditError ? { renderEditCell: (params: GridRenderEditCellParams) => renderEditError(params, editor(editKind, params, base.renderEditCell!)) } : {}),
     sortable: !spec.disableSort,
     filterable: operators.length > 0,
     filterOperators: operators,
