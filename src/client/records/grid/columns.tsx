@@ -4,8 +4,6 @@
  * `filters`), with the grid operators the list query can answer (gridQuery.ts OPERATORS). A new field type or
  * record type gets its column with no code here.
  */
-import { Link as RouterLink } from 'react-router-dom';
-import Link from '@mui/material/Link';
 import {
   getGridBooleanOperators,
   getGridDateOperators,
@@ -104,11 +102,7 @@ function Cell({ descriptor, row }: { descriptor: FieldDescriptor; row: Record<st
   );
 }
 
-/** The path that opens a record (its show page). */
-export const recordPath = (resource: string, id: unknown) => `/${resource}/${encodeURIComponent(String(id))}/show`;
-
 export interface ColumnOptions {
-  resource: string;
   /** The column whose cell is the link that opens the record. */
   linkField: string | undefined;
   /** Whether the person may edit records of this list. */
@@ -147,21 +141,11 @@ function editor(kind: FilterValueKind | undefined, params: GridRenderEditCellPar
   return <GridEditSingleSelectCell {...params} onValueChange={() => params.api.stopCellEditMode({ id: params.id, field: params.field })} />;
 }
 
-export function gridColumn(descriptor: FieldDescriptor, { resource, linkField, canEdit, renderEditError, relationChoices }: ColumnOptions): GridColDef {
+export function gridColumn(descriptor: FieldDescriptor, { linkField, canEdit, renderEditError, relationChoices }: ColumnOptions): GridColDef {
   const spec = fieldTypeUI(descriptor.type).Column(descriptor);
   const kind = gridFilterKind(descriptor);
   const editKind = descriptor.slug === linkField || !canEdit ? undefined : gridEditKind(descriptor, relationChoices);
   const base = editKind ? GRID_COLUMN_DEFAULTS[editKind] : undefined;
-  const render = (params: GridRenderCellParams) => {
-    const cell = <Cell descriptor={descriptor} row={params.row} />;
-    if (descriptor.slug !== linkField) return cell;
-    const empty = params.value === null || params.value === undefined || params.value === '';
-    return (
-      <Link component={RouterLink} to={recordPath(resource, params.id)} tabIndex={params.tabIndex} underline="hover" onClick={(event) => event.stopPropagation()}>
-        {empty ? `#${String(params.id)}` : cell}
-      </Link>
-    );
-  };
   const operators = kind ? GRID_OPERATORS[kind]().filter((operator) => OPERATORS[kind].includes(operator.value)) : [];
   return {
     field: spec.source,
@@ -179,6 +163,6 @@ export function gridColumn(descriptor: FieldDescriptor, { resource, linkField, c
     filterOperators: operators,
     minWidth: 120,
     flex: 1,
-    renderCell: render,
+    renderCell: (params: GridRenderCellParams) => <Cell descriptor={descriptor} row={params.row} />,
   };
 }
