@@ -56,7 +56,7 @@ for (const viewport of WIDTHS) {
 
   for (const role of ['admin', 'organizer'] as const) {
     test(`${role} screens have no WCAG 2.1 A/AA violation at ${viewport.width} px`, async ({ page }) => {
-      test.setTimeout(240_000);
+      test.setTimeout(360_000);
       await page.setViewportSize(viewport);
       if (role === 'admin') await signIn(page);
       else await signIn(page, organizer.email, organizer.password);

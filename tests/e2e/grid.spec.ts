@@ -74,5 +74,5 @@ test('a site list as a grid: server sort, filter and pages; a status edited in p
   await streetCell.getByRole('textbox').press('Escape');
 
   await page.goto(`/sites/${ids[28]}/show?tab=history`);
-  await expect(page.getByTestId('history').locator('[data-revision=updated]').first()).toContainText('Bidding');
+  await expect(page.getByTestId('history').locator('[data-revision=updated]').first()).toContainText('Bidding', { timeout: 30_000 });
 });

@@ -67,8 +67,10 @@ export interface ListGridProps {
   defaults: readonly string[];
   /** The column whose cell opens the record; the first column when not given. */
   linkField?: string;
-  /** The record page a row opens. */
-  opens?: RecordPage;
+  /** The record page a row opens; false: rows open nothing (deleted records). */
+  opens?: RecordPage | false;
+  /** Whose column choices these are, when not the resource's main list (`sites.deleted`). */
+  listKey?: string;
   bulkActionButtons?: ReactNode;
   /** The grid's filter model and its setter (server-side); without them the grid offers no filter. */
   filtering?: Pick<DataGridProps, 'filterModel' | 'onFilterModelChange'>;
@@ -76,18 +78,18 @@ export interface ListGridProps {
   editing?: Pick<DataGridProps, 'isCellEditable' | 'processRowUpdate' | 'onProcessRowUpdateError'> & { apiRef: RefObject<GridApi | null> };
 }
 
-export default function ListGrid({ resource, columns, defaults, linkField: linkProp, opens = 'show', bulkActionButtons, filtering, editing }: ListGridProps) {
+export default function ListGrid({ resource, columns, defaults, linkField: linkProp, opens = 'show', listKey = resource, bulkActionButtons, filtering, editing }: ListGridProps) {
   const { data, total, isPending, isFetching, page, perPage, setPage, setPerPage, sort, setSort, selectedIds, onSelect } = useListContext();
   const translate = useTranslate();
   const navigate = useNavigate();
-  const linkField = linkProp ?? columns[0]?.field;
-  const [preferences, setPreferences] = useGridPreferences(resource);
+  const linkField = opens === false ? undefined : linkProp ?? columns[0]?.field;
+  const [preferences, setPreferences] = useGridPreferences(listKey);
   const fields = useMemo(() => columns.map((column) => column.field), [columns]);
   const widths = preferences.widths;
   const shownColumns = useMemo(
     () =>
       columns.map((column) => {
-        const linked = column.field === linkField ? linkColumn(column, resource, opens) : column;
+        const linked = opens !== false && column.field === linkField ? linkColumn(column, resource, opens) : column;
         const width = widths?.[column.field];
         return width ? { ...linked, width, flex: undefined } : linked;
       }),
@@ -103,7 +105,7 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
     onSelect(ids);
   };
   const onCellKeyDown = (params: GridCellParams, event: MuiEvent<React.KeyboardEvent>) => {
-    if (event.key === 'Enter' && params.field === linkField && params.cellMode === 'view') {
+    if (opens !== false && event.key === 'Enter' && params.field === linkField && params.cellMode === 'view') {
       event.defaultMuiPrevented = true;
       navigate(recordPath(resource, params.id, opens));
     }
