@@ -18,7 +18,6 @@ import { useRecordMutations } from './mutations';
 import { useVisibleDescriptors } from './hooks';
 import { gridColumn } from './grid/columns';
 import ListGrid from './grid/ListGrid';
-import { SmallScreenPagination } from './grid/smallScreen';
 import type { RecordSchema } from './schema';
 import { MissingSchema, useRecordScreen } from './ui';
 
@@ -104,7 +103,8 @@ export default function DeletedList({ resource: resourceProp }: { resource?: str
       filters={[<SearchInput source="q" alwaysOn key="q" />]}
       sort={{ field: 'deleted_at', order: 'DESC' }}
       perPage={25}
-      pagination={<SmallScreenPagination />}
+      pagination={false}
+      sx={{ '& .RaList-main': { minWidth: 0 } }}
       actions={
         <TopToolbar>
           <Button component={RouterLink} to={`/${resource}`} size="small" startIcon={<ArrowBackIcon />}>
