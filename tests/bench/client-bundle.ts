@@ -1,5 +1,5 @@
 /**
- * Page weight: for /login and for the dashboard (signed in), each with an empty cache in headless Chromium
+ * Page weight: for /login, the dashboard and a record list (/sites, the data grid; signed in), each with an empty cache in headless Chromium
  * (CHROMIUM_PATH, default /usr/bin/chromium), at normal speed and with the CPU slowed 4× (CDP
  * `Emulation.setCPUThrottlingRate`): bytes on the wire (JavaScript, and everything), the number of requests,
  * and the Largest Contentful Paint. Builds the client and runs the real server (`npm start`'s way) on a
@@ -137,6 +137,7 @@ export async function benchClientBundle(): Promise<BenchRow[]> {
     for (const cpuRate of [1, 4]) {
       const login: PageLoad[] = [];
       const dashboard: PageLoad[] = [];
+      const list: PageLoad[] = [];
       for (let run = 0; run < RUNS; run += 1) {
         const guest = await newContext();
         const loginLoad = await measure(guest, '/login', cpuRate, (page) => page.waitForFunction('window.__loginInteractive !== undefined'));
@@ -147,9 +148,14 @@ export async function benchClientBundle(): Promise<BenchRow[]> {
         const member = await newContext(signedIn);
         dashboard.push(await measure(member, '/', cpuRate, (page) => page.waitForSelector('[data-testid=greeting]')));
         await member.close();
+
+        const lister = await newContext(signedIn);
+        list.push(await measure(lister, '/sites', cpuRate, (page) => page.waitForSelector('[role=grid] [role=columnheader]')));
+        await lister.close();
       }
       rows.push(...summarise('/login', login, { js: 200, requests: 15 }, cpuRate));
       rows.push(...summarise('dashboard', dashboard, { lcp4: 1200 }, cpuRate));
+      rows.push(...summarise('/sites (grid)', list, {}, cpuRate));
     }
     rows.push(row(AREA, `/login interactive at 1× CPU (median of ${RUNS})`, median(interactiveMs), 'ms'));
     return rows.sort((a, b) => Number(b.metric.startsWith('/login')) - Number(a.metric.startsWith('/login')));

@@ -65,7 +65,7 @@ test('the roles permission checklist and a user’s goals', async ({ page }) => 
   await signIn(page);
   await expect(page.getByTestId('sidebar')).toBeVisible();
   await page.goto('/roles');
-  await page.getByRole('cell', { name: 'Assistant', exact: true }).click();
+  await page.getByRole('grid').getByRole('link', { name: 'Assistant', exact: true }).click();
   const checklist = page.getByTestId('permission-checklist');
   await expect(checklist).toBeVisible();
   // Grouped by entity, named as the record types are.

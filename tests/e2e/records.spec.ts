@@ -36,7 +36,7 @@ test.describe('schema-driven records', () => {
     await signIn(page);
     await expect(page.getByTestId('sidebar')).toBeVisible();
     await page.goto('/schemas');
-    await page.getByRole('cell', { name: 'Sites', exact: true }).click();
+    await page.getByRole('grid').getByRole('link', { name: 'Sites', exact: true }).click();
     await expect(page.getByTestId('page-heading')).toHaveText('Sites');
     await page.getByRole('link', { name: 'Edit' }).click();
     await expect(page.getByTestId('page-heading')).toHaveText('Edit Sites');

@@ -66,8 +66,8 @@ test.describe('schema editor', () => {
     await expect(page.getByTestId('notes')).toContainText('Needs new tyres');
 
     await entry.click();
-    await expect(page.getByRole('gridcell', { name: 'Blue van' })).toBeVisible();
-    await expect(page.getByRole('gridcell', { name: '8XYZ987' })).toBeVisible();
+    await expect(page.getByRole('gridcell', { name: 'Blue van', exact: true })).toBeVisible();
+    await expect(page.getByRole('gridcell', { name: '8XYZ987', exact: true })).toBeVisible();
     await page.getByRole('searchbox').or(page.getByPlaceholder('Search')).first().fill('nothing-like-it');
     await expect(page.getByRole('gridcell', { name: 'Blue van' })).toHaveCount(0);
   });
@@ -174,19 +174,19 @@ test.describe('schema editor', () => {
     // Another record, then the list filters tell them apart.
     await api.post(`/api/${resource}`, { name: 'Old Blue', fuel: 'diesel', size: 'small', hours: 10 });
     await page.goto(`/${resource}`);
-    await expect(page.getByRole('gridcell', { name: 'Old Blue' })).toBeVisible();
-    await expect(page.getByRole('gridcell', { name: 'Big Red' })).toBeVisible();
+    await expect(page.getByRole('gridcell', { name: 'Old Blue', exact: true })).toBeVisible();
+    await expect(page.getByRole('gridcell', { name: 'Big Red', exact: true })).toBeVisible();
     await page.getByRole('button', { name: 'Add filter' }).click();
     await page.getByRole('menuitemcheckbox', { name: 'Fuel' }).click();
     await page.getByRole('combobox', { name: 'Fuel', exact: true }).click();
     await page.getByRole('option', { name: 'Electric' }).click();
     await expect(page.getByRole('gridcell', { name: 'Old Blue' })).toHaveCount(0);
-    await expect(page.getByRole('gridcell', { name: 'Big Red' })).toBeVisible();
+    await expect(page.getByRole('gridcell', { name: 'Big Red', exact: true })).toBeVisible();
     await page.goto(`/${resource}?filter=${encodeURIComponent(JSON.stringify({ hours_gte: 50 }))}`);
-    await expect(page.getByRole('gridcell', { name: 'Big Red' })).toBeVisible();
+    await expect(page.getByRole('gridcell', { name: 'Big Red', exact: true })).toBeVisible();
     await expect(page.getByRole('gridcell', { name: 'Old Blue' })).toHaveCount(0);
     await page.goto(`/${resource}?filter=${encodeURIComponent(JSON.stringify({ nickname_like: 're' }))}`);
-    await expect(page.getByRole('gridcell', { name: 'Big Red' })).toBeVisible();
+    await expect(page.getByRole('gridcell', { name: 'Big Red', exact: true })).toBeVisible();
     await expect(page.getByRole('gridcell', { name: 'Old Blue' })).toHaveCount(0);
     // Sort by a custom column.
     await page.goto(`/${resource}?sort=hours&order=ASC`);

@@ -1,20 +1,23 @@
 /**
  * Deleted records of a type (`/{resource}/deleted`, the list with `only_trashed=1`), each with a Restore button
- * that answers with the server's message ('Site restored successfully.').
+ * that answers with the server's message ('Site restored successfully.'), as a grid (read-only; a deleted record
+ * opens nothing).
  */
 import { useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import Button from '@mui/material/Button';
 import RestoreIcon from '@mui/icons-material/RestoreFromTrashOutlined';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
-import { DataTable, List, Pagination, SearchInput, Title, TopToolbar, useCanAccess, useListContext, useRecordContext } from 'react-admin';
+import type { GridColDef } from '@mui/x-data-grid';
+import { List, RecordContextProvider, SearchInput, Title, TopToolbar, useCanAccess, useListContext, useRecordContext } from 'react-admin';
 import { titleCase } from '../i18n/labels';
 import { formatDateTime } from '../i18n/dates';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { defaultColumns, FieldDisplay } from './fieldTypes';
+import { defaultColumns, type FieldDescriptor } from './fieldTypes';
 import { useRecordMutations } from './mutations';
 import { useVisibleDescriptors } from './hooks';
-import { PER_PAGE_CHOICES } from './grid/gridQuery';
+import { gridColumn } from './grid/columns';
+import ListGrid from './grid/ListGrid';
 import type { RecordSchema } from './schema';
 import { MissingSchema, useRecordScreen } from './ui';
 
@@ -61,15 +64,36 @@ function BulkRestoreButton({ schema }: { schema: RecordSchema }) {
   );
 }
 
+function deletedColumns(descriptors: FieldDescriptor[], schema: RecordSchema, canRestore: boolean): GridColDef[] {
+  const shown = new Set(defaultColumns(descriptors, 3));
+  const columns: GridColDef[] = descriptors.filter((descriptor) => shown.has(descriptor.slug)).map((descriptor) => gridColumn(descriptor, { linkField: undefined, canEdit: false }));
+  columns.push({ field: 'deleted_at', headerName: 'Deleted', minWidth: 160, flex: 1, filterable: false, valueGetter: (value) => (value ? formatDateTime(String(value)) : '') });
+  if (canRestore) {
+    columns.push({
+      field: 'restore',
+      headerName: 'Restore',
+      sortable: false,
+      filterable: false,
+      minWidth: 130,
+      renderCell: ({ row }) => (
+        <RecordContextProvider value={row}>
+          <RestoreButton schema={schema} />
+        </RecordContextProvider>
+      ),
+    });
+  }
+  return columns;
+}
+
 export default function DeletedList({ resource: resourceProp }: { resource?: string }) {
   const { resource, schema, featureOff } = useRecordScreen(resourceProp);
   const descriptors = useVisibleDescriptors(schema);
   const title = schema ? `Deleted ${titleCase(schema.name_plural)}` : 'Deleted records';
   useDocumentTitle(title);
-  const columns = useMemo(() => new Set(defaultColumns(descriptors, 3)), [descriptors]);
+  const { canAccess: canRestore = false } = useCanAccess({ resource, action: 'restore' });
+  const columns = useMemo(() => (schema ? deletedColumns(descriptors, schema, canRestore) : []), [descriptors, schema, canRestore]);
   if (!schema) return <MissingSchema resource={resource} />;
   if (featureOff) return featureOff;
-  const { canAccess: canRestore = false } = useCanAccess({ resource: schema.resource, action: 'restore' });
   return (
     <List
       resource={resource}
@@ -79,7 +103,8 @@ export default function DeletedList({ resource: resourceProp }: { resource?: str
       filters={[<SearchInput source="q" alwaysOn key="q" />]}
       sort={{ field: 'deleted_at', order: 'DESC' }}
       perPage={25}
-      pagination={<Pagination rowsPerPageOptions={PER_PAGE_CHOICES} />}
+      pagination={false}
+      sx={{ '& .RaList-main': { minWidth: 0 } }}
       actions={
         <TopToolbar>
           <Button component={RouterLink} to={`/${resource}`} size="small" startIcon={<ArrowBackIcon />}>
@@ -90,17 +115,14 @@ export default function DeletedList({ resource: resourceProp }: { resource?: str
       empty={false}
     >
       <Title title={title} />
-      <DataTable bulkActionButtons={canRestore ? <BulkRestoreButton schema={schema} /> : false} rowClick={false}>
-        {descriptors
-          .filter((descriptor) => columns.has(descriptor.slug))
-          .map((descriptor) => (
-            <DataTable.Col key={descriptor.slug} source={descriptor.slug} label={descriptor.label} disableSort={!descriptor.sortable}>
-              <FieldDisplay descriptor={descriptor} variant="list" />
-            </DataTable.Col>
-          ))}
-        <DataTable.Col source="deleted_at" label="Deleted" render={(record: any) => (record.deleted_at ? formatDateTime(record.deleted_at) : '')} />
-        {canRestore && <DataTable.Col label="" render={() => <RestoreButton schema={schema} />} />}
-      </DataTable>
+      <ListGrid
+        resource={resource}
+        listKey={`${resource}.deleted`}
+        columns={columns}
+        defaults={columns.map((column) => column.field)}
+        opens={false}
+        bulkActionButtons={canRestore ? <BulkRestoreButton schema={schema} /> : undefined}
+      />
     </List>
   );
 }

@@ -9,10 +9,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
-import useMediaQuery from '@mui/material/useMediaQuery';
-import type { Theme } from '@mui/material/styles';
 import RestoreFromTrashIcon from '@mui/icons-material/RestoreFromTrashOutlined';
-import ViewColumnIcon from '@mui/icons-material/ViewColumnOutlined';
 import {
   CreateButton,
   FilterButton,
@@ -29,14 +26,15 @@ import { ExportButton } from '../exports/ExportButton';
 import { TYPE_LABELS, titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { defaultColumns, fieldTypeUI, FieldDisplay, type FieldDescriptor } from './fieldTypes';
-import { PER_PAGE_CHOICES } from './grid/gridQuery';
 import { shownColumns, useGridPreferences } from './grid/preferences';
+import { ResetColumnsButton } from './grid/ResetColumnsButton';
+import { SmallScreenPagination, useSmallScreen } from './grid/smallScreen';
 import { useCategoryAccess, useVisibleDescriptors } from './hooks';
 import RecordGrid from './grid/RecordGrid';
 import { BulkDeleteRecordsButton } from './BulkDeleteRecordsButton';
 import { recordLabel, type RecordSchema } from './schema';
 import { MissingSchema, useRecordScreen } from './ui';
-import { ListPagination, ListRefused, useListErrorNotice } from './ListRefused';
+import { ListRefused, useListErrorNotice } from './ListRefused';
 
 function categoryLabel(category: string) {
   return TYPE_LABELS[category] ?? titleCase(category.replace(/-/g, ' '));
@@ -84,19 +82,7 @@ function CategoryTabs({ schema }: { schema: RecordSchema }) {
 /** The columns the grid shows now (the person's column choice), for the CSV export. */
 function useShownColumns(resource: string, descriptors: FieldDescriptor[]): string[] {
   const [preferences] = useGridPreferences(resource);
-  return useMemo(() => shownColumns(descriptors, defaultColumns(descriptors), preferences), [descriptors, preferences]);
-}
-
-/** Back to the schema's default columns, widths and density. */
-function ResetColumnsButton({ resource }: { resource: string }) {
-  const [preferences, setPreferences] = useGridPreferences(resource);
-  const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
-  if (small) return null;
-  return (
-    <Button size="small" startIcon={<ViewColumnIcon />} onClick={() => setPreferences(undefined)} disabled={!preferences.visible && !preferences.widths && !preferences.density}>
-      Reset columns
-    </Button>
-  );
+  return useMemo(() => shownColumns(descriptors.map((descriptor) => descriptor.slug), defaultColumns(descriptors), preferences), [descriptors, preferences]);
 }
 
 function ListActions({ schema, filters, descriptors }: { schema: RecordSchema; filters: ReactElement[]; descriptors: FieldDescriptor[] }) {
@@ -136,7 +122,7 @@ export function listFilters(descriptors: FieldDescriptor[]): ReactElement[] {
 }
 
 export function RecordListBody({ schema, descriptors, canDelete }: { schema: RecordSchema; descriptors: FieldDescriptor[]; canDelete: boolean }) {
-  const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
+  const small = useSmallScreen();
   const shown = useMemo(() => new Set(defaultColumns(descriptors)), [descriptors]);
   if (small) {
     const second = descriptors.find((descriptor) => shown.has(descriptor.slug) && descriptor.slug !== 'name' && descriptor.slug !== 'first_name' && descriptor.slug !== 'title');
@@ -145,12 +131,6 @@ export function RecordListBody({ schema, descriptors, canDelete }: { schema: Rec
   return (
     <RecordGrid schema={schema} descriptors={descriptors} bulkActionButtons={canDelete ? <BulkDeleteRecordsButton schema={schema} /> : undefined} />
   );
-}
-
-/** The card list pages below the grid's breakpoint; the grid has its own footer. */
-function SmallScreenPagination() {
-  const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
-  return small ? <ListPagination rowsPerPageOptions={PER_PAGE_CHOICES} /> : null;
 }
 
 export default function RecordList({ resource: resourceProp }: { resource?: string }) {

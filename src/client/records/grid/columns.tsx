@@ -4,8 +4,6 @@
  * `filters`), with the grid operators the list query can answer (gridQuery.ts OPERATORS). A new field type or
  * record type gets its column with no code here.
  */
-import { Link as RouterLink } from 'react-router-dom';
-import Link from '@mui/material/Link';
 import {
   getGridBooleanOperators,
   getGridDateOperators,
@@ -22,6 +20,7 @@ import {
   GRID_NUMERIC_COL_DEF,
   GRID_SINGLE_SELECT_COL_DEF,
   GRID_STRING_COL_DEF,
+  GridEditSingleSelectCell,
 } from '@mui/x-data-grid';
 import type { ReactNode } from 'react';
 import { RecordContextProvider } from 'react-admin';
@@ -103,11 +102,7 @@ function Cell({ descriptor, row }: { descriptor: FieldDescriptor; row: Record<st
   );
 }
 
-/** The path that opens a record (its show page). */
-export const recordPath = (resource: string, id: unknown) => `/${resource}/${encodeURIComponent(String(id))}/show`;
-
 export interface ColumnOptions {
-  resource: string;
   /** The column whose cell is the link that opens the record. */
   linkField: string | undefined;
   /** Whether the person may edit records of this list. */
@@ -137,21 +132,20 @@ function toApiValue(kind: FilterValueKind | undefined, value: unknown): unknown 
   return value;
 }
 
-export function gridColumn(descriptor: FieldDescriptor, { resource, linkField, canEdit, renderEditError, relationChoices }: ColumnOptions): GridColDef {
+/**
+ * The cell's editor: the grid's own for the kind, except that a choice is saved as soon as it is picked (the grid's
+ * select otherwise waits for Enter or a click elsewhere, and a picked option looks saved when it is not).
+ */
+function editor(kind: FilterValueKind | undefined, params: GridRenderEditCellParams, render: NonNullable<GridColDef['renderEditCell']>): ReactNode {
+  if (kind !== 'singleSelect') return render(params);
+  return <GridEditSingleSelectCell {...params} onValueChange={() => params.api.stopCellEditMode({ id: params.id, field: params.field })} />;
+}
+
+export function gridColumn(descriptor: FieldDescriptor, { linkField, canEdit, renderEditError, relationChoices }: ColumnOptions): GridColDef {
   const spec = fieldTypeUI(descriptor.type).Column(descriptor);
   const kind = gridFilterKind(descriptor);
   const editKind = descriptor.slug === linkField || !canEdit ? undefined : gridEditKind(descriptor, relationChoices);
   const base = editKind ? GRID_COLUMN_DEFAULTS[editKind] : undefined;
-  const render = (params: GridRenderCellParams) => {
-    const cell = <Cell descriptor={descriptor} row={params.row} />;
-    if (descriptor.slug !== linkField) return cell;
-    const empty = params.value === null || params.value === undefined || params.value === '';
-    return (
-      <Link component={RouterLink} to={recordPath(resource, params.id)} tabIndex={params.tabIndex} underline="hover" onClick={(event) => event.stopPropagation()}>
-        {empty ? `#${String(params.id)}` : cell}
-      </Link>
-    );
-  };
   const operators = kind ? GRID_OPERATORS[kind]().filter((operator) => OPERATORS[kind].includes(operator.value)) : [];
   return {
     field: spec.source,
@@ -163,12 +157,12 @@ export function gridColumn(descriptor: FieldDescriptor, { resource, linkField, c
     valueGetter: (_value, row) => toGridValue(kind, row[spec.source]),
     valueSetter: (value, row) => ({ ...row, [spec.source]: toApiValue(kind, value) }),
     editable: Boolean(editKind),
-    ...(base?.renderEditCell && renderEditError ? { renderEditCell: (params: GridRenderEditCellParams) => renderEditError(params, base.renderEditCell!(params)) } : {}),
+    ...(base?.renderEditCell && renderEditError ? { renderEditCell: (params: GridRenderEditCellParams) => renderEditError(params, editor(editKind, params, base.renderEditCell!)) } : {}),
     sortable: !spec.disableSort,
     filterable: operators.length > 0,
     filterOperators: operators,
     minWidth: 120,
     flex: 1,
-    renderCell: render,
+    renderCell: (params: GridRenderCellParams) => <Cell descriptor={descriptor} row={params.row} />,
   };
 }

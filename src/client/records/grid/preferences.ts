@@ -9,7 +9,6 @@ import { useStore } from 'react-admin';
 import { useSession } from '../../app/hooks';
 import { http } from '../../app/services';
 import type { GridColumnVisibilityModel, GridDensity } from '@mui/x-data-grid';
-import type { FieldDescriptor } from '../fieldTypes';
 
 export interface GridPreferences {
   /** The slugs of the shown columns; undefined: the schema's defaults. */
@@ -38,12 +37,12 @@ export function useGridPreferences(resource: string): [GridPreferences, (next: G
 }
 
 /** The slugs of the columns shown: the person's choice, else the defaults. */
-export function shownColumns(descriptors: readonly FieldDescriptor[], defaults: readonly string[], preferences: GridPreferences): string[] {
+export function shownColumns(fields: readonly string[], defaults: readonly string[], preferences: GridPreferences): string[] {
   const visible = new Set(preferences.visible ?? defaults);
-  return descriptors.map((descriptor) => descriptor.slug).filter((slug) => visible.has(slug));
+  return fields.filter((field) => visible.has(field));
 }
 
-export function visibilityModel(descriptors: readonly FieldDescriptor[], defaults: readonly string[], preferences: GridPreferences): GridColumnVisibilityModel {
-  const shown = new Set(shownColumns(descriptors, defaults, preferences));
-  return Object.fromEntries(descriptors.map((descriptor) => [descriptor.slug, shown.has(descriptor.slug)]));
+export function visibilityModel(fields: readonly string[], defaults: readonly string[], preferences: GridPreferences): GridColumnVisibilityModel {
+  const shown = new Set(shownColumns(fields, defaults, preferences));
+  return Object.fromEntries(fields.map((field) => [field, shown.has(field)]));
 }

@@ -1,0 +1,162 @@
+/**
+ * A list as a data grid (@mui/x-data-grid, MIT) inside react-admin's list controller: the grid's sort and page
+ * models are the controller's state (gridQuery.ts), so the data provider asks the API for one page; rows selected
+ * in the grid are the controller's selection, which the bulk actions act on; each person's columns (shown, widths,
+ * density) are kept with them (preferences.ts). The link column's cell opens the record (Enter on it too). Record
+ * lists (RecordGrid) add the filter model and editing in place; the other lists (users, roles) give their columns.
+ */
+import { forwardRef, useMemo, type ReactNode, type RefObject } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { Link as RouterLink } from 'react-router-dom';
+import Box from '@mui/material/Box';
+import Link from '@mui/material/Link';
+import {
+  DataGrid,
+  GridRowCheckbox,
+  useGridApiContext,
+  type DataGridProps,
+  type GridApi,
+  type GridCellParams,
+  type GridColDef,
+  type GridColumnVisibilityModel,
+  type GridDensity,
+  type GridRenderCellParams,
+  type GridRowCheckboxProps,
+  type GridRowSelectionModel,
+  type MuiEvent,
+} from '@mui/x-data-grid';
+import { BulkActionsToolbar, useListContext, useTranslate, type Identifier } from 'react-admin';
+import { recordLabel } from '../label';
+import { displayedRows, listSortToSortModel, listToPaginationModel, paginationModelToList, PER_PAGE_CHOICES, sortModelToListSort } from './gridQuery';
+import { useGridPreferences, visibilityModel } from './preferences';
+
+export type RecordPage = 'show' | 'edit';
+
+/** The path that opens a record (its show or edit page). */
+export const recordPath = (resource: string, id: unknown, page: RecordPage = 'show') => `/${resource}/${encodeURIComponent(String(id))}${page === 'show' ? '/show' : ''}`;
+
+/** A row's checkbox named after the row ("Select row Acme Tower"), so each is told apart by a screen reader. */
+const RowCheckbox = forwardRef<HTMLButtonElement, GridRowCheckboxProps>(function RowCheckbox({ rowId, slotProps, ...props }, ref) {
+  const apiRef = useGridApiContext();
+  const label = `${props.checked ? 'Unselect' : 'Select'} row ${recordLabel(apiRef.current.getRow(rowId))}`;
+  const htmlInput = { ...((slotProps?.htmlInput ?? {}) as object), 'aria-label': label };
+  return <GridRowCheckbox ref={ref} rowId={rowId} {...props} slotProps={{ ...slotProps, htmlInput }} />;
+});
+
+/** The column whose cell links to the record (an empty value shows the record's number). */
+function linkColumn(column: GridColDef, resource: string, page: RecordPage): GridColDef {
+  const render = column.renderCell;
+  return {
+    ...column,
+    renderCell: (params: GridRenderCellParams) => {
+      const empty = params.value === null || params.value === undefined || params.value === '';
+      return (
+        <Link component={RouterLink} to={recordPath(resource, params.id, page)} tabIndex={params.tabIndex} underline="hover" onClick={(event) => event.stopPropagation()}>
+          {empty ? `#${String(params.id)}` : render ? render(params) : String(params.formattedValue ?? params.value)}
+        </Link>
+      );
+    },
+  };
+}
+
+export interface ListGridProps {
+  resource: string;
+  /** Every column the person may show, in order. */
+  columns: GridColDef[];
+  /** The columns shown until the person chooses. */
+  defaults: readonly string[];
+  /** The column whose cell opens the record; the first column when not given. */
+  linkField?: string;
+  /** The record page a row opens; false: rows open nothing (deleted records). */
+  opens?: RecordPage | false;
+  /** Whose column choices these are, when not the resource's main list (`sites.deleted`). */
+  listKey?: string;
+  bulkActionButtons?: ReactNode;
+  /** The grid's filter model and its setter (server-side); without them the grid offers no filter. */
+  filtering?: Pick<DataGridProps, 'filterModel' | 'onFilterModelChange'>;
+  /** Editing in place (RecordGrid). */
+  editing?: Pick<DataGridProps, 'isCellEditable' | 'processRowUpdate' | 'onProcessRowUpdateError'> & { apiRef: RefObject<GridApi | null> };
+}
+
+export default function ListGrid({ resource, columns, defaults, linkField: linkProp, opens = 'show', listKey = resource, bulkActionButtons, filtering, editing }: ListGridProps) {
+  const { data, total, isPending, isFetching, page, perPage, setPage, setPerPage, sort, setSort, selectedIds, onSelect } = useListContext();
+  const translate = useTranslate();
+  const navigate = useNavigate();
+  const linkField = opens === false ? undefined : linkProp ?? columns[0]?.field;
+  const [preferences, setPreferences] = useGridPreferences(listKey);
+  const fields = useMemo(() => columns.map((column) => column.field), [columns]);
+  const widths = preferences.widths;
+  const shownColumns = useMemo(
+    () =>
+      columns.map((column) => {
+        const linked = opens !== false && column.field === linkField ? linkColumn(column, resource, opens) : column;
+        const width = widths?.[column.field];
+        return width ? { ...linked, width, flex: undefined } : linked;
+      }),
+    [columns, linkField, resource, opens, widths],
+  );
+  const columnVisibility = useMemo(() => visibilityModel(fields, defaults, preferences), [fields, defaults, preferences]);
+
+  const rows = data ?? [];
+  const count = total ?? 0;
+  const selection = useMemo<GridRowSelectionModel>(() => ({ type: 'include', ids: new Set(selectedIds) }), [selectedIds]);
+  const onSelectionChange = (model: GridRowSelectionModel) => {
+    const ids: Identifier[] = model.type === 'include' ? ([...model.ids] as Identifier[]) : rows.map((row) => row.id).filter((id) => !model.ids.has(id));
+    onSelect(ids);
+  };
+  const onCellKeyDown = (params: GridCellParams, event: MuiEvent<React.KeyboardEvent>) => {
+    if (opens !== false && event.key === 'Enter' && params.field === linkField && params.cellMode === 'view') {
+      event.defaultMuiPrevented = true;
+      navigate(recordPath(resource, params.id, opens));
+    }
+  };
+  const shown = displayedRows(page, perPage, count);
+
+  return (
+    <Box sx={{ width: '100%', minWidth: 0 }}>
+      {bulkActionButtons ? <BulkActionsToolbar>{bulkActionButtons}</BulkActionsToolbar> : null}
+      <DataGrid
+        apiRef={editing?.apiRef}
+        isCellEditable={editing?.isCellEditable}
+        processRowUpdate={editing?.processRowUpdate}
+        onProcessRowUpdateError={editing?.onProcessRowUpdateError}
+        aria-label={translate(`resources.${resource}.name`, { smart_count: 2, _: resource })}
+        rows={rows}
+        columns={shownColumns}
+        rowCount={count}
+        loading={isPending || (isFetching && rows.length === 0)}
+        paginationMode="server"
+        sortingMode="server"
+        filterMode="server"
+        disableColumnFilter={!filtering}
+        filterModel={filtering?.filterModel}
+        onFilterModelChange={filtering?.onFilterModelChange}
+        paginationModel={listToPaginationModel(page, perPage)}
+        onPaginationModelChange={(model) => {
+          const next = paginationModelToList(model);
+          if (next.perPage !== perPage) setPerPage(next.perPage);
+          else if (next.page !== page) setPage(next.page);
+        }}
+        pageSizeOptions={PER_PAGE_CHOICES}
+        sortModel={listSortToSortModel(sort)}
+        onSortModelChange={(model) => setSort(sortModelToListSort(model))}
+        checkboxSelection={Boolean(bulkActionButtons)}
+        disableRowSelectionOnClick
+        keepNonExistentRowsSelected
+        rowSelectionModel={selection}
+        onRowSelectionModelChange={onSelectionChange}
+        columnVisibilityModel={columnVisibility}
+        onColumnVisibilityModelChange={(model: GridColumnVisibilityModel) => setPreferences({ ...preferences, visible: Object.keys(model).length ? fields.filter((field) => model[field] !== false) : undefined })}
+        onColumnWidthChange={(params) => setPreferences({ ...preferences, widths: { ...preferences.widths, [params.colDef.field]: Math.round(params.width) } })}
+        density={preferences.density ?? 'standard'}
+        onDensityChange={(density: GridDensity) => setPreferences({ ...preferences, density })}
+        onCellKeyDown={onCellKeyDown}
+        showToolbar
+        slots={{ rowCheckbox: RowCheckbox }}
+        slotProps={{ toolbar: { showQuickFilter: false, csvOptions: { disableToolbarButton: true }, printOptions: { disableToolbarButton: true } } }}
+        localeText={{ paginationDisplayedRows: () => translate('ra.navigation.page_range_info', { offsetBegin: shown.from, offsetEnd: shown.to, total: shown.total }) }}
+        sx={{ border: 0, '& .MuiDataGrid-cell': { display: 'flex', alignItems: 'center' } }}
+      />
+    </Box>
+  );
+}
