@@ -68,7 +68,7 @@ export default function TaskList() {
     ...(readsUsers
       ? [
           <ReferenceInput source="assignee_id" reference="users" key="assignee" perPage={25}>
-            <AutocompleteInput label="Assignee" optionText={recordLabel} filterToQuery={(q: string) => ({ q })} />
+            <AutocompleteInput label="Assignee" optionText={recordLabel} filterToQuery={(q: string) => ({ q })} sx={{ minWidth: 240 }} />
           </ReferenceInput>,
         ]
       : []),
