@@ -56,20 +56,17 @@ export default function SchemaShow() {
       />
       <Stack spacing={2}>
         {schema.built_in && (
-          <Alert
-            severity="info"
-            data-testid="built-in-note"
-            action={
-              canUpdate ? (
-                <Button color="inherit" size="small" startIcon={<AddIcon />} component={RouterLink} to={`/schemas/${schema.id}?add=field`} sx={{ whiteSpace: 'nowrap' }}>
-                  Add a custom field
-                </Button>
-              ) : undefined
-            }
-          >
+          <Alert severity="info" data-testid="built-in-note">
             {titleCase(schema.name_plural)} are built into the app: its own screens, imports and reports rely on their built-in fields, so those keep their type and
             cannot be removed, and the record type cannot be deleted. Fields can still be renamed, and custom fields and rules added
             {canUpdate ? '.' : ' by an administrator.'}
+            {canUpdate && (
+              <Box sx={{ mt: 1 }}>
+                <Button variant="outlined" color="inherit" size="small" startIcon={<AddIcon />} component={RouterLink} to={`/schemas/${schema.id}?add=field`}>
+                  Add a custom field
+                </Button>
+              </Box>
+            )}
           </Alert>
         )}
         <Card variant="outlined">
