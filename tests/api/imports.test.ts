@@ -288,6 +288,29 @@ describe('messy real files', () => {
   });
 });
 
+describe('the records an importer makes', () => {
+  it('get the source the importer sets; a setting left empty keeps the usual default', async () => {
+    const importer = await makeImporter({
+      name: 'ConstructConnect weekly',
+      record_type: 'site',
+      key_target: 'site.external_id',
+      defaults: { source: 'construct-connect', type: '' },
+      columns: [
+        { header: 'Project ID', target: 'site.external_id' },
+        { header: 'Project Name', target: 'site.name' },
+        { header: 'Source', target: 'site.source' },
+      ],
+    });
+    const text = csv([['Project ID', 'Project Name', 'Source'], ['CC-1', 'Connect one', ''], ['CC-2', 'Connect two', 'meps']]);
+    const result = await runImport(t, admin, importer.id, [{ name: 'connect.csv', content: text }]);
+    expect(result).toMatchObject({ status: 'complete', created_count: 2, failed_count: 0 });
+    const one = (await admin.get('/api/sites?filter[external_id]=CC-1')).body.data[0];
+    expect(one).toMatchObject({ source: 'construct-connect', type: 'pending' });
+    // A value in the row wins over the importer's setting.
+    expect((await admin.get('/api/sites?filter[external_id]=CC-2')).body.data[0].source).toBe('meps');
+  });
+});
+
 describe('rules', () => {
   it('sets trades with every operator: eq, neq, gt, gte, lt, lte, in, string-contains, string-start, string-end', async () => {
     const rule = (source: string, operator: string, value: string, trade: string) => ({ source, operator, value, action: 'trade-set', action_value: trade });

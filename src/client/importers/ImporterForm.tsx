@@ -1,7 +1,8 @@
 /**
  * The importer editor: record type, name, the key matching rows to existing records, column mapping rows
  * (CSV header → target, with suggestions from the header names or a sample file), rules (when a column
- * compares to a value, set a trade), protected fields, and whether related records are created.
+ * compares to a value, set a trade), the values new records get (the source of a vendor's sites), protected fields,
+ * and whether related records are created.
  */
 import { useMemo, useRef, useState } from 'react';
 import { ArrayInput, BooleanInput, FormDataConsumer, SelectArrayInput, SelectInput, SimpleForm, SimpleFormIterator, TextInput, required, useNotify, useRecordContext } from 'react-admin';
@@ -16,6 +17,7 @@ import UploadFileIcon from '@mui/icons-material/UploadFile';
 import AutoFixHighIcon from '@mui/icons-material/AutoFixHigh';
 import { suggestTargets, type ImportRecordType } from '../../common/import-targets';
 import { dataProvider } from '../app/services';
+import { useDescriptors, useSchemaByType } from '../records/hooks';
 
 interface TargetInfo {
   key: string;
@@ -140,12 +142,38 @@ function MappingInputs() {
         </SimpleFormIterator>
       </ArrayInput>
 
+      <NewRecordValues type={type} />
+
       <Typography variant="h6" component="h2" sx={{ mt: 2 }}>
         Options
       </Typography>
       <BooleanInput source="create_related" label="Create related records (trades, unions, classifications, contractors, contacts) named in the file that do not exist yet" />
       <BooleanInput source="all_or_nothing" label="All or nothing: if any row fails, import none of the file" />
       <SelectArrayInput source="protected_fields" label="Protected fields" choices={fieldChoices} helperText="Once a person has edited one of these fields by hand, imports leave it alone." fullWidth />
+    </>
+  );
+}
+
+/**
+ * The importer's settings for the records it makes: each single-choice field of the type (a site's source and type)
+ * with the value a new record gets when its row leaves that field empty (the importer's `defaults`).
+ */
+function NewRecordValues({ type }: { type: string }) {
+  const descriptors = useDescriptors(useSchemaByType(type)).filter((descriptor) => (descriptor.type === 'dropdown' || descriptor.type === 'radios') && !descriptor.multiple && !descriptor.readOnly);
+  if (!descriptors.length) return null;
+  return (
+    <>
+      <Typography variant="h6" component="h2" sx={{ mt: 2 }}>
+        New records
+      </Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+        What a record made by this importer gets when its row leaves the field empty: where the records come from (Source), for example.
+      </Typography>
+      <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
+        {descriptors.map((descriptor) => (
+          <SelectInput key={descriptor.slug} source={`defaults.${descriptor.slug}`} label={descriptor.label} choices={descriptor.choices} emptyText="Not set" helperText={false} sx={{ minWidth: 220 }} />
+        ))}
+      </Box>
     </>
   );
 }

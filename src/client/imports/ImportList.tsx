@@ -3,21 +3,16 @@ import { Datagrid, DateField, FunctionField, List, SimpleList, TextField, useCan
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import Box from '@mui/material/Box';
-import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { ImportUpload } from './ImportUpload';
 import { StatusChip } from './StatusChip';
 import type { ImportRecord } from './api';
+import { ImportProgress } from './ImportProgress';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 
 function Progress({ record }: { record: ImportRecord }) {
   if (record.status === 'processing' || record.status === 'pending') {
-    return (
-      <Box sx={{ minWidth: 120 }}>
-        <LinearProgress variant={record.status === 'pending' ? 'indeterminate' : 'determinate'} value={record.progress} aria-label={`Progress ${record.progress}%`} />
-        <Typography variant="caption">{record.processed_rows.toLocaleString('en')} rows</Typography>
-      </Box>
-    );
+    return <ImportProgress record={record} compact />;
   }
   return (
     <Typography variant="body2" sx={{ whiteSpace: 'nowrap' }}>

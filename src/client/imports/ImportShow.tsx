@@ -18,7 +18,6 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
 import Pagination from '@mui/material/Pagination';
 import Stack from '@mui/material/Stack';
@@ -35,6 +34,7 @@ import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import { dataProvider, http } from '../app/services';
 import { StatusChip } from './StatusChip';
 import { formatBytes, type ImportRecord } from './api';
+import { ImportProgress } from './ImportProgress';
 
 interface Failure {
   id: number;
@@ -97,7 +97,6 @@ export function ImportShow() {
     }
   };
   const undoing = record.undo_status === 'pending' || record.undo_status === 'processing';
-  const total = record.total_rows ?? 0;
 
   return (
     <Box sx={{ mt: 1 }}>
@@ -122,14 +121,7 @@ export function ImportShow() {
             </Box>
           </Stack>
 
-          {running && (
-            <Box sx={{ mt: 2 }} aria-live="polite">
-              <LinearProgress variant={record.status === 'pending' ? 'indeterminate' : 'determinate'} value={record.progress} sx={{ height: 8, borderRadius: 4 }} />
-              <Typography variant="body2" sx={{ mt: 0.5 }} data-testid="import-progress">
-                {record.status === 'pending' ? 'Waiting to start...' : `${record.processed_rows.toLocaleString('en')} of about ${total.toLocaleString('en')} rows (${record.progress}%)`}
-              </Typography>
-            </Box>
-          )}
+          {running && <ImportProgress record={record} />}
           {record.message && (
             <Alert severity={record.status === 'failed' ? 'error' : 'info'} sx={{ mt: 2 }}>
               {record.message}

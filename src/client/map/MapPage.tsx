@@ -46,7 +46,7 @@ export default function MapPage() {
   const [map, setMap] = useState<L.Map | null>(null);
   const view = useMapView(map);
   const [error, setError] = useState<string | null>(null);
-  const { options, typeLabels, typeColors, statusColors, statusLabels } = useMapOptions(setError);
+  const { options, typeLabels, typeColors, statusColors, statusLabels, contractorTypeLabels } = useMapOptions(setError);
   const version = useLiveVersion(LIVE_TYPES);
 
   const [filters, setFilters] = useState<MapFilterValues>({});
@@ -102,6 +102,7 @@ export default function MapPage() {
           statusColors={statusColors}
           typeLabels={typeLabels}
           statusLabels={statusLabels}
+          contractorTypeLabels={contractorTypeLabels}
           onSelect={setSelected}
           onLoaded={onLoaded}
           onLoading={setLoading}
@@ -125,7 +126,6 @@ export default function MapPage() {
         <MarkerCard
           marker={selected}
           version={version}
-          typeLabels={typeLabels}
           typeColors={typeColors}
           onClose={() => setSelected(null)}
           onOpen={openPage}

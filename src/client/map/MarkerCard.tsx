@@ -19,6 +19,8 @@ import ViewSidebarIcon from '@mui/icons-material/ViewSidebar';
 import { RecordContextProvider } from 'react-admin';
 import { DetailsTab } from '../records/show/DetailsTab';
 import { useLiveSchema, useVisibleDescriptors } from '../records/hooks';
+import { FieldValue } from '../records/FieldValue';
+import { TASK_TYPES } from '../work/shared';
 import { fetchCard, type MarkerCard as Card } from './api';
 import { CONTRACTOR_COLORS, statusColor, typeColor } from './colors';
 
@@ -26,7 +28,6 @@ export interface MarkerCardProps {
   marker: { kind: 'site' | 'contractor'; id: number };
   /** Changes when the record may have changed (live updates): the card reloads. */
   version: number;
-  typeLabels: Record<string, string>;
   typeColors: Record<string, string | null | undefined>;
   onClose: () => void;
   onOpen: (resource: string, id: number) => void;
@@ -50,7 +51,7 @@ function CustomFields({ card }: { card: Card }) {
 
 const when = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
 
-export function MarkerCard({ marker, version, typeLabels, typeColors, onClose, onOpen, onOpenPanel }: MarkerCardProps) {
+export function MarkerCard({ marker, version, typeColors, onClose, onOpen, onOpenPanel }: MarkerCardProps) {
   const [card, setCard] = useState<Card | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -121,7 +122,7 @@ export function MarkerCard({ marker, version, typeLabels, typeColors, onClose, o
       {shown && (
         <>
           <Stack direction="row" spacing={1} sx={{ mt: 1.5, flexWrap: 'wrap', rowGap: 1 }}>
-            <Chip size="small" label={typeLabels[shown.type] ?? shown.type} sx={{ bgcolor: colour, color: '#fff', fontWeight: 600 }} />
+            <Chip size="small" label={<FieldValue resource={shown.kind === 'site' ? 'sites' : 'contractors'} field="type" record={shown} />} sx={{ bgcolor: colour, color: '#fff', fontWeight: 600 }} />
             {shown.status && (
               <Chip
                 size="small"
@@ -148,7 +149,7 @@ export function MarkerCard({ marker, version, typeLabels, typeColors, onClose, o
                     <Typography component="li" variant="body2" key={c.id}>
                       {c.name}{' '}
                       <Box component="span" sx={{ color: 'text.secondary' }}>
-                        ({c.type}
+                        (<FieldValue resource="contractors" field="type" record={c} />
                         {c.role === 'general' ? ', general contractor' : ''})
                       </Box>
                     </Typography>

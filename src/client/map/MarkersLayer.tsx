@@ -19,6 +19,7 @@ export interface MarkersLayerProps {
   statusColors: Record<number, string | null | undefined>;
   typeLabels: Record<string, string>;
   statusLabels: Record<number, string>;
+  contractorTypeLabels: Record<string, string>;
   onSelect: (marker: { kind: 'site' | 'contractor'; id: number }) => void;
   onLoaded: (response: MarkersResponse) => void;
   onError: (error: unknown) => void;
@@ -72,7 +73,7 @@ export function MarkersLayer(props: MarkersLayerProps) {
 
   useEffect(() => {
     const render = (items: MarkerItem[]) => {
-      const { typeColors, statusColors, typeLabels, statusLabels, onSelect } = latest.current;
+      const { typeColors, statusColors, typeLabels, statusLabels, contractorTypeLabels, onSelect } = latest.current;
       const centre = map.getCenter().lng;
       const seen = new Set<string>();
       for (const item of items) {
@@ -94,7 +95,6 @@ export function MarkersLayer(props: MarkersLayerProps) {
           className = `om-cluster om-cluster-${item.layer}`;
           html = iconContent({ text: item.count >= 10_000 ? `${Math.round(item.count / 1000)}k` : item.count.toLocaleString('en-US') });
         } else if (item.kind === 'site') {
-          size = 18;
           size = 20;
           const status = item.status_id === null ? 'no status' : (statusLabels[item.status_id] ?? 'status unknown');
           label = [item.name || `Site ${item.id}`, typeLabels[item.type] ?? item.type, status].join(', ');
@@ -102,11 +102,12 @@ export function MarkersLayer(props: MarkersLayerProps) {
           html = iconContent({ text: statusGlyph(item.status_id), background: typeColor(item.type, typeColors), borderColor: statusColor(item.status_id, statusColors) });
         } else {
           size = 16;
-          label = `${item.name || `Contractor ${item.id}`}, contractor (${item.type})`;
+          label = `${item.name || `Contractor ${item.id}`}, contractor (${contractorTypeLabels[item.type] ?? item.type})`;
           className = 'om-pin om-contractor';
           html = iconContent({ background: CONTRACTOR_COLORS[item.type] ?? '#757575' });
         }
-        signature = `${className}|${html.outerHTML}|${size}|${anchor ?? ''}`;
+        // The label is part of it: names arriving after the first draw (type and status labels) reach the marker.
+        signature = `${className}|${label}|${html.outerHTML}|${size}|${anchor ?? ''}`;
         const existing = markers.current.get(key);
         if (existing && existing.signature === signature) {
           const at = existing.marker.getLatLng();

@@ -1,6 +1,6 @@
 /**
  * The map's filter options (GET /api/map/filters) and what the markers and cards read from them: each site type's
- * label and colour, each status's name and colour.
+ * label and colour, each status's name and colour, each contractor type's label.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { TYPE_LABELS } from '../i18n/labels';
@@ -30,5 +30,6 @@ export function useMapOptions(onError: (message: string) => void) {
   const typeColors = useMemo(() => Object.fromEntries((options?.site_types ?? []).map((t) => [String(t.id), t.color])), [options]);
   const statusColors = useMemo(() => Object.fromEntries((options?.statuses ?? []).map((s) => [Number(s.id), s.color])), [options]);
   const statusLabels = useMemo(() => Object.fromEntries((options?.statuses ?? []).map((s) => [Number(s.id), s.name])), [options]);
-  return { options, typeLabels, typeColors, statusColors, statusLabels };
+  const contractorTypeLabels = useMemo(() => Object.fromEntries((options?.contractor_types ?? []).map((t) => [String(t.id), t.name])), [options]);
+  return { options, typeLabels, typeColors, statusColors, statusLabels, contractorTypeLabels };
 }

@@ -3,7 +3,7 @@
  * edit, reorder and remove fields, and build its rules in the visual editor.
  */
 import { useEffect, useState } from 'react';
-import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
+import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -103,7 +103,9 @@ function NamesForm({ schema }: { schema: RecordSchema }) {
 
 function FieldsEditor({ schema }: { schema: RecordSchema }) {
   const writes = useSchemaWrites();
-  const [editing, setEditing] = useState<SchemaField | 'new' | null>(null);
+  // `?add=field` (the read-only page's "Add a custom field") opens the new field's dialog at once.
+  const [searchParams] = useSearchParams();
+  const [editing, setEditing] = useState<SchemaField | 'new' | null>(() => (searchParams.get('add') === 'field' ? 'new' : null));
   const [removing, setRemoving] = useState<SchemaField | null>(null);
   const { impact: removalImpact } = useImpact(removing ? () => fieldImpact(removing.id) : null, removing?.id);
   const [busy, setBusy] = useState(false);

@@ -1,5 +1,10 @@
-/** One record type: its fields (type, required, category) and its rules, read-only, with a link to edit them. */
+/**
+ * One record type: its fields (type, required, category) and its rules, read-only, with a link to edit them. A
+ * built-in type says why it differs from one made here (the app's own screens, imports and reports rely on its
+ * built-in fields) and offers an administrator to add custom fields to it.
+ */
 import { Link as RouterLink, useParams } from 'react-router-dom';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -12,6 +17,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import ListIcon from '@mui/icons-material/ListAlt';
 import { Title, useCanAccess } from 'react-admin';
@@ -49,6 +55,20 @@ export default function SchemaShow() {
         }
       />
       <Stack spacing={2}>
+        {schema.built_in && (
+          <Alert severity="info" data-testid="built-in-note">
+            {titleCase(schema.name_plural)} are built into the app: its own screens, imports and reports rely on their built-in fields, so those keep their type and
+            cannot be removed, and the record type cannot be deleted. Fields can still be renamed, and custom fields and rules added
+            {canUpdate ? '.' : ' by an administrator.'}
+            {canUpdate && (
+              <Box sx={{ mt: 1 }}>
+                <Button variant="outlined" color="inherit" size="small" startIcon={<AddIcon />} component={RouterLink} to={`/schemas/${schema.id}?add=field`}>
+                  Add a custom field
+                </Button>
+              </Box>
+            )}
+          </Alert>
+        )}
         <Card variant="outlined">
           <CardContent>
             <Typography variant="h3" component="h2" sx={{ mb: 1 }}>

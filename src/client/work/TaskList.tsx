@@ -35,7 +35,7 @@ import { resourceForType } from '../resources/names';
 import { recordLabel } from '../records/schema';
 import { RecordName } from '../records/RecordName';
 import { TaskForm } from './TaskForm';
-import { TASK_TYPES } from './shared';
+import { TASK_TYPES, taskTypeLabel } from './shared';
 import { TaskDoneCheckbox } from './TaskDoneCheckbox';
 
 function CompleteBox() {
@@ -68,7 +68,7 @@ export default function TaskList() {
     ...(readsUsers
       ? [
           <ReferenceInput source="assignee_id" reference="users" key="assignee" perPage={25}>
-            <AutocompleteInput label="Assignee" optionText={recordLabel} filterToQuery={(q: string) => ({ q })} />
+            <AutocompleteInput label="Assignee" optionText={recordLabel} filterToQuery={(q: string) => ({ q })} sx={{ minWidth: 240 }} />
           </ReferenceInput>,
         ]
       : []),
@@ -107,7 +107,7 @@ export default function TaskList() {
             <CompleteBox />
           </DataTable.Col>
           <DataTable.Col source="title" label="Task" />
-          <DataTable.Col source="type" label="Type" render={(task: any) => <Chip size="small" label={TASK_TYPES.find((type) => type.id === task.type)?.name ?? task.type} />} />
+          <DataTable.Col source="type" label="Type" render={(task: any) => <Chip size="small" label={taskTypeLabel(task.type)} />} />
           <DataTable.Col
             source="due_at"
             label="Due"

@@ -8,7 +8,7 @@ import { useSession } from '../app/hooks';
 import { formatDateTime } from '../i18n/dates';
 import { recordLabel } from '../records/schema';
 import { TaskForm } from './TaskForm';
-import { TASK_TYPES, type Owner } from './shared';
+import { taskTypeLabel, type Owner } from './shared';
 import { TaskDoneCheckbox } from './TaskDoneCheckbox';
 import { RecordName } from '../records/RecordName';
 
@@ -37,7 +37,7 @@ export function TaskRow({ task, showOwner = false }: { task: any; showOwner?: bo
         </Typography>
       </Box>
       {showOwner && task.taskable_type && <Chip size="small" variant="outlined" label={<RecordName type={task.taskable_type} id={task.taskable_id} />} />}
-      <Chip size="small" label={TASK_TYPES.find((type) => type.id === task.type)?.name ?? task.type} />
+      <Chip size="small" label={taskTypeLabel(task.type)} />
     </Stack>
   );
 }

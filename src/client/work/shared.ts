@@ -7,11 +7,7 @@ export interface Owner {
   id: number | string;
 }
 
-export const TASK_TYPES = [
-  { id: 'call', name: 'Call' },
-  { id: 'meeting', name: 'Meeting' },
-  { id: 'visit', name: 'Visit' },
-];
+export { TASK_TYPES, taskTypeLabel } from '../../common/task-types';
 
 /** Our own changes are not echoed to this tab, so the sidebar counts (open tasks, unread notifications) reload here. */
 export function refreshCounts() {

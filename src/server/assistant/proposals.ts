@@ -1,4 +1,5 @@
 import { can, canOnCategory } from '../../common/permissions.js';
+import { taskTypeLabel } from '../../common/task-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { HttpError } from '../http/errors.js';
@@ -27,7 +28,6 @@ export interface ProposalInput {
   assignee?: string | number;
 }
 
-const TASK_TYPES = { call: 'Call', meeting: 'Meeting', visit: 'Visit' } as const;
 
 const refuse = (message: string): never => {
   throw new HttpError(422, message);
@@ -78,7 +78,7 @@ export async function buildProposal(scope: ToolScope, input: ProposalInput): Pro
         ...base,
         summary: `Create a task: ${title}${due ? `, due ${dayText(due)}` : ''}${on ? `, on ${on.ref.label}` : ''}.`,
         write: { action: 'create', type: 'task', values },
-        lines: [['Task', null, title], ['Type', null, TASK_TYPES[type]], ...(due ? [['Due', null, dayText(due)] as [string, null, string]] : []), ...(on ? [['On', null, on.ref.label!] as [string, null, string]] : []), ['Assigned to', null, 'you']],
+        lines: [['Task', null, title], ['Type', null, taskTypeLabel(type)], ...(due ? [['Due', null, dayText(due)] as [string, null, string]] : []), ...(on ? [['On', null, on.ref.label!] as [string, null, string]] : []), ['Assigned to', null, 'you']],
       };
     }
     case 'log_note': {

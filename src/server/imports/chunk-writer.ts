@@ -6,7 +6,7 @@ import type { RecordService } from '../records/record-service.js';
 import type { ResourceRegistry } from '../records/registry.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import type { ImportCounts as Counts, ImportFailure as Failure, StoredFile } from './import-service.js';
-import { keyFieldOf, type ImporterConfig, type MappedRow } from './mapper.js';
+import { keyFieldOf, newRecordDefaults, type ImporterConfig, type MappedRow } from './mapper.js';
 import { pivotField } from './record-types.js';
 import { contactKey, contractorKey, RelatedResolver, type Resolved } from './related.js';
 import { relationNames } from './relation-names.js';
@@ -89,8 +89,7 @@ export async function writeChunk(records: RecordService, resources: ResourceRegi
     fieldsCache,
     keyField: keyField && keyField in fields ? keyField : null,
     protectedFields: importer.protected_fields,
-    // Defaults fill what a new record's row left empty; a new site with no type is 'pending'.
-    createDefaults: { ...(type === 'site' ? { type: 'pending' } : type === 'contractor' ? { type: 'none' } : {}), ...importer.defaults },
+    createDefaults: newRecordDefaults(importer, type),
   });
 
   const siteContacts: Array<{ site_id: number; contact_id: number; is_site_contact: boolean }> = [];

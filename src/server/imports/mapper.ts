@@ -106,6 +106,16 @@ export function locateColumns(columns: readonly ImporterColumn[], headers: reado
 }
 
 /** The record field the importer's key target matches on (`site.external_id` → `external_id`). */
+/**
+ * What a new record gets for a field its row left empty: the importer's settings (`defaults`: a vendor's sites get
+ * its source), over a new site's `pending` type and a new contractor's `none`. A setting left empty sets nothing.
+ */
+export function newRecordDefaults(importer: Pick<ImporterConfig, 'record_type' | 'defaults'> | null | undefined, type: string): Record<string, unknown> {
+  const base: Record<string, unknown> = type === 'site' ? { type: 'pending' } : type === 'contractor' ? { type: 'none' } : {};
+  for (const [field, value] of Object.entries(importer?.defaults ?? {})) if (value !== null && value !== undefined && value !== '') base[field] = value;
+  return base;
+}
+
 export function keyFieldOf(importer: Pick<ImporterConfig, 'key_target'>): string | null {
   if (!importer.key_target) return null;
   if (importer.key_target.startsWith('custom.')) return importer.key_target.slice(7);

@@ -4,7 +4,7 @@ import { createBatchValidator, reasonOf } from '../records/batch-writer.js';
 import { withSetValues } from '../records/form-logic-outcome.js';
 import { cleanHeaders, isBlankRecord, readCsv } from './csv-reader.js';
 import { customTargets } from './importer-service.js';
-import { createMapper, keyFieldOf, type ImporterConfig } from './mapper.js';
+import { createMapper, keyFieldOf, newRecordDefaults, type ImporterConfig } from './mapper.js';
 import { definitionFor } from './record-types.js';
 import type { UploadedFile } from './uploads.js';
 
@@ -39,7 +39,7 @@ export async function previewFile(ctx: AppContext, file: UploadedFile, importer:
     const mapped = mapper.map(record.cells, record.line, record.index);
     const errors = [...mapped.errors];
     const candidate: Record<string, unknown> = { ...mapped.values };
-    for (const [field, fallback] of Object.entries({ ...(type === 'site' ? { type: 'pending' } : type === 'contractor' ? { type: 'none' } : {}), ...(importer?.defaults ?? {}) })) {
+    for (const [field, fallback] of Object.entries(newRecordDefaults(importer, type))) {
       if ((candidate[field] === undefined || candidate[field] === '') && field in fields) candidate[field] = fallback;
     }
     try {

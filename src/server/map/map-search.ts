@@ -4,7 +4,7 @@ import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { escapeLike } from '../records/list-query.js';
 import type { FieldSpec } from '../records/resource.js';
-import { sitesDefinition } from './definitions.js';
+import { contractorsDefinition, sitesDefinition } from './definitions.js';
 import type { MapRegions } from './map-regions.js';
 import type { MapService } from './map-service.js';
 
@@ -86,6 +86,8 @@ export async function filterOptions(ctx: AppContext, service: MapService, user: 
     .map(([name, spec]) => ({ field: name, label: spec.label ?? name.replace(/_/g, ' ') }));
   const visibleType = (slug: string) => allowed === 'all' || allowed.includes(slug);
   const contractorCategories = permittedCategories(user, 'contractor', 'read');
+  // The contractor type's choices and labels as its schema names them.
+  const contractorType = (await ctx.records.fields(contractorsDefinition(ctx))).type;
   return {
     site_types: siteTypes.filter((t: any) => visibleType(t.slug)).map((t: any) => ({ id: t.slug, name: t.name, color: t.color ?? null })),
     categories: CATEGORY_PERMISSIONS.site.filter(visibleType),
@@ -93,12 +95,9 @@ export async function filterOptions(ctx: AppContext, service: MapService, user: 
     phases,
     building_types: buildingTypes,
     trades,
-    contractor_types: [
-      { id: 'union', name: 'Union' },
-      { id: 'non-union', name: 'Non-Union' },
-      { id: 'general', name: 'General' },
-      { id: 'none', name: 'No Type' },
-    ].filter((t) => contractorCategories === 'all' || contractorCategories.includes(t.id)),
+    contractor_types: (contractorType?.options ?? [])
+      .filter((id) => contractorCategories === 'all' || contractorCategories.includes(id))
+      .map((id) => ({ id, name: contractorType?.choiceLabels?.[id] ?? id })),
     dropdowns,
     dates,
     layers: { sites: service.canReadSites(user), contractors: service.canReadContractors(user) },

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { canOnEntity } from '../../common/permissions.js';
+import { taskTypeLabel } from '../../common/task-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { revisionVisibility } from '../activity/visibility.js';
@@ -36,16 +37,13 @@ async function lastActivity(ctx: AppContext, user: AuthUser, type: 'site' | 'con
   if (!tasks || mayRead(user, tasks)) {
     const base = tasks ? ctx.records.visibleRows(ctx.db, tasks, user) : ctx.db.selectFrom('tasks as t').where('t.deleted_at', 'is', null);
     const task = await base
-      .select([
-        sql<Date>`coalesce(t.completed_at, t.created_at)`.as('at'),
-        sql<string>`t.type || ': ' || t.title || case when t.completed_at is not null then ' (done)' else '' end`.as('summary'),
-      ])
+      .select([sql<Date>`coalesce(t.completed_at, t.created_at)`.as('at'), 't.type', 't.title', 't.completed_at'])
       .where('t.taskable_type', '=', type)
       .where('t.taskable_id', '=', id)
       .orderBy(sql`coalesce(t.completed_at, t.created_at)`, 'desc')
       .limit(1)
       .executeTakeFirst();
-    if (task) candidates.push({ at: task.at, kind: 'task', summary: task.summary });
+    if (task) candidates.push({ at: task.at, kind: 'task', summary: `${taskTypeLabel(task.type)}: ${task.title}${task.completed_at ? ' (done)' : ''}` });
   }
   const change = await ctx.db
     .selectFrom('revisions as r')
