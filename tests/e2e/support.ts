@@ -75,3 +75,13 @@ export async function signIn(page: Page, email = ADMIN_EMAIL, password = ADMIN_P
 export async function menuKeys(page: Page, scope: string): Promise<string[]> {
   return page.locator(`${scope} [data-menu-key]`).evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-menu-key') ?? ''));
 }
+
+/** Every link of the sidebar (groups opened), as paths: what the signed-in person can open from the menu. */
+export async function sidebarLinks(page: Page): Promise<string[]> {
+  const sidebar = page.getByTestId('sidebar');
+  await sidebar.locator('[data-menu-key=dashboard]').waitFor();
+  const closed = sidebar.locator('[aria-expanded=false][data-menu-key]');
+  for (let i = await closed.count(); i > 0; i--) await closed.first().click();
+  const hrefs = await sidebar.locator('a[href]').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
+  return [...new Set(hrefs.filter((href) => href.startsWith('/')))];
+}

@@ -1,0 +1,100 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { Api, sidebarLinks, signIn } from './support';
+
+/**
+ * axe-core (WCAG 2.1 A and AA) beyond accessibility.spec's fixed routes: every screen the menu offers to each role
+ * (the leader and the assistant as well as the administrator), and what opens over a page: the delete dialog, the
+ * assistant's side panel with an answer in it, the map's card, at desktop and phone widths.
+ */
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const WIDTHS = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+];
+
+let api: Api;
+let site: { id: number; name: string };
+test.beforeAll(async () => {
+  api = await Api.signIn();
+  site = { name: `Axe Roles Tower ${Date.now().toString().slice(-6)}`, id: 0 };
+  site.id = (await api.post<{ data: { id: number } }>('/api/sites', { name: site.name, type: 'union', city: 'Tacoma', state: 'WA', latitude: 47.26, longitude: -122.45 })).data.id;
+});
+test.afterAll(async () => {
+  await api?.dispose();
+});
+
+async function axe(page: Page, label: string) {
+  const result = await new AxeBuilder({ page }).withTags(WCAG).analyze();
+  return result.violations.map((v) => `${label}: ${v.id} (${v.impact}) ${v.help}\n    ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('\n    ')}`);
+}
+
+/** Opens `path`, waits for its content (requests answered, no spinner) and runs axe on the page. */
+async function screen(page: Page, path: string) {
+  await page.goto(path);
+  await expect(page.locator('#main-content')).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('main [role=progressbar]:not([aria-valuenow])')).toHaveCount(0);
+  return axe(page, path);
+}
+
+/**
+ * The leader at desktop width and the assistant at phone width: what differs between roles is which screens the menu
+ * offers, and accessibility.spec already holds the administrator's and the organizer's screens at both widths, so
+ * one width per further role keeps the browser suite within its time.
+ */
+const ROLE_SWEEPS = [
+  { role: 'leader', viewport: WIDTHS[0] },
+  { role: 'assistant', viewport: WIDTHS[1] },
+] as const;
+
+for (const { role, viewport } of ROLE_SWEEPS) {
+  test(`every screen of the ${role} role's menu at ${viewport.width} px`, async ({ page }) => {
+    test.setTimeout(300_000);
+    const person = await api.createUser(role, 'Axe', role);
+    await page.setViewportSize(WIDTHS[0]);
+    await signIn(page, person.email, person.password);
+    const links = await sidebarLinks(page);
+    await page.setViewportSize(viewport);
+    const found: string[] = [];
+    for (const path of links) found.push(...(await screen(page, path)));
+    expect(found).toEqual([]);
+  });
+}
+
+for (const viewport of WIDTHS) {
+  test(`the delete dialog, the assistant's panel and the map card at ${viewport.width} px`, async ({ page }) => {
+    test.setTimeout(180_000);
+    await page.setViewportSize(viewport);
+    await signIn(page);
+    const found: string[] = [];
+
+    await page.goto(`/sites/${site.id}/show`);
+    await page.getByRole('button', { name: 'Delete' }).first().click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    found.push(...(await axe(page, 'delete dialog')));
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+
+    await page.goto('/map');
+    await page.getByRole('textbox', { name: 'Search the map' }).fill(site.name);
+    await page.getByRole('option', { name: new RegExp(site.name) }).first().click();
+    await expect(page.getByTestId('marker-card')).toBeVisible();
+    found.push(...(await axe(page, 'map card')));
+
+    await page.goto('/assistant');
+    await expect(page.locator('#main-content')).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    found.push(...(await axe(page, '/assistant')));
+    await page.goto('/');
+    if (viewport.width < 600) await page.getByTestId('open-drawer').click();
+    await page.getByTestId(viewport.width < 600 ? 'nav-drawer' : 'sidebar').locator('[data-menu-key="assistant"]').click();
+    const panel = page.getByRole('dialog', { name: 'Assistant' });
+    await panel.getByLabel('Ask the assistant').fill(`Who is the general contractor on ${site.name}?`);
+    await panel.getByLabel('Ask the assistant').press('Enter');
+    await expect(panel.getByTestId('assistant-answer').last()).toContainText(/\w+/);
+    await page.waitForLoadState('networkidle');
+    found.push(...(await axe(page, 'assistant panel')));
+
+    expect(found).toEqual([]);
+  });
+}
