@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { Api, signIn } from './support';
+import { Api, sidebarLinks, signIn } from './support';
 
 /**
  * The first hour of each role (issue 13): every sidebar item and every report opens without an error message, a
@@ -22,16 +22,6 @@ function watchApi(page: Page): string[] {
     if (url.pathname.startsWith('/api/') && response.status() >= 400) failures.push(`${response.status()} ${response.request().method()} ${url.pathname}${url.search}`);
   });
   return failures;
-}
-
-/** Every link of the sidebar, groups opened. */
-async function sidebarLinks(page: Page): Promise<string[]> {
-  const sidebar = page.getByTestId('sidebar');
-  await expect(sidebar.locator('[data-menu-key=dashboard]')).toBeVisible();
-  const closed = sidebar.locator('[aria-expanded=false][data-menu-key]');
-  for (let i = await closed.count(); i > 0; i--) await closed.first().click();
-  const hrefs = await sidebar.locator('a[href]').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
-  return [...new Set(hrefs.filter((href) => href.startsWith('/')))];
 }
 
 async function expectPageWorks(page: Page, path: string, failures: string[]) {
