@@ -29,9 +29,16 @@ async function axe(page: Page, label: string) {
   return result.violations.map((v) => `${label}: ${v.id} (${v.impact}) ${v.help}\n    ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('\n    ')}`);
 }
 
-/** Opens `path`, waits for its content (requests answered, no spinner) and runs axe on the page. */
+/**
+ * Opens `path` inside the running app (the router follows a history change, as it does a menu click, without loading
+ * the whole app again), waits for its content (requests answered, no spinner) and runs axe on the page.
+ */
 async function screen(page: Page, path: string) {
-  await page.goto(path);
+  await page.evaluate((to) => {
+    window.history.pushState({}, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  await expect(page).toHaveURL((url) => url.pathname === new URL(path, url).pathname);
   await expect(page.locator('#main-content')).toBeVisible();
   await page.waitForLoadState('networkidle');
   await expect(page.locator('main [role=progressbar]:not([aria-valuenow])')).toHaveCount(0);
@@ -76,7 +83,7 @@ for (const viewport of WIDTHS) {
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
 
     await page.goto('/map');
-    await page.getByRole('textbox', { name: 'Search the map' }).fill(site.name);
+    await page.getByRole('combobox', { name: 'Search the map' }).fill(site.name);
     await page.getByRole('option', { name: new RegExp(site.name) }).first().click();
     await expect(page.getByTestId('marker-card')).toBeVisible();
     found.push(...(await axe(page, 'map card')));

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { Api, sidebarLinks, signIn } from './support';
 
@@ -123,4 +124,52 @@ test('deleting a note asks first', async ({ page }) => {
   await expect(page.getByRole('dialog')).toContainText('Delete this note?');
   await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByText('Talked to the foreman')).toBeVisible();
+});
+
+test('an exported row holds what the list shows for it, with the raw key beside', async ({ page }) => {
+  const name = `Export Match ${Date.now()}`;
+  await api.post('/api/sites', { name, type: 'union', city: 'Tacoma' });
+  await signIn(page);
+  await expect(page.getByTestId('sidebar')).toBeVisible();
+  await page.goto(`/sites?filter=${encodeURIComponent(JSON.stringify({ q: name }))}`);
+  await expect(page.getByText('Displaying 1 to 1 of 1')).toBeVisible({ timeout: 30_000 });
+  const row = page.getByRole('grid').getByRole('row').filter({ hasText: name });
+  const shown = {
+    name: (await row.locator('[data-field="name"]').innerText()).trim(),
+    type: (await row.locator('[data-field="type"]').innerText()).trim(),
+  };
+  expect(shown).toEqual({ name, type: 'Union' });
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const file = await (await download).path();
+  const [header, line] = readFileSync(file!, 'utf8').replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+  const columns = header.split(',');
+  const cells = line.split(',');
+  const cell = (title: string) => cells[columns.indexOf(title)];
+  expect(cell('Name')).toBe(shown.name);
+  expect(cell('Type')).toBe(shown.type);
+  expect(cell('type (key)')).toBe('union');
+});
+
+test('deleting a site from its page asks first, and it can be restored from the deleted records', async ({ page }) => {
+  const name = `Delete Asks ${Date.now()}`;
+  const site = await api.post<{ data: { id: number } }>('/api/sites', { name, type: 'union' });
+  await signIn(page);
+  await expect(page.getByTestId('sidebar')).toBeVisible();
+  await page.goto(`/sites/${site.data.id}/show`);
+  await page.getByRole('button', { name: 'Delete' }).first().click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('They can be restored later from the deleted records.');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  expect((await api.context.get(`/api/sites/${site.data.id}`)).status()).toBe(200);
+
+  await page.getByRole('button', { name: 'Delete' }).first().click();
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await expect.poll(async () => (await api.context.get(`/api/sites/${site.data.id}`)).status()).toBe(404);
+
+  await page.goto('/sites/deleted');
+  const row = page.getByRole('grid').getByRole('row').filter({ hasText: name });
+  await row.getByRole('button', { name: 'Restore' }).click();
+  await expect.poll(async () => (await api.context.get(`/api/sites/${site.data.id}`)).status()).toBe(200);
 });

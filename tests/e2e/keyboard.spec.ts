@@ -50,7 +50,7 @@ test('sign in, skip link, focus on the heading after navigation, map cluster and
   await expect(page.locator('#react-admin-title')).toBeFocused();
 
   // Enter on a cluster zooms in; Enter on a pin opens its card.
-  await page.getByRole('textbox', { name: 'Search the map' }).fill('Keyboard Lofts');
+  await page.getByRole('combobox', { name: 'Search the map' }).fill('Keyboard Lofts');
   await page.getByRole('option', { name: /Keyboard Lofts/ }).first().click();
   const card = page.getByTestId('marker-card');
   await expect(card).toBeVisible();
