@@ -194,7 +194,7 @@ export function FieldDialog({ schema, field, onClose }: { schema: RecordSchema; 
           )}
           {type === 'number' && (
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
-              <TextField select label="Format" value={format} onChange={(event) => setFormat(event.target.value as NumberFieldFormat)} size="small" sx={{ minWidth: 160 }} data-testid="number-format">
+              <TextField select label="Format" value={format} onChange={(event) => setFormat(event.target.value as NumberFieldFormat)} size="small" sx={{ minWidth: 190 }} data-testid="number-format">
                 {NUMBER_FORMATS.map((id) => (
                   <MenuItem key={id} value={id}>
                     {FORMAT_LABELS[id]}

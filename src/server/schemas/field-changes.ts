@@ -159,7 +159,7 @@ export async function fieldImpact(db: Kysely<any>, schema: SchemaRef, field: Fie
   const converted = plan?.retyped ? plan.rewrites.length : 0;
   const blocking = (plan?.choices ?? [])
     .filter((choice) => choice.mapped_to === undefined)
-    .map((choice) => `${plural(choice.records, 'record holds', 'records hold')} “${choice.label}”, which is no longer a choice: map it to another choice or to empty (choice_map).`);
+    .map((choice) => `${plural(choice.records, 'record holds', 'records hold')} “${choice.label}”, which is no longer a choice: map it to another choice or to empty.`);
   const summary: string[] = [];
   const name = field.name;
   if (deleting) summary.push(held ? `${plural(held, 'record')} hold a value of ${name}${records.trashed ? ` (${records.trashed.toLocaleString('en-US')} in the trash)` : ''}: the values are archived and taken out of the records.` : `No record holds a value of ${name}.`);
