@@ -221,7 +221,7 @@ describe('removing a dropdown choice records hold', () => {
 
     const mapped = ok(await admin.post(`/api/schema-fields/${field.id}/impact`, { options: fewer, choice_map: { guarded: 'locked' } }));
     expect(mapped.blocking).toEqual([]);
-    expect(mapped.summary.join(' ')).toMatch(/1 record holding “Guarded” become “Locked”/);
+    expect(mapped.summary.join(' ')).toMatch(/1 record holding “Guarded” becomes “Locked”/);
     ok(await admin.put(`/api/schema-fields/${field.id}`, { options: fewer, choice_map: { guarded: 'locked' } }));
     const read = ok(await admin.get(`/api/sites/${site.id}`));
     expect(read.gate_state).toBe('locked');
