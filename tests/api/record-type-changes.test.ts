@@ -130,7 +130,12 @@ describe('imports into a record type made in the app', () => {
       }),
       201,
     );
-    const result = await runImport(t, admin, importer.id, [{ name: 'deliveries.csv', content: `Ref,Site,Pallets\nD-1,riverside tower ,12\nD-2,${site.id},3\nD-3,Nowhere Plaza,1\n` }]);
+    const content = `Ref,Site,Pallets\nD-1,riverside tower ,12\nD-2,${site.id},3\nD-3,Nowhere Plaza,1\n`;
+    // The preview finds the site by its name as the import does.
+    const preview = await upload(t, admin, '/api/imports/preview', { importer_id: importer.id }, [{ name: 'deliveries.csv', content }]);
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    expect(preview.body.data.rows.map((row: any) => row.errors)).toEqual([[], [], ['site: no record is named “Nowhere Plaza”.']]);
+    const result = await runImport(t, admin, importer.id, [{ name: 'deliveries.csv', content }]);
     expect(result).toMatchObject({ status: 'complete', created_count: 2, failed_count: 1 });
     const rows = (await admin.get(`/api/${deliveries.resource}?sort=name&order=asc`)).body.data;
     expect(rows.map((r: any) => [r.name, r.site, r.pallets])).toEqual([
@@ -216,7 +221,7 @@ describe('removing a dropdown choice records hold', () => {
 
     const mapped = ok(await admin.post(`/api/schema-fields/${field.id}/impact`, { options: fewer, choice_map: { guarded: 'locked' } }));
     expect(mapped.blocking).toEqual([]);
-    expect(mapped.summary.join(' ')).toMatch(/1 record holding “Guarded” become “Locked”/);
+    expect(mapped.summary.join(' ')).toMatch(/1 record holding “Guarded” becomes “Locked”/);
     ok(await admin.put(`/api/schema-fields/${field.id}`, { options: fewer, choice_map: { guarded: 'locked' } }));
     const read = ok(await admin.get(`/api/sites/${site.id}`));
     expect(read.gate_state).toBe('locked');

@@ -26,6 +26,7 @@ import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { TARGETS_BY_KEY } from '../../common/import-targets';
+import { useSchemaByType } from '../records/hooks';
 import { formatBytes, previewImport, startImport, type Preview } from './api';
 
 const MAX_BYTES = 100 * 1024 * 1024;
@@ -87,12 +88,23 @@ export function ImportUpload() {
   }, [files, importerId]);
 
   const importer = importers.find((i) => String(i.id) === importerId);
+  const schema = useSchemaByType(importer ? String(importer.record_type) : '');
+  // Columns by the names of their fields, as the forms show them.
   const mappedColumns = useMemo(() => {
     if (!preview) return [] as Array<{ key: string; label: string }>;
     const keys = new Set<string>();
     for (const row of preview.rows) for (const key of Object.keys(row.values ?? {})) keys.add(key);
-    return [...keys].map((key) => ({ key, label: key.replace(/_/g, ' ') }));
-  }, [preview]);
+    const names = new Map((schema?.fields ?? []).map((field) => [field.slug, field.name]));
+    const label = (key: string) => names.get(key) ?? (key === 'name' ? 'Name' : key.replace(/_id$/, '').replace(/_/g, ' '));
+    return [...keys].map((key) => ({ key, label: label(key) }));
+  }, [preview, schema]);
+  const related = (row: Preview['rows'][number]) =>
+    [row.related?.status && `Status: ${row.related.status}`, row.related?.contractor?.name && `Contractor: ${row.related.contractor.name}`, row.related?.union && `Union: ${row.related.union}`, row.related?.classification && `Class: ${row.related.classification}`, row.related?.contacts?.length ? `${row.related.contacts.length} contact(s)` : null]
+      .filter(Boolean)
+      .join(' · ');
+  // Trades and related records are columns only when the file brings some (a type made in the app has none).
+  const showTrades = preview?.rows.some((row) => row.related?.trades?.length) ?? false;
+  const showRelated = preview?.rows.some((row) => related(row) !== '') ?? false;
   const rowsWithErrors = preview?.rows.filter((row) => row.errors?.length).length ?? 0;
 
   const start = async () => {
@@ -226,8 +238,8 @@ export function ImportUpload() {
                         {column.label}
                       </TableCell>
                     ))}
-                    <TableCell>Trades</TableCell>
-                    <TableCell>Related</TableCell>
+                    {showTrades && <TableCell>Trades</TableCell>}
+                    {showRelated && <TableCell>Related</TableCell>}
                   </TableRow>
                 </TableHead>
                 <TableBody>
@@ -240,12 +252,8 @@ export function ImportUpload() {
                           {describeValue(row.values?.[column.key])}
                         </TableCell>
                       ))}
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>{row.related?.trades.join(', ')}</TableCell>
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                        {[row.related?.status && `Status: ${row.related.status}`, row.related?.contractor?.name && `Contractor: ${row.related.contractor.name}`, row.related?.union && `Union: ${row.related.union}`, row.related?.classification && `Class: ${row.related.classification}`, row.related?.contacts?.length ? `${row.related.contacts.length} contact(s)` : null]
-                          .filter(Boolean)
-                          .join(' · ')}
-                      </TableCell>
+                      {showTrades && <TableCell sx={{ whiteSpace: 'nowrap' }}>{row.related?.trades.join(', ')}</TableCell>}
+                      {showRelated && <TableCell sx={{ whiteSpace: 'nowrap' }}>{related(row)}</TableCell>}
                     </TableRow>
                   ))}
                 </TableBody>

@@ -143,7 +143,8 @@ export default function MarketSharePage() {
                       height={Math.max(220, chartRows.length * (narrow ? 28 : 32) + 80)}
                       layout="horizontal"
                       yAxis={[{ scaleType: 'band', data: chartRows.map((r) => r.label), width: narrow ? 90 : 150 }]}
-                      xAxis={[{ valueFormatter: (v: number) => (m === 'value' ? formatMoney(v) : formatNumber(v)) }]}
+                      // Whole steps: a few sites would otherwise get ticks at 0.5, shown rounded as 0 0 1 1.
+                      xAxis={[{ tickMinStep: 1, valueFormatter: (v: number) => (m === 'value' ? formatMoney(v) : formatNumber(v)) }]}
                       series={[
                         { label: 'Union', data: chartRows.map((r) => r.union[m]), stack: 'work', color: UNION_COLOR, valueFormatter: (v) => show(m, v ?? 0) },
                         { label: 'Non-union', data: chartRows.map((r) => r.non_union[m]), stack: 'work', color: NON_UNION_COLOR, valueFormatter: (v) => show(m, v ?? 0) },

@@ -50,7 +50,9 @@ export function FieldDialog({ schema, field, onClose }: { schema: RecordSchema; 
   const [orientation, setOrientation] = useState(options.orientation === 'horizontal' ? 'horizontal' : 'vertical');
   const [target, setTarget] = useState(typeof options.target === 'string' ? options.target : 'contact');
   const [format, setFormat] = useState<NumberFieldFormat>((NUMBER_FORMATS as readonly unknown[]).includes(options.format) ? (options.format as NumberFieldFormat) : 'decimal');
-  const [limits, setLimits] = useState({ min: numberText(options.min), max: numberText(options.max), step: numberText(options.step) });
+  // A number field's range and step; another type's min and max (a text's length) are not a range to offer.
+  const wasNumber = field?.type === 'number';
+  const [limits, setLimits] = useState({ min: wasNumber ? numberText(options.min) : '', max: wasNumber ? numberText(options.max) : '', step: wasNumber ? numberText(options.step) : '' });
   const [searchable, setSearchable] = useState(options.searchable === true);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
@@ -60,6 +62,19 @@ export function FieldDialog({ schema, field, onClose }: { schema: RecordSchema; 
 
   // A change edited after its impact was shown is asked about again.
   useEffect(() => setImpact(null), [type, choices, multiple, target, format, limits]);
+  // Where the removed choices go changes what the change does: the impact is asked again with the mapping.
+  const mapping = JSON.stringify(choiceMap);
+  useEffect(() => {
+    if (!field || !impact?.choices?.length) return;
+    let current = true;
+    fieldImpact(field.id, { ...(builtIn ? {} : { type }), options: buildOptions(), choice_map: choiceMap })
+      .then((next) => current && setImpact(next))
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [mapping]);
 
   const effectiveSlug = field ? field.slug : slugTouched ? slug : slugifyField(name);
   const canSearch = !builtIn && SEARCHABLE_KINDS.has(valueKind(type, { input: options.input }));
@@ -67,7 +82,8 @@ export function FieldDialog({ schema, field, onClose }: { schema: RecordSchema; 
   const buildOptions = () => {
     const next: Record<string, unknown> = { ...options };
     for (const key of ['choices', 'multiple', 'orientation', 'target', 'help', 'format', 'min', 'max', 'step', 'searchable']) delete next[key];
-    if (type !== 'number') for (const key of ['min', 'max', 'step'] as const) if (options[key] !== undefined) next[key] = options[key];
+    // Another type's own limits stay; a number field's range goes with its type.
+    if (type !== 'number' && !wasNumber) for (const key of ['min', 'max', 'step'] as const) if (options[key] !== undefined) next[key] = options[key];
     if (type === 'number') {
       next.format = format;
       for (const key of ['min', 'max', 'step'] as const) if (numberOf(limits[key]) !== undefined) next[key] = numberOf(limits[key]);
@@ -194,7 +210,7 @@ export function FieldDialog({ schema, field, onClose }: { schema: RecordSchema; 
           )}
           {type === 'number' && (
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
-              <TextField select label="Format" value={format} onChange={(event) => setFormat(event.target.value as NumberFieldFormat)} size="small" sx={{ minWidth: 160 }} data-testid="number-format">
+              <TextField select label="Format" value={format} onChange={(event) => setFormat(event.target.value as NumberFieldFormat)} size="small" sx={{ minWidth: 190 }} data-testid="number-format">
                 {NUMBER_FORMATS.map((id) => (
                   <MenuItem key={id} value={id}>
                     {FORMAT_LABELS[id]}

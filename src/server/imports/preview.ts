@@ -6,6 +6,7 @@ import { cleanHeaders, isBlankRecord, readCsv } from './csv-reader.js';
 import { customTargets } from './importer-service.js';
 import { createMapper, keyFieldOf, newRecordDefaults, type ImporterConfig } from './mapper.js';
 import { definitionFor } from './record-types.js';
+import { relationNames } from './relation-names.js';
 import type { UploadedFile } from './uploads.js';
 
 const PREVIEW_ROWS = 20;
@@ -24,6 +25,7 @@ export async function previewFile(ctx: AppContext, file: UploadedFile, importer:
   const rows: any[] = [];
   let mapper: ReturnType<typeof createMapper> | null = null;
   const validate = createBatchValidator(fields, def.readOnly ?? []);
+  const mappedRows: Array<{ line: number; cells: string[]; mapped: ReturnType<ReturnType<typeof createMapper>['map']> }> = [];
   for await (const record of readCsv(file.path, file.encoding, { maxRecords: PREVIEW_ROWS * 3 })) {
     if (record.index === -1) {
       headers = cleanHeaders(record.cells);
@@ -31,26 +33,32 @@ export async function previewFile(ctx: AppContext, file: UploadedFile, importer:
       continue;
     }
     if (isBlankRecord(record.cells)) continue;
-    if (rows.length >= PREVIEW_ROWS) break;
-    if (!mapper) {
-      rows.push({ line: record.line, cells: record.cells });
-      continue;
-    }
-    const mapped = mapper.map(record.cells, record.line, record.index);
+    if (rows.length + mappedRows.length >= PREVIEW_ROWS) break;
+    if (!mapper) rows.push({ line: record.line, cells: record.cells });
+    else mappedRows.push({ line: record.line, cells: record.cells, mapped: mapper.map(record.cells, record.line, record.index) });
+  }
+  // Relation columns that name their records are checked as the import does, by the names.
+  const names = await relationNames(ctx.db, ctx.resources, fields, mappedRows.map((row) => row.mapped.values));
+  for (const { line, cells, mapped } of mappedRows) {
     const errors = [...mapped.errors];
     const candidate: Record<string, unknown> = { ...mapped.values };
+    // A name that finds no record fails the row before its values are checked, as in the import.
+    const unnamed = names.resolve(candidate);
+    errors.push(...unnamed);
     for (const [field, fallback] of Object.entries(newRecordDefaults(importer, type))) {
       if ((candidate[field] === undefined || candidate[field] === '') && field in fields) candidate[field] = fallback;
     }
-    try {
-      const logic = await records.formLogic(def, candidate);
-      validate(withSetValues(candidate, logic, fields, def.readOnly), { mode: 'create', hidden: logic.hidden });
-    } catch (error) {
-      errors.push(reasonOf(error));
+    if (!unnamed.length) {
+      try {
+        const logic = await records.formLogic(def, candidate);
+        validate(withSetValues(candidate, logic, fields, def.readOnly), { mode: 'create', hidden: logic.hidden });
+      } catch (error) {
+        errors.push(reasonOf(error));
+      }
     }
     rows.push({
-      line: record.line,
-      cells: record.cells,
+      line,
+      cells,
       values: mapped.values,
       related: {
         trades: mapped.trades,

@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { ResourceRegistry } from '../records/registry.js';
 import type { FieldSpec } from '../records/resource.js';
 
@@ -6,11 +6,11 @@ const isName = (value: unknown): value is string => typeof value === 'string' &&
 
 /**
  * A relation column of a file may name the related record (`Riverside Tower`) instead of giving its id: the names
- * of a chunk are looked up at once, by name (case and spaces aside) among the live records of the related type
+ * of a chunk (or of a preview) are looked up at once, by name (case and spaces aside) among the live records of the related type
  * (a type made in the app: its records only). Returns, by field, the id of each name found; a name that matches
  * no record or several is left out, and `resolve` says so for the row.
  */
-export async function relationNames(trx: Transaction<any>, resources: ResourceRegistry, fields: Record<string, FieldSpec>, rows: ReadonlyArray<Record<string, unknown>>) {
+export async function relationNames(trx: Kysely<any>, resources: ResourceRegistry, fields: Record<string, FieldSpec>, rows: ReadonlyArray<Record<string, unknown>>) {
   const found = new Map<string, Map<string, number | 'several'>>();
   for (const [field, spec] of Object.entries(fields)) {
     const ref = spec.references;

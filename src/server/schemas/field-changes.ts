@@ -159,17 +159,17 @@ export async function fieldImpact(db: Kysely<any>, schema: SchemaRef, field: Fie
   const converted = plan?.retyped ? plan.rewrites.length : 0;
   const blocking = (plan?.choices ?? [])
     .filter((choice) => choice.mapped_to === undefined)
-    .map((choice) => `${plural(choice.records, 'record holds', 'records hold')} “${choice.label}”, which is no longer a choice: map it to another choice or to empty (choice_map).`);
+    .map((choice) => `${plural(choice.records, 'record holds', 'records hold')} “${choice.label}”, which is no longer a choice: map it to another choice or to empty.`);
   const summary: string[] = [];
   const name = field.name;
-  if (deleting) summary.push(held ? `${plural(held, 'record')} hold a value of ${name}${records.trashed ? ` (${records.trashed.toLocaleString('en-US')} in the trash)` : ''}: the values are archived and taken out of the records.` : `No record holds a value of ${name}.`);
+  if (deleting) summary.push(held ? `${plural(held, 'record holds', 'records hold')} a value of ${name}${records.trashed ? ` (${records.trashed.toLocaleString('en-US')} in the trash)` : ''}: the values are archived and taken out of the records.` : `No record holds a value of ${name}.`);
   if (plan?.retyped) {
-    summary.push(`${plural(held, 'record')} hold a value of ${name}: ${plural(converted, 'value is', 'values are')} rewritten as the new type${archived ? `, ${plural(archived, 'value cannot', 'values cannot')} become one and ${archived === 1 ? 'is' : 'are'} archived` : ''}.`);
+    summary.push(`${plural(held, 'record holds', 'records hold')} a value of ${name}: ${plural(converted, 'value is', 'values are')} rewritten as the new type${archived ? `, ${plural(archived, 'value cannot', 'values cannot')} become one and ${archived === 1 ? 'is' : 'are'} archived` : ''}.`);
   }
   for (const choice of plan?.choices ?? []) {
     if (choice.mapped_to === undefined) continue;
     const to = choice.mapped_to === null ? 'empty' : `“${normaliseChoices((change.next?.options ?? field.options)?.choices).find((c) => c.value === choice.mapped_to)?.label ?? choice.mapped_to}”`;
-    summary.push(`${plural(choice.records, 'record')} holding “${choice.label}” become ${to}.`);
+    summary.push(`${plural(choice.records, 'record')} holding “${choice.label}” ${choice.records === 1 ? 'becomes' : 'become'} ${to}.`);
   }
   const removedBlocks = logic.filter((block) => block.effect === 'removed').length;
   const lessActions = logic.filter((block) => block.effect === 'action removed').length;
