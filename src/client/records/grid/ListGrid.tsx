@@ -138,8 +138,15 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
           else if (next.page !== page) setPage(next.page);
         }}
         pageSizeOptions={PER_PAGE_CHOICES}
-        sortModel={listSortToSortModel(sort)}
-        onSortModelChange={(model) => setSort(sortModelToListSort(model))}
+        sortModel={listSortToSortModel(sort).filter((item) => shownColumns.some((column) => column.field === item.field))}
+        onSortModelChange={(model) => {
+          const next = sortModelToListSort(model);
+          // The grid has no column for a list's default order (`id`) and reports it dropped: that is not the person's
+          // choice, and a URL change made for it would undo a redirect (a refused list going to /access-denied).
+          if (next.field === sort.field && next.order === sort.order) return;
+          if (!next.field && !shownColumns.some((column) => column.field === sort.field)) return;
+          setSort(next);
+        }}
         checkboxSelection={Boolean(bulkActionButtons)}
         disableRowSelectionOnClick
         keepNonExistentRowsSelected
