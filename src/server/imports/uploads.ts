@@ -99,9 +99,13 @@ export async function receiveCsvUpload(request: FastifyRequest, folder: string, 
           done(null, chunk);
         },
       });
+      const sink = createWriteStream(temporary);
       try {
-        await pipeline(part.file, gate, createWriteStream(temporary));
+        await pipeline(part.file, gate, sink);
       } catch (error: any) {
+        // A refused file's stream may still be opening its file: wait until it is closed, or the cleanup below
+        // would run first and the file appear after it.
+        if (!sink.closed) await new Promise<void>((resolve) => sink.once('close', () => resolve()));
         if (error instanceof HttpError) throw error;
         if (error?.code === 'FST_REQ_FILE_TOO_LARGE' || error?.statusCode === 413) throw tooLarge(name, limitBytes);
         throw error;
