@@ -60,8 +60,8 @@ test('a searchable custom text field finds its site in the sites list, and the m
   await page.goto('/sites');
   const search = page.getByRole('searchbox').or(page.getByPlaceholder('Search')).first();
   await search.fill(gateCode);
-  await expect(page.getByRole('gridcell', { name: site.name })).toBeVisible();
-  await expect(page.getByRole('gridcell', { name: `Fresno Lot ${stamp}` })).toHaveCount(0);
+  await expect(page.getByRole('gridcell', { name: site.name, exact: true })).toBeVisible();
+  await expect(page.getByRole('gridcell', { name: `Fresno Lot ${stamp}`, exact: true })).toHaveCount(0);
 
   await page.goto(`/map?lat=${SPOT.lat}&lng=${SPOT.lng}&z=17`);
   const pin = page.locator(`[data-testid=map-site][data-id="${site.id}"]`);

@@ -122,7 +122,7 @@ export function MarkerCard({ marker, version, typeColors, onClose, onOpen, onOpe
       {shown && (
         <>
           <Stack direction="row" spacing={1} sx={{ mt: 1.5, flexWrap: 'wrap', rowGap: 1 }}>
-            <Chip size="small" label={<FieldValue resource={shown.kind === 'site' ? 'sites' : 'contractors'} field="type" record={shown} />} sx={{ bgcolor: colour, color: '#fff', fontWeight: 600 }} />
+            <Chip size="small" label={<FieldValue resource={shown.kind === 'site' ? 'sites' : 'contractors'} field="type" record={shown} />} sx={{ bgcolor: colour, color: '#fff', fontWeight: 600, '& .MuiChip-label *': { color: 'inherit' } }} />
             {shown.status && (
               <Chip
                 size="small"
