@@ -162,6 +162,9 @@ test('deleting a site from its page asks first, and it can be restored from the 
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText('They can be restored later from the deleted records.');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
+  // While the dialog closes the page behind it is still hidden from the accessibility tree, and the first
+  // 'Delete' button found would be the closing dialog's own.
+  await expect(dialog).toBeHidden();
   expect((await api.context.get(`/api/sites/${site.data.id}`)).status()).toBe(200);
 
   await page.getByRole('button', { name: 'Delete' }).first().click();
