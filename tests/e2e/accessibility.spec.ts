@@ -1,13 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { Api, signIn } from './support';
+import { expect, test } from '@playwright/test';
+import { Api, axeScreen, axeViolations, signIn } from './support';
 
 /**
  * axe-core over the screens of SPEC section 2, signed in as an administrator and as an organizer, at 1280 and
  * 390 px: no violation of WCAG 2.1 A or AA (issue 19, docs/accessibility.md). One browser page per role and width,
- * each route opened in turn, so the whole sweep stays within a few minutes.
+ * each route opened in turn inside the running app, so the whole sweep stays within a few minutes.
  */
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const WIDTHS = [
   { width: 1280, height: 800 },
   { width: 390, height: 844 },
@@ -30,17 +28,6 @@ test.afterAll(async () => {
 const everyone = () => ['/', '/actions', '/tasks', '/notifications', '/settings', '/map', '/sites', '/contacts', `/sites/${siteId}/show`, `/sites/${siteId}/edit`, '/sites/create', '/reports/market-share'];
 const adminOnly = ['/imports', '/importers', '/schemas', '/site-statuses', '/unions', '/users', '/roles'];
 
-/** Waits for the route's content (its requests answered, no spinner) and runs axe on the whole page. */
-async function violations(page: Page, path: string) {
-  await page.goto(path);
-  await expect(page.locator('main')).toBeVisible();
-  await page.waitForLoadState('networkidle');
-  // Only spinners: a determinate bar (a goal's progress) is content.
-  await expect(page.locator('main [role=progressbar]:not([aria-valuenow])')).toHaveCount(0);
-  const result = await new AxeBuilder({ page }).withTags(WCAG).analyze();
-  return result.violations.map((v) => `${path}: ${v.id} (${v.impact}) ${v.help}\n    ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('\n    ')}`);
-}
-
 for (const viewport of WIDTHS) {
   test(`guest screens have no WCAG 2.1 A/AA violation at ${viewport.width} px`, async ({ page }) => {
     await page.setViewportSize(viewport);
@@ -48,8 +35,7 @@ for (const viewport of WIDTHS) {
     for (const path of ['/login', '/password/reset', '/404']) {
       await page.goto(path);
       await expect(page.locator('h1')).toBeVisible();
-      const result = await new AxeBuilder({ page }).withTags(WCAG).analyze();
-      found.push(...result.violations.map((v) => `${path}: ${v.id} ${v.help}`));
+      found.push(...(await axeViolations(page, path)));
     }
     expect(found).toEqual([]);
   });
@@ -62,7 +48,7 @@ for (const viewport of WIDTHS) {
       else await signIn(page, organizer.email, organizer.password);
       await expect(page.getByTestId('greeting')).toBeVisible();
       const found: string[] = [];
-      for (const path of role === 'admin' ? [...everyone(), ...adminOnly] : everyone()) found.push(...(await violations(page, path)));
+      for (const path of role === 'admin' ? [...everyone(), ...adminOnly] : everyone()) found.push(...(await axeScreen(page, path)));
       expect(found).toEqual([]);
     });
   }

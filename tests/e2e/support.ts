@@ -1,4 +1,5 @@
 /** Shared helpers for the e2e tests: API calls as the administrator, users with fewer permissions, sign-in. */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, request, type APIRequestContext, type Page } from '@playwright/test';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, E2E_PORT } from '../../playwright.config';
 
@@ -84,4 +85,30 @@ export async function sidebarLinks(page: Page): Promise<string[]> {
   for (let i = await closed.count(); i > 0; i--) await closed.first().click();
   const hrefs = await sidebar.locator('a[href]').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
   return [...new Set(hrefs.filter((href) => href.startsWith('/')))];
+}
+
+/** The rules the accessibility sweeps hold every screen to: WCAG 2.1 A and AA. */
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/** axe-core on the whole page as it is now, each violation as one readable line (`label` says where). */
+export async function axeViolations(page: Page, label: string): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(WCAG).analyze();
+  return result.violations.map((v) => `${label}: ${v.id} (${v.impact}) ${v.help}\n    ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('\n    ')}`);
+}
+
+/**
+ * Opens `path` inside the running app (the router follows a history change as it does a menu click, without loading
+ * the whole app again), waits for its content (requests answered, no spinner) and runs axe on the page.
+ */
+export async function axeScreen(page: Page, path: string): Promise<string[]> {
+  await page.evaluate((to) => {
+    window.history.pushState({}, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  await expect(page).toHaveURL((url) => url.pathname === new URL(path, url).pathname);
+  await expect(page.locator('#main-content')).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  // Only spinners: a determinate bar (a goal's progress) is content.
+  await expect(page.locator('main [role=progressbar]:not([aria-valuenow])')).toHaveCount(0);
+  return axeViolations(page, path);
 }

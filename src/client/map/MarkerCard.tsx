@@ -22,7 +22,7 @@ import { useLiveSchema, useVisibleDescriptors } from '../records/hooks';
 import { FieldValue } from '../records/FieldValue';
 import { TASK_TYPES } from '../work/shared';
 import { fetchCard, type MarkerCard as Card } from './api';
-import { CONTRACTOR_COLORS, statusColor, typeColor } from './colors';
+import { CONTRACTOR_COLORS, statusColor, textOn, typeColor } from './colors';
 
 export interface MarkerCardProps {
   marker: { kind: 'site' | 'contractor'; id: number };
@@ -122,7 +122,7 @@ export function MarkerCard({ marker, version, typeColors, onClose, onOpen, onOpe
       {shown && (
         <>
           <Stack direction="row" spacing={1} sx={{ mt: 1.5, flexWrap: 'wrap', rowGap: 1 }}>
-            <Chip size="small" label={<FieldValue resource={shown.kind === 'site' ? 'sites' : 'contractors'} field="type" record={shown} />} sx={{ bgcolor: colour, color: '#fff', fontWeight: 600, '& .MuiChip-label *': { color: 'inherit' } }} />
+            <Chip size="small" label={<FieldValue resource={shown.kind === 'site' ? 'sites' : 'contractors'} field="type" record={shown} />} sx={{ bgcolor: colour, color: textOn(colour), fontWeight: 600, '& .MuiChip-label *': { color: 'inherit' } }} />
             {shown.status && (
               <Chip
                 size="small"

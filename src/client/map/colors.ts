@@ -1,3 +1,5 @@
+import { getContrastRatio } from '@mui/material/styles';
+
 /**
  * Marker colours. A site's fill is its type (the site type's own colour when an administrator set one, else
  * this palette); its ring is its status, and so is the glyph in its middle (colour is never the only sign of
@@ -46,6 +48,14 @@ export function typeColor(type: string, custom?: Record<string, string | null | 
 export function statusColor(statusId: number | null, custom?: Record<number, string | null | undefined>): string {
   if (statusId === null) return '#ffffff';
   return custom?.[statusId] || STATUS_PALETTE[statusId % STATUS_PALETTE.length];
+}
+
+/**
+ * Text to write on a fill an administrator may have chosen: white or black, whichever reads better. One of the
+ * two always passes WCAG's 4.5:1 for any fill.
+ */
+export function textOn(fill: string): string {
+  return getContrastRatio(fill, '#ffffff') >= getContrastRatio(fill, '#000000') ? '#ffffff' : '#000000';
 }
 
 /** Legend of the region measures; the server computes each region's fill (docs/map.md). */
