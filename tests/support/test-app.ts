@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,6 +21,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Set by tests/api/global-setup.ts when the API suite runs on PostgreSQL (server's `postgres` database). */
     TEST_DATABASE_URL: string | undefined;
+    /** A migrated PGlite data folder (its `db` folder) made by tests/api/global-setup.ts, copied by each app. */
+    PGLITE_TEMPLATE: string | undefined;
   }
 }
 
@@ -92,6 +94,14 @@ export function testDatabaseUrl(): string | undefined {
   }
 }
 
+function pgliteTemplate(): string | undefined {
+  try {
+    return inject('PGLITE_TEMPLATE') || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A fresh database on the PostgreSQL server behind `serverUrl`; `drop()` removes it. */
 export async function createPostgresDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `test_${randomBytes(6).toString('hex')}`;
@@ -142,6 +152,10 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<T
     ...overrides,
   };
   const config = loadConfig(env);
+  const template = pgliteTemplate();
+  if (!config.databaseUrl && ownDataDir && template && !existsSync(path.join(dataDir, 'db'))) {
+    cpSync(path.join(template, 'db'), path.join(dataDir, 'db'), { recursive: true });
+  }
   const database = await openDatabase(config);
   let app: FastifyInstance | undefined;
   const cleanup = async () => {
