@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { Api, sidebarLinks, signIn } from './support';
+import { Api, openInApp, sidebarLinks, signIn } from './support';
 
 /**
  * The first hour of each role (issue 13): every sidebar item and every report opens without an error message, a
@@ -27,12 +27,13 @@ function watchApi(page: Page): string[] {
 
 async function expectPageWorks(page: Page, path: string, failures: string[]) {
   const before = failures.length;
-  await page.goto(path);
+  await openInApp(page, path);
   const main = page.locator('#main-content');
   await expect(main, `${path}: main area`).toBeVisible({ timeout: 30_000 });
   await expect.poll(async () => (await main.innerText()).trim().length, { message: `${path}: blank main area`, timeout: 20_000 }).toBeGreaterThan(10);
   // The page's own requests answered before they are judged (realtime has its own socket, not counted here).
   await page.waitForLoadState('networkidle', { timeout: 30_000 });
+  await expect(main.locator('[role=progressbar]:not([aria-valuenow])'), `${path}: still loading`).toHaveCount(0, { timeout: 20_000 });
   expect(page.url(), `${path}: refused`).not.toContain('/access-denied');
   await expect(page.getByTestId('access-denied'), `${path}: refused`).toHaveCount(0);
   await expect(main.locator('.MuiAlert-standardError, .MuiAlert-filledError'), `${path}: error message`).toHaveCount(0);
@@ -51,8 +52,8 @@ for (const role of ['admin', 'leader', 'user', 'assistant'] as const) {
     else await signIn(page);
     const links = await sidebarLinks(page);
     expect(links.length).toBeGreaterThan(3);
-    // Each page is a full load of the app (about 4 s on a busy two-core machine); the administrator has 40-odd.
-    test.setTimeout(120_000 + links.length * 15_000);
+    // The administrator has 40-odd items, each a few seconds on a busy two-core machine.
+    test.setTimeout(120_000 + links.length * 10_000);
     if (role !== 'assistant') expect(links.filter((link) => link.startsWith('/reports/')).length, 'reports in the sidebar').toBeGreaterThan(0);
     for (const link of links) await expectPageWorks(page, link, failures);
     await context.close();

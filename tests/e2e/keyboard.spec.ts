@@ -62,10 +62,11 @@ test('sign in, skip link, focus on the heading after navigation, map cluster and
     if ((await cluster.count()) === 0) break;
     await cluster.focus();
     await page.keyboard.press('Enter');
-    await page.waitForTimeout(1200);
+    // The flight and the new view's markers take a while on a busy machine; a pin ends the wait early.
+    await page.waitForSelector('[data-testid=map-site]', { timeout: 8_000 }).catch(() => {});
   }
   const pin = page.getByRole('button', { name: /^Keyboard (Lofts|Yards), Union, / }).first();
-  await expect(pin).toBeVisible();
+  await expect(pin).toBeVisible({ timeout: 20_000 });
   await pin.focus();
   await page.keyboard.press('Enter');
   await expect(card).toBeVisible();

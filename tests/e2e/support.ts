@@ -97,14 +97,21 @@ export async function axeViolations(page: Page, label: string): Promise<string[]
 }
 
 /**
- * Opens `path` inside the running app (the router follows a history change as it does a menu click, without loading
- * the whole app again), waits for its content (requests answered, no spinner) and runs axe on the page.
+ * Opens `path` inside the running app: the router follows a history change as it does a menu click, without loading
+ * the whole app again (a full load costs seconds on a busy two-core machine).
  */
-export async function axeScreen(page: Page, path: string): Promise<string[]> {
+export async function openInApp(page: Page, path: string) {
   await page.evaluate((to) => {
     window.history.pushState({}, '', to);
     window.dispatchEvent(new PopStateEvent('popstate'));
   }, path);
+}
+
+/**
+ * Opens `path` inside the running app, waits for its content (requests answered, no spinner) and runs axe on the page.
+ */
+export async function axeScreen(page: Page, path: string): Promise<string[]> {
+  await openInApp(page, path);
   await expect(page).toHaveURL((url) => url.pathname === new URL(path, url).pathname);
   await expect(page.locator('#main-content')).toBeVisible();
   await page.waitForLoadState('networkidle');

@@ -59,6 +59,9 @@ export function MarkersLayer(props: MarkersLayerProps) {
   const group = useRef<L.LayerGroup | null>(null);
   const controller = useRef<AbortController | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  // The last answer and how to draw it: labels and colours arriving after it redraw what is on the map.
+  const shown = useRef<MarkerItem[]>([]);
+  const draw = useRef<((items: MarkerItem[]) => void) | null>(null);
 
   useEffect(() => {
     const layerGroup = L.layerGroup().addTo(map);
@@ -73,6 +76,7 @@ export function MarkersLayer(props: MarkersLayerProps) {
 
   useEffect(() => {
     const render = (items: MarkerItem[]) => {
+      shown.current = items;
       const { typeColors, statusColors, typeLabels, statusLabels, contractorTypeLabels, onSelect } = latest.current;
       const centre = map.getCenter().lng;
       const seen = new Set<string>();
@@ -178,12 +182,18 @@ export function MarkersLayer(props: MarkersLayerProps) {
       timer.current = setTimeout(() => void load(), DEBOUNCE_MS);
     };
 
+    draw.current = render;
     map.on('moveend', schedule);
     schedule();
     return () => {
       map.off('moveend', schedule);
+      draw.current = null;
     };
   }, [map, props.layers.join(','), JSON.stringify(props.filters), props.version]);
+
+  useEffect(() => {
+    draw.current?.(shown.current);
+  }, [props.typeLabels, props.statusLabels, props.contractorTypeLabels, props.typeColors, props.statusColors]);
 
   return null;
 }
