@@ -42,7 +42,7 @@ export default function UserPerformancePage() {
       <Typography component="span" variant="caption" color="text.secondary">
         {row.goals[key] !== null ? ` / ${formatNumber(row.goals[key])}` : ''}
       </Typography>
-      {row.goals[key] ? <LinearProgress variant="determinate" value={Math.min(100, row.progress[key] ?? 0)} sx={{ height: 4, borderRadius: 2 }} /> : null}
+      {row.goals[key] ? <LinearProgress variant="determinate" value={Math.min(100, row.progress[key] ?? 0)} aria-label={`${LABELS[key]}: ${formatNumber(row.done[key])} of ${formatNumber(row.goals[key])}`} sx={{ height: 4, borderRadius: 2 }} /> : null}
     </Box>
   );
   const columns: Column<Row>[] = [

@@ -35,6 +35,10 @@ export const theme: RaThemeOptions = {
   },
   components: {
     ...defaultLightTheme.components,
+    // Every spinner and progress bar has a name for screen readers (axe aria-progressbar-name), wherever it is drawn
+    // (react-admin's and the data grid's included); one given on the spot wins.
+    MuiCircularProgress: { defaultProps: { 'aria-label': 'Loading' } },
+    MuiLinearProgress: { defaultProps: { 'aria-label': 'Loading' } },
     MuiCssBaseline: {
       styleOverrides: {
         // Links, and anything given a tabindex, show where the keyboard is. Text fields show it by their
