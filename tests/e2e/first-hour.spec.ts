@@ -31,8 +31,6 @@ async function expectPageWorks(page: Page, path: string, failures: string[]) {
   const main = page.locator('#main-content');
   await expect(main, `${path}: main area`).toBeVisible({ timeout: 30_000 });
   await expect.poll(async () => (await main.innerText()).trim().length, { message: `${path}: blank main area`, timeout: 20_000 }).toBeGreaterThan(10);
-  // The page's own requests answered before they are judged (realtime has its own socket, not counted here).
-  await page.waitForLoadState('networkidle', { timeout: 30_000 });
   await expect(main.locator('[role=progressbar]:not([aria-valuenow])'), `${path}: still loading`).toHaveCount(0, { timeout: 20_000 });
   expect(page.url(), `${path}: refused`).not.toContain('/access-denied');
   await expect(page.getByTestId('access-denied'), `${path}: refused`).toHaveCount(0);

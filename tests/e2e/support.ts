@@ -101,10 +101,45 @@ export async function axeViolations(page: Page, label: string): Promise<string[]
  * the whole app again (a full load costs seconds on a busy two-core machine).
  */
 export async function openInApp(page: Page, path: string) {
+  const traffic = watchTraffic(page);
   await page.evaluate((to) => {
     window.history.pushState({}, '', to);
     window.dispatchEvent(new PopStateEvent('popstate'));
   }, path);
+  await traffic.settled();
+}
+
+const watched = new WeakMap<Page, { settled(): Promise<void> }>();
+
+/**
+ * Requests in flight on the page. `settled()` waits until none has been open for half a second: what
+ * `waitForLoadState('networkidle')` does for a navigation, which a history change inside the app is not (that wait
+ * returns at once, before the new screen has asked for anything).
+ */
+function watchTraffic(page: Page) {
+  let traffic = watched.get(page);
+  if (traffic) return traffic;
+  let open = 0;
+  let lastChange = Date.now();
+  page.on('request', () => {
+    open++;
+    lastChange = Date.now();
+  });
+  const done = () => {
+    open = Math.max(0, open - 1);
+    lastChange = Date.now();
+  };
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  traffic = {
+    async settled() {
+      // Give the router a moment to start the new screen's requests.
+      await page.waitForTimeout(100);
+      await expect.poll(() => open === 0 && Date.now() - lastChange >= 500, { timeout: 30_000, intervals: [100] }).toBe(true);
+    },
+  };
+  watched.set(page, traffic);
+  return traffic;
 }
 
 /**
@@ -114,7 +149,6 @@ export async function axeScreen(page: Page, path: string): Promise<string[]> {
   await openInApp(page, path);
   await expect(page).toHaveURL((url) => url.pathname === new URL(path, url).pathname);
   await expect(page.locator('#main-content')).toBeVisible();
-  await page.waitForLoadState('networkidle');
   // Only spinners: a determinate bar (a goal's progress) is content.
   await expect(page.locator('main [role=progressbar]:not([aria-valuenow])')).toHaveCount(0);
   return axeViolations(page, path);

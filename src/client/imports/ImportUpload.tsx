@@ -162,8 +162,7 @@ export function ImportUpload() {
               label="Importer"
               value={importerId}
               onChange={(event) => setImporterId(event.target.value)}
-              disabled={isPending}
-              helperText={importer?.description ? String(importer.description) : 'How the columns of the file become records'}
+              helperText={isPending ? 'Loading the importers…' : importer?.description ? String(importer.description) : 'How the columns of the file become records'}
               fullWidth
               slotProps={{ select: { inputProps: { 'data-testid': 'importer-select' } } }}
             >
