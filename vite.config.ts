@@ -55,7 +55,11 @@ export default defineConfig({
           globalSetup: ['tests/api/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          fileParallelism: false,
+          // Each file starts its own app on its own database (a copied PGlite folder or a PostgreSQL database of
+          // its own), so two files at once are safe; the embedded database runs on the test's thread, so two workers
+          // keep both cores of a small machine busy.
+          fileParallelism: true,
+          maxWorkers: 2,
         },
       },
     ],

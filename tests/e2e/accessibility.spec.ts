@@ -2,8 +2,7 @@ import { expect, test } from '@playwright/test';
 import { Api, axeScreen, axeViolations, signIn } from './support';
 
 /**
- * axe-core over the screens of SPEC section 2, signed in as an administrator and as an organizer, at 1280 and
- * 390 px: no violation of WCAG 2.1 A or AA (issue 19, docs/accessibility.md). One browser page per role and width,
+ * axe-core over the screens of SPEC section 2: no violation of WCAG 2.1 A or AA (issue 19, docs/accessibility.md). One browser page per role and width,
  * each route opened in turn inside the running app, so the whole sweep stays within a few minutes.
  */
 const WIDTHS = [
@@ -40,16 +39,30 @@ for (const viewport of WIDTHS) {
     expect(found).toEqual([]);
   });
 
-  for (const role of ['admin', 'organizer'] as const) {
-    test(`${role} screens have no WCAG 2.1 A/AA violation at ${viewport.width} px`, async ({ page }) => {
-      test.setTimeout(360_000);
-      await page.setViewportSize(viewport);
-      if (role === 'admin') await signIn(page);
-      else await signIn(page, organizer.email, organizer.password);
-      await expect(page.getByTestId('greeting')).toBeVisible();
-      const found: string[] = [];
-      for (const path of role === 'admin' ? [...everyone(), ...adminOnly] : everyone()) found.push(...(await axeScreen(page, path)));
-      expect(found).toEqual([]);
-    });
-  }
+}
+
+/**
+ * Every screen of each role's menu is held to axe at 1280 px by first-hour.spec's walk; here the record screens no
+ * menu item opens, at 1280 px, and every screen of the administrator and the organizer at 390 px.
+ */
+test('record screens have no WCAG 2.1 A/AA violation at 1280 px', async ({ page }) => {
+  await page.setViewportSize(WIDTHS[0]);
+  await signIn(page);
+  await expect(page.getByTestId('greeting')).toBeVisible();
+  const found: string[] = [];
+  for (const path of [`/sites/${siteId}/show`, `/sites/${siteId}/edit`, '/sites/create']) found.push(...(await axeScreen(page, path)));
+  expect(found).toEqual([]);
+});
+
+for (const role of ['admin', 'organizer'] as const) {
+  test(`${role} screens have no WCAG 2.1 A/AA violation at 390 px`, async ({ page }) => {
+    test.setTimeout(360_000);
+    await page.setViewportSize(WIDTHS[1]);
+    if (role === 'admin') await signIn(page);
+    else await signIn(page, organizer.email, organizer.password);
+    await expect(page.getByTestId('greeting')).toBeVisible();
+    const found: string[] = [];
+    for (const path of role === 'admin' ? [...everyone(), ...adminOnly] : everyone()) found.push(...(await axeScreen(page, path)));
+    expect(found).toEqual([]);
+  });
 }
