@@ -34,7 +34,7 @@ test('every screen of the assistant role\'s menu at 390 px', async ({ page }) =>
   const links = await sidebarLinks(page);
   await page.setViewportSize(WIDTHS[1]);
   const found: string[] = [];
-  for (const path of links) found.push(...(await axeScreen(page, path)));
+  for (const [i, path] of links.entries()) found.push(...(await axeScreen(page, path, i === 0 ? undefined : '#main-content')));
   expect(found).toEqual([]);
 });
 

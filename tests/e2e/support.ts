@@ -90,9 +90,14 @@ export async function sidebarLinks(page: Page): Promise<string[]> {
 /** The rules the accessibility sweeps hold every screen to: WCAG 2.1 A and AA. */
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
-/** axe-core on the whole page as it is now, each violation as one readable line (`label` says where). */
-export async function axeViolations(page: Page, label: string): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(WCAG).analyze();
+/**
+ * axe-core on the page as it is now, each violation as one readable line (`label` says where). `within` limits it to
+ * part of the page: a walk through many screens checks the layout around them once and then only each main area.
+ */
+export async function axeViolations(page: Page, label: string, within?: string): Promise<string[]> {
+  const builder = new AxeBuilder({ page }).withTags(WCAG);
+  if (within) builder.include(within);
+  const result = await builder.analyze();
   return result.violations.map((v) => `${label}: ${v.id} (${v.impact}) ${v.help}\n    ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('\n    ')}`);
 }
 
@@ -145,11 +150,11 @@ function watchTraffic(page: Page) {
 /**
  * Opens `path` inside the running app, waits for its content (requests answered, no spinner) and runs axe on the page.
  */
-export async function axeScreen(page: Page, path: string): Promise<string[]> {
+export async function axeScreen(page: Page, path: string, within?: string): Promise<string[]> {
   await openInApp(page, path);
   await expect(page).toHaveURL((url) => url.pathname === new URL(path, url).pathname);
   await expect(page.locator('#main-content')).toBeVisible();
   // Only spinners: a determinate bar (a goal's progress) is content.
   await expect(page.locator('main [role=progressbar]:not([aria-valuenow])')).toHaveCount(0);
-  return axeViolations(page, path);
+  return axeViolations(page, path, within);
 }
