@@ -39,3 +39,20 @@ export function headCountProblem(row: Partial<Record<HeadCountNumber, unknown>>,
   if (known > workers) return `${label}: union and non-union workers (${known}) are more than the workers counted (${workers}).`;
   return null;
 }
+
+/** The sums of some rows' counts (a whole head count, or one trade's rows). */
+export function headCountTotals(rows: readonly Partial<HeadCountRow>[]): Record<HeadCountNumber, number> {
+  const totals = Object.fromEntries(HEAD_COUNT_NUMBERS.map((key) => [key, 0])) as Record<HeadCountNumber, number>;
+  for (const row of rows) for (const key of HEAD_COUNT_NUMBERS) totals[key] += Number(row[key] ?? 0);
+  return totals;
+}
+
+/** A head count by trade: a row with two trades counts in each; rows with none under `null`. */
+export function headCountByTrade(rows: readonly HeadCountRow[]): Array<{ trade_id: number | null; totals: Record<HeadCountNumber, number> }> {
+  const groups = new Map<number | null, HeadCountRow[]>();
+  for (const row of rows) {
+    const trades = row.trade_ids?.length ? row.trade_ids : [null];
+    for (const trade of trades) groups.set(trade, [...(groups.get(trade) ?? []), row]);
+  }
+  return [...groups].map(([trade_id, list]) => ({ trade_id, totals: headCountTotals(list) })).sort((a, b) => b.totals.workers - a.totals.workers);
+}
