@@ -84,7 +84,7 @@ function LatestHeadCount({ visit }: { visit: Visit }) {
         </Typography>
       </Box>
       <Box sx={{ overflowX: 'auto' }}>
-        <Table size="small" aria-label="Latest head count by trade">
+        <Table size="small" aria-label="Latest head count by trade" sx={{ '& th, & td': { px: { xs: 1, sm: 2 } } }}>
           <TableHead>
             <TableRow>
               <TableCell>Trade</TableCell>

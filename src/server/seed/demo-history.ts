@@ -233,11 +233,15 @@ export async function writeDemoHistory(ctx: AppContext, now = Date.now()) {
     const visited = sitesOf(who).filter((site) => linksOf(site.id).length > 0).slice(0, 4);
     for (const site of visited) {
       for (const daysAgo of [visitRand.int(15, 26), visitRand.int(2, 12)]) {
-        const time = now - daysAgo * DAY - visitRand.int(1, 6) * HOUR;
+        // A working hour on the US West Coast (15:00 to 23:00 UTC).
+        const day = new Date(now - daysAgo * DAY);
+        day.setUTCHours(visitRand.int(15, 22), visitRand.int(0, 59), 0, 0);
+        const time = day.getTime();
         const head_counts = linksOf(site.id).map((link) => {
           const workers = visitRand.int(3, 24);
+          // Mostly the contractor's own kind of worker; a contractor of neither type has some of both.
           const union = link.type === 'union' ? workers - visitRand.int(0, 2) : link.type === 'non-union' ? visitRand.int(0, 1) : visitRand.int(0, Math.floor(workers / 2));
-          const nonUnion = Math.min(workers - union, link.type === 'non-union' ? workers - union - visitRand.int(0, 2) : visitRand.int(0, 2));
+          const nonUnion = Math.min(workers - union, link.type === 'union' ? visitRand.int(0, 2) : workers - union - visitRand.int(0, 2));
           const talked = visitRand.int(0, Math.min(6, workers));
           return { contractor_id: link.contractor_id, trade_ids: link.trade_id ? [link.trade_id] : [], workers, union_workers: union, non_union_workers: Math.max(0, nonUnion), talked_to: talked, cards_signed: visitRand.int(0, Math.min(2, talked)), contacts_made: visitRand.int(0, 1), recruits_signed: 0 };
         });

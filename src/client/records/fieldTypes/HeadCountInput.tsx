@@ -168,11 +168,18 @@ function RowCard({ index, row, name, trades, onChange, onRemove }: { index: numb
         renderInput={(params) => <TextField {...params} label={`Trades (row ${index + 1})`} />}
         sx={{ mb: 1.5 }}
       />
-      <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(150px, 1fr))', gap: 1.5 }}>
-        {HEAD_COUNT_NUMBERS.map((key) => (
-          <Stepper key={key} label={HEAD_COUNT_LABELS[key]} value={row[key] ?? 0} onChange={(value) => set(key, value)} name={`${name}: ${HEAD_COUNT_LABELS[key]}`} min={key === 'workers' ? row.union_workers + row.non_union_workers : 0} />
-        ))}
-      </Box>
+      {COUNT_GROUPS.map(([title, keys]) => (
+        <Box key={title} sx={{ mt: 1 }}>
+          <Typography variant="overline" color="text.secondary" component="div">
+            {title}
+          </Typography>
+          <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(136px, 1fr))', gap: 1.5 }}>
+            {keys.map((key) => (
+              <Stepper key={key} label={HEAD_COUNT_LABELS[key]} value={row[key] ?? 0} onChange={(value) => set(key, value)} name={`${name}: ${HEAD_COUNT_LABELS[key]}`} min={key === 'workers' ? row.union_workers + row.non_union_workers : 0} />
+            ))}
+          </Box>
+        </Box>
+      ))}
       {problem && (
         <FormHelperText error sx={{ mt: 1 }}>
           {problem}
@@ -182,6 +189,12 @@ function RowCard({ index, row, name, trades, onChange, onRemove }: { index: numb
   );
 }
 
+/** The counts of a row: who was there, then the conversations had. */
+const COUNT_GROUPS: ReadonlyArray<[string, readonly HeadCountNumber[]]> = [
+  ['Workers', HEAD_COUNT_NUMBERS.slice(0, 3)],
+  ['Conversations', HEAD_COUNT_NUMBERS.slice(3)],
+];
+
 /** A count with big − and + buttons around the number (which can be typed too). */
 function Stepper({ label, name, value, min, onChange }: { label: string; name: string; value: number; min: number; onChange: (value: number) => void }) {
   return (
@@ -190,7 +203,7 @@ function Stepper({ label, name, value, min, onChange }: { label: string; name: s
         {label}
       </Typography>
       <Stack direction="row" sx={{ alignItems: 'center' }}>
-        <IconButton onClick={() => onChange(value - 1)} disabled={value <= min} aria-label={`${name}: one fewer`} sx={{ width: 48, height: 48, border: 1, borderColor: 'divider', borderRadius: '8px 0 0 8px' }}>
+        <IconButton onClick={() => onChange(value - 1)} disabled={value <= min} aria-label={`${name}: one fewer`} sx={{ width: 48, height: 48, flexShrink: 0, border: 1, borderColor: 'divider', borderRadius: '8px 0 0 8px' }}>
           <RemoveIcon />
         </IconButton>
         <TextField
@@ -200,9 +213,9 @@ function Stepper({ label, name, value, min, onChange }: { label: string; name: s
             onChange(digits === '' ? 0 : Number(digits));
           }}
           slotProps={{ htmlInput: { inputMode: 'numeric', 'aria-label': name, style: { textAlign: 'center', fontSize: 18, padding: '12px 4px' } } }}
-          sx={{ width: 64, '& .MuiOutlinedInput-root': { borderRadius: 0 } }}
+          sx={{ flex: 1, minWidth: 40, maxWidth: 80, '& .MuiInputBase-root': { borderRadius: 0 } }}
         />
-        <IconButton onClick={() => onChange(value + 1)} aria-label={`${name}: one more`} sx={{ width: 48, height: 48, border: 1, borderColor: 'divider', borderRadius: '0 8px 8px 0' }}>
+        <IconButton onClick={() => onChange(value + 1)} aria-label={`${name}: one more`} sx={{ width: 48, height: 48, flexShrink: 0, border: 1, borderColor: 'divider', borderRadius: '0 8px 8px 0' }}>
           <AddIcon />
         </IconButton>
       </Stack>
