@@ -79,7 +79,9 @@ export default function MarketSharePage() {
   const m = (values.measure as Measure) || 'sites';
   const rows = report.data?.data ?? [];
   const totals = report.data?.totals;
-  const chartRows = rows.slice(0, narrow ? 8 : 15);
+  // Workers counted: the groups where anyone was counted, most workers first.
+  const charted = m === 'workers' ? rows.filter((r) => r.workers.total > 0).sort((a, b) => b.workers.total - a.workers.total) : rows;
+  const chartRows = charted.slice(0, narrow ? 8 : 15);
   const byPeriod = values.group_by === 'period';
   const groups = [...GROUPS, ...choiceFieldGroups(useLiveSchema('sites'))];
   const groupName = groups.find(([v]) => v === values.group_by)?.[1] ?? '';
@@ -172,7 +174,7 @@ export default function MarketSharePage() {
                     />
                     {rows.length > chartRows.length && (
                       <Typography variant="caption" color="text.secondary">
-                        The chart shows the {chartRows.length} largest groups; the table has all {rows.length}.
+                        The chart shows the {chartRows.length} largest groups{m === 'workers' ? ' by workers counted' : ''}; the table has all {rows.length}.
                       </Typography>
                     )}
                   </Box>
