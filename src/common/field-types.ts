@@ -75,6 +75,7 @@ export const FIELD_TYPE_TABLE = {
   'social-link': { label: 'Social link', kind: 'url' },
   'prevailing-wage': { label: 'Prevailing wage', kind: 'boolean' },
   'estimated-hours': { label: 'Estimated hours', kind: 'number', range: { min: 0, max: 1e9 } },
+  'head-count': { label: 'Head count', kind: 'json' },
   relation: {
     label: 'Relation',
     kind: (options, target) => (options.with_trade ? 'json' : target === 'text' ? 'text' : options.multiple ? 'integer[]' : 'integer'),

@@ -40,6 +40,7 @@ export const PERMISSION_ENTITIES = [
   'trade',
   'union',
   'user',
+  'visit',
 ] as const;
 
 /** Permissions that are not entity:action pairs. */

@@ -15,6 +15,15 @@ export type Labour = 'union' | 'non-union' | 'unknown';
 export type MarketShareMeasure = 'sites' | 'value' | 'hours';
 export type LabourFigures = Record<MarketShareMeasure, number>;
 
+/** The workers counted at the sites' latest visits (head counts): union, non-union, not noted, and the union share. */
+export interface WorkerFigures {
+  union: number;
+  non_union: number;
+  unknown: number;
+  total: number;
+  share: number | null;
+}
+
 export interface MarketShareRow {
   key: string | null;
   label: string;
@@ -24,6 +33,8 @@ export interface MarketShareRow {
   total: LabourFigures;
   /** Union work as a percentage of union plus non-union work (unknown left out); null when there is none. */
   share: Record<MarketShareMeasure, number | null>;
+  /** The measure by workers counted (head counts of the sites' latest visits). */
+  workers: WorkerFigures;
   /** The query of the drill-down (GET /api/reports/market-share/sites) of the row's group; not on the totals. */
   link?: Record<string, string>;
 }
@@ -31,7 +42,7 @@ export interface MarketShareRow {
 export interface MarketShareAnswer {
   data: MarketShareRow[];
   totals: MarketShareRow;
-  meta: { group_by: string; interval: string; date_field: string; labours: readonly Labour[]; definition: string };
+  meta: { group_by: string; interval: string; date_field: string; labours: readonly Labour[]; definition: string; workers_definition: string };
 }
 
 // ---- classifications (GET /api/reports/classifications) ------------------------------------------------------

@@ -32,6 +32,7 @@ import { registerSystemRoutes } from './system/system-routes.js';
 import { teamsResource } from './teams/teams-resource.js';
 import { registerUserRoutes } from './users/user-routes.js';
 import { usersResource } from './users/users-resource.js';
+import { visitsResource } from './visits/visits-resource.js';
 import { registerWorkRoutes } from './work/work-routes.js';
 import { attachmentsResource, documentsResource, notesResource, notificationsResource, tasksResource } from './work/work-resources.js';
 
@@ -55,6 +56,8 @@ export const features: Feature[] = [
   routes(registerSiteRoutes, [sitesResource]),
   routes(registerContractorRoutes, [contractorsResource]),
   { resources: [contactsResource, membersResource, recruitsResource, grievancesResource] },
+  // Site visits with their head counts (docs/visits.md).
+  { resources: [visitsResource] },
   // Reference lists and tags; regions and the map (docs/map.md).
   routes(registerAddressOptions, referenceResources),
   regionsFeature,

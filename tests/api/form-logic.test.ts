@@ -17,13 +17,13 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** A record type made in the editor: a visit, whose detail is asked for only when someone was met. */
+/** A record type made in the editor: a door knock, whose detail is asked for only when someone was met ("visit" is a built-in type). */
 let visit: any;
 const ref = (slug: string) => `field:${visit.fields.find((field: any) => field.slug === slug).id}`;
 beforeAll(async () => {
   const created = await admin.post('/api/schemas', {
-    name_singular: 'Visit',
-    name_plural: 'Visits',
+    name_singular: 'Door knock',
+    name_plural: 'Door knocks',
     fields: [
       { name: 'Outcome', type: 'radios', options: { choices: [{ value: 'home', label: 'Home' }, { value: 'not_home', label: 'Not home' }] } },
       { name: 'Hours on site', type: 'estimated-hours' },

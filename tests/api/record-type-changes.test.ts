@@ -32,8 +32,8 @@ describe('form logic, applied by the server', () => {
   beforeAll(async () => {
     visit = ok(
       await admin.post('/api/schemas', {
-        name_singular: 'Visit',
-        name_plural: 'Visits',
+        name_singular: 'Door knock',
+        name_plural: 'Door knocks',
         fields: [
           { name: 'Outcome', type: 'radios', options: { choices: [{ value: 'home', label: 'Home' }, { value: 'not_home', label: 'Not home' }] } },
           { name: 'Workers seen', type: 'text', options: { input: 'number' } },
@@ -47,7 +47,7 @@ describe('form logic, applied by the server', () => {
   });
 
   it('stores what a set-value action gives, not what was sent, and keeps no value of a hidden field', async () => {
-    const made = ok(await admin.post('/api/visits', { name: 'Door 1', outcome: 'not_home', workers_seen: 5, notes: 'gate code 1234' }), 201);
+    const made = ok(await admin.post('/api/door-knocks', { name: 'Door 1', outcome: 'not_home', workers_seen: 5, notes: 'gate code 1234' }), 201);
     expect(made.workers_seen).toBe(0);
     expect(made.notes ?? null).toBeNull();
     const row = await t.ctx.db.selectFrom('custom_records').select('custom').where('id', '=', made.id).executeTakeFirstOrThrow();
@@ -56,9 +56,9 @@ describe('form logic, applied by the server', () => {
   });
 
   it('on an update, a value the logic now hides is cleared and the set value applied', async () => {
-    const made = ok(await admin.post('/api/visits', { name: 'Door 2', outcome: 'home', workers_seen: 5, notes: 'talked to the foreman' }), 201);
+    const made = ok(await admin.post('/api/door-knocks', { name: 'Door 2', outcome: 'home', workers_seen: 5, notes: 'talked to the foreman' }), 201);
     expect(made).toMatchObject({ workers_seen: 5, notes: 'talked to the foreman' });
-    const updated = ok(await admin.put(`/api/visits/${made.id}`, { outcome: 'not_home' }));
+    const updated = ok(await admin.put(`/api/door-knocks/${made.id}`, { outcome: 'not_home' }));
     expect(updated.workers_seen).toBe(0);
     expect(updated.notes ?? null).toBeNull();
   });

@@ -14,5 +14,6 @@ import reports from '../reports';
 import map from '../map';
 import profile from '../profile';
 import assistant from '../assistant';
+import visits from '../visits';
 
-export const FEATURES: readonly ClientFeature[] = [records, admin, schemas, work, imports, importers, activity, reports, map, profile, assistant];
+export const FEATURES: readonly ClientFeature[] = [records, admin, schemas, work, imports, importers, activity, reports, map, profile, assistant, visits];

@@ -11,6 +11,7 @@ import RecruitsIcon from '@mui/icons-material/PersonAddAltOutlined';
 import MembersIcon from '@mui/icons-material/GroupsOutlined';
 import GrievancesIcon from '@mui/icons-material/GavelOutlined';
 import ImportsIcon from '@mui/icons-material/UploadFileOutlined';
+import VisitsIcon from '@mui/icons-material/FactCheckOutlined';
 import SystemIcon from '@mui/icons-material/SettingsOutlined';
 import AdminIcon from '@mui/icons-material/TuneOutlined';
 import ProfileIcon from '@mui/icons-material/AccountCircleOutlined';
@@ -33,6 +34,7 @@ export const MENU_ICONS: Record<MenuIcon, SvgIconComponent> = {
   recruits: RecruitsIcon,
   members: MembersIcon,
   grievances: GrievancesIcon,
+  visits: VisitsIcon,
   imports: ImportsIcon,
   system: SystemIcon,
   admin: AdminIcon,

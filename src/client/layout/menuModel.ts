@@ -21,6 +21,7 @@ export type MenuIcon =
   | 'recruits'
   | 'members'
   | 'grievances'
+  | 'visits'
   | 'imports'
   | 'system'
   | 'admin'
@@ -167,6 +168,7 @@ export function buildMenu({ user, features, schemas, statistics, translate }: Me
   if (feature('grievances') && reads('grievance')) {
     main.push({ key: 'grievances', label: schemaLabel('grievance', t('app.menu.grievances', 'Grievances')), to: '/grievances', icon: 'grievances' });
   }
+  if (feature('sites') && reads('visit')) main.push({ key: 'visits', label: schemaLabel('visit', t('app.menu.visits', 'Site visits')), to: '/visits', icon: 'visits' });
   // Record types created in the app (schema editor) get their own entry.
   for (const schema of schemas) {
     if ((schema as { built_in?: boolean }).built_in !== false || !reads(schema.type)) continue;

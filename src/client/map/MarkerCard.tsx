@@ -21,6 +21,7 @@ import { DetailsTab } from '../records/show/DetailsTab';
 import { useLiveSchema, useVisibleDescriptors } from '../records/hooks';
 import { FieldValue } from '../records/FieldValue';
 import { TASK_TYPES } from '../work/shared';
+import { LogVisitButton } from '../visits/LogVisitButton';
 import { fetchCard, type MarkerCard as Card } from './api';
 import { CONTRACTOR_COLORS, statusColor, textOn, typeColor } from './colors';
 
@@ -167,7 +168,8 @@ export function MarkerCard({ marker, version, typeColors, onClose, onOpen, onOpe
               {shown.last_activity ? `${when(shown.last_activity.at)}: ${shown.last_activity.summary}` : 'No activity yet'}
             </Typography>
           </Box>
-          <Stack direction="row" spacing={1} sx={{ mt: 2 }}>
+          <Stack direction="row" sx={{ mt: 2, flexWrap: 'wrap', gap: 1 }}>
+            {shown.kind === 'site' && <LogVisitButton siteId={shown.id} size="small" />}
             {open && (
               <Button variant="contained" size="small" startIcon={<OpenInNewIcon />} onClick={() => onOpen(open.resource, open.id)}>
                 {open.label}

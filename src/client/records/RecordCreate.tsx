@@ -3,7 +3,7 @@
  * a 422 puts the server's message on each field); saving sends only the schema's editable fields, shows the
  * server's message and opens the new record.
  */
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { CreateBase, Title } from 'react-admin';
 import { useLocation, useNavigate } from 'react-router-dom';
 import Box from '@mui/material/Box';
@@ -35,13 +35,23 @@ function CreateForm({ schema, defaults }: { schema: RecordSchema; defaults: Reco
   return <RecordForm schema={schema} descriptors={descriptors} defaultValues={defaults} onCancel={() => navigate(-1)} />;
 }
 
-export default function RecordCreate({ resource: resourceProp }: { resource?: string }) {
+export interface RecordCreateProps {
+  resource?: string;
+  /** Initial values under those of the URL. */
+  defaults?: Record<string, unknown>;
+  title?: string;
+  subtitle?: ReactNode;
+  /** Where to go once saved (default: the new record's page). */
+  onCreated?: (record: Record<string, any>) => void;
+}
+
+export default function RecordCreate({ resource: resourceProp, defaults: given, title: givenTitle, subtitle, onCreated }: RecordCreateProps) {
   const { resource, schema, featureOff } = useRecordScreen(resourceProp);
   const navigate = useNavigate();
   const location = useLocation();
-  const defaults = useMemo(() => valuesFromSearch(location.search), [location.search]);
+  const defaults = useMemo(() => ({ ...given, ...valuesFromSearch(location.search) }), [given, location.search]);
   const onError = useSaveError();
-  const title = schema ? `Create ${titleCase(schema.name_singular)}` : 'Create';
+  const title = givenTitle ?? (schema ? `Create ${titleCase(schema.name_singular)}` : 'Create');
   useDocumentTitle(title);
   if (!schema) return <MissingSchema resource={resource} />;
   if (featureOff) return featureOff;
@@ -52,11 +62,11 @@ export default function RecordCreate({ resource: resourceProp }: { resource?: st
       mutationMode="pessimistic"
       transform={(values: Record<string, unknown>) => writableValues(values, schema)}
       redirect={false}
-      mutationOptions={{ onSuccess: (record: { id: string | number }) => navigate(`/${resource}/${record.id}/show`), onError }}
+      mutationOptions={{ onSuccess: (record: Record<string, any>) => (onCreated ? onCreated(record) : navigate(`/${resource}/${record.id}/show`)), onError }}
     >
       <Box sx={{ maxWidth: 1100 }}>
         <Title title={title} />
-        <PageHeader title={title} />
+        <PageHeader title={title} subtitle={subtitle} />
         <CreateForm schema={schema} defaults={defaults} />
       </Box>
     </CreateBase>

@@ -17,7 +17,7 @@ import { FieldInput, type FieldDescriptor } from './fieldTypes';
 import { FormLogic, useFieldVisible } from './logic/FormLogic';
 import type { RecordSchema } from './schema';
 
-const WIDE = new Set(['textarea', 'note', 'addresses', 'attachment']);
+const WIDE = new Set(['textarea', 'note', 'addresses', 'attachment', 'head-count']);
 export const isWide = (descriptor: FieldDescriptor) => WIDE.has(descriptor.type) || descriptor.withTrade || (descriptor.type === 'relation' && descriptor.multiple);
 
 /** One field: rendered only while the logic shows it; re-rendered only when its own visibility changes. */

@@ -26,12 +26,13 @@ const RelatedTab = lazy(() => import('./show/RelatedTab').then((module) => ({ de
 const HistoryTab = lazy(() => import('./show/HistoryTab').then((module) => ({ default: module.HistoryTab })));
 const NotesPanel = lazy(() => import('../work/NotesPanel').then((module) => ({ default: module.NotesPanel })));
 const TasksPanel = lazy(() => import('../work/TasksPanel').then((module) => ({ default: module.TasksPanel })));
+const SiteVisitsPanel = lazy(() => import('../visits/SiteVisitsPanel').then((module) => ({ default: module.SiteVisitsPanel })));
 const DocumentsPanel = lazy(() => import('../work/DocumentsPanel').then((module) => ({ default: module.DocumentsPanel })));
 
-type TabKey = 'details' | 'related' | 'notes' | 'tasks' | 'documents' | 'history';
+type TabKey = 'details' | 'visits' | 'related' | 'notes' | 'tasks' | 'documents' | 'history';
 
 /** The resources behind the work and history tabs, each shown to people who may read it. */
-const WORK_RESOURCES = ['notes', 'tasks', 'documents', 'revisions'];
+const WORK_RESOURCES = ['notes', 'tasks', 'documents', 'revisions', 'visits'];
 
 export default function RecordShow({ resource: resourceProp }: { resource?: string }) {
   const { resource, schema, featureOff } = useRecordScreen(resourceProp);
@@ -50,6 +51,8 @@ export default function RecordShow({ resource: resourceProp }: { resource?: stri
   if (isPending || !record) return <PageLoading />;
 
   const tabs: Array<[TabKey, string]> = [['details', 'Details']];
+  // A site's visits and head counts (src/client/visits).
+  if (schema.type === 'site' && reads.visits) tabs.push(['visits', 'Visits']);
   tabs.push(['related', 'Related']);
   if (reads.notes) tabs.push(['notes', 'Notes']);
   if (reads.tasks) tabs.push(['tasks', 'Tasks']);
@@ -94,6 +97,7 @@ export default function RecordShow({ resource: resourceProp }: { resource?: stri
           <CardContent sx={{ p: { xs: 1.5, sm: 2.5 } }}>
             <Suspense fallback={<LoadingScreen fullHeight={false} />}>
               {tab === 'details' && <DetailsTab schema={schema} descriptors={descriptors} />}
+              {tab === 'visits' && <SiteVisitsPanel siteId={Number(record.id)} />}
               {tab === 'related' && <RelatedTab schema={schema} />}
               {tab === 'notes' && <NotesPanel owner={owner} />}
               {tab === 'tasks' && <TasksPanel owner={owner} />}

@@ -16,7 +16,7 @@ import Typography from '@mui/material/Typography';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { LineChart } from '@mui/x-charts/LineChart';
 import { PieChart } from '@mui/x-charts/PieChart';
-import type { Labour, MarketShareAnswer, MarketShareMeasure as Measure, MarketShareRow } from '../../common/report-types';
+import type { Labour, MarketShareAnswer, MarketShareMeasure, MarketShareRow } from '../../common/report-types';
 import { ReportPage, TeamFilter } from './ReportPage';
 import { ReportTable, type Column } from './ReportTable';
 import { DateFilter, SelectFilter } from '../insights/filters';
@@ -41,11 +41,22 @@ function choiceFieldGroups(schema: RecordSchema | undefined): Array<[string, str
     .map((field) => [`field:${field.slug}`, field.name]);
 }
 
+/** The measures of site work, and workers counted at the sites' latest visits (head counts). */
+type Measure = MarketShareMeasure | 'workers';
 const MEASURES: ReadonlyArray<[Measure, string]> = [
   ['sites', 'Sites'],
   ['value', 'Estimated value'],
   ['hours', 'Estimated hours'],
+  ['workers', 'Workers counted'],
 ];
+
+/** A row's figure of one labour (null: all) in a measure. */
+function figure(row: MarketShareRow, labour: Labour | null, measure: Measure): number {
+  if (measure === 'workers') return labour === null ? row.workers.total : labour === 'union' ? row.workers.union : labour === 'non-union' ? row.workers.non_union : row.workers.unknown;
+  const figures = labour === null ? row.total : labour === 'union' ? row.union : labour === 'non-union' ? row.non_union : row.unknown;
+  return figures[measure];
+}
+const shareOf = (row: MarketShareRow, measure: Measure) => (measure === 'workers' ? row.workers.share : row.share[measure]);
 // Both 4.5:1 or more on white: the headline figure is text in UNION_COLOR.
 const UNION_COLOR = '#1565c0';
 const NON_UNION_COLOR = '#c62828';
@@ -57,6 +68,8 @@ export default function MarketSharePage() {
   const { values, set, query } = useUrlFilters({ group_by: 'region', interval: 'month', measure: 'sites', from: '', to: '', region_id: '', trade_id: '', team_id: '', building_type_id: '', site_type: '' });
   const { measure, ...filters } = query;
   const report = useApi<MarketShareAnswer>('/api/reports/market-share', filters);
+  // The CSV of workers counted adds their columns.
+  const csvQuery = measure === 'workers' ? { ...filters, measure } : filters;
   useLiveRefresh();
   const narrow = useNarrow();
   const regions = useOptions('regions');
@@ -66,7 +79,9 @@ export default function MarketSharePage() {
   const m = (values.measure as Measure) || 'sites';
   const rows = report.data?.data ?? [];
   const totals = report.data?.totals;
-  const chartRows = rows.slice(0, narrow ? 8 : 15);
+  // Workers counted: the groups where anyone was counted, most workers first.
+  const charted = m === 'workers' ? rows.filter((r) => r.workers.total > 0).sort((a, b) => b.workers.total - a.workers.total) : rows;
+  const chartRows = charted.slice(0, narrow ? 8 : 15);
   const byPeriod = values.group_by === 'period';
   const groups = [...GROUPS, ...choiceFieldGroups(useLiveSchema('sites'))];
   const groupName = groups.find(([v]) => v === values.group_by)?.[1] ?? '';
@@ -77,7 +92,7 @@ export default function MarketSharePage() {
     { header: 'Unknown', render: (row) => <LabourFigure row={row} labour="unknown" measure={m} /> },
     { header: 'All', render: (row) => <LabourFigure row={row} labour={null} measure={m} /> },
     // The totals row is the one without a drill-down link.
-    { header: 'Union share', render: (row) => <span data-testid={row.link ? undefined : 'total-share'}>{formatPercent(row.share[m])}</span> },
+    { header: 'Union share', render: (row) => <span data-testid={row.link ? undefined : 'total-share'}>{formatPercent(shareOf(row, m))}</span> },
   ];
 
   return (
@@ -85,7 +100,7 @@ export default function MarketSharePage() {
       title="Market share"
       subtitle="Union against non-union work. Unknown work is left out of the share."
       csvPath="/api/reports/market-share"
-      query={filters}
+      query={csvQuery}
       error={report.error}
       filters={
         <>
@@ -112,6 +127,11 @@ export default function MarketSharePage() {
           </ToggleButton>
         ))}
       </ToggleButtonGroup>
+      {m === 'workers' && totals && totals.workers.total === 0 && (
+        <Typography color="text.secondary" sx={{ mb: 2 }} data-testid="no-workers-counted">
+          No workers counted at these sites yet: head counts come from site visits (Log a visit on a site’s page or its marker on the map).
+        </Typography>
+      )}
 
       {totals && (
         <Grid container spacing={2} sx={{ mb: 2 }}>
@@ -131,8 +151,8 @@ export default function MarketSharePage() {
                       height={narrow ? 260 : 320}
                       xAxis={[{ scaleType: 'point', data: rows.map((r) => r.label) }]}
                       series={[
-                        { label: 'Union', data: rows.map((r) => r.union[m]), color: UNION_COLOR, valueFormatter: (v) => show(m, v ?? 0) },
-                        { label: 'Non-union', data: rows.map((r) => r.non_union[m]), color: NON_UNION_COLOR, valueFormatter: (v) => show(m, v ?? 0) },
+                        { label: 'Union', data: rows.map((r) => figure(r, 'union', m)), color: UNION_COLOR, valueFormatter: (v) => show(m, v ?? 0) },
+                        { label: 'Non-union', data: rows.map((r) => figure(r, 'non-union', m)), color: NON_UNION_COLOR, valueFormatter: (v) => show(m, v ?? 0) },
                       ]}
                       margin={{ left: 10, right: 10 }}
                     />
@@ -146,15 +166,15 @@ export default function MarketSharePage() {
                       // Whole steps: a few sites would otherwise get ticks at 0.5, shown rounded as 0 0 1 1.
                       xAxis={[{ tickMinStep: 1, valueFormatter: (v: number) => (m === 'value' ? formatMoney(v) : formatNumber(v)) }]}
                       series={[
-                        { label: 'Union', data: chartRows.map((r) => r.union[m]), stack: 'work', color: UNION_COLOR, valueFormatter: (v) => show(m, v ?? 0) },
-                        { label: 'Non-union', data: chartRows.map((r) => r.non_union[m]), stack: 'work', color: NON_UNION_COLOR, valueFormatter: (v) => show(m, v ?? 0) },
-                        { label: 'Unknown', data: chartRows.map((r) => r.unknown[m]), stack: 'work', color: UNKNOWN_COLOR, valueFormatter: (v) => show(m, v ?? 0) },
+                        { label: 'Union', data: chartRows.map((r) => figure(r, 'union', m)), stack: 'work', color: UNION_COLOR, valueFormatter: (v) => show(m, v ?? 0) },
+                        { label: 'Non-union', data: chartRows.map((r) => figure(r, 'non-union', m)), stack: 'work', color: NON_UNION_COLOR, valueFormatter: (v) => show(m, v ?? 0) },
+                        { label: 'Unknown', data: chartRows.map((r) => figure(r, 'unknown', m)), stack: 'work', color: UNKNOWN_COLOR, valueFormatter: (v) => show(m, v ?? 0) },
                       ]}
                       margin={{ left: 0, right: 10 }}
                     />
                     {rows.length > chartRows.length && (
                       <Typography variant="caption" color="text.secondary">
-                        The chart shows the {chartRows.length} largest groups; the table has all {rows.length}.
+                        The chart shows the {chartRows.length} largest groups{m === 'workers' ? ' by workers counted' : ''}; the table has all {rows.length}.
                       </Typography>
                     )}
                   </Box>
@@ -169,10 +189,12 @@ export default function MarketSharePage() {
                   Union share
                 </Typography>
                 <Typography variant="h3" component="p" sx={{ fontWeight: 600, color: UNION_COLOR }} data-testid="union-share">
-                  {formatPercent(totals.share[m])}
+                  {formatPercent(shareOf(totals, m))}
                 </Typography>
                 <Typography variant="body2" color="text.secondary">
-                  of {show(m, totals.union[m] + totals.non_union[m])} known work; {show(m, totals.unknown[m])} unknown
+                  {m === 'workers'
+                    ? `of ${show(m, figure(totals, 'union', m) + figure(totals, 'non-union', m))} workers whose status was counted; ${show(m, figure(totals, 'unknown', m))} not noted`
+                    : `of ${show(m, figure(totals, 'union', m) + figure(totals, 'non-union', m))} known work; ${show(m, figure(totals, 'unknown', m))} unknown`}
                 </Typography>
                 <PieChart
                   height={200}
@@ -180,9 +202,9 @@ export default function MarketSharePage() {
                     {
                       innerRadius: 40,
                       data: [
-                        { id: 0, value: totals.union[m], label: 'Union', color: UNION_COLOR },
-                        { id: 1, value: totals.non_union[m], label: 'Non-union', color: NON_UNION_COLOR },
-                        { id: 2, value: totals.unknown[m], label: 'Unknown', color: UNKNOWN_COLOR },
+                        { id: 0, value: figure(totals, 'union', m), label: 'Union', color: UNION_COLOR },
+                        { id: 1, value: figure(totals, 'non-union', m), label: 'Non-union', color: NON_UNION_COLOR },
+                        { id: 2, value: figure(totals, 'unknown', m), label: 'Unknown', color: UNKNOWN_COLOR },
                       ],
                       valueFormatter: (item) => show(m, item.value),
                     },
@@ -207,18 +229,21 @@ export default function MarketSharePage() {
       )}
       {report.data?.meta.definition && (
         <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }}>
-          {report.data.meta.definition}
+          {m === 'workers' ? report.data.meta.workers_definition : report.data.meta.definition}
         </Typography>
       )}
     </ReportPage>
   );
 }
 
-/** A figure of one labour (null: all) that opens the sites it counts; the totals row has no link. */
+/**
+ * A figure of one labour (null: all) that opens the sites it counts; the totals row has no link, nor have workers
+ * counted (their labour is each worker's, not the site's).
+ */
 function LabourFigure({ row, labour, measure }: { row: MarketShareRow; labour: Labour | null; measure: Measure }) {
   const figures = labour === null ? row.total : labour === 'union' ? row.union : labour === 'non-union' ? row.non_union : row.unknown;
-  const value = figures[measure];
-  if (!row.link || figures.sites === 0) return <>{show(measure, value)}</>;
+  const value = figure(row, labour, measure);
+  if (!row.link || figures.sites === 0 || measure === 'workers') return <>{show(measure, value)}</>;
   const params = new URLSearchParams(row.link);
   if (labour) params.set('labour', labour);
   params.set('label', row.label);

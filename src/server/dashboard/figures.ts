@@ -47,6 +47,7 @@ export async function personFigures(ctx: AppContext, user: AuthUser, scope: Scop
   const readsTasks = canRead(user, resourceDef(ctx, 'tasks'));
   const readsRecruits = canRead(user, resourceDef(ctx, 'recruits'));
   const readsGrievances = canRead(user, resourceDef(ctx, 'grievances'));
+  const readsVisits = canRead(user, resourceDef(ctx, 'visits'));
   const range = { from: scope.from, to: scope.to };
   const assignees = inList(sql.ref('t.assignee_id'), scope.userIds);
   const taskVisible = visibleCondition(ctx, 'tasks', user, 't');
@@ -60,6 +61,8 @@ export async function personFigures(ctx: AppContext, user: AuthUser, scope: Scop
       done('meeting').as('meetings'),
       done('visit').as('visits'),
       sql<number>`(select count(*)::int from recruits r where ${visibleCondition(ctx, 'recruits', user, 'r')} and ${inList(sql.ref('r.user_id'), scope.userIds)} and r.signed_at is not null and ${rangeCondition('r.signed_at', range, 'date')})`.as('recruits'),
+      // Visits logged (schemas/visit.json) that one of the people went on, in the range: they count toward the visits goal.
+      sql<number>`(select count(*)::int from visits v where ${visibleCondition(ctx, 'visits', user, 'v')} and exists (select 1 from visit_users vu where vu.visit_id = v.id and ${inList(sql.ref('vu.user_id'), scope.userIds)}) and ${rangeCondition('v.visited_at', range)})`.as('visits_logged'),
       sql<number>`(select count(*)::int from grievances g where ${visibleCondition(ctx, 'grievances', user, 'g')} and g.status = 'open' and ${grievanceTeam})`.as('grievances_open'),
       sql<number>`(select count(*)::int from notifications n where n.user_id = ${user.id} and n.read_at is null and n.dismissed_at is null)`.as('notifications_unread'),
     ])
@@ -75,14 +78,21 @@ export async function personFigures(ctx: AppContext, user: AuthUser, scope: Scop
   const who = { assignee_id: idFilter(scope.userIds) };
   const taskLink = (filter: Record<string, unknown>): Link => ({ resource: 'tasks', filter: { ...who, ...filter } });
   const figures: Figure[] = [];
+  // The visits goal counts visit tasks done and visits logged; the figure opens the one list that holds them all.
+  const visitsLogged = readsVisits ? row.visits_logged : 0;
+  const visitTasks = readsTasks ? row.visits : 0;
+  const loggedLink: Link = { resource: 'visits', filter: { user_ids: idFilter(scope.userIds), ...rangeFilter('visited_at', range) } };
+  const visitsLink: Link | null = !readsTasks || (visitTasks === 0 && visitsLogged > 0) ? loggedLink : visitsLogged === 0 ? taskLink({ type: 'visit', ...rangeFilter('completed_at', range) }) : null;
   if (readsTasks) {
     figures.push(
       { key: 'tasks_open', label: 'Open tasks', value: row.tasks_open, link: taskLink({ completed_at_null: true }) },
       { key: 'tasks_overdue', label: 'Overdue tasks', value: row.tasks_overdue, link: taskLink({ completed_at_null: true, due_at_lt: now }) },
       { key: 'calls', label: 'Calls', value: row.calls, goal: goals.calls, link: taskLink({ type: 'call', ...rangeFilter('completed_at', range) }) },
       { key: 'meetings', label: 'Meetings', value: row.meetings, goal: goals.meetings, link: taskLink({ type: 'meeting', ...rangeFilter('completed_at', range) }) },
-      { key: 'visits', label: 'Visits', value: row.visits, goal: goals.visits, link: taskLink({ type: 'visit', ...rangeFilter('completed_at', range) }) },
+      { key: 'visits', label: 'Visits', value: visitTasks + visitsLogged, goal: goals.visits, link: visitsLink },
     );
+  } else if (readsVisits) {
+    figures.push({ key: 'visits', label: 'Visits', value: visitsLogged, goal: goals.visits, link: visitsLink });
   }
   if (readsRecruits) {
     figures.push({ key: 'recruits', label: 'Recruits signed', value: row.recruits, goal: goals.recruits, link: { resource: 'recruits', filter: { user_id: idFilter(scope.userIds), ...rangeFilter('signed_at', range) } } });
@@ -99,7 +109,7 @@ export async function personFigures(ctx: AppContext, user: AuthUser, scope: Scop
     tasks_overdue: flat('tasks_overdue'),
     calls: flat('calls'),
     meetings: flat('meetings'),
-    visits: flat('visits'),
+    visits: shown.has('visits') ? visitTasks + visitsLogged : null,
     recruits: flat('recruits'),
     grievances_open: flat('grievances_open'),
     goals,

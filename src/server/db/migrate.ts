@@ -14,6 +14,7 @@ import * as revisionBatches from './migrations/012_revision_batches.js';
 import * as fieldValueArchive from './migrations/013_field_value_archive.js';
 import * as importerAnyType from './migrations/014_importer_any_type.js';
 import * as userPreferences from './migrations/015_user_preferences.js';
+import * as visits from './migrations/016_visits.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '013_field_value_archive': fieldValueArchive,
   '014_importer_any_type': importerAnyType,
   '015_user_preferences': userPreferences,
+  '016_visits': visits,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

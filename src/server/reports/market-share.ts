@@ -8,7 +8,8 @@ import type { FieldSpec } from '../records/resource.js';
 import type { Labour, LabourFigures, MarketShareRow } from '../../common/report-types.js';
 import { labouredSitesFrom, LABOURS } from './labour.js';
 import { answeredByCounts, readCounts } from './market-share-counts.js';
-import { bucketLabel, bucketRange, bucketStart, canRead, INTERVALS, parseFilters, rangeCondition, resourceDef, type Interval } from './scope.js';
+import { workerFigures, workersCounted } from './market-share-workers.js';
+import { bucketLabel, bucketRange, bucketStart, canRead, INTERVALS, parseFilters, rangeCondition, resourceDef, visibleCondition, type Interval } from './scope.js';
 
 export const MARKET_SHARE_GROUPS = ['region', 'trade', 'site_type', 'building_type', 'period', 'none'] as const;
 export type MarketShareGroup = (typeof MARKET_SHARE_GROUPS)[number];
@@ -29,6 +30,8 @@ export const marketShareShape = {
   building_type_id: z.coerce.number().int().min(1).optional(),
   site_type: list(z.string().max(40)),
   site_status_id: z.coerce.number().int().min(1).optional(),
+  /** The measure a CSV export is for: `workers` adds the workers counted (the JSON answer has every measure). */
+  measure: z.enum(['sites', 'value', 'hours', 'workers']).optional(),
 };
 
 export type MarketShareParams = ReturnType<typeof parseMarketShare>;
@@ -115,18 +118,20 @@ export async function marketShare(ctx: AppContext, user: AuthUser, params: Marke
   assertMayRead(ctx, user);
   const field = await choiceField(ctx, params.group_by);
   const { rows, totalsRows } = answeredByCounts(ctx, user, params) ? await counted(ctx, params) : await countedNow(ctx, user, params, field);
+  const workers = await workersCounted(ctx, user, sql<boolean>`${visibleCondition(ctx, 'sites', user, 's')} and ${siteFilters(params)}`, grouping(params, field));
+  const workersByKey = new Map(workers.rows.map((row) => [row.key ?? '', row]));
 
   const byKey = new Map<string, MarketShareRow>();
   for (const row of rows) {
     const mapKey = row.key ?? '';
     let entry = byKey.get(mapKey);
     if (!entry) {
-      entry = { key: row.key, label: row.label ?? (row.key === null ? 'None' : row.key), union: empty(), non_union: empty(), unknown: empty(), total: empty(), share: { sites: null, value: null, hours: null } };
+      entry = { key: row.key, label: row.label ?? (row.key === null ? 'None' : row.key), union: empty(), non_union: empty(), unknown: empty(), total: empty(), share: { sites: null, value: null, hours: null }, workers: workerFigures(workersByKey.get(mapKey)) };
       byKey.set(mapKey, entry);
     }
     add(entry[SLOT[row.labour]], row);
   }
-  const totals: MarketShareRow = { key: null, label: 'Total', union: empty(), non_union: empty(), unknown: empty(), total: empty(), share: { sites: null, value: null, hours: null } };
+  const totals: MarketShareRow = { key: null, label: 'Total', union: empty(), non_union: empty(), unknown: empty(), total: empty(), share: { sites: null, value: null, hours: null }, workers: workerFigures(workers.totals) };
   for (const row of totalsRows) add(totals[SLOT[row.labour]], row);
   const data = [...byKey.values()].map(finish);
   if (params.group_by === 'period') data.sort((a, b) => String(a.key ?? '').localeCompare(String(b.key ?? '')));
@@ -140,6 +145,7 @@ export async function marketShare(ctx: AppContext, user: AuthUser, params: Marke
       date_field: params.date_field,
       labours: LABOURS,
       definition: 'A site is union work if any of its contractors is union; else non-union if any is non-union; else by its own type (union and PLA are union, non-union is non-union); else unknown, which is left out of the share.',
+      workers_definition: 'Workers counted: the head count of each site’s latest visit, union and non-union workers as counted there; workers whose status was not noted are unknown, left out of the share.',
     },
   };
 }

@@ -39,6 +39,14 @@ const MARKET_SHARE_CSV: CsvColumn<MarketShareRow>[] = [
   { header: 'Union share of hours (%)', value: (r) => r.share.hours },
 ];
 
+const MARKET_SHARE_WORKERS_CSV: CsvColumn<MarketShareRow>[] = [
+  { header: 'Union workers counted', value: (r) => r.workers.union },
+  { header: 'Non-union workers counted', value: (r) => r.workers.non_union },
+  { header: 'Workers counted, status not noted', value: (r) => r.workers.unknown },
+  { header: 'All workers counted', value: (r) => r.workers.total },
+  { header: 'Union share of workers (%)', value: (r) => r.workers.share },
+];
+
 const CLASSIFICATIONS_CSV: CsvColumn<ClassificationRow>[] = [
   { header: 'Classification', value: (r) => r.label },
   { header: 'Classification type', value: (r) => r.classification_type },
@@ -76,8 +84,10 @@ const USER_PERFORMANCE_CSV: CsvColumn<UserPerformanceRow>[] = [
 export function registerReportRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get('/api/reports/market-share', { config: { permission: { allOf: ['report:read', { resource: 'sites', action: 'read' }] } } }, async (request, reply) => {
     const user = await requireReports(ctx, request.user);
-    const result = await marketShare(ctx, user, parseMarketShare(request.query));
-    if (wantsCsv(request)) return sendCsv(reply, 'market-share', MARKET_SHARE_CSV, [...result.data, result.totals]);
+    const params = parseMarketShare(request.query);
+    const result = await marketShare(ctx, user, params);
+    const columns = params.measure === 'workers' ? [...MARKET_SHARE_CSV, ...MARKET_SHARE_WORKERS_CSV] : MARKET_SHARE_CSV;
+    if (wantsCsv(request)) return sendCsv(reply, 'market-share', columns, [...result.data, result.totals]);
     return result;
   });
 

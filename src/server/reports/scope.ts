@@ -21,6 +21,7 @@ const FALLBACKS: Record<string, Partial<ResourceDefinition>> = {
   tasks: { type: 'task', table: 'tasks', softDelete: true },
   recruits: { type: 'recruit', table: 'recruits', softDelete: true },
   grievances: { type: 'grievance', table: 'grievances', softDelete: true },
+  visits: { type: 'visit', table: 'visits', softDelete: true },
   members: { type: 'member', table: 'members', softDelete: true },
   contacts: { type: 'contact', table: 'contacts', softDelete: true },
   notes: { type: 'note', table: 'notes', softDelete: true },

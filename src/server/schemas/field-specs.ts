@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isFieldType, NUMBER_FORMATS, SCHEMA_FIELD_TYPES, valueKind, valueLimits } from '../../common/field-types.js';
 import { normaliseChoices, type RelationTarget, type RelationTargetInfo, type SchemaField, type SchemaFieldOptions, type SchemaFieldType } from '../../common/schema-types.js';
 import type { FieldSpec } from '../records/resource.js';
+import { HEAD_COUNT_NUMBERS, headCountProblem } from '../../common/head-count.js';
 
 /**
  * The table of the records an id relation target points at: its resource's path (`site-statuses` -> `site_statuses`),
@@ -28,6 +29,25 @@ const address = z
   })
   .strict();
 const addresses = z.array(address, { error: 'The addresses must be a list of {street, city, county, state, postal_code, latitude, longitude}.' }).max(50);
+
+const count = z.number({ error: 'Each count must be a whole number, 0 or more.' });
+const headCountRow = z
+  .object({
+    contractor_id: z.number({ error: 'Each row of the head count needs its contractor.' }).int().positive(),
+    trade_ids: z.array(z.number().int().positive(), { error: 'The trades of a head count row must be a list of ids.' }).max(20).default([]),
+    ...Object.fromEntries(HEAD_COUNT_NUMBERS.map((key) => [key, count.default(0)])),
+  })
+  .strict();
+/** A head count (common/head-count.ts): rows of counts by contractor, each row's counts consistent. */
+const headCounts = z
+  .array(headCountRow, { error: 'The head count must be a list of {contractor_id, trade_ids, workers, union_workers, non_union_workers, talked_to, cards_signed, contacts_made, recruits_signed}.' })
+  .max(200)
+  .superRefine((rows, check) => {
+    rows.forEach((row, index) => {
+      const problem = headCountProblem(row as Record<string, unknown>, `Row ${index + 1}`);
+      if (problem) check.addIssue({ code: 'custom', message: problem, path: [index] });
+    });
+  });
 
 /** "Favorite Color" -> "favorite Color" as Laravel-style messages want ("The favorite Color must be ..."). */
 function labelOf(name: string) {
@@ -61,6 +81,7 @@ export function fieldSpecFor(field: Pick<SchemaField, 'slug' | 'name' | 'type' |
     case 'json':
       spec.sortable = false;
       if (type === 'addresses') spec.shape = addresses;
+      if (type === 'head-count') spec.shape = headCounts;
       break;
     case 'integer':
       if (type === 'relation') spec.min = 1;

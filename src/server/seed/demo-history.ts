@@ -22,6 +22,7 @@ import { prng, type Random } from './prng.js';
  */
 
 const HOUR = 3_600_000;
+const VISIT_NOTES = ['Talked with the crew at lunch.', 'Foreman asked us to leave the gate; spoke to workers at the trailer.', 'New framing crew this week, mostly non-union.', 'Steward on site, good conversations.', null];
 const MINUTE = 60_000;
 type TaskType = 'call' | 'meeting' | 'visit';
 
@@ -217,6 +218,39 @@ export async function writeDemoHistory(ctx: AppContext, now = Date.now()) {
   add(teamTime, async () => {
     await create(admin, 'teams', { name: 'Central Valley', description: 'Fresno, Bakersfield and Stockton.', color: '#6d4c41' }, teamTime);
   });
+
+  // ---- site visits with head counts, by the two organizers (a random stream of their own: the story above is kept) --
+  const visitRand = prng(20261124);
+  const links = await db
+    .selectFrom('site_contractors as sc')
+    .innerJoin('contractors as c', 'c.id', 'sc.contractor_id')
+    .select(['sc.site_id', 'sc.contractor_id', 'sc.trade_id', 'c.type'])
+    .where('c.deleted_at', 'is', null)
+    .orderBy('sc.id')
+    .execute();
+  const linksOf = (siteId: number) => links.filter((link) => link.site_id === siteId).slice(0, 3);
+  for (const who of [sam, dana]) {
+    const visited = sitesOf(who).filter((site) => linksOf(site.id).length > 0).slice(0, 4);
+    for (const site of visited) {
+      for (const daysAgo of [visitRand.int(15, 26), visitRand.int(2, 12)]) {
+        // A working hour on the US West Coast (15:00 to 23:00 UTC).
+        const day = new Date(now - daysAgo * DAY);
+        day.setUTCHours(visitRand.int(15, 22), visitRand.int(0, 59), 0, 0);
+        const time = day.getTime();
+        const head_counts = linksOf(site.id).map((link) => {
+          const workers = visitRand.int(3, 24);
+          // Mostly the contractor's own kind of worker; a contractor of neither type has some of both.
+          const union = link.type === 'union' ? workers - visitRand.int(0, 2) : link.type === 'non-union' ? visitRand.int(0, 1) : visitRand.int(0, Math.floor(workers / 2));
+          const nonUnion = Math.min(workers - union, link.type === 'union' ? visitRand.int(0, 2) : workers - union - visitRand.int(0, 2));
+          const talked = visitRand.int(0, Math.min(6, workers));
+          return { contractor_id: link.contractor_id, trade_ids: link.trade_id ? [link.trade_id] : [], workers, union_workers: union, non_union_workers: Math.max(0, nonUnion), talked_to: talked, cards_signed: visitRand.int(0, Math.min(2, talked)), contacts_made: visitRand.int(0, 1), recruits_signed: 0 };
+        });
+        add(time, async () => {
+          await create(who, 'visits', { site_id: site.id, visited_at: new Date(time).toISOString(), user_ids: [who.user.id], head_counts, notes: visitRand.pick(VISIT_NOTES) }, time);
+        });
+      }
+    }
+  }
 
   // ---- two weekly vendor files, imported by an organizer and by the leader -----------------------------------------
   const { counties } = demoShapes();

@@ -2,7 +2,7 @@ import { allPermissions, PERMISSION_ENTITIES } from '../../common/permission-cat
 
 const crud = (entities: readonly string[], actions: readonly string[]) => entities.flatMap((e) => actions.map((a) => `${e}:${a}`));
 
-const ORGANIZING = ['site', 'contractor', 'contact', 'member', 'recruit', 'grievance', 'task', 'note', 'document', 'attachment', 'tag', 'import', 'export'];
+const ORGANIZING = ['site', 'contractor', 'contact', 'member', 'recruit', 'grievance', 'visit', 'task', 'note', 'document', 'attachment', 'tag', 'import', 'export'];
 const REFERENCE = ['building-type', 'classification', 'classification-type', 'contact-status', 'contractor-type', 'dispatch-type', 'region', 'site-phase', 'site-status', 'site-type', 'trade', 'union', 'team'];
 // Conversations with the assistant are private (only their maker reads them): everyone may keep their own.
 const ASSISTANT = crud(['assistant-thread', 'assistant-message'], ['create', 'read', 'delete', 'restore']).concat('assistant-thread:update');
@@ -46,7 +46,7 @@ export function seededRoles() {
       incognito: false,
       permissions: [
         ...EVERYONE,
-        ...crud(['site', 'contractor', 'contact', 'member', 'recruit', 'grievance', 'tag'], ['create', 'read', 'update']),
+        ...crud(['site', 'contractor', 'contact', 'member', 'recruit', 'grievance', 'visit', 'tag'], ['create', 'read', 'update']),
         ...crud(['task', 'note', 'document', 'attachment'], ['create', 'read', 'update', 'delete']),
         ...crud(REFERENCE, ['read']),
         // Organizers bring in the weekly vendor CSV themselves.

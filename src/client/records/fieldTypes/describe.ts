@@ -112,7 +112,7 @@ export function describeField(field: Pick<SchemaField, 'slug' | 'name' | 'type'>
     filters.push({ source: slug, kind: reference.value === 'text' ? 'reference-text' : 'reference', label });
   }
 
-  const structured = type === 'addresses' || type === 'attachment' || withTrade || (type === 'relation' && multiple) || (type === 'dropdown' && multiple);
+  const structured = type === 'addresses' || type === 'attachment' || type === 'head-count' || withTrade || (type === 'relation' && multiple) || (type === 'dropdown' && multiple);
   return {
     id: field.id ?? slug,
     slug,

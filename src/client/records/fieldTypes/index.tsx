@@ -10,6 +10,7 @@ import type { FieldDescriptor } from './describe';
 import * as Inputs from './inputs';
 import * as Displays from './displays';
 import { filterElement } from './filters';
+import { HeadCountDisplay } from './HeadCountDisplay';
 
 export interface ColumnSpec {
   /** The record key (DataTable `source`; also what the list sorts by). */
@@ -50,6 +51,7 @@ export const FIELD_TYPES: Readonly<Record<SchemaFieldType, FieldTypeUI>> = {
   'social-link': entry(Inputs.LinkInput, Displays.SocialLinkDisplay),
   'prevailing-wage': entry(Inputs.BooleanFieldInput, Displays.BooleanDisplay),
   'estimated-hours': entry(Inputs.HoursInput, Displays.TextDisplay),
+  'head-count': entry(Inputs.LazyHeadCountInput, HeadCountDisplay),
   relation: entry(Inputs.RelationFieldInput, Displays.RelationDisplay),
 };
 

@@ -1,5 +1,5 @@
 /**
- * Form inputs per field type (SPEC section 3). Heavy inputs (addresses, attachments, the site contractors list)
+ * Form inputs per field type (SPEC section 3). Heavy inputs (addresses, attachments, the site contractors list, head counts)
  * load on demand so forms without them stay light.
  */
 import { Suspense, lazy, type ReactNode } from 'react';
@@ -37,6 +37,7 @@ import { TextRelationInput } from './TextRelationInput';
 const AddressesInput = lazy(() => import('./AddressesInput'));
 const AttachmentInput = lazy(() => import('./AttachmentInput'));
 const SiteContractorsInput = lazy(() => import('./SiteContractorsInput'));
+const HeadCountInput = lazy(() => import('./HeadCountInput'));
 
 export interface InputComponentProps {
   descriptor: FieldDescriptor;
@@ -188,6 +189,11 @@ export const LazyAttachmentInput = ({ descriptor }: InputComponentProps) =>
 export const LazyAddressesInput = ({ descriptor }: InputComponentProps) => (
   <Lazy>
     <AddressesInput descriptor={descriptor} />
+  </Lazy>
+);
+export const LazyHeadCountInput = ({ descriptor }: InputComponentProps) => (
+  <Lazy>
+    <HeadCountInput descriptor={descriptor} />
   </Lazy>
 );
 /** Relations: searchable reference inputs (server search through `q`), the site contractors list, or text values. */

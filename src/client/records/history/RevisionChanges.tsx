@@ -5,7 +5,8 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { useCanAccess, useGetMany } from 'react-admin';
+import { RecordContextProvider, useCanAccess, useGetMany } from 'react-admin';
+import { FieldDisplay } from '../fieldTypes';
 import type { FieldDescriptor } from '../fieldTypes/describe';
 import { recordLabel } from '../schema';
 import { historyText, type Revision } from './history';
@@ -17,10 +18,20 @@ function RelationText({ descriptor, value }: { descriptor: FieldDescriptor; valu
   return <>{ids.map((id) => recordLabel(data.find((record) => Number(record.id) === id)) || `#${id}`).join(', ')}</>;
 }
 
+/** Structured values shown as their field shows them, rather than as text (a head count's contractors and counts). */
+const SHOWN_AS_FIELD = new Set(['head-count']);
+
 function Value({ descriptor, value }: { descriptor?: FieldDescriptor; value: unknown }) {
   const reference = descriptor?.reference;
   const { canAccess: readable } = useCanAccess({ resource: reference?.resource ?? 'schemas', action: 'read', enabled: reference?.value === 'id' });
   if (reference?.value === 'id' && readable) return <RelationText descriptor={descriptor!} value={value} />;
+  if (descriptor && SHOWN_AS_FIELD.has(descriptor.type)) {
+    return (
+      <RecordContextProvider value={{ id: 'revision', [descriptor.slug]: value }}>
+        <FieldDisplay descriptor={descriptor} variant="show" />
+      </RecordContextProvider>
+    );
+  }
   return <>{historyText(value, descriptor)}</>;
 }
 

@@ -1,0 +1,116 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { permittedCategories } from '../../common/permissions.js';
+import { HEAD_COUNT_NUMBERS, type HeadCountRow } from '../../common/head-count.js';
+import type { AuthUser } from '../auth/auth-user.js';
+import { ValidationError } from '../http/errors.js';
+import type { ResourceDefinition } from '../records/resource.js';
+import { builtinType } from '../schemas/builtin-types.js';
+import { pivot, schemaBacked } from '../schemas/schema-backed.js';
+import { assertOwnerReadable } from '../work/owners.js';
+
+/** A visit's name where records are named (pickers, history, the feed): the day of the visit. */
+const LABEL = `'Visit of ' || to_char(visited_at at time zone 'UTC', 'YYYY-MM-DD')`;
+
+/**
+ * Site visits (fields: schemas/visit.json): a site, when, who went (`user_ids`, kept in visit_users), notes, and
+ * the head count: rows by contractor (`head_counts`, kept in visit_head_counts and written with the visit, so the
+ * visit's revision holds the rows before and after). A person reads the visits of the sites they may read.
+ */
+export const visitsResource: ResourceDefinition = schemaBacked(
+  builtinType('visit', {
+    table: 'visits',
+    fields: {
+      user_ids: pivot('visit_users', 'visit_id', 'user_id'),
+      head_counts: { storage: 'virtual', filterable: false, sortable: false },
+    },
+    // The name the server gives a visit (records are named by `title` in the client).
+    readOnly: ['title'],
+    search: ['notes'],
+    defaultSort: { field: 'visited_at', order: 'desc' },
+    softDelete: true,
+    optionLabel: LABEL,
+    rowFilter: visitsOfReadableSites,
+    hooks: {
+      async beforeWrite(values, { trx, user, action }) {
+        if ('site_id' in values) await assertOwnerReadable(trx, user, 'site', values.site_id, 'site_id', 'site_id');
+        if (action === 'create' && !('user_ids' in values) && user) values.user_ids = [user.id];
+        if ('head_counts' in values && values.head_counts === null) values.head_counts = [];
+        if (Array.isArray(values.head_counts)) await checkHeadCountReferences(trx, values.head_counts);
+        return values;
+      },
+      async afterWrite(record, { trx, action, values }) {
+        if ((action === 'create' || action === 'update') && values && 'head_counts' in values) await replaceHeadCounts(trx, [{ id: record.id, rows: values.head_counts }]);
+      },
+      async afterWriteMany(writes, trx) {
+        const withRows = writes.filter((w) => w.ctx.values && 'head_counts' in w.ctx.values);
+        if (withRows.length) await replaceHeadCounts(trx, withRows.map((w) => ({ id: w.record.id, rows: w.ctx.values!.head_counts })));
+      },
+      async present(records, db) {
+        const rows = await headCountsOf(db, records.map((r) => r.id));
+        for (const record of records) {
+          record.head_counts = rows.get(record.id) ?? [];
+          record.title = `Visit of ${dayOf(record.visited_at)}`;
+        }
+      },
+    },
+  }),
+);
+
+const dayOf = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value ?? '')).slice(0, 10);
+
+/** Visits are read with their site: a person limited to some site categories reads the visits of those sites. */
+function visitsOfReadableSites(user: AuthUser) {
+  const allowed = permittedCategories(user, 'site', 'read');
+  if (allowed === 'all') return undefined;
+  if (!allowed.length) return sql<boolean>`false`;
+  return sql<boolean>`exists (select 1 from sites vs where vs.id = t.site_id and vs.type in (${sql.join(allowed)}))`;
+}
+
+/** The contractors and trades a head count names must exist (422 on `head_counts` otherwise). */
+async function checkHeadCountReferences(trx: Transaction<any>, rows: HeadCountRow[]) {
+  const contractorIds = [...new Set(rows.map((row) => row.contractor_id))];
+  const tradeIds = [...new Set(rows.flatMap((row) => row.trade_ids ?? []))];
+  const contractors = contractorIds.length ? await trx.selectFrom('contractors').select('id').where('id', 'in', contractorIds).where('deleted_at', 'is', null).execute() : [];
+  const trades = tradeIds.length ? await trx.selectFrom('trades').select('id').where('id', 'in', tradeIds).where('deleted_at', 'is', null).execute() : [];
+  const missingContractors = contractorIds.filter((id) => !contractors.some((row) => row.id === id));
+  const missingTrades = tradeIds.filter((id) => !trades.some((row) => row.id === id));
+  const errors: string[] = [];
+  if (missingContractors.length) errors.push(`The head count names contractors that do not exist (${missingContractors.join(', ')}).`);
+  if (missingTrades.length) errors.push(`The head count names trades that do not exist (${missingTrades.join(', ')}).`);
+  if (errors.length) throw new ValidationError({ head_counts: errors });
+}
+
+/** Replaces the head count rows of some visits. */
+async function replaceHeadCounts(trx: Transaction<any>, visits: Array<{ id: number; rows: HeadCountRow[] | null }>) {
+  await trx.deleteFrom('visit_head_counts').where('visit_id', 'in', visits.map((v) => v.id)).execute();
+  const rows = visits.flatMap((visit) =>
+    (visit.rows ?? []).map((row, position) => ({
+      visit_id: visit.id,
+      position,
+      contractor_id: row.contractor_id,
+      trade_ids: sql`${`{${(row.trade_ids ?? []).join(',')}}`}::integer[]`,
+      ...Object.fromEntries(HEAD_COUNT_NUMBERS.map((key) => [key, row[key] ?? 0])),
+    })),
+  );
+  for (let i = 0; i < rows.length; i += 2_000) await trx.insertInto('visit_head_counts').values(rows.slice(i, i + 2_000)).execute();
+}
+
+/** The head count rows of these visits, in their order, by visit id. */
+export async function headCountsOf(db: Kysely<any>, visitIds: number[]): Promise<Map<number, HeadCountRow[]>> {
+  const byVisit = new Map<number, HeadCountRow[]>();
+  if (!visitIds.length) return byVisit;
+  const rows = await db
+    .selectFrom('visit_head_counts')
+    .select(['visit_id', 'contractor_id', 'trade_ids', ...HEAD_COUNT_NUMBERS])
+    .where('visit_id', 'in', visitIds)
+    .orderBy('visit_id')
+    .orderBy('position')
+    .execute();
+  for (const row of rows) {
+    const { visit_id, contractor_id, trade_ids, ...counts } = row as any;
+    const list = byVisit.get(visit_id) ?? [];
+    list.push({ contractor_id, trade_ids: (trade_ids ?? []).map(Number), ...Object.fromEntries(HEAD_COUNT_NUMBERS.map((key) => [key, Number(counts[key])])) } as HeadCountRow);
+    byVisit.set(visit_id, list);
+  }
+  return byVisit;
+}
