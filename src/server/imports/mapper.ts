@@ -1,3 +1,4 @@
+import { displayName } from '../records/fields.js';
 import { applyRules, type ImportRule } from '../../common/import-rules.js';
 import { TARGETS_BY_KEY, KEY_FIELDS, type ImportRecordType } from '../../common/import-targets.js';
 import { checkLatLng, normalise, parseCoordinates, parseDate, parseFlag, parseMoney, parseNumber, splitName } from '../../common/import-values.js';
@@ -162,7 +163,7 @@ export function createMapper(importer: ImporterConfig, headers: readonly string[
       const label = TARGETS_BY_KEY.get(target)?.label ?? header;
       const [group, part] = target.includes('.') ? (target.split('.', 2) as [string, string]) : [target, ''];
       if (group === 'custom') {
-        put(part, raw, header);
+        put(part, raw, displayName(part, fields[part]));
         continue;
       }
       if (/^contact_[123]$/.test(group)) {
@@ -357,19 +358,23 @@ function convert(raw: string, spec: FieldSpec): { ok: true; value: unknown } | {
     }
     case 'boolean':
       return parseFlag(raw);
-    case 'enum': {
-      const options = spec.options ?? [];
-      if (options.includes(raw)) return { ok: true, value: raw };
-      const wanted = slug(raw);
-      const found = options.find((option) => slug(option) === wanted);
-      return { ok: true, value: found ?? raw };
-    }
+    case 'enum':
+      return { ok: true, value: choiceValue(raw, spec) };
     case 'enum[]':
+      return { ok: true, value: splitList(raw).map((item) => choiceValue(item, spec)) };
     case 'integer[]':
       return { ok: true, value: splitList(raw) };
     default:
       return { ok: true, value: raw };
   }
+}
+
+/** A file's cell for a choice: the choice's value, or its label as people write it (case and punctuation aside). */
+function choiceValue(raw: string, spec: FieldSpec): string {
+  const options = spec.options ?? [];
+  if (options.includes(raw)) return raw;
+  const wanted = slug(raw);
+  return options.find((option) => slug(option) === wanted) ?? options.find((option) => spec.choiceLabels?.[option] !== undefined && slug(spec.choiceLabels[option]) === wanted) ?? raw;
 }
 
 function pickFields(values: Record<string, unknown>, fields: Record<string, FieldSpec>) {
