@@ -58,7 +58,7 @@ describe('the importer', () => {
     expect(a.errors.join(' ')).toContain('Crew Size: "abc" is not a whole number.');
     expect(a.errors.join(' ')).toContain('The gate code may not be longer than 5 characters.');
     expect(b.errors.join(' ')).toContain('The crew size is too large.');
-    expect(b.errors.join(' ')).toContain('The risk level must be one of: Low (r-low), High (r-high).');
+    expect(b.errors.join(' ')).toContain('Risk Level: "Medium" is not one of the choices: Low, High.');
     expect(JSON.stringify([a.errors, b.errors])).not.toMatch(/gate_code|crew_size|risk_level|Crew:/);
   });
 
@@ -70,21 +70,21 @@ describe('the importer', () => {
     const failures = (await admin.get(`/api/imports/${done.id}/failures`)).body.data;
     const reasons = Object.fromEntries(failures.map((f: any) => [f.line, f.reason]));
     expect(reasons[2]).toContain('Crew Size: "abc" is not a whole number.');
-    expect(reasons[3]).toContain('The risk level must be one of: Low (r-low), High (r-high).');
+    expect(reasons[3]).toContain('Risk Level: "Medium" is not one of the choices: Low, High.');
     const c = (await admin.get('/api/sites?filter[name]=Run C')).body.data[0];
     expect(c).toMatchObject({ risk_level: 'r-low', hazard_list: ['hz-dust'] });
   });
 });
 
 describe('the API', () => {
-  it("names custom fields in its 422 field errors by their names, and choices by their labels", async () => {
+  it('names custom fields in its 422 field errors by their names (the choices by the values it takes)', async () => {
     const res = await admin.post('/api/sites', { name: 'Labelled', type: 'union', latitude: 34, longitude: -118, gate_code: 'TOOLONG', crew_size: 99, risk_level: 'r-mid', hazard_list: ['hz-mud'] });
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual({
       gate_code: ['The gate code may not be longer than 5 characters.'],
       crew_size: ['The crew size is too large.'],
-      risk_level: ['The risk level must be one of: Low (r-low), High (r-high).'],
-      hazard_list: ['Each hazard list must be one of: Noise (hz-noise), Dust (hz-dust).'],
+      risk_level: ['The risk level must be one of: r-low, r-high.'],
+      hazard_list: ['Each hazard list must be one of: hz-noise, hz-dust.'],
     });
   });
 

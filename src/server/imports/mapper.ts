@@ -359,9 +359,14 @@ function convert(raw: string, spec: FieldSpec): { ok: true; value: unknown } | {
     case 'boolean':
       return parseFlag(raw);
     case 'enum':
-      return { ok: true, value: choiceValue(raw, spec) };
-    case 'enum[]':
-      return { ok: true, value: splitList(raw).map((item) => choiceValue(item, spec)) };
+    case 'enum[]': {
+      // A file names choices as people read them: by value or by label. What is neither is named with the labels.
+      const items = spec.kind === 'enum' ? [raw] : splitList(raw);
+      const values = items.map((item) => choiceValue(item, spec));
+      const unknown = items.filter((_item, i) => values[i] === undefined);
+      if (unknown.length) return { ok: false, error: `${unknown.map((item) => `"${item}"`).join(', ')} is not one of the choices: ${(spec.options ?? []).map((option) => spec.choiceLabels?.[option] ?? option).join(', ')}.` };
+      return { ok: true, value: spec.kind === 'enum' ? values[0] : values };
+    }
     case 'integer[]':
       return { ok: true, value: splitList(raw) };
     default:
@@ -370,11 +375,11 @@ function convert(raw: string, spec: FieldSpec): { ok: true; value: unknown } | {
 }
 
 /** A file's cell for a choice: the choice's value, or its label as people write it (case and punctuation aside). */
-function choiceValue(raw: string, spec: FieldSpec): string {
+function choiceValue(raw: string, spec: FieldSpec): string | undefined {
   const options = spec.options ?? [];
   if (options.includes(raw)) return raw;
   const wanted = slug(raw);
-  return options.find((option) => slug(option) === wanted) ?? options.find((option) => spec.choiceLabels?.[option] !== undefined && slug(spec.choiceLabels[option]) === wanted) ?? raw;
+  return options.find((option) => slug(option) === wanted) ?? options.find((option) => spec.choiceLabels?.[option] !== undefined && slug(spec.choiceLabels[option]) === wanted);
 }
 
 function pickFields(values: Record<string, unknown>, fields: Record<string, FieldSpec>) {

@@ -1,4 +1,3 @@
-import { displayName } from '../records/fields.js';
 import { sql, type Kysely } from 'kysely';
 import type { ResourceRegistry } from '../records/registry.js';
 import type { FieldSpec } from '../records/resource.js';
@@ -36,7 +35,7 @@ export async function relationNames(trx: Kysely<any>, resources: ResourceRegistr
           if (!isName(value)) return value;
           const id = ids.get(nameKey(value));
           if (typeof id === 'number') return id;
-          problems.push(`${displayName(field, fields[field])}: ${id === 'several' ? `several records are named “${value}”; give the id instead.` : `no record is named “${value}”.`}`);
+          problems.push(`${fields[field].label ?? field}: ${id === 'several' ? `several records are named “${value}”; give the id instead.` : `no record is named “${value}”.`}`);
           return value;
         };
         if (Array.isArray(values[field])) values[field] = (values[field] as unknown[]).map(one);

@@ -64,11 +64,11 @@ function buildFieldSchema(name: string, spec: FieldSpec): z.ZodType {
         .transform((v) => new Date(v).toISOString());
     case 'enum': {
       const options = spec.options ?? [];
-      return z.string({ error: `The ${label} must be one of: ${choiceList(spec)}.` }).refine((v) => options.includes(v), `The ${label} must be one of: ${choiceList(spec)}.`);
+      return z.string({ error: `The ${label} must be one of: ${options.join(', ')}.` }).refine((v) => options.includes(v), `The ${label} must be one of: ${options.join(', ')}.`);
     }
     case 'enum[]': {
       const options = spec.options ?? [];
-      return z.array(z.string()).max(500).refine((values) => values.every((v) => options.includes(v)), `Each ${label} must be one of: ${choiceList(spec)}.`);
+      return z.array(z.string()).max(500).refine((values) => values.every((v) => options.includes(v)), `Each ${label} must be one of: ${options.join(', ')}.`);
     }
     case 'integer[]':
       return z.array(z.coerce.number().int().positive(), { error: `The ${label} must be a list of ids.` }).max(10_000);
@@ -111,14 +111,6 @@ function isUrl(value: string) {
   } catch {
     return false;
   }
-}
-
-/** The choices of a field as a message lists them: by label, with the value to send where it differs ("High (r-high)"). */
-function choiceList(spec: FieldSpec): string {
-  return (spec.options ?? []).map((value) => {
-    const label = spec.choiceLabels?.[value];
-    return label && label !== value ? `${label} (${value})` : value;
-  }).join(', ');
 }
 
 /** A field's name as people see it: its schema name, else its label or key with a capital ("Estimated value"). */
