@@ -91,13 +91,13 @@ const drill = async (link: Record<string, string>, labour?: string) => {
 describe('market share by a field of contractors', () => {
   it("counts a site in the group of each value its readable contractors hold, by the choices' labels", async () => {
     const body = await marketShare('field:contractor.shop_size');
-    expect(labels(body)).toEqual(['Large shop', 'None', 'Small shop']);
+    expect(labels(body)).toEqual(['Large shop', 'No shop size', 'Small shop']);
     expect(rowOf(body, 'Small shop').union).toEqual(figures(2, 400)); // S1 (its general contractor), S3
     expect(rowOf(body, 'Small shop').non_union).toEqual(figures(0, 0));
     // S3 through CB (CD is deleted and counts nowhere), S2 through CB.
     expect(rowOf(body, 'Large shop').union).toEqual(figures(1, 300));
     expect(rowOf(body, 'Large shop').non_union).toEqual(figures(1, 200));
-    expect(rowOf(body, 'None').total).toEqual(figures(1, 400)); // S4
+    expect(rowOf(body, 'No shop size').total).toEqual(figures(1, 400)); // S4
     // The totals count every site once.
     expect(body.totals.total).toEqual(figures(4, 1000));
     expect(body.meta.group_note).toMatch(/each value its contractors hold/);
@@ -109,7 +109,7 @@ describe('market share by a field of contractors', () => {
     expect(await drill(rowOf(body, 'Large shop').link)).toEqual([ids.s2, ids.s3]);
     expect(await drill(rowOf(body, 'Large shop').link, 'union')).toEqual([ids.s3]);
     expect(await drill(rowOf(body, 'Small shop').link)).toEqual([ids.s1, ids.s3]);
-    expect(await drill(rowOf(body, 'None').link)).toEqual([ids.s4]);
+    expect(await drill(rowOf(body, 'No shop size').link)).toEqual([ids.s4]);
   });
 
   it('counts only the contractors the person may read', async () => {
@@ -118,8 +118,8 @@ describe('market share by a field of contractors', () => {
     const analyst = await t.signIn('union-analyst@example.com');
     const body = await marketShare('field:contractor.shop_size', analyst);
     // CB (non-union) is hidden: S2 has no readable contractor, and no site reaches "Large shop".
-    expect(labels(body)).toEqual(['None', 'Small shop']);
-    expect(rowOf(body, 'None').total.sites).toBe(2); // S2, S4
+    expect(labels(body)).toEqual(['No shop size', 'Small shop']);
+    expect(rowOf(body, 'No shop size').total.sites).toBe(2); // S2, S4
   });
 
   it('answers CSV with the labels', async () => {
@@ -133,23 +133,23 @@ describe('market share by a field of contractors', () => {
 describe('market share by a field of sites', () => {
   it('a dropdown of several values: a site counts in each of its values, the totals once', async () => {
     const body = await marketShare('field:hazards');
-    expect(labels(body)).toEqual(['Dust', 'Noise', 'None']);
+    expect(labels(body)).toEqual(['Dust', 'No hazards', 'Noise']);
     expect(rowOf(body, 'Noise').union).toEqual(figures(1, 100)); // S1
     expect(rowOf(body, 'Noise').non_union).toEqual(figures(1, 200)); // S2
     expect(rowOf(body, 'Dust').total).toEqual(figures(1, 100)); // S1
-    expect(rowOf(body, 'None').total).toEqual(figures(2, 700)); // S3 (empty list), S4
+    expect(rowOf(body, 'No hazards').total).toEqual(figures(2, 700)); // S3 (empty list), S4
     expect(body.totals.total).toEqual(figures(4, 1000));
     expect(body.meta.group_note).toMatch(/each value it holds/);
     expect(await drill(rowOf(body, 'Noise').link)).toEqual([ids.s1, ids.s2]);
-    expect(await drill(rowOf(body, 'None').link)).toEqual([ids.s3, ids.s4]);
+    expect(await drill(rowOf(body, 'No hazards').link)).toEqual([ids.s3, ids.s4]);
     // `field:site.{slug}` names the same field.
     expect((await marketShare('field:site.hazards')).data).toEqual(body.data.map((row: any) => ({ ...row, link: { ...row.link, group_by: 'field:site.hazards' } })));
   });
 
   it('radio buttons: one group per site, with the labels, and no note', async () => {
     const body = await marketShare('field:exposure');
-    expect(labels(body)).toEqual(['High exposure', 'Low exposure', 'None']);
-    expect(rowOf(body, 'None').total.sites).toBe(2);
+    expect(labels(body)).toEqual(['High exposure', 'Low exposure', 'No exposure']);
+    expect(rowOf(body, 'No exposure').total.sites).toBe(2);
     expect(body.meta.group_note).toBeNull();
   });
 
@@ -171,17 +171,17 @@ describe('task performance by a field of the site or contractor a task is on', (
 
   it("groups by a site's radio buttons field, labelled, with totals", async () => {
     const body = await perf('field:site.exposure');
-    expect(labels(body)).toEqual(['High exposure', 'Low exposure', 'None']);
+    expect(labels(body)).toEqual(['High exposure', 'Low exposure', 'No exposure']);
     expect(rowOf(body, 'High exposure')).toMatchObject({ key: 'ex-high', calls: 1, done: 1, due: 1, overdue: 1 }); // T1, T4
     expect(rowOf(body, 'Low exposure')).toMatchObject({ meetings: 1, done: 1 }); // T2
-    expect(rowOf(body, 'None')).toMatchObject({ calls: 1, visits: 1, done: 2 }); // T5, T3 (on a contractor)
+    expect(rowOf(body, 'No exposure')).toMatchObject({ calls: 1, visits: 1, done: 2 }); // T5, T3 (on a contractor)
     expect(body.totals).toMatchObject({ done: 4, due: 1 });
-    expect(rowOf(body, 'None').links.done).toBeNull();
+    expect(rowOf(body, 'No exposure').links.done).toBeNull();
   });
 
   it("groups by a contractor's dropdown", async () => {
     const body = await perf('field:contractor.shop_size');
-    expect(labels(body)).toEqual(['Large shop', 'None']);
+    expect(labels(body)).toEqual(['Large shop', 'No shop size']);
     expect(rowOf(body, 'Large shop')).toMatchObject({ visits: 1, done: 1 }); // T3
   });
 

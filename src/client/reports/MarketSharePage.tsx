@@ -25,7 +25,7 @@ import { formatMoney, formatNumber, formatPercent } from '../insights/format';
 import { useApi, useLiveRefresh, useOptions } from '../insights/useInsights';
 import { useNarrow } from '../layout/useNarrow';
 import { useUrlFilters } from '../insights/useUrlFilters';
-import { useFieldGroups } from './fieldGroups';
+import { groupPickerWidth, useFieldGroups } from './fieldGroups';
 
 const GROUPS: ReadonlyArray<[string, string]> = [
   ['region', 'Region'],
@@ -83,7 +83,7 @@ export default function MarketSharePage() {
       error={report.error}
       filters={
         <>
-          <SelectFilter label="Group by" value={values.group_by} onChange={(group_by) => set({ group_by })} options={groups.map(([value, label]) => ({ value, label }))} allLabel={null} testId="filter-group" />
+          <SelectFilter label="Group by" value={values.group_by} onChange={(group_by) => set({ group_by })} options={groups.map(([value, label]) => ({ value, label }))} allLabel={null} testId="filter-group" minWidth={groupPickerWidth(values.group_by)} />
           {byPeriod && (
             <SelectFilter label="Period" value={values.interval} onChange={(interval) => set({ interval })} options={['week', 'month', 'quarter', 'year'].map((v) => ({ value: v, label: v[0].toUpperCase() + v.slice(1) }))} allLabel={null} minWidth={110} />
           )}

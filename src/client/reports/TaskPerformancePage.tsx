@@ -7,7 +7,7 @@ import { FigureLinkText } from '../insights/FigureLinkText';
 import { formatNumber, formatPercent, thisMonth } from '../insights/format';
 import { useApi, useLiveRefresh } from '../insights/useInsights';
 import { useUrlFilters } from '../insights/useUrlFilters';
-import { useFieldGroups } from './fieldGroups';
+import { groupPickerWidth, useFieldGroups } from './fieldGroups';
 
 /** A row of the table: the report's rows, and its totals (without links). */
 type Row = Omit<TaskPerformanceRow, 'links'> & { links?: TaskPerformanceRow['links'] };
@@ -55,7 +55,7 @@ export default function TaskPerformancePage() {
       error={report.error}
       filters={
         <>
-          <SelectFilter label="Group by" value={values.group_by} onChange={(group_by) => set({ group_by })} options={groups.map(([value, label]) => ({ value, label }))} allLabel={null} testId="filter-group" />
+          <SelectFilter label="Group by" value={values.group_by} onChange={(group_by) => set({ group_by })} options={groups.map(([value, label]) => ({ value, label }))} allLabel={null} testId="filter-group" minWidth={groupPickerWidth(values.group_by)} />
           <SelectFilter label="Per" value={values.interval} onChange={(interval) => set({ interval })} options={[{ value: 'none', label: 'Whole range' }, { value: 'week', label: 'Week' }, { value: 'month', label: 'Month' }, { value: 'quarter', label: 'Quarter' }]} allLabel={null} minWidth={120} />
           <DateFilter label="From" value={values.from} onChange={(from) => set({ from })} />
           <DateFilter label="To" value={values.to} onChange={(to) => set({ to })} />

@@ -59,9 +59,9 @@ export async function fieldGroup(ctx: AppContext, groupBy: string, own: GroupOwn
   return { owner, slug, spec, multiple: several || (own !== null && owner !== own) };
 }
 
-/** What a group is called: its choice's label, the value itself when it is no longer a choice, "None" for no value. */
+/** What a group is called: its choice's label, the value itself when it is no longer a choice, "No {field}" for none. */
 export function groupLabel(group: FieldGroup, key: string | null): string {
-  return key === null ? 'None' : (group.spec.choiceLabels?.[key] ?? key);
+  return key === null ? `No ${group.spec.label ?? group.slug.replace(/_/g, ' ')}` : (group.spec.choiceLabels?.[key] ?? key);
 }
 
 /** The value of a single-value field of the row `alias` (null when empty), for grouping without a join. */
