@@ -42,7 +42,7 @@ export interface MarketShareRow {
 export interface MarketShareAnswer {
   data: MarketShareRow[];
   totals: MarketShareRow;
-  meta: { group_by: string; interval: string; date_field: string; labours: readonly Labour[]; definition: string; workers_definition: string };
+  meta: { group_by: string; interval: string; date_field: string; labours: readonly Labour[]; definition: string; workers_definition: string; /** Under the table when a site can count in several groups. */ group_note: string | null };
 }
 
 // ---- classifications (GET /api/reports/classifications) ------------------------------------------------------
@@ -62,7 +62,8 @@ export interface ClassificationRow {
 export type TaskFigure = 'calls' | 'meetings' | 'visits' | 'done' | 'due' | 'overdue';
 
 export interface TaskPerformanceRow {
-  key: number | null;
+  /** The person's or team's id, or the choice value when grouped by a field. */
+  key: number | string | null;
   label: string;
   period: string | null;
   calls: number;
@@ -74,7 +75,8 @@ export interface TaskPerformanceRow {
   overdue: number;
   /** Of the tasks due in the period, the share completed (any time), in percent; null when none were due. */
   completion_rate: number | null;
-  links: Record<TaskFigure, FigureLink>;
+  /** Null when grouped by a field of sites or contractors (the tasks list cannot filter by the record's field). */
+  links: Record<TaskFigure, FigureLink | null>;
 }
 
 // ---- user performance (GET /api/reports/user-performance) ----------------------------------------------------

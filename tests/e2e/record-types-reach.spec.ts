@@ -18,6 +18,7 @@ const gateCode = `ALPHA-GATE-${stamp}`;
 const SPOT = { lat: 36.7378, lng: -119.7871 };
 const site = { id: 0, name: `Fresno Yard ${stamp}` };
 const riskField = { slug: '', name: `Risk ${stamp}` };
+const shopField = { name: `Shop ${stamp}` };
 
 test.beforeAll(async () => {
   api = await Api.signIn();
@@ -31,6 +32,10 @@ test.beforeAll(async () => {
     options: { choices: [{ value: 'r-low', label: 'Low risk' }, { value: 'r-high', label: 'High risk' }] },
   });
   riskField.slug = risk.data.slug;
+  // A contractor's dropdown, and a contractor holding it, the general contractor of the first site.
+  const contractors = schemas.data.find((schema) => schema.type === 'contractor')!;
+  const shop = await api.post<{ data: { slug: string } }>('/api/schema-fields', { schema_id: contractors.id, name: shopField.name, type: 'dropdown', options: { choices: [{ value: 'sz-big', label: 'Big shop' }] } });
+  const contractor = await api.post<{ data: { id: number } }>('/api/contractors', { name: `Fresno Builders ${stamp}`, type: 'union', [shop.data.slug]: 'sz-big' });
   const made = await api.post<{ data: { id: number } }>('/api/sites', {
     name: site.name,
     type: 'union',
@@ -40,6 +45,7 @@ test.beforeAll(async () => {
     state: 'CA',
     [gate.data.slug]: gateCode,
     [risk.data.slug]: 'r-high',
+    general_contractor_id: contractor.data.id,
   });
   site.id = made.data.id;
   // Another site holding the other choice, so the report has two groups to tell apart.
@@ -87,6 +93,14 @@ test('market share groups by a custom dropdown of sites, by its labels', async (
   await expect(table.getByTestId('market-share-row').filter({ hasText: 'High risk' })).toHaveCount(1);
   await expect(table.getByTestId('market-share-row').filter({ hasText: 'Low risk' })).toHaveCount(1);
   await expect(table).not.toContainText('r-high');
+
+  // A contractor's field, named as whose it is; a site counts in each of its contractors' values, as the note says.
+  await page.getByTestId('filter-group').locator('..').click();
+  await page.getByRole('option', { name: `Contractor shop ${stamp}` }).click();
+  await expect(table.getByRole('columnheader', { name: `Contractor shop ${stamp}` })).toBeVisible();
+  await expect(table.getByTestId('market-share-row').filter({ hasText: 'Big shop' })).toHaveCount(1);
+  await expect(page.getByTestId('group-note')).toContainText('each value its contractors hold');
+  await expect(table).not.toContainText('sz-big');
 });
 
 test('a file imported through the import screen into a type made in the editor relates to sites by name', async ({ page }) => {

@@ -210,8 +210,8 @@ export function ImportShow() {
                         {record.files.length > 1 ? `${failure.file_name}: ` : ''}
                         {failure.line}
                       </TableCell>
-                      <TableCell>{failure.reason}</TableCell>
-                      <TableCell sx={{ maxWidth: 360, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', color: 'text.secondary' }} title={failure.cells.join(', ')}>
+                      <TableCell sx={{ minWidth: 200 }}>{failure.reason}</TableCell>
+                      <TableCell sx={{ maxWidth: { xs: 160, sm: 360 }, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', color: 'text.secondary' }} title={failure.cells.join(', ')}>
                         {failure.cells.join(', ')}
                       </TableCell>
                     </TableRow>

@@ -1,6 +1,7 @@
 /**
  * `/reports/market-share`: union against non-union work (GET /api/reports/market-share) by number of sites,
- * estimated value or estimated hours, grouped by region, trade, site type, building type or period; a bar chart and
+ * estimated value or estimated hours, grouped by region, trade, site type, building type, period or a choice field of
+ * sites or contractors (fieldGroups.ts); a bar chart and
  * a pie of the totals (a line over time when grouped by period), the table beneath, filters in the URL, CSV export.
  * A number in the table opens the sites behind it.
  */
@@ -17,15 +18,14 @@ import { BarChart } from '@mui/x-charts/BarChart';
 import { LineChart } from '@mui/x-charts/LineChart';
 import { PieChart } from '@mui/x-charts/PieChart';
 import type { Labour, MarketShareAnswer, MarketShareMeasure, MarketShareRow } from '../../common/report-types';
-import { ReportPage, TeamFilter } from './ReportPage';
+import { GroupNote, ReportPage, TeamFilter } from './ReportPage';
 import { ReportTable, type Column } from './ReportTable';
 import { DateFilter, SelectFilter } from '../insights/filters';
 import { formatMoney, formatNumber, formatPercent } from '../insights/format';
 import { useApi, useLiveRefresh, useOptions } from '../insights/useInsights';
 import { useNarrow } from '../layout/useNarrow';
 import { useUrlFilters } from '../insights/useUrlFilters';
-import { useLiveSchema } from '../records/hooks';
-import type { RecordSchema } from '../records/schema';
+import { groupPickerWidth, useFieldGroups } from './fieldGroups';
 
 const GROUPS: ReadonlyArray<[string, string]> = [
   ['region', 'Region'],
@@ -34,12 +34,6 @@ const GROUPS: ReadonlyArray<[string, string]> = [
   ['building_type', 'Building type'],
   ['period', 'Period'],
 ];
-/** Sites' dropdown and radio buttons fields (one value each), custom ones included, as `field:{slug}` groupings. */
-function choiceFieldGroups(schema: RecordSchema | undefined): Array<[string, string]> {
-  return (schema?.fields ?? [])
-    .filter((field) => (field.type === 'dropdown' || field.type === 'radios') && !field.options?.multiple && !field.options?.choices_from)
-    .map((field) => [`field:${field.slug}`, field.name]);
-}
 
 /** The measures of site work, and workers counted at the sites' latest visits (head counts). */
 type Measure = MarketShareMeasure | 'workers';
@@ -83,7 +77,7 @@ export default function MarketSharePage() {
   const charted = m === 'workers' ? rows.filter((r) => r.workers.total > 0).sort((a, b) => b.workers.total - a.workers.total) : rows;
   const chartRows = charted.slice(0, narrow ? 8 : 15);
   const byPeriod = values.group_by === 'period';
-  const groups = [...GROUPS, ...choiceFieldGroups(useLiveSchema('sites'))];
+  const groups = [...GROUPS, ...useFieldGroups('site')];
   const groupName = groups.find(([v]) => v === values.group_by)?.[1] ?? '';
   const columns: Column<MarketShareRow>[] = [
     { header: groupName, render: (row) => row.label },
@@ -104,7 +98,7 @@ export default function MarketSharePage() {
       error={report.error}
       filters={
         <>
-          <SelectFilter label="Group by" value={values.group_by} onChange={(group_by) => set({ group_by })} options={groups.map(([value, label]) => ({ value, label }))} allLabel={null} testId="filter-group" />
+          <SelectFilter label="Group by" value={values.group_by} onChange={(group_by) => set({ group_by })} options={groups.map(([value, label]) => ({ value, label }))} allLabel={null} testId="filter-group" minWidth={groupPickerWidth(values.group_by)} />
           {byPeriod && (
             <SelectFilter label="Period" value={values.interval} onChange={(interval) => set({ interval })} options={['week', 'month', 'quarter', 'year'].map((v) => ({ value: v, label: v[0].toUpperCase() + v.slice(1) }))} allLabel={null} minWidth={110} />
           )}
@@ -223,10 +217,11 @@ export default function MarketSharePage() {
           columns={columns}
           rows={rows}
           rowKey={(row) => row.key ?? 'none'}
-          footer={{ ...totals, label: values.group_by === 'region' || values.group_by === 'trade' ? 'Total (each site once)' : 'Total' }}
+          footer={{ ...totals, label: values.group_by === 'region' || values.group_by === 'trade' || report.data?.meta.group_note ? 'Total (each site once)' : 'Total' }}
           empty={null}
         />
       )}
+      <GroupNote note={report.data?.meta.group_note} />
       {report.data?.meta.definition && (
         <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }}>
           {m === 'workers' ? report.data.meta.workers_definition : report.data.meta.definition}

@@ -8,6 +8,7 @@ import { Title } from 'react-admin';
 import { BarChart } from '@mui/x-charts/BarChart';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
+import Typography from '@mui/material/Typography';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { CsvButton } from './CsvButton';
 import { ErrorNote } from '../insights/ErrorNote';
@@ -64,5 +65,15 @@ export function StackedBars({ labels, series }: { labels: string[]; series: Arra
         />
       </CardContent>
     </Card>
+  );
+}
+
+/** Under a table grouped so that a record can count in several groups: says so (the server's `meta.group_note`). */
+export function GroupNote({ note }: { note: string | null | undefined }) {
+  if (!note) return null;
+  return (
+    <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }} data-testid="group-note">
+      {note}
+    </Typography>
   );
 }

@@ -1,12 +1,13 @@
 /** `/reports/task-performance`: tasks done by type per person or team per period, due, overdue and completion rate. */
 import type { TaskFigure, TaskPerformanceRow } from '../../common/report-types';
-import { ReportPage, StackedBars, TeamFilter } from './ReportPage';
+import { GroupNote, ReportPage, StackedBars, TeamFilter } from './ReportPage';
 import { ReportTable, type Column } from './ReportTable';
 import { DateFilter, SelectFilter } from '../insights/filters';
 import { FigureLinkText } from '../insights/FigureLinkText';
 import { formatNumber, formatPercent, thisMonth } from '../insights/format';
 import { useApi, useLiveRefresh } from '../insights/useInsights';
 import { useUrlFilters } from '../insights/useUrlFilters';
+import { groupPickerWidth, useFieldGroups } from './fieldGroups';
 
 /** A row of the table: the report's rows, and its totals (without links). */
 type Row = Omit<TaskPerformanceRow, 'links'> & { links?: TaskPerformanceRow['links'] };
@@ -14,7 +15,9 @@ type Row = Omit<TaskPerformanceRow, 'links'> & { links?: TaskPerformanceRow['lin
 export default function TaskPerformancePage() {
   const month = thisMonth();
   const { values, set, query } = useUrlFilters({ group_by: 'user', interval: 'none', from: month.from, to: month.to, team_id: '' });
-  const report = useApi<{ data: TaskPerformanceRow[]; totals: Omit<Row, 'key' | 'label' | 'period'> | null }>('/api/reports/task-performance', query);
+  const report = useApi<{ data: TaskPerformanceRow[]; totals: Omit<Row, 'key' | 'label' | 'period'> | null; meta: { group_note: string | null } }>('/api/reports/task-performance', query);
+  const groups: Array<[string, string]> = [['user', 'Person'], ['team', 'Team'], ...useFieldGroups(null)];
+  const groupName = groups.find(([value]) => value === values.group_by)?.[1] ?? 'Person';
   useLiveRefresh();
   const rows = report.data?.data ?? [];
   const number = (key: TaskFigure) => (row: Row) => (
@@ -23,7 +26,7 @@ export default function TaskPerformancePage() {
     </FigureLinkText>
   );
   const columns: Column<Row>[] = [
-    { header: values.group_by === 'team' ? 'Team' : 'Person', render: (row) => row.label },
+    { header: groupName, render: (row) => row.label },
     ...(values.interval !== 'none' ? [{ header: 'Period', align: 'left' as const, render: (row: Row) => row.period ?? '' }] : []),
     { header: 'Calls', render: number('calls') },
     { header: 'Meetings', render: number('meetings') },
@@ -52,7 +55,7 @@ export default function TaskPerformancePage() {
       error={report.error}
       filters={
         <>
-          <SelectFilter label="Group by" value={values.group_by} onChange={(group_by) => set({ group_by })} options={[{ value: 'user', label: 'Person' }, { value: 'team', label: 'Team' }]} allLabel={null} testId="filter-group" />
+          <SelectFilter label="Group by" value={values.group_by} onChange={(group_by) => set({ group_by })} options={groups.map(([value, label]) => ({ value, label }))} allLabel={null} testId="filter-group" minWidth={groupPickerWidth(values.group_by)} />
           <SelectFilter label="Per" value={values.interval} onChange={(interval) => set({ interval })} options={[{ value: 'none', label: 'Whole range' }, { value: 'week', label: 'Week' }, { value: 'month', label: 'Month' }, { value: 'quarter', label: 'Quarter' }]} allLabel={null} minWidth={120} />
           <DateFilter label="From" value={values.from} onChange={(from) => set({ from })} />
           <DateFilter label="To" value={values.to} onChange={(to) => set({ to })} />
@@ -78,6 +81,7 @@ export default function TaskPerformancePage() {
           empty="No tasks were done or due in this range."
         />
       )}
+      <GroupNote note={report.data?.meta.group_note} />
     </ReportPage>
   );
 }

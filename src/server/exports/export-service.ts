@@ -7,7 +7,7 @@ import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { loadAuthUser } from '../auth/load-user.js';
 import { forbidden, HttpError, notFound, ValidationError } from '../http/errors.js';
-import { humanise } from '../records/fields.js';
+import { displayName } from '../records/fields.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { PermanentJobError, type JobContext } from '../jobs/worker.js';
@@ -129,8 +129,7 @@ export class ExportService {
     const columns = wanted.length ? wanted : all;
     const unknown = columns.filter((c) => !all.includes(c) && !(def.readOnly ?? []).includes(c));
     if (unknown.length) throw new ValidationError({ columns: [`Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`] });
-    const labels = columns.map((c) => fields[c]?.label ?? (c === 'id' ? 'ID' : humanise(c)).replace(/^\w/, (x) => x.toUpperCase()));
-    const capitalised = columns.map((c, i) => (fields[c]?.label ? labels[i].replace(/^\w/, (x) => x.toUpperCase()) : labels[i]));
+    const capitalised = columns.map((c) => displayName(c, fields[c]));
     // Two columns under one header (a custom field named as a built-in one) could not be told apart, nor imported back.
     const count = (label: string) => capitalised.filter((l) => l.toLowerCase() === label.toLowerCase()).length;
     return { columns, labels: capitalised.map((label, i) => (count(label) > 1 ? `${label} (${columns[i]})` : label)), fields };

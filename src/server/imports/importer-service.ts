@@ -1,3 +1,4 @@
+import { displayName } from '../records/fields.js';
 import { z } from 'zod';
 import { can } from '../../common/permissions.js';
 import { KEY_TARGETS, suggestTargets, targetsFor, type ImportRecordType } from '../../common/import-targets.js';
@@ -31,7 +32,7 @@ export const importerFile = z.object({
 export const customTargets = (fields: Record<string, FieldSpec>, type?: string) =>
   Object.entries(fields)
     .filter(([key, spec]) => spec.storage === 'custom' || (type !== undefined && !isCatalogueType(type) && key === 'name'))
-    .map(([key, spec]) => ({ key, label: spec.label ?? (key === 'name' ? 'Name' : key) }));
+    .map(([key, spec]) => ({ key, label: displayName(key, spec) }));
 
 /**
  * Importers beyond their generic resource: the configuration an import runs with, the target catalogue, exporting

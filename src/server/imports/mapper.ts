@@ -1,3 +1,4 @@
+import { displayName } from '../records/fields.js';
 import { applyRules, type ImportRule } from '../../common/import-rules.js';
 import { TARGETS_BY_KEY, KEY_FIELDS, type ImportRecordType } from '../../common/import-targets.js';
 import { checkLatLng, normalise, parseCoordinates, parseDate, parseFlag, parseMoney, parseNumber, splitName } from '../../common/import-values.js';
@@ -162,7 +163,7 @@ export function createMapper(importer: ImporterConfig, headers: readonly string[
       const label = TARGETS_BY_KEY.get(target)?.label ?? header;
       const [group, part] = target.includes('.') ? (target.split('.', 2) as [string, string]) : [target, ''];
       if (group === 'custom') {
-        put(part, raw, header);
+        put(part, raw, displayName(part, fields[part]));
         continue;
       }
       if (/^contact_[123]$/.test(group)) {
@@ -357,19 +358,28 @@ function convert(raw: string, spec: FieldSpec): { ok: true; value: unknown } | {
     }
     case 'boolean':
       return parseFlag(raw);
-    case 'enum': {
-      const options = spec.options ?? [];
-      if (options.includes(raw)) return { ok: true, value: raw };
-      const wanted = slug(raw);
-      const found = options.find((option) => slug(option) === wanted);
-      return { ok: true, value: found ?? raw };
+    case 'enum':
+    case 'enum[]': {
+      // A file names choices as people read them: by value or by label. What is neither is named with the labels.
+      const items = spec.kind === 'enum' ? [raw] : splitList(raw);
+      const values = items.map((item) => choiceValue(item, spec));
+      const unknown = items.filter((_item, i) => values[i] === undefined);
+      if (unknown.length) return { ok: false, error: `${unknown.map((item) => `"${item}"`).join(', ')} is not one of the choices: ${(spec.options ?? []).map((option) => spec.choiceLabels?.[option] ?? option).join(', ')}.` };
+      return { ok: true, value: spec.kind === 'enum' ? values[0] : values };
     }
-    case 'enum[]':
     case 'integer[]':
       return { ok: true, value: splitList(raw) };
     default:
       return { ok: true, value: raw };
   }
+}
+
+/** A file's cell for a choice: the choice's value, or its label as people write it (case and punctuation aside). */
+function choiceValue(raw: string, spec: FieldSpec): string | undefined {
+  const options = spec.options ?? [];
+  if (options.includes(raw)) return raw;
+  const wanted = slug(raw);
+  return options.find((option) => slug(option) === wanted) ?? options.find((option) => spec.choiceLabels?.[option] !== undefined && slug(spec.choiceLabels[option]) === wanted);
 }
 
 function pickFields(values: Record<string, unknown>, fields: Record<string, FieldSpec>) {

@@ -113,6 +113,13 @@ function isUrl(value: string) {
   }
 }
 
+/** A field's name as people see it: its schema name, else its label or key with a capital ("Estimated value"). */
+export function displayName(key: string, spec: FieldSpec | undefined): string {
+  if (spec?.name) return spec.name;
+  const label = spec?.label ?? (key === 'id' ? 'ID' : humanise(key));
+  return label.charAt(0).toUpperCase() + label.slice(1);
+}
+
 export function humanise(name: string) {
   return name.replace(/_id$/, '').replace(/_ids$/, 's').replace(/[_-]+/g, ' ').trim().toLowerCase();
 }

@@ -9,7 +9,10 @@ export type FieldKind = ValueKind;
 
 export interface FieldSpec {
   kind: FieldKind;
+  /** The field in a message's sentence ("The gate code must be ..."). */
   label?: string;
+  /** The field's name as people see it on screens, in lists of targets and in file headers ("Gate Code"). */
+  name?: string;
   required?: boolean;
   /** Longest text (characters) or largest number. */
   max?: number;

@@ -2,10 +2,9 @@ import { sql, type RawBuilder } from 'kysely';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { fieldError, forbidden } from '../http/errors.js';
-import { fieldExpression } from '../records/list-query.js';
-import type { FieldSpec } from '../records/resource.js';
+import { forbidden } from '../http/errors.js';
 import type { Labour, LabourFigures, MarketShareRow } from '../../common/report-types.js';
+import { fieldGroup, groupByParam, groupLabel, groupNote, singleValue, siteGroupJoin, siteInGroup, type FieldGroup } from './field-groups.js';
 import { labouredSitesFrom, LABOURS } from './labour.js';
 import { answeredByCounts, readCounts } from './market-share-counts.js';
 import { workerFigures, workersCounted } from './market-share-workers.js';
@@ -17,13 +16,8 @@ export const DATE_FIELDS = ['created_at', 'kickoff_date', 'bid_date'] as const;
 
 const list = (item: z.ZodType) => z.preprocess((v) => (v === undefined || v === '' ? undefined : Array.isArray(v) ? v : String(v).split(',')), z.array(item).max(50).optional());
 
-/** `field:{slug}`: a dropdown or radio buttons field of sites (one value each), custom ones included. */
-const FIELD_GROUP = /^field:([a-z][a-z0-9_]{0,59})$/;
-
 export const marketShareShape = {
-  group_by: z
-    .union([z.enum(MARKET_SHARE_GROUPS), z.string().regex(FIELD_GROUP)], { error: `The group must be one of: ${MARKET_SHARE_GROUPS.join(', ')}, or field:{slug} of a dropdown or radio buttons field of sites.` })
-    .default('region'),
+  group_by: groupByParam(MARKET_SHARE_GROUPS, 'sites or contractors').default('region'),
   interval: z.enum(INTERVALS).default('month'),
   date_field: z.enum(DATE_FIELDS).default('created_at'),
   trade_id: z.coerce.number().int().min(1).optional(),
@@ -46,12 +40,12 @@ const SLOT: Record<Labour, 'union' | 'non_union' | 'unknown'> = { union: 'union'
  * `key` is what the sites are aggregated by (a plain column, so the aggregate hashes integers or short text), and the
  * label is joined afterwards to the few aggregated rows `x` (`labelJoin`, `label`, `keyText`: the key as text).
  */
-function grouping(params: MarketShareParams, field: ChoiceField | null): { join: RawBuilder<unknown>; key: RawBuilder<unknown>; labelJoin: RawBuilder<unknown>; label: RawBuilder<unknown>; keyText: RawBuilder<unknown> } {
+function grouping(ctx: AppContext, user: AuthUser, params: MarketShareParams, field: FieldGroup | null): { join: RawBuilder<unknown>; key: RawBuilder<unknown>; labelJoin: RawBuilder<unknown>; label: RawBuilder<unknown>; keyText: RawBuilder<unknown> } {
   const dateCol = sql.ref(`s.${params.date_field}`);
   if (field) {
-    const labels = Object.entries(field.spec.choiceLabels ?? {}).map(([value, label]) => sql` when ${value} then ${label}`);
-    const label = labels.length ? sql`(case x.key${sql.join(labels, sql``)} else x.key end)` : sql`x.key`;
-    return { join: sql``, key: fieldExpression(field.slug, field.spec, 's'), labelJoin: sql``, label, keyText: sql`x.key` };
+    // Labelled afterwards from the field's choices (groupLabel).
+    const key = field.multiple ? sql`g.key` : singleValue(field, 's');
+    return { join: field.multiple ? siteGroupJoin(ctx, user, field, 's') : sql``, key, labelJoin: sql``, label: sql`null`, keyText: sql`x.key` };
   }
   switch (params.group_by as MarketShareGroup) {
     case 'region':
@@ -94,17 +88,6 @@ export function siteFilters(params: MarketShareParams): RawBuilder<boolean> {
   return sql<boolean>`(${sql.join(parts, sql` and `)})`;
 }
 
-type ChoiceField = { slug: string; spec: FieldSpec };
-
-/** The field of a `field:{slug}` grouping, or null for the fixed groupings; 422 unless sites have such a choice field. */
-async function choiceField(ctx: AppContext, groupBy: string): Promise<ChoiceField | null> {
-  const slug = FIELD_GROUP.exec(groupBy)?.[1];
-  if (!slug) return null;
-  const spec = (await ctx.records.fields(resourceDef(ctx, 'sites')))[slug];
-  if (!spec || spec.kind !== 'enum' || typeof spec.storage === 'object') throw fieldError('group_by', `Sites have no dropdown or radio buttons field "${slug}" to group by.`);
-  return { slug, spec };
-}
-
 function assertMayRead(ctx: AppContext, user: AuthUser) {
   if (!canRead(user, resourceDef(ctx, 'sites'))) throw forbidden('You do not have permission to read job sites, so there is no market share to show.');
 }
@@ -116,9 +99,9 @@ function assertMayRead(ctx: AppContext, user: AuthUser) {
  */
 export async function marketShare(ctx: AppContext, user: AuthUser, params: MarketShareParams) {
   assertMayRead(ctx, user);
-  const field = await choiceField(ctx, params.group_by);
-  const { rows, totalsRows } = answeredByCounts(ctx, user, params) ? await counted(ctx, params) : await countedNow(ctx, user, params, field);
-  const workers = await workersCounted(ctx, user, sql<boolean>`${visibleCondition(ctx, 'sites', user, 's')} and ${siteFilters(params)}`, grouping(params, field));
+  const field = await fieldGroup(ctx, params.group_by, 'site');
+  const { rows, totalsRows } = answeredByCounts(ctx, user, params) ? await counted(ctx, user, params) : await countedNow(ctx, user, params, field);
+  const workers = await workersCounted(ctx, user, sql<boolean>`${visibleCondition(ctx, 'sites', user, 's')} and ${siteFilters(params)}`, grouping(ctx, user, params, field));
   const workersByKey = new Map(workers.rows.map((row) => [row.key ?? '', row]));
 
   const byKey = new Map<string, MarketShareRow>();
@@ -126,7 +109,7 @@ export async function marketShare(ctx: AppContext, user: AuthUser, params: Marke
     const mapKey = row.key ?? '';
     let entry = byKey.get(mapKey);
     if (!entry) {
-      entry = { key: row.key, label: row.label ?? (row.key === null ? 'None' : row.key), union: empty(), non_union: empty(), unknown: empty(), total: empty(), share: { sites: null, value: null, hours: null }, workers: workerFigures(workersByKey.get(mapKey)) };
+      entry = { key: row.key, label: field ? groupLabel(field, row.key) : (row.label ?? (row.key === null ? 'None' : row.key)), union: empty(), non_union: empty(), unknown: empty(), total: empty(), share: { sites: null, value: null, hours: null }, workers: workerFigures(workersByKey.get(mapKey)) };
       byKey.set(mapKey, entry);
     }
     add(entry[SLOT[row.labour]], row);
@@ -144,6 +127,7 @@ export async function marketShare(ctx: AppContext, user: AuthUser, params: Marke
       interval: params.interval,
       date_field: params.date_field,
       labours: LABOURS,
+      group_note: field ? groupNote(field, 'site') : null,
       definition: 'A site is union work if any of its contractors is union; else non-union if any is non-union; else by its own type (union and PLA are union, non-union is non-union); else unknown, which is left out of the share.',
       workers_definition: 'Workers counted: the head count of each site’s latest visit, union and non-union workers as counted there; workers whose status was not noted are unknown, left out of the share.',
     },
@@ -153,30 +137,30 @@ export async function marketShare(ctx: AppContext, user: AuthUser, params: Marke
 type GroupRow = { key: string | null; label: string | null; labour: Labour; sites: number; value: number | null; hours: number | null };
 
 /** The report by region or trade of every site, from the counts kept by the database (market-share-counts.ts). */
-async function counted(ctx: AppContext, params: MarketShareParams): Promise<{ rows: GroupRow[]; totalsRows: GroupRow[] }> {
-  const group = grouping(params, null);
+async function counted(ctx: AppContext, user: AuthUser, params: MarketShareParams): Promise<{ rows: GroupRow[]; totalsRows: GroupRow[] }> {
+  const group = grouping(ctx, user, params, null);
   const rows = await readCounts(ctx, params.group_by as 'region' | 'trade', group.labelJoin, group.label);
   return { rows, totalsRows: await readCounts(ctx, 'all') };
 }
 
 /** The report counted from the sites the person may read, with the filters. */
-async function countedNow(ctx: AppContext, user: AuthUser, params: MarketShareParams, field: ChoiceField | null): Promise<{ rows: GroupRow[]; totalsRows: GroupRow[] }> {
+async function countedNow(ctx: AppContext, user: AuthUser, params: MarketShareParams, field: FieldGroup | null): Promise<{ rows: GroupRow[]; totalsRows: GroupRow[] }> {
   const base = labouredSitesFrom(ctx, user);
-  const group = grouping(params, field);
+  const group = grouping(ctx, user, params, field);
   const where = sql`${base.where} and ${siteFilters(params)}`;
   const aggregates = sql`count(*)::int as sites, coalesce(sum(s.estimated_value), 0) as value, coalesce(sum(s.estimated_hours), 0) as hours`;
-  if (params.group_by !== 'region' && params.group_by !== 'trade') {
+  if (field ? !field.multiple : params.group_by !== 'region' && params.group_by !== 'trade') {
     const { rows } = await sql<GroupRow>`
       select ${group.keyText} as key, ${group.label} as label, x.labour, x.sites, x.value, x.hours
       from (select ${group.key} as key, ${base.labour} as labour, ${aggregates} from ${base.from} where ${where} group by 1, 2) x
       ${group.labelJoin}`.execute(ctx.db);
     return { rows, totalsRows: rows };
   }
-  // Region and trade join one row per link (a site in two regions counts in both, and once in the totals): the
-  // labour is worked out once per site, then grouped by the links and, for the totals, alone.
+  // Region, trade and fields of several values join one row per link (a site in two regions counts in both, and
+  // once in the totals): the labour is worked out once per site, then grouped by the links and, for the totals, alone.
   const { rows } = await sql<GroupRow & { part: 'group' | 'total' }>`
     with s as materialized (
-      select s.id, s.estimated_value, s.estimated_hours, ${base.labour} as labour from ${base.from} where ${where}
+      select s.id, s.estimated_value, s.estimated_hours, ${field?.owner === 'site' ? sql`s.custom, ` : sql``}${base.labour} as labour from ${base.from} where ${where}
     )
     select 'group' as part, ${group.keyText} as key, ${group.label} as label, x.labour, x.sites, x.value, x.hours
     from (select ${group.key} as key, s.labour, ${aggregates} from s ${group.join} group by 1, 2) x ${group.labelJoin}
@@ -232,17 +216,14 @@ const drillShape = {
 export async function marketShareSites(ctx: AppContext, user: AuthUser, query: unknown) {
   const params = parseFilters(drillShape, query);
   assertMayRead(ctx, user);
-  const field = await choiceField(ctx, params.group_by);
+  const field = await fieldGroup(ctx, params.group_by, 'site');
   const base = labouredSitesFrom(ctx, user);
   const parts: RawBuilder<boolean>[] = [base.where, siteFilters(params)];
   const key = params.key;
   if (key !== undefined) {
     const none = key === 'none';
     const intKey = Number(key);
-    if (field) {
-      const value = fieldExpression(field.slug, field.spec, 's');
-      parts.push(none ? sql<boolean>`${value} is null` : sql<boolean>`${value} = ${key}`);
-    }
+    if (field) parts.push(siteInGroup(ctx, user, field, none ? null : key, 's'));
     switch (field ? null : (params.group_by as MarketShareGroup)) {
       case 'region':
         parts.push(none ? sql<boolean>`not exists (select 1 from site_regions g where g.site_id = s.id)` : sql<boolean>`exists (select 1 from site_regions g where g.site_id = s.id and g.region_id = ${intKey})`);

@@ -49,9 +49,12 @@ const headCounts = z
     });
   });
 
-/** "Favorite Color" -> "favorite Color" as Laravel-style messages want ("The favorite Color must be ..."). */
+/**
+ * "Favorite Color" -> "favorite color" as Laravel-style messages want ("The favorite color must be ..."): each
+ * capitalised word in lower case, acronyms and words of mixed case ("PLA", "iPhone") as written.
+ */
 function labelOf(name: string) {
-  return /^[A-Z][a-z]/.test(name) ? name.charAt(0).toLowerCase() + name.slice(1) : name;
+  return name.replace(/\b[A-Z][a-z]+\b/g, (word) => word.toLowerCase());
 }
 
 /**
@@ -69,7 +72,7 @@ export function fieldSpecFor(field: Pick<SchemaField, 'slug' | 'name' | 'type' |
   const target = type === 'relation' && typeof options.target === 'string' ? targets[options.target] : undefined;
   const kind = valueKind(type, options, target?.value);
   const label = labelOf(field.name);
-  const spec: FieldSpec = { kind, label, required: field.required, storage: field.column ? 'column' : 'custom', ...valueLimits(type, kind, options) };
+  const spec: FieldSpec = { kind, label, name: field.name, required: field.required, storage: field.column ? 'column' : 'custom', ...valueLimits(type, kind, options) };
   switch (kind) {
     case 'enum':
     case 'enum[]': {
