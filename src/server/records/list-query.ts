@@ -128,8 +128,8 @@ const CASELESS_KINDS = new Set(['text', 'email']);
  * custom fields' indexes and the name sort index hold), choices in the order the field gives them, a slug of a
  * list administrators extend (site type) in that list's order; other kinds by their value.
  */
-export function sortExpression(field: string, spec: FieldSpec): RawBuilder<unknown> {
-  const value = fieldExpression(field, spec);
+export function sortExpression(field: string, spec: FieldSpec, alias: string | null = 't'): RawBuilder<unknown> {
+  const value = fieldExpression(field, spec, alias);
   if (spec.kind === 'enum' && spec.options?.length) {
     const ranks = spec.options.map((option, rank) => sql` when ${option} then ${sql.lit(rank)}`);
     return sql`(case ${value}${sql.join(ranks, sql``)} end)`;
@@ -137,6 +137,21 @@ export function sortExpression(field: string, spec: FieldSpec): RawBuilder<unkno
   if (spec.slugOf) return sql`(select l.position from ${sql.table(spec.slugOf)} l where l.slug = ${value} and l.deleted_at is null)`;
   if (CASELESS_KINDS.has(spec.kind) && typeof spec.storage !== 'object') return sql`lower((${value})::text)`;
   return value;
+}
+
+/** Longest text (characters) a sort index holds: a btree entry takes at most about 2,700 bytes. */
+const LONGEST_SORTED_TEXT = 500;
+
+/**
+ * The key of the index a list's sort by this field needs (`sortExpression` without the table's alias), or null when
+ * no plain index can serve it: choices and list slugs sort by their rank, lists of ids and JSON do not sort, long
+ * text does not fit an index entry.
+ */
+export function sortIndexExpression(field: string, spec: FieldSpec): RawBuilder<unknown> | null {
+  if (typeof spec.storage === 'object' || spec.storage === 'virtual' || spec.sortable === false) return null;
+  if (spec.slugOf || ARRAY_KINDS.has(spec.kind) || spec.kind === 'enum') return null;
+  if (CASELESS_KINDS.has(spec.kind) && !(spec.max !== undefined && spec.max <= LONGEST_SORTED_TEXT)) return null;
+  return sortExpression(field, spec, null);
 }
 
 /** The expression to index for a custom field so its filters (and sorts) use the index; see fieldExpression. */
@@ -194,7 +209,9 @@ export function filterCondition(filter: ListQuery['filters'][number], spec: Fiel
       return list.length ? sql`${column} in (${sql.join(list)})` : sql`false`;
     }
     case 'eq':
-      if (spec.kind === 'text' || spec.kind === 'email') return sql`lower(${column}::text) = lower(${String(value)})`;
+      // The keys of a list (slugOf) are compared exactly, so the column's index serves the filter: the value was
+      // made the stored key before (choice-keys.ts withChoiceKeys).
+      if ((spec.kind === 'text' || spec.kind === 'email') && !spec.slugOf) return sql`lower(${column}::text) = lower(${String(value)})`;
       if (spec.kind === 'enum[]') return sql`${column} @> ${JSON.stringify([value])}::jsonb`;
       return sql`${column} = ${cast(value)}`;
     case 'neq':
@@ -246,8 +263,8 @@ export const ONE_PASS_MATCHES = 10_000;
  * - With a search (`onePass`), one query reads the matches once, counts them and picks the page's ids; the page's
  *   rows are then read by id. A trigram index only points at candidate rows, so counting a search reads every
  *   match anyway: picking the page in the same pass costs little and saves scanning the index a second time.
- * - Otherwise, or past ONE_PASS_MATCHES (the first query stops there): `count(*)`, then the page in order, which an
- *   index on the sort serves without reading every match (docs/records.md "Indexes and speed").
+ * - Otherwise, or past ONE_PASS_MATCHES (the first query stops there): `count(*)`, then the page in order, which the
+ *   sort's index serves without reading every match (pageInParts; docs/records.md "Indexes and speed").
  * - `perPage` -1: every match in order, counted as they come.
  */
 export async function readPage(
@@ -280,6 +297,32 @@ export async function readPage(
     }
   }
   const counted = await base.select(sql<number>`count(*)`.as('count')).executeTakeFirst();
-  const rows = await inOrder().limit(page.perPage).offset(offset).execute();
+  const rows = await pageInParts(base, sort, page.perPage, offset);
   return { total: Number(counted?.count ?? 0), rows };
+}
+
+/**
+ * One page in `sort` order with missing values last, in two parts: the rows with a value ordered `key, id` the way
+ * asked, then the rows without one. Each part's order is that of the sort's index `(key, id)` read forwards (asc,
+ * where missing values come last) or backwards (desc, where they would come first), so one index per column serves
+ * both orders and each query stops at the page's end instead of sorting every match (schemas/indexes.ts
+ * ensureSortIndexes). The second part is read only by the page where the values run out or after it.
+ */
+async function pageInParts(base: SelectQueryBuilder<any, any, any>, sort: { key: RawBuilder<unknown>; order: 'asc' | 'desc' }, perPage: number, offset: number) {
+  const order = sql.raw(sort.order);
+  const part = (missing: boolean) =>
+    base
+      .selectAll('t')
+      .where(sql<boolean>`${sort.key} is ${sql.raw(missing ? 'null' : 'not null')}`)
+      .orderBy(sql`${sort.key} ${order}`)
+      .orderBy('t.id', sort.order);
+  const valued = await part(false).limit(perPage).offset(offset).execute();
+  if (valued.length === perPage) return valued;
+  // How many rows have a value: this page shows the last of them, or (a page past them) they are counted.
+  const withValue =
+    valued.length || offset === 0
+      ? offset + valued.length
+      : Number((await base.where(sql<boolean>`${sort.key} is not null`).select(sql<number>`count(*)`.as('count')).executeTakeFirst())?.count ?? 0);
+  const missing = await part(true).limit(perPage - valued.length).offset(Math.max(0, offset - withValue)).execute();
+  return [...valued, ...missing];
 }

@@ -6,6 +6,7 @@ import { conflict, forbidden, HttpError, notFound, unauthenticated } from '../ht
 import { fieldExpression, filterCondition, parseListQuery, readPage, resolveField, escapeLike, searchCondition, sortExpression } from './list-query.js';
 import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
 import { validateInput } from './validate.js';
+import { withChoiceKeys } from './choice-keys.js';
 import { bulkWrite, importBatch, type BatchOptions, type BatchOutcome, type BatchRow, type BulkRow } from './batch-writer.js';
 import type { AppEvents, RecordAction } from '../events/app-events.js';
 import { changesOf, writeRevisions, type RevisionAction } from './revisions.js';
@@ -101,6 +102,7 @@ export class RecordService {
     if (query.trashed !== 'without' && !def.softDelete) query.trashed = 'without';
     if (query.trashed !== 'without') this.authorize(user, def, 'restore');
     const fields = await this.fields(def);
+    query.filters = await withChoiceKeys(this.db, query.filters, fields);
     let base = this.visibleRows(this.db, def, user, query.trashed);
     for (const filter of query.filters) {
       const spec = resolveField(filter.field, fields, 'filter');
