@@ -27,7 +27,8 @@ export interface WriteOptions {
 
 export interface ListResult {
   data: Record<string, any>[];
-  meta: { current_page: number; from: number | null; to: number | null; per_page: number; total: number; last_page: number };
+  /** `total_estimated`: past EXACT_TOTAL_UP_TO matches, `total` is an estimate (list-query.ts readPage). */
+  meta: { current_page: number; from: number | null; to: number | null; per_page: number; total: number; total_estimated?: true; last_page: number };
 }
 
 /**
@@ -120,7 +121,7 @@ export class RecordService {
     const sortSpec = resolveField(query.sort.field, fields, 'sort');
     const sort = { key: sortExpression(query.sort.field, sortSpec), order: query.sort.order };
     const searched = Boolean(query.search && def.search?.length);
-    const { total, rows } = await readPage(this.db, def.table, base, sort, { page: query.page, perPage: query.perPage, onePass: searched });
+    const { total, estimated, rows } = await readPage(this.db, def.table, base, sort, { page: query.page, perPage: query.perPage, onePass: searched, estimateTotal: query.estimateTotal });
     const perPage = query.perPage === -1 ? Math.max(total, 1) : query.perPage;
     const data = await this.present(def, rows, fields);
     const from = rows.length ? (query.perPage === -1 ? 1 : (query.page - 1) * perPage + 1) : null;
@@ -132,6 +133,7 @@ export class RecordService {
         to: from === null ? null : from + rows.length - 1,
         per_page: query.perPage,
         total,
+        ...(estimated ? { total_estimated: true as const } : {}),
         last_page: query.perPage === -1 ? 1 : Math.max(1, Math.ceil(total / perPage)),
       },
     };
