@@ -94,7 +94,9 @@ export async function ensureAllCustomFieldIndexes(db: Kysely<any>) {
   for (const schema of await loadSchemas(db)) {
     const { table, schemaId } = target(schema);
     for (const field of schema.fields) {
-      if (field.column || (existing.has(indexName(table, schemaId, field.slug)) && existing.has(sortIndexName(table, schemaId, field.slug)))) continue;
+      if (field.column) continue;
+      const sorted = sortIndexExpression(field.slug, fieldSpecFor(field, knownRelationTargets())) !== null;
+      if (existing.has(indexName(table, schemaId, field.slug)) && (!sorted || existing.has(sortIndexName(table, schemaId, field.slug)))) continue;
       if (await ensureCustomFieldIndex(db, schema, field)) analyze.add(table);
     }
   }
