@@ -144,6 +144,17 @@ export async function ensureSearchIndexes(db: Kysely<any>, definitions: readonly
  * (custom_records, sorted by name by default) get one index led by `schema_id` for all of them; their custom fields
  * get theirs with their other indexes (ensureCustomFieldIndex).
  */
+/**
+ * Which columns get a sort index. Every sortable column of a generated list (a record type with a schema, whose list
+ * any column sorts), except ids of related records (they sort by id, not by what people read) and yes/no values;
+ * only the default order and the name of the other resources (reference lists, settings: short tables). Each index
+ * costs every write and the planning of every query on its table.
+ */
+function sortedByIndex(def: ResourceDefinition, field: string, spec: FieldSpec) {
+  if (!def.customFields) return field === def.defaultSort?.field || field === 'name';
+  return !spec.references && spec.kind !== 'boolean';
+}
+
 export async function ensureSortIndexes(db: Kysely<any>, definitions: readonly ResourceDefinition[]) {
   const existing = await indexNames(db);
   const nameOf = (table: string, leading: string[], field: string, caseless: boolean) =>
@@ -162,7 +173,7 @@ export async function ensureSortIndexes(db: Kysely<any>, definitions: readonly R
     const wanted = wantedByTable.get(def.table) ?? new Map<string, unknown>();
     wantedByTable.set(def.table, wanted);
     for (const [field, spec] of Object.entries({ ...COMMON, ...def.fields })) {
-      if ((spec.storage ?? 'column') !== 'column') continue;
+      if ((spec.storage ?? 'column') !== 'column' || !sortedByIndex(def, field, spec)) continue;
       const key = sortIndexExpression(field, spec);
       if (key) wanted.set(nameOf(def.table, [], field, spec.kind === 'text' || spec.kind === 'email'), key);
     }
