@@ -49,6 +49,9 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     },
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false } },
     routerOptions: { querystringParser: parseQueryString },
+    // No time limit on plugins and onReady hooks: the first start on a large table builds its indexes there
+    // (schemas/schema-routes.ts), which takes minutes, not the 10 s Fastify allows by default.
+    pluginTimeout: 0,
   });
   collectRoutes(app);
   installErrorHandler(app);

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ONE_PASS_MATCHES } from '../../src/server/records/list-query.js';
+import { EXACT_TOTAL_UP_TO, ONE_PASS_MATCHES } from '../../src/server/records/list-query.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 /**
@@ -83,5 +83,29 @@ describe('list pages, read in one pass or with a count', () => {
       expect(all.body.meta.total).toBe(want.length);
       expect(all.body.data.map((r: any) => r.id)).toEqual(want);
     }
+  });
+});
+
+describe('totals past 10,000 matches (total=estimate, as the generated lists ask)', () => {
+  it('are estimates flagged as such; up to 10,000 they stay exact and unflagged', async () => {
+    const many = await expected('true', 'asc');
+    expect(many.length).toBeGreaterThan(EXACT_TOTAL_UP_TO);
+    const estimated = await admin.get('/api/sites?filter[city]=Pagetown&sort=owner&order=asc&per_page=25&total=estimate');
+    expect(estimated.status).toBe(200);
+    expect(estimated.body.meta.total_estimated).toBe(true);
+    expect(estimated.body.meta.total).toBeGreaterThan(EXACT_TOTAL_UP_TO);
+    expect(estimated.body.data.map((r: any) => r.id)).toEqual(many.slice(0, 25));
+
+    const searched = await admin.get('/api/sites?filter[city]=Pagetown&search=paging&per_page=25&total=estimate');
+    expect(searched.body.meta.total_estimated).toBe(true);
+
+    const few = await expected(`type = 'union'`, 'asc');
+    const exact = await admin.get('/api/sites?filter[city]=Pagetown&filter[type]=union&sort=owner&order=asc&per_page=25&total=estimate');
+    expect(exact.body.meta.total).toBe(few.length);
+    expect(exact.body.meta.total_estimated).toBeUndefined();
+
+    const asked = await admin.get('/api/sites?filter[city]=Pagetown&sort=owner&order=asc&per_page=25');
+    expect(asked.body.meta.total).toBe(many.length);
+    expect(asked.body.meta.total_estimated).toBeUndefined();
   });
 });

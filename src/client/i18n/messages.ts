@@ -12,7 +12,8 @@ type Messages = Record<string, any>;
 export const appMessages = {
   app: {
     tagline: 'Navigate. Organize. Grow.',
-    datatable: { displaying: 'Displaying %{from} to %{to} of %{total}' },
+    // `about`: a total past 10,000 matches that the server estimated (meta.total_estimated).
+    datatable: { displaying: 'Displaying %{from} to %{to} of %{total}', about: 'about %{total}' },
     menu: {
       dashboard: 'Dashboard',
       activity: 'Activity',

@@ -112,7 +112,7 @@ export function ImportShow() {
                 {record.name}
               </Typography>
               <Typography variant="body2" color="text.secondary">
-                {record.importer_name ?? 'Importer deleted'} · {record.files.map((f) => `${f.name} (${formatBytes(f.size)}${f.encoding === 'windows-1252' ? ', Windows-1252' : ''})`).join(', ')}
+                {record.importer_name ?? 'Importer deleted'} · {record.files.map((f) => `${f.name} (${formatBytes(f.size)}${f.encoding === 'windows-1252' ? ', Windows-1252' : ''}${f.kept === false ? ', file no longer kept' : ''})`).join(', ')}
                 {record.user_name ? ` · by ${record.user_name}` : ''}
               </Typography>
             </Box>

@@ -9,7 +9,8 @@ export interface ImportRecord {
   importer_id: number | null;
   importer_name: string | null;
   user_name?: string | null;
-  files: Array<{ name: string; size: number; encoding: string }>;
+  /** `kept`: false once the server removed the file itself (UPLOAD_RETENTION_DAYS). */
+  files: Array<{ name: string; size: number; encoding: string; kept?: boolean }>;
   total_rows: number | null;
   processed_rows: number;
   created_count: number;

@@ -3,7 +3,7 @@
  * answer, no second notice. Other failures keep react-admin's notice.
  */
 import Alert from '@mui/material/Alert';
-import { Pagination, useListContext, useNotify, type PaginationProps } from 'react-admin';
+import { Pagination, useListContext, useNotify, useTranslate, type PaginationProps } from 'react-admin';
 
 const refused = (error: unknown) => (error as { status?: number } | null)?.status === 403;
 
@@ -19,9 +19,14 @@ export function ListRefused({ plural }: { plural: string }) {
 }
 
 /** The pagination, left out while the list has no answer to count. */
+/** react-admin's pagination; a total the server estimated (meta.total_estimated) reads "of about N". */
 export function ListPagination(props: PaginationProps) {
-  const { error } = useListContext();
-  return error ? null : <Pagination {...props} />;
+  const { error, meta } = useListContext();
+  const translate = useTranslate();
+  const about = meta?.total_estimated
+    ? { labelDisplayedRows: ({ from, to, count }: { from: number; to: number; count: number }) => translate('ra.navigation.page_range_info', { offsetBegin: from, offsetEnd: to, total: translate('app.datatable.about', { total: count }) }) }
+    : {};
+  return error ? null : <Pagination {...props} {...about} />;
 }
 
 /** The list query's failure notice, except for a refusal (ListRefused shows it). */

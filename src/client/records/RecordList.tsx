@@ -153,7 +153,8 @@ export default function RecordList({ resource: resourceProp }: { resource?: stri
       sx={{ '& .RaList-main': { minWidth: 0 } }}
       empty={false}
       error={<ListRefused plural={schema.name_plural || resource} />}
-      queryOptions={{ onError }}
+      // Past 10,000 matches the total may be the server's estimate: the footer then says "about".
+      queryOptions={{ onError, meta: { query: { total: 'estimate' } } }}
     >
       <ListHeading schema={schema} />
       <Box sx={{ px: 1, pt: 0.5 }}>

@@ -42,6 +42,7 @@ const settingsSchema = z.object({
   LOGIN_DECAY_SECONDS: integer(60, 1, 86_400),
   BODY_LIMIT_BYTES: integer(1_048_576, 1_024, 50 * 1_048_576),
   UPLOAD_LIMIT_BYTES: integer(100 * 1_048_576, 1_024, 1_024 * 1_048_576),
+  UPLOAD_RETENTION_DAYS: integer(30, 1, 36_500),
   TRUST_PROXY: flag(false),
   // Unset: on with the embedded database (this process is its only writer), off on PostgreSQL (others write too).
   READ_CACHE: z
@@ -91,6 +92,8 @@ export interface Config {
   /** Failed sign-ins allowed per account and address, and per address alone, in `decaySeconds`. */
   throttle: { maxAttempts: number; maxAttemptsPerAddress: number; decaySeconds: number };
   limits: { bodyBytes: number; uploadBytes: number };
+  /** Days an import's uploaded files are kept (UPLOAD_RETENTION_DAYS); the import's record stays. */
+  uploadRetentionDays: number;
   trustProxy: boolean;
   /** Keep sessions and list/show answers in memory until the next write (READ_CACHE); `undefined`: by database kind. */
   readCache: boolean | undefined;
@@ -147,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     throttle: { maxAttempts: s.LOGIN_MAX_ATTEMPTS, maxAttemptsPerAddress: s.LOGIN_MAX_ATTEMPTS_PER_ADDRESS, decaySeconds: s.LOGIN_DECAY_SECONDS },
     limits: { bodyBytes: s.BODY_LIMIT_BYTES, uploadBytes: s.UPLOAD_LIMIT_BYTES },
+    uploadRetentionDays: s.UPLOAD_RETENTION_DAYS,
     trustProxy: s.TRUST_PROXY,
     readCache: s.READ_CACHE,
     mail: { smtpUrl: s.SMTP_URL, from: s.MAIL_FROM },

@@ -11,7 +11,7 @@ import type { ImportService } from './import-service.js';
 import { importerFile, type ImporterService } from './importer-service.js';
 import type { ImporterConfig } from './mapper.js';
 import { previewFile } from './preview.js';
-import { receiveCsvUpload, removeFiles } from './uploads.js';
+import { importUploadFolder, receiveCsvUpload, removeFiles } from './uploads.js';
 
 const page = (value: unknown) => Math.max(1, Number(value ?? 1) || 1);
 const perPage = (value: unknown, fallback: number, max: number) => Math.min(max, Math.max(1, Number(value ?? fallback) || fallback));
@@ -21,7 +21,7 @@ const perPage = (value: unknown, fallback: number, max: number) => Math.min(max,
  * the error report, failed rows, what an import wrote, undo.
  */
 export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, imports: ImportService, importers: ImporterService) {
-  const uploadFolder = path.join(ctx.config.dataDir, 'files', 'imports');
+  const uploadFolder = importUploadFolder(ctx.config);
 
   app.post('/api/imports', { config: { permission: 'import:create' } }, async (request, reply) => {
     const user = request.user!;

@@ -12,6 +12,7 @@ import { importerProblems } from './importer-problems.js';
 import type { ImporterConfig } from './mapper.js';
 import { definitionFor } from './record-types.js';
 import type { UploadedFile } from './uploads.js';
+import type { KeptFile } from './upload-retention.js';
 
 export const IMPORT_JOB = 'import';
 export const IMPORT_UNDO_JOB = 'import-undo';
@@ -258,7 +259,8 @@ export function presentImport(row: Record<string, any>) {
   return {
     ...rest,
     importer_name: importer?.name ?? null,
-    files: (files as StoredFile[] | null)?.map((f) => ({ name: f.name, size: f.size, encoding: f.encoding })) ?? [],
+    // `kept`: false once the file itself is removed (UPLOAD_RETENTION_DAYS); what the import did stays.
+    files: (files as KeptFile[] | null)?.map((f) => ({ name: f.name, size: f.size, encoding: f.encoding, kept: !f.removed_at })) ?? [],
     progress: row.total_rows ? Math.min(100, Math.round((row.processed_rows / row.total_rows) * 100)) : row.status === 'complete' ? 100 : 0,
   };
 }

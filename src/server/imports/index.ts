@@ -6,6 +6,8 @@ import { ImporterService } from './importer-service.js';
 import { registerImporterRoutes } from './importer-routes.js';
 import { ImportProcessor } from './processor.js';
 import { importResourceDefinitions } from './resources.js';
+import { removeExpiredUploads, UPLOAD_RETENTION_EVERY_MS, UPLOAD_RETENTION_JOB } from './upload-retention.js';
+import { importUploadFolder } from './uploads.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,7 +18,8 @@ declare module 'fastify' {
 
 /**
  * Imports (docs/imports.md): importers, their columns and rules, and imports as resources; the upload, preview,
- * report and undo routes; the import and undo jobs on the app's job worker. Not encapsulated (fastify-plugin), so
+ * report and undo routes; the import and undo jobs on the app's job worker, and the removal of uploaded files past
+ * UPLOAD_RETENTION_DAYS. Not encapsulated (fastify-plugin), so
  * `app.importProcessor` is the app's own.
  */
 const imports: FeaturePlugin = async (app, { ctx }) => {
@@ -25,6 +28,10 @@ const imports: FeaturePlugin = async (app, { ctx }) => {
   app.decorate('importProcessor', new ImportProcessor(ctx, service));
   app.jobs.register(IMPORT_JOB, (payload, job) => app.importProcessor.run(Number(payload.import_id), job));
   app.jobs.register(IMPORT_UNDO_JOB, (payload, job) => app.importProcessor.undo(Number(payload.import_id), job));
+  app.jobs.every(UPLOAD_RETENTION_JOB, UPLOAD_RETENTION_EVERY_MS, async () => {
+    const removed = await removeExpiredUploads(ctx.db, importUploadFolder(ctx.config), ctx.config.uploadRetentionDays);
+    if (removed) app.log.info({ removed }, 'Removed uploaded files past UPLOAD_RETENTION_DAYS');
+  });
   registerImportRoutes(app, ctx, service, importers);
   registerImporterRoutes(app, ctx, importers);
 };

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { claimJob, failJob, finishJob, heartbeat, requeueAbandoned, WORKER_ID, type Job } from './queue.js';
+import { sql } from 'kysely';
+import { claimJob, enqueueJob, failJob, finishJob, heartbeat, requeueAbandoned, WORKER_ID, type Job } from './queue.js';
 
 export interface JobContext {
   job: Job;
@@ -40,6 +41,8 @@ export interface WorkerOptions {
  */
 export class JobWorker {
   private readonly handlers = new Map<string, JobHandler>();
+  /** Jobs that queue their own next run (`every`), with how often they run. */
+  private readonly periodic = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private stopped = true;
@@ -57,12 +60,32 @@ export class JobWorker {
     return this;
   }
 
+  /**
+   * A job of `type` every `everyMs`: queued when the worker starts unless one is already queued or running, and
+   * queued again for `everyMs` later each time it ends well (a failed run is retried as any job is).
+   */
+  every(type: string, everyMs: number, handler: JobHandler) {
+    this.periodic.set(type, everyMs);
+    return this.register(type, async (payload, ctx) => {
+      await handler(payload, ctx);
+      await enqueueJob(this.options.db, type, {}, { runAt: new Date(Date.now() + everyMs) });
+    });
+  }
+
+  private async queuePeriodic() {
+    for (const type of this.periodic.keys()) {
+      await sql`insert into jobs (type, payload, run_at)
+        select ${type}, '{}'::jsonb, now() where not exists (select 1 from jobs where type = ${type} and status in ('queued', 'running'))`.execute(this.options.db);
+    }
+  }
+
   async start() {
     if (!this.stopped) return;
     this.stopped = false;
     this.stopRequested = false;
     const requeued = await requeueAbandoned(this.options.db, { everyRunning: this.options.singleProcess, workerId: this.workerId });
     if (requeued) this.options.log?.info({ requeued }, 'Requeued jobs left running by a stopped process');
+    await this.queuePeriodic();
     this.schedule(0);
   }
 

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { ValidationError } from '../http/errors.js';
 import type { FieldSpec, ResourceDefinition } from './resource.js';
 
@@ -9,6 +9,8 @@ export interface ListQuery {
   search: string | null;
   filters: Array<{ field: string; operator: FilterOperator; value: unknown }>;
   trashed: 'without' | 'with' | 'only';
+  /** `total=estimate`: past EXACT_TOTAL_UP_TO matches the total may be an estimate (the generated lists ask so). */
+  estimateTotal: boolean;
 }
 
 export type FilterOperator = 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'like' | 'null' | 'in';
@@ -92,7 +94,7 @@ export function parseListQuery(raw: Record<string, unknown>, def: ResourceDefini
 
   if (Object.keys(errors).length) throw new ValidationError(errors);
   const trashed = truthy(raw.only_trashed) ? 'only' : truthy(raw.with_trashed) ? 'with' : 'without';
-  return { page, perPage, sort: { field: sortField, order: order as 'asc' | 'desc' }, search: search?.trim() || null, filters, trashed };
+  return { page, perPage, sort: { field: sortField, order: order as 'asc' | 'desc' }, search: search?.trim() || null, filters, trashed, estimateTotal: raw.total === 'estimate' };
 }
 
 function toInt(value: unknown, fallback: number) {
@@ -128,8 +130,8 @@ const CASELESS_KINDS = new Set(['text', 'email']);
  * custom fields' indexes and the name sort index hold), choices in the order the field gives them, a slug of a
  * list administrators extend (site type) in that list's order; other kinds by their value.
  */
-export function sortExpression(field: string, spec: FieldSpec): RawBuilder<unknown> {
-  const value = fieldExpression(field, spec);
+export function sortExpression(field: string, spec: FieldSpec, alias: string | null = 't'): RawBuilder<unknown> {
+  const value = fieldExpression(field, spec, alias);
   if (spec.kind === 'enum' && spec.options?.length) {
     const ranks = spec.options.map((option, rank) => sql` when ${option} then ${sql.lit(rank)}`);
     return sql`(case ${value}${sql.join(ranks, sql``)} end)`;
@@ -137,6 +139,21 @@ export function sortExpression(field: string, spec: FieldSpec): RawBuilder<unkno
   if (spec.slugOf) return sql`(select l.position from ${sql.table(spec.slugOf)} l where l.slug = ${value} and l.deleted_at is null)`;
   if (CASELESS_KINDS.has(spec.kind) && typeof spec.storage !== 'object') return sql`lower((${value})::text)`;
   return value;
+}
+
+/** Longest text (characters) a sort index holds: a btree entry takes at most about 2,700 bytes. */
+const LONGEST_SORTED_TEXT = 500;
+
+/**
+ * The key of the index a list's sort by this field needs (`sortExpression` without the table's alias), or null when
+ * no plain index can serve it: choices and list slugs sort by their rank, lists of ids and JSON do not sort, long
+ * text does not fit an index entry.
+ */
+export function sortIndexExpression(field: string, spec: FieldSpec): RawBuilder<unknown> | null {
+  if (typeof spec.storage === 'object' || spec.storage === 'virtual' || spec.sortable === false) return null;
+  if (spec.slugOf || ARRAY_KINDS.has(spec.kind) || spec.kind === 'enum') return null;
+  if (CASELESS_KINDS.has(spec.kind) && !(spec.max !== undefined && spec.max <= LONGEST_SORTED_TEXT)) return null;
+  return sortExpression(field, spec, null);
 }
 
 /** The expression to index for a custom field so its filters (and sorts) use the index; see fieldExpression. */
@@ -194,7 +211,9 @@ export function filterCondition(filter: ListQuery['filters'][number], spec: Fiel
       return list.length ? sql`${column} in (${sql.join(list)})` : sql`false`;
     }
     case 'eq':
-      if (spec.kind === 'text' || spec.kind === 'email') return sql`lower(${column}::text) = lower(${String(value)})`;
+      // The keys of a list (slugOf) are compared exactly, so the column's index serves the filter: the value was
+      // made the stored key before (choice-keys.ts withChoiceKeys).
+      if ((spec.kind === 'text' || spec.kind === 'email') && !spec.slugOf) return sql`lower(${column}::text) = lower(${String(value)})`;
       if (spec.kind === 'enum[]') return sql`${column} @> ${JSON.stringify([value])}::jsonb`;
       return sql`${column} = ${cast(value)}`;
     case 'neq':
@@ -241,27 +260,35 @@ export function escapeLike(text: string) {
 export const ONE_PASS_MATCHES = 10_000;
 
 /**
+ * Lists count their matches exactly up to this many; past it the total is the planner's estimate (at least this
+ * many and one), flagged `total_estimated` in the answer, and the list says "about" (readPage).
+ */
+export const EXACT_TOTAL_UP_TO = 10_000;
+
+/**
  * The exact total and the rows of one page of `base` (the rows a list may show, its filters and search applied, as
  * `t`), in `sort` order with `id` breaking ties.
  * - With a search (`onePass`), one query reads the matches once, counts them and picks the page's ids; the page's
  *   rows are then read by id. A trigram index only points at candidate rows, so counting a search reads every
  *   match anyway: picking the page in the same pass costs little and saves scanning the index a second time.
- * - Otherwise, or past ONE_PASS_MATCHES (the first query stops there): `count(*)`, then the page in order, which an
- *   index on the sort serves without reading every match (docs/records.md "Indexes and speed").
+ * - Otherwise, or past ONE_PASS_MATCHES (the first query stops there): `count(*)`, then the page in order, which the
+ *   sort's index serves without reading every match (pageInParts; docs/records.md "Indexes and speed").
  * - `perPage` -1: every match in order, counted as they come.
+ * With `estimateTotal`, counting stops at EXACT_TOTAL_UP_TO + 1 matches: a total past it is estimated (`estimated`,
+ * see countMatches).
  */
 export async function readPage(
   db: Kysely<any>,
   table: string,
   base: SelectQueryBuilder<any, any, any>,
   sort: { key: RawBuilder<unknown>; order: 'asc' | 'desc' },
-  page: { page: number; perPage: number; onePass: boolean },
-): Promise<{ total: number; rows: Record<string, any>[] }> {
+  page: { page: number; perPage: number; onePass: boolean; estimateTotal?: boolean },
+): Promise<{ total: number; estimated: boolean; rows: Record<string, any>[] }> {
   const order = sql.raw(sort.order);
   const inOrder = () => base.selectAll('t').orderBy(sql`${sort.key} ${order} nulls last`).orderBy('t.id', sort.order);
   if (page.perPage === -1) {
     const rows = await inOrder().execute();
-    return { total: rows.length, rows };
+    return { total: rows.length, estimated: false, rows };
   }
   const offset = (page.page - 1) * page.perPage;
   if (page.onePass) {
@@ -272,14 +299,61 @@ export async function readPage(
         array(select id from m order by k ${order} nulls last, id ${order} limit ${page.perPage} offset ${offset}) as ids`.execute(db);
     const { total, ids } = first.rows[0];
     if (total <= ONE_PASS_MATCHES) {
-      if (!ids.length) return { total, rows: [] };
+      if (!ids.length) return { total, estimated: false, rows: [] };
       const found = await db.selectFrom(`${table} as t`).selectAll('t').where('t.id', 'in', ids).execute();
       // Keyed as text: a bigint id may come back as text in the array and as a number in the row.
       const byId = new Map(found.map((row) => [String(row.id), row]));
-      return { total, rows: ids.map((id) => byId.get(String(id))).filter((row) => row !== undefined) };
+      return { total, estimated: false, rows: ids.map((id) => byId.get(String(id))).filter((row) => row !== undefined) };
     }
   }
-  const counted = await base.select(sql<number>`count(*)`.as('count')).executeTakeFirst();
-  const rows = await inOrder().limit(page.perPage).offset(offset).execute();
-  return { total: Number(counted?.count ?? 0), rows };
+  const { total, estimated } = await countMatches(db, base, page.estimateTotal ?? false);
+  const rows = await pageInParts(base, sort, page.perPage, offset);
+  return { total, estimated, rows };
+}
+
+/**
+ * How many rows `base` finds, exactly; or, when the list may take an estimate (`estimate`), counted up to EXACT_TOTAL_UP_TO + 1 (the count stops there instead of reading every
+ * match), past that the planner's estimate of the rows, never less than what was counted.
+ */
+async function countMatches(db: Kysely<any>, base: SelectQueryBuilder<any, any, any>, estimate: boolean): Promise<{ total: number; estimated: boolean }> {
+  if (!estimate) {
+    const counted = await base.select(sql<number>`count(*)`.as('count')).executeTakeFirst();
+    return { total: Number(counted?.count ?? 0), estimated: false };
+  }
+  const limited = base.select(sql`1`.as('one')).limit(EXACT_TOTAL_UP_TO + 1);
+  const counted = await sql<{ count: number }>`select count(*) as count from (${limited}) m`.execute(db);
+  const exact = Number(counted.rows[0]?.count ?? 0);
+  if (exact <= EXACT_TOTAL_UP_TO) return { total: exact, estimated: false };
+  const compiled = base.select(sql`1`.as('one')).compile();
+  const plan = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]));
+  const raw = Object.values(plan.rows[0] ?? {})[0];
+  const parsed = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan?: { 'Plan Rows'?: number } }> | undefined;
+  const rows = Number(parsed?.[0]?.Plan?.['Plan Rows'] ?? 0);
+  return { total: Math.max(exact, Math.round(rows)), estimated: true };
+}
+
+/**
+ * One page in `sort` order with missing values last, in two parts: the rows with a value ordered `key, id` the way
+ * asked, then the rows without one. Each part's order is that of the sort's index `(key, id)` read forwards (asc,
+ * where missing values come last) or backwards (desc, where they would come first), so one index per column serves
+ * both orders and each query stops at the page's end instead of sorting every match (schemas/indexes.ts
+ * ensureSortIndexes). The second part is read only by the page where the values run out or after it.
+ */
+async function pageInParts(base: SelectQueryBuilder<any, any, any>, sort: { key: RawBuilder<unknown>; order: 'asc' | 'desc' }, perPage: number, offset: number) {
+  const order = sql.raw(sort.order);
+  const part = (missing: boolean) =>
+    base
+      .selectAll('t')
+      .where(sql<boolean>`${sort.key} is ${sql.raw(missing ? 'null' : 'not null')}`)
+      .orderBy(sql`${sort.key} ${order}`)
+      .orderBy('t.id', sort.order);
+  const valued = await part(false).limit(perPage).offset(offset).execute();
+  if (valued.length === perPage) return valued;
+  // How many rows have a value: this page shows the last of them, or (a page past them) they are counted.
+  const withValue =
+    valued.length || offset === 0
+      ? offset + valued.length
+      : Number((await base.where(sql<boolean>`${sort.key} is not null`).select(sql<number>`count(*)`.as('count')).executeTakeFirst())?.count ?? 0);
+  const missing = await part(true).limit(perPage - valued.length).offset(Math.max(0, offset - withValue)).execute();
+  return [...valued, ...missing];
 }

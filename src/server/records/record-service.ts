@@ -6,6 +6,7 @@ import { conflict, forbidden, HttpError, notFound, unauthenticated } from '../ht
 import { fieldExpression, filterCondition, parseListQuery, readPage, resolveField, escapeLike, searchCondition, sortExpression } from './list-query.js';
 import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
 import { validateInput } from './validate.js';
+import { withChoiceKeys } from './choice-keys.js';
 import { bulkWrite, importBatch, type BatchOptions, type BatchOutcome, type BatchRow, type BulkRow } from './batch-writer.js';
 import type { AppEvents, RecordAction } from '../events/app-events.js';
 import { changesOf, writeRevisions, type RevisionAction } from './revisions.js';
@@ -26,7 +27,8 @@ export interface WriteOptions {
 
 export interface ListResult {
   data: Record<string, any>[];
-  meta: { current_page: number; from: number | null; to: number | null; per_page: number; total: number; last_page: number };
+  /** `total_estimated`: past EXACT_TOTAL_UP_TO matches, `total` is an estimate (list-query.ts readPage). */
+  meta: { current_page: number; from: number | null; to: number | null; per_page: number; total: number; total_estimated?: true; last_page: number };
 }
 
 /**
@@ -101,6 +103,7 @@ export class RecordService {
     if (query.trashed !== 'without' && !def.softDelete) query.trashed = 'without';
     if (query.trashed !== 'without') this.authorize(user, def, 'restore');
     const fields = await this.fields(def);
+    query.filters = await withChoiceKeys(this.db, query.filters, fields);
     let base = this.visibleRows(this.db, def, user, query.trashed);
     for (const filter of query.filters) {
       const spec = resolveField(filter.field, fields, 'filter');
@@ -118,7 +121,7 @@ export class RecordService {
     const sortSpec = resolveField(query.sort.field, fields, 'sort');
     const sort = { key: sortExpression(query.sort.field, sortSpec), order: query.sort.order };
     const searched = Boolean(query.search && def.search?.length);
-    const { total, rows } = await readPage(this.db, def.table, base, sort, { page: query.page, perPage: query.perPage, onePass: searched });
+    const { total, estimated, rows } = await readPage(this.db, def.table, base, sort, { page: query.page, perPage: query.perPage, onePass: searched, estimateTotal: query.estimateTotal });
     const perPage = query.perPage === -1 ? Math.max(total, 1) : query.perPage;
     const data = await this.present(def, rows, fields);
     const from = rows.length ? (query.perPage === -1 ? 1 : (query.page - 1) * perPage + 1) : null;
@@ -130,6 +133,7 @@ export class RecordService {
         to: from === null ? null : from + rows.length - 1,
         per_page: query.perPage,
         total,
+        ...(estimated ? { total_estimated: true as const } : {}),
         last_page: query.perPage === -1 ? 1 : Math.max(1, Math.ceil(total / perPage)),
       },
     };

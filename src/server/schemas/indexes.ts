@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { SchemaField } from '../../common/schema-types.js';
-import { customIndexExpression, fieldExpression, searchExpression } from '../records/list-query.js';
-import type { ResourceDefinition } from '../records/resource.js';
+import { customIndexExpression, fieldExpression, searchExpression, sortIndexExpression } from '../records/list-query.js';
+import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import { builtinDefinition } from './builtin-types.js';
 import { fieldSpecFor } from './field-specs.js';
 import { knownRelationTargets } from './schema-files.js';
@@ -15,6 +15,7 @@ function indexName(table: string, schemaId: number | null, slug: string) {
 }
 
 const searchIndexName = (table: string, schemaId: number | null, slug: string) => indexName(table, schemaId, `${slug}_trgm`);
+const sortIndexName = (table: string, schemaId: number | null, slug: string) => indexName(table, schemaId, `${slug}_sort`);
 
 function target(schema: { id: number; type: string }) {
   const def = builtinDefinition(schema.type);
@@ -33,6 +34,9 @@ function target(schema: { id: number; type: string }) {
  * each row's visibility instead of also reading its `deleted_at`, which sits behind the row's other columns
  * (docs/benchmarks.md, Records). Not a partial index: PostgreSQL keeps statistics for the expression of a full
  * index only, and without them the planner takes a filter on a common value for a rare one.
+ * A field a list can sort by through an index (list-query.ts sortIndexExpression: not choices, not long text) also
+ * gets the index of that sort, `(key, id, deleted_at)` (see ensureSortIndexes), not partial either, for the same
+ * reason.
  * Returns whether the field has such an index.
  */
 export async function ensureCustomFieldIndex(db: Kysely<any>, schema: { id: number; type: string }, field: Pick<SchemaField, 'slug' | 'name' | 'type' | 'required' | 'options' | 'column'>) {
@@ -45,6 +49,11 @@ export async function ensureCustomFieldIndex(db: Kysely<any>, schema: { id: numb
   const columns = [...(schemaId ? [sql`schema_id`] : []), sql`(${expression})`, ...(softDelete ? [sql`deleted_at`] : [])];
   await sql`create index if not exists ${sql.id(name)} on ${sql.table(table)} (${sql.join(columns)})`.execute(db);
   await ensureFieldSearchIndex(db, table, searchIndexName(table, schemaId, field.slug), field.slug, spec);
+  const sortKey = sortIndexExpression(field.slug, spec);
+  if (sortKey) {
+    const sorted = [...(schemaId ? [sql`schema_id`] : []), sql`(${sortKey}) asc nulls last`, sql`id`, ...(softDelete ? [sql`deleted_at`] : [])];
+    await sql`create index if not exists ${sql.id(sortIndexName(table, schemaId, field.slug))} on ${sql.table(table)} (${sql.join(sorted)})`.execute(db);
+  }
   return true;
 }
 
@@ -71,6 +80,7 @@ export async function dropCustomFieldIndex(db: Kysely<any>, schema: { id: number
   const { table, schemaId } = target(schema);
   await sql`drop index if exists ${sql.id(indexName(table, schemaId, field.slug))}`.execute(db);
   await sql`drop index if exists ${sql.id(searchIndexName(table, schemaId, field.slug))}`.execute(db);
+  await sql`drop index if exists ${sql.id(sortIndexName(table, schemaId, field.slug))}`.execute(db);
 }
 
 /**
@@ -84,7 +94,9 @@ export async function ensureAllCustomFieldIndexes(db: Kysely<any>) {
   for (const schema of await loadSchemas(db)) {
     const { table, schemaId } = target(schema);
     for (const field of schema.fields) {
-      if (field.column || existing.has(indexName(table, schemaId, field.slug))) continue;
+      if (field.column) continue;
+      const sorted = sortIndexExpression(field.slug, fieldSpecFor(field, knownRelationTargets())) !== null;
+      if (existing.has(indexName(table, schemaId, field.slug)) && (!sorted || existing.has(sortIndexName(table, schemaId, field.slug)))) continue;
       if (await ensureCustomFieldIndex(db, schema, field)) analyze.add(table);
     }
   }
@@ -124,40 +136,55 @@ export async function ensureSearchIndexes(db: Kysely<any>, definitions: readonly
 }
 
 /**
- * The default order of each list (`created_at desc nulls last, id desc` for sites...) and the order by name
- * (`name asc nulls last, id asc`, the column most often sorted by) as indexes over the live rows, so the first pages
- * of a large list, filtered or not, are read in order instead of sorting every matching row. Records of app-made
- * types (custom_records, sorted by name by default) get one index led by `schema_id` for all of them.
+ * The index each sortable column of a list needs, `(key asc nulls last, id asc)` over the live rows, with the key
+ * as the list sorts by it (list-query.ts sortIndexExpression: `lower(name)` for text): list-query.ts pageInParts
+ * reads it forwards for an ascending sort and backwards for a descending one, so the first pages of a large list,
+ * filtered or not, are read in order instead of sorting every matching row. Sort indexes of a table that no column
+ * needs any more (another shape, a column no longer sortable) are dropped. Records of app-made types
+ * (custom_records, sorted by name by default) get one index led by `schema_id` for all of them; their custom fields
+ * get theirs with their other indexes (ensureCustomFieldIndex).
  */
+/**
+ * Which columns get a sort index. Every sortable column of a generated list (a record type with a schema, whose list
+ * any column sorts), except ids of related records (they sort by id, not by what people read) and yes/no values;
+ * only the default order and the name of the other resources (reference lists, settings: short tables). Each index
+ * costs every write and the planning of every query on its table.
+ */
+function sortedByIndex(def: ResourceDefinition, field: string, spec: FieldSpec) {
+  if (!def.customFields) return field === def.defaultSort?.field || field === 'name';
+  return !spec.references && spec.kind !== 'boolean';
+}
+
 export async function ensureSortIndexes(db: Kysely<any>, definitions: readonly ResourceDefinition[]) {
   const existing = await indexNames(db);
-  const nameOf = (table: string, leading: string[], field: string, direction: 'asc' | 'desc', caseless: boolean) =>
-    `${table}_sort_${shortHash(`${table}:${[...leading, field].join(',')}:${direction}${caseless ? ':lower' : ''}`)}`;
-  // `caseless`: a text column, which lists sort without case (list-query.ts sortExpression: `lower((name)::text)`).
-  const ensure = async (table: string, leading: string[], field: string, direction: 'asc' | 'desc', caseless = false) => {
-    const name = nameOf(table, leading, field, direction, caseless);
-    if (caseless) {
-      // The index of the order by case, which lists no longer use.
-      const cased = nameOf(table, leading, field, direction, false);
-      if (existing.delete(cased)) await sql`drop index if exists ${sql.id(cased)}`.execute(db);
-    }
+  const nameOf = (table: string, leading: string[], field: string, caseless: boolean) =>
+    `${table}_sort_${shortHash(`${table}:${[...leading, field].join(',')}:asc${caseless ? ':lower' : ''}`)}`;
+  const create = async (name: string, table: string, leading: string[], key: unknown) => {
     if (existing.has(name)) return;
     existing.add(name);
-    const order = sql.raw(direction);
-    const key = caseless ? sql`lower((${sql.ref(field)})::text)` : sql.ref(field);
-    const columns = [...leading.map((column) => sql.ref(column)), sql`${key} ${order} nulls last`, sql`id ${order}`];
+    const columns = [...leading.map((column) => sql.ref(column)), sql`(${key}) asc nulls last`, sql`id asc`];
     await sql`create index if not exists ${sql.id(name)} on ${sql.table(table)} (${sql.join(columns)}) where deleted_at is null`.execute(db);
   };
+  const COMMON: Record<string, FieldSpec> = { created_at: { kind: 'datetime' }, updated_at: { kind: 'datetime' } };
+  // By table: two resources may list one table.
+  const wantedByTable = new Map<string, Map<string, unknown>>();
   for (const def of definitions) {
     if (def.scope || !def.softDelete) continue;
-    const isColumn = (field: string) => {
-      const spec = def.fields[field];
-      return ['created_at', 'updated_at'].includes(field) || (spec !== undefined && (spec.storage ?? 'column') === 'column' && spec.sortable !== false);
-    };
-    const caseless = (field: string) => def.fields[field]?.kind === 'text' || def.fields[field]?.kind === 'email';
-    const sort = def.defaultSort;
-    if (sort && sort.field !== 'id' && isColumn(sort.field)) await ensure(def.table, [], sort.field, sort.order, caseless(sort.field));
-    if (isColumn('name')) await ensure(def.table, [], 'name', 'asc', caseless('name'));
+    const wanted = wantedByTable.get(def.table) ?? new Map<string, unknown>();
+    wantedByTable.set(def.table, wanted);
+    for (const [field, spec] of Object.entries({ ...COMMON, ...def.fields })) {
+      if ((spec.storage ?? 'column') !== 'column' || !sortedByIndex(def, field, spec)) continue;
+      const key = sortIndexExpression(field, spec);
+      if (key) wanted.set(nameOf(def.table, [], field, spec.kind === 'text' || spec.kind === 'email'), key);
+    }
   }
-  await ensure('custom_records', ['schema_id'], 'name', 'asc', true);
+  for (const [table, wanted] of wantedByTable) {
+    for (const name of [...existing]) {
+      if (!name.startsWith(`${table}_sort_`) || wanted.has(name)) continue;
+      existing.delete(name);
+      await sql`drop index if exists ${sql.id(name)}`.execute(db);
+    }
+    for (const [name, key] of wanted) await create(name, table, [], key);
+  }
+  await create(nameOf('custom_records', ['schema_id'], 'name', true), 'custom_records', ['schema_id'], sql`lower((${sql.ref('name')})::text)`);
 }

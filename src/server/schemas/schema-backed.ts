@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { fieldError } from '../http/errors.js';
-import { cachedRead } from '../records/batch-reads.js';
+import { liveSlugs } from '../records/choice-keys.js';
 import { humanise } from '../records/fields.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import { schemaStore } from './schema-store.js';
@@ -80,9 +80,6 @@ export function schemaBacked(def: ResourceDefinition, options: SchemaBackedOptio
 /** A text column whose value must be the slug of a live row of `table` (site types, contact statuses...). */
 export async function checkSlug(db: Kysely<any>, table: string, slug: unknown): Promise<string[] | null> {
   if (slug === undefined || slug === null) return null;
-  const slugs = await cachedRead(db, `slugs:${table}`, async () => {
-    const rows = await db.selectFrom(table).select('slug').where('deleted_at', 'is', null).where('slug', 'is not', null).orderBy('position').execute();
-    return rows.map((r) => r.slug as string);
-  });
+  const slugs = await liveSlugs(db, table);
   return slugs.includes(String(slug)) ? null : slugs;
 }

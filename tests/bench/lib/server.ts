@@ -35,6 +35,8 @@ export interface ServerOptions {
   readCache?: boolean;
   /** Seed the demo data (SEED_DEMO=1: the demo accounts, sites, contacts, tasks...); off unless asked for. */
   seedDemo?: boolean;
+  /** A PostgreSQL server to use (DATABASE_URL) instead of the embedded database in `dataDir`. */
+  databaseUrl?: string;
 }
 
 export interface RunningServer {
@@ -134,6 +136,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     LOG_LEVEL: 'warn',
     READ_CACHE: options.readCache ? '1' : '0',
   });
+  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
 
   let log = '';
   const keep = (chunk: Buffer) => {

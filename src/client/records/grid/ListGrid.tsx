@@ -79,7 +79,7 @@ export interface ListGridProps {
 }
 
 export default function ListGrid({ resource, columns, defaults, linkField: linkProp, opens = 'show', listKey = resource, bulkActionButtons, filtering, editing }: ListGridProps) {
-  const { data, total, isPending, isFetching, page, perPage, setPage, setPerPage, sort, setSort, selectedIds, onSelect } = useListContext();
+  const { data, total, meta, isPending, isFetching, page, perPage, setPage, setPerPage, sort, setSort, selectedIds, onSelect } = useListContext();
   const translate = useTranslate();
   const navigate = useNavigate();
   const linkField = opens === false ? undefined : linkProp ?? columns[0]?.field;
@@ -161,7 +161,7 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
         showToolbar
         slots={{ rowCheckbox: RowCheckbox }}
         slotProps={{ toolbar: { showQuickFilter: false, csvOptions: { disableToolbarButton: true }, printOptions: { disableToolbarButton: true } } }}
-        localeText={{ paginationDisplayedRows: () => translate('ra.navigation.page_range_info', { offsetBegin: shown.from, offsetEnd: shown.to, total: shown.total }) }}
+        localeText={{ paginationDisplayedRows: () => translate('ra.navigation.page_range_info', { offsetBegin: shown.from, offsetEnd: shown.to, total: meta?.total_estimated ? translate('app.datatable.about', { total: shown.total }) : shown.total }) }}
         sx={{ border: 0, '& .MuiDataGrid-cell': { display: 'flex', alignItems: 'center' } }}
       />
     </Box>

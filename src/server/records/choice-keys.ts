@@ -1,0 +1,35 @@
+import type { Kysely } from 'kysely';
+import { cachedRead } from './batch-reads.js';
+import type { ListQuery } from './list-query.js';
+import type { FieldSpec } from './resource.js';
+
+/** The slugs of the live rows of a list administrators extend (site types, contact statuses...), in their order. */
+export function liveSlugs(db: Kysely<any>, table: string): Promise<string[]> {
+  return cachedRead(db, `slugs:${table}`, async () => {
+    const rows = await db.selectFrom(table).select('slug').where('deleted_at', 'is', null).where('slug', 'is not', null).orderBy('position').execute();
+    return rows.map((row) => row.slug as string);
+  });
+}
+
+const KEYED_OPERATORS = new Set(['eq', 'neq', 'in']);
+
+/**
+ * Filters on choice fields (a field's choices, or the slugs of a list such as site types) with the value people sent
+ * turned into the stored key when it differs only in case ('Union' -> 'union'), so that the SQL compares the column
+ * exactly and the column's index serves it (list-query.ts filterCondition). A value that is no key stays as sent and
+ * finds nothing.
+ */
+export async function withChoiceKeys(db: Kysely<any>, filters: ListQuery['filters'], fields: Record<string, FieldSpec>): Promise<ListQuery['filters']> {
+  return Promise.all(
+    filters.map(async (filter) => {
+      const spec = fields[filter.field];
+      if (!spec || !KEYED_OPERATORS.has(filter.operator) || typeof spec.storage === 'object') return filter;
+      const keys = spec.slugOf ? await liveSlugs(db, spec.slugOf) : spec.kind === 'enum' || spec.kind === 'enum[]' ? spec.options : undefined;
+      if (!keys?.length) return filter;
+      const exact = new Set(keys);
+      const byFolded = new Map(keys.map((key) => [key.toLowerCase(), key]));
+      const keyOf = (value: unknown) => (typeof value === 'string' && !exact.has(value) ? (byFolded.get(value.toLowerCase()) ?? value) : value);
+      return { ...filter, value: Array.isArray(filter.value) ? filter.value.map(keyOf) : keyOf(filter.value) };
+    }),
+  );
+}

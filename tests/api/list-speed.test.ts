@@ -1,0 +1,172 @@
+import { CompiledQuery, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuthUser } from '../../src/server/auth/auth-user.js';
+import type { ResourceDefinition } from '../../src/server/records/resource.js';
+import { recordQueries } from '../support/query-counter.js';
+import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
+
+/**
+ * What keeps lists fast on large tables (docs/records.md "Indexes and speed"): choice filters compare the stored key
+ * exactly (the value people send normalised to it first) so an index serves them, sorts have the index they need,
+ * and the links of a page are read in one query per relation.
+ */
+let t: TestApp;
+let admin: TestClient;
+let user: AuthUser;
+let sites: ResourceDefinition;
+let priority: string;
+const TYPES = ['union', 'non-union', 'pla'];
+// Enough rows that reading a page in an index's order beats sorting the matches, as on a large table.
+const SITES = 6_000;
+
+beforeAll(async () => {
+  t = await startTestApp({ READ_CACHE: '0' });
+  admin = await t.admin();
+  user = await t.authUser();
+  sites = t.ctx.resources.get('sites')!;
+  const schema = (await admin.get('/api/schemas?per_page=-1')).body.data.find((s: any) => s.type === 'site');
+  const field = await admin.post('/api/schema-fields', { schema_id: schema.id, name: 'Speed priority', type: 'dropdown', options: { choices: ['low', 'high'] } });
+  expect(field.status, JSON.stringify(field.body)).toBe(201);
+  priority = field.body.data.slug;
+  await sql`insert into sites (name, type, city, estimated_value, custom)
+    select 'Speedy ' || g, (${sql.val(TYPES)}::text[])[1 + g % 3], 'Speedville', case when g % 7 = 0 then null else (g * 7919) % 1000 end,
+      jsonb_build_object(${priority}::text, case when g % 2 = 0 then 'high' else 'low' end)
+    from generate_series(1, ${SITES}) g`.execute(t.ctx.db);
+  await sql`analyze sites`.execute(t.ctx.db);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
+
+/** Every node of the plan PostgreSQL chooses for `query` when it may avoid scanning tables whole. */
+async function planOf(query: CompiledQuery): Promise<PlanNode[]> {
+  return t.ctx.db.transaction().execute(async (trx) => {
+    await sql`set local enable_seqscan = off`.execute(trx);
+    const result = await trx.executeQuery<Record<string, unknown>>(CompiledQuery.raw(`explain (format json) ${query.sql}`, [...query.parameters]));
+    const raw = Object.values(result.rows[0])[0];
+    const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan: PlanNode }>;
+    const nodes: PlanNode[] = [];
+    const walk = (node: PlanNode) => {
+      nodes.push(node);
+      node.Plans?.forEach(walk);
+    };
+    walk(plan[0].Plan);
+    return nodes;
+  });
+}
+
+const listQueries = async (query: Record<string, unknown>) => (await recordQueries(() => t.ctx.records.list(user, sites, query))).queries;
+const countQuery = (queries: CompiledQuery[]) => queries.find((q) => /count\(\*\)/i.test(q.sql) && /from "sites"/i.test(q.sql))!;
+const pageQuery = (queries: CompiledQuery[]) => queries.find((q) => /from "sites"/i.test(q.sql) && /\blimit\b/i.test(q.sql) && !/count\(\*\)/i.test(q.sql))!;
+
+describe('choice filters', () => {
+  it('a site type filter compares the stored key exactly: the type index serves it', async () => {
+    const queries = await listQueries({ 'filter[type]': 'union' });
+    const nodes = await planOf(countQuery(queries));
+    expect(nodes.some((node) => node['Relation Name'] === 'sites' && node['Node Type'] === 'Seq Scan'), JSON.stringify(nodes)).toBe(false);
+    expect(nodes.map((node) => node['Index Name'])).toContain('sites_type_idx');
+  });
+
+  it('a value in another case still finds the records by their key', async () => {
+    const want = await sql<{ n: number }>`select count(*)::int as n from sites where city = 'Speedville' and type = 'union' and deleted_at is null`.execute(t.ctx.db);
+    const typed = await admin.get('/api/sites?filter[city]=Speedville&filter[type]=UNION&per_page=100');
+    expect(typed.status).toBe(200);
+    expect(typed.body.meta.total).toBe(want.rows[0].n);
+    expect(typed.body.data.every((site: any) => site.type === 'union')).toBe(true);
+
+    const listed = await admin.get('/api/sites?filter[city]=Speedville&filter[type][]=Union&filter[type][]=PLA&per_page=100');
+    expect(listed.body.meta.total).toBe((SITES * 2) / 3);
+    expect(new Set(listed.body.data.map((site: any) => site.type))).toEqual(new Set(['union', 'pla']));
+
+    const custom = await admin.get(`/api/sites?filter[city]=Speedville&filter[${priority}]=HIGH&per_page=100`);
+    expect(custom.status).toBe(200);
+    expect(custom.body.meta.total).toBe(SITES / 2);
+    expect(custom.body.data.every((site: any) => site[priority] === 'high')).toBe(true);
+  });
+
+  it('a value that is no key of the field finds nothing', async () => {
+    const res = await admin.get('/api/sites?filter[city]=Speedville&filter[type]=no-such-type');
+    expect(res.status).toBe(200);
+    expect(res.body.meta.total).toBe(0);
+  });
+});
+
+describe('sort indexes', () => {
+  it('sorting by estimated value with a type filter reads the page from the sort index, not by scanning the table', async () => {
+    const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes where tablename = 'sites' and indexdef like '%(estimated_value%'`.execute(t.ctx.db);
+    const sortIndexes = rows.map((row) => row.name);
+    for (const order of ['desc', 'asc']) {
+      const queries = await listQueries({ 'filter[type]': 'union', sort: 'estimated_value', order });
+      const nodes = await planOf(pageQuery(queries));
+      expect(nodes.some((node) => node['Relation Name'] === 'sites' && node['Node Type'] === 'Seq Scan'), JSON.stringify(nodes)).toBe(false);
+      expect(nodes.some((node) => /^Index (Only )?Scan/.test(node['Node Type']) && sortIndexes.includes(node['Index Name'] ?? '')), JSON.stringify(nodes)).toBe(true);
+    }
+  });
+
+  it('the pages are those of sorting every match: values in order, missing values last, both ways', async () => {
+    const perPage = 8;
+    for (const order of ['asc', 'desc'] as const) {
+      const want = await sql<{ id: number; value: number | null }>`select id, estimated_value as value from sites where city = 'Speedville' and type = 'union' and deleted_at is null
+        order by estimated_value ${sql.raw(order)} nulls last, id ${sql.raw(order)}`.execute(t.ctx.db);
+      const valued = want.rows.filter((row) => row.value !== null).length;
+      expect(valued % perPage, 'a page holds the last values and the first missing ones').not.toBe(0);
+      const boundary = Math.ceil(valued / perPage);
+      const last = Math.ceil(want.rows.length / perPage);
+      for (const page of [1, 2, boundary - 1, boundary, boundary + 1, last, last + 1]) {
+        const res = await admin.get(`/api/sites?filter[city]=Speedville&filter[type]=union&sort=estimated_value&order=${order}&per_page=${perPage}&page=${page}`);
+        expect(res.status).toBe(200);
+        expect(res.body.meta.total).toBe(want.rows.length);
+        expect(res.body.data.map((site: any) => site.id), `page ${page}, ${order}`).toEqual(want.rows.slice((page - 1) * perPage, page * perPage).map((row) => row.id));
+      }
+    }
+  });
+
+  it('every sortable column of a built-in list has its sort index', async () => {
+    const { rows } = await sql<{ indexdef: string }>`select indexdef from pg_indexes where tablename = 'sites' and indexname like 'sites_sort_%'`.execute(t.ctx.db);
+    for (const column of ['estimated_value', 'bid_date', 'city', 'owner', 'updated_at']) {
+      expect(rows.some((row) => row.indexdef.includes(column)), `${column}: ${rows.map((row) => row.indexdef).join('\n')}`).toBe(true);
+    }
+  });
+});
+
+describe('custom field sort indexes', () => {
+  it('a custom field gets the index of its sort when it is made, and loses it when it is deleted', async () => {
+    const schema = (await admin.get('/api/schemas?per_page=-1')).body.data.find((s: any) => s.type === 'site');
+    const made = await admin.post('/api/schema-fields', { schema_id: schema.id, name: 'Speed floors', type: 'number' });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const slug = made.body.data.slug;
+    const sortIndexes = async () =>
+      (await sql<{ indexdef: string }>`select indexdef from pg_indexes where tablename = 'sites' and indexname like '%\_sort\_%' and indexdef like ${`%'${slug}'%`}`.execute(t.ctx.db)).rows;
+    expect((await sortIndexes()).map((row) => row.indexdef)).toEqual([expect.stringMatching(/::numeric\), id, deleted_at\)$/)]);
+
+    await sql`update sites set custom = custom || jsonb_build_object(${slug}::text, id % 50) where city = 'Speedville'`.execute(t.ctx.db);
+    await sql`analyze sites`.execute(t.ctx.db);
+    const queries = await listQueries({ 'filter[type]': 'union', sort: slug, order: 'desc' });
+    const nodes = await planOf(pageQuery(queries));
+    expect(nodes.some((node) => node['Relation Name'] === 'sites' && node['Node Type'] === 'Seq Scan'), JSON.stringify(nodes)).toBe(false);
+    expect(nodes.some((node) => node['Node Type'] === 'Sort'), JSON.stringify(nodes)).toBe(false);
+
+    expect((await admin.delete(`/api/schema-fields/${made.body.data.id}`)).status).toBe(200);
+    expect(await sortIndexes()).toEqual([]);
+  });
+});
+
+describe('links of a page', () => {
+  it('a page of 25 sites reads its links in one query per relation, not per row', async () => {
+    const [trade] = (await sql<{ id: number }>`select id from trades where deleted_at is null order by id limit 1`.execute(t.ctx.db)).rows;
+    const [contact] = (await sql<{ id: number }>`insert into contacts (first_name, last_name) values ('Link', 'Counter') returning id`.execute(t.ctx.db)).rows;
+    await sql`insert into site_trades (site_id, trade_id) select id, ${trade.id} from sites where city = 'Speedville'`.execute(t.ctx.db);
+    await sql`insert into site_contacts (site_id, contact_id) select id, ${contact.id} from sites where city = 'Speedville'`.execute(t.ctx.db);
+
+    const { result, queries } = await recordQueries(() => t.ctx.records.list(user, sites, { 'filter[city]': 'Speedville', per_page: 25 }));
+    expect(result.data).toHaveLength(25);
+    expect(result.data.every((site) => site.trade_ids.includes(trade.id) && site.contact_ids.includes(contact.id))).toBe(true);
+    // Pivot fields and the presented lists (contractors with trades, attachments), each read once for the page.
+    const relations = Object.values(sites.fields).filter((spec) => typeof spec.storage === 'object').length + 2;
+    const links = queries.filter((q) => /\bin \(/i.test(q.sql) && !/from "sites"/i.test(q.sql));
+    expect(links.length, links.map((q) => q.sql).join('\n')).toBeLessThanOrEqual(relations);
+    expect(queries.length, queries.map((q) => q.sql).join('\n')).toBeLessThanOrEqual(relations + 4);
+  });
+});
