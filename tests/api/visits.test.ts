@@ -59,7 +59,7 @@ describe('visits: a record type with a head count', () => {
     const myId = (await t.authUser()).id;
     expect(visit.user_ids).toEqual([myId]);
     expect(visit.user_id).toBe(myId);
-    expect(visit.title).toBe('Visit of 2026-03-02');
+    expect(visit.title).toBe('Visit on Mar 2, 2026');
     expect((await admin.get(`/api/visits/${visit.id}`)).body.data.head_counts).toHaveLength(2);
 
     const updated = await admin.post(`/api/visits/${visit.id}`, { head_counts: [row(ids.union, { workers: 14, union_workers: 12 }, [ids.electrical])] });

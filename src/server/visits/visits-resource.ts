@@ -8,8 +8,8 @@ import { builtinType } from '../schemas/builtin-types.js';
 import { pivot, schemaBacked } from '../schemas/schema-backed.js';
 import { assertOwnerReadable } from '../work/owners.js';
 
-/** A visit's name where records are named (pickers, history, the feed): the day of the visit. */
-const LABEL = `'Visit of ' || to_char(visited_at at time zone 'UTC', 'YYYY-MM-DD')`;
+/** A visit's name where records are named (pickers, history, the feed): the day of the visit, as people write it. */
+const LABEL = `'Visit on ' || to_char(visited_at at time zone 'UTC', 'Mon FMDD, YYYY')`;
 
 /**
  * Site visits (fields: schemas/visit.json): a site, when, who went (`user_ids`, kept in visit_users), notes, and
@@ -49,14 +49,18 @@ export const visitsResource: ResourceDefinition = schemaBacked(
         const rows = await headCountsOf(db, records.map((r) => r.id));
         for (const record of records) {
           record.head_counts = rows.get(record.id) ?? [];
-          record.title = `Visit of ${dayOf(record.visited_at)}`;
+          record.title = `Visit on ${dayOf(record.visited_at)}`;
         }
       },
     },
   }),
 );
 
-const dayOf = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value ?? '')).slice(0, 10);
+/** "Nov 20, 2026", as the SQL label writes it. */
+function dayOf(value: unknown) {
+  const at = value instanceof Date ? value : new Date(String(value ?? ''));
+  return Number.isNaN(at.getTime()) ? '' : at.toLocaleDateString('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' });
+}
 
 /** Visits are read with their site: a person limited to some site categories reads the visits of those sites. */
 function visitsOfReadableSites(user: AuthUser) {
