@@ -86,17 +86,13 @@ export interface TestApp {
 
 /** Which database the API suite runs on: PGlite unless the global set-up started (or was given) PostgreSQL. */
 export function testDatabaseUrl(): string | undefined {
-  if (process.env.TEST_DATABASE_URL) return process.env.TEST_DATABASE_URL;
-  try {
-    return inject('TEST_DATABASE_URL') || undefined;
-  } catch {
-    return undefined;
-  }
+  return process.env.TEST_DATABASE_URL || provided('TEST_DATABASE_URL');
 }
 
-function pgliteTemplate(): string | undefined {
+/** What tests/api/global-setup.ts provided; nothing outside a Vitest run of the API project (a bench, a script). */
+function provided(key: 'TEST_DATABASE_URL' | 'PGLITE_TEMPLATE'): string | undefined {
   try {
-    return inject('PGLITE_TEMPLATE') || undefined;
+    return inject(key) || undefined;
   } catch {
     return undefined;
   }
@@ -152,7 +148,7 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<T
     ...overrides,
   };
   const config = loadConfig(env);
-  const template = pgliteTemplate();
+  const template = provided('PGLITE_TEMPLATE');
   if (!config.databaseUrl && ownDataDir && template && !existsSync(path.join(dataDir, 'db'))) {
     cpSync(path.join(template, 'db'), path.join(dataDir, 'db'), { recursive: true });
   }

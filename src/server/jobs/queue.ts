@@ -30,6 +30,12 @@ export async function enqueueJob(db: Kysely<any>, type: string, payload: Record<
   return Number(row.id);
 }
 
+/** Queues a job of `type` to run now, unless one of that type is already queued or running. */
+export async function enqueueUnlessPending(db: Kysely<any>, type: string): Promise<void> {
+  await sql`insert into jobs (type, payload, run_at)
+    select ${type}, '{}'::jsonb, now() where not exists (select 1 from jobs where type = ${type} and status in ('queued', 'running'))`.execute(db);
+}
+
 /**
  * Claims the next due job with `for update skip locked`, so two workers (processes) never take the same one.
  * Works on PGlite and PostgreSQL alike.

@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
-import { claimJob, enqueueJob, failJob, finishJob, heartbeat, requeueAbandoned, WORKER_ID, type Job } from './queue.js';
+import { claimJob, enqueueJob, enqueueUnlessPending, failJob, finishJob, heartbeat, requeueAbandoned, WORKER_ID, type Job } from './queue.js';
 
 export interface JobContext {
   job: Job;
@@ -41,8 +40,8 @@ export interface WorkerOptions {
  */
 export class JobWorker {
   private readonly handlers = new Map<string, JobHandler>();
-  /** Jobs that queue their own next run (`every`), with how often they run. */
-  private readonly periodic = new Map<string, number>();
+  /** Types of the jobs that queue their own next run (`every`). */
+  private readonly periodic = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private stopped = true;
@@ -65,7 +64,7 @@ export class JobWorker {
    * queued again for `everyMs` later each time it ends well (a failed run is retried as any job is).
    */
   every(type: string, everyMs: number, handler: JobHandler) {
-    this.periodic.set(type, everyMs);
+    this.periodic.add(type);
     return this.register(type, async (payload, ctx) => {
       await handler(payload, ctx);
       await enqueueJob(this.options.db, type, {}, { runAt: new Date(Date.now() + everyMs) });
@@ -73,10 +72,7 @@ export class JobWorker {
   }
 
   private async queuePeriodic() {
-    for (const type of this.periodic.keys()) {
-      await sql`insert into jobs (type, payload, run_at)
-        select ${type}, '{}'::jsonb, now() where not exists (select 1 from jobs where type = ${type} and status in ('queued', 'running'))`.execute(this.options.db);
-    }
+    for (const type of this.periodic) await enqueueUnlessPending(this.options.db, type);
   }
 
   async start() {

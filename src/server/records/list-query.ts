@@ -312,8 +312,9 @@ export async function readPage(
 }
 
 /**
- * How many rows `base` finds, exactly; or, when the list may take an estimate (`estimate`), counted up to EXACT_TOTAL_UP_TO + 1 (the count stops there instead of reading every
- * match), past that the planner's estimate of the rows, never less than what was counted.
+ * How many rows `base` finds, exactly; or, when the list may take an estimate (`estimate`), counted up to
+ * EXACT_TOTAL_UP_TO + 1 (the count stops there instead of reading every match), past that the planner's estimate of
+ * the rows, never less than what was counted.
  */
 async function countMatches(db: Kysely<any>, base: SelectQueryBuilder<any, any, any>, estimate: boolean): Promise<{ total: number; estimated: boolean }> {
   if (!estimate) {

@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { WorkerFigures } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { canRead, resourceDef, visibleCondition } from './scope.js';
+import { canRead, percentOf, resourceDef, visibleCondition } from './scope.js';
 
 /**
  * The market share measured by workers counted (docs/reports.md "Workers counted"): for each site the report
@@ -52,12 +52,11 @@ export async function workersCounted(ctx: AppContext, user: AuthUser, sitesWhere
   return { rows: rows.filter((r) => r.part === 'group'), totals: rows.find((r) => r.part === 'total') ?? none };
 }
 
-const pct = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : null);
 
 /** A group's figures: union and non-union as counted, the rest unknown; the union share of the known workers. */
 export function workerFigures(row: Pick<WorkerGroupRow, 'workers' | 'union_workers' | 'non_union_workers'> | undefined): WorkerFigures {
   const total = Number(row?.workers ?? 0);
   const union = Number(row?.union_workers ?? 0);
   const nonUnion = Number(row?.non_union_workers ?? 0);
-  return { union, non_union: nonUnion, unknown: total - union - nonUnion, total, share: pct(union, union + nonUnion) };
+  return { union, non_union: nonUnion, unknown: total - union - nonUnion, total, share: percentOf(union, union + nonUnion) };
 }

@@ -8,7 +8,7 @@ import { fieldGroup, groupByParam, groupLabel, groupNote, singleValue, siteGroup
 import { labouredSitesFrom, LABOURS } from './labour.js';
 import { answeredByCounts, readCounts } from './market-share-counts.js';
 import { workerFigures, workersCounted } from './market-share-workers.js';
-import { bucketLabel, bucketRange, bucketStart, canRead, INTERVALS, parseFilters, rangeCondition, resourceDef, visibleCondition, type Interval } from './scope.js';
+import { bucketLabel, bucketRange, bucketStart, canRead, INTERVALS, parseFilters, percentOf, rangeCondition, resourceDef, visibleCondition, type Interval } from './scope.js';
 
 export const MARKET_SHARE_GROUPS = ['region', 'trade', 'site_type', 'building_type', 'period', 'none'] as const;
 export type MarketShareGroup = (typeof MARKET_SHARE_GROUPS)[number];
@@ -32,7 +32,6 @@ export type MarketShareParams = ReturnType<typeof parseMarketShare>;
 export const parseMarketShare = (query: unknown) => parseFilters(marketShareShape, query);
 
 const empty = (): LabourFigures => ({ sites: 0, value: 0, hours: 0 });
-const pct = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : null);
 const SLOT: Record<Labour, 'union' | 'non_union' | 'unknown'> = { union: 'union', 'non-union': 'non_union', unknown: 'unknown' };
 
 /**
@@ -178,7 +177,7 @@ function add(target: LabourFigures, row: { sites: number; value: number | null; 
 function finish(row: MarketShareRow): MarketShareRow {
   for (const k of ['sites', 'value', 'hours'] as const) {
     row.total[k] = row.union[k] + row.non_union[k] + row.unknown[k];
-    row.share[k] = pct(row.union[k], row.union[k] + row.non_union[k]);
+    row.share[k] = percentOf(row.union[k], row.union[k] + row.non_union[k]);
     row.union[k] = round(row.union[k]);
     row.non_union[k] = round(row.non_union[k]);
     row.unknown[k] = round(row.unknown[k]);

@@ -216,3 +216,6 @@ export function bucketRange(label: string, interval: Interval): { from: string; 
   } else return null;
   return { from: isoDay(from), to: addDays(isoDay(next), -1) };
 }
+
+/** `part` as a percentage of `whole` to one decimal, or null when there is no whole to measure against. */
+export const percentOf = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : null);

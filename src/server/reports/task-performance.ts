@@ -5,7 +5,7 @@ import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden } from '../http/errors.js';
 import { fieldGroup, groupByParam, groupLabel, groupNote, taskGroupJoin } from './field-groups.js';
-import { bucketLabel, bucketRange, bucketStart, canRead, INTERVALS, parseFilters, rangeCondition, rangeFilter, resourceDef, teamMemberIds, teamMembers, thisMonth, visibleCondition, type Interval, type Link } from './scope.js';
+import { bucketLabel, bucketRange, bucketStart, canRead, INTERVALS, parseFilters, percentOf, rangeCondition, rangeFilter, resourceDef, teamMemberIds, teamMembers, thisMonth, visibleCondition, type Interval, type Link } from './scope.js';
 
 export const taskPerformanceShape = {
   group_by: groupByParam(['user', 'team'], "the task's site or contractor").default('user'),
@@ -85,7 +85,7 @@ export async function taskPerformance(ctx: AppContext, user: AuthUser, params: T
       due: row.due,
       due_done: row.due_done,
       overdue: row.overdue,
-      completion_rate: row.due > 0 ? Math.round((row.due_done / row.due) * 1000) / 10 : null,
+      completion_rate: percentOf(row.due_done, row.due),
       links: field ? { calls: null, meetings: null, visits: null, done: null, due: null, overdue: null } : {
         calls: done('call'),
         meetings: done('meeting'),
@@ -101,7 +101,7 @@ export async function taskPerformance(ctx: AppContext, user: AuthUser, params: T
   const totals = ['calls', 'meetings', 'visits', 'done', 'due', 'due_done', 'overdue'].reduce<Record<string, number>>((acc, k) => ({ ...acc, [k]: data.reduce((n, r: any) => n + r[k], 0) }), {});
   return {
     data,
-    totals: params.group_by === 'team' || field?.multiple ? null : { ...totals, completion_rate: totals.due > 0 ? Math.round((totals.due_done / totals.due) * 1000) / 10 : null },
+    totals: params.group_by === 'team' || field?.multiple ? null : { ...totals, completion_rate: percentOf(totals.due_done, totals.due) },
     meta: { from: params.from ?? null, to: params.to ?? null, group_by: params.group_by, interval: params.interval, now, group_note: field ? groupNote(field, 'task') : null },
   };
 }

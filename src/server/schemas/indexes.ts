@@ -136,15 +136,6 @@ export async function ensureSearchIndexes(db: Kysely<any>, definitions: readonly
 }
 
 /**
- * The index each sortable column of a list needs, `(key asc nulls last, id asc)` over the live rows, with the key
- * as the list sorts by it (list-query.ts sortIndexExpression: `lower(name)` for text): list-query.ts pageInParts
- * reads it forwards for an ascending sort and backwards for a descending one, so the first pages of a large list,
- * filtered or not, are read in order instead of sorting every matching row. Sort indexes of a table that no column
- * needs any more (another shape, a column no longer sortable) are dropped. Records of app-made types
- * (custom_records, sorted by name by default) get one index led by `schema_id` for all of them; their custom fields
- * get theirs with their other indexes (ensureCustomFieldIndex).
- */
-/**
  * Which columns get a sort index. Every sortable column of a generated list (a record type with a schema, whose list
  * any column sorts), except ids of related records (they sort by id, not by what people read) and yes/no values;
  * only the default order and the name of the other resources (reference lists, settings: short tables). Each index
@@ -155,6 +146,15 @@ function sortedByIndex(def: ResourceDefinition, field: string, spec: FieldSpec) 
   return !spec.references && spec.kind !== 'boolean';
 }
 
+/**
+ * The index each sortable column of a list needs, `(key asc nulls last, id asc)` over the live rows, with the key
+ * as the list sorts by it (list-query.ts sortIndexExpression: `lower(name)` for text): list-query.ts pageInParts
+ * reads it forwards for an ascending sort and backwards for a descending one, so the first pages of a large list,
+ * filtered or not, are read in order instead of sorting every matching row. Sort indexes of a table that no column
+ * needs any more (another shape, a column no longer sortable) are dropped. Records of app-made types
+ * (custom_records, sorted by name by default) get one index led by `schema_id` for all of them; their custom fields
+ * get theirs with their other indexes (ensureCustomFieldIndex).
+ */
 export async function ensureSortIndexes(db: Kysely<any>, definitions: readonly ResourceDefinition[]) {
   const existing = await indexNames(db);
   const nameOf = (table: string, leading: string[], field: string, caseless: boolean) =>
