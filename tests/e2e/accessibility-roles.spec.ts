@@ -61,7 +61,7 @@ for (const viewport of WIDTHS) {
     const panel = page.getByRole('dialog', { name: 'Assistant' });
     await panel.getByLabel('Ask the assistant').fill(`Who is the general contractor on ${site.name}?`);
     await panel.getByLabel('Ask the assistant').press('Enter');
-    await expect(panel.getByTestId('assistant-answer').last()).toContainText(/\w+/);
+    await expect(panel.getByTestId('assistant-answer').last()).toContainText(/\w+/, { timeout: 20_000 });
     await page.waitForLoadState('networkidle');
     found.push(...(await axeViolations(page, 'assistant panel')));
 

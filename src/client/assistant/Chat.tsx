@@ -25,6 +25,9 @@ import { recordFromPath } from './recordContext';
 import { applyEvent, type Streaming } from './streaming';
 import { useAssistantEvents } from './useAssistantEvents';
 
+/** How often an awaited answer is looked for besides its realtime events. */
+const ANSWER_POLL_MS = 3000;
+
 /** How a tool step is named under an answer. */
 const STEP_NAMES: Record<string, string> = {
   record_types: 'record types',
@@ -84,15 +87,17 @@ export function Chat({ threadId, onThread, onNavigate }: ChatProps) {
   const { schemas } = useMainData();
   const context = useMemo(() => recordFromPath(pathname, schemas as Array<{ type: string; resource?: string }>), [pathname, schemas]);
   const status = useQuery({ queryKey: ['assistant-status', context?.type, context?.id], queryFn: () => assistantStatus(dp, context), staleTime: 60_000 });
-  const { data: messages = [], refetch } = useGetList<Message>(
-    MESSAGES,
-    { filter: { thread_id: threadId }, sort: { field: 'id', order: 'ASC' }, pagination: { page: 1, perPage: 500 } },
-    { enabled: threadId !== null },
-  );
   const [streams, setStreams] = useState<ReadonlyMap<number, Streaming>>(new Map());
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const [waitingFor, setWaitingFor] = useState<number | null>(null);
+  // The answer arrives by realtime events; while one is awaited the list is also read every few seconds, so an event
+  // missed (the connection not yet open, or dropped) never leaves the person waiting.
+  const { data: messages = [], refetch } = useGetList<Message>(
+    MESSAGES,
+    { filter: { thread_id: threadId }, sort: { field: 'id', order: 'ASC' }, pagination: { page: 1, perPage: 500 } },
+    { enabled: threadId !== null, refetchInterval: waitingFor !== null ? ANSWER_POLL_MS : false },
+  );
   const end = useRef<HTMLDivElement>(null);
 
   useAssistantEvents((event) => {

@@ -210,7 +210,9 @@ function GoalMeter({ figure }: { figure: Figure }) {
   return (
     <Box>
       <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'baseline' }}>
-        <Typography variant="subtitle2">{figure.label}</Typography>
+        <Typography variant="subtitle2" component="h3">
+          {figure.label}
+        </Typography>
         <Typography variant="body2" color="text.secondary">
           <FigureLinkText link={figure.link} testId={`figure-${figure.key}`}>
             {formatNumber(figure.value)}
