@@ -60,6 +60,9 @@ export default defineConfig({
           // keep both cores of a small machine busy.
           fileParallelism: true,
           maxWorkers: 2,
+          // Files share a worker's module cache: each file still builds its own app and database, and loading the
+          // server's modules once per worker instead of once per file takes about 40% off the suite.
+          isolate: false,
         },
       },
     ],
