@@ -44,6 +44,12 @@ const settingsSchema = z.object({
   UPLOAD_LIMIT_BYTES: integer(100 * 1_048_576, 1_024, 1_024 * 1_048_576),
   UPLOAD_RETENTION_DAYS: integer(30, 1, 36_500),
   TRUST_PROXY: flag(false),
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .refine((value) => value === '' || value.length >= 16, 'use at least 16 characters')
+    .optional()
+    .transform((value) => (value ? value : undefined)),
   // Unset: on with the embedded database (this process is its only writer), off on PostgreSQL (others write too).
   READ_CACHE: z
     .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', 'auto', ''])
@@ -95,6 +101,8 @@ export interface Config {
   /** Days an import's uploaded files are kept (UPLOAD_RETENTION_DAYS); the import's record stays. */
   uploadRetentionDays: number;
   trustProxy: boolean;
+  /** The bearer token of GET /metrics; unset: metrics are off. */
+  metricsToken: string | undefined;
   /** Keep sessions and list/show answers in memory until the next write (READ_CACHE); `undefined`: by database kind. */
   readCache: boolean | undefined;
   mail: { smtpUrl: string | undefined; from: string };
@@ -152,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     limits: { bodyBytes: s.BODY_LIMIT_BYTES, uploadBytes: s.UPLOAD_LIMIT_BYTES },
     uploadRetentionDays: s.UPLOAD_RETENTION_DAYS,
     trustProxy: s.TRUST_PROXY,
+    metricsToken: s.METRICS_TOKEN,
     readCache: s.READ_CACHE,
     mail: { smtpUrl: s.SMTP_URL, from: s.MAIL_FROM },
     appKey: s.APP_KEY,

@@ -20,6 +20,8 @@ export interface Database {
   notify(channel: string, payload: string): Promise<void>;
   /** Checkpoint and close; safe to call twice. */
   close(): Promise<void>;
+  /** The connection pool's state (PostgreSQL); the embedded database has one connection and no pool. */
+  poolStats?(): { max: number; total: number; idle: number; waiting: number };
 }
 
 // bigint (count(*), sums) and numeric (money) arrive as numbers: ids and counts fit, money is dollars.
@@ -54,6 +56,7 @@ async function openPostgres(url: string): Promise<Database> {
     kind: 'postgres',
     db,
     writes,
+    poolStats: () => ({ max: pool.options.max ?? 10, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async listen(channel, listener) {
       if (!listenClient) {
         listenClient = new pg.Client({ connectionString: url });

@@ -123,3 +123,14 @@ function processIsAlive(pid: number): boolean {
     return error.code === 'EPERM';
   }
 }
+
+/** Jobs waiting, running and failed, by type (the metrics endpoint's gauges). */
+export async function jobCounts(db: Kysely<any>): Promise<Array<{ type: string; status: JobStatus; count: number }>> {
+  const rows = await db
+    .selectFrom('jobs')
+    .select(['type', 'status', (eb) => eb.fn.countAll<number>().as('count')])
+    .where('status', 'in', ['queued', 'running', 'failed'])
+    .groupBy(['type', 'status'])
+    .execute();
+  return rows.map((row) => ({ type: row.type, status: row.status, count: Number(row.count) }));
+}

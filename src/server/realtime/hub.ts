@@ -36,6 +36,10 @@ export class Hub {
   private readonly subscribers = new Map<string, Set<Connection>>();
   private readonly presence = new PresenceRoster();
 
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
   constructor(private readonly options: HubOptions) {}
 
   accept(ws: WebSocket, appKey: string, protocol: string | undefined): void {

@@ -26,6 +26,8 @@ export interface Realtime {
     rule: (user: AuthUser, match: RegExpMatchArray) => ChannelRuleResult | Promise<ChannelRuleResult>,
   ): void;
   close(): Promise<void>;
+  /** Browsers connected to this process's hub now. */
+  connections(): number;
 }
 
 export interface RealtimeOptions {
@@ -96,5 +98,6 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
       rules.add(pattern, rule);
     },
     close,
+    connections: () => hub.connectionCount,
   };
 }

@@ -58,4 +58,20 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: AppContext) {
       return reply.status(503).send({ status: 'unavailable', message: 'The database does not answer.' });
     }
   });
+
+  // For a load balancer: 503 from the moment this process is told to stop, so new requests go to the others while
+  // it finishes those it holds (health says whether it is alive; ready, whether to send it work).
+  let stopping = false;
+  app.addHook('preClose', async () => {
+    stopping = true;
+  });
+  app.get('/api/ready', { config: { permission: 'public' } }, async (_request, reply) => {
+    if (stopping) return reply.status(503).send({ status: 'stopping', message: 'This process is shutting down.' });
+    try {
+      await sql`select 1`.execute(ctx.db);
+      return { status: 'ready', version };
+    } catch {
+      return reply.status(503).send({ status: 'unavailable', message: 'The database does not answer.' });
+    }
+  });
 }

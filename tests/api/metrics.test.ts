@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, testDatabaseUrl, type TestApp } from '../support/test-app.js';
+
+/** GET /metrics (Prometheus text format, behind METRICS_TOKEN) and GET /api/ready (for a load balancer). */
+const TOKEN = 'metrics-token-for-the-test-1234';
+let t: TestApp;
+let off: TestApp;
+beforeAll(async () => {
+  [t, off] = await Promise.all([startTestApp({ METRICS_TOKEN: TOKEN }), startTestApp()]);
+});
+afterAll(async () => {
+  await Promise.all([t?.close(), off?.close()]);
+});
+
+const scrape = (app: TestApp, token = TOKEN) => app.client().get('/metrics', { headers: { authorization: `Bearer ${token}` } });
+
+describe('metrics', () => {
+  it('are off without METRICS_TOKEN, and refused without the right bearer token', async () => {
+    expect((await scrape(off)).status).toBe(404);
+    expect((await t.client().get('/metrics')).status).toBe(401);
+    expect((await scrape(t, 'wrong-token-of-the-same-len-9999')).status).toBe(401);
+  });
+
+  it('count requests by route pattern and status, with latencies, jobs, sockets and the process', async () => {
+    const admin = await t.admin();
+    const site = await admin.post('/api/sites', { name: 'Metrics Tower', type: 'union' });
+    expect(site.status).toBe(201);
+    expect((await admin.get(`/api/sites/${site.body.data.id}`)).status).toBe(200);
+    expect((await admin.get('/api/sites/99999999')).status).toBe(404);
+
+    const res = await scrape(t);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/plain');
+    const text = String(res.body);
+    // The pattern, not the path: one series per route whatever the ids.
+    expect(text).toMatch(/http_requests_total\{method="GET",route="\/api\/sites\/:id",status="200"\} 1\n/);
+    expect(text).toMatch(/http_requests_total\{method="GET",route="\/api\/sites\/:id",status="404"\} 1\n/);
+    expect(text).toMatch(/http_requests_total\{method="POST",route="\/api\/sites",status="201"\} 1\n/);
+    expect(text).not.toContain(`/api/sites/${site.body.data.id}"`);
+    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/api\/sites\/:id"\} 2\n/);
+    expect(text).toMatch(/^websocket_connections 0$/m);
+    expect(text).toContain('# TYPE jobs gauge');
+    expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
+    expect(text).toMatch(/^nodejs_eventloop_lag_seconds /m);
+    if (testDatabaseUrl()) expect(text).toMatch(/^database_pool_connections\{state="max"\} \d+$/m);
+    else expect(text).not.toContain('database_pool_connections');
+  });
+
+  it('show a queued job by its type', async () => {
+    const admin = await t.admin();
+    const exported = await admin.post('/api/exports', { resource: 'sites' });
+    expect([200, 201, 202]).toContain(exported.status);
+    const text = String((await scrape(t)).body);
+    expect(text).toMatch(/^jobs\{type="[a-z-]+",status="(queued|running|failed)"\} \d+$/m);
+  });
+});
+
+describe('readiness', () => {
+  it('is ready while the database answers, and says stopping once the process is told to stop', async () => {
+    const client = off.client();
+    const ready = await client.get('/api/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body.status).toBe('ready');
+    const closing = off.app.close();
+    const during = await fetch(`${off.baseUrl}/api/ready`).catch(() => null);
+    // Either this process still answered (503, stopping) or it no longer takes connections: never "ready".
+    if (during) expect(during.status).toBe(503);
+    await closing;
+  });
+});
