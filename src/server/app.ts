@@ -11,6 +11,7 @@ import { SessionStore } from './auth/sessions.js';
 import { LoginThrottle } from './auth/throttle.js';
 import type { Config } from './config/config.js';
 import type { Database } from './db/database.js';
+import { readWriteCounters } from './db/write-tracking.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { parseQueryString } from './http/query-string.js';
 import { AppEvents } from './events/app-events.js';
@@ -67,8 +68,10 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   await app.register(fastifyMultipart, { limits: { fileSize: config.limits.uploadBytes, files: 20, fields: 50 } });
 
   const resources = new ResourceRegistry();
-  // Safe only while this process sees every write: by default with the embedded database alone.
+  // On by default with the embedded database (this process is its only writer). On PostgreSQL (READ_CACHE=1) other
+  // processes write too: every write then moves counters in the database, which each kept answer is checked against.
   const cacheReads = config.readCache ?? database.kind === 'pglite';
+  if (cacheReads && database.kind === 'postgres') database.writes.share(() => readWriteCounters(database.db));
   const realtime = await registerRealtime(app, { config, database });
   const events = new AppEvents((error, message) => app.log.error({ err: error }, message));
   const ctx: AppContext = {

@@ -29,7 +29,8 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
 interface Found {
   row: Record<string, any>;
   user: AuthUser | null;
-  generation: number;
+  /** The write stamp read before the row was (WriteGeneration.stamp). */
+  stamp: string;
 }
 
 /** A session's last activity as this process saw it, and the value of the row's column when it last read or wrote it. */
@@ -48,9 +49,9 @@ export function sessionIdOf(user: AuthUser | null | undefined): string | undefin
 
 export interface SessionStoreOptions {
   /**
-   * The write generation of a database only this process writes (the read cache is on): sessions and their person
-   * are then kept in memory until the next write, and last activity is written through at most once a minute.
-   * Without it (PostgreSQL, where other processes serve the same sessions) at most once a second.
+   * The write generation when the read cache is on: sessions and their person are then kept in memory until the next
+   * write (of any process, when several share a PostgreSQL), and last activity is written through at most once a
+   * minute. Without it at most once a second.
    */
   writes?: WriteGeneration | null;
 }
@@ -161,14 +162,14 @@ export class SessionStore {
 
   private async find(id: string): Promise<Found | null> {
     const cached = this.cache.get(id);
-    if (cached && cached.generation === this.writes?.any) return cached;
-    const generation = this.writes?.any ?? 0;
+    const stamp = this.writes ? await this.writes.stamp('any') : '';
+    if (cached && cached.stamp === stamp) return cached;
     const row = await this.db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) return null;
     const user = row.user_id ? await loadAuthUser(this.db, row.user_id, row.impersonator_id) : null;
     if (user) sessionOfUser.set(user, id);
-    const found = { row, user, generation };
-    if (this.writes && generation === this.writes.any) {
+    const found = { row, user, stamp };
+    if (this.writes && stamp === (await this.writes.stamp('any'))) {
       if (this.cache.size >= MAX_CACHED) this.cache.clear();
       this.cache.set(id, found);
     }

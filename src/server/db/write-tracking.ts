@@ -1,5 +1,5 @@
 import type { DatabaseConnection, Dialect, Driver, QueryResult, TransactionSettings } from 'kysely';
-import type { CompiledQuery } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 
 /**
  * Counts the writes that pass through this process's database layer. `data` changes after every statement that
@@ -13,6 +13,31 @@ export class WriteGeneration {
   data = 0;
   any = 0;
   private readonly listeners: Array<(kind: 'data' | 'bookkeeping') => void> = [];
+  /** Reads the counters all processes share (PostgreSQL with the read cache on); null: this process is the only writer. */
+  private shared: (() => Promise<{ data: number; any: number }>) | null = null;
+
+  /**
+   * Several processes write: every write also moves the database's counters once committed (see TrackingConnection),
+   * and `stamp` includes them, so an answer kept by one process is not served after another process's write.
+   */
+  share(read: () => Promise<{ data: number; any: number }>) {
+    this.shared = read;
+  }
+
+  get isShared(): boolean {
+    return this.shared !== null;
+  }
+
+  /**
+   * What a cache tags an answer with, read before the answer's queries run; the answer may be served while the stamp
+   * is unchanged. With one writer it is this process's count; with several, the shared counters too (one small query).
+   */
+  async stamp(kind: 'data' | 'any'): Promise<string> {
+    const local = this[kind];
+    if (!this.shared) return String(local);
+    const shared = await this.shared();
+    return `${local}:${shared[kind]}`;
+  }
 
   /** Something outside the database changed what responses show (an in-memory cache was cleared). */
   bump(kind: 'data' | 'bookkeeping' = 'data') {
@@ -24,6 +49,12 @@ export class WriteGeneration {
   onBump(listener: (kind: 'data' | 'bookkeeping') => void) {
     this.listeners.push(listener);
   }
+}
+
+/** The counters of migration 020, which every process moves after its writes (PostgreSQL with the read cache on). */
+export async function readWriteCounters(db: Kysely<any>): Promise<{ data: number; any: number }> {
+  const { rows } = await sql<{ data_writes: string; any_writes: string }>`select (select last_value from om_data_writes) as data_writes, (select last_value from om_any_writes) as any_writes`.execute(db);
+  return { data: Number(rows[0]!.data_writes), any: Number(rows[0]!.any_writes) };
 }
 
 /** Statements that never change rows. A SELECT is a read: the functions that write (site labour) run only from triggers. */
@@ -55,9 +86,16 @@ export function trackWrites(dialect: Dialect, generation: WriteGeneration): Dial
   };
 }
 
+/** Moves the shared counters (migration 020) after a committed write: data writes move both. */
+const ADVANCE: Record<Exclude<WriteKind, 'none'>, CompiledQuery> = {
+  data: CompiledQuery.raw(`select nextval('om_data_writes'), nextval('om_any_writes')`),
+  bookkeeping: CompiledQuery.raw(`select nextval('om_any_writes')`),
+};
+
 class TrackingConnection implements DatabaseConnection {
   /** The strongest kind of write since the transaction began (or since the connection was acquired). */
   wrote: WriteKind = 'none';
+  inTransaction = false;
 
   constructor(
     readonly inner: DatabaseConnection,
@@ -75,8 +113,15 @@ class TrackingConnection implements DatabaseConnection {
       if (kind !== 'none') {
         if (kind === 'data' || this.wrote === 'none') this.wrote = kind;
         this.generation.bump(kind);
+        // Outside a transaction the write is committed now; inside, the driver advances after the commit.
+        if (!this.inTransaction) await this.advanceShared(kind);
       }
     }
+  }
+
+  /** Before the write's answer returns, so a read in any process that starts after it sees a new stamp. */
+  async advanceShared(kind: WriteKind) {
+    if (kind !== 'none' && this.generation.isShared) await this.inner.executeQuery(ADVANCE[kind]);
   }
 
   streamQuery<R>(compiled: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
@@ -100,15 +145,19 @@ class TrackingDriver implements Driver {
 
   beginTransaction(connection: DatabaseConnection, settings: TransactionSettings) {
     (connection as TrackingConnection).wrote = 'none';
+    (connection as TrackingConnection).inTransaction = true;
     return this.inner.beginTransaction((connection as TrackingConnection).inner, settings);
   }
 
   async commitTransaction(connection: DatabaseConnection) {
+    const tracking = connection as TrackingConnection;
+    const wrote = tracking.wrote;
     try {
-      await this.inner.commitTransaction((connection as TrackingConnection).inner);
+      await this.inner.commitTransaction(tracking.inner);
     } finally {
-      this.afterTransaction(connection as TrackingConnection);
+      this.afterTransaction(tracking);
     }
+    await tracking.advanceShared(wrote);
   }
 
   async rollbackTransaction(connection: DatabaseConnection) {
@@ -143,5 +192,6 @@ class TrackingDriver implements Driver {
   private afterTransaction(connection: TrackingConnection) {
     if (connection.wrote !== 'none') this.generation.bump(connection.wrote);
     connection.wrote = 'none';
+    connection.inTransaction = false;
   }
 }

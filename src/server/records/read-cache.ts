@@ -7,13 +7,14 @@ const MAX_ENTRY_BYTES = 1_048_576;
 
 interface Entry {
   body: string;
-  generation: number;
+  stamp: string;
 }
 
 /**
  * Answers of the generic list and show reads, kept per person and URL until the next write (READ_CACHE,
- * docs/architecture.md). An entry is served only while the database's write generation is the one read before
- * its queries ran; every write through the database layer moves it, so a change is visible on the next read.
+ * docs/architecture.md). An entry is served only while the write stamp is the one read before its queries ran;
+ * every write through the database layer moves it (in every process, when several share a PostgreSQL), so a change
+ * is visible on the next read.
  * Keys hold the user id: one person's answer is never served to another.
  */
 export class ReadCache {
@@ -33,15 +34,16 @@ export class ReadCache {
     if (!user) return compute();
     const key = `${user.id}:${user.impersonator?.id ?? ''}:${request.url}`;
     const hit = this.entries.get(key);
-    if (hit && hit.generation === this.writes.data) {
+    const stamp = await this.writes.stamp('data');
+    if (hit && hit.stamp === stamp) {
       // Most recently used last, so the oldest are dropped first.
       this.entries.delete(key);
       this.entries.set(key, hit);
       return reply.type('application/json; charset=utf-8').send(hit.body);
     }
-    const generation = this.writes.data;
     const body = JSON.stringify(await compute());
-    if (generation === this.writes.data && body.length <= MAX_ENTRY_BYTES) this.keep(key, { body, generation });
+    // Kept only if nothing was written while it was computed (it might hold half of that write).
+    if (body.length <= MAX_ENTRY_BYTES && stamp === (await this.writes.stamp('data'))) this.keep(key, { body, stamp });
     return reply.type('application/json; charset=utf-8').send(body);
   }
 
