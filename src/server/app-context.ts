@@ -10,6 +10,7 @@ import type { ReadCache } from './records/read-cache.js';
 import type { RecordService } from './records/record-service.js';
 import type { ResourceDefinition } from './records/resource.js';
 import type { ResourceRegistry } from './records/registry.js';
+import type { FileStore } from './files/file-store.js';
 import type { Realtime } from './realtime/index.js';
 
 /** What every feature's routes are given: settings, the database, and the shared services. */
@@ -27,6 +28,8 @@ export interface AppContext {
   realtime: Realtime;
   /** Answers of the generic list and show reads until the next write; null when READ_CACHE is off. */
   readCache: ReadCache | null;
+  /** Documents, attachments and export files: DATA_DIR/files or an S3-compatible bucket (files/file-store.ts). */
+  files: FileStore;
 }
 
 /**

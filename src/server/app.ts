@@ -25,6 +25,7 @@ import { RecordService } from './records/record-service.js';
 import { ResourceRegistry } from './records/registry.js';
 import { registerResourceRoutes } from './records/routes.js';
 import { schemaStore } from './schemas/schema-store.js';
+import { openFileStore } from './files/file-store.js';
 import { registerMetrics } from './system/metrics.js';
 import { registerSecurityHeaders } from './system/security-headers.js';
 import { registerStaticClient } from './system/static-client.js';
@@ -86,6 +87,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     sendMail: options.sendMail ?? createMailer(config, app.log),
     realtime,
     readCache: cacheReads ? new ReadCache(database.writes) : null,
+    files: await openFileStore(config),
   };
   // Record types live in an in-memory cache of their own: when it is cleared, answers built with it are stale too.
   schemaStore(database.db).onInvalidate(() => database.writes.bump());

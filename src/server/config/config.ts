@@ -44,6 +44,17 @@ const settingsSchema = z.object({
   UPLOAD_LIMIT_BYTES: integer(100 * 1_048_576, 1_024, 1_024 * 1_048_576),
   UPLOAD_RETENTION_DAYS: integer(30, 1, 36_500),
   TRUST_PROXY: flag(false),
+  S3_BUCKET: optionalText,
+  S3_ENDPOINT: z.string().trim().url().optional().or(z.literal('').transform(() => undefined)),
+  S3_REGION: z.string().trim().optional().default('us-east-1'),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: z.enum(['1', '0', 'true', 'false', '']).optional(),
+  S3_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^$|^[\w.-]+(\/[\w.-]+)*\/?$/, 'use letters, digits, dots, dashes and slashes, such as "organizing-map/"')
+    .optional(),
   METRICS_TOKEN: z
     .string()
     .trim()
@@ -101,6 +112,11 @@ export interface Config {
   /** Days an import's uploaded files are kept (UPLOAD_RETENTION_DAYS); the import's record stays. */
   uploadRetentionDays: number;
   trustProxy: boolean;
+  /**
+   * Files (documents, attachments, exports) in an S3-compatible bucket instead of DATA_DIR/files (S3_BUCKET set).
+   * No keys: the SDK's own credential chain (instance role, AWS_* variables).
+   */
+  s3: { bucket: string; endpoint: string | undefined; region: string; accessKeyId: string | undefined; secretAccessKey: string | undefined; forcePathStyle: boolean; prefix: string } | undefined;
   /** The bearer token of GET /metrics; unset: metrics are off. */
   metricsToken: string | undefined;
   /** Keep sessions and list/show answers in memory until the next write (READ_CACHE); `undefined`: by database kind. */
@@ -133,6 +149,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (external && !(s.PUSHER_APP_KEY && s.PUSHER_APP_SECRET)) {
     throw new ConfigError('Invalid setting PUSHER_APP_KEY/PUSHER_APP_SECRET: both are needed when PUSHER_APP_ID and PUSHER_HOST are set');
   }
+  if (Boolean(s.S3_ACCESS_KEY_ID) !== Boolean(s.S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError('Invalid setting S3_ACCESS_KEY_ID/S3_SECRET_ACCESS_KEY: give both, or neither to use the AWS credential chain');
+  }
+  if (s.S3_ENDPOINT && !s.S3_BUCKET) throw new ConfigError('Invalid setting S3_BUCKET: name the bucket to keep files in at S3_ENDPOINT');
   if (s.ASSISTANT_BASE_URL && !s.ASSISTANT_MODEL) {
     throw new ConfigError('Invalid setting ASSISTANT_MODEL: name the model to use at ASSISTANT_BASE_URL (e.g. llama3.1 for Ollama)');
   }
@@ -161,6 +181,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadRetentionDays: s.UPLOAD_RETENTION_DAYS,
     trustProxy: s.TRUST_PROXY,
     metricsToken: s.METRICS_TOKEN,
+    s3: s.S3_BUCKET
+      ? {
+          bucket: s.S3_BUCKET,
+          endpoint: s.S3_ENDPOINT,
+          region: s.S3_REGION,
+          accessKeyId: s.S3_ACCESS_KEY_ID,
+          secretAccessKey: s.S3_SECRET_ACCESS_KEY,
+          // MinIO, Ceph and s3rver serve buckets by path; AWS by host name.
+          forcePathStyle: s.S3_FORCE_PATH_STYLE ? ['1', 'true'].includes(s.S3_FORCE_PATH_STYLE) : Boolean(s.S3_ENDPOINT),
+          prefix: s.S3_PREFIX ? s.S3_PREFIX.replace(/\/?$/, '/') : '',
+        }
+      : undefined,
     readCache: s.READ_CACHE,
     mail: { smtpUrl: s.SMTP_URL, from: s.MAIL_FROM },
     appKey: s.APP_KEY,

@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -49,6 +48,6 @@ export function registerExportRoutes(app: FastifyInstance, exports: ExportServic
     reply.header('content-type', 'text/csv; charset=utf-8');
     reply.header('content-length', String(file.size));
     reply.header('content-disposition', `attachment; filename="${file.name}"`);
-    return reply.send(createReadStream(file.path));
+    return reply.send(file.stream);
   });
 }

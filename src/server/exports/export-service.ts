@@ -1,5 +1,5 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
 import { can } from '../../common/permissions.js';
@@ -105,9 +105,17 @@ export class ExportService {
     const record = await this.ctx.records.show(this.readerOf(user), this.def, id);
     if (record.status !== 'complete') throw new HttpError(409, record.status === 'failed' ? `This export failed: ${record.message ?? 'unknown error'}.` : 'This export is not ready yet.');
     const row = await this.ctx.db.selectFrom('exports').select(['storage_path', 'file_name']).where('id', '=', record.id).executeTakeFirstOrThrow();
-    const size = await stat(row.storage_path).then((s) => s.size).catch(() => null);
-    if (size === null) throw notFound('The export file is no longer there; export the list again.');
-    return { path: row.storage_path as string, size, name: (row.file_name as string | null) ?? `export-${record.id}.csv` };
+    const stored = await this.readStored(row.storage_path as string | null);
+    if (!stored) throw notFound('The export file is no longer there; export the list again.');
+    return { ...stored, name: (row.file_name as string | null) ?? `export-${record.id}.csv` };
+  }
+
+  /** An export's file: a key in the file store, or (exports finished before files had keys) a path on this machine. */
+  private async readStored(storagePath: string | null) {
+    if (!storagePath) return null;
+    if (!path.isAbsolute(storagePath)) return this.ctx.files.read(storagePath);
+    const size = await stat(storagePath).then((s) => s.size).catch(() => null);
+    return size === null ? null : { stream: createReadStream(storagePath), size };
   }
 
   /** The file name a download of this list gets today. */
@@ -173,10 +181,11 @@ export class ExportService {
     const user = row.user_id ? await loadAuthUser(db, row.user_id) : null;
     if (!user) throw new PermanentJobError('The person who asked for this export no longer has an account.');
     await db.updateTable('exports').set({ status: 'processing', updated_at: new Date() }).where('id', '=', exportId).execute();
-    const folder = path.join(this.ctx.config.dataDir, 'files', 'exports');
+    // Written here first, then moved into the file store whole (a bucket takes a file of known length).
+    const folder = path.join(this.ctx.config.dataDir, 'files', 'tmp');
     await mkdir(folder, { recursive: true });
-    const final = path.join(folder, `export-${exportId}.csv`);
-    const temporary = `${final}.part`;
+    const key = `exports/export-${exportId}.csv`;
+    const temporary = path.join(folder, `export-${exportId}.csv.part`);
     try {
       const def = this.definition(row.resource);
       const out = createWriteStream(temporary);
@@ -188,8 +197,8 @@ export class ExportService {
       }
       out.end();
       await once(out, 'finish');
-      await rename(temporary, final);
-      await db.updateTable('exports').set({ status: 'complete', storage_path: final, row_count: Math.max(0, lines), finished_at: new Date(), updated_at: new Date() }).where('id', '=', exportId).execute();
+      await this.ctx.files.putFile(key, temporary, 'text/csv');
+      await db.updateTable('exports').set({ status: 'complete', storage_path: key, row_count: Math.max(0, lines), finished_at: new Date(), updated_at: new Date() }).where('id', '=', exportId).execute();
     } catch (error) {
       await rm(temporary, { force: true });
       const message = error instanceof Error ? error.message : String(error);

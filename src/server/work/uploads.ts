@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
+import type { FileStore } from '../files/file-store.js';
 import { HttpError, ValidationError } from '../http/errors.js';
 
 /** What may be uploaded: by extension, the types a browser may declare, and the first bytes the file must start with. */
@@ -120,26 +121,18 @@ export async function receiveUpload(request: FastifyRequest, config: Config, opt
   return { fields, file };
 }
 
-/** Moves a checked upload into DATA_DIR/files/{folder}/{yyyy}/{mm}/; returns its path relative to DATA_DIR/files. */
-export async function keep(config: Config, file: ReceivedFile, folder = 'documents'): Promise<string> {
+/** Moves a checked upload into the file store as `{folder}/{yyyy}/{mm}/{uuid}.{ext}`; returns that key. */
+export async function keep(files: FileStore, file: ReceivedFile, folder = 'documents'): Promise<string> {
   const now = new Date();
-  const relative = path.join(folder, String(now.getUTCFullYear()), String(now.getUTCMonth() + 1).padStart(2, '0'), `${randomUUID()}.${file.extension}`);
-  const target = path.join(filesRoot(config), relative);
-  await mkdir(path.dirname(target), { recursive: true });
-  await rename(file.tempPath, target);
-  return relative.split(path.sep).join('/');
+  const key = [folder, String(now.getUTCFullYear()), String(now.getUTCMonth() + 1).padStart(2, '0'), `${randomUUID()}.${file.extension}`].join('/');
+  await files.putFile(key, file.tempPath, file.mimeType);
+  return key;
 }
 
-export function storedFilePath(config: Config, relative: string) {
-  const root = filesRoot(config);
-  const full = path.resolve(root, relative);
-  if (!full.startsWith(root + path.sep)) throw new HttpError(404, 'The file is missing.');
-  return full;
-}
-
-export async function discard(config: Config, relativeOrTemp: string) {
-  const full = path.isAbsolute(relativeOrTemp) ? relativeOrTemp : storedFilePath(config, relativeOrTemp);
-  await rm(full, { force: true });
+/** Removes a kept file (by its key) or an upload still waiting in the temporary folder (by its path). */
+export async function discard(files: FileStore, keyOrTemp: string) {
+  if (path.isAbsolute(keyOrTemp)) await rm(keyOrTemp, { force: true });
+  else await files.remove(keyOrTemp);
 }
 
 function formatBytes(bytes: number) {

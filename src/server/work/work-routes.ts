@@ -1,5 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.js';
@@ -9,7 +7,7 @@ import type { ResourceDefinition } from '../records/resource.js';
 import { idParam, socketOf } from '../records/routes.js';
 import { assertOwnerReadable } from './owners.js';
 import { registerRecordPresence } from './presence.js';
-import { discard, keep, receiveUpload, storedFilePath } from './uploads.js';
+import { discard, keep, receiveUpload } from './uploads.js';
 import { attachmentsResource, documentsResource, notesResource, notificationsResource } from './work-resources.js';
 
 const params = { schema: { params: idParam } };
@@ -39,7 +37,7 @@ export async function uploadDocument(ctx: AppContext, request: FastifyRequest, d
         await assertOwnerReadable(ctx.db, request.user, type, id, 'documentable_type', 'documentable_id');
       }
     }
-    stored = await keep(ctx.config, file);
+    stored = await keep(ctx.files, file);
     const { record, message } = await ctx.records.create(
       request.user,
       def,
@@ -48,7 +46,7 @@ export async function uploadDocument(ctx: AppContext, request: FastifyRequest, d
     );
     return { record, message };
   } catch (error) {
-    await discard(ctx.config, stored ?? file.tempPath).catch(() => {});
+    await discard(ctx.files, stored ?? file.tempPath).catch(() => {});
     throw error;
   }
 }
@@ -58,18 +56,17 @@ const INLINE = new Set(['application/pdf', 'image/png', 'image/jpeg', 'image/gif
 async function sendDocument(ctx: AppContext, request: FastifyRequest<{ Params: { id: number }; Querystring: { inline?: string } }>, reply: FastifyReply, def: ResourceDefinition) {
   await ctx.records.show(request.user, def, request.params.id);
   const row = await ctx.db.selectFrom('documents').select(['storage_path', 'file_name', 'mime_type']).where('id', '=', request.params.id).executeTakeFirstOrThrow();
-  const full = storedFilePath(ctx.config, row.storage_path);
-  const info = await stat(full).catch(() => null);
-  if (!info) throw notFound('The file of this document is missing from the server.');
+  const stored = await ctx.files.read(row.storage_path);
+  if (!stored) throw notFound('The file of this document is missing from the server.');
   const inline = request.query.inline === '1' && INLINE.has(row.mime_type);
   const ascii = row.file_name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return reply
     .header('content-type', row.mime_type)
-    .header('content-length', info.size)
+    .header('content-length', stored.size)
     .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox")
     .header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(row.file_name)}`)
-    .send(createReadStream(full));
+    .send(stored.stream);
 }
 
 const completeBody = z.object({ completed: z.boolean().optional() }).passthrough();
