@@ -10,6 +10,7 @@ import { keyFieldOf, newRecordDefaults, type ImporterConfig, type MappedRow } fr
 import { pivotField } from './record-types.js';
 import { contactKey, contractorKey, RelatedResolver, type Resolved } from './related.js';
 import { relationNames } from './relation-names.js';
+import { phase } from '../records/write-phases.js';
 
 /**
  * One chunk of an import, in the chunk's transaction: the related records its rows name (found, or created when the
@@ -30,28 +31,31 @@ export async function writeChunk(records: RecordService, resources: ResourceRegi
     else live.push(row);
   }
 
-  const related = new RelatedResolver(records, resources, trx, user, importId, importer.create_related, fieldsCache);
-  const fields = await batchFields(records, def, trx, fieldsCache);
-  const type = importer.record_type;
-  const tradeField = type === 'site' ? pivotField(fields, 'site_trades') : type === 'contractor' ? pivotField(fields, 'contractor_trades') : null;
-  const collect = (pick: (row: MappedRow) => string | string[] | undefined) => live.flatMap((row) => [pick(row) ?? []].flat());
-  const trades = await related.byName('trade', collect((row) => (tradeField ? row.trades : row.craft)));
-  const statuses = fields.site_status_id ? await related.byName('site-status', collect((row) => row.status)) : new Map<string, Resolved>();
-  const unions = fields.union_id ? await related.byName('union', collect((row) => row.union)) : new Map<string, Resolved>();
-  const classifications = fields.classification_id ? await related.byName('classification', collect((row) => row.classification)) : new Map<string, Resolved>();
-  const contractors = type !== 'contractor' ? await related.contractors(live.flatMap((row) => (row.contractor ? [row.contractor] : [])), type === 'site' ? 'general' : 'none') : new Map<string, Resolved>();
-  const contacts = type !== 'member' ? await related.contacts(live.flatMap((row) => row.contacts)) : new Map<string, Resolved>();
+  const { trades, statuses, unions, classifications, contractors, contacts, typeBySlug, fields, tradeField, type } = await phase('related', async () => {
+    const related = new RelatedResolver(records, resources, trx, user, importId, importer.create_related, fieldsCache);
+    const fields = await batchFields(records, def, trx, fieldsCache);
+    const type = importer.record_type;
+    const tradeField = type === 'site' ? pivotField(fields, 'site_trades') : type === 'contractor' ? pivotField(fields, 'contractor_trades') : null;
+    const collect = (pick: (row: MappedRow) => string | string[] | undefined) => live.flatMap((row) => [pick(row) ?? []].flat());
+    const trades = await related.byName('trade', collect((row) => (tradeField ? row.trades : row.craft)));
+    const statuses = fields.site_status_id ? await related.byName('site-status', collect((row) => row.status)) : new Map<string, Resolved>();
+    const unions = fields.union_id ? await related.byName('union', collect((row) => row.union)) : new Map<string, Resolved>();
+    const classifications = fields.classification_id ? await related.byName('classification', collect((row) => row.classification)) : new Map<string, Resolved>();
+    const contractors = type !== 'contractor' ? await related.contractors(live.flatMap((row) => (row.contractor ? [row.contractor] : [])), type === 'site' ? 'general' : 'none') : new Map<string, Resolved>();
+    const contacts = type !== 'member' ? await related.contacts(live.flatMap((row) => row.contacts)) : new Map<string, Resolved>();
 
-  // Site types by slug or by name ('New Projects' → new-project).
-  const siteTypes = type === 'site' && fields.type ? await trx.selectFrom('site_types').select(['slug', 'name']).where('deleted_at', 'is', null).execute() : [];
-  const typeBySlug = new Map<string, string>();
-  for (const t of siteTypes) {
-    if (!t.slug) continue;
-    typeBySlug.set(t.slug, t.slug);
-    typeBySlug.set(slugOf(t.name), t.slug);
-  }
+    // Site types by slug or by name ('New Projects' → new-project).
+    const siteTypes = type === 'site' && fields.type ? await trx.selectFrom('site_types').select(['slug', 'name']).where('deleted_at', 'is', null).execute() : [];
+    const typeBySlug = new Map<string, string>();
+    for (const t of siteTypes) {
+      if (!t.slug) continue;
+      typeBySlug.set(t.slug, t.slug);
+      typeBySlug.set(slugOf(t.name), t.slug);
+    }
+    return { trades, statuses, unions, classifications, contractors, contacts, typeBySlug, fields, tradeField, type };
+  });
 
-  const names = await relationNames(trx, resources, fields, live.map((row) => row.values));
+  const names = await phase('relation names', () => relationNames(trx, resources, fields, live.map((row) => row.values)));
   const batch: Array<{ row: MappedRow; values: Record<string, unknown> }> = [];
   for (const row of live) {
     const values = { ...row.values };
@@ -109,7 +113,7 @@ export async function writeChunk(records: RecordService, resources: ResourceRegi
     const contractorId = (row as MappedRow & { contractorId?: number }).contractorId;
     if (type === 'site' && contractorId) siteContractors.push({ site_id: outcome.id, contractor_id: contractorId });
   });
-  await linkRows(trx, siteContacts, siteContractors, contractorContacts);
+  await phase('links', () => linkRows(trx, siteContacts, siteContractors, contractorContacts));
   return { counts, failures };
 }
 

@@ -11,6 +11,7 @@ import { createMapper, type ImporterConfig, type MappedRow } from './mapper.js';
 import { importerProblems } from './importer-problems.js';
 import { definitionFor } from './record-types.js';
 import { Statistics } from './table-statistics.js';
+import { phase, phaseSync, takePhases } from '../records/write-phases.js';
 
 export interface ProcessorOptions {
   /** Rows per transaction (each chunk's writes and the checkpoint commit together). */
@@ -79,22 +80,30 @@ export class ImportProcessor {
     for (let fileIndex = checkpoint.file; fileIndex < files.length; fileIndex++) {
       const file = files[fileIndex];
       const startRow = fileIndex === checkpoint.file ? checkpoint.row : 0;
-      for await (const chunk of this.chunks(file, importer, fields, startRow)) {
+      const chunks = this.chunks(file, importer, fields, startRow);
+      for (;;) {
+        const next = await phase('parse', () => chunks.next());
+        if (next.done) break;
+        const chunk = next.value;
         if (job?.stopping) throw new JobInterrupted();
-        const created = await db.transaction().execute(async (trx) => {
+        const created = await phase('transaction', () => db.transaction().execute(async (trx) => {
           const { counts, failures } = await writeChunk(this.ctx.records, this.ctx.resources, trx, importId, user, def, importer, file, chunk.rows, fieldsCache);
-          await this.imports.saveProgress(trx, importId, counts, failures, { file: fileIndex, row: chunk.nextRow }, chunk.records);
+          await phase('progress', () => this.imports.saveProgress(trx, importId, counts, failures, { file: fileIndex, row: chunk.nextRow }, chunk.records));
           return counts.created;
-        });
+        }));
         chunkNumber++;
-        await statistics.grown(db, created);
-        await job?.heartbeat({ import_id: importId, file: fileIndex, row: chunk.nextRow });
-        await this.imports.progress(importId, user.id, 'ImportProcessing');
+        await phase('progress', async () => {
+          await statistics.grown(db, created);
+          await job?.heartbeat({ import_id: importId, file: fileIndex, row: chunk.nextRow });
+          await this.imports.progress(importId, user.id, 'ImportProcessing');
+        });
         await this.options.afterChunk?.(chunkNumber, importId);
       }
       if (fileIndex + 1 < files.length) await this.imports.saveCheckpoint(importId, { file: fileIndex + 1, row: 0 });
     }
     await this.imports.complete(importId, user, def);
+    const phases = takePhases();
+    if (phases) console.warn(`write phases of import ${importId}: ${phases}`);
   }
 
   private async runAllOrNothing(importId: number, user: AuthUser, def: ResourceDefinition, importer: ImporterConfig, files: StoredFile[], fieldsCache: FieldsCache, job?: JobContext) {
@@ -147,7 +156,7 @@ export class ImportProcessor {
       nextRow = record.index + 1;
       records++;
       if (!isBlankRecord(record.cells)) {
-        const mapped = mapper!.map(record.cells, record.line, record.index);
+        const mapped = phaseSync('map', () => mapper!.map(record.cells, record.line, record.index));
         (mapped as MappedRow & { raw?: string[] }).raw = record.cells;
         rows.push(mapped);
       }
