@@ -10,26 +10,32 @@ import { keyFieldOf, newRecordDefaults, type ImporterConfig, type MappedRow } fr
 import { pivotField } from './record-types.js';
 import { contactKey, contractorKey, RelatedResolver, type Resolved } from './related.js';
 import { relationNames } from './relation-names.js';
+import type { RowHashes } from './row-hashes.js';
 import { phase } from '../records/write-phases.js';
 
 /**
  * One chunk of an import, in the chunk's transaction: the related records its rows name (found, or created when the
  * importer allows), then the records themselves through the data service's batch path, then the links between them.
+ * Rows imported before into records nobody changed since (`hashes`) are counted as skipped and not read further.
  * Returns the chunk's counts and its failed rows with their reasons.
  */
-export async function writeChunk(records: RecordService, resources: ResourceRegistry, trx: Transaction<any>, importId: number, user: AuthUser, def: ResourceDefinition, importer: ImporterConfig, file: StoredFile, rows: MappedRow[], fieldsCache: FieldsCache) {
+export async function writeChunk(records: RecordService, resources: ResourceRegistry, trx: Transaction<any>, importId: number, user: AuthUser, def: ResourceDefinition, importer: ImporterConfig, file: StoredFile, rows: MappedRow[], fieldsCache: FieldsCache, hashes: RowHashes | null) {
   const counts: Counts = { created: 0, updated: 0, skipped: 0, failed: 0 };
   const failures: Failure[] = [];
   const failRow = (row: MappedRow, reason: string) => {
     counts.failed++;
     failures.push({ file_name: file.name, line: row.line, reason, data: rawOf(row) });
   };
-  const live: MappedRow[] = [];
+  const readable: MappedRow[] = [];
   for (const row of rows) {
     if (row.blank) continue;
     if (row.errors.length) failRow(row, row.errors.join(' '));
-    else live.push(row);
+    else readable.push(row);
   }
+  // Rows imported before into records unchanged since: nothing to look up or write.
+  const unchanged = hashes ? await phase('unchanged rows', () => hashes.unchanged(trx, readable)) : new Set<MappedRow>();
+  counts.skipped += unchanged.size;
+  const live = unchanged.size ? readable.filter((row) => !unchanged.has(row)) : readable;
 
   const { trades, statuses, unions, classifications, contractors, contacts, typeBySlug, fields, tradeField, type } = await phase('related', async () => {
     const related = new RelatedResolver(records, resources, trx, user, importId, importer.create_related, fieldsCache);
@@ -96,6 +102,7 @@ export async function writeChunk(records: RecordService, resources: ResourceRegi
     createDefaults: newRecordDefaults(importer, type),
   });
 
+  const written: Array<{ row: MappedRow; id: number }> = [];
   const siteContacts: Array<{ site_id: number; contact_id: number; is_site_contact: boolean }> = [];
   const siteContractors: Array<{ site_id: number; contractor_id: number }> = [];
   const contractorContacts: Array<{ contractor_id: number; contact_id: number }> = [];
@@ -104,6 +111,7 @@ export async function writeChunk(records: RecordService, resources: ResourceRegi
     if (outcome.outcome === 'failed') return failRow(row, outcome.reason ?? 'The row could not be saved.');
     counts[outcome.outcome]++;
     if (!outcome.id) return;
+    written.push({ row, id: outcome.id });
     for (const contact of row.contacts) {
       const found = contacts.get(contactKey(contact));
       if (!found || !('id' in found)) continue;
@@ -114,6 +122,7 @@ export async function writeChunk(records: RecordService, resources: ResourceRegi
     if (type === 'site' && contractorId) siteContractors.push({ site_id: outcome.id, contractor_id: contractorId });
   });
   await phase('links', () => linkRows(trx, siteContacts, siteContractors, contractorContacts));
+  if (hashes) await phase('unchanged rows', () => hashes.remember(trx, written));
   return { counts, failures };
 }
 

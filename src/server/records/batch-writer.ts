@@ -94,14 +94,8 @@ export async function importBatch(
   const { keyField } = options;
   const keySpec = keyField ? fields[keyField] : undefined;
   if (keyField && !keySpec) throw new HttpError(422, `The key field "${keyField}" is not a field of ${def.name}.`);
-  const keyFolded = keySpec ? keySpec.kind === 'email' || keyField === 'name' : false;
-  const keyOf = (values: Record<string, unknown>) => {
-    if (!keyField) return null;
-    const raw = values[keyField];
-    if (isBlank(raw)) return null;
-    const text = String(raw).trim();
-    return keyFolded ? text.toLowerCase() : text;
-  };
+  const keyFolded = isKeyFolded(keyField, keySpec);
+  const keyOf = keyReader(keyField, keySpec);
 
   // Rows repeating a key already seen in this batch wait for a second pass, where they update the record
   // the first one wrote (so a file listing a site twice ends with one site).
@@ -374,6 +368,21 @@ export async function bulkWrite(trx: Transaction<any>, def: ResourceDefinition, 
 }
 
 // ---- helpers ------------------------------------------------------------------------------------------------
+
+/** E-mail and name keys match whatever their case. */
+const isKeyFolded = (keyField: string | null, keySpec: FieldSpec | undefined) => (keySpec ? keySpec.kind === 'email' || keyField === 'name' : false);
+
+/** A row's key as the batch matches it to a record (trimmed; lower-cased where isKeyFolded); null when it has none. */
+export function keyReader(keyField: string | null, keySpec: FieldSpec | undefined) {
+  const folded = isKeyFolded(keyField, keySpec);
+  return (values: Record<string, unknown>): string | null => {
+    if (!keyField) return null;
+    const raw = values[keyField];
+    if (isBlank(raw)) return null;
+    const text = String(raw).trim();
+    return folded ? text.toLowerCase() : text;
+  };
+}
 
 /** The type's afterWrite work for a slice of rows: its batch form when it has one, else row by row. */
 async function afterWrites(def: ResourceDefinition, trx: Transaction<any>, writes: Array<{ record: Record<string, any>; ctx: Pending['ctx'] }>) {
