@@ -66,18 +66,19 @@ async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
 
     const rssBeforeMb = procStatusMb(server.pid, 'VmRSS');
     const mb = (bytes: number) => bytes / 1_048_576;
-    const walOf = () => folderBytes(path.join(dataDir, 'db', 'pg_wal'));
-    const folderBefore = { all: folderBytes(dataDir), wal: walOf() };
+    // The data folder holds the database on the embedded one only.
+    const folderOf = () => (kind === 'pglite' ? { all: folderBytes(dataDir), wal: folderBytes(path.join(dataDir, 'db', 'pg_wal')) } : { all: 0, wal: 0 });
+    const folderBefore = folderOf();
     const first = await importFile(server, cookie, importer, content, 'first.csv');
     const firstLoad = loadAverage();
     const peakMb = procStatusMb(server.pid, 'VmHWM');
     if (first.record.status !== 'complete' || first.record.failed_count > 0 || first.record.created_count !== ROWS) {
       throw new Error(`The import did not create every row: ${JSON.stringify(first.record)}`);
     }
-    const folderAfterFirst = { all: folderBytes(dataDir), wal: walOf() };
+    const folderAfterFirst = folderOf();
     const second = await importFile(server, cookie, importer, content, 'second.csv');
     const secondLoad = loadAverage();
-    const folderAfterSecond = { all: folderBytes(dataDir), wal: walOf() };
+    const folderAfterSecond = folderOf();
     if (second.record.skipped_count !== ROWS) throw new Error(`The second import did not match every row: ${JSON.stringify(second.record)}`);
     const phases = [...server.output().matchAll(/write phases of import (\d+): (.*)/g)].map((m) => m[2]);
     const db = kind === 'pglite' ? 'embedded' : 'PostgreSQL';
