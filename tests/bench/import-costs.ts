@@ -6,24 +6,21 @@
  * BENCH_COST_ROWS sites per variant (default 10,000), on a table that already holds as many; BENCH_DATABASES as
  * for the other benches. Each variant's figures: seconds per 10,000 sites, and the load average.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql, type Kysely } from 'kysely';
 import { openDatabase } from '../../src/server/db/database.js';
 import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
-import { freePort, makeTempFolder, removeTempFolder, startServer } from './lib/server.js';
+import { benchDatabases, freePort, loadAverage, makeTempFolder, removeTempFolder, startServer } from './lib/server.js';
 import { row, type BenchRow } from './types.js';
 
 const AREA = 'import-costs';
 const ROWS = Number(process.env.BENCH_COST_ROWS ?? 10_000);
-const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres').split(',').map((name) => name.trim());
 const ADMIN = { email: 'admin@example.com', password: 'bench-admin-password' };
-const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 export async function benchImportCosts(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  for (const kind of DATABASES) await costsOn(kind as 'pglite' | 'postgres', rows);
+  for (const kind of benchDatabases()) await costsOn(kind, rows);
   return rows;
 }
 

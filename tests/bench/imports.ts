@@ -16,7 +16,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { signIn, request } from './lib/http.js';
-import { folderBytes, freePort, makeTempFolder, procCpuMs, procStatusMb, removeTempFolder, startServer, type RunningServer } from './lib/server.js';
+import { benchDatabases, folderBytes, freePort, loadAverage, makeTempFolder, procCpuMs, procStatusMb, removeTempFolder, type RunningServer, startServer } from './lib/server.js';
 import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
 import { row, type BenchRow } from './types.js';
 
@@ -24,13 +24,10 @@ const AREA = 'imports';
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
 const ADMIN = { email: 'admin@example.com', password: 'bench-admin-password' };
 const POLL_MS = 250;
-/** BENCH_DATABASES=pglite (or postgres) runs one of the two. */
-const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres').split(',').map((name) => name.trim());
-const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 export async function benchImports(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  for (const kind of DATABASES) await benchOn(kind as 'pglite' | 'postgres', rows);
+  for (const kind of benchDatabases()) await benchOn(kind, rows);
   return rows;
 }
 
