@@ -14,19 +14,17 @@
  * BENCH_SITES=2000 makes a quick run; only the 100,000-site figures count. BENCH_DATABASES=pglite (or postgres)
  * runs one database only.
  */
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { openDatabase } from '../../src/server/db/database.js';
 import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
 import { request, signIn } from './lib/http.js';
-import { freePort, makeTempFolder, procCpuMs, removeTempFolder, startServer, type RunningServer } from './lib/server.js';
+import { benchDatabases, freePort, loadAverage, makeTempFolder, procCpuMs, removeTempFolder, type RunningServer, startServer } from './lib/server.js';
 import { row, type BenchRow } from './types.js';
 
 const AREA = 'records';
 const SITES = Number(process.env.BENCH_SITES ?? 100_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100);
-const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres').split(',').map((name) => name.trim());
 // Unique requests before the timed ones, so that the figures are those of a server that has served such requests
 // (the WebAssembly code of each kind of query compiled and optimised, its indexes in memory), not of one just started.
 const WARMUP = 20;
@@ -40,7 +38,6 @@ function percentile(values: number[], fraction: number) {
   return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * fraction) - 1)];
 }
 
-const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 /** Request i of each case: the choices (and search words) in turn, then the next page. */
 function cases(slug: string): Array<[string, (i: number) => string]> {
@@ -143,6 +140,6 @@ async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
 
 export async function benchRecords(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  for (const kind of ['pglite', 'postgres'] as const) if (DATABASES.includes(kind)) await benchOn(kind, rows);
+  for (const kind of ['pglite', 'postgres'] as const) if (benchDatabases().includes(kind)) await benchOn(kind, rows);
   return rows;
 }

@@ -10,48 +10,58 @@ import { keyFieldOf, newRecordDefaults, type ImporterConfig, type MappedRow } fr
 import { pivotField } from './record-types.js';
 import { contactKey, contractorKey, RelatedResolver, type Resolved } from './related.js';
 import { relationNames } from './relation-names.js';
+import type { RowHashes } from './row-hashes.js';
+import { phase } from '../records/write-phases.js';
 
 /**
  * One chunk of an import, in the chunk's transaction: the related records its rows name (found, or created when the
  * importer allows), then the records themselves through the data service's batch path, then the links between them.
+ * Rows imported before into records nobody changed since (`hashes`) are counted as skipped and not read further.
  * Returns the chunk's counts and its failed rows with their reasons.
  */
-export async function writeChunk(records: RecordService, resources: ResourceRegistry, trx: Transaction<any>, importId: number, user: AuthUser, def: ResourceDefinition, importer: ImporterConfig, file: StoredFile, rows: MappedRow[], fieldsCache: FieldsCache) {
+export async function writeChunk(records: RecordService, resources: ResourceRegistry, trx: Transaction<any>, importId: number, user: AuthUser, def: ResourceDefinition, importer: ImporterConfig, file: StoredFile, rows: MappedRow[], fieldsCache: FieldsCache, hashes: RowHashes | null) {
   const counts: Counts = { created: 0, updated: 0, skipped: 0, failed: 0 };
   const failures: Failure[] = [];
   const failRow = (row: MappedRow, reason: string) => {
     counts.failed++;
     failures.push({ file_name: file.name, line: row.line, reason, data: rawOf(row) });
   };
-  const live: MappedRow[] = [];
+  const readable: MappedRow[] = [];
   for (const row of rows) {
     if (row.blank) continue;
     if (row.errors.length) failRow(row, row.errors.join(' '));
-    else live.push(row);
+    else readable.push(row);
   }
+  // Rows imported before into records unchanged since: nothing to look up or write.
+  const unchanged = hashes ? await phase('unchanged rows', () => hashes.unchanged(trx, readable)) : new Set<MappedRow>();
+  counts.skipped += unchanged.size;
+  const live = unchanged.size ? readable.filter((row) => !unchanged.has(row)) : readable;
 
-  const related = new RelatedResolver(records, resources, trx, user, importId, importer.create_related, fieldsCache);
-  const fields = await batchFields(records, def, trx, fieldsCache);
-  const type = importer.record_type;
-  const tradeField = type === 'site' ? pivotField(fields, 'site_trades') : type === 'contractor' ? pivotField(fields, 'contractor_trades') : null;
-  const collect = (pick: (row: MappedRow) => string | string[] | undefined) => live.flatMap((row) => [pick(row) ?? []].flat());
-  const trades = await related.byName('trade', collect((row) => (tradeField ? row.trades : row.craft)));
-  const statuses = fields.site_status_id ? await related.byName('site-status', collect((row) => row.status)) : new Map<string, Resolved>();
-  const unions = fields.union_id ? await related.byName('union', collect((row) => row.union)) : new Map<string, Resolved>();
-  const classifications = fields.classification_id ? await related.byName('classification', collect((row) => row.classification)) : new Map<string, Resolved>();
-  const contractors = type !== 'contractor' ? await related.contractors(live.flatMap((row) => (row.contractor ? [row.contractor] : [])), type === 'site' ? 'general' : 'none') : new Map<string, Resolved>();
-  const contacts = type !== 'member' ? await related.contacts(live.flatMap((row) => row.contacts)) : new Map<string, Resolved>();
+  const { trades, statuses, unions, classifications, contractors, contacts, typeBySlug, fields, tradeField, type } = await phase('related', async () => {
+    const related = new RelatedResolver(records, resources, trx, user, importId, importer.create_related, fieldsCache);
+    const fields = await batchFields(records, def, trx, fieldsCache);
+    const type = importer.record_type;
+    const tradeField = type === 'site' ? pivotField(fields, 'site_trades') : type === 'contractor' ? pivotField(fields, 'contractor_trades') : null;
+    const collect = (pick: (row: MappedRow) => string | string[] | undefined) => live.flatMap((row) => [pick(row) ?? []].flat());
+    const trades = await related.byName('trade', collect((row) => (tradeField ? row.trades : row.craft)));
+    const statuses = fields.site_status_id ? await related.byName('site-status', collect((row) => row.status)) : new Map<string, Resolved>();
+    const unions = fields.union_id ? await related.byName('union', collect((row) => row.union)) : new Map<string, Resolved>();
+    const classifications = fields.classification_id ? await related.byName('classification', collect((row) => row.classification)) : new Map<string, Resolved>();
+    const contractors = type !== 'contractor' ? await related.contractors(live.flatMap((row) => (row.contractor ? [row.contractor] : [])), type === 'site' ? 'general' : 'none') : new Map<string, Resolved>();
+    const contacts = type !== 'member' ? await related.contacts(live.flatMap((row) => row.contacts)) : new Map<string, Resolved>();
 
-  // Site types by slug or by name ('New Projects' → new-project).
-  const siteTypes = type === 'site' && fields.type ? await trx.selectFrom('site_types').select(['slug', 'name']).where('deleted_at', 'is', null).execute() : [];
-  const typeBySlug = new Map<string, string>();
-  for (const t of siteTypes) {
-    if (!t.slug) continue;
-    typeBySlug.set(t.slug, t.slug);
-    typeBySlug.set(slugOf(t.name), t.slug);
-  }
+    // Site types by slug or by name ('New Projects' → new-project).
+    const siteTypes = type === 'site' && fields.type ? await trx.selectFrom('site_types').select(['slug', 'name']).where('deleted_at', 'is', null).execute() : [];
+    const typeBySlug = new Map<string, string>();
+    for (const t of siteTypes) {
+      if (!t.slug) continue;
+      typeBySlug.set(t.slug, t.slug);
+      typeBySlug.set(slugOf(t.name), t.slug);
+    }
+    return { trades, statuses, unions, classifications, contractors, contacts, typeBySlug, fields, tradeField, type };
+  });
 
-  const names = await relationNames(trx, resources, fields, live.map((row) => row.values));
+  const names = await phase('relation names', () => relationNames(trx, resources, fields, live.map((row) => row.values)));
   const batch: Array<{ row: MappedRow; values: Record<string, unknown> }> = [];
   for (const row of live) {
     const values = { ...row.values };
@@ -92,6 +102,7 @@ export async function writeChunk(records: RecordService, resources: ResourceRegi
     createDefaults: newRecordDefaults(importer, type),
   });
 
+  const written: Array<{ row: MappedRow; id: number }> = [];
   const siteContacts: Array<{ site_id: number; contact_id: number; is_site_contact: boolean }> = [];
   const siteContractors: Array<{ site_id: number; contractor_id: number }> = [];
   const contractorContacts: Array<{ contractor_id: number; contact_id: number }> = [];
@@ -100,6 +111,7 @@ export async function writeChunk(records: RecordService, resources: ResourceRegi
     if (outcome.outcome === 'failed') return failRow(row, outcome.reason ?? 'The row could not be saved.');
     counts[outcome.outcome]++;
     if (!outcome.id) return;
+    written.push({ row, id: outcome.id });
     for (const contact of row.contacts) {
       const found = contacts.get(contactKey(contact));
       if (!found || !('id' in found)) continue;
@@ -109,7 +121,8 @@ export async function writeChunk(records: RecordService, resources: ResourceRegi
     const contractorId = (row as MappedRow & { contractorId?: number }).contractorId;
     if (type === 'site' && contractorId) siteContractors.push({ site_id: outcome.id, contractor_id: contractorId });
   });
-  await linkRows(trx, siteContacts, siteContractors, contractorContacts);
+  await phase('links', () => linkRows(trx, siteContacts, siteContractors, contractorContacts));
+  if (hashes) await phase('unchanged rows', () => hashes.remember(trx, written));
   return { counts, failures };
 }
 

@@ -7,10 +7,12 @@ import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import { writeChunk } from './chunk-writer.js';
 import { cleanHeaders, isBlankRecord, readCsv } from './csv-reader.js';
 import { MAX_STORED_FAILURES, type Checkpoint, type ImportCounts as Counts, type ImportFailure as Failure, type ImportService, type StoredFile } from './import-service.js';
-import { createMapper, type ImporterConfig, type MappedRow } from './mapper.js';
+import { createMapper, keyFieldOf, type ImporterConfig, type MappedRow } from './mapper.js';
+import { RowHashes } from './row-hashes.js';
 import { importerProblems } from './importer-problems.js';
 import { definitionFor } from './record-types.js';
 import { Statistics } from './table-statistics.js';
+import { phase, phaseSync, takePhases } from '../records/write-phases.js';
 
 export interface ProcessorOptions {
   /** Rows per transaction (each chunk's writes and the checkpoint commit together). */
@@ -61,8 +63,9 @@ export class ImportProcessor {
     try {
       // The fields of every type the import writes, read once for the run (as the mapper's are).
       const fieldsCache: FieldsCache = new Map();
-      if (importer.all_or_nothing) await this.runAllOrNothing(importId, user, def, importer, files, fieldsCache, job);
-      else await this.runChunked(importId, user, def, importer, files, record.checkpoint as Checkpoint, fieldsCache, job);
+      const hashes = await RowHashes.forRun(this.ctx.db, def, importer, keyFieldOf(importer), await this.ctx.records.fields(def));
+      if (importer.all_or_nothing) await this.runAllOrNothing(importId, user, def, importer, files, fieldsCache, hashes, job);
+      else await this.runChunked(importId, user, def, importer, files, record.checkpoint as Checkpoint, fieldsCache, hashes, job);
     } catch (error) {
       if (error instanceof JobInterrupted || error instanceof SimulatedCrash) throw error;
       const message = error instanceof Error ? error.message : String(error);
@@ -71,7 +74,7 @@ export class ImportProcessor {
     }
   }
 
-  private async runChunked(importId: number, user: AuthUser, def: ResourceDefinition, importer: ImporterConfig, files: StoredFile[], checkpoint: Checkpoint, fieldsCache: FieldsCache, job?: JobContext) {
+  private async runChunked(importId: number, user: AuthUser, def: ResourceDefinition, importer: ImporterConfig, files: StoredFile[], checkpoint: Checkpoint, fieldsCache: FieldsCache, hashes: RowHashes | null, job?: JobContext) {
     const { db } = this.ctx;
     const fields = await this.ctx.records.fields(def);
     let chunkNumber = 0;
@@ -79,25 +82,33 @@ export class ImportProcessor {
     for (let fileIndex = checkpoint.file; fileIndex < files.length; fileIndex++) {
       const file = files[fileIndex];
       const startRow = fileIndex === checkpoint.file ? checkpoint.row : 0;
-      for await (const chunk of this.chunks(file, importer, fields, startRow)) {
+      const chunks = this.chunks(file, importer, fields, startRow);
+      for (;;) {
+        const next = await phase('parse', () => chunks.next());
+        if (next.done) break;
+        const chunk = next.value;
         if (job?.stopping) throw new JobInterrupted();
-        const created = await db.transaction().execute(async (trx) => {
-          const { counts, failures } = await writeChunk(this.ctx.records, this.ctx.resources, trx, importId, user, def, importer, file, chunk.rows, fieldsCache);
-          await this.imports.saveProgress(trx, importId, counts, failures, { file: fileIndex, row: chunk.nextRow }, chunk.records);
+        const created = await phase('transaction', () => db.transaction().execute(async (trx) => {
+          const { counts, failures } = await writeChunk(this.ctx.records, this.ctx.resources, trx, importId, user, def, importer, file, chunk.rows, fieldsCache, hashes);
+          await phase('progress', () => this.imports.saveProgress(trx, importId, counts, failures, { file: fileIndex, row: chunk.nextRow }, chunk.records));
           return counts.created;
-        });
+        }));
         chunkNumber++;
-        await statistics.grown(db, created);
-        await job?.heartbeat({ import_id: importId, file: fileIndex, row: chunk.nextRow });
-        await this.imports.progress(importId, user.id, 'ImportProcessing');
+        await phase('progress', async () => {
+          await statistics.grown(db, created);
+          await job?.heartbeat({ import_id: importId, file: fileIndex, row: chunk.nextRow });
+          await this.imports.progress(importId, user.id, 'ImportProcessing');
+        });
         await this.options.afterChunk?.(chunkNumber, importId);
       }
       if (fileIndex + 1 < files.length) await this.imports.saveCheckpoint(importId, { file: fileIndex + 1, row: 0 });
     }
     await this.imports.complete(importId, user, def);
+    const phases = takePhases();
+    if (phases) console.warn(`write phases of import ${importId}: ${phases}`);
   }
 
-  private async runAllOrNothing(importId: number, user: AuthUser, def: ResourceDefinition, importer: ImporterConfig, files: StoredFile[], fieldsCache: FieldsCache, job?: JobContext) {
+  private async runAllOrNothing(importId: number, user: AuthUser, def: ResourceDefinition, importer: ImporterConfig, files: StoredFile[], fieldsCache: FieldsCache, hashes: RowHashes | null, job?: JobContext) {
     const { db } = this.ctx;
     const failures: Failure[] = [];
     const totals: Counts = { created: 0, updated: 0, skipped: 0, failed: 0 };
@@ -110,7 +121,7 @@ export class ImportProcessor {
         for (const file of files) {
           for await (const chunk of this.chunks(file, importer, fields, 0)) {
             if (job?.stopping) throw new JobInterrupted();
-            const result = await writeChunk(this.ctx.records, this.ctx.resources, trx, importId, user, def, importer, file, chunk.rows, fieldsCache);
+            const result = await writeChunk(this.ctx.records, this.ctx.resources, trx, importId, user, def, importer, file, chunk.rows, fieldsCache, hashes);
             await statistics.grown(trx, result.counts.created);
             for (const key of Object.keys(totals) as Array<keyof Counts>) totals[key] += result.counts[key];
             records += chunk.records;
@@ -147,7 +158,7 @@ export class ImportProcessor {
       nextRow = record.index + 1;
       records++;
       if (!isBlankRecord(record.cells)) {
-        const mapped = mapper!.map(record.cells, record.line, record.index);
+        const mapped = phaseSync('map', () => mapper!.map(record.cells, record.line, record.index));
         (mapped as MappedRow & { raw?: string[] }).raw = record.cells;
         rows.push(mapped);
       }

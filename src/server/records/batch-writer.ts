@@ -11,6 +11,7 @@ import { readCachingTransaction } from './batch-reads.js';
 import { emptyHidden, withSetValues } from './form-logic-outcome.js';
 import { groupBy, insertRecordset, tableColumnTypes, updateRecordset, writePivotsBulk } from './recordset.js';
 import { changesOf, writeRevisions, type Revision } from './revisions.js';
+import { phase } from './write-phases.js';
 
 /**
  * The batch write path of the data service (DESIGN.md 3) for imports: the same permission rules, validation,
@@ -93,14 +94,8 @@ export async function importBatch(
   const { keyField } = options;
   const keySpec = keyField ? fields[keyField] : undefined;
   if (keyField && !keySpec) throw new HttpError(422, `The key field "${keyField}" is not a field of ${def.name}.`);
-  const keyFolded = keySpec ? keySpec.kind === 'email' || keyField === 'name' : false;
-  const keyOf = (values: Record<string, unknown>) => {
-    if (!keyField) return null;
-    const raw = values[keyField];
-    if (isBlank(raw)) return null;
-    const text = String(raw).trim();
-    return keyFolded ? text.toLowerCase() : text;
-  };
+  const keyFolded = isKeyFolded(keyField, keySpec);
+  const keyOf = keyReader(keyField, keySpec);
 
   // Rows repeating a key already seen in this batch wait for a second pass, where they update the record
   // the first one wrote (so a file listing a site twice ends with one site).
@@ -125,8 +120,8 @@ export async function importBatch(
     let query = trx.selectFrom(`${def.table} as t`).selectAll('t').where(sql<boolean>`${compared} = any(${keys}::text[])`);
     if (def.softDelete) query = query.where('t.deleted_at', 'is', null);
     if (def.scope) query = query.where(`t.${def.scope.column}`, '=', def.scope.value);
-    const found = await query.orderBy('t.id').execute();
-    const presented = found.length ? await service.present(def, found, fields, trx) : [];
+    const found = await phase('existing', () => query.orderBy('t.id').execute());
+    const presented = found.length ? await phase('existing', () => service.present(def, found, fields, trx)) : [];
     presented.forEach((record) => {
       const key = keyOf(record);
       if (key !== null && !existingByKey.has(key)) existingByKey.set(key, record);
@@ -138,11 +133,11 @@ export async function importBatch(
   const protectedFields = (options.protectedFields ?? []).filter((f) => f in fields);
   if (protectedFields.length && existingByKey.size) {
     const ids = [...existingByKey.values()].map((r) => r.id);
-    const result = await sql<{ id: number; key: string }>`
+    const result = await phase('protected fields', () => sql<{ id: number; key: string }>`
       select distinct r.revisionable_id as id, k.key
       from revisions r cross join lateral jsonb_object_keys(r.changes) as k(key)
       where r.revisionable_type = ${def.type} and r.revisionable_id = any(${ids}::int[]) and r.import_id is null
-        and r.action in ('created', 'updated') and k.key = any(${protectedFields}::text[])`.execute(trx);
+        and r.action in ('created', 'updated') and k.key = any(${protectedFields}::text[])`.execute(trx));
     for (const row of result.rows) {
       if (!edited.has(row.id)) edited.set(row.id, new Set());
       edited.get(row.id)!.add(row.key);
@@ -154,7 +149,7 @@ export async function importBatch(
   const pivotFields = Object.keys(fields).filter((field) => typeof fields[field].storage === 'object');
   const creates: Pending[] = [];
   const updates: Pending[] = [];
-  for (const index of firstPass) {
+  await phase('prepare', async () => { for (const index of firstPass) {
     const body = { ...rows[index].values };
     // Pivot ids as the record presents them (unique, ascending), so an unchanged list is not a change.
     for (const field of pivotFields) {
@@ -211,7 +206,7 @@ export async function importBatch(
       if (!(error instanceof HttpError)) throw error;
       outcomes[index] = { outcome: 'failed', reason: reasonOf(error) };
     }
-  }
+  } });
 
   const types = await tableColumnTypes(trx, def.table);
   // Whole rows back from the database only for a row-by-row afterWrite hook; otherwise ids are enough.
@@ -230,7 +225,7 @@ export async function importBatch(
       const scope = def.scope ? { [def.scope.column]: def.scope.value } : {};
       const records = splits.map((s) => ({ ...s.columns, ...scope, ...(def.customFields ? { custom: s.custom } : {}), created_at: now, updated_at: now, ...(types.has('import_id') ? { import_id: options.importId } : {}) }));
       const columns = Object.keys(records[0]);
-      const inserted = await insertRecordset(trx, def.table, columns, types, records, wholeRows);
+      const inserted = await phase('insert', () => insertRecordset(trx, def.table, columns, types, records, wholeRows));
       for (let i = 0; i < slice.length; i++) {
         const pending = slice[i];
         const row = inserted[i];
@@ -238,8 +233,8 @@ export async function importBatch(
         revisions.push({ type: def.type, id: row.id, action: 'imported', changes: changesOf({}, pending.values), importId: options.importId });
         undo.push({ import_id: options.importId, record_type: def.type, record_id: row.id, created: true, before: null });
       }
-      await writePivotsBulk(trx, slice.map((p, i) => ({ id: inserted[i].id, pivots: splits[i].pivots })), fields, false);
-      await afterWrites(def, trx, slice.map((p, i) => ({ record: wholeRows ? inserted[i] : { ...p.values, id: inserted[i].id }, ctx: { ...p.ctx, trx } })));
+      await phase('pivots', () => writePivotsBulk(trx, slice.map((p, i) => ({ id: inserted[i].id, pivots: splits[i].pivots })), fields, false));
+      await phase('after write', () => afterWrites(def, trx, slice.map((p, i) => ({ record: wholeRows ? inserted[i] : { ...p.values, id: inserted[i].id }, ctx: { ...p.ctx, trx } }))));
     }
   }
 
@@ -255,7 +250,7 @@ export async function importBatch(
       const columns = Object.keys(splits[0].columns);
       const withCustom = splits.some((s) => Object.keys(s.custom).length > 0);
       const records = slice.map((p, i) => ({ id: p.existing!.id, ...splits[i].columns, ...(withCustom ? { custom: splits[i].custom } : {}) }));
-      const updated = await updateRecordset(trx, def.table, columns, withCustom, types, records, wholeRows);
+      const updated = await phase('update', () => updateRecordset(trx, def.table, columns, withCustom, types, records, wholeRows));
       const byId = new Map(updated.map((row) => [row.id, row]));
       for (let i = 0; i < slice.length; i++) {
         const pending = slice[i];
@@ -266,16 +261,16 @@ export async function importBatch(
         for (const [field, [old]] of Object.entries(pending.changes!)) before[field] = old;
         undo.push({ import_id: options.importId, record_type: def.type, record_id: id, created: false, before });
       }
-      await writePivotsBulk(trx, slice.map((p, i) => ({ id: p.existing!.id, pivots: splits[i].pivots })), fields, true);
-      await afterWrites(def, trx, slice.map((p) => ({ record: wholeRows ? (byId.get(p.existing!.id) ?? p.existing!) : { ...p.existing!, ...p.values }, ctx: { ...p.ctx, trx } })));
+      await phase('pivots', () => writePivotsBulk(trx, slice.map((p, i) => ({ id: p.existing!.id, pivots: splits[i].pivots })), fields, true));
+      await phase('after write', () => afterWrites(def, trx, slice.map((p) => ({ record: wholeRows ? (byId.get(p.existing!.id) ?? p.existing!) : { ...p.existing!, ...p.values }, ctx: { ...p.ctx, trx } }))));
     }
   }
 
-  await writeRevisions(trx, user, revisions);
+  await phase('revisions', () => writeRevisions(trx, user, revisions));
   if (undo.length && (options.recordUndo ?? true)) {
-    await sql`insert into import_records (import_id, record_type, record_id, created, before)
+    await phase('undo entries', () => sql`insert into import_records (import_id, record_type, record_id, created, before)
       select import_id, record_type, record_id, created, before
-      from json_to_recordset(${JSON.stringify(undo)}::json) as x(import_id integer, record_type text, record_id integer, created boolean, before jsonb)`.execute(trx);
+      from json_to_recordset(${JSON.stringify(undo)}::json) as x(import_id integer, record_type text, record_id integer, created boolean, before jsonb)`.execute(trx));
   }
 
   // ---- second pass: rows repeating a key update what the first pass wrote -----------------------------------
@@ -373,6 +368,21 @@ export async function bulkWrite(trx: Transaction<any>, def: ResourceDefinition, 
 }
 
 // ---- helpers ------------------------------------------------------------------------------------------------
+
+/** E-mail and name keys match whatever their case. */
+const isKeyFolded = (keyField: string | null, keySpec: FieldSpec | undefined) => (keySpec ? keySpec.kind === 'email' || keyField === 'name' : false);
+
+/** A row's key as the batch matches it to a record (trimmed; lower-cased where isKeyFolded); null when it has none. */
+export function keyReader(keyField: string | null, keySpec: FieldSpec | undefined) {
+  const folded = isKeyFolded(keyField, keySpec);
+  return (values: Record<string, unknown>): string | null => {
+    if (!keyField) return null;
+    const raw = values[keyField];
+    if (isBlank(raw)) return null;
+    const text = String(raw).trim();
+    return folded ? text.toLowerCase() : text;
+  };
+}
 
 /** The type's afterWrite work for a slice of rows: its batch form when it has one, else row by row. */
 async function afterWrites(def: ResourceDefinition, trx: Transaction<any>, writes: Array<{ record: Record<string, any>; ctx: Pending['ctx'] }>) {

@@ -184,6 +184,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   return { pid: child.pid!, baseUrl, startMs, startCpuMs, output: () => log, stop };
 }
 
+/** The load average (1, 5, 15 minutes) as /proc/loadavg gives it: printed beside every figure. */
+export const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+
+/** The databases a bench runs on: BENCH_DATABASES=pglite (or postgres) for one of the two; both by default. */
+export const benchDatabases = () => (process.env.BENCH_DATABASES ?? 'pglite,postgres').split(',').map((name) => name.trim()) as Array<'pglite' | 'postgres'>;
+
 /** A line of /proc/<pid>/status in MB (VmRSS = resident now, VmHWM = peak resident). Linux only. */
 export function procStatusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
