@@ -1,8 +1,8 @@
 /**
  * A list as a data grid (@mui/x-data-grid, MIT) inside react-admin's list controller: the grid's sort and page
  * models are the controller's state (gridQuery.ts), so the data provider asks the API for one page; rows selected
- * in the grid are the controller's selection, which the bulk actions act on; each person's columns (shown, widths,
- * density) are kept with them (preferences.ts). The link column's cell opens the record (Enter on it too). Record
+ * in the grid are the controller's selection, which the bulk actions act on; each person's columns (shown, order,
+ * widths, density) are kept with them (preferences.ts; the column menu moves a column left or right). The link column's cell opens the record (Enter on it too). Record
  * lists (RecordGrid) add the filter model and editing in place; the other lists (users, roles) give their columns.
  */
 import { forwardRef, useMemo, type ReactNode, type RefObject } from 'react';
@@ -28,7 +28,8 @@ import {
 import { BulkActionsToolbar, useListContext, useTranslate, type Identifier } from 'react-admin';
 import { recordLabel } from '../label';
 import { displayedRows, listSortToSortModel, listToPaginationModel, paginationModelToList, PER_PAGE_CHOICES, sortModelToListSort } from './gridQuery';
-import { useGridPreferences, visibilityModel } from './preferences';
+import { ColumnMenu } from './ColumnMenu';
+import { moveColumn, orderedFields, useGridPreferences, visibilityModel } from './preferences';
 
 export type RecordPage = 'show' | 'edit';
 
@@ -86,16 +87,21 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
   const [preferences, setPreferences] = useGridPreferences(listKey);
   const fields = useMemo(() => columns.map((column) => column.field), [columns]);
   const widths = preferences.widths;
-  const shownColumns = useMemo(
-    () =>
-      columns.map((column) => {
-        const linked = opens !== false && column.field === linkField ? linkColumn(column, resource, opens) : column;
-        const width = widths?.[column.field];
-        return width ? { ...linked, width, flex: undefined } : linked;
-      }),
-    [columns, linkField, resource, opens, widths],
-  );
+  const order = useMemo(() => orderedFields(fields, preferences.order), [fields, preferences.order]);
+  const shownColumns = useMemo(() => {
+    const byField = new Map(columns.map((column) => [column.field, column]));
+    return order.map((field) => {
+      const column = byField.get(field)!;
+      const linked = opens !== false && column.field === linkField ? linkColumn(column, resource, opens) : column;
+      const width = widths?.[column.field];
+      return width ? { ...linked, width, flex: undefined } : linked;
+    });
+  }, [columns, order, linkField, resource, opens, widths]);
   const columnVisibility = useMemo(() => visibilityModel(fields, defaults, preferences), [fields, defaults, preferences]);
+  const onMove = (field: string, direction: -1 | 1) => {
+    const shown = new Set(Object.entries(columnVisibility).filter(([, visible]) => visible).map(([slug]) => slug));
+    setPreferences({ ...preferences, order: moveColumn(order, shown, field, direction) });
+  };
 
   const rows = data ?? [];
   const count = total ?? 0;
@@ -159,8 +165,11 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
         onDensityChange={(density: GridDensity) => setPreferences({ ...preferences, density })}
         onCellKeyDown={onCellKeyDown}
         showToolbar
-        slots={{ rowCheckbox: RowCheckbox }}
-        slotProps={{ toolbar: { showQuickFilter: false, csvOptions: { disableToolbarButton: true }, printOptions: { disableToolbarButton: true } } }}
+        slots={{ rowCheckbox: RowCheckbox, columnMenu: ColumnMenu }}
+        slotProps={{
+          toolbar: { showQuickFilter: false, csvOptions: { disableToolbarButton: true }, printOptions: { disableToolbarButton: true } },
+          columnMenu: { onMove } as never,
+        }}
         localeText={{ paginationDisplayedRows: () => translate('ra.navigation.page_range_info', { offsetBegin: shown.from, offsetEnd: shown.to, total: meta?.total_estimated ? translate('app.datatable.about', { total: shown.total }) : shown.total }) }}
         sx={{ border: 0, '& .MuiDataGrid-cell': { display: 'flex', alignItems: 'center' } }}
       />
