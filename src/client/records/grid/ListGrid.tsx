@@ -14,6 +14,7 @@ import {
   DataGrid,
   GridRowCheckbox,
   useGridApiContext,
+  useGridApiRef,
   type DataGridProps,
   type GridApi,
   type GridCellParams,
@@ -22,6 +23,7 @@ import {
   type GridDensity,
   type GridRenderCellParams,
   type GridRowCheckboxProps,
+  type GridRowId,
   type GridRowSelectionModel,
   type MuiEvent,
 } from '@mui/x-data-grid';
@@ -60,6 +62,16 @@ function linkColumn(column: GridColDef, resource: string, page: RecordPage): Gri
   };
 }
 
+/** The next (or previous) shown cell of the row that the person may edit, if any. */
+function nextEditableField(api: GridApi, id: GridRowId, field: string, direction: -1 | 1): string | undefined {
+  const columns = api.getVisibleColumns();
+  for (let at = columns.findIndex((column) => column.field === field) + direction; at >= 0 && at < columns.length; at += direction) {
+    const candidate = columns[at].field;
+    if (api.isCellEditable(api.getCellParams(id, candidate))) return candidate;
+  }
+  return undefined;
+}
+
 export interface ListGridProps {
   resource: string;
   /** Every column the person may show, in order. */
@@ -83,6 +95,8 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
   const { data, total, meta, isPending, isFetching, page, perPage, setPage, setPerPage, sort, setSort, selectedIds, onSelect } = useListContext();
   const translate = useTranslate();
   const navigate = useNavigate();
+  const ownApiRef = useGridApiRef();
+  const apiRef = editing?.apiRef ?? ownApiRef;
   const linkField = opens === false ? undefined : linkProp ?? columns[0]?.field;
   const [preferences, setPreferences] = useGridPreferences(listKey);
   const fields = useMemo(() => columns.map((column) => column.field), [columns]);
@@ -115,6 +129,16 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
       event.defaultMuiPrevented = true;
       navigate(recordPath(resource, params.id, opens));
     }
+    if (event.key === 'Tab' && params.cellMode === 'edit') {
+      // As in a spreadsheet: the value is saved and the next cell the person may edit in this row takes the focus.
+      const api = apiRef.current;
+      if (!api) return;
+      event.defaultMuiPrevented = true;
+      event.preventDefault();
+      const next = nextEditableField(api, params.id, params.field, event.shiftKey ? -1 : 1);
+      api.stopCellEditMode({ id: params.id, field: params.field });
+      if (next) api.setCellFocus(params.id, next);
+    }
   };
   const shown = displayedRows(page, perPage, count);
 
@@ -122,7 +146,7 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
     <Box sx={{ width: '100%', minWidth: 0 }}>
       {bulkActionButtons ? <BulkActionsToolbar>{bulkActionButtons}</BulkActionsToolbar> : null}
       <DataGrid
-        apiRef={editing?.apiRef}
+        apiRef={apiRef}
         isCellEditable={editing?.isCellEditable}
         processRowUpdate={editing?.processRowUpdate}
         onProcessRowUpdateError={editing?.onProcessRowUpdateError}
