@@ -140,7 +140,7 @@ test('a cell edited with the keyboard alone: arrows, Enter, Escape, Tab to the n
   const person = await api.createUser('admin', 'Keys', 'Only');
   await api.dispose();
   api = await Api.signIn(person.email, person.password);
-  await api.post('/api/profile/preferences', { key: 'grid:sites', value: { visible: ['name', 'type', 'city', 'street'] } });
+  await api.post('/api/profile/preferences', { key: 'grid:sites', value: { visible: ['name', 'street', 'trade_ids', 'city'], order: ['name', 'street', 'trade_ids', 'city'] } });
   await signIn(page, person.email, person.password);
   await expect(page.getByTestId('sidebar')).toBeVisible();
   await page.goto(`/sites?filter=${encodeURIComponent(JSON.stringify({ q: prefix }))}`);
@@ -149,33 +149,38 @@ test('a cell edited with the keyboard alone: arrows, Enter, Escape, Tab to the n
   await expect(grid.getByRole('row')).not.toHaveCount(0);
   await expect(grid.getByRole('columnheader').first()).toBeVisible();
 
-  // Into the grid from the search box with Tab, then the arrows to the first row's City.
+  // Into the grid from the search box with Tab, then the arrows to the first row's Street.
   await page.getByPlaceholder('Search').focus();
   const focusedField = () => page.evaluate(() => document.activeElement?.closest('[role=gridcell]')?.getAttribute('data-field') ?? document.activeElement?.closest('[role=columnheader]')?.getAttribute('data-field') ?? null);
   for (let n = 0; n < 30 && (await focusedField()) === null; n += 1) await page.keyboard.press('Tab');
   expect(await focusedField()).not.toBeNull();
   for (let n = 0; n < 6 && (await page.evaluate(() => Boolean(document.activeElement?.closest('[role=columnheader]')))); n += 1) await page.keyboard.press('ArrowDown');
-  for (let n = 0; n < 6 && (await focusedField()) !== 'city'; n += 1) await page.keyboard.press('ArrowRight');
-  expect(await focusedField()).toBe('city');
-  const cell = grid.locator('[role=gridcell][data-field="city"]:focus');
-  await expect(cell).toBeVisible();
-  const outline = await cell.evaluate((element) => getComputedStyle(element).outlineStyle);
+  for (let n = 0; n < 6 && (await focusedField()) !== 'street'; n += 1) await page.keyboard.press('ArrowRight');
+  expect(await focusedField()).toBe('street');
+  const focused = grid.locator('[role=gridcell][data-field="street"]:focus');
+  await expect(focused).toBeVisible();
+  const outline = await focused.evaluate((element) => getComputedStyle(element).outlineStyle);
   expect(outline).not.toBe('none');
-  const rowId = await cell.evaluate((element) => element.closest('[role=row]')?.getAttribute('data-id'));
+  const rowId = await focused.evaluate((element) => element.closest('[role=row]')?.getAttribute('data-id'));
+  const cell = grid.locator(`[role=row][data-id="${rowId}"] [role=gridcell][data-field="street"]`);
 
   // Enter edits, Escape cancels: nothing saved.
   await page.keyboard.press('Enter');
   await expect(cell.getByRole('textbox')).toBeFocused();
   await page.keyboard.type('Nowhere');
   await page.keyboard.press('Escape');
-  await expect(grid.locator('[role=gridcell][data-field="city"]:focus')).not.toContainText('Nowhere');
+  await expect(cell).toBeFocused();
+  await expect(cell).not.toContainText('Nowhere');
 
-  // Enter edits, Tab saves and moves to the next editable cell (Street).
+  // Enter edits, Tab saves and moves to the next editable cell (City, past the trades, which are not edited in place), Shift+Tab back.
   await page.keyboard.press('Enter');
   await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.type('Keyboard City');
+  await page.keyboard.type('1 Keyboard Way');
   await page.keyboard.press('Tab');
   await expect(page.getByText('Site updated successfully.').first()).toBeVisible();
+  await expect.poll(focusedField).toBe('city');
+  await expect.poll(async () => (await api.get<{ data: { street: string | null } }>(`/api/sites/${rowId}`)).data.street).toBe('1 Keyboard Way');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Shift+Tab');
   await expect.poll(focusedField).toBe('street');
-  await expect.poll(async () => (await api.get<{ data: { city: string | null } }>(`/api/sites/${rowId}`)).data.city).toBe('Keyboard City');
 });

@@ -5,7 +5,7 @@
  * widths, density) are kept with them (preferences.ts; the column menu moves a column left or right). The link column's cell opens the record (Enter on it too). Record
  * lists (RecordGrid) add the filter model and editing in place; the other lists (users, roles) give their columns.
  */
-import { forwardRef, useMemo, type ReactNode, type RefObject } from 'react';
+import { forwardRef, useMemo, useRef, type ReactNode, type RefObject } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Link as RouterLink } from 'react-router-dom';
 import Box from '@mui/material/Box';
@@ -17,6 +17,7 @@ import {
   useGridApiRef,
   type DataGridProps,
   type GridApi,
+  type GridCellModesModel,
   type GridCellParams,
   type GridColDef,
   type GridColumnVisibilityModel,
@@ -96,6 +97,7 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
   const translate = useTranslate();
   const navigate = useNavigate();
   const ownApiRef = useGridApiRef();
+  const focusAfterEdit = useRef<{ id: GridRowId; field: string; next: string | undefined } | null>(null);
   const apiRef = editing?.apiRef ?? ownApiRef;
   const linkField = opens === false ? undefined : linkProp ?? columns[0]?.field;
   const [preferences, setPreferences] = useGridPreferences(listKey);
@@ -130,15 +132,23 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
       navigate(recordPath(resource, params.id, opens));
     }
     if (event.key === 'Tab' && params.cellMode === 'edit') {
-      // As in a spreadsheet: the value is saved and the next cell the person may edit in this row takes the focus.
+      // As in a spreadsheet: the value is saved and the next cell the person may edit in this row takes the focus
+      // once the save is done (onCellModesModelChange); a refused value keeps the cell in edit mode and the focus.
       const api = apiRef.current;
       if (!api) return;
       event.defaultMuiPrevented = true;
       event.preventDefault();
-      const next = nextEditableField(api, params.id, params.field, event.shiftKey ? -1 : 1);
+      focusAfterEdit.current = { id: params.id, field: params.field, next: nextEditableField(api, params.id, params.field, event.shiftKey ? -1 : 1) };
       api.stopCellEditMode({ id: params.id, field: params.field });
-      if (next) api.setCellFocus(params.id, next);
     }
+  };
+  const onCellModesModelChange = (model: GridCellModesModel) => {
+    const pending = focusAfterEdit.current;
+    if (!pending) return;
+    const mode = model[pending.id]?.[pending.field]?.mode;
+    if (mode === 'view') return; // still saving
+    focusAfterEdit.current = null;
+    if (mode === undefined && pending.next) apiRef.current?.setCellFocus(pending.id, pending.next);
   };
   const shown = displayedRows(page, perPage, count);
 
@@ -188,6 +198,7 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
         density={preferences.density ?? 'standard'}
         onDensityChange={(density: GridDensity) => setPreferences({ ...preferences, density })}
         onCellKeyDown={onCellKeyDown}
+        onCellModesModelChange={onCellModesModelChange}
         showToolbar
         slots={{ rowCheckbox: RowCheckbox, columnMenu: ColumnMenu }}
         slotProps={{
