@@ -44,7 +44,7 @@ test('a bulk edit of 500 sites matching a search, its progress and outcome, and 
   await dialog.getByRole('button', { name: 'Change 500 sites' }).click();
 
   // The job's progress, then its outcome.
-  await expect(page.getByRole('dialog', { name: 'Bulk edit finished' })).toBeVisible({ timeout: 240_000 });
+  await expect(page.getByRole('dialog', { name: 'Status: bulk edit finished' })).toBeVisible({ timeout: 240_000 });
   const result = page.getByTestId('bulk-edit-result');
   await expect(result).toContainText('500 sites changed.');
   const sample = await api.get<{ data: { site_status_id: number | null } }>(`/api/sites/${ids[499]}`);

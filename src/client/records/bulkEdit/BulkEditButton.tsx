@@ -206,7 +206,8 @@ export function BulkEditButton({ schema, descriptors }: { schema: RecordSchema; 
       notify((caught as Error).message, { type: 'error' });
     }
   };
-  const title = !record ? `Change ${plural}` : stage === 'running' ? `Changing ${plural}…` : stage === 'undoing' ? 'Undoing…' : stage === 'undone' ? 'Undone' : 'Bulk edit finished';
+  const label = fields.find((field) => field.slug === record?.field)?.label ?? record?.field;
+  const title = !record ? `Change ${plural}` : stage === 'running' ? `Changing ${label} of ${plural}…` : stage === 'undoing' ? `Putting ${label} back…` : stage === 'undone' ? 'Undone' : `${label}: bulk edit finished`;
 
   return (
     <>

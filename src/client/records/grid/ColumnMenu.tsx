@@ -31,15 +31,14 @@ function MoveItem({ colDef, onClick, direction, onMove }: GridColumnMenuItemProp
   );
 }
 
-const MoveLeft = (props: GridColumnMenuItemProps & { onMove?: MoveColumn }) => <MoveItem {...props} direction={-1} />;
-const MoveRight = (props: GridColumnMenuItemProps & { onMove?: MoveColumn }) => <MoveItem {...props} direction={1} />;
+/** Both moves as one group of the menu (the grid puts a divider between groups), as its hide/manage group is. */
+const MoveItems = (props: GridColumnMenuItemProps & { onMove?: MoveColumn }) => (
+  <>
+    <MoveItem {...props} direction={-1} />
+    <MoveItem {...props} direction={1} />
+  </>
+);
 
 export function ColumnMenu({ onMove, ...props }: GridColumnMenuProps & { onMove?: MoveColumn }) {
-  return (
-    <GridColumnMenu
-      {...props}
-      slots={{ columnMenuMoveLeftItem: MoveLeft, columnMenuMoveRightItem: MoveRight }}
-      slotProps={{ columnMenuMoveLeftItem: { displayOrder: 15, onMove }, columnMenuMoveRightItem: { displayOrder: 16, onMove } }}
-    />
-  );
+  return <GridColumnMenu {...props} slots={{ columnMenuMoveItem: MoveItems }} slotProps={{ columnMenuMoveItem: { displayOrder: 15, onMove } }} />;
 }
