@@ -10,6 +10,7 @@ import { enqueueJob } from '../jobs/queue.js';
 import { JobInterrupted, PermanentJobError, type JobContext } from '../jobs/worker.js';
 import { reasonOf, undoBatch } from '../records/batch-writer.js';
 import type { ResourceDefinition } from '../records/resource.js';
+import { namesOf } from '../records/representation.js';
 import { changesOf } from '../records/revisions.js';
 import { validateInput } from '../records/validate.js';
 import { checkReferences } from '../records/storage.js';
@@ -110,8 +111,9 @@ export class BulkEditService {
       .orderBy('id')
       .limit(LISTED_REFUSALS)
       .execute();
-    const names = await this.names(row.resource, refused.map((r) => r.record_id));
-    return { ...this.present(row), refusals: refused.map((r) => ({ id: r.record_id, name: names.get(r.record_id) ?? `#${r.record_id}`, reason: r.reason })) };
+    const def = this.ctx.resources.get(row.resource);
+    const names = def ? await namesOf(this.ctx.records, this.ctx.db, def, user, refused.map((r) => Number(r.record_id))) : new Map<number, string>();
+    return { ...this.present(row), refusals: refused.map((r) => ({ id: r.record_id, name: names.get(Number(r.record_id)) ?? `#${r.record_id}`, reason: r.reason })) };
   }
 
   /** Queues the undo of a finished bulk edit (202): every record it changed gets its value back. */
@@ -134,14 +136,6 @@ export class BulkEditService {
     const row = await this.ctx.db.selectFrom('bulk_edits').selectAll().where('id', '=', id).where('user_id', '=', user.id).executeTakeFirst();
     if (!row) throw notFound(`No bulk edit of yours has the id ${id}.`);
     return row;
-  }
-
-  private async names(resource: string, ids: number[]) {
-    const def = this.ctx.resources.get(resource);
-    if (!def || !ids.length) return new Map<number, string>();
-    const rows = await this.ctx.db.selectFrom(def.table).selectAll().where('id', 'in', ids).execute();
-    const label = (r: any) => r.name ?? r.title ?? ([r.first_name, r.last_name].filter(Boolean).join(' ') || `#${r.id}`);
-    return new Map(rows.map((r: any) => [Number(r.id), String(label(r))]));
   }
 
   present(row: BulkEditRow): BulkEditRow & { progress: number } {
