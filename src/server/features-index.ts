@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext, Feature } from './app-context.js';
 import { registerActivityRoutes } from './activity/activity-routes.js';
 import { assistantFeature } from './assistant/index.js';
+import { bulkEditsFeature } from './bulk-edits/index.js';
 import { contactsResource } from './contacts/contacts-resource.js';
 import { registerContractorRoutes } from './contractors/contractor-routes.js';
 import { contractorsResource } from './contractors/contractors-resource.js';
@@ -75,6 +76,8 @@ export const features: Feature[] = [
   { plugin: jobsPlugin },
   importsFeature,
   exportsFeature,
+  // One field of many records set at once, undone as a whole (docs/records.md "Bulk edit").
+  bulkEditsFeature,
   // Conversations with the assistant, private to their maker (docs/assistant.md).
   assistantFeature,
 ];

@@ -1,8 +1,9 @@
 /**
  * A record list as a data grid: sort, filter and page a site list on the server, edit a status in place and find
- * the revision, and a refused value keeping its message in the cell.
+ * the revision, and a refused value keeping its message in the cell; a person's columns (hidden, moved, resized)
+ * kept with them in another browser; a cell edited with the keyboard alone.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { Api, signIn } from './support';
 
 let api: Api;
@@ -75,4 +76,111 @@ test('a site list as a grid: server sort, filter and pages; a status edited in p
 
   await page.goto(`/sites/${ids[28]}/show?tab=history`);
   await expect(page.getByTestId('history').locator('[data-revision=updated]').first()).toContainText('Bidding', { timeout: 30_000 });
+});
+
+/** The grid's column headers, in order (the selection checkbox's left out). */
+const headers = (page: Page) => page.getByRole('grid').getByRole('columnheader').evaluateAll((cells) => cells.map((cell) => cell.getAttribute('data-field')).filter((field) => field && !field.startsWith('__')));
+
+test('a person hides, moves and resizes columns, and finds them so in another browser', async ({ page, browser }) => {
+  test.setTimeout(180_000);
+  const person = await api.createUser('admin', 'Columns', 'Keeper');
+  await signIn(page, person.email, person.password);
+  await expect(page.getByTestId('sidebar')).toBeVisible();
+  await page.goto(`/sites?filter=${encodeURIComponent(JSON.stringify({ q: prefix }))}`);
+  await expect(page.getByText('Displaying 1 to 25 of 30')).toBeVisible({ timeout: 30_000 });
+  const grid = page.getByRole('grid');
+  const before = await headers(page);
+  expect(before.slice(0, 3)).toEqual(['name', 'type', 'site_status_id']);
+
+  // Hide Type, move Status right, widen Name: each from the column's menu or its edge.
+  const menuOf = async (field: string) => {
+    const header = grid.locator(`[role=columnheader][data-field="${field}"]`);
+    await header.hover();
+    await header.getByRole('button', { name: /menu/i }).click();
+    return page.getByRole('menu');
+  };
+  await (await menuOf('type')).getByRole('menuitem', { name: /^Hide column$/ }).click();
+  await expect.poll(() => headers(page)).not.toContain('type');
+  await (await menuOf('site_status_id')).getByRole('menuitem', { name: 'Move right' }).click();
+  const moved = await headers(page);
+  expect(moved.indexOf('site_status_id')).toBe(2);
+  const nameHeader = grid.locator('[role=columnheader][data-field="name"]');
+  const width = (await nameHeader.boundingBox())!.width;
+  const edge = nameHeader.locator('.MuiDataGrid-columnSeparator');
+  const box = (await edge.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 120, box.y + box.height / 2, { steps: 8 });
+  await page.mouse.up();
+  await expect.poll(async () => (await nameHeader.boundingBox())!.width).toBeGreaterThan(width + 80);
+  const widened = (await nameHeader.boundingBox())!.width;
+
+  // Another browser: the same columns, order and width, kept on the server.
+  const mine = await Api.signIn(person.email, person.password);
+  await expect.poll(async () => (await mine.get<{ data: { preferences?: Record<string, { order?: string[]; widths?: Record<string, number> }> } }>('/api/auth/check')).data.preferences?.['grid:sites']?.widths?.name).toBeGreaterThan(0);
+  await mine.dispose();
+  const elsewhere = await browser.newContext();
+  const other = await elsewhere.newPage();
+  await signIn(other, person.email, person.password);
+  await expect(other.getByTestId('sidebar')).toBeVisible();
+  await other.goto(`/sites?filter=${encodeURIComponent(JSON.stringify({ q: prefix }))}`);
+  await expect(other.getByText('Displaying 1 to 25 of 30')).toBeVisible({ timeout: 30_000 });
+  expect(await headers(other)).toEqual(moved);
+  const otherWidth = (await other.getByRole('grid').locator('[role=columnheader][data-field="name"]').boundingBox())!.width;
+  expect(Math.abs(otherWidth - widened)).toBeLessThan(3);
+
+  // Reset columns: back to the defaults there too.
+  await other.getByRole('button', { name: 'Reset columns' }).click();
+  await expect.poll(() => headers(other)).toEqual(before);
+  await elsewhere.close();
+});
+
+test('a cell edited with the keyboard alone: arrows, Enter, Escape, Tab to the next editable cell', async ({ page }) => {
+  test.setTimeout(180_000);
+  const person = await api.createUser('admin', 'Keys', 'Only');
+  await api.dispose();
+  api = await Api.signIn(person.email, person.password);
+  await api.post('/api/profile/preferences', { key: 'grid:sites', value: { visible: ['name', 'street', 'trade_ids', 'city'], order: ['name', 'street', 'trade_ids', 'city'] } });
+  await signIn(page, person.email, person.password);
+  await expect(page.getByTestId('sidebar')).toBeVisible();
+  await page.goto(`/sites?filter=${encodeURIComponent(JSON.stringify({ q: prefix }))}`);
+  await expect(page.getByText('Displaying 1 to 25 of 30')).toBeVisible({ timeout: 30_000 });
+  const grid = page.getByRole('grid');
+  await expect(grid.getByRole('row')).not.toHaveCount(0);
+  await expect(grid.getByRole('columnheader').first()).toBeVisible();
+
+  // Into the grid from the search box with Tab, then the arrows to the first row's Street.
+  await page.getByPlaceholder('Search').focus();
+  const focusedField = () => page.evaluate(() => document.activeElement?.closest('[role=gridcell]')?.getAttribute('data-field') ?? document.activeElement?.closest('[role=columnheader]')?.getAttribute('data-field') ?? null);
+  for (let n = 0; n < 30 && (await focusedField()) === null; n += 1) await page.keyboard.press('Tab');
+  expect(await focusedField()).not.toBeNull();
+  for (let n = 0; n < 6 && (await page.evaluate(() => Boolean(document.activeElement?.closest('[role=columnheader]')))); n += 1) await page.keyboard.press('ArrowDown');
+  for (let n = 0; n < 6 && (await focusedField()) !== 'street'; n += 1) await page.keyboard.press('ArrowRight');
+  expect(await focusedField()).toBe('street');
+  const focused = grid.locator('[role=gridcell][data-field="street"]:focus');
+  await expect(focused).toBeVisible();
+  const outline = await focused.evaluate((element) => getComputedStyle(element).outlineStyle);
+  expect(outline).not.toBe('none');
+  const rowId = await focused.evaluate((element) => element.closest('[role=row]')?.getAttribute('data-id'));
+  const cell = grid.locator(`[role=row][data-id="${rowId}"] [role=gridcell][data-field="street"]`);
+
+  // Enter edits, Escape cancels: nothing saved.
+  await page.keyboard.press('Enter');
+  await expect(cell.getByRole('textbox')).toBeFocused();
+  await page.keyboard.type('Nowhere');
+  await page.keyboard.press('Escape');
+  await expect(cell).toBeFocused();
+  await expect(cell).not.toContainText('Nowhere');
+
+  // Enter edits, Tab saves and moves to the next editable cell (City, past the trades, which are not edited in place), Shift+Tab back.
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('1 Keyboard Way');
+  await page.keyboard.press('Tab');
+  await expect(page.getByText('Site updated successfully.').first()).toBeVisible();
+  await expect.poll(focusedField).toBe('city');
+  await expect.poll(async () => (await api.get<{ data: { street: string | null } }>(`/api/sites/${rowId}`)).data.street).toBe('1 Keyboard Way');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Shift+Tab');
+  await expect.poll(focusedField).toBe('street');
 });

@@ -13,6 +13,8 @@ export type RealtimeEventName =
   | 'ModelDestroyed'
   | 'ImportProcessing'
   | 'ImportComplete'
+  | 'BulkEditProcessing'
+  | 'BulkEditComplete'
   | 'SystemUpdated'
   | 'AssistantMessage'
   | 'AssistantRefresh';

@@ -1,7 +1,7 @@
 /**
  * The generated list of a record type: server pagination ('Displaying 1 to 25 of 400'), sort by any column
  * (a click on its header), a filter for every field (Add filter) and a text search, all kept in the URL, columns
- * the person can show or hide, bulk delete, and for sites and contractors one tab per permitted category.
+ * the person can show or hide, bulk edit and bulk delete, and for sites and contractors one tab per permitted category.
  */
 import { useMemo, type ReactElement } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
@@ -32,6 +32,7 @@ import { SmallScreenPagination, useSmallScreen } from './grid/smallScreen';
 import { useCategoryAccess, useVisibleDescriptors } from './hooks';
 import RecordGrid from './grid/RecordGrid';
 import { BulkDeleteRecordsButton } from './BulkDeleteRecordsButton';
+import { BulkEditButton } from './bulkEdit/BulkEditButton';
 import { recordLabel, type RecordSchema } from './schema';
 import { MissingSchema, useRecordScreen } from './ui';
 import { ListRefused, useListErrorNotice } from './ListRefused';
@@ -121,7 +122,7 @@ export function listFilters(descriptors: FieldDescriptor[]): ReactElement[] {
   return elements;
 }
 
-export function RecordListBody({ schema, descriptors, canDelete }: { schema: RecordSchema; descriptors: FieldDescriptor[]; canDelete: boolean }) {
+export function RecordListBody({ schema, descriptors, canDelete, canEdit = false }: { schema: RecordSchema; descriptors: FieldDescriptor[]; canDelete: boolean; canEdit?: boolean }) {
   const small = useSmallScreen();
   const shown = useMemo(() => new Set(defaultColumns(descriptors)), [descriptors]);
   if (small) {
@@ -129,7 +130,18 @@ export function RecordListBody({ schema, descriptors, canDelete }: { schema: Rec
     return <SimpleList primaryText={(record) => recordLabel(record)} secondaryText={second ? () => <FieldDisplay descriptor={second} variant="list" /> : undefined} linkType="show" />;
   }
   return (
-    <RecordGrid schema={schema} descriptors={descriptors} bulkActionButtons={canDelete ? <BulkDeleteRecordsButton schema={schema} /> : undefined} />
+    <RecordGrid
+      schema={schema}
+      descriptors={descriptors}
+      bulkActionButtons={
+        canEdit || canDelete ? (
+          <>
+            {canEdit && <BulkEditButton schema={schema} descriptors={descriptors} />}
+            {canDelete && <BulkDeleteRecordsButton schema={schema} />}
+          </>
+        ) : undefined
+      }
+    />
   );
 }
 
@@ -138,6 +150,7 @@ export default function RecordList({ resource: resourceProp }: { resource?: stri
   const descriptors = useVisibleDescriptors(schema);
   const filters = useMemo(() => listFilters(descriptors), [descriptors]);
   const { canAccess: canDelete = false } = useCanAccess({ resource, action: 'delete' });
+  const { canAccess: canEdit = false } = useCanAccess({ resource, action: 'edit' });
   const onError = useListErrorNotice();
   if (!schema) return <MissingSchema resource={resource} />;
   if (featureOff) return featureOff;
@@ -160,7 +173,7 @@ export default function RecordList({ resource: resourceProp }: { resource?: stri
       <Box sx={{ px: 1, pt: 0.5 }}>
         <CategoryTabs schema={schema} />
       </Box>
-      <RecordListBody schema={schema} descriptors={descriptors} canDelete={canDelete} />
+      <RecordListBody schema={schema} descriptors={descriptors} canDelete={canDelete} canEdit={canEdit} />
     </List>
   );
 }

@@ -16,6 +16,7 @@ import * as importerAnyType from './migrations/014_importer_any_type.js';
 import * as userPreferences from './migrations/015_user_preferences.js';
 import * as visits from './migrations/016_visits.js';
 import * as importRowHashes from './migrations/017_import_row_hashes.js';
+import * as bulkEdits from './migrations/018_bulk_edits.js';
 import * as writeCounters from './migrations/020_write_counters.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '015_user_preferences': userPreferences,
   '016_visits': visits,
   '017_import_row_hashes': importRowHashes,
+  '018_bulk_edits': bulkEdits,
   '020_write_counters': writeCounters,
 };
 

@@ -24,11 +24,11 @@ export interface RecordEvent {
 }
 
 /** Progress of a background job, for the person who started it. */
-export type JobEventName = 'ImportProcessing' | 'ImportComplete' | 'ExportComplete';
+export type JobEventName = 'ImportProcessing' | 'ImportComplete' | 'ExportComplete' | 'BulkEditProcessing' | 'BulkEditComplete';
 
 export interface JobEvent {
   event: JobEventName;
-  type: 'import' | 'export';
+  type: 'import' | 'export' | 'bulk-edit';
   id: number;
   /** The job's row as the API presents it (status, counts, progress, download link). */
   record: Record<string, any>;
@@ -39,7 +39,7 @@ export interface JobEvent {
 export type AppEvent = RecordEvent | JobEvent;
 export type AppEventListener = (event: AppEvent) => void | Promise<void>;
 
-const JOB_EVENTS = new Set<string>(['ImportProcessing', 'ImportComplete', 'ExportComplete']);
+const JOB_EVENTS = new Set<string>(['ImportProcessing', 'ImportComplete', 'ExportComplete', 'BulkEditProcessing', 'BulkEditComplete']);
 
 export const isJobEvent = (event: AppEvent): event is JobEvent => JOB_EVENTS.has(event.event);
 export const isRecordEvent = (event: AppEvent): event is RecordEvent => !JOB_EVENTS.has(event.event);

@@ -23,6 +23,15 @@ export interface WriteOptions {
   socketId?: string;
   /** Kept on the revision (`revisions.via`): `assistant` when the person approved a change the assistant proposed. */
   via?: 'assistant';
+  /** The bulk change the revision belongs to (a bulk edit): the activity feed shows the batch as one entry. */
+  batchId?: string;
+  /** No event for this record: the caller announces the whole batch once (`imported`) when it ends. */
+  silent?: boolean;
+  /**
+   * Update: runs last in the write's transaction with what changed (`{}` when nothing did) and what the form logic
+   * did to this record, to record it alongside or refuse it (a throw rolls the write back).
+   */
+  within?: (trx: Transaction<any>, changes: Record<string, [unknown, unknown]>, logic: FormLogicOutcome) => Promise<unknown>;
 }
 
 export interface ListResult {
@@ -137,6 +146,13 @@ export class RecordService {
         last_page: query.perPage === -1 ? 1 : Math.max(1, Math.ceil(total / perPage)),
       },
     };
+  }
+
+  /** The ids of the rows the list query `rawQuery` finds (the same permissions, filters and search), in id order, at most `limit`. */
+  async matchingIds(user: AuthUser | null, def: ResourceDefinition, rawQuery: Record<string, unknown>, limit: number): Promise<number[]> {
+    const { base } = await this.listed(user, def, rawQuery);
+    const rows = await base.select('t.id').orderBy('t.id').limit(limit).execute();
+    return rows.map((row: any) => Number(row.id));
   }
 
   /**
@@ -338,18 +354,22 @@ export class RecordService {
       const prepared = emptyHidden((await def.hooks?.beforeWrite?.(values, ctx)) ?? values, logic, fields, existing, def.readOnly);
       ctx.values = prepared;
       const changes = changesOf(existing, prepared);
-      if (Object.keys(changes).length === 0) return existing;
+      if (Object.keys(changes).length === 0) {
+        await options.within?.(trx, changes, logic);
+        return existing;
+      }
       const { columns, custom, pivots } = splitByStorage(prepared, fields);
       const update: Record<string, any> = { ...columns, updated_at: new Date() };
       if (Object.keys(custom).length) update.custom = sql`t.custom || ${JSON.stringify(custom)}::jsonb`;
       const updated = await trx.updateTable(`${def.table} as t`).set(update).where('t.id', '=', id).returningAll().executeTakeFirstOrThrow();
       await writePivots(trx, id, pivots, fields);
       await def.hooks?.afterWrite?.(updated, ctx);
-      await this.writeRevision(trx, def, id, options.importId ? 'imported' : 'updated', user, changes, options.importId, options.via);
+      await this.writeRevision(trx, def, id, options.importId ? 'imported' : 'updated', user, changes, options.importId, options.via, options.batchId);
+      await options.within?.(trx, changes, logic);
       const [presented] = await this.present(def, [updated], fields, trx);
       return presented;
     });
-    await this.announce(def, 'updated', record, { user, socketId: options.socketId });
+    if (!options.silent) await this.announce(def, 'updated', record, { user, socketId: options.socketId });
     await this.afterCommit(def, record, 'update', user);
     return { record, message: `${await this.nameOf(def)} updated successfully.` };
   }
@@ -393,8 +413,8 @@ export class RecordService {
     return { record, message: `${await this.nameOf(def)} restored successfully.` };
   }
 
-  private async writeRevision(trx: Transaction<any>, def: ResourceDefinition, id: number, action: RevisionAction, user: AuthUser | null, changes: Record<string, unknown>, importId?: number, via?: WriteOptions['via']) {
-    await writeRevisions(trx, user, [{ type: def.type, id, action, changes, importId, via }]);
+  private async writeRevision(trx: Transaction<any>, def: ResourceDefinition, id: number, action: RevisionAction, user: AuthUser | null, changes: Record<string, unknown>, importId?: number, via?: WriteOptions['via'], batchId?: string) {
+    await writeRevisions(trx, user, [{ type: def.type, id, action, changes, importId, via, batchId }]);
   }
 
   /**

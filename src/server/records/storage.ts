@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { ValidationError } from '../http/errors.js';
 import { humanise } from './fields.js';
 import type { FieldSpec, PivotStorage } from './resource.js';
@@ -7,7 +7,7 @@ import type { FieldSpec, PivotStorage } from './resource.js';
  * Ids sent for fields with `references` must name rows that exist (and are not deleted): else 422 on the field.
  * `known` remembers ids already found (a batch checks many rows in one transaction).
  */
-export async function checkReferences(trx: Transaction<any>, values: Record<string, any>, fields: Record<string, FieldSpec>, known = new Set<string>()) {
+export async function checkReferences(trx: Kysely<any>, values: Record<string, any>, fields: Record<string, FieldSpec>, known = new Set<string>()) {
   const errors: Record<string, string[]> = {};
   for (const [key, value] of Object.entries(values)) {
     const ref = fields[key]?.references;

@@ -1,11 +1,11 @@
 /**
  * A list as a data grid (@mui/x-data-grid, MIT) inside react-admin's list controller: the grid's sort and page
  * models are the controller's state (gridQuery.ts), so the data provider asks the API for one page; rows selected
- * in the grid are the controller's selection, which the bulk actions act on; each person's columns (shown, widths,
- * density) are kept with them (preferences.ts). The link column's cell opens the record (Enter on it too). Record
+ * in the grid are the controller's selection, which the bulk actions act on; each person's columns (shown, order,
+ * widths, density) are kept with them (preferences.ts; the column menu moves a column left or right). The link column's cell opens the record (Enter on it too). Record
  * lists (RecordGrid) add the filter model and editing in place; the other lists (users, roles) give their columns.
  */
-import { forwardRef, useMemo, type ReactNode, type RefObject } from 'react';
+import { forwardRef, useMemo, useRef, type ReactNode, type RefObject } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Link as RouterLink } from 'react-router-dom';
 import Box from '@mui/material/Box';
@@ -14,21 +14,25 @@ import {
   DataGrid,
   GridRowCheckbox,
   useGridApiContext,
+  useGridApiRef,
   type DataGridProps,
   type GridApi,
+  type GridCellModesModel,
   type GridCellParams,
   type GridColDef,
   type GridColumnVisibilityModel,
   type GridDensity,
   type GridRenderCellParams,
   type GridRowCheckboxProps,
+  type GridRowId,
   type GridRowSelectionModel,
   type MuiEvent,
 } from '@mui/x-data-grid';
 import { BulkActionsToolbar, useListContext, useTranslate, type Identifier } from 'react-admin';
 import { recordLabel } from '../label';
 import { displayedRows, listSortToSortModel, listToPaginationModel, paginationModelToList, PER_PAGE_CHOICES, sortModelToListSort } from './gridQuery';
-import { useGridPreferences, visibilityModel } from './preferences';
+import { ColumnMenu } from './ColumnMenu';
+import { moveColumn, orderedFields, useGridPreferences, visibilityModel } from './preferences';
 
 export type RecordPage = 'show' | 'edit';
 
@@ -59,6 +63,16 @@ function linkColumn(column: GridColDef, resource: string, page: RecordPage): Gri
   };
 }
 
+/** The next (or previous) shown cell of the row that the person may edit, if any. */
+function nextEditableField(api: GridApi, id: GridRowId, field: string, direction: -1 | 1): string | undefined {
+  const columns = api.getVisibleColumns();
+  for (let at = columns.findIndex((column) => column.field === field) + direction; at >= 0 && at < columns.length; at += direction) {
+    const candidate = columns[at].field;
+    if (api.isCellEditable(api.getCellParams(id, candidate))) return candidate;
+  }
+  return undefined;
+}
+
 export interface ListGridProps {
   resource: string;
   /** Every column the person may show, in order. */
@@ -82,20 +96,28 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
   const { data, total, meta, isPending, isFetching, page, perPage, setPage, setPerPage, sort, setSort, selectedIds, onSelect } = useListContext();
   const translate = useTranslate();
   const navigate = useNavigate();
+  const ownApiRef = useGridApiRef();
+  const focusAfterEdit = useRef<{ id: GridRowId; field: string; next: string | undefined } | null>(null);
+  const apiRef = editing?.apiRef ?? ownApiRef;
   const linkField = opens === false ? undefined : linkProp ?? columns[0]?.field;
   const [preferences, setPreferences] = useGridPreferences(listKey);
   const fields = useMemo(() => columns.map((column) => column.field), [columns]);
   const widths = preferences.widths;
-  const shownColumns = useMemo(
-    () =>
-      columns.map((column) => {
-        const linked = opens !== false && column.field === linkField ? linkColumn(column, resource, opens) : column;
-        const width = widths?.[column.field];
-        return width ? { ...linked, width, flex: undefined } : linked;
-      }),
-    [columns, linkField, resource, opens, widths],
-  );
+  const order = useMemo(() => orderedFields(fields, preferences.order), [fields, preferences.order]);
+  const shownColumns = useMemo(() => {
+    const byField = new Map(columns.map((column) => [column.field, column]));
+    return order.map((field) => {
+      const column = byField.get(field)!;
+      const linked = opens !== false && column.field === linkField ? linkColumn(column, resource, opens) : column;
+      const width = widths?.[column.field];
+      return width ? { ...linked, width, flex: undefined } : linked;
+    });
+  }, [columns, order, linkField, resource, opens, widths]);
   const columnVisibility = useMemo(() => visibilityModel(fields, defaults, preferences), [fields, defaults, preferences]);
+  const onMove = (field: string, direction: -1 | 1) => {
+    const shown = new Set(Object.entries(columnVisibility).filter(([, visible]) => visible).map(([slug]) => slug));
+    setPreferences({ ...preferences, order: moveColumn(order, shown, field, direction) });
+  };
 
   const rows = data ?? [];
   const count = total ?? 0;
@@ -109,6 +131,24 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
       event.defaultMuiPrevented = true;
       navigate(recordPath(resource, params.id, opens));
     }
+    if (event.key === 'Tab' && params.cellMode === 'edit') {
+      // As in a spreadsheet: the value is saved and the next cell the person may edit in this row takes the focus
+      // once the save is done (onCellModesModelChange); a refused value keeps the cell in edit mode and the focus.
+      const api = apiRef.current;
+      if (!api) return;
+      event.defaultMuiPrevented = true;
+      event.preventDefault();
+      focusAfterEdit.current = { id: params.id, field: params.field, next: nextEditableField(api, params.id, params.field, event.shiftKey ? -1 : 1) };
+      api.stopCellEditMode({ id: params.id, field: params.field });
+    }
+  };
+  const onCellModesModelChange = (model: GridCellModesModel) => {
+    const pending = focusAfterEdit.current;
+    if (!pending) return;
+    const mode = model[pending.id]?.[pending.field]?.mode;
+    if (mode === 'view') return; // still saving
+    focusAfterEdit.current = null;
+    if (mode === undefined && pending.next) apiRef.current?.setCellFocus(pending.id, pending.next);
   };
   const shown = displayedRows(page, perPage, count);
 
@@ -116,7 +156,7 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
     <Box sx={{ width: '100%', minWidth: 0 }}>
       {bulkActionButtons ? <BulkActionsToolbar>{bulkActionButtons}</BulkActionsToolbar> : null}
       <DataGrid
-        apiRef={editing?.apiRef}
+        apiRef={apiRef}
         isCellEditable={editing?.isCellEditable}
         processRowUpdate={editing?.processRowUpdate}
         onProcessRowUpdateError={editing?.onProcessRowUpdateError}
@@ -158,9 +198,13 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
         density={preferences.density ?? 'standard'}
         onDensityChange={(density: GridDensity) => setPreferences({ ...preferences, density })}
         onCellKeyDown={onCellKeyDown}
+        onCellModesModelChange={onCellModesModelChange}
         showToolbar
-        slots={{ rowCheckbox: RowCheckbox }}
-        slotProps={{ toolbar: { showQuickFilter: false, csvOptions: { disableToolbarButton: true }, printOptions: { disableToolbarButton: true } } }}
+        slots={{ rowCheckbox: RowCheckbox, columnMenu: ColumnMenu }}
+        slotProps={{
+          toolbar: { showQuickFilter: false, csvOptions: { disableToolbarButton: true }, printOptions: { disableToolbarButton: true } },
+          columnMenu: { onMove } as never,
+        }}
         localeText={{ paginationDisplayedRows: () => translate('ra.navigation.page_range_info', { offsetBegin: shown.from, offsetEnd: shown.to, total: meta?.total_estimated ? translate('app.datatable.about', { total: shown.total }) : shown.total }) }}
         sx={{ border: 0, '& .MuiDataGrid-cell': { display: 'flex', alignItems: 'center' } }}
       />

@@ -1,4 +1,4 @@
-/** Back to the list's default columns, widths and density (the grid's; nothing to reset on the card list). */
+/** Back to the list's default columns, their order, widths and density (the grid's; nothing to reset on the card list). */
 import Button from '@mui/material/Button';
 import ViewColumnIcon from '@mui/icons-material/ViewColumnOutlined';
 import { useGridPreferences } from './preferences';
@@ -8,7 +8,7 @@ export function ResetColumnsButton({ resource }: { resource: string }) {
   const [preferences, setPreferences] = useGridPreferences(resource);
   if (useSmallScreen()) return null;
   return (
-    <Button size="small" startIcon={<ViewColumnIcon />} onClick={() => setPreferences(undefined)} disabled={!preferences.visible && !preferences.widths && !preferences.density}>
+    <Button size="small" startIcon={<ViewColumnIcon />} onClick={() => setPreferences(undefined)} disabled={!preferences.visible && !preferences.order && !preferences.widths && !preferences.density}>
       Reset columns
     </Button>
   );

@@ -1,5 +1,5 @@
 /**
- * Each person's columns of one list: which are shown (in schema order), their widths and the row density, kept on
+ * Each person's columns of one list: which are shown, in which order, their widths and the row density, kept on
  * the server with the person (`preferences["grid:<resource>"]` of the signed-in user, POST /api/profile/preferences)
  * so they follow them to another browser. Nothing stored means the schema's defaults (the first fields that make
  * good columns, fieldTypes defaultColumns).
@@ -13,6 +13,8 @@ import type { GridColumnVisibilityModel, GridDensity } from '@mui/x-data-grid';
 export interface GridPreferences {
   /** The slugs of the shown columns; undefined: the schema's defaults. */
   visible?: string[];
+  /** The slugs in the order the person put them; fields not in it follow in schema order. */
+  order?: string[];
   widths?: Record<string, number>;
   density?: GridDensity;
 }
@@ -36,10 +38,34 @@ export function useGridPreferences(resource: string): [GridPreferences, (next: G
   return [local ?? saved, set];
 }
 
-/** The slugs of the columns shown: the person's choice, else the defaults. */
+/** Every slug in the person's order: those they placed first, in their order, then the others in schema order. */
+export function orderedFields(fields: readonly string[], order: readonly string[] | undefined): string[] {
+  if (!order?.length) return [...fields];
+  const known = new Set(fields);
+  const placed = order.filter((field) => known.has(field));
+  const seen = new Set(placed);
+  return [...placed, ...fields.filter((field) => !seen.has(field))];
+}
+
+/**
+ * The order after moving `field` one shown column left (-1) or right (1): it takes the place of the nearest shown
+ * column that way (hidden columns between keep their places). Unchanged at either end.
+ */
+export function moveColumn(ordered: readonly string[], shown: ReadonlySet<string>, field: string, direction: -1 | 1): string[] {
+  const from = ordered.indexOf(field);
+  if (from === -1) return [...ordered];
+  let to = from + direction;
+  while (to >= 0 && to < ordered.length && !shown.has(ordered[to])) to += direction;
+  if (to < 0 || to >= ordered.length) return [...ordered];
+  const next = [...ordered];
+  [next[from], next[to]] = [next[to], next[from]];
+  return next;
+}
+
+/** The slugs of the columns shown, in the person's order: their choice, else the defaults. */
 export function shownColumns(fields: readonly string[], defaults: readonly string[], preferences: GridPreferences): string[] {
   const visible = new Set(preferences.visible ?? defaults);
-  return fields.filter((field) => visible.has(field));
+  return orderedFields(fields, preferences.order).filter((field) => visible.has(field));
 }
 
 export function visibilityModel(fields: readonly string[], defaults: readonly string[], preferences: GridPreferences): GridColumnVisibilityModel {
