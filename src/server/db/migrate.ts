@@ -15,6 +15,7 @@ import * as fieldValueArchive from './migrations/013_field_value_archive.js';
 import * as importerAnyType from './migrations/014_importer_any_type.js';
 import * as userPreferences from './migrations/015_user_preferences.js';
 import * as visits from './migrations/016_visits.js';
+import * as turf from './migrations/017_turf.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '014_importer_any_type': importerAnyType,
   '015_user_preferences': userPreferences,
   '016_visits': visits,
+  '017_turf': turf,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -123,3 +123,11 @@ export interface ResourceDefinition {
   /** Extra realtime channels for a record beyond the role channels of those who may read it. */
   channels?(record: Record<string, any>): string[];
 }
+
+/**
+ * Does this person's reading of `def` take more than soft delete and category (a scope, an owner column, a row rule
+ * that applies to them, such as a turf)? Then only the record service's own query (`visibleRows`) says which rows.
+ */
+export function hasRowRules(def: ResourceDefinition, user: AuthUser): boolean {
+  return Boolean(def.scope || def.ownerColumn || def.rowFilter?.(user));
+}
