@@ -1,10 +1,10 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { permittedCategories } from '../../common/permissions.js';
+import { canOnEntity, permittedCategories } from '../../common/permissions.js';
 import { HEAD_COUNT_NUMBERS, type HeadCountRow } from '../../common/head-count.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { ValidationError } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
-import { builtinType } from '../schemas/builtin-types.js';
+import { builtinDefinition, builtinType } from '../schemas/builtin-types.js';
 import { pivot, schemaBacked } from '../schemas/schema-backed.js';
 import { assertOwnerReadable } from '../work/owners.js';
 import { turfCondition } from '../regions/turf.js';
@@ -52,6 +52,16 @@ export const visitsResource: ResourceDefinition = schemaBacked(
           record.head_counts = rows.get(record.id) ?? [];
           record.title = `Visit on ${dayOf(record.visited_at)}`;
         }
+      },
+      // A head count row names a contractor and what was counted there: only rows of contractors the reader may read.
+      async presentFor(records, user, service) {
+        const named = [...new Set(records.flatMap((r) => (r.head_counts ?? []).map((row: HeadCountRow) => row.contractor_id)))];
+        if (!named.length) return;
+        const contractors = builtinDefinition('contractor');
+        const readable = contractors && canOnEntity(user, contractors.permission ?? contractors.type, 'read')
+          ? new Set((await service.visibleRows(service.db, contractors, user).select('t.id').where('t.id', 'in', named).execute()).map((row) => row.id))
+          : new Set<number>();
+        for (const record of records) record.head_counts = (record.head_counts ?? []).filter((row: HeadCountRow) => readable.has(row.contractor_id));
       },
     },
   }),
