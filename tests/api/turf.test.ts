@@ -233,4 +233,13 @@ describe('turf: regions assigned to people, shapes drawn on the map', () => {
     const bad = await admin.post('/api/regions', { name: 'Bad', geometry_type: 'scribble' });
     expect(bad.status).toBe(422);
   });
+
+  it('POST /api/regions/preview counts the sites inside a shape before it is saved', async () => {
+    const res = await admin.post('/api/regions/preview', { geometry: square(INSIDE.lat, INSIDE.lng, 0.1) });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // The inside tower, and the site the organizer added 0.05° north of it.
+    expect(res.body.data).toEqual({ sites: 2 });
+    expect((await admin.post('/api/regions/preview', { geometry: { type: 'Polygon', coordinates: [[[0, 0]]] } })).status).toBe(422);
+    expect((await organizer.post('/api/regions/preview', { geometry: square(INSIDE.lat, INSIDE.lng) })).status).toBe(403);
+  });
 });
