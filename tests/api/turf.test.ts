@@ -234,6 +234,11 @@ describe('turf: regions assigned to people, shapes drawn on the map', () => {
     expect(bad.status).toBe(422);
   });
 
+  it('GET /api/turf names the turf of the person', async () => {
+    expect((await organizer.get('/api/turf')).body.data).toEqual({ limited: true, regions: [{ id: ids.inRegion, name: 'Spokane turf' }] });
+    expect((await admin.get('/api/turf')).body.data).toEqual({ limited: false, regions: [] });
+  });
+
   it('POST /api/regions/preview counts the sites inside a shape before it is saved', async () => {
     const res = await admin.post('/api/regions/preview', { geometry: square(INSIDE.lat, INSIDE.lng, 0.1) });
     expect(res.status, JSON.stringify(res.body)).toBe(200);

@@ -7,7 +7,8 @@ import { loadUsShapes } from './census.js';
 import { geometryOptions, type GeometryQuery } from './geometry-options.js';
 import { GEOMETRY_TYPES } from './regions-resource.js';
 import { GeometryError, parseAreaGeometry } from './geometry.js';
-import { sitesInside } from './turf.js';
+import { sitesInside, turfRegionIds } from './turf.js';
+import { limitedToTurf } from '../../common/permissions.js';
 import { regionsDefinition, storeShapes, type Shape } from './store.js';
 import { parseGeoJsonUpload, UploadError } from './upload.js';
 import { stateCode } from './us-atlas.js';
@@ -127,6 +128,16 @@ export const regionRoutes: FeaturePlugin = async (app, options) => {
     const sites = ctx.resources.get('sites');
     const count = sites && request.user ? await sitesInside(ctx.records, sites, request.user, geometry) : 0;
     return { data: { sites: count } };
+  });
+
+  /**
+   * GET /api/turf: `{data: {limited, regions: [{id, name}]}}`, the signed-in person's turf (the regions assigned to
+   * them or their team) and whether their reading of sites is limited to it (`site:read:turf`).
+   */
+  app.get('/api/turf', { config: { permission: 'signed-in' } }, async (request) => {
+    const user = request.user!;
+    const regions = await ctx.db.selectFrom('regions').select(['id', 'name']).where('id', 'in', turfRegionIds(user) as any).orderBy('name').execute();
+    return { data: { limited: limitedToTurf(user), regions } };
   });
 
   /** GET /api/options/geometries?type=state|county|postal-code&q=text&state=06: `{data: [{id, name, geometry_type, code}]}` to pick a region shape. */
