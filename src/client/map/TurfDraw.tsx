@@ -145,6 +145,8 @@ export function TurfDraw({ map }: { map: L.Map | null }) {
               options={userOptions}
               value={people}
               onChange={(_, value) => setPeople(value)}
+              onInputChange={(_, text) => void fetchOptions('users', text).then(setUserOptions, () => undefined)}
+              filterOptions={(options) => options}
               getOptionLabel={(o) => o.name}
               isOptionEqualToValue={(a, b) => a.id === b.id}
               renderInput={(params) => <TextField {...params} label="Assigned to people" />}

@@ -2,14 +2,13 @@
  * The polygon tool (leaflet-geoman, MIT), loaded when an administrator starts drawing so the map's chunk stays small.
  * Its build extends the global `L`, and a map made before it loads is given its `pm` handle here.
  */
-import type L from 'leaflet';
+import L from 'leaflet';
 
 type DrawingMap = L.Map & { pm?: any };
 
 export async function polygonTool(map: L.Map) {
-  const leaflet = await import('leaflet');
   const global = globalThis as unknown as { L?: typeof L };
-  global.L ??= ((leaflet as any).default ?? leaflet) as typeof L;
+  global.L ??= L;
   await import('@geoman-io/leaflet-geoman-free');
   await import('@geoman-io/leaflet-geoman-free/dist/leaflet-geoman.css');
   const drawing = map as DrawingMap;

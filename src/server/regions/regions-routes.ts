@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import { z } from 'zod';
 import type { AppContext, FeaturePlugin } from '../app-context.js';
 import { ValidationError } from '../http/errors.js';
@@ -136,7 +137,7 @@ export const regionRoutes: FeaturePlugin = async (app, options) => {
    */
   app.get('/api/turf', { config: { permission: 'signed-in' } }, async (request) => {
     const user = request.user!;
-    const regions = await ctx.db.selectFrom('regions').select(['id', 'name']).where('id', 'in', turfRegionIds(user) as any).orderBy('name').execute();
+    const regions = await ctx.db.selectFrom('regions').select(['id', 'name']).where(sql<boolean>`id in (${turfRegionIds(user)})`).orderBy('name').execute();
     return { data: { limited: limitedToTurf(user), regions } };
   });
 
