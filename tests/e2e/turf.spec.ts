@@ -20,7 +20,10 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   api = await Api.signIn();
-  const role = await api.post<{ data: { id: number } }>('/api/roles', { slug: names.role, name: `Turf organizer ${stamp}`, permissions: ['site:read:turf', 'map:read', 'contractor:read'] });
+  // An organizer as seeded, whose reading of sites is limited to a turf.
+  const roles = await api.get<{ data: Array<{ slug: string; permissions: string[] }> }>('/api/roles?per_page=-1');
+  const seeded = roles.data.find((r) => r.slug === 'user')!.permissions.filter((p) => !p.startsWith('site:read'));
+  const role = await api.post<{ data: { id: number } }>('/api/roles', { slug: names.role, name: `Turf organizer ${stamp}`, permissions: [...seeded, 'site:read:turf', 'map:read'] });
   organizer.id = (
     await api.post<{ data: { id: number } }>('/api/users', { first_name: 'Tara', last_name: `Turf${stamp}`, email: organizer.email, password: USER_PASSWORD, role_id: role.data.id })
   ).data.id;
@@ -80,5 +83,6 @@ test('the organizer sees only the sites of their turf, on the map and in the lis
 
   await page.goto('/sites');
   await expect(page.getByText(names.inside).first()).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('turf-organizer-list-390.png') });
   await expect(page.getByText(names.outside)).toHaveCount(0);
 });
