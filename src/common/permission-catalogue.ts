@@ -44,7 +44,7 @@ export const PERMISSION_ENTITIES = [
 ] as const;
 
 /** Permissions that are not entity:action pairs. */
-export const SPECIAL_PERMISSIONS = ['user:impersonate', 'system:grievances', 'map:read', 'revision:read:incognito'] as const;
+export const SPECIAL_PERMISSIONS = ['user:impersonate', 'system:grievances', 'map:read', 'revision:read:incognito', 'site:read:turf'] as const;
 
 export function allPermissions(): string[] {
   const list = new Set<string>();

@@ -63,7 +63,22 @@ export const CATEGORY_PERMISSIONS: Record<string, readonly string[]> = {
 export function permittedCategories(subject: PermissionSubject | null | undefined, entity: string, action: Action = 'read'): 'all' | string[] {
   if (can(subject, `${entity}:${action}`)) return 'all';
   const prefix = `${entity}:${action}:`;
-  return (subject?.permissions ?? []).filter((held) => held.startsWith(prefix)).map((held) => held.slice(prefix.length));
+  const categories = (subject?.permissions ?? []).filter((held) => held.startsWith(prefix) && held !== TURF_PERMISSION).map((held) => held.slice(prefix.length));
+  // Turf alone reads every category of site, inside the turf (limitedToTurf: the row rule of sites says where).
+  if (!categories.length && action === 'read' && entity === 'site' && limitedToTurf(subject)) return 'all';
+  return categories;
+}
+
+/**
+ * `site:read:turf`: a person holding it, and not the bare `site:read`, reads only the sites inside their turf (the
+ * regions assigned to them or to a team of theirs), and with them only those sites' contractors, contacts, notes,
+ * tasks and visits. It limits, whatever else is held: with `site:read:union` beside it, the union sites of the turf.
+ */
+export const TURF_PERMISSION = 'site:read:turf';
+
+/** Is the subject's reading of sites (and of what hangs off them) limited to their turf? */
+export function limitedToTurf(subject: PermissionSubject | null | undefined): boolean {
+  return can(subject, TURF_PERMISSION) && !can(subject, 'site:read');
 }
 
 /** May the subject act on a record of this category (or at all, when the entity has no categories)? */

@@ -117,6 +117,24 @@ describe('visits: a record type with a head count', () => {
     expect((await none.get('/api/visits')).status).toBe(403);
     expect((await none.post('/api/visits', { site_id: ids.unionSite, visited_at: '2026-03-04T10:00:00Z' })).status).toBe(403);
   });
+
+  it('shows a person only the head count rows of contractors they may read (lists and shows)', async () => {
+    const visit = await created('visits', {
+      site_id: ids.unionSite,
+      visited_at: '2026-02-01T09:00:00Z',
+      head_counts: [row(ids.union, { workers: 9, union_workers: 9 }), row(ids.open, { workers: 4, non_union_workers: 4 })],
+    });
+    const role = await admin.post('/api/roles', { slug: 'union-contractor-visitor', name: 'Union contractor visitor', permissions: ['site:read', 'contractor:read:union', 'visit:read'] });
+    expect(role.status).toBe(201);
+    const reader = await t.signIn((await t.createUser({ role: 'union-contractor-visitor', email: 'union-contractor-visitor@example.com' })).email);
+    const shown = (await reader.get(`/api/visits/${visit.id}`)).body.data;
+    expect(shown.head_counts.map((r: any) => r.contractor_id)).toEqual([ids.union]);
+    const listed = (await reader.get('/api/visits?per_page=100')).body.data.find((v: any) => v.id === visit.id);
+    expect(listed.head_counts.map((r: any) => r.contractor_id)).toEqual([ids.union]);
+    expect(JSON.stringify(listed)).not.toContain(`"contractor_id":${ids.open}`);
+    // Who may read every contractor sees every row.
+    expect((await admin.get(`/api/visits/${visit.id}`)).body.data.head_counts.map((r: any) => r.contractor_id)).toEqual([ids.union, ids.open]);
+  });
 });
 
 describe('what visits feed', () => {

@@ -63,6 +63,7 @@ export const SPECIAL_LABELS: Record<string, string> = {
   'system:grievances': 'Use grievances (system area)',
   'map:read': 'See the map',
   'revision:read:incognito': 'See the actions of incognito users in the history',
+  'site:read:turf': 'Only their turf: read just the sites inside the regions assigned to them or their team, and those sites\' contractors, contacts, notes, tasks and visits (unless they may read all sites)',
 };
 
 export const SPECIAL = SPECIAL_PERMISSIONS.map((permission) => ({ permission, label: SPECIAL_LABELS[permission] ?? permission }));

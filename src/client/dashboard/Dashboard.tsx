@@ -67,6 +67,8 @@ export default function Dashboard() {
   const data = useApi<{ data: { figures: Figure[]; sites_by_type: GroupFigure[]; sites_by_status: GroupFigure[]; sites_total: number | null; sites_new_week: number | null; imports_latest: any[] } }>('/api/dashboard/data', statsQuery);
   useLiveRefresh();
   const regions = useOptions('regions');
+  // A person limited to their turf sees its figures only; the dashboard says which regions those are.
+  const turf = useApi<{ data: { limited: boolean; regions: Array<{ id: number; name: string }> } }>('/api/turf').data?.data;
   const teams = useOptions('teams');
 
   const figures = statistics.data?.data.figures ?? [];
@@ -83,6 +85,11 @@ export default function Dashboard() {
           <Typography component="h1" variant="h1" data-testid="greeting">
             {translate(`app.greeting.${dayPart(now)}`, { name: user?.first_name ?? '' })}
           </Typography>
+          {turf?.limited && (
+            <Typography variant="body1" color="text.secondary" sx={{ mt: 1 }} data-testid="your-turf">
+              {turf.regions.length ? `Your turf: ${turf.regions.map((r) => r.name).join(', ')}` : 'No turf is assigned to you yet: ask an administrator to assign you a region.'}
+            </Typography>
+          )}
         </CardContent>
       </Card>
 

@@ -30,6 +30,7 @@ import { MarkerCard } from './MarkerCard';
 import { MarkersLayer } from './MarkersLayer';
 import { RecordPanel } from './RecordPanel';
 import { RegionsLayer, type RegionInView } from './RegionsLayer';
+import { TurfDraw } from './TurfDraw';
 import { useLiveVersion } from './useLiveVersion';
 import { describeMapError, useMapOptions } from './useMapOptions';
 import { useMapView } from './useMapView';
@@ -113,6 +114,7 @@ export default function MapPage() {
       {loading && <LinearProgress sx={{ position: 'absolute', top: 0, left: 0, right: 0, zIndex: 1001, height: 3 }} aria-label="Loading markers" />}
 
       <MapToolbar filterCount={filterCount} onPick={onPick} onOpenFilters={() => setFiltersOpen(true)} onOpenLayers={setLayersAnchor} />
+      <TurfDraw map={map} />
       <LayersMenu anchor={layersAnchor} onClose={() => setLayersAnchor(null)} value={choices} onChange={setChoices} contractorsOffered={Boolean(options?.layers.contractors)} />
       <MapSummary summary={summary} layers={layers} legendOf={choices.regions ? choices.measure : null} hiddenOnPhone={Boolean(selected)} regions={choices.regions ? regions : []} />
 

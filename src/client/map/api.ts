@@ -121,3 +121,21 @@ export async function fetchOptions(list: string, q: string, signal?: AbortSignal
   });
   return response.data.data;
 }
+
+/** How many of the sites the person may read lie inside a shape not saved yet (POST /api/regions/preview). */
+export async function previewShape(geometry: unknown) {
+  const response = await http.post<{ data: { sites: number } }>('/api/regions/preview', { geometry });
+  return response.data.data.sites;
+}
+
+/** Saves a drawn shape as a region assigned to people and a team: a turf (POST /api/regions). */
+export async function saveTurf(values: { name: string; geometry: unknown; user_ids: number[]; team_id: number | null }) {
+  const response = await http.post<{ data: { id: number; name: string }; message: string }>('/api/regions', { ...values, geometry_type: 'drawn' });
+  return response.data;
+}
+
+/** The signed-in person's turf (GET /api/turf): its regions, and whether their sites are limited to it. */
+export async function fetchTurf() {
+  const response = await http.get<{ data: { limited: boolean; regions: Array<{ id: number; name: string }> } }>('/api/turf');
+  return response.data.data;
+}

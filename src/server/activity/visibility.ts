@@ -4,6 +4,7 @@ import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { hiddenPeopleCondition } from '../reports/people.js';
 import { canRead } from '../reports/scope.js';
+import { hasRowRules } from '../records/resource.js';
 
 /**
  * Which revisions (`revisions` rows, aliased `alias`) a person may see, for the history (GET /api/revisions) and the
@@ -25,8 +26,7 @@ export function revisionVisibility(ctx: AppContext, user: AuthUser, alias = 'r',
   for (const def of ctx.resources.all()) {
     if (!canRead(user, def)) continue;
     const allowed = def.categoryColumn ? permittedCategories(user, def.permission ?? def.type, 'read') : 'all';
-    const extra = def as typeof def & { scope?: unknown; ownerColumn?: unknown; rowFilter?: unknown };
-    const ruled = Boolean(extra.scope || extra.ownerColumn || extra.rowFilter);
+    const ruled = hasRowRules(def, user);
     if (allowed === 'all' && !ruled) {
       plain.push(def.type);
       continue;

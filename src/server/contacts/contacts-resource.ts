@@ -1,8 +1,12 @@
 import type { ResourceDefinition } from '../records/resource.js';
 import { builtinType } from '../schemas/builtin-types.js';
 import { pivot, schemaBacked, taggables } from '../schemas/schema-backed.js';
+import { turfRowFilter } from '../regions/turf.js';
 
-/** People met on sites and at contractors (fields: schemas/contact.json). `status` is a contact status slug (prospect, interested, ...). */
+/**
+ * People met on sites and at contractors (fields: schemas/contact.json). `status` is a contact status slug (prospect,
+ * interested, ...). A person limited to a turf (`site:read:turf`) reads the contacts of their turf's sites and contractors.
+ */
 export const contactsResource: ResourceDefinition = schemaBacked(
   builtinType('contact', {
     table: 'contacts',
@@ -17,6 +21,7 @@ export const contactsResource: ResourceDefinition = schemaBacked(
     softDelete: true,
     optionLabel: `first_name || ' ' || last_name`,
     optionColumns: ['email', 'status'],
+    rowFilter: turfRowFilter('contact'),
     hooks: {
       beforeWrite(values) {
         if (values.status === null) values.status = 'prospect';

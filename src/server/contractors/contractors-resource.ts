@@ -1,10 +1,12 @@
 import type { ResourceDefinition } from '../records/resource.js';
 import { builtinType } from '../schemas/builtin-types.js';
 import { pivot, schemaBacked, taggables } from '../schemas/schema-backed.js';
+import { turfRowFilter } from '../regions/turf.js';
 
 /**
  * Contractors (fields: schemas/contractor.json). `type` (general, non-union, none, union: the contractor types
- * list) is the permission category: `contractor:read:union` reads union contractors only.
+ * list) is the permission category: `contractor:read:union` reads union contractors only. A person limited to a
+ * turf (`site:read:turf`) reads the contractors of their turf's sites.
  */
 export const contractorsResource: ResourceDefinition = schemaBacked(
   builtinType('contractor', {
@@ -20,6 +22,7 @@ export const contractorsResource: ResourceDefinition = schemaBacked(
     softDelete: true,
     categoryColumn: 'type',
     optionColumns: ['type'],
+    rowFilter: turfRowFilter('contractor'),
   }),
   { attachments: true },
 );

@@ -17,6 +17,7 @@ import * as userPreferences from './migrations/015_user_preferences.js';
 import * as visits from './migrations/016_visits.js';
 import * as importRowHashes from './migrations/017_import_row_hashes.js';
 import * as bulkEdits from './migrations/018_bulk_edits.js';
+import * as turf from './migrations/019_turf.js';
 import * as writeCounters from './migrations/020_write_counters.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '016_visits': visits,
   '017_import_row_hashes': importRowHashes,
   '018_bulk_edits': bulkEdits,
+  '019_turf': turf,
   '020_write_counters': writeCounters,
 };
 

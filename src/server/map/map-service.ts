@@ -3,7 +3,7 @@ import { can, canOnEntity, permittedCategories } from '../../common/permissions.
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden, HttpError } from '../http/errors.js';
-import type { FieldSpec } from '../records/resource.js';
+import { hasRowRules, type FieldSpec } from '../records/resource.js';
 import type { MarkerItem } from '../../common/map-types.js';
 import { contractorsDefinition, sitesDefinition } from './definitions.js';
 import { canonicalFilters, contractorFilterConditions, parseMapFilters, siteFilterConditions, type MapFilters } from './filters.js';
@@ -194,7 +194,7 @@ export class MapService {
     const allowed = permittedCategories(user, def.permission ?? def.type, 'read');
     const categories = allowed === 'all' ? 'all' : JSON.stringify([...allowed].sort());
     // Row rules beyond categories (an owner column, a per-person rule) make the index one person's own.
-    return def.ownerColumn || def.rowFilter ? `${categories}|user:${user.id}` : categories;
+    return hasRowRules(def, user) ? `${categories}|user:${user.id}` : categories;
   }
 
   /** Contractor categories the person may read ('all' or a list): filters on contractors see only these. */

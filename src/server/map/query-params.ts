@@ -1,3 +1,4 @@
+import { GEOMETRY_TYPES } from '../regions/regions-resource.js';
 import { ValidationError } from '../http/errors.js';
 import { MEASURES, type Measure } from './region-colors.js';
 
@@ -23,8 +24,8 @@ export function parseMeasure(value: unknown): Measure | null {
 
 export function parseGeometryTypes(value: unknown): string[] {
   const list = truthyList(value);
-  const bad = list.filter((t) => !['state', 'county', 'postal-code'].includes(t));
-  if (bad.length) throw new ValidationError({ geometry_type: ['The geometry type must be state, county or postal-code.'] });
+  const bad = list.filter((t) => !(GEOMETRY_TYPES as readonly string[]).includes(t));
+  if (bad.length) throw new ValidationError({ geometry_type: [`The geometry type must be one of: ${GEOMETRY_TYPES.join(', ')}.`] });
   return list;
 }
 

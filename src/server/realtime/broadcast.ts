@@ -20,7 +20,7 @@ const MODEL_EVENTS: Record<RecordAction, string[]> = {
 async function channelsOf(ctx: AppContext, event: RecordEvent): Promise<string[]> {
   const def = event.resource;
   const owner = def.ownerColumn ? event.record[def.ownerColumn] : null;
-  const readers = def.ownerColumn ? (owner ? [userChannel(owner)] : []) : await roleChannels(ctx.db, def, event.record);
+  const readers = def.ownerColumn ? (owner ? [userChannel(owner)] : []) : await roleChannels(ctx.db, ctx.records, def, event.record);
   const extra = event.id === null ? (event.user ? [userChannel(event.user.id)] : []) : (def.channels?.(event.record) ?? []);
   return [...new Set([...readers, ...extra])];
 }

@@ -132,7 +132,7 @@ export class RecordService {
     const searched = Boolean(query.search && def.search?.length);
     const { total, estimated, rows } = await readPage(this.db, def.table, base, sort, { page: query.page, perPage: query.perPage, onePass: searched, estimateTotal: query.estimateTotal });
     const perPage = query.perPage === -1 ? Math.max(total, 1) : query.perPage;
-    const data = await this.present(def, rows, fields);
+    const data = await this.presentFor(user, def, rows, fields);
     const from = rows.length ? (query.perPage === -1 ? 1 : (query.page - 1) * perPage + 1) : null;
     return {
       data,
@@ -181,8 +181,15 @@ export class RecordService {
   async show(user: AuthUser | null, def: ResourceDefinition, id: number, options: { withTrashed?: boolean } = {}) {
     this.authorize(user, def, 'read');
     const row = await this.findVisible(this.db, def, user, id, options.withTrashed ? 'with' : 'without');
-    const [record] = await this.present(def, [row], await this.fields(def));
+    const [record] = await this.presentFor(user, def, [row], await this.fields(def));
     return record;
+  }
+
+  /** Records as `user` reads them: presented, then what the type keeps from this reader taken out (hooks.presentFor). */
+  private async presentFor(user: AuthUser | null, def: ResourceDefinition, rows: Record<string, any>[], fields: Record<string, FieldSpec>) {
+    const records = await this.present(def, rows, fields);
+    if (user) await def.hooks?.presentFor?.(records, user, this);
+    return records;
   }
 
   private async findVisible(db: Kysely<any>, def: ResourceDefinition, user: AuthUser | null, id: number, trashed: 'without' | 'with' | 'only', lock = false) {

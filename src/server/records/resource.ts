@@ -117,9 +117,22 @@ export interface ResourceDefinition {
     afterWriteMany?(writes: Array<{ record: Record<string, any>; ctx: WriteContext & { action: 'create' | 'update' } }>, trx: Transaction<any>): Promise<void> | void;
     /** Add computed keys to rows on their way out (one query for the whole page). */
     present?(rows: Record<string, any>[], db: Kysely<any>): Promise<void> | void;
+    /**
+     * Take out of presented records what this reader may not read (parts naming other records: a visit's head count
+     * rows of contractors they may not read). Lists, shows and exports call it with the person reading.
+     */
+    presentFor?(records: Record<string, any>[], user: AuthUser, service: RecordService): Promise<void> | void;
     /** After commit (and after the realtime event): caches, indexes, files, follow-up events. Errors are logged, not thrown. */
     afterCommit?(record: Record<string, any>, ctx: { action: 'create' | 'update' | 'delete' | 'restore'; user: AuthUser | null; records: RecordService }): Promise<void> | void;
   };
   /** Extra realtime channels for a record beyond the role channels of those who may read it. */
   channels?(record: Record<string, any>): string[];
+}
+
+/**
+ * Does this person's reading of `def` take more than soft delete and category (a scope, an owner column, a row rule
+ * that applies to them, such as a turf)? Then only the record service's own query (`visibleRows`) says which rows.
+ */
+export function hasRowRules(def: ResourceDefinition, user: AuthUser): boolean {
+  return Boolean(def.scope || def.ownerColumn || def.rowFilter?.(user));
 }

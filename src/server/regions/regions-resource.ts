@@ -2,18 +2,18 @@ import type { Transaction } from 'kysely';
 import { ValidationError } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { registerBuiltinTypes } from '../schemas/builtin-types.js';
-import { ref, schemaBacked } from '../schemas/schema-backed.js';
+import { pivot, ref, schemaBacked } from '../schemas/schema-backed.js';
 import { assignRegionSites } from './assign.js';
 import { bboxOf, GeometryError, parseAreaGeometry } from './geometry.js';
 
-export const GEOMETRY_TYPES = ['state', 'county', 'postal-code'] as const;
+export const GEOMETRY_TYPES = ['state', 'county', 'postal-code', 'drawn'] as const;
 
 /** Transactions whose region write changed the shape (so its sites are placed again after the write). */
 const reshaped = new WeakSet<Transaction<any>>();
 
 /**
- * Regions (SPEC 7: regions (r) plus POST /colors): a named shape of geometry type state, county or
- * postal-code, with a colour. The shape (`geometry`, GeoJSON Polygon or MultiPolygon in WGS 84) is written
+ * Regions (SPEC 7: regions (r) plus POST /colors): a named shape of geometry type state, county, postal-code or
+ * drawn (on the map), with a colour, assigned to a team and to people (their turf, docs/security.md). The shape (`geometry`, GeoJSON Polygon or MultiPolygon in WGS 84) is written
  * through this resource but never sent in lists (it can be megabytes): read it from /api/map/regions/{id} or
  * /api/map/regions-geojson. Its bounding box columns are derived from it, and the sites inside it are worked
  * out again whenever it is created, reshaped or restored. Site counts are not part of the record: they depend on
@@ -32,6 +32,9 @@ export const regionsResource: ResourceDefinition = schemaBacked({
     color: { kind: 'color' },
     geometry: { kind: 'json', max: 20_000_000, filterable: false, sortable: false },
     team_id: ref('teams', 'team'),
+    // Turf: the people this region is assigned to (its team's members have it too); kept in region_users, whose
+    // foreign key answers for an id of no user.
+    user_ids: { kind: 'integer[]', label: 'people', ...pivot('region_users', 'region_id', 'user_id') },
   },
   readOnly: ['min_lat', 'min_lng', 'max_lat', 'max_lng'],
   hidden: ['geometry'],

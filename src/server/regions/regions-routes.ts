@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import { z } from 'zod';
 import type { AppContext, FeaturePlugin } from '../app-context.js';
 import { ValidationError } from '../http/errors.js';
@@ -6,6 +7,9 @@ import { parseBody } from '../http/parse-body.js';
 import { loadUsShapes } from './census.js';
 import { geometryOptions, type GeometryQuery } from './geometry-options.js';
 import { GEOMETRY_TYPES } from './regions-resource.js';
+import { GeometryError, parseAreaGeometry } from './geometry.js';
+import { sitesInside, turfRegionIds } from './turf.js';
+import { limitedToTurf } from '../../common/permissions.js';
 import { regionsDefinition, storeShapes, type Shape } from './store.js';
 import { parseGeoJsonUpload, UploadError } from './upload.js';
 import { stateCode } from './us-atlas.js';
@@ -105,6 +109,36 @@ export const regionRoutes: FeaturePlugin = async (app, options) => {
       data: { created: result.created, updated: result.updated, sites_assigned: result.assigned, region_ids: result.ids },
       message: `${shapes.length} ${shapes.length === 1 ? 'shape' : 'shapes'} uploaded.`,
     });
+  });
+
+  /**
+   * POST /api/regions/preview {geometry}: `{data: {sites}}`, how many of the sites the person may read lie inside a
+   * shape not saved yet (drawing a turf on the map shows it before the region is saved).
+   */
+  app.post('/api/regions/preview', { config: { permission: { resource: 'regions', action: 'create' } } }, async (request) => {
+    ctx.records.authorize(request.user, regionsDefinition(ctx), 'create');
+    const body = parseBody(z.object({ geometry: z.unknown() }).strict(), request.body);
+    let geometry;
+    try {
+      const raw = body.geometry && typeof body.geometry === 'object' && (body.geometry as any).type === 'Feature' ? (body.geometry as any).geometry : body.geometry;
+      geometry = parseAreaGeometry(raw);
+    } catch (error) {
+      if (error instanceof GeometryError) throw new ValidationError({ geometry: [error.message] });
+      throw error;
+    }
+    const sites = ctx.resources.get('sites');
+    const count = sites && request.user ? await sitesInside(ctx.records, sites, request.user, geometry) : 0;
+    return { data: { sites: count } };
+  });
+
+  /**
+   * GET /api/turf: `{data: {limited, regions: [{id, name}]}}`, the signed-in person's turf (the regions assigned to
+   * them or their team) and whether their reading of sites is limited to it (`site:read:turf`).
+   */
+  app.get('/api/turf', { config: { permission: 'signed-in' } }, async (request) => {
+    const user = request.user!;
+    const regions = await ctx.db.selectFrom('regions').select(['id', 'name']).where(sql<boolean>`id in (${turfRegionIds(user)})`).orderBy('name').execute();
+    return { data: { limited: limitedToTurf(user), regions } };
   });
 
   /** GET /api/options/geometries?type=state|county|postal-code&q=text&state=06: `{data: [{id, name, geometry_type, code}]}` to pick a region shape. */

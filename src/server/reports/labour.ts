@@ -3,7 +3,7 @@ import { permittedCategories } from '../../common/permissions.js';
 import type { Labour } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import type { ResourceDefinition } from '../records/resource.js';
+import { hasRowRules, type ResourceDefinition } from '../records/resource.js';
 import { canRead, resourceDef, visibleCondition } from './scope.js';
 
 /**
@@ -51,10 +51,10 @@ export function contractorLabour(ctx: AppContext, user: AuthUser): RawBuilder<un
  * `union` / `nonUnion`: whether the person may read contractors of that type (a fact they may not read is not used).
  */
 export function storedLabourFacts(ctx: AppContext, user: AuthUser): { union: boolean; nonUnion: boolean } | null {
-  const def = resourceDef(ctx, 'contractors') as ResourceDefinition & { scope?: unknown; ownerColumn?: unknown; rowFilter?: unknown };
+  const def = resourceDef(ctx, 'contractors');
   // The stored facts count the rows of `contractors` that are not soft-deleted, by their `type`.
   if (def.table !== 'contractors' || !def.softDelete || def.categoryColumn !== 'type') return null;
-  if (def.scope || def.ownerColumn || def.rowFilter) return null;
+  if (hasRowRules(def, user)) return null;
   if (!canRead(user, def)) return { union: false, nonUnion: false };
   const allowed = permittedCategories(user, def.permission ?? def.type, 'read');
   return { union: allowed === 'all' || allowed.includes('union'), nonUnion: allowed === 'all' || allowed.includes('non-union') };

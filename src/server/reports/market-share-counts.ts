@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { permittedCategories } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import type { ResourceDefinition } from '../records/resource.js';
+import { hasRowRules, type ResourceDefinition } from '../records/resource.js';
 import type { Labour } from '../../common/report-types.js';
 import { storedLabourFacts } from './labour.js';
 import { canRead, resourceDef } from './scope.js';
@@ -22,9 +22,9 @@ const FILTERS = ['from', 'to', 'region_id', 'team_id', 'user_id', 'trade_id', 'b
 export function answeredByCounts(ctx: AppContext, user: AuthUser, params: { group_by: string } & Partial<Record<(typeof FILTERS)[number], unknown>>): boolean {
   if (params.group_by !== 'region' && params.group_by !== 'trade') return false;
   if (FILTERS.some((name) => params[name] !== undefined && !(Array.isArray(params[name]) && params[name].length === 0))) return false;
-  const sites = resourceDef(ctx, 'sites') as ResourceDefinition & { scope?: unknown; ownerColumn?: unknown; rowFilter?: unknown };
+  const sites = resourceDef(ctx, 'sites');
   // The counts are of the rows of `sites` that are not soft-deleted.
-  if (sites.table !== 'sites' || !sites.softDelete || sites.scope || sites.ownerColumn || sites.rowFilter) return false;
+  if (sites.table !== 'sites' || !sites.softDelete || hasRowRules(sites, user)) return false;
   if (!canRead(user, sites) || permittedCategories(user, sites.permission ?? sites.type, 'read') !== 'all') return false;
   const labour = storedLabourFacts(ctx, user);
   return labour !== null && labour.union && labour.nonUnion;

@@ -6,7 +6,7 @@ import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { fieldError, forbidden } from '../http/errors.js';
 import { parseBody } from '../http/parse-body.js';
-import type { ResourceDefinition } from '../records/resource.js';
+import { hasRowRules, type ResourceDefinition } from '../records/resource.js';
 
 /**
  * What the dashboard, the activity feed and the reports share: which rows of a record type a person may read
@@ -53,8 +53,7 @@ export function visibleCondition(ctx: AppContext, name: string, user: AuthUser, 
   if (!canRead(user, def)) return sql<boolean>`false`;
   // Resources with rules beyond soft delete and category (a scope, an owner column, a row filter such as "tasks on
   // records you may read"): the record service's own query, as a semi-join, so the rule lives in one place.
-  const extra = def as ResourceDefinition & { scope?: unknown; ownerColumn?: unknown; rowFilter?: unknown };
-  if (extra.scope || extra.ownerColumn || extra.rowFilter) {
+  if (hasRowRules(def, user)) {
     return sql<boolean>`${sql.ref(`${alias}.id`)} in (${ctx.records.visibleRows(ctx.db, def, user).select('t.id')})`;
   }
   const parts: RawBuilder<boolean>[] = [];

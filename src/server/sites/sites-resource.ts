@@ -5,6 +5,7 @@ import type { ResourceDefinition } from '../records/resource.js';
 import { builtinType } from '../schemas/builtin-types.js';
 import { pivot, schemaBacked, taggables } from '../schemas/schema-backed.js';
 import { assignSiteRegions, assignSites } from '../regions/assign.js';
+import { assertSitesInTurf, turfRowFilter } from '../regions/turf.js';
 
 const siteContractors = z.array(
   z.object({ contractor_id: z.coerce.number().int().positive(), trade_id: z.coerce.number().int().positive().nullable().optional() }).strict(),
@@ -15,7 +16,8 @@ const siteContractors = z.array(
  * Job sites (fields: schemas/site.json). `type` is a site type slug and the permission category
  * (`site:read:union` reads union sites only). `contractors` (the general contractor aside) are
  * [{contractor_id, trade_id}], kept in site_contractors; `contractor_ids` lists them for filters
- * (filter[contractor_ids]=5: sites where contractor 5 works).
+ * (filter[contractor_ids]=5: sites where contractor 5 works). A person limited to a turf (`site:read:turf`) reads the
+ * sites inside it.
  */
 export const sitesResource: ResourceDefinition = schemaBacked(
   builtinType('site', {
@@ -37,6 +39,7 @@ export const sitesResource: ResourceDefinition = schemaBacked(
     softDelete: true,
     categoryColumn: 'type',
     optionColumns: ['type', 'city'],
+    rowFilter: turfRowFilter('site'),
     hooks: {
       async beforeWrite(values, { trx }) {
         if (values.source === null) values.source = 'manual';
@@ -53,18 +56,20 @@ export const sitesResource: ResourceDefinition = schemaBacked(
         }
         return values;
       },
-      async afterWrite(record, { trx, action, values }) {
+      async afterWrite(record, { trx, action, values, user }) {
         if ((action === 'create' || action === 'update') && values && 'contractors' in values) await replaceContractors(trx, [{ id: record.id, contractors: values.contractors }]);
         // A site belongs to the regions containing it, worked out in the same transaction as the save.
         if (action === 'create' || (action === 'update' && values && ('latitude' in values || 'longitude' in values))) {
           await assignSiteRegions(trx, record.id, record.latitude, record.longitude);
         }
+        if (action === 'create' || action === 'update') await assertSitesInTurf(trx, user, [record.id]);
       },
       async afterWriteMany(writes, trx) {
         const withContractors = writes.filter((w) => w.ctx.values && 'contractors' in w.ctx.values);
         if (withContractors.length) await replaceContractors(trx, withContractors.map((w) => ({ id: w.record.id, contractors: w.ctx.values!.contractors })));
         const moved = writes.filter((w) => w.ctx.action === 'create' || (w.ctx.values && ('latitude' in w.ctx.values || 'longitude' in w.ctx.values)));
         if (moved.length) await assignSites(trx, moved.map((w) => w.record.id));
+        await assertSitesInTurf(trx, writes[0]?.ctx.user ?? null, writes.map((w) => w.record.id));
       },
       async present(records, db) {
         const ids = records.map((r) => r.id);

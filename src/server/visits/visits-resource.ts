@@ -1,12 +1,13 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { permittedCategories } from '../../common/permissions.js';
+import { canOnEntity, permittedCategories } from '../../common/permissions.js';
 import { HEAD_COUNT_NUMBERS, type HeadCountRow } from '../../common/head-count.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { ValidationError } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
-import { builtinType } from '../schemas/builtin-types.js';
+import { builtinDefinition, builtinType } from '../schemas/builtin-types.js';
 import { pivot, schemaBacked } from '../schemas/schema-backed.js';
 import { assertOwnerReadable } from '../work/owners.js';
+import { turfCondition } from '../regions/turf.js';
 
 /** A visit's name where records are named (pickers, history, the feed): the day of the visit, as people write it. */
 const LABEL = `'Visit on ' || to_char(visited_at at time zone 'UTC', 'Mon FMDD, YYYY')`;
@@ -52,6 +53,16 @@ export const visitsResource: ResourceDefinition = schemaBacked(
           record.title = `Visit on ${dayOf(record.visited_at)}`;
         }
       },
+      // A head count row names a contractor and what was counted there: only rows of contractors the reader may read.
+      async presentFor(records, user, service) {
+        const named = [...new Set(records.flatMap((r) => (r.head_counts ?? []).map((row: HeadCountRow) => row.contractor_id)))];
+        if (!named.length) return;
+        const contractors = builtinDefinition('contractor');
+        const readable = contractors && canOnEntity(user, contractors.permission ?? contractors.type, 'read')
+          ? new Set((await service.visibleRows(service.db, contractors, user).select('t.id').where('t.id', 'in', named).execute()).map((row) => row.id))
+          : new Set<number>();
+        for (const record of records) record.head_counts = (record.head_counts ?? []).filter((row: HeadCountRow) => readable.has(row.contractor_id));
+      },
     },
   }),
 );
@@ -62,12 +73,14 @@ function dayOf(value: unknown) {
   return Number.isNaN(at.getTime()) ? '' : at.toLocaleDateString('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' });
 }
 
-/** Visits are read with their site: a person limited to some site categories reads the visits of those sites. */
+/** Visits are read with their site: a person limited to some site categories, or to a turf, reads the visits of those sites. */
 function visitsOfReadableSites(user: AuthUser) {
   const allowed = permittedCategories(user, 'site', 'read');
-  if (allowed === 'all') return undefined;
+  const turf = turfCondition(user, 'site', sql.ref('t.site_id'));
+  if (allowed === 'all') return turf;
   if (!allowed.length) return sql<boolean>`false`;
-  return sql<boolean>`exists (select 1 from sites vs where vs.id = t.site_id and vs.type in (${sql.join(allowed)}))`;
+  const byCategory = sql<boolean>`exists (select 1 from sites vs where vs.id = t.site_id and vs.type in (${sql.join(allowed)}))`;
+  return turf ? sql<boolean>`(${byCategory} and ${turf})` : byCategory;
 }
 
 /** The contractors and trades a head count names must exist (422 on `head_counts` otherwise). */

@@ -1,0 +1,107 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { AuthUser } from '../auth/auth-user.js';
+import { ValidationError } from '../http/errors.js';
+import type { RecordService } from '../records/record-service.js';
+import type { ResourceDefinition } from '../records/resource.js';
+import { bboxOf, pointInGeometry, type AreaGeometry } from './geometry.js';
+import { limitedToTurf, type PermissionSubject } from '../../common/permissions.js';
+
+/** Who a turf rule is for: the person's id and teams (AuthUser has both). */
+export type TurfSubject = PermissionSubject & { id: number };
+
+/** The record types a turf limits, besides what hangs off them by owner (notes, tasks, documents) or site (visits). */
+export const TURF_TYPES = ['site', 'contractor', 'contact'] as const;
+export type TurfType = (typeof TURF_TYPES)[number];
+
+const teamsOf = (user: TurfSubject) => [...new Set([...(user.team_ids ?? []), ...(user.team_id ? [user.team_id] : [])])];
+
+/** The ids of the person's turf: live regions assigned to them (region_users) or to one of their teams. */
+export function turfRegionIds(user: TurfSubject): RawBuilder<number> {
+  const teams = teamsOf(user);
+  const byTeam = teams.length ? sql`r.team_id in (${sql.join(teams)}) or ` : sql``;
+  return sql<number>`select r.id from regions r where r.deleted_at is null and (${byTeam}exists (select 1 from region_users ru where ru.region_id = r.id and ru.user_id = ${user.id}))`;
+}
+
+/** The ids of the live sites inside the turf: their region assignment (site_regions, worked out when a site is saved). */
+export function turfSiteIds(user: TurfSubject): RawBuilder<number> {
+  return sql<number>`select sr.site_id from site_regions sr where sr.region_id in (${turfRegionIds(user)})`;
+}
+
+/** Contractors working on a site of the turf (as general contractor or on its contractor list). */
+export function turfContractorIds(user: TurfSubject): RawBuilder<number> {
+  const sites = turfSiteIds(user);
+  return sql<number>`select sc.contractor_id from site_contractors sc where sc.site_id in (${sites})
+    union select ts.general_contractor_id from sites ts where ts.id in (${sites}) and ts.general_contractor_id is not null`;
+}
+
+/** Contacts met on a site of the turf or at one of its contractors. */
+export function turfContactIds(user: TurfSubject): RawBuilder<number> {
+  const contractors = turfContractorIds(user);
+  return sql<number>`select sx.contact_id from site_contacts sx where sx.site_id in (${turfSiteIds(user)})
+    union select cc.contact_id from contractor_contacts cc where cc.contractor_id in (${contractors})
+    union select tc.id from contacts tc where tc.contractor_id in (${contractors})`;
+}
+
+const IDS: Record<TurfType, (user: TurfSubject) => RawBuilder<number>> = { site: turfSiteIds, contractor: turfContractorIds, contact: turfContactIds };
+
+/**
+ * The turf rule of a record of `type` whose id is `id` (a column reference): `undefined` when the person's reading is
+ * not limited to a turf (or the type is not one a turf limits), so callers add no condition at all.
+ */
+export function turfCondition(user: TurfSubject, type: string, id: RawBuilder<unknown> | ReturnType<typeof sql.ref>): RawBuilder<boolean> | undefined {
+  if (!limitedToTurf(user) || !(TURF_TYPES as readonly string[]).includes(type)) return undefined;
+  return sql<boolean>`${id} in (${IDS[type as TurfType](user)})`;
+}
+
+/** A resource's row rule (`rowFilter`) for a turf type: its rows (`t`) inside the person's turf. */
+export const turfRowFilter = (type: TurfType) => (user: TurfSubject) => turfCondition(user, type, sql.ref('t.id'));
+
+/**
+ * A person limited to a turf may not place a site outside it: called after the site's regions are worked out, in the
+ * transaction that saves it, so the save is undone (422 on the coordinates) when a site lands outside.
+ */
+export async function assertSitesInTurf(trx: Kysely<any>, user: TurfSubject | null, siteIds: number[]) {
+  if (!user || !siteIds.length || !limitedToTurf(user)) return;
+  const inside = await trx
+    .selectFrom('sites as t')
+    .select('t.id')
+    .where('t.id', 'in', siteIds)
+    .where(turfCondition(user, 'site', sql.ref('t.id'))!)
+    .execute();
+  const outside = siteIds.filter((id) => !inside.some((row) => row.id === id));
+  if (!outside.length) return;
+  const message = 'This place is outside your turf: you may only add or move sites inside the regions assigned to you or your team.';
+  throw new ValidationError({ latitude: [message], longitude: [message] }, siteIds.length > 1 ? `${outside.length} of the sites are outside your turf.` : message);
+}
+
+/**
+ * How many of the sites the person may read lie inside `geometry` (a shape being drawn, before it is saved as a
+ * region): the box narrows the candidates in SQL, point-in-polygon decides, as when a region's sites are placed.
+ */
+export async function sitesInside(records: RecordService, sites: ResourceDefinition, user: AuthUser, geometry: AreaGeometry): Promise<number> {
+  const [minLng, minLat, maxLng, maxLat] = bboxOf(geometry);
+  const { rows } = await sql<{ packed: string | null }>`select string_agg(t.latitude::text || ',' || t.longitude::text, ';') as packed from (${records
+    .visibleRows(records.db, sites, user)
+    .select(['t.latitude', 't.longitude'])
+    .where('t.latitude', '>=', minLat)
+    .where('t.latitude', '<=', maxLat)
+    .where('t.longitude', '>=', minLng)
+    .where('t.longitude', '<=', maxLng)}) t`.execute(records.db);
+  return countInside(rows[0]?.packed ?? '', geometry);
+}
+
+/** Points packed as "lat,lng;lat,lng" inside the shape (the sites' coordinates in one string: one row from SQL). */
+export function countInside(packed: string, geometry: AreaGeometry): number {
+  const [minLng, minLat, maxLng, maxLat] = bboxOf(geometry);
+  let inside = 0;
+  for (const point of packed.split(';')) {
+    if (!point) continue;
+    const comma = point.indexOf(',');
+    const lat = Number(point.slice(0, comma));
+    const lng = Number(point.slice(comma + 1));
+    // The box first: most points of a large area fall outside it, and the test of a 1,000-corner ring is not cheap.
+    if (lat < minLat || lat > maxLat || lng < minLng || lng > maxLng) continue;
+    if (pointInGeometry(lng, lat, geometry)) inside++;
+  }
+  return inside;
+}

@@ -1,0 +1,250 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScope } from '../../src/server/assistant/tools/scope.js';
+import { runTool } from '../../src/server/assistant/tools/index.js';
+import { mapServiceFor } from '../../src/server/map/map-service.js';
+import { recordEvents } from '../support/assistant.js';
+import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
+
+/**
+ * Turf (docs/security.md): a person with `site:read:turf` (and not `site:read`) reads only the sites inside the regions
+ * assigned to them or their team, and with them only those sites' contractors, contacts, notes, tasks and visits, in
+ * every read path the permission matrix covers. One table: each path, what it returns for the inside records and that
+ * the outside ones are absent.
+ */
+let t: TestApp;
+let admin: TestClient;
+let organizer: TestClient;
+let teammate: TestClient;
+const ids: Record<string, number> = {};
+const users: Record<string, Record<string, any>> = {};
+
+/** A square of `size` degrees around a point, as a GeoJSON polygon. */
+const square = (lat: number, lng: number, size = 0.2) => ({
+  type: 'Polygon',
+  coordinates: [[[lng - size, lat - size], [lng + size, lat - size], [lng + size, lat + size], [lng - size, lat + size], [lng - size, lat - size]]],
+});
+// Spokane (inside the turf) and Yakima (outside): no other test uses them.
+const INSIDE = { lat: 47.66, lng: -117.42 };
+const OUTSIDE = { lat: 46.6, lng: -120.5 };
+
+async function created(resource: string, values: Record<string, unknown>, client = admin) {
+  const res = await client.post(`/api/${resource}`, values);
+  expect(res.status, `${resource}: ${JSON.stringify(res.body)}`).toBe(201);
+  return res.body.data as Record<string, any>;
+}
+
+const ORGANIZER = ['site:read:turf', 'site:create', 'site:update', 'contractor:read', 'contact:read', 'note:read', 'note:create', 'task:read', 'visit:read', 'map:read', 'report:read', 'export:create', 'revision:read', 'region:read',
+  // The test's administrator is incognito: the organizer sees their actions in the feed with this.
+  'revision:read:incognito'];
+
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await t.admin();
+  const role = await created('roles', { slug: 'turf-organizer', name: 'Turf organizer', permissions: ORGANIZER });
+  ids.role = role.id;
+  ids.team = (await created('teams', { name: 'Spokane crew' })).id;
+  users.organizer = await t.createUser({ role: 'turf-organizer', first_name: 'Tess', email: 'turf-organizer@example.com' });
+  users.teammate = await t.createUser({ role: 'turf-organizer', first_name: 'Tomas', email: 'turf-teammate@example.com', team_ids: [ids.team] });
+  users.stranger = await t.createUser({ role: 'turf-organizer', first_name: 'Sol', email: 'turf-stranger@example.com' });
+  organizer = await t.signIn(users.organizer.email);
+  teammate = await t.signIn(users.teammate.email);
+  // The inside region is assigned to the organizer by name and to the teammate through their team.
+  ids.inRegion = (await created('regions', { name: 'Spokane turf', geometry_type: 'drawn', geometry: square(INSIDE.lat, INSIDE.lng), user_ids: [users.organizer.id], team_id: ids.team })).id;
+  ids.outRegion = (await created('regions', { name: 'Yakima turf', geometry_type: 'drawn', geometry: square(OUTSIDE.lat, OUTSIDE.lng) })).id;
+
+  for (const [side, at] of [['in', INSIDE], ['out', OUTSIDE]] as const) {
+    const contractor = await created('contractors', { name: `Turf ${side} Builders`, type: 'union' });
+    const site = await created('sites', { name: `Turf ${side} Tower`, type: 'union', latitude: at.lat, longitude: at.lng, contractors: [{ contractor_id: contractor.id }] });
+    const contact = await created('contacts', { first_name: 'Turf', last_name: `${side}side`, site_ids: [site.id] });
+    const note = await created('notes', { body: `Turf ${side} note`, notable_type: 'site', notable_id: site.id });
+    const task = await created('tasks', { title: `Turf ${side} task`, type: 'call', taskable_type: 'site', taskable_id: site.id });
+    const visit = await created('visits', { site_id: site.id, visited_at: '2026-05-01T15:00:00Z', head_counts: [{ contractor_id: contractor.id, workers: 7, union_workers: 7 }] });
+    Object.assign(ids, { [`${side}Contractor`]: contractor.id, [`${side}Site`]: site.id, [`${side}Contact`]: contact.id, [`${side}Note`]: note.id, [`${side}Task`]: task.id, [`${side}Visit`]: visit.id });
+  }
+  mapServiceFor(t.ctx).invalidate();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** One read path: the ids (or names) it shows the person, to compare inside against outside. */
+interface Path {
+  name: string;
+  seen(client: TestClient, email: string): Promise<Array<number | string>>;
+  inside: () => Array<number | string>;
+  outside: () => Array<number | string>;
+}
+
+const listIds = (resource: string, query = '') => async (client: TestClient) => {
+  const res = await client.get(`/api/${resource}?per_page=100${query}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data.map((r: any) => r.id);
+};
+const optionIds = (resource: string) => async (client: TestClient) => {
+  const res = await client.get(`/api/options/${resource}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data.map((r: any) => r.id);
+};
+const tool = (name: string, args: Record<string, unknown>) => async (_client: TestClient, email: string) => {
+  const scope = await createScope(t.ctx, await t.authUser(email));
+  const result = await runTool(name, args, scope);
+  expect(result.error, JSON.stringify(result.data)).toBeUndefined();
+  return name === 'count_records' ? [`count ${(result.data as any).total ?? (result.data as any).count}`] : result.records.map((r: any) => r.id);
+};
+
+const both = (key: string) => ({ inside: () => [ids[`in${key}`]], outside: () => [ids[`out${key}`]] });
+
+const PATHS: Path[] = [
+  { name: 'list sites', seen: listIds('sites'), ...both('Site') },
+  { name: 'search sites', seen: listIds('sites', '&search=Turf'), ...both('Site') },
+  { name: 'list contractors', seen: listIds('contractors'), ...both('Contractor') },
+  { name: 'list contacts', seen: listIds('contacts'), ...both('Contact') },
+  { name: 'list notes', seen: listIds('notes'), ...both('Note') },
+  { name: 'list tasks', seen: listIds('tasks'), ...both('Task') },
+  { name: 'list visits', seen: listIds('visits'), ...both('Visit') },
+  { name: 'options of sites', seen: optionIds('sites'), ...both('Site') },
+  { name: 'options of contractors', seen: optionIds('contractors'), ...both('Contractor') },
+  { name: 'options of contacts', seen: optionIds('contacts'), ...both('Contact') },
+  {
+    name: 'map markers',
+    seen: async (client) => {
+      const res = await client.get('/api/map/markers?bbox=-180,-90,180,90&zoom=17&layers=sites');
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.data.filter((d: any) => d.kind === 'site').map((d: any) => d.id);
+    },
+    ...both('Site'),
+  },
+  {
+    name: 'map search',
+    seen: async (client) => (await client.get('/api/map/search?q=Turf')).body.data.filter((d: any) => d.kind === 'site').map((d: any) => d.id),
+    ...both('Site'),
+  },
+  {
+    name: 'market share (sites counted)',
+    seen: async (client) => {
+      const res = await client.get('/api/reports/market-share?group_by=none');
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const totals = res.body.totals;
+      return [`sites ${totals.union.sites + totals.non_union.sites + totals.unknown.sites}`];
+    },
+    inside: () => ['sites 1'],
+    outside: () => ['sites 2'],
+  },
+  {
+    name: 'export of sites',
+    seen: async (client) => {
+      const res = await client.get('/api/exports/download?resource=sites&columns=name');
+      expect(res.status, String(res.body)).toBe(200);
+      return String(res.body).split('\n').slice(1).map((line) => line.replace(/"/g, '').trim()).filter(Boolean);
+    },
+    inside: () => ['Turf in Tower'],
+    outside: () => ['Turf out Tower'],
+  },
+  {
+    name: 'export of contractors',
+    seen: async (client) => String((await client.get('/api/exports/download?resource=contractors&columns=name')).body).split('\n').slice(1).map((line) => line.replace(/"/g, '').trim()).filter(Boolean),
+    inside: () => ['Turf in Builders'],
+    outside: () => ['Turf out Builders'],
+  },
+  {
+    name: 'activity feed',
+    seen: async (client) => {
+      const res = await client.get('/api/actions?per_page=100');
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.data.filter((e: any) => ['site', 'contractor', 'contact'].includes(e.type)).map((e: any) => `${e.type} ${e.record_id}`);
+    },
+    inside: () => [`site ${ids.inSite}`, `contractor ${ids.inContractor}`, `contact ${ids.inContact}`],
+    outside: () => [`site ${ids.outSite}`, `contractor ${ids.outContractor}`, `contact ${ids.outContact}`],
+  },
+  { name: 'assistant search_records (sites)', seen: tool('search_records', { type: 'site', search: 'Turf' }), ...both('Site') },
+  { name: 'assistant search_records (contacts)', seen: tool('search_records', { type: 'contact', search: 'Turf' }), ...both('Contact') },
+  { name: 'assistant count_records', seen: tool('count_records', { type: 'site', search: 'Turf' }), inside: () => ['count 1'], outside: () => ['count 2'] },
+];
+
+describe('site:read:turf: every read path shows the turf and nothing outside it', () => {
+  for (const path of PATHS) {
+    it(`${path.name}: the organizer sees the inside records, not the outside ones`, async () => {
+      const seen = await path.seen(organizer, users.organizer.email);
+      for (const value of path.inside()) expect(seen).toContain(value);
+      for (const value of path.outside()) expect(seen).not.toContain(value);
+    });
+  }
+
+  it('the turf reaches a person through their team; an administrator sees both sides', async () => {
+    const seen = await listIds('sites')(teammate);
+    expect(seen).toContain(ids.inSite);
+    expect(seen).not.toContain(ids.outSite);
+    const all = await listIds('sites', '&search=Turf')(admin);
+    expect(all).toEqual(expect.arrayContaining([ids.inSite, ids.outSite]));
+  });
+
+  it('a person of the same role with no turf sees no sites at all', async () => {
+    const stranger = await t.signIn(users.stranger.email);
+    expect(await listIds('sites')(stranger)).toEqual([]);
+    expect(await listIds('contractors')(stranger)).toEqual([]);
+  });
+
+  it('show: an outside site and its contractor, contact, note, task and visit are 404; the inside ones are read', async () => {
+    for (const [resource, key] of [['sites', 'Site'], ['contractors', 'Contractor'], ['contacts', 'Contact'], ['notes', 'Note'], ['tasks', 'Task'], ['visits', 'Visit']]) {
+      expect((await organizer.get(`/api/${resource}/${ids[`in${key}`]}`)).status, resource).toBe(200);
+      expect((await organizer.get(`/api/${resource}/${ids[`out${key}`]}`)).status, resource).toBe(404);
+    }
+  });
+
+  it('realtime: a change of an outside site reaches nobody of the turf role; an inside one reaches its people alone', async () => {
+    const events = recordEvents(t);
+    const roleChannel = `private-App.Models.Role.${ids.role}`;
+    expect((await admin.put(`/api/sites/${ids.outSite}`, { name: 'Turf out Tower' })).status).toBe(200);
+    expect((await admin.put(`/api/sites/${ids.inSite}`, { name: 'Turf in Tower' })).status).toBe(200);
+    const of = (id: number) => events.filter((e) => e.data?.type === 'site' && e.data?.id === id).flatMap((e) => e.channels);
+    expect(of(ids.outSite).length).toBeGreaterThan(0);
+    expect(of(ids.outSite)).not.toContain(roleChannel);
+    expect(of(ids.outSite)).not.toContain(`private-App.Models.User.${users.organizer.id}`);
+    expect(of(ids.inSite)).not.toContain(roleChannel);
+    expect(of(ids.inSite)).toEqual(expect.arrayContaining([`private-App.Models.User.${users.organizer.id}`, `private-App.Models.User.${users.teammate.id}`]));
+    expect(of(ids.inSite)).not.toContain(`private-App.Models.User.${users.stranger.id}`);
+  });
+});
+
+describe('site:read:turf: writes stay inside the turf', () => {
+  it('creating or moving a site outside the turf is refused with a clear message; inside is fine', async () => {
+    const outside = await organizer.post('/api/sites', { name: 'Turf stray', type: 'union', latitude: OUTSIDE.lat, longitude: OUTSIDE.lng });
+    expect(outside.status).toBe(422);
+    expect(outside.body.errors.latitude[0]).toMatch(/outside your turf/);
+    expect((await t.ctx.db.selectFrom('sites').select('id').where('name', '=', 'Turf stray').execute())).toHaveLength(0);
+    const inside = await created('sites', { name: 'Turf new', type: 'union', latitude: INSIDE.lat + 0.05, longitude: INSIDE.lng }, organizer);
+    const moved = await organizer.put(`/api/sites/${inside.id}`, { latitude: OUTSIDE.lat, longitude: OUTSIDE.lng });
+    expect(moved.status).toBe(422);
+    expect((await organizer.get(`/api/sites/${inside.id}`)).body.data.latitude).toBeCloseTo(INSIDE.lat + 0.05);
+    // An outside site cannot be written at all: it is not there for them.
+    expect((await organizer.put(`/api/sites/${ids.outSite}`, { name: 'Mine now' })).status).toBe(404);
+  });
+
+  it('a note cannot be attached to an outside site', async () => {
+    const res = await organizer.post('/api/notes', { body: 'Sneaky', notable_type: 'site', notable_id: ids.outSite });
+    expect(res.status).toBe(422);
+  });
+});
+
+describe('turf: regions assigned to people, shapes drawn on the map', () => {
+  it('a region keeps the people it is assigned to, and accepts the drawn geometry type', async () => {
+    const region = (await admin.get(`/api/regions/${ids.inRegion}`)).body.data;
+    expect(region).toMatchObject({ geometry_type: 'drawn', user_ids: [users.organizer.id], team_id: ids.team });
+    const bad = await admin.post('/api/regions', { name: 'Bad', geometry_type: 'scribble' });
+    expect(bad.status).toBe(422);
+  });
+
+  it('GET /api/turf names the turf of the person', async () => {
+    expect((await organizer.get('/api/turf')).body.data).toEqual({ limited: true, regions: [{ id: ids.inRegion, name: 'Spokane turf' }] });
+    expect((await admin.get('/api/turf')).body.data).toEqual({ limited: false, regions: [] });
+  });
+
+  it('POST /api/regions/preview counts the sites inside a shape before it is saved', async () => {
+    const res = await admin.post('/api/regions/preview', { geometry: square(INSIDE.lat, INSIDE.lng, 0.1) });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // The inside tower, and the site the organizer added 0.05° north of it.
+    expect(res.body.data).toEqual({ sites: 2 });
+    expect((await admin.post('/api/regions/preview', { geometry: { type: 'Polygon', coordinates: [[[0, 0]]] } })).status).toBe(422);
+    expect((await organizer.post('/api/regions/preview', { geometry: square(INSIDE.lat, INSIDE.lng) })).status).toBe(403);
+  });
+});

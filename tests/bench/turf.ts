@@ -1,0 +1,130 @@
+/**
+ * `npm run bench -- turf`: (1) point-in-polygon of 100,000 sites for a drawn turf of 1,000 vertices (what
+ * POST /api/regions/preview and placing the sites of a drawn region do): target under 200 ms; (2) a page of the site
+ * list as a person limited to a turf (`site:read:turf`) against the same page for a person who reads every site, p95
+ * over unique requests through the record service on the embedded database: target within 20 % of the unscoped one.
+ * The load average is printed beside every figure. BENCH_SITES=5000 makes a quick run.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { sql } from 'kysely';
+import { buildApp } from '../../src/server/app.js';
+import type { AuthUser } from '../../src/server/auth/auth-user.js';
+import { loadConfig } from '../../src/server/config/config.js';
+import { openDatabase } from '../../src/server/db/database.js';
+import { migrate } from '../../src/server/db/migrate.js';
+import type { AreaGeometry } from '../../src/server/regions/geometry.js';
+import { assignRegionSites } from '../../src/server/regions/assign.js';
+import { countInside } from '../../src/server/regions/turf.js';
+import { ensureAppKey, seedDatabase } from '../../src/server/seed/seed.js';
+import { row, type BenchRow } from './types.js';
+
+const AREA = 'turf';
+const SITES = Number(process.env.BENCH_SITES ?? 100_000);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100);
+const VERTICES = 1_000;
+const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+
+function percentile(values: number[], fraction: number) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * fraction) - 1)];
+}
+
+/** A star-shaped ring of `n` corners around a point (jagged, as a hand-drawn shape is), closed. */
+function drawnTurf(lat: number, lng: number, n: number): AreaGeometry {
+  const ring: Array<[number, number]> = [];
+  for (let i = 0; i < n; i++) {
+    const angle = (2 * Math.PI * i) / n;
+    const radius = i % 2 ? 2.2 : 2.6;
+    ring.push([lng + radius * Math.cos(angle), lat + radius * Math.sin(angle)]);
+  }
+  ring.push(ring[0]);
+  return { type: 'Polygon', coordinates: [ring] };
+}
+
+/** The sites' coordinates as one packed string, as the preview reads them. */
+function pointsOf(n: number): string {
+  const parts: string[] = [];
+  for (let g = 1; g <= n; g++) parts.push(`${32 + (g % 1000) / 100},${-124 + (g % 1300) / 100}`);
+  return parts.join(';');
+}
+
+export async function benchTurf(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const turf = drawnTurf(37, -118, VERTICES);
+
+  // (1) point-in-polygon, the pure part: best of five runs (the first compiles the code).
+  const packed = pointsOf(100_000);
+  const times: number[] = [];
+  let inside = 0;
+  for (let run = 0; run < 5; run++) {
+    const started = performance.now();
+    inside = countInside(packed, turf);
+    times.push(performance.now() - started);
+  }
+  console.error(`[bench] turf: ${inside} of 100,000 points inside a ${VERTICES}-corner turf; load ${loadAverage()}`);
+  rows.push(row(AREA, `point-in-polygon 100,000 sites, ${VERTICES}-vertex turf (median of 5; load ${loadAverage()})`, percentile(times, 0.5), 'ms', { below: 200 }));
+
+  // (2) the turf-scoped list against the unscoped one, through the record service.
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'om-bench-turf-'));
+  const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir, ADMIN_EMAIL: 'admin@example.com', ADMIN_PASSWORD: 'bench-admin-password', SEED_DEMO: '0', LOG_LEVEL: 'silent' });
+  const database = await openDatabase(config);
+  try {
+    await migrate(database.db);
+    config.appKey ??= await ensureAppKey(database.db);
+    await seedDatabase(database.db, config);
+    const { app, ctx } = await buildApp({ config, database, logger: false, sendMail: async () => undefined });
+    const db = ctx.db;
+    const started = performance.now();
+    await sql`insert into sites (name, type, city, latitude, longitude, created_at, updated_at)
+      select 'Turf Project ' || g, (array['union','non-union','pla'])[1 + g % 3], 'City ' || g % 300,
+        32 + (g % 1000) / 100.0, -124 + (g % 1300) / 100.0, now() - (g % 1000) * interval '1 day', now() - (g % 1000) * interval '1 day'
+      from generate_series(1, ${SITES}) g`.execute(db);
+    const region = await db
+      .insertInto('regions')
+      .values({ name: 'Bench turf', geometry_type: 'drawn', geometry: JSON.stringify(turf), min_lat: 34.4, max_lat: 39.6, min_lng: -120.6, max_lng: -115.4 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const placeStarted = performance.now();
+    const pairs = await db.transaction().execute((trx) => assignRegionSites(trx, [region.id]));
+    const placeMs = performance.now() - placeStarted;
+    const role = await db.insertInto('roles').values({ slug: 'bench-turf', name: 'Bench turf', permissions: JSON.stringify(['site:read:turf']) }).returning('id').executeTakeFirstOrThrow();
+    const user = await db
+      .insertInto('users')
+      .values({ first_name: 'Bench', last_name: 'Organizer', email: 'bench-turf@example.com', password: 'x', role_id: role.id, realtime_key: 'bench-turf-key' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db.insertInto('region_users').values({ region_id: region.id, user_id: user.id }).execute();
+    await sql`analyze`.execute(db);
+    console.error(`[bench] turf: ${SITES} sites written, ${pairs} placed in the turf in ${placeMs.toFixed(0)} ms (${((performance.now() - started) / 1000).toFixed(1)} s in all)`);
+    rows.push(row(AREA, `placing ${SITES.toLocaleString('en')} sites in a ${VERTICES}-vertex drawn region (${pairs} inside; load ${loadAverage()})`, placeMs, 'ms'));
+
+    const admin = { id: 1, role_id: 1, permissions: ['site:read'], team_id: null, team_ids: [] } as unknown as AuthUser;
+    const organizer = { id: user.id, role_id: role.id, permissions: ['site:read:turf'], team_id: null, team_ids: [] } as unknown as AuthUser;
+    const sites = ctx.resources.get('sites')!;
+    const query = (i: number) => ({ sort: i % 2 ? 'name' : 'created_at', order: 'desc', page: String(1 + (i % 40)), per_page: '25', total: 'estimate', ...(i % 3 === 0 ? { 'filter[type]': 'union' } : {}) });
+    const timed = async (person: AuthUser) => {
+      for (let i = 0; i < 10; i++) await ctx.records.list(person, sites, query(i + 1000));
+      const samples: number[] = [];
+      for (let i = 0; i < SAMPLES; i++) {
+        const at = performance.now();
+        await ctx.records.list(person, sites, query(i));
+        samples.push(performance.now() - at);
+      }
+      return percentile(samples, 0.95);
+    };
+    const unscoped = await timed(admin);
+    const scoped = await timed(organizer);
+    const load = loadAverage();
+    rows.push(row(AREA, `site list p95, every site (load ${load})`, unscoped, 'ms'));
+    rows.push(row(AREA, `site list p95, turf-scoped (load ${load})`, scoped, 'ms'));
+    rows.push(row(AREA, `turf-scoped p95 over unscoped p95 (load ${load})`, (100 * scoped) / unscoped, '%', { atMost: 120 }));
+    await app.close();
+  } finally {
+    await database.close().catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  return rows;
+}

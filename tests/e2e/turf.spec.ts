@@ -1,0 +1,88 @@
+/**
+ * Turf on a phone (issue 17): an administrator draws a turf on the map, sees how many sites it holds before saving,
+ * and assigns it to an organizer whose role reads sites by turf (`site:read:turf`); that organizer then sees only the
+ * sites inside it, on the map and in the list. The role, the organizer and the sites are set up through the API.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { Api, signIn, USER_PASSWORD } from './support';
+
+let api: Api;
+// A worker started again after a failure runs this file anew: the stamp keeps its records apart.
+const stamp = Date.now().toString().slice(-6);
+// Bozeman (inside the turf) and Belgrade, Montana (outside it): places no other test writes sites to.
+const INSIDE = { lat: 45.677, lng: -111.043 };
+const OUTSIDE = { lat: 45.776, lng: -111.177 };
+const names = { inside: `Bozeman Depot ${stamp}`, outside: `Belgrade Mill ${stamp}`, turf: `Bozeman turf ${stamp}`, role: `turf-e2e-${stamp}` };
+const organizer = { id: 0, email: `turf-organizer-${stamp}@example.com`, name: `Tara Turf${stamp}` };
+
+test.use({ viewport: { width: 390, height: 844 } });
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  api = await Api.signIn();
+  // An organizer as seeded, whose reading of sites is limited to a turf.
+  const roles = await api.get<{ data: Array<{ slug: string; permissions: string[] }> }>('/api/roles?per_page=-1');
+  const seeded = roles.data.find((r) => r.slug === 'user')!.permissions.filter((p) => !p.startsWith('site:read'));
+  const role = await api.post<{ data: { id: number } }>('/api/roles', { slug: names.role, name: `Turf organizer ${stamp}`, permissions: [...seeded, 'site:read:turf', 'map:read'] });
+  organizer.id = (
+    await api.post<{ data: { id: number } }>('/api/users', { first_name: 'Tara', last_name: `Turf${stamp}`, email: organizer.email, password: USER_PASSWORD, role_id: role.data.id })
+  ).data.id;
+  for (const [name, at] of [[names.inside, INSIDE], [names.outside, OUTSIDE]] as const) {
+    await api.post('/api/sites', { name, type: 'union', city: 'Gallatin', state: 'MT', latitude: at.lat, longitude: at.lng });
+  }
+});
+
+test.afterAll(async () => {
+  await api.dispose();
+});
+
+/** Taps the map at offsets (in pixels) from its centre. */
+async function tapMap(page: Page, points: Array<[number, number]>) {
+  const box = (await page.locator('.leaflet-container').boundingBox())!;
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height / 2;
+  for (const [dx, dy] of points) {
+    await page.mouse.click(cx + dx, cy + dy);
+    await page.waitForTimeout(150);
+  }
+}
+
+test('an administrator draws a turf around one site, sees the count, and assigns it to an organizer', async ({ page }) => {
+  await signIn(page);
+  await expect(page.getByTestId('greeting')).toBeVisible();
+  await page.goto(`/map?lat=${INSIDE.lat}&lng=${INSIDE.lng}&z=14`);
+  await expect(page.locator('.leaflet-container')).toBeVisible();
+  await page.getByTestId('draw-turf').click();
+  await expect(page.getByText('Tap the map to add corners')).toBeVisible();
+  // A square about 240 px across around the site at the centre, closed by tapping the first corner again.
+  await tapMap(page, [[-120, -120], [120, -120], [120, 120], [-120, 120], [-120, -120]]);
+  const dialog = page.getByRole('dialog', { name: 'Save this turf' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId('turf-count')).toHaveText('1 site inside');
+  await dialog.getByLabel('Name').fill(names.turf);
+  await dialog.getByLabel('Assigned to people').fill(organizer.name);
+  await page.getByRole('option', { name: organizer.name }).click();
+  await dialog.getByRole('button', { name: 'Save turf' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText(`${names.turf} saved: 1 site inside.`)).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('turf-drawn-390.png') });
+});
+
+test('the organizer sees only the sites of their turf, on the map and in the list', async ({ page }) => {
+  await signIn(page, organizer.email, USER_PASSWORD);
+  await expect(page.getByTestId('your-turf')).toHaveText(`Your turf: ${names.turf}`);
+  const sites = await page.evaluate(async () => (await (await fetch('/api/sites?per_page=100&search=Depot')).json()).data.map((s: any) => s.name));
+  expect(sites).toContain(names.inside);
+
+  await page.goto(`/map?lat=${(INSIDE.lat + OUTSIDE.lat) / 2}&lng=${(INSIDE.lng + OUTSIDE.lng) / 2}&z=11`);
+  await expect(page.getByTestId('map-page')).toBeVisible();
+  const inside = await page.evaluate(async (name) => (await (await fetch(`/api/sites?search=${encodeURIComponent(name)}`)).json()).data[0]?.id, names.inside);
+  await expect(page.locator(`[data-testid=map-site][data-id="${inside}"]`)).toBeVisible({ timeout: 20_000 });
+  await expect(page.locator('[data-testid=map-site]')).toHaveCount(1);
+  await page.screenshot({ path: test.info().outputPath('turf-organizer-map-390.png') });
+
+  await page.goto('/sites');
+  await expect(page.getByText(names.inside).first()).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('turf-organizer-list-390.png') });
+  await expect(page.getByText(names.outside)).toHaveCount(0);
+});
