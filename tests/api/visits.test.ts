@@ -135,6 +135,24 @@ describe('visits: a record type with a head count', () => {
     // Who may read every contractor sees every row.
     expect((await admin.get(`/api/visits/${visit.id}`)).body.data.head_counts.map((r: any) => r.contractor_id)).toEqual([ids.union, ids.open]);
   });
+
+  it('tells the browsers of a change to a visit without its head counts, which each reads again with their own permissions', async () => {
+    const sent: Array<{ event: string; data: any }> = [];
+    const publish = t.ctx.realtime.publish;
+    t.ctx.realtime.publish = async (channels, event, data, options) => {
+      sent.push({ event, data });
+      return publish(channels, event, data, options);
+    };
+    try {
+      const visit = await created('visits', { site_id: ids.unionSite, visited_at: '2026-02-02T09:00:00Z', head_counts: [row(ids.open, { workers: 3, non_union_workers: 3 })] });
+      const told = sent.filter((s) => s.data?.type === 'visit' && s.data?.id === visit.id);
+      expect(told.map((s) => s.event)).toEqual(['App.Events.ModelCreated', 'App.Events.ModelSaved']);
+      expect(told.every((s) => s.data.data === null)).toBe(true);
+      expect(JSON.stringify(sent)).not.toContain(`"contractor_id":${ids.open}`);
+    } finally {
+      t.ctx.realtime.publish = publish;
+    }
+  });
 });
 
 describe('what visits feed', () => {

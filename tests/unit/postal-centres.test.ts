@@ -15,9 +15,12 @@ describe('postal code centres', () => {
   it('answers as the zipcodes package does for every code it knows', () => {
     const codes = Object.entries(zipcodes.codes);
     expect(codes.length).toBeGreaterThan(44_000);
-    for (const [code, entry] of codes) {
+    // One comparison of every difference: 44,000 separate expectations took seconds on a busy machine.
+    const differences = codes.flatMap(([code, entry]) => {
       const expected = Number.isFinite(entry.latitude) && Number.isFinite(entry.longitude) ? { latitude: entry.latitude, longitude: entry.longitude } : null;
-      expect(postalCentre(code), code).toEqual(expected);
-    }
+      const actual = postalCentre(code);
+      return actual?.latitude === expected?.latitude && actual?.longitude === expected?.longitude ? [] : [{ code, expected, actual }];
+    });
+    expect(differences).toEqual([]);
   });
 });

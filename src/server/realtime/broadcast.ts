@@ -39,7 +39,10 @@ export function broadcastAppEvents(ctx: AppContext): () => void {
       return;
     }
     const channels = await channelsOf(ctx, event);
-    const payload = { type: event.type, id: event.id, data: event.record };
+    // A type whose records read differently per person (hooks.presentFor: a visit's head counts) cannot send one
+    // record to a whole channel: its browsers are told what changed and read it again with their own permissions.
+    const data = event.resource.hooks?.presentFor ? null : event.record;
+    const payload = { type: event.type, id: event.id, data };
     for (const name of MODEL_EVENTS[event.event]) await ctx.realtime.publish(channels, `App.Events.${name}`, payload, { exceptSocketId: event.socketId });
   });
 }
