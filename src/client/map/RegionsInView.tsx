@@ -6,7 +6,7 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { RegionInView } from './RegionsLayer';
 
-const KIND: Record<string, string> = { state: 'State', county: 'County', 'postal-code': 'Postal code' };
+const KIND: Record<string, string> = { state: 'State', county: 'County', 'postal-code': 'Postal code', drawn: 'Drawn turf' };
 
 export function RegionsInView({ regions, title }: { regions: RegionInView[]; title: string }) {
   if (regions.length === 0) return null;

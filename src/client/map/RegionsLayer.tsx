@@ -25,10 +25,11 @@ export interface RegionInView {
   value: string;
 }
 
+/** Finer shapes appear as the map zooms in; turfs drawn by hand are shown at every zoom (there are few of them). */
 export function geometryTypesForZoom(zoom: number): string[] {
-  if (zoom < 6) return ['state'];
-  if (zoom < 9) return ['state', 'county'];
-  return ['state', 'county', 'postal-code'];
+  if (zoom < 6) return ['state', 'drawn'];
+  if (zoom < 9) return ['state', 'county', 'drawn'];
+  return ['state', 'county', 'postal-code', 'drawn'];
 }
 
 const percent = (v: number) => `${Math.round(v * 100)}%`;
