@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import Pusher, { type Channel, type PresenceChannel } from 'pusher-js';
+import { next } from '../support/pusher-events.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { AuthUser } from '../../src/server/auth/auth-user.js';
@@ -78,17 +79,6 @@ function connectPusher(server: TestServer, user: AuthUser | null): Pusher {
   });
   cleanups.push(() => client.disconnect());
   return client;
-}
-
-/** Resolves with the first `event` the emitter fires, or fails after `ms`. */
-function next<T = any>(emitter: { bind(event: string, fn: (data: any) => void): unknown }, event: string, ms = 5_000): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${event}`)), ms);
-    emitter.bind(event, (data: T) => {
-      clearTimeout(timer);
-      resolve(data);
-    });
-  });
 }
 
 async function connected(client: Pusher): Promise<string> {

@@ -1,6 +1,7 @@
 import { createHmac, createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Pusher, { type Channel } from 'pusher-js';
+import { next } from '../support/pusher-events.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHubServer } from '../../src/server/realtime/standalone.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
@@ -50,16 +51,6 @@ function browser(person: TestClient): Pusher {
   });
   clients.push(client);
   return client;
-}
-
-function next<T = any>(emitter: { bind(event: string, fn: (data: any) => void): unknown }, event: string, ms = 8_000): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${event}`)), ms);
-    emitter.bind(event, (data: T) => {
-      clearTimeout(timer);
-      resolve(data);
-    });
-  });
 }
 
 describe('the standalone hub', () => {
