@@ -107,14 +107,14 @@ test('the roles permission checklist and a user’s goals', async ({ page }) => 
 test('sites: change type, attach contacts, bulk delete', async ({ page }) => {
   test.setTimeout(90_000);
   const stamp = Date.now().toString().slice(-6);
-  const first = await api.post<{ data: { id: number } }>('/api/sites', { name: `Bulk A ${stamp}`, type: 'union' });
-  await api.post('/api/sites', { name: `Bulk B ${stamp}`, type: 'union' });
+  const first = await api.post<{ data: { id: number } }>('/api/sites', { name: `Pairdel A ${stamp}`, type: 'union' });
+  await api.post('/api/sites', { name: `Pairdel B ${stamp}`, type: 'union' });
   await api.post('/api/contacts', { first_name: 'Carla', last_name: `Contact${stamp}` });
   await signIn(page);
   await expect(page.getByTestId('sidebar')).toBeVisible();
 
   await page.goto(`/sites/${first.data.id}/show`);
-  await expect(page.getByTestId('page-heading')).toHaveText(`Bulk A ${stamp}`);
+  await expect(page.getByTestId('page-heading')).toHaveText(`Pairdel A ${stamp}`);
   await page.getByRole('button', { name: 'Change type' }).click();
   await page.getByRole('dialog').getByRole('combobox', { name: 'Type' }).click();
   await page.getByRole('option', { name: 'PLA', exact: true }).click();
@@ -129,12 +129,12 @@ test('sites: change type, attach contacts, bulk delete', async ({ page }) => {
   await expect(page.getByText('Site updated successfully.')).toBeVisible();
   await expect(page.getByTestId('record-details').locator('[data-field=contact_ids]')).toContainText(`Carla Contact${stamp}`);
 
-  await page.goto(`/sites?filter=${encodeURIComponent(JSON.stringify({ q: `Bulk` }))}`);
+  await page.goto(`/sites?filter=${encodeURIComponent(JSON.stringify({ q: `Pairdel` }))}`);
   await expect(page.getByText(/Displaying 1 to 2 of 2/)).toBeVisible();
-  await page.getByRole('row').filter({ hasText: `Bulk A ${stamp}` }).getByRole('checkbox').check();
-  await page.getByRole('row').filter({ hasText: `Bulk B ${stamp}` }).getByRole('checkbox').check();
+  await page.getByRole('row').filter({ hasText: `Pairdel A ${stamp}` }).getByRole('checkbox').check();
+  await page.getByRole('row').filter({ hasText: `Pairdel B ${stamp}` }).getByRole('checkbox').check();
   await page.getByRole('button', { name: 'Delete' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText('2 sites deleted successfully.')).toBeVisible();
-  await expect(page.getByRole('row').filter({ hasText: `Bulk A ${stamp}` })).toHaveCount(0);
+  await expect(page.getByRole('row').filter({ hasText: `Pairdel A ${stamp}` })).toHaveCount(0);
 });
