@@ -220,6 +220,29 @@ describe('site:read:turf: writes stay inside the turf', () => {
     expect((await organizer.put(`/api/sites/${ids.outSite}`, { name: 'Mine now' })).status).toBe(404);
   });
 
+  it('an import by a person limited to a turf refuses the rows placed outside it, one by one, and writes the others', async () => {
+    const person = await t.authUser(users.organizer.email);
+    const sites = t.ctx.resources.get('sites')!;
+    const batch = await t.ctx.db
+      .insertInto('imports')
+      .values({ record_type: 'site', user_id: users.organizer.id, name: 'turf rows.csv', status: 'processing' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const outcomes = await t.ctx.db.transaction().execute((trx) =>
+      t.ctx.records.importBatch(trx, person, sites, [
+        { values: { name: 'Turf import in', type: 'union', latitude: INSIDE.lat + 0.06, longitude: INSIDE.lng } },
+        { values: { name: 'Turf import out', type: 'union', latitude: OUTSIDE.lat, longitude: OUTSIDE.lng } },
+        { values: { name: 'Turf import nowhere', type: 'union' } },
+      ], { importId: batch.id, keyField: null }),
+    );
+    expect(outcomes.map((o) => o.outcome)).toEqual(['created', 'failed', 'failed']);
+    expect(outcomes[1]!.reason).toMatch(/outside your turf/);
+    const written = await t.ctx.db.selectFrom('sites').select(['id', 'name']).where('name', 'like', 'Turf import %').execute();
+    expect(written.map((r) => r.name)).toEqual(['Turf import in']);
+    // Out of the way of the counts the later tests make.
+    expect((await (await t.admin()).delete(`/api/sites/${written[0]!.id}`)).status).toBe(200);
+  });
+
   it('a note cannot be attached to an outside site', async () => {
     const res = await organizer.post('/api/notes', { body: 'Sneaky', notable_type: 'site', notable_id: ids.outSite });
     expect(res.status).toBe(422);

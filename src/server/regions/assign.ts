@@ -42,12 +42,19 @@ async function shapesOf(db: Db, regions: Array<{ id: number; version: string }>)
 
 /**
  * Works out which regions contain a site and records it in `site_regions` (replacing what was there): the
- * regions' bounding-box columns narrow the candidates in SQL, then point-in-polygon decides. Call it in the
- * transaction that saves the site. Returns the region ids.
+ * regions' bounding-box columns narrow the candidates in SQL, then point-in-polygon decides (regionsContaining).
+ * Call it in the transaction that saves the site. Returns the region ids.
  */
 export async function assignSiteRegions(trx: Db, siteId: number, lat: number | null | undefined, lng: number | null | undefined): Promise<number[]> {
   await trx.deleteFrom('site_regions').where('site_id', '=', siteId).execute();
-  if (lat === null || lat === undefined || lng === null || lng === undefined) return [];
+  const inside = await regionsContaining(trx, lat, lng);
+  if (inside.length) await trx.insertInto('site_regions').values(inside.map((id) => ({ site_id: siteId, region_id: id }))).execute();
+  return inside;
+}
+
+/** The live regions containing a point, ascending ids (none for a point without both coordinates). */
+export async function regionsContaining(trx: Db, lat: unknown, lng: unknown): Promise<number[]> {
+  if (lat === null || lat === undefined || lat === '' || lng === null || lng === undefined || lng === '') return [];
   const latitude = Number(lat);
   const longitude = Number(lng);
   if (!Number.isFinite(latitude) || !Number.isFinite(longitude)) return [];
@@ -65,7 +72,6 @@ export async function assignSiteRegions(trx: Db, siteId: number, lat: number | n
     const shape = shapes.get(r.id);
     return shape ? pointInGeometry(longitude, latitude, shape) : false;
   });
-  if (inside.length) await trx.insertInto('site_regions').values(inside.map((r) => ({ site_id: siteId, region_id: r.id }))).execute();
   return inside.map((r) => r.id).sort((a, b) => a - b);
 }
 

@@ -3,6 +3,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { ValidationError } from '../http/errors.js';
 import type { RecordService } from '../records/record-service.js';
 import type { ResourceDefinition } from '../records/resource.js';
+import { regionsContaining } from './assign.js';
 import { bboxOf, pointInGeometry, type AreaGeometry } from './geometry.js';
 import { limitedToTurf, type PermissionSubject } from '../../common/permissions.js';
 
@@ -56,6 +57,21 @@ export function turfCondition(user: TurfSubject, type: string, id: RawBuilder<un
 /** A resource's row rule (`rowFilter`) for a turf type: its rows (`t`) inside the person's turf. */
 export const turfRowFilter = (type: TurfType) => (user: TurfSubject) => turfCondition(user, type, sql.ref('t.id'));
 
+const OUTSIDE_TURF = 'This place is outside your turf: you may only add or move sites inside the regions assigned to you or your team.';
+
+/**
+ * Before a site is written by a person limited to a turf: refuses (422 on the coordinates) a new site, or a move, whose
+ * place lies in none of their turf's regions. In an import this fails that row alone; assertSitesInTurf, after the
+ * write, holds every other way a site could end up outside.
+ */
+export async function checkPlaceInTurf(trx: Kysely<any>, user: TurfSubject | null, latitude: unknown, longitude: unknown) {
+  if (!user || !limitedToTurf(user)) return;
+  const containing = await regionsContaining(trx, latitude, longitude);
+  const turf = containing.length ? await sql<{ id: number }>`${turfRegionIds(user)}`.execute(trx) : { rows: [] };
+  if (turf.rows.some((row) => containing.includes(Number(row.id)))) return;
+  throw new ValidationError({ latitude: [OUTSIDE_TURF], longitude: [OUTSIDE_TURF] }, OUTSIDE_TURF);
+}
+
 /**
  * A person limited to a turf may not place a site outside it: called after the site's regions are worked out, in the
  * transaction that saves it, so the save is undone (422 on the coordinates) when a site lands outside.
@@ -70,8 +86,7 @@ export async function assertSitesInTurf(trx: Kysely<any>, user: TurfSubject | nu
     .execute();
   const outside = siteIds.filter((id) => !inside.some((row) => row.id === id));
   if (!outside.length) return;
-  const message = 'This place is outside your turf: you may only add or move sites inside the regions assigned to you or your team.';
-  throw new ValidationError({ latitude: [message], longitude: [message] }, siteIds.length > 1 ? `${outside.length} of the sites are outside your turf.` : message);
+  throw new ValidationError({ latitude: [OUTSIDE_TURF], longitude: [OUTSIDE_TURF] }, siteIds.length > 1 ? `${outside.length} of the sites are outside your turf.` : OUTSIDE_TURF);
 }
 
 /**

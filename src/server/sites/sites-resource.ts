@@ -5,7 +5,7 @@ import type { ResourceDefinition } from '../records/resource.js';
 import { builtinType } from '../schemas/builtin-types.js';
 import { pivot, schemaBacked, taggables } from '../schemas/schema-backed.js';
 import { assignSiteRegions, assignSites } from '../regions/assign.js';
-import { assertSitesInTurf, turfRowFilter } from '../regions/turf.js';
+import { assertSitesInTurf, checkPlaceInTurf, turfRowFilter } from '../regions/turf.js';
 
 const siteContractors = z.array(
   z.object({ contractor_id: z.coerce.number().int().positive(), trade_id: z.coerce.number().int().positive().nullable().optional() }).strict(),
@@ -41,7 +41,9 @@ export const sitesResource: ResourceDefinition = schemaBacked(
     optionColumns: ['type', 'city'],
     rowFilter: turfRowFilter('site'),
     hooks: {
-      async beforeWrite(values, { trx }) {
+      async beforeWrite(values, { trx, user, action }) {
+        // A turf-limited person's new site, or a site they move, must land in their turf (one row refused, not a batch).
+        if (action === 'create' || ('latitude' in values && 'longitude' in values)) await checkPlaceInTurf(trx, user, values.latitude, values.longitude);
         if (values.source === null) values.source = 'manual';
         if (values.prevailing_wage === null) values.prevailing_wage = false;
         if ('contractors' in values && values.contractors === null) values.contractors = [];
