@@ -1,4 +1,5 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sameSecret } from './same-secret.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http/errors.js';
 import type { SessionStore } from './sessions.js';
@@ -31,8 +32,8 @@ export function registerCsrf(app: FastifyInstance, sessions: SessionStore) {
     const cookie = request.cookies[CSRF_COOKIE];
     const header = request.headers['x-xsrf-token'];
     const sent = typeof header === 'string' ? safeDecode(header) : '';
-    const bound = !request.session || equal(sessions.csrfToken(request.session.id), sent);
-    if (!cookie || !sent || !equal(cookie, sent) || !bound) {
+    const bound = !request.session || sameSecret(sent, sessions.csrfToken(request.session.id));
+    if (!cookie || !sent || !sameSecret(sent, cookie) || !bound) {
       throw new HttpError(419, 'CSRF token mismatch. Refresh the page and try again.');
     }
   });
@@ -46,10 +47,4 @@ function safeDecode(value: string) {
   } catch {
     return '';
   }
-}
-
-function equal(a: string, b: string) {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }

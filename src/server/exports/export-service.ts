@@ -9,6 +9,7 @@ import { loadAuthUser } from '../auth/load-user.js';
 import { forbidden, HttpError, notFound, ValidationError } from '../http/errors.js';
 import { displayName } from '../records/fields.js';
 import type { ResourceDefinition } from '../records/resource.js';
+import { temporaryFolder } from '../files/file-store.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { PermanentJobError, type JobContext } from '../jobs/worker.js';
 import { CSV_BOM, csvLines } from './csv.js';
@@ -182,7 +183,7 @@ export class ExportService {
     if (!user) throw new PermanentJobError('The person who asked for this export no longer has an account.');
     await db.updateTable('exports').set({ status: 'processing', updated_at: new Date() }).where('id', '=', exportId).execute();
     // Written here first, then moved into the file store whole (a bucket takes a file of known length).
-    const folder = path.join(this.ctx.config.dataDir, 'files', 'tmp');
+    const folder = temporaryFolder(this.ctx.config);
     await mkdir(folder, { recursive: true });
     const key = `exports/export-${exportId}.csv`;
     const temporary = path.join(folder, `export-${exportId}.csv.part`);

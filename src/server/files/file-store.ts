@@ -76,23 +76,23 @@ export class FolderStore implements FileStore {
   }
 
   async *list(prefix: string): AsyncIterable<StoredObject> {
-    const start = path.join(this.root, ...prefix.split('/').filter(Boolean));
-    const walk = async function* (dir: string): AsyncIterable<StoredObject & { full: string }> {
-      const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-      for (const entry of entries) {
+    const root = this.root;
+    const walk = async function* (dir: string): AsyncIterable<StoredObject> {
+      for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
         const full = path.join(dir, entry.name);
         if (entry.isDirectory()) yield* walk(full);
         else if (entry.isFile()) {
           const info = await stat(full).catch(() => null);
-          if (info) yield { full, key: '', size: info.size, modifiedAt: info.mtime };
+          if (info) yield { key: path.relative(root, full).split(path.sep).join('/'), size: info.size, modifiedAt: info.mtime };
         }
       }
     };
-    for await (const found of walk(start)) {
-      yield { key: path.relative(this.root, found.full).split(path.sep).join('/'), size: found.size, modifiedAt: found.modifiedAt };
-    }
+    yield* walk(path.join(root, ...prefix.split('/').filter(Boolean)));
   }
 }
+
+/** Where uploads and exports are written before they are checked or finished and moved into the store. */
+export const temporaryFolder = (config: Pick<Config, 'dataDir'>) => path.join(config.dataDir, 'files', 'tmp');
 
 /** The store the settings ask for: a bucket when S3_BUCKET is set, else DATA_DIR/files. */
 export async function openFileStore(config: Config): Promise<FileStore> {

@@ -1,5 +1,6 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sameSecret } from '../auth/same-secret.js';
 import { z } from 'zod';
 import type { RelayMessage } from './process-relay.js';
 import { isValidChannelName, USER_CHANNEL_PREFIX } from './protocol.js';
@@ -75,7 +76,6 @@ function checkSignature(request: FastifyRequest, options: HttpApiOptions): strin
     .map((name) => `${name}=${single(name) ?? ''}`)
     .join('&');
   const path = request.url.split('?')[0];
-  const expected = Buffer.from(createHmac('sha256', options.secret).update(`${request.method}\n${path}\n${signed}`).digest('hex'));
-  const given = Buffer.from(single('auth_signature') ?? '');
-  return expected.length === given.length && timingSafeEqual(expected, given) ? null : 'Invalid signature';
+  const expected = createHmac('sha256', options.secret).update(`${request.method}\n${path}\n${signed}`).digest('hex');
+  return sameSecret(single('auth_signature') ?? '', expected) ? null : 'Invalid signature';
 }

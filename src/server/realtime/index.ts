@@ -8,7 +8,7 @@ import { registerAuthRoutes } from './auth-routes.js';
 import { ChannelRules, addBuiltInRules, type ChannelRuleResult } from './channel-rules.js';
 import { ProcessRelay } from './process-relay.js';
 import { Hub } from './hub.js';
-import { DEFAULT_ACTIVITY_TIMEOUT_SECONDS, DEFAULT_PONG_TIMEOUT_SECONDS, encodeData, isValidSocketId } from './protocol.js';
+import { DEFAULT_ACTIVITY_TIMEOUT_SECONDS, DEFAULT_PONG_TIMEOUT_SECONDS, encodeData, isValidSocketId, MAX_CLIENT_FRAME_BYTES } from './protocol.js';
 import { createPusherApiPublisher, type Publisher } from './pusher-api-publisher.js';
 import { Signer } from './signing.js';
 
@@ -39,8 +39,6 @@ export interface RealtimeOptions {
   pongTimeoutSeconds?: number;
 }
 
-/** Largest frame a browser may send; protocol messages are small and Pusher itself caps client events at 10 KB. */
-const MAX_CLIENT_FRAME_BYTES = 64 * 1024;
 
 /**
  * Mounts the embedded Pusher-protocol hub (`GET /app/:key`) and the channel auth endpoints on `app`, and

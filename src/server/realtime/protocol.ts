@@ -16,6 +16,9 @@ export const CHANNEL_NAME_MAX_LENGTH = 200;
 /** pusher-js subscribes to this after `pusher:signin`; the server uses it to reach one user's sockets. */
 export const USER_CHANNEL_PREFIX = '#server-to-user-';
 
+/** Largest frame a browser may send; protocol messages are small and Pusher itself caps client events at 10 KB. */
+export const MAX_CLIENT_FRAME_BYTES = 64 * 1024;
+
 /**
  * Close and error codes from the protocol. 4000-4099: do not reconnect unchanged; 4100-4199: reconnect
  * after a pause; 4200-4299: reconnect at once; 4300-4399: errors that leave the connection open.

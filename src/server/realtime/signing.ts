@@ -1,4 +1,5 @@
-import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomInt } from 'node:crypto';
+import { sameSecret } from '../auth/same-secret.js';
 
 /**
  * The Pusher auth signatures: `key:HMAC_SHA256_hex(secret, text)`. The same strings are produced by
@@ -32,10 +33,7 @@ export class Signer {
   }
 
   private verify(auth: unknown, text: string): boolean {
-    if (typeof auth !== 'string') return false;
-    const expected = Buffer.from(this.sign(text));
-    const given = Buffer.from(auth);
-    return expected.length === given.length && timingSafeEqual(expected, given);
+    return typeof auth === 'string' && sameSecret(auth, this.sign(text));
   }
 }
 

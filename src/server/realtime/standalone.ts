@@ -2,7 +2,7 @@ import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Hub } from './hub.js';
 import { registerPusherHttpApi } from './http-api.js';
-import { DEFAULT_ACTIVITY_TIMEOUT_SECONDS, DEFAULT_PONG_TIMEOUT_SECONDS } from './protocol.js';
+import { DEFAULT_ACTIVITY_TIMEOUT_SECONDS, DEFAULT_PONG_TIMEOUT_SECONDS, MAX_CLIENT_FRAME_BYTES } from './protocol.js';
 import { Signer } from './signing.js';
 
 export interface HubServerOptions {
@@ -35,7 +35,7 @@ export async function startHubServer(options: HubServerOptions): Promise<{ app: 
   });
   // Sockets are told to reconnect (4200) before the server waits for its connections.
   app.addHook('preClose', () => hub.close());
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(websocket, { options: { maxPayload: MAX_CLIENT_FRAME_BYTES } });
   app.get<{ Params: { key: string }; Querystring: { protocol?: string } }>('/app/:key', { websocket: true }, (socket, request) => hub.accept(socket, request.params.key, request.query.protocol));
   registerPusherHttpApi(app, { appId: options.appId, key: options.key, secret: options.secret, deliver: (message) => hub.deliver(message) });
   app.get('/health', async () => ({ status: 'ok', connections: hub.connectionCount }));

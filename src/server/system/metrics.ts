@@ -1,7 +1,7 @@
-import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AppContext } from '../app-context.js';
+import { sameSecret } from '../auth/same-secret.js';
 import { jobCounts } from '../jobs/queue.js';
 
 /**
@@ -70,15 +70,8 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext) {
 
   app.get('/metrics', { config: { permission: 'public' } }, async (request, reply) => {
     if (!token) return reply.status(404).send({ message: 'Metrics are off: set METRICS_TOKEN to turn them on.' });
-    if (!bearerMatches(request, token)) return reply.status(401).header('www-authenticate', 'Bearer').send({ message: 'Send the metrics token as a bearer token.' });
+    if (!sameSecret(/^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '', token)) return reply.status(401).header('www-authenticate', 'Bearer').send({ message: 'Send the metrics token as a bearer token.' });
     reply.type(registry.contentType);
     return registry.metrics();
   });
-}
-
-function bearerMatches(request: FastifyRequest, token: string): boolean {
-  const sent = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
-  const a = Buffer.from(sent);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
 }

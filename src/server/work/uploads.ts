@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
-import type { FileStore } from '../files/file-store.js';
+import { temporaryFolder, type FileStore } from '../files/file-store.js';
 import { HttpError, ValidationError } from '../http/errors.js';
 
 /** What may be uploaded: by extension, the types a browser may declare, and the first bytes the file must start with. */
@@ -46,7 +46,6 @@ export interface ReceivedUpload {
   file: ReceivedFile | null;
 }
 
-const filesRoot = (config: Config) => path.join(config.dataDir, 'files');
 
 function cleanName(name: string) {
   const base = path.basename(name.replace(/\\/g, '/')).replace(/[\u0000-\u001f\u007f"<>|:*?]/g, '').trim();
@@ -78,7 +77,7 @@ export async function receiveUpload(request: FastifyRequest, config: Config, opt
   const maxBytes = Math.min(options.maxBytes ?? config.limits.uploadBytes, config.limits.uploadBytes);
   const fields: Record<string, string> = {};
   let file: ReceivedFile | null = null;
-  const tmpDir = path.join(filesRoot(config), 'tmp');
+  const tmpDir = temporaryFolder(config);
   await mkdir(tmpDir, { recursive: true });
   const fail = async (message: string, status = 422): Promise<never> => {
     if (file) await rm(file.tempPath, { force: true });
