@@ -7,12 +7,19 @@ import { defineConfig } from '@playwright/test';
  * End-to-end tests: Chromium against the real server (built client, fresh embedded database per run).
  * Run `npx vite build` first (npm run test:e2e does). Inactivity durations are set per test through the
  * `inactivityOverride` localStorage key, not globally.
+ *
+ * With `E2E_LANES` above 1 the spec files are shared among that many workers, each with a server of its own (its own
+ * port, database and realtime channels): a broadcast one test causes, such as the system-updated overlay, reaches only
+ * its own lane, and a file's tests run in order on one lane. One lane by default: on two cores two lanes took as long
+ * as one and more tests ran out of time (docs/client.md).
  */
-export const E2E_PORT = Number(process.env.E2E_PORT ?? 8123);
+const LANES = Math.max(1, Number(process.env.E2E_LANES ?? 1));
+const FIRST_PORT = Number(process.env.E2E_PORT ?? 8123);
+/** Lane n's server listens 100 ports above lane n-1's; a worker's lane is Playwright's parallel index. */
+const portOfLane = (lane: number) => FIRST_PORT + 100 * lane;
+export const E2E_PORT = portOfLane(Number(process.env.TEST_PARALLEL_INDEX ?? 0));
 export const ADMIN_EMAIL = 'admin@example.com';
 export const ADMIN_PASSWORD = process.env.E2E_ADMIN_PASSWORD ?? 'e2e-Admin-pass-2024';
-
-const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'om-e2e-'));
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -20,7 +27,7 @@ export default defineConfig({
   // Separate folders let two runs (say, on E2E_PORT 8123 and 8133) share the checkout.
   outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
   fullyParallel: false,
-  workers: 1,
+  workers: LANES,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
@@ -31,23 +38,26 @@ export default defineConfig({
     headless: true,
     viewport: { width: 1280, height: 800 },
     trace: 'retain-on-failure',
+    // The offline service worker is tried by tests/e2e/offline.spec.ts, which allows it; elsewhere each test's answers
+    // come from the server itself, as they did before the app had a worker.
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
-  webServer: {
+  webServer: Array.from({ length: LANES }, (_, lane) => ({
     command: 'npx tsx src/server/main.ts',
-    url: `http://127.0.0.1:${E2E_PORT}/api/health`,
+    url: `http://127.0.0.1:${portOfLane(lane)}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
     env: {
-      PORT: String(E2E_PORT),
+      PORT: String(portOfLane(lane)),
       HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), `om-e2e-${lane}-`)),
       ADMIN_EMAIL,
       ADMIN_PASSWORD,
       SEED_DEMO: '0',
@@ -56,5 +66,5 @@ export default defineConfig({
       // No tiles: the tile host is unreachable here, and Chromium's waits on it stalled same-origin requests for seconds.
       TILE_URL: '',
     },
-  },
+  })),
 });

@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
 import { precompress } from './src/build/precompress.js';
 
 const serverPort = Number(process.env.PORT ?? 8000);
@@ -9,11 +10,64 @@ const serverPort = Number(process.env.PORT ?? 8000);
 export default defineConfig({
   root: 'src/client',
   publicDir: '../../public',
-  plugins: [react(), precompress()],
+  // The installable app (docs/offline.md): the web app manifest and a Workbox service worker that precaches the
+  // built app shell. Page loads go to the network first, so a new build is what an online load gets; the cached
+  // shell answers only when there is no connection. API reads are kept per session for the offline screens (never
+  // the sign-in, session and password routes), and emptied at sign-out (src/client/offline/runtime.ts). The worker is
+  // registered by the app in production builds only (src/client/offline/registerServiceWorker.ts).
+  plugins: [
+    react(),
+    VitePWA({
+      registerType: 'autoUpdate',
+      injectRegister: false,
+      includeAssets: ['favicon.svg', 'logo.svg', 'apple-touch-icon.png'],
+      manifest: {
+        name: 'Organizing Map',
+        short_name: 'Organizing Map',
+        description: 'Job sites, contractors, contacts and visits for union organizers.',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        theme_color: '#1f5f8b',
+        background_color: '#ffffff',
+        icons: [
+          { src: '/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+        globIgnores: ['privacy.html', 'terms.html'],
+        maximumFileSizeToCacheInBytes: 6 * 1024 * 1024,
+        cleanupOutdatedCaches: true,
+        skipWaiting: true,
+        clientsClaim: true,
+        navigateFallback: null,
+        runtimeCaching: [
+          {
+            // Workbox writes these functions into the worker as text: they use nothing from this file.
+            urlPattern: ({ request, url }) => request.mode === 'navigate' && !/^\/(api|sanctum|broadcasting|app)(\/|$)/.test(url.pathname),
+            handler: 'NetworkOnly',
+            options: { precacheFallback: { fallbackURL: 'index.html' } },
+          },
+          {
+            urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/api/') && !/^\/api\/(auth|password|health|broadcasting|files|exports|imports|assistant)(\/|$)|\/download$/.test(url.pathname),
+            method: 'GET',
+            handler: 'NetworkFirst',
+            options: { cacheName: 'api', expiration: { maxEntries: 400, maxAgeSeconds: 7 * 24 * 3600 }, cacheableResponse: { statuses: [200] } },
+          },
+        ],
+      },
+    }),
+    precompress(),
+  ],
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,
     sourcemap: false,
+    // .vite/manifest.json: the start answer names the signed-in shell's scripts from it (src/server/system/client-manifest.ts).
+    manifest: true,
     chunkSizeWarningLimit: 800,
     rolldownOptions: {
       output: {
@@ -24,6 +78,7 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'app', tags: ['$initial'], priority: 2 },
+            // The server names this group's scripts in the start answer by its name (src/server/system/client-manifest.ts).
             { name: 'shell', test: /src[\\/]client[\\/](layout[\\/]AppLayout|dashboard[\\/]Dashboard)\.tsx$/, priority: 1 },
           ],
         },

@@ -6,6 +6,8 @@ export const PERMISSION_ENTITIES = [
   'assistant-thread',
   'attachment',
   'building-type',
+  'campaign',
+  'campaign-card',
   'classification',
   'classification-type',
   'contact',

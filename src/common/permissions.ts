@@ -81,6 +81,19 @@ export function limitedToTurf(subject: PermissionSubject | null | undefined): bo
   return can(subject, TURF_PERMISSION) && !can(subject, 'site:read');
 }
 
+/**
+ * Card holders' names. A campaign's cards (`campaign-card` records) name the workers who signed, which must not
+ * reach an employer: reading them, in any read path (lists, shows, exports, search, history and the activity feed,
+ * realtime, the assistant), takes the card type's read permission. Whoever reads campaigns without it sees their
+ * counts only (the progress the server sends with each campaign).
+ */
+export const CARD_HOLDERS_PERMISSION = 'campaign-card:read';
+
+/** May the subject see who signed a campaign's cards? */
+export function seesCardHolders(subject: PermissionSubject | null | undefined): boolean {
+  return can(subject, CARD_HOLDERS_PERMISSION);
+}
+
 /** May the subject act on a record of this category (or at all, when the entity has no categories)? */
 export function canOnCategory(subject: PermissionSubject | null | undefined, entity: string, action: Action, category: string | null | undefined): boolean {
   const allowed = permittedCategories(subject, entity, action);

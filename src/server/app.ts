@@ -89,6 +89,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     readCache: cacheReads ? new ReadCache(database.writes) : null,
     files: await openFileStore(config),
   };
+  ctx.records.targetOf = (references) => resources.target(references);
   // Record types live in an in-memory cache of their own: when it is cleared, answers built with it are stale too.
   schemaStore(database.db).onInvalidate(() => database.writes.bump());
 

@@ -3,6 +3,7 @@ import type { AppContext, Feature } from './app-context.js';
 import { registerActivityRoutes } from './activity/activity-routes.js';
 import { assistantFeature } from './assistant/index.js';
 import { bulkEditsFeature } from './bulk-edits/index.js';
+import { campaignsFeature } from './campaigns/index.js';
 import { contactsResource } from './contacts/contacts-resource.js';
 import { registerContractorRoutes } from './contractors/contractor-routes.js';
 import { contractorsResource } from './contractors/contractors-resource.js';
@@ -30,6 +31,7 @@ import { registerSchemaRoutes } from './schemas/schema-routes.js';
 import { registerSiteRoutes } from './sites/site-routes.js';
 import { sitesResource } from './sites/sites-resource.js';
 import { registerSystemRoutes } from './system/system-routes.js';
+import { registerBootstrapRoutes } from './system/bootstrap-routes.js';
 import { teamsResource } from './teams/teams-resource.js';
 import { registerUserRoutes } from './users/user-routes.js';
 import { usersResource } from './users/users-resource.js';
@@ -59,6 +61,8 @@ export const features: Feature[] = [
   { resources: [contactsResource, membersResource, recruitsResource, grievancesResource] },
   // Site visits with their head counts (docs/visits.md).
   { resources: [visitsResource] },
+  // Campaigns toward a majority and their cards (docs/campaigns.md).
+  campaignsFeature,
   // Reference lists and tags; regions and the map (docs/map.md).
   routes(registerAddressOptions, referenceResources),
   regionsFeature,
@@ -72,6 +76,8 @@ export const features: Feature[] = [
   routes(registerRevisionRoutes),
   routes(registerOptionsRoutes),
   routes(registerSystemRoutes),
+  // The client's start answer: config, session, features and schemas in one request (docs/client.md).
+  routes(registerBootstrapRoutes),
   // Background jobs, then the features that run them: imports and exports (docs/imports.md).
   { plugin: jobsPlugin },
   importsFeature,

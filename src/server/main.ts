@@ -10,6 +10,8 @@ import { startJobWorker } from './jobs/index.js';
 import { deployVersion } from './system/system-routes.js';
 import { announceDeploy } from './system/system-updated.js';
 
+const SHUTDOWN_GRACE_MS = 20_000;
+
 /** Starts the one process: migrations, first-start seeding, then the app, /api and the websocket on PORT. */
 async function main() {
   const config = loadConfig();
@@ -20,7 +22,9 @@ async function main() {
     closing = true;
     console.log(`\n${signal} received: finishing requests and closing the database...`);
     try {
-      await app?.close();
+      // Requests in hand get this long to finish; then the process goes anyway (a browser told to reconnect may
+      // come straight back to this process and hold its websocket server open).
+      await Promise.race([app?.close(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
     } finally {
       await database.close();
       process.exit(0);
@@ -30,17 +34,23 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
-  await migrate(database.db);
-  config.appKey ??= await ensureAppKey(database.db);
-  const seeded = await seedDatabase(database.db, config);
-  // The embedded database has no autovacuum: refresh planner statistics so list queries use their indexes, at
-  // once after seeding, for tables that grew or shrank a lot after start and every minute (analyze.ts), and for
-  // all tables every half hour (cheap, and never in the way of a start).
-  if (seeded.seeded) await sql`analyze`.execute(database.db);
-  await seedReadyMadeImporters(database.db);
-  let ctx;
-  ({ app, ctx } = await buildApp({ config, database }));
-  await seedDemoHistory(ctx);
+  // Processes started together on one PostgreSQL take turns: the first migrates and seeds, the others find it done.
+  const seeded = await database.exclusively(async () => {
+    await migrate(database.db);
+    config.appKey ??= await ensureAppKey(database.db);
+    const result = await seedDatabase(database.db, config);
+    // The embedded database has no autovacuum: refresh planner statistics so list queries use their indexes, at
+    // once after seeding, for tables that grew or shrank a lot after start and every minute (analyze.ts), and for
+    // all tables every half hour (cheap, and never in the way of a start).
+    if (result.seeded) await sql`analyze`.execute(database.db);
+    await seedReadyMadeImporters(database.db);
+    const built = await buildApp({ config, database });
+    app = built.app;
+    await seedDemoHistory(built.ctx);
+    return { ...result, ...built };
+  });
+  const { ctx } = seeded;
+  app = seeded.app;
   await app.listen({ port: config.port, host: config.host });
   await announceDeploy(ctx, deployVersion(config.version));
   await startJobWorker(app); // imports, undo, exports; stopped by app.close() (onClose hook in jobs/index.ts)

@@ -101,4 +101,14 @@ describe('the demo organisation', () => {
     const groups = feed.filter((e: any) => e.group);
     expect(groups.map((g: any) => g.record_label).sort()).toEqual(imports.map((i: any) => i.name).sort());
   });
+  it('has a campaign with its unit estimated from the visits, past the 30% showing of interest and short of a majority; organizers see its counts, not who signed', async () => {
+    const leader = clients.get('leader@example.com')!;
+    const [campaign] = (await get(leader, '/api/campaigns?per_page=5')).data;
+    expect(campaign.progress).toMatchObject({ unit_size_source: 'estimated', showing_of_interest: { reached: true }, majority: { reached: false } });
+    expect(campaign.cards_over_time.length).toBeGreaterThan(3);
+    expect((await get(leader, `/api/campaign-cards?per_page=1&filter=${encodeURIComponent(JSON.stringify({ campaign_id: campaign.id }))}`)).meta.total).toBe(campaign.progress.cards);
+    const organizer = clients.get('organizer@example.com')!;
+    expect((await get(organizer, `/api/campaigns/${campaign.id}`)).data.progress.cards).toBe(campaign.progress.cards);
+    expect((await organizer.get('/api/campaign-cards')).status).toBe(403);
+  });
 });

@@ -3,6 +3,9 @@ import path from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFolderToBucket } from '../../src/server/files/copy-to-s3.js';
+import { seedReadyMadeImporters } from '../../src/server/imports/ready-made.js';
+import { removeExpiredUploads } from '../../src/server/imports/upload-retention.js';
+import { fixture, importerId, upload as uploadCsv } from '../fixtures/upload.js';
 import { startS3 } from '../support/s3-server.js';
 import { startTestApp, testDatabaseUrl, type TestApp, type TestClient } from '../support/test-app.js';
 
@@ -68,6 +71,26 @@ describe('files in an S3-compatible bucket', () => {
     const file = await admin.get(`/api/exports/${started.body.data.id}/download`);
     expect(file.status).toBe(200);
     expect(String(file.body)).toContain('Export Bucket Hall');
+  });
+
+  it('keeps an import’s uploaded file in the bucket, imports from it, and removes it after the retention days', async () => {
+    await seedReadyMadeImporters(a.database.db);
+    const started = await uploadCsv(a, admin, '/api/imports', { importer_id: await importerId(a, 'vendor-job-sites') }, [{ name: 'vendor-sites.csv', content: fixture('vendor-sites.csv') }]);
+    expect(started.status).toBe(201);
+    const kept = await keys('imports/');
+    expect(kept).toHaveLength(1);
+    expect(kept[0]).toMatch(/^imports\/[0-9a-f-]{36}\.csv$/);
+    const folder = path.join(a.config.dataDir, 'files', 'imports');
+    expect(existsSync(folder) ? readdirSync(folder) : []).toEqual([]);
+
+    await a.app.jobs.drain();
+    const done = (await admin.get(`/api/imports/${started.body.data.id}`)).body.data;
+    expect(done).toMatchObject({ status: 'complete', created_count: 50 });
+    expect((await admin.get(`/api/imports/${started.body.data.id}/download`)).status).toBe(200);
+
+    expect(await removeExpiredUploads(a.ctx.db, a.ctx.files, 30, new Date(Date.now() + 31 * 86_400_000))).toBeGreaterThanOrEqual(1);
+    expect(await keys('imports/')).toEqual([]);
+    expect((await admin.get(`/api/imports/${started.body.data.id}`)).body.data.files[0].kept).toBe(false);
   });
 
   it('copies the files of a data folder to the bucket (npm run files:to-s3), once', async () => {

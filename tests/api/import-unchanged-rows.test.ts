@@ -3,6 +3,7 @@ import { seedReadyMadeImporters } from '../../src/server/imports/ready-made.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 import { importerId, runImport } from '../fixtures/upload.js';
 import { vendorSitesCsv } from '../fixtures/generate.js';
+import Papa from 'papaparse';
 
 let t: TestApp;
 let admin: TestClient;
@@ -104,5 +105,18 @@ describe('importing a file again', () => {
     // The undo put the records back, so the changed file's rows are no longer what they hold.
     const again = await runImport(t, admin, importer, [file(ROWS + 5, 9, 'sites-changed-again.csv')]);
     expect(again).toMatchObject({ created_count: 5, updated_count: changed.updated_count, skipped_count: changed.skipped_count, failed_count: 0 });
+  });
+
+  it('a key twice in a file, first changed and then as imported before: both rows are written, the last one wins', async () => {
+    const [headers, ...rows] = Papa.parse<string[]>(vendorSitesCsv(ROWS + 5, 9), { skipEmptyLines: true }).data;
+    const value = headers!.indexOf('Estimated Value');
+    const key = headers!.indexOf('Dodge Report Number');
+    const site = (await admin.get(`/api/sites?filter[external_id]=${rows[2]![key]}`)).body.data[0];
+    const changedRow = [...rows[2]!];
+    changedRow[value] = '777777';
+    const content = Buffer.from(Papa.unparse([headers!, changedRow, ...rows]));
+    const again = await runImport(t, admin, importer, [{ name: 'sites-key-twice.csv', content }]);
+    expect(again).toMatchObject({ status: 'complete', created_count: 0, updated_count: 2, skipped_count: ROWS + 4, failed_count: 0 });
+    expect((await admin.get(`/api/sites/${site.id}`)).body.data.estimated_value).toBe(site.estimated_value);
   });
 });

@@ -487,7 +487,8 @@ describe('publishing to an outside Pusher service', () => {
     for (const post of posts) {
       expect(post.body).toMatchObject({ name: 'App.Events.SystemUpdated', data: '{"version":"2"}', socket_id: '12.34' });
     }
-  });
+    // A fresh embedded database of its own is migrated and seeded first: on a busy machine that alone passes 30 s.
+  }, 120_000);
 });
 
 describe('two server processes on one PostgreSQL', () => {
@@ -501,12 +502,18 @@ describe('two server processes on one PostgreSQL', () => {
     await server?.stop();
   });
 
-  it.skipIf(!postgres)('delivers events published by one process to sockets on the other, large ones whole', async () => {
+  /** Two databases on the one server, as two processes have; closed after the test. */
+  async function twoConnections() {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'realtime-pg-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const databaseA = await openDatabase({ databaseUrl: server!.url, dataDir });
     const databaseB = await openDatabase({ databaseUrl: server!.url, dataDir });
     cleanups.push(() => databaseA.close(), () => databaseB.close());
+    return [databaseA, databaseB] as const;
+  }
+
+  it.skipIf(!postgres)('delivers events published by one process to sockets on the other, large ones whole', async () => {
+    const [databaseA, databaseB] = await twoConnections();
     expect(databaseA.kind).toBe('postgres');
 
     const serverA = await startServer(databaseA);
@@ -535,5 +542,60 @@ describe('two server processes on one PostgreSQL', () => {
     await serverB.realtime.publish(['private-App.Models.User.7'], 'App.Events.ModelSaved', { id: 3 });
     await bothArrived;
     expect(order).toEqual(['big', 'small']);
+  });
+
+  it.skipIf(!postgres)('shows presence on one record to people connected to different processes', async () => {
+    const [databaseA, databaseB] = await twoConnections();
+    const serverA = await startServer(databaseA);
+    const serverB = await startServer(databaseB);
+    for (const each of [serverA, serverB]) each.realtime.addChannelRule(/^presence-site\.(\d+)$/, (user) => ({ name: user.name }));
+
+    const alice = connectPusher(serverA, makeUser(21));
+    const aliceChannel = alice.subscribe('presence-site.9') as PresenceChannel;
+    await subscribed(aliceChannel);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // Alice's join travels to B by NOTIFY
+
+    const bob = connectPusher(serverB, makeUser(22));
+    const bobArrives = next(aliceChannel, 'pusher:member_added');
+    const bobChannel = bob.subscribe('presence-site.9') as PresenceChannel;
+    const bobSees = await subscribed(bobChannel);
+    expect(Object.keys(bobSees.members).sort()).toEqual(['21', '22']);
+    expect((await bobArrives).id).toBe('22');
+
+    // A third person starting on B after both joined still sees both (B learnt of Alice from A).
+    const carol = connectPusher(serverB, makeUser(23));
+    const carolChannel = carol.subscribe('presence-site.9') as PresenceChannel;
+    expect(Object.keys((await subscribed(carolChannel)).members).sort()).toEqual(['21', '22', '23']);
+
+    const aliceLeaves = next(bobChannel, 'pusher:member_removed');
+    alice.unsubscribe('presence-site.9');
+    expect((await aliceLeaves).id).toBe('21');
+
+    // Her last socket going (the browser closed) is a leave too.
+    alice.subscribe('presence-site.9');
+    await next(carolChannel, 'pusher:member_added');
+    const aliceGone = next(bobChannel, 'pusher:member_removed');
+    alice.disconnect();
+    expect((await aliceGone).id).toBe('21');
+    expect(bobChannel.members.count).toBe(2);
+  });
+
+  it.skipIf(!postgres)('a process that started late learns who is already present', async () => {
+    const [databaseA, databaseB] = await twoConnections();
+    const serverA = await startServer(databaseA);
+    serverA.realtime.addChannelRule(/^presence-site\.(\d+)$/, (user) => ({ name: user.name }));
+    const alice = connectPusher(serverA, makeUser(31));
+    await subscribed(alice.subscribe('presence-site.10'));
+
+    const serverB = await startServer(databaseB);
+    serverB.realtime.addChannelRule(/^presence-site\.(\d+)$/, (user) => ({ name: user.name }));
+    const bob = connectPusher(serverB, makeUser(32));
+    // B asked the others on start; their answer may still be on its way when Bob subscribes.
+    await expect.poll(async () => {
+      const channel = bob.subscribe(`presence-site.10`) as PresenceChannel;
+      const members = Object.keys((await subscribed(channel)).members).sort();
+      bob.unsubscribe('presence-site.10');
+      return members;
+    }, { timeout: 5_000 }).toEqual(['31', '32']);
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedReadyMadeImporters } from '../../src/server/imports/ready-made.js';
 import { marketShare, parseMarketShare } from '../../src/server/reports/market-share.js';
 import { answeredByCounts } from '../../src/server/reports/market-share-counts.js';
+import { countMarketShareOnce } from '../../src/server/db/market-share-once.js';
 import { fixture, importerId, runImport } from '../fixtures/upload.js';
 import { startTestApp, twoPostgresSessions, withOpenRowFilter, type TestApp, type TestClient } from '../support/test-app.js';
 
@@ -126,6 +127,25 @@ describe('the market share counts follow the writes', () => {
     expect((await admin.post(`/api/imports/${last.id}/undo`)).status).toBe(202);
     await t.app.jobs.drain();
     await expectReportFromCounts();
+  });
+
+  it('a batch writer counts its sites once, at the end of its work, not after each statement', async () => {
+    const counted = async (trx: any, id: number) => (await sql`select 1 from market_share_sites where site_id = ${id}`.execute(trx)).rows.length;
+    await t.ctx.db.transaction().execute(async (trx) => {
+      await countMarketShareOnce(trx, async () => {
+        const { rows } = await sql<{ id: number }>`insert into sites (name, type, estimated_value) values ('Counted Once Tower', 'union', 1234) returning id`.execute(trx);
+        const id = rows[0]!.id;
+        await sql`insert into site_trades (site_id, trade_id) select ${id}, id from trades order by id limit 2`.execute(trx);
+        // Noted twice (the sites insert, the trades insert), not yet counted.
+        expect((await sql`select site_id from market_share_pending`.execute(trx)).rows).toEqual([{ site_id: id }, { site_id: id }]);
+        expect(await counted(trx, id)).toBe(0);
+      });
+      expect((await sql`select 1 from market_share_pending`.execute(trx)).rows).toEqual([]);
+    });
+    await expectReportFromCounts();
+    // Outside such a writer, each statement counts at once.
+    const id = await created('sites', { name: 'Counted At Once Tower', type: 'non-union' });
+    expect(await counted(t.ctx.db, id)).toBe(1);
   });
 
   it('folds the changes into one row per count without changing them', async () => {

@@ -50,7 +50,7 @@ describe('GET /api/schemas?per_page=-1', () => {
   it('lists every record type of SPEC section 3 with its fields and logic, in the documented shape', async () => {
     const list = await schemas();
     expect(list.map((s) => s.type).sort()).toEqual(
-      ['building-type', 'classification', 'classification-type', 'contact', 'contact-status', 'contractor', 'contractor-type', 'dispatch-type', 'grievance', 'member', 'recruit', 'region', 'site', 'site-phase', 'site-status', 'site-type', 'team', 'trade', 'union', 'visit'].sort(),
+      ['building-type', 'campaign', 'campaign-card', 'classification', 'classification-type', 'contact', 'contact-status', 'contractor', 'contractor-type', 'dispatch-type', 'grievance', 'member', 'recruit', 'region', 'site', 'site-phase', 'site-status', 'site-type', 'team', 'trade', 'union', 'visit'].sort(),
     );
     const site = list.find((s) => s.type === 'site');
     expect(site).toMatchObject({ id: expect.any(Number), type: 'site', name_singular: 'Site', name_plural: 'Sites', resource: 'sites', position: expect.any(Number), custom: true, built_in: true });
@@ -83,7 +83,7 @@ describe('GET /api/schemas?per_page=-1', () => {
     const client = await t.signIn(user.email);
     const res = await client.get('/api/schemas?per_page=-1');
     expect(res.status).toBe(200);
-    expect(res.body.data.length).toBe(20);
+    expect(res.body.data.length).toBe(22);
     expect((await client.post(`/api/schemas/${res.body.data[0].id}`, { name_plural: 'Nope' })).status).toBe(403);
   });
 });

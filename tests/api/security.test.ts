@@ -390,6 +390,9 @@ describe('security headers', () => {
       expect(directives['default-src']).toEqual(["'self'"]);
       expect(directives['frame-ancestors']).toEqual(["'none'"]);
       expect(directives['object-src']).toEqual(["'none'"]);
+      // The offline app: its service worker and manifest load from this server.
+      expect(directives['worker-src']).toContain("'self'");
+      expect(directives['manifest-src']).toEqual(["'self'"]);
       // The default tile host (TILE_URL) may serve images; the realtime websocket of this host may be reached.
       expect(directives['img-src']).toEqual(expect.arrayContaining(["'self'", 'https://tile.openstreetmap.org']));
       expect(directives['connect-src']).toEqual(expect.arrayContaining(["'self'", `ws://${new URL(t.baseUrl).host}`]));

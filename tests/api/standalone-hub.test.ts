@@ -1,7 +1,7 @@
 import { createHmac, createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Pusher, { type Channel } from 'pusher-js';
-import { next } from '../support/pusher-events.js';
+import { hubBrowser, next } from '../support/pusher-events.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHubServer } from '../../src/server/realtime/standalone.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
@@ -31,24 +31,7 @@ afterAll(async () => {
 
 /** A browser of `person`: connected to the hub, its private subscriptions signed by the app. */
 function browser(person: TestClient): Pusher {
-  const client = new Pusher(KEY, {
-    cluster: 'mt1',
-    wsHost: '127.0.0.1',
-    wsPort: hubPort,
-    forceTLS: false,
-    enabledTransports: ['ws'],
-    channelAuthorization: {
-      endpoint: '/broadcasting/auth',
-      transport: 'ajax',
-      // The browser's own request, with its session cookie and CSRF header, as laravel-echo sends it.
-      customHandler: ({ socketId, channelName }, callback) => {
-        person
-          .post('/broadcasting/auth', { socket_id: socketId, channel_name: channelName })
-          .then((answer) => (answer.status === 200 ? callback(null, answer.body) : callback(new Error(`refused: ${answer.status}`), null)))
-          .catch((error: Error) => callback(error, null));
-      },
-    },
-  });
+  const client = hubBrowser(KEY, hubPort, (body) => person.post('/broadcasting/auth', body));
   clients.push(client);
   return client;
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScope } from '../../src/server/assistant/tools/scope.js';
 import { runTool } from '../../src/server/assistant/tools/index.js';
@@ -178,6 +179,22 @@ describe('site:read:turf: every read path shows the turf and nothing outside it'
     expect(all).toEqual(expect.arrayContaining([ids.inSite, ids.outSite]));
   });
 
+  it('leaving the team takes its turf off the map at once, and joining gives it back', async () => {
+    const markers = async () => ((await teammate.get('/api/map/markers?bbox=-180,-90,180,90&zoom=17&layers=sites')).body.data as any[]).filter((d) => d.kind === 'site').map((d) => d.id);
+    const setTeams = async (team_ids: number[]) => {
+      const current = (await admin.get(`/api/users/${users.teammate.id}`)).body.data;
+      expect((await admin.put(`/api/users/${users.teammate.id}`, { team_ids, updated_at: current.updated_at })).status).toBe(200);
+    };
+    expect(await markers()).toContain(ids.inSite);
+    try {
+      await setTeams([]);
+      expect(await markers()).not.toContain(ids.inSite);
+    } finally {
+      await setTeams([ids.team]);
+    }
+    expect(await markers()).toContain(ids.inSite);
+  });
+
   it('a person of the same role with no turf sees no sites at all', async () => {
     const stranger = await t.signIn(users.stranger.email);
     expect(await listIds('sites')(stranger)).toEqual([]);
@@ -269,5 +286,30 @@ describe('turf: regions assigned to people, shapes drawn on the map', () => {
     expect(res.body.data).toEqual({ sites: 2 });
     expect((await admin.post('/api/regions/preview', { geometry: { type: 'Polygon', coordinates: [[[0, 0]]] } })).status).toBe(422);
     expect((await organizer.post('/api/regions/preview', { geometry: square(INSIDE.lat, INSIDE.lng) })).status).toBe(403);
+  });
+});
+
+describe('turf: the regions of a site kept on its row (in_region_ids, migration 026)', () => {
+  const rowIds = async (siteId: number) => (await sql<{ ids: number[] }>`select in_region_ids as ids from sites where id = ${siteId}`.execute(t.ctx.db)).rows[0].ids.map(Number);
+  const pivotIds = async (siteId: number) => (await sql<{ id: number }>`select region_id as id from site_regions where site_id = ${siteId} order by 1`.execute(t.ctx.db)).rows.map((r) => Number(r.id));
+
+  it('follow site_regions whatever writes it, and are not shown in the record (region_ids is)', async () => {
+    const site = await created('sites', { name: 'Placement row check', type: 'union', latitude: INSIDE.lat + 0.01, longitude: INSIDE.lng });
+    expect(await rowIds(site.id)).toEqual([ids.inRegion]);
+    expect(site).not.toHaveProperty('in_region_ids');
+    expect(site.region_ids).toEqual([ids.inRegion]);
+    // Moved out: the row follows the save's placement.
+    const moved = await admin.put(`/api/sites/${site.id}`, { latitude: OUTSIDE.lat, longitude: OUTSIDE.lng, updated_at: site.updated_at });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(await rowIds(site.id)).toEqual([ids.outRegion]);
+    expect(await listIds('sites', '&search=Placement%20row%20check')(organizer)).toEqual([]);
+    // Written outside the data service (a repair, a cascade): the triggers still keep the row right.
+    await sql`insert into site_regions (site_id, region_id) values (${site.id}, ${ids.inRegion})`.execute(t.ctx.db);
+    expect(await rowIds(site.id)).toEqual([ids.inRegion, ids.outRegion].sort((a, b) => a - b));
+    expect(await listIds('sites', '&search=Placement%20row%20check')(organizer)).toEqual([site.id]);
+    await sql`delete from site_regions where site_id = ${site.id} and region_id = ${ids.inRegion}`.execute(t.ctx.db);
+    expect(await rowIds(site.id)).toEqual(await pivotIds(site.id));
+    expect(await rowIds(site.id)).toEqual([ids.outRegion]);
+    expect(await listIds('sites', '&search=Placement%20row%20check')(organizer)).toEqual([]);
   });
 });

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seedReadyMadeImporters } from '../../src/server/imports/ready-made.js';
 import { UPLOAD_RETENTION_JOB } from '../../src/server/imports/upload-retention.js';
-import { importUploadFolder } from '../../src/server/imports/uploads.js';
 import { enqueueJob } from '../../src/server/jobs/queue.js';
 import { fixture, importerId, upload } from '../fixtures/upload.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
@@ -43,7 +42,7 @@ async function runRetentionJob(days: number) {
 
 describe('uploaded files are kept UPLOAD_RETENTION_DAYS', () => {
   it('removes an import’s files after that many days and keeps the import', async () => {
-    const folder = importUploadFolder(t.config);
+    const folder = path.join(t.config.dataDir, 'files', 'imports');
     const res = await upload(t, admin, '/api/imports', { importer_id: await importerId(t, 'vendor-job-sites') }, [{ name: 'vendor-sites.csv', content: fixture('vendor-sites.csv') }]);
     expect(res.status).toBe(201);
     await t.app.jobs.drain();

@@ -136,6 +136,21 @@ describe('visits: a record type with a head count', () => {
     expect((await admin.get(`/api/visits/${visit.id}`)).body.data.head_counts.map((r: any) => r.contractor_id)).toEqual([ids.union, ids.open]);
   });
 
+  it('links its conversations to the contacts talked to and the recruits signed up, kept in its revision, each shown to who may read it', async () => {
+    const contact = await created('contacts', { first_name: 'Talked', last_name: 'To' });
+    const recruit = await created('recruits', { first_name: 'Signed', last_name: 'Up' });
+    const visit = await created('visits', { site_id: ids.unionSite, visited_at: '2026-02-02T09:00:00Z', contact_ids: [contact.id], recruit_ids: [recruit.id] });
+    expect(visit).toMatchObject({ contact_ids: [contact.id], recruit_ids: [recruit.id] });
+    const history = (await admin.get(`/api/revisions?type=visit&revisionable_id=${visit.id}`)).body.data;
+    expect(history.find((r: any) => r.action === 'created').changes).toMatchObject({ contact_ids: [null, [contact.id]], recruit_ids: [null, [recruit.id]] });
+    const missing = await admin.post('/api/visits', { site_id: ids.unionSite, visited_at: '2026-02-02T09:00:00Z', recruit_ids: [999_999] });
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors.recruit_ids).toBeTruthy();
+    // The reader of union contractors above reads neither contacts nor recruits: the links are left out for them.
+    const reader = await t.signIn('union-contractor-visitor@example.com');
+    expect((await reader.get(`/api/visits/${visit.id}`)).body.data).toMatchObject({ contact_ids: [], recruit_ids: [] });
+  });
+
   it('tells the browsers of a change to a visit without its head counts, which each reads again with their own permissions', async () => {
     const sent: Array<{ event: string; data: any }> = [];
     const publish = t.ctx.realtime.publish;

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql, type Kysely } from 'kysely';
 import { openDatabase } from '../../src/server/db/database.js';
+import { countMarketShareOnce } from '../../src/server/db/market-share-once.js';
 import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
 import { benchDatabases, freePort, loadAverage, makeTempFolder, removeTempFolder, startServer } from './lib/server.js';
 import { row, type BenchRow } from './types.js';
@@ -45,8 +46,9 @@ async function costsOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
       const db_ = kind === 'pglite' ? 'embedded' : 'PostgreSQL';
       rows.push(row(AREA, `${db_}: indexes on sites (of which sort indexes); triggers`, indexes.rows.length, `(${sortIndexes.length}); ${triggers.rows.length} triggers`));
       await writeSites(db, ROWS, 0); // the table holds as many sites as each variant writes
-      const variants: Array<[string, () => Promise<void>]> = [
+      const variants: Array<[string, () => Promise<void>, boolean?]> = [
         ['every index and trigger', async () => {}],
+        ['every index and trigger, the market share counted once per transaction (as the import writes)', async () => {}, true],
         ['without the sort indexes', async () => {
           for (const index of sortIndexes) await sql`drop index ${sql.id(index.name)}`.execute(db);
         }],
@@ -59,10 +61,10 @@ async function costsOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
         }],
       ];
       let offset = ROWS;
-      for (const [name, prepare] of variants) {
+      for (const [name, prepare, countedOnce] of variants) {
         await prepare();
         const started = performance.now();
-        await writeSites(db, ROWS, offset);
+        await writeSites(db, ROWS, offset, countedOnce);
         const seconds = (performance.now() - started) / 1000;
         offset += ROWS;
         const load = loadAverage();
@@ -79,20 +81,23 @@ async function costsOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
 }
 
 /** `count` sites in 1,000-row statements, one transaction each, with two trades each, as an import chunk writes them. */
-async function writeSites(db: Kysely<any>, count: number, offset: number) {
+async function writeSites(db: Kysely<any>, count: number, offset: number, countedOnce = false) {
   const trades = (await sql<{ id: number }>`select id from trades order by id limit 8`.execute(db)).rows.map((t) => t.id);
   for (let start = 0; start < count; start += 1_000) {
-    await db.transaction().execute(async (trx) => {
-      const list = Array.from({ length: Math.min(1_000, count - start) }, (_, i) => {
-        const n = offset + start + i;
-        return { name: `Harbor Project ${n}`, external_id: `X${n}`, type: ['union', 'non-union', 'pending'][n % 3], street: `${n} Main St`, city: `City ${n % 300}`, county: 'County', state: 'CA', postal_code: String(90000 + (n % 9000)), latitude: 32 + (n % 1000) / 100, longitude: -124 + (n % 1300) / 100, estimated_value: (n * 7919) % 1000003, source: 'dodge-data', owner: `Owner ${n % 50}`, notes: 'A building', custom: {}, created_at: new Date().toISOString(), updated_at: new Date().toISOString() };
-      });
-      const inserted = await sql<{ id: number }>`insert into sites (name, external_id, type, street, city, county, state, postal_code, latitude, longitude, estimated_value, source, owner, notes, custom, created_at, updated_at)
-        select name, external_id, type, street, city, county, state, postal_code, latitude, longitude, estimated_value, source, owner, notes, custom, created_at, updated_at
-        from json_to_recordset(${JSON.stringify(list)}::json) as x(name text, external_id text, type text, street text, city text, county text, state text, postal_code text, latitude float8, longitude float8, estimated_value numeric, source text, owner text, notes text, custom jsonb, created_at timestamptz, updated_at timestamptz)
-        returning id`.execute(trx);
-      const links = inserted.rows.flatMap((site, i) => [{ site_id: site.id, trade_id: trades[i % trades.length] }, { site_id: site.id, trade_id: trades[(i + 3) % trades.length] }]);
-      await sql`insert into site_trades (site_id, trade_id) select site_id, trade_id from json_to_recordset(${JSON.stringify(links)}::json) as x(site_id integer, trade_id integer) on conflict do nothing`.execute(trx);
-    });
+    await db.transaction().execute((trx) => (countedOnce ? countMarketShareOnce(trx, () => writeThousand(trx, trades, count, offset, start)) : writeThousand(trx, trades, count, offset, start)));
   }
+}
+
+/** One transaction's 1,000 sites (fewer at the end) and two trades each. */
+async function writeThousand(trx: Kysely<any>, trades: number[], count: number, offset: number, start: number) {
+  const list = Array.from({ length: Math.min(1_000, count - start) }, (_, i) => {
+    const n = offset + start + i;
+    return { name: `Harbor Project ${n}`, external_id: `X${n}`, type: ['union', 'non-union', 'pending'][n % 3], street: `${n} Main St`, city: `City ${n % 300}`, county: 'County', state: 'CA', postal_code: String(90000 + (n % 9000)), latitude: 32 + (n % 1000) / 100, longitude: -124 + (n % 1300) / 100, estimated_value: (n * 7919) % 1000003, source: 'dodge-data', owner: `Owner ${n % 50}`, notes: 'A building', custom: {}, created_at: new Date().toISOString(), updated_at: new Date().toISOString() };
+  });
+  const inserted = await sql<{ id: number }>`insert into sites (name, external_id, type, street, city, county, state, postal_code, latitude, longitude, estimated_value, source, owner, notes, custom, created_at, updated_at)
+    select name, external_id, type, street, city, county, state, postal_code, latitude, longitude, estimated_value, source, owner, notes, custom, created_at, updated_at
+    from json_to_recordset(${JSON.stringify(list)}::json) as x(name text, external_id text, type text, street text, city text, county text, state text, postal_code text, latitude float8, longitude float8, estimated_value numeric, source text, owner text, notes text, custom jsonb, created_at timestamptz, updated_at timestamptz)
+    returning id`.execute(trx);
+  const links = inserted.rows.flatMap((site, i) => [{ site_id: site.id, trade_id: trades[i % trades.length] }, { site_id: site.id, trade_id: trades[(i + 3) % trades.length] }]);
+  await sql`insert into site_trades (site_id, trade_id) select site_id, trade_id from json_to_recordset(${JSON.stringify(links)}::json) as x(site_id integer, trade_id integer) on conflict do nothing`.execute(trx);
 }

@@ -15,7 +15,12 @@
 import os from 'node:os';
 import { request, signIn } from './lib/http.js';
 import { runScenario, type LoadRequest } from './lib/load.js';
-import { freePort, makeTempFolder, procStatusMb, removeTempFolder, startServer, type RunningServer } from './lib/server.js';
+import type Pusher from 'pusher-js';
+import { hubBrowser } from '../support/pusher-events.js';
+import { startHubProcess } from '../support/app-processes.js';
+import { startBalancer } from '../support/balancer.js';
+import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
+import { freePort, makeTempFolder, procCpuMs, procStatusMb, removeTempFolder, startServer, type RunningServer } from './lib/server.js';
 import { rng, viewportBbox } from './map.js';
 import { row, type BenchRow } from './types.js';
 
@@ -183,13 +188,59 @@ const MIX: Array<[number, Build]> = [
 
 const TOTAL_WEIGHT = MIX.reduce((sum, [weight]) => sum + weight, 0);
 
+/**
+ * Where the load runs (LOAD_SETUPS, comma-separated; all three by default): `pglite`, one process on the embedded
+ * database as `npm start` runs it; `postgres`, one process on a PostgreSQL server; `postgres-3`, three processes on
+ * that server behind a round-robin balancer, publishing to the standalone hub (`npm run hub`), where every person
+ * also holds a realtime connection subscribed to their role's channel (docs/operations.md).
+ */
+type Setup = 'pglite' | 'postgres' | 'postgres-3';
+const SETUP_NAMES: Record<Setup, string> = { pglite: 'embedded, 1 process', postgres: 'PostgreSQL, 1 process', 'postgres-3': 'PostgreSQL, 3 processes + hub' };
+const HUB = { appId: 'bench-load', key: 'bench-load-key', secret: 'bench-load-secret-0123456789' };
+
 export async function benchLoad(): Promise<BenchRow[]> {
-  const dataDir = makeTempFolder('om-bench-load-');
-  let server: RunningServer | null = null;
+  const setups = (process.env.LOAD_SETUPS ?? 'pglite,postgres,postgres-3').split(',').map((name) => name.trim()) as Setup[];
+  const rows: BenchRow[] = [];
+  for (const setup of setups) {
+    if (!SETUP_NAMES[setup]) throw new Error(`LOAD_SETUPS: unknown setup ${setup} (pglite, postgres, postgres-3)`);
+    rows.push(...(await loadOn(setup)));
+  }
+  return rows;
+}
+
+async function loadOn(setup: Setup): Promise<BenchRow[]> {
+  const folders: string[] = [];
+  const servers: RunningServer[] = [];
+  let postgres: PostgresServer | null = null;
+  let hub: Awaited<ReturnType<typeof startHubProcess>> | null = null;
+  let balancer: Awaited<ReturnType<typeof startBalancer>> | null = null;
+  const sockets: Pusher[] = [];
+  const start = async (databaseUrl?: string, env: Record<string, string> = {}) => {
+    const dataDir = makeTempFolder('om-bench-load-');
+    folders.push(dataDir);
+    const server = await startServer({ dataDir, port: await freePort(), adminEmail: ADMIN_EMAIL, adminPassword: PASSWORD, seedDemo: true, readCache: true, timeoutMs: STARTUP_TIMEOUT_MS, databaseUrl, env });
+    servers.push(server);
+    return server;
+  };
   try {
-    server = await startServer({ dataDir, port: await freePort(), adminEmail: ADMIN_EMAIL, adminPassword: PASSWORD, seedDemo: true, readCache: true, timeoutMs: STARTUP_TIMEOUT_MS });
-    const { baseUrl, pid } = server;
-    console.error(`[bench] load: server with the demo data up in ${(server.startMs / 1000).toFixed(1)} s`);
+    if (setup === 'pglite') await start();
+    else {
+      postgres = await (startPostgres() ?? Promise.resolve(null));
+      if (!postgres) {
+        console.error(`[bench] load: no PostgreSQL server binaries here; ${setup} skipped`);
+        return [];
+      }
+      if (setup === 'postgres') await start(postgres.url);
+      else {
+        hub = await startHubProcess(HUB);
+        // The first seeds the demo; the other two find it done (they take turns at start anyway).
+        await start(postgres.url, hub.appEnv);
+        await Promise.all([start(postgres.url, hub.appEnv), start(postgres.url, hub.appEnv)]);
+        balancer = await startBalancer(servers.map((server) => server.baseUrl));
+      }
+    }
+    const baseUrl = balancer?.url ?? servers[0].baseUrl;
+    console.error(`[bench] load [${SETUP_NAMES[setup]}]: up in ${(servers[0].startMs / 1000).toFixed(1)} s`);
 
     const accounts: Account[] = [];
     for (const { email, writes } of ACCOUNTS) accounts.push(await describeAccount(baseUrl, email, writes, await signIn(baseUrl, email, PASSWORD)));
@@ -201,7 +252,17 @@ export async function benchLoad(): Promise<BenchRow[]> {
       const xsrf = decodeURIComponent(/XSRF-TOKEN=([^;]+)/.exec(cookie)?.[1] ?? '');
       people.push({ account, cookie, xsrf, random: rng(1000 + i) });
     }
-    console.error(`[bench] load: ${PEOPLE} people signed in over ${accounts.length} accounts; ${SECONDS} s of load after ${WARMUP_MS / 1000} s of warm-up`);
+    let eventsHeard = 0;
+    if (hub) {
+      for (const person of people) {
+        const socket = await connectToHub(hub.port, baseUrl, person);
+        socket.channel.bind_global((event: string) => {
+          if (event.startsWith('App.Events.')) eventsHeard++;
+        });
+        sockets.push(socket.pusher);
+      }
+    }
+    console.error(`[bench] load [${SETUP_NAMES[setup]}]: ${PEOPLE} people signed in over ${accounts.length} accounts${hub ? ', each with a realtime connection to the hub' : ''}; ${SECONDS} s of load after ${WARMUP_MS / 1000} s of warm-up`);
 
     const counters = new Map<Build, number>();
     const next = (worker: number): LoadRequest => {
@@ -230,45 +291,89 @@ export async function benchLoad(): Promise<BenchRow[]> {
       }
     }
 
-    let peakRss = procStatusMb(pid, 'VmRSS');
+    const peakRss = new Map(servers.map((server) => [server.pid, procStatusMb(server.pid, 'VmRSS')]));
     const sampler = setInterval(() => {
-      try {
-        peakRss = Math.max(peakRss, procStatusMb(pid, 'VmRSS'));
-      } catch {
-        /* the server exited: the run reports it */
+      for (const server of servers) {
+        try {
+          peakRss.set(server.pid, Math.max(peakRss.get(server.pid) ?? 0, procStatusMb(server.pid, 'VmRSS')));
+        } catch {
+          /* the server exited: the run reports it */
+        }
       }
     }, 500);
+    const cpuBefore = servers.map((server) => procCpuMs(server.pid));
+    const databaseCpuBefore = postgres?.cpuMs() ?? 0;
     const loadBefore = os.loadavg()[0];
+    eventsHeard = 0;
     const result = await runScenario({ baseUrl, concurrency: PEOPLE, warmupMs: WARMUP_MS, durationMs: SECONDS * 1000, timeoutMs: 30_000, next }).finally(() => clearInterval(sampler));
     const loadAfter = os.loadavg()[0];
-    const alive = (await request(`${baseUrl}/api/health`).catch(() => null))?.status === 200;
-    const highWater = procStatusMb(pid, 'VmHWM');
+    const cpuSeconds = servers.map((server, i) => (procCpuMs(server.pid) - cpuBefore[i]) / 1000);
+    const databaseCpuSeconds = postgres ? (postgres.cpuMs() - databaseCpuBefore) / 1000 : null;
+    const alive = await Promise.all(servers.map(async (server) => (await request(`${server.baseUrl}/api/health`).catch(() => null))?.status === 200));
+    const highWater = Math.max(...servers.map((server) => procStatusMb(server.pid, 'VmHWM')));
 
+    const where = SETUP_NAMES[setup];
     for (const [label, figures] of [...result.byLabel].sort((a, b) => a[0].localeCompare(b[0]))) {
-      console.error(`[bench] load: ${label.padEnd(22)} ${String(figures.requests).padStart(6)} requests, ${figures.errors} errors, p50 ${figures.p50.toFixed(0)} ms, p95 ${figures.p95.toFixed(0)} ms`);
+      console.error(`[bench] load [${where}]: ${label.padEnd(22)} ${String(figures.requests).padStart(6)} requests, ${figures.errors} errors, p50 ${figures.p50.toFixed(0)} ms, p95 ${figures.p95.toFixed(0)} ms`);
     }
-    if (result.errorSamples.length) console.error(`[bench] load: first errors:\n  ${result.errorSamples.join('\n  ')}`);
-    if (result.warmupErrors) console.error(`[bench] load: ${result.warmupErrors} errors during the warm-up (not counted)`);
+    if (balancer) console.error(`[bench] load [${where}]: answers per process ${[...balancer.served.values()].join(' / ')}; server CPU s per process ${cpuSeconds.map((cpu) => cpu.toFixed(1)).join(' / ')}`);
+    if (result.errorSamples.length) console.error(`[bench] load [${where}]: first errors:\n  ${result.errorSamples.join('\n  ')}`);
+    if (result.warmupErrors) console.error(`[bench] load [${where}]: ${result.warmupErrors} errors during the warm-up (not counted)`);
 
     const label = `${PEOPLE} people, ${SECONDS} s`;
     const slowest = [...result.byLabel].sort((a, b) => b[1].p95 - a[1].p95)[0];
-    return [
-      row(AREA, `requests (${label})`, result.requests, 'count'),
-      row(AREA, 'requests per second', round(result.requestsPerSecond), 'req/s'),
-      row(AREA, `errors${result.errorSamples.length ? ` (first: ${result.errorSamples[0].slice(0, 160)})` : ''}`, result.errors, 'count', { atMost: 0 }),
-      row(AREA, '5xx answers', result.serverErrors, 'count', { atMost: 0 }),
-      row(AREA, 'latency p50', round(result.latencyMs.p50), 'ms'),
-      row(AREA, 'latency p95', round(result.latencyMs.p95), 'ms'),
-      row(AREA, 'latency p99', round(result.latencyMs.p99), 'ms'),
-      row(AREA, `slowest kind p95 (${slowest?.[0] ?? '-'})`, slowest ? round(slowest[1].p95) : null, 'ms'),
-      row(AREA, 'server peak RSS (VmRSS sampled every 0.5 s)', round(peakRss), 'MB'),
-      row(AREA, 'server peak RSS since start (VmHWM)', round(highWater), 'MB'),
-      row(AREA, 'server answers /api/health after the run (1 = yes)', alive ? 1 : 0, 'count', { atLeast: 1 }),
-      row(AREA, 'load average (1 min) at the start of the run', round(loadBefore, 2), ''),
-      row(AREA, 'load average (1 min) at the end of the run', round(loadAfter, 2), ''),
+    const figure = (name: string, value: number | null, unit: string, targets?: Parameters<typeof row>[4]) => row(AREA, `${name} [${where}]`, value, unit, targets);
+    const rows = [
+      figure(`requests (${label})`, result.requests, 'count'),
+      figure('requests per second', round(result.requestsPerSecond), 'req/s'),
+      figure(`errors${result.errorSamples.length ? ` (first: ${result.errorSamples[0].slice(0, 160)})` : ''}`, result.errors, 'count', { atMost: 0 }),
+      figure('5xx answers', result.serverErrors, 'count', { atMost: 0 }),
+      figure('latency p50', round(result.latencyMs.p50), 'ms'),
+      figure('latency p95', round(result.latencyMs.p95), 'ms', { atMost: setup === 'pglite' ? 250 : 100 }),
+      figure('latency p99', round(result.latencyMs.p99), 'ms'),
+      figure(`slowest kind p95 (${slowest?.[0] ?? '-'})`, slowest ? round(slowest[1].p95) : null, 'ms'),
+      figure('server CPU during the run (all processes; PostgreSQL not counted)', round(cpuSeconds.reduce((sum, cpu) => sum + cpu, 0)), 's'),
+      figure('peak RSS of a server process (VmRSS sampled every 0.5 s)', round(Math.max(...peakRss.values())), 'MB'),
+      figure('peak RSS of a server process since start (VmHWM)', round(highWater), 'MB'),
+      figure('server processes answering /api/health after the run', alive.filter(Boolean).length, 'count', { atLeast: servers.length }),
+      figure('load average (1 min) at the start of the run', round(loadBefore, 2), ''),
+      figure('load average (1 min) at the end of the run', round(loadAfter, 2), ''),
     ];
+    if (databaseCpuSeconds !== null) rows.push(figure('PostgreSQL CPU during the run (its processes)', round(databaseCpuSeconds), 's'));
+    if (hub) rows.push(figure('realtime events the hub delivered to the people connected to it', eventsHeard, 'count'));
+    return rows;
   } finally {
-    await server?.stop();
-    removeTempFolder(dataDir);
+    for (const socket of sockets) socket.disconnect();
+    await balancer?.close();
+    await Promise.all(servers.map((server) => server.stop()));
+    await hub?.stop();
+    await postgres?.stop();
+    for (const folder of folders) removeTempFolder(folder);
   }
+}
+
+/** A person's realtime connection, as their browser holds it: to the hub, on their role's channel, authorised by the app. */
+async function connectToHub(hubPort: number, baseUrl: string, person: Person) {
+  const me = JSON.parse((await request(`${baseUrl}/api/auth/check`, { headers: { cookie: person.cookie, accept: 'application/json' } })).body).data;
+  const pusher = hubBrowser(HUB.key, hubPort, async (body) => {
+    const answer = await request(`${baseUrl}/broadcasting/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', cookie: person.cookie, 'x-xsrf-token': person.xsrf },
+      body: JSON.stringify(body),
+    });
+    return { status: answer.status, body: answer.status === 200 ? JSON.parse(answer.body) : answer.body };
+  });
+  const channel = pusher.subscribe(`private-App.Models.Role.${me.role_id}`);
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the hub did not confirm a subscription within 30 s')), 30_000);
+    channel.bind('pusher:subscription_succeeded', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    channel.bind('pusher:subscription_error', (error: unknown) => {
+      clearTimeout(timer);
+      reject(new Error(`subscription refused: ${JSON.stringify(error)}`));
+    });
+  });
+  return { pusher, channel };
 }

@@ -15,8 +15,7 @@
  * runs one database only.
  */
 import { performance } from 'node:perf_hooks';
-import { sql } from 'kysely';
-import { openDatabase } from '../../src/server/db/database.js';
+import { fillSites, SITE_TYPES, SITE_WORDS } from '../support/many-sites.js';
 import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
 import { request, signIn } from './lib/http.js';
 import { benchDatabases, freePort, loadAverage, makeTempFolder, procCpuMs, removeTempFolder, type RunningServer, startServer } from './lib/server.js';
@@ -29,8 +28,8 @@ const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100);
 // (the WebAssembly code of each kind of query compiled and optimised, its indexes in memory), not of one just started.
 const WARMUP = 20;
 const ADMIN = { email: 'admin@example.com', password: 'bench-admin-password' };
-const WORDS = ['Harbor', 'Mission', 'Summit', 'Pacific', 'Golden', 'Sierra', 'Bayview', 'Canyon', 'Civic', 'Oak'];
-const TYPES = ['union', 'non-union', 'pla', 'public-works', 'development', 'pending'];
+const WORDS = SITE_WORDS;
+const TYPES = SITE_TYPES;
 const CHOICES = ['high', 'medium', 'low'];
 
 function percentile(values: number[], fraction: number) {
@@ -52,25 +51,6 @@ function cases(slug: string): Array<[string, (i: number) => string]> {
     // About 3,700 matches each ("City 12", "City 120" to "City 129").
     [`text search "city <nn>"`, (i) => `/api/sites?search=${encodeURIComponent(`city ${10 + (i % 20)}`)}&page=${1 + Math.floor(i / 20)}&per_page=25&total=estimate`],
   ];
-}
-
-async function fillSites(databaseUrl: string | undefined, dataDir: string, slug: string) {
-  const database = await openDatabase({ databaseUrl, dataDir });
-  try {
-    const started = performance.now();
-    await sql`insert into sites (name, type, city, postal_code, latitude, longitude, estimated_value, custom, created_at, updated_at)
-      select (${sql.val(WORDS)}::text[])[1 + g % 10] || ' Project ' || g,
-        (${sql.val(TYPES)}::text[])[1 + g % 6],
-        'City ' || g % 300, lpad((90000 + g % 9000)::text, 5, '0'), 32 + (g % 1000) / 100.0, -124 + (g % 1300) / 100.0,
-        (g * 7919) % 1000003 * 100,
-        jsonb_build_object(${slug}::text, (${sql.val(CHOICES)}::text[])[1 + g % 3]),
-        now() - (g % 1000) * interval '1 day', now() - (g % 1000) * interval '1 day'
-      from generate_series(1, ${SITES}) g`.execute(database.db);
-    await sql`analyze`.execute(database.db);
-    console.error(`[bench] records: ${SITES} sites written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  } finally {
-    await database.close();
-  }
 }
 
 async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
@@ -103,7 +83,7 @@ async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
     await server.stop();
     server = null;
 
-    await fillSites(postgres?.url, dataDir, slug);
+    await fillSites(postgres?.url, dataDir, SITES, { slug, choices: CHOICES });
     server = await startServer({ ...options, port: await freePort() });
     cookie = await signIn(server.baseUrl, ADMIN.email, ADMIN.password);
 

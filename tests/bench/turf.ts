@@ -2,14 +2,16 @@
  * `npm run bench -- turf`: (1) point-in-polygon of 100,000 sites for a drawn turf of 1,000 vertices (what
  * POST /api/regions/preview and placing the sites of a drawn region do): target under 200 ms; (2) a page of the site
  * list as a person limited to a turf (`site:read:turf`) against the same page for a person who reads every site, p95
- * over unique requests through the record service on the embedded database: target within 20 % of the unscoped one.
- * The load average is printed beside every figure. BENCH_SITES=5000 makes a quick run.
+ * over unique requests through the record service, on the embedded database and on a throwaway PostgreSQL server when
+ * one is installed (BENCH_DATABASES=pglite or postgres for one of them): target within 20 % of the unscoped one.
+ * The load average is printed beside every figure. BENCH_SITES=5000 makes a quick run; TURF_EXPLAIN=1 prints the
+ * plan (EXPLAIN ANALYZE) of every statement of a few list requests, scoped and unscoped.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { sql } from 'kysely';
+import { DefaultQueryExecutor, sql, type CompiledQuery, type Kysely } from 'kysely';
 import { buildApp } from '../../src/server/app.js';
 import type { AuthUser } from '../../src/server/auth/auth-user.js';
 import { loadConfig } from '../../src/server/config/config.js';
@@ -19,13 +21,14 @@ import type { AreaGeometry } from '../../src/server/regions/geometry.js';
 import { assignRegionSites } from '../../src/server/regions/assign.js';
 import { countInside } from '../../src/server/regions/turf.js';
 import { ensureAppKey, seedDatabase } from '../../src/server/seed/seed.js';
+import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
+import { benchDatabases, loadAverage } from './lib/server.js';
 import { row, type BenchRow } from './types.js';
 
 const AREA = 'turf';
 const SITES = Number(process.env.BENCH_SITES ?? 100_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100);
 const VERTICES = 1_000;
-const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 function percentile(values: number[], fraction: number) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -67,10 +70,26 @@ export async function benchTurf(): Promise<BenchRow[]> {
   console.error(`[bench] turf: ${inside} of 100,000 points inside a ${VERTICES}-corner turf; load ${loadAverage()}`);
   rows.push(row(AREA, `point-in-polygon 100,000 sites, ${VERTICES}-vertex turf (median of 5; load ${loadAverage()})`, percentile(times, 0.5), 'ms', { below: 200 }));
 
-  // (2) the turf-scoped list against the unscoped one, through the record service.
+  // (2) the turf-scoped list against the unscoped one, through the record service, on each database.
+  for (const kind of benchDatabases()) await listsOn(kind, turf, rows);
+  return rows;
+}
+
+const NAMES = { pglite: 'embedded', postgres: 'PostgreSQL' };
+
+async function listsOn(kind: 'pglite' | 'postgres', turf: AreaGeometry, rows: BenchRow[]) {
+  let postgres: PostgresServer | null = null;
+  if (kind === 'postgres') {
+    postgres = await (startPostgres() ?? Promise.resolve(null));
+    if (!postgres) {
+      console.error('[bench] turf: no PostgreSQL server binaries installed; the PostgreSQL figures are skipped');
+      return;
+    }
+  }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'om-bench-turf-'));
-  const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir, ADMIN_EMAIL: 'admin@example.com', ADMIN_PASSWORD: 'bench-admin-password', SEED_DEMO: '0', LOG_LEVEL: 'silent' });
+  const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir, ADMIN_EMAIL: 'admin@example.com', ADMIN_PASSWORD: 'bench-admin-password', SEED_DEMO: '0', LOG_LEVEL: 'silent', ...(postgres ? { DATABASE_URL: postgres.url } : {}) });
   const database = await openDatabase(config);
+  const name = NAMES[kind];
   try {
     await migrate(database.db);
     config.appKey ??= await ensureAppKey(database.db);
@@ -98,33 +117,80 @@ export async function benchTurf(): Promise<BenchRow[]> {
       .executeTakeFirstOrThrow();
     await db.insertInto('region_users').values({ region_id: region.id, user_id: user.id }).execute();
     await sql`analyze`.execute(db);
-    console.error(`[bench] turf: ${SITES} sites written, ${pairs} placed in the turf in ${placeMs.toFixed(0)} ms (${((performance.now() - started) / 1000).toFixed(1)} s in all)`);
-    rows.push(row(AREA, `placing ${SITES.toLocaleString('en')} sites in a ${VERTICES}-vertex drawn region (${pairs} inside; load ${loadAverage()})`, placeMs, 'ms'));
+    console.error(`[bench] turf (${name}): ${SITES} sites written, ${pairs} placed in the turf in ${placeMs.toFixed(0)} ms (${((performance.now() - started) / 1000).toFixed(1)} s in all)`);
+    rows.push(row(AREA, `${name}: placing ${SITES.toLocaleString('en')} sites in a ${VERTICES}-vertex drawn region (${pairs} inside; load ${loadAverage()})`, placeMs, 'ms'));
 
     const admin = { id: 1, role_id: 1, permissions: ['site:read'], team_id: null, team_ids: [] } as unknown as AuthUser;
     const organizer = { id: user.id, role_id: role.id, permissions: ['site:read:turf'], team_id: null, team_ids: [] } as unknown as AuthUser;
     const sites = ctx.resources.get('sites')!;
     const query = (i: number) => ({ sort: i % 2 ? 'name' : 'created_at', order: 'desc', page: String(1 + (i % 40)), per_page: '25', total: 'estimate', ...(i % 3 === 0 ? { 'filter[type]': 'union' } : {}) });
+    if (process.env.TURF_EXPLAIN) {
+      // Page 1 and page 40, by date and by name, with and without the type filter.
+      const cases = ['created_at', 'name'].flatMap((sort) => ['1', '40'].flatMap((page) => [{}, { 'filter[type]': 'union' }].map((filter) => ({ sort, order: 'desc', page, per_page: '25', total: 'estimate', ...filter }))));
+      for (const person of [admin, organizer]) {
+        for (const q of cases) await explainList(db, `${name}, ${person === admin ? 'every site' : 'turf-scoped'}, ${JSON.stringify(q)}`, () => ctx.records.list(person, sites, q));
+      }
+    }
+    // Wall time, and the CPU time the request took (this process, plus the PostgreSQL server's): the CPU figure
+    // says less about the machine's other work, which on a shared machine dominates the wall time.
+    const serverCpu = () => postgres?.cpuMs() ?? 0;
     const timed = async (person: AuthUser) => {
       for (let i = 0; i < 10; i++) await ctx.records.list(person, sites, query(i + 1000));
-      const samples: number[] = [];
+      const wall: number[] = [];
+      const cpu: number[] = [];
       for (let i = 0; i < SAMPLES; i++) {
+        const server = serverCpu();
+        const own = process.cpuUsage();
         const at = performance.now();
         await ctx.records.list(person, sites, query(i));
-        samples.push(performance.now() - at);
+        wall.push(performance.now() - at);
+        const used = process.cpuUsage(own);
+        cpu.push((used.user + used.system) / 1000 + serverCpu() - server);
       }
-      return percentile(samples, 0.95);
+      return { wall: percentile(wall, 0.95), cpu: percentile(cpu, 0.95) };
     };
     const unscoped = await timed(admin);
     const scoped = await timed(organizer);
     const load = loadAverage();
-    rows.push(row(AREA, `site list p95, every site (load ${load})`, unscoped, 'ms'));
-    rows.push(row(AREA, `site list p95, turf-scoped (load ${load})`, scoped, 'ms'));
-    rows.push(row(AREA, `turf-scoped p95 over unscoped p95 (load ${load})`, (100 * scoped) / unscoped, '%', { atMost: 120 }));
+    rows.push(row(AREA, `${name}: site list p95, every site (load ${load})`, unscoped.wall, 'ms'));
+    rows.push(row(AREA, `${name}: site list p95, turf-scoped (load ${load})`, scoped.wall, 'ms'));
+    rows.push(row(AREA, `${name}: turf-scoped p95 over unscoped p95 (load ${load})`, (100 * scoped.wall) / unscoped.wall, '%', { atMost: 120 }));
+    rows.push(row(AREA, `${name}: CPU time p95, every site / turf-scoped: ${unscoped.cpu.toFixed(1)} / ${scoped.cpu.toFixed(1)} ms`, (100 * scoped.cpu) / unscoped.cpu, '%'));
     await app.close();
   } finally {
     await database.close().catch(() => undefined);
+    await postgres?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
-  return rows;
+}
+
+/** Runs `work` once to record its statements, then prints each one's EXPLAIN ANALYZE (run again, with its parameters). */
+async function explainList(db: Kysely<any>, title: string, work: () => Promise<unknown>) {
+  const statements: CompiledQuery[] = [];
+  const original = DefaultQueryExecutor.prototype.executeQuery;
+  DefaultQueryExecutor.prototype.executeQuery = function (this: DefaultQueryExecutor, compiled: CompiledQuery, ...rest: unknown[]) {
+    statements.push(compiled);
+    return (original as any).call(this, compiled, ...rest);
+  } as typeof original;
+  try {
+    await work();
+  } finally {
+    DefaultQueryExecutor.prototype.executeQuery = original;
+  }
+  console.error(`\n===== ${title}`);
+  for (const statement of statements) {
+    if (!/^\s*(select|with)/i.test(statement.sql)) continue;
+    const { rows } = await sql<Record<string, string>>`explain (analyze, buffers) ${sql.raw(statement.sql.replace(/\$(\d+)/g, (_m, n) => literal(statement.parameters[Number(n) - 1])))}`.execute(db);
+    console.error(`--- ${statement.sql}\n    [${statement.parameters.map((p) => JSON.stringify(p)).join(', ')}]`);
+    console.error(rows.map((r) => Object.values(r)[0]).join('\n'));
+  }
+}
+
+/** A parameter as an SQL literal, for the EXPLAIN of a recorded statement (bench values only: numbers and plain text). */
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (Array.isArray(value)) return `array[${value.map(literal).join(',')}]`;
+  return `'${String(value).replace(/'/g, "''")}'`;
 }

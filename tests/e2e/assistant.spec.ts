@@ -107,7 +107,8 @@ test('at 390 px the panel covers the screen and a link closes it to show the rec
   await page.getByTestId('nav-drawer').locator('[data-menu-key="assistant"]').click();
   const panel = page.getByRole('dialog', { name: 'Assistant' });
   await expect(panel).toBeVisible();
-  expect((await panel.boundingBox())!.width).toBe(390);
+  // Polled: the panel slides in, and its box is fractional until it has arrived.
+  await expect.poll(async () => Math.round((await panel.boundingBox())!.width)).toBe(390);
   await panel.getByLabel('Ask the assistant').fill(`How many union sites are in Oakland?`);
   await panel.getByRole('button', { name: 'Send' }).click();
   const answer = panel.getByTestId('assistant-answer');

@@ -53,6 +53,37 @@ test.describe('dashboard', () => {
   });
 });
 
+test.describe('start-up', () => {
+  test('a signed-in cold load asks one start request, not the session, config, features and schemas apart', async ({ page }) => {
+    await signIn(page);
+    await expect(page.getByTestId('greeting')).toBeVisible();
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith('/api/')) asked.push(pathname);
+    });
+    await page.reload();
+    await expect(page.getByTestId('greeting')).toBeVisible();
+    // The sidebar's entries come after the first paint, in the sidebar's place.
+    await expect(page.getByTestId('sidebar').getByRole('link', { name: 'Dashboard' })).toBeVisible();
+    await expect(page.getByTestId('figure-tasks_open')).toBeVisible();
+    expect(asked.filter((path) => path === '/api/bootstrap')).toHaveLength(1);
+    expect(asked.filter((path) => ['/api/auth/check', '/api/system/config', '/api/features', '/api/schemas'].includes(path))).toEqual([]);
+  });
+
+  test('signed out, the start request sends the visitor to the sign-in page with no error', async ({ page }) => {
+    const failures: string[] = [];
+    page.on('response', (response) => {
+      if (response.url().includes('/api/') && response.status() >= 400) failures.push(`${response.status()} ${response.url()}`);
+    });
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByLabel('Email')).toBeVisible();
+    await expect(page.getByRole('alert')).toHaveCount(0);
+    expect(failures).toEqual([]);
+  });
+});
+
 test.describe('activity', () => {
   test('the feed shows a change made elsewhere without a reload', async ({ page }) => {
     const stamp = Date.now();

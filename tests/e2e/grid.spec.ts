@@ -112,7 +112,8 @@ test('a person hides, moves and resizes columns, and finds them so in another br
   await page.mouse.down();
   await page.mouse.move(box.x + box.width / 2 + 120, box.y + box.height / 2, { steps: 8 });
   await page.mouse.up();
-  await expect.poll(async () => (await nameHeader.boundingBox())!.width).toBeGreaterThan(width + 80);
+  // The header may be drawn again as the width is saved with the person: absent for a moment, it counts as 0 wide.
+  await expect.poll(async () => (await nameHeader.boundingBox())?.width ?? 0).toBeGreaterThan(width + 80);
   const widened = (await nameHeader.boundingBox())!.width;
 
   // Another browser: the same columns, order and width, kept on the server.
@@ -183,4 +184,39 @@ test('a cell edited with the keyboard alone: arrows, Enter, Escape, Tab to the n
   await page.keyboard.press('Enter');
   await page.keyboard.press('Shift+Tab');
   await expect.poll(focusedField).toBe('street');
+});
+
+test('a record type made in the schema editor has a list editable in place, with no code of its own', async ({ page }) => {
+  test.setTimeout(120_000);
+  const type = await api.post<{ data: { type: string; resource: string } }>('/api/schemas', {
+    name_singular: `Crate${stamp}`,
+    name_plural: `Crates${stamp}`,
+    fields: [
+      { name: 'Label', type: 'text' },
+      { name: 'Size', type: 'dropdown', options: { choices: [{ value: 'small', label: 'Small' }, { value: 'large', label: 'Large' }] } },
+      { name: 'Count', type: 'number', options: { format: 'integer', min: 0 } },
+    ],
+  });
+  const resource = type.data.resource;
+  const created = await api.post<{ data: { id: number } }>(`/api/${resource}`, { name: `Crate A ${stamp}`, label: 'first', size: 'small', count: 2 });
+  await signIn(page);
+  await expect(page.getByTestId('sidebar')).toBeVisible();
+  await page.goto(`/${resource}`);
+  const grid = page.getByRole('grid');
+  await expect(page.getByText('Displaying 1 to 1 of 1')).toBeVisible({ timeout: 30_000 });
+  const row = grid.getByRole('row').filter({ hasText: `Crate A ${stamp}` });
+
+  // A dropdown cell: its choices from the schema, saved through the one write path.
+  await row.locator('[data-field="size"]').dblclick();
+  await page.getByRole('option', { name: 'Large', exact: true }).click();
+  await expect(row.locator('[data-field="size"]')).toContainText('Large');
+  await expect.poll(async () => (await api.get<{ data: Record<string, unknown> }>(`/api/${resource}/${created.data.id}`)).data.size).toBe('large');
+
+  // A number cell, typed and saved with Enter.
+  const count = row.locator('[data-field="count"]');
+  await count.dblclick();
+  await count.getByRole('spinbutton').fill('7');
+  await count.getByRole('spinbutton').press('Enter');
+  await expect(count).toContainText('7');
+  await expect.poll(async () => (await api.get<{ data: Record<string, unknown> }>(`/api/${resource}/${created.data.id}`)).data.count).toBe(7);
 });

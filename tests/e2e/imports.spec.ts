@@ -24,7 +24,7 @@ test('upload a vendor file, watch the progress, open the result and an imported 
 
   await page.getByTestId('import-file-input').setInputFiles(file);
   await expect(page.getByText('weekly-vendor-export.csv', { exact: false }).first()).toBeVisible();
-  const preview = page.getByRole('table', { name: 'Preview of the mapped rows' });
+  const preview = page.getByRole('grid', { name: 'Preview of the mapped rows' });
   await expect(preview).toBeVisible({ timeout: 30_000 });
   await expect(preview.getByRole('row')).toHaveCount(21); // header + the first 20 rows
   await expect(page.getByText('No errors in these rows.')).toBeVisible();

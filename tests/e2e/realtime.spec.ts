@@ -51,17 +51,21 @@ test.describe('live updates', () => {
   test('a system-updated event shows the full-screen overlay', async ({ page }) => {
     // Forward the real websocket and add one SystemUpdated frame on the public system channel.
     let inject: ((frame: string) => void) | undefined;
+    let systemSubscribed = false;
     await page.routeWebSocket(/\/app\//, (ws) => {
       const server = ws.connectToServer();
       inject = (frame) => ws.send(frame);
       ws.onMessage((message) => server.send(message));
-      server.onMessage((message) => ws.send(message));
+      server.onMessage((message) => {
+        const frame = JSON.parse(String(message)) as { event?: string; channel?: string };
+        if (frame.event === 'pusher_internal:subscription_succeeded' && frame.channel === 'system') systemSubscribed = true;
+        ws.send(message);
+      });
     });
     await signIn(page);
     await expect(page.getByTestId('greeting')).toBeVisible();
-    await expect.poll(() => inject !== undefined).toBe(true);
-    // Wait until the client has subscribed (the frame would otherwise be dropped).
-    await page.waitForTimeout(1_000);
+    // A frame on a channel the client has not subscribed to yet would be dropped.
+    await expect.poll(() => inject !== undefined && systemSubscribed, { timeout: 20_000 }).toBe(true);
     inject!(JSON.stringify({ event: 'App.Events.SystemUpdated', channel: 'system', data: JSON.stringify({ version: 'next' }) }));
     const overlay = page.getByTestId('system-updated');
     await expect(overlay).toBeVisible();

@@ -136,7 +136,7 @@ test('a file imported through the import screen into a type made in the editor r
   await page.getByRole('combobox', { name: 'Importer' }).click();
   await page.getByRole('option', { name: importer }).click();
   await page.getByTestId('import-file-input').setInputFiles(file);
-  const preview = page.getByRole('table', { name: 'Preview of the mapped rows' });
+  const preview = page.getByRole('grid', { name: 'Preview of the mapped rows' });
   await expect(preview).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText('No errors in these rows.')).toBeVisible();
   // Columns by their fields' names, not their slugs.

@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +10,8 @@ const run = promisify(execFile);
 export interface PostgresServer {
   /** `postgres://postgres@127.0.0.1:PORT/postgres`, trust auth. */
   url: string;
+  /** CPU time the server used so far, in ms: the postmaster, the backends it has reaped and those running (benches). */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -48,7 +50,8 @@ function runAsUser(): { name: string; uid: number; gid: number } | null {
   throw new Error('Running as root and neither a postgres nor a nobody user exists to run PostgreSQL as.');
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now, on loopback. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -57,6 +60,27 @@ async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** utime, stime, cutime, cstime of /proc/<pid>/stat, in clock ticks (the command may hold spaces: read after its ')'). */
+function ticks(pid: number, withChildren: boolean): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const own = Number(fields[11]) + Number(fields[12]);
+  return withChildren ? own + Number(fields[13]) + Number(fields[14]) : own;
+}
+
+function serverCpuMs(postmaster: number): number {
+  let total = ticks(postmaster, true);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ');
+      if (Number(fields[1]) === postmaster) total += ticks(Number(entry), false);
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return (total * 1000) / 100; // USER_HZ is 100 on Linux
 }
 
 async function start(bin: string): Promise<PostgresServer> {
@@ -90,6 +114,7 @@ async function start(bin: string): Promise<PostgresServer> {
   let stopped = false;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    cpuMs: () => serverCpuMs(Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0])),
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -23,7 +23,7 @@ export interface PermissionGroup {
 }
 
 const GROUPS: Array<[string, readonly string[]]> = [
-  ['Organizing records', ['site', 'contractor', 'contact', 'member', 'recruit', 'grievance', 'visit']],
+  ['Organizing records', ['site', 'contractor', 'contact', 'member', 'recruit', 'grievance', 'visit', 'campaign', 'campaign-card']],
   ['Work on records', ['task', 'note', 'document', 'attachment', 'tag', 'notification']],
   ['Reference lists', ['building-type', 'classification', 'classification-type', 'contact-status', 'contractor-type', 'dispatch-type', 'region', 'site-phase', 'site-status', 'site-type', 'trade', 'union', 'team']],
   ['Data in and out', ['import', 'importer', 'export', 'report', 'revision']],

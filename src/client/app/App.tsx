@@ -1,10 +1,10 @@
-import { useMemo, type ReactNode } from 'react';
+import { useMemo, useRef, type ReactNode } from 'react';
 import { BrowserRouter, Route } from 'react-router-dom';
 import CssBaseline from '@mui/material/CssBaseline';
 import { AdminContext, CoreAdminUI, CustomRoutes } from 'react-admin';
 import { authProvider, dataProvider, i18nProvider, queryClient } from './services';
-import { useConfig, useMainData } from './hooks';
-import { createResourceChild } from './resourceChild';
+import { useConfig, useMainData, useSession } from './hooks';
+import { createResourceChild, declaredDirectly, resourceElements } from './resourceChild';
 import { Globals } from './Globals';
 import { theme } from '../theme/theme';
 import { lazyPage } from '../routing/lazyPage';
@@ -23,6 +23,11 @@ const PasswordUpdatePage = lazyPage('PasswordUpdatePage', () => import('../auth/
 const AccessDeniedPage = lazyPage('AccessDeniedPage', () => import('../accessDenied/AccessDeniedPage'));
 const NotFoundPage = lazyPage('NotFoundPage', () => import('../notFound/NotFoundPage'), { fullHeight: true });
 
+/** The signed-in shell's code (layout and dashboard, one chunk), started as soon as the session is known. */
+export function preloadSignedInShell(): Promise<unknown> {
+  return Promise.all([AppLayout.preload(), Dashboard.preload()]);
+}
+
 /** The default layout, for guarded routes only. */
 function GuardedLayout({ children }: { children: ReactNode }) {
   useLocationTrail();
@@ -39,13 +44,27 @@ function Spinner() {
 
 export function App() {
   const { loaded, schemas } = useMainData();
+  const { user } = useSession();
   const config = useConfig();
-  // A new function child (and so a new route table) only when the set of record types changes.
+  // A new route table only when the set of record types changes.
   const schemaKey = schemas
     .map((schema) => schema.type)
     .sort()
     .join(',');
-  const resourceChild = useMemo(() => createResourceChild(), [schemaKey]);
+  // Signed in with config, features and record types loaded at the app's first render (the start answer brought
+  // them): the resources are declared directly, so react-admin builds its routes in its first render, without its
+  // loading page. Otherwise (signed out at the start, and after any sign-out) the run-time function child waits for
+  // them, as it does through a sign-in.
+  const known = user !== null && loaded.config && loaded.features && loaded.schemas;
+  const knownSinceStart = useRef(known);
+  if (!known) knownSinceStart.current = false;
+  const direct = known && knownSinceStart.current;
+  const resources = useMemo(() => {
+    if (!direct) return createResourceChild();
+    declaredDirectly();
+    return resourceElements(schemas);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [direct, schemaKey]);
 
   if (!loaded.config) return <LoadingScreen />;
 
@@ -72,7 +91,7 @@ export function App() {
               <Route path="/password/update" element={<PasswordUpdatePage />} />
               <Route path="/404" element={<NotFoundPage />} />
             </CustomRoutes>
-            {resourceChild}
+            {resources}
           </CoreAdminUI>
           <Globals />
         </CssBaseline>

@@ -13,6 +13,7 @@ import { RealtimeConnector } from '../realtime/RealtimeConnector';
 import { SystemUpdatedOverlay } from '../realtime/SystemUpdatedOverlay';
 import { PageViewTracker } from '../analytics/PageViewTracker';
 import { AssistantPanelHost } from '../assistant/AssistantPanelHost';
+import { useFirstPaintDone } from '../layout/firstPaint';
 
 const SessionDialogs = lazy(() => import('../session/SessionDialogs'));
 
@@ -38,6 +39,10 @@ function SessionNotices() {
 }
 
 export function Globals() {
+  // The assistant's panel renders once the first screen has painted (layout/firstPaint.ts). The realtime connection
+  // starts with the app: its code loads on demand after the first commit, and a screen opened at once must not miss
+  // the changes made meanwhile.
+  const painted = useFirstPaintDone();
   return (
     <>
       <Notification />
@@ -47,7 +52,7 @@ export function Globals() {
       <SystemUpdatedOverlay />
       <PageViewTracker />
       <StatisticsOnNavigation />
-      <AssistantPanelHost />
+      {painted && <AssistantPanelHost />}
     </>
   );
 }

@@ -15,5 +15,7 @@ import map from '../map';
 import profile from '../profile';
 import assistant from '../assistant';
 import visits from '../visits';
+import campaigns from '../campaigns';
+import offlineWork from '../offline';
 
-export const FEATURES: readonly ClientFeature[] = [records, admin, schemas, work, imports, importers, activity, reports, map, profile, assistant, visits];
+export const FEATURES: readonly ClientFeature[] = [records, admin, schemas, work, imports, importers, activity, reports, map, profile, assistant, visits, campaigns, offlineWork];

@@ -10,12 +10,15 @@ import { createI18nProvider } from '../i18n/i18nProvider';
 import { SessionStore, browserStorage, refreshSessionOnFailures } from '../session/sessionStore';
 import { MainDataStore } from '../system/mainData';
 import { setRecordTypes } from '../resources/names';
+import { offline } from '../offline/runtime';
+import { withOffline } from '../offline/offlineDataProvider';
+import { primeAuthQueries, takeStartAnswer } from './startAnswer';
 
 export const http = new HttpClient();
 export const session = new SessionStore(http, browserStorage());
 refreshSessionOnFailures(http, session);
 
-export const dataProvider = createDataProvider(http);
+export const dataProvider = withOffline(createDataProvider(http));
 export const authProvider = createAuthProvider(http, session);
 export const i18nProvider = createI18nProvider();
 
@@ -28,12 +31,26 @@ export const mainData = new MainDataStore({
 
 export const queryClient = new QueryClient({
   defaultOptions: {
+    // Reads and writes run whatever the browser says about its connection: with none, reads are answered from the
+    // service worker's cache and writes go to the outbox (docs/offline.md), instead of waiting for "online".
     queries: {
       staleTime: 10_000,
       retry: false,
       refetchOnWindowFocus: false,
+      networkMode: 'always',
     },
+    mutations: { networkMode: 'always' },
   },
+});
+
+offline.connect({ http, session, queryClient });
+// The start answer (one request begun by index.html) settles the session check and brings the main data; without
+// it the session and config are asked for on their own, and features and schemas when the app needs them.
+const start = takeStartAnswer();
+session.adopt(start.then((answer) => answer?.user));
+mainData.adopt(['config', 'features', 'schemas'], start.then((answer) => ({ config: answer?.config, features: answer?.features, schemas: answer?.schemas })));
+void start.then((answer) => {
+  if (answer?.user) primeAuthQueries(queryClient, answer.user);
 });
 
 // Schema tokens, resource names and relation targets follow the loaded schemas.

@@ -116,6 +116,12 @@ export function Chat({ threadId, onThread, onNavigate }: ChatProps) {
   useEffect(() => {
     if (waitingFor !== null && answered.has(waitingFor)) setWaitingFor(null);
   }, [answered, waitingFor]);
+  // A conversation opened on a question still unanswered (the first question of a new conversation is asked before
+  // the panel turns to it) waits for its answer as if asked here: its events may have come before this listened.
+  const lastOpen = open.length ? open[open.length - 1]!.id : null;
+  useEffect(() => {
+    if (waitingFor === null && lastOpen !== null && !sending) setWaitingFor(lastOpen);
+  }, [lastOpen, sending, waitingFor]);
   useEffect(() => {
     end.current?.scrollIntoView({ block: 'end' });
   }, [shown.length, streams, running]);
@@ -125,13 +131,15 @@ export function Chat({ threadId, onThread, onNavigate }: ChatProps) {
     if (!content || busy) return;
     setSending(true);
     try {
-      let thread = threadId;
-      if (thread === null) {
+      if (threadId === null) {
+        // A new conversation: the question is asked first, then the panel turns to the conversation, which opens on it.
         const created = await dp.create(THREADS, { data: {} });
-        thread = Number(created.data.id);
+        const thread = Number(created.data.id);
+        await askQuestion(dp, { thread_id: thread, content, context });
         onThread(thread);
+        return;
       }
-      const asked = await askQuestion(dp, { thread_id: thread, content, context });
+      const asked = await askQuestion(dp, { thread_id: threadId, content, context });
       setText('');
       setWaitingFor(asked.id);
       await refetch();

@@ -18,6 +18,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { Title, useCanAccess, useTranslate } from 'react-admin';
 import { useSession } from '../app/hooks';
 import { dayPart } from './greeting';
+import { GreetingStyles, greetingClasses } from './greetingStyles';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { DateFilter, FilterBar, SelectFilter } from '../insights/filters';
 import { ErrorNote } from '../insights/ErrorNote';
@@ -28,6 +29,7 @@ import { useUrlFilters } from '../insights/useUrlFilters';
 import { useMainData } from '../app/hooks';
 import { readableReports } from '../reports/catalogue';
 import { ReportsNav } from '../reports/ReportsNav';
+import { useFirstPaintDone } from '../layout/firstPaint';
 
 interface Figure {
   key: string;
@@ -76,12 +78,16 @@ export default function Dashboard() {
   const siteFigure = (key: string) => site?.figures.find((f) => f.key === key);
   const work = figures.filter((f) => ['calls', 'meetings', 'visits', 'recruits'].includes(f.key));
   const counts = figures.filter((f) => !['calls', 'meetings', 'visits', 'recruits'].includes(f.key));
+  // The greeting is the first screen's largest paint: the filters and figures below it render once it has painted
+  // (their requests start at once); they only add below it, so nothing moves.
+  const painted = useFirstPaintDone();
 
   return (
     <>
       <Title title={title} />
-      <Card variant="outlined" sx={{ mb: 2 }}>
-        <CardContent sx={{ p: { xs: 2, sm: 4 } }}>
+      <GreetingStyles />
+      <Card variant="outlined" className={greetingClasses.card}>
+        <CardContent className={greetingClasses.content}>
           <Typography component="h1" variant="h1" data-testid="greeting">
             {translate(`app.greeting.${dayPart(now)}`, { name: user?.first_name ?? '' })}
           </Typography>
@@ -92,95 +98,98 @@ export default function Dashboard() {
           )}
         </CardContent>
       </Card>
+      {painted && (
+        <>
+          <FilterBar>
+            <DateFilter label="From" value={values.from} onChange={(from) => set({ from })} testId="filter-from" />
+            <DateFilter label="To" value={values.to} onChange={(to) => set({ to })} testId="filter-to" />
+            {regions.length > 0 && (
+              <SelectFilter label="Region" value={values.region_id} onChange={(region_id) => set({ region_id })} options={regions.map((r) => ({ value: String(r.id), label: r.name }))} allLabel="All regions" testId="filter-region" />
+            )}
+            {canReport && teams.length > 0 && (
+              <SelectFilter label="Team" value={values.team_id} onChange={(team_id) => set({ team_id })} options={teams.map((t) => ({ value: String(t.id), label: t.name }))} allLabel="Me" testId="filter-team" />
+            )}
+          </FilterBar>
+          <ErrorNote error={statistics.error ?? data.error} />
 
-      <FilterBar>
-        <DateFilter label="From" value={values.from} onChange={(from) => set({ from })} testId="filter-from" />
-        <DateFilter label="To" value={values.to} onChange={(to) => set({ to })} testId="filter-to" />
-        {regions.length > 0 && (
-          <SelectFilter label="Region" value={values.region_id} onChange={(region_id) => set({ region_id })} options={regions.map((r) => ({ value: String(r.id), label: r.name }))} allLabel="All regions" testId="filter-region" />
-        )}
-        {canReport && teams.length > 0 && (
-          <SelectFilter label="Team" value={values.team_id} onChange={(team_id) => set({ team_id })} options={teams.map((t) => ({ value: String(t.id), label: t.name }))} allLabel="Me" testId="filter-team" />
-        )}
-      </FilterBar>
-      <ErrorNote error={statistics.error ?? data.error} />
+          <Grid container spacing={2} sx={{ mb: 2 }}>
+            {counts.map((figure) => (
+              <Grid key={figure.key} size={{ xs: 6, sm: 4, md: 3 }}>
+                <CountCard figure={figure} />
+              </Grid>
+            ))}
+            {siteFigure('sites_total') && (
+              <Grid size={{ xs: 6, sm: 4, md: 3 }}>
+                <CountCard figure={siteFigure('sites_total')!} />
+              </Grid>
+            )}
+            {siteFigure('sites_new_week') && (
+              <Grid size={{ xs: 6, sm: 4, md: 3 }}>
+                <CountCard figure={{ ...siteFigure('sites_new_week')!, label: 'New sites this week' }} />
+              </Grid>
+            )}
+          </Grid>
 
-      <Grid container spacing={2} sx={{ mb: 2 }}>
-        {counts.map((figure) => (
-          <Grid key={figure.key} size={{ xs: 6, sm: 4, md: 3 }}>
-            <CountCard figure={figure} />
-          </Grid>
-        ))}
-        {siteFigure('sites_total') && (
-          <Grid size={{ xs: 6, sm: 4, md: 3 }}>
-            <CountCard figure={siteFigure('sites_total')!} />
-          </Grid>
-        )}
-        {siteFigure('sites_new_week') && (
-          <Grid size={{ xs: 6, sm: 4, md: 3 }}>
-            <CountCard figure={{ ...siteFigure('sites_new_week')!, label: 'New sites this week' }} />
-          </Grid>
-        )}
-      </Grid>
-
-      {work.length > 0 && (
-        <Card variant="outlined" sx={{ mb: 2 }}>
-          <CardContent>
-            <Typography component="h2" variant="h6" gutterBottom>
-              {values.team_id ? 'The team against its goals' : 'Your work against your goals'}
-              <Typography component="span" variant="body2" color="text.secondary" sx={{ ml: 1 }}>
-                {statistics.data?.data.range.from} – {statistics.data?.data.range.to}
-              </Typography>
-            </Typography>
-            <Grid container spacing={2}>
-              {work.map((figure) => (
-                <Grid key={figure.key} size={{ xs: 12, sm: 6, md: 3 }}>
-                  <GoalMeter figure={figure} />
+          {work.length > 0 && (
+            <Card variant="outlined" sx={{ mb: 2 }}>
+              <CardContent>
+                <Typography component="h2" variant="h6" gutterBottom>
+                  {values.team_id ? 'The team against its goals' : 'Your work against your goals'}
+                  <Typography component="span" variant="body2" color="text.secondary" sx={{ ml: 1 }}>
+                    {statistics.data?.data.range.from} – {statistics.data?.data.range.to}
+                  </Typography>
+                </Typography>
+                <Grid container spacing={2}>
+                  {work.map((figure) => (
+                    <Grid key={figure.key} size={{ xs: 12, sm: 6, md: 3 }}>
+                      <GoalMeter figure={figure} />
+                    </Grid>
+                  ))}
                 </Grid>
-              ))}
+              </CardContent>
+            </Card>
+          )}
+
+          {site && site.sites_total !== null && (
+            <Grid container spacing={2} sx={{ mb: 2 }}>
+              <Grid size={{ xs: 12, md: 6 }}>
+                <GroupCard title="Job sites by category" rows={site.sites_by_type} testId="sites-by-type" />
+              </Grid>
+              <Grid size={{ xs: 12, md: 6 }}>
+                <GroupCard title="Job sites by status" rows={site.sites_by_status} testId="sites-by-status" />
+              </Grid>
             </Grid>
-          </CardContent>
-        </Card>
-      )}
+          )}
 
-      {site && site.sites_total !== null && (
-        <Grid container spacing={2} sx={{ mb: 2 }}>
-          <Grid size={{ xs: 12, md: 6 }}>
-            <GroupCard title="Job sites by category" rows={site.sites_by_type} testId="sites-by-type" />
-          </Grid>
-          <Grid size={{ xs: 12, md: 6 }}>
-            <GroupCard title="Job sites by status" rows={site.sites_by_status} testId="sites-by-status" />
-          </Grid>
-        </Grid>
-      )}
+          {readableReports(user, features).length > 0 && (
+            <Card variant="outlined" sx={{ mb: 2 }} data-testid="dashboard-reports">
+              <CardContent>
+                <Typography component="h2" variant="h6" gutterBottom>
+                  Reports
+                </Typography>
+                <ReportsNav />
+              </CardContent>
+            </Card>
+          )}
 
-      {readableReports(user, features).length > 0 && (
-        <Card variant="outlined" sx={{ mb: 2 }} data-testid="dashboard-reports">
-          <CardContent>
-            <Typography component="h2" variant="h6" gutterBottom>
-              Reports
-            </Typography>
-            <ReportsNav />
-          </CardContent>
-        </Card>
-      )}
-
-      {site && site.imports_latest.length > 0 && (
-        <Card variant="outlined">
-          <CardContent>
-            <Typography component="h2" variant="h6">
-              Latest imports
-            </Typography>
-            <List dense>
-              {site.imports_latest.map((item) => (
-                <ListItem key={item.id} component={RouterLink} to={item.link} sx={{ color: 'inherit' }}>
-                  <ListItemText primary={item.name} secondary={item.created_at ? new Date(item.created_at).toLocaleString() : null} />
-                  {item.status && <Chip size="small" label={item.status} color={item.status === 'complete' ? 'success' : item.status === 'failed' ? 'error' : 'default'} />}
-                </ListItem>
-              ))}
-            </List>
-          </CardContent>
-        </Card>
+          {site && site.imports_latest.length > 0 && (
+            <Card variant="outlined">
+              <CardContent>
+                <Typography component="h2" variant="h6">
+                  Latest imports
+                </Typography>
+                <List dense>
+                  {site.imports_latest.map((item) => (
+                    <ListItem key={item.id} component={RouterLink} to={item.link} sx={{ color: 'inherit' }}>
+                      <ListItemText primary={item.name} secondary={item.created_at ? new Date(item.created_at).toLocaleString() : null} />
+                      {item.status && <Chip size="small" label={item.status} color={item.status === 'complete' ? 'success' : item.status === 'failed' ? 'error' : 'default'} />}
+                    </ListItem>
+                  ))}
+                </List>
+              </CardContent>
+            </Card>
+          )}
+        </>
       )}
     </>
   );

@@ -1,9 +1,10 @@
-/** /importers: list (with export/import as a file and reorder), create, edit and show. */
+/** /importers: list (the list grid, with export/import as a file and reorder), create, edit and show. */
 import { useRef } from 'react';
 import {
   ChipField, Create, Datagrid, Edit, EditButton, FunctionField, List, NumberField, Show, SimpleShowLayout, TextField, TopToolbar, CreateButton,
-  useNotify, useRecordContext, useRefresh, useRedirect, ArrayField, BooleanField,
+  useNotify, useRecordContext, useRefresh, useRedirect, ArrayField, BooleanField, SimpleList,
 } from 'react-admin';
+import type { GridColDef } from '@mui/x-data-grid';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
@@ -14,6 +15,10 @@ import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import DownloadIcon from '@mui/icons-material/Download';
 import FileUploadIcon from '@mui/icons-material/FileUpload';
 import { http } from '../app/services';
+import ListGrid from '../records/grid/ListGrid';
+import { recordCell } from '../records/grid/recordCell';
+import { ResetColumnsButton } from '../records/grid/ResetColumnsButton';
+import { SmallScreenPagination, useSmallScreen } from '../records/grid/smallScreen';
 import { ImporterForm } from './ImporterForm';
 
 const TYPE_NAMES: Record<string, string> = { site: 'Job sites', contractor: 'Contractors', member: 'Members' };
@@ -81,6 +86,21 @@ function RowActions() {
   );
 }
 
+const COLUMNS = ([
+  { field: 'name', headerName: 'Name', minWidth: 180, flex: 2 },
+  { field: 'record_type', headerName: 'Imports', minWidth: 130, flex: 1, valueGetter: (value: unknown) => TYPE_NAMES[String(value)] ?? value },
+  { field: 'columns', headerName: 'Columns', sortable: false, minWidth: 110, valueGetter: (value: unknown) => `${((value as Array<{ target?: unknown }>) ?? []).filter((c) => c.target).length} mapped` },
+  { field: 'rules', headerName: 'Rules', type: 'number', sortable: false, minWidth: 90, valueGetter: (value: unknown) => ((value as unknown[]) ?? []).length },
+  { field: 'key_target', headerName: 'Key', minWidth: 120, flex: 1, valueGetter: (value: unknown) => value ?? 'none' },
+  { field: 'actions', headerName: 'Actions', sortable: false, minWidth: 190, renderCell: recordCell(RowActions) },
+] satisfies GridColDef[]).map((column): GridColDef => ({ filterable: false, ...column }));
+const DEFAULTS = COLUMNS.map((column) => column.field);
+
+function ImporterListBody() {
+  if (useSmallScreen()) return <SimpleList primaryText={(r) => r.name} secondaryText={(r) => TYPE_NAMES[r.record_type] ?? r.record_type} linkType="show" />;
+  return <ListGrid resource="importers" columns={COLUMNS} defaults={DEFAULTS} label="Importers" pageSizeOptions={[25, 50, 100]} />;
+}
+
 export function ImporterList() {
   return (
     <List
@@ -88,21 +108,17 @@ export function ImporterList() {
       sort={{ field: 'position', order: 'ASC' }}
       perPage={50}
       exporter={false}
+      pagination={<SmallScreenPagination />}
+      sx={{ '& .RaList-main': { minWidth: 0 } }}
       actions={
         <TopToolbar>
+          <ResetColumnsButton resource="importers" />
           <ImportImporterButton />
           <CreateButton />
         </TopToolbar>
       }
     >
-      <Datagrid rowClick="show" bulkActionButtons={false}>
-        <TextField source="name" />
-        <FunctionField label="Imports" source="record_type" render={(r: any) => TYPE_NAMES[r.record_type] ?? r.record_type} />
-        <FunctionField label="Columns" sortable={false} render={(r: any) => `${(r.columns ?? []).filter((c: any) => c.target).length} mapped`} />
-        <FunctionField label="Rules" sortable={false} render={(r: any) => (r.rules ?? []).length} />
-        <FunctionField label="Key" source="key_target" render={(r: any) => r.key_target ?? 'none'} />
-        <RowActions />
-      </Datagrid>
+      <ImporterListBody />
     </List>
   );
 }

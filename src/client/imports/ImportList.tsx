@@ -1,7 +1,6 @@
 /** /imports: the upload card, then every import with its status, progress and counts (live: ImportProcessing refetches the list). */
-import { Datagrid, DateField, FunctionField, List, SimpleList, TextField, useCanAccess } from 'react-admin';
-import useMediaQuery from '@mui/material/useMediaQuery';
-import type { Theme } from '@mui/material/styles';
+import type { GridColDef } from '@mui/x-data-grid';
+import { List, SimpleList, useCanAccess } from 'react-admin';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { ImportUpload } from './ImportUpload';
@@ -9,6 +8,9 @@ import { StatusChip } from './StatusChip';
 import type { ImportRecord } from './api';
 import { ImportProgress } from './ImportProgress';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
+import { formatDateTime } from '../i18n/dates';
+import ListGrid from '../records/grid/ListGrid';
+import { SmallScreenPagination, useSmallScreen } from '../records/grid/smallScreen';
 
 function Progress({ record }: { record: ImportRecord }) {
   if (record.status === 'processing' || record.status === 'pending') {
@@ -21,9 +23,34 @@ function Progress({ record }: { record: ImportRecord }) {
   );
 }
 
+const COLUMNS = ([
+  { field: 'name', headerName: 'File', minWidth: 200, flex: 2 },
+  { field: 'importer_name', headerName: 'Importer', sortable: false, minWidth: 140, flex: 1 },
+  { field: 'status', headerName: 'Status', minWidth: 130, renderCell: ({ row }) => <StatusChip status={row.status} undone={Boolean(row.undone_at)} /> },
+  { field: 'rows', headerName: 'Rows', sortable: false, minWidth: 300, flex: 2, renderCell: ({ row }) => <Progress record={row as ImportRecord} /> },
+  { field: 'user_name', headerName: 'By', sortable: false, minWidth: 120, flex: 1 },
+  { field: 'created_at', headerName: 'Started', minWidth: 170, valueGetter: (value) => (value ? formatDateTime(String(value)) : '') },
+] satisfies GridColDef[]).map((column): GridColDef => ({ filterable: false, ...column }));
+const DEFAULTS = COLUMNS.map((column) => column.field);
+
+function ImportListBody() {
+  if (!useSmallScreen()) return <ListGrid resource="imports" columns={COLUMNS} defaults={DEFAULTS} label="Imports" />;
+  return (
+    <SimpleList
+      linkType="show"
+      primaryText={(record: ImportRecord) => record.name}
+      secondaryText={(record: ImportRecord) =>
+        record.status === 'processing' || record.status === 'pending'
+          ? `${record.importer_name ?? ''} · ${record.processed_rows.toLocaleString('en')} rows so far`
+          : `${record.importer_name ?? ''} · ${record.created_count} created, ${record.updated_count} updated, ${record.failed_count} failed`
+      }
+      tertiaryText={(record: ImportRecord) => <StatusChip status={record.status} undone={Boolean(record.undone_at)} />}
+    />
+  );
+}
+
 export function ImportList() {
   const { canAccess: canImport } = useCanAccess({ resource: 'imports', action: 'create' });
-  const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'));
   useDocumentTitle('Imports');
   return (
     <Box>
@@ -37,28 +64,8 @@ export function ImportList() {
             No imports yet.
           </Typography>
         }
-        sort={{ field: 'created_at', order: 'DESC' }} perPage={25} exporter={false} actions={false} queryOptions={{ refetchInterval: (query: any) => (query?.state?.data?.data?.some((r: ImportRecord) => r.status === 'pending' || r.status === 'processing') ? 3000 : false) } as any}>
-        {small ? (
-          <SimpleList
-            linkType="show"
-            primaryText={(record: ImportRecord) => record.name}
-            secondaryText={(record: ImportRecord) =>
-              record.status === 'processing' || record.status === 'pending'
-                ? `${record.importer_name ?? ''} · ${record.processed_rows.toLocaleString('en')} rows so far`
-                : `${record.importer_name ?? ''} · ${record.created_count} created, ${record.updated_count} updated, ${record.failed_count} failed`
-            }
-            tertiaryText={(record: ImportRecord) => <StatusChip status={record.status} undone={Boolean(record.undone_at)} />}
-          />
-        ) : (
-        <Datagrid rowClick="show" bulkActionButtons={false}>
-          <TextField source="name" label="File" />
-          <TextField source="importer_name" label="Importer" sortable={false} />
-          <FunctionField label="Status" source="status" render={(record: ImportRecord) => <StatusChip status={record.status} undone={Boolean(record.undone_at)} />} />
-          <FunctionField label="Rows" sortable={false} render={(record: ImportRecord) => <Progress record={record} />} />
-          <TextField source="user_name" label="By" sortable={false} />
-          <DateField source="created_at" label="Started" showTime />
-        </Datagrid>
-        )}
+        sort={{ field: 'created_at', order: 'DESC' }} perPage={25} pagination={<SmallScreenPagination />} exporter={false} actions={false} sx={{ '& .RaList-main': { minWidth: 0 } }} queryOptions={{ refetchInterval: (query: any) => (query?.state?.data?.data?.some((r: ImportRecord) => r.status === 'pending' || r.status === 'processing') ? 3000 : false) } as any}>
+        <ImportListBody />
       </List>
     </Box>
   );

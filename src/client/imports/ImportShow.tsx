@@ -21,12 +21,6 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Link from '@mui/material/Link';
 import Pagination from '@mui/material/Pagination';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import DownloadIcon from '@mui/icons-material/Download';
 import UndoIcon from '@mui/icons-material/Undo';
@@ -35,6 +29,7 @@ import { dataProvider, http } from '../app/services';
 import { StatusChip } from './StatusChip';
 import { formatBytes, type ImportRecord } from './api';
 import { ImportProgress } from './ImportProgress';
+import { TableGrid, type TableColumn } from '../records/grid/TableGrid';
 
 interface Failure {
   id: number;
@@ -43,6 +38,15 @@ interface Failure {
   reason: string;
   cells: string[];
 }
+
+const failureKey = (failure: Failure) => String(failure.id);
+
+/** The failed rows' columns; the line names its file when the import had several. */
+const failureColumns = (severalFiles: boolean): TableColumn<Failure>[] => [
+  { header: 'Line', align: 'left', minWidth: severalFiles ? 180 : 80, value: (failure) => (severalFiles ? `${failure.file_name}: ${failure.line}` : failure.line) },
+  { header: 'Reason', align: 'left', minWidth: 240, wrap: true, value: (failure) => failure.reason },
+  { header: 'Row', align: 'left', minWidth: 240, value: (failure) => failure.cells.join(', ') },
+];
 
 function Count({ label, value, color }: { label: string; value: number; color?: string }) {
   return (
@@ -194,31 +198,14 @@ export function ImportShow() {
             <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
               Lines are as the file has them (the header is line 1). Fix these rows in the file and import it again: rows already imported are matched, not duplicated.
             </Typography>
-            <TableContainer>
-              <Table size="small" aria-label="Failed rows">
-                <TableHead>
-                  <TableRow>
-                    <TableCell>Line</TableCell>
-                    <TableCell>Reason</TableCell>
-                    <TableCell>Row</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {(failures.data?.data ?? []).map((failure) => (
-                    <TableRow key={failure.id}>
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                        {record.files.length > 1 ? `${failure.file_name}: ` : ''}
-                        {failure.line}
-                      </TableCell>
-                      <TableCell sx={{ minWidth: 200 }}>{failure.reason}</TableCell>
-                      <TableCell sx={{ maxWidth: { xs: 160, sm: 360 }, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', color: 'text.secondary' }} title={failure.cells.join(', ')}>
-                        {failure.cells.join(', ')}
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </TableContainer>
+            <TableGrid
+              label="Failed rows"
+              fileName={`failed-rows-${record.id}-page-${failurePage}`}
+              columns={failureColumns(record.files.length > 1)}
+              rows={failures.data?.data ?? []}
+              rowKey={failureKey}
+              empty={null}
+            />
             {(failures.data?.meta.last_page ?? 1) > 1 && <Pagination sx={{ mt: 1 }} count={failures.data!.meta.last_page} page={failurePage} onChange={(_, page) => setFailurePage(page)} size="small" />}
           </CardContent>
         </Card>

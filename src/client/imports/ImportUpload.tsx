@@ -15,21 +15,21 @@ import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { TARGETS_BY_KEY } from '../../common/import-targets';
+import { TableGrid, type TableColumn } from '../records/grid/TableGrid';
 import { useSchemaByType } from '../records/hooks';
 import { formatBytes, previewImport, startImport, type Preview } from './api';
 
 const MAX_BYTES = 100 * 1024 * 1024;
+
+type PreviewRow = Preview['rows'][number];
+const previewRowKey = (row: PreviewRow) => String(row.line);
+/** Rows that would fail stand out. */
+const PROBLEM_ROWS = { when: (row: PreviewRow) => Boolean(row.errors?.length), className: 'row-problem', sx: { bgcolor: 'error.light', color: 'error.contrastText', '&:hover': { bgcolor: 'error.light' } } };
 
 function describeValue(value: unknown): string {
   if (value === null || value === undefined) return '';
@@ -106,6 +106,17 @@ export function ImportUpload() {
   const showTrades = preview?.rows.some((row) => row.related?.trades?.length) ?? false;
   const showRelated = preview?.rows.some((row) => related(row) !== '') ?? false;
   const rowsWithErrors = preview?.rows.filter((row) => row.errors?.length).length ?? 0;
+  const previewColumns = useMemo(
+    (): TableColumn<PreviewRow>[] => [
+      { header: 'Line', align: 'left', minWidth: 80, value: (row) => row.line },
+      { header: 'Problems', align: 'left', minWidth: 260, wrap: true, value: (row) => (row.errors?.length ? row.errors.join(' ') : 'OK') },
+      ...mappedColumns.map((column): TableColumn<PreviewRow> => ({ header: column.label, align: 'left', minWidth: 140, value: (row) => describeValue(row.values?.[column.key]) })),
+      ...(showTrades ? [{ header: 'Trades', align: 'left' as const, value: (row: PreviewRow) => row.related?.trades.join(', ') ?? '' }] : []),
+      ...(showRelated ? [{ header: 'Related', align: 'left' as const, minWidth: 220, value: (row: PreviewRow) => related(row) }] : []),
+    ],
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- related() reads only the row
+    [mappedColumns, showTrades, showRelated],
+  );
 
   const start = async () => {
     if (!files.length || !importerId) return;
@@ -226,38 +237,15 @@ export function ImportUpload() {
                 The importer reads columns this file does not have: {preview.missing_columns.join(', ')}.
               </Alert>
             )}
-            <TableContainer sx={{ maxHeight: 420, border: 1, borderColor: 'divider', borderRadius: 1 }}>
-              <Table size="small" stickyHeader aria-label="Preview of the mapped rows">
-                <TableHead>
-                  <TableRow>
-                    <TableCell>Line</TableCell>
-                    <TableCell>Problems</TableCell>
-                    {mappedColumns.map((column) => (
-                      <TableCell key={column.key} sx={{ whiteSpace: 'nowrap' }}>
-                        {column.label}
-                      </TableCell>
-                    ))}
-                    {showTrades && <TableCell>Trades</TableCell>}
-                    {showRelated && <TableCell>Related</TableCell>}
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {preview.rows.map((row) => (
-                    <TableRow key={row.line} sx={row.errors?.length ? { bgcolor: 'error.light', '& td': { color: 'error.contrastText' } } : undefined}>
-                      <TableCell>{row.line}</TableCell>
-                      <TableCell sx={{ minWidth: row.errors?.length ? 260 : undefined, whiteSpace: row.errors?.length ? 'normal' : 'nowrap' }}>{row.errors?.length ? row.errors.join(' ') : 'OK'}</TableCell>
-                      {mappedColumns.map((column) => (
-                        <TableCell key={column.key} sx={{ maxWidth: 220, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={describeValue(row.values?.[column.key])}>
-                          {describeValue(row.values?.[column.key])}
-                        </TableCell>
-                      ))}
-                      {showTrades && <TableCell sx={{ whiteSpace: 'nowrap' }}>{row.related?.trades.join(', ')}</TableCell>}
-                      {showRelated && <TableCell sx={{ whiteSpace: 'nowrap' }}>{related(row)}</TableCell>}
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </TableContainer>
+            <TableGrid
+              label="Preview of the mapped rows"
+              fileName={`preview-${preview.file.name.replace(/\.[^.]+$/, '')}`}
+              columns={previewColumns}
+              rows={preview.rows}
+              rowKey={previewRowKey}
+              empty="The file has no rows."
+              rowSx={PROBLEM_ROWS}
+            />
             {!importer && preview.suggestions.some(Boolean) && (
               <Typography variant="body2" sx={{ mt: 1 }}>
                 Suggested targets: {preview.headers.map((h, i) => (preview.suggestions[i] ? `${h} → ${TARGETS_BY_KEY.get(preview.suggestions[i])?.label ?? preview.suggestions[i]}` : null)).filter(Boolean).join('; ')}

@@ -4,38 +4,36 @@
  * title portal, an h1) and the user menu. A skip link comes first, and
  * focus moves to the page's heading after each navigation (docs/accessibility.md).
  */
-import { Suspense, useRef, useState, type ReactNode } from 'react';
+import { Suspense, useCallback, useRef, useState, type ReactNode } from 'react';
 import AppBar from '@mui/material/AppBar';
-import Box from '@mui/material/Box';
 import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
 import Toolbar from '@mui/material/Toolbar';
-import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import MenuIcon from '@mui/icons-material/Menu';
 import CloseIcon from '@mui/icons-material/Close';
 import { ErrorBoundary } from 'react-error-boundary';
 import { Link as RouterLink } from 'react-router-dom';
-import { Error as RaError, TitlePortal, useTranslate } from 'react-admin';
+import { Error as RaError, useTranslate } from 'react-admin';
 import { useConfig } from '../app/hooks';
 import { LoadingScreen } from './LoadingScreen';
 import { MenuList } from './MenuList';
+import { FirstPaintMark, useFirstPaintDone } from './firstPaint';
 import { MAIN_CONTENT_ID, SkipLink } from './SkipLink';
 import { useFocusPageHeading } from './useFocusPageHeading';
 import { UserMenu } from './UserMenu';
 import { ImpersonationBar } from './ImpersonationBar';
-import { SIDEBAR_WIDTH } from '../theme/theme';
+import { OfflineIndicator } from '../offline/OfflineIndicator';
+import { LayoutStyles, layoutClasses } from './layoutStyles';
 
 function Brand({ onNavigate }: { onNavigate?: () => void }) {
   const config = useConfig();
   return (
-    <Box component={RouterLink} to="/" onClick={onNavigate} sx={{ display: 'flex', alignItems: 'center', gap: 1.25, px: 2.5, py: 2, textDecoration: 'none', color: 'text.primary' }}>
-      <Box component="img" src={config.logo_url || '/logo.svg'} alt="" sx={{ width: 32, height: 32 }} />
-      <Typography component="span" variant="subtitle1" sx={{ fontWeight: 700, lineHeight: 1.2 }}>
-        {config.name}
-      </Typography>
-    </Box>
+    <RouterLink to="/" onClick={onNavigate} className={layoutClasses.brand}>
+      <img src={config.logo_url || '/logo.svg'} alt="" />
+      <span className={layoutClasses.brandName}>{config.name}</span>
+    </RouterLink>
   );
 }
 
@@ -44,39 +42,41 @@ export default function AppLayout({ children }: { children: ReactNode }) {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const translate = useTranslate();
   const config = useConfig();
-  const closeDrawer = () => setDrawerOpen(false);
+  const closeDrawer = useCallback(() => setDrawerOpen(false), []);
   const main = useRef<HTMLElement>(null);
   const title = useRef<HTMLHeadingElement>(null);
   useFocusPageHeading(main, title);
+  // The sidebar's entries (about 100 for an administrator) render after the page's first paint; the sidebar keeps
+  // its width meanwhile, so nothing moves when they come.
+  const menu = useFirstPaintDone();
 
   return (
-    <Box sx={{ display: 'flex', minHeight: '100vh', bgcolor: 'background.default' }}>
+    <div className={layoutClasses.root}>
+      <LayoutStyles />
       <SkipLink />
-      <AppBar position="fixed" color="inherit" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider', width: { md: `calc(100% - ${SIDEBAR_WIDTH}px)` }, ml: { md: `${SIDEBAR_WIDTH}px` } }}>
-        <Toolbar sx={{ gap: 1 }}>
+      <AppBar position="fixed" color="inherit" elevation={0} className={layoutClasses.appBar}>
+        <Toolbar className={layoutClasses.toolbar}>
           {!desktop && (
             <>
               <IconButton edge="start" onClick={() => setDrawerOpen(true)} aria-label={translate('app.menu.open_menu')} data-testid="open-drawer">
                 <MenuIcon />
               </IconButton>
-              <Box component={RouterLink} to="/" sx={{ display: 'flex', alignItems: 'center' }} aria-label={`${config.name} home`}>
-                <Box component="img" src={config.logo_url || '/logo.svg'} alt="" sx={{ width: 28, height: 28 }} />
-              </Box>
+              <RouterLink to="/" className={layoutClasses.homeLink} aria-label={`${config.name} home`}>
+                <img src={config.logo_url || '/logo.svg'} alt="" />
+              </RouterLink>
             </>
           )}
-          <TitlePortal component="h1" ref={title} sx={{ fontSize: '1.1rem', fontWeight: 600 }} />
+          {/* react-admin's TitlePortal, without its per-render styles: a page's <Title> renders into this element. */}
+          <h1 id="react-admin-title" ref={title} className={layoutClasses.title} />
+          <OfflineIndicator />
           <UserMenu />
         </Toolbar>
       </AppBar>
 
       {desktop ? (
-        <Drawer
-          variant="permanent"
-          sx={{ width: SIDEBAR_WIDTH, flexShrink: 0 }}
-          slotProps={{ paper: { sx: { width: SIDEBAR_WIDTH, boxSizing: 'border-box', display: 'flex', flexDirection: 'column' }, 'data-testid': 'sidebar' } as object }}
-        >
+        <Drawer variant="permanent" className={layoutClasses.sidebar} slotProps={{ paper: { className: layoutClasses.sidebarPaper, 'data-testid': 'sidebar' } as object }}>
           <Brand />
-          <MenuList />
+          {menu && <MenuList />}
         </Drawer>
       ) : (
         <Drawer
@@ -85,29 +85,32 @@ export default function AppLayout({ children }: { children: ReactNode }) {
           open={drawerOpen}
           onClose={closeDrawer}
           ModalProps={{ keepMounted: true }}
-          slotProps={{ paper: { sx: { width: 'min(320px, 85vw)', display: 'flex', flexDirection: 'column' }, 'data-testid': 'nav-drawer' } as object }}
+          slotProps={{ paper: { className: layoutClasses.drawerPaper, 'data-testid': 'nav-drawer' } as object }}
         >
-          <Box sx={{ display: 'flex', alignItems: 'center' }}>
-            <Box sx={{ flex: 1 }}>
+          <div className={layoutClasses.drawerHeader}>
+            <div className={layoutClasses.drawerBrand}>
               <Brand onNavigate={closeDrawer} />
-            </Box>
-            <IconButton onClick={closeDrawer} aria-label={translate('app.menu.close_menu')} sx={{ mr: 1 }}>
+            </div>
+            <IconButton onClick={closeDrawer} aria-label={translate('app.menu.close_menu')} className={layoutClasses.drawerClose}>
               <CloseIcon />
             </IconButton>
-          </Box>
-          <MenuList onNavigate={closeDrawer} />
+          </div>
+          {menu && <MenuList onNavigate={closeDrawer} />}
         </Drawer>
       )}
 
-      <Box component="main" id={MAIN_CONTENT_ID} ref={main} tabIndex={-1} sx={{ outline: 'none',  flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
+      <main id={MAIN_CONTENT_ID} ref={main} tabIndex={-1} className={layoutClasses.main}>
         <Toolbar />
         <ImpersonationBar />
-        <Box sx={{ flex: 1, p: { xs: 1.5, sm: 3 } }}>
+        <div className={layoutClasses.content}>
           <ErrorBoundary fallbackRender={({ error, resetErrorBoundary }) => <RaError error={error as Error} resetErrorBoundary={resetErrorBoundary} />}>
-            <Suspense fallback={<LoadingScreen fullHeight={false} />}>{children}</Suspense>
+            <Suspense fallback={<LoadingScreen fullHeight={false} />}>
+              {children}
+              <FirstPaintMark />
+            </Suspense>
           </ErrorBoundary>
-        </Box>
-      </Box>
-    </Box>
+        </div>
+      </main>
+    </div>
   );
 }

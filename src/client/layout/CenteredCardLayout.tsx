@@ -5,6 +5,7 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
 import { useConfig } from '../app/hooks';
+import { FirstPaintMark } from './firstPaint';
 
 export function CenteredCardLayout({ children }: { children: ReactNode }) {
   const config = useConfig();
@@ -19,6 +20,7 @@ export function CenteredCardLayout({ children }: { children: ReactNode }) {
       <Paper variant="outlined" sx={{ width: '100%', maxWidth: 480, p: { xs: 3, sm: 5 }, textAlign: 'center' }}>
         {children}
       </Paper>
+      <FirstPaintMark />
     </Box>
   );
 }

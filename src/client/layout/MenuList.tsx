@@ -1,5 +1,5 @@
 /** Renders the menu model (menuModel.ts) for both the desktop sidebar and the mobile drawer. */
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import Collapse from '@mui/material/Collapse';
 import Divider from '@mui/material/Divider';
 import List from '@mui/material/List';
@@ -25,14 +25,37 @@ function isActive(item: MenuItem, pathname: string, search: string): boolean {
   return path === '/' ? pathname === '/' : pathname === path || pathname.startsWith(`${path}/`);
 }
 
-/** One menu entry as a list item (`<li>`), so each list holds only items (WCAG 1.3.1). */
-function Entry(props: { item: MenuItem; depth: number; onNavigate?: () => void }) {
+function sameItem(a: MenuItem, b: MenuItem): boolean {
+  if (a === b) return true;
+  const children = a.children ?? [];
   return (
-    <ListItem disablePadding sx={{ display: 'block' }}>
-      <EntryControl {...props} />
-    </ListItem>
+    a.key === b.key &&
+    a.label === b.label &&
+    a.to === b.to &&
+    a.icon === b.icon &&
+    a.badge === b.badge &&
+    a.action === b.action &&
+    children.length === (b.children ?? []).length &&
+    (a.children === undefined) === (b.children === undefined) &&
+    children.every((child, index) => sameItem(child, b.children![index]))
   );
 }
+
+/**
+ * One menu entry as a list item (`<li>`), so each list holds only items (WCAG 1.3.1). The model is built again
+ * whenever the statistics, features or schemas load (several times while the first page loads): an entry whose
+ * item did not change keeps its rendering, so only a changed badge or label renders again.
+ */
+const Entry = memo(
+  function Entry(props: { item: MenuItem; depth: number; onNavigate?: () => void }) {
+    return (
+      <ListItem disablePadding sx={{ display: 'block' }}>
+        <EntryControl {...props} />
+      </ListItem>
+    );
+  },
+  (previous, next) => previous.depth === next.depth && previous.onNavigate === next.onNavigate && sameItem(previous.item, next.item),
+);
 
 function EntryControl({ item, depth, onNavigate }: { item: MenuItem; depth: number; onNavigate?: () => void }) {
   const { pathname, search } = useLocation();

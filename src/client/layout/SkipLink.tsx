@@ -1,6 +1,6 @@
 /** The first Tab stop of every signed-in page: moves focus past the header and the menu to the page itself. */
 import type { MouseEvent } from 'react';
-import Box from '@mui/material/Box';
+import { layoutClasses } from './layoutStyles';
 
 export const MAIN_CONTENT_ID = 'main-content';
 
@@ -11,28 +11,8 @@ export function SkipLink() {
     document.getElementById(MAIN_CONTENT_ID)?.focus();
   };
   return (
-    <Box
-      component="a"
-      href={`#${MAIN_CONTENT_ID}`}
-      onClick={skip}
-      data-testid="skip-link"
-      sx={{
-        position: 'fixed',
-        top: 8,
-        left: 8,
-        zIndex: (theme) => theme.zIndex.tooltip + 1,
-        px: 2,
-        py: 1,
-        borderRadius: 1,
-        bgcolor: 'background.paper',
-        color: 'primary.main',
-        fontWeight: 600,
-        boxShadow: 3,
-        transform: 'translateY(-200%)',
-        '&:focus': { transform: 'none' },
-      }}
-    >
+    <a href={`#${MAIN_CONTENT_ID}`} onClick={skip} data-testid="skip-link" className={layoutClasses.skipLink}>
       Skip to content
-    </Box>
+    </a>
   );
 }

@@ -16,6 +16,7 @@ import { useSession } from '../app/hooks';
 import { http } from '../app/services';
 import { leaveImpersonation } from '../admin/ImpersonateButton';
 import { initials } from './initials';
+import { layoutClasses } from './layoutStyles';
 
 export function UserMenu() {
   const { user } = useSession();
@@ -27,8 +28,8 @@ export function UserMenu() {
   return (
     <>
       <Tooltip title={translate('app.menu.user_menu')}>
-        <IconButton onClick={(event) => setAnchor(event.currentTarget)} aria-label={translate('app.menu.user_menu')} aria-haspopup="menu" data-testid="user-menu-button" sx={{ p: 0.5 }}>
-          <Avatar sx={{ width: 36, height: 36, bgcolor: 'secondary.main', fontSize: '0.95rem', fontWeight: 600 }} data-testid="user-avatar">
+        <IconButton onClick={(event) => setAnchor(event.currentTarget)} aria-label={translate('app.menu.user_menu')} aria-haspopup="menu" data-testid="user-menu-button" className={layoutClasses.avatarButton}>
+          <Avatar className={layoutClasses.avatar} data-testid="user-avatar">
             {initials(user.first_name, user.last_name, user.name)}
           </Avatar>
         </IconButton>

@@ -12,6 +12,7 @@ import MembersIcon from '@mui/icons-material/GroupsOutlined';
 import GrievancesIcon from '@mui/icons-material/GavelOutlined';
 import ImportsIcon from '@mui/icons-material/UploadFileOutlined';
 import VisitsIcon from '@mui/icons-material/FactCheckOutlined';
+import CampaignsIcon from '@mui/icons-material/CampaignOutlined';
 import SystemIcon from '@mui/icons-material/SettingsOutlined';
 import AdminIcon from '@mui/icons-material/TuneOutlined';
 import ProfileIcon from '@mui/icons-material/AccountCircleOutlined';
@@ -35,6 +36,7 @@ export const MENU_ICONS: Record<MenuIcon, SvgIconComponent> = {
   members: MembersIcon,
   grievances: GrievancesIcon,
   visits: VisitsIcon,
+  campaigns: CampaignsIcon,
   imports: ImportsIcon,
   system: SystemIcon,
   admin: AdminIcon,

@@ -22,6 +22,7 @@ export type MenuIcon =
   | 'members'
   | 'grievances'
   | 'visits'
+  | 'campaigns'
   | 'imports'
   | 'system'
   | 'admin'
@@ -169,6 +170,7 @@ export function buildMenu({ user, features, schemas, statistics, translate }: Me
     main.push({ key: 'grievances', label: schemaLabel('grievance', t('app.menu.grievances', 'Grievances')), to: '/grievances', icon: 'grievances' });
   }
   if (feature('sites') && reads('visit')) main.push({ key: 'visits', label: schemaLabel('visit', t('app.menu.visits', 'Site visits')), to: '/visits', icon: 'visits' });
+  if (reads('campaign')) main.push({ key: 'campaigns', label: schemaLabel('campaign', t('app.menu.campaigns', 'Campaigns')), to: '/campaigns', icon: 'campaigns' });
   // Record types created in the app (schema editor) get their own entry.
   for (const schema of schemas) {
     if ((schema as { built_in?: boolean }).built_in !== false || !reads(schema.type)) continue;

@@ -39,9 +39,15 @@ export function useMapView(map: L.Map | null) {
       params.set('z', String(map.getZoom()));
       window.history.replaceState(window.history.state, '', `${window.location.pathname}?${params}`);
     };
+    // Once the person moves the map themselves, the first markers' fit would take them away from where they went.
+    const settle = () => {
+      fitted.current = true;
+    };
     map.on('moveend', remember);
+    map.on('dragstart', settle);
     return () => {
       map.off('moveend', remember);
+      map.off('dragstart', settle);
     };
   }, [map]);
 
@@ -58,6 +64,8 @@ export function useMapView(map: L.Map | null) {
   const flyTo = useCallback(
     (hit: SearchHit) => {
       if (!map) return;
+      // A search answered before the first markers must not be undone by their fit.
+      fitted.current = true;
       if (hit.bbox && hit.kind !== 'site') map.flyToBounds(corners(hit.bbox), { padding: [30, 30], maxZoom: 15, duration: 0.8 });
       else map.flyTo([hit.lat, hit.lng], 17, { duration: 0.8 });
     },

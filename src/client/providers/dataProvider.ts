@@ -16,7 +16,8 @@
  * | action               | {method} /api/{r}/{id}/{action} (complete, dismiss, share, reorder, ...)  |
  * | call                 | any other /api path (config, features, schemas, statistics, options...)   |
  *
- * The server's success message travels in `meta.message` of create/update/delete/restore results.
+ * The server's success message travels in `meta.message` of create/update/delete/restore results; `meta.headers` of
+ * a create or update are sent with it (the offline outbox's Idempotency-Key).
  */
 import type {
   CreateParams,
@@ -174,12 +175,12 @@ export function createDataProvider(http: HttpClient): AppDataProvider {
     },
 
     async create(resource, params: CreateParams) {
-      const response = await http.post<RecordAnswer>(resourcePath(resource), bodyFor(params.data), { query: params.meta?.query });
+      const response = await http.post<RecordAnswer>(resourcePath(resource), bodyFor(params.data), { query: params.meta?.query, headers: params.meta?.headers });
       return mutationResult(response.data, { ...params.data, id: undefined });
     },
 
     async update(resource, params: UpdateParams) {
-      const response = await http.post<RecordAnswer>(`${resourcePath(resource)}/${enc(params.id)}`, bodyFor(params.data), { query: params.meta?.query });
+      const response = await http.post<RecordAnswer>(`${resourcePath(resource)}/${enc(params.id)}`, bodyFor(params.data), { query: params.meta?.query, headers: params.meta?.headers });
       return mutationResult(response.data, { ...params.previousData, ...params.data, id: params.id });
     },
 

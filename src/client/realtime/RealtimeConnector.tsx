@@ -3,15 +3,17 @@
  * lends the bus its presence channels. The shell's own reaction is one listener on that bus: a model event
  * refetches the cached queries of that resource (lists, show pages, references) on this screen; features,
  * statistics and schemas reload as SPEC section 4 says; the person's own user or role refreshes the session
- * (profile and permissions); a system update shows the overlay. After a reconnect the deploy version is compared,
- * in case the update happened while the socket was away.
+ * (profile and permissions); a system update shows the overlay. Once every channel listens (at the start and after
+ * a break) the screen's queries answered before that moment are fetched again: a change announced while nobody
+ * listened is not missed. After a reconnect the deploy version is compared, in case the update happened meanwhile.
  */
 import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMainData, useSession } from '../app/hooks';
 import { http, mainData, session } from '../app/services';
 import { isResourceReadKey, planRealtimeEvent } from './events';
-import { RECONNECTED, realtimeHub } from './hub';
+import { refetchWhatPredates } from './catchUp';
+import { LISTENING, RECONNECTED, realtimeHub } from './hub';
 import { useRealtimeEvent } from './useRealtimeEvent';
 import { notices } from '../session/notices';
 
@@ -21,13 +23,14 @@ export function RealtimeConnector() {
   const queryClient = useQueryClient();
   const versionRef = useRef<string | undefined>(undefined);
   if (config?.version && !versionRef.current) versionRef.current = config.version;
-  const realtime = config?.realtime;
+  // The connection follows the realtime settings' values: config read again with the same settings keeps it.
+  const realtimeSettings = config?.realtime ? JSON.stringify(config.realtime) : undefined;
   const userId = user?.id;
   const roleId = user?.role_id ?? null;
   const realtimeKey = user?.realtime_key;
 
   useRealtimeEvent(
-    (event) => event.name !== RECONNECTED,
+    (event) => event.name !== RECONNECTED && event.name !== LISTENING,
     ({ name, payload }) => {
       if (userId === undefined) return;
       const plan = planRealtimeEvent(name, payload, session.user ?? { id: userId, role_id: roleId, realtime_key: realtimeKey });
@@ -40,6 +43,8 @@ export function RealtimeConnector() {
     },
   );
 
+  useRealtimeEvent([LISTENING], () => refetchWhatPredates(queryClient, Date.now()));
+
   useRealtimeEvent([RECONNECTED], () => {
     void http
       .get<{ version?: string }>('/api/dashboard/version', { refreshSessionOnFailure: false })
@@ -51,6 +56,7 @@ export function RealtimeConnector() {
   });
 
   useEffect(() => {
+    const realtime = realtimeSettings ? (JSON.parse(realtimeSettings) as NonNullable<typeof config>['realtime']) : undefined;
     if (userId === undefined || !realtime?.key) return;
     let disconnect: (() => void) | undefined;
     let cancelled = false;
@@ -65,6 +71,7 @@ export function RealtimeConnector() {
           http,
           onEvent: (eventName, payload) => realtimeHub.emit(eventName, payload),
           onReconnect: () => realtimeHub.emit(RECONNECTED, null),
+          onListening: () => realtimeHub.emit(LISTENING, null),
         });
         realtimeHub.attach(connection);
         disconnect = () => {
@@ -78,7 +85,7 @@ export function RealtimeConnector() {
       cancelled = true;
       disconnect?.();
     };
-  }, [userId, roleId, realtimeKey, realtime]);
+  }, [userId, roleId, realtimeKey, realtimeSettings]);
 
   return null;
 }

@@ -17,6 +17,11 @@ export interface ConnectOptions {
   onEvent: (eventName: string, payload: unknown) => void;
   /** The socket came back after a break (a restart or deploy may have happened meanwhile). */
   onReconnect: () => void;
+  /**
+   * Every channel is subscribed (at the start and again after each break): from now on no change is missed, but
+   * what the screen fetched before this moment may predate a change that was announced before anyone listened.
+   */
+  onListening: () => void;
 }
 
 export interface RealtimeConnection extends PresenceLink {
@@ -42,7 +47,7 @@ function joinPresence(pusher: Pusher, name: string, onMembers: (members: Presenc
   };
 }
 
-export function connectRealtime({ config, me, http, onEvent, onReconnect }: ConnectOptions): RealtimeConnection {
+export function connectRealtime({ config, me, http, onEvent, onReconnect, onListening }: ConnectOptions): RealtimeConnection {
   const options = pusherOptions(config, window.location, {
     fetch: (input, init) => window.fetch(input, init),
     csrfToken: async () => {
@@ -54,9 +59,15 @@ export function connectRealtime({ config, me, http, onEvent, onReconnect }: Conn
   const echo = new Echo({ broadcaster: 'pusher', key: config.key, client: pusher, namespace: EVENT_NAMESPACE, withoutInterceptors: true });
 
   const channels = channelsFor(me);
-  echo.private(channels.user).listenToAll(onEvent);
-  if (channels.role) echo.private(channels.role).listenToAll(onEvent);
-  echo.channel(config.channel || channels.system).listenToAll(onEvent);
+  const listened = [echo.private(channels.user), ...(channels.role ? [echo.private(channels.role)] : []), echo.channel(config.channel || channels.system)];
+  const subscribed = new Set<number>();
+  listened.forEach((channel, index) => {
+    channel.listenToAll(onEvent);
+    channel.subscribed(() => {
+      subscribed.add(index);
+      if (subscribed.size === listened.length) onListening();
+    });
+  });
 
   let wasConnected = false;
   let interrupted = false;
@@ -65,8 +76,9 @@ export function connectRealtime({ config, me, http, onEvent, onReconnect }: Conn
       if (wasConnected && interrupted) onReconnect();
       wasConnected = true;
       interrupted = false;
-    } else if (wasConnected && (current === 'connecting' || current === 'unavailable' || current === 'disconnected')) {
-      interrupted = true;
+    } else if (current === 'connecting' || current === 'unavailable' || current === 'disconnected') {
+      subscribed.clear();
+      if (wasConnected) interrupted = true;
     }
   });
   pusher.connection.bind('connected', () => {

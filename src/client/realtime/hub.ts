@@ -7,13 +7,15 @@
 import { normaliseEventName } from './events';
 
 export interface RealtimeEvent {
-  /** Without namespace: 'ModelSaved', 'ImportComplete', 'SystemUpdated', or `RECONNECTED`. */
+  /** Without namespace: 'ModelSaved', 'ImportComplete', 'SystemUpdated', or the bus's own `RECONNECTED`, `LISTENING`. */
   name: string;
   payload: unknown;
 }
 
 /** Emitted by the bus itself when the socket comes back after a break: events may have been missed meanwhile. */
 export const RECONNECTED = 'Reconnected';
+/** Emitted by the bus itself once every channel is subscribed (at the start and after each break). */
+export const LISTENING = 'Listening';
 
 export interface PresenceMember {
   id: string | number;

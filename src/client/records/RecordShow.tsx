@@ -27,12 +27,14 @@ const HistoryTab = lazy(() => import('./show/HistoryTab').then((module) => ({ de
 const NotesPanel = lazy(() => import('../work/NotesPanel').then((module) => ({ default: module.NotesPanel })));
 const TasksPanel = lazy(() => import('../work/TasksPanel').then((module) => ({ default: module.TasksPanel })));
 const SiteVisitsPanel = lazy(() => import('../visits/SiteVisitsPanel').then((module) => ({ default: module.SiteVisitsPanel })));
+const CampaignPanel = lazy(() => import('../campaigns/CampaignPanel').then((module) => ({ default: module.CampaignPanel })));
+const ContractorCampaignsPanel = lazy(() => import('../campaigns/ContractorCampaignsPanel').then((module) => ({ default: module.ContractorCampaignsPanel })));
 const DocumentsPanel = lazy(() => import('../work/DocumentsPanel').then((module) => ({ default: module.DocumentsPanel })));
 
-type TabKey = 'details' | 'visits' | 'related' | 'notes' | 'tasks' | 'documents' | 'history';
+type TabKey = 'progress' | 'details' | 'visits' | 'campaigns' | 'related' | 'notes' | 'tasks' | 'documents' | 'history';
 
 /** The resources behind the work and history tabs, each shown to people who may read it. */
-const WORK_RESOURCES = ['notes', 'tasks', 'documents', 'revisions', 'visits'];
+const WORK_RESOURCES = ['notes', 'tasks', 'documents', 'revisions', 'visits', 'campaigns'];
 
 export default function RecordShow({ resource: resourceProp }: { resource?: string }) {
   const { resource, schema, featureOff } = useRecordScreen(resourceProp);
@@ -50,16 +52,19 @@ export default function RecordShow({ resource: resourceProp }: { resource?: stri
   if (error) return <LoadFailed error={error} />;
   if (isPending || !record) return <PageLoading />;
 
-  const tabs: Array<[TabKey, string]> = [['details', 'Details']];
-  // A site's visits and head counts (src/client/visits).
+  // A campaign opens on its progress (src/client/campaigns).
+  const tabs: Array<[TabKey, string]> = schema.type === 'campaign' ? [['progress', 'Progress'], ['details', 'Details']] : [['details', 'Details']];
+  // A site's visits and head counts (src/client/visits); a contractor's campaigns.
   if (schema.type === 'site' && reads.visits) tabs.push(['visits', 'Visits']);
+  if (schema.type === 'contractor' && reads.campaigns) tabs.push(['campaigns', 'Campaigns']);
   tabs.push(['related', 'Related']);
   if (reads.notes) tabs.push(['notes', 'Notes']);
   if (reads.tasks) tabs.push(['tasks', 'Tasks']);
   if (reads.documents) tabs.push(['documents', 'Documents']);
   if (reads.revisions) tabs.push(['history', 'History']);
   const requested = params.get('tab') as TabKey | null;
-  const tab: TabKey = requested && tabs.some(([key]) => key === requested) ? requested : 'details';
+  const first = tabs[0]![0];
+  const tab: TabKey = requested && tabs.some(([key]) => key === requested) ? requested : first;
   const owner = { type: schema.type, id: record.id };
   const category = CATEGORY_PERMISSIONS[schema.type] && typeof record.type === 'string' ? TYPE_LABELS[record.type] ?? record.type : null;
 
@@ -82,7 +87,7 @@ export default function RecordShow({ resource: resourceProp }: { resource?: stri
             value={tab}
             onChange={(_event, next: TabKey) => {
               const search = new URLSearchParams(params);
-              if (next === 'details') search.delete('tab');
+              if (next === first) search.delete('tab');
               else search.set('tab', next);
               setParams(search, { replace: true });
             }}
@@ -97,7 +102,9 @@ export default function RecordShow({ resource: resourceProp }: { resource?: stri
           <CardContent sx={{ p: { xs: 1.5, sm: 2.5 } }}>
             <Suspense fallback={<LoadingScreen fullHeight={false} />}>
               {tab === 'details' && <DetailsTab schema={schema} descriptors={descriptors} />}
+              {tab === 'progress' && <CampaignPanel />}
               {tab === 'visits' && <SiteVisitsPanel siteId={Number(record.id)} />}
+              {tab === 'campaigns' && <ContractorCampaignsPanel contractorId={Number(record.id)} />}
               {tab === 'related' && <RelatedTab schema={schema} />}
               {tab === 'notes' && <NotesPanel owner={owner} />}
               {tab === 'tasks' && <TasksPanel owner={owner} />}

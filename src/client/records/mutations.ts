@@ -21,6 +21,11 @@ export interface SubmitOutcome {
   record?: any;
 }
 
+/** When a write's caller has its queries refreshed: before the write's promise settles, or after the next paint. */
+type Refresh = 'await' | 'after';
+
+const afterPaint = (work: () => void) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => setTimeout(work, 0)) : setTimeout(work, 0));
+
 export function useInvalidateResource() {
   const queryClient = useQueryClient();
   return useCallback(
@@ -46,13 +51,17 @@ export function useRecordMutations(resource: string) {
     [notifyError],
   );
 
-  /** One write: the server's message (else the fallback) shown as a success, then the resource's queries refreshed. */
+  /**
+   * One write: the server's message (else the fallback) shown as a success, then the resource's queries refreshed;
+   * with `refresh: 'after'` once the next frame is painted, not awaited (a grid cell shows the answer first).
+   */
   const send = useCallback(
-    async (write: () => Promise<any>, fallbackMessage?: string) => {
+    async (write: () => Promise<any>, fallbackMessage?: string, refresh: Refresh = 'await') => {
       const result = await write();
       const message = result.meta?.message ?? fallbackMessage;
       if (message) notify(message, { type: 'success' });
-      await invalidate(resource);
+      if (refresh === 'after') afterPaint(() => void invalidate(resource));
+      else await invalidate(resource);
       return result;
     },
     [notify, invalidate, resource],
@@ -70,9 +79,9 @@ export function useRecordMutations(resource: string) {
   );
 
   const update = useCallback(
-    async (id: string | number, data: Record<string, unknown>, previousData: any, fallbackMessage: string): Promise<SubmitOutcome> => {
+    async (id: string | number, data: Record<string, unknown>, previousData: any, fallbackMessage: string, refresh?: Refresh): Promise<SubmitOutcome> => {
       try {
-        return { record: (await send(() => dataProvider.update(resource, { id, data, previousData }), fallbackMessage)).data };
+        return { record: (await send(() => dataProvider.update(resource, { id, data, previousData }), fallbackMessage, refresh)).data };
       } catch (error) {
         return fail(error);
       }

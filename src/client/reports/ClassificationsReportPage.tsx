@@ -1,7 +1,7 @@
 /** `/reports/classifications`: members, stewards and contacts per classification or classification type. */
 import type { ClassificationRow } from '../../common/report-types';
 import { ReportPage, StackedBars, TeamFilter } from './ReportPage';
-import { ReportTable, type Column } from './ReportTable';
+import { TableGrid, type TableColumn } from '../records/grid/TableGrid';
 import { DateFilter, SelectFilter } from '../insights/filters';
 import { FigureLinkText } from '../insights/FigureLinkText';
 import { formatNumber } from '../insights/format';
@@ -24,13 +24,13 @@ export default function ClassificationsReportPage() {
       {formatNumber(row[key])}
     </FigureLinkText>
   );
-  const columns: Column<Row>[] = [
-    { header: byType ? 'Classification type' : 'Classification', render: (row) => row.label },
-    ...(byType ? [] : [{ header: 'Type', align: 'left' as const, render: (row: Row) => row.classification_type ?? '' }]),
-    { header: 'Members', render: number('members') },
-    { header: 'Stewards', render: number('stewards') },
+  const columns: TableColumn<Row>[] = [
+    { header: byType ? 'Classification type' : 'Classification', value: (row) => row.label },
+    ...(byType ? [] : [{ header: 'Type', align: 'left' as const, value: (row: Row) => row.classification_type ?? '' }]),
+    { header: 'Members', value: (row) => row.members, format: (value) => formatNumber(value as number | null), render: number('members') },
+    { header: 'Stewards', value: (row) => row.stewards, format: (value) => formatNumber(value as number | null), render: number('stewards') },
     // Contacts have a classification only where an administrator added the field to the contact record type.
-    ...(report.data?.meta.contacts_classified === false ? [] : [{ header: 'Contacts', render: number('contacts') }]),
+    ...(report.data?.meta.contacts_classified === false ? [] : [{ header: 'Contacts', value: (row: Row) => row.contacts, format: (value: unknown) => formatNumber(value as number | null), render: number('contacts') }]),
   ];
   // The unclassified row stays in the table only: it would dwarf the rest of the chart.
   const charted = rows.filter((r) => r.key !== null && (r.members ?? 0) + (r.contacts ?? 0) > 0);
@@ -61,7 +61,7 @@ export default function ClassificationsReportPage() {
         ]}
       />
       {report.data && (
-        <ReportTable testId="classifications-table" columns={columns} rows={rows} rowKey={(row) => String(row.key)} footer={{ key: -1, label: 'Total', classification_type: null, ...report.data.totals }} />
+        <TableGrid testId="classifications-table" label="Classifications" fileName="classifications" columns={columns} rows={rows} rowKey={(row) => String(row.key)} footer={{ key: -1, label: 'Total', classification_type: null, ...report.data.totals }} />
       )}
     </ReportPage>
   );

@@ -19,7 +19,7 @@ import { LineChart } from '@mui/x-charts/LineChart';
 import { PieChart } from '@mui/x-charts/PieChart';
 import type { Labour, MarketShareAnswer, MarketShareMeasure, MarketShareRow } from '../../common/report-types';
 import { GroupNote, ReportPage, TeamFilter } from './ReportPage';
-import { ReportTable, type Column } from './ReportTable';
+import { TableGrid, type TableColumn } from '../records/grid/TableGrid';
 import { DateFilter, SelectFilter } from '../insights/filters';
 import { formatMoney, formatNumber, formatPercent } from '../insights/format';
 import { useApi, useLiveRefresh, useOptions } from '../insights/useInsights';
@@ -79,14 +79,15 @@ export default function MarketSharePage() {
   const byPeriod = values.group_by === 'period';
   const groups = [...GROUPS, ...useFieldGroups('site')];
   const groupName = groups.find(([v]) => v === values.group_by)?.[1] ?? '';
-  const columns: Column<MarketShareRow>[] = [
-    { header: groupName, render: (row) => row.label },
-    { header: 'Union', render: (row) => <LabourFigure row={row} labour="union" measure={m} /> },
-    { header: 'Non-union', render: (row) => <LabourFigure row={row} labour="non-union" measure={m} /> },
-    { header: 'Unknown', render: (row) => <LabourFigure row={row} labour="unknown" measure={m} /> },
-    { header: 'All', render: (row) => <LabourFigure row={row} labour={null} measure={m} /> },
+  const labourColumn = (header: string, labour: Labour | null): TableColumn<MarketShareRow> => ({ header, value: (row) => figure(row, labour, m), format: (value) => show(m, value as number), render: (row) => <LabourFigure row={row} labour={labour} measure={m} /> });
+  const columns: TableColumn<MarketShareRow>[] = [
+    { header: groupName, value: (row) => row.label },
+    labourColumn('Union', 'union'),
+    labourColumn('Non-union', 'non-union'),
+    labourColumn('Unknown', 'unknown'),
+    labourColumn('All', null),
     // The totals row is the one without a drill-down link.
-    { header: 'Union share', render: (row) => <span data-testid={row.link ? undefined : 'total-share'}>{formatPercent(shareOf(row, m))}</span> },
+    { header: 'Union share', value: (row) => shareOf(row, m), format: (value) => formatPercent(value as number | null), render: (row) => <span data-testid={row.link ? undefined : 'total-share'}>{formatPercent(shareOf(row, m))}</span> },
   ];
 
   return (
@@ -211,8 +212,10 @@ export default function MarketSharePage() {
       )}
 
       {totals && (
-        <ReportTable
+        <TableGrid
           testId="market-share-table"
+          label="Market share"
+          fileName="market-share-shown"
           rowTestId="market-share-row"
           columns={columns}
           rows={rows}

@@ -4,15 +4,8 @@
  */
 import { Link as RouterLink } from 'react-router-dom';
 import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
 import Link from '@mui/material/Link';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
-import TableRow from '@mui/material/TableRow';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import { Title } from 'react-admin';
 import { TYPE_LABELS } from '../i18n/labels';
@@ -22,14 +15,44 @@ import { PageHeader } from '../layout/PageHeader';
 import { formatMoney, formatNumber } from '../insights/format';
 import { useApi } from '../insights/useInsights';
 import { useUrlFilters } from '../insights/useUrlFilters';
+import { TableGrid, type TableColumn } from '../records/grid/TableGrid';
 
 const LABOUR_NAMES: Record<string, string> = { union: 'Union', 'non-union': 'Non-union', unknown: 'Unknown' };
+
+interface DrillDownSite {
+  id: number;
+  name: string;
+  type: string;
+  city: string | null;
+  estimated_value: number | null;
+  estimated_hours: number | null;
+  labour: string;
+}
+
+const COLUMNS: TableColumn<DrillDownSite>[] = [
+  {
+    header: 'Job site',
+    value: (site) => site.name,
+    render: (site) => (
+      <Link component={RouterLink} to={`/sites/${site.id}/show`} underline="hover">
+        {site.name}
+      </Link>
+    ),
+  },
+  { header: 'Type', align: 'left', value: (site) => TYPE_LABELS[site.type] ?? site.type },
+  { header: 'City', align: 'left', value: (site) => site.city ?? '' },
+  { header: 'Estimated value', value: (site) => site.estimated_value, format: (value) => formatMoney(value as number | null) },
+  { header: 'Estimated hours', value: (site) => site.estimated_hours, format: (value) => formatNumber(value as number | null) },
+  { header: 'Counts as', align: 'left', value: (site) => LABOUR_NAMES[site.labour] ?? site.labour },
+];
+
+const siteKey = (site: DrillDownSite) => String(site.id);
 
 export default function MarketShareSitesPage() {
   useDocumentTitle('Market share: sites');
   const { values, set, query } = useUrlFilters({ page: '1', per_page: '25' } as Record<string, string>);
   const { label, ...filters } = query;
-  const list = useApi<{ data: any[]; meta: { total: number; current_page: number; per_page: number } }>('/api/reports/market-share/sites', filters);
+  const list = useApi<{ data: DrillDownSite[]; meta: { total: number; current_page: number; per_page: number } }>('/api/reports/market-share/sites', filters);
   const back = new URLSearchParams(filters);
   for (const key of ['key', 'labour', 'page', 'per_page']) back.delete(key);
   const title = `${values.labour ? `${LABOUR_NAMES[values.labour] ?? values.labour} work` : 'All work'}${label ? `: ${label}` : ''}`;
@@ -46,38 +69,16 @@ export default function MarketShareSitesPage() {
         }
       />
       <ErrorNote error={list.error} />
-      <Card variant="outlined">
-        <TableContainer sx={{ overflowX: 'auto' }}>
-          <Table size="small" data-testid="drill-down-table" sx={{ '& td, & th': { whiteSpace: 'nowrap' } }}>
-            <TableHead>
-              <TableRow>
-                <TableCell>Job site</TableCell>
-                <TableCell>Type</TableCell>
-                <TableCell>City</TableCell>
-                <TableCell align="right">Estimated value</TableCell>
-                <TableCell align="right">Estimated hours</TableCell>
-                <TableCell>Counts as</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {(list.data?.data ?? []).map((site) => (
-                <TableRow key={site.id} hover>
-                  <TableCell>
-                    <Link component={RouterLink} to={`/sites/${site.id}/show`} underline="hover">
-                      {site.name}
-                    </Link>
-                  </TableCell>
-                  <TableCell>{TYPE_LABELS[site.type] ?? site.type}</TableCell>
-                  <TableCell>{site.city ?? ''}</TableCell>
-                  <TableCell align="right">{formatMoney(site.estimated_value)}</TableCell>
-                  <TableCell align="right">{formatNumber(site.estimated_hours)}</TableCell>
-                  <TableCell>{LABOUR_NAMES[site.labour] ?? site.labour}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
-        {list.data && (
+      <TableGrid
+        testId="drill-down-table"
+        label="Job sites"
+        fileName="market-share-sites"
+        columns={COLUMNS}
+        rows={list.data?.data ?? []}
+        rowKey={siteKey}
+        empty={list.data ? 'No job sites.' : null}
+        below={
+          list.data && (
           <TablePagination
             component="div"
             count={list.data.meta.total}
@@ -87,8 +88,9 @@ export default function MarketShareSitesPage() {
             onPageChange={(_e, page) => set({ page: String(page + 1) })}
             onRowsPerPageChange={(event) => set({ per_page: event.target.value, page: '1' })}
           />
-        )}
-      </Card>
+          )
+        }
+      />
     </>
   );
 }

@@ -1,7 +1,7 @@
 /** `/reports/task-performance`: tasks done by type per person or team per period, due, overdue and completion rate. */
 import type { TaskFigure, TaskPerformanceRow } from '../../common/report-types';
 import { GroupNote, ReportPage, StackedBars, TeamFilter } from './ReportPage';
-import { ReportTable, type Column } from './ReportTable';
+import { TableGrid, type TableColumn } from '../records/grid/TableGrid';
 import { DateFilter, SelectFilter } from '../insights/filters';
 import { FigureLinkText } from '../insights/FigureLinkText';
 import { formatNumber, formatPercent, thisMonth } from '../insights/format';
@@ -25,16 +25,17 @@ export default function TaskPerformancePage() {
       {formatNumber(row[key])}
     </FigureLinkText>
   );
-  const columns: Column<Row>[] = [
-    { header: groupName, render: (row) => row.label },
-    ...(values.interval !== 'none' ? [{ header: 'Period', align: 'left' as const, render: (row: Row) => row.period ?? '' }] : []),
-    { header: 'Calls', render: number('calls') },
-    { header: 'Meetings', render: number('meetings') },
-    { header: 'Visits', render: number('visits') },
-    { header: 'Done', render: number('done') },
-    { header: 'Due', render: number('due') },
-    { header: 'Overdue', render: number('overdue') },
-    { header: 'Completion', render: (row) => formatPercent(row.completion_rate) },
+  const figureColumn = (header: string, key: TaskFigure): TableColumn<Row> => ({ header, value: (row) => row[key], format: (value) => formatNumber(value as number | null), render: number(key) });
+  const columns: TableColumn<Row>[] = [
+    { header: groupName, value: (row) => row.label },
+    ...(values.interval !== 'none' ? [{ header: 'Period', align: 'left' as const, value: (row: Row) => row.period ?? '' }] : []),
+    figureColumn('Calls', 'calls'),
+    figureColumn('Meetings', 'meetings'),
+    figureColumn('Visits', 'visits'),
+    figureColumn('Done', 'done'),
+    figureColumn('Due', 'due'),
+    figureColumn('Overdue', 'overdue'),
+    { header: 'Completion', value: (row) => row.completion_rate, format: (value) => formatPercent(value as number | null) },
   ];
   // The chart adds the periods up per person or team.
   const people = new Map<string, { label: string; calls: number; meetings: number; visits: number }>();
@@ -72,8 +73,10 @@ export default function TaskPerformancePage() {
         ]}
       />
       {report.data && (
-        <ReportTable
+        <TableGrid
           testId="task-performance-table"
+          label="Task performance"
+          fileName="task-performance"
           columns={columns}
           rows={rows}
           rowKey={(row) => `${row.key}-${row.period}`}

@@ -19,7 +19,7 @@ import Typography from '@mui/material/Typography';
 import { GOAL_KEYS as KEYS, type GoalKey as Key, type UserPerformanceRow as Row } from '../../common/report-types';
 import { dataProvider } from '../app/services';
 import { ReportPage, TeamFilter } from './ReportPage';
-import { ReportTable, type Column } from './ReportTable';
+import { TableGrid, type TableColumn } from '../records/grid/TableGrid';
 import { FigureLinkText } from '../insights/FigureLinkText';
 import { INSIGHTS_KEY, useApi, useLiveRefresh } from '../insights/useInsights';
 import { formatNumber, thisMonth } from '../insights/format';
@@ -45,13 +45,15 @@ export default function UserPerformancePage() {
       {row.goals[key] ? <LinearProgress variant="determinate" value={Math.min(100, row.progress[key] ?? 0)} aria-label={`${LABELS[key]}: ${formatNumber(row.done[key])} of ${formatNumber(row.goals[key])}`} sx={{ height: 4, borderRadius: 2 }} /> : null}
     </Box>
   );
-  const columns: Column<Row>[] = [
-    { header: 'Person', render: (row) => row.name },
-    ...KEYS.map((key) => ({ header: LABELS[key], render: cell(key) })),
+  const columns: TableColumn<Row>[] = [
+    { header: 'Person', value: (row) => row.name },
+    ...KEYS.map((key): TableColumn<Row> => ({ header: LABELS[key], value: (row) => row.done[key], format: (value, row) => `${formatNumber(value as number)}${row.goals[key] !== null ? ` / ${formatNumber(row.goals[key])}` : ''}`, render: cell(key) })),
     ...(maySetGoals
       ? [
           {
             header: 'Goals',
+            sortable: false,
+            value: () => '',
             render: (row: Row) => (
               <Button size="small" onClick={() => setEditing(row)} data-testid={`set-goals-${row.user_id}`}>
                 Set goals
@@ -75,7 +77,7 @@ export default function UserPerformancePage() {
         </>
       }
     >
-      {report.data && <ReportTable testId="user-performance-table" columns={columns} rows={rows} rowKey={(row) => String(row.user_id)} />}
+      {report.data && <TableGrid testId="user-performance-table" label="User performance" fileName="user-performance" columns={columns} rows={rows} rowKey={(row) => String(row.user_id)} />}
       {editing && <GoalsDialog row={editing} month={values.month} onClose={() => setEditing(null)} />}
     </ReportPage>
   );

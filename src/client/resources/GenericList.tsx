@@ -1,15 +1,25 @@
 /**
- * Generic list for resources without a dedicated screen yet: the first columns of the record type's schema
- * when there is one (so an empty list still has a title and an empty state), react-admin's guesser otherwise.
+ * The list of a resource without a screen of its own (reference lists such as unions, trades and statuses): the
+ * record grid of its schema when there is one, else a grid of the columns its first records have. Both are the one
+ * list grid (server paging and sorting, the person's columns, a card list on a phone).
  */
-import { Datagrid, FunctionField, List, ListGuesser, TextField, useResourceContext } from 'react-admin';
+import { useMemo } from 'react';
+import type { GridColDef } from '@mui/x-data-grid';
+import { CreateButton, List, SimpleList, Title, TopToolbar, useListContext, useResourceContext, useResourceDefinition } from 'react-admin';
 import { useMainData } from '../app/hooks';
+import { titleCase } from '../i18n/labels';
+import { useDocumentTitle } from '../layout/useDocumentTitle';
+import ListGrid from '../records/grid/ListGrid';
+import RecordGrid from '../records/grid/RecordGrid';
+import { ResetColumnsButton } from '../records/grid/ResetColumnsButton';
+import { SmallScreenPagination, useSmallScreen } from '../records/grid/smallScreen';
+import { useVisibleDescriptors } from '../records/hooks';
+import { asRecordSchema, recordLabel, type RecordSchema } from '../records/schema';
 import { resourceForType } from './names';
-import type { SchemaField } from '../system/types';
 
-const HIDDEN_TYPES = new Set(['textarea', 'note', 'attachment', 'addresses', 'color']);
-const MAX_COLUMNS = 5;
+const MAX_GUESSED_COLUMNS = 6;
 
+/** A value of a record without a schema, as text. */
 function display(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (Array.isArray(value)) return value.map(display).filter(Boolean).join(', ');
@@ -21,20 +31,54 @@ function display(value: unknown): string {
   return String(value);
 }
 
+/** The columns of a resource without a schema: the fields of its first records. */
+function GuessedGrid({ resource }: { resource: string }) {
+  const { data } = useListContext();
+  const keys = useMemo(() => [...new Set((data ?? []).slice(0, 5).flatMap((row) => Object.keys(row)))].slice(0, MAX_GUESSED_COLUMNS).join(','), [data]);
+  const columns = useMemo(
+    (): GridColDef[] => keys.split(',').filter(Boolean).map((field) => ({ field, headerName: titleCase(field.replace(/_/g, ' ')), minWidth: 120, flex: 1, filterable: false, valueGetter: (value: unknown) => display(value) })),
+    [keys],
+  );
+  if (!columns.length) return null;
+  return <ListGrid resource={resource} columns={columns} defaults={columns.map((column) => column.field)} linkField={columns.find((column) => column.field === 'name')?.field} />;
+}
+
+function SchemaGrid({ schema }: { schema: RecordSchema }) {
+  const descriptors = useVisibleDescriptors(schema);
+  return <RecordGrid schema={schema} descriptors={descriptors} />;
+}
+
+function GenericListBody({ resource, schema }: { resource: string; schema: RecordSchema | undefined }) {
+  if (useSmallScreen()) return <SimpleList primaryText={(record) => recordLabel(record)} linkType="show" />;
+  return schema ? <SchemaGrid schema={schema} /> : <GuessedGrid resource={resource} />;
+}
+
 export default function GenericList() {
-  const resource = useResourceContext();
+  const resource = useResourceContext() ?? '';
   const { schemas } = useMainData();
-  const schema = schemas.find((candidate) => resourceForType(candidate.type) === resource);
-  if (!schema) return <ListGuesser />;
-  const columns = (schema.fields ?? []).filter((field: SchemaField) => !HIDDEN_TYPES.has(String(field.type))).slice(0, MAX_COLUMNS);
+  const found = schemas.find((candidate) => resourceForType(candidate.type) === resource);
+  const schema = useMemo(() => (found ? asRecordSchema(found) : undefined), [found]);
+  const { hasCreate } = useResourceDefinition({ resource });
+  const title = schema ? titleCase(schema.name_plural || resource) : titleCase(resource.replace(/-/g, ' '));
+  useDocumentTitle(title);
   return (
-    <List>
-      <Datagrid rowClick="show" bulkActionButtons={false}>
-        <TextField source="id" label="ID" />
-        {columns.map((field) => (
-          <FunctionField key={field.slug} source={field.slug} label={field.name} render={(record: Record<string, unknown>) => display(record[field.slug])} />
-        ))}
-      </Datagrid>
+    <List
+      resource={resource}
+      title={false}
+      empty={false}
+      perPage={25}
+      pagination={<SmallScreenPagination />}
+      actions={
+        <TopToolbar>
+          <ResetColumnsButton resource={resource} />
+          {hasCreate && <CreateButton />}
+        </TopToolbar>
+      }
+      exporter={false}
+      sx={{ '& .RaList-main': { minWidth: 0 } }}
+    >
+      <Title title={title} />
+      <GenericListBody resource={resource} schema={schema} />
     </List>
   );
 }

@@ -21,19 +21,37 @@ function reimport<P>(error: unknown, attempt: number): Promise<{ default: Compon
   return import(/* @vite-ignore */ url.href);
 }
 
-export function lazyPage<P extends object = object>(name: string, loader: Loader<P>, options: { fullHeight?: boolean } = {}): ComponentType<P> {
+/** A page that loads on demand; `preload` starts its chunk early, and a page whose chunk is in renders without suspending. */
+export type LazyPage<P> = ComponentType<P> & { preload(): Promise<unknown> };
+
+export function lazyPage<P extends object = object>(name: string, loader: Loader<P>, options: { fullHeight?: boolean } = {}): LazyPage<P> {
   let attempts = 0;
-  const load = () => importWithTimeout(attempts === 0 ? loader : () => loader().catch((error) => reimport<P>(error, attempts)), name);
+  let loaded: ComponentType<P> | null = null;
+  let loading: Promise<{ default: ComponentType<P> }> | null = null;
+  const load = () => {
+    if (attempts === 0 && loading) return loading;
+    const promise = importWithTimeout(attempts === 0 ? loader : () => loader().catch((error) => reimport<P>(error, attempts)), name);
+    loading = promise;
+    void promise.then(
+      (module) => {
+        loaded = module.default;
+      },
+      () => undefined,
+    );
+    return promise;
+  };
   let current: LazyExoticComponent<ComponentType<P>> = lazy(load);
 
   function LazyPage(props: P) {
     const [attempt, setAttempt] = useState(attempts);
+    // Chosen once per mounted page, so it never switches between the two (which would mount it again).
+    const [ready] = useState(() => loaded);
     const retry = () => {
       attempts += 1;
       current = lazy(load);
       setAttempt(attempts);
     };
-    const Page = current;
+    const Page = ready ?? current;
     return (
       <ChunkErrorBoundary key={attempt} onRetry={retry}>
         <Suspense fallback={<LoadingScreen fullHeight={options.fullHeight ?? false} />}>
@@ -43,5 +61,6 @@ export function lazyPage<P extends object = object>(name: string, loader: Loader
     );
   }
   LazyPage.displayName = `LazyPage(${name})`;
+  LazyPage.preload = () => load().catch(() => undefined);
   return LazyPage;
 }

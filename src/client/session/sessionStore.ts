@@ -8,12 +8,17 @@
  * - check refreshes only when not yet checked;
  * - authenticated means a user is present.
  * Concurrent refreshes share one request.
+ *
+ * The signed-in person is remembered on the device (REMEMBERED_USER_KEY) so the app opens with no connection
+ * (docs/offline.md): a check that gets no answer at all starts the app as the person last signed in here; the server
+ * still decides every request once the connection returns, and any answer that says "signed out" forgets them.
  */
 import type { HttpClient } from '../http/client';
 import { ApiError } from '../http/errors';
 import type { SessionState, SessionUser } from './types';
 
 export const INTENDED_URL_KEY = 'intendedUrl';
+export const REMEMBERED_USER_KEY = 'signedInUser';
 
 export interface KeyValueStorage {
   getItem(key: string): string | null;
@@ -67,6 +72,10 @@ export class SessionStore {
 
   private set(next: SessionState): void {
     if (next.user === this.state.user && next.checked === this.state.checked && next.endedBy === this.state.endedBy) return;
+    if (next.user !== this.state.user) {
+      if (next.user) this.storage.setItem(REMEMBERED_USER_KEY, JSON.stringify(next.user));
+      else this.storage.removeItem(REMEMBERED_USER_KEY);
+    }
     this.state = next;
     for (const listener of this.listeners) listener();
   }
@@ -90,11 +99,19 @@ export class SessionStore {
       .get<{ data: SessionUser }>('/api/auth/check', { refreshSessionOnFailure: false })
       .then((response) => {
         const user = response.data?.data ?? null;
+        if (!user) this.storage.removeItem(REMEMBERED_USER_KEY);
         this.set({ user, checked: true, endedBy: user ? undefined : this.state.endedBy });
         return user;
       })
       .catch((error: unknown) => {
         const answered = error instanceof ApiError && error.kind === 'bad-request';
+        const remembered = !hadUser && error instanceof ApiError && error.kind === 'network' ? this.rememberedUser() : null;
+        if (remembered) {
+          // No connection: open the app as the person last signed in on this device.
+          this.set({ user: remembered, checked: true });
+          return remembered;
+        }
+        if (answered) this.storage.removeItem(REMEMBERED_USER_KEY);
         if (answered || !hadUser) {
           // The server said "signed out" (or nobody was signed in): a failed check means not signed in.
           this.set({ user: null, checked: true, endedBy: this.state.endedBy });
@@ -111,10 +128,33 @@ export class SessionStore {
     return this.pending;
   }
 
+  /**
+   * Take who the person is from an answer already on its way (the start answer, app/startAnswer.ts): a user or
+   * null settles the check as /api/auth/check would; undefined (no such answer) asks the server.
+   */
+  adopt(answer: Promise<SessionUser | null | undefined>): void {
+    if (this.pending || this.state.checked) return;
+    const pending: Promise<SessionUser | null> = answer.then((user) => {
+      if (this.pending === pending) this.pending = null;
+      if (user === undefined) return this.refresh();
+      this.set({ user, checked: true, endedBy: user ? undefined : this.state.endedBy });
+      return user;
+    });
+    this.pending = pending;
+  }
+
   /** Refresh only when not yet checked. */
   check(): Promise<SessionUser | null> {
     if (this.state.checked && !this.pending) return Promise.resolve(this.state.user);
     return this.refresh();
+  }
+
+  private rememberedUser(): SessionUser | null {
+    try {
+      return JSON.parse(this.storage.getItem(REMEMBERED_USER_KEY) ?? 'null') as SessionUser | null;
+    } catch {
+      return null;
+    }
   }
 
   getIntendedUrl(): string | null {

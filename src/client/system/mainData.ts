@@ -82,10 +82,46 @@ export class MainDataStore {
     return promise;
   }
 
-  /** Load once: does nothing when the part has loaded already. */
-  ensure(key: MainDataKey): Promise<void> {
-    if (this.state.loaded[key]) return Promise.resolve();
-    return this.load(key);
+  /**
+   * Take parts from an answer already on its way (the start answer, app/startAnswer.ts) instead of their own
+   * requests, all in one change (the app's route table follows the record types: config without them would build it
+   * twice). A part the answer leaves out stays unloaded, for `ensure` to load. Parts loaded or loading are left alone.
+   */
+  adopt(keys: readonly MainDataKey[], answer: Promise<Partial<Record<MainDataKey, unknown>>>): void {
+    const taken = keys.filter((key) => !this.running[key] && !this.state.loaded[key]);
+    const promise = (async () => {
+      try {
+        const parts = await answer;
+        const next: Partial<MainDataState> = { loaded: { ...this.state.loaded } };
+        for (const key of taken) {
+          if (parts[key] === undefined) continue;
+          (next as Record<string, unknown>)[key] = normalise(key, parts[key]);
+          next.loaded![key] = true;
+        }
+        this.patch(next);
+      } catch (error) {
+        for (const key of taken) this.log(ERROR_LABELS[key], error);
+        this.patch({ loaded: { ...this.state.loaded, ...Object.fromEntries(taken.map((key) => [key, true])) } });
+      } finally {
+        for (const key of taken) delete this.running[key];
+      }
+    })();
+    for (const key of taken) this.running[key] = promise;
+  }
+
+  /**
+   * Ask for parts again and leave what the app holds as it is: the answers only pass through the offline service
+   * worker, which keeps them for a start with no connection (changing the app's record types would rebuild its routes).
+   */
+  async warm(keys: readonly MainDataKey[]): Promise<void> {
+    await Promise.all(keys.map((key) => this.loaders[key]().catch(() => undefined)));
+  }
+
+  /** Load once: does nothing when the part has loaded already (waits for one on its way first). */
+  async ensure(key: MainDataKey): Promise<void> {
+    const running = this.running[key];
+    if (running) await running;
+    if (!this.state.loaded[key]) await this.load(key);
   }
 
   /** Config, features and schemas: what the app waits for. */

@@ -11,14 +11,8 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { useSession } from '../app/hooks';
 import { recordLabel } from '../records/label';
 import RecordCreate, { valuesFromSearch } from '../records/RecordCreate';
+import { PHONE_FORM } from '../records/phoneForm';
 import { siteVisitsPath } from './links';
-
-/** Bigger inputs and save button: fingers on a phone, not a mouse. 16 px text keeps phones from zooming in. */
-const PHONE_FORM = {
-  maxWidth: 720,
-  '& .MuiInputBase-root': { minHeight: 48, fontSize: 16 },
-  '& button[type=submit]': { minHeight: 48, flex: 1, fontSize: 16 },
-} as const;
 
 export default function LogVisitPage() {
   const navigate = useNavigate();

@@ -23,6 +23,7 @@ import { recordLabel } from '../records/label';
 import { formatNumber } from '../records/fieldTypes/describe';
 import { conversationsSummary, workersSummary } from '../records/fieldTypes/HeadCountDisplay';
 import { LogVisitButton } from './LogVisitButton';
+import { useWaitingCreates } from '../offline/useOffline';
 
 interface Visit {
   id: number;
@@ -38,8 +39,14 @@ export function SiteVisitsPanel({ siteId }: { siteId: number }) {
   const [shown, setShown] = useState(PAGE);
   const { data = [], total = 0, isPending, error } = useGetList<Visit>('visits', { filter: { site_id: siteId }, sort: { field: 'visited_at', order: 'DESC' }, pagination: { page: 1, perPage: shown } });
   const latest = data.find((visit) => visit.head_counts?.length);
+  const waiting = useWaitingCreates('visits', { site_id: siteId }).length;
   return (
     <Stack spacing={2} data-testid="site-visits">
+      {waiting > 0 && (
+        <Typography variant="body2" sx={{ color: 'warning.dark' }} data-testid="visits-waiting">
+          {waiting} visit{waiting === 1 ? '' : 's'} saved on this device, waiting to be sent.
+        </Typography>
+      )}
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
         <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600, flex: 1 }}>
           {total ? `${formatNumber(total)} visit${total === 1 ? '' : 's'}` : 'Visits'}

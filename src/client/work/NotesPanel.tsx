@@ -15,6 +15,7 @@ import { formatDateTime } from '../i18n/dates';
 import { useRecordMutations } from '../records/mutations';
 import { AskBeforeDelete } from '../records/DeleteConfirm';
 import { refreshCounts, type Owner } from './shared';
+import { useWaitingCreates } from '../offline/useOffline';
 
 export function NotesPanel({ owner }: { owner: Owner }) {
   const [body, setBody] = useState('');
@@ -29,6 +30,7 @@ export function NotesPanel({ owner }: { owner: Owner }) {
   const { canAccess: canCreate } = useCanAccess({ resource: 'notes', action: 'create' });
   const { canAccess: canUpdate } = useCanAccess({ resource: 'notes', action: 'edit' });
   const { canAccess: canDelete } = useCanAccess({ resource: 'notes', action: 'delete' });
+  const waiting = useWaitingCreates('notes', { notable_type: owner.type, notable_id: owner.id });
 
   const add = async () => {
     if (!body.trim()) return;
@@ -52,7 +54,17 @@ export function NotesPanel({ owner }: { owner: Owner }) {
           </Button>
         </Box>
       )}
-      {!isPending && !data.length && (
+      {waiting.map((note) => (
+        <Box key={note.key} sx={{ border: 1, borderStyle: 'dashed', borderColor: 'warning.main', borderRadius: 1, p: 1.5 }} data-testid="note-waiting">
+          <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }}>
+            {String(note.data.body ?? '')}
+          </Typography>
+          <Typography variant="caption" color="text.secondary">
+            Saved on this device · waiting to be sent
+          </Typography>
+        </Box>
+      ))}
+      {!isPending && !data.length && !waiting.length && (
         <Typography color="text.secondary" variant="body2">
           No notes yet.
         </Typography>

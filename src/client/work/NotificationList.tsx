@@ -1,15 +1,20 @@
 /**
- * Notifications (`/notifications`): one's own, newest first; open one (it is marked read and its link followed),
- * dismiss one. The unread count in the sidebar follows.
+ * Notifications (`/notifications`): one's own, newest first, as the list grid (a card list on a phone); open one
+ * (it is marked read and its link followed), dismiss one. The unread count in the sidebar follows.
  */
 import { useNavigate } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { DataTable, List, NullableBooleanInput, Pagination, SearchInput, Title, useRecordContext } from 'react-admin';
+import type { GridColDef } from '@mui/x-data-grid';
+import { List, NullableBooleanInput, SearchInput, SimpleList, Title, TopToolbar, useRecordContext } from 'react-admin';
 import { formatDateTime } from '../i18n/dates';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
+import ListGrid from '../records/grid/ListGrid';
+import { recordCell } from '../records/grid/recordCell';
+import { ResetColumnsButton } from '../records/grid/ResetColumnsButton';
+import { SmallScreenPagination, useSmallScreen } from '../records/grid/smallScreen';
 import { useRecordMutations } from '../records/mutations';
 import { refreshCounts } from './shared';
 
@@ -71,6 +76,18 @@ function Actions() {
   );
 }
 
+const COLUMNS: GridColDef[] = [
+  { field: 'title', headerName: 'Notification', sortable: false, filterable: false, minWidth: 280, flex: 3, renderCell: recordCell(Message) },
+  { field: 'created_at', headerName: 'When', filterable: false, minWidth: 200, valueGetter: (value) => (value ? formatDateTime(String(value)) : '') },
+  { field: 'actions', headerName: 'Actions', sortable: false, filterable: false, minWidth: 180, renderCell: recordCell(Actions) },
+];
+const DEFAULTS = COLUMNS.map((column) => column.field);
+
+function NotificationListBody() {
+  if (!useSmallScreen()) return <ListGrid resource="notifications" columns={COLUMNS} defaults={DEFAULTS} opens={false} autoRowHeight label="Notifications" />;
+  return <SimpleList primaryText={() => <Message />} tertiaryText={(notification) => formatDateTime(notification.created_at)} secondaryText={() => <Actions />} linkType={false} />;
+}
+
 export default function NotificationList() {
   useDocumentTitle('Notifications');
   return (
@@ -81,20 +98,18 @@ export default function NotificationList() {
       filterDefaultValues={{ dismissed_at_null: true }}
       sort={{ field: 'created_at', order: 'DESC' }}
       perPage={25}
-      pagination={<Pagination rowsPerPageOptions={[10, 25, 50, 100]} />}
+      pagination={<SmallScreenPagination />}
+      actions={
+        <TopToolbar>
+          <ResetColumnsButton resource="notifications" />
+        </TopToolbar>
+      }
+      sx={{ '& .RaList-main': { minWidth: 0 } }}
       exporter={false}
       empty={false}
     >
       <Title title="Notifications" />
-      <DataTable bulkActionButtons={false} rowClick={false}>
-        <DataTable.Col source="title" label="Notification" disableSort>
-          <Message />
-        </DataTable.Col>
-        <DataTable.Col source="created_at" label="When" render={(notification: any) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(notification.created_at)}</span>} />
-        <DataTable.Col label="" disableSort>
-          <Actions />
-        </DataTable.Col>
-      </DataTable>
+      <NotificationListBody />
     </List>
   );
 }

@@ -1,8 +1,9 @@
 /**
  * Tasks (`/tasks`): calls, meetings and visits with their due dates, assignees and records; open ones by default,
- * tick to complete (the sidebar's open count follows), add one. Filters stay in the URL (the dashboard links here).
+ * tick to complete (the sidebar's open count follows), add one. The list grid (each person's columns), a card list
+ * on a phone. Filters stay in the URL (the dashboard links here).
  */
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -11,17 +12,17 @@ import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import AddIcon from '@mui/icons-material/Add';
+import type { GridColDef } from '@mui/x-data-grid';
 import {
   AutocompleteInput,
-  DataTable,
   DateInput,
   List,
   NullableBooleanInput,
-  Pagination,
   ReferenceField,
   ReferenceInput,
   SearchInput,
   SelectInput,
+  SimpleList,
   Title,
   TopToolbar,
   WithRecord,
@@ -32,6 +33,10 @@ import { useSession } from '../app/hooks';
 import { formatDateTime } from '../i18n/dates';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { resourceForType } from '../resources/names';
+import ListGrid from '../records/grid/ListGrid';
+import { recordCell } from '../records/grid/recordCell';
+import { ResetColumnsButton } from '../records/grid/ResetColumnsButton';
+import { SmallScreenPagination, useSmallScreen } from '../records/grid/smallScreen';
 import { recordLabel } from '../records/schema';
 import { RecordName } from '../records/RecordName';
 import { TaskForm } from './TaskForm';
@@ -51,6 +56,40 @@ function OwnerLink() {
       <RecordName type={task.taskable_type} id={task.taskable_id} />
     </Link>
   );
+}
+
+function Due() {
+  const task = useRecordContext();
+  if (!task?.due_at) return <>—</>;
+  return <span style={{ whiteSpace: 'nowrap', color: !task.completed && new Date(task.due_at) < new Date() ? '#c62828' : undefined }}>{formatDateTime(task.due_at)}</span>;
+}
+
+function Assignee() {
+  return (
+    <ReferenceField source="assignee_id" reference="users" link="show">
+      <WithRecord render={(assignee) => <span>{recordLabel(assignee)}</span>} />
+    </ReferenceField>
+  );
+}
+
+const column = (field: string, headerName: string, extra: Partial<GridColDef>): GridColDef => ({ field, headerName, filterable: false, minWidth: 120, flex: 1, ...extra });
+
+const COLUMNS: GridColDef[] = [
+  column('done', 'Done', { sortable: false, minWidth: 80, flex: 0, renderCell: recordCell(CompleteBox) }),
+  column('title', 'Task', { minWidth: 200, flex: 2 }),
+  column('type', 'Type', { renderCell: ({ row }) => <Chip size="small" label={taskTypeLabel(row.type)} /> }),
+  column('due_at', 'Due', { minWidth: 170, renderCell: recordCell(Due) }),
+  column('assignee_id', 'Assignee', { renderCell: recordCell(Assignee) }),
+  column('taskable_type', 'About', { sortable: false, minWidth: 180, renderCell: recordCell(OwnerLink) }),
+];
+
+function TaskListBody({ readsUsers }: { readsUsers: boolean }) {
+  const columns = useMemo(() => (readsUsers ? COLUMNS : COLUMNS.filter((entry) => entry.field !== 'assignee_id')), [readsUsers]);
+  const defaults = useMemo(() => columns.map((entry) => entry.field), [columns]);
+  if (useSmallScreen()) {
+    return <SimpleList primaryText={(task) => task.title} secondaryText={() => <Due />} tertiaryText={(task) => taskTypeLabel(task.type)} leftIcon={() => <CompleteBox />} linkType={false} />;
+  }
+  return <ListGrid resource="tasks" columns={columns} defaults={defaults} opens={false} label="Tasks" />;
 }
 
 export default function TaskList() {
@@ -82,9 +121,11 @@ export default function TaskList() {
         filterDefaultValues={{ completed_at_null: true, ...(user ? { assignee_id: user.id } : {}) }}
         sort={{ field: 'due_at', order: 'ASC' }}
         perPage={25}
-        pagination={<Pagination rowsPerPageOptions={[10, 25, 50, 100]} />}
+        pagination={<SmallScreenPagination />}
+        sx={{ '& .RaList-main': { minWidth: 0 } }}
         actions={
           <TopToolbar>
+            <ResetColumnsButton resource="tasks" />
             {canCreate && (
               <Button size="small" startIcon={<AddIcon />} onClick={() => setAdding(!adding)}>
                 New task
@@ -102,28 +143,7 @@ export default function TaskList() {
             </CardContent>
           </Card>
         )}
-        <DataTable bulkActionButtons={false} rowClick={false}>
-          <DataTable.Col label="Done" disableSort>
-            <CompleteBox />
-          </DataTable.Col>
-          <DataTable.Col source="title" label="Task" />
-          <DataTable.Col source="type" label="Type" render={(task: any) => <Chip size="small" label={taskTypeLabel(task.type)} />} />
-          <DataTable.Col
-            source="due_at"
-            label="Due"
-            render={(task: any) => (task.due_at ? <span style={{ whiteSpace: 'nowrap', color: !task.completed && new Date(task.due_at) < new Date() ? '#c62828' : undefined }}>{formatDateTime(task.due_at)}</span> : '—')}
-          />
-          {readsUsers && (
-            <DataTable.Col source="assignee_id" label="Assignee">
-              <ReferenceField source="assignee_id" reference="users" link="show">
-                <WithRecord render={(assignee) => <span>{recordLabel(assignee)}</span>} />
-              </ReferenceField>
-            </DataTable.Col>
-          )}
-          <DataTable.Col source="taskable_type" label="About" disableSort>
-            <OwnerLink />
-          </DataTable.Col>
-        </DataTable>
+        <TaskListBody readsUsers={Boolean(readsUsers)} />
       </List>
     </Box>
   );

@@ -254,6 +254,12 @@ export class BulkEditService {
       .execute();
   }
 
+  /** The job stopped on every attempt (JobWorker): the bulk edit is failed with the reason; what it changed stays, and can be undone. */
+  async giveUp(id: number, reason: string) {
+    const row = await this.ctx.db.selectFrom('bulk_edits').select('user_id').where('id', '=', id).executeTakeFirst();
+    if (row) await this.finish(id, row.user_id, 'failed', `The bulk edit stopped: ${reason}`);
+  }
+
   private async finish(id: number, userId: number, status: 'complete' | 'failed', message: string | null = null) {
     await this.recount(id, { status, message, finished_at: new Date() });
     await this.progress(id, userId, 'BulkEditComplete');

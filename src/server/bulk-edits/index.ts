@@ -14,7 +14,9 @@ declare module 'fastify' {
 const bulkEdits: FeaturePlugin = async (app, { ctx }) => {
   const service = new BulkEditService(ctx, () => app.jobs.wake());
   app.decorate('bulkEdits', service);
-  app.jobs.register(BULK_EDIT_JOB, (payload, job) => service.run(Number(payload.bulk_edit_id), job));
+  app.jobs.register(BULK_EDIT_JOB, (payload, job) => service.run(Number(payload.bulk_edit_id), job), {
+    giveUp: (payload, reason) => service.giveUp(Number(payload.bulk_edit_id), reason),
+  });
   app.jobs.register(BULK_EDIT_UNDO_JOB, (payload, job) => service.undo(Number(payload.bulk_edit_id), job));
   registerBulkEditRoutes(app, service);
 };

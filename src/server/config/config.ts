@@ -15,6 +15,19 @@ const optionalText = z.string().trim().optional().transform((value) => (value ? 
 const integer = (fallback: number, min: number, max: number) =>
   z.coerce.number().int().min(min).max(max).optional().default(fallback);
 
+const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info');
+export type LogLevel = z.infer<typeof logLevel>;
+
+/** The settings `schema` reads from `env`, or a ConfigError naming each bad one. */
+function parseSettings<T extends z.ZodType>(schema: T, env: NodeJS.ProcessEnv): z.infer<T> {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new ConfigError(`Invalid setting ${problems}`);
+  }
+  return parsed.data;
+}
+
 const settingsSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).optional().default('production'),
   PORT: integer(8000, 0, 65535),
@@ -28,7 +41,7 @@ const settingsSchema = z.object({
   APP_VERSION: optionalText,
   DATA_DIR: z.string().optional().default('./data'),
   DATABASE_URL: optionalText,
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
+  LOG_LEVEL: logLevel,
   ADMIN_EMAIL: z.string().email().optional().default('admin@example.com'),
   ADMIN_PASSWORD: optionalText,
   SEED_DEMO: flag(true),
@@ -43,6 +56,7 @@ const settingsSchema = z.object({
   BODY_LIMIT_BYTES: integer(1_048_576, 1_024, 50 * 1_048_576),
   UPLOAD_LIMIT_BYTES: integer(100 * 1_048_576, 1_024, 1_024 * 1_048_576),
   UPLOAD_RETENTION_DAYS: integer(30, 1, 36_500),
+  JOB_STALE_SECONDS: integer(120, 10, 86_400),
   TRUST_PROXY: flag(false),
   S3_BUCKET: optionalText,
   S3_ENDPOINT: z.string().trim().url().optional().or(z.literal('').transform(() => undefined)),
@@ -111,6 +125,8 @@ export interface Config {
   limits: { bodyBytes: number; uploadBytes: number };
   /** Days an import's uploaded files are kept (UPLOAD_RETENTION_DAYS); the import's record stays. */
   uploadRetentionDays: number;
+  /** A running job with no heartbeat for this long is taken for stuck and retried by another worker (JOB_STALE_SECONDS). */
+  jobStaleSeconds: number;
   trustProxy: boolean;
   /**
    * Files (documents, attachments, exports) in an S3-compatible bucket instead of DATA_DIR/files (S3_BUCKET set).
@@ -139,12 +155,7 @@ export interface Config {
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = settingsSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
-    throw new ConfigError(`Invalid setting ${problems}`);
-  }
-  const s = parsed.data;
+  const s = parseSettings(settingsSchema, env);
   const external = Boolean(s.PUSHER_APP_ID && s.PUSHER_HOST);
   if (external && !(s.PUSHER_APP_KEY && s.PUSHER_APP_SECRET)) {
     throw new ConfigError('Invalid setting PUSHER_APP_KEY/PUSHER_APP_SECRET: both are needed when PUSHER_APP_ID and PUSHER_HOST are set');
@@ -179,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throttle: { maxAttempts: s.LOGIN_MAX_ATTEMPTS, maxAttemptsPerAddress: s.LOGIN_MAX_ATTEMPTS_PER_ADDRESS, decaySeconds: s.LOGIN_DECAY_SECONDS },
     limits: { bodyBytes: s.BODY_LIMIT_BYTES, uploadBytes: s.UPLOAD_LIMIT_BYTES },
     uploadRetentionDays: s.UPLOAD_RETENTION_DAYS,
+    jobStaleSeconds: s.JOB_STALE_SECONDS,
     trustProxy: s.TRUST_PROXY,
     metricsToken: s.METRICS_TOKEN,
     s3: s.S3_BUCKET
@@ -231,4 +243,30 @@ function parseDailyTokens(text: string | undefined): Record<string, number> {
 
 export function randomSecret(): string {
   return randomBytes(32).toString('hex');
+}
+
+const hubSettingsSchema = z.object({
+  PUSHER_APP_ID: z.string().trim().min(1),
+  PUSHER_APP_KEY: z.string().trim().min(1),
+  PUSHER_APP_SECRET: z.string().trim().min(16, 'use at least 16 characters'),
+  HUB_PORT: integer(6001, 0, 65535),
+  HUB_HOST: z.string().optional().default('0.0.0.0'),
+  HUB_CLIENT_EVENTS: flag(false),
+  LOG_LEVEL: logLevel,
+});
+
+/** The standalone hub's settings (`npm run hub`, docs/realtime.md): the app's PUSHER_* values, and where it listens. */
+export interface HubConfig {
+  appId: string;
+  key: string;
+  secret: string;
+  port: number;
+  host: string;
+  clientEvents: boolean;
+  logLevel: LogLevel;
+}
+
+export function loadHubConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
+  const s = parseSettings(hubSettingsSchema, env);
+  return { appId: s.PUSHER_APP_ID, key: s.PUSHER_APP_KEY, secret: s.PUSHER_APP_SECRET, port: s.HUB_PORT, host: s.HUB_HOST, clientEvents: s.HUB_CLIENT_EVENTS, logLevel: s.LOG_LEVEL };
 }

@@ -18,6 +18,11 @@ export interface Database {
   /** Run `listener` for every NOTIFY on `channel`, from this process or (on PostgreSQL) any other. */
   listen(channel: string, listener: (payload: string) => void): Promise<void>;
   notify(channel: string, payload: string): Promise<void>;
+  /**
+   * Runs `work` while no other process runs its own (PostgreSQL: a session advisory lock held by a connection of
+   * its own; the embedded database has one process). Processes started together migrate and seed one at a time.
+   */
+  exclusively<T>(work: () => Promise<T>): Promise<T>;
   /** Checkpoint and close; safe to call twice. */
   close(): Promise<void>;
   /** The connection pool's state (PostgreSQL); the embedded database has one connection and no pool. */
@@ -34,6 +39,9 @@ const DATE = 1082;
 const asText = (value: string) => value;
 
 export class DataFolderLockedError extends Error {}
+
+/** The advisory lock key of start-up work (migrations, seeding): any fixed number no other code uses. */
+const START_LOCK = 7_240_114_001;
 
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Database> {
   return config.databaseUrl ? openPostgres(config.databaseUrl) : openPGlite(path.join(config.dataDir, 'db'));
@@ -73,6 +81,17 @@ async function openPostgres(url: string): Promise<Database> {
     },
     async notify(channel, payload) {
       await sql`select pg_notify(${channel}, ${payload})`.execute(db);
+    },
+    async exclusively(work) {
+      const holder = new pg.Client({ connectionString: url });
+      await holder.connect();
+      try {
+        await holder.query('select pg_advisory_lock($1)', [START_LOCK]);
+        return await work();
+      } finally {
+        // Ending the session releases the lock, also when the unlock cannot be sent.
+        await holder.end().catch(() => {});
+      }
     },
     async close() {
       if (closed) return;
@@ -115,6 +134,9 @@ async function openPGlite(folder: string): Promise<Database> {
     },
     async notify(channel, payload) {
       for (const fn of listeners.get(channel) ?? []) queueMicrotask(() => fn(payload));
+    },
+    async exclusively(work) {
+      return work();
     },
     async close() {
       if (closed) return;

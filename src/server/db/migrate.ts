@@ -19,6 +19,12 @@ import * as importRowHashes from './migrations/017_import_row_hashes.js';
 import * as bulkEdits from './migrations/018_bulk_edits.js';
 import * as turf from './migrations/019_turf.js';
 import * as writeCounters from './migrations/020_write_counters.js';
+import * as campaigns from './migrations/021_campaigns.js';
+import * as visitConversations from './migrations/022_visit_conversations.js';
+import * as idempotencyKeys from './migrations/023_idempotency_keys.js';
+import * as marketShareOncePerTransaction from './migrations/024_market_share_once_per_transaction.js';
+import * as importRowContentHashes from './migrations/025_import_row_content_hashes.js';
+import * as siteRegionIds from './migrations/026_site_region_ids.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -41,6 +47,12 @@ const migrations: Record<string, Migration> = {
   '018_bulk_edits': bulkEdits,
   '019_turf': turf,
   '020_write_counters': writeCounters,
+  '021_campaigns': campaigns,
+  '022_visit_conversations': visitConversations,
+  '023_idempotency_keys': idempotencyKeys,
+  '024_market_share_once_per_transaction': marketShareOncePerTransaction,
+  '025_import_row_content_hashes': importRowContentHashes,
+  '026_site_region_ids': siteRegionIds,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

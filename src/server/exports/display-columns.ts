@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { RecordService } from '../records/record-service.js';
-import type { ResourceDefinition, FieldSpec } from '../records/resource.js';
+import type { FieldSpec } from '../records/resource.js';
 import type { ResourceRegistry } from '../records/registry.js';
 import { labelExpression, namesOf } from '../records/representation.js';
 
@@ -26,10 +26,6 @@ export interface DisplayColumn {
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === null || value === undefined || value === '' ? [] : [value]);
 const joined = (parts: unknown[]) => parts.filter((part) => part !== null && part !== undefined && part !== '').join('; ');
 
-function relatedDef(resources: ResourceRegistry, table: string): ResourceDefinition | undefined {
-  return resources.all().find((def) => def.table === table && !def.scope);
-}
-
 /** How the list shows a value of this field, or undefined when it shows the value itself. */
 export function shownValue(spec: FieldSpec | undefined, deps: { records: RecordService; db: Kysely<any>; resources: ResourceRegistry; user: AuthUser | null }): { shown: Shown; key: boolean } | undefined {
   if (!spec) return undefined;
@@ -38,8 +34,8 @@ export function shownValue(spec: FieldSpec | undefined, deps: { records: RecordS
     const labels = spec.choiceLabels;
     return { key: true, shown: async () => (value) => joined(list(value).map((item) => labels[String(item)] ?? item)) };
   }
-  const table = spec.references?.table ?? spec.slugOf;
-  const def = table ? relatedDef(deps.resources, table) : undefined;
+  const target = spec.references ?? (spec.slugOf ? { table: spec.slugOf } : undefined);
+  const def = target ? deps.resources.target(target) : undefined;
   if (!def || !labelExpression(def)) return undefined;
   if (spec.references) {
     return {

@@ -11,7 +11,7 @@ import { displayName } from '../records/fields.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { temporaryFolder } from '../files/file-store.js';
 import { enqueueJob } from '../jobs/queue.js';
-import { PermanentJobError, type JobContext } from '../jobs/worker.js';
+import { ClaimLost, PermanentJobError, type JobContext } from '../jobs/worker.js';
 import { CSV_BOM, csvLines } from './csv.js';
 import { displayRows, headerRow, shownValue, type DisplayColumn } from './display-columns.js';
 
@@ -174,7 +174,12 @@ export class ExportService {
     }
   }
 
-  /** The export job: writes the CSV under DATA_DIR/files/exports and marks the export complete. */
+  /** The job stopped on every attempt (JobWorker): the export is failed with the reason. */
+  async giveUp(exportId: number, reason: string) {
+    await this.ctx.db.updateTable('exports').set({ status: 'failed', message: `The export stopped: ${reason}`, finished_at: new Date(), updated_at: new Date() }).where('id', '=', exportId).execute();
+  }
+
+  /** The export job: writes the CSV to the file store (exports/export-<id>.csv) and marks the export complete. */
   async run(exportId: number, job?: JobContext) {
     const { db } = this.ctx;
     const row = await db.selectFrom('exports').selectAll().where('id', '=', exportId).executeTakeFirst();
@@ -202,6 +207,7 @@ export class ExportService {
       await db.updateTable('exports').set({ status: 'complete', storage_path: key, row_count: Math.max(0, lines), finished_at: new Date(), updated_at: new Date() }).where('id', '=', exportId).execute();
     } catch (error) {
       await rm(temporary, { force: true });
+      if (error instanceof ClaimLost) throw error;
       const message = error instanceof Error ? error.message : String(error);
       await db.updateTable('exports').set({ status: 'failed', message, finished_at: new Date(), updated_at: new Date() }).where('id', '=', exportId).execute();
       throw new PermanentJobError(message);

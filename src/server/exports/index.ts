@@ -9,7 +9,9 @@ import { exportsResource } from './exports-resource.js';
  */
 const exportsPlugin: FeaturePlugin = async (app, { ctx }) => {
   const exports = new ExportService(ctx, () => app.jobs.wake());
-  app.jobs.register(EXPORT_JOB, (payload, job) => exports.run(Number(payload.export_id), job));
+  app.jobs.register(EXPORT_JOB, (payload, job) => exports.run(Number(payload.export_id), job), {
+    giveUp: (payload, reason) => exports.giveUp(Number(payload.export_id), reason),
+  });
   registerExportRoutes(app, exports);
 };
 

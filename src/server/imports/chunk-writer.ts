@@ -5,37 +5,82 @@ import { batchFields, type BatchRow, type FieldsCache } from '../records/batch-w
 import type { RecordService } from '../records/record-service.js';
 import type { ResourceRegistry } from '../records/registry.js';
 import type { ResourceDefinition } from '../records/resource.js';
-import type { ImportCounts as Counts, ImportFailure as Failure, StoredFile } from './import-service.js';
-import { keyFieldOf, newRecordDefaults, type ImporterConfig, type MappedRow } from './mapper.js';
+import type { ImportCounts as Counts, ImportFailure as Failure } from './import-service.js';
+import type { StoredFile } from './import-files.js';
+import { keyFieldOf, newRecordDefaults, type ImporterConfig, type MappedRow, type Mapper } from './mapper.js';
 import { pivotField } from './record-types.js';
 import { contactKey, contractorKey, RelatedResolver, type Resolved } from './related.js';
 import { relationNames } from './relation-names.js';
 import type { RowHashes } from './row-hashes.js';
-import { phase } from '../records/write-phases.js';
+import { phase, phaseSync } from '../records/write-phases.js';
+
+/** A data record of the file, not yet mapped. */
+export interface RawRow {
+  cells: string[];
+  line: number;
+  index: number;
+}
+
+/** A chunk of a file's data records with the mapper for its headers (processor.ts chunks). */
+export interface FileChunk {
+  mapper: Mapper;
+  headers: readonly string[];
+  rows: RawRow[];
+  /** The checkpoint after the chunk: the next data record to read. */
+  nextRow: number;
+  /** Data records in the chunk, blank ones included. */
+  records: number;
+}
 
 /**
- * One chunk of an import, in the chunk's transaction: the related records its rows name (found, or created when the
- * importer allows), then the records themselves through the data service's batch path, then the links between them.
- * Rows imported before into records nobody changed since (`hashes`) are counted as skipped and not read further.
- * Returns the chunk's counts and its failed rows with their reasons.
+ * The chunk's rows mapped, but for those imported before with the same cells into records unchanged since (`hashes`):
+ * those are only counted (`skipped`). Where a key comes both in such a row and in a row to write, both are written in
+ * file order, so the file's last row of a key wins as it always does.
  */
-export async function writeChunk(records: RecordService, resources: ResourceRegistry, trx: Transaction<any>, importId: number, user: AuthUser, def: ResourceDefinition, importer: ImporterConfig, file: StoredFile, rows: MappedRow[], fieldsCache: FieldsCache, hashes: RowHashes | null) {
+export async function rowsToWrite(trx: Transaction<any>, chunk: FileChunk, hashes: RowHashes | null): Promise<{ rows: MappedRow[]; skipped: number }> {
+  const contentHashes = hashes ? chunk.rows.map((raw) => hashes.contentHash(chunk.headers, raw.cells)) : [];
+  const unchanged = hashes ? await phase('unchanged rows', () => hashes.unchanged(trx, contentHashes)) : new Map<number, string>();
+  const map = (i: number) => {
+    const raw = chunk.rows[i];
+    const row = phaseSync('map', () => chunk.mapper.map(raw.cells, raw.line, raw.index));
+    row.raw = raw.cells;
+    if (hashes) row.contentHash = contentHashes[i];
+    return row;
+  };
+  // In file order, a gap where a row is set aside.
+  const mapped = chunk.rows.map((_, i) => (unchanged.has(i) ? undefined : map(i)));
+  if (unchanged.size && hashes) {
+    const keys = new Set(mapped.flatMap((row) => (row ? [hashes.keyOf(row)] : [])));
+    for (const [i, key] of unchanged) {
+      if (!keys.has(key)) continue;
+      unchanged.delete(i);
+      mapped[i] = map(i);
+    }
+  }
+  return { rows: mapped.filter((row): row is MappedRow => row !== undefined), skipped: unchanged.size };
+}
+
+/**
+ * One chunk of an import, in the chunk's transaction: its rows mapped (rowsToWrite: rows imported before into records
+ * nobody changed since are counted as skipped and not read further), the related records they name (found, or
+ * created when the importer allows), then the records themselves through the data service's batch path, then the
+ * links between them. Returns the chunk's counts and its failed rows with their reasons.
+ */
+export async function writeChunk(records: RecordService, resources: ResourceRegistry, trx: Transaction<any>, importId: number, user: AuthUser, def: ResourceDefinition, importer: ImporterConfig, file: StoredFile, chunk: FileChunk, fieldsCache: FieldsCache, hashes: RowHashes | null) {
   const counts: Counts = { created: 0, updated: 0, skipped: 0, failed: 0 };
   const failures: Failure[] = [];
   const failRow = (row: MappedRow, reason: string) => {
     counts.failed++;
     failures.push({ file_name: file.name, line: row.line, reason, data: rawOf(row) });
   };
-  const readable: MappedRow[] = [];
+  const { rows, skipped } = await rowsToWrite(trx, chunk, hashes);
+  counts.skipped += skipped;
+  const live: MappedRow[] = [];
   for (const row of rows) {
     if (row.blank) continue;
     if (row.errors.length) failRow(row, row.errors.join(' '));
-    else readable.push(row);
+    else live.push(row);
   }
-  // Rows imported before into records unchanged since: nothing to look up or write.
-  const unchanged = hashes ? await phase('unchanged rows', () => hashes.unchanged(trx, readable)) : new Set<MappedRow>();
-  counts.skipped += unchanged.size;
-  const live = unchanged.size ? readable.filter((row) => !unchanged.has(row)) : readable;
 
   const { trades, statuses, unions, classifications, contractors, contacts, typeBySlug, fields, tradeField, type } = await phase('related', async () => {
     const related = new RelatedResolver(records, resources, trx, user, importId, importer.create_related, fieldsCache);
@@ -155,6 +200,6 @@ async function linkRows(
 const slugOf = (text: string) => normalise(text).replace(/\s+/g, '-');
 
 function rawOf(row: MappedRow): Record<string, string> | null {
-  const raw = (row as MappedRow & { raw?: string[] }).raw;
+  const { raw } = row;
   return raw ? { cells: raw.slice(0, 60).map((c) => c.slice(0, 500)) } as unknown as Record<string, string> : null;
 }

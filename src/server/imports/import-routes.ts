@@ -11,7 +11,9 @@ import type { ImportService } from './import-service.js';
 import { importerFile, type ImporterService } from './importer-service.js';
 import type { ImporterConfig } from './mapper.js';
 import { previewFile } from './preview.js';
-import { importUploadFolder, receiveCsvUpload, removeFiles } from './uploads.js';
+import { receiveCsvUpload, removeFiles } from './uploads.js';
+import { keepImportFiles, removeImportFiles, type StoredFile } from './import-files.js';
+import { temporaryFolder } from '../files/file-store.js';
 
 const page = (value: unknown) => Math.max(1, Number(value ?? 1) || 1);
 const perPage = (value: unknown, fallback: number, max: number) => Math.min(max, Math.max(1, Number(value ?? fallback) || fallback));
@@ -21,24 +23,24 @@ const perPage = (value: unknown, fallback: number, max: number) => Math.min(max,
  * the error report, failed rows, what an import wrote, undo.
  */
 export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, imports: ImportService, importers: ImporterService) {
-  const uploadFolder = importUploadFolder(ctx.config);
-
   app.post('/api/imports', { config: { permission: 'import:create' } }, async (request, reply) => {
     const user = request.user!;
     if (!can(user, 'import:create')) throw forbidden('You do not have permission to import files.');
-    const upload = await receiveCsvUpload(request, uploadFolder, ctx.config.limits.uploadBytes);
+    const upload = await receiveCsvUpload(request, temporaryFolder(ctx.config), ctx.config.limits.uploadBytes);
+    let kept: StoredFile[] = [];
     try {
       if (!upload.files.length) throw new ValidationError({ files: ['Choose at least one CSV file to import.'] });
       const importerId = Number(upload.fields.importer_id);
       if (!Number.isInteger(importerId) || importerId < 1) throw new ValidationError({ importer_id: ['Choose the importer that reads these files.'] });
       const importer = await importers.config(importerId);
       if (!importer) throw new ValidationError({ importer_id: ['The selected importer does not exist.'] });
-      const files = upload.files;
+      const files = (kept = await keepImportFiles(ctx.files, upload.files));
       const name = (upload.fields.name ?? '').trim().slice(0, 200) || (files.length === 1 ? files[0].name : `${files[0].name} and ${files.length - 1} more`);
       const record = await imports.start(user, importer, files, name, socketOf(request));
       return reply.status(201).send({ data: record, message: 'Your import has started.' });
     } catch (error) {
       await removeFiles(upload.files);
+      await removeImportFiles(ctx.files, kept);
       throw error;
     }
   });

@@ -11,14 +11,12 @@ import { cleanHeaders, readCsv } from './csv-reader.js';
 import { importerProblems } from './importer-problems.js';
 import type { ImporterConfig } from './mapper.js';
 import { definitionFor } from './record-types.js';
-import type { UploadedFile } from './uploads.js';
+import { openImportFile, type StoredFile } from './import-files.js';
 import type { KeptFile } from './upload-retention.js';
 
 export const IMPORT_JOB = 'import';
 export const IMPORT_UNDO_JOB = 'import-undo';
 
-/** An uploaded file as an import keeps it (in `imports.files`). */
-export type StoredFile = UploadedFile;
 
 /** Where a running import is: the file, and the next data record of it. */
 export interface Checkpoint {
@@ -150,7 +148,7 @@ export class ImportService {
     const headers = new Map<string, string[]>();
     for (const file of files) {
       try {
-        for await (const r of readCsv(file.path, file.encoding, { maxRecords: 0 })) {
+        for await (const r of readCsv(await openImportFile(this.ctx.files, file), file.encoding, { maxRecords: 0 })) {
           if (r.index === -1) headers.set(file.name, cleanHeaders(r.cells));
           break;
         }

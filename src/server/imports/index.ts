@@ -7,7 +7,6 @@ import { registerImporterRoutes } from './importer-routes.js';
 import { ImportProcessor } from './processor.js';
 import { importResourceDefinitions } from './resources.js';
 import { removeExpiredUploads, UPLOAD_RETENTION_EVERY_MS, UPLOAD_RETENTION_JOB } from './upload-retention.js';
-import { importUploadFolder } from './uploads.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -26,10 +25,12 @@ const imports: FeaturePlugin = async (app, { ctx }) => {
   const service = new ImportService(ctx, () => app.jobs.wake());
   const importers = new ImporterService(ctx);
   app.decorate('importProcessor', new ImportProcessor(ctx, service));
-  app.jobs.register(IMPORT_JOB, (payload, job) => app.importProcessor.run(Number(payload.import_id), job));
+  app.jobs.register(IMPORT_JOB, (payload, job) => app.importProcessor.run(Number(payload.import_id), job), {
+    giveUp: (payload, reason) => service.fail(Number(payload.import_id), `The import stopped: ${reason} What it imported is kept; import the file again to finish it (rows already imported are skipped).`),
+  });
   app.jobs.register(IMPORT_UNDO_JOB, (payload, job) => app.importProcessor.undo(Number(payload.import_id), job));
   app.jobs.every(UPLOAD_RETENTION_JOB, UPLOAD_RETENTION_EVERY_MS, async () => {
-    const removed = await removeExpiredUploads(ctx.db, importUploadFolder(ctx.config), ctx.config.uploadRetentionDays);
+    const removed = await removeExpiredUploads(ctx.db, ctx.files, ctx.config.uploadRetentionDays);
     if (removed) app.log.info({ removed }, 'Removed uploaded files past UPLOAD_RETENTION_DAYS');
   });
   registerImportRoutes(app, ctx, service, importers);

@@ -52,6 +52,10 @@ export interface MappedRow {
   errors: string[];
   /** Every cell was empty: the row is skipped, not failed. */
   blank: boolean;
+  /** The file's cells of the row (kept with a failed row, and what `contentHash` is of). */
+  raw?: readonly string[];
+  /** RowHashes.contentHash of the row's cells, when the import matches rows by key. */
+  contentHash?: string;
 }
 
 const SOURCE_ALIASES: Record<string, string> = {
@@ -335,6 +339,8 @@ export function createMapper(importer: ImporterConfig, headers: readonly string[
 
   return { map, missing, located };
 }
+
+export type Mapper = ReturnType<typeof createMapper>;
 
 /** A cell converted by the kind of field it goes to; text kinds pass through (validation checks them). */
 function convert(raw: string, spec: FieldSpec): { ok: true; value: unknown } | { ok: false; error: string } {

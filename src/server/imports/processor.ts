@@ -1,18 +1,19 @@
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { loadAuthUser } from '../auth/load-user.js';
-import { JobInterrupted, PermanentJobError, SimulatedCrash, type JobContext } from '../jobs/worker.js';
+import { ClaimLost, JobInterrupted, PermanentJobError, SimulatedCrash, type JobContext } from '../jobs/worker.js';
 import { undoBatch, type FieldsCache } from '../records/batch-writer.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
-import { writeChunk } from './chunk-writer.js';
+import { writeChunk, type FileChunk, type RawRow } from './chunk-writer.js';
 import { cleanHeaders, isBlankRecord, readCsv } from './csv-reader.js';
-import { MAX_STORED_FAILURES, type Checkpoint, type ImportCounts as Counts, type ImportFailure as Failure, type ImportService, type StoredFile } from './import-service.js';
-import { createMapper, keyFieldOf, type ImporterConfig, type MappedRow } from './mapper.js';
+import { MAX_STORED_FAILURES, type Checkpoint, type ImportCounts as Counts, type ImportFailure as Failure, type ImportService } from './import-service.js';
+import { createMapper, keyFieldOf, type ImporterConfig, type Mapper } from './mapper.js';
 import { RowHashes } from './row-hashes.js';
+import { openImportFile, type StoredFile } from './import-files.js';
 import { importerProblems } from './importer-problems.js';
 import { definitionFor } from './record-types.js';
 import { Statistics } from './table-statistics.js';
-import { phase, phaseSync, takePhases } from '../records/write-phases.js';
+import { phase, takePhases } from '../records/write-phases.js';
 
 export interface ProcessorOptions {
   /** Rows per transaction (each chunk's writes and the checkpoint commit together). */
@@ -67,7 +68,7 @@ export class ImportProcessor {
       if (importer.all_or_nothing) await this.runAllOrNothing(importId, user, def, importer, files, fieldsCache, hashes, job);
       else await this.runChunked(importId, user, def, importer, files, record.checkpoint as Checkpoint, fieldsCache, hashes, job);
     } catch (error) {
-      if (error instanceof JobInterrupted || error instanceof SimulatedCrash) throw error;
+      if (error instanceof JobInterrupted || error instanceof SimulatedCrash || error instanceof ClaimLost) throw error;
       const message = error instanceof Error ? error.message : String(error);
       await this.imports.fail(importId, `The import stopped: ${message}`, user.id);
       throw new PermanentJobError(message);
@@ -89,7 +90,8 @@ export class ImportProcessor {
         const chunk = next.value;
         if (job?.stopping) throw new JobInterrupted();
         const created = await phase('transaction', () => db.transaction().execute(async (trx) => {
-          const { counts, failures } = await writeChunk(this.ctx.records, this.ctx.resources, trx, importId, user, def, importer, file, chunk.rows, fieldsCache, hashes);
+          await job?.holdClaim(trx);
+          const { counts, failures } = await writeChunk(this.ctx.records, this.ctx.resources, trx, importId, user, def, importer, file, chunk, fieldsCache, hashes);
           await phase('progress', () => this.imports.saveProgress(trx, importId, counts, failures, { file: fileIndex, row: chunk.nextRow }, chunk.records));
           return counts.created;
         }));
@@ -121,7 +123,7 @@ export class ImportProcessor {
         for (const file of files) {
           for await (const chunk of this.chunks(file, importer, fields, 0)) {
             if (job?.stopping) throw new JobInterrupted();
-            const result = await writeChunk(this.ctx.records, this.ctx.resources, trx, importId, user, def, importer, file, chunk.rows, fieldsCache, hashes);
+            const result = await writeChunk(this.ctx.records, this.ctx.resources, trx, importId, user, def, importer, file, chunk, fieldsCache, hashes);
             await statistics.grown(trx, result.counts.created);
             for (const key of Object.keys(totals) as Array<keyof Counts>) totals[key] += result.counts[key];
             records += chunk.records;
@@ -143,32 +145,34 @@ export class ImportProcessor {
     await this.imports.complete(importId, user, def);
   }
 
-  /** Mapped rows of a file in chunks, from data record `startRow` on; `nextRow` is the checkpoint after the chunk. */
-  private async *chunks(file: StoredFile, importer: ImporterConfig, fields: Record<string, FieldSpec>, startRow: number) {
-    let mapper: ReturnType<typeof createMapper> | null = null;
-    let rows: MappedRow[] = [];
+  /**
+   * A file's data records in chunks, from data record `startRow` on, with the mapper for its headers; `nextRow` is the
+   * checkpoint after the chunk. The rows are mapped in the chunk's transaction (chunk-writer.ts rowsToWrite), where
+   * rows imported before unchanged are set aside without being mapped.
+   */
+  private async *chunks(file: StoredFile, importer: ImporterConfig, fields: Record<string, FieldSpec>, startRow: number): AsyncGenerator<FileChunk> {
+    let mapper: Mapper | null = null;
+    let headers: string[] = [];
+    let rows: RawRow[] = [];
     let records = 0;
     let nextRow = startRow;
-    for await (const record of readCsv(file.path, file.encoding)) {
+    for await (const record of readCsv(await openImportFile(this.ctx.files, file), file.encoding)) {
       if (record.index === -1) {
-        mapper = createMapper(importer, cleanHeaders(record.cells), fields);
+        headers = cleanHeaders(record.cells);
+        mapper = createMapper(importer, headers, fields);
         continue;
       }
       if (record.index < startRow) continue;
       nextRow = record.index + 1;
       records++;
-      if (!isBlankRecord(record.cells)) {
-        const mapped = phaseSync('map', () => mapper!.map(record.cells, record.line, record.index));
-        (mapped as MappedRow & { raw?: string[] }).raw = record.cells;
-        rows.push(mapped);
-      }
+      if (!isBlankRecord(record.cells)) rows.push({ cells: record.cells, line: record.line, index: record.index });
       if (records >= this.chunkSize) {
-        yield { rows, nextRow, records };
+        yield { mapper: mapper!, headers, rows, nextRow, records };
         rows = [];
         records = 0;
       }
     }
-    if (records > 0 || rows.length) yield { rows, nextRow, records };
+    if (records > 0 || rows.length) yield { mapper: mapper!, headers, rows, nextRow, records };
   }
 
   /** Undo (a job): records the import created are deleted, values it changed put back, newest first. */
@@ -186,6 +190,7 @@ export class ImportProcessor {
       const entries = await this.imports.undoEntries(importId, lastId, 2_000);
       if (!entries.length) break;
       await db.transaction().execute(async (trx) => {
+        await job?.holdClaim(trx);
         const byType = new Map<string, typeof entries>();
         for (const entry of entries) {
           if (!byType.has(entry.record_type)) byType.set(entry.record_type, []);

@@ -10,16 +10,16 @@ const WRITE_RULE_TABLES = ['schemas', 'schema_fields', 'logic_blocks', 'logic_co
 
 /**
  * Which rows of a file need no work because the import wrote or matched them before and nothing changed since: the
- * row, as mapped, hashes to what `import_row_hashes` holds for its key, and the record it went to is live with the
- * `updated_at` it had then (nobody edited it, no undo put it back). The hash covers the importer's settings and the
- * write rules (custom fields, form logic, site types), so a changed importer or rule sends every row through the
- * write path again. Rows without a key, and rows whose key comes twice in a chunk, are always written.
+ * row's cells (with the file's headers) hash to what `import_row_hashes` holds, and the record it went to is live
+ * with the `updated_at` it had then (nobody edited it, no undo put it back). Such rows are not even mapped. The hash
+ * covers the importer's settings and the write rules (custom fields, form logic, site types), so a changed importer
+ * or rule sends every row through the write path again. Rows without a key are always written.
  */
 export class RowHashes {
   private constructor(
     private readonly def: ResourceDefinition,
     private readonly keyField: string,
-    private readonly keyOf: (values: Record<string, unknown>) => string | null,
+    private readonly keyReader: (values: Record<string, unknown>) => string | null,
     private readonly salt: string,
   ) {}
 
@@ -33,49 +33,40 @@ export class RowHashes {
     return new RowHashes(def, keyField, keyReader(keyField, fields[keyField]), salt);
   }
 
-  /** Each row's entry, worked out once: the chunk writer adds to a row (its contractor's id) after it is looked up. */
-  private readonly entries = new WeakMap<MappedRow, { key: string; hash: string } | null>();
-
-  /** The row's key in the table (`external_id:B-1042`) and the hash of what it maps to; null when it has no key. */
-  private entry(row: MappedRow) {
-    if (this.entries.has(row)) return this.entries.get(row)!;
-    const key = this.keyOf(row.values);
-    let entry: { key: string; hash: string } | null = null;
-    if (key !== null) {
-      const content = [row.values, row.trades, row.status, row.union, row.classification, row.craft, row.contractor, row.contacts, row.isSiteContact];
-      entry = { key: `${this.keyField}:${key}`, hash: createHash('sha1').update(this.salt).update(JSON.stringify(content)).digest('base64') };
-    }
-    this.entries.set(row, entry);
-    return entry;
+  /** The hash of a row's cells under the file's headers: what the row maps to, without mapping it. */
+  contentHash(headers: readonly string[], cells: readonly string[]): string {
+    return createHash('sha1').update(this.salt).update(JSON.stringify(headers)).update(JSON.stringify(cells)).digest('base64');
   }
 
-  /** Of `rows`, those to skip: the same content as when last imported, into a record unchanged since. */
-  async unchanged(trx: Transaction<any>, rows: readonly MappedRow[]): Promise<Set<MappedRow>> {
-    const entries = new Map<string, { row: MappedRow; hash: string } | null>();
-    for (const row of rows) {
-      const entry = this.entry(row);
-      if (!entry) continue;
-      // A key twice in the chunk: the second row updates what the first wrote, so both go through the write path.
-      entries.set(entry.key, entries.has(entry.key) ? null : { row, hash: entry.hash });
-    }
-    const asked = [...entries].filter(([, entry]) => entry).map(([key, entry]) => ({ key, hash: entry!.hash }));
-    const skip = new Set<MappedRow>();
-    if (!asked.length) return skip;
+  /** A mapped row's key in the table (`external_id:B-1042`); null when it has none. */
+  keyOf(row: MappedRow): string | null {
+    const key = this.keyReader(row.values);
+    return key === null ? null : `${this.keyField}:${key}`;
+  }
+
+  /**
+   * Of rows with these content hashes (in order), those to skip: imported before with the same cells, into a record
+   * unchanged since. Returns each such row's position with its key.
+   */
+  async unchanged(trx: Transaction<any>, hashes: readonly string[]): Promise<Map<number, string>> {
+    const skip = new Map<number, string>();
+    if (!hashes.length) return skip;
     const { def } = this;
     const live = def.softDelete ? sql`and t.deleted_at is null` : sql``;
-    const found = await sql<{ key: string }>`
-      select x.key from json_to_recordset(${JSON.stringify(asked)}::json) as x(key text, hash text)
-      join import_row_hashes h on h.record_type = ${def.type} and h.key = x.key and h.content_hash = x.hash
+    const asked = hashes.map((hash, i) => ({ i, hash }));
+    const found = await sql<{ i: number; key: string }>`
+      select x.i, h.key from json_to_recordset(${JSON.stringify(asked)}::json) as x(i integer, hash text)
+      join import_row_hashes h on h.record_type = ${def.type} and h.content_hash = x.hash
       join ${sql.table(def.table)} t on t.id = h.record_id and t.updated_at = h.record_updated_at ${live}`.execute(trx);
-    for (const { key } of found.rows) skip.add(entries.get(key)!.row);
+    for (const { i, key } of found.rows) skip.set(Number(i), key);
     return skip;
   }
 
   /** After the chunk's writes: the rows that went to a record (created, updated or unchanged), with the record's `updated_at` now. */
   async remember(trx: Transaction<any>, written: ReadonlyArray<{ row: MappedRow; id: number }>) {
     const rows = written.flatMap(({ row, id }) => {
-      const entry = this.entry(row);
-      return entry ? [{ ...entry, id }] : [];
+      const key = this.keyOf(row);
+      return key !== null && row.contentHash ? [{ key, hash: row.contentHash, id }] : [];
     });
     if (!rows.length) return;
     // The last row of a key wins, as its write does.

@@ -5,7 +5,6 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import type { Config } from '../config/config.js';
 import { HttpError, ValidationError } from '../http/errors.js';
 import { inspectFile, type CsvEncoding } from './csv-reader.js';
 
@@ -21,9 +20,6 @@ export interface UploadResult {
   files: UploadedFile[];
   fields: Record<string, string>;
 }
-
-/** Where the files of imports are kept (DATA_DIR/files/imports) until UPLOAD_RETENTION_DAYS have passed. */
-export const importUploadFolder = (config: Pick<Config, 'dataDir'>) => path.join(config.dataDir, 'files', 'imports');
 
 const ALLOWED_EXTENSIONS = ['.csv', '.txt', '.tsv'];
 const SIGNATURES: Array<[number[], string]> = [

@@ -57,12 +57,14 @@ export async function claimJob(db: Kysely<any>, workerId: string, types: readonl
 }
 
 /** The worker is still on it: refreshes `locked_at` (a job whose heartbeat stops is taken over later). */
-export async function heartbeat(db: Kysely<any>, jobId: number, progress?: unknown) {
-  await db
+export async function heartbeat(db: Kysely<any>, jobId: number, progress?: unknown, workerId?: string): Promise<boolean> {
+  let update = db
     .updateTable('jobs')
     .set({ locked_at: new Date(), updated_at: new Date(), ...(progress !== undefined ? { progress: JSON.stringify(progress) } : {}) })
-    .where('id', '=', jobId)
-    .execute();
+    .where('id', '=', jobId);
+  if (workerId) update = update.where('status', '=', 'running').where('locked_by', '=', workerId);
+  const result = await update.executeTakeFirst();
+  return Number(result.numUpdatedRows ?? 0) > 0;
 }
 
 export async function finishJob(db: Kysely<any>, jobId: number) {
@@ -73,7 +75,7 @@ export async function finishJob(db: Kysely<any>, jobId: number) {
 export async function failJob(db: Kysely<any>, job: Job, error: unknown, options: { retry?: boolean } = {}) {
   const message = error instanceof Error ? error.message : String(error);
   const retry = (options.retry ?? true) && job.attempts < job.max_attempts;
-  const delaySeconds = Math.min(300, 2 ** job.attempts * 5);
+  const delaySeconds = retryDelaySeconds(job.attempts);
   await db
     .updateTable('jobs')
     .set({
@@ -89,28 +91,57 @@ export async function failJob(db: Kysely<any>, job: Job, error: unknown, options
   return retry;
 }
 
+/** Seconds before a failed or stuck job is tried again: 10 s, 20 s, 40 s … at most five minutes. */
+export const retryDelaySeconds = (attempts: number) => Math.min(300, 2 ** attempts * 5);
+
 /**
- * Jobs left `running` by a process that died go back to the queue. `everyRunning` (one process owns the
- * embedded database, so at its start nothing else can be running) requeues all; otherwise those of a dead
- * process on this host, and those whose heartbeat is older than `staleAfterSeconds`.
+ * Jobs left `running` by a process that died go back to the queue, to resume from their last checkpoint:
+ * `everyRunning` (one process owns the embedded database, so at its start nothing else can be running) requeues
+ * all; otherwise those of a dead process on this host at once, and those whose heartbeat is older than
+ * `staleAfterSeconds` (a process on another host that died, or one stuck) after a back-off. A job that has used
+ * its attempts is given up by the worker that claims it next (JobWorker.runOne).
  */
 export async function requeueAbandoned(db: Kysely<any>, options: { everyRunning?: boolean; staleAfterSeconds?: number; workerId?: string } = {}): Promise<number> {
-  const running = await db.selectFrom('jobs').select(['id', 'locked_by', 'locked_at']).where('status', '=', 'running').execute();
+  const running = await db.selectFrom('jobs').select(['id', 'locked_by', 'locked_at', 'attempts']).where('status', '=', 'running').execute();
   const host = os.hostname();
-  const stale = Date.now() - (options.staleAfterSeconds ?? 120) * 1000;
-  const ids = running
-    .filter((job) => {
-      if (options.everyRunning) return true;
-      if (job.locked_by === options.workerId) return false;
-      const [lockHost, pid] = String(job.locked_by ?? '').split(':');
-      if (lockHost === host && pid && !processIsAlive(Number(pid))) return true;
-      return !job.locked_at || new Date(job.locked_at).getTime() < stale;
-    })
-    .map((job) => job.id);
-  if (ids.length) {
-    await db.updateTable('jobs').set({ status: 'queued', locked_by: null, locked_at: null, run_at: new Date(), updated_at: new Date() }).where('id', 'in', ids).where('status', '=', 'running').execute();
+  const staleAfterSeconds = options.staleAfterSeconds ?? 120;
+  const staleSince = Date.now() - staleAfterSeconds * 1000;
+  let requeued = 0;
+  for (const job of running) {
+    if (!options.everyRunning && job.locked_by === options.workerId) continue;
+    const [lockHost, pid] = String(job.locked_by ?? '').split(':');
+    const died = options.everyRunning || (lockHost === host && Boolean(pid) && !processIsAlive(Number(pid)));
+    const stuck = !died && (!job.locked_at || new Date(job.locked_at).getTime() < staleSince);
+    if (!died && !stuck) continue;
+    let update = db
+      .updateTable('jobs')
+      .set({
+        status: 'queued',
+        locked_by: null,
+        locked_at: null,
+        run_at: died ? new Date() : sql`now() + make_interval(secs => ${retryDelaySeconds(job.attempts)})`,
+        error: died ? 'The process running it stopped.' : `It gave no sign of life for ${staleAfterSeconds} s.`,
+        updated_at: new Date(),
+      })
+      // Only if it is still the same claim: its worker may have finished or heartbeated meanwhile.
+      .where('id', '=', job.id)
+      .where('status', '=', 'running')
+      .where('locked_by', job.locked_by === null ? 'is' : '=', job.locked_by);
+    if (stuck) update = update.where((eb) => eb.or([eb('locked_at', 'is', null), eb('locked_at', '<', new Date(staleSince))]));
+    const result = await update.executeTakeFirst();
+    requeued += Number(result.numUpdatedRows ?? 0);
   }
-  return ids.length;
+  return requeued;
+}
+
+/**
+ * Inside a job's transaction: fails unless `workerId` still holds the job, and keeps it held until the transaction
+ * ends (`for share`: requeueAbandoned's update waits), so a worker that lost its claim can never commit work
+ * another worker is doing too.
+ */
+export async function holdsClaim(trx: Kysely<any>, jobId: number, workerId: string): Promise<boolean> {
+  const { rows } = await sql`select id from jobs where id = ${jobId} and status = 'running' and locked_by = ${workerId} for share`.execute(trx);
+  return rows.length > 0;
 }
 
 function processIsAlive(pid: number): boolean {

@@ -1,10 +1,15 @@
-import type { Kysely } from 'kysely';
-import { claimJob, enqueueJob, enqueueUnlessPending, failJob, finishJob, heartbeat, requeueAbandoned, WORKER_ID, type Job } from './queue.js';
+import type { Kysely, Transaction } from 'kysely';
+import { claimJob, enqueueJob, enqueueUnlessPending, failJob, finishJob, heartbeat, holdsClaim, requeueAbandoned, WORKER_ID, type Job } from './queue.js';
 
 export interface JobContext {
   job: Job;
   /** Keeps the claim alive and stores progress (call at least every minute on long jobs). */
   heartbeat(progress?: unknown): Promise<void>;
+  /**
+   * Call first in each transaction that commits a step of the job: throws `ClaimLost` when another worker has
+   * taken the job over (this one was taken for dead), and otherwise keeps it from doing so until the commit.
+   */
+  holdClaim(trx: Transaction<any>): Promise<void>;
   /** True once the worker is stopping: a handler should stop at its next checkpoint and throw `JobInterrupted`. */
   readonly stopping: boolean;
 }
@@ -19,10 +24,22 @@ export class JobInterrupted extends Error {
 /** Thrown by a test hook: the worker stops and leaves the job `running`, as a process killed at that instant would. */
 export class SimulatedCrash extends Error {}
 
+/** This worker no longer holds the job (another took it over): it stops without touching the job's row. */
+export class ClaimLost extends Error {
+  constructor() {
+    super('Another worker took this job over.');
+  }
+}
+
 /** Thrown for failures that retrying cannot fix (missing file, deleted import): the job is failed at once. */
 export class PermanentJobError extends Error {}
 
 export type JobHandler = (payload: any, ctx: JobContext) => Promise<void>;
+
+export interface JobHandlerOptions {
+  /** Called when the job is failed for good without its handler saying so (it stopped on every attempt): mark what it works on failed, with `reason`. */
+  giveUp?(payload: any, reason: string): Promise<void>;
+}
 
 export interface WorkerOptions {
   db: Kysely<any>;
@@ -31,6 +48,10 @@ export interface WorkerOptions {
   pollMs?: number;
   log?: { info(obj: unknown, msg?: string): void; error(obj: unknown, msg?: string): void };
   workerId?: string;
+  /** How long a running job may go without a heartbeat before it is taken for stuck and retried (JOB_STALE_SECONDS). */
+  staleAfterSeconds?: number;
+  /** How often a worker looks for jobs abandoned by other processes. */
+  recoverEveryMs?: number;
 }
 
 /**
@@ -40,6 +61,8 @@ export interface WorkerOptions {
  */
 export class JobWorker {
   private readonly handlers = new Map<string, JobHandler>();
+  private readonly handlerOptions = new Map<string, JobHandlerOptions>();
+  private lastRecovery = 0;
   /** Types of the jobs that queue their own next run (`every`). */
   private readonly periodic = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
@@ -54,8 +77,9 @@ export class JobWorker {
     this.workerId = options.workerId ?? WORKER_ID;
   }
 
-  register(type: string, handler: JobHandler) {
+  register(type: string, handler: JobHandler, options: JobHandlerOptions = {}) {
     this.handlers.set(type, handler);
+    this.handlerOptions.set(type, options);
     return this;
   }
 
@@ -129,6 +153,7 @@ export class JobWorker {
 
   private async loop() {
     try {
+      await this.recoverAbandoned();
       while (!this.stopped && (await this.runOne())) {
         /* keep going while there is work */
       }
@@ -140,16 +165,42 @@ export class JobWorker {
     this.schedule(again ? 0 : (this.options.pollMs ?? 1_000));
   }
 
+  /**
+   * With several processes on one PostgreSQL, any of them may die mid-job: each worker looks now and then for jobs
+   * whose process is gone or silent, so another process finishes them. (On the embedded database the one process
+   * requeues everything at start.)
+   */
+  private async recoverAbandoned() {
+    if (this.options.singleProcess) return;
+    if (Date.now() - this.lastRecovery < (this.options.recoverEveryMs ?? 15_000)) return;
+    this.lastRecovery = Date.now();
+    const requeued = await requeueAbandoned(this.options.db, { workerId: this.workerId, staleAfterSeconds: this.options.staleAfterSeconds });
+    if (requeued) this.options.log?.info({ requeued }, 'Requeued jobs abandoned by another process');
+  }
+
   /** Claims and runs one job; false when none was due. */
   async runOne(): Promise<boolean> {
     const { db } = this.options;
     const job = await claimJob(db, this.workerId, [...this.handlers.keys()]);
     if (!job) return false;
     const handler = this.handlers.get(job.type)!;
+    if (job.attempts > job.max_attempts) {
+      // Requeued after its process stopped on each attempt: give it up rather than loop for ever.
+      const reason = `It stopped before finishing on each of ${job.max_attempts} attempts${job.error ? ` (last: ${job.error})` : ''}.`;
+      await this.handlerOptions.get(job.type)?.giveUp?.(job.payload, reason);
+      await failJob(db, job, new Error(reason), { retry: false });
+      this.options.log?.error({ job: job.id, type: job.type }, `Job given up: ${reason}`);
+      return true;
+    }
     const worker = this;
     const ctx: JobContext = {
       job,
-      heartbeat: (progress) => heartbeat(db, job.id, progress),
+      heartbeat: async (progress) => {
+        if (!(await heartbeat(db, job.id, progress, worker.workerId))) throw new ClaimLost();
+      },
+      holdClaim: async (trx) => {
+        if (!(await holdsClaim(trx, job.id, worker.workerId))) throw new ClaimLost();
+      },
       get stopping() {
         return worker.stopRequested;
       },
@@ -161,6 +212,10 @@ export class JobWorker {
       if (error instanceof SimulatedCrash) {
         this.stopped = true;
         throw error;
+      }
+      if (error instanceof ClaimLost) {
+        this.options.log?.error({ job: job.id, type: job.type }, 'Job taken over by another worker; this one stopped');
+        return true;
       }
       if (error instanceof JobInterrupted) {
         await db.updateTable('jobs').set({ status: 'queued', locked_by: null, locked_at: null, attempts: Math.max(0, job.attempts - 1) }).where('id', '=', job.id).execute();

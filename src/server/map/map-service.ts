@@ -4,6 +4,7 @@ import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden, HttpError } from '../http/errors.js';
 import { hasRowRules, type FieldSpec } from '../records/resource.js';
+import { teamsOf } from '../regions/turf.js';
 import type { MarkerItem } from '../../common/map-types.js';
 import { contractorsDefinition, sitesDefinition } from './definitions.js';
 import { canonicalFilters, contractorFilterConditions, parseMapFilters, siteFilterConditions, type MapFilters } from './filters.js';
@@ -193,8 +194,9 @@ export class MapService {
     const def = layer === 'sites' ? sitesDefinition(this.ctx) : contractorsDefinition(this.ctx);
     const allowed = permittedCategories(user, def.permission ?? def.type, 'read');
     const categories = allowed === 'all' ? 'all' : JSON.stringify([...allowed].sort());
-    // Row rules beyond categories (an owner column, a per-person rule) make the index one person's own.
-    return hasRowRules(def, user) ? `${categories}|user:${user.id}` : categories;
+    // Row rules beyond categories (an owner column, a per-person rule) make the index one person's own; a turf
+    // also follows their teams, so joining or leaving a team gives them the new turf's index at once.
+    return hasRowRules(def, user) ? `${categories}|user:${user.id}|teams:${teamsOf(user).sort((a, b) => a - b).join(',')}` : categories;
   }
 
   /** Contractor categories the person may read ('all' or a list): filters on contractors see only these. */

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import { Connection, type Liveness } from './connection.js';
 import type { RelayMessage } from './process-relay.js';
-import { PresenceRoster } from './presence.js';
+import { PRESENCE_NOTICE_EVENT, PresenceExchange, type PresenceNotice } from './presence-exchange.js';
 import {
   PROTOCOL_VERSION,
   USER_CHANNEL_PREFIX,
@@ -21,7 +21,7 @@ export interface HubOptions extends Liveness {
   signer: Signer;
   /** Whether `client-*` events from browsers are relayed (Pusher's "enable client events" switch). */
   clientEvents: boolean;
-  /** Sends a client event on its way to every process; delivery comes back through `deliver`. */
+  /** Sends a client event or a presence notice on its way to every process; delivery comes back through `deliver`. */
   relay(message: RelayMessage): Promise<void>;
   log: FastifyBaseLogger;
 }
@@ -34,13 +34,24 @@ export interface HubOptions extends Liveness {
 export class Hub {
   private readonly connections = new Set<Connection>();
   private readonly subscribers = new Map<string, Set<Connection>>();
-  private readonly presence = new PresenceRoster();
+  private readonly presence: PresenceExchange;
 
   get connectionCount(): number {
     return this.connections.size;
   }
 
-  constructor(private readonly options: HubOptions) {}
+  constructor(private readonly options: HubOptions) {
+    this.presence = new PresenceExchange({
+      publish: (notice) => options.relay({ channels: [], event: PRESENCE_NOTICE_EVENT, data: JSON.stringify(notice) }),
+      announce: (change, event, info) => this.announceMember(change.channel, event, change.userId, info),
+      log: options.log,
+    });
+  }
+
+  /** Joins the other processes' presence once the relay runs. */
+  start(): void {
+    this.presence.start();
+  }
 
   accept(ws: WebSocket, appKey: string, protocol: string | undefined): void {
     const refusal =
@@ -68,6 +79,7 @@ export class Hub {
 
   /** Hand an event to this process's subscribers of each channel. */
   deliver(message: RelayMessage): void {
+    if (message.event === PRESENCE_NOTICE_EVENT) return this.presenceNotice(message.data);
     const extra = message.userId === undefined ? undefined : { user_id: message.userId };
     for (const channel of message.channels) {
       const subscribers = this.subscribers.get(channel);
@@ -79,6 +91,7 @@ export class Hub {
 
   /** Asks every client to reconnect (to another process, or to this one after a restart) and waits for them to go. */
   async close(): Promise<void> {
+    await this.presence.stop();
     const connections = [...this.connections];
     for (const connection of connections) connection.close(ErrorCode.ReconnectNow, 'Server shutting down');
     await Promise.all(connections.map((connection) => connection.closed(1_000)));
@@ -145,7 +158,7 @@ export class Hub {
     const arrived = member ? this.presence.join(channel, member.id, member.info, connection.socketId) : false;
     this.confirm(connection, channel);
     if (arrived) {
-      this.deliverInternal(channel, 'pusher_internal:member_added', { user_id: member!.id, user_info: member!.info }, connection);
+      this.announceMember(channel, 'member_added', member!.id, member!.info, connection);
     }
   }
 
@@ -162,7 +175,7 @@ export class Hub {
     subscribers?.delete(connection);
     if (subscribers?.size === 0) this.subscribers.delete(channel);
     if (userId !== undefined && this.presence.leave(channel, userId, connection.socketId)) {
-      this.deliverInternal(channel, 'pusher_internal:member_removed', { user_id: userId }, connection);
+      this.announceMember(channel, 'member_removed', userId, undefined, connection);
     }
   }
 
@@ -209,12 +222,24 @@ export class Hub {
     this.options.relay(relayed).catch((error) => this.options.log.error({ err: error }, 'realtime: could not relay a client event'));
   }
 
+  private presenceNotice(data: string): void {
+    let notice: PresenceNotice;
+    try {
+      notice = JSON.parse(data);
+    } catch {
+      return;
+    }
+    this.presence.receive(notice);
+  }
+
   /**
-   * Presence membership is known only to this process (see docs/realtime.md), so its notices go straight
-   * to local sockets rather than through the bus.
+   * Tells this process's sockets on `channel` that a member arrived or left (not the socket that did it). A change
+   * through this process comes from subscribe/unsubscribe; one through another process from the presence exchange,
+   * which hears of it over the relay.
    */
-  private deliverInternal(channel: string, event: string, data: unknown, except: Connection): void {
-    this.deliver({ channels: [channel], event, data: encodeData(data), except: except.socketId });
+  private announceMember(channel: string, event: 'member_added' | 'member_removed', userId: string, info?: Record<string, unknown>, except?: Connection): void {
+    const data = event === 'member_added' ? { user_id: userId, user_info: info ?? {} } : { user_id: userId };
+    this.deliver({ channels: [channel], event: `pusher_internal:${event}`, data: encodeData(data), except: except?.socketId });
   }
 
   private remove(connection: Connection): void {

@@ -65,6 +65,7 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
     log: app.log,
   });
   const relay = await ProcessRelay.start(database, (message) => hub.deliver(message), app.log);
+  hub.start();
   const publisher: Publisher = config.pusher.external ? createPusherApiPublisher(config.pusher, secret) : relay;
 
   // preClose, not onClose: sockets must be told to go before the HTTP server waits for its connections. Added

@@ -2,6 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import { can, canOnCategory } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden, HttpError, ValidationError } from '../http/errors.js';
+import { countMarketShareOnce } from '../db/market-share-once.js';
 import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
 import { humanise, isBlank } from './fields.js';
 import type { RecordService } from './record-service.js';
@@ -82,6 +83,10 @@ export async function importBatch(
   rows: readonly BatchRow[],
   options: BatchOptions,
 ): Promise<BatchOutcome[]> {
+  return countMarketShareOnce(trx, () => writeBatch(service, trx, user, def, rows, options));
+}
+
+async function writeBatch(service: RecordService, trx: Transaction<any>, user: AuthUser, def: ResourceDefinition, rows: readonly BatchRow[], options: BatchOptions): Promise<BatchOutcome[]> {
   const outcomes: BatchOutcome[] = rows.map(() => ({ outcome: 'skipped' }));
   if (rows.length === 0) return outcomes;
   const entity = def.permission ?? def.type;
@@ -291,6 +296,10 @@ export async function importBatch(
  * (`batchId`: the activity feed shows the undo as one entry).
  */
 export async function undoBatch(service: RecordService, trx: Transaction<any>, user: AuthUser, def: ResourceDefinition, entries: ReadonlyArray<{ record_id: number; created: boolean; before: Record<string, unknown> | null }>, batchId: string | null = null) {
+  await countMarketShareOnce(trx, () => undoEntries(service, trx, user, def, entries, batchId));
+}
+
+async function undoEntries(service: RecordService, trx: Transaction<any>, user: AuthUser, def: ResourceDefinition, entries: ReadonlyArray<{ record_id: number; created: boolean; before: Record<string, unknown> | null }>, batchId: string | null) {
   const fields = await batchFields(service, def, trx);
   const types = await tableColumnTypes(trx, def.table);
   const revisions: Revision[] = [];

@@ -260,6 +260,13 @@ export function escapeLike(text: string) {
 export const ONE_PASS_MATCHES = 10_000;
 
 /**
+ * A list limited to a person's turf with up to this many matches is counted and put in order in one pass (readPage):
+ * the turf is a part of the table no sort index follows, so walking the sort's index may read many rows outside it
+ * before a page is full (docs/benchmarks.md "Turf"); its rows are found by their index instead, and read once.
+ */
+export const TURF_ONE_PASS_MATCHES = 20_000;
+
+/**
  * Lists count their matches exactly up to this many; past it the total is the planner's estimate (at least this
  * many and one), flagged `total_estimated` in the answer, and the list says "about" (readPage).
  */
@@ -268,10 +275,11 @@ export const EXACT_TOTAL_UP_TO = 10_000;
 /**
  * The exact total and the rows of one page of `base` (the rows a list may show, its filters and search applied, as
  * `t`), in `sort` order with `id` breaking ties.
- * - With a search (`onePass`), one query reads the matches once, counts them and picks the page's ids; the page's
- *   rows are then read by id. A trigram index only points at candidate rows, so counting a search reads every
- *   match anyway: picking the page in the same pass costs little and saves scanning the index a second time.
- * - Otherwise, or past ONE_PASS_MATCHES (the first query stops there): `count(*)`, then the page in order, which the
+ * - With `onePass` (a search: ONE_PASS_MATCHES; a turf: TURF_ONE_PASS_MATCHES), one query reads up to that many
+ *   matches once, counts them and picks the page's ids; the page's rows are then read by id. A trigram index only
+ *   points at candidate rows, so counting a search reads every match anyway: picking the page in the same pass costs
+ *   little and saves scanning the index a second time.
+ * - Otherwise, or past `onePass` matches (the first query stops there): `count(*)`, then the page in order, which the
  *   sort's index serves without reading every match (pageInParts; docs/records.md "Indexes and speed").
  * - `perPage` -1: every match in order, counted as they come.
  * With `estimateTotal`, counting stops at EXACT_TOTAL_UP_TO + 1 matches: a total past it is estimated (`estimated`,
@@ -282,7 +290,7 @@ export async function readPage(
   table: string,
   base: SelectQueryBuilder<any, any, any>,
   sort: { key: RawBuilder<unknown>; order: 'asc' | 'desc' },
-  page: { page: number; perPage: number; onePass: boolean; estimateTotal?: boolean },
+  page: { page: number; perPage: number; onePass: number; estimateTotal?: boolean },
 ): Promise<{ total: number; estimated: boolean; rows: Record<string, any>[] }> {
   const order = sql.raw(sort.order);
   const inOrder = () => base.selectAll('t').orderBy(sql`${sort.key} ${order} nulls last`).orderBy('t.id', sort.order);
@@ -292,13 +300,13 @@ export async function readPage(
   }
   const offset = (page.page - 1) * page.perPage;
   if (page.onePass) {
-    const matches = base.select([sql`t.id`.as('id'), sql`${sort.key}`.as('k')]).limit(ONE_PASS_MATCHES + 1);
+    const matches = base.select([sql`t.id`.as('id'), sql`${sort.key}`.as('k')]).limit(page.onePass + 1);
     const first = await sql<{ total: number; ids: number[] }>`
       with m as (${matches})
       select (select count(*) from m) as total,
         array(select id from m order by k ${order} nulls last, id ${order} limit ${page.perPage} offset ${offset}) as ids`.execute(db);
     const { total, ids } = first.rows[0];
-    if (total <= ONE_PASS_MATCHES) {
+    if (total <= page.onePass) {
       if (!ids.length) return { total, estimated: false, rows: [] };
       const found = await db.selectFrom(`${table} as t`).selectAll('t').where('t.id', 'in', ids).execute();
       // Keyed as text: a bigint id may come back as text in the array and as a number in the row.

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { can, canOnCategory, permittedCategories, type Action } from '../../common/permissions.js';
+import { can, canOnCategory, limitedToTurf, permittedCategories, type Action } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { conflict, forbidden, HttpError, notFound, unauthenticated } from '../http/errors.js';
-import { fieldExpression, filterCondition, parseListQuery, readPage, resolveField, escapeLike, searchCondition, sortExpression } from './list-query.js';
+import { fieldExpression, filterCondition, parseListQuery, readPage, resolveField, escapeLike, searchCondition, sortExpression, ONE_PASS_MATCHES, TURF_ONE_PASS_MATCHES } from './list-query.js';
 import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
 import { validateInput } from './validate.js';
 import { withChoiceKeys } from './choice-keys.js';
@@ -12,6 +12,8 @@ import type { AppEvents, RecordAction } from '../events/app-events.js';
 import { changesOf, writeRevisions, type RevisionAction } from './revisions.js';
 import { checkReferences, splitByStorage, writePivots } from './storage.js';
 import { emptyHidden, NO_FORM_LOGIC, withSetValues, type FormLogicOutcome } from './form-logic-outcome.js';
+import { nameLinks } from './representation.js';
+import { claim, firstAnswer, keep, type StoredAnswer } from './idempotency.js';
 
 export type { RevisionAction };
 
@@ -27,6 +29,11 @@ export interface WriteOptions {
   batchId?: string;
   /** No event for this record: the caller announces the whole batch once (`imported`) when it ends. */
   silent?: boolean;
+  /**
+   * Create and update: the request's `Idempotency-Key` (records/idempotency.ts). A second write with the person's key
+   * writes nothing and returns the first answer (`replayed`).
+   */
+  idempotencyKey?: string;
   /**
    * Update: runs last in the write's transaction with what changed (`{}` when nothing did) and what the form logic
    * did to this record, to record it alongside or refuse it (a throw rolls the write back).
@@ -58,6 +65,8 @@ export class RecordService {
    * `db` as for nameOf.
    */
   formLogic: (def: ResourceDefinition, values: Record<string, any>, db?: Kysely<any>) => Promise<FormLogicOutcome> = async () => NO_FORM_LOGIC;
+  /** The resource a relation points at (the app sets it from its registry); records name their links with it. */
+  targetOf: (references: NonNullable<FieldSpec['references']>) => ResourceDefinition | undefined = () => undefined;
   /** Where failures of `afterCommit` hooks are reported (the app sets its logger). */
   logError: (error: unknown, message: string) => void = (error, message) => console.error(message, error);
 
@@ -130,7 +139,9 @@ export class RecordService {
     const sortSpec = resolveField(query.sort.field, fields, 'sort');
     const sort = { key: sortExpression(query.sort.field, sortSpec), order: query.sort.order };
     const searched = Boolean(query.search && def.search?.length);
-    const { total, estimated, rows } = await readPage(this.db, def.table, base, sort, { page: query.page, perPage: query.perPage, onePass: searched, estimateTotal: query.estimateTotal });
+    const turf = Boolean(user && limitedToTurf(user) && def.rowFilter?.(user));
+    const onePass = Math.max(searched ? ONE_PASS_MATCHES : 0, turf ? TURF_ONE_PASS_MATCHES : 0);
+    const { total, estimated, rows } = await readPage(this.db, def.table, base, sort, { page: query.page, perPage: query.perPage, onePass, estimateTotal: query.estimateTotal });
     const perPage = query.perPage === -1 ? Math.max(total, 1) : query.perPage;
     const data = await this.presentFor(user, def, rows, fields);
     const from = rows.length ? (query.perPage === -1 ? 1 : (query.page - 1) * perPage + 1) : null;
@@ -185,11 +196,24 @@ export class RecordService {
     return record;
   }
 
-  /** Records as `user` reads them: presented, then what the type keeps from this reader taken out (hooks.presentFor). */
+  /**
+   * Records as `user` reads them: presented, then what the type keeps from this reader taken out (hooks.presentFor),
+   * with the names of the records they link to that the reader may read (representation.ts nameLinks).
+   */
   private async presentFor(user: AuthUser | null, def: ResourceDefinition, rows: Record<string, any>[], fields: Record<string, FieldSpec>) {
     const records = await this.present(def, rows, fields);
-    if (user) await def.hooks?.presentFor?.(records, user, this);
+    if (user) {
+      await def.hooks?.presentFor?.(records, user, this);
+      await nameLinks(this, user, fields, records, this.targetOf);
+    }
     return records;
+  }
+
+  /** A record a write answered with, as `user` reads it: a copy with the names of its links (the event keeps the record as it is). */
+  async readerCopy(user: AuthUser | null, def: ResourceDefinition, record: Record<string, any>) {
+    const copy = { ...record };
+    if (user) await nameLinks(this, user, await this.fields(def), [copy], this.targetOf);
+    return copy;
   }
 
   private async findVisible(db: Kysely<any>, def: ResourceDefinition, user: AuthUser | null, id: number, trashed: 'without' | 'with' | 'only', lock = false) {
@@ -215,17 +239,21 @@ export class RecordService {
       if (row.custom) for (const [key, value] of Object.entries(row.custom)) if (!(key in record) && (!def.customFields || key in fields!)) record[key] = value;
       return record;
     });
+    // The pivot links of every pivot field, for the whole page in one query.
     const ids = records.map((r) => r.id);
-    for (const [name, spec] of Object.entries(fields)) {
-      if (typeof spec.storage !== 'object') continue;
-      const pivot = spec.storage;
-      let linkQuery = db.selectFrom(pivot.pivot).select([`${pivot.ownKey} as own`, `${pivot.otherKey} as other`]).where(pivot.ownKey, 'in', ids);
+    const pivots = Object.entries(fields).flatMap(([name, spec]) => (typeof spec.storage === 'object' ? [{ name, pivot: spec.storage }] : []));
+    const linkQueries = pivots.map(({ name, pivot }) => {
+      let linkQuery = db.selectFrom(pivot.pivot).select([sql<string>`${name}::text`.as('field'), `${pivot.ownKey} as own`, `${pivot.otherKey} as other`]).where(pivot.ownKey, 'in', ids);
       for (const [column, constant] of Object.entries(pivot.where ?? {})) linkQuery = linkQuery.where(column, '=', constant);
-      const links = ids.length ? await linkQuery.execute() : [];
-      const byOwner = new Map<number, number[]>();
-      for (const link of links) byOwner.set(link.own, [...(byOwner.get(link.own) ?? []), link.other]);
-      for (const record of records) record[name] = (byOwner.get(record.id) ?? []).sort((a, b) => a - b);
+      return linkQuery;
+    });
+    const links: Array<{ field: string; own: number; other: number }> = ids.length && linkQueries.length ? await linkQueries.reduce((all, query) => all.unionAll(query)).execute() : [];
+    const byField = new Map<string, Map<number, number[]>>(pivots.map(({ name }) => [name, new Map()]));
+    for (const link of links) {
+      const byOwner = byField.get(link.field)!;
+      byOwner.set(link.own, [...(byOwner.get(link.own) ?? []), link.other]);
     }
+    for (const [name, byOwner] of byField) for (const record of records) record[name] = (byOwner.get(record.id) ?? []).sort((a, b) => a - b);
     await def.hooks?.present?.(records, db);
     return records;
   }
@@ -309,14 +337,19 @@ export class RecordService {
 
   // ---- writes -------------------------------------------------------------------------------------------
 
-  async create(user: AuthUser | null, def: ResourceDefinition, body: unknown, options: WriteOptions = {}) {
+  async create(user: AuthUser | null, def: ResourceDefinition, body: unknown, options: WriteOptions = {}): Promise<WriteAnswer> {
     const category = def.categoryColumn ? (body as any)?.[def.categoryColumn] ?? null : undefined;
     if (!options.system) this.authorize(user, def, 'create', category);
+    const once = this.onceFor(user, options, `create ${def.name}`);
+    const replayed = once && (await firstAnswer(this.db, once.userId, once.key, once.scope));
+    if (replayed) return { ...replayed, replayed: true };
     const fields = await this.fields(def);
     const logic = isObject(body) ? await this.formLogic(def, body) : NO_FORM_LOGIC;
     const sent = isObject(body) ? withSetValues(body, logic, fields, def.readOnly) : body;
     const { values } = validateInput(sent, fields, { mode: 'create', readOnly: def.readOnly, hidden: logic.hidden });
-    const record = await this.db.transaction().execute(async (trx) => {
+    const outcome = await this.db.transaction().execute(async (trx): Promise<WriteAnswer> => {
+      const first = once && (await claim(trx, once.userId, once.key, once.scope));
+      if (first) return { ...first, replayed: true };
       const ctx: WriteContext & { action: 'create' } = { user, trx, action: 'create' as const, importId: options.importId };
       await checkReferences(trx, values, fields);
       const prepared = emptyHidden((await def.hooks?.beforeWrite?.(values, ctx)) ?? values, logic, fields, undefined, def.readOnly);
@@ -333,18 +366,31 @@ export class RecordService {
       await def.hooks?.afterWrite?.(inserted, ctx);
       await this.writeRevision(trx, def, inserted.id, options.importId ? 'imported' : 'created', user, changesOf({}, prepared), options.importId, options.via);
       const [presented] = await this.present(def, [inserted], fields, trx);
-      return presented;
+      const answer = { record: presented, message: `${await this.nameOf(def, trx)} created successfully.` };
+      if (once) await keep(trx, once.userId, once.key, answer);
+      return answer;
     });
-    await this.announce(def, 'created', record, { user, socketId: options.socketId });
-    await this.afterCommit(def, record, 'create', user);
-    return { record, message: `${await this.nameOf(def)} created successfully.` };
+    if (outcome.replayed) return outcome;
+    await this.announce(def, 'created', outcome.record, { user, socketId: options.socketId });
+    await this.afterCommit(def, outcome.record, 'create', user);
+    return outcome;
   }
 
-  async update(user: AuthUser | null, def: ResourceDefinition, id: number, body: unknown, options: WriteOptions = {}) {
+  async update(user: AuthUser | null, def: ResourceDefinition, id: number, body: unknown, options: WriteOptions = {}): Promise<WriteAnswer> {
     const check = (category?: string | null) => options.system || this.authorize(user, def, 'update', category);
     check();
+    const once = this.onceFor(user, options, `update ${def.name} ${id}`);
+    const replayed = once && (await firstAnswer(this.db, once.userId, once.key, once.scope));
+    if (replayed) return { ...replayed, replayed: true };
     const fields = await this.fields(def);
-    const record = await this.db.transaction().execute(async (trx) => {
+    const outcome = await this.db.transaction().execute(async (trx): Promise<WriteAnswer> => {
+      const first = once && (await claim(trx, once.userId, once.key, once.scope));
+      if (first) return { ...first, replayed: true };
+      const answer = async (record: Record<string, any>) => {
+        const kept = { record, message: `${await this.nameOf(def, trx)} updated successfully.` };
+        if (once) await keep(trx, once.userId, once.key, kept);
+        return kept;
+      };
       const existingRow = await this.findVisible(trx, def, options.system ? null : user, id, 'without', true);
       if (def.categoryColumn) check(existingRow[def.categoryColumn]);
       const sentVersion = (body as any)?.updated_at;
@@ -363,7 +409,7 @@ export class RecordService {
       const changes = changesOf(existing, prepared);
       if (Object.keys(changes).length === 0) {
         await options.within?.(trx, changes, logic);
-        return existing;
+        return answer(existing);
       }
       const { columns, custom, pivots } = splitByStorage(prepared, fields);
       const update: Record<string, any> = { ...columns, updated_at: new Date() };
@@ -374,11 +420,17 @@ export class RecordService {
       await this.writeRevision(trx, def, id, options.importId ? 'imported' : 'updated', user, changes, options.importId, options.via, options.batchId);
       await options.within?.(trx, changes, logic);
       const [presented] = await this.present(def, [updated], fields, trx);
-      return presented;
+      return answer(presented);
     });
-    if (!options.silent) await this.announce(def, 'updated', record, { user, socketId: options.socketId });
-    await this.afterCommit(def, record, 'update', user);
-    return { record, message: `${await this.nameOf(def)} updated successfully.` };
+    if (outcome.replayed) return outcome;
+    if (!options.silent) await this.announce(def, 'updated', outcome.record, { user, socketId: options.socketId });
+    await this.afterCommit(def, outcome.record, 'update', user);
+    return outcome;
+  }
+
+  /** The key of a write sent with one by a signed-in person (system writes have none). */
+  private onceFor(user: AuthUser | null, options: WriteOptions, scope: string) {
+    return options.idempotencyKey && user && !options.system ? { userId: user.id, key: options.idempotencyKey, scope } : undefined;
   }
 
   async remove(user: AuthUser | null, def: ResourceDefinition, id: number, options: WriteOptions = {}) {
@@ -441,6 +493,11 @@ export class RecordService {
       this.logError(error, `After-commit work for ${def.type} ${record.id} failed`);
     }
   }
+}
+
+/** A create's or update's answer; `replayed` when an earlier attempt with the same Idempotency-Key wrote it. */
+export interface WriteAnswer extends StoredAnswer {
+  replayed?: boolean;
 }
 
 const isObject = (body: unknown): body is Record<string, any> => body !== null && typeof body === 'object' && !Array.isArray(body);

@@ -1,4 +1,4 @@
-import type { ResourceDefinition } from './resource.js';
+import type { FieldSpec, ResourceDefinition } from './resource.js';
 
 /** Every resource served by the generic routes, by URL name and by record type. */
 export class ResourceRegistry {
@@ -25,5 +25,11 @@ export class ResourceRegistry {
 
   all() {
     return [...this.byName.values()];
+  }
+
+  /** The resource whose rows a relation points at: the one on that table (and that scope: a type made in the app). */
+  target(references: Pick<NonNullable<FieldSpec['references']>, 'table' | 'scope'>) {
+    const { table, scope } = references;
+    return this.all().find((def) => def.table === table && (scope ? def.scope?.column === scope.column && String(def.scope.value) === String(scope.value) : !def.scope));
   }
 }

@@ -3,9 +3,11 @@
  * or first and last name). Pickers, exports, history, tasks and the activity feed name records with it, never by id.
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { LINK_NAMES } from '../../common/link-names.js';
+import { canOnEntity } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { RecordService } from './record-service.js';
-import type { ResourceDefinition } from './resource.js';
+import type { FieldSpec, ResourceDefinition } from './resource.js';
 
 const PERSON = `first_name || ' ' || last_name`;
 /** Resources named by columns other than `name`. */
@@ -36,17 +38,66 @@ export function labelExpression(def: ResourceDefinition): RawBuilder<string> | u
 }
 
 /**
- * The names of these rows of `def` that `user` may read (the list's row rules), by id. Rows the person may not read
- * (or that are gone) are left out: the caller shows what it has without them.
+ * The query naming these rows of `def` that `user` may read (the type's read permission and the list's row rules),
+ * or undefined when there is nothing to ask: no name, no ids, or a type the person may not read.
  */
-export async function namesOf(records: RecordService, db: Kysely<any>, def: ResourceDefinition, user: AuthUser | null, ids: readonly number[]): Promise<Map<number, string>> {
+function namesQuery(records: RecordService, db: Kysely<any>, def: ResourceDefinition, user: AuthUser | null, ids: readonly number[]) {
   const label = labelExpression(def);
   const wanted = [...new Set(ids.filter((id) => Number.isInteger(id)))];
-  if (!label || wanted.length === 0) return new Map();
-  const rows = await records
-    .visibleRows(db, def, user, 'with')
-    .select(['t.id', label.as('label')])
-    .where('t.id', 'in', wanted)
-    .execute();
-  return new Map(rows.filter((row) => typeof row.label === 'string' && row.label.trim()).map((row) => [Number(row.id), String(row.label).trim()]));
+  if (!label || wanted.length === 0) return undefined;
+  if (user && !canOnEntity(user, def.permission ?? def.type, 'read')) return undefined;
+  return records.visibleRows(db, def, user, 'with').select(['t.id', label.as('label')]).where('t.id', 'in', wanted);
+}
+
+const named = (rows: Array<{ id: unknown; label: unknown }>) =>
+  rows.filter((row) => typeof row.label === 'string' && row.label.trim()).map((row) => [Number(row.id), String(row.label).trim()] as const);
+
+/**
+ * The names of these rows of `def` that `user` may read, by id. Rows the person may not read (or that are gone) are
+ * left out: the caller shows what it has without them.
+ */
+export async function namesOf(records: RecordService, db: Kysely<any>, def: ResourceDefinition, user: AuthUser | null, ids: readonly number[]): Promise<Map<number, string>> {
+  const query = namesQuery(records, db, def, user, ids);
+  return new Map(query ? named(await query.execute()) : []);
+}
+
+const ids = (value: unknown): number[] => (Array.isArray(value) ? value : value === null || value === undefined ? [] : [value]).map(Number).filter(Number.isInteger);
+
+/**
+ * Puts on each record the names of the records its relations point at (`LINK_NAMES`), as `user` may read them: one
+ * query for the whole page (a part per relation), never one per row; a linked record the person may not read gets
+ * no name. `targetOf` says which resource a relation points at.
+ */
+export async function nameLinks(
+  records: RecordService,
+  user: AuthUser,
+  fields: Record<string, FieldSpec>,
+  rows: Record<string, any>[],
+  targetOf: (references: NonNullable<FieldSpec['references']>) => ResourceDefinition | undefined,
+): Promise<void> {
+  const relations = Object.entries(fields).flatMap(([field, spec]) => {
+    const target = spec.references ? targetOf(spec.references) : undefined;
+    return target ? [{ field, target }] : [];
+  });
+  // A type that links to nothing answers as it is.
+  if (relations.length === 0) return;
+  const parts = relations.flatMap(({ field, target }) => {
+    const query = namesQuery(records, records.db, target, user, rows.flatMap((row) => ids(row[field])));
+    return query ? [query.select(sql<string>`${field}::text`.as('field'))] : [];
+  });
+  const found = parts.length ? await parts.reduce((all, part) => all.unionAll(part as never)).execute() : [];
+  const names = new Map<string, Map<number, string>>();
+  for (const row of found as Array<{ id: unknown; label: unknown; field: string }>) {
+    for (const [id, name] of named([row])) names.set(row.field, (names.get(row.field) ?? new Map()).set(id, name));
+  }
+  for (const row of rows) {
+    const labels: Record<string, Record<number, string>> = {};
+    for (const [field, byId] of names) {
+      for (const id of ids(row[field])) {
+        const name = byId.get(id);
+        if (name !== undefined) (labels[field] ??= {})[id] = name;
+      }
+    }
+    row[LINK_NAMES] = labels;
+  }
 }

@@ -14,7 +14,7 @@ export type TurfSubject = PermissionSubject & { id: number };
 export const TURF_TYPES = ['site', 'contractor', 'contact'] as const;
 export type TurfType = (typeof TURF_TYPES)[number];
 
-const teamsOf = (user: TurfSubject) => [...new Set([...(user.team_ids ?? []), ...(user.team_id ? [user.team_id] : [])])];
+export const teamsOf = (user: TurfSubject) => [...new Set([...(user.team_ids ?? []), ...(user.team_id ? [user.team_id] : [])])];
 
 /** The ids of the person's turf: live regions assigned to them (region_users) or to one of their teams. */
 export function turfRegionIds(user: TurfSubject): RawBuilder<number> {
@@ -23,22 +23,31 @@ export function turfRegionIds(user: TurfSubject): RawBuilder<number> {
   return sql<number>`select r.id from regions r where r.deleted_at is null and (${byTeam}exists (select 1 from region_users ru where ru.region_id = r.id and ru.user_id = ${user.id}))`;
 }
 
-/** The ids of the live sites inside the turf: their region assignment (site_regions, worked out when a site is saved). */
+/**
+ * The turf rule itself: the site row `site` (an alias of `sites`) lies in one of the person's regions. A site keeps the
+ * ids of the regions containing it on its row (`in_region_ids`, worked out when it is saved or a region is placed;
+ * migration 026), so the test reads the row alone (the GIN index on it finds a turf's sites) and a list walking a sort
+ * index tests each row without a lookup elsewhere.
+ */
+function siteRowInTurf(user: TurfSubject, site: string): RawBuilder<boolean> {
+  return sql<boolean>`${sql.ref(`${site}.in_region_ids`)} && array(${turfRegionIds(user)})`;
+}
+
+/** The ids of the sites inside the turf, deleted ones included (their region assignment is kept). */
 export function turfSiteIds(user: TurfSubject): RawBuilder<number> {
-  return sql<number>`select sr.site_id from site_regions sr where sr.region_id in (${turfRegionIds(user)})`;
+  return sql<number>`select ts.id from sites ts where ${siteRowInTurf(user, 'ts')}`;
 }
 
 /** Contractors working on a site of the turf (as general contractor or on its contractor list). */
 export function turfContractorIds(user: TurfSubject): RawBuilder<number> {
-  const sites = turfSiteIds(user);
-  return sql<number>`select sc.contractor_id from site_contractors sc where sc.site_id in (${sites})
-    union select ts.general_contractor_id from sites ts where ts.id in (${sites}) and ts.general_contractor_id is not null`;
+  return sql<number>`select sc.contractor_id from site_contractors sc join sites ts on ts.id = sc.site_id where ${siteRowInTurf(user, 'ts')}
+    union select ts.general_contractor_id from sites ts where ${siteRowInTurf(user, 'ts')} and ts.general_contractor_id is not null`;
 }
 
 /** Contacts met on a site of the turf or at one of its contractors. */
 export function turfContactIds(user: TurfSubject): RawBuilder<number> {
   const contractors = turfContractorIds(user);
-  return sql<number>`select sx.contact_id from site_contacts sx where sx.site_id in (${turfSiteIds(user)})
+  return sql<number>`select sx.contact_id from site_contacts sx join sites ts on ts.id = sx.site_id where ${siteRowInTurf(user, 'ts')}
     union select cc.contact_id from contractor_contacts cc where cc.contractor_id in (${contractors})
     union select tc.id from contacts tc where tc.contractor_id in (${contractors})`;
 }
@@ -54,8 +63,12 @@ export function turfCondition(user: TurfSubject, type: string, id: RawBuilder<un
   return sql<boolean>`${id} in (${IDS[type as TurfType](user)})`;
 }
 
-/** A resource's row rule (`rowFilter`) for a turf type: its rows (`t`) inside the person's turf. */
-export const turfRowFilter = (type: TurfType) => (user: TurfSubject) => turfCondition(user, type, sql.ref('t.id'));
+/**
+ * A resource's row rule (`rowFilter`) for a turf type: its rows (`t`) inside the person's turf. A site is tested on its
+ * own row (the same rule as turfSiteIds, without going through the ids).
+ */
+export const turfRowFilter = (type: TurfType) => (user: TurfSubject) =>
+  type === 'site' && limitedToTurf(user) ? siteRowInTurf(user, 't') : turfCondition(user, type, sql.ref('t.id'));
 
 const OUTSIDE_TURF = 'This place is outside your turf: you may only add or move sites inside the regions assigned to you or your team.';
 

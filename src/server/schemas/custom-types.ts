@@ -3,7 +3,7 @@ import type { Action } from '../../common/permissions.js';
 import type { RecordSchema } from '../../common/schema-types.js';
 import type { AppContext } from '../app-context.js';
 import type { ResourceDefinition } from '../records/resource.js';
-import { socketOf } from '../records/routes.js';
+import { socketOf, writeAnswer, writeOptionsOf } from '../records/routes.js';
 import { ownership, schemaBacked } from './schema-backed.js';
 import { schemaStore } from './schema-store.js';
 
@@ -98,8 +98,7 @@ export function registerCustomTypeRoutes(app: FastifyInstance, ctx: AppContext) 
   app.post<{ Params: Params }>('/api/:resource', needs('create'), async (request, reply) => {
     const def = await resolve(request.params.resource);
     if (!def) return notFoundAnswer(request, reply);
-    const { record, message } = await ctx.records.create(request.user, def, request.body, { socketId: socketOf(request) });
-    return reply.status(201).send({ data: record, message });
+    return reply.status(201).send(await writeAnswer(ctx, def, request, reply, await ctx.records.create(request.user, def, request.body, writeOptionsOf(request))));
   });
   app.get<{ Params: Params; Querystring: { with_trashed?: string } }>('/api/:resource/:id', needs('read'), async (request, reply) => {
     const def = await resolve(request.params.resource);
@@ -116,8 +115,7 @@ export function registerCustomTypeRoutes(app: FastifyInstance, ctx: AppContext) 
         const def = await resolve(request.params.resource);
         const id = idOf(request.params.id!);
         if (!def || !id) return notFoundAnswer(request, reply);
-        const { record, message } = await ctx.records.update(request.user, def, id, request.body, { socketId: socketOf(request) });
-        return { data: record, message };
+        return writeAnswer(ctx, def, request, reply, await ctx.records.update(request.user, def, id, request.body, writeOptionsOf(request)));
       },
     });
   }

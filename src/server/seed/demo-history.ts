@@ -5,7 +5,9 @@ import { sql } from 'kysely';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { loadAuthUser } from '../auth/load-user.js';
-import { ImportService, type StoredFile } from '../imports/import-service.js';
+import { temporaryFolder } from '../files/file-store.js';
+import { keepImportFiles } from '../imports/import-files.js';
+import { ImportService } from '../imports/import-service.js';
 import { ImporterService } from '../imports/importer-service.js';
 import { ImportProcessor } from '../imports/processor.js';
 import { seedReadyMadeImporters } from '../imports/ready-made.js';
@@ -24,6 +26,7 @@ import { prng, type Random } from './prng.js';
 const HOUR = 3_600_000;
 const VISIT_NOTES = ['Talked with the crew at lunch.', 'Foreman asked us to leave the gate; spoke to workers at the trailer.', 'New framing crew this week, mostly non-union.', 'Steward on site, good conversations.', null];
 const MINUTE = 60_000;
+const CARD_SIGNERS = ['Marco Ruiz', 'Jasmine Ortiz', 'Tom Nguyen', 'Luis Herrera', 'Keisha Brown', 'Pedro Alvarez', 'Hannah Kim', 'Omar Haddad', 'Grace Liu', 'Victor Soto'];
 type TaskType = 'call' | 'meeting' | 'visit';
 
 interface Person {
@@ -276,6 +279,35 @@ export async function writeDemoHistory(ctx: AppContext, now = Date.now()) {
   events.sort((a, b) => a.at - b.at);
   for (const event of events) await event.run();
 
+  // ---- a campaign at the contractor Sam counted most, its unit estimated from the visits above; cards signed over
+  // three weeks, collected by the organizers and recorded by the leader, past the 30% showing but short of a majority --
+  const counted = await db
+    .selectFrom('visit_head_counts as h')
+    .innerJoin('visits as v', 'v.id', 'h.visit_id')
+    .innerJoin('contractors as c', 'c.id', 'h.contractor_id')
+    .select(['h.contractor_id', 'c.name', sql<number>`sum(h.workers)::integer`.as('workers')])
+    .where('v.user_id', '=', sam.user.id)
+    .where('c.type', '<>', 'union')
+    .groupBy(['h.contractor_id', 'c.name'])
+    .orderBy('workers', 'desc')
+    .orderBy('h.contractor_id')
+    .executeTakeFirst();
+  if (counted) {
+    const started = at(23);
+    const campaignId = await create(leader, 'campaigns', { name: `${counted.name}: card drive`, status: 'active', contractor_ids: [counted.contractor_id], start_date: new Date(started).toISOString().slice(0, 10), description: 'Sign up a majority of the crews, then ask for recognition.', user_id: leader.user.id }, started);
+    const campaign = (await ctx.records.show(leader.user, resource('campaigns'), campaignId)) as { progress?: { showing_of_interest: { needed: number | null }; majority: { needed: number | null } } };
+    const showing = campaign.progress?.showing_of_interest.needed ?? 3;
+    const majority = campaign.progress?.majority.needed ?? showing + 2;
+    const signers = Math.max(showing + 1, Math.min(majority - 1, showing + 2));
+    for (let i = 0; i < signers; i++) {
+      const daysAgo = Math.round(21 - (i * 20) / Math.max(1, signers - 1));
+      const contact = i < 3 ? contacts[i * 5] : undefined;
+      const worker_name = contact ? `${contact.first_name} ${contact.last_name}` : CARD_SIGNERS[i % CARD_SIGNERS.length]!;
+      const time = at(Math.max(1, daysAgo));
+      await create(leader, 'campaign-cards', { campaign_id: campaignId, worker_name, contact_id: contact?.id ?? null, signed_on: new Date(time).toISOString().slice(0, 10), user_id: (i % 2 ? dana : sam).user.id, contractor_id: counted.contractor_id }, time);
+    }
+  }
+
   await notify(ctx, rand, now, { tasks, imports, leader });
 }
 
@@ -288,10 +320,11 @@ async function runVendorImport(ctx: AppContext, user: AuthUser, name: string, fi
   await seedReadyMadeImporters(db);
   const importer = await db.selectFrom('importers').select('id').where('slug', '=', 'vendor-job-sites').where('deleted_at', 'is', null).executeTakeFirstOrThrow();
   const config = (await new ImporterService(ctx).config(importer.id))!;
-  const folder = path.join(ctx.config.dataDir, 'files', 'imports');
+  const folder = temporaryFolder(ctx.config);
   await mkdir(folder, { recursive: true });
-  const stored: StoredFile = { name, path: path.join(folder, `${randomUUID()}.csv`), size: Buffer.byteLength(file.text), encoding: 'utf8', lines: file.lines };
-  await writeFile(stored.path, file.text);
+  const local = path.join(folder, `${randomUUID()}.csv`);
+  await writeFile(local, file.text);
+  const [stored] = await keepImportFiles(ctx.files, [{ name, path: local, size: Buffer.byteLength(file.text), encoding: 'utf8', lines: file.lines }]);
   const before = await lastRevisionId(ctx);
   // Started as the person would start it; its queued job is run here at once (the worker later finds it done).
   const imports = new ImportService(ctx, () => undefined);

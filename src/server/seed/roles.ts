@@ -2,7 +2,7 @@ import { allPermissions, PERMISSION_ENTITIES } from '../../common/permission-cat
 
 const crud = (entities: readonly string[], actions: readonly string[]) => entities.flatMap((e) => actions.map((a) => `${e}:${a}`));
 
-const ORGANIZING = ['site', 'contractor', 'contact', 'member', 'recruit', 'grievance', 'visit', 'task', 'note', 'document', 'attachment', 'tag', 'import', 'export'];
+const ORGANIZING = ['site', 'contractor', 'contact', 'member', 'recruit', 'grievance', 'visit', 'campaign', 'campaign-card', 'task', 'note', 'document', 'attachment', 'tag', 'import', 'export'];
 const REFERENCE = ['building-type', 'classification', 'classification-type', 'contact-status', 'contractor-type', 'dispatch-type', 'region', 'site-phase', 'site-status', 'site-type', 'trade', 'union', 'team'];
 // Conversations with the assistant are private (only their maker reads them): everyone may keep their own.
 const ASSISTANT = crud(['assistant-thread', 'assistant-message'], ['create', 'read', 'delete', 'restore']).concat('assistant-thread:update');
@@ -48,6 +48,8 @@ export function seededRoles() {
         ...EVERYONE,
         ...crud(['site', 'contractor', 'contact', 'member', 'recruit', 'grievance', 'visit', 'tag'], ['create', 'read', 'update']),
         ...crud(['task', 'note', 'document', 'attachment'], ['create', 'read', 'update', 'delete']),
+        // Organizers follow a campaign's counts; who signed is for those holding campaign-card:read (leaders).
+        'campaign:read',
         ...crud(REFERENCE, ['read']),
         // Organizers bring in the weekly vendor CSV themselves.
         'import:read',

@@ -34,6 +34,8 @@ export const sitesResource: ResourceDefinition = schemaBacked(
     // contractor_ids follows `contractors`; import_id is set by imports.
     // region_ids is worked out from the coordinates on save.
     readOnly: ['contractor_ids', 'import_id', 'region_ids'],
+    // The same ids kept on the row for the turf rule (migration 026): `region_ids` is what records show.
+    hidden: ['in_region_ids'],
     search: ['name', 'street', 'city', 'county', 'postal_code', 'owner', 'external_id'],
     defaultSort: { field: 'created_at', order: 'desc' },
     softDelete: true,

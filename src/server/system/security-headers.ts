@@ -38,7 +38,7 @@ function realtimeSources(config: Config, request: FastifyRequest): string[] {
  *   from this server and inline, because MUI's emotion writes <style> elements and Leaflet sets style attributes
  *   (a style cannot run script); images from this server, data: and blob: URLs and the map tile host (TILE_URL) and
  *   logo (LOGO_URL); connections to this server, its realtime websocket (or the PUSHER_HOST service) and
- *   ANALYTICS_URL; no plugins, no <base>, forms only to this server, and no framing (frame-ancestors 'none').
+ *   ANALYTICS_URL; the service worker and web app manifest from this server (docs/offline.md); no plugins, no <base>, forms only to this server, and no framing (frame-ancestors 'none').
  * - X-Frame-Options DENY, X-Content-Type-Options nosniff, Referrer-Policy strict-origin-when-cross-origin (tile
  *   servers such as OpenStreetMap's ask for a referrer: the origin is sent, never a path), Cross-Origin-Opener-Policy.
  * - Strict-Transport-Security only on answers over https (behind a proxy: TRUST_PROXY=1), so a plain-http
@@ -53,7 +53,9 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
     'style-src': ["'self'", "'unsafe-inline'"],
     'img-src': present(["'self'", 'data:', 'blob:', sourceOf(config.tiles.url), sourceOf(config.links.logoUrl)]),
     'font-src': ["'self'", 'data:'],
+    // The offline service worker (/sw.js) and the web app manifest come from this server.
     'worker-src': ["'self'", 'blob:'],
+    'manifest-src': ["'self'"],
     'object-src': ["'none'"],
     'base-uri': ["'self'"],
     'form-action': ["'self'"],

@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { PROJECT_ROOT } from '../config/paths.js';
+import { shellScripts } from './client-manifest.js';
 
 export const clientDir = path.join(PROJECT_ROOT, 'dist/client');
 const SERVER_PATHS = /^\/(api|broadcasting|sanctum|app)(\/|$)/;
@@ -26,6 +27,15 @@ export async function registerStaticClient(app: FastifyInstance, root = clientDi
       // Hashed assets never change; index.html must always be revalidated to pick up a deploy.
       res.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
+  });
+  // The page of a signed-in person names the signed-in shell's scripts (layout and dashboard): the browser fetches
+  // them beside the first chunk instead of after it has run.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.user && String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
+      const scripts = shellScripts(root);
+      if (scripts.length) reply.header('Link', scripts.map((script) => `<${script}>; rel=modulepreload`).join(', '));
+    }
+    return payload;
   });
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];

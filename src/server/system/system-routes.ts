@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { AppContext } from '../app-context.js';
+import type { Config } from '../config/config.js';
 import { clientDir } from './static-client.js';
 
 /** Changes with each deploy: the package version plus a fingerprint of the built client. */
@@ -13,40 +14,43 @@ export function deployVersion(version: string) {
   return `${version}+${fingerprint}`;
 }
 
+/** The public settings the client starts with (GET /api/system/config; the start answer of bootstrap-routes.ts too). */
+export function systemConfig(config: Config, request: FastifyRequest, version: string) {
+  const external = config.pusher.external;
+  const scheme = external ? (config.pusher.scheme ?? 'https') : request.protocol;
+  const host = external ? config.pusher.host : request.hostname.replace(/:\d+$/, '');
+  const port = external ? (config.pusher.port ?? (scheme === 'https' ? 443 : 80)) : Number(request.host.split(':')[1] ?? (scheme === 'https' ? 443 : 80));
+  return {
+    name: config.appName,
+    logo_url: config.links.logoUrl,
+    privacy_url: config.links.privacyUrl,
+    terms_url: config.links.termsUrl,
+    support_url: config.links.supportUrl,
+    version,
+    registration_enabled: config.registrationEnabled,
+    analytics_url: config.analyticsUrl ?? null,
+    tiles: config.tiles,
+    realtime: {
+      broadcaster: 'pusher',
+      key: config.pusher.key,
+      cluster: config.pusher.cluster,
+      host,
+      port,
+      scheme,
+      force_tls: scheme === 'https',
+      auth_endpoint: '/broadcasting/auth',
+      user_auth_endpoint: '/broadcasting/user-auth',
+      channel: 'system',
+    },
+    session: { idle_timeout_ms: config.session.inactivityTimeoutMs, countdown_seconds: config.session.inactivityCountdownSeconds },
+  };
+}
+
 export function registerSystemRoutes(app: FastifyInstance, ctx: AppContext) {
   const { config } = ctx;
   const version = deployVersion(config.version);
 
-  app.get('/api/system/config', { config: { permission: 'public' } }, async (request) => {
-    const external = config.pusher.external;
-    const scheme = external ? (config.pusher.scheme ?? 'https') : request.protocol;
-    const host = external ? config.pusher.host : request.hostname.replace(/:\d+$/, '');
-    const port = external ? (config.pusher.port ?? (scheme === 'https' ? 443 : 80)) : Number(request.host.split(':')[1] ?? (scheme === 'https' ? 443 : 80));
-    return {
-      name: config.appName,
-      logo_url: config.links.logoUrl,
-      privacy_url: config.links.privacyUrl,
-      terms_url: config.links.termsUrl,
-      support_url: config.links.supportUrl,
-      version,
-      registration_enabled: config.registrationEnabled,
-      analytics_url: config.analyticsUrl ?? null,
-      tiles: config.tiles,
-      realtime: {
-        broadcaster: 'pusher',
-        key: config.pusher.key,
-        cluster: config.pusher.cluster,
-        host,
-        port,
-        scheme,
-        force_tls: scheme === 'https',
-        auth_endpoint: '/broadcasting/auth',
-        user_auth_endpoint: '/broadcasting/user-auth',
-        channel: 'system',
-      },
-      session: { idle_timeout_ms: config.session.inactivityTimeoutMs, countdown_seconds: config.session.inactivityCountdownSeconds },
-    };
-  });
+  app.get('/api/system/config', { config: { permission: 'public' } }, async (request) => systemConfig(config, request, version));
 
   app.get('/api/dashboard/version', { config: { permission: 'public' } }, async () => ({ version }));
 

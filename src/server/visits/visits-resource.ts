@@ -3,6 +3,7 @@ import { canOnEntity, permittedCategories } from '../../common/permissions.js';
 import { HEAD_COUNT_NUMBERS, type HeadCountRow } from '../../common/head-count.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { ValidationError } from '../http/errors.js';
+import type { RecordService } from '../records/record-service.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { builtinDefinition, builtinType } from '../schemas/builtin-types.js';
 import { pivot, schemaBacked } from '../schemas/schema-backed.js';
@@ -22,6 +23,8 @@ export const visitsResource: ResourceDefinition = schemaBacked(
     table: 'visits',
     fields: {
       user_ids: pivot('visit_users', 'visit_id', 'user_id'),
+      contact_ids: pivot('visit_contacts', 'visit_id', 'contact_id'),
+      recruit_ids: pivot('visit_recruits', 'visit_id', 'recruit_id'),
       head_counts: { storage: 'virtual', filterable: false, sortable: false },
     },
     // The name the server gives a visit (records are named by `title` in the client).
@@ -53,19 +56,29 @@ export const visitsResource: ResourceDefinition = schemaBacked(
           record.title = `Visit on ${dayOf(record.visited_at)}`;
         }
       },
-      // A head count row names a contractor and what was counted there: only rows of contractors the reader may read.
+      // A head count row names a contractor and what was counted there, a conversation the person it was with: only
+      // rows of contractors, and contacts and recruits, the reader may read.
       async presentFor(records, user, service) {
-        const named = [...new Set(records.flatMap((r) => (r.head_counts ?? []).map((row: HeadCountRow) => row.contractor_id)))];
-        if (!named.length) return;
-        const contractors = builtinDefinition('contractor');
-        const readable = contractors && canOnEntity(user, contractors.permission ?? contractors.type, 'read')
-          ? new Set((await service.visibleRows(service.db, contractors, user).select('t.id').where('t.id', 'in', named).execute()).map((row) => row.id))
-          : new Set<number>();
-        for (const record of records) record.head_counts = (record.head_counts ?? []).filter((row: HeadCountRow) => readable.has(row.contractor_id));
+        const contractors = await readableOf(service, user, 'contractor', records.flatMap((r) => (r.head_counts ?? []).map((row: HeadCountRow) => row.contractor_id)));
+        const contacts = await readableOf(service, user, 'contact', records.flatMap((r) => r.contact_ids ?? []));
+        const recruits = await readableOf(service, user, 'recruit', records.flatMap((r) => r.recruit_ids ?? []));
+        for (const record of records) {
+          record.head_counts = (record.head_counts ?? []).filter((row: HeadCountRow) => contractors.has(row.contractor_id));
+          if (Array.isArray(record.contact_ids)) record.contact_ids = record.contact_ids.filter((id: number) => contacts.has(id));
+          if (Array.isArray(record.recruit_ids)) record.recruit_ids = record.recruit_ids.filter((id: number) => recruits.has(id));
+        }
       },
     },
   }),
 );
+
+/** Which of these ids of records of a built-in `type` the person may read (the record service's read rule). */
+async function readableOf(service: RecordService, user: AuthUser, type: string, ids: number[]): Promise<Set<number>> {
+  const named = [...new Set(ids)];
+  const def = builtinDefinition(type);
+  if (!named.length || !def || !canOnEntity(user, def.permission ?? def.type, 'read')) return new Set();
+  return new Set((await service.visibleRows(service.db, def, user).select('t.id').where('t.id', 'in', named).execute()).map((row) => row.id));
+}
 
 /** "Nov 20, 2026", as the SQL label writes it. */
 function dayOf(value: unknown) {

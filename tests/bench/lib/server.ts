@@ -1,6 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -37,6 +36,8 @@ export interface ServerOptions {
   seedDemo?: boolean;
   /** A PostgreSQL server to use (DATABASE_URL) instead of the embedded database in `dataDir`. */
   databaseUrl?: string;
+  /** More settings (PUSHER_* for an outside hub, and the like). */
+  env?: Record<string, string>;
 }
 
 export interface RunningServer {
@@ -48,8 +49,8 @@ export interface RunningServer {
   startCpuMs: number;
   /** The last lines the server wrote (stdout and stderr), for error reports. */
   output(): string;
-  /** SIGTERM, then wait for the process to exit (SIGKILL after 20 s). Safe to call twice. */
-  stop(): Promise<void>;
+  /** SIGTERM, then wait for the process to exit (SIGKILL after 20 s); or `SIGKILL` to die at once, as a crash. Safe to call twice. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
 const live = new Set<ChildProcess>();
@@ -78,18 +79,7 @@ export function removeTempFolder(folder: string) {
   tempFolders.delete(folder);
 }
 
-/** A TCP port nobody listens on right now, on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.unref();
-    probe.on('error', reject);
-    probe.listen(0, HOST, () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../../support/postgres-server.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -137,6 +127,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     READ_CACHE: options.readCache ? '1' : '0',
   });
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
+  Object.assign(env, options.env ?? {});
 
   let log = '';
   const keep = (chunk: Buffer) => {
@@ -152,9 +143,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let exitCode: number | null | undefined;
   void exited.then((code) => (exitCode = code));
 
-  const stop = async () => {
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
     if (exitCode !== undefined) return;
-    child.kill('SIGTERM');
+    child.kill(signal);
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
     await exited;
     clearTimeout(timer);

@@ -228,3 +228,31 @@ describe('authProvider', () => {
     expect(session.user?.id).toBe(9);
   });
 });
+
+describe('the session from the start answer', () => {
+  it('a person in the start answer settles the check without asking /api/auth/check, and react-admin sees them', async () => {
+    const { fake, session, auth } = setup([signedIn]);
+    session.adopt(Promise.resolve(user()));
+    await expect(auth.checkAuth({})).resolves.toBeUndefined();
+    expect(await auth.getPermissions!({})).toEqual(['contact:read', 'site:read:union']);
+    expect(session.getState()).toMatchObject({ user: { id: 1 }, checked: true });
+    expect(fake.requests.filter((r) => r.path === '/api/auth/check')).toHaveLength(0);
+  });
+
+  it('null in the start answer means signed out, without a request', async () => {
+    const { fake, session } = setup([signedIn]);
+    session.adopt(Promise.resolve(null));
+    expect(await session.check()).toBeNull();
+    expect(session.getState()).toMatchObject({ user: null, checked: true });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('no start answer: the session is asked for as usual, once for concurrent checks', async () => {
+    const { fake, session } = setup([signedIn]);
+    session.adopt(Promise.resolve(undefined));
+    const [first, second] = await Promise.all([session.check(), session.check()]);
+    expect(first).toMatchObject({ id: 1 });
+    expect(second).toMatchObject({ id: 1 });
+    expect(fake.requests.filter((r) => r.path === '/api/auth/check')).toHaveLength(1);
+  });
+});

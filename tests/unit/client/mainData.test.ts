@@ -84,4 +84,48 @@ describe('main data', () => {
     expect(store.getState().loaded.config).toBe(true);
     expect(store.isReady).toBe(false);
   });
+
+  it('parts taken from the start answer are not asked for; a part it left out loads when needed', async () => {
+    const calls = { config: 0, features: 0, schemas: 0, statistics: 0 };
+    const start = deferred<{ config?: any; schemas?: any[] }>();
+    const store = new MainDataStore({
+      config: async () => (calls.config++, { name: 'Asked' }),
+      features: async () => (calls.features++, [{ id: 1, slug: 'map', name: 'Map', enabled: true }]),
+      schemas: async () => (calls.schemas++, []),
+      statistics: async () => (calls.statistics++, {}),
+    });
+    const changes: Array<Record<string, boolean>> = [];
+    store.subscribe(() => changes.push({ ...store.getState().loaded }));
+    store.adopt(['config', 'features', 'schemas'], start.promise);
+    const ready = store.ready();
+    expect(store.isReady).toBe(false);
+    start.resolve({ config: { name: 'Started' }, schemas: [{ id: 1, type: 'site', name_singular: 'Site', name_plural: 'Sites' }] });
+    await ready;
+    // Config and record types arrive in one change.
+    expect(changes[0]).toEqual({ config: true, features: false, schemas: true, statistics: false });
+    expect(store.isReady).toBe(true);
+    expect(store.getState().config?.name).toBe('Started');
+    expect(store.getState().schemas).toHaveLength(1);
+    expect(isFeatureEnabled(store.getState().features, 'map')).toBe(true);
+    expect(calls).toEqual({ config: 0, features: 1, schemas: 0, statistics: 0 });
+  });
+  it('warming asks the parts again and leaves what the app holds, and never fails', async () => {
+    let schemaReads = 0;
+    const store = new MainDataStore({
+      config: async () => ({ name: 'X' }),
+      features: async () => {
+        throw new Error('offline');
+      },
+      schemas: async () => (schemaReads++, [{ id: schemaReads, type: 'site', name_singular: 'Site', name_plural: 'Sites' }]),
+      statistics: async () => ({}),
+    }, () => undefined);
+    await store.ready();
+    const before = store.getState();
+    let notified = 0;
+    store.subscribe(() => notified++);
+    await store.warm(['config', 'features', 'schemas']);
+    expect(schemaReads).toBe(2);
+    expect(store.getState()).toBe(before);
+    expect(notified).toBe(0);
+  });
 });

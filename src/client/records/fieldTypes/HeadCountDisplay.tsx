@@ -2,11 +2,11 @@
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useGetMany, useRecordContext } from 'react-admin';
+import { useGetMany } from 'react-admin';
 import { HEAD_COUNT_LABELS, headCountTotals, type HeadCountRow } from '../../../common/head-count';
 import { recordLabel } from '../label';
-import { formatNumber, type FieldDescriptor } from './describe';
-import type { DisplayVariant } from './displays';
+import { formatNumber } from './describe';
+import type { DisplayVariant, ValueView } from './displays';
 
 /** "17 workers: 12 union, 3 non-union". */
 export function workersSummary(totals: { workers: number; union_workers: number; non_union_workers: number }): string {
@@ -21,9 +21,8 @@ export function conversationsSummary(totals: Record<(typeof CONVERSATIONS)[numbe
   return CONVERSATIONS.filter((key) => totals[key] > 0).map((key) => `${HEAD_COUNT_LABELS[key]} ${formatNumber(totals[key])}`).join(' · ');
 }
 
-export function HeadCountDisplay({ descriptor, variant = 'show' }: { descriptor: FieldDescriptor; variant?: DisplayVariant }) {
-  const record = useRecordContext();
-  const rows = (Array.isArray(record?.[descriptor.slug]) ? record[descriptor.slug] : []) as HeadCountRow[];
+function HeadCount({ value, variant }: { value: unknown; variant: DisplayVariant }) {
+  const rows = (Array.isArray(value) ? value : []) as HeadCountRow[];
   const contractorIds = [...new Set(rows.map((row) => row.contractor_id))];
   const tradeIds = [...new Set(rows.flatMap((row) => row.trade_ids ?? []))];
   const { data: contractors = [] } = useGetMany('contractors', { ids: contractorIds }, { enabled: variant === 'show' && contractorIds.length > 0 });
@@ -50,3 +49,5 @@ export function HeadCountDisplay({ descriptor, variant = 'show' }: { descriptor:
     </Stack>
   );
 }
+
+export const HeadCountValue: ValueView = ({ value, variant }) => <HeadCount value={value} variant={variant} />;

@@ -10,7 +10,7 @@ import type { FieldDescriptor } from './describe';
 import * as Inputs from './inputs';
 import * as Displays from './displays';
 import { filterElement } from './filters';
-import { HeadCountDisplay } from './HeadCountDisplay';
+import { HeadCountValue } from './HeadCountDisplay';
 
 export interface ColumnSpec {
   /** The record key (DataTable `source`; also what the list sorts by). */
@@ -22,6 +22,9 @@ export interface ColumnSpec {
 
 export interface FieldTypeUI {
   Input: ComponentType<Inputs.InputComponentProps>;
+  /** The value as it reads, from the value itself (list cells: no record context, no hook). */
+  Value: Displays.ValueView;
+  /** The same for the current record (show pages, cards). */
   Field: ComponentType<Displays.DisplayProps>;
   Column: (descriptor: FieldDescriptor) => ColumnSpec;
   Filters: (descriptor: FieldDescriptor) => ReactElement[];
@@ -29,30 +32,30 @@ export interface FieldTypeUI {
 
 const column = (descriptor: FieldDescriptor): ColumnSpec => ({ source: descriptor.slug, label: descriptor.label, disableSort: !descriptor.sortable, descriptor });
 const filters = (descriptor: FieldDescriptor) => descriptor.filters.map((spec) => filterElement(descriptor, spec));
-const entry = (Input: FieldTypeUI['Input'], Field: FieldTypeUI['Field']): FieldTypeUI => ({ Input, Field, Column: column, Filters: filters });
+const entry = (Input: FieldTypeUI['Input'], Value: FieldTypeUI['Value']): FieldTypeUI => ({ Input, Value, Field: Displays.displayOf(Value), Column: column, Filters: filters });
 
 export const FIELD_TYPES: Readonly<Record<SchemaFieldType, FieldTypeUI>> = {
-  text: entry(Inputs.TextFieldInput, Displays.TextDisplay),
-  textarea: entry(Inputs.TextareaInput, Displays.LongTextDisplay),
-  number: entry(Inputs.NumberFieldInput, Displays.TextDisplay),
-  email: entry(Inputs.EmailInput, Displays.EmailDisplay),
-  phone: entry(Inputs.PhoneInput, Displays.PhoneDisplay),
-  link: entry(Inputs.LinkInput, Displays.LinkDisplay),
-  date: entry(Inputs.DateFieldInput, Displays.DateDisplay),
-  datetime: entry(Inputs.DateTimeFieldInput, Displays.DateTimeDisplay),
-  boolean: entry(Inputs.BooleanFieldInput, Displays.BooleanDisplay),
-  dropdown: entry(Inputs.DropdownInput, Displays.ChoiceDisplay),
-  color: entry(Inputs.ColorFieldInput, Displays.ColorDisplay),
-  note: entry(Inputs.NoteInput, Displays.LongTextDisplay),
-  attachment: entry(Inputs.LazyAttachmentInput, Displays.AttachmentDisplay),
-  addresses: entry(Inputs.LazyAddressesInput, Displays.AddressesDisplay),
-  slug: entry(Inputs.SlugInput, Displays.TextDisplay),
-  radios: entry(Inputs.RadiosInput, Displays.ChoiceDisplay),
-  'social-link': entry(Inputs.LinkInput, Displays.SocialLinkDisplay),
-  'prevailing-wage': entry(Inputs.BooleanFieldInput, Displays.BooleanDisplay),
-  'estimated-hours': entry(Inputs.HoursInput, Displays.TextDisplay),
-  'head-count': entry(Inputs.LazyHeadCountInput, HeadCountDisplay),
-  relation: entry(Inputs.RelationFieldInput, Displays.RelationDisplay),
+  text: entry(Inputs.TextFieldInput, Displays.TextValue),
+  textarea: entry(Inputs.TextareaInput, Displays.LongTextValue),
+  number: entry(Inputs.NumberFieldInput, Displays.TextValue),
+  email: entry(Inputs.EmailInput, Displays.EmailValue),
+  phone: entry(Inputs.PhoneInput, Displays.PhoneValue),
+  link: entry(Inputs.LinkInput, Displays.LinkValue),
+  date: entry(Inputs.DateFieldInput, Displays.DateValue),
+  datetime: entry(Inputs.DateTimeFieldInput, Displays.DateTimeValue),
+  boolean: entry(Inputs.BooleanFieldInput, Displays.BooleanValue),
+  dropdown: entry(Inputs.DropdownInput, Displays.ChoiceValue),
+  color: entry(Inputs.ColorFieldInput, Displays.ColorValue),
+  note: entry(Inputs.NoteInput, Displays.LongTextValue),
+  attachment: entry(Inputs.LazyAttachmentInput, Displays.AttachmentValue),
+  addresses: entry(Inputs.LazyAddressesInput, Displays.AddressesValue),
+  slug: entry(Inputs.SlugInput, Displays.TextValue),
+  radios: entry(Inputs.RadiosInput, Displays.ChoiceValue),
+  'social-link': entry(Inputs.LinkInput, Displays.SocialLinkValue),
+  'prevailing-wage': entry(Inputs.BooleanFieldInput, Displays.BooleanValue),
+  'estimated-hours': entry(Inputs.HoursInput, Displays.TextValue),
+  'head-count': entry(Inputs.LazyHeadCountInput, HeadCountValue),
+  relation: entry(Inputs.RelationFieldInput, Displays.RelationValue),
 };
 
 export function fieldTypeUI(type: string): FieldTypeUI {

@@ -5,14 +5,13 @@
  * widths, density) are kept with them (preferences.ts; the column menu moves a column left or right). The link column's cell opens the record (Enter on it too). Record
  * lists (RecordGrid) add the filter model and editing in place; the other lists (users, roles) give their columns.
  */
-import { forwardRef, useMemo, useRef, type ReactNode, type RefObject } from 'react';
+import { forwardRef, useCallback, useMemo, useRef, type ReactNode, type RefObject } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Link as RouterLink } from 'react-router-dom';
 import Box from '@mui/material/Box';
-import Link from '@mui/material/Link';
+import type { Theme } from '@mui/material/styles';
 import {
   DataGrid,
-  GridRowCheckbox,
   useGridApiContext,
   useGridApiRef,
   type DataGridProps,
@@ -29,23 +28,46 @@ import {
   type MuiEvent,
 } from '@mui/x-data-grid';
 import { BulkActionsToolbar, useListContext, useTranslate, type Identifier } from 'react-admin';
+import { LIST_LINK } from '../fieldTypes/displays';
 import { recordLabel } from '../label';
+import { recordPath, type RecordPage } from '../recordPath';
 import { displayedRows, listSortToSortModel, listToPaginationModel, paginationModelToList, PER_PAGE_CHOICES, sortModelToListSort } from './gridQuery';
 import { ColumnMenu } from './ColumnMenu';
 import { moveColumn, orderedFields, useGridPreferences, visibilityModel } from './preferences';
 
-export type RecordPage = 'show' | 'edit';
 
-/** The path that opens a record (its show or edit page). */
-export const recordPath = (resource: string, id: unknown, page: RecordPage = 'show') => `/${resource}/${encodeURIComponent(String(id))}${page === 'show' ? '/show' : ''}`;
-
-/** A row's checkbox named after the row ("Select row Acme Tower"), so each is told apart by a screen reader. */
-const RowCheckbox = forwardRef<HTMLButtonElement, GridRowCheckboxProps>(function RowCheckbox({ rowId, slotProps, ...props }, ref) {
+/**
+ * A row's checkbox named after the row ("Select row Acme Tower"), so each is told apart by a screen reader. A page
+ * has a hundred of them: a native checkbox (styled once for the grid, `ROW_CHECKBOX`) instead of Material's, whose
+ * styled button, ripple and icon per row cost more than the rest of the row.
+ */
+const RowCheckbox = forwardRef<HTMLButtonElement, GridRowCheckboxProps>(function RowCheckbox({ rowId, checked, disabled, tabIndex, className, onChange, onClick, onKeyDown, onMouseDown }, ref) {
   const apiRef = useGridApiContext();
-  const label = `${props.checked ? 'Unselect' : 'Select'} row ${recordLabel(apiRef.current.getRow(rowId))}`;
-  const htmlInput = { ...((slotProps?.htmlInput ?? {}) as object), 'aria-label': label };
-  return <GridRowCheckbox ref={ref} rowId={rowId} {...props} slotProps={{ ...slotProps, htmlInput }} />;
+  const label = `${checked ? 'Unselect' : 'Select'} row ${recordLabel(apiRef.current.getRow(rowId))}`;
+  return (
+    <input
+      ref={ref as never}
+      type="checkbox"
+      name="select_row"
+      className={className ? `${ROW_CHECKBOX} ${className}` : ROW_CHECKBOX}
+      aria-label={label}
+      checked={Boolean(checked)}
+      disabled={disabled}
+      tabIndex={tabIndex}
+      onChange={onChange as never}
+      onClick={onClick as never}
+      onKeyDown={onKeyDown as never}
+      onMouseDown={onMouseDown as never}
+    />
+  );
 });
+
+const ROW_CHECKBOX = 'om-row-checkbox';
+/** The link that opens a row's record, styled once for the grid (a Material Link per row costs its styles each render). */
+const RECORD_LINK = 'om-record-link';
+
+const SLOTS = { rowCheckbox: RowCheckbox, columnMenu: ColumnMenu };
+const NO_ROWS: never[] = [];
 
 /** The column whose cell links to the record (an empty value shows the record's number). */
 function linkColumn(column: GridColDef, resource: string, page: RecordPage): GridColDef {
@@ -55,9 +77,9 @@ function linkColumn(column: GridColDef, resource: string, page: RecordPage): Gri
     renderCell: (params: GridRenderCellParams) => {
       const empty = params.value === null || params.value === undefined || params.value === '';
       return (
-        <Link component={RouterLink} to={recordPath(resource, params.id, page)} tabIndex={params.tabIndex} underline="hover" onClick={(event) => event.stopPropagation()}>
+        <RouterLink className={RECORD_LINK} to={recordPath(resource, params.id, page)} tabIndex={params.tabIndex} onClick={(event) => event.stopPropagation()}>
           {empty ? `#${String(params.id)}` : render ? render(params) : String(params.formattedValue ?? params.value)}
-        </Link>
+        </RouterLink>
       );
     },
   };
@@ -88,11 +110,17 @@ export interface ListGridProps {
   bulkActionButtons?: ReactNode;
   /** The grid's filter model and its setter (server-side); without them the grid offers no filter. */
   filtering?: Pick<DataGridProps, 'filterModel' | 'onFilterModelChange'>;
+  /** The page sizes offered (the lists' usual choices when not given). */
+  pageSizeOptions?: number[];
+  /** Rows as tall as their content (several lines of text), not one line each. */
+  autoRowHeight?: boolean;
+  /** The grid's accessible name; the resource's plural when not given. */
+  label?: string;
   /** Editing in place (RecordGrid). */
   editing?: Pick<DataGridProps, 'isCellEditable' | 'processRowUpdate' | 'onProcessRowUpdateError'> & { apiRef: RefObject<GridApi | null> };
 }
 
-export default function ListGrid({ resource, columns, defaults, linkField: linkProp, opens = 'show', listKey = resource, bulkActionButtons, filtering, editing }: ListGridProps) {
+export default function ListGrid({ resource, columns, defaults, linkField: linkProp, opens = 'show', listKey = resource, bulkActionButtons, filtering, editing, pageSizeOptions = PER_PAGE_CHOICES, autoRowHeight = false, label }: ListGridProps) {
   const { data, total, meta, isPending, isFetching, page, perPage, setPage, setPerPage, sort, setSort, selectedIds, onSelect } = useListContext();
   const translate = useTranslate();
   const navigate = useNavigate();
@@ -114,12 +142,15 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
     });
   }, [columns, order, linkField, resource, opens, widths]);
   const columnVisibility = useMemo(() => visibilityModel(fields, defaults, preferences), [fields, defaults, preferences]);
-  const onMove = (field: string, direction: -1 | 1) => {
-    const shown = new Set(Object.entries(columnVisibility).filter(([, visible]) => visible).map(([slug]) => slug));
-    setPreferences({ ...preferences, order: moveColumn(order, shown, field, direction) });
-  };
+  const onMove = useCallback(
+    (field: string, direction: -1 | 1) => {
+      const shown = new Set(Object.entries(columnVisibility).filter(([, visible]) => visible).map(([slug]) => slug));
+      setPreferences({ ...preferences, order: moveColumn(order, shown, field, direction) });
+    },
+    [columnVisibility, order, preferences, setPreferences],
+  );
 
-  const rows = data ?? [];
+  const rows = data ?? NO_ROWS;
   const count = total ?? 0;
   const selection = useMemo<GridRowSelectionModel>(() => ({ type: 'include', ids: new Set(selectedIds) }), [selectedIds]);
   const onSelectionChange = (model: GridRowSelectionModel) => {
@@ -151,6 +182,28 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
     if (mode === undefined && pending.next) apiRef.current?.setCellFocus(pending.id, pending.next);
   };
   const shown = displayedRows(page, perPage, count);
+  // The grid's props that are objects keep their identity between renders (a list refetch, a realtime event): a new
+  // object each time would make the grid work out its state again and render every row.
+  const paginationModel = useMemo(() => listToPaginationModel(page, perPage), [page, perPage]);
+  const sortModel = useMemo(() => listSortToSortModel(sort).filter((item) => shownColumns.some((column) => column.field === item.field)), [sort, shownColumns]);
+  const slotProps = useMemo(
+    () => ({
+      toolbar: { showQuickFilter: false, csvOptions: { disableToolbarButton: true }, printOptions: { disableToolbarButton: true } },
+      columnMenu: { onMove } as never,
+    }),
+    [onMove],
+  );
+  const displayed = translate('ra.navigation.page_range_info', { offsetBegin: shown.from, offsetEnd: shown.to, total: meta?.total_estimated ? translate('app.datatable.about', { total: shown.total }) : shown.total });
+  const localeText = useMemo(() => ({ paginationDisplayedRows: () => displayed }), [displayed]);
+  const sx = useMemo(
+    () => ({
+      border: 0,
+      '& .MuiDataGrid-cell': { display: 'flex', alignItems: 'center', py: autoRowHeight ? 1 : undefined },
+      [`& .${ROW_CHECKBOX}`]: { width: 18, height: 18, m: 0, cursor: 'pointer', accentColor: (theme: Theme) => theme.palette.primary.main },
+      [`& .${RECORD_LINK}, & .${LIST_LINK}`]: { color: 'primary.main', textDecoration: 'none', '&:hover, &:focus-visible': { textDecoration: 'underline' } },
+    }),
+    [autoRowHeight],
+  );
 
   return (
     <Box sx={{ width: '100%', minWidth: 0 }}>
@@ -160,7 +213,7 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
         isCellEditable={editing?.isCellEditable}
         processRowUpdate={editing?.processRowUpdate}
         onProcessRowUpdateError={editing?.onProcessRowUpdateError}
-        aria-label={translate(`resources.${resource}.name`, { smart_count: 2, _: resource })}
+        aria-label={label ?? translate(`resources.${resource}.name`, { smart_count: 2, _: resource })}
         rows={rows}
         columns={shownColumns}
         rowCount={count}
@@ -171,14 +224,14 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
         disableColumnFilter={!filtering}
         filterModel={filtering?.filterModel}
         onFilterModelChange={filtering?.onFilterModelChange}
-        paginationModel={listToPaginationModel(page, perPage)}
+        paginationModel={paginationModel}
         onPaginationModelChange={(model) => {
           const next = paginationModelToList(model);
           if (next.perPage !== perPage) setPerPage(next.perPage);
           else if (next.page !== page) setPage(next.page);
         }}
-        pageSizeOptions={PER_PAGE_CHOICES}
-        sortModel={listSortToSortModel(sort).filter((item) => shownColumns.some((column) => column.field === item.field))}
+        pageSizeOptions={pageSizeOptions}
+        sortModel={sortModel}
         onSortModelChange={(model) => {
           const next = sortModelToListSort(model);
           // The grid has no column for a list's default order (`id`) and reports it dropped: that is not the person's
@@ -197,16 +250,14 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
         onColumnWidthChange={(params) => setPreferences({ ...preferences, widths: { ...preferences.widths, [params.colDef.field]: Math.round(params.width) } })}
         density={preferences.density ?? 'standard'}
         onDensityChange={(density: GridDensity) => setPreferences({ ...preferences, density })}
+        getRowHeight={autoRowHeight ? () => 'auto' : undefined}
         onCellKeyDown={onCellKeyDown}
         onCellModesModelChange={onCellModesModelChange}
         showToolbar
-        slots={{ rowCheckbox: RowCheckbox, columnMenu: ColumnMenu }}
-        slotProps={{
-          toolbar: { showQuickFilter: false, csvOptions: { disableToolbarButton: true }, printOptions: { disableToolbarButton: true } },
-          columnMenu: { onMove } as never,
-        }}
-        localeText={{ paginationDisplayedRows: () => translate('ra.navigation.page_range_info', { offsetBegin: shown.from, offsetEnd: shown.to, total: meta?.total_estimated ? translate('app.datatable.about', { total: shown.total }) : shown.total }) }}
-        sx={{ border: 0, '& .MuiDataGrid-cell': { display: 'flex', alignItems: 'center' } }}
+        slots={SLOTS}
+        slotProps={slotProps}
+        localeText={localeText}
+        sx={sx}
       />
     </Box>
   );

@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { type GridFilterModel, useGridApiRef } from '@mui/x-data-grid';
-import { useListContext } from 'react-admin';
+import { useCanAccessResources, useListContext } from 'react-admin';
 import type { FieldDescriptor } from '../fieldTypes';
 import { defaultColumns } from '../fieldTypes';
 import { filterableColumns, gridColumn } from './columns';
@@ -19,6 +19,10 @@ export interface RecordGridProps {
   schema: RecordSchema;
   descriptors: FieldDescriptor[];
   bulkActionButtons?: ReactNode;
+  /** Whose column choices these are, when not the resource's main list (a record's related list). */
+  listKey?: string;
+  pageSizeOptions?: number[];
+  label?: string;
 }
 
 /**
@@ -45,16 +49,22 @@ function useFilterModel(columns: ReturnType<typeof filterableColumns>) {
   return [model as GridFilterModel, onChange] as const;
 }
 
-export default function RecordGrid({ schema, descriptors, bulkActionButtons }: RecordGridProps) {
+export default function RecordGrid({ schema, descriptors, bulkActionButtons, listKey, pageSizeOptions, label }: RecordGridProps) {
   const resource = schema.resource;
   const defaults = useMemo(() => defaultColumns(descriptors), [descriptors]);
   const linkField = defaults[0] ?? descriptors[0]?.slug;
   const apiRef = useGridApiRef();
   const { canEdit, isCellEditable, processRowUpdate, renderEditError, conflict } = useCellEditing(schema, apiRef);
   const relationChoices = useRelationChoices(descriptors, canEdit);
+  // One permission check per relation column's target, not one per cell.
+  const targets = useMemo(() => [...new Set(descriptors.flatMap((descriptor) => (descriptor.reference?.value === 'id' ? [descriptor.reference.resource] : [])))], [descriptors]);
+  const { canAccess: reads } = useCanAccessResources({ action: 'read', resources: targets });
   const columns = useMemo(
-    () => descriptors.map((descriptor) => gridColumn(descriptor, { linkField, canEdit, renderEditError, relationChoices: relationChoices[descriptor.slug] })),
-    [descriptors, linkField, canEdit, renderEditError, relationChoices],
+    () =>
+      descriptors.map((descriptor) =>
+        gridColumn(descriptor, { linkField, canEdit, readsTarget: Boolean(descriptor.reference && reads?.[descriptor.reference.resource]), renderEditError, relationChoices: relationChoices[descriptor.slug] }),
+      ),
+    [descriptors, linkField, canEdit, reads, renderEditError, relationChoices],
   );
   const filterable = useMemo(() => filterableColumns(descriptors), [descriptors]);
   const [filterModel, onFilterModelChange] = useFilterModel(filterable);
@@ -71,6 +81,9 @@ export default function RecordGrid({ schema, descriptors, bulkActionButtons }: R
         bulkActionButtons={bulkActionButtons}
         filtering={{ filterModel, onFilterModelChange }}
         editing={editing}
+        listKey={listKey}
+        pageSizeOptions={pageSizeOptions}
+        label={label}
       />
     </>
   );

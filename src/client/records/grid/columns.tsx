@@ -1,6 +1,7 @@
 /**
  * The grid's columns, made from the field-type table: the header is the field's label, the cell is the type's
- * display (fieldTypes `Field`), and the filter is the one the type offers in the filter bar (fieldTypes/describe.ts
+ * view of the row's value (fieldTypes `Value`: a function of the value, no record context and no hook per cell;
+ * relations by the names the list's answer carries), and the filter is the one the type offers in the filter bar (fieldTypes/describe.ts
  * `filters`), with the grid operators the list query can answer (gridQuery.ts OPERATORS). A new field type or
  * record type gets its column with no code here.
  */
@@ -23,8 +24,7 @@ import {
   GridEditSingleSelectCell,
 } from '@mui/x-data-grid';
 import type { ReactNode } from 'react';
-import { RecordContextProvider } from 'react-admin';
-import { FieldDisplay, fieldTypeUI, type FieldDescriptor, type FilterKind } from '../fieldTypes';
+import { fieldTypeUI, type FieldDescriptor, type FilterKind } from '../fieldTypes';
 import { OPERATORS, type FilterableColumn, type FilterValueKind } from './gridQuery';
 
 /** The grid filter of a field: the kind of its first filter-bar filter that the grid can express. */
@@ -94,19 +94,13 @@ export function filterableColumns(descriptors: readonly FieldDescriptor[]): Filt
   });
 }
 
-function Cell({ descriptor, row }: { descriptor: FieldDescriptor; row: Record<string, unknown> }) {
-  return (
-    <RecordContextProvider value={row as never}>
-      <FieldDisplay descriptor={descriptor} variant="list" />
-    </RecordContextProvider>
-  );
-}
-
 export interface ColumnOptions {
   /** The column whose cell is the link that opens the record. */
   linkField: string | undefined;
   /** Whether the person may edit records of this list. */
   canEdit: boolean;
+  /** Whether the person may read the records a relation column points at (asked once per column): its names link to them. */
+  readsTarget?: boolean;
   /** The records a single relation may point at (loaded by the grid), as select options. */
   relationChoices?: Array<{ value: unknown; label: string }>;
   /** The server's message for a refused edit of this cell. */
@@ -141,8 +135,9 @@ function editor(kind: FilterValueKind | undefined, params: GridRenderEditCellPar
   return <GridEditSingleSelectCell {...params} onValueChange={() => params.api.stopCellEditMode({ id: params.id, field: params.field })} />;
 }
 
-export function gridColumn(descriptor: FieldDescriptor, { linkField, canEdit, renderEditError, relationChoices }: ColumnOptions): GridColDef {
-  const spec = fieldTypeUI(descriptor.type).Column(descriptor);
+export function gridColumn(descriptor: FieldDescriptor, { linkField, canEdit, readsTarget = false, renderEditError, relationChoices }: ColumnOptions): GridColDef {
+  const { Column, Value } = fieldTypeUI(descriptor.type);
+  const spec = Column(descriptor);
   const kind = gridFilterKind(descriptor);
   const editKind = descriptor.slug === linkField || !canEdit ? undefined : gridEditKind(descriptor, relationChoices);
   const base = editKind ? GRID_COLUMN_DEFAULTS[editKind] : undefined;
@@ -163,6 +158,7 @@ export function gridColumn(descriptor: FieldDescriptor, { linkField, canEdit, re
     filterOperators: operators,
     minWidth: 120,
     flex: 1,
-    renderCell: (params: GridRenderCellParams) => <Cell descriptor={descriptor} row={params.row} />,
+    // A cell that edits in place shows its relation as text: a click there starts the edit, not a page change.
+    renderCell: (params: GridRenderCellParams) => Value({ descriptor, value: params.row[spec.source], record: params.row, variant: 'list', link: readsTarget && !editKind }),
   };
 }

@@ -1,9 +1,11 @@
 /**
  * Editing a cell in place through the one write path: the data provider's update with the row's `updated_at`
  * (records/mutations.ts, as the edit form does), so the server validates, applies the form logic, writes the
- * revision and refuses a row someone else changed (409). A refused value (422) stays in the cell with the server's
- * message beside it; a 409 offers to reload the row. A cell is editable only when the person may update the
- * record and the form logic shows that field for that row.
+ * revision and refuses a row someone else changed (409). The cell shows the server's answer as soon as it comes (the
+ * record as the person reads it, with the names of its links); the resource's queries are asked again once that is
+ * painted, not before (the server may move the record in or out of a sorted or filtered list). A refused
+ * value (422) stays in the cell with the server's message beside it; a 409 offers to reload the row. A cell is
+ * editable only when the person may update the record and the form logic shows that field for that row.
  */
 import { useCallback, useMemo, useState, type ReactNode, type RefObject } from 'react';
 import Box from '@mui/material/Box';
@@ -55,7 +57,7 @@ export function useCellEditing(schema: RecordSchema, apiRef: RefObject<GridApi |
       const field = changedField(next, previous);
       if (!field) return previous;
       const data = writableValues({ [field]: next[field] }, schema, previous.updated_at as string | undefined);
-      const outcome = await update(previous.id as string | number, data, previous, `${singular} updated successfully.`);
+      const outcome = await update(previous.id as string | number, data, previous, `${singular} updated successfully.`, 'after');
       if (outcome.conflict) {
         setConflict({ id: previous.id, field, message: outcome.conflict });
         throw new EditRefused(outcome.conflict);

@@ -1,8 +1,15 @@
 /**
  * The revision index (`/revisions`, GET /api/revisions): who changed what and when, newest first, filterable by
- * record type, action, person, record and dates; a row opens to show the changes, before and after.
+ * record type, action, person, record and dates, as the list grid (each person's columns; a card list on a phone);
+ * a row's "Changes" opens the changes, before and after.
  */
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
+import type { GridColDef } from '@mui/x-data-grid';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
 import { Link as RouterLink } from 'react-router-dom';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
@@ -11,20 +18,25 @@ import Box from '@mui/material/Box';
 import {
   AutocompleteInput,
   DataProviderContext,
-  DataTable,
   DateInput,
+  FilterButton,
   List,
   NumberInput,
-  Pagination,
   ReferenceInput,
   SelectInput,
+  SimpleList,
   Title,
+  TopToolbar,
   useCanAccess,
   useRecordContext,
   type DataProvider,
 } from 'react-admin';
 import { useMainData } from '../../app/hooks';
 import { RecordName } from '../RecordName';
+import ListGrid from '../grid/ListGrid';
+import { recordCell } from '../grid/recordCell';
+import { ResetColumnsButton } from '../grid/ResetColumnsButton';
+import { SmallScreenPagination, useSmallScreen } from '../grid/smallScreen';
 import { formatDateTime } from '../../i18n/dates';
 import { titleCase } from '../../i18n/labels';
 import { useDocumentTitle } from '../../layout/useDocumentTitle';
@@ -103,6 +115,50 @@ function ChangesPanel() {
   );
 }
 
+/** "Changes": the revision's fields, before and after, in a dialog. */
+function ChangesButton() {
+  const revision = useRecordContext<Revision>();
+  const [open, setOpen] = useState(false);
+  if (!revision) return null;
+  return (
+    <>
+      <Button size="small" onClick={() => setOpen(true)}>
+        Changes
+      </Button>
+      {open && (
+        <Dialog open onClose={() => setOpen(false)} fullWidth maxWidth="md">
+          <DialogTitle>
+            {ACTION_LABELS[revision.action] ?? revision.action} · {formatDateTime(revision.created_at)}
+          </DialogTitle>
+          <DialogContent>
+            <ChangesPanel />
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={() => setOpen(false)}>Close</Button>
+          </DialogActions>
+        </Dialog>
+      )}
+    </>
+  );
+}
+
+const changedFields = (revision: Revision) => Object.keys(revision.changes ?? {}).map((key) => key.replace(/_/g, ' ')).join(', ') || '—';
+
+const COLUMNS = ([
+  { field: 'created_at', headerName: 'When', minWidth: 200, valueGetter: (value: unknown) => (value ? formatDateTime(String(value)) : '') },
+  { field: 'user_name', headerName: 'Who', minWidth: 140, flex: 1, valueGetter: (_value: unknown, revision: Revision) => revisionAuthor(revision) },
+  { field: 'action', headerName: 'Action', minWidth: 120, renderCell: ({ row }) => <Chip size="small" label={ACTION_LABELS[row.action as Revision['action']] ?? row.action} /> },
+  { field: 'revisionable_type', headerName: 'Record', minWidth: 220, flex: 2, renderCell: recordCell(RecordLink) },
+  { field: 'changes', headerName: 'Fields changed', minWidth: 200, flex: 2, valueGetter: (_value: unknown, revision: Revision) => changedFields(revision) },
+  { field: 'open', headerName: 'Changes', minWidth: 110, renderCell: recordCell(ChangesButton) },
+] satisfies GridColDef[]).map((column): GridColDef => ({ sortable: false, filterable: false, ...column }));
+const DEFAULTS = COLUMNS.map((column) => column.field);
+
+function RevisionListBody() {
+  if (!useSmallScreen()) return <ListGrid resource="revisions" columns={COLUMNS} defaults={DEFAULTS} opens={false} label="History" pageSizeOptions={[25, 50, 100, 200]} />;
+  return <SimpleList primaryText={() => <RecordLink />} secondaryText={(revision: Revision) => `${ACTION_LABELS[revision.action] ?? revision.action} · ${revisionAuthor(revision)} · ${formatDateTime(revision.created_at)}`} tertiaryText={() => <ChangesButton />} linkType={false} />;
+}
+
 export default function RevisionList() {
   const provider = useRevisionsProvider();
   const { canAccess, isPending } = useCanAccess({ resource: 'revisions', action: 'list' });
@@ -134,25 +190,9 @@ export default function RevisionList() {
   ];
   return (
     <DataProviderContext.Provider value={provider}>
-      <List resource="revisions" title={false} filters={filters} perPage={25} sort={{ field: 'id', order: 'DESC' }} pagination={<Pagination rowsPerPageOptions={[25, 50, 100, 200]} />} exporter={false} empty={false}>
+      <List resource="revisions" title={false} filters={filters} perPage={25} sort={{ field: 'id', order: 'DESC' }} pagination={<SmallScreenPagination />} exporter={false} empty={false} actions={<TopToolbar><FilterButton filters={filters} /><ResetColumnsButton resource="revisions" /></TopToolbar>} sx={{ '& .RaList-main': { minWidth: 0 } }}>
         <Title title="History" />
-        <DataTable bulkActionButtons={false} expand={<ChangesPanel />} rowClick="expand">
-          <DataTable.Col source="created_at" label="When" disableSort render={(revision: Revision) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(revision.created_at)}</span>} />
-          <DataTable.Col source="user_name" label="Who" disableSort render={(revision: Revision) => revisionAuthor(revision)} />
-          <DataTable.Col source="action" label="Action" disableSort render={(revision: Revision) => <Chip size="small" label={ACTION_LABELS[revision.action] ?? revision.action} />} />
-          <DataTable.Col source="revisionable_type" label="Record" disableSort>
-            <RecordLink />
-          </DataTable.Col>
-          <DataTable.Col
-            label="Fields changed"
-            disableSort
-            render={(revision: Revision) => (
-              <Typography variant="body2" sx={{ maxWidth: 360, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
-                {Object.keys(revision.changes ?? {}).map((key) => key.replace(/_/g, ' ')).join(', ') || '—'}
-              </Typography>
-            )}
-          />
-        </DataTable>
+        <RevisionListBody />
       </List>
     </DataProviderContext.Provider>
   );

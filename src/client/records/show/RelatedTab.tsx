@@ -1,17 +1,36 @@
 /**
  * The records that point at this one: for every record type with a relation to this type (contacts of a site
- * through `site_ids`, its grievances through `site_id`...), a short list of those records, linked.
+ * through `site_ids`, its grievances through `site_id`...), a short list of those records as the record grid
+ * (each person's columns of it kept as `related:<resource>:<field>`), a card list on a phone.
  */
 import { useMemo } from 'react';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { DataTable, Pagination, ReferenceManyField, ResourceContextProvider, useCanAccessResources } from 'react-admin';
+import { Pagination, ReferenceManyField, ResourceContextProvider, SimpleList, useCanAccessResources, useListContext } from 'react-admin';
 import { titleCase } from '../../i18n/labels';
 import { useMainData } from '../../app/hooks';
-import { defaultColumns, describeField, FieldDisplay } from '../fieldTypes';
-import { relatedFields, type RecordSchema } from '../schema';
+import { describeField, type FieldDescriptor } from '../fieldTypes';
+import RecordGrid from '../grid/RecordGrid';
+import { useSmallScreen } from '../grid/smallScreen';
+import { recordLabel, relatedFields, type RecordSchema } from '../schema';
+
+const PAGE_SIZES = [5, 10, 25];
+
+function RelatedList({ schema, descriptors, listKey }: { schema: RecordSchema; descriptors: FieldDescriptor[]; listKey: string }) {
+  const { total, isPending } = useListContext();
+  const small = useSmallScreen();
+  if (!isPending && !total) {
+    return (
+      <Typography sx={{ px: 2, pb: 2 }} variant="body2" color="text.secondary">
+        None yet.
+      </Typography>
+    );
+  }
+  if (small) return <SimpleList primaryText={(record) => recordLabel(record)} linkType="show" />;
+  return <RecordGrid schema={schema} descriptors={descriptors} listKey={listKey} pageSizeOptions={PAGE_SIZES} label={titleCase(schema.name_plural)} />;
+}
 
 export function RelatedTab({ schema }: { schema: RecordSchema }) {
   const { schemas } = useMainData();
@@ -23,6 +42,7 @@ export function RelatedTab({ schema }: { schema: RecordSchema }) {
   );
   const { canAccess: reads = {}, isPending } = useCanAccessResources({ action: 'read', resources });
   const related = pointing.filter(({ schema: other }) => reads[other.resource]);
+  const small = useSmallScreen();
   if (isPending) return null;
   if (!related.length) {
     return (
@@ -35,7 +55,6 @@ export function RelatedTab({ schema }: { schema: RecordSchema }) {
     <Stack spacing={2}>
       {related.map(({ schema: other, field, target }) => {
         const descriptors = other.fields.map(describeField).filter((descriptor) => descriptor.slug !== field.slug && (!descriptor.reference || reads[descriptor.reference.resource]));
-        const columns = new Set(defaultColumns(descriptors, 4));
         return (
           <Card variant="outlined" key={`${other.type}:${field.slug}`} data-testid={`related-${other.resource}-${field.slug}`}>
             <Box sx={{ px: 2, pt: 1.5 }}>
@@ -48,16 +67,8 @@ export function RelatedTab({ schema }: { schema: RecordSchema }) {
               </Typography>
             </Box>
             <ResourceContextProvider value={other.resource}>
-              <ReferenceManyField reference={other.resource} target={target} perPage={5} pagination={<Pagination rowsPerPageOptions={[5, 10, 25]} />}>
-                <DataTable rowClick="show" bulkActionButtons={false} empty={<Typography sx={{ px: 2, pb: 2 }} variant="body2" color="text.secondary">None yet.</Typography>}>
-                  {descriptors
-                    .filter((descriptor) => columns.has(descriptor.slug))
-                    .map((descriptor) => (
-                      <DataTable.Col key={descriptor.slug} source={descriptor.slug} label={descriptor.label} disableSort={!descriptor.sortable}>
-                        <FieldDisplay descriptor={descriptor} variant="list" />
-                      </DataTable.Col>
-                    ))}
-                </DataTable>
+              <ReferenceManyField reference={other.resource} target={target} perPage={5} pagination={small ? <Pagination rowsPerPageOptions={PAGE_SIZES} /> : false}>
+                <RelatedList schema={other} descriptors={descriptors} listKey={`related:${other.resource}:${field.slug}`} />
               </ReferenceManyField>
             </ResourceContextProvider>
           </Card>

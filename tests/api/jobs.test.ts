@@ -1,0 +1,98 @@
+import os from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedReadyMadeImporters } from '../../src/server/imports/ready-made.js';
+import { claimJob, enqueueJob, heartbeat, holdsClaim, requeueAbandoned } from '../../src/server/jobs/queue.js';
+import { ClaimLost, JobWorker } from '../../src/server/jobs/worker.js';
+import { fixture, importerId, upload } from '../fixtures/upload.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+/**
+ * The job queue across processes (docs/operations.md "Jobs"): a job whose process died is taken up again at once, a
+ * stuck one after a back-off, one that stopped on every attempt is given up with a reason its import shows, and a
+ * worker that lost its claim can neither heartbeat nor commit.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+const db = () => t.ctx.db;
+
+async function runningJob(lockedBy: string, lockedSecondsAgo: number, attempts = 1) {
+  const id = await enqueueJob(db(), 'test-requeue', {});
+  await db().updateTable('jobs').set({ status: 'running', locked_by: lockedBy, locked_at: new Date(Date.now() - lockedSecondsAgo * 1000), attempts }).where('id', '=', id).execute();
+  return id;
+}
+const jobRow = (id: number) => db().selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+describe('jobs left running by another process', () => {
+  it('requeues a dead process’s job at once, a silent one after a back-off, and leaves a live one alone', async () => {
+    const dead = await runningJob(`${os.hostname()}:999999999`, 1);
+    const silent = await runningJob('another-host:42', 600, 2);
+    const live = await runningJob('another-host:43', 5);
+    expect(await requeueAbandoned(db(), { workerId: 'this-host:1', staleAfterSeconds: 120 })).toBe(2);
+
+    const deadRow = await jobRow(dead);
+    expect(deadRow).toMatchObject({ status: 'queued', locked_by: null, error: 'The process running it stopped.' });
+    expect(new Date(deadRow.run_at).getTime()).toBeLessThanOrEqual(Date.now() + 1_000);
+
+    const silentRow = await jobRow(silent);
+    expect(silentRow).toMatchObject({ status: 'queued', error: 'It gave no sign of life for 120 s.' });
+    const delay = new Date(silentRow.run_at).getTime() - Date.now();
+    expect(delay).toBeGreaterThan(15_000); // 2^2 × 5 s = 20 s
+    expect(delay).toBeLessThanOrEqual(21_000);
+
+    expect((await jobRow(live)).status).toBe('running');
+    await db().deleteFrom('jobs').where('type', '=', 'test-requeue').execute();
+  });
+
+  it('gives up a job that stopped on every attempt, and its import says why', async () => {
+    await seedReadyMadeImporters(db());
+    const admin = await t.admin();
+    const res = await upload(t, admin, '/api/imports', { importer_id: await importerId(t, 'vendor-job-sites') }, [{ name: 'vendor-sites.csv', content: fixture('vendor-sites.csv') }]);
+    expect(res.status).toBe(201);
+    const job = await db().selectFrom('jobs').select('id').where('type', '=', 'import').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    // As after five processes died holding it: used up, and requeued by the last requeue.
+    await db().updateTable('jobs').set({ attempts: 5, max_attempts: 5, error: 'The process running it stopped.' }).where('id', '=', job.id).execute();
+    await t.app.jobs.drain();
+
+    expect(await jobRow(job.id)).toMatchObject({ status: 'failed' });
+    expect((await jobRow(job.id)).error).toMatch(/stopped before finishing on each of 5 attempts \(last: The process running it stopped\.\)/);
+    const failed = (await admin.get(`/api/imports/${res.body.data.id}`)).body.data;
+    expect(failed.status).toBe('failed');
+    expect(failed.message).toMatch(/^The import stopped: It stopped before finishing on each of 5 attempts/);
+  });
+
+  it('a worker whose job was taken over can neither heartbeat nor commit a step', async () => {
+    const id = await enqueueJob(db(), 'test-claim', {});
+    const claimed = await claimJob(db(), 'worker-a', ['test-claim']);
+    expect(claimed?.id).toBe(id);
+    expect(await heartbeat(db(), id, { row: 10 }, 'worker-a')).toBe(true);
+    await db().transaction().execute(async (trx) => expect(await holdsClaim(trx, id, 'worker-a')).toBe(true));
+
+    // Taken for dead and claimed by another worker.
+    await db().updateTable('jobs').set({ locked_by: 'worker-b' }).where('id', '=', id).execute();
+    expect(await heartbeat(db(), id, { row: 20 }, 'worker-a')).toBe(false);
+    await db().transaction().execute(async (trx) => expect(await holdsClaim(trx, id, 'worker-a')).toBe(false));
+
+    // Through the worker: the handler's step is refused, the job row is left to its new holder.
+    const worker = new JobWorker({ db: db(), workerId: 'worker-c', singleProcess: true });
+    let refused: unknown;
+    worker.register('test-claim-2', async (_payload, job) => {
+      await db().updateTable('jobs').set({ locked_by: 'worker-d' }).where('id', '=', job.job.id).execute();
+      try {
+        await db().transaction().execute((trx) => job.holdClaim(trx));
+      } catch (error) {
+        refused = error;
+        throw error;
+      }
+    });
+    const second = await enqueueJob(db(), 'test-claim-2', {});
+    await worker.drain();
+    expect(refused).toBeInstanceOf(ClaimLost);
+    expect(await jobRow(second)).toMatchObject({ status: 'running', locked_by: 'worker-d' });
+    await db().deleteFrom('jobs').where('type', 'in', ['test-claim', 'test-claim-2']).execute();
+  });
+});
