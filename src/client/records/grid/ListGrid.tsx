@@ -21,6 +21,7 @@ import {
   type GridColDef,
   type GridColumnVisibilityModel,
   type GridDensity,
+  type GridPaginationModel,
   type GridRenderCellParams,
   type GridRowCheckboxProps,
   type GridRowId,
@@ -129,6 +130,10 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
   const apiRef = editing?.apiRef ?? ownApiRef;
   const linkField = opens === false ? undefined : linkProp ?? columns[0]?.field;
   const [preferences, setPreferences] = useGridPreferences(listKey);
+  // react-admin goes back to page 1 itself when the sort or filters change; the grid then also asks for its first
+  // page a moment later, from a list state that predates the change, and obeying it would undo the new filter.
+  const queryChangedAt = useRef(0);
+  const pageResetByGrid = (model: GridPaginationModel) => model.page === 0 && Date.now() - queryChangedAt.current < 1_000;
   const fields = useMemo(() => columns.map((column) => column.field), [columns]);
   const widths = preferences.widths;
   const order = useMemo(() => orderedFields(fields, preferences.order), [fields, preferences.order]);
@@ -223,10 +228,17 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
         filterMode="server"
         disableColumnFilter={!filtering}
         filterModel={filtering?.filterModel}
-        onFilterModelChange={filtering?.onFilterModelChange}
+        onFilterModelChange={
+          filtering?.onFilterModelChange &&
+          ((model, details) => {
+            queryChangedAt.current = Date.now();
+            filtering.onFilterModelChange?.(model, details);
+          })
+        }
         paginationModel={paginationModel}
         onPaginationModelChange={(model) => {
           const next = paginationModelToList(model);
+          if (pageResetByGrid(model) && next.perPage === perPage) return;
           if (next.perPage !== perPage) setPerPage(next.perPage);
           else if (next.page !== page) setPage(next.page);
         }}
@@ -238,6 +250,7 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
           // choice, and a URL change made for it would undo a redirect (a refused list going to /access-denied).
           if (next.field === sort.field && next.order === sort.order) return;
           if (!next.field && !shownColumns.some((column) => column.field === sort.field)) return;
+          queryChangedAt.current = Date.now();
           setSort(next);
         }}
         checkboxSelection={Boolean(bulkActionButtons)}
