@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -10,6 +11,9 @@ const serverPort = Number(process.env.PORT ?? 8000);
 export default defineConfig({
   root: 'src/client',
   publicDir: '../../public',
+  resolve: {
+    alias: { 'object.entries': fileURLToPath(new URL('./src/build/shims/object-entries.js', import.meta.url)) },
+  },
   // The installable app (docs/offline.md): the web app manifest and a Workbox service worker that precaches the
   // built app shell. Page loads go to the network first, so a new build is what an online load gets; the cached
   // shell answers only when there is no connection. API reads are kept per session for the offline screens (never
@@ -65,7 +69,8 @@ export default defineConfig({
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,
-    sourcemap: false,
+    // BUILD_SOURCEMAP=1 writes source maps, to see what each chunk holds (docs/benchmarks.md, page weight).
+    sourcemap: process.env.BUILD_SOURCEMAP === '1',
     // .vite/manifest.json: the start answer names the signed-in shell's scripts from it (src/server/system/client-manifest.ts).
     manifest: true,
     chunkSizeWarningLimit: 800,

@@ -5,7 +5,7 @@
  * themselves are the table of field-types.ts.
  */
 import type { RelationValue, SchemaFieldType } from './field-types.js';
-import type { LogicMatch, LogicOperator } from './rule-engine/form-operators.js';
+import type { LogicMatch, LogicOperator } from './rule-engine/logic-names.js';
 
 export { SCHEMA_FIELD_TYPES, type SchemaFieldType } from './field-types.js';
 
@@ -125,7 +125,7 @@ export interface SchemaField {
 
 export const LOGIC_TRIGGERS = ['always', 'on-change', 'on-load'] as const;
 export type LogicTrigger = (typeof LOGIC_TRIGGERS)[number];
-export { LOGIC_MATCHES, LOGIC_OPERATORS, type LogicMatch, type LogicOperator } from './rule-engine/form-operators.js';
+export { LOGIC_MATCHES, LOGIC_OPERATORS, type LogicMatch, type LogicOperator } from './rule-engine/logic-names.js';
 export const LOGIC_ACTIONS = ['show-field', 'hide-field', 'set-value'] as const;
 export type LogicActionKind = (typeof LOGIC_ACTIONS)[number];
 

@@ -106,8 +106,10 @@ test('a person hides, moves and resizes columns, and finds them so in another br
   await expect.poll(async () => (await headers(page)).indexOf('site_status_id')).toBe(2);
   const moved = await headers(page);
   const nameHeader = grid.locator('[role=columnheader][data-field="name"]');
+  await expect(nameHeader).toBeVisible();
   const width = (await nameHeader.boundingBox())!.width;
   const edge = nameHeader.locator('.MuiDataGrid-columnSeparator');
+  await expect(edge).toBeAttached();
   const box = (await edge.boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.down();

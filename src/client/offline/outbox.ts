@@ -33,6 +33,8 @@ export const newKey = () => `outbox-${crypto.randomUUID()}`;
 export class Outbox {
   private flushing: Promise<FlushResult> | null = null;
   private listeners = new Set<() => void>();
+  /** The last item's time: two items added in the same millisecond still keep the order they were made in. */
+  private lastCreatedAt = 0;
 
   constructor(private readonly db: () => Promise<OfflineDatabase>) {}
 
@@ -46,7 +48,8 @@ export class Outbox {
   }
 
   async add(item: NewItem): Promise<OutboxItem> {
-    const stored: OutboxItem = { ...item, key: item.key ?? newKey(), createdAt: Date.now(), state: 'waiting' };
+    this.lastCreatedAt = Math.max(Date.now(), this.lastCreatedAt + 1);
+    const stored: OutboxItem = { ...item, key: item.key ?? newKey(), createdAt: this.lastCreatedAt, state: 'waiting' };
     await (await this.db()).put('outbox', stored);
     this.changed();
     return stored;

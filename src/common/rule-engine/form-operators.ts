@@ -6,13 +6,9 @@
  * offers it for the fields of its kinds, and forms and server evaluate it.
  */
 import { compareAs, dayOf, numberOf, RuleError, valueAsText, type JsonLogic } from './engine.js';
+import { LOGIC_OPERATORS, type LogicMatch, type LogicOperator } from './logic-names.js';
 
-export const LOGIC_OPERATORS = ['equals', 'not-equals', 'contains', 'starts-with', 'ends-with', 'greater-than', 'at-least', 'less-than', 'at-most', 'before', 'after', 'is-empty', 'is-not-empty'] as const;
-export type LogicOperator = (typeof LOGIC_OPERATORS)[number];
-
-/** How a block's conditions combine: all must hold (the default, as SPEC 4 has it) or any one. */
-export const LOGIC_MATCHES = ['all', 'any'] as const;
-export type LogicMatch = (typeof LOGIC_MATCHES)[number];
+export { LOGIC_MATCHES, LOGIC_OPERATORS, type LogicMatch, type LogicOperator } from './logic-names.js';
 
 /** What a field's value is compared as. */
 export type OperandKind = 'text' | 'number' | 'date';

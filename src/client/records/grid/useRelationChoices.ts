@@ -28,7 +28,7 @@ export function useRelationChoices(descriptors: readonly FieldDescriptor[], enab
       };
     }),
   });
-  return useMemo(() => {
+  const choices = useMemo(() => {
     const out: RelationChoices = {};
     relations.forEach((descriptor, index) => {
       const answer = results[index]?.data;
@@ -37,4 +37,9 @@ export function useRelationChoices(descriptors: readonly FieldDescriptor[], enab
     return out;
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [relations, ...results.map((result) => result.data)]);
+  // A target read again (a realtime event: someone saved their profile, a status was renamed) with the same names
+  // keeps the same choices, so the grid's columns are not rebuilt under the person's hands.
+  const key = JSON.stringify(choices);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  return useMemo(() => choices, [key]);
 }
