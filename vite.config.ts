@@ -12,7 +12,7 @@ export default defineConfig({
   root: 'src/client',
   publicDir: '../../public',
   resolve: {
-    alias: { 'object.entries': fileURLToPath(new URL('./src/build/shims/object-entries.js', import.meta.url)) },
+    alias: { 'object.entries': fileURLToPath(new URL('./src/build/shims/object-entries.cjs', import.meta.url)) },
   },
   // The installable app (docs/offline.md): the web app manifest and a Workbox service worker that precaches the
   // built app shell. Page loads go to the network first, so a new build is what an online load gets; the cached
