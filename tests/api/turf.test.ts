@@ -313,3 +313,25 @@ describe('turf: the regions of a site kept on its row (in_region_ids, migration 
     expect(await listIds('sites', '&search=Placement%20row%20check')(organizer)).toEqual([]);
   });
 });
+
+describe('turf: a site\'s name as its list sorts it, kept on its row (name_key, migration 027)', () => {
+  const nameKey = async (siteId: number) => (await sql<{ key: string }>`select name_key as key from sites where id = ${siteId}`.execute(t.ctx.db)).rows[0].key;
+  const byName = (client: TestClient, order: 'asc' | 'desc') => listIds('sites', `&filter[name_like]=Keyorder&sort=name&order=${order}`)(client);
+
+  it('follows the name however it is written, orders a turf list by name as the unscoped list does, and is not shown', async () => {
+    const beta = await created('sites', { name: 'Keyorder Beta', type: 'union', latitude: INSIDE.lat + 0.02, longitude: INSIDE.lng });
+    const alpha = await created('sites', { name: 'keyorder alpha', type: 'union', latitude: INSIDE.lat + 0.03, longitude: INSIDE.lng });
+    expect(await nameKey(beta.id)).toBe('keyorder beta');
+    expect(beta).not.toHaveProperty('name_key');
+    expect(await byName(organizer, 'asc')).toEqual([alpha.id, beta.id]);
+    // Renamed: the key and the turf list's order follow, and agree with the administrator's list (the name index).
+    const renamed = await admin.put(`/api/sites/${beta.id}`, { name: 'KEYORDER AARDVARK', updated_at: beta.updated_at });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(await nameKey(beta.id)).toBe('keyorder aardvark');
+    for (const order of ['asc', 'desc'] as const) expect(await byName(organizer, order)).toEqual(await byName(admin, order));
+    expect(await byName(organizer, 'desc')).toEqual([alpha.id, beta.id]);
+    // A stale key written with the row (a restore, a repair) is put right by the trigger.
+    await sql`update sites set name_key = 'zzz' where id = ${alpha.id}`.execute(t.ctx.db);
+    expect(await nameKey(alpha.id)).toBe('keyorder alpha');
+  });
+});

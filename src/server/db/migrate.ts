@@ -25,6 +25,7 @@ import * as idempotencyKeys from './migrations/023_idempotency_keys.js';
 import * as marketShareOncePerTransaction from './migrations/024_market_share_once_per_transaction.js';
 import * as importRowContentHashes from './migrations/025_import_row_content_hashes.js';
 import * as siteRegionIds from './migrations/026_site_region_ids.js';
+import * as siteNameKey from './migrations/027_site_name_key.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '024_market_share_once_per_transaction': marketShareOncePerTransaction,
   '025_import_row_content_hashes': importRowContentHashes,
   '026_site_region_ids': siteRegionIds,
+  '027_site_name_key': siteNameKey,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -276,7 +276,8 @@ export const EXACT_TOTAL_UP_TO = 10_000;
  * The exact total and the rows of one page of `base` (the rows a list may show, its filters and search applied, as
  * `t`), in `sort` order with `id` breaking ties.
  * - With `onePass` (a search: ONE_PASS_MATCHES; a turf: TURF_ONE_PASS_MATCHES), one query reads up to that many
- *   matches once, counts them and picks the page's ids; the page's rows are then read by id. A trigram index only
+ *   matches once, counts them and picks the page's ids; the page's rows are then read by id. The key is read from
+ *   `storedKey` when the row keeps it (ResourceDefinition.storedSortKeys), not computed per match. A trigram index only
  *   points at candidate rows, so counting a search reads every match anyway: picking the page in the same pass costs
  *   little and saves scanning the index a second time.
  * - Otherwise, or past `onePass` matches (the first query stops there): `count(*)`, then the page in order, which the
@@ -289,7 +290,7 @@ export async function readPage(
   db: Kysely<any>,
   table: string,
   base: SelectQueryBuilder<any, any, any>,
-  sort: { key: RawBuilder<unknown>; order: 'asc' | 'desc' },
+  sort: { key: RawBuilder<unknown>; order: 'asc' | 'desc'; storedKey?: RawBuilder<unknown> },
   page: { page: number; perPage: number; onePass: number; estimateTotal?: boolean },
 ): Promise<{ total: number; estimated: boolean; rows: Record<string, any>[] }> {
   const order = sql.raw(sort.order);
@@ -300,7 +301,7 @@ export async function readPage(
   }
   const offset = (page.page - 1) * page.perPage;
   if (page.onePass) {
-    const matches = base.select([sql`t.id`.as('id'), sql`${sort.key}`.as('k')]).limit(page.onePass + 1);
+    const matches = base.select([sql`t.id`.as('id'), sql`${sort.storedKey ?? sort.key}`.as('k')]).limit(page.onePass + 1);
     const first = await sql<{ total: number; ids: number[] }>`
       with m as (${matches})
       select (select count(*) from m) as total,

@@ -137,7 +137,8 @@ export class RecordService {
   async list(user: AuthUser | null, def: ResourceDefinition, rawQuery: Record<string, unknown>): Promise<ListResult> {
     const { query, fields, base } = await this.listed(user, def, rawQuery);
     const sortSpec = resolveField(query.sort.field, fields, 'sort');
-    const sort = { key: sortExpression(query.sort.field, sortSpec), order: query.sort.order };
+    const stored = def.storedSortKeys?.[query.sort.field];
+    const sort = { key: sortExpression(query.sort.field, sortSpec), order: query.sort.order, ...(stored ? { storedKey: sql`${sql.ref(`t.${stored}`)}` } : {}) };
     const searched = Boolean(query.search && def.search?.length);
     const turf = Boolean(user && limitedToTurf(user) && def.rowFilter?.(user));
     const onePass = Math.max(searched ? ONE_PASS_MATCHES : 0, turf ? TURF_ONE_PASS_MATCHES : 0);

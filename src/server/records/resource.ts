@@ -81,6 +81,11 @@ export interface ResourceDefinition {
   readOnly?: string[];
   /** Columns never sent to a client. */
   hidden?: string[];
+  /**
+   * Columns holding a field's sort key (list-query.ts sortExpression's value) kept on the row, by field: a list that
+   * orders its matches in one pass reads the column instead of computing the key per match (sites' `name_key`).
+   */
+  storedSortKeys?: Record<string, string>;
   /** Columns matched by `search` / `q`. */
   search?: string[];
   defaultSort?: { field: string; order: 'asc' | 'desc' };

@@ -35,7 +35,9 @@ export const sitesResource: ResourceDefinition = schemaBacked(
     // region_ids is worked out from the coordinates on save.
     readOnly: ['contractor_ids', 'import_id', 'region_ids'],
     // The same ids kept on the row for the turf rule (migration 026): `region_ids` is what records show.
-    hidden: ['in_region_ids'],
+    // `name_key` is lower(name) kept on the row for lists ordered in one pass (migration 027).
+    hidden: ['in_region_ids', 'name_key'],
+    storedSortKeys: { name: 'name_key' },
     search: ['name', 'street', 'city', 'county', 'postal_code', 'owner', 'external_id'],
     defaultSort: { field: 'created_at', order: 'desc' },
     softDelete: true,
