@@ -200,6 +200,20 @@ describe('dropdown sorts', () => {
   });
 });
 
+describe('queries of a list request', () => {
+  it('the session and its person are read in one query; a type filter sent as a key reads no list of types', async () => {
+    const { result: res, queries } = await recordQueries(() => admin.get('/api/sites?filter[type]=union&per_page=5'));
+    expect(res.status).toBe(200);
+    expect(res.body.data.every((site: any) => site.type === 'union')).toBe(true);
+    const reads = queries.map((q) => q.sql);
+    const sessions = reads.filter((text) => /from "sessions"/.test(text));
+    expect(sessions, reads.join('\n')).toHaveLength(1);
+    expect(sessions[0]).toMatch(/join "users" as "u"/);
+    expect(reads.filter((text) => /from "users" as "u"/.test(text)), reads.join('\n')).toEqual([]);
+    expect(reads.filter((text) => /from "site_types"/.test(text)), reads.join('\n')).toEqual([]);
+  });
+});
+
 describe('links of a page', () => {
   it('a page of 25 sites reads its links in one query per relation, not per row', async () => {
     const [trade] = (await sql<{ id: number }>`select id from trades where deleted_at is null order by id limit 1`.execute(t.ctx.db)).rows;
