@@ -153,6 +153,67 @@ describe('custom field sort indexes', () => {
   });
 });
 
+describe('dropdown sorts', () => {
+  const rankIndexes = async (slug: string) =>
+    (await sql<{ name: string; indexdef: string }>`select indexname as name, indexdef from pg_indexes where tablename = 'sites' and indexdef like '%CASE%' and indexdef like ${`%'${slug}'%`}`.execute(t.ctx.db)).rows.map((row) => ({ ...row, indexdef: row.indexdef.replace(/\s+/g, ' ') }));
+
+  it('a dropdown gets an index of its choices\' rank when it is made, made again when its choices change, dropped with it', async () => {
+    const schema = (await admin.get('/api/schemas?per_page=-1')).body.data.find((s: any) => s.type === 'site');
+    const made = await admin.post('/api/schema-fields', { schema_id: schema.id, name: 'Speed stage', type: 'dropdown', options: { choices: ['early', 'late'] } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const slug = made.body.data.slug;
+    const [first] = await rankIndexes(slug);
+    expect(first?.indexdef).toMatch(/WHEN 'early'::text THEN 0 WHEN 'late'::text THEN 1 .*, id, deleted_at\)$/);
+
+    await sql`update sites set custom = custom || jsonb_build_object(${slug}::text, case when id % 3 = 0 then 'early' else 'late' end) where city = 'Speedville'`.execute(t.ctx.db);
+    await sql`analyze sites`.execute(t.ctx.db);
+    for (const order of ['asc', 'desc']) {
+      const nodes = await planOf(pageQuery(await listQueries({ sort: slug, order })));
+      expect(nodes.some((node) => node['Node Type'] === 'Sort'), JSON.stringify(nodes)).toBe(false);
+      expect(nodes.map((node) => node['Index Name'])).toContain(first.name);
+    }
+
+    const changed = await admin.put(`/api/schema-fields/${made.body.data.id}`, { options: { choices: ['late', 'early', "won't"] } });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    const [second, ...more] = await rankIndexes(slug);
+    expect(more).toEqual([]);
+    expect(second.name).not.toBe(first.name);
+    expect(second.indexdef).toMatch(/WHEN 'late'::text THEN 0 WHEN 'early'::text THEN 1 WHEN 'won''t'::text THEN 2 /);
+    const page = await admin.get(`/api/sites?filter[city]=Speedville&sort=${slug}&order=asc&per_page=5&page=${SITES / 5}`);
+    expect(page.body.data.map((site: any) => site[slug])).toEqual(Array(5).fill('early'));
+    expect((await planOf(pageQuery(await listQueries({ sort: slug, order: 'asc' })))).map((node) => node['Index Name'])).toContain(second.name);
+
+    expect((await admin.delete(`/api/schema-fields/${made.body.data.id}`)).status).toBe(200);
+    expect(await rankIndexes(slug)).toEqual([]);
+  });
+
+  it('a list filtered on one choice and sorted by that field is in id order: no sort of the matches', async () => {
+    for (const order of ['asc', 'desc'] as const) {
+      const queries = await listQueries({ [`filter[${priority}]`]: 'high', sort: priority, order });
+      expect(pageQuery(queries).sql).not.toMatch(/case/i);
+      const nodes = await planOf(pageQuery(queries));
+      expect(nodes.some((node) => node['Node Type'] === 'Sort'), JSON.stringify(nodes)).toBe(false);
+      const want = await sql<{ id: number }>`select id from sites where custom ->> ${priority} = 'high' and deleted_at is null order by id ${sql.raw(order)} limit 10 offset 10`.execute(t.ctx.db);
+      const res = await admin.get(`/api/sites?filter[${priority}]=high&sort=${priority}&order=${order}&per_page=10&page=2`);
+      expect(res.body.data.map((site: any) => site.id)).toEqual(want.rows.map((row) => row.id));
+    }
+  });
+});
+
+describe('queries of a list request', () => {
+  it('the session and its person are read in one query; a type filter sent as a key reads no list of types', async () => {
+    const { result: res, queries } = await recordQueries(() => admin.get('/api/sites?filter[type]=union&per_page=5'));
+    expect(res.status).toBe(200);
+    expect(res.body.data.every((site: any) => site.type === 'union')).toBe(true);
+    const reads = queries.map((q) => q.sql);
+    const sessions = reads.filter((text) => /from "sessions"/.test(text));
+    expect(sessions, reads.join('\n')).toHaveLength(1);
+    expect(sessions[0]).toMatch(/join "users" as "u"/);
+    expect(reads.filter((text) => /from "users" as "u"/.test(text)), reads.join('\n')).toEqual([]);
+    expect(reads.filter((text) => /from "site_types"/.test(text)), reads.join('\n')).toEqual([]);
+  });
+});
+
 describe('links of a page', () => {
   it('a page of 25 sites reads its links in one query per relation, not per row', async () => {
     const [trade] = (await sql<{ id: number }>`select id from trades where deleted_at is null order by id limit 1`.execute(t.ctx.db)).rows;

@@ -5,7 +5,7 @@ import type { Config } from '../config/config.js';
 import type { WriteGeneration } from '../db/write-tracking.js';
 import type { AuthUser } from './auth-user.js';
 import { setCsrfCookie } from './csrf.js';
-import { loadAuthUser } from './load-user.js';
+import { loadAuthUser, loadSessionWithUser } from './load-user.js';
 
 export const SESSION_COOKIE = 'organizing_map_session';
 const MAX_CACHED = 10_000;
@@ -164,9 +164,9 @@ export class SessionStore {
     const cached = this.cache.get(id);
     const stamp = this.writes ? await this.writes.stamp('any') : '';
     if (cached && cached.stamp === stamp) return cached;
-    const row = await this.db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row) return null;
-    const user = row.user_id ? await loadAuthUser(this.db, row.user_id, row.impersonator_id) : null;
+    const read = await loadSessionWithUser(this.db, id);
+    if (!read) return null;
+    const { row, user } = read;
     if (user) sessionOfUser.set(user, id);
     const found = { row, user, stamp };
     if (this.writes && stamp === (await this.writes.stamp('any'))) {

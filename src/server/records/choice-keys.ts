@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { SLUG } from '../schemas/field-specs.js';
 import { cachedRead } from './batch-reads.js';
 import type { ListQuery } from './list-query.js';
 import type { FieldSpec } from './resource.js';
@@ -24,6 +25,9 @@ export async function withChoiceKeys(db: Kysely<any>, filters: ListQuery['filter
     filters.map(async (filter) => {
       const spec = fields[filter.field];
       if (!spec || !KEYED_OPERATORS.has(filter.operator) || typeof spec.storage === 'object') return filter;
+      // A list's keys are slugs (lower case, SLUG): a value in that form is a key as sent, or none, without
+      // reading the list (a query less for the common filter, as the generated lists send it).
+      if (spec.slugOf && (Array.isArray(filter.value) ? filter.value : [filter.value]).every((value) => typeof value === 'string' && SLUG.test(value))) return filter;
       const keys = spec.slugOf ? await liveSlugs(db, spec.slugOf) : spec.kind === 'enum' || spec.kind === 'enum[]' ? spec.options : undefined;
       if (!keys?.length) return filter;
       const exact = new Set(keys);

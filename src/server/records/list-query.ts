@@ -133,7 +133,8 @@ const CASELESS_KINDS = new Set(['text', 'email']);
 export function sortExpression(field: string, spec: FieldSpec, alias: string | null = 't'): RawBuilder<unknown> {
   const value = fieldExpression(field, spec, alias);
   if (spec.kind === 'enum' && spec.options?.length) {
-    const ranks = spec.options.map((option, rank) => sql` when ${option} then ${sql.lit(rank)}`);
+    // The choices as literals, not parameters: the query's expression must be the rank index's (sortIndexExpression).
+    const ranks = spec.options.map((option, rank) => sql` when ${sql.lit(option)} then ${sql.lit(rank)}`);
     return sql`(case ${value}${sql.join(ranks, sql``)} end)`;
   }
   if (spec.slugOf) return sql`(select l.position from ${sql.table(spec.slugOf)} l where l.slug = ${value} and l.deleted_at is null)`;
@@ -141,17 +142,27 @@ export function sortExpression(field: string, spec: FieldSpec, alias: string | n
   return value;
 }
 
+/**
+ * Whether a filter holds the sort's key to one value (`priority = high`, sorted by priority): every match then has
+ * the same key, and the list is in `id` order, which needs no sort of the matches and no index on the key.
+ */
+export function sortKeyPinned(field: string, spec: FieldSpec, filters: ListQuery['filters']): boolean {
+  if (typeof spec.storage === 'object' || ARRAY_KINDS.has(spec.kind)) return false;
+  return filters.some((filter) => filter.field === field && (filter.operator === 'eq' || (filter.operator === 'in' && Array.isArray(filter.value) && filter.value.length === 1)));
+}
+
 /** Longest text (characters) a sort index holds: a btree entry takes at most about 2,700 bytes. */
 const LONGEST_SORTED_TEXT = 500;
 
 /**
  * The key of the index a list's sort by this field needs (`sortExpression` without the table's alias), or null when
- * no plain index can serve it: choices and list slugs sort by their rank, lists of ids and JSON do not sort, long
- * text does not fit an index entry.
+ * no plain index can serve it: list slugs sort by their rank in another table, lists of ids and JSON do not sort,
+ * long text does not fit an index entry. Choices sort by their rank, a `case` over the choices: its index is made
+ * again when the choices change (schemas/indexes.ts sortKeyVersion).
  */
 export function sortIndexExpression(field: string, spec: FieldSpec): RawBuilder<unknown> | null {
   if (typeof spec.storage === 'object' || spec.storage === 'virtual' || spec.sortable === false) return null;
-  if (spec.slugOf || ARRAY_KINDS.has(spec.kind) || spec.kind === 'enum') return null;
+  if (spec.slugOf || ARRAY_KINDS.has(spec.kind) || (spec.kind === 'enum' && !spec.options?.length)) return null;
   if (CASELESS_KINDS.has(spec.kind) && !(spec.max !== undefined && spec.max <= LONGEST_SORTED_TEXT)) return null;
   return sortExpression(field, spec, null);
 }

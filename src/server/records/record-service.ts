@@ -3,7 +3,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { can, canOnCategory, limitedToTurf, permittedCategories, type Action } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { conflict, forbidden, HttpError, notFound, unauthenticated } from '../http/errors.js';
-import { fieldExpression, filterCondition, parseListQuery, readPage, resolveField, escapeLike, searchCondition, sortExpression, ONE_PASS_MATCHES, TURF_ONE_PASS_MATCHES } from './list-query.js';
+import { fieldExpression, filterCondition, parseListQuery, readPage, resolveField, escapeLike, searchCondition, sortExpression, sortKeyPinned, ONE_PASS_MATCHES, TURF_ONE_PASS_MATCHES } from './list-query.js';
 import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
 import { validateInput } from './validate.js';
 import { withChoiceKeys } from './choice-keys.js';
@@ -137,8 +137,9 @@ export class RecordService {
   async list(user: AuthUser | null, def: ResourceDefinition, rawQuery: Record<string, unknown>): Promise<ListResult> {
     const { query, fields, base } = await this.listed(user, def, rawQuery);
     const sortSpec = resolveField(query.sort.field, fields, 'sort');
-    const stored = def.storedSortKeys?.[query.sort.field];
-    const sort = { key: sortExpression(query.sort.field, sortSpec), order: query.sort.order, ...(stored ? { storedKey: sql`${sql.ref(`t.${stored}`)}` } : {}) };
+    const pinned = sortKeyPinned(query.sort.field, sortSpec, query.filters);
+    const stored = pinned ? undefined : def.storedSortKeys?.[query.sort.field];
+    const sort = { key: pinned ? sql`t.id` : sortExpression(query.sort.field, sortSpec), order: query.sort.order, ...(stored ? { storedKey: sql`${sql.ref(`t.${stored}`)}` } : {}) };
     const searched = Boolean(query.search && def.search?.length);
     const turf = Boolean(user && limitedToTurf(user) && def.rowFilter?.(user));
     const onePass = Math.max(searched ? ONE_PASS_MATCHES : 0, turf ? TURF_ONE_PASS_MATCHES : 0);

@@ -14,7 +14,8 @@ export function relationTable(info: RelationTargetInfo | undefined): NonNullable
   return { table: info.resource.replace(/-/g, '_'), softDelete: true };
 }
 
-const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** The form of a slug (lower-case letters, digits, single dashes): every slug written is checked against it. */
+export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 const address = z
   .object({

@@ -10,12 +10,35 @@ import { loadSchemas } from './schema-store.js';
 
 const shortHash = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 8);
 
-function indexName(table: string, schemaId: number | null, slug: string) {
-  return `${table}_cf_${schemaId ?? ''}${schemaId ? '_' : ''}${slug}`.slice(0, 50) + `_${shortHash(`${table}:${schemaId}:${slug}`)}`;
+/** The start of the names of a field's indexes: what names them for people; a hash of what tells them apart ends them. */
+const namePrefix = (table: string, schemaId: number | null, slug: string) => `${table}_cf_${schemaId ?? ''}${schemaId ? '_' : ''}${slug}`.slice(0, 50) + '_';
+
+function indexName(table: string, schemaId: number | null, slug: string, version = '') {
+  return namePrefix(table, schemaId, slug) + shortHash(`${table}:${schemaId}:${slug}${version}`);
+}
+
+/**
+ * What a sort index's key holds beside the field: a dropdown sorts by the rank of its choices (list-query.ts
+ * sortExpression), so its index is another one, under another name, once the choices change; '' for other fields.
+ */
+export function sortKeyVersion(spec: FieldSpec) {
+  return spec.kind === 'enum' && spec.options?.length ? `:${shortHash(JSON.stringify(spec.options))}` : '';
 }
 
 const searchIndexName = (table: string, schemaId: number | null, slug: string) => indexName(table, schemaId, `${slug}_trgm`);
-const sortIndexName = (table: string, schemaId: number | null, slug: string) => indexName(table, schemaId, `${slug}_sort`);
+const sortIndexName = (table: string, schemaId: number | null, slug: string, spec: FieldSpec) => indexName(table, schemaId, `${slug}_sort`, sortKeyVersion(spec));
+
+/**
+ * Drops the sort indexes of a custom field other than `keep` (the rank index of choices since changed, or of a kind
+ * of value the field no longer holds). Told apart from another field's whose name starts the same (a long slug cut
+ * short) by the key they index.
+ */
+async function dropOtherSortIndexes(db: Kysely<any>, table: string, schemaId: number | null, slug: string, keep: string | null) {
+  const prefix = namePrefix(table, schemaId, `${slug}_sort`);
+  const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes
+    where schemaname = current_schema() and tablename = ${table} and left(indexname, ${prefix.length}) = ${prefix} and position(${`->> '${slug}'::text)`} in indexdef) > 0`.execute(db);
+  for (const { name } of rows) if (name !== keep) await sql`drop index if exists ${sql.id(name)}`.execute(db);
+}
 
 function target(schema: { id: number; type: string }) {
   const def = builtinDefinition(schema.type);
@@ -34,7 +57,7 @@ function target(schema: { id: number; type: string }) {
  * each row's visibility instead of also reading its `deleted_at`, which sits behind the row's other columns
  * (docs/benchmarks.md, Records). Not a partial index: PostgreSQL keeps statistics for the expression of a full
  * index only, and without them the planner takes a filter on a common value for a rare one.
- * A field a list can sort by through an index (list-query.ts sortIndexExpression: not choices, not long text) also
+ * A field a list can sort by through an index (list-query.ts sortIndexExpression: not long text; choices by rank) also
  * gets the index of that sort, `(key, id, deleted_at)` (see ensureSortIndexes), not partial either, for the same
  * reason.
  * Returns whether the field has such an index.
@@ -50,10 +73,12 @@ export async function ensureCustomFieldIndex(db: Kysely<any>, schema: { id: numb
   await sql`create index if not exists ${sql.id(name)} on ${sql.table(table)} (${sql.join(columns)})`.execute(db);
   await ensureFieldSearchIndex(db, table, searchIndexName(table, schemaId, field.slug), field.slug, spec);
   const sortKey = sortIndexExpression(field.slug, spec);
-  if (sortKey) {
+  const sortName = sortKey ? sortIndexName(table, schemaId, field.slug, spec) : null;
+  if (sortKey && sortName) {
     const sorted = [...(schemaId ? [sql`schema_id`] : []), sql`(${sortKey}) asc nulls last`, sql`id`, ...(softDelete ? [sql`deleted_at`] : [])];
-    await sql`create index if not exists ${sql.id(sortIndexName(table, schemaId, field.slug))} on ${sql.table(table)} (${sql.join(sorted)})`.execute(db);
+    await sql`create index if not exists ${sql.id(sortName)} on ${sql.table(table)} (${sql.join(sorted)})`.execute(db);
   }
+  if (sortKeyVersion(spec) || !sortKey) await dropOtherSortIndexes(db, table, schemaId, field.slug, sortName);
   return true;
 }
 
@@ -80,7 +105,7 @@ export async function dropCustomFieldIndex(db: Kysely<any>, schema: { id: number
   const { table, schemaId } = target(schema);
   await sql`drop index if exists ${sql.id(indexName(table, schemaId, field.slug))}`.execute(db);
   await sql`drop index if exists ${sql.id(searchIndexName(table, schemaId, field.slug))}`.execute(db);
-  await sql`drop index if exists ${sql.id(sortIndexName(table, schemaId, field.slug))}`.execute(db);
+  await dropOtherSortIndexes(db, table, schemaId, field.slug, null);
 }
 
 /**
@@ -95,8 +120,9 @@ export async function ensureAllCustomFieldIndexes(db: Kysely<any>) {
     const { table, schemaId } = target(schema);
     for (const field of schema.fields) {
       if (field.column) continue;
-      const sorted = sortIndexExpression(field.slug, fieldSpecFor(field, knownRelationTargets())) !== null;
-      if (existing.has(indexName(table, schemaId, field.slug)) && (!sorted || existing.has(sortIndexName(table, schemaId, field.slug)))) continue;
+      const spec = fieldSpecFor(field, knownRelationTargets());
+      const sorted = sortIndexExpression(field.slug, spec) !== null;
+      if (existing.has(indexName(table, schemaId, field.slug)) && (!sorted || existing.has(sortIndexName(table, schemaId, field.slug, spec)))) continue;
       if (await ensureCustomFieldIndex(db, schema, field)) analyze.add(table);
     }
   }
@@ -157,8 +183,8 @@ function sortedByIndex(def: ResourceDefinition, field: string, spec: FieldSpec) 
  */
 export async function ensureSortIndexes(db: Kysely<any>, definitions: readonly ResourceDefinition[]) {
   const existing = await indexNames(db);
-  const nameOf = (table: string, leading: string[], field: string, caseless: boolean) =>
-    `${table}_sort_${shortHash(`${table}:${[...leading, field].join(',')}:asc${caseless ? ':lower' : ''}`)}`;
+  const nameOf = (table: string, leading: string[], field: string, caseless: boolean, version = '') =>
+    `${table}_sort_${shortHash(`${table}:${[...leading, field].join(',')}:asc${caseless ? ':lower' : ''}${version}`)}`;
   const create = async (name: string, table: string, leading: string[], key: unknown) => {
     if (existing.has(name)) return;
     existing.add(name);
@@ -175,7 +201,7 @@ export async function ensureSortIndexes(db: Kysely<any>, definitions: readonly R
     for (const [field, spec] of Object.entries({ ...COMMON, ...def.fields })) {
       if ((spec.storage ?? 'column') !== 'column' || !sortedByIndex(def, field, spec)) continue;
       const key = sortIndexExpression(field, spec);
-      if (key) wanted.set(nameOf(def.table, [], field, spec.kind === 'text' || spec.kind === 'email'), key);
+      if (key) wanted.set(nameOf(def.table, [], field, spec.kind === 'text' || spec.kind === 'email', sortKeyVersion(spec)), key);
     }
   }
   for (const [table, wanted] of wantedByTable) {
