@@ -57,9 +57,11 @@ test('sign in, skip link, focus on the heading after navigation, map cluster and
   await expect(card).toBeVisible();
   await page.getByRole('button', { name: 'Close the card' }).press('Enter');
   await page.mouse.wheel(0, 0);
-  for (let i = 0; i < 6 && (await page.getByTestId('map-site').count()) === 0; i++) {
+  for (let i = 0; i < 8; i++) {
+    // While the new view's markers are read, the map may show neither a cluster nor a pin for a moment.
+    await expect(page.locator('[data-testid=map-site], [data-testid=map-cluster]').first()).toBeVisible({ timeout: 20_000 });
+    if ((await page.getByTestId('map-site').count()) > 0) break;
     const cluster = page.getByTestId('map-cluster').first();
-    if ((await cluster.count()) === 0) break;
     await cluster.focus();
     await page.keyboard.press('Enter');
     // The flight and the new view's markers take a while on a busy machine; a pin ends the wait early.
