@@ -98,7 +98,10 @@ export class SessionStore {
     this.pending = this.http
       .get<{ data: SessionUser }>('/api/auth/check', { refreshSessionOnFailure: false })
       .then((response) => {
-        const user = response.data?.data ?? null;
+        const answered = response.data?.data ?? null;
+        // The same person as before keeps the same object: every failed response asks again (SPEC 4), and a new
+        // object would draw every screen anew (a cell being edited in the grid loses what was typed).
+        const user = answered && this.state.user && JSON.stringify(answered) === JSON.stringify(this.state.user) ? this.state.user : answered;
         if (!user) this.storage.removeItem(REMEMBERED_USER_KEY);
         this.set({ user, checked: true, endedBy: user ? undefined : this.state.endedBy });
         return user;

@@ -36,4 +36,14 @@ describe('the session with no connection', () => {
     session.clear();
     expect(storage.getItem(REMEMBERED_USER_KEY)).toBeNull();
   });
+
+  it('keeps the same person object when a check answers the same, and tells its listeners only of a change', async () => {
+    const { session } = load(json({ data: ada }));
+    const first = await session.check();
+    let told = 0;
+    session.subscribe(() => (told += 1));
+    expect(await session.refresh()).toBe(first);
+    expect(session.user).toBe(first);
+    expect(told).toBe(0);
+  });
 });
