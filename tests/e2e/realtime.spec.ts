@@ -29,9 +29,22 @@ test.describe('live updates', () => {
 
   test("saving the person's own user refreshes their profile; a feature switched off leaves the menu", async ({ page }) => {
     const person = await api.createUser('user', 'Rita', 'Realtime');
+    // An event sent before the person's own channel is subscribed is not heard (the session is read once, at the
+    // start): the change below waits for that subscription.
+    let ownChannel = false;
+    await page.routeWebSocket(/\/app\//, (ws) => {
+      const server = ws.connectToServer();
+      ws.onMessage((message) => server.send(message));
+      server.onMessage((message) => {
+        const frame = JSON.parse(String(message)) as { event?: string; channel?: string };
+        if (frame.event === 'pusher_internal:subscription_succeeded' && frame.channel === `private-App.Models.User.${person.id}`) ownChannel = true;
+        ws.send(message);
+      });
+    });
     await signIn(page, person.email, person.password);
     await expect(page.getByTestId('user-avatar')).toHaveText('RR');
     await expect(page.getByTestId('sidebar').locator('[data-menu-key=map]')).toBeVisible();
+    await expect.poll(() => ownChannel, { timeout: 20_000 }).toBe(true);
 
     await api.post(`/api/users/${person.id}`, { first_name: 'Sandra' });
     await expect(page.getByTestId('user-avatar')).toHaveText('SR');
