@@ -71,6 +71,9 @@ export class SessionStore {
   }
 
   private set(next: SessionState): void {
+    // The same person as before keeps the same object: every failed response asks again (SPEC 4), and a new object
+    // would draw every screen anew (a cell being edited in the grid would lose what was typed).
+    if (next.user && this.state.user && next.user !== this.state.user && JSON.stringify(next.user) === JSON.stringify(this.state.user)) next = { ...next, user: this.state.user };
     if (next.user === this.state.user && next.checked === this.state.checked && next.endedBy === this.state.endedBy) return;
     if (next.user !== this.state.user) {
       if (next.user) this.storage.setItem(REMEMBERED_USER_KEY, JSON.stringify(next.user));
@@ -98,13 +101,10 @@ export class SessionStore {
     this.pending = this.http
       .get<{ data: SessionUser }>('/api/auth/check', { refreshSessionOnFailure: false })
       .then((response) => {
-        const answered = response.data?.data ?? null;
-        // The same person as before keeps the same object: every failed response asks again (SPEC 4), and a new
-        // object would draw every screen anew (a cell being edited in the grid loses what was typed).
-        const user = answered && this.state.user && JSON.stringify(answered) === JSON.stringify(this.state.user) ? this.state.user : answered;
+        const user = response.data?.data ?? null;
         if (!user) this.storage.removeItem(REMEMBERED_USER_KEY);
         this.set({ user, checked: true, endedBy: user ? undefined : this.state.endedBy });
-        return user;
+        return this.state.user;
       })
       .catch((error: unknown) => {
         const answered = error instanceof ApiError && error.kind === 'bad-request';

@@ -139,7 +139,7 @@ export class RecordService {
     const sortSpec = resolveField(query.sort.field, fields, 'sort');
     const pinned = sortKeyPinned(query.sort.field, sortSpec, query.filters);
     const stored = pinned ? undefined : def.storedSortKeys?.[query.sort.field];
-    const sort = { key: pinned ? sql`t.id` : sortExpression(query.sort.field, sortSpec), order: query.sort.order, ...(stored ? { storedKey: sql`${sql.ref(`t.${stored}`)}` } : {}) };
+    const sort = { key: pinned ? sql`t.id` : sortExpression(query.sort.field, sortSpec), order: query.sort.order, ...(stored ? { storedKey: sql.ref(`t.${stored}`) } : {}) };
     const searched = Boolean(query.search && def.search?.length);
     const turf = Boolean(user && limitedToTurf(user) && def.rowFilter?.(user));
     const onePass = Math.max(searched ? ONE_PASS_MATCHES : 0, turf ? TURF_ONE_PASS_MATCHES : 0);
