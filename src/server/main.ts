@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/config.js';
-import { analyzeChangedTables } from './db/analyze.js';
+import { startEmbeddedMaintenance } from './db/embedded-maintenance.js';
 import { DataFolderLockedError, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { ensureAppKey, seedDatabase, seedDemoHistory } from './seed/seed.js';
@@ -39,9 +39,8 @@ async function main() {
     await migrate(database.db);
     config.appKey ??= await ensureAppKey(database.db);
     const result = await seedDatabase(database.db, config);
-    // The embedded database has no autovacuum: refresh planner statistics so list queries use their indexes, at
-    // once after seeding, for tables that grew or shrank a lot after start and every minute (analyze.ts), and for
-    // all tables every half hour (cheap, and never in the way of a start).
+    // The embedded database has no autovacuum: planner statistics at once after seeding, so list queries use their
+    // indexes; after start, db/embedded-maintenance.ts keeps them and vacuums.
     if (result.seeded) await sql`analyze`.execute(database.db);
     await seedReadyMadeImporters(database.db);
     const built = await buildApp({ config, database });
@@ -54,12 +53,7 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   await announceDeploy(ctx, deployVersion(config.version));
   await startJobWorker(app); // imports, undo, exports; stopped by app.close() (onClose hook in jobs/index.ts)
-  if (database.kind === 'pglite') {
-    const analyze = () => void analyzeChangedTables(database.db).catch((error) => app?.log.warn({ err: error }, 'ANALYZE failed'));
-    analyze();
-    setInterval(analyze, 60_000).unref();
-    setInterval(() => void sql`analyze`.execute(database.db).catch(() => {}), 30 * 60_000).unref();
-  }
+  if (database.kind === 'pglite') startEmbeddedMaintenance(database, (error, what) => app?.log.warn({ err: error }, `${what} failed`));
 
   const address = config.appUrl ?? `http://localhost:${(app.server.address() as { port: number }).port}`;
   const lines = [``, `  ${config.appName} is running at ${address}`, `  Database: ${database.kind === 'pglite' ? `embedded (PGlite) in ${config.dataDir}` : 'PostgreSQL'}`];

@@ -136,9 +136,9 @@ export async function hasTrigram(db: Kysely<any>) {
 
 /**
  * The pending list of a GIN index (rows written since it was last merged, kept unsorted so writes stay cheap) is
- * read in full by every search that uses the index. It is merged when it outgrows this size or by VACUUM, and the
- * embedded database never vacuums: at PostgreSQL's default of 4 MB a search on 100,000 sites read about 300 such
- * pages each time (docs/benchmarks.md, Records). In kB; migration 007 sets it on the GIN indexes made before.
+ * read in full by every search that uses the index. It is merged when it outgrows this size or by VACUUM, which the
+ * embedded database runs at most once a minute (db/embedded-maintenance.ts): at PostgreSQL's default of 4 MB a search
+ * on 100,000 sites read about 300 such pages each time after a large import (docs/benchmarks.md, Records). In kB; migration 007 sets it on the GIN indexes made before.
  */
 export const GIN_PENDING_LIST_KB = 256;
 

@@ -97,7 +97,10 @@ function startCommand(): { env: Record<string, string>; args: string[] } {
   }
   const [command, ...args] = words;
   if (command !== 'node' || !args.includes('src/server/start.mjs')) throw new Error(`Unexpected start script: ${script}`);
-  return { env, args };
+  // BENCH_SERVER_NODE_ARGS: options for the server's node only (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, which
+  // NODE_OPTIONS refuses).
+  const extra = process.env.BENCH_SERVER_NODE_ARGS?.trim().split(/\s+/) ?? [];
+  return { env, args: [...extra, ...args] };
 }
 
 /** Builds the server bundle `npm start` runs, when stale, so that no start a bench times includes the build. */
