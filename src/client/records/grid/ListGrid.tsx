@@ -29,6 +29,7 @@ import {
   type MuiEvent,
 } from '@mui/x-data-grid';
 import { BulkActionsToolbar, useListContext, useTranslate, type Identifier } from 'react-admin';
+import { layoutClasses } from '../../layout/layoutStyles';
 import { LIST_LINK } from '../fieldTypes/displays';
 import { recordLabel } from '../label';
 import { recordPath, type RecordPage } from '../recordPath';
@@ -211,7 +212,7 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
   );
 
   return (
-    <Box sx={{ width: '100%', minWidth: 0 }}>
+    <Box className={layoutClasses.listGrid} sx={{ width: '100%', minWidth: 0 }}>
       {bulkActionButtons ? <BulkActionsToolbar>{bulkActionButtons}</BulkActionsToolbar> : null}
       <DataGrid
         apiRef={apiRef}
