@@ -1,5 +1,5 @@
 /** Renders the menu model (menuModel.ts) for both the desktop sidebar and the mobile drawer. */
-import { memo, useState } from 'react';
+import { memo, useMemo, useState, type ReactNode } from 'react';
 import Collapse from '@mui/material/Collapse';
 import Divider from '@mui/material/Divider';
 import List from '@mui/material/List';
@@ -25,6 +25,20 @@ function isActive(item: MenuItem, pathname: string, search: string): boolean {
   return path === '/' ? pathname === '/' : pathname === path || pathname.startsWith(`${path}/`);
 }
 
+/**
+ * The keys of the entries the location makes active, as one string: the entries get it from the menu, the one
+ * reader of the location, and render again only when it changes (not when a list's page or sort changes the URL).
+ */
+function activeKeys(items: MenuItem[], pathname: string, search: string): string {
+  const keys: string[] = [];
+  const walk = (item: MenuItem) => {
+    if (isActive(item, pathname, search)) keys.push(item.key);
+    item.children?.forEach(walk);
+  };
+  items.forEach(walk);
+  return keys.join('\n');
+}
+
 function sameItem(a: MenuItem, b: MenuItem): boolean {
   if (a === b) return true;
   const children = a.children ?? [];
@@ -46,21 +60,47 @@ function sameItem(a: MenuItem, b: MenuItem): boolean {
  * whenever the statistics, features or schemas load (several times while the first page loads): an entry whose
  * item did not change keeps its rendering, so only a changed badge or label renders again.
  */
+interface EntryProps {
+  item: MenuItem;
+  depth: number;
+  onNavigate?: () => void;
+  /** The active entries' keys (`activeKeys`). */
+  active: string;
+}
+
 const Entry = memo(
-  function Entry(props: { item: MenuItem; depth: number; onNavigate?: () => void }) {
+  function Entry(props: EntryProps) {
     return (
       <ListItem disablePadding sx={{ display: 'block' }}>
         <EntryControl {...props} />
       </ListItem>
     );
   },
-  (previous, next) => previous.depth === next.depth && previous.onNavigate === next.onNavigate && sameItem(previous.item, next.item),
+  (previous, next) => previous.depth === next.depth && previous.onNavigate === next.onNavigate && previous.active === next.active && sameItem(previous.item, next.item),
 );
 
-function EntryControl({ item, depth, onNavigate }: { item: MenuItem; depth: number; onNavigate?: () => void }) {
-  const { pathname, search } = useLocation();
+/** An entry that is not a route: sign out, or open the assistant's panel over the page. */
+function ActionControl({ item, onNavigate, sx, children }: { item: MenuItem; onNavigate?: () => void; sx: object; children: ReactNode }) {
+  // Only here: react-admin's logout reads the location, and each entry reading it rendered again at every URL change.
   const logout = useLogout();
-  const childActive = item.children?.some((child) => isActive(child, pathname, search)) ?? false;
+  const run = item.action === 'signOut' ? () => void logout() : () => assistantPanel.open();
+  return (
+    <ListItemButton
+      sx={sx}
+      data-menu-key={item.key}
+      onClick={() => {
+        onNavigate?.();
+        run();
+      }}
+    >
+      {children}
+    </ListItemButton>
+  );
+}
+
+function EntryControl({ item, depth, onNavigate, active: activeList }: EntryProps) {
+  const activeSet = useMemo(() => new Set(activeList.split('\n')), [activeList]);
+  const childActive = item.children?.some((child) => activeSet.has(child.key)) ?? false;
   const [open, setOpen] = useState(childActive);
   const Icon = MENU_ICONS[item.icon];
   const icon = (
@@ -103,7 +143,7 @@ function EntryControl({ item, depth, onNavigate }: { item: MenuItem; depth: numb
         <Collapse in={open} timeout="auto" unmountOnExit={false}>
           <List disablePadding>
             {item.children.map((child) => (
-              <Entry key={child.key} item={child} depth={depth + 1} onNavigate={onNavigate} />
+              <Entry key={child.key} item={child} depth={depth + 1} onNavigate={onNavigate} active={activeList} />
             ))}
           </List>
         </Collapse>
@@ -112,24 +152,15 @@ function EntryControl({ item, depth, onNavigate }: { item: MenuItem; depth: numb
   }
 
   if (item.action) {
-    // Not a route: sign out, or open the assistant's panel over the page.
-    const run = item.action === 'signOut' ? () => void logout() : () => assistantPanel.open();
     return (
-      <ListItemButton
-        sx={itemSx}
-        data-menu-key={item.key}
-        onClick={() => {
-          onNavigate?.();
-          run();
-        }}
-      >
+      <ActionControl item={item} onNavigate={onNavigate} sx={itemSx}>
         {icon}
         <ListItemText primary={item.label} />
-      </ListItemButton>
+      </ActionControl>
     );
   }
 
-  const active = isActive(item, pathname, search);
+  const active = activeSet.has(item.key);
   return (
     <ListItemButton component={RouterLink} to={item.to!} selected={active} aria-current={active ? 'page' : undefined} sx={itemSx} onClick={onNavigate} data-menu-key={item.key}>
       {item.icon === 'category' ? <ListItemIcon sx={{ minWidth: 24 }} /> : icon}
@@ -142,18 +173,20 @@ function EntryControl({ item, depth, onNavigate }: { item: MenuItem; depth: numb
 export function MenuList({ onNavigate }: { onNavigate?: () => void }) {
   const menu = useMenu();
   const translate = useTranslate();
+  const { pathname, search } = useLocation();
+  const active = activeKeys([...menu.main, ...menu.admin, ...menu.bottom], pathname, search);
   return (
     <Box component="nav" aria-label="Main" sx={{ display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0 }} data-testid="main-menu">
       <Box sx={{ flex: 1, overflowY: 'auto', minHeight: 0 }}>
       <List dense>
         {menu.main.map((item) => (
-          <Entry key={item.key} item={item} depth={0} onNavigate={onNavigate} />
+          <Entry key={item.key} item={item} depth={0} onNavigate={onNavigate} active={active} />
         ))}
       </List>
       {menu.admin.length > 0 && (
         <List dense subheader={<ListSubheader sx={{ bgcolor: 'transparent', lineHeight: '32px' }}>{translate('app.menu.admin')}</ListSubheader>} data-testid="admin-menu">
           {menu.admin.map((item) => (
-            <Entry key={item.key} item={item} depth={0} onNavigate={onNavigate} />
+            <Entry key={item.key} item={item} depth={0} onNavigate={onNavigate} active={active} />
           ))}
         </List>
       )}
@@ -161,7 +194,7 @@ export function MenuList({ onNavigate }: { onNavigate?: () => void }) {
       <Divider />
       <List dense>
         {menu.bottom.map((item) => (
-          <Entry key={item.key} item={item} depth={0} onNavigate={onNavigate} />
+          <Entry key={item.key} item={item} depth={0} onNavigate={onNavigate} active={active} />
         ))}
       </List>
     </Box>
