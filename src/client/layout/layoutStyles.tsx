@@ -93,6 +93,9 @@ const styles = (theme: Theme) => {
     [`.${c.main}`]: { outline: 'none', flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' },
     [`.${c.content}`]: { flex: 1, padding: theme.spacing(1.5), [theme.breakpoints.up('sm')]: { padding: theme.spacing(3) } },
     ...fillsWindow,
+    // Below `md` react-admin's Create button floats at the bottom right (20 px from the edge, 60 from the bottom), over
+    // the grid's footer, which a list filling the window keeps there: the pager moves left of it.
+    [theme.breakpoints.down('md')]: { [`${fill} .${c.listGrid} .MuiDataGrid-footerContainer`]: { paddingRight: theme.spacing(10) } },
   };
 };
 
