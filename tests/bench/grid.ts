@@ -149,7 +149,8 @@ async function scrollSample(page: Page): Promise<[number, number, number]> {
   }
   const last = await page.evaluate<boolean>(`Boolean(document.querySelector('[role=grid] [role=row][data-rowindex="99"]'))`);
   if (!last) throw new Error('Scrolled to the bottom, but the page\'s last row is not in the grid');
-  return [Math.max(...cpus), cpus.reduce((sum, cpu) => sum + cpu, 0), cpus.length];
+  // No step: the grid was as tall as its rows (every row rendered with the page).
+  return [cpus.length ? Math.max(...cpus) : 0, cpus.reduce((sum, cpu) => sum + cpu, 0), cpus.length];
 }
 
 /** The save of a site (the HTTP client sends updates as POST with the method in `_method`). */
