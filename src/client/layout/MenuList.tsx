@@ -14,30 +14,9 @@ import ExpandMore from '@mui/icons-material/ExpandMore';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { useLogout, useTranslate } from 'react-admin';
 import { MENU_ICONS } from './menuIcons';
-import type { MenuItem } from './menuModel';
+import { activeKeys, type MenuItem } from './menuModel';
 import { useMenu } from './useMenu';
 import { assistantPanel } from '../assistant/panelStore';
-
-function isActive(item: MenuItem, pathname: string, search: string): boolean {
-  if (!item.to) return false;
-  const [path, query] = item.to.split('?');
-  if (query) return pathname === path && decodeURIComponent(search.slice(1)).includes(decodeURIComponent(query));
-  return path === '/' ? pathname === '/' : pathname === path || pathname.startsWith(`${path}/`);
-}
-
-/**
- * The keys of the entries the location makes active, as one string: the entries get it from the menu, the one
- * reader of the location, and render again only when it changes (not when a list's page or sort changes the URL).
- */
-function activeKeys(items: MenuItem[], pathname: string, search: string): string {
-  const keys: string[] = [];
-  const walk = (item: MenuItem) => {
-    if (isActive(item, pathname, search)) keys.push(item.key);
-    item.children?.forEach(walk);
-  };
-  items.forEach(walk);
-  return keys.join('\n');
-}
 
 function sameItem(a: MenuItem, b: MenuItem): boolean {
   if (a === b) return true;
