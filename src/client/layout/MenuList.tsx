@@ -34,11 +34,6 @@ function sameItem(a: MenuItem, b: MenuItem): boolean {
   );
 }
 
-/**
- * One menu entry as a list item (`<li>`), so each list holds only items (WCAG 1.3.1). The model is built again
- * whenever the statistics, features or schemas load (several times while the first page loads): an entry whose
- * item did not change keeps its rendering, so only a changed badge or label renders again.
- */
 interface EntryProps {
   item: MenuItem;
   depth: number;
@@ -47,6 +42,11 @@ interface EntryProps {
   active: string;
 }
 
+/**
+ * One menu entry as a list item (`<li>`), so each list holds only items (WCAG 1.3.1). The model is built again
+ * whenever the statistics, features or schemas load (several times while the first page loads): an entry whose
+ * item did not change keeps its rendering, so only a changed badge or label renders again.
+ */
 const Entry = memo(
   function Entry(props: EntryProps) {
     return (

@@ -34,6 +34,23 @@ export const layoutClasses = {
 
 const c = layoutClasses;
 
+/**
+ * A list page whose list is a data grid fills the window: the page does not scroll, the grid's own scroller does, so
+ * the grid renders only the rows in view (not a whole page of 100) and its footer (the pager, "Displaying 1 to 100
+ * of ...") stays in view. Each element from the content box down to the grid's box is a column that may shrink
+ * (`min-height: 0`); the grid is as tall as its rows when they fit. On a window too short for that the page scrolls
+ * and the grid is as tall as its rows, as before.
+ */
+const fill = `.${c.root}:has(.list-page .${c.listGrid})`;
+const shrinkingColumn = { display: 'flex', flexDirection: 'column', flex: '0 1 auto', minHeight: 0 } as const;
+const fillsWindow = {
+  '@media (min-height: 480px)': {
+    [fill]: { height: '100dvh', minHeight: 0 },
+    [`${fill} .${c.content}`]: { display: 'flex', flexDirection: 'column', minHeight: 0 },
+    [`${fill} .${c.content} :has(.${c.listGrid}), ${fill} .${c.listGrid}`]: shrinkingColumn,
+  },
+};
+
 const styles = (theme: Theme) => {
   const desktop = theme.breakpoints.up('md');
   return {
@@ -97,23 +114,6 @@ const styles = (theme: Theme) => {
     // the grid's footer, which a list filling the window keeps there: the pager moves left of it.
     [theme.breakpoints.down('md')]: { [`${fill} .${c.listGrid} .MuiDataGrid-footerContainer`]: { paddingRight: theme.spacing(10) } },
   };
-};
-
-/**
- * A list page whose list is a data grid fills the window: the page does not scroll, the grid's own scroller does, so
- * the grid renders only the rows in view (not a whole page of 100) and its footer (the pager, "Displaying 1 to 100
- * of ...") stays in view. Each element from the content box down to the grid's box is a column that may shrink
- * (`min-height: 0`); the grid is as tall as its rows when they fit. On a window too short for that the page scrolls
- * and the grid is as tall as its rows, as before.
- */
-const fill = `.${c.root}:has(.list-page .${c.listGrid})`;
-const shrinkingColumn = { display: 'flex', flexDirection: 'column', flex: '0 1 auto', minHeight: 0 } as const;
-const fillsWindow = {
-  '@media (min-height: 480px)': {
-    [fill]: { height: '100dvh', minHeight: 0 },
-    [`${fill} .${c.content}`]: { display: 'flex', flexDirection: 'column', minHeight: 0 },
-    [`${fill} .${c.content} :has(.${c.listGrid}), ${fill} .${c.listGrid}`]: shrinkingColumn,
-  },
 };
 
 /** Rendered by the layout; written again only when the theme changes. */
