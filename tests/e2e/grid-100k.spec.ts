@@ -34,7 +34,8 @@ test('100,000 sites: sorted, filtered and paged on the server', async ({ page })
   const footer = page.getByText(/^Displaying \d+ to \d+ of /);
   await expect(footer).toHaveText(/^Displaying 1 to 25 of /, { timeout: 30_000 });
   expect(totalOf(await footer.innerText())).toBeGreaterThan(90_000);
-  await expect(grid.getByRole('row')).toHaveCount(26);
+  // The header row and a page of 25 (the grid renders only the rows in view; its aria-rowcount counts them all).
+  await expect(grid).toHaveAttribute('aria-rowcount', '26');
 
   // Sorted by name on the server: the first row is the first of all 100,000 names, as the API orders them.
   const first = async (query: string) => {

@@ -1,5 +1,5 @@
 /** Renders the menu model (menuModel.ts) for both the desktop sidebar and the mobile drawer. */
-import { memo, useState } from 'react';
+import { memo, useMemo, useState, type ReactNode } from 'react';
 import Collapse from '@mui/material/Collapse';
 import Divider from '@mui/material/Divider';
 import List from '@mui/material/List';
@@ -14,16 +14,9 @@ import ExpandMore from '@mui/icons-material/ExpandMore';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { useLogout, useTranslate } from 'react-admin';
 import { MENU_ICONS } from './menuIcons';
-import type { MenuItem } from './menuModel';
+import { activeKeys, type MenuItem } from './menuModel';
 import { useMenu } from './useMenu';
 import { assistantPanel } from '../assistant/panelStore';
-
-function isActive(item: MenuItem, pathname: string, search: string): boolean {
-  if (!item.to) return false;
-  const [path, query] = item.to.split('?');
-  if (query) return pathname === path && decodeURIComponent(search.slice(1)).includes(decodeURIComponent(query));
-  return path === '/' ? pathname === '/' : pathname === path || pathname.startsWith(`${path}/`);
-}
 
 function sameItem(a: MenuItem, b: MenuItem): boolean {
   if (a === b) return true;
@@ -41,26 +34,52 @@ function sameItem(a: MenuItem, b: MenuItem): boolean {
   );
 }
 
+interface EntryProps {
+  item: MenuItem;
+  depth: number;
+  onNavigate?: () => void;
+  /** The active entries' keys (`activeKeys`). */
+  active: string;
+}
+
 /**
  * One menu entry as a list item (`<li>`), so each list holds only items (WCAG 1.3.1). The model is built again
  * whenever the statistics, features or schemas load (several times while the first page loads): an entry whose
  * item did not change keeps its rendering, so only a changed badge or label renders again.
  */
 const Entry = memo(
-  function Entry(props: { item: MenuItem; depth: number; onNavigate?: () => void }) {
+  function Entry(props: EntryProps) {
     return (
       <ListItem disablePadding sx={{ display: 'block' }}>
         <EntryControl {...props} />
       </ListItem>
     );
   },
-  (previous, next) => previous.depth === next.depth && previous.onNavigate === next.onNavigate && sameItem(previous.item, next.item),
+  (previous, next) => previous.depth === next.depth && previous.onNavigate === next.onNavigate && previous.active === next.active && sameItem(previous.item, next.item),
 );
 
-function EntryControl({ item, depth, onNavigate }: { item: MenuItem; depth: number; onNavigate?: () => void }) {
-  const { pathname, search } = useLocation();
+/** An entry that is not a route: sign out, or open the assistant's panel over the page. */
+function ActionControl({ item, onNavigate, sx, children }: { item: MenuItem; onNavigate?: () => void; sx: object; children: ReactNode }) {
+  // Only here: react-admin's logout reads the location, and each entry reading it rendered again at every URL change.
   const logout = useLogout();
-  const childActive = item.children?.some((child) => isActive(child, pathname, search)) ?? false;
+  const run = item.action === 'signOut' ? () => void logout() : () => assistantPanel.open();
+  return (
+    <ListItemButton
+      sx={sx}
+      data-menu-key={item.key}
+      onClick={() => {
+        onNavigate?.();
+        run();
+      }}
+    >
+      {children}
+    </ListItemButton>
+  );
+}
+
+function EntryControl({ item, depth, onNavigate, active: activeList }: EntryProps) {
+  const activeSet = useMemo(() => new Set(activeList.split('\n')), [activeList]);
+  const childActive = item.children?.some((child) => activeSet.has(child.key)) ?? false;
   const [open, setOpen] = useState(childActive);
   const Icon = MENU_ICONS[item.icon];
   const icon = (
@@ -103,7 +122,7 @@ function EntryControl({ item, depth, onNavigate }: { item: MenuItem; depth: numb
         <Collapse in={open} timeout="auto" unmountOnExit={false}>
           <List disablePadding>
             {item.children.map((child) => (
-              <Entry key={child.key} item={child} depth={depth + 1} onNavigate={onNavigate} />
+              <Entry key={child.key} item={child} depth={depth + 1} onNavigate={onNavigate} active={activeList} />
             ))}
           </List>
         </Collapse>
@@ -112,24 +131,15 @@ function EntryControl({ item, depth, onNavigate }: { item: MenuItem; depth: numb
   }
 
   if (item.action) {
-    // Not a route: sign out, or open the assistant's panel over the page.
-    const run = item.action === 'signOut' ? () => void logout() : () => assistantPanel.open();
     return (
-      <ListItemButton
-        sx={itemSx}
-        data-menu-key={item.key}
-        onClick={() => {
-          onNavigate?.();
-          run();
-        }}
-      >
+      <ActionControl item={item} onNavigate={onNavigate} sx={itemSx}>
         {icon}
         <ListItemText primary={item.label} />
-      </ListItemButton>
+      </ActionControl>
     );
   }
 
-  const active = isActive(item, pathname, search);
+  const active = activeSet.has(item.key);
   return (
     <ListItemButton component={RouterLink} to={item.to!} selected={active} aria-current={active ? 'page' : undefined} sx={itemSx} onClick={onNavigate} data-menu-key={item.key}>
       {item.icon === 'category' ? <ListItemIcon sx={{ minWidth: 24 }} /> : icon}
@@ -142,18 +152,20 @@ function EntryControl({ item, depth, onNavigate }: { item: MenuItem; depth: numb
 export function MenuList({ onNavigate }: { onNavigate?: () => void }) {
   const menu = useMenu();
   const translate = useTranslate();
+  const { pathname, search } = useLocation();
+  const active = activeKeys([...menu.main, ...menu.admin, ...menu.bottom], pathname, search);
   return (
     <Box component="nav" aria-label="Main" sx={{ display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0 }} data-testid="main-menu">
       <Box sx={{ flex: 1, overflowY: 'auto', minHeight: 0 }}>
       <List dense>
         {menu.main.map((item) => (
-          <Entry key={item.key} item={item} depth={0} onNavigate={onNavigate} />
+          <Entry key={item.key} item={item} depth={0} onNavigate={onNavigate} active={active} />
         ))}
       </List>
       {menu.admin.length > 0 && (
         <List dense subheader={<ListSubheader sx={{ bgcolor: 'transparent', lineHeight: '32px' }}>{translate('app.menu.admin')}</ListSubheader>} data-testid="admin-menu">
           {menu.admin.map((item) => (
-            <Entry key={item.key} item={item} depth={0} onNavigate={onNavigate} />
+            <Entry key={item.key} item={item} depth={0} onNavigate={onNavigate} active={active} />
           ))}
         </List>
       )}
@@ -161,7 +173,7 @@ export function MenuList({ onNavigate }: { onNavigate?: () => void }) {
       <Divider />
       <List dense>
         {menu.bottom.map((item) => (
-          <Entry key={item.key} item={item} depth={0} onNavigate={onNavigate} />
+          <Entry key={item.key} item={item} depth={0} onNavigate={onNavigate} active={active} />
         ))}
       </List>
     </Box>

@@ -28,9 +28,28 @@ export const layoutClasses = {
   brandName: 'om-brand-name',
   main: 'om-main',
   content: 'om-content',
+  /** A list's data grid (ListGrid's box): a list page holding one fills the window (`fillsWindow` below). */
+  listGrid: 'om-list-grid',
 } as const;
 
 const c = layoutClasses;
+
+/**
+ * A list page whose list is a data grid fills the window: the page does not scroll, the grid's own scroller does, so
+ * the grid renders only the rows in view (not a whole page of 100) and its footer (the pager, "Displaying 1 to 100
+ * of ...") stays in view. Each element from the content box down to the grid's box is a column that may shrink
+ * (`min-height: 0`); the grid is as tall as its rows when they fit. On a window too short for that the page scrolls
+ * and the grid is as tall as its rows, as before.
+ */
+const fill = `.${c.root}:has(.list-page .${c.listGrid})`;
+const shrinkingColumn = { display: 'flex', flexDirection: 'column', flex: '0 1 auto', minHeight: 0 } as const;
+const fillsWindow = {
+  '@media (min-height: 480px)': {
+    [fill]: { height: '100dvh', minHeight: 0 },
+    [`${fill} .${c.content}`]: { display: 'flex', flexDirection: 'column', minHeight: 0 },
+    [`${fill} .${c.content} :has(.${c.listGrid}), ${fill} .${c.listGrid}`]: shrinkingColumn,
+  },
+};
 
 const styles = (theme: Theme) => {
   const desktop = theme.breakpoints.up('md');
@@ -90,6 +109,10 @@ const styles = (theme: Theme) => {
     [`.${c.brandName}`]: { ...theme.typography.subtitle1, margin: 0, fontWeight: 700, lineHeight: 1.2 },
     [`.${c.main}`]: { outline: 'none', flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' },
     [`.${c.content}`]: { flex: 1, padding: theme.spacing(1.5), [theme.breakpoints.up('sm')]: { padding: theme.spacing(3) } },
+    ...fillsWindow,
+    // Below `md` react-admin's Create button floats at the bottom right (20 px from the edge, 60 from the bottom), over
+    // the grid's footer, which a list filling the window keeps there: the pager moves left of it.
+    [theme.breakpoints.down('md')]: { [`${fill} .${c.listGrid} .MuiDataGrid-footerContainer`]: { paddingRight: theme.spacing(10) } },
   };
 };
 

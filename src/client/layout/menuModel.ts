@@ -212,3 +212,25 @@ export function buildMenu({ user, features, schemas, statistics, translate }: Me
 export function showsAdminSection(user: PermissionSubject | null): boolean {
   return canAny(user, ADMIN_CREATE_PERMISSIONS) || can(user, 'role:read') || can(user, 'user:read');
 }
+
+function isActive(item: MenuItem, pathname: string, search: string): boolean {
+  if (!item.to) return false;
+  const [path, query] = item.to.split('?');
+  if (query) return pathname === path && decodeURIComponent(search.slice(1)).includes(decodeURIComponent(query));
+  return path === '/' ? pathname === '/' : pathname === path || pathname.startsWith(`${path}/`);
+}
+
+/**
+ * The keys of the entries the location makes active (an entry with a query in its link when the URL's query holds
+ * it), as one string: the menu's entries get it from MenuList, the one reader of the location, and render again only
+ * when it changes (not when a list's page or sort changes the URL).
+ */
+export function activeKeys(items: MenuItem[], pathname: string, search: string): string {
+  const keys: string[] = [];
+  const walk = (item: MenuItem) => {
+    if (isActive(item, pathname, search)) keys.push(item.key);
+    item.children?.forEach(walk);
+  };
+  items.forEach(walk);
+  return keys.join('\n');
+}

@@ -3,12 +3,13 @@
  * (a click on its header), a filter for every field (Add filter) and a text search, all kept in the URL, columns
  * the person can show or hide, bulk edit and bulk delete, and for sites and contractors one tab per permitted category.
  */
-import { useMemo, type ReactElement } from 'react';
+import { memo, useMemo, type ReactElement } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
+import { useEventCallback } from '@mui/material/utils';
 import RestoreFromTrashIcon from '@mui/icons-material/RestoreFromTrashOutlined';
 import {
   CreateButton,
@@ -56,29 +57,39 @@ function CategoryTabs({ schema }: { schema: RecordSchema }) {
   const { filterValues, setFilters, displayedFilters } = useListContext();
   const categories = CATEGORY_PERMISSIONS[schema.type];
   const allowed = useCategoryAccess(schema.resource, 'show', categories ?? []);
+  const onChange = useEventCallback((_event: unknown, next: string) => {
+    const { type: _type, ...rest } = filterValues ?? {};
+    setFilters(next === 'all' ? rest : { ...rest, type: next }, displayedFilters);
+  });
+  const tabsKey = categories ? categories.filter((category) => allowed === 'all' || allowed.includes(category)).join('\n') : '';
   if (!categories) return null;
-  const tabs = categories.filter((category) => allowed === 'all' || allowed.includes(category));
+  const tabs = tabsKey ? tabsKey.split('\n') : [];
   const current = typeof filterValues?.type === 'string' ? filterValues.type : 'all';
   const value = current === 'all' || tabs.includes(current) ? current : false;
+  return <CategoryTabsView value={allowed !== 'all' && current === 'all' ? false : value} tabsKey={tabsKey} all={allowed === 'all'} onChange={onChange} label={`${schema.name_plural} by category`} />;
+}
+
+/**
+ * The tabs themselves, rendered again only when what they show changes: the list's context changes a few times at
+ * each page change, and Material's tabs measure their indicator at each render.
+ */
+const CategoryTabsView = memo(function CategoryTabsView({ value, tabsKey, all, onChange, label }: { value: string | false; tabsKey: string; all: boolean; onChange: (event: unknown, next: string) => void; label: string }) {
   return (
     <Tabs
-      value={allowed !== 'all' && current === 'all' ? false : value}
-      onChange={(_event, next: string) => {
-        const { type: _type, ...rest } = filterValues ?? {};
-        setFilters(next === 'all' ? rest : { ...rest, type: next }, displayedFilters);
-      }}
+      value={value}
+      onChange={onChange}
       variant="scrollable"
       scrollButtons="auto"
       sx={{ borderBottom: 1, borderColor: 'divider', mb: 1, minHeight: 40, '& .MuiTab-root': { minHeight: 40 } }}
-      aria-label={`${schema.name_plural} by category`}
+      aria-label={label}
     >
-      {allowed === 'all' && <Tab value="all" label="All" />}
-      {tabs.map((category) => (
+      {all && <Tab value="all" label="All" />}
+      {(tabsKey ? tabsKey.split('\n') : []).map((category) => (
         <Tab key={category} value={category} label={categoryLabel(category)} data-testid={`category-${category}`} />
       ))}
     </Tabs>
   );
-}
+});
 
 /** The columns the grid shows now (the person's column choice), for the CSV export. */
 function useShownColumns(resource: string, descriptors: FieldDescriptor[]): string[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildMenu, filterLink, showsAdminSection } from '../../../src/client/layout/menuModel';
+import { activeKeys, buildMenu, filterLink, showsAdminSection } from '../../../src/client/layout/menuModel';
 
 const allFeatures = ['map', 'contractors', 'sites', 'grievances', 'system'].map((slug, index) => ({ id: index + 1, slug, name: slug, enabled: true }));
 const subject = (permissions: string[]) => ({ role_id: 1, permissions });
@@ -90,5 +90,20 @@ describe('sidebar menu', () => {
     expect(buildMenu({ user: subject(['union:read']), features: [], schemas: [], statistics: {} }).admin).toEqual([]);
     const onlyUsers = buildMenu({ user: subject(['user:read']), features: [], schemas: [], statistics: {} });
     expect(keys(onlyUsers.admin)).toEqual(['admin-user']);
+  });
+});
+
+describe('active entries', () => {
+  const menu = buildMenu({ user: subject(['site:read']), features: allFeatures, schemas: [], statistics: {} });
+  const items = [...menu.main, ...menu.admin, ...menu.bottom];
+
+  it('follow the path and a category filter in the query, not a list page or sort (the entries then render nothing again)', () => {
+    const union = `?filter=${encodeURIComponent(JSON.stringify({ type: 'union' }))}`;
+    expect(activeKeys(items, '/sites', union)).toBe('sites-union');
+    expect(activeKeys(items, '/sites', `?displayedFilters=%7B%7D${union.replace('?', '&')}&order=ASC&page=2&perPage=100&sort=name`)).toBe('sites-union');
+    expect(activeKeys(items, '/sites', '?page=2')).toBe('');
+    expect(activeKeys(items, '/tasks', '?page=3&perPage=25')).toBe('tasks');
+    expect(activeKeys(items, '/', '')).toBe('dashboard');
+    expect(activeKeys(items, '/notifications/4', '')).toBe('notifications');
   });
 });

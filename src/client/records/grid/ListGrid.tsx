@@ -5,11 +5,12 @@
  * widths, density) are kept with them (preferences.ts; the column menu moves a column left or right). The link column's cell opens the record (Enter on it too). Record
  * lists (RecordGrid) add the filter model and editing in place; the other lists (users, roles) give their columns.
  */
-import { forwardRef, useCallback, useMemo, useRef, type ReactNode, type RefObject } from 'react';
+import { forwardRef, useCallback, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Link as RouterLink } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import type { Theme } from '@mui/material/styles';
+import { useEventCallback } from '@mui/material/utils';
 import {
   DataGrid,
   useGridApiContext,
@@ -17,18 +18,23 @@ import {
   type DataGridProps,
   type GridApi,
   type GridCellModesModel,
+  type GridCallbackDetails,
   type GridCellParams,
   type GridColDef,
+  type GridColumnResizeParams,
   type GridColumnVisibilityModel,
   type GridDensity,
+  type GridFilterModel,
   type GridPaginationModel,
   type GridRenderCellParams,
   type GridRowCheckboxProps,
   type GridRowId,
   type GridRowSelectionModel,
+  type GridSortModel,
   type MuiEvent,
 } from '@mui/x-data-grid';
 import { BulkActionsToolbar, useListContext, useTranslate, type Identifier } from 'react-admin';
+import { layoutClasses } from '../../layout/layoutStyles';
 import { LIST_LINK } from '../fieldTypes/displays';
 import { recordLabel } from '../label';
 import { recordPath, type RecordPage } from '../recordPath';
@@ -69,6 +75,20 @@ const RECORD_LINK = 'om-record-link';
 
 const SLOTS = { rowCheckbox: RowCheckbox, columnMenu: ColumnMenu };
 const NO_ROWS: never[] = [];
+const AUTO_ROW_HEIGHT = () => 'auto' as const;
+
+/**
+ * `value` while `settled`; the last settled value while not. The list keeps showing the rows it has while it fetches
+ * another page (react-admin's placeholder data): the grid keeps the page and the footer those rows belong to, and
+ * takes the new ones with the new rows, in one render. Each render of the grid with a prop changed renders every
+ * cell in view again (they read the grid's props), so a page change renders the cells once, not once per step of the
+ * fetch (the click, the fetch starting, the rows coming).
+ */
+function useSettled<T>(value: T, settled: boolean): T {
+  const [kept, setKept] = useState(value);
+  if (settled && kept !== value) setKept(value);
+  return settled ? value : kept;
+}
 
 /** The column whose cell links to the record (an empty value shows the record's number). */
 function linkColumn(column: GridColDef, resource: string, page: RecordPage): GridColDef {
@@ -122,7 +142,7 @@ export interface ListGridProps {
 }
 
 export default function ListGrid({ resource, columns, defaults, linkField: linkProp, opens = 'show', listKey = resource, bulkActionButtons, filtering, editing, pageSizeOptions = PER_PAGE_CHOICES, autoRowHeight = false, label }: ListGridProps) {
-  const { data, total, meta, isPending, isFetching, page, perPage, setPage, setPerPage, sort, setSort, selectedIds, onSelect } = useListContext();
+  const { data, total, meta, isPending, isFetching, isPlaceholderData, page, perPage, setPage, setPerPage, sort, setSort, selectedIds, onSelect } = useListContext();
   const translate = useTranslate();
   const navigate = useNavigate();
   const ownApiRef = useGridApiRef();
@@ -155,14 +175,17 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
     [columnVisibility, order, preferences, setPreferences],
   );
 
-  const rows = data ?? NO_ROWS;
+  const settled = !isPlaceholderData;
+  const rows = useSettled(data ?? NO_ROWS, settled);
   const count = total ?? 0;
   const selection = useMemo<GridRowSelectionModel>(() => ({ type: 'include', ids: new Set(selectedIds) }), [selectedIds]);
-  const onSelectionChange = (model: GridRowSelectionModel) => {
+  // The grid's handlers keep their identity (useEventCallback) like its other props: the grid is a memo, and each
+  // time it renders with a prop changed, every cell in view renders again (they read the grid's props).
+  const onSelectionChange = useEventCallback((model: GridRowSelectionModel) => {
     const ids: Identifier[] = model.type === 'include' ? ([...model.ids] as Identifier[]) : rows.map((row) => row.id).filter((id) => !model.ids.has(id));
     onSelect(ids);
-  };
-  const onCellKeyDown = (params: GridCellParams, event: MuiEvent<React.KeyboardEvent>) => {
+  });
+  const onCellKeyDown = useEventCallback((params: GridCellParams, event: MuiEvent<React.KeyboardEvent>) => {
     if (opens !== false && event.key === 'Enter' && params.field === linkField && params.cellMode === 'view') {
       event.defaultMuiPrevented = true;
       navigate(recordPath(resource, params.id, opens));
@@ -177,19 +200,46 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
       focusAfterEdit.current = { id: params.id, field: params.field, next: nextEditableField(api, params.id, params.field, event.shiftKey ? -1 : 1) };
       api.stopCellEditMode({ id: params.id, field: params.field });
     }
-  };
-  const onCellModesModelChange = (model: GridCellModesModel) => {
+  });
+  const onCellModesModelChange = useEventCallback((model: GridCellModesModel) => {
     const pending = focusAfterEdit.current;
     if (!pending) return;
     const mode = model[pending.id]?.[pending.field]?.mode;
     if (mode === 'view') return; // still saving
     focusAfterEdit.current = null;
     if (mode === undefined && pending.next) apiRef.current?.setCellFocus(pending.id, pending.next);
-  };
+  });
+  const onFilterModelChange = useEventCallback((model: GridFilterModel, details: GridCallbackDetails<'filter', GridApi>) => {
+    queryChangedAt.current = Date.now();
+    filtering?.onFilterModelChange?.(model, details);
+  });
+  const onPaginationModelChange = useEventCallback((model: GridPaginationModel) => {
+    const next = paginationModelToList(model);
+    if (pageResetByGrid(model) && next.perPage === perPage) return;
+    if (next.perPage !== perPage) setPerPage(next.perPage);
+    else if (next.page !== page) setPage(next.page);
+  });
+  const onSortModelChange = useEventCallback((model: GridSortModel) => {
+    const next = sortModelToListSort(model);
+    // The grid has no column for a list's default order (`id`) and reports it dropped: that is not the person's
+    // choice, and a URL change made for it would undo a redirect (a refused list going to /access-denied).
+    if (next.field === sort.field && next.order === sort.order) return;
+    if (!next.field && !shownColumns.some((column) => column.field === sort.field)) return;
+    queryChangedAt.current = Date.now();
+    setSort(next);
+  });
+  const onColumnVisibilityModelChange = useEventCallback((model: GridColumnVisibilityModel) =>
+    setPreferences({ ...preferences, visible: Object.keys(model).length ? fields.filter((field) => model[field] !== false) : undefined }),
+  );
+  const onColumnWidthChange = useEventCallback((params: GridColumnResizeParams) => setPreferences({ ...preferences, widths: { ...preferences.widths, [params.colDef.field]: Math.round(params.width) } }));
+  const onDensityChange = useEventCallback((density: GridDensity) => setPreferences({ ...preferences, density }));
   const shown = displayedRows(page, perPage, count);
   // The grid's props that are objects keep their identity between renders (a list refetch, a realtime event): a new
   // object each time would make the grid work out its state again and render every row.
-  const paginationModel = useMemo(() => listToPaginationModel(page, perPage), [page, perPage]);
+  const paginationModel = useSettled(
+    useMemo(() => listToPaginationModel(page, perPage), [page, perPage]),
+    settled,
+  );
   const sortModel = useMemo(() => listSortToSortModel(sort).filter((item) => shownColumns.some((column) => column.field === item.field)), [sort, shownColumns]);
   const slotProps = useMemo(
     () => ({
@@ -199,7 +249,10 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
     [onMove],
   );
   const displayed = translate('ra.navigation.page_range_info', { offsetBegin: shown.from, offsetEnd: shown.to, total: meta?.total_estimated ? translate('app.datatable.about', { total: shown.total }) : shown.total });
-  const localeText = useMemo(() => ({ paginationDisplayedRows: () => displayed }), [displayed]);
+  const localeText = useSettled(
+    useMemo(() => ({ paginationDisplayedRows: () => displayed }), [displayed]),
+    settled,
+  );
   const sx = useMemo(
     () => ({
       border: 0,
@@ -211,7 +264,7 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
   );
 
   return (
-    <Box sx={{ width: '100%', minWidth: 0 }}>
+    <Box className={layoutClasses.listGrid} sx={{ width: '100%', minWidth: 0 }}>
       {bulkActionButtons ? <BulkActionsToolbar>{bulkActionButtons}</BulkActionsToolbar> : null}
       <DataGrid
         apiRef={apiRef}
@@ -228,42 +281,23 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
         filterMode="server"
         disableColumnFilter={!filtering}
         filterModel={filtering?.filterModel}
-        onFilterModelChange={
-          filtering?.onFilterModelChange &&
-          ((model, details) => {
-            queryChangedAt.current = Date.now();
-            filtering.onFilterModelChange?.(model, details);
-          })
-        }
+        onFilterModelChange={filtering?.onFilterModelChange && onFilterModelChange}
         paginationModel={paginationModel}
-        onPaginationModelChange={(model) => {
-          const next = paginationModelToList(model);
-          if (pageResetByGrid(model) && next.perPage === perPage) return;
-          if (next.perPage !== perPage) setPerPage(next.perPage);
-          else if (next.page !== page) setPage(next.page);
-        }}
+        onPaginationModelChange={onPaginationModelChange}
         pageSizeOptions={pageSizeOptions}
         sortModel={sortModel}
-        onSortModelChange={(model) => {
-          const next = sortModelToListSort(model);
-          // The grid has no column for a list's default order (`id`) and reports it dropped: that is not the person's
-          // choice, and a URL change made for it would undo a redirect (a refused list going to /access-denied).
-          if (next.field === sort.field && next.order === sort.order) return;
-          if (!next.field && !shownColumns.some((column) => column.field === sort.field)) return;
-          queryChangedAt.current = Date.now();
-          setSort(next);
-        }}
+        onSortModelChange={onSortModelChange}
         checkboxSelection={Boolean(bulkActionButtons)}
         disableRowSelectionOnClick
         keepNonExistentRowsSelected
         rowSelectionModel={selection}
         onRowSelectionModelChange={onSelectionChange}
         columnVisibilityModel={columnVisibility}
-        onColumnVisibilityModelChange={(model: GridColumnVisibilityModel) => setPreferences({ ...preferences, visible: Object.keys(model).length ? fields.filter((field) => model[field] !== false) : undefined })}
-        onColumnWidthChange={(params) => setPreferences({ ...preferences, widths: { ...preferences.widths, [params.colDef.field]: Math.round(params.width) } })}
+        onColumnVisibilityModelChange={onColumnVisibilityModelChange}
+        onColumnWidthChange={onColumnWidthChange}
         density={preferences.density ?? 'standard'}
-        onDensityChange={(density: GridDensity) => setPreferences({ ...preferences, density })}
-        getRowHeight={autoRowHeight ? () => 'auto' : undefined}
+        onDensityChange={onDensityChange}
+        getRowHeight={autoRowHeight ? AUTO_ROW_HEIGHT : undefined}
         onCellKeyDown={onCellKeyDown}
         onCellModesModelChange={onCellModesModelChange}
         showToolbar

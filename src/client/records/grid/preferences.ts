@@ -21,11 +21,14 @@ export interface GridPreferences {
 
 export const gridPreferencesKey = (resource: string) => `grid:${resource}`;
 
+/** Nothing chosen: one object, so that the grid's models made from it keep their identity between renders. */
+const NO_PREFERENCES: GridPreferences = Object.freeze({});
+
 /** The person's columns of a list and the setter that keeps them (undefined: back to the defaults). */
 export function useGridPreferences(resource: string): [GridPreferences, (next: GridPreferences | undefined) => void] {
   const key = gridPreferencesKey(resource);
   const { user } = useSession();
-  const saved = (user?.preferences?.[key] ?? {}) as GridPreferences;
+  const saved = (user?.preferences?.[key] ?? NO_PREFERENCES) as GridPreferences;
   // This tab's copy since the last sign-in check, shared by the grid and the list's toolbar (export, reset).
   const [local, setLocal] = useStore<GridPreferences | null>(`${user?.id ?? 0}.${key}`, null);
   const set = useCallback(
