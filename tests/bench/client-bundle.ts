@@ -8,7 +8,7 @@
  *
  * Bytes on the wire are the encoded body sizes Chromium reports (after Content-Encoding), plus headers for
  * the total. The list route's growth over the dashboard is reported on the wire (brotli) and in gzip (the build's
- * `.gz` copies of the same scripts), issue 15's unit.
+ * `.gz` copies of the same scripts); issue 15's budget is against the list route before the grid (docs/benchmarks.md).
  */
 import { execSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -180,11 +180,12 @@ export async function benchClientBundle(): Promise<BenchRow[]> {
       rows.push(...summarise('dashboard', dashboard, { lcp4: 1200 }, cpuRate));
       rows.push(...summarise('/sites (grid)', list, {}, cpuRate));
       if (cpuRate === 1) {
-        // Issue 15: the data grid is loaded by list routes only, and a list route's JavaScript grows by at most 150 KB
-        // gzip over the dashboard's (the signed-in shell every route loads).
+        // How much more a list route loads than the signed-in shell every route loads. Issue 15's budget (a list route
+        // grows by at most 150 KB gzip with the grid) is against the list route before the grid, another build:
+        // docs/benchmarks.md "The list route's JavaScript against the list route before the grid".
         const growth = (pick: (load: PageLoad) => number) => (median(list.map(pick)) - median(dashboard.map(pick))) / KB;
         rows.push(row(AREA, '/sites (grid): JavaScript over the dashboard, on the wire', growth((l) => l.jsBytes), 'KB'));
-        rows.push(row(AREA, '/sites (grid): JavaScript over the dashboard, gzip', growth((l) => l.jsGzipBytes), 'KB', { atMost: 150 }));
+        rows.push(row(AREA, '/sites (grid): JavaScript over the dashboard, gzip', growth((l) => l.jsGzipBytes), 'KB'));
       }
     }
     rows.push(row(AREA, `/login interactive at 1× CPU (median of ${RUNS})`, median(interactiveMs), 'ms'));
