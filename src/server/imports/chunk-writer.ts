@@ -75,6 +75,8 @@ export async function writeChunk(records: RecordService, resources: ResourceRegi
   };
   const { rows, skipped } = await rowsToWrite(trx, chunk, hashes);
   counts.skipped += skipped;
+  // A chunk of a file imported again, every row unchanged: nothing to look up or write.
+  if (!rows.length) return { counts, failures };
   const live: MappedRow[] = [];
   for (const row of rows) {
     if (row.blank) continue;

@@ -41,12 +41,18 @@ export async function inspectFile(path: string): Promise<FileFacts> {
         utf8 = false;
       }
     }
-    for (let i = 0; i < chunk.length; i++) {
-      const byte = chunk[i];
-      if (byte === 10) {
-        if (lineHasContent) lines++;
-        lineHasContent = false;
-      } else if (byte !== 13 && byte !== 32 && byte !== 44) lineHasContent = true;
+    // Line by line (indexOf finds each line break natively); a line's bytes are read only until one holds something.
+    for (let start = 0; start < chunk.length; ) {
+      const end = chunk.indexOf(10, start);
+      const stop = end === -1 ? chunk.length : end;
+      for (let i = start; !lineHasContent && i < stop; i++) {
+        const byte = chunk[i];
+        if (byte !== 13 && byte !== 32 && byte !== 44) lineHasContent = true;
+      }
+      if (end === -1) break;
+      if (lineHasContent) lines++;
+      lineHasContent = false;
+      start = end + 1;
     }
   }
   if (lineHasContent) lines++;

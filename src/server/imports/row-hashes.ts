@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import { keyReader } from '../records/batch-writer.js';
@@ -33,10 +33,15 @@ export class RowHashes {
     return new RowHashes(def, keyField, keyReader(keyField, fields[keyField]), salt);
   }
 
-  /** The hash of a row's cells under the file's headers: what the row maps to, without mapping it. */
+  /**
+   * The hash of a row's cells under the file's headers: what the row maps to, without mapping it. The salt and the
+   * headers are hashed once per file, each row's hash continuing from a copy of that state.
+   */
   contentHash(headers: readonly string[], cells: readonly string[]): string {
-    return createHash('sha1').update(this.salt).update(JSON.stringify(headers)).update(JSON.stringify(cells)).digest('base64');
+    if (this.prefix?.headers !== headers) this.prefix = { headers, hash: createHash('sha1').update(this.salt).update(JSON.stringify(headers)) };
+    return this.prefix.hash.copy().update(JSON.stringify(cells)).digest('base64');
   }
+  private prefix: { headers: readonly string[]; hash: Hash } | null = null;
 
   /** A mapped row's key in the table (`external_id:B-1042`); null when it has none. */
   keyOf(row: MappedRow): string | null {
