@@ -69,14 +69,16 @@ export async function inspectFile(path: string): Promise<FileFacts> {
 /** Bytes → text in the file's encoding, chunk by chunk (a character split across chunks is kept whole); the BOM is dropped. */
 function decodeStream(encoding: CsvEncoding) {
   const decoder = new TextDecoder(encoding === 'utf8' ? 'utf-8' : 'windows-1252');
+  // Text chunks travel as they are (object mode), not turned back into bytes for the parser to decode again.
+  const text = (value: string) => (value ? value : undefined);
   return new Transform({
-    readableObjectMode: false,
+    readableObjectMode: true,
     decodeStrings: true,
     transform(chunk: Buffer, _enc, done) {
-      done(null, decoder.decode(chunk, { stream: true }));
+      done(null, text(decoder.decode(chunk, { stream: true })));
     },
     flush(done) {
-      done(null, decoder.decode());
+      done(null, text(decoder.decode()));
     },
   });
 }
@@ -97,44 +99,81 @@ export function cleanHeaders(cells: readonly string[]): string[] {
 export const isBlankRecord = (cells: readonly string[]) => cells.every((cell) => cell.trim() === '');
 
 /**
- * Streams a CSV file as records: papaparse's Node stream parser behind a decoder, read with `for await` so a
- * slow consumer slows the reading (backpressure) and memory stays flat whatever the file's size. Yields the
- * header first (`index` -1), then data records, blank ones included (callers skip them; line numbers stay true).
- * Quoted fields may hold commas, quotes and line breaks; a record's line is where it starts.
+ * Streams a CSV file as records: papaparse's chunk parser (each decoded chunk of the file parsed at once, its rows
+ * handed over together) behind a decoder, read with `for await`. The reader sets the pace: the file's stream pauses
+ * while a chunk's records wait to be taken, so memory stays flat whatever the file's size. Yields the header first (`index` -1), then data records, blank ones included (callers skip them; line
+ * numbers stay true). Quoted fields may hold commas, quotes and line breaks; a record's line is where it starts.
  */
 export async function* readCsv(source: string | Readable, encoding: CsvEncoding, options: { maxRecords?: number } = {}): AsyncGenerator<CsvRecord> {
   const input = typeof source === 'string' ? createReadStream(source, { highWaterMark: 256 * 1024 }) : source;
-  const parser = Papa.parse(Papa.NODE_STREAM_INPUT, { header: false, skipEmptyLines: false, delimiter: '' });
   const decoded = input.pipe(decodeStream(encoding));
-  decoded.pipe(parser);
-  input.on('error', (error: Error) => parser.destroy(error));
+  input.on('error', (error: Error) => decoded.destroy(error));
+  let queue: unknown[][] = [];
+  let finished = false;
+  let failure: Error | null = null;
+  let wake: (() => void) | null = null;
+  const signal = () => {
+    const resolve = wake;
+    wake = null;
+    resolve?.();
+  };
+  Papa.parse(decoded as unknown as File, {
+    header: false,
+    skipEmptyLines: false,
+    delimiter: '',
+    chunk(results) {
+      for (const row of results.data as unknown[][]) queue.push(row);
+      decoded.pause();
+      signal();
+    },
+    complete() {
+      finished = true;
+      signal();
+    },
+    error(error: Error) {
+      failure = error;
+      finished = true;
+      signal();
+    },
+  });
   let line = 1;
   let index = -1;
   let headerSeen = false;
   try {
-    for await (const row of parser as AsyncIterable<string[]>) {
-      const cells = Array.isArray(row) ? row.map((cell) => (cell == null ? '' : String(cell))) : [];
-      const start = line;
-      // A record spans one line plus the line breaks inside its quoted fields.
-      let breaks = 0;
-      for (const cell of cells) {
-        if (cell.indexOf('\n') === -1 && cell.indexOf('\r') === -1) continue;
-        breaks += (cell.match(/\r\n|\r|\n/g) ?? []).length;
-      }
-      line += 1 + breaks;
-      if (!headerSeen) {
-        if (isBlankRecord(cells)) continue; // blank lines before the header
-        headerSeen = true;
-        yield { line: start, index: -1, cells };
+    for (;;) {
+      if (!queue.length) {
+        if (failure) throw failure;
+        if (finished) break;
+        const next = new Promise<void>((resolve) => (wake = resolve));
+        if (decoded.isPaused()) decoded.resume();
+        await next;
         continue;
       }
-      index++;
-      yield { line: start, index, cells };
-      if (options.maxRecords !== undefined && index + 1 >= options.maxRecords) break;
+      const rows = queue;
+      queue = [];
+      for (const row of rows) {
+        const cells = Array.isArray(row) ? (row.every((cell) => typeof cell === 'string') ? (row as string[]) : row.map((cell) => (cell == null ? '' : String(cell)))) : [];
+        const start = line;
+        // A record spans one line plus the line breaks inside its quoted fields.
+        let breaks = 0;
+        for (const cell of cells) {
+          if (cell.indexOf('\n') === -1 && cell.indexOf('\r') === -1) continue;
+          breaks += (cell.match(/\r\n|\r|\n/g) ?? []).length;
+        }
+        line += 1 + breaks;
+        if (!headerSeen) {
+          if (isBlankRecord(cells)) continue; // blank lines before the header
+          headerSeen = true;
+          yield { line: start, index: -1, cells };
+          continue;
+        }
+        index++;
+        yield { line: start, index, cells };
+        if (options.maxRecords !== undefined && index + 1 >= options.maxRecords) return;
+      }
     }
   } finally {
     input.destroy();
     decoded.destroy();
-    parser.destroy();
   }
 }
