@@ -119,4 +119,23 @@ describe('importing a file again', () => {
     expect(again).toMatchObject({ status: 'complete', created_count: 0, updated_count: 2, skipped_count: ROWS + 4, failed_count: 0 });
     expect((await admin.get(`/api/sites/${site.id}`)).body.data.estimated_value).toBe(site.estimated_value);
   });
+  it('writes a row whose record a person changed during the import, after the kept hashes were read', async () => {
+    const imported = await runImport(t, admin, importer, [file(ROWS, 21, 'sites-during.csv')]);
+    expect(imported).toMatchObject({ status: 'complete', failed_count: 0 });
+    const site = (await admin.get('/api/sites?filter[external_id]=202600100030')).body.data[0];
+    const processor = t.app.importProcessor as any;
+    const saved = { ...processor.options };
+    processor.options.chunkSize = 20;
+    // Between the first chunk (the kept hashes read) and the second (which holds row 30).
+    processor.options.afterChunk = async (chunk: number) => {
+      if (chunk === 1) expect((await admin.post(`/api/sites/${site.id}`, { estimated_value: 4321 })).status).toBe(200);
+    };
+    try {
+      const again = await runImport(t, admin, importer, [file(ROWS, 21, 'sites-during-again.csv')]);
+      expect(again).toMatchObject({ status: 'complete', created_count: 0, updated_count: 1, skipped_count: ROWS - 1, failed_count: 0 });
+      expect((await admin.get(`/api/sites/${site.id}`)).body.data.estimated_value).toBe(site.estimated_value);
+    } finally {
+      processor.options = saved;
+    }
+  });
 });

@@ -1,9 +1,22 @@
 import { createHash, type Hash } from 'node:crypto';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import { keyReader } from '../records/batch-writer.js';
 import { tableColumnTypes } from '../records/recordset.js';
 import type { ImporterConfig, MappedRow } from './mapper.js';
+
+/** Kept hashes of a type read at once per run (about 25 MB for 100,000); above, each chunk looks its hashes up. */
+const KNOWN_LIMIT = 200_000;
+
+/** A kept hash: the row's key, the record it went to, and that record's `updated_at` then (microseconds, as text). */
+interface Known {
+  key: string;
+  id: number;
+  updatedAt: string;
+}
+
+/** A timestamp as whole microseconds since 1970, as text: compared exactly, whatever the session's time zone. */
+const microseconds = (column: RawBuilder<unknown>) => sql<string>`(extract(epoch from ${column}) * 1000000)::bigint::text`;
 
 /** Tables whose rows change what a mapped row becomes on write (custom fields, form logic, site types). */
 const WRITE_RULE_TABLES = ['schemas', 'schema_fields', 'logic_blocks', 'logic_conditions', 'logic_actions', 'site_types'];
@@ -52,10 +65,61 @@ export class RowHashes {
   /**
    * Of rows with these content hashes (in order), those to skip: imported before with the same cells, into a record
    * unchanged since. Returns each such row's position with its key.
+   *
+   * The hashes kept for the type are read once per run (`known`), so a chunk costs one read of its candidates'
+   * records, by id range where they were created together, rather than an index probe per row into
+   * `import_row_hashes`: looked up row by row, a 100,000-row file spent seconds there. A candidate is skipped only if
+   * its record still has the `updated_at` kept with the hash, read in the chunk's transaction as before; any write
+   * since (a person's edit, an undo, this run's own writes) moves `updated_at`, so a stale candidate is written. The
+   * hashes this run keeps are not added to those read (a row repeating an earlier row of the file is written again,
+   * and found unchanged by the batch writer), so a first import holds no hashes in memory.
    */
   async unchanged(trx: Transaction<any>, hashes: readonly string[]): Promise<Map<number, string>> {
     const skip = new Map<number, string>();
     if (!hashes.length) return skip;
+    const known = await this.knownHashes(trx);
+    if (!known) return this.unchangedByQuery(trx, hashes);
+    const candidates = new Map<number, Known>();
+    hashes.forEach((hash, i) => {
+      const found = known.get(hash);
+      if (found) candidates.set(i, found);
+    });
+    if (!candidates.size) return skip;
+    const current = await this.updatedAt(trx, [...new Set([...candidates.values()].map((c) => c.id))]);
+    for (const [i, candidate] of candidates) if (current.get(candidate.id) === candidate.updatedAt) skip.set(i, candidate.key);
+    return skip;
+  }
+
+  /** The type's kept hashes, read at the first chunk; null when there are more than KNOWN_LIMIT (each chunk asks then). */
+  private async knownHashes(trx: Transaction<any>): Promise<Map<string, Known> | null> {
+    if (this.known !== undefined) return this.known;
+    const { rows } = await sql<{ hash: string; key: string; id: number; at: string }>`
+      select content_hash as hash, key, record_id as id, ${microseconds(sql.ref('record_updated_at'))} as at
+      from import_row_hashes where record_type = ${this.def.type} limit ${KNOWN_LIMIT + 1}`.execute(trx);
+    this.known = rows.length > KNOWN_LIMIT ? null : new Map(rows.map((row) => [row.hash, { key: row.key, id: Number(row.id), updatedAt: String(row.at) }]));
+    return this.known;
+  }
+  private known: Map<string, Known> | null | undefined;
+
+  /** `updated_at` of the live records among `ids`: one range scan when the ids lie close together (records created by one import). */
+  private async updatedAt(trx: Transaction<any>, ids: number[]): Promise<Map<number, string>> {
+    const { def } = this;
+    const live = def.softDelete ? sql`and deleted_at is null` : sql``;
+    let low = ids[0];
+    let high = ids[0];
+    for (const id of ids) {
+      if (id < low) low = id;
+      if (id > high) high = id;
+    }
+    const which = high - low < ids.length * 4 ? sql`id between ${low} and ${high}` : sql`id = any(${ids}::int[])`;
+    const { rows } = await sql<{ id: number; at: string }>`
+      select id, ${microseconds(sql.ref('updated_at'))} as at from ${sql.table(def.table)} where ${which} ${live}`.execute(trx);
+    return new Map(rows.map((row) => [Number(row.id), String(row.at)]));
+  }
+
+  /** `unchanged` for a type with more kept hashes than are read at once: one lookup of the chunk's hashes. */
+  private async unchangedByQuery(trx: Transaction<any>, hashes: readonly string[]): Promise<Map<number, string>> {
+    const skip = new Map<number, string>();
     const { def } = this;
     const live = def.softDelete ? sql`and t.deleted_at is null` : sql``;
     const asked = hashes.map((hash, i) => ({ i, hash }));
