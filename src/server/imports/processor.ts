@@ -91,7 +91,9 @@ export class ImportProcessor {
         if (job?.stopping) throw new JobInterrupted();
         const created = await phase('transaction', () => db.transaction().execute(async (trx) => {
           await job?.holdClaim(trx);
-          const { counts, failures } = await writeChunk(this.ctx.records, this.ctx.resources, trx, importId, user, def, importer, file, chunk, fieldsCache, hashes);
+          // 'chunk': the chunk's own work outside the named phases (hashing, building the statements); what is left of
+          // 'transaction' is beginning, claiming and committing it.
+          const { counts, failures } = await phase('chunk', () => writeChunk(this.ctx.records, this.ctx.resources, trx, importId, user, def, importer, file, chunk, fieldsCache, hashes));
           await phase('progress', () => this.imports.saveProgress(trx, importId, counts, failures, { file: fileIndex, row: chunk.nextRow }, chunk.records));
           return counts.created;
         }));
