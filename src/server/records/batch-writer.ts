@@ -83,7 +83,7 @@ export async function importBatch(
   rows: readonly BatchRow[],
   options: BatchOptions,
 ): Promise<BatchOutcome[]> {
-  return phase('market share', () => countMarketShareOnce(trx, () => writeBatch(service, trx, user, def, rows, options)));
+  return countMarketShareOnce(trx, () => writeBatch(service, trx, user, def, rows, options));
 }
 
 async function writeBatch(service: RecordService, trx: Transaction<any>, user: AuthUser, def: ResourceDefinition, rows: readonly BatchRow[], options: BatchOptions): Promise<BatchOutcome[]> {
