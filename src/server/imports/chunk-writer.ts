@@ -40,7 +40,7 @@ export interface FileChunk {
  */
 export async function rowsToWrite(trx: Transaction<any>, chunk: FileChunk, hashes: RowHashes | null): Promise<{ rows: MappedRow[]; skipped: number }> {
   const contentHashes = hashes ? chunk.rows.map((raw) => hashes.contentHash(chunk.headers, raw.cells)) : [];
-  const unchanged = hashes ? await phase('unchanged rows', () => hashes.unchanged(trx, contentHashes)) : new Map<number, string>();
+  const unchanged = hashes ? await phase('unchanged rows', () => hashes.unchanged(trx, contentHashes)) : new Set<number>();
   const map = (i: number) => {
     const raw = chunk.rows[i];
     const row = phaseSync('map', () => chunk.mapper.map(raw.cells, raw.line, raw.index));
@@ -50,10 +50,12 @@ export async function rowsToWrite(trx: Transaction<any>, chunk: FileChunk, hashe
   };
   // In file order, a gap where a row is set aside.
   const mapped = chunk.rows.map((_, i) => (unchanged.has(i) ? undefined : map(i)));
-  if (unchanged.size && hashes) {
+  if (unchanged.size && hashes && unchanged.size < chunk.rows.length) {
     const keys = new Set(mapped.flatMap((row) => (row ? [hashes.keyOf(row)] : [])));
-    for (const [i, key] of unchanged) {
-      if (!keys.has(key)) continue;
+    const keyByHash = await phase('unchanged rows', () => hashes.keysOf(trx, [...unchanged].map((i) => contentHashes[i])));
+    for (const i of [...unchanged]) {
+      const key = keyByHash.get(contentHashes[i]);
+      if (key === undefined || !keys.has(key)) continue;
       unchanged.delete(i);
       mapped[i] = map(i);
     }
