@@ -105,6 +105,14 @@ export const isBlankRecord = (cells: readonly string[]) => cells.every((cell) =>
  * numbers stay true). Quoted fields may hold commas, quotes and line breaks; a record's line is where it starts.
  */
 export async function* readCsv(source: string | Readable, encoding: CsvEncoding, options: { maxRecords?: number } = {}): AsyncGenerator<CsvRecord> {
+  for await (const records of readCsvBatches(source, encoding, options)) yield* records;
+}
+
+/**
+ * `readCsv`'s records as the parser hands them over, a decoded chunk's worth (several hundred) at a time: for a
+ * reader of the whole file (the import job), one step of the loop per batch rather than per record.
+ */
+export async function* readCsvBatches(source: string | Readable, encoding: CsvEncoding, options: { maxRecords?: number } = {}): AsyncGenerator<CsvRecord[]> {
   const input = typeof source === 'string' ? createReadStream(source, { highWaterMark: 256 * 1024 }) : source;
   const decoded = input.pipe(decodeStream(encoding));
   input.on('error', (error: Error) => decoded.destroy(error));
@@ -151,6 +159,8 @@ export async function* readCsv(source: string | Readable, encoding: CsvEncoding,
       }
       const rows = queue;
       queue = [];
+      const records: CsvRecord[] = [];
+      let done = false;
       for (const row of rows) {
         const cells = Array.isArray(row) ? (row.every((cell) => typeof cell === 'string') ? (row as string[]) : row.map((cell) => (cell == null ? '' : String(cell)))) : [];
         const start = line;
@@ -164,13 +174,18 @@ export async function* readCsv(source: string | Readable, encoding: CsvEncoding,
         if (!headerSeen) {
           if (isBlankRecord(cells)) continue; // blank lines before the header
           headerSeen = true;
-          yield { line: start, index: -1, cells };
+          records.push({ line: start, index: -1, cells });
           continue;
         }
         index++;
-        yield { line: start, index, cells };
-        if (options.maxRecords !== undefined && index + 1 >= options.maxRecords) return;
+        records.push({ line: start, index, cells });
+        if (options.maxRecords !== undefined && index + 1 >= options.maxRecords) {
+          done = true;
+          break;
+        }
       }
+      if (records.length) yield records;
+      if (done) return;
     }
   } finally {
     input.destroy();

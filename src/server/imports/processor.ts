@@ -6,7 +6,7 @@ import { ClaimLost, JobInterrupted, PermanentJobError, SimulatedCrash, type JobC
 import { undoBatch, type FieldsCache } from '../records/batch-writer.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import { unchangedRows, writeChunk, type FileChunk, type RawRow } from './chunk-writer.js';
-import { cleanHeaders, isBlankRecord, readCsv } from './csv-reader.js';
+import { cleanHeaders, isBlankRecord, readCsvBatches } from './csv-reader.js';
 import { MAX_STORED_FAILURES, type Checkpoint, type ImportCounts as Counts, type ImportFailure as Failure, type ImportService } from './import-service.js';
 import { createMapper, keyFieldOf, type ImporterConfig, type Mapper } from './mapper.js';
 import { RowHashes } from './row-hashes.js';
@@ -189,20 +189,22 @@ export class ImportProcessor {
     let rows: RawRow[] = [];
     let records = 0;
     let nextRow = startRow;
-    for await (const record of readCsv(await openImportFile(this.ctx.files, file), file.encoding)) {
-      if (record.index === -1) {
-        headers = cleanHeaders(record.cells);
-        mapper = createMapper(importer, headers, fields);
-        continue;
-      }
-      if (record.index < startRow) continue;
-      nextRow = record.index + 1;
-      records++;
-      if (!isBlankRecord(record.cells)) rows.push({ cells: record.cells, line: record.line, index: record.index });
-      if (records >= this.chunkSize) {
-        yield { mapper: mapper!, headers, rows, nextRow, records };
-        rows = [];
-        records = 0;
+    for await (const batch of readCsvBatches(await openImportFile(this.ctx.files, file), file.encoding)) {
+      for (const record of batch) {
+        if (record.index === -1) {
+          headers = cleanHeaders(record.cells);
+          mapper = createMapper(importer, headers, fields);
+          continue;
+        }
+        if (record.index < startRow) continue;
+        nextRow = record.index + 1;
+        records++;
+        if (!isBlankRecord(record.cells)) rows.push({ cells: record.cells, line: record.line, index: record.index });
+        if (records >= this.chunkSize) {
+          yield { mapper: mapper!, headers, rows, nextRow, records };
+          rows = [];
+          records = 0;
+        }
       }
     }
     if (records > 0 || rows.length) yield { mapper: mapper!, headers, rows, nextRow, records };
