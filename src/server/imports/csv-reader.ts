@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { Readable, Transform } from 'node:stream';
 import Papa from 'papaparse';
@@ -25,8 +26,9 @@ export interface FileFacts {
  * Windows-1252, the encoding of spreadsheets saved as "CSV" on Windows. Also counts non-blank lines for progress.
  */
 export async function inspectFile(path: string): Promise<FileFacts> {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
   let utf8 = true;
+  // The bytes of a character cut by the end of the previous chunk, checked with the next one.
+  let carried: Buffer = Buffer.alloc(0);
   let lines = 0;
   let bytes = 0;
   let hasBom = false;
@@ -35,11 +37,11 @@ export async function inspectFile(path: string): Promise<FileFacts> {
     if (bytes === 0 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) hasBom = true;
     bytes += chunk.length;
     if (utf8) {
-      try {
-        decoder.decode(chunk, { stream: true });
-      } catch {
-        utf8 = false;
-      }
+      // Checked in place (isUtf8), without decoding the file into strings only to drop them.
+      const whole = carried.length ? Buffer.concat([carried, chunk]) : chunk;
+      const cut = incompleteTail(whole);
+      utf8 = isUtf8(whole.subarray(0, whole.length - cut));
+      carried = Buffer.from(whole.subarray(whole.length - cut));
     }
     // Line by line (indexOf finds each line break natively); a line's bytes are read only until one holds something.
     for (let start = 0; start < chunk.length; ) {
@@ -56,14 +58,19 @@ export async function inspectFile(path: string): Promise<FileFacts> {
     }
   }
   if (lineHasContent) lines++;
-  if (utf8) {
-    try {
-      decoder.decode();
-    } catch {
-      utf8 = false;
-    }
-  }
+  if (carried.length) utf8 = false; // the file ends inside a character
   return { encoding: utf8 ? 'utf8' : 'windows-1252', lines, bytes, hasBom };
+}
+
+/** How many bytes at the end of `bytes` start a UTF-8 character they do not complete (0 to 3). */
+function incompleteTail(bytes: Buffer): number {
+  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
+    const byte = bytes[bytes.length - back];
+    if ((byte & 0xc0) === 0x80) continue; // a continuation byte: look further back
+    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return length > back ? back : 0;
+  }
+  return 0;
 }
 
 /** Bytes → text in the file's encoding, chunk by chunk (a character split across chunks is kept whole); the BOM is dropped. */
