@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedReadyMadeImporters } from '../../src/server/imports/ready-made.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
-import { importerId, runImport } from '../fixtures/upload.js';
+import { importerId, runImport, upload } from '../fixtures/upload.js';
+import { requeueAbandoned } from '../../src/server/jobs/queue.js';
+import { SimulatedCrash } from '../../src/server/jobs/worker.js';
 import { vendorSitesCsv } from '../fixtures/generate.js';
 import Papa from 'papaparse';
 
@@ -118,5 +120,51 @@ describe('importing a file again', () => {
     const again = await runImport(t, admin, importer, [{ name: 'sites-key-twice.csv', content }]);
     expect(again).toMatchObject({ status: 'complete', created_count: 0, updated_count: 2, skipped_count: ROWS + 4, failed_count: 0 });
     expect((await admin.get(`/api/sites/${site.id}`)).body.data.estimated_value).toBe(site.estimated_value);
+  });
+  it('writes a row whose record a person changed during the import, after the kept hashes were read', async () => {
+    const imported = await runImport(t, admin, importer, [file(ROWS, 21, 'sites-during.csv')]);
+    expect(imported).toMatchObject({ status: 'complete', failed_count: 0 });
+    const site = (await admin.get('/api/sites?filter[external_id]=202600100030')).body.data[0];
+    const processor = t.app.importProcessor as any;
+    const saved = { ...processor.options };
+    processor.options.chunkSize = 20;
+    // Between the first chunk (the kept hashes read) and the second (which holds row 30).
+    processor.options.afterChunk = async (chunk: number) => {
+      if (chunk === 1) expect((await admin.post(`/api/sites/${site.id}`, { estimated_value: 4321 })).status).toBe(200);
+    };
+    try {
+      const again = await runImport(t, admin, importer, [file(ROWS, 21, 'sites-during-again.csv')]);
+      expect(again).toMatchObject({ status: 'complete', created_count: 0, updated_count: 1, skipped_count: ROWS - 1, failed_count: 0 });
+      expect((await admin.get(`/api/sites/${site.id}`)).body.data.estimated_value).toBe(site.estimated_value);
+    } finally {
+      processor.options = saved;
+    }
+  });
+  it('saves the count of chunks the file brings again unchanged with the next chunk it writes; a restart reads them again', async () => {
+    const processor = t.app.importProcessor as any;
+    const saved = { ...processor.options };
+    processor.options.chunkSize = 20;
+    let halfway: any;
+    // Chunks 1 and 2 are the 40 sites imported before, unchanged; chunk 3 is 20 more.
+    processor.options.afterChunk = async (chunk: number, id: number) => {
+      if (chunk !== 2) return;
+      halfway = await db().selectFrom('imports').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      throw new SimulatedCrash('killed after chunk 2');
+    };
+    try {
+      const res = await upload(t, admin, '/api/imports', { importer_id: importer }, [file(ROWS + 20, 21, 'sites-grown.csv')]);
+      expect(res.status).toBe(201);
+      await expect(t.app.jobs.drain()).rejects.toThrow('killed after chunk 2');
+      // No transaction for them: nothing saved yet.
+      expect(halfway).toMatchObject({ processed_rows: 0, skipped_count: 0, checkpoint: { file: 0, row: 0 } });
+      processor.options.afterChunk = undefined;
+      expect(await requeueAbandoned(db(), { everyRunning: true })).toBe(1);
+      await t.app.jobs.drain();
+      const done = (await admin.get(`/api/imports/${res.body.data.id}`)).body.data;
+      // (Five of the new rows' sites exist from the tests above.)
+      expect(done).toMatchObject({ status: 'complete', processed_rows: ROWS + 20, created_count: 15, updated_count: 5, skipped_count: ROWS, failed_count: 0 });
+    } finally {
+      processor.options = saved;
+    }
   });
 });

@@ -1,7 +1,9 @@
 import { readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import zipcodes from 'zipcodes';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countMarketShareOnce } from '../../src/server/db/market-share-once.js';
 import { seedReadyMadeImporters } from '../../src/server/imports/ready-made.js';
 import { requeueAbandoned } from '../../src/server/jobs/queue.js';
 import { SimulatedCrash } from '../../src/server/jobs/worker.js';
@@ -426,6 +428,28 @@ describe('regions of imported sites', () => {
     expect(await runImport(t, admin, importer.id, [{ name: 'regions-2.csv', content: second }])).toMatchObject({ updated_count: 2, failed_count: 0 });
     expect(await regionsOf('REGION-1')).toEqual([]);
     expect(await regionsOf('REGION-2')).toEqual([region.body.data.id]);
+  });
+});
+
+describe('the market share of an import chunk', () => {
+  it('is counted once, after the chunk\'s batches and links: a batch writer inside the chunk\'s counting leaves it to the chunk', async () => {
+    const pending = async (trx: any) => (await sql<{ site_id: number }>`select site_id from market_share_pending`.execute(trx)).rows;
+    const counted = async (trx: any, id: number) => (await sql`select 1 from market_share_sites where site_id = ${id}`.execute(trx)).rows.length;
+    await db().transaction().execute(async (trx) => {
+      let id = 0;
+      await countMarketShareOnce(trx, async () => {
+        await countMarketShareOnce(trx, async () => {
+          id = (await sql<{ id: number }>`insert into sites (name, type, estimated_value) values ('Chunk Counted Tower', 'union', 4321) returning id`.execute(trx)).rows[0]!.id;
+        });
+        // The batch inside noted its site and counted nothing; the links after it are noted too.
+        expect(await pending(trx)).toEqual([{ site_id: id }]);
+        await sql`insert into site_trades (site_id, trade_id) select ${id}, id from trades order by id limit 1`.execute(trx);
+        expect(await pending(trx)).toEqual([{ site_id: id }, { site_id: id }]);
+        expect(await counted(trx, id)).toBe(0);
+      });
+      expect(await pending(trx)).toEqual([]);
+      expect(await counted(trx, id)).toBe(1);
+    });
   });
 });
 

@@ -7,9 +7,17 @@ import { sql, type Kysely } from 'kysely';
  * Should `work` fail, the rollback takes the noted sites with it.
  */
 export async function countMarketShareOnce<T>(trx: Kysely<any>, work: () => Promise<T>): Promise<T> {
-  await sql`select set_config('om.market_share_deferred', 'on', true)`.execute(trx);
-  const result = await work();
-  await sql`select set_config('om.market_share_deferred', 'off', true)`.execute(trx);
-  await sql`select market_share_flush()`.execute(trx);
-  return result;
+  // Inside a writer already counting once (an import chunk around its batches and links), the outer one counts.
+  if (counting.has(trx)) return work();
+  counting.add(trx);
+  try {
+    await sql`select set_config('om.market_share_deferred', 'on', true)`.execute(trx);
+    const result = await work();
+    await sql`select set_config('om.market_share_deferred', 'off', true)`.execute(trx);
+    await sql`select market_share_flush()`.execute(trx);
+    return result;
+  } finally {
+    counting.delete(trx);
+  }
 }
+const counting = new WeakSet<object>();

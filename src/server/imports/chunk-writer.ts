@@ -1,4 +1,5 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { countMarketShareOnce } from '../db/market-share-once.js';
 import { normalise } from '../../common/import-values.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { batchFields, type BatchRow, type FieldsCache } from '../records/batch-writer.js';
@@ -32,14 +33,25 @@ export interface FileChunk {
   records: number;
 }
 
+/** The content hashes of a chunk's rows, and the positions of those the file brings again unchanged (RowHashes.unchanged). */
+export interface UnchangedRows {
+  contentHashes: string[];
+  unchanged: Set<number>;
+}
+
+export async function unchangedRows(db: Kysely<any>, chunk: FileChunk, hashes: RowHashes | null): Promise<UnchangedRows> {
+  const contentHashes = hashes ? chunk.rows.map((raw) => hashes.contentHash(chunk.headers, raw.cells)) : [];
+  const unchanged = hashes ? await phase('unchanged rows', () => hashes.unchanged(db, contentHashes)) : new Set<number>();
+  return { contentHashes, unchanged };
+}
+
 /**
  * The chunk's rows mapped, but for those imported before with the same cells into records unchanged since (`hashes`):
  * those are only counted (`skipped`). Where a key comes both in such a row and in a row to write, both are written in
  * file order, so the file's last row of a key wins as it always does.
  */
-export async function rowsToWrite(trx: Transaction<any>, chunk: FileChunk, hashes: RowHashes | null): Promise<{ rows: MappedRow[]; skipped: number }> {
-  const contentHashes = hashes ? chunk.rows.map((raw) => hashes.contentHash(chunk.headers, raw.cells)) : [];
-  const unchanged = hashes ? await phase('unchanged rows', () => hashes.unchanged(trx, contentHashes)) : new Map<number, string>();
+export async function rowsToWrite(trx: Transaction<any>, chunk: FileChunk, hashes: RowHashes | null, found?: UnchangedRows): Promise<{ rows: MappedRow[]; skipped: number }> {
+  const { contentHashes, unchanged } = found ?? (await unchangedRows(trx, chunk, hashes));
   const map = (i: number) => {
     const raw = chunk.rows[i];
     const row = phaseSync('map', () => chunk.mapper.map(raw.cells, raw.line, raw.index));
@@ -49,10 +61,12 @@ export async function rowsToWrite(trx: Transaction<any>, chunk: FileChunk, hashe
   };
   // In file order, a gap where a row is set aside.
   const mapped = chunk.rows.map((_, i) => (unchanged.has(i) ? undefined : map(i)));
-  if (unchanged.size && hashes) {
+  if (unchanged.size && hashes && unchanged.size < chunk.rows.length) {
     const keys = new Set(mapped.flatMap((row) => (row ? [hashes.keyOf(row)] : [])));
-    for (const [i, key] of unchanged) {
-      if (!keys.has(key)) continue;
+    const keyByHash = await phase('unchanged rows', () => hashes.keysOf(trx, [...unchanged].map((i) => contentHashes[i])));
+    for (const i of [...unchanged]) {
+      const key = keyByHash.get(contentHashes[i]);
+      if (key === undefined || !keys.has(key)) continue;
       unchanged.delete(i);
       mapped[i] = map(i);
     }
@@ -66,15 +80,25 @@ export async function rowsToWrite(trx: Transaction<any>, chunk: FileChunk, hashe
  * created when the importer allows), then the records themselves through the data service's batch path, then the
  * links between them. Returns the chunk's counts and its failed rows with their reasons.
  */
-export async function writeChunk(records: RecordService, resources: ResourceRegistry, trx: Transaction<any>, importId: number, user: AuthUser, def: ResourceDefinition, importer: ImporterConfig, file: StoredFile, chunk: FileChunk, fieldsCache: FieldsCache, hashes: RowHashes | null) {
+export async function writeChunk(records: RecordService, resources: ResourceRegistry, trx: Transaction<any>, importId: number, user: AuthUser, def: ResourceDefinition, importer: ImporterConfig, file: StoredFile, chunk: FileChunk, fieldsCache: FieldsCache, hashes: RowHashes | null, found?: UnchangedRows) {
   const counts: Counts = { created: 0, updated: 0, skipped: 0, failed: 0 };
   const failures: Failure[] = [];
   const failRow = (row: MappedRow, reason: string) => {
     counts.failed++;
     failures.push({ file_name: file.name, line: row.line, reason, data: rawOf(row) });
   };
-  const { rows, skipped } = await rowsToWrite(trx, chunk, hashes);
+  const { rows, skipped } = await rowsToWrite(trx, chunk, hashes, found);
   counts.skipped += skipped;
+  // A chunk of a file imported again, every row unchanged: nothing to look up or write.
+  if (!rows.length) return { counts, failures };
+  // The market share of the chunk's sites counted once, after its related records, records and links alike.
+  // ('market share' is the counting itself: the writes inside are timed as 'chunk' and their own phases.)
+  await phase('market share', () => countMarketShareOnce(trx, () => phase('chunk', () => writeRows(records, resources, trx, importId, user, def, importer, rows, fieldsCache, hashes, counts, failRow))));
+  return { counts, failures };
+}
+
+/** The chunk's rows to write: related records, the records, their links, the rows' hashes. */
+async function writeRows(records: RecordService, resources: ResourceRegistry, trx: Transaction<any>, importId: number, user: AuthUser, def: ResourceDefinition, importer: ImporterConfig, rows: MappedRow[], fieldsCache: FieldsCache, hashes: RowHashes | null, counts: Counts, failRow: (row: MappedRow, reason: string) => void) {
   const live: MappedRow[] = [];
   for (const row of rows) {
     if (row.blank) continue;
@@ -168,7 +192,6 @@ export async function writeChunk(records: RecordService, resources: ResourceRegi
   });
   await phase('links', () => linkRows(trx, siteContacts, siteContractors, contractorContacts));
   if (hashes) await phase('unchanged rows', () => hashes.remember(trx, written));
-  return { counts, failures };
 }
 
 async function linkRows(

@@ -1,11 +1,12 @@
+import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { loadAuthUser } from '../auth/load-user.js';
 import { ClaimLost, JobInterrupted, PermanentJobError, SimulatedCrash, type JobContext } from '../jobs/worker.js';
 import { undoBatch, type FieldsCache } from '../records/batch-writer.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
-import { writeChunk, type FileChunk, type RawRow } from './chunk-writer.js';
-import { cleanHeaders, isBlankRecord, readCsv } from './csv-reader.js';
+import { unchangedRows, writeChunk, type FileChunk, type RawRow } from './chunk-writer.js';
+import { cleanHeaders, isBlankRecord, readCsvBatches } from './csv-reader.js';
 import { MAX_STORED_FAILURES, type Checkpoint, type ImportCounts as Counts, type ImportFailure as Failure, type ImportService } from './import-service.js';
 import { createMapper, keyFieldOf, type ImporterConfig, type Mapper } from './mapper.js';
 import { RowHashes } from './row-hashes.js';
@@ -80,6 +81,21 @@ export class ImportProcessor {
     const fields = await this.ctx.records.fields(def);
     let chunkNumber = 0;
     const statistics = new Statistics(def.table);
+    // Chunks the file brings again unchanged, counted but not yet saved (see below).
+    let unsaved = null as { skipped: number; records: number; checkpoint: Checkpoint; since: number } | null;
+    const saveUnsaved = async () => {
+      if (!unsaved) return;
+      const { skipped, records, checkpoint: next } = unsaved;
+      unsaved = null;
+      await phase('progress', async () => {
+        await db.transaction().execute(async (trx) => {
+          await job?.holdClaim(trx);
+          await this.imports.saveProgress(trx, importId, { created: 0, updated: 0, skipped, failed: 0 }, [], next, records);
+        });
+        await job?.heartbeat({ import_id: importId, file: next.file, row: next.row });
+        await this.imports.progress(importId, user.id, 'ImportProcessing');
+      });
+    };
     for (let fileIndex = checkpoint.file; fileIndex < files.length; fileIndex++) {
       const file = files[fileIndex];
       const startRow = fileIndex === checkpoint.file ? checkpoint.row : 0;
@@ -89,13 +105,29 @@ export class ImportProcessor {
         if (next.done) break;
         const chunk = next.value;
         if (job?.stopping) throw new JobInterrupted();
+        chunkNumber++;
+        // Which rows the file brings again unchanged, found before the chunk's transaction (skipping a row writes
+        // nothing, so a record edited meanwhile is as if edited after the import). A chunk of nothing else needs no
+        // transaction: its count and checkpoint are saved with the next chunk written, or once a second. Should the
+        // process stop before, a restart reads those rows again and sets them aside again.
+        const found = await phase('chunk', () => unchangedRows(db, chunk, hashes));
+        if (found.unchanged.size === chunk.rows.length) {
+          unsaved = { skipped: (unsaved?.skipped ?? 0) + found.unchanged.size, records: (unsaved?.records ?? 0) + chunk.records, checkpoint: { file: fileIndex, row: chunk.nextRow }, since: unsaved?.since ?? performance.now() };
+          if (performance.now() - unsaved.since >= 1_000) await saveUnsaved();
+          await this.options.afterChunk?.(chunkNumber, importId);
+          continue;
+        }
+        const before = unsaved;
+        unsaved = null;
         const created = await phase('transaction', () => db.transaction().execute(async (trx) => {
           await job?.holdClaim(trx);
-          const { counts, failures } = await writeChunk(this.ctx.records, this.ctx.resources, trx, importId, user, def, importer, file, chunk, fieldsCache, hashes);
-          await phase('progress', () => this.imports.saveProgress(trx, importId, counts, failures, { file: fileIndex, row: chunk.nextRow }, chunk.records));
+          // 'chunk': the chunk's own work outside the named phases (hashing, building the statements); what is left of
+          // 'transaction' is beginning, claiming and committing it.
+          const { counts, failures } = await phase('chunk', () => writeChunk(this.ctx.records, this.ctx.resources, trx, importId, user, def, importer, file, chunk, fieldsCache, hashes, found));
+          counts.skipped += before?.skipped ?? 0;
+          await phase('progress', () => this.imports.saveProgress(trx, importId, counts, failures, { file: fileIndex, row: chunk.nextRow }, chunk.records + (before?.records ?? 0)));
           return counts.created;
         }));
-        chunkNumber++;
         await phase('progress', async () => {
           await statistics.grown(db, created);
           await job?.heartbeat({ import_id: importId, file: fileIndex, row: chunk.nextRow });
@@ -103,6 +135,7 @@ export class ImportProcessor {
         });
         await this.options.afterChunk?.(chunkNumber, importId);
       }
+      await saveUnsaved();
       if (fileIndex + 1 < files.length) await this.imports.saveCheckpoint(importId, { file: fileIndex + 1, row: 0 });
     }
     await this.imports.complete(importId, user, def);
@@ -156,20 +189,22 @@ export class ImportProcessor {
     let rows: RawRow[] = [];
     let records = 0;
     let nextRow = startRow;
-    for await (const record of readCsv(await openImportFile(this.ctx.files, file), file.encoding)) {
-      if (record.index === -1) {
-        headers = cleanHeaders(record.cells);
-        mapper = createMapper(importer, headers, fields);
-        continue;
-      }
-      if (record.index < startRow) continue;
-      nextRow = record.index + 1;
-      records++;
-      if (!isBlankRecord(record.cells)) rows.push({ cells: record.cells, line: record.line, index: record.index });
-      if (records >= this.chunkSize) {
-        yield { mapper: mapper!, headers, rows, nextRow, records };
-        rows = [];
-        records = 0;
+    for await (const batch of readCsvBatches(await openImportFile(this.ctx.files, file), file.encoding)) {
+      for (const record of batch) {
+        if (record.index === -1) {
+          headers = cleanHeaders(record.cells);
+          mapper = createMapper(importer, headers, fields);
+          continue;
+        }
+        if (record.index < startRow) continue;
+        nextRow = record.index + 1;
+        records++;
+        if (!isBlankRecord(record.cells)) rows.push({ cells: record.cells, line: record.line, index: record.index });
+        if (records >= this.chunkSize) {
+          yield { mapper: mapper!, headers, rows, nextRow, records };
+          rows = [];
+          records = 0;
+        }
       }
     }
     if (records > 0 || rows.length) yield { mapper: mapper!, headers, rows, nextRow, records };
