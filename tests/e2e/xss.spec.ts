@@ -131,6 +131,8 @@ test('a script payload in every text people and files set never runs, on any scr
     (window as any).__cspViolations = [];
     document.addEventListener('securitypolicyviolation', (event) => (window as any).__cspViolations.push(`${event.violatedDirective} ${event.blockedURI}`));
   });
+  // A list's grid renders the rows in view: a tall window puts every row of the short lists (users, roles) in view.
+  await page.setViewportSize({ width: 1280, height: 2400 });
   await signIn(page);
   await expect(page.getByTestId('greeting')).toBeVisible({ timeout: 30_000 });
 
