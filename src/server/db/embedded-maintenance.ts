@@ -49,3 +49,16 @@ export function embeddedMaintenance(database: Database, warn: (error: unknown, w
     }
   };
 }
+
+/**
+ * After a large write (an import): on the embedded database, VACUUM at once rather than at the next minute's run, so
+ * the lists read afterwards answer from their indexes and the next piece of work does not wait for it (one
+ * connection; about 0.6 s after 100,000 rows). Marking the pages writes them to the WAL again, so a checkpoint follows
+ * (the driver checkpoints only after transactions): the WAL went to 256 MB without it. PostgreSQL's autovacuum does
+ * this there.
+ */
+export async function vacuumAfterLargeWrite(database: Database) {
+  if (database.kind !== 'pglite') return;
+  await sql`vacuum`.execute(database.db);
+  await sql`checkpoint`.execute(database.db);
+}

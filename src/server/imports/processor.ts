@@ -15,6 +15,7 @@ import { importerProblems } from './importer-problems.js';
 import { definitionFor } from './record-types.js';
 import { Statistics } from './table-statistics.js';
 import { phase, takePhases } from '../records/write-phases.js';
+import { vacuumAfterLargeWrite } from '../db/embedded-maintenance.js';
 
 export interface ProcessorOptions {
   /** Rows per transaction (each chunk's writes and the checkpoint commit together). */
@@ -138,7 +139,7 @@ export class ImportProcessor {
       await saveUnsaved();
       if (fileIndex + 1 < files.length) await this.imports.saveCheckpoint(importId, { file: fileIndex + 1, row: 0 });
     }
-    await this.imports.complete(importId, user, def);
+    await this.complete(importId, user, def);
     const phases = takePhases();
     if (phases) console.warn(`write phases of import ${importId}: ${phases}`);
   }
@@ -175,6 +176,12 @@ export class ImportProcessor {
       await this.imports.fail(importId, `${totals.failed} row${totals.failed === 1 ? '' : 's'} could not be imported, so nothing was imported (this importer applies all rows or none). Fix the rows listed and import the file again.`, user.id);
       return;
     }
+    await this.complete(importId, user, def);
+  }
+
+  /** The import's rows are written: the embedded database vacuums them before the import says it is complete. */
+  private async complete(importId: number, user: AuthUser, def: ResourceDefinition) {
+    await phase('vacuum', () => vacuumAfterLargeWrite(this.ctx.database));
     await this.imports.complete(importId, user, def);
   }
 
