@@ -108,8 +108,9 @@ export const isBlankRecord = (cells: readonly string[]) => cells.every((cell) =>
 /**
  * Streams a CSV file as records: papaparse's chunk parser (each decoded chunk of the file parsed at once, its rows
  * handed over together) behind a decoder, read with `for await`. The reader sets the pace: the file's stream pauses
- * while a chunk's records wait to be taken, so memory stays flat whatever the file's size. Yields the header first (`index` -1), then data records, blank ones included (callers skip them; line
- * numbers stay true). Quoted fields may hold commas, quotes and line breaks; a record's line is where it starts.
+ * while a chunk's records wait to be taken, so memory stays flat whatever the file's size. Yields the header first
+ * (`index` -1), then data records, blank ones included (callers skip them; line numbers stay true). Quoted fields may
+ * hold commas, quotes and line breaks; a record's line is where it starts.
  */
 export async function* readCsv(source: string | Readable, encoding: CsvEncoding, options: { maxRecords?: number } = {}): AsyncGenerator<CsvRecord> {
   for await (const records of readCsvBatches(source, encoding, options)) yield* records;
