@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config/config.js';
 import { openDatabase, type Database } from '../../src/server/db/database.js';
-import { embeddedMaintenance } from '../../src/server/db/embedded-maintenance.js';
+import { embeddedMaintenance, vacuumAfterLargeWrite } from '../../src/server/db/embedded-maintenance.js';
 import { migrate } from '../../src/server/db/migrate.js';
 import { seedDatabase } from '../../src/server/seed/seed.js';
 import { ADMIN_PASSWORD, createPostgresDatabase, testDatabaseUrl } from '../support/test-app.js';
@@ -59,5 +59,26 @@ describe('the embedded database maintenance', () => {
     await maintain();
     expect(await heapFetches(database.db)).toBe(0);
     expect(warnings).toEqual([]);
+  });
+
+  it('does not vacuum again at the next minute what an import has just vacuumed', async () => {
+    if (database.kind !== 'pglite') return;
+    const maintain = embeddedMaintenance(database, (error) => {
+      throw error;
+    });
+    const vacuums = async () => {
+      await sql`select pg_stat_force_next_flush()`.execute(database.db);
+      const { rows } = await sql<{ count: number }>`select vacuum_count::int as count from pg_stat_user_tables where relname = 'sites'`.execute(database.db);
+      return rows[0].count;
+    };
+    await database.db.updateTable('sites').set({ city: 'Fargo' }).where('type', '=', 'pla').execute();
+    await vacuumAfterLargeWrite(database);
+    const afterImport = await vacuums();
+    await maintain();
+    expect(await vacuums()).toBe(afterImport);
+
+    await database.db.updateTable('sites').set({ city: 'Moorhead' }).where('type', '=', 'pla').execute();
+    await maintain();
+    expect(await vacuums()).toBe(afterImport + 1);
   });
 });

@@ -27,21 +27,27 @@ export function startEmbeddedMaintenance(database: Database, warn: (error: unkno
   };
 }
 
+/**
+ * The database's write count (Database.writes.any) read just before its last VACUUM, whoever ran it (the minute's
+ * run or an import's vacuumAfterLargeWrite): a write during a VACUUM is vacuumed by the next one.
+ */
+const vacuumedAt = new WeakMap<Database, number>();
+
+async function vacuum(database: Database) {
+  const writes = database.writes.any;
+  await sql`vacuum`.execute(database.db);
+  vacuumedAt.set(database, writes);
+}
+
 /** One run of the minute's work, as a function that skips a run while the previous one is still going. */
 export function embeddedMaintenance(database: Database, warn: (error: unknown, what: string) => void): () => Promise<void> {
-  let vacuumedAt: number | null = null;
   let running = false;
   return async () => {
     if (running) return;
     running = true;
     try {
       await analyzeChangedTables(database.db).catch((error) => warn(error, 'ANALYZE'));
-      // Read before VACUUM: a write during it is vacuumed at the next run.
-      const writes = database.writes.any;
-      if (writes !== vacuumedAt) {
-        await sql`vacuum`.execute(database.db);
-        vacuumedAt = writes;
-      }
+      if (database.writes.any !== vacuumedAt.get(database)) await vacuum(database);
     } catch (error) {
       warn(error, 'VACUUM');
     } finally {
@@ -54,11 +60,11 @@ export function embeddedMaintenance(database: Database, warn: (error: unknown, w
  * After a large write (an import): on the embedded database, VACUUM at once rather than at the next minute's run, so
  * the lists read afterwards answer from their indexes and the next piece of work does not wait for it (one
  * connection; about 0.6 s after 100,000 rows). Marking the pages writes them to the WAL again, so a checkpoint follows
- * (the driver checkpoints only after transactions): the WAL went to 256 MB without it. PostgreSQL's autovacuum does
- * this there.
+ * (the driver checkpoints only after transactions): the WAL went to 256 MB without it. The minute's run then has
+ * nothing to vacuum unless something else was written. PostgreSQL's autovacuum does this there.
  */
 export async function vacuumAfterLargeWrite(database: Database) {
   if (database.kind !== 'pglite') return;
-  await sql`vacuum`.execute(database.db);
+  await vacuum(database);
   await sql`checkpoint`.execute(database.db);
 }
