@@ -15,8 +15,11 @@ import { buildIndex, deferrableIndexes, hasTrigram, missingIndexes } from '../sc
  * again (schemas/indexes.ts, at ready), and the import, resumed, leaves them out again or not as it decides anew.
  */
 
-/** Rows an import must bring to write before it leaves the indexes out: below this, keeping them costs too little to matter. */
-export const DEFER_INDEXES_MIN_ROWS = 10_000;
+/**
+ * Rows an import must bring to write before it leaves the indexes out: below this, keeping them costs too little to
+ * matter. IMPORT_DEFER_INDEXES_ROWS sets another (the bench sets a huge one to measure imports that keep them).
+ */
+export const DEFER_INDEXES_MIN_ROWS = Number(process.env.IMPORT_DEFER_INDEXES_ROWS) || 10_000;
 
 /**
  * Whether an import that will write about `rows` rows into a table of `tableRows` leaves the indexes out. Making them
