@@ -166,9 +166,9 @@ export interface IndexDescription {
   trigram?: boolean;
 }
 
-/** Makes an index if it is missing; `concurrently` (PostgreSQL, outside a transaction) leaves the table writable meanwhile. */
-export async function buildIndex(db: Kysely<any>, index: IndexDescription, concurrently = false) {
-  await sql`create index ${concurrently ? sql`concurrently ` : sql``}if not exists ${sql.id(index.name)} on ${sql.table(index.table)} ${index.body}`.execute(db);
+/** Makes an index if it is missing. */
+export async function buildIndex(db: Kysely<any>, index: IndexDescription) {
+  await sql`create index if not exists ${sql.id(index.name)} on ${sql.table(index.table)} ${index.body}`.execute(db);
 }
 
 function searchIndexes(definitions: readonly ResourceDefinition[]): IndexDescription[] {
