@@ -31,7 +31,7 @@ export function shouldDeferIndexes(rows: number, tableRows: number, minRows = DE
 }
 
 /** maintenance_work_mem for the embedded database's rebuilds (its default, 64 MB, took the server's peak past 300 MB). */
-const EMBEDDED_BUILD_MEMORY = '16MB';
+const EMBEDDED_BUILD_MEMORY = '4MB';
 
 /** The table's live rows as the planner knows them (0 for a table never analyzed). */
 export async function estimatedRows(db: Kysely<any>, table: string) {
