@@ -30,7 +30,10 @@ export function shouldDeferIndexes(rows: number, tableRows: number, minRows = DE
   return rows >= minRows && rows >= tableRows / 2;
 }
 
-/** maintenance_work_mem for the embedded database's rebuilds (its default, 64 MB, took the server's peak past 300 MB). */
+/**
+ * maintenance_work_mem for the embedded database's rebuilds: its default of 64 MB took the server's peak to 323 MB at
+ * 100,000 sites, 16 MB to 302 MB, 4 MB to 299 MB (docs/benchmarks.md "Imports").
+ */
 const EMBEDDED_BUILD_MEMORY = '4MB';
 
 /** The table's live rows as the planner knows them (0 for a table never analyzed). */
