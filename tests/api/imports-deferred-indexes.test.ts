@@ -185,4 +185,21 @@ describe('two large imports at once', () => {
     expect(await missingSiteIndexes()).toBe(0);
     expect(await db().selectFrom('import_index_deferrals').selectAll().execute()).toEqual([]);
   });
+
+  it('an import that fails midway makes them again as it stops', async () => {
+    let missingThen = -1;
+    await withOptions({ afterChunk: async (chunk: number) => {
+      if (chunk < 2) return;
+      missingThen = await missingSiteIndexes();
+      throw new Error('the disk is full');
+    } }, async () => {
+      const res = await upload(t, admin, '/api/imports', { importer_id: await importerId(t, 'vendor-job-sites') }, [{ name: 'fails.csv', content: vendorFile(70_000, 900) }]);
+      expect(res.status).toBe(201);
+      await t.app.jobs.drain();
+      expect((await admin.get(`/api/imports/${res.body.data.id}`)).body.data).toMatchObject({ status: 'failed' });
+    });
+    expect(missingThen).toBe(siteIndexCount());
+    expect(await missingSiteIndexes()).toBe(0);
+    expect(await db().selectFrom('import_index_deferrals').selectAll().execute()).toEqual([]);
+  });
 });
