@@ -5,9 +5,10 @@ import { buildIndex, deferrableIndexes, hasTrigram, missingIndexes } from '../sc
 
 /**
  * A large import writes its table without the table's sort and search indexes and makes them again before it says it
- * is complete (docs/imports.md "Writing"): keeping the 18 sort indexes of sites and their trigram index up to date row by row cost
- * about a third of writing 100,000 sites, and making them again over the whole table costs a few seconds
- * (docs/benchmarks.md "Imports"). Meanwhile lists of the table still read right, sorting and searching without them.
+ * is complete (docs/imports.md "Writing"): keeping the 18 sort indexes of sites and their trigram index up to date
+ * row by row cost about a third of writing 100,000 sites, and making them again over the whole table costs a few
+ * seconds (docs/benchmarks.md "Imports"). Meanwhile lists of the table still read right, sorting and searching
+ * without them.
  *
  * Imports that left a table's indexes out are rows of `import_index_deferrals`: the last of them to end makes the
  * indexes again, so imports at once in several processes (PostgreSQL) never rebuild under each other; both steps run
