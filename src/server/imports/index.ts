@@ -5,6 +5,7 @@ import { registerImportRoutes } from './import-routes.js';
 import { ImporterService } from './importer-service.js';
 import { registerImporterRoutes } from './importer-routes.js';
 import { ImportProcessor } from './processor.js';
+import { endIndexDeferral } from './deferred-indexes.js';
 import { importResourceDefinitions } from './resources.js';
 import { removeExpiredUploads, UPLOAD_RETENTION_EVERY_MS, UPLOAD_RETENTION_JOB } from './upload-retention.js';
 
@@ -26,7 +27,10 @@ const imports: FeaturePlugin = async (app, { ctx }) => {
   const importers = new ImporterService(ctx);
   app.decorate('importProcessor', new ImportProcessor(ctx, service));
   app.jobs.register(IMPORT_JOB, (payload, job) => app.importProcessor.run(Number(payload.import_id), job), {
-    giveUp: (payload, reason) => service.fail(Number(payload.import_id), `The import stopped: ${reason} What it imported is kept; import the file again to finish it (rows already imported are skipped).`),
+    giveUp: async (payload, reason) => {
+      await service.fail(Number(payload.import_id), `The import stopped: ${reason} What it imported is kept; import the file again to finish it (rows already imported are skipped).`);
+      await endIndexDeferral(ctx, Number(payload.import_id), null);
+    },
   });
   app.jobs.register(IMPORT_UNDO_JOB, (payload, job) => app.importProcessor.undo(Number(payload.import_id), job));
   app.jobs.every(UPLOAD_RETENTION_JOB, UPLOAD_RETENTION_EVERY_MS, async () => {

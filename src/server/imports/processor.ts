@@ -16,10 +16,13 @@ import { definitionFor } from './record-types.js';
 import { Statistics } from './table-statistics.js';
 import { phase, takePhases } from '../records/write-phases.js';
 import { vacuumAfterLargeWrite } from '../db/embedded-maintenance.js';
+import { deferIndexes, endIndexDeferral, estimatedRows, shouldDeferIndexes } from './deferred-indexes.js';
 
 export interface ProcessorOptions {
   /** Rows per transaction (each chunk's writes and the checkpoint commit together). */
   chunkSize?: number;
+  /** Rows to write from which an import leaves the table's sort and search indexes out (deferred-indexes.ts; tests lower it). */
+  deferIndexesFrom?: number;
   /** Test hook: called after each committed chunk (throw `SimulatedCrash` to stop as a dying process would). */
   afterChunk?: (chunk: number, importId: number) => void | Promise<void>;
 }
@@ -50,15 +53,20 @@ export class ImportProcessor {
     const record = await this.imports.row(importId);
     if (!record || record.deleted_at) throw new PermanentJobError(`Import ${importId} no longer exists.`);
     if (record.status === 'complete' || record.status === 'failed') return;
+    // A failed import ends its deferral of indexes, should it have one (a resumed import that fails now).
+    const fail = async (message: string, userId?: number) => {
+      await this.imports.fail(importId, message, userId);
+      await endIndexDeferral(this.ctx, importId, null);
+    };
     const user = record.user_id ? await loadAuthUser(this.ctx.db, record.user_id) : null;
-    if (!user) return this.imports.fail(importId, 'The person who started this import no longer has an account.');
+    if (!user) return fail('The person who started this import no longer has an account.');
     const importer = record.importer as ImporterConfig | null;
-    if (!importer) return this.imports.fail(importId, 'The importer of this import was not saved with it.');
+    if (!importer) return fail('The importer of this import was not saved with it.');
     const def = definitionFor(this.ctx.resources, importer.record_type);
     const files = record.files as StoredFile[];
     // A field the importer fills was deleted since the upload: fail, saying which, rather than drop the column.
     const problems = importerProblems(importer, await this.ctx.records.fields(def));
-    if (problems.length) return this.imports.fail(importId, `The importer needs attention: ${problems.join(' ')}`, user.id);
+    if (problems.length) return fail(`The importer needs attention: ${problems.join(' ')}`, user.id);
 
     await this.imports.markProcessing(importId, record.started_at);
     await this.imports.progress(importId, user.id, 'ImportProcessing');
@@ -72,7 +80,7 @@ export class ImportProcessor {
     } catch (error) {
       if (error instanceof JobInterrupted || error instanceof SimulatedCrash || error instanceof ClaimLost) throw error;
       const message = error instanceof Error ? error.message : String(error);
-      await this.imports.fail(importId, `The import stopped: ${message}`, user.id);
+      await fail(`The import stopped: ${message}`, user.id);
       throw new PermanentJobError(message);
     }
   }
@@ -81,6 +89,7 @@ export class ImportProcessor {
     const { db } = this.ctx;
     const fields = await this.ctx.records.fields(def);
     let chunkNumber = 0;
+    let deferDecided = false;
     const statistics = new Statistics(def.table);
     // Chunks the file brings again unchanged, counted but not yet saved (see below).
     let unsaved = null as { skipped: number; records: number; checkpoint: Checkpoint; since: number } | null;
@@ -117,6 +126,10 @@ export class ImportProcessor {
           if (performance.now() - unsaved.since >= 1_000) await saveUnsaved();
           await this.options.afterChunk?.(chunkNumber, importId);
           continue;
+        }
+        if (!deferDecided) {
+          deferDecided = true;
+          await phase('indexes', () => this.deferIndexesIfLarge(importId, def, files, fileIndex, chunk, found.unchanged.size));
         }
         const before = unsaved;
         unsaved = null;
@@ -179,8 +192,22 @@ export class ImportProcessor {
     await this.complete(importId, user, def);
   }
 
-  /** The import's rows are written: the embedded database vacuums them before the import says it is complete. */
+  /**
+   * At the first chunk with rows to write: leaves the table's sort and search indexes out if the rows the files bring
+   * from here on, at this chunk's share of rows to write (the rest unchanged), are many for the table.
+   */
+  private async deferIndexesIfLarge(importId: number, def: ResourceDefinition, files: StoredFile[], fileIndex: number, chunk: FileChunk, unchanged: number) {
+    const ahead = files.slice(fileIndex).reduce((sum, file) => sum + Math.max(0, file.lines - 1), 0) - (chunk.nextRow - chunk.records);
+    const rows = (ahead * (chunk.rows.length - unchanged)) / Math.max(1, chunk.records);
+    if (shouldDeferIndexes(rows, await estimatedRows(this.ctx.db, def.table), this.options.deferIndexesFrom)) await deferIndexes(this.ctx, importId, def.table);
+  }
+
+  /**
+   * The import's rows are written: the indexes it left out are made again (if no other import still leaves them out),
+   * and the embedded database vacuums the rows, before the import says it is complete.
+   */
   private async complete(importId: number, user: AuthUser, def: ResourceDefinition) {
+    await phase('indexes', () => endIndexDeferral(this.ctx, importId, def.table));
     await phase('vacuum', () => vacuumAfterLargeWrite(this.ctx.database));
     await this.imports.complete(importId, user, def);
   }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { SchemaField } from '../../common/schema-types.js';
 import { customIndexExpression, fieldExpression, searchExpression, sortIndexExpression } from '../records/list-query.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
@@ -150,15 +150,40 @@ export const GIN_PENDING_LIST_KB = 256;
 export async function ensureSearchIndexes(db: Kysely<any>, definitions: readonly ResourceDefinition[]) {
   if (!(await hasTrigram(db))) return;
   const existing = await indexNames(db);
-  const ensure = async (name: string, table: string, columns: readonly string[]) => {
-    if (existing.has(name)) return;
-    existing.add(name);
-    await sql`create index if not exists ${sql.id(name)} on ${sql.table(table)} using gin (${searchExpression(columns, null)} gin_trgm_ops) with (gin_pending_list_limit = ${sql.lit(GIN_PENDING_LIST_KB)})`.execute(db);
-  };
-  for (const def of definitions) {
-    if (def.search?.length && !def.scope) await ensure(`${def.table}_search_${shortHash(`${def.table}:${def.search.join(',')}`)}`, def.table, def.search);
+  for (const index of searchIndexes(definitions)) {
+    if (existing.has(index.name)) continue;
+    existing.add(index.name);
+    await buildIndex(db, index);
   }
-  await ensure('custom_records_search_trgm', 'custom_records', ['name']);
+}
+
+/** An index this file makes and may make again: its name, table and what `create index` needs after `on table`. */
+export interface IndexDescription {
+  name: string;
+  table: string;
+  body: RawBuilder<unknown>;
+  /** A trigram index: made only where pg_trgm is installed. */
+  trigram?: boolean;
+}
+
+/** Makes an index if it is missing. */
+export async function buildIndex(db: Kysely<any>, index: IndexDescription) {
+  await sql`create index if not exists ${sql.id(index.name)} on ${sql.table(index.table)} ${index.body}`.execute(db);
+}
+
+function searchIndexes(definitions: readonly ResourceDefinition[]): IndexDescription[] {
+  const describe = (name: string, table: string, columns: readonly string[]) =>
+    ({ name, table, trigram: true, body: sql`using gin (${searchExpression(columns, null)} gin_trgm_ops) with (gin_pending_list_limit = ${sql.lit(GIN_PENDING_LIST_KB)})` });
+  const seen = new Set<string>();
+  const found: IndexDescription[] = [];
+  for (const def of definitions) {
+    if (!def.search?.length || def.scope) continue;
+    const name = `${def.table}_search_${shortHash(`${def.table}:${def.search.join(',')}`)}`;
+    if (!seen.has(name)) found.push(describe(name, def.table, def.search));
+    seen.add(name);
+  }
+  found.push(describe('custom_records_search_trgm', 'custom_records', ['name']));
+  return found;
 }
 
 /**
@@ -183,34 +208,61 @@ function sortedByIndex(def: ResourceDefinition, field: string, spec: FieldSpec) 
  */
 export async function ensureSortIndexes(db: Kysely<any>, definitions: readonly ResourceDefinition[]) {
   const existing = await indexNames(db);
-  const nameOf = (table: string, leading: string[], field: string, caseless: boolean, version = '') =>
-    `${table}_sort_${shortHash(`${table}:${[...leading, field].join(',')}:asc${caseless ? ':lower' : ''}${version}`)}`;
-  const create = async (name: string, table: string, leading: string[], key: unknown) => {
-    if (existing.has(name)) return;
-    existing.add(name);
-    const columns = [...leading.map((column) => sql.ref(column)), sql`(${key}) asc nulls last`, sql`id asc`];
-    await sql`create index if not exists ${sql.id(name)} on ${sql.table(table)} (${sql.join(columns)}) where deleted_at is null`.execute(db);
-  };
+  const wanted = sortIndexes(definitions);
+  const names = new Set(wanted.map((index) => index.name));
+  const tables = new Set(definitions.filter((def) => !def.scope && def.softDelete).map((def) => def.table));
+  for (const name of [...existing]) {
+    const table = [...tables].find((t) => name.startsWith(`${t}_sort_`));
+    if (!table || names.has(name)) continue;
+    existing.delete(name);
+    await sql`drop index if exists ${sql.id(name)}`.execute(db);
+  }
+  for (const index of wanted) {
+    if (existing.has(index.name)) continue;
+    existing.add(index.name);
+    await buildIndex(db, index);
+  }
+}
+
+/** The sort indexes ensureSortIndexes keeps, each table's together (two resources may list one table). */
+function sortIndexes(definitions: readonly ResourceDefinition[]): IndexDescription[] {
+  const describe = (table: string, leading: string[], field: string, key: unknown, caseless: boolean, version = ''): IndexDescription => ({
+    name: `${table}_sort_${shortHash(`${table}:${[...leading, field].join(',')}:asc${caseless ? ':lower' : ''}${version}`)}`,
+    table,
+    body: sql`(${sql.join([...leading.map((column) => sql.ref(column)), sql`(${key}) asc nulls last`, sql`id asc`])}) where deleted_at is null`,
+  });
   const COMMON: Record<string, FieldSpec> = { created_at: { kind: 'datetime' }, updated_at: { kind: 'datetime' } };
-  // By table: two resources may list one table.
-  const wantedByTable = new Map<string, Map<string, unknown>>();
+  const byName = new Map<string, IndexDescription>();
   for (const def of definitions) {
     if (def.scope || !def.softDelete) continue;
-    const wanted = wantedByTable.get(def.table) ?? new Map<string, unknown>();
-    wantedByTable.set(def.table, wanted);
     for (const [field, spec] of Object.entries({ ...COMMON, ...def.fields })) {
       if ((spec.storage ?? 'column') !== 'column' || !sortedByIndex(def, field, spec)) continue;
       const key = sortIndexExpression(field, spec);
-      if (key) wanted.set(nameOf(def.table, [], field, spec.kind === 'text' || spec.kind === 'email', sortKeyVersion(spec)), key);
+      if (!key) continue;
+      const index = describe(def.table, [], field, key, spec.kind === 'text' || spec.kind === 'email', sortKeyVersion(spec));
+      if (!byName.has(index.name)) byName.set(index.name, index);
     }
   }
-  for (const [table, wanted] of wantedByTable) {
-    for (const name of [...existing]) {
-      if (!name.startsWith(`${table}_sort_`) || wanted.has(name)) continue;
-      existing.delete(name);
-      await sql`drop index if exists ${sql.id(name)}`.execute(db);
-    }
-    for (const [name, key] of wanted) await create(name, table, [], key);
-  }
-  await create(nameOf('custom_records', ['schema_id'], 'name', true), 'custom_records', ['schema_id'], sql`lower((${sql.ref('name')})::text)`);
+  const found = [...byName.values()].sort((a, b) => a.table.localeCompare(b.table));
+  found.push(describe('custom_records', ['schema_id'], 'name', sql`lower((${sql.ref('name')})::text)`, true));
+  return found;
+}
+
+/**
+ * The indexes of `table` that a large import leaves out while it writes and makes again at its end
+ * (imports/deferred-indexes.ts): its sort indexes and its search index, which list reads can do without (they sort
+ * or scan instead) and which cost a written row the most (docs/benchmarks.md "Imports"). Not the indexes that keys,
+ * filters and uniqueness need.
+ */
+export function deferrableIndexes(definitions: readonly ResourceDefinition[], table: string): IndexDescription[] {
+  return [...sortIndexes(definitions), ...searchIndexes(definitions)].filter((index) => index.table === table);
+}
+
+/** Which of `names` the current schema lacks, or holds only as an invalid index (a concurrent build that failed). */
+export async function missingIndexes(db: Kysely<any>, names: readonly string[]) {
+  if (!names.length) return new Set<string>();
+  const { rows } = await sql<{ name: string }>`select c.relname as name from pg_index i join pg_class c on c.oid = i.indexrelid
+    where c.relnamespace = current_schema()::regnamespace and i.indisvalid and c.relname = any(${sql.val(names)}::text[])`.execute(db);
+  const valid = new Set(rows.map((row) => row.name));
+  return new Set(names.filter((name) => !valid.has(name)));
 }
