@@ -88,6 +88,8 @@ const CONTRACTOR_TYPE_ALIASES: Record<string, string> = {
   unknown: 'none',
 };
 
+const ADDRESS_PARTS = new Set(['street', 'city', 'county', 'state', 'postal_code']);
+const CONTRACTOR_ADDRESS_PARTS = new Set(['street', 'city', 'state', 'postal_code']);
 const slug = (text: string) => normalise(text).replace(/\s+/g, '-');
 const splitList = (text: string) => text.split(/[,;|/]+/).map((s) => s.trim()).filter(Boolean);
 
@@ -139,6 +141,21 @@ export function createMapper(importer: ImporterConfig, headers: readonly string[
     if (!headerIndex.has(h.toLowerCase())) headerIndex.set(h.toLowerCase(), i);
   });
   const type = importer.record_type;
+  // What each mapped column means is worked out once per file, not again for every row's cell.
+  const columns = located.map(({ index, target, header }) => {
+    const [group, part] = target.includes('.') ? (target.split('.', 2) as [string, string]) : [target, ''];
+    const custom = group === 'custom';
+    return {
+      index,
+      target,
+      group,
+      part,
+      label: custom ? displayName(part, fields[part]) : (TARGETS_BY_KEY.get(target)?.label ?? header),
+      custom,
+      contact: /^contact_[123]$/.test(group) ? Number(group.slice(-1)) - 1 : -1,
+      main: group === type,
+    };
+  });
 
   const map = (cells: readonly string[], line: number, index: number): MappedRow => {
     const row: MappedRow = { line, index, values: {}, trades: [], contacts: [], isSiteContact: true, errors: [], blank: true };
@@ -160,25 +177,22 @@ export function createMapper(importer: ImporterConfig, headers: readonly string[
       else fail(label, converted.error);
     };
 
-    for (const { index: i, target, header } of located) {
+    for (const { index: i, target, group, part, label, custom, contact, main } of columns) {
       const raw = (cells[i] ?? '').trim();
       if (raw === '') continue;
       row.blank = false;
-      const label = TARGETS_BY_KEY.get(target)?.label ?? header;
-      const [group, part] = target.includes('.') ? (target.split('.', 2) as [string, string]) : [target, ''];
-      if (group === 'custom') {
-        put(part, raw, displayName(part, fields[part]));
+      if (custom) {
+        put(part, raw, label);
         continue;
       }
-      if (/^contact_[123]$/.test(group)) {
-        const n = Number(group.slice(-1)) - 1;
+      if (contact >= 0) {
+        const n = contact;
         contacts[n] ??= {};
         if (part === 'name') contacts[n].name = raw;
         else if (part === 'email') contacts[n].email = raw;
         else if (part === 'phone') contacts[n].phone = raw;
         continue;
       }
-      const main = group === type;
       switch (target) {
         case 'site.address':
           Object.assign(address, parseAddress(raw));
@@ -286,10 +300,10 @@ export function createMapper(importer: ImporterConfig, headers: readonly string[
         default: {
           if (main) {
             const field = part;
-            if (['street', 'city', 'county', 'state', 'postal_code'].includes(field)) address[field] = raw;
+            if (ADDRESS_PARTS.has(field)) address[field] = raw;
             else put(field, raw, label);
           } else if (group === 'contractor') {
-            if (['street', 'city', 'state', 'postal_code'].includes(part)) contractorAddress[part] = raw;
+            if (CONTRACTOR_ADDRESS_PARTS.has(part)) contractorAddress[part] = raw;
             else contractor[part] = raw;
           }
         }
