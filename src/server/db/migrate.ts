@@ -26,6 +26,7 @@ import * as marketShareOncePerTransaction from './migrations/024_market_share_on
 import * as importRowContentHashes from './migrations/025_import_row_content_hashes.js';
 import * as siteRegionIds from './migrations/026_site_region_ids.js';
 import * as siteNameKey from './migrations/027_site_name_key.js';
+import * as accountWriteCounter from './migrations/029_account_write_counter.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '025_import_row_content_hashes': importRowContentHashes,
   '026_site_region_ids': siteRegionIds,
   '027_site_name_key': siteNameKey,
+  '029_account_write_counter': accountWriteCounter,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
