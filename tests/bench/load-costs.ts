@@ -108,7 +108,7 @@ export async function benchLoadCosts(): Promise<BenchRow[]> {
       if (process.env.LOAD_COSTS_SQL && !printed.has(spec.label)) {
         printed.add(spec.label);
         console.error(`\n===== ${spec.label}: ${spec.method ?? 'GET'} ${spec.path}`);
-        for (const s of statements) console.error(`  ${s.ms.toFixed(2).padStart(7)} ms  ${s.compiled.sql.replace(/\s+/g, ' ').slice(0, 400)}`);
+        for (const s of statements) console.error(`  ${s.ms.toFixed(2).padStart(7)} ms  ${s.compiled.sql.replace(/\s+/g, " ").slice(0, Number(process.env.LOAD_COSTS_SQL) > 1 ? 100_000 : 400)}`);
       }
     }
     DefaultQueryExecutor.prototype.executeQuery = original;

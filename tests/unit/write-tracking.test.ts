@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyStatement, mayWriteAccounts } from '../../src/server/db/write-tracking.js';
+import { classifyStatement, writesAccounts, writtenTable } from '../../src/server/db/write-tracking.js';
 
 describe('classifyStatement: what a finished statement may have changed', () => {
   it.each([
@@ -21,7 +21,7 @@ describe('classifyStatement: what a finished statement may have changed', () => 
   });
 });
 
-describe('mayWriteAccounts: whether a write may have changed a signed-in person (kept sessions are dropped)', () => {
+describe('writtenTable and writesAccounts: whether a write may have changed a signed-in person (kept sessions are dropped)', () => {
   it.each([
     ['update "users" set "first_name" = $1 where "id" = $2', true],
     ['update "roles" set "permissions" = $1 where "id" = $2', true],
@@ -36,6 +36,7 @@ describe('mayWriteAccounts: whether a write may have changed a signed-in person 
     ['insert into sites (name) values (1); update users set first_name = null', true],
     ['create index if not exists x on sites (id)', true],
   ] as const)('%s → %s', (text, accounts) => {
-    expect(mayWriteAccounts(text)).toBe(accounts);
+    const table = writtenTable(text);
+    expect(writesAccounts(table === null ? null : new Set([table]))).toBe(accounts);
   });
 });

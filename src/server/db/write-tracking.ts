@@ -15,6 +15,9 @@ export class WriteGeneration {
   data = 0;
   any = 0;
   accounts = 0;
+  /** Writes by table, and writes whose tables are not known (which may have written any): this process's only. */
+  private readonly tables = new Map<string, number>();
+  private unknownTables = 0;
   private readonly listeners: Array<(kind: 'data' | 'bookkeeping', accounts: boolean) => void> = [];
   /** Reads the counters all processes share (PostgreSQL with the read cache on); null: this process is the only writer. */
   private shared: (() => Promise<SharedCounters>) | null = null;
@@ -43,12 +46,23 @@ export class WriteGeneration {
   }
 
   /**
-   * Something changed what responses show: a write (`accounts` false when it wrote none of ACCOUNT_TABLES), or
-   * something outside the database (an in-memory cache was cleared).
+   * What a cache of rows of one table tags them with: moves with each write to that table, or of unknown tables, by
+   * this process. Only for a process that is the only writer (`isShared` false).
    */
-  bump(kind: 'data' | 'bookkeeping' = 'data', accounts = true) {
+  tableStamp(table: string): string {
+    return `${this.unknownTables}:${this.tables.get(table) ?? 0}`;
+  }
+
+  /**
+   * Something changed what responses show: a write to these tables (null: not known, any), or something outside the
+   * database (an in-memory cache was cleared).
+   */
+  bump(kind: 'data' | 'bookkeeping' = 'data', tables: ReadonlySet<string> | null = null) {
     if (kind === 'data') this.data++;
     this.any++;
+    if (tables === null) this.unknownTables++;
+    else for (const table of tables) this.tables.set(table, (this.tables.get(table) ?? 0) + 1);
+    const accounts = writesAccounts(tables);
     if (accounts) this.accounts++;
     for (const listener of this.listeners) listener(kind, accounts);
   }
@@ -95,12 +109,17 @@ export function classifyStatement(text: string, affected: bigint | undefined): W
 }
 
 /**
- * Whether a statement that wrote may have written ACCOUNT_TABLES: unless it is one INSERT, UPDATE or DELETE of
- * another table (a script, a WITH, a TRUNCATE or a schema change may write anything).
+ * The one table a statement that wrote may have written: that of one INSERT, UPDATE or DELETE; null for anything
+ * else (a script, a WITH, a TRUNCATE or a schema change may write any table).
  */
-export function mayWriteAccounts(text: string): boolean {
+export function writtenTable(text: string): string | null {
   const dml = /;\s*\S/.test(text) ? null : DML.exec(text);
-  return !dml || ACCOUNT_TABLES.has(dml[2].toLowerCase());
+  return dml ? dml[2].toLowerCase() : null;
+}
+
+/** Whether writes to these tables (null: not known) may have changed a signed-in person. */
+export function writesAccounts(tables: ReadonlySet<string> | null): boolean {
+  return tables === null || [...tables].some((table) => ACCOUNT_TABLES.has(table));
 }
 
 /** Wraps a dialect so every statement run through it is counted in `generation`. */
@@ -124,8 +143,8 @@ const ADVANCE = {
 class TrackingConnection implements DatabaseConnection {
   /** The strongest kind of write since the transaction began (or since the connection was acquired). */
   wrote: WriteKind = 'none';
-  /** Whether one of those writes may have written ACCOUNT_TABLES. */
-  wroteAccounts = false;
+  /** The tables those writes wrote (null: not known). */
+  written: Set<string> | null = new Set();
   inTransaction = false;
 
   constructor(
@@ -142,12 +161,14 @@ class TrackingConnection implements DatabaseConnection {
       // A failed statement may still have written (a multi-statement script): count it unless it was a read.
       const kind = classifyStatement(compiled.sql, result ? result.numAffectedRows : undefined);
       if (kind !== 'none') {
-        const accounts = mayWriteAccounts(compiled.sql);
+        const table = writtenTable(compiled.sql);
+        const tables = table === null ? null : new Set([table]);
         if (kind === 'data' || this.wrote === 'none') this.wrote = kind;
-        this.wroteAccounts ||= accounts;
-        this.generation.bump(kind, accounts);
+        if (tables === null) this.written = null;
+        else this.written?.add(table!);
+        this.generation.bump(kind, tables);
         // Outside a transaction the write is committed now; inside, the driver advances after the commit.
-        if (!this.inTransaction) await this.advanceShared(kind, accounts);
+        if (!this.inTransaction) await this.advanceShared(kind, writesAccounts(tables));
       }
     }
   }
@@ -178,20 +199,20 @@ class TrackingDriver implements Driver {
 
   beginTransaction(connection: DatabaseConnection, settings: TransactionSettings) {
     (connection as TrackingConnection).wrote = 'none';
-    (connection as TrackingConnection).wroteAccounts = false;
+    (connection as TrackingConnection).written = new Set();
     (connection as TrackingConnection).inTransaction = true;
     return this.inner.beginTransaction((connection as TrackingConnection).inner, settings);
   }
 
   async commitTransaction(connection: DatabaseConnection) {
     const tracking = connection as TrackingConnection;
-    const { wrote, wroteAccounts } = tracking;
+    const { wrote, written } = tracking;
     try {
       await this.inner.commitTransaction(tracking.inner);
     } finally {
       this.afterTransaction(tracking);
     }
-    await tracking.advanceShared(wrote, wroteAccounts);
+    await tracking.advanceShared(wrote, writesAccounts(written));
   }
 
   async rollbackTransaction(connection: DatabaseConnection) {
@@ -224,9 +245,9 @@ class TrackingDriver implements Driver {
 
   /** On PostgreSQL other connections see a transaction's writes only now: move the generation again. */
   private afterTransaction(connection: TrackingConnection) {
-    if (connection.wrote !== 'none') this.generation.bump(connection.wrote, connection.wroteAccounts);
+    if (connection.wrote !== 'none') this.generation.bump(connection.wrote, connection.written);
     connection.wrote = 'none';
-    connection.wroteAccounts = false;
+    connection.written = new Set();
     connection.inTransaction = false;
   }
 }
