@@ -8,7 +8,8 @@
  *
  * Per kind: requests, mean CPU ms, statements per request and the mean time inside them; then the weighted mean
  * (the CPU per answer the mix costs). LOAD_COSTS_REQUESTS (default 2,000) requests after 300 unmeasured ones.
- * LOAD_COSTS_SQL=1 prints each kind's statements once (the first request of the kind after the warm-up).
+ * LOAD_COSTS_SQL=1 prints each kind's statements once (the first request of the kind after the warm-up), cut at 400
+ * characters; LOAD_COSTS_SQL=2 whole.
  */
 import { createWriteStream } from 'node:fs';
 import { performance } from 'node:perf_hooks';
