@@ -20,6 +20,7 @@ import { broadcastAppEvents } from './realtime/broadcast.js';
 import { collectRoutes, requireSignIn } from './http/route-permissions.js';
 import { drainUnreadBodies } from './http/unread-body.js';
 import { registerRealtime } from './realtime/index.js';
+import { KeptNames } from './records/kept-names.js';
 import { ReadCache } from './records/read-cache.js';
 import { RecordService } from './records/record-service.js';
 import { ResourceRegistry } from './records/registry.js';
@@ -90,6 +91,8 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     files: await openFileStore(config),
   };
   ctx.records.targetOf = (references) => resources.target(references);
+  // Names of linked records in memory only where this process is the only writer (tables counted one by one).
+  if (cacheReads && !database.writes.isShared) ctx.records.keptNames = new KeptNames(database.writes);
   // Record types live in an in-memory cache of their own: when it is cleared, answers built with it are stale too.
   schemaStore(database.db).onInvalidate(() => database.writes.bump());
 

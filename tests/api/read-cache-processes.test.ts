@@ -58,4 +58,22 @@ describe.skipIf(!onPostgres)('the read cache across processes on one PostgreSQL'
     expect((await viaA.post('/api/auth/logout')).status).toBeLessThan(300);
     expect((await onB()).status).toBe(401);
   });
+
+  it("a role's permission removed through one process is refused by the other on the next request; record writes keep its sessions", async () => {
+    const admin = await a.admin();
+    const role = await admin.post('/api/roles', { slug: 'two-processes-role', name: 'Two processes', permissions: ['site:read', 'user:read'] });
+    expect(role.status).toBe(201);
+    const person = await a.createUser({ role: 'user', email: 'two-processes-role@example.com' });
+    expect((await admin.post(`/api/users/${person.id}`, { role_id: role.body.data.id })).status).toBe(200);
+    const viaA = await a.signIn(person.email);
+    const cookie = [...viaA.jar].map(([name, value]) => `${name}=${value}`).join('; ');
+    const onB = () => fetch(`${b.baseUrl}/api/users?per_page=5`, { headers: { cookie, accept: 'application/json' } });
+    expect((await onB()).status).toBe(200);
+    expect((await admin.post('/api/sites', { name: 'Two processes site', type: 'union' })).status).toBe(201);
+    const next = await recordQueries(onB);
+    expect(next.result.status).toBe(200);
+    expect(next.queries.filter((q) => /from "sessions"/i.test(q.sql))).toEqual([]);
+    expect((await admin.post(`/api/roles/${role.body.data.id}`, { permissions: ['site:read'] })).status).toBe(200);
+    expect((await onB()).status).toBe(403);
+  });
 });

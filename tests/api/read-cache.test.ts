@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordQueries } from '../support/query-counter.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 // READ_CACHE on for both databases: on PostgreSQL it is off by default, and this suite is the only writer here.
@@ -126,6 +127,35 @@ describe('the read cache (READ_CACHE)', () => {
     const other = await personWith(['user:read']);
     expect((await other.client.get('/api/auth/check')).status).toBe(200);
     expect((await admin.delete(`/api/users/${other.user.id}`)).status).toBe(200);
+    expect((await other.client.get('/api/auth/check')).status).toBe(401);
+  });
+
+  it('keeps a session through the writes of records: the next request reads no session', async () => {
+    const person = await personWith(['site:read']);
+    expect((await person.client.get('/api/auth/check')).status).toBe(200);
+    expect((await admin.post('/api/sites', { name: `Kept session ${unique()}`, type: 'union' })).status).toBe(201);
+    const next = await recordQueries(() => person.client.get('/api/auth/check'));
+    expect(next.result.status).toBe(200);
+    expect(next.queries.filter((q) => /from "sessions"/i.test(q.sql))).toEqual([]);
+  });
+
+  it('a change of teams, and a session ended in the table, take effect on the next request', async () => {
+    const person = await personWith(['site:read']);
+    const team = await admin.post('/api/teams', { name: `Kept team ${unique()}` });
+    expect(team.status).toBe(201);
+    expect((await person.client.get('/api/auth/check')).body.data.team_ids).not.toContain(team.body.data.id);
+    expect((await admin.post(`/api/users/${person.user.id}`, { team_ids: [team.body.data.id] })).status).toBe(200);
+    expect((await person.client.get('/api/auth/check')).body.data.team_ids).toContain(team.body.data.id);
+    // A membership removed outside the API (an import, a job) too.
+    await t.ctx.db.deleteFrom('team_user').where('user_id', '=', person.user.id).execute();
+    expect((await person.client.get('/api/auth/check')).body.data.team_ids).not.toContain(team.body.data.id);
+
+    // An operator ending a person's sessions by hand, and a statement whose table is not known, are believed at once.
+    await sql`delete from sessions where user_id = ${person.user.id}`.execute(t.ctx.db);
+    expect((await person.client.get('/api/auth/check')).status).toBe(401);
+    const other = await personWith(['site:read']);
+    expect((await other.client.get('/api/auth/check')).status).toBe(200);
+    await sql`with gone as (select ${other.user.id}::int as id) delete from sessions where user_id in (select id from gone)`.execute(t.ctx.db);
     expect((await other.client.get('/api/auth/check')).status).toBe(401);
   });
 });

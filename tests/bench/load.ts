@@ -30,10 +30,10 @@ const PEOPLE = Number(process.env.LOAD_PEOPLE ?? 50);
 const WARMUP_MS = Number(process.env.LOAD_WARMUP_SECONDS ?? 10) * 1000;
 // Seeding the demo (and its weeks of history) takes one to three minutes on a busy machine.
 const STARTUP_TIMEOUT_MS = 600_000;
-const ADMIN_EMAIL = 'admin@example.com';
+export const ADMIN_EMAIL = 'admin@example.com';
 // The demo accounts share the first administrator's password.
-const PASSWORD = process.env.LOAD_PASSWORD ?? 'bench-admin-password';
-const ACCOUNTS = [
+export const PASSWORD = process.env.LOAD_PASSWORD ?? 'bench-admin-password';
+export const ACCOUNTS = [
   { email: ADMIN_EMAIL, writes: true },
   { email: 'leader@example.com', writes: true },
   { email: 'organizer@example.com', writes: true },
@@ -42,7 +42,7 @@ const ACCOUNTS = [
 ];
 
 /** What one account can see, fetched once: the ids and places the mix picks from. */
-interface Account {
+export interface Account {
   email: string;
   writes: boolean;
   sites: Array<{ id: number; lat: number; lng: number }>;
@@ -50,7 +50,7 @@ interface Account {
   words: string[];
 }
 
-interface Person {
+export interface Person {
   account: Account;
   cookie: string;
   xsrf: string;
@@ -78,7 +78,7 @@ async function getJson(baseUrl: string, path: string, cookie: string) {
   return JSON.parse(response.body);
 }
 
-async function describeAccount(baseUrl: string, email: string, writes: boolean, cookie: string): Promise<Account> {
+export async function describeAccount(baseUrl: string, email: string, writes: boolean, cookie: string): Promise<Account> {
   const sites = (await getJson(baseUrl, '/api/sites?per_page=200', cookie)).data as Array<Record<string, any>>;
   const tasks = (await getJson(baseUrl, '/api/tasks?per_page=200', cookie)).data as Array<Record<string, any>>;
   const contacts = (await getJson(baseUrl, '/api/contacts?per_page=100', cookie)).data as Array<Record<string, any>>;
@@ -99,7 +99,7 @@ async function describeAccount(baseUrl: string, email: string, writes: boolean, 
 }
 
 /** The weighted mix: each entry builds the next request of its kind for a person (`n` counts that kind's requests). */
-type Build = (person: Person, n: number) => LoadRequest;
+export type Build = (person: Person, n: number) => LoadRequest;
 
 const SITE_SORTS = ['name', 'created_at', 'updated_at', 'city', 'type', 'bid_date'];
 const SITE_TYPES = ['union', 'non-union', 'pla', 'public-works', 'development', 'pending'];
@@ -123,7 +123,7 @@ const get = (person: Person, label: string, path: string): LoadRequest => ({ lab
 const createNote: Build = (p, n) =>
   write(p, 'write: create note', 'POST', '/api/notes', { body: `Load test note ${n}: spoke with the crew.`, notable_type: 'site', notable_id: pick(p.random, p.account.sites).id }, 201);
 
-const MIX: Array<[number, Build]> = [
+export const MIX: Array<[number, Build]> = [
   [12, (p, n) => {
     const [sort, order, page, perPage] = digits(n, [SITE_SORTS.length, 2, 4, 26]);
     return get(p, 'list sites', `/api/sites?sort=${SITE_SORTS[sort]}&order=${ORDERS[order]}&page=${page + 1}&per_page=${perPage + 10}`);

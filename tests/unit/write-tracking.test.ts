@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyStatement } from '../../src/server/db/write-tracking.js';
+import { classifyStatement, writesAccounts, writtenTable } from '../../src/server/db/write-tracking.js';
 
 describe('classifyStatement: what a finished statement may have changed', () => {
   it.each([
@@ -18,5 +18,25 @@ describe('classifyStatement: what a finished statement may have changed', () => 
     ['select 1; update users set first_name = null', undefined, 'data'],
   ] as const)('%s (%s rows) → %s', (text, affected, kind) => {
     expect(classifyStatement(text, affected)).toBe(kind);
+  });
+});
+
+describe('writtenTable and writesAccounts: whether a write may have changed a signed-in person (kept sessions are dropped)', () => {
+  it.each([
+    ['update "users" set "first_name" = $1 where "id" = $2', true],
+    ['update "roles" set "permissions" = $1 where "id" = $2', true],
+    ['delete from "sessions" where "id" = $1', true],
+    ['insert into "team_user" ("team_id", "user_id") values ($1, $2)', true],
+    ['delete from "teams" where "id" = $1', true],
+    ['insert into "sites" ("name") values ($1) returning *', false],
+    ['update "tasks" as "t" set "completed_at" = $1 where "t"."id" = $2', false],
+    ['insert into revisions (revisionable_type) select x.type from json_to_recordset($1::json) as x(type text)', false],
+    ['with old as (select 1) insert into app_settings (key) values ($1)', true],
+    ['truncate sites', true],
+    ['insert into sites (name) values (1); update users set first_name = null', true],
+    ['create index if not exists x on sites (id)', true],
+  ] as const)('%s → %s', (text, accounts) => {
+    const table = writtenTable(text);
+    expect(writesAccounts(table === null ? null : new Set([table]))).toBe(accounts);
   });
 });

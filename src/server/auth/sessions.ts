@@ -50,16 +50,18 @@ export function sessionIdOf(user: AuthUser | null | undefined): string | undefin
 export interface SessionStoreOptions {
   /**
    * The write generation when the read cache is on: sessions and their person are then kept in memory until the next
-   * write (of any process, when several share a PostgreSQL), and last activity is written through at most once a
-   * minute. Without it at most once a second.
+   * write to the tables they are read from (write-tracking.ts ACCOUNT_TABLES; of any process, when several share a
+   * PostgreSQL), and last activity is written through at most once a minute. Without it at most once a second.
    */
   writes?: WriteGeneration | null;
 }
 
 /**
  * Sessions live in the database; the cookie holds a random token whose hash is the row id. With `writes` (the
- * read cache is on) a session and its user are kept in memory until the next write of any kind, so sign-out,
- * a change of user, role or permissions, or a session row changed by hand all take effect on the next request.
+ * read cache is on) a session and its user are kept in memory until the next write that may change one (to
+ * sessions, users, roles, teams or team_user, or a statement whose table is not known), so sign-out, a change of
+ * user, role, permissions or teams, or a session row changed by hand all take effect on the next request; the
+ * writes of records (15 requests in 100 of the load bench) no longer make every session be read again.
  *
  * The idle timeout is exact without a write per request: each request's time is kept in memory and the row's
  * `last_activity_at` is written through at most every `writeEveryMs`; the idle check uses the later of the two.
@@ -82,7 +84,9 @@ export class SessionStore {
     this.writeEveryMs = this.writes ? 60_000 : 1_000;
     // The app key is set before the app is built (main.ts); a process without one still signs consistently itself.
     this.csrfSecret = config.appKey ?? randomBytes(32).toString('hex');
-    this.writes?.onBump(() => this.cache.clear());
+    this.writes?.onBump((_kind, accounts) => {
+      if (accounts) this.cache.clear();
+    });
   }
 
   private idleMs() {
@@ -162,14 +166,14 @@ export class SessionStore {
 
   private async find(id: string): Promise<Found | null> {
     const cached = this.cache.get(id);
-    const stamp = this.writes ? await this.writes.stamp('any') : '';
+    const stamp = this.writes ? await this.writes.stamp('accounts') : '';
     if (cached && cached.stamp === stamp) return cached;
     const read = await loadSessionWithUser(this.db, id);
     if (!read) return null;
     const { row, user } = read;
     if (user) sessionOfUser.set(user, id);
     const found = { row, user, stamp };
-    if (this.writes && stamp === (await this.writes.stamp('any'))) {
+    if (this.writes && stamp === (await this.writes.stamp('accounts'))) {
       if (this.cache.size >= MAX_CACHED) this.cache.clear();
       this.cache.set(id, found);
     }

@@ -27,6 +27,7 @@ import * as importRowContentHashes from './migrations/025_import_row_content_has
 import * as siteRegionIds from './migrations/026_site_region_ids.js';
 import * as siteNameKey from './migrations/027_site_name_key.js';
 import * as importIndexDeferrals from './migrations/028_import_index_deferrals.js';
+import * as accountWriteCounter from './migrations/029_account_write_counter.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '026_site_region_ids': siteRegionIds,
   '027_site_name_key': siteNameKey,
   '028_import_index_deferrals': importIndexDeferrals,
+  '029_account_write_counter': accountWriteCounter,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

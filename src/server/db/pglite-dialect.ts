@@ -1,4 +1,4 @@
-import type { PGlite } from '@electric-sql/pglite';
+import { parse, protocol, type PGlite } from '@electric-sql/pglite';
 import {
   CompiledQuery,
   PostgresAdapter,
@@ -108,20 +108,113 @@ async function giveTheEventLoopATurn() {
   heldSince = performance.now();
 }
 
+/** How many statements stay prepared (texts differ with the length of an `in` list: a bound, not a need). */
+const PREPARED_STATEMENTS = 500;
+/**
+ * Statements after which a prepared statement may no longer fit the schema: anything but reads, writes, commits and
+ * maintenance (a schema change, a rollback of one). All are dropped then, and prepared again when next run.
+ */
+const KEEPS_PREPARED = /^\s*(select|with|insert|update|delete|begin|commit|savepoint|release|analyze|vacuum|checkpoint)\b/i;
+/** PostgreSQL's refusal to run a prepared statement whose columns changed under it (`select *` after a new column). */
+const CHANGED_UNDER_IT = '0A000';
+
+const joined = (parts: Uint8Array[]) => {
+  const all = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    all.set(part, at);
+    at += part.length;
+  }
+  return all;
+};
+
+/** The error as PGlite's `query` gives it: with the statement and its values. */
+function withQuery(error: unknown, text: string, values: readonly unknown[]) {
+  if (error && typeof error === 'object') Object.assign(error, { query: text, params: values });
+  return error;
+}
+
+interface Prepared {
+  name: string;
+  /** Its parameters' types, which say how to write each value (PGlite's serializers). */
+  types: number[];
+}
+
 class PGliteConnection implements DatabaseConnection {
+  /** The statements prepared on the database, by text, most recently used last. */
+  private readonly prepared = new Map<string, Prepared>();
+  private named = 0;
+
   constructor(private readonly pglite: PGlite) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     await giveTheEventLoopATurn();
-    // Without parameters use the simple protocol, as node-postgres does, so a migration may hold several statements.
-    const result =
-      compiled.parameters.length === 0
-        ? ((await this.pglite.exec(compiled.sql, { rowMode: 'object' })).at(-1) ?? { rows: [], affectedRows: 0 })
-        : await this.pglite.query<R>(compiled.sql, compiled.parameters as unknown[], { rowMode: 'object' });
+    let result: { rows: unknown[]; affectedRows?: number };
+    if (compiled.parameters.length === 0) {
+      // Without parameters use the simple protocol, as node-postgres does, so a migration may hold several statements.
+      result = (await this.pglite.exec(compiled.sql, { rowMode: 'object' })).at(-1) ?? { rows: [], affectedRows: 0 };
+      if (!KEEPS_PREPARED.test(compiled.sql) || /;\s*\S/.test(compiled.sql)) await this.dropPrepared();
+    } else {
+      result = await this.run(compiled.sql, compiled.parameters);
+    }
     return {
       rows: result.rows as R[],
       numAffectedRows: result.affectedRows != null ? BigInt(result.affectedRows) : undefined,
     };
+  }
+
+  /**
+   * A statement with parameters, prepared once per text and then run in one exchange with the database: PGlite's
+   * `query` makes six calls into the WebAssembly per statement (parse, describe, sync, bind, describe, execute,
+   * sync), and PostgreSQL parses and plans it again each time; a prepared statement reuses its parse, and its plan
+   * once PostgreSQL finds a generic one as good (docs/benchmarks.md "Load").
+   */
+  private async run(text: string, values: readonly unknown[]): Promise<{ rows: unknown[]; affectedRows?: number }> {
+    return this.pglite.runExclusive(async () => {
+      try {
+        return await this.runPrepared(text, values);
+      } catch (error) {
+        // A column added or dropped by another connection's schema change (none on the embedded database, which
+        // has one): prepared again, once, unless a transaction holds it (then it has failed).
+        if ((error as { code?: string }).code !== CHANGED_UNDER_IT || this.pglite.isInTransaction()) throw withQuery(error, text, values);
+        this.prepared.delete(text);
+        return await this.runPrepared(text, values).catch((again) => Promise.reject(withQuery(again, text, values)));
+      }
+    });
+  }
+
+  private async runPrepared(text: string, values: readonly unknown[]) {
+    const statement = await this.statementFor(text);
+    const serializers = this.pglite.serializers;
+    const written = values.map((value, i) => (value === null || value === undefined ? null : (serializers[statement.types[i]]?.(value) ?? String(value))));
+    const { serialize } = protocol;
+    const messages = await this.pglite.execProtocolStream(joined([serialize.bind({ statement: statement.name, values: written }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]), { syncToFs: false });
+    await this.pglite.syncToFs();
+    return parse.parseResults(messages, this.pglite.parsers, { rowMode: 'object' })[0] ?? { rows: [], affectedRows: 0 };
+  }
+
+  private async statementFor(text: string): Promise<Prepared> {
+    const known = this.prepared.get(text);
+    if (known) {
+      this.prepared.delete(text);
+      this.prepared.set(text, known);
+      return known;
+    }
+    const { serialize } = protocol;
+    const name = `om_${++this.named}`;
+    const oldest = this.prepared.size >= PREPARED_STATEMENTS ? this.prepared.entries().next().value : undefined;
+    const close = oldest ? [serialize.close({ type: 'S', name: oldest[1].name })] : [];
+    if (oldest) this.prepared.delete(oldest[0]);
+    const messages = await this.pglite.execProtocolStream(joined([...close, serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync()]), { syncToFs: false });
+    const statement = { name, types: parse.parseDescribeStatementResults(messages) };
+    this.prepared.set(text, statement);
+    return statement;
+  }
+
+  private async dropPrepared() {
+    if (this.prepared.size === 0) return;
+    this.prepared.clear();
+    await this.pglite.exec('deallocate all');
   }
 
   // eslint-disable-next-line require-yield

@@ -3,8 +3,10 @@ import { CompiledQuery, sql, type Kysely } from 'kysely';
 
 /**
  * Counts the writes that pass through this process's database layer. `data` changes after every statement that
- * may have changed what a response shows; `any` also after writes to bookkeeping tables (sessions). Caches tag
- * what they keep with a generation read before their queries ran and drop it once the generation has moved on.
+ * may have changed what a response shows; `any` also after writes to bookkeeping tables (sessions); `accounts` only
+ * after writes that may have changed a signed-in person (ACCOUNT_TABLES, or a statement whose table is not known).
+ * Caches tag what they keep with a generation read before their queries ran and drop it once the generation has
+ * moved on.
  *
  * Both move only after a write has finished (and, in a transaction, again after its commit or rollback): a
  * read that starts after the move sees the write, and one that started before keeps an old, already stale tag.
@@ -12,15 +14,19 @@ import { CompiledQuery, sql, type Kysely } from 'kysely';
 export class WriteGeneration {
   data = 0;
   any = 0;
-  private readonly listeners: Array<(kind: 'data' | 'bookkeeping') => void> = [];
+  accounts = 0;
+  /** Writes by table, and writes whose tables are not known (which may have written any): this process's only. */
+  private readonly tables = new Map<string, number>();
+  private unknownTables = 0;
+  private readonly listeners: Array<(kind: 'data' | 'bookkeeping', accounts: boolean) => void> = [];
   /** Reads the counters all processes share (PostgreSQL with the read cache on); null: this process is the only writer. */
-  private shared: (() => Promise<{ data: number; any: number }>) | null = null;
+  private shared: (() => Promise<SharedCounters>) | null = null;
 
   /**
    * Several processes write: every write also moves the database's counters once committed (see TrackingConnection),
    * and `stamp` includes them, so an answer kept by one process is not served after another process's write.
    */
-  share(read: () => Promise<{ data: number; any: number }>) {
+  share(read: () => Promise<SharedCounters>) {
     this.shared = read;
   }
 
@@ -32,29 +38,50 @@ export class WriteGeneration {
    * What a cache tags an answer with, read before the answer's queries run; the answer may be served while the stamp
    * is unchanged. With one writer it is this process's count; with several, the shared counters too (one small query).
    */
-  async stamp(kind: 'data' | 'any'): Promise<string> {
+  async stamp(kind: keyof SharedCounters): Promise<string> {
     const local = this[kind];
     if (!this.shared) return String(local);
     const shared = await this.shared();
     return `${local}:${shared[kind]}`;
   }
 
-  /** Something outside the database changed what responses show (an in-memory cache was cleared). */
-  bump(kind: 'data' | 'bookkeeping' = 'data') {
-    if (kind === 'data') this.data++;
-    this.any++;
-    for (const listener of this.listeners) listener(kind);
+  /**
+   * What a cache of rows of one table tags them with: moves with each write to that table, or of unknown tables, by
+   * this process. Only for a process that is the only writer (`isShared` false).
+   */
+  tableStamp(table: string): string {
+    return `${this.unknownTables}:${this.tables.get(table) ?? 0}`;
   }
 
-  onBump(listener: (kind: 'data' | 'bookkeeping') => void) {
+  /**
+   * Something changed what responses show: a write to these tables (null: not known, any), or something outside the
+   * database (an in-memory cache was cleared).
+   */
+  bump(kind: 'data' | 'bookkeeping' = 'data', tables: ReadonlySet<string> | null = null) {
+    if (kind === 'data') this.data++;
+    this.any++;
+    if (tables === null) this.unknownTables++;
+    else for (const table of tables) this.tables.set(table, (this.tables.get(table) ?? 0) + 1);
+    const accounts = writesAccounts(tables);
+    if (accounts) this.accounts++;
+    for (const listener of this.listeners) listener(kind, accounts);
+  }
+
+  onBump(listener: (kind: 'data' | 'bookkeeping', accounts: boolean) => void) {
     this.listeners.push(listener);
   }
 }
 
-/** The counters of migration 020, which every process moves after its writes (PostgreSQL with the read cache on). */
-export async function readWriteCounters(db: Kysely<any>): Promise<{ data: number; any: number }> {
-  const { rows } = await sql<{ data_writes: string; any_writes: string }>`select (select last_value from om_data_writes) as data_writes, (select last_value from om_any_writes) as any_writes`.execute(db);
-  return { data: Number(rows[0]!.data_writes), any: Number(rows[0]!.any_writes) };
+export interface SharedCounters {
+  data: number;
+  any: number;
+  accounts: number;
+}
+
+/** The counters of migrations 020 and 029, which every process moves after its writes (PostgreSQL with the read cache on). */
+export async function readWriteCounters(db: Kysely<any>): Promise<SharedCounters> {
+  const { rows } = await sql<{ data_writes: string; any_writes: string; account_writes: string }>`select (select last_value from om_data_writes) as data_writes, (select last_value from om_any_writes) as any_writes, (select last_value from om_account_writes) as account_writes`.execute(db);
+  return { data: Number(rows[0]!.data_writes), any: Number(rows[0]!.any_writes), accounts: Number(rows[0]!.account_writes) };
 }
 
 /** Statements that never change rows. A SELECT is a read: the functions that write (site labour) run only from triggers. */
@@ -62,6 +89,11 @@ const READ = /^\s*(select|show|begin|start\s+transaction|commit|end|rollback|sav
 const DML = /^\s*(insert\s+into|update|delete\s+from)\s+"?(\w+)"?/i;
 /** Tables no response ever shows: writing them does not make a cached response stale. */
 const BOOKKEEPING = new Set(['sessions']);
+/**
+ * The tables a signed-in person is read from (auth/load-user.ts: the session, the user, the role and its
+ * permissions, the teams); their foreign keys cascade only among themselves. Sessions are kept until one is written.
+ */
+export const ACCOUNT_TABLES: ReadonlySet<string> = new Set(['sessions', 'users', 'roles', 'teams', 'team_user']);
 
 export type WriteKind = 'none' | 'bookkeeping' | 'data';
 
@@ -76,6 +108,20 @@ export function classifyStatement(text: string, affected: bigint | undefined): W
   return 'data';
 }
 
+/**
+ * The one table a statement that wrote may have written: that of one INSERT, UPDATE or DELETE; null for anything
+ * else (a script, a WITH, a TRUNCATE or a schema change may write any table).
+ */
+export function writtenTable(text: string): string | null {
+  const dml = /;\s*\S/.test(text) ? null : DML.exec(text);
+  return dml ? dml[2].toLowerCase() : null;
+}
+
+/** Whether writes to these tables (null: not known) may have changed a signed-in person. */
+export function writesAccounts(tables: ReadonlySet<string> | null): boolean {
+  return tables === null || [...tables].some((table) => ACCOUNT_TABLES.has(table));
+}
+
 /** Wraps a dialect so every statement run through it is counted in `generation`. */
 export function trackWrites(dialect: Dialect, generation: WriteGeneration): Dialect {
   return {
@@ -86,15 +132,19 @@ export function trackWrites(dialect: Dialect, generation: WriteGeneration): Dial
   };
 }
 
-/** Moves the shared counters (migration 020) after a committed write: data writes move both. */
-const ADVANCE: Record<Exclude<WriteKind, 'none'>, CompiledQuery> = {
-  data: CompiledQuery.raw(`select nextval('om_data_writes'), nextval('om_any_writes')`),
-  bookkeeping: CompiledQuery.raw(`select nextval('om_any_writes')`),
+/** Moves the shared counters (migrations 020, 029) after a committed write: data writes move `data` and `any`. */
+const advance = (kind: Exclude<WriteKind, 'none'>, accounts: boolean) =>
+  CompiledQuery.raw(`select ${[kind === 'data' ? `nextval('om_data_writes')` : '', `nextval('om_any_writes')`, accounts ? `nextval('om_account_writes')` : ''].filter(Boolean).join(', ')}`);
+const ADVANCE = {
+  data: { true: advance('data', true), false: advance('data', false) },
+  bookkeeping: { true: advance('bookkeeping', true), false: advance('bookkeeping', false) },
 };
 
 class TrackingConnection implements DatabaseConnection {
   /** The strongest kind of write since the transaction began (or since the connection was acquired). */
   wrote: WriteKind = 'none';
+  /** The tables those writes wrote (null: not known). */
+  written: Set<string> | null = new Set();
   inTransaction = false;
 
   constructor(
@@ -111,17 +161,21 @@ class TrackingConnection implements DatabaseConnection {
       // A failed statement may still have written (a multi-statement script): count it unless it was a read.
       const kind = classifyStatement(compiled.sql, result ? result.numAffectedRows : undefined);
       if (kind !== 'none') {
+        const table = writtenTable(compiled.sql);
+        const tables = table === null ? null : new Set([table]);
         if (kind === 'data' || this.wrote === 'none') this.wrote = kind;
-        this.generation.bump(kind);
+        if (tables === null) this.written = null;
+        else this.written?.add(table!);
+        this.generation.bump(kind, tables);
         // Outside a transaction the write is committed now; inside, the driver advances after the commit.
-        if (!this.inTransaction) await this.advanceShared(kind);
+        if (!this.inTransaction) await this.advanceShared(kind, writesAccounts(tables));
       }
     }
   }
 
   /** Before the write's answer returns, so a read in any process that starts after it sees a new stamp. */
-  async advanceShared(kind: WriteKind) {
-    if (kind !== 'none' && this.generation.isShared) await this.inner.executeQuery(ADVANCE[kind]);
+  async advanceShared(kind: WriteKind, accounts: boolean) {
+    if (kind !== 'none' && this.generation.isShared) await this.inner.executeQuery(ADVANCE[kind][`${accounts}`]);
   }
 
   streamQuery<R>(compiled: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
@@ -145,19 +199,20 @@ class TrackingDriver implements Driver {
 
   beginTransaction(connection: DatabaseConnection, settings: TransactionSettings) {
     (connection as TrackingConnection).wrote = 'none';
+    (connection as TrackingConnection).written = new Set();
     (connection as TrackingConnection).inTransaction = true;
     return this.inner.beginTransaction((connection as TrackingConnection).inner, settings);
   }
 
   async commitTransaction(connection: DatabaseConnection) {
     const tracking = connection as TrackingConnection;
-    const wrote = tracking.wrote;
+    const { wrote, written } = tracking;
     try {
       await this.inner.commitTransaction(tracking.inner);
     } finally {
       this.afterTransaction(tracking);
     }
-    await tracking.advanceShared(wrote);
+    await tracking.advanceShared(wrote, writesAccounts(written));
   }
 
   async rollbackTransaction(connection: DatabaseConnection) {
@@ -190,8 +245,9 @@ class TrackingDriver implements Driver {
 
   /** On PostgreSQL other connections see a transaction's writes only now: move the generation again. */
   private afterTransaction(connection: TrackingConnection) {
-    if (connection.wrote !== 'none') this.generation.bump(connection.wrote);
+    if (connection.wrote !== 'none') this.generation.bump(connection.wrote, connection.written);
     connection.wrote = 'none';
+    connection.written = new Set();
     connection.inTransaction = false;
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { can, canOnCategory, limitedToTurf, permittedCategories, type Action } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { KeptNames } from './kept-names.js';
 import { conflict, forbidden, HttpError, notFound, unauthenticated } from '../http/errors.js';
 import { fieldExpression, filterCondition, parseListQuery, readPage, resolveField, escapeLike, searchCondition, sortExpression, sortKeyPinned, ONE_PASS_MATCHES, TURF_ONE_PASS_MATCHES } from './list-query.js';
 import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
@@ -67,6 +68,8 @@ export class RecordService {
   formLogic: (def: ResourceDefinition, values: Record<string, any>, db?: Kysely<any>) => Promise<FormLogicOutcome> = async () => NO_FORM_LOGIC;
   /** The resource a relation points at (the app sets it from its registry); records name their links with it. */
   targetOf: (references: NonNullable<FieldSpec['references']>) => ResourceDefinition | undefined = () => undefined;
+  /** Names of linked records kept in memory (the app sets it where this process is the only writer). */
+  keptNames: KeptNames | null = null;
   /** Where failures of `afterCommit` hooks are reported (the app sets its logger). */
   logError: (error: unknown, message: string) => void = (error, message) => console.error(message, error);
 
@@ -110,6 +113,14 @@ export class RecordService {
     const rule = user ? def.rowFilter?.(user) : undefined;
     if (rule) query = query.where(rule);
     return query;
+  }
+
+  /** Whether `visibleRows` gives this person the same rows of `def` as anyone (no category, owner or row rule applies). */
+  readsAlike(def: ResourceDefinition, user: AuthUser | null): boolean {
+    if (!user) return true;
+    if (def.ownerColumn) return false;
+    if (def.categoryColumn && permittedCategories(user, def.permission ?? def.type, 'read') !== 'all') return false;
+    return !def.rowFilter?.(user);
   }
 
   // ---- reads --------------------------------------------------------------------------------------------

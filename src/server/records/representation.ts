@@ -81,15 +81,28 @@ export async function nameLinks(
   });
   // A type that links to nothing answers as it is.
   if (relations.length === 0) return;
+  const names = new Map<string, Map<number, string>>();
+  const namesOfField = (field: string) => names.get(field) ?? names.set(field, new Map()).get(field)!;
+  // Names of types everyone reads alike come from memory where kept (kept-names.ts); the others, and those not kept
+  // yet, from the database.
+  const toKeep: Array<{ field: string; target: ResourceDefinition; stamp: string; ids: number[] }> = [];
+  const kept = records.keptNames;
   const parts = relations.flatMap(({ field, target }) => {
-    const query = namesQuery(records, records.db, target, user, rows.flatMap((row) => ids(row[field])));
+    let wanted = rows.flatMap((row) => ids(row[field]));
+    if (kept && labelSql(target) && canOnEntity(user, target.permission ?? target.type, 'read') && records.readsAlike(target, user)) {
+      const { known, missing } = kept.lookup(target, [...new Set(wanted)]);
+      for (const [id, name] of known) if (name !== null) namesOfField(field).set(id, name);
+      if (missing.length) toKeep.push({ field, target, stamp: kept.stamp(target), ids: missing });
+      wanted = missing;
+    }
+    const query = namesQuery(records, records.db, target, user, wanted);
     return query ? [query.select(sql<string>`${field}::text`.as('field'))] : [];
   });
   const found = parts.length ? await parts.reduce((all, part) => all.unionAll(part as never)).execute() : [];
-  const names = new Map<string, Map<number, string>>();
   for (const row of found as Array<{ id: unknown; label: unknown; field: string }>) {
-    for (const [id, name] of named([row])) names.set(row.field, (names.get(row.field) ?? new Map()).set(id, name));
+    for (const [id, name] of named([row])) namesOfField(row.field).set(id, name);
   }
+  for (const { field, target, stamp, ids: read } of toKeep) kept!.keep(target, stamp, read, names.get(field) ?? new Map());
   for (const row of rows) {
     const labels: Record<string, Record<number, string>> = {};
     for (const [field, byId] of names) {

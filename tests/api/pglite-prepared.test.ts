@@ -1,0 +1,58 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, testDatabaseUrl, type TestApp } from '../support/test-app.js';
+
+/**
+ * The embedded database runs each statement with parameters as a prepared statement, prepared once per text
+ * (db/pglite-dialect.ts): a schema change, a rollback and the bound on how many stay prepared must never make one
+ * fail or answer with the columns of before.
+ */
+const onPglite = !testDatabaseUrl();
+let t: TestApp;
+beforeAll(async () => {
+  if (onPglite) t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const prepared = async () => Number((await sql<{ n: string }>`select count(*) as n from pg_prepared_statements`.execute(t.ctx.db)).rows[0].n);
+
+describe.skipIf(!onPglite)('prepared statements on the embedded database', () => {
+  it('a statement prepared before a schema change answers with the new columns, in a transaction too', async () => {
+    const db = t.ctx.db;
+    const { id } = (await sql<{ id: number }>`insert into teams (name, created_at, updated_at) values (${'Prepared'}, now(), now()) returning id`.execute(db)).rows[0];
+    const read = (on: typeof db) => sql<Record<string, unknown>>`select * from teams where id = ${id}`.execute(on);
+    for (let i = 0; i < 7; i++) expect((await read(db)).rows[0]).not.toHaveProperty('prepared_probe');
+    expect(await prepared()).toBeGreaterThan(0);
+
+    await sql`alter table teams add column prepared_probe integer default 7`.execute(db);
+    const inside = await db.transaction().execute((trx) => read(trx));
+    expect(inside.rows[0]).toMatchObject({ id, prepared_probe: 7 });
+    expect((await read(db)).rows[0]).toMatchObject({ prepared_probe: 7 });
+
+    await db.transaction().execute(async (trx) => {
+      await sql`alter table teams drop column prepared_probe`.execute(trx);
+      expect((await read(trx)).rows[0]).not.toHaveProperty('prepared_probe');
+    });
+    expect((await read(db)).rows[0]).not.toHaveProperty('prepared_probe');
+  });
+
+  it("keeps PostgreSQL's errors as they were: code, message and the statement", async () => {
+    const db = t.ctx.db;
+    const error = await sql`insert into roles (id, slug, name, permissions) select id, slug, name, permissions from roles where id = ${1}`.execute(db).catch((e) => e);
+    expect(error).toMatchObject({ code: '23505' });
+    expect(String(error.query)).toContain('insert into roles');
+    // The connection answers at once after the error, outside a transaction and after a failed one.
+    expect((await sql<{ one: number }>`select ${1}::int as one`.execute(db)).rows[0].one).toBe(1);
+    await expect(db.transaction().execute(async (trx) => sql`select ${'x'}::int`.execute(trx))).rejects.toMatchObject({ code: '22P02' });
+    expect((await sql<{ two: number }>`select ${2}::int as two`.execute(db)).rows[0].two).toBe(2);
+  });
+
+  it('keeps at most 500 prepared, closing the least recently used, and every text still runs', async () => {
+    const db = t.ctx.db;
+    for (let i = 0; i < 620; i++) expect((await sql<{ n: number }>`select ${i}::int + ${sql.raw(String(i))} as n`.execute(db)).rows[0].n).toBe(2 * i);
+    expect(await prepared()).toBeLessThanOrEqual(500);
+    expect((await sql<{ n: number }>`select ${3}::int + ${sql.raw('3')} as n`.execute(db)).rows[0].n).toBe(6);
+  });
+});
