@@ -110,6 +110,8 @@ async function giveTheEventLoopATurn() {
 
 /** How many statements stay prepared (texts differ with the length of an `in` list: a bound, not a need). */
 const PREPARED_STATEMENTS = 500;
+/** Characters of a value from which a statement is not prepared (see executeQuery). */
+const LARGE_VALUE = 64 * 1024;
 /**
  * Statements after which a prepared statement may no longer fit the schema: anything but reads, writes, commits and
  * maintenance (a schema change, a rollback of one). All are dropped then, and prepared again when next run.
@@ -161,7 +163,11 @@ class PGliteConnection implements DatabaseConnection {
       result = (await this.pglite.exec(compiled.sql, { rowMode: 'object' })).at(-1) ?? { rows: [], affectedRows: 0 };
       if (!KEEPS_PREPARED.test(compiled.sql) || /;\s*\S/.test(compiled.sql)) await this.dropPrepared();
     } else {
-      result = await this.run(compiled.sql, compiled.parameters);
+      // A statement carrying a large value (an import's batch of rows as JSON) goes through PGlite's own query: the
+      // exchange built here copies the value once more, which took an import's peak from about 305 to 316 MB, and
+      // its calls into the WebAssembly are nothing beside such a statement's work.
+      const large = compiled.parameters.some((value) => typeof value === 'string' && value.length > LARGE_VALUE);
+      result = large ? await this.pglite.query(compiled.sql, compiled.parameters as unknown[], { rowMode: 'object' }) : await this.run(compiled.sql, compiled.parameters);
     }
     return {
       rows: result.rows as R[],
