@@ -56,18 +56,21 @@ describe.skipIf(!onPglite)('prepared statements on the embedded database', () =>
     expect((await sql<{ n: number }>`select ${3}::int + ${sql.raw('3')} as n`.execute(db)).rows[0].n).toBe(6);
   });
 
-  it('plans a filter on a custom field for its value each time, and other statements once', async () => {
+  it('plans a filter on a custom field or a turf for its value each time, and other statements once', async () => {
     const db = t.ctx.db;
     const byCustom = (value: string) => sql`select count(*) from sites t where (${sql.ref('t.custom')} ->> 'priority') = ${value}`.execute(db);
     const byType = (value: string) => sql`select count(*) from sites t where t.type = ${value} and t.id > ${0}`.execute(db);
+    const byTurf = (region: number) => sql`select count(*) from sites t where ${sql.ref('t.in_region_ids')} && array[${region}]::int[]`.execute(db);
     for (let i = 0; i < 8; i++) {
       await byCustom(i % 2 ? 'high' : 'low');
+      await byTurf(i);
       await byType(i % 2 ? 'union' : 'pla');
     }
     // Runs of the named statements: a custom-field filter runs as the unnamed statement, planned at each run.
     const runs = async (pattern: string) =>
       Number((await sql<{ n: string }>`select coalesce(sum(generic_plans + custom_plans), 0) as n from pg_prepared_statements where statement like ${pattern}`.execute(db)).rows[0].n);
     expect(await runs('%->> \'priority\'%')).toBe(0);
+    expect(await runs('%"in_region_ids" && array%')).toBe(0);
     expect(await runs('%t.type = $1 and t.id%')).toBe(8);
   });
 });

@@ -118,11 +118,13 @@ const LARGE_VALUE = 64 * 1024;
  */
 const KEEPS_PREPARED = /^\s*(select|with|insert|update|delete|begin|commit|savepoint|release|analyze|vacuum|checkpoint)\b/i;
 /**
- * Statements that filter on a custom field (`custom ->> 'field'`): PostgreSQL's generic plan for them, taken after
- * five runs, made a list filtered on a custom dropdown and sorted by name about 60% slower at 100,000 sites (p95 21 ms
- * against 13 ms planned for the value: docs/benchmarks.md "Load"), so they are planned for their values each time.
+ * Statements that filter on a custom field (`custom ->> 'field'`) or on a person's turf (`in_region_ids && ...`,
+ * regions/turf.ts): PostgreSQL's generic plan for them, taken after five runs, made a list filtered on a custom
+ * dropdown and sorted by name about 60% slower at 100,000 sites (p95 21 ms against 13 ms planned for the value) and
+ * a turf's list four times slower (p95 23.6 ms against about 12 ms; docs/benchmarks.md "Load" and "Turf"), so they
+ * are planned for their values each time.
  */
-const PLANNED_EACH_TIME = /"custom"\s*->>/;
+const PLANNED_EACH_TIME = /"custom"\s*->>|"in_region_ids"\s*&&/;
 /** PostgreSQL's refusal to run a prepared statement whose columns changed under it (`select *` after a new column). */
 const CHANGED_UNDER_IT = '0A000';
 
