@@ -56,6 +56,7 @@ const settingsSchema = z.object({
   BODY_LIMIT_BYTES: integer(1_048_576, 1_024, 50 * 1_048_576),
   UPLOAD_LIMIT_BYTES: integer(100 * 1_048_576, 1_024, 1_024 * 1_048_576),
   UPLOAD_RETENTION_DAYS: integer(30, 1, 36_500),
+  IMPORT_DEFER_INDEXES_ROWS: integer(10_000, 1, 1_000_000_000),
   JOB_STALE_SECONDS: integer(120, 10, 86_400),
   TRUST_PROXY: flag(false),
   S3_BUCKET: optionalText,
@@ -125,6 +126,8 @@ export interface Config {
   limits: { bodyBytes: number; uploadBytes: number };
   /** Days an import's uploaded files are kept (UPLOAD_RETENTION_DAYS); the import's record stays. */
   uploadRetentionDays: number;
+  /** Rows an import must bring to write before it leaves its table's sort and search indexes out (IMPORT_DEFER_INDEXES_ROWS). */
+  importDeferIndexesRows: number;
   /** A running job with no heartbeat for this long is taken for stuck and retried by another worker (JOB_STALE_SECONDS). */
   jobStaleSeconds: number;
   trustProxy: boolean;
@@ -190,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throttle: { maxAttempts: s.LOGIN_MAX_ATTEMPTS, maxAttemptsPerAddress: s.LOGIN_MAX_ATTEMPTS_PER_ADDRESS, decaySeconds: s.LOGIN_DECAY_SECONDS },
     limits: { bodyBytes: s.BODY_LIMIT_BYTES, uploadBytes: s.UPLOAD_LIMIT_BYTES },
     uploadRetentionDays: s.UPLOAD_RETENTION_DAYS,
+    importDeferIndexesRows: s.IMPORT_DEFER_INDEXES_ROWS,
     jobStaleSeconds: s.JOB_STALE_SECONDS,
     trustProxy: s.TRUST_PROXY,
     metricsToken: s.METRICS_TOKEN,

@@ -17,17 +17,13 @@ import { buildIndex, deferrableIndexes, hasTrigram, missingIndexes } from '../sc
  */
 
 /**
- * Rows an import must bring to write before it leaves the indexes out: below this, keeping them costs too little to
- * matter. IMPORT_DEFER_INDEXES_ROWS sets another (the bench sets a huge one to measure imports that keep them).
+ * Whether an import that will write about `rows` rows into a table of `tableRows` leaves the indexes out: at least
+ * `minRows` (IMPORT_DEFER_INDEXES_ROWS, 10,000: below that keeping them costs too little to matter), and many for the
+ * table. Making them again reads the whole table, while leaving them out saves each written row its share: on the
+ * 2-core bench machine the rows written must be at least about 0.4 of the table already there (docs/benchmarks.md
+ * "Imports"), so half.
  */
-export const DEFER_INDEXES_MIN_ROWS = Number(process.env.IMPORT_DEFER_INDEXES_ROWS) || 10_000;
-
-/**
- * Whether an import that will write about `rows` rows into a table of `tableRows` leaves the indexes out. Making them
- * again reads the whole table, while leaving them out saves each written row its share: on the 2-core bench machine
- * the rows written must be at least about 0.4 of the table already there (docs/benchmarks.md "Imports"), so half.
- */
-export function shouldDeferIndexes(rows: number, tableRows: number, minRows = DEFER_INDEXES_MIN_ROWS) {
+export function shouldDeferIndexes(rows: number, tableRows: number, minRows: number) {
   return rows >= minRows && rows >= tableRows / 2;
 }
 

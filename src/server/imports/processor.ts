@@ -199,7 +199,7 @@ export class ImportProcessor {
   private async deferIndexesIfLarge(importId: number, def: ResourceDefinition, files: StoredFile[], fileIndex: number, chunk: FileChunk, unchanged: number) {
     const ahead = files.slice(fileIndex).reduce((sum, file) => sum + Math.max(0, file.lines - 1), 0) - (chunk.nextRow - chunk.records);
     const rows = (ahead * (chunk.rows.length - unchanged)) / Math.max(1, chunk.records);
-    if (shouldDeferIndexes(rows, await estimatedRows(this.ctx.db, def.table), this.options.deferIndexesFrom)) await deferIndexes(this.ctx, importId, def.table);
+    if (shouldDeferIndexes(rows, await estimatedRows(this.ctx.db, def.table), this.options.deferIndexesFrom ?? this.ctx.config.importDeferIndexesRows)) await deferIndexes(this.ctx, importId, def.table);
   }
 
   /**
