@@ -23,7 +23,7 @@ import { startPostgres } from '../support/postgres-server.js';
 import { signIn } from './lib/http.js';
 import type { LoadRequest } from './lib/load.js';
 import { loadAverage, makeTempFolder, removeTempFolder } from './lib/server.js';
-import { ACCOUNTS, ADMIN_EMAIL, describeAccount, MIX, PASSWORD, type Person } from './load.js';
+import { ACCOUNTS, ADMIN_EMAIL, describeAccount, nextOfMix, PASSWORD, type Build, type Person } from './load.js';
 import { rng } from './map.js';
 import { row, type BenchRow } from './types.js';
 
@@ -74,22 +74,9 @@ export async function benchLoadCosts(): Promise<BenchRow[]> {
       }
     } as typeof original;
 
-    const total = MIX.reduce((sum, [weight]) => sum + weight, 0);
     const random = rng(7);
-    const counters = new Map<unknown, number>();
-    const next = (): LoadRequest => {
-      const person = people[Math.floor(random() * people.length)];
-      let ticket = random() * total;
-      let build = MIX[0][1];
-      for (const [weight, candidate] of MIX) {
-        build = candidate;
-        ticket -= weight;
-        if (ticket < 0) break;
-      }
-      const n = counters.get(build) ?? 0;
-      counters.set(build, n + 1);
-      return build(person, n);
-    };
+    const counters = new Map<Build, number>();
+    const next = (): LoadRequest => nextOfMix(people[Math.floor(random() * people.length)], random(), counters);
     const kinds = new Map<string, Kind>();
     const printed = new Set<string>();
     for (let i = 0; i < WARMUP + REQUESTS; i++) {

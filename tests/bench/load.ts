@@ -198,6 +198,23 @@ type Setup = 'pglite' | 'postgres' | 'postgres-3';
 const SETUP_NAMES: Record<Setup, string> = { pglite: 'embedded, 1 process', postgres: 'PostgreSQL, 1 process', 'postgres-3': 'PostgreSQL, 3 processes + hub' };
 const HUB = { appId: 'bench-load', key: 'bench-load-key', secret: 'bench-load-secret-0123456789' };
 
+/**
+ * The mix's next request for `person`, drawn by weight with `random` (0 to 1); each kind's requests are numbered in
+ * `counters`, so no list or search is asked twice.
+ */
+export function nextOfMix(person: Person, random: number, counters: Map<Build, number>): LoadRequest {
+  let ticket = random * TOTAL_WEIGHT;
+  let build = MIX[0][1];
+  for (const [weight, candidate] of MIX) {
+    build = candidate;
+    ticket -= weight;
+    if (ticket < 0) break;
+  }
+  const n = counters.get(build) ?? 0;
+  counters.set(build, n + 1);
+  return build(person, n);
+}
+
 export async function benchLoad(): Promise<BenchRow[]> {
   const setups = (process.env.LOAD_SETUPS ?? 'pglite,postgres,postgres-3').split(',').map((name) => name.trim()) as Setup[];
   const rows: BenchRow[] = [];
@@ -265,19 +282,7 @@ async function loadOn(setup: Setup): Promise<BenchRow[]> {
     console.error(`[bench] load [${SETUP_NAMES[setup]}]: ${PEOPLE} people signed in over ${accounts.length} accounts${hub ? ', each with a realtime connection to the hub' : ''}; ${SECONDS} s of load after ${WARMUP_MS / 1000} s of warm-up`);
 
     const counters = new Map<Build, number>();
-    const next = (worker: number): LoadRequest => {
-      const person = people[worker];
-      let ticket = person.random() * TOTAL_WEIGHT;
-      let build = MIX[0][1];
-      for (const [weight, candidate] of MIX) {
-        build = candidate;
-        ticket -= weight;
-        if (ticket < 0) break;
-      }
-      const n = counters.get(build) ?? 0;
-      counters.set(build, n + 1);
-      return build(person, n);
-    };
+    const next = (worker: number): LoadRequest => nextOfMix(people[worker], people[worker].random(), counters);
 
     // One request of each kind per account, one at a time, before the clock: the first of a kind builds what it
     // keeps (the person's map marker index, simplified region shapes, compiled queries), which the map and
