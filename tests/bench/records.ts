@@ -14,8 +14,11 @@
  * BENCH_SITES=2000 makes a quick run; only the 100,000-site figures count. BENCH_DATABASES=pglite (or postgres)
  * runs one database only. Then BENCH_CONNECTIONS (20) clients at once for BENCH_THROUGHPUT_SECONDS (20) over the five
  * cases: answers/s (issue 16: at least 400 on PostgreSQL, 150 on the embedded database).
+ * On PostgreSQL each case also prints the database's own CPU per request; BENCH_PG_STATEMENTS=1 loads
+ * pg_stat_statements and prints each case's costliest statements (planning and execution).
  */
 import { performance } from 'node:perf_hooks';
+import pg from 'pg';
 import { fillSites, SITE_TYPES, SITE_WORDS } from '../support/many-sites.js';
 import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
 import { request, signIn } from './lib/http.js';
@@ -37,6 +40,32 @@ const CHOICES = ['high', 'medium', 'low'];
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const THROUGHPUT_SECONDS = Number(process.env.BENCH_THROUGHPUT_SECONDS ?? 20);
 const ANSWERS_PER_SECOND = { pglite: 150, postgres: 400 };
+const PG_STATEMENTS = process.env.BENCH_PG_STATEMENTS === '1';
+const STATEMENT_SETTINGS = { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track_planning': 'on' };
+
+/** Each case's costliest statements on PostgreSQL (BENCH_PG_STATEMENTS=1): resets the counts, then prints them. */
+function statementProfile(url: string | undefined) {
+  if (!PG_STATEMENTS || !url) return { reset: async () => {}, print: async (_: string) => {}, close: async () => {} };
+  const client = new pg.Client({ connectionString: url });
+  const connected = client.connect().then(() => client.query('create extension if not exists pg_stat_statements'));
+  return {
+    reset: async () => {
+      await connected;
+      await client.query('select pg_stat_statements_reset()');
+    },
+    print: async (label: string) => {
+      await connected;
+      const { rows } = await client.query(`select calls, total_plan_time, total_exec_time, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 300) as query
+        from pg_stat_statements where query not like '%pg_stat_statements%' order by total_plan_time + total_exec_time desc limit 8`);
+      console.error(`[bench] records, postgres: ${label}: costliest statements (calls, plan ms and execution ms per call, rows per call)`);
+      for (const r of rows) {
+        const calls = Number(r.calls);
+        console.error(`  ${calls} × plan ${(r.total_plan_time / calls).toFixed(2)} + run ${(r.total_exec_time / calls).toFixed(2)} ms, ${(Number(r.rows) / calls).toFixed(0)} rows: ${r.query}`);
+      }
+    },
+    close: () => client.end(),
+  };
+}
 
 function percentile(values: number[], fraction: number) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -65,7 +94,7 @@ async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
   let server: RunningServer | null = null;
   try {
     if (kind === 'postgres') {
-      postgres = await (startPostgres() ?? Promise.resolve(null));
+      postgres = await (startPostgres(PG_STATEMENTS ? STATEMENT_SETTINGS : {}) ?? Promise.resolve(null));
       if (!postgres) {
         console.error('[bench] records: no PostgreSQL server binaries installed; PostgreSQL skipped');
         return;
@@ -94,14 +123,20 @@ async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
     cookie = await signIn(server.baseUrl, ADMIN.email, ADMIN.password);
 
     const asked = new Set<string>();
+    const statements = statementProfile(postgres?.url);
     for (const [metric, urlOf] of cases(slug)) {
       const times: number[] = [];
       let cpuFrom = 0;
+      let databaseCpuFrom = 0;
       for (let i = 0; i < WARMUP + SAMPLES; i++) {
         const url = urlOf(i);
         if (asked.has(url)) throw new Error(`The bench asked ${url} twice: a cache could answer it`);
         asked.add(url);
-        if (i === WARMUP) cpuFrom = procCpuMs(server.pid);
+        if (i === WARMUP) {
+          await statements.reset();
+          cpuFrom = procCpuMs(server.pid);
+          databaseCpuFrom = postgres?.cpuMs() ?? 0;
+        }
         const started = performance.now();
         const response = await request(server.baseUrl + url, { headers: { cookie } });
         if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${response.body.slice(0, 200)}`);
@@ -110,14 +145,17 @@ async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
       // CPU time of the server per request (its own process; the database's too on the embedded one): what the load
       // of the machine changes less than the elapsed time.
       const cpu = (procCpuMs(server.pid) - cpuFrom) / SAMPLES;
+      const databaseCpu = postgres ? `, PostgreSQL's ${((postgres.cpuMs() - databaseCpuFrom) / SAMPLES).toFixed(1)} ms` : '';
       const load = loadAverage();
       console.error(
-        `[bench] records, ${kind}: ${metric}: p50 ${percentile(times, 0.5).toFixed(1)} ms, p95 ${percentile(times, 0.95).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms; server CPU ${cpu.toFixed(1)} ms per request; load average ${load}`,
+        `[bench] records, ${kind}: ${metric}: p50 ${percentile(times, 0.5).toFixed(1)} ms, p95 ${percentile(times, 0.95).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms; server CPU ${cpu.toFixed(1)} ms per request${databaseCpu}; load average ${load}`,
       );
+      await statements.print(metric);
       rows.push(row(AREA, `${kind}: ${metric} p50 (${SITES} sites; load ${load})`, Math.round(percentile(times, 0.5) * 10) / 10, 'ms'));
       rows.push(row(AREA, `${kind}: ${metric} p95 (${SITES} sites; load ${load})`, Math.round(percentile(times, 0.95) * 10) / 10, 'ms', { atMost: 20 }));
     }
-    await throughput(kind, server, cookie, cases(slug), asked, rows);
+    await statements.close();
+    await throughput(kind, server, postgres, cookie, cases(slug), asked, rows);
   } finally {
     await server?.stop().catch(() => {});
     await postgres?.stop().catch(() => {});
@@ -130,7 +168,7 @@ async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
  * soon as its last was answered (requests the single-connection runs did not send: still no two alike). Answers/s,
  * p50/p95 and the server's CPU per answer.
  */
-async function throughput(kind: 'pglite' | 'postgres', server: RunningServer, cookie: string, all: Array<[string, (i: number) => string]>, asked: Set<string>, rows: BenchRow[]) {
+async function throughput(kind: 'pglite' | 'postgres', server: RunningServer, postgres: PostgresServer | null, cookie: string, all: Array<[string, (i: number) => string]>, asked: Set<string>, rows: BenchRow[]) {
   if (CONNECTIONS < 1 || THROUGHPUT_SECONDS <= 0) return;
   let next = WARMUP + SAMPLES;
   const nextUrl = () => {
@@ -145,6 +183,7 @@ async function throughput(kind: 'pglite' | 'postgres', server: RunningServer, co
   };
   const times: number[] = [];
   const cpuFrom = procCpuMs(server.pid);
+  const databaseCpuFrom = postgres?.cpuMs() ?? 0;
   const started = performance.now();
   const until = started + THROUGHPUT_SECONDS * 1000;
   await Promise.all(
@@ -161,9 +200,10 @@ async function throughput(kind: 'pglite' | 'postgres', server: RunningServer, co
   const seconds = (performance.now() - started) / 1000;
   const perSecond = times.length / seconds;
   const cpu = (procCpuMs(server.pid) - cpuFrom) / times.length;
+  const databaseCpu = postgres ? `, PostgreSQL's ${((postgres.cpuMs() - databaseCpuFrom) / times.length).toFixed(1)} ms` : '';
   const load = loadAverage();
   console.error(
-    `[bench] records, ${kind}: ${CONNECTIONS} connections: ${perSecond.toFixed(0)} answers/s (${times.length} in ${seconds.toFixed(1)} s), p50 ${percentile(times, 0.5).toFixed(1)} ms, p95 ${percentile(times, 0.95).toFixed(1)} ms; server CPU ${cpu.toFixed(1)} ms per answer; load average ${load}`,
+    `[bench] records, ${kind}: ${CONNECTIONS} connections: ${perSecond.toFixed(0)} answers/s (${times.length} in ${seconds.toFixed(1)} s), p50 ${percentile(times, 0.5).toFixed(1)} ms, p95 ${percentile(times, 0.95).toFixed(1)} ms; server CPU ${cpu.toFixed(1)} ms per answer${databaseCpu}; load average ${load}`,
   );
   rows.push(row(AREA, `${kind}: the five cases at ${CONNECTIONS} connections (${SITES} sites; load ${load})`, Math.round(perSecond), 'answers/s', { atLeast: ANSWERS_PER_SECOND[kind] }));
 }

@@ -29,7 +29,9 @@ export async function fillSites(databaseUrl: string | undefined, dataDir: string
         ${customValue},
         now() - (g % 1000) * interval '1 day', now() - (g % 1000) * interval '1 day'
       from generate_series(1, ${count}) g`.execute(database.db);
-    await sql`analyze`.execute(database.db);
+    // As a running server leaves them within a minute (the embedded database's maintenance, PostgreSQL's autovacuum):
+    // counts can then be answered from an index alone, whichever of the two the list meets.
+    await sql`vacuum analyze`.execute(database.db);
     console.error(`[many-sites] ${count} sites written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   } finally {
     await database.close();

@@ -20,9 +20,9 @@ export interface PostgresServer {
  * processes, the API suite on PostgreSQL). Null when no server binaries are installed, so callers can skip.
  * PostgreSQL refuses to run as root; as root we hand the folder to the `postgres` (or `nobody`) user.
  */
-export function startPostgres(): Promise<PostgresServer> | null {
+export function startPostgres(settings: Record<string, string> = {}): Promise<PostgresServer> | null {
   const bin = findPostgresBinaries();
-  return bin ? start(bin) : null;
+  return bin ? start(bin, settings) : null;
 }
 
 export function findPostgresBinaries(): string | null {
@@ -83,7 +83,8 @@ function serverCpuMs(postmaster: number): number {
   return (total * 1000) / 100; // USER_HZ is 100 on Linux
 }
 
-async function start(bin: string): Promise<PostgresServer> {
+/** `settings`: more server settings (`-c name=value`), for a bench that profiles the server (pg_stat_statements). */
+async function start(bin: string, settings: Record<string, string>): Promise<PostgresServer> {
   const user = runAsUser();
   const folder = mkdtempSync(path.join(os.tmpdir(), 'pg-test-'));
   if (user) chownSync(folder, user.uid, user.gid);
@@ -95,7 +96,8 @@ async function start(bin: string): Promise<PostgresServer> {
 
   await exec('initdb', ['-A', 'trust', '-U', 'postgres', '-D', dataDir, '--no-sync', '-E', 'UTF8']);
   const port = await freePort();
-  const serverOptions = `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  const extra = Object.entries(settings).map(([name, value]) => ` -c ${name}=${value}`).join('');
+  const serverOptions = `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off${extra}`;
   await exec('pg_ctl', ['-D', dataDir, '-o', serverOptions, '-l', path.join(folder, 'server.log'), '-w', '-t', '60', 'start']);
 
   // A test run that dies before stop() must not leave a server behind.
