@@ -200,6 +200,47 @@ describe('dropdown sorts', () => {
   });
 });
 
+describe('dropdown choice indexes', () => {
+  const choiceIndexes = async (slug: string) =>
+    (await sql<{ name: string; indexdef: string }>`select indexname as name, indexdef from pg_indexes where tablename = 'sites' and indexdef like ${`%->> '${slug}'::text) = %`} order by indexdef`.execute(t.ctx.db)).rows;
+
+  it('a list filtered on one choice counts its matches from that choice\'s index alone, not from each match\'s row', async () => {
+    const indexes = await choiceIndexes(priority);
+    expect(indexes.map((index) => index.indexdef.replace(/^.* USING /, ''))).toEqual([
+      `btree (id) WHERE ((deleted_at IS NULL) AND ((custom ->> '${priority}'::text) = 'high'::text))`,
+      `btree (id) WHERE ((deleted_at IS NULL) AND ((custom ->> '${priority}'::text) = 'low'::text))`,
+    ]);
+    await sql`vacuum analyze sites`.execute(t.ctx.db);
+    for (const query of [{ [`filter[${priority}]`]: 'high', total: 'estimate' }, { [`filter[${priority}]`]: 'low' }]) {
+      const nodes = await planOf(countQuery(await listQueries(query)));
+      expect(nodes.some((node) => node['Node Type'] === 'Index Only Scan' && indexes.some((index) => index.name === node['Index Name'])), JSON.stringify(nodes)).toBe(true);
+    }
+    const res = await admin.get(`/api/sites?filter[${priority}]=low&per_page=5`);
+    expect(res.body.meta.total).toBe((await sql<{ n: number }>`select count(*)::int as n from sites where custom ->> ${priority} = 'low' and deleted_at is null`.execute(t.ctx.db)).rows[0].n);
+  });
+
+  it('follow the choices: made for new ones, dropped for removed ones, none past twelve choices, gone with the field', async () => {
+    const schema = (await admin.get('/api/schemas?per_page=-1')).body.data.find((s: any) => s.type === 'site');
+    const made = await admin.post('/api/schema-fields', { schema_id: schema.id, name: 'Speed phase', type: 'dropdown', options: { choices: ['dig', 'frame'] } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const slug = made.body.data.slug;
+    const choicesIndexed = async () => (await choiceIndexes(slug)).map((index) => /= '(.*)'::text\)\)$/.exec(index.indexdef)?.[1]).sort();
+    expect(await choicesIndexed()).toEqual(['dig', 'frame']);
+
+    expect((await admin.put(`/api/schema-fields/${made.body.data.id}`, { options: { choices: ['frame', "roof's"] } })).status).toBe(200);
+    expect(await choicesIndexed()).toEqual(['frame', "roof''s"].sort());
+
+    const many = Array.from({ length: 13 }, (_, i) => `step ${i + 1}`);
+    expect((await admin.put(`/api/schema-fields/${made.body.data.id}`, { options: { choices: many } })).status).toBe(200);
+    expect(await choicesIndexed()).toEqual([]);
+
+    expect((await admin.put(`/api/schema-fields/${made.body.data.id}`, { options: { choices: many.slice(0, 12) } })).status).toBe(200);
+    expect(await choicesIndexed()).toHaveLength(12);
+    expect((await admin.delete(`/api/schema-fields/${made.body.data.id}`)).status).toBe(200);
+    expect(await choicesIndexed()).toEqual([]);
+  });
+});
+
 describe('queries of a list request', () => {
   it('the session and its person are read in one query; a type filter sent as a key reads no list of types', async () => {
     const { result: res, queries } = await recordQueries(() => admin.get('/api/sites?filter[type]=union&per_page=5'));
