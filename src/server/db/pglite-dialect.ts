@@ -121,8 +121,9 @@ const KEEPS_PREPARED = /^\s*(select|with|insert|update|delete|begin|commit|savep
  * Statements that filter on a custom field (`custom ->> 'field'`) or on a person's turf (`in_region_ids && ...`,
  * regions/turf.ts): PostgreSQL's generic plan for them, taken after five runs, made a list filtered on a custom
  * dropdown and sorted by name about 60% slower at 100,000 sites (p95 21 ms against 13 ms planned for the value) and
- * a turf's list four times slower (p95 23.6 ms against about 12 ms; docs/benchmarks.md "Load" and "Turf"), so they
- * are planned for their values each time.
+ * a turf's list four times slower (p95 23.6 ms against about 12 ms; docs/benchmarks.md "Load" and "Turf"), and a
+ * dropdown's choice index serves its filter only in a plan made for the value (schemas/indexes.ts choiceIndexes), so
+ * they are planned for their values each time.
  */
 const PLANNED_EACH_TIME = /"custom"\s*->>|"in_region_ids"\s*&&/;
 /** PostgreSQL's refusal to run a prepared statement whose columns changed under it (`select *` after a new column). */
