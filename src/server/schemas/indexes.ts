@@ -86,7 +86,7 @@ export async function ensureCustomFieldIndex(db: Kysely<any>, schema: { id: numb
 }
 
 /** Dropdowns with up to this many choices get an index per choice (choiceIndexes). */
-export const MAX_CHOICE_INDEXES = 12;
+const MAX_CHOICE_INDEXES = 12;
 
 const choiceIndexPrefix = (table: string, schemaId: number | null, slug: string) => namePrefix(table, schemaId, `${slug}_is`);
 
