@@ -336,7 +336,7 @@ export async function readPage(
  * EXACT_TOTAL_UP_TO + 1 (the count stops there instead of reading every match), past that the planner's estimate of
  * the rows, never less than what was counted.
  */
-async function countMatches(db: Kysely<any>, base: SelectQueryBuilder<any, any, any>, estimate: boolean): Promise<{ total: number; estimated: boolean }> {
+export async function countMatches(db: Kysely<any>, base: SelectQueryBuilder<any, any, any>, estimate: boolean): Promise<{ total: number; estimated: boolean }> {
   if (!estimate) {
     const counted = await base.select(sql<number>`count(*)`.as('count')).executeTakeFirst();
     return { total: Number(counted?.count ?? 0), estimated: false };
@@ -358,16 +358,17 @@ async function countMatches(db: Kysely<any>, base: SelectQueryBuilder<any, any, 
  * asked, then the rows without one. Each part's order is that of the sort's index `(key, id)` read forwards (asc,
  * where missing values come last) or backwards (desc, where they would come first), so one index per column serves
  * both orders and each query stops at the page's end instead of sorting every match (schemas/indexes.ts
- * ensureSortIndexes). The second part is read only by the page where the values run out or after it.
+ * ensureSortIndexes). The second part is read only by the page where the values run out or after it. `id`: the
+ * column that breaks ties, when `base` reads another table's index of the rows (regions/turf-page.ts).
  */
-async function pageInParts(base: SelectQueryBuilder<any, any, any>, sort: { key: RawBuilder<unknown>; order: 'asc' | 'desc' }, perPage: number, offset: number) {
+export async function pageInParts(base: SelectQueryBuilder<any, any, any>, sort: { key: RawBuilder<unknown>; order: 'asc' | 'desc' }, perPage: number, offset: number, id = 't.id') {
   const order = sql.raw(sort.order);
   const part = (missing: boolean) =>
     base
       .selectAll('t')
       .where(sql<boolean>`${sort.key} is ${sql.raw(missing ? 'null' : 'not null')}`)
       .orderBy(sql`${sort.key} ${order}`)
-      .orderBy('t.id', sort.order);
+      .orderBy(id, sort.order);
   const valued = await part(false).limit(perPage).offset(offset).execute();
   if (valued.length === perPage) return valued;
   // How many rows have a value: this page shows the last of them, or (a page past them) they are counted.

@@ -154,7 +154,10 @@ export class RecordService {
     const searched = Boolean(query.search && def.search?.length);
     const turf = Boolean(user && limitedToTurf(user) && def.rowFilter?.(user));
     const onePass = Math.max(searched ? ONE_PASS_MATCHES : 0, turf ? TURF_ONE_PASS_MATCHES : 0);
-    const { total, estimated, rows } = await readPage(this.db, def.table, base, sort, { page: query.page, perPage: query.perPage, onePass, estimateTotal: query.estimateTotal });
+    const ordered = user && def.orderedPage ? await def.orderedPage(this.db, user, query) : null;
+    const { total, estimated, rows } = ordered
+      ? { ...ordered, rows: await this.visibleInOrder(def, user, ordered.ids) }
+      : await readPage(this.db, def.table, base, sort, { page: query.page, perPage: query.perPage, onePass, estimateTotal: query.estimateTotal });
     const perPage = query.perPage === -1 ? Math.max(total, 1) : query.perPage;
     const data = await this.presentFor(user, def, rows, fields);
     const from = rows.length ? (query.perPage === -1 ? 1 : (query.page - 1) * perPage + 1) : null;
@@ -170,6 +173,14 @@ export class RecordService {
         last_page: query.perPage === -1 ? 1 : Math.max(1, Math.ceil(total / perPage)),
       },
     };
+  }
+
+  /** The rows of these ids the person may read, in the order of the ids. */
+  private async visibleInOrder(def: ResourceDefinition, user: AuthUser | null, ids: number[]) {
+    if (!ids.length) return [];
+    const found = await this.visibleRows(this.db, def, user).selectAll('t').where('t.id', 'in', ids).execute();
+    const byId = new Map(found.map((row: Record<string, any>) => [Number(row.id), row]));
+    return ids.map((id) => byId.get(id)).filter((row): row is Record<string, any> => row !== undefined);
   }
 
   /** The ids of the rows the list query `rawQuery` finds (the same permissions, filters and search), in id order, at most `limit`. */

@@ -2,6 +2,7 @@ import type { Kysely, RawBuilder, Transaction } from 'kysely';
 import type { z } from 'zod';
 import type { ValueKind } from '../../common/field-types.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { ListQuery } from './list-query.js';
 import type { RecordService } from './record-service.js';
 
 /** The kinds of value a field holds (the field-type table's kinds); each is validated the same way everywhere (fields.ts). */
@@ -99,6 +100,12 @@ export interface ResourceDefinition {
   ownerColumn?: string;
   /** Further row rules for a signed-in person (e.g. notes only on records they may read); `undefined`: no rule. */
   rowFilter?(user: AuthUser): RawBuilder<boolean> | undefined;
+  /**
+   * A page of this person's list read from an index of their rows elsewhere, where one holds them in the list's order
+   * (a turf of one region: regions/turf-page.ts): its total and its ids in order. Null where it does not apply; the
+   * rows are then read by id through `visibleRows`, every rule applied again.
+   */
+  orderedPage?(db: Kysely<any>, user: AuthUser, query: ListQuery): Promise<{ total: number; estimated: boolean; ids: number[] } | null>;
   /** Generic routes this resource serves itself (a multipart upload instead of JSON create, ...). */
   ownRoutes?: ReadonlyArray<'list' | 'show' | 'create' | 'update' | 'delete' | 'restore'>;
   /** Columns GET /api/options/{name} sends besides id and name (e.g. slug, color). */

@@ -6,6 +6,7 @@ import { builtinType } from '../schemas/builtin-types.js';
 import { pivot, schemaBacked, taggables } from '../schemas/schema-backed.js';
 import { assignSiteRegions, assignSites } from '../regions/assign.js';
 import { assertSitesInTurf, checkPlaceInTurf, turfRowFilter } from '../regions/turf.js';
+import { turfSitePage } from '../regions/turf-page.js';
 
 const siteContractors = z.array(
   z.object({ contractor_id: z.coerce.number().int().positive(), trade_id: z.coerce.number().int().positive().nullable().optional() }).strict(),
@@ -44,6 +45,7 @@ export const sitesResource: ResourceDefinition = schemaBacked(
     categoryColumn: 'type',
     optionColumns: ['type', 'city'],
     rowFilter: turfRowFilter('site'),
+    orderedPage: turfSitePage,
     hooks: {
       async beforeWrite(values, { trx, user, action }) {
         // A turf-limited person's new site, or a site they move, must land in their turf (one row refused, not a batch).

@@ -1,0 +1,168 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordQueries } from '../support/query-counter.js';
+import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
+
+/**
+ * The site list of a person whose turf is one region, newest first or by name, read from that region's part of an
+ * index of `site_regions` (migration 030, regions/turf-page.ts): every page and total the same as the list of the turf
+ * computed from the sites themselves, through renames, type changes, deletions, restores and moves; the copies kept
+ * by triggers; anything else (two regions, other orders, searches) read as before.
+ */
+let t: TestApp;
+let admin: TestClient;
+let organizer: TestClient;
+let unionOnly: TestClient;
+let twoRegions: TestClient;
+const ids: Record<string, number> = {};
+
+const square = (lat: number, lng: number, size = 0.3) => ({
+  type: 'Polygon',
+  coordinates: [[[lng - size, lat - size], [lng + size, lat - size], [lng + size, lat + size], [lng - size, lat + size], [lng - size, lat - size]]],
+});
+// Bismarck and Fargo: no other test places sites there.
+const HERE = { lat: 46.81, lng: -100.78 };
+const THERE = { lat: 46.88, lng: -96.79 };
+const TYPES = ['union', 'non-union', 'pla'];
+const READS = ['site:read:turf', 'site:update', 'site:delete', 'region:read'];
+
+async function created(resource: string, values: Record<string, unknown>) {
+  const res = await admin.post(`/api/${resource}`, values);
+  expect(res.status, `${resource}: ${JSON.stringify(res.body)}`).toBe(201);
+  return res.body.data as Record<string, any>;
+}
+
+/** The person's turf list as the sites themselves give it: live sites in the region, in the list's order. */
+async function expected(region: number[], sort: 'created_at' | 'name', order: 'asc' | 'desc', types?: string[]) {
+  const key = sort === 'name' ? sql.raw('lower(name)') : sql.raw('created_at');
+  const { rows } = await sql<{ id: number }>`select id from sites where deleted_at is null and in_region_ids && ${region}::integer[]
+    ${types ? sql`and type in (${sql.join(types)})` : sql``} order by ${key} ${sql.raw(order)} nulls last, id ${sql.raw(order)}`.execute(t.ctx.db);
+  return rows.map((row) => row.id);
+}
+
+async function listed(client: TestClient, query: string) {
+  const res = await client.get(`/api/sites?${query}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+
+/** Every page of the list, both totals and ids, against the sites' own order. */
+async function sameAsTheSites(client: TestClient, region: number[], types?: string[]) {
+  const filter = types ? types.map((type) => `&filter[type][]=${type}`).join('') : '';
+  for (const sort of ['created_at', 'name'] as const) {
+    for (const order of ['desc', 'asc'] as const) {
+      const want = await expected(region, sort, order, types);
+      const perPage = 7;
+      for (let page = 1; page <= Math.ceil(want.length / perPage) + 1; page++) {
+        const body = await listed(client, `sort=${sort}&order=${order}&per_page=${perPage}&page=${page}&total=estimate${filter}`);
+        expect(body.meta.total, `${sort} ${order} ${types ?? ''}`).toBe(want.length);
+        expect(body.data.map((site: any) => site.id), `${sort} ${order} page ${page} ${types ?? ''}`).toEqual(want.slice((page - 1) * perPage, page * perPage));
+      }
+    }
+  }
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await t.admin();
+  await created('roles', { slug: 'order-organizer', name: 'Order organizer', permissions: READS });
+  await created('roles', { slug: 'order-union', name: 'Order union organizer', permissions: [...READS, 'site:read:union'] });
+  const organizerUser = await t.createUser({ role: 'order-organizer', email: 'order-organizer@example.com' });
+  const unionUser = await t.createUser({ role: 'order-union', email: 'order-union@example.com' });
+  const twoUser = await t.createUser({ role: 'order-organizer', email: 'order-two@example.com' });
+  ids.here = (await created('regions', { name: 'Bismarck turf', geometry_type: 'drawn', geometry: square(HERE.lat, HERE.lng), user_ids: [organizerUser.id, unionUser.id, twoUser.id] })).id;
+  ids.there = (await created('regions', { name: 'Fargo turf', geometry_type: 'drawn', geometry: square(THERE.lat, THERE.lng), user_ids: [twoUser.id] })).id;
+  organizer = await t.signIn(organizerUser.email);
+  unionOnly = await t.signIn(unionUser.email);
+  twoRegions = await t.signIn(twoUser.email);
+  // Names in another order than the dates, two sites on one date, some of each type; a few sites elsewhere.
+  for (let i = 0; i < 30; i++) {
+    const at = i % 5 === 4 ? THERE : HERE;
+    const site = await created('sites', { name: `${String.fromCharCode(90 - ((i * 7) % 26))}ismarck ${i}`, type: TYPES[i % 3], latitude: at.lat + (i % 3) * 0.01, longitude: at.lng });
+    ids[`site${i}`] = site.id;
+    await sql`update sites set created_at = ${new Date(Date.UTC(2026, 0, 1 + (i % 13)))} where id = ${site.id}`.execute(t.ctx.db);
+  }
+  await created('sites', { name: 'Nowhere site', type: 'union', latitude: 40, longitude: -80 });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('a turf of one region', () => {
+  it('reads its pages from the region\'s index: every page and total as the sites give them, by date and by name, both ways, filtered on types', async () => {
+    await sameAsTheSites(organizer, [ids.here]);
+    await sameAsTheSites(organizer, [ids.here], ['union']);
+    await sameAsTheSites(organizer, [ids.here], ['union', 'pla']);
+    const { queries } = await recordQueries(() => organizer.get('/api/sites?sort=name&order=desc&per_page=5&page=2'));
+    const reads = queries.map((q) => q.sql);
+    expect(reads.some((text) => /from "site_regions" as "t"/.test(text)), reads.join('\n')).toBe(true);
+    expect(reads.some((text) => /^\s*with m as/.test(text)), reads.join('\n')).toBe(false);
+  });
+
+  it('a person who reads one type of site gets that type only, whatever they filter on', async () => {
+    await sameAsTheSites(unionOnly, [ids.here], ['union']);
+    const body = await listed(unionOnly, 'filter[type]=pla&per_page=50');
+    expect(body.meta.total).toBe(0);
+    const all = await listed(unionOnly, 'per_page=50');
+    expect(all.data.every((site: any) => site.type === 'union')).toBe(true);
+  });
+
+  it('follows every change of a site: renamed, retyped, redated, deleted, restored, moved out and back', async () => {
+    const site = ids.site0;
+    expect((await admin.put(`/api/sites/${site}`, { name: 'Aaa first by name' })).status).toBe(200);
+    expect((await listed(organizer, 'sort=name&order=asc&per_page=1')).data[0].id).toBe(site);
+    expect((await admin.put(`/api/sites/${site}`, { type: 'pla' })).status).toBe(200);
+    await sameAsTheSites(organizer, [ids.here], ['pla']);
+    await sql`update sites set created_at = '2027-01-01T00:00:00Z' where id = ${site}`.execute(t.ctx.db);
+    expect((await listed(organizer, 'sort=created_at&order=desc&per_page=1')).data[0].id).toBe(site);
+
+    expect((await admin.delete(`/api/sites/${site}`)).status).toBe(200);
+    await sameAsTheSites(organizer, [ids.here]);
+    expect((await admin.post(`/api/sites/${site}/restore`, {})).status).toBe(200);
+    await sameAsTheSites(organizer, [ids.here]);
+
+    expect((await admin.put(`/api/sites/${site}`, { latitude: THERE.lat, longitude: THERE.lng })).status).toBe(200);
+    expect((await listed(organizer, 'per_page=100')).data.map((s: any) => s.id)).not.toContain(site);
+    await sameAsTheSites(organizer, [ids.here]);
+    expect((await admin.put(`/api/sites/${site}`, { latitude: HERE.lat, longitude: HERE.lng })).status).toBe(200);
+    await sameAsTheSites(organizer, [ids.here]);
+  });
+
+  it('keeps the copies equal to the sites, and the regions on the site row untouched by them', async () => {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from site_regions g join sites s on s.id = g.site_id
+      where g.site_created_at is distinct from s.created_at or g.site_name_key is distinct from s.name_key or g.site_type is distinct from s.type
+        or g.site_live <> (s.deleted_at is null)`.execute(t.ctx.db);
+    expect(rows[0].n).toBe(0);
+    const placed = await sql<{ n: number }>`select count(*)::int as n from sites s where s.in_region_ids is distinct from
+      array(select g.region_id from site_regions g where g.site_id = s.id order by 1)`.execute(t.ctx.db);
+    expect(placed.rows[0].n).toBe(0);
+  });
+
+  it('never shows a site outside the person\'s reach, even from a copy gone wrong', async () => {
+    // A copy written past the triggers: the page is read by id with every rule applied again.
+    await sql`alter table site_regions disable trigger user`.execute(t.ctx.db);
+    try {
+      await sql`update site_regions set site_type = 'union' where site_id = ${ids.site2}`.execute(t.ctx.db);
+    } finally {
+      await sql`alter table site_regions enable trigger user`.execute(t.ctx.db);
+    }
+    const seen = (await listed(unionOnly, 'per_page=100')).data.map((site: any) => site.id);
+    expect(seen).not.toContain(ids.site2);
+    await sql`update site_regions g set site_type = s.type from sites s where s.id = g.site_id and g.site_id = ${ids.site2}`.execute(t.ctx.db);
+  });
+});
+
+describe('anything else', () => {
+  it('a turf of two regions, a search and another order are read as before, with the same results', async () => {
+    await sameAsTheSites(twoRegions, [ids.here, ids.there]);
+    for (const query of ['sort=city&per_page=50', 'search=ismarck&per_page=50']) {
+      const { result, queries } = await recordQueries(() => organizer.get(`/api/sites?${query}`));
+      expect(result.status).toBe(200);
+      expect(queries.some((q) => /from "site_regions" as "t"/.test(q.sql))).toBe(false);
+    }
+    const searched = await listed(organizer, 'search=ismarck&per_page=50');
+    const want = await sql<{ id: number }>`select id from sites where deleted_at is null and in_region_ids && ${[ids.here]}::integer[] and name ilike '%ismarck%'
+      order by created_at desc, id desc`.execute(t.ctx.db);
+    expect(searched.data.map((site: any) => site.id)).toEqual(want.rows.map((row) => row.id));
+  });
+});
