@@ -1,7 +1,7 @@
 /// <reference types="vitest/config" />
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { precompress } from './src/build/precompress.js';
 
@@ -51,15 +51,25 @@ export default defineConfig({
         runtimeCaching: [
           {
             // Workbox writes these functions into the worker as text: they use nothing from this file.
-            urlPattern: ({ request, url }) => request.mode === 'navigate' && !/^\/(api|sanctum|broadcasting|app)(\/|$)/.test(url.pathname),
+            urlPattern: ({ request, url }) =>
+              request.mode === 'navigate' && !/^\/(api|sanctum|broadcasting|app)(\/|$)/.test(url.pathname),
             handler: 'NetworkOnly',
             options: { precacheFallback: { fallbackURL: 'index.html' } },
           },
           {
-            urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/api/') && !/^\/api\/(auth|password|health|broadcasting|files|exports|imports|assistant)(\/|$)|\/download$/.test(url.pathname),
+            urlPattern: ({ url, sameOrigin }) =>
+              sameOrigin &&
+              url.pathname.startsWith('/api/') &&
+              !/^\/api\/(auth|password|health|broadcasting|files|exports|imports|assistant)(\/|$)|\/download$/.test(
+                url.pathname,
+              ),
             method: 'GET',
             handler: 'NetworkFirst',
-            options: { cacheName: 'api', expiration: { maxEntries: 400, maxAgeSeconds: 7 * 24 * 3600 }, cacheableResponse: { statuses: [200] } },
+            options: {
+              cacheName: 'api',
+              expiration: { maxEntries: 400, maxAgeSeconds: 7 * 24 * 3600 },
+              cacheableResponse: { statuses: [200] },
+            },
           },
         ],
       },
@@ -84,7 +94,11 @@ export default defineConfig({
           groups: [
             { name: 'app', tags: ['$initial'], priority: 2 },
             // The server names this group's scripts in the start answer by its name (src/server/system/client-manifest.ts).
-            { name: 'shell', test: /src[\\/]client[\\/](layout[\\/]AppLayout|dashboard[\\/]Dashboard)\.tsx$/, priority: 1 },
+            {
+              name: 'shell',
+              test: /src[\\/]client[\\/](layout[\\/]AppLayout|dashboard[\\/]Dashboard)\.tsx$/,
+              priority: 1,
+            },
           ],
         },
       },

@@ -16,7 +16,11 @@ void session.check().then((user) => {
 });
 
 // The offline service worker (production builds), once the page has loaded: it never competes with the first screen.
-window.addEventListener('load', () => void import('./offline/registerServiceWorker').then(({ registerServiceWorker }) => registerServiceWorker()), { once: true });
+window.addEventListener(
+  'load',
+  () => void import('./offline/registerServiceWorker').then(({ registerServiceWorker }) => registerServiceWorker()),
+  { once: true },
+);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -57,9 +57,14 @@ function threshold(needed: number | null, cards: number): CampaignThreshold {
  * estimated from head counts (null or 0 when no visit counted the targets). An entered size wins, 0 included; a
  * unit of 0 or unknown size has no thresholds.
  */
-export function campaignProgress(entered: number | null | undefined, estimated: number | null | undefined, cards: number): CampaignProgress {
+export function campaignProgress(
+  entered: number | null | undefined,
+  estimated: number | null | undefined,
+  cards: number,
+): CampaignProgress {
   const estimate = estimated && estimated > 0 ? estimated : null;
-  const source: UnitSizeSource = entered !== null && entered !== undefined ? 'entered' : estimate !== null ? 'estimated' : 'unknown';
+  const source: UnitSizeSource =
+    entered !== null && entered !== undefined ? 'entered' : estimate !== null ? 'estimated' : 'unknown';
   const unit = source === 'entered' ? (entered as number) : estimate;
   const known = unit !== null && unit > 0;
   return {

@@ -58,14 +58,22 @@ const numericInput = (options: KindOptions) => options.input === 'number' || opt
 export const FIELD_TYPE_TABLE = {
   text: { label: 'Text', kind: (options) => (numericInput(options) ? 'number' : 'text'), maxLength: 2_000 },
   textarea: { label: 'Text area', kind: 'text', maxLength: 20_000 },
-  number: { label: 'Number', kind: (options) => (options.format === 'integer' ? 'integer' : 'number'), range: { min: -1e14, max: 1e14 } },
+  number: {
+    label: 'Number',
+    kind: (options) => (options.format === 'integer' ? 'integer' : 'number'),
+    range: { min: -1e14, max: 1e14 },
+  },
   email: { label: 'Email', kind: 'email' },
   phone: { label: 'Phone', kind: 'phone' },
   link: { label: 'Link', kind: 'url' },
   date: { label: 'Date', kind: 'date' },
   datetime: { label: 'Date and time', kind: 'datetime' },
   boolean: { label: 'Yes / no', kind: 'boolean' },
-  dropdown: { label: 'Dropdown', kind: (options) => (options.choices_from ? 'text' : options.multiple ? 'enum[]' : 'enum'), maxLength: 60 },
+  dropdown: {
+    label: 'Dropdown',
+    kind: (options) => (options.choices_from ? 'text' : options.multiple ? 'enum[]' : 'enum'),
+    maxLength: 60,
+  },
   color: { label: 'Color', kind: 'color' },
   note: { label: 'Note', kind: 'text', maxLength: 20_000 },
   attachment: { label: 'Attachment', kind: 'integer[]' },
@@ -78,7 +86,8 @@ export const FIELD_TYPE_TABLE = {
   'head-count': { label: 'Head count', kind: 'json' },
   relation: {
     label: 'Relation',
-    kind: (options, target) => (options.with_trade ? 'json' : target === 'text' ? 'text' : options.multiple ? 'integer[]' : 'integer'),
+    kind: (options, target) =>
+      options.with_trade ? 'json' : target === 'text' ? 'text' : options.multiple ? 'integer[]' : 'integer',
     maxLength: 200,
   },
 } as const satisfies Record<string, FieldTypeRow>;
@@ -105,11 +114,23 @@ export function valueKind(type: string, options: KindOptions = {}, target?: Rela
  * The limits of a value of `kind` held by a field of `type`: the longest text, or the range of a number;
  * `options.min` / `options.max` over the type's own.
  */
-export function valueLimits(type: string, kind: ValueKind, options: { min?: unknown; max?: unknown; step?: unknown; format?: unknown } = {}): { min?: number; max?: number; step?: number } {
+export function valueLimits(
+  type: string,
+  kind: ValueKind,
+  options: { min?: unknown; max?: unknown; step?: unknown; format?: unknown } = {},
+): { min?: number; max?: number; step?: number } {
   const row = rowOf(type);
   const given = (value: unknown) => (typeof value === 'number' ? value : undefined);
-  const limits = kind === 'text' ? { max: given(options.max) ?? row.maxLength } : kind === 'number' || (kind === 'integer' && row.range) ? { min: given(options.min) ?? row.range?.min, max: given(options.max) ?? row.range?.max } : {};
-  const step = kind === 'number' || (kind === 'integer' && row.range) ? (given(options.step) ?? (options.format === 'currency' ? 0.01 : undefined)) : undefined;
+  const limits =
+    kind === 'text'
+      ? { max: given(options.max) ?? row.maxLength }
+      : kind === 'number' || (kind === 'integer' && row.range)
+        ? { min: given(options.min) ?? row.range?.min, max: given(options.max) ?? row.range?.max }
+        : {};
+  const step =
+    kind === 'number' || (kind === 'integer' && row.range)
+      ? (given(options.step) ?? (options.format === 'currency' ? 0.01 : undefined))
+      : undefined;
   return Object.fromEntries(Object.entries({ ...limits, step }).filter(([, value]) => value !== undefined));
 }
 

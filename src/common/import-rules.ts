@@ -7,14 +7,24 @@
  * trade(s) (comma-separated) to the record's trades. Each rule compiles to JSON Logic and runs on the one rule engine
  * (src/common/rule-engine), where its operators are defined.
  */
-import { evaluate, IMPORT_OPERATORS, read, RULE_OPERATORS, RuleError, type JsonLogic, type RuleOperator } from './rule-engine/index.js';
+import {
+  evaluate,
+  IMPORT_OPERATORS,
+  type JsonLogic,
+  RULE_OPERATORS,
+  RuleError,
+  type RuleOperator,
+  read,
+} from './rule-engine/index.js';
 
 export { RULE_OPERATORS, type RuleOperator };
 
 export const RULE_ACTIONS = ['trade-set'] as const;
 export type RuleAction = (typeof RULE_ACTIONS)[number];
 
-export const OPERATOR_LABELS = Object.fromEntries(RULE_OPERATORS.map((operator) => [operator, IMPORT_OPERATORS[operator].label])) as Record<RuleOperator, string>;
+export const OPERATOR_LABELS = Object.fromEntries(
+  RULE_OPERATORS.map((operator) => [operator, IMPORT_OPERATORS[operator].label]),
+) as Record<RuleOperator, string>;
 
 export interface ImportRule {
   source: string;
@@ -58,7 +68,10 @@ export function applyRules(rules: readonly ImportRule[], cell: (source: string) 
   for (const rule of rules) {
     if (!evaluate(compiled(rule), { cell: cell(rule.source) ?? '' })) continue;
     if (rule.action === 'trade-set') {
-      for (const name of rule.action_value.split(',').map((n) => n.trim()).filter(Boolean)) {
+      for (const name of rule.action_value
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean)) {
         if (seen.has(name.toLowerCase())) continue;
         seen.add(name.toLowerCase());
         trades.push(name);
@@ -72,10 +85,15 @@ export function applyRules(rules: readonly ImportRule[], cell: (source: string) 
 export function checkRule(rule: Partial<ImportRule>): Record<string, string> {
   const errors: Record<string, string> = {};
   if (!rule.source || !String(rule.source).trim()) errors.source = 'Choose the column the rule reads.';
-  if (!rule.operator || !RULE_OPERATORS.includes(rule.operator)) errors.operator = `The operator must be one of: ${RULE_OPERATORS.join(', ')}.`;
-  if (!rule.action || !RULE_ACTIONS.includes(rule.action)) errors.action = `The action must be one of: ${RULE_ACTIONS.join(', ')}.`;
+  if (!rule.operator || !RULE_OPERATORS.includes(rule.operator))
+    errors.operator = `The operator must be one of: ${RULE_OPERATORS.join(', ')}.`;
+  if (!rule.action || !RULE_ACTIONS.includes(rule.action))
+    errors.action = `The action must be one of: ${RULE_ACTIONS.join(', ')}.`;
   if (!rule.action_value || !String(rule.action_value).trim()) errors.action_value = 'Name the trade to set.';
-  const valueProblem = rule.operator && Object.hasOwn(IMPORT_OPERATORS, rule.operator) ? IMPORT_OPERATORS[rule.operator].valueProblem : undefined;
+  const valueProblem =
+    rule.operator && Object.hasOwn(IMPORT_OPERATORS, rule.operator)
+      ? IMPORT_OPERATORS[rule.operator].valueProblem
+      : undefined;
   const problem = valueProblem && rule.value !== undefined ? valueProblem(String(rule.value)) : null;
   if (problem) errors.value = problem;
   return errors;

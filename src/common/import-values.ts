@@ -7,8 +7,30 @@
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 const MONTHS: Record<string, number> = {
-  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6, jul: 7, july: 7,
-  aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11, dec: 12, december: 12,
+  jan: 1,
+  january: 1,
+  feb: 2,
+  february: 2,
+  mar: 3,
+  march: 3,
+  apr: 4,
+  april: 4,
+  may: 5,
+  jun: 6,
+  june: 6,
+  jul: 7,
+  july: 7,
+  aug: 8,
+  august: 8,
+  sep: 9,
+  sept: 9,
+  september: 9,
+  oct: 10,
+  october: 10,
+  nov: 11,
+  november: 11,
+  dec: 12,
+  december: 12,
 };
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -31,7 +53,10 @@ const fullYear = (year: number, digits: number) => (digits <= 2 ? (year < 70 ? 2
  */
 export function parseDate(input: string): Parsed<string> {
   const text = input.trim();
-  const fail: Parsed<string> = { ok: false, error: `"${truncate(text)}" is not a date (use 2026-03-01, 3/1/2026 or Mar 1, 2026).` };
+  const fail: Parsed<string> = {
+    ok: false,
+    error: `"${truncate(text)}" is not a date (use 2026-03-01, 3/1/2026 or Mar 1, 2026).`,
+  };
   let m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T\s].*)?$/.exec(text);
   if (m) return wrap(isoDate(+m[1], +m[2], +m[3]), fail);
   m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})(?:\s+\d{1,2}:\d{2}(?::\d{2})?\s*(?:[AaPp][Mm])?)?$/.exec(text);
@@ -39,7 +64,8 @@ export function parseDate(input: string): Parsed<string> {
   m = /^([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})$/.exec(text);
   if (m && MONTHS[m[1].toLowerCase()]) return wrap(isoDate(+m[3], MONTHS[m[1].toLowerCase()], +m[2]), fail);
   m = /^(\d{1,2})[\s-]([A-Za-z]{3,9})\.?[\s-](\d{2}|\d{4})$/.exec(text);
-  if (m && MONTHS[m[2].toLowerCase()]) return wrap(isoDate(fullYear(+m[3], m[3].length), MONTHS[m[2].toLowerCase()], +m[1]), fail);
+  if (m && MONTHS[m[2].toLowerCase()])
+    return wrap(isoDate(fullYear(+m[3], m[3].length), MONTHS[m[2].toLowerCase()], +m[1]), fail);
   m = /^(\d{5})(?:\.\d+)?$/.exec(text);
   if (m) {
     const serial = +m[1];
@@ -61,7 +87,10 @@ function wrap(value: string | null, fail: Parsed<string>): Parsed<string> {
  */
 export function parseMoney(input: string): Parsed<number> {
   const text = input.trim();
-  const fail: Parsed<number> = { ok: false, error: `"${truncate(text)}" is not an amount (use 1250000, $1,250,000.00 or 1.25M).` };
+  const fail: Parsed<number> = {
+    ok: false,
+    error: `"${truncate(text)}" is not an amount (use 1250000, $1,250,000.00 or 1.25M).`,
+  };
   let body = text.replace(/\b(usd|us\$|cad|dollars?)\b/gi, '').replace(/[$\s]/g, '');
   let negative = false;
   const paren = /^\((.*)\)$/.exec(body);
@@ -89,7 +118,8 @@ export function parseMoney(input: string): Parsed<number> {
 /** A plain number (no money suffixes): `12`, `-3.5`, `1,234.5`. */
 export function parseNumber(input: string): Parsed<number> {
   const text = input.trim().replace(/,/g, '');
-  if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text)) return { ok: false, error: `"${truncate(input.trim())}" is not a number.` };
+  if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text))
+    return { ok: false, error: `"${truncate(input.trim())}" is not a number.` };
   return { ok: true, value: Number(text) };
 }
 
@@ -107,7 +137,8 @@ export function parseFlag(input: string): Parsed<boolean> {
 /** `34.0522, -118.2437`, `(34.0522 -118.2437)` or `34.0522;-118.2437` → latitude and longitude. */
 export function parseCoordinates(input: string): Parsed<{ latitude: number; longitude: number }> {
   const m = /^\s*\(?\s*([-+]?\d+(?:\.\d+)?)\s*[,;\s]\s*([-+]?\d+(?:\.\d+)?)\s*\)?\s*$/.exec(input);
-  if (!m) return { ok: false, error: `"${truncate(input.trim())}" is not a pair of coordinates (use 34.0522, -118.2437).` };
+  if (!m)
+    return { ok: false, error: `"${truncate(input.trim())}" is not a pair of coordinates (use 34.0522, -118.2437).` };
   const latitude = Number(m[1]);
   const longitude = Number(m[2]);
   const range = checkLatLng(latitude, longitude);

@@ -46,12 +46,19 @@ export const PERMISSION_ENTITIES = [
 ] as const;
 
 /** Permissions that are not entity:action pairs. */
-export const SPECIAL_PERMISSIONS = ['user:impersonate', 'system:grievances', 'map:read', 'revision:read:incognito', 'site:read:turf'] as const;
+export const SPECIAL_PERMISSIONS = [
+  'user:impersonate',
+  'system:grievances',
+  'map:read',
+  'revision:read:incognito',
+  'site:read:turf',
+] as const;
 
 export function allPermissions(): string[] {
   const list = new Set<string>();
   for (const entity of PERMISSION_ENTITIES) for (const action of ACTIONS) list.add(`${entity}:${action}`);
-  for (const [entity, categories] of Object.entries(CATEGORY_PERMISSIONS)) for (const category of categories) list.add(`${entity}:read:${category}`);
+  for (const [entity, categories] of Object.entries(CATEGORY_PERMISSIONS))
+    for (const category of categories) list.add(`${entity}:read:${category}`);
   for (const special of SPECIAL_PERMISSIONS) list.add(special);
   return [...list].sort();
 }

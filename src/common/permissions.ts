@@ -21,11 +21,19 @@ export function can(subject: PermissionSubject | null | undefined, permission: s
   return subject.permissions.includes(permission);
 }
 
-export function canAny(subject: PermissionSubject | null | undefined, permissions: readonly string[], prefix = false): boolean {
+export function canAny(
+  subject: PermissionSubject | null | undefined,
+  permissions: readonly string[],
+  prefix = false,
+): boolean {
   return permissions.some((permission) => can(subject, permission, prefix));
 }
 
-export function canAll(subject: PermissionSubject | null | undefined, permissions: readonly string[], prefix = false): boolean {
+export function canAll(
+  subject: PermissionSubject | null | undefined,
+  permissions: readonly string[],
+  prefix = false,
+): boolean {
   return permissions.every((permission) => can(subject, permission, prefix));
 }
 
@@ -60,10 +68,16 @@ export const CATEGORY_PERMISSIONS: Record<string, readonly string[]> = {
  * Which categories of `entity` the subject may perform `action` on: 'all' when it holds the bare permission,
  * otherwise the list of categories it holds (possibly empty).
  */
-export function permittedCategories(subject: PermissionSubject | null | undefined, entity: string, action: Action = 'read'): 'all' | string[] {
+export function permittedCategories(
+  subject: PermissionSubject | null | undefined,
+  entity: string,
+  action: Action = 'read',
+): 'all' | string[] {
   if (can(subject, `${entity}:${action}`)) return 'all';
   const prefix = `${entity}:${action}:`;
-  const categories = (subject?.permissions ?? []).filter((held) => held.startsWith(prefix) && held !== TURF_PERMISSION).map((held) => held.slice(prefix.length));
+  const categories = (subject?.permissions ?? [])
+    .filter((held) => held.startsWith(prefix) && held !== TURF_PERMISSION)
+    .map((held) => held.slice(prefix.length));
   // Turf alone reads every category of site, inside the turf (limitedToTurf: the row rule of sites says where).
   if (!categories.length && action === 'read' && entity === 'site' && limitedToTurf(subject)) return 'all';
   return categories;
@@ -95,7 +109,12 @@ export function seesCardHolders(subject: PermissionSubject | null | undefined): 
 }
 
 /** May the subject act on a record of this category (or at all, when the entity has no categories)? */
-export function canOnCategory(subject: PermissionSubject | null | undefined, entity: string, action: Action, category: string | null | undefined): boolean {
+export function canOnCategory(
+  subject: PermissionSubject | null | undefined,
+  entity: string,
+  action: Action,
+  category: string | null | undefined,
+): boolean {
   const allowed = permittedCategories(subject, entity, action);
   if (allowed === 'all') return true;
   if (!CATEGORY_PERMISSIONS[entity]) return false;
@@ -113,7 +132,8 @@ export function canOnEntity(subject: PermissionSubject | null | undefined, entit
  */
 export function ungrantable(subject: PermissionSubject | null | undefined, permissions: readonly string[]): string[] {
   // `site:create` covers `site:create:union`: the bare permission holds every category.
-  const held = (permission: string) => can(subject, permission) || can(subject, permission.split(':').slice(0, 2).join(':'));
+  const held = (permission: string) =>
+    can(subject, permission) || can(subject, permission.split(':').slice(0, 2).join(':'));
   return permissions.filter((permission) => !held(permission));
 }
 

@@ -42,7 +42,15 @@ export interface MarketShareRow {
 export interface MarketShareAnswer {
   data: MarketShareRow[];
   totals: MarketShareRow;
-  meta: { group_by: string; interval: string; date_field: string; labours: readonly Labour[]; definition: string; workers_definition: string; /** Under the table when a site can count in several groups. */ group_note: string | null };
+  meta: {
+    group_by: string;
+    interval: string;
+    date_field: string;
+    labours: readonly Labour[];
+    definition: string;
+    workers_definition: string /** Under the table when a site can count in several groups. */;
+    group_note: string | null;
+  };
 }
 
 // ---- classifications (GET /api/reports/classifications) ------------------------------------------------------
@@ -100,7 +108,15 @@ export interface UserPerformanceRow {
 }
 
 /** What an entry of the activity feed (GET /api/actions) says happened. */
-export type FeedKind = 'created' | 'updated' | 'deleted' | 'restored' | 'imported' | 'note-added' | 'task-completed' | 'import-finished';
+export type FeedKind =
+  | 'created'
+  | 'updated'
+  | 'deleted'
+  | 'restored'
+  | 'imported'
+  | 'note-added'
+  | 'task-completed'
+  | 'import-finished';
 
 /** What a bulk change in the activity feed wrote, by record type and action (`group.parts`). */
 export interface FeedBatchPart {

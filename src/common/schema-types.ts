@@ -43,7 +43,13 @@ export interface RelationSource {
   name_singular: string;
   resource?: string;
   built_in?: boolean;
-  fields: ReadonlyArray<{ slug: string; name: string; category?: string; column?: boolean; options?: Record<string, unknown> }>;
+  fields: ReadonlyArray<{
+    slug: string;
+    name: string;
+    category?: string;
+    column?: boolean;
+    options?: Record<string, unknown>;
+  }>;
 }
 
 /**
@@ -54,16 +60,30 @@ export interface RelationSource {
  */
 export function relationTargets(schemas: readonly RelationSource[]): Record<RelationTarget, RelationTargetInfo> {
   const targets: Record<string, RelationTargetInfo> = {};
-  for (const type of SHARED_TARGETS) targets[type] = { type, resource: pluralizeSlug(type), options: pluralizeSlug(type), value: 'id' };
+  for (const type of SHARED_TARGETS)
+    targets[type] = { type, resource: pluralizeSlug(type), options: pluralizeSlug(type), value: 'id' };
   for (const schema of schemas) {
     const resource = schema.resource ?? pluralizeSlug(schema.type);
-    targets[schema.type] = { type: schema.type, resource, options: resource, value: 'id', ...(schema.built_in === false && schema.id !== undefined ? { schema_id: schema.id } : {}) };
+    targets[schema.type] = {
+      type: schema.type,
+      resource,
+      options: resource,
+      value: 'id',
+      ...(schema.built_in === false && schema.id !== undefined ? { schema_id: schema.id } : {}),
+    };
     if (schema.built_in === false) continue;
     for (const field of schema.fields) {
       const target = field.options?.text_target;
       const builtIn = field.column ?? (field.category ?? 'internal') === 'internal';
       if (typeof target !== 'string' || !builtIn) continue;
-      targets[target] = { type: schema.type, resource, options: pluralizeSlug(target), value: 'text', field: field.slug, label: `${schema.name_singular} ${field.name.toLowerCase()}` };
+      targets[target] = {
+        type: schema.type,
+        resource,
+        options: pluralizeSlug(target),
+        value: 'text',
+        field: field.slug,
+        label: `${schema.name_singular} ${field.name.toLowerCase()}`,
+      };
     }
   }
   return targets;
@@ -203,7 +223,8 @@ export function normaliseChoices(choices: unknown): FieldChoice[] {
   if (!Array.isArray(choices)) return [];
   return choices
     .map((choice) => {
-      if (typeof choice === 'string' || typeof choice === 'number') return { value: String(choice), label: String(choice) };
+      if (typeof choice === 'string' || typeof choice === 'number')
+        return { value: String(choice), label: String(choice) };
       if (choice && typeof choice === 'object' && 'value' in choice) {
         const value = String((choice as { value: unknown }).value);
         const label = (choice as { label?: unknown }).label;

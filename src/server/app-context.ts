@@ -6,12 +6,12 @@ import type { LoginThrottle } from './auth/throttle.js';
 import type { Config } from './config/config.js';
 import type { Database } from './db/database.js';
 import type { AppEvents } from './events/app-events.js';
-import type { ReadCache } from './records/read-cache.js';
-import type { RecordService } from './records/record-service.js';
-import type { ResourceDefinition } from './records/resource.js';
-import type { ResourceRegistry } from './records/registry.js';
 import type { FileStore } from './files/file-store.js';
 import type { Realtime } from './realtime/index.js';
+import type { ReadCache } from './records/read-cache.js';
+import type { RecordService } from './records/record-service.js';
+import type { ResourceRegistry } from './records/registry.js';
+import type { ResourceDefinition } from './records/resource.js';
 
 /** What every feature's routes are given: settings, the database, and the shared services. */
 export interface AppContext {

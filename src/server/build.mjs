@@ -22,7 +22,9 @@ function newestMtime(dir) {
 function stale(output, sources) {
   if (!existsSync(output)) return true;
   const present = sources.map((source) => path.join(root, source)).filter(existsSync);
-  const newest = Math.max(...present.map((source) => (statSync(source).isDirectory() ? newestMtime(source) : statSync(source).mtimeMs)));
+  const newest = Math.max(
+    ...present.map((source) => (statSync(source).isDirectory() ? newestMtime(source) : statSync(source).mtimeMs)),
+  );
   return newest > statSync(output).mtimeMs;
 }
 

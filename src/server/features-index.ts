@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext, Feature } from './app-context.js';
 import { registerActivityRoutes } from './activity/activity-routes.js';
+import type { AppContext, Feature } from './app-context.js';
 import { assistantFeature } from './assistant/index.js';
 import { bulkEditsFeature } from './bulk-edits/index.js';
 import { campaignsFeature } from './campaigns/index.js';
@@ -30,17 +30,26 @@ import { schemaResources } from './schemas/schema-resources.js';
 import { registerSchemaRoutes } from './schemas/schema-routes.js';
 import { registerSiteRoutes } from './sites/site-routes.js';
 import { sitesResource } from './sites/sites-resource.js';
-import { registerSystemRoutes } from './system/system-routes.js';
 import { registerBootstrapRoutes } from './system/bootstrap-routes.js';
+import { registerSystemRoutes } from './system/system-routes.js';
 import { teamsResource } from './teams/teams-resource.js';
 import { registerUserRoutes } from './users/user-routes.js';
 import { usersResource } from './users/users-resource.js';
 import { visitsResource } from './visits/visits-resource.js';
+import {
+  attachmentsResource,
+  documentsResource,
+  notesResource,
+  notificationsResource,
+  tasksResource,
+} from './work/work-resources.js';
 import { registerWorkRoutes } from './work/work-routes.js';
-import { attachmentsResource, documentsResource, notesResource, notificationsResource, tasksResource } from './work/work-resources.js';
 
 /** A folder whose routes are a `register(app, ctx)` function, as a feature. */
-const routes = (register: (app: FastifyInstance, ctx: AppContext) => void, resources?: readonly ResourceDefinition[]): Feature => ({
+const routes = (
+  register: (app: FastifyInstance, ctx: AppContext) => void,
+  resources?: readonly ResourceDefinition[],
+): Feature => ({
   plugin: async (app, { ctx }) => register(app, ctx),
   resources,
 });
@@ -68,7 +77,13 @@ export const features: Feature[] = [
   regionsFeature,
   mapFeature,
   // Work on records.
-  routes(registerWorkRoutes, [tasksResource, notesResource, notificationsResource, documentsResource, attachmentsResource]),
+  routes(registerWorkRoutes, [
+    tasksResource,
+    notesResource,
+    notificationsResource,
+    documentsResource,
+    attachmentsResource,
+  ]),
   // Figures, the activity feed and reports; history, options lists, system.
   routes(registerDashboardRoutes),
   routes(registerActivityRoutes),

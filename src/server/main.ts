@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/config.js';
-import { startEmbeddedMaintenance } from './db/embedded-maintenance.js';
 import { DataFolderLockedError, openDatabase } from './db/database.js';
+import { startEmbeddedMaintenance } from './db/embedded-maintenance.js';
 import { migrate } from './db/migrate.js';
-import { ensureAppKey, seedDatabase, seedDemoHistory } from './seed/seed.js';
 import { seedReadyMadeImporters } from './imports/ready-made.js';
 import { startJobWorker } from './jobs/index.js';
+import { ensureAppKey, seedDatabase, seedDemoHistory } from './seed/seed.js';
 import { deployVersion } from './system/system-routes.js';
 import { announceDeploy } from './system/system-updated.js';
 
@@ -53,14 +53,23 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   await announceDeploy(ctx, deployVersion(config.version));
   await startJobWorker(app); // imports, undo, exports; stopped by app.close() (onClose hook in jobs/index.ts)
-  if (database.kind === 'pglite') startEmbeddedMaintenance(database, (error, what) => app?.log.warn({ err: error }, `${what} failed`));
+  if (database.kind === 'pglite')
+    startEmbeddedMaintenance(database, (error, what) => app?.log.warn({ err: error }, `${what} failed`));
 
   const address = config.appUrl ?? `http://localhost:${(app.server.address() as { port: number }).port}`;
-  const lines = [``, `  ${config.appName} is running at ${address}`, `  Database: ${database.kind === 'pglite' ? `embedded (PGlite) in ${config.dataDir}` : 'PostgreSQL'}`];
+  const lines = [
+    ``,
+    `  ${config.appName} is running at ${address}`,
+    `  Database: ${database.kind === 'pglite' ? `embedded (PGlite) in ${config.dataDir}` : 'PostgreSQL'}`,
+  ];
   if (seeded.admin) {
-    lines.push(`  Sign in as ${seeded.admin.email} with password ${seeded.admin.password ?? '(the ADMIN_PASSWORD you set)'}`);
-    if (seeded.admin.password) lines.push(`  This password is shown only once: write it down or change it under Profile.`);
-    if (config.seedDemo) lines.push(`  Demo accounts (leader@, organizer@, assistant@example.com) share that password.`);
+    lines.push(
+      `  Sign in as ${seeded.admin.email} with password ${seeded.admin.password ?? '(the ADMIN_PASSWORD you set)'}`,
+    );
+    if (seeded.admin.password)
+      lines.push(`  This password is shown only once: write it down or change it under Profile.`);
+    if (config.seedDemo)
+      lines.push(`  Demo accounts (leader@, organizer@, assistant@example.com) share that password.`);
   } else {
     lines.push(`  Sign in with your account (the first administrator is ${config.admin.email}).`);
   }

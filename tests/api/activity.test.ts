@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { feedKind } from '../../src/server/activity/activity-routes.js';
 import { seedReadyMadeImporters } from '../../src/server/imports/ready-made.js';
-import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 import { importerId, runImport } from '../fixtures/upload.js';
+import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 /** GET /api/actions: the activity feed built on the revisions every write leaves. */
 let t: TestApp;
@@ -15,8 +15,12 @@ beforeAll(async () => {
   t = await startTestApp();
   await seedReadyMadeImporters(t.database.db);
   superAdmin = await t.admin();
-  ids.admin = (await t.createUser({ role: 'admin', first_name: 'Ada', last_name: 'Admin', email: 'ada@example.com' })).id;
-  ids.leader = (await t.createUser({ role: 'leader', first_name: 'Lee', last_name: 'Leader', email: 'lee@example.com' })).id;
+  ids.admin = (
+    await t.createUser({ role: 'admin', first_name: 'Ada', last_name: 'Admin', email: 'ada@example.com' })
+  ).id;
+  ids.leader = (
+    await t.createUser({ role: 'leader', first_name: 'Lee', last_name: 'Leader', email: 'lee@example.com' })
+  ).id;
   admin = await t.signIn('ada@example.com');
   leader = await t.signIn('lee@example.com');
 });
@@ -42,7 +46,14 @@ describe('GET /api/actions', () => {
     const body = await feed(leader, '?type=team');
     const mine = body.data.filter((e: any) => e.record_id === ids.team);
     expect(mine.map((e: any) => e.kind)).toEqual(['restored', 'deleted', 'updated', 'created']);
-    expect(mine[0]).toMatchObject({ type: 'team', type_name: 'Team', resource: 'teams', record_label: 'Harbor Organizers', link: `/teams/${ids.team}/show`, user: { id: ids.admin, name: 'Ada Admin' } });
+    expect(mine[0]).toMatchObject({
+      type: 'team',
+      type_name: 'Team',
+      resource: 'teams',
+      record_label: 'Harbor Organizers',
+      link: `/teams/${ids.team}/show`,
+      user: { id: ids.admin, name: 'Ada Admin' },
+    });
     expect(mine[2].fields).toEqual(['description']);
     // Values of changes only for those who may read the history (revision:read): the leader may.
     expect(mine[2].changes).toEqual({ description: [null, 'Port and rail'] });
@@ -50,7 +61,7 @@ describe('GET /api/actions', () => {
     expect([...ids_].sort((a: number, b: number) => b - a)).toEqual(ids_);
   });
 
-  it("hides the actions of incognito users from those who may not see them", async () => {
+  it('hides the actions of incognito users from those who may not see them', async () => {
     const secret = await superAdmin.post('/api/teams', { name: 'Secret Squad' });
     expect(secret.status).toBe(201);
     const seen = (body: any) => body.data.some((e: any) => e.record_id === secret.body.data.id && e.type === 'team');
@@ -62,7 +73,9 @@ describe('GET /api/actions', () => {
     expect(history.status).toBe(200);
     expect(history.body.data).toHaveLength(0);
     // Filtering by the incognito person gives nothing either.
-    const superId = (await t.ctx.db.selectFrom('users').select('id').where('email', '=', 'admin@example.com').executeTakeFirstOrThrow()).id;
+    const superId = (
+      await t.ctx.db.selectFrom('users').select('id').where('email', '=', 'admin@example.com').executeTakeFirstOrThrow()
+    ).id;
     expect((await feed(leader, `?user_id=${superId}`)).data).toHaveLength(0);
     expect((await feed(superAdmin, `?user_id=${superId}`)).data.length).toBeGreaterThan(0);
   });
@@ -70,7 +83,9 @@ describe('GET /api/actions', () => {
   it('never shows records of a type the person may not read', async () => {
     // The assistant role may read teams but not roles or users.
     await t.createUser({ role: 'assistant', email: 'ana@example.com' });
-    expect((await admin.post('/api/roles', { slug: 'visitor', name: 'Visitor', permissions: ['feature:read'] })).status).toBe(201);
+    expect(
+      (await admin.post('/api/roles', { slug: 'visitor', name: 'Visitor', permissions: ['feature:read'] })).status,
+    ).toBe(201);
     expect((await admin.post(`/api/users/${ids.leader}`, { last_name: 'Leader-Smith' })).status).toBe(200);
     expect((await feed(superAdmin, '?type=role,user')).data.length).toBeGreaterThanOrEqual(2);
     const assistant = await t.signIn('ana@example.com');
@@ -84,7 +99,10 @@ describe('GET /api/actions', () => {
   it('never shows sites of a category the person may not read', async () => {
     if (!t.ctx.resources.get('sites')) {
       // The sites resource is not served yet: the rule is the record service's, so revisions of sites are hidden from all.
-      await t.ctx.db.insertInto('revisions').values({ revisionable_type: 'site', revisionable_id: 1, action: 'created', user_id: ids.admin }).execute();
+      await t.ctx.db
+        .insertInto('revisions')
+        .values({ revisionable_type: 'site', revisionable_id: 1, action: 'created', user_id: ids.admin })
+        .execute();
       expect((await feed(admin, '?type=site')).data).toHaveLength(0);
       return;
     }
@@ -106,9 +124,14 @@ describe('GET /api/actions', () => {
     for (let i = 0; i < 5; i++) expect((await admin.post('/api/teams', { name: `Page team ${i}` })).status).toBe(201);
     const first = await feed(leader, `?user_id=${ids.admin}&type=teams&action=created&per_page=3`);
     expect(first.data).toHaveLength(3);
-    expect(first.data.every((e: any) => e.user.id === ids.admin && e.type === 'team' && e.action === 'created')).toBe(true);
+    expect(first.data.every((e: any) => e.user.id === ids.admin && e.type === 'team' && e.action === 'created')).toBe(
+      true,
+    );
     expect(first.meta.has_more).toBe(true);
-    const second = await feed(leader, `?user_id=${ids.admin}&type=teams&action=created&per_page=3&before=${first.meta.next_before}`);
+    const second = await feed(
+      leader,
+      `?user_id=${ids.admin}&type=teams&action=created&per_page=3&before=${first.meta.next_before}`,
+    );
     expect(second.data[0].id).toBeLessThan(first.data[2].id);
     const today = new Date().toISOString().slice(0, 10);
     expect((await feed(leader, `?from=${today}&to=${today}`)).data.length).toBeGreaterThan(0);
@@ -144,7 +167,15 @@ async function allPages(client: TestClient, query: string, perPage: number) {
 
 const square = (w: number, s: number, size = 0.1) => ({
   type: 'Polygon',
-  coordinates: [[[w, s], [w + size, s], [w + size, s + size], [w, s + size], [w, s]]],
+  coordinates: [
+    [
+      [w, s],
+      [w + size, s],
+      [w + size, s + size],
+      [w, s + size],
+      [w, s],
+    ],
+  ],
 });
 
 describe('bulk changes in the activity feed', () => {
@@ -154,7 +185,11 @@ describe('bulk changes in the activity feed', () => {
     const [first] = (await feed(leader)).data;
     expect(first.user).toBeNull();
     expect(first.type).toBe('region');
-    const regions = await t.ctx.db.selectFrom('regions').select(t.ctx.db.fn.countAll<number>().as('n')).where('geometry_type', '=', 'state').executeTakeFirstOrThrow();
+    const regions = await t.ctx.db
+      .selectFrom('regions')
+      .select(t.ctx.db.fn.countAll<number>().as('n'))
+      .where('geometry_type', '=', 'state')
+      .executeTakeFirstOrThrow();
     expect(Number(regions.n)).toBeGreaterThan(50);
     expect(first.group.count).toBe(Number(regions.n));
   });
@@ -163,7 +198,14 @@ describe('bulk changes in the activity feed', () => {
     expect((await admin.post('/api/teams', { name: 'Before the upload' })).status).toBe(201);
     const upload = await admin.post('/api/regions/upload', {
       geometry_type: 'postal-code',
-      data: { type: 'FeatureCollection', features: [0, 1, 2, 3].map((i) => ({ type: 'Feature', properties: { name: `Turf ${i}`, code: `T${i}` }, geometry: square(-118 + i * 0.2, 34) })) },
+      data: {
+        type: 'FeatureCollection',
+        features: [0, 1, 2, 3].map((i) => ({
+          type: 'Feature',
+          properties: { name: `Turf ${i}`, code: `T${i}` },
+          geometry: square(-118 + i * 0.2, 34),
+        })),
+      },
     });
     expect(upload.status, JSON.stringify(upload.body)).toBe(201);
     const edit = await admin.post('/api/teams', { name: 'After the upload' });
@@ -174,9 +216,24 @@ describe('bulk changes in the activity feed', () => {
 
     const body = await feed(leader);
     const [census, changed, created, uploaded, before] = body.data;
-    expect(census).toMatchObject({ kind: 'imported', type: 'region', record_id: null, link: '/regions', user: { id: ids.admin, name: 'Ada Admin' } });
-    expect(census.group).toMatchObject({ count: 3, parts: [{ type: 'region', action: 'imported', count: 3, type_plural: 'Regions' }] });
-    expect(changed).toMatchObject({ kind: 'updated', type: 'team', record_label: 'After the upload', group: null, fields: ['description'] });
+    expect(census).toMatchObject({
+      kind: 'imported',
+      type: 'region',
+      record_id: null,
+      link: '/regions',
+      user: { id: ids.admin, name: 'Ada Admin' },
+    });
+    expect(census.group).toMatchObject({
+      count: 3,
+      parts: [{ type: 'region', action: 'imported', count: 3, type_plural: 'Regions' }],
+    });
+    expect(changed).toMatchObject({
+      kind: 'updated',
+      type: 'team',
+      record_label: 'After the upload',
+      group: null,
+      fields: ['description'],
+    });
     expect(created).toMatchObject({ kind: 'created', type: 'team', record_label: 'After the upload', group: null });
     expect(uploaded.group).toMatchObject({ count: 4, parts: [{ type: 'region', count: 4 }] });
     expect(uploaded.user).toEqual({ id: ids.admin, name: 'Ada Admin' });
@@ -201,9 +258,18 @@ describe('bulk changes in the activity feed', () => {
 
     const body = await feed(leader, '?per_page=10');
     const group = body.data.find((e: any) => e.group && e.import_id === done.id);
-    expect(group).toMatchObject({ kind: 'imported', type: 'site', record_label: 'weekly-vendor.csv', link: `/imports/${done.id}/show`, user: { id: ids.admin } });
+    expect(group).toMatchObject({
+      kind: 'imported',
+      type: 'site',
+      record_label: 'weekly-vendor.csv',
+      link: `/imports/${done.id}/show`,
+      user: { id: ids.admin },
+    });
     expect(group.group.parts).toEqual(
-      expect.arrayContaining([expect.objectContaining({ type: 'site', action: 'imported', count: 3 }), expect.objectContaining({ type: 'contractor', count: 2 })]),
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'site', action: 'imported', count: 3 }),
+        expect.objectContaining({ type: 'contractor', count: 2 }),
+      ]),
     );
     expect(group.group.count).toBe(5);
     expect(body.data[0]).toMatchObject({ type: 'team', record_label: 'After the import' });
@@ -222,7 +288,12 @@ describe('bulk changes in the activity feed', () => {
     expect((await admin.post(`/api/imports/${done.id}/undo`)).status).toBeLessThan(300);
     await t.app.jobs.drain();
     const [undo] = (await feed(leader)).data;
-    expect(undo).toMatchObject({ kind: 'deleted', type: 'site', import_id: done.id, record_label: 'weekly-vendor.csv' });
+    expect(undo).toMatchObject({
+      kind: 'deleted',
+      type: 'site',
+      import_id: done.id,
+      record_label: 'weekly-vendor.csv',
+    });
     expect(undo.group).toMatchObject({ undo: true });
     expect(undo.group.parts[0]).toMatchObject({ type: 'site', action: 'deleted', count: 3 });
   });

@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, USER_PASSWORD, cookieAttributes, startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  cookieAttributes,
+  startTestApp,
+  type TestApp,
+  type TestClient,
+  USER_PASSWORD,
+} from '../support/test-app.js';
 
 const SESSION = 'organizing_map_session';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -52,7 +60,11 @@ describe('sign-in', () => {
     const check = await client.get('/api/auth/check');
     expect(check.status).toBe(200);
     expect(check.body.data).toEqual(user);
-    const row = await t.ctx.db.selectFrom('users').select('last_login_at').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const row = await t.ctx.db
+      .selectFrom('users')
+      .select('last_login_at')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(Date.now() - new Date(row.last_login_at).getTime()).toBeLessThan(60_000);
   });
 
@@ -81,7 +93,11 @@ describe('sign-in', () => {
     const empty = await client.post('/api/auth/login', {});
     expect(empty.status).toBe(422);
     expect(Object.keys(empty.body.errors).sort()).toEqual(['email', 'password']);
-    const typed = await client.post('/api/auth/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD, remember: 'yes' });
+    const typed = await client.post('/api/auth/login', {
+      email: ADMIN_EMAIL,
+      password: ADMIN_PASSWORD,
+      remember: 'yes',
+    });
     expect(typed.status).toBe(422);
     expect(Object.keys(typed.body.errors)).toEqual(['remember']);
     const bad = await client.post('/api/auth/login', { email: 'not-an-email', password: 'x' });
@@ -121,7 +137,11 @@ describe('session cookie', () => {
     expect(cookie.httponly).toBe('true');
     expect(cookie.samesite).toBe('Lax');
     expect(Number(cookie['max-age'])).toBe(30 * 86_400);
-    const row = await t.ctx.db.selectFrom('sessions').selectAll().where('id', '=', sha256(client.jar.get(SESSION)!)).executeTakeFirstOrThrow();
+    const row = await t.ctx.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('id', '=', sha256(client.jar.get(SESSION)!))
+      .executeTakeFirstOrThrow();
     expect(row.remember).toBe(true);
     expect(new Date(row.expires_at).getTime() - Date.now()).toBeGreaterThan(29 * 86_400_000);
   });
@@ -130,8 +150,12 @@ describe('session cookie', () => {
     const client = await t.admin();
     const token = client.jar.get(SESSION)!;
     expect(token.length).toBeGreaterThanOrEqual(40);
-    expect(await t.ctx.db.selectFrom('sessions').select('id').where('id', '=', token).executeTakeFirst()).toBeUndefined();
-    expect(await t.ctx.db.selectFrom('sessions').select('id').where('id', '=', sha256(token)).executeTakeFirst()).toBeDefined();
+    expect(
+      await t.ctx.db.selectFrom('sessions').select('id').where('id', '=', token).executeTakeFirst(),
+    ).toBeUndefined();
+    expect(
+      await t.ctx.db.selectFrom('sessions').select('id').where('id', '=', sha256(token)).executeTakeFirst(),
+    ).toBeDefined();
   });
 
   it('gets a new id at every sign-in: a planted or earlier token is worthless afterwards', async () => {
@@ -154,7 +178,11 @@ describe('session cookie', () => {
     const user = await t.createUser({ role: 'user' });
     const client = await t.signIn(user.email);
     const id = sha256(client.jar.get(SESSION)!);
-    await t.ctx.db.updateTable('sessions').set({ last_activity_at: sql`now() - interval '31 minutes'` }).where('id', '=', id).execute();
+    await t.ctx.db
+      .updateTable('sessions')
+      .set({ last_activity_at: sql`now() - interval '31 minutes'` })
+      .where('id', '=', id)
+      .execute();
     const res = await client.get('/api/auth/check');
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ message: 'Unauthenticated.' });
@@ -165,7 +193,11 @@ describe('session cookie', () => {
     const user = await t.createUser({ role: 'user' });
     const client = await t.signIn(user.email);
     const id = sha256(client.jar.get(SESSION)!);
-    await t.ctx.db.updateTable('sessions').set({ last_activity_at: sql`now() - interval '20 minutes'` }).where('id', '=', id).execute();
+    await t.ctx.db
+      .updateTable('sessions')
+      .set({ last_activity_at: sql`now() - interval '20 minutes'` })
+      .where('id', '=', id)
+      .execute();
     expect((await client.get('/api/auth/check')).status).toBe(200);
     const row = await t.ctx.db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(Date.now() - new Date(row.last_activity_at).getTime()).toBeLessThan(60_000);
@@ -177,7 +209,11 @@ describe('session cookie', () => {
     const user = await t.createUser({ role: 'user' });
     const client = await t.signIn(user.email, USER_PASSWORD, true);
     const id = sha256(client.jar.get(SESSION)!);
-    await t.ctx.db.updateTable('sessions').set({ last_activity_at: sql`now() - interval '5 hours'` }).where('id', '=', id).execute();
+    await t.ctx.db
+      .updateTable('sessions')
+      .set({ last_activity_at: sql`now() - interval '5 hours'` })
+      .where('id', '=', id)
+      .execute();
     const res = await client.get('/api/auth/check');
     expect(res.status).toBe(200);
     expect(res.body.data.id).toBe(user.id);
@@ -187,7 +223,11 @@ describe('session cookie', () => {
     const user = await t.createUser({ role: 'user' });
     const client = await t.signIn(user.email, USER_PASSWORD, true);
     const id = sha256(client.jar.get(SESSION)!);
-    await t.ctx.db.updateTable('sessions').set({ expires_at: sql`now() - interval '1 second'` }).where('id', '=', id).execute();
+    await t.ctx.db
+      .updateTable('sessions')
+      .set({ expires_at: sql`now() - interval '1 second'` })
+      .where('id', '=', id)
+      .execute();
     expect((await client.get('/api/auth/check')).status).toBe(401);
   });
 });
@@ -230,9 +270,15 @@ describe('throttling', () => {
     expect((await t.client().login(ADMIN_EMAIL, ADMIN_PASSWORD)).status).toBe(200);
 
     // Once the decay time has passed the right password works again, and the count starts over.
-    await t.ctx.db.updateTable('login_attempts').set({ reset_at: sql`now() - interval '1 second'` }).where('key', 'like', `${user.email}|%`).execute();
+    await t.ctx.db
+      .updateTable('login_attempts')
+      .set({ reset_at: sql`now() - interval '1 second'` })
+      .where('key', 'like', `${user.email}|%`)
+      .execute();
     expect((await client.login(user.email, USER_PASSWORD)).status).toBe(200);
-    expect(await t.ctx.db.selectFrom('login_attempts').selectAll().where('key', 'like', `${user.email}|%`).execute()).toHaveLength(0);
+    expect(
+      await t.ctx.db.selectFrom('login_attempts').selectAll().where('key', 'like', `${user.email}|%`).execute(),
+    ).toHaveLength(0);
   });
 
   it('resets the count after a successful sign-in', async () => {
@@ -299,13 +345,25 @@ describe('password reset and update', () => {
     expect((await t.client().login(user.email, USER_PASSWORD)).status).toBe(422);
     expect((await t.client().login(user.email, 'brand-new-password')).status).toBe(200);
 
-    const reused = await client.post('/api/password/update', { ...body, password: 'another-password-1', password_confirmation: 'another-password-1' });
+    const reused = await client.post('/api/password/update', {
+      ...body,
+      password: 'another-password-1',
+      password_confirmation: 'another-password-1',
+    });
     expect(reused.status).toBe(422);
-    expect(reused.body.errors).toEqual({ token: ['This password reset link is invalid or has expired. Ask for a new one.'] });
+    expect(reused.body.errors).toEqual({
+      token: ['This password reset link is invalid or has expired. Ask for a new one.'],
+    });
     expect((await t.client().login(user.email, 'another-password-1')).status).toBe(422);
 
     // The change is a write like any other: a revision, with the password masked.
-    const revision = await t.ctx.db.selectFrom('revisions').selectAll().where('revisionable_type', '=', 'user').where('revisionable_id', '=', user.id).where('action', '=', 'updated').executeTakeFirstOrThrow();
+    const revision = await t.ctx.db
+      .selectFrom('revisions')
+      .selectAll()
+      .where('revisionable_type', '=', 'user')
+      .where('revisionable_id', '=', user.id)
+      .where('action', '=', 'updated')
+      .executeTakeFirstOrThrow();
     expect(revision.changes).toEqual({ password: ['••••', '••••'] });
   });
 
@@ -313,8 +371,19 @@ describe('password reset and update', () => {
     const user = await t.createUser({ role: 'user' });
     const { mailIndex } = await requestReset(user.email);
     const { token, email } = linkOf(mailIndex);
-    await t.ctx.db.updateTable('password_resets').set({ created_at: sql`now() - interval '61 minutes'` }).where('token_hash', '=', sha256(token)).execute();
-    const res = await t.client().post('/api/password/update', { token, email, password: 'brand-new-password', password_confirmation: 'brand-new-password' });
+    await t.ctx.db
+      .updateTable('password_resets')
+      .set({ created_at: sql`now() - interval '61 minutes'` })
+      .where('token_hash', '=', sha256(token))
+      .execute();
+    const res = await t
+      .client()
+      .post('/api/password/update', {
+        token,
+        email,
+        password: 'brand-new-password',
+        password_confirmation: 'brand-new-password',
+      });
     expect(res.status).toBe(422);
     expect(res.body.errors.token).toEqual(['This password reset link is invalid or has expired. Ask for a new one.']);
     expect((await t.client().login(user.email, USER_PASSWORD)).status).toBe(200);
@@ -326,7 +395,12 @@ describe('password reset and update', () => {
     const { mailIndex } = await requestReset(user.email);
     const { token } = linkOf(mailIndex);
     const client = t.client();
-    const good = { token, email: user.email, password: 'brand-new-password', password_confirmation: 'brand-new-password' };
+    const good = {
+      token,
+      email: user.email,
+      password: 'brand-new-password',
+      password_confirmation: 'brand-new-password',
+    };
 
     const wrongEmail = await client.post('/api/password/update', { ...good, email: other.email });
     expect(wrongEmail.status).toBe(422);
@@ -337,7 +411,11 @@ describe('password reset and update', () => {
     const mismatch = await client.post('/api/password/update', { ...good, password_confirmation: 'something-else' });
     expect(mismatch.status).toBe(422);
     expect(mismatch.body.errors).toEqual({ password_confirmation: ['The password confirmation does not match.'] });
-    const short = await client.post('/api/password/update', { ...good, password: 'short', password_confirmation: 'short' });
+    const short = await client.post('/api/password/update', {
+      ...good,
+      password: 'short',
+      password_confirmation: 'short',
+    });
     expect(short.status).toBe(422);
     expect(short.body.errors.password).toEqual(['The password must be at least 8 characters.']);
 
@@ -348,7 +426,8 @@ describe('password reset and update', () => {
 
   it('throttles reset requests for one address', async () => {
     const user = await t.createUser({ role: 'user' });
-    for (let i = 0; i < 5; i++) expect((await t.client().post('/api/password/reset', { email: user.email })).status).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await t.client().post('/api/password/reset', { email: user.email })).status).toBe(200);
     const blocked = await t.client().post('/api/password/reset', { email: user.email });
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -373,18 +452,25 @@ describe('profile', () => {
     expect(renamed.body.message).toBe('Settings updated successfully.');
     expect(renamed.body.data).toMatchObject({ id: user.id, first_name: 'Renamed', name: 'Renamed Person' });
 
-    const noCurrent = await client.post('/api/profile', { password: 'changed-password', password_confirmation: 'changed-password' });
+    const noCurrent = await client.post('/api/profile', {
+      password: 'changed-password',
+      password_confirmation: 'changed-password',
+    });
     expect(noCurrent.status).toBe(422);
     expect(noCurrent.body.errors).toEqual({ current_password: ['The current password is incorrect.'] });
 
-    const changed = await client.post('/api/profile', { password: 'changed-password', password_confirmation: 'changed-password', current_password: USER_PASSWORD });
+    const changed = await client.post('/api/profile', {
+      password: 'changed-password',
+      password_confirmation: 'changed-password',
+      current_password: USER_PASSWORD,
+    });
     expect(changed.status).toBe(200);
     expect((await client.get('/api/auth/check')).status).toBe(200);
     expect((await elsewhere.get('/api/auth/check')).status).toBe(401);
     expect((await t.client().login(user.email, 'changed-password')).status).toBe(200);
   });
 
-  it('keeps a person\'s screen preferences with them: set, read back at another sign-in, removed with null; hidden from user lists', async () => {
+  it("keeps a person's screen preferences with them: set, read back at another sign-in, removed with null; hidden from user lists", async () => {
     const user = await t.createUser({ role: 'user' });
     const client = await t.signIn(user.email);
     const columns = { visible: ['name', 'city'], widths: { name: 240 }, density: 'compact' };
@@ -420,7 +506,12 @@ describe('impersonation', () => {
 
     const res = await superClient.post(`/api/auth/impersonate/${target.id}`);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ id: target.id, name: 'Imp Target', role: { slug: 'user' }, impersonator: { id: me.id, name: me.name } });
+    expect(res.body.data).toMatchObject({
+      id: target.id,
+      name: 'Imp Target',
+      role: { slug: 'user' },
+      impersonator: { id: me.id, name: me.name },
+    });
     expect(superClient.jar.get(SESSION)).not.toBe(tokenBefore);
     const check = await superClient.get('/api/auth/check');
     expect(check.body.data).toMatchObject({ id: target.id, impersonator: { id: me.id } });
@@ -445,7 +536,12 @@ describe('impersonation', () => {
     expect((await superClient.post(`/api/auth/impersonate/${target.id}`)).status).toBe(200);
     const created = await superClient.post('/api/teams', { name: 'Made while impersonating' });
     expect(created.status).toBe(201);
-    const revision = await t.ctx.db.selectFrom('revisions').selectAll().where('revisionable_type', '=', 'team').where('revisionable_id', '=', created.body.data.id).executeTakeFirstOrThrow();
+    const revision = await t.ctx.db
+      .selectFrom('revisions')
+      .selectAll()
+      .where('revisionable_type', '=', 'team')
+      .where('revisionable_id', '=', created.body.data.id)
+      .executeTakeFirstOrThrow();
     expect(revision.user_id).toBe(me.id);
     expect((await superClient.post('/api/auth/impersonate/leave')).status).toBe(200);
   });
@@ -467,10 +563,20 @@ describe('impersonation', () => {
 
 describe('registration', () => {
   it('is 404 while REGISTRATION_ENABLED is off', async () => {
-    const res = await t.client().post('/api/auth/register', { first_name: 'New', last_name: 'Person', email: 'new@example.com', password: 'password-123', password_confirmation: 'password-123' });
+    const res = await t
+      .client()
+      .post('/api/auth/register', {
+        first_name: 'New',
+        last_name: 'Person',
+        email: 'new@example.com',
+        password: 'password-123',
+        password_confirmation: 'password-123',
+      });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ message: 'Registration is turned off. Ask an administrator for an account.' });
-    expect(await t.ctx.db.selectFrom('users').select('id').where('email', '=', 'new@example.com').executeTakeFirst()).toBeUndefined();
+    expect(
+      await t.ctx.db.selectFrom('users').select('id').where('email', '=', 'new@example.com').executeTakeFirst(),
+    ).toBeUndefined();
   });
 
   describe('with REGISTRATION_ENABLED=1', () => {
@@ -485,26 +591,57 @@ describe('registration', () => {
     it('creates a user with the user role, signs them in, and says so in the config', async () => {
       expect((await open.client().get('/api/system/config')).body.registration_enabled).toBe(true);
       const client = open.client();
-      const res = await client.post('/api/auth/register', { first_name: 'New', last_name: 'Person', email: 'New@Example.com', password: 'password-123', password_confirmation: 'password-123' });
+      const res = await client.post('/api/auth/register', {
+        first_name: 'New',
+        last_name: 'Person',
+        email: 'New@Example.com',
+        password: 'password-123',
+        password_confirmation: 'password-123',
+      });
       expect(res.status).toBe(201);
-      expect(res.body.data).toMatchObject({ first_name: 'New', last_name: 'Person', email: 'new@example.com', role: { slug: 'user' }, impersonator: null });
+      expect(res.body.data).toMatchObject({
+        first_name: 'New',
+        last_name: 'Person',
+        email: 'new@example.com',
+        role: { slug: 'user' },
+        impersonator: null,
+      });
       expect(cookieAttributes(res.cookies, SESSION)?.httponly).toBe('true');
       expect((await client.get('/api/auth/check')).body.data.id).toBe(res.body.data.id);
       expect((await open.client().login('new@example.com', 'password-123')).status).toBe(200);
-      const revision = await open.ctx.db.selectFrom('revisions').selectAll().where('revisionable_type', '=', 'user').where('revisionable_id', '=', res.body.data.id).executeTakeFirstOrThrow();
+      const revision = await open.ctx.db
+        .selectFrom('revisions')
+        .selectAll()
+        .where('revisionable_type', '=', 'user')
+        .where('revisionable_id', '=', res.body.data.id)
+        .executeTakeFirstOrThrow();
       expect(revision.action).toBe('created');
     });
 
     it('refuses a taken address, a mismatched confirmation and a short password', async () => {
       const client = open.client();
-      const base = { first_name: 'Again', last_name: 'Person', password: 'password-123', password_confirmation: 'password-123' };
+      const base = {
+        first_name: 'Again',
+        last_name: 'Person',
+        password: 'password-123',
+        password_confirmation: 'password-123',
+      };
       const taken = await client.post('/api/auth/register', { ...base, email: ADMIN_EMAIL });
       expect(taken.status).toBe(422);
       expect(taken.body.errors).toEqual({ email: ['The email has already been taken.'] });
-      const mismatch = await client.post('/api/auth/register', { ...base, email: 'x1@example.com', password_confirmation: 'nope-nope-nope' });
+      const mismatch = await client.post('/api/auth/register', {
+        ...base,
+        email: 'x1@example.com',
+        password_confirmation: 'nope-nope-nope',
+      });
       expect(mismatch.status).toBe(422);
       expect(mismatch.body.errors).toEqual({ password_confirmation: ['The password confirmation does not match.'] });
-      const short = await client.post('/api/auth/register', { ...base, email: 'x2@example.com', password: 'short', password_confirmation: 'short' });
+      const short = await client.post('/api/auth/register', {
+        ...base,
+        email: 'x2@example.com',
+        password: 'short',
+        password_confirmation: 'short',
+      });
       expect(short.status).toBe(422);
       expect(short.body.errors.password).toEqual(['The password must be at least 8 characters.']);
       const injected = await client.post('/api/auth/register', { ...base, email: 'x3@example.com', role_id: 1 });

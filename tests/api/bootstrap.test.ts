@@ -38,7 +38,10 @@ describe('GET /api/bootstrap: the client start answer', () => {
   it('an organizer gets their own person and what their role may read', async () => {
     const user = await t.createUser({ role: 'user', email: 'organizer-start@example.com', first_name: 'Orla' });
     const organizer = await t.signIn('organizer-start@example.com');
-    const [start, schemas] = await Promise.all([organizer.get('/api/bootstrap'), organizer.get('/api/schemas?per_page=-1')]);
+    const [start, schemas] = await Promise.all([
+      organizer.get('/api/bootstrap'),
+      organizer.get('/api/schemas?per_page=-1'),
+    ]);
     expect(start.status).toBe(200);
     expect(start.body.data.user).toMatchObject({ id: user.id, first_name: 'Orla' });
     expect(start.body.data.schemas).toEqual(schemas.body.data);
@@ -46,10 +49,16 @@ describe('GET /api/bootstrap: the client start answer', () => {
 
   it('leaves out a part the person may not read, as its own endpoint refuses it', async () => {
     const admin = await t.admin();
-    expect((await admin.post('/api/roles', { slug: 'start-no-features', name: 'No features', permissions: ['schema:read'] })).status).toBe(201);
+    expect(
+      (await admin.post('/api/roles', { slug: 'start-no-features', name: 'No features', permissions: ['schema:read'] }))
+        .status,
+    ).toBe(201);
     await t.createUser({ role: 'start-no-features', email: 'no-features@example.com' });
     const person = await t.signIn('no-features@example.com');
-    const [start, features] = await Promise.all([person.get('/api/bootstrap'), person.get('/api/features?per_page=-1')]);
+    const [start, features] = await Promise.all([
+      person.get('/api/bootstrap'),
+      person.get('/api/features?per_page=-1'),
+    ]);
     expect(features.status).toBe(403);
     expect(start.status).toBe(200);
     expect(start.body.data).not.toHaveProperty('features');

@@ -4,8 +4,9 @@
  * undone as a whole (a record changed since keeps that change), and the request refused when the person may not
  * update the list (403) or names a bad field or value (422).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 let t: TestApp;
@@ -20,7 +21,14 @@ const siteIds: number[] = [];
 
 const db = () => t.ctx.db;
 const revisionsOf = async (batchId: string) =>
-  (await sql<{ id: number; n: number }>`select revisionable_id as id, count(*)::int as n from revisions where batch_id = ${batchId} group by revisionable_id`.execute(db())).rows;
+  (
+    await sql<{
+      id: number;
+      n: number;
+    }>`select revisionable_id as id, count(*)::int as n from revisions where batch_id = ${batchId} group by revisionable_id`.execute(
+      db(),
+    )
+  ).rows;
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -32,12 +40,19 @@ beforeAll(async () => {
     const role = await admin.post('/api/roles', { slug, name: slug, permissions });
     expect(role.status, JSON.stringify(role.body)).toBe(201);
   }
-  unionEditor = await t.signIn((await t.createUser({ role: 'bulk-union-editor', email: 'bulk-union@example.com' })).email);
+  unionEditor = await t.signIn(
+    (await t.createUser({ role: 'bulk-union-editor', email: 'bulk-union@example.com' })).email,
+  );
   reader = await t.signIn((await t.createUser({ role: 'bulk-reader', email: 'bulk-reader@example.com' })).email);
-  statuses = (await db().selectFrom('site_statuses').select('id').orderBy('id').limit(2).execute()).map((r) => Number(r.id));
+  statuses = (await db().selectFrom('site_statuses').select('id').orderBy('id').limit(2).execute()).map((r) =>
+    Number(r.id),
+  );
   // 500 sites in one statement (the set-up, not the subject): 490 union, 10 non-union.
   const sites = t.ctx.resources.get('sites')!;
-  const rows = Array.from({ length: 500 }, (_, i) => ({ values: { name: `${prefix} ${String(i + 1).padStart(3, '0')}`, type: i % 50 === 49 ? 'non-union' : 'union' }, changes: {} }));
+  const rows = Array.from({ length: 500 }, (_, i) => ({
+    values: { name: `${prefix} ${String(i + 1).padStart(3, '0')}`, type: i % 50 === 49 ? 'non-union' : 'union' },
+    changes: {},
+  }));
   const { ids } = await t.ctx.records.writeBulk(null, sites, rows, { system: true });
   siteIds.push(...ids);
 }, 120_000);
@@ -49,27 +64,62 @@ describe('a bulk edit of 500 sites', () => {
   let bulkId: number;
 
   it('sets the status of every site the person may update, in one job, one revision each, and reports the others', async () => {
-    const res = await unionEditor.post('/api/bulk-edits', { resource: 'sites', field: 'site_status_id', value: statuses[0], query: { search: prefix } });
+    const res = await unionEditor.post('/api/bulk-edits', {
+      resource: 'sites',
+      field: 'site_status_id',
+      value: statuses[0],
+      query: { search: prefix },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(202);
-    expect(res.body.data).toMatchObject({ resource: 'sites', field: 'site_status_id', value: statuses[0], status: 'pending', total: 500, processed: 0 });
+    expect(res.body.data).toMatchObject({
+      resource: 'sites',
+      field: 'site_status_id',
+      value: statuses[0],
+      status: 'pending',
+      total: 500,
+      processed: 0,
+    });
     expect(res.body.data.record_ids).toBeUndefined();
     bulkId = res.body.data.id;
-    const jobs = await db().selectFrom('jobs').select(['id', 'type']).where(sql<boolean>`payload->>'bulk_edit_id' = ${String(bulkId)}`).execute();
+    const jobs = await db()
+      .selectFrom('jobs')
+      .select(['id', 'type'])
+      .where(sql<boolean>`payload->>'bulk_edit_id' = ${String(bulkId)}`)
+      .execute();
     expect(jobs).toHaveLength(1);
     expect(jobs[0].type).toBe('bulk-edit');
 
     await t.app.jobs.drain();
     const done = (await unionEditor.get(`/api/bulk-edits/${bulkId}`)).body.data;
-    expect(done).toMatchObject({ status: 'complete', total: 500, processed: 500, changed_count: 490, unchanged_count: 0, refused_count: 10, progress: 100 });
+    expect(done).toMatchObject({
+      status: 'complete',
+      total: 500,
+      processed: 500,
+      changed_count: 490,
+      unchanged_count: 0,
+      refused_count: 10,
+      progress: 100,
+    });
     expect(done.refusals).toHaveLength(10);
-    expect(done.refusals[0]).toMatchObject({ name: `${prefix} 050`, reason: 'You do not have permission to update sites.' });
+    expect(done.refusals[0]).toMatchObject({
+      name: `${prefix} 050`,
+      reason: 'You do not have permission to update sites.',
+    });
 
-    const rows = await db().selectFrom('sites').select(['id', 'type', 'site_status_id']).where('id', 'in', siteIds).execute();
+    const rows = await db()
+      .selectFrom('sites')
+      .select(['id', 'type', 'site_status_id'])
+      .where('id', 'in', siteIds)
+      .execute();
     for (const row of rows) expect(row.site_status_id).toBe(row.type === 'union' ? statuses[0] : null);
     const revisions = await revisionsOf(`bulk-edit:${bulkId}`);
     expect(revisions).toHaveLength(490);
     expect(revisions.every((r) => r.n === 1)).toBe(true);
-    const one = await db().selectFrom('revisions').select(['action', 'changes', 'user_id']).where('batch_id', '=', `bulk-edit:${bulkId}`).executeTakeFirstOrThrow();
+    const one = await db()
+      .selectFrom('revisions')
+      .select(['action', 'changes', 'user_id'])
+      .where('batch_id', '=', `bulk-edit:${bulkId}`)
+      .executeTakeFirstOrThrow();
     expect(one.action).toBe('updated');
     expect(one.changes).toEqual({ site_status_id: [null, statuses[0]] });
     expect(one.user_id).toBe((await t.authUser('bulk-union@example.com')).id);
@@ -106,22 +156,46 @@ describe('a bulk edit of 500 sites', () => {
 describe('a bulk edit of chosen records', () => {
   it('changes the ids sent, reports one already holding the value as unchanged and a missing one as refused', async () => {
     await admin.post(`/api/sites/${siteIds[2]}`, { site_status_id: statuses[1] });
-    const res = await admin.post('/api/bulk-edits', { resource: 'sites', field: 'site_status_id', value: statuses[1], ids: [siteIds[1], siteIds[2], 2_147_480_000] });
+    const res = await admin.post('/api/bulk-edits', {
+      resource: 'sites',
+      field: 'site_status_id',
+      value: statuses[1],
+      ids: [siteIds[1], siteIds[2], 2_147_480_000],
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(202);
     await t.app.jobs.drain();
     const done = (await admin.get(`/api/bulk-edits/${res.body.data.id}`)).body.data;
-    expect(done).toMatchObject({ status: 'complete', total: 3, changed_count: 1, unchanged_count: 1, refused_count: 1 });
+    expect(done).toMatchObject({
+      status: 'complete',
+      total: 3,
+      changed_count: 1,
+      unchanged_count: 1,
+      refused_count: 1,
+    });
     expect(done.refusals[0].reason).toMatch(/No site has the id 2147480000/);
   });
 });
 
 describe('refused requests', () => {
   it('needs update permission on the list (403), and a session (401)', async () => {
-    const res = await reader.post('/api/bulk-edits', { resource: 'sites', field: 'site_status_id', value: statuses[0], ids: [siteIds[0]] });
+    const res = await reader.post('/api/bulk-edits', {
+      resource: 'sites',
+      field: 'site_status_id',
+      value: statuses[0],
+      ids: [siteIds[0]],
+    });
     expect(res.status).toBe(403);
     expect(res.body.message).toBe('You do not have permission to update sites.');
-    expect((await t.client().post('/api/bulk-edits', { resource: 'sites', field: 'name', value: 'x', ids: [1] })).status).toBe(401);
-    expect(await db().selectFrom('bulk_edits').select('id').where('user_id', '=', (await t.authUser('bulk-reader@example.com')).id).execute()).toHaveLength(0);
+    expect(
+      (await t.client().post('/api/bulk-edits', { resource: 'sites', field: 'name', value: 'x', ids: [1] })).status,
+    ).toBe(401);
+    expect(
+      await db()
+        .selectFrom('bulk_edits')
+        .select('id')
+        .where('user_id', '=', (await t.authUser('bulk-reader@example.com')).id)
+        .execute(),
+    ).toHaveLength(0);
   });
 
   it('answers 422 with field errors for a bad field, value, selection or list', async () => {
@@ -133,7 +207,11 @@ describe('refused requests', () => {
       [{ resource: 'sites', field: 'bid_date', value: 'soon', ids: [siteIds[0]] }, 'value', /date/i],
       [{ resource: 'sites', field: 'name', value: 'x' }, 'ids', /either the ids/],
       [{ resource: 'sites', field: 'name', value: 'x', ids: [] }, 'ids', /./],
-      [{ resource: 'sites', field: 'name', value: 'x', query: { search: 'no site is called this' } }, 'ids', /No records match/],
+      [
+        { resource: 'sites', field: 'name', value: 'x', query: { search: 'no site is called this' } },
+        'ids',
+        /No records match/,
+      ],
       [{ resource: 'nowhere', field: 'name', value: 'x', ids: [1] }, 'resource', /no list called/],
       [{ resource: 'sites', field: 'name', value: 'x', ids: [1], extra: true }, 'extra', /not known/],
     ];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScope } from '../../src/server/assistant/tools/scope.js';
 import { runTool } from '../../src/server/assistant/tools/index.js';
+import { createScope } from '../../src/server/assistant/tools/scope.js';
 import { recordEvents } from '../support/assistant.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
@@ -24,23 +24,55 @@ async function created(resource: string, values: Record<string, unknown>, client
 }
 
 // An organizer who follows campaigns but may not see who signed.
-const COUNTS_ONLY = ['campaign:read', 'site:read', 'contractor:read', 'contact:read', 'visit:read', 'export:create', 'revision:read', 'revision:read:incognito'];
+const COUNTS_ONLY = [
+  'campaign:read',
+  'site:read',
+  'contractor:read',
+  'contact:read',
+  'visit:read',
+  'export:create',
+  'revision:read',
+  'revision:read:incognito',
+];
 
 beforeAll(async () => {
   t = await startTestApp();
   admin = await t.admin();
   await created('roles', { slug: 'campaign-counter', name: 'Campaign counter', permissions: COUNTS_ONLY });
-  users.counter = await t.createUser({ role: 'campaign-counter', first_name: 'Cam', email: 'campaign-counter@example.com' });
+  users.counter = await t.createUser({
+    role: 'campaign-counter',
+    first_name: 'Cam',
+    email: 'campaign-counter@example.com',
+  });
   counter = await t.signIn(users.counter.email);
   ids.contractor = (await created('contractors', { name: 'Majority Mechanical', type: 'non-union' })).id;
   ids.other = (await created('contractors', { name: 'Bystander Builders', type: 'non-union' })).id;
   ids.siteA = (await created('sites', { name: 'Campaign Site A', type: 'non-union' })).id;
   ids.siteB = (await created('sites', { name: 'Campaign Site B', type: 'non-union' })).id;
-  const count = (contractor_id: number, workers: number) => ({ contractor_id, trade_ids: [], workers, non_union_workers: workers });
+  const count = (contractor_id: number, workers: number) => ({
+    contractor_id,
+    trade_ids: [],
+    workers,
+    non_union_workers: workers,
+  });
   // Site A: an older visit (12 workers) then the latest (8 of ours, 30 of another contractor); site B: 4 of ours.
-  await created('visits', { site_id: ids.siteA, visited_at: '2026-04-01T15:00:00Z', head_counts: [count(ids.contractor, 12)] });
-  await created('visits', { site_id: ids.siteA, visited_at: '2026-04-10T15:00:00Z', head_counts: [count(ids.contractor, 8), count(ids.other, 30)] });
-  ids.visitB = (await created('visits', { site_id: ids.siteB, visited_at: '2026-04-05T15:00:00Z', head_counts: [count(ids.contractor, 4)] })).id;
+  await created('visits', {
+    site_id: ids.siteA,
+    visited_at: '2026-04-01T15:00:00Z',
+    head_counts: [count(ids.contractor, 12)],
+  });
+  await created('visits', {
+    site_id: ids.siteA,
+    visited_at: '2026-04-10T15:00:00Z',
+    head_counts: [count(ids.contractor, 8), count(ids.other, 30)],
+  });
+  ids.visitB = (
+    await created('visits', {
+      site_id: ids.siteB,
+      visited_at: '2026-04-05T15:00:00Z',
+      head_counts: [count(ids.contractor, 4)],
+    })
+  ).id;
   // A contact of that name is no secret (the counts-only role reads contacts): that she signed is.
   ids.contact = (await created('contacts', { first_name: 'Rosa', last_name: 'Linkedcontact' })).id;
 });
@@ -50,7 +82,11 @@ afterAll(async () => {
 
 describe('campaign progress: the server counts cards against the thresholds', () => {
   it('estimates the unit from the latest head count of each site that counted the target contractor', async () => {
-    const campaign = await created('campaigns', { name: 'Majority Mechanical drive', contractor_ids: [ids.contractor], start_date: '2026-04-01' });
+    const campaign = await created('campaigns', {
+      name: 'Majority Mechanical drive',
+      contractor_ids: [ids.contractor],
+      start_date: '2026-04-01',
+    });
     ids.campaign = campaign.id;
     expect(campaign.status).toBe('active');
     // 8 (site A's latest visit, our rows only) + 4 (site B) = 12.
@@ -64,7 +100,11 @@ describe('campaign progress: the server counts cards against the thresholds', ()
       majority: { needed: 7, reached: false, remaining: 7 },
     });
     // Targeting one site narrows the estimate to the contractor's workers there; a site alone counts everyone on it.
-    const onA = await created('campaigns', { name: 'Site A only', contractor_ids: [ids.contractor], site_ids: [ids.siteA] });
+    const onA = await created('campaigns', {
+      name: 'Site A only',
+      contractor_ids: [ids.contractor],
+      site_ids: [ids.siteA],
+    });
     expect(onA.progress).toMatchObject({ unit_size: 8, unit_size_source: 'estimated' });
     const wholeSite = await created('campaigns', { name: 'Everyone on A', site_ids: [ids.siteA] });
     expect(wholeSite.progress).toMatchObject({ unit_size: 38, unit_size_source: 'estimated' });
@@ -76,15 +116,37 @@ describe('campaign progress: the server counts cards against the thresholds', ()
       { worker_name: NAMES[1], signed_on: '2026-04-02' },
       { worker_name: NAMES[2], signed_on: '2026-04-05', visit_id: ids.visitB },
     ];
-    for (const card of cards) cardIds.push((await created('campaign-cards', { campaign_id: ids.campaign, ...card })).id);
+    for (const card of cards)
+      cardIds.push((await created('campaign-cards', { campaign_id: ids.campaign, ...card })).id);
     let progress = (await admin.get(`/api/campaigns/${ids.campaign}`)).body.data.progress;
-    expect(progress).toMatchObject({ cards: 3, showing_of_interest: { reached: false, remaining: 1 }, majority: { reached: false, remaining: 4 } });
-    await created('campaign-cards', { campaign_id: ids.campaign, worker_name: 'Fourth Signer', signed_on: '2026-04-06' });
+    expect(progress).toMatchObject({
+      cards: 3,
+      showing_of_interest: { reached: false, remaining: 1 },
+      majority: { reached: false, remaining: 4 },
+    });
+    await created('campaign-cards', {
+      campaign_id: ids.campaign,
+      worker_name: 'Fourth Signer',
+      signed_on: '2026-04-06',
+    });
     progress = (await admin.get(`/api/campaigns/${ids.campaign}`)).body.data.progress;
     expect(progress.showing_of_interest).toEqual({ needed: 4, reached: true, remaining: 0 });
-    for (const n of [5, 6]) await created('campaign-cards', { campaign_id: ids.campaign, worker_name: `Signer ${n}`, signed_on: '2026-04-08' });
-    expect((await admin.get(`/api/campaigns/${ids.campaign}`)).body.data.progress.majority).toEqual({ needed: 7, reached: false, remaining: 1 });
-    const seventh = await created('campaign-cards', { campaign_id: ids.campaign, worker_name: 'Signer 7', signed_on: '2026-04-09' });
+    for (const n of [5, 6])
+      await created('campaign-cards', {
+        campaign_id: ids.campaign,
+        worker_name: `Signer ${n}`,
+        signed_on: '2026-04-08',
+      });
+    expect((await admin.get(`/api/campaigns/${ids.campaign}`)).body.data.progress.majority).toEqual({
+      needed: 7,
+      reached: false,
+      remaining: 1,
+    });
+    const seventh = await created('campaign-cards', {
+      campaign_id: ids.campaign,
+      worker_name: 'Signer 7',
+      signed_on: '2026-04-09',
+    });
     const campaign = (await admin.get(`/api/campaigns/${ids.campaign}`)).body.data;
     expect(campaign.progress).toMatchObject({ cards: 7, majority: { needed: 7, reached: true, remaining: 0 } });
     expect(campaign.cards_over_time).toEqual([
@@ -96,17 +158,36 @@ describe('campaign progress: the server counts cards against the thresholds', ()
     ]);
     // A card withdrawn (deleted) no longer counts.
     expect((await admin.delete(`/api/campaign-cards/${seventh.id}`)).status).toBe(200);
-    expect((await admin.get(`/api/campaigns/${ids.campaign}`)).body.data.progress).toMatchObject({ cards: 6, majority: { reached: false, remaining: 1 } });
+    expect((await admin.get(`/api/campaigns/${ids.campaign}`)).body.data.progress).toMatchObject({
+      cards: 6,
+      majority: { reached: false, remaining: 1 },
+    });
   });
 
   it('an entered unit size wins over the estimate (which is still given); a unit of 0 has no thresholds', async () => {
     const entered = await admin.put(`/api/campaigns/${ids.campaign}`, { unit_size: 20 });
     expect(entered.status, JSON.stringify(entered.body)).toBe(200);
-    expect(entered.body.data.progress).toMatchObject({ unit_size: 20, unit_size_source: 'entered', estimated_unit_size: 12, cards: 6, share: 0.3, showing_of_interest: { needed: 6, reached: true }, majority: { needed: 11, reached: false, remaining: 5 } });
+    expect(entered.body.data.progress).toMatchObject({
+      unit_size: 20,
+      unit_size_source: 'entered',
+      estimated_unit_size: 12,
+      cards: 6,
+      share: 0.3,
+      showing_of_interest: { needed: 6, reached: true },
+      majority: { needed: 11, reached: false, remaining: 5 },
+    });
     const zero = await admin.put(`/api/campaigns/${ids.campaign}`, { unit_size: 0 });
-    expect(zero.body.data.progress).toMatchObject({ unit_size: 0, share: null, majority: { needed: null, reached: false } });
+    expect(zero.body.data.progress).toMatchObject({
+      unit_size: 0,
+      share: null,
+      majority: { needed: null, reached: false },
+    });
     const unknown = await created('campaigns', { name: 'Nobody counted yet' });
-    expect(unknown.progress).toMatchObject({ unit_size: null, unit_size_source: 'unknown', showing_of_interest: { needed: null } });
+    expect(unknown.progress).toMatchObject({
+      unit_size: null,
+      unit_size_source: 'unknown',
+      showing_of_interest: { needed: null },
+    });
     const back = await admin.put(`/api/campaigns/${ids.campaign}`, { unit_size: null });
     expect(back.body.data.progress).toMatchObject({ unit_size: 12, unit_size_source: 'estimated' });
   });
@@ -118,7 +199,11 @@ describe('campaign progress: the server counts cards against the thresholds', ()
     const nameless = await admin.post('/api/campaign-cards', { campaign_id: ids.campaign, signed_on: '2026-04-02' });
     expect(nameless.status).toBe(422);
     expect(nameless.body.errors.worker_name).toBeTruthy();
-    const nowhere = await admin.post('/api/campaign-cards', { campaign_id: 999_999, worker_name: 'Lost', signed_on: '2026-04-02' });
+    const nowhere = await admin.post('/api/campaign-cards', {
+      campaign_id: 999_999,
+      worker_name: 'Lost',
+      signed_on: '2026-04-02',
+    });
     expect(nowhere.status).toBe(422);
     expect(nowhere.body.errors.campaign_id).toBeTruthy();
   });
@@ -126,10 +211,17 @@ describe('campaign progress: the server counts cards against the thresholds', ()
 
 describe('cards: auditable records', () => {
   it('keeps a revision of each change with who collected it', async () => {
-    const card = await created('campaign-cards', { campaign_id: ids.campaign, worker_name: 'Revised Signer', signed_on: '2026-04-11' });
+    const card = await created('campaign-cards', {
+      campaign_id: ids.campaign,
+      worker_name: 'Revised Signer',
+      signed_on: '2026-04-11',
+    });
     expect(card.user_id).toBe((await t.authUser()).id);
     expect(card.title).toBe('Revised Signer');
-    const updated = await admin.put(`/api/campaign-cards/${card.id}`, { signed_on: '2026-04-12', updated_at: card.updated_at });
+    const updated = await admin.put(`/api/campaign-cards/${card.id}`, {
+      signed_on: '2026-04-12',
+      updated_at: card.updated_at,
+    });
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
     const history = (await admin.get(`/api/revisions?type=campaign-card&revisionable_id=${card.id}`)).body.data;
     expect(history.map((r: any) => r.action).sort()).toEqual(['created', 'updated']);
@@ -138,7 +230,7 @@ describe('cards: auditable records', () => {
   });
 });
 
-describe('card holders\' names: only with campaign-card:read', () => {
+describe("card holders' names: only with campaign-card:read", () => {
   const namesIn = (text: string) => NAMES.filter((name) => text.includes(name));
 
   it('the campaign and its counts are read; the cards are not, in list, show, search and options', async () => {
@@ -146,7 +238,13 @@ describe('card holders\' names: only with campaign-card:read', () => {
     expect(campaign.status).toBe(200);
     expect(campaign.body.data.progress.cards).toBeGreaterThan(0);
     expect(namesIn(JSON.stringify(campaign.body))).toEqual([]);
-    for (const path of ['/api/campaign-cards', `/api/campaign-cards?filter=${encodeURIComponent(JSON.stringify({ campaign_id: ids.campaign }))}`, '/api/campaign-cards?search=Campaignworker', `/api/campaign-cards/${cardIds[0]}`, '/api/options/campaign-cards']) {
+    for (const path of [
+      '/api/campaign-cards',
+      `/api/campaign-cards?filter=${encodeURIComponent(JSON.stringify({ campaign_id: ids.campaign }))}`,
+      '/api/campaign-cards?search=Campaignworker',
+      `/api/campaign-cards/${cardIds[0]}`,
+      '/api/options/campaign-cards',
+    ]) {
       const res = await counter.get(path);
       expect(res.status, path).toBe(403);
       expect(namesIn(JSON.stringify(res.body)), path).toEqual([]);
@@ -166,20 +264,34 @@ describe('card holders\' names: only with campaign-card:read', () => {
     expect(feed.status).toBe(200);
     expect(feed.body.data.filter((e: any) => e.type === 'campaign-card')).toEqual([]);
     expect(namesIn(JSON.stringify(feed.body))).toEqual([]);
-    expect((await admin.get('/api/actions?per_page=100')).body.data.some((e: any) => e.type === 'campaign-card')).toBe(true);
+    expect((await admin.get('/api/actions?per_page=100')).body.data.some((e: any) => e.type === 'campaign-card')).toBe(
+      true,
+    );
     const history = await counter.get('/api/revisions?type=campaign-card');
     expect(namesIn(JSON.stringify(history.body))).toEqual([]);
     const scope = await createScope(t.ctx, await t.authUser(users.counter.email));
     const search = await runTool('search_records', { type: 'campaign-card', search: 'Campaignworker' }, scope);
     expect(namesIn(JSON.stringify(search))).toEqual([]);
     const adminScope = await createScope(t.ctx, await t.authUser());
-    expect(namesIn(JSON.stringify(await runTool('search_records', { type: 'campaign-card', search: 'Campaignworker' }, adminScope))).length).toBe(3);
+    expect(
+      namesIn(
+        JSON.stringify(
+          await runTool('search_records', { type: 'campaign-card', search: 'Campaignworker' }, adminScope),
+        ),
+      ).length,
+    ).toBe(3);
   });
 
   it('realtime: a card reaches the roles that read cards, never the counts-only role', async () => {
     const events = recordEvents(t);
-    const card = await created('campaign-cards', { campaign_id: ids.campaign, worker_name: 'Realtime Signer', signed_on: '2026-04-12' });
-    const channels = events.filter((e) => e.data?.type === 'campaign-card' && e.data?.id === card.id).flatMap((e) => e.channels);
+    const card = await created('campaign-cards', {
+      campaign_id: ids.campaign,
+      worker_name: 'Realtime Signer',
+      signed_on: '2026-04-12',
+    });
+    const channels = events
+      .filter((e) => e.data?.type === 'campaign-card' && e.data?.id === card.id)
+      .flatMap((e) => e.channels);
     expect(channels.length).toBeGreaterThan(0);
     expect(channels).not.toContain(`private-App.Models.Role.${await t.roleId('campaign-counter')}`);
     expect(channels).not.toContain(`private-App.Models.User.${users.counter.id}`);
@@ -188,9 +300,16 @@ describe('card holders\' names: only with campaign-card:read', () => {
 
   it('realtime: a card added or withdrawn updates its campaign for everyone who reads it, its counts included', async () => {
     const events = recordEvents(t);
-    const campaignEvents = () => events.filter((e) => e.event === 'App.Events.ModelUpdated' && e.data?.type === 'campaign' && e.data?.id === ids.campaign);
+    const campaignEvents = () =>
+      events.filter(
+        (e) => e.event === 'App.Events.ModelUpdated' && e.data?.type === 'campaign' && e.data?.id === ids.campaign,
+      );
     const counterRole = `private-App.Models.Role.${await t.roleId('campaign-counter')}`;
-    const card = await created('campaign-cards', { campaign_id: ids.campaign, worker_name: 'Live Count Signer', signed_on: '2026-04-13' });
+    const card = await created('campaign-cards', {
+      campaign_id: ids.campaign,
+      worker_name: 'Live Count Signer',
+      signed_on: '2026-04-13',
+    });
     const added = campaignEvents().at(-1);
     expect(added?.channels).toContain(counterRole);
     expect(JSON.stringify(added?.data)).not.toContain('Live Count Signer');
@@ -203,7 +322,9 @@ describe('card holders\' names: only with campaign-card:read', () => {
   it('seeded roles: leaders see who signed, organizers follow the counts', async () => {
     const roles = (await admin.get('/api/roles?per_page=50')).body.data;
     const of = (slug: string) => roles.find((r: any) => r.slug === slug).permissions as string[];
-    expect(of('leader')).toEqual(expect.arrayContaining(['campaign:read', 'campaign:create', 'campaign-card:read', 'campaign-card:create']));
+    expect(of('leader')).toEqual(
+      expect.arrayContaining(['campaign:read', 'campaign:create', 'campaign-card:read', 'campaign-card:create']),
+    );
     expect(of('user')).toContain('campaign:read');
     expect(of('user')).not.toContain('campaign-card:read');
   });
@@ -212,19 +333,61 @@ describe('card holders\' names: only with campaign-card:read', () => {
 describe('turf: a person limited to a turf reads the campaigns targeting it, and their cards', () => {
   const square = (lat: number, lng: number, size = 0.2) => ({
     type: 'Polygon',
-    coordinates: [[[lng - size, lat - size], [lng + size, lat - size], [lng + size, lat + size], [lng - size, lat + size], [lng - size, lat - size]]],
+    coordinates: [
+      [
+        [lng - size, lat - size],
+        [lng + size, lat - size],
+        [lng + size, lat + size],
+        [lng - size, lat + size],
+        [lng - size, lat - size],
+      ],
+    ],
   });
 
   it('lists, shows and records cards only inside the turf', async () => {
-    await created('roles', { slug: 'campaign-turf', name: 'Campaign turf', permissions: ['site:read:turf', 'contractor:read', 'campaign:read', 'campaign-card:read', 'campaign-card:create', 'export:create'] });
+    await created('roles', {
+      slug: 'campaign-turf',
+      name: 'Campaign turf',
+      permissions: [
+        'site:read:turf',
+        'contractor:read',
+        'campaign:read',
+        'campaign-card:read',
+        'campaign-card:create',
+        'export:create',
+      ],
+    });
     const person = await t.createUser({ role: 'campaign-turf', first_name: 'Tia', email: 'campaign-turf@example.com' });
-    await created('regions', { name: 'Campaign turf', geometry_type: 'drawn', geometry: square(47.66, -117.42), user_ids: [person.id] });
-    const inSite = await created('sites', { name: 'Turf campaign site', type: 'non-union', latitude: 47.66, longitude: -117.42 });
-    const outSite = await created('sites', { name: 'Far campaign site', type: 'non-union', latitude: 46.6, longitude: -120.5 });
+    await created('regions', {
+      name: 'Campaign turf',
+      geometry_type: 'drawn',
+      geometry: square(47.66, -117.42),
+      user_ids: [person.id],
+    });
+    const inSite = await created('sites', {
+      name: 'Turf campaign site',
+      type: 'non-union',
+      latitude: 47.66,
+      longitude: -117.42,
+    });
+    const outSite = await created('sites', {
+      name: 'Far campaign site',
+      type: 'non-union',
+      latitude: 46.6,
+      longitude: -120.5,
+    });
     const inside = await created('campaigns', { name: 'Inside drive', site_ids: [inSite.id] });
     const outside = await created('campaigns', { name: 'Outside drive', site_ids: [outSite.id] });
-    const inCard = await created('campaign-cards', { campaign_id: inside.id, worker_name: 'Inside Signer', signed_on: '2026-04-02' });
-    const outCard = await created('campaign-cards', { campaign_id: outside.id, worker_name: 'Outside Signer', signed_on: '2026-04-02' });
+    const inCard = await created('campaign-cards', {
+      campaign_id: inside.id,
+      worker_name: 'Inside Signer',
+      signed_on: '2026-04-02',
+    });
+    const outCard = await created('campaign-cards', {
+      campaign_id: outside.id,
+      worker_name: 'Outside Signer',
+      signed_on: '2026-04-02',
+    });
     const client = await t.signIn(person.email);
 
     const campaigns = (await client.get('/api/campaigns?per_page=100')).body.data.map((c: any) => c.id);
@@ -235,13 +398,23 @@ describe('turf: a person limited to a turf reads the campaigns targeting it, and
     expect(cards).toEqual([inCard.id]);
     expect((await client.get(`/api/campaigns/${outside.id}`)).status).toBe(404);
     expect((await client.get(`/api/campaign-cards/${outCard.id}`)).status).toBe(404);
-    const exported = String((await client.get('/api/exports/download?resource=campaign-cards&columns=worker_name')).body);
+    const exported = String(
+      (await client.get('/api/exports/download?resource=campaign-cards&columns=worker_name')).body,
+    );
     expect(exported).toContain('Inside Signer');
     expect(exported).not.toContain('Outside Signer');
 
-    const refused = await client.post('/api/campaign-cards', { campaign_id: outside.id, worker_name: 'Sneaky', signed_on: '2026-04-03' });
+    const refused = await client.post('/api/campaign-cards', {
+      campaign_id: outside.id,
+      worker_name: 'Sneaky',
+      signed_on: '2026-04-03',
+    });
     expect(refused.status).toBe(422);
     expect(refused.body.errors.campaign_id[0]).toMatch(/may not read it/);
-    await created('campaign-cards', { campaign_id: inside.id, worker_name: 'Second Inside', signed_on: '2026-04-03' }, client);
+    await created(
+      'campaign-cards',
+      { campaign_id: inside.id, worker_name: 'Second Inside', signed_on: '2026-04-03' },
+      client,
+    );
   });
 });

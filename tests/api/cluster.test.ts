@@ -3,11 +3,20 @@ import type { PresenceChannel } from 'pusher-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vendorSitesCsv } from '../fixtures/generate.js';
 import { upload as uploadFiles } from '../fixtures/upload.js';
-import { startAppProcess, startHubProcess, type AppProcess } from '../support/app-processes.js';
+import { type AppProcess, startAppProcess, startHubProcess } from '../support/app-processes.js';
 import { startBalancer } from '../support/balancer.js';
 import { hubBrowser, next } from '../support/pusher-events.js';
 import { startS3 } from '../support/s3-server.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, createClient, createPostgresDatabase, testDatabaseUrl, USER_PASSWORD, type TestApp, type TestClient } from '../support/test-app.js';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  createClient,
+  createPostgresDatabase,
+  type TestApp,
+  type TestClient,
+  testDatabaseUrl,
+  USER_PASSWORD,
+} from '../support/test-app.js';
 
 /**
  * Scale-out with real parts (issue 18): three server processes started at once on one fresh PostgreSQL database,
@@ -61,7 +70,8 @@ function through(client: TestClient, baseUrl: string): TestClient {
 }
 
 /** A browser's realtime client: connected to the hub, its subscriptions authorised by `client`'s process. */
-const browserOn = (client: TestClient) => hubBrowser(HUB.key, hub.port, (body) => client.post('/broadcasting/auth', body));
+const browserOn = (client: TestClient) =>
+  hubBrowser(HUB.key, hub.port, (body) => client.post('/broadcasting/auth', body));
 
 describe.skipIf(!serverUrl)('three server processes, a balancer, the standalone hub and S3 storage', () => {
   it('answers any request on any process, and started them on one database without trouble', async () => {
@@ -89,7 +99,10 @@ describe.skipIf(!serverUrl)('three server processes, a balancer, the standalone 
       const channel = browser.subscribe(roleChannel);
       await next(channel, 'pusher:subscription_succeeded', 10_000);
       const heard = next(channel, 'App.Events.ModelUpdated', 10_000);
-      const renamed = await viaA.put(`/api/sites/${site.id}`, { name: 'Cluster Tower Renamed', updated_at: site.updated_at });
+      const renamed = await viaA.put(`/api/sites/${site.id}`, {
+        name: 'Cluster Tower Renamed',
+        updated_at: site.updated_at,
+      });
       expect(renamed.status).toBe(200);
       expect((await viaB.get(`/api/sites/${site.id}`)).body.data.name).toBe('Cluster Tower Renamed');
       expect(await heard).toMatchObject({ type: 'site', id: site.id });
@@ -103,7 +116,14 @@ describe.skipIf(!serverUrl)('three server processes, a balancer, the standalone 
     const viaA = await signIn(a.url);
     const site = (await viaA.post('/api/sites', { name: 'Cluster Hall', type: 'union' })).body.data;
     const pdf = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
-    const uploaded = await uploadFiles({ baseUrl: a.url } as TestApp, viaA, '/api/documents', { documentable_type: 'site', documentable_id: site.id }, [{ name: 'permit.pdf', content: pdf, type: 'application/pdf' }], 'file');
+    const uploaded = await uploadFiles(
+      { baseUrl: a.url } as TestApp,
+      viaA,
+      '/api/documents',
+      { documentable_type: 'site', documentable_id: site.id },
+      [{ name: 'permit.pdf', content: pdf, type: 'application/pdf' }],
+      'file',
+    );
     expect(uploaded.status).toBe(201);
     const cookie = [...viaA.jar].map(([name, value]) => `${name}=${value}`).join('; ');
     const download = await fetch(`${c.url}/api/documents/${uploaded.body.data.id}/download`, { headers: { cookie } });
@@ -115,7 +135,13 @@ describe.skipIf(!serverUrl)('three server processes, a balancer, the standalone 
     const [a, , c] = processes;
     const admin = await signIn(a.url);
     const role = (await sql.query(`select id from roles where slug = 'admin'`)).rows[0].id;
-    const made = await admin.post('/api/users', { first_name: 'Second', last_name: 'Person', email: 'second@example.com', password: USER_PASSWORD, role_id: role });
+    const made = await admin.post('/api/users', {
+      first_name: 'Second',
+      last_name: 'Person',
+      email: 'second@example.com',
+      password: USER_PASSWORD,
+      role_id: role,
+    });
     expect(made.status).toBe(201);
     const second = await signIn(c.url, 'second@example.com', USER_PASSWORD);
     const site = (await admin.post('/api/sites', { name: 'Presence Yard', type: 'union' })).body.data;
@@ -138,9 +164,17 @@ describe.skipIf(!serverUrl)('three server processes, a balancer, the standalone 
 
   it('an import whose process is killed (-9) is finished by another, with no row lost or doubled', async () => {
     const admin = await signIn(balancer.url);
-    const importer = (await sql.query(`select id from importers where slug = 'vendor-job-sites' and deleted_at is null`)).rows[0].id;
+    const importer = (
+      await sql.query(`select id from importers where slug = 'vendor-job-sites' and deleted_at is null`)
+    ).rows[0].id;
     const rows = 3_000;
-    const started = await uploadFiles({ baseUrl: balancer.url } as TestApp, admin, '/api/imports', { importer_id: importer }, [{ name: 'cluster-vendor.csv', content: vendorSitesCsv(rows, 41) }]);
+    const started = await uploadFiles(
+      { baseUrl: balancer.url } as TestApp,
+      admin,
+      '/api/imports',
+      { importer_id: importer },
+      [{ name: 'cluster-vendor.csv', content: vendorSitesCsv(rows, 41) }],
+    );
     expect(started.status).toBe(201);
     const importId = started.body.data.id;
 
@@ -148,9 +182,16 @@ describe.skipIf(!serverUrl)('three server processes, a balancer, the standalone 
     let holder: AppProcess | undefined;
     const until = Date.now() + 120_000;
     while (!holder && Date.now() < until) {
-      const job = (await sql.query(`select locked_by from jobs where type = 'import' and payload->>'import_id' = $1 and status = 'running'`, [String(importId)])).rows[0];
-      const processed = (await sql.query('select processed_rows from imports where id = $1', [importId])).rows[0].processed_rows;
-      if (job && processed >= 300 && processed < rows) holder = processes.find((process) => job.locked_by.endsWith(`:${process.pid}`));
+      const job = (
+        await sql.query(
+          `select locked_by from jobs where type = 'import' and payload->>'import_id' = $1 and status = 'running'`,
+          [String(importId)],
+        )
+      ).rows[0];
+      const processed = (await sql.query('select processed_rows from imports where id = $1', [importId])).rows[0]
+        .processed_rows;
+      if (job && processed >= 300 && processed < rows)
+        holder = processes.find((process) => job.locked_by.endsWith(`:${process.pid}`));
       else await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(holder, 'a process held the running import').toBeDefined();
@@ -166,11 +207,21 @@ describe.skipIf(!serverUrl)('three server processes, a balancer, the standalone 
     expect(status).toBe('complete');
     const done = (await admin.get(`/api/imports/${importId}`)).body.data;
     expect(done).toMatchObject({ processed_rows: rows, created_count: rows, failed_count: 0 });
-    const sites = await sql.query('select count(*)::int as count, count(distinct external_id)::int as distinct_ids from sites where import_id = $1', [importId]);
+    const sites = await sql.query(
+      'select count(*)::int as count, count(distinct external_id)::int as distinct_ids from sites where import_id = $1',
+      [importId],
+    );
     expect(sites.rows[0]).toEqual({ count: rows, distinct_ids: rows });
-    const revisions = await sql.query(`select count(*)::int as count from revisions where import_id = $1 and revisionable_type = 'site'`, [importId]);
+    const revisions = await sql.query(
+      `select count(*)::int as count from revisions where import_id = $1 and revisionable_type = 'site'`,
+      [importId],
+    );
     expect(revisions.rows[0].count).toBe(rows);
-    const job = (await sql.query(`select status, attempts from jobs where type = 'import' and payload->>'import_id' = $1`, [String(importId)])).rows[0];
+    const job = (
+      await sql.query(`select status, attempts from jobs where type = 'import' and payload->>'import_id' = $1`, [
+        String(importId),
+      ])
+    ).rows[0];
     expect(job).toMatchObject({ status: 'done', attempts: 2 });
   });
 });

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, cookieAttributes, startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  cookieAttributes,
+  startTestApp,
+  type TestApp,
+  type TestClient,
+} from '../support/test-app.js';
 
 const CSRF_MESSAGE = 'CSRF token mismatch. Refresh the page and try again.';
 
@@ -13,7 +20,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const teamCount = async (name: string) => (await t.ctx.db.selectFrom('teams').select('id').where('name', '=', name).execute()).length;
+const teamCount = async (name: string) =>
+  (await t.ctx.db.selectFrom('teams').select('id').where('name', '=', name).execute()).length;
 
 describe('CSRF double submit', () => {
   it('GET /sanctum/csrf-cookie answers 204 with a readable XSRF-TOKEN cookie, kept on a second call', async () => {
@@ -49,17 +57,34 @@ describe('CSRF double submit', () => {
     const created = await admin.post('/api/teams', { name: 'CSRF target' });
     const id = created.body.data.id;
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
-      const res = await admin.request(method, `/api/teams/${id}`, method === 'DELETE' ? undefined : { name: 'Changed' }, { csrf: false });
+      const res = await admin.request(
+        method,
+        `/api/teams/${id}`,
+        method === 'DELETE' ? undefined : { name: 'Changed' },
+        { csrf: false },
+      );
       expect(res.status, method).toBe(419);
       expect(res.body).toEqual({ message: CSRF_MESSAGE });
     }
-    const mismatch = await admin.post(`/api/teams/${id}`, { name: 'Changed' }, { csrf: false, headers: { 'x-xsrf-token': 'x'.repeat(43) } });
+    const mismatch = await admin.post(
+      `/api/teams/${id}`,
+      { name: 'Changed' },
+      { csrf: false, headers: { 'x-xsrf-token': 'x'.repeat(43) } },
+    );
     expect(mismatch.status).toBe(419);
     // A header with no cookie to compare with is refused too.
     const token = admin.jar.get('XSRF-TOKEN')!;
     const noCookie = t.client();
     noCookie.jar.set('organizing_map_session', admin.jar.get('organizing_map_session')!);
-    expect((await noCookie.post(`/api/teams/${id}`, { name: 'Changed' }, { csrf: false, headers: { 'x-xsrf-token': token } })).status).toBe(419);
+    expect(
+      (
+        await noCookie.post(
+          `/api/teams/${id}`,
+          { name: 'Changed' },
+          { csrf: false, headers: { 'x-xsrf-token': token } },
+        )
+      ).status,
+    ).toBe(419);
     expect((await admin.get(`/api/teams/${id}`)).body.data.name).toBe('CSRF target');
     // Reads need no token.
     expect((await admin.get(`/api/teams/${id}`, { csrf: false })).status).toBe(200);
@@ -67,7 +92,11 @@ describe('CSRF double submit', () => {
 
   it('protects sign-in and sign-out too', async () => {
     const client = t.client();
-    const login = await client.post('/api/auth/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD }, { csrf: false });
+    const login = await client.post(
+      '/api/auth/login',
+      { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+      { csrf: false },
+    );
     expect(login.status).toBe(419);
     expect(login.cookies.some((c) => c.startsWith('organizing_map_session='))).toBe(false);
     const signedIn = await t.admin();
@@ -78,7 +107,11 @@ describe('CSRF double submit', () => {
   it('accepts the header URL-encoded, as the browser client sends the cookie value', async () => {
     const client = t.client();
     client.jar.set('XSRF-TOKEN', 'abc%2Bdef%2Fghi%3D%3D-token-0123456789');
-    const res = await client.post('/api/auth/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD }, { csrf: false, headers: { 'x-xsrf-token': 'abc%2Bdef%2Fghi%3D%3D-token-0123456789' } });
+    const res = await client.post(
+      '/api/auth/login',
+      { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+      { csrf: false, headers: { 'x-xsrf-token': 'abc%2Bdef%2Fghi%3D%3D-token-0123456789' } },
+    );
     expect(res.status).toBe(200);
   });
 });
@@ -86,7 +119,11 @@ describe('CSRF double submit', () => {
 describe('error shapes', () => {
   it('401 {message} for a signed-out call to a guarded route, read or write', async () => {
     const client = t.client();
-    for (const res of [await client.get('/api/users'), await client.post('/api/teams', { name: 'x' }), await client.get('/api/revisions')]) {
+    for (const res of [
+      await client.get('/api/users'),
+      await client.post('/api/teams', { name: 'x' }),
+      await client.get('/api/revisions'),
+    ]) {
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ message: 'Unauthenticated.' });
     }
@@ -115,7 +152,12 @@ describe('error shapes', () => {
   });
 
   it('an unknown /api path is a JSON 404, signed in or not, any method', async () => {
-    for (const [client, method] of [[admin, 'GET'], [t.client(), 'GET'], [admin, 'POST'], [admin, 'DELETE']] as const) {
+    for (const [client, method] of [
+      [admin, 'GET'],
+      [t.client(), 'GET'],
+      [admin, 'POST'],
+      [admin, 'DELETE'],
+    ] as const) {
       const res = await client.request(method, '/api/no-such-thing/42?x=1');
       expect(res.status, `${method}`).toBe(404);
       expect(res.headers.get('content-type')).toContain('application/json');
@@ -147,7 +189,12 @@ describe('error shapes', () => {
 
 describe('bad input is a clear 4xx, never a 500', () => {
   it('malformed, empty and prototype-polluting JSON bodies are 400', async () => {
-    for (const raw of ['{"name": ', '', '{"name": "x", "__proto__": {"admin": true}}', '{"constructor": {"prototype": {"admin": true}}}']) {
+    for (const raw of [
+      '{"name": ',
+      '',
+      '{"name": "x", "__proto__": {"admin": true}}',
+      '{"constructor": {"prototype": {"admin": true}}}',
+    ]) {
       const res = await admin.post('/api/teams', undefined, { raw });
       expect(res.status, raw).toBe(400);
       expect(res.body).toEqual({ message: 'The request body is not valid JSON. Check its syntax and send it again.' });
@@ -165,7 +212,10 @@ describe('bad input is a clear 4xx, never a 500', () => {
   });
 
   it('an unsupported content type is 415', async () => {
-    const res = await admin.post('/api/teams', undefined, { raw: '<team/>', headers: { 'content-type': 'application/xml' } });
+    const res = await admin.post('/api/teams', undefined, {
+      raw: '<team/>',
+      headers: { 'content-type': 'application/xml' },
+    });
     expect(res.status).toBe(415);
     expect(res.body).toEqual({ message: 'Send the request as JSON (Content-Type: application/json).' });
   });
@@ -173,7 +223,9 @@ describe('bad input is a clear 4xx, never a 500', () => {
   it('an oversized body is 413 with a message', async () => {
     const res = await admin.post('/api/teams', { name: 'big', description: 'x'.repeat(100 * 1024) });
     expect(res.status).toBe(413);
-    expect(res.body).toEqual({ message: 'The request is too large. Send less data, or upload the file in smaller parts.' });
+    expect(res.body).toEqual({
+      message: 'The request is too large. Send less data, or upload the file in smaller parts.',
+    });
     expect(await teamCount('big')).toBe(0);
   });
 
@@ -206,7 +258,12 @@ describe('bad input is a clear 4xx, never a 500', () => {
   });
 
   it('over-long strings are 422 with the limit in the message', async () => {
-    const tooLong = await admin.post('/api/users', { first_name: 'x'.repeat(101), email: 'long@example.com', password: 'password-123', role_id: await t.roleId('user') });
+    const tooLong = await admin.post('/api/users', {
+      first_name: 'x'.repeat(101),
+      email: 'long@example.com',
+      password: 'password-123',
+      role_id: await t.roleId('user'),
+    });
     expect(tooLong.status).toBe(422);
     expect(tooLong.body.errors).toEqual({ first_name: ['The first name may not be longer than 100 characters.'] });
     const description = await admin.post('/api/teams', { name: 'ok', description: 'y'.repeat(2_001) });
@@ -256,7 +313,12 @@ describe('bad input is a clear 4xx, never a 500', () => {
       expect(Object.keys(res.body.errors), query).toContain(field);
       expect(res.body.message, query).toEqual(expect.any(String));
     }
-    for (const query of ['filter[role_id]=99999999999', 'filter[id]=1e20', 'filter[created_at_gte]=0000-01-01', 'filter[team_ids]=99999999999']) {
+    for (const query of [
+      'filter[role_id]=99999999999',
+      'filter[id]=1e20',
+      'filter[created_at_gte]=0000-01-01',
+      'filter[team_ids]=99999999999',
+    ]) {
       const res = await admin.get(`/api/users?${query}`);
       expect(res.status, query).toBe(422);
     }

@@ -26,28 +26,76 @@ const LIST_FALLBACKS: Record<string, Partial<ResourceDefinition>> = {
       region_ids: { kind: 'integer[]', storage: { pivot: 'site_regions', ownKey: 'site_id', otherKey: 'region_id' } },
     },
   },
-  tasks: { type: 'task', table: 'tasks', softDelete: true, fields: { type: { kind: 'text' }, assignee_id: { kind: 'integer' }, completed_at: { kind: 'datetime' }, due_at: { kind: 'datetime' } } },
-  recruits: { type: 'recruit', table: 'recruits', softDelete: true, fields: { user_id: { kind: 'integer' }, signed_at: { kind: 'date' } } },
-  grievances: { type: 'grievance', table: 'grievances', softDelete: true, fields: { status: { kind: 'text' }, team_id: { kind: 'integer' } } },
+  tasks: {
+    type: 'task',
+    table: 'tasks',
+    softDelete: true,
+    fields: {
+      type: { kind: 'text' },
+      assignee_id: { kind: 'integer' },
+      completed_at: { kind: 'datetime' },
+      due_at: { kind: 'datetime' },
+    },
+  },
+  recruits: {
+    type: 'recruit',
+    table: 'recruits',
+    softDelete: true,
+    fields: { user_id: { kind: 'integer' }, signed_at: { kind: 'date' } },
+  },
+  grievances: {
+    type: 'grievance',
+    table: 'grievances',
+    softDelete: true,
+    fields: { status: { kind: 'text' }, team_id: { kind: 'integer' } },
+  },
   members: {
     type: 'member',
     table: 'members',
     softDelete: true,
-    fields: { classification_id: { kind: 'integer' }, is_steward: { kind: 'boolean' }, union_id: { kind: 'integer' }, trade_id: { kind: 'integer' }, team_id: { kind: 'integer' } },
+    fields: {
+      classification_id: { kind: 'integer' },
+      is_steward: { kind: 'boolean' },
+      union_id: { kind: 'integer' },
+      trade_id: { kind: 'integer' },
+      team_id: { kind: 'integer' },
+    },
   },
-  contacts: { type: 'contact', table: 'contacts', softDelete: true, fields: { classification_id: { kind: 'integer', storage: 'custom' }, trade_id: { kind: 'integer' }, team_id: { kind: 'integer' } } },
+  contacts: {
+    type: 'contact',
+    table: 'contacts',
+    softDelete: true,
+    fields: {
+      classification_id: { kind: 'integer', storage: 'custom' },
+      trade_id: { kind: 'integer' },
+      team_id: { kind: 'integer' },
+    },
+  },
 };
 
 /** `meta.total` of the list a figure links to, as `GET /api/{resource}?filter=...` answers it for this person. */
-export async function listTotal(app: TestApp, client: TestClient, userId: number, link: { resource: string; filter: Record<string, unknown> }): Promise<number> {
+export async function listTotal(
+  app: TestApp,
+  client: TestClient,
+  userId: number,
+  link: { resource: string; filter: Record<string, unknown> },
+): Promise<number> {
   if (app.ctx.resources.get(link.resource)) {
-    const res = await client.get(`/api/${link.resource}?per_page=1&filter=${encodeURIComponent(JSON.stringify(link.filter))}`);
+    const res = await client.get(
+      `/api/${link.resource}?per_page=1&filter=${encodeURIComponent(JSON.stringify(link.filter))}`,
+    );
     expect(res.status, `${link.resource} ${JSON.stringify(link.filter)}: ${JSON.stringify(res.body)}`).toBe(200);
     return res.body.meta.total;
   }
   const fallback = LIST_FALLBACKS[link.resource];
   if (!fallback) throw new Error(`No list for ${link.resource}`);
-  const def = { name: link.resource, singular: link.resource, restorable: false, fields: {}, ...fallback } as ResourceDefinition;
+  const def = {
+    name: link.resource,
+    singular: link.resource,
+    restorable: false,
+    fields: {},
+    ...fallback,
+  } as ResourceDefinition;
   const user = await loadAuthUser(app.ctx.db, userId);
   const result = await app.ctx.records.list(user, def, { per_page: '1', filter: JSON.stringify(link.filter) });
   return result.meta.total;
@@ -66,8 +114,12 @@ beforeAll(async () => {
   t = await startTestApp();
   admin = await t.admin();
   ids.team = (await admin.post('/api/teams', { name: 'Harbor Team' })).body.data.id;
-  ids.alma = (await t.createUser({ role: 'user', first_name: 'Alma', email: 'alma@example.com', team_id: ids.team })).id;
-  ids.boris = (await t.createUser({ role: 'user', first_name: 'Boris', email: 'boris@example.com', team_id: ids.team })).id;
+  ids.alma = (
+    await t.createUser({ role: 'user', first_name: 'Alma', email: 'alma@example.com', team_id: ids.team })
+  ).id;
+  ids.boris = (
+    await t.createUser({ role: 'user', first_name: 'Boris', email: 'boris@example.com', team_id: ids.team })
+  ).id;
   ids.ana = (await t.createUser({ role: 'assistant', first_name: 'Ana', email: 'assistant@example.com' })).id;
   await admin.post(`/api/users/${ids.alma}/goals`, { calls: 10, meetings: 4, visits: 6, recruits: 2 });
   await admin.post(`/api/users/${ids.alma}/goals`, { period: '2025-03', calls: 8 });
@@ -103,14 +155,23 @@ beforeAll(async () => {
   const statuses = await t.ctx.db.selectFrom('site_statuses').select(['id', 'name']).orderBy('position').execute();
   ids.status1 = statuses[0].id;
   const old = '2025-01-01T12:00:00Z';
-  const s1 = await insert('sites', { name: 'U1', type: 'union', site_status_id: ids.status1, team_id: ids.team, created_at: old });
+  const s1 = await insert('sites', {
+    name: 'U1',
+    type: 'union',
+    site_status_id: ids.status1,
+    team_id: ids.team,
+    created_at: old,
+  });
   const s2 = await insert('sites', { name: 'U2', type: 'union', site_status_id: ids.status1, created_at: old });
   await insert('sites', { name: 'U3', type: 'union', created_at: new Date() });
   await insert('sites', { name: 'N1', type: 'non-union', site_status_id: ids.status1, created_at: old });
   await insert('sites', { name: 'N2', type: 'non-union', created_at: new Date() });
   await insert('sites', { name: 'M1', type: 'mega', created_at: old });
   await insert('sites', { name: 'D1', type: 'union', deleted_at: new Date(), created_at: new Date() });
-  await t.ctx.db.insertInto('site_regions').values([{ site_id: s2, region_id: ids.region }]).execute();
+  await t.ctx.db
+    .insertInto('site_regions')
+    .values([{ site_id: s2, region_id: ids.region }])
+    .execute();
   void s1;
 });
 afterAll(async () => {
@@ -125,15 +186,34 @@ describe('GET /api/dashboard/statistics', () => {
     const alma = await t.signIn('alma@example.com');
     const res = await alma.get('/api/dashboard/statistics');
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ tasks_open: 2, tasks_overdue: 1, notifications_unread: 1, grievances_open: 2 });
+    expect(res.body.data).toMatchObject({
+      tasks_open: 2,
+      tasks_overdue: 1,
+      notifications_unread: 1,
+      grievances_open: 2,
+    });
   });
 
   it("counts the person's calls, meetings, visits and recruits in the range against their goals", async () => {
     const alma = await t.signIn('alma@example.com');
     const res = await alma.get('/api/dashboard/statistics?from=2025-03-01&to=2025-03-31');
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ calls: 2, meetings: 0, visits: 1, recruits: 1, goals: { calls: 8, meetings: 4, visits: 6, recruits: 2 }, range: { from: '2025-03-01', to: '2025-03-31' } });
-    expect(figure(res.body, 'calls')).toMatchObject({ value: 2, goal: 8, link: { resource: 'tasks', filter: { assignee_id: ids.alma, type: 'call', completed_at_gte: '2025-03-01', completed_at_lt: '2025-04-01' } } });
+    expect(res.body.data).toMatchObject({
+      calls: 2,
+      meetings: 0,
+      visits: 1,
+      recruits: 1,
+      goals: { calls: 8, meetings: 4, visits: 6, recruits: 2 },
+      range: { from: '2025-03-01', to: '2025-03-31' },
+    });
+    expect(figure(res.body, 'calls')).toMatchObject({
+      value: 2,
+      goal: 8,
+      link: {
+        resource: 'tasks',
+        filter: { assignee_id: ids.alma, type: 'call', completed_at_gte: '2025-03-01', completed_at_lt: '2025-04-01' },
+      },
+    });
     const april = await alma.get('/api/dashboard/statistics?from=2025-04-01&to=2025-04-30');
     expect(april.body.data).toMatchObject({ calls: 0, meetings: 1, goals: { calls: 10 } });
   });
@@ -142,7 +222,15 @@ describe('GET /api/dashboard/statistics', () => {
     const alma = await t.signIn('alma@example.com');
     const res = await alma.get(`/api/dashboard/statistics?from=2025-03-01&to=2025-03-31&team_id=${ids.team}`);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ calls: 2, meetings: 1, visits: 1, recruits: 2, tasks_open: 3, grievances_open: 1, goals: { calls: 9, meetings: 5, visits: 7, recruits: 3 } });
+    expect(res.body.data).toMatchObject({
+      calls: 2,
+      meetings: 1,
+      visits: 1,
+      recruits: 2,
+      tasks_open: 3,
+      grievances_open: 1,
+      goals: { calls: 9, meetings: 5, visits: 7, recruits: 3 },
+    });
     const ana = await t.signIn('assistant@example.com');
     expect((await ana.get(`/api/dashboard/statistics?team_id=${ids.team}`)).status).toBe(403);
     expect((await ana.get(`/api/dashboard/statistics?user_id=${ids.alma}`)).status).toBe(403);
@@ -168,14 +256,26 @@ describe('GET /api/dashboard/statistics', () => {
     // The assistant role reads tasks but not recruits or grievances.
     expect(res.body.data.recruits).toBeNull();
     expect(res.body.data.grievances_open).toBeNull();
-    expect(res.body.data.figures.map((f: any) => f.key)).toEqual(['tasks_open', 'tasks_overdue', 'calls', 'meetings', 'visits']);
+    expect(res.body.data.figures.map((f: any) => f.key)).toEqual([
+      'tasks_open',
+      'tasks_overdue',
+      'calls',
+      'meetings',
+      'visits',
+    ]);
   });
 
   it('GET /api/profile/statistics gives the person their own month', async () => {
     const alma = await t.signIn('alma@example.com');
     const res = await alma.get('/api/profile/statistics?month=2025-03');
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ calls: 2, visits: 1, recruits: 1, goals: { calls: 8 }, scope: { kind: 'me', user_ids: [ids.alma] } });
+    expect(res.body.data).toMatchObject({
+      calls: 2,
+      visits: 1,
+      recruits: 1,
+      goals: { calls: 8 },
+      scope: { kind: 'me', user_ids: [ids.alma] },
+    });
     expect((await alma.get('/api/profile/statistics?month=2025-13')).status).toBe(422);
   });
 });
@@ -190,14 +290,23 @@ describe('GET /api/dashboard/data', () => {
     expect(res.body.data.sites_new_week).toBe(2);
     const status = res.body.data.sites_by_status.find((r: any) => r.key === ids.status1);
     expect(status.value).toBe(3);
-    expect(res.body.data.sites_by_status.find((r: any) => r.key === null)).toMatchObject({ label: 'No status', value: 3 });
-    expect(res.body.data.sites_by_type.find((r: any) => r.key === 'union').link).toEqual({ resource: 'sites', filter: { type: 'union' } });
+    expect(res.body.data.sites_by_status.find((r: any) => r.key === null)).toMatchObject({
+      label: 'No status',
+      value: 3,
+    });
+    expect(res.body.data.sites_by_type.find((r: any) => r.key === 'union').link).toEqual({
+      resource: 'sites',
+      filter: { type: 'union' },
+    });
 
     const team = await admin.get(`/api/dashboard/data?team_id=${ids.team}`);
     expect(team.body.data.sites_total).toBe(1);
     const region = await admin.get(`/api/dashboard/data?region_id=${ids.region}`);
     expect(region.body.data.sites_total).toBe(1);
-    expect(region.body.data.sites_by_type[0].link).toEqual({ resource: 'sites', filter: { region_ids: [ids.region], type: 'union' } });
+    expect(region.body.data.sites_by_type[0].link).toEqual({
+      resource: 'sites',
+      filter: { region_ids: [ids.region], type: 'union' },
+    });
   });
 
   it('counts only the sites the person may read', async () => {
@@ -211,13 +320,18 @@ describe('GET /api/dashboard/data', () => {
 
 describe('every figure equals its list (fixture)', () => {
   it('for the person, the team and the sites', async () => {
-    for (const [email, userId] of [['alma@example.com', ids.alma], ['assistant@example.com', ids.ana]] as const) {
+    for (const [email, userId] of [
+      ['alma@example.com', ids.alma],
+      ['assistant@example.com', ids.ana],
+    ] as const) {
       const client = await t.signIn(email);
       for (const query of ['', '?from=2025-03-01&to=2025-03-31']) {
         const stats = await client.get(`/api/dashboard/statistics${query}`);
         const data = await client.get(`/api/dashboard/data${query}`);
         for (const f of [...stats.body.data.figures, ...data.body.data.figures]) {
-          expect(await listTotal(t, client, userId, f.link), `${email} ${f.key} ${JSON.stringify(f.link)}`).toBe(f.value);
+          expect(await listTotal(t, client, userId, f.link), `${email} ${f.key} ${JSON.stringify(f.link)}`).toBe(
+            f.value,
+          );
         }
       }
     }
@@ -234,18 +348,36 @@ describe('every figure equals its list (demo data)', () => {
   });
 
   it('on the dashboard and in the reports, for an administrator, a leader, an organizer and an assistant', async () => {
-    const people = await demo.ctx.db.selectFrom('users').select(['id', 'email']).where('email', 'in', ['admin@example.com', 'leader@example.com', 'organizer@example.com', 'assistant@example.com']).execute();
+    const people = await demo.ctx.db
+      .selectFrom('users')
+      .select(['id', 'email'])
+      .where('email', 'in', [
+        'admin@example.com',
+        'leader@example.com',
+        'organizer@example.com',
+        'assistant@example.com',
+      ])
+      .execute();
     expect(people).toHaveLength(4);
     let checked = 0;
     for (const person of people) {
-      const client = person.email === 'admin@example.com' ? await demo.admin() : await demo.signIn(person.email, 'admin-password-123');
+      const client =
+        person.email === 'admin@example.com'
+          ? await demo.admin()
+          : await demo.signIn(person.email, 'admin-password-123');
       const check = async (link: any, value: number | null, what: string) => {
         if (!link || value === null) return;
-        expect(await listTotal(demo, client, person.id, link), `${person.email} ${what} ${JSON.stringify(link)}`).toBe(value);
+        expect(await listTotal(demo, client, person.id, link), `${person.email} ${what} ${JSON.stringify(link)}`).toBe(
+          value,
+        );
         checked++;
       };
       const month = new Date().toISOString().slice(0, 7);
-      for (const query of ['', `?from=${month}-01&to=${new Date().toISOString().slice(0, 10)}`, '?from=2020-01-01&to=2030-12-31']) {
+      for (const query of [
+        '',
+        `?from=${month}-01&to=${new Date().toISOString().slice(0, 10)}`,
+        '?from=2020-01-01&to=2030-12-31',
+      ]) {
         const stats = await client.get(`/api/dashboard/statistics${query}`);
         expect(stats.status).toBe(200);
         const data = await client.get(`/api/dashboard/data${query}`);
@@ -254,23 +386,33 @@ describe('every figure equals its list (demo data)', () => {
       }
       const perf = await client.get('/api/reports/task-performance?from=2020-01-01&to=2030-12-31&interval=month');
       if (perf.status === 200) {
-        for (const row of perf.body.data) for (const key of ['calls', 'meetings', 'visits', 'done', 'due', 'overdue'] as const) await check(row.links[key], row[key], `task-performance ${row.label} ${row.period} ${key}`);
+        for (const row of perf.body.data)
+          for (const key of ['calls', 'meetings', 'visits', 'done', 'due', 'overdue'] as const)
+            await check(row.links[key], row[key], `task-performance ${row.label} ${row.period} ${key}`);
       }
       const team = await client.get('/api/reports/task-performance?from=2020-01-01&to=2030-12-31&group_by=team');
-      if (team.status === 200) for (const row of team.body.data) await check(row.links.done, row.done, `task-performance team ${row.label}`);
+      if (team.status === 200)
+        for (const row of team.body.data) await check(row.links.done, row.done, `task-performance team ${row.label}`);
       const users = await client.get('/api/reports/user-performance?from=2020-01-01&to=2030-12-31');
       if (users.status === 200) {
-        for (const row of users.body.data) for (const key of ['calls', 'meetings', 'visits', 'recruits'] as const) await check(row.links[key], row.done[key], `user-performance ${row.name} ${key}`);
+        for (const row of users.body.data)
+          for (const key of ['calls', 'meetings', 'visits', 'recruits'] as const)
+            await check(row.links[key], row.done[key], `user-performance ${row.name} ${key}`);
       }
       const classes = await client.get('/api/reports/classifications');
       if (classes.status === 200) {
-        for (const row of classes.body.data) for (const key of ['members', 'stewards', 'contacts'] as const) await check(row.links[key], row[key], `classifications ${row.label} ${key}`);
+        for (const row of classes.body.data)
+          for (const key of ['members', 'stewards', 'contacts'] as const)
+            await check(row.links[key], row[key], `classifications ${row.label} ${key}`);
       }
       const share = await client.get('/api/reports/market-share?group_by=site_type');
       if (share.status === 200) {
-        for (const row of share.body.data) await check({ resource: 'sites', filter: { type: row.key } }, row.total.sites, `market share ${row.label}`);
+        for (const row of share.body.data)
+          await check({ resource: 'sites', filter: { type: row.key } }, row.total.sites, `market share ${row.label}`);
         for (const row of share.body.data) {
-          const drill = await client.get(`/api/reports/market-share/sites?${new URLSearchParams({ ...row.link, labour: 'union' })}`);
+          const drill = await client.get(
+            `/api/reports/market-share/sites?${new URLSearchParams({ ...row.link, labour: 'union' })}`,
+          );
           expect(drill.body.meta.total).toBe(row.union.sites);
         }
       }

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config/config.js';
-import { openDatabase, type Database } from '../../src/server/db/database.js';
+import { type Database, openDatabase } from '../../src/server/db/database.js';
 import { embeddedMaintenance, vacuumAfterLargeWrite } from '../../src/server/db/embedded-maintenance.js';
 import { migrate } from '../../src/server/db/migrate.js';
 import { seedDatabase } from '../../src/server/seed/seed.js';
@@ -19,13 +19,21 @@ beforeAll(async () => {
   const serverUrl = testDatabaseUrl();
   const created = serverUrl ? await createPostgresDatabase(serverUrl) : null;
   if (created) cleanups.push(() => created.drop());
-  const config = loadConfig({ DATA_DIR: dir, ...(created ? { DATABASE_URL: created.url } : {}), ADMIN_PASSWORD, SEED_DEMO: '0', LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    DATA_DIR: dir,
+    ...(created ? { DATABASE_URL: created.url } : {}),
+    ADMIN_PASSWORD,
+    SEED_DEMO: '0',
+    LOG_LEVEL: 'silent',
+  });
   database = await openDatabase(config);
   cleanups.push(() => database.close());
   await migrate(database.db);
   await seedDatabase(database.db, config);
   await sql`insert into sites (name, type, created_at, updated_at)
-    select 'Maintained ' || g, (array['union','non-union','pla'])[1 + g % 3], now(), now() from generate_series(1, 3000) g`.execute(database.db);
+    select 'Maintained ' || g, (array['union','non-union','pla'])[1 + g % 3], now(), now() from generate_series(1, 3000) g`.execute(
+    database.db,
+  );
   await sql`analyze sites`.execute(database.db);
 }, 120_000);
 
@@ -38,7 +46,11 @@ async function heapFetches(db: Kysely<any>): Promise<number> {
   return db.transaction().execute(async (trx) => {
     await sql`set local enable_seqscan = off`.execute(trx);
     await sql`set local enable_bitmapscan = off`.execute(trx);
-    const { rows } = await sql<Record<string, string>>`explain (analyze, costs off) select count(*) from sites t where t.deleted_at is null and t.type = 'union'`.execute(trx);
+    const { rows } = await sql<
+      Record<string, string>
+    >`explain (analyze, costs off) select count(*) from sites t where t.deleted_at is null and t.type = 'union'`.execute(
+      trx,
+    );
     const plan = rows.map((row) => Object.values(row)[0]).join('\n');
     expect(plan).toContain('Index Only Scan');
     return Number(/Heap Fetches: (\d+)/.exec(plan)?.[1]);
@@ -68,7 +80,9 @@ describe('the embedded database maintenance', () => {
     });
     const vacuums = async () => {
       await sql`select pg_stat_force_next_flush()`.execute(database.db);
-      const { rows } = await sql<{ count: number }>`select vacuum_count::int as count from pg_stat_user_tables where relname = 'sites'`.execute(database.db);
+      const { rows } = await sql<{
+        count: number;
+      }>`select vacuum_count::int as count from pg_stat_user_tables where relname = 'sites'`.execute(database.db);
       return rows[0].count;
     };
     await database.db.updateTable('sites').set({ city: 'Fargo' }).where('type', '=', 'pla').execute();

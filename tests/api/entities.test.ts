@@ -35,7 +35,12 @@ async function create(resource: string, values: Record<string, unknown>, client 
 }
 
 /** multipart/form-data with the client's session and CSRF header, as the browser sends it. */
-async function upload(client: TestClient, pathname: string, fields: Record<string, string>, file?: { name: string; type: string; content: Buffer | string }) {
+async function upload(
+  client: TestClient,
+  pathname: string,
+  fields: Record<string, string>,
+  file?: { name: string; type: string; content: Buffer | string },
+) {
   if (!client.jar.has('XSRF-TOKEN')) await client.csrf();
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
@@ -55,17 +60,85 @@ async function upload(client: TestClient, pathname: string, fields: Record<strin
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 
 describe('every generated resource: list, show, create, update, delete, restore', () => {
-  const restorable = new Set(['sites', 'contractors', 'contacts', 'members', 'recruits', 'grievances', 'building-types', 'classifications', 'classification-types', 'contractor-types', 'contact-statuses', 'dispatch-types', 'trades', 'unions', 'site-phases', 'site-statuses', 'site-types', 'regions', 'teams']);
+  const restorable = new Set([
+    'sites',
+    'contractors',
+    'contacts',
+    'members',
+    'recruits',
+    'grievances',
+    'building-types',
+    'classifications',
+    'classification-types',
+    'contractor-types',
+    'contact-statuses',
+    'dispatch-types',
+    'trades',
+    'unions',
+    'site-phases',
+    'site-statuses',
+    'site-types',
+    'regions',
+    'teams',
+  ]);
   const payloads: Array<[string, string, () => Promise<Record<string, unknown>>, Record<string, unknown>]> = [
-    ['sites', 'Site', async () => ({ name: 'Harbor Tower', type: 'union', city: 'Oakland', estimated_value: 1_500_000, prevailing_wage: true, bid_date: '2026-05-01' }), { owner: 'Port of Oakland' }],
-    ['contractors', 'Contractor', async () => ({ name: 'Apex Electric', type: 'union', phone: '(510) 555-0100', email: 'office@apex.example' }), { city: 'Oakland' }],
-    ['contacts', 'Contact', async () => ({ first_name: 'Rosa', last_name: 'Diaz', status: 'interested', email: 'rosa@example.com' }), { title: 'Foreman' }],
-    ['members', 'Member', async () => ({ first_name: 'Luis', last_name: 'Garcia', is_steward: true, union_id: await firstId('unions'), classification_id: await firstId('classifications') }), { member_number: 'M-1' }],
-    ['recruits', 'Recruit', async () => ({ first_name: 'Mei', last_name: 'Lee', status: 'interested' }), { status: 'signed', signed_at: '2026-02-02' }],
-    ['grievances', 'Grievance', async () => ({ title: 'Unpaid overtime', status: 'open', filed_at: '2026-01-10' }), { status: 'closed', closed_at: '2026-02-10' }],
+    [
+      'sites',
+      'Site',
+      async () => ({
+        name: 'Harbor Tower',
+        type: 'union',
+        city: 'Oakland',
+        estimated_value: 1_500_000,
+        prevailing_wage: true,
+        bid_date: '2026-05-01',
+      }),
+      { owner: 'Port of Oakland' },
+    ],
+    [
+      'contractors',
+      'Contractor',
+      async () => ({ name: 'Apex Electric', type: 'union', phone: '(510) 555-0100', email: 'office@apex.example' }),
+      { city: 'Oakland' },
+    ],
+    [
+      'contacts',
+      'Contact',
+      async () => ({ first_name: 'Rosa', last_name: 'Diaz', status: 'interested', email: 'rosa@example.com' }),
+      { title: 'Foreman' },
+    ],
+    [
+      'members',
+      'Member',
+      async () => ({
+        first_name: 'Luis',
+        last_name: 'Garcia',
+        is_steward: true,
+        union_id: await firstId('unions'),
+        classification_id: await firstId('classifications'),
+      }),
+      { member_number: 'M-1' },
+    ],
+    [
+      'recruits',
+      'Recruit',
+      async () => ({ first_name: 'Mei', last_name: 'Lee', status: 'interested' }),
+      { status: 'signed', signed_at: '2026-02-02' },
+    ],
+    [
+      'grievances',
+      'Grievance',
+      async () => ({ title: 'Unpaid overtime', status: 'open', filed_at: '2026-01-10' }),
+      { status: 'closed', closed_at: '2026-02-10' },
+    ],
     ['building-types', 'Building Type', async () => ({ name: 'Stadium' }), { color: '#336699' }],
     ['classification-types', 'Classification Type', async () => ({ name: 'Helper' }), { description: 'Helpers' }],
-    ['classifications', 'Classification', async () => ({ name: 'Helper 1', classification_type_id: await firstId('classification-types') }), { color: '#aa0000' }],
+    [
+      'classifications',
+      'Classification',
+      async () => ({ name: 'Helper 1', classification_type_id: await firstId('classification-types') }),
+      { color: '#aa0000' },
+    ],
     ['contact-statuses', 'Contact Status', async () => ({ name: 'Volunteer' }), { color: '#00aa00' }],
     ['contractor-types', 'Contractor Type', async () => ({ name: 'Signatory' }), { color: '#0000aa' }],
     ['dispatch-types', 'Dispatch Type', async () => ({ name: 'Request' }), { description: 'By name' }],
@@ -75,9 +148,19 @@ describe('every generated resource: list, show, create, update, delete, restore'
     ['site-statuses', 'Site Status', async () => ({ name: 'Cancelled' }), { color: '#999999' }],
     ['site-types', 'Site Type', async () => ({ name: 'Data Center', slug: 'data-center' }), { color: '#654321' }],
     ['tags', 'Tag', async () => ({ name: 'Hot lead', color: '#ff0000' }), { color: '#00ff00' }],
-    ['regions', 'Region', async () => ({ name: 'Test County', geometry_type: 'county', code: '99999' }), { color: '#abcdef' }],
+    [
+      'regions',
+      'Region',
+      async () => ({ name: 'Test County', geometry_type: 'county', code: '99999' }),
+      { color: '#abcdef' },
+    ],
     ['teams', 'Team', async () => ({ name: 'East Bay' }), { color: '#0f0f0f' }],
-    ['tasks', 'Task', async () => ({ title: 'Call the GC', type: 'call', due_at: '2026-12-01T17:00:00Z' }), { completed: true }],
+    [
+      'tasks',
+      'Task',
+      async () => ({ title: 'Call the GC', type: 'call', due_at: '2026-12-01T17:00:00Z' }),
+      { completed: true },
+    ],
     ['notes', 'Note', async () => ({ body: 'Met the crew.' }), { body: 'Met the crew at 7.' }],
     ['notifications', 'Notification', async () => ({ title: 'Hello' }), { read_at: '2026-11-21T10:00:00Z' }],
   ];
@@ -87,7 +170,11 @@ describe('every generated resource: list, show, create, update, delete, restore'
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body.message).toBe(`${name} created successfully.`);
     const record = created.body.data;
-    expect(record).toMatchObject({ id: expect.any(Number), created_at: expect.any(String), updated_at: expect.any(String) });
+    expect(record).toMatchObject({
+      id: expect.any(Number),
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
 
     const list = await admin.get(`/api/${resource}?per_page=-1`);
     expect(list.status).toBe(200);
@@ -116,7 +203,12 @@ describe('every generated resource: list, show, create, update, delete, restore'
     // History shows revisions of records one may read: a notification, deleted for good, has none to show.
     if (resource !== 'notifications') {
       const history = await admin.get(`/api/revisions?revisionable_id=${record.id}&type=${await typeOf(resource)}`);
-      expect(history.body.data.map((r: any) => r.action).reverse().slice(0, 3)).toEqual(['created', 'updated', 'deleted']);
+      expect(
+        history.body.data
+          .map((r: any) => r.action)
+          .reverse()
+          .slice(0, 3),
+      ).toEqual(['created', 'updated', 'deleted']);
     }
   });
 
@@ -126,18 +218,34 @@ describe('every generated resource: list, show, create, update, delete, restore'
   };
 
   it('validates by type and refuses relations to rows that do not exist', async () => {
-    const bad = await admin.post('/api/sites', { name: 'X', type: 'castle', bid_date: 'soon', general_contractor_id: 999_999, source: 'rumour' });
+    const bad = await admin.post('/api/sites', {
+      name: 'X',
+      type: 'castle',
+      bid_date: 'soon',
+      general_contractor_id: 999_999,
+      source: 'rumour',
+    });
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.body.errors).sort()).toEqual(['bid_date', 'source']);
     const type = await admin.post('/api/sites', { name: 'X', type: 'castle' });
     expect(type.body.errors.type[0]).toMatch(/^The type must be one of: development, /);
-    const relation = await admin.post('/api/sites', { name: 'X', type: 'union', general_contractor_id: 999_999, trade_ids: [999_998] });
+    const relation = await admin.post('/api/sites', {
+      name: 'X',
+      type: 'union',
+      general_contractor_id: 999_999,
+      trade_ids: [999_998],
+    });
     expect(relation.status).toBe(422);
     expect(Object.keys(relation.body.errors).sort()).toEqual(['general_contractor_id', 'trade_ids']);
     const contact = await admin.post('/api/contacts', { first_name: 'A', email: 'not-mail', status: 'vip' });
     expect(Object.keys(contact.body.errors)).toEqual(['email']);
-    expect((await admin.post('/api/contacts', { first_name: 'A', status: 'vip' })).body.errors.status[0]).toMatch(/The status must be one of/);
-    expect((await admin.post('/api/grievances', { title: 'G', filed_at: '2026-02-01', closed_at: '2026-01-01' })).body.errors).toHaveProperty('closed_at');
+    expect((await admin.post('/api/contacts', { first_name: 'A', status: 'vip' })).body.errors.status[0]).toMatch(
+      /The status must be one of/,
+    );
+    expect(
+      (await admin.post('/api/grievances', { title: 'G', filed_at: '2026-02-01', closed_at: '2026-01-01' })).body
+        .errors,
+    ).toHaveProperty('closed_at');
     expect((await admin.post('/api/tasks', { title: 'T', type: 'lunch' })).body.errors).toHaveProperty('type');
   });
 });
@@ -167,10 +275,26 @@ describe('sites', () => {
       estimated_hours: 12_000,
       permit_number: 'P-77',
     });
-    expect(site).toMatchObject({ contractors: [{ contractor_id: sub.id, trade_id: trades[1] }], contractor_ids: [sub.id], trade_ids: [trades[0], trades[2]].sort((a, b) => a - b), contact_ids: [contact.id], tag_ids: [tag.id], permit_number: 'P-77', source: 'manual', prevailing_wage: false, attachments: [] });
+    expect(site).toMatchObject({
+      contractors: [{ contractor_id: sub.id, trade_id: trades[1] }],
+      contractor_ids: [sub.id],
+      trade_ids: [trades[0], trades[2]].sort((a, b) => a - b),
+      contact_ids: [contact.id],
+      tag_ids: [tag.id],
+      permit_number: 'P-77',
+      source: 'manual',
+      prevailing_wage: false,
+      attachments: [],
+    });
     expect((await admin.get(`/api/contacts/${contact.id}`)).body.data.site_ids).toEqual([site.id]);
 
-    const other = await create('sites', { name: 'Cedar Lofts', type: 'union', city: 'Fresno', permit_number: 'P-12', estimated_hours: 500 });
+    const other = await create('sites', {
+      name: 'Cedar Lofts',
+      type: 'union',
+      city: 'Fresno',
+      permit_number: 'P-12',
+      estimated_hours: 500,
+    });
     const ids = (res: any) => res.body.data.map((r: any) => r.id);
     expect(ids(await admin.get(`/api/sites?filter[contractor_ids]=${sub.id}`))).toEqual([site.id]);
     expect(ids(await admin.get(`/api/sites?filter[tag_ids]=${tag.id}`))).toEqual([site.id]);
@@ -178,8 +302,12 @@ describe('sites', () => {
     expect(ids(await admin.get('/api/sites?filter[permit_number]=p-12'))).toEqual([other.id]);
     expect(ids(await admin.get('/api/sites?filter={"city":"Fresno"}'))).toEqual([other.id]);
     expect(ids(await admin.get('/api/sites?filter[estimated_hours_gte]=1000'))).toEqual([site.id]);
-    expect(ids(await admin.get(`/api/sites?filter[id][]=${site.id}&filter[id][]=${other.id}&sort=permit_number&order=asc`))).toEqual([other.id, site.id]);
-    expect(ids(await admin.get(`/api/sites?filter[id][]=${site.id}&filter[id][]=${other.id}&sort=-estimated_hours`))).toEqual([site.id, other.id]);
+    expect(
+      ids(await admin.get(`/api/sites?filter[id][]=${site.id}&filter[id][]=${other.id}&sort=permit_number&order=asc`)),
+    ).toEqual([other.id, site.id]);
+    expect(
+      ids(await admin.get(`/api/sites?filter[id][]=${site.id}&filter[id][]=${other.id}&sort=-estimated_hours`)),
+    ).toEqual([site.id, other.id]);
     // Search: name, address, owner..., across columns, case-insensitive, % taken literally.
     expect(ids(await admin.get('/api/sites?search=summit med'))).toEqual([site.id]);
     expect(ids(await admin.get('/api/sites?search=100 grand'))).toEqual([site.id]);
@@ -198,14 +326,24 @@ describe('sites', () => {
     const site = await create('sites', { name: 'Oak Plaza', type: 'union' });
     const a = await create('contacts', { first_name: 'Ann' });
     const b = await create('contacts', { first_name: 'Ben' });
-    expect((await admin.post(`/api/sites/${site.id}/contacts`, { contact_id: a.id })).body.data.contact_ids).toEqual([a.id]);
-    expect((await admin.post(`/api/sites/${site.id}/contacts`, { contact_id: b.id })).body.data.contact_ids).toEqual([a.id, b.id]);
-    expect((await admin.post(`/api/sites/${site.id}/contacts`, { contact_id: a.id, detach: true })).body.data.contact_ids).toEqual([b.id]);
+    expect((await admin.post(`/api/sites/${site.id}/contacts`, { contact_id: a.id })).body.data.contact_ids).toEqual([
+      a.id,
+    ]);
+    expect((await admin.post(`/api/sites/${site.id}/contacts`, { contact_id: b.id })).body.data.contact_ids).toEqual([
+      a.id,
+      b.id,
+    ]);
+    expect(
+      (await admin.post(`/api/sites/${site.id}/contacts`, { contact_id: a.id, detach: true })).body.data.contact_ids,
+    ).toEqual([b.id]);
     expect((await admin.post(`/api/sites/${site.id}/contacts`, { contact_ids: [] })).body.data.contact_ids).toEqual([]);
     expect((await admin.post(`/api/sites/${site.id}/contacts`, {})).status).toBe(422);
 
     const contractor = await create('contractors', { name: 'Bright Drywall', type: 'union' });
-    expect((await admin.post(`/api/contractors/${contractor.id}/contacts`, { contact_ids: [a.id, b.id] })).body.data.contact_ids).toEqual([a.id, b.id]);
+    expect(
+      (await admin.post(`/api/contractors/${contractor.id}/contacts`, { contact_ids: [a.id, b.id] })).body.data
+        .contact_ids,
+    ).toEqual([a.id, b.id]);
     expect((await admin.get(`/api/contacts/${a.id}`)).body.data.contractor_ids).toEqual([contractor.id]);
 
     const moved = await admin.post(`/api/sites/${site.id}/change-type`, { type: 'non-union' });
@@ -225,26 +363,55 @@ describe('permissions on the generated resources', () => {
   let contractorIds: Record<string, number>;
   beforeAll(async () => {
     siteIds = {};
-    for (const type of ['union', 'pla', 'non-union', 'development', 'public-works']) siteIds[type] = (await create('sites', { name: `Perm ${type}`, type })).id;
+    for (const type of ['union', 'pla', 'non-union', 'development', 'public-works'])
+      siteIds[type] = (await create('sites', { name: `Perm ${type}`, type })).id;
     contractorIds = {};
-    for (const type of ['union', 'non-union', 'general']) contractorIds[type] = (await create('contractors', { name: `Perm ${type}`, type })).id;
+    for (const type of ['union', 'non-union', 'general'])
+      contractorIds[type] = (await create('contractors', { name: `Perm ${type}`, type })).id;
     assistant = await t.signIn((await t.createUser({ role: 'assistant' })).email);
     organizer = await t.signIn((await t.createUser({ role: 'user' })).email);
   });
 
   const RESOURCES: Array<[string, string]> = [
-    ['sites', 'site'], ['contractors', 'contractor'], ['contacts', 'contact'], ['members', 'member'], ['recruits', 'recruit'], ['grievances', 'grievance'],
-    ['building-types', 'building-type'], ['classifications', 'classification'], ['classification-types', 'classification-type'], ['contractor-types', 'contractor-type'],
-    ['contact-statuses', 'contact-status'], ['dispatch-types', 'dispatch-type'], ['trades', 'trade'], ['unions', 'union'], ['site-phases', 'site-phase'],
-    ['site-statuses', 'site-status'], ['site-types', 'site-type'], ['regions', 'region'], ['tags', 'tag'], ['tasks', 'task'], ['notes', 'note'],
-    ['notifications', 'notification'], ['documents', 'document'], ['attachments', 'attachment'], ['schemas', 'schema'], ['schema-fields', 'schema-field'],
-    ['logic-blocks', 'logic-block'], ['logic-conditions', 'logic-block'], ['logic-actions', 'logic-block'],
+    ['sites', 'site'],
+    ['contractors', 'contractor'],
+    ['contacts', 'contact'],
+    ['members', 'member'],
+    ['recruits', 'recruit'],
+    ['grievances', 'grievance'],
+    ['building-types', 'building-type'],
+    ['classifications', 'classification'],
+    ['classification-types', 'classification-type'],
+    ['contractor-types', 'contractor-type'],
+    ['contact-statuses', 'contact-status'],
+    ['dispatch-types', 'dispatch-type'],
+    ['trades', 'trade'],
+    ['unions', 'union'],
+    ['site-phases', 'site-phase'],
+    ['site-statuses', 'site-status'],
+    ['site-types', 'site-type'],
+    ['regions', 'region'],
+    ['tags', 'tag'],
+    ['tasks', 'task'],
+    ['notes', 'note'],
+    ['notifications', 'notification'],
+    ['documents', 'document'],
+    ['attachments', 'attachment'],
+    ['schemas', 'schema'],
+    ['schema-fields', 'schema-field'],
+    ['logic-blocks', 'logic-block'],
+    ['logic-conditions', 'logic-block'],
+    ['logic-actions', 'logic-block'],
   ];
 
   it('every generated resource needs its own permission: none gives 403, read alone reads but does not write', async () => {
     await create('roles', { slug: 'nobody', name: 'Nobody', permissions: ['feature:read'] });
     const nobody = await t.signIn((await t.createUser({ role: 'nobody' })).email);
-    await create('roles', { slug: 'reader', name: 'Reader', permissions: [...new Set(RESOURCES.map(([, entity]) => `${entity}:read`))] });
+    await create('roles', {
+      slug: 'reader',
+      name: 'Reader',
+      permissions: [...new Set(RESOURCES.map(([, entity]) => `${entity}:read`))],
+    });
     const reader = await t.signIn((await t.createUser({ role: 'reader' })).email);
     for (const [resource] of RESOURCES) {
       expect((await nobody.get(`/api/${resource}`)).status, `${resource} list`).toBe(403);
@@ -255,8 +422,17 @@ describe('permissions on the generated resources', () => {
     }
     const site = await create('sites', { name: 'Guarded', type: 'union' });
     expect((await reader.get(`/api/sites/${site.id}`)).status).toBe(200);
-    for (const [method, path] of [['POST', `/api/sites/${site.id}`], ['DELETE', `/api/sites/${site.id}`], ['POST', `/api/sites/${site.id}/restore`], ['POST', `/api/sites/${site.id}/change-type`], ['POST', `/api/sites/${site.id}/contacts`]] as const) {
-      expect((await reader.request(method, path, method === 'POST' ? { type: 'pla', contact_ids: [] } : undefined)).status, `${method} ${path}`).toBe(403);
+    for (const [method, path] of [
+      ['POST', `/api/sites/${site.id}`],
+      ['DELETE', `/api/sites/${site.id}`],
+      ['POST', `/api/sites/${site.id}/restore`],
+      ['POST', `/api/sites/${site.id}/change-type`],
+      ['POST', `/api/sites/${site.id}/contacts`],
+    ] as const) {
+      expect(
+        (await reader.request(method, path, method === 'POST' ? { type: 'pla', contact_ids: [] } : undefined)).status,
+        `${method} ${path}`,
+      ).toBe(403);
     }
   });
 
@@ -279,8 +455,10 @@ describe('permissions on the generated resources', () => {
     expect((await assistant.get('/api/options/site-cities')).status).toBe(200);
     // Reads granted to the assistant; the rest refused.
     expect((await assistant.get('/api/contacts')).status).toBe(200);
-    for (const resource of ['members', 'recruits', 'grievances']) expect((await assistant.get(`/api/${resource}`)).status, resource).toBe(403);
-    for (const resource of ['trades', 'unions', 'site-statuses', 'regions']) expect((await assistant.get(`/api/${resource}`)).status, resource).toBe(200);
+    for (const resource of ['members', 'recruits', 'grievances'])
+      expect((await assistant.get(`/api/${resource}`)).status, resource).toBe(403);
+    for (const resource of ['trades', 'unions', 'site-statuses', 'regions'])
+      expect((await assistant.get(`/api/${resource}`)).status, resource).toBe(200);
     expect((await assistant.post('/api/trades', { name: 'No' })).status).toBe(403);
   });
 
@@ -295,7 +473,11 @@ describe('permissions on the generated resources', () => {
   });
 
   it('category permissions apply to the old and the new type when a site changes type', async () => {
-    const role = await create('roles', { slug: 'union-desk', name: 'Union desk', permissions: ['site:read', 'site:update:union', 'site:update:pla'] });
+    const role = await create('roles', {
+      slug: 'union-desk',
+      name: 'Union desk',
+      permissions: ['site:read', 'site:update:union', 'site:update:pla'],
+    });
     const user = await t.createUser({ role: 'union-desk' });
     const desk = await t.signIn(user.email);
     expect((await desk.post(`/api/sites/${siteIds.union}/change-type`, { type: 'pla' })).status).toBe(200);
@@ -308,7 +490,9 @@ describe('permissions on the generated resources', () => {
   it('model events for a category row go only to roles that may read it', async () => {
     events.length = 0;
     const site = await create('sites', { name: 'Secret yard', type: 'non-union' });
-    const saved = events.find((e) => e.event === 'App.Events.ModelCreated' && e.data.type === 'site' && e.data.id === site.id)!;
+    const saved = events.find(
+      (e) => e.event === 'App.Events.ModelCreated' && e.data.type === 'site' && e.data.id === site.id,
+    )!;
     expect(saved).toBeTruthy();
     expect(saved.channels).not.toContain(`private-App.Models.Role.${await t.roleId('assistant')}`);
     expect(saved.channels).toContain(`private-App.Models.Role.${await t.roleId('user')}`);
@@ -326,15 +510,25 @@ describe('work on records', () => {
     expect(done.status).toBe(200);
     expect(done.body.data.completed).toBe(true);
     expect(done.body.data.completed_at).toEqual(expect.any(String));
-    expect((await admin.post(`/api/notes/${note.id}/complete`, { completed: false })).body.data.completed_at).toBeNull();
-    expect((await admin.get(`/api/notes?filter[notable_type]=site&filter[notable_id]=${union.id}`)).body.data.map((n: any) => n.id)).toEqual([note.id]);
+    expect(
+      (await admin.post(`/api/notes/${note.id}/complete`, { completed: false })).body.data.completed_at,
+    ).toBeNull();
+    expect(
+      (await admin.get(`/api/notes?filter[notable_type]=site&filter[notable_id]=${union.id}`)).body.data.map(
+        (n: any) => n.id,
+      ),
+    ).toEqual([note.id]);
 
     const assistant = await t.signIn((await t.createUser({ role: 'assistant' })).email);
     const seen = (await assistant.get('/api/notes?per_page=-1')).body.data.map((n: any) => n.id);
     expect(seen).toContain(note.id);
     expect(seen).not.toContain(hidden.id);
     expect((await assistant.get(`/api/notes/${hidden.id}`)).status).toBe(404);
-    const onSecret = await assistant.post('/api/notes', { body: 'sneaky', notable_type: 'site', notable_id: secret.id });
+    const onSecret = await assistant.post('/api/notes', {
+      body: 'sneaky',
+      notable_type: 'site',
+      notable_id: secret.id,
+    });
     expect(onSecret.status).toBe(422);
     expect(onSecret.body.errors).toHaveProperty('notable_id');
     expect((await admin.post('/api/notes', { body: 'x', notable_type: 'planet', notable_id: 1 })).status).toBe(422);
@@ -342,11 +536,24 @@ describe('work on records', () => {
 
   it('tasks: call, meeting or visit, due, assigned (to the creator by default), completed', async () => {
     const site = await create('sites', { name: 'Tasked', type: 'union' });
-    const task = await create('tasks', { title: 'Visit the yard', type: 'visit', due_at: '2026-12-24T09:00:00Z', taskable_type: 'site', taskable_id: site.id });
-    expect(task).toMatchObject({ type: 'visit', due_at: '2026-12-24T09:00:00.000Z', completed: false, assignee_id: task.user_id });
+    const task = await create('tasks', {
+      title: 'Visit the yard',
+      type: 'visit',
+      due_at: '2026-12-24T09:00:00Z',
+      taskable_type: 'site',
+      taskable_id: site.id,
+    });
+    expect(task).toMatchObject({
+      type: 'visit',
+      due_at: '2026-12-24T09:00:00.000Z',
+      completed: false,
+      assignee_id: task.user_id,
+    });
     const done = await admin.post(`/api/tasks/${task.id}`, { completed: true });
     expect(done.body.data.completed).toBe(true);
-    expect((await admin.get('/api/tasks?filter[completed_at_null]=1&per_page=-1')).body.data.map((r: any) => r.id)).not.toContain(task.id);
+    expect(
+      (await admin.get('/api/tasks?filter[completed_at_null]=1&per_page=-1')).body.data.map((r: any) => r.id),
+    ).not.toContain(task.id);
   });
 
   it('notifications: each person sees and changes only their own; dismiss; sharing a site or contractor notifies people and team members', async () => {
@@ -356,16 +563,30 @@ describe('work on records', () => {
     const three = await t.createUser({ role: 'user' });
     const site = await create('sites', { name: 'Shared site', type: 'union' });
     events.length = 0;
-    const shared = await admin.post(`/api/sites/${site.id}/share`, { team_id: team.id, user_id: three.id, message: 'Have a look' });
+    const shared = await admin.post(`/api/sites/${site.id}/share`, {
+      team_id: team.id,
+      user_id: three.id,
+      message: 'Have a look',
+    });
     expect(shared.status, JSON.stringify(shared.body)).toBe(200);
     expect(shared.body).toMatchObject({ message: 'Site shared successfully.', data: { notified: 3 } });
-    const notificationEvents = events.filter((e) => e.data.type === 'notification' && e.event === 'App.Events.ModelCreated');
-    expect(notificationEvents.map((e) => e.channels)).toEqual(expect.arrayContaining([[`private-App.Models.User.${one.id}`]]));
+    const notificationEvents = events.filter(
+      (e) => e.data.type === 'notification' && e.event === 'App.Events.ModelCreated',
+    );
+    expect(notificationEvents.map((e) => e.channels)).toEqual(
+      expect.arrayContaining([[`private-App.Models.User.${one.id}`]]),
+    );
 
     const client = await t.signIn(one.email);
     const mine = (await client.get('/api/notifications')).body.data;
     expect(mine).toHaveLength(1);
-    expect(mine[0]).toMatchObject({ user_id: one.id, title: expect.stringContaining('Shared site'), body: 'Have a look', link: `/sites/${site.id}/show`, data: { type: 'site', id: site.id } });
+    expect(mine[0]).toMatchObject({
+      user_id: one.id,
+      title: expect.stringContaining('Shared site'),
+      body: 'Have a look',
+      link: `/sites/${site.id}/show`,
+      data: { type: 'site', id: site.id },
+    });
     const theirs = (await (await t.signIn(three.email)).get('/api/notifications')).body.data[0];
     expect((await client.get(`/api/notifications/${theirs.id}`)).status).toBe(404);
     expect((await client.post(`/api/notifications/${theirs.id}/dismiss`)).status).toBe(404);
@@ -375,7 +596,9 @@ describe('work on records', () => {
     expect((await client.post(`/api/notifications/${mine[0].id}`, { user_id: three.id })).status).toBe(422);
 
     const contractor = await create('contractors', { name: 'Shared contractor', type: 'union' });
-    expect((await admin.post(`/api/contractors/${contractor.id}/share`, { user_ids: [two.id] })).body.data.notified).toBe(1);
+    expect(
+      (await admin.post(`/api/contractors/${contractor.id}/share`, { user_ids: [two.id] })).body.data.notified,
+    ).toBe(1);
     expect((await admin.post(`/api/contractors/${contractor.id}/share`, {})).status).toBe(422);
     expect((await admin.post(`/api/contractors/${contractor.id}/share`, { user_id: 999_999 })).status).toBe(422);
   });
@@ -383,32 +606,81 @@ describe('work on records', () => {
   it('documents and attachments: checked before they are stored, kept under DATA_DIR/files, shown on the record, downloaded, deleted', async () => {
     const site = await create('sites', { name: 'Documented', type: 'union' });
     const filesDir = path.join(t.config.dataDir, 'files');
-    const stored = () => (existsSync(path.join(filesDir, 'documents')) ? readdirSync(path.join(filesDir, 'documents'), { recursive: true }).filter((f) => String(f).includes('.')).length : 0);
+    const stored = () =>
+      existsSync(path.join(filesDir, 'documents'))
+        ? readdirSync(path.join(filesDir, 'documents'), { recursive: true }).filter((f) => String(f).includes('.'))
+            .length
+        : 0;
     const before = stored();
 
-    const doc = await upload(admin, '/api/documents', { documentable_type: 'site', documentable_id: String(site.id) }, { name: 'permit.pdf', type: 'application/pdf', content: PDF });
+    const doc = await upload(
+      admin,
+      '/api/documents',
+      { documentable_type: 'site', documentable_id: String(site.id) },
+      { name: 'permit.pdf', type: 'application/pdf', content: PDF },
+    );
     expect(doc.status, JSON.stringify(doc.body)).toBe(201);
     expect(doc.body.message).toBe('Document created successfully.');
-    expect(doc.body.data).toMatchObject({ documentable_type: 'site', documentable_id: site.id, file_name: 'permit.pdf', mime_type: 'application/pdf', size: PDF.length, url: `/api/documents/${doc.body.data.id}/download` });
+    expect(doc.body.data).toMatchObject({
+      documentable_type: 'site',
+      documentable_id: site.id,
+      file_name: 'permit.pdf',
+      mime_type: 'application/pdf',
+      size: PDF.length,
+      url: `/api/documents/${doc.body.data.id}/download`,
+    });
     expect(doc.body.data).not.toHaveProperty('storage_path');
     expect(stored()).toBe(before + 1);
 
-    const viaSite = await upload(admin, `/api/sites/${site.id}/attachments`, {}, { name: 'photo.png', type: 'image/png', content: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]) });
+    const viaSite = await upload(
+      admin,
+      `/api/sites/${site.id}/attachments`,
+      {},
+      {
+        name: 'photo.png',
+        type: 'image/png',
+        content: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]),
+      },
+    );
     expect(viaSite.status, JSON.stringify(viaSite.body)).toBe(201);
     const shown = (await admin.get(`/api/sites/${site.id}`)).body.data;
     expect(shown.attachments.map((a: any) => a.file_name)).toEqual(['permit.pdf', 'photo.png']);
 
-    const download = await fetch(`${t.baseUrl}/api/documents/${doc.body.data.id}/download`, { headers: { cookie: [...admin.jar].map(([k, v]) => `${k}=${v}`).join('; ') } });
+    const download = await fetch(`${t.baseUrl}/api/documents/${doc.body.data.id}/download`, {
+      headers: { cookie: [...admin.jar].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toBe('application/pdf');
     expect(download.headers.get('content-disposition')).toContain('attachment; filename="permit.pdf"');
     expect(Buffer.from(await download.arrayBuffer()).equals(PDF)).toBe(true);
 
-    const refusals: Array<[string, Record<string, string>, { name: string; type: string; content: Buffer | string } | undefined, RegExp]> = [
-      ['an unknown type', { documentable_type: 'site', documentable_id: String(site.id) }, { name: 'tool.exe', type: 'application/x-msdownload', content: 'MZ' }, /must be one of/],
-      ['content that is not what it says', { documentable_type: 'site', documentable_id: String(site.id) }, { name: 'fake.pdf', type: 'application/pdf', content: 'hello' }, /not a \.pdf file/],
-      ['a file over the limit', { documentable_type: 'site', documentable_id: String(site.id) }, { name: 'big.txt', type: 'text/plain', content: 'x'.repeat(UPLOAD_LIMIT + 10) }, /may not be larger/],
-      ['an empty file', { documentable_type: 'site', documentable_id: String(site.id) }, { name: 'empty.txt', type: 'text/plain', content: '' }, /empty/],
+    const refusals: Array<
+      [string, Record<string, string>, { name: string; type: string; content: Buffer | string } | undefined, RegExp]
+    > = [
+      [
+        'an unknown type',
+        { documentable_type: 'site', documentable_id: String(site.id) },
+        { name: 'tool.exe', type: 'application/x-msdownload', content: 'MZ' },
+        /must be one of/,
+      ],
+      [
+        'content that is not what it says',
+        { documentable_type: 'site', documentable_id: String(site.id) },
+        { name: 'fake.pdf', type: 'application/pdf', content: 'hello' },
+        /not a \.pdf file/,
+      ],
+      [
+        'a file over the limit',
+        { documentable_type: 'site', documentable_id: String(site.id) },
+        { name: 'big.txt', type: 'text/plain', content: 'x'.repeat(UPLOAD_LIMIT + 10) },
+        /may not be larger/,
+      ],
+      [
+        'an empty file',
+        { documentable_type: 'site', documentable_id: String(site.id) },
+        { name: 'empty.txt', type: 'text/plain', content: '' },
+        /empty/,
+      ],
       ['no file', { documentable_type: 'site', documentable_id: String(site.id) }, undefined, /Choose a file/],
     ];
     for (const [what, fields, file, message] of refusals) {
@@ -419,15 +691,40 @@ describe('work on records', () => {
     const noOwner = await upload(admin, '/api/documents', {}, { name: 'a.txt', type: 'text/plain', content: 'hi' });
     expect(noOwner.status).toBe(422);
     expect(noOwner.body.errors).toHaveProperty('documentable_type');
-    const missingOwner = await upload(admin, '/api/documents', { documentable_type: 'site', documentable_id: '999999' }, { name: 'a.txt', type: 'text/plain', content: 'hi' });
+    const missingOwner = await upload(
+      admin,
+      '/api/documents',
+      { documentable_type: 'site', documentable_id: '999999' },
+      { name: 'a.txt', type: 'text/plain', content: 'hi' },
+    );
     expect(missingOwner.status).toBe(422);
     expect(stored()).toBe(before + 2);
     expect(existsSync(path.join(filesDir, 'tmp')) ? readdirSync(path.join(filesDir, 'tmp')) : []).toEqual([]);
-    expect((await admin.post('/api/documents', { documentable_type: 'site', documentable_id: site.id, file_name: 'x', storage_path: '../../etc/passwd', mime_type: 'text/plain', size: 1 })).status).toBe(415);
+    expect(
+      (
+        await admin.post('/api/documents', {
+          documentable_type: 'site',
+          documentable_id: site.id,
+          file_name: 'x',
+          storage_path: '../../etc/passwd',
+          mime_type: 'text/plain',
+          size: 1,
+        })
+      ).status,
+    ).toBe(415);
 
     // An upload for an attachment field waits as an attachment; its id goes into the field.
-    const field = await admin.post('/api/schema-fields', { schema_id: (await admin.get('/api/schemas?per_page=-1')).body.data.find((s: any) => s.type === 'site').id, name: 'Site photos', type: 'attachment' });
-    const loose = await upload(admin, '/api/attachments', {}, { name: 'notes.txt', type: 'text/plain', content: 'gate code 1234' });
+    const field = await admin.post('/api/schema-fields', {
+      schema_id: (await admin.get('/api/schemas?per_page=-1')).body.data.find((s: any) => s.type === 'site').id,
+      name: 'Site photos',
+      type: 'attachment',
+    });
+    const loose = await upload(
+      admin,
+      '/api/attachments',
+      {},
+      { name: 'notes.txt', type: 'text/plain', content: 'gate code 1234' },
+    );
     expect(loose.status, JSON.stringify(loose.body)).toBe(201);
     expect(loose.body.data).toMatchObject({ documentable_type: 'attachment', documentable_id: 0 });
     const withPhotos = await admin.post(`/api/sites/${site.id}`, { [field.body.data.slug]: [loose.body.data.id] });
@@ -435,7 +732,12 @@ describe('work on records', () => {
 
     // Those who may not read the record see none of its documents.
     const secret = await create('sites', { name: 'Secret documented', type: 'non-union' });
-    const hidden = await upload(admin, '/api/documents', { documentable_type: 'site', documentable_id: String(secret.id) }, { name: 'b.txt', type: 'text/plain', content: 'secret' });
+    const hidden = await upload(
+      admin,
+      '/api/documents',
+      { documentable_type: 'site', documentable_id: String(secret.id) },
+      { name: 'b.txt', type: 'text/plain', content: 'secret' },
+    );
     const leader = await t.signIn((await t.createUser({ role: 'leader' })).email);
     const assistantRole = await t.roleId('assistant');
     const role = (await admin.get(`/api/roles/${assistantRole}`)).body.data;
@@ -444,34 +746,78 @@ describe('work on records', () => {
     const seen = (await assistant.get('/api/documents?per_page=-1')).body.data.map((d: any) => d.id);
     expect(seen).toContain(doc.body.data.id);
     expect(seen).not.toContain(hidden.body.data.id);
-    expect((await fetch(`${t.baseUrl}/api/documents/${hidden.body.data.id}/download`, { headers: { cookie: [...assistant.jar].map(([k, v]) => `${k}=${v}`).join('; ') } })).status).toBe(404);
+    expect(
+      (
+        await fetch(`${t.baseUrl}/api/documents/${hidden.body.data.id}/download`, {
+          headers: { cookie: [...assistant.jar].map(([k, v]) => `${k}=${v}`).join('; ') },
+        })
+      ).status,
+    ).toBe(404);
     expect((await leader.get(`/api/documents/${hidden.body.data.id}`)).status).toBe(200);
 
     const removed = await admin.delete(`/api/documents/${doc.body.data.id}`);
     expect(removed.body.message).toBe('Document deleted successfully.');
-    expect((await admin.get(`/api/sites/${site.id}`)).body.data.attachments.map((a: any) => a.file_name)).toEqual(['photo.png']);
+    expect((await admin.get(`/api/sites/${site.id}`)).body.data.attachments.map((a: any) => a.file_name)).toEqual([
+      'photo.png',
+    ]);
   });
 });
 
 describe('options lists (SPEC section 7)', () => {
   it('every options list answers {data: [{id, name, ...}]}', async () => {
-    await create('sites', { name: 'Options site', type: 'union', city: 'San Jose', county: 'Santa Clara', state: 'CA', postal_code: '95112' });
+    await create('sites', {
+      name: 'Options site',
+      type: 'union',
+      city: 'San Jose',
+      county: 'Santa Clara',
+      state: 'CA',
+      postal_code: '95112',
+    });
     await create('contacts', { first_name: 'Grace', last_name: 'Kim' });
     await create('members', { first_name: 'Jorge', last_name: 'Torres' });
     await create('contractors', { name: 'Options contractor', type: 'union' });
-    for (const name of ['building-types', 'classifications', 'classification-types', 'contacts', 'contractors', 'dispatch-types', 'members', 'roles', 'sites', 'site-phases', 'site-statuses', 'contact-statuses', 'teams', 'trades', 'unions', 'users', 'recruits', 'grievances', 'site-types', 'contractor-types', 'tags']) {
+    for (const name of [
+      'building-types',
+      'classifications',
+      'classification-types',
+      'contacts',
+      'contractors',
+      'dispatch-types',
+      'members',
+      'roles',
+      'sites',
+      'site-phases',
+      'site-statuses',
+      'contact-statuses',
+      'teams',
+      'trades',
+      'unions',
+      'users',
+      'recruits',
+      'grievances',
+      'site-types',
+      'contractor-types',
+      'tags',
+    ]) {
       const res = await admin.get(`/api/options/${name}`);
       expect(res.status, name).toBe(200);
       expect(Array.isArray(res.body.data), name).toBe(true);
-      for (const option of res.body.data) expect(option, name).toMatchObject({ id: expect.any(Number), name: expect.any(String) });
+      for (const option of res.body.data)
+        expect(option, name).toMatchObject({ id: expect.any(Number), name: expect.any(String) });
     }
     expect((await admin.get('/api/options/contacts?q=grace')).body.data.map((o: any) => o.name)).toEqual(['Grace Kim']);
-    expect((await admin.get('/api/options/contact-statuses')).body.data.map((o: any) => o.slug)).toEqual(expect.arrayContaining(['prospect', 'member']));
+    expect((await admin.get('/api/options/contact-statuses')).body.data.map((o: any) => o.slug)).toEqual(
+      expect.arrayContaining(['prospect', 'member']),
+    );
     const cities = await admin.get('/api/options/site-cities?q=san');
     expect(cities.status).toBe(200);
     expect(cities.body.data).toContainEqual({ id: 'San Jose', name: 'San Jose' });
-    for (const part of ['site-streets', 'site-counties', 'site-states', 'site-postal-codes']) expect((await admin.get(`/api/options/${part}`)).status, part).toBe(200);
-    expect((await admin.get('/api/options/site-postal-codes?q=9511')).body.data).toContainEqual({ id: '95112', name: '95112' });
+    for (const part of ['site-streets', 'site-counties', 'site-states', 'site-postal-codes'])
+      expect((await admin.get(`/api/options/${part}`)).status, part).toBe(200);
+    expect((await admin.get('/api/options/site-postal-codes?q=9511')).body.data).toContainEqual({
+      id: '95112',
+      name: '95112',
+    });
     expect((await admin.get('/api/options/geometries?q=a')).status).toBe(200);
   });
 });

@@ -31,7 +31,9 @@ afterAll(async () => {
 
 describe('CSV export of a list', () => {
   it('streams the list with its filters, sort and columns, escaping formulas', async () => {
-    const res = await admin.get('/api/exports/download?resource=sites&filter[type]=union&sort=name&order=asc&columns=name,type,city');
+    const res = await admin.get(
+      '/api/exports/download?resource=sites&filter[type]=union&sort=name&order=asc&columns=name,type,city',
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/csv');
     expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="sites-\d{4}-\d{2}-\d{2}\.csv"/);
@@ -45,8 +47,16 @@ describe('CSV export of a list', () => {
   });
 
   it('writes what the list shows (choice labels, related names, Yes/No) with the raw key beside each key column', async () => {
-    const status = await t.ctx.db.selectFrom('site_statuses').select(['id', 'name']).orderBy('id').executeTakeFirstOrThrow();
-    const site = await t.ctx.db.selectFrom('sites').select('id').where('name', '=', 'Alpha Tower').executeTakeFirstOrThrow();
+    const status = await t.ctx.db
+      .selectFrom('site_statuses')
+      .select(['id', 'name'])
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const site = await t.ctx.db
+      .selectFrom('sites')
+      .select('id')
+      .where('name', '=', 'Alpha Tower')
+      .executeTakeFirstOrThrow();
     await t.ctx.db.updateTable('sites').set({ site_status_id: status.id }).where('id', '=', site.id).execute();
     const res = await admin.get(`/api/exports/download?resource=sites&search=Alpha&columns=name,type,site_status_id`);
     expect(res.status).toBe(200);
@@ -62,7 +72,8 @@ describe('CSV export of a list', () => {
     const fields = await t.ctx.records.fields(t.ctx.resources.get('sites')!);
     const custom = Object.entries(fields).filter(([, spec]) => spec.storage === 'custom');
     expect(header.startsWith('ID,')).toBe(true);
-    for (const [key, spec] of custom) expect(header).toContain((spec.label ?? key).replace(/^\w/, (c) => c.toUpperCase()));
+    for (const [key, spec] of custom)
+      expect(header).toContain((spec.label ?? key).replace(/^\w/, (c) => c.toUpperCase()));
     expect(row).toContain('"Gamma, ""quoted"" Hall"');
   });
 
@@ -86,14 +97,20 @@ describe('CSV export of a list', () => {
   });
 
   it('writes a big export in the background and offers it for download', async () => {
-    const res = await admin.get('/api/exports/download?resource=sites&filter[type]=union&sort=name&order=asc&columns=name,type,city&background=1');
+    const res = await admin.get(
+      '/api/exports/download?resource=sites&filter[type]=union&sort=name&order=asc&columns=name,type,city&background=1',
+    );
     expect(res.status).toBe(202);
     expect(res.body.data).toMatchObject({ status: 'pending', resource: 'sites' });
     const early = await admin.get(`/api/exports/${res.body.data.id}/download`);
     expect(early.status).toBe(409);
     await t.app.jobs.drain();
     const shown = await admin.get(`/api/exports/${res.body.data.id}`);
-    expect(shown.body.data).toMatchObject({ status: 'complete', row_count: 3, download_url: `/api/exports/${res.body.data.id}/download` });
+    expect(shown.body.data).toMatchObject({
+      status: 'complete',
+      row_count: 3,
+      download_url: `/api/exports/${res.body.data.id}/download`,
+    });
     const file = await admin.get(`/api/exports/${res.body.data.id}/download`);
     expect(file.status).toBe(200);
     expect(parse(file.body)).toHaveLength(4);
@@ -111,7 +128,11 @@ describe('CSV export of a list', () => {
   });
 
   it('starts a background export with POST /api/exports', async () => {
-    const res = await admin.post('/api/exports', { resource: 'sites', params: { filter: { type: 'pla' } }, columns: ['name'] });
+    const res = await admin.post('/api/exports', {
+      resource: 'sites',
+      params: { filter: { type: 'pla' } },
+      columns: ['name'],
+    });
     expect(res.status).toBe(201);
     await t.app.jobs.drain();
     const file = await admin.get(`/api/exports/${res.body.data.id}/download`);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 import { runImport, upload } from '../fixtures/upload.js';
+import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 /**
  * A field made in the schema editor is named by its name everywhere the server names it (issue 20): the importer's
@@ -20,8 +20,27 @@ beforeAll(async () => {
   };
   await field({ name: 'Gate Code', type: 'text', options: { max: 5 } });
   await field({ name: 'Crew Size', type: 'number', options: { format: 'integer', min: 0, max: 50 } });
-  await field({ name: 'Risk Level', type: 'dropdown', options: { choices: [{ value: 'r-low', label: 'Low' }, { value: 'r-high', label: 'High' }] } });
-  await field({ name: 'Hazard List', type: 'dropdown', options: { multiple: true, choices: [{ value: 'hz-noise', label: 'Noise' }, { value: 'hz-dust', label: 'Dust' }] } });
+  await field({
+    name: 'Risk Level',
+    type: 'dropdown',
+    options: {
+      choices: [
+        { value: 'r-low', label: 'Low' },
+        { value: 'r-high', label: 'High' },
+      ],
+    },
+  });
+  await field({
+    name: 'Hazard List',
+    type: 'dropdown',
+    options: {
+      multiple: true,
+      choices: [
+        { value: 'hz-noise', label: 'Noise' },
+        { value: 'hz-dust', label: 'Dust' },
+      ],
+    },
+  });
   await field({ name: 'iPhone Model', type: 'text' });
 });
 afterAll(async () => {
@@ -51,7 +70,9 @@ describe('the importer', () => {
   });
 
   it("names the field, not the file's column or the slug, in a row's errors, and takes a choice by its label", async () => {
-    const res = await upload(t, admin, '/api/imports/preview', { importer: JSON.stringify(importer) }, [{ name: 'labels.csv', content: file(['A,TOOLONG,abc,High,"Noise; Dust"', 'B,ok,99,Medium,']) }]);
+    const res = await upload(t, admin, '/api/imports/preview', { importer: JSON.stringify(importer) }, [
+      { name: 'labels.csv', content: file(['A,TOOLONG,abc,High,"Noise; Dust"', 'B,ok,99,Medium,']) },
+    ]);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const [a, b] = res.body.data.rows;
     expect(a.values).toMatchObject({ risk_level: 'r-high', hazard_list: ['hz-noise', 'hz-dust'] });
@@ -65,7 +86,9 @@ describe('the importer', () => {
   it("says the same in an import's failures", async () => {
     const made = await admin.post('/api/importers', { ...importer, name: 'Labels run', create_related: true });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
-    const done = await runImport(t, admin, made.body.data.id, [{ name: 'labels.csv', content: file(['Run A,ok,abc,Low,', 'Run B,ok,3,Medium,', 'Run C,ok,3,low,dust']) }]);
+    const done = await runImport(t, admin, made.body.data.id, [
+      { name: 'labels.csv', content: file(['Run A,ok,abc,Low,', 'Run B,ok,3,Medium,', 'Run C,ok,3,low,dust']) },
+    ]);
     expect(done).toMatchObject({ created_count: 1, failed_count: 2 });
     const failures = (await admin.get(`/api/imports/${done.id}/failures`)).body.data;
     const reasons = Object.fromEntries(failures.map((f: any) => [f.line, f.reason]));
@@ -78,7 +101,16 @@ describe('the importer', () => {
 
 describe('the API', () => {
   it('names custom fields in its 422 field errors by their names (the choices by the values it takes)', async () => {
-    const res = await admin.post('/api/sites', { name: 'Labelled', type: 'union', latitude: 34, longitude: -118, gate_code: 'TOOLONG', crew_size: 99, risk_level: 'r-mid', hazard_list: ['hz-mud'] });
+    const res = await admin.post('/api/sites', {
+      name: 'Labelled',
+      type: 'union',
+      latitude: 34,
+      longitude: -118,
+      gate_code: 'TOOLONG',
+      crew_size: 99,
+      risk_level: 'r-mid',
+      hazard_list: ['hz-mud'],
+    });
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual({
       gate_code: ['The gate code may not be longer than 5 characters.'],
@@ -91,7 +123,9 @@ describe('the API', () => {
   it("heads an export's columns with the fields' names as written", async () => {
     const res = await admin.get('/api/exports/download?resource=sites&columns=name,gate_code,iphone_model,risk_level');
     expect(res.status).toBe(200);
-    const header = String(res.body).replace(/^\uFEFF/, '').split('\r\n')[0];
+    const header = String(res.body)
+      .replace(/^\uFEFF/, '')
+      .split('\r\n')[0];
     expect(header).toBe('Name,Gate Code,iPhone Model,Risk Level,risk_level');
   });
 });

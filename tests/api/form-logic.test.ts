@@ -25,7 +25,16 @@ beforeAll(async () => {
     name_singular: 'Door knock',
     name_plural: 'Door knocks',
     fields: [
-      { name: 'Outcome', type: 'radios', options: { choices: [{ value: 'home', label: 'Home' }, { value: 'not_home', label: 'Not home' }] } },
+      {
+        name: 'Outcome',
+        type: 'radios',
+        options: {
+          choices: [
+            { value: 'home', label: 'Home' },
+            { value: 'not_home', label: 'Not home' },
+          ],
+        },
+      },
       { name: 'Hours on site', type: 'estimated-hours' },
       { name: 'Visited on', type: 'date' },
       { name: 'Detail', type: 'text', required: true },
@@ -49,7 +58,11 @@ describe('a block joined by any', () => {
       actions: [{ target: ref('detail'), action: 'hide-field' }],
     });
     expect(block.status, JSON.stringify(block.body)).toBe(201);
-    expect(block.body.data).toMatchObject({ match: 'any', trigger: 'always', conditions: [{ operator: 'equals' }, { operator: 'less-than', value: '1' }] });
+    expect(block.body.data).toMatchObject({
+      match: 'any',
+      trigger: 'always',
+      conditions: [{ operator: 'equals' }, { operator: 'less-than', value: '1' }],
+    });
 
     const stored = (await admin.get('/api/schemas?per_page=-1')).body.data.find((s: any) => s.id === schema.id);
     expect(stored.actions).toHaveLength(1);
@@ -90,7 +103,8 @@ describe('a block joined by any', () => {
     expect(block.status, JSON.stringify(block.body)).toBe(201);
     expect(block.body.data.match).toBe('all');
     const stored = (await admin.get(`/api/schemas/${schema.id}`)).body.data;
-    const hidden = (values: Record<string, unknown>) => runLogic(stored.actions, values, stored.fields, { kind: 'all' }).visibility.hours_on_site;
+    const hidden = (values: Record<string, unknown>) =>
+      runLogic(stored.actions, values, stored.fields, { kind: 'all' }).visibility.hours_on_site;
     expect(hidden({ outcome: 'home', visited_on: '2025-12-31' })).toBe('hidden');
     expect(hidden({ outcome: 'home', visited_on: '2026-01-01' })).toBe('visible');
     expect(hidden({ outcome: 'not_home', visited_on: '2025-12-31' })).toBe('visible');
@@ -103,7 +117,11 @@ describe('validation of the rule engine operators', () => {
     const grievance = list.find((s: any) => s.type === 'grievance');
     const field = (slug: string) => `field:${grievance.fields.find((f: any) => f.slug === slug).id}`;
 
-    const badMatch = await admin.post('/api/logic-blocks', { schema_id: grievance.id, match: 'some', actions: [{ target: field('closed_at'), action: 'show-field' }] });
+    const badMatch = await admin.post('/api/logic-blocks', {
+      schema_id: grievance.id,
+      match: 'some',
+      actions: [{ target: field('closed_at'), action: 'show-field' }],
+    });
     expect(badMatch.status).toBe(422);
     expect(Object.keys(badMatch.body.errors)).toEqual(['match']);
 
@@ -117,16 +135,33 @@ describe('validation of the rule engine operators', () => {
       actions: [{ target: field('description'), action: 'hide-field' }],
     });
     expect(badValues.status).toBe(422);
-    expect(badValues.body.errors).toEqual({ 'conditions.1.value': ['Compare with a date (2026-03-01).'], 'conditions.2.value': ['Compare with a number.'] });
+    expect(badValues.body.errors).toEqual({
+      'conditions.1.value': ['Compare with a date (2026-03-01).'],
+      'conditions.2.value': ['Compare with a number.'],
+    });
 
-    const block = await admin.post('/api/logic-blocks', { schema_id: grievance.id, conditions: [{ source: field('status'), operator: 'is-not-empty', value: null }], actions: [{ target: field('description'), action: 'show-field' }] });
+    const block = await admin.post('/api/logic-blocks', {
+      schema_id: grievance.id,
+      conditions: [{ source: field('status'), operator: 'is-not-empty', value: null }],
+      actions: [{ target: field('description'), action: 'show-field' }],
+    });
     expect(block.status, JSON.stringify(block.body)).toBe(201);
     const id = block.body.data.id;
     // One condition at a time: its value is checked with its operator, and the error lands on `value`.
-    const later = await admin.post('/api/logic-conditions', { logic_block_id: id, source: field('closed_at'), operator: 'before', value: 'next week' });
+    const later = await admin.post('/api/logic-conditions', {
+      logic_block_id: id,
+      source: field('closed_at'),
+      operator: 'before',
+      value: 'next week',
+    });
     expect(later.status).toBe(422);
     expect(later.body.errors).toEqual({ value: ['Compare with a date (2026-03-01).'] });
-    const fine = await admin.post('/api/logic-conditions', { logic_block_id: id, source: field('closed_at'), operator: 'before', value: '2026-03-01' });
+    const fine = await admin.post('/api/logic-conditions', {
+      logic_block_id: id,
+      source: field('closed_at'),
+      operator: 'before',
+      value: '2026-03-01',
+    });
     expect(fine.status, JSON.stringify(fine.body)).toBe(201);
     const changed = await admin.post(`/api/logic-conditions/${fine.body.data.id}`, { operator: 'after' });
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);

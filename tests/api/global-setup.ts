@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrate.js';
-import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
+import { type PostgresServer, startPostgres } from '../support/postgres-server.js';
 
 /**
  * An embedded database made once and migrated, copied by each test app: creating a PGlite data folder (its initdb)
@@ -35,7 +35,9 @@ export default async function setup(project: TestProject) {
       server = await starting;
       url = server.url;
     } else {
-      console.warn('\n  TEST_DATABASE=postgres, but no PostgreSQL server binary (initdb, pg_ctl) was found: the API suite runs on PGlite.\n');
+      console.warn(
+        '\n  TEST_DATABASE=postgres, but no PostgreSQL server binary (initdb, pg_ctl) was found: the API suite runs on PGlite.\n',
+      );
     }
   }
   if (url) {

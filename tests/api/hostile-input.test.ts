@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RouteEntry, routeTable } from '../../src/server/http/route-permissions.js';
 import type { FieldKind, FieldSpec } from '../../src/server/records/resource.js';
-import { routeTable, type RouteEntry } from '../../src/server/http/route-permissions.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 /**
@@ -24,7 +24,11 @@ beforeAll(async () => {
   await admin.post('/api/roles', { slug: 'hostile-target', name: 'Hostile target', permissions: [] });
   const site = await admin.post('/api/sites', { name: 'Hostile site', type: 'union', latitude: 34, longitude: -118 });
   await admin.post('/api/notes', { body: 'Hostile note', notable_type: 'site', notable_id: site.body.data.id });
-  await admin.post('/api/importers', { name: 'Hostile importer', record_type: 'site', columns: [{ header: 'Name', target: 'site.name' }] });
+  await admin.post('/api/importers', {
+    name: 'Hostile importer',
+    record_type: 'site',
+    columns: [{ header: 'Name', target: 'site.name' }],
+  });
 }, 180_000);
 afterAll(async () => {
   await t?.close();
@@ -42,9 +46,15 @@ const RAW_BODIES: Array<[string, string | Uint8Array, string?]> = [
   ['deeply nested object', deep(20_000)],
   ['deeply nested array', deepArray(50_000)],
   ['prototype pollution', '{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}'],
-  ['invalid UTF-8', new Uint8Array([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x7d])],
+  [
+    'invalid UTF-8',
+    new Uint8Array([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x7d]),
+  ],
   ['an escaped NUL and a lone surrogate', '{"name": "a\\u0000b", "title": "\\ud800", "body": "\\udfff"}'],
-  ['numbers beyond any range', '{"id": 1e400, "per_page": -1e400, "position": 123456789012345678901234567890, "name": 0.1e-400}'],
+  [
+    'numbers beyond any range',
+    '{"id": 1e400, "per_page": -1e400, "position": 123456789012345678901234567890, "name": 0.1e-400}',
+  ],
   ['a text body sent as JSON', 'just some words'],
   ['an empty body', ''],
   ['a body of the wrong type', '<xml>not json</xml>', 'application/xml'],
@@ -55,10 +65,47 @@ const JSON_BODIES: Array<[string, unknown]> = [
   ['an array', [1, 2, 3]],
   ['a string', 'hello'],
   ['null', null],
-  ['unknown fields', { definitely_not_a_field: 1, __proto__x: 2, 'name; drop table users': 'x', '$where': '1' }],
-  ['huge and hostile strings', { name: HUGE, title: NUL, body: '<script>alert(1)</script>', email: `${'a'.repeat(300)}@example.com`, password: NUL, token: NUL, first_name: NUL }],
-  ['wrong types everywhere', { name: { nested: true }, id: 'abc', ids: 'not-a-list', position: 'first', colors: 'red', level: 7, role_id: [1], permissions: 'all', columns: { a: 1 }, fields: 'x', data: 12 }],
-  ['huge numbers', { id: 1e308, position: -1e308, per_page: 1e12, importer_id: 9_999_999_999_999, user_id: Number.MAX_SAFE_INTEGER * 10, latitude: 1e300, longitude: -1e300 }],
+  ['unknown fields', { definitely_not_a_field: 1, __proto__x: 2, 'name; drop table users': 'x', $where: '1' }],
+  [
+    'huge and hostile strings',
+    {
+      name: HUGE,
+      title: NUL,
+      body: '<script>alert(1)</script>',
+      email: `${'a'.repeat(300)}@example.com`,
+      password: NUL,
+      token: NUL,
+      first_name: NUL,
+    },
+  ],
+  [
+    'wrong types everywhere',
+    {
+      name: { nested: true },
+      id: 'abc',
+      ids: 'not-a-list',
+      position: 'first',
+      colors: 'red',
+      level: 7,
+      role_id: [1],
+      permissions: 'all',
+      columns: { a: 1 },
+      fields: 'x',
+      data: 12,
+    },
+  ],
+  [
+    'huge numbers',
+    {
+      id: 1e308,
+      position: -1e308,
+      per_page: 1e12,
+      importer_id: 9_999_999_999_999,
+      user_id: Number.MAX_SAFE_INTEGER * 10,
+      latitude: 1e300,
+      longitude: -1e300,
+    },
+  ],
 ];
 
 /** Hostile values by field kind, for the fields of each resource's create and update. */
@@ -81,12 +128,26 @@ const WRONG_BY_KIND: Record<FieldKind, unknown[]> = {
 
 /** List parameters: odd page sizes, injection-looking sorts and filters. */
 const LIST_QUERIES = [
-  'per_page=0&page=-1', 'per_page=1000000000&page=1e20', 'per_page=abc&page=99999999',
-  'sort=name;drop%20table%20users&order=sideways', "sort=custom-%3E%3E'x'", 'sort[]=a&sort[]=b&sort=-',
-  "filter[name']=x&filter[id]=1e20", 'filter[id][]=abc&filter[created_at_gte]=0000-01-01', 'filter[created_at]=not-a-date&filter[__proto__][]=1',
-  'filter={"name":', 'filter={"id":{"$gt":0}}', `q=${'%25'.repeat(300)}&search=%00`, `search=${'a'.repeat(5_000)}`,
-  'filter[deleted_at_null]=1&sort=deleted_at', 'with_trashed=1&only_trashed=1&filter[team_ids]=99999999999', 'ids[]=abc&ids[]=1e99&q=%00',
-  'bbox=1,2,3&zoom=abc&layers=x', 'bbox=-999,-999,999,999&zoom=99&measure=;drop', 'from=2020-99-99&to=yesterday&month=2026-13', 'format=csv&group_by=;drop&interval=eon',
+  'per_page=0&page=-1',
+  'per_page=1000000000&page=1e20',
+  'per_page=abc&page=99999999',
+  'sort=name;drop%20table%20users&order=sideways',
+  "sort=custom-%3E%3E'x'",
+  'sort[]=a&sort[]=b&sort=-',
+  "filter[name']=x&filter[id]=1e20",
+  'filter[id][]=abc&filter[created_at_gte]=0000-01-01',
+  'filter[created_at]=not-a-date&filter[__proto__][]=1',
+  'filter={"name":',
+  'filter={"id":{"$gt":0}}',
+  `q=${'%25'.repeat(300)}&search=%00`,
+  `search=${'a'.repeat(5_000)}`,
+  'filter[deleted_at_null]=1&sort=deleted_at',
+  'with_trashed=1&only_trashed=1&filter[team_ids]=99999999999',
+  'ids[]=abc&ids[]=1e99&q=%00',
+  'bbox=1,2,3&zoom=abc&layers=x',
+  'bbox=-999,-999,999,999&zoom=99&measure=;drop',
+  'from=2020-99-99&to=yesterday&month=2026-13',
+  'format=csv&group_by=;drop&interval=eon',
 ];
 
 /** Path parameter values. */
@@ -98,16 +159,34 @@ const UPLOADS: Array<{ label: string; name: string; content: Uint8Array | string
   { label: 'NUL and markup in the name', name: 'a\u0000b<img src=x onerror=alert(1)>.csv', content: 'Name\nx\n' },
   { label: 'a very long name', name: `${'n'.repeat(2_000)}.csv`, content: 'Name\nx\n' },
   { label: 'an empty file', name: 'empty.csv', content: '' },
-  { label: 'binary content', name: 'photo.csv', content: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0, 1, 2, 3]) },
+  {
+    label: 'binary content',
+    name: 'photo.csv',
+    content: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0, 1, 2, 3]),
+  },
   { label: 'UTF-16 text', name: 'utf16.csv', content: new Uint8Array([0xff, 0xfe, 0x4e, 0, 0x61, 0]) },
-  { label: 'ten thousand columns', name: 'wide.csv', content: `${Array.from({ length: 10_000 }, (_, i) => `c${i}`).join(',')}\n${'1,'.repeat(9_999)}1\n` },
+  {
+    label: 'ten thousand columns',
+    name: 'wide.csv',
+    content: `${Array.from({ length: 10_000 }, (_, i) => `c${i}`).join(',')}\n${'1,'.repeat(9_999)}1\n`,
+  },
   { label: 'one cell of half a megabyte', name: 'cell.csv', content: `Name\n"${'y'.repeat(500_000)}"\n` },
-  { label: 'deeply nested GeoJSON', name: 'deep.geojson', content: `{"type":"FeatureCollection","features":${deepArray(30_000)}}`, type: 'application/geo+json' },
+  {
+    label: 'deeply nested GeoJSON',
+    name: 'deep.geojson',
+    content: `{"type":"FeatureCollection","features":${deepArray(30_000)}}`,
+    type: 'application/geo+json',
+  },
   { label: 'a wrong field name', name: 'x.csv', content: 'Name\nx\n', field: 'not_the_file' },
   { label: 'a script as a document', name: 'evil.html', content: '<script>alert(1)</script>', type: 'text/html' },
 ];
 
-async function send(method: string, path: string, body?: string | Uint8Array | FormData, contentType = 'application/json') {
+async function send(
+  method: string,
+  path: string,
+  body?: string | Uint8Array | FormData,
+  contentType = 'application/json',
+) {
   if (!admin.jar.has('XSRF-TOKEN')) await admin.csrf();
   const headers: Record<string, string> = {
     accept: 'application/json',
@@ -117,9 +196,14 @@ async function send(method: string, path: string, body?: string | Uint8Array | F
   if (body !== undefined && !(body instanceof FormData)) headers['content-type'] = contentType;
   sent++;
   try {
-    const response = await fetch(t.baseUrl + path, { method, headers, body: method === 'GET' || method === 'HEAD' ? undefined : (body as BodyInit) });
+    const response = await fetch(t.baseUrl + path, {
+      method,
+      headers,
+      body: method === 'GET' || method === 'HEAD' ? undefined : (body as BodyInit),
+    });
     const text = await response.text();
-    if (response.status >= 500) failures.push(`${method} ${path.slice(0, 160)}: ${response.status} ${text.slice(0, 200)}`);
+    if (response.status >= 500)
+      failures.push(`${method} ${path.slice(0, 160)}: ${response.status} ${text.slice(0, 200)}`);
     return response.status;
   } catch (error) {
     failures.push(`${method} ${path.slice(0, 160)}: no answer (${(error as Error).message})`);
@@ -130,9 +214,11 @@ async function send(method: string, path: string, body?: string | Uint8Array | F
 /** Runs the calls a few at a time: the barrage stays quick, and requests overlap as a browser's would. */
 async function inParallel(calls: Array<() => Promise<unknown>>, width = 8) {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < calls.length) await calls[next++]();
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < calls.length) await calls[next++]();
+    }),
+  );
 }
 
 async function healthy(batch: string) {
@@ -140,11 +226,18 @@ async function healthy(batch: string) {
   expect(res.status, `GET /api/health after ${batch}`).toBe(200);
 }
 
-const latestId = async (table: string) => String((await t.ctx.db.selectFrom(table).select('id').orderBy('id', 'desc').limit(1).executeTakeFirst())?.id ?? 1);
+const latestId = async (table: string) =>
+  String((await t.ctx.db.selectFrom(table).select('id').orderBy('id', 'desc').limit(1).executeTakeFirst())?.id ?? 1);
 
 /** The routes worth aiming at: all of them but sign-out and impersonation, which would change who this client is. */
 function targets(): RouteEntry[] {
-  return routeTable(t.app).filter((r) => r.url !== '/app/:key' && r.url !== '/*' && r.url !== '/api/auth/logout' && !r.url.startsWith('/api/auth/impersonate'));
+  return routeTable(t.app).filter(
+    (r) =>
+      r.url !== '/app/:key' &&
+      r.url !== '/*' &&
+      r.url !== '/api/auth/logout' &&
+      !r.url.startsWith('/api/auth/impersonate'),
+  );
 }
 
 /**
@@ -155,7 +248,12 @@ function targets(): RouteEntry[] {
 function generic(route: RouteEntry) {
   const permission = route.permission;
   const name = route.url.split('/')[2];
-  return typeof permission === 'object' && 'resource' in permission && [name, ':resource'].includes(permission.resource) && /^\/api\/[^/]+(\/:id(\/restore)?)?$/.test(route.url);
+  return (
+    typeof permission === 'object' &&
+    'resource' in permission &&
+    [name, ':resource'].includes(permission.resource) &&
+    /^\/api\/[^/]+(\/:id(\/restore)?)?$/.test(route.url)
+  );
 }
 
 async function pathOf(route: RouteEntry, id?: string) {
@@ -171,8 +269,17 @@ async function pathOf(route: RouteEntry, id?: string) {
 describe('hostile input against every route', () => {
   it('path parameters: zero, negative, text, huge, NUL, traversal, SQL', async () => {
     const calls: Array<() => Promise<unknown>> = [];
-    for (const route of targets().filter((r) => r.url.includes(':id') && !(generic(r) && (r.method === 'PUT' || r.method === 'PATCH')))) {
-      for (const id of IDS) calls.push(async () => send(route.method, await pathOf(route, id), route.method === 'GET' || route.method === 'DELETE' ? undefined : '{}'));
+    for (const route of targets().filter(
+      (r) => r.url.includes(':id') && !(generic(r) && (r.method === 'PUT' || r.method === 'PATCH')),
+    )) {
+      for (const id of IDS)
+        calls.push(async () =>
+          send(
+            route.method,
+            await pathOf(route, id),
+            route.method === 'GET' || route.method === 'DELETE' ? undefined : '{}',
+          ),
+        );
     }
     await inParallel(calls);
     await healthy('path parameters');
@@ -181,7 +288,9 @@ describe('hostile input against every route', () => {
 
   it('broken, deep and hostile JSON bodies, and wrong shapes, to every route that takes a body', async () => {
     const calls: Array<() => Promise<unknown>> = [];
-    for (const route of targets().filter((r) => r.method !== 'GET' && r.method !== 'DELETE' && !(generic(r) && r.method !== 'POST'))) {
+    for (const route of targets().filter(
+      (r) => r.method !== 'GET' && r.method !== 'DELETE' && !(generic(r) && r.method !== 'POST'),
+    )) {
       const path = await pathOf(route);
       const everything = !generic(route) || route.url.startsWith('/api/sites');
       if (everything) for (const [, body, type] of RAW_BODIES) calls.push(() => send(route.method, path, body, type));
@@ -197,9 +306,12 @@ describe('hostile input against every route', () => {
       const fields: Record<string, FieldSpec> = await t.ctx.records.fields(def);
       const id = await latestId(def.table);
       for (let variant = 0; variant < 3; variant++) {
-        const body = Object.fromEntries(Object.entries(fields).map(([name, spec]) => [name, WRONG_BY_KIND[spec.kind][variant]]));
+        const body = Object.fromEntries(
+          Object.entries(fields).map(([name, spec]) => [name, WRONG_BY_KIND[spec.kind][variant]]),
+        );
         if (!def.ownRoutes?.includes('create')) await send('POST', `/api/${def.name}`, JSON.stringify(body));
-        if (!def.ownRoutes?.includes('update') && def.name !== 'users') await send('POST', `/api/${def.name}/${id}`, JSON.stringify(body));
+        if (!def.ownRoutes?.includes('update') && def.name !== 'users')
+          await send('POST', `/api/${def.name}/${id}`, JSON.stringify(body));
       }
     }
     await healthy('fields of the wrong kind');
@@ -218,7 +330,13 @@ describe('hostile input against every route', () => {
   }, 300_000);
 
   it('hostile uploads: names, contents and fields, to every route that takes a file', async () => {
-    const uploadRoutes = targets().filter((r) => r.method === 'POST' && /\/(imports|imports\/preview|documents|attachments|sites\/:id\/attachments|regions\/upload|importers\/import|importer-columns\/import)$/.test(r.url));
+    const uploadRoutes = targets().filter(
+      (r) =>
+        r.method === 'POST' &&
+        /\/(imports|imports\/preview|documents|attachments|sites\/:id\/attachments|regions\/upload|importers\/import|importer-columns\/import)$/.test(
+          r.url,
+        ),
+    );
     expect(uploadRoutes.length).toBeGreaterThanOrEqual(8);
     const importer = await latestId('importers');
     for (const route of uploadRoutes) {
@@ -229,7 +347,11 @@ describe('hostile input against every route', () => {
         form.append('documentable_type', 'site');
         form.append('documentable_id', await latestId('sites'));
         form.append('geometry_type', 'state');
-        form.append(upload.field ?? (route.url.includes('imports') ? 'files[]' : 'file'), new Blob([upload.content as BlobPart], { type: upload.type ?? 'text/csv' }), upload.name);
+        form.append(
+          upload.field ?? (route.url.includes('imports') ? 'files[]' : 'file'),
+          new Blob([upload.content as BlobPart], { type: upload.type ?? 'text/csv' }),
+          upload.name,
+        );
         await send('POST', path, form);
       }
       // Too many files, a field flood, and a multipart body cut short.
@@ -239,7 +361,12 @@ describe('hostile input against every route', () => {
       const fields = new FormData();
       for (let i = 0; i < 500; i++) fields.append(`field${i}`, 'v');
       await send('POST', path, fields);
-      await send('POST', path, '--cut\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\nName\nx', 'multipart/form-data; boundary=cut');
+      await send(
+        'POST',
+        path,
+        '--cut\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\nName\nx',
+        'multipart/form-data; boundary=cut',
+      );
       await send('POST', path, 'no boundary at all', 'multipart/form-data');
     }
     await healthy('uploads');

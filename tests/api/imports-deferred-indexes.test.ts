@@ -1,12 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { deferrableIndexes, ensureSearchIndexes, ensureSortIndexes, missingIndexes } from '../../src/server/schemas/indexes.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedReadyMadeImporters } from '../../src/server/imports/ready-made.js';
 import { requeueAbandoned } from '../../src/server/jobs/queue.js';
 import { SimulatedCrash } from '../../src/server/jobs/worker.js';
-import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
-import { importerId, runImport, upload } from '../fixtures/upload.js';
+import {
+  deferrableIndexes,
+  ensureSearchIndexes,
+  ensureSortIndexes,
+  missingIndexes,
+} from '../../src/server/schemas/indexes.js';
 import { line, random, VENDOR_HEADER, vendorRow } from '../fixtures/generate.js';
+import { importerId, runImport, upload } from '../fixtures/upload.js';
+import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 let t: TestApp;
 let admin: TestClient;
@@ -68,7 +73,9 @@ describe('a large import leaves the sort and search indexes of its table out whi
     };
     await withOptions({ afterChunk }, async () => {
       const text = vendorFile(10_000, 80) + line(['', '', '', '', '', '', '', '', 'not a latitude']);
-      const done = await runImport(t, admin, await importerId(t, 'vendor-job-sites'), [{ name: 'large.csv', content: text }]);
+      const done = await runImport(t, admin, await importerId(t, 'vendor-job-sites'), [
+        { name: 'large.csv', content: text },
+      ]);
       expect(done).toMatchObject({ status: 'complete', created_count: 80, failed_count: 1 });
       expect(during.length).toBeGreaterThanOrEqual(4);
       expect(during.every((n) => n === siteIndexCount())).toBe(true);
@@ -77,11 +84,24 @@ describe('a large import leaves the sort and search indexes of its table out whi
 
       const sites = await db().selectFrom('sites').select('id').where('import_id', '=', done.id).execute();
       expect(sites).toHaveLength(80);
-      const revisions = await db().selectFrom('revisions').select('id').where('import_id', '=', done.id).where('revisionable_type', '=', 'site').execute();
+      const revisions = await db()
+        .selectFrom('revisions')
+        .select('id')
+        .where('import_id', '=', done.id)
+        .where('revisionable_type', '=', 'site')
+        .execute();
       expect(revisions).toHaveLength(80);
-      const undo = await sql<{ n: number }>`select count(*)::int as n from import_records where import_id = ${done.id} and record_type = 'site' and created`.execute(db());
+      const undo = await sql<{
+        n: number;
+      }>`select count(*)::int as n from import_records where import_id = ${done.id} and record_type = 'site' and created`.execute(
+        db(),
+      );
       expect(Number(undo.rows[0]?.n)).toBe(80);
-      const trades = await sql<{ n: number }>`select count(distinct site_id)::int as n from site_trades where site_id in (select id from sites where import_id = ${done.id})`.execute(db());
+      const trades = await sql<{
+        n: number;
+      }>`select count(distinct site_id)::int as n from site_trades where site_id in (select id from sites where import_id = ${done.id})`.execute(
+        db(),
+      );
       expect(Number(trades.rows[0]?.n)).toBe(80);
       const report = await admin.get(`/api/imports/${done.id}/failures`);
       expect(report.status).toBe(200);
@@ -93,7 +113,12 @@ describe('a large import leaves the sort and search indexes of its table out whi
       // Undo deletes the 80 sites; the indexes stay.
       expect((await admin.post(`/api/imports/${done.id}/undo`)).status).toBeLessThan(300);
       await t.app.jobs.drain();
-      const left = await db().selectFrom('sites').select('id').where('import_id', '=', done.id).where('deleted_at', 'is', null).execute();
+      const left = await db()
+        .selectFrom('sites')
+        .select('id')
+        .where('import_id', '=', done.id)
+        .where('deleted_at', 'is', null)
+        .execute();
       expect(left).toHaveLength(0);
       expect(await missingSiteIndexes()).toBe(0);
     });
@@ -102,7 +127,9 @@ describe('a large import leaves the sort and search indexes of its table out whi
   it('a small import never leaves them out', async () => {
     const during: number[] = [];
     await withOptions({ afterChunk: async () => void during.push(await missingSiteIndexes()) }, async () => {
-      const done = await runImport(t, admin, await importerId(t, 'vendor-job-sites'), [{ name: 'small.csv', content: vendorFile(20_000, 30) }]);
+      const done = await runImport(t, admin, await importerId(t, 'vendor-job-sites'), [
+        { name: 'small.csv', content: vendorFile(20_000, 30) },
+      ]);
       expect(done).toMatchObject({ status: 'complete', created_count: 30 });
     });
     expect(during).toEqual([0, 0]);
@@ -112,11 +139,15 @@ describe('a large import leaves the sort and search indexes of its table out whi
   it('a file brought again unchanged leaves them in place', async () => {
     const text = vendorFile(30_000, 60);
     await withOptions({ deferIndexesFrom: 1_000_000 }, async () => {
-      expect(await runImport(t, admin, await importerId(t, 'vendor-job-sites'), [{ name: 'again.csv', content: text }])).toMatchObject({ created_count: 60 });
+      expect(
+        await runImport(t, admin, await importerId(t, 'vendor-job-sites'), [{ name: 'again.csv', content: text }]),
+      ).toMatchObject({ created_count: 60 });
     });
     const during: number[] = [];
     await withOptions({ afterChunk: async () => void during.push(await missingSiteIndexes()) }, async () => {
-      expect(await runImport(t, admin, await importerId(t, 'vendor-job-sites'), [{ name: 'again.csv', content: text }])).toMatchObject({ skipped_count: 60 });
+      expect(
+        await runImport(t, admin, await importerId(t, 'vendor-job-sites'), [{ name: 'again.csv', content: text }]),
+      ).toMatchObject({ skipped_count: 60 });
     });
     expect(during.every((n) => n === 0)).toBe(true);
   });
@@ -126,15 +157,22 @@ describe('a stop in the middle of a large import', () => {
   it('leaves no index missing: the start makes them again, and the resumed import ends with them', async () => {
     const id = await importerId(t, 'vendor-job-sites');
     let started = 0;
-    await withOptions({ afterChunk: (chunk: number) => {
-      if (chunk === 1) throw new SimulatedCrash('killed after chunk 1');
-    } }, async () => {
-      const res = await upload(t, admin, '/api/imports', { importer_id: id }, [{ name: 'crash.csv', content: vendorFile(40_000, 100) }]);
-      expect(res.status).toBe(201);
-      started = res.body.data.id;
-      await expect(t.app.jobs.drain()).rejects.toThrow('killed after chunk 1');
-      (t.app.jobs as any).stopped = true;
-    });
+    await withOptions(
+      {
+        afterChunk: (chunk: number) => {
+          if (chunk === 1) throw new SimulatedCrash('killed after chunk 1');
+        },
+      },
+      async () => {
+        const res = await upload(t, admin, '/api/imports', { importer_id: id }, [
+          { name: 'crash.csv', content: vendorFile(40_000, 100) },
+        ]);
+        expect(res.status).toBe(201);
+        started = res.body.data.id;
+        await expect(t.app.jobs.drain()).rejects.toThrow('killed after chunk 1');
+        (t.app.jobs as any).stopped = true;
+      },
+    );
     expect(await missingSiteIndexes()).toBe(siteIndexCount());
 
     // What the server's start does (schemas/schema-routes.ts, at ready).
@@ -160,14 +198,21 @@ describe('two large imports at once', () => {
     const id = await importerId(t, 'vendor-job-sites');
     let first = 0;
     // The first stops after its first chunk, as if its process still ran it elsewhere.
-    await withOptions({ afterChunk: (chunk: number) => {
-      if (chunk === 1) throw new SimulatedCrash('paused after chunk 1');
-    } }, async () => {
-      const res = await upload(t, admin, '/api/imports', { importer_id: id }, [{ name: 'first.csv', content: vendorFile(50_000, 400) }]);
-      first = res.body.data.id;
-      await expect(t.app.jobs.drain()).rejects.toThrow('paused after chunk 1');
-      (t.app.jobs as any).stopped = true;
-    });
+    await withOptions(
+      {
+        afterChunk: (chunk: number) => {
+          if (chunk === 1) throw new SimulatedCrash('paused after chunk 1');
+        },
+      },
+      async () => {
+        const res = await upload(t, admin, '/api/imports', { importer_id: id }, [
+          { name: 'first.csv', content: vendorFile(50_000, 400) },
+        ]);
+        first = res.body.data.id;
+        await expect(t.app.jobs.drain()).rejects.toThrow('paused after chunk 1');
+        (t.app.jobs as any).stopped = true;
+      },
+    );
     expect(await missingSiteIndexes()).toBe(siteIndexCount());
 
     await withOptions({}, async () => {
@@ -181,23 +226,33 @@ describe('two large imports at once', () => {
       expect(await requeueAbandoned(db(), { everyRunning: true })).toBe(1);
       await t.app.jobs.drain();
     });
-    expect((await admin.get(`/api/imports/${first}`)).body.data).toMatchObject({ status: 'complete', created_count: 400 });
+    expect((await admin.get(`/api/imports/${first}`)).body.data).toMatchObject({
+      status: 'complete',
+      created_count: 400,
+    });
     expect(await missingSiteIndexes()).toBe(0);
     expect(await db().selectFrom('import_index_deferrals').selectAll().execute()).toEqual([]);
   });
 
   it('an import that fails midway makes them again as it stops', async () => {
     let missingThen = -1;
-    await withOptions({ afterChunk: async (chunk: number) => {
-      if (chunk < 2) return;
-      missingThen = await missingSiteIndexes();
-      throw new Error('the disk is full');
-    } }, async () => {
-      const res = await upload(t, admin, '/api/imports', { importer_id: await importerId(t, 'vendor-job-sites') }, [{ name: 'fails.csv', content: vendorFile(70_000, 900) }]);
-      expect(res.status).toBe(201);
-      await t.app.jobs.drain();
-      expect((await admin.get(`/api/imports/${res.body.data.id}`)).body.data).toMatchObject({ status: 'failed' });
-    });
+    await withOptions(
+      {
+        afterChunk: async (chunk: number) => {
+          if (chunk < 2) return;
+          missingThen = await missingSiteIndexes();
+          throw new Error('the disk is full');
+        },
+      },
+      async () => {
+        const res = await upload(t, admin, '/api/imports', { importer_id: await importerId(t, 'vendor-job-sites') }, [
+          { name: 'fails.csv', content: vendorFile(70_000, 900) },
+        ]);
+        expect(res.status).toBe(201);
+        await t.app.jobs.drain();
+        expect((await admin.get(`/api/imports/${res.body.data.id}`)).body.data).toMatchObject({ status: 'failed' });
+      },
+    );
     expect(missingThen).toBe(siteIndexCount());
     expect(await missingSiteIndexes()).toBe(0);
     expect(await db().selectFrom('import_index_deferrals').selectAll().execute()).toEqual([]);

@@ -1,15 +1,15 @@
-import { readdirSync, existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import zipcodes from 'zipcodes';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import zipcodes from 'zipcodes';
 import { countMarketShareOnce } from '../../src/server/db/market-share-once.js';
 import { seedReadyMadeImporters } from '../../src/server/imports/ready-made.js';
 import { requeueAbandoned } from '../../src/server/jobs/queue.js';
 import { SimulatedCrash } from '../../src/server/jobs/worker.js';
-import { startTestApp, testDatabaseUrl, type TestApp, type TestClient } from '../support/test-app.js';
-import { fixture, importerId, runImport, upload } from '../fixtures/upload.js';
 import { vendorSitesCsv } from '../fixtures/generate.js';
+import { fixture, importerId, runImport, upload } from '../fixtures/upload.js';
+import { startTestApp, type TestApp, type TestClient, testDatabaseUrl } from '../support/test-app.js';
 
 let t: TestApp;
 let admin: TestClient;
@@ -31,22 +31,38 @@ async function makeImporter(body: Record<string, unknown>) {
   return res.body.data;
 }
 
-const csv = (rows: string[][]) => rows.map((r) => r.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',')).join('\n') + '\n';
+const csv = (rows: string[][]) =>
+  rows.map((r) => r.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',')).join('\n') + '\n';
 
 describe('the vendor job-site importer', () => {
   let importId: number;
 
   it('creates every site with mapped fields, related records, revisions and a link to the import', async () => {
     const id = await importerId(t, 'vendor-job-sites');
-    const res = await upload(t, admin, '/api/imports', { importer_id: id }, [{ name: 'vendor-sites.csv', content: fixture('vendor-sites.csv') }]);
+    const res = await upload(t, admin, '/api/imports', { importer_id: id }, [
+      { name: 'vendor-sites.csv', content: fixture('vendor-sites.csv') },
+    ]);
     expect(res.status).toBe(201);
     expect(res.body.message).toBe('Your import has started.');
-    expect(res.body.data).toMatchObject({ status: 'pending', name: 'vendor-sites.csv', importer_name: 'Job sites (Dodge-style vendor export)' });
+    expect(res.body.data).toMatchObject({
+      status: 'pending',
+      name: 'vendor-sites.csv',
+      importer_name: 'Job sites (Dodge-style vendor export)',
+    });
     expect(res.body.data.files[0]).toMatchObject({ name: 'vendor-sites.csv', encoding: 'utf8' });
     expect(JSON.stringify(res.body.data)).not.toContain(t.config.dataDir); // storage paths stay on the server
     await t.app.jobs.drain();
     const done = (await admin.get(`/api/imports/${res.body.data.id}`)).body.data;
-    expect(done).toMatchObject({ status: 'complete', created_count: 50, updated_count: 0, skipped_count: 0, failed_count: 0, processed_rows: 50, total_rows: 50, progress: 100 });
+    expect(done).toMatchObject({
+      status: 'complete',
+      created_count: 50,
+      updated_count: 0,
+      skipped_count: 0,
+      failed_count: 0,
+      processed_rows: 50,
+      total_rows: 50,
+      progress: 100,
+    });
     importId = done.id;
 
     // Row 1 of the file (line 2): 202600100000, Riverfront Water Treatment Plant Upgrade, Non-Union, ...
@@ -72,21 +88,50 @@ describe('the vendor job-site importer', () => {
     expect(String(site.bid_date).slice(0, 10)).toBe('2026-10-15');
     expect(String(site.kickoff_date).slice(0, 10)).toBe('2026-05-09'); // 05/09/26
     // Status by name; trades from the Work Type column (Sheet Metal) and the rules (Description contains plumbing → Plumbing).
-    const status = await db().selectFrom('site_statuses').select('name').where('id', '=', site.site_status_id).executeTakeFirstOrThrow();
+    const status = await db()
+      .selectFrom('site_statuses')
+      .select('name')
+      .where('id', '=', site.site_status_id)
+      .executeTakeFirstOrThrow();
     expect(status.name).toBe('Bidding');
-    const trades = await db().selectFrom('trades').select('name').where('id', 'in', site.trade_ids).orderBy('name').execute();
+    const trades = await db()
+      .selectFrom('trades')
+      .select('name')
+      .where('id', 'in', site.trade_ids)
+      .orderBy('name')
+      .execute();
     expect(trades.map((r) => r.name)).toEqual(['Operating Engineers', 'Plumbing', 'Sheet Metal']); // $67M ≥ $50M rule too
     // The general contractor, created once for all the rows that name it, linked both ways.
-    const gc = await db().selectFrom('contractors').selectAll().where('id', '=', site.general_contractor_id).executeTakeFirstOrThrow();
+    const gc = await db()
+      .selectFrom('contractors')
+      .selectAll()
+      .where('id', '=', site.general_contractor_id)
+      .executeTakeFirstOrThrow();
     expect(gc).toMatchObject({ name: 'Bernards', type: 'general' });
     expect(gc.phone).toMatch(/^\(\d{3}\) \d{3}-\d{4}$/); // the GC Phone of the last row naming Bernards
     expect(await db().selectFrom('contractors').select('id').where('name', '=', 'Bernards').execute()).toHaveLength(1);
     expect(site.contractor_ids).toContain(gc.id);
     // The contact, flagged as a site contact.
-    const contact = await db().selectFrom('site_contacts as sc').innerJoin('contacts as c', 'c.id', 'sc.contact_id').selectAll('c').select('sc.is_site_contact').where('sc.site_id', '=', site.id).executeTakeFirstOrThrow();
-    expect(contact).toMatchObject({ first_name: 'Grace', last_name: 'Davis', email: 'grace.davis@example.com', is_site_contact: true });
+    const contact = await db()
+      .selectFrom('site_contacts as sc')
+      .innerJoin('contacts as c', 'c.id', 'sc.contact_id')
+      .selectAll('c')
+      .select('sc.is_site_contact')
+      .where('sc.site_id', '=', site.id)
+      .executeTakeFirstOrThrow();
+    expect(contact).toMatchObject({
+      first_name: 'Grace',
+      last_name: 'Davis',
+      email: 'grace.davis@example.com',
+      is_site_contact: true,
+    });
     // Revision 'imported' with the import's id, and the row links to its import.
-    const revisions = await db().selectFrom('revisions').selectAll().where('revisionable_type', '=', 'site').where('revisionable_id', '=', site.id).execute();
+    const revisions = await db()
+      .selectFrom('revisions')
+      .selectAll()
+      .where('revisionable_type', '=', 'site')
+      .where('revisionable_id', '=', site.id)
+      .execute();
     expect(revisions).toHaveLength(1);
     expect(revisions[0]).toMatchObject({ action: 'imported', import_id: importId });
     expect((revisions[0].changes as any).name).toEqual([null, 'Riverfront Water Treatment Plant Upgrade']);
@@ -95,11 +140,19 @@ describe('the vendor job-site importer', () => {
   });
 
   // The embedded database only (PostgreSQL has its autovacuum): the lists read after an import answer from their indexes.
-  it.skipIf(Boolean(testDatabaseUrl()))('leaves the sites it wrote vacuumed on the embedded database: every page marked all-visible', async () => {
-    const { rows } = await sql<{ pages: number; visible: number }>`select (pg_relation_size('sites') / current_setting('block_size')::int)::int as pages, relallvisible as visible from pg_class where relname = 'sites'`.execute(db());
-    expect(rows[0].pages).toBeGreaterThan(0);
-    expect(rows[0].visible).toBe(rows[0].pages);
-  });
+  it.skipIf(Boolean(testDatabaseUrl()))(
+    'leaves the sites it wrote vacuumed on the embedded database: every page marked all-visible',
+    async () => {
+      const { rows } = await sql<{
+        pages: number;
+        visible: number;
+      }>`select (pg_relation_size('sites') / current_setting('block_size')::int)::int as pages, relallvisible as visible from pg_class where relname = 'sites'`.execute(
+        db(),
+      );
+      expect(rows[0].pages).toBeGreaterThan(0);
+      expect(rows[0].visible).toBe(rows[0].pages);
+    },
+  );
 
   it('places a row without coordinates at the centre of its postal code', async () => {
     // Row 3 (202600100002, Anaheim 92805) has no Latitude/Longitude in the file.
@@ -112,9 +165,22 @@ describe('the vendor job-site importer', () => {
   });
 
   it('imports the same file again without duplicating: every row matches its site by the vendor id and is unchanged', async () => {
-    const again = await runImport(t, admin, await importerId(t, 'vendor-job-sites'), [{ name: 'vendor-sites.csv', content: fixture('vendor-sites.csv') }]);
-    expect(again).toMatchObject({ status: 'complete', created_count: 0, updated_count: 0, skipped_count: 50, failed_count: 0 });
-    const total = await db().selectFrom('sites').select((eb) => eb.fn.countAll().as('n')).where('external_id', 'like', '2026%').where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+    const again = await runImport(t, admin, await importerId(t, 'vendor-job-sites'), [
+      { name: 'vendor-sites.csv', content: fixture('vendor-sites.csv') },
+    ]);
+    expect(again).toMatchObject({
+      status: 'complete',
+      created_count: 0,
+      updated_count: 0,
+      skipped_count: 50,
+      failed_count: 0,
+    });
+    const total = await db()
+      .selectFrom('sites')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('external_id', 'like', '2026%')
+      .where('deleted_at', 'is', null)
+      .executeTakeFirstOrThrow();
     expect(Number(total.n)).toBe(50);
   });
 
@@ -123,13 +189,23 @@ describe('the vendor job-site importer', () => {
     // A person renames the site by hand; the importer protects `name`.
     const edited = await admin.post(`/api/sites/${site.id}`, { name: 'Airport MOB (renamed by organizer)' });
     expect(edited.status).toBe(200);
-    const text = fixture('vendor-sites.csv').toString('utf8').replace('Airport Medical Office Building', 'Airport Medical Office Building Phase 2').replace('"$155,000,000.00"', '"$160,000,000.00"');
-    const result = await runImport(t, admin, await importerId(t, 'vendor-job-sites'), [{ name: 'vendor-sites-week-2.csv', content: text }]);
+    const text = fixture('vendor-sites.csv')
+      .toString('utf8')
+      .replace('Airport Medical Office Building', 'Airport Medical Office Building Phase 2')
+      .replace('"$155,000,000.00"', '"$160,000,000.00"');
+    const result = await runImport(t, admin, await importerId(t, 'vendor-job-sites'), [
+      { name: 'vendor-sites-week-2.csv', content: text },
+    ]);
     expect(result).toMatchObject({ created_count: 0, updated_count: 1, skipped_count: 49, failed_count: 0 });
     const after = (await admin.get(`/api/sites/${site.id}`)).body.data;
     expect(after.name).toBe('Airport MOB (renamed by organizer)');
     expect(after.estimated_value).toBe(160_000_000);
-    const revision = await db().selectFrom('revisions').selectAll().where('revisionable_id', '=', site.id).where('import_id', '=', result.id).executeTakeFirstOrThrow();
+    const revision = await db()
+      .selectFrom('revisions')
+      .selectAll()
+      .where('revisionable_id', '=', site.id)
+      .where('import_id', '=', result.id)
+      .executeTakeFirstOrThrow();
     expect(revision.action).toBe('imported');
     expect(revision.changes).toEqual({ estimated_value: [155_000_000, 160_000_000] });
   });
@@ -154,31 +230,63 @@ describe('the vendor job-site importer', () => {
     const res = await admin.post(`/api/imports/${importId}/undo`);
     expect(res.status).toBe(202);
     await t.app.jobs.drain();
-    const live = await db().selectFrom('sites').select('id').where('import_id', '=', importId).where('deleted_at', 'is', null).execute();
+    const live = await db()
+      .selectFrom('sites')
+      .select('id')
+      .where('import_id', '=', importId)
+      .where('deleted_at', 'is', null)
+      .execute();
     expect(live).toHaveLength(0);
     expect((await admin.get('/api/sites?filter[external_id]=202600100000')).body.meta.total).toBe(0);
-    const bernards = await db().selectFrom('contractors').select('deleted_at').where('name', '=', 'Bernards').executeTakeFirstOrThrow();
+    const bernards = await db()
+      .selectFrom('contractors')
+      .select('deleted_at')
+      .where('name', '=', 'Bernards')
+      .executeTakeFirstOrThrow();
     expect(bernards.deleted_at).not.toBeNull();
-    const deletions = await db().selectFrom('revisions').select('id').where('revisionable_type', '=', 'site').where('action', '=', 'deleted').execute();
+    const deletions = await db()
+      .selectFrom('revisions')
+      .select('id')
+      .where('revisionable_type', '=', 'site')
+      .where('action', '=', 'deleted')
+      .execute();
     expect(deletions.length).toBe(50);
   });
 });
 
 describe('ready-made importers for contractors and members', () => {
   it('imports the contractor list: union status, trade, local and contact', async () => {
-    const result = await runImport(t, admin, await importerId(t, 'contractor-list'), [{ name: 'contractors.csv', content: fixture('contractors.csv') }]);
+    const result = await runImport(t, admin, await importerId(t, 'contractor-list'), [
+      { name: 'contractors.csv', content: fixture('contractors.csv') },
+    ]);
     expect(result).toMatchObject({ status: 'complete', created_count: 20, failed_count: 0 });
-    const contractor = await db().selectFrom('contractors').selectAll().where('external_id', '=', '700000').where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+    const contractor = await db()
+      .selectFrom('contractors')
+      .selectAll()
+      .where('external_id', '=', '700000')
+      .where('deleted_at', 'is', null)
+      .executeTakeFirstOrThrow();
     expect(contractor.name).toBe('Clark Construction Group');
     expect(['union', 'non-union', 'general', 'none']).toContain(contractor.type);
-    const links = await db().selectFrom('contractor_contacts').select('contact_id').where('contractor_id', '=', contractor.id).execute();
+    const links = await db()
+      .selectFrom('contractor_contacts')
+      .select('contact_id')
+      .where('contractor_id', '=', contractor.id)
+      .execute();
     expect(links).toHaveLength(1);
   });
 
   it('imports the member roster: classification, local, craft, employer and steward flag by name', async () => {
-    const result = await runImport(t, admin, await importerId(t, 'member-roster'), [{ name: 'member-roster.csv', content: fixture('member-roster.csv') }]);
+    const result = await runImport(t, admin, await importerId(t, 'member-roster'), [
+      { name: 'member-roster.csv', content: fixture('member-roster.csv') },
+    ]);
     expect(result).toMatchObject({ status: 'complete', created_count: 40, failed_count: 0 });
-    const members = await db().selectFrom('members').selectAll().where('member_number', 'like', 'M-%').orderBy('member_number').execute();
+    const members = await db()
+      .selectFrom('members')
+      .selectAll()
+      .where('member_number', 'like', 'M-%')
+      .orderBy('member_number')
+      .execute();
     expect(members).toHaveLength(40);
     const first = members.find((m) => m.member_number === 'M-10450')!;
     expect(first.is_steward).toBe(true); // every 6th row says Y, the first included
@@ -211,7 +319,9 @@ describe('messy real files', () => {
         { header: 'Notes (2)', target: 'site.notes_2' },
       ],
     });
-    messy = await runImport(t, admin, importer.id, [{ name: 'messy-bom-ragged.csv', content: fixture('messy-bom-ragged.csv') }]);
+    messy = await runImport(t, admin, importer.id, [
+      { name: 'messy-bom-ragged.csv', content: fixture('messy-bom-ragged.csv') },
+    ]);
     expect(messy.status).toBe('complete');
     const failures = (await admin.get(`/api/imports/${messy.id}/failures`)).body.data;
     const byLine = Object.fromEntries(failures.map((f: any) => [f.line, f.reason]));
@@ -228,7 +338,11 @@ describe('messy real files', () => {
     expect(m2.notes).toMatch(/Line one\r?\nLine two, with comma/);
     expect(m2.estimated_value).toBe(4_500_000);
     const m1 = (await admin.get('/api/sites?filter[external_id]=M-1')).body.data[0];
-    expect(m1).toMatchObject({ name: 'Harbor Pump Station (revised)', estimated_value: 3_200_000, notes: 'Same id again: an update' });
+    expect(m1).toMatchObject({
+      name: 'Harbor Pump Station (revised)',
+      estimated_value: 3_200_000,
+      notes: 'Same id again: an update',
+    });
   });
 
   it('gives the failed rows as a CSV error report with line, reason and the original cells', async () => {
@@ -236,8 +350,13 @@ describe('messy real files', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/csv');
     expect(res.headers.get('content-disposition')).toContain('errors.csv');
-    const lines = String(res.body).replace(/^\uFEFF/, '').trim().split('\r\n');
-    expect(lines[0]).toBe('File,Line,Reason,Project ID,Project Name,Column 3,City,Zip,Bid Date,Estimated Value,Contact Email,Notes,Notes (2)');
+    const lines = String(res.body)
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toBe(
+      'File,Line,Reason,Project ID,Project Name,Column 3,City,Zip,Bid Date,Estimated Value,Contact Email,Notes,Notes (2)',
+    );
     expect(lines).toHaveLength(5);
     expect(lines[1]).toMatch(/^messy-bom-ragged\.csv,7,.*M-4,Bad date row/);
   });
@@ -260,10 +379,18 @@ describe('messy real files', () => {
         { header: 'Notes', target: 'site.notes_1' },
       ],
     });
-    const result = await runImport(t, admin, importer.id, [{ name: 'messy-windows-1252.csv', content: fixture('messy-windows-1252.csv') }]);
+    const result = await runImport(t, admin, importer.id, [
+      { name: 'messy-windows-1252.csv', content: fixture('messy-windows-1252.csv') },
+    ]);
     expect(result.files[0].encoding).toBe('windows-1252');
     const w1 = (await admin.get('/api/sites?filter[external_id]=W-1001')).body.data[0];
-    expect(w1).toMatchObject({ name: 'Café Olé Remodel', city: 'San José', owner: 'José Muñoz', notes: 'Owner’s rep: Zoë Núñez', estimated_value: 1_250_000 });
+    expect(w1).toMatchObject({
+      name: 'Café Olé Remodel',
+      city: 'San José',
+      owner: 'José Muñoz',
+      notes: 'Owner’s rep: Zoë Núñez',
+      estimated_value: 1_250_000,
+    });
     expect(String(w1.bid_date).slice(0, 10)).toBe('2026-03-02');
     const w2 = (await admin.get('/api/sites?filter[external_id]=W-1002')).body.data[0];
     expect(w2.name).toBe('Façade Restoration – Ñandú Building');
@@ -287,12 +414,19 @@ describe('messy real files', () => {
         { header: 'Bid Date', target: 'site.bid_date' },
       ],
     });
-    const text = csv([['Project ID', 'Project Name', 'Bid Date'], ['S-1', 'Strict one', '2026-01-01'], ['S-2', 'Strict two', 'soon'], ['S-3', 'Strict three', '2026-01-03']]);
+    const text = csv([
+      ['Project ID', 'Project Name', 'Bid Date'],
+      ['S-1', 'Strict one', '2026-01-01'],
+      ['S-2', 'Strict two', 'soon'],
+      ['S-3', 'Strict three', '2026-01-03'],
+    ]);
     const result = await runImport(t, admin, importer.id, [{ name: 'strict.csv', content: text }]);
     expect(result).toMatchObject({ status: 'failed', created_count: 0, failed_count: 1 });
     expect(result.message).toMatch(/nothing was imported/);
     expect((await admin.get('/api/sites?filter[external_id]=S-1')).body.meta.total).toBe(0);
-    const good = await runImport(t, admin, importer.id, [{ name: 'strict.csv', content: text.replace('soon', '2026-01-02') }]);
+    const good = await runImport(t, admin, importer.id, [
+      { name: 'strict.csv', content: text.replace('soon', '2026-01-02') },
+    ]);
     expect(good).toMatchObject({ status: 'complete', created_count: 3, failed_count: 0 });
   });
 });
@@ -310,7 +444,11 @@ describe('the records an importer makes', () => {
         { header: 'Source', target: 'site.source' },
       ],
     });
-    const text = csv([['Project ID', 'Project Name', 'Source'], ['CC-1', 'Connect one', ''], ['CC-2', 'Connect two', 'meps']]);
+    const text = csv([
+      ['Project ID', 'Project Name', 'Source'],
+      ['CC-1', 'Connect one', ''],
+      ['CC-2', 'Connect two', 'meps'],
+    ]);
     const result = await runImport(t, admin, importer.id, [{ name: 'connect.csv', content: text }]);
     expect(result).toMatchObject({ status: 'complete', created_count: 2, failed_count: 0 });
     const one = (await admin.get('/api/sites?filter[external_id]=CC-1')).body.data[0];
@@ -322,7 +460,13 @@ describe('the records an importer makes', () => {
 
 describe('rules', () => {
   it('sets trades with every operator: eq, neq, gt, gte, lt, lte, in, string-contains, string-start, string-end', async () => {
-    const rule = (source: string, operator: string, value: string, trade: string) => ({ source, operator, value, action: 'trade-set', action_value: trade });
+    const rule = (source: string, operator: string, value: string, trade: string) => ({
+      source,
+      operator,
+      value,
+      action: 'trade-set',
+      action_value: trade,
+    });
     const importer = await makeImporter({
       name: 'Rules vendor',
       record_type: 'site',
@@ -357,7 +501,12 @@ describe('rules', () => {
     expect(result).toMatchObject({ created_count: 4, failed_count: 0 });
     const tradesOf = async (externalId: string) => {
       const site = (await admin.get(`/api/sites?filter[external_id]=${externalId}`)).body.data[0];
-      const rows = await db().selectFrom('trades').select('name').where('id', 'in', site.trade_ids.length ? site.trade_ids : [-1]).orderBy('name').execute();
+      const rows = await db()
+        .selectFrom('trades')
+        .select('name')
+        .where('id', 'in', site.trade_ids.length ? site.trade_ids : [-1])
+        .orderBy('name')
+        .execute();
       return rows.map((r) => r.name);
     };
     expect(await tradesOf('R-1')).toEqual(['Electrical', 'Ironworkers', 'Laborers', 'Pipefitters']);
@@ -374,12 +523,26 @@ describe('rules', () => {
     });
     expect(res.status).toBe(422);
     const importer = await makeImporter({ name: 'Rule holder', record_type: 'site' });
-    const bad = await admin.post('/api/importer-rules', { importer_id: importer.id, source: 'Name', operator: 'gt', value: 'abc', action_value: 'Electrical' });
+    const bad = await admin.post('/api/importer-rules', {
+      importer_id: importer.id,
+      source: 'Name',
+      operator: 'gt',
+      value: 'abc',
+      action_value: 'Electrical',
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.errors.value).toBeTruthy();
-    const good = await admin.post('/api/importer-rules', { importer_id: importer.id, source: 'Name', operator: 'string-contains', value: 'pipe', action_value: 'Pipefitters' });
+    const good = await admin.post('/api/importer-rules', {
+      importer_id: importer.id,
+      source: 'Name',
+      operator: 'string-contains',
+      value: 'pipe',
+      action_value: 'Pipefitters',
+    });
     expect(good.status).toBe(201);
-    expect((await admin.get(`/api/importers/${importer.id}`)).body.data.rules).toEqual([{ source: 'Name', operator: 'string-contains', value: 'pipe', action: 'trade-set', action_value: 'Pipefitters' }]);
+    expect((await admin.get(`/api/importers/${importer.id}`)).body.data.rules).toEqual([
+      { source: 'Name', operator: 'string-contains', value: 'pipe', action: 'trade-set', action_value: 'Pipefitters' },
+    ]);
   });
 });
 
@@ -396,24 +559,46 @@ describe('related records the importer may not create', () => {
         { header: 'Craft', target: 'site.craft' },
       ],
     });
-    const text = csv([['ID', 'Name', 'Craft'], ['T-1', 'Known craft', 'electrical'], ['T-2', 'Unknown craft', 'Underwater Welders']]);
+    const text = csv([
+      ['ID', 'Name', 'Craft'],
+      ['T-1', 'Known craft', 'electrical'],
+      ['T-2', 'Unknown craft', 'Underwater Welders'],
+    ]);
     const result = await runImport(t, admin, importer.id, [{ name: 'crafts.csv', content: text }]);
     expect(result).toMatchObject({ created_count: 1, failed_count: 1 });
     const failures = (await admin.get(`/api/imports/${result.id}/failures`)).body.data;
     expect(failures[0]).toMatchObject({ line: 3 });
     expect(failures[0].reason).toMatch(/Trade "Underwater Welders".*does not create/);
-    expect(await db().selectFrom('trades').select('id').where('name', '=', 'Underwater Welders').execute()).toHaveLength(0);
+    expect(
+      await db().selectFrom('trades').select('id').where('name', '=', 'Underwater Welders').execute(),
+    ).toHaveLength(0);
     // Matched case-insensitively: "electrical" is the seeded Electrical trade.
     const site = (await admin.get('/api/sites?filter[external_id]=T-1')).body.data[0];
-    const electrical = await db().selectFrom('trades').select('id').where('name', '=', 'Electrical').executeTakeFirstOrThrow();
+    const electrical = await db()
+      .selectFrom('trades')
+      .select('id')
+      .where('name', '=', 'Electrical')
+      .executeTakeFirstOrThrow();
     expect(site.trade_ids).toEqual([electrical.id]);
   });
 });
 
 describe('regions of imported sites', () => {
   it('places imported sites in the regions containing them, and moves them when a later import changes their coordinates', async () => {
-    const box = [[-118.2, 34.1], [-118.1, 34.1], [-118.1, 34.2], [-118.2, 34.2], [-118.2, 34.1]];
-    const region = await admin.post('/api/regions', { name: 'Pasadena box', geometry_type: 'postal-code', code: '91199', color: '#00aa00', geometry: { type: 'Polygon', coordinates: [box] } });
+    const box = [
+      [-118.2, 34.1],
+      [-118.1, 34.1],
+      [-118.1, 34.2],
+      [-118.2, 34.2],
+      [-118.2, 34.1],
+    ];
+    const region = await admin.post('/api/regions', {
+      name: 'Pasadena box',
+      geometry_type: 'postal-code',
+      code: '91199',
+      color: '#00aa00',
+      geometry: { type: 'Polygon', coordinates: [box] },
+    });
     expect(region.status, JSON.stringify(region.body)).toBe(201);
     const importer = await makeImporter({
       name: 'Sites with coordinates',
@@ -426,37 +611,64 @@ describe('regions of imported sites', () => {
         { header: 'Lng', target: 'site.longitude' },
       ],
     });
-    const regionsOf = async (externalId: string) => (await admin.get(`/api/sites?filter[external_id]=${externalId}`)).body.data[0].region_ids;
-    const first = csv([['ID', 'Name', 'Lat', 'Lng'], ['REGION-1', 'Inside', '34.15', '-118.15'], ['REGION-2', 'Outside', '33.9', '-118.4']]);
-    expect(await runImport(t, admin, importer.id, [{ name: 'regions-1.csv', content: first }])).toMatchObject({ created_count: 2, failed_count: 0 });
+    const regionsOf = async (externalId: string) =>
+      (await admin.get(`/api/sites?filter[external_id]=${externalId}`)).body.data[0].region_ids;
+    const first = csv([
+      ['ID', 'Name', 'Lat', 'Lng'],
+      ['REGION-1', 'Inside', '34.15', '-118.15'],
+      ['REGION-2', 'Outside', '33.9', '-118.4'],
+    ]);
+    expect(await runImport(t, admin, importer.id, [{ name: 'regions-1.csv', content: first }])).toMatchObject({
+      created_count: 2,
+      failed_count: 0,
+    });
     expect(await regionsOf('REGION-1')).toEqual([region.body.data.id]);
     expect(await regionsOf('REGION-2')).toEqual([]);
-    const second = csv([['ID', 'Name', 'Lat', 'Lng'], ['REGION-1', 'Inside', '33.9', '-118.4'], ['REGION-2', 'Outside', '34.12', '-118.11']]);
-    expect(await runImport(t, admin, importer.id, [{ name: 'regions-2.csv', content: second }])).toMatchObject({ updated_count: 2, failed_count: 0 });
+    const second = csv([
+      ['ID', 'Name', 'Lat', 'Lng'],
+      ['REGION-1', 'Inside', '33.9', '-118.4'],
+      ['REGION-2', 'Outside', '34.12', '-118.11'],
+    ]);
+    expect(await runImport(t, admin, importer.id, [{ name: 'regions-2.csv', content: second }])).toMatchObject({
+      updated_count: 2,
+      failed_count: 0,
+    });
     expect(await regionsOf('REGION-1')).toEqual([]);
     expect(await regionsOf('REGION-2')).toEqual([region.body.data.id]);
   });
 });
 
 describe('the market share of an import chunk', () => {
-  it('is counted once, after the chunk\'s batches and links: a batch writer inside the chunk\'s counting leaves it to the chunk', async () => {
-    const pending = async (trx: any) => (await sql<{ site_id: number }>`select site_id from market_share_pending`.execute(trx)).rows;
-    const counted = async (trx: any, id: number) => (await sql`select 1 from market_share_sites where site_id = ${id}`.execute(trx)).rows.length;
-    await db().transaction().execute(async (trx) => {
-      let id = 0;
-      await countMarketShareOnce(trx, async () => {
+  it("is counted once, after the chunk's batches and links: a batch writer inside the chunk's counting leaves it to the chunk", async () => {
+    const pending = async (trx: any) =>
+      (await sql<{ site_id: number }>`select site_id from market_share_pending`.execute(trx)).rows;
+    const counted = async (trx: any, id: number) =>
+      (await sql`select 1 from market_share_sites where site_id = ${id}`.execute(trx)).rows.length;
+    await db()
+      .transaction()
+      .execute(async (trx) => {
+        let id = 0;
         await countMarketShareOnce(trx, async () => {
-          id = (await sql<{ id: number }>`insert into sites (name, type, estimated_value) values ('Chunk Counted Tower', 'union', 4321) returning id`.execute(trx)).rows[0]!.id;
+          await countMarketShareOnce(trx, async () => {
+            id = (
+              await sql<{
+                id: number;
+              }>`insert into sites (name, type, estimated_value) values ('Chunk Counted Tower', 'union', 4321) returning id`.execute(
+                trx,
+              )
+            ).rows[0]!.id;
+          });
+          // The batch inside noted its site and counted nothing; the links after it are noted too.
+          expect(await pending(trx)).toEqual([{ site_id: id }]);
+          await sql`insert into site_trades (site_id, trade_id) select ${id}, id from trades order by id limit 1`.execute(
+            trx,
+          );
+          expect(await pending(trx)).toEqual([{ site_id: id }, { site_id: id }]);
+          expect(await counted(trx, id)).toBe(0);
         });
-        // The batch inside noted its site and counted nothing; the links after it are noted too.
-        expect(await pending(trx)).toEqual([{ site_id: id }]);
-        await sql`insert into site_trades (site_id, trade_id) select ${id}, id from trades order by id limit 1`.execute(trx);
-        expect(await pending(trx)).toEqual([{ site_id: id }, { site_id: id }]);
-        expect(await counted(trx, id)).toBe(0);
+        expect(await pending(trx)).toEqual([]);
+        expect(await counted(trx, id)).toBe(1);
       });
-      expect(await pending(trx)).toEqual([]);
-      expect(await counted(trx, id)).toBe(1);
-    });
   });
 });
 
@@ -474,7 +686,12 @@ describe('a restart in the middle of an import', () => {
       const res = await upload(t, admin, '/api/imports', { importer_id: id }, [{ name: 'crash.csv', content: text }]);
       expect(res.status).toBe(201);
       await expect(t.app.jobs.drain()).rejects.toThrow('killed after chunk 2');
-      const job = await db().selectFrom('jobs').selectAll().where('type', '=', 'import').orderBy('id', 'desc').executeTakeFirstOrThrow();
+      const job = await db()
+        .selectFrom('jobs')
+        .selectAll()
+        .where('type', '=', 'import')
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
       expect(job.status).toBe('running'); // as a dead process leaves it
       const halfway = (await admin.get(`/api/imports/${res.body.data.id}`)).body.data;
       expect(halfway).toMatchObject({ status: 'processing', processed_rows: 40, created_count: 40 });
@@ -488,7 +705,12 @@ describe('a restart in the middle of an import', () => {
       const rows = await db().selectFrom('sites').select(['external_id']).where('import_id', '=', done.id).execute();
       expect(rows).toHaveLength(95);
       expect(new Set(rows.map((r) => r.external_id)).size).toBe(95);
-      const revisions = await db().selectFrom('revisions').select('id').where('import_id', '=', done.id).where('revisionable_type', '=', 'site').execute();
+      const revisions = await db()
+        .selectFrom('revisions')
+        .select('id')
+        .where('import_id', '=', done.id)
+        .where('revisionable_type', '=', 'site')
+        .execute();
       expect(revisions).toHaveLength(95);
     } finally {
       processor.options = saved;
@@ -506,10 +728,14 @@ describe('uploads are checked before anything is stored', () => {
     const id = await importerId(t, 'vendor-job-sites');
     const before = stored();
     const imports = (await admin.get('/api/imports')).body.meta.total;
-    const xlsx = await upload(t, admin, '/api/imports', { importer_id: id }, [{ name: 'sites.csv', content: fixture('not-a-csv.xlsx') }]);
+    const xlsx = await upload(t, admin, '/api/imports', { importer_id: id }, [
+      { name: 'sites.csv', content: fixture('not-a-csv.xlsx') },
+    ]);
     expect(xlsx.status).toBe(422);
     expect(xlsx.body.errors.files[0]).toMatch(/Excel workbook.*Save the sheet as CSV/);
-    const binary = await upload(t, admin, '/api/imports', { importer_id: id }, [{ name: 'data.csv', content: Buffer.from([0x41, 0x2c, 0x00, 0x01, 0x02, 0x0a]) }]);
+    const binary = await upload(t, admin, '/api/imports', { importer_id: id }, [
+      { name: 'data.csv', content: Buffer.from([0x41, 0x2c, 0x00, 0x01, 0x02, 0x0a]) },
+    ]);
     expect(binary.status).toBe(422);
     expect(binary.body.errors.files[0]).toMatch(/binary/);
     const exe = await upload(t, admin, '/api/imports', { importer_id: id }, [{ name: 'setup.exe', content: 'MZ' }]);
@@ -525,7 +751,9 @@ describe('uploads are checked before anything is stored', () => {
     const limit = t.config.limits.uploadBytes;
     t.config.limits.uploadBytes = 4_096;
     try {
-      const res = await upload(t, admin, '/api/imports', { importer_id: id }, [{ name: 'big.csv', content: fixture('vendor-sites.csv') }]);
+      const res = await upload(t, admin, '/api/imports', { importer_id: id }, [
+        { name: 'big.csv', content: fixture('vendor-sites.csv') },
+      ]);
       expect(res.status).toBe(413);
       expect(res.body.message).toMatch(/"big\.csv" is larger than 0 MB|larger than/);
     } finally {
@@ -541,7 +769,9 @@ describe('uploads are checked before anything is stored', () => {
     // The seeded assistant role may not import (organizers, role "user", may: they bring in the weekly file).
     await t.createUser({ role: 'assistant', email: 'assistant-import@example.com' });
     const assistant = await t.signIn('assistant-import@example.com');
-    const res = await upload(t, assistant, '/api/imports', { importer_id: await importerId(t, 'vendor-job-sites') }, [{ name: 'a.csv', content: 'Name\nx\n' }]);
+    const res = await upload(t, assistant, '/api/imports', { importer_id: await importerId(t, 'vendor-job-sites') }, [
+      { name: 'a.csv', content: 'Name\nx\n' },
+    ]);
     expect(res.status).toBe(403);
     await t.createUser({ role: 'user', email: 'organizer-import@example.com' });
     const organizer = await t.signIn('organizer-import@example.com');
@@ -552,17 +782,40 @@ describe('uploads are checked before anything is stored', () => {
 describe('preview', () => {
   it('shows the first rows as they will be mapped, with the errors they would produce, and writes nothing', async () => {
     const sites = (await admin.get('/api/sites')).body.meta.total;
-    const res = await upload(t, admin, '/api/imports/preview', { importer_id: await importerId(t, 'vendor-job-sites') }, [{ name: 'messy.csv', content: fixture('vendor-sites.csv') }]);
+    const res = await upload(
+      t,
+      admin,
+      '/api/imports/preview',
+      { importer_id: await importerId(t, 'vendor-job-sites') },
+      [{ name: 'messy.csv', content: fixture('vendor-sites.csv') }],
+    );
     expect(res.status).toBe(200);
     expect(res.body.data.headers[0]).toBe('Dodge Report Number');
     expect(res.body.data.rows).toHaveLength(20);
-    expect(res.body.data.rows[0]).toMatchObject({ line: 2, values: { external_id: '202600100000', name: 'Riverfront Water Treatment Plant Upgrade', bid_date: '2026-10-15' }, errors: [] });
+    expect(res.body.data.rows[0]).toMatchObject({
+      line: 2,
+      values: { external_id: '202600100000', name: 'Riverfront Water Treatment Plant Upgrade', bid_date: '2026-10-15' },
+      errors: [],
+    });
     expect(res.body.data.rows[0].related.trades).toEqual(['Sheet Metal', 'Plumbing', 'Operating Engineers']);
     expect(res.body.data.suggestions[0]).toBe('site.external_id');
     expect((await admin.get('/api/sites')).body.meta.total).toBe(sites);
-    const bad = await upload(t, admin, '/api/imports/preview', { importer: JSON.stringify({ name: 'x', record_type: 'site', columns: [{ header: 'Project Name', target: 'site.name' }, { header: 'Bid Date', target: 'site.bid_date' }] }) }, [
-      { name: 'messy.csv', content: fixture('messy-bom-ragged.csv') },
-    ]);
+    const bad = await upload(
+      t,
+      admin,
+      '/api/imports/preview',
+      {
+        importer: JSON.stringify({
+          name: 'x',
+          record_type: 'site',
+          columns: [
+            { header: 'Project Name', target: 'site.name' },
+            { header: 'Bid Date', target: 'site.bid_date' },
+          ],
+        }),
+      },
+      [{ name: 'messy.csv', content: fixture('messy-bom-ragged.csv') }],
+    );
     const byLine = Object.fromEntries(bad.body.data.rows.map((r: any) => [r.line, r.errors]));
     expect(byLine[7][0]).toMatch(/not a date/);
     expect(byLine[10][0]).toMatch(/name field is required/i);
@@ -572,7 +825,14 @@ describe('preview', () => {
 describe('importers', () => {
   it('suggests targets from header names and adds columns from a sample file', async () => {
     const importer = await makeImporter({ name: 'From a sample', record_type: 'site', key_target: 'site.external_id' });
-    const res = await upload(t, admin, '/api/importer-columns/import', { importer_id: importer.id }, [{ name: 'sample.csv', content: 'Project ID,Project Name,Zip,Lat,Longitude,Bid Due,Valuation,Mystery\n' }], 'file');
+    const res = await upload(
+      t,
+      admin,
+      '/api/importer-columns/import',
+      { importer_id: importer.id },
+      [{ name: 'sample.csv', content: 'Project ID,Project Name,Zip,Lat,Longitude,Bid Due,Valuation,Mystery\n' }],
+      'file',
+    );
     expect(res.status).toBe(201);
     expect(res.body.data).toEqual([
       { header: 'Project ID', target: 'site.external_id' },
@@ -587,7 +847,11 @@ describe('importers', () => {
   });
 
   it('refuses a column with a target the record type does not have', async () => {
-    const res = await admin.post('/api/importers', { name: 'Bad target', record_type: 'member', columns: [{ header: 'Project', target: 'site.name' }] });
+    const res = await admin.post('/api/importers', {
+      name: 'Bad target',
+      record_type: 'member',
+      columns: [{ header: 'Project', target: 'site.name' }],
+    });
     expect(res.status).toBe(422);
     expect(JSON.stringify(res.body.errors)).toContain('is not a target of member imports');
   });
@@ -598,9 +862,20 @@ describe('importers', () => {
     expect(exported.status).toBe(200);
     expect(exported.headers.get('content-disposition')).toContain('.importer.json');
     const file = typeof exported.body === 'string' ? JSON.parse(exported.body) : exported.body;
-    expect(file).toMatchObject({ format: 'organizing-map-importer', record_type: 'site', key_target: 'site.external_id' });
+    expect(file).toMatchObject({
+      format: 'organizing-map-importer',
+      record_type: 'site',
+      key_target: 'site.external_id',
+    });
     file.name = 'Vendor copy';
-    const res = await upload(t, admin, '/api/importers/import', {}, [{ name: 'vendor.importer.json', content: JSON.stringify(file), type: 'application/json' }], 'file');
+    const res = await upload(
+      t,
+      admin,
+      '/api/importers/import',
+      {},
+      [{ name: 'vendor.importer.json', content: JSON.stringify(file), type: 'application/json' }],
+      'file',
+    );
     expect(res.status).toBe(201);
     expect(res.body.data.name).toBe('Vendor copy');
     expect(res.body.data.columns).toEqual(file.columns);
@@ -622,8 +897,30 @@ describe('importers', () => {
     const res = await admin.get('/api/importers/targets');
     expect(res.status).toBe(200);
     const keys = res.body.data.site.targets.map((x: any) => x.key);
-    for (const key of ['site.name', 'site.external_id', 'site.bid_date', 'contractor.name', 'contact_3.phone', 'classification', 'craft', 'union', 'is_site_contact']) expect(keys).toContain(key);
+    for (const key of [
+      'site.name',
+      'site.external_id',
+      'site.bid_date',
+      'contractor.name',
+      'contact_3.phone',
+      'classification',
+      'craft',
+      'union',
+      'is_site_contact',
+    ])
+      expect(keys).toContain(key);
     expect(res.body.data.member.targets.map((x: any) => x.key)).toContain('is_steward');
-    expect(res.body.operators.map((o: any) => o.id)).toEqual(['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'in', 'string-contains', 'string-start', 'string-end']);
+    expect(res.body.operators.map((o: any) => o.id)).toEqual([
+      'eq',
+      'neq',
+      'gt',
+      'gte',
+      'lt',
+      'lte',
+      'in',
+      'string-contains',
+      'string-start',
+      'string-end',
+    ]);
   });
 });

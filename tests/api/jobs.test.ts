@@ -22,7 +22,16 @@ const db = () => t.ctx.db;
 
 async function runningJob(lockedBy: string, lockedSecondsAgo: number, attempts = 1) {
   const id = await enqueueJob(db(), 'test-requeue', {});
-  await db().updateTable('jobs').set({ status: 'running', locked_by: lockedBy, locked_at: new Date(Date.now() - lockedSecondsAgo * 1000), attempts }).where('id', '=', id).execute();
+  await db()
+    .updateTable('jobs')
+    .set({
+      status: 'running',
+      locked_by: lockedBy,
+      locked_at: new Date(Date.now() - lockedSecondsAgo * 1000),
+      attempts,
+    })
+    .where('id', '=', id)
+    .execute();
   return id;
 }
 const jobRow = (id: number) => db().selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -51,15 +60,28 @@ describe('jobs left running by another process', () => {
   it('gives up a job that stopped on every attempt, and its import says why', async () => {
     await seedReadyMadeImporters(db());
     const admin = await t.admin();
-    const res = await upload(t, admin, '/api/imports', { importer_id: await importerId(t, 'vendor-job-sites') }, [{ name: 'vendor-sites.csv', content: fixture('vendor-sites.csv') }]);
+    const res = await upload(t, admin, '/api/imports', { importer_id: await importerId(t, 'vendor-job-sites') }, [
+      { name: 'vendor-sites.csv', content: fixture('vendor-sites.csv') },
+    ]);
     expect(res.status).toBe(201);
-    const job = await db().selectFrom('jobs').select('id').where('type', '=', 'import').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const job = await db()
+      .selectFrom('jobs')
+      .select('id')
+      .where('type', '=', 'import')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     // As after five processes died holding it: used up, and requeued by the last requeue.
-    await db().updateTable('jobs').set({ attempts: 5, max_attempts: 5, error: 'The process running it stopped.' }).where('id', '=', job.id).execute();
+    await db()
+      .updateTable('jobs')
+      .set({ attempts: 5, max_attempts: 5, error: 'The process running it stopped.' })
+      .where('id', '=', job.id)
+      .execute();
     await t.app.jobs.drain();
 
     expect(await jobRow(job.id)).toMatchObject({ status: 'failed' });
-    expect((await jobRow(job.id)).error).toMatch(/stopped before finishing on each of 5 attempts \(last: The process running it stopped\.\)/);
+    expect((await jobRow(job.id)).error).toMatch(
+      /stopped before finishing on each of 5 attempts \(last: The process running it stopped\.\)/,
+    );
     const failed = (await admin.get(`/api/imports/${res.body.data.id}`)).body.data;
     expect(failed.status).toBe('failed');
     expect(failed.message).toMatch(/^The import stopped: It stopped before finishing on each of 5 attempts/);
@@ -70,12 +92,16 @@ describe('jobs left running by another process', () => {
     const claimed = await claimJob(db(), 'worker-a', ['test-claim']);
     expect(claimed?.id).toBe(id);
     expect(await heartbeat(db(), id, { row: 10 }, 'worker-a')).toBe(true);
-    await db().transaction().execute(async (trx) => expect(await holdsClaim(trx, id, 'worker-a')).toBe(true));
+    await db()
+      .transaction()
+      .execute(async (trx) => expect(await holdsClaim(trx, id, 'worker-a')).toBe(true));
 
     // Taken for dead and claimed by another worker.
     await db().updateTable('jobs').set({ locked_by: 'worker-b' }).where('id', '=', id).execute();
     expect(await heartbeat(db(), id, { row: 20 }, 'worker-a')).toBe(false);
-    await db().transaction().execute(async (trx) => expect(await holdsClaim(trx, id, 'worker-a')).toBe(false));
+    await db()
+      .transaction()
+      .execute(async (trx) => expect(await holdsClaim(trx, id, 'worker-a')).toBe(false));
 
     // Through the worker: the handler's step is refused, the job row is left to its new holder.
     const worker = new JobWorker({ db: db(), workerId: 'worker-c', singleProcess: true });
@@ -83,7 +109,9 @@ describe('jobs left running by another process', () => {
     worker.register('test-claim-2', async (_payload, job) => {
       await db().updateTable('jobs').set({ locked_by: 'worker-d' }).where('id', '=', job.job.id).execute();
       try {
-        await db().transaction().execute((trx) => job.holdClaim(trx));
+        await db()
+          .transaction()
+          .execute((trx) => job.holdClaim(trx));
       } catch (error) {
         refused = error;
         throw error;

@@ -28,7 +28,9 @@ afterAll(async () => {
 
 /** The ids of the live Pagetown sites matching `where`, in the list's order: what every page must add up to. */
 async function expected(where: string, order: 'asc' | 'desc') {
-  const rows = await sql<{ id: number }>`select id from sites where deleted_at is null and city = 'Pagetown' and ${sql.raw(where)}
+  const rows = await sql<{
+    id: number;
+  }>`select id from sites where deleted_at is null and city = 'Pagetown' and ${sql.raw(where)}
     order by owner ${sql.raw(order)} nulls last, id ${sql.raw(order)}`.execute(t.ctx.db);
   return rows.rows.map((row) => row.id);
 }
@@ -76,7 +78,9 @@ describe('list pages, read in one pass or with a count', () => {
   it('a page past the end is empty and still has the total; per_page=-1 gives every match', async () => {
     for (const query of ['filter[type]=union', 'search=paging%203']) {
       const want = await expected(query.startsWith('search') ? `owner ilike '%paging 3%'` : `type = 'union'`, 'asc');
-      const past = await admin.get(`/api/sites?filter[city]=Pagetown&${query}&sort=owner&order=asc&per_page=25&page=999`);
+      const past = await admin.get(
+        `/api/sites?filter[city]=Pagetown&${query}&sort=owner&order=asc&per_page=25&page=999`,
+      );
       expect(past.body.data).toEqual([]);
       expect(past.body.meta).toMatchObject({ total: want.length, from: null, to: null });
       const all = await admin.get(`/api/sites?filter[city]=Pagetown&${query}&sort=owner&order=asc&per_page=-1`);
@@ -90,7 +94,9 @@ describe('totals past 10,000 matches (total=estimate, as the generated lists ask
   it('are estimates flagged as such; up to 10,000 they stay exact and unflagged', async () => {
     const many = await expected('true', 'asc');
     expect(many.length).toBeGreaterThan(EXACT_TOTAL_UP_TO);
-    const estimated = await admin.get('/api/sites?filter[city]=Pagetown&sort=owner&order=asc&per_page=25&total=estimate');
+    const estimated = await admin.get(
+      '/api/sites?filter[city]=Pagetown&sort=owner&order=asc&per_page=25&total=estimate',
+    );
     expect(estimated.status).toBe(200);
     expect(estimated.body.meta.total_estimated).toBe(true);
     expect(estimated.body.meta.total).toBeGreaterThan(EXACT_TOTAL_UP_TO);
@@ -100,7 +106,9 @@ describe('totals past 10,000 matches (total=estimate, as the generated lists ask
     expect(searched.body.meta.total_estimated).toBe(true);
 
     const few = await expected(`type = 'union'`, 'asc');
-    const exact = await admin.get('/api/sites?filter[city]=Pagetown&filter[type]=union&sort=owner&order=asc&per_page=25&total=estimate');
+    const exact = await admin.get(
+      '/api/sites?filter[city]=Pagetown&filter[type]=union&sort=owner&order=asc&per_page=25&total=estimate',
+    );
     expect(exact.body.meta.total).toBe(few.length);
     expect(exact.body.meta.total_estimated).toBeUndefined();
 

@@ -1,22 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { sitesResource } from '../../src/server/sites/sites-resource.js';
 import { parseMapFilters } from '../../src/server/map/filters.js';
 import { measureFill, NO_DATA, SHARE_SCALE, SITES_SCALE, unionShare } from '../../src/server/map/region-colors.js';
 import { parseViewport, splitAtAntimeridian, wrapLongitude } from '../../src/server/map/viewport.js';
 import {
+  type AreaGeometry,
   bboxIntersects,
   bboxOf,
   displayPrecision,
+  type Position,
   parseAreaGeometry,
   pointInGeometry,
   simplifyGeometry,
   simplifyLine,
   vertexCount,
-  type AreaGeometry,
-  type Position,
 } from '../../src/server/regions/geometry.js';
 import { parseGeoJsonUpload, UploadError } from '../../src/server/regions/upload.js';
 import { countyName, stateCode, usShapes } from '../../src/server/regions/us-atlas.js';
+import { sitesResource } from '../../src/server/sites/sites-resource.js';
 
 // Pure functions of the map and regions (no server): point-in-polygon, simplification, viewports, uploads.
 
@@ -30,7 +30,10 @@ const square = (w: number, s: number, e: number, n: number): Position[] => [
 
 describe('point in polygon (ray casting)', () => {
   const withHole: AreaGeometry = { type: 'Polygon', coordinates: [square(0, 0, 10, 10), square(4, 4, 6, 6)] };
-  const multi: AreaGeometry = { type: 'MultiPolygon', coordinates: [[square(0, 0, 1, 1)], [square(5, 5, 6, 6), square(5.4, 5.4, 5.6, 5.6)]] };
+  const multi: AreaGeometry = {
+    type: 'MultiPolygon',
+    coordinates: [[square(0, 0, 1, 1)], [square(5, 5, 6, 6), square(5.4, 5.4, 5.6, 5.6)]],
+  };
 
   it('finds points inside, outside and in holes of a Polygon', () => {
     expect(pointInGeometry(1, 1, withHole)).toBe(true);
@@ -49,7 +52,22 @@ describe('point in polygon (ray casting)', () => {
 
   it('handles concave shapes', () => {
     // A "U": the notch between the arms is outside.
-    const u: AreaGeometry = { type: 'Polygon', coordinates: [[[0, 0], [3, 0], [3, 3], [2, 3], [2, 1], [1, 1], [1, 3], [0, 3], [0, 0]]] };
+    const u: AreaGeometry = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [0, 0],
+          [3, 0],
+          [3, 3],
+          [2, 3],
+          [2, 1],
+          [1, 1],
+          [1, 3],
+          [0, 3],
+          [0, 0],
+        ],
+      ],
+    };
     expect(pointInGeometry(0.5, 2.5, u)).toBe(true);
     expect(pointInGeometry(2.5, 2.5, u)).toBe(true);
     expect(pointInGeometry(1.5, 2.5, u)).toBe(false);
@@ -75,7 +93,9 @@ describe('point in polygon (ray casting)', () => {
 
 describe('bounding boxes and simplification', () => {
   it('computes the box of a MultiPolygon', () => {
-    expect(bboxOf({ type: 'MultiPolygon', coordinates: [[square(0, 0, 1, 1)], [square(5, -3, 6, 6)]] })).toEqual([0, -3, 6, 6]);
+    expect(bboxOf({ type: 'MultiPolygon', coordinates: [[square(0, 0, 1, 1)], [square(5, -3, 6, 6)]] })).toEqual([
+      0, -3, 6, 6,
+    ]);
   });
 
   it('tests boxes against a view crossing the antimeridian', () => {
@@ -87,10 +107,33 @@ describe('bounding boxes and simplification', () => {
   });
 
   it('Douglas-Peucker drops points within the tolerance and keeps the ends', () => {
-    const line: Position[] = [[0, 0], [1, 0.01], [2, -0.01], [3, 0], [4, 5], [5, 0]];
-    expect(simplifyLine(line, 0.1)).toEqual([[0, 0], [3, 0], [4, 5], [5, 0]]);
+    const line: Position[] = [
+      [0, 0],
+      [1, 0.01],
+      [2, -0.01],
+      [3, 0],
+      [4, 5],
+      [5, 0],
+    ];
+    expect(simplifyLine(line, 0.1)).toEqual([
+      [0, 0],
+      [3, 0],
+      [4, 5],
+      [5, 0],
+    ]);
     expect(simplifyLine(line, 0)).toEqual(line);
-    expect(simplifyLine([[0, 0], [1, 1]], 10)).toEqual([[0, 0], [1, 1]]);
+    expect(
+      simplifyLine(
+        [
+          [0, 0],
+          [1, 1],
+        ],
+        10,
+      ),
+    ).toEqual([
+      [0, 0],
+      [1, 1],
+    ]);
   });
 
   it('simplifies a real shape a lot at low zoom and little at high zoom, and keeps it valid', () => {
@@ -105,7 +148,10 @@ describe('bounding boxes and simplification', () => {
   });
 
   it('drops islands smaller than the tolerance but never the whole shape', () => {
-    const tiny: AreaGeometry = { type: 'MultiPolygon', coordinates: [[square(0, 0, 10, 10)], [square(20, 20, 20.001, 20.001)]] };
+    const tiny: AreaGeometry = {
+      type: 'MultiPolygon',
+      coordinates: [[square(0, 0, 10, 10)], [square(20, 20, 20.001, 20.001)]],
+    };
     const out = simplifyGeometry(tiny, 0.1, 3)!;
     expect(out.type).toBe('Polygon');
     const speck: AreaGeometry = { type: 'Polygon', coordinates: [square(1, 1, 1.0001, 1.0001)] };
@@ -115,8 +161,14 @@ describe('bounding boxes and simplification', () => {
 
 describe('viewports', () => {
   it('reads bbox and zoom, clamps the poles, and refuses nonsense', () => {
-    expect(parseViewport({ bbox: '-10,-95,10,95', zoom: '3' })).toEqual({ bbox: [-10, -85.05112878, 10, 85.05112878], zoom: 3 });
-    expect(parseViewport({ west: '1', south: '2', east: '3', north: '4', zoom: '5.7' })).toEqual({ bbox: [1, 2, 3, 4], zoom: 5 });
+    expect(parseViewport({ bbox: '-10,-95,10,95', zoom: '3' })).toEqual({
+      bbox: [-10, -85.05112878, 10, 85.05112878],
+      zoom: 3,
+    });
+    expect(parseViewport({ west: '1', south: '2', east: '3', north: '4', zoom: '5.7' })).toEqual({
+      bbox: [1, 2, 3, 4],
+      zoom: 5,
+    });
     expect(() => parseViewport({ bbox: '1,2,3', zoom: 1 })).toThrow();
     expect(() => parseViewport({ bbox: '1,2,3,4', zoom: 99 })).toThrow();
     expect(() => parseViewport({ bbox: '0,10,1,5', zoom: 1 })).toThrow();
@@ -141,12 +193,18 @@ describe('filters', () => {
   const fields = sitesResource.fields;
   it('canonicalises lists so the same filters share an index', () => {
     const a = parseMapFilters({ 'filter[type]': ['union', 'pla'], 'filter[trade_id]': '3,1' }, sitesResource, fields);
-    const b = parseMapFilters({ filter: JSON.stringify({ trade_ids: [1, 3], type: ['pla', 'union'] }) }, sitesResource, fields);
+    const b = parseMapFilters(
+      { filter: JSON.stringify({ trade_ids: [1, 3], type: ['pla', 'union'] }) },
+      sitesResource,
+      fields,
+    );
     expect(a).toEqual(b);
   });
   it('refuses unknown fields and bad values', () => {
     expect(() => parseMapFilters({ 'filter[nope]': 'x' }, sitesResource, fields)).toThrow(/cannot filter/);
-    expect(() => parseMapFilters({ 'filter[contractor_type]': 'purple' }, sitesResource, fields)).toThrow(/contractor type/);
+    expect(() => parseMapFilters({ 'filter[contractor_type]': 'purple' }, sitesResource, fields)).toThrow(
+      /contractor type/,
+    );
     expect(() => parseMapFilters({ 'filter[region_id]': 'abc' }, sitesResource, fields)).toThrow(/ids/);
     expect(() => parseMapFilters({ 'filter[category]': 'mega' }, sitesResource, fields)).toThrow(/category/);
   });
@@ -183,8 +241,16 @@ describe('Census shapes and uploads', () => {
     const good = JSON.stringify({
       type: 'FeatureCollection',
       features: [
-        { type: 'Feature', properties: { ZCTA5CE20: '90012' }, geometry: { type: 'Polygon', coordinates: [square(-118.26, 34.05, -118.23, 34.07)] } },
-        { type: 'Feature', properties: { code: '90013', name: 'Downtown' }, geometry: { type: 'MultiPolygon', coordinates: [[square(-118.25, 34.03, -118.23, 34.05)]] } },
+        {
+          type: 'Feature',
+          properties: { ZCTA5CE20: '90012' },
+          geometry: { type: 'Polygon', coordinates: [square(-118.26, 34.05, -118.23, 34.07)] },
+        },
+        {
+          type: 'Feature',
+          properties: { code: '90013', name: 'Downtown' },
+          geometry: { type: 'MultiPolygon', coordinates: [[square(-118.25, 34.03, -118.23, 34.05)]] },
+        },
       ],
     });
     const shapes = parseGeoJsonUpload(good, { geometryType: 'postal-code' });
@@ -196,15 +262,61 @@ describe('Census shapes and uploads', () => {
     expect(bad('not json')).toThrow(UploadError);
     expect(bad('{"type":"FeatureCollection","features":[]}')).toThrow(/no features/);
     expect(bad('{"type":"Topology"}')).toThrow(/FeatureCollection/);
-    expect(bad(JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { code: '1' }, geometry: { type: 'Point', coordinates: [0, 0] } }] }))).toThrow(
-      /Polygon or MultiPolygon/,
-    );
-    expect(bad(JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { code: '1' }, geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1]]] } }] }))).toThrow(
-      /not closed/,
-    );
     expect(
-      bad(JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { code: '1' }, geometry: { type: 'Polygon', coordinates: [square(400000, 3000000, 400100, 3000100)] } }] })),
+      bad(
+        JSON.stringify({
+          type: 'FeatureCollection',
+          features: [{ type: 'Feature', properties: { code: '1' }, geometry: { type: 'Point', coordinates: [0, 0] } }],
+        }),
+      ),
+    ).toThrow(/Polygon or MultiPolygon/);
+    expect(
+      bad(
+        JSON.stringify({
+          type: 'FeatureCollection',
+          features: [
+            {
+              type: 'Feature',
+              properties: { code: '1' },
+              geometry: {
+                type: 'Polygon',
+                coordinates: [
+                  [
+                    [0, 0],
+                    [1, 0],
+                    [1, 1],
+                    [0, 1],
+                  ],
+                ],
+              },
+            },
+          ],
+        }),
+      ),
+    ).toThrow(/not closed/);
+    expect(
+      bad(
+        JSON.stringify({
+          type: 'FeatureCollection',
+          features: [
+            {
+              type: 'Feature',
+              properties: { code: '1' },
+              geometry: { type: 'Polygon', coordinates: [square(400000, 3000000, 400100, 3000100)] },
+            },
+          ],
+        }),
+      ),
     ).toThrow(/projected/);
-    expect(bad(JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [square(0, 0, 1, 1)] } }] }))).toThrow(/no name or code/);
+    expect(
+      bad(
+        JSON.stringify({
+          type: 'FeatureCollection',
+          features: [
+            { type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [square(0, 0, 1, 1)] } },
+          ],
+        }),
+      ),
+    ).toThrow(/no name or code/);
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mapServiceFor } from '../../src/server/map/map-service.js';
 import { assignSiteRegions } from '../../src/server/regions/assign.js';
-import { pointInGeometry, type AreaGeometry, type Position } from '../../src/server/regions/geometry.js';
+import { type AreaGeometry, type Position, pointInGeometry } from '../../src/server/regions/geometry.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 /**
@@ -61,7 +61,10 @@ function rng(seed: number) {
 
 async function seed() {
   const db = t.ctx.db;
-  const idsOf = async (table: string) => (await db.selectFrom(table).select('id').where('deleted_at', 'is', null).orderBy('id').execute()).map((r) => r.id as number);
+  const idsOf = async (table: string) =>
+    (await db.selectFrom(table).select('id').where('deleted_at', 'is', null).orderBy('id').execute()).map(
+      (r) => r.id as number,
+    );
   statusIds = await idsOf('site_statuses');
   phaseIds = await idsOf('site_phases');
   buildingIds = await idsOf('building_types');
@@ -103,7 +106,23 @@ async function seed() {
     });
   }
   const far = (name: string, type: string, lat: number, lng: number, city: string) =>
-    plan.push({ name, type, lat, lng, status: statusIds[0], phase: phaseIds[0], building: buildingIds[0], trades: [], contractors: [], gc: null, bid: '2026-06-01', kickoff: '2026-09-01', created: '2026-01-01T00:00:00.000Z', source: 'manual', city });
+    plan.push({
+      name,
+      type,
+      lat,
+      lng,
+      status: statusIds[0],
+      phase: phaseIds[0],
+      building: buildingIds[0],
+      trades: [],
+      contractors: [],
+      gc: null,
+      bid: '2026-06-01',
+      kickoff: '2026-09-01',
+      created: '2026-01-01T00:00:00.000Z',
+      source: 'manual',
+      city,
+    });
   far('Brooklyn Yard', 'union', 40.68, -73.97, 'New York');
   far('Suva Wharf East', 'union', -17.8, 179.6, 'Suva');
   far('Taveuni Dock West', 'union', -16.9, -179.8, 'Taveuni');
@@ -136,7 +155,13 @@ async function seed() {
     .execute();
   rows.forEach((r, i) => sites.push({ id: r.id, ...plan[i] }));
   // A site without coordinates and a deleted one never reach the map.
-  await db.insertInto('sites').values([{ name: 'Nowhere', type: 'union' }, { name: 'Gone', type: 'union', latitude: 34.05, longitude: -118.25, deleted_at: new Date() }]).execute();
+  await db
+    .insertInto('sites')
+    .values([
+      { name: 'Nowhere', type: 'union' },
+      { name: 'Gone', type: 'union', latitude: 34.05, longitude: -118.25, deleted_at: new Date() },
+    ])
+    .execute();
   const trades = sites.flatMap((s) => [...new Set(s.trades)].map((trade_id) => ({ site_id: s.id, trade_id })));
   if (trades.length) await db.insertInto('site_trades').values(trades).execute();
   const links = sites.flatMap((s) => s.contractors.map((contractor_id) => ({ site_id: s.id, contractor_id })));
@@ -251,7 +276,12 @@ describe('markers: clusters and points', () => {
   it('adds the contractors layer on request', async () => {
     const { data, meta } = await markers(admin, `${WORLD}&zoom=17&layers=sites,contractors`);
     expect(meta.total.contractors).toBe(contractors.length);
-    expect(data.filter((d) => d.kind === 'contractor').map((d) => d.id).sort()).toEqual(contractors.map((c) => c.id).sort());
+    expect(
+      data
+        .filter((d) => d.kind === 'contractor')
+        .map((d) => d.id)
+        .sort(),
+    ).toEqual(contractors.map((c) => c.id).sort());
     const onlyUnion = await markers(admin, `${WORLD}&zoom=17&layers=contractors&filter[contractor_type]=union`);
     expect(onlyUnion.data.map((d) => d.id)).toEqual([contractors[0].id]);
   });
@@ -260,36 +290,58 @@ describe('markers: clusters and points', () => {
 describe('markers: every filter', () => {
   it('site type and category', async () => {
     expect(await idsFor(admin, 'filter[type]=union')).toEqual(expected((s) => s.type === 'union'));
-    expect(await idsFor(admin, 'filter[type][]=pla&filter[type][]=mega')).toEqual(expected((s) => s.type === 'pla' || s.type === 'mega'));
+    expect(await idsFor(admin, 'filter[type][]=pla&filter[type][]=mega')).toEqual(
+      expected((s) => s.type === 'pla' || s.type === 'mega'),
+    );
     expect(await idsFor(admin, 'filter[category]=public-works')).toEqual(expected((s) => s.type === 'public-works'));
   });
 
   it('status, phase and building type', async () => {
-    expect(await idsFor(admin, `filter[site_status_id]=${statusIds[1]}`)).toEqual(expected((s) => s.status === statusIds[1]));
-    expect(await idsFor(admin, `filter[site_phase_id]=${phaseIds[2]}`)).toEqual(expected((s) => s.phase === phaseIds[2]));
-    expect(await idsFor(admin, `filter[building_type_id]=${buildingIds[3]}`)).toEqual(expected((s) => s.building === buildingIds[3]));
+    expect(await idsFor(admin, `filter[site_status_id]=${statusIds[1]}`)).toEqual(
+      expected((s) => s.status === statusIds[1]),
+    );
+    expect(await idsFor(admin, `filter[site_phase_id]=${phaseIds[2]}`)).toEqual(
+      expected((s) => s.phase === phaseIds[2]),
+    );
+    expect(await idsFor(admin, `filter[building_type_id]=${buildingIds[3]}`)).toEqual(
+      expected((s) => s.building === buildingIds[3]),
+    );
   });
 
   it('trade, contractor type and contractor', async () => {
-    expect(await idsFor(admin, `filter[trade_id]=${tradeIds[5]}`)).toEqual(expected((s) => s.trades.includes(tradeIds[5])));
-    const hasType = (s: Seeded, type: string) => [s.gc, ...s.contractors].some((id) => contractors.find((c) => c.id === id)?.type === type);
+    expect(await idsFor(admin, `filter[trade_id]=${tradeIds[5]}`)).toEqual(
+      expected((s) => s.trades.includes(tradeIds[5])),
+    );
+    const hasType = (s: Seeded, type: string) =>
+      [s.gc, ...s.contractors].some((id) => contractors.find((c) => c.id === id)?.type === type);
     expect(await idsFor(admin, 'filter[contractor_type]=non-union')).toEqual(expected((s) => hasType(s, 'non-union')));
     expect(await idsFor(admin, 'filter[contractor_type]=union')).toEqual(expected((s) => hasType(s, 'union')));
-    expect(await idsFor(admin, `filter[contractor_id]=${contractors[2].id}`)).toEqual(expected((s) => s.contractors.includes(contractors[2].id)));
+    expect(await idsFor(admin, `filter[contractor_id]=${contractors[2].id}`)).toEqual(
+      expected((s) => s.contractors.includes(contractors[2].id)),
+    );
   });
 
   it('date ranges', async () => {
-    expect(await idsFor(admin, 'filter[bid_date_gte]=2025-02-01&filter[bid_date_lte]=2025-02-10')).toEqual(expected((s) => s.bid >= '2025-02-01' && s.bid <= '2025-02-10'));
-    expect(await idsFor(admin, 'filter[kickoff_date_gte]=2026-01-01')).toEqual(expected((s) => s.kickoff >= '2026-01-01'));
+    expect(await idsFor(admin, 'filter[bid_date_gte]=2025-02-01&filter[bid_date_lte]=2025-02-10')).toEqual(
+      expected((s) => s.bid >= '2025-02-01' && s.bid <= '2025-02-10'),
+    );
+    expect(await idsFor(admin, 'filter[kickoff_date_gte]=2026-01-01')).toEqual(
+      expected((s) => s.kickoff >= '2026-01-01'),
+    );
     expect(await idsFor(admin, 'filter[created_at_lt]=2024-03-01')).toEqual(expected((s) => s.created < '2024-03-01'));
   });
 
   it('a dropdown field, search text, and several filters together', async () => {
-    expect(await idsFor(admin, 'filter[source]=construct-connect')).toEqual(expected((s) => s.source === 'construct-connect'));
-    expect(await idsFor(admin, 'q=brooklyn')).toEqual(expected((s) => s.name === 'Brooklyn Yard'));
-    expect(await idsFor(admin, `filter=${encodeURIComponent(JSON.stringify({ type: ['union'], city: 'Vernon', trade_ids: [tradeIds[0]] }))}`)).toEqual(
-      expected((s) => s.type === 'union' && s.city === 'Vernon' && s.trades.includes(tradeIds[0])),
+    expect(await idsFor(admin, 'filter[source]=construct-connect')).toEqual(
+      expected((s) => s.source === 'construct-connect'),
     );
+    expect(await idsFor(admin, 'q=brooklyn')).toEqual(expected((s) => s.name === 'Brooklyn Yard'));
+    expect(
+      await idsFor(
+        admin,
+        `filter=${encodeURIComponent(JSON.stringify({ type: ['union'], city: 'Vernon', trade_ids: [tradeIds[0]] }))}`,
+      ),
+    ).toEqual(expected((s) => s.type === 'union' && s.city === 'Vernon' && s.trades.includes(tradeIds[0])));
   });
 
   it('refuses filters the record type does not have (422)', async () => {
@@ -300,11 +352,20 @@ describe('markers: every filter', () => {
 
 describe('regions', () => {
   // Downtown with a hole in the middle: sites in the hole are not in the region.
-  const downtown: AreaGeometry = { type: 'Polygon', coordinates: [square(-118.3, 34.0, -118.25, 34.1), square(-118.29, 34.04, -118.27, 34.06)] };
+  const downtown: AreaGeometry = {
+    type: 'Polygon',
+    coordinates: [square(-118.3, 34.0, -118.25, 34.1), square(-118.29, 34.04, -118.27, 34.06)],
+  };
   let regionId: number;
 
   it('places sites in a region created through the API (bbox prefilter, then point in polygon with holes)', async () => {
-    const res = await admin.post('/api/regions', { name: 'Downtown West', geometry_type: 'postal-code', code: '90099', color: '#ff0000', geometry: downtown });
+    const res = await admin.post('/api/regions', {
+      name: 'Downtown West',
+      geometry_type: 'postal-code',
+      code: '90099',
+      color: '#ff0000',
+      geometry: downtown,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     regionId = res.body.data.id;
     expect(res.body.data.geometry).toBeUndefined(); // never in lists or records
@@ -319,17 +380,38 @@ describe('regions', () => {
   });
 
   it('refuses a broken shape (422)', async () => {
-    const res = await admin.post('/api/regions', { name: 'Broken', geometry_type: 'county', geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1]]] } });
+    const res = await admin.post('/api/regions', {
+      name: 'Broken',
+      geometry_type: 'county',
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [0, 0],
+            [1, 0],
+            [1, 1],
+          ],
+        ],
+      },
+    });
     expect(res.status).toBe(422);
     expect(res.body.errors.geometry[0]).toMatch(/fewer than 4 positions/);
   });
 
   it('works out a site saved through the API: inside, moved out, moved back', async (test) => {
     if (!t.ctx.resources.get('sites')) test.skip(); // the sites resource belongs to the records feature
-    const created = await admin.post('/api/sites', { name: 'Hole Test', type: 'union', latitude: 34.02, longitude: -118.28 });
+    const created = await admin.post('/api/sites', {
+      name: 'Hole Test',
+      type: 'union',
+      latitude: 34.02,
+      longitude: -118.28,
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = created.body.data.id;
-    const regionsOf = async () => (await t.ctx.db.selectFrom('site_regions').select('region_id').where('site_id', '=', id).execute()).map((r) => r.region_id);
+    const regionsOf = async () =>
+      (await t.ctx.db.selectFrom('site_regions').select('region_id').where('site_id', '=', id).execute()).map(
+        (r) => r.region_id,
+      );
     expect(await regionsOf()).toContain(regionId);
     const moved = await admin.post(`/api/sites/${id}`, { latitude: 34.05, longitude: -118.28 }); // into the hole
     expect(moved.status).toBe(200);
@@ -352,16 +434,31 @@ describe('regions', () => {
 
   it('places the sites of a finished import (written in batches, without a model event per site)', async () => {
     const user = await t.authUser();
-    const imported = await t.ctx.db.insertInto('imports').values({ record_type: 'site', name: 'sites.csv', status: 'complete' }).returning('id').executeTakeFirstOrThrow();
+    const imported = await t.ctx.db
+      .insertInto('imports')
+      .values({ record_type: 'site', name: 'sites.csv', status: 'complete' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     // What the import job does with a chunk of rows: the data service's batch path, in the chunk's transaction.
-    const outcomes = await t.ctx.db.transaction().execute((trx) =>
-      t.ctx.records.importBatch(trx, user, t.ctx.resources.get('sites')!, [
-        { values: { name: 'Imported Inside', type: 'union', latitude: 34.02, longitude: -118.28 } },
-        { values: { name: 'Imported Outside', type: 'union', latitude: 34.05, longitude: -118.28 } },
-      ], { importId: imported.id, keyField: null }),
-    );
+    const outcomes = await t.ctx.db
+      .transaction()
+      .execute((trx) =>
+        t.ctx.records.importBatch(
+          trx,
+          user,
+          t.ctx.resources.get('sites')!,
+          [
+            { values: { name: 'Imported Inside', type: 'union', latitude: 34.02, longitude: -118.28 } },
+            { values: { name: 'Imported Outside', type: 'union', latitude: 34.05, longitude: -118.28 } },
+          ],
+          { importId: imported.id, keyField: null },
+        ),
+      );
     const [a, b] = outcomes.map((outcome) => ({ id: outcome.id! }));
-    const regionsOf = async (id: number) => (await t.ctx.db.selectFrom('site_regions').select('region_id').where('site_id', '=', id).execute()).map((r) => r.region_id);
+    const regionsOf = async (id: number) =>
+      (await t.ctx.db.selectFrom('site_regions').select('region_id').where('site_id', '=', id).execute()).map(
+        (r) => r.region_id,
+      );
     expect(await regionsOf(a.id)).toContain(regionId);
     expect(await regionsOf(b.id)).not.toContain(regionId); // in the hole
     await t.ctx.db.updateTable('sites').set({ deleted_at: new Date() }).where('id', 'in', [a.id, b.id]).execute();
@@ -375,7 +472,9 @@ describe('regions', () => {
     const list = await admin.get('/api/map/regions?geometry_type=state&q=california');
     const california = list.body.data.find((r: any) => r.code === '06');
     expect(california.site_count).toBe(150); // the downtown LA sites; not Brooklyn, Fiji or the poles
-    const ny = (await admin.get('/api/map/regions?geometry_type=state&q=new york')).body.data.find((r: any) => r.code === '36');
+    const ny = (await admin.get('/api/map/regions?geometry_type=state&q=new york')).body.data.find(
+      (r: any) => r.code === '36',
+    );
     expect(ny.site_count).toBe(1);
     // Loading again replaces shapes rather than duplicating them.
     const again = await admin.post('/api/regions/load-us', { level: 'states', states: ['CA'] });
@@ -387,8 +486,14 @@ describe('regions', () => {
   it('loads counties on demand when the shape picker first asks for them', async () => {
     const res = await admin.get('/api/options/geometries?type=county&state=CA&q=los angeles');
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.data).toEqual([{ id: expect.any(Number), name: 'Los Angeles County, CA', geometry_type: 'county', code: '06037' }]);
-    const counties = await t.ctx.db.selectFrom('regions').select((eb) => eb.fn.countAll().as('n')).where('geometry_type', '=', 'county').executeTakeFirstOrThrow();
+    expect(res.body.data).toEqual([
+      { id: expect.any(Number), name: 'Los Angeles County, CA', geometry_type: 'county', code: '06037' },
+    ]);
+    const counties = await t.ctx.db
+      .selectFrom('regions')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('geometry_type', '=', 'county')
+      .executeTakeFirstOrThrow();
     expect(Number(counties.n)).toBe(58); // California's counties only
     const la = (await admin.get(`/api/map/regions/${res.body.data[0].id}`)).body.data;
     expect(la.site_count).toBe(150);
@@ -398,7 +503,9 @@ describe('regions', () => {
   });
 
   it('serves shapes simplified for the zoom, only those in view, coloured by a measure', async () => {
-    const low = await admin.get('/api/map/regions-geojson?zoom=3&bbox=-125,30,-110,45&geometry_type=state&measure=union_share');
+    const low = await admin.get(
+      '/api/map/regions-geojson?zoom=3&bbox=-125,30,-110,45&geometry_type=state&measure=union_share',
+    );
     expect(low.status).toBe(200);
     expect(low.body.type).toBe('FeatureCollection');
     const codes = low.body.features.map((f: any) => f.properties.code).sort();
@@ -424,7 +531,12 @@ describe('regions', () => {
 
   it('sets colours in bulk and restores a deleted region with its sites', async () => {
     const ca = (await admin.get('/api/options/geometries?type=state&q=california')).body.data[0].id;
-    const colours = await admin.post('/api/regions/colors', { colors: [{ id: regionId, color: '#00ff00' }, { id: ca, color: '#0000ff' }] });
+    const colours = await admin.post('/api/regions/colors', {
+      colors: [
+        { id: regionId, color: '#00ff00' },
+        { id: ca, color: '#0000ff' },
+      ],
+    });
     expect(colours.status, JSON.stringify(colours.body)).toBe(200);
     expect(colours.body.data.map((r: any) => r.color)).toEqual(['#00ff00', '#0000ff']);
     expect((await admin.post('/api/regions/colors', { colors: [{ id: regionId, color: 'green' }] })).status).toBe(422);
@@ -445,8 +557,16 @@ describe('GeoJSON upload', () => {
   const zipFile = {
     type: 'FeatureCollection',
     features: [
-      { type: 'Feature', properties: { ZCTA5CE20: '90013' }, geometry: { type: 'Polygon', coordinates: [square(-118.25, 34.0, -118.2, 34.1)] } },
-      { type: 'Feature', properties: { ZCTA5CE20: '10001', NAME20: 'Chelsea' }, geometry: { type: 'MultiPolygon', coordinates: [[square(-74.1, 40.6, -73.9, 40.8)]] } },
+      {
+        type: 'Feature',
+        properties: { ZCTA5CE20: '90013' },
+        geometry: { type: 'Polygon', coordinates: [square(-118.25, 34.0, -118.2, 34.1)] },
+      },
+      {
+        type: 'Feature',
+        properties: { ZCTA5CE20: '10001', NAME20: 'Chelsea' },
+        geometry: { type: 'MultiPolygon', coordinates: [[square(-74.1, 40.6, -73.9, 40.8)]] },
+      },
     ],
   };
   const upload = (client: TestClient, text: string, fields: Record<string, string> = {}) => {
@@ -470,30 +590,43 @@ describe('GeoJSON upload', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.data).toMatchObject({ created: 2, updated: 0 });
     const [downtownZip, chelsea] = res.body.data.region_ids;
-    expect(await idsFor(admin, `filter[region_id]=${downtownZip}`)).toEqual(expected((s) => s.lng >= -118.25 && s.lng <= -118.2 && s.lat >= 34 && s.lat <= 34.1));
+    expect(await idsFor(admin, `filter[region_id]=${downtownZip}`)).toEqual(
+      expected((s) => s.lng >= -118.25 && s.lng <= -118.2 && s.lat >= 34 && s.lat <= 34.1),
+    );
     expect(await idsFor(admin, `filter[region_id]=${chelsea}`)).toEqual(expected((s) => s.name === 'Brooklyn Yard'));
     const picked = await admin.get('/api/options/geometries?type=postal-code&q=chel');
     expect(picked.body.data).toEqual([{ id: chelsea, name: 'Chelsea', geometry_type: 'postal-code', code: '10001' }]);
   });
 
   it('refuses a bad file whole, with the reason', async () => {
-    const before = await t.ctx.db.selectFrom('regions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const before = await t.ctx.db
+      .selectFrom('regions')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     const openRing = structuredClone(zipFile);
     openRing.features[1].geometry.coordinates[0][0].pop();
     const bad = await upload(admin, JSON.stringify(openRing));
     expect(bad.status).toBe(422);
     expect(bad.body.errors.file[0]).toMatch(/Feature 2.*not closed/);
     expect((await upload(admin, '{"type": "FeatureCollection", "features": [')).status).toBe(422);
-    expect((await upload(admin, JSON.stringify({ type: 'Topology', objects: {} }))).body.errors.file[0]).toMatch(/FeatureCollection/);
+    expect((await upload(admin, JSON.stringify({ type: 'Topology', objects: {} }))).body.errors.file[0]).toMatch(
+      /FeatureCollection/,
+    );
     expect((await upload(admin, JSON.stringify(zipFile), { geometry_type: 'country' })).status).toBe(422);
-    const after = await t.ctx.db.selectFrom('regions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const after = await t.ctx.db
+      .selectFrom('regions')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     expect(after.n).toBe(before.n);
     await assistant.csrf();
     expect((await upload(assistant, JSON.stringify(zipFile))).status).toBe(403);
   });
 
   it('also takes the GeoJSON in a JSON body', async () => {
-    const res = await admin.post('/api/regions/upload', { geometry_type: 'postal-code', data: { type: 'Feature', properties: { code: '90014' }, geometry: zipFile.features[0].geometry } });
+    const res = await admin.post('/api/regions/upload', {
+      geometry_type: 'postal-code',
+      data: { type: 'Feature', properties: { code: '90014' }, geometry: zipFile.features[0].geometry },
+    });
     expect(res.status).toBe(201);
     expect(res.body.data.created).toBe(1);
   });
@@ -502,10 +635,22 @@ describe('GeoJSON upload', () => {
 describe('cards', () => {
   it('gives a site card with address, type, status, contractors, last activity and actions', async () => {
     const site = sites.find((s) => s.gc === contractors[1].id && s.contractors.includes(contractors[3].id))!;
-    await t.ctx.db.insertInto('notes').values({ body: 'Talked to the foreman about the crew.', notable_type: 'site', notable_id: site.id, created_at: new Date('2030-01-01T00:00:00Z') }).execute();
+    await t.ctx.db
+      .insertInto('notes')
+      .values({
+        body: 'Talked to the foreman about the crew.',
+        notable_type: 'site',
+        notable_id: site.id,
+        created_at: new Date('2030-01-01T00:00:00Z'),
+      })
+      .execute();
     const res = await admin.get(`/api/map/marker-data?id=${site.id}`);
     expect(res.status).toBe(200);
-    const status = await t.ctx.db.selectFrom('site_statuses').select(['id', 'name']).where('id', '=', site.status).executeTakeFirstOrThrow();
+    const status = await t.ctx.db
+      .selectFrom('site_statuses')
+      .select(['id', 'name'])
+      .where('id', '=', site.status)
+      .executeTakeFirstOrThrow();
     expect(res.body.data).toMatchObject({
       kind: 'site',
       id: site.id,
@@ -519,13 +664,21 @@ describe('cards', () => {
         { name: 'panel', label: 'Open in side panel', resource: 'sites', id: site.id },
       ],
     });
-    expect(res.body.data.contractors.map((c: any) => c.name).sort()).toEqual(['Hidden Nonunion Steel', 'Open Shop Builders']);
+    expect(res.body.data.contractors.map((c: any) => c.name).sort()).toEqual([
+      'Hidden Nonunion Steel',
+      'Open Shop Builders',
+    ]);
     expect(res.body.data.contractors.find((c: any) => c.id === contractors[1].id).role).toBe('general');
   });
 
   it('gives a contractor card, and 404 for what does not exist', async () => {
     const res = await admin.get(`/api/map/marker-data?kind=contractor&id=${contractors[0].id}`);
-    expect(res.body.data).toMatchObject({ kind: 'contractor', name: 'Union Electric', type: 'union', sites_count: expected((s) => s.gc === contractors[0].id).length });
+    expect(res.body.data).toMatchObject({
+      kind: 'contractor',
+      name: 'Union Electric',
+      type: 'union',
+      sites_count: expected((s) => s.gc === contractors[0].id).length,
+    });
     expect((await admin.get('/api/map/marker-data?id=999999')).status).toBe(404);
     expect((await admin.get('/api/map/marker-data?id=abc')).status).toBe(422);
   });
@@ -533,11 +686,16 @@ describe('cards', () => {
   it('searches sites, places and regions to jump to', async () => {
     const res = await admin.get('/api/map/search?q=vern');
     expect(res.status).toBe(200);
-    expect(res.body.data.find((d: any) => d.kind === 'place')).toMatchObject({ label: 'Vernon, CA', detail: '75 sites' });
+    expect(res.body.data.find((d: any) => d.kind === 'place')).toMatchObject({
+      label: 'Vernon, CA',
+      detail: '75 sites',
+    });
     const byName = await admin.get('/api/map/search?q=Suva');
     expect(byName.body.data[0]).toMatchObject({ kind: 'site', label: 'Suva Wharf East' });
     const region = await admin.get('/api/map/search?q=Nevada');
-    expect(region.body.data.filter((d: any) => d.kind === 'region').map((d: any) => `${d.label} (${d.detail})`)).toEqual(['Nevada County, CA (county)', 'Nevada (state)']);
+    expect(
+      region.body.data.filter((d: any) => d.kind === 'region').map((d: any) => `${d.label} (${d.detail})`),
+    ).toEqual(['Nevada County, CA (county)', 'Nevada (state)']);
   });
 });
 
@@ -557,7 +715,9 @@ describe('permissions: what a person may not read never reaches them', () => {
     expect(await idsFor(assistant, 'filter[type]=non-union')).toEqual([]);
     // Nor can a filter on contractors they may not read reveal which sites have them.
     expect(await idsFor(assistant, 'filter[contractor_type]=non-union')).toEqual([]);
-    expect(await idsFor(assistant, 'filter[contractor_type]=union')).toEqual(expected((s) => readable(s) && s.gc === contractors[0].id));
+    expect(await idsFor(assistant, 'filter[contractor_type]=union')).toEqual(
+      expected((s) => readable(s) && s.gc === contractors[0].id),
+    );
     const layers = await markers(assistant, `${WORLD}&zoom=17&layers=contractors`);
     expect(layers.data.map((d) => d.id)).toEqual([contractors[0].id]);
   });
@@ -566,7 +726,9 @@ describe('permissions: what a person may not read never reaches them', () => {
     const ca = (await assistant.get('/api/map/regions?geometry_type=state&q=california')).body.data[0];
     expect(ca.site_count).toBe(sites.filter((s) => readable(s) && inLosAngeles(s)).length);
     expect(ca.non_union_sites).toBe(0);
-    const geo = await assistant.get('/api/map/regions-geojson?zoom=4&bbox=-125,30,-110,45&geometry_type=state&measure=sites');
+    const geo = await assistant.get(
+      '/api/map/regions-geojson?zoom=4&bbox=-125,30,-110,45&geometry_type=state&measure=sites',
+    );
     expect(geo.body.features.find((f: any) => f.properties.code === '06').properties.value).toBe(ca.site_count);
   });
 
@@ -579,20 +741,36 @@ describe('permissions: what a person may not read never reaches them', () => {
     expect(card.status).toBe(200);
     expect(card.body.data.contractors.map((c: any) => c.type)).not.toContain('non-union');
     const search = await assistant.get('/api/map/search?q=LA Site');
-    expect(search.body.data.filter((d: any) => d.kind === 'site').every((d: any) => readable(sites.find((s) => s.id === d.id)!))).toBe(true);
+    expect(
+      search.body.data
+        .filter((d: any) => d.kind === 'site')
+        .every((d: any) => readable(sites.find((s) => s.id === d.id)!)),
+    ).toBe(true);
   });
 
   it('the map needs map:read and the map feature', async () => {
-    const orphan = await t.ctx.db.insertInto('roles').values({ name: 'No Map', slug: 'no-map', permissions: JSON.stringify(['site:read']) }).returning('id').executeTakeFirstOrThrow();
+    const orphan = await t.ctx.db
+      .insertInto('roles')
+      .values({ name: 'No Map', slug: 'no-map', permissions: JSON.stringify(['site:read']) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const user = await t.createUser({ role: 'no-map' });
     const client = await t.signIn(user.email);
     expect((await client.get(`/api/map/markers?${WORLD}&zoom=2`)).status).toBe(403);
     expect((await t.client().get(`/api/map/markers?${WORLD}&zoom=2`)).status).toBe(401);
     void orphan;
-    await t.ctx.db.updateTable('features').set({ enabled: false, updated_at: new Date() }).where('slug', '=', 'map').execute();
+    await t.ctx.db
+      .updateTable('features')
+      .set({ enabled: false, updated_at: new Date() })
+      .where('slug', '=', 'map')
+      .execute();
     mapServiceFor(t.ctx).invalidate();
     expect((await admin.get(`/api/map/markers?${WORLD}&zoom=2`)).status).toBe(404);
-    await t.ctx.db.updateTable('features').set({ enabled: true, updated_at: new Date() }).where('slug', '=', 'map').execute();
+    await t.ctx.db
+      .updateTable('features')
+      .set({ enabled: true, updated_at: new Date() })
+      .where('slug', '=', 'map')
+      .execute();
     mapServiceFor(t.ctx).invalidate();
     expect((await admin.get(`/api/map/markers?${WORLD}&zoom=2`)).status).toBe(200);
   });
@@ -603,7 +781,12 @@ describe('live', () => {
     if (!t.ctx.resources.get('sites')) test.skip();
     const before = await markers(admin, `${WORLD}&zoom=2`);
     const generation = mapServiceFor(t.ctx).generation;
-    const created = await admin.post('/api/sites', { name: 'Live One', type: 'union', latitude: 47.6, longitude: -122.33 });
+    const created = await admin.post('/api/sites', {
+      name: 'Live One',
+      type: 'union',
+      latitude: 47.6,
+      longitude: -122.33,
+    });
     expect(created.status).toBe(201);
     // The model event itself marks the indexes stale (not the once-a-second fingerprint).
     expect(mapServiceFor(t.ctx).generation).toBeGreaterThan(generation);

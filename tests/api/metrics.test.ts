@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, testDatabaseUrl, type TestApp } from '../support/test-app.js';
+import { startTestApp, type TestApp, testDatabaseUrl } from '../support/test-app.js';
 
 /** GET /metrics (Prometheus text format, behind METRICS_TOKEN) and GET /api/ready (for a load balancer). */
 const TOKEN = 'metrics-token-for-the-test-1234';
@@ -12,7 +12,8 @@ afterAll(async () => {
   await Promise.all([t?.close(), off?.close()]);
 });
 
-const scrape = (app: TestApp, token = TOKEN) => app.client().get('/metrics', { headers: { authorization: `Bearer ${token}` } });
+const scrape = (app: TestApp, token = TOKEN) =>
+  app.client().get('/metrics', { headers: { authorization: `Bearer ${token}` } });
 
 describe('metrics', () => {
   it('are off without METRICS_TOKEN, and refused without the right bearer token', async () => {

@@ -48,7 +48,8 @@ async function target(table: string, values: Record<string, unknown>): Promise<n
 }
 
 const unique = () => randomBytes(4).toString('hex');
-const revisionCount = async () => Number((await t.ctx.db.selectFrom('revisions').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+const revisionCount = async () =>
+  Number((await t.ctx.db.selectFrom('revisions').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
 
 interface Row {
   name: string;
@@ -70,44 +71,154 @@ const READERS_OF_USERS = ['super', 'admin', 'leader'] as const;
 const matrix: Row[] = [
   { name: 'GET /api/auth/check', allowed: ALL, call: (c) => c.get('/api/auth/check') },
   { name: 'GET /api/dashboard/statistics', allowed: ALL, call: (c) => c.get('/api/dashboard/statistics') },
-  { name: 'GET /api/users', allowed: READERS_OF_USERS, call: (c) => c.get('/api/users'), denied: 'You do not have permission to read users.' },
-  { name: 'GET /api/users/{id}', allowed: READERS_OF_USERS, call: async (c) => c.get(`/api/users/${await targetUser()}`) },
+  {
+    name: 'GET /api/users',
+    allowed: READERS_OF_USERS,
+    call: (c) => c.get('/api/users'),
+    denied: 'You do not have permission to read users.',
+  },
+  {
+    name: 'GET /api/users/{id}',
+    allowed: READERS_OF_USERS,
+    call: async (c) => c.get(`/api/users/${await targetUser()}`),
+  },
   {
     name: 'POST /api/users',
     allowed: ADMINS,
     ok: 201,
     write: true,
     denied: 'You do not have permission to create users.',
-    call: async (c) => c.post('/api/users', { first_name: 'Made', last_name: 'ByMatrix', email: `made-${unique()}@example.com`, password: 'password-123', role_id: await t.roleId('user') }),
+    call: async (c) =>
+      c.post('/api/users', {
+        first_name: 'Made',
+        last_name: 'ByMatrix',
+        email: `made-${unique()}@example.com`,
+        password: 'password-123',
+        role_id: await t.roleId('user'),
+      }),
   },
-  { name: 'POST /api/users/{id}', allowed: ADMINS, write: true, call: async (c) => c.post(`/api/users/${await targetUser()}`, { last_name: 'Updated' }) },
-  { name: 'PUT /api/users/{id}', allowed: ADMINS, write: true, call: async (c) => c.put(`/api/users/${await targetUser()}`, { last_name: 'Put' }) },
-  { name: 'DELETE /api/users/{id}', allowed: ADMINS, write: true, call: async (c) => c.delete(`/api/users/${await targetUser()}`) },
-  { name: 'POST /api/users/{id}/restore', allowed: ADMINS, write: true, call: async (c) => c.post(`/api/users/${await targetUser(true)}/restore`) },
+  {
+    name: 'POST /api/users/{id}',
+    allowed: ADMINS,
+    write: true,
+    call: async (c) => c.post(`/api/users/${await targetUser()}`, { last_name: 'Updated' }),
+  },
+  {
+    name: 'PUT /api/users/{id}',
+    allowed: ADMINS,
+    write: true,
+    call: async (c) => c.put(`/api/users/${await targetUser()}`, { last_name: 'Put' }),
+  },
+  {
+    name: 'DELETE /api/users/{id}',
+    allowed: ADMINS,
+    write: true,
+    call: async (c) => c.delete(`/api/users/${await targetUser()}`),
+  },
+  {
+    name: 'POST /api/users/{id}/restore',
+    allowed: ADMINS,
+    write: true,
+    call: async (c) => c.post(`/api/users/${await targetUser(true)}/restore`),
+  },
   { name: 'GET /api/users?only_trashed=1', allowed: ADMINS, call: (c) => c.get('/api/users?only_trashed=1') },
-  { name: 'POST /api/users/{id}/goals', allowed: ADMINS, write: true, call: async (c) => c.post(`/api/users/${await targetUser()}/goals`, { calls: 3 }) },
-  { name: 'GET /api/roles', allowed: ADMINS, call: (c) => c.get('/api/roles'), denied: 'You do not have permission to read roles.' },
+  {
+    name: 'POST /api/users/{id}/goals',
+    allowed: ADMINS,
+    write: true,
+    call: async (c) => c.post(`/api/users/${await targetUser()}/goals`, { calls: 3 }),
+  },
+  {
+    name: 'GET /api/roles',
+    allowed: ADMINS,
+    call: (c) => c.get('/api/roles'),
+    denied: 'You do not have permission to read roles.',
+  },
   { name: 'GET /api/roles/{id}', allowed: ADMINS, call: async (c) => c.get(`/api/roles/${await t.roleId('user')}`) },
-  { name: 'POST /api/roles', allowed: ADMINS, ok: 201, write: true, call: (c) => c.post('/api/roles', { slug: `matrix-${unique()}`, name: 'Matrix role', permissions: ['team:read'] }) },
+  {
+    name: 'POST /api/roles',
+    allowed: ADMINS,
+    ok: 201,
+    write: true,
+    call: (c) => c.post('/api/roles', { slug: `matrix-${unique()}`, name: 'Matrix role', permissions: ['team:read'] }),
+  },
   {
     name: 'POST /api/roles/{id}',
     allowed: ADMINS,
     write: true,
-    call: async (c) => c.post(`/api/roles/${await target('roles', { slug: `r-${unique()}`, name: 'R', permissions: '[]' })}`, { name: 'Renamed' }),
+    call: async (c) =>
+      c.post(`/api/roles/${await target('roles', { slug: `r-${unique()}`, name: 'R', permissions: '[]' })}`, {
+        name: 'Renamed',
+      }),
   },
-  { name: 'DELETE /api/roles/{id}', allowed: ADMINS, write: true, call: async (c) => c.delete(`/api/roles/${await target('roles', { slug: `r-${unique()}`, name: 'R', permissions: '[]' })}`) },
+  {
+    name: 'DELETE /api/roles/{id}',
+    allowed: ADMINS,
+    write: true,
+    call: async (c) =>
+      c.delete(`/api/roles/${await target('roles', { slug: `r-${unique()}`, name: 'R', permissions: '[]' })}`),
+  },
   { name: 'GET /api/teams', allowed: ALL, call: (c) => c.get('/api/teams') },
-  { name: 'GET /api/teams/{id}', allowed: ALL, call: async (c) => c.get(`/api/teams/${await target('teams', { name: 'Readable team' })}`) },
-  { name: 'POST /api/teams', allowed: ADMINS, ok: 201, write: true, call: (c) => c.post('/api/teams', { name: `Team ${unique()}` }), denied: 'You do not have permission to create teams.' },
-  { name: 'POST /api/teams/{id}', allowed: ADMINS, write: true, call: async (c) => c.post(`/api/teams/${await target('teams', { name: 'T' })}`, { name: 'Renamed team' }) },
-  { name: 'DELETE /api/teams/{id}', allowed: ADMINS, write: true, call: async (c) => c.delete(`/api/teams/${await target('teams', { name: 'T' })}`) },
-  { name: 'POST /api/teams/{id}/restore', allowed: ADMINS, write: true, call: async (c) => c.post(`/api/teams/${await target('teams', { name: 'T', deleted_at: new Date() })}/restore`) },
+  {
+    name: 'GET /api/teams/{id}',
+    allowed: ALL,
+    call: async (c) => c.get(`/api/teams/${await target('teams', { name: 'Readable team' })}`),
+  },
+  {
+    name: 'POST /api/teams',
+    allowed: ADMINS,
+    ok: 201,
+    write: true,
+    call: (c) => c.post('/api/teams', { name: `Team ${unique()}` }),
+    denied: 'You do not have permission to create teams.',
+  },
+  {
+    name: 'POST /api/teams/{id}',
+    allowed: ADMINS,
+    write: true,
+    call: async (c) => c.post(`/api/teams/${await target('teams', { name: 'T' })}`, { name: 'Renamed team' }),
+  },
+  {
+    name: 'DELETE /api/teams/{id}',
+    allowed: ADMINS,
+    write: true,
+    call: async (c) => c.delete(`/api/teams/${await target('teams', { name: 'T' })}`),
+  },
+  {
+    name: 'POST /api/teams/{id}/restore',
+    allowed: ADMINS,
+    write: true,
+    call: async (c) => c.post(`/api/teams/${await target('teams', { name: 'T', deleted_at: new Date() })}/restore`),
+  },
   { name: 'GET /api/features', allowed: ALL, call: (c) => c.get('/api/features?per_page=-1') },
   // Feature switches: admin may turn them on and off but not add or remove them.
-  { name: 'POST /api/features', allowed: ['super'], ok: 201, write: true, call: (c) => c.post('/api/features', { slug: `f-${unique()}`, name: 'F' }), denied: 'You do not have permission to create features.' },
-  { name: 'POST /api/features/{id}', allowed: ADMINS, write: true, call: async (c) => c.post(`/api/features/${await target('features', { slug: `f-${unique()}`, name: 'F' })}`, { enabled: false }) },
-  { name: 'DELETE /api/features/{id}', allowed: ['super'], write: true, call: async (c) => c.delete(`/api/features/${await target('features', { slug: `f-${unique()}`, name: 'F' })}`) },
-  { name: 'GET /api/revisions', allowed: READERS_OF_USERS, call: (c) => c.get('/api/revisions'), denied: 'You do not have permission to read the history.' },
+  {
+    name: 'POST /api/features',
+    allowed: ['super'],
+    ok: 201,
+    write: true,
+    call: (c) => c.post('/api/features', { slug: `f-${unique()}`, name: 'F' }),
+    denied: 'You do not have permission to create features.',
+  },
+  {
+    name: 'POST /api/features/{id}',
+    allowed: ADMINS,
+    write: true,
+    call: async (c) =>
+      c.post(`/api/features/${await target('features', { slug: `f-${unique()}`, name: 'F' })}`, { enabled: false }),
+  },
+  {
+    name: 'DELETE /api/features/{id}',
+    allowed: ['super'],
+    write: true,
+    call: async (c) => c.delete(`/api/features/${await target('features', { slug: `f-${unique()}`, name: 'F' })}`),
+  },
+  {
+    name: 'GET /api/revisions',
+    allowed: READERS_OF_USERS,
+    call: (c) => c.get('/api/revisions'),
+    denied: 'You do not have permission to read the history.',
+  },
   { name: 'GET /api/options/users', allowed: READERS_OF_USERS, call: (c) => c.get('/api/options/users') },
   { name: 'GET /api/options/roles', allowed: ADMINS, call: (c) => c.get('/api/options/roles') },
   { name: 'GET /api/options/teams', allowed: ALL, call: (c) => c.get('/api/options/teams') },
@@ -129,11 +240,18 @@ describe('seeded roles', () => {
     expect(bySlug.get('super')).toMatchObject({ name: 'Super Administrator', incognito: true });
     expect(bySlug.get('admin')).toMatchObject({ name: 'Administrator', incognito: false });
     expect(bySlug.get('super').permissions).toEqual(allPermissions());
-    expect(allPermissions().filter((p) => !bySlug.get('admin').permissions.includes(p))).toEqual(['feature:create', 'feature:delete', 'revision:read:incognito', 'user:impersonate']);
+    expect(allPermissions().filter((p) => !bySlug.get('admin').permissions.includes(p))).toEqual([
+      'feature:create',
+      'feature:delete',
+      'revision:read:incognito',
+      'user:impersonate',
+    ]);
     const assistant: string[] = bySlug.get('assistant').permissions;
     expect(assistant).toEqual(expect.arrayContaining(['site:read:union', 'site:read:pla', 'contractor:read:union']));
     expect(assistant).not.toContain('site:read');
-    expect(bySlug.get('leader').permissions).toEqual(expect.arrayContaining(['user:read', 'revision:read', 'site:delete']));
+    expect(bySlug.get('leader').permissions).toEqual(
+      expect.arrayContaining(['user:read', 'revision:read', 'site:delete']),
+    );
     expect(bySlug.get('user').permissions).not.toContain('user:read');
     // Each role's members see those permissions on themselves.
     for (const role of ROLES) {
@@ -182,7 +300,11 @@ describe('category permissions filter rows (sites by type)', () => {
     singular: 'Site',
     fields: {
       name: { kind: 'text', required: true, max: 200 },
-      type: { kind: 'enum', required: true, options: ['development', 'lcmt', 'non-union', 'pla', 'public-works', 'union', 'pending'] },
+      type: {
+        kind: 'enum',
+        required: true,
+        options: ['development', 'lcmt', 'non-union', 'pla', 'public-works', 'union', 'pending'],
+      },
     },
     search: ['name'],
     defaultSort: { field: 'name', order: 'asc' },
@@ -219,11 +341,27 @@ describe('category permissions filter rows (sites by type)', () => {
 
   const cases: Array<{ who: string; person: () => Promise<AuthUser>; sees: string[] | 'denied' }> = [
     { who: 'a role with site:read:union only', person: () => personWith(['site:read:union']), sees: ['union'] },
-    { who: 'a role with site:read:lcmt and site:read:development', person: () => personWith(['site:read:lcmt', 'site:read:development']), sees: ['development', 'lcmt'] },
+    {
+      who: 'a role with site:read:lcmt and site:read:development',
+      person: () => personWith(['site:read:lcmt', 'site:read:development']),
+      sees: ['development', 'lcmt'],
+    },
     { who: 'the seeded assistant (union, pla)', person: () => seeded('assistant'), sees: ['pla', 'union'] },
-    { who: 'the seeded leader (site:read)', person: () => seeded('leader'), sees: ['development', 'lcmt', 'non-union', 'pla', 'public-works', 'union'] },
-    { who: 'the seeded user (site:read)', person: () => seeded('user'), sees: ['development', 'lcmt', 'non-union', 'pla', 'public-works', 'union'] },
-    { who: 'the seeded admin', person: () => seeded('admin'), sees: ['development', 'lcmt', 'non-union', 'pla', 'public-works', 'union'] },
+    {
+      who: 'the seeded leader (site:read)',
+      person: () => seeded('leader'),
+      sees: ['development', 'lcmt', 'non-union', 'pla', 'public-works', 'union'],
+    },
+    {
+      who: 'the seeded user (site:read)',
+      person: () => seeded('user'),
+      sees: ['development', 'lcmt', 'non-union', 'pla', 'public-works', 'union'],
+    },
+    {
+      who: 'the seeded admin',
+      person: () => seeded('admin'),
+      sees: ['development', 'lcmt', 'non-union', 'pla', 'public-works', 'union'],
+    },
     { who: 'a role with no site permission', person: () => personWith(['team:read']), sees: 'denied' },
   ];
 
@@ -256,34 +394,57 @@ describe('category permissions filter rows (sites by type)', () => {
     const worker = await personWith(['site:read:union', 'site:create:union', 'site:update:union', 'site:delete:union']);
     const { record } = await t.ctx.records.create(worker, sites, { name: 'Worker union site', type: 'union' });
     expect(record.type).toBe('union');
-    await expect(t.ctx.records.create(worker, sites, { name: 'Worker non-union site', type: 'non-union' })).rejects.toMatchObject({ statusCode: 403 });
+    await expect(
+      t.ctx.records.create(worker, sites, { name: 'Worker non-union site', type: 'non-union' }),
+    ).rejects.toMatchObject({ statusCode: 403 });
     const updated = await t.ctx.records.update(worker, sites, record.id, { name: 'Renamed union site' });
     expect(updated.record.name).toBe('Renamed union site');
     // Moving a row to a category one may not write is refused, and nothing changes.
-    await expect(t.ctx.records.update(worker, sites, record.id, { type: 'non-union' })).rejects.toMatchObject({ statusCode: 403 });
-    expect((await t.ctx.db.selectFrom('sites').select('type').where('id', '=', record.id).executeTakeFirstOrThrow()).type).toBe('union');
+    await expect(t.ctx.records.update(worker, sites, record.id, { type: 'non-union' })).rejects.toMatchObject({
+      statusCode: 403,
+    });
+    expect(
+      (await t.ctx.db.selectFrom('sites').select('type').where('id', '=', record.id).executeTakeFirstOrThrow()).type,
+    ).toBe('union');
     // Rows of other categories are invisible to writes too.
-    await expect(t.ctx.records.update(worker, sites, ids.pla[0], { name: 'Nope' })).rejects.toMatchObject({ statusCode: 404 });
+    await expect(t.ctx.records.update(worker, sites, ids.pla[0], { name: 'Nope' })).rejects.toMatchObject({
+      statusCode: 404,
+    });
     await expect(t.ctx.records.remove(worker, sites, ids.pla[0])).rejects.toMatchObject({ statusCode: 404 });
     await t.ctx.records.remove(worker, sites, record.id);
-    expect((await t.ctx.db.selectFrom('sites').select('deleted_at').where('id', '=', record.id).executeTakeFirstOrThrow()).deleted_at).not.toBeNull();
+    expect(
+      (await t.ctx.db.selectFrom('sites').select('deleted_at').where('id', '=', record.id).executeTakeFirstOrThrow())
+        .deleted_at,
+    ).not.toBeNull();
     // Read-only category holders cannot write at all.
     const reader = await personWith(['site:read:union']);
-    await expect(t.ctx.records.update(reader, sites, ids.union[0], { name: 'Nope' })).rejects.toMatchObject({ statusCode: 403 });
+    await expect(t.ctx.records.update(reader, sites, ids.union[0], { name: 'Nope' })).rejects.toMatchObject({
+      statusCode: 403,
+    });
   });
 
   it('history (GET /api/revisions) and pickers (GET /api/options) follow the same row rules', async () => {
     // Served by the generic routes only when the sites resource is registered; register ours if none is yet.
     if (!t.ctx.resources.get('sites')) t.ctx.resources.add(sites);
     const slug = `hist-${unique()}`;
-    expect((await clients.admin.post('/api/roles', { slug, name: 'History reader', permissions: ['site:read:union', 'revision:read'] })).status).toBe(201);
+    expect(
+      (
+        await clients.admin.post('/api/roles', {
+          slug,
+          name: 'History reader',
+          permissions: ['site:read:union', 'revision:read'],
+        })
+      ).status,
+    ).toBe(201);
     const reader = await t.createUser({ role: slug });
     const client = await t.signIn(reader.email);
 
     const history = await client.get('/api/revisions?type=site&per_page=200');
     expect(history.status).toBe(200);
     const seenIds = new Set(history.body.data.map((r: any) => r.revisionable_id));
-    const unionIds = (await t.ctx.db.selectFrom('sites').select('id').where('type', '=', 'union').execute()).map((r) => r.id);
+    const unionIds = (await t.ctx.db.selectFrom('sites').select('id').where('type', '=', 'union').execute()).map(
+      (r) => r.id,
+    );
     expect([...seenIds].sort()).toEqual([...unionIds].sort());
     expect(history.body.meta.total).toBe(history.body.data.length);
     // Users' history is not theirs to read at all.
@@ -292,9 +453,28 @@ describe('category permissions filter rows (sites by type)', () => {
     const options = await client.get('/api/options/sites');
     expect(options.status).toBe(200);
     expect(options.body.data.map((o: any) => o.id).sort()).toEqual(
-      (await t.ctx.db.selectFrom('sites').select('id').where('type', '=', 'union').where('deleted_at', 'is', null).execute()).map((r) => r.id).sort(),
+      (
+        await t.ctx.db
+          .selectFrom('sites')
+          .select('id')
+          .where('type', '=', 'union')
+          .where('deleted_at', 'is', null)
+          .execute()
+      )
+        .map((r) => r.id)
+        .sort(),
     );
     const all = await clients.leader.get('/api/options/sites');
-    expect(all.body.data).toHaveLength(Number((await t.ctx.db.selectFrom('sites').select(sql<number>`count(*)`.as('n')).where('deleted_at', 'is', null).executeTakeFirstOrThrow()).n));
+    expect(all.body.data).toHaveLength(
+      Number(
+        (
+          await t.ctx.db
+            .selectFrom('sites')
+            .select(sql<number>`count(*)`.as('n'))
+            .where('deleted_at', 'is', null)
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    );
   });
 });

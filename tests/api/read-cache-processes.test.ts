@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordQueries } from '../support/query-counter.js';
-import { startTestApp, testDatabaseUrl, type TestApp } from '../support/test-app.js';
+import { startTestApp, type TestApp, testDatabaseUrl } from '../support/test-app.js';
 
 /**
  * Two server processes on one PostgreSQL with the read cache on (READ_CACHE=1): a write through one is never hidden
@@ -17,7 +17,12 @@ beforeAll(async () => {
   if (!onPostgres) return;
   a = await startTestApp({ READ_CACHE: '1' });
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'om-api-b-'));
-  b = await startTestApp({ READ_CACHE: '1', DATABASE_URL: a.config.databaseUrl, DATA_DIR: dataDir, APP_KEY: a.config.appKey });
+  b = await startTestApp({
+    READ_CACHE: '1',
+    DATABASE_URL: a.config.databaseUrl,
+    DATA_DIR: dataDir,
+    APP_KEY: a.config.appKey,
+  });
 });
 afterAll(async () => {
   await b?.close();
@@ -61,7 +66,11 @@ describe.skipIf(!onPostgres)('the read cache across processes on one PostgreSQL'
 
   it("a role's permission removed through one process is refused by the other on the next request; record writes keep its sessions", async () => {
     const admin = await a.admin();
-    const role = await admin.post('/api/roles', { slug: 'two-processes-role', name: 'Two processes', permissions: ['site:read', 'user:read'] });
+    const role = await admin.post('/api/roles', {
+      slug: 'two-processes-role',
+      name: 'Two processes',
+      permissions: ['site:read', 'user:read'],
+    });
     expect(role.status).toBe(201);
     const person = await a.createUser({ role: 'user', email: 'two-processes-role@example.com' });
     expect((await admin.post(`/api/users/${person.id}`, { role_id: role.body.data.id })).status).toBe(200);

@@ -82,7 +82,11 @@ describe('the read cache (READ_CACHE)', () => {
     // A raw statement and a transaction count as well.
     await sql`update users set first_name = 'Raw' where id = ${user.id}`.execute(t.ctx.db);
     expect((await admin.get(`/api/users/${user.id}`)).body.data.first_name).toBe('Raw');
-    await t.ctx.db.transaction().execute((trx) => trx.updateTable('users').set({ first_name: 'Transaction' }).where('id', '=', user.id).execute());
+    await t.ctx.db
+      .transaction()
+      .execute((trx) =>
+        trx.updateTable('users').set({ first_name: 'Transaction' }).where('id', '=', user.id).execute(),
+      );
     expect((await admin.get(`/api/users/${user.id}`)).body.data.first_name).toBe('Transaction');
   });
 
@@ -110,7 +114,9 @@ describe('the read cache (READ_CACHE)', () => {
     expect((await admin.post(`/api/roles/${person.roleId}`, { permissions: ['site:read'] })).status).toBe(200);
     expect((await person.client.get('/api/users?per_page=5')).status).toBe(403);
     expect((await person.client.get('/api/auth/check')).body.data.permissions).not.toContain('user:read');
-    expect((await admin.post(`/api/roles/${person.roleId}`, { permissions: ['site:read', 'user:read'] })).status).toBe(200);
+    expect((await admin.post(`/api/roles/${person.roleId}`, { permissions: ['site:read', 'user:read'] })).status).toBe(
+      200,
+    );
     expect((await person.client.get('/api/users?per_page=5')).status).toBe(200);
   });
 
@@ -155,7 +161,9 @@ describe('the read cache (READ_CACHE)', () => {
     expect((await person.client.get('/api/auth/check')).status).toBe(401);
     const other = await personWith(['site:read']);
     expect((await other.client.get('/api/auth/check')).status).toBe(200);
-    await sql`with gone as (select ${other.user.id}::int as id) delete from sessions where user_id in (select id from gone)`.execute(t.ctx.db);
+    await sql`with gone as (select ${other.user.id}::int as id) delete from sessions where user_id in (select id from gone)`.execute(
+      t.ctx.db,
+    );
     expect((await other.client.get('/api/auth/check')).status).toBe(401);
   });
 });

@@ -5,14 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import Pusher, { type Channel, type PresenceChannel } from 'pusher-js';
-import { next } from '../support/pusher-events.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { AuthUser } from '../../src/server/auth/auth-user.js';
 import { loadConfig } from '../../src/server/config/config.js';
-import { openDatabase, type Database } from '../../src/server/db/database.js';
-import { registerRealtime, type Realtime, type RealtimeOptions } from '../../src/server/realtime/index.js';
-import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
+import { type Database, openDatabase } from '../../src/server/db/database.js';
+import { type Realtime, type RealtimeOptions, registerRealtime } from '../../src/server/realtime/index.js';
+import { type PostgresServer, startPostgres } from '../support/postgres-server.js';
+import { next } from '../support/pusher-events.js';
 
 const KEY = 'test-app-key';
 const SECRET = 'test-app-secret';
@@ -50,7 +50,11 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-async function startServer(database: Database, options: Partial<RealtimeOptions> = {}, env: Record<string, string> = {}): Promise<TestServer> {
+async function startServer(
+  database: Database,
+  options: Partial<RealtimeOptions> = {},
+  env: Record<string, string> = {},
+): Promise<TestServer> {
   const app = Fastify({ logger: false });
   // Stands in for the session plugin: the signed-in user comes from a test header.
   app.decorateRequest('user', null);
@@ -119,7 +123,8 @@ class RawClient {
     for (;;) {
       const index = this.frames.findIndex((frame) => frame.event === event);
       if (index >= 0) return this.frames.splice(index, 1)[0]!;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for frame ${event}; got ${JSON.stringify(this.frames)}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for frame ${event}; got ${JSON.stringify(this.frames)}`);
       await this.until(deadline);
     }
   }
@@ -155,7 +160,13 @@ class RawClient {
   }
 }
 
-async function postAuth(server: TestServer, route: 'auth' | 'user-auth', body: Record<string, string>, user: AuthUser | null, json = false) {
+async function postAuth(
+  server: TestServer,
+  route: 'auth' | 'user-auth',
+  body: Record<string, string>,
+  user: AuthUser | null,
+  json = false,
+) {
   const response = await fetch(`${server.base}/broadcasting/${route}`, {
     method: 'POST',
     headers: {
@@ -247,14 +258,24 @@ describe('realtime hub on PGlite', () => {
     const raw = new RawClient(server);
     const socketId = await raw.socketId();
 
-    raw.send('pusher:subscribe', { channel: 'private-App.Models.User.7', auth: `${KEY}:${hmac(`1.1:private-App.Models.User.7`)}` });
+    raw.send('pusher:subscribe', {
+      channel: 'private-App.Models.User.7',
+      auth: `${KEY}:${hmac(`1.1:private-App.Models.User.7`)}`,
+    });
     const error = await raw.frame('pusher:subscription_error');
     expect(error.channel).toBe('private-App.Models.User.7');
     expect(JSON.parse(error.data)).toMatchObject({ type: 'AuthError', status: 401 });
 
-    raw.send('pusher:subscribe', { channel: 'private-App.Models.User.7', auth: `${KEY}:${hmac(`${socketId}:private-App.Models.User.7`)}` });
+    raw.send('pusher:subscribe', {
+      channel: 'private-App.Models.User.7',
+      auth: `${KEY}:${hmac(`${socketId}:private-App.Models.User.7`)}`,
+    });
     const ok = await raw.frame('pusher_internal:subscription_succeeded');
-    expect(ok).toEqual({ event: 'pusher_internal:subscription_succeeded', channel: 'private-App.Models.User.7', data: '{}' });
+    expect(ok).toEqual({
+      event: 'pusher_internal:subscription_succeeded',
+      channel: 'private-App.Models.User.7',
+      data: '{}',
+    });
 
     raw.send('pusher:unsubscribe', { channel: 'private-App.Models.User.7' });
     raw.send('pusher:ping', {});
@@ -267,7 +288,10 @@ describe('realtime hub on PGlite', () => {
 
   it('tells presence members about each other joining and leaving', async () => {
     const server = await startServer(database);
-    server.realtime.addChannelRule(/^presence-site\.(\d+)$/, (user, match) => ({ name: user.name, site: Number(match[1]) }));
+    server.realtime.addChannelRule(/^presence-site\.(\d+)$/, (user, match) => ({
+      name: user.name,
+      site: Number(match[1]),
+    }));
 
     const alice = connectPusher(server, makeUser(1));
     const aliceChannel = alice.subscribe('presence-site.5') as PresenceChannel;
@@ -280,7 +304,10 @@ describe('realtime hub on PGlite', () => {
     const bobChannel = bob.subscribe('presence-site.5') as PresenceChannel;
     const bobMembers = await subscribed(bobChannel);
     expect(bobMembers.count).toBe(2);
-    expect(bobMembers.members).toEqual({ '1': { name: 'First1 Last1', site: 5 }, '2': { name: 'First2 Last2', site: 5 } });
+    expect(bobMembers.members).toEqual({
+      '1': { name: 'First1 Last1', site: 5 },
+      '2': { name: 'First2 Last2', site: 5 },
+    });
     expect(await added).toEqual({ id: '2', info: { name: 'First2 Last2', site: 5 } });
 
     const removed = next(aliceChannel, 'pusher:member_removed');
@@ -377,26 +404,39 @@ describe('realtime hub on PGlite', () => {
     server.realtime.addChannelRule(/^presence-team\.(\d+)$/, (user, match) => user.team_ids.includes(Number(match[1])));
     const member = { ...makeUser(4), team_ids: [3] };
 
-    expect(await postAuth(server, 'auth', { socket_id: '1.2', channel_name: 'private-App.Models.User.4' }, null)).toEqual({
+    expect(
+      await postAuth(server, 'auth', { socket_id: '1.2', channel_name: 'private-App.Models.User.4' }, null),
+    ).toEqual({
       status: 401,
       body: { message: 'Unauthenticated.' },
     });
     expect((await postAuth(server, 'user-auth', { socket_id: '1.2' }, null)).status).toBe(401);
 
-    expect(await postAuth(server, 'auth', { socket_id: '1.2', channel_name: 'private-App.Models.User.4' }, member)).toEqual({
+    expect(
+      await postAuth(server, 'auth', { socket_id: '1.2', channel_name: 'private-App.Models.User.4' }, member),
+    ).toEqual({
       status: 200,
       body: { auth: `${KEY}:${hmac('1.2:private-App.Models.User.4')}` },
     });
-    expect(await postAuth(server, 'auth', { socket_id: '1.2', channel_name: 'private-App.Models.User.5' }, member, true)).toEqual({
+    expect(
+      await postAuth(server, 'auth', { socket_id: '1.2', channel_name: 'private-App.Models.User.5' }, member, true),
+    ).toEqual({
       status: 403,
       body: { message: 'This action is unauthorized.' },
     });
-    expect((await postAuth(server, 'auth', { socket_id: '1.2', channel_name: 'private-unruled' }, member)).status).toBe(403);
-    expect((await postAuth(server, 'auth', { socket_id: '1.2', channel_name: 'presence-team.4' }, member)).status).toBe(403);
+    expect((await postAuth(server, 'auth', { socket_id: '1.2', channel_name: 'private-unruled' }, member)).status).toBe(
+      403,
+    );
+    expect((await postAuth(server, 'auth', { socket_id: '1.2', channel_name: 'presence-team.4' }, member)).status).toBe(
+      403,
+    );
 
     const presence = await postAuth(server, 'auth', { socket_id: '1.2', channel_name: 'presence-team.3' }, member);
     expect(presence.status).toBe(200);
-    expect(JSON.parse(presence.body.channel_data)).toEqual({ user_id: '4', user_info: { id: 4, name: 'First4 Last4' } });
+    expect(JSON.parse(presence.body.channel_data)).toEqual({
+      user_id: '4',
+      user_info: { id: 4, name: 'First4 Last4' },
+    });
     expect(presence.body.auth).toBe(`${KEY}:${hmac(`1.2:presence-team.3:${presence.body.channel_data}`)}`);
 
     const userAuth = await postAuth(server, 'user-auth', { socket_id: '3.4' }, member, true);
@@ -408,10 +448,18 @@ describe('realtime hub on PGlite', () => {
       status: 422,
       body: {
         message: 'The socket id field format is invalid. (and 1 more error)',
-        errors: { socket_id: ['The socket id field format is invalid.'], channel_name: ['The channel name field format is invalid.'] },
+        errors: {
+          socket_id: ['The socket id field format is invalid.'],
+          channel_name: ['The channel name field format is invalid.'],
+        },
       },
     });
-    const tooLong = await postAuth(server, 'auth', { socket_id: '1.2', channel_name: `private-${'a'.repeat(200)}` }, member);
+    const tooLong = await postAuth(
+      server,
+      'auth',
+      { socket_id: '1.2', channel_name: `private-${'a'.repeat(200)}` },
+      member,
+    );
     expect(tooLong.status).toBe(422);
     expect(tooLong.body.errors.channel_name[0]).toMatch(/200 characters/);
     const publicChannel = await postAuth(server, 'auth', { socket_id: '1.2', channel_name: 'sites' }, member);
@@ -419,7 +467,10 @@ describe('realtime hub on PGlite', () => {
     expect(Object.keys(publicChannel.body.errors)).toEqual(['channel_name']);
     expect(await postAuth(server, 'user-auth', {}, member)).toEqual({
       status: 422,
-      body: { message: 'The socket id field is required.', errors: { socket_id: ['The socket id field is required.'] } },
+      body: {
+        message: 'The socket id field is required.',
+        errors: { socket_id: ['The socket id field is required.'] },
+      },
     });
   });
 
@@ -434,7 +485,11 @@ describe('realtime hub on PGlite', () => {
       await raw.frame('pusher_internal:subscription_succeeded');
     }
     await server.realtime.publish(['sites'], 'App.Events.ModelSaved', { id: 1 }, { exceptSocketId: senderId });
-    expect(await other.frame('App.Events.ModelSaved')).toEqual({ event: 'App.Events.ModelSaved', channel: 'sites', data: '{"id":1}' });
+    expect(await other.frame('App.Events.ModelSaved')).toEqual({
+      event: 'App.Events.ModelSaved',
+      channel: 'sites',
+      data: '{"id":1}',
+    });
     sender.send('pusher:ping', {});
     await sender.frame('pusher:pong');
     expect(sender.frames.some((frame) => frame.event === 'App.Events.ModelSaved')).toBe(false);
@@ -451,7 +506,9 @@ describe('realtime hub on PGlite', () => {
     // The app key is enough: the app passes a generated one when PUSHER_APP_SECRET is unset.
     const withAppKey = Fastify({ logger: false });
     cleanups.push(() => withAppKey.close());
-    await expect(registerRealtime(withAppKey, { config: { ...config, appKey: 'generated' }, database })).resolves.toBeDefined();
+    await expect(
+      registerRealtime(withAppKey, { config: { ...config, appKey: 'generated' }, database }),
+    ).resolves.toBeDefined();
   });
 });
 
@@ -471,21 +528,31 @@ describe('publishing to an outside Pusher service', () => {
     const database = await openDatabase({ databaseUrl: undefined, dataDir });
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     cleanups.push(() => database.close());
-    const server = await startServer(database, {}, {
-      PUSHER_APP_ID: '4242',
-      PUSHER_HOST: '127.0.0.1',
-      PUSHER_PORT: String(fakePort),
-      PUSHER_SCHEME: 'http',
-    });
+    const server = await startServer(
+      database,
+      {},
+      {
+        PUSHER_APP_ID: '4242',
+        PUSHER_HOST: '127.0.0.1',
+        PUSHER_PORT: String(fakePort),
+        PUSHER_SCHEME: 'http',
+      },
+    );
 
     const channels = Array.from({ length: 150 }, (_, index) => `private-App.Models.User.${index}`);
     await server.realtime.publish(channels, 'App.Events.SystemUpdated', { version: '2' }, { exceptSocketId: '12.34' });
     expect(posts).toHaveLength(2);
-    expect(posts.every((post) => post.url.startsWith('/apps/4242/events?') && post.url.includes(`auth_key=${KEY}`))).toBe(true);
+    expect(
+      posts.every((post) => post.url.startsWith('/apps/4242/events?') && post.url.includes(`auth_key=${KEY}`)),
+    ).toBe(true);
     expect(posts.map((post) => post.body.channels.length).sort()).toEqual([100, 50].sort());
     expect(posts.flatMap((post) => post.body.channels).sort()).toEqual([...channels].sort());
     for (const post of posts) {
-      expect(post.body).toMatchObject({ name: 'App.Events.SystemUpdated', data: '{"version":"2"}', socket_id: '12.34' });
+      expect(post.body).toMatchObject({
+        name: 'App.Events.SystemUpdated',
+        data: '{"version":"2"}',
+        socket_id: '12.34',
+      });
     }
     // A fresh embedded database of its own is migrated and seeded first: on a busy machine that alone passes 30 s.
   }, 120_000);
@@ -508,47 +575,58 @@ describe('two server processes on one PostgreSQL', () => {
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const databaseA = await openDatabase({ databaseUrl: server!.url, dataDir });
     const databaseB = await openDatabase({ databaseUrl: server!.url, dataDir });
-    cleanups.push(() => databaseA.close(), () => databaseB.close());
+    cleanups.push(
+      () => databaseA.close(),
+      () => databaseB.close(),
+    );
     return [databaseA, databaseB] as const;
   }
 
-  it.skipIf(!postgres)('delivers events published by one process to sockets on the other, large ones whole', async () => {
-    const [databaseA, databaseB] = await twoConnections();
-    expect(databaseA.kind).toBe('postgres');
+  it.skipIf(!postgres)(
+    'delivers events published by one process to sockets on the other, large ones whole',
+    async () => {
+      const [databaseA, databaseB] = await twoConnections();
+      expect(databaseA.kind).toBe('postgres');
 
-    const serverA = await startServer(databaseA);
-    const serverB = await startServer(databaseB);
-    const client = connectPusher(serverA, makeUser(7));
-    const channel = client.subscribe('private-App.Models.User.7');
-    await subscribed(channel);
+      const serverA = await startServer(databaseA);
+      const serverB = await startServer(databaseB);
+      const client = connectPusher(serverA, makeUser(7));
+      const channel = client.subscribe('private-App.Models.User.7');
+      await subscribed(channel);
 
-    const small = next(channel, 'App.Events.ModelUpdated');
-    await serverB.realtime.publish(['private-App.Models.User.7'], 'App.Events.ModelUpdated', { type: 'site', id: 1, data: { name: 'A' } });
-    expect(await small).toEqual({ type: 'site', id: 1, data: { name: 'A' } });
-
-    // Bigger than PostgreSQL's 8000-byte NOTIFY limit: must still arrive whole, and in order with what follows.
-    const big = { type: 'import', id: 2, data: { rows: 'x'.repeat(20_000) } };
-    const order: string[] = [];
-    const bothArrived = new Promise<void>((resolve) => {
-      channel.bind('App.Events.ImportComplete', (data: typeof big) => {
-        order.push(data.data.rows === big.data.rows ? 'big' : 'corrupt');
+      const small = next(channel, 'App.Events.ModelUpdated');
+      await serverB.realtime.publish(['private-App.Models.User.7'], 'App.Events.ModelUpdated', {
+        type: 'site',
+        id: 1,
+        data: { name: 'A' },
       });
-      channel.bind('App.Events.ModelSaved', () => {
-        order.push('small');
-        resolve();
+      expect(await small).toEqual({ type: 'site', id: 1, data: { name: 'A' } });
+
+      // Bigger than PostgreSQL's 8000-byte NOTIFY limit: must still arrive whole, and in order with what follows.
+      const big = { type: 'import', id: 2, data: { rows: 'x'.repeat(20_000) } };
+      const order: string[] = [];
+      const bothArrived = new Promise<void>((resolve) => {
+        channel.bind('App.Events.ImportComplete', (data: typeof big) => {
+          order.push(data.data.rows === big.data.rows ? 'big' : 'corrupt');
+        });
+        channel.bind('App.Events.ModelSaved', () => {
+          order.push('small');
+          resolve();
+        });
       });
-    });
-    await serverB.realtime.publish(['private-App.Models.User.7'], 'App.Events.ImportComplete', big);
-    await serverB.realtime.publish(['private-App.Models.User.7'], 'App.Events.ModelSaved', { id: 3 });
-    await bothArrived;
-    expect(order).toEqual(['big', 'small']);
-  });
+      await serverB.realtime.publish(['private-App.Models.User.7'], 'App.Events.ImportComplete', big);
+      await serverB.realtime.publish(['private-App.Models.User.7'], 'App.Events.ModelSaved', { id: 3 });
+      await bothArrived;
+      expect(order).toEqual(['big', 'small']);
+    },
+  );
 
   it.skipIf(!postgres)('shows presence on one record to people connected to different processes', async () => {
     const [databaseA, databaseB] = await twoConnections();
     const serverA = await startServer(databaseA);
     const serverB = await startServer(databaseB);
-    for (const each of [serverA, serverB]) each.realtime.addChannelRule(/^presence-site\.(\d+)$/, (user) => ({ name: user.name }));
+    for (const each of [serverA, serverB])
+      each.realtime.addChannelRule(/^presence-site\.(\d+)$/, (user) => ({ name: user.name }));
 
     const alice = connectPusher(serverA, makeUser(21));
     const aliceChannel = alice.subscribe('presence-site.9') as PresenceChannel;
@@ -591,11 +669,16 @@ describe('two server processes on one PostgreSQL', () => {
     serverB.realtime.addChannelRule(/^presence-site\.(\d+)$/, (user) => ({ name: user.name }));
     const bob = connectPusher(serverB, makeUser(32));
     // B asked the others on start; their answer may still be on its way when Bob subscribes.
-    await expect.poll(async () => {
-      const channel = bob.subscribe(`presence-site.10`) as PresenceChannel;
-      const members = Object.keys((await subscribed(channel)).members).sort();
-      bob.unsubscribe('presence-site.10');
-      return members;
-    }, { timeout: 5_000 }).toEqual(['31', '32']);
+    await expect
+      .poll(
+        async () => {
+          const channel = bob.subscribe(`presence-site.10`) as PresenceChannel;
+          const members = Object.keys((await subscribed(channel)).members).sort();
+          bob.unsubscribe('presence-site.10');
+          return members;
+        },
+        { timeout: 5_000 },
+      )
+      .toEqual(['31', '32']);
   });
 });

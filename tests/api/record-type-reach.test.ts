@@ -20,7 +20,8 @@ const ok = (res: { status: number; body: any }, status = 200) => {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
   return res.body.data;
 };
-const newType = async (singular: string, plural: string, fields: unknown[]) => ok(await admin.post('/api/schemas', { name_singular: singular, name_plural: plural, fields }), 201);
+const newType = async (singular: string, plural: string, fields: unknown[]) =>
+  ok(await admin.post('/api/schemas', { name_singular: singular, name_plural: plural, fields }), 201);
 const names = (body: any) => body.data.map((row: any) => row.name);
 
 describe('a number field', () => {
@@ -34,12 +35,32 @@ describe('a number field', () => {
   });
 
   it('is stored as a number, filtered and sorted as a number (9 < 10 < 100), not as text', async () => {
-    for (const [name, workers] of [['Nine', 9], ['Ten', '10'], ['Hundred', 100]] as const) ok(await admin.post(`/api/${yards.resource}`, { name, workers }), 201);
-    const rows = await t.ctx.db.selectFrom('custom_records').select(['name', 'custom']).where('schema_id', '=', yards.id).execute();
+    for (const [name, workers] of [
+      ['Nine', 9],
+      ['Ten', '10'],
+      ['Hundred', 100],
+    ] as const)
+      ok(await admin.post(`/api/${yards.resource}`, { name, workers }), 201);
+    const rows = await t.ctx.db
+      .selectFrom('custom_records')
+      .select(['name', 'custom'])
+      .where('schema_id', '=', yards.id)
+      .execute();
     expect(rows.map((row: any) => typeof row.custom.workers)).toEqual(['number', 'number', 'number']);
-    expect(names((await admin.get(`/api/${yards.resource}?sort=workers&order=asc`)).body)).toEqual(['Nine', 'Ten', 'Hundred']);
-    expect(names((await admin.get(`/api/${yards.resource}?sort=workers&order=desc`)).body)).toEqual(['Hundred', 'Ten', 'Nine']);
-    expect(names((await admin.get(`/api/${yards.resource}?filter[workers_gte]=10&sort=workers`)).body)).toEqual(['Ten', 'Hundred']);
+    expect(names((await admin.get(`/api/${yards.resource}?sort=workers&order=asc`)).body)).toEqual([
+      'Nine',
+      'Ten',
+      'Hundred',
+    ]);
+    expect(names((await admin.get(`/api/${yards.resource}?sort=workers&order=desc`)).body)).toEqual([
+      'Hundred',
+      'Ten',
+      'Nine',
+    ]);
+    expect(names((await admin.get(`/api/${yards.resource}?filter[workers_gte]=10&sort=workers`)).body)).toEqual([
+      'Ten',
+      'Hundred',
+    ]);
     expect((await admin.get(`/api/${yards.resource}?filter[workers_gte]=abc`)).status).toBe(422);
   });
 
@@ -55,12 +76,16 @@ describe('a number field', () => {
     expect(await refused({ workers: -1 })).toEqual(['workers']);
     expect(await refused({ acres: 0.25 })).toEqual(['acres']);
     expect(await refused({ dues: 12.345 })).toEqual(['dues']);
-    const made = ok(await admin.post(`/api/${yards.resource}`, { name: 'Kept', workers: 1000, acres: 2.5, dues: '12.34' }), 201);
+    const made = ok(
+      await admin.post(`/api/${yards.resource}`, { name: 'Kept', workers: 1000, acres: 2.5, dues: '12.34' }),
+      201,
+    );
     expect(made).toMatchObject({ workers: 1000, acres: 2.5, dues: 12.34 });
   });
 
   it('refuses options that do not hold together', async () => {
-    const field = (options: unknown) => admin.post('/api/schema-fields', { schema_id: yards.id, name: `Bad ${Math.random()}`, type: 'number', options });
+    const field = (options: unknown) =>
+      admin.post('/api/schema-fields', { schema_id: yards.id, name: `Bad ${Math.random()}`, type: 'number', options });
     expect((await field({ format: 'roman' })).status).toBe(422);
     expect((await field({ min: 10, max: 1 })).status).toBe(422);
     expect((await field({ step: 0 })).status).toBe(422);
@@ -71,18 +96,55 @@ describe('a number field', () => {
 
   it('can be made on sites too, and sites sort by it as numbers', async () => {
     const sites = (await admin.get('/api/schemas?per_page=-1')).body.data.find((s: any) => s.type === 'site');
-    ok(await admin.post('/api/schema-fields', { schema_id: sites.id, name: 'Cranes', type: 'number', options: { format: 'integer' } }), 201);
-    const site = (name: string, cranes: number) => admin.post('/api/sites', { name, type: 'union', latitude: 34.05, longitude: -118.24, cranes });
-    for (const [name, cranes] of [['Crane nine', 9], ['Crane ten', 10], ['Crane two', 2]] as const) ok(await site(name, cranes), 201);
-    expect(names((await admin.get('/api/sites?filter[cranes_gte]=1&sort=cranes&order=asc')).body)).toEqual(['Crane two', 'Crane nine', 'Crane ten']);
+    ok(
+      await admin.post('/api/schema-fields', {
+        schema_id: sites.id,
+        name: 'Cranes',
+        type: 'number',
+        options: { format: 'integer' },
+      }),
+      201,
+    );
+    const site = (name: string, cranes: number) =>
+      admin.post('/api/sites', { name, type: 'union', latitude: 34.05, longitude: -118.24, cranes });
+    for (const [name, cranes] of [
+      ['Crane nine', 9],
+      ['Crane ten', 10],
+      ['Crane two', 2],
+    ] as const)
+      ok(await site(name, cranes), 201);
+    expect(names((await admin.get('/api/sites?filter[cranes_gte]=1&sort=cranes&order=asc')).body)).toEqual([
+      'Crane two',
+      'Crane nine',
+      'Crane ten',
+    ]);
   });
 });
 
 describe('lists sort as people read them', () => {
   it('text without case, dropdowns and radios in the order of their choices', async () => {
     const trucks = await newType('Truck', 'Trucks', [
-      { name: 'Size', type: 'dropdown', options: { choices: [{ value: 'small', label: 'Small' }, { value: 'medium', label: 'Medium' }, { value: 'large', label: 'Large' }] } },
-      { name: 'Shift', type: 'radios', options: { choices: [{ value: 'z-night', label: 'Night' }, { value: 'a-day', label: 'Day' }] } },
+      {
+        name: 'Size',
+        type: 'dropdown',
+        options: {
+          choices: [
+            { value: 'small', label: 'Small' },
+            { value: 'medium', label: 'Medium' },
+            { value: 'large', label: 'Large' },
+          ],
+        },
+      },
+      {
+        name: 'Shift',
+        type: 'radios',
+        options: {
+          choices: [
+            { value: 'z-night', label: 'Night' },
+            { value: 'a-day', label: 'Day' },
+          ],
+        },
+      },
       { name: 'Plate', type: 'text' },
     ]);
     const rows = [
@@ -102,15 +164,21 @@ describe('lists sort as people read them', () => {
 
   it('built-in names without case, and the site type in the order of the site types list', async () => {
     const stamp = Math.random().toString(36).slice(2, 8);
-    const site = (name: string, type: string) => admin.post('/api/sites', { name: `${name} ${stamp}`, type, latitude: 34.05, longitude: -118.24 });
+    const site = (name: string, type: string) =>
+      admin.post('/api/sites', { name: `${name} ${stamp}`, type, latitude: 34.05, longitude: -118.24 });
     ok(await site('zeta', 'union'), 201);
     ok(await site('alpha', 'non-union'), 201);
     ok(await site('Beta', 'union'), 201);
-    expect(names((await admin.get(`/api/sites?search=${stamp}&sort=name&order=asc`)).body)).toEqual([`alpha ${stamp}`, `Beta ${stamp}`, `zeta ${stamp}`]);
+    expect(names((await admin.get(`/api/sites?search=${stamp}&sort=name&order=asc`)).body)).toEqual([
+      `alpha ${stamp}`,
+      `Beta ${stamp}`,
+      `zeta ${stamp}`,
+    ]);
     // The site types list's order, not the alphabet: put union first, then non-union first.
     const list = (await admin.get('/api/site-types?per_page=-1')).body.data;
     const id = (slug: string) => list.find((row: any) => row.slug === slug).id;
-    const byType = async () => (await admin.get(`/api/sites?search=${stamp}&sort=type&order=asc`)).body.data.map((row: any) => row.type);
+    const byType = async () =>
+      (await admin.get(`/api/sites?search=${stamp}&sort=type&order=asc`)).body.data.map((row: any) => row.type);
     ok(await admin.put(`/api/site-types/${id('union')}`, { position: 1 }));
     ok(await admin.put(`/api/site-types/${id('non-union')}`, { position: 2 }));
     expect(await byType()).toEqual(['union', 'union', 'non-union']);
@@ -125,11 +193,32 @@ describe('custom fields on the map and in the reports', () => {
     sites = (await admin.get('/api/schemas?per_page=-1')).body.data.find((s: any) => s.type === 'site');
     const field = (body: Record<string, unknown>) => admin.post('/api/schema-fields', { schema_id: sites.id, ...body });
     ok(await field({ name: 'Gate code', type: 'text', options: { searchable: true } }), 201);
-    ok(await field({ name: 'Risk', type: 'dropdown', options: { choices: [{ value: 'r-low', label: 'Low risk' }, { value: 'r-high', label: 'High risk' }] } }), 201);
+    ok(
+      await field({
+        name: 'Risk',
+        type: 'dropdown',
+        options: {
+          choices: [
+            { value: 'r-low', label: 'Low risk' },
+            { value: 'r-high', label: 'High risk' },
+          ],
+        },
+      }),
+      201,
+    );
     ok(await field({ name: 'Fenced', type: 'boolean' }), 201);
   });
   const site = async (values: Record<string, unknown>) =>
-    ok(await admin.post('/api/sites', { name: `Map site ${Math.random()}`, type: 'union', latitude: 34.05, longitude: -118.24, ...values }), 201);
+    ok(
+      await admin.post('/api/sites', {
+        name: `Map site ${Math.random()}`,
+        type: 'union',
+        latitude: 34.05,
+        longitude: -118.24,
+        ...values,
+      }),
+      201,
+    );
 
   it("the marker card carries the site's custom fields, and the filter drawer offers their choices by label", async () => {
     const made = await site({ gate_code: 'ALPHA-GATE', risk: 'r-high', fenced: true });
@@ -137,7 +226,10 @@ describe('custom fields on the map and in the reports', () => {
     expect(card.custom).toMatchObject({ gate_code: 'ALPHA-GATE', risk: 'r-high', fenced: true });
     const filters = ok(await admin.get('/api/map/filters'));
     const risk = filters.dropdowns.find((d: any) => d.field === 'risk');
-    expect(risk.options).toEqual([{ id: 'r-low', name: 'Low risk' }, { id: 'r-high', name: 'High risk' }]);
+    expect(risk.options).toEqual([
+      { id: 'r-low', name: 'Low risk' },
+      { id: 'r-high', name: 'High risk' },
+    ]);
     // The site is found by its searchable custom field.
     expect((await admin.get('/api/sites?search=alpha-gate')).body.data.map((s: any) => s.id)).toContain(made.id);
   });

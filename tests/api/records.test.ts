@@ -17,7 +17,13 @@ afterAll(async () => {
 });
 
 async function revisionsOf(type: string, id: number) {
-  return t.ctx.db.selectFrom('revisions').selectAll().where('revisionable_type', '=', type).where('revisionable_id', '=', id).orderBy('id').execute();
+  return t.ctx.db
+    .selectFrom('revisions')
+    .selectAll()
+    .where('revisionable_type', '=', type)
+    .where('revisionable_id', '=', id)
+    .orderBy('id')
+    .execute();
 }
 
 describe('the users list', () => {
@@ -35,7 +41,10 @@ describe('the users list', () => {
       { first_name: 'Esther', role: 'user' },
     ];
     people = [];
-    for (const spec of specs) people.push(await t.createUser({ ...spec, last_name: LAST, email: `${spec.first_name.toLowerCase()}@list.example.com` }));
+    for (const spec of specs)
+      people.push(
+        await t.createUser({ ...spec, last_name: LAST, email: `${spec.first_name.toLowerCase()}@list.example.com` }),
+      );
   });
 
   const list = (query: string) => admin.get(`/api/users?filter[last_name]=${LAST}&${query}`);
@@ -49,7 +58,12 @@ describe('the users list', () => {
       expect(user).not.toHaveProperty('password');
       expect(user).not.toHaveProperty('realtime_key');
       expect(user).not.toHaveProperty('custom');
-      expect(user).toMatchObject({ id: expect.any(Number), name: `${user.first_name} ${LAST}`, role: { slug: expect.any(String) }, team_ids: expect.any(Array) });
+      expect(user).toMatchObject({
+        id: expect.any(Number),
+        name: `${user.first_name} ${LAST}`,
+        role: { slug: expect.any(String) },
+        team_ids: expect.any(Array),
+      });
       expect(new Date(user.created_at).toISOString()).toBe(user.created_at);
     }
     expect(JSON.stringify(res.body)).not.toContain('$argon2');
@@ -71,13 +85,29 @@ describe('the users list', () => {
     // More rows than a default page holds (made directly: no password hashing needed).
     await t.ctx.db
       .insertInto('users')
-      .values(Array.from({ length: 30 }, (_, i) => ({ first_name: `Bulk${i}`, last_name: 'Bulk', email: `bulk${i}@example.com`, password: 'not-a-hash', realtime_key: `bulk${i}` })))
+      .values(
+        Array.from({ length: 30 }, (_, i) => ({
+          first_name: `Bulk${i}`,
+          last_name: 'Bulk',
+          email: `bulk${i}@example.com`,
+          password: 'not-a-hash',
+          realtime_key: `bulk${i}`,
+        })),
+      )
       .execute();
     const res = await list('per_page=-1');
     expect(res.body.data).toHaveLength(5);
     expect(res.body.meta).toEqual({ current_page: 1, from: 1, to: 5, per_page: -1, total: 5, last_page: 1 });
     const everyone = await admin.get('/api/users?per_page=-1');
-    const count = Number((await t.ctx.db.selectFrom('users').select(sql<number>`count(*)`.as('n')).where('deleted_at', 'is', null).executeTakeFirstOrThrow()).n);
+    const count = Number(
+      (
+        await t.ctx.db
+          .selectFrom('users')
+          .select(sql<number>`count(*)`.as('n'))
+          .where('deleted_at', 'is', null)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     expect(everyone.body.data).toHaveLength(count);
     expect(count).toBeGreaterThan(25);
   });
@@ -93,7 +123,9 @@ describe('the users list', () => {
   it('filters by field, by list, by suffix operator, by JSON filter, and by team membership', async () => {
     const names = async (query: string) => (await list(query)).body.data.map((u: any) => u.first_name).sort();
     expect(await names(`filter[role_id]=${await t.roleId('user')}`)).toEqual(['Bruno', 'Chloe', 'Esther']);
-    expect(await names(`filter[role_id][]=${await t.roleId('leader')}&filter[role_id][]=${await t.roleId('assistant')}`)).toEqual(['Alice', 'Dmitri']);
+    expect(
+      await names(`filter[role_id][]=${await t.roleId('leader')}&filter[role_id][]=${await t.roleId('assistant')}`),
+    ).toEqual(['Alice', 'Dmitri']);
     // team_id is the primary team (a column); team_ids the memberships (the team_user table).
     expect(await names(`filter[team_id]=${team}`)).toEqual(['Alice']);
     expect(await names(`filter[team_ids]=${team}`)).toEqual(['Bruno']);
@@ -101,7 +133,9 @@ describe('the users list', () => {
     expect(await names(`filter[id_gte]=${people[3].id}`)).toEqual(['Dmitri', 'Esther']);
     expect(await names('filter[team_id_null]=1')).toEqual(['Bruno', 'Chloe', 'Dmitri', 'Esther']);
     expect(await names(`filter[role_id_neq]=${await t.roleId('user')}`)).toEqual(['Alice', 'Dmitri']);
-    const json = await admin.get(`/api/users?filter=${encodeURIComponent(JSON.stringify({ last_name: LAST, first_name: 'bruno' }))}`);
+    const json = await admin.get(
+      `/api/users?filter=${encodeURIComponent(JSON.stringify({ last_name: LAST, first_name: 'bruno' }))}`,
+    );
     expect(json.body.data.map((u: any) => u.first_name)).toEqual(['Bruno']);
   });
 
@@ -129,11 +163,23 @@ describe('the users list', () => {
 describe('create, show, update, delete, restore, with a revision for every write', () => {
   it('runs the whole life of a team', async () => {
     const member = await t.createUser({ role: 'user' });
-    const created = await admin.post('/api/teams', { name: 'Lifecycle', description: 'First', color: '#1e88e5', user_ids: [member.id] });
+    const created = await admin.post('/api/teams', {
+      name: 'Lifecycle',
+      description: 'First',
+      color: '#1e88e5',
+      user_ids: [member.id],
+    });
     expect(created.status).toBe(201);
     expect(created.body.message).toBe('Team created successfully.');
     const team = created.body.data;
-    expect(team).toMatchObject({ id: expect.any(Number), name: 'Lifecycle', description: 'First', color: '#1e88e5', user_ids: [member.id], deleted_at: null });
+    expect(team).toMatchObject({
+      id: expect.any(Number),
+      name: 'Lifecycle',
+      description: 'First',
+      color: '#1e88e5',
+      user_ids: [member.id],
+      deleted_at: null,
+    });
     // The membership is real: the member's session sees the team.
     const memberClient = await t.signIn(member.email);
     expect((await memberClient.get('/api/auth/check')).body.data.team_ids).toEqual([team.id]);
@@ -146,11 +192,15 @@ describe('create, show, update, delete, restore, with a revision for every write
     expect(updated.status).toBe(200);
     expect(updated.body.message).toBe('Team updated successfully.');
     expect(updated.body.data).toMatchObject({ name: 'Lifecycle', description: 'Second' });
-    expect(new Date(updated.body.data.updated_at).getTime()).toBeGreaterThanOrEqual(new Date(team.updated_at).getTime());
+    expect(new Date(updated.body.data.updated_at).getTime()).toBeGreaterThanOrEqual(
+      new Date(team.updated_at).getTime(),
+    );
 
     // PUT and PATCH do the same as POST.
     expect((await admin.put(`/api/teams/${team.id}`, { description: 'Third' })).body.data.description).toBe('Third');
-    expect((await admin.patch(`/api/teams/${team.id}`, { description: 'Fourth' })).body.data.description).toBe('Fourth');
+    expect((await admin.patch(`/api/teams/${team.id}`, { description: 'Fourth' })).body.data.description).toBe(
+      'Fourth',
+    );
 
     // An update that changes nothing writes no revision.
     const before = (await revisionsOf('team', team.id)).length;
@@ -170,7 +220,13 @@ describe('create, show, update, delete, restore, with a revision for every write
     const restored = await admin.post(`/api/teams/${team.id}/restore`);
     expect(restored.status).toBe(200);
     expect(restored.body.message).toBe('Team restored successfully.');
-    expect(restored.body.data).toMatchObject({ id: team.id, name: 'Lifecycle', description: 'Fourth', deleted_at: null, user_ids: [member.id] });
+    expect(restored.body.data).toMatchObject({
+      id: team.id,
+      name: 'Lifecycle',
+      description: 'Fourth',
+      deleted_at: null,
+      user_ids: [member.id],
+    });
     expect((await admin.get(`/api/teams/${team.id}`)).status).toBe(200);
     // Restoring what is not deleted is a 404.
     expect((await admin.post(`/api/teams/${team.id}/restore`)).status).toBe(404);
@@ -178,7 +234,12 @@ describe('create, show, update, delete, restore, with a revision for every write
     const revisions = await revisionsOf('team', team.id);
     expect(revisions.map((r) => r.action)).toEqual(['created', 'updated', 'updated', 'updated', 'deleted', 'restored']);
     expect(revisions.every((r) => r.user_id === adminId)).toBe(true);
-    expect(revisions[0].changes).toEqual({ name: [null, 'Lifecycle'], description: [null, 'First'], color: [null, '#1e88e5'], user_ids: [null, [member.id]] });
+    expect(revisions[0].changes).toEqual({
+      name: [null, 'Lifecycle'],
+      description: [null, 'First'],
+      color: [null, '#1e88e5'],
+      user_ids: [null, [member.id]],
+    });
     expect(revisions[1].changes).toEqual({ description: ['First', 'Second'] });
   });
 
@@ -187,7 +248,10 @@ describe('create, show, update, delete, restore, with a revision for every write
     expect((await admin.delete(`/api/users/${person.id}`)).body.message).toBe('User deleted successfully.');
     expect((await t.client().login(person.email, 'user-password-123')).status).toBe(422);
     const restored = await admin.post(`/api/users/${person.id}/restore`);
-    expect(restored.body).toMatchObject({ message: 'User restored successfully.', data: { id: person.id, deleted_at: null } });
+    expect(restored.body).toMatchObject({
+      message: 'User restored successfully.',
+      data: { id: person.id, deleted_at: null },
+    });
     expect((await t.client().login(person.email, 'user-password-123')).status).toBe(200);
     expect((await revisionsOf('user', person.id)).map((r) => r.action)).toEqual(['created', 'deleted', 'restored']);
   });
@@ -222,17 +286,44 @@ describe('create, show, update, delete, restore, with a revision for every write
     const revisions = await revisionsOf('user', person.id);
     expect(revisions[0].changes.password).toEqual(['••••', '••••']);
     expect(revisions[1].changes).toEqual({ password: ['••••', '••••'] });
-    const leaked = await t.ctx.db.selectFrom('revisions').select('id').where(sql`changes::text`, 'like', '%argon2%').execute();
+    const leaked = await t.ctx.db
+      .selectFrom('revisions')
+      .select('id')
+      .where(sql`changes::text`, 'like', '%argon2%')
+      .execute();
     expect(leaked).toEqual([]);
     expect((await t.client().login(person.email, 'a-new-password-1')).status).toBe(200);
   });
 
   it('a write that fails validation changes nothing and writes no revision', async () => {
-    const count = async () => Number((await t.ctx.db.selectFrom('revisions').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (await t.ctx.db.selectFrom('revisions').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n,
+      );
     const before = await count();
-    expect((await admin.post('/api/users', { first_name: 'Dup', email: 'admin@example.com', password: 'password-123', role_id: await t.roleId('user') })).status).toBe(422);
-    expect((await admin.post('/api/users', { first_name: 'Norole', email: 'norole@example.com', password: 'password-123', role_id: 999999 })).status).toBe(422);
-    expect((await admin.post('/api/roles', { slug: 'admin', name: 'Second admin' })).body.errors).toEqual({ slug: ['The slug has already been taken.'] });
+    expect(
+      (
+        await admin.post('/api/users', {
+          first_name: 'Dup',
+          email: 'admin@example.com',
+          password: 'password-123',
+          role_id: await t.roleId('user'),
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (
+        await admin.post('/api/users', {
+          first_name: 'Norole',
+          email: 'norole@example.com',
+          password: 'password-123',
+          role_id: 999999,
+        })
+      ).status,
+    ).toBe(422);
+    expect((await admin.post('/api/roles', { slug: 'admin', name: 'Second admin' })).body.errors).toEqual({
+      slug: ['The slug has already been taken.'],
+    });
     expect(await count()).toBe(before);
   });
 });
@@ -245,11 +336,16 @@ describe('edit conflicts', () => {
     expect(first.status).toBe(200);
     const stale = await admin.post(`/api/teams/${team.id}`, { name: 'Saved second', updated_at: team.updated_at });
     expect(stale.status).toBe(409);
-    expect(stale.body).toEqual({ message: 'Someone else saved this team after you opened it. Reload to see their changes, then make yours again.' });
+    expect(stale.body).toEqual({
+      message: 'Someone else saved this team after you opened it. Reload to see their changes, then make yours again.',
+    });
     expect((await admin.get(`/api/teams/${team.id}`)).body.data.name).toBe('Saved first');
     expect((await revisionsOf('team', team.id)).map((r) => r.action)).toEqual(['created', 'updated']);
     // With the fresh version the save goes through.
-    const fresh = await admin.post(`/api/teams/${team.id}`, { name: 'Saved second', updated_at: first.body.data.updated_at });
+    const fresh = await admin.post(`/api/teams/${team.id}`, {
+      name: 'Saved second',
+      updated_at: first.body.data.updated_at,
+    });
     expect(fresh.status).toBe(200);
     expect(fresh.body.data.name).toBe('Saved second');
   });
@@ -257,7 +353,8 @@ describe('edit conflicts', () => {
 
 describe('roles take effect at once', () => {
   it('a permission added to or removed from a role changes what its members may do on their next request', async () => {
-    const role = (await admin.post('/api/roles', { slug: 'growing', name: 'Growing', permissions: ['team:read'] })).body.data;
+    const role = (await admin.post('/api/roles', { slug: 'growing', name: 'Growing', permissions: ['team:read'] })).body
+      .data;
     const member = await t.createUser({ role: 'growing' });
     const client = await t.signIn(member.email);
     expect((await client.get('/api/users')).status).toBe(403);
@@ -268,7 +365,11 @@ describe('roles take effect at once', () => {
     expect((await admin.delete(`/api/roles/${role.id}`)).status).toBe(200);
     expect((await client.get('/api/users')).status).toBe(403);
     expect((await client.get('/api/teams')).status).toBe(403);
-    expect((await client.get('/api/auth/check')).body.data).toMatchObject({ role: null, role_id: null, permissions: [] });
+    expect((await client.get('/api/auth/check')).body.data).toMatchObject({
+      role: null,
+      role_id: null,
+      permissions: [],
+    });
   });
 });
 
@@ -277,13 +378,21 @@ describe('POST /api/users/{id}/goals', () => {
     const person = await t.createUser({ role: 'user' });
     const first = await admin.post(`/api/users/${person.id}/goals`, { period: '2026-11', calls: 40, visits: 10 });
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ data: { '2026-11': { calls: 40, visits: 10 } }, message: 'Goals updated successfully.' });
+    expect(first.body).toEqual({
+      data: { '2026-11': { calls: 40, visits: 10 } },
+      message: 'Goals updated successfully.',
+    });
     const second = await admin.post(`/api/users/${person.id}/goals`, { period: '2026-11', visits: 12, recruits: 2 });
     expect(second.body.data).toEqual({ '2026-11': { calls: 40, visits: 12, recruits: 2 } });
     const fallback = await admin.post(`/api/users/${person.id}/goals`, { meetings: 5 });
     expect(fallback.body.data).toEqual({ '2026-11': { calls: 40, visits: 12, recruits: 2 }, default: { meetings: 5 } });
     expect((await admin.get(`/api/users/${person.id}`)).body.data.goals).toEqual(fallback.body.data);
-    expect((await revisionsOf('user', person.id)).map((r) => r.action)).toEqual(['created', 'updated', 'updated', 'updated']);
+    expect((await revisionsOf('user', person.id)).map((r) => r.action)).toEqual([
+      'created',
+      'updated',
+      'updated',
+      'updated',
+    ]);
   });
 
   it('refuses bad periods, negative or fractional counts, unknown keys, and unknown users', async () => {
@@ -301,7 +410,9 @@ describe('POST /api/users/{id}/goals', () => {
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(Object.keys(res.body.errors)).toEqual([field]);
     }
-    expect((await admin.post(`/api/users/${person.id}/goals`, { period: '2026-13', calls: 1 })).body.errors.period).toEqual(['The period must be a month like 2026-11.']);
+    expect(
+      (await admin.post(`/api/users/${person.id}/goals`, { period: '2026-13', calls: 1 })).body.errors.period,
+    ).toEqual(['The period must be a month like 2026-11.']);
     expect((await admin.post('/api/users/999999/goals', { calls: 1 })).status).toBe(404);
     expect((await admin.get(`/api/users/${person.id}`)).body.data.goals).toEqual({});
   });
@@ -311,8 +422,16 @@ describe('GET /api/options/roles|teams|users', () => {
   it('answer {data: [{id, name}]} ordered by name, without deleted rows, with q and ids', async () => {
     const roles = await admin.get('/api/options/roles');
     expect(roles.status).toBe(200);
-    const seeded = roles.body.data.filter((o: any) => ['Administrator', 'Assistant', 'Leader', 'Super Administrator', 'User'].includes(o.name));
-    expect(seeded.map((o: any) => o.name)).toEqual(['Administrator', 'Assistant', 'Leader', 'Super Administrator', 'User']);
+    const seeded = roles.body.data.filter((o: any) =>
+      ['Administrator', 'Assistant', 'Leader', 'Super Administrator', 'User'].includes(o.name),
+    );
+    expect(seeded.map((o: any) => o.name)).toEqual([
+      'Administrator',
+      'Assistant',
+      'Leader',
+      'Super Administrator',
+      'User',
+    ]);
     for (const option of roles.body.data) expect(Object.keys(option).sort()).toEqual(['id', 'name']);
 
     const zeta = (await admin.post('/api/teams', { name: 'Zeta options' })).body.data;
@@ -352,7 +471,14 @@ describe('GET /api/revisions', () => {
     expect(res.status).toBe(200);
     expect(res.body.meta).toEqual({ current_page: 1, from: 1, to: 4, per_page: 25, total: 4, last_page: 1 });
     expect(res.body.data.map((r: any) => r.action)).toEqual(['restored', 'deleted', 'updated', 'created']);
-    expect(res.body.data[0]).toMatchObject({ revisionable_type: 'team', revisionable_id: team.id, user_id: editor.id, user_name: 'Rev Editor', import_id: null, changes: {} });
+    expect(res.body.data[0]).toMatchObject({
+      revisionable_type: 'team',
+      revisionable_id: team.id,
+      user_id: editor.id,
+      user_name: 'Rev Editor',
+      import_id: null,
+      changes: {},
+    });
     expect(res.body.data[2].changes).toEqual({ name: ['History team', 'History team 2'] });
     expect(new Date(res.body.data[0].created_at).getTime()).toBeGreaterThan(Date.now() - 60_000);
   });
@@ -363,11 +489,15 @@ describe('GET /api/revisions', () => {
     const byUser = await admin.get(`/api/revisions?user_id=${editor.id}`);
     expect(byUser.body.meta.total).toBe(4);
     expect(byUser.body.data.every((r: any) => r.user_id === editor.id)).toBe(true);
-    const future = await admin.get(`/api/revisions?from=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`);
+    const future = await admin.get(
+      `/api/revisions?from=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`,
+    );
     expect(future.body.meta.total).toBe(0);
     const past = await admin.get(`/api/revisions?user_id=${editor.id}&to=2000-01-01`);
     expect(past.body.meta.total).toBe(0);
-    const window = await admin.get(`/api/revisions?user_id=${editor.id}&from=2000-01-01&to=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`);
+    const window = await admin.get(
+      `/api/revisions?user_id=${editor.id}&from=2000-01-01&to=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
+    );
     expect(window.body.meta.total).toBe(4);
     const page = await admin.get(`/api/revisions?user_id=${editor.id}&per_page=3&page=2`);
     expect(page.body.meta).toEqual({ current_page: 2, from: 4, to: 4, per_page: 3, total: 4, last_page: 2 });

@@ -39,16 +39,76 @@ async function field(type: string, body: Record<string, unknown>) {
 beforeAll(async () => {
   t = await startTestApp();
   admin = await t.admin();
-  await field('contractor', { name: 'Shop size', type: 'dropdown', options: { choices: [{ value: 'sz-small', label: 'Small shop' }, { value: 'sz-large', label: 'Large shop' }] } });
-  await field('site', { name: 'Hazards', type: 'dropdown', options: { multiple: true, choices: [{ value: 'hz-noise', label: 'Noise' }, { value: 'hz-dust', label: 'Dust' }] } });
-  await field('site', { name: 'Exposure', type: 'radios', options: { choices: [{ value: 'ex-low', label: 'Low exposure' }, { value: 'ex-high', label: 'High exposure' }] } });
+  await field('contractor', {
+    name: 'Shop size',
+    type: 'dropdown',
+    options: {
+      choices: [
+        { value: 'sz-small', label: 'Small shop' },
+        { value: 'sz-large', label: 'Large shop' },
+      ],
+    },
+  });
+  await field('site', {
+    name: 'Hazards',
+    type: 'dropdown',
+    options: {
+      multiple: true,
+      choices: [
+        { value: 'hz-noise', label: 'Noise' },
+        { value: 'hz-dust', label: 'Dust' },
+      ],
+    },
+  });
+  await field('site', {
+    name: 'Exposure',
+    type: 'radios',
+    options: {
+      choices: [
+        { value: 'ex-low', label: 'Low exposure' },
+        { value: 'ex-high', label: 'High exposure' },
+      ],
+    },
+  });
   await field('site', { name: 'Gate note', type: 'text' });
-  ids.ca = await insert('contractors', { name: 'CA', type: 'union', custom: JSON.stringify({ shop_size: 'sz-small' }) });
-  ids.cb = await insert('contractors', { name: 'CB', type: 'non-union', custom: JSON.stringify({ shop_size: 'sz-large' }) });
-  ids.cd = await insert('contractors', { name: 'CD', type: 'union', custom: JSON.stringify({ shop_size: 'sz-large' }), deleted_at: new Date() });
-  const site = (name: string, type: string, value: number, custom: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-    insert('sites', { name, type, estimated_value: value, estimated_hours: value / 10, custom: JSON.stringify(custom), ...extra });
-  ids.s1 = await site('S1', 'pending', 100, { hazards: ['hz-noise', 'hz-dust'], exposure: 'ex-high' }, { general_contractor_id: ids.ca });
+  ids.ca = await insert('contractors', {
+    name: 'CA',
+    type: 'union',
+    custom: JSON.stringify({ shop_size: 'sz-small' }),
+  });
+  ids.cb = await insert('contractors', {
+    name: 'CB',
+    type: 'non-union',
+    custom: JSON.stringify({ shop_size: 'sz-large' }),
+  });
+  ids.cd = await insert('contractors', {
+    name: 'CD',
+    type: 'union',
+    custom: JSON.stringify({ shop_size: 'sz-large' }),
+    deleted_at: new Date(),
+  });
+  const site = (
+    name: string,
+    type: string,
+    value: number,
+    custom: Record<string, unknown>,
+    extra: Record<string, unknown> = {},
+  ) =>
+    insert('sites', {
+      name,
+      type,
+      estimated_value: value,
+      estimated_hours: value / 10,
+      custom: JSON.stringify(custom),
+      ...extra,
+    });
+  ids.s1 = await site(
+    'S1',
+    'pending',
+    100,
+    { hazards: ['hz-noise', 'hz-dust'], exposure: 'ex-high' },
+    { general_contractor_id: ids.ca },
+  );
   ids.s2 = await site('S2', 'union', 200, { hazards: ['hz-noise'] });
   ids.s3 = await site('S3', 'non-union', 300, { hazards: [] });
   ids.s4 = await site('S4', 'pla', 400, { exposure: 'ex-low' });
@@ -63,7 +123,14 @@ beforeAll(async () => {
     .execute();
   const assignee = (await t.authUser()).id;
   const task = (title: string, type: string, on: [string, number] | null, dates: Record<string, string>) =>
-    insert('tasks', { title, type, assignee_id: assignee, taskable_type: on?.[0] ?? null, taskable_id: on?.[1] ?? null, ...dates });
+    insert('tasks', {
+      title,
+      type,
+      assignee_id: assignee,
+      taskable_type: on?.[0] ?? null,
+      taskable_id: on?.[1] ?? null,
+      ...dates,
+    });
   await task('T1', 'call', ['site', ids.s1], { completed_at: '2025-03-10T12:00:00Z' });
   await task('T2', 'meeting', ['site', ids.s4], { completed_at: '2025-03-11T12:00:00Z' });
   await task('T3', 'visit', ['contractor', ids.cb], { completed_at: '2025-03-12T12:00:00Z' });
@@ -83,7 +150,9 @@ const marketShare = async (groupBy: string, client = admin) => {
   return res.body;
 };
 const drill = async (link: Record<string, string>, labour?: string) => {
-  const res = await admin.get(`/api/reports/market-share/sites?${new URLSearchParams({ ...link, ...(labour ? { labour } : {}), per_page: '100' })}`);
+  const res = await admin.get(
+    `/api/reports/market-share/sites?${new URLSearchParams({ ...link, ...(labour ? { labour } : {}), per_page: '100' })}`,
+  );
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data.map((s: any) => s.id).sort((a: number, b: number) => a - b);
 };
@@ -113,7 +182,21 @@ describe('market share by a field of contractors', () => {
   });
 
   it('counts only the contractors the person may read', async () => {
-    ok(await admin.post('/api/roles', { slug: 'union-analyst', name: 'Union analyst', permissions: ['report:read', 'site:read:union', 'site:read:non-union', 'site:read:pla', 'site:read:pending', 'contractor:read:union'] }), 201);
+    ok(
+      await admin.post('/api/roles', {
+        slug: 'union-analyst',
+        name: 'Union analyst',
+        permissions: [
+          'report:read',
+          'site:read:union',
+          'site:read:non-union',
+          'site:read:pla',
+          'site:read:pending',
+          'contractor:read:union',
+        ],
+      }),
+      201,
+    );
     await t.createUser({ role: 'union-analyst', email: 'union-analyst@example.com' });
     const analyst = await t.signIn('union-analyst@example.com');
     const body = await marketShare('field:contractor.shop_size', analyst);
@@ -143,7 +226,9 @@ describe('market share by a field of sites', () => {
     expect(await drill(rowOf(body, 'Noise').link)).toEqual([ids.s1, ids.s2]);
     expect(await drill(rowOf(body, 'No hazards').link)).toEqual([ids.s3, ids.s4]);
     // `field:site.{slug}` names the same field.
-    expect((await marketShare('field:site.hazards')).data).toEqual(body.data.map((row: any) => ({ ...row, link: { ...row.link, group_by: 'field:site.hazards' } })));
+    expect((await marketShare('field:site.hazards')).data).toEqual(
+      body.data.map((row: any) => ({ ...row, link: { ...row.link, group_by: 'field:site.hazards' } })),
+    );
   });
 
   it('radio buttons: one group per site, with the labels, and no note', async () => {
@@ -154,7 +239,12 @@ describe('market share by a field of sites', () => {
   });
 
   it('refuses what is not a choice field of sites or contractors, with a message', async () => {
-    for (const groupBy of ['field:gate_note', 'field:contractor.nothing', 'field:member.status', 'field:contractor.type']) {
+    for (const groupBy of [
+      'field:gate_note',
+      'field:contractor.nothing',
+      'field:member.status',
+      'field:contractor.type',
+    ]) {
       const res = await admin.get(`/api/reports/market-share?group_by=${groupBy}`);
       expect(res.status, groupBy).toBe(422);
       expect(res.body.errors.group_by[0], groupBy).toMatch(/group/i);
@@ -164,7 +254,9 @@ describe('market share by a field of sites', () => {
 
 describe('task performance by a field of the site or contractor a task is on', () => {
   const perf = async (groupBy: string) => {
-    const res = await admin.get(`/api/reports/task-performance?from=2025-03-01&to=2025-03-31&group_by=${encodeURIComponent(groupBy)}`);
+    const res = await admin.get(
+      `/api/reports/task-performance?from=2025-03-01&to=2025-03-31&group_by=${encodeURIComponent(groupBy)}`,
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body;
   };

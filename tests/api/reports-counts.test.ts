@@ -1,11 +1,17 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countMarketShareOnce } from '../../src/server/db/market-share-once.js';
 import { seedReadyMadeImporters } from '../../src/server/imports/ready-made.js';
 import { marketShare, parseMarketShare } from '../../src/server/reports/market-share.js';
 import { answeredByCounts } from '../../src/server/reports/market-share-counts.js';
-import { countMarketShareOnce } from '../../src/server/db/market-share-once.js';
 import { fixture, importerId, runImport } from '../fixtures/upload.js';
-import { startTestApp, twoPostgresSessions, withOpenRowFilter, type TestApp, type TestClient } from '../support/test-app.js';
+import {
+  startTestApp,
+  type TestApp,
+  type TestClient,
+  twoPostgresSessions,
+  withOpenRowFilter,
+} from '../support/test-app.js';
 
 /**
  * The market share counted ahead by the database (migration 009_market_share_counts) follows every write that
@@ -37,7 +43,9 @@ async function expectCountsInStep() {
   expect(rows).toEqual([]);
   const { rows: snapshots } = await sql`
     select * from market_share_sites m full join market_share_site_facts f on f.site_id = m.site_id
-    where (m.labour, m.value, m.hours, m.region_ids, m.trade_ids) is distinct from (f.labour, f.value, f.hours, f.region_ids, f.trade_ids)`.execute(t.ctx.db);
+    where (m.labour, m.value, m.hours, m.region_ids, m.trade_ids) is distinct from (f.labour, f.value, f.hours, f.region_ids, f.trade_ids)`.execute(
+    t.ctx.db,
+  );
   expect(snapshots).toEqual([]);
 }
 
@@ -52,7 +60,9 @@ async function expectReportFromCounts() {
     const params = parseMarketShare({ group_by });
     expect(answeredByCounts(t.ctx, user, params)).toBe(true);
     expect(answeredByCounts(countingFromSites(), user, params)).toBe(false);
-    expect(await marketShare(t.ctx, user, params), `by ${group_by}`).toEqual(await marketShare(countingFromSites(), user, params));
+    expect(await marketShare(t.ctx, user, params), `by ${group_by}`).toEqual(
+      await marketShare(countingFromSites(), user, params),
+    );
   }
 }
 
@@ -86,12 +96,29 @@ describe('the market share counts follow the writes', () => {
     const trade = (await t.ctx.db.selectFrom('trades').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
     const union = await created('contractors', { name: 'Counted Union', type: 'union' });
     const open = await created('contractors', { name: 'Counted Open Shop', type: 'non-union' });
-    const a = await created('sites', { name: 'Counted A', type: 'pending', estimated_value: 1_000_000, estimated_hours: 500, region_ids: [region], trade_ids: [trade] });
-    const b = await created('sites', { name: 'Counted B', type: 'non-union', estimated_value: 250_000.5, region_ids: [region], contractors: [{ contractor_id: open }] });
+    const a = await created('sites', {
+      name: 'Counted A',
+      type: 'pending',
+      estimated_value: 1_000_000,
+      estimated_hours: 500,
+      region_ids: [region],
+      trade_ids: [trade],
+    });
+    const b = await created('sites', {
+      name: 'Counted B',
+      type: 'non-union',
+      estimated_value: 250_000.5,
+      region_ids: [region],
+      contractors: [{ contractor_id: open }],
+    });
     await expectReportFromCounts();
 
     await update('sites', a, { type: 'union', estimated_value: 2_000_000, estimated_hours: null });
-    await update('sites', b, { contractors: [{ contractor_id: open }, { contractor_id: union }], trade_ids: [trade], region_ids: [] });
+    await update('sites', b, {
+      contractors: [{ contractor_id: open }, { contractor_id: union }],
+      trade_ids: [trade],
+      region_ids: [],
+    });
     await update('contractors', union, { type: 'general' });
     await expectReportFromCounts();
 
@@ -106,8 +133,12 @@ describe('the market share counts follow the writes', () => {
       insert into sites (name, type, estimated_value, estimated_hours)
       select 'Bulk ' || g, (array['union', 'non-union', 'pla', 'mega'])[1 + g % 4], g * 1000, g * 10 from generate_series(1, 40) g
       returning id`.execute(t.ctx.db);
-    await sql`insert into site_regions (site_id, region_id) select id, ${region}::int from unnest(${rows.map((r) => r.id)}::int[]) id`.execute(t.ctx.db);
-    await sql`insert into site_contractors (site_id, contractor_id) select id, ${open}::int from unnest(${rows.slice(0, 10).map((r) => r.id)}::int[]) id`.execute(t.ctx.db);
+    await sql`insert into site_regions (site_id, region_id) select id, ${region}::int from unnest(${rows.map((r) => r.id)}::int[]) id`.execute(
+      t.ctx.db,
+    );
+    await sql`insert into site_contractors (site_id, contractor_id) select id, ${open}::int from unnest(${rows.slice(0, 10).map((r) => r.id)}::int[]) id`.execute(
+      t.ctx.db,
+    );
     await expectReportFromCounts();
     await sql`update site_trades set site_id = ${rows[0].id} where site_id = ${a}`.execute(t.ctx.db);
     await t.ctx.db.deleteFrom('regions').where('id', '=', region).execute();
@@ -120,7 +151,9 @@ describe('the market share counts follow the writes', () => {
     const importer = await importerId(t, 'vendor-job-sites');
     await runImport(t, admin, importer, [{ name: 'vendor-sites.csv', content: fixture('vendor-sites.csv') }]);
     await expectReportFromCounts();
-    const week2 = fixture('vendor-sites.csv').toString('utf8').replace(/155000000/g, '165000000');
+    const week2 = fixture('vendor-sites.csv')
+      .toString('utf8')
+      .replace(/155000000/g, '165000000');
     await runImport(t, admin, importer, [{ name: 'vendor-sites-week-2.csv', content: week2 }]);
     await expectReportFromCounts();
     const last = (await admin.get('/api/imports?sort=id&order=desc')).body.data[0];
@@ -130,14 +163,24 @@ describe('the market share counts follow the writes', () => {
   });
 
   it('a batch writer counts its sites once, at the end of its work, not after each statement', async () => {
-    const counted = async (trx: any, id: number) => (await sql`select 1 from market_share_sites where site_id = ${id}`.execute(trx)).rows.length;
+    const counted = async (trx: any, id: number) =>
+      (await sql`select 1 from market_share_sites where site_id = ${id}`.execute(trx)).rows.length;
     await t.ctx.db.transaction().execute(async (trx) => {
       await countMarketShareOnce(trx, async () => {
-        const { rows } = await sql<{ id: number }>`insert into sites (name, type, estimated_value) values ('Counted Once Tower', 'union', 1234) returning id`.execute(trx);
+        const { rows } = await sql<{
+          id: number;
+        }>`insert into sites (name, type, estimated_value) values ('Counted Once Tower', 'union', 1234) returning id`.execute(
+          trx,
+        );
         const id = rows[0]!.id;
-        await sql`insert into site_trades (site_id, trade_id) select ${id}, id from trades order by id limit 2`.execute(trx);
+        await sql`insert into site_trades (site_id, trade_id) select ${id}, id from trades order by id limit 2`.execute(
+          trx,
+        );
         // Noted twice (the sites insert, the trades insert), not yet counted.
-        expect((await sql`select site_id from market_share_pending`.execute(trx)).rows).toEqual([{ site_id: id }, { site_id: id }]);
+        expect((await sql`select site_id from market_share_pending`.execute(trx)).rows).toEqual([
+          { site_id: id },
+          { site_id: id },
+        ]);
         expect(await counted(trx, id)).toBe(0);
       });
       expect((await sql`select 1 from market_share_pending`.execute(trx)).rows).toEqual([]);
@@ -150,10 +193,16 @@ describe('the market share counts follow the writes', () => {
 
   it('folds the changes into one row per count without changing them', async () => {
     const site = await created('sites', { name: 'Folded', type: 'union', estimated_value: 10 });
-    for (let i = 0; i < 5; i++) await update('sites', site, { estimated_value: 10 + i, type: i % 2 ? 'union' : 'non-union' });
+    for (let i = 0; i < 5; i++)
+      await update('sites', site, { estimated_value: 10 + i, type: i % 2 ? 'union' : 'non-union' });
     const before = await marketShare(t.ctx, await t.authUser(), parseMarketShare({ group_by: 'region' }));
-    for (const grouping of ['region', 'trade', 'all']) await sql`select market_share_compact(${grouping})`.execute(t.ctx.db);
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from market_share_counts group by grouping, key, labour having count(*) > 1`.execute(t.ctx.db);
+    for (const grouping of ['region', 'trade', 'all'])
+      await sql`select market_share_compact(${grouping})`.execute(t.ctx.db);
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*)::int as n from market_share_counts group by grouping, key, labour having count(*) > 1`.execute(
+      t.ctx.db,
+    );
     expect(rows).toEqual([]);
     expect(await marketShare(t.ctx, await t.authUser(), parseMarketShare({ group_by: 'region' }))).toEqual(before);
     await expectReportFromCounts();
@@ -165,9 +214,27 @@ describe('the market share counts follow the writes', () => {
     expect(answeredByCounts(t.ctx, user, parseMarketShare({ group_by: 'site_type' }))).toBe(false);
     expect(answeredByCounts(t.ctx, user, parseMarketShare({ group_by: 'region', from: '2026-01-01' }))).toBe(false);
     expect(answeredByCounts(t.ctx, user, parseMarketShare({ group_by: 'trade', site_type: 'union,pla' }))).toBe(false);
-    expect(answeredByCounts(t.ctx, as(['report:read', 'site:read:union', 'contractor:read']), parseMarketShare({ group_by: 'region' }))).toBe(false);
-    expect(answeredByCounts(t.ctx, as(['report:read', 'site:read', 'contractor:read:union']), parseMarketShare({ group_by: 'region' }))).toBe(false);
-    expect(answeredByCounts(t.ctx, as(['report:read', 'site:read', 'contractor:read']), parseMarketShare({ group_by: 'region' }))).toBe(true);
+    expect(
+      answeredByCounts(
+        t.ctx,
+        as(['report:read', 'site:read:union', 'contractor:read']),
+        parseMarketShare({ group_by: 'region' }),
+      ),
+    ).toBe(false);
+    expect(
+      answeredByCounts(
+        t.ctx,
+        as(['report:read', 'site:read', 'contractor:read:union']),
+        parseMarketShare({ group_by: 'region' }),
+      ),
+    ).toBe(false);
+    expect(
+      answeredByCounts(
+        t.ctx,
+        as(['report:read', 'site:read', 'contractor:read']),
+        parseMarketShare({ group_by: 'region' }),
+      ),
+    ).toBe(true);
   });
 });
 
@@ -191,9 +258,15 @@ describe('the counts under concurrent writers (PostgreSQL only: PGlite has one c
 
       // New sites in the same region from both sessions at once: neither waits for the other.
       await a.query('begin');
-      await a.query(`with s as (insert into sites (name, type, estimated_value) values ('Race A', 'union', 5) returning id) insert into site_regions (site_id, region_id) select id, $1 from s`, [region]);
+      await a.query(
+        `with s as (insert into sites (name, type, estimated_value) values ('Race A', 'union', 5) returning id) insert into site_regions (site_id, region_id) select id, $1 from s`,
+        [region],
+      );
       await b.query('begin');
-      await b.query(`with s as (insert into sites (name, type, estimated_value) values ('Race B', 'union', 7) returning id) insert into site_regions (site_id, region_id) select id, $1 from s`, [region]);
+      await b.query(
+        `with s as (insert into sites (name, type, estimated_value) values ('Race B', 'union', 7) returning id) insert into site_regions (site_id, region_id) select id, $1 from s`,
+        [region],
+      );
       await b.query('commit');
       await a.query('commit');
       await expectReportFromCounts();

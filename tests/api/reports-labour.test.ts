@@ -2,7 +2,13 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedLabourFacts } from '../../src/server/reports/labour.js';
 import { marketShare, marketShareSites, parseMarketShare } from '../../src/server/reports/market-share.js';
-import { startTestApp, twoPostgresSessions, withOpenRowFilter, type TestApp, type TestClient } from '../support/test-app.js';
+import {
+  startTestApp,
+  type TestApp,
+  type TestClient,
+  twoPostgresSessions,
+  withOpenRowFilter,
+} from '../support/test-app.js';
 
 /**
  * The stored labour facts (`site_labour`, migration 006_site_labour) follow every write that changes them, made
@@ -22,7 +28,13 @@ async function stored(siteId: number): Promise<Facts> {
 
 /** Every stored row equals the facts derived from the links and the contractors that are not deleted. */
 async function expectAllInStep() {
-  const { rows } = await sql<{ site_id: number; stored_union: boolean | null; stored_non_union: boolean | null; derived_union: boolean | null; derived_non_union: boolean | null }>`
+  const { rows } = await sql<{
+    site_id: number;
+    stored_union: boolean | null;
+    stored_non_union: boolean | null;
+    derived_union: boolean | null;
+    derived_non_union: boolean | null;
+  }>`
     select coalesce(l.site_id, d.site_id) as site_id, l.has_union_contractor as stored_union, l.has_non_union_contractor as stored_non_union,
       d.has_union as derived_union, d.has_non_union as derived_non_union
     from site_labour l
@@ -180,7 +192,13 @@ describe('site_labour: the stored facts follow the writes', () => {
     expect(await stored(s)).toEqual({ union: false, nonUnion: true });
     expect(await stored(other)).toEqual(NONE);
     // Bulk writes (as imports do) and updates of a link.
-    await t.ctx.db.insertInto('site_contractors').values([{ site_id: other, contractor_id: n }, { site_id: s, contractor_id: n }]).execute();
+    await t.ctx.db
+      .insertInto('site_contractors')
+      .values([
+        { site_id: other, contractor_id: n },
+        { site_id: s, contractor_id: n },
+      ])
+      .execute();
     expect(await stored(other)).toEqual({ union: false, nonUnion: true });
     const c = await contractor('Moved Union', 'union');
     await t.ctx.db.updateTable('site_contractors').set({ contractor_id: c }).where('site_id', '=', other).execute();
@@ -189,7 +207,9 @@ describe('site_labour: the stored facts follow the writes', () => {
     expect(await stored(other)).toEqual(NONE);
     expect(await stored(s)).toEqual({ union: true, nonUnion: true });
     await t.ctx.db.deleteFrom('sites').where('id', '=', s).execute();
-    expect(await t.ctx.db.selectFrom('site_labour').select('site_id').where('site_id', '=', s).executeTakeFirst()).toBeUndefined();
+    expect(
+      await t.ctx.db.selectFrom('site_labour').select('site_id').where('site_id', '=', s).executeTakeFirst(),
+    ).toBeUndefined();
     await expectAllInStep();
   });
 });
@@ -199,8 +219,13 @@ describe('the market share reads the stored facts only where they stand for what
     const adminUser = await t.authUser();
     expect(storedLabourFacts(t.ctx, adminUser)).toEqual({ union: true, nonUnion: true });
     const as = (permissions: string[]) => ({ ...adminUser, permissions });
-    expect(storedLabourFacts(t.ctx, as(['site:read', 'contractor:read:union']))).toEqual({ union: true, nonUnion: false });
-    expect(storedLabourFacts(t.ctx, as(['site:read', 'contractor:read:non-union', 'contractor:read:general']))).toEqual({ union: false, nonUnion: true });
+    expect(storedLabourFacts(t.ctx, as(['site:read', 'contractor:read:union']))).toEqual({
+      union: true,
+      nonUnion: false,
+    });
+    expect(storedLabourFacts(t.ctx, as(['site:read', 'contractor:read:non-union', 'contractor:read:general']))).toEqual(
+      { union: false, nonUnion: true },
+    );
     expect(storedLabourFacts(t.ctx, as(['site:read']))).toEqual({ union: false, nonUnion: false });
     // A contractor rule beyond categories (here a row filter): the facts are derived from what the person may read.
     expect(storedLabourFacts(withOpenRowFilter(t.ctx, 'contractors'), adminUser)).toBeNull();
@@ -224,7 +249,10 @@ describe('the market share reads the stored facts only where they stand for what
       ['administrator', adminUser.permissions],
       ['union contractors only', ['report:read', 'site:read', 'contractor:read:union']],
       ['non-union contractors only', ['report:read', 'site:read', 'contractor:read:non-union']],
-      ['union and PLA sites, both contractor types', ['report:read', 'site:read:union', 'site:read:pla', 'contractor:read:union', 'contractor:read:non-union']],
+      [
+        'union and PLA sites, both contractor types',
+        ['report:read', 'site:read:union', 'site:read:pla', 'contractor:read:union', 'contractor:read:non-union'],
+      ],
       ['no contractors', ['report:read', 'site:read']],
     ];
     for (const [who, permissions] of people) {
@@ -238,7 +266,9 @@ describe('the market share reads the stored facts only where they stand for what
       }
       for (const labour of ['union', 'non-union', 'unknown']) {
         const query = { group_by: 'none', key: 'all', labour, per_page: '1000' };
-        expect(await marketShareSites(t.ctx, user, query), `${who}, ${labour} sites`).toEqual(await marketShareSites(derivedCtx, user, query));
+        expect(await marketShareSites(t.ctx, user, query), `${who}, ${labour} sites`).toEqual(
+          await marketShareSites(derivedCtx, user, query),
+        );
       }
     }
   });

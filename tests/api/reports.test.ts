@@ -33,9 +33,29 @@ async function fixture() {
   const trades = await t.ctx.db.selectFrom('trades').select(['id', 'name']).orderBy('id').limit(2).execute();
   ids.t1 = trades[0].id;
   ids.t2 = trades[1].id;
-  for (const [key, type] of [['cu', 'union'], ['cn', 'non-union'], ['cg', 'general'], ['cx', 'none']] as const) ids[key] = await insert('contractors', { name: `Contractor ${key}`, type });
-  const site = (name: string, type: string, value: number, created: string | Date, extra: Record<string, unknown> = {}) =>
-    insert('sites', { name, type, estimated_value: value, estimated_hours: value / 10, created_at: created, updated_at: created, ...extra });
+  for (const [key, type] of [
+    ['cu', 'union'],
+    ['cn', 'non-union'],
+    ['cg', 'general'],
+    ['cx', 'none'],
+  ] as const)
+    ids[key] = await insert('contractors', { name: `Contractor ${key}`, type });
+  const site = (
+    name: string,
+    type: string,
+    value: number,
+    created: string | Date,
+    extra: Record<string, unknown> = {},
+  ) =>
+    insert('sites', {
+      name,
+      type,
+      estimated_value: value,
+      estimated_hours: value / 10,
+      created_at: created,
+      updated_at: created,
+      ...extra,
+    });
   ids.s1 = await site('S1', 'pending', 100, '2025-01-15T12:00:00Z', { general_contractor_id: ids.cu });
   ids.s2 = await site('S2', 'union', 200, '2025-01-20T12:00:00Z');
   ids.s3 = await site('S3', 'non-union', 300, '2025-02-03T12:00:00Z');
@@ -82,22 +102,58 @@ async function fixture() {
 async function peopleFixture() {
   ids.teamA = (await admin.post('/api/teams', { name: 'Team A' })).body.data.id;
   ids.teamB = (await admin.post('/api/teams', { name: 'Team B' })).body.data.id;
-  const a = await t.createUser({ role: 'user', first_name: 'Alma', last_name: 'Aa', email: 'alma@example.com', team_id: ids.teamA });
-  const b = await t.createUser({ role: 'user', first_name: 'Boris', last_name: 'Bb', email: 'boris@example.com', team_id: ids.teamA });
+  const a = await t.createUser({
+    role: 'user',
+    first_name: 'Alma',
+    last_name: 'Aa',
+    email: 'alma@example.com',
+    team_id: ids.teamA,
+  });
+  const b = await t.createUser({
+    role: 'user',
+    first_name: 'Boris',
+    last_name: 'Bb',
+    email: 'boris@example.com',
+    team_id: ids.teamA,
+  });
   ids.a = a.id;
   ids.b = b.id;
-  await t.ctx.db.insertInto('team_user').values([{ team_id: ids.teamB, user_id: ids.b }]).onConflict((oc) => oc.doNothing()).execute();
+  await t.ctx.db
+    .insertInto('team_user')
+    .values([{ team_id: ids.teamB, user_id: ids.b }])
+    .onConflict((oc) => oc.doNothing())
+    .execute();
   const task = (values: Record<string, unknown>) => insert('tasks', { title: 'Task', ...values });
   // Alma
-  await task({ type: 'call', assignee_id: ids.a, completed_at: '2025-03-05T12:00:00Z', due_at: '2025-03-06T12:00:00Z' });
+  await task({
+    type: 'call',
+    assignee_id: ids.a,
+    completed_at: '2025-03-05T12:00:00Z',
+    due_at: '2025-03-06T12:00:00Z',
+  });
   await task({ type: 'call', assignee_id: ids.a, completed_at: '2025-03-10T12:00:00Z' });
-  await task({ type: 'meeting', assignee_id: ids.a, completed_at: '2025-02-27T12:00:00Z', due_at: '2025-03-02T12:00:00Z' });
+  await task({
+    type: 'meeting',
+    assignee_id: ids.a,
+    completed_at: '2025-02-27T12:00:00Z',
+    due_at: '2025-03-02T12:00:00Z',
+  });
   await task({ type: 'visit', assignee_id: ids.a, due_at: '2025-03-15T12:00:00Z' });
   await task({ type: 'visit', assignee_id: ids.a, due_at: '2025-04-02T12:00:00Z' });
   await task({ type: 'call', assignee_id: ids.a, completed_at: '2025-03-20T12:00:00Z', deleted_at: new Date() });
   // Boris
-  await task({ type: 'visit', assignee_id: ids.b, completed_at: '2025-03-31T12:00:00Z', due_at: '2025-03-31T09:00:00Z' });
-  await task({ type: 'meeting', assignee_id: ids.b, completed_at: '2025-04-01T12:00:00Z', due_at: '2025-03-25T12:00:00Z' });
+  await task({
+    type: 'visit',
+    assignee_id: ids.b,
+    completed_at: '2025-03-31T12:00:00Z',
+    due_at: '2025-03-31T09:00:00Z',
+  });
+  await task({
+    type: 'meeting',
+    assignee_id: ids.b,
+    completed_at: '2025-04-01T12:00:00Z',
+    due_at: '2025-03-25T12:00:00Z',
+  });
   await task({ type: 'call', assignee_id: ids.b, due_at: '2025-03-28T12:00:00Z' });
   // Nobody
   await task({ type: 'call', due_at: '2025-03-12T12:00:00Z' });
@@ -162,7 +218,11 @@ describe('GET /api/reports/market-share', () => {
 
   it('groups by trade, site type and month, and filters by dates and region', async () => {
     const trade = await admin.get('/api/reports/market-share?group_by=trade');
-    const trades = await t.ctx.db.selectFrom('trades').select(['id', 'name']).where('id', 'in', [ids.t1, ids.t2]).execute();
+    const trades = await t.ctx.db
+      .selectFrom('trades')
+      .select(['id', 'name'])
+      .where('id', 'in', [ids.t1, ids.t2])
+      .execute();
     const name = (id: number) => trades.find((r) => r.id === id)!.name;
     expect(rowOf(trade.body, name(ids.t1)).union.sites).toBe(1);
     expect(rowOf(trade.body, name(ids.t1)).non_union.sites).toBe(1);
@@ -178,7 +238,9 @@ describe('GET /api/reports/market-share', () => {
     expect(byKey.pla.union.sites).toBe(1);
     expect(byKey.mega.unknown.sites).toBe(1);
 
-    const period = await admin.get('/api/reports/market-share?group_by=period&interval=month&from=2025-01-01&to=2025-04-30');
+    const period = await admin.get(
+      '/api/reports/market-share?group_by=period&interval=month&from=2025-01-01&to=2025-04-30',
+    );
     expect(period.body.data.map((r: any) => r.key)).toEqual(['2025-01', '2025-02', '2025-03', '2025-04']);
     expect(period.body.data[0].union.sites).toBe(1);
     expect(period.body.data[0].non_union.sites).toBe(1);
@@ -198,7 +260,11 @@ describe('GET /api/reports/market-share', () => {
       const res = await admin.get(`/api/reports/market-share?group_by=${group}`);
       expect(res.status).toBe(200);
       for (const row of res.body.data) {
-        for (const [labour, slot] of [['union', 'union'], ['non-union', 'non_union'], ['unknown', 'unknown']] as const) {
+        for (const [labour, slot] of [
+          ['union', 'union'],
+          ['non-union', 'non_union'],
+          ['unknown', 'unknown'],
+        ] as const) {
           const query = new URLSearchParams({ ...row.link, labour }).toString();
           const list = await admin.get(`/api/reports/market-share/sites?${query}`);
           expect(list.status).toBe(200);
@@ -243,11 +309,17 @@ describe('GET /api/reports/market-share', () => {
   });
 
   it('exports CSV with formula injection escaped', async () => {
-    await t.ctx.db.updateTable('regions').set({ name: '=HYPERLINK("http://evil")' }).where('id', '=', ids.south).execute();
+    await t.ctx.db
+      .updateTable('regions')
+      .set({ name: '=HYPERLINK("http://evil")' })
+      .where('id', '=', ids.south)
+      .execute();
     const res = await admin.get('/api/reports/market-share?group_by=region&format=csv');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/csv');
-    expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="market-share-\d{4}-\d{2}-\d{2}\.csv"/);
+    expect(res.headers.get('content-disposition')).toMatch(
+      /attachment; filename="market-share-\d{4}-\d{2}-\d{2}\.csv"/,
+    );
     const lines = String(res.body).trim().split('\r\n');
     expect(lines[0]).toBe(
       'Group,Union sites,Union estimated value,Union estimated hours,Non-union sites,Non-union estimated value,Non-union estimated hours,Unknown sites,Unknown estimated value,Unknown estimated hours,All sites,All estimated value,All estimated hours,Union share of sites (%),Union share of value (%),Union share of hours (%)',
@@ -279,12 +351,39 @@ describe('GET /api/reports/task-performance', () => {
     const res = await admin.get('/api/reports/task-performance?from=2025-03-01&to=2025-03-31');
     expect(res.status).toBe(200);
     const alma = res.body.data.find((r: any) => r.key === ids.a);
-    expect(alma).toMatchObject({ label: 'Alma Aa', calls: 2, meetings: 0, visits: 0, done: 2, due: 3, due_done: 2, overdue: 1, completion_rate: 66.7 });
+    expect(alma).toMatchObject({
+      label: 'Alma Aa',
+      calls: 2,
+      meetings: 0,
+      visits: 0,
+      done: 2,
+      due: 3,
+      due_done: 2,
+      overdue: 1,
+      completion_rate: 66.7,
+    });
     const boris = res.body.data.find((r: any) => r.key === ids.b);
-    expect(boris).toMatchObject({ calls: 0, meetings: 0, visits: 1, done: 1, due: 3, due_done: 2, overdue: 1, completion_rate: 66.7 });
+    expect(boris).toMatchObject({
+      calls: 0,
+      meetings: 0,
+      visits: 1,
+      done: 1,
+      due: 3,
+      due_done: 2,
+      overdue: 1,
+      completion_rate: 66.7,
+    });
     const nobody = res.body.data.find((r: any) => r.key === null);
     expect(nobody).toMatchObject({ label: 'Unassigned', done: 0, due: 1, overdue: 1, completion_rate: 0 });
-    expect(res.body.totals).toMatchObject({ calls: 2, meetings: 0, visits: 1, done: 3, due: 7, due_done: 4, overdue: 3 });
+    expect(res.body.totals).toMatchObject({
+      calls: 2,
+      meetings: 0,
+      visits: 1,
+      done: 3,
+      due: 7,
+      due_done: 4,
+      overdue: 3,
+    });
   });
 
   it('groups by team (a person in two teams counts in both) and by month', async () => {
@@ -295,7 +394,9 @@ describe('GET /api/reports/task-performance', () => {
     expect(teamB).toMatchObject({ visits: 1, done: 1, due: 3, overdue: 1 });
     expect(res.body.totals).toBeNull();
 
-    const months = await admin.get(`/api/reports/task-performance?from=2025-02-01&to=2025-04-30&interval=month&user_id=${ids.a}`);
+    const months = await admin.get(
+      `/api/reports/task-performance?from=2025-02-01&to=2025-04-30&interval=month&user_id=${ids.a}`,
+    );
     const periods = Object.fromEntries(months.body.data.map((r: any) => [r.period, r]));
     expect(periods['2025-02']).toMatchObject({ meetings: 1, done: 1, due: 0 });
     expect(periods['2025-03']).toMatchObject({ calls: 2, done: 2, due: 3 });
@@ -317,7 +418,10 @@ describe('goals and GET /api/reports/user-performance', () => {
     expect(base.status).toBe(200);
     const march = await admin.post(`/api/users/${ids.a}/goals`, { period: '2025-03', calls: 4 });
     expect(march.status).toBe(200);
-    expect(march.body.data).toEqual({ default: { calls: 5, meetings: 2, visits: 3, recruits: 1 }, '2025-03': { calls: 4 } });
+    expect(march.body.data).toEqual({
+      default: { calls: 5, meetings: 2, visits: 3, recruits: 1 },
+      '2025-03': { calls: 4 },
+    });
     expect((await admin.get(`/api/users/${ids.a}`)).body.data.goals['2025-03']).toEqual({ calls: 4 });
 
     const res = await admin.get('/api/reports/user-performance?month=2025-03');
@@ -356,7 +460,12 @@ describe('goals and GET /api/reports/user-performance', () => {
 
 describe('GET /api/reports/classifications', () => {
   it('counts members and stewards per classification and per classification type', async () => {
-    const classes = await t.ctx.db.selectFrom('classifications as c').innerJoin('classification_types as ct', 'ct.id', 'c.classification_type_id').select(['c.id', 'c.name', 'ct.name as type']).orderBy('c.id').execute();
+    const classes = await t.ctx.db
+      .selectFrom('classifications as c')
+      .innerJoin('classification_types as ct', 'ct.id', 'c.classification_type_id')
+      .select(['c.id', 'c.name', 'ct.name as type'])
+      .orderBy('c.id')
+      .execute();
     const [first, second] = classes;
     await insert('members', { first_name: 'M1', classification_id: first.id, is_steward: true });
     await insert('members', { first_name: 'M2', classification_id: first.id });
@@ -369,8 +478,18 @@ describe('GET /api/reports/classifications', () => {
     // Contacts count only where the contact record type has a classification field; else the column is null.
     const classified = res.body.meta.contacts_classified;
     const row = res.body.data.find((r: any) => r.key === first.id);
-    expect(row).toMatchObject({ label: first.name, classification_type: first.type, members: 2, stewards: 1, contacts: classified ? 1 : null });
-    expect(res.body.data.find((r: any) => r.key === second.id)).toMatchObject({ members: 1, stewards: 0, contacts: classified ? 0 : null });
+    expect(row).toMatchObject({
+      label: first.name,
+      classification_type: first.type,
+      members: 2,
+      stewards: 1,
+      contacts: classified ? 1 : null,
+    });
+    expect(res.body.data.find((r: any) => r.key === second.id)).toMatchObject({
+      members: 1,
+      stewards: 0,
+      contacts: classified ? 0 : null,
+    });
     expect(res.body.data.find((r: any) => r.key === null)).toMatchObject({ label: 'No classification', members: 1 });
     expect(res.body.totals).toEqual({ members: 4, stewards: 1, contacts: classified ? 1 : null });
     const byType = await admin.get('/api/reports/classifications?group_by=classification_type');

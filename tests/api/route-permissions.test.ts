@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { can } from '../../src/common/permissions.js';
 import type { AuthUser } from '../../src/server/auth/auth-user.js';
-import { routeTable, type RouteEntry, type RoutePermission } from '../../src/server/http/route-permissions.js';
+import { type RouteEntry, type RoutePermission, routeTable } from '../../src/server/http/route-permissions.js';
 import { startTestApp, type TestApp, type TestClient, type TestResponse } from '../support/test-app.js';
 
 /**
@@ -25,20 +25,37 @@ const realIds = new Map<string, number>();
 beforeAll(async () => {
   t = await startTestApp();
   const admin = await t.admin();
-  const oneCategory = await admin.post('/api/roles', { slug: 'one-category', name: 'One category', permissions: ['site:read:union'] });
+  const oneCategory = await admin.post('/api/roles', {
+    slug: 'one-category',
+    name: 'One category',
+    permissions: ['site:read:union'],
+  });
   expect(oneCategory.status).toBe(201);
   // A record type made in the app, for the routes that serve such types by name.
-  const vehicles = await admin.post('/api/schemas', { name_singular: 'Vehicle', name_plural: 'Vehicles', fields: [{ name: 'Plate', type: 'text' }] });
+  const vehicles = await admin.post('/api/schemas', {
+    name_singular: 'Vehicle',
+    name_plural: 'Vehicles',
+    fields: [{ name: 'Plate', type: 'text' }],
+  });
   expect(vehicles.status, JSON.stringify(vehicles.body)).toBe(201);
   // Rows the category roles may read (a union site and contractor), and one of each kind a route needs by id.
-  const site = await admin.post('/api/sites', { name: 'Matrix site', type: 'union', latitude: 34.05, longitude: -118.24 });
+  const site = await admin.post('/api/sites', {
+    name: 'Matrix site',
+    type: 'union',
+    latitude: 34.05,
+    longitude: -118.24,
+  });
   const contractor = await admin.post('/api/contractors', { name: 'Matrix contractor', type: 'union' });
   for (const res of [site, contractor]) expect(res.status, JSON.stringify(res.body)).toBe(201);
   const made = [
     await admin.post('/api/notes', { body: 'Matrix note', notable_type: 'site', notable_id: site.body.data.id }),
     await admin.post('/api/tasks', { title: 'Matrix task', type: 'call' }),
     await admin.post('/api/teams', { name: 'Matrix team' }),
-    await admin.post('/api/importers', { name: 'Matrix importer', record_type: 'site', columns: [{ header: 'Name', target: 'site.name' }] }),
+    await admin.post('/api/importers', {
+      name: 'Matrix importer',
+      record_type: 'site',
+      columns: [{ header: 'Name', target: 'site.name' }],
+    }),
     await admin.post('/api/vehicles', { name: 'Matrix vehicle' }),
   ];
   for (const res of made) expect([201], JSON.stringify(res.body)).toContain(res.status);
@@ -73,7 +90,9 @@ function permits(user: AuthUser | null, permission: RoutePermission, params: Rec
   if (!def) throw new Error(`The declaration names a resource "${name}" the app does not have`);
   const entity = def.permission ?? def.type;
   // As the record service decides: a resource with categories is allowed with any category of the permission.
-  return def.categoryColumn ? can(user, `${entity}:${permission.action}`, true) : can(user, `${entity}:${permission.action}`);
+  return def.categoryColumn
+    ? can(user, `${entity}:${permission.action}`, true)
+    : can(user, `${entity}:${permission.action}`);
 }
 
 /** The resource a path's `:id` belongs to: the segment before it, when that names one (`/api/users/:id/goals`). */
@@ -86,32 +105,62 @@ function resourceOfId(segments: string[], params: Record<string, string>): strin
 /** Concrete calls of a route: `:resource` takes every resource the route may name; `:id` a real row or a missing one. */
 function concreteCalls(route: RouteEntry, refused: boolean): Array<{ url: string; params: Record<string, string> }> {
   const segments = route.url.split('/');
-  const resourceNames = segments.includes(':resource') ? (route.url.startsWith('/api/options/') ? t.ctx.resources.all().map((d) => d.name) : ['vehicles']) : [undefined];
+  const resourceNames = segments.includes(':resource')
+    ? route.url.startsWith('/api/options/')
+      ? t.ctx.resources.all().map((d) => d.name)
+      : ['vehicles']
+    : [undefined];
   return resourceNames.map((resource) => {
     const params: Record<string, string> = resource ? { resource } : {};
     const idResource = resourceOfId(segments, params);
-    const id = refused ? realIds.get(idResource ?? '') ?? MISSING_ID : MISSING_ID;
+    const id = refused ? (realIds.get(idResource ?? '') ?? MISSING_ID) : MISSING_ID;
     params.id = String(id);
-    const url = segments.map((segment) => (segment.startsWith(':') ? params[segment.slice(1)] ?? segment : segment)).join('/');
+    const url = segments
+      .map((segment) => (segment.startsWith(':') ? (params[segment.slice(1)] ?? segment) : segment))
+      .join('/');
     return { url, params };
   });
 }
 
 /** Routes that read their input before the permission decides (a shape file, a body): a well-formed one. */
-const square = { type: 'Polygon', coordinates: [[[-118, 34], [-117, 34], [-117, 35], [-118, 35], [-118, 34]]] };
+const square = {
+  type: 'Polygon',
+  coordinates: [
+    [
+      [-118, 34],
+      [-117, 34],
+      [-117, 35],
+      [-118, 35],
+      [-118, 34],
+    ],
+  ],
+};
 const WELL_FORMED: Record<string, unknown> = {
   'POST /api/regions/colors': { ids: [MISSING_ID], color: '#112233' },
   'POST /api/regions/load-us': { level: 'states', states: ['06'] },
-  'POST /api/regions/upload': { data: { type: 'FeatureCollection', features: [{ type: 'Feature', properties: { name: 'Matrix square' }, geometry: square }] } },
+  'POST /api/regions/upload': {
+    data: {
+      type: 'FeatureCollection',
+      features: [{ type: 'Feature', properties: { name: 'Matrix square' }, geometry: square }],
+    },
+  },
   'POST /api/schemas/:id/reorder': { position: 0 },
   'POST /api/importers/import': { name: 'Matrix import', record_type: 'site', columns: [] },
 };
 
 async function call(who: Who, route: RouteEntry, url: string, refused: boolean): Promise<TestResponse> {
   const key = `${route.method} ${route.url}`;
-  const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : refused && key in WELL_FORMED ? WELL_FORMED[key] : {};
+  const body =
+    route.method === 'GET' || route.method === 'DELETE'
+      ? undefined
+      : refused && key in WELL_FORMED
+        ? WELL_FORMED[key]
+        : {};
   // Signing out would end the session the other rows use: that call gets a session of its own.
-  const client = key === 'POST /api/auth/logout' && who !== 'signed-out' ? await t.signIn(`matrix-${who}@example.com`) : clients.get(who)!;
+  const client =
+    key === 'POST /api/auth/logout' && who !== 'signed-out'
+      ? await t.signIn(`matrix-${who}@example.com`)
+      : clients.get(who)!;
   return client.request(route.method, url, body);
 }
 
@@ -135,7 +184,8 @@ describe('route permissions', () => {
       // A path naming no resource the route serves (options of a list without names) is a 404 for everyone.
       const named = new Set<string>();
       if (route.url.includes(':resource')) {
-        for (const { url, params } of concreteCalls(route, false)) if (route.method !== 'GET' || (await superClient.get(url)).status !== 404) named.add(params.resource);
+        for (const { url, params } of concreteCalls(route, false))
+          if (route.method !== 'GET' || (await superClient.get(url)).status !== 404) named.add(params.resource);
       }
       for (const who of [...ROLES, 'signed-out'] as const) {
         const user = people.get(who)!;
@@ -147,8 +197,13 @@ describe('route permissions', () => {
             const res = await call(who, route, url, refused);
             calls++;
             const expected = allowed ? 'not 401/403' : who === 'signed-out' ? '401' : '403';
-            const ok = allowed ? res.status !== 401 && res.status !== 403 : res.status === (who === 'signed-out' ? 401 : 403);
-            if (!ok || res.status >= 500) mismatches.push(`${route.method} ${url} as ${who}: ${res.status}, expected ${expected} (${JSON.stringify(route.permission)}) ${JSON.stringify(res.body).slice(0, 160)}`);
+            const ok = allowed
+              ? res.status !== 401 && res.status !== 403
+              : res.status === (who === 'signed-out' ? 401 : 403);
+            if (!ok || res.status >= 500)
+              mismatches.push(
+                `${route.method} ${url} as ${who}: ${res.status}, expected ${expected} (${JSON.stringify(route.permission)}) ${JSON.stringify(res.body).slice(0, 160)}`,
+              );
           }
         }
       }
@@ -157,4 +212,3 @@ describe('route permissions', () => {
     expect(calls).toBeGreaterThan(1_000);
   }, 600_000);
 });
-

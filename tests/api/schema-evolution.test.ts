@@ -31,7 +31,13 @@ describe('a type of 1,000 records through four schema changes', () => {
     { value: 'b', label: 'B' },
     { value: 'c', label: 'C' },
   ];
-  const rows = () => t.ctx.db.selectFrom('custom_records').select(['id', 'name', 'custom', 'deleted_at']).where('schema_id', '=', lots.id).orderBy('id').execute();
+  const rows = () =>
+    t.ctx.db
+      .selectFrom('custom_records')
+      .select(['id', 'name', 'custom', 'deleted_at'])
+      .where('schema_id', '=', lots.id)
+      .orderBy('id')
+      .execute();
 
   beforeAll(async () => {
     lots = ok(
@@ -51,9 +57,18 @@ describe('a type of 1,000 records through four schema changes', () => {
     const values = Array.from({ length: COUNT }, (_, i) => ({
       schema_id: lots.id,
       name: `Lot ${i}`,
-      custom: JSON.stringify({ code: `L-${i}`, size: i % 100 === 0 ? 'n/a' : String(i), grade: grades[i % 3].value, remark: `remark ${i}` }),
+      custom: JSON.stringify({
+        code: `L-${i}`,
+        size: i % 100 === 0 ? 'n/a' : String(i),
+        grade: grades[i % 3].value,
+        remark: `remark ${i}`,
+      }),
     }));
-    for (let i = 0; i < values.length; i += 250) await t.ctx.db.insertInto('custom_records').values(values.slice(i, i + 250)).execute();
+    for (let i = 0; i < values.length; i += 250)
+      await t.ctx.db
+        .insertInto('custom_records')
+        .values(values.slice(i, i + 250))
+        .execute();
   }, 120_000);
 
   it('renaming a field keeps every value', async () => {
@@ -61,17 +76,30 @@ describe('a type of 1,000 records through four schema changes', () => {
     const all = await rows();
     expect(all).toHaveLength(COUNT);
     expect(all.every((row: any, i: number) => row.custom.code === `L-${i}`)).toBe(true);
-    expect((await admin.get(`/api/${lots.resource}?filter[code]=L-7`)).body.data.map((r: any) => r.name)).toEqual(['Lot 7']);
+    expect((await admin.get(`/api/${lots.resource}?filter[code]=L-7`)).body.data.map((r: any) => r.name)).toEqual([
+      'Lot 7',
+    ]);
   });
 
   it('retyping text to a number converts what is a number and archives the rest, saying so first', async () => {
-    const preview = ok(await admin.post(`/api/schema-fields/${field('size').id}/impact`, { type: 'number', options: {} }));
+    const preview = ok(
+      await admin.post(`/api/schema-fields/${field('size').id}/impact`, { type: 'number', options: {} }),
+    );
     expect(preview).toMatchObject({ converted: COUNT - 10, archived: 10 });
     ok(await admin.put(`/api/schema-fields/${field('size').id}`, { type: 'number', options: {} }));
     const all = await rows();
     expect(all.filter((row: any) => typeof row.custom.size === 'number')).toHaveLength(COUNT - 10);
-    expect(all.every((row: any, i: number) => (i % 100 === 0 ? row.custom.size === undefined || row.custom.size === null : row.custom.size === i))).toBe(true);
-    const archived = await t.ctx.db.selectFrom('field_value_archive').select(['record_id', 'value']).where('schema_id', '=', lots.id).where('field_slug', '=', 'size').execute();
+    expect(
+      all.every((row: any, i: number) =>
+        i % 100 === 0 ? row.custom.size === undefined || row.custom.size === null : row.custom.size === i,
+      ),
+    ).toBe(true);
+    const archived = await t.ctx.db
+      .selectFrom('field_value_archive')
+      .select(['record_id', 'value'])
+      .where('schema_id', '=', lots.id)
+      .where('field_slug', '=', 'size')
+      .execute();
     expect(archived.map((row: any) => row.value).sort()).toEqual(Array(10).fill('n/a'));
     // Numbers now compare as numbers: 9 < 10.
     expect((await admin.get(`/api/${lots.resource}?filter[size_gte]=995`)).body.meta.total).toBe(5);
@@ -95,7 +123,12 @@ describe('a type of 1,000 records through four schema changes', () => {
     const preview = ok(await admin.get(`/api/schema-fields/${field('remark').id}/impact`));
     expect(preview.records).toEqual({ live: COUNT, trashed: 0 });
     ok(await admin.delete(`/api/schema-fields/${field('remark').id}`));
-    const archived = await t.ctx.db.selectFrom('field_value_archive').select(['record_id', 'value']).where('schema_id', '=', lots.id).where('field_slug', '=', 'remark').execute();
+    const archived = await t.ctx.db
+      .selectFrom('field_value_archive')
+      .select(['record_id', 'value'])
+      .where('schema_id', '=', lots.id)
+      .where('field_slug', '=', 'remark')
+      .execute();
     expect(archived).toHaveLength(COUNT);
     const all = await rows();
     expect(all.every((row: any) => !('remark' in row.custom))).toBe(true);

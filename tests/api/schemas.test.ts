@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
@@ -41,7 +41,11 @@ async function planOf(query: RawBuilder<unknown>, avoid: 'enable_seqscan' | 'ena
 }
 
 async function createSite(values: Record<string, unknown> = {}) {
-  const res = await admin.post('/api/sites', { name: `Site ${Math.random().toString(36).slice(2, 8)}`, type: 'union', ...values });
+  const res = await admin.post('/api/sites', {
+    name: `Site ${Math.random().toString(36).slice(2, 8)}`,
+    type: 'union',
+    ...values,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data;
 }
@@ -50,18 +54,80 @@ describe('GET /api/schemas?per_page=-1', () => {
   it('lists every record type of SPEC section 3 with its fields and logic, in the documented shape', async () => {
     const list = await schemas();
     expect(list.map((s) => s.type).sort()).toEqual(
-      ['building-type', 'campaign', 'campaign-card', 'classification', 'classification-type', 'contact', 'contact-status', 'contractor', 'contractor-type', 'dispatch-type', 'grievance', 'member', 'recruit', 'region', 'site', 'site-phase', 'site-status', 'site-type', 'team', 'trade', 'union', 'visit'].sort(),
+      [
+        'building-type',
+        'campaign',
+        'campaign-card',
+        'classification',
+        'classification-type',
+        'contact',
+        'contact-status',
+        'contractor',
+        'contractor-type',
+        'dispatch-type',
+        'grievance',
+        'member',
+        'recruit',
+        'region',
+        'site',
+        'site-phase',
+        'site-status',
+        'site-type',
+        'team',
+        'trade',
+        'union',
+        'visit',
+      ].sort(),
     );
     const site = list.find((s) => s.type === 'site');
-    expect(site).toMatchObject({ id: expect.any(Number), type: 'site', name_singular: 'Site', name_plural: 'Sites', resource: 'sites', position: expect.any(Number), custom: true, built_in: true });
+    expect(site).toMatchObject({
+      id: expect.any(Number),
+      type: 'site',
+      name_singular: 'Site',
+      name_plural: 'Sites',
+      resource: 'sites',
+      position: expect.any(Number),
+      custom: true,
+      built_in: true,
+    });
     for (const field of site.fields) {
-      expect(Object.keys(field)).toEqual(expect.arrayContaining(['id', 'slug', 'name', 'type', 'category', 'internal', 'required', 'options', 'position', 'column']));
+      expect(Object.keys(field)).toEqual(
+        expect.arrayContaining([
+          'id',
+          'slug',
+          'name',
+          'type',
+          'category',
+          'internal',
+          'required',
+          'options',
+          'position',
+          'column',
+        ]),
+      );
       expect(field.internal).toBe(field.category === 'internal');
     }
-    expect(fieldOf(site, 'name')).toMatchObject({ type: 'text', category: 'internal', internal: true, required: true, column: true });
-    expect(fieldOf(site, 'type').options.choices).toEqual(expect.arrayContaining([{ value: 'union', label: 'Union' }, { value: 'new-project', label: 'New Projects' }]));
-    expect(fieldOf(site, 'general_contractor_id')).toMatchObject({ type: 'relation', options: { target: 'contractor' } });
-    expect(fieldOf(site, 'trade_ids')).toMatchObject({ type: 'relation', options: { target: 'trade', multiple: true } });
+    expect(fieldOf(site, 'name')).toMatchObject({
+      type: 'text',
+      category: 'internal',
+      internal: true,
+      required: true,
+      column: true,
+    });
+    expect(fieldOf(site, 'type').options.choices).toEqual(
+      expect.arrayContaining([
+        { value: 'union', label: 'Union' },
+        { value: 'new-project', label: 'New Projects' },
+      ]),
+    );
+    expect(fieldOf(site, 'general_contractor_id')).toMatchObject({
+      type: 'relation',
+      options: { target: 'contractor' },
+    });
+    expect(fieldOf(site, 'trade_ids')).toMatchObject({
+      type: 'relation',
+      options: { target: 'trade', multiple: true },
+    });
     expect(fieldOf(site, 'prevailing_wage').type).toBe('prevailing-wage');
     expect(fieldOf(site, 'estimated_hours').type).toBe('estimated-hours');
     expect(fieldOf(site, 'dodge_report_id')).toMatchObject({ category: 'importer', internal: false, column: false });
@@ -92,17 +158,25 @@ describe('updating a schema', () => {
   it('renames the type in success messages, sends the schema event, and cannot change the type or delete a built-in type', async () => {
     const site = await schemaOf('site');
     events.length = 0;
-    const res = await admin.post(`/api/schemas/${site.id}`, { ...site, name_singular: 'Job Site', name_plural: 'Job Sites' });
+    const res = await admin.post(`/api/schemas/${site.id}`, {
+      ...site,
+      name_singular: 'Job Site',
+      name_plural: 'Job Sites',
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.message).toBe('Schema updated successfully.');
     expect(res.body.data).toMatchObject({ name_singular: 'Job Site', fields: site.fields });
-    expect(events.some((e) => e.event === 'App.Events.ModelSaved' && e.data.type === 'schema' && e.data.id === site.id)).toBe(true);
+    expect(
+      events.some((e) => e.event === 'App.Events.ModelSaved' && e.data.type === 'schema' && e.data.id === site.id),
+    ).toBe(true);
 
     const created = await admin.post('/api/sites', { name: 'Renamed', type: 'union' });
     expect(created.body.message).toBe('Job Site created successfully.');
     const deleted = await admin.delete(`/api/sites/${created.body.data.id}`);
     expect(deleted.body.message).toBe('Job Site deleted successfully.');
-    expect((await admin.post(`/api/sites/${created.body.data.id}/restore`)).body.message).toBe('Job Site restored successfully.');
+    expect((await admin.post(`/api/sites/${created.body.data.id}/restore`)).body.message).toBe(
+      'Job Site restored successfully.',
+    );
 
     const changeType = await admin.post(`/api/schemas/${site.id}`, { type: 'place' });
     expect(changeType.status).toBe(422);
@@ -111,7 +185,9 @@ describe('updating a schema', () => {
     expect(remove.status).toBe(422);
     expect(remove.body.message).toMatch(/built-in record type/);
     await admin.post(`/api/schemas/${site.id}`, { name_singular: 'Site', name_plural: 'Sites' });
-    expect((await admin.post('/api/sites', { name: 'Back', type: 'union' })).body.message).toBe('Site created successfully.');
+    expect((await admin.post('/api/sites', { name: 'Back', type: 'union' })).body.message).toBe(
+      'Site created successfully.',
+    );
   });
 
   it('reorders record types and their fields (POST /api/schemas/{id}/reorder)', async () => {
@@ -138,18 +214,44 @@ describe('schema fields: create, read, update, delete', () => {
   it('adds a custom field (event, index), refuses bad ones, and protects built-in fields', async () => {
     const contact = await schemaOf('contact');
     events.length = 0;
-    const res = await admin.post('/api/schema-fields', { schema_id: contact.id, name: 'Shirt size', type: 'dropdown', options: { choices: ['S', 'M', 'L'] } });
+    const res = await admin.post('/api/schema-fields', {
+      schema_id: contact.id,
+      name: 'Shirt size',
+      type: 'dropdown',
+      options: { choices: ['S', 'M', 'L'] },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const field = res.body.data;
-    expect(field).toMatchObject({ slug: 'shirt_size', category: 'custom', internal: false, column: false, required: false, options: { choices: [{ value: 'S', label: 'S' }, { value: 'M', label: 'M' }, { value: 'L', label: 'L' }] } });
+    expect(field).toMatchObject({
+      slug: 'shirt_size',
+      category: 'custom',
+      internal: false,
+      column: false,
+      required: false,
+      options: {
+        choices: [
+          { value: 'S', label: 'S' },
+          { value: 'M', label: 'M' },
+          { value: 'L', label: 'L' },
+        ],
+      },
+    });
     expect(res.body.message).toBe('Field created successfully.');
-    expect(events.map((e) => `${e.event}:${e.data.type}`)).toEqual(expect.arrayContaining(['App.Events.ModelSaved:schema-field', 'App.Events.ModelSaved:schema']));
-    const indexes = await t.ctx.db.selectFrom('pg_indexes' as any).select('indexdef').where('tablename', '=', 'contacts').execute();
+    expect(events.map((e) => `${e.event}:${e.data.type}`)).toEqual(
+      expect.arrayContaining(['App.Events.ModelSaved:schema-field', 'App.Events.ModelSaved:schema']),
+    );
+    const indexes = await t.ctx.db
+      .selectFrom('pg_indexes' as any)
+      .select('indexdef')
+      .where('tablename', '=', 'contacts')
+      .execute();
     expect(indexes.some((i: any) => i.indexdef.includes("'shirt_size'"))).toBe(true);
     expect((await schemaOf('contact')).fields.map((f: any) => f.slug)).toContain('shirt_size');
 
     expect((await admin.get(`/api/schema-fields/${field.id}`)).body.data.slug).toBe('shirt_size');
-    expect((await admin.get(`/api/schema-fields?filter[schema_id]=${contact.id}&per_page=-1`)).body.data.length).toBe(contact.fields.length + 1);
+    expect((await admin.get(`/api/schema-fields?filter[schema_id]=${contact.id}&per_page=-1`)).body.data.length).toBe(
+      contact.fields.length + 1,
+    );
 
     const bad = async (body: Record<string, unknown>, key: string) => {
       const r = await admin.post('/api/schema-fields', { schema_id: contact.id, ...body });
@@ -165,13 +267,19 @@ describe('schema fields: create, read, update, delete', () => {
     await bad({ name: 'Inside', type: 'text', category: 'internal' }, 'category');
     await bad({ name: 'Bad slug', slug: 'Bad Slug', type: 'text' }, 'slug');
 
-    const renamed = await admin.post(`/api/schema-fields/${field.id}`, { name: 'T-shirt size', required: true, options: { choices: ['S', 'M', 'L', 'XL'] } });
+    const renamed = await admin.post(`/api/schema-fields/${field.id}`, {
+      name: 'T-shirt size',
+      required: true,
+      options: { choices: ['S', 'M', 'L', 'XL'] },
+    });
     expect(renamed.status).toBe(200);
     expect(renamed.body.data).toMatchObject({ name: 'T-shirt size', required: true });
     expect((await admin.post(`/api/schema-fields/${field.id}`, { slug: 'size' })).status).toBe(422);
 
     const email = fieldOf(contact, 'email');
-    expect((await admin.post(`/api/schema-fields/${email.id}`, { name: 'E-mail address' })).body.data.name).toBe('E-mail address');
+    expect((await admin.post(`/api/schema-fields/${email.id}`, { name: 'E-mail address' })).body.data.name).toBe(
+      'E-mail address',
+    );
     expect((await admin.post(`/api/schema-fields/${email.id}`, { type: 'text' })).status).toBe(422);
     expect((await admin.delete(`/api/schema-fields/${email.id}`)).status).toBe(422);
 
@@ -184,31 +292,112 @@ describe('schema fields: create, read, update, delete', () => {
     const user = await t.createUser({ role: 'leader' });
     const client = await t.signIn(user.email);
     const contact = await schemaOf('contact');
-    expect((await client.post('/api/schema-fields', { schema_id: contact.id, name: 'X', type: 'text' })).status).toBe(403);
+    expect((await client.post('/api/schema-fields', { schema_id: contact.id, name: 'X', type: 'text' })).status).toBe(
+      403,
+    );
   });
 });
 
 describe('a custom field of each type is saved, validated, filtered and sorted', () => {
-  const cases: Array<{ name: string; type: string; options?: Record<string, unknown>; good: [unknown, unknown]; expected?: [unknown, unknown]; bad: unknown; filter: string; sortable?: boolean }> = [
+  const cases: Array<{
+    name: string;
+    type: string;
+    options?: Record<string, unknown>;
+    good: [unknown, unknown];
+    expected?: [unknown, unknown];
+    bad: unknown;
+    filter: string;
+    sortable?: boolean;
+  }> = [
     { name: 'Cf text', type: 'text', good: ['alpha', 'beta'], bad: { no: 1 }, filter: 'ALPHA' },
     { name: 'Cf textarea', type: 'textarea', good: ['first\nline', 'second'], bad: 12, filter: 'second' },
     { name: 'Cf note', type: 'note', good: ['a note', 'b note'], bad: ['x'], filter: 'a note' },
     { name: 'Cf slug', type: 'slug', good: ['alpha-one', 'beta-two'], bad: 'Not A Slug', filter: 'beta-two' },
-    { name: 'Cf email', type: 'email', good: ['a@example.com', 'b@example.com'], bad: 'not-an-email', filter: 'b@example.com' },
-    { name: 'Cf phone', type: 'phone', good: ['(213) 555-0100', '(213) 555-0199'], bad: 'call me maybe', filter: '(213) 555-0100' },
-    { name: 'Cf link', type: 'link', good: ['https://a.example.com', 'https://b.example.com'], bad: 'ftp://x', filter: 'https://b.example.com' },
-    { name: 'Cf social', type: 'social-link', good: ['https://twitter.com/a', 'https://twitter.com/b'], bad: 'twitter', filter: 'https://twitter.com/a' },
+    {
+      name: 'Cf email',
+      type: 'email',
+      good: ['a@example.com', 'b@example.com'],
+      bad: 'not-an-email',
+      filter: 'b@example.com',
+    },
+    {
+      name: 'Cf phone',
+      type: 'phone',
+      good: ['(213) 555-0100', '(213) 555-0199'],
+      bad: 'call me maybe',
+      filter: '(213) 555-0100',
+    },
+    {
+      name: 'Cf link',
+      type: 'link',
+      good: ['https://a.example.com', 'https://b.example.com'],
+      bad: 'ftp://x',
+      filter: 'https://b.example.com',
+    },
+    {
+      name: 'Cf social',
+      type: 'social-link',
+      good: ['https://twitter.com/a', 'https://twitter.com/b'],
+      bad: 'twitter',
+      filter: 'https://twitter.com/a',
+    },
     { name: 'Cf date', type: 'date', good: ['2026-01-05', '2026-03-01'], bad: '2026-13-45', filter: '2026-03-01' },
-    { name: 'Cf datetime', type: 'datetime', good: ['2026-01-05T10:00:00Z', '2026-03-01T08:30:00Z'], expected: ['2026-01-05T10:00:00.000Z', '2026-03-01T08:30:00.000Z'], bad: 'yesterday', filter: '2026-01-05T10:00:00.000Z' },
+    {
+      name: 'Cf datetime',
+      type: 'datetime',
+      good: ['2026-01-05T10:00:00Z', '2026-03-01T08:30:00Z'],
+      expected: ['2026-01-05T10:00:00.000Z', '2026-03-01T08:30:00.000Z'],
+      bad: 'yesterday',
+      filter: '2026-01-05T10:00:00.000Z',
+    },
     { name: 'Cf boolean', type: 'boolean', good: [false, true], bad: 'perhaps', filter: 'true' },
     { name: 'Cf wage', type: 'prevailing-wage', good: [false, true], bad: 'sometimes', filter: 'false' },
     { name: 'Cf hours', type: 'estimated-hours', good: [10.5, 200], bad: -3, filter: '200' },
-    { name: 'Cf dropdown', type: 'dropdown', options: { choices: ['low', 'high'] }, good: ['high', 'low'], bad: 'medium', filter: 'low' },
-    { name: 'Cf multi', type: 'dropdown', options: { choices: ['red', 'green', 'blue'], multiple: true }, good: [['red'], ['green', 'blue']], bad: ['purple'], filter: 'blue', sortable: false },
-    { name: 'Cf radios', type: 'radios', options: { choices: ['yes', 'no'], orientation: 'horizontal' }, good: ['no', 'yes'], bad: 'maybe', filter: 'yes' },
+    {
+      name: 'Cf dropdown',
+      type: 'dropdown',
+      options: { choices: ['low', 'high'] },
+      good: ['high', 'low'],
+      bad: 'medium',
+      filter: 'low',
+    },
+    {
+      name: 'Cf multi',
+      type: 'dropdown',
+      options: { choices: ['red', 'green', 'blue'], multiple: true },
+      good: [['red'], ['green', 'blue']],
+      bad: ['purple'],
+      filter: 'blue',
+      sortable: false,
+    },
+    {
+      name: 'Cf radios',
+      type: 'radios',
+      options: { choices: ['yes', 'no'], orientation: 'horizontal' },
+      good: ['no', 'yes'],
+      bad: 'maybe',
+      filter: 'yes',
+    },
     { name: 'Cf color', type: 'color', good: ['#112233', '#aabbcc'], bad: 'red', filter: '#112233' },
-    { name: 'Cf addresses', type: 'addresses', good: [[{ street: '1 Main St', city: 'Fresno' }], [{ street: '9 Elm', city: 'Oakland', latitude: 37.8, longitude: -122.27 }]], bad: [{ planet: 'Mars' }], filter: '', sortable: false },
-    { name: 'Cf city', type: 'relation', options: { target: 'site-city' }, good: ['Fresno', 'Oakland'], bad: { city: 1 }, filter: 'Oakland' },
+    {
+      name: 'Cf addresses',
+      type: 'addresses',
+      good: [
+        [{ street: '1 Main St', city: 'Fresno' }],
+        [{ street: '9 Elm', city: 'Oakland', latitude: 37.8, longitude: -122.27 }],
+      ],
+      bad: [{ planet: 'Mars' }],
+      filter: '',
+      sortable: false,
+    },
+    {
+      name: 'Cf city',
+      type: 'relation',
+      options: { target: 'site-city' },
+      good: ['Fresno', 'Oakland'],
+      bad: { city: 1 },
+      filter: 'Oakland',
+    },
   ];
 
   let ids: number[] = [];
@@ -216,7 +405,12 @@ describe('a custom field of each type is saved, validated, filtered and sorted',
   beforeAll(async () => {
     const site = await schemaOf('site');
     for (const c of cases) {
-      const res = await admin.post('/api/schema-fields', { schema_id: site.id, name: c.name, type: c.type, options: c.options });
+      const res = await admin.post('/api/schema-fields', {
+        schema_id: site.id,
+        name: c.name,
+        type: c.type,
+        options: c.options,
+      });
       expect(res.status, `${c.name}: ${JSON.stringify(res.body)}`).toBe(201);
       slugs.set(c.name, res.body.data.slug);
     }
@@ -240,7 +434,9 @@ describe('a custom field of each type is saved, validated, filtered and sorted',
     if (c.filter !== '') {
       const res = await admin.get(`/api/sites?${idFilter}&filter[${slug}]=${encodeURIComponent(c.filter)}`);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      const match = expected.findIndex((value) => (Array.isArray(value) ? value.includes(c.filter) : String(value).toLowerCase() === c.filter.toLowerCase()));
+      const match = expected.findIndex((value) =>
+        Array.isArray(value) ? value.includes(c.filter) : String(value).toLowerCase() === c.filter.toLowerCase(),
+      );
       expect(res.body.data.map((r: any) => r.id)).toEqual([ids[match]]);
     }
     if (c.sortable !== false) {
@@ -253,17 +449,37 @@ describe('a custom field of each type is saved, validated, filtered and sorted',
 
   it('relations to records point at rows that exist; attachments are document ids', async () => {
     const site = await schemaOf('site');
-    const targets = ['site', 'contractor', 'member', 'grievance', 'contact', 'trade', 'union', 'classification', 'region'];
+    const targets = [
+      'site',
+      'contractor',
+      'member',
+      'grievance',
+      'contact',
+      'trade',
+      'union',
+      'classification',
+      'region',
+    ];
     const trade = (await admin.get('/api/trades?per_page=1')).body.data[0];
     for (const target of targets) {
-      const res = await admin.post('/api/schema-fields', { schema_id: site.id, name: `Rel ${target}`, type: 'relation', options: { target } });
+      const res = await admin.post('/api/schema-fields', {
+        schema_id: site.id,
+        name: `Rel ${target}`,
+        type: 'relation',
+        options: { target },
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       const slug = res.body.data.slug;
       const missing = await admin.post(`/api/sites/${ids[0]}`, { [slug]: 999_999 });
       expect(missing.status).toBe(422);
       expect(missing.body.errors[slug][0]).toMatch(/does not exist/);
     }
-    const many = await admin.post('/api/schema-fields', { schema_id: site.id, name: 'Rel trades', type: 'relation', options: { target: 'trade', multiple: true } });
+    const many = await admin.post('/api/schema-fields', {
+      schema_id: site.id,
+      name: 'Rel trades',
+      type: 'relation',
+      options: { target: 'trade', multiple: true },
+    });
     const slug = many.body.data.slug;
     const saved = await admin.post(`/api/sites/${ids[0]}`, { [slug]: [trade.id] });
     expect(saved.status).toBe(200);
@@ -271,7 +487,11 @@ describe('a custom field of each type is saved, validated, filtered and sorted',
     const filtered = await admin.get(`/api/sites?filter[${slug}]=${trade.id}`);
     expect(filtered.body.data.map((r: any) => r.id)).toEqual([ids[0]]);
 
-    const attachment = await admin.post('/api/schema-fields', { schema_id: site.id, name: 'Photos', type: 'attachment' });
+    const attachment = await admin.post('/api/schema-fields', {
+      schema_id: site.id,
+      name: 'Photos',
+      type: 'attachment',
+    });
     const photos = attachment.body.data.slug;
     expect((await admin.post(`/api/sites/${ids[0]}`, { [photos]: [424242] })).status).toBe(422);
   });
@@ -280,21 +500,27 @@ describe('a custom field of each type is saved, validated, filtered and sorted',
     const slug = slugs.get('Cf hours')!;
     await t.ctx.db.transaction().execute(async (trx) => {
       await sql`set local enable_seqscan = off`.execute(trx);
-      const plan = await sql<{ 'QUERY PLAN': string }>`explain select id from sites t where ((t.custom ->> ${sql.lit(slug)}))::numeric = 200`.execute(trx);
+      const plan = await sql<{
+        'QUERY PLAN': string;
+      }>`explain select id from sites t where ((t.custom ->> ${sql.lit(slug)}))::numeric = 200`.execute(trx);
       expect(plan.rows.map((r) => Object.values(r)[0]).join('\n')).toMatch(/Index/);
     });
   });
 
   it("counts a filter on a custom field's live records from its index: deleted_at is in the index, not read from each row", async () => {
     const slug = slugs.get('Cf hours')!;
-    const plan = await planOf(sql`select count(*) from sites t where t.deleted_at is null and ((t.custom ->> ${sql.lit(slug)}))::numeric = 3`);
+    const plan = await planOf(
+      sql`select count(*) from sites t where t.deleted_at is null and ((t.custom ->> ${sql.lit(slug)}))::numeric = 3`,
+    );
     expect(plan).toMatch(/Index Cond: .*deleted_at IS NULL/);
     expect(plan).not.toMatch(/Filter:/);
   });
 
   it("counts a dropdown's choice from that choice's index alone", async () => {
     const slug = slugs.get('Cf dropdown')!;
-    const plan = await planOf(sql`select count(*) from sites t where t.deleted_at is null and (t.custom ->> ${sql.lit(slug)}) = 'low'`);
+    const plan = await planOf(
+      sql`select count(*) from sites t where t.deleted_at is null and (t.custom ->> ${sql.lit(slug)}) = 'low'`,
+    );
     expect(plan).toMatch(/Index Only Scan using sites_cf_.*_is_/);
     expect(plan).not.toMatch(/Filter:/);
   });
@@ -314,14 +540,22 @@ describe('a custom field of each type is saved, validated, filtered and sorted',
     const { ensureAllCustomFieldIndexes } = await import('../../src/server/schemas/indexes.js');
     const slug = slugs.get('Cf hours')!;
     const definition = async () => {
-      const rows = await t.ctx.db.selectFrom('pg_indexes' as any).select(['indexname', 'indexdef']).where('tablename', '=', 'sites').execute();
+      const rows = await t.ctx.db
+        .selectFrom('pg_indexes' as any)
+        .select(['indexname', 'indexdef'])
+        .where('tablename', '=', 'sites')
+        .execute();
       // The field's filter index (its sort index, `..._sort_...`, holds the same expression).
-      return rows.find((i: any) => i.indexdef.includes(`'${slug}'`) && !i.indexname.includes('_sort_')) as { indexname: string; indexdef: string } | undefined;
+      return rows.find((i: any) => i.indexdef.includes(`'${slug}'`) && !i.indexname.includes('_sort_')) as
+        | { indexname: string; indexdef: string }
+        | undefined;
     };
     const index = (await definition())!;
     expect(index.indexdef).toMatch(/deleted_at\)$/);
     await sql`drop index ${sql.id(index.indexname)}`.execute(t.ctx.db);
-    await sql`create index ${sql.id(index.indexname)} on sites ((((custom ->> ${sql.lit(slug)}))::numeric))`.execute(t.ctx.db);
+    await sql`create index ${sql.id(index.indexname)} on sites ((((custom ->> ${sql.lit(slug)}))::numeric))`.execute(
+      t.ctx.db,
+    );
     await up(t.ctx.db);
     expect(await definition()).toBeUndefined();
     await ensureAllCustomFieldIndexes(t.ctx.db);
@@ -332,7 +566,9 @@ describe('a custom field of each type is saved, validated, filtered and sorted',
     const gin = await sql<{ name: string; options: string[] | null }>`
       select c.relname as name, c.reloptions as options from pg_index i join pg_class c on c.oid = i.indexrelid join pg_am a on a.oid = c.relam
       where a.amname = 'gin' and i.indrelid in ('sites'::regclass, 'custom_records'::regclass)`.execute(t.ctx.db);
-    expect(gin.rows.map((r) => r.name)).toEqual(expect.arrayContaining(['sites_custom_idx', 'custom_records_custom_idx', 'custom_records_search_trgm']));
+    expect(gin.rows.map((r) => r.name)).toEqual(
+      expect.arrayContaining(['sites_custom_idx', 'custom_records_custom_idx', 'custom_records_search_trgm']),
+    );
     expect(gin.rows.filter((r) => r.name.startsWith('sites_search_'))).toHaveLength(1);
     for (const row of gin.rows) expect(row.options, row.name).toContain('gin_pending_list_limit=256');
   });
@@ -341,7 +577,12 @@ describe('a custom field of each type is saved, validated, filtered and sorted',
 describe('form logic on the server', () => {
   it('a field hidden by the logic is never required; shown, it is', async () => {
     const grievance = await schemaOf('grievance');
-    const field = await admin.post('/api/schema-fields', { schema_id: grievance.id, name: 'Resolution', type: 'textarea', required: true });
+    const field = await admin.post('/api/schema-fields', {
+      schema_id: grievance.id,
+      name: 'Resolution',
+      type: 'textarea',
+      required: true,
+    });
     expect(field.status).toBe(201);
     const status = fieldOf(grievance, 'status');
     const block = await admin.post('/api/logic-blocks', {
@@ -360,7 +601,9 @@ describe('form logic on the server', () => {
     const closed = await admin.post('/api/grievances', { title: 'Closed one', status: 'closed' });
     expect(closed.status).toBe(422);
     expect(closed.body.errors).toEqual({ resolution: ['The resolution field is required.'] });
-    expect((await admin.post('/api/grievances', { title: 'Closed two', status: 'closed', resolution: 'Back pay' })).status).toBe(201);
+    expect(
+      (await admin.post('/api/grievances', { title: 'Closed two', status: 'closed', resolution: 'Back pay' })).status,
+    ).toBe(201);
     // Closing an open one without a resolution is refused too: the server checks the values after the change.
     const closing = await admin.post(`/api/grievances/${open.body.data.id}`, { status: 'closed', resolution: '' });
     expect(closing.status).toBe(422);
@@ -374,27 +617,65 @@ describe('logic blocks, conditions and actions: create, read, update, delete', (
     const type = fieldOf(contractor, 'type');
     const phone = fieldOf(contractor, 'phone');
     const email = fieldOf(contractor, 'email');
-    const block = await admin.post('/api/logic-blocks', { schema_id: contractor.id, description: 'Phone for unions', trigger: 'on-load' });
+    const block = await admin.post('/api/logic-blocks', {
+      schema_id: contractor.id,
+      description: 'Phone for unions',
+      trigger: 'on-load',
+    });
     expect(block.status, JSON.stringify(block.body)).toBe(201);
     expect(block.body.data).toMatchObject({ trigger: 'on-load', conditions: [], actions: [] });
     const id = block.body.data.id;
 
-    const badSource = await admin.post('/api/logic-conditions', { logic_block_id: id, source: 'type', operator: 'equals', value: 'union' });
+    const badSource = await admin.post('/api/logic-conditions', {
+      logic_block_id: id,
+      source: 'type',
+      operator: 'equals',
+      value: 'union',
+    });
     expect(badSource.status).toBe(422);
     expect(badSource.body.errors).toEqual({ source: ['Invalid source type'] });
-    const foreign = await admin.post('/api/logic-conditions', { logic_block_id: id, source: `field:${fieldOf(site, 'name').id}`, operator: 'equals', value: 'x' });
+    const foreign = await admin.post('/api/logic-conditions', {
+      logic_block_id: id,
+      source: `field:${fieldOf(site, 'name').id}`,
+      operator: 'equals',
+      value: 'x',
+    });
     expect(foreign.status).toBe(422);
-    const badOperator = await admin.post('/api/logic-conditions', { logic_block_id: id, source: `field:${type.id}`, operator: 'resembles', value: 'x' });
+    const badOperator = await admin.post('/api/logic-conditions', {
+      logic_block_id: id,
+      source: `field:${type.id}`,
+      operator: 'resembles',
+      value: 'x',
+    });
     expect(badOperator.status).toBe(422);
-    const condition = await admin.post('/api/logic-conditions', { logic_block_id: id, source: `field:${type.id}`, operator: 'starts-with', value: 'uni' });
+    const condition = await admin.post('/api/logic-conditions', {
+      logic_block_id: id,
+      source: `field:${type.id}`,
+      operator: 'starts-with',
+      value: 'uni',
+    });
     expect(condition.status, JSON.stringify(condition.body)).toBe(201);
 
-    const badTarget = await admin.post('/api/logic-actions', { logic_block_id: id, target: 'user:3', action: 'hide-field' });
+    const badTarget = await admin.post('/api/logic-actions', {
+      logic_block_id: id,
+      target: 'user:3',
+      action: 'hide-field',
+    });
     expect(badTarget.status).toBe(422);
     expect(badTarget.body.errors).toEqual({ target: ['Invalid target type'] });
-    const circular = await admin.post('/api/logic-actions', { logic_block_id: id, target: `field:${type.id}`, action: 'set-value', value: 'none' });
+    const circular = await admin.post('/api/logic-actions', {
+      logic_block_id: id,
+      target: `field:${type.id}`,
+      action: 'set-value',
+      value: 'none',
+    });
     expect(circular.status).toBe(422);
-    const action = await admin.post('/api/logic-actions', { logic_block_id: id, target: `field:${phone.id}`, action: 'set-value', value: '(000) 000-0000' });
+    const action = await admin.post('/api/logic-actions', {
+      logic_block_id: id,
+      target: `field:${phone.id}`,
+      action: 'set-value',
+      value: '(000) 000-0000',
+    });
     expect(action.status, JSON.stringify(action.body)).toBe(201);
     expect(action.body.data.value).toBe('(000) 000-0000');
 
@@ -402,16 +683,33 @@ describe('logic blocks, conditions and actions: create, read, update, delete', (
     expect(shown.conditions.map((c: any) => c.id)).toEqual([condition.body.data.id]);
     expect(shown.actions.map((a: any) => a.id)).toEqual([action.body.data.id]);
 
-    expect((await admin.post(`/api/logic-conditions/${condition.body.data.id}`, { operator: 'ends-with', value: 'ion' })).body.data.operator).toBe('ends-with');
-    expect((await admin.post(`/api/logic-actions/${action.body.data.id}`, { target: `field:${email.id}`, action: 'hide-field' })).body.data.action).toBe('hide-field');
+    expect(
+      (await admin.post(`/api/logic-conditions/${condition.body.data.id}`, { operator: 'ends-with', value: 'ion' }))
+        .body.data.operator,
+    ).toBe('ends-with');
+    expect(
+      (
+        await admin.post(`/api/logic-actions/${action.body.data.id}`, {
+          target: `field:${email.id}`,
+          action: 'hide-field',
+        })
+      ).body.data.action,
+    ).toBe('hide-field');
 
     const nested = await admin.post(`/api/logic-blocks/${id}`, {
       conditions: [{ source: 'field:abc', operator: 'equals', value: '' }],
       actions: [{ target: 'phone', action: 'show-field' }],
     });
     expect(nested.status).toBe(422);
-    expect(nested.body.errors).toEqual({ 'conditions.0.source': ['Invalid source type'], 'actions.0.target': ['Invalid target type'] });
-    const replaced = await admin.post(`/api/logic-blocks/${id}`, { trigger: 'always', conditions: [{ source: `field:${type.id}`, operator: 'contains', value: 'union' }], actions: [{ target: `field:${email.id}`, action: 'show-field' }] });
+    expect(nested.body.errors).toEqual({
+      'conditions.0.source': ['Invalid source type'],
+      'actions.0.target': ['Invalid target type'],
+    });
+    const replaced = await admin.post(`/api/logic-blocks/${id}`, {
+      trigger: 'always',
+      conditions: [{ source: `field:${type.id}`, operator: 'contains', value: 'union' }],
+      actions: [{ target: `field:${email.id}`, action: 'show-field' }],
+    });
     expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
     expect(replaced.body.data.conditions).toHaveLength(1);
     expect(replaced.body.data.actions).toMatchObject([{ action: 'show-field', target: `field:${email.id}` }]);
@@ -453,7 +751,10 @@ describe('a new record type created through the API', () => {
     // The administrator (super) was given the new type's permissions; the session sees them on the next request.
     const none = await admin.get('/api/vehicles');
     expect(none.status, JSON.stringify(none.body)).toBe(200);
-    expect(none.body).toEqual({ data: [], meta: { current_page: 1, from: null, to: null, per_page: 25, total: 0, last_page: 1 } });
+    expect(none.body).toEqual({
+      data: [],
+      meta: { current_page: 1, from: null, to: null, per_page: 25, total: 0, last_page: 1 },
+    });
 
     const missing = await admin.post('/api/vehicles', { name: 'Van' });
     expect(missing.status).toBe(422);
@@ -471,7 +772,10 @@ describe('a new record type created through the API', () => {
 
     expect((await admin.get(`/api/vehicles/${id}`)).body.data.plate).toBe('7ABC123');
     expect((await admin.get('/api/vehicles?filter[fuel]=electric')).body.data.map((v: any) => v.name)).toEqual(['Bus']);
-    expect((await admin.get('/api/vehicles?sort=seats&order=desc')).body.data.map((v: any) => v.name)).toEqual(['Bus', 'Van']);
+    expect((await admin.get('/api/vehicles?sort=seats&order=desc')).body.data.map((v: any) => v.name)).toEqual([
+      'Bus',
+      'Van',
+    ]);
     expect((await admin.get('/api/vehicles?search=va')).body.data.map((v: any) => v.name)).toEqual(['Van']);
     expect((await admin.get('/api/options/vehicles')).body.data).toEqual([
       { id: bus.body.data.id, name: 'Bus' },
@@ -491,10 +795,16 @@ describe('a new record type created through the API', () => {
     const color = await admin.post('/api/schema-fields', { schema_id: schema.id, name: 'Paint', type: 'color' });
     expect(color.status).toBe(201);
     expect((await admin.post(`/api/vehicles/${id}`, { paint: '#ff0000' })).body.data.paint).toBe('#ff0000');
-    const indexes = await t.ctx.db.selectFrom('pg_indexes' as any).select('indexdef').where('tablename', '=', 'custom_records').execute();
+    const indexes = await t.ctx.db
+      .selectFrom('pg_indexes' as any)
+      .select('indexdef')
+      .where('tablename', '=', 'custom_records')
+      .execute();
     expect(indexes.some((i: any) => i.indexdef.includes("'paint'") && i.indexdef.includes('schema_id'))).toBe(true);
     // Lists of every app-made type, by name without case (their default order): one index led by schema_id.
-    expect(indexes.some((i: any) => /\(schema_id, lower\(name\), id\) WHERE \(deleted_at IS NULL\)/.test(i.indexdef))).toBe(true);
+    expect(
+      indexes.some((i: any) => /\(schema_id, lower\(name\), id\) WHERE \(deleted_at IS NULL\)/.test(i.indexdef)),
+    ).toBe(true);
 
     expect((await admin.delete(`/api/vehicles/${id}`)).body.message).toBe('Vehicle deleted successfully.');
     expect((await admin.get(`/api/vehicles/${id}`)).status).toBe(404);
@@ -502,7 +812,13 @@ describe('a new record type created through the API', () => {
     expect((await admin.post(`/api/vehicles/${id}/restore`)).body.message).toBe('Vehicle restored successfully.');
 
     const history = await admin.get(`/api/revisions?type=vehicle&revisionable_id=${id}`);
-    expect(history.body.data.map((r: any) => r.action)).toEqual(['restored', 'deleted', 'updated', 'updated', 'created']);
+    expect(history.body.data.map((r: any) => r.action)).toEqual([
+      'restored',
+      'deleted',
+      'updated',
+      'updated',
+      'created',
+    ]);
 
     // Others need the permissions an administrator gives their role.
     const user = await t.createUser({ role: 'user' });
@@ -530,7 +846,14 @@ describe('what GET /api/schemas tells the client about each record type', () => 
   it('its resource (the URL segment of its records) and whether its deleted records restore', async () => {
     const list = await schemas();
     expect(Object.fromEntries(list.map((s) => [s.type, s.resource]))).toMatchObject({
-      site: 'sites', contractor: 'contractors', trade: 'trades', 'site-status': 'site-statuses', 'contact-status': 'contact-statuses', 'classification-type': 'classification-types', team: 'teams', region: 'regions',
+      site: 'sites',
+      contractor: 'contractors',
+      trade: 'trades',
+      'site-status': 'site-statuses',
+      'contact-status': 'contact-statuses',
+      'classification-type': 'classification-types',
+      team: 'teams',
+      region: 'regions',
     });
     for (const schema of list) {
       expect(schema.restorable, schema.type).toBe(true);
@@ -544,8 +867,13 @@ describe('what GET /api/schemas tells the client about each record type', () => 
     // A type made in the app: its resource is the plural of its type, and it restores.
     const created = await admin.post('/api/schemas', { name_singular: 'Toolbox', name_plural: 'Toolboxes' });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    expect(created.body.data).toMatchObject({ type: 'toolbox', resource: 'toolboxes', restorable: true, built_in: false });
-    expect((await schemaOf('toolbox'))).toMatchObject({ resource: 'toolboxes', restorable: true });
+    expect(created.body.data).toMatchObject({
+      type: 'toolbox',
+      resource: 'toolboxes',
+      restorable: true,
+      built_in: false,
+    });
+    expect(await schemaOf('toolbox')).toMatchObject({ resource: 'toolboxes', restorable: true });
     expect((await admin.delete(`/api/schemas/${created.body.data.id}`)).status).toBe(200);
   });
 
@@ -560,7 +888,12 @@ describe('what GET /api/schemas tells the client about each record type', () => 
       'site-city': { type: 'site', resource: 'sites', options: 'site-cities', value: 'text', label: 'Site city' },
     });
     const site = await schemaOf('site');
-    const refused = await admin.post('/api/schema-fields', { schema_id: site.id, name: 'Nowhere', type: 'relation', options: { target: 'nowhere' } });
+    const refused = await admin.post('/api/schema-fields', {
+      schema_id: site.id,
+      name: 'Nowhere',
+      type: 'relation',
+      options: { target: 'nowhere' },
+    });
     expect(refused.status).toBe(422);
     const offered = /one of: (.*)\.$/.exec(refused.body.errors.options[0])?.[1].split(', ');
     expect(offered?.sort()).toEqual(Object.keys(targets).sort());

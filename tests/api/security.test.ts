@@ -6,7 +6,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { SessionStore } from '../../src/server/auth/sessions.js';
 import { clientDir } from '../../src/server/system/static-client.js';
 import { runImport } from '../fixtures/upload.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, USER_PASSWORD, startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  startTestApp,
+  type TestApp,
+  type TestClient,
+  USER_PASSWORD,
+} from '../support/test-app.js';
 
 /**
  * The holes found from outside (issue 12), each closed where it lives: who may manage whom, sessions and their
@@ -36,7 +43,8 @@ function fromOwnAddress(): TestClient {
   const client = t.client();
   const address = `203.0.113.${++addressCount}`;
   const request = client.request.bind(client);
-  client.request = (method, path, body, options = {}) => request(method, path, body, { ...options, headers: { 'x-forwarded-for': address, ...options.headers } });
+  client.request = (method, path, body, options = {}) =>
+    request(method, path, body, { ...options, headers: { 'x-forwarded-for': address, ...options.headers } });
   return client;
 }
 
@@ -58,7 +66,9 @@ describe('who may manage whom', () => {
     expect(lower.body.message).toBe('You may not change your own role.');
     expect((await me(admin)).role.slug).toBe('admin');
     // Sending one's own role back unchanged (as the edit form does) is fine.
-    expect((await admin.post(`/api/users/${adminUser.id}`, { role_id: await t.roleId('admin'), last_name: 'Kept' })).status).toBe(200);
+    expect(
+      (await admin.post(`/api/users/${adminUser.id}`, { role_id: await t.roleId('admin'), last_name: 'Kept' })).status,
+    ).toBe(200);
   });
 
   it('nobody gives a role holding permissions they lack', async () => {
@@ -66,9 +76,17 @@ describe('who may manage whom', () => {
     const promoted = await admin.post(`/api/users/${target.id}`, { role_id: await t.roleId('super') });
     expect(promoted.status).toBe(403);
     expect(promoted.body.message).toMatch(/^You may not give this role: it holds permissions you do not \(/);
-    const created = await admin.post('/api/users', { first_name: 'New', last_name: 'Super', email: 'new-super@example.com', password: 'password-123', role_id: await t.roleId('super') });
+    const created = await admin.post('/api/users', {
+      first_name: 'New',
+      last_name: 'Super',
+      email: 'new-super@example.com',
+      password: 'password-123',
+      role_id: await t.roleId('super'),
+    });
     expect(created.status).toBe(403);
-    expect(await t.ctx.db.selectFrom('users').select('id').where('email', '=', 'new-super@example.com').executeTakeFirst()).toBeUndefined();
+    expect(
+      await t.ctx.db.selectFrom('users').select('id').where('email', '=', 'new-super@example.com').executeTakeFirst(),
+    ).toBeUndefined();
     // A role within one's own is fine.
     expect((await admin.post(`/api/users/${target.id}`, { role_id: await t.roleId('leader') })).status).toBe(200);
     // The super administrator holds every permission, so may give any role.
@@ -90,23 +108,39 @@ describe('who may manage whom', () => {
   });
 
   it('nobody adds a permission to a role that they do not hold, nor edits or deletes a role holding more', async () => {
-    const own = await admin.post(`/api/roles/${await t.roleId('admin')}`, { permissions: [...(await me(admin)).permissions, 'user:impersonate'] });
+    const own = await admin.post(`/api/roles/${await t.roleId('admin')}`, {
+      permissions: [...(await me(admin)).permissions, 'user:impersonate'],
+    });
     expect(own.status).toBe(403);
     expect(own.body.message).toMatch(/user:impersonate/);
-    const created = await admin.post('/api/roles', { slug: 'sneaky', name: 'Sneaky', permissions: ['user:impersonate'] });
+    const created = await admin.post('/api/roles', {
+      slug: 'sneaky',
+      name: 'Sneaky',
+      permissions: ['user:impersonate'],
+    });
     expect(created.status).toBe(403);
     const superRole = await t.roleId('super');
     expect((await admin.post(`/api/roles/${superRole}`, { name: 'Demoted' })).status).toBe(403);
     expect((await admin.delete(`/api/roles/${superRole}`)).status).toBe(403);
-    expect((await admin.post('/api/roles', { slug: 'hidden', name: 'Hidden', incognito: true, permissions: [] })).status).toBe(403);
+    expect(
+      (await admin.post('/api/roles', { slug: 'hidden', name: 'Hidden', incognito: true, permissions: [] })).status,
+    ).toBe(403);
     expect((await me(admin)).permissions).not.toContain('user:impersonate');
     // What they hold they may grant, category permissions included under the bare one.
-    const fine = await admin.post('/api/roles', { slug: 'fine', name: 'Fine', permissions: ['site:read', 'site:create:union'] });
+    const fine = await admin.post('/api/roles', {
+      slug: 'fine',
+      name: 'Fine',
+      permissions: ['site:read', 'site:create:union'],
+    });
     expect(fine.status).toBe(201);
   });
 
   it('impersonation never reaches an account whose role holds more', async () => {
-    const limited = await superClient.post('/api/roles', { slug: 'helpdesk', name: 'Helpdesk', permissions: ['user:read', 'user:impersonate'] });
+    const limited = await superClient.post('/api/roles', {
+      slug: 'helpdesk',
+      name: 'Helpdesk',
+      permissions: ['user:read', 'user:impersonate'],
+    });
     expect(limited.status).toBe(201);
     const helper = await t.createUser({ role: 'helpdesk' });
     const helpdesk = await t.signIn(helper.email);
@@ -150,7 +184,8 @@ describe('passwords and sessions', () => {
       expect((await fromOwnAddress().post('/api/password/reset', { email: user.email })).status).toBe(200);
       links.push(new URL(/(http\S+\/password\/update\?\S+)/.exec(t.mails[before].text)![1]).searchParams.get('token')!);
     }
-    const update = (token: string, password: string) => t.client().post('/api/password/update', { token, email: user.email, password, password_confirmation: password });
+    const update = (token: string, password: string) =>
+      t.client().post('/api/password/update', { token, email: user.email, password, password_confirmation: password });
     expect((await update(links[0], 'oldest-link-111')).status).toBe(422);
     expect((await update(links[1], 'middle-link-222')).status).toBe(422);
     expect((await update(links[2], 'newest-link-333')).status).toBe(200);
@@ -159,7 +194,9 @@ describe('passwords and sessions', () => {
     const before = t.mails.length;
     await fromOwnAddress().post('/api/password/reset', { email: user.email });
     await fromOwnAddress().post('/api/password/reset', { email: user.email });
-    const [older, newer] = [before, before + 1].map((i) => new URL(/(http\S+\/password\/update\?\S+)/.exec(t.mails[i].text)![1]).searchParams.get('token')!);
+    const [older, newer] = [before, before + 1].map(
+      (i) => new URL(/(http\S+\/password\/update\?\S+)/.exec(t.mails[i].text)![1]).searchParams.get('token')!,
+    );
     expect((await update(newer, 'fourth-pass-444')).status).toBe(200);
     expect((await update(older, 'fifth-pass-555')).status).toBe(422);
   });
@@ -173,7 +210,16 @@ describe('passwords and sessions', () => {
       const start = Date.now();
       const client = await t.signIn(user.email);
       const id = createHash('sha256').update(client.jar.get(SESSION)!).digest('hex');
-      const stored = async () => new Date((await t.ctx.db.selectFrom('sessions').select('last_activity_at').where('id', '=', id).executeTakeFirstOrThrow()).last_activity_at).getTime();
+      const stored = async () =>
+        new Date(
+          (
+            await t.ctx.db
+              .selectFrom('sessions')
+              .select('last_activity_at')
+              .where('id', '=', id)
+              .executeTakeFirstOrThrow()
+          ).last_activity_at,
+        ).getTime();
       for (let second = 14; second <= 154; second += 14) {
         vi.setSystemTime(start + second * 1000);
         expect((await client.get('/api/auth/check')).status, `after ${second} s`).toBe(200);
@@ -190,7 +236,7 @@ describe('passwords and sessions', () => {
     }
   });
 
-  it('several processes serving one session (PostgreSQL) see each other\'s activity through the table', async () => {
+  it("several processes serving one session (PostgreSQL) see each other's activity through the table", async () => {
     const user = await t.createUser({ role: 'user' });
     vi.useFakeTimers({ toFake: ['Date'] });
     const start = Date.now();
@@ -224,7 +270,9 @@ describe('passwords and sessions', () => {
       const res = await forged.post('/api/teams', { name: 'Forged team' });
       expect(res.status).toBe(419);
     }
-    expect(await t.ctx.db.selectFrom('teams').select('id').where('name', '=', 'Forged team').executeTakeFirst()).toBeUndefined();
+    expect(
+      await t.ctx.db.selectFrom('teams').select('id').where('name', '=', 'Forged team').executeTakeFirst(),
+    ).toBeUndefined();
     expect((await victim.post('/api/teams', { name: 'Own team' })).status).toBe(201);
   });
 
@@ -252,7 +300,8 @@ describe('passwords and sessions', () => {
 describe('sign-in throttling', () => {
   it('stops one address trying many accounts (LOGIN_MAX_ATTEMPTS_PER_ADDRESS, 20)', async () => {
     const guesser = fromOwnAddress();
-    for (let i = 0; i < 20; i++) expect((await guesser.login(`guess-${i}@example.com`, 'wrong-password')).status, `attempt ${i + 1}`).toBe(422);
+    for (let i = 0; i < 20; i++)
+      expect((await guesser.login(`guess-${i}@example.com`, 'wrong-password')).status, `attempt ${i + 1}`).toBe(422);
     const blocked = await guesser.login('guess-21@example.com', 'wrong-password');
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -282,7 +331,9 @@ describe('bad input', () => {
     const binary = Buffer.alloc(200_000, 7);
     binary.set([0x89, 0x50, 0x4e, 0x47]); // a PNG, refused on its first bytes
     const body = Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files[]"; filename="photo.csv"\r\nContent-Type: text/csv\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="files[]"; filename="photo.csv"\r\nContent-Type: text/csv\r\n\r\n`,
+      ),
       binary,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
@@ -292,7 +343,8 @@ describe('bad input', () => {
     socket.on('data', (chunk) => (received += chunk.toString('latin1')));
     const answers = () => received.match(/HTTP\/1\.1 \d{3}/g) ?? [];
     const waitFor = async (count: number) => {
-      for (let i = 0; i < 200 && answers().length < count && !socket.destroyed; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      for (let i = 0; i < 200 && answers().length < count && !socket.destroyed; i++)
+        await new Promise((resolve) => setTimeout(resolve, 50));
     };
     try {
       for (let i = 1; i <= 2; i++) {
@@ -342,25 +394,44 @@ describe('imports and exports', () => {
       ],
     });
     expect(importer.status, JSON.stringify(importer.body)).toBe(201);
-    const record = await runImport(t, superClient, importer.body.data.id, [{ name: 'sites.csv', content: 'Name,Status\nTower one,Planning stage\nTower two,planning stage\nTower three,Brand new status\n' }]);
+    const record = await runImport(t, superClient, importer.body.data.id, [
+      {
+        name: 'sites.csv',
+        content: 'Name,Status\nTower one,Planning stage\nTower two,planning stage\nTower three,Brand new status\n',
+      },
+    ]);
     expect(record.status).toBe('complete');
     const importId = record.id;
     const failures = (await superClient.get(`/api/imports/${importId}/failures`)).body;
     expect(failures.meta.total, JSON.stringify(failures.data)).toBe(0);
-    const sites = await t.ctx.db.selectFrom('sites').select(['name', 'site_status_id']).where('name', 'like', 'Tower %').orderBy('name').execute();
-    const brandNew = await t.ctx.db.selectFrom('site_statuses').select('id').where('name', '=', 'Brand new status').executeTakeFirstOrThrow();
+    const sites = await t.ctx.db
+      .selectFrom('sites')
+      .select(['name', 'site_status_id'])
+      .where('name', 'like', 'Tower %')
+      .orderBy('name')
+      .execute();
+    const brandNew = await t.ctx.db
+      .selectFrom('site_statuses')
+      .select('id')
+      .where('name', '=', 'Brand new status')
+      .executeTakeFirstOrThrow();
     expect(sites).toEqual([
       { name: 'Tower one', site_status_id: status.body.data.id },
       { name: 'Tower three', site_status_id: brandNew.id },
       { name: 'Tower two', site_status_id: status.body.data.id },
     ]);
-    expect(await t.ctx.db.selectFrom('site_statuses').select('id').where('slug', 'like', 'planning-stage%').execute()).toHaveLength(1);
+    expect(
+      await t.ctx.db.selectFrom('site_statuses').select('id').where('slug', 'like', 'planning-stage%').execute(),
+    ).toHaveLength(1);
   });
 
   it('the site export names each column once', async () => {
     const res = await superClient.get('/api/exports/download?resource=sites');
     expect(res.status).toBe(200);
-    const header = String(res.body).replace(/^\uFEFF/, '').split('\r\n')[0].split(',');
+    const header = String(res.body)
+      .replace(/^\uFEFF/, '')
+      .split('\r\n')[0]
+      .split(',');
     const repeated = header.filter((label, i) => header.indexOf(label) !== i);
     expect(repeated).toEqual([]);
     expect(header).toContain('Other contractors');
@@ -401,7 +472,16 @@ describe('security headers', () => {
       expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
       expect(res.headers.get('strict-transport-security')).toBeNull();
     }
-    expect(answers.map((res) => res.status)).toEqual([asset ? 200 : 404, asset ? 200 : 404, 200, 401, 404, 419, 422, asset ? 200 : 404]);
+    expect(answers.map((res) => res.status)).toEqual([
+      asset ? 200 : 404,
+      asset ? 200 : 404,
+      200,
+      401,
+      404,
+      419,
+      422,
+      asset ? 200 : 404,
+    ]);
   });
 
   it('HSTS only over https (behind a proxy that says so)', async () => {

@@ -1,9 +1,9 @@
-import { createHmac, createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Pusher, { type Channel } from 'pusher-js';
-import { hubBrowser, next } from '../support/pusher-events.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHubServer } from '../../src/server/realtime/standalone.js';
+import { hubBrowser, next } from '../support/pusher-events.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 /**
@@ -19,9 +19,23 @@ let hubPort: number;
 let t: TestApp;
 const clients: Pusher[] = [];
 beforeAll(async () => {
-  hub = await startHubServer({ appId: APP_ID, key: KEY, secret: SECRET, port: 0, host: '127.0.0.1', logLevel: 'silent' });
+  hub = await startHubServer({
+    appId: APP_ID,
+    key: KEY,
+    secret: SECRET,
+    port: 0,
+    host: '127.0.0.1',
+    logLevel: 'silent',
+  });
   hubPort = (hub.app.server.address() as AddressInfo).port;
-  t = await startTestApp({ PUSHER_APP_ID: APP_ID, PUSHER_APP_KEY: KEY, PUSHER_APP_SECRET: SECRET, PUSHER_HOST: '127.0.0.1', PUSHER_PORT: String(hubPort), PUSHER_SCHEME: 'http' });
+  t = await startTestApp({
+    PUSHER_APP_ID: APP_ID,
+    PUSHER_APP_KEY: KEY,
+    PUSHER_APP_SECRET: SECRET,
+    PUSHER_HOST: '127.0.0.1',
+    PUSHER_PORT: String(hubPort),
+    PUSHER_SCHEME: 'http',
+  });
 });
 afterAll(async () => {
   for (const client of clients) client.disconnect();
@@ -39,7 +53,13 @@ function browser(person: TestClient): Pusher {
 describe('the standalone hub', () => {
   it('tells the browser to connect to the hub', async () => {
     const config = (await t.client().get('/api/system/config')).body;
-    expect(config.realtime).toMatchObject({ key: KEY, host: '127.0.0.1', port: hubPort, scheme: 'http', force_tls: false });
+    expect(config.realtime).toMatchObject({
+      key: KEY,
+      host: '127.0.0.1',
+      port: hubPort,
+      scheme: 'http',
+      force_tls: false,
+    });
   });
 
   it('delivers a record created through the app to a browser connected to the hub, on its role channel', async () => {
@@ -60,13 +80,27 @@ describe('the standalone hub', () => {
 
     const body = JSON.stringify({ name: 'App.Events.Forged', channels: ['sites'], data: '{}' });
     const query = `auth_key=${KEY}&auth_timestamp=${Math.floor(Date.now() / 1000)}&auth_version=1.0&body_md5=${createHash('md5').update(body).digest('hex')}`;
-    const sign = (secret: string) => createHmac('sha256', secret).update(`POST\n/apps/${APP_ID}/events\n${query}`).digest('hex');
-    const post = (secret: string) => fetch(`http://127.0.0.1:${hubPort}/apps/${APP_ID}/events?${query}&auth_signature=${sign(secret)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const sign = (secret: string) =>
+      createHmac('sha256', secret).update(`POST\n/apps/${APP_ID}/events\n${query}`).digest('hex');
+    const post = (secret: string) =>
+      fetch(`http://127.0.0.1:${hubPort}/apps/${APP_ID}/events?${query}&auth_signature=${sign(secret)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
     expect((await post('not-the-secret-at-all')).status).toBe(401);
     expect((await post(SECRET)).status).toBe(200);
     const stale = `auth_key=${KEY}&auth_timestamp=${Math.floor(Date.now() / 1000) - 3600}&auth_version=1.0&body_md5=${createHash('md5').update(body).digest('hex')}`;
     const staleSig = createHmac('sha256', SECRET).update(`POST\n/apps/${APP_ID}/events\n${stale}`).digest('hex');
-    expect((await fetch(`http://127.0.0.1:${hubPort}/apps/${APP_ID}/events?${stale}&auth_signature=${staleSig}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status).toBe(401);
+    expect(
+      (
+        await fetch(`http://127.0.0.1:${hubPort}/apps/${APP_ID}/events?${stale}&auth_signature=${staleSig}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        })
+      ).status,
+    ).toBe(401);
   });
 
   it('shows two people on one record through the one hub', async () => {

@@ -33,7 +33,8 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const get = (url: string, encoding?: string) => app.inject({ method: 'GET', url, headers: encoding ? { 'accept-encoding': encoding } : {} });
+const get = (url: string, encoding?: string) =>
+  app.inject({ method: 'GET', url, headers: encoding ? { 'accept-encoding': encoding } : {} });
 
 describe('the built client on the wire', () => {
   it('sends brotli when the browser accepts it, with the type of the file and Vary', async () => {

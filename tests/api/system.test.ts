@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, testDatabaseUrl, type TestApp } from '../support/test-app.js';
+import { startTestApp, type TestApp, testDatabaseUrl } from '../support/test-app.js';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ APP_NAME: 'Map Under Test', INACTIVITY_TIMEOUT_MS: '120000', INACTIVITY_COUNTDOWN_SECONDS: '30' });
+  t = await startTestApp({
+    APP_NAME: 'Map Under Test',
+    INACTIVITY_TIMEOUT_MS: '120000',
+    INACTIVITY_COUNTDOWN_SECONDS: '30',
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -52,7 +56,10 @@ describe('public system endpoints', () => {
 
   it('GET /api/dashboard/version is public and matches the config version', async () => {
     const client = t.client();
-    const [version, config] = await Promise.all([client.get('/api/dashboard/version'), client.get('/api/system/config')]);
+    const [version, config] = await Promise.all([
+      client.get('/api/dashboard/version'),
+      client.get('/api/system/config'),
+    ]);
     expect(version.status).toBe(200);
     expect(version.body).toEqual({ version: config.body.version });
   });

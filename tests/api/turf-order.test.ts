@@ -18,7 +18,15 @@ const ids: Record<string, number> = {};
 
 const square = (lat: number, lng: number, size = 0.3) => ({
   type: 'Polygon',
-  coordinates: [[[lng - size, lat - size], [lng + size, lat - size], [lng + size, lat + size], [lng - size, lat + size], [lng - size, lat - size]]],
+  coordinates: [
+    [
+      [lng - size, lat - size],
+      [lng + size, lat - size],
+      [lng + size, lat + size],
+      [lng - size, lat + size],
+      [lng - size, lat - size],
+    ],
+  ],
 });
 // Bismarck and Fargo: no other test places sites there.
 const HERE = { lat: 46.81, lng: -100.78 };
@@ -35,8 +43,12 @@ async function created(resource: string, values: Record<string, unknown>) {
 /** The person's turf list as the sites themselves give it: live sites in the region, in the list's order. */
 async function expected(region: number[], sort: 'created_at' | 'name', order: 'asc' | 'desc', types?: string[]) {
   const key = sort === 'name' ? sql.raw('lower(name)') : sql.raw('created_at');
-  const { rows } = await sql<{ id: number }>`select id from sites where deleted_at is null and in_region_ids && ${region}::integer[]
-    ${types ? sql`and type in (${sql.join(types)})` : sql``} order by ${key} ${sql.raw(order)} nulls last, id ${sql.raw(order)}`.execute(t.ctx.db);
+  const { rows } = await sql<{
+    id: number;
+  }>`select id from sites where deleted_at is null and in_region_ids && ${region}::integer[]
+    ${types ? sql`and type in (${sql.join(types)})` : sql``} order by ${key} ${sql.raw(order)} nulls last, id ${sql.raw(order)}`.execute(
+    t.ctx.db,
+  );
   return rows.map((row) => row.id);
 }
 
@@ -54,9 +66,15 @@ async function sameAsTheSites(client: TestClient, region: number[], types?: stri
       const want = await expected(region, sort, order, types);
       const perPage = 7;
       for (let page = 1; page <= Math.ceil(want.length / perPage) + 1; page++) {
-        const body = await listed(client, `sort=${sort}&order=${order}&per_page=${perPage}&page=${page}&total=estimate${filter}`);
+        const body = await listed(
+          client,
+          `sort=${sort}&order=${order}&per_page=${perPage}&page=${page}&total=estimate${filter}`,
+        );
         expect(body.meta.total, `${sort} ${order} ${types ?? ''}`).toBe(want.length);
-        expect(body.data.map((site: any) => site.id), `${sort} ${order} page ${page} ${types ?? ''}`).toEqual(want.slice((page - 1) * perPage, page * perPage));
+        expect(
+          body.data.map((site: any) => site.id),
+          `${sort} ${order} page ${page} ${types ?? ''}`,
+        ).toEqual(want.slice((page - 1) * perPage, page * perPage));
       }
     }
   }
@@ -66,21 +84,46 @@ beforeAll(async () => {
   t = await startTestApp();
   admin = await t.admin();
   await created('roles', { slug: 'order-organizer', name: 'Order organizer', permissions: READS });
-  await created('roles', { slug: 'order-union', name: 'Order union organizer', permissions: [...READS, 'site:read:union'] });
+  await created('roles', {
+    slug: 'order-union',
+    name: 'Order union organizer',
+    permissions: [...READS, 'site:read:union'],
+  });
   const organizerUser = await t.createUser({ role: 'order-organizer', email: 'order-organizer@example.com' });
   const unionUser = await t.createUser({ role: 'order-union', email: 'order-union@example.com' });
   const twoUser = await t.createUser({ role: 'order-organizer', email: 'order-two@example.com' });
-  ids.here = (await created('regions', { name: 'Bismarck turf', geometry_type: 'drawn', geometry: square(HERE.lat, HERE.lng), user_ids: [organizerUser.id, unionUser.id, twoUser.id] })).id;
-  ids.there = (await created('regions', { name: 'Fargo turf', geometry_type: 'drawn', geometry: square(THERE.lat, THERE.lng), user_ids: [twoUser.id] })).id;
+  ids.here = (
+    await created('regions', {
+      name: 'Bismarck turf',
+      geometry_type: 'drawn',
+      geometry: square(HERE.lat, HERE.lng),
+      user_ids: [organizerUser.id, unionUser.id, twoUser.id],
+    })
+  ).id;
+  ids.there = (
+    await created('regions', {
+      name: 'Fargo turf',
+      geometry_type: 'drawn',
+      geometry: square(THERE.lat, THERE.lng),
+      user_ids: [twoUser.id],
+    })
+  ).id;
   organizer = await t.signIn(organizerUser.email);
   unionOnly = await t.signIn(unionUser.email);
   twoRegions = await t.signIn(twoUser.email);
   // Names in another order than the dates, two sites on one date, some of each type; a few sites elsewhere.
   for (let i = 0; i < 30; i++) {
     const at = i % 5 === 4 ? THERE : HERE;
-    const site = await created('sites', { name: `${String.fromCharCode(90 - ((i * 7) % 26))}ismarck ${i}`, type: TYPES[i % 3], latitude: at.lat + (i % 3) * 0.01, longitude: at.lng });
+    const site = await created('sites', {
+      name: `${String.fromCharCode(90 - ((i * 7) % 26))}ismarck ${i}`,
+      type: TYPES[i % 3],
+      latitude: at.lat + (i % 3) * 0.01,
+      longitude: at.lng,
+    });
     ids[`site${i}`] = site.id;
-    await sql`update sites set created_at = ${new Date(Date.UTC(2026, 0, 1 + (i % 13)))} where id = ${site.id}`.execute(t.ctx.db);
+    await sql`update sites set created_at = ${new Date(Date.UTC(2026, 0, 1 + (i % 13)))} where id = ${site.id}`.execute(
+      t.ctx.db,
+    );
   }
   await created('sites', { name: 'Nowhere site', type: 'union', latitude: 40, longitude: -80 });
 });
@@ -89,14 +132,20 @@ afterAll(async () => {
 });
 
 describe('a turf of one region', () => {
-  it('reads its pages from the region\'s index: every page and total as the sites give them, by date and by name, both ways, filtered on types', async () => {
+  it("reads its pages from the region's index: every page and total as the sites give them, by date and by name, both ways, filtered on types", async () => {
     await sameAsTheSites(organizer, [ids.here]);
     await sameAsTheSites(organizer, [ids.here], ['union']);
     await sameAsTheSites(organizer, [ids.here], ['union', 'pla']);
     const { queries } = await recordQueries(() => organizer.get('/api/sites?sort=name&order=desc&per_page=5&page=2'));
     const reads = queries.map((q) => q.sql);
-    expect(reads.some((text) => /from "site_regions" as "t"/.test(text)), reads.join('\n')).toBe(true);
-    expect(reads.some((text) => /^\s*with m as/.test(text)), reads.join('\n')).toBe(false);
+    expect(
+      reads.some((text) => /from "site_regions" as "t"/.test(text)),
+      reads.join('\n'),
+    ).toBe(true);
+    expect(
+      reads.some((text) => /^\s*with m as/.test(text)),
+      reads.join('\n'),
+    ).toBe(false);
   });
 
   it('a person who reads one type of site gets that type only, whatever they filter on', async () => {
@@ -129,16 +178,20 @@ describe('a turf of one region', () => {
   });
 
   it('keeps the copies equal to the sites, and the regions on the site row untouched by them', async () => {
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from site_regions g join sites s on s.id = g.site_id
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*)::int as n from site_regions g join sites s on s.id = g.site_id
       where g.site_created_at is distinct from s.created_at or g.site_name_key is distinct from s.name_key or g.site_type is distinct from s.type
         or g.site_live <> (s.deleted_at is null)`.execute(t.ctx.db);
     expect(rows[0].n).toBe(0);
-    const placed = await sql<{ n: number }>`select count(*)::int as n from sites s where s.in_region_ids is distinct from
+    const placed = await sql<{
+      n: number;
+    }>`select count(*)::int as n from sites s where s.in_region_ids is distinct from
       array(select g.region_id from site_regions g where g.site_id = s.id order by 1)`.execute(t.ctx.db);
     expect(placed.rows[0].n).toBe(0);
   });
 
-  it('never shows a site outside the person\'s reach, even from a copy gone wrong', async () => {
+  it("never shows a site outside the person's reach, even from a copy gone wrong", async () => {
     // A copy written past the triggers: the page is read by id with every rule applied again.
     await sql`alter table site_regions disable trigger user`.execute(t.ctx.db);
     try {
@@ -148,7 +201,9 @@ describe('a turf of one region', () => {
     }
     const seen = (await listed(unionOnly, 'per_page=100')).data.map((site: any) => site.id);
     expect(seen).not.toContain(ids.site2);
-    await sql`update site_regions g set site_type = s.type from sites s where s.id = g.site_id and g.site_id = ${ids.site2}`.execute(t.ctx.db);
+    await sql`update site_regions g set site_type = s.type from sites s where s.id = g.site_id and g.site_id = ${ids.site2}`.execute(
+      t.ctx.db,
+    );
   });
 });
 
@@ -161,7 +216,9 @@ describe('anything else', () => {
       expect(queries.some((q) => /from "site_regions" as "t"/.test(q.sql))).toBe(false);
     }
     const searched = await listed(organizer, 'search=ismarck&per_page=50');
-    const want = await sql<{ id: number }>`select id from sites where deleted_at is null and in_region_ids && ${[ids.here]}::integer[] and name ilike '%ismarck%'
+    const want = await sql<{
+      id: number;
+    }>`select id from sites where deleted_at is null and in_region_ids && ${[ids.here]}::integer[] and name ilike '%ismarck%'
       order by created_at desc, id desc`.execute(t.ctx.db);
     expect(searched.data.map((site: any) => site.id)).toEqual(want.rows.map((row) => row.id));
   });

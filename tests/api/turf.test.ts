@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScope } from '../../src/server/assistant/tools/scope.js';
 import { runTool } from '../../src/server/assistant/tools/index.js';
+import { createScope } from '../../src/server/assistant/tools/scope.js';
 import { mapServiceFor } from '../../src/server/map/map-service.js';
 import { recordEvents } from '../support/assistant.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
@@ -22,7 +22,15 @@ const users: Record<string, Record<string, any>> = {};
 /** A square of `size` degrees around a point, as a GeoJSON polygon. */
 const square = (lat: number, lng: number, size = 0.2) => ({
   type: 'Polygon',
-  coordinates: [[[lng - size, lat - size], [lng + size, lat - size], [lng + size, lat + size], [lng - size, lat + size], [lng - size, lat - size]]],
+  coordinates: [
+    [
+      [lng - size, lat - size],
+      [lng + size, lat - size],
+      [lng + size, lat + size],
+      [lng - size, lat + size],
+      [lng - size, lat - size],
+    ],
+  ],
 });
 // Spokane (inside the turf) and Yakima (outside): no other test uses them.
 const INSIDE = { lat: 47.66, lng: -117.42 };
@@ -34,9 +42,24 @@ async function created(resource: string, values: Record<string, unknown>, client
   return res.body.data as Record<string, any>;
 }
 
-const ORGANIZER = ['site:read:turf', 'site:create', 'site:update', 'contractor:read', 'contact:read', 'note:read', 'note:create', 'task:read', 'visit:read', 'map:read', 'report:read', 'export:create', 'revision:read', 'region:read',
+const ORGANIZER = [
+  'site:read:turf',
+  'site:create',
+  'site:update',
+  'contractor:read',
+  'contact:read',
+  'note:read',
+  'note:create',
+  'task:read',
+  'visit:read',
+  'map:read',
+  'report:read',
+  'export:create',
+  'revision:read',
+  'region:read',
   // The test's administrator is incognito: the organizer sees their actions in the feed with this.
-  'revision:read:incognito'];
+  'revision:read:incognito',
+];
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -44,23 +67,75 @@ beforeAll(async () => {
   const role = await created('roles', { slug: 'turf-organizer', name: 'Turf organizer', permissions: ORGANIZER });
   ids.role = role.id;
   ids.team = (await created('teams', { name: 'Spokane crew' })).id;
-  users.organizer = await t.createUser({ role: 'turf-organizer', first_name: 'Tess', email: 'turf-organizer@example.com' });
-  users.teammate = await t.createUser({ role: 'turf-organizer', first_name: 'Tomas', email: 'turf-teammate@example.com', team_ids: [ids.team] });
-  users.stranger = await t.createUser({ role: 'turf-organizer', first_name: 'Sol', email: 'turf-stranger@example.com' });
+  users.organizer = await t.createUser({
+    role: 'turf-organizer',
+    first_name: 'Tess',
+    email: 'turf-organizer@example.com',
+  });
+  users.teammate = await t.createUser({
+    role: 'turf-organizer',
+    first_name: 'Tomas',
+    email: 'turf-teammate@example.com',
+    team_ids: [ids.team],
+  });
+  users.stranger = await t.createUser({
+    role: 'turf-organizer',
+    first_name: 'Sol',
+    email: 'turf-stranger@example.com',
+  });
   organizer = await t.signIn(users.organizer.email);
   teammate = await t.signIn(users.teammate.email);
   // The inside region is assigned to the organizer by name and to the teammate through their team.
-  ids.inRegion = (await created('regions', { name: 'Spokane turf', geometry_type: 'drawn', geometry: square(INSIDE.lat, INSIDE.lng), user_ids: [users.organizer.id], team_id: ids.team })).id;
-  ids.outRegion = (await created('regions', { name: 'Yakima turf', geometry_type: 'drawn', geometry: square(OUTSIDE.lat, OUTSIDE.lng) })).id;
+  ids.inRegion = (
+    await created('regions', {
+      name: 'Spokane turf',
+      geometry_type: 'drawn',
+      geometry: square(INSIDE.lat, INSIDE.lng),
+      user_ids: [users.organizer.id],
+      team_id: ids.team,
+    })
+  ).id;
+  ids.outRegion = (
+    await created('regions', {
+      name: 'Yakima turf',
+      geometry_type: 'drawn',
+      geometry: square(OUTSIDE.lat, OUTSIDE.lng),
+    })
+  ).id;
 
-  for (const [side, at] of [['in', INSIDE], ['out', OUTSIDE]] as const) {
+  for (const [side, at] of [
+    ['in', INSIDE],
+    ['out', OUTSIDE],
+  ] as const) {
     const contractor = await created('contractors', { name: `Turf ${side} Builders`, type: 'union' });
-    const site = await created('sites', { name: `Turf ${side} Tower`, type: 'union', latitude: at.lat, longitude: at.lng, contractors: [{ contractor_id: contractor.id }] });
+    const site = await created('sites', {
+      name: `Turf ${side} Tower`,
+      type: 'union',
+      latitude: at.lat,
+      longitude: at.lng,
+      contractors: [{ contractor_id: contractor.id }],
+    });
     const contact = await created('contacts', { first_name: 'Turf', last_name: `${side}side`, site_ids: [site.id] });
     const note = await created('notes', { body: `Turf ${side} note`, notable_type: 'site', notable_id: site.id });
-    const task = await created('tasks', { title: `Turf ${side} task`, type: 'call', taskable_type: 'site', taskable_id: site.id });
-    const visit = await created('visits', { site_id: site.id, visited_at: '2026-05-01T15:00:00Z', head_counts: [{ contractor_id: contractor.id, workers: 7, union_workers: 7 }] });
-    Object.assign(ids, { [`${side}Contractor`]: contractor.id, [`${side}Site`]: site.id, [`${side}Contact`]: contact.id, [`${side}Note`]: note.id, [`${side}Task`]: task.id, [`${side}Visit`]: visit.id });
+    const task = await created('tasks', {
+      title: `Turf ${side} task`,
+      type: 'call',
+      taskable_type: 'site',
+      taskable_id: site.id,
+    });
+    const visit = await created('visits', {
+      site_id: site.id,
+      visited_at: '2026-05-01T15:00:00Z',
+      head_counts: [{ contractor_id: contractor.id, workers: 7, union_workers: 7 }],
+    });
+    Object.assign(ids, {
+      [`${side}Contractor`]: contractor.id,
+      [`${side}Site`]: site.id,
+      [`${side}Contact`]: contact.id,
+      [`${side}Note`]: note.id,
+      [`${side}Task`]: task.id,
+      [`${side}Visit`]: visit.id,
+    });
   }
   mapServiceFor(t.ctx).invalidate();
 });
@@ -76,11 +151,13 @@ interface Path {
   outside: () => Array<number | string>;
 }
 
-const listIds = (resource: string, query = '') => async (client: TestClient) => {
-  const res = await client.get(`/api/${resource}?per_page=100${query}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data.map((r: any) => r.id);
-};
+const listIds =
+  (resource: string, query = '') =>
+  async (client: TestClient) => {
+    const res = await client.get(`/api/${resource}?per_page=100${query}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.data.map((r: any) => r.id);
+  };
 const optionIds = (resource: string) => async (client: TestClient) => {
   const res = await client.get(`/api/options/${resource}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -90,7 +167,9 @@ const tool = (name: string, args: Record<string, unknown>) => async (_client: Te
   const scope = await createScope(t.ctx, await t.authUser(email));
   const result = await runTool(name, args, scope);
   expect(result.error, JSON.stringify(result.data)).toBeUndefined();
-  return name === 'count_records' ? [`count ${(result.data as any).total ?? (result.data as any).count}`] : result.records.map((r: any) => r.id);
+  return name === 'count_records'
+    ? [`count ${(result.data as any).total ?? (result.data as any).count}`]
+    : result.records.map((r: any) => r.id);
 };
 
 const both = (key: string) => ({ inside: () => [ids[`in${key}`]], outside: () => [ids[`out${key}`]] });
@@ -117,7 +196,10 @@ const PATHS: Path[] = [
   },
   {
     name: 'map search',
-    seen: async (client) => (await client.get('/api/map/search?q=Turf')).body.data.filter((d: any) => d.kind === 'site').map((d: any) => d.id),
+    seen: async (client) =>
+      (await client.get('/api/map/search?q=Turf')).body.data
+        .filter((d: any) => d.kind === 'site')
+        .map((d: any) => d.id),
     ...both('Site'),
   },
   {
@@ -136,14 +218,23 @@ const PATHS: Path[] = [
     seen: async (client) => {
       const res = await client.get('/api/exports/download?resource=sites&columns=name');
       expect(res.status, String(res.body)).toBe(200);
-      return String(res.body).split('\n').slice(1).map((line) => line.replace(/"/g, '').trim()).filter(Boolean);
+      return String(res.body)
+        .split('\n')
+        .slice(1)
+        .map((line) => line.replace(/"/g, '').trim())
+        .filter(Boolean);
     },
     inside: () => ['Turf in Tower'],
     outside: () => ['Turf out Tower'],
   },
   {
     name: 'export of contractors',
-    seen: async (client) => String((await client.get('/api/exports/download?resource=contractors&columns=name')).body).split('\n').slice(1).map((line) => line.replace(/"/g, '').trim()).filter(Boolean),
+    seen: async (client) =>
+      String((await client.get('/api/exports/download?resource=contractors&columns=name')).body)
+        .split('\n')
+        .slice(1)
+        .map((line) => line.replace(/"/g, '').trim())
+        .filter(Boolean),
     inside: () => ['Turf in Builders'],
     outside: () => ['Turf out Builders'],
   },
@@ -152,14 +243,29 @@ const PATHS: Path[] = [
     seen: async (client) => {
       const res = await client.get('/api/actions?per_page=100');
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      return res.body.data.filter((e: any) => ['site', 'contractor', 'contact'].includes(e.type)).map((e: any) => `${e.type} ${e.record_id}`);
+      return res.body.data
+        .filter((e: any) => ['site', 'contractor', 'contact'].includes(e.type))
+        .map((e: any) => `${e.type} ${e.record_id}`);
     },
     inside: () => [`site ${ids.inSite}`, `contractor ${ids.inContractor}`, `contact ${ids.inContact}`],
     outside: () => [`site ${ids.outSite}`, `contractor ${ids.outContractor}`, `contact ${ids.outContact}`],
   },
-  { name: 'assistant search_records (sites)', seen: tool('search_records', { type: 'site', search: 'Turf' }), ...both('Site') },
-  { name: 'assistant search_records (contacts)', seen: tool('search_records', { type: 'contact', search: 'Turf' }), ...both('Contact') },
-  { name: 'assistant count_records', seen: tool('count_records', { type: 'site', search: 'Turf' }), inside: () => ['count 1'], outside: () => ['count 2'] },
+  {
+    name: 'assistant search_records (sites)',
+    seen: tool('search_records', { type: 'site', search: 'Turf' }),
+    ...both('Site'),
+  },
+  {
+    name: 'assistant search_records (contacts)',
+    seen: tool('search_records', { type: 'contact', search: 'Turf' }),
+    ...both('Contact'),
+  },
+  {
+    name: 'assistant count_records',
+    seen: tool('count_records', { type: 'site', search: 'Turf' }),
+    inside: () => ['count 1'],
+    outside: () => ['count 2'],
+  },
 ];
 
 describe('site:read:turf: every read path shows the turf and nothing outside it', () => {
@@ -180,10 +286,15 @@ describe('site:read:turf: every read path shows the turf and nothing outside it'
   });
 
   it('leaving the team takes its turf off the map at once, and joining gives it back', async () => {
-    const markers = async () => ((await teammate.get('/api/map/markers?bbox=-180,-90,180,90&zoom=17&layers=sites')).body.data as any[]).filter((d) => d.kind === 'site').map((d) => d.id);
+    const markers = async () =>
+      ((await teammate.get('/api/map/markers?bbox=-180,-90,180,90&zoom=17&layers=sites')).body.data as any[])
+        .filter((d) => d.kind === 'site')
+        .map((d) => d.id);
     const setTeams = async (team_ids: number[]) => {
       const current = (await admin.get(`/api/users/${users.teammate.id}`)).body.data;
-      expect((await admin.put(`/api/users/${users.teammate.id}`, { team_ids, updated_at: current.updated_at })).status).toBe(200);
+      expect(
+        (await admin.put(`/api/users/${users.teammate.id}`, { team_ids, updated_at: current.updated_at })).status,
+      ).toBe(200);
     };
     expect(await markers()).toContain(ids.inSite);
     try {
@@ -202,7 +313,14 @@ describe('site:read:turf: every read path shows the turf and nothing outside it'
   });
 
   it('show: an outside site and its contractor, contact, note, task and visit are 404; the inside ones are read', async () => {
-    for (const [resource, key] of [['sites', 'Site'], ['contractors', 'Contractor'], ['contacts', 'Contact'], ['notes', 'Note'], ['tasks', 'Task'], ['visits', 'Visit']]) {
+    for (const [resource, key] of [
+      ['sites', 'Site'],
+      ['contractors', 'Contractor'],
+      ['contacts', 'Contact'],
+      ['notes', 'Note'],
+      ['tasks', 'Task'],
+      ['visits', 'Visit'],
+    ]) {
       expect((await organizer.get(`/api/${resource}/${ids[`in${key}`]}`)).status, resource).toBe(200);
       expect((await organizer.get(`/api/${resource}/${ids[`out${key}`]}`)).status, resource).toBe(404);
     }
@@ -213,23 +331,38 @@ describe('site:read:turf: every read path shows the turf and nothing outside it'
     const roleChannel = `private-App.Models.Role.${ids.role}`;
     expect((await admin.put(`/api/sites/${ids.outSite}`, { name: 'Turf out Tower' })).status).toBe(200);
     expect((await admin.put(`/api/sites/${ids.inSite}`, { name: 'Turf in Tower' })).status).toBe(200);
-    const of = (id: number) => events.filter((e) => e.data?.type === 'site' && e.data?.id === id).flatMap((e) => e.channels);
+    const of = (id: number) =>
+      events.filter((e) => e.data?.type === 'site' && e.data?.id === id).flatMap((e) => e.channels);
     expect(of(ids.outSite).length).toBeGreaterThan(0);
     expect(of(ids.outSite)).not.toContain(roleChannel);
     expect(of(ids.outSite)).not.toContain(`private-App.Models.User.${users.organizer.id}`);
     expect(of(ids.inSite)).not.toContain(roleChannel);
-    expect(of(ids.inSite)).toEqual(expect.arrayContaining([`private-App.Models.User.${users.organizer.id}`, `private-App.Models.User.${users.teammate.id}`]));
+    expect(of(ids.inSite)).toEqual(
+      expect.arrayContaining([
+        `private-App.Models.User.${users.organizer.id}`,
+        `private-App.Models.User.${users.teammate.id}`,
+      ]),
+    );
     expect(of(ids.inSite)).not.toContain(`private-App.Models.User.${users.stranger.id}`);
   });
 });
 
 describe('site:read:turf: writes stay inside the turf', () => {
   it('creating or moving a site outside the turf is refused with a clear message; inside is fine', async () => {
-    const outside = await organizer.post('/api/sites', { name: 'Turf stray', type: 'union', latitude: OUTSIDE.lat, longitude: OUTSIDE.lng });
+    const outside = await organizer.post('/api/sites', {
+      name: 'Turf stray',
+      type: 'union',
+      latitude: OUTSIDE.lat,
+      longitude: OUTSIDE.lng,
+    });
     expect(outside.status).toBe(422);
     expect(outside.body.errors.latitude[0]).toMatch(/outside your turf/);
-    expect((await t.ctx.db.selectFrom('sites').select('id').where('name', '=', 'Turf stray').execute())).toHaveLength(0);
-    const inside = await created('sites', { name: 'Turf new', type: 'union', latitude: INSIDE.lat + 0.05, longitude: INSIDE.lng }, organizer);
+    expect(await t.ctx.db.selectFrom('sites').select('id').where('name', '=', 'Turf stray').execute()).toHaveLength(0);
+    const inside = await created(
+      'sites',
+      { name: 'Turf new', type: 'union', latitude: INSIDE.lat + 0.05, longitude: INSIDE.lng },
+      organizer,
+    );
     const moved = await organizer.put(`/api/sites/${inside.id}`, { latitude: OUTSIDE.lat, longitude: OUTSIDE.lng });
     expect(moved.status).toBe(422);
     expect((await organizer.get(`/api/sites/${inside.id}`)).body.data.latitude).toBeCloseTo(INSIDE.lat + 0.05);
@@ -245,16 +378,28 @@ describe('site:read:turf: writes stay inside the turf', () => {
       .values({ record_type: 'site', user_id: users.organizer.id, name: 'turf rows.csv', status: 'processing' })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const outcomes = await t.ctx.db.transaction().execute((trx) =>
-      t.ctx.records.importBatch(trx, person, sites, [
-        { values: { name: 'Turf import in', type: 'union', latitude: INSIDE.lat + 0.06, longitude: INSIDE.lng } },
-        { values: { name: 'Turf import out', type: 'union', latitude: OUTSIDE.lat, longitude: OUTSIDE.lng } },
-        { values: { name: 'Turf import nowhere', type: 'union' } },
-      ], { importId: batch.id, keyField: null }),
-    );
+    const outcomes = await t.ctx.db
+      .transaction()
+      .execute((trx) =>
+        t.ctx.records.importBatch(
+          trx,
+          person,
+          sites,
+          [
+            { values: { name: 'Turf import in', type: 'union', latitude: INSIDE.lat + 0.06, longitude: INSIDE.lng } },
+            { values: { name: 'Turf import out', type: 'union', latitude: OUTSIDE.lat, longitude: OUTSIDE.lng } },
+            { values: { name: 'Turf import nowhere', type: 'union' } },
+          ],
+          { importId: batch.id, keyField: null },
+        ),
+      );
     expect(outcomes.map((o) => o.outcome)).toEqual(['created', 'failed', 'failed']);
     expect(outcomes[1]!.reason).toMatch(/outside your turf/);
-    const written = await t.ctx.db.selectFrom('sites').select(['id', 'name']).where('name', 'like', 'Turf import %').execute();
+    const written = await t.ctx.db
+      .selectFrom('sites')
+      .select(['id', 'name'])
+      .where('name', 'like', 'Turf import %')
+      .execute();
     expect(written.map((r) => r.name)).toEqual(['Turf import in']);
     // Out of the way of the counts the later tests make.
     expect((await (await t.admin()).delete(`/api/sites/${written[0]!.id}`)).status).toBe(200);
@@ -275,7 +420,10 @@ describe('turf: regions assigned to people, shapes drawn on the map', () => {
   });
 
   it('GET /api/turf names the turf of the person', async () => {
-    expect((await organizer.get('/api/turf')).body.data).toEqual({ limited: true, regions: [{ id: ids.inRegion, name: 'Spokane turf' }] });
+    expect((await organizer.get('/api/turf')).body.data).toEqual({
+      limited: true,
+      regions: [{ id: ids.inRegion, name: 'Spokane turf' }],
+    });
     expect((await admin.get('/api/turf')).body.data).toEqual({ limited: false, regions: [] });
   });
 
@@ -284,22 +432,43 @@ describe('turf: regions assigned to people, shapes drawn on the map', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     // The inside tower, and the site the organizer added 0.05° north of it.
     expect(res.body.data).toEqual({ sites: 2 });
-    expect((await admin.post('/api/regions/preview', { geometry: { type: 'Polygon', coordinates: [[[0, 0]]] } })).status).toBe(422);
-    expect((await organizer.post('/api/regions/preview', { geometry: square(INSIDE.lat, INSIDE.lng) })).status).toBe(403);
+    expect(
+      (await admin.post('/api/regions/preview', { geometry: { type: 'Polygon', coordinates: [[[0, 0]]] } })).status,
+    ).toBe(422);
+    expect((await organizer.post('/api/regions/preview', { geometry: square(INSIDE.lat, INSIDE.lng) })).status).toBe(
+      403,
+    );
   });
 });
 
 describe('turf: the regions of a site kept on its row (in_region_ids, migration 026)', () => {
-  const rowIds = async (siteId: number) => (await sql<{ ids: number[] }>`select in_region_ids as ids from sites where id = ${siteId}`.execute(t.ctx.db)).rows[0].ids.map(Number);
-  const pivotIds = async (siteId: number) => (await sql<{ id: number }>`select region_id as id from site_regions where site_id = ${siteId} order by 1`.execute(t.ctx.db)).rows.map((r) => Number(r.id));
+  const rowIds = async (siteId: number) =>
+    (
+      await sql<{ ids: number[] }>`select in_region_ids as ids from sites where id = ${siteId}`.execute(t.ctx.db)
+    ).rows[0].ids.map(Number);
+  const pivotIds = async (siteId: number) =>
+    (
+      await sql<{ id: number }>`select region_id as id from site_regions where site_id = ${siteId} order by 1`.execute(
+        t.ctx.db,
+      )
+    ).rows.map((r) => Number(r.id));
 
   it('follow site_regions whatever writes it, and are not shown in the record (region_ids is)', async () => {
-    const site = await created('sites', { name: 'Placement row check', type: 'union', latitude: INSIDE.lat + 0.01, longitude: INSIDE.lng });
+    const site = await created('sites', {
+      name: 'Placement row check',
+      type: 'union',
+      latitude: INSIDE.lat + 0.01,
+      longitude: INSIDE.lng,
+    });
     expect(await rowIds(site.id)).toEqual([ids.inRegion]);
     expect(site).not.toHaveProperty('in_region_ids');
     expect(site.region_ids).toEqual([ids.inRegion]);
     // Moved out: the row follows the save's placement.
-    const moved = await admin.put(`/api/sites/${site.id}`, { latitude: OUTSIDE.lat, longitude: OUTSIDE.lng, updated_at: site.updated_at });
+    const moved = await admin.put(`/api/sites/${site.id}`, {
+      latitude: OUTSIDE.lat,
+      longitude: OUTSIDE.lng,
+      updated_at: site.updated_at,
+    });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     expect(await rowIds(site.id)).toEqual([ids.outRegion]);
     expect(await listIds('sites', '&search=Placement%20row%20check')(organizer)).toEqual([]);
@@ -314,21 +483,37 @@ describe('turf: the regions of a site kept on its row (in_region_ids, migration 
   });
 });
 
-describe('turf: a site\'s name as its list sorts it, kept on its row (name_key, migration 027)', () => {
-  const nameKey = async (siteId: number) => (await sql<{ key: string }>`select name_key as key from sites where id = ${siteId}`.execute(t.ctx.db)).rows[0].key;
-  const byName = (client: TestClient, order: 'asc' | 'desc') => listIds('sites', `&filter[name_like]=Keyorder&sort=name&order=${order}`)(client);
+describe("turf: a site's name as its list sorts it, kept on its row (name_key, migration 027)", () => {
+  const nameKey = async (siteId: number) =>
+    (await sql<{ key: string }>`select name_key as key from sites where id = ${siteId}`.execute(t.ctx.db)).rows[0].key;
+  const byName = (client: TestClient, order: 'asc' | 'desc') =>
+    listIds('sites', `&filter[name_like]=Keyorder&sort=name&order=${order}`)(client);
 
   it('follows the name however it is written, orders a turf list by name as the unscoped list does, and is not shown', async () => {
-    const beta = await created('sites', { name: 'Keyorder Beta', type: 'union', latitude: INSIDE.lat + 0.02, longitude: INSIDE.lng });
-    const alpha = await created('sites', { name: 'keyorder alpha', type: 'union', latitude: INSIDE.lat + 0.03, longitude: INSIDE.lng });
+    const beta = await created('sites', {
+      name: 'Keyorder Beta',
+      type: 'union',
+      latitude: INSIDE.lat + 0.02,
+      longitude: INSIDE.lng,
+    });
+    const alpha = await created('sites', {
+      name: 'keyorder alpha',
+      type: 'union',
+      latitude: INSIDE.lat + 0.03,
+      longitude: INSIDE.lng,
+    });
     expect(await nameKey(beta.id)).toBe('keyorder beta');
     expect(beta).not.toHaveProperty('name_key');
     expect(await byName(organizer, 'asc')).toEqual([alpha.id, beta.id]);
     // Renamed: the key and the turf list's order follow, and agree with the administrator's list (the name index).
-    const renamed = await admin.put(`/api/sites/${beta.id}`, { name: 'KEYORDER AARDVARK', updated_at: beta.updated_at });
+    const renamed = await admin.put(`/api/sites/${beta.id}`, {
+      name: 'KEYORDER AARDVARK',
+      updated_at: beta.updated_at,
+    });
     expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
     expect(await nameKey(beta.id)).toBe('keyorder aardvark');
-    for (const order of ['asc', 'desc'] as const) expect(await byName(organizer, order)).toEqual(await byName(admin, order));
+    for (const order of ['asc', 'desc'] as const)
+      expect(await byName(organizer, order)).toEqual(await byName(admin, order));
     expect(await byName(organizer, 'desc')).toEqual([alpha.id, beta.id]);
     // A stale key written with the row (a restore, a repair) is put right by the trigger.
     await sql`update sites set name_key = 'zzz' where id = ${alpha.id}`.execute(t.ctx.db);

@@ -43,7 +43,9 @@ async function runRetentionJob(days: number) {
 describe('uploaded files are kept UPLOAD_RETENTION_DAYS', () => {
   it('removes an import’s files after that many days and keeps the import', async () => {
     const folder = path.join(t.config.dataDir, 'files', 'imports');
-    const res = await upload(t, admin, '/api/imports', { importer_id: await importerId(t, 'vendor-job-sites') }, [{ name: 'vendor-sites.csv', content: fixture('vendor-sites.csv') }]);
+    const res = await upload(t, admin, '/api/imports', { importer_id: await importerId(t, 'vendor-job-sites') }, [
+      { name: 'vendor-sites.csv', content: fixture('vendor-sites.csv') },
+    ]);
     expect(res.status).toBe(201);
     await t.app.jobs.drain();
     const id = res.body.data.id;
@@ -77,7 +79,12 @@ describe('uploaded files are kept UPLOAD_RETENTION_DAYS', () => {
     expect((await admin.get(`/api/imports/${id}/records?per_page=5`)).body.meta.total).toBe(50);
 
     // Each run queues the next one.
-    const next = await t.ctx.db.selectFrom('jobs').select('run_at').where('type', '=', UPLOAD_RETENTION_JOB).where('status', '=', 'queued').execute();
+    const next = await t.ctx.db
+      .selectFrom('jobs')
+      .select('run_at')
+      .where('type', '=', UPLOAD_RETENTION_JOB)
+      .where('status', '=', 'queued')
+      .execute();
     expect(next.length).toBeGreaterThan(0);
   });
 });

@@ -16,7 +16,11 @@ async function created(resource: string, values: Record<string, unknown>, client
   return res.body.data as Record<string, any>;
 }
 
-const row = (contractor_id: number, counts: Record<string, unknown> = {}, trade_ids: number[] = []) => ({ contractor_id, trade_ids, ...counts });
+const row = (contractor_id: number, counts: Record<string, unknown> = {}, trade_ids: number[] = []) => ({
+  contractor_id,
+  trade_ids,
+  ...counts,
+});
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -37,11 +41,17 @@ describe('visits: a record type with a head count', () => {
     const schemas = (await admin.get('/api/schemas?per_page=-1')).body.data;
     const visit = schemas.find((s: any) => s.type === 'visit');
     expect(visit).toMatchObject({ resource: 'visits', built_in: true, name_singular: 'Visit' });
-    expect(visit.fields.map((f: any) => f.slug)).toEqual(expect.arrayContaining(['site_id', 'visited_at', 'user_ids', 'head_counts', 'notes']));
+    expect(visit.fields.map((f: any) => f.slug)).toEqual(
+      expect.arrayContaining(['site_id', 'visited_at', 'user_ids', 'head_counts', 'notes']),
+    );
     expect(visit.fields.find((f: any) => f.slug === 'head_counts').type).toBe('head-count');
     const field = await admin.post('/api/schema-fields', { schema_id: visit.id, name: 'Weather', type: 'text' });
     expect(field.status, JSON.stringify(field.body)).toBe(201);
-    const saved = await created('visits', { site_id: ids.unionSite, visited_at: '2026-03-01T15:00:00Z', weather: 'Rain' });
+    const saved = await created('visits', {
+      site_id: ids.unionSite,
+      visited_at: '2026-03-01T15:00:00Z',
+      weather: 'Rain',
+    });
     expect(saved.weather).toBe('Rain');
   });
 
@@ -50,11 +60,36 @@ describe('visits: a record type with a head count', () => {
       site_id: ids.unionSite,
       visited_at: '2026-03-02T16:30:00Z',
       notes: 'Talked at lunch',
-      head_counts: [row(ids.union, { workers: 12, union_workers: 10, non_union_workers: 1, talked_to: 4, cards_signed: 2 }, [ids.electrical]), row(ids.open, { workers: 5, non_union_workers: 5 }, [ids.drywall])],
+      head_counts: [
+        row(ids.union, { workers: 12, union_workers: 10, non_union_workers: 1, talked_to: 4, cards_signed: 2 }, [
+          ids.electrical,
+        ]),
+        row(ids.open, { workers: 5, non_union_workers: 5 }, [ids.drywall]),
+      ],
     });
     expect(visit.head_counts).toEqual([
-      { contractor_id: ids.union, trade_ids: [ids.electrical], workers: 12, union_workers: 10, non_union_workers: 1, talked_to: 4, cards_signed: 2, contacts_made: 0, recruits_signed: 0 },
-      { contractor_id: ids.open, trade_ids: [ids.drywall], workers: 5, union_workers: 0, non_union_workers: 5, talked_to: 0, cards_signed: 0, contacts_made: 0, recruits_signed: 0 },
+      {
+        contractor_id: ids.union,
+        trade_ids: [ids.electrical],
+        workers: 12,
+        union_workers: 10,
+        non_union_workers: 1,
+        talked_to: 4,
+        cards_signed: 2,
+        contacts_made: 0,
+        recruits_signed: 0,
+      },
+      {
+        contractor_id: ids.open,
+        trade_ids: [ids.drywall],
+        workers: 5,
+        union_workers: 0,
+        non_union_workers: 5,
+        talked_to: 0,
+        cards_signed: 0,
+        contacts_made: 0,
+        recruits_signed: 0,
+      },
     ]);
     const myId = (await t.authUser()).id;
     expect(visit.user_ids).toEqual([myId]);
@@ -62,10 +97,14 @@ describe('visits: a record type with a head count', () => {
     expect(visit.title).toBe('Visit on Mar 2, 2026');
     expect((await admin.get(`/api/visits/${visit.id}`)).body.data.head_counts).toHaveLength(2);
 
-    const updated = await admin.post(`/api/visits/${visit.id}`, { head_counts: [row(ids.union, { workers: 14, union_workers: 12 }, [ids.electrical])] });
+    const updated = await admin.post(`/api/visits/${visit.id}`, {
+      head_counts: [row(ids.union, { workers: 14, union_workers: 12 }, [ids.electrical])],
+    });
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
     expect(updated.body.data.head_counts).toHaveLength(1);
-    expect(await t.ctx.db.selectFrom('visit_head_counts').select('workers').where('visit_id', '=', visit.id).execute()).toEqual([{ workers: 14 }]);
+    expect(
+      await t.ctx.db.selectFrom('visit_head_counts').select('workers').where('visit_id', '=', visit.id).execute(),
+    ).toEqual([{ workers: 14 }]);
 
     const history = (await admin.get(`/api/revisions?type=visit&revisionable_id=${visit.id}`)).body.data;
     const change = history.find((r: any) => r.action === 'updated');
@@ -77,10 +116,18 @@ describe('visits: a record type with a head count', () => {
 
   it('refuses counts that do not add up, negative counts and unknown contractors with 422 on the field', async () => {
     const base = { site_id: ids.unionSite, visited_at: '2026-03-03T10:00:00Z' };
-    const over = await admin.post('/api/visits', { ...base, head_counts: [row(ids.union, { workers: 5, union_workers: 4, non_union_workers: 3 })] });
+    const over = await admin.post('/api/visits', {
+      ...base,
+      head_counts: [row(ids.union, { workers: 5, union_workers: 4, non_union_workers: 3 })],
+    });
     expect(over.status).toBe(422);
-    expect(over.body.errors.head_counts[0]).toBe('Row 1: union and non-union workers (7) are more than the workers counted (5).');
-    const negative = await admin.post('/api/visits', { ...base, head_counts: [row(ids.union, { workers: 5 }), row(ids.open, { workers: -1 })] });
+    expect(over.body.errors.head_counts[0]).toBe(
+      'Row 1: union and non-union workers (7) are more than the workers counted (5).',
+    );
+    const negative = await admin.post('/api/visits', {
+      ...base,
+      head_counts: [row(ids.union, { workers: 5 }), row(ids.open, { workers: -1 })],
+    });
     expect(negative.status).toBe(422);
     expect(negative.body.errors.head_counts[0]).toMatch(/^Row 2: workers counted must be a whole number, 0 or more/);
     const unknown = await admin.post('/api/visits', { ...base, head_counts: [row(999_999, { workers: 1 })] });
@@ -92,18 +139,40 @@ describe('visits: a record type with a head count', () => {
     const badShape = await admin.post('/api/visits', { ...base, head_counts: [{ contractor: 'x' }] });
     expect(badShape.status).toBe(422);
     expect(badShape.body.errors).toHaveProperty('head_counts');
-    expect(await t.ctx.db.selectFrom('visits').select('id').where('visited_at', '=', new Date('2026-03-03T10:00:00Z')).execute()).toEqual([]);
+    expect(
+      await t.ctx.db
+        .selectFrom('visits')
+        .select('id')
+        .where('visited_at', '=', new Date('2026-03-03T10:00:00Z'))
+        .execute(),
+    ).toEqual([]);
   });
 
   it('follows the permissions of any record type, and the sites a person may read', async () => {
-    const organizer = await t.signIn((await t.createUser({ role: 'user', email: 'visit-organizer@example.com' })).email);
-    const mine = await created('visits', { site_id: ids.openSite, visited_at: '2026-03-04T09:00:00Z', head_counts: [row(ids.open, { workers: 3, non_union_workers: 3 })] }, organizer);
+    const organizer = await t.signIn(
+      (await t.createUser({ role: 'user', email: 'visit-organizer@example.com' })).email,
+    );
+    const mine = await created(
+      'visits',
+      {
+        site_id: ids.openSite,
+        visited_at: '2026-03-04T09:00:00Z',
+        head_counts: [row(ids.open, { workers: 3, non_union_workers: 3 })],
+      },
+      organizer,
+    );
     expect((await organizer.delete(`/api/visits/${mine.id}`)).status).toBe(403);
 
     // A role that reads union sites only: visits of other sites are hidden, and it cannot log one there.
-    const role = await admin.post('/api/roles', { slug: 'union-visitor', name: 'Union visitor', permissions: ['site:read:union', 'visit:read', 'visit:create'] });
+    const role = await admin.post('/api/roles', {
+      slug: 'union-visitor',
+      name: 'Union visitor',
+      permissions: ['site:read:union', 'visit:read', 'visit:create'],
+    });
     expect(role.status).toBe(201);
-    const limited = await t.signIn((await t.createUser({ role: 'union-visitor', email: 'union-visitor@example.com' })).email);
+    const limited = await t.signIn(
+      (await t.createUser({ role: 'union-visitor', email: 'union-visitor@example.com' })).email,
+    );
     const list = (await limited.get('/api/visits?per_page=100')).body.data;
     expect(list.length).toBeGreaterThan(0);
     expect(list.every((v: any) => v.site_id === ids.unionSite)).toBe(true);
@@ -113,37 +182,64 @@ describe('visits: a record type with a head count', () => {
     expect(refused.body.errors).toHaveProperty('site_id');
     expect((await limited.post(`/api/visits/${mine.id}`, { notes: 'x' })).status).toBe(403);
 
-    const none = await t.signIn((await t.createUser({ role: 'assistant', email: 'visit-assistant@example.com' })).email);
+    const none = await t.signIn(
+      (await t.createUser({ role: 'assistant', email: 'visit-assistant@example.com' })).email,
+    );
     expect((await none.get('/api/visits')).status).toBe(403);
-    expect((await none.post('/api/visits', { site_id: ids.unionSite, visited_at: '2026-03-04T10:00:00Z' })).status).toBe(403);
+    expect(
+      (await none.post('/api/visits', { site_id: ids.unionSite, visited_at: '2026-03-04T10:00:00Z' })).status,
+    ).toBe(403);
   });
 
   it('shows a person only the head count rows of contractors they may read (lists and shows)', async () => {
     const visit = await created('visits', {
       site_id: ids.unionSite,
       visited_at: '2026-02-01T09:00:00Z',
-      head_counts: [row(ids.union, { workers: 9, union_workers: 9 }), row(ids.open, { workers: 4, non_union_workers: 4 })],
+      head_counts: [
+        row(ids.union, { workers: 9, union_workers: 9 }),
+        row(ids.open, { workers: 4, non_union_workers: 4 }),
+      ],
     });
-    const role = await admin.post('/api/roles', { slug: 'union-contractor-visitor', name: 'Union contractor visitor', permissions: ['site:read', 'contractor:read:union', 'visit:read'] });
+    const role = await admin.post('/api/roles', {
+      slug: 'union-contractor-visitor',
+      name: 'Union contractor visitor',
+      permissions: ['site:read', 'contractor:read:union', 'visit:read'],
+    });
     expect(role.status).toBe(201);
-    const reader = await t.signIn((await t.createUser({ role: 'union-contractor-visitor', email: 'union-contractor-visitor@example.com' })).email);
+    const reader = await t.signIn(
+      (await t.createUser({ role: 'union-contractor-visitor', email: 'union-contractor-visitor@example.com' })).email,
+    );
     const shown = (await reader.get(`/api/visits/${visit.id}`)).body.data;
     expect(shown.head_counts.map((r: any) => r.contractor_id)).toEqual([ids.union]);
     const listed = (await reader.get('/api/visits?per_page=100')).body.data.find((v: any) => v.id === visit.id);
     expect(listed.head_counts.map((r: any) => r.contractor_id)).toEqual([ids.union]);
     expect(JSON.stringify(listed)).not.toContain(`"contractor_id":${ids.open}`);
     // Who may read every contractor sees every row.
-    expect((await admin.get(`/api/visits/${visit.id}`)).body.data.head_counts.map((r: any) => r.contractor_id)).toEqual([ids.union, ids.open]);
+    expect((await admin.get(`/api/visits/${visit.id}`)).body.data.head_counts.map((r: any) => r.contractor_id)).toEqual(
+      [ids.union, ids.open],
+    );
   });
 
   it('links its conversations to the contacts talked to and the recruits signed up, kept in its revision, each shown to who may read it', async () => {
     const contact = await created('contacts', { first_name: 'Talked', last_name: 'To' });
     const recruit = await created('recruits', { first_name: 'Signed', last_name: 'Up' });
-    const visit = await created('visits', { site_id: ids.unionSite, visited_at: '2026-02-02T09:00:00Z', contact_ids: [contact.id], recruit_ids: [recruit.id] });
+    const visit = await created('visits', {
+      site_id: ids.unionSite,
+      visited_at: '2026-02-02T09:00:00Z',
+      contact_ids: [contact.id],
+      recruit_ids: [recruit.id],
+    });
     expect(visit).toMatchObject({ contact_ids: [contact.id], recruit_ids: [recruit.id] });
     const history = (await admin.get(`/api/revisions?type=visit&revisionable_id=${visit.id}`)).body.data;
-    expect(history.find((r: any) => r.action === 'created').changes).toMatchObject({ contact_ids: [null, [contact.id]], recruit_ids: [null, [recruit.id]] });
-    const missing = await admin.post('/api/visits', { site_id: ids.unionSite, visited_at: '2026-02-02T09:00:00Z', recruit_ids: [999_999] });
+    expect(history.find((r: any) => r.action === 'created').changes).toMatchObject({
+      contact_ids: [null, [contact.id]],
+      recruit_ids: [null, [recruit.id]],
+    });
+    const missing = await admin.post('/api/visits', {
+      site_id: ids.unionSite,
+      visited_at: '2026-02-02T09:00:00Z',
+      recruit_ids: [999_999],
+    });
     expect(missing.status).toBe(422);
     expect(missing.body.errors.recruit_ids).toBeTruthy();
     // The reader of union contractors above reads neither contacts nor recruits: the links are left out for them.
@@ -159,7 +255,11 @@ describe('visits: a record type with a head count', () => {
       return publish(channels, event, data, options);
     };
     try {
-      const visit = await created('visits', { site_id: ids.unionSite, visited_at: '2026-02-02T09:00:00Z', head_counts: [row(ids.open, { workers: 3, non_union_workers: 3 })] });
+      const visit = await created('visits', {
+        site_id: ids.unionSite,
+        visited_at: '2026-02-02T09:00:00Z',
+        head_counts: [row(ids.open, { workers: 3, non_union_workers: 3 })],
+      });
       const told = sent.filter((s) => s.data?.type === 'visit' && s.data?.id === visit.id);
       expect(told.map((s) => s.event)).toEqual(['App.Events.ModelCreated', 'App.Events.ModelSaved']);
       expect(told.every((s) => s.data.data === null)).toBe(true);
@@ -182,13 +282,19 @@ describe('what visits feed', () => {
     expect(byKey['non-union'].workers).toEqual({ union: 0, non_union: 3, unknown: 0, total: 3, share: 0 });
 
     // A later visit replaces the site's count.
-    await created('visits', { site_id: ids.unionSite, visited_at: '2026-03-10T09:00:00Z', head_counts: [row(ids.union, { workers: 20, union_workers: 15, non_union_workers: 5 })] });
+    await created('visits', {
+      site_id: ids.unionSite,
+      visited_at: '2026-03-10T09:00:00Z',
+      head_counts: [row(ids.union, { workers: 20, union_workers: 15, non_union_workers: 5 })],
+    });
     const later = await admin.get('/api/reports/market-share?group_by=none');
     expect(later.body.totals.workers).toEqual({ union: 15, non_union: 8, unknown: 0, total: 23, share: 65.2 });
 
     const csv = await admin.get('/api/reports/market-share?group_by=none&format=csv&measure=workers');
     const lines = String(csv.body).trim().split('\r\n');
-    expect(lines[0]).toMatch(/,Union workers counted,Non-union workers counted,"Workers counted, status not noted",All workers counted,Union share of workers \(%\)$/);
+    expect(lines[0]).toMatch(
+      /,Union workers counted,Non-union workers counted,"Workers counted, status not noted",All workers counted,Union share of workers \(%\)$/,
+    );
     expect(lines.at(-1)).toMatch(/,15,8,0,23,65\.2$/);
   });
 
@@ -206,7 +312,9 @@ describe('what visits feed', () => {
     expect(after.visits).toBe(2);
     const figure = after.figures.find((f: any) => f.key === 'visits');
     expect(figure).toMatchObject({ value: 2, goal: 4, link: { resource: 'visits' } });
-    const listed = await client.get(`/api/visits?per_page=1&filter=${encodeURIComponent(JSON.stringify(figure.link.filter))}`);
+    const listed = await client.get(
+      `/api/visits?per_page=1&filter=${encodeURIComponent(JSON.stringify(figure.link.filter))}`,
+    );
     expect(listed.body.meta.total).toBe(2);
   });
 });

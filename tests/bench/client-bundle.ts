@@ -13,9 +13,9 @@
 import { execSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page, type Request } from '@playwright/test';
-import { freePort, makeTempFolder, removeTempFolder, ROOT, startServer, type RunningServer } from './lib/server.js';
-import { row, type BenchRow } from './types.js';
+import { type Browser, type BrowserContext, chromium, type Page, type Request } from '@playwright/test';
+import { freePort, makeTempFolder, ROOT, type RunningServer, removeTempFolder, startServer } from './lib/server.js';
+import { type BenchRow, row } from './types.js';
 
 const AREA = 'client-bundle';
 const ADMIN_EMAIL = 'admin@example.com';
@@ -73,7 +73,12 @@ const median = (values: number[]) => {
 };
 
 /** Opens `path` in a new page of `context` (a fresh context has an empty cache) and measures it until `ready` and the network is idle. */
-async function measure(context: BrowserContext, path: string, cpuRate: number, ready: (page: Page) => Promise<unknown>): Promise<PageLoad & { page: Page }> {
+async function measure(
+  context: BrowserContext,
+  path: string,
+  cpuRate: number,
+  ready: (page: Page) => Promise<unknown>,
+): Promise<PageLoad & { page: Page }> {
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuRate });
@@ -111,16 +116,53 @@ async function measure(context: BrowserContext, path: string, cpuRate: number, r
   return { ...load, page };
 }
 
-function summarise(label: string, loads: PageLoad[], targets: { js?: number; requests?: number; lcp4?: number }, cpuRate: number): BenchRow[] {
+function summarise(
+  label: string,
+  loads: PageLoad[],
+  targets: { js?: number; requests?: number; lcp4?: number },
+  cpuRate: number,
+): BenchRow[] {
   const rows: BenchRow[] = [];
   if (cpuRate === 1) {
-    rows.push(row(AREA, `${label}: JavaScript on the wire`, median(loads.map((l) => l.jsBytes)) / KB, 'KB', targets.js ? { atMost: targets.js } : undefined));
+    rows.push(
+      row(
+        AREA,
+        `${label}: JavaScript on the wire`,
+        median(loads.map((l) => l.jsBytes)) / KB,
+        'KB',
+        targets.js ? { atMost: targets.js } : undefined,
+      ),
+    );
     rows.push(row(AREA, `${label}: everything on the wire`, median(loads.map((l) => l.totalBytes)) / KB, 'KB'));
-    rows.push(row(AREA, `${label}: requests`, median(loads.map((l) => l.requests)), 'count', targets.requests ? { atMost: targets.requests } : undefined));
+    rows.push(
+      row(
+        AREA,
+        `${label}: requests`,
+        median(loads.map((l) => l.requests)),
+        'count',
+        targets.requests ? { atMost: targets.requests } : undefined,
+      ),
+    );
   }
-  rows.push(row(AREA, `${label}: CLS at ${cpuRate}× CPU (largest of ${loads.length})`, Math.max(...loads.map((l) => l.cls)), 'score', { atMost: 0.1 }));
+  rows.push(
+    row(
+      AREA,
+      `${label}: CLS at ${cpuRate}× CPU (largest of ${loads.length})`,
+      Math.max(...loads.map((l) => l.cls)),
+      'score',
+      { atMost: 0.1 },
+    ),
+  );
   const lcpTarget = cpuRate === 4 && targets.lcp4 ? { atMost: targets.lcp4 } : undefined;
-  rows.push(row(AREA, `${label}: LCP at ${cpuRate}× CPU (median of ${loads.length})`, median(loads.map((l) => l.lcpMs)), 'ms', lcpTarget));
+  rows.push(
+    row(
+      AREA,
+      `${label}: LCP at ${cpuRate}× CPU (median of ${loads.length})`,
+      median(loads.map((l) => l.lcpMs)),
+      'ms',
+      lcpTarget,
+    ),
+  );
   return rows;
 }
 
@@ -130,15 +172,34 @@ export async function benchClientBundle(): Promise<BenchRow[]> {
   let server: RunningServer | null = null;
   let browser: Browser | null = null;
   try {
-    server = await startServer({ dataDir, port: await freePort(), adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD, timeoutMs: 180_000 });
+    server = await startServer({
+      dataDir,
+      port: await freePort(),
+      adminEmail: ADMIN_EMAIL,
+      adminPassword: ADMIN_PASSWORD,
+      timeoutMs: 180_000,
+    });
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     // bypassCSP: the probes below are strings evaluated in the page, which the app's policy (rightly) forbids.
     const newContext = async (storageState?: Awaited<ReturnType<BrowserContext['storageState']>>) => {
-      const context = await browser!.newContext({ baseURL: server!.baseUrl, viewport: { width: 1280, height: 800 }, storageState, bypassCSP: true });
+      const context = await browser!.newContext({
+        baseURL: server!.baseUrl,
+        viewport: { width: 1280, height: 800 },
+        storageState,
+        bypassCSP: true,
+      });
       await context.addInitScript({ content: LCP_PROBE });
       await context.addInitScript({ content: INTERACTIVE_PROBE });
       return context;
@@ -163,7 +224,9 @@ export async function benchClientBundle(): Promise<BenchRow[]> {
       const list: PageLoad[] = [];
       for (let run = 0; run < RUNS; run += 1) {
         const guest = await newContext();
-        const loginLoad = await measure(guest, '/login', cpuRate, (page) => page.waitForFunction('window.__loginInteractive !== undefined'));
+        const loginLoad = await measure(guest, '/login', cpuRate, (page) =>
+          page.waitForFunction('window.__loginInteractive !== undefined'),
+        );
         if (cpuRate === 1) interactiveMs.push(Number(await loginLoad.page.evaluate('window.__loginInteractive')));
         login.push(loginLoad);
         await guest.close();
@@ -173,7 +236,9 @@ export async function benchClientBundle(): Promise<BenchRow[]> {
         await member.close();
 
         const lister = await newContext(signedIn);
-        list.push(await measure(lister, '/sites', cpuRate, (page) => page.waitForSelector('[role=grid] [role=columnheader]')));
+        list.push(
+          await measure(lister, '/sites', cpuRate, (page) => page.waitForSelector('[role=grid] [role=columnheader]')),
+        );
         await lister.close();
       }
       rows.push(...summarise('/login', login, { js: 200, requests: 15 }, cpuRate));
@@ -183,9 +248,24 @@ export async function benchClientBundle(): Promise<BenchRow[]> {
         // How much more a list route loads than the signed-in shell every route loads. Issue 15's budget (a list route
         // grows by at most 150 KB gzip with the grid) is against the list route before the grid, another build:
         // docs/benchmarks.md "The list route's JavaScript against the list route before the grid".
-        const growth = (pick: (load: PageLoad) => number) => (median(list.map(pick)) - median(dashboard.map(pick))) / KB;
-        rows.push(row(AREA, '/sites (grid): JavaScript over the dashboard, on the wire', growth((l) => l.jsBytes), 'KB'));
-        rows.push(row(AREA, '/sites (grid): JavaScript over the dashboard, gzip', growth((l) => l.jsGzipBytes), 'KB'));
+        const growth = (pick: (load: PageLoad) => number) =>
+          (median(list.map(pick)) - median(dashboard.map(pick))) / KB;
+        rows.push(
+          row(
+            AREA,
+            '/sites (grid): JavaScript over the dashboard, on the wire',
+            growth((l) => l.jsBytes),
+            'KB',
+          ),
+        );
+        rows.push(
+          row(
+            AREA,
+            '/sites (grid): JavaScript over the dashboard, gzip',
+            growth((l) => l.jsGzipBytes),
+            'KB',
+          ),
+        );
       }
     }
     rows.push(row(AREA, `/login interactive at 1× CPU (median of ${RUNS})`, median(interactiveMs), 'ms'));

@@ -21,7 +21,10 @@ interface ProfileNode {
 }
 
 const running = await startServerWithSites(SITES, ADMIN, { postgres: process.env.BENCH_DATABASES !== 'pglite' });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+});
 try {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true })).newPage();
   const baseUrl = running.server.baseUrl;
@@ -43,15 +46,20 @@ try {
     const before = await page.evaluate<string>(`${FIRST_ROW}?.getAttribute('data-id') ?? ''`);
     if (i > 0) await cdp.send('Profiler.start');
     await page.getByRole('button', { name: /next page/i }).click();
-    await page.waitForFunction(`Boolean(${FIRST_ROW}) && ${FIRST_ROW}.getAttribute('data-id') !== ${JSON.stringify(before)}`);
+    await page.waitForFunction(
+      `Boolean(${FIRST_ROW}) && ${FIRST_ROW}.getAttribute('data-id') !== ${JSON.stringify(before)}`,
+    );
     await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))');
     if (i === 0) continue;
     const { profile } = await cdp.send('Profiler.stop');
     const nodes = new Map<number, ProfileNode>(profile.nodes.map((node: ProfileNode) => [node.id, node]));
     const hits = new Map<number, number>();
     const deltas = profile.timeDeltas ?? [];
-    profile.samples?.forEach((id: number, index: number) => hits.set(id, (hits.get(id) ?? 0) + (deltas[index + 1] ?? deltas[index] ?? 0) / 1000));
-    const name = (node: ProfileNode) => `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.split('/').pop()}:${node.callFrame.lineNumber}`;
+    profile.samples?.forEach((id: number, index: number) =>
+      hits.set(id, (hits.get(id) ?? 0) + (deltas[index + 1] ?? deltas[index] ?? 0) / 1000),
+    );
+    const name = (node: ProfileNode) =>
+      `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.split('/').pop()}:${node.callFrame.lineNumber}`;
     // A component is a function of the page's scripts named with a capital (React's own functions are not).
     const isComponent = (node: ProfileNode) => /^[A-Z]/.test(node.callFrame.functionName) && node.callFrame.url !== '';
     const walk = (id: number, open: Set<string>, component: string): number => {
@@ -69,11 +77,18 @@ try {
     };
     walk(profile.nodes[0].id, new Set(), '(outside any component)');
   }
-  const top = (map: Map<string, number>, count: number) => [...map].sort((a, b) => b[1] - a[1]).slice(0, count).map(([key, ms]) => `${(ms / SAMPLES).toFixed(1).padStart(8)} ms  ${key}`);
+  const top = (map: Map<string, number>, count: number) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(([key, ms]) => `${(ms / SAMPLES).toFixed(1).padStart(8)} ms  ${key}`);
   console.log(`Busy (not idle, program or GC) per page: ${(total / SAMPLES).toFixed(1)} ms`);
   console.log('\nSelf time per page:\n' + top(self, 40).join('\n'));
   console.log('\nInclusive time per page:\n' + top(inclusive, 80).join('\n'));
-  console.log('\nTime per component per page (its own work and the functions it calls, not its child components):\n' + top(byComponent, 40).join('\n'));
+  console.log(
+    '\nTime per component per page (its own work and the functions it calls, not its child components):\n' +
+      top(byComponent, 40).join('\n'),
+  );
 } finally {
   await browser.close().catch(() => undefined);
   await running.close();

@@ -29,7 +29,7 @@ import { chromium, type Page } from 'playwright-core';
 import { startServerWithSites } from '../support/many-sites.js';
 import { mainThreadTime } from './lib/main-thread.js';
 import { loadAverage } from './lib/server.js';
-import { row, type BenchRow } from './types.js';
+import { type BenchRow, row } from './types.js';
 
 const AREA = 'grid';
 const SITES = Number(process.env.BENCH_SITES ?? 10_000);
@@ -101,7 +101,9 @@ const SCROLLER = `document.querySelector('[role=grid] .MuiDataGrid-virtualScroll
  */
 async function renderSample(page: Page, before: string): Promise<[number, number, number]> {
   const since = await page.evaluate<number>('performance.now()');
-  const painted = page.evaluate<number>(paintedWhen(`Boolean(${FIRST_ROW}) && ${FIRST_ROW}.getAttribute('data-id') !== ${JSON.stringify(before)}`));
+  const painted = page.evaluate<number>(
+    paintedWhen(`Boolean(${FIRST_ROW}) && ${FIRST_ROW}.getAttribute('data-id') !== ${JSON.stringify(before)}`),
+  );
   const { result: end, cpuMs } = await mainThreadTime(page, async () => {
     await page.getByRole('button', { name: /next page/i }).click();
     return painted;
@@ -147,8 +149,10 @@ async function scrollSample(page: Page): Promise<[number, number, number]> {
     if (!moved) break;
     cpus.push(cpuMs);
   }
-  const last = await page.evaluate<boolean>(`Boolean(document.querySelector('[role=grid] [role=row][data-rowindex="99"]'))`);
-  if (!last) throw new Error('Scrolled to the bottom, but the page\'s last row is not in the grid');
+  const last = await page.evaluate<boolean>(
+    `Boolean(document.querySelector('[role=grid] [role=row][data-rowindex="99"]'))`,
+  );
+  if (!last) throw new Error("Scrolled to the bottom, but the page's last row is not in the grid");
   // No step: the grid was as tall as its rows (every row rendered with the page).
   return [cpus.length ? Math.max(...cpus) : 0, cpus.reduce((sum, cpu) => sum + cpu, 0), cpus.length];
 }
@@ -178,7 +182,10 @@ async function editSample(page: Page, choice: string): Promise<[number, number]>
 export async function benchGrid(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const running = await startServerWithSites(SITES, ADMIN, { postgres: process.env.BENCH_DATABASES !== 'pglite' });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
   try {
     // The page's content security policy forbids eval; the measuring code is this file's own.
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
@@ -213,19 +220,85 @@ export async function benchGrid(): Promise<BenchRow[]> {
       }
     }
     let load = loadAverage();
-    console.error(`[bench] grid: a page of 100 rows, data read -> rows painted: p50 ${percentile(spans, 0.5).toFixed(1)} ms, p95 ${percentile(spans, 0.95).toFixed(1)} ms (long tasks in it p50 ${percentile(longs, 0.5).toFixed(1)} ms); load average ${load}`);
-    rows.push(row(AREA, `100 rows: data read -> rows painted p50 (${SITES} sites; load ${load})`, Math.round(percentile(spans, 0.5) * 10) / 10, 'ms', { below: 100 }));
-    rows.push(row(AREA, `100 rows: data read -> rows painted p95 (${SITES} sites; load ${load})`, Math.round(percentile(spans, 0.95) * 10) / 10, 'ms'));
-    rows.push(row(AREA, `100 rows: long tasks in that span p50 (load ${load})`, Math.round(percentile(longs, 0.5) * 10) / 10, 'ms'));
-    console.error(`[bench] grid: a page of 100 rows, main-thread CPU time from the click to the rows painted: p50 ${percentile(cpus, 0.5).toFixed(1)} ms, p95 ${percentile(cpus, 0.95).toFixed(1)} ms`);
-    rows.push(row(AREA, `100 rows: main-thread CPU, click -> rows painted p50 (load ${load})`, Math.round(percentile(cpus, 0.5) * 10) / 10, 'ms', { below: 100 }));
-    rows.push(row(AREA, `100 rows: main-thread CPU, click -> rows painted p95 (load ${load})`, Math.round(percentile(cpus, 0.95) * 10) / 10, 'ms'));
-    console.error(`[bench] grid: rows in the grid once painted: ${Math.min(...rendered)} to ${Math.max(...rendered)} of 100`);
+    console.error(
+      `[bench] grid: a page of 100 rows, data read -> rows painted: p50 ${percentile(spans, 0.5).toFixed(1)} ms, p95 ${percentile(spans, 0.95).toFixed(1)} ms (long tasks in it p50 ${percentile(longs, 0.5).toFixed(1)} ms); load average ${load}`,
+    );
+    rows.push(
+      row(
+        AREA,
+        `100 rows: data read -> rows painted p50 (${SITES} sites; load ${load})`,
+        Math.round(percentile(spans, 0.5) * 10) / 10,
+        'ms',
+        { below: 100 },
+      ),
+    );
+    rows.push(
+      row(
+        AREA,
+        `100 rows: data read -> rows painted p95 (${SITES} sites; load ${load})`,
+        Math.round(percentile(spans, 0.95) * 10) / 10,
+        'ms',
+      ),
+    );
+    rows.push(
+      row(
+        AREA,
+        `100 rows: long tasks in that span p50 (load ${load})`,
+        Math.round(percentile(longs, 0.5) * 10) / 10,
+        'ms',
+      ),
+    );
+    console.error(
+      `[bench] grid: a page of 100 rows, main-thread CPU time from the click to the rows painted: p50 ${percentile(cpus, 0.5).toFixed(1)} ms, p95 ${percentile(cpus, 0.95).toFixed(1)} ms`,
+    );
+    rows.push(
+      row(
+        AREA,
+        `100 rows: main-thread CPU, click -> rows painted p50 (load ${load})`,
+        Math.round(percentile(cpus, 0.5) * 10) / 10,
+        'ms',
+        { below: 100 },
+      ),
+    );
+    rows.push(
+      row(
+        AREA,
+        `100 rows: main-thread CPU, click -> rows painted p95 (load ${load})`,
+        Math.round(percentile(cpus, 0.95) * 10) / 10,
+        'ms',
+      ),
+    );
+    console.error(
+      `[bench] grid: rows in the grid once painted: ${Math.min(...rendered)} to ${Math.max(...rendered)} of 100`,
+    );
     rows.push(row(AREA, '100 rows: rows rendered once painted (of 100)', Math.max(...rendered), 'count'));
-    console.error(`[bench] grid: scrolling through the page (${steps} steps of a grid's height), main-thread CPU of the slowest step p50 ${percentile(stepMaxes, 0.5).toFixed(1)} ms, p95 ${percentile(stepMaxes, 0.95).toFixed(1)} ms; of all steps p50 ${percentile(scrollTotals, 0.5).toFixed(1)} ms`);
-    rows.push(row(AREA, `100 rows: scrolled to the bottom, main-thread CPU of the slowest step p50 (${steps} steps; load ${load})`, Math.round(percentile(stepMaxes, 0.5) * 10) / 10, 'ms'));
-    rows.push(row(AREA, `100 rows: scrolled to the bottom, main-thread CPU of the slowest step p95 (load ${load})`, Math.round(percentile(stepMaxes, 0.95) * 10) / 10, 'ms'));
-    rows.push(row(AREA, `100 rows: scrolled to the bottom, main-thread CPU of all steps p50 (load ${load})`, Math.round(percentile(scrollTotals, 0.5) * 10) / 10, 'ms'));
+    console.error(
+      `[bench] grid: scrolling through the page (${steps} steps of a grid's height), main-thread CPU of the slowest step p50 ${percentile(stepMaxes, 0.5).toFixed(1)} ms, p95 ${percentile(stepMaxes, 0.95).toFixed(1)} ms; of all steps p50 ${percentile(scrollTotals, 0.5).toFixed(1)} ms`,
+    );
+    rows.push(
+      row(
+        AREA,
+        `100 rows: scrolled to the bottom, main-thread CPU of the slowest step p50 (${steps} steps; load ${load})`,
+        Math.round(percentile(stepMaxes, 0.5) * 10) / 10,
+        'ms',
+      ),
+    );
+    rows.push(
+      row(
+        AREA,
+        `100 rows: scrolled to the bottom, main-thread CPU of the slowest step p95 (load ${load})`,
+        Math.round(percentile(stepMaxes, 0.95) * 10) / 10,
+        'ms',
+      ),
+    );
+    rows.push(
+      row(
+        AREA,
+        `100 rows: scrolled to the bottom, main-thread CPU of all steps p50 (load ${load})`,
+        Math.round(percentile(scrollTotals, 0.5) * 10) / 10,
+        'ms',
+      ),
+    );
 
     // The in-place edits: the first row's status, back and forth between two statuses.
     await page.goto(`${baseUrl}/sites?page=1&perPage=25&sort=name&order=ASC`);
@@ -241,11 +314,42 @@ export async function benchGrid(): Promise<BenchRow[]> {
       }
     }
     load = loadAverage();
-    console.error(`[bench] grid: in-place edit, answer read -> saved state shown: p50 ${percentile(edits, 0.5).toFixed(1)} ms, p95 ${percentile(edits, 0.95).toFixed(1)} ms; load average ${load}`);
-    rows.push(row(AREA, `in-place edit: answer read -> saved state shown p50 (load ${load})`, Math.round(percentile(edits, 0.5) * 10) / 10, 'ms'));
-    rows.push(row(AREA, `in-place edit: answer read -> saved state shown p95 (load ${load})`, Math.round(percentile(edits, 0.95) * 10) / 10, 'ms', { atMost: 150 }));
-    rows.push(row(AREA, `in-place edit: main-thread CPU, pick -> saved state shown p50 (load ${load})`, Math.round(percentile(editCpus, 0.5) * 10) / 10, 'ms'));
-    rows.push(row(AREA, `in-place edit: main-thread CPU, pick -> saved state shown p95 (load ${load})`, Math.round(percentile(editCpus, 0.95) * 10) / 10, 'ms'));
+    console.error(
+      `[bench] grid: in-place edit, answer read -> saved state shown: p50 ${percentile(edits, 0.5).toFixed(1)} ms, p95 ${percentile(edits, 0.95).toFixed(1)} ms; load average ${load}`,
+    );
+    rows.push(
+      row(
+        AREA,
+        `in-place edit: answer read -> saved state shown p50 (load ${load})`,
+        Math.round(percentile(edits, 0.5) * 10) / 10,
+        'ms',
+      ),
+    );
+    rows.push(
+      row(
+        AREA,
+        `in-place edit: answer read -> saved state shown p95 (load ${load})`,
+        Math.round(percentile(edits, 0.95) * 10) / 10,
+        'ms',
+        { atMost: 150 },
+      ),
+    );
+    rows.push(
+      row(
+        AREA,
+        `in-place edit: main-thread CPU, pick -> saved state shown p50 (load ${load})`,
+        Math.round(percentile(editCpus, 0.5) * 10) / 10,
+        'ms',
+      ),
+    );
+    rows.push(
+      row(
+        AREA,
+        `in-place edit: main-thread CPU, pick -> saved state shown p95 (load ${load})`,
+        Math.round(percentile(editCpus, 0.95) * 10) / 10,
+        'ms',
+      ),
+    );
   } finally {
     await browser.close().catch(() => undefined);
     await running.close();

@@ -15,10 +15,21 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { signIn, request } from './lib/http.js';
-import { benchDatabases, folderBytes, freePort, loadAverage, makeTempFolder, procCpuMs, procStatusMb, removeTempFolder, type RunningServer, startServer } from './lib/server.js';
-import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
-import { row, type BenchRow } from './types.js';
+import { type PostgresServer, startPostgres } from '../support/postgres-server.js';
+import { request, signIn } from './lib/http.js';
+import {
+  benchDatabases,
+  folderBytes,
+  freePort,
+  loadAverage,
+  makeTempFolder,
+  procCpuMs,
+  procStatusMb,
+  type RunningServer,
+  removeTempFolder,
+  startServer,
+} from './lib/server.js';
+import { type BenchRow, row } from './types.js';
 
 const AREA = 'imports';
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
@@ -66,7 +77,10 @@ async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
     const rssBeforeMb = procStatusMb(server.pid, 'VmRSS');
     const mb = (bytes: number) => bytes / 1_048_576;
     // The data folder holds the database on the embedded one only.
-    const folderOf = () => (kind === 'pglite' ? { all: folderBytes(dataDir), wal: folderBytes(path.join(dataDir, 'db', 'pg_wal')) } : { all: 0, wal: 0 });
+    const folderOf = () =>
+      kind === 'pglite'
+        ? { all: folderBytes(dataDir), wal: folderBytes(path.join(dataDir, 'db', 'pg_wal')) }
+        : { all: 0, wal: 0 };
     const folderBefore = folderOf();
     const first = await importFile(server, cookie, importer, content, 'first.csv');
     const firstLoad = loadAverage();
@@ -79,29 +93,58 @@ async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
     const secondLoad = loadAverage();
     const peakAfterSecondMb = procStatusMb(server.pid, 'VmHWM');
     const folderAfterSecond = folderOf();
-    if (second.record.skipped_count !== ROWS) throw new Error(`The second import did not match every row: ${JSON.stringify(second.record)}`);
+    if (second.record.skipped_count !== ROWS)
+      throw new Error(`The second import did not match every row: ${JSON.stringify(second.record)}`);
     const phases = [...server.output().matchAll(/write phases of import (\d+): (.*)/g)].map((m) => m[2]);
     const db = kind === 'pglite' ? 'embedded' : 'PostgreSQL';
-    console.error(`[bench] imports, ${db}: first import ${first.seconds.toFixed(1)} s (load ${firstLoad}), phases: ${phases[0] ?? '-'}`);
-    console.error(`[bench] imports, ${db}: second import ${second.seconds.toFixed(1)} s (load ${secondLoad}), phases: ${phases[1] ?? '-'}`);
+    console.error(
+      `[bench] imports, ${db}: first import ${first.seconds.toFixed(1)} s (load ${firstLoad}), phases: ${phases[0] ?? '-'}`,
+    );
+    console.error(
+      `[bench] imports, ${db}: second import ${second.seconds.toFixed(1)} s (load ${secondLoad}), phases: ${phases[1] ?? '-'}`,
+    );
 
     rows.push(
-      row(AREA, `${db}: file: ${ROWS.toLocaleString('en')} rows, ${(content.length / 1_048_576).toFixed(1)} MB (generated in ${(generateMs / 1000).toFixed(1)} s by the bench, not the server)`, ROWS, 'rows'),
-      row(AREA, `${db}: import time, whole file, from the upload to complete (load ${firstLoad})`, first.seconds, 's', { atMost: kind === 'pglite' ? 15 : 6 }),
+      row(
+        AREA,
+        `${db}: file: ${ROWS.toLocaleString('en')} rows, ${(content.length / 1_048_576).toFixed(1)} MB (generated in ${(generateMs / 1000).toFixed(1)} s by the bench, not the server)`,
+        ROWS,
+        'rows',
+      ),
+      row(AREA, `${db}: import time, whole file, from the upload to complete (load ${firstLoad})`, first.seconds, 's', {
+        atMost: kind === 'pglite' ? 15 : 6,
+      }),
       row(AREA, `${db}: import rows per second`, ROWS / first.seconds, 'rows/s'),
       row(AREA, `${db}: of which the import job (started_at to finished_at)`, first.jobSeconds, 's'),
       // The server's CPU (user + system): on a shared machine, less affected by others' load than the wall time.
       row(AREA, `${db}: server CPU time for the import (user + system)`, first.cpuSeconds, 's'),
       row(AREA, `${db}: peak memory (RSS high-water mark of the server process)`, peakMb, 'MB', { atMost: 300 }),
       row(AREA, `${db}: server memory before the import (RSS)`, rssBeforeMb, 'MB'),
-      row(AREA, `${db}: second import of the same file, all rows unchanged (load ${secondLoad})`, second.seconds, 's', { atMost: 3 }),
+      row(AREA, `${db}: second import of the same file, all rows unchanged (load ${secondLoad})`, second.seconds, 's', {
+        atMost: 3,
+      }),
       row(AREA, `${db}: peak memory after the second import too`, peakAfterSecondMb, 'MB'),
     );
     if (kind === 'pglite') {
       rows.push(
-        row(AREA, `${db}: data folder before the imports (of which pg_wal)`, mb(folderBefore.all), `MB (${mb(folderBefore.wal).toFixed(0)})`),
-        row(AREA, `${db}: data folder after the first import (of which pg_wal)`, mb(folderAfterFirst.all), `MB (${mb(folderAfterFirst.wal).toFixed(0)})`),
-        row(AREA, `${db}: data folder after the second import (of which pg_wal)`, mb(folderAfterSecond.all), `MB (${mb(folderAfterSecond.wal).toFixed(0)})`),
+        row(
+          AREA,
+          `${db}: data folder before the imports (of which pg_wal)`,
+          mb(folderBefore.all),
+          `MB (${mb(folderBefore.wal).toFixed(0)})`,
+        ),
+        row(
+          AREA,
+          `${db}: data folder after the first import (of which pg_wal)`,
+          mb(folderAfterFirst.all),
+          `MB (${mb(folderAfterFirst.wal).toFixed(0)})`,
+        ),
+        row(
+          AREA,
+          `${db}: data folder after the second import (of which pg_wal)`,
+          mb(folderAfterSecond.all),
+          `MB (${mb(folderAfterSecond.wal).toFixed(0)})`,
+        ),
       );
     }
   } finally {
@@ -114,7 +157,9 @@ async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
 async function vendorImporterId(baseUrl: string, cookie: string): Promise<number> {
   const res = await request(`${baseUrl}/api/importers?per_page=100`, { headers: { cookie } });
   if (res.status !== 200) throw new Error(`GET /api/importers answered ${res.status}: ${res.body.slice(0, 300)}`);
-  const found = (JSON.parse(res.body).data as Array<{ id: number; slug: string | null }>).find((importer) => importer.slug === 'vendor-job-sites');
+  const found = (JSON.parse(res.body).data as Array<{ id: number; slug: string | null }>).find(
+    (importer) => importer.slug === 'vendor-job-sites',
+  );
   if (!found) throw new Error('The ready-made vendor job-site importer is missing.');
   return found.id;
 }

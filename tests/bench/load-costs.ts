@@ -13,7 +13,7 @@
  */
 import { createWriteStream } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { DefaultQueryExecutor, sql, type CompiledQuery } from 'kysely';
+import { type CompiledQuery, DefaultQueryExecutor, sql } from 'kysely';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config/config.js';
 import { openDatabase } from '../../src/server/db/database.js';
@@ -23,9 +23,9 @@ import { startPostgres } from '../support/postgres-server.js';
 import { signIn } from './lib/http.js';
 import type { LoadRequest } from './lib/load.js';
 import { loadAverage, makeTempFolder, removeTempFolder } from './lib/server.js';
-import { ACCOUNTS, ADMIN_EMAIL, describeAccount, nextOfMix, PASSWORD, type Build, type Person } from './load.js';
+import { ACCOUNTS, ADMIN_EMAIL, type Build, describeAccount, nextOfMix, PASSWORD, type Person } from './load.js';
 import { rng } from './map.js';
-import { row, type BenchRow } from './types.js';
+import { type BenchRow, row } from './types.js';
 
 const AREA = 'load-costs';
 const REQUESTS = Number(process.env.LOAD_COSTS_REQUESTS ?? 2000);
@@ -43,7 +43,18 @@ interface Kind {
 export async function benchLoadCosts(): Promise<BenchRow[]> {
   const postgres = process.env.LOAD_COSTS_DATABASE === 'postgres' ? await startPostgres() : null;
   const dataDir = makeTempFolder('om-bench-load-costs-');
-  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, PORT: String(PORT), HOST: '127.0.0.1', ADMIN_EMAIL, ADMIN_PASSWORD: PASSWORD, SEED_DEMO: '1', READ_CACHE: '1', LOG_LEVEL: 'warn', DATABASE_URL: postgres?.url ?? '' });
+  const config = loadConfig({
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD: PASSWORD,
+    SEED_DEMO: '1',
+    READ_CACHE: '1',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: postgres?.url ?? '',
+  });
   const database = await openDatabase(config);
   const logger = { level: 'warn', stream: createWriteStream('/dev/null') };
   try {
@@ -65,7 +76,11 @@ export async function benchLoadCosts(): Promise<BenchRow[]> {
 
     let statements: Array<{ compiled: CompiledQuery; ms: number }> = [];
     const original = DefaultQueryExecutor.prototype.executeQuery;
-    DefaultQueryExecutor.prototype.executeQuery = async function (this: DefaultQueryExecutor, compiled: CompiledQuery, ...rest: unknown[]) {
+    DefaultQueryExecutor.prototype.executeQuery = async function (
+      this: DefaultQueryExecutor,
+      compiled: CompiledQuery,
+      ...rest: unknown[]
+    ) {
       const at = performance.now();
       try {
         return await (original as any).call(this, compiled, ...rest);
@@ -83,9 +98,15 @@ export async function benchLoadCosts(): Promise<BenchRow[]> {
       const spec = next();
       statements = [];
       const own = process.cpuUsage();
-      const answer = await app.inject({ method: (spec.method ?? 'GET') as 'GET', url: spec.path, headers: { accept: 'application/json', ...spec.headers }, payload: spec.body });
+      const answer = await app.inject({
+        method: (spec.method ?? 'GET') as 'GET',
+        url: spec.path,
+        headers: { accept: 'application/json', ...spec.headers },
+        payload: spec.body,
+      });
       const used = process.cpuUsage(own);
-      if (answer.statusCode !== (spec.expectStatus ?? 200)) throw new Error(`${spec.label} ${spec.path} answered ${answer.statusCode}: ${answer.body.slice(0, 200)}`);
+      if (answer.statusCode !== (spec.expectStatus ?? 200))
+        throw new Error(`${spec.label} ${spec.path} answered ${answer.statusCode}: ${answer.body.slice(0, 200)}`);
       if (i < WARMUP) continue;
       const kind = kinds.get(spec.label) ?? { requests: 0, cpuMs: 0, statements: 0, statementMs: 0 };
       kind.requests++;
@@ -96,7 +117,10 @@ export async function benchLoadCosts(): Promise<BenchRow[]> {
       if (process.env.LOAD_COSTS_SQL && !printed.has(spec.label)) {
         printed.add(spec.label);
         console.error(`\n===== ${spec.label}: ${spec.method ?? 'GET'} ${spec.path}`);
-        for (const s of statements) console.error(`  ${s.ms.toFixed(2).padStart(7)} ms  ${s.compiled.sql.replace(/\s+/g, " ").slice(0, Number(process.env.LOAD_COSTS_SQL) > 1 ? 100_000 : 400)}`);
+        for (const s of statements)
+          console.error(
+            `  ${s.ms.toFixed(2).padStart(7)} ms  ${s.compiled.sql.replace(/\s+/g, ' ').slice(0, Number(process.env.LOAD_COSTS_SQL) > 1 ? 100_000 : 400)}`,
+          );
       }
     }
     DefaultQueryExecutor.prototype.executeQuery = original;
@@ -104,12 +128,31 @@ export async function benchLoadCosts(): Promise<BenchRow[]> {
 
     const load = loadAverage();
     const where = postgres ? 'PostgreSQL, this process only' : 'embedded';
-    const all = [...kinds.values()].reduce((sum, k) => ({ requests: sum.requests + k.requests, cpuMs: sum.cpuMs + k.cpuMs, statements: sum.statements + k.statements, statementMs: sum.statementMs + k.statementMs }));
+    const all = [...kinds.values()].reduce((sum, k) => ({
+      requests: sum.requests + k.requests,
+      cpuMs: sum.cpuMs + k.cpuMs,
+      statements: sum.statements + k.statements,
+      statementMs: sum.statementMs + k.statementMs,
+    }));
     const rows: BenchRow[] = [];
     for (const [label, k] of [...kinds].sort((a, b) => b[1].cpuMs - a[1].cpuMs)) {
-      rows.push(row(AREA, `${label} [${where}]: ${k.requests} requests, ${(k.statements / k.requests).toFixed(1)} statements each, ${(k.statementMs / k.requests).toFixed(2)} ms in them, share of CPU ${((100 * k.cpuMs) / all.cpuMs).toFixed(0)}%`, k.cpuMs / k.requests, 'ms CPU'));
+      rows.push(
+        row(
+          AREA,
+          `${label} [${where}]: ${k.requests} requests, ${(k.statements / k.requests).toFixed(1)} statements each, ${(k.statementMs / k.requests).toFixed(2)} ms in them, share of CPU ${((100 * k.cpuMs) / all.cpuMs).toFixed(0)}%`,
+          k.cpuMs / k.requests,
+          'ms CPU',
+        ),
+      );
     }
-    rows.push(row(AREA, `every kind, weighted as the load mix [${where}]: ${(all.statements / all.requests).toFixed(1)} statements per answer (load ${load})`, all.cpuMs / all.requests, 'ms CPU'));
+    rows.push(
+      row(
+        AREA,
+        `every kind, weighted as the load mix [${where}]: ${(all.statements / all.requests).toFixed(1)} statements per answer (load ${load})`,
+        all.cpuMs / all.requests,
+        'ms CPU',
+      ),
+    );
     return rows;
   } finally {
     await database.close().catch(() => undefined);

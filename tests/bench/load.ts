@@ -13,16 +13,24 @@
  * records benches time on their own).
  */
 import os from 'node:os';
-import { request, signIn } from './lib/http.js';
-import { runScenario, type LoadRequest } from './lib/load.js';
 import type Pusher from 'pusher-js';
-import { hubBrowser } from '../support/pusher-events.js';
 import { startHubProcess } from '../support/app-processes.js';
 import { startBalancer } from '../support/balancer.js';
-import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
-import { freePort, makeTempFolder, procCpuMs, procStatusMb, removeTempFolder, startServer, type RunningServer } from './lib/server.js';
+import { type PostgresServer, startPostgres } from '../support/postgres-server.js';
+import { hubBrowser } from '../support/pusher-events.js';
+import { request, signIn } from './lib/http.js';
+import { type LoadRequest, runScenario } from './lib/load.js';
+import {
+  freePort,
+  makeTempFolder,
+  procCpuMs,
+  procStatusMb,
+  type RunningServer,
+  removeTempFolder,
+  startServer,
+} from './lib/server.js';
 import { rng, viewportBbox } from './map.js';
-import { row, type BenchRow } from './types.js';
+import { type BenchRow, row } from './types.js';
 
 const AREA = 'load';
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 300);
@@ -74,20 +82,32 @@ function digits(n: number, radices: number[]): number[] {
 
 async function getJson(baseUrl: string, path: string, cookie: string) {
   const response = await request(`${baseUrl}${path}`, { headers: { cookie } });
-  if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}: ${response.body.slice(0, 300)}`);
+  if (response.status !== 200)
+    throw new Error(`GET ${path} answered ${response.status}: ${response.body.slice(0, 300)}`);
   return JSON.parse(response.body);
 }
 
-export async function describeAccount(baseUrl: string, email: string, writes: boolean, cookie: string): Promise<Account> {
+export async function describeAccount(
+  baseUrl: string,
+  email: string,
+  writes: boolean,
+  cookie: string,
+): Promise<Account> {
   const sites = (await getJson(baseUrl, '/api/sites?per_page=200', cookie)).data as Array<Record<string, any>>;
   const tasks = (await getJson(baseUrl, '/api/tasks?per_page=200', cookie)).data as Array<Record<string, any>>;
   const contacts = (await getJson(baseUrl, '/api/contacts?per_page=100', cookie)).data as Array<Record<string, any>>;
-  const located = sites.filter((s) => Number.isFinite(Number(s.latitude)) && Number.isFinite(Number(s.longitude)) && s.latitude !== null);
+  const located = sites.filter(
+    (s) => Number.isFinite(Number(s.latitude)) && Number.isFinite(Number(s.longitude)) && s.latitude !== null,
+  );
   if (!located.length) throw new Error(`${email} reads no site with coordinates: is the demo data seeded?`);
   // Search words from the names people would type: the first letters of site names, cities and contact names.
   const words = new Set<string>();
-  for (const text of [...sites.map((s) => `${s.name ?? ''} ${s.city ?? ''}`), ...contacts.map((c) => `${c.first_name ?? ''} ${c.last_name ?? ''}`)]) {
-    for (const word of text.split(/\s+/)) if (/^[A-Za-z]{4,}$/.test(word)) words.add(word.slice(0, 3 + (word.length % 3)).toLowerCase());
+  for (const text of [
+    ...sites.map((s) => `${s.name ?? ''} ${s.city ?? ''}`),
+    ...contacts.map((c) => `${c.first_name ?? ''} ${c.last_name ?? ''}`),
+  ]) {
+    for (const word of text.split(/\s+/))
+      if (/^[A-Za-z]{4,}$/.test(word)) words.add(word.slice(0, 3 + (word.length % 3)).toLowerCase());
   }
   return {
     email,
@@ -107,7 +127,14 @@ const CONTACT_SORTS = ['last_name', 'first_name', 'created_at', 'email'];
 const TASK_SORTS = ['due_at', 'title', 'created_at', 'type'];
 const ORDERS = ['asc', 'desc'];
 
-function write(person: Person, label: string, method: string, path: string, body: unknown, expectStatus = 200): LoadRequest {
+function write(
+  person: Person,
+  label: string,
+  method: string,
+  path: string,
+  body: unknown,
+  expectStatus = 200,
+): LoadRequest {
   return {
     label,
     method,
@@ -118,72 +145,176 @@ function write(person: Person, label: string, method: string, path: string, body
   };
 }
 
-const get = (person: Person, label: string, path: string): LoadRequest => ({ label, path, headers: { cookie: person.cookie } });
+const get = (person: Person, label: string, path: string): LoadRequest => ({
+  label,
+  path,
+  headers: { cookie: person.cookie },
+});
 
 const createNote: Build = (p, n) =>
-  write(p, 'write: create note', 'POST', '/api/notes', { body: `Load test note ${n}: spoke with the crew.`, notable_type: 'site', notable_id: pick(p.random, p.account.sites).id }, 201);
+  write(
+    p,
+    'write: create note',
+    'POST',
+    '/api/notes',
+    {
+      body: `Load test note ${n}: spoke with the crew.`,
+      notable_type: 'site',
+      notable_id: pick(p.random, p.account.sites).id,
+    },
+    201,
+  );
 
 export const MIX: Array<[number, Build]> = [
-  [12, (p, n) => {
-    const [sort, order, page, perPage] = digits(n, [SITE_SORTS.length, 2, 4, 26]);
-    return get(p, 'list sites', `/api/sites?sort=${SITE_SORTS[sort]}&order=${ORDERS[order]}&page=${page + 1}&per_page=${perPage + 10}`);
-  }],
-  [8, (p, n) => {
-    const [type, sort, order, page, perPage] = digits(n, [SITE_TYPES.length, SITE_SORTS.length, 2, 3, 26]);
-    return get(p, 'list sites filtered', `/api/sites?filter[type]=${SITE_TYPES[type]}&sort=${SITE_SORTS[sort]}&order=${ORDERS[order]}&page=${page + 1}&per_page=${perPage + 10}`);
-  }],
-  [8, (p, n) => {
-    const [word, sort, order, page, perPage] = digits(n, [p.account.words.length, SITE_SORTS.length, 2, 2, 41]);
-    return get(p, 'search sites', `/api/sites?filter[q]=${encodeURIComponent(p.account.words[word])}&sort=${SITE_SORTS[sort]}&order=${ORDERS[order]}&page=${page + 1}&per_page=${perPage + 10}`);
-  }],
-  [6, (p, n) => {
-    const [sort, order, page, perPage] = digits(n, [CONTACT_SORTS.length, 2, 4, 26]);
-    return get(p, 'list contacts', `/api/contacts?sort=${CONTACT_SORTS[sort]}&order=${ORDERS[order]}&page=${page + 1}&per_page=${perPage + 10}`);
-  }],
-  [6, (p, n) => {
-    const [word, sort, order, page, perPage] = digits(n, [p.account.words.length, CONTACT_SORTS.length, 2, 2, 41]);
-    return get(p, 'search contacts', `/api/contacts?filter[q]=${encodeURIComponent(p.account.words[word])}&sort=${CONTACT_SORTS[sort]}&order=${ORDERS[order]}&page=${page + 1}&per_page=${perPage + 10}`);
-  }],
-  [7, (p, n) => {
-    const [sort, order, type, page, perPage] = digits(n, [TASK_SORTS.length, 2, 4, 2, 26]);
-    const filter = type < 3 ? `&filter[type]=${['call', 'meeting', 'visit'][type]}` : '';
-    return get(p, 'list tasks', `/api/tasks?sort=${TASK_SORTS[sort]}&order=${ORDERS[order]}${filter}&page=${page + 1}&per_page=${perPage + 10}`);
-  }],
-  [14, (p) => {
-    const site = pick(p.random, p.account.sites);
-    const zoom = 4 + Math.floor(p.random() * 13);
-    const bbox = viewportBbox(site.lat + (p.random() - 0.5) * 0.2, site.lng + (p.random() - 0.5) * 0.2, zoom);
-    return get(p, 'map markers', `/api/map/markers?bbox=${bbox.map((v) => v.toFixed(5)).join(',')}&zoom=${zoom}`);
-  }],
-  [5, (p) => {
-    const site = pick(p.random, p.account.sites);
-    const zoom = 4 + Math.floor(p.random() * 8);
-    const bbox = viewportBbox(site.lat, site.lng, zoom);
-    return get(p, 'map regions', `/api/map/regions-geojson?bbox=${bbox.map((v) => v.toFixed(5)).join(',')}&zoom=${zoom}`);
-  }],
-  [3, (p) => {
-    const site = pick(p.random, p.account.sites);
-    const bbox = viewportBbox(site.lat, site.lng, 6 + Math.floor(p.random() * 4));
-    return get(p, 'map region measures', `/api/map/regions?bbox=${bbox.map((v) => v.toFixed(5)).join(',')}`);
-  }],
+  [
+    12,
+    (p, n) => {
+      const [sort, order, page, perPage] = digits(n, [SITE_SORTS.length, 2, 4, 26]);
+      return get(
+        p,
+        'list sites',
+        `/api/sites?sort=${SITE_SORTS[sort]}&order=${ORDERS[order]}&page=${page + 1}&per_page=${perPage + 10}`,
+      );
+    },
+  ],
+  [
+    8,
+    (p, n) => {
+      const [type, sort, order, page, perPage] = digits(n, [SITE_TYPES.length, SITE_SORTS.length, 2, 3, 26]);
+      return get(
+        p,
+        'list sites filtered',
+        `/api/sites?filter[type]=${SITE_TYPES[type]}&sort=${SITE_SORTS[sort]}&order=${ORDERS[order]}&page=${page + 1}&per_page=${perPage + 10}`,
+      );
+    },
+  ],
+  [
+    8,
+    (p, n) => {
+      const [word, sort, order, page, perPage] = digits(n, [p.account.words.length, SITE_SORTS.length, 2, 2, 41]);
+      return get(
+        p,
+        'search sites',
+        `/api/sites?filter[q]=${encodeURIComponent(p.account.words[word])}&sort=${SITE_SORTS[sort]}&order=${ORDERS[order]}&page=${page + 1}&per_page=${perPage + 10}`,
+      );
+    },
+  ],
+  [
+    6,
+    (p, n) => {
+      const [sort, order, page, perPage] = digits(n, [CONTACT_SORTS.length, 2, 4, 26]);
+      return get(
+        p,
+        'list contacts',
+        `/api/contacts?sort=${CONTACT_SORTS[sort]}&order=${ORDERS[order]}&page=${page + 1}&per_page=${perPage + 10}`,
+      );
+    },
+  ],
+  [
+    6,
+    (p, n) => {
+      const [word, sort, order, page, perPage] = digits(n, [p.account.words.length, CONTACT_SORTS.length, 2, 2, 41]);
+      return get(
+        p,
+        'search contacts',
+        `/api/contacts?filter[q]=${encodeURIComponent(p.account.words[word])}&sort=${CONTACT_SORTS[sort]}&order=${ORDERS[order]}&page=${page + 1}&per_page=${perPage + 10}`,
+      );
+    },
+  ],
+  [
+    7,
+    (p, n) => {
+      const [sort, order, type, page, perPage] = digits(n, [TASK_SORTS.length, 2, 4, 2, 26]);
+      const filter = type < 3 ? `&filter[type]=${['call', 'meeting', 'visit'][type]}` : '';
+      return get(
+        p,
+        'list tasks',
+        `/api/tasks?sort=${TASK_SORTS[sort]}&order=${ORDERS[order]}${filter}&page=${page + 1}&per_page=${perPage + 10}`,
+      );
+    },
+  ],
+  [
+    14,
+    (p) => {
+      const site = pick(p.random, p.account.sites);
+      const zoom = 4 + Math.floor(p.random() * 13);
+      const bbox = viewportBbox(site.lat + (p.random() - 0.5) * 0.2, site.lng + (p.random() - 0.5) * 0.2, zoom);
+      return get(p, 'map markers', `/api/map/markers?bbox=${bbox.map((v) => v.toFixed(5)).join(',')}&zoom=${zoom}`);
+    },
+  ],
+  [
+    5,
+    (p) => {
+      const site = pick(p.random, p.account.sites);
+      const zoom = 4 + Math.floor(p.random() * 8);
+      const bbox = viewportBbox(site.lat, site.lng, zoom);
+      return get(
+        p,
+        'map regions',
+        `/api/map/regions-geojson?bbox=${bbox.map((v) => v.toFixed(5)).join(',')}&zoom=${zoom}`,
+      );
+    },
+  ],
+  [
+    3,
+    (p) => {
+      const site = pick(p.random, p.account.sites);
+      const bbox = viewportBbox(site.lat, site.lng, 6 + Math.floor(p.random() * 4));
+      return get(p, 'map region measures', `/api/map/regions?bbox=${bbox.map((v) => v.toFixed(5)).join(',')}`);
+    },
+  ],
   [4, (p) => get(p, 'dashboard data', '/api/dashboard/data')],
   [4, (p) => get(p, 'dashboard statistics', '/api/dashboard/statistics')],
   [6, (p, n) => get(p, 'activity', `/api/actions?page=${1 + (n % 5)}&per_page=${10 + (Math.floor(n / 5) % 41)}`)],
-  [3, (p) => get(p, 'notes of a site', `/api/notes?filter[notable_type]=site&filter[notable_id]=${pick(p.random, p.account.sites).id}`)],
+  [
+    3,
+    (p) =>
+      get(
+        p,
+        'notes of a site',
+        `/api/notes?filter[notable_type]=site&filter[notable_id]=${pick(p.random, p.account.sites).id}`,
+      ),
+  ],
   [5, createNote],
-  [3, (p, n) => {
-    if (!p.account.writes) return createNote(p, n);
-    const due = new Date(Date.now() + (1 + (n % 14)) * 86_400_000).toISOString();
-    return write(p, 'write: create task', 'POST', '/api/tasks', { title: `Load test call ${n}`, type: 'call', due_at: due, taskable_type: 'site', taskable_id: pick(p.random, p.account.sites).id }, 201);
-  }],
-  [4, (p, n) => {
-    if (!p.account.writes) return createNote(p, n);
-    return write(p, 'write: update site', 'PUT', `/api/sites/${pick(p.random, p.account.sites).id}`, { owner: `Owner ${n}` });
-  }],
-  [3, (p, n) => {
-    if (!p.account.writes || !p.account.taskIds.length) return createNote(p, n);
-    return write(p, 'write: complete task', 'PUT', `/api/tasks/${pick(p.random, p.account.taskIds)}`, { completed: n % 2 === 0 });
-  }],
+  [
+    3,
+    (p, n) => {
+      if (!p.account.writes) return createNote(p, n);
+      const due = new Date(Date.now() + (1 + (n % 14)) * 86_400_000).toISOString();
+      return write(
+        p,
+        'write: create task',
+        'POST',
+        '/api/tasks',
+        {
+          title: `Load test call ${n}`,
+          type: 'call',
+          due_at: due,
+          taskable_type: 'site',
+          taskable_id: pick(p.random, p.account.sites).id,
+        },
+        201,
+      );
+    },
+  ],
+  [
+    4,
+    (p, n) => {
+      if (!p.account.writes) return createNote(p, n);
+      return write(p, 'write: update site', 'PUT', `/api/sites/${pick(p.random, p.account.sites).id}`, {
+        owner: `Owner ${n}`,
+      });
+    },
+  ],
+  [
+    3,
+    (p, n) => {
+      if (!p.account.writes || !p.account.taskIds.length) return createNote(p, n);
+      return write(p, 'write: complete task', 'PUT', `/api/tasks/${pick(p.random, p.account.taskIds)}`, {
+        completed: n % 2 === 0,
+      });
+    },
+  ],
 ];
 
 const TOTAL_WEIGHT = MIX.reduce((sum, [weight]) => sum + weight, 0);
@@ -195,7 +326,11 @@ const TOTAL_WEIGHT = MIX.reduce((sum, [weight]) => sum + weight, 0);
  * also holds a realtime connection subscribed to their role's channel (docs/operations.md).
  */
 type Setup = 'pglite' | 'postgres' | 'postgres-3';
-const SETUP_NAMES: Record<Setup, string> = { pglite: 'embedded, 1 process', postgres: 'PostgreSQL, 1 process', 'postgres-3': 'PostgreSQL, 3 processes + hub' };
+const SETUP_NAMES: Record<Setup, string> = {
+  pglite: 'embedded, 1 process',
+  postgres: 'PostgreSQL, 1 process',
+  'postgres-3': 'PostgreSQL, 3 processes + hub',
+};
 const HUB = { appId: 'bench-load', key: 'bench-load-key', secret: 'bench-load-secret-0123456789' };
 
 /**
@@ -216,7 +351,9 @@ export function nextOfMix(person: Person, random: number, counters: Map<Build, n
 }
 
 export async function benchLoad(): Promise<BenchRow[]> {
-  const setups = (process.env.LOAD_SETUPS ?? 'pglite,postgres,postgres-3').split(',').map((name) => name.trim()) as Setup[];
+  const setups = (process.env.LOAD_SETUPS ?? 'pglite,postgres,postgres-3')
+    .split(',')
+    .map((name) => name.trim()) as Setup[];
   const rows: BenchRow[] = [];
   for (const setup of setups) {
     if (!SETUP_NAMES[setup]) throw new Error(`LOAD_SETUPS: unknown setup ${setup} (pglite, postgres, postgres-3)`);
@@ -235,7 +372,17 @@ async function loadOn(setup: Setup): Promise<BenchRow[]> {
   const start = async (databaseUrl?: string, env: Record<string, string> = {}) => {
     const dataDir = makeTempFolder('om-bench-load-');
     folders.push(dataDir);
-    const server = await startServer({ dataDir, port: await freePort(), adminEmail: ADMIN_EMAIL, adminPassword: PASSWORD, seedDemo: true, readCache: true, timeoutMs: STARTUP_TIMEOUT_MS, databaseUrl, env });
+    const server = await startServer({
+      dataDir,
+      port: await freePort(),
+      adminEmail: ADMIN_EMAIL,
+      adminPassword: PASSWORD,
+      seedDemo: true,
+      readCache: true,
+      timeoutMs: STARTUP_TIMEOUT_MS,
+      databaseUrl,
+      env,
+    });
     servers.push(server);
     return server;
   };
@@ -260,7 +407,8 @@ async function loadOn(setup: Setup): Promise<BenchRow[]> {
     console.error(`[bench] load [${SETUP_NAMES[setup]}]: up in ${(servers[0].startMs / 1000).toFixed(1)} s`);
 
     const accounts: Account[] = [];
-    for (const { email, writes } of ACCOUNTS) accounts.push(await describeAccount(baseUrl, email, writes, await signIn(baseUrl, email, PASSWORD)));
+    for (const { email, writes } of ACCOUNTS)
+      accounts.push(await describeAccount(baseUrl, email, writes, await signIn(baseUrl, email, PASSWORD)));
     // Every person signs in on their own: 50 sessions, as 50 browsers would hold.
     const people: Person[] = [];
     for (let i = 0; i < PEOPLE; i++) {
@@ -279,7 +427,9 @@ async function loadOn(setup: Setup): Promise<BenchRow[]> {
         sockets.push(socket.pusher);
       }
     }
-    console.error(`[bench] load [${SETUP_NAMES[setup]}]: ${PEOPLE} people signed in over ${accounts.length} accounts${hub ? ', each with a realtime connection to the hub' : ''}; ${SECONDS} s of load after ${WARMUP_MS / 1000} s of warm-up`);
+    console.error(
+      `[bench] load [${SETUP_NAMES[setup]}]: ${PEOPLE} people signed in over ${accounts.length} accounts${hub ? ', each with a realtime connection to the hub' : ''}; ${SECONDS} s of load after ${WARMUP_MS / 1000} s of warm-up`,
+    );
 
     const counters = new Map<Build, number>();
     const next = (worker: number): LoadRequest => nextOfMix(people[worker], people[worker].random(), counters);
@@ -291,8 +441,16 @@ async function loadOn(setup: Setup): Promise<BenchRow[]> {
       const person = people.find((p) => p.account === account)!;
       for (const [, build] of MIX) {
         const spec = build(person, 0);
-        const answer = await request(`${baseUrl}${spec.path}`, { method: spec.method, headers: { accept: 'application/json', ...spec.headers }, body: spec.body, timeoutMs: 120_000 });
-        if (answer.status !== (spec.expectStatus ?? 200)) console.error(`[bench] load: priming ${spec.label} as ${account.email} answered ${answer.status}: ${answer.body.slice(0, 200)}`);
+        const answer = await request(`${baseUrl}${spec.path}`, {
+          method: spec.method,
+          headers: { accept: 'application/json', ...spec.headers },
+          body: spec.body,
+          timeoutMs: 120_000,
+        });
+        if (answer.status !== (spec.expectStatus ?? 200))
+          console.error(
+            `[bench] load: priming ${spec.label} as ${account.email} answered ${answer.status}: ${answer.body.slice(0, 200)}`,
+          );
       }
     }
 
@@ -310,41 +468,70 @@ async function loadOn(setup: Setup): Promise<BenchRow[]> {
     const databaseCpuBefore = postgres?.cpuMs() ?? 0;
     const loadBefore = os.loadavg()[0];
     eventsHeard = 0;
-    const result = await runScenario({ baseUrl, concurrency: PEOPLE, warmupMs: WARMUP_MS, durationMs: SECONDS * 1000, timeoutMs: 30_000, next }).finally(() => clearInterval(sampler));
+    const result = await runScenario({
+      baseUrl,
+      concurrency: PEOPLE,
+      warmupMs: WARMUP_MS,
+      durationMs: SECONDS * 1000,
+      timeoutMs: 30_000,
+      next,
+    }).finally(() => clearInterval(sampler));
     const loadAfter = os.loadavg()[0];
     const cpuSeconds = servers.map((server, i) => (procCpuMs(server.pid) - cpuBefore[i]) / 1000);
     const databaseCpuSeconds = postgres ? (postgres.cpuMs() - databaseCpuBefore) / 1000 : null;
-    const alive = await Promise.all(servers.map(async (server) => (await request(`${server.baseUrl}/api/health`).catch(() => null))?.status === 200));
+    const alive = await Promise.all(
+      servers.map(async (server) => (await request(`${server.baseUrl}/api/health`).catch(() => null))?.status === 200),
+    );
     const highWater = Math.max(...servers.map((server) => procStatusMb(server.pid, 'VmHWM')));
 
     const where = SETUP_NAMES[setup];
     for (const [label, figures] of [...result.byLabel].sort((a, b) => a[0].localeCompare(b[0]))) {
-      console.error(`[bench] load [${where}]: ${label.padEnd(22)} ${String(figures.requests).padStart(6)} requests, ${figures.errors} errors, p50 ${figures.p50.toFixed(0)} ms, p95 ${figures.p95.toFixed(0)} ms`);
+      console.error(
+        `[bench] load [${where}]: ${label.padEnd(22)} ${String(figures.requests).padStart(6)} requests, ${figures.errors} errors, p50 ${figures.p50.toFixed(0)} ms, p95 ${figures.p95.toFixed(0)} ms`,
+      );
     }
-    if (balancer) console.error(`[bench] load [${where}]: answers per process ${[...balancer.served.values()].join(' / ')}; server CPU s per process ${cpuSeconds.map((cpu) => cpu.toFixed(1)).join(' / ')}`);
-    if (result.errorSamples.length) console.error(`[bench] load [${where}]: first errors:\n  ${result.errorSamples.join('\n  ')}`);
-    if (result.warmupErrors) console.error(`[bench] load [${where}]: ${result.warmupErrors} errors during the warm-up (not counted)`);
+    if (balancer)
+      console.error(
+        `[bench] load [${where}]: answers per process ${[...balancer.served.values()].join(' / ')}; server CPU s per process ${cpuSeconds.map((cpu) => cpu.toFixed(1)).join(' / ')}`,
+      );
+    if (result.errorSamples.length)
+      console.error(`[bench] load [${where}]: first errors:\n  ${result.errorSamples.join('\n  ')}`);
+    if (result.warmupErrors)
+      console.error(`[bench] load [${where}]: ${result.warmupErrors} errors during the warm-up (not counted)`);
 
     const label = `${PEOPLE} people, ${SECONDS} s`;
     const slowest = [...result.byLabel].sort((a, b) => b[1].p95 - a[1].p95)[0];
-    const figure = (name: string, value: number | null, unit: string, targets?: Parameters<typeof row>[4]) => row(AREA, `${name} [${where}]`, value, unit, targets);
+    const figure = (name: string, value: number | null, unit: string, targets?: Parameters<typeof row>[4]) =>
+      row(AREA, `${name} [${where}]`, value, unit, targets);
     const rows = [
       figure(`requests (${label})`, result.requests, 'count'),
       figure('requests per second', round(result.requestsPerSecond), 'req/s'),
-      figure(`errors${result.errorSamples.length ? ` (first: ${result.errorSamples[0].slice(0, 160)})` : ''}`, result.errors, 'count', { atMost: 0 }),
+      figure(
+        `errors${result.errorSamples.length ? ` (first: ${result.errorSamples[0].slice(0, 160)})` : ''}`,
+        result.errors,
+        'count',
+        { atMost: 0 },
+      ),
       figure('5xx answers', result.serverErrors, 'count', { atMost: 0 }),
       figure('latency p50', round(result.latencyMs.p50), 'ms'),
       figure('latency p95', round(result.latencyMs.p95), 'ms', { atMost: setup === 'pglite' ? 250 : 100 }),
       figure('latency p99', round(result.latencyMs.p99), 'ms'),
       figure(`slowest kind p95 (${slowest?.[0] ?? '-'})`, slowest ? round(slowest[1].p95) : null, 'ms'),
-      figure('server CPU during the run (all processes; PostgreSQL not counted)', round(cpuSeconds.reduce((sum, cpu) => sum + cpu, 0)), 's'),
+      figure(
+        'server CPU during the run (all processes; PostgreSQL not counted)',
+        round(cpuSeconds.reduce((sum, cpu) => sum + cpu, 0)),
+        's',
+      ),
       figure('peak RSS of a server process (VmRSS sampled every 0.5 s)', round(Math.max(...peakRss.values())), 'MB'),
       figure('peak RSS of a server process since start (VmHWM)', round(highWater), 'MB'),
-      figure('server processes answering /api/health after the run', alive.filter(Boolean).length, 'count', { atLeast: servers.length }),
+      figure('server processes answering /api/health after the run', alive.filter(Boolean).length, 'count', {
+        atLeast: servers.length,
+      }),
       figure('load average (1 min) at the start of the run', round(loadBefore, 2), ''),
       figure('load average (1 min) at the end of the run', round(loadAfter, 2), ''),
     ];
-    if (databaseCpuSeconds !== null) rows.push(figure('PostgreSQL CPU during the run (its processes)', round(databaseCpuSeconds), 's'));
+    if (databaseCpuSeconds !== null)
+      rows.push(figure('PostgreSQL CPU during the run (its processes)', round(databaseCpuSeconds), 's'));
     if (hub) rows.push(figure('realtime events the hub delivered to the people connected to it', eventsHeard, 'count'));
     return rows;
   } finally {
@@ -359,11 +546,19 @@ async function loadOn(setup: Setup): Promise<BenchRow[]> {
 
 /** A person's realtime connection, as their browser holds it: to the hub, on their role's channel, authorised by the app. */
 async function connectToHub(hubPort: number, baseUrl: string, person: Person) {
-  const me = JSON.parse((await request(`${baseUrl}/api/auth/check`, { headers: { cookie: person.cookie, accept: 'application/json' } })).body).data;
+  const me = JSON.parse(
+    (await request(`${baseUrl}/api/auth/check`, { headers: { cookie: person.cookie, accept: 'application/json' } }))
+      .body,
+  ).data;
   const pusher = hubBrowser(HUB.key, hubPort, async (body) => {
     const answer = await request(`${baseUrl}/broadcasting/auth`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', cookie: person.cookie, 'x-xsrf-token': person.xsrf },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        cookie: person.cookie,
+        'x-xsrf-token': person.xsrf,
+      },
       body: JSON.stringify(body),
     });
     return { status: answer.status, body: answer.status === 200 ? JSON.parse(answer.body) : answer.body };

@@ -8,9 +8,17 @@
  * similar load).
  */
 import { execSync } from 'node:child_process';
-import { chromium, type Browser } from '@playwright/test';
-import { freePort, loadAverage, makeTempFolder, removeTempFolder, ROOT, startServer, type RunningServer } from './lib/server.js';
-import { row, type BenchRow } from './types.js';
+import { type Browser, chromium } from '@playwright/test';
+import {
+  freePort,
+  loadAverage,
+  makeTempFolder,
+  ROOT,
+  type RunningServer,
+  removeTempFolder,
+  startServer,
+} from './lib/server.js';
+import { type BenchRow, row } from './types.js';
 
 const AREA = 'offline';
 const ADMIN_EMAIL = 'admin@example.com';
@@ -37,12 +45,22 @@ export async function benchOffline(): Promise<BenchRow[]> {
   let browser: Browser | undefined;
   const rows: BenchRow[] = [];
   try {
-    server = await startServer({ dataDir, port: await freePort(), adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD, timeoutMs: 180_000 });
+    server = await startServer({
+      dataDir,
+      port: await freePort(),
+      adminEmail: ADMIN_EMAIL,
+      adminPassword: ADMIN_PASSWORD,
+      timeoutMs: 180_000,
+    });
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
     });
-    const context = await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 390, height: 844 }, serviceWorkers: 'allow' });
+    const context = await browser.newContext({
+      baseURL: server.baseUrl,
+      viewport: { width: 390, height: 844 },
+      serviceWorkers: 'allow',
+    });
     await context.addInitScript(SHELL_PROBE);
 
     // The first visit: sign in, let the worker install (it precaches the build) and take the page, load once more.
@@ -65,7 +83,9 @@ export async function benchOffline(): Promise<BenchRow[]> {
     for (let run = 1; run <= RUNS; run++) {
       const page = await context.newPage();
       await page.goto('/');
-      await page.waitForFunction(() => (window as unknown as { __shell?: number }).__shell !== undefined, undefined, { timeout: 30_000 });
+      await page.waitForFunction(() => (window as unknown as { __shell?: number }).__shell !== undefined, undefined, {
+        timeout: 30_000,
+      });
       online.push(await page.evaluate(() => (window as unknown as { __shell: number }).__shell));
       await page.close();
     }
@@ -78,15 +98,29 @@ export async function benchOffline(): Promise<BenchRow[]> {
       const page = await context.newPage();
       const started = Date.now();
       await page.goto('/');
-      await page.waitForFunction(() => (window as unknown as { __shell?: number }).__shell !== undefined, undefined, { timeout: 30_000 });
+      await page.waitForFunction(() => (window as unknown as { __shell?: number }).__shell !== undefined, undefined, {
+        timeout: 30_000,
+      });
       const shellMs = await page.evaluate(() => (window as unknown as { __shell: number }).__shell);
       const controlled = await page.evaluate(() => Boolean(navigator.serviceWorker.controller));
       if (!controlled) throw new Error('The page was not served by the service worker.');
       times.push(shellMs);
-      rows.push(row(AREA, `offline app shell from the worker's cache, load ${run} (${Date.now() - started} ms wall; load avg ${loadAverage()})`, shellMs, 'ms', { below: TARGET_MS }));
+      rows.push(
+        row(
+          AREA,
+          `offline app shell from the worker's cache, load ${run} (${Date.now() - started} ms wall; load avg ${loadAverage()})`,
+          shellMs,
+          'ms',
+          { below: TARGET_MS },
+        ),
+      );
       await page.close();
     }
-    rows.push(row(AREA, `offline app shell, median of ${RUNS} (load avg ${loadAverage()})`, median(times), 'ms', { below: TARGET_MS }));
+    rows.push(
+      row(AREA, `offline app shell, median of ${RUNS} (load avg ${loadAverage()})`, median(times), 'ms', {
+        below: TARGET_MS,
+      }),
+    );
     await context.close();
   } finally {
     await browser?.close();

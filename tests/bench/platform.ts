@@ -1,9 +1,17 @@
 import { sql } from 'kysely';
 import { openDatabase } from '../../src/server/db/database.js';
 import { request, signIn } from './lib/http.js';
-import { runLoad, type LoadResult } from './lib/load.js';
-import { freePort, makeTempFolder, procCpuMs, procStatusMb, removeTempFolder, startServer, type RunningServer } from './lib/server.js';
-import { row, type BenchRow } from './types.js';
+import { type LoadResult, runLoad } from './lib/load.js';
+import {
+  freePort,
+  makeTempFolder,
+  procCpuMs,
+  procStatusMb,
+  type RunningServer,
+  removeTempFolder,
+  startServer,
+} from './lib/server.js';
+import { type BenchRow, row } from './types.js';
 
 const AREA = 'platform';
 const ADMIN_EMAIL = 'admin@example.com';
@@ -17,8 +25,10 @@ const WARM_SAMPLES = 3;
 const LIST_PATH = '/api/users?page=7&per_page=25&sort=last_name';
 
 /** Argon2id of 'bench-user-password' with the server's parameters: no one signs in as these users. */
-const USER_PASSWORD_HASH = '$argon2id$v=19$m=19456,t=2,p=1$Uo0jPP3GD4KmkCyA3HPrmg$TE47jLWH7bcmUCKtOGPxU8PFMM2ZiktDtxtObt38KHw';
-const FIRST_NAMES = 'Ana,Ben,Carla,Dev,Elif,Femi,Grace,Hugo,Ines,Jamal,Kira,Luis,Maya,Nils,Olu,Priya,Quinn,Rosa,Sam,Tariq,Uma,Vik,Wen,Xavi,Yara,Zoe';
+const USER_PASSWORD_HASH =
+  '$argon2id$v=19$m=19456,t=2,p=1$Uo0jPP3GD4KmkCyA3HPrmg$TE47jLWH7bcmUCKtOGPxU8PFMM2ZiktDtxtObt38KHw';
+const FIRST_NAMES =
+  'Ana,Ben,Carla,Dev,Elif,Femi,Grace,Hugo,Ines,Jamal,Kira,Luis,Maya,Nils,Olu,Priya,Quinn,Rosa,Sam,Tariq,Uma,Vik,Wen,Xavi,Yara,Zoe';
 const LAST_NAMES =
   'Adams,Baker,Castro,Diaz,Evans,Fischer,Garcia,Hughes,Ito,Jones,Khan,Lopez,Moreau,Nguyen,Okafor,Patel,Quinn,Rossi,Silva,Tanaka,' +
   'Usman,Vargas,Weber,Xu,Yilmaz,Zhang,Alvarez,Brown,Chen,Dubois,Eriksen,Ferreira,Gomez,Hansen,Ivanova,Jensen,Kowalski,Lee,Martin,Novak,' +
@@ -120,15 +130,31 @@ async function measureServer(server: RunningServer) {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-function loadRows(name: string, result: LoadResult & { serverCpuMsPerRequest: number }, options: { p95Below?: number } = {}): BenchRow[] {
+function loadRows(
+  name: string,
+  result: LoadResult & { serverCpuMsPerRequest: number },
+  options: { p95Below?: number } = {},
+): BenchRow[] {
   const conn = `(${CONCURRENCY} conn)`;
   return [
     row(AREA, `${name} req/s ${conn}`, result.requestsPerSecond, 'req/s'),
     row(AREA, `${name} p50 ${conn}`, result.latencyMs.p50, 'ms'),
-    row(AREA, `${name} p95 ${conn}`, result.latencyMs.p95, 'ms', options.p95Below ? { below: options.p95Below } : undefined),
+    row(
+      AREA,
+      `${name} p95 ${conn}`,
+      result.latencyMs.p95,
+      'ms',
+      options.p95Below ? { below: options.p95Below } : undefined,
+    ),
     row(AREA, `${name} p99 ${conn}`, result.latencyMs.p99, 'ms'),
     row(AREA, `${name} server CPU per request`, result.serverCpuMsPerRequest, 'ms'),
-    row(AREA, `${name} errors${result.errorSamples.length ? ` (${result.errorSamples.join('; ')})` : ''}`, result.errors, 'count', { atMost: 0 }),
+    row(
+      AREA,
+      `${name} errors${result.errorSamples.length ? ` (${result.errorSamples.join('; ')})` : ''}`,
+      result.errors,
+      'count',
+      { atMost: 0 },
+    ),
   ];
 }
 
@@ -139,7 +165,12 @@ function loadRows(name: string, result: LoadResult & { serverCpuMsPerRequest: nu
 async function insertUsers(dataDir: string, count: number) {
   const database = await openDatabase({ dataDir, databaseUrl: undefined });
   try {
-    const role = await database.db.selectFrom('roles').select('id').where('slug', '=', 'user').where('deleted_at', 'is', null).executeTakeFirst();
+    const role = await database.db
+      .selectFrom('roles')
+      .select('id')
+      .where('slug', '=', 'user')
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     if (!role) throw new Error('The seeded `user` role is missing: cannot add the benchmark users.');
     await sql`
       insert into users (first_name, last_name, email, password, role_id, realtime_key, created_at, updated_at)
@@ -154,7 +185,8 @@ async function insertUsers(dataDir: string, count: number) {
       from generate_series(1, ${count}) as i
     `.execute(database.db);
     const users = await database.db.selectFrom('users').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
-    if (Number(users.n) < count) throw new Error(`Expected at least ${count} users after the insert, found ${users.n}.`);
+    if (Number(users.n) < count)
+      throw new Error(`Expected at least ${count} users after the insert, found ${users.n}.`);
   } finally {
     await database.close();
   }
@@ -163,7 +195,8 @@ async function insertUsers(dataDir: string, count: number) {
 /** One list request before the load: the answer must be a page of 25 out of all the users. */
 async function checkList(baseUrl: string, headers: Record<string, string>) {
   const response = await request(baseUrl + LIST_PATH, { headers });
-  if (response.status !== 200) throw new Error(`GET ${LIST_PATH} answered ${response.status}: ${response.body.slice(0, 300)}`);
+  if (response.status !== 200)
+    throw new Error(`GET ${LIST_PATH} answered ${response.status}: ${response.body.slice(0, 300)}`);
   const body = JSON.parse(response.body);
   if (body.data?.length !== 25 || !(body.meta?.total >= USERS)) {
     throw new Error(`GET ${LIST_PATH} did not return 25 of ${USERS}+ users: ${response.body.slice(0, 300)}`);

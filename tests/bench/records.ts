@@ -20,10 +20,19 @@
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { fillSites, SITE_TYPES, SITE_WORDS } from '../support/many-sites.js';
-import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
+import { type PostgresServer, startPostgres } from '../support/postgres-server.js';
 import { request, signIn } from './lib/http.js';
-import { benchDatabases, freePort, loadAverage, makeTempFolder, procCpuMs, removeTempFolder, type RunningServer, startServer } from './lib/server.js';
-import { row, type BenchRow } from './types.js';
+import {
+  benchDatabases,
+  freePort,
+  loadAverage,
+  makeTempFolder,
+  procCpuMs,
+  type RunningServer,
+  removeTempFolder,
+  startServer,
+} from './lib/server.js';
+import { type BenchRow, row } from './types.js';
 
 const AREA = 'records';
 const SITES = Number(process.env.BENCH_SITES ?? 100_000);
@@ -41,7 +50,10 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const THROUGHPUT_SECONDS = Number(process.env.BENCH_THROUGHPUT_SECONDS ?? 20);
 const ANSWERS_PER_SECOND = { pglite: 150, postgres: 400 };
 const PG_STATEMENTS = process.env.BENCH_PG_STATEMENTS === '1';
-const STATEMENT_SETTINGS = { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track_planning': 'on' };
+const STATEMENT_SETTINGS = {
+  shared_preload_libraries: 'pg_stat_statements',
+  'pg_stat_statements.track_planning': 'on',
+};
 
 /** Each case's costliest statements on PostgreSQL (BENCH_PG_STATEMENTS=1): resets the counts, then prints them. */
 function statementProfile(url: string | undefined) {
@@ -55,12 +67,17 @@ function statementProfile(url: string | undefined) {
     },
     print: async (label: string) => {
       await connected;
-      const { rows } = await client.query(`select calls, total_plan_time, total_exec_time, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 300) as query
+      const { rows } =
+        await client.query(`select calls, total_plan_time, total_exec_time, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 300) as query
         from pg_stat_statements where query not like '%pg_stat_statements%' order by total_plan_time + total_exec_time desc limit 8`);
-      console.error(`[bench] records, postgres: ${label}: costliest statements (calls, plan ms and execution ms per call, rows per call)`);
+      console.error(
+        `[bench] records, postgres: ${label}: costliest statements (calls, plan ms and execution ms per call, rows per call)`,
+      );
       for (const r of rows) {
         const calls = Number(r.calls);
-        console.error(`  ${calls} × plan ${(r.total_plan_time / calls).toFixed(2)} + run ${(r.total_exec_time / calls).toFixed(2)} ms, ${(Number(r.rows) / calls).toFixed(0)} rows: ${r.query}`);
+        console.error(
+          `  ${calls} × plan ${(r.total_plan_time / calls).toFixed(2)} + run ${(r.total_exec_time / calls).toFixed(2)} ms, ${(Number(r.rows) / calls).toFixed(0)} rows: ${r.query}`,
+        );
       }
     },
     close: () => client.end(),
@@ -72,19 +89,38 @@ function percentile(values: number[], fraction: number) {
   return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * fraction) - 1)];
 }
 
-
 /** Request i of each case: the choices (and search words) in turn, then the next page. */
 function cases(slug: string): Array<[string, (i: number) => string]> {
   return [
     // About 16,700 matches each (one type in six), sorted by a column with a value on every site.
-    [`list type = <type>, sorted by estimated value`, (i) => `/api/sites?filter[type]=${TYPES[i % 6]}&sort=estimated_value&order=desc&page=${1 + Math.floor(i / 6)}&per_page=25&total=estimate`],
-    [`list filtered on a custom field, sorted by name`, (i) => `/api/sites?filter[${slug}]=${CHOICES[i % 3]}&sort=name&order=asc&page=${1 + Math.floor(i / 3)}&per_page=25&total=estimate`],
-    [`list filtered on a custom field, sorted by it`, (i) => `/api/sites?filter[${slug}]=${CHOICES[i % 3]}&sort=${slug}&order=desc&page=${1 + Math.floor(i / 3)}&per_page=25&total=estimate`],
+    [
+      `list type = <type>, sorted by estimated value`,
+      (i) =>
+        `/api/sites?filter[type]=${TYPES[i % 6]}&sort=estimated_value&order=desc&page=${1 + Math.floor(i / 6)}&per_page=25&total=estimate`,
+    ],
+    [
+      `list filtered on a custom field, sorted by name`,
+      (i) =>
+        `/api/sites?filter[${slug}]=${CHOICES[i % 3]}&sort=name&order=asc&page=${1 + Math.floor(i / 3)}&per_page=25&total=estimate`,
+    ],
+    [
+      `list filtered on a custom field, sorted by it`,
+      (i) =>
+        `/api/sites?filter[${slug}]=${CHOICES[i % 3]}&sort=${slug}&order=desc&page=${1 + Math.floor(i / 3)}&per_page=25&total=estimate`,
+    ],
     // About 110 matches each, nn from 10 to 99 ("Harbor Project 77" matches "Harbor Project 770", "... 7700" to
     // "... 7790" and "... 77000" to "... 77990"); the word moves on by one at each round of the numbers.
-    [`text search "<word> project <nn>"`, (i) => `/api/sites?search=${encodeURIComponent(`${WORDS[(i + Math.floor(i / 90)) % 10].toLowerCase()} project ${10 + (i % 90)}`)}&per_page=25&total=estimate`],
+    [
+      `text search "<word> project <nn>"`,
+      (i) =>
+        `/api/sites?search=${encodeURIComponent(`${WORDS[(i + Math.floor(i / 90)) % 10].toLowerCase()} project ${10 + (i % 90)}`)}&per_page=25&total=estimate`,
+    ],
     // About 3,700 matches each ("City 12", "City 120" to "City 129").
-    [`text search "city <nn>"`, (i) => `/api/sites?search=${encodeURIComponent(`city ${10 + (i % 20)}`)}&page=${1 + Math.floor(i / 20)}&per_page=25&total=estimate`],
+    [
+      `text search "city <nn>"`,
+      (i) =>
+        `/api/sites?search=${encodeURIComponent(`city ${10 + (i % 20)}`)}&page=${1 + Math.floor(i / 20)}&per_page=25&total=estimate`,
+    ],
   ];
 }
 
@@ -100,18 +136,31 @@ async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
         return;
       }
     }
-    const options = { dataDir, adminEmail: ADMIN.email, adminPassword: ADMIN.password, databaseUrl: postgres?.url, readCache: false };
+    const options = {
+      dataDir,
+      adminEmail: ADMIN.email,
+      adminPassword: ADMIN.password,
+      databaseUrl: postgres?.url,
+      readCache: false,
+    };
     server = await startServer({ ...options, port: await freePort() });
     let cookie = await signIn(server.baseUrl, ADMIN.email, ADMIN.password);
     const xsrf = decodeURIComponent(/XSRF-TOKEN=([^;]+)/.exec(cookie)?.[1] ?? '');
 
     // A custom dropdown field on sites, added as an administrator would.
-    const schemas = JSON.parse((await request(`${server.baseUrl}/api/schemas?per_page=-1`, { headers: { cookie } })).body);
+    const schemas = JSON.parse(
+      (await request(`${server.baseUrl}/api/schemas?per_page=-1`, { headers: { cookie } })).body,
+    );
     const siteSchema = schemas.data.find((schema: { type: string }) => schema.type === 'site');
     const created = await request(`${server.baseUrl}/api/schema-fields`, {
       method: 'POST',
       headers: { cookie, 'x-xsrf-token': xsrf, 'content-type': 'application/json' },
-      body: JSON.stringify({ schema_id: siteSchema.id, name: 'Priority', type: 'dropdown', options: { choices: CHOICES.map((value) => ({ value, label: value })) } }),
+      body: JSON.stringify({
+        schema_id: siteSchema.id,
+        name: 'Priority',
+        type: 'dropdown',
+        options: { choices: CHOICES.map((value) => ({ value, label: value })) },
+      }),
     });
     if (created.status !== 201) throw new Error(`Adding the custom field answered ${created.status}: ${created.body}`);
     const slug = JSON.parse(created.body).data.slug as string;
@@ -139,20 +188,38 @@ async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
         }
         const started = performance.now();
         const response = await request(server.baseUrl + url, { headers: { cookie } });
-        if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${response.body.slice(0, 200)}`);
+        if (response.status !== 200)
+          throw new Error(`${url} answered ${response.status}: ${response.body.slice(0, 200)}`);
         if (i >= WARMUP) times.push(performance.now() - started);
       }
       // CPU time of the server per request (its own process; the database's too on the embedded one): what the load
       // of the machine changes less than the elapsed time.
       const cpu = (procCpuMs(server.pid) - cpuFrom) / SAMPLES;
-      const databaseCpu = postgres ? `, PostgreSQL's ${((postgres.cpuMs() - databaseCpuFrom) / SAMPLES).toFixed(1)} ms` : '';
+      const databaseCpu = postgres
+        ? `, PostgreSQL's ${((postgres.cpuMs() - databaseCpuFrom) / SAMPLES).toFixed(1)} ms`
+        : '';
       const load = loadAverage();
       console.error(
         `[bench] records, ${kind}: ${metric}: p50 ${percentile(times, 0.5).toFixed(1)} ms, p95 ${percentile(times, 0.95).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms; server CPU ${cpu.toFixed(1)} ms per request${databaseCpu}; load average ${load}`,
       );
       await statements.print(metric);
-      rows.push(row(AREA, `${kind}: ${metric} p50 (${SITES} sites; load ${load})`, Math.round(percentile(times, 0.5) * 10) / 10, 'ms'));
-      rows.push(row(AREA, `${kind}: ${metric} p95 (${SITES} sites; load ${load})`, Math.round(percentile(times, 0.95) * 10) / 10, 'ms', { atMost: 20 }));
+      rows.push(
+        row(
+          AREA,
+          `${kind}: ${metric} p50 (${SITES} sites; load ${load})`,
+          Math.round(percentile(times, 0.5) * 10) / 10,
+          'ms',
+        ),
+      );
+      rows.push(
+        row(
+          AREA,
+          `${kind}: ${metric} p95 (${SITES} sites; load ${load})`,
+          Math.round(percentile(times, 0.95) * 10) / 10,
+          'ms',
+          { atMost: 20 },
+        ),
+      );
     }
     await statements.close();
     await throughput(kind, server, postgres, cookie, cases(slug), asked, rows);
@@ -168,7 +235,15 @@ async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
  * soon as its last was answered (requests the single-connection runs did not send: still no two alike). Answers/s,
  * p50/p95 and the server's CPU per answer.
  */
-async function throughput(kind: 'pglite' | 'postgres', server: RunningServer, postgres: PostgresServer | null, cookie: string, all: Array<[string, (i: number) => string]>, asked: Set<string>, rows: BenchRow[]) {
+async function throughput(
+  kind: 'pglite' | 'postgres',
+  server: RunningServer,
+  postgres: PostgresServer | null,
+  cookie: string,
+  all: Array<[string, (i: number) => string]>,
+  asked: Set<string>,
+  rows: BenchRow[],
+) {
   if (CONNECTIONS < 1 || THROUGHPUT_SECONDS <= 0) return;
   let next = WARMUP + SAMPLES;
   const nextUrl = () => {
@@ -192,7 +267,8 @@ async function throughput(kind: 'pglite' | 'postgres', server: RunningServer, po
         const url = nextUrl();
         const sent = performance.now();
         const response = await request(server.baseUrl + url, { headers: { cookie } });
-        if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${response.body.slice(0, 200)}`);
+        if (response.status !== 200)
+          throw new Error(`${url} answered ${response.status}: ${response.body.slice(0, 200)}`);
         times.push(performance.now() - sent);
       }
     }),
@@ -200,12 +276,22 @@ async function throughput(kind: 'pglite' | 'postgres', server: RunningServer, po
   const seconds = (performance.now() - started) / 1000;
   const perSecond = times.length / seconds;
   const cpu = (procCpuMs(server.pid) - cpuFrom) / times.length;
-  const databaseCpu = postgres ? `, PostgreSQL's ${((postgres.cpuMs() - databaseCpuFrom) / times.length).toFixed(1)} ms` : '';
+  const databaseCpu = postgres
+    ? `, PostgreSQL's ${((postgres.cpuMs() - databaseCpuFrom) / times.length).toFixed(1)} ms`
+    : '';
   const load = loadAverage();
   console.error(
     `[bench] records, ${kind}: ${CONNECTIONS} connections: ${perSecond.toFixed(0)} answers/s (${times.length} in ${seconds.toFixed(1)} s), p50 ${percentile(times, 0.5).toFixed(1)} ms, p95 ${percentile(times, 0.95).toFixed(1)} ms; server CPU ${cpu.toFixed(1)} ms per answer${databaseCpu}; load average ${load}`,
   );
-  rows.push(row(AREA, `${kind}: the five cases at ${CONNECTIONS} connections (${SITES} sites; load ${load})`, Math.round(perSecond), 'answers/s', { atLeast: ANSWERS_PER_SECOND[kind] }));
+  rows.push(
+    row(
+      AREA,
+      `${kind}: the five cases at ${CONNECTIONS} connections (${SITES} sites; load ${load})`,
+      Math.round(perSecond),
+      'answers/s',
+      { atLeast: ANSWERS_PER_SECOND[kind] },
+    ),
+  );
 }
 
 export async function benchRecords(): Promise<BenchRow[]> {

@@ -11,14 +11,14 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config/config.js';
 import { openDatabase } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrate.js';
 import { ensureAppKey, seedDatabase } from '../../src/server/seed/seed.js';
 import { signIn } from './lib/http.js';
-import { row, type BenchRow } from './types.js';
+import { type BenchRow, row } from './types.js';
 
 const AREA = 'reports';
 const SITES = Number(process.env.BENCH_SITES ?? 100_000);
@@ -35,13 +35,17 @@ async function fill(db: Kysely<any>) {
   const exec = (query: ReturnType<typeof sql>) => query.execute(db);
   await exec(sql`insert into teams (name) select 'Team ' || g from generate_series(1, 6) g`);
   const roleId = (await db.selectFrom('roles').select('id').where('slug', '=', 'user').executeTakeFirstOrThrow()).id;
-  const password = (await db.selectFrom('users').select('password').where('email', '=', ADMIN_EMAIL).executeTakeFirstOrThrow()).password;
+  const password = (
+    await db.selectFrom('users').select('password').where('email', '=', ADMIN_EMAIL).executeTakeFirstOrThrow()
+  ).password;
   await exec(sql`insert into users (first_name, last_name, email, password, role_id, team_id, realtime_key, goals)
     select 'Person', 'No ' || g, 'person' || g || '@example.com', ${password}, ${roleId}, (select min(id) from teams) + g % 6, md5(g::text),
       '{"default": {"calls": 40, "meetings": 10, "visits": 20, "recruits": 4}}'::jsonb
     from generate_series(1, ${PEOPLE}) g`);
   await exec(sql`insert into team_user (team_id, user_id) select team_id, id from users where team_id is not null`);
-  await exec(sql`insert into regions (name, geometry_type, code) select 'Region ' || g, case when g = 1 then 'state' else 'county' end, g::text from generate_series(1, 20) g`);
+  await exec(
+    sql`insert into regions (name, geometry_type, code) select 'Region ' || g, case when g = 1 then 'state' else 'county' end, g::text from generate_series(1, 20) g`,
+  );
   await exec(sql`insert into contractors (name, type, city, created_at)
     select 'Contractor ' || g, (array['union', 'non-union', 'general', 'none', 'union', 'non-union'])[1 + g % 6], 'City ' || g % 50, now() - (g % 1000) * interval '1 day'
     from generate_series(1, ${CONTRACTORS}) g`);
@@ -55,11 +59,21 @@ async function fill(db: Kysely<any>) {
       now() - (g % 1100) * interval '1 day', now() - (g % 1100) * interval '1 day', (now() - (g % 1100 - 60) * interval '1 day')::date
     from generate_series(1, ${SITES}) g`);
   const firstSite = (await db.selectFrom('sites').select(sql<number>`min(id)`.as('id')).executeTakeFirstOrThrow()).id;
-  const firstContractor = (await db.selectFrom('contractors').select(sql<number>`min(id)`.as('id')).executeTakeFirstOrThrow()).id;
-  await exec(sql`insert into site_contractors (site_id, contractor_id) select s.id, ${firstContractor} + (s.id * 13 + k * 101) % ${CONTRACTORS} from sites s, generate_series(1, 2) k`);
-  await exec(sql`insert into site_regions (site_id, region_id) select s.id, (select min(id) from regions) from sites s`);
-  await exec(sql`insert into site_regions (site_id, region_id) select s.id, (select min(id) from regions) + 1 + s.id % 19 from sites s`);
-  await exec(sql`insert into site_trades (site_id, trade_id) select s.id, (select min(id) from trades) + s.id % 15 from sites s`);
+  const firstContractor = (
+    await db.selectFrom('contractors').select(sql<number>`min(id)`.as('id')).executeTakeFirstOrThrow()
+  ).id;
+  await exec(
+    sql`insert into site_contractors (site_id, contractor_id) select s.id, ${firstContractor} + (s.id * 13 + k * 101) % ${CONTRACTORS} from sites s, generate_series(1, 2) k`,
+  );
+  await exec(
+    sql`insert into site_regions (site_id, region_id) select s.id, (select min(id) from regions) from sites s`,
+  );
+  await exec(
+    sql`insert into site_regions (site_id, region_id) select s.id, (select min(id) from regions) + 1 + s.id % 19 from sites s`,
+  );
+  await exec(
+    sql`insert into site_trades (site_id, trade_id) select s.id, (select min(id) from trades) + s.id % 15 from sites s`,
+  );
   await exec(sql`insert into tasks (title, type, due_at, completed_at, assignee_id, user_id, taskable_type, taskable_id, created_at)
     select 'Task ' || g, (array['call', 'meeting', 'visit'])[1 + g % 3], now() + (g % 400 - 300) * interval '1 day',
       case when g % 3 = 0 then null else now() + (g % 400 - 305) * interval '1 day' end,
@@ -67,8 +81,12 @@ async function fill(db: Kysely<any>) {
     from generate_series(1, ${TASKS}) g`);
   await exec(sql`insert into members (first_name, last_name, classification_id, is_steward, team_id)
     select 'Member', 'No ' || g, (select min(id) from classifications) + g % 9, g % 11 = 0, (select min(id) from teams) + g % 6 from generate_series(1, 20000) g`);
-  await exec(sql`insert into recruits (first_name, user_id, signed_at) select 'Recruit ' || g, (select min(id) from users) + g % ${PEOPLE}, case when g % 2 = 0 then (now() - (g % 365) * interval '1 day')::date end from generate_series(1, 5000) g`);
-  await exec(sql`insert into grievances (title, status, team_id) select 'Grievance ' || g, case when g % 3 = 0 then 'closed' else 'open' end, (select min(id) from teams) + g % 6 from generate_series(1, 2000) g`);
+  await exec(
+    sql`insert into recruits (first_name, user_id, signed_at) select 'Recruit ' || g, (select min(id) from users) + g % ${PEOPLE}, case when g % 2 = 0 then (now() - (g % 365) * interval '1 day')::date end from generate_series(1, 5000) g`,
+  );
+  await exec(
+    sql`insert into grievances (title, status, team_id) select 'Grievance ' || g, case when g % 3 = 0 then 'closed' else 'open' end, (select min(id) from teams) + g % 6 from generate_series(1, 2000) g`,
+  );
   // One revision per record written (as the record service would), oldest first, by the organizers.
   await exec(sql`insert into revisions (revisionable_type, revisionable_id, action, user_id, changes, created_at)
     select type, id, 'created', (select min(id) from users) + id % ${PEOPLE}, '{}'::jsonb, at from (
@@ -93,9 +111,18 @@ export async function benchReports(): Promise<BenchRow[]> {
   // BENCH_REPORTS_DIR keeps the filled database between runs (for working on a query); by default a fresh temporary one.
   const kept = process.env.BENCH_REPORTS_DIR;
   const dataDir = kept ?? mkdtempSync(path.join(os.tmpdir(), 'om-bench-reports-'));
-  const config = loadConfig({ ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, ADMIN_EMAIL, ADMIN_PASSWORD, SEED_DEMO: '0', LOG_LEVEL: 'silent', DATABASE_URL: '',
+  const config = loadConfig({
+    ...process.env,
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    SEED_DEMO: '0',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: '',
     // Every request reaches the queries: no answer or session is kept between requests.
-    READ_CACHE: '0' });
+    READ_CACHE: '0',
+  });
   const database = await openDatabase(config);
   const rows: BenchRow[] = [];
   let app: Awaited<ReturnType<typeof buildApp>>['app'] | null = null;
@@ -107,10 +134,22 @@ export async function benchReports(): Promise<BenchRow[]> {
     if (fresh) {
       await fill(database.db);
       // person1 reads only union and PLA sites and union contractors (the seeded assistant role), plus reports.
-      const assistantRole = (await database.db.selectFrom('roles').select('id').where('slug', '=', 'assistant').executeTakeFirstOrThrow()).id;
-      await database.db.updateTable('roles').set({ permissions: sql`permissions || '["report:read"]'::jsonb` }).where('id', '=', assistantRole).execute();
-      await database.db.updateTable('users').set({ role_id: assistantRole }).where('email', '=', 'person1@example.com').execute();
-      console.error(`[bench] reports: filled ${SITES} sites, ${CONTRACTORS} contractors, ${TASKS} tasks in ${((performance.now() - filled) / 1000).toFixed(1)} s`);
+      const assistantRole = (
+        await database.db.selectFrom('roles').select('id').where('slug', '=', 'assistant').executeTakeFirstOrThrow()
+      ).id;
+      await database.db
+        .updateTable('roles')
+        .set({ permissions: sql`permissions || '["report:read"]'::jsonb` })
+        .where('id', '=', assistantRole)
+        .execute();
+      await database.db
+        .updateTable('users')
+        .set({ role_id: assistantRole })
+        .where('email', '=', 'person1@example.com')
+        .execute();
+      console.error(
+        `[bench] reports: filled ${SITES} sites, ${CONTRACTORS} contractors, ${TASKS} tasks in ${((performance.now() - filled) / 1000).toFixed(1)} s`,
+      );
     }
 
     const built = await buildApp({ config, database, logger: false });
@@ -124,8 +163,16 @@ export async function benchReports(): Promise<BenchRow[]> {
 
     const cases: Array<[string, string, string]> = [
       ['GET /api/dashboard/statistics (sidebar, every route change)', '/api/dashboard/statistics', organizer],
-      ['GET /api/dashboard/statistics (dashboard, a year)', `/api/dashboard/statistics?from=${year}-01-01&to=${year}-12-31`, organizer],
-      ['GET /api/dashboard/statistics (a team)', `/api/dashboard/statistics?from=${year}-01-01&to=${year}-12-31&team_id=1`, admin],
+      [
+        'GET /api/dashboard/statistics (dashboard, a year)',
+        `/api/dashboard/statistics?from=${year}-01-01&to=${year}-12-31`,
+        organizer,
+      ],
+      [
+        'GET /api/dashboard/statistics (a team)',
+        `/api/dashboard/statistics?from=${year}-01-01&to=${year}-12-31&team_id=1`,
+        admin,
+      ],
       ['GET /api/dashboard/data (sites by category and status)', '/api/dashboard/data', admin],
       ['GET /api/dashboard/data (category-limited person)', '/api/dashboard/data', limited],
       ['GET /api/actions first page (administrator)', '/api/actions', admin],
@@ -134,17 +181,49 @@ export async function benchReports(): Promise<BenchRow[]> {
       ['GET /api/actions first page (a region)', '/api/actions?region_id=5', admin],
       ['GET /api/reports/market-share by region', '/api/reports/market-share?group_by=region', admin],
       ['GET /api/reports/market-share by trade', '/api/reports/market-share?group_by=trade', admin],
-      ['GET /api/reports/market-share by month (all time)', '/api/reports/market-share?group_by=period&interval=month', admin],
+      [
+        'GET /api/reports/market-share by month (all time)',
+        '/api/reports/market-share?group_by=period&interval=month',
+        admin,
+      ],
       ['GET /api/reports/market-share by building type', '/api/reports/market-share?group_by=building_type', admin],
-      ['GET /api/reports/market-share by site type (a trade, a year)', `/api/reports/market-share?group_by=site_type&trade_id=3&from=${year}-01-01&to=${year}-12-31`, admin],
-      ['GET /api/reports/market-share by region (a year: counted from the sites)', `/api/reports/market-share?group_by=region&from=${year}-01-01&to=${year}-12-31`, admin],
-      ['GET /api/reports/market-share by region (category-limited)', '/api/reports/market-share?group_by=region', limited],
-      ['GET /api/reports/market-share/sites (drill-down page)', '/api/reports/market-share/sites?group_by=region&key=2&labour=union', admin],
+      [
+        'GET /api/reports/market-share by site type (a trade, a year)',
+        `/api/reports/market-share?group_by=site_type&trade_id=3&from=${year}-01-01&to=${year}-12-31`,
+        admin,
+      ],
+      [
+        'GET /api/reports/market-share by region (a year: counted from the sites)',
+        `/api/reports/market-share?group_by=region&from=${year}-01-01&to=${year}-12-31`,
+        admin,
+      ],
+      [
+        'GET /api/reports/market-share by region (category-limited)',
+        '/api/reports/market-share?group_by=region',
+        limited,
+      ],
+      [
+        'GET /api/reports/market-share/sites (drill-down page)',
+        '/api/reports/market-share/sites?group_by=region&key=2&labour=union',
+        admin,
+      ],
       ['GET /api/reports/classifications', '/api/reports/classifications', admin],
-      ['GET /api/reports/task-performance by person by month (all)', '/api/reports/task-performance?from=2000-01-01&to=2100-12-31&interval=month', admin],
-      ['GET /api/reports/task-performance by team by week (all)', '/api/reports/task-performance?from=2000-01-01&to=2100-12-31&interval=week&group_by=team', admin],
+      [
+        'GET /api/reports/task-performance by person by month (all)',
+        '/api/reports/task-performance?from=2000-01-01&to=2100-12-31&interval=month',
+        admin,
+      ],
+      [
+        'GET /api/reports/task-performance by team by week (all)',
+        '/api/reports/task-performance?from=2000-01-01&to=2100-12-31&interval=week&group_by=team',
+        admin,
+      ],
       ['GET /api/reports/task-performance by person (this month, the default)', '/api/reports/task-performance', admin],
-      ['GET /api/reports/user-performance (a year)', `/api/reports/user-performance?from=${year}-01-01&to=${year}-12-31`, admin],
+      [
+        'GET /api/reports/user-performance (a year)',
+        `/api/reports/user-performance?from=${year}-01-01&to=${year}-12-31`,
+        admin,
+      ],
     ];
     const only = process.env.BENCH_REPORTS_ONLY;
     for (const [metric, url, cookie] of cases.filter(([metric]) => !only || metric.includes(only))) {
@@ -166,7 +245,9 @@ export async function benchReports(): Promise<BenchRow[]> {
       }
       rows.push(row(AREA, `${metric} p95`, Math.round(p95(times) * 10) / 10, 'ms', { below: TARGET_MS }));
       rows.push(row(AREA, `${metric} CPU per request (median)`, Math.round(median(cpu) * 10) / 10, 'ms'));
-      console.error(`[bench] reports: ${metric}: p95 ${p95(times).toFixed(1)} ms, CPU per request ${median(cpu).toFixed(1)} ms (median)`);
+      console.error(
+        `[bench] reports: ${metric}: p95 ${p95(times).toFixed(1)} ms, CPU per request ${median(cpu).toFixed(1)} ms (median)`,
+      );
     }
   } finally {
     await app?.close().catch(() => {});

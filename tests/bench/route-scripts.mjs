@@ -6,12 +6,17 @@
  * Each route opens in a new browser after sign-in; every script it loads is read from the build and compressed the
  * same way for both builds (docs/benchmarks.md "The list route's JavaScript against the list route before the grid").
  */
-import { chromium } from 'playwright-core';
-import { readFileSync, existsSync } from 'node:fs';
+
+import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+
 const [base, dist, email, password, ...routes] = process.argv.slice(2);
 for (const route of routes) {
-  const b = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+  const b = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox'],
+  });
   const ctx = await b.newContext({ viewport: { width: 1280, height: 800 } });
   const p = await ctx.newPage();
   await p.goto(base + '/login');
@@ -23,12 +28,24 @@ for (const route of routes) {
   const p2 = await ctx.newPage();
   // Every script the route asks for, from the network or the browser's cache alike.
   const all = new Set();
-  p2.on('request', (r) => { if (r.resourceType() === 'script') all.add(new URL(r.url()).pathname); });
+  p2.on('request', (r) => {
+    if (r.resourceType() === 'script') all.add(new URL(r.url()).pathname);
+  });
   await p2.goto(base + route);
   await p2.waitForLoadState('networkidle');
   await p2.waitForTimeout(1500);
-  let gz = 0, raw = 0;
-  for (const s of all) { const f = dist + s; if (!existsSync(f)) { console.error('missing', f); continue; } const buf = readFileSync(f); raw += buf.length; gz += gzipSync(buf, { level: 9 }).length; }
+  let gz = 0,
+    raw = 0;
+  for (const s of all) {
+    const f = dist + s;
+    if (!existsSync(f)) {
+      console.error('missing', f);
+      continue;
+    }
+    const buf = readFileSync(f);
+    raw += buf.length;
+    gz += gzipSync(buf, { level: 9 }).length;
+  }
   console.log(`${route}: ${all.size} scripts, ${(raw / 1024).toFixed(1)} KB raw, ${(gz / 1024).toFixed(1)} KB gzip-9`);
   await b.close();
 }

@@ -17,7 +17,8 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ORDER = ['platform', 'client-bundle'];
 const NOT_MODULES = new Set(['run', 'types']);
 
-const functionName = (area: string) => 'bench' + area.replace(/(^|[-_])([a-z0-9])/g, (_m, _sep, c: string) => c.toUpperCase());
+const functionName = (area: string) =>
+  'bench' + area.replace(/(^|[-_])([a-z0-9])/g, (_m, _sep, c: string) => c.toUpperCase());
 
 function discover(): string[] {
   const areas = readdirSync(HERE)
@@ -37,10 +38,21 @@ function format(value: number | null): string {
 
 function table(rows: BenchRow[]): string {
   const header = ['area', 'metric', 'value', 'unit', 'target', 'ok'];
-  const cells = rows.map((r) => [r.area, r.metric, format(r.value), r.unit, r.target ?? '', r.ok === null ? '' : r.ok ? 'yes' : 'NO']);
+  const cells = rows.map((r) => [
+    r.area,
+    r.metric,
+    format(r.value),
+    r.unit,
+    r.target ?? '',
+    r.ok === null ? '' : r.ok ? 'yes' : 'NO',
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   const right = new Set([2]);
-  const line = (c: string[]) => c.map((text, i) => (right.has(i) ? text.padStart(widths[i]) : text.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (c: string[]) =>
+    c
+      .map((text, i) => (right.has(i) ? text.padStart(widths[i]) : text.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
 }
 
@@ -55,7 +67,9 @@ async function main() {
   const areas = wanted.length ? available.filter((area) => wanted.includes(area)) : available;
 
   const loadBefore = os.loadavg();
-  console.error(`[bench] ${os.cpus().length} cores, load average ${loadBefore.map((n) => n.toFixed(2)).join(' ')} (figures are only comparable on a quiet machine)`);
+  console.error(
+    `[bench] ${os.cpus().length} cores, load average ${loadBefore.map((n) => n.toFixed(2)).join(' ')} (figures are only comparable on a quiet machine)`,
+  );
   const rows: BenchRow[] = [];
   const runs: Array<{ area: string; seconds: number; error?: string }> = [];
   for (const area of areas) {
@@ -71,7 +85,14 @@ async function main() {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       console.error(`[bench] ${area} failed: ${error instanceof Error ? error.stack : message}`);
-      rows.push({ area, metric: `FAILED: ${message.split('\n')[0].slice(0, 200)}`, value: null, unit: '', target: null, ok: false });
+      rows.push({
+        area,
+        metric: `FAILED: ${message.split('\n')[0].slice(0, 200)}`,
+        value: null,
+        unit: '',
+        target: null,
+        ok: false,
+      });
       runs.push({ area, seconds: (performance.now() - started) / 1000, error: message });
       process.exitCode = 1;
     }
@@ -81,11 +102,21 @@ async function main() {
   console.log('\n' + table(rows));
   const targets = rows.filter((r) => r.ok !== null);
   const loadAfter = os.loadavg();
-  console.log(`\n${targets.filter((r) => r.ok).length} of ${targets.length} targets met. Load average (1 min) before ${loadBefore[0].toFixed(2)}, after ${loadAfter[0].toFixed(2)} on ${os.cpus().length} cores.`);
+  console.log(
+    `\n${targets.filter((r) => r.ok).length} of ${targets.length} targets met. Load average (1 min) before ${loadBefore[0].toFixed(2)}, after ${loadAfter[0].toFixed(2)} on ${os.cpus().length} cores.`,
+  );
 
   const results = {
     date: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null, memoryMb: Math.round(os.totalmem() / 1048576), node: process.version, platform: `${os.platform()} ${os.release()}`, loadAverageBefore: loadBefore, loadAverageAfter: loadAfter },
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model ?? null,
+      memoryMb: Math.round(os.totalmem() / 1048576),
+      node: process.version,
+      platform: `${os.platform()} ${os.release()}`,
+      loadAverageBefore: loadBefore,
+      loadAverageAfter: loadAfter,
+    },
     runs,
     rows,
   };

@@ -11,19 +11,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { DefaultQueryExecutor, sql, type CompiledQuery, type Kysely } from 'kysely';
+import { type CompiledQuery, DefaultQueryExecutor, type Kysely, sql } from 'kysely';
 import { buildApp } from '../../src/server/app.js';
 import type { AuthUser } from '../../src/server/auth/auth-user.js';
 import { loadConfig } from '../../src/server/config/config.js';
 import { openDatabase } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrate.js';
-import type { AreaGeometry } from '../../src/server/regions/geometry.js';
 import { assignRegionSites } from '../../src/server/regions/assign.js';
+import type { AreaGeometry } from '../../src/server/regions/geometry.js';
 import { countInside } from '../../src/server/regions/turf.js';
 import { ensureAppKey, seedDatabase } from '../../src/server/seed/seed.js';
-import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
+import { type PostgresServer, startPostgres } from '../support/postgres-server.js';
 import { benchDatabases, loadAverage } from './lib/server.js';
-import { row, type BenchRow } from './types.js';
+import { type BenchRow, row } from './types.js';
 
 const AREA = 'turf';
 const SITES = Number(process.env.BENCH_SITES ?? 100_000);
@@ -68,7 +68,15 @@ export async function benchTurf(): Promise<BenchRow[]> {
     times.push(performance.now() - started);
   }
   console.error(`[bench] turf: ${inside} of 100,000 points inside a ${VERTICES}-corner turf; load ${loadAverage()}`);
-  rows.push(row(AREA, `point-in-polygon 100,000 sites, ${VERTICES}-vertex turf (median of 5; load ${loadAverage()})`, percentile(times, 0.5), 'ms', { below: 200 }));
+  rows.push(
+    row(
+      AREA,
+      `point-in-polygon 100,000 sites, ${VERTICES}-vertex turf (median of 5; load ${loadAverage()})`,
+      percentile(times, 0.5),
+      'ms',
+      { below: 200 },
+    ),
+  );
 
   // (2) the turf-scoped list against the unscoped one, through the record service, on each database.
   for (const kind of benchDatabases()) await listsOn(kind, turf, rows);
@@ -87,7 +95,15 @@ async function listsOn(kind: 'pglite' | 'postgres', turf: AreaGeometry, rows: Be
     }
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'om-bench-turf-'));
-  const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir, ADMIN_EMAIL: 'admin@example.com', ADMIN_PASSWORD: 'bench-admin-password', SEED_DEMO: '0', LOG_LEVEL: 'silent', ...(postgres ? { DATABASE_URL: postgres.url } : {}) });
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL: 'admin@example.com',
+    ADMIN_PASSWORD: 'bench-admin-password',
+    SEED_DEMO: '0',
+    LOG_LEVEL: 'silent',
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+  });
   const database = await openDatabase(config);
   const name = NAMES[kind];
   try {
@@ -103,41 +119,99 @@ async function listsOn(kind: 'pglite' | 'postgres', turf: AreaGeometry, rows: Be
       from generate_series(1, ${SITES}) g`.execute(db);
     const region = await db
       .insertInto('regions')
-      .values({ name: 'Bench turf', geometry_type: 'drawn', geometry: JSON.stringify(turf), min_lat: 34.4, max_lat: 39.6, min_lng: -120.6, max_lng: -115.4 })
+      .values({
+        name: 'Bench turf',
+        geometry_type: 'drawn',
+        geometry: JSON.stringify(turf),
+        min_lat: 34.4,
+        max_lat: 39.6,
+        min_lng: -120.6,
+        max_lng: -115.4,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const placeStarted = performance.now();
     const pairs = await db.transaction().execute((trx) => assignRegionSites(trx, [region.id]));
     const placeMs = performance.now() - placeStarted;
-    const role = await db.insertInto('roles').values({ slug: 'bench-turf', name: 'Bench turf', permissions: JSON.stringify(['site:read:turf']) }).returning('id').executeTakeFirstOrThrow();
+    const role = await db
+      .insertInto('roles')
+      .values({ slug: 'bench-turf', name: 'Bench turf', permissions: JSON.stringify(['site:read:turf']) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const user = await db
       .insertInto('users')
-      .values({ first_name: 'Bench', last_name: 'Organizer', email: 'bench-turf@example.com', password: 'x', role_id: role.id, realtime_key: 'bench-turf-key' })
+      .values({
+        first_name: 'Bench',
+        last_name: 'Organizer',
+        email: 'bench-turf@example.com',
+        password: 'x',
+        role_id: role.id,
+        realtime_key: 'bench-turf-key',
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     await db.insertInto('region_users').values({ region_id: region.id, user_id: user.id }).execute();
     // As the running server leaves them within a minute: statistics, and pages marked all-visible (the embedded
     // database's maintenance, db/embedded-maintenance.ts; PostgreSQL's autovacuum).
     await sql`vacuum analyze`.execute(db);
-    console.error(`[bench] turf (${name}): ${SITES} sites written, ${pairs} placed in the turf in ${placeMs.toFixed(0)} ms (${((performance.now() - started) / 1000).toFixed(1)} s in all)`);
-    rows.push(row(AREA, `${name}: placing ${SITES.toLocaleString('en')} sites in a ${VERTICES}-vertex drawn region (${pairs} inside; load ${loadAverage()})`, placeMs, 'ms'));
+    console.error(
+      `[bench] turf (${name}): ${SITES} sites written, ${pairs} placed in the turf in ${placeMs.toFixed(0)} ms (${((performance.now() - started) / 1000).toFixed(1)} s in all)`,
+    );
+    rows.push(
+      row(
+        AREA,
+        `${name}: placing ${SITES.toLocaleString('en')} sites in a ${VERTICES}-vertex drawn region (${pairs} inside; load ${loadAverage()})`,
+        placeMs,
+        'ms',
+      ),
+    );
 
     const admin = { id: 1, role_id: 1, permissions: ['site:read'], team_id: null, team_ids: [] } as unknown as AuthUser;
-    const organizer = { id: user.id, role_id: role.id, permissions: ['site:read:turf'], team_id: null, team_ids: [] } as unknown as AuthUser;
+    const organizer = {
+      id: user.id,
+      role_id: role.id,
+      permissions: ['site:read:turf'],
+      team_id: null,
+      team_ids: [],
+    } as unknown as AuthUser;
     const sites = ctx.resources.get('sites')!;
-    const query = (i: number) => ({ sort: i % 2 ? 'name' : 'created_at', order: 'desc', page: String(1 + (i % 40)), per_page: '25', total: 'estimate', ...(i % 3 === 0 ? { 'filter[type]': 'union' } : {}) });
+    const query = (i: number) => ({
+      sort: i % 2 ? 'name' : 'created_at',
+      order: 'desc',
+      page: String(1 + (i % 40)),
+      per_page: '25',
+      total: 'estimate',
+      ...(i % 3 === 0 ? { 'filter[type]': 'union' } : {}),
+    });
     if (process.env.TURF_EXPLAIN) {
       // Page 1 and page 40, by date and by name, with and without the type filter.
-      const cases = ['created_at', 'name'].flatMap((sort) => ['1', '40'].flatMap((page) => [{}, { 'filter[type]': 'union' }].map((filter) => ({ sort, order: 'desc', page, per_page: '25', total: 'estimate', ...filter }))));
+      const cases = ['created_at', 'name'].flatMap((sort) =>
+        ['1', '40'].flatMap((page) =>
+          [{}, { 'filter[type]': 'union' }].map((filter) => ({
+            sort,
+            order: 'desc',
+            page,
+            per_page: '25',
+            total: 'estimate',
+            ...filter,
+          })),
+        ),
+      );
       for (const person of [admin, organizer]) {
-        for (const q of cases) await explainList(db, `${name}, ${person === admin ? 'every site' : 'turf-scoped'}, ${JSON.stringify(q)}`, () => ctx.records.list(person, sites, q));
+        for (const q of cases)
+          await explainList(
+            db,
+            `${name}, ${person === admin ? 'every site' : 'turf-scoped'}, ${JSON.stringify(q)}`,
+            () => ctx.records.list(person, sites, q),
+          );
       }
     }
     // Wall time, and the CPU time the request took (this process, plus the PostgreSQL server's): the CPU figure
     // says less about the machine's other work, which on a shared machine dominates the wall time. The two people's
     // requests alternate, so that a spell of other work on the machine falls on both alike.
     const serverCpu = () => postgres?.cpuMs() ?? 0;
-    for (let i = 0; i < 10; i++) for (const person of [admin, organizer]) await ctx.records.list(person, sites, query(i + 1000));
+    for (let i = 0; i < 10; i++)
+      for (const person of [admin, organizer]) await ctx.records.list(person, sites, query(i + 1000));
     const times = new Map([admin, organizer].map((person) => [person, { wall: [] as number[], cpu: [] as number[] }]));
     for (let i = 0; i < SAMPLES; i++) {
       for (const person of i % 2 ? [organizer, admin] : [admin, organizer]) {
@@ -150,14 +224,28 @@ async function listsOn(kind: 'pglite' | 'postgres', turf: AreaGeometry, rows: Be
         times.get(person)!.cpu.push((used.user + used.system) / 1000 + serverCpu() - server);
       }
     }
-    const p95 = (person: AuthUser) => ({ wall: percentile(times.get(person)!.wall, 0.95), cpu: percentile(times.get(person)!.cpu, 0.95) });
+    const p95 = (person: AuthUser) => ({
+      wall: percentile(times.get(person)!.wall, 0.95),
+      cpu: percentile(times.get(person)!.cpu, 0.95),
+    });
     const unscoped = p95(admin);
     const scoped = p95(organizer);
     const load = loadAverage();
     rows.push(row(AREA, `${name}: site list p95, every site (load ${load})`, unscoped.wall, 'ms'));
     rows.push(row(AREA, `${name}: site list p95, turf-scoped (load ${load})`, scoped.wall, 'ms'));
-    rows.push(row(AREA, `${name}: turf-scoped p95 over unscoped p95 (load ${load})`, (100 * scoped.wall) / unscoped.wall, '%', { atMost: 120 }));
-    rows.push(row(AREA, `${name}: CPU time p95, every site / turf-scoped: ${unscoped.cpu.toFixed(1)} / ${scoped.cpu.toFixed(1)} ms`, (100 * scoped.cpu) / unscoped.cpu, '%'));
+    rows.push(
+      row(AREA, `${name}: turf-scoped p95 over unscoped p95 (load ${load})`, (100 * scoped.wall) / unscoped.wall, '%', {
+        atMost: 120,
+      }),
+    );
+    rows.push(
+      row(
+        AREA,
+        `${name}: CPU time p95, every site / turf-scoped: ${unscoped.cpu.toFixed(1)} / ${scoped.cpu.toFixed(1)} ms`,
+        (100 * scoped.cpu) / unscoped.cpu,
+        '%',
+      ),
+    );
     await app.close();
   } finally {
     await database.close().catch(() => undefined);
@@ -170,7 +258,11 @@ async function listsOn(kind: 'pglite' | 'postgres', turf: AreaGeometry, rows: Be
 async function explainList(db: Kysely<any>, title: string, work: () => Promise<unknown>) {
   const statements: CompiledQuery[] = [];
   const original = DefaultQueryExecutor.prototype.executeQuery;
-  DefaultQueryExecutor.prototype.executeQuery = function (this: DefaultQueryExecutor, compiled: CompiledQuery, ...rest: unknown[]) {
+  DefaultQueryExecutor.prototype.executeQuery = function (
+    this: DefaultQueryExecutor,
+    compiled: CompiledQuery,
+    ...rest: unknown[]
+  ) {
     statements.push(compiled);
     return (original as any).call(this, compiled, ...rest);
   } as typeof original;
@@ -182,7 +274,11 @@ async function explainList(db: Kysely<any>, title: string, work: () => Promise<u
   console.error(`\n===== ${title}`);
   for (const statement of statements) {
     if (!/^\s*(select|with)/i.test(statement.sql)) continue;
-    const { rows } = await sql<Record<string, string>>`explain (analyze, buffers) ${sql.raw(statement.sql.replace(/\$(\d+)/g, (_m, n) => literal(statement.parameters[Number(n) - 1])))}`.execute(db);
+    const { rows } = await sql<
+      Record<string, string>
+    >`explain (analyze, buffers) ${sql.raw(statement.sql.replace(/\$(\d+)/g, (_m, n) => literal(statement.parameters[Number(n) - 1])))}`.execute(
+      db,
+    );
     console.error(`--- ${statement.sql}\n    [${statement.parameters.map((p) => JSON.stringify(p)).join(', ')}]`);
     console.error(rows.map((r) => Object.values(r)[0]).join('\n'));
   }

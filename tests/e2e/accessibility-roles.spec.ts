@@ -16,7 +16,16 @@ let site: { id: number; name: string };
 test.beforeAll(async () => {
   api = await Api.signIn();
   site = { name: `Axe Roles Tower ${Date.now().toString().slice(-6)}`, id: 0 };
-  site.id = (await api.post<{ data: { id: number } }>('/api/sites', { name: site.name, type: 'union', city: 'Tacoma', state: 'WA', latitude: 47.26, longitude: -122.45 })).data.id;
+  site.id = (
+    await api.post<{ data: { id: number } }>('/api/sites', {
+      name: site.name,
+      type: 'union',
+      city: 'Tacoma',
+      state: 'WA',
+      latitude: 47.26,
+      longitude: -122.45,
+    })
+  ).data.id;
 });
 test.afterAll(async () => {
   await api?.dispose();
@@ -26,7 +35,7 @@ test.afterAll(async () => {
  * The assistant's menu at phone width (first-hour.spec holds every role's menu to axe at 1280 px, and
  * accessibility.spec the administrator's and the organizer's screens at 390 px).
  */
-test('every screen of the assistant role\'s menu at 390 px', async ({ page }) => {
+test("every screen of the assistant role's menu at 390 px", async ({ page }) => {
   test.setTimeout(300_000);
   const person = await api.createUser('assistant', 'Axe', 'assistant');
   await page.setViewportSize(WIDTHS[0]);
@@ -34,7 +43,8 @@ test('every screen of the assistant role\'s menu at 390 px', async ({ page }) =>
   const links = await sidebarLinks(page);
   await page.setViewportSize(WIDTHS[1]);
   const found: string[] = [];
-  for (const [i, path] of links.entries()) found.push(...(await axeScreen(page, path, i === 0 ? undefined : '#main-content')));
+  for (const [i, path] of links.entries())
+    found.push(...(await axeScreen(page, path, i === 0 ? undefined : '#main-content')));
   expect(found).toEqual([]);
 });
 
@@ -57,7 +67,10 @@ for (const viewport of WIDTHS) {
     found.push(...(await axeViolations(page, '/assistant')));
     await page.goto('/');
     if (viewport.width < 600) await page.getByTestId('open-drawer').click();
-    await page.getByTestId(viewport.width < 600 ? 'nav-drawer' : 'sidebar').locator('[data-menu-key="assistant"]').click();
+    await page
+      .getByTestId(viewport.width < 600 ? 'nav-drawer' : 'sidebar')
+      .locator('[data-menu-key="assistant"]')
+      .click();
     const panel = page.getByRole('dialog', { name: 'Assistant' });
     await panel.getByLabel('Ask the assistant').fill(`Who is the general contractor on ${site.name}?`);
     await panel.getByLabel('Ask the assistant').press('Enter');
@@ -73,7 +86,10 @@ for (const viewport of WIDTHS) {
     await signIn(page);
     await page.goto('/map');
     await page.getByRole('combobox', { name: 'Search the map' }).fill(site.name);
-    await page.getByRole('option', { name: new RegExp(site.name) }).first().click();
+    await page
+      .getByRole('option', { name: new RegExp(site.name) })
+      .first()
+      .click();
     await expect(page.getByTestId('marker-card')).toBeVisible();
     expect(await axeViolations(page, 'map card')).toEqual([]);
   });

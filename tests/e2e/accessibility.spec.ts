@@ -16,7 +16,16 @@ let organizer: { email: string; password: string };
 
 test.beforeAll(async () => {
   api = await Api.signIn();
-  siteId = (await api.post<{ data: { id: number } }>('/api/sites', { name: 'Axe Check Apartments', type: 'union', city: 'Tacoma', state: 'WA', latitude: 47.25, longitude: -122.44 })).data.id;
+  siteId = (
+    await api.post<{ data: { id: number } }>('/api/sites', {
+      name: 'Axe Check Apartments',
+      type: 'union',
+      city: 'Tacoma',
+      state: 'WA',
+      latitude: 47.25,
+      longitude: -122.44,
+    })
+  ).data.id;
   organizer = await api.createUser('user', 'Ada', 'Axe');
 });
 test.afterAll(async () => {
@@ -24,7 +33,20 @@ test.afterAll(async () => {
 });
 
 /** Routes every signed-in person has, then the ones only an administrator sees. The lists are data grids (issue 15). */
-const everyone = () => ['/', '/actions', '/tasks', '/notifications', '/settings', '/map', '/sites', '/contacts', `/sites/${siteId}/show`, `/sites/${siteId}/edit`, '/sites/create', '/reports/market-share'];
+const everyone = () => [
+  '/',
+  '/actions',
+  '/tasks',
+  '/notifications',
+  '/settings',
+  '/map',
+  '/sites',
+  '/contacts',
+  `/sites/${siteId}/show`,
+  `/sites/${siteId}/edit`,
+  '/sites/create',
+  '/reports/market-share',
+];
 const adminOnly = ['/imports', '/importers', '/schemas', '/site-statuses', '/unions', '/users', '/roles'];
 
 for (const viewport of WIDTHS) {
@@ -38,7 +60,6 @@ for (const viewport of WIDTHS) {
     }
     expect(found).toEqual([]);
   });
-
 }
 
 /**
@@ -50,7 +71,8 @@ test('record screens have no WCAG 2.1 A/AA violation at 1280 px', async ({ page 
   await signIn(page);
   await expect(page.getByTestId('greeting')).toBeVisible();
   const found: string[] = [];
-  for (const path of [`/sites/${siteId}/show`, `/sites/${siteId}/edit`, '/sites/create']) found.push(...(await axeScreen(page, path)));
+  for (const path of [`/sites/${siteId}/show`, `/sites/${siteId}/edit`, '/sites/create'])
+    found.push(...(await axeScreen(page, path)));
   expect(found).toEqual([]);
 });
 

@@ -3,7 +3,7 @@
  * (streamed over the person's private channel, with a link that opens the record), a task proposed, approved and
  * found under Tasks; and the same at 390 px wide.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { Api, signIn } from './support';
 
 let api: Api;
@@ -14,9 +14,20 @@ test.beforeAll(async () => {
   api = await Api.signIn();
   const stamp = Date.now().toString().slice(-6);
   contractor = { name: `Keystone Builders ${stamp}`, id: 0 };
-  contractor.id = (await api.post<{ data: { id: number } }>('/api/contractors', { name: contractor.name, type: 'union' })).data.id;
+  contractor.id = (
+    await api.post<{ data: { id: number } }>('/api/contractors', { name: contractor.name, type: 'union' })
+  ).data.id;
   site = { name: `Cedar Tower ${stamp}`, id: 0 };
-  site.id = (await api.post<{ data: { id: number } }>('/api/sites', { name: site.name, type: 'union', city: 'Oakland', latitude: 37.8, longitude: -122.27, general_contractor_id: contractor.id })).data.id;
+  site.id = (
+    await api.post<{ data: { id: number } }>('/api/sites', {
+      name: site.name,
+      type: 'union',
+      city: 'Oakland',
+      latitude: 37.8,
+      longitude: -122.27,
+      general_contractor_id: contractor.id,
+    })
+  ).data.id;
 });
 test.afterAll(async () => {
   await api.dispose();
@@ -55,7 +66,9 @@ test('ask from the map, follow the link, approve a proposed task and find it und
   const answer = panel.getByTestId('assistant-answer').last();
   await expect(answer).toContainText(`The general contractor of ${site.name} is ${contractor.name}.`);
   expect(pieces.length, 'the answer came in pieces over the private channel').toBeGreaterThan(0);
-  await expect(panel.getByTestId('assistant-thread-title')).toHaveText(`Who is the general contractor on ${site.name}?`);
+  await expect(panel.getByTestId('assistant-thread-title')).toHaveText(
+    `Who is the general contractor on ${site.name}?`,
+  );
 
   await answer.getByRole('link', { name: site.name }).click();
   await expect(page).toHaveURL(new RegExp(`/sites/${site.id}/show$`));
@@ -69,7 +82,13 @@ test('ask from the map, follow the link, approve a proposed task and find it und
   await expect(card).toContainText('New task');
   await expect(card).toContainText('Visit this site');
   await expect(card).toContainText('Waiting for you');
-  expect((await api.get<{ meta: { total: number } }>(`/api/tasks?filter=${encodeURIComponent(JSON.stringify({ taskable_type: 'site', taskable_id: site.id }))}`)).meta.total).toBe(0);
+  expect(
+    (
+      await api.get<{ meta: { total: number } }>(
+        `/api/tasks?filter=${encodeURIComponent(JSON.stringify({ taskable_type: 'site', taskable_id: site.id }))}`,
+      )
+    ).meta.total,
+  ).toBe(0);
   await card.getByRole('button', { name: 'Approve' }).click();
   await expect(card).toContainText('Approved');
   await expect(page.getByText(/^Done: Create a task: Visit this site/)).toBeVisible();
@@ -83,7 +102,10 @@ test('ask from the map, follow the link, approve a proposed task and find it und
   await page.goto('/assistant');
   const threads = page.getByTestId('assistant-threads');
   await expect(threads).toContainText(`Who is the general contractor on ${site.name}?`);
-  await threads.getByRole('button', { name: /^Rename / }).first().click();
+  await threads
+    .getByRole('button', { name: /^Rename / })
+    .first()
+    .click();
   await page.getByRole('dialog').getByLabel('Title').fill('Cedar Tower GC');
   await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
   await expect(threads).toContainText('Cedar Tower GC');
@@ -94,7 +116,9 @@ test('ask from the map, follow the link, approve a proposed task and find it und
   await page.getByLabel('Deleted').uncheck();
   await expect(threads).toContainText('Cedar Tower GC');
   await threads.getByText('Cedar Tower GC').click();
-  await expect(page.getByRole('dialog', { name: 'Assistant' }).getByTestId('assistant-answer').first()).toContainText(contractor.name);
+  await expect(page.getByRole('dialog', { name: 'Assistant' }).getByTestId('assistant-answer').first()).toContainText(
+    contractor.name,
+  );
 });
 
 test('at 390 px the panel covers the screen and a link closes it to show the record', async ({ browser }) => {

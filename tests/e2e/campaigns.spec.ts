@@ -4,7 +4,7 @@
  * showing of interest is passed, with the chart of cards over time; an organizer without the permission to read cards
  * sees the counts and no names. The contractor, its site and a visit are set up through the API.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { Api, signIn } from './support';
 
 let api: Api;
@@ -23,9 +23,24 @@ test.afterAll(async () => {
 });
 
 async function contractorWithHeadCount(label: string) {
-  const contractor = (await api.post<{ data: { id: number } }>('/api/contractors', { name: `Drive Drywall ${label} ${stamp}`, type: 'non-union' })).data.id;
-  const site = (await api.post<{ data: { id: number } }>('/api/sites', { name: `Drive Tower ${label} ${stamp}`, type: 'non-union', contractors: [{ contractor_id: contractor }] })).data.id;
-  await api.post('/api/visits', { site_id: site, visited_at: new Date(Date.now() - 3 * 86_400_000).toISOString(), head_counts: [{ contractor_id: contractor, workers: 10, non_union_workers: 10 }] });
+  const contractor = (
+    await api.post<{ data: { id: number } }>('/api/contractors', {
+      name: `Drive Drywall ${label} ${stamp}`,
+      type: 'non-union',
+    })
+  ).data.id;
+  const site = (
+    await api.post<{ data: { id: number } }>('/api/sites', {
+      name: `Drive Tower ${label} ${stamp}`,
+      type: 'non-union',
+      contractors: [{ contractor_id: contractor }],
+    })
+  ).data.id;
+  await api.post('/api/visits', {
+    site_id: site,
+    visited_at: new Date(Date.now() - 3 * 86_400_000).toISOString(),
+    head_counts: [{ contractor_id: contractor, workers: 10, non_union_workers: 10 }],
+  });
   return contractor;
 }
 
@@ -37,13 +52,18 @@ async function addCard(page: Page, name: string) {
   await expect(page.getByTestId('campaign-cards')).toContainText(name);
 }
 
-for (const [label, viewport] of [['phone', { width: 390, height: 844 }], ['desktop', { width: 1280, height: 800 }]] as const) {
+for (const [label, viewport] of [
+  ['phone', { width: 390, height: 844 }],
+  ['desktop', { width: 1280, height: 800 }],
+] as const) {
   test.describe(`at ${viewport.width} px`, () => {
     test.use({ viewport });
     test.describe.configure({ mode: 'serial' });
     let campaignUrl = '';
 
-    test('start a campaign on a contractor, add cards past the 30% showing of interest, see the chart', async ({ page }) => {
+    test('start a campaign on a contractor, add cards past the 30% showing of interest, see the chart', async ({
+      page,
+    }) => {
       const contractor = await contractorWithHeadCount(label);
       await signIn(page);
       await page.goto(`/contractors/${contractor}/show?tab=campaigns`);
@@ -56,7 +76,9 @@ for (const [label, viewport] of [['phone', { width: 390, height: 844 }], ['deskt
       campaignUrl = new URL(page.url()).pathname;
       const progress = page.getByTestId('campaign-progress');
       await expect(progress.getByTestId('campaign-cards-count')).toHaveText('0 cards signed');
-      await expect(progress.getByTestId('campaign-unit-size')).toContainText('10 workers in the unit, estimated from the latest head counts');
+      await expect(progress.getByTestId('campaign-unit-size')).toContainText(
+        '10 workers in the unit, estimated from the latest head counts',
+      );
       await expect(progress.getByTestId('threshold-showing')).toContainText('3 more of 3');
       await expect(page.getByText('No card signed yet')).toBeVisible();
 
@@ -72,7 +94,9 @@ for (const [label, viewport] of [['phone', { width: 390, height: 844 }], ['deskt
       // The contractor's page shows the campaign with its progress.
       await page.goto(`/contractors/${contractor}/show?tab=campaigns`);
       await expect(page.getByTestId('contractor-campaigns')).toContainText(`Drywall drive ${label} ${stamp}`);
-      await expect(page.getByTestId('contractor-campaigns').getByTestId('campaign-cards-count')).toHaveText('3 cards signed');
+      await expect(page.getByTestId('contractor-campaigns').getByTestId('campaign-cards-count')).toHaveText(
+        '3 cards signed',
+      );
     });
 
     test('an organizer without the permission to read cards sees the counts, not who signed', async ({ page }) => {
@@ -87,7 +111,11 @@ for (const [label, viewport] of [['phone', { width: 390, height: 844 }], ['deskt
 
       // A card recorded elsewhere changes the count on the open page, still naming nobody.
       const campaignId = Number(/\/campaigns\/(\d+)\//.exec(campaignUrl)?.[1]);
-      await api.post('/api/campaign-cards', { campaign_id: campaignId, worker_name: `Live Signer ${label}`, signed_on: new Date().toISOString().slice(0, 10) });
+      await api.post('/api/campaign-cards', {
+        campaign_id: campaignId,
+        worker_name: `Live Signer ${label}`,
+        signed_on: new Date().toISOString().slice(0, 10),
+      });
       await expect(page.getByTestId('campaign-cards-count')).toHaveText('4 cards signed');
       await expect(page.getByText(`Live Signer ${label}`)).toHaveCount(0);
     });

@@ -16,7 +16,9 @@ test('a route chunk that fails to load says so and can be retried', async ({ pag
   await expect(page.getByTestId('greeting')).toBeVisible();
   await page.goto('/settings');
   const alert = page.getByRole('alert');
-  await expect(alert).toContainText(/Loading chunk ProfilePage-[\w-]+ failed\. \(error: http:\/\/127\.0\.0\.1:\d+\/assets\/ProfilePage-[\w-]+\.js\)/);
+  await expect(alert).toContainText(
+    /Loading chunk ProfilePage-[\w-]+ failed\. \(error: http:\/\/127\.0\.0\.1:\d+\/assets\/ProfilePage-[\w-]+\.js\)/,
+  );
   await alert.getByRole('button', { name: 'Retry' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Your details' })).toBeVisible();
   // The rest of the layout stayed usable meanwhile.

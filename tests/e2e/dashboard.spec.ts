@@ -16,10 +16,27 @@ test.describe('dashboard', () => {
   test('shows the figures under the greeting, each opening the list it counts', async ({ page }) => {
     const stamp = Date.now();
     const day = 86_400_000;
-    const before = (await api.get<{ data: { tasks_open: number; tasks_overdue: number; calls: number } }>('/api/dashboard/statistics')).data;
-    await api.post('/api/tasks', { title: `Overdue call ${stamp}`, type: 'call', assignee_id: me.id, due_at: new Date(Date.now() - 2 * day).toISOString() });
-    await api.post('/api/tasks', { title: `Next visit ${stamp}`, type: 'visit', assignee_id: me.id, due_at: new Date(Date.now() + 5 * day).toISOString() });
-    await api.post('/api/tasks', { title: `Done call ${stamp}`, type: 'call', assignee_id: me.id, completed_at: new Date().toISOString() });
+    const before = (
+      await api.get<{ data: { tasks_open: number; tasks_overdue: number; calls: number } }>('/api/dashboard/statistics')
+    ).data;
+    await api.post('/api/tasks', {
+      title: `Overdue call ${stamp}`,
+      type: 'call',
+      assignee_id: me.id,
+      due_at: new Date(Date.now() - 2 * day).toISOString(),
+    });
+    await api.post('/api/tasks', {
+      title: `Next visit ${stamp}`,
+      type: 'visit',
+      assignee_id: me.id,
+      due_at: new Date(Date.now() + 5 * day).toISOString(),
+    });
+    await api.post('/api/tasks', {
+      title: `Done call ${stamp}`,
+      type: 'call',
+      assignee_id: me.id,
+      completed_at: new Date().toISOString(),
+    });
 
     await signIn(page);
     await expect(page.getByTestId('greeting')).toBeVisible();
@@ -39,7 +56,9 @@ test.describe('dashboard', () => {
       await expect(page.getByText(`Next visit ${stamp}`)).toBeVisible();
       await expect(page.getByText(`Done call ${stamp}`)).toHaveCount(0);
     }
-    const list = await api.get<{ meta: { total: number } }>(`/api/tasks?filter=${encodeURIComponent(JSON.stringify(filter))}`);
+    const list = await api.get<{ meta: { total: number } }>(
+      `/api/tasks?filter=${encodeURIComponent(JSON.stringify(filter))}`,
+    );
     expect(list.meta.total).toBe(before.tasks_open + 2);
   });
 
@@ -54,7 +73,9 @@ test.describe('dashboard', () => {
 });
 
 test.describe('start-up', () => {
-  test('a signed-in cold load asks one start request, not the session, config, features and schemas apart', async ({ page }) => {
+  test('a signed-in cold load asks one start request, not the session, config, features and schemas apart', async ({
+    page,
+  }) => {
     await signIn(page);
     await expect(page.getByTestId('greeting')).toBeVisible();
     const asked: string[] = [];
@@ -68,13 +89,16 @@ test.describe('start-up', () => {
     await expect(page.getByTestId('sidebar').getByRole('link', { name: 'Dashboard' })).toBeVisible();
     await expect(page.getByTestId('figure-tasks_open')).toBeVisible();
     expect(asked.filter((path) => path === '/api/bootstrap')).toHaveLength(1);
-    expect(asked.filter((path) => ['/api/auth/check', '/api/system/config', '/api/features', '/api/schemas'].includes(path))).toEqual([]);
+    expect(
+      asked.filter((path) => ['/api/auth/check', '/api/system/config', '/api/features', '/api/schemas'].includes(path)),
+    ).toEqual([]);
   });
 
   test('signed out, the start request sends the visitor to the sign-in page with no error', async ({ page }) => {
     const failures: string[] = [];
     page.on('response', (response) => {
-      if (response.url().includes('/api/') && response.status() >= 400) failures.push(`${response.status()} ${response.url()}`);
+      if (response.url().includes('/api/') && response.status() >= 400)
+        failures.push(`${response.status()} ${response.url()}`);
     });
     await page.goto('/');
     await expect(page).toHaveURL(/\/login$/);
@@ -100,7 +124,10 @@ test.describe('activity', () => {
     await expect(entry.first()).toBeVisible({ timeout: 15_000 });
     await expect(entry.first()).toContainText('created');
     await api.post(`/api/teams/${team.data.id}`, { description: 'Renamed elsewhere' });
-    await expect(page.getByTestId('feed-entry').first()).toContainText(`changed description of team Live Team ${stamp}`, { timeout: 15_000 });
+    await expect(page.getByTestId('feed-entry').first()).toContainText(
+      `changed description of team Live Team ${stamp}`,
+      { timeout: 15_000 },
+    );
     expect(navigations).toBe(0);
 
     // Each entry links to its record.

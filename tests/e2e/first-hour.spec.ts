@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { Api, axeViolations, openInApp, sidebarLinks, signIn } from './support';
 
 /**
@@ -21,7 +21,8 @@ function watchApi(page: Page): string[] {
   const failures: string[] = [];
   page.on('response', (response) => {
     const url = new URL(response.url());
-    if (url.pathname.startsWith('/api/') && response.status() >= 400) failures.push(`${response.status()} ${response.request().method()} ${url.pathname}${url.search}`);
+    if (url.pathname.startsWith('/api/') && response.status() >= 400)
+      failures.push(`${response.status()} ${response.request().method()} ${url.pathname}${url.search}`);
   });
   return failures;
 }
@@ -31,8 +32,12 @@ async function expectPageWorks(page: Page, path: string, failures: string[]) {
   await openInApp(page, path);
   const main = page.locator('#main-content');
   await expect(main, `${path}: main area`).toBeVisible({ timeout: 30_000 });
-  await expect.poll(async () => (await main.innerText()).trim().length, { message: `${path}: blank main area`, timeout: 20_000 }).toBeGreaterThan(10);
-  await expect(main.locator('[role=progressbar]:not([aria-valuenow])'), `${path}: still loading`).toHaveCount(0, { timeout: 20_000 });
+  await expect
+    .poll(async () => (await main.innerText()).trim().length, { message: `${path}: blank main area`, timeout: 20_000 })
+    .toBeGreaterThan(10);
+  await expect(main.locator('[role=progressbar]:not([aria-valuenow])'), `${path}: still loading`).toHaveCount(0, {
+    timeout: 20_000,
+  });
   expect(page.url(), `${path}: refused`).not.toContain('/access-denied');
   await expect(page.getByTestId('access-denied'), `${path}: refused`).toHaveCount(0);
   await expect(main.locator('.MuiAlert-standardError, .MuiAlert-filledError'), `${path}: error message`).toHaveCount(0);
@@ -53,7 +58,8 @@ for (const role of ['admin', 'leader', 'user', 'assistant'] as const) {
     expect(links.length).toBeGreaterThan(3);
     // The administrator has 40-odd items, each a few seconds on a busy two-core machine.
     test.setTimeout(120_000 + links.length * 12_000);
-    if (role !== 'assistant') expect(links.filter((link) => link.startsWith('/reports/')).length, 'reports in the sidebar').toBeGreaterThan(0);
+    if (role !== 'assistant')
+      expect(links.filter((link) => link.startsWith('/reports/')).length, 'reports in the sidebar').toBeGreaterThan(0);
     const violations: string[] = [];
     for (const [i, link] of links.entries()) {
       await expectPageWorks(page, link, failures);
@@ -113,15 +119,23 @@ test('a record type made in the editor is usable by a second role once granted',
 test('the export holds what the list shows, with the raw keys beside', async () => {
   const name = `Export Row ${Date.now()}`;
   await api.post('/api/sites', { name, type: 'union' });
-  const response = await api.context.get(`/api/exports/download?resource=sites&search=${encodeURIComponent(name)}&columns=name,type`);
+  const response = await api.context.get(
+    `/api/exports/download?resource=sites&search=${encodeURIComponent(name)}&columns=name,type`,
+  );
   expect(response.ok()).toBeTruthy();
-  const [header, row] = (await response.text()).replace(/^\uFEFF/, '').trim().split('\r\n');
+  const [header, row] = (await response.text())
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\r\n');
   expect(header).toBe('Name,Type,type (key)');
   expect(row).toBe(`${name},Union,union`);
 });
 
 test('deleting a note asks first', async ({ page }) => {
-  const site = await api.post<{ data: { id: number } }>('/api/sites', { name: `Note Site ${Date.now()}`, type: 'union' });
+  const site = await api.post<{ data: { id: number } }>('/api/sites', {
+    name: `Note Site ${Date.now()}`,
+    type: 'union',
+  });
   await api.post('/api/notes', { body: 'Talked to the foreman', notable_type: 'site', notable_id: site.data.id });
   await signIn(page);
   await page.goto(`/sites/${site.data.id}/show?tab=notes`);
@@ -148,7 +162,10 @@ test('an exported row holds what the list shows for it, with the raw key beside'
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const file = await (await download).path();
-  const [header, line] = readFileSync(file!, 'utf8').replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+  const [header, line] = readFileSync(file!, 'utf8')
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split(/\r?\n/);
   const columns = header.split(',');
   const cells = line.split(',');
   const cell = (title: string) => cells[columns.indexOf(title)];

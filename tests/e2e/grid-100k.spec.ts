@@ -5,7 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../../playwright.config';
-import { startServerWithSites, type ServerWithSites } from '../support/many-sites';
+import { type ServerWithSites, startServerWithSites } from '../support/many-sites';
 import { signIn } from './support';
 
 const SITES = 100_000;

@@ -15,7 +15,12 @@ test.beforeAll(async () => {
   api = await Api.signIn();
   for (let start = 1; start <= 500; start += 20) {
     const made = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => api.post<{ data: { id: number } }>('/api/sites', { name: `${prefix} ${String(start + i).padStart(3, '0')}`, type: 'union' })),
+      Array.from({ length: 20 }, (_, i) =>
+        api.post<{ data: { id: number } }>('/api/sites', {
+          name: `${prefix} ${String(start + i).padStart(3, '0')}`,
+          type: 'union',
+        }),
+      ),
     );
     ids.push(...made.map((res) => res.data.id));
   }
@@ -32,7 +37,10 @@ test('a bulk edit of 500 sites matching a search, its progress and outcome, and 
   await expect(page.getByText('Displaying 1 to 25 of 500')).toBeVisible({ timeout: 30_000 });
 
   // One row chosen, then "all 500 matching" in the dialog.
-  await page.getByRole('checkbox', { name: new RegExp(`^Select row ${prefix} \\d{3}$`) }).first().check({ timeout: 30_000 });
+  await page
+    .getByRole('checkbox', { name: new RegExp(`^Select row ${prefix} \\d{3}$`) })
+    .first()
+    .check({ timeout: 30_000 });
   await page.getByRole('button', { name: 'Edit', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Change sites' });
   await expect(dialog).toBeVisible();
@@ -49,7 +57,9 @@ test('a bulk edit of 500 sites matching a search, its progress and outcome, and 
   await expect(result).toContainText('500 sites changed.');
   const sample = await api.get<{ data: { site_status_id: number | null } }>(`/api/sites/${ids[499]}`);
   expect(sample.data.site_status_id).not.toBeNull();
-  const history = await api.get<{ data: Array<{ action: string }> }>(`/api/revisions?type=site&revisionable_id=${ids[0]}`);
+  const history = await api.get<{ data: Array<{ action: string }> }>(
+    `/api/revisions?type=site&revisionable_id=${ids[0]}`,
+  );
   expect(history.data.filter((revision) => revision.action === 'updated')).toHaveLength(1);
 
   // Undo: every site has no status again.
@@ -58,6 +68,8 @@ test('a bulk edit of 500 sites matching a search, its progress and outcome, and 
   await expect(result).toContainText('500 sites got their value back.');
   await page.getByRole('button', { name: 'Close' }).click();
   for (const id of [ids[0], ids[250], ids[499]]) {
-    expect((await api.get<{ data: { site_status_id: number | null } }>(`/api/sites/${id}`)).data.site_status_id).toBeNull();
+    expect(
+      (await api.get<{ data: { site_status_id: number | null } }>(`/api/sites/${id}`)).data.site_status_id,
+    ).toBeNull();
   }
 });

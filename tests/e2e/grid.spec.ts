@@ -3,7 +3,7 @@
  * the revision, and a refused value keeping its message in the cell; a person's columns (hidden, moved, resized)
  * kept with them in another browser; a cell edited with the keyboard alone.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { Api, signIn } from './support';
 
 let api: Api;
@@ -14,7 +14,10 @@ const ids: number[] = [];
 test.beforeAll(async () => {
   api = await Api.signIn();
   for (let n = 1; n <= 30; n += 1) {
-    const created = await api.post<{ data: { id: number } }>('/api/sites', { name: `${prefix} ${String(n).padStart(3, '0')}`, type: 'union' });
+    const created = await api.post<{ data: { id: number } }>('/api/sites', {
+      name: `${prefix} ${String(n).padStart(3, '0')}`,
+      type: 'union',
+    });
     ids.push(created.data.id);
   }
 });
@@ -22,7 +25,9 @@ test.afterAll(async () => {
   await api.dispose();
 });
 
-test('a site list as a grid: server sort, filter and pages; a status edited in place; a refused value', async ({ page }) => {
+test('a site list as a grid: server sort, filter and pages; a status edited in place; a refused value', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   await signIn(page);
   await expect(page.getByTestId('sidebar')).toBeVisible();
@@ -61,7 +66,12 @@ test('a site list as a grid: server sort, filter and pages; a status edited in p
   await page.getByRole('option', { name: 'Bidding', exact: true }).click();
   await expect(page.getByText('Site updated successfully.').first()).toBeVisible();
   await expect(statusCell).toContainText('Bidding');
-  await expect.poll(async () => (await api.get<{ data: { site_status_id: number | null } }>(`/api/sites/${ids[28]}`)).data.site_status_id).not.toBeNull();
+  await expect
+    .poll(
+      async () =>
+        (await api.get<{ data: { site_status_id: number | null } }>(`/api/sites/${ids[28]}`)).data.site_status_id,
+    )
+    .not.toBeNull();
 
   // A value the server refuses keeps what was typed, with the server's message.
   const streetCell = row.locator('[data-field="street"]');
@@ -75,11 +85,19 @@ test('a site list as a grid: server sort, filter and pages; a status edited in p
   await streetCell.getByRole('textbox').press('Escape');
 
   await page.goto(`/sites/${ids[28]}/show?tab=history`);
-  await expect(page.getByTestId('history').locator('[data-revision=updated]').first()).toContainText('Bidding', { timeout: 30_000 });
+  await expect(page.getByTestId('history').locator('[data-revision=updated]').first()).toContainText('Bidding', {
+    timeout: 30_000,
+  });
 });
 
 /** The grid's column headers, in order (the selection checkbox's left out). */
-const headers = (page: Page) => page.getByRole('grid').getByRole('columnheader').evaluateAll((cells) => cells.map((cell) => cell.getAttribute('data-field')).filter((field) => field && !field.startsWith('__')));
+const headers = (page: Page) =>
+  page
+    .getByRole('grid')
+    .getByRole('columnheader')
+    .evaluateAll((cells) =>
+      cells.map((cell) => cell.getAttribute('data-field')).filter((field) => field && !field.startsWith('__')),
+    );
 
 test('a person hides, moves and resizes columns, and finds them so in another browser', async ({ page, browser }) => {
   test.setTimeout(180_000);
@@ -122,7 +140,16 @@ test('a person hides, moves and resizes columns, and finds them so in another br
 
   // Another browser: the same columns, order and width, kept on the server.
   const mine = await Api.signIn(person.email, person.password);
-  await expect.poll(async () => (await mine.get<{ data: { preferences?: Record<string, { order?: string[]; widths?: Record<string, number> }> } }>('/api/auth/check')).data.preferences?.['grid:sites']?.widths?.name).toBeGreaterThan(0);
+  await expect
+    .poll(
+      async () =>
+        (
+          await mine.get<{
+            data: { preferences?: Record<string, { order?: string[]; widths?: Record<string, number> }> };
+          }>('/api/auth/check')
+        ).data.preferences?.['grid:sites']?.widths?.name,
+    )
+    .toBeGreaterThan(0);
   await mine.dispose();
   const elsewhere = await browser.newContext();
   const other = await elsewhere.newPage();
@@ -131,7 +158,8 @@ test('a person hides, moves and resizes columns, and finds them so in another br
   await other.goto(`/sites?filter=${encodeURIComponent(JSON.stringify({ q: prefix }))}`);
   await expect(other.getByText('Displaying 1 to 25 of 30')).toBeVisible({ timeout: 30_000 });
   await expect.poll(() => headers(other)).toEqual(moved);
-  const otherWidth = (await other.getByRole('grid').locator('[role=columnheader][data-field="name"]').boundingBox())!.width;
+  const otherWidth = (await other.getByRole('grid').locator('[role=columnheader][data-field="name"]').boundingBox())!
+    .width;
   expect(Math.abs(otherWidth - widened)).toBeLessThan(3);
 
   // Reset columns: back to the defaults there too.
@@ -140,12 +168,17 @@ test('a person hides, moves and resizes columns, and finds them so in another br
   await elsewhere.close();
 });
 
-test('a cell edited with the keyboard alone: arrows, Enter, Escape, Tab to the next editable cell', async ({ page }) => {
+test('a cell edited with the keyboard alone: arrows, Enter, Escape, Tab to the next editable cell', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const person = await api.createUser('admin', 'Keys', 'Only');
   await api.dispose();
   api = await Api.signIn(person.email, person.password);
-  await api.post('/api/profile/preferences', { key: 'grid:sites', value: { visible: ['name', 'street', 'trade_ids', 'city'], order: ['name', 'street', 'trade_ids', 'city'] } });
+  await api.post('/api/profile/preferences', {
+    key: 'grid:sites',
+    value: { visible: ['name', 'street', 'trade_ids', 'city'], order: ['name', 'street', 'trade_ids', 'city'] },
+  });
   await signIn(page, person.email, person.password);
   await expect(page.getByTestId('sidebar')).toBeVisible();
   await page.goto(`/sites?filter=${encodeURIComponent(JSON.stringify({ q: prefix }))}`);
@@ -156,10 +189,21 @@ test('a cell edited with the keyboard alone: arrows, Enter, Escape, Tab to the n
 
   // Into the grid from the search box with Tab, then the arrows to the first row's Street.
   await page.getByPlaceholder('Search').focus();
-  const focusedField = () => page.evaluate(() => document.activeElement?.closest('[role=gridcell]')?.getAttribute('data-field') ?? document.activeElement?.closest('[role=columnheader]')?.getAttribute('data-field') ?? null);
+  const focusedField = () =>
+    page.evaluate(
+      () =>
+        document.activeElement?.closest('[role=gridcell]')?.getAttribute('data-field') ??
+        document.activeElement?.closest('[role=columnheader]')?.getAttribute('data-field') ??
+        null,
+    );
   for (let n = 0; n < 30 && (await focusedField()) === null; n += 1) await page.keyboard.press('Tab');
   expect(await focusedField()).not.toBeNull();
-  for (let n = 0; n < 6 && (await page.evaluate(() => Boolean(document.activeElement?.closest('[role=columnheader]')))); n += 1) await page.keyboard.press('ArrowDown');
+  for (
+    let n = 0;
+    n < 6 && (await page.evaluate(() => Boolean(document.activeElement?.closest('[role=columnheader]'))));
+    n += 1
+  )
+    await page.keyboard.press('ArrowDown');
   for (let n = 0; n < 6 && (await focusedField()) !== 'street'; n += 1) await page.keyboard.press('ArrowRight');
   expect(await focusedField()).toBe('street');
   const focused = grid.locator('[role=gridcell][data-field="street"]:focus');
@@ -184,25 +228,43 @@ test('a cell edited with the keyboard alone: arrows, Enter, Escape, Tab to the n
   await page.keyboard.press('Tab');
   await expect(page.getByText('Site updated successfully.').first()).toBeVisible();
   await expect.poll(focusedField).toBe('city');
-  await expect.poll(async () => (await api.get<{ data: { street: string | null } }>(`/api/sites/${rowId}`)).data.street).toBe('1 Keyboard Way');
+  await expect
+    .poll(async () => (await api.get<{ data: { street: string | null } }>(`/api/sites/${rowId}`)).data.street)
+    .toBe('1 Keyboard Way');
   await page.keyboard.press('Enter');
   await page.keyboard.press('Shift+Tab');
   await expect.poll(focusedField).toBe('street');
 });
 
-test('a record type made in the schema editor has a list editable in place, with no code of its own', async ({ page }) => {
+test('a record type made in the schema editor has a list editable in place, with no code of its own', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const type = await api.post<{ data: { type: string; resource: string } }>('/api/schemas', {
     name_singular: `Crate${stamp}`,
     name_plural: `Crates${stamp}`,
     fields: [
       { name: 'Label', type: 'text' },
-      { name: 'Size', type: 'dropdown', options: { choices: [{ value: 'small', label: 'Small' }, { value: 'large', label: 'Large' }] } },
+      {
+        name: 'Size',
+        type: 'dropdown',
+        options: {
+          choices: [
+            { value: 'small', label: 'Small' },
+            { value: 'large', label: 'Large' },
+          ],
+        },
+      },
       { name: 'Count', type: 'number', options: { format: 'integer', min: 0 } },
     ],
   });
   const resource = type.data.resource;
-  const created = await api.post<{ data: { id: number } }>(`/api/${resource}`, { name: `Crate A ${stamp}`, label: 'first', size: 'small', count: 2 });
+  const created = await api.post<{ data: { id: number } }>(`/api/${resource}`, {
+    name: `Crate A ${stamp}`,
+    label: 'first',
+    size: 'small',
+    count: 2,
+  });
   await signIn(page);
   await expect(page.getByTestId('sidebar')).toBeVisible();
   await page.goto(`/${resource}`);
@@ -214,7 +276,11 @@ test('a record type made in the schema editor has a list editable in place, with
   await row.locator('[data-field="size"]').dblclick();
   await page.getByRole('option', { name: 'Large', exact: true }).click();
   await expect(row.locator('[data-field="size"]')).toContainText('Large');
-  await expect.poll(async () => (await api.get<{ data: Record<string, unknown> }>(`/api/${resource}/${created.data.id}`)).data.size).toBe('large');
+  await expect
+    .poll(
+      async () => (await api.get<{ data: Record<string, unknown> }>(`/api/${resource}/${created.data.id}`)).data.size,
+    )
+    .toBe('large');
 
   // A number cell, typed and saved with Enter.
   const count = row.locator('[data-field="count"]');
@@ -222,5 +288,9 @@ test('a record type made in the schema editor has a list editable in place, with
   await count.getByRole('spinbutton').fill('7');
   await count.getByRole('spinbutton').press('Enter');
   await expect(count).toContainText('7');
-  await expect.poll(async () => (await api.get<{ data: Record<string, unknown> }>(`/api/${resource}/${created.data.id}`)).data.count).toBe(7);
+  await expect
+    .poll(
+      async () => (await api.get<{ data: Record<string, unknown> }>(`/api/${resource}/${created.data.id}`)).data.count,
+    )
+    .toBe(7);
 });

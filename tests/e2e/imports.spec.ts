@@ -1,4 +1,4 @@
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -40,16 +40,27 @@ test('upload a vendor file, watch the progress, open the result and an imported 
       async () => {
         // Short timeouts: the progress line goes away when the import completes, and an innerText() waiting for an
         // element that is gone would hold this poll until its overall timeout (it did in CI).
-        const status = (await page.getByTestId('import-status').innerText({ timeout: 2_000 }).catch(() => '')).trim();
+        const status = (
+          await page
+            .getByTestId('import-status')
+            .innerText({ timeout: 2_000 })
+            .catch(() => '')
+        ).trim();
         seen.add(status);
-        const progress = await page.getByTestId('import-progress').innerText({ timeout: 500 }).catch(() => '');
+        const progress = await page
+          .getByTestId('import-progress')
+          .innerText({ timeout: 500 })
+          .catch(() => '');
         if (progress) seen.add(progress);
         return status;
       },
       { timeout: 270_000, intervals: [250] },
     )
     .toBe('Complete');
-  expect([...seen].some((text) => /Pending|Processing|Waiting|of about/.test(text)), `states seen: ${[...seen].join(' | ')}`).toBe(true);
+  expect(
+    [...seen].some((text) => /Pending|Processing|Waiting|of about/.test(text)),
+    `states seen: ${[...seen].join(' | ')}`,
+  ).toBe(true);
   await expect(page.getByTestId('count-created')).toHaveText('12,000');
   await expect(page.getByTestId('count-failed')).toHaveText('0');
 

@@ -11,7 +11,14 @@ test.beforeAll(async () => {
   // Two sites close together in Duluth (a place no other test uses: xss.spec writes to Fargo): a cluster at a
   // state's zoom, pins further in.
   for (const [i, name] of ['Keyboard Lofts', 'Keyboard Yards'].entries()) {
-    await api.post('/api/sites', { name, type: 'union', city: 'Duluth', state: 'MN', latitude: 46.787 + i * 0.01, longitude: -92.1 });
+    await api.post('/api/sites', {
+      name,
+      type: 'union',
+      city: 'Duluth',
+      state: 'MN',
+      latitude: 46.787 + i * 0.01,
+      longitude: -92.1,
+    });
   }
 });
 test.afterAll(async () => {
@@ -52,7 +59,10 @@ test('sign in, skip link, focus on the heading after navigation, map cluster and
 
   // A search hit opens its card; Enter on a cluster zooms in; Enter on a pin opens its card.
   await page.getByRole('combobox', { name: 'Search the map' }).fill('Keyboard Lofts');
-  await page.getByRole('option', { name: /Keyboard Lofts/ }).first().click();
+  await page
+    .getByRole('option', { name: /Keyboard Lofts/ })
+    .first()
+    .click();
   const card = page.getByTestId('marker-card');
   await expect(card).toBeVisible();
   await page.getByRole('button', { name: 'Close the card' }).press('Enter');
@@ -65,7 +75,9 @@ test('sign in, skip link, focus on the heading after navigation, map cluster and
   const pin = page.getByRole('button', { name: /^Keyboard (Lofts|Yards), Union, / }).first();
   for (let i = 0; i < 8; i++) {
     // While the new view's markers are read, the map may show neither a cluster nor a pin for a moment.
-    await expect(page.locator('[data-testid=map-site], [data-testid=map-cluster]').first()).toBeVisible({ timeout: 20_000 });
+    await expect(page.locator('[data-testid=map-site], [data-testid=map-cluster]').first()).toBeVisible({
+      timeout: 20_000,
+    });
     if ((await pin.count()) > 0) break;
     const cluster = page.getByTestId('map-cluster').first();
     await cluster.focus();

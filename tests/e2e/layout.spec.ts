@@ -16,17 +16,42 @@ test.describe('default layout', () => {
     await expect(sidebar.getByText('Dashboard')).toBeVisible();
     const adminKeys = await menuKeys(page, '[data-testid=sidebar]');
     expect(adminKeys).toEqual(
-      expect.arrayContaining(['dashboard', 'activity', 'tasks', 'notifications', 'map', 'contacts', 'contractors', 'sites', 'recruits', 'members', 'grievances', 'imports', 'system', 'admin-user', 'admin-role', 'profile', 'sign-out']),
+      expect.arrayContaining([
+        'dashboard',
+        'activity',
+        'tasks',
+        'notifications',
+        'map',
+        'contacts',
+        'contractors',
+        'sites',
+        'recruits',
+        'members',
+        'grievances',
+        'imports',
+        'system',
+        'admin-user',
+        'admin-role',
+        'profile',
+        'sign-out',
+      ]),
     );
     await expect(sidebar.getByText('Administration')).toBeVisible();
     // The counts are the administrator's own open tasks and unread notifications (other specs may have made some).
-    const { data: counts } = await api.get<{ data: { tasks_open: number; notifications_unread: number } }>('/api/dashboard/statistics');
+    const { data: counts } = await api.get<{ data: { tasks_open: number; notifications_unread: number } }>(
+      '/api/dashboard/statistics',
+    );
     await expect(page.getByTestId('menu-count-tasks')).toHaveText(String(counts.tasks_open));
     await expect(page.getByTestId('menu-count-notifications')).toHaveText(String(counts.notifications_unread));
     // One Job Sites item per permitted category.
     await sidebar.locator('[data-menu-key=sites]').click();
     expect((await menuKeys(page, '[data-testid=sidebar]')).filter((key) => key.startsWith('sites-'))).toEqual([
-      'sites-development', 'sites-lcmt', 'sites-non-union', 'sites-pla', 'sites-public-works', 'sites-union',
+      'sites-development',
+      'sites-lcmt',
+      'sites-non-union',
+      'sites-pla',
+      'sites-public-works',
+      'sites-union',
     ]);
 
     // An organizer (seeded role "user"): no administration, no users page.
@@ -38,7 +63,20 @@ test.describe('default layout', () => {
     await expect(userSidebar.getByText('Dashboard')).toBeVisible();
     await expect(userPage.getByTestId('user-avatar')).toHaveText('UU');
     const userKeys = await menuKeys(userPage, '[data-testid=sidebar]');
-    expect(userKeys).toEqual(expect.arrayContaining(['dashboard', 'activity', 'tasks', 'notifications', 'contacts', 'sites', 'grievances', 'imports', 'profile', 'sign-out']));
+    expect(userKeys).toEqual(
+      expect.arrayContaining([
+        'dashboard',
+        'activity',
+        'tasks',
+        'notifications',
+        'contacts',
+        'sites',
+        'grievances',
+        'imports',
+        'profile',
+        'sign-out',
+      ]),
+    );
     expect(userKeys.filter((key) => key.startsWith('admin-'))).toEqual([]);
     await expect(userSidebar.getByText('Administration')).toHaveCount(0);
 
@@ -61,7 +99,9 @@ test.describe('default layout', () => {
     await third.close();
   });
 
-  test('at 390 px a top bar and a left drawer replace the sidebar; its Grievances link goes to grievances', async ({ page }) => {
+  test('at 390 px a top bar and a left drawer replace the sidebar; its Grievances link goes to grievances', async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await signIn(page);
     await expect(page.getByTestId('greeting')).toBeVisible();

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { Api, signIn } from './support';
 
 /**
@@ -17,7 +17,9 @@ test.beforeAll(async () => {
   // After a failed test Playwright starts a new worker, which runs this again: reuse the sites of the first run, or
   // each would get a twin on the same spot and the twin's pin would take the clicks.
   const filter = encodeURIComponent(JSON.stringify({ city: 'Boise' }));
-  const existing = await api.get<{ data: Array<{ id: number; name: string }> }>(`/api/sites?per_page=100&filter=${filter}`);
+  const existing = await api.get<{ data: Array<{ id: number; name: string }> }>(
+    `/api/sites?per_page=100&filter=${filter}`,
+  );
   const earlier = existing.data.filter((site) => /^Boise Map Site \d+$/.test(site.name));
   if (earlier.length >= 30) {
     ids.push(...earlier.map((site) => site.id));
@@ -80,7 +82,12 @@ async function pinInView(page: Page, testId = 'map-site'): Promise<number> {
           const frame = map.getBoundingClientRect();
           const inside = [...map.querySelectorAll<HTMLElement>(`[data-testid=${testId}]`)].find((pin) => {
             const box = pin.getBoundingClientRect();
-            return box.left >= frame.left + 20 && box.right <= Math.min(frame.right, window.innerWidth) - 20 && box.top >= frame.top + 20 && box.bottom <= Math.min(frame.bottom, window.innerHeight) - 20;
+            return (
+              box.left >= frame.left + 20 &&
+              box.right <= Math.min(frame.right, window.innerWidth) - 20 &&
+              box.top >= frame.top + 20 &&
+              box.bottom <= Math.min(frame.bottom, window.innerHeight) - 20
+            );
           });
           return inside ? Number(inside.dataset.id) : 0;
         }, testId);
@@ -142,7 +149,12 @@ test('a site created through the API appears on the open map without a reload', 
   let navigations = 0;
   page.on('framenavigated', () => (navigations += 1));
 
-  const created = await api.post<{ data: { id: number } }>('/api/sites', { name: 'Live Map Site', type: 'union', latitude: spot.lat, longitude: spot.lng });
+  const created = await api.post<{ data: { id: number } }>('/api/sites', {
+    name: 'Live Map Site',
+    type: 'union',
+    latitude: spot.lat,
+    longitude: spot.lng,
+  });
   const marker = page.locator(`[data-testid=map-site][data-id="${created.data.id}"]`);
   await expect(marker).toBeVisible({ timeout: 15_000 });
 

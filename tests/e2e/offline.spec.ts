@@ -4,7 +4,7 @@
  * bar says so), and are sent once each when the connection returns; a site changed by someone else meanwhile is
  * offered for resolution instead of being overwritten.
  */
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { Api, openInApp, signIn } from './support';
 
 test.use({ viewport: { width: 390, height: 844 }, serviceWorkers: 'allow' });
@@ -17,7 +17,14 @@ let organizer: { id: number; email: string; password: string };
 
 test.beforeAll(async () => {
   admin = await Api.signIn();
-  site.id = (await admin.post<{ data: { id: number } }>('/api/sites', { name: site.name, type: 'union', city: 'Boise', state: 'ID' })).data.id;
+  site.id = (
+    await admin.post<{ data: { id: number } }>('/api/sites', {
+      name: site.name,
+      type: 'union',
+      city: 'Boise',
+      state: 'ID',
+    })
+  ).data.id;
   organizer = await admin.createUser('user', 'Odile', `Offline${stamp}`);
 });
 test.afterAll(async () => {
@@ -54,8 +61,16 @@ async function logVisit(page: Page, notes: string) {
   await expect(page).toHaveURL(new RegExp(`/sites/${site.id}/show`));
 }
 
-test('with no connection: the app opens from the cache, two visits and a note wait, then are sent once each', async ({ page, context }) => {
-  await readyForOffline(page, [`/sites/${site.id}/show?tab=visits`, logVisitPath(), `/sites/${site.id}/show?tab=notes`, '/offline-sites']);
+test('with no connection: the app opens from the cache, two visits and a note wait, then are sent once each', async ({
+  page,
+  context,
+}) => {
+  await readyForOffline(page, [
+    `/sites/${site.id}/show?tab=visits`,
+    logVisitPath(),
+    `/sites/${site.id}/show?tab=notes`,
+    '/offline-sites',
+  ]);
   await goOffline(context, page);
 
   // The app shell loads from the service worker's cache, as the person last signed in here.
@@ -83,9 +98,13 @@ test('with no connection: the app opens from the cache, two visits and a note wa
   await context.setOffline(false);
   await expect(indicator(page)).toHaveCount(0, { timeout: 20_000 });
 
-  const visits = await admin.get<{ data: Array<{ notes: string }> }>(`/api/visits?filter=${encodeURIComponent(JSON.stringify({ site_id: site.id }))}&per_page=100`);
+  const visits = await admin.get<{ data: Array<{ notes: string }> }>(
+    `/api/visits?filter=${encodeURIComponent(JSON.stringify({ site_id: site.id }))}&per_page=100`,
+  );
   expect(visits.data.map((visit) => visit.notes).sort()).toEqual([`Gate talk ${stamp}`, `Lunch break ${stamp}`]);
-  const notes = await admin.get<{ data: Array<{ body: string }> }>(`/api/notes?filter=${encodeURIComponent(JSON.stringify({ notable_type: 'site', notable_id: site.id }))}&per_page=100`);
+  const notes = await admin.get<{ data: Array<{ body: string }> }>(
+    `/api/notes?filter=${encodeURIComponent(JSON.stringify({ notable_type: 'site', notable_id: site.id }))}&per_page=100`,
+  );
   expect(notes.data.map((note) => note.body)).toEqual([`Foreman asked us to leave ${stamp}`]);
 
   // On the site page: the visits in its history.
@@ -93,7 +112,10 @@ test('with no connection: the app opens from the cache, two visits and a note wa
   await expect(page.getByTestId('visit-history-item')).toHaveCount(2);
 });
 
-test('a site changed by someone else meanwhile is offered for resolution, and the choice is saved once', async ({ page, context }) => {
+test('a site changed by someone else meanwhile is offered for resolution, and the choice is saved once', async ({
+  page,
+  context,
+}) => {
   await readyForOffline(page, [`/sites/${site.id}/show`, `/sites/${site.id}`]);
   await goOffline(context, page);
   const name = page.getByRole('textbox', { name: 'Name', exact: true });
@@ -104,7 +126,11 @@ test('a site changed by someone else meanwhile is offered for resolution, and th
 
   // Meanwhile someone else renames the site.
   const current = await admin.get<{ data: { updated_at: string } }>(`/api/sites/${site.id}`);
-  await admin.post(`/api/sites/${site.id}`, { name: `Offline Yard South ${stamp}`, city: 'Nampa', updated_at: current.data.updated_at });
+  await admin.post(`/api/sites/${site.id}`, {
+    name: `Offline Yard South ${stamp}`,
+    city: 'Nampa',
+    updated_at: current.data.updated_at,
+  });
 
   await context.setOffline(false);
   await expect(indicator(page)).toHaveText(/1 to resolve/i, { timeout: 20_000 });
@@ -122,6 +148,12 @@ test('a site changed by someone else meanwhile is offered for resolution, and th
   // Mine is saved once, over theirs; their other change stays.
   const saved = await admin.get<{ data: { name: string; city: string } }>(`/api/sites/${site.id}`);
   expect(saved.data).toMatchObject({ name: `Offline Yard North ${stamp}`, city: 'Nampa' });
-  const history = await admin.get<{ data: Array<{ action: string; changes: Record<string, unknown> }> }>(`/api/revisions?type=site&revisionable_id=${site.id}&per_page=100`);
-  expect(history.data.filter((revision) => revision.action === 'updated' && JSON.stringify(revision.changes).includes('Offline Yard North'))).toHaveLength(1);
+  const history = await admin.get<{ data: Array<{ action: string; changes: Record<string, unknown> }> }>(
+    `/api/revisions?type=site&revisionable_id=${site.id}&per_page=100`,
+  );
+  expect(
+    history.data.filter(
+      (revision) => revision.action === 'updated' && JSON.stringify(revision.changes).includes('Offline Yard North'),
+    ),
+  ).toHaveLength(1);
 });

@@ -27,7 +27,9 @@ test.describe('live updates', () => {
     expect(navigations).toBe(0);
   });
 
-  test("saving the person's own user refreshes their profile; a feature switched off leaves the menu", async ({ page }) => {
+  test("saving the person's own user refreshes their profile; a feature switched off leaves the menu", async ({
+    page,
+  }) => {
     const person = await api.createUser('user', 'Rita', 'Realtime');
     // An event sent before the person's own channel is subscribed is not heard (the session is read once, at the
     // start): the change below waits for that subscription.
@@ -37,7 +39,11 @@ test.describe('live updates', () => {
       ws.onMessage((message) => server.send(message));
       server.onMessage((message) => {
         const frame = JSON.parse(String(message)) as { event?: string; channel?: string };
-        if (frame.event === 'pusher_internal:subscription_succeeded' && frame.channel === `private-App.Models.User.${person.id}`) ownChannel = true;
+        if (
+          frame.event === 'pusher_internal:subscription_succeeded' &&
+          frame.channel === `private-App.Models.User.${person.id}`
+        )
+          ownChannel = true;
         ws.send(message);
       });
     });
@@ -71,7 +77,8 @@ test.describe('live updates', () => {
       ws.onMessage((message) => server.send(message));
       server.onMessage((message) => {
         const frame = JSON.parse(String(message)) as { event?: string; channel?: string };
-        if (frame.event === 'pusher_internal:subscription_succeeded' && frame.channel === 'system') systemSubscribed = true;
+        if (frame.event === 'pusher_internal:subscription_succeeded' && frame.channel === 'system')
+          systemSubscribed = true;
         ws.send(message);
       });
     });
@@ -79,7 +86,13 @@ test.describe('live updates', () => {
     await expect(page.getByTestId('greeting')).toBeVisible();
     // A frame on a channel the client has not subscribed to yet would be dropped.
     await expect.poll(() => inject !== undefined && systemSubscribed, { timeout: 20_000 }).toBe(true);
-    inject!(JSON.stringify({ event: 'App.Events.SystemUpdated', channel: 'system', data: JSON.stringify({ version: 'next' }) }));
+    inject!(
+      JSON.stringify({
+        event: 'App.Events.SystemUpdated',
+        channel: 'system',
+        data: JSON.stringify({ version: 'next' }),
+      }),
+    );
     const overlay = page.getByTestId('system-updated');
     await expect(overlay).toBeVisible();
     await expect(overlay).toContainText('Organizing Map has updated. Please refresh your page.');

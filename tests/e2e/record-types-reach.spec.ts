@@ -7,7 +7,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { Api, signIn } from './support';
 
 let api: Api;
@@ -24,18 +24,33 @@ test.beforeAll(async () => {
   api = await Api.signIn();
   const schemas = await api.get<{ data: Array<{ id: number; type: string }> }>('/api/schemas?per_page=-1');
   const sites = schemas.data.find((schema) => schema.type === 'site')!;
-  const field = (body: Record<string, unknown>) => api.post<{ data: { slug: string } }>('/api/schema-fields', { schema_id: sites.id, ...body });
+  const field = (body: Record<string, unknown>) =>
+    api.post<{ data: { slug: string } }>('/api/schema-fields', { schema_id: sites.id, ...body });
   const gate = await field({ name: `Gate code ${stamp}`, type: 'text', options: { searchable: true } });
   const risk = await field({
     name: riskField.name,
     type: 'dropdown',
-    options: { choices: [{ value: 'r-low', label: 'Low risk' }, { value: 'r-high', label: 'High risk' }] },
+    options: {
+      choices: [
+        { value: 'r-low', label: 'Low risk' },
+        { value: 'r-high', label: 'High risk' },
+      ],
+    },
   });
   riskField.slug = risk.data.slug;
   // A contractor's dropdown, and a contractor holding it, the general contractor of the first site.
   const contractors = schemas.data.find((schema) => schema.type === 'contractor')!;
-  const shop = await api.post<{ data: { slug: string } }>('/api/schema-fields', { schema_id: contractors.id, name: shopField.name, type: 'dropdown', options: { choices: [{ value: 'sz-big', label: 'Big shop' }] } });
-  const contractor = await api.post<{ data: { id: number } }>('/api/contractors', { name: `Fresno Builders ${stamp}`, type: 'union', [shop.data.slug]: 'sz-big' });
+  const shop = await api.post<{ data: { slug: string } }>('/api/schema-fields', {
+    schema_id: contractors.id,
+    name: shopField.name,
+    type: 'dropdown',
+    options: { choices: [{ value: 'sz-big', label: 'Big shop' }] },
+  });
+  const contractor = await api.post<{ data: { id: number } }>('/api/contractors', {
+    name: `Fresno Builders ${stamp}`,
+    type: 'union',
+    [shop.data.slug]: 'sz-big',
+  });
   const made = await api.post<{ data: { id: number } }>('/api/sites', {
     name: site.name,
     type: 'union',
@@ -49,7 +64,13 @@ test.beforeAll(async () => {
   });
   site.id = made.data.id;
   // Another site holding the other choice, so the report has two groups to tell apart.
-  await api.post('/api/sites', { name: `Fresno Lot ${stamp}`, type: 'non-union', latitude: SPOT.lat + 0.2, longitude: SPOT.lng, [risk.data.slug]: 'r-low' });
+  await api.post('/api/sites', {
+    name: `Fresno Lot ${stamp}`,
+    type: 'non-union',
+    latitude: SPOT.lat + 0.2,
+    longitude: SPOT.lng,
+    [risk.data.slug]: 'r-low',
+  });
 });
 
 test.afterAll(async () => {
@@ -61,7 +82,9 @@ async function signedIn(page: Page) {
   await expect(page.getByTestId('greeting')).toBeVisible();
 }
 
-test('a searchable custom text field finds its site in the sites list, and the map card shows the custom fields', async ({ page }) => {
+test('a searchable custom text field finds its site in the sites list, and the map card shows the custom fields', async ({
+  page,
+}) => {
   await signedIn(page);
   await page.goto('/sites');
   const search = page.getByRole('searchbox').or(page.getByPlaceholder('Search')).first();
@@ -103,7 +126,9 @@ test('market share groups by a custom dropdown of sites, by its labels', async (
   await expect(table).not.toContainText('sz-big');
 });
 
-test('a file imported through the import screen into a type made in the editor relates to sites by name', async ({ page }) => {
+test('a file imported through the import screen into a type made in the editor relates to sites by name', async ({
+  page,
+}) => {
   const singular = `Delivery${stamp}`;
   const type = await api.post<{ data: { type: string; resource: string } }>('/api/schemas', {
     name_singular: singular,
@@ -146,7 +171,10 @@ test('a file imported through the import screen into a type made in the editor r
   await expect(page.getByTestId('import-status')).toHaveText('Complete', { timeout: 60_000 });
   await expect(page.getByTestId('count-created')).toHaveText('1');
 
-  await page.getByRole('list', { name: 'Imported records' }).getByRole('link', { name: `D-${stamp}` }).click();
+  await page
+    .getByRole('list', { name: 'Imported records' })
+    .getByRole('link', { name: `D-${stamp}` })
+    .click();
   await expect(page).toHaveURL(new RegExp(`/${type.data.resource}/\\d+/show$`));
   const details = page.getByTestId('record-details');
   await expect(details.locator('[data-field=site]')).toContainText(site.name);

@@ -19,7 +19,11 @@ const PRESENCE_WAIT = 30_000;
 test('presence on a record and the edit conflict', async ({ page, browser }) => {
   test.setTimeout(120_000);
   const stamp = Date.now().toString().slice(-6);
-  const site = await api.post<{ data: { id: number } }>('/api/sites', { name: `Twin Towers ${stamp}`, type: 'union', owner: 'First owner' });
+  const site = await api.post<{ data: { id: number } }>('/api/sites', {
+    name: `Twin Towers ${stamp}`,
+    type: 'union',
+    owner: 'First owner',
+  });
   const id = site.data.id;
   const other = await api.createUser('user', 'Pat', 'Partner');
 

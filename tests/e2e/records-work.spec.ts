@@ -33,9 +33,13 @@ test('tasks, documents, sharing and notifications on a site', async ({ page, bro
 
   // A document uploaded to the site.
   await page.getByTestId('tab-documents').click();
-  await page.getByTestId('document-file').setInputFiles({ name: 'site-plan.txt', mimeType: 'text/plain', buffer: Buffer.from('Gate on the north side.\n') });
+  await page
+    .getByTestId('document-file')
+    .setInputFiles({ name: 'site-plan.txt', mimeType: 'text/plain', buffer: Buffer.from('Gate on the north side.\n') });
   await expect(page.getByTestId('documents').getByRole('link', { name: 'site-plan.txt' })).toBeVisible();
-  const docs = await api.get<{ data: Array<{ file_name: string }> }>(`/api/documents?filter=${encodeURIComponent(JSON.stringify({ documentable_type: 'site', documentable_id: site.data.id }))}`);
+  const docs = await api.get<{ data: Array<{ file_name: string }> }>(
+    `/api/documents?filter=${encodeURIComponent(JSON.stringify({ documentable_type: 'site', documentable_id: site.data.id }))}`,
+  );
   expect(docs.data.map((doc) => doc.file_name)).toContain('site-plan.txt');
 
   // The administrator shares the site with the organizer: one unread notification, dismissed from the list.
@@ -80,7 +84,9 @@ test('the roles permission checklist and a user’s goals', async ({ page }) => 
     expect(role.data.permissions).toContain('grievance:read');
     expect(role.data.permissions).toContain('site:read:lcmt');
   } finally {
-    await api.post(`/api/roles/${roleId}`, { permissions: role.data.permissions.filter((p) => p !== 'grievance:read' && p !== 'site:read:lcmt') });
+    await api.post(`/api/roles/${roleId}`, {
+      permissions: role.data.permissions.filter((p) => p !== 'grievance:read' && p !== 'site:read:lcmt'),
+    });
   }
 
   // Goals of a user, for every month.
@@ -127,12 +133,22 @@ test('sites: change type, attach contacts, bulk delete', async ({ page }) => {
   await page.getByRole('option', { name: `Carla Contact${stamp}` }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Save contacts' }).click();
   await expect(page.getByText('Site updated successfully.')).toBeVisible();
-  await expect(page.getByTestId('record-details').locator('[data-field=contact_ids]')).toContainText(`Carla Contact${stamp}`);
+  await expect(page.getByTestId('record-details').locator('[data-field=contact_ids]')).toContainText(
+    `Carla Contact${stamp}`,
+  );
 
   await page.goto(`/sites?filter=${encodeURIComponent(JSON.stringify({ q: `Pairdel` }))}`);
   await expect(page.getByText(/Displaying 1 to 2 of 2/)).toBeVisible();
-  await page.getByRole('row').filter({ hasText: `Pairdel A ${stamp}` }).getByRole('checkbox').check();
-  await page.getByRole('row').filter({ hasText: `Pairdel B ${stamp}` }).getByRole('checkbox').check();
+  await page
+    .getByRole('row')
+    .filter({ hasText: `Pairdel A ${stamp}` })
+    .getByRole('checkbox')
+    .check();
+  await page
+    .getByRole('row')
+    .filter({ hasText: `Pairdel B ${stamp}` })
+    .getByRole('checkbox')
+    .check();
   await page.getByRole('button', { name: 'Delete' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText('2 sites deleted successfully.')).toBeVisible();

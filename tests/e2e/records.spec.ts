@@ -4,7 +4,7 @@
  * and disappear as Y changes, saves, edits it, and finds it by that field in the list filter; the site is deleted and
  * restored with the server's messages; its history shows the change.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { Api, signIn } from './support';
 
 let api: Api;
@@ -26,7 +26,10 @@ async function expectNotice(page: Page, text: string) {
 }
 
 test.describe('schema-driven records', () => {
-  test('a dropdown and a rule added to sites drive the organizer’s form, list filter, delete/restore and history', async ({ page, browser }) => {
+  test('a dropdown and a rule added to sites drive the organizer’s form, list filter, delete/restore and history', async ({
+    page,
+    browser,
+  }) => {
     test.setTimeout(180_000);
     const stamp = Date.now().toString().slice(-6);
     const accessName = `Access ${stamp}`;
@@ -112,7 +115,9 @@ test.describe('schema-driven records', () => {
     await expect(org.getByText(otherName)).toHaveCount(0);
     await expect(org.getByText(/Displaying 1 to 1 of 1/)).toBeVisible();
     // The filter is kept in the URL.
-    await expect.poll(() => decodeURIComponent(org.url())).toContain(`"${accessName.toLowerCase().replace(/ /g, '_')}":"gated"`);
+    await expect
+      .poll(() => decodeURIComponent(org.url()))
+      .toContain(`"${accessName.toLowerCase().replace(/ /g, '_')}":"gated"`);
     await choose(org, accessName, 'Open');
     await expect(org.getByText(siteName)).toHaveCount(0);
     await context.close();

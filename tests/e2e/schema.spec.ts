@@ -2,7 +2,7 @@
  * The schema editor beyond fields and rules: a record type created in the editor is usable end to end (menu entry,
  * list, create, show, edit, delete), and renaming a type changes its menu label and page titles at once.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { Api, signIn } from './support';
 
 let api: Api;
@@ -18,7 +18,9 @@ async function expectNotice(page: Page, text: string) {
 }
 
 test.describe('schema editor', () => {
-  test('a record type created in the editor gets a menu entry and working list, create, show and edit screens', async ({ page }) => {
+  test('a record type created in the editor gets a menu entry and working list, create, show and edit screens', async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     const stamp = Date.now().toString().slice(-6);
     const singular = `Vehicle${stamp}`;
@@ -73,7 +75,9 @@ test.describe('schema editor', () => {
   });
 
   test('renaming a record type renames its menu entry and page titles', async ({ page }) => {
-    const schemas = await api.get<{ data: Array<{ id: number; type: string; name_singular: string; name_plural: string }> }>('/api/schemas?per_page=-1');
+    const schemas = await api.get<{
+      data: Array<{ id: number; type: string; name_singular: string; name_plural: string }>;
+    }>('/api/schemas?per_page=-1');
     const contact = schemas.data.find((schema) => schema.type === 'contact')!;
     await signIn(page);
     await expect(page.getByTestId('sidebar')).toBeVisible();
@@ -89,7 +93,10 @@ test.describe('schema editor', () => {
       await page.getByRole('link', { name: 'Create' }).click();
       await expect(page.getByTestId('page-heading')).toHaveText('Create Prospect');
     } finally {
-      await api.post(`/api/schemas/${contact.id}`, { name_singular: contact.name_singular, name_plural: contact.name_plural });
+      await api.post(`/api/schemas/${contact.id}`, {
+        name_singular: contact.name_singular,
+        name_plural: contact.name_plural,
+      });
     }
   });
 
@@ -143,7 +150,9 @@ test.describe('schema editor', () => {
     await page.getByRole('option', { name: 'Electric' }).click();
     await page.getByLabel('Paint', { exact: true }).fill('#aa2200');
     await page.getByLabel('Driver notes').fill('Check the brakes');
-    await page.getByLabel('Photos: choose files').setInputFiles({ name: 'truck.txt', mimeType: 'text/plain', buffer: Buffer.from('a red truck') });
+    await page
+      .getByLabel('Photos: choose files')
+      .setInputFiles({ name: 'truck.txt', mimeType: 'text/plain', buffer: Buffer.from('a red truck') });
     await expect(page.locator('[data-field=photos]').getByText('truck.txt')).toBeVisible();
     await page.locator('[data-field=garages]').getByRole('button', { name: 'Add' }).click();
     await page.locator('[data-field=garages]').getByLabel('Street').fill('1 Depot Rd');
@@ -162,13 +171,43 @@ test.describe('schema editor', () => {
     await expect(page.getByText(`Truck${stamp} created successfully.`, { exact: true })).toBeVisible();
 
     const details = page.getByTestId('record-details');
-    for (const text of ['Red', 'Bought at auction.', 'fleet@example.com', '(555) 010-2000', 'trucks.example.com', 'May 1, 2026', 'Jun 2, 2026', 'Electric', '#aa2200', 'Check the brakes', 'truck.txt', '1 Depot Rd, Fresno', 'big-red', 'Large', 'Facebook: bigred', '120 h', 'Electrical', 'IBEW Local 11', 'Oakland']) {
+    for (const text of [
+      'Red',
+      'Bought at auction.',
+      'fleet@example.com',
+      '(555) 010-2000',
+      'trucks.example.com',
+      'May 1, 2026',
+      'Jun 2, 2026',
+      'Electric',
+      '#aa2200',
+      'Check the brakes',
+      'truck.txt',
+      '1 Depot Rd, Fresno',
+      'big-red',
+      'Large',
+      'Facebook: bigred',
+      '120 h',
+      'Electrical',
+      'IBEW Local 11',
+      'Oakland',
+    ]) {
       await expect(details, text).toContainText(text);
     }
     await expect(details.locator('[data-field=insured]')).toContainText('Yes');
     await expect(details.locator('[data-field=prevailing_wage]')).toContainText('Yes');
-    const saved = await api.get<{ data: Record<string, unknown> }>(`/api/${resource}/${new URL(page.url()).pathname.split('/')[2]}`);
-    expect(saved.data).toMatchObject({ fuel: 'electric', size: 'large', hours: 120, insured: true, prevailing_wage: true, home_city: 'Oakland', bought_on: '2026-05-01' });
+    const saved = await api.get<{ data: Record<string, unknown> }>(
+      `/api/${resource}/${new URL(page.url()).pathname.split('/')[2]}`,
+    );
+    expect(saved.data).toMatchObject({
+      fuel: 'electric',
+      size: 'large',
+      hours: 120,
+      insured: true,
+      prevailing_wage: true,
+      home_city: 'Oakland',
+      bought_on: '2026-05-01',
+    });
     expect((saved.data.photos as number[]).length).toBe(1);
 
     // Another record, then the list filters tell them apart.
@@ -195,22 +234,48 @@ test.describe('schema editor', () => {
     await expect(page.getByRole('row').nth(1)).toContainText('Big Red');
   });
 
-  test('form logic triggers: on-load and on-change set values (the form is told), always shows and hides', async ({ page }) => {
+  test('form logic triggers: on-load and on-change set values (the form is told), always shows and hides', async ({
+    page,
+  }) => {
     const stamp = Date.now().toString().slice(-6);
-    const created = await api.post<{ data: { id: number; resource: string; fields: Array<{ id: number; slug: string }> } }>('/api/schemas', {
+    const created = await api.post<{
+      data: { id: number; resource: string; fields: Array<{ id: number; slug: string }> };
+    }>('/api/schemas', {
       name_singular: `Ticket${stamp}`,
       name_plural: `Tickets${stamp}`,
       fields: [
-        { name: 'State', type: 'radios', options: { choices: [{ value: 'open', label: 'Open' }, { value: 'closed', label: 'Closed' }] } },
+        {
+          name: 'State',
+          type: 'radios',
+          options: {
+            choices: [
+              { value: 'open', label: 'Open' },
+              { value: 'closed', label: 'Closed' },
+            ],
+          },
+        },
         { name: 'Priority', type: 'text' },
         { name: 'Closing note', type: 'text' },
       ],
     });
     const id = (slug: string) => `field:${created.data.fields.find((field) => field.slug === slug)!.id}`;
-    const block = (body: Record<string, unknown>) => api.post('/api/logic-blocks', { schema_id: created.data.id, ...body });
-    await block({ trigger: 'on-load', conditions: [], actions: [{ target: id('priority'), action: 'set-value', value: 'normal' }] });
-    await block({ trigger: 'on-change', conditions: [{ source: id('state'), operator: 'equals', value: 'closed' }], actions: [{ target: id('priority'), action: 'set-value', value: 'low' }] });
-    await block({ trigger: 'always', conditions: [{ source: id('state'), operator: 'equals', value: 'closed' }], actions: [{ target: id('closing_note'), action: 'show-field' }] });
+    const block = (body: Record<string, unknown>) =>
+      api.post('/api/logic-blocks', { schema_id: created.data.id, ...body });
+    await block({
+      trigger: 'on-load',
+      conditions: [],
+      actions: [{ target: id('priority'), action: 'set-value', value: 'normal' }],
+    });
+    await block({
+      trigger: 'on-change',
+      conditions: [{ source: id('state'), operator: 'equals', value: 'closed' }],
+      actions: [{ target: id('priority'), action: 'set-value', value: 'low' }],
+    });
+    await block({
+      trigger: 'always',
+      conditions: [{ source: id('state'), operator: 'equals', value: 'closed' }],
+      actions: [{ target: id('closing_note'), action: 'show-field' }],
+    });
 
     await signIn(page);
     await expect(page.getByTestId('sidebar')).toBeVisible();

@@ -1,6 +1,6 @@
 /** Shared helpers for the e2e tests: API calls as the administrator, users with fewer permissions, sign-in. */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, request, type APIRequestContext, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, request } from '@playwright/test';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, E2E_PORT } from '../../playwright.config';
 
 export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
@@ -11,7 +11,10 @@ export class Api {
   private constructor(readonly context: APIRequestContext) {}
 
   static async signIn(email = ADMIN_EMAIL, password = ADMIN_PASSWORD, baseURL = BASE_URL): Promise<Api> {
-    const context = await request.newContext({ baseURL, extraHTTPHeaders: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' } });
+    const context = await request.newContext({
+      baseURL,
+      extraHTTPHeaders: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
+    });
     const api = new Api(context);
     await context.get('/sanctum/csrf-cookie');
     await api.post('/api/auth/login', { email, password, remember: false });
@@ -67,14 +70,18 @@ export async function signIn(page: Page, email = ADMIN_EMAIL, password = ADMIN_P
   await page.getByLabel('Password', { exact: false }).first().fill(password);
   // Wait for the server's answer (success or refusal): a test that navigates at once would cancel the sign-in
   // request on a slow machine and land on /login again.
-  const answered = page.waitForResponse((response) => response.url().endsWith('/api/auth/login') && response.request().method() === 'POST');
+  const answered = page.waitForResponse(
+    (response) => response.url().endsWith('/api/auth/login') && response.request().method() === 'POST',
+  );
   await page.getByRole('button', { name: 'Sign In' }).click();
   await answered;
 }
 
 /** The sidebar (desktop) or drawer (mobile) menu entry keys, in order. */
 export async function menuKeys(page: Page, scope: string): Promise<string[]> {
-  return page.locator(`${scope} [data-menu-key]`).evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-menu-key') ?? ''));
+  return page
+    .locator(`${scope} [data-menu-key]`)
+    .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-menu-key') ?? ''));
 }
 
 /** Every link of the sidebar (groups opened), as paths: what the signed-in person can open from the menu. */
@@ -83,7 +90,9 @@ export async function sidebarLinks(page: Page): Promise<string[]> {
   await sidebar.locator('[data-menu-key=dashboard]').waitFor();
   const closed = sidebar.locator('[aria-expanded=false][data-menu-key]');
   for (let i = await closed.count(); i > 0; i--) await closed.first().click();
-  const hrefs = await sidebar.locator('a[href]').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
+  const hrefs = await sidebar
+    .locator('a[href]')
+    .evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
   return [...new Set(hrefs.filter((href) => href.startsWith('/')))];
 }
 
@@ -98,7 +107,13 @@ export async function axeViolations(page: Page, label: string, within?: string):
   const builder = new AxeBuilder({ page }).withTags(WCAG);
   if (within) builder.include(within);
   const result = await builder.analyze();
-  return result.violations.map((v) => `${label}: ${v.id} (${v.impact}) ${v.help}\n    ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('\n    ')}`);
+  return result.violations.map(
+    (v) =>
+      `${label}: ${v.id} (${v.impact}) ${v.help}\n    ${v.nodes
+        .slice(0, 3)
+        .map((n) => n.target.join(' '))
+        .join('\n    ')}`,
+  );
 }
 
 /**
@@ -140,7 +155,9 @@ function watchTraffic(page: Page) {
     async settled() {
       // Give the router a moment to start the new screen's requests.
       await page.waitForTimeout(100);
-      await expect.poll(() => open === 0 && Date.now() - lastChange >= 500, { timeout: 30_000, intervals: [100] }).toBe(true);
+      await expect
+        .poll(() => open === 0 && Date.now() - lastChange >= 500, { timeout: 30_000, intervals: [100] })
+        .toBe(true);
     },
   };
   watched.set(page, traffic);

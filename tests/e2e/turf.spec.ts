@@ -3,7 +3,7 @@
  * and assigns it to an organizer whose role reads sites by turf (`site:read:turf`); that organizer then sees only the
  * sites inside it, on the map and in the list. The role, the organizer and the sites are set up through the API.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { Api, signIn, USER_PASSWORD } from './support';
 
 let api: Api;
@@ -12,7 +12,12 @@ const stamp = Date.now().toString().slice(-6);
 // Bozeman (inside the turf) and Belgrade, Montana (outside it): places no other test writes sites to.
 const INSIDE = { lat: 45.677, lng: -111.043 };
 const OUTSIDE = { lat: 45.776, lng: -111.177 };
-const names = { inside: `Bozeman Depot ${stamp}`, outside: `Belgrade Mill ${stamp}`, turf: `Bozeman turf ${stamp}`, role: `turf-e2e-${stamp}` };
+const names = {
+  inside: `Bozeman Depot ${stamp}`,
+  outside: `Belgrade Mill ${stamp}`,
+  turf: `Bozeman turf ${stamp}`,
+  role: `turf-e2e-${stamp}`,
+};
 const organizer = { id: 0, email: `turf-organizer-${stamp}@example.com`, name: `Tara Turf${stamp}` };
 
 test.use({ viewport: { width: 390, height: 844 } });
@@ -23,12 +28,32 @@ test.beforeAll(async () => {
   // An organizer as seeded, whose reading of sites is limited to a turf.
   const roles = await api.get<{ data: Array<{ slug: string; permissions: string[] }> }>('/api/roles?per_page=-1');
   const seeded = roles.data.find((r) => r.slug === 'user')!.permissions.filter((p) => !p.startsWith('site:read'));
-  const role = await api.post<{ data: { id: number } }>('/api/roles', { slug: names.role, name: `Turf organizer ${stamp}`, permissions: [...seeded, 'site:read:turf', 'map:read'] });
+  const role = await api.post<{ data: { id: number } }>('/api/roles', {
+    slug: names.role,
+    name: `Turf organizer ${stamp}`,
+    permissions: [...seeded, 'site:read:turf', 'map:read'],
+  });
   organizer.id = (
-    await api.post<{ data: { id: number } }>('/api/users', { first_name: 'Tara', last_name: `Turf${stamp}`, email: organizer.email, password: USER_PASSWORD, role_id: role.data.id })
+    await api.post<{ data: { id: number } }>('/api/users', {
+      first_name: 'Tara',
+      last_name: `Turf${stamp}`,
+      email: organizer.email,
+      password: USER_PASSWORD,
+      role_id: role.data.id,
+    })
   ).data.id;
-  for (const [name, at] of [[names.inside, INSIDE], [names.outside, OUTSIDE]] as const) {
-    await api.post('/api/sites', { name, type: 'union', city: 'Gallatin', state: 'MT', latitude: at.lat, longitude: at.lng });
+  for (const [name, at] of [
+    [names.inside, INSIDE],
+    [names.outside, OUTSIDE],
+  ] as const) {
+    await api.post('/api/sites', {
+      name,
+      type: 'union',
+      city: 'Gallatin',
+      state: 'MT',
+      latitude: at.lat,
+      longitude: at.lng,
+    });
   }
 });
 
@@ -47,7 +72,9 @@ async function tapMap(page: Page, points: Array<[number, number]>) {
   }
 }
 
-test('an administrator draws a turf around one site, sees the count, and assigns it to an organizer', async ({ page }) => {
+test('an administrator draws a turf around one site, sees the count, and assigns it to an organizer', async ({
+  page,
+}) => {
   await signIn(page);
   await expect(page.getByTestId('greeting')).toBeVisible();
   await page.goto(`/map?lat=${INSIDE.lat}&lng=${INSIDE.lng}&z=14`);
@@ -55,7 +82,13 @@ test('an administrator draws a turf around one site, sees the count, and assigns
   await page.getByTestId('draw-turf').click();
   await expect(page.getByText('Tap the map to add corners')).toBeVisible();
   // A square about 240 px across around the site at the centre, closed by tapping the first corner again.
-  await tapMap(page, [[-120, -120], [120, -120], [120, 120], [-120, 120], [-120, -120]]);
+  await tapMap(page, [
+    [-120, -120],
+    [120, -120],
+    [120, 120],
+    [-120, 120],
+    [-120, -120],
+  ]);
   const dialog = page.getByRole('dialog', { name: 'Save this turf' });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByTestId('turf-count')).toHaveText('1 site inside');
@@ -71,12 +104,17 @@ test('an administrator draws a turf around one site, sees the count, and assigns
 test('the organizer sees only the sites of their turf, on the map and in the list', async ({ page }) => {
   await signIn(page, organizer.email, USER_PASSWORD);
   await expect(page.getByTestId('your-turf')).toHaveText(`Your turf: ${names.turf}`);
-  const sites = await page.evaluate(async () => (await (await fetch('/api/sites?per_page=100&search=Depot')).json()).data.map((s: any) => s.name));
+  const sites = await page.evaluate(async () =>
+    (await (await fetch('/api/sites?per_page=100&search=Depot')).json()).data.map((s: any) => s.name),
+  );
   expect(sites).toContain(names.inside);
 
   await page.goto(`/map?lat=${(INSIDE.lat + OUTSIDE.lat) / 2}&lng=${(INSIDE.lng + OUTSIDE.lng) / 2}&z=11`);
   await expect(page.getByTestId('map-page')).toBeVisible();
-  const inside = await page.evaluate(async (name) => (await (await fetch(`/api/sites?search=${encodeURIComponent(name)}`)).json()).data[0]?.id, names.inside);
+  const inside = await page.evaluate(
+    async (name) => (await (await fetch(`/api/sites?search=${encodeURIComponent(name)}`)).json()).data[0]?.id,
+    names.inside,
+  );
   await expect(page.locator(`[data-testid=map-site][data-id="${inside}"]`)).toBeVisible({ timeout: 20_000 });
   await expect(page.locator('[data-testid=map-site]')).toHaveCount(1);
   await page.screenshot({ path: test.info().outputPath('turf-organizer-map-390.png') });

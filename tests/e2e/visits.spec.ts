@@ -3,7 +3,7 @@
  * steppers, starting from the last visit's counts, then the visit in the site's history and its latest head count
  * by trade. The site, contractors and a first visit are set up through the API.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { Api, signIn } from './support';
 
 let api: Api;
@@ -20,8 +20,10 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   api = await Api.signIn();
-  const general = (await api.post<{ data: { id: number } }>('/api/contractors', { name: names.general, type: 'union' })).data.id;
-  const other = (await api.post<{ data: { id: number } }>('/api/contractors', { name: names.other, type: 'non-union' })).data.id;
+  const general = (await api.post<{ data: { id: number } }>('/api/contractors', { name: names.general, type: 'union' }))
+    .data.id;
+  const other = (await api.post<{ data: { id: number } }>('/api/contractors', { name: names.other, type: 'non-union' }))
+    .data.id;
   const trade = (await api.post<{ data: { id: number } }>('/api/trades', { name: names.trade })).data.id;
   site.id = (
     await api.post<{ data: { id: number } }>('/api/sites', {
@@ -36,7 +38,11 @@ test.beforeAll(async () => {
     })
   ).data.id;
   // Last week's visit: the starting point of the next.
-  await api.post('/api/visits', { site_id: site.id, visited_at: new Date(Date.now() - 7 * 86_400_000).toISOString(), head_counts: [{ contractor_id: general, workers: 6, union_workers: 4 }] });
+  await api.post('/api/visits', {
+    site_id: site.id,
+    visited_at: new Date(Date.now() - 7 * 86_400_000).toISOString(),
+    head_counts: [{ contractor_id: general, workers: 6, union_workers: 4 }],
+  });
 });
 
 test.afterAll(async () => {
@@ -49,10 +55,14 @@ async function signedIn(page: Page) {
 }
 
 /** The stepper buttons of a count of one contractor's row. */
-const step = (page: Page, contractor: string, count: string, more = true) => page.getByRole('button', { name: `${contractor}: ${count}: ${more ? 'one more' : 'one fewer'}` });
-const countOf = (page: Page, contractor: string, count: string) => page.getByRole('textbox', { name: `${contractor}: ${count}`, exact: true });
+const step = (page: Page, contractor: string, count: string, more = true) =>
+  page.getByRole('button', { name: `${contractor}: ${count}: ${more ? 'one more' : 'one fewer'}` });
+const countOf = (page: Page, contractor: string, count: string) =>
+  page.getByRole('textbox', { name: `${contractor}: ${count}`, exact: true });
 
-test('log a visit from a marker on the map: the last counts to start from, a known contractor added, counted with the steppers', async ({ page }) => {
+test('log a visit from a marker on the map: the last counts to start from, a known contractor added, counted with the steppers', async ({
+  page,
+}) => {
   await signedIn(page);
   await page.goto(`/map?lat=${SPOT.lat}&lng=${SPOT.lng}&z=17`);
   const pin = page.locator(`[data-testid=map-site][data-id="${site.id}"]`);
@@ -85,7 +95,9 @@ test('log a visit from a marker on the map: the last counts to start from, a kno
   await expect(page.getByTestId('visit-history-item').first()).toContainText('Cards signed 1');
 });
 
-test('log a visit from the site page: steppers down and up, refused when the counts do not add up, then in the history', async ({ page }) => {
+test('log a visit from the site page: steppers down and up, refused when the counts do not add up, then in the history', async ({
+  page,
+}) => {
   await signedIn(page);
   await page.goto(`/sites/${site.id}/show?tab=visits`);
   await expect(page.getByTestId('visit-history-item')).toHaveCount(2);
@@ -95,7 +107,9 @@ test('log a visit from the site page: steppers down and up, refused when the cou
   await expect(countOf(page, names.other, 'Non-union')).toHaveValue('3');
   // Workers cannot go under the union and non-union workers counted.
   await countOf(page, names.general, 'Workers counted').fill('3');
-  await expect(page.getByText('This contractor: union and non-union workers (4) are more than the workers counted (3).')).toBeVisible();
+  await expect(
+    page.getByText('This contractor: union and non-union workers (4) are more than the workers counted (3).'),
+  ).toBeVisible();
   await step(page, names.general, 'Workers counted').click();
   await step(page, names.general, 'Union').click();
   await expect(countOf(page, names.general, 'Workers counted')).toHaveValue('5');

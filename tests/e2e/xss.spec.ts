@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { Api, signIn } from './support';
 
 /**
@@ -22,7 +22,11 @@ async function token(): Promise<string> {
   return cookie ? decodeURIComponent(cookie.value) : '';
 }
 
-async function upload(path: string, fields: Record<string, string>, file: { field: string; name: string; text: string; type: string }) {
+async function upload(
+  path: string,
+  fields: Record<string, string>,
+  file: { field: string; name: string; text: string; type: string },
+) {
   const response = await api.context.post(path, {
     headers: { 'X-XSRF-TOKEN': await token() },
     multipart: { ...fields, [file.field]: { name: file.name, mimeType: file.type, buffer: Buffer.from(file.text) } },
@@ -39,12 +43,29 @@ test.beforeAll(async () => {
   const siteSchema = schemas.find((schema) => schema.type === 'site')!;
 
   // Names of the things around a record: a custom text field and a dropdown whose choice is the payload.
-  const field = (await api.post('/api/schema-fields', { schema_id: siteSchema.id, name: `${PAYLOAD} field`, type: 'text' })).data;
-  const dropdown = (await api.post('/api/schema-fields', { schema_id: siteSchema.id, name: 'Xss choice', type: 'dropdown', options: { choices: [PAYLOAD, 'plain'] } })).data;
+  const field = (
+    await api.post('/api/schema-fields', { schema_id: siteSchema.id, name: `${PAYLOAD} field`, type: 'text' })
+  ).data;
+  const dropdown = (
+    await api.post('/api/schema-fields', {
+      schema_id: siteSchema.id,
+      name: 'Xss choice',
+      type: 'dropdown',
+      options: { choices: [PAYLOAD, 'plain'] },
+    })
+  ).data;
   const status = (await api.post('/api/site-statuses', { name: `${PAYLOAD} status` })).data;
   const trade = (await api.post('/api/trades', { name: `${PAYLOAD} trade` })).data;
   const team = (await api.post('/api/teams', { name: `${PAYLOAD} team` })).data;
-  const contractor = (await api.post('/api/contractors', { name: PAYLOAD, type: 'union', notes: PAYLOAD, latitude: AT.lat + 0.01, longitude: AT.lng + 0.01 })).data;
+  const contractor = (
+    await api.post('/api/contractors', {
+      name: PAYLOAD,
+      type: 'union',
+      notes: PAYLOAD,
+      latitude: AT.lat + 0.01,
+      longitude: AT.lng + 0.01,
+    })
+  ).data;
   const site = (
     await api.post('/api/sites', {
       name: PAYLOAD,
@@ -63,7 +84,9 @@ test.beforeAll(async () => {
     })
   ).data;
   seeded.site = site.id;
-  seeded.contact = (await api.post('/api/contacts', { first_name: PAYLOAD, last_name: PAYLOAD, title: PAYLOAD })).data.id;
+  seeded.contact = (
+    await api.post('/api/contacts', { first_name: PAYLOAD, last_name: PAYLOAD, title: PAYLOAD })
+  ).data.id;
   seeded.member = (await api.post('/api/members', { first_name: PAYLOAD, last_name: 'Member' })).data.id;
   seeded.recruit = (await api.post('/api/recruits', { first_name: PAYLOAD, last_name: 'Recruit' })).data.id;
   seeded.grievance = (await api.post('/api/grievances', { title: PAYLOAD, description: PAYLOAD })).data.id;
@@ -71,25 +94,70 @@ test.beforeAll(async () => {
   seeded.team = team.id;
   await api.post('/api/notes', { body: PAYLOAD, notable_type: 'site', notable_id: site.id });
   await api.post('/api/tasks', { title: PAYLOAD, type: 'call', user_id: me.id, due_at: new Date().toISOString() });
-  await api.post('/api/notifications', { user_id: me.id, title: PAYLOAD, body: PAYLOAD, link: `/sites/${site.id}/show` });
-  const role = (await api.post('/api/roles', { slug: `xss-${Date.now()}`, name: PAYLOAD, permissions: ['site:read'] })).data;
-  seeded.user = (await api.post('/api/users', { first_name: PAYLOAD, last_name: PAYLOAD, email: `xss-${Date.now()}@example.com`, password: 'xss-password-123', role_id: role.id })).data.id;
+  await api.post('/api/notifications', {
+    user_id: me.id,
+    title: PAYLOAD,
+    body: PAYLOAD,
+    link: `/sites/${site.id}/show`,
+  });
+  const role = (await api.post('/api/roles', { slug: `xss-${Date.now()}`, name: PAYLOAD, permissions: ['site:read'] }))
+    .data;
+  seeded.user = (
+    await api.post('/api/users', {
+      first_name: PAYLOAD,
+      last_name: PAYLOAD,
+      email: `xss-${Date.now()}@example.com`,
+      password: 'xss-password-123',
+      role_id: role.id,
+    })
+  ).data.id;
   seeded.role = role.id;
 
   // A record type made in the app, named with the payload.
-  const type = (await api.post('/api/schemas', { name_singular: `${PAYLOAD} Thing`, name_plural: `${PAYLOAD} Things`, fields: [{ name: `${PAYLOAD} detail`, type: 'text' }] })).data;
+  const type = (
+    await api.post('/api/schemas', {
+      name_singular: `${PAYLOAD} Thing`,
+      name_plural: `${PAYLOAD} Things`,
+      fields: [{ name: `${PAYLOAD} detail`, type: 'text' }],
+    })
+  ).data;
   seeded.schema = type.id;
   seeded.typeRecord = (await api.post(`/api/${type.resource}`, { name: PAYLOAD })).data.id;
   seeded.typeResource = type.resource;
 
   // A region from a GeoJSON file whose name property is the payload, covering the site. As a state it is drawn over
   // the Census states around it (states are drawn last, by name), so hovering there opens its tooltip.
-  const square = [[[AT.lng - 0.2, AT.lat - 0.2], [AT.lng + 0.2, AT.lat - 0.2], [AT.lng + 0.2, AT.lat + 0.2], [AT.lng - 0.2, AT.lat + 0.2], [AT.lng - 0.2, AT.lat - 0.2]]];
-  const geojson = JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { name: PAYLOAD, code: 'XSS' }, geometry: { type: 'Polygon', coordinates: square } }] });
-  await upload('/api/regions/upload', { geometry_type: 'state' }, { field: 'file', name: `${PAYLOAD}.geojson`, text: geojson, type: 'application/geo+json' });
+  const square = [
+    [
+      [AT.lng - 0.2, AT.lat - 0.2],
+      [AT.lng + 0.2, AT.lat - 0.2],
+      [AT.lng + 0.2, AT.lat + 0.2],
+      [AT.lng - 0.2, AT.lat + 0.2],
+      [AT.lng - 0.2, AT.lat - 0.2],
+    ],
+  ];
+  const geojson = JSON.stringify({
+    type: 'FeatureCollection',
+    features: [
+      {
+        type: 'Feature',
+        properties: { name: PAYLOAD, code: 'XSS' },
+        geometry: { type: 'Polygon', coordinates: square },
+      },
+    ],
+  });
+  await upload(
+    '/api/regions/upload',
+    { geometry_type: 'state' },
+    { field: 'file', name: `${PAYLOAD}.geojson`, text: geojson, type: 'application/geo+json' },
+  );
 
   // A document whose file name is the payload, and an import whose importer, file name and cells are.
-  await upload('/api/documents', { documentable_type: 'site', documentable_id: String(site.id) }, { field: 'file', name: `${PAYLOAD}.txt`, text: PAYLOAD, type: 'text/plain' });
+  await upload(
+    '/api/documents',
+    { documentable_type: 'site', documentable_id: String(site.id) },
+    { field: 'file', name: `${PAYLOAD}.txt`, text: PAYLOAD, type: 'text/plain' },
+  );
   const importer = (
     await api.post('/api/importers', {
       name: PAYLOAD,
@@ -101,10 +169,16 @@ test.beforeAll(async () => {
     })
   ).data;
   const csv = `Name,Bid\n"${PAYLOAD.replace(/"/g, '""')} imported",2026-01-01\n"${PAYLOAD.replace(/"/g, '""')} failing","${PAYLOAD.replace(/"/g, '""')}"\n`;
-  const started = await upload('/api/imports', { importer_id: String(importer.id), name: PAYLOAD }, { field: 'files[]', name: `${PAYLOAD}.csv`, text: csv, type: 'text/csv' });
+  const started = await upload(
+    '/api/imports',
+    { importer_id: String(importer.id), name: PAYLOAD },
+    { field: 'files[]', name: `${PAYLOAD}.csv`, text: csv, type: 'text/csv' },
+  );
   seeded.import = started.data.id;
   seeded.importer = importer.id;
-  await expect.poll(async () => (await api.get(`/api/imports/${seeded.import}`)).data.status, { timeout: 60_000 }).toBe('complete');
+  await expect
+    .poll(async () => (await api.get(`/api/imports/${seeded.import}`)).data.status, { timeout: 60_000 })
+    .toBe('complete');
 });
 
 test.afterAll(async () => {
@@ -113,11 +187,14 @@ test.afterAll(async () => {
 
 /** What would show that the payload ran or was put in as markup. */
 async function evidence(page: Page) {
-  return page.evaluate((mark) => ({
-    ran: (window as any).__xss ?? null,
-    injected: document.querySelectorAll(`[${mark}]`).length,
-    violations: (window as any).__cspViolations ?? [],
-  }), MARK);
+  return page.evaluate(
+    (mark) => ({
+      ran: (window as any).__xss ?? null,
+      injected: document.querySelectorAll(`[${mark}]`).length,
+      violations: (window as any).__cspViolations ?? [],
+    }),
+    MARK,
+  );
 }
 
 test('a script payload in every text people and files set never runs, on any screen', async ({ page }) => {
@@ -129,7 +206,9 @@ test('a script payload in every text people and files set never runs, on any scr
   });
   await page.addInitScript(() => {
     (window as any).__cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (event) => (window as any).__cspViolations.push(`${event.violatedDirective} ${event.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (event) =>
+      (window as any).__cspViolations.push(`${event.violatedDirective} ${event.blockedURI}`),
+    );
   });
   // A list's grid renders the rows in view: a tall window puts every row of the short lists (users, roles) in view.
   await page.setViewportSize({ width: 1280, height: 2400 });
@@ -177,7 +256,15 @@ test('a script payload in every text people and files set never runs, on any scr
     '/reports/user-performance',
   ];
   // Screens that show the payload are waited for until they do (the test looks at the text, not at empty pages).
-  const showing = new Set([`/sites/${seeded.site}/show`, '/notifications', '/sites', `/contractors/${seeded.contractor}/show`, `/imports/${seeded.import}/show`, '/users', '/roles']);
+  const showing = new Set([
+    `/sites/${seeded.site}/show`,
+    '/notifications',
+    '/sites',
+    `/contractors/${seeded.contractor}/show`,
+    `/imports/${seeded.import}/show`,
+    '/users',
+    '/roles',
+  ]);
   for (const path of screens) {
     await page.goto(path);
     await expect(page.getByRole('main')).toBeVisible({ timeout: 30_000 });
@@ -187,7 +274,10 @@ test('a script payload in every text people and files set never runs, on any scr
   }
 
   // The map: the region's tooltip, the site's card and its side panel.
-  const regionsDrawn = page.waitForResponse((response) => response.url().includes('/api/map/regions-geojson') && response.ok(), { timeout: 60_000 });
+  const regionsDrawn = page.waitForResponse(
+    (response) => response.url().includes('/api/map/regions-geojson') && response.ok(),
+    { timeout: 60_000 },
+  );
   await page.goto(`/map?lat=${AT.lat}&lng=${AT.lng}&z=12`);
   await expect(page.getByTestId('map-page')).toBeVisible();
   await regionsDrawn;
@@ -196,7 +286,11 @@ test('a script payload in every text people and files set never runs, on any scr
   const frame = (await page.getByTestId('map-page').boundingBox())!;
   const tooltip = page.locator('.leaflet-tooltip');
   for (let i = 0; i < 40 && !(await tooltip.isVisible()); i++) {
-    await page.mouse.move(frame.x + frame.width / 2 + 60 + (i % 10) * 9, frame.y + frame.height / 2 + 40 + (i % 7) * 6, { steps: 4 });
+    await page.mouse.move(
+      frame.x + frame.width / 2 + 60 + (i % 10) * 9,
+      frame.y + frame.height / 2 + 40 + (i % 7) * 6,
+      { steps: 4 },
+    );
     await page.waitForTimeout(300);
   }
   await expect(tooltip).toContainText('X<img');

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { makeTempFolder, removeTempFolder, startServer } from '../bench/lib/server.js';
 import { freePort } from './postgres-server.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './test-app.js';
@@ -14,7 +14,11 @@ export interface AppProcess {
 }
 
 function launch(script: string, env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: process.cwd(), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: process.cwd(),
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let text = '';
   const keep = (chunk: Buffer) => {
     text = (text + chunk.toString()).slice(-20_000);
@@ -94,7 +98,14 @@ export async function startHubProcess(settings: { appId: string; key: string; se
   return {
     port,
     /** The settings that make the app processes publish to this hub (and tell browsers to connect to it). */
-    appEnv: { PUSHER_APP_ID: settings.appId, PUSHER_APP_KEY: settings.key, PUSHER_APP_SECRET: settings.secret, PUSHER_HOST: '127.0.0.1', PUSHER_PORT: String(port), PUSHER_SCHEME: 'http' },
+    appEnv: {
+      PUSHER_APP_ID: settings.appId,
+      PUSHER_APP_KEY: settings.key,
+      PUSHER_APP_SECRET: settings.secret,
+      PUSHER_HOST: '127.0.0.1',
+      PUSHER_PORT: String(port),
+      PUSHER_SCHEME: 'http',
+    },
     stop: () => stop(),
   };
 }

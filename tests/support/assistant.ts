@@ -13,17 +13,30 @@ export function recordEvents(t: TestApp) {
 
 export async function newThread(client: TestClient, title?: string): Promise<number> {
   const res = await client.post('/api/assistant/threads', title ? { title } : {});
-  if (res.status !== 201) throw new Error(`Creating a conversation answered ${res.status}: ${JSON.stringify(res.body)}`);
+  if (res.status !== 201)
+    throw new Error(`Creating a conversation answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body.data.id;
 }
 
 /** Asks a question and waits for the answer to be saved; returns the question, the answer and the tool steps. */
-export async function ask(t: TestApp, client: TestClient, threadId: number, content: string, context?: { type: string; id: number }) {
-  const res = await client.post('/api/assistant/messages', { thread_id: threadId, content, ...(context ? { context } : {}) });
+export async function ask(
+  t: TestApp,
+  client: TestClient,
+  threadId: number,
+  content: string,
+  context?: { type: string; id: number },
+) {
+  const res = await client.post('/api/assistant/messages', {
+    thread_id: threadId,
+    content,
+    ...(context ? { context } : {}),
+  });
   if (res.status !== 201) throw new Error(`Asking answered ${res.status}: ${JSON.stringify(res.body)}`);
   await t.app.assistant.idle();
   const question = res.body.data;
-  const list = await client.get(`/api/assistant/messages?per_page=100&filter=${encodeURIComponent(JSON.stringify({ thread_id: threadId, reply_to: question.id }))}`);
+  const list = await client.get(
+    `/api/assistant/messages?per_page=100&filter=${encodeURIComponent(JSON.stringify({ thread_id: threadId, reply_to: question.id }))}`,
+  );
   const answer = list.body.data.find((m: any) => m.role === 'assistant');
   const tools = list.body.data.filter((m: any) => m.role === 'tool');
   if (!answer) throw new Error(`No answer was saved for "${content}"`);

@@ -11,13 +11,21 @@ export async function startBalancer(targets: string[]) {
   const forward = (request: http.IncomingMessage, response: http.ServerResponse, body: Buffer, tried: number) => {
     const target = targets[turn++ % targets.length];
     const url = new URL(request.url ?? '/', target);
-    const upstream = http.request(url, { method: request.method, headers: { ...request.headers, host: url.host, 'x-forwarded-for': request.socket.remoteAddress ?? '' } }, (answer) => {
-      served.set(target, (served.get(target) ?? 0) + 1);
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(response);
-    });
+    const upstream = http.request(
+      url,
+      {
+        method: request.method,
+        headers: { ...request.headers, host: url.host, 'x-forwarded-for': request.socket.remoteAddress ?? '' },
+      },
+      (answer) => {
+        served.set(target, (served.get(target) ?? 0) + 1);
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
     upstream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ECONNREFUSED' && tried + 1 < targets.length && !response.headersSent) forward(request, response, body, tried + 1);
+      if (error.code === 'ECONNREFUSED' && tried + 1 < targets.length && !response.headersSent)
+        forward(request, response, body, tried + 1);
       else if (!response.headersSent) response.writeHead(502).end(`bad gateway: ${error.message}`);
       else response.destroy(error);
     });

@@ -33,12 +33,16 @@ export async function startFakeOpenAI(respond: (body: any, index: number) => Fak
     const body = text ? JSON.parse(text) : {};
     requests.push({ headers: req.headers, url: req.url ?? '', body });
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `Unknown path ${req.url}` } }));
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: `Unknown path ${req.url}` } }));
       return;
     }
     const turn = respond(body, requests.length - 1);
     if (turn.status) {
-      res.writeHead(turn.status, { 'content-type': 'application/json' }).end(JSON.stringify(turn.errorBody ?? { error: { message: 'refused' } }));
+      res
+        .writeHead(turn.status, { 'content-type': 'application/json' })
+        .end(JSON.stringify(turn.errorBody ?? { error: { message: 'refused' } }));
       return;
     }
     let closed = false;
@@ -49,17 +53,45 @@ export async function startFakeOpenAI(respond: (body: any, index: number) => Fak
       }
     });
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    const base = { id: `chatcmpl-${requests.length}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body.model, system_fingerprint: 'fp_fake' };
-    const chunk = (choice: Record<string, unknown>) => ({ ...base, choices: [{ index: 0, logprobs: null, finish_reason: null, ...choice }] });
+    const base = {
+      id: `chatcmpl-${requests.length}`,
+      object: 'chat.completion.chunk',
+      created: Math.floor(Date.now() / 1000),
+      model: body.model,
+      system_fingerprint: 'fp_fake',
+    };
+    const chunk = (choice: Record<string, unknown>) => ({
+      ...base,
+      choices: [{ index: 0, logprobs: null, finish_reason: null, ...choice }],
+    });
     const events: unknown[] = [chunk({ delta: { role: 'assistant', content: '' } })];
     for (const piece of turn.content ?? []) events.push(chunk({ delta: { content: piece } }));
     for (const [index, call] of (turn.toolCalls ?? []).entries()) {
       const args = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
-      events.push(chunk({ delta: { tool_calls: [{ index, id: call.id ?? `call_${index}_${requests.length}`, type: 'function', function: { name: call.name, arguments: '' } }] } }));
-      for (let i = 0; i < args.length; i += 12) events.push(chunk({ delta: { tool_calls: [{ index, function: { arguments: args.slice(i, i + 12) } }] } }));
+      events.push(
+        chunk({
+          delta: {
+            tool_calls: [
+              {
+                index,
+                id: call.id ?? `call_${index}_${requests.length}`,
+                type: 'function',
+                function: { name: call.name, arguments: '' },
+              },
+            ],
+          },
+        }),
+      );
+      for (let i = 0; i < args.length; i += 12)
+        events.push(chunk({ delta: { tool_calls: [{ index, function: { arguments: args.slice(i, i + 12) } }] } }));
     }
     events.push(chunk({ delta: {}, finish_reason: turn.toolCalls?.length ? 'tool_calls' : 'stop' }));
-    if (turn.usage) events.push({ ...base, choices: [], usage: { ...turn.usage, total_tokens: turn.usage.prompt_tokens + turn.usage.completion_tokens } });
+    if (turn.usage)
+      events.push({
+        ...base,
+        choices: [],
+        usage: { ...turn.usage, total_tokens: turn.usage.prompt_tokens + turn.usage.completion_tokens },
+      });
     const lines = [...events.map((e) => `data: ${JSON.stringify(e)}\n\n`), 'data: [DONE]\n\n'];
     for (const [i, line] of lines.entries()) {
       if (closed) return;
@@ -82,9 +114,10 @@ export async function startFakeOpenAI(respond: (body: any, index: number) => Fak
     get aborted() {
       return aborted;
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -9,18 +9,43 @@
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { openDatabase } from '../../src/server/db/database.js';
-import { startPostgres, type PostgresServer } from './postgres-server.js';
-import { freePort, makeTempFolder, removeTempFolder, startServer, type RunningServer, type ServerOptions } from '../bench/lib/server.js';
+import {
+  freePort,
+  makeTempFolder,
+  type RunningServer,
+  removeTempFolder,
+  type ServerOptions,
+  startServer,
+} from '../bench/lib/server.js';
+import { type PostgresServer, startPostgres } from './postgres-server.js';
 
-export const SITE_WORDS = ['Harbor', 'Mission', 'Summit', 'Pacific', 'Golden', 'Sierra', 'Bayview', 'Canyon', 'Civic', 'Oak'];
+export const SITE_WORDS = [
+  'Harbor',
+  'Mission',
+  'Summit',
+  'Pacific',
+  'Golden',
+  'Sierra',
+  'Bayview',
+  'Canyon',
+  'Civic',
+  'Oak',
+];
 export const SITE_TYPES = ['union', 'non-union', 'pla', 'public-works', 'development', 'pending'];
 
 /** Writes `count` sites (and, when given, a custom dropdown's value on each, cycling through its choices). */
-export async function fillSites(databaseUrl: string | undefined, dataDir: string, count: number, custom?: { slug: string; choices: readonly string[] }) {
+export async function fillSites(
+  databaseUrl: string | undefined,
+  dataDir: string,
+  count: number,
+  custom?: { slug: string; choices: readonly string[] },
+) {
   const database = await openDatabase({ databaseUrl, dataDir });
   try {
     const started = performance.now();
-    const customValue = custom ? sql`jsonb_build_object(${custom.slug}::text, (${sql.val(custom.choices)}::text[])[1 + g % ${custom.choices.length}])` : sql`'{}'::jsonb`;
+    const customValue = custom
+      ? sql`jsonb_build_object(${custom.slug}::text, (${sql.val(custom.choices)}::text[])[1 + g % ${custom.choices.length}])`
+      : sql`'{}'::jsonb`;
     await sql`insert into sites (name, type, city, postal_code, latitude, longitude, estimated_value, custom, created_at, updated_at)
       select (${sql.val(SITE_WORDS)}::text[])[1 + g % 10] || ' Project ' || g,
         (${sql.val(SITE_TYPES)}::text[])[1 + g % 6],
@@ -44,12 +69,21 @@ export interface ServerWithSites {
 }
 
 /** A fresh server (its own folder and port) holding `count` sites and the administrator given. */
-export async function startServerWithSites(count: number, admin: { email: string; password: string }, { postgres: usePostgres = false }: { postgres?: boolean } = {}): Promise<ServerWithSites> {
+export async function startServerWithSites(
+  count: number,
+  admin: { email: string; password: string },
+  { postgres: usePostgres = false }: { postgres?: boolean } = {},
+): Promise<ServerWithSites> {
   const dataDir = makeTempFolder('om-many-sites-');
   let postgres: PostgresServer | null = null;
   try {
     if (usePostgres) postgres = await (startPostgres() ?? Promise.resolve(null));
-    const options: Omit<ServerOptions, 'port'> = { dataDir, adminEmail: admin.email, adminPassword: admin.password, databaseUrl: postgres?.url };
+    const options: Omit<ServerOptions, 'port'> = {
+      dataDir,
+      adminEmail: admin.email,
+      adminPassword: admin.password,
+      databaseUrl: postgres?.url,
+    };
     // The first start makes the database (tables, the administrator); the sites go in while it is stopped.
     const first = await startServer({ ...options, port: await freePort() });
     await first.stop();

@@ -32,7 +32,9 @@ export function findPostgresBinaries(): string | null {
         .sort((a, b) => Number(b) - Number(a))
         .map((version) => `/usr/lib/postgresql/${version}/bin`)
     : [];
-  const onPath = (process.env.PATH ?? '').split(path.delimiter).filter((dir) => dir && existsSync(path.join(dir, 'initdb')));
+  const onPath = (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .filter((dir) => dir && existsSync(path.join(dir, 'initdb')));
   return [...installed, ...onPath].find((dir) => existsSync(path.join(dir, 'pg_ctl'))) ?? null;
 }
 
@@ -96,15 +98,29 @@ async function start(bin: string, settings: Record<string, string>): Promise<Pos
 
   await exec('initdb', ['-A', 'trust', '-U', 'postgres', '-D', dataDir, '--no-sync', '-E', 'UTF8']);
   const port = await freePort();
-  const extra = Object.entries(settings).map(([name, value]) => ` -c ${name}=${value}`).join('');
+  const extra = Object.entries(settings)
+    .map(([name, value]) => ` -c ${name}=${value}`)
+    .join('');
   const serverOptions = `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off${extra}`;
-  await exec('pg_ctl', ['-D', dataDir, '-o', serverOptions, '-l', path.join(folder, 'server.log'), '-w', '-t', '60', 'start']);
+  await exec('pg_ctl', [
+    '-D',
+    dataDir,
+    '-o',
+    serverOptions,
+    '-l',
+    path.join(folder, 'server.log'),
+    '-w',
+    '-t',
+    '60',
+    'start',
+  ]);
 
   // A test run that dies before stop() must not leave a server behind.
   const stopSync = () => {
     try {
       const args = ['-D', dataDir, '-m', 'immediate', 'stop'];
-      if (user) execFileSync('runuser', ['-u', user.name, '--', path.join(bin, 'pg_ctl'), ...args], { stdio: 'ignore' });
+      if (user)
+        execFileSync('runuser', ['-u', user.name, '--', path.join(bin, 'pg_ctl'), ...args], { stdio: 'ignore' });
       else execFileSync(path.join(bin, 'pg_ctl'), args, { stdio: 'ignore' });
     } catch {
       /* already stopped */

@@ -1,4 +1,4 @@
-import { DefaultQueryExecutor, type CompiledQuery } from 'kysely';
+import { type CompiledQuery, DefaultQueryExecutor } from 'kysely';
 import { vi } from 'vitest';
 
 /**
@@ -8,7 +8,11 @@ import { vi } from 'vitest';
 export async function recordQueries<T>(work: () => Promise<T>): Promise<{ result: T; queries: CompiledQuery[] }> {
   const queries: CompiledQuery[] = [];
   const original = DefaultQueryExecutor.prototype.executeQuery;
-  const spy = vi.spyOn(DefaultQueryExecutor.prototype, 'executeQuery').mockImplementation(function (this: DefaultQueryExecutor, compiled: CompiledQuery, ...rest: any[]) {
+  const spy = vi.spyOn(DefaultQueryExecutor.prototype, 'executeQuery').mockImplementation(function (
+    this: DefaultQueryExecutor,
+    compiled: CompiledQuery,
+    ...rest: any[]
+  ) {
     queries.push(compiled);
     return (original as any).call(this, compiled, ...rest);
   });

@@ -7,13 +7,13 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { inject } from 'vitest';
-import type { AppContext } from '../../src/server/app-context.js';
 import { buildApp } from '../../src/server/app.js';
+import type { AppContext } from '../../src/server/app-context.js';
 import type { AuthUser } from '../../src/server/auth/auth-user.js';
 import { loadAuthUser } from '../../src/server/auth/load-user.js';
 import type { Mail } from '../../src/server/auth/mailer.js';
-import { loadConfig, type Config } from '../../src/server/config/config.js';
-import { openDatabase, type Database } from '../../src/server/db/database.js';
+import { type Config, loadConfig } from '../../src/server/config/config.js';
+import { type Database, openDatabase } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrate.js';
 import { ensureAppKey, seedDatabase, seedDemoHistory } from '../../src/server/seed/seed.js';
 
@@ -77,7 +77,15 @@ export interface TestApp {
   /** A client signed in as `email` (throws unless sign-in answers 200). */
   signIn(email: string, password?: string, remember?: boolean): Promise<TestClient>;
   /** Creates a user through the API as the administrator; returns the created record. */
-  createUser(fields: { role: string; email?: string; first_name?: string; last_name?: string; password?: string; team_id?: number | null; team_ids?: number[] }): Promise<Record<string, any>>;
+  createUser(fields: {
+    role: string;
+    email?: string;
+    first_name?: string;
+    last_name?: string;
+    password?: string;
+    team_id?: number | null;
+    team_ids?: number[];
+  }): Promise<Record<string, any>>;
   roleId(slug: string): Promise<number>;
   /** The signed-in user as the server loads it for a request (the seeded super administrator by default). */
   authUser(email?: string): Promise<AuthUser>;
@@ -135,7 +143,8 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<T
   const ownDataDir = !overrides.DATA_DIR;
   const dataDir = overrides.DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'om-api-'));
   const serverUrl = testDatabaseUrl();
-  const pgDatabase = serverUrl && !overrides.DATABASE_URL && ownDataDir ? await createPostgresDatabase(serverUrl) : null;
+  const pgDatabase =
+    serverUrl && !overrides.DATABASE_URL && ownDataDir ? await createPostgresDatabase(serverUrl) : null;
   const env: NodeJS.ProcessEnv = {
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
@@ -188,18 +197,28 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<T
       async signIn(email, password = USER_PASSWORD, remember = false) {
         const client = createClient(baseUrl);
         const res = await client.login(email, password, remember);
-        if (res.status !== 200) throw new Error(`Sign-in as ${email} answered ${res.status}: ${JSON.stringify(res.body)}`);
+        if (res.status !== 200)
+          throw new Error(`Sign-in as ${email} answered ${res.status}: ${JSON.stringify(res.body)}`);
         return client;
       },
       async roleId(slug) {
         if (!roleIds.has(slug)) {
-          const row = await built.ctx.db.selectFrom('roles').select('id').where('slug', '=', slug).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+          const row = await built.ctx.db
+            .selectFrom('roles')
+            .select('id')
+            .where('slug', '=', slug)
+            .where('deleted_at', 'is', null)
+            .executeTakeFirstOrThrow();
           roleIds.set(slug, row.id);
         }
         return roleIds.get(slug)!;
       },
       async authUser(email = ADMIN_EMAIL) {
-        const { id } = await built.ctx.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+        const { id } = await built.ctx.db
+          .selectFrom('users')
+          .select('id')
+          .where('email', '=', email)
+          .executeTakeFirstOrThrow();
         const user = await loadAuthUser(built.ctx.db, id);
         if (!user) throw new Error(`No user ${email}`);
         return user;
@@ -215,7 +234,8 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<T
           ...(team_id !== undefined ? { team_id } : {}),
           ...(team_ids !== undefined ? { team_ids } : {}),
         });
-        if (res.status !== 201) throw new Error(`Creating a ${role} user answered ${res.status}: ${JSON.stringify(res.body)}`);
+        if (res.status !== 201)
+          throw new Error(`Creating a ${role} user answered ${res.status}: ${JSON.stringify(res.body)}`);
         return res.body.data;
       },
       async close() {
@@ -253,7 +273,9 @@ export async function twoPostgresSessions(t: TestApp) {
   const pids = { a: await pidOf(a), b: await pidOf(b) };
   const waitsForLock = async (pid: number) => {
     for (let i = 0; i < 200; i++) {
-      const row = await t.ctx.db.selectNoFrom(sql<string | null>`(select wait_event_type from pg_stat_activity where pid = ${pid})`.as('w')).executeTakeFirstOrThrow();
+      const row = await t.ctx.db
+        .selectNoFrom(sql<string | null>`(select wait_event_type from pg_stat_activity where pid = ${pid})`.as('w'))
+        .executeTakeFirstOrThrow();
       if (row.w === 'Lock') return;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
@@ -305,7 +327,8 @@ export function createClient(baseUrl: string): TestClient {
         payload = JSON.stringify(body);
         headers['content-type'] = 'application/json';
       }
-      if (UNSAFE.has(method) && csrf && jar.has('XSRF-TOKEN')) headers['x-xsrf-token'] = decodeURIComponent(jar.get('XSRF-TOKEN')!);
+      if (UNSAFE.has(method) && csrf && jar.has('XSRF-TOKEN'))
+        headers['x-xsrf-token'] = decodeURIComponent(jar.get('XSRF-TOKEN')!);
       if (jar.size) headers.cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
       Object.assign(headers, options.headers);
       const response = await fetch(baseUrl + pathname, { method, headers, body: payload, redirect: 'manual' });

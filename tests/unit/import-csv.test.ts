@@ -1,14 +1,14 @@
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { csvCell, writeCsv } from '../../src/server/exports/csv.js';
 import { cleanHeaders, inspectFile, readCsv } from '../../src/server/imports/csv-reader.js';
-import { notCsvReason } from '../../src/server/imports/uploads.js';
 import { parseAddress } from '../../src/server/imports/mapper.js';
+import { notCsvReason } from '../../src/server/imports/uploads.js';
 import { createBatchValidator } from '../../src/server/records/batch-writer.js';
-import { validateInput } from '../../src/server/records/validate.js';
 import type { FieldSpec } from '../../src/server/records/resource.js';
+import { validateInput } from '../../src/server/records/validate.js';
 
 const folder = mkdtempSync(path.join(os.tmpdir(), 'om-unit-csv-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -27,13 +27,24 @@ describe('the CSV writer', () => {
     expect(csvCell([1, 2])).toBe('1; 2');
   });
   it('writes rows with CRLF and a BOM', () => {
-    expect(writeCsv([['a', 'b'], [1, 'x\ny']])).toBe('\uFEFFa,b\r\n1,"x\ny"\r\n');
+    expect(
+      writeCsv([
+        ['a', 'b'],
+        [1, 'x\ny'],
+      ]),
+    ).toBe('\uFEFFa,b\r\n1,"x\ny"\r\n');
   });
 });
 
 describe('reading CSV files', () => {
   it('names empty and repeated headers', () => {
-    expect(cleanHeaders(['Name', '', ' Name ', 'name', '\uFEFFID'])).toEqual(['Name', 'Column 2', 'Name (2)', 'name (3)', 'ID']);
+    expect(cleanHeaders(['Name', '', ' Name ', 'name', '\uFEFFID'])).toEqual([
+      'Name',
+      'Column 2',
+      'Name (2)',
+      'name (3)',
+      'ID',
+    ]);
   });
 
   it('streams records with their real line numbers across quoted line breaks and blank lines', async () => {
@@ -54,7 +65,10 @@ describe('reading CSV files', () => {
 
   it('reads Windows-1252 when the bytes are not UTF-8', async () => {
     const file = path.join(folder, 'cp1252.csv');
-    writeFileSync(file, Buffer.from([0x4e, 0x61, 0x6d, 0x65, 0x0a, 0x43, 0x61, 0x66, 0xe9, 0x20, 0x93, 0x78, 0x94, 0x0a]));
+    writeFileSync(
+      file,
+      Buffer.from([0x4e, 0x61, 0x6d, 0x65, 0x0a, 0x43, 0x61, 0x66, 0xe9, 0x20, 0x93, 0x78, 0x94, 0x0a]),
+    );
     const facts = await inspectFile(file);
     expect(facts.encoding).toBe('windows-1252');
     const rows = [];
@@ -71,8 +85,18 @@ describe('reading CSV files', () => {
   });
 
   it('splits a one-line address', () => {
-    expect(parseAddress('123 Main St, Los Angeles, CA 90012')).toEqual({ street: '123 Main St', city: 'Los Angeles', state: 'CA', postal_code: '90012' });
-    expect(parseAddress('1 Front St W, Toronto, ON M5V 3L9')).toEqual({ street: '1 Front St W', city: 'Toronto', state: 'ON', postal_code: 'M5V 3L9' });
+    expect(parseAddress('123 Main St, Los Angeles, CA 90012')).toEqual({
+      street: '123 Main St',
+      city: 'Los Angeles',
+      state: 'CA',
+      postal_code: '90012',
+    });
+    expect(parseAddress('1 Front St W, Toronto, ON M5V 3L9')).toEqual({
+      street: '1 Front St W',
+      city: 'Toronto',
+      state: 'ON',
+      postal_code: 'M5V 3L9',
+    });
     expect(parseAddress('Somewhere')).toEqual({ street: 'Somewhere' });
   });
 });
@@ -91,8 +115,28 @@ describe('the batch validator gives the same answers as validateInput', () => {
     hidden_required: { kind: 'text', required: true },
   };
   const bodies: Array<Record<string, unknown>> = [
-    { name: 'Ok', email: 'a@b.co', bid_date: '2026-01-01', value: '12.5', count: '3', flag: 'true', type: 'a', ids: [1, 2], hidden_required: 'x' },
-    { name: '', email: 'nope', phone: 'call me', bid_date: '2026-02-30x', value: -1, count: 1.5, flag: 'maybe', type: 'c', ids: ['x'] },
+    {
+      name: 'Ok',
+      email: 'a@b.co',
+      bid_date: '2026-01-01',
+      value: '12.5',
+      count: '3',
+      flag: 'true',
+      type: 'a',
+      ids: [1, 2],
+      hidden_required: 'x',
+    },
+    {
+      name: '',
+      email: 'nope',
+      phone: 'call me',
+      bid_date: '2026-02-30x',
+      value: -1,
+      count: 1.5,
+      flag: 'maybe',
+      type: 'c',
+      ids: ['x'],
+    },
     { name: 'x'.repeat(30), unknown_field: 1 },
     { email: '' },
     { name: '  Trim me  ', hidden_required: '' },

@@ -37,7 +37,11 @@ const headers = ['Project', 'City', 'Bid', 'Permit', 'Contact', 'Contact email',
 describe('the import mapper', () => {
   it('reads every row by its own cells with the columns worked out once', () => {
     const mapper = createMapper(importer, headers, fields);
-    const first = mapper.map(['Tower', 'Austin', '2026-03-01', '12', 'Ann Lee', 'ann@example.com', 'Acme', 'Dallas'], 2, 0);
+    const first = mapper.map(
+      ['Tower', 'Austin', '2026-03-01', '12', 'Ann Lee', 'ann@example.com', 'Acme', 'Dallas'],
+      2,
+      0,
+    );
     const second = mapper.map(['Depot', ' Waco ', 'soon', 'twelve', '', '', 'Bolt', ''], 3, 1);
 
     expect(first.errors).toEqual([]);

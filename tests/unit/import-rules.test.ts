@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyRules, checkRule, matchesRule, RULE_OPERATORS, type ImportRule } from '../../src/common/import-rules.js';
+import { applyRules, checkRule, type ImportRule, matchesRule, RULE_OPERATORS } from '../../src/common/import-rules.js';
 
 describe('rule operators', () => {
   it('eq: case-insensitive text, numbers and amounts compared as numbers', () => {
@@ -50,14 +50,37 @@ describe('rule operators', () => {
   });
 
   it('covers exactly the operators of SPEC section 3', () => {
-    expect([...RULE_OPERATORS]).toEqual(['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'in', 'string-contains', 'string-start', 'string-end']);
+    expect([...RULE_OPERATORS]).toEqual([
+      'eq',
+      'neq',
+      'gt',
+      'gte',
+      'lt',
+      'lte',
+      'in',
+      'string-contains',
+      'string-start',
+      'string-end',
+    ]);
   });
 });
 
 describe('the trade-set action', () => {
   const rules: ImportRule[] = [
-    { source: 'Description', operator: 'string-contains', value: 'electrical', action: 'trade-set', action_value: 'Electrical' },
-    { source: 'Description', operator: 'string-contains', value: 'plumbing', action: 'trade-set', action_value: 'Plumbing, Pipefitters' },
+    {
+      source: 'Description',
+      operator: 'string-contains',
+      value: 'electrical',
+      action: 'trade-set',
+      action_value: 'Electrical',
+    },
+    {
+      source: 'Description',
+      operator: 'string-contains',
+      value: 'plumbing',
+      action: 'trade-set',
+      action_value: 'Plumbing, Pipefitters',
+    },
     { source: 'Value', operator: 'gte', value: '1M', action: 'trade-set', action_value: 'electrical' },
   ];
   it('adds the named trades of every matching rule once, in rule order', () => {
@@ -68,8 +91,14 @@ describe('the trade-set action', () => {
     expect(applyRules(rules, () => undefined).trades).toEqual([]);
   });
   it('checks a rule: operator, column, trade, comparable value', () => {
-    expect(checkRule({ source: 'A', operator: 'eq', value: 'x', action: 'trade-set', action_value: 'Electrical' })).toEqual({});
-    expect(Object.keys(checkRule({ source: '', operator: 'like' as any, action: 'other' as any, action_value: '' })).sort()).toEqual(['action', 'action_value', 'operator', 'source']);
-    expect(checkRule({ source: 'A', operator: 'gt', value: 'many', action: 'trade-set', action_value: 'X' }).value).toBeTruthy();
+    expect(
+      checkRule({ source: 'A', operator: 'eq', value: 'x', action: 'trade-set', action_value: 'Electrical' }),
+    ).toEqual({});
+    expect(
+      Object.keys(checkRule({ source: '', operator: 'like' as any, action: 'other' as any, action_value: '' })).sort(),
+    ).toEqual(['action', 'action_value', 'operator', 'source']);
+    expect(
+      checkRule({ source: 'A', operator: 'gt', value: 'many', action: 'trade-set', action_value: 'X' }).value,
+    ).toBeTruthy();
   });
 });

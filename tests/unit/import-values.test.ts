@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { isKnownTarget, suggestTargets, targetsFor } from '../../src/common/import-targets.js';
 import { parseCoordinates, parseDate, parseFlag, parseMoney, splitName } from '../../src/common/import-values.js';
-import { suggestTargets, targetsFor, isKnownTarget } from '../../src/common/import-targets.js';
 
-const value = <T>(parsed: { ok: true; value: T } | { ok: false; error: string }) => (parsed.ok ? parsed.value : `ERROR: ${parsed.error}`);
+const value = <T>(parsed: { ok: true; value: T } | { ok: false; error: string }) =>
+  parsed.ok ? parsed.value : `ERROR: ${parsed.error}`;
 
 describe('dates in the forms vendors use', () => {
   it.each([
@@ -71,20 +72,53 @@ describe('flags, coordinates and names', () => {
 
 describe('target suggestions from header names', () => {
   it('suggests site targets from Dodge-like and plain headers, each target once', () => {
-    const headers = ['Dodge ID', 'Project Name', 'Address', 'City', 'ZIP', 'Lat', 'Long', 'Bid Due Date', 'Valuation', 'Project Stage', 'GC', 'Contact Email', 'Notes', 'Notes (2)', 'Whatever'];
+    const headers = [
+      'Dodge ID',
+      'Project Name',
+      'Address',
+      'City',
+      'ZIP',
+      'Lat',
+      'Long',
+      'Bid Due Date',
+      'Valuation',
+      'Project Stage',
+      'GC',
+      'Contact Email',
+      'Notes',
+      'Notes (2)',
+      'Whatever',
+    ];
     expect(suggestTargets(headers, 'site')).toEqual([
-      'site.external_id', 'site.name', 'site.street', 'site.city', 'site.postal_code', 'site.latitude', 'site.longitude',
-      'site.bid_date', 'site.estimated_value', 'site.status', 'contractor.name', 'contact_1.email', 'site.notes_1', 'site.notes_2', '',
+      'site.external_id',
+      'site.name',
+      'site.street',
+      'site.city',
+      'site.postal_code',
+      'site.latitude',
+      'site.longitude',
+      'site.bid_date',
+      'site.estimated_value',
+      'site.status',
+      'contractor.name',
+      'contact_1.email',
+      'site.notes_1',
+      'site.notes_2',
+      '',
     ]);
   });
   it('suggests member targets for a roster', () => {
-    expect(suggestTargets(['Member #', 'First Name', 'Last Name', 'Local', 'Classification', 'Shop Steward'], 'member')).toEqual([
-      'member.number', 'member.first_name', 'member.last_name', 'union', 'classification', 'is_steward',
-    ]);
+    expect(
+      suggestTargets(['Member #', 'First Name', 'Last Name', 'Local', 'Classification', 'Shop Steward'], 'member'),
+    ).toEqual(['member.number', 'member.first_name', 'member.last_name', 'union', 'classification', 'is_steward']);
   });
   it('offers custom fields and knows which targets a type has', () => {
-    expect(targetsFor('site', [{ key: 'permit_number', label: 'Permit number' }]).map((t) => t.key)).toContain('custom.permit_number');
-    expect(suggestTargets(['Permit Number'], 'site', [{ key: 'permit_number', label: 'Permit number' }])).toEqual(['custom.permit_number']);
+    expect(targetsFor('site', [{ key: 'permit_number', label: 'Permit number' }]).map((t) => t.key)).toContain(
+      'custom.permit_number',
+    );
+    expect(suggestTargets(['Permit Number'], 'site', [{ key: 'permit_number', label: 'Permit number' }])).toEqual([
+      'custom.permit_number',
+    ]);
     expect(isKnownTarget('site.name', 'member')).toBe(false);
     expect(isKnownTarget('is_steward', 'member')).toBe(true);
     expect(isKnownTarget('', 'site')).toBe(true);

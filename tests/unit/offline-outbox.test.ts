@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openOfflineDatabase, type OfflineDatabase, type OutboxItem } from '../../src/client/offline/database';
-import { Outbox, type Delivery } from '../../src/client/offline/outbox';
+import { type OfflineDatabase, type OutboxItem, openOfflineDatabase } from '../../src/client/offline/database';
+import { type Delivery, Outbox } from '../../src/client/offline/outbox';
 
 /**
  * The outbox's once-only delivery (docs/offline.md): items survive a reload, are sent again with the same key until an
@@ -44,7 +44,13 @@ function server() {
   };
 }
 
-const visit = (notes: string) => ({ userId: 7, resource: 'visits', kind: 'create' as const, data: { site_id: 1, notes }, label: `Visit: ${notes}` });
+const visit = (notes: string) => ({
+  userId: 7,
+  resource: 'visits',
+  kind: 'create' as const,
+  data: { site_id: 1, notes },
+  label: `Visit: ${notes}`,
+});
 
 describe('the outbox', () => {
   it('delivers each item once across a send that fails midway, a reload and a second send', async () => {
@@ -113,11 +119,24 @@ describe('the outbox', () => {
 
   it('marks a conflict for the person instead of overwriting, and sends the resolution once under a new key', async () => {
     const { outbox } = load(`outbox-${++name}`);
-    const edit = await outbox.add({ userId: 7, resource: 'sites', kind: 'update', id: 3, data: { name: 'Mine', updated_at: 'v1' }, label: 'Site' });
+    const edit = await outbox.add({
+      userId: 7,
+      resource: 'sites',
+      kind: 'update',
+      id: 3,
+      data: { name: 'Mine', updated_at: 'v1' },
+      label: 'Site',
+    });
     const next = await outbox.add(visit('after the conflict'));
     const api = server();
     const result = await outbox.flush(7, async (item) =>
-      item.kind === 'update' ? { outcome: 'conflict', message: 'Someone else saved this site.', theirs: { id: 3, name: 'Theirs', updated_at: 'v2' } } : { outcome: 'sent', record: api.receive(item) },
+      item.kind === 'update'
+        ? {
+            outcome: 'conflict',
+            message: 'Someone else saved this site.',
+            theirs: { id: 3, name: 'Theirs', updated_at: 'v2' },
+          }
+        : { outcome: 'sent', record: api.receive(item) },
     );
     expect(result.sent.map((item) => item.key)).toEqual([next.key]);
     const [conflict] = await outbox.items(7);
@@ -131,7 +150,10 @@ describe('the outbox', () => {
     expect(kept.key).not.toBe(edit.key);
     await outbox.flush(7, async (item) => ({ outcome: 'sent', record: api.receive(item) }));
     await outbox.flush(7, async (item) => ({ outcome: 'sent', record: api.receive(item) }));
-    expect(api.records).toEqual([expect.objectContaining({ notes: 'after the conflict' }), expect.objectContaining({ name: 'Mine', updated_at: 'v2' })]);
+    expect(api.records).toEqual([
+      expect.objectContaining({ notes: 'after the conflict' }),
+      expect.objectContaining({ name: 'Mine', updated_at: 'v2' }),
+    ]);
     expect(await outbox.items(7)).toEqual([]);
   });
 });

@@ -9,11 +9,17 @@ import {
   hasRole,
   inTeam,
   isIncognito,
-  permittedCategories,
   type PermissionSubject,
+  permittedCategories,
 } from '../../src/common/permissions.js';
 
-const subject = (permissions: string[], extra: Partial<PermissionSubject> = {}): PermissionSubject => ({ role_id: 3, team_id: null, team_ids: [], permissions, ...extra });
+const subject = (permissions: string[], extra: Partial<PermissionSubject> = {}): PermissionSubject => ({
+  role_id: 3,
+  team_id: null,
+  team_ids: [],
+  permissions,
+  ...extra,
+});
 
 describe('can', () => {
   const organizer = subject(['site:read:union', 'site:update', 'contact:read']);
@@ -115,7 +121,13 @@ describe('permittedCategories', () => {
   });
 
   it('lists the categories held for that entity and action only', () => {
-    const person = subject(['site:read:union', 'site:read:pla', 'site:update:union', 'contractor:read:non-union', 'site-phase:read']);
+    const person = subject([
+      'site:read:union',
+      'site:read:pla',
+      'site:update:union',
+      'contractor:read:non-union',
+      'site-phase:read',
+    ]);
     expect(permittedCategories(person, 'site')).toEqual(['union', 'pla']);
     expect(permittedCategories(person, 'site', 'update')).toEqual(['union']);
     expect(permittedCategories(person, 'site', 'delete')).toEqual([]);
@@ -153,7 +165,8 @@ describe('canOnCategory', () => {
 
   it('allows every category with the bare permission', () => {
     const leader = subject(['site:read', 'site:delete']);
-    for (const category of CATEGORY_PERMISSIONS.site) expect(canOnCategory(leader, 'site', 'read', category)).toBe(true);
+    for (const category of CATEGORY_PERMISSIONS.site)
+      expect(canOnCategory(leader, 'site', 'read', category)).toBe(true);
     expect(canOnCategory(leader, 'site', 'delete', 'union')).toBe(true);
     expect(canOnCategory(leader, 'site', 'update', 'union')).toBe(false);
   });
@@ -181,7 +194,14 @@ describe('canOnEntity', () => {
 
 describe('CATEGORY_PERMISSIONS', () => {
   it('names the categories of SPEC section 6', () => {
-    expect([...CATEGORY_PERMISSIONS.site].sort()).toEqual(['development', 'lcmt', 'non-union', 'pla', 'public-works', 'union']);
+    expect([...CATEGORY_PERMISSIONS.site].sort()).toEqual([
+      'development',
+      'lcmt',
+      'non-union',
+      'pla',
+      'public-works',
+      'union',
+    ]);
     expect([...CATEGORY_PERMISSIONS.contractor].sort()).toEqual(['non-union', 'union']);
   });
 });

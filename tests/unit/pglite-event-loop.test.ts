@@ -36,14 +36,18 @@ describe('the embedded database on the server thread', () => {
   }, 30_000);
 
   it('checkpoints after a commit that leaves a large WAL behind, so pg_wal does not grow without end', async () => {
-    const redo = async () => (await sql<{ redo: string }>`select redo_lsn::text as redo from pg_control_checkpoint()`.execute(db)).rows[0].redo;
+    const redo = async () =>
+      (await sql<{ redo: string }>`select redo_lsn::text as redo from pg_control_checkpoint()`.execute(db)).rows[0]
+        .redo;
     const before = await redo();
     // The WAL is looked at after a commit at most this often: let the last look be that old.
     await new Promise((resolve) => setTimeout(resolve, WAL_CHECK_EVERY_MS + 100));
     await db.transaction().execute(async (trx) => {
       await sql`create table wal_filler (body text)`.execute(trx);
       // About 60 MB of incompressible rows.
-      await sql`insert into wal_filler select (select string_agg(md5(random()::text || g || s), '') from generate_series(1, 60) s) from generate_series(1, 30000) g`.execute(trx);
+      await sql`insert into wal_filler select (select string_agg(md5(random()::text || g || s), '') from generate_series(1, 60) s) from generate_series(1, 30000) g`.execute(
+        trx,
+      );
     });
     expect(await redo()).not.toBe(before);
   }, 120_000);

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { postalCentre } from '../../src/server/imports/postal-centres.js';
 
 // The package's whole table, read the ordinary way, to hold the compact one to the same answers.
-const zipcodes = createRequire(import.meta.url)('zipcodes') as { codes: Record<string, { latitude: number | null; longitude: number | null }> };
+const zipcodes = createRequire(import.meta.url)('zipcodes') as {
+  codes: Record<string, { latitude: number | null; longitude: number | null }>;
+};
 
 describe('postal code centres', () => {
   it('gives the centre of a US ZIP code and of a Canadian postal area', () => {
@@ -17,9 +19,14 @@ describe('postal code centres', () => {
     expect(codes.length).toBeGreaterThan(44_000);
     // One comparison of every difference: 44,000 separate expectations took seconds on a busy machine.
     const differences = codes.flatMap(([code, entry]) => {
-      const expected = Number.isFinite(entry.latitude) && Number.isFinite(entry.longitude) ? { latitude: entry.latitude, longitude: entry.longitude } : null;
+      const expected =
+        Number.isFinite(entry.latitude) && Number.isFinite(entry.longitude)
+          ? { latitude: entry.latitude, longitude: entry.longitude }
+          : null;
       const actual = postalCentre(code);
-      return actual?.latitude === expected?.latitude && actual?.longitude === expected?.longitude ? [] : [{ code, expected, actual }];
+      return actual?.latitude === expected?.latitude && actual?.longitude === expected?.longitude
+        ? []
+        : [{ code, expected, actual }];
     });
     expect(differences).toEqual([]);
   });

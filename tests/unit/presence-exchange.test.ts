@@ -29,7 +29,10 @@ afterEach(() => vi.useRealTimers());
 
 describe('presence shared between processes', () => {
   it('counts a person once across processes and tabs, and lets them leave with their last socket', () => {
-    const { exchanges: [a, b], announced } = cluster(2);
+    const {
+      exchanges: [a, b],
+      announced,
+    } = cluster(2);
     expect(a.join('presence-site.1', '7', { name: 'Ann' }, 's1')).toBe(true);
     expect(b.snapshot('presence-site.1')).toEqual({ ids: ['7'], hash: { '7': { name: 'Ann' } }, count: 1 });
     expect(announced).toEqual([{ process: 1, event: 'member_added', userId: '7' }]);
@@ -45,7 +48,10 @@ describe('presence shared between processes', () => {
   });
 
   it('drops the people of a process that says it is gone', async () => {
-    const { exchanges: [a, b], announced } = cluster(2);
+    const {
+      exchanges: [a, b],
+      announced,
+    } = cluster(2);
     a.join('presence-site.3', '5', {}, 's1');
     b.join('presence-site.3', '6', {}, 's2');
     await a.stop();
@@ -55,7 +61,11 @@ describe('presence shared between processes', () => {
 
   it('tells a process that starts late who is present, and drops a process that falls silent', () => {
     vi.useFakeTimers();
-    const { exchanges: [a, b, c], announced, silence } = cluster(3);
+    const {
+      exchanges: [a, b, c],
+      announced,
+      silence,
+    } = cluster(3);
     a.join('presence-site.2', '1', {}, 's1');
     b.join('presence-site.2', '2', {}, 's2');
     for (const exchange of [a, b, c]) exchange.start();
@@ -68,7 +78,12 @@ describe('presence shared between processes', () => {
     vi.advanceTimersByTime(2_000);
     expect(b.snapshot('presence-site.2').ids).toEqual(['2']);
     expect(c.snapshot('presence-site.2').ids).toEqual(['2']);
-    expect(announced.filter((entry) => entry.event === 'member_removed').map((entry) => entry.process).sort()).toEqual([1, 2]);
+    expect(
+      announced
+        .filter((entry) => entry.event === 'member_removed')
+        .map((entry) => entry.process)
+        .sort(),
+    ).toEqual([1, 2]);
     for (const exchange of [a, b, c]) void exchange.stop();
   });
 });

@@ -14,7 +14,11 @@ import { sitesResource } from '../../src/server/sites/sites-resource.js';
  */
 const files = readSchemaFiles();
 const fileOf = (type: string) => files.find((file) => file.type === type)!;
-const errorsOf = (body: Record<string, unknown>, fields = sitesResource.fields, mode: 'create' | 'update' = 'create') => {
+const errorsOf = (
+  body: Record<string, unknown>,
+  fields = sitesResource.fields,
+  mode: 'create' | 'update' = 'create',
+) => {
   try {
     validateInput(body, fields, { mode });
     return {};
@@ -43,18 +47,30 @@ describe('built-in field specs come from schemas/*.json', () => {
 
   it("a site's name is required, its source one of the file's choices, its coordinates and lengths within the file's limits", () => {
     const site = fileOf('site');
-    const sources = (site.fields.find((field) => field.slug === 'source')!.options.choices as Array<{ value: string }>).map((choice) => choice.value);
+    const sources = (
+      site.fields.find((field) => field.slug === 'source')!.options.choices as Array<{ value: string }>
+    ).map((choice) => choice.value);
     expect(sitesResource.fields.source.options).toEqual(sources);
 
     expect(errorsOf({ type: 'union' })).toEqual({ name: ['The name field is required.'] });
-    expect(errorsOf({ name: 'A', type: 'union', source: 'rumour' })).toEqual({ source: [`The source must be one of: ${sources.join(', ')}.`] });
+    expect(errorsOf({ name: 'A', type: 'union', source: 'rumour' })).toEqual({
+      source: [`The source must be one of: ${sources.join(', ')}.`],
+    });
     expect(errorsOf({ name: 'A', type: 'union', source: 'dodge-data' })).toEqual({});
-    expect(errorsOf({ name: 'x'.repeat(201), type: 'union' })).toEqual({ name: ['The name may not be longer than 200 characters.'] });
+    expect(errorsOf({ name: 'x'.repeat(201), type: 'union' })).toEqual({
+      name: ['The name may not be longer than 200 characters.'],
+    });
     expect(errorsOf({ name: 'A', type: 'union', latitude: 91 }).latitude).toEqual(['The latitude is too large.']);
-    expect(errorsOf({ name: 'A', type: 'union', estimated_value: -1 }).estimated_value).toEqual(['The estimated value is too small.']);
-    expect(errorsOf({ name: 'A', type: 'union', bid_date: 'soon' }).bid_date).toEqual(['The bid date must be a date (YYYY-MM-DD).']);
+    expect(errorsOf({ name: 'A', type: 'union', estimated_value: -1 }).estimated_value).toEqual([
+      'The estimated value is too small.',
+    ]);
+    expect(errorsOf({ name: 'A', type: 'union', bid_date: 'soon' }).bid_date).toEqual([
+      'The bid date must be a date (YYYY-MM-DD).',
+    ]);
     // The labels are the fields' names in the file.
-    expect(errorsOf({ name: 'A', type: 'union', representative: 'x'.repeat(201) }).representative).toEqual(['The owner representative may not be longer than 200 characters.']);
+    expect(errorsOf({ name: 'A', type: 'union', representative: 'x'.repeat(201) }).representative).toEqual([
+      'The owner representative may not be longer than 200 characters.',
+    ]);
   });
 
   it('a field whose choices are a list administrators extend holds a slug of that list, checked on write', () => {
@@ -64,9 +80,24 @@ describe('built-in field specs come from schemas/*.json', () => {
   });
 
   it('special fields keep the storage the code gives them; the rest is the file', () => {
-    expect(sitesResource.fields.trade_ids).toMatchObject({ kind: 'integer[]', label: 'trades', references: { table: 'trades' }, storage: { pivot: 'site_trades' } });
-    expect(sitesResource.fields.contractors).toMatchObject({ kind: 'json', storage: 'virtual', sortable: false, filterable: false });
-    expect(sitesResource.fields.general_contractor_id).toMatchObject({ kind: 'integer', min: 1, label: 'general contractor', references: { table: 'contractors' } });
+    expect(sitesResource.fields.trade_ids).toMatchObject({
+      kind: 'integer[]',
+      label: 'trades',
+      references: { table: 'trades' },
+      storage: { pivot: 'site_trades' },
+    });
+    expect(sitesResource.fields.contractors).toMatchObject({
+      kind: 'json',
+      storage: 'virtual',
+      sortable: false,
+      filterable: false,
+    });
+    expect(sitesResource.fields.general_contractor_id).toMatchObject({
+      kind: 'integer',
+      min: 1,
+      label: 'general contractor',
+      references: { table: 'contractors' },
+    });
     expect(sitesResource.readOnly).toEqual(expect.arrayContaining(['attachments', 'contractor_ids', 'region_ids']));
     expect(sitesResource).toMatchObject({ name: 'sites', type: 'site', restorable: true });
   });
@@ -74,7 +105,12 @@ describe('built-in field specs come from schemas/*.json', () => {
   it('a custom field of each type is validated by the same table', () => {
     const targets = relationTargets(files);
     for (const type of SCHEMA_FIELD_TYPES) {
-      const options: Record<string, unknown> = type === 'dropdown' || type === 'radios' ? { choices: [{ value: 'a', label: 'A' }] } : type === 'relation' ? { target: 'site' } : {};
+      const options: Record<string, unknown> =
+        type === 'dropdown' || type === 'radios'
+          ? { choices: [{ value: 'a', label: 'A' }] }
+          : type === 'relation'
+            ? { target: 'site' }
+            : {};
       const spec = fieldSpecFor({ slug: 'x', name: 'X', type, required: false, options, column: false }, targets);
       expect(spec.kind, type).toBe(valueKind(type, options, 'id'));
       expect(spec.storage).toBe('custom');

@@ -2,7 +2,17 @@ import jsonLogic from 'json-logic-js';
 import { describe, expect, it, vi } from 'vitest';
 import { compileBlock, evaluateLogic } from '../../src/common/form-logic/index.js';
 import { compileRule, RULE_OPERATORS } from '../../src/common/import-rules.js';
-import { compileCondition, conditionValueProblem, evaluate, FORM_OPERATORS, LOGIC_OPERATORS, operatorsFor, read, type JsonLogic, type LogicOperator } from '../../src/common/rule-engine/index.js';
+import {
+  compileCondition,
+  conditionValueProblem,
+  evaluate,
+  FORM_OPERATORS,
+  type JsonLogic,
+  LOGIC_OPERATORS,
+  type LogicOperator,
+  operatorsFor,
+  read,
+} from '../../src/common/rule-engine/index.js';
 import type { LogicBlock } from '../../src/common/schema-types.js';
 
 /**
@@ -17,8 +27,17 @@ const fields = [
   { id: 5, slug: 'notes' },
 ];
 const quiet = { logger: () => {} };
-const block = (partial: Partial<LogicBlock>): LogicBlock => ({ trigger: 'always', conditions: [], actions: [], ...partial });
-const when = (source: number, operator: LogicOperator, value: string | null = null) => ({ source: `field:${source}`, operator, value });
+const block = (partial: Partial<LogicBlock>): LogicBlock => ({
+  trigger: 'always',
+  conditions: [],
+  actions: [],
+  ...partial,
+});
+const when = (source: number, operator: LogicOperator, value: string | null = null) => ({
+  source: `field:${source}`,
+  operator,
+  value,
+});
 
 /** Compiles one condition over `{"var": "value"}` and evaluates it with the bare json-logic-js. */
 function holds(operator: LogicOperator, actual: unknown, expected: string | null = null): boolean {
@@ -32,7 +51,9 @@ function holds(operator: LogicOperator, actual: unknown, expected: string | null
 
 describe('form logic operators compile to JSON Logic', () => {
   it('the SPEC five compare as text, case-sensitively, a missing field counting as empty text', () => {
-    expect(compileCondition('equals', read('1'), 'closed')).toEqual({ '===': [{ 'as-text': [{ var: '1' }] }, 'closed'] });
+    expect(compileCondition('equals', read('1'), 'closed')).toEqual({
+      '===': [{ 'as-text': [{ var: '1' }] }, 'closed'],
+    });
     expect(holds('equals', 'closed', 'closed')).toBe(true);
     expect(holds('equals', 'Closed', 'closed')).toBe(false);
     expect(holds('equals', 3, '3')).toBe(true);
@@ -49,7 +70,9 @@ describe('form logic operators compile to JSON Logic', () => {
   });
 
   it('greater-than, at-least, less-than, at-most compare numbers; a value that is not a number never matches', () => {
-    expect(compileCondition('greater-than', read('2'), '4')).toEqual({ and: [{ '!==': [{ 'as-number': [{ var: '2' }] }, null] }, { '>': [{ 'as-number': [{ var: '2' }] }, 4] }] });
+    expect(compileCondition('greater-than', read('2'), '4')).toEqual({
+      and: [{ '!==': [{ 'as-number': [{ var: '2' }] }, null] }, { '>': [{ 'as-number': [{ var: '2' }] }, 4] }],
+    });
     expect(holds('greater-than', 5, '4')).toBe(true);
     expect(holds('greater-than', '10', '9')).toBe(true); // as numbers, not as text ('10' < '9')
     expect(holds('greater-than', 4, '4')).toBe(false);
@@ -95,8 +118,25 @@ describe('form logic operators compile to JSON Logic', () => {
 
   it('every operator has its entry (label, kinds, value), and the editor offers them by kind', () => {
     expect(Object.keys(FORM_OPERATORS).sort()).toEqual([...LOGIC_OPERATORS].sort());
-    expect(operatorsFor('text')).toEqual(['equals', 'not-equals', 'contains', 'starts-with', 'ends-with', 'is-empty', 'is-not-empty']);
-    expect(operatorsFor('number')).toEqual(['equals', 'not-equals', 'greater-than', 'at-least', 'less-than', 'at-most', 'is-empty', 'is-not-empty']);
+    expect(operatorsFor('text')).toEqual([
+      'equals',
+      'not-equals',
+      'contains',
+      'starts-with',
+      'ends-with',
+      'is-empty',
+      'is-not-empty',
+    ]);
+    expect(operatorsFor('number')).toEqual([
+      'equals',
+      'not-equals',
+      'greater-than',
+      'at-least',
+      'less-than',
+      'at-most',
+      'is-empty',
+      'is-not-empty',
+    ]);
     expect(operatorsFor('date')).toEqual(['equals', 'not-equals', 'before', 'after', 'is-empty', 'is-not-empty']);
   });
 
@@ -116,16 +156,21 @@ describe('blocks: conditions joined by all or any', () => {
   const hideDetail = [{ target: 'field:4', action: 'hide-field' as const }];
 
   it('compiles to and / or; one condition stands alone; none always holds', () => {
-    expect(compileBlock({ conditions: [notHome, nobodySeen] })).toEqual({ and: [compileCondition('equals', read('1'), 'not_home'), compileCondition('less-than', read('2'), '1')] });
+    expect(compileBlock({ conditions: [notHome, nobodySeen] })).toEqual({
+      and: [compileCondition('equals', read('1'), 'not_home'), compileCondition('less-than', read('2'), '1')],
+    });
     expect(compileBlock({ conditions: [notHome, nobodySeen], match: 'all' })).toHaveProperty('and');
     expect(compileBlock({ conditions: [notHome, nobodySeen], match: 'any' })).toHaveProperty('or');
-    expect(compileBlock({ conditions: [notHome], match: 'any' })).toEqual(compileCondition('equals', read('1'), 'not_home'));
+    expect(compileBlock({ conditions: [notHome], match: 'any' })).toEqual(
+      compileCondition('equals', read('1'), 'not_home'),
+    );
     expect(compileBlock({ conditions: [], match: 'any' })).toBe(true);
   });
 
   it('all (the default, and blocks stored before match existed): every condition must hold', () => {
     const all = block({ conditions: [notHome, nobodySeen], actions: hideDetail });
-    const visibility = (values: Record<string, unknown>) => evaluateLogic([all], values, { trigger: 'always', fields }).visibility.detail;
+    const visibility = (values: Record<string, unknown>) =>
+      evaluateLogic([all], values, { trigger: 'always', fields }).visibility.detail;
     expect(visibility({ outcome: 'not_home', workers_seen: 0 })).toBe('hidden');
     expect(visibility({ outcome: 'not_home', workers_seen: 3 })).toBe('visible');
     expect(visibility({ outcome: 'home', workers_seen: 0 })).toBe('visible');
@@ -133,7 +178,8 @@ describe('blocks: conditions joined by all or any', () => {
 
   it('any: one condition is enough', () => {
     const any = block({ match: 'any', conditions: [notHome, nobodySeen], actions: hideDetail });
-    const visibility = (values: Record<string, unknown>) => evaluateLogic([any], values, { trigger: 'always', fields }).visibility.detail;
+    const visibility = (values: Record<string, unknown>) =>
+      evaluateLogic([any], values, { trigger: 'always', fields }).visibility.detail;
     expect(visibility({ outcome: 'not_home', workers_seen: 3 })).toBe('hidden');
     expect(visibility({ outcome: 'home', workers_seen: 0 })).toBe('hidden');
     expect(visibility({ outcome: 'home', workers_seen: 3 })).toBe('visible');
@@ -145,8 +191,14 @@ describe('blocks: conditions joined by all or any', () => {
       block({ conditions: [when(1, 'equals', '')], actions: [{ target: 'field:4', action: 'hide-field' }] }),
       block({ conditions: [when(3, 'is-empty')], actions: [{ target: 'field:5', action: 'hide-field' }] }),
     ];
-    expect(evaluateLogic(blocks, {}, { trigger: 'always', fields, ...quiet }).visibility).toEqual({ detail: 'hidden', notes: 'hidden' });
-    expect(evaluateLogic(blocks, { outcome: 'home', visited_on: '2026-01-01' }, { trigger: 'always', fields, ...quiet }).visibility).toEqual({ detail: 'visible', notes: 'visible' });
+    expect(evaluateLogic(blocks, {}, { trigger: 'always', fields, ...quiet }).visibility).toEqual({
+      detail: 'hidden',
+      notes: 'hidden',
+    });
+    expect(
+      evaluateLogic(blocks, { outcome: 'home', visited_on: '2026-01-01' }, { trigger: 'always', fields, ...quiet })
+        .visibility,
+    ).toEqual({ detail: 'visible', notes: 'visible' });
   });
 
   it('a set-value is seen by the comparisons of later blocks', () => {
@@ -161,11 +213,22 @@ describe('blocks: conditions joined by all or any', () => {
 
   it('a circular block is skipped with the warning, whatever joins its conditions', () => {
     const logger = vi.fn();
-    const circular = block({ id: 9, match: 'any', conditions: [notHome, nobodySeen], actions: [{ target: 'field:2', action: 'set-value', value: 0 }] });
-    const result = evaluateLogic([circular], { outcome: 'not_home', workers_seen: 5 }, { trigger: 'always', fields, logger });
+    const circular = block({
+      id: 9,
+      match: 'any',
+      conditions: [notHome, nobodySeen],
+      actions: [{ target: 'field:2', action: 'set-value', value: 0 }],
+    });
+    const result = evaluateLogic(
+      [circular],
+      { outcome: 'not_home', workers_seen: 5 },
+      { trigger: 'always', fields, logger },
+    );
     expect(result.skipped).toEqual([0]);
     expect(result.setValues).toEqual({});
-    expect(result.warnings).toEqual(['Logic block 9 was skipped: circular dependency (field:2 is both a condition source and an action target).']);
+    expect(result.warnings).toEqual([
+      'Logic block 9 was skipped: circular dependency (field:2 is both a condition source and an action target).',
+    ]);
     expect(logger).toHaveBeenCalledWith(result.warnings[0]);
   });
 
@@ -206,10 +269,21 @@ describe('importer rules compile to JSON Logic over their cell', () => {
   });
 
   it('the shapes are ordinary JSON Logic: in over a folded list, comparisons guarded against cells that are not amounts', () => {
-    expect(compileRule({ operator: 'in', value: 'School, Library' })).toEqual({ in: [{ fold: [{ var: 'cell' }] }, ['school', 'library']] });
-    expect(compileRule({ operator: 'string-start', value: 'Solar' })).toEqual({ 'starts-with': [{ fold: [{ var: 'cell' }] }, 'solar'] });
-    expect(compileRule({ operator: 'gte', value: '1M' })).toEqual({ and: [{ '!==': [{ 'as-amount': [{ var: 'cell' }] }, null] }, { '>=': [{ 'as-amount': [{ var: 'cell' }] }, 1_000_000] }] });
-    expect(compileRule({ operator: 'eq', value: 'Hospital' })).toEqual({ '===': [{ fold: [{ var: 'cell' }] }, 'hospital'] });
+    expect(compileRule({ operator: 'in', value: 'School, Library' })).toEqual({
+      in: [{ fold: [{ var: 'cell' }] }, ['school', 'library']],
+    });
+    expect(compileRule({ operator: 'string-start', value: 'Solar' })).toEqual({
+      'starts-with': [{ fold: [{ var: 'cell' }] }, 'solar'],
+    });
+    expect(compileRule({ operator: 'gte', value: '1M' })).toEqual({
+      and: [
+        { '!==': [{ 'as-amount': [{ var: 'cell' }] }, null] },
+        { '>=': [{ 'as-amount': [{ var: 'cell' }] }, 1_000_000] },
+      ],
+    });
+    expect(compileRule({ operator: 'eq', value: 'Hospital' })).toEqual({
+      '===': [{ fold: [{ var: 'cell' }] }, 'hospital'],
+    });
     expect(() => compileRule({ operator: 'like' as any, value: 'x' })).toThrow('Invalid operator like');
   });
 });

@@ -5,7 +5,9 @@ describe('sourceOf (CSP sources from settings)', () => {
   it('is the origin of a tile template, with {s} subdomains as a wildcard', () => {
     expect(sourceOf('https://tile.openstreetmap.org/{z}/{x}/{y}.png')).toBe('https://tile.openstreetmap.org');
     expect(sourceOf('https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png')).toBe('https://*.tile.openstreetmap.org');
-    expect(sourceOf('https://tiles.example.com:8443/styles/{z}/{x}/{y}{r}.png?key=abc')).toBe('https://tiles.example.com:8443');
+    expect(sourceOf('https://tiles.example.com:8443/styles/{z}/{x}/{y}{r}.png?key=abc')).toBe(
+      'https://tiles.example.com:8443',
+    );
     expect(sourceOf('http://10.0.0.5/tiles/{z}/{x}/{y}.png')).toBe('http://10.0.0.5');
   });
 

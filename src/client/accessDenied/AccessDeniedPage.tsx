@@ -5,12 +5,12 @@
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { Link as RouterLink } from 'react-router-dom';
 import { Title, useResourceDefinitions } from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
 import { useSession } from '../app/hooks';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { typeForResource } from '../resources/names';
 import { permissionAction } from '../providers/access';
+import { typeForResource } from '../resources/names';
 import { refusedAndPrevious } from './locationTrail';
 
 /** `/users/12/edit` -> resource `users`, action `edit`. */

@@ -3,19 +3,20 @@
  * record type, region, dates) are kept in the URL; "Show older" pages back with the feed's cursor. A bulk change (an
  * import, a region upload) is one entry that opens to list what it wrote.
  */
-import { useCallback, useEffect, useState } from 'react';
+
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import Typography from '@mui/material/Typography';
-import { Title } from 'react-admin';
 import { useQueryClient } from '@tanstack/react-query';
-import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { DateFilter, FilterBar, SelectFilter } from '../insights/filters';
+import { useCallback, useEffect, useState } from 'react';
+import { Title } from 'react-admin';
 import { ErrorNote } from '../insights/ErrorNote';
+import { DateFilter, FilterBar, SelectFilter } from '../insights/filters';
 import { INSIGHTS_KEY, useLiveRefresh, useOptions } from '../insights/useInsights';
-import { PageHeader } from '../layout/PageHeader';
 import { useUrlFilters } from '../insights/useUrlFilters';
+import { PageHeader } from '../layout/PageHeader';
+import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { FeedItem } from './FeedItem';
 import { useFeed } from './useFeed';
 
@@ -56,15 +57,43 @@ export default function ActivityPage() {
         title="Activity"
         subtitle="What happened, newest first. It updates as people work."
         actions={
-          <Button size="small" onClick={() => void queryClient.invalidateQueries({ queryKey: [INSIGHTS_KEY, '/api/actions'] })}>
+          <Button
+            size="small"
+            onClick={() => void queryClient.invalidateQueries({ queryKey: [INSIGHTS_KEY, '/api/actions'] })}
+          >
             Refresh
           </Button>
         }
       />
       <FilterBar>
-        {people.length > 0 && <SelectFilter label="Person" value={values.user_id} onChange={(user_id) => set({ user_id })} options={people.map((p) => ({ value: String(p.id), label: p.name }))} allLabel="Everyone" testId="filter-person" />}
-        <SelectFilter label="Record type" value={values.type} onChange={(type) => set({ type })} options={TYPES.map(([value, label]) => ({ value, label }))} allLabel="All records" testId="filter-type" />
-        {regions.length > 0 && <SelectFilter label="Region" value={values.region_id} onChange={(region_id) => set({ region_id })} options={regions.map((r) => ({ value: String(r.id), label: r.name }))} allLabel="All regions" testId="filter-region" />}
+        {people.length > 0 && (
+          <SelectFilter
+            label="Person"
+            value={values.user_id}
+            onChange={(user_id) => set({ user_id })}
+            options={people.map((p) => ({ value: String(p.id), label: p.name }))}
+            allLabel="Everyone"
+            testId="filter-person"
+          />
+        )}
+        <SelectFilter
+          label="Record type"
+          value={values.type}
+          onChange={(type) => set({ type })}
+          options={TYPES.map(([value, label]) => ({ value, label }))}
+          allLabel="All records"
+          testId="filter-type"
+        />
+        {regions.length > 0 && (
+          <SelectFilter
+            label="Region"
+            value={values.region_id}
+            onChange={(region_id) => set({ region_id })}
+            options={regions.map((r) => ({ value: String(r.id), label: r.name }))}
+            allLabel="All regions"
+            testId="filter-region"
+          />
+        )}
         <DateFilter label="From" value={values.from} onChange={(from) => set({ from })} testId="filter-from" />
         <DateFilter label="To" value={values.to} onChange={(to) => set({ to })} testId="filter-to" />
       </FilterBar>
@@ -91,4 +120,3 @@ export default function ActivityPage() {
     </>
   );
 }
-

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
+import ExpandLessIcon from '@mui/icons-material/ExpandLess';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -7,10 +7,10 @@ import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import ExpandLessIcon from '@mui/icons-material/ExpandLess';
-import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import { useState } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
 import type { Query } from '../http/query';
-import { COLORS, describe, initials, timeAgo, VERBS, type FeedEntry } from './feed';
+import { COLORS, describe, type FeedEntry, initials, timeAgo, VERBS } from './feed';
 import { useFeed } from './useFeed';
 
 const number = new Intl.NumberFormat('en-US');
@@ -20,8 +20,22 @@ export function FeedItem({ entry, now, query }: { entry: FeedEntry; now: number;
   const [open, setOpen] = useState(false);
   const linked = entry.link && !entry.record_deleted;
   return (
-    <Box component="li" data-testid="feed-entry" sx={{ display: 'flex', gap: 1.5, px: 2, py: 1.5, borderBottom: 1, borderColor: 'divider', '&:last-child': { borderBottom: 0 } }}>
-      <Avatar sx={{ width: 32, height: 32, fontSize: 14, bgcolor: 'primary.light' }}>{initials(entry.user?.name)}</Avatar>
+    <Box
+      component="li"
+      data-testid="feed-entry"
+      sx={{
+        display: 'flex',
+        gap: 1.5,
+        px: 2,
+        py: 1.5,
+        borderBottom: 1,
+        borderColor: 'divider',
+        '&:last-child': { borderBottom: 0 },
+      }}
+    >
+      <Avatar sx={{ width: 32, height: 32, fontSize: 14, bgcolor: 'primary.light' }}>
+        {initials(entry.user?.name)}
+      </Avatar>
       <Box sx={{ minWidth: 0, flex: 1 }}>
         <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
           {linked ? (
@@ -33,7 +47,12 @@ export function FeedItem({ entry, now, query }: { entry: FeedEntry; now: number;
           )}
         </Typography>
         <Stack direction="row" sx={{ gap: 1, alignItems: 'center', mt: 0.5, flexWrap: 'wrap' }}>
-          <Chip size="small" variant="outlined" color={COLORS[entry.kind] ?? 'default'} label={entry.group?.undo ? 'undone' : VERBS[entry.kind]} />
+          <Chip
+            size="small"
+            variant="outlined"
+            color={COLORS[entry.kind] ?? 'default'}
+            label={entry.group?.undo ? 'undone' : VERBS[entry.kind]}
+          />
           {entry.parent && entry.kind !== 'note-added' && entry.parent.link && (
             <Link component={RouterLink} to={entry.parent.link} variant="caption">
               on {entry.parent.label}

@@ -69,7 +69,9 @@ export function partsText(parts: FeedBatchPart[]) {
   const actions = [...new Set(parts.map((p) => p.action))];
   return actions
     .map((action) => {
-      const counted = parts.filter((p) => p.action === action).map((p) => `${number.format(p.count)} ${(p.count === 1 ? p.type_name : p.type_plural).toLowerCase()}`);
+      const counted = parts
+        .filter((p) => p.action === action)
+        .map((p) => `${number.format(p.count)} ${(p.count === 1 ? p.type_name : p.type_plural).toLowerCase()}`);
       return `${VERBS[action as FeedKind] ?? action} ${listOf(counted)}`;
     })
     .join('; ');
@@ -84,7 +86,8 @@ export function describe(entry: FeedEntry): string {
   }
   const what = `${entry.type_name.toLowerCase()} ${entry.record_label}`;
   if (entry.kind === 'note-added') return `${who} added a note${entry.parent ? ` on ${entry.parent.label}` : ''}`;
-  if (entry.kind === 'updated' && entry.fields.length) return `${who} changed ${entry.fields.slice(0, 3).join(', ').replace(/_/g, ' ')}${entry.fields.length > 3 ? '…' : ''} of ${what}`;
+  if (entry.kind === 'updated' && entry.fields.length)
+    return `${who} changed ${entry.fields.slice(0, 3).join(', ').replace(/_/g, ' ')}${entry.fields.length > 3 ? '…' : ''} of ${what}`;
   return `${who} ${VERBS[entry.kind]} ${what}`;
 }
 

@@ -28,7 +28,9 @@ export function useFeed(query: Query, perPage = 30) {
     if (!nextCursor) return;
     setLoadingOlder(true);
     try {
-      const answer: FeedAnswer = await dataProvider.call('GET', '/api/actions', { query: { ...query, per_page: perPage, before: nextCursor } });
+      const answer: FeedAnswer = await dataProvider.call('GET', '/api/actions', {
+        query: { ...query, per_page: perPage, before: nextCursor },
+      });
       setOlder((list) => [...list, ...answer.data]);
       setCursor(answer.meta.has_more ? answer.meta.next_before : null);
     } finally {

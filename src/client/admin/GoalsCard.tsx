@@ -1,5 +1,5 @@
 /** A user's monthly goals (calls, meetings, visits, recruits): for every month, or for one month. */
-import { useEffect, useState } from 'react';
+
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
@@ -7,6 +7,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { useEffect, useState } from 'react';
 import { useRecordMutations } from '../records/mutations';
 
 export const GOAL_KEYS = ['calls', 'meetings', 'visits', 'recruits'] as const;
@@ -17,8 +18,11 @@ export function currentMonth(now = new Date()): string {
 }
 
 /** The goals in force for a period: the month's own, else the default ones. */
-export function goalsFor(goals: Goals | null | undefined, period: string): Partial<Record<(typeof GOAL_KEYS)[number], number>> {
-  return { ...(goals?.default ?? {}), ...(period !== 'default' ? goals?.[period] ?? {} : {}) };
+export function goalsFor(
+  goals: Goals | null | undefined,
+  period: string,
+): Partial<Record<(typeof GOAL_KEYS)[number], number>> {
+  return { ...(goals?.default ?? {}), ...(period !== 'default' ? (goals?.[period] ?? {}) : {}) };
 }
 
 export function GoalsCard({ user, canEdit }: { user: any; canEdit: boolean }) {
@@ -30,7 +34,9 @@ export function GoalsCard({ user, canEdit }: { user: any; canEdit: boolean }) {
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     const current = goalsFor(user.goals, period);
-    setValues(Object.fromEntries(GOAL_KEYS.map((key) => [key, current[key] === undefined ? '' : String(current[key])])));
+    setValues(
+      Object.fromEntries(GOAL_KEYS.map((key) => [key, current[key] === undefined ? '' : String(current[key])])),
+    );
   }, [user.goals, period]);
   return (
     <Card variant="outlined">
@@ -39,11 +45,27 @@ export function GoalsCard({ user, canEdit }: { user: any; canEdit: boolean }) {
           Goals
         </Typography>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ mb: 1.5 }}>
-          <TextField select size="small" label="For" value={scope} onChange={(event) => setScope(event.target.value as 'default' | 'month')} sx={{ minWidth: 180 }}>
+          <TextField
+            select
+            size="small"
+            label="For"
+            value={scope}
+            onChange={(event) => setScope(event.target.value as 'default' | 'month')}
+            sx={{ minWidth: 180 }}
+          >
             <MenuItem value="default">Every month</MenuItem>
             <MenuItem value="month">One month</MenuItem>
           </TextField>
-          {scope === 'month' && <TextField size="small" type="month" label="Month" value={month} onChange={(event) => setMonth(event.target.value)} slotProps={{ inputLabel: { shrink: true } }} />}
+          {scope === 'month' && (
+            <TextField
+              size="small"
+              type="month"
+              label="Month"
+              value={month}
+              onChange={(event) => setMonth(event.target.value)}
+              slotProps={{ inputLabel: { shrink: true } }}
+            />
+          )}
         </Stack>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
           {GOAL_KEYS.map((key) => (
@@ -66,7 +88,8 @@ export function GoalsCard({ user, canEdit }: { user: any; canEdit: boolean }) {
               onClick={async () => {
                 setBusy(true);
                 const body: Record<string, unknown> = scope === 'month' ? { period: month } : {};
-                for (const key of GOAL_KEYS) if (values[key] !== '' && values[key] !== undefined) body[key] = Number(values[key]);
+                for (const key of GOAL_KEYS)
+                  if (values[key] !== '' && values[key] !== undefined) body[key] = Number(values[key]);
                 await action(user.id, 'goals', body, 'Goals updated successfully.');
                 setBusy(false);
               }}

@@ -1,7 +1,8 @@
 /** Sign in as another user (needs user:impersonate); the whole app reloads as them. */
-import { useState } from 'react';
-import Button from '@mui/material/Button';
+
 import LoginIcon from '@mui/icons-material/Login';
+import Button from '@mui/material/Button';
+import { useState } from 'react';
 import { Confirm, useAuthProvider, useNotify } from 'react-admin';
 
 export function ImpersonateButton({ user }: { user: { id: number; name: string } }) {

@@ -1,10 +1,11 @@
 /** A new role with its permissions, through react-admin's create controller (pessimistic saves). */
-import { useNavigate } from 'react-router-dom';
+
 import Box from '@mui/material/Box';
 import { CreateContextProvider, Title, useCreateController } from 'react-admin';
+import { useNavigate } from 'react-router-dom';
+import { PageHeader } from '../layout/PageHeader';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { ServerMessage, useSaveError } from '../records/serverMessage';
-import { PageHeader } from '../layout/PageHeader';
 import { RoleForm, type RoleValues } from './RoleForm';
 
 export default function RoleCreate() {
@@ -24,9 +25,16 @@ export default function RoleCreate() {
         <Title title="New role" />
         <PageHeader title="New role" />
         <RoleForm
-          initial={{ name: '', slug: '', incognito: false, permissions: ['feature:read', 'notification:read', 'notification:update', 'schema:read'] }}
+          initial={{
+            name: '',
+            slug: '',
+            incognito: false,
+            permissions: ['feature:read', 'notification:read', 'notification:update', 'schema:read'],
+          }}
           onCancel={() => navigate('/roles')}
-          onSubmit={async (values: RoleValues) => (await controller.save?.({ ...values })) as Record<string, string> | undefined}
+          onSubmit={async (values: RoleValues) =>
+            (await controller.save?.({ ...values })) as Record<string, string> | undefined
+          }
         />
       </Box>
     </CreateContextProvider>

@@ -2,18 +2,19 @@
  * Edit a role (`/roles/{id}`; also its show page, read-only for people who may not update roles): name, slug,
  * incognito, and the permission checklist, on react-admin's edit controller (pessimistic saves).
  */
-import { useState } from 'react';
-import { useNavigate, useParams } from 'react-router-dom';
+
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import { useState } from 'react';
 import { EditContextProvider, Title, useCanAccess, useEditController } from 'react-admin';
+import { useNavigate, useParams } from 'react-router-dom';
 import { canGrant } from '../../common/permissions';
 import { useSession } from '../app/hooks';
+import { PageHeader } from '../layout/PageHeader';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { ServerMessage, useRefetchLists, useSaveError } from '../records/serverMessage';
 import { LoadFailed, PageLoading } from '../records/ui';
-import { PageHeader } from '../layout/PageHeader';
 import { RoleForm, type RoleValues } from './RoleForm';
 
 export default function RoleEdit() {
@@ -59,16 +60,31 @@ export default function RoleEdit() {
           </Alert>
         )}
         {conflict && (
-          <Alert severity="warning" sx={{ mb: 2 }} action={<Button color="inherit" size="small" onClick={() => void refetch().then(() => setConflict(null))}>Reload</Button>}>
+          <Alert
+            severity="warning"
+            sx={{ mb: 2 }}
+            action={
+              <Button color="inherit" size="small" onClick={() => void refetch().then(() => setConflict(null))}>
+                Reload
+              </Button>
+            }
+          >
             {conflict}
           </Alert>
         )}
         <RoleForm
           key={role.updated_at}
           readOnly={!canUpdate || beyond}
-          initial={{ name: role.name ?? '', slug: role.slug ?? '', incognito: Boolean(role.incognito), permissions: role.permissions ?? [] }}
+          initial={{
+            name: role.name ?? '',
+            slug: role.slug ?? '',
+            incognito: Boolean(role.incognito),
+            permissions: role.permissions ?? [],
+          }}
           onCancel={() => navigate('/roles')}
-          onSubmit={async (values: RoleValues) => (await save?.({ ...values, updated_at: role.updated_at })) as Record<string, string> | undefined}
+          onSubmit={async (values: RoleValues) =>
+            (await save?.({ ...values, updated_at: role.updated_at })) as Record<string, string> | undefined
+          }
         />
       </Box>
     </EditContextProvider>

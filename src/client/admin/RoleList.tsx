@@ -11,17 +11,40 @@ import type { RecordSchema } from '../records/schema';
 
 const ROLE_SCHEMA = { type: 'role', resource: 'roles', name_singular: 'Role', name_plural: 'Roles' } as RecordSchema;
 
-const COLUMNS = ([
-  { field: 'name', headerName: 'Role', minWidth: 160, flex: 1 },
-  { field: 'slug', headerName: 'Slug', minWidth: 120, flex: 1 },
-  { field: 'permissions', headerName: 'Permissions', type: 'number', sortable: false, minWidth: 120, valueGetter: (value: unknown) => (Array.isArray(value) ? value.length : 0) },
-  { field: 'incognito', headerName: 'Incognito', minWidth: 120, renderCell: ({ row }) => (row.incognito ? <Chip size="small" label="Incognito" /> : '') },
-] satisfies GridColDef[]).map((column): GridColDef => ({ filterable: false, ...column }));
+const COLUMNS = (
+  [
+    { field: 'name', headerName: 'Role', minWidth: 160, flex: 1 },
+    { field: 'slug', headerName: 'Slug', minWidth: 120, flex: 1 },
+    {
+      field: 'permissions',
+      headerName: 'Permissions',
+      type: 'number',
+      sortable: false,
+      minWidth: 120,
+      valueGetter: (value: unknown) => (Array.isArray(value) ? value.length : 0),
+    },
+    {
+      field: 'incognito',
+      headerName: 'Incognito',
+      minWidth: 120,
+      renderCell: ({ row }) => (row.incognito ? <Chip size="small" label="Incognito" /> : ''),
+    },
+  ] satisfies GridColDef[]
+).map((column): GridColDef => ({ filterable: false, ...column }));
 const DEFAULTS = COLUMNS.map((column) => column.field);
 
 function RoleListBody({ canDelete }: { canDelete: boolean }) {
-  if (useSmallScreen()) return <SimpleList primaryText={(role) => role.name} secondaryText={(role) => role.slug} linkType="edit" />;
-  return <ListGrid resource="roles" columns={COLUMNS} defaults={DEFAULTS} opens="edit" bulkActionButtons={canDelete ? <BulkDeleteRecordsButton schema={ROLE_SCHEMA} /> : undefined} />;
+  if (useSmallScreen())
+    return <SimpleList primaryText={(role) => role.name} secondaryText={(role) => role.slug} linkType="edit" />;
+  return (
+    <ListGrid
+      resource="roles"
+      columns={COLUMNS}
+      defaults={DEFAULTS}
+      opens="edit"
+      bulkActionButtons={canDelete ? <BulkDeleteRecordsButton schema={ROLE_SCHEMA} /> : undefined}
+    />
+  );
 }
 
 export default function RoleList() {

@@ -1,10 +1,11 @@
 /** A new user, through react-admin's CreateBase (pessimistic saves). */
-import { useNavigate } from 'react-router-dom';
+
 import Box from '@mui/material/Box';
 import { CreateBase, Title } from 'react-admin';
+import { useNavigate } from 'react-router-dom';
+import { PageHeader } from '../layout/PageHeader';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { useSaveError, useServerMessage } from '../records/serverMessage';
-import { PageHeader } from '../layout/PageHeader';
 import { UserForm, userValues } from './UserForm';
 
 function UserCreateForm() {
@@ -23,7 +24,10 @@ export default function UserCreate() {
       mutationMode="pessimistic"
       redirect={false}
       transform={(values: Record<string, unknown>) => userValues(values)}
-      mutationOptions={{ onSuccess: (record: { id: string | number }) => navigate(`/users/${record.id}/show`), onError }}
+      mutationOptions={{
+        onSuccess: (record: { id: string | number }) => navigate(`/users/${record.id}/show`),
+        onError,
+      }}
     >
       <Box>
         <Title title="New user" />

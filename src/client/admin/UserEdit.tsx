@@ -1,18 +1,25 @@
 /** Edit a user: name, email, password, role and teams, on react-admin's edit controller (pessimistic saves). */
-import { useState } from 'react';
-import { useNavigate, useParams } from 'react-router-dom';
+
 import Box from '@mui/material/Box';
+import { useState } from 'react';
 import { EditContextProvider, Title, useEditController } from 'react-admin';
+import { useNavigate, useParams } from 'react-router-dom';
+import { PageHeader } from '../layout/PageHeader';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { useRefetchLists, useSaveError, useServerMessage } from '../records/serverMessage';
 import { LoadFailed, PageLoading } from '../records/ui';
-import { PageHeader } from '../layout/PageHeader';
 import { UserForm, userValues } from './UserForm';
 
 function UserEditForm({ user, emailError }: { user: any; emailError: string | null }) {
   const navigate = useNavigate();
   useServerMessage('User updated successfully.');
-  return <UserForm record={{ ...user, password: '' }} emailError={emailError} onCancel={() => navigate(`/users/${user.id}/show`)} />;
+  return (
+    <UserForm
+      record={{ ...user, password: '' }}
+      emailError={emailError}
+      onCancel={() => navigate(`/users/${user.id}/show`)}
+    />
+  );
 }
 
 export default function UserEdit() {
@@ -26,7 +33,8 @@ export default function UserEdit() {
     id,
     mutationMode: 'pessimistic',
     redirect: false,
-    transform: (values: Record<string, unknown>, options?: { previousData?: { updated_at?: string } }) => userValues(values, options?.previousData?.updated_at),
+    transform: (values: Record<string, unknown>, options?: { previousData?: { updated_at?: string } }) =>
+      userValues(values, options?.previousData?.updated_at),
     mutationOptions: {
       onSuccess: () => {
         void refetchLists();

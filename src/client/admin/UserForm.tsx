@@ -2,13 +2,27 @@
  * A user's name, email, password, role and teams (create and edit). It saves through the save context of the
  * EditBase / CreateBase around it (UserEdit, UserCreate); `emailError` is a server answer shown on the email field.
  */
-import { useEffect } from 'react';
+
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Stack from '@mui/material/Stack';
-import { AutocompleteArrayInput, AutocompleteInput, Form, PasswordInput, ReferenceArrayInput, ReferenceInput, SelectInput, TextInput, email, minLength, required, useGetList } from 'react-admin';
+import { useEffect } from 'react';
+import {
+  AutocompleteArrayInput,
+  AutocompleteInput,
+  email,
+  Form,
+  minLength,
+  PasswordInput,
+  ReferenceArrayInput,
+  ReferenceInput,
+  required,
+  SelectInput,
+  TextInput,
+  useGetList,
+} from 'react-admin';
 import { useFormContext, useFormState } from 'react-hook-form';
 import { canGrant } from '../../common/permissions';
 import { useSession } from '../app/hooks';
@@ -41,9 +55,16 @@ function EmailError({ message }: { message?: string | null }) {
  */
 function RoleInput({ record }: { record?: { id?: number } }) {
   const me = useSession().user;
-  const { data: roles = [], isPending } = useGetList('roles', { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } });
+  const { data: roles = [], isPending } = useGetList('roles', {
+    pagination: { page: 1, perPage: 100 },
+    sort: { field: 'name', order: 'ASC' },
+  });
   const own = record?.id !== undefined && record.id === me?.id;
-  const choices = roles.map((role) => ({ id: role.id, name: role.name, disabled: !canGrant(me, role.permissions ?? []) }));
+  const choices = roles.map((role) => ({
+    id: role.id,
+    name: role.name,
+    disabled: !canGrant(me, role.permissions ?? []),
+  }));
   return (
     <SelectInput
       source="role_id"
@@ -59,17 +80,39 @@ function RoleInput({ record }: { record?: { id?: number } }) {
 
 export const USER_FIELDS = ['first_name', 'last_name', 'email', 'password', 'role_id', 'team_id', 'team_ids'] as const;
 
-export function UserForm({ record, onCancel, creating = false, emailError }: { record?: any; onCancel: () => void; creating?: boolean; emailError?: string | null }) {
+export function UserForm({
+  record,
+  onCancel,
+  creating = false,
+  emailError,
+}: {
+  record?: any;
+  onCancel: () => void;
+  creating?: boolean;
+  emailError?: string | null;
+}) {
   return (
     <Card variant="outlined" sx={{ maxWidth: 900 }}>
       <Form record={record} noValidate>
         <EmailError message={emailError} />
         <CardContent>
-          <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, columnGap: 3, '& .MuiFormControl-root': { width: '100%' } }}>
+          <Box
+            sx={{
+              display: 'grid',
+              gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' },
+              columnGap: 3,
+              '& .MuiFormControl-root': { width: '100%' },
+            }}
+          >
             <TextInput source="first_name" label="First name" validate={required()} />
             <TextInput source="last_name" label="Last name" />
             <TextInput source="email" label="Email" type="email" validate={[required(), email()]} />
-            <PasswordInput source="password" label={creating ? 'Password' : 'New password (leave blank to keep)'} validate={creating ? [required(), minLength(8)] : [minLength(8)]} autoComplete="new-password" />
+            <PasswordInput
+              source="password"
+              label={creating ? 'Password' : 'New password (leave blank to keep)'}
+              validate={creating ? [required(), minLength(8)] : [minLength(8)]}
+              autoComplete="new-password"
+            />
             <RoleInput record={record} />
             <ReferenceInput source="team_id" reference="teams" perPage={25}>
               <AutocompleteInput label="Main team" optionText={recordLabel} filterToQuery={(q: string) => ({ q })} />

@@ -1,6 +1,7 @@
 /** Users (`/users`): name, email, role, team, last sign-in as a grid; search, filter by role and team, bulk delete. */
-import { useMemo } from 'react';
+
 import type { GridColDef } from '@mui/x-data-grid';
+import { useMemo } from 'react';
 import {
   AutocompleteInput,
   CreateButton,
@@ -14,8 +15,8 @@ import {
   SimpleList,
   Title,
   TopToolbar,
-  WithRecord,
   useCanAccess,
+  WithRecord,
 } from 'react-admin';
 import { formatDateTime } from '../i18n/dates';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
@@ -23,11 +24,18 @@ import { BulkDeleteRecordsButton } from '../records/BulkDeleteRecordsButton';
 import ListGrid from '../records/grid/ListGrid';
 import { ResetColumnsButton } from '../records/grid/ResetColumnsButton';
 import { SmallScreenPagination, useSmallScreen } from '../records/grid/smallScreen';
-import { recordLabel, type RecordSchema } from '../records/schema';
+import { type RecordSchema, recordLabel } from '../records/schema';
 
 const USER_SCHEMA = { type: 'user', resource: 'users', name_singular: 'User', name_plural: 'Users' } as RecordSchema;
 
-const column = (field: string, headerName: string, extra: Partial<GridColDef> = {}): GridColDef => ({ field, headerName, minWidth: 120, flex: 1, filterable: false, ...extra });
+const column = (field: string, headerName: string, extra: Partial<GridColDef> = {}): GridColDef => ({
+  field,
+  headerName,
+  minWidth: 120,
+  flex: 1,
+  filterable: false,
+  ...extra,
+});
 
 const COLUMNS: GridColDef[] = [
   column('last_name', 'Name', { valueGetter: (_value, user) => user.name }),
@@ -47,8 +55,23 @@ const COLUMNS: GridColDef[] = [
 const DEFAULTS = COLUMNS.map((entry) => entry.field);
 
 function UserListBody({ canDelete }: { canDelete: boolean }) {
-  if (useSmallScreen()) return <SimpleList primaryText={(user) => user.name} secondaryText={(user) => user.email} tertiaryText={(user) => user.role?.name ?? ''} linkType="show" />;
-  return <ListGrid resource="users" columns={COLUMNS} defaults={DEFAULTS} bulkActionButtons={canDelete ? <BulkDeleteRecordsButton schema={USER_SCHEMA} /> : undefined} />;
+  if (useSmallScreen())
+    return (
+      <SimpleList
+        primaryText={(user) => user.name}
+        secondaryText={(user) => user.email}
+        tertiaryText={(user) => user.role?.name ?? ''}
+        linkType="show"
+      />
+    );
+  return (
+    <ListGrid
+      resource="users"
+      columns={COLUMNS}
+      defaults={DEFAULTS}
+      bulkActionButtons={canDelete ? <BulkDeleteRecordsButton schema={USER_SCHEMA} /> : undefined}
+    />
+  );
 }
 
 export default function UserList() {

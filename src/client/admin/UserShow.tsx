@@ -1,5 +1,6 @@
 /** A user: details, role, teams, monthly goals; edit and sign in as them. */
-import { Link as RouterLink, useParams } from 'react-router-dom';
+
+import EditIcon from '@mui/icons-material/EditOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -7,23 +8,36 @@ import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import EditIcon from '@mui/icons-material/EditOutlined';
-import { RecordContextProvider, ReferenceArrayField, ReferenceField, SingleFieldList, Title, WithRecord, useCanAccess, useGetOne } from 'react-admin';
+import {
+  RecordContextProvider,
+  ReferenceArrayField,
+  ReferenceField,
+  SingleFieldList,
+  Title,
+  useCanAccess,
+  useGetOne,
+  WithRecord,
+} from 'react-admin';
+import { Link as RouterLink, useParams } from 'react-router-dom';
 import { canGrant } from '../../common/permissions';
 import { useSession } from '../app/hooks';
 import { formatDateTime } from '../i18n/dates';
+import { PageHeader } from '../layout/PageHeader';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
+import { PresenceAvatars } from '../records/presence/PresenceAvatars';
 import { recordLabel } from '../records/schema';
 import { LoadFailed, PageLoading } from '../records/ui';
-import { PageHeader } from '../layout/PageHeader';
-import { PresenceAvatars } from '../records/presence/PresenceAvatars';
 import { GoalsCard } from './GoalsCard';
 import { ImpersonateButton } from './ImpersonateButton';
 
 function Item({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <Box>
-      <Typography variant="caption" color="text.secondary" sx={{ fontWeight: 600, textTransform: 'uppercase', letterSpacing: 0.4 }}>
+      <Typography
+        variant="caption"
+        color="text.secondary"
+        sx={{ fontWeight: 600, textTransform: 'uppercase', letterSpacing: 0.4 }}
+      >
         {label}
       </Typography>
       <Typography variant="body2" component="div">
@@ -41,7 +55,11 @@ export default function UserShow() {
   const { canAccess: mayImpersonate } = useCanAccess({ resource: 'users', action: 'impersonate', record: user });
   const { canAccess: mayReadRoles } = useCanAccess({ resource: 'roles', action: 'read' });
   // An account whose role holds more than the person's own is managed only by those holding it all (the server's rule).
-  const { data: role } = useGetOne('roles', { id: user?.role_id }, { enabled: Boolean(user?.role_id) && Boolean(mayReadRoles) });
+  const { data: role } = useGetOne(
+    'roles',
+    { id: user?.role_id },
+    { enabled: Boolean(user?.role_id) && Boolean(mayReadRoles) },
+  );
   useDocumentTitle(user ? `${user.name} · Users` : 'Users');
   if (error) return <LoadFailed error={error} />;
   if (isPending || !user) return <PageLoading />;
@@ -58,7 +76,13 @@ export default function UserShow() {
             <>
               <PresenceAvatars type="user" id={user.id} />
               {canUpdate && (
-                <Button size="small" variant="contained" startIcon={<EditIcon />} component={RouterLink} to={`/users/${user.id}`}>
+                <Button
+                  size="small"
+                  variant="contained"
+                  startIcon={<EditIcon />}
+                  component={RouterLink}
+                  to={`/users/${user.id}`}
+                >
                   Edit
                 </Button>
               )}

@@ -1,7 +1,8 @@
 /** Administration: users (list, show, create, edit) and roles (list, create, and the edit page that is also their show page). */
+
+import { recordLabel } from '../records/label';
 import type { ClientFeature } from '../resources/registry';
 import { lazyPage } from '../routing/lazyPage';
-import { recordLabel } from '../records/label';
 
 const UserList = lazyPage('UserList', () => import('./UserList'));
 const UserShow = lazyPage('UserShow', () => import('./UserShow'));
@@ -13,8 +14,20 @@ const RoleCreate = lazyPage('RoleCreate', () => import('./RoleCreate'));
 
 const admin: ClientFeature = {
   resources: {
-    users: { list: UserList, show: UserShow, edit: UserEdit, create: UserCreate, recordRepresentation: (record: any) => recordLabel(record) },
-    roles: { list: RoleList, edit: RoleEdit, create: RoleCreate, show: RoleEdit, recordRepresentation: (record: any) => recordLabel(record) },
+    users: {
+      list: UserList,
+      show: UserShow,
+      edit: UserEdit,
+      create: UserCreate,
+      recordRepresentation: (record: any) => recordLabel(record),
+    },
+    roles: {
+      list: RoleList,
+      edit: RoleEdit,
+      create: RoleCreate,
+      show: RoleEdit,
+      recordRepresentation: (record: any) => recordLabel(record),
+    },
   },
 };
 

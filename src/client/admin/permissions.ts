@@ -5,8 +5,8 @@
  */
 import { PERMISSION_ENTITIES, SPECIAL_PERMISSIONS } from '../../common/permission-catalogue';
 import { ACTIONS, CATEGORY_PERMISSIONS } from '../../common/permissions';
-import { titleCase } from '../i18n/labels';
 import { pluralizeSlug } from '../../common/schema-types';
+import { titleCase } from '../i18n/labels';
 
 export interface PermissionRow {
   entity: string;
@@ -23,9 +23,29 @@ export interface PermissionGroup {
 }
 
 const GROUPS: Array<[string, readonly string[]]> = [
-  ['Organizing records', ['site', 'contractor', 'contact', 'member', 'recruit', 'grievance', 'visit', 'campaign', 'campaign-card']],
+  [
+    'Organizing records',
+    ['site', 'contractor', 'contact', 'member', 'recruit', 'grievance', 'visit', 'campaign', 'campaign-card'],
+  ],
   ['Work on records', ['task', 'note', 'document', 'attachment', 'tag', 'notification']],
-  ['Reference lists', ['building-type', 'classification', 'classification-type', 'contact-status', 'contractor-type', 'dispatch-type', 'region', 'site-phase', 'site-status', 'site-type', 'trade', 'union', 'team']],
+  [
+    'Reference lists',
+    [
+      'building-type',
+      'classification',
+      'classification-type',
+      'contact-status',
+      'contractor-type',
+      'dispatch-type',
+      'region',
+      'site-phase',
+      'site-status',
+      'site-type',
+      'trade',
+      'union',
+      'team',
+    ],
+  ],
   ['Data in and out', ['import', 'importer', 'export', 'report', 'revision']],
   ['Administration', ['user', 'role', 'feature', 'schema', 'schema-field', 'logic-block']],
   ['Assistant', ['assistant-thread', 'assistant-message']],
@@ -36,25 +56,38 @@ export function permissionRow(entity: string, label?: string): PermissionRow {
     entity,
     label: label ?? titleCase(pluralizeSlug(entity).replace(/-/g, ' ')),
     permissions: ACTIONS.map((action) => `${entity}:${action}`),
-    categories: (CATEGORY_PERMISSIONS[entity] ?? []).map((category) => ({ category, permission: `${entity}:read:${category}` })),
+    categories: (CATEGORY_PERMISSIONS[entity] ?? []).map((category) => ({
+      category,
+      permission: `${entity}:read:${category}`,
+    })),
   };
 }
 
 /** Groups of rows; `labels` names entities (schema plurals); `extraEntities` are record types made in the app. */
-export function permissionGroups(labels: Record<string, string> = {}, extraEntities: readonly string[] = []): PermissionGroup[] {
+export function permissionGroups(
+  labels: Record<string, string> = {},
+  extraEntities: readonly string[] = [],
+): PermissionGroup[] {
   const known = new Set<string>(PERMISSION_ENTITIES);
   const placed = new Set<string>();
   const groups: PermissionGroup[] = GROUPS.map(([title, entities]) => ({
     title,
-    rows: entities.filter((entity) => known.has(entity)).map((entity) => {
-      placed.add(entity);
-      return permissionRow(entity, labels[entity]);
-    }),
+    rows: entities
+      .filter((entity) => known.has(entity))
+      .map((entity) => {
+        placed.add(entity);
+        return permissionRow(entity, labels[entity]);
+      }),
   }));
   const others = PERMISSION_ENTITIES.filter((entity) => !placed.has(entity));
   const custom = extraEntities.filter((entity) => !placed.has(entity) && !known.has(entity));
-  if (custom.length) groups.push({ title: 'Record types created here', rows: custom.map((entity) => permissionRow(entity, labels[entity])) });
-  if (others.length) groups.push({ title: 'Other', rows: others.map((entity) => permissionRow(entity, labels[entity])) });
+  if (custom.length)
+    groups.push({
+      title: 'Record types created here',
+      rows: custom.map((entity) => permissionRow(entity, labels[entity])),
+    });
+  if (others.length)
+    groups.push({ title: 'Other', rows: others.map((entity) => permissionRow(entity, labels[entity])) });
   return groups.filter((group) => group.rows.length > 0);
 }
 
@@ -63,10 +96,14 @@ export const SPECIAL_LABELS: Record<string, string> = {
   'system:grievances': 'Use grievances (system area)',
   'map:read': 'See the map',
   'revision:read:incognito': 'See the actions of incognito users in the history',
-  'site:read:turf': 'Only their turf: read just the sites inside the regions assigned to them or their team, and those sites\' contractors, contacts, notes, tasks and visits (unless they may read all sites)',
+  'site:read:turf':
+    "Only their turf: read just the sites inside the regions assigned to them or their team, and those sites' contractors, contacts, notes, tasks and visits (unless they may read all sites)",
 };
 
-export const SPECIAL = SPECIAL_PERMISSIONS.map((permission) => ({ permission, label: SPECIAL_LABELS[permission] ?? permission }));
+export const SPECIAL = SPECIAL_PERMISSIONS.map((permission) => ({
+  permission,
+  label: SPECIAL_LABELS[permission] ?? permission,
+}));
 
 /** Toggle one permission. */
 export function toggle(held: readonly string[], permission: string, on: boolean): string[] {

@@ -13,8 +13,16 @@ export function PageViewTracker() {
     const timer = setTimeout(() => {
       sendPageView(
         endpoint,
-        { path: `${pathname}${search}`, title: document.title, referrer: document.referrer, timestamp: new Date().toISOString() },
-        { sendBeacon: typeof navigator.sendBeacon === 'function' ? navigator.sendBeacon.bind(navigator) : undefined, fetch: window.fetch.bind(window) },
+        {
+          path: `${pathname}${search}`,
+          title: document.title,
+          referrer: document.referrer,
+          timestamp: new Date().toISOString(),
+        },
+        {
+          sendBeacon: typeof navigator.sendBeacon === 'function' ? navigator.sendBeacon.bind(navigator) : undefined,
+          fetch: window.fetch.bind(window),
+        },
       );
     }, 0);
     return () => clearTimeout(timer);

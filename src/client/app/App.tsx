@@ -1,25 +1,31 @@
-import { useMemo, useRef, type ReactNode } from 'react';
-import { BrowserRouter, Route } from 'react-router-dom';
 import CssBaseline from '@mui/material/CssBaseline';
+import { type ReactNode, useMemo, useRef } from 'react';
 import { AdminContext, CoreAdminUI, CustomRoutes } from 'react-admin';
-import { authProvider, dataProvider, i18nProvider, queryClient } from './services';
-import { useConfig, useMainData, useSession } from './hooks';
-import { createResourceChild, declaredDirectly, resourceElements } from './resourceChild';
-import { Globals } from './Globals';
-import { theme } from '../theme/theme';
-import { lazyPage } from '../routing/lazyPage';
+import { BrowserRouter, Route } from 'react-router-dom';
+import { useLocationTrail } from '../accessDenied/locationTrail';
 // The sign-in page is in the first chunk: it is the first screen of anyone not signed in.
 import LoginPage from '../auth/LoginPage';
-import { RequireAuth } from '../routing/guards';
 import { LoadingScreen } from '../layout/LoadingScreen';
 import { RedirectToNotFound } from '../notFound/RedirectToNotFound';
+import { RequireAuth } from '../routing/guards';
+import { lazyPage } from '../routing/lazyPage';
+import { theme } from '../theme/theme';
 import { AppError } from './AppError';
-import { useLocationTrail } from '../accessDenied/locationTrail';
+import { Globals } from './Globals';
+import { useConfig, useMainData, useSession } from './hooks';
+import { createResourceChild, declaredDirectly, resourceElements } from './resourceChild';
+import { authProvider, dataProvider, i18nProvider, queryClient } from './services';
 
-const AppLayout = lazyPage<{ children: ReactNode }>('AppLayout', () => import('../layout/AppLayout'), { fullHeight: true });
+const AppLayout = lazyPage<{ children: ReactNode }>('AppLayout', () => import('../layout/AppLayout'), {
+  fullHeight: true,
+});
 const Dashboard = lazyPage<any>('Dashboard', () => import('../dashboard/Dashboard'));
-const PasswordResetPage = lazyPage('PasswordResetPage', () => import('../auth/PasswordResetPage'), { fullHeight: true });
-const PasswordUpdatePage = lazyPage('PasswordUpdatePage', () => import('../auth/PasswordUpdatePage'), { fullHeight: true });
+const PasswordResetPage = lazyPage('PasswordResetPage', () => import('../auth/PasswordResetPage'), {
+  fullHeight: true,
+});
+const PasswordUpdatePage = lazyPage('PasswordUpdatePage', () => import('../auth/PasswordUpdatePage'), {
+  fullHeight: true,
+});
 const AccessDeniedPage = lazyPage('AccessDeniedPage', () => import('../accessDenied/AccessDeniedPage'));
 const NotFoundPage = lazyPage('NotFoundPage', () => import('../notFound/NotFoundPage'), { fullHeight: true });
 
@@ -71,7 +77,13 @@ export function App() {
   return (
     <BrowserRouter>
       {/* What react-admin's <Admin> is made of, minus its default login page and layout (kept out of the bundle). */}
-      <AdminContext authProvider={authProvider} dataProvider={dataProvider} i18nProvider={i18nProvider} queryClient={queryClient} theme={theme}>
+      <AdminContext
+        authProvider={authProvider}
+        dataProvider={dataProvider}
+        i18nProvider={i18nProvider}
+        queryClient={queryClient}
+        theme={theme}
+      >
         <CssBaseline enableColorScheme>
           <CoreAdminUI
             title={config.name}

@@ -2,18 +2,18 @@
  * Rendered once beside the routes (as react-admin's `notification` slot, so inside every context):
  * notifications, session notices, live updates, analytics, and statistics reloads on route changes.
  */
-import { Suspense, lazy, useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Notification } from 'react-admin';
 import { useLocation } from 'react-router-dom';
-import { useSession } from './hooks';
-import { mainData } from './services';
-import { InactivityWatcher } from '../session/InactivityWatcher';
-import { useNotices } from '../session/notices';
-import { RealtimeConnector } from '../realtime/RealtimeConnector';
-import { SystemUpdatedOverlay } from '../realtime/SystemUpdatedOverlay';
 import { PageViewTracker } from '../analytics/PageViewTracker';
 import { AssistantPanelHost } from '../assistant/AssistantPanelHost';
 import { useFirstPaintDone } from '../layout/firstPaint';
+import { RealtimeConnector } from '../realtime/RealtimeConnector';
+import { SystemUpdatedOverlay } from '../realtime/SystemUpdatedOverlay';
+import { InactivityWatcher } from '../session/InactivityWatcher';
+import { useNotices } from '../session/notices';
+import { useSession } from './hooks';
+import { mainData } from './services';
 
 const SessionDialogs = lazy(() => import('../session/SessionDialogs'));
 

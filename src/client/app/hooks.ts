@@ -1,8 +1,8 @@
 import { useSyncExternalStore } from 'react';
-import { mainData, session } from './services';
-import { DEFAULT_CONFIG, type SystemConfig } from '../system/types';
-import type { MainDataState } from '../system/mainData';
 import type { SessionState } from '../session/types';
+import type { MainDataState } from '../system/mainData';
+import { DEFAULT_CONFIG, type SystemConfig } from '../system/types';
+import { mainData, session } from './services';
 
 export function useSession(): SessionState {
   return useSyncExternalStore(session.subscribe, session.getState, session.getState);

@@ -8,9 +8,9 @@
  */
 import type { ReactElement } from 'react';
 import { buildResources, layoutRoutes } from '../resources/registry';
+import type { Schema } from '../system/types';
 import { FEATURES } from './features';
 import { mainData, session } from './services';
-import type { Schema } from '../system/types';
 
 let latest: Promise<ReactElement[]> | null = null;
 

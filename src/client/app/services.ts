@@ -4,14 +4,14 @@
  */
 import { QueryClient } from '@tanstack/react-query';
 import { HttpClient } from '../http/client';
+import { createI18nProvider } from '../i18n/i18nProvider';
+import { withOffline } from '../offline/offlineDataProvider';
+import { offline } from '../offline/runtime';
 import { createAuthProvider } from '../providers/authProvider';
 import { createDataProvider } from '../providers/dataProvider';
-import { createI18nProvider } from '../i18n/i18nProvider';
-import { SessionStore, browserStorage, refreshSessionOnFailures } from '../session/sessionStore';
-import { MainDataStore } from '../system/mainData';
 import { setRecordTypes } from '../resources/names';
-import { offline } from '../offline/runtime';
-import { withOffline } from '../offline/offlineDataProvider';
+import { browserStorage, refreshSessionOnFailures, SessionStore } from '../session/sessionStore';
+import { MainDataStore } from '../system/mainData';
 import { primeAuthQueries, takeStartAnswer } from './startAnswer';
 
 export const http = new HttpClient();
@@ -48,7 +48,10 @@ offline.connect({ http, session, queryClient });
 // it the session and config are asked for on their own, and features and schemas when the app needs them.
 const start = takeStartAnswer();
 session.adopt(start.then((answer) => answer?.user));
-mainData.adopt(['config', 'features', 'schemas'], start.then((answer) => ({ config: answer?.config, features: answer?.features, schemas: answer?.schemas })));
+mainData.adopt(
+  ['config', 'features', 'schemas'],
+  start.then((answer) => ({ config: answer?.config, features: answer?.features, schemas: answer?.schemas })),
+);
 void start.then((answer) => {
   if (answer?.user) primeAuthQueries(queryClient, answer.user);
 });

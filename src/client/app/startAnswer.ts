@@ -5,8 +5,8 @@
  * endpoints.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import type { Feature, Schema, SystemConfig } from '../system/types';
 import type { SessionUser } from '../session/types';
+import type { Feature, Schema, SystemConfig } from '../system/types';
 
 /** The start request's path (public/start.js asks it before the bundle runs). */
 export const START_PATH = '/api/bootstrap';

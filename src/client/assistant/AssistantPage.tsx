@@ -2,7 +2,13 @@
  * /assistant: the person's conversations, full page (newest first), to open in the side panel, rename, delete and
  * restore; for administrators, which model answers and a test of the connection.
  */
-import { useState } from 'react';
+
+import AddCommentIcon from '@mui/icons-material/AddCommentOutlined';
+import CheckIcon from '@mui/icons-material/CheckCircleOutlined';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import EditIcon from '@mui/icons-material/EditOutlined';
+import ErrorIcon from '@mui/icons-material/ErrorOutlined';
+import RestoreIcon from '@mui/icons-material/RestoreFromTrash';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -21,18 +27,13 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import AddCommentIcon from '@mui/icons-material/AddCommentOutlined';
-import CheckIcon from '@mui/icons-material/CheckCircleOutlined';
-import DeleteIcon from '@mui/icons-material/DeleteOutlined';
-import EditIcon from '@mui/icons-material/EditOutlined';
-import ErrorIcon from '@mui/icons-material/ErrorOutlined';
-import RestoreIcon from '@mui/icons-material/RestoreFromTrash';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Title, useCanAccess, useDelete, useGetList, useNotify, useUpdate } from 'react-admin';
 import { formatDateTime } from '../i18n/dates';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { useAppDataProvider } from '../records/hooks';
-import { assistantStatus, testConnection, THREADS, type ConnectionCheck, type Thread } from './api';
+import { assistantStatus, type ConnectionCheck, THREADS, type Thread, testConnection } from './api';
 import { assistantPanel } from './panelStore';
 
 function RenameDialog({ thread, onClose }: { thread: Thread; onClose: () => void }) {
@@ -43,13 +44,25 @@ function RenameDialog({ thread, onClose }: { thread: Thread; onClose: () => void
     update(
       THREADS,
       { id: thread.id, data: { title }, previousData: thread },
-      { mutationMode: 'pessimistic', onSuccess: () => onClose(), onError: (error) => notify((error as Error).message, { type: 'error' }) },
+      {
+        mutationMode: 'pessimistic',
+        onSuccess: () => onClose(),
+        onError: (error) => notify((error as Error).message, { type: 'error' }),
+      },
     );
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="xs">
       <DialogTitle>Rename conversation</DialogTitle>
       <DialogContent>
-        <TextField autoFocus fullWidth label="Title" value={title} onChange={(e) => setTitle(e.target.value)} slotProps={{ htmlInput: { maxLength: 200 } }} sx={{ mt: 1 }} />
+        <TextField
+          autoFocus
+          fullWidth
+          label="Title"
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+          slotProps={{ htmlInput: { maxLength: 200 } }}
+          sx={{ mt: 1 }}
+        />
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>Cancel</Button>
@@ -63,7 +76,10 @@ function RenameDialog({ thread, onClose }: { thread: Thread; onClose: () => void
 
 function ModelCard() {
   const dp = useAppDataProvider();
-  const status = useQuery({ queryKey: ['assistant-status', undefined, undefined], queryFn: () => assistantStatus(dp, null) });
+  const status = useQuery({
+    queryKey: ['assistant-status', undefined, undefined],
+    queryFn: () => assistantStatus(dp, null),
+  });
   const [check, setCheck] = useState<ConnectionCheck | null>(null);
   const [testing, setTesting] = useState(false);
   const notify = useNotify();
@@ -95,7 +111,11 @@ function ModelCard() {
           <List dense data-testid="assistant-connection-steps">
             {check.steps.map((step) => (
               <ListItem key={step.name} disableGutters sx={{ alignItems: 'flex-start', gap: 1 }}>
-                {step.ok ? <CheckIcon color="success" fontSize="small" sx={{ mt: 0.5 }} /> : <ErrorIcon color="error" fontSize="small" sx={{ mt: 0.5 }} />}
+                {step.ok ? (
+                  <CheckIcon color="success" fontSize="small" sx={{ mt: 0.5 }} />
+                ) : (
+                  <ErrorIcon color="error" fontSize="small" sx={{ mt: 0.5 }} />
+                )}
                 <ListItemText primary={step.name} secondary={step.detail} />
               </ListItem>
             ))}
@@ -132,7 +152,18 @@ export default function AssistantPage() {
     }
   };
   const del = (thread: Thread) =>
-    remove(THREADS, { id: thread.id, previousData: thread }, { mutationMode: 'pessimistic', onSuccess: () => { notify('Conversation deleted. Find it under Deleted to restore it.', { type: 'info' }); void reload(); }, onError: (error) => notify((error as Error).message, { type: 'error' }) });
+    remove(
+      THREADS,
+      { id: thread.id, previousData: thread },
+      {
+        mutationMode: 'pessimistic',
+        onSuccess: () => {
+          notify('Conversation deleted. Find it under Deleted to restore it.', { type: 'info' });
+          void reload();
+        },
+        onError: (error) => notify((error as Error).message, { type: 'error' }),
+      },
+    );
 
   return (
     <Box sx={{ maxWidth: 900 }}>
@@ -141,7 +172,10 @@ export default function AssistantPage() {
         <Typography variant="h5" component="h1" sx={{ flex: 1 }}>
           Conversations
         </Typography>
-        <FormControlLabel control={<Switch checked={trashed} onChange={(e) => setTrashed(e.target.checked)} />} label="Deleted" />
+        <FormControlLabel
+          control={<Switch checked={trashed} onChange={(e) => setTrashed(e.target.checked)} />}
+          label="Deleted"
+        />
         <Button variant="contained" startIcon={<AddCommentIcon />} onClick={() => assistantPanel.open(null)}>
           New conversation
         </Button>
@@ -149,7 +183,11 @@ export default function AssistantPage() {
       <Card variant="outlined">
         {threads.length === 0 && !isPending ? (
           <CardContent>
-            <Typography color="text.secondary">{trashed ? 'No deleted conversations.' : 'No conversations yet. Ask the assistant a question to start one.'}</Typography>
+            <Typography color="text.secondary">
+              {trashed
+                ? 'No deleted conversations.'
+                : 'No conversations yet. Ask the assistant a question to start one.'}
+            </Typography>
           </CardContent>
         ) : (
           <List disablePadding data-testid="assistant-threads">
@@ -161,7 +199,11 @@ export default function AssistantPage() {
                 secondaryAction={
                   trashed ? (
                     <Tooltip title="Restore">
-                      <IconButton edge="end" aria-label={`Restore ${thread.title}`} onClick={() => void restore(thread)}>
+                      <IconButton
+                        edge="end"
+                        aria-label={`Restore ${thread.title}`}
+                        onClick={() => void restore(thread)}
+                      >
                         <RestoreIcon />
                       </IconButton>
                     </Tooltip>
@@ -185,7 +227,11 @@ export default function AssistantPage() {
                 <ListItemButton disabled={trashed} onClick={() => assistantPanel.open(thread.id)}>
                   <ListItemText
                     primary={thread.title}
-                    secondary={thread.last_message_at ? formatDateTime(thread.last_message_at) : formatDateTime(thread.created_at)}
+                    secondary={
+                      thread.last_message_at
+                        ? formatDateTime(thread.last_message_at)
+                        : formatDateTime(thread.created_at)
+                    }
                     slotProps={{ primary: { noWrap: true } }}
                   />
                 </ListItemButton>

@@ -2,16 +2,17 @@
  * The assistant in the side panel, over whatever page is open (SPEC section 2 side panel): the conversation's title,
  * New conversation, All conversations (/assistant), and the chat. Loaded on demand when first opened.
  */
+
+import AddCommentIcon from '@mui/icons-material/AddCommentOutlined';
+import ListIcon from '@mui/icons-material/ForumOutlined';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
+import type { Theme } from '@mui/material/styles';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import type { Theme } from '@mui/material/styles';
-import AddCommentIcon from '@mui/icons-material/AddCommentOutlined';
-import ListIcon from '@mui/icons-material/ForumOutlined';
-import { Link as RouterLink } from 'react-router-dom';
 import { useGetOne } from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
 import { THREADS, type Thread } from './api';
 import { Chat } from './Chat';
 import { assistantPanel, useAssistantPanel } from './panelStore';
@@ -34,12 +35,23 @@ export default function AssistantPanel() {
           </IconButton>
         </Tooltip>
         <Tooltip title="All conversations">
-          <IconButton size="small" component={RouterLink} to="/assistant" onClick={() => assistantPanel.close()} aria-label="All conversations">
+          <IconButton
+            size="small"
+            component={RouterLink}
+            to="/assistant"
+            onClick={() => assistantPanel.close()}
+            aria-label="All conversations"
+          >
             <ListIcon fontSize="small" />
           </IconButton>
         </Tooltip>
       </Box>
-      <Chat key={threadId ?? 'new'} threadId={threadId} onThread={(id) => assistantPanel.show(id)} onNavigate={onNavigate} />
+      <Chat
+        key={threadId ?? 'new'}
+        threadId={threadId}
+        onThread={(id) => assistantPanel.show(id)}
+        onNavigate={onNavigate}
+      />
     </Box>
   );
 }

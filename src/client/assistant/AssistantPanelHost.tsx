@@ -1,8 +1,8 @@
 /** Mounted once beside the routes: the side panel with the assistant, for a signed-in person, when it is open. */
 import { Suspense } from 'react';
 import { useSession } from '../app/hooks';
-import { SidePanel } from '../layout/SidePanel';
 import { LoadingScreen } from '../layout/LoadingScreen';
+import { SidePanel } from '../layout/SidePanel';
 import { lazyPage } from '../routing/lazyPage';
 import { assistantPanel, useAssistantPanel } from './panelStore';
 

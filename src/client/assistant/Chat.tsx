@@ -2,7 +2,9 @@
  * One conversation: the messages, the answer being written (streamed), suggested questions on an empty conversation,
  * and the box to ask with Send and Stop. On a record's page the question carries that record, so "this" means it.
  */
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+
+import SendIcon from '@mui/icons-material/Send';
+import StopIcon from '@mui/icons-material/Stop';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -11,14 +13,13 @@ import IconButton from '@mui/material/IconButton';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import SendIcon from '@mui/icons-material/Send';
-import StopIcon from '@mui/icons-material/Stop';
 import { useQuery } from '@tanstack/react-query';
-import { useLocation } from 'react-router-dom';
+import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { useGetList, useNotify } from 'react-admin';
+import { useLocation } from 'react-router-dom';
 import { useMainData } from '../app/hooks';
 import { useAppDataProvider } from '../records/hooks';
-import { askQuestion, assistantStatus, MESSAGES, stopAnswer, THREADS, type Message } from './api';
+import { askQuestion, assistantStatus, MESSAGES, type Message, stopAnswer, THREADS } from './api';
 import { Markdown } from './Markdown';
 import { ProposalCard } from './ProposalCard';
 import { recordFromPath } from './recordContext';
@@ -85,8 +86,15 @@ export function Chat({ threadId, onThread, onNavigate }: ChatProps) {
   const notify = useNotify();
   const { pathname } = useLocation();
   const { schemas } = useMainData();
-  const context = useMemo(() => recordFromPath(pathname, schemas as Array<{ type: string; resource?: string }>), [pathname, schemas]);
-  const status = useQuery({ queryKey: ['assistant-status', context?.type, context?.id], queryFn: () => assistantStatus(dp, context), staleTime: 60_000 });
+  const context = useMemo(
+    () => recordFromPath(pathname, schemas as Array<{ type: string; resource?: string }>),
+    [pathname, schemas],
+  );
+  const status = useQuery({
+    queryKey: ['assistant-status', context?.type, context?.id],
+    queryFn: () => assistantStatus(dp, context),
+    staleTime: 60_000,
+  });
   const [streams, setStreams] = useState<ReadonlyMap<number, Streaming>>(new Map());
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
@@ -110,7 +118,10 @@ export function Chat({ threadId, onThread, onNavigate }: ChatProps) {
   const answered = new Set(messages.filter((m) => m.role === 'assistant').map((m) => m.reply_to));
   const stepsFor = (question: number | null) => messages.filter((m) => m.role === 'tool' && m.reply_to === question);
   const open = shown.filter((m) => m.role === 'user' && !answered.has(m.id));
-  const running = waitingFor !== null && !answered.has(waitingFor) ? waitingFor : (open.find((m) => streams.get(m.id)?.status === 'streaming')?.id ?? null);
+  const running =
+    waitingFor !== null && !answered.has(waitingFor)
+      ? waitingFor
+      : (open.find((m) => streams.get(m.id)?.status === 'streaming')?.id ?? null);
   const busy = sending || running !== null;
 
   useEffect(() => {
@@ -179,7 +190,13 @@ export function Chat({ threadId, onThread, onNavigate }: ChatProps) {
             </Typography>
             <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
               {(status.data?.suggestions ?? []).map((suggestion) => (
-                <Chip key={suggestion} label={suggestion} onClick={() => void send(suggestion)} variant="outlined" sx={{ height: 'auto', py: 0.5, '& .MuiChip-label': { whiteSpace: 'normal' } }} />
+                <Chip
+                  key={suggestion}
+                  label={suggestion}
+                  onClick={() => void send(suggestion)}
+                  variant="outlined"
+                  sx={{ height: 'auto', py: 0.5, '& .MuiChip-label': { whiteSpace: 'normal' } }}
+                />
               ))}
             </Box>
           </Box>
@@ -195,7 +212,11 @@ export function Chat({ threadId, onThread, onNavigate }: ChatProps) {
                 </Bubble>
                 {waiting ? (
                   <Bubble mine={false} testId="assistant-streaming">
-                    {stream?.text ? <Markdown text={stream.text} onNavigate={onNavigate} /> : <CircularProgress size={18} aria-label="Answering" sx={{ my: 1 }} />}
+                    {stream?.text ? (
+                      <Markdown text={stream.text} onNavigate={onNavigate} />
+                    ) : (
+                      <CircularProgress size={18} aria-label="Answering" sx={{ my: 1 }} />
+                    )}
                   </Bubble>
                 ) : null}
               </Box>
@@ -206,9 +227,16 @@ export function Chat({ threadId, onThread, onNavigate }: ChatProps) {
           return (
             <Bubble key={message.id} mine={false} testId="assistant-answer">
               <Markdown text={message.content} onNavigate={onNavigate} />
-              {message.proposal ? <ProposalCard message={message} onDecided={() => void refetch()} onNavigate={onNavigate} /> : null}
+              {message.proposal ? (
+                <ProposalCard message={message} onDecided={() => void refetch()} onNavigate={onNavigate} />
+              ) : null}
               <Typography variant="caption" color="text.secondary" component="div" sx={{ mt: 0.5 }}>
-                {[message.status === 'stopped' ? 'Stopped' : message.status === 'failed' ? 'Failed' : null, message.model === 'built-in' ? 'Built-in assistant' : message.model, tokens ? `${tokens.toLocaleString('en-US')} tokens` : null, steps || null]
+                {[
+                  message.status === 'stopped' ? 'Stopped' : message.status === 'failed' ? 'Failed' : null,
+                  message.model === 'built-in' ? 'Built-in assistant' : message.model,
+                  tokens ? `${tokens.toLocaleString('en-US')} tokens` : null,
+                  steps || null,
+                ]
                   .filter(Boolean)
                   .join(' · ')}
               </Typography>
@@ -219,7 +247,13 @@ export function Chat({ threadId, onThread, onNavigate }: ChatProps) {
       </Box>
       <Box sx={{ position: 'sticky', bottom: 0, bgcolor: 'background.paper', pt: 1, pb: 0.5 }}>
         {status.data?.context ? (
-          <Typography variant="caption" color="text.secondary" component="div" sx={{ mb: 0.5 }} data-testid="assistant-context">
+          <Typography
+            variant="caption"
+            color="text.secondary"
+            component="div"
+            sx={{ mb: 0.5 }}
+            data-testid="assistant-context"
+          >
             “This” means {status.data.context.label}
           </Typography>
         ) : null}
@@ -242,7 +276,13 @@ export function Chat({ threadId, onThread, onNavigate }: ChatProps) {
               </IconButton>
             </Tooltip>
           ) : (
-            <Button variant="contained" onClick={() => void send()} disabled={busy || !text.trim()} aria-label="Send" sx={{ minWidth: 0, px: 1.5 }}>
+            <Button
+              variant="contained"
+              onClick={() => void send()}
+              disabled={busy || !text.trim()}
+              aria-label="Send"
+              sx={{ minWidth: 0, px: 1.5 }}
+            >
               <SendIcon fontSize="small" />
             </Button>
           )}

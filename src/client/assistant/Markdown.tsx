@@ -3,10 +3,11 @@
  * an address from outside the product), and only links inside the product are links (they open the record here);
  * any other address is shown as text.
  */
-import type { ReactNode } from 'react';
-import ReactMarkdown, { type Components } from 'react-markdown';
+
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
+import type { ReactNode } from 'react';
+import ReactMarkdown, { type Components } from 'react-markdown';
 import { Link as RouterLink } from 'react-router-dom';
 
 export const isInternal = (href: string | undefined): href is string => Boolean(href && /^\/(?!\/)/.test(href));
@@ -26,7 +27,14 @@ export function Markdown({ text, onNavigate }: { text: string; onNavigate?: () =
       ),
   };
   return (
-    <Box sx={{ '& p': { my: 0.75 }, '& ul, & ol': { my: 0.5, pl: 2.5 }, '& blockquote': { m: 0, pl: 1.5, borderLeft: 3, borderColor: 'divider', color: 'text.secondary' }, overflowWrap: 'anywhere' }}>
+    <Box
+      sx={{
+        '& p': { my: 0.75 },
+        '& ul, & ol': { my: 0.5, pl: 2.5 },
+        '& blockquote': { m: 0, pl: 1.5, borderLeft: 3, borderColor: 'divider', color: 'text.secondary' },
+        overflowWrap: 'anywhere',
+      }}
+    >
       <ReactMarkdown skipHtml disallowedElements={['img']} unwrapDisallowed components={components}>
         {text}
       </ReactMarkdown>

@@ -1,5 +1,5 @@
 /** A change the assistant proposes, shown exactly as it will be written, with Approve and Reject. */
-import { useState } from 'react';
+
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -7,14 +7,28 @@ import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { Link as RouterLink } from 'react-router-dom';
+import { useState } from 'react';
 import { useNotify } from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
 import { useAppDataProvider } from '../records/hooks';
 import { decide, type Message, type Proposal } from './api';
 
-const TITLES: Record<Proposal['kind'], string> = { create_task: 'New task', log_note: 'New note', update_field: 'Change', assign: 'Assignment' };
+const TITLES: Record<Proposal['kind'], string> = {
+  create_task: 'New task',
+  log_note: 'New note',
+  update_field: 'Change',
+  assign: 'Assignment',
+};
 
-export function ProposalCard({ message, onDecided, onNavigate }: { message: Message; onDecided: () => void; onNavigate?: () => void }) {
+export function ProposalCard({
+  message,
+  onDecided,
+  onNavigate,
+}: {
+  message: Message;
+  onDecided: () => void;
+  onNavigate?: () => void;
+}) {
   const proposal = message.proposal!;
   const dp = useAppDataProvider();
   const notify = useNotify();
@@ -23,7 +37,9 @@ export function ProposalCard({ message, onDecided, onNavigate }: { message: Mess
     setBusy(true);
     try {
       const result = await decide(dp, message.id, decision);
-      notify(result.message ?? (decision === 'approve' ? 'Done.' : 'Rejected.'), { type: decision === 'approve' ? 'success' : 'info' });
+      notify(result.message ?? (decision === 'approve' ? 'Done.' : 'Rejected.'), {
+        type: decision === 'approve' ? 'success' : 'info',
+      });
     } catch (error) {
       notify((error as Error).message, { type: 'error' });
     } finally {
@@ -31,7 +47,14 @@ export function ProposalCard({ message, onDecided, onNavigate }: { message: Mess
       onDecided();
     }
   };
-  const status = proposal.status === 'approved' ? <Chip size="small" color="success" label="Approved" /> : proposal.status === 'rejected' ? <Chip size="small" label="Rejected" /> : <Chip size="small" color="warning" variant="outlined" label="Waiting for you" />;
+  const status =
+    proposal.status === 'approved' ? (
+      <Chip size="small" color="success" label="Approved" />
+    ) : proposal.status === 'rejected' ? (
+      <Chip size="small" label="Rejected" />
+    ) : (
+      <Chip size="small" color="warning" variant="outlined" label="Waiting for you" />
+    );
   return (
     <Card variant="outlined" sx={{ mt: 1 }} data-testid="assistant-proposal">
       <CardContent sx={{ p: 1.5, '&:last-child': { pb: 1.5 } }}>
@@ -49,7 +72,10 @@ export function ProposalCard({ message, onDecided, onNavigate }: { message: Mess
           </Typography>
           {status}
         </Box>
-        <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'minmax(80px, auto) 1fr', columnGap: 1.5, rowGap: 0.5, m: 0 }}>
+        <Box
+          component="dl"
+          sx={{ display: 'grid', gridTemplateColumns: 'minmax(80px, auto) 1fr', columnGap: 1.5, rowGap: 0.5, m: 0 }}
+        >
           {proposal.lines.map(([label, before, after]) => (
             <Box key={label} sx={{ display: 'contents' }}>
               <Typography component="dt" variant="body2" color="text.secondary">

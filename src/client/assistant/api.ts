@@ -67,19 +67,30 @@ export interface ConnectionCheck {
 export const THREADS = 'assistant/threads';
 export const MESSAGES = 'assistant/messages';
 
-export async function askQuestion(dp: AppDataProvider, question: { thread_id: number; content: string; context?: { type: string; id: number } | null }): Promise<Message> {
+export async function askQuestion(
+  dp: AppDataProvider,
+  question: { thread_id: number; content: string; context?: { type: string; id: number } | null },
+): Promise<Message> {
   const { data } = await dp.create(MESSAGES, { data: question });
   return data as Message;
 }
 
-export const stopAnswer = (dp: AppDataProvider, questionId: number) => dp.action(MESSAGES, { id: questionId, action: 'stop' });
+export const stopAnswer = (dp: AppDataProvider, questionId: number) =>
+  dp.action(MESSAGES, { id: questionId, action: 'stop' });
 
-export async function decide(dp: AppDataProvider, messageId: number, decision: 'approve' | 'reject'): Promise<{ data: Message; message?: string }> {
+export async function decide(
+  dp: AppDataProvider,
+  messageId: number,
+  decision: 'approve' | 'reject',
+): Promise<{ data: Message; message?: string }> {
   const result = await dp.action(MESSAGES, { id: messageId, action: decision });
   return { data: result.data as Message, message: result.meta?.message };
 }
 
-export async function assistantStatus(dp: AppDataProvider, context: { type: string; id: number } | null): Promise<AssistantStatus> {
+export async function assistantStatus(
+  dp: AppDataProvider,
+  context: { type: string; id: number } | null,
+): Promise<AssistantStatus> {
   const query = context ? { context_type: context.type, context_id: context.id } : undefined;
   const answer = await dp.call<{ data: AssistantStatus }>('GET', 'assistant/status', { query });
   return answer.data;

@@ -6,7 +6,10 @@ export interface Streaming {
   status: AssistantMessageEvent['status'];
 }
 
-export function applyEvent(current: ReadonlyMap<number, Streaming>, event: AssistantMessageEvent): Map<number, Streaming> {
+export function applyEvent(
+  current: ReadonlyMap<number, Streaming>,
+  event: AssistantMessageEvent,
+): Map<number, Streaming> {
   const next = new Map(current);
   const before = next.get(event.reply_to) ?? { text: '', status: 'streaming' as const };
   if (event.status === 'streaming' && typeof event.delta === 'string') {

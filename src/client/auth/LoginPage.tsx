@@ -1,5 +1,5 @@
 /** /login (guest only): email, password, remember me; clear messages on a wrong password or when throttled. */
-import { useState, type FormEvent } from 'react';
+
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -8,10 +8,11 @@ import CircularProgress from '@mui/material/CircularProgress';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Link from '@mui/material/Link';
 import TextField from '@mui/material/TextField';
-import { Link as RouterLink } from 'react-router-dom';
+import { type FormEvent, useState } from 'react';
 import { useLogin, useTranslate } from 'react-admin';
-import { AuthLayout } from './AuthLayout';
+import { Link as RouterLink } from 'react-router-dom';
 import { GuestOnly } from '../routing/guards';
+import { AuthLayout } from './AuthLayout';
 import { loginErrorMessage } from './authErrors';
 
 export default function LoginPage() {
@@ -69,10 +70,18 @@ export default function LoginPage() {
             error={Boolean(error)}
           />
           <FormControlLabel
-            control={<Checkbox name="remember" checked={remember} onChange={(event) => setRemember(event.target.checked)} />}
+            control={
+              <Checkbox name="remember" checked={remember} onChange={(event) => setRemember(event.target.checked)} />
+            }
             label={translate('app.auth.remember')}
           />
-          <Button type="submit" variant="contained" size="large" disabled={submitting || !email || !password} startIcon={submitting ? <CircularProgress size={18} color="inherit" /> : undefined}>
+          <Button
+            type="submit"
+            variant="contained"
+            size="large"
+            disabled={submitting || !email || !password}
+            startIcon={submitting ? <CircularProgress size={18} color="inherit" /> : undefined}
+          >
             {translate('app.auth.sign_in')}
           </Button>
           <Link component={RouterLink} to="/password/reset" variant="body2" sx={{ alignSelf: 'center' }}>

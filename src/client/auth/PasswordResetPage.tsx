@@ -1,16 +1,17 @@
 /** /password/reset (guest only): ask for a reset link by email. */
-import { useState, type FormEvent } from 'react';
+
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { Link as RouterLink } from 'react-router-dom';
+import { type FormEvent, useState } from 'react';
 import { useTranslate } from 'react-admin';
-import { AuthLayout } from './AuthLayout';
-import { GuestOnly } from '../routing/guards';
+import { Link as RouterLink } from 'react-router-dom';
 import { authProvider } from '../app/services';
+import { GuestOnly } from '../routing/guards';
+import { AuthLayout } from './AuthLayout';
 import { fieldErrors } from './authErrors';
 
 export default function PasswordResetPage() {
@@ -43,8 +44,16 @@ export default function PasswordResetPage() {
           <Typography variant="body2" color="text.secondary">
             {translate('app.auth.reset_help')}
           </Typography>
-          {sent && <Alert severity="success" role="status">{sent}</Alert>}
-          {error && !errors.email && <Alert severity="error" role="alert">{error}</Alert>}
+          {sent && (
+            <Alert severity="success" role="status">
+              {sent}
+            </Alert>
+          )}
+          {error && !errors.email && (
+            <Alert severity="error" role="alert">
+              {error}
+            </Alert>
+          )}
           <TextField
             label={translate('app.auth.email')}
             type="email"

@@ -1,15 +1,16 @@
 /** /password/update?token=...&email=... (guest only, from the emailed link): choose a new password. */
-import { useState, type FormEvent } from 'react';
+
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import TextField from '@mui/material/TextField';
-import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
+import { type FormEvent, useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
-import { AuthLayout } from './AuthLayout';
-import { GuestOnly } from '../routing/guards';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
 import { authProvider } from '../app/services';
+import { GuestOnly } from '../routing/guards';
+import { AuthLayout } from './AuthLayout';
 import { fieldErrors } from './authErrors';
 
 export default function PasswordUpdatePage() {
@@ -35,13 +36,19 @@ export default function PasswordUpdatePage() {
     setError(null);
     setErrors({});
     try {
-      const message = await authProvider.updatePassword({ token, email: email.trim(), password, password_confirmation: confirmation });
+      const message = await authProvider.updatePassword({
+        token,
+        email: email.trim(),
+        password,
+        password_confirmation: confirmation,
+      });
       notify(message, { type: 'success' });
       navigate('/login', { replace: true });
     } catch (failure) {
       const fields = fieldErrors(failure);
       setErrors(fields);
-      if (!fields.password && !fields.email && !fields.password_confirmation) setError(failure instanceof Error ? failure.message : String(failure));
+      if (!fields.password && !fields.email && !fields.password_confirmation)
+        setError(failure instanceof Error ? failure.message : String(failure));
     } finally {
       setBusy(false);
     }
@@ -52,9 +59,35 @@ export default function PasswordUpdatePage() {
       <AuthLayout title={translate('app.auth.update_title')}>
         <Box component="form" onSubmit={submit} noValidate sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
           {!token && <Alert severity="warning">{translate('app.auth.missing_token')}</Alert>}
-          {(error || errors.token) && <Alert severity="error" role="alert">{errors.token ?? error}</Alert>}
-          <TextField label={translate('app.auth.email')} type="email" name="email" autoComplete="username" value={email} onChange={(event) => setEmail(event.target.value)} required fullWidth error={Boolean(errors.email)} helperText={errors.email} />
-          <TextField label={translate('app.auth.new_password')} type="password" name="password" autoComplete="new-password" value={password} onChange={(event) => setPassword(event.target.value)} required fullWidth error={Boolean(errors.password)} helperText={errors.password} />
+          {(error || errors.token) && (
+            <Alert severity="error" role="alert">
+              {errors.token ?? error}
+            </Alert>
+          )}
+          <TextField
+            label={translate('app.auth.email')}
+            type="email"
+            name="email"
+            autoComplete="username"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            required
+            fullWidth
+            error={Boolean(errors.email)}
+            helperText={errors.email}
+          />
+          <TextField
+            label={translate('app.auth.new_password')}
+            type="password"
+            name="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            required
+            fullWidth
+            error={Boolean(errors.password)}
+            helperText={errors.password}
+          />
           <TextField
             label={translate('app.auth.confirm_password')}
             type="password"
@@ -67,7 +100,12 @@ export default function PasswordUpdatePage() {
             error={Boolean(errors.password_confirmation)}
             helperText={errors.password_confirmation}
           />
-          <Button type="submit" variant="contained" size="large" disabled={busy || !token || !email || !password || !confirmation}>
+          <Button
+            type="submit"
+            variant="contained"
+            size="large"
+            disabled={busy || !token || !email || !password || !confirmation}
+          >
             {translate('app.auth.update_send')}
           </Button>
           <Link component={RouterLink} to="/login" variant="body2" sx={{ alignSelf: 'center' }}>

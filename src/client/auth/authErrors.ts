@@ -7,7 +7,13 @@ export function loginErrorMessage(error: unknown, translate: (key: string, optio
       if (error.message && !/^Too many attempts\.?/.test(error.message)) return error.message;
       return translate('app.auth.throttled', { seconds: error.retryAfter ?? 60 });
     }
-    if (error.status === 422) return error.body?.errors?.email ?? error.body?.errors?.password ?? error.message ?? translate('app.auth.wrong_credentials');
+    if (error.status === 422)
+      return (
+        error.body?.errors?.email ??
+        error.body?.errors?.password ??
+        error.message ??
+        translate('app.auth.wrong_credentials')
+      );
     return error.message;
   }
   return error instanceof Error ? error.message : translate('app.auth.wrong_credentials');

@@ -3,13 +3,14 @@
  * (RecordCreate: every field of schemas/campaign-card.json and those administrators added) with the campaign from the
  * URL (`?source={"campaign_id":5}`) and today as the day signed; once saved, back to the campaign's progress.
  */
-import { useMemo } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+
 import Box from '@mui/material/Box';
+import { useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { useGetOne } from 'react-admin';
 import { useLocation, useNavigate } from 'react-router-dom';
-import RecordCreate, { valuesFromSearch } from '../records/RecordCreate';
 import { PHONE_FORM } from '../records/phoneForm';
+import RecordCreate, { valuesFromSearch } from '../records/RecordCreate';
 import { campaignPath } from './links';
 
 /** Today where the person is, as a date field holds it. */

@@ -3,13 +3,14 @@
  * the campaign), then who signed, for those who may see card holders (common/permissions.ts seesCardHolders), with
  * "Add a card".
  */
+
+import AddCardIcon from '@mui/icons-material/AddCard';
 import Button from '@mui/material/Button';
 import List from '@mui/material/List';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import AddCardIcon from '@mui/icons-material/AddCard';
 import { useCanAccess, useGetList, useRecordContext } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import type { CampaignProgress, CardsOnDay } from '../../common/campaign-progress';
@@ -55,7 +56,15 @@ interface Card {
 function CardList({ campaignId }: { campaignId: number }) {
   const navigate = useNavigate();
   const { canAccess: canAdd } = useCanAccess({ resource: 'campaign-cards', action: 'create' });
-  const { data = [], total = 0, isPending } = useGetList<Card>('campaign-cards', { filter: { campaign_id: campaignId }, sort: { field: 'signed_on', order: 'DESC' }, pagination: { page: 1, perPage: 100 } });
+  const {
+    data = [],
+    total = 0,
+    isPending,
+  } = useGetList<Card>('campaign-cards', {
+    filter: { campaign_id: campaignId },
+    sort: { field: 'signed_on', order: 'DESC' },
+    pagination: { page: 1, perPage: 100 },
+  });
   return (
     <Stack spacing={1} data-testid="campaign-cards">
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
@@ -63,7 +72,13 @@ function CardList({ campaignId }: { campaignId: number }) {
           Who signed
         </Typography>
         {canAdd && (
-          <Button variant="contained" size="large" startIcon={<AddCardIcon />} onClick={() => navigate(addCardPath(campaignId))} data-testid="add-card">
+          <Button
+            variant="contained"
+            size="large"
+            startIcon={<AddCardIcon />}
+            onClick={() => navigate(addCardPath(campaignId))}
+            data-testid="add-card"
+          >
             Add a card
           </Button>
         )}
@@ -74,12 +89,17 @@ function CardList({ campaignId }: { campaignId: number }) {
         <List dense disablePadding>
           {data.map((card) => (
             <ListItemButton key={card.id} onClick={() => navigate(`/campaign-cards/${card.id}/show`)} divider>
-              <ListItemText primary={card.worker_name} secondary={`Signed ${formatDate(`${card.signed_on}T12:00:00Z`)}`} />
+              <ListItemText
+                primary={card.worker_name}
+                secondary={`Signed ${formatDate(`${card.signed_on}T12:00:00Z`)}`}
+              />
             </ListItemButton>
           ))}
         </List>
       )}
-      {total > data.length && <Typography variant="body2">The 100 latest of {total} cards: the Cards list has them all.</Typography>}
+      {total > data.length && (
+        <Typography variant="body2">The 100 latest of {total} cards: the Cards list has them all.</Typography>
+      )}
     </Stack>
   );
 }

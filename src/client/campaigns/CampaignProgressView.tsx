@@ -3,24 +3,36 @@
  * from, the cards signed against the 30% showing of interest and the 50% + 1 majority, and a chart of cards over
  * time. Counts only: shown to everyone who reads the campaign.
  */
+
+import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import { LineChart } from '@mui/x-charts/LineChart';
-import { MAJORITY_LABEL, SHOWING_OF_INTEREST_LABEL, type CampaignProgress, type CampaignThreshold, type CardsOnDay } from '../../common/campaign-progress';
+import {
+  type CampaignProgress,
+  type CampaignThreshold,
+  type CardsOnDay,
+  MAJORITY_LABEL,
+  SHOWING_OF_INTEREST_LABEL,
+} from '../../common/campaign-progress';
 import { formatDate } from '../i18n/dates';
-import { formatNumber } from '../records/fieldTypes/describe';
 import { useNarrow } from '../layout/useNarrow';
+import { formatNumber } from '../records/fieldTypes/describe';
 
 const plural = (count: number, word: string) => `${formatNumber(count)} ${word}${count === 1 ? '' : 's'}`;
 
 /** "12 workers, estimated from the latest head counts" / "40 workers, entered" / "Unknown". */
 export function unitSizeText(progress: CampaignProgress): string {
-  if (progress.unit_size_source === 'unknown') return 'Unit size unknown: no visit has counted the targets yet. Enter it on the campaign.';
-  if (progress.unit_size_source === 'estimated') return `${plural(progress.unit_size ?? 0, 'worker')} in the unit, estimated from the latest head counts`;
-  const estimate = progress.estimated_unit_size !== null && progress.estimated_unit_size !== progress.unit_size ? ` (head counts suggest ${formatNumber(progress.estimated_unit_size)})` : '';
+  if (progress.unit_size_source === 'unknown')
+    return 'Unit size unknown: no visit has counted the targets yet. Enter it on the campaign.';
+  if (progress.unit_size_source === 'estimated')
+    return `${plural(progress.unit_size ?? 0, 'worker')} in the unit, estimated from the latest head counts`;
+  const estimate =
+    progress.estimated_unit_size !== null && progress.estimated_unit_size !== progress.unit_size
+      ? ` (head counts suggest ${formatNumber(progress.estimated_unit_size)})`
+      : '';
   return `${plural(progress.unit_size ?? 0, 'worker')} in the unit, as entered${estimate}`;
 }
 
@@ -34,15 +46,48 @@ function thresholdText(threshold: CampaignThreshold): string {
 function ProgressBar({ progress }: { progress: CampaignProgress }) {
   const unit = progress.unit_size ?? 0;
   const percent = progress.share === null ? 0 : Math.min(100, progress.share * 100);
-  const marks = unit > 0 ? ([['30%', progress.showing_of_interest.needed], ['50% + 1', progress.majority.needed]] as const) : [];
+  const marks =
+    unit > 0
+      ? ([
+          ['30%', progress.showing_of_interest.needed],
+          ['50% + 1', progress.majority.needed],
+        ] as const)
+      : [];
   return (
     // Room above the bar for the marks' labels (padding: the Stack around sets its children's margins).
     <Box sx={{ pt: 3.5, pb: 1 }}>
-      <Box sx={{ position: 'relative', height: 14, borderRadius: 7, bgcolor: 'action.hover' }} role="img" aria-label={progress.share === null ? 'Progress unknown' : `${Math.round(progress.share * 100)}% of the unit signed`}>
-        <Box sx={{ position: 'absolute', inset: 0, width: `${percent}%`, borderRadius: 7, bgcolor: progress.majority.reached ? 'success.main' : 'primary.main' }} />
+      <Box
+        sx={{ position: 'relative', height: 14, borderRadius: 7, bgcolor: 'action.hover' }}
+        role="img"
+        aria-label={
+          progress.share === null ? 'Progress unknown' : `${Math.round(progress.share * 100)}% of the unit signed`
+        }
+      >
+        <Box
+          sx={{
+            position: 'absolute',
+            inset: 0,
+            width: `${percent}%`,
+            borderRadius: 7,
+            bgcolor: progress.majority.reached ? 'success.main' : 'primary.main',
+          }}
+        />
         {marks.map(([label, needed]) => (
-          <Box key={label} sx={{ position: 'absolute', top: -20, bottom: -4, left: `${Math.min(100, ((needed ?? 0) / unit) * 100)}%`, borderLeft: 2, borderColor: 'text.primary' }}>
-            <Typography variant="caption" sx={{ position: 'absolute', top: -2, left: 4, whiteSpace: 'nowrap', lineHeight: 1 }}>
+          <Box
+            key={label}
+            sx={{
+              position: 'absolute',
+              top: -20,
+              bottom: -4,
+              left: `${Math.min(100, ((needed ?? 0) / unit) * 100)}%`,
+              borderLeft: 2,
+              borderColor: 'text.primary',
+            }}
+          >
+            <Typography
+              variant="caption"
+              sx={{ position: 'absolute', top: -2, left: 4, whiteSpace: 'nowrap', lineHeight: 1 }}
+            >
               {label}
             </Typography>
           </Box>
@@ -54,7 +99,13 @@ function ProgressBar({ progress }: { progress: CampaignProgress }) {
 
 function ThresholdLine({ label, threshold, testId }: { label: string; threshold: CampaignThreshold; testId: string }) {
   return (
-    <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }} data-testid={testId} data-reached={threshold.reached}>
+    <Stack
+      direction="row"
+      spacing={1}
+      sx={{ alignItems: 'center' }}
+      data-testid={testId}
+      data-reached={threshold.reached}
+    >
       {threshold.reached ? <CheckCircleIcon color="success" fontSize="small" /> : <Box sx={{ width: 20 }} />}
       <Typography>
         <Box component="span" sx={{ fontWeight: 600 }}>
@@ -72,7 +123,12 @@ export function CampaignProgressView({ progress, compact = false }: { progress: 
   return (
     <Stack spacing={0.75} data-testid="campaign-progress">
       <Stack direction="row" spacing={1} sx={{ alignItems: 'baseline', flexWrap: 'wrap' }}>
-        <Typography variant={compact ? 'h6' : 'h5'} component="p" sx={{ fontWeight: 700 }} data-testid="campaign-cards-count">
+        <Typography
+          variant={compact ? 'h6' : 'h5'}
+          component="p"
+          sx={{ fontWeight: 700 }}
+          data-testid="campaign-cards-count"
+        >
           {plural(progress.cards, 'card')} signed
         </Typography>
         {progress.share !== null && <Chip size="small" label={`${Math.round(progress.share * 100)}% of the unit`} />}
@@ -81,7 +137,11 @@ export function CampaignProgressView({ progress, compact = false }: { progress: 
         {unitSizeText(progress)}
       </Typography>
       {progress.unit_size ? <ProgressBar progress={progress} /> : null}
-      <ThresholdLine label={SHOWING_OF_INTEREST_LABEL} threshold={progress.showing_of_interest} testId="threshold-showing" />
+      <ThresholdLine
+        label={SHOWING_OF_INTEREST_LABEL}
+        threshold={progress.showing_of_interest}
+        testId="threshold-showing"
+      />
       <ThresholdLine label={MAJORITY_LABEL} threshold={progress.majority} testId="threshold-majority" />
     </Stack>
   );
@@ -90,12 +150,38 @@ export function CampaignProgressView({ progress, compact = false }: { progress: 
 /** Cards signed over time: the running total by day, with the two thresholds as lines. */
 export function CardsOverTimeChart({ days, progress }: { days: readonly CardsOnDay[]; progress: CampaignProgress }) {
   const narrow = useNarrow();
-  if (!days.length) return <Typography color="text.secondary">No card signed yet: the chart starts with the first.</Typography>;
+  if (!days.length)
+    return <Typography color="text.secondary">No card signed yet: the chart starts with the first.</Typography>;
   const flat = (value: number | null) => days.map(() => value);
   const series = [
-    { label: 'Cards signed', data: days.map((d) => d.total), color: '#1565c0', valueFormatter: (v: number | null) => formatNumber(v ?? 0) },
-    ...(progress.showing_of_interest.needed !== null ? [{ label: '30% showing', data: flat(progress.showing_of_interest.needed), color: '#ef6c00', showMark: false, valueFormatter: (v: number | null) => formatNumber(v ?? 0) }] : []),
-    ...(progress.majority.needed !== null ? [{ label: 'Majority', data: flat(progress.majority.needed), color: '#2e7d32', showMark: false, valueFormatter: (v: number | null) => formatNumber(v ?? 0) }] : []),
+    {
+      label: 'Cards signed',
+      data: days.map((d) => d.total),
+      color: '#1565c0',
+      valueFormatter: (v: number | null) => formatNumber(v ?? 0),
+    },
+    ...(progress.showing_of_interest.needed !== null
+      ? [
+          {
+            label: '30% showing',
+            data: flat(progress.showing_of_interest.needed),
+            color: '#ef6c00',
+            showMark: false,
+            valueFormatter: (v: number | null) => formatNumber(v ?? 0),
+          },
+        ]
+      : []),
+    ...(progress.majority.needed !== null
+      ? [
+          {
+            label: 'Majority',
+            data: flat(progress.majority.needed),
+            color: '#2e7d32',
+            showMark: false,
+            valueFormatter: (v: number | null) => formatNumber(v ?? 0),
+          },
+        ]
+      : []),
   ];
   return (
     <Box data-testid="cards-chart" aria-label="Cards signed over time">

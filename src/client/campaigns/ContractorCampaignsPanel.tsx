@@ -2,6 +2,8 @@
  * The campaigns tab of a contractor's page: each campaign aimed at the contractor with its progress (counts only),
  * opening the campaign; "Start a campaign" for people who may create one.
  */
+
+import CampaignIcon from '@mui/icons-material/Campaign';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
@@ -9,18 +11,25 @@ import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import CampaignIcon from '@mui/icons-material/Campaign';
 import { useCanAccess, useGetList } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import { titleCase } from '../i18n/labels';
-import { CampaignProgressView } from './CampaignProgressView';
 import type { CampaignRecord } from './CampaignPanel';
+import { CampaignProgressView } from './CampaignProgressView';
 import { campaignPath, newCampaignPath } from './links';
 
 export function ContractorCampaignsPanel({ contractorId }: { contractorId: number }) {
   const navigate = useNavigate();
   const { canAccess: canStart } = useCanAccess({ resource: 'campaigns', action: 'create' });
-  const { data = [], isPending, error } = useGetList<CampaignRecord>('campaigns', { filter: { contractor_ids: [contractorId] }, sort: { field: 'created_at', order: 'DESC' }, pagination: { page: 1, perPage: 20 } });
+  const {
+    data = [],
+    isPending,
+    error,
+  } = useGetList<CampaignRecord>('campaigns', {
+    filter: { contractor_ids: [contractorId] },
+    sort: { field: 'created_at', order: 'DESC' },
+    pagination: { page: 1, perPage: 20 },
+  });
   return (
     <Stack spacing={2} data-testid="contractor-campaigns">
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
@@ -28,7 +37,12 @@ export function ContractorCampaignsPanel({ contractorId }: { contractorId: numbe
           Campaigns
         </Typography>
         {canStart && (
-          <Button variant="outlined" startIcon={<CampaignIcon />} onClick={() => navigate(newCampaignPath(contractorId))} data-testid="start-campaign">
+          <Button
+            variant="outlined"
+            startIcon={<CampaignIcon />}
+            onClick={() => navigate(newCampaignPath(contractorId))}
+            data-testid="start-campaign"
+          >
             Start a campaign
           </Button>
         )}

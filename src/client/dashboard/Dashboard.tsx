@@ -3,7 +3,7 @@
  * against their goals) and GET /api/dashboard/data (job sites by category and status, new this week, the latest
  * imports), for a date range, region and team kept in the URL. Every number opens the list it counts.
  */
-import { useEffect, useState } from 'react';
+
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
@@ -14,22 +14,22 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
-import { Link as RouterLink } from 'react-router-dom';
+import { useEffect, useState } from 'react';
 import { Title, useCanAccess, useTranslate } from 'react-admin';
-import { useSession } from '../app/hooks';
-import { dayPart } from './greeting';
-import { GreetingStyles, greetingClasses } from './greetingStyles';
-import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { DateFilter, FilterBar, SelectFilter } from '../insights/filters';
+import { Link as RouterLink } from 'react-router-dom';
+import { useMainData, useSession } from '../app/hooks';
 import { ErrorNote } from '../insights/ErrorNote';
-import { FigureLinkText, listHref, type FigureLink } from '../insights/FigureLinkText';
+import { type FigureLink, FigureLinkText, listHref } from '../insights/FigureLinkText';
+import { DateFilter, FilterBar, SelectFilter } from '../insights/filters';
 import { formatNumber, thisMonth } from '../insights/format';
 import { useApi, useLiveRefresh, useOptions } from '../insights/useInsights';
 import { useUrlFilters } from '../insights/useUrlFilters';
-import { useMainData } from '../app/hooks';
+import { useFirstPaintDone } from '../layout/firstPaint';
+import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { readableReports } from '../reports/catalogue';
 import { ReportsNav } from '../reports/ReportsNav';
-import { useFirstPaintDone } from '../layout/firstPaint';
+import { dayPart } from './greeting';
+import { GreetingStyles, greetingClasses } from './greetingStyles';
 
 interface Figure {
   key: string;
@@ -65,12 +65,25 @@ export default function Dashboard() {
   // A team's figures are other people's: only for those who may read reports (the server says so too).
   const { team_id: _team, ...withoutTeam } = query;
   const statsQuery = canReport ? query : withoutTeam;
-  const statistics = useApi<{ data: { figures: Figure[]; range: { from: string; to: string } } }>('/api/dashboard/statistics', statsQuery);
-  const data = useApi<{ data: { figures: Figure[]; sites_by_type: GroupFigure[]; sites_by_status: GroupFigure[]; sites_total: number | null; sites_new_week: number | null; imports_latest: any[] } }>('/api/dashboard/data', statsQuery);
+  const statistics = useApi<{ data: { figures: Figure[]; range: { from: string; to: string } } }>(
+    '/api/dashboard/statistics',
+    statsQuery,
+  );
+  const data = useApi<{
+    data: {
+      figures: Figure[];
+      sites_by_type: GroupFigure[];
+      sites_by_status: GroupFigure[];
+      sites_total: number | null;
+      sites_new_week: number | null;
+      imports_latest: any[];
+    };
+  }>('/api/dashboard/data', statsQuery);
   useLiveRefresh();
   const regions = useOptions('regions');
   // A person limited to their turf sees its figures only; the dashboard says which regions those are.
-  const turf = useApi<{ data: { limited: boolean; regions: Array<{ id: number; name: string }> } }>('/api/turf').data?.data;
+  const turf = useApi<{ data: { limited: boolean; regions: Array<{ id: number; name: string }> } }>('/api/turf').data
+    ?.data;
   const teams = useOptions('teams');
 
   const figures = statistics.data?.data.figures ?? [];
@@ -93,7 +106,9 @@ export default function Dashboard() {
           </Typography>
           {turf?.limited && (
             <Typography variant="body1" color="text.secondary" sx={{ mt: 1 }} data-testid="your-turf">
-              {turf.regions.length ? `Your turf: ${turf.regions.map((r) => r.name).join(', ')}` : 'No turf is assigned to you yet: ask an administrator to assign you a region.'}
+              {turf.regions.length
+                ? `Your turf: ${turf.regions.map((r) => r.name).join(', ')}`
+                : 'No turf is assigned to you yet: ask an administrator to assign you a region.'}
             </Typography>
           )}
         </CardContent>
@@ -104,10 +119,24 @@ export default function Dashboard() {
             <DateFilter label="From" value={values.from} onChange={(from) => set({ from })} testId="filter-from" />
             <DateFilter label="To" value={values.to} onChange={(to) => set({ to })} testId="filter-to" />
             {regions.length > 0 && (
-              <SelectFilter label="Region" value={values.region_id} onChange={(region_id) => set({ region_id })} options={regions.map((r) => ({ value: String(r.id), label: r.name }))} allLabel="All regions" testId="filter-region" />
+              <SelectFilter
+                label="Region"
+                value={values.region_id}
+                onChange={(region_id) => set({ region_id })}
+                options={regions.map((r) => ({ value: String(r.id), label: r.name }))}
+                allLabel="All regions"
+                testId="filter-region"
+              />
             )}
             {canReport && teams.length > 0 && (
-              <SelectFilter label="Team" value={values.team_id} onChange={(team_id) => set({ team_id })} options={teams.map((t) => ({ value: String(t.id), label: t.name }))} allLabel="Me" testId="filter-team" />
+              <SelectFilter
+                label="Team"
+                value={values.team_id}
+                onChange={(team_id) => set({ team_id })}
+                options={teams.map((t) => ({ value: String(t.id), label: t.name }))}
+                allLabel="Me"
+                testId="filter-team"
+              />
             )}
           </FilterBar>
           <ErrorNote error={statistics.error ?? data.error} />
@@ -181,8 +210,19 @@ export default function Dashboard() {
                 <List dense>
                   {site.imports_latest.map((item) => (
                     <ListItem key={item.id} component={RouterLink} to={item.link} sx={{ color: 'inherit' }}>
-                      <ListItemText primary={item.name} secondary={item.created_at ? new Date(item.created_at).toLocaleString() : null} />
-                      {item.status && <Chip size="small" label={item.status} color={item.status === 'complete' ? 'success' : item.status === 'failed' ? 'error' : 'default'} />}
+                      <ListItemText
+                        primary={item.name}
+                        secondary={item.created_at ? new Date(item.created_at).toLocaleString() : null}
+                      />
+                      {item.status && (
+                        <Chip
+                          size="small"
+                          label={item.status}
+                          color={
+                            item.status === 'complete' ? 'success' : item.status === 'failed' ? 'error' : 'default'
+                          }
+                        />
+                      )}
                     </ListItem>
                   ))}
                 </List>
@@ -210,7 +250,12 @@ function CountCard({ figure }: { figure: Figure }) {
   return (
     <Card variant="outlined" sx={{ height: '100%', '&:hover': href ? { borderColor: 'primary.main' } : undefined }}>
       {href ? (
-        <Box component={RouterLink} to={href} sx={{ color: 'inherit', textDecoration: 'none', display: 'block', height: '100%' }} data-testid={`figure-link-${figure.key}`}>
+        <Box
+          component={RouterLink}
+          to={href}
+          sx={{ color: 'inherit', textDecoration: 'none', display: 'block', height: '100%' }}
+          data-testid={`figure-link-${figure.key}`}
+        >
           {body}
         </Box>
       ) : (
@@ -236,7 +281,13 @@ function GoalMeter({ figure }: { figure: Figure }) {
           {goal !== null ? ` of ${formatNumber(goal)}` : ' (no goal)'}
         </Typography>
       </Box>
-      <LinearProgress variant="determinate" value={progress} color={progress >= 100 ? 'success' : 'primary'} sx={{ height: 8, borderRadius: 4, mt: 0.5 }} aria-label={`${figure.label}: ${figure.value}${goal !== null ? ` of ${goal}` : ''}`} />
+      <LinearProgress
+        variant="determinate"
+        value={progress}
+        color={progress >= 100 ? 'success' : 'primary'}
+        sx={{ height: 8, borderRadius: 4, mt: 0.5 }}
+        aria-label={`${figure.label}: ${figure.value}${goal !== null ? ` of ${goal}` : ''}`}
+      />
     </Box>
   );
 }
@@ -262,7 +313,9 @@ function GroupCard({ title, rows, testId }: { title: string; rows: GroupFigure[]
                 </FigureLinkText>
               </Box>
               <Box sx={{ height: 6, borderRadius: 3, bgcolor: 'action.hover', overflow: 'hidden' }}>
-                <Box sx={{ height: '100%', width: `${(row.value / max) * 100}%`, bgcolor: row.color ?? 'primary.main' }} />
+                <Box
+                  sx={{ height: '100%', width: `${(row.value / max) * 100}%`, bgcolor: row.color ?? 'primary.main' }}
+                />
               </Box>
             </Box>
           ))}

@@ -8,7 +8,11 @@ export function dayPart(date: Date = new Date()): DayPart {
   return 'evening';
 }
 
-const WORDS: Record<DayPart, string> = { morning: 'Good morning', afternoon: 'Good afternoon', evening: 'Good evening' };
+const WORDS: Record<DayPart, string> = {
+  morning: 'Good morning',
+  afternoon: 'Good afternoon',
+  evening: 'Good evening',
+};
 
 export function greeting(firstName: string | null | undefined, date: Date = new Date()): string {
   const name = (firstName ?? '').trim();

@@ -7,11 +7,12 @@
  * Use inside a <List>'s actions: `<ExportButton columns={['name', 'type', 'city']} />`; without `columns` every
  * field of the record type is exported, custom fields included.
  */
-import { useState } from 'react';
-import { useListContext, useNotify } from 'react-admin';
+
+import DownloadIcon from '@mui/icons-material/Download';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
-import DownloadIcon from '@mui/icons-material/Download';
+import { useState } from 'react';
+import { useListContext, useNotify } from 'react-admin';
 import { http } from '../app/services';
 import { exportUrl } from './exportUrl';
 
@@ -45,7 +46,8 @@ export function ExportButton({ columns, resource, label = 'Export CSV' }: Export
         throw new Error(answer.message ?? `The export failed (${response.status}).`);
       }
       const blob = await response.blob();
-      const fileName = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `${name}.csv`;
+      const fileName =
+        /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `${name}.csv`;
       save(blob, fileName);
     } catch (error: any) {
       notify(error?.message ?? 'The export failed.', { type: 'error' });
@@ -57,7 +59,9 @@ export function ExportButton({ columns, resource, label = 'Export CSV' }: Export
   const waitAndDownload = async (id: number) => {
     for (let attempt = 0; attempt < 600; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, attempt < 10 ? 1_000 : 3_000));
-      const { data } = await http.get<{ data: { status: string; message?: string; download_url: string | null } }>(`/api/exports/${id}`);
+      const { data } = await http.get<{ data: { status: string; message?: string; download_url: string | null } }>(
+        `/api/exports/${id}`,
+      );
       if (data.data.status === 'complete' && data.data.download_url) {
         window.location.assign(data.data.download_url);
         notify('The export is ready.', { type: 'success' });
@@ -68,7 +72,12 @@ export function ExportButton({ columns, resource, label = 'Export CSV' }: Export
   };
 
   return (
-    <Button size="small" onClick={run} disabled={busy || !name} startIcon={busy ? <CircularProgress size={16} /> : <DownloadIcon />}>
+    <Button
+      size="small"
+      onClick={run}
+      disabled={busy || !name}
+      startIcon={busy ? <CircularProgress size={16} /> : <DownloadIcon />}
+    >
       {label}
     </Button>
   );

@@ -1,5 +1,13 @@
 /** GET /api/exports/download URL for a list's state: the same filter/sort parameters the dataProvider sends for the list. */
-export function exportUrl(resource: string, state: { filter?: Record<string, unknown>; sort?: { field: string; order: string }; columns?: readonly string[]; background?: boolean }): string {
+export function exportUrl(
+  resource: string,
+  state: {
+    filter?: Record<string, unknown>;
+    sort?: { field: string; order: string };
+    columns?: readonly string[];
+    background?: boolean;
+  },
+): string {
   const params = new URLSearchParams({ resource });
   const { q, ...filter } = state.filter ?? {};
   if (typeof q === 'string' && q.trim()) params.set('search', q.trim());

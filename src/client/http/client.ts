@@ -3,8 +3,8 @@
  * pre-flight before unsafe methods, and the client error kinds of SPEC section 8. No default timeout and
  * no size limit (SPEC section 9); a caller may pass `timeout`.
  */
-import { ApiError, KIND_MESSAGES, errorFromResponse } from './errors';
-import { withQuery, type Query } from './query';
+import { ApiError, errorFromResponse, KIND_MESSAGES } from './errors';
+import { type Query, withQuery } from './query';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -191,7 +191,8 @@ export class HttpClient {
     }
 
     if (response.status >= 200 && response.status < 300) {
-      if (!parsed) throw new ApiError('bad-response', 'The server sent an answer the app could not read.', response.status);
+      if (!parsed)
+        throw new ApiError('bad-response', 'The server sent an answer the app could not read.', response.status);
       return { status: response.status, data: payload as T, headers: response.headers };
     }
 

@@ -74,7 +74,10 @@ export const KIND_MESSAGES: Record<ErrorKind, string> = {
 export function errorFromResponse(status: number, payload: unknown, retryAfterHeader?: string | null): ApiError {
   const raw = payload && typeof payload === 'object' ? (payload as Record<string, unknown>) : {};
   const serverMessage = typeof raw.message === 'string' && raw.message.trim() ? raw.message.trim() : undefined;
-  const retryAfter = retryAfterHeader != null && retryAfterHeader !== '' && !Number.isNaN(Number(retryAfterHeader)) ? Number(retryAfterHeader) : undefined;
+  const retryAfter =
+    retryAfterHeader != null && retryAfterHeader !== '' && !Number.isNaN(Number(retryAfterHeader))
+      ? Number(retryAfterHeader)
+      : undefined;
   if (status >= 500) {
     const reference = typeof raw.request_id === 'string' ? ` (reference ${raw.request_id})` : '';
     const message = `${KIND_MESSAGES['bad-response']}${reference}`;

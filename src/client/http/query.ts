@@ -1,5 +1,12 @@
 /** Query strings in the shape of the /api contract (docs/api.md "Lists"). */
-export type QueryValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[] | Record<string, unknown>;
+export type QueryValue =
+  | string
+  | number
+  | boolean
+  | null
+  | undefined
+  | readonly (string | number | boolean)[]
+  | Record<string, unknown>;
 export type Query = Record<string, QueryValue>;
 
 /**

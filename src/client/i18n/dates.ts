@@ -6,7 +6,13 @@ export const YEAR_RANGE = { min: 1900, max: 2100 } as const;
 export const MINUTE_STEP = 5;
 
 const dateFormat = new Intl.DateTimeFormat(DATE_LOCALE, { year: 'numeric', month: 'short', day: 'numeric' });
-const dateTimeFormat = new Intl.DateTimeFormat(DATE_LOCALE, { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+const dateTimeFormat = new Intl.DateTimeFormat(DATE_LOCALE, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+});
 
 function toDate(value: Date | string | number): Date {
   return value instanceof Date ? value : new Date(value);

@@ -3,10 +3,9 @@
  * messages (polyglot copies its phrases, so the provider re-reads them through changeLocale).
  */
 import polyglotI18nProvider from 'ra-i18n-polyglot';
-import type { I18nProvider } from 'react-admin';
+import type { I18nProvider, TranslationMessages } from 'react-admin';
 import type { Schema } from '../system/types';
 import { buildMessages } from './messages';
-import type { TranslationMessages } from 'react-admin';
 
 export const LOCALE = 'en';
 
@@ -16,9 +15,14 @@ export interface AppI18nProvider extends I18nProvider {
 
 export function createI18nProvider(): AppI18nProvider {
   let schemas: readonly Schema[] = [];
-  const provider = polyglotI18nProvider(() => buildMessages(schemas) as TranslationMessages, LOCALE, [{ locale: LOCALE, name: 'English' }], {
-    allowMissing: true,
-  });
+  const provider = polyglotI18nProvider(
+    () => buildMessages(schemas) as TranslationMessages,
+    LOCALE,
+    [{ locale: LOCALE, name: 'English' }],
+    {
+      allowMissing: true,
+    },
+  );
   return {
     ...provider,
     translate: (key, options) => provider.translate(key, options),

@@ -26,7 +26,10 @@ export const TYPE_LABELS: Readonly<Record<string, string>> = {
 
 /** 'job sites' -> 'Job Sites' (the rest of each word is kept: 'LCMT sites' stays 'LCMT Sites'). */
 export function titleCase(text: string): string {
-  return text.replace(/(^|[\s\-/])(\p{L})/gu, (_match, separator: string, letter: string) => separator + letter.toUpperCase());
+  return text.replace(
+    /(^|[\s\-/])(\p{L})/gu,
+    (_match, separator: string, letter: string) => separator + letter.toUpperCase(),
+  );
 }
 
 /** 'site' -> 'Site', lowercased first. */

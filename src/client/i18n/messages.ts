@@ -3,9 +3,9 @@
  * of SPEC section 9 (`type.{slug}`), and tokens built from the loaded schemas (see schemaMessages).
  */
 import englishMessages from 'ra-language-english';
-import type { Schema } from '../system/types';
-import { TYPE_LABELS, capitalise, titleCase } from './labels';
 import { resourceForType } from '../resources/names';
+import type { Schema } from '../system/types';
+import { capitalise, TYPE_LABELS, titleCase } from './labels';
 
 type Messages = Record<string, any>;
 

@@ -4,18 +4,31 @@
  * compares to a value, set a trade), the values new records get (the source of a vendor's sites), protected fields,
  * and whether related records are created.
  */
-import { useMemo, useRef, useState } from 'react';
-import { ArrayInput, BooleanInput, FormDataConsumer, SelectArrayInput, SelectInput, SimpleForm, SimpleFormIterator, TextInput, required, useNotify, useRecordContext } from 'react-admin';
-import { useFormContext, useWatch } from 'react-hook-form';
-import { useQuery } from '@tanstack/react-query';
-import Papa from 'papaparse';
+
+import AutoFixHighIcon from '@mui/icons-material/AutoFixHigh';
+import UploadFileIcon from '@mui/icons-material/UploadFile';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import UploadFileIcon from '@mui/icons-material/UploadFile';
-import AutoFixHighIcon from '@mui/icons-material/AutoFixHigh';
-import { suggestTargets, type ImportRecordType } from '../../common/import-targets';
+import { useQuery } from '@tanstack/react-query';
+import Papa from 'papaparse';
+import { useMemo, useRef, useState } from 'react';
+import {
+  ArrayInput,
+  BooleanInput,
+  FormDataConsumer,
+  required,
+  SelectArrayInput,
+  SelectInput,
+  SimpleForm,
+  SimpleFormIterator,
+  TextInput,
+  useNotify,
+  useRecordContext,
+} from 'react-admin';
+import { useFormContext, useWatch } from 'react-hook-form';
+import { type ImportRecordType, suggestTargets } from '../../common/import-targets';
 import { dataProvider } from '../app/services';
 import { useDescriptors, useSchemaByType } from '../records/hooks';
 
@@ -32,7 +45,11 @@ interface TargetsAnswer {
 }
 
 export function useImportTargets() {
-  return useQuery({ queryKey: ['importers', 'targets'], queryFn: () => dataProvider.call<TargetsAnswer>('GET', 'importers/targets'), staleTime: 60_000 });
+  return useQuery({
+    queryKey: ['importers', 'targets'],
+    queryFn: () => dataProvider.call<TargetsAnswer>('GET', 'importers/targets'),
+    staleTime: 60_000,
+  });
 }
 
 const RECORD_TYPES = [
@@ -46,7 +63,9 @@ function SampleFileButton({ type, targets }: { type: ImportRecordType; targets: 
   const { setValue, getValues } = useFormContext();
   const notify = useNotify();
   const input = useRef<HTMLInputElement>(null);
-  const custom = targets.filter((t) => t.key.startsWith('custom.')).map((t) => ({ key: t.key.slice(7), label: t.label }));
+  const custom = targets
+    .filter((t) => t.key.startsWith('custom.'))
+    .map((t) => ({ key: t.key.slice(7), label: t.label }));
 
   const fill = (headers: string[]) => {
     const existing: Array<{ header: string; target: string }> = getValues('columns') ?? [];
@@ -57,7 +76,10 @@ function SampleFileButton({ type, targets }: { type: ImportRecordType; targets: 
       .map((header, i) => ({ header, target: taken.has(suggestions[i]) ? '' : suggestions[i] }))
       .filter((c) => c.header && !known.has(c.header.toLowerCase()));
     setValue('columns', [...existing, ...added], { shouldDirty: true });
-    notify(`${added.length} column${added.length === 1 ? '' : 's'} added from the file's header; ${added.filter((c) => c.target).length} with a suggested target.`, { type: 'info' });
+    notify(
+      `${added.length} column${added.length === 1 ? '' : 's'} added from the file's header; ${added.filter((c) => c.target).length} with a suggested target.`,
+      { type: 'info' },
+    );
   };
 
   const onFile = async (file: File | undefined) => {
@@ -78,7 +100,11 @@ function SampleFileButton({ type, targets }: { type: ImportRecordType; targets: 
 
   const suggestForExisting = () => {
     const existing: Array<{ header: string; target: string }> = getValues('columns') ?? [];
-    const suggestions = suggestTargets(existing.map((c) => c.header), type, custom);
+    const suggestions = suggestTargets(
+      existing.map((c) => c.header),
+      type,
+      custom,
+    );
     setValue(
       'columns',
       existing.map((c, i) => ({ ...c, target: c.target || suggestions[i] })),
@@ -88,7 +114,14 @@ function SampleFileButton({ type, targets }: { type: ImportRecordType; targets: 
 
   return (
     <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mb: 1 }}>
-      <input ref={input} type="file" accept=".csv,.txt,.tsv,text/csv" hidden onChange={(e) => void onFile(e.target.files?.[0])} data-testid="sample-file-input" />
+      <input
+        ref={input}
+        type="file"
+        accept=".csv,.txt,.tsv,text/csv"
+        hidden
+        onChange={(e) => void onFile(e.target.files?.[0])}
+        data-testid="sample-file-input"
+      />
       <Button variant="outlined" size="small" startIcon={<UploadFileIcon />} onClick={() => input.current?.click()}>
         Add columns from a sample file
       </Button>
@@ -104,14 +137,27 @@ function MappingInputs() {
   const columns: Array<{ header: string }> = useWatch({ name: 'columns' }) ?? [];
   const { data } = useImportTargets();
   const targets = data?.data[type]?.targets ?? [];
-  const targetChoices = useMemo(() => [{ id: '', name: '(not imported)' }, ...targets.map((t) => ({ id: t.key, name: `${t.group} › ${t.label}` }))], [targets]);
-  const keyChoices = (data?.data[type]?.keys ?? []).map((key) => ({ id: key, name: targets.find((t) => t.key === key)?.label ?? key }));
+  const targetChoices = useMemo(
+    () => [{ id: '', name: '(not imported)' }, ...targets.map((t) => ({ id: t.key, name: `${t.group} › ${t.label}` }))],
+    [targets],
+  );
+  const keyChoices = (data?.data[type]?.keys ?? []).map((key) => ({
+    id: key,
+    name: targets.find((t) => t.key === key)?.label ?? key,
+  }));
   const fieldChoices = (data?.data[type]?.fields ?? []).map((f) => ({ id: f, name: f.replace(/_/g, ' ') }));
   const headerChoices = columns.filter((c) => c?.header).map((c) => ({ id: c.header, name: c.header }));
 
   return (
     <>
-      <SelectInput source="key_target" label="Key (matches a row to an existing record)" choices={keyChoices} emptyText="None: every row makes a new record" helperText="Importing the same file again updates the records with this key instead of duplicating them." fullWidth />
+      <SelectInput
+        source="key_target"
+        label="Key (matches a row to an existing record)"
+        choices={keyChoices}
+        emptyText="None: every row makes a new record"
+        helperText="Importing the same file again updates the records with this key instead of duplicating them."
+        fullWidth
+      />
       <Typography variant="h6" component="h2" sx={{ mt: 2 }}>
         Columns
       </Typography>
@@ -121,8 +167,21 @@ function MappingInputs() {
       <SampleFileButton type={type} targets={targets} />
       <ArrayInput source="columns" label={false}>
         <SimpleFormIterator inline disableReordering={false} fullWidth>
-          <TextInput source="header" label="CSV header" validate={required()} helperText={false} sx={{ minWidth: 220 }} />
-          <SelectInput source="target" label="Goes to" choices={targetChoices} helperText={false} sx={{ minWidth: 300 }} emptyValue="" />
+          <TextInput
+            source="header"
+            label="CSV header"
+            validate={required()}
+            helperText={false}
+            sx={{ minWidth: 220 }}
+          />
+          <SelectInput
+            source="target"
+            label="Goes to"
+            choices={targetChoices}
+            helperText={false}
+            sx={{ minWidth: 300 }}
+            emptyValue=""
+          />
         </SimpleFormIterator>
       </ArrayInput>
 
@@ -130,14 +189,35 @@ function MappingInputs() {
         Rules
       </Typography>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-        When a column's value matches, set a trade. For example: when Description contains "electrical", set trade Electrical.
+        When a column's value matches, set a trade. For example: when Description contains "electrical", set trade
+        Electrical.
       </Typography>
       <ArrayInput source="rules" label={false}>
         <SimpleFormIterator inline fullWidth>
-          <SelectInput source="source" label="When column" choices={headerChoices} validate={required()} helperText={false} sx={{ minWidth: 200 }} />
-          <SelectInput source="operator" label="Operator" choices={data?.operators ?? []} validate={required()} helperText={false} sx={{ minWidth: 180 }} />
+          <SelectInput
+            source="source"
+            label="When column"
+            choices={headerChoices}
+            validate={required()}
+            helperText={false}
+            sx={{ minWidth: 200 }}
+          />
+          <SelectInput
+            source="operator"
+            label="Operator"
+            choices={data?.operators ?? []}
+            validate={required()}
+            helperText={false}
+            sx={{ minWidth: 180 }}
+          />
           <TextInput source="value" label="Value" helperText={false} />
-          <SelectInput source="action" label="Action" choices={data?.actions ?? [{ id: 'trade-set', name: 'Set trade' }]} defaultValue="trade-set" helperText={false} />
+          <SelectInput
+            source="action"
+            label="Action"
+            choices={data?.actions ?? [{ id: 'trade-set', name: 'Set trade' }]}
+            defaultValue="trade-set"
+            helperText={false}
+          />
           <TextInput source="action_value" label="Trade" validate={required()} helperText={false} />
         </SimpleFormIterator>
       </ArrayInput>
@@ -147,9 +227,18 @@ function MappingInputs() {
       <Typography variant="h6" component="h2" sx={{ mt: 2 }}>
         Options
       </Typography>
-      <BooleanInput source="create_related" label="Create related records (trades, unions, classifications, contractors, contacts) named in the file that do not exist yet" />
+      <BooleanInput
+        source="create_related"
+        label="Create related records (trades, unions, classifications, contractors, contacts) named in the file that do not exist yet"
+      />
       <BooleanInput source="all_or_nothing" label="All or nothing: if any row fails, import none of the file" />
-      <SelectArrayInput source="protected_fields" label="Protected fields" choices={fieldChoices} helperText="Once a person has edited one of these fields by hand, imports leave it alone." fullWidth />
+      <SelectArrayInput
+        source="protected_fields"
+        label="Protected fields"
+        choices={fieldChoices}
+        helperText="Once a person has edited one of these fields by hand, imports leave it alone."
+        fullWidth
+      />
     </>
   );
 }
@@ -159,7 +248,10 @@ function MappingInputs() {
  * with the value a new record gets when its row leaves that field empty (the importer's `defaults`).
  */
 function NewRecordValues({ type }: { type: string }) {
-  const descriptors = useDescriptors(useSchemaByType(type)).filter((descriptor) => (descriptor.type === 'dropdown' || descriptor.type === 'radios') && !descriptor.multiple && !descriptor.readOnly);
+  const descriptors = useDescriptors(useSchemaByType(type)).filter(
+    (descriptor) =>
+      (descriptor.type === 'dropdown' || descriptor.type === 'radios') && !descriptor.multiple && !descriptor.readOnly,
+  );
   if (!descriptors.length) return null;
   return (
     <>
@@ -167,11 +259,20 @@ function NewRecordValues({ type }: { type: string }) {
         New records
       </Typography>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-        What a record made by this importer gets when its row leaves the field empty: where the records come from (Source), for example.
+        What a record made by this importer gets when its row leaves the field empty: where the records come from
+        (Source), for example.
       </Typography>
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
         {descriptors.map((descriptor) => (
-          <SelectInput key={descriptor.slug} source={`defaults.${descriptor.slug}`} label={descriptor.label} choices={descriptor.choices} emptyText="Not set" helperText={false} sx={{ minWidth: 220 }} />
+          <SelectInput
+            key={descriptor.slug}
+            source={`defaults.${descriptor.slug}`}
+            label={descriptor.label}
+            choices={descriptor.choices}
+            emptyText="Not set"
+            helperText={false}
+            sx={{ minWidth: 220 }}
+          />
         ))}
       </Box>
     </>
@@ -207,12 +308,37 @@ export function ImporterForm({ creating = false }: { creating?: boolean }) {
   const [error] = useState<string | null>(null);
   const recordTypes = useRecordTypeChoices();
   return (
-    <SimpleForm defaultValues={creating ? { record_type: 'site', create_related: true, all_or_nothing: false, columns: [], rules: [], protected_fields: [] } : undefined} sx={{ maxWidth: 1100 }}>
+    <SimpleForm
+      defaultValues={
+        creating
+          ? {
+              record_type: 'site',
+              create_related: true,
+              all_or_nothing: false,
+              columns: [],
+              rules: [],
+              protected_fields: [],
+            }
+          : undefined
+      }
+      sx={{ maxWidth: 1100 }}
+    >
       {error && <Alert severity="error">{error}</Alert>}
       <ImporterProblems />
       <TextInput source="name" validate={required()} fullWidth />
       <FormDataConsumer>
-        {() => <SelectInput source="record_type" label="Imports" choices={recordTypes} validate={required()} disabled={!creating} helperText={creating ? 'What each row of the file becomes.' : 'The record type of an importer cannot change.'} />}
+        {() => (
+          <SelectInput
+            source="record_type"
+            label="Imports"
+            choices={recordTypes}
+            validate={required()}
+            disabled={!creating}
+            helperText={
+              creating ? 'What each row of the file becomes.' : 'The record type of an importer cannot change.'
+            }
+          />
+        )}
       </FormDataConsumer>
       <TextInput source="description" multiline fullWidth />
       <MappingInputs />

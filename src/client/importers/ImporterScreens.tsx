@@ -1,23 +1,42 @@
 /** /importers: list (the list grid, with export/import as a file and reorder), create, edit and show. */
-import { useRef } from 'react';
-import {
-  ChipField, Create, Datagrid, Edit, EditButton, FunctionField, List, NumberField, Show, SimpleShowLayout, TextField, TopToolbar, CreateButton,
-  useNotify, useRecordContext, useRefresh, useRedirect, ArrayField, BooleanField, SimpleList,
-} from 'react-admin';
-import type { GridColDef } from '@mui/x-data-grid';
+
+import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
+import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
+import DownloadIcon from '@mui/icons-material/Download';
+import FileUploadIcon from '@mui/icons-material/FileUpload';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
-import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
-import DownloadIcon from '@mui/icons-material/Download';
-import FileUploadIcon from '@mui/icons-material/FileUpload';
+import type { GridColDef } from '@mui/x-data-grid';
+import { useRef } from 'react';
+import {
+  ArrayField,
+  BooleanField,
+  ChipField,
+  Create,
+  CreateButton,
+  Datagrid,
+  Edit,
+  EditButton,
+  FunctionField,
+  List,
+  NumberField,
+  Show,
+  SimpleList,
+  SimpleShowLayout,
+  TextField,
+  TopToolbar,
+  useNotify,
+  useRecordContext,
+  useRedirect,
+  useRefresh,
+} from 'react-admin';
 import { http } from '../app/services';
 import ListGrid from '../records/grid/ListGrid';
-import { recordCell } from '../records/grid/recordCell';
 import { ResetColumnsButton } from '../records/grid/ResetColumnsButton';
+import { recordCell } from '../records/grid/recordCell';
 import { SmallScreenPagination, useSmallScreen } from '../records/grid/smallScreen';
 import { ImporterForm } from './ImporterForm';
 
@@ -42,7 +61,13 @@ function ImportImporterButton() {
   };
   return (
     <>
-      <input ref={input} type="file" accept=".json,application/json" hidden onChange={(e) => void onFile(e.target.files?.[0])} />
+      <input
+        ref={input}
+        type="file"
+        accept=".json,application/json"
+        hidden
+        onChange={(e) => void onFile(e.target.files?.[0])}
+      />
       <Button size="small" startIcon={<FileUploadIcon />} onClick={() => input.current?.click()}>
         Import importer file
       </Button>
@@ -58,7 +83,9 @@ function RowActions() {
   const move = async (event: React.MouseEvent, delta: number) => {
     event.stopPropagation();
     try {
-      await http.post(`/api/importers/${record.id}/reorder`, { position: Math.max(0, Number(record.position ?? 0) + delta) });
+      await http.post(`/api/importers/${record.id}/reorder`, {
+        position: Math.max(0, Number(record.position ?? 0) + delta),
+      });
       refresh();
     } catch (error: any) {
       notify(error?.message ?? 'The importer could not be moved.', { type: 'error' });
@@ -77,7 +104,12 @@ function RowActions() {
         </IconButton>
       </Tooltip>
       <Tooltip title="Export as a file">
-        <IconButton size="small" aria-label={`Export ${record.name} as a file`} href={`/api/importers/${record.id}/export`} onClick={(e) => e.stopPropagation()}>
+        <IconButton
+          size="small"
+          aria-label={`Export ${record.name} as a file`}
+          href={`/api/importers/${record.id}/export`}
+          onClick={(e) => e.stopPropagation()}
+        >
           <DownloadIcon fontSize="small" />
         </IconButton>
       </Tooltip>
@@ -86,19 +118,62 @@ function RowActions() {
   );
 }
 
-const COLUMNS = ([
-  { field: 'name', headerName: 'Name', minWidth: 180, flex: 2 },
-  { field: 'record_type', headerName: 'Imports', minWidth: 130, flex: 1, valueGetter: (value: unknown) => TYPE_NAMES[String(value)] ?? value },
-  { field: 'columns', headerName: 'Columns', sortable: false, minWidth: 110, valueGetter: (value: unknown) => `${((value as Array<{ target?: unknown }>) ?? []).filter((c) => c.target).length} mapped` },
-  { field: 'rules', headerName: 'Rules', type: 'number', sortable: false, minWidth: 90, valueGetter: (value: unknown) => ((value as unknown[]) ?? []).length },
-  { field: 'key_target', headerName: 'Key', minWidth: 120, flex: 1, valueGetter: (value: unknown) => value ?? 'none' },
-  { field: 'actions', headerName: 'Actions', sortable: false, minWidth: 190, renderCell: recordCell(RowActions) },
-] satisfies GridColDef[]).map((column): GridColDef => ({ filterable: false, ...column }));
+const COLUMNS = (
+  [
+    { field: 'name', headerName: 'Name', minWidth: 180, flex: 2 },
+    {
+      field: 'record_type',
+      headerName: 'Imports',
+      minWidth: 130,
+      flex: 1,
+      valueGetter: (value: unknown) => TYPE_NAMES[String(value)] ?? value,
+    },
+    {
+      field: 'columns',
+      headerName: 'Columns',
+      sortable: false,
+      minWidth: 110,
+      valueGetter: (value: unknown) =>
+        `${((value as Array<{ target?: unknown }>) ?? []).filter((c) => c.target).length} mapped`,
+    },
+    {
+      field: 'rules',
+      headerName: 'Rules',
+      type: 'number',
+      sortable: false,
+      minWidth: 90,
+      valueGetter: (value: unknown) => ((value as unknown[]) ?? []).length,
+    },
+    {
+      field: 'key_target',
+      headerName: 'Key',
+      minWidth: 120,
+      flex: 1,
+      valueGetter: (value: unknown) => value ?? 'none',
+    },
+    { field: 'actions', headerName: 'Actions', sortable: false, minWidth: 190, renderCell: recordCell(RowActions) },
+  ] satisfies GridColDef[]
+).map((column): GridColDef => ({ filterable: false, ...column }));
 const DEFAULTS = COLUMNS.map((column) => column.field);
 
 function ImporterListBody() {
-  if (useSmallScreen()) return <SimpleList primaryText={(r) => r.name} secondaryText={(r) => TYPE_NAMES[r.record_type] ?? r.record_type} linkType="show" />;
-  return <ListGrid resource="importers" columns={COLUMNS} defaults={DEFAULTS} label="Importers" pageSizeOptions={[25, 50, 100]} />;
+  if (useSmallScreen())
+    return (
+      <SimpleList
+        primaryText={(r) => r.name}
+        secondaryText={(r) => TYPE_NAMES[r.record_type] ?? r.record_type}
+        linkType="show"
+      />
+    );
+  return (
+    <ListGrid
+      resource="importers"
+      columns={COLUMNS}
+      defaults={DEFAULTS}
+      label="Importers"
+      pageSizeOptions={[25, 50, 100]}
+    />
+  );
 }
 
 export function ImporterList() {
@@ -126,7 +201,11 @@ export function ImporterList() {
 export function ImporterCreate() {
   const redirect = useRedirect();
   return (
-    <Create resource="importers" mutationMode="pessimistic" mutationOptions={{ onSuccess: (data: any) => redirect('edit', 'importers', data.id) }}>
+    <Create
+      resource="importers"
+      mutationMode="pessimistic"
+      mutationOptions={{ onSuccess: (data: any) => redirect('edit', 'importers', data.id) }}
+    >
       <ImporterForm creating />
     </Create>
   );
@@ -142,7 +221,14 @@ export function ImporterEdit() {
 
 export function ImporterShow() {
   return (
-    <Show resource="importers" actions={<TopToolbar><EditButton /></TopToolbar>}>
+    <Show
+      resource="importers"
+      actions={
+        <TopToolbar>
+          <EditButton />
+        </TopToolbar>
+      }
+    >
       <SimpleShowLayout>
         <TextField source="name" />
         <FunctionField label="Imports" render={(r: any) => TYPE_NAMES[r.record_type] ?? r.record_type} />
@@ -150,7 +236,10 @@ export function ImporterShow() {
         <TextField source="key_target" label="Key" emptyText="none" />
         <BooleanField source="create_related" label="Creates related records" />
         <BooleanField source="all_or_nothing" label="All or nothing" />
-        <FunctionField label="Protected fields" render={(r: any) => ((r.protected_fields ?? []).length ? r.protected_fields.join(', ') : 'none')} />
+        <FunctionField
+          label="Protected fields"
+          render={(r: any) => ((r.protected_fields ?? []).length ? r.protected_fields.join(', ') : 'none')}
+        />
         <ArrayField source="columns">
           <Datagrid bulkActionButtons={false} rowClick={false}>
             <TextField source="header" label="CSV header" />
@@ -158,7 +247,11 @@ export function ImporterShow() {
           </Datagrid>
         </ArrayField>
         <ArrayField source="rules">
-          <Datagrid bulkActionButtons={false} rowClick={false} empty={<Typography variant="body2">No rules.</Typography>}>
+          <Datagrid
+            bulkActionButtons={false}
+            rowClick={false}
+            empty={<Typography variant="body2">No rules.</Typography>}
+          >
             <TextField source="source" label="When column" />
             <ChipField source="operator" />
             <TextField source="value" />

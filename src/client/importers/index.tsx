@@ -10,7 +10,13 @@ const ImporterShow = lazyPage('ImporterShow', async () => ({ default: (await scr
 
 const importers: ClientFeature = {
   resources: {
-    importers: { list: ImporterList, create: ImporterCreate, edit: ImporterEdit, show: ImporterShow, recordRepresentation: (record: any) => record?.name },
+    importers: {
+      list: ImporterList,
+      create: ImporterCreate,
+      edit: ImporterEdit,
+      show: ImporterShow,
+      recordRepresentation: (record: any) => record?.name,
+    },
   },
 };
 

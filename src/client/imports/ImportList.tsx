@@ -1,16 +1,17 @@
 /** /imports: the upload card, then every import with its status, progress and counts (live: ImportProcessing refetches the list). */
-import type { GridColDef } from '@mui/x-data-grid';
-import { List, SimpleList, useCanAccess } from 'react-admin';
+
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { ImportUpload } from './ImportUpload';
-import { StatusChip } from './StatusChip';
-import type { ImportRecord } from './api';
-import { ImportProgress } from './ImportProgress';
-import { useDocumentTitle } from '../layout/useDocumentTitle';
+import type { GridColDef } from '@mui/x-data-grid';
+import { List, SimpleList, useCanAccess } from 'react-admin';
 import { formatDateTime } from '../i18n/dates';
+import { useDocumentTitle } from '../layout/useDocumentTitle';
 import ListGrid from '../records/grid/ListGrid';
 import { SmallScreenPagination, useSmallScreen } from '../records/grid/smallScreen';
+import type { ImportRecord } from './api';
+import { ImportProgress } from './ImportProgress';
+import { ImportUpload } from './ImportUpload';
+import { StatusChip } from './StatusChip';
 
 function Progress({ record }: { record: ImportRecord }) {
   if (record.status === 'processing' || record.status === 'pending') {
@@ -18,19 +19,39 @@ function Progress({ record }: { record: ImportRecord }) {
   }
   return (
     <Typography variant="body2" sx={{ whiteSpace: 'nowrap' }}>
-      {record.created_count.toLocaleString('en')} created · {record.updated_count.toLocaleString('en')} updated · {record.failed_count.toLocaleString('en')} failed
+      {record.created_count.toLocaleString('en')} created · {record.updated_count.toLocaleString('en')} updated ·{' '}
+      {record.failed_count.toLocaleString('en')} failed
     </Typography>
   );
 }
 
-const COLUMNS = ([
-  { field: 'name', headerName: 'File', minWidth: 200, flex: 2 },
-  { field: 'importer_name', headerName: 'Importer', sortable: false, minWidth: 140, flex: 1 },
-  { field: 'status', headerName: 'Status', minWidth: 130, renderCell: ({ row }) => <StatusChip status={row.status} undone={Boolean(row.undone_at)} /> },
-  { field: 'rows', headerName: 'Rows', sortable: false, minWidth: 300, flex: 2, renderCell: ({ row }) => <Progress record={row as ImportRecord} /> },
-  { field: 'user_name', headerName: 'By', sortable: false, minWidth: 120, flex: 1 },
-  { field: 'created_at', headerName: 'Started', minWidth: 170, valueGetter: (value) => (value ? formatDateTime(String(value)) : '') },
-] satisfies GridColDef[]).map((column): GridColDef => ({ filterable: false, ...column }));
+const COLUMNS = (
+  [
+    { field: 'name', headerName: 'File', minWidth: 200, flex: 2 },
+    { field: 'importer_name', headerName: 'Importer', sortable: false, minWidth: 140, flex: 1 },
+    {
+      field: 'status',
+      headerName: 'Status',
+      minWidth: 130,
+      renderCell: ({ row }) => <StatusChip status={row.status} undone={Boolean(row.undone_at)} />,
+    },
+    {
+      field: 'rows',
+      headerName: 'Rows',
+      sortable: false,
+      minWidth: 300,
+      flex: 2,
+      renderCell: ({ row }) => <Progress record={row as ImportRecord} />,
+    },
+    { field: 'user_name', headerName: 'By', sortable: false, minWidth: 120, flex: 1 },
+    {
+      field: 'created_at',
+      headerName: 'Started',
+      minWidth: 170,
+      valueGetter: (value) => (value ? formatDateTime(String(value)) : ''),
+    },
+  ] satisfies GridColDef[]
+).map((column): GridColDef => ({ filterable: false, ...column }));
 const DEFAULTS = COLUMNS.map((column) => column.field);
 
 function ImportListBody() {
@@ -64,7 +85,21 @@ export function ImportList() {
             No imports yet.
           </Typography>
         }
-        sort={{ field: 'created_at', order: 'DESC' }} perPage={25} pagination={<SmallScreenPagination />} exporter={false} actions={false} sx={{ '& .RaList-main': { minWidth: 0 } }} queryOptions={{ refetchInterval: (query: any) => (query?.state?.data?.data?.some((r: ImportRecord) => r.status === 'pending' || r.status === 'processing') ? 3000 : false) } as any}>
+        sort={{ field: 'created_at', order: 'DESC' }}
+        perPage={25}
+        pagination={<SmallScreenPagination />}
+        exporter={false}
+        actions={false}
+        sx={{ '& .RaList-main': { minWidth: 0 } }}
+        queryOptions={
+          {
+            refetchInterval: (query: any) =>
+              query?.state?.data?.data?.some((r: ImportRecord) => r.status === 'pending' || r.status === 'processing')
+                ? 3000
+                : false,
+          } as any
+        }
+      >
         <ImportListBody />
       </List>
     </Box>

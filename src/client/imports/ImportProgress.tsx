@@ -8,13 +8,19 @@ import Typography from '@mui/material/Typography';
 import type { ImportRecord } from './api';
 
 /** Rows per second since the job started; null before it has written a row. */
-export function importRate(record: Pick<ImportRecord, 'processed_rows' | 'started_at'>, now = Date.now()): number | null {
+export function importRate(
+  record: Pick<ImportRecord, 'processed_rows' | 'started_at'>,
+  now = Date.now(),
+): number | null {
   if (!record.started_at || record.processed_rows <= 0) return null;
   const seconds = (now - new Date(record.started_at).getTime()) / 1000;
   return seconds > 0 ? record.processed_rows / seconds : null;
 }
 
-export function progressText(record: Pick<ImportRecord, 'status' | 'processed_rows' | 'total_rows' | 'progress' | 'started_at'>, now = Date.now()): string {
+export function progressText(
+  record: Pick<ImportRecord, 'status' | 'processed_rows' | 'total_rows' | 'progress' | 'started_at'>,
+  now = Date.now(),
+): string {
   const total = record.total_rows ?? 0;
   const done = `${record.processed_rows.toLocaleString('en')} of about ${total.toLocaleString('en')} rows (${record.progress}%)`;
   if (record.status === 'pending') return `${done}, waiting for the worker`;
@@ -25,8 +31,17 @@ export function progressText(record: Pick<ImportRecord, 'status' | 'processed_ro
 export function ImportProgress({ record, compact = false }: { record: ImportRecord; compact?: boolean }) {
   return (
     <Box sx={compact ? { minWidth: 160 } : { mt: 2 }} aria-live={compact ? undefined : 'polite'}>
-      <LinearProgress variant="determinate" value={record.progress} aria-label={`Progress ${record.progress}%`} sx={compact ? undefined : { height: 8, borderRadius: 4 }} />
-      <Typography variant={compact ? 'caption' : 'body2'} sx={compact ? undefined : { mt: 0.5 }} data-testid="import-progress">
+      <LinearProgress
+        variant="determinate"
+        value={record.progress}
+        aria-label={`Progress ${record.progress}%`}
+        sx={compact ? undefined : { height: 8, borderRadius: 4 }}
+      />
+      <Typography
+        variant={compact ? 'caption' : 'body2'}
+        sx={compact ? undefined : { mt: 0.5 }}
+        data-testid="import-progress"
+      >
         {progressText(record)}
       </Typography>
     </Box>

@@ -3,11 +3,10 @@
  * polls every 2 s while running in case the realtime socket is away), the counts, what was imported (links to
  * the records), each failed row with its line and reason, the error report download, and undo.
  */
-import { useEffect, useState } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
-import { Loading, Title, useGetOne, useNotify, useRefresh } from 'react-admin';
-import { useParams } from 'react-router-dom';
-import { useQuery } from '@tanstack/react-query';
+
+import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import DownloadIcon from '@mui/icons-material/Download';
+import UndoIcon from '@mui/icons-material/Undo';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -22,14 +21,15 @@ import Link from '@mui/material/Link';
 import Pagination from '@mui/material/Pagination';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import DownloadIcon from '@mui/icons-material/Download';
-import UndoIcon from '@mui/icons-material/Undo';
-import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Loading, Title, useGetOne, useNotify, useRefresh } from 'react-admin';
+import { Link as RouterLink, useParams } from 'react-router-dom';
 import { dataProvider, http } from '../app/services';
-import { StatusChip } from './StatusChip';
+import { type TableColumn, TableGrid } from '../records/grid/TableGrid';
 import { formatBytes, type ImportRecord } from './api';
 import { ImportProgress } from './ImportProgress';
-import { TableGrid, type TableColumn } from '../records/grid/TableGrid';
+import { StatusChip } from './StatusChip';
 
 interface Failure {
   id: number;
@@ -43,7 +43,12 @@ const failureKey = (failure: Failure) => String(failure.id);
 
 /** The failed rows' columns; the line names its file when the import had several. */
 const failureColumns = (severalFiles: boolean): TableColumn<Failure>[] => [
-  { header: 'Line', align: 'left', minWidth: severalFiles ? 180 : 80, value: (failure) => (severalFiles ? `${failure.file_name}: ${failure.line}` : failure.line) },
+  {
+    header: 'Line',
+    align: 'left',
+    minWidth: severalFiles ? 180 : 80,
+    value: (failure) => (severalFiles ? `${failure.file_name}: ${failure.line}` : failure.line),
+  },
   { header: 'Reason', align: 'left', minWidth: 240, wrap: true, value: (failure) => failure.reason },
   { header: 'Row', align: 'left', minWidth: 240, value: (failure) => failure.cells.join(', ') },
 ];
@@ -51,7 +56,12 @@ const failureColumns = (severalFiles: boolean): TableColumn<Failure>[] => [
 function Count({ label, value, color }: { label: string; value: number; color?: string }) {
   return (
     <Box sx={{ minWidth: 110 }}>
-      <Typography variant="h4" component="p" sx={{ color, fontWeight: 500 }} data-testid={`count-${label.toLowerCase()}`}>
+      <Typography
+        variant="h4"
+        component="p"
+        sx={{ color, fontWeight: 500 }}
+        data-testid={`count-${label.toLowerCase()}`}
+      >
         {value.toLocaleString('en')}
       </Typography>
       <Typography variant="body2" color="text.secondary">
@@ -68,27 +78,47 @@ export function ImportShow() {
   const [confirmUndo, setConfirmUndo] = useState(false);
   const [failurePage, setFailurePage] = useState(1);
   const [recordPage, setRecordPage] = useState(1);
-  const { data: record, isPending, error } = useGetOne<ImportRecord & { id: number }>('imports', { id: Number(id) }, {
+  const {
+    data: record,
+    isPending,
+    error,
+  } = useGetOne<ImportRecord & { id: number }>('imports', { id: Number(id) }, {
     refetchInterval: (query: any) => {
       const data = query?.state?.data;
-      return data && (data.status === 'pending' || data.status === 'processing' || data.undo_status === 'pending' || data.undo_status === 'processing') ? 2000 : false;
+      return data &&
+        (data.status === 'pending' ||
+          data.status === 'processing' ||
+          data.undo_status === 'pending' ||
+          data.undo_status === 'processing')
+        ? 2000
+        : false;
     },
   } as any);
   const running = record?.status === 'pending' || record?.status === 'processing';
   const failures = useQuery({
     queryKey: ['imports', 'failures', id, failurePage, record?.failed_count, record?.status],
-    queryFn: () => dataProvider.call<{ data: Failure[]; meta: { total: number; last_page: number } }>('GET', `imports/${id}/failures`, { query: { page: failurePage, per_page: 25 } }),
+    queryFn: () =>
+      dataProvider.call<{ data: Failure[]; meta: { total: number; last_page: number } }>(
+        'GET',
+        `imports/${id}/failures`,
+        { query: { page: failurePage, per_page: 25 } },
+      ),
     enabled: Boolean(record),
   });
   const imported = useQuery({
     queryKey: ['imports', 'records', id, recordPage, record?.created_count, record?.updated_count, record?.undone_at],
-    queryFn: () => dataProvider.call<{ data: Array<{ id: number; resource: string; name: string; created: boolean; deleted: boolean }>; meta: { total: number; last_page: number } }>('GET', `imports/${id}/records`, { query: { page: recordPage, per_page: 10 } }),
+    queryFn: () =>
+      dataProvider.call<{
+        data: Array<{ id: number; resource: string; name: string; created: boolean; deleted: boolean }>;
+        meta: { total: number; last_page: number };
+      }>('GET', `imports/${id}/records`, { query: { page: recordPage, per_page: 10 } }),
     enabled: Boolean(record),
   });
   useEffect(() => setFailurePage(1), [id]);
 
   if (isPending) return <Loading />;
-  if (error || !record) return <Alert severity="error">{(error as Error)?.message ?? 'This import could not be loaded.'}</Alert>;
+  if (error || !record)
+    return <Alert severity="error">{(error as Error)?.message ?? 'This import could not be loaded.'}</Alert>;
 
   const undo = async () => {
     setConfirmUndo(false);
@@ -110,13 +140,23 @@ export function ImportShow() {
       </Button>
       <Card variant="outlined">
         <CardContent>
-          <Stack sx={{ alignItems: { sm: 'center' }, justifyContent: "space-between" }} direction={{ xs: 'column', sm: 'row' }} spacing={1}>
+          <Stack
+            sx={{ alignItems: { sm: 'center' }, justifyContent: 'space-between' }}
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={1}
+          >
             <Box>
               <Typography variant="h5" component="h1" sx={{ wordBreak: 'break-word' }}>
                 {record.name}
               </Typography>
               <Typography variant="body2" color="text.secondary">
-                {record.importer_name ?? 'Importer deleted'} · {record.files.map((f) => `${f.name} (${formatBytes(f.size)}${f.encoding === 'windows-1252' ? ', Windows-1252' : ''}${f.kept === false ? ', file no longer kept' : ''})`).join(', ')}
+                {record.importer_name ?? 'Importer deleted'} ·{' '}
+                {record.files
+                  .map(
+                    (f) =>
+                      `${f.name} (${formatBytes(f.size)}${f.encoding === 'windows-1252' ? ', Windows-1252' : ''}${f.kept === false ? ', file no longer kept' : ''})`,
+                  )
+                  .join(', ')}
                 {record.user_name ? ` · by ${record.user_name}` : ''}
               </Typography>
             </Box>
@@ -138,11 +178,20 @@ export function ImportShow() {
           )}
           {record.undone_at && (
             <Alert severity="success" sx={{ mt: 2 }}>
-              This import was undone on {new Date(record.undone_at).toLocaleString()}: what it created was removed and what it changed put back.
+              This import was undone on {new Date(record.undone_at).toLocaleString()}: what it created was removed and
+              what it changed put back.
             </Alert>
           )}
 
-          <Box sx={{ mt: 2, display: 'grid', gridTemplateColumns: { xs: 'repeat(2, 1fr)', sm: 'repeat(4, max-content)' }, columnGap: 5, rowGap: 2 }}>
+          <Box
+            sx={{
+              mt: 2,
+              display: 'grid',
+              gridTemplateColumns: { xs: 'repeat(2, 1fr)', sm: 'repeat(4, max-content)' },
+              columnGap: 5,
+              rowGap: 2,
+            }}
+          >
             <Count label="Created" value={record.created_count} color="success.main" />
             <Count label="Updated" value={record.updated_count} color="info.main" />
             <Count label="Skipped" value={record.skipped_count} />
@@ -150,10 +199,23 @@ export function ImportShow() {
           </Box>
 
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ mt: 2 }}>
-            <Button variant="outlined" startIcon={<DownloadIcon />} href={`/api/imports/${record.id}/download`} disabled={!record.failed_count}>
+            <Button
+              variant="outlined"
+              startIcon={<DownloadIcon />}
+              href={`/api/imports/${record.id}/download`}
+              disabled={!record.failed_count}
+            >
               Download error report (CSV)
             </Button>
-            <Button variant="outlined" color="warning" startIcon={<UndoIcon />} onClick={() => setConfirmUndo(true)} disabled={running || undoing || Boolean(record.undone_at) || record.created_count + record.updated_count === 0}>
+            <Button
+              variant="outlined"
+              color="warning"
+              startIcon={<UndoIcon />}
+              onClick={() => setConfirmUndo(true)}
+              disabled={
+                running || undoing || Boolean(record.undone_at) || record.created_count + record.updated_count === 0
+              }
+            >
               Undo import
             </Button>
           </Stack>
@@ -184,7 +246,15 @@ export function ImportShow() {
                 </li>
               ))}
             </Stack>
-            {imported.data.meta.last_page > 1 && <Pagination sx={{ mt: 1 }} count={imported.data.meta.last_page} page={recordPage} onChange={(_, page) => setRecordPage(page)} size="small" />}
+            {imported.data.meta.last_page > 1 && (
+              <Pagination
+                sx={{ mt: 1 }}
+                count={imported.data.meta.last_page}
+                page={recordPage}
+                onChange={(_, page) => setRecordPage(page)}
+                size="small"
+              />
+            )}
           </CardContent>
         </Card>
       )}
@@ -196,7 +266,8 @@ export function ImportShow() {
               Failed rows ({record.failed_count.toLocaleString('en')})
             </Typography>
             <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-              Lines are as the file has them (the header is line 1). Fix these rows in the file and import it again: rows already imported are matched, not duplicated.
+              Lines are as the file has them (the header is line 1). Fix these rows in the file and import it again:
+              rows already imported are matched, not duplicated.
             </Typography>
             <TableGrid
               label="Failed rows"
@@ -206,7 +277,15 @@ export function ImportShow() {
               rowKey={failureKey}
               empty={null}
             />
-            {(failures.data?.meta.last_page ?? 1) > 1 && <Pagination sx={{ mt: 1 }} count={failures.data!.meta.last_page} page={failurePage} onChange={(_, page) => setFailurePage(page)} size="small" />}
+            {(failures.data?.meta.last_page ?? 1) > 1 && (
+              <Pagination
+                sx={{ mt: 1 }}
+                count={failures.data!.meta.last_page}
+                page={failurePage}
+                onChange={(_, page) => setFailurePage(page)}
+                size="small"
+              />
+            )}
           </CardContent>
         </Card>
       )}
@@ -215,7 +294,9 @@ export function ImportShow() {
         <DialogTitle>Undo this import?</DialogTitle>
         <DialogContent>
           <DialogContentText>
-            The {record.created_count.toLocaleString('en')} records it created will be deleted and the {record.updated_count.toLocaleString('en')} it changed put back as they were before. Changes people made since are kept where the import did not touch them.
+            The {record.created_count.toLocaleString('en')} records it created will be deleted and the{' '}
+            {record.updated_count.toLocaleString('en')} it changed put back as they were before. Changes people made
+            since are kept where the import did not touch them.
           </DialogContentText>
         </DialogContent>
         <DialogActions>

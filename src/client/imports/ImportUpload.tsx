@@ -2,9 +2,9 @@
  * Drop CSV files, pick an importer, see the first rows as they will be mapped (with the errors they would
  * produce), then start: 'Your import has started.' and on to the import's page, where progress is live.
  */
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useDropzone } from 'react-dropzone';
-import { useGetList, useNotify, useRedirect } from 'react-admin';
+
+import CloseIcon from '@mui/icons-material/Close';
+import UploadFileIcon from '@mui/icons-material/UploadFile';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -17,19 +17,24 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import CloseIcon from '@mui/icons-material/Close';
-import UploadFileIcon from '@mui/icons-material/UploadFile';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useGetList, useNotify, useRedirect } from 'react-admin';
+import { useDropzone } from 'react-dropzone';
 import { TARGETS_BY_KEY } from '../../common/import-targets';
-import { TableGrid, type TableColumn } from '../records/grid/TableGrid';
+import { type TableColumn, TableGrid } from '../records/grid/TableGrid';
 import { useSchemaByType } from '../records/hooks';
-import { formatBytes, previewImport, startImport, type Preview } from './api';
+import { formatBytes, type Preview, previewImport, startImport } from './api';
 
 const MAX_BYTES = 100 * 1024 * 1024;
 
 type PreviewRow = Preview['rows'][number];
 const previewRowKey = (row: PreviewRow) => String(row.line);
 /** Rows that would fail stand out. */
-const PROBLEM_ROWS = { when: (row: PreviewRow) => Boolean(row.errors?.length), className: 'row-problem', sx: { bgcolor: 'error.light', color: 'error.contrastText', '&:hover': { bgcolor: 'error.light' } } };
+const PROBLEM_ROWS = {
+  when: (row: PreviewRow) => Boolean(row.errors?.length),
+  className: 'row-problem',
+  sx: { bgcolor: 'error.light', color: 'error.contrastText', '&:hover': { bgcolor: 'error.light' } },
+};
 
 function describeValue(value: unknown): string {
   if (value === null || value === undefined) return '';
@@ -48,19 +53,32 @@ export function ImportUpload() {
   const [previewError, setPreviewError] = useState<string | null>(null);
   const [loadingPreview, setLoadingPreview] = useState(false);
   const [starting, setStarting] = useState(false);
-  const { data: importers = [], isPending } = useGetList('importers', { pagination: { page: 1, perPage: 100 }, sort: { field: 'position', order: 'ASC' } });
+  const { data: importers = [], isPending } = useGetList('importers', {
+    pagination: { page: 1, perPage: 100 },
+    sort: { field: 'position', order: 'ASC' },
+  });
 
-  const onDrop = useCallback((accepted: File[], rejections: Array<{ file: File; errors: Array<{ code: string; message: string }> }>) => {
-    setFiles((current) => [...current, ...accepted].slice(0, 20));
-    setRefused(
-      rejections.map(({ file, errors }) =>
-        errors[0]?.code === 'file-too-large' ? `"${file.name}" is larger than 100 MB, the most a file may be.` : `"${file.name}" is not a CSV file: only .csv, .txt and .tsv files can be imported.`,
-      ),
-    );
-  }, []);
+  const onDrop = useCallback(
+    (accepted: File[], rejections: Array<{ file: File; errors: Array<{ code: string; message: string }> }>) => {
+      setFiles((current) => [...current, ...accepted].slice(0, 20));
+      setRefused(
+        rejections.map(({ file, errors }) =>
+          errors[0]?.code === 'file-too-large'
+            ? `"${file.name}" is larger than 100 MB, the most a file may be.`
+            : `"${file.name}" is not a CSV file: only .csv, .txt and .tsv files can be imported.`,
+        ),
+      );
+    },
+    [],
+  );
   const { getRootProps, getInputProps, isDragActive } = useDropzone({
     onDrop: onDrop as any,
-    accept: { 'text/csv': ['.csv'], 'text/plain': ['.txt', '.csv'], 'text/tab-separated-values': ['.tsv'], 'application/vnd.ms-excel': ['.csv'] },
+    accept: {
+      'text/csv': ['.csv'],
+      'text/plain': ['.txt', '.csv'],
+      'text/tab-separated-values': ['.tsv'],
+      'application/vnd.ms-excel': ['.csv'],
+    },
     maxSize: MAX_BYTES,
     multiple: true,
   });
@@ -95,11 +113,18 @@ export function ImportUpload() {
     const keys = new Set<string>();
     for (const row of preview.rows) for (const key of Object.keys(row.values ?? {})) keys.add(key);
     const names = new Map((schema?.fields ?? []).map((field) => [field.slug, field.name]));
-    const label = (key: string) => names.get(key) ?? (key === 'name' ? 'Name' : key.replace(/_id$/, '').replace(/_/g, ' '));
+    const label = (key: string) =>
+      names.get(key) ?? (key === 'name' ? 'Name' : key.replace(/_id$/, '').replace(/_/g, ' '));
     return [...keys].map((key) => ({ key, label: label(key) }));
   }, [preview, schema]);
   const related = (row: Preview['rows'][number]) =>
-    [row.related?.status && `Status: ${row.related.status}`, row.related?.contractor?.name && `Contractor: ${row.related.contractor.name}`, row.related?.union && `Union: ${row.related.union}`, row.related?.classification && `Class: ${row.related.classification}`, row.related?.contacts?.length ? `${row.related.contacts.length} contact(s)` : null]
+    [
+      row.related?.status && `Status: ${row.related.status}`,
+      row.related?.contractor?.name && `Contractor: ${row.related.contractor.name}`,
+      row.related?.union && `Union: ${row.related.union}`,
+      row.related?.classification && `Class: ${row.related.classification}`,
+      row.related?.contacts?.length ? `${row.related.contacts.length} contact(s)` : null,
+    ]
       .filter(Boolean)
       .join(' · ');
   // Trades and related records are columns only when the file brings some (a type made in the app has none).
@@ -109,10 +134,33 @@ export function ImportUpload() {
   const previewColumns = useMemo(
     (): TableColumn<PreviewRow>[] => [
       { header: 'Line', align: 'left', minWidth: 80, value: (row) => row.line },
-      { header: 'Problems', align: 'left', minWidth: 260, wrap: true, value: (row) => (row.errors?.length ? row.errors.join(' ') : 'OK') },
-      ...mappedColumns.map((column): TableColumn<PreviewRow> => ({ header: column.label, align: 'left', minWidth: 140, value: (row) => describeValue(row.values?.[column.key]) })),
-      ...(showTrades ? [{ header: 'Trades', align: 'left' as const, value: (row: PreviewRow) => row.related?.trades.join(', ') ?? '' }] : []),
-      ...(showRelated ? [{ header: 'Related', align: 'left' as const, minWidth: 220, value: (row: PreviewRow) => related(row) }] : []),
+      {
+        header: 'Problems',
+        align: 'left',
+        minWidth: 260,
+        wrap: true,
+        value: (row) => (row.errors?.length ? row.errors.join(' ') : 'OK'),
+      },
+      ...mappedColumns.map(
+        (column): TableColumn<PreviewRow> => ({
+          header: column.label,
+          align: 'left',
+          minWidth: 140,
+          value: (row) => describeValue(row.values?.[column.key]),
+        }),
+      ),
+      ...(showTrades
+        ? [
+            {
+              header: 'Trades',
+              align: 'left' as const,
+              value: (row: PreviewRow) => row.related?.trades.join(', ') ?? '',
+            },
+          ]
+        : []),
+      ...(showRelated
+        ? [{ header: 'Related', align: 'left' as const, minWidth: 220, value: (row: PreviewRow) => related(row) }]
+        : []),
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps -- related() reads only the row
     [mappedColumns, showTrades, showRelated],
@@ -173,7 +221,13 @@ export function ImportUpload() {
               label="Importer"
               value={importerId}
               onChange={(event) => setImporterId(event.target.value)}
-              helperText={isPending ? 'Loading the importers…' : importer?.description ? String(importer.description) : 'How the columns of the file become records'}
+              helperText={
+                isPending
+                  ? 'Loading the importers…'
+                  : importer?.description
+                    ? String(importer.description)
+                    : 'How the columns of the file become records'
+              }
               fullWidth
               slotProps={{ select: { inputProps: { 'data-testid': 'importer-select' } } }}
             >
@@ -183,14 +237,25 @@ export function ImportUpload() {
                 </MenuItem>
               ))}
             </TextField>
-            <Button variant="contained" size="large" onClick={start} disabled={!files.length || !importerId || starting} startIcon={starting ? <CircularProgress size={18} /> : undefined}>
+            <Button
+              variant="contained"
+              size="large"
+              onClick={start}
+              disabled={!files.length || !importerId || starting}
+              startIcon={starting ? <CircularProgress size={18} /> : undefined}
+            >
               {starting ? 'Uploading...' : `Start import${files.length > 1 ? ` of ${files.length} files` : ''}`}
             </Button>
           </Stack>
         </Stack>
 
         {refused.map((message) => (
-          <Alert key={message} severity="error" sx={{ mt: 2 }} onClose={() => setRefused((list) => list.filter((m) => m !== message))}>
+          <Alert
+            key={message}
+            severity="error"
+            sx={{ mt: 2 }}
+            onClose={() => setRefused((list) => list.filter((m) => m !== message))}
+          >
             {message}
           </Alert>
         ))}
@@ -213,7 +278,7 @@ export function ImportUpload() {
         )}
 
         {loadingPreview && (
-          <Stack direction="row" spacing={1} sx={{ alignItems: "center", mt: 2 }}>
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mt: 2 }}>
             <CircularProgress size={18} />
             <Typography variant="body2">Reading the first rows...</Typography>
           </Stack>
@@ -229,8 +294,11 @@ export function ImportUpload() {
               Preview of {preview.file.name}: the first {preview.rows.length} rows as they will be imported
             </Typography>
             <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-              {preview.headers.length} columns, about {Math.max(0, preview.file.lines - 1).toLocaleString('en')} rows, read as {preview.file.encoding === 'utf8' ? 'UTF-8' : 'Windows-1252'}.
-              {rowsWithErrors > 0 ? ` ${rowsWithErrors} of these rows would fail; the others are imported.` : ' No errors in these rows.'}
+              {preview.headers.length} columns, about {Math.max(0, preview.file.lines - 1).toLocaleString('en')} rows,
+              read as {preview.file.encoding === 'utf8' ? 'UTF-8' : 'Windows-1252'}.
+              {rowsWithErrors > 0
+                ? ` ${rowsWithErrors} of these rows would fail; the others are imported.`
+                : ' No errors in these rows.'}
             </Typography>
             {preview.missing_columns.length > 0 && (
               <Alert severity="warning" sx={{ mb: 1 }}>
@@ -248,7 +316,15 @@ export function ImportUpload() {
             />
             {!importer && preview.suggestions.some(Boolean) && (
               <Typography variant="body2" sx={{ mt: 1 }}>
-                Suggested targets: {preview.headers.map((h, i) => (preview.suggestions[i] ? `${h} → ${TARGETS_BY_KEY.get(preview.suggestions[i])?.label ?? preview.suggestions[i]}` : null)).filter(Boolean).join('; ')}
+                Suggested targets:{' '}
+                {preview.headers
+                  .map((h, i) =>
+                    preview.suggestions[i]
+                      ? `${h} → ${TARGETS_BY_KEY.get(preview.suggestions[i])?.label ?? preview.suggestions[i]}`
+                      : null,
+                  )
+                  .filter(Boolean)
+                  .join('; ')}
               </Typography>
             )}
           </Box>

@@ -7,5 +7,12 @@ const LABELS = { pending: 'Pending', processing: 'Processing', complete: 'Comple
 export function StatusChip({ status, undone }: { status?: string; undone?: boolean }) {
   if (undone) return <Chip size="small" label="Undone" variant="outlined" />;
   const key = (status ?? 'pending') as keyof typeof COLORS;
-  return <Chip size="small" label={LABELS[key] ?? status} color={COLORS[key] ?? 'default'} variant={key === 'pending' ? 'outlined' : 'filled'} />;
+  return (
+    <Chip
+      size="small"
+      label={LABELS[key] ?? status}
+      color={COLORS[key] ?? 'default'}
+      variant={key === 'pending' ? 'outlined' : 'filled'}
+    />
+  );
 }

@@ -30,7 +30,15 @@ export interface PreviewRow {
   line: number;
   cells: string[];
   values?: Record<string, unknown>;
-  related?: { trades: string[]; status: string | null; union: string | null; classification: string | null; craft: string | null; contractor: Record<string, unknown> | null; contacts: Array<Record<string, string>> };
+  related?: {
+    trades: string[];
+    status: string | null;
+    union: string | null;
+    classification: string | null;
+    craft: string | null;
+    contractor: Record<string, unknown> | null;
+    contacts: Array<Record<string, string>>;
+  };
   errors?: string[];
 }
 
@@ -60,7 +68,10 @@ export async function previewImport(file: File, fields: Record<string, string>):
   return response.data.data;
 }
 
-export async function startImport(files: File[], importerId: number | string): Promise<{ data: ImportRecord; message: string }> {
+export async function startImport(
+  files: File[],
+  importerId: number | string,
+): Promise<{ data: ImportRecord; message: string }> {
   const form = new FormData();
   form.append('importer_id', String(importerId));
   for (const file of files) form.append('files[]', file, file.name);
@@ -68,4 +79,5 @@ export async function startImport(files: File[], importerId: number | string): P
   return response.data;
 }
 
-export const formatBytes = (bytes: number) => (bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
+export const formatBytes = (bytes: number) =>
+  bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;

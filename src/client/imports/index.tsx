@@ -7,7 +7,13 @@ const ImportShow = lazyPage('ImportShow', () => import('./ImportShow'));
 
 const imports: ClientFeature = {
   resources: {
-    imports: { list: ImportList, show: ImportShow, hasCreate: false, hasEdit: false, recordRepresentation: (record: any) => record?.name ?? `Import ${record?.id}` },
+    imports: {
+      list: ImportList,
+      show: ImportShow,
+      hasCreate: false,
+      hasEdit: false,
+      recordRepresentation: (record: any) => record?.name ?? `Import ${record?.id}`,
+    },
   },
 };
 

@@ -7,7 +7,9 @@ export function ErrorNote({ error }: { error: unknown }) {
   const message = (error as { message?: string }).message;
   return (
     <Alert severity={status === 403 ? 'info' : 'error'} sx={{ mb: 2 }}>
-      {status === 403 ? (message ?? 'You do not have permission to see this.') : `This could not be loaded. ${message ?? ''}`}
+      {status === 403
+        ? (message ?? 'You do not have permission to see this.')
+        : `This could not be loaded. ${message ?? ''}`}
     </Alert>
   );
 }

@@ -1,6 +1,6 @@
+import Link from '@mui/material/Link';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import Link from '@mui/material/Link';
 
 /** A figure's list: `GET /api/{resource}?filter=...` counts exactly the figure (docs/reports.md). */
 export interface FigureLink {
@@ -15,7 +15,15 @@ export function listHref(link: FigureLink | null | undefined): string | null {
 }
 
 /** A number that opens the list it counts. */
-export function FigureLinkText({ link, children, testId }: { link: FigureLink | null | undefined; children: ReactNode; testId?: string }) {
+export function FigureLinkText({
+  link,
+  children,
+  testId,
+}: {
+  link: FigureLink | null | undefined;
+  children: ReactNode;
+  testId?: string;
+}) {
   const href = listHref(link);
   if (!href) return <span data-testid={testId}>{children}</span>;
   return (

@@ -1,10 +1,19 @@
 /** The filter widgets of the dashboard, the activity feed and the reports: a choice, a date, and the row that holds them. */
-import type { ReactNode } from 'react';
+
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
+import type { ReactNode } from 'react';
 
-export function SelectFilter({ label, value, onChange, options, allLabel = 'All', testId, minWidth = 150 }: {
+export function SelectFilter({
+  label,
+  value,
+  onChange,
+  options,
+  allLabel = 'All',
+  testId,
+  minWidth = 150,
+}: {
   label: string;
   value: string;
   onChange: (value: string) => void;
@@ -34,7 +43,17 @@ export function SelectFilter({ label, value, onChange, options, allLabel = 'All'
   );
 }
 
-export function DateFilter({ label, value, onChange, testId }: { label: string; value: string; onChange: (value: string) => void; testId?: string }) {
+export function DateFilter({
+  label,
+  value,
+  onChange,
+  testId,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  testId?: string;
+}) {
   return (
     <TextField
       type="date"
@@ -52,7 +71,12 @@ export function DateFilter({ label, value, onChange, testId }: { label: string; 
 /** A row of filters that wraps on a phone. */
 export function FilterBar({ children }: { children: ReactNode }) {
   return (
-    <Stack direction="row" useFlexGap sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'center', mb: 2 }} data-testid="filters">
+    <Stack
+      direction="row"
+      useFlexGap
+      sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'center', mb: 2 }}
+      data-testid="filters"
+    >
       {children}
     </Stack>
   );

@@ -2,8 +2,9 @@
  * Reading the figures endpoints of the dashboard, the activity feed and the reports with react-query, and keeping
  * them live: every model event heard on the realtime bus refetches them (bursts coalesced into one refetch).
  */
-import { useEffect, useRef } from 'react';
+
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { useCanAccess } from 'react-admin';
 import { dataProvider } from '../app/services';
 import type { Query } from '../http/query';

@@ -19,6 +19,13 @@ export function useUrlFilters<T extends Record<string, string>>(defaults: T) {
     setParams(next, { replace: true });
   };
   /** The filters to send: empty ones left out. */
-  const query = useMemo(() => Object.fromEntries(Object.entries(values).filter(([, v]) => v !== '' && v !== undefined)) as Record<string, string>, [values]);
+  const query = useMemo(
+    () =>
+      Object.fromEntries(Object.entries(values).filter(([, v]) => v !== '' && v !== undefined)) as Record<
+        string,
+        string
+      >,
+    [values],
+  );
   return { values, set, query };
 }

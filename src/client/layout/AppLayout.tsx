@@ -4,28 +4,29 @@
  * title portal, an h1) and the user menu. A skip link comes first, and
  * focus moves to the page's heading after each navigation (docs/accessibility.md).
  */
-import { Suspense, useCallback, useRef, useState, type ReactNode } from 'react';
+
+import CloseIcon from '@mui/icons-material/Close';
+import MenuIcon from '@mui/icons-material/Menu';
 import AppBar from '@mui/material/AppBar';
 import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
+import type { Theme } from '@mui/material/styles';
 import Toolbar from '@mui/material/Toolbar';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import type { Theme } from '@mui/material/styles';
-import MenuIcon from '@mui/icons-material/Menu';
-import CloseIcon from '@mui/icons-material/Close';
+import { type ReactNode, Suspense, useCallback, useRef, useState } from 'react';
+import { Error as RaError, useTranslate } from 'react-admin';
 import { ErrorBoundary } from 'react-error-boundary';
 import { Link as RouterLink } from 'react-router-dom';
-import { Error as RaError, useTranslate } from 'react-admin';
 import { useConfig } from '../app/hooks';
-import { LoadingScreen } from './LoadingScreen';
-import { MenuList } from './MenuList';
-import { FirstPaintMark, useFirstPaintDone } from './firstPaint';
-import { MAIN_CONTENT_ID, SkipLink } from './SkipLink';
-import { useFocusPageHeading } from './useFocusPageHeading';
-import { UserMenu } from './UserMenu';
-import { ImpersonationBar } from './ImpersonationBar';
 import { OfflineIndicator } from '../offline/OfflineIndicator';
+import { FirstPaintMark, useFirstPaintDone } from './firstPaint';
+import { ImpersonationBar } from './ImpersonationBar';
+import { LoadingScreen } from './LoadingScreen';
 import { LayoutStyles, layoutClasses } from './layoutStyles';
+import { MenuList } from './MenuList';
+import { MAIN_CONTENT_ID, SkipLink } from './SkipLink';
+import { UserMenu } from './UserMenu';
+import { useFocusPageHeading } from './useFocusPageHeading';
 
 function Brand({ onNavigate }: { onNavigate?: () => void }) {
   const config = useConfig();
@@ -58,7 +59,12 @@ export default function AppLayout({ children }: { children: ReactNode }) {
         <Toolbar className={layoutClasses.toolbar}>
           {!desktop && (
             <>
-              <IconButton edge="start" onClick={() => setDrawerOpen(true)} aria-label={translate('app.menu.open_menu')} data-testid="open-drawer">
+              <IconButton
+                edge="start"
+                onClick={() => setDrawerOpen(true)}
+                aria-label={translate('app.menu.open_menu')}
+                data-testid="open-drawer"
+              >
                 <MenuIcon />
               </IconButton>
               <RouterLink to="/" className={layoutClasses.homeLink} aria-label={`${config.name} home`}>
@@ -74,7 +80,11 @@ export default function AppLayout({ children }: { children: ReactNode }) {
       </AppBar>
 
       {desktop ? (
-        <Drawer variant="permanent" className={layoutClasses.sidebar} slotProps={{ paper: { className: layoutClasses.sidebarPaper, 'data-testid': 'sidebar' } as object }}>
+        <Drawer
+          variant="permanent"
+          className={layoutClasses.sidebar}
+          slotProps={{ paper: { className: layoutClasses.sidebarPaper, 'data-testid': 'sidebar' } as object }}
+        >
           <Brand />
           {menu && <MenuList />}
         </Drawer>
@@ -91,7 +101,11 @@ export default function AppLayout({ children }: { children: ReactNode }) {
             <div className={layoutClasses.drawerBrand}>
               <Brand onNavigate={closeDrawer} />
             </div>
-            <IconButton onClick={closeDrawer} aria-label={translate('app.menu.close_menu')} className={layoutClasses.drawerClose}>
+            <IconButton
+              onClick={closeDrawer}
+              aria-label={translate('app.menu.close_menu')}
+              className={layoutClasses.drawerClose}
+            >
               <CloseIcon />
             </IconButton>
           </div>
@@ -103,7 +117,11 @@ export default function AppLayout({ children }: { children: ReactNode }) {
         <Toolbar />
         <ImpersonationBar />
         <div className={layoutClasses.content}>
-          <ErrorBoundary fallbackRender={({ error, resetErrorBoundary }) => <RaError error={error as Error} resetErrorBoundary={resetErrorBoundary} />}>
+          <ErrorBoundary
+            fallbackRender={({ error, resetErrorBoundary }) => (
+              <RaError error={error as Error} resetErrorBoundary={resetErrorBoundary} />
+            )}
+          >
             <Suspense fallback={<LoadingScreen fullHeight={false} />}>
               {children}
               <FirstPaintMark />

@@ -1,9 +1,9 @@
 /** While an administrator acts as someone else: a bar across the top of every page saying so, with the way back. */
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
+import { leaveImpersonation } from '../admin/ImpersonateButton';
 import { useSession } from '../app/hooks';
 import { http } from '../app/services';
-import { leaveImpersonation } from '../admin/ImpersonateButton';
 
 export function ImpersonationBar() {
   const { user } = useSession();
@@ -14,9 +14,21 @@ export function ImpersonationBar() {
       variant="filled"
       square
       data-testid="impersonation-bar"
-      sx={{ position: 'sticky', top: { xs: 56, sm: 64 }, zIndex: (theme) => theme.zIndex.appBar - 1, borderRadius: 0, alignItems: 'center' }}
+      sx={{
+        position: 'sticky',
+        top: { xs: 56, sm: 64 },
+        zIndex: (theme) => theme.zIndex.appBar - 1,
+        borderRadius: 0,
+        alignItems: 'center',
+      }}
       action={
-        <Button color="inherit" size="small" variant="outlined" onClick={() => void leaveImpersonation((path) => http.post(path))} data-testid="impersonation-leave">
+        <Button
+          color="inherit"
+          size="small"
+          variant="outlined"
+          onClick={() => void leaveImpersonation((path) => http.post(path))}
+          data-testid="impersonation-leave"
+        >
           Back to {user.impersonator.name}
         </Button>
       }

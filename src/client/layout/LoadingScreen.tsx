@@ -6,7 +6,13 @@ export function LoadingScreen({ fullHeight = true }: { fullHeight?: boolean }) {
   return (
     <Box
       data-testid="loading"
-      sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', minHeight: fullHeight ? '100vh' : 240, width: '100%' }}
+      sx={{
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        minHeight: fullHeight ? '100vh' : 240,
+        width: '100%',
+      }}
     >
       <CircularProgress />
     </Box>

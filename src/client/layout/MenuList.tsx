@@ -1,5 +1,8 @@
 /** Renders the menu model (menuModel.ts) for both the desktop sidebar and the mobile drawer. */
-import { memo, useMemo, useState, type ReactNode } from 'react';
+
+import ExpandLess from '@mui/icons-material/ExpandLess';
+import ExpandMore from '@mui/icons-material/ExpandMore';
+import Box from '@mui/material/Box';
 import Collapse from '@mui/material/Collapse';
 import Divider from '@mui/material/Divider';
 import List from '@mui/material/List';
@@ -8,15 +11,13 @@ import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import ListSubheader from '@mui/material/ListSubheader';
-import Box from '@mui/material/Box';
-import ExpandLess from '@mui/icons-material/ExpandLess';
-import ExpandMore from '@mui/icons-material/ExpandMore';
-import { Link as RouterLink, useLocation } from 'react-router-dom';
+import { memo, type ReactNode, useMemo, useState } from 'react';
 import { useLogout, useTranslate } from 'react-admin';
+import { Link as RouterLink, useLocation } from 'react-router-dom';
+import { assistantPanel } from '../assistant/panelStore';
 import { MENU_ICONS } from './menuIcons';
 import { activeKeys, type MenuItem } from './menuModel';
 import { useMenu } from './useMenu';
-import { assistantPanel } from '../assistant/panelStore';
 
 function sameItem(a: MenuItem, b: MenuItem): boolean {
   if (a === b) return true;
@@ -55,11 +56,25 @@ const Entry = memo(
       </ListItem>
     );
   },
-  (previous, next) => previous.depth === next.depth && previous.onNavigate === next.onNavigate && previous.active === next.active && sameItem(previous.item, next.item),
+  (previous, next) =>
+    previous.depth === next.depth &&
+    previous.onNavigate === next.onNavigate &&
+    previous.active === next.active &&
+    sameItem(previous.item, next.item),
 );
 
 /** An entry that is not a route: sign out, or open the assistant's panel over the page. */
-function ActionControl({ item, onNavigate, sx, children }: { item: MenuItem; onNavigate?: () => void; sx: object; children: ReactNode }) {
+function ActionControl({
+  item,
+  onNavigate,
+  sx,
+  children,
+}: {
+  item: MenuItem;
+  onNavigate?: () => void;
+  sx: object;
+  children: ReactNode;
+}) {
   // Only here: react-admin's logout reads the location, and each entry reading it rendered again at every URL change.
   const logout = useLogout();
   const run = item.action === 'signOut' ? () => void logout() : () => assistantPanel.open();
@@ -141,7 +156,15 @@ function EntryControl({ item, depth, onNavigate, active: activeList }: EntryProp
 
   const active = activeSet.has(item.key);
   return (
-    <ListItemButton component={RouterLink} to={item.to!} selected={active} aria-current={active ? 'page' : undefined} sx={itemSx} onClick={onNavigate} data-menu-key={item.key}>
+    <ListItemButton
+      component={RouterLink}
+      to={item.to!}
+      selected={active}
+      aria-current={active ? 'page' : undefined}
+      sx={itemSx}
+      onClick={onNavigate}
+      data-menu-key={item.key}
+    >
       {item.icon === 'category' ? <ListItemIcon sx={{ minWidth: 24 }} /> : icon}
       <ListItemText primary={item.label} />
       {count}
@@ -155,20 +178,33 @@ export function MenuList({ onNavigate }: { onNavigate?: () => void }) {
   const { pathname, search } = useLocation();
   const active = activeKeys([...menu.main, ...menu.admin, ...menu.bottom], pathname, search);
   return (
-    <Box component="nav" aria-label="Main" sx={{ display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0 }} data-testid="main-menu">
+    <Box
+      component="nav"
+      aria-label="Main"
+      sx={{ display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0 }}
+      data-testid="main-menu"
+    >
       <Box sx={{ flex: 1, overflowY: 'auto', minHeight: 0 }}>
-      <List dense>
-        {menu.main.map((item) => (
-          <Entry key={item.key} item={item} depth={0} onNavigate={onNavigate} active={active} />
-        ))}
-      </List>
-      {menu.admin.length > 0 && (
-        <List dense subheader={<ListSubheader sx={{ bgcolor: 'transparent', lineHeight: '32px' }}>{translate('app.menu.admin')}</ListSubheader>} data-testid="admin-menu">
-          {menu.admin.map((item) => (
+        <List dense>
+          {menu.main.map((item) => (
             <Entry key={item.key} item={item} depth={0} onNavigate={onNavigate} active={active} />
           ))}
         </List>
-      )}
+        {menu.admin.length > 0 && (
+          <List
+            dense
+            subheader={
+              <ListSubheader sx={{ bgcolor: 'transparent', lineHeight: '32px' }}>
+                {translate('app.menu.admin')}
+              </ListSubheader>
+            }
+            data-testid="admin-menu"
+          >
+            {menu.admin.map((item) => (
+              <Entry key={item.key} item={item} depth={0} onNavigate={onNavigate} active={active} />
+            ))}
+          </List>
+        )}
       </Box>
       <Divider />
       <List dense>

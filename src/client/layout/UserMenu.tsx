@@ -1,20 +1,21 @@
 /** Header user menu: an avatar with the person's initials; Profile and Sign Out. */
-import { useState } from 'react';
+
+import ProfileIcon from '@mui/icons-material/AccountCircleOutlined';
+import SignOutIcon from '@mui/icons-material/LogoutOutlined';
 import Avatar from '@mui/material/Avatar';
+import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import Divider from '@mui/material/Divider';
-import ProfileIcon from '@mui/icons-material/AccountCircleOutlined';
-import SignOutIcon from '@mui/icons-material/LogoutOutlined';
-import { Link as RouterLink } from 'react-router-dom';
+import { useState } from 'react';
 import { useLogout, useTranslate } from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
+import { leaveImpersonation } from '../admin/ImpersonateButton';
 import { useSession } from '../app/hooks';
 import { http } from '../app/services';
-import { leaveImpersonation } from '../admin/ImpersonateButton';
 import { initials } from './initials';
 import { layoutClasses } from './layoutStyles';
 
@@ -28,13 +29,25 @@ export function UserMenu() {
   return (
     <>
       <Tooltip title={translate('app.menu.user_menu')}>
-        <IconButton onClick={(event) => setAnchor(event.currentTarget)} aria-label={translate('app.menu.user_menu')} aria-haspopup="menu" data-testid="user-menu-button" className={layoutClasses.avatarButton}>
+        <IconButton
+          onClick={(event) => setAnchor(event.currentTarget)}
+          aria-label={translate('app.menu.user_menu')}
+          aria-haspopup="menu"
+          data-testid="user-menu-button"
+          className={layoutClasses.avatarButton}
+        >
           <Avatar className={layoutClasses.avatar} data-testid="user-avatar">
             {initials(user.first_name, user.last_name, user.name)}
           </Avatar>
         </IconButton>
       </Tooltip>
-      <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={close} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }} transformOrigin={{ vertical: 'top', horizontal: 'right' }}>
+      <Menu
+        anchorEl={anchor}
+        open={Boolean(anchor)}
+        onClose={close}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+      >
         <Typography variant="subtitle2" sx={{ px: 2, pt: 1 }}>
           {user.name}
         </Typography>

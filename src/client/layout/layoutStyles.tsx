@@ -4,9 +4,10 @@
  * elements take these classes; MUI components keep their own styles, and a rule that changes one of their
  * properties is scoped under the layout's root (two classes), so it wins over the component's (one class).
  */
-import { memo } from 'react';
+
 import GlobalStyles from '@mui/material/GlobalStyles';
 import type { Theme } from '@mui/material/styles';
+import { memo } from 'react';
 import { SIDEBAR_WIDTH } from '../theme/theme';
 
 export const layoutClasses = {
@@ -89,7 +90,13 @@ const styles = (theme: Theme) => {
       fontWeight: 600,
     },
     [`.${c.root} .${c.avatarButton}`]: { padding: theme.spacing(0.5) },
-    [`.${c.root} .${c.avatar}`]: { width: 36, height: 36, backgroundColor: theme.palette.secondary.main, fontSize: '0.95rem', fontWeight: 600 },
+    [`.${c.root} .${c.avatar}`]: {
+      width: 36,
+      height: 36,
+      backgroundColor: theme.palette.secondary.main,
+      fontSize: '0.95rem',
+      fontWeight: 600,
+    },
     [`.${c.sidebar}`]: { width: SIDEBAR_WIDTH, flexShrink: 0 },
     [`.${c.sidebarPaper}`]: { width: SIDEBAR_WIDTH, boxSizing: 'border-box', display: 'flex', flexDirection: 'column' },
     // The navigation drawer is drawn in a portal, outside the layout's root.
@@ -108,11 +115,17 @@ const styles = (theme: Theme) => {
     [`.${c.brand} img`]: { width: 32, height: 32 },
     [`.${c.brandName}`]: { ...theme.typography.subtitle1, margin: 0, fontWeight: 700, lineHeight: 1.2 },
     [`.${c.main}`]: { outline: 'none', flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' },
-    [`.${c.content}`]: { flex: 1, padding: theme.spacing(1.5), [theme.breakpoints.up('sm')]: { padding: theme.spacing(3) } },
+    [`.${c.content}`]: {
+      flex: 1,
+      padding: theme.spacing(1.5),
+      [theme.breakpoints.up('sm')]: { padding: theme.spacing(3) },
+    },
     ...fillsWindow,
     // Below `md` react-admin's Create button floats at the bottom right (20 px from the edge, 60 from the bottom), over
     // the grid's footer, which a list filling the window keeps there: the pager moves left of it.
-    [theme.breakpoints.down('md')]: { [`${fill} .${c.listGrid} .MuiDataGrid-footerContainer`]: { paddingRight: theme.spacing(10) } },
+    [theme.breakpoints.down('md')]: {
+      [`${fill} .${c.listGrid} .MuiDataGrid-footerContainer`]: { paddingRight: theme.spacing(10) },
+    },
   };
 };
 

@@ -3,11 +3,18 @@
  * statistics. The desktop sidebar and the mobile drawer render the same model (which is how the drawer's
  * Grievances link goes to grievances; the original pointed it at members, see docs/client.md).
  */
-import { can, canAny, canOnEntity, permittedCategories, CATEGORY_PERMISSIONS, type PermissionSubject } from '../../common/permissions';
-import { isFeatureEnabled, schemaFor } from '../system/mainData';
-import type { Feature, Schema, Statistics } from '../system/types';
+import {
+  CATEGORY_PERMISSIONS,
+  can,
+  canAny,
+  canOnEntity,
+  type PermissionSubject,
+  permittedCategories,
+} from '../../common/permissions';
 import { TYPE_LABELS, titleCase } from '../i18n/labels';
 import { readableReports } from '../reports/catalogue';
+import { isFeatureEnabled, schemaFor } from '../system/mainData';
+import type { Feature, Schema, Statistics } from '../system/types';
 
 export type MenuIcon =
   | 'dashboard'
@@ -114,7 +121,13 @@ export function buildMenu({ user, features, schemas, statistics, translate }: Me
   const main: MenuItem[] = [
     { key: 'dashboard', label: t('app.menu.dashboard', 'Dashboard'), to: '/', icon: 'dashboard' },
     { key: 'activity', label: t('app.menu.activity', 'Activity'), to: '/actions', icon: 'activity' },
-    { key: 'tasks', label: t('app.menu.tasks', 'Tasks'), to: '/tasks', icon: 'tasks', badge: count(statistics.tasks_open) },
+    {
+      key: 'tasks',
+      label: t('app.menu.tasks', 'Tasks'),
+      to: '/tasks',
+      icon: 'tasks',
+      badge: count(statistics.tasks_open),
+    },
     {
       key: 'notifications',
       label: t('app.menu.notifications', 'Notifications'),
@@ -124,9 +137,22 @@ export function buildMenu({ user, features, schemas, statistics, translate }: Me
     },
   ];
 
-  if (feature('assistant') && reads('assistant-thread')) main.push({ key: 'assistant', label: t('app.menu.assistant', 'Assistant'), icon: 'assistant', action: 'assistant' });
-  if (feature('map') && can(user, 'map:read')) main.push({ key: 'map', label: t('app.menu.map', 'Map'), to: '/map', icon: 'map' });
-  if (reads('contact')) main.push({ key: 'contacts', label: schemaLabel('contact', t('app.menu.contacts', 'Contacts')), to: '/contacts', icon: 'contacts' });
+  if (feature('assistant') && reads('assistant-thread'))
+    main.push({
+      key: 'assistant',
+      label: t('app.menu.assistant', 'Assistant'),
+      icon: 'assistant',
+      action: 'assistant',
+    });
+  if (feature('map') && can(user, 'map:read'))
+    main.push({ key: 'map', label: t('app.menu.map', 'Map'), to: '/map', icon: 'map' });
+  if (reads('contact'))
+    main.push({
+      key: 'contacts',
+      label: schemaLabel('contact', t('app.menu.contacts', 'Contacts')),
+      to: '/contacts',
+      icon: 'contacts',
+    });
 
   if (feature('contractors')) {
     const allowed = permittedCategories(user, 'contractor', 'read');
@@ -164,31 +190,72 @@ export function buildMenu({ user, features, schemas, statistics, translate }: Me
     }
   }
 
-  if (reads('recruit')) main.push({ key: 'recruits', label: schemaLabel('recruit', t('app.menu.recruits', 'Recruits')), to: '/recruits', icon: 'recruits' });
-  if (reads('member')) main.push({ key: 'members', label: schemaLabel('member', t('app.menu.members', 'Members')), to: '/members', icon: 'members' });
+  if (reads('recruit'))
+    main.push({
+      key: 'recruits',
+      label: schemaLabel('recruit', t('app.menu.recruits', 'Recruits')),
+      to: '/recruits',
+      icon: 'recruits',
+    });
+  if (reads('member'))
+    main.push({
+      key: 'members',
+      label: schemaLabel('member', t('app.menu.members', 'Members')),
+      to: '/members',
+      icon: 'members',
+    });
   if (feature('grievances') && reads('grievance')) {
-    main.push({ key: 'grievances', label: schemaLabel('grievance', t('app.menu.grievances', 'Grievances')), to: '/grievances', icon: 'grievances' });
+    main.push({
+      key: 'grievances',
+      label: schemaLabel('grievance', t('app.menu.grievances', 'Grievances')),
+      to: '/grievances',
+      icon: 'grievances',
+    });
   }
-  if (feature('sites') && reads('visit')) main.push({ key: 'visits', label: schemaLabel('visit', t('app.menu.visits', 'Site visits')), to: '/visits', icon: 'visits' });
-  if (reads('campaign')) main.push({ key: 'campaigns', label: schemaLabel('campaign', t('app.menu.campaigns', 'Campaigns')), to: '/campaigns', icon: 'campaigns' });
+  if (feature('sites') && reads('visit'))
+    main.push({
+      key: 'visits',
+      label: schemaLabel('visit', t('app.menu.visits', 'Site visits')),
+      to: '/visits',
+      icon: 'visits',
+    });
+  if (reads('campaign'))
+    main.push({
+      key: 'campaigns',
+      label: schemaLabel('campaign', t('app.menu.campaigns', 'Campaigns')),
+      to: '/campaigns',
+      icon: 'campaigns',
+    });
   // Record types created in the app (schema editor) get their own entry.
   for (const schema of schemas) {
     if ((schema as { built_in?: boolean }).built_in !== false || !reads(schema.type)) continue;
     const resource = (schema as { resource?: string }).resource ?? `${schema.type}s`;
-    main.push({ key: `records-${schema.type}`, label: titleCase(schema.name_plural || schema.type), to: `/${resource}`, icon: 'records' });
+    main.push({
+      key: `records-${schema.type}`,
+      label: titleCase(schema.name_plural || schema.type),
+      to: `/${resource}`,
+      icon: 'records',
+    });
   }
-  if (reads('import')) main.push({ key: 'imports', label: t('app.menu.imports', 'Imports'), to: '/imports', icon: 'imports' });
+  if (reads('import'))
+    main.push({ key: 'imports', label: t('app.menu.imports', 'Imports'), to: '/imports', icon: 'imports' });
   const reports = readableReports(user, features);
   if (reports.length > 0) {
     main.push({
       key: 'reports',
       label: t('app.menu.reports', 'Reports'),
       icon: 'reports',
-      children: reports.map((report) => ({ key: `reports-${report.key}`, label: t(`app.reports.${report.key}`, report.label), to: report.path, icon: 'category' as const })),
+      children: reports.map((report) => ({
+        key: `reports-${report.key}`,
+        label: t(`app.reports.${report.key}`, report.label),
+        to: report.path,
+        icon: 'category' as const,
+      })),
     });
   }
   // System opens the users page: offered only to those who may read users.
-  if (feature('system') && reads('user')) main.push({ key: 'system', label: t('app.menu.system', 'System'), to: '/users', icon: 'system' });
+  if (feature('system') && reads('user'))
+    main.push({ key: 'system', label: t('app.menu.system', 'System'), to: '/users', icon: 'system' });
 
   const showAdmin = canAny(user, ADMIN_CREATE_PERMISSIONS) || canAny(user, ADMIN_READ_PERMISSIONS);
   const admin: MenuItem[] = showAdmin

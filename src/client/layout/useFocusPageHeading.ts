@@ -1,4 +1,4 @@
-import { useEffect, useRef, type RefObject } from 'react';
+import { type RefObject, useEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 
 /** How long a page may take to render its own h1 (lazy chunk, first data) before the header's title is taken. */

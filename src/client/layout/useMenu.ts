@@ -8,7 +8,8 @@ export function useMenu(): MenuModel {
   const { features, schemas, statistics } = useMainData();
   const translate = useTranslate();
   return useMemo(
-    () => buildMenu({ user, features, schemas, statistics, translate: (key, fallback) => translate(key, { _: fallback }) }),
+    () =>
+      buildMenu({ user, features, schemas, statistics, translate: (key, fallback) => translate(key, { _: fallback }) }),
     [user, features, schemas, statistics, translate],
   );
 }

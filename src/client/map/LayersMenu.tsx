@@ -21,7 +21,13 @@ export interface LayerChoices {
   measure: Measure | null;
 }
 
-export function LayersMenu({ anchor, onClose, value, onChange, contractorsOffered }: {
+export function LayersMenu({
+  anchor,
+  onClose,
+  value,
+  onChange,
+  contractorsOffered,
+}: {
   anchor: HTMLElement | null;
   onClose: () => void;
   value: LayerChoices;
@@ -30,7 +36,13 @@ export function LayersMenu({ anchor, onClose, value, onChange, contractorsOffere
 }) {
   const { canAccess: canUploadShapes } = useCanAccess({ resource: 'regions', action: 'create' });
   return (
-    <Popover open={Boolean(anchor)} anchorEl={anchor} onClose={onClose} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }} transformOrigin={{ vertical: 'top', horizontal: 'right' }}>
+    <Popover
+      open={Boolean(anchor)}
+      anchorEl={anchor}
+      onClose={onClose}
+      anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+      transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+    >
       <Box sx={{ p: 2, width: 260 }}>
         <Typography variant="overline" color="text.secondary">
           Layers
@@ -38,19 +50,49 @@ export function LayersMenu({ anchor, onClose, value, onChange, contractorsOffere
         <Stack>
           <FormControlLabel control={<Checkbox checked disabled />} label="Job sites" />
           <FormControlLabel
-            control={<Checkbox checked={value.contractors} onChange={(e) => onChange({ ...value, contractors: e.target.checked })} name="contractors-layer" />}
+            control={
+              <Checkbox
+                checked={value.contractors}
+                onChange={(e) => onChange({ ...value, contractors: e.target.checked })}
+                name="contractors-layer"
+              />
+            }
             label="Contractors"
             disabled={!contractorsOffered}
           />
-          <FormControlLabel control={<Checkbox checked={value.regions} onChange={(e) => onChange({ ...value, regions: e.target.checked })} name="regions-layer" />} label="Regions" />
+          <FormControlLabel
+            control={
+              <Checkbox
+                checked={value.regions}
+                onChange={(e) => onChange({ ...value, regions: e.target.checked })}
+                name="regions-layer"
+              />
+            }
+            label="Regions"
+          />
         </Stack>
         <Typography variant="overline" color="text.secondary" component="div" sx={{ mt: 1 }}>
           Colour regions by
         </Typography>
-        <RadioGroup value={value.measure ?? 'none'} onChange={(e) => onChange({ ...value, measure: e.target.value === 'none' ? null : (e.target.value as Measure) })}>
+        <RadioGroup
+          value={value.measure ?? 'none'}
+          onChange={(e) =>
+            onChange({ ...value, measure: e.target.value === 'none' ? null : (e.target.value as Measure) })
+          }
+        >
           <FormControlLabel value="none" control={<Radio size="small" />} label="Nothing (outlines)" />
-          <FormControlLabel value="sites" control={<Radio size="small" />} label="Number of sites" disabled={!value.regions} />
-          <FormControlLabel value="union_share" control={<Radio size="small" />} label="Union share" disabled={!value.regions} />
+          <FormControlLabel
+            value="sites"
+            control={<Radio size="small" />}
+            label="Number of sites"
+            disabled={!value.regions}
+          />
+          <FormControlLabel
+            value="union_share"
+            control={<Radio size="small" />}
+            label="Union share"
+            disabled={!value.regions}
+          />
         </RadioGroup>
         {canUploadShapes && (
           <>

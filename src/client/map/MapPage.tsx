@@ -9,27 +9,27 @@
  * menus and panels.
  */
 import 'leaflet/dist/leaflet.css';
-import { useCallback, useMemo, useState } from 'react';
-import type L from 'leaflet';
-import { MapContainer, TileLayer, ZoomControl } from 'react-leaflet';
-import { useNavigate } from 'react-router-dom';
-import { Title } from 'react-admin';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
+import type L from 'leaflet';
+import { useCallback, useMemo, useState } from 'react';
+import { Title } from 'react-admin';
+import { MapContainer, TileLayer, ZoomControl } from 'react-leaflet';
+import { useNavigate } from 'react-router-dom';
 import { useConfig } from '../app/hooks';
 import { SidePanel } from '../layout/SidePanel';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import type { Layer, MapFilterValues, MarkersResponse, SearchHit } from './api';
 import { activeFilterCount, FilterDrawer } from './FilterDrawer';
-import { LayersMenu, type LayerChoices } from './LayersMenu';
-import { mapStyles } from './mapStyles';
-import { MapSummary, EmptyMapNotice } from './MapSummary';
+import { type LayerChoices, LayersMenu } from './LayersMenu';
+import { EmptyMapNotice, MapSummary } from './MapSummary';
 import { MapToolbar } from './MapToolbar';
 import { MarkerCard } from './MarkerCard';
 import { MarkersLayer } from './MarkersLayer';
+import { mapStyles } from './mapStyles';
 import { RecordPanel } from './RecordPanel';
-import { RegionsLayer, type RegionInView } from './RegionsLayer';
+import { type RegionInView, RegionsLayer } from './RegionsLayer';
 import { TurfDraw } from './TurfDraw';
 import { useLiveVersion } from './useLiveVersion';
 import { describeMapError, useMapOptions } from './useMapOptions';
@@ -60,7 +60,10 @@ export default function MapPage() {
   const [loading, setLoading] = useState(false);
   const [regions, setRegions] = useState<RegionInView[]>([]);
 
-  const layers: Layer[] = useMemo(() => (choices.contractors && options?.layers.contractors ? ['sites', 'contractors'] : ['sites']), [choices.contractors, options]);
+  const layers: Layer[] = useMemo(
+    () => (choices.contractors && options?.layers.contractors ? ['sites', 'contractors'] : ['sites']),
+    [choices.contractors, options],
+  );
   const { fitOnce } = view;
   const onLoaded = useCallback(
     (response: MarkersResponse) => {
@@ -91,10 +94,29 @@ export default function MapPage() {
     >
       <Title title="Map" />
       {mapStyles}
-      <MapContainer ref={setMap} center={view.center} zoom={view.zoom} minZoom={2} maxZoom={19} zoomControl={false} worldCopyJump style={{ height: '100%', width: '100%' }}>
-        {tiles?.url ? <TileLayer url={tiles.url} attribution={tiles.attribution} maxZoom={19} crossOrigin="anonymous" /> : null}
+      <MapContainer
+        ref={setMap}
+        center={view.center}
+        zoom={view.zoom}
+        minZoom={2}
+        maxZoom={19}
+        zoomControl={false}
+        worldCopyJump
+        style={{ height: '100%', width: '100%' }}
+      >
+        {tiles?.url ? (
+          <TileLayer url={tiles.url} attribution={tiles.attribution} maxZoom={19} crossOrigin="anonymous" />
+        ) : null}
         <ZoomControl position="bottomright" />
-        {choices.regions && <RegionsLayer measure={choices.measure} filters={filters} version={version} onError={() => undefined} onRegions={setRegions} />}
+        {choices.regions && (
+          <RegionsLayer
+            measure={choices.measure}
+            filters={filters}
+            version={version}
+            onError={() => undefined}
+            onRegions={setRegions}
+          />
+        )}
         <MarkersLayer
           layers={layers}
           filters={filters}
@@ -111,15 +133,41 @@ export default function MapPage() {
         />
       </MapContainer>
 
-      {loading && <LinearProgress sx={{ position: 'absolute', top: 0, left: 0, right: 0, zIndex: 1001, height: 3 }} aria-label="Loading markers" />}
+      {loading && (
+        <LinearProgress
+          sx={{ position: 'absolute', top: 0, left: 0, right: 0, zIndex: 1001, height: 3 }}
+          aria-label="Loading markers"
+        />
+      )}
 
-      <MapToolbar filterCount={filterCount} onPick={onPick} onOpenFilters={() => setFiltersOpen(true)} onOpenLayers={setLayersAnchor} />
+      <MapToolbar
+        filterCount={filterCount}
+        onPick={onPick}
+        onOpenFilters={() => setFiltersOpen(true)}
+        onOpenLayers={setLayersAnchor}
+      />
       <TurfDraw map={map} />
-      <LayersMenu anchor={layersAnchor} onClose={() => setLayersAnchor(null)} value={choices} onChange={setChoices} contractorsOffered={Boolean(options?.layers.contractors)} />
-      <MapSummary summary={summary} layers={layers} legendOf={choices.regions ? choices.measure : null} hiddenOnPhone={Boolean(selected)} regions={choices.regions ? regions : []} />
+      <LayersMenu
+        anchor={layersAnchor}
+        onClose={() => setLayersAnchor(null)}
+        value={choices}
+        onChange={setChoices}
+        contractorsOffered={Boolean(options?.layers.contractors)}
+      />
+      <MapSummary
+        summary={summary}
+        layers={layers}
+        legendOf={choices.regions ? choices.measure : null}
+        hiddenOnPhone={Boolean(selected)}
+        regions={choices.regions ? regions : []}
+      />
 
       {error && (
-        <Alert severity="warning" sx={{ position: 'absolute', zIndex: 1001, top: 64, left: 12, right: { xs: 12, sm: 'auto' }, maxWidth: 480 }} onClose={() => setError(null)}>
+        <Alert
+          severity="warning"
+          sx={{ position: 'absolute', zIndex: 1001, top: 64, left: 12, right: { xs: 12, sm: 'auto' }, maxWidth: 480 }}
+          onClose={() => setError(null)}
+        >
           {error}
         </Alert>
       )}
@@ -147,10 +195,14 @@ export default function MapPage() {
       />
 
       <SidePanel open={Boolean(panel)} onClose={() => setPanel(null)} title={panel?.title ?? ''}>
-        {panel && <RecordPanel resource={panel.resource} id={panel.id} onOpen={() => openPage(panel.resource, panel.id)} />}
+        {panel && (
+          <RecordPanel resource={panel.resource} id={panel.id} onOpen={() => openPage(panel.resource, panel.id)} />
+        )}
       </SidePanel>
 
-      {!error && summary && (summary.total.sites ?? 0) === 0 && <EmptyMapNotice filtered={filterCount > 0} onClearFilters={() => setFilters({})} />}
+      {!error && summary && (summary.total.sites ?? 0) === 0 && (
+        <EmptyMapNotice filtered={filterCount > 0} onClearFilters={() => setFilters({})} />
+      )}
     </Box>
   );
 }

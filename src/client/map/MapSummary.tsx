@@ -12,7 +12,13 @@ import { MEASURE_LEGENDS, NO_DATA_COLOR } from './colors';
 import { RegionsInView } from './RegionsInView';
 import type { RegionInView } from './RegionsLayer';
 
-export function MapSummary({ summary, layers, legendOf, hiddenOnPhone, regions }: {
+export function MapSummary({
+  summary,
+  layers,
+  legendOf,
+  hiddenOnPhone,
+  regions,
+}: {
   summary: MarkersResponse['meta'] | null;
   /** The regions drawn, listed with their figures. */
   regions: RegionInView[];
@@ -28,12 +34,24 @@ export function MapSummary({ summary, layers, legendOf, hiddenOnPhone, regions }
   return (
     <Paper
       elevation={2}
-      sx={{ position: 'absolute', zIndex: 999, right: 12, top: 60, px: 1.25, py: 0.75, display: hiddenOnPhone ? { xs: 'none', sm: 'block' } : 'block' }}
+      sx={{
+        position: 'absolute',
+        zIndex: 999,
+        right: 12,
+        top: 60,
+        px: 1.25,
+        py: 0.75,
+        display: hiddenOnPhone ? { xs: 'none', sm: 'block' } : 'block',
+      }}
       data-testid="map-summary"
     >
       <Typography variant="caption" component="div" aria-live="polite">
-        {summary ? `${inView.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} sites in view` : 'Loading sites…'}
-        {summary && layers.includes('contractors') ? ` · ${(summary.in_view.contractors ?? 0).toLocaleString('en-US')} contractors` : ''}
+        {summary
+          ? `${inView.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} sites in view`
+          : 'Loading sites…'}
+        {summary && layers.includes('contractors')
+          ? ` · ${(summary.in_view.contractors ?? 0).toLocaleString('en-US')} contractors`
+          : ''}
       </Typography>
       {legend && (
         <Box sx={{ mt: 0.75 }} data-testid="map-legend">
@@ -61,8 +79,22 @@ export function MapSummary({ summary, layers, legendOf, hiddenOnPhone, regions }
 /** Over the middle of an empty map: why it is empty, and a way out when filters did it. */
 export function EmptyMapNotice({ filtered, onClearFilters }: { filtered: boolean; onClearFilters: () => void }) {
   return (
-    <Paper elevation={2} sx={{ position: 'absolute', zIndex: 999, left: '50%', top: '50%', transform: 'translate(-50%, -50%)', p: 2, maxWidth: 320, textAlign: 'center' }}>
-      <Typography variant="body2">{filtered ? 'No site matches these filters.' : 'No job site has coordinates yet.'}</Typography>
+    <Paper
+      elevation={2}
+      sx={{
+        position: 'absolute',
+        zIndex: 999,
+        left: '50%',
+        top: '50%',
+        transform: 'translate(-50%, -50%)',
+        p: 2,
+        maxWidth: 320,
+        textAlign: 'center',
+      }}
+    >
+      <Typography variant="body2">
+        {filtered ? 'No site matches these filters.' : 'No job site has coordinates yet.'}
+      </Typography>
       {filtered && (
         <Button size="small" sx={{ mt: 1 }} onClick={onClearFilters}>
           Clear the filters

@@ -3,7 +3,10 @@
  * and the actions to open the record on its page or in the side panel. A floating card on wide screens, a
  * bottom sheet on phones.
  */
-import { useEffect, useMemo, useState } from 'react';
+
+import CloseIcon from '@mui/icons-material/Close';
+import OpenInNewIcon from '@mui/icons-material/OpenInNew';
+import ViewSidebarIcon from '@mui/icons-material/ViewSidebar';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -13,16 +16,14 @@ import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import CloseIcon from '@mui/icons-material/Close';
-import OpenInNewIcon from '@mui/icons-material/OpenInNew';
-import ViewSidebarIcon from '@mui/icons-material/ViewSidebar';
+import { useEffect, useMemo, useState } from 'react';
 import { RecordContextProvider } from 'react-admin';
-import { DetailsTab } from '../records/show/DetailsTab';
-import { useLiveSchema, useVisibleDescriptors } from '../records/hooks';
 import { FieldValue } from '../records/FieldValue';
-import { TASK_TYPES } from '../work/shared';
+import { useLiveSchema, useVisibleDescriptors } from '../records/hooks';
+import { DetailsTab } from '../records/show/DetailsTab';
 import { LogVisitButton } from '../visits/LogVisitButton';
-import { fetchCard, type MarkerCard as Card } from './api';
+import { TASK_TYPES } from '../work/shared';
+import { type MarkerCard as Card, fetchCard } from './api';
 import { CONTRACTOR_COLORS, statusColor, textOn, typeColor } from './colors';
 
 export interface MarkerCardProps {
@@ -39,7 +40,10 @@ export interface MarkerCardProps {
 function CustomFields({ card }: { card: Card }) {
   const schema = useLiveSchema(card.kind === 'site' ? 'sites' : 'contractors');
   const descriptors = useVisibleDescriptors(schema);
-  const custom = useMemo(() => descriptors.filter((descriptor) => Object.hasOwn(card.custom ?? {}, descriptor.slug)), [descriptors, card.custom]);
+  const custom = useMemo(
+    () => descriptors.filter((descriptor) => Object.hasOwn(card.custom ?? {}, descriptor.slug)),
+    [descriptors, card.custom],
+  );
   if (!schema || !custom.length) return null;
   return (
     <RecordContextProvider value={{ id: card.id, ...card.custom }}>
@@ -50,7 +54,8 @@ function CustomFields({ card }: { card: Card }) {
   );
 }
 
-const when = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+const when = (iso: string) =>
+  new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
 
 export function MarkerCard({ marker, version, typeColors, onClose, onOpen, onOpenPanel }: MarkerCardProps) {
   const [card, setCard] = useState<Card | null>(null);
@@ -64,7 +69,9 @@ export function MarkerCard({ marker, version, typeColors, onClose, onOpen, onOpe
       .catch((e: { status?: number; message?: string; kind?: string }) => {
         if (controller.signal.aborted || e?.kind === 'cancelled') return;
         setCard(null);
-        setError(e?.status === 404 ? 'This record is no longer on the map.' : (e?.message ?? 'The card could not be loaded.'));
+        setError(
+          e?.status === 404 ? 'This record is no longer on the map.' : (e?.message ?? 'The card could not be loaded.'),
+        );
       });
     return () => controller.abort();
   }, [marker.kind, marker.id, version]);
@@ -73,7 +80,11 @@ export function MarkerCard({ marker, version, typeColors, onClose, onOpen, onOpe
   const shown = card && card.id === marker.id && card.kind === marker.kind ? card : null;
   const open = shown?.actions.find((a) => a.name === 'open');
   const panel = shown?.actions.find((a) => a.name === 'panel');
-  const colour = shown ? (shown.kind === 'site' ? typeColor(shown.type, typeColors) : (CONTRACTOR_COLORS[shown.type] ?? '#757575')) : '#9e9e9e';
+  const colour = shown
+    ? shown.kind === 'site'
+      ? typeColor(shown.type, typeColors)
+      : (CONTRACTOR_COLORS[shown.type] ?? '#757575')
+    : '#9e9e9e';
 
   return (
     <Paper
@@ -95,7 +106,16 @@ export function MarkerCard({ marker, version, typeColors, onClose, onOpen, onOpe
       }}
     >
       <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
-        <Box sx={{ width: 14, height: 14, mt: 0.75, borderRadius: shown?.kind === 'contractor' ? 0.5 : '50%', bgcolor: colour, flexShrink: 0 }} />
+        <Box
+          sx={{
+            width: 14,
+            height: 14,
+            mt: 0.75,
+            borderRadius: shown?.kind === 'contractor' ? 0.5 : '50%',
+            bgcolor: colour,
+            flexShrink: 0,
+          }}
+        />
         <Box sx={{ flex: 1, minWidth: 0 }}>
           <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, lineHeight: 1.3 }}>
             {shown?.name ?? (loading ? 'Loading…' : 'Not available')}
@@ -123,17 +143,37 @@ export function MarkerCard({ marker, version, typeColors, onClose, onOpen, onOpe
       {shown && (
         <>
           <Stack direction="row" spacing={1} sx={{ mt: 1.5, flexWrap: 'wrap', rowGap: 1 }}>
-            <Chip size="small" label={<FieldValue resource={shown.kind === 'site' ? 'sites' : 'contractors'} field="type" record={shown} />} sx={{ bgcolor: colour, color: textOn(colour), fontWeight: 600, '& .MuiChip-label *': { color: 'inherit' } }} />
+            <Chip
+              size="small"
+              label={
+                <FieldValue resource={shown.kind === 'site' ? 'sites' : 'contractors'} field="type" record={shown} />
+              }
+              sx={{
+                bgcolor: colour,
+                color: textOn(colour),
+                fontWeight: 600,
+                '& .MuiChip-label *': { color: 'inherit' },
+              }}
+            />
             {shown.status && (
               <Chip
                 size="small"
                 variant="outlined"
                 label={shown.status.name}
-                sx={{ borderColor: statusColor(shown.status.id, { [shown.status.id]: shown.status.color }), borderWidth: 2 }}
+                sx={{
+                  borderColor: statusColor(shown.status.id, { [shown.status.id]: shown.status.color }),
+                  borderWidth: 2,
+                }}
               />
             )}
             {shown.phase && <Chip size="small" variant="outlined" label={shown.phase.name} />}
-            {shown.sites_count !== undefined && <Chip size="small" variant="outlined" label={`${shown.sites_count} site${shown.sites_count === 1 ? '' : 's'}`} />}
+            {shown.sites_count !== undefined && (
+              <Chip
+                size="small"
+                variant="outlined"
+                label={`${shown.sites_count} site${shown.sites_count === 1 ? '' : 's'}`}
+              />
+            )}
           </Stack>
           {shown.kind === 'site' && (
             <Box sx={{ mt: 1.5 }}>
@@ -165,18 +205,30 @@ export function MarkerCard({ marker, version, typeColors, onClose, onOpen, onOpe
               Last activity
             </Typography>
             <Typography variant="body2" data-testid="marker-card-activity">
-              {shown.last_activity ? `${when(shown.last_activity.at)}: ${shown.last_activity.summary}` : 'No activity yet'}
+              {shown.last_activity
+                ? `${when(shown.last_activity.at)}: ${shown.last_activity.summary}`
+                : 'No activity yet'}
             </Typography>
           </Box>
           <Stack direction="row" sx={{ mt: 2, flexWrap: 'wrap', gap: 1 }}>
             {shown.kind === 'site' && <LogVisitButton siteId={shown.id} size="small" />}
             {open && (
-              <Button variant="contained" size="small" startIcon={<OpenInNewIcon />} onClick={() => onOpen(open.resource, open.id)}>
+              <Button
+                variant="contained"
+                size="small"
+                startIcon={<OpenInNewIcon />}
+                onClick={() => onOpen(open.resource, open.id)}
+              >
                 {open.label}
               </Button>
             )}
             {panel && (
-              <Button variant="outlined" size="small" startIcon={<ViewSidebarIcon />} onClick={() => onOpenPanel(panel.resource, panel.id, shown.name)}>
+              <Button
+                variant="outlined"
+                size="small"
+                startIcon={<ViewSidebarIcon />}
+                onClick={() => onOpenPanel(panel.resource, panel.id, shown.name)}
+              >
                 {panel.label}
               </Button>
             )}

@@ -4,8 +4,9 @@
  * Markers are Leaflet divIcons (focusable, labelled) reused between answers so nothing flickers; a cluster
  * zooms in to where it splits, a point opens its card.
  */
-import { useEffect, useRef } from 'react';
+
 import L from 'leaflet';
+import { useEffect, useRef } from 'react';
 import { useMap } from 'react-leaflet';
 import { fetchMarkers, type Layer, type MapFilterValues, type MarkerItem, type MarkersResponse } from './api';
 import { CONTRACTOR_COLORS, statusColor, statusGlyph, typeColor } from './colors';
@@ -94,16 +95,29 @@ export function MarkersLayer(props: MarkersLayerProps) {
           size = item.layer === 'sites' ? clusterSize(item.count) : Math.min(34, clusterSize(item.count) - 8);
           // Contractor clusters sit to the lower right of their point, so a site cluster at the same place stays readable.
           if (item.layer === 'contractors') anchor = [-6, -6];
-          const noun = item.layer === 'sites' ? (item.count === 1 ? 'site' : 'sites') : item.count === 1 ? 'contractor' : 'contractors';
+          const noun =
+            item.layer === 'sites'
+              ? item.count === 1
+                ? 'site'
+                : 'sites'
+              : item.count === 1
+                ? 'contractor'
+                : 'contractors';
           label = `${item.count.toLocaleString('en-US')} ${noun}: zoom in`;
           className = `om-cluster om-cluster-${item.layer}`;
-          html = iconContent({ text: item.count >= 10_000 ? `${Math.round(item.count / 1000)}k` : item.count.toLocaleString('en-US') });
+          html = iconContent({
+            text: item.count >= 10_000 ? `${Math.round(item.count / 1000)}k` : item.count.toLocaleString('en-US'),
+          });
         } else if (item.kind === 'site') {
           size = 20;
           const status = item.status_id === null ? 'no status' : (statusLabels[item.status_id] ?? 'status unknown');
           label = [item.name || `Site ${item.id}`, typeLabels[item.type] ?? item.type, status].join(', ');
           className = 'om-pin om-site';
-          html = iconContent({ text: statusGlyph(item.status_id), background: typeColor(item.type, typeColors), borderColor: statusColor(item.status_id, statusColors) });
+          html = iconContent({
+            text: statusGlyph(item.status_id),
+            background: typeColor(item.type, typeColors),
+            borderColor: statusColor(item.status_id, statusColors),
+          });
         } else {
           size = 16;
           label = `${item.name || `Contractor ${item.id}`}, contractor (${contractorTypeLabels[item.type] ?? item.type})`;
@@ -166,7 +180,13 @@ export function MarkersLayer(props: MarkersLayerProps) {
       const zoom = Math.round(map.getZoom());
       latest.current.onLoading?.(true);
       try {
-        const response = await fetchMarkers([b.getWest(), b.getSouth(), b.getEast(), b.getNorth()], zoom, latest.current.layers, latest.current.filters, mine.signal);
+        const response = await fetchMarkers(
+          [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()],
+          zoom,
+          latest.current.layers,
+          latest.current.filters,
+          mine.signal,
+        );
         if (mine.signal.aborted) return;
         render(response.data);
         latest.current.onLoaded(response);

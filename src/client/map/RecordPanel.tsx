@@ -15,7 +15,10 @@ export function RecordPanel({ resource, id, onOpen }: { resource: string; id: nu
   const schema = useLiveSchema(resource);
   const descriptors = useDescriptors(schema);
   const { data: record, error, isPending } = useGetOne(resource, { id });
-  if (error) return <Alert severity="warning">{(error as { message?: string }).message ?? 'The record could not be loaded.'}</Alert>;
+  if (error)
+    return (
+      <Alert severity="warning">{(error as { message?: string }).message ?? 'The record could not be loaded.'}</Alert>
+    );
   if (isPending || !record) return <CircularProgress size={24} />;
   return (
     <Box data-testid="map-record-panel">

@@ -5,7 +5,8 @@
  * server refuses a bad file whole and says why; the regions then redraw by themselves (the upload publishes a
  * region event).
  */
-import { useRef, useState } from 'react';
+
+import UploadFileIcon from '@mui/icons-material/UploadFile';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -15,7 +16,7 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import UploadFileIcon from '@mui/icons-material/UploadFile';
+import { useRef, useState } from 'react';
 import { http } from '../app/services';
 
 export function RegionUpload() {
@@ -38,7 +39,10 @@ export function RegionUpload() {
       // 422 bodies arrive flattened to one message per field.
       const e = error as { body?: { errors?: Record<string, string | string[]> }; message?: string };
       const file = e.body?.errors?.file;
-      setResult({ ok: false, text: (Array.isArray(file) ? file[0] : file) ?? e.message ?? 'The file could not be uploaded.' });
+      setResult({
+        ok: false,
+        text: (Array.isArray(file) ? file[0] : file) ?? e.message ?? 'The file could not be uploaded.',
+      });
     } finally {
       setBusy(false);
       if (input.current) input.current.value = '';
@@ -53,16 +57,32 @@ export function RegionUpload() {
 
   return (
     <>
-      <Button size="small" variant="outlined" startIcon={<UploadFileIcon />} onClick={() => setOpen(true)} sx={{ mt: 1 }} fullWidth>
+      <Button
+        size="small"
+        variant="outlined"
+        startIcon={<UploadFileIcon />}
+        onClick={() => setOpen(true)}
+        sx={{ mt: 1 }}
+        fullWidth
+      >
         Upload region shapes…
       </Button>
       <Dialog open={open} onClose={close} aria-labelledby="region-upload-title" fullWidth maxWidth="xs">
         <DialogTitle id="region-upload-title">Upload region shapes</DialogTitle>
         <DialogContent>
           <DialogContentText sx={{ mb: 2 }}>
-            A GeoJSON file of polygons, each with a name or a code. A region already there with the same one is updated, and the sites are placed in the new shapes.
+            A GeoJSON file of polygons, each with a name or a code. A region already there with the same one is updated,
+            and the sites are placed in the new shapes.
           </DialogContentText>
-          <TextField select size="small" label="The file's shapes are" value={type} onChange={(e) => setType(e.target.value)} fullWidth disabled={busy}>
+          <TextField
+            select
+            size="small"
+            label="The file's shapes are"
+            value={type}
+            onChange={(e) => setType(e.target.value)}
+            fullWidth
+            disabled={busy}
+          >
             <MenuItem value="postal-code">Postal codes</MenuItem>
             <MenuItem value="county">Counties</MenuItem>
             <MenuItem value="state">States</MenuItem>

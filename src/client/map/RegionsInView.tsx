@@ -6,13 +6,24 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { RegionInView } from './RegionsLayer';
 
-const KIND: Record<string, string> = { state: 'State', county: 'County', 'postal-code': 'Postal code', drawn: 'Drawn turf' };
+const KIND: Record<string, string> = {
+  state: 'State',
+  county: 'County',
+  'postal-code': 'Postal code',
+  drawn: 'Drawn turf',
+};
 
 export function RegionsInView({ regions, title }: { regions: RegionInView[]; title: string }) {
   if (regions.length === 0) return null;
-  const sorted = [...regions].sort((a, b) => a.geometryType.localeCompare(b.geometryType) || a.name.localeCompare(b.name));
+  const sorted = [...regions].sort(
+    (a, b) => a.geometryType.localeCompare(b.geometryType) || a.name.localeCompare(b.name),
+  );
   return (
-    <Box component="details" sx={{ mt: 0.5, '& summary': { cursor: 'pointer', fontSize: '0.75rem', fontWeight: 600 } }} data-testid="regions-in-view">
+    <Box
+      component="details"
+      sx={{ mt: 0.5, '& summary': { cursor: 'pointer', fontSize: '0.75rem', fontWeight: 600 } }}
+      data-testid="regions-in-view"
+    >
       <summary>
         {title}: {regions.length.toLocaleString('en-US')} region{regions.length === 1 ? '' : 's'} in view
       </summary>

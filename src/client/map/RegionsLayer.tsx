@@ -3,8 +3,9 @@
  * the zoom: states always, counties from zoom 6, postal codes from zoom 9. Drawn under the markers on
  * the canvas renderer; they need no tiles, so the map stays readable offline.
  */
-import { useEffect, useRef } from 'react';
+
 import L from 'leaflet';
+import { useEffect, useRef } from 'react';
 import { useMap } from 'react-leaflet';
 import { fetchRegionsGeoJson, type MapFilterValues, type Measure } from './api';
 
@@ -36,7 +37,10 @@ const percent = (v: number) => `${Math.round(v * 100)}%`;
 
 /** A region's figure in words: its union share when that is the measure, else its number of sites. */
 function describe(p: Record<string, any>, measure: Measure | null): string {
-  if (measure === 'union_share') return p.union_share === null || p.union_share === undefined ? 'no union or non-union sites' : `${percent(p.union_share)} union`;
+  if (measure === 'union_share')
+    return p.union_share === null || p.union_share === undefined
+      ? 'no union or non-union sites'
+      : `${percent(p.union_share)} union`;
   return `${p.site_count} site${p.site_count === 1 ? '' : 's'}`;
 }
 
@@ -108,7 +112,12 @@ export function RegionsLayer({ measure, filters, version, onError, onRegions }: 
         latest.current.onRegions?.(
           collection.features.map((feature, i) => {
             const p = (feature.properties ?? {}) as Record<string, any>;
-            return { id: String(p.id ?? i), name: String(p.name ?? ''), geometryType: String(p.geometry_type ?? ''), value: describe(p, latest.current.measure) };
+            return {
+              id: String(p.id ?? i),
+              name: String(p.name ?? ''),
+              geometryType: String(p.geometry_type ?? ''),
+              value: describe(p, latest.current.measure),
+            };
           }),
         );
       } catch (error) {

@@ -1,14 +1,15 @@
 /**
  * Jump to a site, a place (a city or postal code among the sites) or a region: /api/map/search as one types.
  */
-import { useEffect, useState } from 'react';
+
+import SearchIcon from '@mui/icons-material/Search';
 import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import SearchIcon from '@mui/icons-material/Search';
-import { searchMap, type SearchHit } from './api';
+import { useEffect, useState } from 'react';
+import { type SearchHit, searchMap } from './api';
 
 const KIND_LABEL: Record<SearchHit['kind'], string> = { site: 'Site', place: 'Place', region: 'Region' };
 
@@ -76,7 +77,12 @@ export function SearchBox({ onPick }: { onPick: (hit: SearchHit) => void }) {
           {...params}
           variant="outlined"
           placeholder="Search sites, places, regions"
-          sx={{ bgcolor: 'background.paper', borderRadius: 1, boxShadow: 2, '& fieldset': { borderColor: 'transparent' } }}
+          sx={{
+            bgcolor: 'background.paper',
+            borderRadius: 1,
+            boxShadow: 2,
+            '& fieldset': { borderColor: 'transparent' },
+          }}
           slotProps={{
             ...params.slotProps,
             htmlInput: { ...params.slotProps.htmlInput, 'aria-label': 'Search the map' },

@@ -4,9 +4,8 @@
  * server counts the sites inside it) before anything is saved, and saves it, named, as a region assigned to people and
  * a team: their turf (docs/map.md).
  */
-import { useEffect, useRef, useState } from 'react';
-import type L from 'leaflet';
-import { useCanAccess } from 'react-admin';
+
+import DrawIcon from '@mui/icons-material/Draw';
 import Alert from '@mui/material/Alert';
 import Autocomplete from '@mui/material/Autocomplete';
 import Button from '@mui/material/Button';
@@ -18,7 +17,9 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import DrawIcon from '@mui/icons-material/Draw';
+import type L from 'leaflet';
+import { useEffect, useRef, useState } from 'react';
+import { useCanAccess } from 'react-admin';
 import { fetchOptions, previewShape, saveTurf } from './api';
 import { polygonTool } from './drawing';
 
@@ -64,7 +65,10 @@ export function TurfDraw({ map }: { map: L.Map | null }) {
       setDrawing(false);
       setShape({ geometry, layer });
       setCount(null);
-      const [users, teams] = await Promise.all([fetchOptions('users', '').catch(() => []), fetchOptions('teams', '').catch(() => [])]);
+      const [users, teams] = await Promise.all([
+        fetchOptions('users', '').catch(() => []),
+        fetchOptions('teams', '').catch(() => []),
+      ]);
       setUserOptions(users);
       setTeamOptions(teams);
       try {
@@ -95,7 +99,12 @@ export function TurfDraw({ map }: { map: L.Map | null }) {
     setBusy(true);
     setError(null);
     try {
-      const result = await saveTurf({ name: name.trim(), geometry: shape.geometry, user_ids: people.map((p) => p.id), team_id: team?.id ?? null });
+      const result = await saveTurf({
+        name: name.trim(),
+        geometry: shape.geometry,
+        user_ids: people.map((p) => p.id),
+        team_id: team?.id ?? null,
+      });
       map.removeLayer(shape.layer);
       setShape(null);
       setName('');
@@ -111,7 +120,17 @@ export function TurfDraw({ map }: { map: L.Map | null }) {
 
   return (
     <>
-      <Paper elevation={2} sx={{ position: 'absolute', zIndex: 1000, left: 12, bottom: { xs: 88, sm: 24 }, p: 0.5, maxWidth: 'calc(100% - 80px)' }}>
+      <Paper
+        elevation={2}
+        sx={{
+          position: 'absolute',
+          zIndex: 1000,
+          left: 12,
+          bottom: { xs: 88, sm: 24 },
+          p: 0.5,
+          maxWidth: 'calc(100% - 80px)',
+        }}
+      >
         {drawing ? (
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center', px: 1 }}>
             <Typography variant="body2" role="status">
@@ -128,7 +147,12 @@ export function TurfDraw({ map }: { map: L.Map | null }) {
         )}
       </Paper>
       {saved && (
-        <Alert severity="success" role="status" onClose={() => setSaved(null)} sx={{ position: 'absolute', zIndex: 1001, left: 12, right: 12, top: 64, maxWidth: 480 }}>
+        <Alert
+          severity="success"
+          role="status"
+          onClose={() => setSaved(null)}
+          sx={{ position: 'absolute', zIndex: 1001, left: 12, right: 12, top: 64, maxWidth: 480 }}
+        >
           {saved}
         </Alert>
       )}
@@ -136,10 +160,20 @@ export function TurfDraw({ map }: { map: L.Map | null }) {
         <DialogTitle id="turf-dialog-title">Save this turf</DialogTitle>
         <DialogContent>
           <Typography sx={{ mb: 2 }} data-testid="turf-count" role="status">
-            {count === null ? 'Counting the sites inside…' : `${count.toLocaleString('en')} ${count === 1 ? 'site' : 'sites'} inside`}
+            {count === null
+              ? 'Counting the sites inside…'
+              : `${count.toLocaleString('en')} ${count === 1 ? 'site' : 'sites'} inside`}
           </Typography>
           <Stack spacing={2}>
-            <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} required fullWidth autoFocus slotProps={{ htmlInput: { maxLength: 200 } }} />
+            <TextField
+              label="Name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              required
+              fullWidth
+              autoFocus
+              slotProps={{ htmlInput: { maxLength: 200 } }}
+            />
             <Autocomplete
               multiple
               options={userOptions}

@@ -71,7 +71,13 @@ function filterParam(filters: MapFilterValues): Record<string, unknown> | undefi
 
 const bboxParam = (b: [number, number, number, number]) => b.map((v) => Math.round(v * 1e5) / 1e5).join(',');
 
-export async function fetchMarkers(bbox: [number, number, number, number], zoom: number, layers: Layer[], filters: MapFilterValues, signal?: AbortSignal) {
+export async function fetchMarkers(
+  bbox: [number, number, number, number],
+  zoom: number,
+  layers: Layer[],
+  filters: MapFilterValues,
+  signal?: AbortSignal,
+) {
   const response = await http.get<MarkersResponse>('/api/map/markers', {
     query: { bbox: bboxParam(bbox), zoom, layers: layers.join(','), filter: filterParam(filters) },
     signal,
@@ -93,7 +99,13 @@ export async function fetchRegionsGeoJson(
   signal?: AbortSignal,
 ) {
   const response = await http.get<FeatureCollection & { meta: { truncated: boolean } }>('/api/map/regions-geojson', {
-    query: { bbox: bboxParam(bbox), zoom, geometry_type: geometryTypes.join(','), measure: measure ?? undefined, filter: filterParam(filters) },
+    query: {
+      bbox: bboxParam(bbox),
+      zoom,
+      geometry_type: geometryTypes.join(','),
+      measure: measure ?? undefined,
+      filter: filterParam(filters),
+    },
     signal,
   });
   return response.data;
@@ -115,10 +127,13 @@ export async function fetchRegionOptions(q: string, signal?: AbortSignal) {
 
 /** One page of an options list (GET /api/options/{list}?q=): regions, or the records a relation field points at. */
 export async function fetchOptions(list: string, q: string, signal?: AbortSignal) {
-  const response = await http.get<{ data: Array<{ id: number; name: string }> }>(`/api/options/${encodeURIComponent(list)}`, {
-    query: { q },
-    signal,
-  });
+  const response = await http.get<{ data: Array<{ id: number; name: string }> }>(
+    `/api/options/${encodeURIComponent(list)}`,
+    {
+      query: { q },
+      signal,
+    },
+  );
   return response.data.data;
 }
 
@@ -129,13 +144,23 @@ export async function previewShape(geometry: unknown) {
 }
 
 /** Saves a drawn shape as a region assigned to people and a team: a turf (POST /api/regions). */
-export async function saveTurf(values: { name: string; geometry: unknown; user_ids: number[]; team_id: number | null }) {
-  const response = await http.post<{ data: { id: number; name: string }; message: string }>('/api/regions', { ...values, geometry_type: 'drawn' });
+export async function saveTurf(values: {
+  name: string;
+  geometry: unknown;
+  user_ids: number[];
+  team_id: number | null;
+}) {
+  const response = await http.post<{ data: { id: number; name: string }; message: string }>('/api/regions', {
+    ...values,
+    geometry_type: 'drawn',
+  });
   return response.data;
 }
 
 /** The signed-in person's turf (GET /api/turf): its regions, and whether their sites are limited to it. */
 export async function fetchTurf() {
-  const response = await http.get<{ data: { limited: boolean; regions: Array<{ id: number; name: string }> } }>('/api/turf');
+  const response = await http.get<{ data: { limited: boolean; regions: Array<{ id: number; name: string }> } }>(
+    '/api/turf',
+  );
   return response.data.data;
 }

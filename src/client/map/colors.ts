@@ -33,7 +33,12 @@ export function statusGlyph(statusId: number | null): string {
   return statusId === null ? '' : STATUS_GLYPHS[statusId % STATUS_GLYPHS.length];
 }
 
-export const CONTRACTOR_COLORS: Record<string, string> = { union: '#1565c0', 'non-union': '#c62828', general: '#6d4c41', none: '#757575' };
+export const CONTRACTOR_COLORS: Record<string, string> = {
+  union: '#1565c0',
+  'non-union': '#c62828',
+  general: '#6d4c41',
+  none: '#757575',
+};
 
 function hash(text: string) {
   let h = 0;
@@ -60,7 +65,15 @@ export function textOn(fill: string): string {
 
 /** Legend of the region measures; the server computes each region's fill (docs/map.md). */
 export const MEASURE_LEGENDS = {
-  sites: { title: 'Sites per region', stops: ['#deebf7', '#9ecae1', '#6baed6', '#3182bd', '#08519c'], labels: ['fewest', 'most'] },
-  union_share: { title: 'Union share', stops: ['#d7191c', '#fdae61', '#ffffbf', '#abd9e9', '#2c7bb6'], labels: ['0%', '100%'] },
+  sites: {
+    title: 'Sites per region',
+    stops: ['#deebf7', '#9ecae1', '#6baed6', '#3182bd', '#08519c'],
+    labels: ['fewest', 'most'],
+  },
+  union_share: {
+    title: 'Union share',
+    stops: ['#d7191c', '#fdae61', '#ffffbf', '#abd9e9', '#2c7bb6'],
+    labels: ['0%', '100%'],
+  },
 } as const;
 export const NO_DATA_COLOR = '#bdbdbd';

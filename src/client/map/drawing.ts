@@ -18,7 +18,11 @@ export async function polygonTool(map: L.Map) {
     start(done: (geometry: GeoJSON.Polygon, layer: L.Layer) => void) {
       drawing.off('pm:create');
       drawing.once('pm:create', (event: any) => done(event.layer.toGeoJSON().geometry, event.layer));
-      drawing.pm.enableDraw('Polygon', { snappable: false, templineStyle: { color: '#1e88e5' }, pathOptions: { color: '#1e88e5' } });
+      drawing.pm.enableDraw('Polygon', {
+        snappable: false,
+        templineStyle: { color: '#1e88e5' },
+        pathOptions: { color: '#1e88e5' },
+      });
     },
     stop() {
       drawing.off('pm:create');

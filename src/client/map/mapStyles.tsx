@@ -23,7 +23,11 @@ export const mapStyles = (
         boxSizing: 'border-box',
         cursor: 'pointer',
       },
-      '.leaflet-marker-icon.om-cluster-contractors': { background: 'rgba(109, 76, 65, 0.9)', boxShadow: '0 0 0 5px rgba(109, 76, 65, 0.25)', borderRadius: 6 },
+      '.leaflet-marker-icon.om-cluster-contractors': {
+        background: 'rgba(109, 76, 65, 0.9)',
+        boxShadow: '0 0 0 5px rgba(109, 76, 65, 0.25)',
+        borderRadius: 6,
+      },
       // A dark edge round every pin keeps it 3:1 or more against the map whatever its fill (WCAG 1.4.11); the
       // status glyph is white with a dark halo so it reads on any fill.
       '.om-pin span': {

@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { RECONNECTED } from '../realtime/hub';
-import { useRealtimeEvent, modelEventOf } from '../realtime/useRealtimeEvent';
+import { modelEventOf, useRealtimeEvent } from '../realtime/useRealtimeEvent';
 
 export function useLiveVersion(types: readonly string[]): number {
   const [version, setVersion] = useState(0);

@@ -4,7 +4,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { TYPE_LABELS } from '../i18n/labels';
-import { fetchFilterOptions, type FilterOptions } from './api';
+import { type FilterOptions, fetchFilterOptions } from './api';
 
 export function describeMapError(error: unknown): string {
   const e = error as { status?: number; message?: string };
@@ -27,9 +27,21 @@ export function useMapOptions(onError: (message: string) => void) {
     for (const t of options?.site_types ?? []) labels[String(t.id)] = t.name;
     return labels;
   }, [options]);
-  const typeColors = useMemo(() => Object.fromEntries((options?.site_types ?? []).map((t) => [String(t.id), t.color])), [options]);
-  const statusColors = useMemo(() => Object.fromEntries((options?.statuses ?? []).map((s) => [Number(s.id), s.color])), [options]);
-  const statusLabels = useMemo(() => Object.fromEntries((options?.statuses ?? []).map((s) => [Number(s.id), s.name])), [options]);
-  const contractorTypeLabels = useMemo(() => Object.fromEntries((options?.contractor_types ?? []).map((t) => [String(t.id), t.name])), [options]);
+  const typeColors = useMemo(
+    () => Object.fromEntries((options?.site_types ?? []).map((t) => [String(t.id), t.color])),
+    [options],
+  );
+  const statusColors = useMemo(
+    () => Object.fromEntries((options?.statuses ?? []).map((s) => [Number(s.id), s.color])),
+    [options],
+  );
+  const statusLabels = useMemo(
+    () => Object.fromEntries((options?.statuses ?? []).map((s) => [Number(s.id), s.name])),
+    [options],
+  );
+  const contractorTypeLabels = useMemo(
+    () => Object.fromEntries((options?.contractor_types ?? []).map((t) => [String(t.id), t.name])),
+    [options],
+  );
   return { options, typeLabels, typeColors, statusColors, statusLabels, contractorTypeLabels };
 }

@@ -3,8 +3,9 @@
  * moves (so a reload or a shared link opens the same place); otherwise fitted once to the sites' bounds when the
  * first markers answer. `flyTo` jumps to a search hit.
  */
-import { useCallback, useEffect, useRef } from 'react';
+
 import type L from 'leaflet';
+import { useCallback, useEffect, useRef } from 'react';
 import type { SearchHit } from './api';
 
 export const DEFAULT_VIEW = { center: [39.5, -98.35] as [number, number], zoom: 4 };
@@ -66,11 +67,17 @@ export function useMapView(map: L.Map | null) {
       if (!map) return;
       // A search answered before the first markers must not be undone by their fit.
       fitted.current = true;
-      if (hit.bbox && hit.kind !== 'site') map.flyToBounds(corners(hit.bbox), { padding: [30, 30], maxZoom: 15, duration: 0.8 });
+      if (hit.bbox && hit.kind !== 'site')
+        map.flyToBounds(corners(hit.bbox), { padding: [30, 30], maxZoom: 15, duration: 0.8 });
       else map.flyTo([hit.lat, hit.lng], 17, { duration: 0.8 });
     },
     [map],
   );
 
-  return { center: initial.current?.center ?? DEFAULT_VIEW.center, zoom: initial.current?.zoom ?? DEFAULT_VIEW.zoom, fitOnce, flyTo };
+  return {
+    center: initial.current?.center ?? DEFAULT_VIEW.center,
+    zoom: initial.current?.zoom ?? DEFAULT_VIEW.zoom,
+    fitOnce,
+    flyTo,
+  };
 }

@@ -1,8 +1,8 @@
 /** /404 in its own layout; every unknown path is sent here. */
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import { Link as RouterLink } from 'react-router-dom';
 import { useTranslate } from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
 import { CenteredCardLayout } from '../layout/CenteredCardLayout';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 

@@ -4,13 +4,14 @@
  * person's version, whose other changes stay), take theirs (mine is dropped), or edit (start from mine, with theirs
  * beside each field, and send the result).
  */
-import { useMemo, useState } from 'react';
+
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
+import type { Theme } from '@mui/material/styles';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -18,16 +19,24 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import type { Theme } from '@mui/material/styles';
 import { useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import { useMainData } from '../app/hooks';
 import { typeForResource } from '../resources/names';
 import type { OutboxItem } from './database';
 import { offline } from './runtime';
 
-const shown = (value: unknown) => (value === null || value === undefined || value === '' ? '(empty)' : Array.isArray(value) ? value.join(', ') : typeof value === 'object' ? JSON.stringify(value) : String(value));
+const shown = (value: unknown) =>
+  value === null || value === undefined || value === ''
+    ? '(empty)'
+    : Array.isArray(value)
+      ? value.join(', ')
+      : typeof value === 'object'
+        ? JSON.stringify(value)
+        : String(value);
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-const editable = (value: unknown) => value === null || value === undefined || ['string', 'number'].includes(typeof value);
+const editable = (value: unknown) =>
+  value === null || value === undefined || ['string', 'number'].includes(typeof value);
 
 export default function ConflictDialog({ item, onClose }: { item: OutboxItem; onClose: () => void }) {
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
@@ -64,11 +73,20 @@ export default function ConflictDialog({ item, onClose }: { item: OutboxItem; on
   };
 
   return (
-    <Dialog open onClose={busy ? undefined : onClose} fullScreen={phone} maxWidth="sm" fullWidth aria-labelledby="conflict-title" data-testid="conflict-dialog">
+    <Dialog
+      open
+      onClose={busy ? undefined : onClose}
+      fullScreen={phone}
+      maxWidth="sm"
+      fullWidth
+      aria-labelledby="conflict-title"
+      data-testid="conflict-dialog"
+    >
       <DialogTitle id="conflict-title">Someone else changed this record</DialogTitle>
       <DialogContent>
         <DialogContentText sx={{ mb: 2 }}>
-          {item.label}: you made this change on this device, and {theirs ? 'someone saved the record after that.' : 'the record could not be read back.'} Choose what to keep.
+          {item.label}: you made this change on this device, and{' '}
+          {theirs ? 'someone saved the record after that.' : 'the record could not be read back.'} Choose what to keep.
         </DialogContentText>
         <Table size="small" aria-label="Your change and theirs">
           <TableHead>
@@ -89,7 +107,12 @@ export default function ConflictDialog({ item, onClose }: { item: OutboxItem; on
                       fullWidth
                       label={name}
                       value={values[slug] ?? ''}
-                      onChange={(event) => setValues({ ...values, [slug]: typeof item.data[slug] === 'number' ? Number(event.target.value) : event.target.value })}
+                      onChange={(event) =>
+                        setValues({
+                          ...values,
+                          [slug]: typeof item.data[slug] === 'number' ? Number(event.target.value) : event.target.value,
+                        })
+                      }
                     />
                   ) : (
                     shown(item.data[slug])

@@ -3,15 +3,16 @@
  * be sent or need the person (a conflict, a refusal); nothing when all is sent. It is a live region, so the change is
  * read out, and a button opening the outbox: what waits, "Send now", conflicts to resolve, the sites on this device.
  */
-import { lazy, Suspense, useState } from 'react';
+
+import CloudOffIcon from '@mui/icons-material/CloudOffOutlined';
+import CloudUploadIcon from '@mui/icons-material/CloudUploadOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Popover from '@mui/material/Popover';
-import CloudOffIcon from '@mui/icons-material/CloudOffOutlined';
-import CloudUploadIcon from '@mui/icons-material/CloudUploadOutlined';
+import { lazy, Suspense, useState } from 'react';
 import type { OutboxItem } from './database';
-import { offlineSummary, useOffline } from './useOffline';
 import { OutboxPanel } from './OutboxPanel';
+import { offlineSummary, useOffline } from './useOffline';
 
 const ConflictDialog = lazy(() => import('./ConflictDialog'));
 
@@ -43,7 +44,13 @@ export function OfflineIndicator() {
         onClose={() => setAnchor(null)}
         anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-        slotProps={{ paper: { sx: { width: 'min(380px, calc(100vw - 16px))' }, role: 'dialog', 'aria-label': 'Changes on this device' } as object }}
+        slotProps={{
+          paper: {
+            sx: { width: 'min(380px, calc(100vw - 16px))' },
+            role: 'dialog',
+            'aria-label': 'Changes on this device',
+          } as object,
+        }}
       >
         <OutboxPanel
           state={state}

@@ -2,7 +2,7 @@
  * `/offline-sites`: the sites kept on this device for work with no connection (offline/siteCache.ts: the sites the
  * person may read, their turf when their role limits them to it), searchable, each with "Log a visit" and its page.
  */
-import { useEffect, useMemo, useState } from 'react';
+
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import List from '@mui/material/List';
@@ -11,6 +11,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { useEffect, useMemo, useState } from 'react';
 import { Title } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 import { http } from '../app/services';
@@ -57,7 +58,13 @@ export default function OfflineSitesPage() {
       <Title title="Sites on this device" />
       <PageHeader
         title="Sites on this device"
-        subtitle={kept ? `${kept.sites.length} site${kept.sites.length === 1 ? '' : 's'} you can work on with no connection, saved ${formatDateTime(new Date(kept.savedAt).toISOString())}.` : kept === null ? 'No sites saved on this device yet.' : undefined}
+        subtitle={
+          kept
+            ? `${kept.sites.length} site${kept.sites.length === 1 ? '' : 's'} you can work on with no connection, saved ${formatDateTime(new Date(kept.savedAt).toISOString())}.`
+            : kept === null
+              ? 'No sites saved on this device yet.'
+              : undefined
+        }
         actions={
           online && (
             <Button onClick={() => void load(true)} disabled={busy}>
@@ -71,12 +78,22 @@ export default function OfflineSitesPage() {
           The first {SITE_LIMIT} sites by name are kept.
         </Typography>
       )}
-      <TextField label="Find a site" value={search} onChange={(event) => setSearch(event.target.value)} size="small" type="search" />
+      <TextField
+        label="Find a site"
+        value={search}
+        onChange={(event) => setSearch(event.target.value)}
+        size="small"
+        type="search"
+      />
       <Card variant="outlined">
         <List aria-label="Sites on this device" data-testid="offline-sites">
           {found.slice(0, SHOWN).map((site) => (
             <ListItem key={String(site.id)} divider sx={{ flexWrap: 'wrap', gap: 1 }} data-testid="offline-site">
-              <ListItemText primary={String(site.name ?? `Site #${site.id}`)} secondary={place(site) || undefined} sx={{ flex: '1 1 200px' }} />
+              <ListItemText
+                primary={String(site.name ?? `Site #${site.id}`)}
+                secondary={place(site) || undefined}
+                sx={{ flex: '1 1 200px' }}
+              />
               <Button component={RouterLink} to={`/sites/${site.id}/show`}>
                 Open
               </Button>

@@ -13,7 +13,15 @@ import { offline } from './runtime';
 
 export const OFFLINE_SITES_PATH = '/offline-sites';
 
-export function OutboxPanel({ state, onResolve, onNavigate }: { state: OfflineState; onResolve: (item: OutboxItem) => void; onNavigate: () => void }) {
+export function OutboxPanel({
+  state,
+  onResolve,
+  onNavigate,
+}: {
+  state: OfflineState;
+  onResolve: (item: OutboxItem) => void;
+  onNavigate: () => void;
+}) {
   const waiting = state.items.filter((item) => item.state === 'waiting');
   const attention = state.items.filter((item) => item.state !== 'waiting');
   return (
@@ -36,7 +44,12 @@ export function OutboxPanel({ state, onResolve, onNavigate }: { state: OfflineSt
           <List dense disablePadding>
             {attention.map((item) => (
               <ListItem key={item.key} disableGutters sx={{ display: 'block' }} data-testid="outbox-attention">
-                <ListItemText primary={item.label} secondary={item.state === 'conflict' ? 'Someone else changed this record after you did.' : item.message} />
+                <ListItemText
+                  primary={item.label}
+                  secondary={
+                    item.state === 'conflict' ? 'Someone else changed this record after you did.' : item.message
+                  }
+                />
                 <Box sx={{ display: 'flex', gap: 1 }}>
                   {item.state === 'conflict' ? (
                     <Button size="small" variant="contained" onClick={() => onResolve(item)}>
@@ -61,7 +74,10 @@ export function OutboxPanel({ state, onResolve, onNavigate }: { state: OfflineSt
           <List dense disablePadding data-testid="outbox-waiting">
             {waiting.map((item) => (
               <ListItem key={item.key} disableGutters>
-                <ListItemText primary={item.label} secondary={`Saved ${formatDateTime(new Date(item.createdAt).toISOString())}`} />
+                <ListItemText
+                  primary={item.label}
+                  secondary={`Saved ${formatDateTime(new Date(item.createdAt).toISOString())}`}
+                />
               </ListItem>
             ))}
           </List>

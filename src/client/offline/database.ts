@@ -3,7 +3,7 @@
  * person may work on, kept for when there is no connection. Everything is kept by the signed-in person's id; signing
  * out forgets their sites (offline/session.ts), and their waiting writes are sent only while they are signed in.
  */
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
 
 /** A write captured in the browser, sent to `POST /api/{resource}` (create) or `/api/{resource}/{id}` (update). */
 export interface OutboxItem {

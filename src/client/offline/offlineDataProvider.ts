@@ -5,8 +5,8 @@
  * second attempt from writing again). A site read with no connection comes from the sites kept on the device.
  */
 import type { CreateParams, UpdateParams } from 'react-admin';
-import type { AppDataProvider } from '../providers/dataProvider';
 import { isApiError } from '../http/errors';
+import type { AppDataProvider } from '../providers/dataProvider';
 import { newKey } from './outbox';
 import { offline } from './runtime';
 import { IDEMPOTENCY_HEADER } from './send';
@@ -15,23 +15,46 @@ export const OFFLINE_RESOURCES: ReadonlySet<string> = new Set(['visits', 'notes'
 export const SAVED_ON_DEVICE = 'Saved on this device. It will be sent when the connection returns.';
 
 const noAnswer = (error: unknown) => isApiError(error) && (error.kind === 'network' || error.kind === 'timeout');
-const hasFile = (data: Record<string, unknown>) => Object.values(data).some((value) => (typeof Blob !== 'undefined' && value instanceof Blob) || (typeof value === 'object' && value !== null && 'rawFile' in value));
+const hasFile = (data: Record<string, unknown>) =>
+  Object.values(data).some(
+    (value) =>
+      (typeof Blob !== 'undefined' && value instanceof Blob) ||
+      (typeof value === 'object' && value !== null && 'rawFile' in value),
+  );
 
 function labelFor(resource: string, data: Record<string, any>, id?: unknown): string {
-  if (resource === 'visits') return `Visit${data.visited_at ? ` on ${new Date(data.visited_at).toLocaleString()}` : ''}`;
+  if (resource === 'visits')
+    return `Visit${data.visited_at ? ` on ${new Date(data.visited_at).toLocaleString()}` : ''}`;
   if (resource === 'notes') return `Note: ${String(data.body ?? '').slice(0, 60)}`;
   if (resource === 'sites') return `Changes to ${data.name ? String(data.name) : `site #${id}`}`;
   return resource;
 }
 
 export function withOffline(provider: AppDataProvider): AppDataProvider {
-  const captures = (resource: string, data: Record<string, unknown>) => OFFLINE_RESOURCES.has(resource) && offline.signedInUserId !== null && !hasFile(data);
+  const captures = (resource: string, data: Record<string, unknown>) =>
+    OFFLINE_RESOURCES.has(resource) && offline.signedInUserId !== null && !hasFile(data);
 
   /** Sends with a key; keeps it in the outbox under the same key when there is no connection or no answer. */
-  async function write<T>(kind: 'create' | 'update', resource: string, data: Record<string, any>, id: unknown, base: Record<string, unknown> | undefined, send: (meta: Record<string, unknown>) => Promise<T>, answer: () => T): Promise<T> {
+  async function write<T>(
+    kind: 'create' | 'update',
+    resource: string,
+    data: Record<string, any>,
+    id: unknown,
+    base: Record<string, unknown> | undefined,
+    send: (meta: Record<string, unknown>) => Promise<T>,
+    answer: () => T,
+  ): Promise<T> {
     const key = newKey();
     const keep = async () => {
-      await offline.capture({ key, resource, kind, id: id as number | undefined, data, base, label: labelFor(resource, { ...base, ...data }, id) });
+      await offline.capture({
+        key,
+        resource,
+        kind,
+        id: id as number | undefined,
+        data,
+        base,
+        label: labelFor(resource, { ...base, ...data }, id),
+      });
       return answer();
     };
     if (!offline.online) return keep();
@@ -56,7 +79,10 @@ export function withOffline(provider: AppDataProvider): AppDataProvider {
         undefined,
         undefined,
         (meta) => provider.create(resource, { ...params, meta: { ...params.meta, ...meta } }),
-        () => ({ data: { ...params.data, id: `offline-${Date.now()}`, offline: true } as any, meta: { message: SAVED_ON_DEVICE } }),
+        () => ({
+          data: { ...params.data, id: `offline-${Date.now()}`, offline: true } as any,
+          meta: { message: SAVED_ON_DEVICE },
+        }),
       );
     },
 
@@ -69,7 +95,10 @@ export function withOffline(provider: AppDataProvider): AppDataProvider {
         params.id,
         params.previousData,
         (meta) => provider.update(resource, { ...params, meta: { ...params.meta, ...meta } }),
-        () => ({ data: { ...params.previousData, ...params.data, id: params.id } as any, meta: { message: SAVED_ON_DEVICE } }),
+        () => ({
+          data: { ...params.previousData, ...params.data, id: params.id } as any,
+          meta: { message: SAVED_ON_DEVICE },
+        }),
       );
     },
 

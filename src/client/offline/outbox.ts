@@ -74,8 +74,11 @@ export class Outbox {
   flush(userId: number, send: Send): Promise<FlushResult> {
     if (!this.flushing) {
       const run = () => this.sendWaiting(userId, send);
-      const locks = typeof navigator !== 'undefined' ? (navigator as Navigator & { locks?: LockManager }).locks : undefined;
-      const running: Promise<FlushResult> = locks ? locks.request('organizing-map-outbox', run).then((result) => result) : run();
+      const locks =
+        typeof navigator !== 'undefined' ? (navigator as Navigator & { locks?: LockManager }).locks : undefined;
+      const running: Promise<FlushResult> = locks
+        ? locks.request('organizing-map-outbox', run).then((result) => result)
+        : run();
       this.flushing = running.finally(() => {
         this.flushing = null;
       });
@@ -119,7 +122,15 @@ export class Outbox {
    */
   async retry(item: OutboxItem, data: Record<string, unknown>): Promise<OutboxItem> {
     const db = await this.db();
-    const again: OutboxItem = { ...item, key: newKey(), data, state: 'waiting', theirs: undefined, message: undefined, errors: undefined };
+    const again: OutboxItem = {
+      ...item,
+      key: newKey(),
+      data,
+      state: 'waiting',
+      theirs: undefined,
+      message: undefined,
+      errors: undefined,
+    };
     const tx = db.transaction('outbox', 'readwrite');
     await tx.store.delete(item.key);
     await tx.store.put(again);

@@ -19,5 +19,7 @@ export async function registerServiceWorker(): Promise<void> {
     void mainData.warm(['config', 'features', 'schemas']);
     void http.get(START_PATH, { refreshSessionOnFailure: false }).catch(() => undefined);
   });
-  await workbox.register().catch((error: unknown) => console.error('The offline service worker could not be installed:', error));
+  await workbox
+    .register()
+    .catch((error: unknown) => console.error('The offline service worker could not be installed:', error));
 }

@@ -7,8 +7,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { HttpClient } from '../http/client';
 import type { SessionStore } from '../session/sessionStore';
-import { openOfflineDatabase, type OfflineDatabase, type OutboxItem } from './database';
-import { Outbox, type NewItem } from './outbox';
+import { type OfflineDatabase, type OutboxItem, openOfflineDatabase } from './database';
+import { type NewItem, Outbox } from './outbox';
 import { sendItem } from './send';
 import { SiteCache } from './siteCache';
 
@@ -35,7 +35,11 @@ interface Connection {
 }
 
 export class OfflineRuntime {
-  private state: OfflineState = { online: typeof navigator === 'undefined' ? true : navigator.onLine, items: [], sending: false };
+  private state: OfflineState = {
+    online: typeof navigator === 'undefined' ? true : navigator.onLine,
+    items: [],
+    sending: false,
+  };
   private listeners = new Set<() => void>();
   private database: Promise<OfflineDatabase> | null = null;
   private connection: Connection | null = null;
@@ -132,7 +136,8 @@ export class OfflineRuntime {
     try {
       const { sent, stopped } = await this.outbox.flush(userId, (item) => sendItem(connection.http, item));
       if (stopped === 'offline') this.unreachable();
-      for (const resource of new Set(sent.map((item) => item.resource))) await connection.queryClient.invalidateQueries({ queryKey: [resource] });
+      for (const resource of new Set(sent.map((item) => item.resource)))
+        await connection.queryClient.invalidateQueries({ queryKey: [resource] });
     } finally {
       this.set({ sending: false });
       await this.reload();

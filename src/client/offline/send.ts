@@ -18,16 +18,21 @@ const LATER = new Set([401, 408, 419, 429]);
 
 export async function sendItem(http: HttpClient, item: OutboxItem): Promise<Delivery> {
   try {
-    const response = await http.post<{ data: Record<string, unknown> }>(itemPath(item), item.data, { headers: { [IDEMPOTENCY_HEADER]: item.key }, refreshSessionOnFailure: false });
+    const response = await http.post<{ data: Record<string, unknown> }>(itemPath(item), item.data, {
+      headers: { [IDEMPOTENCY_HEADER]: item.key },
+      refreshSessionOnFailure: false,
+    });
     return { outcome: 'sent', record: response.data.data };
   } catch (error) {
     if (!isApiError(error) || error.kind === 'network' || error.kind === 'timeout') return { outcome: 'offline' };
     if (LATER.has(error.status) || error.status >= 500) return { outcome: 'later' };
     if (error.status === 409 && item.kind === 'update') {
-      const theirs = await http.get<{ data: Record<string, unknown> }>(itemPath(item), { refreshSessionOnFailure: false }).then(
-        (response) => response.data.data,
-        () => undefined,
-      );
+      const theirs = await http
+        .get<{ data: Record<string, unknown> }>(itemPath(item), { refreshSessionOnFailure: false })
+        .then(
+          (response) => response.data.data,
+          () => undefined,
+        );
       return { outcome: 'conflict', message: error.message, theirs };
     }
     return { outcome: 'refused', message: error.message, errors: error.body?.errors };

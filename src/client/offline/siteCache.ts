@@ -26,7 +26,10 @@ export class SiteCache {
   async refresh(http: HttpClient, userId: number, force = false): Promise<void> {
     const kept = await this.read(userId);
     if (!force && kept && Date.now() - kept.savedAt < REFRESH_AFTER_MS) return;
-    const response = await http.get<{ data: Record<string, unknown>[] }>('/api/sites', { query: { per_page: SITE_LIMIT, page: 1, sort: 'name', order: 'asc' }, refreshSessionOnFailure: false });
+    const response = await http.get<{ data: Record<string, unknown>[] }>('/api/sites', {
+      query: { per_page: SITE_LIMIT, page: 1, sort: 'name', order: 'asc' },
+      refreshSessionOnFailure: false,
+    });
     await (await this.db()).put('sites', { userId, savedAt: Date.now(), sites: response.data.data ?? [] });
   }
 

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { OutboxItem } from './database';
-import { offline, type OfflineState } from './runtime';
+import { type OfflineState, offline } from './runtime';
 
 /** Whether the browser is online and the signed-in person's outbox (offline/runtime.ts). */
 export function useOffline(): OfflineState {
@@ -23,5 +23,10 @@ export function offlineSummary({ online, items, sending }: OfflineState): string
 /** The records of `resource` made on this device that wait to be sent and belong where `fields` say (a site's notes). */
 export function useWaitingCreates(resource: string, fields: Record<string, unknown>): OutboxItem[] {
   const { items } = useOffline();
-  return items.filter((item) => item.resource === resource && item.kind === 'create' && Object.entries(fields).every(([field, value]) => String(item.data[field]) === String(value)));
+  return items.filter(
+    (item) =>
+      item.resource === resource &&
+      item.kind === 'create' &&
+      Object.entries(fields).every(([field, value]) => String(item.data[field]) === String(value)),
+  );
 }

@@ -2,9 +2,19 @@
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Divider from '@mui/material/Divider';
-import Typography from '@mui/material/Typography';
 import Stack from '@mui/material/Stack';
-import { Form, PasswordInput, SaveButton, TextInput, Title, email, required, useNotify, useTranslate } from 'react-admin';
+import Typography from '@mui/material/Typography';
+import {
+  email,
+  Form,
+  PasswordInput,
+  required,
+  SaveButton,
+  TextInput,
+  Title,
+  useNotify,
+  useTranslate,
+} from 'react-admin';
 import { useSession } from '../app/hooks';
 import { dataProvider, session } from '../app/services';
 import { ApiError } from '../http/errors';
@@ -28,7 +38,11 @@ export default function ProfilePage() {
   if (!user) return null;
 
   const submit = async (values: Partial<ProfileValues>) => {
-    const payload: Record<string, unknown> = { first_name: values.first_name, last_name: values.last_name, email: values.email };
+    const payload: Record<string, unknown> = {
+      first_name: values.first_name,
+      last_name: values.last_name,
+      email: values.email,
+    };
     if (values.password) {
       payload.password = values.password;
       payload.password_confirmation = values.password_confirmation ?? '';
@@ -40,7 +54,12 @@ export default function ProfilePage() {
       notify(result.message || translate('app.profile.updated'), { type: 'success' });
       return undefined;
     } catch (error) {
-      if (error instanceof ApiError && error.status === 422 && error.body?.errors && Object.keys(error.body.errors).length > 0) {
+      if (
+        error instanceof ApiError &&
+        error.status === 422 &&
+        error.body?.errors &&
+        Object.keys(error.body.errors).length > 0
+      ) {
         // react-admin's Form puts these on the fields.
         return error.body.errors;
       }
@@ -49,7 +68,14 @@ export default function ProfilePage() {
     }
   };
 
-  const defaults: ProfileValues = { first_name: user.first_name, last_name: user.last_name, email: user.email, current_password: '', password: '', password_confirmation: '' };
+  const defaults: ProfileValues = {
+    first_name: user.first_name,
+    last_name: user.last_name,
+    email: user.email,
+    current_password: '',
+    password: '',
+    password_confirmation: '',
+  };
 
   return (
     <>
@@ -61,10 +87,26 @@ export default function ProfilePage() {
               {translate('app.profile.details')}
             </Typography>
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 0, sm: 2 }}>
-              <TextInput source="first_name" label={translate('app.profile.first_name')} validate={required()} fullWidth />
-              <TextInput source="last_name" label={translate('app.profile.last_name')} validate={required()} fullWidth />
+              <TextInput
+                source="first_name"
+                label={translate('app.profile.first_name')}
+                validate={required()}
+                fullWidth
+              />
+              <TextInput
+                source="last_name"
+                label={translate('app.profile.last_name')}
+                validate={required()}
+                fullWidth
+              />
             </Stack>
-            <TextInput source="email" type="email" label={translate('app.profile.email')} validate={[required(), email()]} fullWidth />
+            <TextInput
+              source="email"
+              type="email"
+              label={translate('app.profile.email')}
+              validate={[required(), email()]}
+              fullWidth
+            />
             <Divider sx={{ my: 2 }} />
             <Typography component="h2" variant="h6">
               {translate('app.profile.password_section')}
@@ -72,10 +114,25 @@ export default function ProfilePage() {
             <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
               {translate('app.profile.password_help')}
             </Typography>
-            <PasswordInput source="current_password" label={translate('app.profile.current_password')} autoComplete="current-password" fullWidth />
+            <PasswordInput
+              source="current_password"
+              label={translate('app.profile.current_password')}
+              autoComplete="current-password"
+              fullWidth
+            />
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 0, sm: 2 }}>
-              <PasswordInput source="password" label={translate('app.profile.password')} autoComplete="new-password" fullWidth />
-              <PasswordInput source="password_confirmation" label={translate('app.profile.password_confirmation')} autoComplete="new-password" fullWidth />
+              <PasswordInput
+                source="password"
+                label={translate('app.profile.password')}
+                autoComplete="new-password"
+                fullWidth
+              />
+              <PasswordInput
+                source="password_confirmation"
+                label={translate('app.profile.password_confirmation')}
+                autoComplete="new-password"
+                fullWidth
+              />
             </Stack>
             <SaveButton label={translate('app.profile.save')} alwaysEnable={false} sx={{ mt: 1 }} />
           </Form>

@@ -12,7 +12,13 @@
  * - `list` is opening the screen: the notifications, tasks and activity screens are open to everyone; `read` is
  *   reading the records (a record's Tasks tab asks `read` on tasks).
  */
-import { CATEGORY_PERMISSIONS, canOnCategory, canOnEntity, type Action, type PermissionSubject } from '../../common/permissions';
+import {
+  type Action,
+  CATEGORY_PERMISSIONS,
+  canOnCategory,
+  canOnEntity,
+  type PermissionSubject,
+} from '../../common/permissions';
 import { typeForResource } from '../resources/names';
 
 /** Screens every signed-in person may open (SPEC section 2: always in the sidebar). */

@@ -22,13 +22,22 @@ export interface AppAuthProvider extends AuthProvider {
   register(data: Record<string, unknown>): Promise<SessionUser>;
   impersonate(id: number | string): Promise<SessionUser>;
   requestPasswordReset(email: string): Promise<string>;
-  updatePassword(data: { token: string; email: string; password: string; password_confirmation: string }): Promise<string>;
+  updatePassword(data: {
+    token: string;
+    email: string;
+    password: string;
+    password_confirmation: string;
+  }): Promise<string>;
 }
 
 export function createAuthProvider(http: HttpClient, session: SessionStore): AppAuthProvider {
   return {
     async login({ email, password, remember = false }: LoginParams) {
-      const response = await http.post<{ data: SessionUser }>('/api/auth/login', { email, password, remember: Boolean(remember) });
+      const response = await http.post<{ data: SessionUser }>('/api/auth/login', {
+        email,
+        password,
+        remember: Boolean(remember),
+      });
       session.setUser(response.data.data);
       const redirectTo = session.getIntendedUrl() ?? '/';
       session.clearIntendedUrl();
@@ -87,7 +96,9 @@ export function createAuthProvider(http: HttpClient, session: SessionStore): App
     },
 
     async impersonate(id) {
-      const response = await http.post<{ data: SessionUser }>(`/api/auth/impersonate/${encodeURIComponent(String(id))}`);
+      const response = await http.post<{ data: SessionUser }>(
+        `/api/auth/impersonate/${encodeURIComponent(String(id))}`,
+      );
       session.setUser(response.data.data);
       return response.data.data;
     },

@@ -103,12 +103,20 @@ export function listQuery(params: Partial<GetListParams>): Query {
 }
 
 function isFileLike(value: unknown): boolean {
-  return (typeof Blob !== 'undefined' && value instanceof Blob) || (typeof value === 'object' && value !== null && 'rawFile' in value && (value as { rawFile: unknown }).rawFile instanceof Blob);
+  return (
+    (typeof Blob !== 'undefined' && value instanceof Blob) ||
+    (typeof value === 'object' &&
+      value !== null &&
+      'rawFile' in value &&
+      (value as { rawFile: unknown }).rawFile instanceof Blob)
+  );
 }
 
 function containsFile(data: unknown): boolean {
   if (!data || typeof data !== 'object') return false;
-  return Object.values(data as Record<string, unknown>).some((value) => isFileLike(value) || (Array.isArray(value) && value.some(isFileLike)));
+  return Object.values(data as Record<string, unknown>).some(
+    (value) => isFileLike(value) || (Array.isArray(value) && value.some(isFileLike)),
+  );
 }
 
 /** Multipart body: files (react-admin's `{rawFile}` too), arrays as `key[]`, objects as JSON, booleans as 1/0. */
@@ -117,8 +125,10 @@ export function toFormData(data: Record<string, unknown>): FormData {
   const append = (key: string, value: unknown) => {
     if (value === undefined) return;
     if (value === null) form.append(key, '');
-    else if (typeof Blob !== 'undefined' && value instanceof Blob) form.append(key, value, (value as File).name ?? 'file');
-    else if (typeof value === 'object' && value !== null && 'rawFile' in value) append(key, (value as { rawFile: unknown }).rawFile);
+    else if (typeof Blob !== 'undefined' && value instanceof Blob)
+      form.append(key, value, (value as File).name ?? 'file');
+    else if (typeof value === 'object' && value !== null && 'rawFile' in value)
+      append(key, (value as { rawFile: unknown }).rawFile);
     else if (typeof value === 'boolean') form.append(key, value ? '1' : '0');
     else if (typeof value === 'object') form.append(key, JSON.stringify(value));
     else form.append(key, String(value));
@@ -155,13 +165,20 @@ export function createDataProvider(http: HttpClient): AppDataProvider {
     getList: (resource, params: GetListParams) => list(resource, params, params.signal),
 
     async getOne(resource, params: GetOneParams) {
-      const response = await http.get<RecordAnswer>(`${resourcePath(resource)}/${enc(params.id)}`, { signal: params.signal, query: params.meta?.query });
+      const response = await http.get<RecordAnswer>(`${resourcePath(resource)}/${enc(params.id)}`, {
+        signal: params.signal,
+        query: params.meta?.query,
+      });
       return { data: response.data.data };
     },
 
     async getMany(resource, params: GetManyParams) {
       if (params.ids.length === 0) return { data: [] };
-      const result = await list(resource, { filter: { id: params.ids }, pagination: { page: 1, perPage: -1 }, meta: params.meta }, params.signal);
+      const result = await list(
+        resource,
+        { filter: { id: params.ids }, pagination: { page: 1, perPage: -1 }, meta: params.meta },
+        params.signal,
+      );
       return { data: result.data };
     },
 
@@ -175,37 +192,56 @@ export function createDataProvider(http: HttpClient): AppDataProvider {
     },
 
     async create(resource, params: CreateParams) {
-      const response = await http.post<RecordAnswer>(resourcePath(resource), bodyFor(params.data), { query: params.meta?.query, headers: params.meta?.headers });
+      const response = await http.post<RecordAnswer>(resourcePath(resource), bodyFor(params.data), {
+        query: params.meta?.query,
+        headers: params.meta?.headers,
+      });
       return mutationResult(response.data, { ...params.data, id: undefined });
     },
 
     async update(resource, params: UpdateParams) {
-      const response = await http.post<RecordAnswer>(`${resourcePath(resource)}/${enc(params.id)}`, bodyFor(params.data), { query: params.meta?.query, headers: params.meta?.headers });
+      const response = await http.post<RecordAnswer>(
+        `${resourcePath(resource)}/${enc(params.id)}`,
+        bodyFor(params.data),
+        { query: params.meta?.query, headers: params.meta?.headers },
+      );
       return mutationResult(response.data, { ...params.previousData, ...params.data, id: params.id });
     },
 
     async updateMany(resource, params: UpdateManyParams) {
-      await Promise.all(params.ids.map((id) => http.post(`${resourcePath(resource)}/${enc(id)}`, bodyFor(params.data), { query: params.meta?.query })));
+      await Promise.all(
+        params.ids.map((id) =>
+          http.post(`${resourcePath(resource)}/${enc(id)}`, bodyFor(params.data), { query: params.meta?.query }),
+        ),
+      );
       return { data: params.ids };
     },
 
     async delete(resource, params: DeleteParams) {
-      const response = await http.delete<RecordAnswer | null>(`${resourcePath(resource)}/${enc(params.id)}`, { query: params.meta?.query });
+      const response = await http.delete<RecordAnswer | null>(`${resourcePath(resource)}/${enc(params.id)}`, {
+        query: params.meta?.query,
+      });
       return mutationResult(response.data, params.previousData ?? { id: params.id });
     },
 
     async deleteMany(resource, params: DeleteManyParams) {
-      await Promise.all(params.ids.map((id) => http.delete(`${resourcePath(resource)}/${enc(id)}`, { query: params.meta?.query })));
+      await Promise.all(
+        params.ids.map((id) => http.delete(`${resourcePath(resource)}/${enc(id)}`, { query: params.meta?.query })),
+      );
       return { data: params.ids };
     },
 
     async restore(resource, params) {
-      const response = await http.post<RecordAnswer>(`${resourcePath(resource)}/${enc(params.id)}/restore`, undefined, { query: params.meta?.query });
+      const response = await http.post<RecordAnswer>(`${resourcePath(resource)}/${enc(params.id)}/restore`, undefined, {
+        query: params.meta?.query,
+      });
       return mutationResult(response.data, { id: params.id });
     },
 
     async action(resource, { id, action, method = 'POST', data, query }) {
-      const path = [resourcePath(resource), id !== undefined ? enc(id) : null, action.split('/').map(enc).join('/')].filter(Boolean).join('/');
+      const path = [resourcePath(resource), id !== undefined ? enc(id) : null, action.split('/').map(enc).join('/')]
+        .filter(Boolean)
+        .join('/');
       const options: RequestOptions = { query };
       if (method !== 'GET' && method !== 'DELETE') options.body = bodyFor(data);
       const response = await http.request<RecordAnswer | null>(method, path, options);
@@ -213,7 +249,10 @@ export function createDataProvider(http: HttpClient): AppDataProvider {
     },
 
     async call(method, path, params = {}) {
-      const full = path.startsWith('/api/') || path.startsWith('/sanctum/') || path.startsWith('/broadcasting/') ? path : `/api/${path.replace(/^\//, '')}`;
+      const full =
+        path.startsWith('/api/') || path.startsWith('/sanctum/') || path.startsWith('/broadcasting/')
+          ? path
+          : `/api/${path.replace(/^\//, '')}`;
       const options: RequestOptions = { query: params.query, signal: params.signal, timeout: params.timeout };
       if (params.data !== undefined) options.body = bodyFor(params.data);
       const response = await http.request(method, full, options);
@@ -248,7 +287,7 @@ export function createDataProvider(http: HttpClient): AppDataProvider {
     async options(name, query) {
       const response = await http.get<{ data: any[] } | any[]>(`/api/options/${enc(name)}`, { query });
       const body = response.data;
-      return Array.isArray(body) ? body : body?.data ?? [];
+      return Array.isArray(body) ? body : (body?.data ?? []);
     },
   };
   return provider;

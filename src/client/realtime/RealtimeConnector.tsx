@@ -7,15 +7,16 @@
  * a break) the screen's queries answered before that moment are fetched again: a change announced while nobody
  * listened is not missed. After a reconnect the deploy version is compared, in case the update happened meanwhile.
  */
-import { useEffect, useRef } from 'react';
+
 import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { useMainData, useSession } from '../app/hooks';
 import { http, mainData, session } from '../app/services';
-import { isResourceReadKey, planRealtimeEvent } from './events';
+import { notices } from '../session/notices';
 import { refetchWhatPredates } from './catchUp';
+import { isResourceReadKey, planRealtimeEvent } from './events';
 import { LISTENING, RECONNECTED, realtimeHub } from './hub';
 import { useRealtimeEvent } from './useRealtimeEvent';
-import { notices } from '../session/notices';
 
 export function RealtimeConnector() {
   const { user } = useSession();
@@ -33,7 +34,11 @@ export function RealtimeConnector() {
     (event) => event.name !== RECONNECTED && event.name !== LISTENING,
     ({ name, payload }) => {
       if (userId === undefined) return;
-      const plan = planRealtimeEvent(name, payload, session.user ?? { id: userId, role_id: roleId, realtime_key: realtimeKey });
+      const plan = planRealtimeEvent(
+        name,
+        payload,
+        session.user ?? { id: userId, role_id: roleId, realtime_key: realtimeKey },
+      );
       for (const resource of plan.invalidate) {
         void queryClient.invalidateQueries({ predicate: (query) => isResourceReadKey(query.queryKey, resource) });
       }
@@ -56,7 +61,9 @@ export function RealtimeConnector() {
   });
 
   useEffect(() => {
-    const realtime = realtimeSettings ? (JSON.parse(realtimeSettings) as NonNullable<typeof config>['realtime']) : undefined;
+    const realtime = realtimeSettings
+      ? (JSON.parse(realtimeSettings) as NonNullable<typeof config>['realtime'])
+      : undefined;
     if (userId === undefined || !realtime?.key) return;
     let disconnect: (() => void) | undefined;
     let cancelled = false;

@@ -15,14 +15,19 @@ const shownAnswer = (query: Query) => !isSessionQuery(query) && query.state.stat
  */
 export function refetchWhatPredates(queryClient: QueryClient, since: number): void {
   const cache = queryClient.getQueryCache();
-  const inFlight = new Set<Query>(cache.findAll({ fetchStatus: 'fetching', predicate: (query) => !isSessionQuery(query) }));
-  void queryClient.invalidateQueries({ predicate: (query) => shownAnswer(query) && !inFlight.has(query) && query.state.dataUpdatedAt < since });
+  const inFlight = new Set<Query>(
+    cache.findAll({ fetchStatus: 'fetching', predicate: (query) => !isSessionQuery(query) }),
+  );
+  void queryClient.invalidateQueries({
+    predicate: (query) => shownAnswer(query) && !inFlight.has(query) && query.state.dataUpdatedAt < since,
+  });
   if (inFlight.size === 0) return;
   const unsubscribe = cache.subscribe((event) => {
     const { query } = event;
     if (!inFlight.has(query) || (event.type !== 'removed' && query.state.fetchStatus === 'fetching')) return;
     inFlight.delete(query);
-    if (event.type !== 'removed' && shownAnswer(query)) void queryClient.invalidateQueries({ queryKey: query.queryKey, exact: true });
+    if (event.type !== 'removed' && shownAnswer(query))
+      void queryClient.invalidateQueries({ queryKey: query.queryKey, exact: true });
     if (inFlight.size === 0) unsubscribe();
   });
 }

@@ -6,7 +6,7 @@ import Echo from 'laravel-echo';
 import Pusher from 'pusher-js';
 import type { HttpClient } from '../http/client';
 import type { RealtimeConfig } from '../system/types';
-import { EVENT_NAMESPACE, channelsFor, type Me } from './events';
+import { channelsFor, EVENT_NAMESPACE, type Me } from './events';
 import type { PresenceLink, PresenceMember } from './hub';
 import { pusherOptions } from './pusherOptions';
 
@@ -28,7 +28,9 @@ export interface RealtimeConnection extends PresenceLink {
   disconnect(): void;
 }
 
-type PresenceChannel = ReturnType<Pusher['subscribe']> & { members?: { each(callback: (member: PresenceMember) => void): void } };
+type PresenceChannel = ReturnType<Pusher['subscribe']> & {
+  members?: { each(callback: (member: PresenceMember) => void): void };
+};
 
 /** Joins a presence channel on this socket; `onMembers` hears the whole member list at each change. */
 function joinPresence(pusher: Pusher, name: string, onMembers: (members: PresenceMember[]) => void): () => void {
@@ -47,7 +49,14 @@ function joinPresence(pusher: Pusher, name: string, onMembers: (members: Presenc
   };
 }
 
-export function connectRealtime({ config, me, http, onEvent, onReconnect, onListening }: ConnectOptions): RealtimeConnection {
+export function connectRealtime({
+  config,
+  me,
+  http,
+  onEvent,
+  onReconnect,
+  onListening,
+}: ConnectOptions): RealtimeConnection {
   const options = pusherOptions(config, window.location, {
     fetch: (input, init) => window.fetch(input, init),
     csrfToken: async () => {
@@ -56,10 +65,20 @@ export function connectRealtime({ config, me, http, onEvent, onReconnect, onList
     },
   });
   const pusher = new Pusher(config.key, options as ConstructorParameters<typeof Pusher>[1]);
-  const echo = new Echo({ broadcaster: 'pusher', key: config.key, client: pusher, namespace: EVENT_NAMESPACE, withoutInterceptors: true });
+  const echo = new Echo({
+    broadcaster: 'pusher',
+    key: config.key,
+    client: pusher,
+    namespace: EVENT_NAMESPACE,
+    withoutInterceptors: true,
+  });
 
   const channels = channelsFor(me);
-  const listened = [echo.private(channels.user), ...(channels.role ? [echo.private(channels.role)] : []), echo.channel(config.channel || channels.system)];
+  const listened = [
+    echo.private(channels.user),
+    ...(channels.role ? [echo.private(channels.role)] : []),
+    echo.channel(config.channel || channels.system),
+  ];
   const subscribed = new Set<number>();
   listened.forEach((channel, index) => {
     channel.listenToAll(onEvent);

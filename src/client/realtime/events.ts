@@ -19,7 +19,12 @@ export type RealtimeEventName =
   | 'AssistantMessage'
   | 'AssistantRefresh';
 
-export const MODEL_EVENTS: ReadonlySet<string> = new Set(['ModelCreated', 'ModelUpdated', 'ModelSaved', 'ModelDestroyed']);
+export const MODEL_EVENTS: ReadonlySet<string> = new Set([
+  'ModelCreated',
+  'ModelUpdated',
+  'ModelSaved',
+  'ModelDestroyed',
+]);
 
 export interface ModelEventPayload {
   type?: string;
@@ -70,7 +75,8 @@ export function planRealtimeEvent(eventName: string, payload: unknown, me: Me | 
       const sameId = body.id !== undefined && String(body.id) === String(me.id);
       const sameKey = Boolean(me.realtime_key) && body.data?.realtime_key === me.realtime_key;
       if (type === 'user' && (sameId || sameKey)) plan.refreshSession = true;
-      if (type === 'role' && me.role_id != null && body.id !== undefined && String(body.id) === String(me.role_id)) plan.refreshSession = true;
+      if (type === 'role' && me.role_id != null && body.id !== undefined && String(body.id) === String(me.role_id))
+        plan.refreshSession = true;
     }
     return plan;
   }

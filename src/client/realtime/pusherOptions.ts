@@ -18,7 +18,12 @@ export interface AuthDeps {
 
 type Callback = (error: Error | null, data: any) => void;
 
-async function postForm(deps: AuthDeps, endpoint: string, fields: Record<string, string>, callback: Callback): Promise<void> {
+async function postForm(
+  deps: AuthDeps,
+  endpoint: string,
+  fields: Record<string, string>,
+  callback: Callback,
+): Promise<void> {
   try {
     const token = await deps.csrfToken();
     const headers: Record<string, string> = {
@@ -28,7 +33,12 @@ async function postForm(deps: AuthDeps, endpoint: string, fields: Record<string,
     };
     if (token) headers['X-XSRF-TOKEN'] = token;
     if (fields.socket_id) headers['X-Socket-Id'] = fields.socket_id;
-    const response = await deps.fetch(endpoint, { method: 'POST', credentials: 'include', headers, body: new URLSearchParams(fields).toString() });
+    const response = await deps.fetch(endpoint, {
+      method: 'POST',
+      credentials: 'include',
+      headers,
+      body: new URLSearchParams(fields).toString(),
+    });
     if (!response.ok) {
       callback(new Error(`Realtime authorisation failed (${response.status}) at ${endpoint}`), null);
       return;

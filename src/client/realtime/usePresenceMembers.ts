@@ -3,7 +3,7 @@
  * realtime bus for as long as the component is mounted; empty until the channel answers.
  */
 import { useEffect, useState } from 'react';
-import { realtimeHub, type PresenceMember } from './hub';
+import { type PresenceMember, realtimeHub } from './hub';
 
 export function usePresenceMembers(channel: string | null): PresenceMember[] {
   const [members, setMembers] = useState<PresenceMember[]>([]);

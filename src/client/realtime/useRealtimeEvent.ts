@@ -4,8 +4,8 @@
  * a predicate; `modelEventOf(...)` builds the usual one. The latest handler is called, so it need not be memoised.
  */
 import { useEffect, useRef } from 'react';
-import { realtimeHub, type RealtimeEvent } from './hub';
 import { MODEL_EVENTS, type ModelEventPayload } from './events';
+import { type RealtimeEvent, realtimeHub } from './hub';
 
 export type RealtimeFilter = readonly string[] | ((event: RealtimeEvent) => boolean);
 

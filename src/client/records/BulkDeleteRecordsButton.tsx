@@ -1,10 +1,11 @@
 /** Deletes the selected records after a confirmation, one DELETE each, and says how it went. */
-import { useState } from 'react';
-import Button from '@mui/material/Button';
+
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import Button from '@mui/material/Button';
+import { useState } from 'react';
 import { useListContext, useNotify } from 'react-admin';
-import { DeleteConfirm } from './DeleteConfirm';
 import { titleCase } from '../i18n/labels';
+import { DeleteConfirm } from './DeleteConfirm';
 import { useAppDataProvider } from './hooks';
 import { useInvalidateResource } from './mutations';
 import type { RecordSchema } from './schema';
@@ -34,8 +35,15 @@ export function BulkDeleteRecordsButton({ schema }: { schema: RecordSchema }) {
     }
     onUnselectItems();
     await invalidate(schema.resource);
-    if (failures.length) notify(`${deleted} deleted; ${failures.length} could not be deleted: ${failures[0]}`, { type: 'warning' });
-    else notify(deleted === 1 && lastMessage ? lastMessage : `${deleted} ${titleCase(schema.name_plural).toLowerCase()} deleted successfully.`, { type: 'success' });
+    if (failures.length)
+      notify(`${deleted} deleted; ${failures.length} could not be deleted: ${failures[0]}`, { type: 'warning' });
+    else
+      notify(
+        deleted === 1 && lastMessage
+          ? lastMessage
+          : `${deleted} ${titleCase(schema.name_plural).toLowerCase()} deleted successfully.`,
+        { type: 'success' },
+      );
   };
 
   return (
@@ -43,7 +51,13 @@ export function BulkDeleteRecordsButton({ schema }: { schema: RecordSchema }) {
       <Button color="error" size="small" startIcon={<DeleteIcon />} onClick={() => setOpen(true)} disabled={!count}>
         Delete
       </Button>
-      <DeleteConfirm open={open} title={`Delete ${count} ${what}?`} restorable={schema.restorable !== false} onConfirm={run} onClose={() => setOpen(false)} />
+      <DeleteConfirm
+        open={open}
+        title={`Delete ${count} ${what}?`}
+        restorable={schema.restorable !== false}
+        onConfirm={run}
+        onClose={() => setOpen(false)}
+      />
     </>
   );
 }

@@ -2,13 +2,25 @@
  * THE question before a delete: every delete button (a record's page, the bulk delete of a list, a note, a document)
  * asks with this dialog first, saying whether the deleted records can be restored.
  */
-import { useState, type ReactElement } from 'react';
+import { type ReactElement, useState } from 'react';
 import { Confirm } from 'react-admin';
 
 export const RESTORE_HINT = 'They can be restored later from the deleted records.';
 export const NO_RESTORE_HINT = 'This cannot be undone.';
 
-export function DeleteConfirm({ open, title, restorable, onConfirm, onClose }: { open: boolean; title: string; restorable: boolean; onConfirm: () => Promise<unknown> | void; onClose: () => void }) {
+export function DeleteConfirm({
+  open,
+  title,
+  restorable,
+  onConfirm,
+  onClose,
+}: {
+  open: boolean;
+  title: string;
+  restorable: boolean;
+  onConfirm: () => Promise<unknown> | void;
+  onClose: () => void;
+}) {
   const [busy, setBusy] = useState(false);
   return (
     <Confirm
@@ -32,12 +44,28 @@ export function DeleteConfirm({ open, title, restorable, onConfirm, onClose }: {
 }
 
 /** A delete button that asks first: `button(open)` renders the button, the dialog follows it. */
-export function AskBeforeDelete({ title, restorable, onConfirm, button }: { title: string; restorable: boolean; onConfirm: () => Promise<unknown> | void; button: (ask: () => void) => ReactElement }) {
+export function AskBeforeDelete({
+  title,
+  restorable,
+  onConfirm,
+  button,
+}: {
+  title: string;
+  restorable: boolean;
+  onConfirm: () => Promise<unknown> | void;
+  button: (ask: () => void) => ReactElement;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <>
       {button(() => setOpen(true))}
-      <DeleteConfirm open={open} title={title} restorable={restorable} onConfirm={onConfirm} onClose={() => setOpen(false)} />
+      <DeleteConfirm
+        open={open}
+        title={title}
+        restorable={restorable}
+        onConfirm={onConfirm}
+        onClose={() => setOpen(false)}
+      />
     </>
   );
 }

@@ -3,21 +3,31 @@
  * that answers with the server's message ('Site restored successfully.'), as a grid (read-only; a deleted record
  * opens nothing).
  */
-import { useMemo, useState } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
-import Button from '@mui/material/Button';
-import RestoreIcon from '@mui/icons-material/RestoreFromTrashOutlined';
+
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import RestoreIcon from '@mui/icons-material/RestoreFromTrashOutlined';
+import Button from '@mui/material/Button';
 import type { GridColDef } from '@mui/x-data-grid';
-import { List, RecordContextProvider, SearchInput, Title, TopToolbar, useCanAccess, useListContext, useRecordContext } from 'react-admin';
-import { titleCase } from '../i18n/labels';
+import { useMemo, useState } from 'react';
+import {
+  List,
+  RecordContextProvider,
+  SearchInput,
+  Title,
+  TopToolbar,
+  useCanAccess,
+  useListContext,
+  useRecordContext,
+} from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
 import { formatDateTime } from '../i18n/dates';
+import { titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { defaultColumns, type FieldDescriptor } from './fieldTypes';
-import { useRecordMutations } from './mutations';
-import { useVisibleDescriptors } from './hooks';
 import { gridColumn } from './grid/columns';
 import ListGrid from './grid/ListGrid';
+import { useVisibleDescriptors } from './hooks';
+import { useRecordMutations } from './mutations';
 import type { RecordSchema } from './schema';
 import { MissingSchema, useRecordScreen } from './ui';
 
@@ -66,8 +76,17 @@ function BulkRestoreButton({ schema }: { schema: RecordSchema }) {
 
 function deletedColumns(descriptors: FieldDescriptor[], schema: RecordSchema, canRestore: boolean): GridColDef[] {
   const shown = new Set(defaultColumns(descriptors, 3));
-  const columns: GridColDef[] = descriptors.filter((descriptor) => shown.has(descriptor.slug)).map((descriptor) => gridColumn(descriptor, { linkField: undefined, canEdit: false }));
-  columns.push({ field: 'deleted_at', headerName: 'Deleted', minWidth: 160, flex: 1, filterable: false, valueGetter: (value) => (value ? formatDateTime(String(value)) : '') });
+  const columns: GridColDef[] = descriptors
+    .filter((descriptor) => shown.has(descriptor.slug))
+    .map((descriptor) => gridColumn(descriptor, { linkField: undefined, canEdit: false }));
+  columns.push({
+    field: 'deleted_at',
+    headerName: 'Deleted',
+    minWidth: 160,
+    flex: 1,
+    filterable: false,
+    valueGetter: (value) => (value ? formatDateTime(String(value)) : ''),
+  });
   if (canRestore) {
     columns.push({
       field: 'restore',
@@ -91,7 +110,10 @@ export default function DeletedList({ resource: resourceProp }: { resource?: str
   const title = schema ? `Deleted ${titleCase(schema.name_plural)}` : 'Deleted records';
   useDocumentTitle(title);
   const { canAccess: canRestore = false } = useCanAccess({ resource, action: 'restore' });
-  const columns = useMemo(() => (schema ? deletedColumns(descriptors, schema, canRestore) : []), [descriptors, schema, canRestore]);
+  const columns = useMemo(
+    () => (schema ? deletedColumns(descriptors, schema, canRestore) : []),
+    [descriptors, schema, canRestore],
+  );
   if (!schema) return <MissingSchema resource={resource} />;
   if (featureOff) return featureOff;
   return (

@@ -3,12 +3,22 @@
  * from the one field-type table, with the field as the resource's live schema describes it. A field the schema
  * does not know shows its value as text.
  */
-import { RecordContextProvider, type RaRecord } from 'react-admin';
+import { type RaRecord, RecordContextProvider } from 'react-admin';
 import { FieldDisplay } from './fieldTypes';
 import type { DisplayVariant } from './fieldTypes/displays';
 import { useDescriptors, useLiveSchema } from './hooks';
 
-export function FieldValue({ resource, field, record, variant = 'list' }: { resource: string; field: string; record: Partial<RaRecord>; variant?: DisplayVariant }) {
+export function FieldValue({
+  resource,
+  field,
+  record,
+  variant = 'list',
+}: {
+  resource: string;
+  field: string;
+  record: Partial<RaRecord>;
+  variant?: DisplayVariant;
+}) {
   const descriptor = useDescriptors(useLiveSchema(resource)).find((candidate) => candidate.slug === field);
   if (!descriptor) return <span>{String(record[field] ?? '')}</span>;
   return (

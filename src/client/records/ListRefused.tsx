@@ -3,7 +3,7 @@
  * answer, no second notice. Other failures keep react-admin's notice.
  */
 import Alert from '@mui/material/Alert';
-import { Pagination, useListContext, useNotify, useTranslate, type PaginationProps } from 'react-admin';
+import { Pagination, type PaginationProps, useListContext, useNotify, useTranslate } from 'react-admin';
 
 const refused = (error: unknown) => (error as { status?: number } | null)?.status === 403;
 
@@ -24,7 +24,14 @@ export function ListPagination(props: PaginationProps) {
   const { error, meta } = useListContext();
   const translate = useTranslate();
   const about = meta?.total_estimated
-    ? { labelDisplayedRows: ({ from, to, count }: { from: number; to: number; count: number }) => translate('ra.navigation.page_range_info', { offsetBegin: from, offsetEnd: to, total: translate('app.datatable.about', { total: count }) }) }
+    ? {
+        labelDisplayedRows: ({ from, to, count }: { from: number; to: number; count: number }) =>
+          translate('ra.navigation.page_range_info', {
+            offsetBegin: from,
+            offsetEnd: to,
+            total: translate('app.datatable.about', { total: count }),
+          }),
+      }
     : {};
   return error ? null : <Pagination {...props} {...about} />;
 }

@@ -3,18 +3,19 @@
  * a 422 puts the server's message on each field); saving sends only the schema's editable fields, shows the
  * server's message and opens the new record.
  */
-import { useMemo, type ReactNode } from 'react';
+
+import Box from '@mui/material/Box';
+import { type ReactNode, useMemo } from 'react';
 import { CreateBase, Title } from 'react-admin';
 import { useLocation, useNavigate } from 'react-router-dom';
-import Box from '@mui/material/Box';
 import { titleCase } from '../i18n/labels';
+import { PageHeader } from '../layout/PageHeader';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { useDescriptors } from './hooks';
 import { RecordForm } from './RecordForm';
-import { writableValues, type RecordSchema } from './schema';
+import { type RecordSchema, writableValues } from './schema';
 import { useSaveError, useServerMessage } from './serverMessage';
 import { MissingSchema, useRecordScreen } from './ui';
-import { PageHeader } from '../layout/PageHeader';
 
 /** Initial values from the URL: `?source={"type":"union"}` (react-admin's convention), e.g. from a category list. */
 export function valuesFromSearch(search: string): Record<string, unknown> {
@@ -32,7 +33,9 @@ function CreateForm({ schema, defaults }: { schema: RecordSchema; defaults: Reco
   const descriptors = useDescriptors(schema);
   const navigate = useNavigate();
   useServerMessage(`${titleCase(schema.name_singular)} created successfully.`);
-  return <RecordForm schema={schema} descriptors={descriptors} defaultValues={defaults} onCancel={() => navigate(-1)} />;
+  return (
+    <RecordForm schema={schema} descriptors={descriptors} defaultValues={defaults} onCancel={() => navigate(-1)} />
+  );
 }
 
 export interface RecordCreateProps {
@@ -45,7 +48,13 @@ export interface RecordCreateProps {
   onCreated?: (record: Record<string, any>) => void;
 }
 
-export default function RecordCreate({ resource: resourceProp, defaults: given, title: givenTitle, subtitle, onCreated }: RecordCreateProps) {
+export default function RecordCreate({
+  resource: resourceProp,
+  defaults: given,
+  title: givenTitle,
+  subtitle,
+  onCreated,
+}: RecordCreateProps) {
   const { resource, schema, featureOff } = useRecordScreen(resourceProp);
   const navigate = useNavigate();
   const location = useLocation();
@@ -62,7 +71,11 @@ export default function RecordCreate({ resource: resourceProp, defaults: given, 
       mutationMode="pessimistic"
       transform={(values: Record<string, unknown>) => writableValues(values, schema)}
       redirect={false}
-      mutationOptions={{ onSuccess: (record: Record<string, any>) => (onCreated ? onCreated(record) : navigate(`/${resource}/${record.id}/show`)), onError }}
+      mutationOptions={{
+        onSuccess: (record: Record<string, any>) =>
+          onCreated ? onCreated(record) : navigate(`/${resource}/${record.id}/show`),
+        onError,
+      }}
     >
       <Box sx={{ maxWidth: 1100 }}>
         <Title title={title} />

@@ -5,9 +5,7 @@
  * `updated_at` the form opened with, so the server refuses to save over that change (409) and the form offers to
  * reload.
  */
-import { useEffect, useState } from 'react';
-import { EditContextProvider, Title, useEditController } from 'react-admin';
-import { useNavigate, useParams } from 'react-router-dom';
+
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -16,20 +14,39 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
+import { useEffect, useState } from 'react';
+import { EditContextProvider, Title, useEditController } from 'react-admin';
+import { useNavigate, useParams } from 'react-router-dom';
 import { titleCase } from '../i18n/labels';
+import { PageHeader } from '../layout/PageHeader';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { useDescriptors } from './hooks';
+import { PresenceAvatars } from './presence/PresenceAvatars';
 import { RecordForm } from './RecordForm';
-import { recordLabel, writableValues, type RecordSchema } from './schema';
+import { type RecordSchema, recordLabel, writableValues } from './schema';
 import { useRefetchLists, useSaveError, useServerMessage } from './serverMessage';
 import { LoadFailed, MissingSchema, PageLoading, useRecordScreen } from './ui';
-import { PageHeader } from '../layout/PageHeader';
-import { PresenceAvatars } from './presence/PresenceAvatars';
 
-function EditForm({ schema, record, onCancel }: { schema: RecordSchema; record: Record<string, unknown>; onCancel: () => void }) {
+function EditForm({
+  schema,
+  record,
+  onCancel,
+}: {
+  schema: RecordSchema;
+  record: Record<string, unknown>;
+  onCancel: () => void;
+}) {
   const descriptors = useDescriptors(schema);
   useServerMessage(`${titleCase(schema.name_singular)} updated successfully.`);
-  return <RecordForm key={`${record.id}:${record.updated_at}`} schema={schema} descriptors={descriptors} record={record} onCancel={onCancel} />;
+  return (
+    <RecordForm
+      key={`${record.id}:${record.updated_at}`}
+      schema={schema}
+      descriptors={descriptors}
+      record={record}
+      onCancel={onCancel}
+    />
+  );
 }
 
 function EditScreen({ resource, schema }: { resource: string; schema: RecordSchema }) {
@@ -80,7 +97,11 @@ function EditScreen({ resource, schema }: { resource: string; schema: RecordSche
     <EditContextProvider value={controller}>
       <Box sx={{ maxWidth: 1100 }}>
         <Title title={title} />
-        <PageHeader title={`Edit ${recordLabel(opened)}`} subtitle={singular} actions={<PresenceAvatars type={schema.type} id={opened.id} />} />
+        <PageHeader
+          title={`Edit ${recordLabel(opened)}`}
+          subtitle={singular}
+          actions={<PresenceAvatars type={schema.type} id={opened.id} />}
+        />
         {changedMeanwhile && (
           <Alert
             severity="warning"
@@ -92,7 +113,8 @@ function EditScreen({ resource, schema }: { resource: string; schema: RecordSche
               </Button>
             }
           >
-            Someone else saved a change to this {schema.name_singular.toLowerCase()} since you opened it. Reload to see it (your unsaved changes here will be lost).
+            Someone else saved a change to this {schema.name_singular.toLowerCase()} since you opened it. Reload to see
+            it (your unsaved changes here will be lost).
           </Alert>
         )}
         <EditForm schema={schema} record={opened} onCancel={() => navigate(`/${resource}/${opened.id}/show`)} />
@@ -100,7 +122,9 @@ function EditScreen({ resource, schema }: { resource: string; schema: RecordSche
           <DialogTitle id="conflict-title">Not saved: this {schema.name_singular.toLowerCase()} changed</DialogTitle>
           <DialogContent>
             <DialogContentText>{conflict}</DialogContentText>
-            <DialogContentText sx={{ mt: 1 }}>Nothing was overwritten. Reload to get their version, then make your change again.</DialogContentText>
+            <DialogContentText sx={{ mt: 1 }}>
+              Nothing was overwritten. Reload to get their version, then make your change again.
+            </DialogContentText>
           </DialogContent>
           <DialogActions>
             <Button onClick={() => setConflict(null)}>Keep editing</Button>

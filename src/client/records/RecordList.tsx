@@ -3,14 +3,14 @@
  * (a click on its header), a filter for every field (Add filter) and a text search, all kept in the URL, columns
  * the person can show or hide, bulk edit and bulk delete, and for sites and contractors one tab per permitted category.
  */
-import { memo, useMemo, type ReactElement } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
+
+import RestoreFromTrashIcon from '@mui/icons-material/RestoreFromTrashOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import { useEventCallback } from '@mui/material/utils';
-import RestoreFromTrashIcon from '@mui/icons-material/RestoreFromTrashOutlined';
+import { memo, type ReactElement, useMemo } from 'react';
 import {
   CreateButton,
   FilterButton,
@@ -22,21 +22,22 @@ import {
   useCanAccess,
   useListContext,
 } from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
 import { CATEGORY_PERMISSIONS } from '../../common/permissions';
 import { ExportButton } from '../exports/ExportButton';
 import { TYPE_LABELS, titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { defaultColumns, fieldTypeUI, FieldDisplay, type FieldDescriptor } from './fieldTypes';
+import { BulkDeleteRecordsButton } from './BulkDeleteRecordsButton';
+import { BulkEditButton } from './bulkEdit/BulkEditButton';
+import { defaultColumns, type FieldDescriptor, FieldDisplay, fieldTypeUI } from './fieldTypes';
 import { shownColumns, useGridPreferences } from './grid/preferences';
+import RecordGrid from './grid/RecordGrid';
 import { ResetColumnsButton } from './grid/ResetColumnsButton';
 import { SmallScreenPagination, useSmallScreen } from './grid/smallScreen';
 import { useCategoryAccess, useVisibleDescriptors } from './hooks';
-import RecordGrid from './grid/RecordGrid';
-import { BulkDeleteRecordsButton } from './BulkDeleteRecordsButton';
-import { BulkEditButton } from './bulkEdit/BulkEditButton';
-import { recordLabel, type RecordSchema } from './schema';
-import { MissingSchema, useRecordScreen } from './ui';
 import { ListRefused, useListErrorNotice } from './ListRefused';
+import { type RecordSchema, recordLabel } from './schema';
+import { MissingSchema, useRecordScreen } from './ui';
 
 function categoryLabel(category: string) {
   return TYPE_LABELS[category] ?? titleCase(category.replace(/-/g, ' '));
@@ -46,7 +47,8 @@ function categoryLabel(category: string) {
 function ListHeading({ schema }: { schema: RecordSchema }) {
   const { filterValues } = useListContext();
   const plural = titleCase(schema.name_plural);
-  const category = typeof filterValues?.type === 'string' && CATEGORY_PERMISSIONS[schema.type] ? filterValues.type : null;
+  const category =
+    typeof filterValues?.type === 'string' && CATEGORY_PERMISSIONS[schema.type] ? filterValues.type : null;
   const title = category ? `${categoryLabel(category)} ${plural}` : plural;
   useDocumentTitle(title);
   return <Title title={title} />;
@@ -61,19 +63,41 @@ function CategoryTabs({ schema }: { schema: RecordSchema }) {
     const { type: _type, ...rest } = filterValues ?? {};
     setFilters(next === 'all' ? rest : { ...rest, type: next }, displayedFilters);
   });
-  const tabsKey = categories ? categories.filter((category) => allowed === 'all' || allowed.includes(category)).join('\n') : '';
+  const tabsKey = categories
+    ? categories.filter((category) => allowed === 'all' || allowed.includes(category)).join('\n')
+    : '';
   if (!categories) return null;
   const tabs = tabsKey ? tabsKey.split('\n') : [];
   const current = typeof filterValues?.type === 'string' ? filterValues.type : 'all';
   const value = current === 'all' || tabs.includes(current) ? current : false;
-  return <CategoryTabsView value={allowed !== 'all' && current === 'all' ? false : value} tabsKey={tabsKey} all={allowed === 'all'} onChange={onChange} label={`${schema.name_plural} by category`} />;
+  return (
+    <CategoryTabsView
+      value={allowed !== 'all' && current === 'all' ? false : value}
+      tabsKey={tabsKey}
+      all={allowed === 'all'}
+      onChange={onChange}
+      label={`${schema.name_plural} by category`}
+    />
+  );
 }
 
 /**
  * The tabs themselves, rendered again only when what they show changes: the list's context changes a few times at
  * each page change, and Material's tabs measure their indicator at each render.
  */
-const CategoryTabsView = memo(function CategoryTabsView({ value, tabsKey, all, onChange, label }: { value: string | false; tabsKey: string; all: boolean; onChange: (event: unknown, next: string) => void; label: string }) {
+const CategoryTabsView = memo(function CategoryTabsView({
+  value,
+  tabsKey,
+  all,
+  onChange,
+  label,
+}: {
+  value: string | false;
+  tabsKey: string;
+  all: boolean;
+  onChange: (event: unknown, next: string) => void;
+  label: string;
+}) {
   return (
     <Tabs
       value={value}
@@ -94,27 +118,55 @@ const CategoryTabsView = memo(function CategoryTabsView({ value, tabsKey, all, o
 /** The columns the grid shows now (the person's column choice), for the CSV export. */
 function useShownColumns(resource: string, descriptors: FieldDescriptor[]): string[] {
   const [preferences] = useGridPreferences(resource);
-  return useMemo(() => shownColumns(descriptors.map((descriptor) => descriptor.slug), defaultColumns(descriptors), preferences), [descriptors, preferences]);
+  return useMemo(
+    () =>
+      shownColumns(
+        descriptors.map((descriptor) => descriptor.slug),
+        defaultColumns(descriptors),
+        preferences,
+      ),
+    [descriptors, preferences],
+  );
 }
 
-function ListActions({ schema, filters, descriptors }: { schema: RecordSchema; filters: ReactElement[]; descriptors: FieldDescriptor[] }) {
+function ListActions({
+  schema,
+  filters,
+  descriptors,
+}: {
+  schema: RecordSchema;
+  filters: ReactElement[];
+  descriptors: FieldDescriptor[];
+}) {
   const { filterValues } = useListContext();
   const shownColumns = useShownColumns(schema.resource, descriptors);
   const { canAccess: mayRestore } = useCanAccess({ resource: schema.resource, action: 'restore' });
   const { canAccess: canExport } = useCanAccess({ resource: 'exports', action: 'create' });
   const canRestore = mayRestore && schema.restorable;
-  const category = CATEGORY_PERMISSIONS[schema.type] && typeof filterValues?.type === 'string' ? filterValues.type : null;
+  const category =
+    CATEGORY_PERMISSIONS[schema.type] && typeof filterValues?.type === 'string' ? filterValues.type : null;
   return (
     <TopToolbar>
       <FilterButton filters={filters} />
       <ResetColumnsButton resource={schema.resource} />
       {canRestore && (
-        <Button component={RouterLink} to={`/${schema.resource}/deleted`} size="small" startIcon={<RestoreFromTrashIcon />}>
+        <Button
+          component={RouterLink}
+          to={`/${schema.resource}/deleted`}
+          size="small"
+          startIcon={<RestoreFromTrashIcon />}
+        >
           Deleted
         </Button>
       )}
       {canExport && <ExportButton columns={shownColumns} />}
-      <CreateButton to={category ? `/${schema.resource}/create?source=${encodeURIComponent(JSON.stringify({ type: category }))}` : undefined} />
+      <CreateButton
+        to={
+          category
+            ? `/${schema.resource}/create?source=${encodeURIComponent(JSON.stringify({ type: category }))}`
+            : undefined
+        }
+      />
     </TopToolbar>
   );
 }
@@ -133,12 +185,34 @@ export function listFilters(descriptors: FieldDescriptor[]): ReactElement[] {
   return elements;
 }
 
-export function RecordListBody({ schema, descriptors, canDelete, canEdit = false }: { schema: RecordSchema; descriptors: FieldDescriptor[]; canDelete: boolean; canEdit?: boolean }) {
+export function RecordListBody({
+  schema,
+  descriptors,
+  canDelete,
+  canEdit = false,
+}: {
+  schema: RecordSchema;
+  descriptors: FieldDescriptor[];
+  canDelete: boolean;
+  canEdit?: boolean;
+}) {
   const small = useSmallScreen();
   const shown = useMemo(() => new Set(defaultColumns(descriptors)), [descriptors]);
   if (small) {
-    const second = descriptors.find((descriptor) => shown.has(descriptor.slug) && descriptor.slug !== 'name' && descriptor.slug !== 'first_name' && descriptor.slug !== 'title');
-    return <SimpleList primaryText={(record) => recordLabel(record)} secondaryText={second ? () => <FieldDisplay descriptor={second} variant="list" /> : undefined} linkType="show" />;
+    const second = descriptors.find(
+      (descriptor) =>
+        shown.has(descriptor.slug) &&
+        descriptor.slug !== 'name' &&
+        descriptor.slug !== 'first_name' &&
+        descriptor.slug !== 'title',
+    );
+    return (
+      <SimpleList
+        primaryText={(record) => recordLabel(record)}
+        secondaryText={second ? () => <FieldDisplay descriptor={second} variant="list" /> : undefined}
+        linkType="show"
+      />
+    );
   }
   return (
     <RecordGrid

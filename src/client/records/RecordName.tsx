@@ -14,7 +14,11 @@ export function useRecordName(type: string, id: number | string): { label: strin
   const { schemas } = useMainData();
   const resource = resourceForType(type);
   const { canAccess } = useCanAccess({ resource, action: 'read' });
-  const { data } = useGetManyAggregate(resource, { ids: [id] }, { enabled: Boolean(canAccess) && id !== undefined && id !== null });
+  const { data } = useGetManyAggregate(
+    resource,
+    { ids: [id] },
+    { enabled: Boolean(canAccess) && id !== undefined && id !== null },
+  );
   const record = data?.find((item) => String(item.id) === String(id));
   if (record) return { label: recordLabel(record), found: true, resource };
   const schema = schemas.find((candidate) => candidate.type === type);

@@ -2,34 +2,43 @@
  * The generated show page (`/{resource}/{id}/show`): the record's fields, the records related to it, its notes,
  * tasks, documents and history, who else has it open, and what can be done with it. The tab is kept in the URL.
  */
-import { Suspense, lazy } from 'react';
-import { Title, RecordContextProvider, useCanAccessResources, useGetOne } from 'react-admin';
-import { useParams, useSearchParams } from 'react-router-dom';
+
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
+import { lazy, Suspense } from 'react';
+import { RecordContextProvider, Title, useCanAccessResources, useGetOne } from 'react-admin';
+import { useParams, useSearchParams } from 'react-router-dom';
 import { CATEGORY_PERMISSIONS } from '../../common/permissions';
 import { TYPE_LABELS, titleCase } from '../i18n/labels';
-import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { LoadingScreen } from '../layout/LoadingScreen';
+import { PageHeader } from '../layout/PageHeader';
+import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { useVisibleDescriptors } from './hooks';
+import { PresenceAvatars } from './presence/PresenceAvatars';
 import { recordLabel } from './schema';
 import { DetailsTab } from './show/DetailsTab';
 import { RecordActions } from './show/RecordActions';
 import { LoadFailed, MissingSchema, PageLoading, useRecordScreen } from './ui';
-import { PageHeader } from '../layout/PageHeader';
-import { PresenceAvatars } from './presence/PresenceAvatars';
 
 const RelatedTab = lazy(() => import('./show/RelatedTab').then((module) => ({ default: module.RelatedTab })));
 const HistoryTab = lazy(() => import('./show/HistoryTab').then((module) => ({ default: module.HistoryTab })));
 const NotesPanel = lazy(() => import('../work/NotesPanel').then((module) => ({ default: module.NotesPanel })));
 const TasksPanel = lazy(() => import('../work/TasksPanel').then((module) => ({ default: module.TasksPanel })));
-const SiteVisitsPanel = lazy(() => import('../visits/SiteVisitsPanel').then((module) => ({ default: module.SiteVisitsPanel })));
-const CampaignPanel = lazy(() => import('../campaigns/CampaignPanel').then((module) => ({ default: module.CampaignPanel })));
-const ContractorCampaignsPanel = lazy(() => import('../campaigns/ContractorCampaignsPanel').then((module) => ({ default: module.ContractorCampaignsPanel })));
-const DocumentsPanel = lazy(() => import('../work/DocumentsPanel').then((module) => ({ default: module.DocumentsPanel })));
+const SiteVisitsPanel = lazy(() =>
+  import('../visits/SiteVisitsPanel').then((module) => ({ default: module.SiteVisitsPanel })),
+);
+const CampaignPanel = lazy(() =>
+  import('../campaigns/CampaignPanel').then((module) => ({ default: module.CampaignPanel })),
+);
+const ContractorCampaignsPanel = lazy(() =>
+  import('../campaigns/ContractorCampaignsPanel').then((module) => ({ default: module.ContractorCampaignsPanel })),
+);
+const DocumentsPanel = lazy(() =>
+  import('../work/DocumentsPanel').then((module) => ({ default: module.DocumentsPanel })),
+);
 
 type TabKey = 'progress' | 'details' | 'visits' | 'campaigns' | 'related' | 'notes' | 'tasks' | 'documents' | 'history';
 
@@ -53,7 +62,13 @@ export default function RecordShow({ resource: resourceProp }: { resource?: stri
   if (isPending || !record) return <PageLoading />;
 
   // A campaign opens on its progress (src/client/campaigns).
-  const tabs: Array<[TabKey, string]> = schema.type === 'campaign' ? [['progress', 'Progress'], ['details', 'Details']] : [['details', 'Details']];
+  const tabs: Array<[TabKey, string]> =
+    schema.type === 'campaign'
+      ? [
+          ['progress', 'Progress'],
+          ['details', 'Details'],
+        ]
+      : [['details', 'Details']];
   // A site's visits and head counts (src/client/visits); a contractor's campaigns.
   if (schema.type === 'site' && reads.visits) tabs.push(['visits', 'Visits']);
   if (schema.type === 'contractor' && reads.campaigns) tabs.push(['campaigns', 'Campaigns']);
@@ -66,7 +81,10 @@ export default function RecordShow({ resource: resourceProp }: { resource?: stri
   const first = tabs[0]![0];
   const tab: TabKey = requested && tabs.some(([key]) => key === requested) ? requested : first;
   const owner = { type: schema.type, id: record.id };
-  const category = CATEGORY_PERMISSIONS[schema.type] && typeof record.type === 'string' ? TYPE_LABELS[record.type] ?? record.type : null;
+  const category =
+    CATEGORY_PERMISSIONS[schema.type] && typeof record.type === 'string'
+      ? (TYPE_LABELS[record.type] ?? record.type)
+      : null;
 
   return (
     <RecordContextProvider value={record}>

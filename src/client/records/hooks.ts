@@ -3,8 +3,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { useCanAccess, useCanAccessCallback, useCanAccessResources, useDataProvider } from 'react-admin';
 import { useMainData } from '../app/hooks';
 import type { AppDataProvider } from '../providers/dataProvider';
-import { schemaForResource, schemaForType, type RecordSchema } from './schema';
 import { describeField, type FieldDescriptor } from './fieldTypes/describe';
+import { type RecordSchema, schemaForResource, schemaForType } from './schema';
 
 /** The schema of a resource as loaded now: renames and new fields show at once (they reload on schema events). */
 export function useLiveSchema(resource: string): RecordSchema | undefined {
@@ -24,9 +24,17 @@ export function useDescriptors(schema: RecordSchema | undefined): FieldDescripto
 /** The fields a person may see in lists (relations to what they may not read are left out). */
 export function useVisibleDescriptors(schema: RecordSchema | undefined): FieldDescriptor[] {
   const descriptors = useDescriptors(schema);
-  const referenced = useMemo(() => [...new Set(descriptors.flatMap((descriptor) => (descriptor.reference ? [descriptor.reference.resource] : [])))], [descriptors]);
+  const referenced = useMemo(
+    () => [
+      ...new Set(descriptors.flatMap((descriptor) => (descriptor.reference ? [descriptor.reference.resource] : []))),
+    ],
+    [descriptors],
+  );
   const { canAccess: reads } = useCanAccessResources({ action: 'read', resources: referenced });
-  return useMemo(() => descriptors.filter((descriptor) => !descriptor.reference || reads?.[descriptor.reference.resource]), [descriptors, reads]);
+  return useMemo(
+    () => descriptors.filter((descriptor) => !descriptor.reference || reads?.[descriptor.reference.resource]),
+    [descriptors, reads],
+  );
 }
 
 /**
@@ -41,7 +49,9 @@ export function useCategoryAccess(resource: string, action: string, categories: 
   const key = categories.join(',');
   useEffect(() => {
     let live = true;
-    void Promise.all(categories.map((type) => canAccess({ resource, action, record: { type } }))).then((answers) => live && setAllowed(categories.filter((_type, index) => answers[index])));
+    void Promise.all(categories.map((type) => canAccess({ resource, action, record: { type } }))).then(
+      (answers) => live && setAllowed(categories.filter((_type, index) => answers[index])),
+    );
     return () => {
       live = false;
     };

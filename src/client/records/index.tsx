@@ -5,8 +5,8 @@
  */
 import type { ComponentType } from 'react';
 import { Navigate, Route } from 'react-router-dom';
-import type { ClientFeature, ResourceScreens } from '../resources/registry';
 import { resourceForType } from '../resources/names';
+import type { ClientFeature, ResourceScreens } from '../resources/registry';
 import { lazyPage } from '../routing/lazyPage';
 import { recordLabel } from './label';
 import { FIXED_SCHEMAS } from './schema';
@@ -44,7 +44,8 @@ export function generatedScreens(resource: string): ResourceScreens {
 }
 
 const records: ClientFeature = {
-  schemaScreens: (schema) => generatedScreens((schema as { resource?: string }).resource ?? resourceForType(schema.type)),
+  schemaScreens: (schema) =>
+    generatedScreens((schema as { resource?: string }).resource ?? resourceForType(schema.type)),
   resources: {
     // Served without a stored schema (tags, features): described by their files in schemas/fixed/.
     ...Object.fromEntries(FIXED_SCHEMAS.map((schema) => [schema.resource, generatedScreens(schema.resource)])),

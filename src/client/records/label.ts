@@ -5,7 +5,9 @@ export function recordLabel(record: Record<string, unknown> | null | undefined):
     const value = record[key];
     if (typeof value === 'string' && value.trim()) return value.trim();
   }
-  const person = [record.first_name, record.last_name].filter((part) => typeof part === 'string' && part.trim()).join(' ');
+  const person = [record.first_name, record.last_name]
+    .filter((part) => typeof part === 'string' && part.trim())
+    .join(' ');
   if (person) return person;
   return record.id !== undefined ? `#${String(record.id)}` : '';
 }

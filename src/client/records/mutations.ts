@@ -7,8 +7,9 @@
  * the open-tasks list, and our own change is not echoed back to this tab by the realtime hub), and turns a 422
  * into field errors and a 409 into the conflict the caller offers to reload.
  */
-import { useCallback } from 'react';
+
 import { useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { useNotify } from 'react-admin';
 import { isApiError } from '../http/errors';
 import { useAppDataProvider } from './hooks';
@@ -24,12 +25,14 @@ export interface SubmitOutcome {
 /** When a write's caller has its queries refreshed: before the write's promise settles, or after the next paint. */
 type Refresh = 'await' | 'after';
 
-const afterPaint = (work: () => void) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => setTimeout(work, 0)) : setTimeout(work, 0));
+const afterPaint = (work: () => void) =>
+  typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => setTimeout(work, 0)) : setTimeout(work, 0);
 
 export function useInvalidateResource() {
   const queryClient = useQueryClient();
   return useCallback(
-    (...resources: string[]) => Promise.all(resources.map((resource) => queryClient.invalidateQueries({ queryKey: [resource] }))),
+    (...resources: string[]) =>
+      Promise.all(resources.map((resource) => queryClient.invalidateQueries({ queryKey: [resource] }))),
     [queryClient],
   );
 }
@@ -39,7 +42,10 @@ export function useRecordMutations(resource: string) {
   const notify = useNotify();
   const invalidate = useInvalidateResource();
 
-  const notifyError = useCallback((error: unknown) => notify(error instanceof Error ? error.message : String(error), { type: 'error' }), [notify]);
+  const notifyError = useCallback(
+    (error: unknown) => notify(error instanceof Error ? error.message : String(error), { type: 'error' }),
+    [notify],
+  );
 
   const fail = useCallback(
     (error: unknown): SubmitOutcome => {
@@ -79,9 +85,19 @@ export function useRecordMutations(resource: string) {
   );
 
   const update = useCallback(
-    async (id: string | number, data: Record<string, unknown>, previousData: any, fallbackMessage: string, refresh?: Refresh): Promise<SubmitOutcome> => {
+    async (
+      id: string | number,
+      data: Record<string, unknown>,
+      previousData: any,
+      fallbackMessage: string,
+      refresh?: Refresh,
+    ): Promise<SubmitOutcome> => {
       try {
-        return { record: (await send(() => dataProvider.update(resource, { id, data, previousData }), fallbackMessage, refresh)).data };
+        return {
+          record: (
+            await send(() => dataProvider.update(resource, { id, data, previousData }), fallbackMessage, refresh)
+          ).data,
+        };
       } catch (error) {
         return fail(error);
       }

@@ -2,4 +2,5 @@
 export type RecordPage = 'show' | 'edit';
 
 /** The path that opens a record (its show or edit page). */
-export const recordPath = (resource: string, id: unknown, page: RecordPage = 'show') => `/${resource}/${encodeURIComponent(String(id))}${page === 'show' ? '/show' : ''}`;
+export const recordPath = (resource: string, id: unknown, page: RecordPage = 'show') =>
+  `/${resource}/${encodeURIComponent(String(id))}${page === 'show' ? '/show' : ''}`;

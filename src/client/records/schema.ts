@@ -3,13 +3,14 @@
  * is called, which values a form may send back, and the resources that have no stored schema (tags, features),
  * read from their schema files so they get the same screens.
  */
-import { pluralizeSlug, type LogicBlock, type RecordSchema, type SchemaField } from '../../common/schema-types';
+
 import featureFile from '../../../schemas/fixed/feature.json';
 import tagFile from '../../../schemas/fixed/tag.json';
-import type { Schema } from '../system/types';
+import { type LogicBlock, pluralizeSlug, type RecordSchema, type SchemaField } from '../../common/schema-types';
 import { resourceForType } from '../resources/names';
+import type { Schema } from '../system/types';
 
-export type { RecordSchema, SchemaField, LogicBlock };
+export type { LogicBlock, RecordSchema, SchemaField };
 
 export function asRecordSchema(schema: Schema | RecordSchema): RecordSchema {
   const loose = schema as Partial<RecordSchema> & Schema;
@@ -69,8 +70,13 @@ function fromFile(file: FixedSchemaFile, id: number): RecordSchema {
 export const FIXED_SCHEMAS: readonly RecordSchema[] = [fromFile(tagFile, -1), fromFile(featureFile, -2)];
 
 /** The schema of a resource among the loaded ones (or a synthetic one). */
-export function schemaForResource(schemas: readonly (Schema | RecordSchema)[], resource: string): RecordSchema | undefined {
-  const found = schemas.find((schema) => ((schema as RecordSchema).resource ?? resourceForType(schema.type)) === resource);
+export function schemaForResource(
+  schemas: readonly (Schema | RecordSchema)[],
+  resource: string,
+): RecordSchema | undefined {
+  const found = schemas.find(
+    (schema) => ((schema as RecordSchema).resource ?? resourceForType(schema.type)) === resource,
+  );
   if (found) return asRecordSchema(found);
   return FIXED_SCHEMAS.find((schema) => schema.resource === resource);
 }
@@ -92,7 +98,11 @@ export function editableFields(schema: RecordSchema): SchemaField[] {
  * The values a form sends: only the schema's editable fields (the server refuses keys it does not know), and on
  * update the `updated_at` the form was opened with, so a change saved meanwhile by someone else is refused (409).
  */
-export function writableValues(values: Record<string, unknown>, schema: RecordSchema, loadedUpdatedAt?: string | null): Record<string, unknown> {
+export function writableValues(
+  values: Record<string, unknown>,
+  schema: RecordSchema,
+  loadedUpdatedAt?: string | null,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const candidate of editableFields(schema)) {
     if (candidate.slug in values && values[candidate.slug] !== undefined) out[candidate.slug] = values[candidate.slug];
@@ -105,7 +115,10 @@ export function writableValues(values: Record<string, unknown>, schema: RecordSc
  * Fields of other record types that point at records of `type`: what a show page lists as related records
  * (contacts of a site through `site_ids`, grievances through `site_id`...).
  */
-export function relatedFields(schemas: readonly (Schema | RecordSchema)[], type: string): Array<{ schema: RecordSchema; field: SchemaField; target: string }> {
+export function relatedFields(
+  schemas: readonly (Schema | RecordSchema)[],
+  type: string,
+): Array<{ schema: RecordSchema; field: SchemaField; target: string }> {
   const out: Array<{ schema: RecordSchema; field: SchemaField; target: string }> = [];
   for (const raw of schemas) {
     const schema = asRecordSchema(raw);

@@ -4,8 +4,9 @@
  * so this mutation middleware reads the message on the way back and shows it (`fallback` when the server sent
  * none). Render `useServerMessage(...)` inside an EditBase / CreateBase (the form's save context).
  */
-import { useCallback } from 'react';
+
 import { useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { useNotify, useRegisterMutationMiddleware } from 'react-admin';
 import { isApiError } from '../http/errors';
 

@@ -1,10 +1,10 @@
 /** Small shared pieces of the record screens: loading and error states, the missing-schema notice. */
 import Alert from '@mui/material/Alert';
-import { LoadingScreen } from '../layout/LoadingScreen';
 import { useResourceContext } from 'react-admin';
 import { useMainData } from '../app/hooks';
-import { isFeatureEnabled } from '../system/mainData';
 import { titleCase } from '../i18n/labels';
+import { LoadingScreen } from '../layout/LoadingScreen';
+import { isFeatureEnabled } from '../system/mainData';
 import { useLiveSchema } from './hooks';
 import type { RecordSchema } from './schema';
 
@@ -29,9 +29,12 @@ export function MissingSchema({ resource }: { resource: string }) {
   );
 }
 
-
 /** Sites, contractors and grievances are behind their feature flags: the menu hides them, and so do their screens. */
-const FEATURE_OF_TYPE: Readonly<Record<string, string>> = { site: 'sites', contractor: 'contractors', grievance: 'grievances' };
+const FEATURE_OF_TYPE: Readonly<Record<string, string>> = {
+  site: 'sites',
+  contractor: 'contractors',
+  grievance: 'grievances',
+};
 
 /** What to show instead of a screen while its record type's feature is off (null: the feature is on). */
 export function useFeatureOff(schema: RecordSchema | undefined) {

@@ -5,7 +5,7 @@
  * a pie of the totals (a line over time when grouped by period), the table beneath, filters in the URL, CSV export.
  * A number in the table opens the sites behind it.
  */
-import { Link as RouterLink } from 'react-router-dom';
+
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
@@ -17,15 +17,16 @@ import Typography from '@mui/material/Typography';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { LineChart } from '@mui/x-charts/LineChart';
 import { PieChart } from '@mui/x-charts/PieChart';
+import { Link as RouterLink } from 'react-router-dom';
 import type { Labour, MarketShareAnswer, MarketShareMeasure, MarketShareRow } from '../../common/report-types';
-import { GroupNote, ReportPage, TeamFilter } from './ReportPage';
-import { TableGrid, type TableColumn } from '../records/grid/TableGrid';
 import { DateFilter, SelectFilter } from '../insights/filters';
 import { formatMoney, formatNumber, formatPercent } from '../insights/format';
 import { useApi, useLiveRefresh, useOptions } from '../insights/useInsights';
-import { useNarrow } from '../layout/useNarrow';
 import { useUrlFilters } from '../insights/useUrlFilters';
+import { useNarrow } from '../layout/useNarrow';
+import { type TableColumn, TableGrid } from '../records/grid/TableGrid';
 import { groupPickerWidth, useFieldGroups } from './fieldGroups';
+import { GroupNote, ReportPage, TeamFilter } from './ReportPage';
 
 const GROUPS: ReadonlyArray<[string, string]> = [
   ['region', 'Region'],
@@ -46,11 +47,20 @@ const MEASURES: ReadonlyArray<[Measure, string]> = [
 
 /** A row's figure of one labour (null: all) in a measure. */
 function figure(row: MarketShareRow, labour: Labour | null, measure: Measure): number {
-  if (measure === 'workers') return labour === null ? row.workers.total : labour === 'union' ? row.workers.union : labour === 'non-union' ? row.workers.non_union : row.workers.unknown;
-  const figures = labour === null ? row.total : labour === 'union' ? row.union : labour === 'non-union' ? row.non_union : row.unknown;
+  if (measure === 'workers')
+    return labour === null
+      ? row.workers.total
+      : labour === 'union'
+        ? row.workers.union
+        : labour === 'non-union'
+          ? row.workers.non_union
+          : row.workers.unknown;
+  const figures =
+    labour === null ? row.total : labour === 'union' ? row.union : labour === 'non-union' ? row.non_union : row.unknown;
   return figures[measure];
 }
-const shareOf = (row: MarketShareRow, measure: Measure) => (measure === 'workers' ? row.workers.share : row.share[measure]);
+const shareOf = (row: MarketShareRow, measure: Measure) =>
+  measure === 'workers' ? row.workers.share : row.share[measure];
 // Both 4.5:1 or more on white: the headline figure is text in UNION_COLOR.
 const UNION_COLOR = '#1565c0';
 const NON_UNION_COLOR = '#c62828';
@@ -59,7 +69,18 @@ const UNKNOWN_COLOR = '#9e9e9e';
 const show = (measure: Measure, value: number) => (measure === 'value' ? formatMoney(value) : formatNumber(value));
 
 export default function MarketSharePage() {
-  const { values, set, query } = useUrlFilters({ group_by: 'region', interval: 'month', measure: 'sites', from: '', to: '', region_id: '', trade_id: '', team_id: '', building_type_id: '', site_type: '' });
+  const { values, set, query } = useUrlFilters({
+    group_by: 'region',
+    interval: 'month',
+    measure: 'sites',
+    from: '',
+    to: '',
+    region_id: '',
+    trade_id: '',
+    team_id: '',
+    building_type_id: '',
+    site_type: '',
+  });
   const { measure, ...filters } = query;
   const report = useApi<MarketShareAnswer>('/api/reports/market-share', filters);
   // The CSV of workers counted adds their columns.
@@ -74,12 +95,18 @@ export default function MarketSharePage() {
   const rows = report.data?.data ?? [];
   const totals = report.data?.totals;
   // Workers counted: the groups where anyone was counted, most workers first.
-  const charted = m === 'workers' ? rows.filter((r) => r.workers.total > 0).sort((a, b) => b.workers.total - a.workers.total) : rows;
+  const charted =
+    m === 'workers' ? rows.filter((r) => r.workers.total > 0).sort((a, b) => b.workers.total - a.workers.total) : rows;
   const chartRows = charted.slice(0, narrow ? 8 : 15);
   const byPeriod = values.group_by === 'period';
   const groups = [...GROUPS, ...useFieldGroups('site')];
   const groupName = groups.find(([v]) => v === values.group_by)?.[1] ?? '';
-  const labourColumn = (header: string, labour: Labour | null): TableColumn<MarketShareRow> => ({ header, value: (row) => figure(row, labour, m), format: (value) => show(m, value as number), render: (row) => <LabourFigure row={row} labour={labour} measure={m} /> });
+  const labourColumn = (header: string, labour: Labour | null): TableColumn<MarketShareRow> => ({
+    header,
+    value: (row) => figure(row, labour, m),
+    format: (value) => show(m, value as number),
+    render: (row) => <LabourFigure row={row} labour={labour} measure={m} />,
+  });
   const columns: TableColumn<MarketShareRow>[] = [
     { header: groupName, value: (row) => row.label },
     labourColumn('Union', 'union'),
@@ -87,7 +114,12 @@ export default function MarketSharePage() {
     labourColumn('Unknown', 'unknown'),
     labourColumn('All', null),
     // The totals row is the one without a drill-down link.
-    { header: 'Union share', value: (row) => shareOf(row, m), format: (value) => formatPercent(value as number | null), render: (row) => <span data-testid={row.link ? undefined : 'total-share'}>{formatPercent(shareOf(row, m))}</span> },
+    {
+      header: 'Union share',
+      value: (row) => shareOf(row, m),
+      format: (value) => formatPercent(value as number | null),
+      render: (row) => <span data-testid={row.link ? undefined : 'total-share'}>{formatPercent(shareOf(row, m))}</span>,
+    },
   ];
 
   return (
@@ -99,23 +131,86 @@ export default function MarketSharePage() {
       error={report.error}
       filters={
         <>
-          <SelectFilter label="Group by" value={values.group_by} onChange={(group_by) => set({ group_by })} options={groups.map(([value, label]) => ({ value, label }))} allLabel={null} testId="filter-group" minWidth={groupPickerWidth(values.group_by)} />
+          <SelectFilter
+            label="Group by"
+            value={values.group_by}
+            onChange={(group_by) => set({ group_by })}
+            options={groups.map(([value, label]) => ({ value, label }))}
+            allLabel={null}
+            testId="filter-group"
+            minWidth={groupPickerWidth(values.group_by)}
+          />
           {byPeriod && (
-            <SelectFilter label="Period" value={values.interval} onChange={(interval) => set({ interval })} options={['week', 'month', 'quarter', 'year'].map((v) => ({ value: v, label: v[0].toUpperCase() + v.slice(1) }))} allLabel={null} minWidth={110} />
+            <SelectFilter
+              label="Period"
+              value={values.interval}
+              onChange={(interval) => set({ interval })}
+              options={['week', 'month', 'quarter', 'year'].map((v) => ({
+                value: v,
+                label: v[0].toUpperCase() + v.slice(1),
+              }))}
+              allLabel={null}
+              minWidth={110}
+            />
           )}
-          <DateFilter label="Created from" value={values.from} onChange={(from) => set({ from })} testId="filter-from" />
+          <DateFilter
+            label="Created from"
+            value={values.from}
+            onChange={(from) => set({ from })}
+            testId="filter-from"
+          />
           <DateFilter label="Created to" value={values.to} onChange={(to) => set({ to })} testId="filter-to" />
-          {regions.length > 0 && <SelectFilter label="Region" value={values.region_id} onChange={(region_id) => set({ region_id })} options={regions.map((r) => ({ value: String(r.id), label: r.name }))} allLabel="All regions" testId="filter-region" />}
-          {trades.length > 0 && <SelectFilter label="Trade" value={values.trade_id} onChange={(trade_id) => set({ trade_id })} options={trades.map((r) => ({ value: String(r.id), label: r.name }))} allLabel="All trades" testId="filter-trade" />}
-          {siteTypes.length > 0 && (
-            <SelectFilter label="Site type" value={values.site_type} onChange={(site_type) => set({ site_type })} options={siteTypes.map((r) => ({ value: String((r as any).slug ?? r.id), label: r.name }))} allLabel="All types" testId="filter-site-type" />
+          {regions.length > 0 && (
+            <SelectFilter
+              label="Region"
+              value={values.region_id}
+              onChange={(region_id) => set({ region_id })}
+              options={regions.map((r) => ({ value: String(r.id), label: r.name }))}
+              allLabel="All regions"
+              testId="filter-region"
+            />
           )}
-          {buildingTypes.length > 0 && <SelectFilter label="Building type" value={values.building_type_id} onChange={(building_type_id) => set({ building_type_id })} options={buildingTypes.map((r) => ({ value: String(r.id), label: r.name }))} allLabel="All buildings" />}
+          {trades.length > 0 && (
+            <SelectFilter
+              label="Trade"
+              value={values.trade_id}
+              onChange={(trade_id) => set({ trade_id })}
+              options={trades.map((r) => ({ value: String(r.id), label: r.name }))}
+              allLabel="All trades"
+              testId="filter-trade"
+            />
+          )}
+          {siteTypes.length > 0 && (
+            <SelectFilter
+              label="Site type"
+              value={values.site_type}
+              onChange={(site_type) => set({ site_type })}
+              options={siteTypes.map((r) => ({ value: String((r as any).slug ?? r.id), label: r.name }))}
+              allLabel="All types"
+              testId="filter-site-type"
+            />
+          )}
+          {buildingTypes.length > 0 && (
+            <SelectFilter
+              label="Building type"
+              value={values.building_type_id}
+              onChange={(building_type_id) => set({ building_type_id })}
+              options={buildingTypes.map((r) => ({ value: String(r.id), label: r.name }))}
+              allLabel="All buildings"
+            />
+          )}
           <TeamFilter value={values.team_id} onChange={(team_id) => set({ team_id })} />
         </>
       }
     >
-      <ToggleButtonGroup size="small" exclusive value={m} onChange={(_e, value) => value && set({ measure: value })} sx={{ mb: 2 }} aria-label="Measure">
+      <ToggleButtonGroup
+        size="small"
+        exclusive
+        value={m}
+        onChange={(_e, value) => value && set({ measure: value })}
+        sx={{ mb: 2 }}
+        aria-label="Measure"
+      >
         {MEASURES.map(([value, label]) => (
           <ToggleButton key={value} value={value} data-testid={`measure-${value}`}>
             {label}
@@ -124,7 +219,8 @@ export default function MarketSharePage() {
       </ToggleButtonGroup>
       {m === 'workers' && totals && totals.workers.total === 0 && (
         <Typography color="text.secondary" sx={{ mb: 2 }} data-testid="no-workers-counted">
-          No workers counted at these sites yet: head counts come from site visits (Log a visit on a site’s page or its marker on the map).
+          No workers counted at these sites yet: head counts come from site visits (Log a visit on a site’s page or its
+          marker on the map).
         </Typography>
       )}
 
@@ -146,8 +242,18 @@ export default function MarketSharePage() {
                       height={narrow ? 260 : 320}
                       xAxis={[{ scaleType: 'point', data: rows.map((r) => r.label) }]}
                       series={[
-                        { label: 'Union', data: rows.map((r) => figure(r, 'union', m)), color: UNION_COLOR, valueFormatter: (v) => show(m, v ?? 0) },
-                        { label: 'Non-union', data: rows.map((r) => figure(r, 'non-union', m)), color: NON_UNION_COLOR, valueFormatter: (v) => show(m, v ?? 0) },
+                        {
+                          label: 'Union',
+                          data: rows.map((r) => figure(r, 'union', m)),
+                          color: UNION_COLOR,
+                          valueFormatter: (v) => show(m, v ?? 0),
+                        },
+                        {
+                          label: 'Non-union',
+                          data: rows.map((r) => figure(r, 'non-union', m)),
+                          color: NON_UNION_COLOR,
+                          valueFormatter: (v) => show(m, v ?? 0),
+                        },
                       ]}
                       margin={{ left: 10, right: 10 }}
                     />
@@ -159,17 +265,41 @@ export default function MarketSharePage() {
                       layout="horizontal"
                       yAxis={[{ scaleType: 'band', data: chartRows.map((r) => r.label), width: narrow ? 90 : 150 }]}
                       // Whole steps: a few sites would otherwise get ticks at 0.5, shown rounded as 0 0 1 1.
-                      xAxis={[{ tickMinStep: 1, valueFormatter: (v: number) => (m === 'value' ? formatMoney(v) : formatNumber(v)) }]}
+                      xAxis={[
+                        {
+                          tickMinStep: 1,
+                          valueFormatter: (v: number) => (m === 'value' ? formatMoney(v) : formatNumber(v)),
+                        },
+                      ]}
                       series={[
-                        { label: 'Union', data: chartRows.map((r) => figure(r, 'union', m)), stack: 'work', color: UNION_COLOR, valueFormatter: (v) => show(m, v ?? 0) },
-                        { label: 'Non-union', data: chartRows.map((r) => figure(r, 'non-union', m)), stack: 'work', color: NON_UNION_COLOR, valueFormatter: (v) => show(m, v ?? 0) },
-                        { label: 'Unknown', data: chartRows.map((r) => figure(r, 'unknown', m)), stack: 'work', color: UNKNOWN_COLOR, valueFormatter: (v) => show(m, v ?? 0) },
+                        {
+                          label: 'Union',
+                          data: chartRows.map((r) => figure(r, 'union', m)),
+                          stack: 'work',
+                          color: UNION_COLOR,
+                          valueFormatter: (v) => show(m, v ?? 0),
+                        },
+                        {
+                          label: 'Non-union',
+                          data: chartRows.map((r) => figure(r, 'non-union', m)),
+                          stack: 'work',
+                          color: NON_UNION_COLOR,
+                          valueFormatter: (v) => show(m, v ?? 0),
+                        },
+                        {
+                          label: 'Unknown',
+                          data: chartRows.map((r) => figure(r, 'unknown', m)),
+                          stack: 'work',
+                          color: UNKNOWN_COLOR,
+                          valueFormatter: (v) => show(m, v ?? 0),
+                        },
                       ]}
                       margin={{ left: 0, right: 10 }}
                     />
                     {rows.length > chartRows.length && (
                       <Typography variant="caption" color="text.secondary">
-                        The chart shows the {chartRows.length} largest groups{m === 'workers' ? ' by workers counted' : ''}; the table has all {rows.length}.
+                        The chart shows the {chartRows.length} largest groups
+                        {m === 'workers' ? ' by workers counted' : ''}; the table has all {rows.length}.
                       </Typography>
                     )}
                   </Box>
@@ -183,7 +313,12 @@ export default function MarketSharePage() {
                 <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 600 }}>
                   Union share
                 </Typography>
-                <Typography variant="h3" component="p" sx={{ fontWeight: 600, color: UNION_COLOR }} data-testid="union-share">
+                <Typography
+                  variant="h3"
+                  component="p"
+                  sx={{ fontWeight: 600, color: UNION_COLOR }}
+                  data-testid="union-share"
+                >
                   {formatPercent(shareOf(totals, m))}
                 </Typography>
                 <Typography variant="body2" color="text.secondary">
@@ -220,7 +355,13 @@ export default function MarketSharePage() {
           columns={columns}
           rows={rows}
           rowKey={(row) => row.key ?? 'none'}
-          footer={{ ...totals, label: values.group_by === 'region' || values.group_by === 'trade' || report.data?.meta.group_note ? 'Total (each site once)' : 'Total' }}
+          footer={{
+            ...totals,
+            label:
+              values.group_by === 'region' || values.group_by === 'trade' || report.data?.meta.group_note
+                ? 'Total (each site once)'
+                : 'Total',
+          }}
           empty={null}
         />
       )}
@@ -239,14 +380,20 @@ export default function MarketSharePage() {
  * counted (their labour is each worker's, not the site's).
  */
 function LabourFigure({ row, labour, measure }: { row: MarketShareRow; labour: Labour | null; measure: Measure }) {
-  const figures = labour === null ? row.total : labour === 'union' ? row.union : labour === 'non-union' ? row.non_union : row.unknown;
+  const figures =
+    labour === null ? row.total : labour === 'union' ? row.union : labour === 'non-union' ? row.non_union : row.unknown;
   const value = figure(row, labour, measure);
   if (!row.link || figures.sites === 0 || measure === 'workers') return <>{show(measure, value)}</>;
   const params = new URLSearchParams(row.link);
   if (labour) params.set('labour', labour);
   params.set('label', row.label);
   return (
-    <Link component={RouterLink} to={`/reports/market-share/sites?${params}`} underline="hover" title={`Open the ${formatNumber(figures.sites)} sites`}>
+    <Link
+      component={RouterLink}
+      to={`/reports/market-share/sites?${params}`}
+      underline="hover"
+      title={`Open the ${formatNumber(figures.sites)} sites`}
+    >
       {show(measure, value)}
     </Link>
   );

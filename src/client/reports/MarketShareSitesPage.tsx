@@ -2,20 +2,21 @@
  * `/reports/market-share/sites?...`: the job sites behind one number of the market-share report (its group and
  * labour), from GET /api/reports/market-share/sites; its total is the number that was clicked. Each site opens.
  */
-import { Link as RouterLink } from 'react-router-dom';
+
+import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import TablePagination from '@mui/material/TablePagination';
-import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import { Title } from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
 import { TYPE_LABELS } from '../i18n/labels';
-import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { ErrorNote } from '../insights/ErrorNote';
-import { PageHeader } from '../layout/PageHeader';
 import { formatMoney, formatNumber } from '../insights/format';
 import { useApi } from '../insights/useInsights';
 import { useUrlFilters } from '../insights/useUrlFilters';
-import { TableGrid, type TableColumn } from '../records/grid/TableGrid';
+import { PageHeader } from '../layout/PageHeader';
+import { useDocumentTitle } from '../layout/useDocumentTitle';
+import { type TableColumn, TableGrid } from '../records/grid/TableGrid';
 
 const LABOUR_NAMES: Record<string, string> = { union: 'Union', 'non-union': 'Non-union', unknown: 'Unknown' };
 
@@ -41,8 +42,16 @@ const COLUMNS: TableColumn<DrillDownSite>[] = [
   },
   { header: 'Type', align: 'left', value: (site) => TYPE_LABELS[site.type] ?? site.type },
   { header: 'City', align: 'left', value: (site) => site.city ?? '' },
-  { header: 'Estimated value', value: (site) => site.estimated_value, format: (value) => formatMoney(value as number | null) },
-  { header: 'Estimated hours', value: (site) => site.estimated_hours, format: (value) => formatNumber(value as number | null) },
+  {
+    header: 'Estimated value',
+    value: (site) => site.estimated_value,
+    format: (value) => formatMoney(value as number | null),
+  },
+  {
+    header: 'Estimated hours',
+    value: (site) => site.estimated_hours,
+    format: (value) => formatNumber(value as number | null),
+  },
   { header: 'Counts as', align: 'left', value: (site) => LABOUR_NAMES[site.labour] ?? site.labour },
 ];
 
@@ -52,7 +61,10 @@ export default function MarketShareSitesPage() {
   useDocumentTitle('Market share: sites');
   const { values, set, query } = useUrlFilters({ page: '1', per_page: '25' } as Record<string, string>);
   const { label, ...filters } = query;
-  const list = useApi<{ data: DrillDownSite[]; meta: { total: number; current_page: number; per_page: number } }>('/api/reports/market-share/sites', filters);
+  const list = useApi<{ data: DrillDownSite[]; meta: { total: number; current_page: number; per_page: number } }>(
+    '/api/reports/market-share/sites',
+    filters,
+  );
   const back = new URLSearchParams(filters);
   for (const key of ['key', 'labour', 'page', 'per_page']) back.delete(key);
   const title = `${values.labour ? `${LABOUR_NAMES[values.labour] ?? values.labour} work` : 'All work'}${label ? `: ${label}` : ''}`;
@@ -63,7 +75,12 @@ export default function MarketShareSitesPage() {
         title={title}
         subtitle={list.data ? `${formatNumber(list.data.meta.total)} job sites` : undefined}
         actions={
-          <Button component={RouterLink} to={`/reports/market-share?${back}`} size="small" startIcon={<ArrowBackIcon />}>
+          <Button
+            component={RouterLink}
+            to={`/reports/market-share?${back}`}
+            size="small"
+            startIcon={<ArrowBackIcon />}
+          >
             Market share
           </Button>
         }
@@ -79,15 +96,15 @@ export default function MarketShareSitesPage() {
         empty={list.data ? 'No job sites.' : null}
         below={
           list.data && (
-          <TablePagination
-            component="div"
-            count={list.data.meta.total}
-            page={Number(values.page) - 1}
-            rowsPerPage={Number(values.per_page)}
-            rowsPerPageOptions={[25, 50, 100]}
-            onPageChange={(_e, page) => set({ page: String(page + 1) })}
-            onRowsPerPageChange={(event) => set({ per_page: event.target.value, page: '1' })}
-          />
+            <TablePagination
+              component="div"
+              count={list.data.meta.total}
+              page={Number(values.page) - 1}
+              rowsPerPage={Number(values.per_page)}
+              rowsPerPageOptions={[25, 50, 100]}
+              onPageChange={(_e, page) => set({ page: String(page + 1) })}
+              onRowsPerPageChange={(event) => set({ per_page: event.target.value, page: '1' })}
+            />
           )
         }
       />

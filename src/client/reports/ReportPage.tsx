@@ -3,22 +3,32 @@
  * is shown, the filters (wrapping on a phone), an error, then the report itself. Also the pieces several reports use:
  * the team filter and a chart of horizontal stacked bars.
  */
-import type { ReactNode } from 'react';
-import { Title } from 'react-admin';
-import { BarChart } from '@mui/x-charts/BarChart';
+
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
-import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { CsvButton } from './CsvButton';
+import { BarChart } from '@mui/x-charts/BarChart';
+import type { ReactNode } from 'react';
+import { Title } from 'react-admin';
 import { ErrorNote } from '../insights/ErrorNote';
 import { FilterBar, SelectFilter } from '../insights/filters';
-import { PageHeader } from '../layout/PageHeader';
-import { ReportsNav } from './ReportsNav';
-import { useNarrow } from '../layout/useNarrow';
 import { useOptions } from '../insights/useInsights';
+import { PageHeader } from '../layout/PageHeader';
+import { useDocumentTitle } from '../layout/useDocumentTitle';
+import { useNarrow } from '../layout/useNarrow';
+import { CsvButton } from './CsvButton';
+import { ReportsNav } from './ReportsNav';
 
-export function ReportPage({ title, windowTitle = title, subtitle, csvPath, query, filters, error, children }: {
+export function ReportPage({
+  title,
+  windowTitle = title,
+  subtitle,
+  csvPath,
+  query,
+  filters,
+  error,
+  children,
+}: {
   title: string;
   windowTitle?: string;
   subtitle: string;
@@ -46,11 +56,25 @@ export function ReportPage({ title, windowTitle = title, subtitle, csvPath, quer
 export function TeamFilter({ value, onChange }: { value: string; onChange: (teamId: string) => void }) {
   const teams = useOptions('teams');
   if (teams.length === 0) return null;
-  return <SelectFilter label="Team" value={value} onChange={onChange} options={teams.map((r) => ({ value: String(r.id), label: r.name }))} allLabel="All teams" />;
+  return (
+    <SelectFilter
+      label="Team"
+      value={value}
+      onChange={onChange}
+      options={teams.map((r) => ({ value: String(r.id), label: r.name }))}
+      allLabel="All teams"
+    />
+  );
 }
 
 /** One bar per label, its series stacked; nothing when there is no label. */
-export function StackedBars({ labels, series }: { labels: string[]; series: Array<{ label: string; data: number[] }> }) {
+export function StackedBars({
+  labels,
+  series,
+}: {
+  labels: string[];
+  series: Array<{ label: string; data: number[] }>;
+}) {
   const narrow = useNarrow();
   if (labels.length === 0) return null;
   return (

@@ -1,6 +1,6 @@
-import { Link as RouterLink } from 'react-router-dom';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
+import { Link as RouterLink } from 'react-router-dom';
 
 import { useMainData, useSession } from '../app/hooks';
 import { readableReports } from './catalogue';
@@ -15,7 +15,14 @@ export function ReportsNav() {
   return (
     <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap', mb: 1 }} component="nav" aria-label="Reports">
       {REPORTS.map(([path, label]) => (
-        <Button key={path} component={RouterLink} to={path} size="small" variant={here === path ? 'contained' : 'text'} disableElevation>
+        <Button
+          key={path}
+          component={RouterLink}
+          to={path}
+          size="small"
+          variant={here === path ? 'contained' : 'text'}
+          disableElevation
+        >
           {label}
         </Button>
       ))}

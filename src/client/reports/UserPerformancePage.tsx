@@ -2,9 +2,7 @@
  * `/reports/user-performance`: each person's calls, meetings, visits and recruits in a month against their goals;
  * with `user:update`, the goals of the month (or the default goals) can be set here (POST /api/users/{id}/goals).
  */
-import { useState } from 'react';
-import { useNotify } from 'react-admin';
-import { useQueryClient } from '@tanstack/react-query';
+
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -16,14 +14,17 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNotify } from 'react-admin';
 import { GOAL_KEYS as KEYS, type GoalKey as Key, type UserPerformanceRow as Row } from '../../common/report-types';
 import { dataProvider } from '../app/services';
-import { ReportPage, TeamFilter } from './ReportPage';
-import { TableGrid, type TableColumn } from '../records/grid/TableGrid';
 import { FigureLinkText } from '../insights/FigureLinkText';
-import { INSIGHTS_KEY, useApi, useLiveRefresh } from '../insights/useInsights';
 import { formatNumber, thisMonth } from '../insights/format';
+import { INSIGHTS_KEY, useApi, useLiveRefresh } from '../insights/useInsights';
 import { useUrlFilters } from '../insights/useUrlFilters';
+import { type TableColumn, TableGrid } from '../records/grid/TableGrid';
+import { ReportPage, TeamFilter } from './ReportPage';
 
 const LABELS: Record<Key, string> = { calls: 'Calls', meetings: 'Meetings', visits: 'Visits', recruits: 'Recruits' };
 
@@ -42,12 +43,27 @@ export default function UserPerformancePage() {
       <Typography component="span" variant="caption" color="text.secondary">
         {row.goals[key] !== null ? ` / ${formatNumber(row.goals[key])}` : ''}
       </Typography>
-      {row.goals[key] ? <LinearProgress variant="determinate" value={Math.min(100, row.progress[key] ?? 0)} aria-label={`${LABELS[key]}: ${formatNumber(row.done[key])} of ${formatNumber(row.goals[key])}`} sx={{ height: 4, borderRadius: 2 }} /> : null}
+      {row.goals[key] ? (
+        <LinearProgress
+          variant="determinate"
+          value={Math.min(100, row.progress[key] ?? 0)}
+          aria-label={`${LABELS[key]}: ${formatNumber(row.done[key])} of ${formatNumber(row.goals[key])}`}
+          sx={{ height: 4, borderRadius: 2 }}
+        />
+      ) : null}
     </Box>
   );
   const columns: TableColumn<Row>[] = [
     { header: 'Person', value: (row) => row.name },
-    ...KEYS.map((key): TableColumn<Row> => ({ header: LABELS[key], value: (row) => row.done[key], format: (value, row) => `${formatNumber(value as number)}${row.goals[key] !== null ? ` / ${formatNumber(row.goals[key])}` : ''}`, render: cell(key) })),
+    ...KEYS.map(
+      (key): TableColumn<Row> => ({
+        header: LABELS[key],
+        value: (row) => row.done[key],
+        format: (value, row) =>
+          `${formatNumber(value as number)}${row.goals[key] !== null ? ` / ${formatNumber(row.goals[key])}` : ''}`,
+        render: cell(key),
+      }),
+    ),
     ...(maySetGoals
       ? [
           {
@@ -72,12 +88,29 @@ export default function UserPerformancePage() {
       error={report.error}
       filters={
         <>
-          <TextField type="month" size="small" label="Month" value={values.month} onChange={(event) => set({ month: event.target.value })} slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'filter-month' } }} sx={{ width: 170 }} />
+          <TextField
+            type="month"
+            size="small"
+            label="Month"
+            value={values.month}
+            onChange={(event) => set({ month: event.target.value })}
+            slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'filter-month' } }}
+            sx={{ width: 170 }}
+          />
           <TeamFilter value={values.team_id} onChange={(team_id) => set({ team_id })} />
         </>
       }
     >
-      {report.data && <TableGrid testId="user-performance-table" label="User performance" fileName="user-performance" columns={columns} rows={rows} rowKey={(row) => String(row.user_id)} />}
+      {report.data && (
+        <TableGrid
+          testId="user-performance-table"
+          label="User performance"
+          fileName="user-performance"
+          columns={columns}
+          rows={rows}
+          rowKey={(row) => String(row.user_id)}
+        />
+      )}
       {editing && <GoalsDialog row={editing} month={values.month} onClose={() => setEditing(null)} />}
     </ReportPage>
   );
@@ -86,7 +119,9 @@ export default function UserPerformancePage() {
 function GoalsDialog({ row, month, onClose }: { row: Row; month: string; onClose: () => void }) {
   const [forDefault, setForDefault] = useState(false);
   const start = row.month_goals ?? row.default_goals;
-  const [draft, setDraft] = useState<Record<Key, string>>(() => Object.fromEntries(KEYS.map((k) => [k, start?.[k] != null ? String(start[k]) : ''])) as Record<Key, string>);
+  const [draft, setDraft] = useState<Record<Key, string>>(
+    () => Object.fromEntries(KEYS.map((k) => [k, start?.[k] != null ? String(start[k]) : ''])) as Record<Key, string>,
+  );
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
   const notify = useNotify();
@@ -113,19 +148,30 @@ function GoalsDialog({ row, month, onClose }: { row: Row; month: string; onClose
     <Dialog open onClose={onClose} fullWidth maxWidth="xs">
       <DialogTitle>Goals of {row.name}</DialogTitle>
       <DialogContent>
-        <FormControlLabel control={
+        <FormControlLabel
+          control={
             <Switch
               checked={forDefault}
               onChange={(event) => {
                 const next = event.target.checked;
-                const from = next ? row.default_goals : row.month_goals ?? row.default_goals;
+                const from = next ? row.default_goals : (row.month_goals ?? row.default_goals);
                 setForDefault(next);
-                setDraft(Object.fromEntries(KEYS.map((k) => [k, from?.[k] != null ? String(from[k]) : ''])) as Record<Key, string>);
+                setDraft(
+                  Object.fromEntries(KEYS.map((k) => [k, from?.[k] != null ? String(from[k]) : ''])) as Record<
+                    Key,
+                    string
+                  >,
+                );
               }}
             />
-          } label="Default goals (months without their own)" sx={{ mb: 1 }} />
+          }
+          label="Default goals (months without their own)"
+          sx={{ mb: 1 }}
+        />
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-          {forDefault ? 'Used for every month that has no goals of its own.' : `For ${month}. Leave a field empty to use the default.`}
+          {forDefault
+            ? 'Used for every month that has no goals of its own.'
+            : `For ${month}. Leave a field empty to use the default.`}
         </Typography>
         <Box sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 2 }}>
           {KEYS.map((key) => (

@@ -21,8 +21,13 @@ export const REPORT_PAGES: readonly ReportPage[] = [
 ];
 
 /** The reports this person may open: none when the reports feature is switched off (as the server decides). */
-export function readableReports(user: PermissionSubject | null | undefined, features: ReadonlyArray<{ slug: string; enabled: boolean }>): ReportPage[] {
+export function readableReports(
+  user: PermissionSubject | null | undefined,
+  features: ReadonlyArray<{ slug: string; enabled: boolean }>,
+): ReportPage[] {
   const switchedOff = features.some((feature) => feature.slug === 'reports' && !feature.enabled);
   if (switchedOff || !can(user, 'report:read')) return [];
-  return REPORT_PAGES.filter((page) => page.reads.length === 0 || page.reads.some((entity) => canOnEntity(user, entity, 'read')));
+  return REPORT_PAGES.filter(
+    (page) => page.reads.length === 0 || page.reads.some((entity) => canOnEntity(user, entity, 'read')),
+  );
 }

@@ -9,7 +9,9 @@ import type { RecordSchema } from '../records/schema';
 
 /** Choice fields a report groups by: dropdowns (one value or several) and radio buttons, not lists kept elsewhere (site types). */
 function choiceFields(schema: RecordSchema | undefined) {
-  return (schema?.fields ?? []).filter((field) => (field.type === 'dropdown' || field.type === 'radios') && !field.options?.choices_from);
+  return (schema?.fields ?? []).filter(
+    (field) => (field.type === 'dropdown' || field.type === 'radios') && !field.options?.choices_from,
+  );
 }
 
 /** "Shop Size" -> "shop size" after the type's name ("Contractor shop size"); acronyms stay as written. */
@@ -23,8 +25,17 @@ export function useFieldGroups(own: 'site' | null): Array<[string, string]> {
   const sites = useLiveSchema('sites');
   const contractors = useLiveSchema('contractors');
   const { canAccess: readsContractors } = useCanAccess({ resource: 'contractors', action: 'list' });
-  const siteGroups = choiceFields(sites).map((field): [string, string] => (own === 'site' ? [`field:${field.slug}`, field.name] : [`field:site.${field.slug}`, `Site ${inSentence(field.name)}`]));
-  const contractorGroups = readsContractors ? choiceFields(contractors).map((field): [string, string] => [`field:contractor.${field.slug}`, `Contractor ${inSentence(field.name)}`]) : [];
+  const siteGroups = choiceFields(sites).map((field): [string, string] =>
+    own === 'site'
+      ? [`field:${field.slug}`, field.name]
+      : [`field:site.${field.slug}`, `Site ${inSentence(field.name)}`],
+  );
+  const contractorGroups = readsContractors
+    ? choiceFields(contractors).map((field): [string, string] => [
+        `field:contractor.${field.slug}`,
+        `Contractor ${inSentence(field.name)}`,
+      ])
+    : [];
   return [...siteGroups, ...contractorGroups];
 }
 

@@ -3,9 +3,19 @@
  * record grid of its schema when there is one, else a grid of the columns its first records have. Both are the one
  * list grid (server paging and sorting, the person's columns, a card list on a phone).
  */
-import { useMemo } from 'react';
+
 import type { GridColDef } from '@mui/x-data-grid';
-import { CreateButton, List, SimpleList, Title, TopToolbar, useListContext, useResourceContext, useResourceDefinition } from 'react-admin';
+import { useMemo } from 'react';
+import {
+  CreateButton,
+  List,
+  SimpleList,
+  Title,
+  TopToolbar,
+  useListContext,
+  useResourceContext,
+  useResourceDefinition,
+} from 'react-admin';
 import { useMainData } from '../app/hooks';
 import { titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
@@ -14,7 +24,7 @@ import RecordGrid from '../records/grid/RecordGrid';
 import { ResetColumnsButton } from '../records/grid/ResetColumnsButton';
 import { SmallScreenPagination, useSmallScreen } from '../records/grid/smallScreen';
 import { useVisibleDescriptors } from '../records/hooks';
-import { asRecordSchema, recordLabel, type RecordSchema } from '../records/schema';
+import { asRecordSchema, type RecordSchema, recordLabel } from '../records/schema';
 import { resourceForType } from './names';
 
 const MAX_GUESSED_COLUMNS = 6;
@@ -34,13 +44,35 @@ function display(value: unknown): string {
 /** The columns of a resource without a schema: the fields of its first records. */
 function GuessedGrid({ resource }: { resource: string }) {
   const { data } = useListContext();
-  const keys = useMemo(() => [...new Set((data ?? []).slice(0, 5).flatMap((row) => Object.keys(row)))].slice(0, MAX_GUESSED_COLUMNS).join(','), [data]);
+  const keys = useMemo(
+    () =>
+      [...new Set((data ?? []).slice(0, 5).flatMap((row) => Object.keys(row)))].slice(0, MAX_GUESSED_COLUMNS).join(','),
+    [data],
+  );
   const columns = useMemo(
-    (): GridColDef[] => keys.split(',').filter(Boolean).map((field) => ({ field, headerName: titleCase(field.replace(/_/g, ' ')), minWidth: 120, flex: 1, filterable: false, valueGetter: (value: unknown) => display(value) })),
+    (): GridColDef[] =>
+      keys
+        .split(',')
+        .filter(Boolean)
+        .map((field) => ({
+          field,
+          headerName: titleCase(field.replace(/_/g, ' ')),
+          minWidth: 120,
+          flex: 1,
+          filterable: false,
+          valueGetter: (value: unknown) => display(value),
+        })),
     [keys],
   );
   if (!columns.length) return null;
-  return <ListGrid resource={resource} columns={columns} defaults={columns.map((column) => column.field)} linkField={columns.find((column) => column.field === 'name')?.field} />;
+  return (
+    <ListGrid
+      resource={resource}
+      columns={columns}
+      defaults={columns.map((column) => column.field)}
+      linkField={columns.find((column) => column.field === 'name')?.field}
+    />
+  );
 }
 
 function SchemaGrid({ schema }: { schema: RecordSchema }) {

@@ -7,7 +7,12 @@
  * their plural path.
  */
 import { PERMISSION_ENTITIES } from '../../common/permission-catalogue';
-import { pluralizeSlug, relationTargets, type RelationSource, type RelationTargetInfo } from '../../common/schema-types';
+import {
+  pluralizeSlug,
+  type RelationSource,
+  type RelationTargetInfo,
+  relationTargets,
+} from '../../common/schema-types';
 
 interface RecordTypeName {
   type: string;
@@ -15,7 +20,10 @@ interface RecordTypeName {
 }
 
 /** The assistant's resources are nested under /api/assistant. */
-const NESTED: Record<string, string> = { 'assistant-thread': 'assistant/threads', 'assistant-message': 'assistant/messages' };
+const NESTED: Record<string, string> = {
+  'assistant-thread': 'assistant/threads',
+  'assistant-message': 'assistant/messages',
+};
 
 let byType = new Map<string, string>();
 let byResource = new Map<string, string>();
@@ -25,7 +33,9 @@ let targets: Record<string, RelationTargetInfo> = relationTargets([]);
 export function setRecordTypes(schemas: ReadonlyArray<RecordTypeName & Partial<RelationSource>>): void {
   byType = new Map(schemas.map((schema) => [schema.type, schema.resource ?? pluralizeSlug(schema.type)]));
   byResource = new Map([...byType].map(([type, resource]) => [resource, type]));
-  targets = relationTargets(schemas.filter((schema): schema is RelationSource & RecordTypeName => Array.isArray(schema.fields)));
+  targets = relationTargets(
+    schemas.filter((schema): schema is RelationSource & RecordTypeName => Array.isArray(schema.fields)),
+  );
 }
 
 /** `site` -> `sites`, `schema-field` -> `schema-fields`, `assistant-thread` -> `assistant/threads`. */

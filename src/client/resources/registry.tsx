@@ -7,12 +7,27 @@
  */
 import type { ReactElement } from 'react';
 import { CustomRoutes, Resource, type ResourceProps } from 'react-admin';
-import { lazyPage } from '../routing/lazyPage';
-import { resourceForType } from './names';
-import type { Schema } from '../system/types';
 import { titleCase } from '../i18n/labels';
+import { lazyPage } from '../routing/lazyPage';
+import type { Schema } from '../system/types';
+import { resourceForType } from './names';
 
-export type ResourceScreens = Partial<Pick<ResourceProps, 'list' | 'show' | 'edit' | 'create' | 'icon' | 'recordRepresentation' | 'options' | 'hasCreate' | 'hasEdit' | 'hasShow' | 'children'>>;
+export type ResourceScreens = Partial<
+  Pick<
+    ResourceProps,
+    | 'list'
+    | 'show'
+    | 'edit'
+    | 'create'
+    | 'icon'
+    | 'recordRepresentation'
+    | 'options'
+    | 'hasCreate'
+    | 'hasEdit'
+    | 'hasShow'
+    | 'children'
+  >
+>;
 export type SchemaScreensFactory = (schema: Schema) => ResourceScreens | undefined;
 
 /** What a feature folder plugs into the app (its `index.tsx` default export). */
@@ -42,7 +57,8 @@ export function resourceNames(features: readonly ClientFeature[], schemas: reado
 function screensFor(features: readonly ClientFeature[], name: string, schema: Schema | undefined): ResourceScreens {
   let screens: ResourceScreens = { list: GenericList, show: GenericShow };
   if (schema) {
-    for (const feature of features) if (feature.schemaScreens) screens = { ...screens, ...feature.schemaScreens(schema) };
+    for (const feature of features)
+      if (feature.schemaScreens) screens = { ...screens, ...feature.schemaScreens(schema) };
     screens.options = { label: titleCase(schema.name_plural || schema.type), ...screens.options };
   }
   for (const feature of features) screens = { ...screens, ...feature.resources?.[name] };
@@ -51,7 +67,9 @@ function screensFor(features: readonly ClientFeature[], name: string, schema: Sc
 
 export function buildResources(features: readonly ClientFeature[], schemas: readonly Schema[]): ReactElement[] {
   const schemaByResource = new Map(schemas.map((schema) => [resourceForType(schema.type), schema]));
-  return resourceNames(features, schemas).map((name) => <Resource key={name} name={name} {...screensFor(features, name, schemaByResource.get(name))} />);
+  return resourceNames(features, schemas).map((name) => (
+    <Resource key={name} name={name} {...screensFor(features, name, schemaByResource.get(name))} />
+  ));
 }
 
 /** The features' routes inside the default layout. */

@@ -1,10 +1,10 @@
-import { Component, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import { Component, type ReactNode } from 'react';
 import { useTranslate } from 'react-admin';
-import { isChunkLoadError, type ChunkLoadError } from './chunks';
+import { type ChunkLoadError, isChunkLoadError } from './chunks';
 
 interface Props {
   children: ReactNode;

@@ -32,7 +32,11 @@ export function isChunkLoadError(error: unknown): error is ChunkLoadError {
 }
 
 /** Run a dynamic import with a timeout; failures become ChunkLoadError. */
-export function importWithTimeout<T>(loader: () => Promise<T>, chunkName: string, timeoutMs = CHUNK_LOAD_TIMEOUT_MS): Promise<T> {
+export function importWithTimeout<T>(
+  loader: () => Promise<T>,
+  chunkName: string,
+  timeoutMs = CHUNK_LOAD_TIMEOUT_MS,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new ChunkLoadError(chunkName, 'timeout', chunkName)), timeoutMs);
     loader().then(

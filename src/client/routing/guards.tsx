@@ -2,7 +2,7 @@
  * Route guards. Custom routes are not protected by react-admin's requireAuth, so every guarded route goes
  * through RequireAuth (it wraps the default layout) and guest routes through GuestOnly.
  */
-import { useEffect, useLayoutEffect, type ReactNode } from 'react';
+import { type ReactNode, useEffect, useLayoutEffect } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { useSession } from '../app/hooks';
 import { session } from '../app/services';

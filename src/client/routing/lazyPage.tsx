@@ -2,10 +2,10 @@
  * Every route loads on demand (SPEC section 2): `lazyPage` wraps a dynamic import in React.lazy with the
  * 120 s chunk timeout, a spinner while it loads, and the chunk-failure message with Retry.
  */
-import { Suspense, lazy, useState, type ComponentType, type LazyExoticComponent } from 'react';
+import { type ComponentType, type LazyExoticComponent, lazy, Suspense, useState } from 'react';
+import { LoadingScreen } from '../layout/LoadingScreen';
 import { ChunkErrorBoundary } from './ChunkErrorBoundary';
 import { importWithTimeout, toChunkError } from './chunks';
-import { LoadingScreen } from '../layout/LoadingScreen';
 
 type Loader<P> = () => Promise<{ default: ComponentType<P> }>;
 
@@ -24,13 +24,20 @@ function reimport<P>(error: unknown, attempt: number): Promise<{ default: Compon
 /** A page that loads on demand; `preload` starts its chunk early, and a page whose chunk is in renders without suspending. */
 export type LazyPage<P> = ComponentType<P> & { preload(): Promise<unknown> };
 
-export function lazyPage<P extends object = object>(name: string, loader: Loader<P>, options: { fullHeight?: boolean } = {}): LazyPage<P> {
+export function lazyPage<P extends object = object>(
+  name: string,
+  loader: Loader<P>,
+  options: { fullHeight?: boolean } = {},
+): LazyPage<P> {
   let attempts = 0;
   let loaded: ComponentType<P> | null = null;
   let loading: Promise<{ default: ComponentType<P> }> | null = null;
   const load = () => {
     if (attempts === 0 && loading) return loading;
-    const promise = importWithTimeout(attempts === 0 ? loader : () => loader().catch((error) => reimport<P>(error, attempts)), name);
+    const promise = importWithTimeout(
+      attempts === 0 ? loader : () => loader().catch((error) => reimport<P>(error, attempts)),
+      name,
+    );
     loading = promise;
     void promise.then(
       (module) => {

@@ -2,7 +2,9 @@
  * Add or edit one field of a record type: its name, type (not for built-in fields), whether it is required, a help
  * text, and the options its type takes (choices, several values, orientation, what a relation points at).
  */
-import { useEffect, useState } from 'react';
+
+import AddIcon from '@mui/icons-material/Add';
+import RemoveIcon from '@mui/icons-material/RemoveCircleOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -16,23 +18,34 @@ import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import AddIcon from '@mui/icons-material/Add';
-import RemoveIcon from '@mui/icons-material/RemoveCircleOutlined';
-import { NUMBER_FORMATS, valueKind, type NumberFieldFormat } from '../../common/field-types';
-import { normaliseChoices, type FieldChoice, type SchemaField, type SchemaFieldType } from '../../common/schema-types';
+import { useEffect, useState } from 'react';
+import { NUMBER_FORMATS, type NumberFieldFormat, valueKind } from '../../common/field-types';
+import { type FieldChoice, normaliseChoices, type SchemaField, type SchemaFieldType } from '../../common/schema-types';
 import type { RecordSchema } from '../records/schema';
+import { type ChangeImpact, ChoiceMapping, fieldImpact, ImpactSummary } from './impact';
 import { FIELD_TYPE_CHOICES, relationTargetChoices, slugifyField } from './shared';
-import { ChoiceMapping, fieldImpact, ImpactSummary, type ChangeImpact } from './impact';
 import { useSchemaWrites } from './useSchemaEditor';
 
 const CHOICE_TYPES = new Set<SchemaFieldType>(['dropdown', 'radios']);
-const FORMAT_LABELS: Record<NumberFieldFormat, string> = { integer: 'Whole number', decimal: 'Decimal', currency: 'Currency ($)' };
+const FORMAT_LABELS: Record<NumberFieldFormat, string> = {
+  integer: 'Whole number',
+  decimal: 'Decimal',
+  currency: 'Currency ($)',
+};
 /** The kinds of value `search=` can look in (the server's SEARCHABLE_KINDS). */
 const SEARCHABLE_KINDS = new Set(['text', 'email', 'phone', 'url']);
 const numberText = (value: unknown) => (typeof value === 'number' ? String(value) : '');
 const numberOf = (text: string) => (text.trim() === '' ? undefined : Number(text));
 
-export function FieldDialog({ schema, field, onClose }: { schema: RecordSchema; field?: SchemaField; onClose: () => void }) {
+export function FieldDialog({
+  schema,
+  field,
+  onClose,
+}: {
+  schema: RecordSchema;
+  field?: SchemaField;
+  onClose: () => void;
+}) {
   const writes = useSchemaWrites();
   const builtIn = Boolean(field?.column);
   const options = (field?.options ?? {}) as Record<string, unknown>;
@@ -49,10 +62,16 @@ export function FieldDialog({ schema, field, onClose }: { schema: RecordSchema; 
   const [multiple, setMultiple] = useState(Boolean(options.multiple));
   const [orientation, setOrientation] = useState(options.orientation === 'horizontal' ? 'horizontal' : 'vertical');
   const [target, setTarget] = useState(typeof options.target === 'string' ? options.target : 'contact');
-  const [format, setFormat] = useState<NumberFieldFormat>((NUMBER_FORMATS as readonly unknown[]).includes(options.format) ? (options.format as NumberFieldFormat) : 'decimal');
+  const [format, setFormat] = useState<NumberFieldFormat>(
+    (NUMBER_FORMATS as readonly unknown[]).includes(options.format) ? (options.format as NumberFieldFormat) : 'decimal',
+  );
   // A number field's range and step; another type's min and max (a text's length) are not a range to offer.
   const wasNumber = field?.type === 'number';
-  const [limits, setLimits] = useState({ min: wasNumber ? numberText(options.min) : '', max: wasNumber ? numberText(options.max) : '', step: wasNumber ? numberText(options.step) : '' });
+  const [limits, setLimits] = useState({
+    min: wasNumber ? numberText(options.min) : '',
+    max: wasNumber ? numberText(options.max) : '',
+    step: wasNumber ? numberText(options.step) : '',
+  });
   const [searchable, setSearchable] = useState(options.searchable === true);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
@@ -81,12 +100,26 @@ export function FieldDialog({ schema, field, onClose }: { schema: RecordSchema; 
 
   const buildOptions = () => {
     const next: Record<string, unknown> = { ...options };
-    for (const key of ['choices', 'multiple', 'orientation', 'target', 'help', 'format', 'min', 'max', 'step', 'searchable']) delete next[key];
+    for (const key of [
+      'choices',
+      'multiple',
+      'orientation',
+      'target',
+      'help',
+      'format',
+      'min',
+      'max',
+      'step',
+      'searchable',
+    ])
+      delete next[key];
     // Another type's own limits stay; a number field's range goes with its type.
-    if (type !== 'number' && !wasNumber) for (const key of ['min', 'max', 'step'] as const) if (options[key] !== undefined) next[key] = options[key];
+    if (type !== 'number' && !wasNumber)
+      for (const key of ['min', 'max', 'step'] as const) if (options[key] !== undefined) next[key] = options[key];
     if (type === 'number') {
       next.format = format;
-      for (const key of ['min', 'max', 'step'] as const) if (numberOf(limits[key]) !== undefined) next[key] = numberOf(limits[key]);
+      for (const key of ['min', 'max', 'step'] as const)
+        if (numberOf(limits[key]) !== undefined) next[key] = numberOf(limits[key]);
     }
     if (canSearch && searchable) next.searchable = true;
     if (help.trim()) next.help = help.trim();
@@ -112,7 +145,9 @@ export function FieldDialog({ schema, field, onClose }: { schema: RecordSchema; 
     const data: Record<string, unknown> = { name: name.trim(), required, options: buildOptions() };
     if (!builtIn) data.type = type;
     if (field && !impact) {
-      const proposed = await fieldImpact(field.id, { ...(builtIn ? {} : { type }), options: data.options }).catch(() => null);
+      const proposed = await fieldImpact(field.id, { ...(builtIn ? {} : { type }), options: data.options }).catch(
+        () => null,
+      );
       if (proposed && (proposed.summary.length > 0 || (proposed.choices ?? []).length > 0)) {
         setImpact(proposed);
         setBusy(false);
@@ -122,18 +157,39 @@ export function FieldDialog({ schema, field, onClose }: { schema: RecordSchema; 
     if (impact?.choices?.length) data.choice_map = choiceMap;
     let outcome;
     if (field) outcome = await writes.updateField(field.id, data, field);
-    else outcome = await writes.createField({ ...data, schema_id: schema.id, slug: effectiveSlug || undefined, category: 'custom' });
+    else
+      outcome = await writes.createField({
+        ...data,
+        schema_id: schema.id,
+        slug: effectiveSlug || undefined,
+        category: 'custom',
+      });
     setBusy(false);
     if (outcome.record) onClose();
-    else setErrors({ ...(outcome.errors ?? {}), ...(outcome.errors?.choice_map ? { options: outcome.errors.choice_map } : {}) });
+    else
+      setErrors({
+        ...(outcome.errors ?? {}),
+        ...(outcome.errors?.choice_map ? { options: outcome.errors.choice_map } : {}),
+      });
   };
 
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="field-dialog-title">
-      <DialogTitle id="field-dialog-title">{field ? `Edit field “${field.name}”` : `Add a field to ${schema.name_plural}`}</DialogTitle>
+      <DialogTitle id="field-dialog-title">
+        {field ? `Edit field “${field.name}”` : `Add a field to ${schema.name_plural}`}
+      </DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
-          <TextField label="Field name" value={name} onChange={(event) => setName(event.target.value)} required autoFocus error={Boolean(errors.name)} helperText={errors.name} size="small" />
+          <TextField
+            label="Field name"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            required
+            autoFocus
+            error={Boolean(errors.name)}
+            helperText={errors.name}
+            size="small"
+          />
           {!field && (
             <TextField
               label="Slug (where the value is stored)"
@@ -147,7 +203,17 @@ export function FieldDialog({ schema, field, onClose }: { schema: RecordSchema; 
               size="small"
             />
           )}
-          <TextField select label="Type" value={type} onChange={(event) => setType(event.target.value as SchemaFieldType)} disabled={builtIn} error={Boolean(errors.type)} helperText={errors.type ?? (builtIn ? 'The type of a built-in field cannot change.' : undefined)} size="small" data-testid="field-type">
+          <TextField
+            select
+            label="Type"
+            value={type}
+            onChange={(event) => setType(event.target.value as SchemaFieldType)}
+            disabled={builtIn}
+            error={Boolean(errors.type)}
+            helperText={errors.type ?? (builtIn ? 'The type of a built-in field cannot change.' : undefined)}
+            size="small"
+            data-testid="field-type"
+          >
             {FIELD_TYPE_CHOICES.map((choice) => (
               <MenuItem key={choice.id} value={choice.id}>
                 {choice.name}
@@ -166,7 +232,11 @@ export function FieldDialog({ schema, field, onClose }: { schema: RecordSchema; 
                       label="Label"
                       size="small"
                       value={choice.label}
-                      onChange={(event) => setChoices(choices.map((item, i) => (i === index ? { ...item, label: event.target.value } : item)))}
+                      onChange={(event) =>
+                        setChoices(
+                          choices.map((item, i) => (i === index ? { ...item, label: event.target.value } : item)),
+                        )
+                      }
                       slotProps={{ htmlInput: { 'data-testid': `choice-label-${index}` } }}
                       sx={{ flex: 1 }}
                     />
@@ -175,29 +245,55 @@ export function FieldDialog({ schema, field, onClose }: { schema: RecordSchema; 
                       size="small"
                       value={choice.value}
                       placeholder={choice.label ? slugifyField(choice.label).replace(/_/g, '-') : ''}
-                      onChange={(event) => setChoices(choices.map((item, i) => (i === index ? { ...item, value: event.target.value } : item)))}
+                      onChange={(event) =>
+                        setChoices(
+                          choices.map((item, i) => (i === index ? { ...item, value: event.target.value } : item)),
+                        )
+                      }
                       slotProps={{ htmlInput: { 'data-testid': `choice-value-${index}` } }}
                       sx={{ flex: 1 }}
                     />
-                    <IconButton aria-label="Remove this choice" onClick={() => setChoices(choices.filter((_item, i) => i !== index))} disabled={choices.length === 1}>
+                    <IconButton
+                      aria-label="Remove this choice"
+                      onClick={() => setChoices(choices.filter((_item, i) => i !== index))}
+                      disabled={choices.length === 1}
+                    >
                       <RemoveIcon />
                     </IconButton>
                   </Stack>
                 ))}
               </Stack>
-              <Button size="small" startIcon={<AddIcon />} onClick={() => setChoices([...choices, { value: '', label: '' }])} sx={{ mt: 1 }}>
+              <Button
+                size="small"
+                startIcon={<AddIcon />}
+                onClick={() => setChoices([...choices, { value: '', label: '' }])}
+                sx={{ mt: 1 }}
+              >
                 Add a choice
               </Button>
             </Box>
           )}
           {type === 'radios' && (
-            <TextField select label="Layout" value={orientation} onChange={(event) => setOrientation(event.target.value as 'horizontal' | 'vertical')} size="small">
+            <TextField
+              select
+              label="Layout"
+              value={orientation}
+              onChange={(event) => setOrientation(event.target.value as 'horizontal' | 'vertical')}
+              size="small"
+            >
               <MenuItem value="vertical">One under another</MenuItem>
               <MenuItem value="horizontal">Side by side</MenuItem>
             </TextField>
           )}
           {type === 'relation' && (
-            <TextField select label="Points at" value={target} onChange={(event) => setTarget(event.target.value)} size="small" disabled={builtIn}>
+            <TextField
+              select
+              label="Points at"
+              value={target}
+              onChange={(event) => setTarget(event.target.value)}
+              size="small"
+              disabled={builtIn}
+            >
               {relationTargetChoices().map((choice) => (
                 <MenuItem key={choice.id} value={choice.id}>
                   {choice.name}
@@ -206,11 +302,24 @@ export function FieldDialog({ schema, field, onClose }: { schema: RecordSchema; 
             </TextField>
           )}
           {(type === 'dropdown' || (type === 'relation' && !target.startsWith('site-'))) && (
-            <FormControlLabel control={<Switch checked={multiple} onChange={(event) => setMultiple(event.target.checked)} disabled={builtIn} />} label="Several values" />
+            <FormControlLabel
+              control={
+                <Switch checked={multiple} onChange={(event) => setMultiple(event.target.checked)} disabled={builtIn} />
+              }
+              label="Several values"
+            />
           )}
           {type === 'number' && (
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
-              <TextField select label="Format" value={format} onChange={(event) => setFormat(event.target.value as NumberFieldFormat)} size="small" sx={{ minWidth: 190 }} data-testid="number-format">
+              <TextField
+                select
+                label="Format"
+                value={format}
+                onChange={(event) => setFormat(event.target.value as NumberFieldFormat)}
+                size="small"
+                sx={{ minWidth: 190 }}
+                data-testid="number-format"
+              >
                 {NUMBER_FORMATS.map((id) => (
                   <MenuItem key={id} value={id}>
                     {FORMAT_LABELS[id]}
@@ -231,15 +340,31 @@ export function FieldDialog({ schema, field, onClose }: { schema: RecordSchema; 
             </Stack>
           )}
           {canSearch && (
-            <FormControlLabel control={<Switch checked={searchable} onChange={(event) => setSearchable(event.target.checked)} />} label="Searchable (the list's search finds records by it)" />
+            <FormControlLabel
+              control={<Switch checked={searchable} onChange={(event) => setSearchable(event.target.checked)} />}
+              label="Searchable (the list's search finds records by it)"
+            />
           )}
-          <TextField label="Help text (shown under the input)" value={help} onChange={(event) => setHelp(event.target.value)} size="small" />
-          <FormControlLabel control={<Switch checked={required} onChange={(event) => setRequired(event.target.checked)} />} label="Required" />
+          <TextField
+            label="Help text (shown under the input)"
+            value={help}
+            onChange={(event) => setHelp(event.target.value)}
+            size="small"
+          />
+          <FormControlLabel
+            control={<Switch checked={required} onChange={(event) => setRequired(event.target.checked)} />}
+            label="Required"
+          />
           {impact && (
             <Stack spacing={1.5} sx={{ borderTop: 1, borderColor: 'divider', pt: 2 }}>
               <Typography variant="subtitle2">What this change affects</Typography>
               <ImpactSummary impact={impact} />
-              <ChoiceMapping impact={impact} choices={(buildOptions().choices as FieldChoice[] | undefined) ?? []} value={choiceMap} onChange={setChoiceMap} />
+              <ChoiceMapping
+                impact={impact}
+                choices={(buildOptions().choices as FieldChoice[] | undefined) ?? []}
+                value={choiceMap}
+                onChange={setChoiceMap}
+              />
             </Stack>
           )}
           {errors.options && (

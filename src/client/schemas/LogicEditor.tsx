@@ -4,7 +4,10 @@
  * `match`); several actions run in order. The operators offered depend on the field: comparisons for numbers and
  * dates, text ones for the rest (the rule engine's table, src/common/rule-engine/form-operators.ts).
  */
-import { useState } from 'react';
+
+import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import RemoveIcon from '@mui/icons-material/RemoveCircleOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -15,14 +18,21 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import AddIcon from '@mui/icons-material/Add';
-import RemoveIcon from '@mui/icons-material/RemoveCircleOutlined';
-import DeleteIcon from '@mui/icons-material/DeleteOutlined';
-import { FORM_OPERATORS, operatorsFor, type OperandKind } from '../../common/rule-engine/index';
-import { fieldRef, normaliseChoices, parseFieldRef, type LogicAction, type LogicBlock, type LogicCondition, type LogicOperator, type SchemaField } from '../../common/schema-types';
+import { useState } from 'react';
+import { FORM_OPERATORS, type OperandKind, operatorsFor } from '../../common/rule-engine/index';
+import {
+  fieldRef,
+  type LogicAction,
+  type LogicBlock,
+  type LogicCondition,
+  type LogicOperator,
+  normaliseChoices,
+  parseFieldRef,
+  type SchemaField,
+} from '../../common/schema-types';
 import { describeField } from '../records/fieldTypes/describe';
 import type { RecordSchema } from '../records/schema';
-import { ACTION_CHOICES, MATCH_CHOICES, TRIGGER_CHOICES, describeBlock } from './shared';
+import { ACTION_CHOICES, describeBlock, MATCH_CHOICES, TRIGGER_CHOICES } from './shared';
 import { useSchemaWrites } from './useSchemaEditor';
 
 function fieldOf(fields: readonly SchemaField[], ref: string) {
@@ -45,9 +55,29 @@ function operatorChoices(field: SchemaField | undefined, current: LogicOperator)
   return ids.map((id) => ({ id, name: FORM_OPERATORS[id].label }));
 }
 
-function FieldSelect({ fields, value, onChange, label, testId }: { fields: readonly SchemaField[]; value: string; onChange: (ref: string) => void; label: string; testId: string }) {
+function FieldSelect({
+  fields,
+  value,
+  onChange,
+  label,
+  testId,
+}: {
+  fields: readonly SchemaField[];
+  value: string;
+  onChange: (ref: string) => void;
+  label: string;
+  testId: string;
+}) {
   return (
-    <TextField select size="small" label={label} value={value} onChange={(event) => onChange(event.target.value)} sx={{ minWidth: 170, flex: 1 }} data-testid={testId}>
+    <TextField
+      select
+      size="small"
+      label={label}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      sx={{ minWidth: 170, flex: 1 }}
+      data-testid={testId}
+    >
       {fields.map((field) => (
         <MenuItem key={field.id} value={fieldRef(field.id)}>
           {field.name}
@@ -58,12 +88,32 @@ function FieldSelect({ fields, value, onChange, label, testId }: { fields: reado
 }
 
 /** A value for a field: its choices when it has some, yes/no for booleans, a number or a date for those, else text. */
-function ValueInput({ field, value, onChange, label, testId }: { field?: SchemaField; value: unknown; onChange: (value: string) => void; label: string; testId: string }) {
+function ValueInput({
+  field,
+  value,
+  onChange,
+  label,
+  testId,
+}: {
+  field?: SchemaField;
+  value: unknown;
+  onChange: (value: string) => void;
+  label: string;
+  testId: string;
+}) {
   const choices = normaliseChoices(field?.options?.choices);
   const text = value === null || value === undefined ? '' : String(value);
   if (choices.length) {
     return (
-      <TextField select size="small" label={label} value={text} onChange={(event) => onChange(event.target.value)} sx={{ minWidth: 150, flex: 1 }} data-testid={testId}>
+      <TextField
+        select
+        size="small"
+        label={label}
+        value={text}
+        onChange={(event) => onChange(event.target.value)}
+        sx={{ minWidth: 150, flex: 1 }}
+        data-testid={testId}
+      >
         {choices.map((choice) => (
           <MenuItem key={choice.value} value={choice.value}>
             {choice.label}
@@ -74,7 +124,15 @@ function ValueInput({ field, value, onChange, label, testId }: { field?: SchemaF
   }
   if (field?.type === 'boolean' || field?.type === 'prevailing-wage') {
     return (
-      <TextField select size="small" label={label} value={text} onChange={(event) => onChange(event.target.value)} sx={{ minWidth: 120 }} data-testid={testId}>
+      <TextField
+        select
+        size="small"
+        label={label}
+        value={text}
+        onChange={(event) => onChange(event.target.value)}
+        sx={{ minWidth: 120 }}
+        data-testid={testId}
+      >
         <MenuItem value="true">Yes</MenuItem>
         <MenuItem value="false">No</MenuItem>
       </TextField>
@@ -90,12 +148,19 @@ function ValueInput({ field, value, onChange, label, testId }: { field?: SchemaF
       value={text}
       onChange={(event) => onChange(event.target.value)}
       sx={{ minWidth: 150, flex: 1 }}
-      slotProps={{ htmlInput: { 'data-testid': testId, step: type === 'number' ? 'any' : undefined }, inputLabel: type === 'date' ? { shrink: true } : undefined }}
+      slotProps={{
+        htmlInput: { 'data-testid': testId, step: type === 'number' ? 'any' : undefined },
+        inputLabel: type === 'date' ? { shrink: true } : undefined,
+      }}
     />
   );
 }
 
-type Draft = Pick<LogicBlock, 'description' | 'trigger'> & { match: NonNullable<LogicBlock['match']>; conditions: LogicCondition[]; actions: LogicAction[] };
+type Draft = Pick<LogicBlock, 'description' | 'trigger'> & {
+  match: NonNullable<LogicBlock['match']>;
+  conditions: LogicCondition[];
+  actions: LogicAction[];
+};
 
 const emptyDraft = (fields: readonly SchemaField[]): Draft => ({
   description: '',
@@ -105,7 +170,17 @@ const emptyDraft = (fields: readonly SchemaField[]): Draft => ({
   actions: [{ target: fields[1] ? fieldRef(fields[1].id) : '', action: 'show-field' }],
 });
 
-function BlockEditor({ schema, block, onDone, index }: { schema: RecordSchema; block?: LogicBlock; onDone: () => void; index: number }) {
+function BlockEditor({
+  schema,
+  block,
+  onDone,
+  index,
+}: {
+  schema: RecordSchema;
+  block?: LogicBlock;
+  onDone: () => void;
+  index: number;
+}) {
   const writes = useSchemaWrites();
   const fields = schema.fields;
   const [draft, setDraft] = useState<Draft>(() =>
@@ -129,10 +204,20 @@ function BlockEditor({ schema, block, onDone, index }: { schema: RecordSchema; b
       description: draft.description || null,
       trigger: draft.trigger,
       match: draft.match,
-      conditions: draft.conditions.map((condition) => ({ source: condition.source, operator: condition.operator, value: FORM_OPERATORS[condition.operator]?.value === 'none' ? null : (condition.value ?? '') })),
-      actions: draft.actions.map((action) => (action.action === 'set-value' ? { target: action.target, action: action.action, value: action.value ?? '' } : { target: action.target, action: action.action })),
+      conditions: draft.conditions.map((condition) => ({
+        source: condition.source,
+        operator: condition.operator,
+        value: FORM_OPERATORS[condition.operator]?.value === 'none' ? null : (condition.value ?? ''),
+      })),
+      actions: draft.actions.map((action) =>
+        action.action === 'set-value'
+          ? { target: action.target, action: action.action, value: action.value ?? '' }
+          : { target: action.target, action: action.action },
+      ),
     };
-    const outcome = block?.id ? await writes.updateBlock(block.id, body, block) : await writes.createBlock({ ...body, schema_id: schema.id });
+    const outcome = block?.id
+      ? await writes.updateBlock(block.id, body, block)
+      : await writes.createBlock({ ...body, schema_id: schema.id });
     setBusy(false);
     if (outcome.record) {
       setErrors([]);
@@ -145,8 +230,21 @@ function BlockEditor({ schema, block, onDone, index }: { schema: RecordSchema; b
       <CardContent>
         <Stack spacing={1.5}>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
-            <TextField size="small" label="What this rule is for (optional)" value={draft.description ?? ''} onChange={(event) => set({ description: event.target.value })} sx={{ flex: 1 }} />
-            <TextField select size="small" label="Runs" value={draft.trigger} onChange={(event) => set({ trigger: event.target.value as Draft['trigger'] })} sx={{ minWidth: 200, width: { sm: 240 }, flexShrink: 0 }}>
+            <TextField
+              size="small"
+              label="What this rule is for (optional)"
+              value={draft.description ?? ''}
+              onChange={(event) => set({ description: event.target.value })}
+              sx={{ flex: 1 }}
+            />
+            <TextField
+              select
+              size="small"
+              label="Runs"
+              value={draft.trigger}
+              onChange={(event) => set({ trigger: event.target.value as Draft['trigger'] })}
+              sx={{ minWidth: 200, width: { sm: 240 }, flexShrink: 0 }}
+            >
               {TRIGGER_CHOICES.map((choice) => (
                 <MenuItem key={choice.id} value={choice.id}>
                   {choice.name}
@@ -159,7 +257,15 @@ function BlockEditor({ schema, block, onDone, index }: { schema: RecordSchema; b
               When
             </Typography>
             {draft.conditions.length > 1 && (
-              <TextField select size="small" label="Must hold" value={draft.match} onChange={(event) => set({ match: event.target.value as Draft['match'] })} sx={{ width: 200 }} data-testid={`rule-${index}-match`}>
+              <TextField
+                select
+                size="small"
+                label="Must hold"
+                value={draft.match}
+                onChange={(event) => set({ match: event.target.value as Draft['match'] })}
+                sx={{ width: 200 }}
+                data-testid={`rule-${index}-match`}
+              >
                 {MATCH_CHOICES.map((choice) => (
                   <MenuItem key={choice.id} value={choice.id}>
                     {choice.name}
@@ -170,7 +276,8 @@ function BlockEditor({ schema, block, onDone, index }: { schema: RecordSchema; b
           </Stack>
           {draft.conditions.map((condition, i) => {
             const field = fieldOf(fields, condition.source);
-            const change = (patch: Partial<LogicCondition>) => set({ conditions: draft.conditions.map((item, j) => (j === i ? { ...item, ...patch } : item)) });
+            const change = (patch: Partial<LogicCondition>) =>
+              set({ conditions: draft.conditions.map((item, j) => (j === i ? { ...item, ...patch } : item)) });
             return (
               <Stack key={i} direction={{ xs: 'column', md: 'row' }} spacing={1} sx={{ alignItems: { md: 'center' } }}>
                 <FieldSelect
@@ -181,25 +288,59 @@ function BlockEditor({ schema, block, onDone, index }: { schema: RecordSchema; b
                   onChange={(source) => {
                     // Another kind of field may not offer the operator chosen: back to equals.
                     const offered = operatorsFor(operandKind(fieldOf(fields, source)));
-                    change({ source, value: '', operator: offered.includes(condition.operator) ? condition.operator : 'equals' });
+                    change({
+                      source,
+                      value: '',
+                      operator: offered.includes(condition.operator) ? condition.operator : 'equals',
+                    });
                   }}
                 />
-                <TextField select size="small" label="Operator" value={condition.operator} onChange={(event) => change({ operator: event.target.value as LogicOperator })} sx={{ minWidth: 150, width: { md: 180 }, flexShrink: 0 }} data-testid={`rule-${index}-when-operator-${i}`}>
+                <TextField
+                  select
+                  size="small"
+                  label="Operator"
+                  value={condition.operator}
+                  onChange={(event) => change({ operator: event.target.value as LogicOperator })}
+                  sx={{ minWidth: 150, width: { md: 180 }, flexShrink: 0 }}
+                  data-testid={`rule-${index}-when-operator-${i}`}
+                >
                   {operatorChoices(field, condition.operator).map((choice) => (
                     <MenuItem key={choice.id} value={choice.id}>
                       {choice.name}
                     </MenuItem>
                   ))}
                 </TextField>
-                {FORM_OPERATORS[condition.operator]?.value !== 'none' && <ValueInput field={field} label="Value" value={condition.value} testId={`rule-${index}-when-value-${i}`} onChange={(value) => change({ value })} />}
-                <IconButton aria-label="Remove this condition" onClick={() => set({ conditions: draft.conditions.filter((_item, j) => j !== i) })}>
+                {FORM_OPERATORS[condition.operator]?.value !== 'none' && (
+                  <ValueInput
+                    field={field}
+                    label="Value"
+                    value={condition.value}
+                    testId={`rule-${index}-when-value-${i}`}
+                    onChange={(value) => change({ value })}
+                  />
+                )}
+                <IconButton
+                  aria-label="Remove this condition"
+                  onClick={() => set({ conditions: draft.conditions.filter((_item, j) => j !== i) })}
+                >
                   <RemoveIcon />
                 </IconButton>
               </Stack>
             );
           })}
           <Box>
-            <Button size="small" startIcon={<AddIcon />} onClick={() => set({ conditions: [...draft.conditions, { source: fields[0] ? fieldRef(fields[0].id) : '', operator: 'equals', value: '' }] })}>
+            <Button
+              size="small"
+              startIcon={<AddIcon />}
+              onClick={() =>
+                set({
+                  conditions: [
+                    ...draft.conditions,
+                    { source: fields[0] ? fieldRef(fields[0].id) : '', operator: 'equals', value: '' },
+                  ],
+                })
+              }
+            >
               {draft.match === 'any' && draft.conditions.length > 1 ? 'Or when…' : 'And when…'}
             </Button>
           </Box>
@@ -208,24 +349,68 @@ function BlockEditor({ schema, block, onDone, index }: { schema: RecordSchema; b
           </Typography>
           {draft.actions.map((action, i) => (
             <Stack key={i} direction={{ xs: 'column', md: 'row' }} spacing={1} sx={{ alignItems: { md: 'center' } }}>
-              <TextField select size="small" label="Do" value={action.action} onChange={(event) => set({ actions: draft.actions.map((item, j) => (j === i ? { ...item, action: event.target.value as LogicAction['action'] } : item)) })} sx={{ minWidth: 110, width: { md: 120 }, flexShrink: 0 }} data-testid={`rule-${index}-then-action-${i}`}>
+              <TextField
+                select
+                size="small"
+                label="Do"
+                value={action.action}
+                onChange={(event) =>
+                  set({
+                    actions: draft.actions.map((item, j) =>
+                      j === i ? { ...item, action: event.target.value as LogicAction['action'] } : item,
+                    ),
+                  })
+                }
+                sx={{ minWidth: 110, width: { md: 120 }, flexShrink: 0 }}
+                data-testid={`rule-${index}-then-action-${i}`}
+              >
                 {ACTION_CHOICES.map((choice) => (
                   <MenuItem key={choice.id} value={choice.id}>
                     {choice.name}
                   </MenuItem>
                 ))}
               </TextField>
-              <FieldSelect fields={fields} label="Field" value={action.target} testId={`rule-${index}-then-field-${i}`} onChange={(target) => set({ actions: draft.actions.map((item, j) => (j === i ? { ...item, target } : item)) })} />
+              <FieldSelect
+                fields={fields}
+                label="Field"
+                value={action.target}
+                testId={`rule-${index}-then-field-${i}`}
+                onChange={(target) =>
+                  set({ actions: draft.actions.map((item, j) => (j === i ? { ...item, target } : item)) })
+                }
+              />
               {action.action === 'set-value' && (
-                <ValueInput field={fieldOf(fields, action.target)} label="To" value={action.value} testId={`rule-${index}-then-value-${i}`} onChange={(value) => set({ actions: draft.actions.map((item, j) => (j === i ? { ...item, value } : item)) })} />
+                <ValueInput
+                  field={fieldOf(fields, action.target)}
+                  label="To"
+                  value={action.value}
+                  testId={`rule-${index}-then-value-${i}`}
+                  onChange={(value) =>
+                    set({ actions: draft.actions.map((item, j) => (j === i ? { ...item, value } : item)) })
+                  }
+                />
               )}
-              <IconButton aria-label="Remove this action" onClick={() => set({ actions: draft.actions.filter((_item, j) => j !== i) })}>
+              <IconButton
+                aria-label="Remove this action"
+                onClick={() => set({ actions: draft.actions.filter((_item, j) => j !== i) })}
+              >
                 <RemoveIcon />
               </IconButton>
             </Stack>
           ))}
           <Box>
-            <Button size="small" startIcon={<AddIcon />} onClick={() => set({ actions: [...draft.actions, { target: fields[0] ? fieldRef(fields[0].id) : '', action: 'show-field' }] })}>
+            <Button
+              size="small"
+              startIcon={<AddIcon />}
+              onClick={() =>
+                set({
+                  actions: [
+                    ...draft.actions,
+                    { target: fields[0] ? fieldRef(fields[0].id) : '', action: 'show-field' },
+                  ],
+                })
+              }
+            >
               And…
             </Button>
           </Box>
@@ -234,7 +419,13 @@ function BlockEditor({ schema, block, onDone, index }: { schema: RecordSchema; b
           </Typography>
           {errors.length > 0 && <Alert severity="error">{errors.join(' ')}</Alert>}
           <Stack direction="row" spacing={1}>
-            <Button variant="contained" size="small" onClick={() => void save()} disabled={busy || !draft.actions.length} data-testid={`rule-${index}-save`}>
+            <Button
+              variant="contained"
+              size="small"
+              onClick={() => void save()}
+              disabled={busy || !draft.actions.length}
+              data-testid={`rule-${index}-save`}
+            >
               Save rule
             </Button>
             {block?.id ? (
@@ -273,12 +464,24 @@ export function LogicEditor({ schema }: { schema: RecordSchema }) {
         </Typography>
       )}
       {schema.actions.map((block, index) => (
-        <BlockEditor key={`${block.id}:${(block as { updated_at?: string }).updated_at ?? ''}`} schema={schema} block={block} index={index} onDone={() => undefined} />
+        <BlockEditor
+          key={`${block.id}:${(block as { updated_at?: string }).updated_at ?? ''}`}
+          schema={schema}
+          block={block}
+          index={index}
+          onDone={() => undefined}
+        />
       ))}
       {adding && <BlockEditor schema={schema} index={schema.actions.length} onDone={() => setAdding(false)} />}
       {!adding && (
         <Box>
-          <Button variant="outlined" startIcon={<AddIcon />} onClick={() => setAdding(true)} disabled={schema.fields.length < 2} data-testid="add-rule">
+          <Button
+            variant="outlined"
+            startIcon={<AddIcon />}
+            onClick={() => setAdding(true)}
+            disabled={schema.fields.length < 2}
+            data-testid="add-rule"
+          >
             Add a rule
           </Button>
         </Box>

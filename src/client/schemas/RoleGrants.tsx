@@ -31,7 +31,15 @@ export function grantedPermissions(role: RoleRow, type: string, actions: readonl
   return [...new Set([...role.permissions, ...actions.map((action) => `${type}:${action}`)])];
 }
 
-export function RoleGrants({ roles, grants, onChange }: { roles: readonly RoleRow[]; grants: Grants; onChange: (grants: Grants) => void }) {
+export function RoleGrants({
+  roles,
+  grants,
+  onChange,
+}: {
+  roles: readonly RoleRow[];
+  grants: Grants;
+  onChange: (grants: Grants) => void;
+}) {
   if (roles.length === 0) return null;
   const toggle = (role: RoleRow, action: string, on: boolean) => {
     const current = new Set(grants[role.id] ?? []);
@@ -46,7 +54,8 @@ export function RoleGrants({ roles, grants, onChange }: { roles: readonly RoleRo
     <Stack spacing={0.5} data-testid="role-grants">
       <Typography variant="subtitle2">Who may use it</Typography>
       <Typography variant="body2" color="text.secondary">
-        Roles that may create record types get every permission. Tick what the other roles may do; you can change it later in Roles.
+        Roles that may create record types get every permission. Tick what the other roles may do; you can change it
+        later in Roles.
       </Typography>
       {roles.map((role) => (
         <Stack key={role.id} direction={{ xs: 'column', sm: 'row' }} sx={{ alignItems: { sm: 'center' } }}>

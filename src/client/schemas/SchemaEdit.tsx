@@ -2,8 +2,13 @@
  * The schema editor (`/schemas/{id}`): rename the record type (its menu label and page titles follow at once), add,
  * edit, reorder and remove fields, and build its rules in the visual editor.
  */
-import { useEffect, useState } from 'react';
-import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+
+import AddIcon from '@mui/icons-material/Add';
+import ArrowDownIcon from '@mui/icons-material/ArrowDownward';
+import ArrowUpIcon from '@mui/icons-material/ArrowUpward';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import EditIcon from '@mui/icons-material/EditOutlined';
+import ListIcon from '@mui/icons-material/ListAlt';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -14,22 +19,18 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import AddIcon from '@mui/icons-material/Add';
-import ArrowUpIcon from '@mui/icons-material/ArrowUpward';
-import ArrowDownIcon from '@mui/icons-material/ArrowDownward';
-import EditIcon from '@mui/icons-material/EditOutlined';
-import DeleteIcon from '@mui/icons-material/DeleteOutlined';
-import ListIcon from '@mui/icons-material/ListAlt';
+import { useEffect, useState } from 'react';
 import { Confirm, Title } from 'react-admin';
+import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import type { SchemaField } from '../../common/schema-types';
+import { http } from '../app/services';
 import { titleCase } from '../i18n/labels';
+import { PageHeader } from '../layout/PageHeader';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { asRecordSchema, type RecordSchema } from '../records/schema';
 import { LoadFailed, PageLoading } from '../records/ui';
-import { PageHeader } from '../layout/PageHeader';
-import { http } from '../app/services';
 import { FieldDialog } from './FieldDialog';
-import { fieldImpact, ImpactSummary, typeImpact, type ChangeImpact } from './impact';
+import { type ChangeImpact, fieldImpact, ImpactSummary, typeImpact } from './impact';
 import { LogicEditor } from './LogicEditor';
 import { FIELD_TYPE_LABELS } from './shared';
 import { useSchemaRecord, useSchemaWrites } from './useSchemaEditor';
@@ -44,7 +45,11 @@ function useImpact(load: (() => Promise<ChangeImpact>) | null, key: unknown) {
     let live = true;
     load()
       .then((answer) => live && setImpact(answer))
-      .catch((error: { message?: string }) => live && setImpact({ summary: [], blocking: [error?.message ?? 'What this affects could not be worked out.'] }));
+      .catch(
+        (error: { message?: string }) =>
+          live &&
+          setImpact({ summary: [], blocking: [error?.message ?? 'What this affects could not be worked out.'] }),
+      );
     return () => {
       live = false;
     };
@@ -82,14 +87,33 @@ function NamesForm({ schema }: { schema: RecordSchema }) {
   const changed = singular !== schema.name_singular || plural !== schema.name_plural;
   return (
     <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'flex-start' } }}>
-      <TextField label="One record is called" value={singular} onChange={(event) => setSingular(event.target.value)} size="small" error={Boolean(errors.name_singular)} helperText={errors.name_singular ?? 'e.g. Job Site'} sx={{ flex: 1 }} />
-      <TextField label="Several are called" value={plural} onChange={(event) => setPlural(event.target.value)} size="small" error={Boolean(errors.name_plural)} helperText={errors.name_plural ?? 'e.g. Job Sites (the menu label)'} sx={{ flex: 1 }} />
+      <TextField
+        label="One record is called"
+        value={singular}
+        onChange={(event) => setSingular(event.target.value)}
+        size="small"
+        error={Boolean(errors.name_singular)}
+        helperText={errors.name_singular ?? 'e.g. Job Site'}
+        sx={{ flex: 1 }}
+      />
+      <TextField
+        label="Several are called"
+        value={plural}
+        onChange={(event) => setPlural(event.target.value)}
+        size="small"
+        error={Boolean(errors.name_plural)}
+        helperText={errors.name_plural ?? 'e.g. Job Sites (the menu label)'}
+        sx={{ flex: 1 }}
+      />
       <Button
         variant="contained"
         disabled={!changed || busy}
         onClick={async () => {
           setBusy(true);
-          const outcome = await writes.renameSchema(schema, { name_singular: singular.trim(), name_plural: plural.trim() });
+          const outcome = await writes.renameSchema(schema, {
+            name_singular: singular.trim(),
+            name_plural: plural.trim(),
+          });
           setBusy(false);
           setErrors(outcome.errors ?? {});
         }}
@@ -105,7 +129,9 @@ function FieldsEditor({ schema }: { schema: RecordSchema }) {
   const writes = useSchemaWrites();
   // `?add=field` (the read-only page's "Add a custom field") opens the new field's dialog at once.
   const [searchParams] = useSearchParams();
-  const [editing, setEditing] = useState<SchemaField | 'new' | null>(() => (searchParams.get('add') === 'field' ? 'new' : null));
+  const [editing, setEditing] = useState<SchemaField | 'new' | null>(() =>
+    searchParams.get('add') === 'field' ? 'new' : null,
+  );
   const [removing, setRemoving] = useState<SchemaField | null>(null);
   const { impact: removalImpact } = useImpact(removing ? () => fieldImpact(removing.id) : null, removing?.id);
   const [busy, setBusy] = useState(false);
@@ -121,7 +147,13 @@ function FieldsEditor({ schema }: { schema: RecordSchema }) {
     <>
       <Stack divider={<Box sx={{ borderBottom: 1, borderColor: 'divider' }} />} data-testid="fields-editor">
         {schema.fields.map((field, index) => (
-          <Stack key={field.id} direction="row" spacing={1} sx={{ alignItems: 'center', py: 0.75 }} data-field-row={field.slug}>
+          <Stack
+            key={field.id}
+            direction="row"
+            spacing={1}
+            sx={{ alignItems: 'center', py: 0.75 }}
+            data-field-row={field.slug}
+          >
             <Box sx={{ flex: 1, minWidth: 0 }}>
               <Typography variant="body2" sx={{ fontWeight: 600 }}>
                 {field.name}
@@ -136,17 +168,32 @@ function FieldsEditor({ schema }: { schema: RecordSchema }) {
                 {FIELD_TYPE_LABELS[field.type] ?? field.type} · <code>{field.slug}</code>
               </Typography>
             </Box>
-            <Chip size="small" variant="outlined" label={field.column ? 'Built in' : field.category === 'importer' ? 'Importer' : 'Custom'} sx={{ display: { xs: 'none', sm: 'inline-flex' } }} />
+            <Chip
+              size="small"
+              variant="outlined"
+              label={field.column ? 'Built in' : field.category === 'importer' ? 'Importer' : 'Custom'}
+              sx={{ display: { xs: 'none', sm: 'inline-flex' } }}
+            />
             <Tooltip title="Move up">
               <span>
-                <IconButton size="small" aria-label={`Move ${field.name} up`} disabled={busy || index === 0} onClick={() => void move(index, -1)}>
+                <IconButton
+                  size="small"
+                  aria-label={`Move ${field.name} up`}
+                  disabled={busy || index === 0}
+                  onClick={() => void move(index, -1)}
+                >
                   <ArrowUpIcon fontSize="small" />
                 </IconButton>
               </span>
             </Tooltip>
             <Tooltip title="Move down">
               <span>
-                <IconButton size="small" aria-label={`Move ${field.name} down`} disabled={busy || index === schema.fields.length - 1} onClick={() => void move(index, 1)}>
+                <IconButton
+                  size="small"
+                  aria-label={`Move ${field.name} down`}
+                  disabled={busy || index === schema.fields.length - 1}
+                  onClick={() => void move(index, 1)}
+                >
                   <ArrowDownIcon fontSize="small" />
                 </IconButton>
               </span>
@@ -158,7 +205,12 @@ function FieldsEditor({ schema }: { schema: RecordSchema }) {
             </Tooltip>
             <Tooltip title={field.column ? 'Built-in fields cannot be removed (hide them with a rule)' : 'Remove'}>
               <span>
-                <IconButton size="small" aria-label={`Remove ${field.name}`} disabled={field.column} onClick={() => setRemoving(field)}>
+                <IconButton
+                  size="small"
+                  aria-label={`Remove ${field.name}`}
+                  disabled={field.column}
+                  onClick={() => setRemoving(field)}
+                >
                   <DeleteIcon fontSize="small" />
                 </IconButton>
               </span>
@@ -166,10 +218,18 @@ function FieldsEditor({ schema }: { schema: RecordSchema }) {
           </Stack>
         ))}
       </Stack>
-      <Button startIcon={<AddIcon />} variant="outlined" sx={{ mt: 2 }} onClick={() => setEditing('new')} data-testid="add-field">
+      <Button
+        startIcon={<AddIcon />}
+        variant="outlined"
+        sx={{ mt: 2 }}
+        onClick={() => setEditing('new')}
+        data-testid="add-field"
+      >
         Add a field
       </Button>
-      {editing && <FieldDialog schema={schema} field={editing === 'new' ? undefined : editing} onClose={() => setEditing(null)} />}
+      {editing && (
+        <FieldDialog schema={schema} field={editing === 'new' ? undefined : editing} onClose={() => setEditing(null)} />
+      )}
       <Confirm
         isOpen={removing !== null}
         loading={busy}
@@ -189,7 +249,15 @@ function FieldsEditor({ schema }: { schema: RecordSchema }) {
 }
 
 /** What deleting the type affects; its records in the trash can be restored or deleted for good first. */
-function TypeDeletion({ schema, impact, onTrashDone }: { schema: RecordSchema; impact: ChangeImpact | null; onTrashDone: () => void }) {
+function TypeDeletion({
+  schema,
+  impact,
+  onTrashDone,
+}: {
+  schema: RecordSchema;
+  impact: ChangeImpact | null;
+  onTrashDone: () => void;
+}) {
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<string | null>(null);
   const trashed = impact?.records?.trashed ?? 0;
@@ -233,7 +301,10 @@ export default function SchemaEdit() {
   const writes = useSchemaWrites();
   const [deleting, setDeleting] = useState(false);
   const schema = data ? asRecordSchema(data) : undefined;
-  const { impact: deletionImpact, reload: reloadDeletion } = useImpact(deleting && schema ? () => typeImpact(schema.id) : null, deleting ? schema?.id : null);
+  const { impact: deletionImpact, reload: reloadDeletion } = useImpact(
+    deleting && schema ? () => typeImpact(schema.id) : null,
+    deleting ? schema?.id : null,
+  );
   useDocumentTitle(schema ? `Edit ${titleCase(schema.name_plural)} · Schemas` : 'Schemas');
   if (error) return <LoadFailed error={error} />;
   if (isPending || !schema) return <PageLoading />;
@@ -245,11 +316,23 @@ export default function SchemaEdit() {
         subtitle={`Type ${schema.type} · ${schema.built_in ? 'built in' : 'created here'}`}
         actions={
           <>
-            <Button size="small" variant="outlined" startIcon={<ListIcon />} component={RouterLink} to={`/${schema.resource}`}>
+            <Button
+              size="small"
+              variant="outlined"
+              startIcon={<ListIcon />}
+              component={RouterLink}
+              to={`/${schema.resource}`}
+            >
               Open the list
             </Button>
             {!schema.built_in && (
-              <Button size="small" color="error" variant="outlined" startIcon={<DeleteIcon />} onClick={() => setDeleting(true)}>
+              <Button
+                size="small"
+                color="error"
+                variant="outlined"
+                startIcon={<DeleteIcon />}
+                onClick={() => setDeleting(true)}
+              >
                 Delete record type
               </Button>
             )}

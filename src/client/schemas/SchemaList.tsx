@@ -8,24 +8,46 @@ import ListGrid from '../records/grid/ListGrid';
 import { SmallScreenPagination, useSmallScreen } from '../records/grid/smallScreen';
 
 const count = (value: unknown) => (Array.isArray(value) ? value.length : 0);
-const COLUMNS = ([
-  { field: 'name_plural', headerName: 'Record type', minWidth: 160, flex: 1, renderCell: ({ row }) => <strong>{titleCase(row.name_plural)}</strong> },
-  { field: 'name_singular', headerName: 'One record', minWidth: 140, flex: 1 },
-  { field: 'type', headerName: 'Type', minWidth: 120, flex: 1 },
-  { field: 'fields', headerName: 'Fields', type: 'number', sortable: false, minWidth: 90, valueGetter: count },
-  { field: 'actions', headerName: 'Rules', type: 'number', sortable: false, minWidth: 90, valueGetter: count },
-  {
-    field: 'built_in',
-    headerName: 'Origin',
-    sortable: false,
-    minWidth: 130,
-    renderCell: ({ row }) => <Chip size="small" variant="outlined" label={row.built_in ? 'Built in' : 'Created here'} color={row.built_in ? 'default' : 'primary'} />,
-  },
-] satisfies GridColDef[]).map((column): GridColDef => ({ filterable: false, ...column }));
+const COLUMNS = (
+  [
+    {
+      field: 'name_plural',
+      headerName: 'Record type',
+      minWidth: 160,
+      flex: 1,
+      renderCell: ({ row }) => <strong>{titleCase(row.name_plural)}</strong>,
+    },
+    { field: 'name_singular', headerName: 'One record', minWidth: 140, flex: 1 },
+    { field: 'type', headerName: 'Type', minWidth: 120, flex: 1 },
+    { field: 'fields', headerName: 'Fields', type: 'number', sortable: false, minWidth: 90, valueGetter: count },
+    { field: 'actions', headerName: 'Rules', type: 'number', sortable: false, minWidth: 90, valueGetter: count },
+    {
+      field: 'built_in',
+      headerName: 'Origin',
+      sortable: false,
+      minWidth: 130,
+      renderCell: ({ row }) => (
+        <Chip
+          size="small"
+          variant="outlined"
+          label={row.built_in ? 'Built in' : 'Created here'}
+          color={row.built_in ? 'default' : 'primary'}
+        />
+      ),
+    },
+  ] satisfies GridColDef[]
+).map((column): GridColDef => ({ filterable: false, ...column }));
 const DEFAULTS = COLUMNS.map((column) => column.field);
 
 function SchemaListBody() {
-  if (useSmallScreen()) return <SimpleList primaryText={(record) => titleCase(record.name_plural)} secondaryText={(record) => record.type} linkType="show" />;
+  if (useSmallScreen())
+    return (
+      <SimpleList
+        primaryText={(record) => titleCase(record.name_plural)}
+        secondaryText={(record) => record.type}
+        linkType="show"
+      />
+    );
   return <ListGrid resource="schemas" columns={COLUMNS} defaults={DEFAULTS} />;
 }
 
@@ -40,7 +62,11 @@ export default function SchemaList() {
       sort={{ field: 'position', order: 'ASC' }}
       perPage={50}
       pagination={<SmallScreenPagination />}
-      actions={<TopToolbar><CreateButton label="New record type" /></TopToolbar>}
+      actions={
+        <TopToolbar>
+          <CreateButton label="New record type" />
+        </TopToolbar>
+      }
     >
       <Title title="Schemas" />
       <SchemaListBody />

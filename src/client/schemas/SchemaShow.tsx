@@ -3,7 +3,10 @@
  * built-in type says why it differs from one made here (the app's own screens, imports and reports rely on its
  * built-in fields) and offers an administrator to add custom fields to it.
  */
-import { Link as RouterLink, useParams } from 'react-router-dom';
+
+import AddIcon from '@mui/icons-material/Add';
+import EditIcon from '@mui/icons-material/EditOutlined';
+import ListIcon from '@mui/icons-material/ListAlt';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -17,15 +20,13 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import AddIcon from '@mui/icons-material/Add';
-import EditIcon from '@mui/icons-material/EditOutlined';
-import ListIcon from '@mui/icons-material/ListAlt';
 import { Title, useCanAccess } from 'react-admin';
+import { Link as RouterLink, useParams } from 'react-router-dom';
 import { titleCase } from '../i18n/labels';
+import { PageHeader } from '../layout/PageHeader';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { LoadFailed, PageLoading } from '../records/ui';
-import { PageHeader } from '../layout/PageHeader';
-import { FIELD_TYPE_LABELS, describeBlock } from './shared';
+import { describeBlock, FIELD_TYPE_LABELS } from './shared';
 import { useSchemaRecord } from './useSchemaEditor';
 
 export default function SchemaShow() {
@@ -43,11 +44,23 @@ export default function SchemaShow() {
         subtitle={`One record is a “${schema.name_singular}” · type ${schema.type} · ${schema.built_in ? 'built in' : 'created here'}`}
         actions={
           <>
-            <Button size="small" variant="outlined" startIcon={<ListIcon />} component={RouterLink} to={`/${schema.resource}`}>
+            <Button
+              size="small"
+              variant="outlined"
+              startIcon={<ListIcon />}
+              component={RouterLink}
+              to={`/${schema.resource}`}
+            >
               Open the list
             </Button>
             {canUpdate && (
-              <Button size="small" variant="contained" startIcon={<EditIcon />} component={RouterLink} to={`/schemas/${schema.id}`}>
+              <Button
+                size="small"
+                variant="contained"
+                startIcon={<EditIcon />}
+                component={RouterLink}
+                to={`/schemas/${schema.id}`}
+              >
                 Edit
               </Button>
             )}
@@ -57,12 +70,20 @@ export default function SchemaShow() {
       <Stack spacing={2}>
         {schema.built_in && (
           <Alert severity="info" data-testid="built-in-note">
-            {titleCase(schema.name_plural)} are built into the app: its own screens, imports and reports rely on their built-in fields, so those keep their type and
-            cannot be removed, and the record type cannot be deleted. Fields can still be renamed, and custom fields and rules added
+            {titleCase(schema.name_plural)} are built into the app: its own screens, imports and reports rely on their
+            built-in fields, so those keep their type and cannot be removed, and the record type cannot be deleted.
+            Fields can still be renamed, and custom fields and rules added
             {canUpdate ? '.' : ' by an administrator.'}
             {canUpdate && (
               <Box sx={{ mt: 1 }}>
-                <Button variant="outlined" color="inherit" size="small" startIcon={<AddIcon />} component={RouterLink} to={`/schemas/${schema.id}?add=field`}>
+                <Button
+                  variant="outlined"
+                  color="inherit"
+                  size="small"
+                  startIcon={<AddIcon />}
+                  component={RouterLink}
+                  to={`/schemas/${schema.id}?add=field`}
+                >
                   Add a custom field
                 </Button>
               </Box>
@@ -95,7 +116,17 @@ export default function SchemaShow() {
                       <TableCell>{FIELD_TYPE_LABELS[field.type] ?? field.type}</TableCell>
                       <TableCell>{field.required ? 'Yes' : ''}</TableCell>
                       <TableCell>
-                        <Chip size="small" variant="outlined" label={field.category === 'internal' ? 'Built in' : field.category === 'importer' ? 'Importer' : 'Custom'} />
+                        <Chip
+                          size="small"
+                          variant="outlined"
+                          label={
+                            field.category === 'internal'
+                              ? 'Built in'
+                              : field.category === 'importer'
+                                ? 'Importer'
+                                : 'Custom'
+                          }
+                        />
                       </TableCell>
                     </TableRow>
                   ))}

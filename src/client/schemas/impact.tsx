@@ -22,7 +22,9 @@ export interface ChangeImpact {
 /** A proposed field change: `{type, options, choice_map}`; without it, deleting the field. */
 export async function fieldImpact(fieldId: number, change?: Record<string, unknown>): Promise<ChangeImpact> {
   const path = `/api/schema-fields/${fieldId}/impact`;
-  const response = change ? await http.post<{ data: ChangeImpact }>(path, change) : await http.get<{ data: ChangeImpact }>(path);
+  const response = change
+    ? await http.post<{ data: ChangeImpact }>(path, change)
+    : await http.get<{ data: ChangeImpact }>(path);
   return response.data.data;
 }
 
@@ -79,7 +81,9 @@ export function ChoiceMapping({
           size="small"
           label={`${choice.records.toLocaleString('en-US')} ${choice.records === 1 ? 'record holds' : 'records hold'} “${choice.label}”: change to`}
           value={choice.value in value ? (value[choice.value] ?? '') : '__unset'}
-          onChange={(event) => onChange({ ...value, [choice.value]: event.target.value === '' ? null : event.target.value })}
+          onChange={(event) =>
+            onChange({ ...value, [choice.value]: event.target.value === '' ? null : event.target.value })
+          }
           slotProps={{ htmlInput: { 'data-testid': `choice-map-${choice.value}` } }}
         >
           <MenuItem value="__unset" disabled>

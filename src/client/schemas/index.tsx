@@ -1,7 +1,8 @@
 /** The schema editor (`/schemas`): the record types, their fields and their form logic. */
+
+import { recordLabel } from '../records/label';
 import type { ClientFeature } from '../resources/registry';
 import { lazyPage } from '../routing/lazyPage';
-import { recordLabel } from '../records/label';
 
 const SchemaList = lazyPage('SchemaList', () => import('./SchemaList'));
 const SchemaShow = lazyPage('SchemaShow', () => import('./SchemaShow'));
@@ -10,7 +11,13 @@ const SchemaCreate = lazyPage('SchemaCreate', () => import('./SchemaCreate'));
 
 const schemas: ClientFeature = {
   resources: {
-    schemas: { list: SchemaList, show: SchemaShow, edit: SchemaEdit, create: SchemaCreate, recordRepresentation: (record: any) => record?.name_plural ?? recordLabel(record) },
+    schemas: {
+      list: SchemaList,
+      show: SchemaShow,
+      edit: SchemaEdit,
+      create: SchemaCreate,
+      recordRepresentation: (record: any) => record?.name_plural ?? recordLabel(record),
+    },
   },
 };
 

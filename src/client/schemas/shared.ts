@@ -1,11 +1,19 @@
 /** What the schema editor screens share: labels of field types, triggers, operators (the rule engine's) and actions; readable rules. */
 import { fieldTypeLabel } from '../../common/field-types';
 import { FORM_OPERATORS, LOGIC_OPERATORS } from '../../common/rule-engine/index';
-import { SCHEMA_FIELD_TYPES, parseFieldRef, type LogicBlock, type SchemaField, type SchemaFieldType } from '../../common/schema-types';
+import {
+  type LogicBlock,
+  parseFieldRef,
+  SCHEMA_FIELD_TYPES,
+  type SchemaField,
+  type SchemaFieldType,
+} from '../../common/schema-types';
 import { titleCase } from '../i18n/labels';
 import { relationTargetList } from '../resources/names';
 
-export const FIELD_TYPE_LABELS = Object.fromEntries(SCHEMA_FIELD_TYPES.map((type) => [type, fieldTypeLabel(type)])) as Record<SchemaFieldType, string>;
+export const FIELD_TYPE_LABELS = Object.fromEntries(
+  SCHEMA_FIELD_TYPES.map((type) => [type, fieldTypeLabel(type)]),
+) as Record<SchemaFieldType, string>;
 export const FIELD_TYPE_CHOICES = SCHEMA_FIELD_TYPES.map((type) => ({ id: type, name: FIELD_TYPE_LABELS[type] }));
 
 /** SPEC calls trades crafts. */
@@ -13,7 +21,10 @@ const TARGET_LABELS: Record<string, string> = { trade: 'Craft (trade)' };
 
 /** The relation targets the loaded record types offer, for the target picker. */
 export function relationTargetChoices(): Array<{ id: string; name: string }> {
-  return relationTargetList().map(([target, info]) => ({ id: target, name: TARGET_LABELS[target] ?? info.label ?? titleCase(target.replace(/-/g, ' ')) }));
+  return relationTargetList().map(([target, info]) => ({
+    id: target,
+    name: TARGET_LABELS[target] ?? info.label ?? titleCase(target.replace(/-/g, ' ')),
+  }));
 }
 
 export const TRIGGER_CHOICES = [
@@ -32,7 +43,8 @@ export const ACTION_CHOICES = [
   { id: 'set-value', name: 'set' },
 ];
 
-const nameOf = (choices: Array<{ id: string; name: string }>, id: string) => choices.find((choice) => choice.id === id)?.name ?? id;
+const nameOf = (choices: Array<{ id: string; name: string }>, id: string) =>
+  choices.find((choice) => choice.id === id)?.name ?? id;
 
 /** What a condition compares with, as the summary says it: text quoted, numbers and dates as they are, nothing for is-empty. */
 function conditionValue(operator: string, value: unknown): string {
@@ -42,16 +54,26 @@ function conditionValue(operator: string, value: unknown): string {
 }
 
 /** 'When Status equals "closed", show Closed at'; 'When Outcome equals "not_home" or Workers seen is less than 1, hide Detail' */
-export function describeBlock(block: Pick<LogicBlock, 'conditions' | 'actions' | 'match'>, fields: readonly Pick<SchemaField, 'id' | 'name'>[]): string {
+export function describeBlock(
+  block: Pick<LogicBlock, 'conditions' | 'actions' | 'match'>,
+  fields: readonly Pick<SchemaField, 'id' | 'name'>[],
+): string {
   const fieldName = (ref: string) => {
     const id = parseFieldRef(ref);
     return fields.find((field) => Number(field.id) === id)?.name ?? ref;
   };
   const when = (block.conditions ?? [])
-    .map((condition) => `${fieldName(condition.source)} ${nameOf(OPERATOR_CHOICES, condition.operator)}${conditionValue(condition.operator, condition.value)}`)
+    .map(
+      (condition) =>
+        `${fieldName(condition.source)} ${nameOf(OPERATOR_CHOICES, condition.operator)}${conditionValue(condition.operator, condition.value)}`,
+    )
     .join(block.match === 'any' ? ' or ' : ' and ');
   const then = (block.actions ?? [])
-    .map((action) => (action.action === 'set-value' ? `set ${fieldName(action.target)} to "${String(action.value ?? '')}"` : `${nameOf(ACTION_CHOICES, action.action)} ${fieldName(action.target)}`))
+    .map((action) =>
+      action.action === 'set-value'
+        ? `set ${fieldName(action.target)} to "${String(action.value ?? '')}"`
+        : `${nameOf(ACTION_CHOICES, action.action)} ${fieldName(action.target)}`,
+    )
     .join(', ');
   return `${when ? `When ${when}` : 'Always'}, ${then || 'do nothing'}`;
 }

@@ -2,7 +2,7 @@
 import { useCallback } from 'react';
 import { useGetOne } from 'react-admin';
 import { mainData } from '../app/services';
-import { useRecordMutations, useInvalidateResource, type SubmitOutcome } from '../records/mutations';
+import { type SubmitOutcome, useInvalidateResource, useRecordMutations } from '../records/mutations';
 import type { RecordSchema } from '../records/schema';
 
 export function useSchemaRecord(id: string | number | undefined) {
@@ -32,14 +32,19 @@ export function useSchemaWrites() {
   return {
     refresh,
     createSchema: (data: Record<string, unknown>) => schemas.create(data, 'Schema created successfully.').then(after),
-    renameSchema: (schema: RecordSchema, data: Record<string, unknown>) => schemas.update(schema.id, data, schema, 'Schema updated successfully.').then(after),
+    renameSchema: (schema: RecordSchema, data: Record<string, unknown>) =>
+      schemas.update(schema.id, data, schema, 'Schema updated successfully.').then(after),
     deleteSchema: (schema: RecordSchema) => schemas.remove(schema, 'Schema deleted successfully.').then(after),
-    reorderFields: (schema: RecordSchema, fieldIds: number[]) => schemas.action(schema.id, 'reorder', { field_ids: fieldIds }).then(after),
+    reorderFields: (schema: RecordSchema, fieldIds: number[]) =>
+      schemas.action(schema.id, 'reorder', { field_ids: fieldIds }).then(after),
     createField: (data: Record<string, unknown>) => fields.create(data, 'Field created successfully.').then(after),
-    updateField: (id: number, data: Record<string, unknown>, previous: unknown) => fields.update(id, data, previous, 'Field updated successfully.').then(after),
+    updateField: (id: number, data: Record<string, unknown>, previous: unknown) =>
+      fields.update(id, data, previous, 'Field updated successfully.').then(after),
     deleteField: (field: { id: number }) => fields.remove(field, 'Field deleted successfully.').then(after),
-    createBlock: (data: Record<string, unknown>) => blocks.create(data, 'Logic block created successfully.').then(after),
-    updateBlock: (id: number, data: Record<string, unknown>, previous: unknown) => blocks.update(id, data, previous, 'Logic block updated successfully.').then(after),
+    createBlock: (data: Record<string, unknown>) =>
+      blocks.create(data, 'Logic block created successfully.').then(after),
+    updateBlock: (id: number, data: Record<string, unknown>, previous: unknown) =>
+      blocks.update(id, data, previous, 'Logic block updated successfully.').then(after),
     deleteBlock: (block: { id: number }) => blocks.remove(block, 'Logic block deleted successfully.').then(after),
   };
 }

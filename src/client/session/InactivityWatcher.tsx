@@ -6,7 +6,7 @@
 import { useEffect, useRef } from 'react';
 import { useLogout } from 'react-admin';
 import { useConfig, useSession } from '../app/hooks';
-import { InactivityTimer, INACTIVITY_OVERRIDE_KEY, resolveInactivitySettings } from './inactivity';
+import { INACTIVITY_OVERRIDE_KEY, InactivityTimer, resolveInactivitySettings } from './inactivity';
 import { notices } from './notices';
 
 const ACTIVITY_EVENTS = ['mousemove', 'mousedown', 'keydown', 'wheel', 'scroll', 'touchstart', 'pointerdown'] as const;
@@ -49,7 +49,9 @@ export function InactivityWatcher() {
       onStay: () => notices.setExpiringIn(null),
       onExpire: () => {
         notices.setExpiringIn(null);
-        void Promise.resolve(logoutRef.current({ reason: 'timeout' }, '/login', false)).then(() => notices.showTimedOut());
+        void Promise.resolve(logoutRef.current({ reason: 'timeout' }, '/login', false)).then(() =>
+          notices.showTimedOut(),
+        );
       },
     });
     activeTimer.current = timer;

@@ -6,8 +6,8 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { useLogout, useTranslate } from 'react-admin';
-import { notices, useNotices } from './notices';
 import { activeTimer } from './InactivityWatcher';
+import { notices, useNotices } from './notices';
 
 export default function SessionDialogs() {
   const { expiringIn, timedOut } = useNotices();
@@ -15,7 +15,12 @@ export default function SessionDialogs() {
   const logout = useLogout();
   return (
     <>
-      <Dialog open={expiringIn !== null} aria-labelledby="inactivity-title" aria-describedby="inactivity-text" data-testid="inactivity-notice">
+      <Dialog
+        open={expiringIn !== null}
+        aria-labelledby="inactivity-title"
+        aria-describedby="inactivity-text"
+        data-testid="inactivity-notice"
+      >
         <DialogTitle id="inactivity-title">{translate('app.session.expiring_title')}</DialogTitle>
         <DialogContent>
           <DialogContentText id="inactivity-text" aria-live="polite">
@@ -37,7 +42,12 @@ export default function SessionDialogs() {
           </Button>
         </DialogActions>
       </Dialog>
-      <Dialog open={timedOut} onClose={notices.dismissTimedOut} aria-labelledby="timeout-title" data-testid="session-timeout">
+      <Dialog
+        open={timedOut}
+        onClose={notices.dismissTimedOut}
+        aria-labelledby="timeout-title"
+        data-testid="session-timeout"
+      >
         <DialogTitle id="timeout-title">{translate('app.session.timeout_title')}</DialogTitle>
         <DialogContent>
           <DialogContentText>{translate('app.session.timeout_message')}</DialogContentText>

@@ -46,9 +46,13 @@ export function resolveInactivitySettings(input: {
   override?: string | null;
 }): InactivitySettings {
   const override = parseOverride(input.override);
-  const idleTimeoutMs = positive(override?.idle_timeout_ms) ?? positive(input.config?.idle_timeout_ms) ?? DEFAULT_IDLE_TIMEOUT_MS;
-  const countdownSeconds = Math.round(positive(override?.countdown_seconds) ?? positive(input.config?.countdown_seconds) ?? DEFAULT_COUNTDOWN_SECONDS);
-  const enabled = typeof override?.enabled === 'boolean' ? override.enabled : !isLocalDevelopmentHost(input.hostname, input.port);
+  const idleTimeoutMs =
+    positive(override?.idle_timeout_ms) ?? positive(input.config?.idle_timeout_ms) ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const countdownSeconds = Math.round(
+    positive(override?.countdown_seconds) ?? positive(input.config?.countdown_seconds) ?? DEFAULT_COUNTDOWN_SECONDS,
+  );
+  const enabled =
+    typeof override?.enabled === 'boolean' ? override.enabled : !isLocalDevelopmentHost(input.hostname, input.port);
   return { enabled, idleTimeoutMs, countdownSeconds };
 }
 

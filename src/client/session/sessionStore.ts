@@ -73,8 +73,15 @@ export class SessionStore {
   private set(next: SessionState): void {
     // The same person as before keeps the same object: every failed response asks again (SPEC 4), and a new object
     // would draw every screen anew (a cell being edited in the grid would lose what was typed).
-    if (next.user && this.state.user && next.user !== this.state.user && JSON.stringify(next.user) === JSON.stringify(this.state.user)) next = { ...next, user: this.state.user };
-    if (next.user === this.state.user && next.checked === this.state.checked && next.endedBy === this.state.endedBy) return;
+    if (
+      next.user &&
+      this.state.user &&
+      next.user !== this.state.user &&
+      JSON.stringify(next.user) === JSON.stringify(this.state.user)
+    )
+      next = { ...next, user: this.state.user };
+    if (next.user === this.state.user && next.checked === this.state.checked && next.endedBy === this.state.endedBy)
+      return;
     if (next.user !== this.state.user) {
       if (next.user) this.storage.setItem(REMEMBERED_USER_KEY, JSON.stringify(next.user));
       else this.storage.removeItem(REMEMBERED_USER_KEY);
@@ -108,7 +115,8 @@ export class SessionStore {
       })
       .catch((error: unknown) => {
         const answered = error instanceof ApiError && error.kind === 'bad-request';
-        const remembered = !hadUser && error instanceof ApiError && error.kind === 'network' ? this.rememberedUser() : null;
+        const remembered =
+          !hadUser && error instanceof ApiError && error.kind === 'network' ? this.rememberedUser() : null;
         if (remembered) {
           // No connection: open the app as the person last signed in on this device.
           this.set({ user: remembered, checked: true });

@@ -70,7 +70,10 @@ export class MainDataStore {
     const promise = (async () => {
       try {
         const value = await this.loaders[key]();
-        this.patch({ [key]: normalise(key, value), loaded: { ...this.state.loaded, [key]: true } } as Partial<MainDataState>);
+        this.patch({
+          [key]: normalise(key, value),
+          loaded: { ...this.state.loaded, [key]: true },
+        } as Partial<MainDataState>);
       } catch (error) {
         this.log(ERROR_LABELS[key], error);
         this.patch({ loaded: { ...this.state.loaded, [key]: true } });

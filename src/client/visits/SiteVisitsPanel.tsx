@@ -2,7 +2,7 @@
  * The visits tab of a site's page: "Log a visit", the latest head count by trade (from the most recent visit that
  * counted anyone), and the visit history, newest first, each opening the visit.
  */
-import { useState } from 'react';
+
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -15,15 +15,16 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { useState } from 'react';
 import { useGetList, useGetMany } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
-import { headCountByTrade, headCountTotals, type HeadCountRow } from '../../common/head-count';
+import { type HeadCountRow, headCountByTrade, headCountTotals } from '../../common/head-count';
 import { formatDate, formatDateTime } from '../i18n/dates';
-import { recordLabel } from '../records/label';
+import { useWaitingCreates } from '../offline/useOffline';
 import { formatNumber } from '../records/fieldTypes/describe';
 import { conversationsSummary, workersSummary } from '../records/fieldTypes/HeadCountDisplay';
+import { recordLabel } from '../records/label';
 import { LogVisitButton } from './LogVisitButton';
-import { useWaitingCreates } from '../offline/useOffline';
 
 interface Visit {
   id: number;
@@ -37,7 +38,16 @@ const PAGE = 10;
 
 export function SiteVisitsPanel({ siteId }: { siteId: number }) {
   const [shown, setShown] = useState(PAGE);
-  const { data = [], total = 0, isPending, error } = useGetList<Visit>('visits', { filter: { site_id: siteId }, sort: { field: 'visited_at', order: 'DESC' }, pagination: { page: 1, perPage: shown } });
+  const {
+    data = [],
+    total = 0,
+    isPending,
+    error,
+  } = useGetList<Visit>('visits', {
+    filter: { site_id: siteId },
+    sort: { field: 'visited_at', order: 'DESC' },
+    pagination: { page: 1, perPage: shown },
+  });
   const latest = data.find((visit) => visit.head_counts?.length);
   const waiting = useWaitingCreates('visits', { site_id: siteId }).length;
   return (
@@ -56,10 +66,17 @@ export function SiteVisitsPanel({ siteId }: { siteId: number }) {
       {error ? (
         <Typography color="error">The visits could not be loaded.</Typography>
       ) : isPending ? null : data.length === 0 ? (
-        <Typography color="text.secondary">No visit logged yet. Log one when you go to the site: who is working there, for which contractor, and how many are union.</Typography>
+        <Typography color="text.secondary">
+          No visit logged yet. Log one when you go to the site: who is working there, for which contractor, and how many
+          are union.
+        </Typography>
       ) : (
         <>
-          {latest ? <LatestHeadCount visit={latest} /> : <Typography color="text.secondary">No head count taken yet.</Typography>}
+          {latest ? (
+            <LatestHeadCount visit={latest} />
+          ) : (
+            <Typography color="text.secondary">No head count taken yet.</Typography>
+          )}
           <VisitHistory visits={data} />
           {data.length < total && (
             <Button onClick={() => setShown(shown + PAGE)} sx={{ alignSelf: 'flex-start' }}>
@@ -78,7 +95,8 @@ function LatestHeadCount({ visit }: { visit: Visit }) {
   const tradeIds = byTrade.flatMap((group) => (group.trade_id === null ? [] : [group.trade_id]));
   const { data: trades = [] } = useGetMany('trades', { ids: tradeIds }, { enabled: tradeIds.length > 0 });
   const all = headCountTotals(rows);
-  const share = (union: number, nonUnion: number) => (union + nonUnion > 0 ? `${Math.round((union / (union + nonUnion)) * 100)}%` : '—');
+  const share = (union: number, nonUnion: number) =>
+    union + nonUnion > 0 ? `${Math.round((union / (union + nonUnion)) * 100)}%` : '—';
   const contractors = new Set(rows.map((row) => row.contractor_id)).size;
   return (
     <Card variant="outlined" data-testid="latest-head-count">
@@ -87,7 +105,8 @@ function LatestHeadCount({ visit }: { visit: Visit }) {
           Latest head count by trade
         </Typography>
         <Typography variant="body2" color="text.secondary">
-          {formatDate(visit.visited_at)}: {workersSummary(all)} at {contractors} contractor{contractors === 1 ? '' : 's'}
+          {formatDate(visit.visited_at)}: {workersSummary(all)} at {contractors} contractor
+          {contractors === 1 ? '' : 's'}
         </Typography>
       </Box>
       <Box sx={{ overflowX: 'auto' }}>
@@ -104,7 +123,11 @@ function LatestHeadCount({ visit }: { visit: Visit }) {
           <TableBody>
             {byTrade.map(({ trade_id, totals }) => (
               <TableRow key={trade_id ?? 'none'} data-testid="head-count-trade">
-                <TableCell>{trade_id === null ? 'No trade given' : recordLabel(trades.find((trade) => Number(trade.id) === trade_id)) || `#${trade_id}`}</TableCell>
+                <TableCell>
+                  {trade_id === null
+                    ? 'No trade given'
+                    : recordLabel(trades.find((trade) => Number(trade.id) === trade_id)) || `#${trade_id}`}
+                </TableCell>
                 <TableCell align="right">{formatNumber(totals.workers)}</TableCell>
                 <TableCell align="right">{formatNumber(totals.union_workers)}</TableCell>
                 <TableCell align="right">{formatNumber(totals.non_union_workers)}</TableCell>
@@ -127,7 +150,11 @@ function VisitHistory({ visits }: { visits: Visit[] }) {
   const navigate = useNavigate();
   const userIds = [...new Set(visits.flatMap((visit) => visit.user_ids ?? []))];
   const { data: users = [] } = useGetMany('users', { ids: userIds }, { enabled: userIds.length > 0 });
-  const names = (ids: number[] = []) => ids.map((id) => recordLabel(users.find((user) => Number(user.id) === id))).filter(Boolean).join(', ');
+  const names = (ids: number[] = []) =>
+    ids
+      .map((id) => recordLabel(users.find((user) => Number(user.id) === id)))
+      .filter(Boolean)
+      .join(', ');
   return (
     <Card variant="outlined">
       <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600, px: 2, pt: 1.5 }}>
@@ -139,7 +166,13 @@ function VisitHistory({ visits }: { visits: Visit[] }) {
           const totals = headCountTotals(rows);
           const talk = conversationsSummary(totals);
           return (
-            <ListItemButton key={visit.id} onClick={() => navigate(`/visits/${visit.id}/show`)} divider sx={{ display: 'block', py: 1.25 }} data-testid="visit-history-item">
+            <ListItemButton
+              key={visit.id}
+              onClick={() => navigate(`/visits/${visit.id}/show`)}
+              divider
+              sx={{ display: 'block', py: 1.25 }}
+              data-testid="visit-history-item"
+            >
               <Typography variant="body1" sx={{ fontWeight: 600 }}>
                 {formatDateTime(visit.visited_at)}
                 {names(visit.user_ids) && (
@@ -155,7 +188,11 @@ function VisitHistory({ visits }: { visits: Visit[] }) {
                 </Typography>
               )}
               {visit.notes && (
-                <Typography variant="body2" color="text.secondary" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+                <Typography
+                  variant="body2"
+                  color="text.secondary"
+                  sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+                >
                   {visit.notes}
                 </Typography>
               )}

@@ -1,5 +1,6 @@
 /** Notes on a record: the list (newest first), a box to add one, marking one complete, deleting one's notes. */
-import { useState } from 'react';
+
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -9,20 +10,24 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import { useState } from 'react';
 import { useCanAccess, useGetList } from 'react-admin';
 import { formatDateTime } from '../i18n/dates';
-import { useRecordMutations } from '../records/mutations';
-import { AskBeforeDelete } from '../records/DeleteConfirm';
-import { refreshCounts, type Owner } from './shared';
 import { useWaitingCreates } from '../offline/useOffline';
+import { AskBeforeDelete } from '../records/DeleteConfirm';
+import { useRecordMutations } from '../records/mutations';
+import { type Owner, refreshCounts } from './shared';
 
 export function NotesPanel({ owner }: { owner: Owner }) {
   const [body, setBody] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
   const { create, action, remove } = useRecordMutations('notes');
-  const { data = [], total, isPending } = useGetList('notes', {
+  const {
+    data = [],
+    total,
+    isPending,
+  } = useGetList('notes', {
     filter: { notable_type: owner.type, notable_id: owner.id },
     sort: { field: 'created_at', order: 'DESC' },
     pagination: { page: 1, perPage: 100 },
@@ -35,7 +40,10 @@ export function NotesPanel({ owner }: { owner: Owner }) {
   const add = async () => {
     if (!body.trim()) return;
     setBusy(true);
-    const outcome = await create({ body, notable_type: owner.type, notable_id: Number(owner.id) }, 'Note created successfully.');
+    const outcome = await create(
+      { body, notable_type: owner.type, notable_id: Number(owner.id) },
+      'Note created successfully.',
+    );
     setBusy(false);
     if (outcome.record) {
       setBody('');
@@ -48,14 +56,34 @@ export function NotesPanel({ owner }: { owner: Owner }) {
     <Stack spacing={2} data-testid="notes">
       {canCreate && (
         <Box>
-          <TextField label="New note" value={body} onChange={(event) => setBody(event.target.value)} multiline minRows={2} fullWidth size="small" error={Boolean(error)} helperText={error} />
-          <Button variant="contained" size="small" sx={{ mt: 1 }} onClick={() => void add()} disabled={busy || !body.trim()}>
+          <TextField
+            label="New note"
+            value={body}
+            onChange={(event) => setBody(event.target.value)}
+            multiline
+            minRows={2}
+            fullWidth
+            size="small"
+            error={Boolean(error)}
+            helperText={error}
+          />
+          <Button
+            variant="contained"
+            size="small"
+            sx={{ mt: 1 }}
+            onClick={() => void add()}
+            disabled={busy || !body.trim()}
+          >
             Add note
           </Button>
         </Box>
       )}
       {waiting.map((note) => (
-        <Box key={note.key} sx={{ border: 1, borderStyle: 'dashed', borderColor: 'warning.main', borderRadius: 1, p: 1.5 }} data-testid="note-waiting">
+        <Box
+          key={note.key}
+          sx={{ border: 1, borderStyle: 'dashed', borderColor: 'warning.main', borderRadius: 1, p: 1.5 }}
+          data-testid="note-waiting"
+        >
           <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }}>
             {String(note.data.body ?? '')}
           </Typography>
@@ -70,8 +98,15 @@ export function NotesPanel({ owner }: { owner: Owner }) {
         </Typography>
       )}
       {data.map((note) => (
-        <Box key={note.id} sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5, opacity: note.completed ? 0.7 : 1 }} data-note={note.id}>
-          <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', textDecoration: note.completed ? 'line-through' : undefined }}>
+        <Box
+          key={note.id}
+          sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5, opacity: note.completed ? 0.7 : 1 }}
+          data-note={note.id}
+        >
+          <Typography
+            variant="body2"
+            sx={{ whiteSpace: 'pre-wrap', textDecoration: note.completed ? 'line-through' : undefined }}
+          >
             {note.body}
           </Typography>
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mt: 0.5 }}>
@@ -80,7 +115,15 @@ export function NotesPanel({ owner }: { owner: Owner }) {
             </Typography>
             {canUpdate && (
               <FormControlLabel
-                control={<Checkbox size="small" checked={Boolean(note.completed)} onChange={(event) => void action(note.id, 'complete', { completed: event.target.checked }).then(refreshCounts)} />}
+                control={
+                  <Checkbox
+                    size="small"
+                    checked={Boolean(note.completed)}
+                    onChange={(event) =>
+                      void action(note.id, 'complete', { completed: event.target.checked }).then(refreshCounts)
+                    }
+                  />
+                }
                 label={<Typography variant="caption">Complete</Typography>}
               />
             )}

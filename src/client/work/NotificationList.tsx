@@ -2,18 +2,19 @@
  * Notifications (`/notifications`): one's own, newest first, as the list grid (a card list on a phone); open one
  * (it is marked read and its link followed), dismiss one. The unread count in the sidebar follows.
  */
-import { useNavigate } from 'react-router-dom';
+
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
 import { List, NullableBooleanInput, SearchInput, SimpleList, Title, TopToolbar, useRecordContext } from 'react-admin';
+import { useNavigate } from 'react-router-dom';
 import { formatDateTime } from '../i18n/dates';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import ListGrid from '../records/grid/ListGrid';
-import { recordCell } from '../records/grid/recordCell';
 import { ResetColumnsButton } from '../records/grid/ResetColumnsButton';
+import { recordCell } from '../records/grid/recordCell';
 import { SmallScreenPagination, useSmallScreen } from '../records/grid/smallScreen';
 import { useRecordMutations } from '../records/mutations';
 import { refreshCounts } from './shared';
@@ -26,7 +27,11 @@ function Message() {
     <Box>
       <Typography variant="body2" sx={{ fontWeight: unread ? 700 : 400 }}>
         {unread && (
-          <Box component="span" aria-label="unread" sx={{ display: 'inline-block', width: 8, height: 8, borderRadius: '50%', bgcolor: 'secondary.main', mr: 1 }} />
+          <Box
+            component="span"
+            aria-label="unread"
+            sx={{ display: 'inline-block', width: 8, height: 8, borderRadius: '50%', bgcolor: 'secondary.main', mr: 1 }}
+          />
         )}
         {notification.title}
       </Typography>
@@ -77,15 +82,53 @@ function Actions() {
 }
 
 const COLUMNS: GridColDef[] = [
-  { field: 'title', headerName: 'Notification', sortable: false, filterable: false, minWidth: 280, flex: 3, renderCell: recordCell(Message) },
-  { field: 'created_at', headerName: 'When', filterable: false, minWidth: 200, valueGetter: (value) => (value ? formatDateTime(String(value)) : '') },
-  { field: 'actions', headerName: 'Actions', sortable: false, filterable: false, minWidth: 180, renderCell: recordCell(Actions) },
+  {
+    field: 'title',
+    headerName: 'Notification',
+    sortable: false,
+    filterable: false,
+    minWidth: 280,
+    flex: 3,
+    renderCell: recordCell(Message),
+  },
+  {
+    field: 'created_at',
+    headerName: 'When',
+    filterable: false,
+    minWidth: 200,
+    valueGetter: (value) => (value ? formatDateTime(String(value)) : ''),
+  },
+  {
+    field: 'actions',
+    headerName: 'Actions',
+    sortable: false,
+    filterable: false,
+    minWidth: 180,
+    renderCell: recordCell(Actions),
+  },
 ];
 const DEFAULTS = COLUMNS.map((column) => column.field);
 
 function NotificationListBody() {
-  if (!useSmallScreen()) return <ListGrid resource="notifications" columns={COLUMNS} defaults={DEFAULTS} opens={false} autoRowHeight label="Notifications" />;
-  return <SimpleList primaryText={() => <Message />} tertiaryText={(notification) => formatDateTime(notification.created_at)} secondaryText={() => <Actions />} linkType={false} />;
+  if (!useSmallScreen())
+    return (
+      <ListGrid
+        resource="notifications"
+        columns={COLUMNS}
+        defaults={DEFAULTS}
+        opens={false}
+        autoRowHeight
+        label="Notifications"
+      />
+    );
+  return (
+    <SimpleList
+      primaryText={() => <Message />}
+      tertiaryText={(notification) => formatDateTime(notification.created_at)}
+      secondaryText={() => <Actions />}
+      linkType={false}
+    />
+  );
 }
 
 export default function NotificationList() {
@@ -94,7 +137,18 @@ export default function NotificationList() {
     <List
       resource="notifications"
       title={false}
-      filters={[<SearchInput source="q" alwaysOn key="q" />, <NullableBooleanInput source="dismissed_at_null" label="Show" trueLabel="Not dismissed" falseLabel="Dismissed" nullLabel="All" alwaysOn key="dismissed" />]}
+      filters={[
+        <SearchInput source="q" alwaysOn key="q" />,
+        <NullableBooleanInput
+          source="dismissed_at_null"
+          label="Show"
+          trueLabel="Not dismissed"
+          falseLabel="Dismissed"
+          nullLabel="All"
+          alwaysOn
+          key="dismissed"
+        />,
+      ]}
       filterDefaultValues={{ dismissed_at_null: true }}
       sort={{ field: 'created_at', order: 'DESC' }}
       perPage={25}

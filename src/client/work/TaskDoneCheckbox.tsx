@@ -1,6 +1,7 @@
 /** The tick that completes or reopens a task: ticked at once, then the server's answer (or its refusal) settles it. */
-import { useEffect, useState } from 'react';
+
 import Checkbox from '@mui/material/Checkbox';
+import { useEffect, useState } from 'react';
 import { useCanAccess } from 'react-admin';
 import { useRecordMutations } from '../records/mutations';
 import { refreshCounts } from './shared';

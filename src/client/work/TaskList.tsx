@@ -3,16 +3,16 @@
  * tick to complete (the sidebar's open count follows), add one. The list grid (each person's columns), a card list
  * on a phone. Filters stay in the URL (the dashboard links here).
  */
-import { useMemo, useState } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
+
+import AddIcon from '@mui/icons-material/Add';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
-import AddIcon from '@mui/icons-material/Add';
 import type { GridColDef } from '@mui/x-data-grid';
+import { useMemo, useState } from 'react';
 import {
   AutocompleteInput,
   DateInput,
@@ -25,23 +25,24 @@ import {
   SimpleList,
   Title,
   TopToolbar,
-  WithRecord,
   useCanAccess,
   useRecordContext,
+  WithRecord,
 } from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
 import { useSession } from '../app/hooks';
 import { formatDateTime } from '../i18n/dates';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { resourceForType } from '../resources/names';
 import ListGrid from '../records/grid/ListGrid';
-import { recordCell } from '../records/grid/recordCell';
 import { ResetColumnsButton } from '../records/grid/ResetColumnsButton';
+import { recordCell } from '../records/grid/recordCell';
 import { SmallScreenPagination, useSmallScreen } from '../records/grid/smallScreen';
-import { recordLabel } from '../records/schema';
 import { RecordName } from '../records/RecordName';
-import { TaskForm } from './TaskForm';
+import { recordLabel } from '../records/schema';
+import { resourceForType } from '../resources/names';
 import { TASK_TYPES, taskTypeLabel } from './shared';
 import { TaskDoneCheckbox } from './TaskDoneCheckbox';
+import { TaskForm } from './TaskForm';
 
 function CompleteBox() {
   const task = useRecordContext();
@@ -61,7 +62,16 @@ function OwnerLink() {
 function Due() {
   const task = useRecordContext();
   if (!task?.due_at) return <>—</>;
-  return <span style={{ whiteSpace: 'nowrap', color: !task.completed && new Date(task.due_at) < new Date() ? '#c62828' : undefined }}>{formatDateTime(task.due_at)}</span>;
+  return (
+    <span
+      style={{
+        whiteSpace: 'nowrap',
+        color: !task.completed && new Date(task.due_at) < new Date() ? '#c62828' : undefined,
+      }}
+    >
+      {formatDateTime(task.due_at)}
+    </span>
+  );
 }
 
 function Assignee() {
@@ -72,7 +82,14 @@ function Assignee() {
   );
 }
 
-const column = (field: string, headerName: string, extra: Partial<GridColDef>): GridColDef => ({ field, headerName, filterable: false, minWidth: 120, flex: 1, ...extra });
+const column = (field: string, headerName: string, extra: Partial<GridColDef>): GridColDef => ({
+  field,
+  headerName,
+  filterable: false,
+  minWidth: 120,
+  flex: 1,
+  ...extra,
+});
 
 const COLUMNS: GridColDef[] = [
   column('done', 'Done', { sortable: false, minWidth: 80, flex: 0, renderCell: recordCell(CompleteBox) }),
@@ -84,10 +101,21 @@ const COLUMNS: GridColDef[] = [
 ];
 
 function TaskListBody({ readsUsers }: { readsUsers: boolean }) {
-  const columns = useMemo(() => (readsUsers ? COLUMNS : COLUMNS.filter((entry) => entry.field !== 'assignee_id')), [readsUsers]);
+  const columns = useMemo(
+    () => (readsUsers ? COLUMNS : COLUMNS.filter((entry) => entry.field !== 'assignee_id')),
+    [readsUsers],
+  );
   const defaults = useMemo(() => columns.map((entry) => entry.field), [columns]);
   if (useSmallScreen()) {
-    return <SimpleList primaryText={(task) => task.title} secondaryText={() => <Due />} tertiaryText={(task) => taskTypeLabel(task.type)} leftIcon={() => <CompleteBox />} linkType={false} />;
+    return (
+      <SimpleList
+        primaryText={(task) => task.title}
+        secondaryText={() => <Due />}
+        tertiaryText={(task) => taskTypeLabel(task.type)}
+        leftIcon={() => <CompleteBox />}
+        linkType={false}
+      />
+    );
   }
   return <ListGrid resource="tasks" columns={columns} defaults={defaults} opens={false} label="Tasks" />;
 }
@@ -100,14 +128,27 @@ export default function TaskList() {
   const { canAccess: readsUsers } = useCanAccess({ resource: 'users', action: 'read' });
   const filters = [
     <SearchInput source="q" alwaysOn key="q" />,
-    <NullableBooleanInput source="completed_at_null" label="Status" alwaysOn key="open" trueLabel="Open" falseLabel="Completed" nullLabel="All" />,
+    <NullableBooleanInput
+      source="completed_at_null"
+      label="Status"
+      alwaysOn
+      key="open"
+      trueLabel="Open"
+      falseLabel="Completed"
+      nullLabel="All"
+    />,
     <SelectInput source="type" label="Type" choices={TASK_TYPES} key="type" />,
     <DateInput source="due_at_gte" label="Due from" key="due_from" />,
     <DateInput source="due_at_lte" label="Due to" key="due_to" />,
     ...(readsUsers
       ? [
           <ReferenceInput source="assignee_id" reference="users" key="assignee" perPage={25}>
-            <AutocompleteInput label="Assignee" optionText={recordLabel} filterToQuery={(q: string) => ({ q })} sx={{ minWidth: 240 }} />
+            <AutocompleteInput
+              label="Assignee"
+              optionText={recordLabel}
+              filterToQuery={(q: string) => ({ q })}
+              sx={{ minWidth: 240 }}
+            />
           </ReferenceInput>,
         ]
       : []),

@@ -3,24 +3,32 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { ReferenceField, RecordContextProvider, WithRecord, useCanAccess, useGetList } from 'react-admin';
+import { RecordContextProvider, ReferenceField, useCanAccess, useGetList, WithRecord } from 'react-admin';
 import { useSession } from '../app/hooks';
 import { formatDateTime } from '../i18n/dates';
-import { recordLabel } from '../records/schema';
-import { TaskForm } from './TaskForm';
-import { taskTypeLabel, type Owner } from './shared';
-import { TaskDoneCheckbox } from './TaskDoneCheckbox';
 import { RecordName } from '../records/RecordName';
+import { recordLabel } from '../records/schema';
+import { type Owner, taskTypeLabel } from './shared';
+import { TaskDoneCheckbox } from './TaskDoneCheckbox';
+import { TaskForm } from './TaskForm';
 
 export function TaskRow({ task, showOwner = false }: { task: any; showOwner?: boolean }) {
   const { user } = useSession();
   const { canAccess: readsUsers } = useCanAccess({ resource: 'users', action: 'read' });
   const overdue = !task.completed && task.due_at && new Date(task.due_at).getTime() < Date.now();
   return (
-    <Stack direction="row" spacing={1} sx={{ alignItems: 'center', py: 0.75, borderBottom: 1, borderColor: 'divider' }} data-task={task.id}>
+    <Stack
+      direction="row"
+      spacing={1}
+      sx={{ alignItems: 'center', py: 0.75, borderBottom: 1, borderColor: 'divider' }}
+      data-task={task.id}
+    >
       <TaskDoneCheckbox task={task} />
       <Box sx={{ flex: 1, minWidth: 0 }}>
-        <Typography variant="body2" sx={{ textDecoration: task.completed ? 'line-through' : undefined, overflowWrap: 'anywhere' }}>
+        <Typography
+          variant="body2"
+          sx={{ textDecoration: task.completed ? 'line-through' : undefined, overflowWrap: 'anywhere' }}
+        >
           {task.title}
         </Typography>
         <Typography variant="caption" color={overdue ? 'error' : 'text.secondary'} component="div">
@@ -36,7 +44,9 @@ export function TaskRow({ task, showOwner = false }: { task: any; showOwner?: bo
           {task.assignee_id === user?.id && ' · you'}
         </Typography>
       </Box>
-      {showOwner && task.taskable_type && <Chip size="small" variant="outlined" label={<RecordName type={task.taskable_type} id={task.taskable_id} />} />}
+      {showOwner && task.taskable_type && (
+        <Chip size="small" variant="outlined" label={<RecordName type={task.taskable_type} id={task.taskable_id} />} />
+      )}
       <Chip size="small" label={taskTypeLabel(task.type)} />
     </Stack>
   );

@@ -14,8 +14,16 @@
  *   otherwise); set-value does nothing.
  * Blocks run in the order given; when two blocks decide on one field, the later one wins.
  */
-import { compileCondition, evaluate, joinConditions, read, RuleError, valueAsText, type JsonLogic } from '../rule-engine/index.js';
-import { parseFieldRef, type LogicBlock, type LogicOperator, type LogicTrigger } from '../schema-types.js';
+import {
+  compileCondition,
+  evaluate,
+  type JsonLogic,
+  joinConditions,
+  RuleError,
+  read,
+  valueAsText,
+} from '../rule-engine/index.js';
+import { type LogicBlock, type LogicOperator, type LogicTrigger, parseFieldRef } from '../schema-types.js';
 
 export { valueAsText };
 
@@ -59,7 +67,10 @@ export function compare(operator: LogicOperator, actual: unknown, expected: unkn
 }
 
 /** The field ids a block reads and writes; throws 'Invalid source type' / 'Invalid target type'. */
-export function blockFields(block: Pick<LogicBlock, 'conditions' | 'actions'>): { sources: number[]; targets: number[] } {
+export function blockFields(block: Pick<LogicBlock, 'conditions' | 'actions'>): {
+  sources: number[];
+  targets: number[];
+} {
   const sources = (block.conditions ?? []).map((condition) => {
     const id = parseFieldRef(condition.source);
     if (id === null) throw new RuleError('Invalid source type');
@@ -107,7 +118,12 @@ function blockName(block: LogicBlock, index: number) {
   return block.id !== undefined ? `Logic block ${block.id}${label}` : `Logic block #${index + 1}${label}`;
 }
 
-function triggerApplies(block: LogicBlock, options: EvaluateOptions, sources: number[], idOf: (key: number | string) => number | null): boolean {
+function triggerApplies(
+  block: LogicBlock,
+  options: EvaluateOptions,
+  sources: number[],
+  idOf: (key: number | string) => number | null,
+): boolean {
   if (options.trigger === 'all' || block.trigger === 'always') return true;
   if (block.trigger !== options.trigger) return false;
   if (block.trigger === 'on-change' && options.changedField !== undefined) {
@@ -117,7 +133,11 @@ function triggerApplies(block: LogicBlock, options: EvaluateOptions, sources: nu
   return true;
 }
 
-export function evaluateLogic(blocks: readonly LogicBlock[], values: Record<string, unknown>, options: EvaluateOptions): LogicResult {
+export function evaluateLogic(
+  blocks: readonly LogicBlock[],
+  values: Record<string, unknown>,
+  options: EvaluateOptions,
+): LogicResult {
   const slugById = new Map<number, string>();
   const idBySlug = new Map<string, number>();
   for (const field of options.fields ?? []) {
@@ -177,7 +197,16 @@ export function evaluateLogic(blocks: readonly LogicBlock[], values: Record<stri
 }
 
 /** The fields (by slug) the logic hides for these values, every block considered: what the server never requires. */
-export function hiddenFields(blocks: readonly LogicBlock[], values: Record<string, unknown>, fields: readonly FieldKey[], logger?: (message: string) => void): Set<string> {
+export function hiddenFields(
+  blocks: readonly LogicBlock[],
+  values: Record<string, unknown>,
+  fields: readonly FieldKey[],
+  logger?: (message: string) => void,
+): Set<string> {
   const { visibility } = evaluateLogic(blocks, values, { trigger: 'all', fields, logger });
-  return new Set(Object.entries(visibility).filter(([, state]) => state === 'hidden').map(([key]) => key));
+  return new Set(
+    Object.entries(visibility)
+      .filter(([, state]) => state === 'hidden')
+      .map(([key]) => key),
+  );
 }

@@ -15,8 +15,9 @@
  * - `contains-text` a b, `starts-with` a b, `ends-with` a b: a's text contains / starts with / ends with b's.
  * The built-in `in` is not used for text: it answers false whenever the text searched is empty.
  */
-import jsonLogic from 'json-logic-js';
+
 import type { AdditionalOperation, RulesLogic } from 'json-logic-js';
+import jsonLogic from 'json-logic-js';
 import { parseDate, parseMoney, parseNumber } from '../import-values.js';
 
 export type JsonLogic = RulesLogic<AdditionalOperation>;
@@ -84,7 +85,12 @@ for (const [name, operation] of Object.entries(OPERATIONS)) jsonLogic.add_operat
 export const read = (key: string): JsonLogic => ({ var: key });
 
 /** `value` compared with a constant by `op` (`>`, `<`...), false when `value` does not convert (`as-number`...). */
-export function compareAs(convert: 'as-number' | 'as-day' | 'as-amount', value: JsonLogic, op: '>' | '>=' | '<' | '<=' | '===', constant: number | null): JsonLogic {
+export function compareAs(
+  convert: 'as-number' | 'as-day' | 'as-amount',
+  value: JsonLogic,
+  op: '>' | '>=' | '<' | '<=' | '===',
+  constant: number | null,
+): JsonLogic {
   if (constant === null) return false;
   const converted = { [convert]: [value] } as JsonLogic;
   // JSON Logic would compare null as 0 (null < 5 holds): a value that does not convert never matches.

@@ -5,7 +5,7 @@
  * never matches); dates compare by day. A new operator is one entry here: the server accepts it, the editor
  * offers it for the fields of its kinds, and forms and server evaluate it.
  */
-import { compareAs, dayOf, numberOf, RuleError, valueAsText, type JsonLogic } from './engine.js';
+import { compareAs, dayOf, type JsonLogic, numberOf, RuleError, valueAsText } from './engine.js';
 import { LOGIC_OPERATORS, type LogicMatch, type LogicOperator } from './logic-names.js';
 
 export { LOGIC_MATCHES, LOGIC_OPERATORS, type LogicMatch, type LogicOperator } from './logic-names.js';
@@ -27,23 +27,86 @@ const asText = (field: JsonLogic): JsonLogic => ({ 'as-text': [field] });
 const ALL: readonly OperandKind[] = ['text', 'number', 'date'];
 
 export const FORM_OPERATORS: Readonly<Record<LogicOperator, FormOperator>> = {
-  equals: { label: 'equals', kinds: ALL, value: 'text', compile: (field, value) => ({ '===': [asText(field), valueAsText(value)] }) },
-  'not-equals': { label: 'does not equal', kinds: ALL, value: 'text', compile: (field, value) => ({ '!==': [asText(field), valueAsText(value)] }) },
-  contains: { label: 'contains', kinds: ['text'], value: 'text', compile: (field, value) => ({ 'contains-text': [field, valueAsText(value)] }) },
-  'starts-with': { label: 'starts with', kinds: ['text'], value: 'text', compile: (field, value) => ({ 'starts-with': [field, valueAsText(value)] }) },
-  'ends-with': { label: 'ends with', kinds: ['text'], value: 'text', compile: (field, value) => ({ 'ends-with': [field, valueAsText(value)] }) },
-  'greater-than': { label: 'is greater than', kinds: ['number'], value: 'number', compile: (field, value) => compareAs('as-number', field, '>', numberOf(value)) },
-  'at-least': { label: 'is at least', kinds: ['number'], value: 'number', compile: (field, value) => compareAs('as-number', field, '>=', numberOf(value)) },
-  'less-than': { label: 'is less than', kinds: ['number'], value: 'number', compile: (field, value) => compareAs('as-number', field, '<', numberOf(value)) },
-  'at-most': { label: 'is at most', kinds: ['number'], value: 'number', compile: (field, value) => compareAs('as-number', field, '<=', numberOf(value)) },
-  before: { label: 'is before', kinds: ['date'], value: 'date', compile: (field, value) => compareAs('as-day', field, '<', dayOf(value)) },
-  after: { label: 'is after', kinds: ['date'], value: 'date', compile: (field, value) => compareAs('as-day', field, '>', dayOf(value)) },
+  equals: {
+    label: 'equals',
+    kinds: ALL,
+    value: 'text',
+    compile: (field, value) => ({ '===': [asText(field), valueAsText(value)] }),
+  },
+  'not-equals': {
+    label: 'does not equal',
+    kinds: ALL,
+    value: 'text',
+    compile: (field, value) => ({ '!==': [asText(field), valueAsText(value)] }),
+  },
+  contains: {
+    label: 'contains',
+    kinds: ['text'],
+    value: 'text',
+    compile: (field, value) => ({ 'contains-text': [field, valueAsText(value)] }),
+  },
+  'starts-with': {
+    label: 'starts with',
+    kinds: ['text'],
+    value: 'text',
+    compile: (field, value) => ({ 'starts-with': [field, valueAsText(value)] }),
+  },
+  'ends-with': {
+    label: 'ends with',
+    kinds: ['text'],
+    value: 'text',
+    compile: (field, value) => ({ 'ends-with': [field, valueAsText(value)] }),
+  },
+  'greater-than': {
+    label: 'is greater than',
+    kinds: ['number'],
+    value: 'number',
+    compile: (field, value) => compareAs('as-number', field, '>', numberOf(value)),
+  },
+  'at-least': {
+    label: 'is at least',
+    kinds: ['number'],
+    value: 'number',
+    compile: (field, value) => compareAs('as-number', field, '>=', numberOf(value)),
+  },
+  'less-than': {
+    label: 'is less than',
+    kinds: ['number'],
+    value: 'number',
+    compile: (field, value) => compareAs('as-number', field, '<', numberOf(value)),
+  },
+  'at-most': {
+    label: 'is at most',
+    kinds: ['number'],
+    value: 'number',
+    compile: (field, value) => compareAs('as-number', field, '<=', numberOf(value)),
+  },
+  before: {
+    label: 'is before',
+    kinds: ['date'],
+    value: 'date',
+    compile: (field, value) => compareAs('as-day', field, '<', dayOf(value)),
+  },
+  after: {
+    label: 'is after',
+    kinds: ['date'],
+    value: 'date',
+    compile: (field, value) => compareAs('as-day', field, '>', dayOf(value)),
+  },
   'is-empty': { label: 'is empty', kinds: ALL, value: 'none', compile: (field) => ({ 'is-empty': [field] }) },
-  'is-not-empty': { label: 'is not empty', kinds: ALL, value: 'none', compile: (field) => ({ '!': { 'is-empty': [field] } }) },
+  'is-not-empty': {
+    label: 'is not empty',
+    kinds: ALL,
+    value: 'none',
+    compile: (field) => ({ '!': { 'is-empty': [field] } }),
+  },
 };
 
 function formOperator(operator: unknown): FormOperator {
-  const found = typeof operator === 'string' && Object.hasOwn(FORM_OPERATORS, operator) ? FORM_OPERATORS[operator as LogicOperator] : undefined;
+  const found =
+    typeof operator === 'string' && Object.hasOwn(FORM_OPERATORS, operator)
+      ? FORM_OPERATORS[operator as LogicOperator]
+      : undefined;
   if (!found) throw new RuleError(`Invalid operator ${String(operator)}`);
   return found;
 }

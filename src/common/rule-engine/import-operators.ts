@@ -7,7 +7,18 @@
  */
 import { amountOf, compareAs, foldText, type JsonLogic } from './engine.js';
 
-export const RULE_OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'in', 'string-contains', 'string-start', 'string-end'] as const;
+export const RULE_OPERATORS = [
+  'eq',
+  'neq',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'in',
+  'string-contains',
+  'string-start',
+  'string-end',
+] as const;
 export type RuleOperator = (typeof RULE_OPERATORS)[number];
 
 export interface ImportOperator {
@@ -27,7 +38,8 @@ function equal(cell: JsonLogic, value: string): JsonLogic {
   return { if: [{ '!==': [{ 'as-amount': [cell] }, null] }, { '===': [{ 'as-amount': [cell] }, amount] }, asText] };
 }
 
-const amountProblem = (value: string) => (amountOf(value) === null ? 'Compare with a number, an amount or a date.' : null);
+const amountProblem = (value: string) =>
+  amountOf(value) === null ? 'Compare with a number, an amount or a date.' : null;
 const comparison = (op: '>' | '>=' | '<' | '<=', label: string): ImportOperator => ({
   label,
   compile: (cell, value) => compareAs('as-amount', cell, op, amountOf(value)),
@@ -43,9 +55,23 @@ export const IMPORT_OPERATORS: Readonly<Record<RuleOperator, ImportOperator>> = 
   lte: comparison('<=', 'is at most'),
   in: {
     label: 'is one of (comma-separated)',
-    compile: (cell, value) => ({ in: [fold(cell), value.split(',').map(foldText).filter((item) => item !== '')] }),
+    compile: (cell, value) => ({
+      in: [
+        fold(cell),
+        value
+          .split(',')
+          .map(foldText)
+          .filter((item) => item !== ''),
+      ],
+    }),
   },
-  'string-contains': { label: 'contains', compile: (cell, value) => ({ 'contains-text': [fold(cell), foldText(value)] }) },
-  'string-start': { label: 'starts with', compile: (cell, value) => ({ 'starts-with': [fold(cell), foldText(value)] }) },
+  'string-contains': {
+    label: 'contains',
+    compile: (cell, value) => ({ 'contains-text': [fold(cell), foldText(value)] }),
+  },
+  'string-start': {
+    label: 'starts with',
+    compile: (cell, value) => ({ 'starts-with': [fold(cell), foldText(value)] }),
+  },
   'string-end': { label: 'ends with', compile: (cell, value) => ({ 'ends-with': [fold(cell), foldText(value)] }) },
 };

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { sql, type RawBuilder } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import { can } from '../../common/permissions.js';
 import type { FeedKind } from '../../common/report-types.js';
@@ -7,11 +7,15 @@ import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { parseBody } from '../http/parse-body.js';
 import { rangeCondition } from '../reports/scope.js';
-import { batchHeads, summarizeBatches, type BatchSummary } from './batches.js';
+import { type BatchSummary, batchHeads, summarizeBatches } from './batches.js';
 import { revisionVisibility } from './visibility.js';
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-11-21.');
-const list = (item: z.ZodType) => z.preprocess((v) => (v === undefined || v === '' ? undefined : Array.isArray(v) ? v : String(v).split(',')), z.array(item).max(40).optional());
+const list = (item: z.ZodType) =>
+  z.preprocess(
+    (v) => (v === undefined || v === '' ? undefined : Array.isArray(v) ? v : String(v).split(',')),
+    z.array(item).max(40).optional(),
+  );
 
 const feedQuery = z
   .object({
@@ -31,18 +35,26 @@ const feedQuery = z
   })
   .strip();
 
-
 /** What an entry says happened, beyond the bare revision action. */
 export function feedKind(type: string, action: string, changes: Record<string, [unknown, unknown]> | null): FeedKind {
-  if (type === 'task' && action === 'updated' && changes?.completed_at && !changes.completed_at[0] && changes.completed_at[1]) return 'task-completed';
+  if (
+    type === 'task' &&
+    action === 'updated' &&
+    changes?.completed_at &&
+    !changes.completed_at[0] &&
+    changes.completed_at[1]
+  )
+    return 'task-completed';
   if (type === 'note' && (action === 'created' || action === 'imported')) return 'note-added';
-  if (type === 'import' && action === 'updated' && ['complete', 'failed'].includes(String(changes?.status?.[1]))) return 'import-finished';
+  if (type === 'import' && action === 'updated' && ['complete', 'failed'].includes(String(changes?.status?.[1])))
+    return 'import-finished';
   return action as FeedKind;
 }
 
 /** Records that belong to a region: sites in it, and tasks, notes, recruits and grievances on those sites. */
 function inRegion(regionId: number): RawBuilder<boolean> {
-  const siteIn = (siteId: RawBuilder<unknown>) => sql`exists (select 1 from site_regions sr where sr.site_id = ${siteId} and sr.region_id = ${regionId})`;
+  const siteIn = (siteId: RawBuilder<unknown>) =>
+    sql`exists (select 1 from site_regions sr where sr.site_id = ${siteId} and sr.region_id = ${regionId})`;
   return sql<boolean>`(
     (r.revisionable_type = 'site' and ${siteIn(sql`r.revisionable_id`)})
     or (r.revisionable_type = 'task' and exists (select 1 from tasks x where x.id = r.revisionable_id and x.taskable_type = 'site' and ${siteIn(sql`x.taskable_id`)}))
@@ -80,41 +92,73 @@ export async function activityFeed(ctx: AppContext, user: AuthUser, query: unkno
     }
     if (params.action?.length) matching = matching.where('r.action', 'in', params.action);
     if (params.region_id) matching = matching.where(inRegion(params.region_id));
-    if (params.from || params.to) matching = matching.where(rangeCondition('r.created_at', { from: params.from, to: params.to }));
+    if (params.from || params.to)
+      matching = matching.where(rangeCondition('r.created_at', { from: params.from, to: params.to }));
     return matching;
   };
   const matching = revisions(true);
 
   // Revisions of their own (or of the one batch asked for), and bulk changes as one entry each: the newest of both.
-  let ownRows = params.batch ? matching.where('r.batch_key', '=', params.batch) : matching.where('r.batch_key', 'is', null);
+  let ownRows = params.batch
+    ? matching.where('r.batch_key', '=', params.batch)
+    : matching.where('r.batch_key', 'is', null);
   if (params.before) ownRows = ownRows.where('r.id', '<', params.before);
   if (params.after !== undefined) ownRows = ownRows.where('r.id', '>', params.after);
   const rows = await ownRows
     .leftJoin('users as u', 'u.id', 'r.user_id')
-    .select(['r.id', 'r.revisionable_type', 'r.revisionable_id', 'r.action', 'r.user_id', 'r.changes', 'r.import_id', 'r.created_at', 'u.first_name', 'u.last_name'])
+    .select([
+      'r.id',
+      'r.revisionable_type',
+      'r.revisionable_id',
+      'r.action',
+      'r.user_id',
+      'r.changes',
+      'r.import_id',
+      'r.created_at',
+      'u.first_name',
+      'u.last_name',
+    ])
     .orderBy('r.id', 'desc')
     .limit(params.per_page + 1)
     .execute();
-  const heads = params.batch ? [] : await batchHeads(ctx, matching, { before: params.before, after: params.after }, params.per_page + 1);
-  const merged = [...rows.map((row) => ({ id: Number(row.id), row, head: null })), ...heads.map((head) => ({ id: head.id, row: null, head }))]
+  const heads = params.batch
+    ? []
+    : await batchHeads(ctx, matching, { before: params.before, after: params.after }, params.per_page + 1);
+  const merged = [
+    ...rows.map((row) => ({ id: Number(row.id), row, head: null })),
+    ...heads.map((head) => ({ id: head.id, row: null, head })),
+  ]
     .sort((a, b) => b.id - a.id)
     .slice(0, params.per_page + 1);
   const hasMore = merged.length > params.per_page;
   const shown = merged.slice(0, params.per_page);
   const page = shown.flatMap((entry) => (entry.row ? [entry.row] : []));
-  const batches = await summarizeBatches(ctx, user, revisions(false), shown.flatMap((entry) => (entry.head ? [entry.head.batch_key] : [])));
-  const names = await userNames(ctx, [...batches.values()].map((b) => b.user_id));
+  const batches = await summarizeBatches(
+    ctx,
+    user,
+    revisions(false),
+    shown.flatMap((entry) => (entry.head ? [entry.head.batch_key] : [])),
+  );
+  const names = await userNames(
+    ctx,
+    [...batches.values()].map((b) => b.user_id),
+  );
 
   // The records' names and parents, one query per record type on the page.
   const byType = new Map<string, number[]>();
-  for (const row of page) byType.set(row.revisionable_type, [...(byType.get(row.revisionable_type) ?? []), row.revisionable_id]);
+  for (const row of page)
+    byType.set(row.revisionable_type, [...(byType.get(row.revisionable_type) ?? []), row.revisionable_id]);
   const records = new Map<string, Record<string, any>>();
   const typeNames = new Map<string, { name: string; resource: string }>();
   for (const [type, ids] of byType) {
     const def = ctx.resources.byType(type);
     if (!def) continue;
     typeNames.set(type, { name: await ctx.records.nameOf(def), resource: def.name });
-    const found = await ctx.db.selectFrom(def.table).selectAll().where('id', 'in', [...new Set(ids)]).execute();
+    const found = await ctx.db
+      .selectFrom(def.table)
+      .selectAll()
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
     for (const record of found) records.set(`${type}:${record.id}`, record);
   }
   // Parents (the record a note or task is on), named only when the person may read them.
@@ -128,7 +172,11 @@ export async function activityFeed(ctx: AppContext, user: AuthUser, query: unkno
   for (const [type, ids] of parents) {
     const def = ctx.resources.byType(type);
     if (!def || !can(user, `${def.permission ?? def.type}:read`, true)) continue;
-    const found = await ctx.records.visibleRows(ctx.db, def, user, 'with').selectAll('t').where('t.id', 'in', [...new Set(ids)]).execute();
+    const found = await ctx.records
+      .visibleRows(ctx.db, def, user, 'with')
+      .selectAll('t')
+      .where('t.id', 'in', [...new Set(ids)])
+      .execute();
     for (const record of found) parentLabels.set(`${type}:${record.id}`, labelOf(record));
   }
   const showChanges = can(user, 'revision:read');
@@ -143,7 +191,10 @@ export async function activityFeed(ctx: AppContext, user: AuthUser, query: unkno
     if (parentType && parentId) {
       const parentDef = ctx.resources.byType(parentType);
       const label = parentLabels.get(`${parentType}:${parentId}`) ?? null;
-      parent = label === null ? null : { type: parentType, id: parentId, label, link: parentDef ? `/${parentDef.name}/${parentId}/show` : null };
+      parent =
+        label === null
+          ? null
+          : { type: parentType, id: parentId, label, link: parentDef ? `/${parentDef.name}/${parentId}/show` : null };
       if (row.revisionable_type === 'note' && parent?.link) link = parent.link;
     }
     return {
@@ -155,7 +206,12 @@ export async function activityFeed(ctx: AppContext, user: AuthUser, query: unkno
       resource: typeName?.resource ?? null,
       record_id: row.revisionable_id,
       // A record removed for good is named by the values its revisions kept.
-      record_label: record ? labelOf(record) : labelOf({ id: row.revisionable_id, ...Object.fromEntries(Object.entries(changes).map(([key, [before, after]]) => [key, after ?? before])) }),
+      record_label: record
+        ? labelOf(record)
+        : labelOf({
+            id: row.revisionable_id,
+            ...Object.fromEntries(Object.entries(changes).map(([key, [before, after]]) => [key, after ?? before])),
+          }),
       record_deleted: record ? Boolean(record.deleted_at) : true,
       link,
       parent,
@@ -167,8 +223,18 @@ export async function activityFeed(ctx: AppContext, user: AuthUser, query: unkno
       created_at: row.created_at,
     };
   };
-  const data = shown.map((entry) => (entry.row ? entryOf(entry.row) : grouped(entry.id, batches.get(entry.head!.batch_key)!, names)));
-  return { data, meta: { per_page: params.per_page, has_more: hasMore, next_before: hasMore ? data[data.length - 1].id : null, newest: data[0]?.id ?? null } };
+  const data = shown.map((entry) =>
+    entry.row ? entryOf(entry.row) : grouped(entry.id, batches.get(entry.head!.batch_key)!, names),
+  );
+  return {
+    data,
+    meta: {
+      per_page: params.per_page,
+      has_more: hasMore,
+      next_before: hasMore ? data[data.length - 1].id : null,
+      newest: data[0]?.id ?? null,
+    },
+  };
 }
 
 /** A bulk change as one entry: named by its largest part, linking to its import or to the list of what it wrote. */
@@ -196,12 +262,14 @@ function grouped(id: number, batch: BatchSummary, names: Map<number, string>) {
 
 async function userNames(ctx: AppContext, ids: Array<number | null>) {
   const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
-  const rows = wanted.length ? await ctx.db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', wanted).execute() : [];
+  const rows = wanted.length
+    ? await ctx.db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', wanted).execute()
+    : [];
   return new Map(rows.map((u) => [u.id as number, `${u.first_name ?? ''} ${u.last_name ?? ''}`.trim()]));
 }
 
-
-
 export function registerActivityRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get('/api/actions', { config: { permission: 'signed-in' } }, async (request) => activityFeed(ctx, request.user!, request.query));
+  app.get('/api/actions', { config: { permission: 'signed-in' } }, async (request) =>
+    activityFeed(ctx, request.user!, request.query),
+  );
 }

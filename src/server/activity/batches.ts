@@ -1,7 +1,7 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
+import type { FeedBatchPart } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import type { FeedBatchPart } from '../../common/report-types.js';
 import { canRead } from '../reports/scope.js';
 import { schemaStore } from '../schemas/schema-store.js';
 
@@ -36,7 +36,12 @@ type Matching = SelectQueryBuilder<any, 'r', any>;
  * probe per batch, however many revisions each holds), and each batch's newest matching revision is found by its
  * (batch_key, id) index.
  */
-export async function batchHeads(ctx: AppContext, matching: Matching, cursor: { before?: number; after?: number }, limit: number): Promise<BatchHead[]> {
+export async function batchHeads(
+  ctx: AppContext,
+  matching: Matching,
+  cursor: { before?: number; after?: number },
+  limit: number,
+): Promise<BatchHead[]> {
   const newest = matching.select('r.id').where(sql<boolean>`r.batch_key = keys.k`).orderBy('r.id', 'desc').limit(1);
   const result = await sql<{ batch_key: string; id: string | number }>`
     with recursive keys(k) as (
@@ -54,7 +59,12 @@ export async function batchHeads(ctx: AppContext, matching: Matching, cursor: { 
 }
 
 /** What each batch holds (by record type and action) among the revisions `matching` lets through. */
-export async function summarizeBatches(ctx: AppContext, user: AuthUser, matching: Matching, keys: string[]): Promise<Map<string, BatchSummary>> {
+export async function summarizeBatches(
+  ctx: AppContext,
+  user: AuthUser,
+  matching: Matching,
+  keys: string[],
+): Promise<Map<string, BatchSummary>> {
   const out = new Map<string, BatchSummary>();
   if (keys.length === 0) return out;
   const rows = await matching
@@ -80,7 +90,8 @@ export async function summarizeBatches(ctx: AppContext, user: AuthUser, matching
     const part: FeedBatchPart = {
       type: row.revisionable_type,
       type_name: name,
-      type_plural: plurals.get(row.revisionable_type)?.name_plural ?? (def ? humanise(def.name) : row.revisionable_type),
+      type_plural:
+        plurals.get(row.revisionable_type)?.name_plural ?? (def ? humanise(def.name) : row.revisionable_type),
       resource: def?.name ?? null,
       action: row.action,
       count: row.count,
@@ -90,7 +101,16 @@ export async function summarizeBatches(ctx: AppContext, user: AuthUser, matching
     let summary = out.get(row.batch_key);
     if (!summary) {
       const importId = importOf(row.batch_key);
-      summary = { key: row.batch_key, count: 0, parts: [], user_id: row.user_id, first_at: first, last_at: last, import: importId ? (imports.get(importId) ?? null) : null, undo: row.batch_key.startsWith('import-undo:') };
+      summary = {
+        key: row.batch_key,
+        count: 0,
+        parts: [],
+        user_id: row.user_id,
+        first_at: first,
+        last_at: last,
+        import: importId ? (imports.get(importId) ?? null) : null,
+        undo: row.batch_key.startsWith('import-undo:'),
+      };
       out.set(row.batch_key, summary);
     }
     const same = summary.parts.find((p) => p.type === part.type && p.action === part.action);
@@ -116,7 +136,11 @@ async function readableImports(ctx: AppContext, user: AuthUser, keys: string[]) 
   const ids = [...new Set(keys.map(importOf).filter((id): id is number => id !== null))];
   const def = ctx.resources.get('imports');
   if (!ids.length || !def || !canRead(user, def)) return out;
-  const rows = await ctx.records.visibleRows(ctx.db, def, user, 'with').select(['t.id', 't.name']).where('t.id', 'in', ids).execute();
+  const rows = await ctx.records
+    .visibleRows(ctx.db, def, user, 'with')
+    .select(['t.id', 't.name'])
+    .where('t.id', 'in', ids)
+    .execute();
   for (const row of rows) out.set(row.id, { id: row.id, name: row.name, link: `/${def.name}/${row.id}/show` });
   return out;
 }

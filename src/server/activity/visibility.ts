@@ -1,10 +1,10 @@
-import { sql, type RawBuilder } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { permittedCategories } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import { hasRowRules } from '../records/resource.js';
 import { hiddenPeopleCondition } from '../reports/people.js';
 import { canRead } from '../reports/scope.js';
-import { hasRowRules } from '../records/resource.js';
 
 /**
  * Which revisions (`revisions` rows, aliased `alias`) a person may see, for the history (GET /api/revisions) and the
@@ -17,7 +17,12 @@ import { hasRowRules } from '../records/resource.js';
  * - the actions of users whose role is incognito only for those holding `revision:read:incognito` (and the user
  *   themself).
  */
-export function revisionVisibility(ctx: AppContext, user: AuthUser, alias = 'r', options: { forEachRow?: boolean } = {}): RawBuilder<boolean> {
+export function revisionVisibility(
+  ctx: AppContext,
+  user: AuthUser,
+  alias = 'r',
+  options: { forEachRow?: boolean } = {},
+): RawBuilder<boolean> {
   const forEachRow = options.forEachRow ?? true;
   const type = sql.ref(`${alias}.revisionable_type`);
   const recordId = sql.ref(`${alias}.revisionable_id`);
@@ -34,7 +39,10 @@ export function revisionVisibility(ctx: AppContext, user: AuthUser, alias = 'r',
     // `offset 0` keeps it a lookup of the one record per revision: otherwise the planner may read every row the person
     // may see into a hash table first, although the feed's first page checks only a few dozen revisions. Counting
     // all the revisions of a bulk change (`forEachRow: false`) is the other way round: a join is the cheaper plan.
-    const lookup = ctx.records.visibleRows(ctx.db, def, user, 'with').select(sql`1`.as('one')).where(sql<boolean>`t.id = ${recordId}`);
+    const lookup = ctx.records
+      .visibleRows(ctx.db, def, user, 'with')
+      .select(sql`1`.as('one'))
+      .where(sql<boolean>`t.id = ${recordId}`);
     const rows = forEachRow ? lookup.offset(0) : lookup;
     filtered.push(sql<boolean>`(${type} = ${def.type} and exists (${rows}))`);
   }

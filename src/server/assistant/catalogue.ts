@@ -1,5 +1,5 @@
 import { canOnEntity } from '../../common/permissions.js';
-import { normaliseChoices, relationTargets, type FieldChoice, type RecordSchema } from '../../common/schema-types.js';
+import { type FieldChoice, normaliseChoices, type RecordSchema, relationTargets } from '../../common/schema-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { humanise } from '../records/fields.js';
@@ -34,7 +34,10 @@ export interface TypeInfo {
 const WORK_TYPES = ['task', 'note'];
 /** Record types never offered to the assistant: people, access and the assistant's own records. */
 const LEFT_OUT = new Set(['user', 'role', 'feature', 'schema', 'assistant-thread', 'assistant-message']);
-const COMMON: Record<string, FieldSpec> = { created_at: { kind: 'datetime', label: 'created' }, updated_at: { kind: 'datetime', label: 'updated' } };
+const COMMON: Record<string, FieldSpec> = {
+  created_at: { kind: 'datetime', label: 'created' },
+  updated_at: { kind: 'datetime', label: 'updated' },
+};
 
 /**
  * The record types `user` may read (bare permission or any category), built-in and made in the app alike, with the
@@ -53,7 +56,8 @@ export async function readableTypes(app: AppContext, user: AuthUser): Promise<Ty
     const fields = new Map<string, FieldInfo>();
     const described = new Map((schema?.fields ?? []).map((field) => [field.slug, field]));
     for (const [slug, spec] of Object.entries<FieldSpec>({ ...specs, ...COMMON })) {
-      if (def.hidden?.includes(slug) || spec.storage === 'virtual' || (spec.kind === 'json' && !described.has(slug))) continue;
+      if (def.hidden?.includes(slug) || spec.storage === 'virtual' || (spec.kind === 'json' && !described.has(slug)))
+        continue;
       const field = described.get(slug);
       const target = field?.type === 'relation' ? targets[String(field.options?.target)] : undefined;
       const choices = field ? normaliseChoices(field.options?.choices) : [];
@@ -61,8 +65,16 @@ export async function readableTypes(app: AppContext, user: AuthUser): Promise<Ty
         slug,
         name: (field?.name ?? spec.label ?? humanise(slug)).toLowerCase(),
         kind: spec.kind,
-        ...(choices.length ? { choices } : spec.options ? { choices: spec.options.map((value) => ({ value, label: humanise(value) })) } : {}),
-        ...(target && target.value === 'id' ? { target: target.resource } : spec.references ? { target: byTable.get(spec.references.table) } : {}),
+        ...(choices.length
+          ? { choices }
+          : spec.options
+            ? { choices: spec.options.map((value) => ({ value, label: humanise(value) })) }
+            : {}),
+        ...(target && target.value === 'id'
+          ? { target: target.resource }
+          : spec.references
+            ? { target: byTable.get(spec.references.table) }
+            : {}),
         filterable: spec.filterable !== false && spec.kind !== 'json',
       });
     }
@@ -96,9 +108,19 @@ export function recordLabel(record: Record<string, any>): string {
 }
 
 /** Where the client shows a record: its show page; tasks and notes open the record they are on. */
-export function recordUrl(types: readonly TypeInfo[] | ((type: string) => string | undefined), info: Pick<TypeInfo, 'type' | 'resource'>, record: Record<string, any>): string {
-  const resourceOf = typeof types === 'function' ? types : (type: string) => types.find((t) => t.type === type)?.resource;
-  const owner = info.type === 'task' ? ['taskable_type', 'taskable_id'] : info.type === 'note' ? ['notable_type', 'notable_id'] : null;
+export function recordUrl(
+  types: readonly TypeInfo[] | ((type: string) => string | undefined),
+  info: Pick<TypeInfo, 'type' | 'resource'>,
+  record: Record<string, any>,
+): string {
+  const resourceOf =
+    typeof types === 'function' ? types : (type: string) => types.find((t) => t.type === type)?.resource;
+  const owner =
+    info.type === 'task'
+      ? ['taskable_type', 'taskable_id']
+      : info.type === 'note'
+        ? ['notable_type', 'notable_id']
+        : null;
   if (owner) {
     const resource = record[owner[0]] ? resourceOf(record[owner[0]]) : undefined;
     return resource && record[owner[1]] ? `/${resource}/${record[owner[1]]}/show` : `/${info.resource}`;
@@ -108,5 +130,7 @@ export function recordUrl(types: readonly TypeInfo[] | ((type: string) => string
 
 /** The list screen of a type with filters, as the menu links its lists (`/sites?filter={...}`). */
 export function listUrl(info: Pick<TypeInfo, 'resource'>, filter: Record<string, unknown> = {}): string {
-  return Object.keys(filter).length ? `/${info.resource}?filter=${encodeURIComponent(JSON.stringify(filter))}` : `/${info.resource}`;
+  return Object.keys(filter).length
+    ? `/${info.resource}?filter=${encodeURIComponent(JSON.stringify(filter))}`
+    : `/${info.resource}`;
 }

@@ -17,7 +17,20 @@ export interface Period {
 const DAY = 86_400_000;
 const iso = (date: Date) => date.toISOString().slice(0, 10);
 const utc = (y: number, m: number, d: number) => new Date(Date.UTC(y, m, d));
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 
 function unitRange(unit: string, now: Date, offset: number): { from: Date; to: Date } {
   const y = now.getUTCFullYear();
@@ -52,33 +65,51 @@ export function periodIn(text: string, now = new Date()): Period | null {
     return { from, to, label: describe(words, from, to), span: [match.index, match.index + match[0].length] };
   };
   let m: RegExpExecArray | null;
-  if ((m = /\b(today|yesterday|tomorrow)\b/.exec(text))) return found(m, unitRange('day', now, { today: 0, yesterday: -1, tomorrow: 1 }[m[1]]!));
+  if ((m = /\b(today|yesterday|tomorrow)\b/.exec(text)))
+    return found(m, unitRange('day', now, { today: 0, yesterday: -1, tomorrow: 1 }[m[1]]!));
   if ((m = /\b(this|current|next|coming|last|previous|past)\s+(week|month|quarter|year)\b/.exec(text))) {
     const offset = ['next', 'coming'].includes(m[1]) ? 1 : ['last', 'previous', 'past'].includes(m[1]) ? -1 : 0;
     return found(m, unitRange(m[2], now, offset));
   }
-  if ((m = /\b(?:(?:in|during|over|within)\s+)?(?:the\s+)?(last|past|next|coming)\s+(\d{1,3})\s+(day|week|month|year)s?\b/.exec(text))) {
+  if (
+    (m =
+      /\b(?:(?:in|during|over|within)\s+)?(?:the\s+)?(last|past|next|coming)\s+(\d{1,3})\s+(day|week|month|year)s?\b/.exec(
+        text,
+      ))
+  ) {
     const n = Number(m[2]);
     const today = unitRange('day', now, 0).from;
     const unitDays = { day: 1, week: 7, month: 30, year: 365 }[m[3]]!;
     const span = n * unitDays;
     const back = m[1] === 'last' || m[1] === 'past';
-    return found(m, back ? { from: new Date(today.getTime() - (span - 1) * DAY), to: today } : { from: today, to: new Date(today.getTime() + (span - 1) * DAY) });
+    return found(
+      m,
+      back
+        ? { from: new Date(today.getTime() - (span - 1) * DAY), to: today }
+        : { from: today, to: new Date(today.getTime() + (span - 1) * DAY) },
+    );
   }
-  if ((m = /\b(?:in|during)\s+(?:the\s+year\s+)?((?:19|20)\d{2})\b/.exec(text))) return found(m, { from: utc(Number(m[1]), 0, 1), to: utc(Number(m[1]), 11, 31) });
+  if ((m = /\b(?:in|during)\s+(?:the\s+year\s+)?((?:19|20)\d{2})\b/.exec(text)))
+    return found(m, { from: utc(Number(m[1]), 0, 1), to: utc(Number(m[1]), 11, 31) });
   const monthWords = MONTHS.join('|');
   if ((m = new RegExp(`\\b(?:in|during)\\s+(${monthWords})(?:\\s+((?:19|20)\\d{2}))?\\b`).exec(text))) {
     const year = m[2] ? Number(m[2]) : now.getUTCFullYear();
     const month = MONTHS.indexOf(m[1]);
     return found(m, { from: utc(year, month, 1), to: utc(year, month + 1, 0) });
   }
-  if ((m = /\b(since|after|from|before|until)\s+(.+?)(?=\s+(?:in|for|with|and|by|near|that|who|which)\b|[,?.]|$)/.exec(text))) {
+  if (
+    (m = /\b(since|after|from|before|until)\s+(.+?)(?=\s+(?:in|for|with|and|by|near|that|who|which)\b|[,?.]|$)/.exec(
+      text,
+    ))
+  ) {
     const parsed = chrono.parse(m[2], now, { forwardDate: false })[0];
     if (parsed && parsed.index === 0) {
       const day = utc(parsed.start.get('year')!, parsed.start.get('month')! - 1, parsed.start.get('day')!);
       const end = { index: m.index, 0: `${m[1]} ${parsed.text}` } as unknown as RegExpExecArray;
       const bounded = m[1] === 'before' || m[1] === 'until';
-      const range = bounded ? { to: new Date(day.getTime() - (m[1] === 'before' ? DAY : 0)) } : { from: new Date(day.getTime() + (m[1] === 'after' ? DAY : 0)) };
+      const range = bounded
+        ? { to: new Date(day.getTime() - (m[1] === 'before' ? DAY : 0)) }
+        : { from: new Date(day.getTime() + (m[1] === 'after' ? DAY : 0)) };
       return { ...found(end, range), span: [m.index, m.index + m[1].length + 1 + parsed.text.length] };
     }
   }

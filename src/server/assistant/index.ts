@@ -10,4 +10,7 @@ import { registerAssistantRoutes } from './routes.js';
  */
 const assistant: FeaturePlugin = async (app, { ctx }) => registerAssistantRoutes(app, ctx);
 
-export const assistantFeature: Feature = { resources: [assistantThreadsResource, assistantMessagesResource], plugin: fp(assistant, { name: 'assistant' }) };
+export const assistantFeature: Feature = {
+  resources: [assistantThreadsResource, assistantMessagesResource],
+  plugin: fp(assistant, { name: 'assistant' }),
+};

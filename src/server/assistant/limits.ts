@@ -19,7 +19,11 @@ export async function assertMayAsk(app: AppContext, user: AuthUser) {
     .executeTakeFirstOrThrow();
   if (recent.n >= perMinute) {
     const wait = Math.max(1, Math.ceil((new Date(recent.oldest).getTime() + 60_000 - Date.now()) / 1000));
-    throw new HttpError(429, `You have asked ${perMinute} questions in the last minute. Please wait ${wait} second${wait === 1 ? '' : 's'}.`, { 'Retry-After': String(wait) });
+    throw new HttpError(
+      429,
+      `You have asked ${perMinute} questions in the last minute. Please wait ${wait} second${wait === 1 ? '' : 's'}.`,
+      { 'Retry-After': String(wait) },
+    );
   }
 }
 

@@ -28,14 +28,23 @@ export interface ProposalInput {
   assignee?: string | number;
 }
 
-
 const refuse = (message: string): never => {
   throw new HttpError(422, message);
 };
 
-const dayText = (iso: string) => new Date(iso).toLocaleDateString('en-US', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const dayText = (iso: string) =>
+  new Date(iso).toLocaleDateString('en-US', {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
 
-async function target(scope: ToolScope, ref: RecordRef | null | undefined): Promise<{ info: TypeInfo; row: Record<string, any>; ref: RecordRef } | null> {
+async function target(
+  scope: ToolScope,
+  ref: RecordRef | null | undefined,
+): Promise<{ info: TypeInfo; row: Record<string, any>; ref: RecordRef } | null> {
   if (!ref) return null;
   const info = scope.typeOf(ref.type);
   if (!info) return refuse(`There is no record type "${ref.type}" that you may read.`);
@@ -50,13 +59,24 @@ async function checked(scope: ToolScope, info: TypeInfo, values: Record<string, 
 }
 
 async function person(scope: ToolScope, who: string | number | undefined): Promise<{ id: number; name: string }> {
-  if (who === undefined || who === null || who === '' || (typeof who === 'string' && /^(me|myself|i)$/i.test(who.trim())) || who === scope.user.id) {
+  if (
+    who === undefined ||
+    who === null ||
+    who === '' ||
+    (typeof who === 'string' && /^(me|myself|i)$/i.test(who.trim())) ||
+    who === scope.user.id
+  ) {
     return { id: scope.user.id, name: `${scope.user.first_name} ${scope.user.last_name}`.trim() || 'you' };
   }
   const users = scope.app.resources.get('users');
-  if (!users || !can(scope.user, 'user:read')) return refuse('You may only assign to yourself: you may not look up other people.');
-  const found = typeof who === 'number' || /^\d+$/.test(String(who)) ? [await scope.app.records.show(scope.user, users, Number(who))] : await findByName(scope, users, String(who), 2);
-  if (found.length !== 1) return refuse(found.length ? `More than one person is called "${who}".` : `Nobody called "${who}" was found.`);
+  if (!users || !can(scope.user, 'user:read'))
+    return refuse('You may only assign to yourself: you may not look up other people.');
+  const found =
+    typeof who === 'number' || /^\d+$/.test(String(who))
+      ? [await scope.app.records.show(scope.user, users, Number(who))]
+      : await findByName(scope, users, String(who), 2);
+  if (found.length !== 1)
+    return refuse(found.length ? `More than one person is called "${who}".` : `Nobody called "${who}" was found.`);
   return { id: found[0].id, name: recordLabel(found[0]) };
 }
 
@@ -69,16 +89,31 @@ export async function buildProposal(scope: ToolScope, input: ProposalInput): Pro
       if (!tasks || !can(scope.user, 'task:create')) return refuse('You may not create tasks.');
       const title = input.title?.trim() || refuse('A task needs a title.');
       const type = input.task_type ?? 'call';
-      const due = input.due ? (Number.isNaN(Date.parse(input.due)) ? whenIn(input.due.toLowerCase(), scope.now)?.at : new Date(input.due).toISOString()) : undefined;
+      const due = input.due
+        ? Number.isNaN(Date.parse(input.due))
+          ? whenIn(input.due.toLowerCase(), scope.now)?.at
+          : new Date(input.due).toISOString()
+        : undefined;
       if (input.due && !due) refuse(`"${input.due}" is not a day I understand.`);
-      const values: Record<string, unknown> = { title: title.slice(0, 200), type, ...(due ? { due_at: due } : {}), ...(on ? { taskable_type: on.info.type, taskable_id: on.row.id } : {}) };
+      const values: Record<string, unknown> = {
+        title: title.slice(0, 200),
+        type,
+        ...(due ? { due_at: due } : {}),
+        ...(on ? { taskable_type: on.info.type, taskable_id: on.row.id } : {}),
+      };
       if (input.body) values.notes = input.body;
       await checked(scope, tasks, values, 'create');
       return {
         ...base,
         summary: `Create a task: ${title}${due ? `, due ${dayText(due)}` : ''}${on ? `, on ${on.ref.label}` : ''}.`,
         write: { action: 'create', type: 'task', values },
-        lines: [['Task', null, title], ['Type', null, taskTypeLabel(type)], ...(due ? [['Due', null, dayText(due)] as [string, null, string]] : []), ...(on ? [['On', null, on.ref.label!] as [string, null, string]] : []), ['Assigned to', null, 'you']],
+        lines: [
+          ['Task', null, title],
+          ['Type', null, taskTypeLabel(type)],
+          ...(due ? [['Due', null, dayText(due)] as [string, null, string]] : []),
+          ...(on ? [['On', null, on.ref.label!] as [string, null, string]] : []),
+          ['Assigned to', null, 'you'],
+        ],
       };
     }
     case 'log_note': {
@@ -88,7 +123,15 @@ export async function buildProposal(scope: ToolScope, input: ProposalInput): Pro
       const body = input.body?.trim() || refuse('A note needs its text.');
       const values = { body, notable_type: on.info.type, notable_id: on.row.id };
       await checked(scope, notes, values, 'create');
-      return { ...base, summary: `Log a note on ${on.ref.label}: ${body}`, write: { action: 'create', type: 'note', values }, lines: [['Note', null, body], ['On', null, on.ref.label!]] };
+      return {
+        ...base,
+        summary: `Log a note on ${on.ref.label}: ${body}`,
+        write: { action: 'create', type: 'note', values },
+        lines: [
+          ['Note', null, body],
+          ['On', null, on.ref.label!],
+        ],
+      };
     }
     case 'update_field':
     case 'assign': {
@@ -96,7 +139,8 @@ export async function buildProposal(scope: ToolScope, input: ProposalInput): Pro
       const { info, row } = on;
       const entity = info.def.permission ?? info.def.type;
       const category = info.def.categoryColumn ? row[info.def.categoryColumn] : null;
-      if (!canOnCategory(scope.user, entity, 'update', category)) return refuse(`You may not change ${info.plural}${category ? ` of type ${category}` : ''}.`);
+      if (!canOnCategory(scope.user, entity, 'update', category))
+        return refuse(`You may not change ${info.plural}${category ? ` of type ${category}` : ''}.`);
       let slug: string;
       let value: unknown;
       let assignee: { id: number; name: string } | null = null;
@@ -108,11 +152,17 @@ export async function buildProposal(scope: ToolScope, input: ProposalInput): Pro
       } else {
         const wanted = (input.field ?? '').trim().toLowerCase();
         const field = info.fields.get(wanted) ?? [...info.fields.values()].find((f) => f.name === wanted);
-        if (!field || info.def.readOnly?.includes(field.slug) || ['id', 'created_at', 'updated_at'].includes(field.slug)) return refuse(`${info.plural} have no field "${input.field}" that can be changed.`);
+        if (
+          !field ||
+          info.def.readOnly?.includes(field.slug) ||
+          ['id', 'created_at', 'updated_at'].includes(field.slug)
+        )
+          return refuse(`${info.plural} have no field "${input.field}" that can be changed.`);
         slug = field.slug;
         value = (await resolveFilters(scope, info, { [slug]: input.value as any }))[slug];
       }
-      if (info.def.categoryColumn === slug && !canOnCategory(scope.user, entity, 'update', String(value))) return refuse(`You may not make ${info.plural} of type ${String(value)}.`);
+      if (info.def.categoryColumn === slug && !canOnCategory(scope.user, entity, 'update', String(value)))
+        return refuse(`You may not make ${info.plural} of type ${String(value)}.`);
       const values = { [slug]: value };
       await checked(scope, info, values, 'update');
       const field = info.fields.get(slug)!;
@@ -122,8 +172,19 @@ export async function buildProposal(scope: ToolScope, input: ProposalInput): Pro
       const afterText = assignee?.name ?? show(after[slug]) ?? String(value);
       return {
         ...base,
-        summary: input.kind === 'assign' ? `Assign ${on.ref.label} to ${afterText}.` : `Change the ${field.name} of ${on.ref.label} to ${afterText}.`,
-        write: { action: 'update', type: info.type, id: row.id, values: { ...values, updated_at: row.updated_at instanceof Date ? row.updated_at.toISOString() : row.updated_at } },
+        summary:
+          input.kind === 'assign'
+            ? `Assign ${on.ref.label} to ${afterText}.`
+            : `Change the ${field.name} of ${on.ref.label} to ${afterText}.`,
+        write: {
+          action: 'update',
+          type: info.type,
+          id: row.id,
+          values: {
+            ...values,
+            updated_at: row.updated_at instanceof Date ? row.updated_at.toISOString() : row.updated_at,
+          },
+        },
         lines: [[field.name.charAt(0).toUpperCase() + field.name.slice(1), show(before[slug]), afterText]],
       };
     }

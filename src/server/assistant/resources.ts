@@ -40,8 +40,17 @@ export const assistantThreadsResource: ResourceDefinition = {
   },
 };
 
-const citation = z.object({ type: z.string().max(60), id: z.number().int(), label: z.string().max(300), url: z.string().max(500) }).strict();
-const recordRef = z.object({ type: z.string().max(60), id: z.number().int().positive(), label: z.string().max(300).optional(), url: z.string().max(500).optional() }).strict();
+const citation = z
+  .object({ type: z.string().max(60), id: z.number().int(), label: z.string().max(300), url: z.string().max(500) })
+  .strict();
+const recordRef = z
+  .object({
+    type: z.string().max(60),
+    id: z.number().int().positive(),
+    label: z.string().max(300).optional(),
+    url: z.string().max(500).optional(),
+  })
+  .strict();
 
 export const PROPOSAL_KINDS = ['create_task', 'log_note', 'update_field', 'assign'] as const;
 export type ProposalKind = (typeof PROPOSAL_KINDS)[number];
@@ -52,7 +61,14 @@ export const proposalShape = z
     kind: z.enum(PROPOSAL_KINDS),
     summary: z.string().max(1_000),
     /** The record written: created (`action: create`, no id) or updated. */
-    write: z.object({ action: z.enum(['create', 'update']), type: z.string().max(60), id: z.number().int().positive().optional(), values: z.record(z.string(), z.unknown()) }).strict(),
+    write: z
+      .object({
+        action: z.enum(['create', 'update']),
+        type: z.string().max(60),
+        id: z.number().int().positive().optional(),
+        values: z.record(z.string(), z.unknown()),
+      })
+      .strict(),
     /** Label and link of the record the change is about (shown on the card). */
     record: recordRef.nullable().optional(),
     /** Each value as the card shows it: [label, before, after]. */
@@ -100,13 +116,22 @@ export const assistantMessagesResource: ResourceDefinition = {
   restorable: true,
   ownerColumn: 'user_id',
   // The messages of a deleted conversation go with it (and come back when it is restored).
-  rowFilter: () => sql<boolean>`exists (select 1 from assistant_threads th where th.id = t.thread_id and th.deleted_at is null)`,
+  rowFilter: () =>
+    sql<boolean>`exists (select 1 from assistant_threads th where th.id = t.thread_id and th.deleted_at is null)`,
   ownRoutes: ['create', 'update'],
   hooks: {
     async beforeWrite(values, ctx) {
       if (ctx.action !== 'create') return values;
       const owner = ctx.user?.id;
-      const thread = owner ? await ctx.trx.selectFrom('assistant_threads').select('id').where('id', '=', values.thread_id).where('user_id', '=', owner).where('deleted_at', 'is', null).executeTakeFirst() : undefined;
+      const thread = owner
+        ? await ctx.trx
+            .selectFrom('assistant_threads')
+            .select('id')
+            .where('id', '=', values.thread_id)
+            .where('user_id', '=', owner)
+            .where('deleted_at', 'is', null)
+            .executeTakeFirst()
+        : undefined;
       if (!thread) throw fieldError('thread_id', `No conversation has the id ${values.thread_id}.`);
       return { ...values, user_id: owner };
     },

@@ -7,23 +7,50 @@ import { conflict, forbidden, HttpError } from '../http/errors.js';
 import { parseBody } from '../http/parse-body.js';
 import { idParam, socketOf } from '../records/routes.js';
 import { suggestions } from './builtin/capabilities.js';
+import { assertMayAsk } from './limits.js';
 import { testConnection } from './model/connection-test.js';
 import { applyProposal } from './proposals.js';
-import { assistantMessagesResource as messages, assistantThreadsResource as threads, DEFAULT_THREAD_TITLE, type Proposal } from './resources.js';
-import { assertMayAsk } from './limits.js';
+import {
+  DEFAULT_THREAD_TITLE,
+  assistantMessagesResource as messages,
+  type Proposal,
+  assistantThreadsResource as threads,
+} from './resources.js';
 import { AssistantRunner, BUILT_IN_MODEL } from './runner.js';
 import { createScope, type RecordRef } from './tools/scope.js';
 
-const contextShape = z.object({ type: z.string().max(60), id: z.coerce.number().int().positive() }).strict().nullable().optional();
-const questionShape = z.object({ thread_id: z.coerce.number().int().positive(), content: z.string().trim().min(1, 'Ask a question.').max(4_000, 'A question may not be longer than 4000 characters.'), context: contextShape }).strict();
+const contextShape = z
+  .object({ type: z.string().max(60), id: z.coerce.number().int().positive() })
+  .strict()
+  .nullable()
+  .optional();
+const questionShape = z
+  .object({
+    thread_id: z.coerce.number().int().positive(),
+    content: z
+      .string()
+      .trim()
+      .min(1, 'Ask a question.')
+      .max(4_000, 'A question may not be longer than 4000 characters.'),
+    context: contextShape,
+  })
+  .strict();
 
 async function assertEnabled(ctx: AppContext) {
-  const feature = await ctx.db.selectFrom('features').select('enabled').where('slug', '=', 'assistant').executeTakeFirst();
+  const feature = await ctx.db
+    .selectFrom('features')
+    .select('enabled')
+    .where('slug', '=', 'assistant')
+    .executeTakeFirst();
   if (feature && !feature.enabled) throw forbidden('The assistant is switched off.');
 }
 
 /** The record a question is asked from, as the person may read it; anything else is no context at all. */
-async function contextOf(ctx: AppContext, user: AuthUser, context: { type: string; id: number } | null | undefined): Promise<RecordRef | null> {
+async function contextOf(
+  ctx: AppContext,
+  user: AuthUser,
+  context: { type: string; id: number } | null | undefined,
+): Promise<RecordRef | null> {
   if (!context) return null;
   const scope = await createScope(ctx, user);
   const info = scope.typeOf(context.type);
@@ -54,74 +81,132 @@ export function registerAssistantRoutes(app: FastifyInstance, ctx: AppContext) {
   // A message of the person's own (anyone else's answers as if it did not exist).
   const ownMessage = { config: { permission: { resource: 'assistant/messages', action: 'read' } } } as const;
 
-  app.post('/api/assistant/messages', { config: { permission: { resource: 'assistant/messages', action: 'create' } } }, async (request, reply) => {
-    const user = request.user!;
-    ctx.records.authorize(user, messages, 'create');
-    await assertEnabled(ctx);
-    const body = parseBody(questionShape, request.body);
-    const thread = await ctx.records.show(user, threads, body.thread_id);
-    if (runner.busy(thread.id)) throw conflict('The assistant is still answering in this conversation. Wait for the answer or press Stop.');
-    await assertMayAsk(ctx, user);
-    const context = await contextOf(ctx, user, body.context);
-    const { record, message } = await ctx.records.create(user, messages, { thread_id: thread.id, role: 'user', content: body.content, context }, { socketId: socketOf(request) });
-    // A new conversation is named after its first question (when the answer is saved, so the answer starts first).
-    const title = thread.title === DEFAULT_THREAD_TITLE ? (body.content.length > 80 ? `${body.content.slice(0, 77)}...` : body.content) : undefined;
-    void runner.start(user, { id: record.id, thread_id: thread.id, content: body.content, title }, context);
-    return reply.status(201).send({ data: record, message });
-  });
+  app.post(
+    '/api/assistant/messages',
+    { config: { permission: { resource: 'assistant/messages', action: 'create' } } },
+    async (request, reply) => {
+      const user = request.user!;
+      ctx.records.authorize(user, messages, 'create');
+      await assertEnabled(ctx);
+      const body = parseBody(questionShape, request.body);
+      const thread = await ctx.records.show(user, threads, body.thread_id);
+      if (runner.busy(thread.id))
+        throw conflict('The assistant is still answering in this conversation. Wait for the answer or press Stop.');
+      await assertMayAsk(ctx, user);
+      const context = await contextOf(ctx, user, body.context);
+      const { record, message } = await ctx.records.create(
+        user,
+        messages,
+        { thread_id: thread.id, role: 'user', content: body.content, context },
+        { socketId: socketOf(request) },
+      );
+      // A new conversation is named after its first question (when the answer is saved, so the answer starts first).
+      const title =
+        thread.title === DEFAULT_THREAD_TITLE
+          ? body.content.length > 80
+            ? `${body.content.slice(0, 77)}...`
+            : body.content
+          : undefined;
+      void runner.start(user, { id: record.id, thread_id: thread.id, content: body.content, title }, context);
+      return reply.status(201).send({ data: record, message });
+    },
+  );
 
-  app.post<{ Params: { id: number } }>('/api/assistant/messages/:id/stop', { schema: { params: idParam }, ...ownMessage }, async (request) => {
-    const question = await ctx.records.show(request.user, messages, request.params.id);
-    return { data: { stopped: runner.stop(request.user!, question.id) } };
-  });
+  app.post<{ Params: { id: number } }>(
+    '/api/assistant/messages/:id/stop',
+    { schema: { params: idParam }, ...ownMessage },
+    async (request) => {
+      const question = await ctx.records.show(request.user, messages, request.params.id);
+      return { data: { stopped: runner.stop(request.user!, question.id) } };
+    },
+  );
 
-  const decide = (decision: 'approve' | 'reject') => async (request: { user: AuthUser | null; params: { id: number } }) => {
-    const user = request.user!;
-    const message = await ctx.records.show(user, messages, request.params.id);
-    const proposal = message.proposal as Proposal | null;
-    if (!proposal) throw new HttpError(422, 'This message proposes no change.');
-    if (proposal.status !== 'pending') throw conflict(`This change was already ${proposal.status}.`);
-    const save = (next: Proposal, version?: unknown) => ctx.records.update(user, messages, message.id, { proposal: next, ...(version ? { updated_at: version } : {}) }, { system: true });
-    if (decision === 'reject') {
-      const { record } = await save({ ...proposal, status: 'rejected', error: null }, message.updated_at);
-      return { data: record, message: 'Change rejected. Nothing was written.' };
-    }
-    // Claimed first, so two clicks cannot apply it twice; given back when the write is refused.
-    await save({ ...proposal, status: 'approved', error: null }, message.updated_at);
-    try {
-      const result = await applyProposal(ctx, user, proposal);
-      const { record } = await save({ ...proposal, status: 'approved', result, error: null });
-      return { data: record, message: `Done: ${proposal.summary}` };
-    } catch (error) {
-      const reason = error instanceof HttpError ? ((error as HttpError & { errors?: Record<string, string[]> }).errors ? Object.values((error as any).errors).flat().join(' ') : error.message) : 'The change could not be made.';
-      await save({ ...proposal, status: 'pending', error: reason.slice(0, 1_000) });
-      throw error;
-    }
-  };
-  app.post<{ Params: { id: number } }>('/api/assistant/messages/:id/approve', { schema: { params: idParam }, ...ownMessage }, decide('approve'));
-  app.post<{ Params: { id: number } }>('/api/assistant/messages/:id/reject', { schema: { params: idParam }, ...ownMessage }, decide('reject'));
-
-  app.get<{ Querystring: Record<string, unknown> }>('/api/assistant/status', { config: { permission: { resource: 'assistant/threads', action: 'read' } } }, async (request) => {
-    const user = request.user!;
-    ctx.records.authorize(user, threads, 'read');
-    const query = parseBody(z.object({ context_type: z.string().max(60).optional(), context_id: z.coerce.number().int().positive().optional() }).strip(), request.query);
-    const settings = runner.modelSettings();
-    const context = query.context_type && query.context_id ? await contextOf(ctx, user, { type: query.context_type, id: query.context_id }) : null;
-    const scope = await createScope(ctx, user, context);
-    const admin = can(user, 'feature:update');
-    return {
-      data: {
-        mode: settings ? 'model' : 'built-in',
-        model: settings?.model ?? BUILT_IN_MODEL,
-        ...(admin ? { base_url: settings?.baseUrl ?? null } : {}),
-        context,
-        suggestions: await suggestions(scope),
-      },
+  const decide =
+    (decision: 'approve' | 'reject') => async (request: { user: AuthUser | null; params: { id: number } }) => {
+      const user = request.user!;
+      const message = await ctx.records.show(user, messages, request.params.id);
+      const proposal = message.proposal as Proposal | null;
+      if (!proposal) throw new HttpError(422, 'This message proposes no change.');
+      if (proposal.status !== 'pending') throw conflict(`This change was already ${proposal.status}.`);
+      const save = (next: Proposal, version?: unknown) =>
+        ctx.records.update(
+          user,
+          messages,
+          message.id,
+          { proposal: next, ...(version ? { updated_at: version } : {}) },
+          { system: true },
+        );
+      if (decision === 'reject') {
+        const { record } = await save({ ...proposal, status: 'rejected', error: null }, message.updated_at);
+        return { data: record, message: 'Change rejected. Nothing was written.' };
+      }
+      // Claimed first, so two clicks cannot apply it twice; given back when the write is refused.
+      await save({ ...proposal, status: 'approved', error: null }, message.updated_at);
+      try {
+        const result = await applyProposal(ctx, user, proposal);
+        const { record } = await save({ ...proposal, status: 'approved', result, error: null });
+        return { data: record, message: `Done: ${proposal.summary}` };
+      } catch (error) {
+        const reason =
+          error instanceof HttpError
+            ? (error as HttpError & { errors?: Record<string, string[]> }).errors
+              ? Object.values((error as any).errors)
+                  .flat()
+                  .join(' ')
+              : error.message
+            : 'The change could not be made.';
+        await save({ ...proposal, status: 'pending', error: reason.slice(0, 1_000) });
+        throw error;
+      }
     };
-  });
+  app.post<{ Params: { id: number } }>(
+    '/api/assistant/messages/:id/approve',
+    { schema: { params: idParam }, ...ownMessage },
+    decide('approve'),
+  );
+  app.post<{ Params: { id: number } }>(
+    '/api/assistant/messages/:id/reject',
+    { schema: { params: idParam }, ...ownMessage },
+    decide('reject'),
+  );
+
+  app.get<{ Querystring: Record<string, unknown> }>(
+    '/api/assistant/status',
+    { config: { permission: { resource: 'assistant/threads', action: 'read' } } },
+    async (request) => {
+      const user = request.user!;
+      ctx.records.authorize(user, threads, 'read');
+      const query = parseBody(
+        z
+          .object({
+            context_type: z.string().max(60).optional(),
+            context_id: z.coerce.number().int().positive().optional(),
+          })
+          .strip(),
+        request.query,
+      );
+      const settings = runner.modelSettings();
+      const context =
+        query.context_type && query.context_id
+          ? await contextOf(ctx, user, { type: query.context_type, id: query.context_id })
+          : null;
+      const scope = await createScope(ctx, user, context);
+      const admin = can(user, 'feature:update');
+      return {
+        data: {
+          mode: settings ? 'model' : 'built-in',
+          model: settings?.model ?? BUILT_IN_MODEL,
+          ...(admin ? { base_url: settings?.baseUrl ?? null } : {}),
+          context,
+          suggestions: await suggestions(scope),
+        },
+      };
+    },
+  );
 
   app.post('/api/assistant/test-connection', { config: { permission: 'feature:update' } }, async (request) => {
-    if (!can(request.user, 'feature:update')) throw forbidden('Only an administrator may test the assistant connection.');
+    if (!can(request.user, 'feature:update'))
+      throw forbidden('Only an administrator may test the assistant connection.');
     const started = Date.now();
     const result = await testConnection(runner.modelSettings());
     return { data: { ...result, elapsed_ms: Date.now() - started } };

@@ -4,7 +4,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { userChannel } from '../realtime/channels.js';
 import { builtinAnswer } from './builtin/answer.js';
 import { dailyTokenLimit, tokensUsedToday } from './limits.js';
-import { ModelError, type ChatMessage, type ModelSettings } from './model/chat-client.js';
+import { type ChatMessage, ModelError, type ModelSettings } from './model/chat-client.js';
 import { answerWithModel, systemPrompt, type ToolStep } from './model/loop.js';
 import { assistantMessagesResource, assistantThreadsResource, type Citation, type Proposal } from './resources.js';
 import { createScope, type RecordRef } from './tools/scope.js';
@@ -41,7 +41,10 @@ interface Outcome {
  * far is kept, marked stopped).
  */
 export class AssistantRunner {
-  private readonly runs = new Map<number, { controller: AbortController; threadId: number; userId: number; done: Promise<void> }>();
+  private readonly runs = new Map<
+    number,
+    { controller: AbortController; threadId: number; userId: number; done: Promise<void> }
+  >();
 
   constructor(private readonly app: AppContext) {}
 
@@ -84,7 +87,9 @@ export class AssistantRunner {
     const channel = [userChannel(user.id)];
     let publishing = Promise.resolve();
     const publish = (event: AssistantMessageEvent) => {
-      publishing = publishing.then(() => this.app.realtime.publish(channel, 'App.Events.AssistantMessage', event)).catch((error) => this.app.records.logError(error, 'Could not send an assistant event'));
+      publishing = publishing
+        .then(() => this.app.realtime.publish(channel, 'App.Events.AssistantMessage', event))
+        .catch((error) => this.app.records.logError(error, 'Could not send an assistant event'));
       return publishing;
     };
     let written = '';
@@ -94,7 +99,13 @@ export class AssistantRunner {
       if (timer) clearTimeout(timer);
       timer = null;
       if (!pending) return;
-      void publish({ thread_id: question.thread_id, reply_to: question.id, status: 'streaming', offset: written.length - pending.length, delta: pending });
+      void publish({
+        thread_id: question.thread_id,
+        reply_to: question.id,
+        status: 'streaming',
+        offset: written.length - pending.length,
+        delta: pending,
+      });
       pending = '';
     };
     const onText = (delta: string) => {
@@ -111,7 +122,16 @@ export class AssistantRunner {
       result = await this.answer(user, question, context, controller, onText, () => written);
     } catch (error) {
       this.app.records.logError(error, `The assistant could not answer question ${question.id}`);
-      result = { content: `${written}${written ? '\n\n' : ''}Something went wrong while answering, and nothing was changed. Please try again.`, citations: [], proposal: null, outcome: 'failed', status: 'failed', steps: [], usage: { prompt: 0, completion: 0 }, model: BUILT_IN_MODEL };
+      result = {
+        content: `${written}${written ? '\n\n' : ''}Something went wrong while answering, and nothing was changed. Please try again.`,
+        citations: [],
+        proposal: null,
+        outcome: 'failed',
+        status: 'failed',
+        steps: [],
+        usage: { prompt: 0, completion: 0 },
+        model: BUILT_IN_MODEL,
+      };
     }
     flush();
     await publishing;
@@ -121,17 +141,37 @@ export class AssistantRunner {
     } catch (error) {
       this.app.records.logError(error, `The answer to question ${question.id} could not be saved`);
     }
-    await publish({ thread_id: question.thread_id, reply_to: question.id, status: result.status === 'complete' ? 'done' : result.status, message_id: messageId });
+    await publish({
+      thread_id: question.thread_id,
+      reply_to: question.id,
+      status: result.status === 'complete' ? 'done' : result.status,
+      message_id: messageId,
+    });
     try {
       await this.saveSteps(user, question, result);
-      await this.app.records.update(user, assistantThreadsResource, question.thread_id, { last_message_at: new Date().toISOString(), ...(question.title ? { title: question.title } : {}) }, { system: true });
+      await this.app.records.update(
+        user,
+        assistantThreadsResource,
+        question.thread_id,
+        { last_message_at: new Date().toISOString(), ...(question.title ? { title: question.title } : {}) },
+        { system: true },
+      );
     } catch (error) {
       this.app.records.logError(error, `The tool steps of question ${question.id} could not be saved`);
     }
-    await this.app.realtime.publish(channel, 'App.Events.AssistantRefresh', { thread_id: question.thread_id }).catch(() => {});
+    await this.app.realtime
+      .publish(channel, 'App.Events.AssistantRefresh', { thread_id: question.thread_id })
+      .catch(() => {});
   }
 
-  private async answer(user: AuthUser, question: { id: number; thread_id: number; content: string }, context: RecordRef | null, controller: AbortController, onText: (delta: string) => void, written: () => string): Promise<Outcome> {
+  private async answer(
+    user: AuthUser,
+    question: { id: number; thread_id: number; content: string },
+    context: RecordRef | null,
+    controller: AbortController,
+    onText: (delta: string) => void,
+    written: () => string,
+  ): Promise<Outcome> {
     const scope = await createScope(this.app, user, context);
     const settings = this.modelSettings();
     let note = '';
@@ -141,13 +181,27 @@ export class AssistantRunner {
         note = `_Your role's daily allowance of ${limit.toLocaleString('en-US')} model tokens is used up, so the built-in assistant answered._\n\n`;
       } else {
         try {
-          const messages: ChatMessage[] = [{ role: 'system', content: systemPrompt(scope, this.app.config.appName) }, ...(await this.history(user, question)), { role: 'user', content: question.content }];
+          const messages: ChatMessage[] = [
+            { role: 'system', content: systemPrompt(scope, this.app.config.appName) },
+            ...(await this.history(user, question)),
+            { role: 'user', content: question.content },
+          ];
           const answer = await answerWithModel(settings, scope, messages, onText, controller.signal);
           return { ...answer, outcome: 'answered', status: 'complete' };
         } catch (error) {
           if (!(error instanceof ModelError)) throw error;
           if (error.kind === 'stopped') return stopped(written(), settings.model);
-          if (written()) return { content: `${written()}\n\n_The model stopped answering: ${error.message}_`, citations: [], proposal: null, outcome: 'failed', status: 'failed', steps: [], usage: { prompt: 0, completion: 0 }, model: settings.model };
+          if (written())
+            return {
+              content: `${written()}\n\n_The model stopped answering: ${error.message}_`,
+              citations: [],
+              proposal: null,
+              outcome: 'failed',
+              status: 'failed',
+              steps: [],
+              usage: { prompt: 0, completion: 0 },
+              model: settings.model,
+            };
           note = `_The model could not answer (${error.message}), so the built-in assistant answered._\n\n`;
         }
       }
@@ -155,7 +209,12 @@ export class AssistantRunner {
     const answer = await builtinAnswer(scope, question.content);
     const content = note + answer.content;
     // The built-in answer is ready at once: it is sent in pieces of a few words, as a model's would be.
-    for (const piece of content.match(/\S+\s*|\s+/g)?.reduce<string[]>((pieces, word, i) => (i % 6 ? ((pieces[pieces.length - 1] += word), pieces) : [...pieces, word]), []) ?? []) {
+    for (const piece of content
+      .match(/\S+\s*|\s+/g)
+      ?.reduce<string[]>(
+        (pieces, word, i) => (i % 6 ? ((pieces[pieces.length - 1] += word), pieces) : [...pieces, word]),
+        [],
+      ) ?? []) {
       if (controller.signal.aborted) return stopped(written(), BUILT_IN_MODEL);
       onText(piece);
     }
@@ -181,13 +240,24 @@ export class AssistantRunner {
       await this.app.records.create(
         user,
         assistantMessagesResource,
-        { ...base, role: 'tool', content: content.length > MAX_TOOL_CONTENT ? `${content.slice(0, MAX_TOOL_CONTENT)}...` : content, tool_call_id: step.id, tool_calls: [{ id: step.id, name: step.name, arguments: step.arguments }], model: result.model },
+        {
+          ...base,
+          role: 'tool',
+          content: content.length > MAX_TOOL_CONTENT ? `${content.slice(0, MAX_TOOL_CONTENT)}...` : content,
+          tool_call_id: step.id,
+          tool_calls: [{ id: step.id, name: step.name, arguments: step.arguments }],
+          model: result.model,
+        },
         { system: true },
       );
     }
   }
 
-  private async saveAnswer(user: AuthUser, question: { id: number; thread_id: number }, result: Outcome): Promise<number> {
+  private async saveAnswer(
+    user: AuthUser,
+    question: { id: number; thread_id: number },
+    result: Outcome,
+  ): Promise<number> {
     const base = { thread_id: question.thread_id, reply_to: question.id };
     const { record } = await this.app.records.create(
       user,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { sameSecret } from './same-secret.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http/errors.js';
+import { sameSecret } from './same-secret.js';
 import type { SessionStore } from './sessions.js';
 
 export const CSRF_COOKIE = 'XSRF-TOKEN';
@@ -9,7 +9,12 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Hands the browser a CSRF token in the readable XSRF-TOKEN cookie its client echoes in X-XSRF-TOKEN. */
 export function setCsrfCookie(request: FastifyRequest, reply: FastifyReply, token: string) {
-  reply.setCookie(CSRF_COOKIE, token, { path: '/', sameSite: 'lax', httpOnly: false, secure: request.protocol === 'https' });
+  reply.setCookie(CSRF_COOKIE, token, {
+    path: '/',
+    sameSite: 'lax',
+    httpOnly: false,
+    secure: request.protocol === 'https',
+  });
 }
 
 /**
@@ -22,7 +27,11 @@ export function setCsrfCookie(request: FastifyRequest, reply: FastifyReply, toke
 export function registerCsrf(app: FastifyInstance, sessions: SessionStore) {
   app.get('/sanctum/csrf-cookie', { config: { permission: 'public' } }, async (request, reply) => {
     const sent = request.cookies[CSRF_COOKIE];
-    const token = request.session ? sessions.csrfToken(request.session.id) : sent && isWellFormed(sent) ? sent : randomBytes(32).toString('base64url');
+    const token = request.session
+      ? sessions.csrfToken(request.session.id)
+      : sent && isWellFormed(sent)
+        ? sent
+        : randomBytes(32).toString('base64url');
     setCsrfCookie(request, reply, token);
     return reply.status(204).send();
   });

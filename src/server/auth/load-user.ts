@@ -1,4 +1,4 @@
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { AuthUser } from './auth-user.js';
 
 /**
@@ -21,14 +21,27 @@ function withAuthUser<Q extends SelectQueryBuilder<any, any, any>>(query: Q, imp
       'r.name as role_name',
       'r.incognito as role_incognito',
       'r.permissions as role_permissions',
-      sql<number[]>`coalesce((select array_agg(tu.team_id order by tu.team_id) from team_user tu where tu.user_id = u.id), '{}')`.as('team_ids'),
-      sql<string | null>`(select i.first_name || ' ' || i.last_name from users i where i.id = ${impersonatorId})`.as('impersonator_name'),
+      sql<
+        number[]
+      >`coalesce((select array_agg(tu.team_id order by tu.team_id) from team_user tu where tu.user_id = u.id), '{}')`.as(
+        'team_ids',
+      ),
+      sql<string | null>`(select i.first_name || ' ' || i.last_name from users i where i.id = ${impersonatorId})`.as(
+        'impersonator_name',
+      ),
     ]) as Q;
 }
 
 /** The signed-in person with role, permissions and teams, in one query. */
-export async function loadAuthUser(db: Kysely<any>, userId: number, impersonatorId: number | null = null): Promise<AuthUser | null> {
-  const row = await withAuthUser(db.selectFrom('users as u'), impersonatorId).where('u.id', '=', userId).where('u.deleted_at', 'is', null).executeTakeFirst();
+export async function loadAuthUser(
+  db: Kysely<any>,
+  userId: number,
+  impersonatorId: number | null = null,
+): Promise<AuthUser | null> {
+  const row = await withAuthUser(db.selectFrom('users as u'), impersonatorId)
+    .where('u.id', '=', userId)
+    .where('u.deleted_at', 'is', null)
+    .executeTakeFirst();
   return row ? toAuthUser(row, impersonatorId) : null;
 }
 
@@ -36,16 +49,34 @@ export async function loadAuthUser(db: Kysely<any>, userId: number, impersonator
  * A session's row and its signed-in person (null when the person is gone), in one query: every request reads them
  * (auth/sessions.ts), so a second query for the person would cost each request its own round trip.
  */
-export async function loadSessionWithUser(db: Kysely<any>, sessionId: string): Promise<{ row: Record<string, any>; user: AuthUser | null } | null> {
-  const found = await withAuthUser(
-    db.selectFrom('sessions as s').leftJoin('users as u', (join) => join.onRef('u.id', '=', 's.user_id').on('u.deleted_at', 'is', null)),
+export async function loadSessionWithUser(
+  db: Kysely<any>,
+  sessionId: string,
+): Promise<{ row: Record<string, any>; user: AuthUser | null } | null> {
+  const found = (await withAuthUser(
+    db
+      .selectFrom('sessions as s')
+      .leftJoin('users as u', (join) => join.onRef('u.id', '=', 's.user_id').on('u.deleted_at', 'is', null)),
     sql.ref('s.impersonator_id'),
   )
-    .select(['s.user_id as session_user_id', 's.impersonator_id as session_impersonator_id', 's.remember as session_remember', 's.last_activity_at as session_last_activity_at', 's.expires_at as session_expires_at'])
+    .select([
+      's.user_id as session_user_id',
+      's.impersonator_id as session_impersonator_id',
+      's.remember as session_remember',
+      's.last_activity_at as session_last_activity_at',
+      's.expires_at as session_expires_at',
+    ])
     .where('s.id', '=', sessionId)
-    .executeTakeFirst() as Record<string, any> | undefined;
+    .executeTakeFirst()) as Record<string, any> | undefined;
   if (!found) return null;
-  const row = { id: sessionId, user_id: found.session_user_id, impersonator_id: found.session_impersonator_id, remember: found.session_remember, last_activity_at: found.session_last_activity_at, expires_at: found.session_expires_at };
+  const row = {
+    id: sessionId,
+    user_id: found.session_user_id,
+    impersonator_id: found.session_impersonator_id,
+    remember: found.session_remember,
+    last_activity_at: found.session_last_activity_at,
+    expires_at: found.session_expires_at,
+  };
   return { row, user: found.id === null ? null : toAuthUser(found, row.impersonator_id ?? null) };
 }
 

@@ -1,5 +1,5 @@
-import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Transporter } from 'nodemailer';
 import type { Config } from '../config/config.js';
 
 export interface Mail {

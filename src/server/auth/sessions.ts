@@ -139,7 +139,11 @@ export class SessionStore {
 
   private async writeActivity(id: string, remember: boolean, at: number) {
     const expires = new Date(at + (remember ? this.rememberMs() : this.idleMs()));
-    await this.db.updateTable('sessions').set({ last_activity_at: new Date(at), expires_at: expires }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('sessions')
+      .set({ last_activity_at: new Date(at), expires_at: expires })
+      .where('id', '=', id)
+      .execute();
     this.remember(id, { at, stored: at });
   }
 
@@ -158,7 +162,12 @@ export class SessionStore {
   async flush() {
     for (const [id, seen] of this.activity) {
       if (seen.at > seen.stored) {
-        await this.db.updateTable('sessions').set({ last_activity_at: new Date(seen.at) }).where('id', '=', id).where('last_activity_at', '<', new Date(seen.at)).execute();
+        await this.db
+          .updateTable('sessions')
+          .set({ last_activity_at: new Date(seen.at) })
+          .where('id', '=', id)
+          .where('last_activity_at', '<', new Date(seen.at))
+          .execute();
       }
     }
     this.activity.clear();
@@ -184,7 +193,12 @@ export class SessionStore {
    * Starts a new session for the user (a new id at every sign-in, so a planted id is worthless) and hands the
    * browser the CSRF token of the new session.
    */
-  async start(request: FastifyRequest, reply: FastifyReply, userId: number, options: { remember: boolean; impersonatorId?: number | null }) {
+  async start(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    userId: number,
+    options: { remember: boolean; impersonatorId?: number | null },
+  ) {
     if (request.session) await this.db.deleteFrom('sessions').where('id', '=', request.session.id).execute();
     const token = randomBytes(32).toString('base64url');
     const id = hashToken(token);

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Config } from '../config/config.js';
 import { HttpError } from '../http/errors.js';
 
@@ -29,7 +29,15 @@ export class LoginThrottle {
   }
 
   async assertAllowed(counters: Counter[]) {
-    const rows = await this.db.selectFrom('login_attempts').selectAll().where('key', 'in', counters.map((c) => c.key)).execute();
+    const rows = await this.db
+      .selectFrom('login_attempts')
+      .selectAll()
+      .where(
+        'key',
+        'in',
+        counters.map((c) => c.key),
+      )
+      .execute();
     let waitMs = 0;
     for (const row of rows) {
       const counter = counters.find((c) => c.key === row.key)!;
@@ -38,7 +46,11 @@ export class LoginThrottle {
     }
     if (waitMs > 0) {
       const seconds = Math.ceil(waitMs / 1000);
-      throw new HttpError(429, `Too many sign-in attempts. Please try again in ${seconds} second${seconds === 1 ? '' : 's'}.`, { 'Retry-After': String(seconds) });
+      throw new HttpError(
+        429,
+        `Too many sign-in attempts. Please try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+        { 'Retry-After': String(seconds) },
+      );
     }
   }
 

@@ -12,13 +12,25 @@ export function registerBulkEditRoutes(app: FastifyInstance, bulkEdits: BulkEdit
 
   app.post('/api/bulk-edits', own, async (request, reply) => {
     const data = await bulkEdits.start(request.user!, request.body);
-    return reply.status(202).send({ data, message: `Changing ${data.total.toLocaleString('en')} record${data.total === 1 ? '' : 's'}.` });
+    return reply
+      .status(202)
+      .send({ data, message: `Changing ${data.total.toLocaleString('en')} record${data.total === 1 ? '' : 's'}.` });
   });
 
-  app.get<{ Params: { id: number } }>('/api/bulk-edits/:id', { schema: { params: idParam }, ...own }, async (request) => ({ data: await bulkEdits.show(request.user!, request.params.id) }));
+  app.get<{ Params: { id: number } }>(
+    '/api/bulk-edits/:id',
+    { schema: { params: idParam }, ...own },
+    async (request) => ({ data: await bulkEdits.show(request.user!, request.params.id) }),
+  );
 
-  app.post<{ Params: { id: number } }>('/api/bulk-edits/:id/undo', { schema: { params: idParam }, ...own }, async (request, reply) => {
-    const data = await bulkEdits.requestUndo(request.user!, request.params.id);
-    return reply.status(202).send({ data, message: 'Undoing the bulk edit: every record it changed gets its value back.' });
-  });
+  app.post<{ Params: { id: number } }>(
+    '/api/bulk-edits/:id/undo',
+    { schema: { params: idParam }, ...own },
+    async (request, reply) => {
+      const data = await bulkEdits.requestUndo(request.user!, request.params.id);
+      return reply
+        .status(202)
+        .send({ data, message: 'Undoing the bulk edit: every record it changed gets its value back.' });
+    },
+  );
 }

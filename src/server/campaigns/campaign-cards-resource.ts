@@ -1,12 +1,12 @@
+import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { AuthUser } from '../auth/auth-user.js';
 import { fieldError } from '../http/errors.js';
+import type { RecordService } from '../records/record-service.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { builtinType } from '../schemas/builtin-types.js';
 import { schemaBacked } from '../schemas/schema-backed.js';
 import { assertOwnerReadable } from '../work/owners.js';
-import type { Kysely } from 'kysely';
-import type { RecordService } from '../records/record-service.js';
 import { campaignsInTurf } from './campaign-rules.js';
 import { campaignsResource } from './campaigns-resource.js';
 
@@ -32,7 +32,8 @@ export const campaignCardsResource: ResourceDefinition = schemaBacked(
         if ('campaign_id' in values) await assertCampaignReadable(trx, user, values.campaign_id);
         for (const type of ['contact', 'recruit', 'visit'] as const) {
           const field = `${type}_id`;
-          if (values[field] !== undefined && values[field] !== null) await assertOwnerReadable(trx, user, type, values[field], field, field);
+          if (values[field] !== undefined && values[field] !== null)
+            await assertOwnerReadable(trx, user, type, values[field], field, field);
         }
         return values;
       },
@@ -50,9 +51,14 @@ export const campaignCardsResource: ResourceDefinition = schemaBacked(
 /** A card is recorded in a live campaign the person may read (422 on `campaign_id` otherwise). */
 async function assertCampaignReadable(db: Kysely<any>, user: AuthUser | null, id: unknown) {
   const turf = user ? campaignsInTurf(user, sql.ref('t.id')) : undefined;
-  let query = db.selectFrom('campaigns as t').select('t.id').where('t.id', '=', Number(id)).where('t.deleted_at', 'is', null);
+  let query = db
+    .selectFrom('campaigns as t')
+    .select('t.id')
+    .where('t.id', '=', Number(id))
+    .where('t.deleted_at', 'is', null);
   if (turf) query = query.where(turf);
-  if (!(await query.executeTakeFirst())) throw fieldError('campaign_id', `No campaign has the id ${String(id)}, or you may not read it.`);
+  if (!(await query.executeTakeFirst()))
+    throw fieldError('campaign_id', `No campaign has the id ${String(id)}, or you may not read it.`);
 }
 
 /**
@@ -61,7 +67,12 @@ async function assertCampaignReadable(db: Kysely<any>, user: AuthUser | null, id
  */
 async function announceCampaign(records: RecordService, id: unknown, user: AuthUser | null) {
   if (typeof id !== 'number') return;
-  const row = await records.db.selectFrom('campaigns').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  const row = await records.db
+    .selectFrom('campaigns')
+    .selectAll()
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
   if (!row) return;
   const [campaign] = await records.present(campaignsResource, [row]);
   await records.announce(campaignsResource, 'updated', campaign, { user });

@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { AuthUser } from '../auth/auth-user.js';
 import { turfCondition } from '../regions/turf.js';
 
@@ -7,7 +7,10 @@ import { turfCondition } from '../regions/turf.js';
  * there (`campaign` is the campaign id column). `undefined` for everyone else: no condition at all. Cards are read
  * with their campaign.
  */
-export function campaignsInTurf(user: AuthUser, campaign: RawBuilder<unknown> | ReturnType<typeof sql.ref>): RawBuilder<boolean> | undefined {
+export function campaignsInTurf(
+  user: AuthUser,
+  campaign: RawBuilder<unknown> | ReturnType<typeof sql.ref>,
+): RawBuilder<boolean> | undefined {
   const site = turfCondition(user, 'site', sql.ref('cs.site_id'));
   const contractor = turfCondition(user, 'contractor', sql.ref('cc.contractor_id'));
   if (!site || !contractor) return undefined;

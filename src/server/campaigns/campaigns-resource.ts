@@ -30,7 +30,10 @@ export const campaignsResource: ResourceDefinition = schemaBacked(
         return values;
       },
       async present(records, db) {
-        const progress = await progressOf(db, records.map((r) => ({ id: r.id, unit_size: r.unit_size })));
+        const progress = await progressOf(
+          db,
+          records.map((r) => ({ id: r.id, unit_size: r.unit_size })),
+        );
         for (const record of records) Object.assign(record, progress.get(Number(record.id)));
       },
     },

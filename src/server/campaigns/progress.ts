@@ -1,5 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import { campaignProgress, type CampaignProgress, type CardsOnDay } from '../../common/campaign-progress.js';
+import { type Kysely, sql } from 'kysely';
+import { type CampaignProgress, type CardsOnDay, campaignProgress } from '../../common/campaign-progress.js';
 
 /**
  * The unit sizes estimated from head counts, by campaign: for each site (the campaign's target sites, or any site
@@ -40,7 +40,11 @@ async function cardsByDay(db: Kysely<any>, campaignIds: number[]) {
   if (!campaignIds.length) return [];
   return db
     .selectFrom('campaign_cards')
-    .select(['campaign_id', sql<string>`to_char(signed_on, 'YYYY-MM-DD')`.as('day'), sql<number>`count(*)::integer`.as('cards')])
+    .select([
+      'campaign_id',
+      sql<string>`to_char(signed_on, 'YYYY-MM-DD')`.as('day'),
+      sql<number>`count(*)::integer`.as('cards'),
+    ])
     .where('campaign_id', 'in', campaignIds)
     .where('deleted_at', 'is', null)
     .groupBy(['campaign_id', 'signed_on'])
@@ -52,7 +56,10 @@ async function cardsByDay(db: Kysely<any>, campaignIds: number[]) {
  * Each campaign's progress (its entered `unit_size`, the estimate, the cards) and its cards over time: counts only,
  * never who signed, so everyone who reads the campaign may see them.
  */
-export async function progressOf(db: Kysely<any>, campaigns: Array<{ id: number; unit_size?: number | null }>): Promise<Map<number, { progress: CampaignProgress; cards_over_time: CardsOnDay[] }>> {
+export async function progressOf(
+  db: Kysely<any>,
+  campaigns: Array<{ id: number; unit_size?: number | null }>,
+): Promise<Map<number, { progress: CampaignProgress; cards_over_time: CardsOnDay[] }>> {
   const ids = campaigns.map((c) => Number(c.id));
   const [estimates, days] = await Promise.all([estimatedUnitSizes(db, ids), cardsByDay(db, ids)]);
   const timelines = new Map<number, CardsOnDay[]>();
@@ -66,7 +73,10 @@ export async function progressOf(db: Kysely<any>, campaigns: Array<{ id: number;
   for (const campaign of campaigns) {
     const timeline = timelines.get(Number(campaign.id)) ?? [];
     const entered = campaign.unit_size === null || campaign.unit_size === undefined ? null : Number(campaign.unit_size);
-    result.set(Number(campaign.id), { progress: campaignProgress(entered, estimates.get(Number(campaign.id)) ?? null, timeline.at(-1)?.total ?? 0), cards_over_time: timeline });
+    result.set(Number(campaign.id), {
+      progress: campaignProgress(entered, estimates.get(Number(campaign.id)) ?? null, timeline.at(-1)?.total ?? 0),
+      cards_over_time: timeline,
+    });
   }
   return result;
 }

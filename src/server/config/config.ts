@@ -10,8 +10,14 @@ const flag = (fallback: boolean) =>
   z
     .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
     .optional()
-    .transform((value) => (value === undefined || value === '' ? fallback : ['1', 'true', 'yes', 'on'].includes(value)));
-const optionalText = z.string().trim().optional().transform((value) => (value ? value : undefined));
+    .transform((value) =>
+      value === undefined || value === '' ? fallback : ['1', 'true', 'yes', 'on'].includes(value),
+    );
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => (value ? value : undefined));
 const integer = (fallback: number, min: number, max: number) =>
   z.coerce.number().int().min(min).max(max).optional().default(fallback);
 
@@ -60,7 +66,12 @@ const settingsSchema = z.object({
   JOB_STALE_SECONDS: integer(120, 10, 86_400),
   TRUST_PROXY: flag(false),
   S3_BUCKET: optionalText,
-  S3_ENDPOINT: z.string().trim().url().optional().or(z.literal('').transform(() => undefined)),
+  S3_ENDPOINT: z
+    .string()
+    .trim()
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   S3_REGION: z.string().trim().optional().default('us-east-1'),
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
@@ -80,7 +91,9 @@ const settingsSchema = z.object({
   READ_CACHE: z
     .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', 'auto', ''])
     .optional()
-    .transform((value) => (value === undefined || value === '' || value === 'auto' ? undefined : ['1', 'true', 'yes', 'on'].includes(value))),
+    .transform((value) =>
+      value === undefined || value === '' || value === 'auto' ? undefined : ['1', 'true', 'yes', 'on'].includes(value),
+    ),
   SMTP_URL: optionalText,
   MAIL_FROM: z.string().optional().default('Organizing Map <no-reply@example.com>'),
   APP_KEY: optionalText,
@@ -94,13 +107,21 @@ const settingsSchema = z.object({
   ANALYTICS_URL: optionalText,
   TILE_URL: z.string().optional().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   TILE_ATTRIBUTION: z.string().optional().default('&copy; OpenStreetMap contributors'),
-  ASSISTANT_BASE_URL: z.string().trim().url().optional().or(z.literal('').transform(() => undefined)),
+  ASSISTANT_BASE_URL: z
+    .string()
+    .trim()
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   ASSISTANT_MODEL: optionalText,
   ASSISTANT_API_KEY: optionalText,
   ASSISTANT_DAILY_TOKENS: z
     .string()
     .trim()
-    .regex(/^$|^(\d+|([a-z0-9*-]+[:=]\d+)(\s*,\s*[a-z0-9*-]+[:=]\d+)*)$/, 'use a number, or role=tokens pairs such as "user=50000,leader=200000,*=100000"')
+    .regex(
+      /^$|^(\d+|([a-z0-9*-]+[:=]\d+)(\s*,\s*[a-z0-9*-]+[:=]\d+)*)$/,
+      'use a number, or role=tokens pairs such as "user=50000,leader=200000,*=100000"',
+    )
     .optional(),
   ASSISTANT_MESSAGES_PER_MINUTE: integer(10, 1, 1_000),
   ASSISTANT_TIMEOUT_SECONDS: integer(120, 5, 3_600),
@@ -120,7 +141,12 @@ export interface Config {
   admin: { email: string; password: string | undefined };
   seedDemo: boolean;
   registrationEnabled: boolean;
-  session: { idleMinutes: number; rememberDays: number; inactivityTimeoutMs: number; inactivityCountdownSeconds: number };
+  session: {
+    idleMinutes: number;
+    rememberDays: number;
+    inactivityTimeoutMs: number;
+    inactivityCountdownSeconds: number;
+  };
   /** Failed sign-ins allowed per account and address, and per address alone, in `decaySeconds`. */
   throttle: { maxAttempts: number; maxAttemptsPerAddress: number; decaySeconds: number };
   limits: { bodyBytes: number; uploadBytes: number };
@@ -135,7 +161,17 @@ export interface Config {
    * Files (documents, attachments, exports) in an S3-compatible bucket instead of DATA_DIR/files (S3_BUCKET set).
    * No keys: the SDK's own credential chain (instance role, AWS_* variables).
    */
-  s3: { bucket: string; endpoint: string | undefined; region: string; accessKeyId: string | undefined; secretAccessKey: string | undefined; forcePathStyle: boolean; prefix: string } | undefined;
+  s3:
+    | {
+        bucket: string;
+        endpoint: string | undefined;
+        region: string;
+        accessKeyId: string | undefined;
+        secretAccessKey: string | undefined;
+        forcePathStyle: boolean;
+        prefix: string;
+      }
+    | undefined;
   /** The bearer token of GET /metrics; unset: metrics are off. */
   metricsToken: string | undefined;
   /** Keep sessions and list/show answers in memory until the next write (READ_CACHE); `undefined`: by database kind. */
@@ -144,7 +180,16 @@ export interface Config {
   /** Secret for signing (realtime channel auth of the embedded hub). Generated per data folder when unset. */
   appKey: string | undefined;
   /** The Pusher-protocol service. `external` is true when PUSHER_HOST/APP_ID are set: publish over its HTTP API. */
-  pusher: { appId: string; key: string; secret: string | undefined; host: string | undefined; port: number | undefined; scheme: 'http' | 'https' | undefined; cluster: string; external: boolean };
+  pusher: {
+    appId: string;
+    key: string;
+    secret: string | undefined;
+    host: string | undefined;
+    port: number | undefined;
+    scheme: 'http' | 'https' | undefined;
+    cluster: string;
+    external: boolean;
+  };
   analyticsUrl: string | undefined;
   tiles: { url: string; attribution: string };
   /**
@@ -152,7 +197,14 @@ export interface Config {
    * `baseUrl` is unset. `dailyTokens`: the model tokens a person may use per day, by role slug (`*` for the others;
    * absent: no limit).
    */
-  assistant: { baseUrl: string | undefined; model: string | undefined; apiKey: string | undefined; dailyTokens: Record<string, number>; messagesPerMinute: number; timeoutSeconds: number };
+  assistant: {
+    baseUrl: string | undefined;
+    model: string | undefined;
+    apiKey: string | undefined;
+    dailyTokens: Record<string, number>;
+    messagesPerMinute: number;
+    timeoutSeconds: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -161,14 +213,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const s = parseSettings(settingsSchema, env);
   const external = Boolean(s.PUSHER_APP_ID && s.PUSHER_HOST);
   if (external && !(s.PUSHER_APP_KEY && s.PUSHER_APP_SECRET)) {
-    throw new ConfigError('Invalid setting PUSHER_APP_KEY/PUSHER_APP_SECRET: both are needed when PUSHER_APP_ID and PUSHER_HOST are set');
+    throw new ConfigError(
+      'Invalid setting PUSHER_APP_KEY/PUSHER_APP_SECRET: both are needed when PUSHER_APP_ID and PUSHER_HOST are set',
+    );
   }
   if (Boolean(s.S3_ACCESS_KEY_ID) !== Boolean(s.S3_SECRET_ACCESS_KEY)) {
-    throw new ConfigError('Invalid setting S3_ACCESS_KEY_ID/S3_SECRET_ACCESS_KEY: give both, or neither to use the AWS credential chain');
+    throw new ConfigError(
+      'Invalid setting S3_ACCESS_KEY_ID/S3_SECRET_ACCESS_KEY: give both, or neither to use the AWS credential chain',
+    );
   }
-  if (s.S3_ENDPOINT && !s.S3_BUCKET) throw new ConfigError('Invalid setting S3_BUCKET: name the bucket to keep files in at S3_ENDPOINT');
+  if (s.S3_ENDPOINT && !s.S3_BUCKET)
+    throw new ConfigError('Invalid setting S3_BUCKET: name the bucket to keep files in at S3_ENDPOINT');
   if (s.ASSISTANT_BASE_URL && !s.ASSISTANT_MODEL) {
-    throw new ConfigError('Invalid setting ASSISTANT_MODEL: name the model to use at ASSISTANT_BASE_URL (e.g. llama3.1 for Ollama)');
+    throw new ConfigError(
+      'Invalid setting ASSISTANT_MODEL: name the model to use at ASSISTANT_BASE_URL (e.g. llama3.1 for Ollama)',
+    );
   }
   return {
     env: s.NODE_ENV,
@@ -190,7 +249,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       inactivityTimeoutMs: s.INACTIVITY_TIMEOUT_MS,
       inactivityCountdownSeconds: s.INACTIVITY_COUNTDOWN_SECONDS,
     },
-    throttle: { maxAttempts: s.LOGIN_MAX_ATTEMPTS, maxAttemptsPerAddress: s.LOGIN_MAX_ATTEMPTS_PER_ADDRESS, decaySeconds: s.LOGIN_DECAY_SECONDS },
+    throttle: {
+      maxAttempts: s.LOGIN_MAX_ATTEMPTS,
+      maxAttemptsPerAddress: s.LOGIN_MAX_ATTEMPTS_PER_ADDRESS,
+      decaySeconds: s.LOGIN_DECAY_SECONDS,
+    },
     limits: { bodyBytes: s.BODY_LIMIT_BYTES, uploadBytes: s.UPLOAD_LIMIT_BYTES },
     uploadRetentionDays: s.UPLOAD_RETENTION_DAYS,
     importDeferIndexesRows: s.IMPORT_DEFER_INDEXES_ROWS,
@@ -205,7 +268,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           accessKeyId: s.S3_ACCESS_KEY_ID,
           secretAccessKey: s.S3_SECRET_ACCESS_KEY,
           // MinIO, Ceph and s3rver serve buckets by path; AWS by host name.
-          forcePathStyle: s.S3_FORCE_PATH_STYLE ? ['1', 'true'].includes(s.S3_FORCE_PATH_STYLE) : Boolean(s.S3_ENDPOINT),
+          forcePathStyle: s.S3_FORCE_PATH_STYLE
+            ? ['1', 'true'].includes(s.S3_FORCE_PATH_STYLE)
+            : Boolean(s.S3_ENDPOINT),
           prefix: s.S3_PREFIX ? s.S3_PREFIX.replace(/\/?$/, '/') : '',
         }
       : undefined,
@@ -239,10 +304,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 function parseDailyTokens(text: string | undefined): Record<string, number> {
   if (!text) return {};
   if (/^\d+$/.test(text)) return { '*': Number(text) };
-  return Object.fromEntries(text.split(',').map((pair) => {
-    const [role, tokens] = pair.trim().split(/[:=]/);
-    return [role, Number(tokens)];
-  }));
+  return Object.fromEntries(
+    text.split(',').map((pair) => {
+      const [role, tokens] = pair.trim().split(/[:=]/);
+      return [role, Number(tokens)];
+    }),
+  );
 }
 
 export function randomSecret(): string {
@@ -272,5 +339,13 @@ export interface HubConfig {
 
 export function loadHubConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
   const s = parseSettings(hubSettingsSchema, env);
-  return { appId: s.PUSHER_APP_ID, key: s.PUSHER_APP_KEY, secret: s.PUSHER_APP_SECRET, port: s.HUB_PORT, host: s.HUB_HOST, clientEvents: s.HUB_CLIENT_EVENTS, logLevel: s.LOG_LEVEL };
+  return {
+    appId: s.PUSHER_APP_ID,
+    key: s.PUSHER_APP_KEY,
+    secret: s.PUSHER_APP_SECRET,
+    port: s.HUB_PORT,
+    host: s.HUB_HOST,
+    clientEvents: s.HUB_CLIENT_EVENTS,
+    logLevel: s.LOG_LEVEL,
+  };
 }

@@ -1,7 +1,7 @@
 import type { ResourceDefinition } from '../records/resource.js';
+import { turfRowFilter } from '../regions/turf.js';
 import { builtinType } from '../schemas/builtin-types.js';
 import { pivot, schemaBacked, taggables } from '../schemas/schema-backed.js';
-import { turfRowFilter } from '../regions/turf.js';
 
 /**
  * Contractors (fields: schemas/contractor.json). `type` (general, non-union, none, union: the contractor types

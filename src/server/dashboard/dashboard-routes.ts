@@ -4,7 +4,12 @@ import type { AppContext } from '../app-context.js';
 import { parseFilters } from '../reports/scope.js';
 import { personFigures, resolveScope, siteFigures } from './figures.js';
 
-const monthShape = { month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'The month must look like 2026-11.').optional() };
+const monthShape = {
+  month: z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'The month must look like 2026-11.')
+    .optional(),
+};
 
 /**
  * The dashboard's figures (docs/reports.md "Dashboard"):

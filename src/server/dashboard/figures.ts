@@ -1,11 +1,23 @@
-import { sql, type RawBuilder } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { can } from '../../common/permissions.js';
+import { GOAL_KEYS, type Goals } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden } from '../http/errors.js';
-import { GOAL_KEYS, type Goals } from '../../common/report-types.js';
+import {
+  canRead,
+  type Figure,
+  type Link,
+  rangeCondition,
+  rangeFilter,
+  resourceDef,
+  startOfWeek,
+  teamMemberIds,
+  thisMonth,
+  visible,
+  visibleCondition,
+} from '../reports/scope.js';
 import { goalsFor } from '../reports/user-performance.js';
-import { canRead, rangeCondition, rangeFilter, resourceDef, startOfWeek, teamMemberIds, thisMonth, visible, visibleCondition, type Figure, type Link } from '../reports/scope.js';
 
 export interface Scope {
   /** Whose work the person figures count: the signed-in person, another person, or a team's people. */
@@ -21,18 +33,32 @@ export interface Scope {
  * Whose figures: the signed-in person by default; `user_id` (another person) or `team_id` (a team's people) need
  * `report:read`, because they show other people's goals.
  */
-export async function resolveScope(ctx: AppContext, user: AuthUser, params: { from?: string; to?: string; user_id?: number; team_id?: number; region_id?: number }): Promise<Scope> {
+export async function resolveScope(
+  ctx: AppContext,
+  user: AuthUser,
+  params: { from?: string; to?: string; user_id?: number; team_id?: number; region_id?: number },
+): Promise<Scope> {
   const month = thisMonth();
   const from = params.from ?? (params.to ? params.to : month.from);
-  const to = params.to ?? (params.from ? month.to > from ? month.to : from : month.to);
+  const to = params.to ?? (params.from ? (month.to > from ? month.to : from) : month.to);
   const others = (params.user_id && params.user_id !== user.id) || params.team_id;
   if (others && !can(user, 'report:read')) throw forbidden("You do not have permission to see other people's figures.");
-  if (params.team_id) return { kind: 'team', userIds: await teamMemberIds(ctx.db, params.team_id), teamId: params.team_id, from, to, regionId: params.region_id ?? null };
-  if (params.user_id && params.user_id !== user.id) return { kind: 'user', userIds: [params.user_id], teamId: null, from, to, regionId: params.region_id ?? null };
+  if (params.team_id)
+    return {
+      kind: 'team',
+      userIds: await teamMemberIds(ctx.db, params.team_id),
+      teamId: params.team_id,
+      from,
+      to,
+      regionId: params.region_id ?? null,
+    };
+  if (params.user_id && params.user_id !== user.id)
+    return { kind: 'user', userIds: [params.user_id], teamId: null, from, to, regionId: params.region_id ?? null };
   return { kind: 'me', userIds: [user.id], teamId: null, from, to, regionId: params.region_id ?? null };
 }
 
-const inList = (column: RawBuilder<unknown>, ids: number[]) => (ids.length ? sql<boolean>`${column} in (${sql.join(ids)})` : sql<boolean>`false`);
+const inList = (column: RawBuilder<unknown>, ids: number[]) =>
+  ids.length ? sql<boolean>`${column} in (${sql.join(ids)})` : sql<boolean>`false`;
 /** One id as a plain filter value, several as a list (`filter[assignee_id][]=...`). */
 const idFilter = (ids: number[]) => (ids.length === 1 ? ids[0] : ids);
 
@@ -51,28 +77,44 @@ export async function personFigures(ctx: AppContext, user: AuthUser, scope: Scop
   const range = { from: scope.from, to: scope.to };
   const assignees = inList(sql.ref('t.assignee_id'), scope.userIds);
   const taskVisible = visibleCondition(ctx, 'tasks', user, 't');
-  const done = (type: string) => sql<number>`(select count(*)::int from tasks t where ${taskVisible} and ${assignees} and t.type = ${type} and t.completed_at is not null and ${rangeCondition('t.completed_at', range)})`;
+  const done = (type: string) =>
+    sql<number>`(select count(*)::int from tasks t where ${taskVisible} and ${assignees} and t.type = ${type} and t.completed_at is not null and ${rangeCondition('t.completed_at', range)})`;
   const grievanceTeam = scope.teamId ? sql<boolean>`g.team_id = ${scope.teamId}` : sql<boolean>`true`;
   const row = await ctx.db
     .selectNoFrom([
-      sql<number>`(select count(*)::int from tasks t where ${taskVisible} and ${assignees} and t.completed_at is null)`.as('tasks_open'),
-      sql<number>`(select count(*)::int from tasks t where ${taskVisible} and ${assignees} and t.completed_at is null and t.due_at < ${now}::timestamptz)`.as('tasks_overdue'),
+      sql<number>`(select count(*)::int from tasks t where ${taskVisible} and ${assignees} and t.completed_at is null)`.as(
+        'tasks_open',
+      ),
+      sql<number>`(select count(*)::int from tasks t where ${taskVisible} and ${assignees} and t.completed_at is null and t.due_at < ${now}::timestamptz)`.as(
+        'tasks_overdue',
+      ),
       done('call').as('calls'),
       done('meeting').as('meetings'),
       done('visit').as('visits'),
-      sql<number>`(select count(*)::int from recruits r where ${visibleCondition(ctx, 'recruits', user, 'r')} and ${inList(sql.ref('r.user_id'), scope.userIds)} and r.signed_at is not null and ${rangeCondition('r.signed_at', range, 'date')})`.as('recruits'),
+      sql<number>`(select count(*)::int from recruits r where ${visibleCondition(ctx, 'recruits', user, 'r')} and ${inList(sql.ref('r.user_id'), scope.userIds)} and r.signed_at is not null and ${rangeCondition('r.signed_at', range, 'date')})`.as(
+        'recruits',
+      ),
       // Visits logged (schemas/visit.json) that one of the people went on, in the range: they count toward the visits goal.
-      sql<number>`(select count(*)::int from visits v where ${visibleCondition(ctx, 'visits', user, 'v')} and exists (select 1 from visit_users vu where vu.visit_id = v.id and ${inList(sql.ref('vu.user_id'), scope.userIds)}) and ${rangeCondition('v.visited_at', range)})`.as('visits_logged'),
-      sql<number>`(select count(*)::int from grievances g where ${visibleCondition(ctx, 'grievances', user, 'g')} and g.status = 'open' and ${grievanceTeam})`.as('grievances_open'),
-      sql<number>`(select count(*)::int from notifications n where n.user_id = ${user.id} and n.read_at is null and n.dismissed_at is null)`.as('notifications_unread'),
+      sql<number>`(select count(*)::int from visits v where ${visibleCondition(ctx, 'visits', user, 'v')} and exists (select 1 from visit_users vu where vu.visit_id = v.id and ${inList(sql.ref('vu.user_id'), scope.userIds)}) and ${rangeCondition('v.visited_at', range)})`.as(
+        'visits_logged',
+      ),
+      sql<number>`(select count(*)::int from grievances g where ${visibleCondition(ctx, 'grievances', user, 'g')} and g.status = 'open' and ${grievanceTeam})`.as(
+        'grievances_open',
+      ),
+      sql<number>`(select count(*)::int from notifications n where n.user_id = ${user.id} and n.read_at is null and n.dismissed_at is null)`.as(
+        'notifications_unread',
+      ),
     ])
     .executeTakeFirstOrThrow();
 
   let goals: Goals = { calls: null, meetings: null, visits: null, recruits: null };
-  const people = scope.userIds.length ? await ctx.db.selectFrom('users').select(['id', 'goals']).where('id', 'in', scope.userIds).execute() : [];
+  const people = scope.userIds.length
+    ? await ctx.db.selectFrom('users').select(['id', 'goals']).where('id', 'in', scope.userIds).execute()
+    : [];
   for (const person of people) {
     const own = goalsFor(person.goals as any, scope.from, scope.to);
-    for (const key of GOAL_KEYS) if (own[key] !== null) goals = { ...goals, [key]: (goals[key] ?? 0) + (own[key] as number) };
+    for (const key of GOAL_KEYS)
+      if (own[key] !== null) goals = { ...goals, [key]: (goals[key] ?? 0) + (own[key] as number) };
   }
 
   const who = { assignee_id: idFilter(scope.userIds) };
@@ -81,30 +123,66 @@ export async function personFigures(ctx: AppContext, user: AuthUser, scope: Scop
   // The visits goal counts visit tasks done and visits logged; the figure opens the one list that holds them all.
   const visitsLogged = readsVisits ? row.visits_logged : 0;
   const visitTasks = readsTasks ? row.visits : 0;
-  const loggedLink: Link = { resource: 'visits', filter: { user_ids: idFilter(scope.userIds), ...rangeFilter('visited_at', range) } };
-  const visitsLink: Link | null = !readsTasks || (visitTasks === 0 && visitsLogged > 0) ? loggedLink : visitsLogged === 0 ? taskLink({ type: 'visit', ...rangeFilter('completed_at', range) }) : null;
+  const loggedLink: Link = {
+    resource: 'visits',
+    filter: { user_ids: idFilter(scope.userIds), ...rangeFilter('visited_at', range) },
+  };
+  const visitsLink: Link | null =
+    !readsTasks || (visitTasks === 0 && visitsLogged > 0)
+      ? loggedLink
+      : visitsLogged === 0
+        ? taskLink({ type: 'visit', ...rangeFilter('completed_at', range) })
+        : null;
   if (readsTasks) {
     figures.push(
       { key: 'tasks_open', label: 'Open tasks', value: row.tasks_open, link: taskLink({ completed_at_null: true }) },
-      { key: 'tasks_overdue', label: 'Overdue tasks', value: row.tasks_overdue, link: taskLink({ completed_at_null: true, due_at_lt: now }) },
-      { key: 'calls', label: 'Calls', value: row.calls, goal: goals.calls, link: taskLink({ type: 'call', ...rangeFilter('completed_at', range) }) },
-      { key: 'meetings', label: 'Meetings', value: row.meetings, goal: goals.meetings, link: taskLink({ type: 'meeting', ...rangeFilter('completed_at', range) }) },
+      {
+        key: 'tasks_overdue',
+        label: 'Overdue tasks',
+        value: row.tasks_overdue,
+        link: taskLink({ completed_at_null: true, due_at_lt: now }),
+      },
+      {
+        key: 'calls',
+        label: 'Calls',
+        value: row.calls,
+        goal: goals.calls,
+        link: taskLink({ type: 'call', ...rangeFilter('completed_at', range) }),
+      },
+      {
+        key: 'meetings',
+        label: 'Meetings',
+        value: row.meetings,
+        goal: goals.meetings,
+        link: taskLink({ type: 'meeting', ...rangeFilter('completed_at', range) }),
+      },
       { key: 'visits', label: 'Visits', value: visitTasks + visitsLogged, goal: goals.visits, link: visitsLink },
     );
   } else if (readsVisits) {
     figures.push({ key: 'visits', label: 'Visits', value: visitsLogged, goal: goals.visits, link: visitsLink });
   }
   if (readsRecruits) {
-    figures.push({ key: 'recruits', label: 'Recruits signed', value: row.recruits, goal: goals.recruits, link: { resource: 'recruits', filter: { user_id: idFilter(scope.userIds), ...rangeFilter('signed_at', range) } } });
+    figures.push({
+      key: 'recruits',
+      label: 'Recruits signed',
+      value: row.recruits,
+      goal: goals.recruits,
+      link: { resource: 'recruits', filter: { user_id: idFilter(scope.userIds), ...rangeFilter('signed_at', range) } },
+    });
   }
   if (readsGrievances) {
-    figures.push({ key: 'grievances_open', label: 'Open grievances', value: row.grievances_open, link: { resource: 'grievances', filter: { status: 'open', ...(scope.teamId ? { team_id: scope.teamId } : {}) } } });
+    figures.push({
+      key: 'grievances_open',
+      label: 'Open grievances',
+      value: row.grievances_open,
+      link: { resource: 'grievances', filter: { status: 'open', ...(scope.teamId ? { team_id: scope.teamId } : {}) } },
+    });
   }
   const shown = new Set(figures.map((f) => f.key));
   const flat = (key: string) => (shown.has(key) ? (row as any)[key] : null);
   return {
     // The sidebar counts (kept as they were): one's own open tasks and unread notifications.
-    tasks_open: scope.kind === 'me' ? flat('tasks_open') ?? 0 : flat('tasks_open'),
+    tasks_open: scope.kind === 'me' ? (flat('tasks_open') ?? 0) : flat('tasks_open'),
     notifications_unread: row.notifications_unread,
     tasks_overdue: flat('tasks_overdue'),
     calls: flat('calls'),
@@ -125,13 +203,21 @@ export async function personFigures(ctx: AppContext, user: AuthUser, scope: Scop
  */
 export async function siteFigures(ctx: AppContext, user: AuthUser, scope: Scope) {
   const sitesDef = resourceDef(ctx, 'sites');
-  const result: Record<string, unknown> = { sites_total: null, sites_by_type: [], sites_by_status: [], sites_new_week: null, imports_latest: [] };
+  const result: Record<string, unknown> = {
+    sites_total: null,
+    sites_by_type: [],
+    sites_by_status: [],
+    sites_new_week: null,
+    imports_latest: [],
+  };
   const figures: Figure[] = [];
   if (canRead(user, sitesDef)) {
     const narrow: Record<string, unknown> = {};
     let base = visible(ctx, 'sites', user);
     if (scope.regionId) {
-      base = base.where(sql<boolean>`exists (select 1 from site_regions sr where sr.site_id = t.id and sr.region_id = ${scope.regionId})`);
+      base = base.where(
+        sql<boolean>`exists (select 1 from site_regions sr where sr.site_id = t.id and sr.region_id = ${scope.regionId})`,
+      );
       narrow.region_ids = [scope.regionId];
     }
     if (scope.teamId) {
@@ -156,7 +242,17 @@ export async function siteFigures(ctx: AppContext, user: AuthUser, scope: Scope)
       .selectFrom('g')
       .leftJoin('site_types as st', (join) => join.onRef('st.slug', '=', 'g.type').on('st.deleted_at', 'is', null))
       .leftJoin('site_statuses as ss', 'ss.id', 'g.site_status_id')
-      .select(['g.grouping_set', 'g.type', 'g.site_status_id', 'g.value', 'g.new_week', 'st.name as type_name', 'ss.name as status_name', 'ss.color', 'ss.position'])
+      .select([
+        'g.grouping_set',
+        'g.type',
+        'g.site_status_id',
+        'g.value',
+        'g.new_week',
+        'st.name as type_name',
+        'ss.name as status_name',
+        'ss.color',
+        'ss.position',
+      ])
       .execute();
     const byType = rows
       .filter((r: any) => r.grouping_set === 1)
@@ -169,17 +265,46 @@ export async function siteFigures(ctx: AppContext, user: AuthUser, scope: Scope)
       .map((r: any) => ({ key: r.site_status_id, label: r.status_name, color: r.color, value: r.value }));
     const all: any = rows.find((r: any) => r.grouping_set === 3);
     const totals = { total: all?.value ?? 0, new_week: all?.new_week ?? 0 };
-    const siteLink = (filter: Record<string, unknown>): Link => ({ resource: 'sites', filter: { ...narrow, ...filter } });
+    const siteLink = (filter: Record<string, unknown>): Link => ({
+      resource: 'sites',
+      filter: { ...narrow, ...filter },
+    });
     result.sites_total = totals.total;
     result.sites_new_week = totals.new_week;
     result.week_start = weekStart;
-    result.sites_by_type = byType.map((r: any) => ({ key: r.key, label: r.label ?? r.key, value: r.value, link: siteLink({ type: r.key }) }));
-    result.sites_by_status = byStatus.map((r: any) => ({ key: r.key, label: r.label ?? 'No status', color: r.color ?? null, value: r.value, link: siteLink(r.key === null ? { site_status_id_null: true } : { site_status_id: r.key }) }));
+    result.sites_by_type = byType.map((r: any) => ({
+      key: r.key,
+      label: r.label ?? r.key,
+      value: r.value,
+      link: siteLink({ type: r.key }),
+    }));
+    result.sites_by_status = byStatus.map((r: any) => ({
+      key: r.key,
+      label: r.label ?? 'No status',
+      color: r.color ?? null,
+      value: r.value,
+      link: siteLink(r.key === null ? { site_status_id_null: true } : { site_status_id: r.key }),
+    }));
     figures.push(
       { key: 'sites_total', label: 'Job sites', value: totals.total, link: siteLink({}) },
-      { key: 'sites_new_week', label: 'New this week', value: totals.new_week, link: siteLink({ created_at_gte: weekStart }) },
-      ...(result.sites_by_type as any[]).map((r) => ({ key: `sites_type_${r.key}`, label: r.label, value: r.value, link: r.link })),
-      ...(result.sites_by_status as any[]).map((r) => ({ key: `sites_status_${r.key ?? 'none'}`, label: r.label, value: r.value, link: r.link })),
+      {
+        key: 'sites_new_week',
+        label: 'New this week',
+        value: totals.new_week,
+        link: siteLink({ created_at_gte: weekStart }),
+      },
+      ...(result.sites_by_type as any[]).map((r) => ({
+        key: `sites_type_${r.key}`,
+        label: r.label,
+        value: r.value,
+        link: r.link,
+      })),
+      ...(result.sites_by_status as any[]).map((r) => ({
+        key: `sites_status_${r.key ?? 'none'}`,
+        label: r.label,
+        value: r.value,
+        link: r.link,
+      })),
     );
   }
   if (can(user, 'import:read', true)) result.imports_latest = await latestImports(ctx);
@@ -188,14 +313,21 @@ export async function siteFigures(ctx: AppContext, user: AuthUser, scope: Scope)
 
 /** The five newest imports, when the imports feature has its table. */
 async function latestImports(ctx: AppContext) {
-  const exists = await sql<{ found: string | null }>`select to_regclass('public.imports')::text as found`.execute(ctx.db);
+  const exists = await sql<{ found: string | null }>`select to_regclass('public.imports')::text as found`.execute(
+    ctx.db,
+  );
   if (!exists.rows[0]?.found) return [];
   const rows = await ctx.db.selectFrom('imports').selectAll().orderBy('id', 'desc').limit(5).execute();
   return rows
     .filter((r: any) => !r.deleted_at)
     .map((r: any) => ({
       id: r.id,
-      name: r.file_name ?? r.original_name ?? r.name ?? (Array.isArray(r.files) ? r.files.map((f: any) => f?.name ?? f).join(', ') : null) ?? `Import #${r.id}`,
+      name:
+        r.file_name ??
+        r.original_name ??
+        r.name ??
+        (Array.isArray(r.files) ? r.files.map((f: any) => f?.name ?? f).join(', ') : null) ??
+        `Import #${r.id}`,
       status: r.status ?? null,
       rows: r.row_count ?? r.rows_total ?? r.total_rows ?? null,
       created_at: r.created_at ?? null,

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * The embedded database has no autovacuum, so nothing refreshes the planner's statistics by itself: a table that

@@ -4,7 +4,7 @@
  * stopped (the data folder lock enforces it). PostgreSQL (DATABASE_URL): pg_dump / pg_restore in custom format.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { loadConfig } from '../config/config.js';
@@ -54,8 +54,10 @@ async function main() {
     else await backupPGlite(file);
     console.log(`Backup written to ${file}`);
   } else if (command === 'restore') {
-    if (!fileArg || !existsSync(fileArg)) throw new Error('Name the backup file to restore: npm run restore -- path/to/backup');
-    if (config.databaseUrl) postgresTool('pg_restore', ['--clean', '--if-exists', '--no-owner', `--dbname=${config.databaseUrl}`, fileArg]);
+    if (!fileArg || !existsSync(fileArg))
+      throw new Error('Name the backup file to restore: npm run restore -- path/to/backup');
+    if (config.databaseUrl)
+      postgresTool('pg_restore', ['--clean', '--if-exists', '--no-owner', `--dbname=${config.databaseUrl}`, fileArg]);
     else await restorePGlite(path.resolve(fileArg));
     console.log(`Restored from ${fileArg}`);
   } else {

@@ -1,4 +1,4 @@
-import { mkdirSync, openSync, closeSync, readFileSync, writeFileSync, unlinkSync, existsSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -64,7 +64,12 @@ async function openPostgres(url: string): Promise<Database> {
     kind: 'postgres',
     db,
     writes,
-    poolStats: () => ({ max: pool.options.max ?? 10, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    poolStats: () => ({
+      max: pool.options.max ?? 10,
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
     async listen(channel, listener) {
       if (!listenClient) {
         listenClient = new pg.Client({ connectionString: url });
@@ -108,7 +113,9 @@ async function openPGlite(folder: string): Promise<Database> {
   let pglite: PGlite;
   try {
     // pg_trgm: trigram indexes make list searches (ILIKE '%text%') fast on large tables (docs/records.md).
-    pglite = await PGlite.create(folder, { parsers: { [INT8]: toNumber, [NUMERIC]: toNumber, [DATE]: asText }, extensions: { pg_trgm },
+    pglite = await PGlite.create(folder, {
+      parsers: { [INT8]: toNumber, [NUMERIC]: toNumber, [DATE]: asText },
+      extensions: { pg_trgm },
       // The buffer cache lives in WebAssembly memory that never shrinks, and the OS caches the files anyway: 16 MB
       // keeps the idle server small with no loss in the 100,000-site benchmarks (docs/architecture.md, "Start-up").
       // The driver checkpoints when the WAL passes 48 MB (pglite-dialect.ts); a checkpoint keeps at most

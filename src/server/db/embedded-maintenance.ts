@@ -20,7 +20,10 @@ export function startEmbeddedMaintenance(database: Database, warn: (error: unkno
   const maintain = embeddedMaintenance(database, warn);
   void maintain();
   const minute = setInterval(() => void maintain(), EVERY_MINUTE).unref();
-  const halfHour = setInterval(() => void sql`analyze`.execute(database.db).catch((error) => warn(error, 'ANALYZE')), EVERY_HALF_HOUR).unref();
+  const halfHour = setInterval(
+    () => void sql`analyze`.execute(database.db).catch((error) => warn(error, 'ANALYZE')),
+    EVERY_HALF_HOUR,
+  ).unref();
   return () => {
     clearInterval(minute);
     clearInterval(halfHour);
@@ -40,7 +43,10 @@ async function vacuum(database: Database) {
 }
 
 /** One run of the minute's work, as a function that skips a run while the previous one is still going. */
-export function embeddedMaintenance(database: Database, warn: (error: unknown, what: string) => void): () => Promise<void> {
+export function embeddedMaintenance(
+  database: Database,
+  warn: (error: unknown, what: string) => void,
+): () => Promise<void> {
   let running = false;
   return async () => {
     if (running) return;

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * Runs `work` (writes of many sites inside the transaction `trx`) with the market share counted once at its end

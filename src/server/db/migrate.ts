@@ -1,10 +1,10 @@
-import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Kysely } from 'kysely';
+import { type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import * as platform from './migrations/001_platform.js';
 import * as records from './migrations/002_records.js';
-import * as imports from './migrations/005_imports.js';
 import * as schemas from './migrations/003_schemas.js';
 import * as map from './migrations/004_map.js';
+import * as imports from './migrations/005_imports.js';
 import * as siteLabour from './migrations/006_site_labour.js';
 import * as customFieldIndexes from './migrations/007_custom_field_indexes.js';
 import * as marketShareCounts from './migrations/009_market_share_counts.js';

@@ -1,13 +1,13 @@
-import { parse, protocol, type PGlite } from '@electric-sql/pglite';
+import { type PGlite, parse, protocol } from '@electric-sql/pglite';
 import {
   CompiledQuery,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
   type DatabaseConnection,
   type Dialect,
   type Driver,
   type Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
   type QueryResult,
 } from 'kysely';
 
@@ -75,7 +75,9 @@ class PGliteDriver implements Driver {
     if (now - this.walCheckedAt < WAL_CHECK_EVERY_MS) return;
     this.walCheckedAt = now;
     const { rows } = await connection.executeQuery<{ bytes: number }>(
-      CompiledQuery.raw('select pg_wal_lsn_diff(pg_current_wal_insert_lsn(), (select redo_lsn from pg_control_checkpoint()))::float8 as bytes'),
+      CompiledQuery.raw(
+        'select pg_wal_lsn_diff(pg_current_wal_insert_lsn(), (select redo_lsn from pg_control_checkpoint()))::float8 as bytes',
+      ),
     );
     if ((rows[0]?.bytes ?? 0) > WAL_BEFORE_CHECKPOINT) await connection.executeQuery(CompiledQuery.raw('checkpoint'));
   }
@@ -116,7 +118,8 @@ const LARGE_VALUE = 64 * 1024;
  * Statements after which a prepared statement may no longer fit the schema: anything but reads, writes, commits and
  * maintenance (a schema change, a rollback of one). All are dropped then, and prepared again when next run.
  */
-const KEEPS_PREPARED = /^\s*(select|with|insert|update|delete|begin|commit|savepoint|release|analyze|vacuum|checkpoint)\b/i;
+const KEEPS_PREPARED =
+  /^\s*(select|with|insert|update|delete|begin|commit|savepoint|release|analyze|vacuum|checkpoint)\b/i;
 /**
  * Statements that filter on a custom field (`custom ->> 'field'`) or on a person's turf (`in_region_ids && ...`,
  * regions/turf.ts): PostgreSQL's generic plan for them, taken after five runs, made a list filtered on a custom
@@ -170,7 +173,9 @@ class PGliteConnection implements DatabaseConnection {
       // exchange built here copies the value once more, which took an import's peak from about 305 to 316 MB, and
       // its calls into the WebAssembly are nothing beside such a statement's work.
       const large = compiled.parameters.some((value) => typeof value === 'string' && value.length > LARGE_VALUE);
-      result = large ? await this.pglite.query(compiled.sql, compiled.parameters as unknown[], { rowMode: 'object' }) : await this.run(compiled.sql, compiled.parameters);
+      result = large
+        ? await this.pglite.query(compiled.sql, compiled.parameters as unknown[], { rowMode: 'object' })
+        : await this.run(compiled.sql, compiled.parameters);
     }
     return {
       rows: result.rows as R[],
@@ -191,7 +196,8 @@ class PGliteConnection implements DatabaseConnection {
       } catch (error) {
         // A column added or dropped by another connection's schema change (none on the embedded database, which
         // has one): prepared again, once, unless a transaction holds it (then it has failed).
-        if ((error as { code?: string }).code !== CHANGED_UNDER_IT || this.pglite.isInTransaction()) throw withQuery(error, text, values);
+        if ((error as { code?: string }).code !== CHANGED_UNDER_IT || this.pglite.isInTransaction())
+          throw withQuery(error, text, values);
         this.prepared.delete(text);
         return await this.runPrepared(text, values).catch((again) => Promise.reject(withQuery(again, text, values)));
       }
@@ -201,14 +207,22 @@ class PGliteConnection implements DatabaseConnection {
   private async runPrepared(text: string, values: readonly unknown[]) {
     const statement = await this.statementFor(text);
     const serializers = this.pglite.serializers;
-    const written = values.map((value, i) => (value === null || value === undefined ? null : (serializers[statement.types[i]]?.(value) ?? String(value))));
+    const written = values.map((value, i) =>
+      value === null || value === undefined ? null : (serializers[statement.types[i]]?.(value) ?? String(value)),
+    );
     const { serialize } = protocol;
     // A filter on a custom field is planned for its value each time, in the same one exchange: parsed again as the
     // unnamed statement, with the types its prepared twin gave.
     const planned = PLANNED_EACH_TIME.test(text);
     const parsed = planned ? [serialize.parse({ name: '', text, types: statement.types })] : [];
     const messages = await this.pglite.execProtocolStream(
-      joined([...parsed, serialize.bind({ statement: planned ? '' : statement.name, values: written }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]),
+      joined([
+        ...parsed,
+        serialize.bind({ statement: planned ? '' : statement.name, values: written }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute({}),
+        serialize.sync(),
+      ]),
       { syncToFs: false },
     );
     await this.pglite.syncToFs();
@@ -227,7 +241,10 @@ class PGliteConnection implements DatabaseConnection {
     const oldest = this.prepared.size >= PREPARED_STATEMENTS ? this.prepared.entries().next().value : undefined;
     const close = oldest ? [serialize.close({ type: 'S', name: oldest[1].name })] : [];
     if (oldest) this.prepared.delete(oldest[0]);
-    const messages = await this.pglite.execProtocolStream(joined([...close, serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync()]), { syncToFs: false });
+    const messages = await this.pglite.execProtocolStream(
+      joined([...close, serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync()]),
+      { syncToFs: false },
+    );
     const statement = { name, types: parse.parseDescribeStatementResults(messages) };
     this.prepared.set(text, statement);
     return statement;

@@ -1,5 +1,5 @@
 import type { DatabaseConnection, Dialect, Driver, QueryResult, TransactionSettings } from 'kysely';
-import { CompiledQuery, sql, type Kysely } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
 
 /**
  * Counts the writes that pass through this process's database layer. `data` changes after every statement that
@@ -80,12 +80,23 @@ export interface SharedCounters {
 
 /** The counters of migrations 020 and 029, which every process moves after its writes (PostgreSQL with the read cache on). */
 export async function readWriteCounters(db: Kysely<any>): Promise<SharedCounters> {
-  const { rows } = await sql<{ data_writes: string; any_writes: string; account_writes: string }>`select (select last_value from om_data_writes) as data_writes, (select last_value from om_any_writes) as any_writes, (select last_value from om_account_writes) as account_writes`.execute(db);
-  return { data: Number(rows[0]!.data_writes), any: Number(rows[0]!.any_writes), accounts: Number(rows[0]!.account_writes) };
+  const { rows } = await sql<{
+    data_writes: string;
+    any_writes: string;
+    account_writes: string;
+  }>`select (select last_value from om_data_writes) as data_writes, (select last_value from om_any_writes) as any_writes, (select last_value from om_account_writes) as account_writes`.execute(
+    db,
+  );
+  return {
+    data: Number(rows[0]!.data_writes),
+    any: Number(rows[0]!.any_writes),
+    accounts: Number(rows[0]!.account_writes),
+  };
 }
 
 /** Statements that never change rows. A SELECT is a read: the functions that write (site labour) run only from triggers. */
-const READ = /^\s*(select|show|begin|start\s+transaction|commit|end|rollback|savepoint|release|set|reset|analyze|vacuum|checkpoint|listen|unlisten|notify|lock|discard|values)\b/i;
+const READ =
+  /^\s*(select|show|begin|start\s+transaction|commit|end|rollback|savepoint|release|set|reset|analyze|vacuum|checkpoint|listen|unlisten|notify|lock|discard|values)\b/i;
 const DML = /^\s*(insert\s+into|update|delete\s+from)\s+"?(\w+)"?/i;
 /** Tables no response ever shows: writing them does not make a cached response stale. */
 const BOOKKEEPING = new Set(['sessions']);
@@ -134,7 +145,9 @@ export function trackWrites(dialect: Dialect, generation: WriteGeneration): Dial
 
 /** Moves the shared counters (migrations 020, 029) after a committed write: data writes move `data` and `any`. */
 const advance = (kind: Exclude<WriteKind, 'none'>, accounts: boolean) =>
-  CompiledQuery.raw(`select ${[kind === 'data' ? `nextval('om_data_writes')` : '', `nextval('om_any_writes')`, accounts ? `nextval('om_account_writes')` : ''].filter(Boolean).join(', ')}`);
+  CompiledQuery.raw(
+    `select ${[kind === 'data' ? `nextval('om_data_writes')` : '', `nextval('om_any_writes')`, accounts ? `nextval('om_account_writes')` : ''].filter(Boolean).join(', ')}`,
+  );
 const ADVANCE = {
   data: { true: advance('data', true), false: advance('data', false) },
   bookkeeping: { true: advance('bookkeeping', true), false: advance('bookkeeping', false) },
@@ -223,15 +236,27 @@ class TrackingDriver implements Driver {
     }
   }
 
-  async savepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]) {
+  async savepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: Parameters<NonNullable<Driver['savepoint']>>[2],
+  ) {
     await this.inner.savepoint!((connection as TrackingConnection).inner, name, compile);
   }
 
-  async rollbackToSavepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['rollbackToSavepoint']>>[2]) {
+  async rollbackToSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: Parameters<NonNullable<Driver['rollbackToSavepoint']>>[2],
+  ) {
     await this.inner.rollbackToSavepoint!((connection as TrackingConnection).inner, name, compile);
   }
 
-  async releaseSavepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['releaseSavepoint']>>[2]) {
+  async releaseSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: Parameters<NonNullable<Driver['releaseSavepoint']>>[2],
+  ) {
     await this.inner.releaseSavepoint!((connection as TrackingConnection).inner, name, compile);
   }
 

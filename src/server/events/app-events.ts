@@ -24,7 +24,12 @@ export interface RecordEvent {
 }
 
 /** Progress of a background job, for the person who started it. */
-export type JobEventName = 'ImportProcessing' | 'ImportComplete' | 'ExportComplete' | 'BulkEditProcessing' | 'BulkEditComplete';
+export type JobEventName =
+  | 'ImportProcessing'
+  | 'ImportComplete'
+  | 'ExportComplete'
+  | 'BulkEditProcessing'
+  | 'BulkEditComplete';
 
 export interface JobEvent {
   event: JobEventName;
@@ -39,7 +44,13 @@ export interface JobEvent {
 export type AppEvent = RecordEvent | JobEvent;
 export type AppEventListener = (event: AppEvent) => void | Promise<void>;
 
-const JOB_EVENTS = new Set<string>(['ImportProcessing', 'ImportComplete', 'ExportComplete', 'BulkEditProcessing', 'BulkEditComplete']);
+const JOB_EVENTS = new Set<string>([
+  'ImportProcessing',
+  'ImportComplete',
+  'ExportComplete',
+  'BulkEditProcessing',
+  'BulkEditComplete',
+]);
 
 export const isJobEvent = (event: AppEvent): event is JobEvent => JOB_EVENTS.has(event.event);
 export const isRecordEvent = (event: AppEvent): event is RecordEvent => !JOB_EVENTS.has(event.event);
@@ -57,7 +68,10 @@ export const isRecordEvent = (event: AppEvent): event is RecordEvent => !JOB_EVE
 export class AppEvents {
   private readonly listeners: AppEventListener[] = [];
 
-  constructor(private readonly logError: (error: unknown, message: string) => void = (error, message) => console.error(message, error)) {}
+  constructor(
+    private readonly logError: (error: unknown, message: string) => void = (error, message) =>
+      console.error(message, error),
+  ) {}
 
   /** Subscribes; returns the function that unsubscribes. */
   on(listener: AppEventListener): () => void {
@@ -73,7 +87,10 @@ export class AppEvents {
       try {
         await listener(event);
       } catch (error) {
-        this.logError(error, `A listener failed on the ${event.event} event of ${event.type} ${event.id ?? ''}`.trimEnd());
+        this.logError(
+          error,
+          `A listener failed on the ${event.event} event of ${event.type} ${event.id ?? ''}`.trimEnd(),
+        );
       }
     }
   }

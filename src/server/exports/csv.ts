@@ -24,7 +24,8 @@ function cellText(value: unknown): string {
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (value instanceof Date) return value.toISOString();
   let text: string;
-  if (Array.isArray(value)) text = value.map((v) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v))).join('; ');
+  if (Array.isArray(value))
+    text = value.map((v) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v))).join('; ');
   else if (typeof value === 'object') text = JSON.stringify(value);
   else text = String(value);
   return FORMULA_START.test(text) && !NEGATIVE_NUMBER.test(text) ? `'${text}` : text;
@@ -33,7 +34,12 @@ function cellText(value: unknown): string {
 /** Rows as CSV text, each line ended by CRLF. */
 export function csvLines(rows: ReadonlyArray<readonly unknown[]>): string {
   if (rows.length === 0) return '';
-  return Papa.unparse(rows.map((row) => row.map(cellText)), UNPARSE) + '\r\n';
+  return (
+    Papa.unparse(
+      rows.map((row) => row.map(cellText)),
+      UNPARSE,
+    ) + '\r\n'
+  );
 }
 
 /** One cell as it is written: escaped against formula injection, quoted when it needs to be. */

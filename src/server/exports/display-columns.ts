@@ -6,9 +6,9 @@
 import type { Kysely } from 'kysely';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { RecordService } from '../records/record-service.js';
-import type { FieldSpec } from '../records/resource.js';
 import type { ResourceRegistry } from '../records/registry.js';
 import { labelExpression, namesOf } from '../records/representation.js';
+import type { FieldSpec } from '../records/resource.js';
 
 type Row = Record<string, unknown>;
 /** Given a page's values of one column, how each is shown (one query per page for names). */
@@ -23,13 +23,19 @@ export interface DisplayColumn {
   keyHeader?: string;
 }
 
-const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === null || value === undefined || value === '' ? [] : [value]);
-const joined = (parts: unknown[]) => parts.filter((part) => part !== null && part !== undefined && part !== '').join('; ');
+const list = (value: unknown): unknown[] =>
+  Array.isArray(value) ? value : value === null || value === undefined || value === '' ? [] : [value];
+const joined = (parts: unknown[]) =>
+  parts.filter((part) => part !== null && part !== undefined && part !== '').join('; ');
 
 /** How the list shows a value of this field, or undefined when it shows the value itself. */
-export function shownValue(spec: FieldSpec | undefined, deps: { records: RecordService; db: Kysely<any>; resources: ResourceRegistry; user: AuthUser | null }): { shown: Shown; key: boolean } | undefined {
+export function shownValue(
+  spec: FieldSpec | undefined,
+  deps: { records: RecordService; db: Kysely<any>; resources: ResourceRegistry; user: AuthUser | null },
+): { shown: Shown; key: boolean } | undefined {
   if (!spec) return undefined;
-  if (spec.kind === 'boolean') return { key: false, shown: async () => (value) => (value === true ? 'Yes' : value === false ? 'No' : '') };
+  if (spec.kind === 'boolean')
+    return { key: false, shown: async () => (value) => (value === true ? 'Yes' : value === false ? 'No' : '') };
   if ((spec.kind === 'enum' || spec.kind === 'enum[]') && spec.choiceLabels) {
     const labels = spec.choiceLabels;
     return { key: true, shown: async () => (value) => joined(list(value).map((item) => labels[String(item)] ?? item)) };
@@ -41,7 +47,13 @@ export function shownValue(spec: FieldSpec | undefined, deps: { records: RecordS
     return {
       key: true,
       shown: async (values) => {
-        const names = await namesOf(deps.records, deps.db, def, deps.user, values.flatMap((value) => list(value).map(Number)));
+        const names = await namesOf(
+          deps.records,
+          deps.db,
+          def,
+          deps.user,
+          values.flatMap((value) => list(value).map(Number)),
+        );
         return (value) => joined(list(value).map((id) => names.get(Number(id)) ?? id));
       },
     };
@@ -49,7 +61,10 @@ export function shownValue(spec: FieldSpec | undefined, deps: { records: RecordS
   return {
     key: true,
     shown: async () => {
-      const entries = await deps.records.visibleRows(deps.db, def, deps.user, 'with').select(['t.slug', labelExpression(def)!.as('label')]).execute();
+      const entries = await deps.records
+        .visibleRows(deps.db, def, deps.user, 'with')
+        .select(['t.slug', labelExpression(def)!.as('label')])
+        .execute();
       const names = new Map(entries.map((entry) => [String(entry.slug), String(entry.label)]));
       return (value) => joined(list(value).map((slug) => names.get(String(slug)) ?? slug));
     },
@@ -58,7 +73,9 @@ export function shownValue(spec: FieldSpec | undefined, deps: { records: RecordS
 
 /** The header row and the cells of a page of rows. */
 export async function displayRows(columns: DisplayColumn[], rows: Row[]): Promise<unknown[][]> {
-  const shown = await Promise.all(columns.map(async (column) => (column.shown ? column.shown(rows.map((row) => row[column.column])) : undefined)));
+  const shown = await Promise.all(
+    columns.map(async (column) => (column.shown ? column.shown(rows.map((row) => row[column.column])) : undefined)),
+  );
   return rows.map((row) =>
     columns.flatMap((column, index) => {
       const value = row[column.column];

@@ -1,19 +1,19 @@
+import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { once } from 'node:events';
 import { can } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { loadAuthUser } from '../auth/load-user.js';
+import { temporaryFolder } from '../files/file-store.js';
 import { forbidden, HttpError, notFound, ValidationError } from '../http/errors.js';
+import { enqueueJob } from '../jobs/queue.js';
+import { ClaimLost, type JobContext, PermanentJobError } from '../jobs/worker.js';
 import { displayName } from '../records/fields.js';
 import type { ResourceDefinition } from '../records/resource.js';
-import { temporaryFolder } from '../files/file-store.js';
-import { enqueueJob } from '../jobs/queue.js';
-import { ClaimLost, PermanentJobError, type JobContext } from '../jobs/worker.js';
 import { CSV_BOM, csvLines } from './csv.js';
-import { displayRows, headerRow, shownValue, type DisplayColumn } from './display-columns.js';
+import { type DisplayColumn, displayRows, headerRow, shownValue } from './display-columns.js';
 
 export const EXPORT_JOB = 'export';
 /** Above this many rows a download becomes a background export (DESIGN.md 8). */
@@ -42,7 +42,8 @@ export function parseExportQuery(raw: Record<string, unknown>): ExportRequest {
   return { resource, params, columns };
 }
 
-const fileName = (resource: string) => `${resource.replace(/[^\w-]+/g, '-')}-${new Date().toISOString().slice(0, 10)}.csv`;
+const fileName = (resource: string) =>
+  `${resource.replace(/[^\w-]+/g, '-')}-${new Date().toISOString().slice(0, 10)}.csv`;
 
 /**
  * CSV exports of lists (SPEC section 7): a list streamed with the same filters, sort and permissions as
@@ -85,7 +86,14 @@ export class ExportService {
     const record = await this.ctx.records.createSystem(
       user,
       this.def,
-      { user_id: user.id, resource: request.resource, params: JSON.stringify(request.params), columns: JSON.stringify(request.columns), status: 'pending', file_name: fileName(request.resource) },
+      {
+        user_id: user.id,
+        resource: request.resource,
+        params: JSON.stringify(request.params),
+        columns: JSON.stringify(request.columns),
+        status: 'pending',
+        file_name: fileName(request.resource),
+      },
       { within: (trx, row) => enqueueJob(trx, EXPORT_JOB, { export_id: row.id }), socketId },
     );
     this.wake();
@@ -104,8 +112,18 @@ export class ExportService {
   /** The file of a finished export: where it is, its size and the name to save it under. */
   async file(user: AuthUser | null, id: number) {
     const record = await this.ctx.records.show(this.readerOf(user), this.def, id);
-    if (record.status !== 'complete') throw new HttpError(409, record.status === 'failed' ? `This export failed: ${record.message ?? 'unknown error'}.` : 'This export is not ready yet.');
-    const row = await this.ctx.db.selectFrom('exports').select(['storage_path', 'file_name']).where('id', '=', record.id).executeTakeFirstOrThrow();
+    if (record.status !== 'complete')
+      throw new HttpError(
+        409,
+        record.status === 'failed'
+          ? `This export failed: ${record.message ?? 'unknown error'}.`
+          : 'This export is not ready yet.',
+      );
+    const row = await this.ctx.db
+      .selectFrom('exports')
+      .select(['storage_path', 'file_name'])
+      .where('id', '=', record.id)
+      .executeTakeFirstOrThrow();
     const stored = await this.readStored(row.storage_path as string | null);
     if (!stored) throw notFound('The export file is no longer there; export the list again.');
     return { ...stored, name: (row.file_name as string | null) ?? `export-${record.id}.csv` };
@@ -115,7 +133,9 @@ export class ExportService {
   private async readStored(storagePath: string | null) {
     if (!storagePath) return null;
     if (!path.isAbsolute(storagePath)) return this.ctx.files.read(storagePath);
-    const size = await stat(storagePath).then((s) => s.size).catch(() => null);
+    const size = await stat(storagePath)
+      .then((s) => s.size)
+      .catch(() => null);
     return size === null ? null : { stream: createReadStream(storagePath), size };
   }
 
@@ -134,14 +154,26 @@ export class ExportService {
   async columnsOf(def: ResourceDefinition, wanted: string[]) {
     const fields = await this.ctx.records.fields(def);
     const hidden = new Set(def.hidden ?? []);
-    const all = ['id', ...Object.keys(fields).filter((f) => !hidden.has(f) && f !== 'password'), 'created_at', 'updated_at'];
+    const all = [
+      'id',
+      ...Object.keys(fields).filter((f) => !hidden.has(f) && f !== 'password'),
+      'created_at',
+      'updated_at',
+    ];
     const columns = wanted.length ? wanted : all;
     const unknown = columns.filter((c) => !all.includes(c) && !(def.readOnly ?? []).includes(c));
-    if (unknown.length) throw new ValidationError({ columns: [`Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`] });
+    if (unknown.length)
+      throw new ValidationError({
+        columns: [`Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`],
+      });
     const capitalised = columns.map((c) => displayName(c, fields[c]));
     // Two columns under one header (a custom field named as a built-in one) could not be told apart, nor imported back.
     const count = (label: string) => capitalised.filter((l) => l.toLowerCase() === label.toLowerCase()).length;
-    return { columns, labels: capitalised.map((label, i) => (count(label) > 1 ? `${label} (${columns[i]})` : label)), fields };
+    return {
+      columns,
+      labels: capitalised.map((label, i) => (count(label) > 1 ? `${label} (${columns[i]})` : label)),
+      fields,
+    };
   }
 
   /** The columns as the list shows them, each key column followed by its raw key (headed by the field name). */
@@ -176,7 +208,16 @@ export class ExportService {
 
   /** The job stopped on every attempt (JobWorker): the export is failed with the reason. */
   async giveUp(exportId: number, reason: string) {
-    await this.ctx.db.updateTable('exports').set({ status: 'failed', message: `The export stopped: ${reason}`, finished_at: new Date(), updated_at: new Date() }).where('id', '=', exportId).execute();
+    await this.ctx.db
+      .updateTable('exports')
+      .set({
+        status: 'failed',
+        message: `The export stopped: ${reason}`,
+        finished_at: new Date(),
+        updated_at: new Date(),
+      })
+      .where('id', '=', exportId)
+      .execute();
   }
 
   /** The export job: writes the CSV to the file store (exports/export-<id>.csv) and marks the export complete. */
@@ -186,7 +227,11 @@ export class ExportService {
     if (!row) throw new PermanentJobError(`Export ${exportId} no longer exists.`);
     const user = row.user_id ? await loadAuthUser(db, row.user_id) : null;
     if (!user) throw new PermanentJobError('The person who asked for this export no longer has an account.');
-    await db.updateTable('exports').set({ status: 'processing', updated_at: new Date() }).where('id', '=', exportId).execute();
+    await db
+      .updateTable('exports')
+      .set({ status: 'processing', updated_at: new Date() })
+      .where('id', '=', exportId)
+      .execute();
     // Written here first, then moved into the file store whole (a bucket takes a file of known length).
     const folder = temporaryFolder(this.ctx.config);
     await mkdir(folder, { recursive: true });
@@ -196,7 +241,11 @@ export class ExportService {
       const def = this.definition(row.resource);
       const out = createWriteStream(temporary);
       let lines = -1;
-      for await (const text of this.stream(user, def, { resource: row.resource, params: row.params ?? {}, columns: row.columns ?? [] })) {
+      for await (const text of this.stream(user, def, {
+        resource: row.resource,
+        params: row.params ?? {},
+        columns: row.columns ?? [],
+      })) {
         lines += text.split('\r\n').length - 1;
         if (!out.write(text)) await once(out, 'drain');
         await job?.heartbeat({ export_id: exportId, rows: lines });
@@ -204,12 +253,26 @@ export class ExportService {
       out.end();
       await once(out, 'finish');
       await this.ctx.files.putFile(key, temporary, 'text/csv');
-      await db.updateTable('exports').set({ status: 'complete', storage_path: key, row_count: Math.max(0, lines), finished_at: new Date(), updated_at: new Date() }).where('id', '=', exportId).execute();
+      await db
+        .updateTable('exports')
+        .set({
+          status: 'complete',
+          storage_path: key,
+          row_count: Math.max(0, lines),
+          finished_at: new Date(),
+          updated_at: new Date(),
+        })
+        .where('id', '=', exportId)
+        .execute();
     } catch (error) {
       await rm(temporary, { force: true });
       if (error instanceof ClaimLost) throw error;
       const message = error instanceof Error ? error.message : String(error);
-      await db.updateTable('exports').set({ status: 'failed', message, finished_at: new Date(), updated_at: new Date() }).where('id', '=', exportId).execute();
+      await db
+        .updateTable('exports')
+        .set({ status: 'failed', message, finished_at: new Date(), updated_at: new Date() })
+        .where('id', '=', exportId)
+        .execute();
       throw new PermanentJobError(message);
     } finally {
       const current = await db.selectFrom('exports').selectAll().where('id', '=', exportId).executeTakeFirst();

@@ -13,7 +13,18 @@ export const exportsResource: ResourceDefinition = {
     file_name: { kind: 'text', max: 200, label: 'file name' },
     row_count: { kind: 'integer', label: 'rows' },
   },
-  readOnly: ['params', 'columns', 'status', 'row_count', 'message', 'finished_at', 'user_id', 'download_url', 'resource', 'file_name'],
+  readOnly: [
+    'params',
+    'columns',
+    'status',
+    'row_count',
+    'message',
+    'finished_at',
+    'user_id',
+    'download_url',
+    'resource',
+    'file_name',
+  ],
   hidden: ['storage_path'],
   defaultSort: { field: 'created_at', order: 'desc' },
   softDelete: false,
@@ -22,7 +33,8 @@ export const exportsResource: ResourceDefinition = {
   ownRoutes: ['create', 'update', 'list', 'show'],
   hooks: {
     async present(records) {
-      for (const record of records) record.download_url = record.status === 'complete' ? `/api/exports/${record.id}/download` : null;
+      for (const record of records)
+        record.download_url = record.status === 'complete' ? `/api/exports/${record.id}/download` : null;
     },
   },
 };

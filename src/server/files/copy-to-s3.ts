@@ -8,7 +8,11 @@ import { ConfigError, loadConfig } from '../config/config.js';
 import { FolderStore } from './file-store.js';
 import { S3Store } from './s3-store.js';
 
-export async function copyFolderToBucket(dataDir: string, settings: ConstructorParameters<typeof S3Store>[0], log: (line: string) => void = console.log) {
+export async function copyFolderToBucket(
+  dataDir: string,
+  settings: ConstructorParameters<typeof S3Store>[0],
+  log: (line: string) => void = console.log,
+) {
   const folder = new FolderStore(path.join(dataDir, 'files'));
   const bucket = new S3Store(settings);
   const there = new Map<string, number>();
@@ -26,14 +30,19 @@ export async function copyFolderToBucket(dataDir: string, settings: ConstructorP
     copied++;
     if (copied % 100 === 0) log(`  ${copied} files copied...`);
   }
-  log(`Copied ${copied} file${copied === 1 ? '' : 's'} to s3://${settings.bucket}/${settings.prefix}; ${skipped} already there.`);
+  log(
+    `Copied ${copied} file${copied === 1 ? '' : 's'} to s3://${settings.bucket}/${settings.prefix}; ${skipped} already there.`,
+  );
   return { copied, skipped };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     const config = loadConfig();
-    if (!config.s3) throw new ConfigError('Set S3_BUCKET (and S3_ENDPOINT, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY for a server other than AWS) to copy the files there.');
+    if (!config.s3)
+      throw new ConfigError(
+        'Set S3_BUCKET (and S3_ENDPOINT, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY for a server other than AWS) to copy the files there.',
+      );
     await copyFolderToBucket(config.dataDir, config.s3);
   } catch (error) {
     console.error(`\nCannot copy the files: ${error instanceof Error ? error.message : String(error)}\n`);

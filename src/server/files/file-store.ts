@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, copyFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Config } from '../config/config.js';
@@ -36,7 +36,11 @@ export interface FileStore {
 /** Keys are relative paths of plain segments: nothing can climb out of the folder or the bucket's prefix. */
 export function checkKey(key: string): string {
   const segments = key.split('/');
-  if (!key || key.length > 500 || segments.some((segment) => !segment || segment === '.' || segment === '..' || /[\\\u0000-\u001f]/.test(segment))) {
+  if (
+    !key ||
+    key.length > 500 ||
+    segments.some((segment) => !segment || segment === '.' || segment === '..' || /[\\\u0000-\u001f]/.test(segment))
+  ) {
     throw new Error(`Not a file key: ${JSON.stringify(key)}`);
   }
   return key;
@@ -83,7 +87,8 @@ export class FolderStore implements FileStore {
         if (entry.isDirectory()) yield* walk(full);
         else if (entry.isFile()) {
           const info = await stat(full).catch(() => null);
-          if (info) yield { key: path.relative(root, full).split(path.sep).join('/'), size: info.size, modifiedAt: info.mtime };
+          if (info)
+            yield { key: path.relative(root, full).split(path.sep).join('/'), size: info.size, modifiedAt: info.mtime };
         }
       }
     };

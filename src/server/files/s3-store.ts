@@ -1,7 +1,15 @@
 import { createReadStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import type { Config } from '../config/config.js';
 import { checkKey, type FileStore, type StoredFileReader, type StoredObject } from './file-store.js';
 
@@ -23,7 +31,10 @@ export class S3Store implements FileStore {
       endpoint: settings.endpoint,
       region: settings.region,
       forcePathStyle: settings.forcePathStyle,
-      credentials: settings.accessKeyId && settings.secretAccessKey ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } : undefined,
+      credentials:
+        settings.accessKeyId && settings.secretAccessKey
+          ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey }
+          : undefined,
       // Checksums only where the API asks for them: several S3-compatible servers reject the SDK's default
       // chunked-checksum uploads.
       requestChecksumCalculation: 'WHEN_REQUIRED',
@@ -43,7 +54,15 @@ export class S3Store implements FileStore {
   /** Uploads the local file, keeping it (`npm run files:to-s3`). */
   async copyFile(key: string, localPath: string, contentType?: string) {
     const { size } = await stat(localPath);
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key), Body: createReadStream(localPath), ContentLength: size, ContentType: contentType }));
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: this.objectKey(key),
+        Body: createReadStream(localPath),
+        ContentLength: size,
+        ContentType: contentType,
+      }),
+    );
   }
 
   async read(key: string): Promise<StoredFileReader | null> {
@@ -51,7 +70,8 @@ export class S3Store implements FileStore {
       const answer = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
       return { stream: answer.Body as Readable, size: Number(answer.ContentLength ?? 0) };
     } catch (error) {
-      if (error instanceof NoSuchKey || (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404)) return null;
+      if (error instanceof NoSuchKey || (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404))
+        return null;
       throw error;
     }
   }
@@ -63,10 +83,16 @@ export class S3Store implements FileStore {
   async *list(prefix: string): AsyncIterable<StoredObject> {
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${this.prefix}${prefix}`, ContinuationToken: token }));
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${this.prefix}${prefix}`, ContinuationToken: token }),
+      );
       for (const item of page.Contents ?? []) {
         if (!item.Key) continue;
-        yield { key: item.Key.slice(this.prefix.length), size: Number(item.Size ?? 0), modifiedAt: item.LastModified ?? new Date(0) };
+        yield {
+          key: item.Key.slice(this.prefix.length),
+          size: Number(item.Size ?? 0),
+          modifiedAt: item.LastModified ?? new Date(0),
+        };
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);

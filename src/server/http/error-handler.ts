@@ -17,26 +17,40 @@ export function installErrorHandler(app: FastifyInstance) {
     if (error.validation) {
       const errors: Record<string, string[]> = {};
       for (const item of error.validation) {
-        const field = (item.instancePath || '').replace(/^\//, '').replace(/\//g, '.') || String(item.params?.missingProperty ?? 'body');
+        const field =
+          (item.instancePath || '').replace(/^\//, '').replace(/\//g, '.') ||
+          String(item.params?.missingProperty ?? 'body');
         (errors[field] ??= []).push(item.message ?? 'is invalid');
       }
       return reply.status(422).send({ message: 'The given data was invalid.', errors });
     }
     if (status === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.status(413).send({ message: 'The request is too large. Send less data, or upload the file in smaller parts.' });
+      return reply
+        .status(413)
+        .send({ message: 'The request is too large. Send less data, or upload the file in smaller parts.' });
     }
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return reply.status(415).send({ message: 'Send the request as JSON (Content-Type: application/json).' });
     }
-    if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
-      return reply.status(400).send({ message: 'The request body is not valid JSON. Check its syntax and send it again.' });
+    if (
+      error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+      error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+      error instanceof SyntaxError
+    ) {
+      return reply
+        .status(400)
+        .send({ message: 'The request body is not valid JSON. Check its syntax and send it again.' });
     }
     if (status >= 400 && status < 500) {
       return reply.status(status).send({ message: error.message });
     }
     // A multipart body its parser cannot read (no boundary, cut short, a part never ended): the sender's upload is broken.
     if (request.isMultipart() && /multipart|boundary|terminated early|content-type/i.test(error.message)) {
-      return reply.status(400).send({ message: `The upload could not be read (${error.message}). Send the file again as multipart/form-data.` });
+      return reply
+        .status(400)
+        .send({
+          message: `The upload could not be read (${error.message}). Send the file again as multipart/form-data.`,
+        });
     }
     // PostgreSQL refused a value the request carried (an id beyond integer range, a NUL character, year 0) or a
     // reference to a row that does not exist: the caller's input, so a 422, never a 500.
@@ -46,9 +60,13 @@ export function installErrorHandler(app: FastifyInstance) {
       return reply.status(422).send({ message, errors: { body: [message] } });
     }
     if (sqlState === '23503') {
-      const missing = /Key \(([^)]+)\)=\(([^)]*)\) is not present in table "([^"]+)"/.exec((error as { detail?: string }).detail ?? '');
+      const missing = /Key \(([^)]+)\)=\(([^)]*)\) is not present in table "([^"]+)"/.exec(
+        (error as { detail?: string }).detail ?? '',
+      );
       const field = missing?.[1] ?? 'body';
-      const message = missing ? `No record in ${missing[3].replace(/_/g, ' ')} has the id ${missing[2]}.` : 'The change refers to a record that does not exist, or removes one other records still refer to.';
+      const message = missing
+        ? `No record in ${missing[3].replace(/_/g, ' ')} has the id ${missing[2]}.`
+        : 'The change refers to a record that does not exist, or removes one other records still refer to.';
       return reply.status(422).send({ message, errors: { [field]: [message] } });
     }
     request.log.error({ err: error }, 'request failed');

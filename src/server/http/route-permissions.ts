@@ -70,6 +70,7 @@ export function collectRoutes(app: FastifyInstance) {
 export function requireSignIn(app: FastifyInstance) {
   app.addHook('onRequest', async (request) => {
     if (request.is404 || request.user) return;
-    if (!openToSignedOut(request.routeOptions.config?.permission, request.routeOptions.url ?? request.url)) throw unauthenticated();
+    if (!openToSignedOut(request.routeOptions.config?.permission, request.routeOptions.url ?? request.url))
+      throw unauthenticated();
   });
 }

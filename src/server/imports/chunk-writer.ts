@@ -1,19 +1,19 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import { countMarketShareOnce } from '../db/market-share-once.js';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { normalise } from '../../common/import-values.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { batchFields, type BatchRow, type FieldsCache } from '../records/batch-writer.js';
+import { countMarketShareOnce } from '../db/market-share-once.js';
+import { type BatchRow, batchFields, type FieldsCache } from '../records/batch-writer.js';
 import type { RecordService } from '../records/record-service.js';
 import type { ResourceRegistry } from '../records/registry.js';
 import type { ResourceDefinition } from '../records/resource.js';
-import type { ImportCounts as Counts, ImportFailure as Failure } from './import-service.js';
+import { phase, phaseSync } from '../records/write-phases.js';
 import type { StoredFile } from './import-files.js';
-import { keyFieldOf, newRecordDefaults, type ImporterConfig, type MappedRow, type Mapper } from './mapper.js';
+import type { ImportCounts as Counts, ImportFailure as Failure } from './import-service.js';
+import { type ImporterConfig, keyFieldOf, type MappedRow, type Mapper, newRecordDefaults } from './mapper.js';
 import { pivotField } from './record-types.js';
 import { contactKey, contractorKey, RelatedResolver, type Resolved } from './related.js';
 import { relationNames } from './relation-names.js';
 import type { RowHashes } from './row-hashes.js';
-import { phase, phaseSync } from '../records/write-phases.js';
 
 /** A data record of the file, not yet mapped. */
 export interface RawRow {
@@ -39,9 +39,15 @@ export interface UnchangedRows {
   unchanged: Set<number>;
 }
 
-export async function unchangedRows(db: Kysely<any>, chunk: FileChunk, hashes: RowHashes | null): Promise<UnchangedRows> {
+export async function unchangedRows(
+  db: Kysely<any>,
+  chunk: FileChunk,
+  hashes: RowHashes | null,
+): Promise<UnchangedRows> {
   const contentHashes = hashes ? chunk.rows.map((raw) => hashes.contentHash(chunk.headers, raw.cells)) : [];
-  const unchanged = hashes ? await phase('unchanged rows', () => hashes.unchanged(db, contentHashes)) : new Set<number>();
+  const unchanged = hashes
+    ? await phase('unchanged rows', () => hashes.unchanged(db, contentHashes))
+    : new Set<number>();
   return { contentHashes, unchanged };
 }
 
@@ -50,7 +56,12 @@ export async function unchangedRows(db: Kysely<any>, chunk: FileChunk, hashes: R
  * those are only counted (`skipped`). Where a key comes both in such a row and in a row to write, both are written in
  * file order, so the file's last row of a key wins as it always does.
  */
-export async function rowsToWrite(trx: Transaction<any>, chunk: FileChunk, hashes: RowHashes | null, found?: UnchangedRows): Promise<{ rows: MappedRow[]; skipped: number }> {
+export async function rowsToWrite(
+  trx: Transaction<any>,
+  chunk: FileChunk,
+  hashes: RowHashes | null,
+  found?: UnchangedRows,
+): Promise<{ rows: MappedRow[]; skipped: number }> {
   const { contentHashes, unchanged } = found ?? (await unchangedRows(trx, chunk, hashes));
   const map = (i: number) => {
     const raw = chunk.rows[i];
@@ -63,7 +74,12 @@ export async function rowsToWrite(trx: Transaction<any>, chunk: FileChunk, hashe
   const mapped = chunk.rows.map((_, i) => (unchanged.has(i) ? undefined : map(i)));
   if (unchanged.size && hashes && unchanged.size < chunk.rows.length) {
     const keys = new Set(mapped.flatMap((row) => (row ? [hashes.keyOf(row)] : [])));
-    const keyByHash = await phase('unchanged rows', () => hashes.keysOf(trx, [...unchanged].map((i) => contentHashes[i])));
+    const keyByHash = await phase('unchanged rows', () =>
+      hashes.keysOf(
+        trx,
+        [...unchanged].map((i) => contentHashes[i]),
+      ),
+    );
     for (const i of [...unchanged]) {
       const key = keyByHash.get(contentHashes[i]);
       if (key === undefined || !keys.has(key)) continue;
@@ -80,7 +96,20 @@ export async function rowsToWrite(trx: Transaction<any>, chunk: FileChunk, hashe
  * created when the importer allows), then the records themselves through the data service's batch path, then the
  * links between them. Returns the chunk's counts and its failed rows with their reasons.
  */
-export async function writeChunk(records: RecordService, resources: ResourceRegistry, trx: Transaction<any>, importId: number, user: AuthUser, def: ResourceDefinition, importer: ImporterConfig, file: StoredFile, chunk: FileChunk, fieldsCache: FieldsCache, hashes: RowHashes | null, found?: UnchangedRows) {
+export async function writeChunk(
+  records: RecordService,
+  resources: ResourceRegistry,
+  trx: Transaction<any>,
+  importId: number,
+  user: AuthUser,
+  def: ResourceDefinition,
+  importer: ImporterConfig,
+  file: StoredFile,
+  chunk: FileChunk,
+  fieldsCache: FieldsCache,
+  hashes: RowHashes | null,
+  found?: UnchangedRows,
+) {
   const counts: Counts = { created: 0, updated: 0, skipped: 0, failed: 0 };
   const failures: Failure[] = [];
   const failRow = (row: MappedRow, reason: string) => {
@@ -93,12 +122,31 @@ export async function writeChunk(records: RecordService, resources: ResourceRegi
   if (!rows.length) return { counts, failures };
   // The market share of the chunk's sites counted once, after its related records, records and links alike.
   // ('market share' is the counting itself: the writes inside are timed as 'chunk' and their own phases.)
-  await phase('market share', () => countMarketShareOnce(trx, () => phase('chunk', () => writeRows(records, resources, trx, importId, user, def, importer, rows, fieldsCache, hashes, counts, failRow))));
+  await phase('market share', () =>
+    countMarketShareOnce(trx, () =>
+      phase('chunk', () =>
+        writeRows(records, resources, trx, importId, user, def, importer, rows, fieldsCache, hashes, counts, failRow),
+      ),
+    ),
+  );
   return { counts, failures };
 }
 
 /** The chunk's rows to write: related records, the records, their links, the rows' hashes. */
-async function writeRows(records: RecordService, resources: ResourceRegistry, trx: Transaction<any>, importId: number, user: AuthUser, def: ResourceDefinition, importer: ImporterConfig, rows: MappedRow[], fieldsCache: FieldsCache, hashes: RowHashes | null, counts: Counts, failRow: (row: MappedRow, reason: string) => void) {
+async function writeRows(
+  records: RecordService,
+  resources: ResourceRegistry,
+  trx: Transaction<any>,
+  importId: number,
+  user: AuthUser,
+  def: ResourceDefinition,
+  importer: ImporterConfig,
+  rows: MappedRow[],
+  fieldsCache: FieldsCache,
+  hashes: RowHashes | null,
+  counts: Counts,
+  failRow: (row: MappedRow, reason: string) => void,
+) {
   const live: MappedRow[] = [];
   for (const row of rows) {
     if (row.blank) continue;
@@ -106,35 +154,86 @@ async function writeRows(records: RecordService, resources: ResourceRegistry, tr
     else live.push(row);
   }
 
-  const { trades, statuses, unions, classifications, contractors, contacts, typeBySlug, fields, tradeField, type } = await phase('related', async () => {
-    const related = new RelatedResolver(records, resources, trx, user, importId, importer.create_related, fieldsCache);
-    const fields = await batchFields(records, def, trx, fieldsCache);
-    const type = importer.record_type;
-    const tradeField = type === 'site' ? pivotField(fields, 'site_trades') : type === 'contractor' ? pivotField(fields, 'contractor_trades') : null;
-    const collect = (pick: (row: MappedRow) => string | string[] | undefined) => live.flatMap((row) => [pick(row) ?? []].flat());
-    const trades = await related.byName('trade', collect((row) => (tradeField ? row.trades : row.craft)));
-    const statuses = fields.site_status_id ? await related.byName('site-status', collect((row) => row.status)) : new Map<string, Resolved>();
-    const unions = fields.union_id ? await related.byName('union', collect((row) => row.union)) : new Map<string, Resolved>();
-    const classifications = fields.classification_id ? await related.byName('classification', collect((row) => row.classification)) : new Map<string, Resolved>();
-    const contractors = type !== 'contractor' ? await related.contractors(live.flatMap((row) => (row.contractor ? [row.contractor] : [])), type === 'site' ? 'general' : 'none') : new Map<string, Resolved>();
-    const contacts = type !== 'member' ? await related.contacts(live.flatMap((row) => row.contacts)) : new Map<string, Resolved>();
+  const { trades, statuses, unions, classifications, contractors, contacts, typeBySlug, fields, tradeField, type } =
+    await phase('related', async () => {
+      const related = new RelatedResolver(
+        records,
+        resources,
+        trx,
+        user,
+        importId,
+        importer.create_related,
+        fieldsCache,
+      );
+      const fields = await batchFields(records, def, trx, fieldsCache);
+      const type = importer.record_type;
+      const tradeField =
+        type === 'site'
+          ? pivotField(fields, 'site_trades')
+          : type === 'contractor'
+            ? pivotField(fields, 'contractor_trades')
+            : null;
+      const collect = (pick: (row: MappedRow) => string | string[] | undefined) =>
+        live.flatMap((row) => [pick(row) ?? []].flat());
+      const trades = await related.byName(
+        'trade',
+        collect((row) => (tradeField ? row.trades : row.craft)),
+      );
+      const statuses = fields.site_status_id
+        ? await related.byName(
+            'site-status',
+            collect((row) => row.status),
+          )
+        : new Map<string, Resolved>();
+      const unions = fields.union_id
+        ? await related.byName(
+            'union',
+            collect((row) => row.union),
+          )
+        : new Map<string, Resolved>();
+      const classifications = fields.classification_id
+        ? await related.byName(
+            'classification',
+            collect((row) => row.classification),
+          )
+        : new Map<string, Resolved>();
+      const contractors =
+        type !== 'contractor'
+          ? await related.contractors(
+              live.flatMap((row) => (row.contractor ? [row.contractor] : [])),
+              type === 'site' ? 'general' : 'none',
+            )
+          : new Map<string, Resolved>();
+      const contacts =
+        type !== 'member' ? await related.contacts(live.flatMap((row) => row.contacts)) : new Map<string, Resolved>();
 
-    // Site types by slug or by name ('New Projects' → new-project).
-    const siteTypes = type === 'site' && fields.type ? await trx.selectFrom('site_types').select(['slug', 'name']).where('deleted_at', 'is', null).execute() : [];
-    const typeBySlug = new Map<string, string>();
-    for (const t of siteTypes) {
-      if (!t.slug) continue;
-      typeBySlug.set(t.slug, t.slug);
-      typeBySlug.set(slugOf(t.name), t.slug);
-    }
-    return { trades, statuses, unions, classifications, contractors, contacts, typeBySlug, fields, tradeField, type };
-  });
+      // Site types by slug or by name ('New Projects' → new-project).
+      const siteTypes =
+        type === 'site' && fields.type
+          ? await trx.selectFrom('site_types').select(['slug', 'name']).where('deleted_at', 'is', null).execute()
+          : [];
+      const typeBySlug = new Map<string, string>();
+      for (const t of siteTypes) {
+        if (!t.slug) continue;
+        typeBySlug.set(t.slug, t.slug);
+        typeBySlug.set(slugOf(t.name), t.slug);
+      }
+      return { trades, statuses, unions, classifications, contractors, contacts, typeBySlug, fields, tradeField, type };
+    });
 
-  const names = await phase('relation names', () => relationNames(trx, resources, fields, live.map((row) => row.values)));
+  const names = await phase('relation names', () =>
+    relationNames(
+      trx,
+      resources,
+      fields,
+      live.map((row) => row.values),
+    ),
+  );
   const batch: Array<{ row: MappedRow; values: Record<string, unknown> }> = [];
   for (const row of live) {
     const values = { ...row.values };
-    if (typeof values.type === 'string' && typeBySlug.size) values.type = typeBySlug.get(values.type) ?? typeBySlug.get(slugOf(values.type)) ?? values.type;
+    if (typeof values.type === 'string' && typeBySlug.size)
+      values.type = typeBySlug.get(values.type) ?? typeBySlug.get(slugOf(values.type)) ?? values.type;
     const problems: string[] = names.resolve(values);
     const use = (found: Resolved | undefined, assign: (id: number) => void) => {
       if (!found) return;
@@ -146,10 +245,12 @@ async function writeRows(records: RecordService, resources: ResourceRegistry, tr
       for (const name of row.trades) use(trades.get(name.toLowerCase()), (id) => ids.push(id));
       values[tradeField] = ids;
     }
-    if (type === 'member' && row.craft && fields.trade_id) use(trades.get(row.craft.toLowerCase()), (id) => (values.trade_id = id));
+    if (type === 'member' && row.craft && fields.trade_id)
+      use(trades.get(row.craft.toLowerCase()), (id) => (values.trade_id = id));
     if (row.status) use(statuses.get(row.status.toLowerCase()), (id) => (values.site_status_id = id));
     if (row.union) use(unions.get(row.union.toLowerCase()), (id) => (values.union_id = id));
-    if (row.classification) use(classifications.get(row.classification.toLowerCase()), (id) => (values.classification_id = id));
+    if (row.classification)
+      use(classifications.get(row.classification.toLowerCase()), (id) => (values.classification_id = id));
     if (row.contractor) {
       const field = type === 'site' ? 'general_contractor_id' : 'contractor_id';
       use(contractors.get(contractorKey(row.contractor)), (id) => {
@@ -163,13 +264,19 @@ async function writeRows(records: RecordService, resources: ResourceRegistry, tr
   }
 
   const keyField = keyFieldOf(importer);
-  const outcomes = await records.importBatch(trx, user, def, batch.map((b): BatchRow => ({ values: b.values })), {
-    importId,
-    fieldsCache,
-    keyField: keyField && keyField in fields ? keyField : null,
-    protectedFields: importer.protected_fields,
-    createDefaults: newRecordDefaults(importer, type),
-  });
+  const outcomes = await records.importBatch(
+    trx,
+    user,
+    def,
+    batch.map((b): BatchRow => ({ values: b.values })),
+    {
+      importId,
+      fieldsCache,
+      keyField: keyField && keyField in fields ? keyField : null,
+      protectedFields: importer.protected_fields,
+      createDefaults: newRecordDefaults(importer, type),
+    },
+  );
 
   const written: Array<{ row: MappedRow; id: number }> = [];
   const siteContacts: Array<{ site_id: number; contact_id: number; is_site_contact: boolean }> = [];
@@ -184,7 +291,8 @@ async function writeRows(records: RecordService, resources: ResourceRegistry, tr
     for (const contact of row.contacts) {
       const found = contacts.get(contactKey(contact));
       if (!found || !('id' in found)) continue;
-      if (type === 'site') siteContacts.push({ site_id: outcome.id, contact_id: found.id, is_site_contact: row.isSiteContact });
+      if (type === 'site')
+        siteContacts.push({ site_id: outcome.id, contact_id: found.id, is_site_contact: row.isSiteContact });
       if (type === 'contractor') contractorContacts.push({ contractor_id: outcome.id, contact_id: found.id });
     }
     const contractorId = (row as MappedRow & { contractorId?: number }).contractorId;
@@ -210,7 +318,9 @@ async function linkRows(
   if (siteContractors.length) {
     await sql`insert into site_contractors (site_id, contractor_id)
       select distinct x.site_id, x.contractor_id from json_to_recordset(${JSON.stringify(siteContractors)}::json) as x(site_id integer, contractor_id integer)
-      where not exists (select 1 from site_contractors s where s.site_id = x.site_id and s.contractor_id = x.contractor_id)`.execute(trx);
+      where not exists (select 1 from site_contractors s where s.site_id = x.site_id and s.contractor_id = x.contractor_id)`.execute(
+      trx,
+    );
   }
   if (contractorContacts.length) {
     await sql`insert into contractor_contacts (contractor_id, contact_id)
@@ -224,5 +334,5 @@ const slugOf = (text: string) => normalise(text).replace(/\s+/g, '-');
 
 function rawOf(row: MappedRow): Record<string, string> | null {
   const { raw } = row;
-  return raw ? { cells: raw.slice(0, 60).map((c) => c.slice(0, 500)) } as unknown as Record<string, string> : null;
+  return raw ? ({ cells: raw.slice(0, 60).map((c) => c.slice(0, 500)) } as unknown as Record<string, string>) : null;
 }

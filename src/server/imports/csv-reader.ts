@@ -94,7 +94,10 @@ function decodeStream(encoding: CsvEncoding) {
 export function cleanHeaders(cells: readonly string[]): string[] {
   const seen = new Map<string, number>();
   return cells.map((cell, i) => {
-    let name = cell.replace(/^\uFEFF/, '').replace(/\s+/g, ' ').trim();
+    let name = cell
+      .replace(/^\uFEFF/, '')
+      .replace(/\s+/g, ' ')
+      .trim();
     if (!name) name = `Column ${i + 1}`;
     const key = name.toLowerCase();
     const count = (seen.get(key) ?? 0) + 1;
@@ -112,7 +115,11 @@ export const isBlankRecord = (cells: readonly string[]) => cells.every((cell) =>
  * (`index` -1), then data records, blank ones included (callers skip them; line numbers stay true). Quoted fields may
  * hold commas, quotes and line breaks; a record's line is where it starts.
  */
-export async function* readCsv(source: string | Readable, encoding: CsvEncoding, options: { maxRecords?: number } = {}): AsyncGenerator<CsvRecord> {
+export async function* readCsv(
+  source: string | Readable,
+  encoding: CsvEncoding,
+  options: { maxRecords?: number } = {},
+): AsyncGenerator<CsvRecord> {
   for await (const records of readCsvBatches(source, encoding, options)) yield* records;
 }
 
@@ -120,7 +127,11 @@ export async function* readCsv(source: string | Readable, encoding: CsvEncoding,
  * `readCsv`'s records as the parser hands them over, a decoded chunk's worth (several hundred) at a time: for a
  * reader of the whole file (the import job), one step of the loop per batch rather than per record.
  */
-export async function* readCsvBatches(source: string | Readable, encoding: CsvEncoding, options: { maxRecords?: number } = {}): AsyncGenerator<CsvRecord[]> {
+export async function* readCsvBatches(
+  source: string | Readable,
+  encoding: CsvEncoding,
+  options: { maxRecords?: number } = {},
+): AsyncGenerator<CsvRecord[]> {
   const input = typeof source === 'string' ? createReadStream(source, { highWaterMark: 256 * 1024 }) : source;
   const decoded = input.pipe(decodeStream(encoding));
   input.on('error', (error: Error) => decoded.destroy(error));
@@ -170,7 +181,11 @@ export async function* readCsvBatches(source: string | Readable, encoding: CsvEn
       const records: CsvRecord[] = [];
       let done = false;
       for (const row of rows) {
-        const cells = Array.isArray(row) ? (row.every((cell) => typeof cell === 'string') ? (row as string[]) : row.map((cell) => (cell == null ? '' : String(cell)))) : [];
+        const cells = Array.isArray(row)
+          ? row.every((cell) => typeof cell === 'string')
+            ? (row as string[])
+            : row.map((cell) => (cell == null ? '' : String(cell)))
+          : [];
         const start = line;
         // A record spans one line plus the line breaks inside its quoted fields.
         let breaks = 0;

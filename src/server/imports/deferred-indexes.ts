@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { AppContext } from '../app-context.js';
 import { buildIndex, deferrableIndexes, hasTrigram, missingIndexes } from '../schemas/indexes.js';
 
@@ -35,7 +35,9 @@ const EMBEDDED_BUILD_MEMORY = '4MB';
 
 /** The table's live rows as the planner knows them (0 for a table never analyzed). */
 export async function estimatedRows(db: Kysely<any>, table: string) {
-  const { rows } = await sql<{ n: number }>`select greatest(reltuples, 0)::float8 as n from pg_class where oid = ${table}::regclass`.execute(db);
+  const { rows } = await sql<{
+    n: number;
+  }>`select greatest(reltuples, 0)::float8 as n from pg_class where oid = ${table}::regclass`.execute(db);
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -44,7 +46,9 @@ export async function deferIndexes(ctx: AppContext, importId: number, table: str
   const indexes = deferrableIndexes(ctx.resources.all(), table);
   if (!indexes.length) return;
   await underTableLock(ctx.db, table, async (conn) => {
-    await sql`insert into import_index_deferrals (import_id, table_name) values (${importId}, ${table}) on conflict (import_id) do nothing`.execute(conn);
+    await sql`insert into import_index_deferrals (import_id, table_name) values (${importId}, ${table}) on conflict (import_id) do nothing`.execute(
+      conn,
+    );
     // Concurrently on PostgreSQL: a plain drop waits for every transaction on the table, and reads wait behind it.
     const concurrently = ctx.database.kind === 'postgres' ? sql`concurrently ` : sql``;
     for (const index of indexes) await sql`drop index ${concurrently}if exists ${sql.id(index.name)}`.execute(conn);
@@ -59,7 +63,11 @@ export async function deferIndexes(ctx: AppContext, importId: number, table: str
 export async function endIndexDeferral(ctx: AppContext, importId: number, table: string | null) {
   const { db } = ctx;
   if (table === null) {
-    const row = await db.selectFrom('import_index_deferrals').select('table_name').where('import_id', '=', importId).executeTakeFirst();
+    const row = await db
+      .selectFrom('import_index_deferrals')
+      .select('table_name')
+      .where('import_id', '=', importId)
+      .executeTakeFirst();
     if (!row) return 0;
     table = row.table_name as string;
   }
@@ -69,11 +77,18 @@ export async function endIndexDeferral(ctx: AppContext, importId: number, table:
   return underTableLock(db, tableName, async (conn) => {
     // The deferrals of imports no longer running (failed, given up, deleted) end with this one.
     await sql`delete from import_index_deferrals d where d.table_name = ${tableName} and (d.import_id = ${importId}
-      or not exists (select 1 from imports i where i.id = d.import_id and i.status = 'processing' and i.deleted_at is null))`.execute(conn);
-    const others = await sql<{ n: number }>`select count(*)::int as n from import_index_deferrals where table_name = ${tableName}`.execute(conn);
+      or not exists (select 1 from imports i where i.id = d.import_id and i.status = 'processing' and i.deleted_at is null))`.execute(
+      conn,
+    );
+    const others = await sql<{
+      n: number;
+    }>`select count(*)::int as n from import_index_deferrals where table_name = ${tableName}`.execute(conn);
     if (Number(others.rows[0]?.n) > 0) return 0;
     const trigram = await hasTrigram(conn);
-    const missing = await missingIndexes(conn, indexes.filter((index) => trigram || !index.trigram).map((index) => index.name));
+    const missing = await missingIndexes(
+      conn,
+      indexes.filter((index) => trigram || !index.trigram).map((index) => index.name),
+    );
     // Each index is made by a statement of its own: writes to the table wait for one index at a time (the trigram
     // index the longest, about 0.8 s for 100,000 sites on PostgreSQL), reads never. Concurrently, PostgreSQL took
     // 5.4 s for the 20 indexes of 100,000 sites against about 1.6 s (docs/benchmarks.md "Imports").
@@ -102,7 +117,8 @@ export async function endIndexDeferral(ctx: AppContext, importId: number, table:
 async function underTableLock<T>(db: Kysely<any>, table: string, work: (conn: Kysely<any>) => Promise<T>): Promise<T> {
   const key = `om.import-index-deferral:${table}`;
   return db.connection().execute(async (conn) => {
-    while (!(await sql<{ ok: boolean }>`select pg_try_advisory_lock(hashtext(${key})) as ok`.execute(conn)).rows[0]?.ok) await sleep(200);
+    while (!(await sql<{ ok: boolean }>`select pg_try_advisory_lock(hashtext(${key})) as ok`.execute(conn)).rows[0]?.ok)
+      await sleep(200);
     try {
       return await work(conn);
     } finally {

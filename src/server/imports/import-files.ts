@@ -33,7 +33,8 @@ export function importFileKey(file: Pick<StoredFile, 'key' | 'path'>): string {
 /** The file's bytes, streamed from the store (never whole in memory); a clear error when it is no longer kept. */
 export async function openImportFile(files: FileStore, file: StoredFile): Promise<Readable> {
   const found = await files.read(importFileKey(file));
-  if (!found) throw new Error(`The file “${file.name}” is no longer kept, so the import cannot read it. Upload it again.`);
+  if (!found)
+    throw new Error(`The file “${file.name}” is no longer kept, so the import cannot read it. Upload it again.`);
   return found.stream;
 }
 

@@ -2,27 +2,33 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { can } from '../../common/permissions.js';
 import type { ImportRecordType } from '../../common/import-targets.js';
+import { can } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
+import { temporaryFolder } from '../files/file-store.js';
 import { forbidden, ValidationError } from '../http/errors.js';
 import { idParam, socketOf } from '../records/routes.js';
+import { keepImportFiles, removeImportFiles, type StoredFile } from './import-files.js';
 import type { ImportService } from './import-service.js';
-import { importerFile, type ImporterService } from './importer-service.js';
+import { type ImporterService, importerFile } from './importer-service.js';
 import type { ImporterConfig } from './mapper.js';
 import { previewFile } from './preview.js';
 import { receiveCsvUpload, removeFiles } from './uploads.js';
-import { keepImportFiles, removeImportFiles, type StoredFile } from './import-files.js';
-import { temporaryFolder } from '../files/file-store.js';
 
 const page = (value: unknown) => Math.max(1, Number(value ?? 1) || 1);
-const perPage = (value: unknown, fallback: number, max: number) => Math.min(max, Math.max(1, Number(value ?? fallback) || fallback));
+const perPage = (value: unknown, fallback: number, max: number) =>
+  Math.min(max, Math.max(1, Number(value ?? fallback) || fallback));
 
 /**
  * Import routes beyond the generic ones (SPEC section 7): uploads (POST /api/imports, multipart files[]), preview,
  * the error report, failed rows, what an import wrote, undo.
  */
-export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, imports: ImportService, importers: ImporterService) {
+export function registerImportRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  imports: ImportService,
+  importers: ImporterService,
+) {
   app.post('/api/imports', { config: { permission: 'import:create' } }, async (request, reply) => {
     const user = request.user!;
     if (!can(user, 'import:create')) throw forbidden('You do not have permission to import files.');
@@ -31,11 +37,14 @@ export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, impo
     try {
       if (!upload.files.length) throw new ValidationError({ files: ['Choose at least one CSV file to import.'] });
       const importerId = Number(upload.fields.importer_id);
-      if (!Number.isInteger(importerId) || importerId < 1) throw new ValidationError({ importer_id: ['Choose the importer that reads these files.'] });
+      if (!Number.isInteger(importerId) || importerId < 1)
+        throw new ValidationError({ importer_id: ['Choose the importer that reads these files.'] });
       const importer = await importers.config(importerId);
       if (!importer) throw new ValidationError({ importer_id: ['The selected importer does not exist.'] });
       const files = (kept = await keepImportFiles(ctx.files, upload.files));
-      const name = (upload.fields.name ?? '').trim().slice(0, 200) || (files.length === 1 ? files[0].name : `${files[0].name} and ${files.length - 1} more`);
+      const name =
+        (upload.fields.name ?? '').trim().slice(0, 200) ||
+        (files.length === 1 ? files[0].name : `${files[0].name} and ${files.length - 1} more`);
       const record = await imports.start(user, importer, files, name, socketOf(request));
       return reply.status(201).send({ data: record, message: 'Your import has started.' });
     } catch (error) {
@@ -46,27 +55,45 @@ export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, impo
   });
 
   /** The first rows of a file as the importer would map them, with the errors they would produce. Nothing is written. */
-  app.post('/api/imports/preview', { config: { permission: { anyOf: ['import:create', 'importer:update', 'importer:create'] } } }, async (request) => {
-    const user = request.user!;
-    if (!can(user, 'import:create') && !can(user, 'importer:update') && !can(user, 'importer:create')) throw forbidden('You do not have permission to import files.');
-    const folder = await mkdtemp(path.join(os.tmpdir(), 'om-preview-'));
-    try {
-      const upload = await receiveCsvUpload(request, folder, ctx.config.limits.uploadBytes, { maxFiles: 1 });
-      const file = upload.files[0];
-      if (!file) throw new ValidationError({ files: ['Choose a CSV file to preview.'] });
-      let importer: ImporterConfig | null = null;
-      if (upload.fields.importer) {
-        const parsed = importerFile.safeParse(JSON.parse(upload.fields.importer));
-        if (!parsed.success) throw new ValidationError({ importer: ['The importer sent for preview is not valid.'] });
-        importer = { id: 0, key_target: null, create_related: true, all_or_nothing: false, protected_fields: [], defaults: {}, columns: [], rules: [], ...parsed.data, description: undefined } as unknown as ImporterConfig;
-      } else if (upload.fields.importer_id) {
-        importer = await importers.config(Number(upload.fields.importer_id));
+  app.post(
+    '/api/imports/preview',
+    { config: { permission: { anyOf: ['import:create', 'importer:update', 'importer:create'] } } },
+    async (request) => {
+      const user = request.user!;
+      if (!can(user, 'import:create') && !can(user, 'importer:update') && !can(user, 'importer:create'))
+        throw forbidden('You do not have permission to import files.');
+      const folder = await mkdtemp(path.join(os.tmpdir(), 'om-preview-'));
+      try {
+        const upload = await receiveCsvUpload(request, folder, ctx.config.limits.uploadBytes, { maxFiles: 1 });
+        const file = upload.files[0];
+        if (!file) throw new ValidationError({ files: ['Choose a CSV file to preview.'] });
+        let importer: ImporterConfig | null = null;
+        if (upload.fields.importer) {
+          const parsed = importerFile.safeParse(JSON.parse(upload.fields.importer));
+          if (!parsed.success) throw new ValidationError({ importer: ['The importer sent for preview is not valid.'] });
+          importer = {
+            id: 0,
+            key_target: null,
+            create_related: true,
+            all_or_nothing: false,
+            protected_fields: [],
+            defaults: {},
+            columns: [],
+            rules: [],
+            ...parsed.data,
+            description: undefined,
+          } as unknown as ImporterConfig;
+        } else if (upload.fields.importer_id) {
+          importer = await importers.config(Number(upload.fields.importer_id));
+        }
+        return {
+          data: await previewFile(ctx, file, importer, (upload.fields.record_type as ImportRecordType) || 'site'),
+        };
+      } finally {
+        await rm(folder, { recursive: true, force: true });
       }
-      return { data: await previewFile(ctx, file, importer, (upload.fields.record_type as ImportRecordType) || 'site') };
-    } finally {
-      await rm(folder, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 
   const reportRoute = async (request: FastifyRequest<{ Params: { id: number } }>, reply: FastifyReply) => {
     const { fileName, csv } = await imports.errorReport(request.user, request.params.id);
@@ -74,20 +101,53 @@ export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, impo
     reply.header('content-disposition', `attachment; filename="${fileName}"`);
     return reply.send(csv);
   };
-  app.post<{ Params: { id: number } }>('/api/imports/:id/download', { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' } } }, reportRoute);
-  app.get<{ Params: { id: number } }>('/api/imports/:id/download', { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' } } }, reportRoute);
+  app.post<{ Params: { id: number } }>(
+    '/api/imports/:id/download',
+    { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' } } },
+    reportRoute,
+  );
+  app.get<{ Params: { id: number } }>(
+    '/api/imports/:id/download',
+    { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' } } },
+    reportRoute,
+  );
 
-  app.get<{ Params: { id: number }; Querystring: { page?: string; per_page?: string } }>('/api/imports/:id/failures', { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' } } }, async (request) =>
-    imports.failures(request.user, request.params.id, page(request.query.page), perPage(request.query.per_page, 50, 200)),
+  app.get<{ Params: { id: number }; Querystring: { page?: string; per_page?: string } }>(
+    '/api/imports/:id/failures',
+    { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' } } },
+    async (request) =>
+      imports.failures(
+        request.user,
+        request.params.id,
+        page(request.query.page),
+        perPage(request.query.per_page, 50, 200),
+      ),
   );
 
   /** What the import wrote: records created or updated, with their names (for links on the show page). */
-  app.get<{ Params: { id: number }; Querystring: { page?: string; per_page?: string } }>('/api/imports/:id/records', { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' } } }, async (request) =>
-    imports.writtenRecords(request.user!, request.params.id, page(request.query.page), perPage(request.query.per_page, 25, 100)),
+  app.get<{ Params: { id: number }; Querystring: { page?: string; per_page?: string } }>(
+    '/api/imports/:id/records',
+    { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' } } },
+    async (request) =>
+      imports.writtenRecords(
+        request.user!,
+        request.params.id,
+        page(request.query.page),
+        perPage(request.query.per_page, 25, 100),
+      ),
   );
 
-  app.post<{ Params: { id: number } }>('/api/imports/:id/undo', { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' } } }, async (request, reply) => {
-    const updated = await imports.requestUndo(request.user!, request.params.id);
-    return reply.status(202).send({ data: updated, message: 'Undoing the import: what it created is being removed and what it changed put back.' });
-  });
+  app.post<{ Params: { id: number } }>(
+    '/api/imports/:id/undo',
+    { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' } } },
+    async (request, reply) => {
+      const updated = await imports.requestUndo(request.user!, request.params.id);
+      return reply
+        .status(202)
+        .send({
+          data: updated,
+          message: 'Undoing the import: what it created is being removed and what it changed put back.',
+        });
+    },
+  );
 }

@@ -31,11 +31,19 @@ export function importerProblems(importer: ImporterShape, fields: Record<string,
   for (const column of importer.columns ?? []) {
     if (!column.target || column.target === 'ignore') continue;
     const field = missing(column.target);
-    if (field) problems.push(`The column “${column.header}” goes to the field “${field}”, which ${importer.record_type} records no longer have: map it to another field or ignore it.`);
+    if (field)
+      problems.push(
+        `The column “${column.header}” goes to the field “${field}”, which ${importer.record_type} records no longer have: map it to another field or ignore it.`,
+      );
   }
   const key = importer.key_target ? missing(importer.key_target) : null;
-  if (key) problems.push(`The key “${key}” is not a field of ${importer.record_type} records any more: choose another key.`);
-  for (const field of Object.keys(importer.defaults ?? {})) if (!(field in fields)) problems.push(`The default for “${field}” names a field ${importer.record_type} records no longer have.`);
-  for (const field of importer.protected_fields ?? []) if (!(field in fields)) problems.push(`The protected field “${field}” is not a field of ${importer.record_type} records any more.`);
+  if (key)
+    problems.push(`The key “${key}” is not a field of ${importer.record_type} records any more: choose another key.`);
+  for (const field of Object.keys(importer.defaults ?? {}))
+    if (!(field in fields))
+      problems.push(`The default for “${field}” names a field ${importer.record_type} records no longer have.`);
+  for (const field of importer.protected_fields ?? [])
+    if (!(field in fields))
+      problems.push(`The protected field “${field}” is not a field of ${importer.record_type} records any more.`);
   return problems;
 }

@@ -8,7 +8,7 @@ import { ValidationError } from '../http/errors.js';
 import { parseBody } from '../http/parse-body.js';
 import { idParam, socketOf } from '../records/routes.js';
 import { cleanHeaders, readCsv } from './csv-reader.js';
-import { importerFile, type ImporterService } from './importer-service.js';
+import { type ImporterService, importerFile } from './importer-service.js';
 import { receiveCsvUpload } from './uploads.js';
 
 /**
@@ -16,68 +16,111 @@ import { receiveCsvUpload } from './uploads.js';
  * one, reordering, and column suggestions from a sample file (POST /api/importer-columns/import).
  */
 export function registerImporterRoutes(app: FastifyInstance, ctx: AppContext, importers: ImporterService) {
-  app.get<{ Querystring: { record_type?: string } }>('/api/importers/targets', { config: { permission: { anyOf: ['importer:read', 'import:create'] } } }, async (request) => importers.targets(request.user!, request.query.record_type));
+  app.get<{ Querystring: { record_type?: string } }>(
+    '/api/importers/targets',
+    { config: { permission: { anyOf: ['importer:read', 'import:create'] } } },
+    async (request) => importers.targets(request.user!, request.query.record_type),
+  );
 
   /** An importer as a file (JSON) another installation can import. */
-  app.get<{ Params: { id: number } }>('/api/importers/:id/export', { schema: { params: idParam }, config: { permission: { resource: 'importers', action: 'read' } } }, async (request, reply) => {
-    const { file, fileName } = await importers.exportFile(request.user, request.params.id);
-    reply.header('content-type', 'application/json; charset=utf-8');
-    reply.header('content-disposition', `attachment; filename="${fileName}"`);
-    return reply.send(JSON.stringify(file, null, 2));
-  });
+  app.get<{ Params: { id: number } }>(
+    '/api/importers/:id/export',
+    { schema: { params: idParam }, config: { permission: { resource: 'importers', action: 'read' } } },
+    async (request, reply) => {
+      const { file, fileName } = await importers.exportFile(request.user, request.params.id);
+      reply.header('content-type', 'application/json; charset=utf-8');
+      reply.header('content-disposition', `attachment; filename="${fileName}"`);
+      return reply.send(JSON.stringify(file, null, 2));
+    },
+  );
 
   /** Creates an importer from an exported file: JSON body, or multipart with the file as `file`. */
-  app.post('/api/importers/import', { config: { permission: { resource: 'importers', action: 'create' } } }, async (request, reply) => {
-    let body: unknown = request.body;
-    if (request.isMultipart()) {
-      const part = await request.file({ limits: { fileSize: 1_048_576 } });
-      if (!part) throw new ValidationError({ file: ['Choose the importer file (.json) to import.'] });
-      const text = (await part.toBuffer()).toString('utf8');
-      try {
-        body = JSON.parse(text);
-      } catch {
-        throw new ValidationError({ file: ['The file is not an importer file (JSON) exported from this application.'] });
+  app.post(
+    '/api/importers/import',
+    { config: { permission: { resource: 'importers', action: 'create' } } },
+    async (request, reply) => {
+      let body: unknown = request.body;
+      if (request.isMultipart()) {
+        const part = await request.file({ limits: { fileSize: 1_048_576 } });
+        if (!part) throw new ValidationError({ file: ['Choose the importer file (.json) to import.'] });
+        const text = (await part.toBuffer()).toString('utf8');
+        try {
+          body = JSON.parse(text);
+        } catch {
+          throw new ValidationError({
+            file: ['The file is not an importer file (JSON) exported from this application.'],
+          });
+        }
       }
-    }
-    const record = await importers.createFromFile(request.user, parseBody(importerFile.passthrough(), body), socketOf(request));
-    return reply.status(201).send({ data: record, message: 'Importer imported successfully.' });
-  });
+      const record = await importers.createFromFile(
+        request.user,
+        parseBody(importerFile.passthrough(), body),
+        socketOf(request),
+      );
+      return reply.status(201).send({ data: record, message: 'Importer imported successfully.' });
+    },
+  );
 
   /** Moves an importer to `position` (0-based) in the list; the others shift. */
-  app.post<{ Params: { id: number } }>('/api/importers/:id/reorder', { schema: { params: idParam }, config: { permission: { resource: 'importers', action: 'update' } } }, async (request) => {
-    importers.assertMayEdit(request.user);
-    const { position } = parseBody(z.object({ position: z.coerce.number().int().min(0).max(100_000) }), request.body);
-    return { data: await importers.reorder(request.user!, request.params.id, position, socketOf(request)), message: 'Importers reordered successfully.' };
-  });
+  app.post<{ Params: { id: number } }>(
+    '/api/importers/:id/reorder',
+    { schema: { params: idParam }, config: { permission: { resource: 'importers', action: 'update' } } },
+    async (request) => {
+      importers.assertMayEdit(request.user);
+      const { position } = parseBody(z.object({ position: z.coerce.number().int().min(0).max(100_000) }), request.body);
+      return {
+        data: await importers.reorder(request.user!, request.params.id, position, socketOf(request)),
+        message: 'Importers reordered successfully.',
+      };
+    },
+  );
 
   /**
    * Columns for an importer from a sample file's header (multipart `file` + `importer_id`) or a list of headers
    * (JSON `{importer_id, headers}`): each header not yet mapped gets a column with the suggested target.
    */
-  app.post('/api/importer-columns/import', { config: { permission: { resource: 'importers', action: 'update' } } }, async (request, reply) => {
-    importers.assertMayEdit(request.user);
-    let headers: string[] = [];
-    let importerId: number;
-    if (request.isMultipart()) {
-      const folder = await mkdtemp(path.join(os.tmpdir(), 'om-columns-'));
-      try {
-        const upload = await receiveCsvUpload(request, folder, ctx.config.limits.uploadBytes, { maxFiles: 1 });
-        importerId = Number(upload.fields.importer_id);
-        const file = upload.files[0];
-        if (!file) throw new ValidationError({ file: ['Choose a sample CSV file.'] });
-        for await (const r of readCsv(file.path, file.encoding, { maxRecords: 0 })) {
-          if (r.index === -1) headers = cleanHeaders(r.cells);
-          break;
+  app.post(
+    '/api/importer-columns/import',
+    { config: { permission: { resource: 'importers', action: 'update' } } },
+    async (request, reply) => {
+      importers.assertMayEdit(request.user);
+      let headers: string[] = [];
+      let importerId: number;
+      if (request.isMultipart()) {
+        const folder = await mkdtemp(path.join(os.tmpdir(), 'om-columns-'));
+        try {
+          const upload = await receiveCsvUpload(request, folder, ctx.config.limits.uploadBytes, { maxFiles: 1 });
+          importerId = Number(upload.fields.importer_id);
+          const file = upload.files[0];
+          if (!file) throw new ValidationError({ file: ['Choose a sample CSV file.'] });
+          for await (const r of readCsv(file.path, file.encoding, { maxRecords: 0 })) {
+            if (r.index === -1) headers = cleanHeaders(r.cells);
+            break;
+          }
+        } finally {
+          await rm(folder, { recursive: true, force: true });
         }
-      } finally {
-        await rm(folder, { recursive: true, force: true });
+      } else {
+        const body = parseBody(
+          z.object({ importer_id: z.coerce.number().int().min(1), headers: z.array(z.string().max(200)).max(500) }),
+          request.body,
+        );
+        importerId = body.importer_id;
+        headers = cleanHeaders(body.headers);
       }
-    } else {
-      const body = parseBody(z.object({ importer_id: z.coerce.number().int().min(1), headers: z.array(z.string().max(200)).max(500) }), request.body);
-      importerId = body.importer_id;
-      headers = cleanHeaders(body.headers);
-    }
-    const { columns, added } = await importers.addColumnsFromHeaders(request.user!, importerId!, headers, socketOf(request));
-    return reply.status(201).send({ data: columns, added, message: `${added} column${added === 1 ? '' : 's'} added from the file's header.` });
-  });
+      const { columns, added } = await importers.addColumnsFromHeaders(
+        request.user!,
+        importerId!,
+        headers,
+        socketOf(request),
+      );
+      return reply
+        .status(201)
+        .send({
+          data: columns,
+          added,
+          message: `${added} column${added === 1 ? '' : 's'} added from the file's header.`,
+        });
+    },
+  );
 }

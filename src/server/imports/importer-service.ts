@@ -1,14 +1,14 @@
-import { displayName } from '../records/fields.js';
 import { z } from 'zod';
+import { OPERATOR_LABELS, RULE_OPERATORS } from '../../common/import-rules.js';
+import { type ImportRecordType, KEY_TARGETS, suggestTargets, targetsFor } from '../../common/import-targets.js';
 import { can } from '../../common/permissions.js';
-import { KEY_TARGETS, suggestTargets, targetsFor, type ImportRecordType } from '../../common/import-targets.js';
-import { RULE_OPERATORS, OPERATOR_LABELS } from '../../common/import-rules.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden, ValidationError } from '../http/errors.js';
+import { displayName } from '../records/fields.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
-import type { ImporterConfig } from './mapper.js';
 import { importableTypes, isCatalogueType } from './importable-types.js';
+import type { ImporterConfig } from './mapper.js';
 import { definitionFor } from './record-types.js';
 
 /** An importer as a file another installation can import (GET /api/importers/{id}/export writes it). */
@@ -31,7 +31,9 @@ export const importerFile = z.object({
  */
 export const customTargets = (fields: Record<string, FieldSpec>, type?: string) =>
   Object.entries(fields)
-    .filter(([key, spec]) => spec.storage === 'custom' || (type !== undefined && !isCatalogueType(type) && key === 'name'))
+    .filter(
+      ([key, spec]) => spec.storage === 'custom' || (type !== undefined && !isCatalogueType(type) && key === 'name'),
+    )
     .map(([key, spec]) => ({ key, label: displayName(key, spec) }));
 
 /**
@@ -49,11 +51,28 @@ export class ImporterService {
   /** An importer with its columns and rules, as the job and the preview use it (a snapshot is kept with each import). */
   async config(id: number): Promise<ImporterConfig | null> {
     const { db } = this.ctx;
-    const row = await db.selectFrom('importers').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+    const row = await db
+      .selectFrom('importers')
+      .selectAll()
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     if (!row) return null;
     const [columns, rules] = await Promise.all([
-      db.selectFrom('importer_columns').select(['header', 'target']).where('importer_id', '=', id).orderBy('position').orderBy('id').execute(),
-      db.selectFrom('importer_rules').select(['source', 'operator', 'value', 'action', 'action_value']).where('importer_id', '=', id).orderBy('position').orderBy('id').execute(),
+      db
+        .selectFrom('importer_columns')
+        .select(['header', 'target'])
+        .where('importer_id', '=', id)
+        .orderBy('position')
+        .orderBy('id')
+        .execute(),
+      db
+        .selectFrom('importer_rules')
+        .select(['source', 'operator', 'value', 'action', 'action_value'])
+        .where('importer_id', '=', id)
+        .orderBy('position')
+        .orderBy('id')
+        .execute(),
     ]);
     return {
       id: row.id,
@@ -71,21 +90,29 @@ export class ImporterService {
 
   /** What each record type can be imported into: targets, keys, fields; the rule operators and actions. */
   async targets(user: AuthUser, recordType?: string) {
-    if (!can(user, 'importer:read') && !can(user, 'import:create')) throw forbidden('You do not have permission to read importers.');
+    if (!can(user, 'importer:read') && !can(user, 'import:create'))
+      throw forbidden('You do not have permission to read importers.');
     const importable = await importableTypes(this.ctx.db);
     const types = recordType ? [recordType] : importable;
     const data: Record<string, unknown> = {};
     for (const type of types) {
-      if (!importable.includes(type)) throw new ValidationError({ record_type: [`The record type must be one of: ${importable.join(', ')}.`] });
+      if (!importable.includes(type))
+        throw new ValidationError({ record_type: [`The record type must be one of: ${importable.join(', ')}.`] });
       const fields = await this.ctx.records.fields(definitionFor(this.ctx.resources, type));
       data[type] = {
         name: await this.ctx.records.nameOf(definitionFor(this.ctx.resources, type)),
-        targets: targetsFor(type as ImportRecordType, customTargets(fields, type)).map(({ synonyms, ...target }) => target),
+        targets: targetsFor(type as ImportRecordType, customTargets(fields, type)).map(
+          ({ synonyms, ...target }) => target,
+        ),
         keys: KEY_TARGETS[type as ImportRecordType] ?? ['custom.name'],
         fields: Object.keys(fields).filter((f) => !['id'].includes(f)),
       };
     }
-    return { data, operators: RULE_OPERATORS.map((op) => ({ id: op, name: OPERATOR_LABELS[op] })), actions: [{ id: 'trade-set', name: 'Set trade' }] };
+    return {
+      data,
+      operators: RULE_OPERATORS.map((op) => ({ id: op, name: OPERATOR_LABELS[op] })),
+      actions: [{ id: 'trade-set', name: 'Set trade' }],
+    };
   }
 
   /** An importer as a file, and the name to save it under. */
@@ -105,7 +132,12 @@ export class ImporterService {
       columns: record.columns,
       rules: record.rules,
     };
-    return { file, fileName: `${String(record.slug ?? record.name).replace(/[^\w.-]+/g, '-').toLowerCase()}.importer.json` };
+    return {
+      file,
+      fileName: `${String(record.slug ?? record.name)
+        .replace(/[^\w.-]+/g, '-')
+        .toLowerCase()}.importer.json`,
+    };
   }
 
   /** Creates an importer from an exported file's contents. */
@@ -142,12 +174,19 @@ export class ImporterService {
   async reorder(user: AuthUser, id: number, position: number, socketId?: string) {
     this.assertMayEdit(user);
     await this.ctx.records.show(user, this.def, id);
-    const ordered = await this.ctx.db.selectFrom('importers').select(['id', 'position']).where('deleted_at', 'is', null).orderBy('position').orderBy('id').execute();
+    const ordered = await this.ctx.db
+      .selectFrom('importers')
+      .select(['id', 'position'])
+      .where('deleted_at', 'is', null)
+      .orderBy('position')
+      .orderBy('id')
+      .execute();
     const ids = ordered.map((r) => r.id).filter((other) => other !== id);
     ids.splice(Math.min(position, ids.length), 0, id);
     for (let i = 0; i < ids.length; i++) {
       const current = ordered.find((r) => r.id === ids[i]);
-      if (current && current.position !== i) await this.ctx.records.update(user, this.def, ids[i], { position: i }, { socketId });
+      if (current && current.position !== i)
+        await this.ctx.records.update(user, this.def, ids[i], { position: i }, { socketId });
     }
     return (await this.ctx.records.list(user, this.def, { per_page: -1 })).data;
   }
@@ -165,7 +204,14 @@ export class ImporterService {
     const added = headers
       .map((header, i) => ({ header, target: taken.has(suggestions[i]) ? '' : suggestions[i] }))
       .filter((c) => !known.has(c.header.toLowerCase()));
-    if (added.length) await this.ctx.records.update(user, this.def, importer.id, { columns: [...importer.columns, ...added] }, { socketId });
+    if (added.length)
+      await this.ctx.records.update(
+        user,
+        this.def,
+        importer.id,
+        { columns: [...importer.columns, ...added] },
+        { socketId },
+      );
     const updated = await this.ctx.records.show(user, this.def, importer.id);
     return { columns: updated.columns, added: added.length };
   }

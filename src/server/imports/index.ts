@@ -1,11 +1,11 @@
 import fp from 'fastify-plugin';
 import type { Feature, FeaturePlugin } from '../app-context.js';
-import { IMPORT_JOB, IMPORT_UNDO_JOB, ImportService } from './import-service.js';
-import { registerImportRoutes } from './import-routes.js';
-import { ImporterService } from './importer-service.js';
-import { registerImporterRoutes } from './importer-routes.js';
-import { ImportProcessor } from './processor.js';
 import { endIndexDeferral } from './deferred-indexes.js';
+import { registerImportRoutes } from './import-routes.js';
+import { IMPORT_JOB, IMPORT_UNDO_JOB, ImportService } from './import-service.js';
+import { registerImporterRoutes } from './importer-routes.js';
+import { ImporterService } from './importer-service.js';
+import { ImportProcessor } from './processor.js';
 import { importResourceDefinitions } from './resources.js';
 import { removeExpiredUploads, UPLOAD_RETENTION_EVERY_MS, UPLOAD_RETENTION_JOB } from './upload-retention.js';
 
@@ -28,7 +28,10 @@ const imports: FeaturePlugin = async (app, { ctx }) => {
   app.decorate('importProcessor', new ImportProcessor(ctx, service));
   app.jobs.register(IMPORT_JOB, (payload, job) => app.importProcessor.run(Number(payload.import_id), job), {
     giveUp: async (payload, reason) => {
-      await service.fail(Number(payload.import_id), `The import stopped: ${reason} What it imported is kept; import the file again to finish it (rows already imported are skipped).`);
+      await service.fail(
+        Number(payload.import_id),
+        `The import stopped: ${reason} What it imported is kept; import the file again to finish it (rows already imported are skipped).`,
+      );
       await endIndexDeferral(ctx, Number(payload.import_id), null);
     },
   });
@@ -41,4 +44,7 @@ const imports: FeaturePlugin = async (app, { ctx }) => {
   registerImporterRoutes(app, ctx, importers);
 };
 
-export const importsFeature: Feature = { resources: importResourceDefinitions, plugin: fp(imports, { name: 'imports', dependencies: ['jobs'] }) };
+export const importsFeature: Feature = {
+  resources: importResourceDefinitions,
+  plugin: fp(imports, { name: 'imports', dependencies: ['jobs'] }),
+};

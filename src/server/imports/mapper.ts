@@ -1,7 +1,16 @@
-import { displayName } from '../records/fields.js';
 import { applyRules, type ImportRule } from '../../common/import-rules.js';
-import { TARGETS_BY_KEY, KEY_FIELDS, type ImportRecordType } from '../../common/import-targets.js';
-import { checkLatLng, normalise, parseCoordinates, parseDate, parseFlag, parseMoney, parseNumber, splitName } from '../../common/import-values.js';
+import { type ImportRecordType, KEY_FIELDS, TARGETS_BY_KEY } from '../../common/import-targets.js';
+import {
+  checkLatLng,
+  normalise,
+  parseCoordinates,
+  parseDate,
+  parseFlag,
+  parseMoney,
+  parseNumber,
+  splitName,
+} from '../../common/import-values.js';
+import { displayName } from '../records/fields.js';
 import type { FieldSpec } from '../records/resource.js';
 import { postalCentre } from './postal-centres.js';
 
@@ -91,7 +100,11 @@ const CONTRACTOR_TYPE_ALIASES: Record<string, string> = {
 const ADDRESS_PARTS = new Set(['street', 'city', 'county', 'state', 'postal_code']);
 const CONTRACTOR_ADDRESS_PARTS = new Set(['street', 'city', 'state', 'postal_code']);
 const slug = (text: string) => normalise(text).replace(/\s+/g, '-');
-const splitList = (text: string) => text.split(/[,;|/]+/).map((s) => s.trim()).filter(Boolean);
+const splitList = (text: string) =>
+  text
+    .split(/[,;|/]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** Finds the file column of each importer column: exact header first, then the same header ignoring case and punctuation. */
 export function locateColumns(columns: readonly ImporterColumn[], headers: readonly string[]) {
@@ -117,9 +130,14 @@ export function locateColumns(columns: readonly ImporterColumn[], headers: reado
  * What a new record gets for a field its row left empty: the importer's settings (`defaults`: a vendor's sites get
  * its source), over a new site's `pending` type and a new contractor's `none`. A setting left empty sets nothing.
  */
-export function newRecordDefaults(importer: Pick<ImporterConfig, 'record_type' | 'defaults'> | null | undefined, type: string): Record<string, unknown> {
-  const base: Record<string, unknown> = type === 'site' ? { type: 'pending' } : type === 'contractor' ? { type: 'none' } : {};
-  for (const [field, value] of Object.entries(importer?.defaults ?? {})) if (value !== null && value !== undefined && value !== '') base[field] = value;
+export function newRecordDefaults(
+  importer: Pick<ImporterConfig, 'record_type' | 'defaults'> | null | undefined,
+  type: string,
+): Record<string, unknown> {
+  const base: Record<string, unknown> =
+    type === 'site' ? { type: 'pending' } : type === 'contractor' ? { type: 'none' } : {};
+  for (const [field, value] of Object.entries(importer?.defaults ?? {}))
+    if (value !== null && value !== undefined && value !== '') base[field] = value;
   return base;
 }
 
@@ -158,7 +176,16 @@ export function createMapper(importer: ImporterConfig, headers: readonly string[
   });
 
   const map = (cells: readonly string[], line: number, index: number): MappedRow => {
-    const row: MappedRow = { line, index, values: {}, trades: [], contacts: [], isSiteContact: true, errors: [], blank: true };
+    const row: MappedRow = {
+      line,
+      index,
+      values: {},
+      trades: [],
+      contacts: [],
+      isSiteContact: true,
+      errors: [],
+      blank: true,
+    };
     const contacts: Array<Partial<ContactInput> & { name?: string }> = [];
     const notes: string[] = [];
     const contractorNotes: string[] = [];
@@ -216,8 +243,10 @@ export function createMapper(importer: ImporterConfig, headers: readonly string[
           const parsed = parseNumber(raw);
           const field = part;
           if (!parsed.ok) fail(label, parsed.error);
-          else if (field === 'latitude' && Math.abs(parsed.value) > 90) fail(label, `${parsed.value} is outside -90 to 90.`);
-          else if (field === 'longitude' && Math.abs(parsed.value) > 180) fail(label, `${parsed.value} is outside -180 to 180.`);
+          else if (field === 'latitude' && Math.abs(parsed.value) > 90)
+            fail(label, `${parsed.value} is outside -90 to 90.`);
+          else if (field === 'longitude' && Math.abs(parsed.value) > 180)
+            fail(label, `${parsed.value} is outside -180 to 180.`);
           else if (main) put(field, String(parsed.value), label);
           else contractor[field] = parsed.value;
           break;
@@ -321,9 +350,11 @@ export function createMapper(importer: ImporterConfig, headers: readonly string[
     row.trades = dedupe(row.trades);
 
     // Address parts: separately mapped columns win over the one-line address.
-    for (const [field, text] of Object.entries(address)) if (!(field in row.values)) put(field, text, field.replace('_', ' '));
+    for (const [field, text] of Object.entries(address))
+      if (!(field in row.values)) put(field, text, field.replace('_', ' '));
     if (notes.length && fields.notes) row.values.notes = notes.join('\n\n');
-    if (value !== undefined && row.values.estimated_value === undefined && fields.estimated_value) row.values.estimated_value = value;
+    if (value !== undefined && row.values.estimated_value === undefined && fields.estimated_value)
+      row.values.estimated_value = value;
     else if (value !== undefined && fields.value) row.values.value = value;
     if (name) {
       row.values.first_name = name.first_name;
@@ -344,8 +375,14 @@ export function createMapper(importer: ImporterConfig, headers: readonly string[
 
     for (const contact of contacts) {
       if (!contact || (!contact.name && !contact.email && !contact.phone)) continue;
-      const parts = contact.name ? splitName(contact.name) : { first_name: contact.email?.split('@')[0] ?? contact.phone ?? '', last_name: '' };
-      row.contacts.push({ ...parts, ...(contact.email ? { email: contact.email } : {}), ...(contact.phone ? { phone: contact.phone } : {}) });
+      const parts = contact.name
+        ? splitName(contact.name)
+        : { first_name: contact.email?.split('@')[0] ?? contact.phone ?? '', last_name: '' };
+      row.contacts.push({
+        ...parts,
+        ...(contact.email ? { email: contact.email } : {}),
+        ...(contact.phone ? { phone: contact.phone } : {}),
+      });
     }
 
     return row;
@@ -384,7 +421,11 @@ function convert(raw: string, spec: FieldSpec): { ok: true; value: unknown } | {
       const items = spec.kind === 'enum' ? [raw] : splitList(raw);
       const values = items.map((item) => choiceValue(item, spec));
       const unknown = items.filter((_item, i) => values[i] === undefined);
-      if (unknown.length) return { ok: false, error: `${unknown.map((item) => `"${item}"`).join(', ')} is not one of the choices: ${(spec.options ?? []).map((option) => spec.choiceLabels?.[option] ?? option).join(', ')}.` };
+      if (unknown.length)
+        return {
+          ok: false,
+          error: `${unknown.map((item) => `"${item}"`).join(', ')} is not one of the choices: ${(spec.options ?? []).map((option) => spec.choiceLabels?.[option] ?? option).join(', ')}.`,
+        };
       return { ok: true, value: spec.kind === 'enum' ? values[0] : values };
     }
     case 'integer[]':
@@ -399,7 +440,10 @@ function choiceValue(raw: string, spec: FieldSpec): string | undefined {
   const options = spec.options ?? [];
   if (options.includes(raw)) return raw;
   const wanted = slug(raw);
-  return options.find((option) => slug(option) === wanted) ?? options.find((option) => spec.choiceLabels?.[option] !== undefined && slug(spec.choiceLabels[option]) === wanted);
+  return (
+    options.find((option) => slug(option) === wanted) ??
+    options.find((option) => spec.choiceLabels?.[option] !== undefined && slug(spec.choiceLabels[option]) === wanted)
+  );
 }
 
 function pickFields(values: Record<string, unknown>, fields: Record<string, FieldSpec>) {
@@ -411,7 +455,10 @@ const CA_POSTAL = /^([A-Za-z]{2})\s+([A-Za-z]\d[A-Za-z]\s?\d[A-Za-z]\d)$/;
 
 /** "123 Main St, Los Angeles, CA 90012" → street, city, state, postal code (best effort; unknown parts stay in street). */
 export function parseAddress(text: string): Record<string, string> {
-  const parts = text.split(',').map((p) => p.trim()).filter(Boolean);
+  const parts = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   const result: Record<string, string> = {};
   if (parts.length >= 2) {
     const last = parts[parts.length - 1];

@@ -23,7 +23,9 @@ export function postalCentre(code: string): Centre | null {
   if (!centres && !fallback) load();
   if (centres) return centres.get(code) ?? null;
   const hit = fallback!.lookup(code);
-  return hit && Number.isFinite(hit.latitude) && Number.isFinite(hit.longitude) ? { latitude: hit.latitude!, longitude: hit.longitude! } : null;
+  return hit && Number.isFinite(hit.latitude) && Number.isFinite(hit.longitude)
+    ? { latitude: hit.latitude!, longitude: hit.longitude! }
+    : null;
 }
 
 function load() {

@@ -1,10 +1,10 @@
-import { suggestTargets, type ImportRecordType } from '../../common/import-targets.js';
+import { type ImportRecordType, suggestTargets } from '../../common/import-targets.js';
 import type { AppContext } from '../app-context.js';
 import { createBatchValidator, reasonOf } from '../records/batch-writer.js';
 import { withSetValues } from '../records/form-logic-outcome.js';
 import { cleanHeaders, isBlankRecord, readCsv } from './csv-reader.js';
 import { customTargets } from './importer-service.js';
-import { createMapper, keyFieldOf, newRecordDefaults, type ImporterConfig } from './mapper.js';
+import { createMapper, type ImporterConfig, keyFieldOf, newRecordDefaults } from './mapper.js';
 import { definitionFor } from './record-types.js';
 import { relationNames } from './relation-names.js';
 import type { UploadedFile } from './uploads.js';
@@ -16,7 +16,12 @@ const PREVIEW_ROWS = 20;
  * importer's defaults filling empty values, as the import job does). Without an importer: the headers, suggested
  * targets and the raw rows. Nothing is written.
  */
-export async function previewFile(ctx: AppContext, file: UploadedFile, importer: ImporterConfig | null, recordType: ImportRecordType) {
+export async function previewFile(
+  ctx: AppContext,
+  file: UploadedFile,
+  importer: ImporterConfig | null,
+  recordType: ImportRecordType,
+) {
   const { records } = ctx;
   const type: ImportRecordType = importer?.record_type ?? recordType;
   const def = definitionFor(ctx.resources, type);
@@ -25,7 +30,11 @@ export async function previewFile(ctx: AppContext, file: UploadedFile, importer:
   const rows: any[] = [];
   let mapper: ReturnType<typeof createMapper> | null = null;
   const validate = createBatchValidator(fields, def.readOnly ?? []);
-  const mappedRows: Array<{ line: number; cells: string[]; mapped: ReturnType<ReturnType<typeof createMapper>['map']> }> = [];
+  const mappedRows: Array<{
+    line: number;
+    cells: string[];
+    mapped: ReturnType<ReturnType<typeof createMapper>['map']>;
+  }> = [];
   for await (const record of readCsv(file.path, file.encoding, { maxRecords: PREVIEW_ROWS * 3 })) {
     if (record.index === -1) {
       headers = cleanHeaders(record.cells);
@@ -35,10 +44,20 @@ export async function previewFile(ctx: AppContext, file: UploadedFile, importer:
     if (isBlankRecord(record.cells)) continue;
     if (rows.length + mappedRows.length >= PREVIEW_ROWS) break;
     if (!mapper) rows.push({ line: record.line, cells: record.cells });
-    else mappedRows.push({ line: record.line, cells: record.cells, mapped: mapper.map(record.cells, record.line, record.index) });
+    else
+      mappedRows.push({
+        line: record.line,
+        cells: record.cells,
+        mapped: mapper.map(record.cells, record.line, record.index),
+      });
   }
   // Relation columns that name their records are checked as the import does, by the names.
-  const names = await relationNames(ctx.db, ctx.resources, fields, mappedRows.map((row) => row.mapped.values));
+  const names = await relationNames(
+    ctx.db,
+    ctx.resources,
+    fields,
+    mappedRows.map((row) => row.mapped.values),
+  );
   for (const { line, cells, mapped } of mappedRows) {
     const errors = [...mapped.errors];
     const candidate: Record<string, unknown> = { ...mapped.values };

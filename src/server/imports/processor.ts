@@ -2,21 +2,27 @@ import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { loadAuthUser } from '../auth/load-user.js';
-import { ClaimLost, JobInterrupted, PermanentJobError, SimulatedCrash, type JobContext } from '../jobs/worker.js';
-import { undoBatch, type FieldsCache } from '../records/batch-writer.js';
-import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
-import { unchangedRows, writeChunk, type FileChunk, type RawRow } from './chunk-writer.js';
-import { cleanHeaders, isBlankRecord, readCsvBatches } from './csv-reader.js';
-import { MAX_STORED_FAILURES, type Checkpoint, type ImportCounts as Counts, type ImportFailure as Failure, type ImportService } from './import-service.js';
-import { createMapper, keyFieldOf, type ImporterConfig, type Mapper } from './mapper.js';
-import { RowHashes } from './row-hashes.js';
-import { openImportFile, type StoredFile } from './import-files.js';
-import { importerProblems } from './importer-problems.js';
-import { definitionFor } from './record-types.js';
-import { Statistics } from './table-statistics.js';
-import { phase, takePhases } from '../records/write-phases.js';
 import { vacuumAfterLargeWrite } from '../db/embedded-maintenance.js';
+import { ClaimLost, type JobContext, JobInterrupted, PermanentJobError, SimulatedCrash } from '../jobs/worker.js';
+import { type FieldsCache, undoBatch } from '../records/batch-writer.js';
+import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
+import { phase, takePhases } from '../records/write-phases.js';
+import { type FileChunk, type RawRow, unchangedRows, writeChunk } from './chunk-writer.js';
+import { cleanHeaders, isBlankRecord, readCsvBatches } from './csv-reader.js';
 import { deferIndexes, endIndexDeferral, estimatedRows, shouldDeferIndexes } from './deferred-indexes.js';
+import { openImportFile, type StoredFile } from './import-files.js';
+import {
+  type Checkpoint,
+  type ImportCounts as Counts,
+  type ImportFailure as Failure,
+  type ImportService,
+  MAX_STORED_FAILURES,
+} from './import-service.js';
+import { importerProblems } from './importer-problems.js';
+import { createMapper, type ImporterConfig, keyFieldOf, type Mapper } from './mapper.js';
+import { definitionFor } from './record-types.js';
+import { RowHashes } from './row-hashes.js';
+import { Statistics } from './table-statistics.js';
 
 export interface ProcessorOptions {
   /** Rows per transaction (each chunk's writes and the checkpoint commit together). */
@@ -26,7 +32,6 @@ export interface ProcessorOptions {
   /** Test hook: called after each committed chunk (throw `SimulatedCrash` to stop as a dying process would). */
   afterChunk?: (chunk: number, importId: number) => void | Promise<void>;
 }
-
 
 /**
  * Runs an import (DESIGN.md 8): streams each file, maps rows with the importer, and writes them chunk by chunk
@@ -46,7 +51,10 @@ export class ImportProcessor {
    * request waits for the chunk in hand: smaller chunks there keep the app responsive during a big import.
    */
   get chunkSize() {
-    return this.options.chunkSize ?? (Number(process.env.IMPORT_CHUNK_ROWS) || (this.ctx.database.kind === 'pglite' ? 1_000 : 2_000));
+    return (
+      this.options.chunkSize ??
+      (Number(process.env.IMPORT_CHUNK_ROWS) || (this.ctx.database.kind === 'pglite' ? 1_000 : 2_000))
+    );
   }
 
   async run(importId: number, job?: JobContext) {
@@ -74,9 +82,27 @@ export class ImportProcessor {
     try {
       // The fields of every type the import writes, read once for the run (as the mapper's are).
       const fieldsCache: FieldsCache = new Map();
-      const hashes = await RowHashes.forRun(this.ctx.db, def, importer, keyFieldOf(importer), await this.ctx.records.fields(def));
-      if (importer.all_or_nothing) await this.runAllOrNothing(importId, user, def, importer, files, fieldsCache, hashes, job);
-      else await this.runChunked(importId, user, def, importer, files, record.checkpoint as Checkpoint, fieldsCache, hashes, job);
+      const hashes = await RowHashes.forRun(
+        this.ctx.db,
+        def,
+        importer,
+        keyFieldOf(importer),
+        await this.ctx.records.fields(def),
+      );
+      if (importer.all_or_nothing)
+        await this.runAllOrNothing(importId, user, def, importer, files, fieldsCache, hashes, job);
+      else
+        await this.runChunked(
+          importId,
+          user,
+          def,
+          importer,
+          files,
+          record.checkpoint as Checkpoint,
+          fieldsCache,
+          hashes,
+          job,
+        );
     } catch (error) {
       if (error instanceof JobInterrupted || error instanceof SimulatedCrash || error instanceof ClaimLost) throw error;
       const message = error instanceof Error ? error.message : String(error);
@@ -85,7 +111,17 @@ export class ImportProcessor {
     }
   }
 
-  private async runChunked(importId: number, user: AuthUser, def: ResourceDefinition, importer: ImporterConfig, files: StoredFile[], checkpoint: Checkpoint, fieldsCache: FieldsCache, hashes: RowHashes | null, job?: JobContext) {
+  private async runChunked(
+    importId: number,
+    user: AuthUser,
+    def: ResourceDefinition,
+    importer: ImporterConfig,
+    files: StoredFile[],
+    checkpoint: Checkpoint,
+    fieldsCache: FieldsCache,
+    hashes: RowHashes | null,
+    job?: JobContext,
+  ) {
     const { db } = this.ctx;
     const fields = await this.ctx.records.fields(def);
     let chunkNumber = 0;
@@ -100,7 +136,14 @@ export class ImportProcessor {
       await phase('progress', async () => {
         await db.transaction().execute(async (trx) => {
           await job?.holdClaim(trx);
-          await this.imports.saveProgress(trx, importId, { created: 0, updated: 0, skipped, failed: 0 }, [], next, records);
+          await this.imports.saveProgress(
+            trx,
+            importId,
+            { created: 0, updated: 0, skipped, failed: 0 },
+            [],
+            next,
+            records,
+          );
         });
         await job?.heartbeat({ import_id: importId, file: next.file, row: next.row });
         await this.imports.progress(importId, user.id, 'ImportProcessing');
@@ -122,26 +165,59 @@ export class ImportProcessor {
         // process stop before, a restart reads those rows again and sets them aside again.
         const found = await phase('chunk', () => unchangedRows(db, chunk, hashes));
         if (found.unchanged.size === chunk.rows.length) {
-          unsaved = { skipped: (unsaved?.skipped ?? 0) + found.unchanged.size, records: (unsaved?.records ?? 0) + chunk.records, checkpoint: { file: fileIndex, row: chunk.nextRow }, since: unsaved?.since ?? performance.now() };
+          unsaved = {
+            skipped: (unsaved?.skipped ?? 0) + found.unchanged.size,
+            records: (unsaved?.records ?? 0) + chunk.records,
+            checkpoint: { file: fileIndex, row: chunk.nextRow },
+            since: unsaved?.since ?? performance.now(),
+          };
           if (performance.now() - unsaved.since >= 1_000) await saveUnsaved();
           await this.options.afterChunk?.(chunkNumber, importId);
           continue;
         }
         if (!deferDecided) {
           deferDecided = true;
-          await phase('indexes', () => this.deferIndexesIfLarge(importId, def, files, fileIndex, chunk, found.unchanged.size));
+          await phase('indexes', () =>
+            this.deferIndexesIfLarge(importId, def, files, fileIndex, chunk, found.unchanged.size),
+          );
         }
         const before = unsaved;
         unsaved = null;
-        const created = await phase('transaction', () => db.transaction().execute(async (trx) => {
-          await job?.holdClaim(trx);
-          // 'chunk': the chunk's own work outside the named phases (hashing, building the statements); what is left of
-          // 'transaction' is beginning, claiming and committing it.
-          const { counts, failures } = await phase('chunk', () => writeChunk(this.ctx.records, this.ctx.resources, trx, importId, user, def, importer, file, chunk, fieldsCache, hashes, found));
-          counts.skipped += before?.skipped ?? 0;
-          await phase('progress', () => this.imports.saveProgress(trx, importId, counts, failures, { file: fileIndex, row: chunk.nextRow }, chunk.records + (before?.records ?? 0)));
-          return counts.created;
-        }));
+        const created = await phase('transaction', () =>
+          db.transaction().execute(async (trx) => {
+            await job?.holdClaim(trx);
+            // 'chunk': the chunk's own work outside the named phases (hashing, building the statements); what is left of
+            // 'transaction' is beginning, claiming and committing it.
+            const { counts, failures } = await phase('chunk', () =>
+              writeChunk(
+                this.ctx.records,
+                this.ctx.resources,
+                trx,
+                importId,
+                user,
+                def,
+                importer,
+                file,
+                chunk,
+                fieldsCache,
+                hashes,
+                found,
+              ),
+            );
+            counts.skipped += before?.skipped ?? 0;
+            await phase('progress', () =>
+              this.imports.saveProgress(
+                trx,
+                importId,
+                counts,
+                failures,
+                { file: fileIndex, row: chunk.nextRow },
+                chunk.records + (before?.records ?? 0),
+              ),
+            );
+            return counts.created;
+          }),
+        );
         await phase('progress', async () => {
           await statistics.grown(db, created);
           await job?.heartbeat({ import_id: importId, file: fileIndex, row: chunk.nextRow });
@@ -157,7 +233,16 @@ export class ImportProcessor {
     if (phases) console.warn(`write phases of import ${importId}: ${phases}`);
   }
 
-  private async runAllOrNothing(importId: number, user: AuthUser, def: ResourceDefinition, importer: ImporterConfig, files: StoredFile[], fieldsCache: FieldsCache, hashes: RowHashes | null, job?: JobContext) {
+  private async runAllOrNothing(
+    importId: number,
+    user: AuthUser,
+    def: ResourceDefinition,
+    importer: ImporterConfig,
+    files: StoredFile[],
+    fieldsCache: FieldsCache,
+    hashes: RowHashes | null,
+    job?: JobContext,
+  ) {
     const { db } = this.ctx;
     const failures: Failure[] = [];
     const totals: Counts = { created: 0, updated: 0, skipped: 0, failed: 0 };
@@ -170,11 +255,24 @@ export class ImportProcessor {
         for (const file of files) {
           for await (const chunk of this.chunks(file, importer, fields, 0)) {
             if (job?.stopping) throw new JobInterrupted();
-            const result = await writeChunk(this.ctx.records, this.ctx.resources, trx, importId, user, def, importer, file, chunk, fieldsCache, hashes);
+            const result = await writeChunk(
+              this.ctx.records,
+              this.ctx.resources,
+              trx,
+              importId,
+              user,
+              def,
+              importer,
+              file,
+              chunk,
+              fieldsCache,
+              hashes,
+            );
             await statistics.grown(trx, result.counts.created);
             for (const key of Object.keys(totals) as Array<keyof Counts>) totals[key] += result.counts[key];
             records += chunk.records;
-            if (failures.length < MAX_STORED_FAILURES) failures.push(...result.failures.slice(0, MAX_STORED_FAILURES - failures.length));
+            if (failures.length < MAX_STORED_FAILURES)
+              failures.push(...result.failures.slice(0, MAX_STORED_FAILURES - failures.length));
             // No heartbeat here: on the embedded database the transaction holds the one connection.
           }
         }
@@ -184,9 +282,20 @@ export class ImportProcessor {
     } catch (error) {
       if (error !== rollback) throw error;
       await db.transaction().execute(async (trx) => {
-        await this.imports.saveProgress(trx, importId, { created: 0, updated: 0, skipped: 0, failed: totals.failed }, failures, { file: 0, row: 0 }, records);
+        await this.imports.saveProgress(
+          trx,
+          importId,
+          { created: 0, updated: 0, skipped: 0, failed: totals.failed },
+          failures,
+          { file: 0, row: 0 },
+          records,
+        );
       });
-      await this.imports.fail(importId, `${totals.failed} row${totals.failed === 1 ? '' : 's'} could not be imported, so nothing was imported (this importer applies all rows or none). Fix the rows listed and import the file again.`, user.id);
+      await this.imports.fail(
+        importId,
+        `${totals.failed} row${totals.failed === 1 ? '' : 's'} could not be imported, so nothing was imported (this importer applies all rows or none). Fix the rows listed and import the file again.`,
+        user.id,
+      );
       return;
     }
     await this.complete(importId, user, def);
@@ -196,10 +305,26 @@ export class ImportProcessor {
    * At the first chunk with rows to write: leaves the table's sort and search indexes out if the rows the files bring
    * from here on, at this chunk's share of rows to write (the rest unchanged), are many for the table.
    */
-  private async deferIndexesIfLarge(importId: number, def: ResourceDefinition, files: StoredFile[], fileIndex: number, chunk: FileChunk, unchanged: number) {
-    const ahead = files.slice(fileIndex).reduce((sum, file) => sum + Math.max(0, file.lines - 1), 0) - (chunk.nextRow - chunk.records);
+  private async deferIndexesIfLarge(
+    importId: number,
+    def: ResourceDefinition,
+    files: StoredFile[],
+    fileIndex: number,
+    chunk: FileChunk,
+    unchanged: number,
+  ) {
+    const ahead =
+      files.slice(fileIndex).reduce((sum, file) => sum + Math.max(0, file.lines - 1), 0) -
+      (chunk.nextRow - chunk.records);
     const rows = (ahead * (chunk.rows.length - unchanged)) / Math.max(1, chunk.records);
-    if (shouldDeferIndexes(rows, await estimatedRows(this.ctx.db, def.table), this.options.deferIndexesFrom ?? this.ctx.config.importDeferIndexesRows)) await deferIndexes(this.ctx, importId, def.table);
+    if (
+      shouldDeferIndexes(
+        rows,
+        await estimatedRows(this.ctx.db, def.table),
+        this.options.deferIndexesFrom ?? this.ctx.config.importDeferIndexesRows,
+      )
+    )
+      await deferIndexes(this.ctx, importId, def.table);
   }
 
   /**
@@ -217,7 +342,12 @@ export class ImportProcessor {
    * checkpoint after the chunk. The rows are mapped in the chunk's transaction (chunk-writer.ts rowsToWrite), where
    * rows imported before unchanged are set aside without being mapped.
    */
-  private async *chunks(file: StoredFile, importer: ImporterConfig, fields: Record<string, FieldSpec>, startRow: number): AsyncGenerator<FileChunk> {
+  private async *chunks(
+    file: StoredFile,
+    importer: ImporterConfig,
+    fields: Record<string, FieldSpec>,
+    startRow: number,
+  ): AsyncGenerator<FileChunk> {
     let mapper: Mapper | null = null;
     let headers: string[] = [];
     let rows: RawRow[] = [];
@@ -249,7 +379,11 @@ export class ImportProcessor {
     const { db } = this.ctx;
     const record = await this.imports.row(importId);
     if (!record) throw new PermanentJobError(`Import ${importId} no longer exists.`);
-    const user = record.undo_user_id ? await loadAuthUser(db, record.undo_user_id) : record.user_id ? await loadAuthUser(db, record.user_id) : null;
+    const user = record.undo_user_id
+      ? await loadAuthUser(db, record.undo_user_id)
+      : record.user_id
+        ? await loadAuthUser(db, record.user_id)
+        : null;
     if (!user) throw new PermanentJobError('No one to undo the import as.');
     await this.imports.markUndoing(importId);
     let lastId: number | null = null;
@@ -267,7 +401,14 @@ export class ImportProcessor {
         }
         for (const [type, list] of byType) {
           touched.add(type);
-          await undoBatch(this.ctx.records, trx, user, definitionFor(this.ctx.resources, type), list as Array<{ record_id: number; created: boolean; before: Record<string, unknown> | null }>, `import-undo:${importId}`);
+          await undoBatch(
+            this.ctx.records,
+            trx,
+            user,
+            definitionFor(this.ctx.resources, type),
+            list as Array<{ record_id: number; created: boolean; before: Record<string, unknown> | null }>,
+            `import-undo:${importId}`,
+          );
         }
       });
       lastId = Number(entries[entries.length - 1].id);

@@ -18,7 +18,13 @@ export interface ReadyMadeImporter {
   sample: string;
 }
 
-const trade = (source: string, operator: ImportRule['operator'], value: string, tradeName: string): ImportRule => ({ source, operator, value, action: 'trade-set', action_value: tradeName });
+const trade = (source: string, operator: ImportRule['operator'], value: string, tradeName: string): ImportRule => ({
+  source,
+  operator,
+  value,
+  action: 'trade-set',
+  action_value: tradeName,
+});
 
 /**
  * The importers every installation starts with, one per common layout, each with a sample file in
@@ -28,7 +34,8 @@ export const READY_MADE_IMPORTERS: readonly ReadyMadeImporter[] = [
   {
     slug: 'vendor-job-sites',
     name: 'Job sites (Dodge-style vendor export)',
-    description: "A data vendor's weekly job-site export (Dodge, ConstructConnect layouts). Matches sites on the vendor's report number, so importing next week's file updates them.",
+    description:
+      "A data vendor's weekly job-site export (Dodge, ConstructConnect layouts). Matches sites on the vendor's report number, so importing next week's file updates them.",
     record_type: 'site',
     key_target: 'site.external_id',
     create_related: true,
@@ -73,7 +80,8 @@ export const READY_MADE_IMPORTERS: readonly ReadyMadeImporter[] = [
   {
     slug: 'contractor-list',
     name: 'Contractor list',
-    description: 'A list of contractors with their license number, union status, trade, local and main contact. Matches on the license number.',
+    description:
+      'A list of contractors with their license number, union status, trade, local and main contact. Matches on the license number.',
     record_type: 'contractor',
     key_target: 'contractor.external_id',
     create_related: true,
@@ -102,7 +110,8 @@ export const READY_MADE_IMPORTERS: readonly ReadyMadeImporter[] = [
   {
     slug: 'member-roster',
     name: 'Member roster',
-    description: "A local's member roster: member number, name, contact details, classification, craft, employer and steward flag. Matches on the member number.",
+    description:
+      "A local's member roster: member number, name, contact details, classification, craft, employer and steward flag. Matches on the member number.",
     record_type: 'member',
     key_target: 'member.number',
     create_related: true,
@@ -134,8 +143,13 @@ export const READY_MADE_IMPORTERS: readonly ReadyMadeImporter[] = [
 export async function seedReadyMadeImporters(db: Kysely<any>): Promise<number> {
   let added = 0;
   await db.transaction().execute(async (trx) => {
-    const known = new Set((await trx.selectFrom('importers').select('slug').where('slug', 'is not', null).execute()).map((r) => r.slug));
-    const last = await trx.selectFrom('importers').select((eb) => eb.fn.max('position').as('max')).executeTakeFirst();
+    const known = new Set(
+      (await trx.selectFrom('importers').select('slug').where('slug', 'is not', null).execute()).map((r) => r.slug),
+    );
+    const last = await trx
+      .selectFrom('importers')
+      .select((eb) => eb.fn.max('position').as('max'))
+      .executeTakeFirst();
     let position = Number(last?.max ?? -1) + 1;
     for (const importer of READY_MADE_IMPORTERS) {
       if (known.has(importer.slug)) continue;
@@ -155,9 +169,17 @@ export async function seedReadyMadeImporters(db: Kysely<any>): Promise<number> {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await trx.insertInto('importer_columns').values(importer.columns.map((c, i) => ({ importer_id: row.id, header: c.header, target: c.target, position: i }))).execute();
+      await trx
+        .insertInto('importer_columns')
+        .values(
+          importer.columns.map((c, i) => ({ importer_id: row.id, header: c.header, target: c.target, position: i })),
+        )
+        .execute();
       if (importer.rules.length) {
-        await trx.insertInto('importer_rules').values(importer.rules.map((r, i) => ({ importer_id: row.id, ...r, position: i }))).execute();
+        await trx
+          .insertInto('importer_rules')
+          .values(importer.rules.map((r, i) => ({ importer_id: row.id, ...r, position: i })))
+          .execute();
       }
       added++;
     }

@@ -1,5 +1,5 @@
-import type { FieldSpec, PivotStorage, ResourceDefinition } from '../records/resource.js';
 import type { ResourceRegistry } from '../records/registry.js';
+import type { FieldSpec, PivotStorage, ResourceDefinition } from '../records/resource.js';
 
 /** The definition an import writes through: the registered resource of the record type (its hooks and custom fields). */
 export function definitionFor(resources: ResourceRegistry, type: string): ResourceDefinition {

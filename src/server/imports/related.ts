@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { AuthUser } from '../auth/auth-user.js';
-import type { RecordService } from '../records/record-service.js';
 import { batchFields, type FieldsCache } from '../records/batch-writer.js';
+import type { RecordService } from '../records/record-service.js';
 import type { ResourceRegistry } from '../records/registry.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { slugify } from '../seed/reference-data.js';
@@ -38,16 +38,25 @@ export class RelatedResolver {
     for (const [name, id] of bySlug) result.set(name, { id });
     const unique = dedupe(names).filter((name) => !bySlug.has(name.toLowerCase()));
     if (!unique.length) return result;
-    const outcomes = await this.records.importBatch(this.trx, this.user, def, unique.map((name) => ({ values: { name } })), {
-      importId: this.importId,
-      fieldsCache: this.fieldsCache,
-      keyField: 'name',
-      create: this.createRelated,
-      update: false,
-    });
+    const outcomes = await this.records.importBatch(
+      this.trx,
+      this.user,
+      def,
+      unique.map((name) => ({ values: { name } })),
+      {
+        importId: this.importId,
+        fieldsCache: this.fieldsCache,
+        keyField: 'name',
+        create: this.createRelated,
+        update: false,
+      },
+    );
     unique.forEach((name, i) => {
       const outcome = outcomes[i];
-      result.set(name.toLowerCase(), outcome.id ? { id: outcome.id } : { error: `${def.singular} "${name}": ${outcome.reason ?? 'not found.'}` });
+      result.set(
+        name.toLowerCase(),
+        outcome.id ? { id: outcome.id } : { error: `${def.singular} "${name}": ${outcome.reason ?? 'not found.'}` },
+      );
     });
     return result;
   }
@@ -77,7 +86,10 @@ export class RelatedResolver {
    * Contractors named on rows: matched by their id (external_id) when the row has one, else by name; new ones
    * created with what the row says (phone, address...), known ones used as they are. Key: `id:<external_id>` or `name:<lower name>`.
    */
-  async contractors(list: ReadonlyArray<Record<string, unknown>>, defaultType = 'none'): Promise<Map<string, Resolved>> {
+  async contractors(
+    list: ReadonlyArray<Record<string, unknown>>,
+    defaultType = 'none',
+  ): Promise<Map<string, Resolved>> {
     const result = new Map<string, Resolved>();
     if (!list.length) return result;
     const def = definitionFor(this.resources, 'contractor');
@@ -96,19 +108,32 @@ export class RelatedResolver {
     ] as const) {
       if (!group.size) continue;
       const keys = [...group.keys()];
-      const outcomes = await this.records.importBatch(this.trx, this.user, def, keys.map((key) => ({ values: group.get(key)! })), {
-        importId: this.importId,
-        fieldsCache: this.fieldsCache,
-        keyField,
-        create: this.createRelated,
-        // Matched contractors are used as they are: a site file names its contractor on many rows, and the
-        // contractor list importer is where contractors are kept up to date.
-        update: false,
-        createDefaults: { type: defaultType },
-      });
+      const outcomes = await this.records.importBatch(
+        this.trx,
+        this.user,
+        def,
+        keys.map((key) => ({ values: group.get(key)! })),
+        {
+          importId: this.importId,
+          fieldsCache: this.fieldsCache,
+          keyField,
+          create: this.createRelated,
+          // Matched contractors are used as they are: a site file names its contractor on many rows, and the
+          // contractor list importer is where contractors are kept up to date.
+          update: false,
+          createDefaults: { type: defaultType },
+        },
+      );
       keys.forEach((key, i) => {
         const outcome = outcomes[i];
-        result.set(key, outcome.id ? { id: outcome.id } : { error: `Contractor "${String(group.get(key)!.name ?? key.slice(3))}": ${outcome.reason ?? 'not found.'}` });
+        result.set(
+          key,
+          outcome.id
+            ? { id: outcome.id }
+            : {
+                error: `Contractor "${String(group.get(key)!.name ?? key.slice(3))}": ${outcome.reason ?? 'not found.'}`,
+              },
+        );
       });
     }
     return result;
@@ -147,12 +172,19 @@ export class RelatedResolver {
         this.trx,
         this.user,
         def,
-        missing.map(([, contact]) => ({ values: Object.fromEntries(Object.entries(contact).filter(([field]) => field in fields)) })),
+        missing.map(([, contact]) => ({
+          values: Object.fromEntries(Object.entries(contact).filter(([field]) => field in fields)),
+        })),
         { importId: this.importId, fieldsCache: this.fieldsCache, keyField: null, create: this.createRelated },
       );
       missing.forEach(([key, contact], i) => {
         const outcome = outcomes[i];
-        result.set(key, outcome.id ? { id: outcome.id } : { error: `Contact "${fullName(contact) || contact.email}": ${outcome.reason ?? 'not created.'}` });
+        result.set(
+          key,
+          outcome.id
+            ? { id: outcome.id }
+            : { error: `Contact "${fullName(contact) || contact.email}": ${outcome.reason ?? 'not created.'}` },
+        );
       });
     }
     return result;
@@ -161,7 +193,11 @@ export class RelatedResolver {
 
 export function contractorKey(contractor: Record<string, unknown>) {
   const externalId = String(contractor.external_id ?? '').trim();
-  return externalId ? `id:${externalId}` : `name:${String(contractor.name ?? '').trim().toLowerCase()}`;
+  return externalId
+    ? `id:${externalId}`
+    : `name:${String(contractor.name ?? '')
+        .trim()
+        .toLowerCase()}`;
 }
 
 export function contactKey(contact: ContactInput) {

@@ -1,29 +1,33 @@
 import { z } from 'zod';
-import { RULE_ACTIONS, RULE_OPERATORS, checkRule } from '../../common/import-rules.js';
-import { KEY_TARGETS, isKnownTarget, type ImportRecordType } from '../../common/import-targets.js';
+import { checkRule, RULE_ACTIONS, RULE_OPERATORS } from '../../common/import-rules.js';
+import { type ImportRecordType, isKnownTarget, KEY_TARGETS } from '../../common/import-targets.js';
 import { fieldError, ValidationError } from '../http/errors.js';
 import type { ResourceDefinition, WriteContext } from '../records/resource.js';
 import { fieldsOfType } from '../schemas/type-fields.js';
+import { presentImport } from './import-service.js';
 import { importableTypes } from './importable-types.js';
 import { importerProblems } from './importer-problems.js';
-import { presentImport } from './import-service.js';
 
-const columnShape = z.array(
-  z.object({
-    header: z.string().trim().min(1, 'Each column needs the header it reads.').max(200),
-    target: z.string().trim().max(120).default(''),
-  }),
-).max(500);
+const columnShape = z
+  .array(
+    z.object({
+      header: z.string().trim().min(1, 'Each column needs the header it reads.').max(200),
+      target: z.string().trim().max(120).default(''),
+    }),
+  )
+  .max(500);
 
-const ruleShape = z.array(
-  z.object({
-    source: z.string().trim().min(1).max(200),
-    operator: z.enum(RULE_OPERATORS),
-    value: z.string().max(2_000).default(''),
-    action: z.enum(RULE_ACTIONS).default('trade-set'),
-    action_value: z.string().trim().min(1).max(500),
-  }),
-).max(200);
+const ruleShape = z
+  .array(
+    z.object({
+      source: z.string().trim().min(1).max(200),
+      operator: z.enum(RULE_OPERATORS),
+      value: z.string().max(2_000).default(''),
+      action: z.enum(RULE_ACTIONS).default('trade-set'),
+      action_value: z.string().trim().min(1).max(500),
+    }),
+  )
+  .max(200);
 
 const stringList = z.array(z.string().trim().min(1).max(100)).max(100);
 const defaultsShape = z.record(z.string().max(100), z.union([z.string().max(500), z.number(), z.boolean(), z.null()]));
@@ -47,7 +51,13 @@ export const importersResource: ResourceDefinition = {
     key_target: { kind: 'text', max: 120, label: 'key' },
     create_related: { kind: 'boolean', label: 'create related records' },
     all_or_nothing: { kind: 'boolean', label: 'all or nothing' },
-    protected_fields: { kind: 'json', shape: stringList, label: 'protected fields', sortable: false, filterable: false },
+    protected_fields: {
+      kind: 'json',
+      shape: stringList,
+      label: 'protected fields',
+      sortable: false,
+      filterable: false,
+    },
     defaults: { kind: 'json', shape: defaultsShape, sortable: false, filterable: false },
     position: { kind: 'integer', min: 0, max: 100_000 },
     columns: { kind: 'json', shape: columnShape, storage: 'virtual', sortable: false, filterable: false },
@@ -68,16 +78,22 @@ export const importersResource: ResourceDefinition = {
       }
       if (action === 'create') {
         const types = await importableTypes(trx);
-        if (!types.includes(type)) throw fieldError('record_type', `The record type must be one of: ${types.join(', ')}.`);
+        if (!types.includes(type))
+          throw fieldError('record_type', `The record type must be one of: ${types.join(', ')}.`);
       }
       const keys = KEY_TARGETS[type] ?? [];
-      if (prepared.key_target && !keys.includes(prepared.key_target) && !String(prepared.key_target).startsWith('custom.')) {
+      if (
+        prepared.key_target &&
+        !keys.includes(prepared.key_target) &&
+        !String(prepared.key_target).startsWith('custom.')
+      ) {
         throw fieldError('key_target', `The key must be one of: ${[...keys, 'a field (custom.{slug})'].join(', ')}.`);
       }
       if (prepared.columns) {
         const errors: Record<string, string[]> = {};
         (prepared.columns as Array<{ header: string; target: string }>).forEach((column, i) => {
-          if (!isKnownTarget(column.target, type)) errors[`columns.${i}.target`] = [`"${column.target}" is not a target of ${type} imports.`];
+          if (!isKnownTarget(column.target, type))
+            errors[`columns.${i}.target`] = [`"${column.target}" is not a target of ${type} imports.`];
         });
         if (Object.keys(errors).length) throw new ValidationError(errors);
       }
@@ -89,7 +105,10 @@ export const importersResource: ResourceDefinition = {
         if (Object.keys(errors).length) throw new ValidationError(errors);
       }
       if (action === 'create' && prepared.position === undefined) {
-        const last = await trx.selectFrom('importers').select((eb) => eb.fn.max('position').as('max')).executeTakeFirst();
+        const last = await trx
+          .selectFrom('importers')
+          .select((eb) => eb.fn.max('position').as('max'))
+          .executeTakeFirst();
         prepared.position = Number(last?.max ?? -1) + 1;
       }
       return prepared;
@@ -99,12 +118,25 @@ export const importersResource: ResourceDefinition = {
       const values = ctx.values ?? {};
       if (Array.isArray(values.columns)) {
         await ctx.trx.deleteFrom('importer_columns').where('importer_id', '=', record.id).execute();
-        const rows = (values.columns as Array<{ header: string; target: string }>).map((c, position) => ({ importer_id: record.id, header: c.header, target: c.target ?? '', position }));
+        const rows = (values.columns as Array<{ header: string; target: string }>).map((c, position) => ({
+          importer_id: record.id,
+          header: c.header,
+          target: c.target ?? '',
+          position,
+        }));
         if (rows.length) await ctx.trx.insertInto('importer_columns').values(rows).execute();
       }
       if (Array.isArray(values.rules)) {
         await ctx.trx.deleteFrom('importer_rules').where('importer_id', '=', record.id).execute();
-        const rows = (values.rules as any[]).map((r, position) => ({ importer_id: record.id, source: r.source, operator: r.operator, value: r.value ?? '', action: r.action ?? 'trade-set', action_value: r.action_value, position }));
+        const rows = (values.rules as any[]).map((r, position) => ({
+          importer_id: record.id,
+          source: r.source,
+          operator: r.operator,
+          value: r.value ?? '',
+          action: r.action ?? 'trade-set',
+          action_value: r.action_value,
+          position,
+        }));
         if (rows.length) await ctx.trx.insertInto('importer_rules').values(rows).execute();
       }
     },
@@ -112,22 +144,51 @@ export const importersResource: ResourceDefinition = {
       const ids = records.map((r) => r.id);
       if (!ids.length) return;
       const [columns, rules] = await Promise.all([
-        db.selectFrom('importer_columns').select(['id', 'importer_id', 'header', 'target', 'position']).where('importer_id', 'in', ids).orderBy('position').orderBy('id').execute(),
-        db.selectFrom('importer_rules').select(['id', 'importer_id', 'source', 'operator', 'value', 'action', 'action_value', 'position']).where('importer_id', 'in', ids).orderBy('position').orderBy('id').execute(),
+        db
+          .selectFrom('importer_columns')
+          .select(['id', 'importer_id', 'header', 'target', 'position'])
+          .where('importer_id', 'in', ids)
+          .orderBy('position')
+          .orderBy('id')
+          .execute(),
+        db
+          .selectFrom('importer_rules')
+          .select(['id', 'importer_id', 'source', 'operator', 'value', 'action', 'action_value', 'position'])
+          .where('importer_id', 'in', ids)
+          .orderBy('position')
+          .orderBy('id')
+          .execute(),
       ]);
       for (const record of records) {
-        record.columns = columns.filter((c) => c.importer_id === record.id).map(({ header, target }) => ({ header, target }));
-        record.rules = rules.filter((r) => r.importer_id === record.id).map(({ source, operator, value, action, action_value }) => ({ source, operator, value, action, action_value }));
+        record.columns = columns
+          .filter((c) => c.importer_id === record.id)
+          .map(({ header, target }) => ({ header, target }));
+        record.rules = rules
+          .filter((r) => r.importer_id === record.id)
+          .map(({ source, operator, value, action, action_value }) => ({
+            source,
+            operator,
+            value,
+            action,
+            action_value,
+          }));
         // What needs attention before the next import (a field deleted since): shown with the importer, refused at upload.
         const fields = await fieldsOfType(db, record.record_type);
-        record.problems = fields ? importerProblems(record as Parameters<typeof importerProblems>[0], fields) : [`The record type “${record.record_type}” no longer exists.`];
+        record.problems = fields
+          ? importerProblems(record as Parameters<typeof importerProblems>[0], fields)
+          : [`The record type “${record.record_type}” no longer exists.`];
       }
     },
   },
 };
 
 async function checkImporter(trx: WriteContext['trx'], importerId: unknown) {
-  const importer = await trx.selectFrom('importers').select(['id', 'record_type']).where('id', '=', Number(importerId)).where('deleted_at', 'is', null).executeTakeFirst();
+  const importer = await trx
+    .selectFrom('importers')
+    .select(['id', 'record_type'])
+    .where('id', '=', Number(importerId))
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
   if (!importer) throw fieldError('importer_id', 'The selected importer does not exist.');
   return importer;
 }
@@ -152,7 +213,8 @@ export const importerColumnsResource: ResourceDefinition = {
     async beforeWrite(values, { trx, existing }) {
       const importer = await checkImporter(trx, values.importer_id ?? existing?.importer_id);
       const target = values.target ?? existing?.target ?? '';
-      if (!isKnownTarget(target, importer.record_type)) throw fieldError('target', `"${target}" is not a target of ${importer.record_type} imports.`);
+      if (!isKnownTarget(target, importer.record_type))
+        throw fieldError('target', `"${target}" is not a target of ${importer.record_type} imports.`);
       return values;
     },
   },
@@ -182,7 +244,8 @@ export const importerRulesResource: ResourceDefinition = {
       await checkImporter(trx, values.importer_id ?? existing?.importer_id);
       const merged = { ...existing, ...values };
       const problems = checkRule({ ...merged, action: merged.action ?? 'trade-set' });
-      if (Object.keys(problems).length) throw new ValidationError(Object.fromEntries(Object.entries(problems).map(([k, v]) => [k, [v]])));
+      if (Object.keys(problems).length)
+        throw new ValidationError(Object.fromEntries(Object.entries(problems).map(([k, v]) => [k, [v]])));
       return values;
     },
   },
@@ -205,8 +268,26 @@ export const importsResource: ResourceDefinition = {
     user_id: { kind: 'integer', min: 1, label: 'user' },
   },
   readOnly: [
-    'status', 'record_type', 'importer_id', 'user_id', 'files', 'importer_name', 'progress', 'total_rows', 'processed_rows', 'created_count', 'updated_count',
-    'skipped_count', 'failed_count', 'message', 'undo_status', 'undone_at', 'undo_user_id', 'started_at', 'finished_at', 'user_name',
+    'status',
+    'record_type',
+    'importer_id',
+    'user_id',
+    'files',
+    'importer_name',
+    'progress',
+    'total_rows',
+    'processed_rows',
+    'created_count',
+    'updated_count',
+    'skipped_count',
+    'failed_count',
+    'message',
+    'undo_status',
+    'undone_at',
+    'undo_user_id',
+    'started_at',
+    'finished_at',
+    'user_name',
   ],
   hidden: ['checkpoint', 'custom', 'importer'],
   search: ['name'],
@@ -220,19 +301,29 @@ export const importsResource: ResourceDefinition = {
       // Only the name may change; status and counts belong to the job.
       const prepared: Record<string, any> = {};
       if ('name' in values) prepared.name = values.name;
-      if (existing && Object.keys(values).some((k) => k !== 'name' && values[k] !== undefined && values[k] !== existing[k])) {
+      if (
+        existing &&
+        Object.keys(values).some((k) => k !== 'name' && values[k] !== undefined && values[k] !== existing[k])
+      ) {
         throw fieldError('status', 'Only the name of an import can be changed.');
       }
       return prepared;
     },
     async afterWrite(record, { action }) {
-      if (action === 'delete' && record.status === 'processing') throw fieldError('status', 'This import is still running; wait for it to finish before deleting it.');
+      if (action === 'delete' && record.status === 'processing')
+        throw fieldError('status', 'This import is still running; wait for it to finish before deleting it.');
     },
     async present(records, db) {
       const userIds = [...new Set(records.map((r) => r.user_id).filter(Boolean))];
-      const users = userIds.length ? await db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', userIds).execute() : [];
+      const users = userIds.length
+        ? await db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', userIds).execute()
+        : [];
       const names = new Map(users.map((u) => [u.id, `${u.first_name} ${u.last_name}`.trim()]));
-      const importers = await db.selectFrom('imports').select(['id', 'importer']).where('id', 'in', records.map((r) => r.id).concat(-1)).execute();
+      const importers = await db
+        .selectFrom('imports')
+        .select(['id', 'importer'])
+        .where('id', 'in', records.map((r) => r.id).concat(-1))
+        .execute();
       const snapshot = new Map(importers.map((i) => [i.id, i.importer]));
       for (const record of records) {
         Object.assign(record, presentImport({ ...record, importer: snapshot.get(record.id) }));
@@ -242,4 +333,9 @@ export const importsResource: ResourceDefinition = {
   },
 };
 
-export const importResourceDefinitions = [importersResource, importerColumnsResource, importerRulesResource, importsResource];
+export const importResourceDefinitions = [
+  importersResource,
+  importerColumnsResource,
+  importerRulesResource,
+  importsResource,
+];

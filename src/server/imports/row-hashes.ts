@@ -1,8 +1,8 @@
 import { createHash, type Hash } from 'node:crypto';
-import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
-import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import { keyReader } from '../records/batch-writer.js';
 import { tableColumnTypes } from '../records/recordset.js';
+import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import type { ImporterConfig, MappedRow } from './mapper.js';
 
 /** Kept hashes of a type held per run (about 9 MB of the heap for 100,000); above, each chunk looks its hashes up instead. */
@@ -24,7 +24,14 @@ interface Known {
 const microseconds = (column: RawBuilder<unknown>) => sql<number>`(extract(epoch from ${column}) * 1000000)::bigint`;
 
 /** Tables whose rows change what a mapped row becomes on write (custom fields, form logic, site types). */
-const WRITE_RULE_TABLES = ['schemas', 'schema_fields', 'logic_blocks', 'logic_conditions', 'logic_actions', 'site_types'];
+const WRITE_RULE_TABLES = [
+  'schemas',
+  'schema_fields',
+  'logic_blocks',
+  'logic_conditions',
+  'logic_actions',
+  'site_types',
+];
 
 /**
  * Which rows of a file need no work because the import wrote or matched them before and nothing changed since: the
@@ -42,11 +49,24 @@ export class RowHashes {
   ) {}
 
   /** For an import's run; null when its importer matches no key (every row is new). */
-  static async forRun(db: Kysely<any>, def: ResourceDefinition, importer: ImporterConfig, keyField: string | null, fields: Record<string, FieldSpec>): Promise<RowHashes | null> {
+  static async forRun(
+    db: Kysely<any>,
+    def: ResourceDefinition,
+    importer: ImporterConfig,
+    keyField: string | null,
+    fields: Record<string, FieldSpec>,
+  ): Promise<RowHashes | null> {
     if (!keyField || !(keyField in fields) || !(await tableColumnTypes(db, def.table)).has('updated_at')) return null;
     const versions = await sql<{ version: string }>`
-      select ${sql.join(WRITE_RULE_TABLES.map((table) => sql`(select count(*) || '/' || coalesce(max(updated_at)::text, '') from ${sql.table(table)})`), sql` || ';' || `)} as version`.execute(db);
-    const fieldKinds = Object.entries(fields).map(([name, spec]) => `${name}:${spec.kind}:${(spec.options ?? []).join('|')}`);
+      select ${sql.join(
+        WRITE_RULE_TABLES.map(
+          (table) => sql`(select count(*) || '/' || coalesce(max(updated_at)::text, '') from ${sql.table(table)})`,
+        ),
+        sql` || ';' || `,
+      )} as version`.execute(db);
+    const fieldKinds = Object.entries(fields).map(
+      ([name, spec]) => `${name}:${spec.kind}:${(spec.options ?? []).join('|')}`,
+    );
     const salt = JSON.stringify([importer, versions.rows[0]?.version ?? '', fieldKinds]);
     return new RowHashes(def, keyField, keyReader(keyField, fields[keyField]), salt);
   }
@@ -56,7 +76,8 @@ export class RowHashes {
    * headers are hashed once per file, each row's hash continuing from a copy of that state.
    */
   contentHash(headers: readonly string[], cells: readonly string[]): string {
-    if (this.prefix?.headers !== headers) this.prefix = { headers, hash: createHash('sha1').update(this.salt).update(JSON.stringify(headers)) };
+    if (this.prefix?.headers !== headers)
+      this.prefix = { headers, hash: createHash('sha1').update(this.salt).update(JSON.stringify(headers)) };
     return this.prefix.hash.copy().update(JSON.stringify(cells)).digest('base64');
   }
   private prefix: { headers: readonly string[]; hash: Hash } | null = null;
@@ -171,6 +192,8 @@ export class RowHashes {
       select ${this.def.type}, x.key, x.id, x.hash, t.updated_at
       from json_to_recordset(${JSON.stringify(unique)}::json) as x(key text, hash text, id integer)
       join ${sql.table(this.def.table)} t on t.id = x.id
-      on conflict (record_type, key) do update set record_id = excluded.record_id, content_hash = excluded.content_hash, record_updated_at = excluded.record_updated_at`.execute(trx);
+      on conflict (record_type, key) do update set record_id = excluded.record_id, content_hash = excluded.content_hash, record_updated_at = excluded.record_updated_at`.execute(
+      trx,
+    );
   }
 }

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { analyzeChangedTables } from '../db/analyze.js';
 
 /**
@@ -27,7 +27,9 @@ export class Statistics {
 
   /** The table's size as the statistics know it (at least 1,000: smaller tables are read whole anyway). */
   private async rows(db: Kysely<any>) {
-    const row = await sql<{ n: number }>`select reltuples::float8 as n from pg_class where oid = ${this.table}::regclass`.execute(db);
+    const row = await sql<{
+      n: number;
+    }>`select reltuples::float8 as n from pg_class where oid = ${this.table}::regclass`.execute(db);
     return Math.max(1_000, Number(row.rows[0]?.n ?? 0));
   }
 }

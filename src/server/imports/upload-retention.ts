@@ -16,20 +16,38 @@ export type KeptFile = StoredFile & { removed_at?: string };
  * and undo entries stay. Then any import file in the store older than `days` that no import waiting or running
  * names (an upload whose import was deleted, a process stopped mid-upload). Returns how many files it removed.
  */
-export async function removeExpiredUploads(db: Kysely<any>, files: FileStore, days: number, now: Date = new Date()): Promise<number> {
+export async function removeExpiredUploads(
+  db: Kysely<any>,
+  files: FileStore,
+  days: number,
+  now: Date = new Date(),
+): Promise<number> {
   const cutoff = new Date(now.getTime() - days * DAY_MS);
   let removed = 0;
-  const done = await db.selectFrom('imports').select(['id', 'files']).where('created_at', '<', cutoff).where('status', 'in', ['complete', 'failed']).execute();
+  const done = await db
+    .selectFrom('imports')
+    .select(['id', 'files'])
+    .where('created_at', '<', cutoff)
+    .where('status', 'in', ['complete', 'failed'])
+    .execute();
   for (const row of done) {
     const stored = (row.files ?? []) as KeptFile[];
     if (stored.every((file) => file.removed_at)) continue;
     for (const file of stored) if (!file.removed_at) await files.remove(importFileKey(file));
     removed += stored.filter((file) => !file.removed_at).length;
     const kept = stored.map((file) => (file.removed_at ? file : { ...file, removed_at: now.toISOString() }));
-    await db.updateTable('imports').set({ files: JSON.stringify(kept) }).where('id', '=', row.id).execute();
+    await db
+      .updateTable('imports')
+      .set({ files: JSON.stringify(kept) })
+      .where('id', '=', row.id)
+      .execute();
   }
 
-  const waiting = await db.selectFrom('imports').select('files').where('status', 'in', ['pending', 'processing']).execute();
+  const waiting = await db
+    .selectFrom('imports')
+    .select('files')
+    .where('status', 'in', ['pending', 'processing'])
+    .execute();
   const inUse = new Set(waiting.flatMap((row) => ((row.files ?? []) as StoredFile[]).map(importFileKey)));
   const expired: string[] = [];
   for await (const object of files.list(IMPORT_FILES_PREFIX)) {

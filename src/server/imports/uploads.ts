@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { HttpError, ValidationError } from '../http/errors.js';
-import { inspectFile, type CsvEncoding } from './csv-reader.js';
+import { type CsvEncoding, inspectFile } from './csv-reader.js';
 
 export interface UploadedFile {
   name: string;
@@ -36,13 +36,16 @@ const megabytes = (bytes: number) => `${Math.round((bytes / 1_048_576) * 10) / 1
 /** Why the start of a file shows it is not CSV text (null when it looks like text). */
 export function notCsvReason(head: Buffer): string | null {
   for (const [signature, what] of SIGNATURES) {
-    if (signature.every((byte, i) => head[i] === byte)) return `it is ${what}, not CSV text. Save the sheet as CSV (File > Save As > CSV UTF-8) and upload that`;
+    if (signature.every((byte, i) => head[i] === byte))
+      return `it is ${what}, not CSV text. Save the sheet as CSV (File > Save As > CSV UTF-8) and upload that`;
   }
   const probe = head.subarray(0, 8_192);
   if (probe.includes(0)) {
     // UTF-16 text has NUL bytes too: say so, as that is a save option people pick by mistake.
     const utf16 = (probe[0] === 0xff && probe[1] === 0xfe) || (probe[0] === 0xfe && probe[1] === 0xff);
-    return utf16 ? 'it is saved as UTF-16. Save it as CSV UTF-8 (or plain CSV) and upload that' : 'it holds binary data, not CSV text';
+    return utf16
+      ? 'it is saved as UTF-16. Save it as CSV UTF-8 (or plain CSV) and upload that'
+      : 'it holds binary data, not CSV text';
   }
   return null;
 }
@@ -53,12 +56,21 @@ export function notCsvReason(head: Buffer): string | null {
  * content is refused), and the size limit (413). A file is written under a temporary name and renamed only when
  * it passed, so a refused upload leaves nothing behind.
  */
-export async function receiveCsvUpload(request: FastifyRequest, folder: string, limitBytes: number, options: { maxFiles?: number } = {}): Promise<UploadResult> {
-  if (!request.isMultipart()) throw new ValidationError({ files: ['Send the CSV files as multipart form data (files[]).'] });
+export async function receiveCsvUpload(
+  request: FastifyRequest,
+  folder: string,
+  limitBytes: number,
+  options: { maxFiles?: number } = {},
+): Promise<UploadResult> {
+  if (!request.isMultipart())
+    throw new ValidationError({ files: ['Send the CSV files as multipart form data (files[]).'] });
   const declared = Number(request.headers['content-length'] ?? 0);
   const maxFiles = options.maxFiles ?? 20;
   if (declared && declared > limitBytes * maxFiles + 1_048_576) {
-    throw new HttpError(413, `The upload is ${megabytes(declared)}; each file may be at most ${megabytes(limitBytes)}.`);
+    throw new HttpError(
+      413,
+      `The upload is ${megabytes(declared)}; each file may be at most ${megabytes(limitBytes)}.`,
+    );
   }
   await mkdir(folder, { recursive: true });
   const files: UploadedFile[] = [];
@@ -72,13 +84,17 @@ export async function receiveCsvUpload(request: FastifyRequest, folder: string, 
       }
       if (!['files[]', 'files', 'file'].includes(part.fieldname)) {
         part.file.resume();
-        throw new ValidationError({ [part.fieldname]: [`Unexpected file field "${part.fieldname}"; send the files as files[].`] });
+        throw new ValidationError({
+          [part.fieldname]: [`Unexpected file field "${part.fieldname}"; send the files as files[].`],
+        });
       }
       const name = path.basename(part.filename || 'upload.csv').slice(0, 200);
       const extension = path.extname(name).toLowerCase();
       if (!ALLOWED_EXTENSIONS.includes(extension)) {
         part.file.resume();
-        throw new ValidationError({ files: [`"${name}" is not a CSV file: only .csv, .txt and .tsv files can be imported.`] });
+        throw new ValidationError({
+          files: [`"${name}" is not a CSV file: only .csv, .txt and .tsv files can be imported.`],
+        });
       }
       if (files.length >= maxFiles) {
         part.file.resume();
@@ -121,7 +137,8 @@ export async function receiveCsvUpload(request: FastifyRequest, folder: string, 
   } catch (error: any) {
     await Promise.all(written.map((file) => rm(file, { force: true })));
     if (error?.code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge('The file', limitBytes);
-    if (error?.code === 'FST_FILES_LIMIT' || error?.code === 'FST_PARTS_LIMIT') throw new ValidationError({ files: [`Upload at most ${maxFiles} files at a time.`] });
+    if (error?.code === 'FST_FILES_LIMIT' || error?.code === 'FST_PARTS_LIMIT')
+      throw new ValidationError({ files: [`Upload at most ${maxFiles} files at a time.`] });
     throw error;
   }
   await Promise.all(written.filter((file) => file.includes('.upload-')).map((file) => rm(file, { force: true })));
@@ -129,7 +146,10 @@ export async function receiveCsvUpload(request: FastifyRequest, folder: string, 
 }
 
 function tooLarge(name: string, limitBytes: number) {
-  return new HttpError(413, `"${name}" is larger than ${megabytes(limitBytes)}, the most a file may be. Split it into smaller files and import them together.`);
+  return new HttpError(
+    413,
+    `"${name}" is larger than ${megabytes(limitBytes)}, the most a file may be. Split it into smaller files and import them together.`,
+  );
 }
 
 export async function removeFiles(files: ReadonlyArray<{ path: string }>) {

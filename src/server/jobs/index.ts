@@ -17,7 +17,12 @@ declare module 'fastify' {
  * `app.jobs` is the app's own.
  */
 const jobs: FeaturePlugin = async (app, { ctx }) => {
-  const worker = new JobWorker({ db: ctx.db, singleProcess: ctx.database.kind === 'pglite', log: app.log, staleAfterSeconds: ctx.config.jobStaleSeconds });
+  const worker = new JobWorker({
+    db: ctx.db,
+    singleProcess: ctx.database.kind === 'pglite',
+    log: app.log,
+    staleAfterSeconds: ctx.config.jobStaleSeconds,
+  });
   app.decorate('jobs', worker);
   app.addHook('onClose', async () => {
     await worker.stop();

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
 
@@ -21,10 +21,20 @@ export interface Job<P = Record<string, any>> {
 export const WORKER_ID = `${os.hostname()}:${process.pid}`;
 
 /** Adds a job; it runs as soon as a worker is free (or at `runAt`). Pass a transaction to enqueue atomically with other writes. */
-export async function enqueueJob(db: Kysely<any>, type: string, payload: Record<string, unknown>, options: { runAt?: Date; maxAttempts?: number } = {}): Promise<number> {
+export async function enqueueJob(
+  db: Kysely<any>,
+  type: string,
+  payload: Record<string, unknown>,
+  options: { runAt?: Date; maxAttempts?: number } = {},
+): Promise<number> {
   const row = await db
     .insertInto('jobs')
-    .values({ type, payload: JSON.stringify(payload), run_at: options.runAt ?? new Date(), max_attempts: options.maxAttempts ?? 5 })
+    .values({
+      type,
+      payload: JSON.stringify(payload),
+      run_at: options.runAt ?? new Date(),
+      max_attempts: options.maxAttempts ?? 5,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(row.id);
@@ -33,7 +43,9 @@ export async function enqueueJob(db: Kysely<any>, type: string, payload: Record<
 /** Queues a job of `type` to run now, unless one of that type is already queued or running. */
 export async function enqueueUnlessPending(db: Kysely<any>, type: string): Promise<void> {
   await sql`insert into jobs (type, payload, run_at)
-    select ${type}, '{}'::jsonb, now() where not exists (select 1 from jobs where type = ${type} and status in ('queued', 'running'))`.execute(db);
+    select ${type}, '{}'::jsonb, now() where not exists (select 1 from jobs where type = ${type} and status in ('queued', 'running'))`.execute(
+    db,
+  );
 }
 
 /**
@@ -57,10 +69,19 @@ export async function claimJob(db: Kysely<any>, workerId: string, types: readonl
 }
 
 /** The worker is still on it: refreshes `locked_at` (a job whose heartbeat stops is taken over later). */
-export async function heartbeat(db: Kysely<any>, jobId: number, progress?: unknown, workerId?: string): Promise<boolean> {
+export async function heartbeat(
+  db: Kysely<any>,
+  jobId: number,
+  progress?: unknown,
+  workerId?: string,
+): Promise<boolean> {
   let update = db
     .updateTable('jobs')
-    .set({ locked_at: new Date(), updated_at: new Date(), ...(progress !== undefined ? { progress: JSON.stringify(progress) } : {}) })
+    .set({
+      locked_at: new Date(),
+      updated_at: new Date(),
+      ...(progress !== undefined ? { progress: JSON.stringify(progress) } : {}),
+    })
     .where('id', '=', jobId);
   if (workerId) update = update.where('status', '=', 'running').where('locked_by', '=', workerId);
   const result = await update.executeTakeFirst();
@@ -68,7 +89,11 @@ export async function heartbeat(db: Kysely<any>, jobId: number, progress?: unkno
 }
 
 export async function finishJob(db: Kysely<any>, jobId: number) {
-  await db.updateTable('jobs').set({ status: 'done', locked_by: null, locked_at: null, error: null, updated_at: new Date() }).where('id', '=', jobId).execute();
+  await db
+    .updateTable('jobs')
+    .set({ status: 'done', locked_by: null, locked_at: null, error: null, updated_at: new Date() })
+    .where('id', '=', jobId)
+    .execute();
 }
 
 /** A failed attempt: retried later (backing off) until `max_attempts`, then left `failed`. */
@@ -101,8 +126,15 @@ export const retryDelaySeconds = (attempts: number) => Math.min(300, 2 ** attemp
  * `staleAfterSeconds` (a process on another host that died, or one stuck) after a back-off. A job that has used
  * its attempts is given up by the worker that claims it next (JobWorker.runOne).
  */
-export async function requeueAbandoned(db: Kysely<any>, options: { everyRunning?: boolean; staleAfterSeconds?: number; workerId?: string } = {}): Promise<number> {
-  const running = await db.selectFrom('jobs').select(['id', 'locked_by', 'locked_at', 'attempts']).where('status', '=', 'running').execute();
+export async function requeueAbandoned(
+  db: Kysely<any>,
+  options: { everyRunning?: boolean; staleAfterSeconds?: number; workerId?: string } = {},
+): Promise<number> {
+  const running = await db
+    .selectFrom('jobs')
+    .select(['id', 'locked_by', 'locked_at', 'attempts'])
+    .where('status', '=', 'running')
+    .execute();
   const host = os.hostname();
   const staleAfterSeconds = options.staleAfterSeconds ?? 120;
   const staleSince = Date.now() - staleAfterSeconds * 1000;
@@ -127,7 +159,8 @@ export async function requeueAbandoned(db: Kysely<any>, options: { everyRunning?
       .where('id', '=', job.id)
       .where('status', '=', 'running')
       .where('locked_by', job.locked_by === null ? 'is' : '=', job.locked_by);
-    if (stuck) update = update.where((eb) => eb.or([eb('locked_at', 'is', null), eb('locked_at', '<', new Date(staleSince))]));
+    if (stuck)
+      update = update.where((eb) => eb.or([eb('locked_at', 'is', null), eb('locked_at', '<', new Date(staleSince))]));
     const result = await update.executeTakeFirst();
     requeued += Number(result.numUpdatedRows ?? 0);
   }
@@ -140,7 +173,10 @@ export async function requeueAbandoned(db: Kysely<any>, options: { everyRunning?
  * another worker is doing too.
  */
 export async function holdsClaim(trx: Kysely<any>, jobId: number, workerId: string): Promise<boolean> {
-  const { rows } = await sql`select id from jobs where id = ${jobId} and status = 'running' and locked_by = ${workerId} for share`.execute(trx);
+  const { rows } =
+    await sql`select id from jobs where id = ${jobId} and status = 'running' and locked_by = ${workerId} for share`.execute(
+      trx,
+    );
   return rows.length > 0;
 }
 

@@ -1,5 +1,16 @@
 import type { Kysely, Transaction } from 'kysely';
-import { claimJob, enqueueJob, enqueueUnlessPending, failJob, finishJob, heartbeat, holdsClaim, requeueAbandoned, WORKER_ID, type Job } from './queue.js';
+import {
+  claimJob,
+  enqueueJob,
+  enqueueUnlessPending,
+  failJob,
+  finishJob,
+  heartbeat,
+  holdsClaim,
+  type Job,
+  requeueAbandoned,
+  WORKER_ID,
+} from './queue.js';
 
 export interface JobContext {
   job: Job;
@@ -103,7 +114,10 @@ export class JobWorker {
     if (!this.stopped) return;
     this.stopped = false;
     this.stopRequested = false;
-    const requeued = await requeueAbandoned(this.options.db, { everyRunning: this.options.singleProcess, workerId: this.workerId });
+    const requeued = await requeueAbandoned(this.options.db, {
+      everyRunning: this.options.singleProcess,
+      workerId: this.workerId,
+    });
     if (requeued) this.options.log?.info({ requeued }, 'Requeued jobs left running by a stopped process');
     await this.queuePeriodic();
     this.schedule(0);
@@ -174,7 +188,10 @@ export class JobWorker {
     if (this.options.singleProcess) return;
     if (Date.now() - this.lastRecovery < (this.options.recoverEveryMs ?? 15_000)) return;
     this.lastRecovery = Date.now();
-    const requeued = await requeueAbandoned(this.options.db, { workerId: this.workerId, staleAfterSeconds: this.options.staleAfterSeconds });
+    const requeued = await requeueAbandoned(this.options.db, {
+      workerId: this.workerId,
+      staleAfterSeconds: this.options.staleAfterSeconds,
+    });
     if (requeued) this.options.log?.info({ requeued }, 'Requeued jobs abandoned by another process');
   }
 
@@ -218,7 +235,11 @@ export class JobWorker {
         return true;
       }
       if (error instanceof JobInterrupted) {
-        await db.updateTable('jobs').set({ status: 'queued', locked_by: null, locked_at: null, attempts: Math.max(0, job.attempts - 1) }).where('id', '=', job.id).execute();
+        await db
+          .updateTable('jobs')
+          .set({ status: 'queued', locked_by: null, locked_at: null, attempts: Math.max(0, job.attempts - 1) })
+          .where('id', '=', job.id)
+          .execute();
         return false;
       }
       const retried = await failJob(db, job, error, { retry: !(error instanceof PermanentJobError) });

@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { CATEGORY_PERMISSIONS } from '../../common/permissions.js';
 import { ValidationError } from '../http/errors.js';
 import { escapeLike, filterCondition, parseListQuery, resolveField } from '../records/list-query.js';
@@ -30,21 +30,42 @@ export interface MapFilters {
 }
 
 const CONTRACTOR_TYPES = ['general', 'non-union', 'none', 'union'];
-const SPECIAL = new Set(['category', 'trade_id', 'trade_ids', 'contractor_type', 'contractor_id', 'contractor_ids', 'region_id', 'region_ids']);
+const SPECIAL = new Set([
+  'category',
+  'trade_id',
+  'trade_ids',
+  'contractor_type',
+  'contractor_id',
+  'contractor_ids',
+  'region_id',
+  'region_ids',
+]);
 const SEARCH_COLUMNS = ['name', 'street', 'city', 'postal_code'];
 
-const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : String(value).split(',')).filter((v) => v !== '' && v !== null && v !== undefined);
+const asList = (value: unknown): unknown[] =>
+  (Array.isArray(value) ? value : String(value).split(',')).filter((v) => v !== '' && v !== null && v !== undefined);
 
 function ids(field: string, value: unknown): number[] {
   const list = asList(value).map(Number);
-  if (list.some((n) => !Number.isInteger(n) || n < 1)) throw new ValidationError({ [`filter.${field}`]: [`The ${field.replace(/_/g, ' ')} filter must be ids (whole numbers).`] });
+  if (list.some((n) => !Number.isInteger(n) || n < 1))
+    throw new ValidationError({
+      [`filter.${field}`]: [`The ${field.replace(/_/g, ' ')} filter must be ids (whole numbers).`],
+    });
   return [...new Set(list)].sort((a, b) => a - b);
 }
 
 /** Reads the filters from the query string; unknown fields are refused (422) exactly as lists refuse them. */
-export function parseMapFilters(raw: Record<string, unknown>, def: ResourceDefinition, fields: Record<string, FieldSpec>): MapFilters {
+export function parseMapFilters(
+  raw: Record<string, unknown>,
+  def: ResourceDefinition,
+  fields: Record<string, FieldSpec>,
+): MapFilters {
   const { filters: parsed, search } = parseListQuery(
-    { filter: raw.filter, search: raw.search ?? raw.q, ...Object.fromEntries(Object.entries(raw).filter(([key]) => key.startsWith('filter['))) },
+    {
+      filter: raw.filter,
+      search: raw.search ?? raw.q,
+      ...Object.fromEntries(Object.entries(raw).filter(([key]) => key.startsWith('filter['))),
+    },
     { ...def, fields },
   );
   const filters: MapFilter[] = [];
@@ -52,16 +73,23 @@ export function parseMapFilters(raw: Record<string, unknown>, def: ResourceDefin
     const { field, operator } = filter;
     let value = filter.value;
     if (SPECIAL.has(field)) {
-      if (operator !== 'eq' && operator !== 'in') throw new ValidationError({ [`filter.${field}`]: [`The ${field.replace(/_/g, ' ')} filter takes a value or a list of values.`] });
+      if (operator !== 'eq' && operator !== 'in')
+        throw new ValidationError({
+          [`filter.${field}`]: [`The ${field.replace(/_/g, ' ')} filter takes a value or a list of values.`],
+        });
       const name = field.replace(/_ids$/, '_id');
       if (name === 'category') {
         const allowed = CATEGORY_PERMISSIONS.site;
         const list = [...new Set(asList(value).map(String))].sort();
-        if (list.some((c) => !allowed.includes(c))) throw new ValidationError({ 'filter.category': [`Each category must be one of: ${allowed.join(', ')}.`] });
+        if (list.some((c) => !allowed.includes(c)))
+          throw new ValidationError({ 'filter.category': [`Each category must be one of: ${allowed.join(', ')}.`] });
         value = list;
       } else if (name === 'contractor_type') {
         const list = [...new Set(asList(value).map(String))].sort();
-        if (list.some((c) => !CONTRACTOR_TYPES.includes(c))) throw new ValidationError({ 'filter.contractor_type': [`Each contractor type must be one of: ${CONTRACTOR_TYPES.join(', ')}.`] });
+        if (list.some((c) => !CONTRACTOR_TYPES.includes(c)))
+          throw new ValidationError({
+            'filter.contractor_type': [`Each contractor type must be one of: ${CONTRACTOR_TYPES.join(', ')}.`],
+          });
         value = list;
       } else {
         value = ids(name, value);
@@ -73,7 +101,9 @@ export function parseMapFilters(raw: Record<string, unknown>, def: ResourceDefin
     if (Array.isArray(value)) value = [...new Set(value.map(String))].sort();
     filters.push({ field, operator, value });
   }
-  filters.sort((a, b) => (a.field + a.operator < b.field + b.operator ? -1 : a.field + a.operator > b.field + b.operator ? 1 : 0));
+  filters.sort((a, b) =>
+    a.field + a.operator < b.field + b.operator ? -1 : a.field + a.operator > b.field + b.operator ? 1 : 0,
+  );
   return { filters, search: search ? search.toLowerCase() : null };
 }
 
@@ -87,10 +117,18 @@ export function canonicalFilters(filters: MapFilters): string {
  * contractors the person may read (`contractorCategories`), so a filter cannot reveal which sites have a
  * contractor hidden from them.
  */
-export function siteFilterConditions(filters: MapFilters, fields: Record<string, FieldSpec>, contractorCategories: 'all' | string[] = 'all'): RawBuilder<boolean>[] {
+export function siteFilterConditions(
+  filters: MapFilters,
+  fields: Record<string, FieldSpec>,
+  contractorCategories: 'all' | string[] = 'all',
+): RawBuilder<boolean>[] {
   const out: RawBuilder<boolean>[] = [];
   const readableContractor =
-    contractorCategories === 'all' ? sql<boolean>`true` : contractorCategories.length ? sql<boolean>`c.type in (${sql.join(contractorCategories)})` : sql<boolean>`false`;
+    contractorCategories === 'all'
+      ? sql<boolean>`true`
+      : contractorCategories.length
+        ? sql<boolean>`c.type in (${sql.join(contractorCategories)})`
+        : sql<boolean>`false`;
   for (const filter of filters.filters) {
     const list = filter.value as any[];
     switch (filter.field) {
@@ -98,7 +136,9 @@ export function siteFilterConditions(filters: MapFilters, fields: Record<string,
         out.push(list.length ? sql<boolean>`t.type in (${sql.join(list)})` : sql<boolean>`false`);
         break;
       case 'trade_id':
-        out.push(sql<boolean>`exists (select 1 from site_trades st where st.site_id = t.id and st.trade_id in (${sql.join(list)}))`);
+        out.push(
+          sql<boolean>`exists (select 1 from site_trades st where st.site_id = t.id and st.trade_id in (${sql.join(list)}))`,
+        );
         break;
       case 'region_id':
         out.push(
@@ -125,7 +165,12 @@ export function siteFilterConditions(filters: MapFilters, fields: Record<string,
   }
   if (filters.search) {
     const pattern = `%${escapeLike(filters.search)}%`;
-    out.push(sql<boolean>`(${sql.join(SEARCH_COLUMNS.map((c) => sql`${sql.ref(`t.${c}`)} ilike ${pattern}`), sql` or `)})`);
+    out.push(
+      sql<boolean>`(${sql.join(
+        SEARCH_COLUMNS.map((c) => sql`${sql.ref(`t.${c}`)} ilike ${pattern}`),
+        sql` or `,
+      )})`,
+    );
   }
   return out;
 }
@@ -139,12 +184,20 @@ export function contractorFilterConditions(filters: MapFilters): RawBuilder<bool
   for (const filter of filters.filters) {
     const list = filter.value as any[];
     if (filter.field === 'contractor_type') out.push(sql<boolean>`t.type in (${sql.join(list)})`);
-    if (filter.field === 'trade_id') out.push(sql<boolean>`exists (select 1 from contractor_trades ct where ct.contractor_id = t.id and ct.trade_id in (${sql.join(list)}))`);
+    if (filter.field === 'trade_id')
+      out.push(
+        sql<boolean>`exists (select 1 from contractor_trades ct where ct.contractor_id = t.id and ct.trade_id in (${sql.join(list)}))`,
+      );
     if (filter.field === 'contractor_id') out.push(sql<boolean>`t.id in (${sql.join(list)})`);
   }
   if (filters.search) {
     const pattern = `%${escapeLike(filters.search)}%`;
-    out.push(sql<boolean>`(${sql.join(SEARCH_COLUMNS.map((c) => sql`${sql.ref(`t.${c}`)} ilike ${pattern}`), sql` or `)})`);
+    out.push(
+      sql<boolean>`(${sql.join(
+        SEARCH_COLUMNS.map((c) => sql`${sql.ref(`t.${c}`)} ilike ${pattern}`),
+        sql` or `,
+      )})`,
+    );
   }
   return out;
 }

@@ -3,7 +3,14 @@ import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { escapeLike } from '../records/list-query.js';
 import { loadedUsCodes, loadUsShapes } from '../regions/census.js';
-import { bboxIntersects, displayPrecision, parseAreaGeometry, simplifyGeometry, type AreaGeometry, type BBox } from '../regions/geometry.js';
+import {
+  type AreaGeometry,
+  type BBox,
+  bboxIntersects,
+  displayPrecision,
+  parseAreaGeometry,
+  simplifyGeometry,
+} from '../regions/geometry.js';
 import { regionsDefinition } from '../regions/store.js';
 import type { MapService } from './map-service.js';
 import { parseGeometryTypes, parseMeasure, searchText } from './query-params.js';
@@ -44,23 +51,45 @@ export class MapRegions {
   ) {}
 
   /** Regions the person may read: `geometry_type` (or `type`) and `q` from the query, optionally in a box or by id. */
-  async rows(user: AuthUser, query: Record<string, unknown>, options: { bbox?: BBox | null; ids?: number[] } = {}): Promise<RegionRow[]> {
+  async rows(
+    user: AuthUser,
+    query: Record<string, unknown>,
+    options: { bbox?: BBox | null; ids?: number[] } = {},
+  ): Promise<RegionRow[]> {
     const def = regionsDefinition(this.ctx);
     this.ctx.records.authorize(user, def, 'read');
     const types = parseGeometryTypes(query.geometry_type ?? query.type);
     let q = this.ctx.records
       .visibleRows(this.ctx.db, def, user)
-      .select(['t.id', 't.name', 't.geometry_type', 't.code', 't.color', 't.min_lat', 't.min_lng', 't.max_lat', 't.max_lng', sql<string>`t.updated_at::text`.as('version')]);
+      .select([
+        't.id',
+        't.name',
+        't.geometry_type',
+        't.code',
+        't.color',
+        't.min_lat',
+        't.min_lng',
+        't.max_lat',
+        't.max_lng',
+        sql<string>`t.updated_at::text`.as('version'),
+      ]);
     if (types.length) q = q.where('t.geometry_type', 'in', types);
     if (options.ids?.length) q = q.where('t.id', 'in', options.ids);
     const search = searchText(query.q);
-    if (search) q = q.where((eb) => eb.or([eb('t.name', 'ilike', `%${escapeLike(search)}%`), eb('t.code', 'ilike', `${escapeLike(search)}%`)]));
+    if (search)
+      q = q.where((eb) =>
+        eb.or([eb('t.name', 'ilike', `%${escapeLike(search)}%`), eb('t.code', 'ilike', `${escapeLike(search)}%`)]),
+      );
     if (options.bbox) {
       const [, south, , north] = options.bbox;
       q = q.where('t.max_lat', '>=', south).where('t.min_lat', '<=', north);
     }
     const rows = (await q.orderBy('t.geometry_type').orderBy('t.name').limit(20_000).execute()) as RegionRow[];
-    return options.bbox ? rows.filter((r) => r.min_lat !== null && bboxIntersects(options.bbox!, [r.min_lng!, r.min_lat, r.max_lng!, r.max_lat!])) : rows;
+    return options.bbox
+      ? rows.filter(
+          (r) => r.min_lat !== null && bboxIntersects(options.bbox!, [r.min_lng!, r.min_lat, r.max_lng!, r.max_lat!]),
+        )
+      : rows;
   }
 
   /** Each region with its measure (`measure`, default sites) over the sites matching the other filters of the query. */
@@ -97,7 +126,13 @@ export class MapRegions {
    * match, with the measure's value and fill colour in its properties. The first call loads the Census states when
    * the database has none, so even offline the map has outlines to read the markers against.
    */
-  async geojson(user: AuthUser, query: Record<string, unknown>, viewport: Viewport, ids: number[], log: { error: (obj: unknown, msg?: string) => void }) {
+  async geojson(
+    user: AuthUser,
+    query: Record<string, unknown>,
+    viewport: Viewport,
+    ids: number[],
+    log: { error: (obj: unknown, msg?: string) => void },
+  ) {
     await this.ensureStateShapes(log);
     let rows = await this.rows(user, query, { bbox: viewport.bbox, ids });
     const truncated = rows.length > MAX_GEOJSON_FEATURES;
@@ -113,7 +148,8 @@ export class MapRegions {
       if (geometry === undefined) {
         const shape = full.get(row.id);
         geometry = shape ? simplifyGeometry(shape, tolerance, decimals) : null;
-        if (this.simplified.size >= SIMPLIFIED_CACHE_LIMIT) this.simplified.delete(this.simplified.keys().next().value!);
+        if (this.simplified.size >= SIMPLIFIED_CACHE_LIMIT)
+          this.simplified.delete(this.simplified.keys().next().value!);
         this.simplified.set(key, geometry);
       }
       if (!geometry) continue;
@@ -136,7 +172,8 @@ export class MapRegions {
   private ensureStateShapes(log: { error: (obj: unknown, msg?: string) => void }) {
     return (this.statesReady ??= (async () => {
       const loaded = await loadedUsCodes(this.ctx, 'state');
-      if (loaded.size < 50) await loadUsShapes(this.ctx, null, 'states', undefined, { system: true, onlyMissing: true });
+      if (loaded.size < 50)
+        await loadUsShapes(this.ctx, null, 'states', undefined, { system: true, onlyMissing: true });
     })().catch((error) => {
       this.statesReady = null;
       log.error({ err: error }, 'Loading the Census state shapes failed');
@@ -161,7 +198,9 @@ export class MapRegions {
       for (const row of found) {
         let geometry: AreaGeometry | null = null;
         try {
-          geometry = row.geometry ? parseAreaGeometry(typeof row.geometry === 'string' ? JSON.parse(row.geometry) : row.geometry) : null;
+          geometry = row.geometry
+            ? parseAreaGeometry(typeof row.geometry === 'string' ? JSON.parse(row.geometry) : row.geometry)
+            : null;
         } catch {
           geometry = null;
         }

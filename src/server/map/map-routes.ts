@@ -1,11 +1,11 @@
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { notFound, ValidationError } from '../http/errors.js';
-import type { FastifyInstance } from 'fastify';
-import { markerCard } from './marker-data.js';
 import type { MapRegions } from './map-regions.js';
 import { filterOptions, searchMap } from './map-search.js';
 import type { MapService } from './map-service.js';
+import { markerCard } from './marker-data.js';
 import { isRowId, parseLayers, searchText, truthyList } from './query-params.js';
 import { parseViewport } from './viewport.js';
 
@@ -32,7 +32,8 @@ export function registerMapRoutes(app: FastifyInstance, ctx: AppContext, service
     const id = Number(request.query.id);
     if (!isRowId(id)) throw new ValidationError({ id: ['The id must be a whole number.'] });
     const kind = String(request.query.kind ?? request.query.layer ?? 'site').replace(/s$/, '');
-    if (kind !== 'site' && kind !== 'contractor') throw new ValidationError({ kind: ['The kind must be site or contractor.'] });
+    if (kind !== 'site' && kind !== 'contractor')
+      throw new ValidationError({ kind: ['The kind must be site or contractor.'] });
     return { data: await markerCard(ctx, user, kind, id) };
   });
 
@@ -48,18 +49,24 @@ export function registerMapRoutes(app: FastifyInstance, ctx: AppContext, service
   app.get<{ Querystring: Record<string, unknown> }>('/api/map/regions-geojson', mapRead, async (request) => {
     const user = await access(request.user);
     const viewport = parseViewport(request.query);
-    const ids = truthyList(request.query.ids ?? request.query['ids[]']).map(Number).filter(Number.isInteger);
+    const ids = truthyList(request.query.ids ?? request.query['ids[]'])
+      .map(Number)
+      .filter(Number.isInteger);
     return regions.geojson(user, request.query, viewport, ids, request.log);
   });
 
-  app.get<{ Params: { id: string }; Querystring: Record<string, unknown> }>('/api/map/regions/:id', mapRead, async (request) => {
-    const user = await access(request.user);
-    const id = Number(request.params.id);
-    if (!isRowId(id)) throw notFound(`No region has the id ${request.params.id}.`);
-    const region = await regions.detail(user, id, request.query);
-    if (!region) throw notFound(`No region has the id ${id}. It may have been deleted.`);
-    return { data: region };
-  });
+  app.get<{ Params: { id: string }; Querystring: Record<string, unknown> }>(
+    '/api/map/regions/:id',
+    mapRead,
+    async (request) => {
+      const user = await access(request.user);
+      const id = Number(request.params.id);
+      if (!isRowId(id)) throw notFound(`No region has the id ${request.params.id}.`);
+      const region = await regions.detail(user, id, request.query);
+      if (!region) throw notFound(`No region has the id ${id}. It may have been deleted.`);
+      return { data: region };
+    },
+  );
 
   /** GET /api/map/search?q=: sites, places and regions to jump to. */
   app.get<{ Querystring: Record<string, unknown> }>('/api/map/search', mapRead, async (request) => {

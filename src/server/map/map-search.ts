@@ -21,18 +21,36 @@ export async function searchMap(ctx: AppContext, service: MapService, regions: M
       .visibleRows(ctx.db, def, user)
       .select(['t.id', 't.name', 't.street', 't.city', 't.state', 't.postal_code', 't.latitude', 't.longitude'])
       .where('t.latitude', 'is not', null)
-      .where((eb) => eb.or([eb('t.name', 'ilike', like), eb(sql`coalesce(t.street, '') || ' ' || coalesce(t.city, '') || ' ' || coalesce(t.postal_code, '')`, 'ilike', like)]))
+      .where((eb) =>
+        eb.or([
+          eb('t.name', 'ilike', like),
+          eb(
+            sql`coalesce(t.street, '') || ' ' || coalesce(t.city, '') || ' ' || coalesce(t.postal_code, '')`,
+            'ilike',
+            like,
+          ),
+        ]),
+      )
       .orderBy(sql`t.name ilike ${escapeLike(q) + '%'}`, 'desc')
       .orderBy('t.name')
       .limit(8)
       .execute();
     for (const s of sites as any[]) {
-      data.push({ kind: 'site', id: s.id, label: s.name, detail: [s.street, s.city, s.state, s.postal_code].filter(Boolean).join(', '), lat: s.latitude, lng: s.longitude });
+      data.push({
+        kind: 'site',
+        id: s.id,
+        label: s.name,
+        detail: [s.street, s.city, s.state, s.postal_code].filter(Boolean).join(', '),
+        lat: s.latitude,
+        lng: s.longitude,
+      });
     }
     const places = await ctx.records
       .visibleRows(ctx.db, def, user)
       .select([
-        sql<string>`case when t.postal_code ilike ${escapeLike(q) + '%'} then t.postal_code else t.city || coalesce(', ' || t.state, '') end`.as('label'),
+        sql<string>`case when t.postal_code ilike ${escapeLike(q) + '%'} then t.postal_code else t.city || coalesce(', ' || t.state, '') end`.as(
+          'label',
+        ),
         sql<number>`count(*)`.as('count'),
         sql<number>`min(t.latitude)`.as('south'),
         sql<number>`max(t.latitude)`.as('north'),
@@ -40,19 +58,36 @@ export async function searchMap(ctx: AppContext, service: MapService, regions: M
         sql<number>`max(t.longitude)`.as('east'),
       ])
       .where('t.latitude', 'is not', null)
-      .where((eb) => eb.or([eb('t.city', 'ilike', `${escapeLike(q)}%`), eb('t.postal_code', 'ilike', `${escapeLike(q)}%`)]))
+      .where((eb) =>
+        eb.or([eb('t.city', 'ilike', `${escapeLike(q)}%`), eb('t.postal_code', 'ilike', `${escapeLike(q)}%`)]),
+      )
       .groupBy(sql`1`)
       .orderBy(sql`count(*)`, 'desc')
       .limit(5)
       .execute();
     for (const p of places as any[]) {
       if (!p.label) continue;
-      data.push({ kind: 'place', label: p.label, detail: `${p.count} site${Number(p.count) === 1 ? '' : 's'}`, bbox: [p.west, p.south, p.east, p.north], lat: (p.south + p.north) / 2, lng: (p.west + p.east) / 2 });
+      data.push({
+        kind: 'place',
+        label: p.label,
+        detail: `${p.count} site${Number(p.count) === 1 ? '' : 's'}`,
+        bbox: [p.west, p.south, p.east, p.north],
+        lat: (p.south + p.north) / 2,
+        lng: (p.west + p.east) / 2,
+      });
     }
   }
   for (const r of (await regions.rows(user, { q })).slice(0, 6)) {
     if (r.min_lat === null) continue;
-    data.push({ kind: 'region', id: r.id, label: r.name, detail: r.geometry_type, bbox: [r.min_lng, r.min_lat, r.max_lng, r.max_lat], lat: (r.min_lat + r.max_lat!) / 2, lng: (r.min_lng! + r.max_lng!) / 2 });
+    data.push({
+      kind: 'region',
+      id: r.id,
+      label: r.name,
+      detail: r.geometry_type,
+      bbox: [r.min_lng, r.min_lat, r.max_lng, r.max_lat],
+      lat: (r.min_lat + r.max_lat!) / 2,
+      lng: (r.min_lng! + r.max_lng!) / 2,
+    });
   }
   return data;
 }
@@ -70,7 +105,13 @@ export async function filterOptions(ctx: AppContext, service: MapService, user: 
       .orderBy('name')
       .execute();
   const [siteTypes, statuses, phases, buildingTypes, trades] = await Promise.all([
-    ctx.db.selectFrom('site_types').select(['slug', 'name', 'color']).where('deleted_at', 'is', null).orderBy('position').orderBy('name').execute(),
+    ctx.db
+      .selectFrom('site_types')
+      .select(['slug', 'name', 'color'])
+      .where('deleted_at', 'is', null)
+      .orderBy('position')
+      .orderBy('name')
+      .execute(),
     named('site_statuses', ['color']),
     named('site_phases'),
     named('building_types'),
@@ -78,8 +119,18 @@ export async function filterOptions(ctx: AppContext, service: MapService, user: 
   ]);
   const fields = await service.siteFields();
   const dropdowns = Object.entries(fields)
-    .filter(([name, spec]) => (spec.kind === 'enum' || spec.kind === 'enum[]') && name !== 'type' && spec.filterable !== false && spec.options?.length)
-    .map(([name, spec]) => ({ field: name, label: spec.label ?? name.replace(/_/g, ' '), options: spec.options!.map((o) => ({ id: o, name: spec.choiceLabels?.[o] ?? o })) }));
+    .filter(
+      ([name, spec]) =>
+        (spec.kind === 'enum' || spec.kind === 'enum[]') &&
+        name !== 'type' &&
+        spec.filterable !== false &&
+        spec.options?.length,
+    )
+    .map(([name, spec]) => ({
+      field: name,
+      label: spec.label ?? name.replace(/_/g, ' '),
+      options: spec.options!.map((o) => ({ id: o, name: spec.choiceLabels?.[o] ?? o })),
+    }));
   const dateFields: Record<string, FieldSpec> = { ...fields, created_at: { kind: 'datetime', label: 'created' } };
   const dates = Object.entries(dateFields)
     .filter(([, spec]) => spec.kind === 'date' || spec.kind === 'datetime')
@@ -89,7 +140,9 @@ export async function filterOptions(ctx: AppContext, service: MapService, user: 
   // The contractor type's choices and labels as its schema names them.
   const contractorType = (await ctx.records.fields(contractorsDefinition(ctx))).type;
   return {
-    site_types: siteTypes.filter((t: any) => visibleType(t.slug)).map((t: any) => ({ id: t.slug, name: t.name, color: t.color ?? null })),
+    site_types: siteTypes
+      .filter((t: any) => visibleType(t.slug))
+      .map((t: any) => ({ id: t.slug, name: t.name, color: t.color ?? null })),
     categories: CATEGORY_PERMISSIONS.site.filter(visibleType),
     statuses,
     phases,

@@ -1,14 +1,20 @@
 import { sql } from 'kysely';
+import type { MarkerItem } from '../../common/map-types.js';
 import { can, canOnEntity, permittedCategories } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden, HttpError } from '../http/errors.js';
-import { hasRowRules, type FieldSpec } from '../records/resource.js';
+import { type FieldSpec, hasRowRules } from '../records/resource.js';
 import { teamsOf } from '../regions/turf.js';
-import type { MarkerItem } from '../../common/map-types.js';
 import { contractorsDefinition, sitesDefinition } from './definitions.js';
-import { canonicalFilters, contractorFilterConditions, parseMapFilters, siteFilterConditions, type MapFilters } from './filters.js';
-import { buildMarkerIndex, queryMarkerIndex, type MarkerIndex } from './marker-index.js';
+import {
+  canonicalFilters,
+  contractorFilterConditions,
+  type MapFilters,
+  parseMapFilters,
+  siteFilterConditions,
+} from './filters.js';
+import { buildMarkerIndex, type MarkerIndex, queryMarkerIndex } from './marker-index.js';
 import type { Layer } from './query-params.js';
 import type { Viewport } from './viewport.js';
 
@@ -119,7 +125,8 @@ export class MapService {
   }
 
   private async mapEnabled(): Promise<boolean> {
-    if (this.featureCache && Date.now() - this.featureCache.at < FINGERPRINT_INTERVAL_MS) return this.featureCache.enabled;
+    if (this.featureCache && Date.now() - this.featureCache.at < FINGERPRINT_INTERVAL_MS)
+      return this.featureCache.enabled;
     const row = await this.ctx.db.selectFrom('features').select('enabled').where('slug', '=', 'map').executeTakeFirst();
     const enabled = row ? Boolean(row.enabled) : true;
     this.featureCache = { at: Date.now(), enabled };
@@ -166,7 +173,9 @@ export class MapService {
       if (layer === 'sites') countsByType = index.countsByType;
       if (index.bounds) {
         const b = index.bounds;
-        bounds = bounds ? [Math.min(bounds[0], b[0]), Math.min(bounds[1], b[1]), Math.max(bounds[2], b[2]), Math.max(bounds[3], b[3])] : b;
+        bounds = bounds
+          ? [Math.min(bounds[0], b[0]), Math.min(bounds[1], b[1]), Math.max(bounds[2], b[2]), Math.max(bounds[3], b[3])]
+          : b;
       }
       for (const item of items) data.push(item);
     }
@@ -196,7 +205,11 @@ export class MapService {
     const categories = allowed === 'all' ? 'all' : JSON.stringify([...allowed].sort());
     // Row rules beyond categories (an owner column, a per-person rule) make the index one person's own; a turf
     // also follows their teams, so joining or leaving a team gives them the new turf's index at once.
-    return hasRowRules(def, user) ? `${categories}|user:${user.id}|teams:${teamsOf(user).sort((a, b) => a - b).join(',')}` : categories;
+    return hasRowRules(def, user)
+      ? `${categories}|user:${user.id}|teams:${teamsOf(user)
+          .sort((a, b) => a - b)
+          .join(',')}`
+      : categories;
   }
 
   /** Contractor categories the person may read ('all' or a list): filters on contractors see only these. */
@@ -207,15 +220,27 @@ export class MapService {
 
   async markerIndex(user: AuthUser, layer: 'sites' | 'contractors', filters: MapFilters): Promise<MarkerIndex> {
     const generation = await this.currentGeneration();
-    const scope = layer === 'sites' ? `${this.scopeOf(user, 'sites')}|${this.scopeOf(user, 'contractors')}` : this.scopeOf(user, 'contractors');
+    const scope =
+      layer === 'sites'
+        ? `${this.scopeOf(user, 'sites')}|${this.scopeOf(user, 'contractors')}`
+        : this.scopeOf(user, 'contractors');
     const key = `${layer}|${scope}|${canonicalFilters(filters)}`;
     const cached = this.indexes.get(key);
-    if (cached && cached.generation === generation && (!cached.index || Date.now() - cached.index.builtAt < INDEX_TTL_MS)) {
+    if (
+      cached &&
+      cached.generation === generation &&
+      (!cached.index || Date.now() - cached.index.builtAt < INDEX_TTL_MS)
+    ) {
       this.indexes.delete(key); // LRU: most recently used last
       this.indexes.set(key, cached);
       return cached.promise;
     }
-    const entry: CachedIndex = { generation, index: null, promise: this.build(user, layer, filters, key, generation), source: { user, layer, filters } };
+    const entry: CachedIndex = {
+      generation,
+      index: null,
+      promise: this.build(user, layer, filters, key, generation),
+      source: { user, layer, filters },
+    };
     this.indexes.delete(key);
     this.indexes.set(key, entry);
     entry.promise.then(
@@ -228,14 +253,32 @@ export class MapService {
     return entry.promise;
   }
 
-  private async build(user: AuthUser, layer: 'sites' | 'contractors', filters: MapFilters, key: string, generation: number) {
+  private async build(
+    user: AuthUser,
+    layer: 'sites' | 'contractors',
+    filters: MapFilters,
+    key: string,
+    generation: number,
+  ) {
     if (layer === 'sites') {
       const def = sitesDefinition(this.ctx);
       const fields = await this.siteFields();
-      return buildMarkerIndex('sites', this.ctx.records.visibleRows(this.ctx.db, def, user), siteFilterConditions(filters, fields, this.contractorCategories(user)), key, generation);
+      return buildMarkerIndex(
+        'sites',
+        this.ctx.records.visibleRows(this.ctx.db, def, user),
+        siteFilterConditions(filters, fields, this.contractorCategories(user)),
+        key,
+        generation,
+      );
     }
     const def = contractorsDefinition(this.ctx);
-    return buildMarkerIndex('contractors', this.ctx.records.visibleRows(this.ctx.db, def, user), contractorFilterConditions(filters), key, generation);
+    return buildMarkerIndex(
+      'contractors',
+      this.ctx.records.visibleRows(this.ctx.db, def, user),
+      contractorFilterConditions(filters),
+      key,
+      generation,
+    );
   }
 
   /** Oldest first: drop built indexes until at most MAX_INDEXES remain holding at most MAX_CACHED_POINTS. */
@@ -268,8 +311,11 @@ export class MapService {
       if (!this.canReadSites(user)) return result;
       const def = sitesDefinition(this.ctx);
       const fields = await this.siteFields();
-      let query = this.ctx.records.visibleRows(this.ctx.db, def, user).innerJoin('site_regions as sr', 'sr.site_id', 't.id');
-      for (const condition of siteFilterConditions(filters, fields, this.contractorCategories(user))) query = query.where(condition);
+      let query = this.ctx.records
+        .visibleRows(this.ctx.db, def, user)
+        .innerJoin('site_regions as sr', 'sr.site_id', 't.id');
+      for (const condition of siteFilterConditions(filters, fields, this.contractorCategories(user)))
+        query = query.where(condition);
       const rows = await query
         .select([
           'sr.region_id as region_id',
@@ -279,7 +325,12 @@ export class MapService {
         ])
         .groupBy('sr.region_id')
         .execute();
-      for (const row of rows as any[]) result.set(Number(row.region_id), { sites: Number(row.sites), union_sites: Number(row.union_sites), non_union_sites: Number(row.non_union_sites) });
+      for (const row of rows as any[])
+        result.set(Number(row.region_id), {
+          sites: Number(row.sites),
+          union_sites: Number(row.union_sites),
+          non_union_sites: Number(row.non_union_sites),
+        });
       return result;
     })();
     this.measures.set(key, { generation, at: Date.now(), value });

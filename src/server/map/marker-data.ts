@@ -1,16 +1,18 @@
 import { sql } from 'kysely';
+import type { MarkerCard } from '../../common/map-types.js';
 import { canOnEntity } from '../../common/permissions.js';
 import { taskTypeLabel } from '../../common/task-types.js';
+import { revisionVisibility } from '../activity/visibility.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { revisionVisibility } from '../activity/visibility.js';
 import { notFound } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
-import type { MarkerCard } from '../../common/map-types.js';
 import { contractorsDefinition, sitesDefinition } from './definitions.js';
 
 const address = (r: Record<string, any>) => {
-  const line = [r.street, r.city, [r.state, r.postal_code].filter(Boolean).join(' ')].filter((p) => p && String(p).trim()).join(', ');
+  const line = [r.street, r.city, [r.state, r.postal_code].filter(Boolean).join(' ')]
+    .filter((p) => p && String(p).trim())
+    .join(', ');
   return line || null;
 };
 
@@ -19,11 +21,18 @@ const address = (r: Record<string, any>) => {
  * read rules: notes and tasks through the record service (a person without note:read sees no note), changes
  * through the history's visibility (an incognito person's changes stay hidden).
  */
-async function lastActivity(ctx: AppContext, user: AuthUser, type: 'site' | 'contractor', id: number): Promise<MarkerCard['last_activity']> {
+async function lastActivity(
+  ctx: AppContext,
+  user: AuthUser,
+  type: 'site' | 'contractor',
+  id: number,
+): Promise<MarkerCard['last_activity']> {
   const candidates: Array<{ at: Date; kind: 'note' | 'task' | 'change'; summary: string }> = [];
   const notes = ctx.resources.byType('note');
   if (!notes || mayRead(user, notes)) {
-    const base = notes ? ctx.records.visibleRows(ctx.db, notes, user) : ctx.db.selectFrom('notes as t').where('t.deleted_at', 'is', null);
+    const base = notes
+      ? ctx.records.visibleRows(ctx.db, notes, user)
+      : ctx.db.selectFrom('notes as t').where('t.deleted_at', 'is', null);
     const note = await base
       .select(['t.created_at as at', sql<string>`left(t.body, 140)`.as('summary')])
       .where('t.notable_type', '=', type)
@@ -35,7 +44,9 @@ async function lastActivity(ctx: AppContext, user: AuthUser, type: 'site' | 'con
   }
   const tasks = ctx.resources.byType('task');
   if (!tasks || mayRead(user, tasks)) {
-    const base = tasks ? ctx.records.visibleRows(ctx.db, tasks, user) : ctx.db.selectFrom('tasks as t').where('t.deleted_at', 'is', null);
+    const base = tasks
+      ? ctx.records.visibleRows(ctx.db, tasks, user)
+      : ctx.db.selectFrom('tasks as t').where('t.deleted_at', 'is', null);
     const task = await base
       .select([sql<Date>`coalesce(t.completed_at, t.created_at)`.as('at'), 't.type', 't.title', 't.completed_at'])
       .where('t.taskable_type', '=', type)
@@ -43,7 +54,12 @@ async function lastActivity(ctx: AppContext, user: AuthUser, type: 'site' | 'con
       .orderBy(sql`coalesce(t.completed_at, t.created_at)`, 'desc')
       .limit(1)
       .executeTakeFirst();
-    if (task) candidates.push({ at: task.at, kind: 'task', summary: `${taskTypeLabel(task.type)}: ${task.title}${task.completed_at ? ' (done)' : ''}` });
+    if (task)
+      candidates.push({
+        at: task.at,
+        kind: 'task',
+        summary: `${taskTypeLabel(task.type)}: ${task.title}${task.completed_at ? ' (done)' : ''}`,
+      });
   }
   const change = await ctx.db
     .selectFrom('revisions as r')
@@ -61,10 +77,18 @@ async function lastActivity(ctx: AppContext, user: AuthUser, type: 'site' | 'con
 }
 
 /** The values of the record's current custom fields (a key left behind by a deleted field is not one). */
-async function customValues(ctx: AppContext, def: ResourceDefinition, row: Record<string, any>): Promise<Record<string, unknown>> {
+async function customValues(
+  ctx: AppContext,
+  def: ResourceDefinition,
+  row: Record<string, any>,
+): Promise<Record<string, unknown>> {
   const stored = (row.custom ?? {}) as Record<string, unknown>;
   const fields = await ctx.records.fields(def);
-  return Object.fromEntries(Object.entries(stored).filter(([slug, value]) => fields[slug]?.storage === 'custom' && value !== null && value !== undefined));
+  return Object.fromEntries(
+    Object.entries(stored).filter(
+      ([slug, value]) => fields[slug]?.storage === 'custom' && value !== null && value !== undefined,
+    ),
+  );
 }
 
 const mayRead = (user: AuthUser, def: ResourceDefinition) => canOnEntity(user, def.permission ?? def.type, 'read');
@@ -81,16 +105,37 @@ function actionsFor(resource: string, id: number): MarkerCard['actions'] {
  * the person may not read answers 404 exactly like a missing one, and the contractors listed on a site are
  * only those the person may read.
  */
-export async function markerCard(ctx: AppContext, user: AuthUser, kind: 'site' | 'contractor', id: number): Promise<MarkerCard> {
+export async function markerCard(
+  ctx: AppContext,
+  user: AuthUser,
+  kind: 'site' | 'contractor',
+  id: number,
+): Promise<MarkerCard> {
   const siteDef = sitesDefinition(ctx);
   const contractorDef = contractorsDefinition(ctx);
   if (kind === 'site') {
     ctx.records.authorize(user, siteDef, 'read');
-    const site = await ctx.records.visibleRows(ctx.db, siteDef, user).selectAll('t').where('t.id', '=', id).executeTakeFirst();
+    const site = await ctx.records
+      .visibleRows(ctx.db, siteDef, user)
+      .selectAll('t')
+      .where('t.id', '=', id)
+      .executeTakeFirst();
     if (!site) throw notFound(`No site has the id ${id}, or you may not read it.`);
     const [status, phase] = await Promise.all([
-      site.site_status_id ? ctx.db.selectFrom('site_statuses').select(['id', 'name', 'color']).where('id', '=', site.site_status_id).executeTakeFirst() : null,
-      site.site_phase_id ? ctx.db.selectFrom('site_phases').select(['id', 'name']).where('id', '=', site.site_phase_id).executeTakeFirst() : null,
+      site.site_status_id
+        ? ctx.db
+            .selectFrom('site_statuses')
+            .select(['id', 'name', 'color'])
+            .where('id', '=', site.site_status_id)
+            .executeTakeFirst()
+        : null,
+      site.site_phase_id
+        ? ctx.db
+            .selectFrom('site_phases')
+            .select(['id', 'name'])
+            .where('id', '=', site.site_phase_id)
+            .executeTakeFirst()
+        : null,
     ]);
     const contractors: MarkerCard['contractors'] = mayRead(user, contractorDef)
       ? (
@@ -105,7 +150,12 @@ export async function markerCard(ctx: AppContext, user: AuthUser, kind: 'site' |
             )
             .orderBy('t.name')
             .execute()
-        ).map((c: any) => ({ id: c.id, name: c.name, type: c.type, role: c.id === site.general_contractor_id ? 'general' : 'trade' }))
+        ).map((c: any) => ({
+          id: c.id,
+          name: c.name,
+          type: c.type,
+          role: c.id === site.general_contractor_id ? 'general' : 'trade',
+        }))
       : [];
     return {
       kind: 'site',
@@ -124,14 +174,23 @@ export async function markerCard(ctx: AppContext, user: AuthUser, kind: 'site' |
     };
   }
   ctx.records.authorize(user, contractorDef, 'read');
-  const contractor = await ctx.records.visibleRows(ctx.db, contractorDef, user).selectAll('t').where('t.id', '=', id).executeTakeFirst();
+  const contractor = await ctx.records
+    .visibleRows(ctx.db, contractorDef, user)
+    .selectAll('t')
+    .where('t.id', '=', id)
+    .executeTakeFirst();
   if (!contractor) throw notFound(`No contractor has the id ${id}, or you may not read it.`);
   let sitesCount = 0;
   if (mayRead(user, siteDef)) {
     const row = await ctx.records
       .visibleRows(ctx.db, siteDef, user)
       .select(sql<number>`count(*)`.as('count'))
-      .where((eb) => eb.or([eb('t.general_contractor_id', '=', id), eb('t.id', 'in', eb.selectFrom('site_contractors').select('site_id').where('contractor_id', '=', id))]))
+      .where((eb) =>
+        eb.or([
+          eb('t.general_contractor_id', '=', id),
+          eb('t.id', 'in', eb.selectFrom('site_contractors').select('site_id').where('contractor_id', '=', id)),
+        ]),
+      )
       .executeTakeFirst();
     sitesCount = Number((row as any)?.count ?? 0);
   }

@@ -1,4 +1,4 @@
-import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import Supercluster from 'supercluster';
 import type { MarkerItem } from '../../common/map-types.js';
 import { splitAtAntimeridian, type Viewport } from './viewport.js';
@@ -137,14 +137,32 @@ export function queryMarkerIndex(index: MarkerIndex, viewport: Viewport): Marker
           lat: round(lat),
           lng: round(lng),
           count: props.point_count,
-          expansion_zoom: Math.min(index.cluster.getClusterExpansionZoom(props.cluster_id), CLUSTER_OPTIONS.maxZoom + 1),
+          expansion_zoom: Math.min(
+            index.cluster.getClusterExpansionZoom(props.cluster_id),
+            CLUSTER_OPTIONS.maxZoom + 1,
+          ),
         });
       } else {
         const i = props as number;
         if (index.layer === 'sites') {
-          out.push({ kind: 'site', id: index.ids[i], name: index.names[i], lat: round(lat), lng: round(lng), type: index.types[i], status_id: index.statusIds[i] || null });
+          out.push({
+            kind: 'site',
+            id: index.ids[i],
+            name: index.names[i],
+            lat: round(lat),
+            lng: round(lng),
+            type: index.types[i],
+            status_id: index.statusIds[i] || null,
+          });
         } else {
-          out.push({ kind: 'contractor', id: index.ids[i], name: index.names[i], lat: round(lat), lng: round(lng), type: index.types[i] });
+          out.push({
+            kind: 'contractor',
+            id: index.ids[i],
+            name: index.names[i],
+            lat: round(lat),
+            lng: round(lng),
+            type: index.types[i],
+          });
         }
       }
     }

@@ -25,10 +25,17 @@ export function unionShare(m: RegionMeasure | undefined): number | null {
 const step = (fraction: number) => Math.min(4, Math.max(0, Math.floor(fraction * 5)));
 
 /** The measure's value and fill colour for one region; `maxSites` is the largest count among those shown. */
-export function measureFill(measure: Measure, m: RegionMeasure | undefined, maxSites: number): { value: number | null; fill: string } {
+export function measureFill(
+  measure: Measure,
+  m: RegionMeasure | undefined,
+  maxSites: number,
+): { value: number | null; fill: string } {
   if (measure === 'union_share') {
     const share = unionShare(m);
-    return { value: share === null ? null : Math.round(share * 1000) / 1000, fill: share === null ? NO_DATA : SHARE_SCALE[step(share)] };
+    return {
+      value: share === null ? null : Math.round(share * 1000) / 1000,
+      fill: share === null ? NO_DATA : SHARE_SCALE[step(share)],
+    };
   }
   const count = m?.sites ?? 0;
   if (count === 0 || maxSites === 0) return { value: count, fill: NO_DATA };

@@ -28,7 +28,12 @@ export function parseViewport(query: Record<string, unknown>, options: { zoomReq
   let parts: unknown[];
   if (query.bbox !== undefined) {
     parts = Array.isArray(query.bbox) ? query.bbox : String(query.bbox).split(',');
-  } else if (query.west !== undefined || query.south !== undefined || query.east !== undefined || query.north !== undefined) {
+  } else if (
+    query.west !== undefined ||
+    query.south !== undefined ||
+    query.east !== undefined ||
+    query.north !== undefined
+  ) {
     parts = [query.west, query.south, query.east, query.north];
   } else {
     parts = [-180, -90, 180, 90];
@@ -42,12 +47,14 @@ export function parseViewport(query: Record<string, unknown>, options: { zoomReq
     if (options.zoomRequired) errors.zoom = ['The zoom is required (0 to 22).'];
   } else {
     zoom = Number(query.zoom);
-    if (!Number.isFinite(zoom) || zoom < 0 || zoom > MAX_ZOOM) errors.zoom = [`The zoom must be a number from 0 to ${MAX_ZOOM}.`];
+    if (!Number.isFinite(zoom) || zoom < 0 || zoom > MAX_ZOOM)
+      errors.zoom = [`The zoom must be a number from 0 to ${MAX_ZOOM}.`];
   }
   if (Object.keys(errors).length) throw new ValidationError(errors);
 
   let [west, south, east, north] = numbers;
-  if (south > north) throw new ValidationError({ bbox: ['The south edge of the bbox must not be north of its north edge.'] });
+  if (south > north)
+    throw new ValidationError({ bbox: ['The south edge of the bbox must not be north of its north edge.'] });
   south = clampLatitude(south);
   north = clampLatitude(north);
   if (east - west >= 360 || (west === -180 && east === 180)) {
@@ -63,7 +70,9 @@ export function parseViewport(query: Record<string, unknown>, options: { zoomReq
 }
 
 /** The one or two boxes (west <= east each) a viewport covers: two when it crosses the antimeridian. */
-export function splitAtAntimeridian([west, south, east, north]: Viewport['bbox']): Array<[number, number, number, number]> {
+export function splitAtAntimeridian([west, south, east, north]: Viewport['bbox']): Array<
+  [number, number, number, number]
+> {
   if (west <= east) return [[west, south, east, north]];
   return [
     [west, south, 180, north],

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { ChannelRules } from './channel-rules.js';
-import { CHANNEL_NAME_MAX_LENGTH, CHANNEL_NAME_PATTERN, SOCKET_ID_PATTERN, channelKind } from './protocol.js';
+import { CHANNEL_NAME_MAX_LENGTH, CHANNEL_NAME_PATTERN, channelKind, SOCKET_ID_PATTERN } from './protocol.js';
 import type { Signer } from './signing.js';
 
 type Errors = Record<string, string[]>;
@@ -21,7 +21,8 @@ export function registerAuthRoutes(app: FastifyInstance, signer: Signer, rules: 
 
     const decision = await rules.decide(user, channel as string);
     if (!decision.allowed) return reply.code(403).send({ message: 'This action is unauthorized.' });
-    if (channelKind(channel as string) !== 'presence') return { auth: signer.channel(socketId as string, channel as string) };
+    if (channelKind(channel as string) !== 'presence')
+      return { auth: signer.channel(socketId as string, channel as string) };
     const channelData = JSON.stringify({ user_id: String(user.id), user_info: decision.memberInfo });
     return { auth: signer.channel(socketId as string, channel as string, channelData), channel_data: channelData };
   });
@@ -50,7 +51,8 @@ function fields(body: unknown): Record<string, unknown> {
 
 function checkSocketId(value: unknown): Errors {
   if (value === undefined || value === null || value === '') return { socket_id: ['The socket id field is required.'] };
-  if (typeof value !== 'string' || !SOCKET_ID_PATTERN.test(value)) return { socket_id: ['The socket id field format is invalid.'] };
+  if (typeof value !== 'string' || !SOCKET_ID_PATTERN.test(value))
+    return { socket_id: ['The socket id field format is invalid.'] };
   return {};
 }
 

@@ -1,5 +1,5 @@
 import type { AppContext } from '../app-context.js';
-import { isJobEvent, type AppEvent, type RecordAction, type RecordEvent } from '../events/app-events.js';
+import { type AppEvent, isJobEvent, type RecordAction, type RecordEvent } from '../events/app-events.js';
 import { roleChannels, userChannel } from './channels.js';
 
 /** The `App.Events.*` names laravel-echo listens for, by what happened. */
@@ -20,8 +20,13 @@ const MODEL_EVENTS: Record<RecordAction, string[]> = {
 async function channelsOf(ctx: AppContext, event: RecordEvent): Promise<string[]> {
   const def = event.resource;
   const owner = def.ownerColumn ? event.record[def.ownerColumn] : null;
-  const readers = def.ownerColumn ? (owner ? [userChannel(owner)] : []) : await roleChannels(ctx.db, ctx.records, def, event.record);
-  const extra = event.id === null ? (event.user ? [userChannel(event.user.id)] : []) : (def.channels?.(event.record) ?? []);
+  const readers = def.ownerColumn
+    ? owner
+      ? [userChannel(owner)]
+      : []
+    : await roleChannels(ctx.db, ctx.records, def, event.record);
+  const extra =
+    event.id === null ? (event.user ? [userChannel(event.user.id)] : []) : (def.channels?.(event.record) ?? []);
   return [...new Set([...readers, ...extra])];
 }
 
@@ -35,7 +40,11 @@ export function broadcastAppEvents(ctx: AppContext): () => void {
   return ctx.events.on(async (event: AppEvent) => {
     if (isJobEvent(event)) {
       const name = event.event === 'ExportComplete' ? 'ModelSaved' : event.event;
-      await ctx.realtime.publish([userChannel(event.userId)], `App.Events.${name}`, { type: event.type, id: event.id, data: event.record });
+      await ctx.realtime.publish([userChannel(event.userId)], `App.Events.${name}`, {
+        type: event.type,
+        id: event.id,
+        data: event.record,
+      });
       return;
     }
     const channels = await channelsOf(ctx, event);
@@ -43,6 +52,7 @@ export function broadcastAppEvents(ctx: AppContext): () => void {
     // record to a whole channel: its browsers are told what changed and read it again with their own permissions.
     const data = event.resource.hooks?.presentFor ? null : event.record;
     const payload = { type: event.type, id: event.id, data };
-    for (const name of MODEL_EVENTS[event.event]) await ctx.realtime.publish(channels, `App.Events.${name}`, payload, { exceptSocketId: event.socketId });
+    for (const name of MODEL_EVENTS[event.event])
+      await ctx.realtime.publish(channels, `App.Events.${name}`, payload, { exceptSocketId: event.socketId });
   });
 }

@@ -34,5 +34,8 @@ export class ChannelRules {
 /** A user's own channel (notifications, DESIGN.md contracts) and their role's channel (permission changes). */
 export function addBuiltInRules(rules: ChannelRules): void {
   rules.add(/^private-App\.Models\.User\.(\d+)$/, (user, match) => user.id === Number(match[1]));
-  rules.add(/^private-App\.Models\.Role\.(\d+)$/, (user, match) => user.role_id !== null && user.role_id === Number(match[1]));
+  rules.add(
+    /^private-App\.Models\.Role\.(\d+)$/,
+    (user, match) => user.role_id !== null && user.role_id === Number(match[1]),
+  );
 }

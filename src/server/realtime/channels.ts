@@ -13,7 +13,12 @@ export const roleChannel = (roleId: number) => `private-App.Models.Role.${roleId
  * limited to a turf (`site:read:turf`), whose members read different rows of a type with a row rule, the event goes
  * instead to the own channel of each member who may read the record (the record service's read rule decides).
  */
-export async function roleChannels(db: Kysely<any>, records: RecordService, def: ResourceDefinition, record: Record<string, any>): Promise<string[]> {
+export async function roleChannels(
+  db: Kysely<any>,
+  records: RecordService,
+  def: ResourceDefinition,
+  record: Record<string, any>,
+): Promise<string[]> {
   const roles = await db.selectFrom('roles').select(['id', 'permissions']).where('deleted_at', 'is', null).execute();
   const entity = def.permission ?? def.type;
   const category = def.categoryColumn ? record[def.categoryColumn] : null;
@@ -28,7 +33,13 @@ export async function roleChannels(db: Kysely<any>, records: RecordService, def:
 }
 
 /** The members of a role who may read record `id` of `def` now (soft-deleted included: a deletion is news). */
-async function membersWhoRead(db: Kysely<any>, records: RecordService, def: ResourceDefinition, id: number, role: { role_id: number; permissions: string[] }) {
+async function membersWhoRead(
+  db: Kysely<any>,
+  records: RecordService,
+  def: ResourceDefinition,
+  id: number,
+  role: { role_id: number; permissions: string[] },
+) {
   const members = await db
     .selectFrom('users as u')
     .select(['u.id', 'u.team_id', db.fn.agg<number[]>('array_agg', ['tu.team_id']).as('team_ids')])
@@ -39,8 +50,17 @@ async function membersWhoRead(db: Kysely<any>, records: RecordService, def: Reso
     .execute();
   const readers: number[] = [];
   for (const member of members) {
-    const user = { ...role, id: member.id, team_id: member.team_id, team_ids: (member.team_ids ?? []).filter((t: number | null) => t !== null).map(Number) } as unknown as AuthUser;
-    const row = await records.visibleRows(db, def, user, 'with').select('t.id').where('t.id', '=', id).executeTakeFirst();
+    const user = {
+      ...role,
+      id: member.id,
+      team_id: member.team_id,
+      team_ids: (member.team_ids ?? []).filter((t: number | null) => t !== null).map(Number),
+    } as unknown as AuthUser;
+    const row = await records
+      .visibleRows(db, def, user, 'with')
+      .select('t.id')
+      .where('t.id', '=', id)
+      .executeTakeFirst();
     if (row) readers.push(member.id);
   }
   return readers;

@@ -33,7 +33,10 @@ export class Connection {
     this.stopTimers();
     this.idleTimer = setTimeout(() => {
       this.send(frame('pusher:ping', {}));
-      this.pongTimer = setTimeout(() => this.close(4201, 'Pong reply not received'), this.liveness.pongTimeoutSeconds * 1000);
+      this.pongTimer = setTimeout(
+        () => this.close(4201, 'Pong reply not received'),
+        this.liveness.pongTimeoutSeconds * 1000,
+      );
       this.pongTimer.unref();
     }, this.liveness.activityTimeoutSeconds * 1000);
     this.idleTimer.unref();

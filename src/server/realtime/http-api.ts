@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sameSecret } from '../auth/same-secret.js';
 import { z } from 'zod';
+import { sameSecret } from '../auth/same-secret.js';
 import type { RelayMessage } from './process-relay.js';
 import { isValidChannelName, USER_CHANNEL_PREFIX } from './protocol.js';
 
@@ -24,7 +24,10 @@ const eventBody = z.object({
   data: z.string().max(MAX_DATA_CHARS),
   channels: z.array(z.string()).min(1).max(MAX_CHANNELS).optional(),
   channel: z.string().optional(),
-  socket_id: z.string().regex(/^\d+\.\d+$/).optional(),
+  socket_id: z
+    .string()
+    .regex(/^\d+\.\d+$/)
+    .optional(),
 });
 type EventBody = z.infer<typeof eventBody>;
 
@@ -35,7 +38,11 @@ type EventBody = z.infer<typeof eventBody>;
  */
 export function registerPusherHttpApi(app: FastifyInstance, options: HttpApiOptions) {
   // The signature covers the exact body: keep it as text.
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: MAX_DATA_CHARS * 2 }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: MAX_DATA_CHARS * 2 },
+    (_request, body, done) => done(null, body),
+  );
 
   const route = (path: string, handle: (body: unknown) => EventBody[]) =>
     app.post<{ Params: { appId: string } }>(path, async (request, reply) => {
@@ -46,19 +53,38 @@ export function registerPusherHttpApi(app: FastifyInstance, options: HttpApiOpti
       try {
         events = handle(JSON.parse(String(request.body ?? '')));
       } catch (error) {
-        return reply.status(400).send({ error: error instanceof z.ZodError ? error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ') : 'The body is not JSON' });
+        return reply
+          .status(400)
+          .send({
+            error:
+              error instanceof z.ZodError
+                ? error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')
+                : 'The body is not JSON',
+          });
       }
       for (const event of events) {
         const channels = event.channels ?? (event.channel ? [event.channel] : []);
-        const bad = channels.find((channel) => !channel.startsWith(USER_CHANNEL_PREFIX) && !isValidChannelName(channel));
-        if (channels.length === 0 || bad !== undefined) return reply.status(400).send({ error: bad ? `Invalid channel name: ${bad}` : 'Name a channel' });
+        const bad = channels.find(
+          (channel) => !channel.startsWith(USER_CHANNEL_PREFIX) && !isValidChannelName(channel),
+        );
+        if (channels.length === 0 || bad !== undefined)
+          return reply.status(400).send({ error: bad ? `Invalid channel name: ${bad}` : 'Name a channel' });
       }
-      for (const event of events) options.deliver({ channels: event.channels ?? [event.channel!], event: event.name, data: event.data, except: event.socket_id });
+      for (const event of events)
+        options.deliver({
+          channels: event.channels ?? [event.channel!],
+          event: event.name,
+          data: event.data,
+          except: event.socket_id,
+        });
       return {};
     });
 
   route('/apps/:appId/events', (body) => [eventBody.parse(body)]);
-  route('/apps/:appId/batch_events', (body) => z.object({ batch: z.array(eventBody).min(1).max(MAX_BATCH) }).parse(body).batch);
+  route(
+    '/apps/:appId/batch_events',
+    (body) => z.object({ batch: z.array(eventBody).min(1).max(MAX_BATCH) }).parse(body).batch,
+  );
 }
 
 /** Why the request's Pusher signature does not hold, or null when it does. */
@@ -67,9 +93,11 @@ function checkSignature(request: FastifyRequest, options: HttpApiOptions): strin
   const single = (name: string) => (typeof query[name] === 'string' ? (query[name] as string) : undefined);
   if (single('auth_key') !== options.key) return 'Unknown auth_key';
   const timestamp = Number(single('auth_timestamp'));
-  if (!Number.isFinite(timestamp) || Math.abs(Date.now() / 1000 - timestamp) > TIMESTAMP_WINDOW_SECONDS) return 'Timestamp expired: check the clock of the sender';
+  if (!Number.isFinite(timestamp) || Math.abs(Date.now() / 1000 - timestamp) > TIMESTAMP_WINDOW_SECONDS)
+    return 'Timestamp expired: check the clock of the sender';
   const body = String(request.body ?? '');
-  if (body && single('body_md5') !== createHash('md5').update(body, 'utf8').digest('hex')) return 'body_md5 does not match the body';
+  if (body && single('body_md5') !== createHash('md5').update(body, 'utf8').digest('hex'))
+    return 'body_md5 does not match the body';
   const signed = Object.keys(query)
     .filter((name) => name !== 'auth_signature')
     .sort()

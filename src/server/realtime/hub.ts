@@ -1,19 +1,19 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import { Connection, type Liveness } from './connection.js';
-import type { RelayMessage } from './process-relay.js';
 import { PRESENCE_NOTICE_EVENT, PresenceExchange, type PresenceNotice } from './presence-exchange.js';
+import type { RelayMessage } from './process-relay.js';
 import {
-  PROTOCOL_VERSION,
-  USER_CHANNEL_PREFIX,
-  ErrorCode,
+  type ClientMessage,
   channelKind,
+  ErrorCode,
   encodeData,
   errorFrame,
   frame,
   isValidChannelName,
+  PROTOCOL_VERSION,
   parseClientMessage,
-  type ClientMessage,
+  USER_CHANNEL_PREFIX,
 } from './protocol.js';
 import type { Signer } from './signing.js';
 
@@ -58,7 +58,10 @@ export class Hub {
       appKey !== this.options.signer.key
         ? { code: ErrorCode.AppDoesNotExist, message: `App key ${appKey} does not exist on this server.` }
         : protocol !== undefined && Number(protocol) !== PROTOCOL_VERSION
-          ? { code: ErrorCode.UnsupportedProtocol, message: `Unsupported protocol version ${protocol}; this server speaks ${PROTOCOL_VERSION}.` }
+          ? {
+              code: ErrorCode.UnsupportedProtocol,
+              message: `Unsupported protocol version ${protocol}; this server speaks ${PROTOCOL_VERSION}.`,
+            }
           : null;
     if (refusal) {
       ws.send(errorFrame(refusal.code, refusal.message));
@@ -73,7 +76,10 @@ export class Hub {
     });
     ws.on('close', () => this.remove(connection));
     connection.send(
-      frame('pusher:connection_established', { socket_id: connection.socketId, activity_timeout: this.options.activityTimeoutSeconds }),
+      frame('pusher:connection_established', {
+        socket_id: connection.socketId,
+        activity_timeout: this.options.activityTimeoutSeconds,
+      }),
     );
   }
 
@@ -219,7 +225,9 @@ export class Hub {
       except: connection.socketId,
       userId: connection.channels.get(channel!),
     };
-    this.options.relay(relayed).catch((error) => this.options.log.error({ err: error }, 'realtime: could not relay a client event'));
+    this.options
+      .relay(relayed)
+      .catch((error) => this.options.log.error({ err: error }, 'realtime: could not relay a client event'));
   }
 
   private presenceNotice(data: string): void {
@@ -237,9 +245,20 @@ export class Hub {
    * through this process comes from subscribe/unsubscribe; one through another process from the presence exchange,
    * which hears of it over the relay.
    */
-  private announceMember(channel: string, event: 'member_added' | 'member_removed', userId: string, info?: Record<string, unknown>, except?: Connection): void {
+  private announceMember(
+    channel: string,
+    event: 'member_added' | 'member_removed',
+    userId: string,
+    info?: Record<string, unknown>,
+    except?: Connection,
+  ): void {
     const data = event === 'member_added' ? { user_id: userId, user_info: info ?? {} } : { user_id: userId };
-    this.deliver({ channels: [channel], event: `pusher_internal:${event}`, data: encodeData(data), except: except?.socketId });
+    this.deliver({
+      channels: [channel],
+      event: `pusher_internal:${event}`,
+      data: encodeData(data),
+      except: except?.socketId,
+    });
   }
 
   private remove(connection: Connection): void {

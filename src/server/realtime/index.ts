@@ -5,10 +5,16 @@ import type { AuthUser } from '../auth/auth-user.js';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
 import { registerAuthRoutes } from './auth-routes.js';
-import { ChannelRules, addBuiltInRules, type ChannelRuleResult } from './channel-rules.js';
-import { ProcessRelay } from './process-relay.js';
+import { addBuiltInRules, type ChannelRuleResult, ChannelRules } from './channel-rules.js';
 import { Hub } from './hub.js';
-import { DEFAULT_ACTIVITY_TIMEOUT_SECONDS, DEFAULT_PONG_TIMEOUT_SECONDS, encodeData, isValidSocketId, MAX_CLIENT_FRAME_BYTES } from './protocol.js';
+import { ProcessRelay } from './process-relay.js';
+import {
+  DEFAULT_ACTIVITY_TIMEOUT_SECONDS,
+  DEFAULT_PONG_TIMEOUT_SECONDS,
+  encodeData,
+  isValidSocketId,
+  MAX_CLIENT_FRAME_BYTES,
+} from './protocol.js';
 import { createPusherApiPublisher, type Publisher } from './pusher-api-publisher.js';
 import { Signer } from './signing.js';
 
@@ -39,7 +45,6 @@ export interface RealtimeOptions {
   pongTimeoutSeconds?: number;
 }
 
-
 /**
  * Mounts the embedded Pusher-protocol hub (`GET /app/:key`) and the channel auth endpoints on `app`, and
  * returns the publisher the rest of the server uses. See docs/realtime.md.
@@ -48,7 +53,9 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
   const { config, database } = options;
   const secret = config.pusher.secret ?? config.appKey;
   if (!secret) {
-    throw new Error('Realtime needs a signing secret: set PUSHER_APP_SECRET or APP_KEY (pass the generated app key when neither is set).');
+    throw new Error(
+      'Realtime needs a signing secret: set PUSHER_APP_SECRET or APP_KEY (pass the generated app key when neither is set).',
+    );
   }
   const signer = new Signer(config.pusher.key, secret);
   const rules = new ChannelRules();
@@ -79,11 +86,14 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
   app.addHook('preClose', close);
 
   // The app may have registered these already (for other routes); registering twice would fail or double-parse.
-  if (!app.hasDecorator('websocketServer')) await app.register(websocket, { options: { maxPayload: MAX_CLIENT_FRAME_BYTES } });
+  if (!app.hasDecorator('websocketServer'))
+    await app.register(websocket, { options: { maxPayload: MAX_CLIENT_FRAME_BYTES } });
   if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) await app.register(formbody);
 
-  app.get<{ Params: { key: string }; Querystring: { protocol?: string } }>('/app/:key', { websocket: true, config: { permission: 'public' } }, (socket, request) =>
-    hub.accept(socket, request.params.key, request.query.protocol),
+  app.get<{ Params: { key: string }; Querystring: { protocol?: string } }>(
+    '/app/:key',
+    { websocket: true, config: { permission: 'public' } },
+    (socket, request) => hub.accept(socket, request.params.key, request.query.protocol),
   );
   registerAuthRoutes(app, signer, rules);
 

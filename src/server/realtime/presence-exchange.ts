@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { PresenceRoster, socketKey, type PresenceChange, type PresenceSnapshot } from './presence.js';
+import { type PresenceChange, PresenceRoster, type PresenceSnapshot, socketKey } from './presence.js';
 
 /** The relay event that carries presence notices between processes; never delivered to a socket. */
 export const PRESENCE_NOTICE_EVENT = 'om_internal:presence';
@@ -81,19 +81,24 @@ export class PresenceExchange {
     this.lastHeard.set(notice.process, Date.now());
     switch (notice.kind) {
       case 'join':
-        if (this.roster.join(notice.channel, notice.userId, notice.info ?? {}, socketKey(notice.process, notice.socket))) {
+        if (
+          this.roster.join(notice.channel, notice.userId, notice.info ?? {}, socketKey(notice.process, notice.socket))
+        ) {
           this.options.announce(notice, 'member_added', notice.info ?? {});
         }
         return;
       case 'members':
         for (const member of notice.members ?? []) {
-          if (this.roster.join(member.channel, member.userId, member.info ?? {}, socketKey(notice.process, member.socket))) {
+          if (
+            this.roster.join(member.channel, member.userId, member.info ?? {}, socketKey(notice.process, member.socket))
+          ) {
             this.options.announce(member, 'member_added', member.info ?? {});
           }
         }
         return;
       case 'leave':
-        if (this.roster.leave(notice.channel, notice.userId, socketKey(notice.process, notice.socket))) this.options.announce(notice, 'member_removed');
+        if (this.roster.leave(notice.channel, notice.userId, socketKey(notice.process, notice.socket)))
+          this.options.announce(notice, 'member_removed');
         return;
       case 'hello': {
         const members = this.roster.membershipsOf(this.processId);
@@ -119,6 +124,8 @@ export class PresenceExchange {
 
   private send(notice: PresenceNotice): Promise<void> {
     if (this.stopped) return Promise.resolve();
-    return this.options.publish(notice).catch((error) => this.options.log.error({ err: error }, 'realtime: could not share a presence change'));
+    return this.options
+      .publish(notice)
+      .catch((error) => this.options.log.error({ err: error }, 'realtime: could not share a presence change'));
   }
 }

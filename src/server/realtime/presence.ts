@@ -55,7 +55,8 @@ export class PresenceRoster {
     const gone: PresenceChange[] = [];
     for (const [channel, members] of this.channels) {
       for (const [userId, member] of members) {
-        for (const socket of member.sockets) if (socket.startsWith(prefix)) this.leave(channel, userId, socket) && gone.push({ channel, userId });
+        for (const socket of member.sockets)
+          if (socket.startsWith(prefix)) this.leave(channel, userId, socket) && gone.push({ channel, userId });
       }
     }
     return gone;
@@ -67,7 +68,9 @@ export class PresenceRoster {
     const held: Array<PresenceChange & { info: Record<string, unknown>; socket: string }> = [];
     for (const [channel, members] of this.channels) {
       for (const [userId, member] of members) {
-        for (const socket of member.sockets) if (socket.startsWith(prefix)) held.push({ channel, userId, info: member.info, socket: socket.slice(prefix.length) });
+        for (const socket of member.sockets)
+          if (socket.startsWith(prefix))
+            held.push({ channel, userId, info: member.info, socket: socket.slice(prefix.length) });
       }
     }
     return held;

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
 
 /** One event on its way to the sockets of every server process. `data` is already the protocol's JSON string. */
@@ -38,7 +38,11 @@ export class ProcessRelay {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  static async start(database: Database, deliver: (message: RelayMessage) => void, log: FastifyBaseLogger): Promise<ProcessRelay> {
+  static async start(
+    database: Database,
+    deliver: (message: RelayMessage) => void,
+    log: FastifyBaseLogger,
+  ): Promise<ProcessRelay> {
     const relay = new ProcessRelay(database, deliver, log);
     await database.listen(NOTIFY_CHANNEL, (payload) => relay.receive(payload));
     return relay;
@@ -72,11 +76,14 @@ export class ProcessRelay {
   private async read(payload: string): Promise<RelayMessage | null> {
     let message = JSON.parse(payload);
     if (typeof message?.ref === 'number') {
-      const { rows } = await sql<{ payload: string }>`select payload from realtime_payloads where id = ${message.ref}`.execute(this.database.db);
+      const { rows } = await sql<{
+        payload: string;
+      }>`select payload from realtime_payloads where id = ${message.ref}`.execute(this.database.db);
       if (!rows[0]) throw new Error(`realtime: stored event ${message.ref} is gone`);
       message = JSON.parse(rows[0].payload);
     }
-    const valid = Array.isArray(message?.channels) && typeof message.event === 'string' && typeof message.data === 'string';
+    const valid =
+      Array.isArray(message?.channels) && typeof message.event === 'string' && typeof message.data === 'string';
     return valid ? (message as RelayMessage) : null;
   }
 
@@ -88,7 +95,9 @@ export class ProcessRelay {
     });
     await this.spillTable;
     await sql`delete from realtime_payloads where created_at < now() - ${SPILL_RETENTION}::interval`.execute(db);
-    const { rows } = await sql<{ id: number }>`insert into realtime_payloads (payload) values (${payload}) returning id`.execute(db);
+    const { rows } = await sql<{
+      id: number;
+    }>`insert into realtime_payloads (payload) values (${payload}) returning id`.execute(db);
     return Number(rows[0]!.id);
   }
 }

@@ -32,7 +32,9 @@ export function createPusherApiPublisher(settings: Config['pusher'], secret: str
       const params = message.except ? { socket_id: message.except } : undefined;
       const calls: Array<Promise<unknown>> = [];
       for (let start = 0; start < channels.length; start += CHANNELS_PER_TRIGGER) {
-        calls.push(client.trigger(channels.slice(start, start + CHANNELS_PER_TRIGGER), message.event, message.data, params));
+        calls.push(
+          client.trigger(channels.slice(start, start + CHANNELS_PER_TRIGGER), message.event, message.data, params),
+        );
       }
       for (const channel of users) {
         calls.push(client.sendToUser(channel.slice(USER_CHANNEL_PREFIX.length), message.event, message.data));

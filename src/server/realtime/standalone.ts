@@ -1,7 +1,7 @@
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { Hub } from './hub.js';
 import { registerPusherHttpApi } from './http-api.js';
+import { Hub } from './hub.js';
 import { DEFAULT_ACTIVITY_TIMEOUT_SECONDS, DEFAULT_PONG_TIMEOUT_SECONDS, MAX_CLIENT_FRAME_BYTES } from './protocol.js';
 import { Signer } from './signing.js';
 
@@ -22,7 +22,9 @@ export interface HubServerOptions {
  * browsers' private and presence subscriptions with the same secret. One hub holds every socket, so presence on a
  * record shows everyone, whichever app process they use.
  */
-export async function startHubServer(options: HubServerOptions): Promise<{ app: FastifyInstance; hub: Hub; url: string }> {
+export async function startHubServer(
+  options: HubServerOptions,
+): Promise<{ app: FastifyInstance; hub: Hub; url: string }> {
   const app = Fastify({ logger: { level: options.logLevel ?? 'info' } });
   const hub: Hub = new Hub({
     signer: new Signer(options.key, options.secret),
@@ -36,8 +38,17 @@ export async function startHubServer(options: HubServerOptions): Promise<{ app: 
   // Sockets are told to reconnect (4200) before the server waits for its connections.
   app.addHook('preClose', () => hub.close());
   await app.register(websocket, { options: { maxPayload: MAX_CLIENT_FRAME_BYTES } });
-  app.get<{ Params: { key: string }; Querystring: { protocol?: string } }>('/app/:key', { websocket: true }, (socket, request) => hub.accept(socket, request.params.key, request.query.protocol));
-  registerPusherHttpApi(app, { appId: options.appId, key: options.key, secret: options.secret, deliver: (message) => hub.deliver(message) });
+  app.get<{ Params: { key: string }; Querystring: { protocol?: string } }>(
+    '/app/:key',
+    { websocket: true },
+    (socket, request) => hub.accept(socket, request.params.key, request.query.protocol),
+  );
+  registerPusherHttpApi(app, {
+    appId: options.appId,
+    key: options.key,
+    secret: options.secret,
+    deliver: (message) => hub.deliver(message),
+  });
   app.get('/health', async () => ({ status: 'ok', connections: hub.connectionCount }));
   const url = await app.listen({ port: options.port, host: options.host });
   return { app, hub, url };

@@ -27,14 +27,20 @@ export function readCachingTransaction(trx: Transaction<any>): Transaction<any> 
         }
         return (...args: unknown[]) => {
           const result = value.apply(object, args);
-          return result && typeof result === 'object' && typeof result.compile === 'function' && typeof result.execute === 'function' ? wrap(result) : result;
+          return result &&
+            typeof result === 'object' &&
+            typeof result.compile === 'function' &&
+            typeof result.execute === 'function'
+            ? wrap(result)
+            : result;
         };
       },
     });
   const proxy = new Proxy(trx, {
     get(object, property, receiver) {
       const value = Reflect.get(object, property, receiver);
-      if (property === 'selectFrom' && typeof value === 'function') return (...args: unknown[]) => wrap(value.apply(object, args));
+      if (property === 'selectFrom' && typeof value === 'function')
+        return (...args: unknown[]) => wrap(value.apply(object, args));
       return typeof value === 'function' ? value.bind(object) : value;
     },
   });

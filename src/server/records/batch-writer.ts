@@ -1,17 +1,17 @@
 import { sql, type Transaction } from 'kysely';
 import { can, canOnCategory } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { forbidden, HttpError, ValidationError } from '../http/errors.js';
 import { countMarketShareOnce } from '../db/market-share-once.js';
-import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
+import { forbidden, HttpError, ValidationError } from '../http/errors.js';
+import { readCachingTransaction } from './batch-reads.js';
 import { humanise, isBlank } from './fields.js';
+import { emptyHidden, withSetValues } from './form-logic-outcome.js';
 import type { RecordService } from './record-service.js';
+import { groupBy, insertRecordset, tableColumnTypes, updateRecordset, writePivotsBulk } from './recordset.js';
+import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
+import { changesOf, type Revision, writeRevisions } from './revisions.js';
 import { checkReferences, splitByStorage } from './storage.js';
 import { validateInput } from './validate.js';
-import { readCachingTransaction } from './batch-reads.js';
-import { emptyHidden, withSetValues } from './form-logic-outcome.js';
-import { groupBy, insertRecordset, tableColumnTypes, updateRecordset, writePivotsBulk } from './recordset.js';
-import { changesOf, writeRevisions, type Revision } from './revisions.js';
 import { phase } from './write-phases.js';
 
 /**
@@ -64,8 +64,10 @@ const INSERT_SLICE = 1_000;
 
 /** The batch's validator: the same `validateInput` as a record saved by hand (field schemas are built once, in fields.ts). */
 export function createBatchValidator(fields: Record<string, FieldSpec>, readOnly: readonly string[] = []) {
-  return (body: Record<string, unknown>, options: { mode: 'create' | 'update'; hidden?: ReadonlySet<string>; existing?: Record<string, unknown> }) =>
-    validateInput(body, fields, { ...options, readOnly: [...readOnly] });
+  return (
+    body: Record<string, unknown>,
+    options: { mode: 'create' | 'update'; hidden?: ReadonlySet<string>; existing?: Record<string, unknown> },
+  ) => validateInput(body, fields, { ...options, readOnly: [...readOnly] });
 }
 
 /** A person-readable reason from a validation or HTTP error ("Bid date: ..."). */
@@ -86,7 +88,14 @@ export async function importBatch(
   return countMarketShareOnce(trx, () => writeBatch(service, trx, user, def, rows, options));
 }
 
-async function writeBatch(service: RecordService, trx: Transaction<any>, user: AuthUser, def: ResourceDefinition, rows: readonly BatchRow[], options: BatchOptions): Promise<BatchOutcome[]> {
+async function writeBatch(
+  service: RecordService,
+  trx: Transaction<any>,
+  user: AuthUser,
+  def: ResourceDefinition,
+  rows: readonly BatchRow[],
+  options: BatchOptions,
+): Promise<BatchOutcome[]> {
   const outcomes: BatchOutcome[] = rows.map(() => ({ outcome: 'skipped' }));
   if (rows.length === 0) return outcomes;
   const entity = def.permission ?? def.type;
@@ -122,7 +131,10 @@ async function writeBatch(service: RecordService, trx: Transaction<any>, user: A
   if (keyField && keys.length) {
     const column = keySpec!.storage === 'custom' ? sql`(t.custom ->> ${sql.lit(keyField)})` : sql.ref(`t.${keyField}`);
     const compared = keyFolded ? sql`lower(${column})` : column;
-    let query = trx.selectFrom(`${def.table} as t`).selectAll('t').where(sql<boolean>`${compared} = any(${keys}::text[])`);
+    let query = trx
+      .selectFrom(`${def.table} as t`)
+      .selectAll('t')
+      .where(sql<boolean>`${compared} = any(${keys}::text[])`);
     if (def.softDelete) query = query.where('t.deleted_at', 'is', null);
     if (def.scope) query = query.where(`t.${def.scope.column}`, '=', def.scope.value);
     const found = await phase('existing', () => query.orderBy('t.id').execute());
@@ -138,11 +150,13 @@ async function writeBatch(service: RecordService, trx: Transaction<any>, user: A
   const protectedFields = (options.protectedFields ?? []).filter((f) => f in fields);
   if (protectedFields.length && existingByKey.size) {
     const ids = [...existingByKey.values()].map((r) => r.id);
-    const result = await phase('protected fields', () => sql<{ id: number; key: string }>`
+    const result = await phase('protected fields', () =>
+      sql<{ id: number; key: string }>`
       select distinct r.revisionable_id as id, k.key
       from revisions r cross join lateral jsonb_object_keys(r.changes) as k(key)
       where r.revisionable_type = ${def.type} and r.revisionable_id = any(${ids}::int[]) and r.import_id is null
-        and r.action in ('created', 'updated') and k.key = any(${protectedFields}::text[])`.execute(trx));
+        and r.action in ('created', 'updated') and k.key = any(${protectedFields}::text[])`.execute(trx),
+    );
     for (const row of result.rows) {
       if (!edited.has(row.id)) edited.set(row.id, new Set());
       edited.get(row.id)!.add(row.key);
@@ -154,64 +168,104 @@ async function writeBatch(service: RecordService, trx: Transaction<any>, user: A
   const pivotFields = Object.keys(fields).filter((field) => typeof fields[field].storage === 'object');
   const creates: Pending[] = [];
   const updates: Pending[] = [];
-  await phase('prepare', async () => { for (const index of firstPass) {
-    const body = { ...rows[index].values };
-    // Pivot ids as the record presents them (unique, ascending), so an unchanged list is not a change.
-    for (const field of pivotFields) {
-      if (Array.isArray(body[field])) body[field] = [...new Set((body[field] as unknown[]).map(Number))].sort((a, b) => a - b);
-    }
-    const key = keyOf(body);
-    const existing = key !== null ? existingByKey.get(key) : undefined;
-    try {
-      if (existing && options.update === false) {
-        // Match only (related records by name): the existing record is used as it is.
-        outcomes[index] = { outcome: 'skipped', id: existing.id, reason: 'Matched an existing record.' };
-        continue;
+  await phase('prepare', async () => {
+    for (const index of firstPass) {
+      const body = { ...rows[index].values };
+      // Pivot ids as the record presents them (unique, ascending), so an unchanged list is not a change.
+      for (const field of pivotFields) {
+        if (Array.isArray(body[field]))
+          body[field] = [...new Set((body[field] as unknown[]).map(Number))].sort((a, b) => a - b);
       }
-      if (existing) {
-        if (!mayUpdate) throw forbidden(`A ${def.singular.toLowerCase()} with this ${humanise(keyField!)} exists and you may not update it.`);
-        if (def.categoryColumn && !canOnCategory(user, entity, 'update', existing[def.categoryColumn])) {
-          throw forbidden(`You do not have permission to update this ${def.singular.toLowerCase()} (${existing[def.categoryColumn]}).`);
-        }
-        for (const field of edited.get(existing.id) ?? []) delete body[field];
-        const logic = await service.formLogic(def, { ...existing, ...body }, reads);
-        const { values } = validate(withSetValues(body, logic, fields, def.readOnly), { mode: 'update', hidden: logic.hidden, existing });
-        if (def.categoryColumn && def.categoryColumn in values && !canOnCategory(user, entity, 'update', values[def.categoryColumn])) {
-          throw forbidden(`You do not have permission to make a ${def.singular.toLowerCase()} ${values[def.categoryColumn]}.`);
-        }
-        const ctx: Pending['ctx'] = { user, trx: reads, action: 'update', existing, importId: options.importId };
-        await checkReferences(trx, values, fields, knownReferences(trx));
-        const prepared = emptyHidden((await def.hooks?.beforeWrite?.(values, ctx)) ?? values, logic, fields, existing, def.readOnly);
-        ctx.values = prepared;
-        const changes = changesOf(existing, prepared);
-        if (Object.keys(changes).length === 0) {
-          outcomes[index] = { outcome: 'skipped', id: existing.id, reason: 'No changes.' };
+      const key = keyOf(body);
+      const existing = key !== null ? existingByKey.get(key) : undefined;
+      try {
+        if (existing && options.update === false) {
+          // Match only (related records by name): the existing record is used as it is.
+          outcomes[index] = { outcome: 'skipped', id: existing.id, reason: 'Matched an existing record.' };
           continue;
         }
-        updates.push({ index, values: prepared, existing, changes, ctx });
-      } else {
-        if (options.create === false) throw new HttpError(422, `No ${def.singular.toLowerCase()} "${keyField ? String(body[keyField] ?? '') : ''}" exists, and this importer does not create them.`);
-        if (!mayCreate) throw forbidden(`No ${def.singular.toLowerCase()} matches this row and you may not create one.`);
-        for (const [field, fallback] of Object.entries(options.createDefaults ?? {})) {
-          if (field in fields && isBlank(body[field]) && !isBlank(fallback)) body[field] = fallback;
+        if (existing) {
+          if (!mayUpdate)
+            throw forbidden(
+              `A ${def.singular.toLowerCase()} with this ${humanise(keyField!)} exists and you may not update it.`,
+            );
+          if (def.categoryColumn && !canOnCategory(user, entity, 'update', existing[def.categoryColumn])) {
+            throw forbidden(
+              `You do not have permission to update this ${def.singular.toLowerCase()} (${existing[def.categoryColumn]}).`,
+            );
+          }
+          for (const field of edited.get(existing.id) ?? []) delete body[field];
+          const logic = await service.formLogic(def, { ...existing, ...body }, reads);
+          const { values } = validate(withSetValues(body, logic, fields, def.readOnly), {
+            mode: 'update',
+            hidden: logic.hidden,
+            existing,
+          });
+          if (
+            def.categoryColumn &&
+            def.categoryColumn in values &&
+            !canOnCategory(user, entity, 'update', values[def.categoryColumn])
+          ) {
+            throw forbidden(
+              `You do not have permission to make a ${def.singular.toLowerCase()} ${values[def.categoryColumn]}.`,
+            );
+          }
+          const ctx: Pending['ctx'] = { user, trx: reads, action: 'update', existing, importId: options.importId };
+          await checkReferences(trx, values, fields, knownReferences(trx));
+          const prepared = emptyHidden(
+            (await def.hooks?.beforeWrite?.(values, ctx)) ?? values,
+            logic,
+            fields,
+            existing,
+            def.readOnly,
+          );
+          ctx.values = prepared;
+          const changes = changesOf(existing, prepared);
+          if (Object.keys(changes).length === 0) {
+            outcomes[index] = { outcome: 'skipped', id: existing.id, reason: 'No changes.' };
+            continue;
+          }
+          updates.push({ index, values: prepared, existing, changes, ctx });
+        } else {
+          if (options.create === false)
+            throw new HttpError(
+              422,
+              `No ${def.singular.toLowerCase()} "${keyField ? String(body[keyField] ?? '') : ''}" exists, and this importer does not create them.`,
+            );
+          if (!mayCreate)
+            throw forbidden(`No ${def.singular.toLowerCase()} matches this row and you may not create one.`);
+          for (const [field, fallback] of Object.entries(options.createDefaults ?? {})) {
+            if (field in fields && isBlank(body[field]) && !isBlank(fallback)) body[field] = fallback;
+          }
+          const category = def.categoryColumn ? ((body as any)[def.categoryColumn] ?? null) : undefined;
+          if (def.categoryColumn && category !== null && !canOnCategory(user, entity, 'create', category as string)) {
+            throw forbidden(
+              `You do not have permission to create a ${def.singular.toLowerCase()} of type ${String(category)}.`,
+            );
+          }
+          const logic = await service.formLogic(def, body, reads);
+          const { values } = validate(withSetValues(body, logic, fields, def.readOnly), {
+            mode: 'create',
+            hidden: logic.hidden,
+          });
+          const ctx: Pending['ctx'] = { user, trx: reads, action: 'create', importId: options.importId };
+          await checkReferences(trx, values, fields, knownReferences(trx));
+          const prepared = emptyHidden(
+            (await def.hooks?.beforeWrite?.(values, ctx)) ?? values,
+            logic,
+            fields,
+            undefined,
+            def.readOnly,
+          );
+          ctx.values = prepared;
+          creates.push({ index, values: prepared, ctx });
         }
-        const category = def.categoryColumn ? ((body as any)[def.categoryColumn] ?? null) : undefined;
-        if (def.categoryColumn && category !== null && !canOnCategory(user, entity, 'create', category as string)) {
-          throw forbidden(`You do not have permission to create a ${def.singular.toLowerCase()} of type ${String(category)}.`);
-        }
-        const logic = await service.formLogic(def, body, reads);
-        const { values } = validate(withSetValues(body, logic, fields, def.readOnly), { mode: 'create', hidden: logic.hidden });
-        const ctx: Pending['ctx'] = { user, trx: reads, action: 'create', importId: options.importId };
-        await checkReferences(trx, values, fields, knownReferences(trx));
-        const prepared = emptyHidden((await def.hooks?.beforeWrite?.(values, ctx)) ?? values, logic, fields, undefined, def.readOnly);
-        ctx.values = prepared;
-        creates.push({ index, values: prepared, ctx });
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        outcomes[index] = { outcome: 'failed', reason: reasonOf(error) };
       }
-    } catch (error) {
-      if (!(error instanceof HttpError)) throw error;
-      outcomes[index] = { outcome: 'failed', reason: reasonOf(error) };
     }
-  } });
+  });
 
   const types = await tableColumnTypes(trx, def.table);
   // Whole rows back from the database only for a row-by-row afterWrite hook; otherwise ids are enough.
@@ -228,18 +282,53 @@ async function writeBatch(service: RecordService, trx: Transaction<any>, user: A
       const slice = group.slice(start, start + INSERT_SLICE);
       const splits = slice.map((p) => createSplits.get(p)!);
       const scope = def.scope ? { [def.scope.column]: def.scope.value } : {};
-      const records = splits.map((s) => ({ ...s.columns, ...scope, ...(def.customFields ? { custom: s.custom } : {}), created_at: now, updated_at: now, ...(types.has('import_id') ? { import_id: options.importId } : {}) }));
+      const records = splits.map((s) => ({
+        ...s.columns,
+        ...scope,
+        ...(def.customFields ? { custom: s.custom } : {}),
+        created_at: now,
+        updated_at: now,
+        ...(types.has('import_id') ? { import_id: options.importId } : {}),
+      }));
       const columns = Object.keys(records[0]);
       const inserted = await phase('insert', () => insertRecordset(trx, def.table, columns, types, records, wholeRows));
       for (let i = 0; i < slice.length; i++) {
         const pending = slice[i];
         const row = inserted[i];
         outcomes[pending.index] = { outcome: 'created', id: row.id };
-        revisions.push({ type: def.type, id: row.id, action: 'imported', changes: changesOf({}, pending.values), importId: options.importId });
-        undo.push({ import_id: options.importId, record_type: def.type, record_id: row.id, created: true, before: null });
+        revisions.push({
+          type: def.type,
+          id: row.id,
+          action: 'imported',
+          changes: changesOf({}, pending.values),
+          importId: options.importId,
+        });
+        undo.push({
+          import_id: options.importId,
+          record_type: def.type,
+          record_id: row.id,
+          created: true,
+          before: null,
+        });
       }
-      await phase('pivots', () => writePivotsBulk(trx, slice.map((p, i) => ({ id: inserted[i].id, pivots: splits[i].pivots })), fields, false));
-      await phase('after write', () => afterWrites(def, trx, slice.map((p, i) => ({ record: wholeRows ? inserted[i] : { ...p.values, id: inserted[i].id }, ctx: { ...p.ctx, trx } }))));
+      await phase('pivots', () =>
+        writePivotsBulk(
+          trx,
+          slice.map((p, i) => ({ id: inserted[i].id, pivots: splits[i].pivots })),
+          fields,
+          false,
+        ),
+      );
+      await phase('after write', () =>
+        afterWrites(
+          def,
+          trx,
+          slice.map((p, i) => ({
+            record: wholeRows ? inserted[i] : { ...p.values, id: inserted[i].id },
+            ctx: { ...p.ctx, trx },
+          })),
+        ),
+      );
     }
   }
 
@@ -254,33 +343,72 @@ async function writeBatch(service: RecordService, trx: Transaction<any>, user: A
       const splits = slice.map((p) => split(pick(p.values, Object.keys(p.changes!)), fields));
       const columns = Object.keys(splits[0].columns);
       const withCustom = splits.some((s) => Object.keys(s.custom).length > 0);
-      const records = slice.map((p, i) => ({ id: p.existing!.id, ...splits[i].columns, ...(withCustom ? { custom: splits[i].custom } : {}) }));
-      const updated = await phase('update', () => updateRecordset(trx, def.table, columns, withCustom, types, records, wholeRows));
+      const records = slice.map((p, i) => ({
+        id: p.existing!.id,
+        ...splits[i].columns,
+        ...(withCustom ? { custom: splits[i].custom } : {}),
+      }));
+      const updated = await phase('update', () =>
+        updateRecordset(trx, def.table, columns, withCustom, types, records, wholeRows),
+      );
       const byId = new Map(updated.map((row) => [row.id, row]));
       for (let i = 0; i < slice.length; i++) {
         const pending = slice[i];
         const id = pending.existing!.id;
         outcomes[pending.index] = { outcome: 'updated', id };
-        revisions.push({ type: def.type, id, action: 'imported', changes: pending.changes!, importId: options.importId });
+        revisions.push({
+          type: def.type,
+          id,
+          action: 'imported',
+          changes: pending.changes!,
+          importId: options.importId,
+        });
         const before: Record<string, unknown> = {};
         for (const [field, [old]] of Object.entries(pending.changes!)) before[field] = old;
         undo.push({ import_id: options.importId, record_type: def.type, record_id: id, created: false, before });
       }
-      await phase('pivots', () => writePivotsBulk(trx, slice.map((p, i) => ({ id: p.existing!.id, pivots: splits[i].pivots })), fields, true));
-      await phase('after write', () => afterWrites(def, trx, slice.map((p) => ({ record: wholeRows ? (byId.get(p.existing!.id) ?? p.existing!) : { ...p.existing!, ...p.values }, ctx: { ...p.ctx, trx } }))));
+      await phase('pivots', () =>
+        writePivotsBulk(
+          trx,
+          slice.map((p, i) => ({ id: p.existing!.id, pivots: splits[i].pivots })),
+          fields,
+          true,
+        ),
+      );
+      await phase('after write', () =>
+        afterWrites(
+          def,
+          trx,
+          slice.map((p) => ({
+            record: wholeRows ? (byId.get(p.existing!.id) ?? p.existing!) : { ...p.existing!, ...p.values },
+            ctx: { ...p.ctx, trx },
+          })),
+        ),
+      );
     }
   }
 
   await phase('revisions', () => writeRevisions(trx, user, revisions));
   if (undo.length && (options.recordUndo ?? true)) {
-    await phase('undo entries', () => sql`insert into import_records (import_id, record_type, record_id, created, before)
+    await phase('undo entries', () =>
+      sql`insert into import_records (import_id, record_type, record_id, created, before)
       select import_id, record_type, record_id, created, before
-      from json_to_recordset(${JSON.stringify(undo)}::json) as x(import_id integer, record_type text, record_id integer, created boolean, before jsonb)`.execute(trx));
+      from json_to_recordset(${JSON.stringify(undo)}::json) as x(import_id integer, record_type text, record_id integer, created boolean, before jsonb)`.execute(
+        trx,
+      ),
+    );
   }
 
   // ---- second pass: rows repeating a key update what the first pass wrote -----------------------------------
   if (repeats.length) {
-    const again = await importBatch(service, trx, user, def, repeats.map((i) => rows[i]), options);
+    const again = await importBatch(
+      service,
+      trx,
+      user,
+      def,
+      repeats.map((i) => rows[i]),
+      options,
+    );
     repeats.forEach((index, i) => {
       outcomes[index] = again[i];
     });
@@ -295,11 +423,25 @@ async function writeBatch(service: RecordService, trx: Transaction<any>, user: A
  * written (deleted / updated) without import_id, as the person undoing is acting by hand, all of one batch
  * (`batchId`: the activity feed shows the undo as one entry).
  */
-export async function undoBatch(service: RecordService, trx: Transaction<any>, user: AuthUser, def: ResourceDefinition, entries: ReadonlyArray<{ record_id: number; created: boolean; before: Record<string, unknown> | null }>, batchId: string | null = null) {
+export async function undoBatch(
+  service: RecordService,
+  trx: Transaction<any>,
+  user: AuthUser,
+  def: ResourceDefinition,
+  entries: ReadonlyArray<{ record_id: number; created: boolean; before: Record<string, unknown> | null }>,
+  batchId: string | null = null,
+) {
   await countMarketShareOnce(trx, () => undoEntries(service, trx, user, def, entries, batchId));
 }
 
-async function undoEntries(service: RecordService, trx: Transaction<any>, user: AuthUser, def: ResourceDefinition, entries: ReadonlyArray<{ record_id: number; created: boolean; before: Record<string, unknown> | null }>, batchId: string | null) {
+async function undoEntries(
+  service: RecordService,
+  trx: Transaction<any>,
+  user: AuthUser,
+  def: ResourceDefinition,
+  entries: ReadonlyArray<{ record_id: number; created: boolean; before: Record<string, unknown> | null }>,
+  batchId: string | null,
+) {
   const fields = await batchFields(service, def, trx);
   const types = await tableColumnTypes(trx, def.table);
   const revisions: Revision[] = [];
@@ -307,7 +449,13 @@ async function undoEntries(service: RecordService, trx: Transaction<any>, user: 
   if (created.length) {
     let removed: Array<{ id: number }>;
     if (def.softDelete) {
-      removed = await trx.updateTable(def.table).set({ deleted_at: new Date(), updated_at: new Date() }).where('id', 'in', created).where('deleted_at', 'is', null).returning('id').execute();
+      removed = await trx
+        .updateTable(def.table)
+        .set({ deleted_at: new Date(), updated_at: new Date() })
+        .where('id', 'in', created)
+        .where('deleted_at', 'is', null)
+        .returning('id')
+        .execute();
     } else {
       removed = await trx.deleteFrom(def.table).where('id', 'in', created).returning('id').execute();
     }
@@ -320,18 +468,55 @@ async function undoEntries(service: RecordService, trx: Transaction<any>, user: 
     const presented = new Map((await service.present(def, current, fields, trx)).map((r) => [r.id, r]));
     const pending = changed
       .filter((e) => presented.has(e.record_id))
-      .map((e) => ({ id: e.record_id, values: pick(e.before!, Object.keys(e.before!).filter((k) => k in fields)), existing: presented.get(e.record_id)! }));
+      .map((e) => ({
+        id: e.record_id,
+        values: pick(
+          e.before!,
+          Object.keys(e.before!).filter((k) => k in fields),
+        ),
+        existing: presented.get(e.record_id)!,
+      }));
     const wholeRows = Boolean(def.hooks?.afterWrite && !def.hooks.afterWriteMany);
-    const groups = groupBy(pending, (p) => signature(split(p.values, fields).columns, def) + '|' + Object.keys(split(p.values, fields).custom).length);
+    const groups = groupBy(
+      pending,
+      (p) => signature(split(p.values, fields).columns, def) + '|' + Object.keys(split(p.values, fields).custom).length,
+    );
     for (const group of groups.values()) {
       const splits = group.map((p) => split(p.values, fields));
       const columns = Object.keys(splits[0].columns);
       const withCustom = splits.some((s) => Object.keys(s.custom).length > 0);
-      const updated = await updateRecordset(trx, def.table, columns, withCustom, types, group.map((p, i) => ({ id: p.id, ...splits[i].columns, ...(withCustom ? { custom: splits[i].custom } : {}) })), wholeRows);
-      await writePivotsBulk(trx, group.map((p, i) => ({ id: p.id, pivots: splits[i].pivots })), fields, true);
+      const updated = await updateRecordset(
+        trx,
+        def.table,
+        columns,
+        withCustom,
+        types,
+        group.map((p, i) => ({ id: p.id, ...splits[i].columns, ...(withCustom ? { custom: splits[i].custom } : {}) })),
+        wholeRows,
+      );
+      await writePivotsBulk(
+        trx,
+        group.map((p, i) => ({ id: p.id, pivots: splits[i].pivots })),
+        fields,
+        true,
+      );
       const byId = new Map(updated.map((row) => [row.id, row]));
-      await afterWrites(def, trx, group.map((p) => ({ record: wholeRows ? (byId.get(p.id) ?? p.existing) : { ...p.existing, ...p.values }, ctx: { user, trx, action: 'update' as const, existing: p.existing, values: p.values } })));
-      for (const p of group) revisions.push({ type: def.type, id: p.id, action: 'updated', changes: changesOf(p.existing, p.values), batchId });
+      await afterWrites(
+        def,
+        trx,
+        group.map((p) => ({
+          record: wholeRows ? (byId.get(p.id) ?? p.existing) : { ...p.existing, ...p.values },
+          ctx: { user, trx, action: 'update' as const, existing: p.existing, values: p.values },
+        })),
+      );
+      for (const p of group)
+        revisions.push({
+          type: def.type,
+          id: p.id,
+          action: 'updated',
+          changes: changesOf(p.existing, p.values),
+          batchId,
+        });
     }
   }
   await writeRevisions(trx, user, revisions);
@@ -350,12 +535,19 @@ export interface BulkRow {
  * The bulk statements of `RecordService.writeBulk`: creates in multi-row inserts and updates in `UPDATE ... FROM
  * json_to_recordset`, grouped by the columns they write, 1,000 rows a statement. Returns the ids in the rows' order.
  */
-export async function bulkWrite(trx: Transaction<any>, def: ResourceDefinition, rows: readonly BulkRow[]): Promise<number[]> {
+export async function bulkWrite(
+  trx: Transaction<any>,
+  def: ResourceDefinition,
+  rows: readonly BulkRow[],
+): Promise<number[]> {
   const ids: number[] = new Array(rows.length);
   const types = await tableColumnTypes(trx, def.table);
   const now = new Date().toISOString();
   const indexed = rows.map((row, index) => ({ row, index }));
-  const creates = groupBy(indexed.filter((r) => r.row.id === undefined), (r) => Object.keys(r.row.values).sort().join(','));
+  const creates = groupBy(
+    indexed.filter((r) => r.row.id === undefined),
+    (r) => Object.keys(r.row.values).sort().join(','),
+  );
   for (const group of creates.values()) {
     for (let start = 0; start < group.length; start += INSERT_SLICE) {
       const slice = group.slice(start, start + INSERT_SLICE);
@@ -364,12 +556,22 @@ export async function bulkWrite(trx: Transaction<any>, def: ResourceDefinition, 
       slice.forEach((r, i) => (ids[r.index] = inserted[i].id));
     }
   }
-  const updates = groupBy(indexed.filter((r) => r.row.id !== undefined), (r) => Object.keys(r.row.values).sort().join(','));
+  const updates = groupBy(
+    indexed.filter((r) => r.row.id !== undefined),
+    (r) => Object.keys(r.row.values).sort().join(','),
+  );
   for (const group of updates.values()) {
     const columns = Object.keys(group[0].row.values);
     for (let start = 0; start < group.length; start += INSERT_SLICE) {
       const slice = group.slice(start, start + INSERT_SLICE);
-      await updateRecordset(trx, def.table, columns, false, types, slice.map((r) => ({ ...r.row.values, id: r.row.id })));
+      await updateRecordset(
+        trx,
+        def.table,
+        columns,
+        false,
+        types,
+        slice.map((r) => ({ ...r.row.values, id: r.row.id })),
+      );
       for (const r of slice) ids[r.index] = r.row.id!;
     }
   }
@@ -379,7 +581,8 @@ export async function bulkWrite(trx: Transaction<any>, def: ResourceDefinition, 
 // ---- helpers ------------------------------------------------------------------------------------------------
 
 /** E-mail and name keys match whatever their case. */
-const isKeyFolded = (keyField: string | null, keySpec: FieldSpec | undefined) => (keySpec ? keySpec.kind === 'email' || keyField === 'name' : false);
+const isKeyFolded = (keyField: string | null, keySpec: FieldSpec | undefined) =>
+  keySpec ? keySpec.kind === 'email' || keyField === 'name' : false;
 
 /** A row's key as the batch matches it to a record (trimmed; lower-cased where isKeyFolded); null when it has none. */
 export function keyReader(keyField: string | null, keySpec: FieldSpec | undefined) {
@@ -394,7 +597,11 @@ export function keyReader(keyField: string | null, keySpec: FieldSpec | undefine
 }
 
 /** The type's afterWrite work for a slice of rows: its batch form when it has one, else row by row. */
-async function afterWrites(def: ResourceDefinition, trx: Transaction<any>, writes: Array<{ record: Record<string, any>; ctx: Pending['ctx'] }>) {
+async function afterWrites(
+  def: ResourceDefinition,
+  trx: Transaction<any>,
+  writes: Array<{ record: Record<string, any>; ctx: Pending['ctx'] }>,
+) {
   if (def.hooks?.afterWriteMany) await def.hooks.afterWriteMany(writes, trx);
   else if (def.hooks?.afterWrite) for (const { record, ctx } of writes) await def.hooks.afterWrite(record, ctx);
 }
@@ -404,7 +611,12 @@ async function afterWrites(def: ResourceDefinition, trx: Transaction<any>, write
  * its whole run, as its mapper also uses the fields it read at the start), else once per transaction, rather than
  * by every batch and related-record lookup.
  */
-export async function batchFields(service: RecordService, def: ResourceDefinition, trx: Transaction<any>, cache?: FieldsCache) {
+export async function batchFields(
+  service: RecordService,
+  def: ResourceDefinition,
+  trx: Transaction<any>,
+  cache?: FieldsCache,
+) {
   let byType = cache ?? fieldsByTransaction.get(trx);
   if (!byType) fieldsByTransaction.set(trx, (byType = new Map()));
   let fields = byType.get(def.type);

@@ -7,7 +7,13 @@ import type { FieldSpec } from './resource.js';
 /** The slugs of the live rows of a list administrators extend (site types, contact statuses...), in their order. */
 export function liveSlugs(db: Kysely<any>, table: string): Promise<string[]> {
   return cachedRead(db, `slugs:${table}`, async () => {
-    const rows = await db.selectFrom(table).select('slug').where('deleted_at', 'is', null).where('slug', 'is not', null).orderBy('position').execute();
+    const rows = await db
+      .selectFrom(table)
+      .select('slug')
+      .where('deleted_at', 'is', null)
+      .where('slug', 'is not', null)
+      .orderBy('position')
+      .execute();
     return rows.map((row) => row.slug as string);
   });
 }
@@ -20,19 +26,34 @@ const KEYED_OPERATORS = new Set(['eq', 'neq', 'in']);
  * exactly and the column's index serves it (list-query.ts filterCondition). A value that is no key stays as sent and
  * finds nothing.
  */
-export async function withChoiceKeys(db: Kysely<any>, filters: ListQuery['filters'], fields: Record<string, FieldSpec>): Promise<ListQuery['filters']> {
+export async function withChoiceKeys(
+  db: Kysely<any>,
+  filters: ListQuery['filters'],
+  fields: Record<string, FieldSpec>,
+): Promise<ListQuery['filters']> {
   return Promise.all(
     filters.map(async (filter) => {
       const spec = fields[filter.field];
       if (!spec || !KEYED_OPERATORS.has(filter.operator) || typeof spec.storage === 'object') return filter;
       // A list's keys are slugs (lower case, SLUG): a value in that form is a key as sent, or none, without
       // reading the list (a query less for the common filter, as the generated lists send it).
-      if (spec.slugOf && (Array.isArray(filter.value) ? filter.value : [filter.value]).every((value) => typeof value === 'string' && SLUG.test(value))) return filter;
-      const keys = spec.slugOf ? await liveSlugs(db, spec.slugOf) : spec.kind === 'enum' || spec.kind === 'enum[]' ? spec.options : undefined;
+      if (
+        spec.slugOf &&
+        (Array.isArray(filter.value) ? filter.value : [filter.value]).every(
+          (value) => typeof value === 'string' && SLUG.test(value),
+        )
+      )
+        return filter;
+      const keys = spec.slugOf
+        ? await liveSlugs(db, spec.slugOf)
+        : spec.kind === 'enum' || spec.kind === 'enum[]'
+          ? spec.options
+          : undefined;
       if (!keys?.length) return filter;
       const exact = new Set(keys);
       const byFolded = new Map(keys.map((key) => [key.toLowerCase(), key]));
-      const keyOf = (value: unknown) => (typeof value === 'string' && !exact.has(value) ? (byFolded.get(value.toLowerCase()) ?? value) : value);
+      const keyOf = (value: unknown) =>
+        typeof value === 'string' && !exact.has(value) ? (byFolded.get(value.toLowerCase()) ?? value) : value;
       return { ...filter, value: Array.isArray(filter.value) ? filter.value.map(keyOf) : keyOf(filter.value) };
     }),
   );

@@ -29,15 +29,38 @@ function buildFieldSchema(name: string, spec: FieldSpec): z.ZodType {
       return spec.pattern ? text.regex(spec.pattern, spec.patternMessage ?? `The ${label} format is invalid.`) : text;
     }
     case 'email':
-      return z.string({ error: `The ${label} must be text.` }).trim().max(254, `The ${label} may not be longer than 254 characters.`).email(`The ${label} must be a valid email address.`);
+      return z
+        .string({ error: `The ${label} must be text.` })
+        .trim()
+        .max(254, `The ${label} may not be longer than 254 characters.`)
+        .email(`The ${label} must be a valid email address.`);
     case 'phone':
-      return z.string({ error: `The ${label} must be text.` }).trim().max(40, `The ${label} may not be longer than 40 characters.`).regex(/^[0-9+().\-\s#x*ext]*$/i, `The ${label} must be a phone number (digits, spaces, + - ( ) only).`);
+      return z
+        .string({ error: `The ${label} must be text.` })
+        .trim()
+        .max(40, `The ${label} may not be longer than 40 characters.`)
+        .regex(/^[0-9+().\-\s#x*ext]*$/i, `The ${label} must be a phone number (digits, spaces, + - ( ) only).`);
     case 'url':
-      return z.string({ error: `The ${label} must be text.` }).trim().max(max ?? 2_048).refine(isUrl, `The ${label} must be a valid link starting with http:// or https://.`);
+      return z
+        .string({ error: `The ${label} must be text.` })
+        .trim()
+        .max(max ?? 2_048)
+        .refine(isUrl, `The ${label} must be a valid link starting with http:// or https://.`);
     case 'color':
-      return z.string().trim().regex(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i, `The ${label} must be a colour like #1e88e5.`);
+      return z
+        .string()
+        .trim()
+        .regex(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i, `The ${label} must be a colour like #1e88e5.`);
     case 'integer':
-      return inSteps(z.coerce.number({ error: `The ${label} must be a whole number.` }).int(`The ${label} must be a whole number.`).min(spec.min ?? -2_147_483_648, `The ${label} is too small.`).max(spec.max ?? 2_147_483_647, `The ${label} is too large.`), label, spec);
+      return inSteps(
+        z.coerce
+          .number({ error: `The ${label} must be a whole number.` })
+          .int(`The ${label} must be a whole number.`)
+          .min(spec.min ?? -2_147_483_648, `The ${label} is too small.`)
+          .max(spec.max ?? 2_147_483_647, `The ${label} is too large.`),
+        label,
+        spec,
+      );
     case 'number':
       return inSteps(
         z.coerce
@@ -55,25 +78,41 @@ function buildFieldSchema(name: string, spec: FieldSpec): z.ZodType {
         .string({ error: `The ${label} must be a date (YYYY-MM-DD).` })
         .transform((v) => v.trim().slice(0, 10))
         .refine((v) => ISO_DATE.test(v), `The ${label} must be a date (YYYY-MM-DD).`)
-        .refine(isRealDate, { error: (issue) => `The ${label} must be a real date: ${String(issue.input)} is not a day of the calendar.` });
+        .refine(isRealDate, {
+          error: (issue) => `The ${label} must be a real date: ${String(issue.input)} is not a day of the calendar.`,
+        });
     case 'datetime':
       return z
         .string({ error: `The ${label} must be a date and time.` })
         .refine((v) => !Number.isNaN(Date.parse(v)), `The ${label} must be a date and time (ISO 8601).`)
-        .refine((v) => !ISO_DATE.test(v.trim().slice(0, 10)) || isRealDate(v.trim().slice(0, 10)), { error: (issue) => `The ${label} must be a real date and time: ${String(issue.input).trim().slice(0, 10)} is not a day of the calendar.` })
+        .refine((v) => !ISO_DATE.test(v.trim().slice(0, 10)) || isRealDate(v.trim().slice(0, 10)), {
+          error: (issue) =>
+            `The ${label} must be a real date and time: ${String(issue.input).trim().slice(0, 10)} is not a day of the calendar.`,
+        })
         .transform((v) => new Date(v).toISOString());
     case 'enum': {
       const options = spec.options ?? [];
-      return z.string({ error: `The ${label} must be one of: ${options.join(', ')}.` }).refine((v) => options.includes(v), `The ${label} must be one of: ${options.join(', ')}.`);
+      return z
+        .string({ error: `The ${label} must be one of: ${options.join(', ')}.` })
+        .refine((v) => options.includes(v), `The ${label} must be one of: ${options.join(', ')}.`);
     }
     case 'enum[]': {
       const options = spec.options ?? [];
-      return z.array(z.string()).max(500).refine((values) => values.every((v) => options.includes(v)), `Each ${label} must be one of: ${options.join(', ')}.`);
+      return z
+        .array(z.string())
+        .max(500)
+        .refine(
+          (values) => values.every((v) => options.includes(v)),
+          `Each ${label} must be one of: ${options.join(', ')}.`,
+        );
     }
     case 'integer[]':
       return z.array(z.coerce.number().int().positive(), { error: `The ${label} must be a list of ids.` }).max(10_000);
     case 'json':
-      return (spec.shape ?? z.unknown()).refine((v) => JSON.stringify(v ?? null).length <= (max ?? 100_000), `The ${label} is too large.`);
+      return (spec.shape ?? z.unknown()).refine(
+        (v) => JSON.stringify(v ?? null).length <= (max ?? 100_000),
+        `The ${label} is too large.`,
+      );
   }
 }
 
@@ -125,5 +164,10 @@ export function humanise(name: string) {
 }
 
 export function isBlank(value: unknown) {
-  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
+  return (
+    value === undefined ||
+    value === null ||
+    (typeof value === 'string' && value.trim() === '') ||
+    (Array.isArray(value) && value.length === 0)
+  );
 }

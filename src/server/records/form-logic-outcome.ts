@@ -18,7 +18,12 @@ const writable = (key: string, fields: Record<string, FieldSpec>, readOnly: read
   key in fields && fields[key].storage !== 'virtual' && !readOnly.includes(key);
 
 /** The body of a write with the set-value results in it, so they are validated and stored like typed values. */
-export function withSetValues(body: Record<string, unknown>, outcome: FormLogicOutcome, fields: Record<string, FieldSpec>, readOnly?: readonly string[]) {
+export function withSetValues(
+  body: Record<string, unknown>,
+  outcome: FormLogicOutcome,
+  fields: Record<string, FieldSpec>,
+  readOnly?: readonly string[],
+) {
   const keys = Object.keys(outcome.setValues).filter((key) => writable(key, fields, readOnly));
   if (!keys.length) return body;
   const next = { ...body };
@@ -31,11 +36,18 @@ export function withSetValues(body: Record<string, unknown>, outcome: FormLogicO
  * on an update): what the form hides is not kept. A value a set-value action gave stays (the logic's own value), and
  * a built-in required field is left alone (its column must hold a value).
  */
-export function emptyHidden(values: Record<string, any>, outcome: FormLogicOutcome, fields: Record<string, FieldSpec>, existing?: Record<string, any>, readOnly?: readonly string[]) {
+export function emptyHidden(
+  values: Record<string, any>,
+  outcome: FormLogicOutcome,
+  fields: Record<string, FieldSpec>,
+  existing?: Record<string, any>,
+  readOnly?: readonly string[],
+) {
   let next = values;
   for (const key of outcome.hidden) {
     const spec = fields[key];
-    if (!writable(key, fields, readOnly) || key in outcome.setValues || (spec.required && spec.storage !== 'custom')) continue;
+    if (!writable(key, fields, readOnly) || key in outcome.setValues || (spec.required && spec.storage !== 'custom'))
+      continue;
     const held = key in values ? values[key] : existing?.[key];
     if (isBlank(held) || held === false) continue;
     if (next === values) next = { ...values };

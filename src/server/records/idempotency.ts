@@ -8,8 +8,9 @@
  * Keys belong to the person who sent them: another person's request with the same key is a request of its own and
  * never sees the first answer. A key reused for another kind of write (another resource or record) is refused.
  */
-import { sql, type Kysely } from 'kysely';
+
 import type { FastifyRequest } from 'fastify';
+import { type Kysely, sql } from 'kysely';
 import { fieldError } from '../http/errors.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -26,7 +27,11 @@ export interface StoredAnswer {
 export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   const raw = request.headers[IDEMPOTENCY_HEADER];
   if (raw === undefined) return undefined;
-  if (typeof raw !== 'string' || !KEY_PATTERN.test(raw)) throw fieldError('idempotency_key', 'The Idempotency-Key header must be 8 to 200 letters, digits or - _ . : characters.');
+  if (typeof raw !== 'string' || !KEY_PATTERN.test(raw))
+    throw fieldError(
+      'idempotency_key',
+      'The Idempotency-Key header must be 8 to 200 letters, digits or - _ . : characters.',
+    );
   return raw;
 }
 
@@ -34,7 +39,12 @@ export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
  * Claims `key` for `userId` in the write's transaction. Returns the first answer when the key was already used for
  * this write (nothing is to be written), or null when this attempt is the first (the caller writes, then `keep`s).
  */
-export async function claim(trx: Kysely<any>, userId: number, key: string, scope: string): Promise<StoredAnswer | null> {
+export async function claim(
+  trx: Kysely<any>,
+  userId: number,
+  key: string,
+  scope: string,
+): Promise<StoredAnswer | null> {
   const inserted = await trx
     .insertInto('idempotency_keys')
     .values({ user_id: userId, key, scope })
@@ -49,16 +59,35 @@ export async function claim(trx: Kysely<any>, userId: number, key: string, scope
  * The answer kept for `key`, read before the write's checks so a repeated attempt is answered as the first was even
  * when the record type or the data changed since; null when the key is new.
  */
-export async function firstAnswer(db: Kysely<any>, userId: number, key: string, scope: string): Promise<StoredAnswer | null> {
-  const first = await db.selectFrom('idempotency_keys').select(['scope', 'answer']).where('user_id', '=', userId).where('key', '=', key).executeTakeFirst();
+export async function firstAnswer(
+  db: Kysely<any>,
+  userId: number,
+  key: string,
+  scope: string,
+): Promise<StoredAnswer | null> {
+  const first = await db
+    .selectFrom('idempotency_keys')
+    .select(['scope', 'answer'])
+    .where('user_id', '=', userId)
+    .where('key', '=', key)
+    .executeTakeFirst();
   if (!first) return null;
-  if (first.scope !== scope) throw fieldError('idempotency_key', 'This Idempotency-Key was already used for another change. Send each change with a key of its own.');
+  if (first.scope !== scope)
+    throw fieldError(
+      'idempotency_key',
+      'This Idempotency-Key was already used for another change. Send each change with a key of its own.',
+    );
   return (typeof first.answer === 'string' ? JSON.parse(first.answer) : first.answer) as StoredAnswer;
 }
 
 /** Keeps the answer of the first attempt beside its key (same transaction as the write), and forgets old keys. */
 export async function keep(trx: Kysely<any>, userId: number, key: string, answer: StoredAnswer): Promise<void> {
-  await trx.updateTable('idempotency_keys').set({ answer: JSON.stringify(answer) }).where('user_id', '=', userId).where('key', '=', key).execute();
+  await trx
+    .updateTable('idempotency_keys')
+    .set({ answer: JSON.stringify(answer) })
+    .where('user_id', '=', userId)
+    .where('key', '=', key)
+    .execute();
   await trx
     .deleteFrom('idempotency_keys')
     .where('user_id', '=', userId)

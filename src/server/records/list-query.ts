@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { CompiledQuery, type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { ValidationError } from '../http/errors.js';
 import type { FieldSpec, ResourceDefinition } from './resource.js';
 
@@ -44,7 +44,8 @@ export function parseListQuery(raw: Record<string, unknown>, def: ResourceDefini
   const page = toInt(raw.page, 1);
   const perPage = toInt(raw.per_page ?? raw.perPage, 25);
   if (!Number.isInteger(page) || page < 1) errors.page = ['The page must be 1 or more.'];
-  if (perPage !== -1 && !(perPage >= 1 && perPage <= MAX_PER_PAGE)) errors.per_page = [`The per page must be between 1 and ${MAX_PER_PAGE}, or -1 for all.`];
+  if (perPage !== -1 && !(perPage >= 1 && perPage <= MAX_PER_PAGE))
+    errors.per_page = [`The per page must be between 1 and ${MAX_PER_PAGE}, or -1 for all.`];
 
   let sortField = String(raw.sort ?? def.defaultSort?.field ?? 'id');
   let order = String(raw.order ?? def.defaultSort?.order ?? 'asc').toLowerCase();
@@ -89,12 +90,21 @@ export function parseListQuery(raw: Record<string, unknown>, def: ResourceDefini
   }
   // A common column the resource's table lacks (deleted_at without soft delete) is refused by name, never sent to SQL.
   const lacks = (name: string) => name in COMMON_COLUMNS && !(name in def.fields) && !hasCommonColumn(def, name);
-  for (const filter of filters) if (lacks(filter.field)) (errors.filter ??= []).push(`You cannot filter by "${filter.field}".`);
+  for (const filter of filters)
+    if (lacks(filter.field)) (errors.filter ??= []).push(`You cannot filter by "${filter.field}".`);
   if (lacks(sortField)) errors.sort = [`You cannot sort by "${sortField}".`];
 
   if (Object.keys(errors).length) throw new ValidationError(errors);
   const trashed = truthy(raw.only_trashed) ? 'only' : truthy(raw.with_trashed) ? 'with' : 'without';
-  return { page, perPage, sort: { field: sortField, order: order as 'asc' | 'desc' }, search: search?.trim() || null, filters, trashed, estimateTotal: raw.total === 'estimate' };
+  return {
+    page,
+    perPage,
+    sort: { field: sortField, order: order as 'asc' | 'desc' },
+    search: search?.trim() || null,
+    filters,
+    trashed,
+    estimateTotal: raw.total === 'estimate',
+  };
 }
 
 function toInt(value: unknown, fallback: number) {
@@ -137,7 +147,8 @@ export function sortExpression(field: string, spec: FieldSpec, alias: string | n
     const ranks = spec.options.map((option, rank) => sql` when ${sql.lit(option)} then ${sql.lit(rank)}`);
     return sql`(case ${value}${sql.join(ranks, sql``)} end)`;
   }
-  if (spec.slugOf) return sql`(select l.position from ${sql.table(spec.slugOf)} l where l.slug = ${value} and l.deleted_at is null)`;
+  if (spec.slugOf)
+    return sql`(select l.position from ${sql.table(spec.slugOf)} l where l.slug = ${value} and l.deleted_at is null)`;
   if (CASELESS_KINDS.has(spec.kind) && typeof spec.storage !== 'object') return sql`lower((${value})::text)`;
   return value;
 }
@@ -148,7 +159,12 @@ export function sortExpression(field: string, spec: FieldSpec, alias: string | n
  */
 export function sortKeyPinned(field: string, spec: FieldSpec, filters: ListQuery['filters']): boolean {
   if (typeof spec.storage === 'object' || ARRAY_KINDS.has(spec.kind)) return false;
-  return filters.some((filter) => filter.field === field && (filter.operator === 'eq' || (filter.operator === 'in' && Array.isArray(filter.value) && filter.value.length === 1)));
+  return filters.some(
+    (filter) =>
+      filter.field === field &&
+      (filter.operator === 'eq' ||
+        (filter.operator === 'in' && Array.isArray(filter.value) && filter.value.length === 1)),
+  );
 }
 
 /** Longest text (characters) a sort index holds: a btree entry takes at most about 2,700 bytes. */
@@ -179,21 +195,32 @@ export function customIndexExpression(field: string, spec: FieldSpec): RawBuilde
  * The condition of `search` / `q`: the type's search columns as one text (one trigram index serves it), or a
  * custom field marked searchable (each its own trigram index; the planner ORs the indexes).
  */
-export function searchCondition(columns: readonly string[], fields: Record<string, FieldSpec>, pattern: string): RawBuilder<boolean> {
+export function searchCondition(
+  columns: readonly string[],
+  fields: Record<string, FieldSpec>,
+  pattern: string,
+): RawBuilder<boolean> {
   const custom = Object.entries(fields).filter(([, spec]) => spec.searchable && spec.storage === 'custom');
-  const parts = [sql<boolean>`${searchExpression(columns)} ilike ${pattern}`, ...custom.map(([field, spec]) => sql<boolean>`${fieldExpression(field, spec)} ilike ${pattern}`)];
+  const parts = [
+    sql<boolean>`${searchExpression(columns)} ilike ${pattern}`,
+    ...custom.map(([field, spec]) => sql<boolean>`${fieldExpression(field, spec)} ilike ${pattern}`),
+  ];
   return parts.length === 1 ? parts[0] : sql<boolean>`(${sql.join(parts, sql` or `)})`;
 }
 
 /** What `search` / `q` matches: the search columns as one text, so one trigram index serves it (docs/records.md). */
 export function searchExpression(columns: readonly string[], alias: string | null = 't'): RawBuilder<string> {
-  const parts = columns.map((column) => sql`coalesce(${sql.ref(alias ? `${alias}.${column}` : column)}::text, ${sql.lit('')})`);
+  const parts = columns.map(
+    (column) => sql`coalesce(${sql.ref(alias ? `${alias}.${column}` : column)}::text, ${sql.lit('')})`,
+  );
   return sql<string>`(${sql.join(parts, sql` || ${sql.lit(' ')} || `)})`;
 }
 
 export function resolveField(field: string, fields: Record<string, FieldSpec>, what: 'filter' | 'sort'): FieldSpec {
   const spec = fields[field] ?? COMMON_COLUMNS[field];
-  const allowed = spec && (what === 'filter' ? spec.filterable !== false : spec.sortable !== false && typeof spec.storage !== 'object');
+  const allowed =
+    spec &&
+    (what === 'filter' ? spec.filterable !== false : spec.sortable !== false && typeof spec.storage !== 'object');
   if (!allowed) throw new ValidationError({ [what]: [`You cannot ${what} by "${field}".`] });
   return spec;
 }
@@ -204,12 +231,16 @@ export function filterCondition(filter: ListQuery['filters'][number], spec: Fiel
   if (typeof spec.storage === 'object') {
     const ids = (Array.isArray(value) ? value : [value]).map(Number).filter(Number.isInteger);
     const pivot = spec.storage;
-    const constants = Object.entries(pivot.where ?? {}).map(([column, constant]) => sql` and p.${sql.ref(column)} = ${constant}`);
+    const constants = Object.entries(pivot.where ?? {}).map(
+      ([column, constant]) => sql` and p.${sql.ref(column)} = ${constant}`,
+    );
     return sql`exists (select 1 from ${sql.table(pivot.pivot)} p where p.${sql.ref(pivot.ownKey)} = t.id${sql.join(constants, sql``)} and p.${sql.ref(pivot.otherKey)} in (${sql.join(ids.length ? ids : [-1])}))`;
   }
   if (spec.storage === 'custom' && (spec.kind === 'enum[]' || spec.kind === 'integer[]') && operator !== 'null') {
     // {"slug": [value]} containment: served by the GIN index on `custom`.
-    const list = (Array.isArray(value) ? value : [value]).map((v) => castValue(v, { ...spec, kind: spec.kind === 'integer[]' ? 'integer' : 'text' }));
+    const list = (Array.isArray(value) ? value : [value]).map((v) =>
+      castValue(v, { ...spec, kind: spec.kind === 'integer[]' ? 'integer' : 'text' }),
+    );
     const contains = list.map((v) => sql`t.custom @> ${JSON.stringify({ [field]: [v] })}::jsonb`);
     const any = contains.length ? sql`(${sql.join(contains, sql` or `)})` : sql`false`;
     return operator === 'neq' ? sql`not ${any}` : any;
@@ -224,7 +255,8 @@ export function filterCondition(filter: ListQuery['filters'][number], spec: Fiel
     case 'eq':
       // The keys of a list (slugOf) are compared exactly, so the column's index serves the filter: the value was
       // made the stored key before (choice-keys.ts withChoiceKeys).
-      if ((spec.kind === 'text' || spec.kind === 'email') && !spec.slugOf) return sql`lower(${column}::text) = lower(${String(value)})`;
+      if ((spec.kind === 'text' || spec.kind === 'email') && !spec.slugOf)
+        return sql`lower(${column}::text) = lower(${String(value)})`;
       if (spec.kind === 'enum[]') return sql`${column} @> ${JSON.stringify([value])}::jsonb`;
       return sql`${column} = ${cast(value)}`;
     case 'neq':
@@ -249,14 +281,16 @@ function castValue(value: unknown, spec: FieldSpec): unknown {
     case 'integer':
     case 'number': {
       const n = Number(value);
-      if (!Number.isFinite(n)) throw new ValidationError({ filter: [`The filter value "${String(value)}" must be a number.`] });
+      if (!Number.isFinite(n))
+        throw new ValidationError({ filter: [`The filter value "${String(value)}" must be a number.`] });
       return n;
     }
     case 'boolean':
       return truthy(value);
     case 'date':
     case 'datetime':
-      if (Number.isNaN(Date.parse(String(value)))) throw new ValidationError({ filter: [`The filter value "${String(value)}" must be a date.`] });
+      if (Number.isNaN(Date.parse(String(value))))
+        throw new ValidationError({ filter: [`The filter value "${String(value)}" must be a date.`] });
       return String(value);
     default:
       return String(value);
@@ -312,18 +346,26 @@ export async function readPage(
   }
   const offset = (page.page - 1) * page.perPage;
   if (page.onePass) {
-    const matches = base.select([sql`t.id`.as('id'), sql`${sort.storedKey ?? sort.key}`.as('k')]).limit(page.onePass + 1);
+    const matches = base
+      .select([sql`t.id`.as('id'), sql`${sort.storedKey ?? sort.key}`.as('k')])
+      .limit(page.onePass + 1);
     const first = await sql<{ total: number; ids: number[] }>`
       with m as (${matches})
       select (select count(*) from m) as total,
-        array(select id from m order by k ${order} nulls last, id ${order} limit ${page.perPage} offset ${offset}) as ids`.execute(db);
+        array(select id from m order by k ${order} nulls last, id ${order} limit ${page.perPage} offset ${offset}) as ids`.execute(
+      db,
+    );
     const { total, ids } = first.rows[0];
     if (total <= page.onePass) {
       if (!ids.length) return { total, estimated: false, rows: [] };
       const found = await db.selectFrom(`${table} as t`).selectAll('t').where('t.id', 'in', ids).execute();
       // Keyed as text: a bigint id may come back as text in the array and as a number in the row.
       const byId = new Map(found.map((row) => [String(row.id), row]));
-      return { total, estimated: false, rows: ids.map((id) => byId.get(String(id))).filter((row) => row !== undefined) };
+      return {
+        total,
+        estimated: false,
+        rows: ids.map((id) => byId.get(String(id))).filter((row) => row !== undefined),
+      };
     }
   }
   const { total, estimated } = await countMatches(db, base, page.estimateTotal ?? false);
@@ -336,7 +378,11 @@ export async function readPage(
  * EXACT_TOTAL_UP_TO + 1 (the count stops there instead of reading every match), past that the planner's estimate of
  * the rows, never less than what was counted.
  */
-export async function countMatches(db: Kysely<any>, base: SelectQueryBuilder<any, any, any>, estimate: boolean): Promise<{ total: number; estimated: boolean }> {
+export async function countMatches(
+  db: Kysely<any>,
+  base: SelectQueryBuilder<any, any, any>,
+  estimate: boolean,
+): Promise<{ total: number; estimated: boolean }> {
   if (!estimate) {
     const counted = await base.select(sql<number>`count(*)`.as('count')).executeTakeFirst();
     return { total: Number(counted?.count ?? 0), estimated: false };
@@ -346,9 +392,13 @@ export async function countMatches(db: Kysely<any>, base: SelectQueryBuilder<any
   const exact = Number(counted.rows[0]?.count ?? 0);
   if (exact <= EXACT_TOTAL_UP_TO) return { total: exact, estimated: false };
   const compiled = base.select(sql`1`.as('one')).compile();
-  const plan = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]));
+  const plan = await db.executeQuery<Record<string, unknown>>(
+    CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]),
+  );
   const raw = Object.values(plan.rows[0] ?? {})[0];
-  const parsed = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan?: { 'Plan Rows'?: number } }> | undefined;
+  const parsed = (typeof raw === 'string' ? JSON.parse(raw) : raw) as
+    | Array<{ Plan?: { 'Plan Rows'?: number } }>
+    | undefined;
   const rows = Number(parsed?.[0]?.Plan?.['Plan Rows'] ?? 0);
   return { total: Math.max(exact, Math.round(rows)), estimated: true };
 }
@@ -361,7 +411,13 @@ export async function countMatches(db: Kysely<any>, base: SelectQueryBuilder<any
  * ensureSortIndexes). The second part is read only by the page where the values run out or after it. `id`: the
  * column that breaks ties, when `base` reads another table's index of the rows (regions/turf-page.ts).
  */
-export async function pageInParts(base: SelectQueryBuilder<any, any, any>, sort: { key: RawBuilder<unknown>; order: 'asc' | 'desc' }, perPage: number, offset: number, id = 't.id') {
+export async function pageInParts(
+  base: SelectQueryBuilder<any, any, any>,
+  sort: { key: RawBuilder<unknown>; order: 'asc' | 'desc' },
+  perPage: number,
+  offset: number,
+  id = 't.id',
+) {
   const order = sql.raw(sort.order);
   const part = (missing: boolean) =>
     base
@@ -375,7 +431,17 @@ export async function pageInParts(base: SelectQueryBuilder<any, any, any>, sort:
   const withValue =
     valued.length || offset === 0
       ? offset + valued.length
-      : Number((await base.where(sql<boolean>`${sort.key} is not null`).select(sql<number>`count(*)`.as('count')).executeTakeFirst())?.count ?? 0);
-  const missing = await part(true).limit(perPage - valued.length).offset(Math.max(0, offset - withValue)).execute();
+      : Number(
+          (
+            await base
+              .where(sql<boolean>`${sort.key} is not null`)
+              .select(sql<number>`count(*)`.as('count'))
+              .executeTakeFirst()
+          )?.count ?? 0,
+        );
+  const missing = await part(true)
+    .limit(perPage - valued.length)
+    .offset(Math.max(0, offset - withValue))
+    .execute();
   return [...valued, ...missing];
 }

@@ -1,20 +1,39 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type Transaction } from 'kysely';
-import { can, canOnCategory, limitedToTurf, permittedCategories, type Action } from '../../common/permissions.js';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Action, can, canOnCategory, limitedToTurf, permittedCategories } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import type { KeptNames } from './kept-names.js';
-import { conflict, forbidden, HttpError, notFound, unauthenticated } from '../http/errors.js';
-import { fieldExpression, filterCondition, parseListQuery, readPage, resolveField, escapeLike, searchCondition, sortExpression, sortKeyPinned, ONE_PASS_MATCHES, TURF_ONE_PASS_MATCHES } from './list-query.js';
-import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
-import { validateInput } from './validate.js';
-import { withChoiceKeys } from './choice-keys.js';
-import { bulkWrite, importBatch, type BatchOptions, type BatchOutcome, type BatchRow, type BulkRow } from './batch-writer.js';
 import type { AppEvents, RecordAction } from '../events/app-events.js';
-import { changesOf, writeRevisions, type RevisionAction } from './revisions.js';
-import { checkReferences, splitByStorage, writePivots } from './storage.js';
-import { emptyHidden, NO_FORM_LOGIC, withSetValues, type FormLogicOutcome } from './form-logic-outcome.js';
-import { nameLinks } from './representation.js';
+import { conflict, forbidden, HttpError, notFound, unauthenticated } from '../http/errors.js';
+import {
+  type BatchOptions,
+  type BatchOutcome,
+  type BatchRow,
+  type BulkRow,
+  bulkWrite,
+  importBatch,
+} from './batch-writer.js';
+import { withChoiceKeys } from './choice-keys.js';
+import { emptyHidden, type FormLogicOutcome, NO_FORM_LOGIC, withSetValues } from './form-logic-outcome.js';
 import { claim, firstAnswer, keep, type StoredAnswer } from './idempotency.js';
+import type { KeptNames } from './kept-names.js';
+import {
+  escapeLike,
+  fieldExpression,
+  filterCondition,
+  ONE_PASS_MATCHES,
+  parseListQuery,
+  readPage,
+  resolveField,
+  searchCondition,
+  sortExpression,
+  sortKeyPinned,
+  TURF_ONE_PASS_MATCHES,
+} from './list-query.js';
+import { nameLinks } from './representation.js';
+import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
+import { changesOf, type RevisionAction, writeRevisions } from './revisions.js';
+import { checkReferences, splitByStorage, writePivots } from './storage.js';
+import { validateInput } from './validate.js';
 
 export type { RevisionAction };
 
@@ -39,13 +58,25 @@ export interface WriteOptions {
    * Update: runs last in the write's transaction with what changed (`{}` when nothing did) and what the form logic
    * did to this record, to record it alongside or refuse it (a throw rolls the write back).
    */
-  within?: (trx: Transaction<any>, changes: Record<string, [unknown, unknown]>, logic: FormLogicOutcome) => Promise<unknown>;
+  within?: (
+    trx: Transaction<any>,
+    changes: Record<string, [unknown, unknown]>,
+    logic: FormLogicOutcome,
+  ) => Promise<unknown>;
 }
 
 export interface ListResult {
   data: Record<string, any>[];
   /** `total_estimated`: past EXACT_TOTAL_UP_TO matches, `total` is an estimate (list-query.ts readPage). */
-  meta: { current_page: number; from: number | null; to: number | null; per_page: number; total: number; total_estimated?: true; last_page: number };
+  meta: {
+    current_page: number;
+    from: number | null;
+    to: number | null;
+    per_page: number;
+    total: number;
+    total_estimated?: true;
+    last_page: number;
+  };
 }
 
 /**
@@ -65,7 +96,8 @@ export class RecordService {
    * the values set-value actions give are written, the fields it hides are never required and are stored empty.
    * `db` as for nameOf.
    */
-  formLogic: (def: ResourceDefinition, values: Record<string, any>, db?: Kysely<any>) => Promise<FormLogicOutcome> = async () => NO_FORM_LOGIC;
+  formLogic: (def: ResourceDefinition, values: Record<string, any>, db?: Kysely<any>) => Promise<FormLogicOutcome> =
+    async () => NO_FORM_LOGIC;
   /** The resource a relation points at (the app sets it from its registry); records name their links with it. */
   targetOf: (references: NonNullable<FieldSpec['references']>) => ResourceDefinition | undefined = () => undefined;
   /** Names of linked records kept in memory (the app sets it where this process is the only writer). */
@@ -80,7 +112,12 @@ export class RecordService {
 
   // ---- permissions --------------------------------------------------------------------------------------
 
-  authorize(user: AuthUser | null, def: ResourceDefinition, action: Action, category?: string | null): asserts user is AuthUser {
+  authorize(
+    user: AuthUser | null,
+    def: ResourceDefinition,
+    action: Action,
+    category?: string | null,
+  ): asserts user is AuthUser {
     if (!user) throw unauthenticated();
     const entity = def.permission ?? def.type;
     const allowed = def.categoryColumn
@@ -98,7 +135,12 @@ export class RecordService {
   }
 
   /** Rows of `def` the user may read: soft-deleted rows and category permissions applied. */
-  visibleRows(db: Kysely<any>, def: ResourceDefinition, user: AuthUser | null, trashed: 'without' | 'with' | 'only' = 'without') {
+  visibleRows(
+    db: Kysely<any>,
+    def: ResourceDefinition,
+    user: AuthUser | null,
+    trashed: 'without' | 'with' | 'only' = 'without',
+  ) {
     let query = db.selectFrom(`${def.table} as t`);
     if (def.softDelete && trashed === 'without') query = query.where('t.deleted_at', 'is', null);
     if (def.softDelete && trashed === 'only') query = query.where('t.deleted_at', 'is not', null);
@@ -106,7 +148,9 @@ export class RecordService {
     if (def.categoryColumn && user) {
       const allowed = permittedCategories(user, def.permission ?? def.type, 'read');
       if (allowed !== 'all') {
-        query = allowed.length ? query.where(`t.${def.categoryColumn}`, 'in', allowed) : query.where(sql<boolean>`false`);
+        query = allowed.length
+          ? query.where(`t.${def.categoryColumn}`, 'in', allowed)
+          : query.where(sql<boolean>`false`);
       }
     }
     if (def.ownerColumn && user) query = query.where(`t.${def.ownerColumn}`, '=', user.id);
@@ -150,14 +194,23 @@ export class RecordService {
     const sortSpec = resolveField(query.sort.field, fields, 'sort');
     const pinned = sortKeyPinned(query.sort.field, sortSpec, query.filters);
     const stored = pinned ? undefined : def.storedSortKeys?.[query.sort.field];
-    const sort = { key: pinned ? sql`t.id` : sortExpression(query.sort.field, sortSpec), order: query.sort.order, ...(stored ? { storedKey: sql.ref(`t.${stored}`) } : {}) };
+    const sort = {
+      key: pinned ? sql`t.id` : sortExpression(query.sort.field, sortSpec),
+      order: query.sort.order,
+      ...(stored ? { storedKey: sql.ref(`t.${stored}`) } : {}),
+    };
     const searched = Boolean(query.search && def.search?.length);
     const turf = Boolean(user && limitedToTurf(user) && def.rowFilter?.(user));
     const onePass = Math.max(searched ? ONE_PASS_MATCHES : 0, turf ? TURF_ONE_PASS_MATCHES : 0);
     const ordered = user && def.orderedPage ? await def.orderedPage(this.db, user, query) : null;
     const { total, estimated, rows } = ordered
       ? { ...ordered, rows: await this.visibleInOrder(def, user, ordered.ids) }
-      : await readPage(this.db, def.table, base, sort, { page: query.page, perPage: query.perPage, onePass, estimateTotal: query.estimateTotal });
+      : await readPage(this.db, def.table, base, sort, {
+          page: query.page,
+          perPage: query.perPage,
+          onePass,
+          estimateTotal: query.estimateTotal,
+        });
     const perPage = query.perPage === -1 ? Math.max(total, 1) : query.perPage;
     const data = await this.presentFor(user, def, rows, fields);
     const from = rows.length ? (query.perPage === -1 ? 1 : (query.page - 1) * perPage + 1) : null;
@@ -184,7 +237,12 @@ export class RecordService {
   }
 
   /** The ids of the rows the list query `rawQuery` finds (the same permissions, filters and search), in id order, at most `limit`. */
-  async matchingIds(user: AuthUser | null, def: ResourceDefinition, rawQuery: Record<string, unknown>, limit: number): Promise<number[]> {
+  async matchingIds(
+    user: AuthUser | null,
+    def: ResourceDefinition,
+    rawQuery: Record<string, unknown>,
+    limit: number,
+  ): Promise<number[]> {
     const { base } = await this.listed(user, def, rawQuery);
     const rows = await base.select('t.id').orderBy('t.id').limit(limit).execute();
     return rows.map((row: any) => Number(row.id));
@@ -194,7 +252,12 @@ export class RecordService {
    * How many rows the list query `rawQuery` finds (the same permissions, filters and search), and with `groupBy` how
    * many per value of that field, in one query (a row linked to several ids of a pivot field counts once for each).
    */
-  async count(user: AuthUser | null, def: ResourceDefinition, rawQuery: Record<string, unknown>, groupBy?: string): Promise<{ total: number; groups?: Array<{ value: unknown; count: number }> }> {
+  async count(
+    user: AuthUser | null,
+    def: ResourceDefinition,
+    rawQuery: Record<string, unknown>,
+    groupBy?: string,
+  ): Promise<{ total: number; groups?: Array<{ value: unknown; count: number }> }> {
     const { fields, base } = await this.listed(user, def, rawQuery);
     const counted = await base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirst();
     const total = Number(counted?.n ?? 0);
@@ -204,11 +267,18 @@ export class RecordService {
     if (typeof spec.storage === 'object') {
       const pivot = spec.storage;
       let joined = base.innerJoin(`${pivot.pivot} as g`, `g.${pivot.ownKey}`, 't.id');
-      for (const [column, constant] of Object.entries(pivot.where ?? {})) joined = joined.where(`g.${column}`, '=', constant);
-      rows = (await joined.select([sql.ref(`g.${pivot.otherKey}`).as('value'), sql<number>`count(*)::int`.as('n')]).groupBy(`g.${pivot.otherKey}`).execute()) as any;
+      for (const [column, constant] of Object.entries(pivot.where ?? {}))
+        joined = joined.where(`g.${column}`, '=', constant);
+      rows = (await joined
+        .select([sql.ref(`g.${pivot.otherKey}`).as('value'), sql<number>`count(*)::int`.as('n')])
+        .groupBy(`g.${pivot.otherKey}`)
+        .execute()) as any;
     } else {
       const value = fieldExpression(groupBy, spec);
-      rows = (await base.select([value.as('value'), sql<number>`count(*)::int`.as('n')]).groupBy(value).execute()) as any;
+      rows = (await base
+        .select([value.as('value'), sql<number>`count(*)::int`.as('n')])
+        .groupBy(value)
+        .execute()) as any;
     }
     return { total, groups: rows.map((r) => ({ value: r.value, count: Number(r.n) })) };
   }
@@ -224,7 +294,12 @@ export class RecordService {
    * Records as `user` reads them: presented, then what the type keeps from this reader taken out (hooks.presentFor),
    * with the names of the records they link to that the reader may read (representation.ts nameLinks).
    */
-  private async presentFor(user: AuthUser | null, def: ResourceDefinition, rows: Record<string, any>[], fields: Record<string, FieldSpec>) {
+  private async presentFor(
+    user: AuthUser | null,
+    def: ResourceDefinition,
+    rows: Record<string, any>[],
+    fields: Record<string, FieldSpec>,
+  ) {
     const records = await this.present(def, rows, fields);
     if (user) {
       await def.hooks?.presentFor?.(records, user, this);
@@ -240,17 +315,31 @@ export class RecordService {
     return copy;
   }
 
-  private async findVisible(db: Kysely<any>, def: ResourceDefinition, user: AuthUser | null, id: number, trashed: 'without' | 'with' | 'only', lock = false) {
-    if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw notFound(`No ${def.singular.toLowerCase()} has the id ${id}.`);
+  private async findVisible(
+    db: Kysely<any>,
+    def: ResourceDefinition,
+    user: AuthUser | null,
+    id: number,
+    trashed: 'without' | 'with' | 'only',
+    lock = false,
+  ) {
+    if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647)
+      throw notFound(`No ${def.singular.toLowerCase()} has the id ${id}.`);
     let query = this.visibleRows(db, def, user, trashed).selectAll('t').where('t.id', '=', id);
     if (lock) query = query.forUpdate();
     const row = await query.executeTakeFirst();
-    if (!row) throw notFound(`No ${(await this.nameOf(def, db)).toLowerCase()} has the id ${id}. It may have been deleted.`);
+    if (!row)
+      throw notFound(`No ${(await this.nameOf(def, db)).toLowerCase()} has the id ${id}. It may have been deleted.`);
     return row as Record<string, any>;
   }
 
   /** Turns rows into records: hidden columns dropped, custom fields flattened, pivot ids attached. */
-  async present(def: ResourceDefinition, rows: Record<string, any>[], fields?: Record<string, FieldSpec>, db: Kysely<any> = this.db) {
+  async present(
+    def: ResourceDefinition,
+    rows: Record<string, any>[],
+    fields?: Record<string, FieldSpec>,
+    db: Kysely<any> = this.db,
+  ) {
     fields ??= await this.fields(def, db);
     const hidden = new Set(def.hidden ?? []);
     const records = rows.map((row) => {
@@ -260,24 +349,34 @@ export class RecordService {
         record[key] = value;
       }
       // Values of custom fields deleted since are kept in the row but not shown.
-      if (row.custom) for (const [key, value] of Object.entries(row.custom)) if (!(key in record) && (!def.customFields || key in fields!)) record[key] = value;
+      if (row.custom)
+        for (const [key, value] of Object.entries(row.custom))
+          if (!(key in record) && (!def.customFields || key in fields!)) record[key] = value;
       return record;
     });
     // The pivot links of every pivot field, for the whole page in one query.
     const ids = records.map((r) => r.id);
-    const pivots = Object.entries(fields).flatMap(([name, spec]) => (typeof spec.storage === 'object' ? [{ name, pivot: spec.storage }] : []));
+    const pivots = Object.entries(fields).flatMap(([name, spec]) =>
+      typeof spec.storage === 'object' ? [{ name, pivot: spec.storage }] : [],
+    );
     const linkQueries = pivots.map(({ name, pivot }) => {
-      let linkQuery = db.selectFrom(pivot.pivot).select([sql<string>`${name}::text`.as('field'), `${pivot.ownKey} as own`, `${pivot.otherKey} as other`]).where(pivot.ownKey, 'in', ids);
-      for (const [column, constant] of Object.entries(pivot.where ?? {})) linkQuery = linkQuery.where(column, '=', constant);
+      let linkQuery = db
+        .selectFrom(pivot.pivot)
+        .select([sql<string>`${name}::text`.as('field'), `${pivot.ownKey} as own`, `${pivot.otherKey} as other`])
+        .where(pivot.ownKey, 'in', ids);
+      for (const [column, constant] of Object.entries(pivot.where ?? {}))
+        linkQuery = linkQuery.where(column, '=', constant);
       return linkQuery;
     });
-    const links: Array<{ field: string; own: number; other: number }> = ids.length && linkQueries.length ? await linkQueries.reduce((all, query) => all.unionAll(query)).execute() : [];
+    const links: Array<{ field: string; own: number; other: number }> =
+      ids.length && linkQueries.length ? await linkQueries.reduce((all, query) => all.unionAll(query)).execute() : [];
     const byField = new Map<string, Map<number, number[]>>(pivots.map(({ name }) => [name, new Map()]));
     for (const link of links) {
       const byOwner = byField.get(link.field)!;
       byOwner.set(link.own, [...(byOwner.get(link.own) ?? []), link.other]);
     }
-    for (const [name, byOwner] of byField) for (const record of records) record[name] = (byOwner.get(record.id) ?? []).sort((a, b) => a - b);
+    for (const [name, byOwner] of byField)
+      for (const record of records) record[name] = (byOwner.get(record.id) ?? []).sort((a, b) => a - b);
     await def.hooks?.present?.(records, db);
     return records;
   }
@@ -292,7 +391,13 @@ export class RecordService {
    * outcome per row (created, updated, skipped or failed with its reason). Emits nothing: the caller announces
    * one `imported` event for the whole import after it ends.
    */
-  async importBatch(trx: Transaction<any>, user: AuthUser, def: ResourceDefinition, rows: readonly BatchRow[], options: BatchOptions): Promise<BatchOutcome[]> {
+  async importBatch(
+    trx: Transaction<any>,
+    user: AuthUser,
+    def: ResourceDefinition,
+    rows: readonly BatchRow[],
+    options: BatchOptions,
+  ): Promise<BatchOutcome[]> {
     return importBatch(this, trx, user, def, rows, options);
   }
 
@@ -308,11 +413,16 @@ export class RecordService {
     user: AuthUser | null,
     def: ResourceDefinition,
     values: Record<string, unknown>,
-    options: { revision?: Record<string, unknown>; within?: (trx: Transaction<any>, row: Record<string, any>) => Promise<unknown>; socketId?: string } = {},
+    options: {
+      revision?: Record<string, unknown>;
+      within?: (trx: Transaction<any>, row: Record<string, any>) => Promise<unknown>;
+      socketId?: string;
+    } = {},
   ) {
     const record = await this.db.transaction().execute(async (trx) => {
       const row = await trx.insertInto(def.table).values(values).returningAll().executeTakeFirstOrThrow();
-      if (options.revision) await writeRevisions(trx, user, [{ type: def.type, id: row.id, action: 'created', changes: options.revision }]);
+      if (options.revision)
+        await writeRevisions(trx, user, [{ type: def.type, id: row.id, action: 'created', changes: options.revision }]);
       await options.within?.(trx, row);
       const [presented] = await this.present(def, [row], undefined, trx);
       return presented;
@@ -343,7 +453,11 @@ export class RecordService {
     const batchId = options.batchId ?? `${def.type}:${randomUUID()}`;
     const result = await this.db.transaction().execute(async (trx) => {
       const ids = await bulkWrite(trx, def, rows);
-      await writeRevisions(trx, author, rows.map((row, i) => ({ type: def.type, id: ids[i], action: 'imported', changes: row.changes, batchId })));
+      await writeRevisions(
+        trx,
+        author,
+        rows.map((row, i) => ({ type: def.type, id: ids[i], action: 'imported', changes: row.changes, batchId })),
+      );
       const within = await options.within?.(trx, ids);
       return { ids, within };
     });
@@ -361,8 +475,13 @@ export class RecordService {
 
   // ---- writes -------------------------------------------------------------------------------------------
 
-  async create(user: AuthUser | null, def: ResourceDefinition, body: unknown, options: WriteOptions = {}): Promise<WriteAnswer> {
-    const category = def.categoryColumn ? (body as any)?.[def.categoryColumn] ?? null : undefined;
+  async create(
+    user: AuthUser | null,
+    def: ResourceDefinition,
+    body: unknown,
+    options: WriteOptions = {},
+  ): Promise<WriteAnswer> {
+    const category = def.categoryColumn ? ((body as any)?.[def.categoryColumn] ?? null) : undefined;
     if (!options.system) this.authorize(user, def, 'create', category);
     const once = this.onceFor(user, options, `create ${def.name}`);
     const replayed = once && (await firstAnswer(this.db, once.userId, once.key, once.scope));
@@ -374,21 +493,47 @@ export class RecordService {
     const outcome = await this.db.transaction().execute(async (trx): Promise<WriteAnswer> => {
       const first = once && (await claim(trx, once.userId, once.key, once.scope));
       if (first) return { ...first, replayed: true };
-      const ctx: WriteContext & { action: 'create' } = { user, trx, action: 'create' as const, importId: options.importId };
+      const ctx: WriteContext & { action: 'create' } = {
+        user,
+        trx,
+        action: 'create' as const,
+        importId: options.importId,
+      };
       await checkReferences(trx, values, fields);
-      const prepared = emptyHidden((await def.hooks?.beforeWrite?.(values, ctx)) ?? values, logic, fields, undefined, def.readOnly);
+      const prepared = emptyHidden(
+        (await def.hooks?.beforeWrite?.(values, ctx)) ?? values,
+        logic,
+        fields,
+        undefined,
+        def.readOnly,
+      );
       ctx.values = prepared;
       const { columns, custom, pivots } = splitByStorage(prepared, fields);
       const now = new Date();
       const scope = def.scope ? { [def.scope.column]: def.scope.value } : {};
       const inserted = await trx
         .insertInto(def.table)
-        .values({ ...columns, ...scope, ...(def.customFields ? { custom: JSON.stringify(custom) } : {}), created_at: now, updated_at: now })
+        .values({
+          ...columns,
+          ...scope,
+          ...(def.customFields ? { custom: JSON.stringify(custom) } : {}),
+          created_at: now,
+          updated_at: now,
+        })
         .returningAll()
         .executeTakeFirstOrThrow();
       await writePivots(trx, inserted.id, pivots, fields);
       await def.hooks?.afterWrite?.(inserted, ctx);
-      await this.writeRevision(trx, def, inserted.id, options.importId ? 'imported' : 'created', user, changesOf({}, prepared), options.importId, options.via);
+      await this.writeRevision(
+        trx,
+        def,
+        inserted.id,
+        options.importId ? 'imported' : 'created',
+        user,
+        changesOf({}, prepared),
+        options.importId,
+        options.via,
+      );
       const [presented] = await this.present(def, [inserted], fields, trx);
       const answer = { record: presented, message: `${await this.nameOf(def, trx)} created successfully.` };
       if (once) await keep(trx, once.userId, once.key, answer);
@@ -400,7 +545,13 @@ export class RecordService {
     return outcome;
   }
 
-  async update(user: AuthUser | null, def: ResourceDefinition, id: number, body: unknown, options: WriteOptions = {}): Promise<WriteAnswer> {
+  async update(
+    user: AuthUser | null,
+    def: ResourceDefinition,
+    id: number,
+    body: unknown,
+    options: WriteOptions = {},
+  ): Promise<WriteAnswer> {
     const check = (category?: string | null) => options.system || this.authorize(user, def, 'update', category);
     check();
     const once = this.onceFor(user, options, `update ${def.name} ${id}`);
@@ -418,17 +569,40 @@ export class RecordService {
       const existingRow = await this.findVisible(trx, def, options.system ? null : user, id, 'without', true);
       if (def.categoryColumn) check(existingRow[def.categoryColumn]);
       const sentVersion = (body as any)?.updated_at;
-      if (sentVersion && existingRow.updated_at && new Date(sentVersion).getTime() !== new Date(existingRow.updated_at).getTime()) {
-        throw conflict(`Someone else saved this ${(await this.nameOf(def, trx)).toLowerCase()} after you opened it. Reload to see their changes, then make yours again.`);
+      if (
+        sentVersion &&
+        existingRow.updated_at &&
+        new Date(sentVersion).getTime() !== new Date(existingRow.updated_at).getTime()
+      ) {
+        throw conflict(
+          `Someone else saved this ${(await this.nameOf(def, trx)).toLowerCase()} after you opened it. Reload to see their changes, then make yours again.`,
+        );
       }
       const [existing] = await this.present(def, [existingRow], fields, trx);
       const logic = isObject(body) ? await this.formLogic(def, { ...existing, ...body }, trx) : NO_FORM_LOGIC;
       const sent = isObject(body) ? withSetValues(body, logic, fields, def.readOnly) : body;
-      const { values } = validateInput(sent, fields, { mode: 'update', readOnly: def.readOnly, hidden: logic.hidden, existing });
+      const { values } = validateInput(sent, fields, {
+        mode: 'update',
+        readOnly: def.readOnly,
+        hidden: logic.hidden,
+        existing,
+      });
       if (def.categoryColumn && def.categoryColumn in values) check(values[def.categoryColumn]);
-      const ctx: WriteContext & { action: 'update' } = { user, trx, action: 'update' as const, existing, importId: options.importId };
+      const ctx: WriteContext & { action: 'update' } = {
+        user,
+        trx,
+        action: 'update' as const,
+        existing,
+        importId: options.importId,
+      };
       await checkReferences(trx, values, fields);
-      const prepared = emptyHidden((await def.hooks?.beforeWrite?.(values, ctx)) ?? values, logic, fields, existing, def.readOnly);
+      const prepared = emptyHidden(
+        (await def.hooks?.beforeWrite?.(values, ctx)) ?? values,
+        logic,
+        fields,
+        existing,
+        def.readOnly,
+      );
       ctx.values = prepared;
       const changes = changesOf(existing, prepared);
       if (Object.keys(changes).length === 0) {
@@ -438,10 +612,25 @@ export class RecordService {
       const { columns, custom, pivots } = splitByStorage(prepared, fields);
       const update: Record<string, any> = { ...columns, updated_at: new Date() };
       if (Object.keys(custom).length) update.custom = sql`t.custom || ${JSON.stringify(custom)}::jsonb`;
-      const updated = await trx.updateTable(`${def.table} as t`).set(update).where('t.id', '=', id).returningAll().executeTakeFirstOrThrow();
+      const updated = await trx
+        .updateTable(`${def.table} as t`)
+        .set(update)
+        .where('t.id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
       await writePivots(trx, id, pivots, fields);
       await def.hooks?.afterWrite?.(updated, ctx);
-      await this.writeRevision(trx, def, id, options.importId ? 'imported' : 'updated', user, changes, options.importId, options.via, options.batchId);
+      await this.writeRevision(
+        trx,
+        def,
+        id,
+        options.importId ? 'imported' : 'updated',
+        user,
+        changes,
+        options.importId,
+        options.via,
+        options.batchId,
+      );
       await options.within?.(trx, changes, logic);
       const [presented] = await this.present(def, [updated], fields, trx);
       return answer(presented);
@@ -454,7 +643,9 @@ export class RecordService {
 
   /** The key of a write sent with one by a signed-in person (system writes have none). */
   private onceFor(user: AuthUser | null, options: WriteOptions, scope: string) {
-    return options.idempotencyKey && user && !options.system ? { userId: user.id, key: options.idempotencyKey, scope } : undefined;
+    return options.idempotencyKey && user && !options.system
+      ? { userId: user.id, key: options.idempotencyKey, scope }
+      : undefined;
   }
 
   async remove(user: AuthUser | null, def: ResourceDefinition, id: number, options: WriteOptions = {}) {
@@ -466,7 +657,11 @@ export class RecordService {
       const [existing] = await this.present(def, [row], fields, trx);
       await def.hooks?.beforeRemove?.(existing, { user, trx, existing });
       if (def.softDelete) {
-        await trx.updateTable(def.table).set({ deleted_at: new Date(), updated_at: new Date() }).where('id', '=', id).execute();
+        await trx
+          .updateTable(def.table)
+          .set({ deleted_at: new Date(), updated_at: new Date() })
+          .where('id', '=', id)
+          .execute();
       } else {
         await trx.deleteFrom(def.table).where('id', '=', id).execute();
       }
@@ -485,7 +680,12 @@ export class RecordService {
     const fields = await this.fields(def);
     const record = await this.db.transaction().execute(async (trx) => {
       const row = await this.findVisible(trx, def, user, id, 'only', true);
-      const restored = await trx.updateTable(def.table).set({ deleted_at: null, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+      const restored = await trx
+        .updateTable(def.table)
+        .set({ deleted_at: null, updated_at: new Date() })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
       await def.hooks?.afterWrite?.(restored, { user, trx, existing: row, action: 'restore' });
       await this.writeRevision(trx, def, id, 'restored', user, {});
       const [presented] = await this.present(def, [restored], fields, trx);
@@ -496,7 +696,17 @@ export class RecordService {
     return { record, message: `${await this.nameOf(def)} restored successfully.` };
   }
 
-  private async writeRevision(trx: Transaction<any>, def: ResourceDefinition, id: number, action: RevisionAction, user: AuthUser | null, changes: Record<string, unknown>, importId?: number, via?: WriteOptions['via'], batchId?: string) {
+  private async writeRevision(
+    trx: Transaction<any>,
+    def: ResourceDefinition,
+    id: number,
+    action: RevisionAction,
+    user: AuthUser | null,
+    changes: Record<string, unknown>,
+    importId?: number,
+    via?: WriteOptions['via'],
+    batchId?: string,
+  ) {
     await writeRevisions(trx, user, [{ type: def.type, id, action, changes, importId, via, batchId }]);
   }
 
@@ -504,12 +714,30 @@ export class RecordService {
    * After commit: tells the app's event bus that a record changed (`record` as presented), or with a record without
    * an id that many records of the type did (`{import_id}`). Listeners never fail the write.
    */
-  async announce(def: ResourceDefinition, event: RecordAction, record: Record<string, any>, options: { user?: AuthUser | null; socketId?: string } = {}) {
+  async announce(
+    def: ResourceDefinition,
+    event: RecordAction,
+    record: Record<string, any>,
+    options: { user?: AuthUser | null; socketId?: string } = {},
+  ) {
     const id = typeof record.id === 'number' ? record.id : null;
-    await this.events.emit({ event, type: def.type, id, record, user: options.user ?? null, resource: def, socketId: options.socketId });
+    await this.events.emit({
+      event,
+      type: def.type,
+      id,
+      record,
+      user: options.user ?? null,
+      resource: def,
+      socketId: options.socketId,
+    });
   }
 
-  private async afterCommit(def: ResourceDefinition, record: Record<string, any>, action: 'create' | 'update' | 'delete' | 'restore', user: AuthUser | null) {
+  private async afterCommit(
+    def: ResourceDefinition,
+    record: Record<string, any>,
+    action: 'create' | 'update' | 'delete' | 'restore',
+    user: AuthUser | null,
+  ) {
     if (!def.hooks?.afterCommit) return;
     try {
       await def.hooks.afterCommit(record, { action, user, records: this });
@@ -524,4 +752,5 @@ export interface WriteAnswer extends StoredAnswer {
   replayed?: boolean;
 }
 
-const isObject = (body: unknown): body is Record<string, any> => body !== null && typeof body === 'object' && !Array.isArray(body);
+const isObject = (body: unknown): body is Record<string, any> =>
+  body !== null && typeof body === 'object' && !Array.isArray(body);

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { FieldSpec, PivotStorage } from './resource.js';
 
 /**
@@ -19,7 +19,14 @@ export async function tableColumnTypes(db: Kysely<any>, table: string): Promise<
 }
 const cacheByTable = new Map<string, Map<string, string>>();
 
-export async function insertRecordset(trx: Transaction<any>, table: string, columns: string[], types: Map<string, string>, records: Array<Record<string, unknown>>, wholeRows: boolean) {
+export async function insertRecordset(
+  trx: Transaction<any>,
+  table: string,
+  columns: string[],
+  types: Map<string, string>,
+  records: Array<Record<string, unknown>>,
+  wholeRows: boolean,
+) {
   const definitions = columns.map((c) => sql`${sql.ref(c)} ${sql.raw(sqlType(types, c))}`);
   const list = sql.join(columns.map((c) => sql.ref(c)));
   const result = await sql<Record<string, any>>`
@@ -30,7 +37,15 @@ export async function insertRecordset(trx: Transaction<any>, table: string, colu
   return result.rows;
 }
 
-export async function updateRecordset(trx: Transaction<any>, table: string, columns: string[], withCustom: boolean, types: Map<string, string>, records: Array<Record<string, unknown>>, wholeRows = false) {
+export async function updateRecordset(
+  trx: Transaction<any>,
+  table: string,
+  columns: string[],
+  withCustom: boolean,
+  types: Map<string, string>,
+  records: Array<Record<string, unknown>>,
+  wholeRows = false,
+) {
   const all = [...columns, ...(withCustom ? ['custom'] : [])];
   const definitions = [sql`id integer`, ...all.map((c) => sql`${sql.ref(c)} ${sql.raw(sqlType(types, c))}`)];
   const sets = [
@@ -53,25 +68,41 @@ function sqlType(types: Map<string, string>, column: string) {
 }
 
 /** Pivot links for many records at once: replace (updates) or add (creates). */
-export async function writePivotsBulk(trx: Transaction<any>, items: Array<{ id: number; pivots: Record<string, number[]> }>, fields: Record<string, FieldSpec>, replace: boolean) {
+export async function writePivotsBulk(
+  trx: Transaction<any>,
+  items: Array<{ id: number; pivots: Record<string, number[]> }>,
+  fields: Record<string, FieldSpec>,
+  replace: boolean,
+) {
   const byField = new Map<string, Array<{ id: number; ids: number[] }>>();
-  for (const item of items) for (const [key, ids] of Object.entries(item.pivots)) {
-    if (!byField.has(key)) byField.set(key, []);
-    byField.get(key)!.push({ id: item.id, ids: [...new Set(ids)] });
-  }
+  for (const item of items)
+    for (const [key, ids] of Object.entries(item.pivots)) {
+      if (!byField.has(key)) byField.set(key, []);
+      byField.get(key)!.push({ id: item.id, ids: [...new Set(ids)] });
+    }
   for (const [key, list] of byField) {
     const pivot = fields[key].storage as PivotStorage;
     if (replace) {
-      let remove = trx.deleteFrom(pivot.pivot).where(pivot.ownKey, 'in', list.map((l) => l.id));
+      let remove = trx.deleteFrom(pivot.pivot).where(
+        pivot.ownKey,
+        'in',
+        list.map((l) => l.id),
+      );
       for (const [column, constant] of Object.entries(pivot.where ?? {})) remove = remove.where(column, '=', constant);
       await remove.execute();
     }
-    const links = list.flatMap((l) => l.ids.map((other) => ({ ...pivot.where, [pivot.ownKey]: l.id, [pivot.otherKey]: other })));
+    const links = list.flatMap((l) =>
+      l.ids.map((other) => ({ ...pivot.where, [pivot.ownKey]: l.id, [pivot.otherKey]: other })),
+    );
     if (!links.length) continue;
     // One statement with one parameter (a JSON list) rather than thousands of bound values.
     const constants = Object.keys(pivot.where ?? {});
     const columns = [pivot.ownKey, pivot.otherKey, ...constants];
-    const definitions = [sql`${sql.ref(pivot.ownKey)} integer`, sql`${sql.ref(pivot.otherKey)} integer`, ...constants.map((c) => sql`${sql.ref(c)} text`)];
+    const definitions = [
+      sql`${sql.ref(pivot.ownKey)} integer`,
+      sql`${sql.ref(pivot.otherKey)} integer`,
+      ...constants.map((c) => sql`${sql.ref(c)} text`),
+    ];
     const names = sql.join(columns.map((c) => sql.ref(c)));
     await sql`insert into ${sql.table(pivot.pivot)} (${names})
       select ${names} from json_to_recordset(${JSON.stringify(links)}::json) as x(${sql.join(definitions)})

@@ -30,6 +30,10 @@ export class ResourceRegistry {
   /** The resource whose rows a relation points at: the one on that table (and that scope: a type made in the app). */
   target(references: Pick<NonNullable<FieldSpec['references']>, 'table' | 'scope'>) {
     const { table, scope } = references;
-    return this.all().find((def) => def.table === table && (scope ? def.scope?.column === scope.column && String(def.scope.value) === String(scope.value) : !def.scope));
+    return this.all().find(
+      (def) =>
+        def.table === table &&
+        (scope ? def.scope?.column === scope.column && String(def.scope.value) === String(scope.value) : !def.scope),
+    );
   }
 }

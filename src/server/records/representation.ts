@@ -2,7 +2,7 @@
  * How a record is named: THE record representation on the server (the client's is records/label.ts: name, title,
  * or first and last name). Pickers, exports, history, tasks and the activity feed name records with it, never by id.
  */
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { LINK_NAMES } from '../../common/link-names.js';
 import { canOnEntity } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
@@ -41,27 +41,47 @@ export function labelExpression(def: ResourceDefinition): RawBuilder<string> | u
  * The query naming these rows of `def` that `user` may read (the type's read permission and the list's row rules),
  * or undefined when there is nothing to ask: no name, no ids, or a type the person may not read.
  */
-function namesQuery(records: RecordService, db: Kysely<any>, def: ResourceDefinition, user: AuthUser | null, ids: readonly number[]) {
+function namesQuery(
+  records: RecordService,
+  db: Kysely<any>,
+  def: ResourceDefinition,
+  user: AuthUser | null,
+  ids: readonly number[],
+) {
   const label = labelExpression(def);
   const wanted = [...new Set(ids.filter((id) => Number.isInteger(id)))];
   if (!label || wanted.length === 0) return undefined;
   if (user && !canOnEntity(user, def.permission ?? def.type, 'read')) return undefined;
-  return records.visibleRows(db, def, user, 'with').select(['t.id', label.as('label')]).where('t.id', 'in', wanted);
+  return records
+    .visibleRows(db, def, user, 'with')
+    .select(['t.id', label.as('label')])
+    .where('t.id', 'in', wanted);
 }
 
 const named = (rows: Array<{ id: unknown; label: unknown }>) =>
-  rows.filter((row) => typeof row.label === 'string' && row.label.trim()).map((row) => [Number(row.id), String(row.label).trim()] as const);
+  rows
+    .filter((row) => typeof row.label === 'string' && row.label.trim())
+    .map((row) => [Number(row.id), String(row.label).trim()] as const);
 
 /**
  * The names of these rows of `def` that `user` may read, by id. Rows the person may not read (or that are gone) are
  * left out: the caller shows what it has without them.
  */
-export async function namesOf(records: RecordService, db: Kysely<any>, def: ResourceDefinition, user: AuthUser | null, ids: readonly number[]): Promise<Map<number, string>> {
+export async function namesOf(
+  records: RecordService,
+  db: Kysely<any>,
+  def: ResourceDefinition,
+  user: AuthUser | null,
+  ids: readonly number[],
+): Promise<Map<number, string>> {
   const query = namesQuery(records, db, def, user, ids);
   return new Map(query ? named(await query.execute()) : []);
 }
 
-const ids = (value: unknown): number[] => (Array.isArray(value) ? value : value === null || value === undefined ? [] : [value]).map(Number).filter(Number.isInteger);
+const ids = (value: unknown): number[] =>
+  (Array.isArray(value) ? value : value === null || value === undefined ? [] : [value])
+    .map(Number)
+    .filter(Number.isInteger);
 
 /**
  * Puts on each record the names of the records its relations point at (`LINK_NAMES`), as `user` may read them: one
@@ -89,7 +109,12 @@ export async function nameLinks(
   const kept = records.keptNames;
   const parts = relations.flatMap(({ field, target }) => {
     let wanted = rows.flatMap((row) => ids(row[field]));
-    if (kept && labelSql(target) && canOnEntity(user, target.permission ?? target.type, 'read') && records.readsAlike(target, user)) {
+    if (
+      kept &&
+      labelSql(target) &&
+      canOnEntity(user, target.permission ?? target.type, 'read') &&
+      records.readsAlike(target, user)
+    ) {
       const { known, missing } = kept.lookup(target, [...new Set(wanted)]);
       for (const [id, name] of known) if (name !== null) namesOfField(field).set(id, name);
       if (missing.length) toKeep.push({ field, target, stamp: kept.stamp(target), ids: missing });
@@ -102,7 +127,8 @@ export async function nameLinks(
   for (const row of found as Array<{ id: unknown; label: unknown; field: string }>) {
     for (const [id, name] of named([row])) namesOfField(row.field).set(id, name);
   }
-  for (const { field, target, stamp, ids: read } of toKeep) kept!.keep(target, stamp, read, names.get(field) ?? new Map());
+  for (const { field, target, stamp, ids: read } of toKeep)
+    kept!.keep(target, stamp, read, names.get(field) ?? new Map());
   for (const row of rows) {
     const labels: Record<string, Record<number, string>> = {};
     for (const [field, byId] of names) {

@@ -105,7 +105,11 @@ export interface ResourceDefinition {
    * (a turf of one region: regions/turf-page.ts): its total and its ids in order. Null where it does not apply; the
    * rows are then read by id through `visibleRows`, every rule applied again.
    */
-  orderedPage?(db: Kysely<any>, user: AuthUser, query: ListQuery): Promise<{ total: number; estimated: boolean; ids: number[] } | null>;
+  orderedPage?(
+    db: Kysely<any>,
+    user: AuthUser,
+    query: ListQuery,
+  ): Promise<{ total: number; estimated: boolean; ids: number[] } | null>;
   /** Generic routes this resource serves itself (a multipart upload instead of JSON create, ...). */
   ownRoutes?: ReadonlyArray<'list' | 'show' | 'create' | 'update' | 'delete' | 'restore'>;
   /** Columns GET /api/options/{name} sends besides id and name (e.g. slug, color). */
@@ -116,17 +120,26 @@ export interface ResourceDefinition {
   customFields?: (db: Kysely<any>) => Promise<Record<string, FieldSpec>>;
   hooks?: {
     /** Adjust validated values before they are written (hash a password, derive a slug). */
-    beforeWrite?(values: Record<string, any>, ctx: WriteContext & { action: 'create' | 'update' }): Promise<Record<string, any>> | Record<string, any>;
+    beforeWrite?(
+      values: Record<string, any>,
+      ctx: WriteContext & { action: 'create' | 'update' },
+    ): Promise<Record<string, any>> | Record<string, any>;
     /** Checks before a row is deleted, in the delete's transaction (refuse with an HttpError). */
     beforeRemove?(existing: Record<string, any>, ctx: WriteContext): Promise<void> | void;
     /** Work that belongs in the same transaction after the row is written. */
-    afterWrite?(record: Record<string, any>, ctx: WriteContext & { action: 'create' | 'update' | 'delete' | 'restore' }): Promise<void> | void;
+    afterWrite?(
+      record: Record<string, any>,
+      ctx: WriteContext & { action: 'create' | 'update' | 'delete' | 'restore' },
+    ): Promise<void> | void;
     /**
      * The same work as afterWrite for many created or updated rows at once (the import batch path calls it once per
      * slice instead of afterWrite per row, where per-row queries would dominate a large import). `record` is the id
      * with the values written (over the record as it was, for an update), not a row read back.
      */
-    afterWriteMany?(writes: Array<{ record: Record<string, any>; ctx: WriteContext & { action: 'create' | 'update' } }>, trx: Transaction<any>): Promise<void> | void;
+    afterWriteMany?(
+      writes: Array<{ record: Record<string, any>; ctx: WriteContext & { action: 'create' | 'update' } }>,
+      trx: Transaction<any>,
+    ): Promise<void> | void;
     /** Add computed keys to rows on their way out (one query for the whole page). */
     present?(rows: Record<string, any>[], db: Kysely<any>): Promise<void> | void;
     /**
@@ -135,7 +148,10 @@ export interface ResourceDefinition {
      */
     presentFor?(records: Record<string, any>[], user: AuthUser, service: RecordService): Promise<void> | void;
     /** After commit (and after the realtime event): caches, indexes, files, follow-up events. Errors are logged, not thrown. */
-    afterCommit?(record: Record<string, any>, ctx: { action: 'create' | 'update' | 'delete' | 'restore'; user: AuthUser | null; records: RecordService }): Promise<void> | void;
+    afterCommit?(
+      record: Record<string, any>,
+      ctx: { action: 'create' | 'update' | 'delete' | 'restore'; user: AuthUser | null; records: RecordService },
+    ): Promise<void> | void;
   };
   /** Extra realtime channels for a record beyond the role channels of those who may read it. */
   channels?(record: Record<string, any>): string[];

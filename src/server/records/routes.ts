@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Action } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
-import type { ResourceDefinition } from './resource.js';
-import type { WriteAnswer } from './record-service.js';
 import { idempotencyKeyOf } from './idempotency.js';
+import type { WriteAnswer } from './record-service.js';
+import type { ResourceDefinition } from './resource.js';
 
 /** The X-Socket-Id laravel-echo sends: that browser is not sent the event of its own change. */
 export const socketOf = (request: FastifyRequest) => {
@@ -12,55 +12,107 @@ export const socketOf = (request: FastifyRequest) => {
 };
 
 /** The write options a browser's request carries: its socket id and its Idempotency-Key (records/idempotency.ts). */
-export const writeOptionsOf = (request: FastifyRequest) => ({ socketId: socketOf(request), idempotencyKey: idempotencyKeyOf(request) });
+export const writeOptionsOf = (request: FastifyRequest) => ({
+  socketId: socketOf(request),
+  idempotencyKey: idempotencyKeyOf(request),
+});
 
 /**
  * A write's answer: the record as the person reads it (the names of its links, as a show gives them); a repeated
  * attempt (same Idempotency-Key) says so in a header, with the same body.
  */
-export async function writeAnswer(ctx: AppContext, def: ResourceDefinition, request: FastifyRequest, reply: FastifyReply, { record, message, replayed }: WriteAnswer) {
+export async function writeAnswer(
+  ctx: AppContext,
+  def: ResourceDefinition,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { record, message, replayed }: WriteAnswer,
+) {
   if (replayed) reply.header('Idempotent-Replayed', 'true');
   return { data: await ctx.records.readerCopy(request.user, def, record), message };
 }
 
-export const idParam = { type: 'object', properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } }, required: ['id'] } as const;
+export const idParam = {
+  type: 'object',
+  properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } },
+  required: ['id'],
+} as const;
 
 /** The generic routes of DESIGN.md 6 for one resource; the data service checks permissions on every call. */
 export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext, def: ResourceDefinition) {
   const base = `/api/${def.name}`;
   const { records, readCache } = ctx;
-  const answer = (request: FastifyRequest, reply: FastifyReply, written: WriteAnswer) => writeAnswer(ctx, def, request, reply, written);
-  const read = (request: FastifyRequest, reply: FastifyReply, compute: () => Promise<unknown>) => (readCache ? readCache.serve(request, reply, compute) : compute());
+  const answer = (request: FastifyRequest, reply: FastifyReply, written: WriteAnswer) =>
+    writeAnswer(ctx, def, request, reply, written);
+  const read = (request: FastifyRequest, reply: FastifyReply, compute: () => Promise<unknown>) =>
+    readCache ? readCache.serve(request, reply, compute) : compute();
   // Routes the resource serves itself (def.ownRoutes) are left out.
   const own = new Set(def.ownRoutes ?? []);
 
   // What each route needs: the resource's own permission, checked by the record service (http/route-permissions.ts).
   const needs = (action: Action) => ({ permission: { resource: def.name, action } }) as const;
 
-  if (!own.has('list')) app.get(base, { config: needs('read') }, async (request, reply) => read(request, reply, () => records.list(request.user, def, request.query as Record<string, unknown>)));
+  if (!own.has('list'))
+    app.get(base, { config: needs('read') }, async (request, reply) =>
+      read(request, reply, () => records.list(request.user, def, request.query as Record<string, unknown>)),
+    );
 
-  if (!own.has('show')) app.get<{ Params: { id: number }; Querystring: { with_trashed?: string } }>(`${base}/:id`, { schema: { params: idParam }, config: needs('read') }, async (request, reply) =>
-    read(request, reply, async () => ({
-      data: await records.show(request.user, def, request.params.id, { withTrashed: request.query.with_trashed === '1' }),
-    })),
-  );
+  if (!own.has('show'))
+    app.get<{ Params: { id: number }; Querystring: { with_trashed?: string } }>(
+      `${base}/:id`,
+      { schema: { params: idParam }, config: needs('read') },
+      async (request, reply) =>
+        read(request, reply, async () => ({
+          data: await records.show(request.user, def, request.params.id, {
+            withTrashed: request.query.with_trashed === '1',
+          }),
+        })),
+    );
 
-  if (!own.has('create')) app.post(base, { config: needs('create') }, async (request, reply) => {
-    return reply.status(201).send(await answer(request, reply, await records.create(request.user, def, request.body, writeOptionsOf(request))));
-  });
+  if (!own.has('create'))
+    app.post(base, { config: needs('create') }, async (request, reply) => {
+      return reply
+        .status(201)
+        .send(
+          await answer(request, reply, await records.create(request.user, def, request.body, writeOptionsOf(request))),
+        );
+    });
 
-  const update = async (request: any, reply: FastifyReply) => answer(request, reply, await records.update(request.user, def, request.params.id, request.body, writeOptionsOf(request)));
+  const update = async (request: any, reply: FastifyReply) =>
+    answer(
+      request,
+      reply,
+      await records.update(request.user, def, request.params.id, request.body, writeOptionsOf(request)),
+    );
   for (const method of ['POST', 'PUT', 'PATCH'] as const) {
-    if (!own.has('update')) app.route({ method, url: `${base}/:id`, schema: { params: idParam }, config: needs('update'), handler: update });
+    if (!own.has('update'))
+      app.route({ method, url: `${base}/:id`, schema: { params: idParam }, config: needs('update'), handler: update });
   }
 
-  if (!own.has('delete')) app.delete<{ Params: { id: number } }>(`${base}/:id`, { schema: { params: idParam }, config: needs('delete') }, async (request, reply) => {
-    return answer(request, reply, await records.remove(request.user, def, request.params.id, { socketId: socketOf(request) }));
-  });
+  if (!own.has('delete'))
+    app.delete<{ Params: { id: number } }>(
+      `${base}/:id`,
+      { schema: { params: idParam }, config: needs('delete') },
+      async (request, reply) => {
+        return answer(
+          request,
+          reply,
+          await records.remove(request.user, def, request.params.id, { socketId: socketOf(request) }),
+        );
+      },
+    );
 
   if (def.restorable && !own.has('restore')) {
-    app.post<{ Params: { id: number } }>(`${base}/:id/restore`, { schema: { params: idParam }, config: needs('restore') }, async (request, reply) => {
-      return answer(request, reply, await records.restore(request.user, def, request.params.id, { socketId: socketOf(request) }));
-    });
+    app.post<{ Params: { id: number } }>(
+      `${base}/:id/restore`,
+      { schema: { params: idParam }, config: needs('restore') },
+      async (request, reply) => {
+        return answer(
+          request,
+          reply,
+          await records.restore(request.user, def, request.params.id, { socketId: socketOf(request) }),
+        );
+      },
+    );
   }
 }

@@ -7,7 +7,12 @@ import type { FieldSpec, PivotStorage } from './resource.js';
  * Ids sent for fields with `references` must name rows that exist (and are not deleted): else 422 on the field.
  * `known` remembers ids already found (a batch checks many rows in one transaction).
  */
-export async function checkReferences(trx: Kysely<any>, values: Record<string, any>, fields: Record<string, FieldSpec>, known = new Set<string>()) {
+export async function checkReferences(
+  trx: Kysely<any>,
+  values: Record<string, any>,
+  fields: Record<string, FieldSpec>,
+  known = new Set<string>(),
+) {
   const errors: Record<string, string[]> = {};
   for (const [key, value] of Object.entries(values)) {
     const ref = fields[key]?.references;
@@ -21,13 +26,15 @@ export async function checkReferences(trx: Kysely<any>, values: Record<string, a
     const found = new Set((await query.execute()).map((row) => row.id));
     for (const id of found) known.add(`${ref.table}:${id}`);
     const missing = unknown.filter((id) => !found.has(id));
-    if (missing.length) errors[key] = [`The selected ${fields[key].label ?? humanise(key)} (${missing.join(', ')}) does not exist.`];
+    if (missing.length)
+      errors[key] = [`The selected ${fields[key].label ?? humanise(key)} (${missing.join(', ')}) does not exist.`];
   }
   if (Object.keys(errors).length) throw new ValidationError(errors);
 }
 
 /** A column value as a single-row write sends it: JSON kinds as text for the driver. */
-const asColumnParameter = (value: unknown, spec: FieldSpec | undefined) => (spec?.kind === 'json' || spec?.kind === 'enum[]' ? JSON.stringify(value) : value);
+const asColumnParameter = (value: unknown, spec: FieldSpec | undefined) =>
+  spec?.kind === 'json' || spec?.kind === 'enum[]' ? JSON.stringify(value) : value;
 
 /**
  * Splits validated values by where they are stored: real columns (encoded by `encode`), the `custom` JSONB
@@ -51,13 +58,22 @@ export function splitByStorage(
   return { columns, custom, pivots };
 }
 /** Replaces the pivot links of one record. */
-export async function writePivots(trx: Transaction<any>, id: number, pivots: Record<string, number[]>, fields: Record<string, FieldSpec>) {
+export async function writePivots(
+  trx: Transaction<any>,
+  id: number,
+  pivots: Record<string, number[]>,
+  fields: Record<string, FieldSpec>,
+) {
   for (const [key, ids] of Object.entries(pivots)) {
     const pivot = fields[key].storage as PivotStorage;
     let remove = trx.deleteFrom(pivot.pivot).where(pivot.ownKey, '=', id);
     for (const [column, constant] of Object.entries(pivot.where ?? {})) remove = remove.where(column, '=', constant);
     await remove.execute();
     const unique = [...new Set(ids)];
-    if (unique.length) await trx.insertInto(pivot.pivot).values(unique.map((other) => ({ ...pivot.where, [pivot.ownKey]: id, [pivot.otherKey]: other }))).execute();
+    if (unique.length)
+      await trx
+        .insertInto(pivot.pivot)
+        .values(unique.map((other) => ({ ...pivot.where, [pivot.ownKey]: id, [pivot.otherKey]: other })))
+        .execute();
   }
 }

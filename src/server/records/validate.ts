@@ -1,4 +1,4 @@
-import { ValidationError, type FieldErrors } from '../http/errors.js';
+import { type FieldErrors, ValidationError } from '../http/errors.js';
 import { fieldSchema, humanise, isBlank } from './fields.js';
 import type { FieldSpec } from './resource.js';
 
@@ -18,7 +18,12 @@ export interface ValidatedInput {
 export function validateInput(
   body: unknown,
   fields: Record<string, FieldSpec>,
-  options: { mode: 'create' | 'update'; readOnly?: string[]; hidden?: ReadonlySet<string>; existing?: Record<string, unknown> },
+  options: {
+    mode: 'create' | 'update';
+    readOnly?: string[];
+    hidden?: ReadonlySet<string>;
+    existing?: Record<string, unknown>;
+  },
 ): ValidatedInput {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ValidationError({ body: ['Send the record as a JSON object.'] });
@@ -63,7 +68,8 @@ export function validateInput(
  * change); a list of choices may keep the choices it held while others are added or removed.
  */
 function keptValue(key: string, spec: FieldSpec, raw: unknown, stored: unknown): { keep: boolean; value?: unknown } {
-  if (JSON.stringify(raw) === JSON.stringify(stored) || (typeof stored === 'number' && Number(raw) === stored)) return { keep: true };
+  if (JSON.stringify(raw) === JSON.stringify(stored) || (typeof stored === 'number' && Number(raw) === stored))
+    return { keep: true };
   if (spec.kind === 'enum[]' && Array.isArray(raw) && Array.isArray(stored)) {
     const held = stored.map(String);
     const parsed = fieldSchema(key, { ...spec, options: [...(spec.options ?? []), ...held] }).safeParse(raw);

@@ -40,7 +40,10 @@ export function phaseSync<T>(name: string, work: () => T): T {
 /** The phases' times since the last report, largest first ("insert 1.2 s, revisions 0.8 s"), and start again; null when off. */
 export function takePhases(): string | null {
   if (!enabled) return null;
-  const line = [...totals].sort((a, b) => b[1] - a[1]).map(([name, ms]) => `${name} ${(ms / 1000).toFixed(2)} s`).join(', ');
+  const line = [...totals]
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, ms]) => `${name} ${(ms / 1000).toFixed(2)} s`)
+    .join(', ');
   totals.clear();
   return line;
 }

@@ -17,16 +17,24 @@ export function registerAddressOptions(app: FastifyInstance, ctx: AppContext) {
   for (const target of Object.values(knownRelationTargets())) {
     if (target.value !== 'text' || !target.field) continue;
     const column = target.field;
-    app.get<{ Querystring: { q?: string } }>(`/api/options/${target.options}`, { config: { permission: { resource: target.resource, action: 'read' } } }, async (request) => {
-      const def = ctx.resources.byType(target.type);
-      if (!def) throw notFound(`There are no options for "${target.options}".`);
-      ctx.records.authorize(request.user, def, 'read');
-      const q = typeof request.query.q === 'string' ? request.query.q.slice(0, 100) : '';
-      const value = sql.ref(`t.${column}`);
-      let query = ctx.records.visibleRows(ctx.db, def, request.user).select(sql<string>`distinct ${value}`.as('value')).where(value, 'is not', null).where(value, '!=', '');
-      if (q) query = query.where(sql<boolean>`${value} ilike ${`%${escapeLike(q)}%`}`);
-      const rows = await query.orderBy('value').limit(MAX_OPTIONS).execute();
-      return { data: rows.map((row) => ({ id: row.value, name: row.value })) };
-    });
+    app.get<{ Querystring: { q?: string } }>(
+      `/api/options/${target.options}`,
+      { config: { permission: { resource: target.resource, action: 'read' } } },
+      async (request) => {
+        const def = ctx.resources.byType(target.type);
+        if (!def) throw notFound(`There are no options for "${target.options}".`);
+        ctx.records.authorize(request.user, def, 'read');
+        const q = typeof request.query.q === 'string' ? request.query.q.slice(0, 100) : '';
+        const value = sql.ref(`t.${column}`);
+        let query = ctx.records
+          .visibleRows(ctx.db, def, request.user)
+          .select(sql<string>`distinct ${value}`.as('value'))
+          .where(value, 'is not', null)
+          .where(value, '!=', '');
+        if (q) query = query.where(sql<boolean>`${value} ilike ${`%${escapeLike(q)}%`}`);
+        const rows = await query.orderBy('value').limit(MAX_OPTIONS).execute();
+        return { data: rows.map((row) => ({ id: row.value, name: row.value })) };
+      },
+    );
   }
 }

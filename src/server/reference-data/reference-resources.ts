@@ -29,10 +29,17 @@ function reference(type: string, table: string): ResourceDefinition {
             .where('deleted_at', 'is', null)
             .$if(Boolean(existing), (q) => q.where('id', '!=', existing!.id))
             .executeTakeFirst();
-          if (taken) throw fieldError('slug', `The slug "${prepared.slug}" is already used by another ${def.singular.toLowerCase()}.`);
+          if (taken)
+            throw fieldError(
+              'slug',
+              `The slug "${prepared.slug}" is already used by another ${def.singular.toLowerCase()}.`,
+            );
         }
         if (action === 'create' && prepared.position === undefined) {
-          const last = await trx.selectFrom(table).select((eb) => eb.fn.max('position').as('max')).executeTakeFirst();
+          const last = await trx
+            .selectFrom(table)
+            .select((eb) => eb.fn.max('position').as('max'))
+            .executeTakeFirst();
           prepared.position = Number(last?.max ?? -1) + 1;
         }
         return prepared;

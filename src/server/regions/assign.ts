@@ -1,5 +1,5 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import { parseAreaGeometry, pointInGeometry, type AreaGeometry } from './geometry.js';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import { type AreaGeometry, parseAreaGeometry, pointInGeometry } from './geometry.js';
 
 type Db = Kysely<any> | Transaction<any>;
 
@@ -19,7 +19,10 @@ function toShape(raw: unknown): AreaGeometry | null {
 /** What identifies one version of a region's shape (microsecond timestamp and box: safe across databases). */
 const versionColumn = sql<string>`updated_at::text || '|' || coalesce(min_lat, 0)::text || coalesce(min_lng, 0)::text || coalesce(max_lat, 0)::text || coalesce(max_lng, 0)::text`;
 
-async function shapesOf(db: Db, regions: Array<{ id: number; version: string }>): Promise<Map<number, AreaGeometry | null>> {
+async function shapesOf(
+  db: Db,
+  regions: Array<{ id: number; version: string }>,
+): Promise<Map<number, AreaGeometry | null>> {
   const out = new Map<number, AreaGeometry | null>();
   const missing: number[] = [];
   for (const r of regions) {
@@ -29,7 +32,11 @@ async function shapesOf(db: Db, regions: Array<{ id: number; version: string }>)
     else missing.push(r.id);
   }
   if (missing.length) {
-    const rows = await db.selectFrom('regions').select(['id', versionColumn.as('version'), 'geometry']).where('id', 'in', missing).execute();
+    const rows = await db
+      .selectFrom('regions')
+      .select(['id', versionColumn.as('version'), 'geometry'])
+      .where('id', 'in', missing)
+      .execute();
     for (const row of rows) {
       const geometry = toShape(row.geometry);
       out.set(row.id, geometry);
@@ -45,10 +52,19 @@ async function shapesOf(db: Db, regions: Array<{ id: number; version: string }>)
  * regions' bounding-box columns narrow the candidates in SQL, then point-in-polygon decides (regionsContaining).
  * Call it in the transaction that saves the site. Returns the region ids.
  */
-export async function assignSiteRegions(trx: Db, siteId: number, lat: number | null | undefined, lng: number | null | undefined): Promise<number[]> {
+export async function assignSiteRegions(
+  trx: Db,
+  siteId: number,
+  lat: number | null | undefined,
+  lng: number | null | undefined,
+): Promise<number[]> {
   await trx.deleteFrom('site_regions').where('site_id', '=', siteId).execute();
   const inside = await regionsContaining(trx, lat, lng);
-  if (inside.length) await trx.insertInto('site_regions').values(inside.map((id) => ({ site_id: siteId, region_id: id }))).execute();
+  if (inside.length)
+    await trx
+      .insertInto('site_regions')
+      .values(inside.map((id) => ({ site_id: siteId, region_id: id })))
+      .execute();
   return inside;
 }
 
@@ -108,7 +124,8 @@ export async function assignRegionSites(trx: Db, regionIds: number[]): Promise<n
         .where('longitude', '>=', region.min_lng)
         .where('longitude', '<=', region.max_lng)
         .execute();
-      for (const s of sites) if (pointInGeometry(s.longitude, s.latitude, shape)) pairs.push({ site_id: s.id, region_id: region.id });
+      for (const s of sites)
+        if (pointInGeometry(s.longitude, s.latitude, shape)) pairs.push({ site_id: s.id, region_id: region.id });
     }
   } else {
     const packed = await sql<{ packed: string | null }>`
@@ -142,7 +159,11 @@ export async function assignRegionSites(trx: Db, regionIds: number[]): Promise<n
     }
   }
   for (let i = 0; i < pairs.length; i += INSERT_CHUNK) {
-    await trx.insertInto('site_regions').values(pairs.slice(i, i + INSERT_CHUNK)).onConflict((oc) => oc.doNothing()).execute();
+    await trx
+      .insertInto('site_regions')
+      .values(pairs.slice(i, i + INSERT_CHUNK))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   }
   return pairs.length;
 }
@@ -156,7 +177,13 @@ export async function assignSites(trx: Db, siteIds: number[]): Promise<number> {
   for (let i = 0; i < siteIds.length; i += 5_000) {
     const chunk = siteIds.slice(i, i + 5_000);
     await trx.deleteFrom('site_regions').where('site_id', 'in', chunk).execute();
-    const sites = (await trx.selectFrom('sites').select(['id', 'latitude', 'longitude']).where('id', 'in', chunk).where('latitude', 'is not', null).where('longitude', 'is not', null).execute()) as Array<{
+    const sites = (await trx
+      .selectFrom('sites')
+      .select(['id', 'latitude', 'longitude'])
+      .where('id', 'in', chunk)
+      .where('latitude', 'is not', null)
+      .where('longitude', 'is not', null)
+      .execute()) as Array<{
       id: number;
       latitude: number;
       longitude: number;
@@ -187,12 +214,24 @@ export async function assignSites(trx: Db, siteIds: number[]): Promise<number> {
     const pairs: Array<{ site_id: number; region_id: number }> = [];
     for (const site of sites) {
       for (const region of regions) {
-        if (site.latitude < region.min_lat || site.latitude > region.max_lat || site.longitude < region.min_lng || site.longitude > region.max_lng) continue;
+        if (
+          site.latitude < region.min_lat ||
+          site.latitude > region.max_lat ||
+          site.longitude < region.min_lng ||
+          site.longitude > region.max_lng
+        )
+          continue;
         const shape = shapes.get(region.id);
-        if (shape && pointInGeometry(site.longitude, site.latitude, shape)) pairs.push({ site_id: site.id, region_id: region.id });
+        if (shape && pointInGeometry(site.longitude, site.latitude, shape))
+          pairs.push({ site_id: site.id, region_id: region.id });
       }
     }
-    for (let k = 0; k < pairs.length; k += INSERT_CHUNK) await trx.insertInto('site_regions').values(pairs.slice(k, k + INSERT_CHUNK)).onConflict((oc) => oc.doNothing()).execute();
+    for (let k = 0; k < pairs.length; k += INSERT_CHUNK)
+      await trx
+        .insertInto('site_regions')
+        .values(pairs.slice(k, k + INSERT_CHUNK))
+        .onConflict((oc) => oc.doNothing())
+        .execute();
     written += pairs.length;
   }
   return written;

@@ -1,19 +1,31 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { storeShapes, type Shape, type StoreResult } from './store.js';
-import { usShapes, type UsLevel } from './us-atlas.js';
+import { type Shape, type StoreResult, storeShapes } from './store.js';
+import { type UsLevel, usShapes } from './us-atlas.js';
 
 let loading: Promise<unknown> = Promise.resolve();
 
 /** Loads Census shapes (all of the level, or of some states' counties); one load at a time in this process. */
-export function loadUsShapes(ctx: AppContext, user: AuthUser | null, level: UsLevel, states: string[] | undefined, options: { system?: boolean; onlyMissing?: boolean } = {}): Promise<StoreResult> {
+export function loadUsShapes(
+  ctx: AppContext,
+  user: AuthUser | null,
+  level: UsLevel,
+  states: string[] | undefined,
+  options: { system?: boolean; onlyMissing?: boolean } = {},
+): Promise<StoreResult> {
   const run = loading.catch(() => undefined).then(() => loadUsShapesNow(ctx, user, level, states, options));
   loading = run;
   return run;
 }
 
-async function loadUsShapesNow(ctx: AppContext, user: AuthUser | null, level: UsLevel, states: string[] | undefined, options: { system?: boolean; onlyMissing?: boolean }) {
+async function loadUsShapesNow(
+  ctx: AppContext,
+  user: AuthUser | null,
+  level: UsLevel,
+  states: string[] | undefined,
+  options: { system?: boolean; onlyMissing?: boolean },
+) {
   let shapes: Shape[] = usShapes(level, states);
   if (options.onlyMissing) {
     const loaded = await loadedUsCodes(ctx, level === 'states' ? 'state' : 'county');

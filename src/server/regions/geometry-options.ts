@@ -5,7 +5,7 @@ import { HttpError } from '../http/errors.js';
 import { escapeLike } from '../records/list-query.js';
 import { loadedUsCodes, loadUsShapes } from './census.js';
 import { regionsDefinition } from './store.js';
-import { usShapes, type UsLevel } from './us-atlas.js';
+import { type UsLevel, usShapes } from './us-atlas.js';
 
 export interface GeometryQuery {
   type: 'state' | 'county' | 'postal-code' | null;
@@ -20,7 +20,12 @@ export interface GeometryQuery {
  * first time states or counties are asked for and none of those wanted are in the database, the Census shapes are
  * loaded (all states; the counties of `state`, or all counties).
  */
-export async function geometryOptions(ctx: AppContext, user: AuthUser, query: GeometryQuery, log: { error: (obj: unknown, msg?: string) => void }) {
+export async function geometryOptions(
+  ctx: AppContext,
+  user: AuthUser,
+  query: GeometryQuery,
+  log: { error: (obj: unknown, msg?: string) => void },
+) {
   const def = regionsDefinition(ctx);
   const { type, state, q } = query;
   if (type === 'state' || type === 'county') {
@@ -42,6 +47,9 @@ export async function geometryOptions(ctx: AppContext, user: AuthUser, query: Ge
     .where(sql<boolean>`t.geometry is not null`);
   if (type) rows = rows.where('t.geometry_type', '=', type);
   if (state) rows = rows.where((eb) => eb.or([eb('t.code', '=', state), eb('t.code', 'like', `${state}%`)]));
-  if (q) rows = rows.where((eb) => eb.or([eb('t.name', 'ilike', `%${escapeLike(q)}%`), eb('t.code', 'ilike', `${escapeLike(q)}%`)]));
+  if (q)
+    rows = rows.where((eb) =>
+      eb.or([eb('t.name', 'ilike', `%${escapeLike(q)}%`), eb('t.code', 'ilike', `${escapeLike(q)}%`)]),
+    );
   return rows.orderBy('t.name').limit(500).execute();
 }

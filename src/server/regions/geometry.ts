@@ -163,9 +163,22 @@ export function simplifyGeometry(geometry: AreaGeometry, tolerance: number, deci
     const [minLng, minLat, maxLng, maxLat] = bboxOf(geometry);
     if (!Number.isFinite(minLng)) return null;
     const r = (v: number) => Math.round(v * factor) / factor;
-    return { type: 'Polygon', coordinates: [[[r(minLng), r(minLat)], [r(maxLng), r(minLat)], [r(maxLng), r(maxLat)], [r(minLng), r(maxLat)], [r(minLng), r(minLat)]]] };
+    return {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [r(minLng), r(minLat)],
+          [r(maxLng), r(minLat)],
+          [r(maxLng), r(maxLat)],
+          [r(minLng), r(maxLat)],
+          [r(minLng), r(minLat)],
+        ],
+      ],
+    };
   }
-  return polygons.length === 1 ? { type: 'Polygon', coordinates: polygons[0] } : { type: 'MultiPolygon', coordinates: polygons };
+  return polygons.length === 1
+    ? { type: 'Polygon', coordinates: polygons[0] }
+    : { type: 'MultiPolygon', coordinates: polygons };
 }
 
 /** The tolerance (degrees, about one screen pixel) and rounding for drawing shapes at a web-map zoom level. */
@@ -186,23 +199,33 @@ export function vertexCount(geometry: AreaGeometry): number {
 export class GeometryError extends Error {}
 
 const isPosition = (p: unknown): p is Position =>
-  Array.isArray(p) && p.length >= 2 && typeof p[0] === 'number' && typeof p[1] === 'number' && Number.isFinite(p[0]) && Number.isFinite(p[1]);
+  Array.isArray(p) &&
+  p.length >= 2 &&
+  typeof p[0] === 'number' &&
+  typeof p[1] === 'number' &&
+  Number.isFinite(p[0]) &&
+  Number.isFinite(p[1]);
 
 function checkRing(ring: unknown, where: string): Ring {
   if (!Array.isArray(ring)) throw new GeometryError(`${where} is not a list of positions.`);
-  if (ring.length < 4) throw new GeometryError(`${where} has fewer than 4 positions (a ring needs at least a closed triangle).`);
+  if (ring.length < 4)
+    throw new GeometryError(`${where} has fewer than 4 positions (a ring needs at least a closed triangle).`);
   const out: Ring = [];
   for (const [i, p] of ring.entries()) {
-    if (!isPosition(p)) throw new GeometryError(`${where}, position ${i + 1} is not a [longitude, latitude] pair of numbers.`);
+    if (!isPosition(p))
+      throw new GeometryError(`${where}, position ${i + 1} is not a [longitude, latitude] pair of numbers.`);
     const [lng, lat] = p;
     if (lng < -180 || lng > 180 || lat < -90 || lat > 90) {
-      throw new GeometryError(`${where}, position ${i + 1} (${lng}, ${lat}) is outside longitude -180..180 / latitude -90..90. Is the file in a projected coordinate system instead of WGS 84?`);
+      throw new GeometryError(
+        `${where}, position ${i + 1} (${lng}, ${lat}) is outside longitude -180..180 / latitude -90..90. Is the file in a projected coordinate system instead of WGS 84?`,
+      );
     }
     out.push([lng, lat]);
   }
   const first = out[0];
   const last = out[out.length - 1];
-  if (first[0] !== last[0] || first[1] !== last[1]) throw new GeometryError(`${where} is not closed (its first and last positions differ).`);
+  if (first[0] !== last[0] || first[1] !== last[1])
+    throw new GeometryError(`${where} is not closed (its first and last positions differ).`);
   return out;
 }
 
@@ -215,16 +238,20 @@ export function parseAreaGeometry(value: unknown, where = 'The geometry'): AreaG
     return { type: 'Polygon', coordinates: g.coordinates.map((ring, r) => checkRing(ring, `${where}, ring ${r + 1}`)) };
   }
   if (g.type === 'MultiPolygon') {
-    if (!Array.isArray(g.coordinates) || g.coordinates.length === 0) throw new GeometryError(`${where} has no polygons.`);
+    if (!Array.isArray(g.coordinates) || g.coordinates.length === 0)
+      throw new GeometryError(`${where} has no polygons.`);
     return {
       type: 'MultiPolygon',
       coordinates: g.coordinates.map((polygon, p) => {
-        if (!Array.isArray(polygon) || polygon.length === 0) throw new GeometryError(`${where}, polygon ${p + 1} has no rings.`);
+        if (!Array.isArray(polygon) || polygon.length === 0)
+          throw new GeometryError(`${where}, polygon ${p + 1} has no rings.`);
         return polygon.map((ring, r) => checkRing(ring, `${where}, polygon ${p + 1}, ring ${r + 1}`));
       }),
     };
   }
-  throw new GeometryError(`${where} must be a Polygon or MultiPolygon, not ${typeof g.type === 'string' ? g.type : 'a shape without a type'}.`);
+  throw new GeometryError(
+    `${where} must be a Polygon or MultiPolygon, not ${typeof g.type === 'string' ? g.type : 'a shape without a type'}.`,
+  );
 }
 
 /** Does the box [w, s, e, n] (w may be > e: it crosses the antimeridian) overlap the region box? */

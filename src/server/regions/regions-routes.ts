@@ -1,32 +1,51 @@
 import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
+import { limitedToTurf } from '../../common/permissions.js';
 import type { AppContext, FeaturePlugin } from '../app-context.js';
 import { ValidationError } from '../http/errors.js';
 import { parseBody } from '../http/parse-body.js';
 import { loadUsShapes } from './census.js';
-import { geometryOptions, type GeometryQuery } from './geometry-options.js';
-import { GEOMETRY_TYPES } from './regions-resource.js';
 import { GeometryError, parseAreaGeometry } from './geometry.js';
+import { type GeometryQuery, geometryOptions } from './geometry-options.js';
+import { GEOMETRY_TYPES } from './regions-resource.js';
+import { regionsDefinition, type Shape, storeShapes } from './store.js';
 import { sitesInside, turfRegionIds } from './turf.js';
-import { limitedToTurf } from '../../common/permissions.js';
-import { regionsDefinition, storeShapes, type Shape } from './store.js';
 import { parseGeoJsonUpload, UploadError } from './upload.js';
 import { stateCode } from './us-atlas.js';
 
 /** Twelve distinct colours for regions coloured automatically (POST /api/regions/colors with `auto`). */
-export const REGION_PALETTE = ['#1e88e5', '#43a047', '#fb8c00', '#8e24aa', '#00897b', '#e53935', '#3949ab', '#6d4c41', '#c0ca33', '#d81b60', '#00acc1', '#fdd835'];
+export const REGION_PALETTE = [
+  '#1e88e5',
+  '#43a047',
+  '#fb8c00',
+  '#8e24aa',
+  '#00897b',
+  '#e53935',
+  '#3949ab',
+  '#6d4c41',
+  '#c0ca33',
+  '#d81b60',
+  '#00acc1',
+  '#fdd835',
+];
 
 const colorSchema = z.string().regex(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i, 'Each colour must look like #1e88e5.');
 const colorsBody = z
   .object({
-    colors: z.array(z.object({ id: z.coerce.number().int().min(1), color: colorSchema.nullable() }).strict()).max(10_000).optional(),
+    colors: z
+      .array(z.object({ id: z.coerce.number().int().min(1), color: colorSchema.nullable() }).strict())
+      .max(10_000)
+      .optional(),
     ids: z.array(z.coerce.number().int().min(1)).max(10_000).optional(),
     color: colorSchema.optional(),
     auto: z.boolean().optional(),
   })
   .strict()
-  .refine((b) => b.colors || (b.ids && (b.color || b.auto)), { message: 'Send colors: [{id, color}], or ids with a color, or ids with auto: true.', path: ['colors'] });
+  .refine((b) => b.colors || (b.ids && (b.color || b.auto)), {
+    message: 'Send colors: [{id, color}], or ids with a color, or ids with auto: true.',
+    path: ['colors'],
+  });
 
 const loadBody = z
   .object({
@@ -42,7 +61,8 @@ async function readUpload(request: FastifyRequest): Promise<{ text: string; fiel
     for await (const part of request.parts()) {
       if (part.type === 'file') {
         const buffer = await part.toBuffer();
-        if (text === null && (part.fieldname === 'file' || part.fieldname === 'files[]' || part.fieldname === 'files')) text = buffer.toString('utf8');
+        if (text === null && (part.fieldname === 'file' || part.fieldname === 'files[]' || part.fieldname === 'files'))
+          text = buffer.toString('utf8');
       } else {
         fields[part.fieldname] = String(part.value ?? '');
       }
@@ -51,9 +71,13 @@ async function readUpload(request: FastifyRequest): Promise<{ text: string; fiel
     return { text, fields };
   }
   const body = (request.body ?? {}) as Record<string, unknown>;
-  for (const key of ['geometry_type', 'name_property', 'code_property']) if (typeof body[key] === 'string') fields[key] = body[key] as string;
+  for (const key of ['geometry_type', 'name_property', 'code_property'])
+    if (typeof body[key] === 'string') fields[key] = body[key] as string;
   const data = body.data ?? body.geojson;
-  if (data === undefined) throw new ValidationError({ file: ['Send the GeoJSON as a file (multipart, field "file") or as "data" in a JSON body.'] });
+  if (data === undefined)
+    throw new ValidationError({
+      file: ['Send the GeoJSON as a file (multipart, field "file") or as "data" in a JSON body.'],
+    });
   return { text: typeof data === 'string' ? data : JSON.stringify(data), fields };
 }
 
@@ -63,73 +87,133 @@ async function readUpload(request: FastifyRequest): Promise<{ text: string; fiel
  */
 export const regionRoutes: FeaturePlugin = async (app, options) => {
   const ctx: AppContext = options.ctx;
-  app.post('/api/regions/colors', { config: { permission: { resource: 'regions', action: 'update' } } }, async (request) => {
-    const body = parseBody(colorsBody, request.body);
-    const def = regionsDefinition(ctx);
-    ctx.records.authorize(request.user, def, 'update');
-    const changes: Array<{ id: number; color: string | null }> = body.colors
-      ? body.colors
-      : body.ids!.map((id, i) => ({ id, color: body.auto ? REGION_PALETTE[i % REGION_PALETTE.length] : body.color! }));
-    const data = [];
-    for (const change of changes) {
-      const { record } = await ctx.records.update(request.user, def, change.id, { color: change.color });
-      data.push(record);
-    }
-    return { data, message: `${changes.length === 1 ? 'Region colour' : 'Region colours'} updated successfully.` };
-  });
+  app.post(
+    '/api/regions/colors',
+    { config: { permission: { resource: 'regions', action: 'update' } } },
+    async (request) => {
+      const body = parseBody(colorsBody, request.body);
+      const def = regionsDefinition(ctx);
+      ctx.records.authorize(request.user, def, 'update');
+      const changes: Array<{ id: number; color: string | null }> = body.colors
+        ? body.colors
+        : body.ids!.map((id, i) => ({
+            id,
+            color: body.auto ? REGION_PALETTE[i % REGION_PALETTE.length] : body.color!,
+          }));
+      const data = [];
+      for (const change of changes) {
+        const { record } = await ctx.records.update(request.user, def, change.id, { color: change.color });
+        data.push(record);
+      }
+      return { data, message: `${changes.length === 1 ? 'Region colour' : 'Region colours'} updated successfully.` };
+    },
+  );
 
-  app.post('/api/regions/load-us', { config: { permission: { allOf: [{ resource: 'regions', action: 'create' }, { resource: 'regions', action: 'update' }] } } }, async (request) => {
-    const body = parseBody(loadBody, request.body);
-    let states: string[] | undefined;
-    if (body.states?.length) {
-      states = body.states.map((s) => stateCode(s) ?? '');
-      const unknown = body.states.filter((_, i) => !states![i]);
-      if (unknown.length) throw new ValidationError({ states: [`Unknown state: ${unknown.join(', ')}. Use FIPS codes (06), abbreviations (CA) or names.`] });
-    }
-    const result = await loadUsShapes(ctx, request.user, body.level, states);
-    return {
-      data: { created: result.created, updated: result.updated, sites_assigned: result.assigned, region_ids: result.ids },
-      message: `${result.created + result.updated} ${body.level === 'states' ? 'state' : 'county'} shapes loaded.`,
-    };
-  });
+  app.post(
+    '/api/regions/load-us',
+    {
+      config: {
+        permission: {
+          allOf: [
+            { resource: 'regions', action: 'create' },
+            { resource: 'regions', action: 'update' },
+          ],
+        },
+      },
+    },
+    async (request) => {
+      const body = parseBody(loadBody, request.body);
+      let states: string[] | undefined;
+      if (body.states?.length) {
+        states = body.states.map((s) => stateCode(s) ?? '');
+        const unknown = body.states.filter((_, i) => !states![i]);
+        if (unknown.length)
+          throw new ValidationError({
+            states: [`Unknown state: ${unknown.join(', ')}. Use FIPS codes (06), abbreviations (CA) or names.`],
+          });
+      }
+      const result = await loadUsShapes(ctx, request.user, body.level, states);
+      return {
+        data: {
+          created: result.created,
+          updated: result.updated,
+          sites_assigned: result.assigned,
+          region_ids: result.ids,
+        },
+        message: `${result.created + result.updated} ${body.level === 'states' ? 'state' : 'county'} shapes loaded.`,
+      };
+    },
+  );
 
-  app.post('/api/regions/upload', { config: { permission: { allOf: [{ resource: 'regions', action: 'create' }, { resource: 'regions', action: 'update' }] } } }, async (request, reply) => {
-    const { text, fields } = await readUpload(request);
-    const geometryType = (fields.geometry_type || 'postal-code') as Shape['geometry_type'];
-    if (!(GEOMETRY_TYPES as readonly string[]).includes(geometryType)) throw new ValidationError({ geometry_type: [`The geometry type must be one of: ${GEOMETRY_TYPES.join(', ')}.`] });
-    let shapes: Shape[];
-    try {
-      shapes = parseGeoJsonUpload(text, { geometryType, nameProperty: fields.name_property || undefined, codeProperty: fields.code_property || undefined });
-    } catch (error) {
-      if (error instanceof UploadError) throw new ValidationError({ file: [error.message] });
-      throw error;
-    }
-    const result = await storeShapes(ctx, request.user, shapes);
-    return reply.status(201).send({
-      data: { created: result.created, updated: result.updated, sites_assigned: result.assigned, region_ids: result.ids },
-      message: `${shapes.length} ${shapes.length === 1 ? 'shape' : 'shapes'} uploaded.`,
-    });
-  });
+  app.post(
+    '/api/regions/upload',
+    {
+      config: {
+        permission: {
+          allOf: [
+            { resource: 'regions', action: 'create' },
+            { resource: 'regions', action: 'update' },
+          ],
+        },
+      },
+    },
+    async (request, reply) => {
+      const { text, fields } = await readUpload(request);
+      const geometryType = (fields.geometry_type || 'postal-code') as Shape['geometry_type'];
+      if (!(GEOMETRY_TYPES as readonly string[]).includes(geometryType))
+        throw new ValidationError({
+          geometry_type: [`The geometry type must be one of: ${GEOMETRY_TYPES.join(', ')}.`],
+        });
+      let shapes: Shape[];
+      try {
+        shapes = parseGeoJsonUpload(text, {
+          geometryType,
+          nameProperty: fields.name_property || undefined,
+          codeProperty: fields.code_property || undefined,
+        });
+      } catch (error) {
+        if (error instanceof UploadError) throw new ValidationError({ file: [error.message] });
+        throw error;
+      }
+      const result = await storeShapes(ctx, request.user, shapes);
+      return reply.status(201).send({
+        data: {
+          created: result.created,
+          updated: result.updated,
+          sites_assigned: result.assigned,
+          region_ids: result.ids,
+        },
+        message: `${shapes.length} ${shapes.length === 1 ? 'shape' : 'shapes'} uploaded.`,
+      });
+    },
+  );
 
   /**
    * POST /api/regions/preview {geometry}: `{data: {sites}}`, how many of the sites the person may read lie inside a
    * shape not saved yet (drawing a turf on the map shows it before the region is saved).
    */
-  app.post('/api/regions/preview', { config: { permission: { resource: 'regions', action: 'create' } } }, async (request) => {
-    ctx.records.authorize(request.user, regionsDefinition(ctx), 'create');
-    const body = parseBody(z.object({ geometry: z.unknown() }).strict(), request.body);
-    let geometry;
-    try {
-      const raw = body.geometry && typeof body.geometry === 'object' && (body.geometry as any).type === 'Feature' ? (body.geometry as any).geometry : body.geometry;
-      geometry = parseAreaGeometry(raw);
-    } catch (error) {
-      if (error instanceof GeometryError) throw new ValidationError({ geometry: [error.message] });
-      throw error;
-    }
-    const sites = ctx.resources.get('sites');
-    const count = sites && request.user ? await sitesInside(ctx.records, sites, request.user, geometry) : 0;
-    return { data: { sites: count } };
-  });
+  app.post(
+    '/api/regions/preview',
+    { config: { permission: { resource: 'regions', action: 'create' } } },
+    async (request) => {
+      ctx.records.authorize(request.user, regionsDefinition(ctx), 'create');
+      const body = parseBody(z.object({ geometry: z.unknown() }).strict(), request.body);
+      let geometry;
+      try {
+        const raw =
+          body.geometry && typeof body.geometry === 'object' && (body.geometry as any).type === 'Feature'
+            ? (body.geometry as any).geometry
+            : body.geometry;
+        geometry = parseAreaGeometry(raw);
+      } catch (error) {
+        if (error instanceof GeometryError) throw new ValidationError({ geometry: [error.message] });
+        throw error;
+      }
+      const sites = ctx.resources.get('sites');
+      const count = sites && request.user ? await sitesInside(ctx.records, sites, request.user, geometry) : 0;
+      return { data: { sites: count } };
+    },
+  );
 
   /**
    * GET /api/turf: `{data: {limited, regions: [{id, name}]}}`, the signed-in person's turf (the regions assigned to
@@ -137,18 +221,37 @@ export const regionRoutes: FeaturePlugin = async (app, options) => {
    */
   app.get('/api/turf', { config: { permission: 'signed-in' } }, async (request) => {
     const user = request.user!;
-    const regions = await ctx.db.selectFrom('regions').select(['id', 'name']).where(sql<boolean>`id in (${turfRegionIds(user)})`).orderBy('name').execute();
+    const regions = await ctx.db
+      .selectFrom('regions')
+      .select(['id', 'name'])
+      .where(sql<boolean>`id in (${turfRegionIds(user)})`)
+      .orderBy('name')
+      .execute();
     return { data: { limited: limitedToTurf(user), regions } };
   });
 
   /** GET /api/options/geometries?type=state|county|postal-code&q=text&state=06: `{data: [{id, name, geometry_type, code}]}` to pick a region shape. */
-  app.get<{ Querystring: Record<string, unknown> }>('/api/options/geometries', { config: { permission: { resource: 'regions', action: 'read' } } }, async (request) => {
-    ctx.records.authorize(request.user, regionsDefinition(ctx), 'read');
-    const type = typeof request.query.type === 'string' && request.query.type ? request.query.type : typeof request.query.geometry_type === 'string' ? request.query.geometry_type : null;
-    if (type && !(GEOMETRY_TYPES as readonly string[]).includes(type)) throw new ValidationError({ type: [`The type must be one of: ${GEOMETRY_TYPES.join(', ')}.`] });
-    const q = typeof request.query.q === 'string' ? request.query.q.trim().slice(0, 100) : '';
-    const state = typeof request.query.state === 'string' && request.query.state ? stateCode(request.query.state) : null;
-    if (typeof request.query.state === 'string' && request.query.state && !state) throw new ValidationError({ state: ['Unknown state.'] });
-    return { data: await geometryOptions(ctx, request.user!, { type: type as GeometryQuery['type'], state, q }, request.log) };
-  });
+  app.get<{ Querystring: Record<string, unknown> }>(
+    '/api/options/geometries',
+    { config: { permission: { resource: 'regions', action: 'read' } } },
+    async (request) => {
+      ctx.records.authorize(request.user, regionsDefinition(ctx), 'read');
+      const type =
+        typeof request.query.type === 'string' && request.query.type
+          ? request.query.type
+          : typeof request.query.geometry_type === 'string'
+            ? request.query.geometry_type
+            : null;
+      if (type && !(GEOMETRY_TYPES as readonly string[]).includes(type))
+        throw new ValidationError({ type: [`The type must be one of: ${GEOMETRY_TYPES.join(', ')}.`] });
+      const q = typeof request.query.q === 'string' ? request.query.q.trim().slice(0, 100) : '';
+      const state =
+        typeof request.query.state === 'string' && request.query.state ? stateCode(request.query.state) : null;
+      if (typeof request.query.state === 'string' && request.query.state && !state)
+        throw new ValidationError({ state: ['Unknown state.'] });
+      return {
+        data: await geometryOptions(ctx, request.user!, { type: type as GeometryQuery['type'], state, q }, request.log),
+      };
+    },
+  );
 };

@@ -3,7 +3,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import type { BulkRow } from '../records/batch-writer.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { assignRegionSites } from './assign.js';
-import { bboxOf, type AreaGeometry } from './geometry.js';
+import { type AreaGeometry, bboxOf } from './geometry.js';
 import { regionsResource } from './regions-resource.js';
 
 export interface Shape {
@@ -35,16 +35,33 @@ export function regionsDefinition(ctx: AppContext): ResourceDefinition {
  * entry), the sites inside are placed, and one `imported` event tells
  * open screens to reload. The person needs region:create and/or region:update unless `system` (a load on demand).
  */
-export async function storeShapes(ctx: AppContext, user: AuthUser | null, shapes: Shape[], options: { system?: boolean } = {}): Promise<StoreResult> {
+export async function storeShapes(
+  ctx: AppContext,
+  user: AuthUser | null,
+  shapes: Shape[],
+  options: { system?: boolean } = {},
+): Promise<StoreResult> {
   const def = regionsDefinition(ctx);
   const existing = await existingRegions(ctx, shapes);
   const rows: BulkRow[] = shapes.map((shape) => {
     const [minLng, minLat, maxLng, maxLat] = bboxOf(shape.geometry);
     const box = { min_lat: minLat, min_lng: minLng, max_lat: maxLat, max_lng: maxLng };
     const id = shape.code ? existing.get(`${shape.geometry_type}|${shape.code}`) : undefined;
-    if (id !== undefined) return { id, values: { geometry: shape.geometry, ...box }, changes: { geometry: ['(previous shape)', '(new shape)'] } };
+    if (id !== undefined)
+      return {
+        id,
+        values: { geometry: shape.geometry, ...box },
+        changes: { geometry: ['(previous shape)', '(new shape)'] },
+      };
     return {
-      values: { name: shape.name, geometry_type: shape.geometry_type, code: shape.code, color: shape.color ?? null, geometry: shape.geometry, ...box },
+      values: {
+        name: shape.name,
+        geometry_type: shape.geometry_type,
+        code: shape.code,
+        color: shape.color ?? null,
+        geometry: shape.geometry,
+        ...box,
+      },
       changes: { name: [null, shape.name], geometry_type: [null, shape.geometry_type], code: [null, shape.code] },
     };
   });
@@ -69,7 +86,8 @@ async function existingRegions(ctx: AppContext, shapes: Shape[]): Promise<Map<st
       .where('code', 'in', codes.slice(i, i + 5_000))
       .orderBy('id')
       .execute();
-    for (const row of rows) if (!existing.has(`${row.geometry_type}|${row.code}`)) existing.set(`${row.geometry_type}|${row.code}`, row.id);
+    for (const row of rows)
+      if (!existing.has(`${row.geometry_type}|${row.code}`)) existing.set(`${row.geometry_type}|${row.code}`, row.id);
   }
   return existing;
 }

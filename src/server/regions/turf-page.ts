@@ -1,7 +1,7 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { limitedToTurf, permittedCategories } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { countMatches, pageInParts, type ListQuery } from '../records/list-query.js';
+import { countMatches, type ListQuery, pageInParts } from '../records/list-query.js';
 import { turfRegionIds } from './turf.js';
 
 /** The site list's orders that `site_regions` keeps each region's sites in (migration 030), by the list's field. */
@@ -16,7 +16,11 @@ const ORDERS: Record<string, string> = { created_at: 't.site_created_at', name: 
  * deleted sites, every row at once): the list then reads the turf in one pass (records/list-query.ts readPage).
  * The caller reads the rows by id with every rule of the person applied again.
  */
-export async function turfSitePage(db: Kysely<any>, user: AuthUser, query: ListQuery): Promise<{ total: number; estimated: boolean; ids: number[] } | null> {
+export async function turfSitePage(
+  db: Kysely<any>,
+  user: AuthUser,
+  query: ListQuery,
+): Promise<{ total: number; estimated: boolean; ids: number[] } | null> {
   const key = ORDERS[query.sort.field];
   if (!key || !limitedToTurf(user) || query.search || query.trashed !== 'without' || query.perPage === -1) return null;
   let types: string[] | null = null;
@@ -32,7 +36,10 @@ export async function turfSitePage(db: Kysely<any>, user: AuthUser, query: ListQ
 
   // `site_live` as it is written in the indexes' condition, not a parameter: a plan made for any value of it (the
   // embedded database prepares its statements) could not use them.
-  let base = db.selectFrom('site_regions as t').where('t.region_id', '=', regions[0].id).where(sql<boolean>`t.site_live`);
+  let base = db
+    .selectFrom('site_regions as t')
+    .where('t.region_id', '=', regions[0].id)
+    .where(sql<boolean>`t.site_live`);
   if (types) base = types.length ? base.where('t.site_type', 'in', types) : base.where(sql<boolean>`false`);
   const { total, estimated } = await countMatches(db, base, query.estimateTotal);
   const sort = { key: sql.ref(key), order: query.sort.order };

@@ -1,11 +1,11 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { limitedToTurf, type PermissionSubject } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { ValidationError } from '../http/errors.js';
 import type { RecordService } from '../records/record-service.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { regionsContaining } from './assign.js';
-import { bboxOf, pointInGeometry, type AreaGeometry } from './geometry.js';
-import { limitedToTurf, type PermissionSubject } from '../../common/permissions.js';
+import { type AreaGeometry, bboxOf, pointInGeometry } from './geometry.js';
 
 /** Who a turf rule is for: the person's id and teams (AuthUser has both). */
 export type TurfSubject = PermissionSubject & { id: number };
@@ -14,7 +14,9 @@ export type TurfSubject = PermissionSubject & { id: number };
 export const TURF_TYPES = ['site', 'contractor', 'contact'] as const;
 export type TurfType = (typeof TURF_TYPES)[number];
 
-export const teamsOf = (user: TurfSubject) => [...new Set([...(user.team_ids ?? []), ...(user.team_id ? [user.team_id] : [])])];
+export const teamsOf = (user: TurfSubject) => [
+  ...new Set([...(user.team_ids ?? []), ...(user.team_id ? [user.team_id] : [])]),
+];
 
 /** The ids of the person's turf: live regions assigned to them (region_users) or to one of their teams. */
 export function turfRegionIds(user: TurfSubject): RawBuilder<number> {
@@ -52,13 +54,21 @@ export function turfContactIds(user: TurfSubject): RawBuilder<number> {
     union select tc.id from contacts tc where tc.contractor_id in (${contractors})`;
 }
 
-const IDS: Record<TurfType, (user: TurfSubject) => RawBuilder<number>> = { site: turfSiteIds, contractor: turfContractorIds, contact: turfContactIds };
+const IDS: Record<TurfType, (user: TurfSubject) => RawBuilder<number>> = {
+  site: turfSiteIds,
+  contractor: turfContractorIds,
+  contact: turfContactIds,
+};
 
 /**
  * The turf rule of a record of `type` whose id is `id` (a column reference): `undefined` when the person's reading is
  * not limited to a turf (or the type is not one a turf limits), so callers add no condition at all.
  */
-export function turfCondition(user: TurfSubject, type: string, id: RawBuilder<unknown> | ReturnType<typeof sql.ref>): RawBuilder<boolean> | undefined {
+export function turfCondition(
+  user: TurfSubject,
+  type: string,
+  id: RawBuilder<unknown> | ReturnType<typeof sql.ref>,
+): RawBuilder<boolean> | undefined {
   if (!limitedToTurf(user) || !(TURF_TYPES as readonly string[]).includes(type)) return undefined;
   return sql<boolean>`${id} in (${IDS[type as TurfType](user)})`;
 }
@@ -70,14 +80,20 @@ export function turfCondition(user: TurfSubject, type: string, id: RawBuilder<un
 export const turfRowFilter = (type: TurfType) => (user: TurfSubject) =>
   type === 'site' && limitedToTurf(user) ? siteRowInTurf(user, 't') : turfCondition(user, type, sql.ref('t.id'));
 
-const OUTSIDE_TURF = 'This place is outside your turf: you may only add or move sites inside the regions assigned to you or your team.';
+const OUTSIDE_TURF =
+  'This place is outside your turf: you may only add or move sites inside the regions assigned to you or your team.';
 
 /**
  * Before a site is written by a person limited to a turf: refuses (422 on the coordinates) a new site, or a move, whose
  * place lies in none of their turf's regions. In an import this fails that row alone; assertSitesInTurf, after the
  * write, holds every other way a site could end up outside.
  */
-export async function checkPlaceInTurf(trx: Kysely<any>, user: TurfSubject | null, latitude: unknown, longitude: unknown) {
+export async function checkPlaceInTurf(
+  trx: Kysely<any>,
+  user: TurfSubject | null,
+  latitude: unknown,
+  longitude: unknown,
+) {
   if (!user || !limitedToTurf(user)) return;
   const containing = await regionsContaining(trx, latitude, longitude);
   const turf = containing.length ? await sql<{ id: number }>`${turfRegionIds(user)}`.execute(trx) : { rows: [] };
@@ -99,16 +115,26 @@ export async function assertSitesInTurf(trx: Kysely<any>, user: TurfSubject | nu
     .execute();
   const outside = siteIds.filter((id) => !inside.some((row) => row.id === id));
   if (!outside.length) return;
-  throw new ValidationError({ latitude: [OUTSIDE_TURF], longitude: [OUTSIDE_TURF] }, siteIds.length > 1 ? `${outside.length} of the sites are outside your turf.` : OUTSIDE_TURF);
+  throw new ValidationError(
+    { latitude: [OUTSIDE_TURF], longitude: [OUTSIDE_TURF] },
+    siteIds.length > 1 ? `${outside.length} of the sites are outside your turf.` : OUTSIDE_TURF,
+  );
 }
 
 /**
  * How many of the sites the person may read lie inside `geometry` (a shape being drawn, before it is saved as a
  * region): the box narrows the candidates in SQL, point-in-polygon decides, as when a region's sites are placed.
  */
-export async function sitesInside(records: RecordService, sites: ResourceDefinition, user: AuthUser, geometry: AreaGeometry): Promise<number> {
+export async function sitesInside(
+  records: RecordService,
+  sites: ResourceDefinition,
+  user: AuthUser,
+  geometry: AreaGeometry,
+): Promise<number> {
   const [minLng, minLat, maxLng, maxLat] = bboxOf(geometry);
-  const { rows } = await sql<{ packed: string | null }>`select string_agg(t.latitude::text || ',' || t.longitude::text, ';') as packed from (${records
+  const { rows } = await sql<{
+    packed: string | null;
+  }>`select string_agg(t.latitude::text || ',' || t.longitude::text, ';') as packed from (${records
     .visibleRows(records.db, sites, user)
     .select(['t.latitude', 't.longitude'])
     .where('t.latitude', '>=', minLat)

@@ -5,7 +5,19 @@ export const MAX_UPLOAD_FEATURES = 50_000;
 export const MAX_UPLOAD_VERTICES = 20_000_000;
 
 /** Property names tried, in order, for a shape's code and name when the uploader does not say. */
-const CODE_PROPERTIES = ['code', 'postal_code', 'zip', 'zipcode', 'ZCTA5CE20', 'ZCTA5CE10', 'ZCTA5', 'GEOID20', 'GEOID10', 'GEOID', 'id'];
+const CODE_PROPERTIES = [
+  'code',
+  'postal_code',
+  'zip',
+  'zipcode',
+  'ZCTA5CE20',
+  'ZCTA5CE10',
+  'ZCTA5',
+  'GEOID20',
+  'GEOID10',
+  'GEOID',
+  'id',
+];
 const NAME_PROPERTIES = ['name', 'NAME', 'Name', 'NAME20', 'NAME10', 'label'];
 
 export class UploadError extends Error {}
@@ -32,7 +44,8 @@ export function parseGeoJsonUpload(
   } catch (error) {
     throw new UploadError(`The file is not valid JSON (${(error as Error).message}). Upload a GeoJSON file.`);
   }
-  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new UploadError('The file is not GeoJSON: expected a FeatureCollection.');
+  if (!data || typeof data !== 'object' || Array.isArray(data))
+    throw new UploadError('The file is not GeoJSON: expected a FeatureCollection.');
   let features: any[];
   if (data.type === 'FeatureCollection') {
     if (!Array.isArray(data.features)) throw new UploadError('The FeatureCollection has no "features" list.');
@@ -42,19 +55,28 @@ export function parseGeoJsonUpload(
   } else if (data.type === 'Polygon' || data.type === 'MultiPolygon') {
     features = [{ type: 'Feature', properties: {}, geometry: data }];
   } else {
-    throw new UploadError(`The file is not GeoJSON shapes: its type is ${JSON.stringify(data.type ?? null)}, expected FeatureCollection.`);
+    throw new UploadError(
+      `The file is not GeoJSON shapes: its type is ${JSON.stringify(data.type ?? null)}, expected FeatureCollection.`,
+    );
   }
   if (features.length === 0) throw new UploadError('The file has no features.');
-  if (features.length > MAX_UPLOAD_FEATURES) throw new UploadError(`The file has ${features.length} features; at most ${MAX_UPLOAD_FEATURES} are accepted at once.`);
+  if (features.length > MAX_UPLOAD_FEATURES)
+    throw new UploadError(
+      `The file has ${features.length} features; at most ${MAX_UPLOAD_FEATURES} are accepted at once.`,
+    );
   if (data.crs?.properties?.name && !/CRS84|4326/.test(String(data.crs.properties.name))) {
-    throw new UploadError(`The file uses the coordinate system ${data.crs.properties.name}; upload it in WGS 84 longitude/latitude (EPSG:4326).`);
+    throw new UploadError(
+      `The file uses the coordinate system ${data.crs.properties.name}; upload it in WGS 84 longitude/latitude (EPSG:4326).`,
+    );
   }
   const shapes: Shape[] = [];
   let vertices = 0;
   for (const [i, f] of features.entries()) {
     const where = `Feature ${i + 1}`;
-    if (!f || typeof f !== 'object' || f.type !== 'Feature') throw new UploadError(`${where} is not a GeoJSON Feature.`);
-    const properties = f.properties && typeof f.properties === 'object' ? (f.properties as Record<string, unknown>) : {};
+    if (!f || typeof f !== 'object' || f.type !== 'Feature')
+      throw new UploadError(`${where} is not a GeoJSON Feature.`);
+    const properties =
+      f.properties && typeof f.properties === 'object' ? (f.properties as Record<string, unknown>) : {};
     let geometry;
     try {
       geometry = parseAreaGeometry(f.geometry, `${where}: the geometry`);
@@ -63,11 +85,18 @@ export function parseGeoJsonUpload(
       throw error;
     }
     vertices += vertexCount(geometry);
-    if (vertices > MAX_UPLOAD_VERTICES) throw new UploadError(`The file has more than ${MAX_UPLOAD_VERTICES.toLocaleString('en-US')} points; simplify it first.`);
-    const code = pick(properties, options.codeProperty, CODE_PROPERTIES) ?? (f.id !== undefined && f.id !== null ? String(f.id).slice(0, 40) : null);
+    if (vertices > MAX_UPLOAD_VERTICES)
+      throw new UploadError(
+        `The file has more than ${MAX_UPLOAD_VERTICES.toLocaleString('en-US')} points; simplify it first.`,
+      );
+    const code =
+      pick(properties, options.codeProperty, CODE_PROPERTIES) ??
+      (f.id !== undefined && f.id !== null ? String(f.id).slice(0, 40) : null);
     const name = pick(properties, options.nameProperty, NAME_PROPERTIES) ?? code;
     if (!name) {
-      throw new UploadError(`${where} has no name or code: give each feature a "name" or "code" property, or say which property to use.`);
+      throw new UploadError(
+        `${where} has no name or code: give each feature a "name" or "code" property, or say which property to use.`,
+      );
     }
     shapes.push({ geometry_type: options.geometryType, code: code ? code.slice(0, 40) : null, name, geometry });
   }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { feature } from 'topojson-client';
 import type { FeatureCollection } from 'geojson';
+import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import type { AreaGeometry } from './geometry.js';
 
@@ -20,12 +20,62 @@ export interface UsShape {
 }
 
 export const STATE_ABBREVIATIONS: Record<string, string> = {
-  '01': 'AL', '02': 'AK', '04': 'AZ', '05': 'AR', '06': 'CA', '08': 'CO', '09': 'CT', '10': 'DE', '11': 'DC', '12': 'FL',
-  '13': 'GA', '15': 'HI', '16': 'ID', '17': 'IL', '18': 'IN', '19': 'IA', '20': 'KS', '21': 'KY', '22': 'LA', '23': 'ME',
-  '24': 'MD', '25': 'MA', '26': 'MI', '27': 'MN', '28': 'MS', '29': 'MO', '30': 'MT', '31': 'NE', '32': 'NV', '33': 'NH',
-  '34': 'NJ', '35': 'NM', '36': 'NY', '37': 'NC', '38': 'ND', '39': 'OH', '40': 'OK', '41': 'OR', '42': 'PA', '44': 'RI',
-  '45': 'SC', '46': 'SD', '47': 'TN', '48': 'TX', '49': 'UT', '50': 'VT', '51': 'VA', '53': 'WA', '54': 'WV', '55': 'WI',
-  '56': 'WY', '60': 'AS', '66': 'GU', '69': 'MP', '72': 'PR', '78': 'VI',
+  '01': 'AL',
+  '02': 'AK',
+  '04': 'AZ',
+  '05': 'AR',
+  '06': 'CA',
+  '08': 'CO',
+  '09': 'CT',
+  '10': 'DE',
+  '11': 'DC',
+  '12': 'FL',
+  '13': 'GA',
+  '15': 'HI',
+  '16': 'ID',
+  '17': 'IL',
+  '18': 'IN',
+  '19': 'IA',
+  '20': 'KS',
+  '21': 'KY',
+  '22': 'LA',
+  '23': 'ME',
+  '24': 'MD',
+  '25': 'MA',
+  '26': 'MI',
+  '27': 'MN',
+  '28': 'MS',
+  '29': 'MO',
+  '30': 'MT',
+  '31': 'NE',
+  '32': 'NV',
+  '33': 'NH',
+  '34': 'NJ',
+  '35': 'NM',
+  '36': 'NY',
+  '37': 'NC',
+  '38': 'ND',
+  '39': 'OH',
+  '40': 'OK',
+  '41': 'OR',
+  '42': 'PA',
+  '44': 'RI',
+  '45': 'SC',
+  '46': 'SD',
+  '47': 'TN',
+  '48': 'TX',
+  '49': 'UT',
+  '50': 'VT',
+  '51': 'VA',
+  '53': 'WA',
+  '54': 'WV',
+  '55': 'WI',
+  '56': 'WY',
+  '60': 'AS',
+  '66': 'GU',
+  '69': 'MP',
+  '72': 'PR',
+  '78': 'VI',
 };
 
 const require = createRequire(import.meta.url);
@@ -51,7 +101,8 @@ export function countyName(code: string, name: string): string {
   const state = code.slice(0, 2);
   const abbreviation = STATE_ABBREVIATIONS[state] ?? state;
   let full = name;
-  if (/\b(city|County|Parish|Borough|Municipio)$/i.test(name) || ['02', '11', '60', '66', '69', '78'].includes(state)) full = name;
+  if (/\b(city|County|Parish|Borough|Municipio)$/i.test(name) || ['02', '11', '60', '66', '69', '78'].includes(state))
+    full = name;
   else if (state === '22') full = `${name} Parish`;
   else if (state === '72') full = `${name} Municipio`;
   else if (state === '51' && Number(code.slice(2)) >= 510) full = `${name} city`;
@@ -70,7 +121,9 @@ export function usShapes(level: UsLevel, states?: readonly string[]): UsShape[] 
   const wanted = states?.length ? new Set(states) : null;
   // Only the wanted states' shapes are converted (the counties of one state are a fiftieth of the file).
   const all = topo.objects[level] as GeometryCollection;
-  const object = wanted ? { ...all, geometries: all.geometries.filter((g) => wanted.has(String(g.id ?? '').slice(0, 2))) } : all;
+  const object = wanted
+    ? { ...all, geometries: all.geometries.filter((g) => wanted.has(String(g.id ?? '').slice(0, 2))) }
+    : all;
   const collection = feature(topo, object) as unknown as FeatureCollection;
   const out: UsShape[] = [];
   for (const f of collection.features) {

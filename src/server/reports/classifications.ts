@@ -1,10 +1,18 @@
-import { sql, type RawBuilder } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { ClassificationRow } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden } from '../http/errors.js';
-import { canRead, parseFilters, rangeCondition, rangeFilter, resourceDef, visibleCondition, type Link } from './scope.js';
+import {
+  canRead,
+  type Link,
+  parseFilters,
+  rangeCondition,
+  rangeFilter,
+  resourceDef,
+  visibleCondition,
+} from './scope.js';
 
 export const classificationsShape = {
   group_by: z.enum(['classification', 'classification_type']).default('classification'),
@@ -24,12 +32,21 @@ export async function classifications(ctx: AppContext, user: AuthUser, params: C
   const readsMembers = canRead(user, resourceDef(ctx, 'members'));
   // Contacts are counted only when the contact record type has a classification field (administrator-defined).
   const contactsDef = resourceDef(ctx, 'contacts');
-  const contactsClassified = ctx.resources.get('contacts') ? 'classification_id' in (await ctx.records.fields(contactsDef)) : true;
+  const contactsClassified = ctx.resources.get('contacts')
+    ? 'classification_id' in (await ctx.records.fields(contactsDef))
+    : true;
   const readsContacts = canRead(user, contactsDef) && contactsClassified;
-  if (!readsMembers && !canRead(user, contactsDef)) throw forbidden('You do not have permission to read members or contacts.');
+  if (!readsMembers && !canRead(user, contactsDef))
+    throw forbidden('You do not have permission to read members or contacts.');
   const range = { from: params.from, to: params.to };
-  const memberWhere: RawBuilder<boolean>[] = [visibleCondition(ctx, 'members', user, 'm'), rangeCondition('m.created_at', range)];
-  const contactWhere: RawBuilder<boolean>[] = [visibleCondition(ctx, 'contacts', user, 'c'), rangeCondition('c.created_at', range)];
+  const memberWhere: RawBuilder<boolean>[] = [
+    visibleCondition(ctx, 'members', user, 'm'),
+    rangeCondition('m.created_at', range),
+  ];
+  const contactWhere: RawBuilder<boolean>[] = [
+    visibleCondition(ctx, 'contacts', user, 'c'),
+    rangeCondition('c.created_at', range),
+  ];
   const filter: Record<string, unknown> = { ...rangeFilter('created_at', range) };
   if (params.union_id) {
     memberWhere.push(sql<boolean>`m.union_id = ${params.union_id}`);
@@ -95,10 +112,16 @@ export async function classifications(ctx: AppContext, user: AuthUser, params: C
       links: {
         members: readsMembers ? { resource: 'members', filter: { ...filter, ...which } } : null,
         stewards: readsMembers ? { resource: 'members', filter: { ...filter, ...which, is_steward: true } } : null,
-        contacts: readsContacts && !params.union_id ? { resource: 'contacts', filter: { ...contactFilter, ...which } } : null,
+        contacts:
+          readsContacts && !params.union_id ? { resource: 'contacts', filter: { ...contactFilter, ...which } } : null,
       },
     };
   });
-  const sum = (k: 'members' | 'stewards' | 'contacts') => (data.some((r) => r[k] === null) ? null : data.reduce((n, r) => n + (r[k] ?? 0), 0));
-  return { data, totals: { members: sum('members'), stewards: sum('stewards'), contacts: sum('contacts') }, meta: { group_by: params.group_by, contacts_classified: contactsClassified } };
+  const sum = (k: 'members' | 'stewards' | 'contacts') =>
+    data.some((r) => r[k] === null) ? null : data.reduce((n, r) => n + (r[k] ?? 0), 0);
+  return {
+    data,
+    totals: { members: sum('members'), stewards: sum('stewards'), contacts: sum('contacts') },
+    meta: { group_by: params.group_by, contacts_classified: contactsClassified },
+  };
 }

@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
@@ -17,12 +17,15 @@ import { resourceDef, visibleCondition } from './scope.js';
  * the values of each of its contractors. Only contractors the person may read count.
  */
 const FIELD_GROUP = /^field:(?:(site|contractor)\.)?([a-z][a-z0-9_]{0,59})$/;
-const FIELD_GROUP_HINT = 'field:{slug}, field:site.{slug} or field:contractor.{slug} of a dropdown or radio buttons field';
+const FIELD_GROUP_HINT =
+  'field:{slug}, field:site.{slug} or field:contractor.{slug} of a dropdown or radio buttons field';
 
 /** The `group_by` of a report: one of its fixed groupings, or a field grouping; one message for anything else. */
 export function groupByParam<T extends string>(fixed: readonly T[], fieldsOf: string) {
   const message = `The group must be one of: ${fixed.join(', ')}, or ${FIELD_GROUP_HINT} of ${fieldsOf}.`;
-  return z.string({ error: message }).refine((value) => (fixed as readonly string[]).includes(value) || FIELD_GROUP.test(value), { error: message });
+  return z
+    .string({ error: message })
+    .refine((value) => (fixed as readonly string[]).includes(value) || FIELD_GROUP.test(value), { error: message });
 }
 
 /** The record types whose choice fields a report may group by. */
@@ -54,14 +57,20 @@ export async function fieldGroup(ctx: AppContext, groupBy: string, own: GroupOwn
   const spec = (await ctx.records.fields(resourceDef(ctx, RESOURCE[owner].resource)))[slug];
   const single = spec?.kind === 'enum' && spec.storage !== 'virtual' && typeof spec.storage !== 'object';
   const several = spec?.kind === 'enum[]' && spec.storage === 'custom';
-  if (!spec || !(single || several)) throw fieldError('group_by', `${RESOURCE[owner].plural} have no dropdown or radio buttons field "${slug}" to group by.`);
+  if (!spec || !(single || several))
+    throw fieldError(
+      'group_by',
+      `${RESOURCE[owner].plural} have no dropdown or radio buttons field "${slug}" to group by.`,
+    );
   // A site links several contractors; a task is on one record.
   return { owner, slug, spec, multiple: several || (own !== null && owner !== own) };
 }
 
 /** What a group is called: its choice's label, the value itself when it is no longer a choice, "No {field}" for none. */
 export function groupLabel(group: FieldGroup, key: string | null): string {
-  return key === null ? `No ${group.spec.label ?? group.slug.replace(/_/g, ' ')}` : (group.spec.choiceLabels?.[key] ?? key);
+  return key === null
+    ? `No ${group.spec.label ?? group.slug.replace(/_/g, ' ')}`
+    : (group.spec.choiceLabels?.[key] ?? key);
 }
 
 /** The value of a single-value field of the row `alias` (null when empty), for grouping without a join. */
@@ -71,7 +80,8 @@ export function singleValue(group: FieldGroup, alias: string): RawBuilder<unknow
 
 /** The field's values on the row `alias` of its own type: a subquery of rows `(key)`, none when empty. */
 function valuesOfRow(group: FieldGroup, alias: string): RawBuilder<unknown> {
-  if (group.spec.kind === 'enum') return sql`select ${singleValue(group, alias)} as key where ${singleValue(group, alias)} is not null`;
+  if (group.spec.kind === 'enum')
+    return sql`select ${singleValue(group, alias)} as key where ${singleValue(group, alias)} is not null`;
   const list = sql`(${sql.ref(`${alias}.custom`)} -> ${sql.lit(group.slug)})`;
   return sql`select distinct v.key from jsonb_array_elements_text(case jsonb_typeof(${list}) when 'array' then ${list} else '[]'::jsonb end) v(key) where v.key <> ''`;
 }
@@ -98,9 +108,20 @@ export function siteGroupJoin(ctx: AppContext, user: AuthUser, group: FieldGroup
 }
 
 /** The site `s` is in the group `key` (`null`: in no group), as siteGroupJoin places it. */
-export function siteInGroup(ctx: AppContext, user: AuthUser, group: FieldGroup, key: string | null, s = 's'): RawBuilder<boolean> {
-  const keys = group.owner === 'site' ? valuesOfRow(group, s) : sql`select x.key from (${contractorKeysOfSites(ctx, user, group)}) x where x.site_id = ${sql.ref(`${s}.id`)}`;
-  return key === null ? sql<boolean>`not exists (${keys})` : sql<boolean>`exists (select 1 from (${keys}) g where g.key = ${key})`;
+export function siteInGroup(
+  ctx: AppContext,
+  user: AuthUser,
+  group: FieldGroup,
+  key: string | null,
+  s = 's',
+): RawBuilder<boolean> {
+  const keys =
+    group.owner === 'site'
+      ? valuesOfRow(group, s)
+      : sql`select x.key from (${contractorKeysOfSites(ctx, user, group)}) x where x.site_id = ${sql.ref(`${s}.id`)}`;
+  return key === null
+    ? sql<boolean>`not exists (${keys})`
+    : sql<boolean>`exists (select 1 from (${keys}) g where g.key = ${key})`;
 }
 
 /**
@@ -118,6 +139,11 @@ export function taskGroupJoin(ctx: AppContext, user: AuthUser, group: FieldGroup
 /** What the screen says under a table grouped by a field where a record can be in several groups. */
 export function groupNote(group: FieldGroup, record: 'site' | 'task'): string | null {
   if (!group.multiple) return null;
-  const holder = record === 'site' && group.owner === 'contractor' ? 'its contractors hold' : record === 'task' ? `its ${group.owner} holds` : 'it holds';
+  const holder =
+    record === 'site' && group.owner === 'contractor'
+      ? 'its contractors hold'
+      : record === 'task'
+        ? `its ${group.owner} holds`
+        : 'it holds';
   return `A ${record} counts in the group of each value ${holder}, so the groups can add up to more than the total.`;
 }

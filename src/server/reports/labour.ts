@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { permittedCategories } from '../../common/permissions.js';
 import type { Labour } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
@@ -57,14 +57,21 @@ export function storedLabourFacts(ctx: AppContext, user: AuthUser): { union: boo
   if (hasRowRules(def, user)) return null;
   if (!canRead(user, def)) return { union: false, nonUnion: false };
   const allowed = permittedCategories(user, def.permission ?? def.type, 'read');
-  return { union: allowed === 'all' || allowed.includes('union'), nonUnion: allowed === 'all' || allowed.includes('non-union') };
+  return {
+    union: allowed === 'all' || allowed.includes('union'),
+    nonUnion: allowed === 'all' || allowed.includes('non-union'),
+  };
 }
 
 /**
  * The labour of site `s` given the row `k` (left-joined; null when the site has none) with the booleans `has_union`
  * and `has_non_union`; `null` as a column name leaves that step out.
  */
-export function labourCase(s = 's', hasUnion: string | null = 'k.has_union', hasNonUnion: string | null = 'k.has_non_union'): RawBuilder<Labour> {
+export function labourCase(
+  s = 's',
+  hasUnion: string | null = 'k.has_union',
+  hasNonUnion: string | null = 'k.has_non_union',
+): RawBuilder<Labour> {
   const ref = (name: string) => sql.ref(name);
   return sql<Labour>`(case
     ${hasUnion ? sql`when ${ref(hasUnion)} then 'union'` : sql``}
@@ -75,7 +82,10 @@ export function labourCase(s = 's', hasUnion: string | null = 'k.has_union', has
 }
 
 /** `from sites s (joined to its labour facts)` with the person's site visibility: the base of every labour query. */
-export function labouredSitesFrom(ctx: AppContext, user: AuthUser): { from: RawBuilder<unknown>; where: RawBuilder<boolean>; labour: RawBuilder<Labour> } {
+export function labouredSitesFrom(
+  ctx: AppContext,
+  user: AuthUser,
+): { from: RawBuilder<unknown>; where: RawBuilder<boolean>; labour: RawBuilder<Labour> } {
   const where = visibleCondition(ctx, 'sites', user, 's');
   const stored = storedLabourFacts(ctx, user);
   if (stored && !stored.union && !stored.nonUnion) {
@@ -86,8 +96,16 @@ export function labouredSitesFrom(ctx: AppContext, user: AuthUser): { from: RawB
     return {
       from: sql`sites s left join site_labour k on k.site_id = s.id`,
       where,
-      labour: labourCase('s', stored.union ? 'k.has_union_contractor' : null, stored.nonUnion ? 'k.has_non_union_contractor' : null),
+      labour: labourCase(
+        's',
+        stored.union ? 'k.has_union_contractor' : null,
+        stored.nonUnion ? 'k.has_non_union_contractor' : null,
+      ),
     };
   }
-  return { from: sql`sites s left join ${contractorLabour(ctx, user)} k on k.site_id = s.id`, where, labour: labourCase('s') };
+  return {
+    from: sql`sites s left join ${contractorLabour(ctx, user)} k on k.site_id = s.id`,
+    where,
+    labour: labourCase('s'),
+  };
 }

@@ -1,9 +1,9 @@
-import { sql, type RawBuilder } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { permittedCategories } from '../../common/permissions.js';
+import type { Labour } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { hasRowRules, type ResourceDefinition } from '../records/resource.js';
-import type { Labour } from '../../common/report-types.js';
 import { storedLabourFacts } from './labour.js';
 import { canRead, resourceDef } from './scope.js';
 
@@ -16,16 +16,32 @@ import { canRead, resourceDef } from './scope.js';
 export type CountedGrouping = 'region' | 'trade' | 'all';
 
 /** The filters that narrow the sites; the counts are of all of them. */
-const FILTERS = ['from', 'to', 'region_id', 'team_id', 'user_id', 'trade_id', 'building_type_id', 'site_status_id', 'site_type'] as const;
+const FILTERS = [
+  'from',
+  'to',
+  'region_id',
+  'team_id',
+  'user_id',
+  'trade_id',
+  'building_type_id',
+  'site_status_id',
+  'site_type',
+] as const;
 
 /** Do the counts stand for what this person asks: every site, every contractor's labour, by region or trade? */
-export function answeredByCounts(ctx: AppContext, user: AuthUser, params: { group_by: string } & Partial<Record<(typeof FILTERS)[number], unknown>>): boolean {
+export function answeredByCounts(
+  ctx: AppContext,
+  user: AuthUser,
+  params: { group_by: string } & Partial<Record<(typeof FILTERS)[number], unknown>>,
+): boolean {
   if (params.group_by !== 'region' && params.group_by !== 'trade') return false;
-  if (FILTERS.some((name) => params[name] !== undefined && !(Array.isArray(params[name]) && params[name].length === 0))) return false;
+  if (FILTERS.some((name) => params[name] !== undefined && !(Array.isArray(params[name]) && params[name].length === 0)))
+    return false;
   const sites = resourceDef(ctx, 'sites');
   // The counts are of the rows of `sites` that are not soft-deleted.
   if (sites.table !== 'sites' || !sites.softDelete || hasRowRules(sites, user)) return false;
-  if (!canRead(user, sites) || permittedCategories(user, sites.permission ?? sites.type, 'read') !== 'all') return false;
+  if (!canRead(user, sites) || permittedCategories(user, sites.permission ?? sites.type, 'read') !== 'all')
+    return false;
   const labour = storedLabourFacts(ctx, user);
   return labour !== null && labour.union && labour.nonUnion;
 }
@@ -46,7 +62,12 @@ const COMPACT_AFTER = 2_000;
  * The counts of one grouping, the key as text; `labelJoin` / `label` name the group of each row `x` (as the
  * report's own grouping does).
  */
-export async function readCounts(ctx: AppContext, grouping: CountedGrouping, labelJoin: RawBuilder<unknown> = sql``, label: RawBuilder<unknown> = sql`null`): Promise<CountedRow[]> {
+export async function readCounts(
+  ctx: AppContext,
+  grouping: CountedGrouping,
+  labelJoin: RawBuilder<unknown> = sql``,
+  label: RawBuilder<unknown> = sql`null`,
+): Promise<CountedRow[]> {
   const { rows } = await sql<CountedRow & { changes: number }>`
     select x.key::text as key, ${label} as label, x.labour, x.sites, x.value, x.hours, sum(x.changes) over ()::int as changes
     from (

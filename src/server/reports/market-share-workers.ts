@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { WorkerFigures } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
@@ -28,7 +28,12 @@ export interface SiteGrouping {
 }
 
 /** The workers counted at the latest visit of the sites `sitesWhere` keeps (on `s`), by group and in all. */
-export async function workersCounted(ctx: AppContext, user: AuthUser, sitesWhere: RawBuilder<boolean>, group: SiteGrouping): Promise<{ rows: WorkerGroupRow[]; totals: WorkerGroupRow }> {
+export async function workersCounted(
+  ctx: AppContext,
+  user: AuthUser,
+  sitesWhere: RawBuilder<boolean>,
+  group: SiteGrouping,
+): Promise<{ rows: WorkerGroupRow[]; totals: WorkerGroupRow }> {
   const none = { key: null, label: null, workers: 0, union_workers: 0, non_union_workers: 0 };
   if (!canRead(user, resourceDef(ctx, 'visits'))) return { rows: [], totals: none };
   // Driven from the visits (few) rather than the sites (many): each site's latest visit the person may read.
@@ -48,15 +53,24 @@ export async function workersCounted(ctx: AppContext, user: AuthUser, sitesWhere
       from counted s ${group.join} group by 1
     ) x ${group.labelJoin}
     union all
-    select 'total', null, null, coalesce(sum(s.workers), 0)::int, coalesce(sum(s.union_workers), 0)::int, coalesce(sum(s.non_union_workers), 0)::int from counted s`.execute(ctx.db);
+    select 'total', null, null, coalesce(sum(s.workers), 0)::int, coalesce(sum(s.union_workers), 0)::int, coalesce(sum(s.non_union_workers), 0)::int from counted s`.execute(
+    ctx.db,
+  );
   return { rows: rows.filter((r) => r.part === 'group'), totals: rows.find((r) => r.part === 'total') ?? none };
 }
 
-
 /** A group's figures: union and non-union as counted, the rest unknown; the union share of the known workers. */
-export function workerFigures(row: Pick<WorkerGroupRow, 'workers' | 'union_workers' | 'non_union_workers'> | undefined): WorkerFigures {
+export function workerFigures(
+  row: Pick<WorkerGroupRow, 'workers' | 'union_workers' | 'non_union_workers'> | undefined,
+): WorkerFigures {
   const total = Number(row?.workers ?? 0);
   const union = Number(row?.union_workers ?? 0);
   const nonUnion = Number(row?.non_union_workers ?? 0);
-  return { union, non_union: nonUnion, unknown: total - union - nonUnion, total, share: percentOf(union, union + nonUnion) };
+  return {
+    union,
+    non_union: nonUnion,
+    unknown: total - union - nonUnion,
+    total,
+    share: percentOf(union, union + nonUnion),
+  };
 }

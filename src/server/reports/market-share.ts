@@ -1,20 +1,45 @@
-import { sql, type RawBuilder } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
+import type { Labour, LabourFigures, MarketShareRow } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden } from '../http/errors.js';
-import type { Labour, LabourFigures, MarketShareRow } from '../../common/report-types.js';
-import { fieldGroup, groupByParam, groupLabel, groupNote, singleValue, siteGroupJoin, siteInGroup, type FieldGroup } from './field-groups.js';
-import { labouredSitesFrom, LABOURS } from './labour.js';
+import {
+  type FieldGroup,
+  fieldGroup,
+  groupByParam,
+  groupLabel,
+  groupNote,
+  singleValue,
+  siteGroupJoin,
+  siteInGroup,
+} from './field-groups.js';
+import { LABOURS, labouredSitesFrom } from './labour.js';
 import { answeredByCounts, readCounts } from './market-share-counts.js';
 import { workerFigures, workersCounted } from './market-share-workers.js';
-import { bucketLabel, bucketRange, bucketStart, canRead, INTERVALS, parseFilters, percentOf, rangeCondition, resourceDef, visibleCondition, type Interval } from './scope.js';
+import {
+  bucketLabel,
+  bucketRange,
+  bucketStart,
+  canRead,
+  INTERVALS,
+  type Interval,
+  parseFilters,
+  percentOf,
+  rangeCondition,
+  resourceDef,
+  visibleCondition,
+} from './scope.js';
 
 export const MARKET_SHARE_GROUPS = ['region', 'trade', 'site_type', 'building_type', 'period', 'none'] as const;
 export type MarketShareGroup = (typeof MARKET_SHARE_GROUPS)[number];
 export const DATE_FIELDS = ['created_at', 'kickoff_date', 'bid_date'] as const;
 
-const list = (item: z.ZodType) => z.preprocess((v) => (v === undefined || v === '' ? undefined : Array.isArray(v) ? v : String(v).split(',')), z.array(item).max(50).optional());
+const list = (item: z.ZodType) =>
+  z.preprocess(
+    (v) => (v === undefined || v === '' ? undefined : Array.isArray(v) ? v : String(v).split(',')),
+    z.array(item).max(50).optional(),
+  );
 
 export const marketShareShape = {
   group_by: groupByParam(MARKET_SHARE_GROUPS, 'sites or contractors').default('region'),
@@ -32,19 +57,40 @@ export type MarketShareParams = ReturnType<typeof parseMarketShare>;
 export const parseMarketShare = (query: unknown) => parseFilters(marketShareShape, query);
 
 const empty = (): LabourFigures => ({ sites: 0, value: 0, hours: 0 });
-const SLOT: Record<Labour, 'union' | 'non_union' | 'unknown'> = { union: 'union', 'non-union': 'non_union', unknown: 'unknown' };
+const SLOT: Record<Labour, 'union' | 'non_union' | 'unknown'> = {
+  union: 'union',
+  'non-union': 'non_union',
+  unknown: 'unknown',
+};
 
 /**
  * A grouping: `join` brings the group's column to the sites (filters on the grouped column restrict the join itself),
  * `key` is what the sites are aggregated by (a plain column, so the aggregate hashes integers or short text), and the
  * label is joined afterwards to the few aggregated rows `x` (`labelJoin`, `label`, `keyText`: the key as text).
  */
-function grouping(ctx: AppContext, user: AuthUser, params: MarketShareParams, field: FieldGroup | null): { join: RawBuilder<unknown>; key: RawBuilder<unknown>; labelJoin: RawBuilder<unknown>; label: RawBuilder<unknown>; keyText: RawBuilder<unknown> } {
+function grouping(
+  ctx: AppContext,
+  user: AuthUser,
+  params: MarketShareParams,
+  field: FieldGroup | null,
+): {
+  join: RawBuilder<unknown>;
+  key: RawBuilder<unknown>;
+  labelJoin: RawBuilder<unknown>;
+  label: RawBuilder<unknown>;
+  keyText: RawBuilder<unknown>;
+} {
   const dateCol = sql.ref(`s.${params.date_field}`);
   if (field) {
     // Labelled afterwards from the field's choices (groupLabel).
     const key = field.multiple ? sql`g.key` : singleValue(field, 's');
-    return { join: field.multiple ? siteGroupJoin(ctx, user, field, 's') : sql``, key, labelJoin: sql``, label: sql`null`, keyText: sql`x.key` };
+    return {
+      join: field.multiple ? siteGroupJoin(ctx, user, field, 's') : sql``,
+      key,
+      labelJoin: sql``,
+      label: sql`null`,
+      keyText: sql`x.key`,
+    };
   }
   switch (params.group_by as MarketShareGroup) {
     case 'region':
@@ -64,11 +110,29 @@ function grouping(ctx: AppContext, user: AuthUser, params: MarketShareParams, fi
         keyText: sql`x.key::text`,
       };
     case 'site_type':
-      return { join: sql``, key: sql`s.type`, labelJoin: sql`left join site_types gl on gl.slug = x.key and gl.deleted_at is null`, label: sql`coalesce(gl.name, x.key)`, keyText: sql`x.key` };
+      return {
+        join: sql``,
+        key: sql`s.type`,
+        labelJoin: sql`left join site_types gl on gl.slug = x.key and gl.deleted_at is null`,
+        label: sql`coalesce(gl.name, x.key)`,
+        keyText: sql`x.key`,
+      };
     case 'building_type':
-      return { join: sql``, key: sql`s.building_type_id`, labelJoin: sql`left join building_types gl on gl.id = x.key`, label: sql`gl.name`, keyText: sql`x.key::text` };
+      return {
+        join: sql``,
+        key: sql`s.building_type_id`,
+        labelJoin: sql`left join building_types gl on gl.id = x.key`,
+        label: sql`gl.name`,
+        keyText: sql`x.key::text`,
+      };
     case 'period':
-      return { join: sql``, key: bucketStart(dateCol, params.interval), labelJoin: sql``, label: bucketLabel(sql`x.key`, params.interval), keyText: bucketLabel(sql`x.key`, params.interval) };
+      return {
+        join: sql``,
+        key: bucketStart(dateCol, params.interval),
+        labelJoin: sql``,
+        label: bucketLabel(sql`x.key`, params.interval),
+        keyText: bucketLabel(sql`x.key`, params.interval),
+      };
     case 'none':
       return { join: sql``, key: sql`'all'::text`, labelJoin: sql``, label: sql`'All sites'`, keyText: sql`x.key` };
   }
@@ -76,9 +140,21 @@ function grouping(ctx: AppContext, user: AuthUser, params: MarketShareParams, fi
 
 /** The filters of a market-share request as SQL on `s` (sites). */
 export function siteFilters(params: MarketShareParams): RawBuilder<boolean> {
-  const parts: RawBuilder<boolean>[] = [rangeCondition(sql.ref(`s.${params.date_field}`), params, params.date_field === 'created_at' ? 'timestamp' : 'date')];
-  if (params.region_id) parts.push(sql<boolean>`exists (select 1 from site_regions fr where fr.site_id = s.id and fr.region_id = ${params.region_id})`);
-  if (params.trade_id) parts.push(sql<boolean>`exists (select 1 from site_trades ft where ft.site_id = s.id and ft.trade_id = ${params.trade_id})`);
+  const parts: RawBuilder<boolean>[] = [
+    rangeCondition(
+      sql.ref(`s.${params.date_field}`),
+      params,
+      params.date_field === 'created_at' ? 'timestamp' : 'date',
+    ),
+  ];
+  if (params.region_id)
+    parts.push(
+      sql<boolean>`exists (select 1 from site_regions fr where fr.site_id = s.id and fr.region_id = ${params.region_id})`,
+    );
+  if (params.trade_id)
+    parts.push(
+      sql<boolean>`exists (select 1 from site_trades ft where ft.site_id = s.id and ft.trade_id = ${params.trade_id})`,
+    );
   if (params.team_id) parts.push(sql<boolean>`s.team_id = ${params.team_id}`);
   if (params.user_id) parts.push(sql<boolean>`s.user_id = ${params.user_id}`);
   if (params.building_type_id) parts.push(sql<boolean>`s.building_type_id = ${params.building_type_id}`);
@@ -88,7 +164,8 @@ export function siteFilters(params: MarketShareParams): RawBuilder<boolean> {
 }
 
 function assertMayRead(ctx: AppContext, user: AuthUser) {
-  if (!canRead(user, resourceDef(ctx, 'sites'))) throw forbidden('You do not have permission to read job sites, so there is no market share to show.');
+  if (!canRead(user, resourceDef(ctx, 'sites')))
+    throw forbidden('You do not have permission to read job sites, so there is no market share to show.');
 }
 
 /**
@@ -99,8 +176,15 @@ function assertMayRead(ctx: AppContext, user: AuthUser) {
 export async function marketShare(ctx: AppContext, user: AuthUser, params: MarketShareParams) {
   assertMayRead(ctx, user);
   const field = await fieldGroup(ctx, params.group_by, 'site');
-  const { rows, totalsRows } = answeredByCounts(ctx, user, params) ? await counted(ctx, user, params) : await countedNow(ctx, user, params, field);
-  const workers = await workersCounted(ctx, user, sql<boolean>`${visibleCondition(ctx, 'sites', user, 's')} and ${siteFilters(params)}`, grouping(ctx, user, params, field));
+  const { rows, totalsRows } = answeredByCounts(ctx, user, params)
+    ? await counted(ctx, user, params)
+    : await countedNow(ctx, user, params, field);
+  const workers = await workersCounted(
+    ctx,
+    user,
+    sql<boolean>`${visibleCondition(ctx, 'sites', user, 's')} and ${siteFilters(params)}`,
+    grouping(ctx, user, params, field),
+  );
   const workersByKey = new Map(workers.rows.map((row) => [row.key ?? '', row]));
 
   const byKey = new Map<string, MarketShareRow>();
@@ -108,16 +192,37 @@ export async function marketShare(ctx: AppContext, user: AuthUser, params: Marke
     const mapKey = row.key ?? '';
     let entry = byKey.get(mapKey);
     if (!entry) {
-      entry = { key: row.key, label: field ? groupLabel(field, row.key) : (row.label ?? (row.key === null ? 'None' : row.key)), union: empty(), non_union: empty(), unknown: empty(), total: empty(), share: { sites: null, value: null, hours: null }, workers: workerFigures(workersByKey.get(mapKey)) };
+      entry = {
+        key: row.key,
+        label: field ? groupLabel(field, row.key) : (row.label ?? (row.key === null ? 'None' : row.key)),
+        union: empty(),
+        non_union: empty(),
+        unknown: empty(),
+        total: empty(),
+        share: { sites: null, value: null, hours: null },
+        workers: workerFigures(workersByKey.get(mapKey)),
+      };
       byKey.set(mapKey, entry);
     }
     add(entry[SLOT[row.labour]], row);
   }
-  const totals: MarketShareRow = { key: null, label: 'Total', union: empty(), non_union: empty(), unknown: empty(), total: empty(), share: { sites: null, value: null, hours: null }, workers: workerFigures(workers.totals) };
+  const totals: MarketShareRow = {
+    key: null,
+    label: 'Total',
+    union: empty(),
+    non_union: empty(),
+    unknown: empty(),
+    total: empty(),
+    share: { sites: null, value: null, hours: null },
+    workers: workerFigures(workers.totals),
+  };
   for (const row of totalsRows) add(totals[SLOT[row.labour]], row);
   const data = [...byKey.values()].map(finish);
   if (params.group_by === 'period') data.sort((a, b) => String(a.key ?? '').localeCompare(String(b.key ?? '')));
-  else data.sort((a, b) => (a.key === null ? 1 : b.key === null ? -1 : b.total.sites - a.total.sites || a.label.localeCompare(b.label)));
+  else
+    data.sort((a, b) =>
+      a.key === null ? 1 : b.key === null ? -1 : b.total.sites - a.total.sites || a.label.localeCompare(b.label),
+    );
   return {
     data: data.map((row) => ({ ...row, link: drillDown(params, row.key) })),
     totals: finish(totals),
@@ -127,23 +232,41 @@ export async function marketShare(ctx: AppContext, user: AuthUser, params: Marke
       date_field: params.date_field,
       labours: LABOURS,
       group_note: field ? groupNote(field, 'site') : null,
-      definition: 'A site is union work if any of its contractors is union; else non-union if any is non-union; else by its own type (union and PLA are union, non-union is non-union); else unknown, which is left out of the share.',
-      workers_definition: 'Workers counted: the head count of each site’s latest visit, union and non-union workers as counted there; workers whose status was not noted are unknown, left out of the share.',
+      definition:
+        'A site is union work if any of its contractors is union; else non-union if any is non-union; else by its own type (union and PLA are union, non-union is non-union); else unknown, which is left out of the share.',
+      workers_definition:
+        'Workers counted: the head count of each site’s latest visit, union and non-union workers as counted there; workers whose status was not noted are unknown, left out of the share.',
     },
   };
 }
 
-type GroupRow = { key: string | null; label: string | null; labour: Labour; sites: number; value: number | null; hours: number | null };
+type GroupRow = {
+  key: string | null;
+  label: string | null;
+  labour: Labour;
+  sites: number;
+  value: number | null;
+  hours: number | null;
+};
 
 /** The report by region or trade of every site, from the counts kept by the database (market-share-counts.ts). */
-async function counted(ctx: AppContext, user: AuthUser, params: MarketShareParams): Promise<{ rows: GroupRow[]; totalsRows: GroupRow[] }> {
+async function counted(
+  ctx: AppContext,
+  user: AuthUser,
+  params: MarketShareParams,
+): Promise<{ rows: GroupRow[]; totalsRows: GroupRow[] }> {
   const group = grouping(ctx, user, params, null);
   const rows = await readCounts(ctx, params.group_by as 'region' | 'trade', group.labelJoin, group.label);
   return { rows, totalsRows: await readCounts(ctx, 'all') };
 }
 
 /** The report counted from the sites the person may read, with the filters. */
-async function countedNow(ctx: AppContext, user: AuthUser, params: MarketShareParams, field: FieldGroup | null): Promise<{ rows: GroupRow[]; totalsRows: GroupRow[] }> {
+async function countedNow(
+  ctx: AppContext,
+  user: AuthUser,
+  params: MarketShareParams,
+  field: FieldGroup | null,
+): Promise<{ rows: GroupRow[]; totalsRows: GroupRow[] }> {
   const base = labouredSitesFrom(ctx, user);
   const group = grouping(ctx, user, params, field);
   const where = sql`${base.where} and ${siteFilters(params)}`;
@@ -190,7 +313,17 @@ const round = (n: number) => Math.round(n * 100) / 100;
 /** The drill-down of one row: the same filters narrowed to the row's group (the client adds `labour`). */
 export function drillDown(params: MarketShareParams, key: string | null): Record<string, string> {
   const query: Record<string, string> = {};
-  for (const name of ['from', 'to', 'region_id', 'team_id', 'user_id', 'trade_id', 'building_type_id', 'site_status_id', 'date_field'] as const) {
+  for (const name of [
+    'from',
+    'to',
+    'region_id',
+    'team_id',
+    'user_id',
+    'trade_id',
+    'building_type_id',
+    'site_status_id',
+    'date_field',
+  ] as const) {
     if (params[name] !== undefined) query[name] = String(params[name]);
   }
   if (params.site_type?.length) query.site_type = params.site_type.join(',');
@@ -225,10 +358,18 @@ export async function marketShareSites(ctx: AppContext, user: AuthUser, query: u
     if (field) parts.push(siteInGroup(ctx, user, field, none ? null : key, 's'));
     switch (field ? null : (params.group_by as MarketShareGroup)) {
       case 'region':
-        parts.push(none ? sql<boolean>`not exists (select 1 from site_regions g where g.site_id = s.id)` : sql<boolean>`exists (select 1 from site_regions g where g.site_id = s.id and g.region_id = ${intKey})`);
+        parts.push(
+          none
+            ? sql<boolean>`not exists (select 1 from site_regions g where g.site_id = s.id)`
+            : sql<boolean>`exists (select 1 from site_regions g where g.site_id = s.id and g.region_id = ${intKey})`,
+        );
         break;
       case 'trade':
-        parts.push(none ? sql<boolean>`not exists (select 1 from site_trades g where g.site_id = s.id)` : sql<boolean>`exists (select 1 from site_trades g where g.site_id = s.id and g.trade_id = ${intKey})`);
+        parts.push(
+          none
+            ? sql<boolean>`not exists (select 1 from site_trades g where g.site_id = s.id)`
+            : sql<boolean>`exists (select 1 from site_trades g where g.site_id = s.id and g.trade_id = ${intKey})`,
+        );
         break;
       case 'site_type':
         parts.push(sql<boolean>`s.type = ${key}`);
@@ -238,7 +379,14 @@ export async function marketShareSites(ctx: AppContext, user: AuthUser, query: u
         break;
       case 'period': {
         const range = bucketRange(key, params.interval as Interval);
-        if (range) parts.push(rangeCondition(sql.ref(`s.${params.date_field}`), range, params.date_field === 'created_at' ? 'timestamp' : 'date'));
+        if (range)
+          parts.push(
+            rangeCondition(
+              sql.ref(`s.${params.date_field}`),
+              range,
+              params.date_field === 'created_at' ? 'timestamp' : 'date',
+            ),
+          );
         else parts.push(none ? sql<boolean>`${sql.ref(`s.${params.date_field}`)} is null` : sql<boolean>`false`);
         break;
       }
@@ -254,7 +402,9 @@ export async function marketShareSites(ctx: AppContext, user: AuthUser, query: u
     from ${base.from} where ${sql.join(parts, sql` and `)} offset 0
   ) c`;
   const labour = params.labour ? sql<boolean>`c.labour = ${params.labour}` : sql<boolean>`true`;
-  const total = Number((await sql<{ n: number }>`select count(*)::int as n from ${cell} where ${labour}`.execute(ctx.db)).rows[0]?.n ?? 0);
+  const total = Number(
+    (await sql<{ n: number }>`select count(*)::int as n from ${cell} where ${labour}`.execute(ctx.db)).rows[0]?.n ?? 0,
+  );
   const { rows } = await sql<Record<string, unknown>>`
     select c.* from ${cell} where ${labour}
     order by c.name, c.id
@@ -262,6 +412,13 @@ export async function marketShareSites(ctx: AppContext, user: AuthUser, query: u
   const from = rows.length ? (params.page - 1) * params.per_page + 1 : null;
   return {
     data: rows,
-    meta: { current_page: params.page, from, to: from === null ? null : from + rows.length - 1, per_page: params.per_page, total, last_page: Math.max(1, Math.ceil(total / params.per_page)) },
+    meta: {
+      current_page: params.page,
+      from,
+      to: from === null ? null : from + rows.length - 1,
+      per_page: params.per_page,
+      total,
+      last_page: Math.max(1, Math.ceil(total / params.per_page)),
+    },
   };
 }

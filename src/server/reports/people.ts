@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { can } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
 

@@ -1,8 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  ClassificationRow,
+  MarketShareRow,
+  TaskPerformanceRow,
+  UserPerformanceRow,
+} from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
-import type { ClassificationRow, MarketShareRow, TaskPerformanceRow, UserPerformanceRow } from '../../common/report-types.js';
 import { classifications, parseClassifications } from './classifications.js';
-import { csvFileName, toCsv, type CsvColumn } from './csv.js';
+import { type CsvColumn, csvFileName, toCsv } from './csv.js';
 import { marketShare, marketShareSites, parseMarketShare } from './market-share.js';
 import { requireReports } from './scope.js';
 import { parseTaskPerformance, taskPerformance } from './task-performance.js';
@@ -11,7 +16,9 @@ import { parseUserPerformance, userPerformance } from './user-performance.js';
 /** Answers CSV when asked (`?format=csv` or `Accept: text/csv`), else JSON. */
 function wantsCsv(request: FastifyRequest) {
   const query = request.query as Record<string, unknown>;
-  return query.format === 'csv' || (query.format === undefined && /\btext\/csv\b/.test(String(request.headers.accept ?? '')));
+  return (
+    query.format === 'csv' || (query.format === undefined && /\btext\/csv\b/.test(String(request.headers.accept ?? '')))
+  );
 }
 
 function sendCsv<T>(reply: FastifyReply, name: string, columns: CsvColumn<T>[], rows: T[]) {
@@ -22,7 +29,10 @@ function sendCsv<T>(reply: FastifyReply, name: string, columns: CsvColumn<T>[], 
     .send(toCsv(columns, rows));
 }
 
-const labourColumns = (prefix: string, pick: (row: MarketShareRow) => MarketShareRow['union']): CsvColumn<MarketShareRow>[] => [
+const labourColumns = (
+  prefix: string,
+  pick: (row: MarketShareRow) => MarketShareRow['union'],
+): CsvColumn<MarketShareRow>[] => [
   { header: `${prefix} sites`, value: (r) => pick(r).sites },
   { header: `${prefix} estimated value`, value: (r) => pick(r).value },
   { header: `${prefix} estimated hours`, value: (r) => pick(r).hours },
@@ -82,33 +92,64 @@ const USER_PERFORMANCE_CSV: CsvColumn<UserPerformanceRow>[] = [
  * may read, takes its filters from the query string and answers CSV with `format=csv`.
  */
 export function registerReportRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get('/api/reports/market-share', { config: { permission: { allOf: ['report:read', { resource: 'sites', action: 'read' }] } } }, async (request, reply) => {
-    const user = await requireReports(ctx, request.user);
-    const params = parseMarketShare(request.query);
-    const result = await marketShare(ctx, user, params);
-    const columns = params.measure === 'workers' ? [...MARKET_SHARE_CSV, ...MARKET_SHARE_WORKERS_CSV] : MARKET_SHARE_CSV;
-    if (wantsCsv(request)) return sendCsv(reply, 'market-share', columns, [...result.data, result.totals]);
-    return result;
-  });
+  app.get(
+    '/api/reports/market-share',
+    { config: { permission: { allOf: ['report:read', { resource: 'sites', action: 'read' }] } } },
+    async (request, reply) => {
+      const user = await requireReports(ctx, request.user);
+      const params = parseMarketShare(request.query);
+      const result = await marketShare(ctx, user, params);
+      const columns =
+        params.measure === 'workers' ? [...MARKET_SHARE_CSV, ...MARKET_SHARE_WORKERS_CSV] : MARKET_SHARE_CSV;
+      if (wantsCsv(request)) return sendCsv(reply, 'market-share', columns, [...result.data, result.totals]);
+      return result;
+    },
+  );
 
-  app.get('/api/reports/market-share/sites', { config: { permission: { allOf: ['report:read', { resource: 'sites', action: 'read' }] } } }, async (request) => {
-    const user = await requireReports(ctx, request.user);
-    return marketShareSites(ctx, user, request.query);
-  });
+  app.get(
+    '/api/reports/market-share/sites',
+    { config: { permission: { allOf: ['report:read', { resource: 'sites', action: 'read' }] } } },
+    async (request) => {
+      const user = await requireReports(ctx, request.user);
+      return marketShareSites(ctx, user, request.query);
+    },
+  );
 
-  app.get('/api/reports/classifications', { config: { permission: { allOf: ['report:read', { anyOf: [{ resource: 'members', action: 'read' }, { resource: 'contacts', action: 'read' }] }] } } }, async (request, reply) => {
-    const user = await requireReports(ctx, request.user);
-    const result = await classifications(ctx, user, parseClassifications(request.query));
-    if (wantsCsv(request)) return sendCsv(reply, 'classifications', CLASSIFICATIONS_CSV, result.data);
-    return result;
-  });
+  app.get(
+    '/api/reports/classifications',
+    {
+      config: {
+        permission: {
+          allOf: [
+            'report:read',
+            {
+              anyOf: [
+                { resource: 'members', action: 'read' },
+                { resource: 'contacts', action: 'read' },
+              ],
+            },
+          ],
+        },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireReports(ctx, request.user);
+      const result = await classifications(ctx, user, parseClassifications(request.query));
+      if (wantsCsv(request)) return sendCsv(reply, 'classifications', CLASSIFICATIONS_CSV, result.data);
+      return result;
+    },
+  );
 
-  app.get('/api/reports/task-performance', { config: { permission: { allOf: ['report:read', { resource: 'tasks', action: 'read' }] } } }, async (request, reply) => {
-    const user = await requireReports(ctx, request.user);
-    const result = await taskPerformance(ctx, user, parseTaskPerformance(request.query));
-    if (wantsCsv(request)) return sendCsv(reply, 'task-performance', TASK_PERFORMANCE_CSV, result.data);
-    return result;
-  });
+  app.get(
+    '/api/reports/task-performance',
+    { config: { permission: { allOf: ['report:read', { resource: 'tasks', action: 'read' }] } } },
+    async (request, reply) => {
+      const user = await requireReports(ctx, request.user);
+      const result = await taskPerformance(ctx, user, parseTaskPerformance(request.query));
+      if (wantsCsv(request)) return sendCsv(reply, 'task-performance', TASK_PERFORMANCE_CSV, result.data);
+      return result;
+    },
+  );
 
   app.get('/api/reports/user-performance', { config: { permission: 'report:read' } }, async (request, reply) => {
     const user = await requireReports(ctx, request.user);

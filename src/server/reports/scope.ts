@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import { can, permittedCategories } from '../../common/permissions.js';
 import type { FigureLink } from '../../common/report-types.js';
@@ -60,7 +60,12 @@ export function visibleCondition(ctx: AppContext, name: string, user: AuthUser, 
   if (def.softDelete) parts.push(sql<boolean>`${sql.ref(`${alias}.deleted_at`)} is null`);
   if (def.categoryColumn) {
     const allowed = permittedCategories(user, def.permission ?? def.type, 'read');
-    if (allowed !== 'all') parts.push(allowed.length ? sql<boolean>`${sql.ref(`${alias}.${def.categoryColumn}`)} in (${sql.join(allowed)})` : sql<boolean>`false`);
+    if (allowed !== 'all')
+      parts.push(
+        allowed.length
+          ? sql<boolean>`${sql.ref(`${alias}.${def.categoryColumn}`)} in (${sql.join(allowed)})`
+          : sql<boolean>`false`,
+      );
   }
   if (!canRead(user, def)) parts.push(sql<boolean>`false`);
   return parts.length ? sql<boolean>`(${sql.join(parts, sql` and `)})` : sql<boolean>`true`;
@@ -79,7 +84,10 @@ export interface Figure {
 
 // ---- filters ----------------------------------------------------------------------------------------------
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-11-21.').refine((v) => !Number.isNaN(Date.parse(v)), 'That is not a date.');
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-11-21.')
+  .refine((v) => !Number.isNaN(Date.parse(v)), 'That is not a date.');
 const id = z.coerce.number().int().min(1).max(2_147_483_647);
 
 export const commonFilters = z.object({
@@ -94,12 +102,14 @@ export const commonFilters = z.object({
 export function parseFilters<T extends z.ZodRawShape>(shape: T, query: unknown) {
   const schema = commonFilters.extend(shape).strip();
   const parsed = parseBody(schema, query) as z.infer<typeof commonFilters> & z.infer<z.ZodObject<T>>;
-  if (parsed.from && parsed.to && parsed.from > parsed.to) throw fieldError('to', 'The end date must be on or after the start date.');
+  if (parsed.from && parsed.to && parsed.from > parsed.to)
+    throw fieldError('to', 'The end date must be on or after the start date.');
   return parsed;
 }
 
 export const isoDay = (date: Date) => date.toISOString().slice(0, 10);
-export const addDays = (dayText: string, days: number) => isoDay(new Date(Date.parse(`${dayText}T00:00:00Z`) + days * 86_400_000));
+export const addDays = (dayText: string, days: number) =>
+  isoDay(new Date(Date.parse(`${dayText}T00:00:00Z`) + days * 86_400_000));
 
 /** This calendar month (UTC), the default period of goals. */
 export function thisMonth(now = new Date()) {
@@ -125,7 +135,11 @@ export function rangeFilter(field: string, range: { from?: string; to?: string }
   return filter;
 }
 
-export function rangeCondition(column: RawBuilder<unknown> | string, range: { from?: string; to?: string }, kind: 'timestamp' | 'date' = 'timestamp'): RawBuilder<boolean> {
+export function rangeCondition(
+  column: RawBuilder<unknown> | string,
+  range: { from?: string; to?: string },
+  kind: 'timestamp' | 'date' = 'timestamp',
+): RawBuilder<boolean> {
   const ref = typeof column === 'string' ? sql.ref(column) : column;
   const cast = kind === 'date' ? sql`::date` : sql`::timestamptz`;
   const parts: RawBuilder<boolean>[] = [];
@@ -140,7 +154,9 @@ export function teamMembers(teamId: number): RawBuilder<unknown> {
 }
 
 export async function teamMemberIds(db: Kysely<any>, teamId: number): Promise<number[]> {
-  const { rows } = await sql<{ user_id: number }>`select user_id from ${teamMembers(teamId)} m(user_id) order by user_id`.execute(db);
+  const { rows } = await sql<{
+    user_id: number;
+  }>`select user_id from ${teamMembers(teamId)} m(user_id) order by user_id`.execute(db);
   return rows.map((r) => r.user_id);
 }
 
@@ -148,7 +164,11 @@ export async function teamMemberIds(db: Kysely<any>, teamId: number): Promise<nu
 export async function requireReports(ctx: AppContext, user: AuthUser | null) {
   if (!user) throw forbidden();
   if (!can(user, 'report:read')) throw forbidden('You do not have permission to read reports.');
-  const feature = await ctx.db.selectFrom('features').select('enabled').where('slug', '=', 'reports').executeTakeFirst();
+  const feature = await ctx.db
+    .selectFrom('features')
+    .select('enabled')
+    .where('slug', '=', 'reports')
+    .executeTakeFirst();
   if (feature && !feature.enabled) throw forbidden('Reports are switched off.');
   return user;
 }

@@ -1,11 +1,28 @@
-import { sql, type RawBuilder } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { TaskPerformanceRow } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden } from '../http/errors.js';
 import { fieldGroup, groupByParam, groupLabel, groupNote, taskGroupJoin } from './field-groups.js';
-import { bucketLabel, bucketRange, bucketStart, canRead, INTERVALS, parseFilters, percentOf, rangeCondition, rangeFilter, resourceDef, teamMemberIds, teamMembers, thisMonth, visibleCondition, type Interval, type Link } from './scope.js';
+import {
+  bucketLabel,
+  bucketRange,
+  bucketStart,
+  canRead,
+  INTERVALS,
+  type Interval,
+  type Link,
+  parseFilters,
+  percentOf,
+  rangeCondition,
+  rangeFilter,
+  resourceDef,
+  teamMemberIds,
+  teamMembers,
+  thisMonth,
+  visibleCondition,
+} from './scope.js';
 
 export const taskPerformanceShape = {
   group_by: groupByParam(['user', 'team'], "the task's site or contractor").default('user'),
@@ -43,7 +60,10 @@ export async function taskPerformance(ctx: AppContext, user: AuthUser, params: T
   const groupKey = field ? sql`e.fkey` : params.group_by === 'team' ? sql`m.team_id` : sql`e.uid`;
   const fieldJoin = field ? taskGroupJoin(ctx, user, field, 't') : sql``;
   const fieldKey = field ? sql`g.key` : sql`null::text`;
-  const teamJoin = params.group_by === 'team' ? sql`join (select tu.user_id, tu.team_id from team_user tu union select u.id, u.team_id from users u where u.team_id is not null) m on m.user_id = e.uid` : sql``;
+  const teamJoin =
+    params.group_by === 'team'
+      ? sql`join (select tu.user_id, tu.team_id from team_user tu union select u.id, u.team_id from users u where u.team_id is not null) m on m.user_id = e.uid`
+      : sql``;
   const { rows } = await sql<any>`
     select ${groupKey} as key, ${period} as period,
       sum(e.calls)::int as calls, sum(e.meetings)::int as meetings, sum(e.visits)::int as visits, sum(e.done)::int as done,
@@ -66,17 +86,36 @@ export async function taskPerformance(ctx: AppContext, user: AuthUser, params: T
     group by 1, 2
     order by 1, 2`.execute(ctx.db);
 
-  const names = field ? new Map<number, string>() : await labelsFor(ctx, params.group_by as 'user' | 'team', rows.map((r: any) => r.key));
+  const names = field
+    ? new Map<number, string>()
+    : await labelsFor(
+        ctx,
+        params.group_by as 'user' | 'team',
+        rows.map((r: any) => r.key),
+      );
   const teamIds = new Map<number, number[]>();
-  if (params.group_by === 'team') for (const key of new Set(rows.map((r: any) => r.key as number))) teamIds.set(key, await teamMemberIds(ctx.db, key));
+  if (params.group_by === 'team')
+    for (const key of new Set(rows.map((r: any) => r.key as number)))
+      teamIds.set(key, await teamMemberIds(ctx.db, key));
   const data: TaskPerformanceRow[] = rows.map((row: any) => {
     const rowRange = row.period && interval ? clip(bucketRange(row.period, interval)!, range) : range;
     const who: Record<string, unknown> =
-      params.group_by === 'team' ? { assignee_id: teamIds.get(row.key) ?? [] } : row.key === null ? { assignee_id_null: true } : { assignee_id: row.key };
-    const done = (type?: string) => ({ resource: 'tasks', filter: { ...who, ...(type ? { type } : {}), ...rangeFilter('completed_at', rowRange) } });
+      params.group_by === 'team'
+        ? { assignee_id: teamIds.get(row.key) ?? [] }
+        : row.key === null
+          ? { assignee_id_null: true }
+          : { assignee_id: row.key };
+    const done = (type?: string) => ({
+      resource: 'tasks',
+      filter: { ...who, ...(type ? { type } : {}), ...rangeFilter('completed_at', rowRange) },
+    });
     return {
       key: row.key,
-      label: field ? groupLabel(field, row.key) : row.key === null ? 'Unassigned' : (names.get(row.key) ?? `#${row.key}`),
+      label: field
+        ? groupLabel(field, row.key)
+        : row.key === null
+          ? 'Unassigned'
+          : (names.get(row.key) ?? `#${row.key}`),
       period: row.period,
       calls: row.calls,
       meetings: row.meetings,
@@ -86,23 +125,52 @@ export async function taskPerformance(ctx: AppContext, user: AuthUser, params: T
       due_done: row.due_done,
       overdue: row.overdue,
       completion_rate: percentOf(row.due_done, row.due),
-      links: field ? { calls: null, meetings: null, visits: null, done: null, due: null, overdue: null } : {
-        calls: done('call'),
-        meetings: done('meeting'),
-        visits: done('visit'),
-        done: done(),
-        due: { resource: 'tasks', filter: { ...who, ...rangeFilter('due_at', rowRange) } },
-        overdue: { resource: 'tasks', filter: { ...who, completed_at_null: true, due_at_gte: rowRange.from, due_at_lt: earlier(rangeFilter('x', rowRange).x_lt, now) } },
-      },
+      links: field
+        ? { calls: null, meetings: null, visits: null, done: null, due: null, overdue: null }
+        : {
+            calls: done('call'),
+            meetings: done('meeting'),
+            visits: done('visit'),
+            done: done(),
+            due: { resource: 'tasks', filter: { ...who, ...rangeFilter('due_at', rowRange) } },
+            overdue: {
+              resource: 'tasks',
+              filter: {
+                ...who,
+                completed_at_null: true,
+                due_at_gte: rowRange.from,
+                due_at_lt: earlier(rangeFilter('x', rowRange).x_lt, now),
+              },
+            },
+          },
     };
   });
-  data.sort((a, b) => (a.key === null ? 1 : b.key === null ? -1 : a.label.localeCompare(b.label) || String(a.period).localeCompare(String(b.period))));
+  data.sort((a, b) =>
+    a.key === null
+      ? 1
+      : b.key === null
+        ? -1
+        : a.label.localeCompare(b.label) || String(a.period).localeCompare(String(b.period)),
+  );
   // By team there is no total: a person in two teams counts in both (so does a task in two groups of a field).
-  const totals = ['calls', 'meetings', 'visits', 'done', 'due', 'due_done', 'overdue'].reduce<Record<string, number>>((acc, k) => ({ ...acc, [k]: data.reduce((n, r: any) => n + r[k], 0) }), {});
+  const totals = ['calls', 'meetings', 'visits', 'done', 'due', 'due_done', 'overdue'].reduce<Record<string, number>>(
+    (acc, k) => ({ ...acc, [k]: data.reduce((n, r: any) => n + r[k], 0) }),
+    {},
+  );
   return {
     data,
-    totals: params.group_by === 'team' || field?.multiple ? null : { ...totals, completion_rate: percentOf(totals.due_done, totals.due) },
-    meta: { from: params.from ?? null, to: params.to ?? null, group_by: params.group_by, interval: params.interval, now, group_note: field ? groupNote(field, 'task') : null },
+    totals:
+      params.group_by === 'team' || field?.multiple
+        ? null
+        : { ...totals, completion_rate: percentOf(totals.due_done, totals.due) },
+    meta: {
+      from: params.from ?? null,
+      to: params.to ?? null,
+      group_by: params.group_by,
+      interval: params.interval,
+      now,
+      group_note: field ? groupNote(field, 'task') : null,
+    },
   };
 }
 
@@ -112,16 +180,27 @@ function earlier(dayText: string | undefined, instant: string): string {
 }
 
 function clip(inner: { from: string; to: string }, outer: { from?: string; to?: string }) {
-  return { from: outer.from && outer.from > inner.from ? outer.from : inner.from, to: outer.to && outer.to < inner.to ? outer.to : inner.to };
+  return {
+    from: outer.from && outer.from > inner.from ? outer.from : inner.from,
+    to: outer.to && outer.to < inner.to ? outer.to : inner.to,
+  };
 }
 
-export async function labelsFor(ctx: AppContext, groupBy: 'user' | 'team', keys: Array<number | null>): Promise<Map<number, string>> {
+export async function labelsFor(
+  ctx: AppContext,
+  groupBy: 'user' | 'team',
+  keys: Array<number | null>,
+): Promise<Map<number, string>> {
   const ids = [...new Set(keys.filter((k): k is number => k !== null))];
   if (!ids.length) return new Map();
   if (groupBy === 'team') {
     const rows = await ctx.db.selectFrom('teams').select(['id', 'name']).where('id', 'in', ids).execute();
     return new Map(rows.map((r) => [r.id, r.name]));
   }
-  const rows = await ctx.db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', ids).execute();
+  const rows = await ctx.db
+    .selectFrom('users')
+    .select(['id', 'first_name', 'last_name'])
+    .where('id', 'in', ids)
+    .execute();
   return new Map(rows.map((r) => [r.id, `${r.first_name} ${r.last_name}`.trim()]));
 }

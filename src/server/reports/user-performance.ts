@@ -3,11 +3,24 @@ import { z } from 'zod';
 import { GOAL_KEYS, type GoalKey, type Goals, type UserPerformanceRow } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { canRead, parseFilters, rangeCondition, rangeFilter, resourceDef, teamMembers, thisMonth, visibleCondition, type Link } from './scope.js';
 import { hiddenPeopleCondition } from './people.js';
+import {
+  canRead,
+  type Link,
+  parseFilters,
+  rangeCondition,
+  rangeFilter,
+  resourceDef,
+  teamMembers,
+  thisMonth,
+  visibleCondition,
+} from './scope.js';
 
 export const userPerformanceShape = {
-  month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'The month must look like 2026-11.').optional(),
+  month: z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'The month must look like 2026-11.')
+    .optional(),
 };
 export type UserPerformanceParams = ReturnType<typeof parseUserPerformance>;
 export function parseUserPerformance(query: unknown) {
@@ -42,7 +55,11 @@ export function monthsOf(from: string, to: string): string[] {
  * A person's goals for a range: for each month it touches, that month's goals (set with
  * `POST /api/users/{id}/goals {period: 'YYYY-MM'}`) or else the `default` ones, added up. Null when none is set.
  */
-export function goalsFor(goals: Record<string, Partial<Record<GoalKey, number>>> | null | undefined, from: string, to: string): Goals & { source: 'month' | 'default' | 'mixed' | 'none' } {
+export function goalsFor(
+  goals: Record<string, Partial<Record<GoalKey, number>>> | null | undefined,
+  from: string,
+  to: string,
+): Goals & { source: 'month' | 'default' | 'mixed' | 'none' } {
   const result: Goals = { calls: null, meetings: null, visits: null, recruits: null };
   const sources = new Set<string>();
   for (const month of monthsOf(from, to)) {
@@ -54,9 +71,11 @@ export function goalsFor(goals: Record<string, Partial<Record<GoalKey, number>>>
       result[key] = (result[key] ?? 0) + Number(value);
     }
   }
-  return { ...result, source: sources.size === 0 ? 'none' : sources.size > 1 ? 'mixed' : (([...sources][0]) as 'month' | 'default') };
+  return {
+    ...result,
+    source: sources.size === 0 ? 'none' : sources.size > 1 ? 'mixed' : ([...sources][0] as 'month' | 'default'),
+  };
 }
-
 
 /**
  * GET /api/reports/user-performance: each person's calls, meetings and visits completed (tasks assigned to them,
@@ -94,7 +113,8 @@ export async function userPerformance(ctx: AppContext, user: AuthUser, params: U
       ${params.user_id ? sql`and u.id = ${params.user_id}` : sql``}
     order by u.last_name, u.first_name, u.id`.execute(ctx.db);
 
-  const pct = (done: number | null, goal: number | null) => (done === null || !goal ? null : Math.round((done / goal) * 1000) / 10);
+  const pct = (done: number | null, goal: number | null) =>
+    done === null || !goal ? null : Math.round((done / goal) * 1000) / 10;
   const data: UserPerformanceRow[] = rows.map((row: any) => {
     const goals = goalsFor(row.goals, from, to);
     const done: Goals = {
@@ -103,7 +123,10 @@ export async function userPerformance(ctx: AppContext, user: AuthUser, params: U
       visits: readsTasks ? row.visits : null,
       recruits: readsRecruits ? row.recruits : null,
     };
-    const taskLink = (type: string): Link | null => (readsTasks ? { resource: 'tasks', filter: { assignee_id: row.id, type, ...rangeFilter('completed_at', range) } } : null);
+    const taskLink = (type: string): Link | null =>
+      readsTasks
+        ? { resource: 'tasks', filter: { assignee_id: row.id, type, ...rangeFilter('completed_at', range) } }
+        : null;
     const month = params.month ?? (from.slice(0, 7) === to.slice(0, 7) ? from.slice(0, 7) : null);
     return {
       user_id: row.id,
@@ -113,14 +136,24 @@ export async function userPerformance(ctx: AppContext, user: AuthUser, params: U
       month_goals: month ? (row.goals?.[month] ?? null) : null,
       default_goals: row.goals?.default ?? null,
       done,
-      progress: { calls: pct(done.calls, goals.calls), meetings: pct(done.meetings, goals.meetings), visits: pct(done.visits, goals.visits), recruits: pct(done.recruits, goals.recruits) },
+      progress: {
+        calls: pct(done.calls, goals.calls),
+        meetings: pct(done.meetings, goals.meetings),
+        visits: pct(done.visits, goals.visits),
+        recruits: pct(done.recruits, goals.recruits),
+      },
       links: {
         calls: taskLink('call'),
         meetings: taskLink('meeting'),
         visits: taskLink('visit'),
-        recruits: readsRecruits ? { resource: 'recruits', filter: { user_id: row.id, ...rangeFilter('signed_at', range) } } : null,
+        recruits: readsRecruits
+          ? { resource: 'recruits', filter: { user_id: row.id, ...rangeFilter('signed_at', range) } }
+          : null,
       },
     };
   });
-  return { data, meta: { from, to, month: params.month ?? null, may_set_goals: user.permissions.includes('user:update') } };
+  return {
+    data,
+    meta: { from, to, month: params.month ?? null, may_set_goals: user.permissions.includes('user:update') },
+  };
 }

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import { z } from 'zod';
 import { can } from '../../common/permissions.js';
 import { revisionVisibility } from '../activity/visibility.js';
 import type { AppContext } from '../app-context.js';
 import { forbidden } from '../http/errors.js';
 import { parseBody } from '../http/parse-body.js';
-import { z } from 'zod';
 
 const query = z.object({
   page: z.coerce.number().int().min(1).default(1),
@@ -42,7 +42,18 @@ export function registerRevisionRoutes(app: FastifyInstance, ctx: AppContext) {
     const total = Number((await base.select(sql<number>`count(*)`.as('count')).executeTakeFirst())?.count ?? 0);
     const data = await base
       .leftJoin('users as u', 'u.id', 'r.user_id')
-      .select(['r.id', 'r.revisionable_type', 'r.revisionable_id', 'r.action', 'r.user_id', 'r.changes', 'r.import_id', 'r.via', 'r.created_at', sql<string>`u.first_name || ' ' || u.last_name`.as('user_name')])
+      .select([
+        'r.id',
+        'r.revisionable_type',
+        'r.revisionable_id',
+        'r.action',
+        'r.user_id',
+        'r.changes',
+        'r.import_id',
+        'r.via',
+        'r.created_at',
+        sql<string>`u.first_name || ' ' || u.last_name`.as('user_name'),
+      ])
       .orderBy('r.id', 'desc')
       .limit(params.per_page)
       .offset((params.page - 1) * params.per_page)
@@ -50,7 +61,14 @@ export function registerRevisionRoutes(app: FastifyInstance, ctx: AppContext) {
     const from = data.length ? (params.page - 1) * params.per_page + 1 : null;
     return {
       data,
-      meta: { current_page: params.page, from, to: from && from + data.length - 1, per_page: params.per_page, total, last_page: Math.max(1, Math.ceil(total / params.per_page)) },
+      meta: {
+        current_page: params.page,
+        from,
+        to: from && from + data.length - 1,
+        per_page: params.per_page,
+        total,
+        last_page: Math.max(1, Math.ceil(total / params.per_page)),
+      },
     };
   });
 }

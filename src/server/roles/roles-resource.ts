@@ -25,7 +25,8 @@ export const rolesResource: ResourceDefinition = {
     async beforeWrite(values, { trx, existing, user }) {
       if ('permissions' in values) {
         const parsed = permissionList.safeParse(values.permissions ?? []);
-        if (!parsed.success) throw fieldError('permissions', 'Permissions must be a list like "site:read" or "site:read:union".');
+        if (!parsed.success)
+          throw fieldError('permissions', 'Permissions must be a list like "site:read" or "site:read:union".');
         values.permissions = [...new Set(parsed.data)].sort();
       }
       // Nobody grants what they do not hold, nor edits a role that holds more than they do. The server's own writes
@@ -33,10 +34,12 @@ export const rolesResource: ResourceDefinition = {
       if (user) {
         if (existing) assertMayGrantPermissions(user, existing.permissions ?? [], 'change');
         assertMayGrantPermissions(user, values.permissions ?? [], existing ? 'change' : 'create');
-        if (values.incognito && !existing?.incognito && !user.incognito) throw forbidden('Only a person whose own role is incognito may make a role incognito.');
+        if (values.incognito && !existing?.incognito && !user.incognito)
+          throw forbidden('Only a person whose own role is incognito may make a role incognito.');
       }
       if (values.slug) {
-        if (!/^[a-z0-9-]+$/.test(values.slug)) throw fieldError('slug', 'The slug may only hold lower-case letters, digits and dashes.');
+        if (!/^[a-z0-9-]+$/.test(values.slug))
+          throw fieldError('slug', 'The slug may only hold lower-case letters, digits and dashes.');
         const taken = await trx
           .selectFrom('roles')
           .select('id')

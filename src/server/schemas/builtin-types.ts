@@ -8,7 +8,8 @@ import { isColumn, knownRelationTargets, shippedSchema } from './schema-files.js
  * whether it restores, and its fields (kind, label, required, limits, choices, references) come
  * from `schemas/{type}.json` (or `schemas/fixed/`).
  */
-export interface BuiltinTypeCode extends Omit<ResourceDefinition, 'name' | 'type' | 'singular' | 'restorable' | 'fields'> {
+export interface BuiltinTypeCode
+  extends Omit<ResourceDefinition, 'name' | 'type' | 'singular' | 'restorable' | 'fields'> {
   /**
    * Merged over the specs derived from the file: how special fields are stored (a pivot table, a `virtual` field
    * its hooks write, the shape of its JSON). A field the file does not describe (a list kept from another field,

@@ -12,7 +12,9 @@ import { schemaStore } from './schema-store.js';
  * with its `schema_id`, a `name`, the organizer and team, and every other field in `custom`. Its permission
  * entity is its type (`vehicle:read`).
  */
-export function customTypeDefinition(schema: Pick<RecordSchema, 'id' | 'type' | 'resource' | 'name_singular'>): ResourceDefinition {
+export function customTypeDefinition(
+  schema: Pick<RecordSchema, 'id' | 'type' | 'resource' | 'name_singular'>,
+): ResourceDefinition {
   return schemaBacked(
     {
       name: schema.resource,
@@ -77,14 +79,17 @@ export function registerCustomTypeRoutes(app: FastifyInstance, ctx: AppContext) 
       }
     }
   };
-  store.onInvalidate(() => void sync().catch((error) => app.log.error({ err: error }, 'Could not refresh the record types')));
+  store.onInvalidate(
+    () => void sync().catch((error) => app.log.error({ err: error }, 'Could not refresh the record types')),
+  );
   app.addHook('onReady', sync);
 
   const resolve = async (name: string) => {
     const schema = (await store.snapshot()).byResource.get(name);
     return schema && !schema.built_in ? definitionFor(schema) : null;
   };
-  const idOf = (raw: string) => (/^\d{1,10}$/.test(raw) && Number(raw) <= 2_147_483_647 && Number(raw) >= 1 ? Number(raw) : null);
+  const idOf = (raw: string) =>
+    /^\d{1,10}$/.test(raw) && Number(raw) <= 2_147_483_647 && Number(raw) >= 1 ? Number(raw) : null;
 
   type Params = { resource: string; id?: string };
   // The record type is named by the path: unknown paths answer 404 signed in or not; records need a session (401).
@@ -98,14 +103,30 @@ export function registerCustomTypeRoutes(app: FastifyInstance, ctx: AppContext) 
   app.post<{ Params: Params }>('/api/:resource', needs('create'), async (request, reply) => {
     const def = await resolve(request.params.resource);
     if (!def) return notFoundAnswer(request, reply);
-    return reply.status(201).send(await writeAnswer(ctx, def, request, reply, await ctx.records.create(request.user, def, request.body, writeOptionsOf(request))));
+    return reply
+      .status(201)
+      .send(
+        await writeAnswer(
+          ctx,
+          def,
+          request,
+          reply,
+          await ctx.records.create(request.user, def, request.body, writeOptionsOf(request)),
+        ),
+      );
   });
-  app.get<{ Params: Params; Querystring: { with_trashed?: string } }>('/api/:resource/:id', needs('read'), async (request, reply) => {
-    const def = await resolve(request.params.resource);
-    const id = idOf(request.params.id!);
-    if (!def || !id) return notFoundAnswer(request, reply);
-    return { data: await ctx.records.show(request.user, def, id, { withTrashed: request.query.with_trashed === '1' }) };
-  });
+  app.get<{ Params: Params; Querystring: { with_trashed?: string } }>(
+    '/api/:resource/:id',
+    needs('read'),
+    async (request, reply) => {
+      const def = await resolve(request.params.resource);
+      const id = idOf(request.params.id!);
+      if (!def || !id) return notFoundAnswer(request, reply);
+      return {
+        data: await ctx.records.show(request.user, def, id, { withTrashed: request.query.with_trashed === '1' }),
+      };
+    },
+  );
   for (const method of ['POST', 'PUT', 'PATCH'] as const) {
     app.route<{ Params: Params }>({
       method,
@@ -115,7 +136,13 @@ export function registerCustomTypeRoutes(app: FastifyInstance, ctx: AppContext) 
         const def = await resolve(request.params.resource);
         const id = idOf(request.params.id!);
         if (!def || !id) return notFoundAnswer(request, reply);
-        return writeAnswer(ctx, def, request, reply, await ctx.records.update(request.user, def, id, request.body, writeOptionsOf(request)));
+        return writeAnswer(
+          ctx,
+          def,
+          request,
+          reply,
+          await ctx.records.update(request.user, def, id, request.body, writeOptionsOf(request)),
+        );
       },
     });
   }

@@ -1,9 +1,9 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { SchemaField } from '../../common/schema-types.js';
-import { fieldSchema, isBlank } from '../records/fields.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { authorOf, writeRevisions, type Revision } from '../records/revisions.js';
+import { fieldSchema, isBlank } from '../records/fields.js';
 import type { FieldSpec } from '../records/resource.js';
+import { authorOf, type Revision, writeRevisions } from '../records/revisions.js';
 import { builtinDefinition } from './builtin-types.js';
 
 /**
@@ -23,9 +23,19 @@ export interface ValueHome {
   column: boolean;
 }
 
-export function valueHome(schema: { id: number; type: string }, field: Pick<SchemaField, 'slug' | 'column'>): ValueHome {
+export function valueHome(
+  schema: { id: number; type: string },
+  field: Pick<SchemaField, 'slug' | 'column'>,
+): ValueHome {
   const def = builtinDefinition(schema.type);
-  return { type: schema.type, schemaId: schema.id, table: def?.table ?? 'custom_records', scoped: !def, slug: field.slug, column: Boolean(field.column) };
+  return {
+    type: schema.type,
+    schemaId: schema.id,
+    table: def?.table ?? 'custom_records',
+    scoped: !def,
+    slug: field.slug,
+    column: Boolean(field.column),
+  };
 }
 
 const ofType = (home: ValueHome) => (home.scoped ? sql<boolean>`t.schema_id = ${home.schemaId}` : sql<boolean>`true`);
@@ -52,12 +62,18 @@ export async function countHeld(db: Kysely<any>, home: ValueHome): Promise<{ liv
 /** Every value the field holds, by record. */
 export async function readHeld(db: Kysely<any>, home: ValueHome): Promise<Array<{ id: number; value: unknown }>> {
   const { rows } = await sql<{ id: number; value: unknown }>`
-    select t.id, ${jsonValue(home)} as value from ${sql.table(home.table)} t where ${ofType(home)} and ${held(home)} order by t.id`.execute(db);
+    select t.id, ${jsonValue(home)} as value from ${sql.table(home.table)} t where ${ofType(home)} and ${held(home)} order by t.id`.execute(
+    db,
+  );
   return rows;
 }
 
 /** How many records hold each of these choices (a record with a list counts for each choice in it). */
-export async function countChoices(db: Kysely<any>, home: ValueHome, values: readonly string[]): Promise<Map<string, number>> {
+export async function countChoices(
+  db: Kysely<any>,
+  home: ValueHome,
+  values: readonly string[],
+): Promise<Map<string, number>> {
   const counts = new Map(values.map((value) => [value, 0]));
   if (!values.length) return counts;
   const { rows } = await sql<{ choice: string; n: number }>`
@@ -79,11 +95,26 @@ export type FieldSnapshot = Pick<SchemaField, 'id' | 'slug' | 'name' | 'type' | 
  * Moves the values of the field (of the records `ids`, or all) into `field_value_archive` and out of the records;
  * returns how many. A built-in column cannot lose its values this way (built-in fields are not deleted or retyped).
  */
-export async function archiveValues(trx: Kysely<any>, home: ValueHome, field: FieldSnapshot, reason: string, user: AuthUser | null, ids?: readonly number[]): Promise<number> {
+export async function archiveValues(
+  trx: Kysely<any>,
+  home: ValueHome,
+  field: FieldSnapshot,
+  reason: string,
+  user: AuthUser | null,
+  ids?: readonly number[],
+): Promise<number> {
   if (home.column) throw new Error(`The values of the built-in field ${home.slug} are never archived.`);
   if (ids && !ids.length) return 0;
   const which = ids ? sql<boolean>`t.id in (${sql.join(ids)})` : sql<boolean>`true`;
-  const snapshot = JSON.stringify({ id: field.id, slug: field.slug, name: field.name, type: field.type, options: field.options, required: field.required, category: field.category });
+  const snapshot = JSON.stringify({
+    id: field.id,
+    slug: field.slug,
+    name: field.name,
+    type: field.type,
+    options: field.options,
+    required: field.required,
+    category: field.category,
+  });
   const archived = await sql`
     insert into field_value_archive (schema_id, record_type, record_id, field_slug, field, value, reason, archived_by)
     select ${home.schemaId}, ${home.type}, t.id, ${home.slug}, ${snapshot}::jsonb, ${jsonValue(home)}, ${reason}, ${authorOf(user)}
@@ -106,7 +137,12 @@ export interface ValueChange {
  * statements whatever their number. `updated_at` moves: a form opened before sees the change (409) instead of
  * writing the old value back.
  */
-export async function rewriteValues(trx: Kysely<any>, home: ValueHome, changes: readonly ValueChange[], user: AuthUser | null) {
+export async function rewriteValues(
+  trx: Kysely<any>,
+  home: ValueHome,
+  changes: readonly ValueChange[],
+  user: AuthUser | null,
+) {
   if (!changes.length) return;
   const slug = sql.lit(home.slug);
   for (let start = 0; start < changes.length; start += 2_000) {
@@ -116,8 +152,15 @@ export async function rewriteValues(trx: Kysely<any>, home: ValueHome, changes: 
       ? sql`${sql.ref(home.slug)} = (x.v #>> '{}')`
       : sql`custom = case when x.v is null or x.v = 'null'::jsonb then t.custom - ${slug} else jsonb_set(t.custom, array[${slug}], x.v) end`;
     await sql`update ${sql.table(home.table)} t set ${set}, updated_at = now()
-      from json_to_recordset(${rows}::json) as x(id integer, v jsonb) where t.id = x.id and ${ofType(home)}`.execute(trx);
-    const revisions: Revision[] = slice.map((change) => ({ type: home.type, id: change.id, action: 'updated', changes: { [home.slug]: [change.before, change.after ?? null] } }));
+      from json_to_recordset(${rows}::json) as x(id integer, v jsonb) where t.id = x.id and ${ofType(home)}`.execute(
+      trx,
+    );
+    const revisions: Revision[] = slice.map((change) => ({
+      type: home.type,
+      id: change.id,
+      action: 'updated',
+      changes: { [home.slug]: [change.before, change.after ?? null] },
+    }));
     await writeRevisions(trx, user, revisions);
   }
 }
@@ -128,7 +171,11 @@ const TEXT_KINDS = new Set(['text', 'email', 'phone', 'url', 'color']);
  * A stored value as a field of another kind would hold it, checked as a form's value is (a number kept as text
  * becomes 12, "12 hours" does not); `ok: false` when it cannot be one.
  */
-export function convertValue(slug: string, value: unknown, spec: FieldSpec): { ok: true; value: unknown } | { ok: false } {
+export function convertValue(
+  slug: string,
+  value: unknown,
+  spec: FieldSpec,
+): { ok: true; value: unknown } | { ok: false } {
   let input = value;
   if (TEXT_KINDS.has(spec.kind)) {
     if (typeof value === 'number' || typeof value === 'boolean') input = String(value);
@@ -136,7 +183,8 @@ export function convertValue(slug: string, value: unknown, spec: FieldSpec): { o
   }
   if (spec.kind === 'enum' && Array.isArray(value)) input = value.length === 1 ? String(value[0]) : value;
   if (spec.kind === 'enum[]' && !Array.isArray(value)) input = [String(value)];
-  if ((spec.kind === 'enum' || spec.kind === 'integer' || spec.kind === 'number') && typeof value === 'boolean') return { ok: false };
+  if ((spec.kind === 'enum' || spec.kind === 'integer' || spec.kind === 'number') && typeof value === 'boolean')
+    return { ok: false };
   if (isBlank(input)) return { ok: true, value: null };
   const parsed = fieldSchema(slug, spec).safeParse(input);
   return parsed.success ? { ok: true, value: parsed.data } : { ok: false };

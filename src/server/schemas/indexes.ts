@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { SchemaField } from '../../common/schema-types.js';
-import { customIndexExpression, fieldExpression, searchExpression, sortIndexExpression } from '../records/list-query.js';
+import {
+  customIndexExpression,
+  fieldExpression,
+  searchExpression,
+  sortIndexExpression,
+} from '../records/list-query.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import { builtinDefinition } from './builtin-types.js';
 import { fieldSpecFor } from './field-specs.js';
@@ -11,7 +16,8 @@ import { loadSchemas } from './schema-store.js';
 const shortHash = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 8);
 
 /** The start of the names of a field's indexes: what names them for people; a hash of what tells them apart ends them. */
-const namePrefix = (table: string, schemaId: number | null, slug: string) => `${table}_cf_${schemaId ?? ''}${schemaId ? '_' : ''}${slug}`.slice(0, 50) + '_';
+const namePrefix = (table: string, schemaId: number | null, slug: string) =>
+  `${table}_cf_${schemaId ?? ''}${schemaId ? '_' : ''}${slug}`.slice(0, 50) + '_';
 
 function indexName(table: string, schemaId: number | null, slug: string, version = '') {
   return namePrefix(table, schemaId, slug) + shortHash(`${table}:${schemaId}:${slug}${version}`);
@@ -25,25 +31,37 @@ export function sortKeyVersion(spec: FieldSpec) {
   return spec.kind === 'enum' && spec.options?.length ? `:${shortHash(JSON.stringify(spec.options))}` : '';
 }
 
-const searchIndexName = (table: string, schemaId: number | null, slug: string) => indexName(table, schemaId, `${slug}_trgm`);
-const sortIndexName = (table: string, schemaId: number | null, slug: string, spec: FieldSpec) => indexName(table, schemaId, `${slug}_sort`, sortKeyVersion(spec));
+const searchIndexName = (table: string, schemaId: number | null, slug: string) =>
+  indexName(table, schemaId, `${slug}_trgm`);
+const sortIndexName = (table: string, schemaId: number | null, slug: string, spec: FieldSpec) =>
+  indexName(table, schemaId, `${slug}_sort`, sortKeyVersion(spec));
 
 /**
  * Drops the sort indexes of a custom field other than `keep` (the rank index of choices since changed, or of a kind
  * of value the field no longer holds). Told apart from another field's whose name starts the same (a long slug cut
  * short) by the key they index.
  */
-async function dropOtherSortIndexes(db: Kysely<any>, table: string, schemaId: number | null, slug: string, keep: string | null) {
+async function dropOtherSortIndexes(
+  db: Kysely<any>,
+  table: string,
+  schemaId: number | null,
+  slug: string,
+  keep: string | null,
+) {
   const prefix = namePrefix(table, schemaId, `${slug}_sort`);
   const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes
-    where schemaname = current_schema() and tablename = ${table} and left(indexname, ${prefix.length}) = ${prefix} and position(${`->> '${slug}'::text)`} in indexdef) > 0`.execute(db);
+    where schemaname = current_schema() and tablename = ${table} and left(indexname, ${prefix.length}) = ${prefix} and position(${`->> '${slug}'::text)`} in indexdef) > 0`.execute(
+    db,
+  );
   for (const { name } of rows) if (name !== keep) await sql`drop index if exists ${sql.id(name)}`.execute(db);
 }
 
 function target(schema: { id: number; type: string }) {
   const def = builtinDefinition(schema.type);
   // Records of app-made types are soft-deleted rows of custom_records.
-  return def ? { table: def.table, schemaId: null, softDelete: def.softDelete } : { table: 'custom_records', schemaId: schema.id, softDelete: true };
+  return def
+    ? { table: def.table, schemaId: null, softDelete: def.softDelete }
+    : { table: 'custom_records', schemaId: schema.id, softDelete: true };
 }
 
 /**
@@ -62,20 +80,33 @@ function target(schema: { id: number; type: string }) {
  * reason.
  * Returns whether the field has such an index.
  */
-export async function ensureCustomFieldIndex(db: Kysely<any>, schema: { id: number; type: string }, field: Pick<SchemaField, 'slug' | 'name' | 'type' | 'required' | 'options' | 'column'>) {
+export async function ensureCustomFieldIndex(
+  db: Kysely<any>,
+  schema: { id: number; type: string },
+  field: Pick<SchemaField, 'slug' | 'name' | 'type' | 'required' | 'options' | 'column'>,
+) {
   if (field.column) return false;
   const spec = fieldSpecFor(field, knownRelationTargets());
   const expression = customIndexExpression(field.slug, spec);
   if (!expression) return false;
   const { table, schemaId, softDelete } = target(schema);
   const name = indexName(table, schemaId, field.slug);
-  const columns = [...(schemaId ? [sql`schema_id`] : []), sql`(${expression})`, ...(softDelete ? [sql`deleted_at`] : [])];
+  const columns = [
+    ...(schemaId ? [sql`schema_id`] : []),
+    sql`(${expression})`,
+    ...(softDelete ? [sql`deleted_at`] : []),
+  ];
   await sql`create index if not exists ${sql.id(name)} on ${sql.table(table)} (${sql.join(columns)})`.execute(db);
   await ensureFieldSearchIndex(db, table, searchIndexName(table, schemaId, field.slug), field.slug, spec);
   const sortKey = sortIndexExpression(field.slug, spec);
   const sortName = sortKey ? sortIndexName(table, schemaId, field.slug, spec) : null;
   if (sortKey && sortName) {
-    const sorted = [...(schemaId ? [sql`schema_id`] : []), sql`(${sortKey}) asc nulls last`, sql`id`, ...(softDelete ? [sql`deleted_at`] : [])];
+    const sorted = [
+      ...(schemaId ? [sql`schema_id`] : []),
+      sql`(${sortKey}) asc nulls last`,
+      sql`id`,
+      ...(softDelete ? [sql`deleted_at`] : []),
+    ];
     await sql`create index if not exists ${sql.id(sortName)} on ${sql.table(table)} (${sql.join(sorted)})`.execute(db);
   }
   if (sortKeyVersion(spec) || !sortKey) await dropOtherSortIndexes(db, table, schemaId, field.slug, sortName);
@@ -88,7 +119,8 @@ export async function ensureCustomFieldIndex(db: Kysely<any>, schema: { id: numb
 /** Dropdowns with up to this many choices get an index per choice (choiceIndexes). */
 const MAX_CHOICE_INDEXES = 12;
 
-const choiceIndexPrefix = (table: string, schemaId: number | null, slug: string) => namePrefix(table, schemaId, `${slug}_is`);
+const choiceIndexPrefix = (table: string, schemaId: number | null, slug: string) =>
+  namePrefix(table, schemaId, `${slug}_is`);
 
 /**
  * For each choice of a dropdown (or radio buttons) with up to MAX_CHOICE_INDEXES choices, the ids of the live records
@@ -99,12 +131,32 @@ const choiceIndexPrefix = (table: string, schemaId: number | null, slug: string)
  * "Records"). A list filtered on the choice and sorted by the field (in id order, sortKeyPinned) reads its page
  * here too. The planner uses it when it plans for the filter's value, as it does for a statement run once.
  */
-function choiceIndexes(table: string, schemaId: number | null, softDelete: boolean, slug: string, spec: FieldSpec): IndexDescription[] {
-  if (spec.storage !== 'custom' || spec.kind !== 'enum' || !spec.options?.length || spec.options.length > MAX_CHOICE_INDEXES) return [];
+function choiceIndexes(
+  table: string,
+  schemaId: number | null,
+  softDelete: boolean,
+  slug: string,
+  spec: FieldSpec,
+): IndexDescription[] {
+  if (
+    spec.storage !== 'custom' ||
+    spec.kind !== 'enum' ||
+    !spec.options?.length ||
+    spec.options.length > MAX_CHOICE_INDEXES
+  )
+    return [];
   const value = fieldExpression(slug, spec, null);
   return spec.options.map((choice) => {
-    const conditions = [...(schemaId ? [sql`schema_id = ${sql.lit(schemaId)}`] : []), ...(softDelete ? [sql`deleted_at is null`] : []), sql`${value} = ${sql.lit(choice)}`];
-    return { name: choiceIndexPrefix(table, schemaId, slug) + shortHash(`${table}:${schemaId}:${slug}:${choice}`), table, body: sql`(id) where ${sql.join(conditions, sql` and `)}` };
+    const conditions = [
+      ...(schemaId ? [sql`schema_id = ${sql.lit(schemaId)}`] : []),
+      ...(softDelete ? [sql`deleted_at is null`] : []),
+      sql`${value} = ${sql.lit(choice)}`,
+    ];
+    return {
+      name: choiceIndexPrefix(table, schemaId, slug) + shortHash(`${table}:${schemaId}:${slug}:${choice}`),
+      table,
+      body: sql`(id) where ${sql.join(conditions, sql` and `)}`,
+    };
   });
 }
 
@@ -112,10 +164,18 @@ function choiceIndexes(table: string, schemaId: number | null, softDelete: boole
  * Drops the choice indexes of a field other than `keep` (choices since removed, or every one once the field has too
  * many or holds another kind of value). Told apart from another field's whose name starts the same by their condition.
  */
-async function dropOtherChoiceIndexes(db: Kysely<any>, table: string, schemaId: number | null, slug: string, keep: ReadonlySet<string>) {
+async function dropOtherChoiceIndexes(
+  db: Kysely<any>,
+  table: string,
+  schemaId: number | null,
+  slug: string,
+  keep: ReadonlySet<string>,
+) {
   const prefix = choiceIndexPrefix(table, schemaId, slug);
   const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes
-    where schemaname = current_schema() and tablename = ${table} and left(indexname, ${prefix.length}) = ${prefix} and position(${`->> '${slug}'::text) = `} in indexdef) > 0`.execute(db);
+    where schemaname = current_schema() and tablename = ${table} and left(indexname, ${prefix.length}) = ${prefix} and position(${`->> '${slug}'::text) = `} in indexdef) > 0`.execute(
+    db,
+  );
   for (const { name } of rows) if (!keep.has(name)) await sql`drop index if exists ${sql.id(name)}`.execute(db);
 }
 
@@ -123,22 +183,36 @@ async function dropOtherChoiceIndexes(db: Kysely<any>, table: string, schemaId: 
  * A searchable custom field's trigram index, over the expression `search=` matches (list-query.ts searchCondition):
  * `ilike '%text%'` on it stays fast. Made when the field is marked searchable, dropped when it no longer is.
  */
-async function ensureFieldSearchIndex(db: Kysely<any>, table: string, name: string, slug: string, spec: ReturnType<typeof fieldSpecFor>) {
+async function ensureFieldSearchIndex(
+  db: Kysely<any>,
+  table: string,
+  name: string,
+  slug: string,
+  spec: ReturnType<typeof fieldSpecFor>,
+) {
   if (!spec.searchable) {
     await sql`drop index if exists ${sql.id(name)}`.execute(db);
     return;
   }
   if (!(await hasTrigram(db))) return;
-  await sql`create index if not exists ${sql.id(name)} on ${sql.table(table)} using gin ((${fieldExpression(slug, spec, null)}) gin_trgm_ops) with (gin_pending_list_limit = ${sql.lit(GIN_PENDING_LIST_KB)})`.execute(db);
+  await sql`create index if not exists ${sql.id(name)} on ${sql.table(table)} using gin ((${fieldExpression(slug, spec, null)}) gin_trgm_ops) with (gin_pending_list_limit = ${sql.lit(GIN_PENDING_LIST_KB)})`.execute(
+    db,
+  );
 }
 
 /** The index names of the current schema, read once so that the checks made at every start cost one query. */
 async function indexNames(db: Kysely<any>) {
-  const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema()`.execute(db);
+  const { rows } = await sql<{
+    name: string;
+  }>`select indexname as name from pg_indexes where schemaname = current_schema()`.execute(db);
   return new Set(rows.map((row) => row.name));
 }
 
-export async function dropCustomFieldIndex(db: Kysely<any>, schema: { id: number; type: string }, field: { slug: string }) {
+export async function dropCustomFieldIndex(
+  db: Kysely<any>,
+  schema: { id: number; type: string },
+  field: { slug: string },
+) {
   const { table, schemaId } = target(schema);
   await sql`drop index if exists ${sql.id(indexName(table, schemaId, field.slug))}`.execute(db);
   await sql`drop index if exists ${sql.id(searchIndexName(table, schemaId, field.slug))}`.execute(db);
@@ -161,7 +235,10 @@ export async function ensureAllCustomFieldIndexes(db: Kysely<any>) {
       const spec = fieldSpecFor(field, knownRelationTargets());
       const sorted = sortIndexExpression(field.slug, spec) !== null;
       const choices = choiceIndexes(table, schemaId, softDelete, field.slug, spec);
-      const complete = existing.has(indexName(table, schemaId, field.slug)) && (!sorted || existing.has(sortIndexName(table, schemaId, field.slug, spec))) && choices.every((index) => existing.has(index.name));
+      const complete =
+        existing.has(indexName(table, schemaId, field.slug)) &&
+        (!sorted || existing.has(sortIndexName(table, schemaId, field.slug, spec))) &&
+        choices.every((index) => existing.has(index.name));
       if (complete) continue;
       if (await ensureCustomFieldIndex(db, schema, field)) analyze.add(table);
     }
@@ -170,7 +247,9 @@ export async function ensureAllCustomFieldIndexes(db: Kysely<any>) {
 }
 
 export async function hasTrigram(db: Kysely<any>) {
-  const row = await sql<{ ok: boolean }>`select exists (select 1 from pg_extension where extname = 'pg_trgm') as ok`.execute(db);
+  const row = await sql<{
+    ok: boolean;
+  }>`select exists (select 1 from pg_extension where extname = 'pg_trgm') as ok`.execute(db);
   return Boolean(row.rows[0]?.ok);
 }
 
@@ -212,8 +291,12 @@ export async function buildIndex(db: Kysely<any>, index: IndexDescription) {
 }
 
 function searchIndexes(definitions: readonly ResourceDefinition[]): IndexDescription[] {
-  const describe = (name: string, table: string, columns: readonly string[]) =>
-    ({ name, table, trigram: true, body: sql`using gin (${searchExpression(columns, null)} gin_trgm_ops) with (gin_pending_list_limit = ${sql.lit(GIN_PENDING_LIST_KB)})` });
+  const describe = (name: string, table: string, columns: readonly string[]) => ({
+    name,
+    table,
+    trigram: true,
+    body: sql`using gin (${searchExpression(columns, null)} gin_trgm_ops) with (gin_pending_list_limit = ${sql.lit(GIN_PENDING_LIST_KB)})`,
+  });
   const seen = new Set<string>();
   const found: IndexDescription[] = [];
   for (const def of definitions) {
@@ -266,7 +349,14 @@ export async function ensureSortIndexes(db: Kysely<any>, definitions: readonly R
 
 /** The sort indexes ensureSortIndexes keeps, each table's together (two resources may list one table). */
 function sortIndexes(definitions: readonly ResourceDefinition[]): IndexDescription[] {
-  const describe = (table: string, leading: string[], field: string, key: unknown, caseless: boolean, version = ''): IndexDescription => ({
+  const describe = (
+    table: string,
+    leading: string[],
+    field: string,
+    key: unknown,
+    caseless: boolean,
+    version = '',
+  ): IndexDescription => ({
     name: `${table}_sort_${shortHash(`${table}:${[...leading, field].join(',')}:asc${caseless ? ':lower' : ''}${version}`)}`,
     table,
     body: sql`(${sql.join([...leading.map((column) => sql.ref(column)), sql`(${key}) asc nulls last`, sql`id asc`])}) where deleted_at is null`,
@@ -279,7 +369,14 @@ function sortIndexes(definitions: readonly ResourceDefinition[]): IndexDescripti
       if ((spec.storage ?? 'column') !== 'column' || !sortedByIndex(def, field, spec)) continue;
       const key = sortIndexExpression(field, spec);
       if (!key) continue;
-      const index = describe(def.table, [], field, key, spec.kind === 'text' || spec.kind === 'email', sortKeyVersion(spec));
+      const index = describe(
+        def.table,
+        [],
+        field,
+        key,
+        spec.kind === 'text' || spec.kind === 'email',
+        sortKeyVersion(spec),
+      );
       if (!byName.has(index.name)) byName.set(index.name, index);
     }
   }
@@ -301,8 +398,12 @@ export function deferrableIndexes(definitions: readonly ResourceDefinition[], ta
 /** Which of `names` the current schema lacks, or holds only as an invalid index (a concurrent build that failed). */
 export async function missingIndexes(db: Kysely<any>, names: readonly string[]) {
   if (!names.length) return new Set<string>();
-  const { rows } = await sql<{ name: string }>`select c.relname as name from pg_index i join pg_class c on c.oid = i.indexrelid
-    where c.relnamespace = current_schema()::regnamespace and i.indisvalid and c.relname = any(${sql.val(names)}::text[])`.execute(db);
+  const { rows } = await sql<{
+    name: string;
+  }>`select c.relname as name from pg_index i join pg_class c on c.oid = i.indexrelid
+    where c.relnamespace = current_schema()::regnamespace and i.indisvalid and c.relname = any(${sql.val(names)}::text[])`.execute(
+    db,
+  );
   const valid = new Set(rows.map((row) => row.name));
   return new Set(names.filter((name) => !valid.has(name)));
 }

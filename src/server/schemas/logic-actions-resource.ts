@@ -29,7 +29,13 @@ export const logicActionsResource: ResourceDefinition = {
     async afterWrite(record, { trx, action, existing, user }) {
       const blockId = record.logic_block_id ?? existing?.logic_block_id;
       const schemaId = await schemaOfBlock(trx, blockId);
-      if (schemaId) await reviseSchema(trx, schemaId, user, { [`logic:${blockId}:action:${record.id ?? existing?.id}`]: [logicPart(existing), action === 'delete' ? null : logicPart(record)] });
+      if (schemaId)
+        await reviseSchema(trx, schemaId, user, {
+          [`logic:${blockId}:action:${record.id ?? existing?.id}`]: [
+            logicPart(existing),
+            action === 'delete' ? null : logicPart(record),
+          ],
+        });
     },
     async afterCommit(record, { records }) {
       await schemaChanged(records, await schemaOfBlock(records.db, record.logic_block_id));

@@ -22,14 +22,24 @@ export const logicConditionsResource: ResourceDefinition = {
   restorable: false,
   hooks: {
     async beforeWrite(values, { trx, existing }) {
-      const mine = { source: values.source ?? existing?.source, operator: values.operator ?? existing?.operator, value: 'value' in values ? values.value : existing?.value };
+      const mine = {
+        source: values.source ?? existing?.source,
+        operator: values.operator ?? existing?.operator,
+        value: 'value' in values ? values.value : existing?.value,
+      };
       await checkBlockPart(trx, values, existing, 'conditions', mine);
       return values;
     },
     async afterWrite(record, { trx, action, existing, user }) {
       const blockId = record.logic_block_id ?? existing?.logic_block_id;
       const schemaId = await schemaOfBlock(trx, blockId);
-      if (schemaId) await reviseSchema(trx, schemaId, user, { [`logic:${blockId}:condition:${record.id ?? existing?.id}`]: [logicPart(existing), action === 'delete' ? null : logicPart(record)] });
+      if (schemaId)
+        await reviseSchema(trx, schemaId, user, {
+          [`logic:${blockId}:condition:${record.id ?? existing?.id}`]: [
+            logicPart(existing),
+            action === 'delete' ? null : logicPart(record),
+          ],
+        });
     },
     async afterCommit(record, { records }) {
       await schemaChanged(records, await schemaOfBlock(records.db, record.logic_block_id));

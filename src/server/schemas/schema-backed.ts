@@ -6,16 +6,28 @@ import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import { schemaStore } from './schema-store.js';
 
 /** A built-in relation column: the id of a row of `table`, checked to exist. */
-export const ref = (table: string, label?: string, softDelete = true): FieldSpec => ({ kind: 'integer', min: 1, label, references: { table, softDelete } });
+export const ref = (table: string, label?: string, softDelete = true): FieldSpec => ({
+  kind: 'integer',
+  min: 1,
+  label,
+  references: { table, softDelete },
+});
 
 /** A list of ids kept in a pivot table (its kind and the records it names come from the schema file). */
-export const pivot = (table: string, ownKey: string, otherKey: string): Partial<FieldSpec> => ({ storage: { pivot: table, ownKey, otherKey } });
+export const pivot = (table: string, ownKey: string, otherKey: string): Partial<FieldSpec> => ({
+  storage: { pivot: table, ownKey, otherKey },
+});
 
 /** Tags of a record of `type`: the polymorphic `taggables` pivot. */
-export const taggables = (type: string): Partial<FieldSpec> => ({ storage: { pivot: 'taggables', ownKey: 'taggable_id', otherKey: 'tag_id', where: { taggable_type: type } } });
+export const taggables = (type: string): Partial<FieldSpec> => ({
+  storage: { pivot: 'taggables', ownKey: 'taggable_id', otherKey: 'tag_id', where: { taggable_type: type } },
+});
 
 /** Who works a record of a type made in the app: the organizer (defaults to whoever creates it) and the team. */
-export const ownership = (): Record<string, FieldSpec> => ({ user_id: ref('users', 'organizer'), team_id: ref('teams', 'team') });
+export const ownership = (): Record<string, FieldSpec> => ({
+  user_id: ref('users', 'organizer'),
+  team_id: ref('teams', 'team'),
+});
 
 /** The files attached to records (documents whose owner is the record), for the record's `attachments`. */
 export async function presentAttachments(type: string, records: Record<string, any>[], db: Kysely<any>) {
@@ -33,7 +45,10 @@ export async function presentAttachments(type: string, records: Record<string, a
   const byOwner = new Map<number, any[]>();
   for (const document of documents) {
     const { documentable_id, ...rest } = document;
-    byOwner.set(documentable_id, [...(byOwner.get(documentable_id) ?? []), { ...rest, url: `/api/documents/${document.id}/download` }]);
+    byOwner.set(documentable_id, [
+      ...(byOwner.get(documentable_id) ?? []),
+      { ...rest, url: `/api/documents/${document.id}/download` },
+    ]);
   }
   for (const record of records) record.attachments = byOwner.get(record.id) ?? [];
 }
@@ -63,10 +78,12 @@ export function schemaBacked(def: ResourceDefinition, options: SchemaBackedOptio
         for (const [key, spec] of Object.entries(def.fields)) {
           if (!spec.slugOf || !(key in values)) continue;
           const allowed = await checkSlug(ctx.trx, spec.slugOf, values[key]);
-          if (allowed) throw fieldError(key, `The ${spec.label ?? humanise(key)} must be one of: ${allowed.join(', ')}.`);
+          if (allowed)
+            throw fieldError(key, `The ${spec.label ?? humanise(key)} must be one of: ${allowed.join(', ')}.`);
         }
         let prepared = values;
-        if (ownedByCreator && ctx.action === 'create' && prepared.user_id === undefined && ctx.user) prepared = { ...prepared, user_id: ctx.user.id };
+        if (ownedByCreator && ctx.action === 'create' && prepared.user_id === undefined && ctx.user)
+          prepared = { ...prepared, user_id: ctx.user.id };
         return (await hooks.beforeWrite?.(prepared, ctx)) ?? prepared;
       },
       async present(records, db) {

@@ -11,7 +11,7 @@ import { checkFieldOptions } from './field-specs.js';
 import { schemaRelationTargets } from './relation-targets.js';
 import { schemaFieldsResource } from './schema-fields-resource.js';
 import { reviseSchema } from './schema-revisions.js';
-import { schemaChanged, schemaRow, schemasResource, type SchemaRow } from './schemas-resource.js';
+import { type SchemaRow, schemaChanged, schemaRow, schemasResource } from './schemas-resource.js';
 import { purgeTrash, restoreTrash, typeImpact } from './type-changes.js';
 
 const proposedChange = z
@@ -39,52 +39,90 @@ export function registerSchemaChangeRoutes(app: FastifyInstance, ctx: AppContext
     return { field, schema: schema as SchemaRow };
   };
 
-  app.get<Params>('/api/schema-fields/:id/impact', { schema: { params: idParam }, config: { permission: { resource: 'schema-fields', action: 'delete' } } }, async (request) => {
-    ctx.records.authorize(request.user, schemaFieldsResource, 'delete');
-    const { field, schema } = await fieldOf(request.user, request.params.id);
-    if (field.column) throw new HttpError(422, `"${field.name}" is a built-in field: it cannot be deleted (hide it with logic instead).`);
-    return { data: presentImpact(await fieldImpact(ctx.db, schema, field, { next: null })) };
-  });
+  app.get<Params>(
+    '/api/schema-fields/:id/impact',
+    { schema: { params: idParam }, config: { permission: { resource: 'schema-fields', action: 'delete' } } },
+    async (request) => {
+      ctx.records.authorize(request.user, schemaFieldsResource, 'delete');
+      const { field, schema } = await fieldOf(request.user, request.params.id);
+      if (field.column)
+        throw new HttpError(
+          422,
+          `"${field.name}" is a built-in field: it cannot be deleted (hide it with logic instead).`,
+        );
+      return { data: presentImpact(await fieldImpact(ctx.db, schema, field, { next: null })) };
+    },
+  );
 
-  app.post<Params>('/api/schema-fields/:id/impact', { schema: { params: idParam }, config: { permission: { resource: 'schema-fields', action: 'update' } } }, async (request) => {
-    ctx.records.authorize(request.user, schemaFieldsResource, 'update');
-    const body = parseBody(proposedChange, request.body ?? {});
-    const { field, schema } = await fieldOf(request.user, request.params.id);
-    const type = body.type ?? field.type;
-    if (field.column && type !== field.type) throw fieldError('type', 'The type of a built-in field cannot change.');
-    const checked = checkFieldOptions(type, body.options ?? field.options, await schemaRelationTargets(ctx.db));
-    if ('error' in checked) throw fieldError('options', checked.error);
-    return { data: presentImpact(await fieldImpact(ctx.db, schema, field, { next: { type, options: checked.options }, choiceMap: body.choice_map })) };
-  });
+  app.post<Params>(
+    '/api/schema-fields/:id/impact',
+    { schema: { params: idParam }, config: { permission: { resource: 'schema-fields', action: 'update' } } },
+    async (request) => {
+      ctx.records.authorize(request.user, schemaFieldsResource, 'update');
+      const body = parseBody(proposedChange, request.body ?? {});
+      const { field, schema } = await fieldOf(request.user, request.params.id);
+      const type = body.type ?? field.type;
+      if (field.column && type !== field.type) throw fieldError('type', 'The type of a built-in field cannot change.');
+      const checked = checkFieldOptions(type, body.options ?? field.options, await schemaRelationTargets(ctx.db));
+      if ('error' in checked) throw fieldError('options', checked.error);
+      return {
+        data: presentImpact(
+          await fieldImpact(ctx.db, schema, field, {
+            next: { type, options: checked.options },
+            choiceMap: body.choice_map,
+          }),
+        ),
+      };
+    },
+  );
 
   const typeOf = async (user: Parameters<AppContext['records']['show']>[0], id: number) => {
     const schema = (await ctx.records.show(user, schemasResource, id)) as SchemaRow;
-    if (schema.built_in) throw new HttpError(422, `${schema.name_singular} is a built-in record type: it cannot be deleted.`);
+    if (schema.built_in)
+      throw new HttpError(422, `${schema.name_singular} is a built-in record type: it cannot be deleted.`);
     return schema;
   };
 
-  app.get<Params>('/api/schemas/:id/impact', { schema: { params: idParam }, config: { permission: { resource: 'schemas', action: 'delete' } } }, async (request) => {
-    ctx.records.authorize(request.user, schemasResource, 'delete');
-    return { data: await typeImpact(ctx.db, await typeOf(request.user, request.params.id)) };
-  });
+  app.get<Params>(
+    '/api/schemas/:id/impact',
+    { schema: { params: idParam }, config: { permission: { resource: 'schemas', action: 'delete' } } },
+    async (request) => {
+      ctx.records.authorize(request.user, schemasResource, 'delete');
+      return { data: await typeImpact(ctx.db, await typeOf(request.user, request.params.id)) };
+    },
+  );
 
-  app.post<Params>('/api/schemas/:id/purge-trash', { schema: { params: idParam }, config: { permission: { resource: 'schemas', action: 'delete' } } }, async (request) => {
-    ctx.records.authorize(request.user, schemasResource, 'delete');
-    const schema = await typeOf(request.user, request.params.id);
-    ctx.records.authorize(request.user, customTypeDefinition(schema), 'delete');
-    const purged = await ctx.db.transaction().execute(async (trx) => {
-      const count = await purgeTrash(trx, schema);
-      await reviseSchema(trx, schema.id, request.user, { 'records:trash': [count, 0] });
-      return count;
-    });
-    await schemaChanged(ctx.records, schema.id);
-    return { data: { purged }, message: `${purged.toLocaleString('en-US')} ${purged === 1 ? schema.name_singular : schema.name_plural} in the trash deleted for good.` };
-  });
+  app.post<Params>(
+    '/api/schemas/:id/purge-trash',
+    { schema: { params: idParam }, config: { permission: { resource: 'schemas', action: 'delete' } } },
+    async (request) => {
+      ctx.records.authorize(request.user, schemasResource, 'delete');
+      const schema = await typeOf(request.user, request.params.id);
+      ctx.records.authorize(request.user, customTypeDefinition(schema), 'delete');
+      const purged = await ctx.db.transaction().execute(async (trx) => {
+        const count = await purgeTrash(trx, schema);
+        await reviseSchema(trx, schema.id, request.user, { 'records:trash': [count, 0] });
+        return count;
+      });
+      await schemaChanged(ctx.records, schema.id);
+      return {
+        data: { purged },
+        message: `${purged.toLocaleString('en-US')} ${purged === 1 ? schema.name_singular : schema.name_plural} in the trash deleted for good.`,
+      };
+    },
+  );
 
-  app.post<Params>('/api/schemas/:id/restore-trash', { schema: { params: idParam }, config: { permission: { resource: 'schemas', action: 'delete' } } }, async (request) => {
-    ctx.records.authorize(request.user, schemasResource, 'delete');
-    const schema = await typeOf(request.user, request.params.id);
-    const restored = await restoreTrash(ctx.records, request.user, schema);
-    return { data: { restored }, message: `${restored.toLocaleString('en-US')} ${restored === 1 ? schema.name_singular : schema.name_plural} restored.` };
-  });
+  app.post<Params>(
+    '/api/schemas/:id/restore-trash',
+    { schema: { params: idParam }, config: { permission: { resource: 'schemas', action: 'delete' } } },
+    async (request) => {
+      ctx.records.authorize(request.user, schemasResource, 'delete');
+      const schema = await typeOf(request.user, request.params.id);
+      const restored = await restoreTrash(ctx.records, request.user, schema);
+      return {
+        data: { restored },
+        message: `${restored.toLocaleString('en-US')} ${restored === 1 ? schema.name_singular : schema.name_plural} restored.`,
+      };
+    },
+  );
 }

@@ -1,6 +1,11 @@
 import type { Transaction } from 'kysely';
 import { z } from 'zod';
-import { FIELD_CATEGORIES, SCHEMA_FIELD_TYPES, type SchemaField, type SchemaFieldType } from '../../common/schema-types.js';
+import {
+  FIELD_CATEGORIES,
+  SCHEMA_FIELD_TYPES,
+  type SchemaField,
+  type SchemaFieldType,
+} from '../../common/schema-types.js';
 import { slugifyField } from '../../common/slugs.js';
 import { fieldError, HttpError } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
@@ -23,25 +28,45 @@ function tableOf(schema: { type: string; id: number; built_in: boolean }): { tab
 
 async function reservedSlugs(trx: Transaction<any>, schema: { id: number; type: string; built_in: boolean }) {
   const { table } = tableOf(schema);
-  const columns = await trx.selectFrom('information_schema.columns' as any).select('column_name').where('table_name', '=', table).execute();
+  const columns = await trx
+    .selectFrom('information_schema.columns' as any)
+    .select('column_name')
+    .where('table_name', '=', table)
+    .execute();
   const def = builtinDefinition(schema.type);
-  return new Set([...RESERVED_FIELDS, ...columns.map((c: any) => c.column_name as string), ...Object.keys(def?.fields ?? {}), ...(def?.readOnly ?? []), ...(def?.hidden ?? [])]);
+  return new Set([
+    ...RESERVED_FIELDS,
+    ...columns.map((c: any) => c.column_name as string),
+    ...Object.keys(def?.fields ?? {}),
+    ...(def?.readOnly ?? []),
+    ...(def?.hidden ?? []),
+  ]);
 }
 
 /** What a change did to the values, for the schema's revision. */
 function valueEffects(slug: string, impact: FieldImpact): Record<string, [unknown, unknown]> {
   const effects: Record<string, [unknown, unknown]> = {};
-  if (impact.archived) effects[`values:${slug}`] = [impact.records.live + impact.records.trashed, `${impact.archived} archived`];
-  if (impact.converted) effects[`values:${slug}`] = [impact.records.live + impact.records.trashed, `${impact.converted} converted${impact.archived ? `, ${impact.archived} archived` : ''}`];
-  for (const choice of impact.choices) if (choice.mapped_to !== undefined) effects[`choice:${slug}:${choice.value}`] = [choice.records, choice.mapped_to];
-  for (const block of impact.logic_blocks) if (block.effect !== 'uses the field') effects[`logic:${block.id}`] = [block.description ?? `block ${block.id}`, block.effect];
+  if (impact.archived)
+    effects[`values:${slug}`] = [impact.records.live + impact.records.trashed, `${impact.archived} archived`];
+  if (impact.converted)
+    effects[`values:${slug}`] = [
+      impact.records.live + impact.records.trashed,
+      `${impact.converted} converted${impact.archived ? `, ${impact.archived} archived` : ''}`,
+    ];
+  for (const choice of impact.choices)
+    if (choice.mapped_to !== undefined) effects[`choice:${slug}:${choice.value}`] = [choice.records, choice.mapped_to];
+  for (const block of impact.logic_blocks)
+    if (block.effect !== 'uses the field')
+      effects[`logic:${block.id}`] = [block.description ?? `block ${block.id}`, block.effect];
   return effects;
 }
 
 /** The resource of a record type (built in, or made in the app). */
-export const typeDefinition = (schema: { id: number; type: string; resource: string; name_singular: string }) => builtinDefinition(schema.type) ?? customTypeDefinition(schema);
+export const typeDefinition = (schema: { id: number; type: string; resource: string; name_singular: string }) =>
+  builtinDefinition(schema.type) ?? customTypeDefinition(schema);
 
-const kindOf = async (trx: Transaction<any>, field: Record<string, any>) => fieldSpecFor(field as SchemaField, await schemaRelationTargets(trx)).kind;
+const kindOf = async (trx: Transaction<any>, field: Record<string, any>) =>
+  fieldSpecFor(field as SchemaField, await schemaRelationTargets(trx)).kind;
 
 /**
  * The fields of a record type. Internal (built-in, `column`) fields come with the type: their slug, type and
@@ -59,14 +84,26 @@ export const schemaFieldsResource: ResourceDefinition = {
   fields: {
     schema_id: { kind: 'integer', required: true, min: 1, label: 'schema', references: { table: 'schemas' } },
     name: { kind: 'text', required: true, max: 100 },
-    slug: { kind: 'text', max: 60, pattern: FIELD_SLUG_PATTERN, patternMessage: 'The slug may only hold lower-case letters, digits and underscores, starting with a letter.' },
+    slug: {
+      kind: 'text',
+      max: 60,
+      pattern: FIELD_SLUG_PATTERN,
+      patternMessage: 'The slug may only hold lower-case letters, digits and underscores, starting with a letter.',
+    },
     type: { kind: 'enum', required: true, options: SCHEMA_FIELD_TYPES },
     category: { kind: 'enum', options: FIELD_CATEGORIES },
     required: { kind: 'boolean' },
     options: { kind: 'json', max: 50_000, sortable: false, filterable: false },
     position: { kind: 'integer', min: 0, max: 100_000 },
     // With a change that removes choices records hold: each removed choice -> the choice they get, or null (empty).
-    choice_map: { kind: 'json', storage: 'virtual', shape: z.record(z.string().max(60), z.string().max(60).nullable()), sortable: false, filterable: false, label: 'choice map' },
+    choice_map: {
+      kind: 'json',
+      storage: 'virtual',
+      shape: z.record(z.string().max(60), z.string().max(60).nullable()),
+      sortable: false,
+      filterable: false,
+      label: 'choice map',
+    },
   },
   readOnly: ['internal', 'column'],
   search: ['name', 'slug'],
@@ -77,11 +114,15 @@ export const schemaFieldsResource: ResourceDefinition = {
     async beforeWrite(values, { trx, action, existing, user }) {
       const prepared = { ...values };
       if (action === 'update') {
-        if ('schema_id' in prepared && prepared.schema_id !== existing!.schema_id) throw fieldError('schema_id', 'A field cannot move to another record type.');
-        if ('slug' in prepared && prepared.slug !== existing!.slug) throw fieldError('slug', 'The slug of a field cannot change (its values are stored under it).');
+        if ('schema_id' in prepared && prepared.schema_id !== existing!.schema_id)
+          throw fieldError('schema_id', 'A field cannot move to another record type.');
+        if ('slug' in prepared && prepared.slug !== existing!.slug)
+          throw fieldError('slug', 'The slug of a field cannot change (its values are stored under it).');
         if (existing!.column) {
-          if ('type' in prepared && prepared.type !== existing!.type) throw fieldError('type', 'The type of a built-in field cannot change.');
-          if ('category' in prepared && prepared.category !== existing!.category) throw fieldError('category', 'The category of a built-in field cannot change.');
+          if ('type' in prepared && prepared.type !== existing!.type)
+            throw fieldError('type', 'The type of a built-in field cannot change.');
+          if ('category' in prepared && prepared.category !== existing!.category)
+            throw fieldError('category', 'The category of a built-in field cannot change.');
         } else if (prepared.category === 'internal') {
           throw fieldError('category', 'Only built-in fields are internal: choose custom or importer.');
         }
@@ -93,51 +134,111 @@ export const schemaFieldsResource: ResourceDefinition = {
       if (!schema) throw fieldError('schema_id', 'The selected schema does not exist.');
       const type = (prepared.type ?? existing?.type) as SchemaFieldType;
       if (action === 'create' || 'options' in prepared || 'type' in prepared) {
-        const checked = checkFieldOptions(type, 'options' in prepared ? prepared.options : existing?.options, await schemaRelationTargets(trx));
+        const checked = checkFieldOptions(
+          type,
+          'options' in prepared ? prepared.options : existing?.options,
+          await schemaRelationTargets(trx),
+        );
         if ('error' in checked) throw fieldError('options', checked.error);
         prepared.options = checked.options;
       }
       if (action === 'create') {
-        if (prepared.category === 'internal') throw fieldError('category', 'Internal fields come with the record type: choose custom or importer.');
+        if (prepared.category === 'internal')
+          throw fieldError('category', 'Internal fields come with the record type: choose custom or importer.');
         prepared.category ??= 'custom';
         prepared.slug ||= slugifyField(prepared.name);
-        if (!FIELD_SLUG_PATTERN.test(prepared.slug)) throw fieldError('slug', 'The slug may only hold lower-case letters, digits and underscores, starting with a letter.');
+        if (!FIELD_SLUG_PATTERN.test(prepared.slug))
+          throw fieldError(
+            'slug',
+            'The slug may only hold lower-case letters, digits and underscores, starting with a letter.',
+          );
         const [taken, reserved] = await Promise.all([
-          trx.selectFrom('schema_fields').select('id').where('schema_id', '=', schemaId).where('slug', '=', prepared.slug).executeTakeFirst(),
+          trx
+            .selectFrom('schema_fields')
+            .select('id')
+            .where('schema_id', '=', schemaId)
+            .where('slug', '=', prepared.slug)
+            .executeTakeFirst(),
           reservedSlugs(trx, schema),
         ]);
-        if (taken || reserved.has(prepared.slug)) throw fieldError('slug', `The slug "${prepared.slug}" is already used by ${schema.name_singular}: choose another.`);
+        if (taken || reserved.has(prepared.slug))
+          throw fieldError(
+            'slug',
+            `The slug "${prepared.slug}" is already used by ${schema.name_singular}: choose another.`,
+          );
         prepared.column = false;
         prepared.required ??= false;
         if (prepared.position === undefined) {
-          const last = await trx.selectFrom('schema_fields').select((eb) => eb.fn.max('position').as('max')).where('schema_id', '=', schemaId).executeTakeFirst();
+          const last = await trx
+            .selectFrom('schema_fields')
+            .select((eb) => eb.fn.max('position').as('max'))
+            .where('schema_id', '=', schemaId)
+            .executeTakeFirst();
           prepared.position = Number(last?.max ?? -1) + 1;
         }
         // A new field starts empty: values an earlier field of this slug left in the records go to the archive.
-        const leftover = { id: 0, slug: prepared.slug, name: prepared.name, type, options: {}, required: false, category: 'custom' as const };
-        const archived = await archiveValues(trx, valueHome(schema, { slug: prepared.slug, column: false }), leftover, 'left by an earlier field of the same slug', user);
-        await reviseSchema(trx, schemaId, user, { [`field:${prepared.slug}`]: [null, fieldSnapshot(prepared)], ...(archived ? { [`values:${prepared.slug}`]: [archived, '0 (archived)'] } : {}) });
+        const leftover = {
+          id: 0,
+          slug: prepared.slug,
+          name: prepared.name,
+          type,
+          options: {},
+          required: false,
+          category: 'custom' as const,
+        };
+        const archived = await archiveValues(
+          trx,
+          valueHome(schema, { slug: prepared.slug, column: false }),
+          leftover,
+          'left by an earlier field of the same slug',
+          user,
+        );
+        await reviseSchema(trx, schemaId, user, {
+          [`field:${prepared.slug}`]: [null, fieldSnapshot(prepared)],
+          ...(archived ? { [`values:${prepared.slug}`]: [archived, '0 (archived)'] } : {}),
+        });
       }
       if (prepared.required === null) prepared.required = false;
       if (action === 'update') {
         const after = { ...existing!, ...prepared };
-        if (existing!.column && (await kindOf(trx, after)) !== (await kindOf(trx, existing!))) throw fieldError('options', 'The kind of value a built-in field holds cannot change.');
+        if (existing!.column && (await kindOf(trx, after)) !== (await kindOf(trx, existing!)))
+          throw fieldError('options', 'The kind of value a built-in field holds cannot change.');
         const touchesValues = 'type' in prepared || 'options' in prepared;
         const impact = touchesValues
-          ? await applyFieldChange(trx, schema, existing as SchemaField, { next: { type, options: prepared.options ?? existing!.options }, choiceMap: prepared.choice_map ?? undefined }, user)
+          ? await applyFieldChange(
+              trx,
+              schema,
+              existing as SchemaField,
+              {
+                next: { type, options: prepared.options ?? existing!.options },
+                choiceMap: prepared.choice_map ?? undefined,
+              },
+              user,
+            )
           : null;
         const [before, next] = [fieldSnapshot(existing), fieldSnapshot(after)];
-        if (JSON.stringify(before) !== JSON.stringify(next)) await reviseSchema(trx, schemaId, user, { [`field:${existing!.slug}`]: [before, next], ...(impact ? valueEffects(existing!.slug, impact) : {}) });
+        if (JSON.stringify(before) !== JSON.stringify(next))
+          await reviseSchema(trx, schemaId, user, {
+            [`field:${existing!.slug}`]: [before, next],
+            ...(impact ? valueEffects(existing!.slug, impact) : {}),
+          });
       }
       delete prepared.choice_map;
       return prepared;
     },
     async beforeRemove(existing, { trx, user }) {
-      if (existing.column) throw new HttpError(422, `"${existing.name}" is a built-in field: it cannot be deleted (hide it with logic instead).`);
+      if (existing.column)
+        throw new HttpError(
+          422,
+          `"${existing.name}" is a built-in field: it cannot be deleted (hide it with logic instead).`,
+        );
       const schema = await schemaRow(trx, existing.schema_id);
       if (!schema) return;
       const impact = await applyFieldChange(trx, schema, existing as SchemaField, { next: null }, user);
-      await reviseSchema(trx, schema.id, user, { [`field:${existing.slug}`]: [fieldSnapshot(existing), null], ...valueEffects(existing.slug, impact) });
+      await reviseSchema(trx, schema.id, user, {
+        [`field:${existing.slug}`]: [fieldSnapshot(existing), null],
+        ...valueEffects(existing.slug, impact),
+      });
     },
     async afterWrite(record, { trx, action, existing }) {
       // A custom field whose kind of value changed gets the index of its new kind (the name stays: drop here, made
@@ -145,7 +246,8 @@ export const schemaFieldsResource: ResourceDefinition = {
       // which an index built now would also read, and `'n/a'::numeric` fails.
       if (action !== 'update' || record.column) return;
       const schema = await schemaRow(trx, record.schema_id);
-      if (schema && (await kindOf(trx, record)) !== (await kindOf(trx, existing!))) await dropCustomFieldIndex(trx, schema, record as SchemaField);
+      if (schema && (await kindOf(trx, record)) !== (await kindOf(trx, existing!)))
+        await dropCustomFieldIndex(trx, schema, record as SchemaField);
     },
     present(records) {
       for (const record of records) record.internal = record.category === 'internal';
@@ -155,11 +257,11 @@ export const schemaFieldsResource: ResourceDefinition = {
       const schema = await schemaRow(records.db, record.schema_id);
       if (!schema) return;
       // Values may have been rewritten or archived: open lists of the type refresh (one event, as after an import).
-      if (action !== 'create') await records.announce(typeDefinition(schema), 'updated', { schema_field_id: record.id });
+      if (action !== 'create')
+        await records.announce(typeDefinition(schema), 'updated', { schema_field_id: record.id });
       if (record.column) return;
       if (action === 'delete') await dropCustomFieldIndex(records.db, schema, record as SchemaField);
       else await ensureCustomFieldIndex(records.db, schema, record as SchemaField);
     },
   },
 };
-

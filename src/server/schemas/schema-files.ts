@@ -1,7 +1,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { FIELD_CATEGORIES, LOGIC_ACTIONS, LOGIC_MATCHES, LOGIC_OPERATORS, LOGIC_TRIGGERS, relationTargets, SCHEMA_FIELD_TYPES, type RelationTarget, type RelationTargetInfo } from '../../common/schema-types.js';
+import {
+  FIELD_CATEGORIES,
+  LOGIC_ACTIONS,
+  LOGIC_MATCHES,
+  LOGIC_OPERATORS,
+  LOGIC_TRIGGERS,
+  type RelationTarget,
+  type RelationTargetInfo,
+  relationTargets,
+  SCHEMA_FIELD_TYPES,
+} from '../../common/schema-types.js';
 import { PROJECT_ROOT } from '../config/paths.js';
 import { checkFieldOptions } from './field-specs.js';
 
@@ -32,8 +42,16 @@ const blockFile = z
     description: z.string().max(500).optional(),
     trigger: z.enum(LOGIC_TRIGGERS).default('always'),
     match: z.enum(LOGIC_MATCHES).default('all'),
-    conditions: z.array(z.object({ source: z.string(), operator: z.enum(LOGIC_OPERATORS), value: z.string().nullable().default(null) }).strict()).default([]),
-    actions: z.array(z.object({ target: z.string(), action: z.enum(LOGIC_ACTIONS), value: z.unknown().optional() }).strict()).default([]),
+    conditions: z
+      .array(
+        z
+          .object({ source: z.string(), operator: z.enum(LOGIC_OPERATORS), value: z.string().nullable().default(null) })
+          .strict(),
+      )
+      .default([]),
+    actions: z
+      .array(z.object({ target: z.string(), action: z.enum(LOGIC_ACTIONS), value: z.unknown().optional() }).strict())
+      .default([]),
   })
   .strict();
 
@@ -56,11 +74,14 @@ export type SchemaFile = z.infer<typeof schemaFile>;
 export type SchemaFileField = SchemaFile['fields'][number];
 
 /** Whether a field of a file is a built-in column of the type's table (internal fields are, unless `column: false`). */
-export const isColumn = (field: Pick<SchemaFileField, 'column' | 'category'>) => field.column ?? field.category === 'internal';
+export const isColumn = (field: Pick<SchemaFileField, 'column' | 'category'>) =>
+  field.column ?? field.category === 'internal';
 
 /** Reads every file of a folder; a bad file stops start-up with its name and the problem. */
 function parseSchemaFiles(dir: string): SchemaFile[] {
-  const files = readdirSync(dir).filter((name) => name.endsWith('.json')).sort();
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort();
   return files.map((name) => {
     const parsed = schemaFile.safeParse(JSON.parse(readFileSync(path.join(dir, name), 'utf8')));
     const where = `${path.relative(PROJECT_ROOT, dir)}/${name}`;
@@ -69,7 +90,8 @@ function parseSchemaFiles(dir: string): SchemaFile[] {
       throw new Error(`${where} is not a valid record type: ${problems}`);
     }
     const schema = parsed.data;
-    if (`${schema.type}.json` !== name) throw new Error(`${where} describes "${schema.type}": name the file ${schema.type}.json.`);
+    if (`${schema.type}.json` !== name)
+      throw new Error(`${where} describes "${schema.type}": name the file ${schema.type}.json.`);
     return schema;
   });
 }
@@ -89,7 +111,8 @@ function checkSchemaFiles(files: SchemaFile[], targets: Record<RelationTarget, R
     for (const block of schema.actions) {
       for (const ref of [...block.conditions.map((c) => c.source), ...block.actions.map((a) => a.target)]) {
         const slug = /^field:([a-z][a-z0-9_]*)$/.exec(ref)?.[1];
-        if (!slug || !slugs.has(slug)) throw new Error(`${name}: logic refers to "${ref}", which is not field:{slug} of this type.`);
+        if (!slug || !slugs.has(slug))
+          throw new Error(`${name}: logic refers to "${ref}", which is not field:{slug} of this type.`);
       }
     }
   }
@@ -119,7 +142,11 @@ export function shippedSchemas(): Shipped {
     const targets = relationTargets(recordTypes);
     checkSchemaFiles(recordTypes, targets);
     const fixed = checkSchemaFiles(parseSchemaFiles(FIXED_SCHEMAS_DIR), targets);
-    shipped = { recordTypes: new Map(recordTypes.map((file) => [file.type, file])), fixed: new Map(fixed.map((file) => [file.type, file])), targets };
+    shipped = {
+      recordTypes: new Map(recordTypes.map((file) => [file.type, file])),
+      fixed: new Map(fixed.map((file) => [file.type, file])),
+      targets,
+    };
   }
   return shipped;
 }

@@ -11,7 +11,10 @@ export { SCHEMAS_DIR };
  * built-in fields gain the option keys a newer file gives them (what the server validates by: `max`,
  * `choices_from`, `text_target`...); options an administrator set are kept.
  */
-export async function loadSchemaFiles(db: Kysely<any>, dir = SCHEMAS_DIR): Promise<{ created: string[]; fieldsAdded: number; fieldsUpdated: number }> {
+export async function loadSchemaFiles(
+  db: Kysely<any>,
+  dir = SCHEMAS_DIR,
+): Promise<{ created: string[]; fieldsAdded: number; fieldsUpdated: number }> {
   const files = readSchemaFiles(dir);
   const created: string[] = [];
   let fieldsAdded = 0;
@@ -31,11 +34,20 @@ export async function loadSchemaFiles(db: Kysely<any>, dir = SCHEMAS_DIR): Promi
         column: isColumn(field),
       });
       if (existing) {
-        const stored = await trx.selectFrom('schema_fields').select(['id', 'slug', 'options', 'column']).where('schema_id', '=', existing.id).execute();
+        const stored = await trx
+          .selectFrom('schema_fields')
+          .select(['id', 'slug', 'options', 'column'])
+          .where('schema_id', '=', existing.id)
+          .execute();
         const bySlug = new Map(stored.map((field) => [field.slug, field]));
-        const missing = file.fields.map((field, position) => ({ field, position })).filter(({ field }) => !bySlug.has(field.slug) && isColumn(field));
+        const missing = file.fields
+          .map((field, position) => ({ field, position }))
+          .filter(({ field }) => !bySlug.has(field.slug) && isColumn(field));
         if (missing.length) {
-          await trx.insertInto('schema_fields').values(missing.map(({ field, position }) => fieldRow(existing.id, field, position))).execute();
+          await trx
+            .insertInto('schema_fields')
+            .values(missing.map(({ field, position }) => fieldRow(existing.id, field, position)))
+            .execute();
           fieldsAdded += missing.length;
         }
         for (const field of file.fields) {
@@ -44,26 +56,71 @@ export async function loadSchemaFiles(db: Kysely<any>, dir = SCHEMAS_DIR): Promi
           const options = (have.options ?? {}) as Record<string, unknown>;
           const gained = Object.entries(field.options).filter(([key]) => !(key in options));
           if (!gained.length) continue;
-          await trx.updateTable('schema_fields').set({ options: JSON.stringify({ ...options, ...Object.fromEntries(gained) }) }).where('id', '=', have.id).execute();
+          await trx
+            .updateTable('schema_fields')
+            .set({ options: JSON.stringify({ ...options, ...Object.fromEntries(gained) }) })
+            .where('id', '=', have.id)
+            .execute();
           fieldsUpdated++;
         }
         continue;
       }
       const schema = await trx
         .insertInto('schemas')
-        .values({ type: file.type, name_singular: file.name_singular, name_plural: file.name_plural, resource: file.resource ?? pluralizeSlug(file.type), position: file.position, built_in: true })
+        .values({
+          type: file.type,
+          name_singular: file.name_singular,
+          name_plural: file.name_plural,
+          resource: file.resource ?? pluralizeSlug(file.type),
+          position: file.position,
+          built_in: true,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
-      const fields = await trx.insertInto('schema_fields').values(file.fields.map((field, position) => fieldRow(schema.id, field, position))).returning(['id', 'slug']).execute();
+      const fields = await trx
+        .insertInto('schema_fields')
+        .values(file.fields.map((field, position) => fieldRow(schema.id, field, position)))
+        .returning(['id', 'slug'])
+        .execute();
       const idOf = new Map(fields.map((f) => [f.slug, f.id]));
       const ref = (value: string) => `field:${idOf.get(value.slice('field:'.length))}`;
       for (const [position, block] of file.actions.entries()) {
-        const row = await trx.insertInto('logic_blocks').values({ schema_id: schema.id, description: block.description ?? null, trigger: block.trigger, match: block.match, position }).returning('id').executeTakeFirstOrThrow();
+        const row = await trx
+          .insertInto('logic_blocks')
+          .values({
+            schema_id: schema.id,
+            description: block.description ?? null,
+            trigger: block.trigger,
+            match: block.match,
+            position,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
         if (block.conditions.length) {
-          await trx.insertInto('logic_conditions').values(block.conditions.map((c) => ({ logic_block_id: row.id, source: ref(c.source), operator: c.operator, value: c.value }))).execute();
+          await trx
+            .insertInto('logic_conditions')
+            .values(
+              block.conditions.map((c) => ({
+                logic_block_id: row.id,
+                source: ref(c.source),
+                operator: c.operator,
+                value: c.value,
+              })),
+            )
+            .execute();
         }
         if (block.actions.length) {
-          await trx.insertInto('logic_actions').values(block.actions.map((a) => ({ logic_block_id: row.id, target: ref(a.target), action: a.action, value: JSON.stringify(a.value ?? null) }))).execute();
+          await trx
+            .insertInto('logic_actions')
+            .values(
+              block.actions.map((a) => ({
+                logic_block_id: row.id,
+                target: ref(a.target),
+                action: a.action,
+                value: JSON.stringify(a.value ?? null),
+              })),
+            )
+            .execute();
         }
       }
       created.push(file.type);

@@ -5,4 +5,10 @@ import { schemaFieldsResource } from './schema-fields-resource.js';
 import { schemasResource } from './schemas-resource.js';
 
 /** Record types and their form logic (docs/records.md): one resource per file. */
-export const schemaResources = [schemasResource, schemaFieldsResource, logicBlocksResource, logicConditionsResource, logicActionsResource];
+export const schemaResources = [
+  schemasResource,
+  schemaFieldsResource,
+  logicBlocksResource,
+  logicConditionsResource,
+  logicActionsResource,
+];

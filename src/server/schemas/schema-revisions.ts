@@ -8,7 +8,12 @@ import { writeRevisions } from '../records/revisions.js';
  * deleted (`field:{slug}`: [before, after], the field as {name, type, category, required, options, position}), what
  * that did to the values (`values:{slug}`), a logic block written (`logic:{id}`).
  */
-export async function reviseSchema(trx: Kysely<any>, schemaId: number, user: AuthUser | null, changes: Record<string, [unknown, unknown]>) {
+export async function reviseSchema(
+  trx: Kysely<any>,
+  schemaId: number,
+  user: AuthUser | null,
+  changes: Record<string, [unknown, unknown]>,
+) {
   if (!Object.keys(changes).length) return;
   await writeRevisions(trx, user, [{ type: 'schema', id: schemaId, action: 'updated', changes }]);
 }
@@ -21,14 +26,26 @@ export function fieldSnapshot(field: Record<string, any> | null | undefined) {
 }
 
 /** A logic block, its conditions and actions as its schema's revisions show it. */
-export function blockSnapshot(block: Record<string, any> | null | undefined, conditions?: readonly Record<string, any>[], actions?: readonly Record<string, any>[]) {
+export function blockSnapshot(
+  block: Record<string, any> | null | undefined,
+  conditions?: readonly Record<string, any>[],
+  actions?: readonly Record<string, any>[],
+) {
   if (!block) return null;
   return {
     description: block.description ?? null,
     trigger: block.trigger,
     match: block.match,
-    conditions: (conditions ?? block.conditions ?? []).map((c: Record<string, any>) => ({ source: c.source, operator: c.operator, value: c.value ?? null })),
-    actions: (actions ?? block.actions ?? []).map((a: Record<string, any>) => ({ target: a.target, action: a.action, value: a.value ?? null })),
+    conditions: (conditions ?? block.conditions ?? []).map((c: Record<string, any>) => ({
+      source: c.source,
+      operator: c.operator,
+      value: c.value ?? null,
+    })),
+    actions: (actions ?? block.actions ?? []).map((a: Record<string, any>) => ({
+      target: a.target,
+      action: a.action,
+      value: a.value ?? null,
+    })),
   };
 }
 

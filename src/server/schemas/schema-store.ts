@@ -1,7 +1,14 @@
 import type { Kysely } from 'kysely';
 import { evaluateLogic } from '../../common/form-logic/index.js';
-import { relationTargets, type LogicBlock, type RecordSchema, type RelationTarget, type RelationTargetInfo, type SchemaField } from '../../common/schema-types.js';
-import { NO_FORM_LOGIC, type FormLogicOutcome } from '../records/form-logic-outcome.js';
+import {
+  type LogicBlock,
+  type RecordSchema,
+  type RelationTarget,
+  type RelationTargetInfo,
+  relationTargets,
+  type SchemaField,
+} from '../../common/schema-types.js';
+import { type FormLogicOutcome, NO_FORM_LOGIC } from '../records/form-logic-outcome.js';
 import type { FieldSpec } from '../records/resource.js';
 import { fieldSpecFor } from './field-specs.js';
 
@@ -23,8 +30,20 @@ export async function loadSchemas(db: Kysely<any>, ids?: number[]): Promise<Reco
   const schemaIds = schemas.map((s) => s.id);
   if (!schemaIds.length) return [];
   const [fields, blocks] = await Promise.all([
-    db.selectFrom('schema_fields').selectAll().where('schema_id', 'in', schemaIds).orderBy('position').orderBy('id').execute(),
-    db.selectFrom('logic_blocks').selectAll().where('schema_id', 'in', schemaIds).orderBy('position').orderBy('id').execute(),
+    db
+      .selectFrom('schema_fields')
+      .selectAll()
+      .where('schema_id', 'in', schemaIds)
+      .orderBy('position')
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('logic_blocks')
+      .selectAll()
+      .where('schema_id', 'in', schemaIds)
+      .orderBy('position')
+      .orderBy('id')
+      .execute(),
   ]);
   const blockIds = blocks.map((b) => b.id);
   const [conditions, actions] = blockIds.length
@@ -48,7 +67,9 @@ export async function loadSchemas(db: Kysely<any>, ids?: number[]): Promise<Reco
       ...(schema as RecordSchema),
       custom: schemaFields.some((field) => !field.internal),
       fields: schemaFields,
-      actions: (blocksBySchema.get(schema.id) ?? []).map((block) => presentBlock(block, conditionsByBlock.get(block.id) ?? [], actionsByBlock.get(block.id) ?? [])),
+      actions: (blocksBySchema.get(schema.id) ?? []).map((block) =>
+        presentBlock(block, conditionsByBlock.get(block.id) ?? [], actionsByBlock.get(block.id) ?? []),
+      ),
     };
   });
 }
@@ -57,8 +78,16 @@ export function presentField(row: Record<string, any>): SchemaField {
   return { ...(row as SchemaField), internal: row.category === 'internal', options: row.options ?? {} };
 }
 
-export function presentBlock(block: Record<string, any>, conditions: Record<string, any>[], actions: Record<string, any>[]): LogicBlock {
-  return { ...(block as LogicBlock), conditions: conditions as LogicBlock['conditions'], actions: actions as LogicBlock['actions'] };
+export function presentBlock(
+  block: Record<string, any>,
+  conditions: Record<string, any>[],
+  actions: Record<string, any>[],
+): LogicBlock {
+  return {
+    ...(block as LogicBlock),
+    conditions: conditions as LogicBlock['conditions'],
+    actions: actions as LogicBlock['actions'],
+  };
 }
 
 function snapshotOf(list: RecordSchema[]): SchemaSnapshot {
@@ -144,12 +173,25 @@ export class SchemaStore {
    * The form logic of `type` over the values of a write, every block considered as the form would have run it: the
    * values its set-value actions give and the fields (slugs) it hides, by the values after those actions.
    */
-  async logic(type: string, values: Record<string, any>, db?: Kysely<any>, warn?: (message: string) => void): Promise<FormLogicOutcome> {
+  async logic(
+    type: string,
+    values: Record<string, any>,
+    db?: Kysely<any>,
+    warn?: (message: string) => void,
+  ): Promise<FormLogicOutcome> {
     const schema = (await this.snapshot(db)).byType.get(type);
     if (!schema?.actions.length) return NO_FORM_LOGIC;
     try {
-      const result = evaluateLogic(schema.actions, values ?? {}, { trigger: 'all', fields: schema.fields, logger: warn ?? (() => {}) });
-      const hidden = new Set(Object.entries(result.visibility).filter(([, state]) => state === 'hidden').map(([slug]) => slug));
+      const result = evaluateLogic(schema.actions, values ?? {}, {
+        trigger: 'all',
+        fields: schema.fields,
+        logger: warn ?? (() => {}),
+      });
+      const hidden = new Set(
+        Object.entries(result.visibility)
+          .filter(([, state]) => state === 'hidden')
+          .map(([slug]) => slug),
+      );
       return { setValues: result.setValues, hidden };
     } catch (error) {
       warn?.(`The logic of ${type} could not be evaluated: ${(error as Error).message}`);

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
 import { PERMISSION_ENTITIES } from '../../common/permission-catalogue.js';
 import { pluralizeSlug, SCHEMA_FIELD_TYPES } from '../../common/schema-types.js';
@@ -59,12 +59,23 @@ export const schemasResource: ResourceDefinition = {
   table: 'schemas',
   singular: 'Schema',
   fields: {
-    type: { kind: 'text', max: 60, pattern: TYPE_PATTERN, patternMessage: 'The type may only hold lower-case letters, digits and single dashes, starting with a letter.' },
+    type: {
+      kind: 'text',
+      max: 60,
+      pattern: TYPE_PATTERN,
+      patternMessage: 'The type may only hold lower-case letters, digits and single dashes, starting with a letter.',
+    },
     name_singular: { kind: 'text', required: true, max: 100, label: 'singular name' },
     name_plural: { kind: 'text', required: true, max: 100, label: 'plural name' },
     position: { kind: 'integer', min: 0, max: 100_000 },
     // Create only: the type's first fields (checked in beforeWrite). Sent back on update, they are ignored.
-    fields: { kind: 'json', storage: 'virtual', shape: z.array(z.unknown()).max(500), sortable: false, filterable: false },
+    fields: {
+      kind: 'json',
+      storage: 'virtual',
+      shape: z.array(z.unknown()).max(500),
+      sortable: false,
+      filterable: false,
+    },
   },
   readOnly: ['custom', 'built_in', 'resource', 'restorable', 'actions'],
   search: ['name_singular', 'name_plural', 'type'],
@@ -77,39 +88,57 @@ export const schemasResource: ResourceDefinition = {
       if (action === 'update') {
         // The client may send the whole schema back: its fields are edited through /api/schema-fields.
         delete prepared.fields;
-        if ('type' in prepared && prepared.type !== existing!.type) throw fieldError('type', 'The type of a record type cannot change.');
+        if ('type' in prepared && prepared.type !== existing!.type)
+          throw fieldError('type', 'The type of a record type cannot change.');
         delete prepared.type;
         return prepared;
       }
-      const initial = z.array(initialField).max(200).safeParse(prepared.fields ?? []);
+      const initial = z
+        .array(initialField)
+        .max(200)
+        .safeParse(prepared.fields ?? []);
       if (!initial.success) {
         const issue = initial.error.issues[0];
         throw fieldError(['fields', ...issue.path].join('.'), issue.message);
       }
       prepared.fields = initial.data;
       const type = prepared.type ?? slugifyType(prepared.name_singular ?? '');
-      if (!type || !TYPE_PATTERN.test(type)) throw fieldError('type', 'Give the record type a name made of letters and digits.');
+      if (!type || !TYPE_PATTERN.test(type))
+        throw fieldError('type', 'Give the record type a name made of letters and digits.');
       const resource = pluralizeSlug(type);
-      const taken = await trx.selectFrom('schemas').select('id').where((eb) => eb.or([eb('type', '=', type), eb('resource', '=', resource)])).executeTakeFirst();
-      const reserved = (PERMISSION_ENTITIES as readonly string[]).includes(type) || builtinTypes().includes(type) || RESERVED_RESOURCES.has(resource) || builtinTypes().some((t) => builtinDefinition(t)!.name === resource);
+      const taken = await trx
+        .selectFrom('schemas')
+        .select('id')
+        .where((eb) => eb.or([eb('type', '=', type), eb('resource', '=', resource)]))
+        .executeTakeFirst();
+      const reserved =
+        (PERMISSION_ENTITIES as readonly string[]).includes(type) ||
+        builtinTypes().includes(type) ||
+        RESERVED_RESOURCES.has(resource) ||
+        builtinTypes().some((t) => builtinDefinition(t)!.name === resource);
       if (taken || reserved) throw fieldError('type', `The type "${type}" is already taken; choose another name.`);
       const slugs = new Set<string>(['name']);
       const targets = await schemaRelationTargets(trx);
       for (const [i, field] of (prepared.fields ?? []).entries()) {
         const slug = field.slug || slugifyField(field.name);
-        if (!FIELD_SLUG_PATTERN.test(slug) || RESERVED_FIELDS.has(slug) || slugs.has(slug)) throw fieldError(`fields.${i}.slug`, `The field slug "${slug}" is not allowed or used twice.`);
+        if (!FIELD_SLUG_PATTERN.test(slug) || RESERVED_FIELDS.has(slug) || slugs.has(slug))
+          throw fieldError(`fields.${i}.slug`, `The field slug "${slug}" is not allowed or used twice.`);
         slugs.add(slug);
         const checked = checkFieldOptions(field.type, field.options, targets);
         if ('error' in checked) throw fieldError(`fields.${i}.options`, checked.error);
       }
       if (prepared.position === undefined) {
-        const last = await trx.selectFrom('schemas').select((eb) => eb.fn.max('position').as('max')).executeTakeFirst();
+        const last = await trx
+          .selectFrom('schemas')
+          .select((eb) => eb.fn.max('position').as('max'))
+          .executeTakeFirst();
         prepared.position = Number(last?.max ?? -1) + 1;
       }
       return { ...prepared, type, resource, built_in: false };
     },
     async beforeRemove(existing, { trx }) {
-      if (existing.built_in) throw new HttpError(422, `${existing.name_singular} is a built-in record type: it cannot be deleted.`);
+      if (existing.built_in)
+        throw new HttpError(422, `${existing.name_singular} is a built-in record type: it cannot be deleted.`);
       const impact = await typeImpact(trx, existing as SchemaRow);
       if (impact.blocking.length) throw new HttpError(422, impact.blocking.join(' '));
       // Records in the trash would have no screen left to be restored from: they go with the type.
@@ -119,7 +148,17 @@ export const schemasResource: ResourceDefinition = {
       if (action !== 'create') return;
       const targets = await schemaRelationTargets(trx);
       const fields = [
-        { schema_id: record.id, slug: 'name', name: 'Name', type: 'text', category: 'internal', required: true, options: '{}', position: 0, column: true },
+        {
+          schema_id: record.id,
+          slug: 'name',
+          name: 'Name',
+          type: 'text',
+          category: 'internal',
+          required: true,
+          options: '{}',
+          position: 0,
+          column: true,
+        },
         ...(values?.fields ?? []).map((field: z.infer<typeof initialField>, i: number) => {
           const checked = checkFieldOptions(field.type, field.options, targets) as { options: object };
           return {
@@ -138,7 +177,14 @@ export const schemasResource: ResourceDefinition = {
       await trx.insertInto('schema_fields').values(fields).execute();
     },
     async present(records, db) {
-      const loaded = new Map((await loadSchemas(db, records.map((r) => r.id))).map((schema) => [schema.id, schema]));
+      const loaded = new Map(
+        (
+          await loadSchemas(
+            db,
+            records.map((r) => r.id),
+          )
+        ).map((schema) => [schema.id, schema]),
+      );
       for (const record of records) {
         const schema = loaded.get(record.id);
         record.custom = schema?.custom ?? false;
@@ -153,9 +199,9 @@ export const schemasResource: ResourceDefinition = {
       if (action === 'create' && user) await setTypePermissions(records, record.type, 'grant');
       if (action === 'delete') await setTypePermissions(records, record.type, 'revoke');
       if (action === 'create') {
-        for (const field of record.fields ?? []) if (!field.column) await ensureCustomFieldIndex(records.db, record as SchemaRow, field);
+        for (const field of record.fields ?? [])
+          if (!field.column) await ensureCustomFieldIndex(records.db, record as SchemaRow, field);
       }
     },
   },
 };
-

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { RecordService } from '../records/record-service.js';
 import { customTypeDefinition } from './custom-types.js';
 import type { SchemaRow } from './schemas-resource.js';
@@ -25,7 +25,10 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString
 export async function typeImpact(db: Kysely<any>, schema: SchemaRow): Promise<TypeImpact> {
   const counts = await db
     .selectFrom('custom_records')
-    .select([sql<number>`count(*) filter (where deleted_at is null)::int`.as('live'), sql<number>`count(*) filter (where deleted_at is not null)::int`.as('trashed')])
+    .select([
+      sql<number>`count(*) filter (where deleted_at is null)::int`.as('live'),
+      sql<number>`count(*) filter (where deleted_at is not null)::int`.as('trashed'),
+    ])
     .where('schema_id', '=', schema.id)
     .executeTakeFirst();
   const records = { live: Number(counts?.live ?? 0), trashed: Number(counts?.trashed ?? 0) };
@@ -39,32 +42,76 @@ export async function typeImpact(db: Kysely<any>, schema: SchemaRow): Promise<Ty
     .orderBy('s.position')
     .orderBy('f.position')
     .execute();
-  const importers = await db.selectFrom('importers').select(['id', 'name']).where('record_type', '=', schema.type).where('deleted_at', 'is', null).orderBy('id').execute();
-  const roles = (await db.selectFrom('roles').select(['id', 'name', 'permissions']).where('deleted_at', 'is', null).orderBy('id').execute())
-    .filter((role) => ((role.permissions as string[]) ?? []).some((permission) => permission.startsWith(`${schema.type}:`)))
+  const importers = await db
+    .selectFrom('importers')
+    .select(['id', 'name'])
+    .where('record_type', '=', schema.type)
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .execute();
+  const roles = (
+    await db
+      .selectFrom('roles')
+      .select(['id', 'name', 'permissions'])
+      .where('deleted_at', 'is', null)
+      .orderBy('id')
+      .execute()
+  )
+    .filter((role) =>
+      ((role.permissions as string[]) ?? []).some((permission) => permission.startsWith(`${schema.type}:`)),
+    )
     .map(({ id, name }) => ({ id, name }));
   const name = schema.name_plural;
   const blocking: string[] = [];
   if (records.live) blocking.push(`${name} still has ${plural(records.live, 'record')}: delete them first.`);
-  if (relations.length) blocking.push(`${relations.map((r) => `${r.schema}: ${r.field}`).join(', ')} point${relations.length === 1 ? 's' : ''} at ${name}: change or delete ${relations.length === 1 ? 'that field' : 'those fields'} first.`);
-  if (importers.length) blocking.push(`${plural(importers.length, 'importer')} import${importers.length === 1 ? 's' : ''} ${name} (${importers.map((i) => i.name).join(', ')}): delete ${importers.length === 1 ? 'it' : 'them'} first.`);
+  if (relations.length)
+    blocking.push(
+      `${relations.map((r) => `${r.schema}: ${r.field}`).join(', ')} point${relations.length === 1 ? 's' : ''} at ${name}: change or delete ${relations.length === 1 ? 'that field' : 'those fields'} first.`,
+    );
+  if (importers.length)
+    blocking.push(
+      `${plural(importers.length, 'importer')} import${importers.length === 1 ? 's' : ''} ${name} (${importers.map((i) => i.name).join(', ')}): delete ${importers.length === 1 ? 'it' : 'them'} first.`,
+    );
   const summary = [...blocking];
-  if (records.trashed) summary.push(`${plural(records.trashed, 'record')} of ${name} ${records.trashed === 1 ? 'is' : 'are'} in the trash: ${records.trashed === 1 ? 'it is' : 'they are'} deleted for good with the type (restore ${records.trashed === 1 ? 'it' : 'them'} first to keep ${records.trashed === 1 ? 'it' : 'them'}).`);
-  if (!blocking.length) summary.push(`${name} has no records left${records.trashed ? ' outside the trash' : ''}: its fields and logic are deleted with it.`);
-  if (roles.length) summary.push(`Its permissions are taken from ${plural(roles.length, 'role')} (${roles.map((r) => r.name).join(', ')}).`);
+  if (records.trashed)
+    summary.push(
+      `${plural(records.trashed, 'record')} of ${name} ${records.trashed === 1 ? 'is' : 'are'} in the trash: ${records.trashed === 1 ? 'it is' : 'they are'} deleted for good with the type (restore ${records.trashed === 1 ? 'it' : 'them'} first to keep ${records.trashed === 1 ? 'it' : 'them'}).`,
+    );
+  if (!blocking.length)
+    summary.push(
+      `${name} has no records left${records.trashed ? ' outside the trash' : ''}: its fields and logic are deleted with it.`,
+    );
+  if (roles.length)
+    summary.push(
+      `Its permissions are taken from ${plural(roles.length, 'role')} (${roles.map((r) => r.name).join(', ')}).`,
+    );
   return { records, relations, importers, roles, blocking, summary };
 }
 
 /** Deletes the records of the type in the trash for good; returns how many. */
 export async function purgeTrash(trx: Kysely<any>, schema: SchemaRow): Promise<number> {
-  const result = await trx.deleteFrom('custom_records').where('schema_id', '=', schema.id).where('deleted_at', 'is not', null).executeTakeFirst();
+  const result = await trx
+    .deleteFrom('custom_records')
+    .where('schema_id', '=', schema.id)
+    .where('deleted_at', 'is not', null)
+    .executeTakeFirst();
   return Number(result.numDeletedRows ?? 0);
 }
 
 /** Brings back every record of the type in the trash, one by one through the write path (a revision each). */
-export async function restoreTrash(records: RecordService, user: Parameters<RecordService['restore']>[0], schema: SchemaRow): Promise<number> {
+export async function restoreTrash(
+  records: RecordService,
+  user: Parameters<RecordService['restore']>[0],
+  schema: SchemaRow,
+): Promise<number> {
   const def = customTypeDefinition(schema);
-  const ids = await records.db.selectFrom('custom_records').select('id').where('schema_id', '=', schema.id).where('deleted_at', 'is not', null).orderBy('id').execute();
+  const ids = await records.db
+    .selectFrom('custom_records')
+    .select('id')
+    .where('schema_id', '=', schema.id)
+    .where('deleted_at', 'is not', null)
+    .orderBy('id')
+    .execute();
   for (const { id } of ids) await records.restore(user, def, id);
   return ids.length;
 }
@@ -78,11 +125,19 @@ const TYPE_ACTIONS = ['create', 'read', 'update', 'delete', 'restore'];
  */
 export async function setTypePermissions(records: RecordService, type: string, change: 'grant' | 'revoke') {
   const { rolesResource } = await import('../roles/roles-resource.js');
-  const roles = await records.db.selectFrom('roles').select(['id', 'permissions']).where('deleted_at', 'is', null).execute();
+  const roles = await records.db
+    .selectFrom('roles')
+    .select(['id', 'permissions'])
+    .where('deleted_at', 'is', null)
+    .execute();
   for (const role of roles) {
     const held = (role.permissions as string[]) ?? [];
     if (change === 'grant' && !held.includes('schema:create')) continue;
-    const next = change === 'grant' ? [...new Set([...held, ...TYPE_ACTIONS.map((action) => `${type}:${action}`)])] : held.filter((permission) => !permission.startsWith(`${type}:`));
-    if (next.length !== held.length) await records.update(null, rolesResource, role.id, { permissions: next }, { system: true });
+    const next =
+      change === 'grant'
+        ? [...new Set([...held, ...TYPE_ACTIONS.map((action) => `${type}:${action}`)])]
+        : held.filter((permission) => !permission.startsWith(`${type}:`));
+    if (next.length !== held.length)
+      await records.update(null, rolesResource, role.id, { permissions: next }, { system: true });
   }
 }

@@ -1,5 +1,5 @@
-import { bboxOf, pointInGeometry, type AreaGeometry, type BBox } from '../regions/geometry.js';
-import { usShapes, type UsShape } from '../regions/us-atlas.js';
+import { type AreaGeometry, type BBox, bboxOf, pointInGeometry } from '../regions/geometry.js';
+import { type UsShape, usShapes } from '../regions/us-atlas.js';
 import type { Random } from './prng.js';
 
 /** The demo organisation's state: California (FIPS 06). */
@@ -16,7 +16,16 @@ export const METROS = [
   { city: 'Anaheim', county: '06059', lat: 33.82, lng: -117.9, zip: '928', spread: 0.15, weight: 1, union: 0.35 },
   { city: 'San Diego', county: '06073', lat: 32.76, lng: -117.1, zip: '921', spread: 0.25, weight: 2, union: 0.4 },
   { city: 'Riverside', county: '06065', lat: 33.95, lng: -117.4, zip: '925', spread: 0.2, weight: 1, union: 0.15 },
-  { city: 'San Bernardino', county: '06071', lat: 34.11, lng: -117.29, zip: '924', spread: 0.12, weight: 1, union: 0.2 },
+  {
+    city: 'San Bernardino',
+    county: '06071',
+    lat: 34.11,
+    lng: -117.29,
+    zip: '924',
+    spread: 0.12,
+    weight: 1,
+    union: 0.2,
+  },
   { city: 'Oxnard', county: '06111', lat: 34.2, lng: -119.15, zip: '930', spread: 0.1, weight: 1, union: 0.3 },
   { city: 'Bakersfield', county: '06029', lat: 35.37, lng: -119.02, zip: '933', spread: 0.12, weight: 1, union: 0.1 },
   { city: 'Fresno', county: '06019', lat: 36.74, lng: -119.79, zip: '937', spread: 0.12, weight: 1, union: 0.2 },
@@ -40,12 +49,20 @@ export interface County extends UsShape {
 export function demoShapes(): { state: UsShape; counties: County[] } {
   const state = usShapes('states', [DEMO_STATE]).find((s) => s.code === DEMO_STATE);
   if (!state) throw new Error(`The us-atlas package has no state ${DEMO_STATE}.`);
-  const counties = usShapes('counties', [DEMO_STATE]).map((c) => ({ ...c, short: c.name.replace(/ County, [A-Z]{2}$/, ''), box: bboxOf(c.geometry) }));
+  const counties = usShapes('counties', [DEMO_STATE]).map((c) => ({
+    ...c,
+    short: c.name.replace(/ County, [A-Z]{2}$/, ''),
+    box: bboxOf(c.geometry),
+  }));
   return { state, counties };
 }
 
 const inside = (lng: number, lat: number, county: { box: BBox; geometry: AreaGeometry }) =>
-  lng >= county.box[0] && lng <= county.box[2] && lat >= county.box[1] && lat <= county.box[3] && pointInGeometry(lng, lat, county.geometry);
+  lng >= county.box[0] &&
+  lng <= county.box[2] &&
+  lat >= county.box[1] &&
+  lat <= county.box[3] &&
+  pointInGeometry(lng, lat, county.geometry);
 
 /**
  * A point around a metro that lies inside the metro's county shape (not in the sea, not over the county line):

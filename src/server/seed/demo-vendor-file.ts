@@ -1,5 +1,5 @@
-import type { County, Metro } from './demo-places.js';
 import { demoPlace, FIRST, LAST } from './demo.js';
+import type { County, Metro } from './demo-places.js';
 import type { Random } from './prng.js';
 
 /**
@@ -9,17 +9,84 @@ import type { Random } from './prng.js';
  */
 
 const HEADER = [
-  'Dodge Report Number', 'Project Title', 'Project Type', 'Address', 'City', 'County', 'State', 'ZIP', 'Latitude', 'Longitude',
-  'Bid Date', 'Target Start Date', 'Estimated Value', 'Project Stage', 'Owner Name', 'Architect', 'General Contractor', 'GC Phone',
-  'Contact Name', 'Contact Email', 'Contact Phone', 'Description', 'Work Type',
+  'Dodge Report Number',
+  'Project Title',
+  'Project Type',
+  'Address',
+  'City',
+  'County',
+  'State',
+  'ZIP',
+  'Latitude',
+  'Longitude',
+  'Bid Date',
+  'Target Start Date',
+  'Estimated Value',
+  'Project Stage',
+  'Owner Name',
+  'Architect',
+  'General Contractor',
+  'GC Phone',
+  'Contact Name',
+  'Contact Email',
+  'Contact Phone',
+  'Description',
+  'Work Type',
 ];
-const PREFIXES = ['Westside', 'Harbor', 'Eastgate', 'Civic Center', 'Riverfront', 'Hillcrest', 'Northpoint', 'Sunset', 'Valley', 'Airport', 'Downtown', 'Bayview'];
-const KINDS = ['Medical Office Building', 'Elementary School Modernization', 'Mixed-Use Apartments', 'Distribution Center', 'Transit Station', 'Parking Structure', 'Water Treatment Plant Upgrade', 'Library Renovation', 'Fire Station', 'Solar Array', 'Hotel Tower', 'Community College Science Building', 'Senior Housing'];
+const PREFIXES = [
+  'Westside',
+  'Harbor',
+  'Eastgate',
+  'Civic Center',
+  'Riverfront',
+  'Hillcrest',
+  'Northpoint',
+  'Sunset',
+  'Valley',
+  'Airport',
+  'Downtown',
+  'Bayview',
+];
+const KINDS = [
+  'Medical Office Building',
+  'Elementary School Modernization',
+  'Mixed-Use Apartments',
+  'Distribution Center',
+  'Transit Station',
+  'Parking Structure',
+  'Water Treatment Plant Upgrade',
+  'Library Renovation',
+  'Fire Station',
+  'Solar Array',
+  'Hotel Tower',
+  'Community College Science Building',
+  'Senior Housing',
+];
 const TYPES = ['Public Works', 'Non-Union', 'Non-Union', 'Union', 'PLA', 'Development', 'Pending', 'Residential'];
 export const STAGES = ['Planning', 'Bidding', 'Awarded', 'Under Construction'];
-const OWNERS = ['City of Los Angeles', 'County of San Diego', 'City of Sacramento', 'Kaiser Permanente', 'Prologis', 'Caltrans', 'UC Regents', 'Related California', 'Irvine Company'];
+const OWNERS = [
+  'City of Los Angeles',
+  'County of San Diego',
+  'City of Sacramento',
+  'Kaiser Permanente',
+  'Prologis',
+  'Caltrans',
+  'UC Regents',
+  'Related California',
+  'Irvine Company',
+];
 const ARCHITECTS = ['Gensler', 'HOK', 'LPA Design Studios', 'NAC Architecture', 'Perkins&Will', 'DLR Group'];
-const CONTRACTORS = ['Clark Construction Group', 'Swinerton Builders', 'Hensel Phelps', 'McCarthy Building Companies', 'PCL Construction', 'Turner Construction', 'Bernards', 'Kitchell', 'Pankow Builders'];
+const CONTRACTORS = [
+  'Clark Construction Group',
+  'Swinerton Builders',
+  'Hensel Phelps',
+  'McCarthy Building Companies',
+  'PCL Construction',
+  'Turner Construction',
+  'Bernards',
+  'Kitchell',
+  'Pankow Builders',
+];
 const DESCRIPTIONS = [
   'New 4-story steel frame building with electrical and plumbing work.',
   'Seismic retrofit; HVAC replacement and new fire sprinklers.',
@@ -27,7 +94,15 @@ const DESCRIPTIONS = [
   'Tenant improvements: drywall, painting, electrical service upgrade.',
   'Roof replacement and photovoltaic system installation (electrical).',
 ];
-const WORK_TYPES = ['Carpenters', 'Electrical; Plumbing', 'Ironworkers', 'Laborers', 'Sheet Metal', 'Cement Masons', ''];
+const WORK_TYPES = [
+  'Carpenters',
+  'Electrical; Plumbing',
+  'Ironworkers',
+  'Laborers',
+  'Sheet Metal',
+  'Cement Masons',
+  '',
+];
 
 export interface KnownSite {
   external_id: string;
@@ -43,7 +118,12 @@ const usDate = (date: Date) => `${date.getUTCMonth() + 1}/${date.getUTCDate()}/$
  * The file's text and how many rows of each kind it holds. `firstNumber` numbers the new projects; `known` are
  * projects the vendor reports again at their next stage.
  */
-export function vendorFile(rand: Random, counties: ReadonlyMap<string, County>, metros: readonly Metro[], options: { week: Date; newRows: number; firstNumber: number; known: KnownSite[] }) {
+export function vendorFile(
+  rand: Random,
+  counties: ReadonlyMap<string, County>,
+  metros: readonly Metro[],
+  options: { week: Date; newRows: number; firstNumber: number; known: KnownSite[] },
+) {
   const rows: string[][] = [];
   const week = options.week.getTime();
   for (let i = 0; i < options.newRows; i++) {

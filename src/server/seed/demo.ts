@@ -1,18 +1,121 @@
 import { randomBytes } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { assignRegionSites } from '../regions/assign.js';
-import { bboxOf, type AreaGeometry } from '../regions/geometry.js';
+import { type AreaGeometry, bboxOf } from '../regions/geometry.js';
 import { REGION_PALETTE } from '../regions/regions-routes.js';
-import { demoShapes, METROS, pointIn, type County, type Metro } from './demo-places.js';
+import { type County, demoShapes, METROS, type Metro, pointIn } from './demo-places.js';
 import { prng, type Random } from './prng.js';
 
-export const SITE_WORDS = ['Harbor', 'Mission', 'Summit', 'Pacific', 'Golden', 'Sierra', 'Bayview', 'Canyon', 'Civic', 'Riverside', 'Oak', 'Cedar', 'Union', 'Metro', 'Vista'];
-export const SITE_KINDS = ['Tower', 'Medical Center', 'Apartments', 'Library', 'Transit Center', 'Data Center', 'High School', 'Warehouse', 'Bridge Retrofit', 'Hotel', 'Lofts', 'Plaza', 'Campus', 'Substation'];
-const CONTRACTOR_WORDS = ['Apex', 'Pinnacle', 'Westside', 'Coastal', 'Granite', 'Ironclad', 'Bright', 'Premier', 'Keystone', 'Redwood', 'Allied', 'Titan'];
-const CONTRACTOR_KINDS = ['Builders', 'Electric', 'Mechanical', 'Construction', 'Steel', 'Plumbing', 'Concrete', 'Drywall', 'Roofing'];
-export const FIRST = ['Maria', 'James', 'Luis', 'Aisha', 'Chen', 'Rosa', 'Marcus', 'Priya', 'Diego', 'Hannah', 'Kevin', 'Lupe', 'Andre', 'Mei', 'Carlos', 'Tanya', 'Omar', 'Grace', 'Jorge', 'Nina'];
-export const LAST = ['Garcia', 'Johnson', 'Nguyen', 'Hernandez', 'Smith', 'Lee', 'Martinez', 'Brown', 'Patel', 'Lopez', 'Kim', 'Davis', 'Rodriguez', 'Wilson', 'Torres', 'Clark'];
-export const STREETS = ['Main St', 'Broadway', '1st Ave', 'Market St', 'Grand Ave', 'Figueroa St', 'Mission Blvd', 'Park Ave', 'Harbor Blvd', 'El Camino Real'];
+export const SITE_WORDS = [
+  'Harbor',
+  'Mission',
+  'Summit',
+  'Pacific',
+  'Golden',
+  'Sierra',
+  'Bayview',
+  'Canyon',
+  'Civic',
+  'Riverside',
+  'Oak',
+  'Cedar',
+  'Union',
+  'Metro',
+  'Vista',
+];
+export const SITE_KINDS = [
+  'Tower',
+  'Medical Center',
+  'Apartments',
+  'Library',
+  'Transit Center',
+  'Data Center',
+  'High School',
+  'Warehouse',
+  'Bridge Retrofit',
+  'Hotel',
+  'Lofts',
+  'Plaza',
+  'Campus',
+  'Substation',
+];
+const CONTRACTOR_WORDS = [
+  'Apex',
+  'Pinnacle',
+  'Westside',
+  'Coastal',
+  'Granite',
+  'Ironclad',
+  'Bright',
+  'Premier',
+  'Keystone',
+  'Redwood',
+  'Allied',
+  'Titan',
+];
+const CONTRACTOR_KINDS = [
+  'Builders',
+  'Electric',
+  'Mechanical',
+  'Construction',
+  'Steel',
+  'Plumbing',
+  'Concrete',
+  'Drywall',
+  'Roofing',
+];
+export const FIRST = [
+  'Maria',
+  'James',
+  'Luis',
+  'Aisha',
+  'Chen',
+  'Rosa',
+  'Marcus',
+  'Priya',
+  'Diego',
+  'Hannah',
+  'Kevin',
+  'Lupe',
+  'Andre',
+  'Mei',
+  'Carlos',
+  'Tanya',
+  'Omar',
+  'Grace',
+  'Jorge',
+  'Nina',
+];
+export const LAST = [
+  'Garcia',
+  'Johnson',
+  'Nguyen',
+  'Hernandez',
+  'Smith',
+  'Lee',
+  'Martinez',
+  'Brown',
+  'Patel',
+  'Lopez',
+  'Kim',
+  'Davis',
+  'Rodriguez',
+  'Wilson',
+  'Torres',
+  'Clark',
+];
+export const STREETS = [
+  'Main St',
+  'Broadway',
+  '1st Ave',
+  'Market St',
+  'Grand Ave',
+  'Figueroa St',
+  'Mission Blvd',
+  'Park Ave',
+  'Harbor Blvd',
+  'El Camino Real',
+];
 /** Site types besides union and non-union work, which follow the metro's union density. */
 const OTHER_SITE_TYPES = ['pla', 'public-works', 'development', 'lcmt', 'pending', 'mega', 'residential'];
 const SOURCES = ['dodge-data', 'construct-connect', 'building-trades', 'manual'];
@@ -41,8 +144,16 @@ export function demoPlace(rand: Random, counties: ReadonlyMap<string, County>, m
 /** What a task on a site is called, by its type. */
 export function taskTitle(rand: Random, type: 'call' | 'meeting' | 'visit', siteName: string) {
   const titles = {
-    call: [`Call the superintendent at ${siteName}`, `Call the GC about ${siteName}`, `Follow-up call: ${siteName} crew`],
-    meeting: [`Meet the owner's rep of ${siteName}`, `Meeting with stewards about ${siteName}`, `Pre-bid meeting: ${siteName}`],
+    call: [
+      `Call the superintendent at ${siteName}`,
+      `Call the GC about ${siteName}`,
+      `Follow-up call: ${siteName} crew`,
+    ],
+    meeting: [
+      `Meet the owner's rep of ${siteName}`,
+      `Meeting with stewards about ${siteName}`,
+      `Pre-bid meeting: ${siteName}`,
+    ],
     visit: [`Visit ${siteName}: talk to the crew at lunch`, `Site visit: ${siteName}`, `Check the gate at ${siteName}`],
   } as const;
   return rand.pick(titles[type]);
@@ -56,13 +167,40 @@ export function taskTitle(rand: Random, type: 'call' | 'meeting' | 'visit', site
 export async function seedDemo(trx: Transaction<any>, passwordHash: string) {
   const rand = prng(20261121);
   const now = Date.now();
-  const roles = Object.fromEntries((await trx.selectFrom('roles').select(['id', 'slug']).execute()).map((r) => [r.slug, r.id]));
-  const teams = await trx.insertInto('teams').values([{ name: 'Southern California', color: '#1e88e5' }, { name: 'Northern California', color: '#43a047' }]).returning('id').execute();
+  const roles = Object.fromEntries(
+    (await trx.selectFrom('roles').select(['id', 'slug']).execute()).map((r) => [r.slug, r.id]),
+  );
+  const teams = await trx
+    .insertInto('teams')
+    .values([
+      { name: 'Southern California', color: '#1e88e5' },
+      { name: 'Northern California', color: '#43a047' },
+    ])
+    .returning('id')
+    .execute();
   const people = [
-    { first_name: 'Olivia', last_name: 'Martinez', email: 'leader@example.com', role_id: roles.leader, team_id: teams[0].id },
+    {
+      first_name: 'Olivia',
+      last_name: 'Martinez',
+      email: 'leader@example.com',
+      role_id: roles.leader,
+      team_id: teams[0].id,
+    },
     { first_name: 'Sam', last_name: 'Chen', email: 'organizer@example.com', role_id: roles.user, team_id: teams[0].id },
-    { first_name: 'Dana', last_name: 'Brooks', email: 'organizer2@example.com', role_id: roles.user, team_id: teams[1].id },
-    { first_name: 'Ana', last_name: 'Lopez', email: 'assistant@example.com', role_id: roles.assistant, team_id: teams[1].id },
+    {
+      first_name: 'Dana',
+      last_name: 'Brooks',
+      email: 'organizer2@example.com',
+      role_id: roles.user,
+      team_id: teams[1].id,
+    },
+    {
+      first_name: 'Ana',
+      last_name: 'Lopez',
+      email: 'assistant@example.com',
+      role_id: roles.assistant,
+      team_id: teams[1].id,
+    },
   ];
   const goals = JSON.stringify({ default: { calls: 40, meetings: 10, visits: 20, recruits: 4 } });
   const users = await trx
@@ -70,12 +208,24 @@ export async function seedDemo(trx: Transaction<any>, passwordHash: string) {
     .values(people.map((p) => ({ ...p, password: passwordHash, realtime_key: randomBytes(16).toString('hex'), goals })))
     .returning(['id', 'team_id'])
     .execute();
-  await trx.insertInto('team_user').values(users.map((u) => ({ user_id: u.id, team_id: u.team_id }))).execute();
+  await trx
+    .insertInto('team_user')
+    .values(users.map((u) => ({ user_id: u.id, team_id: u.team_id })))
+    .execute();
   const organizerIds = ids(users);
   const [leaderId, , , assistantId] = organizerIds;
   // The first administrator (made before the demo) has work of their own too.
-  const admin = await trx.selectFrom('users').select('id').where('role_id', '=', roles.super).orderBy('id').executeTakeFirstOrThrow();
-  await trx.updateTable('users').set({ goals: JSON.stringify({ default: { calls: 10, meetings: 8, visits: 4, recruits: 0 } }) }).where('id', '=', admin.id).execute();
+  const admin = await trx
+    .selectFrom('users')
+    .select('id')
+    .where('role_id', '=', roles.super)
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  await trx
+    .updateTable('users')
+    .set({ goals: JSON.stringify({ default: { calls: 10, meetings: 8, visits: 4, recruits: 0 } }) })
+    .where('id', '=', admin.id)
+    .execute();
   const everyone = [admin.id, ...organizerIds];
 
   // California and its counties, with the Census Bureau's shapes (us-atlas); sites are placed in them below.
@@ -101,18 +251,27 @@ export async function seedDemo(trx: Transaction<any>, passwordHash: string) {
 
   const lookup = async (table: string) => ids(await trx.selectFrom(table).select('id').orderBy('id').execute());
   const [trades, unions, statuses, phases, buildingTypes, classifications, dispatchTypes] = await Promise.all(
-    ['trades', 'unions', 'site_statuses', 'site_phases', 'building_types', 'classifications', 'dispatch_types'].map(lookup),
+    ['trades', 'unions', 'site_statuses', 'site_phases', 'building_types', 'classifications', 'dispatch_types'].map(
+      lookup,
+    ),
   );
 
   // Contractors work near their office: a site's contractors come from its metro, so union work is denser in some
   // counties than in others.
   // Every metro has a union, a non-union and a general contractor; the rest are spread by the metros' shares.
-  const contractorMetros = Array.from({ length: 60 }, (_, i) => (i < METROS.length * 3 ? METROS[i % METROS.length] : pickMetro(rand)));
+  const contractorMetros = Array.from({ length: 60 }, (_, i) =>
+    i < METROS.length * 3 ? METROS[i % METROS.length] : pickMetro(rand),
+  );
   const contractors = await trx
     .insertInto('contractors')
     .values(
       contractorMetros.map((metro, i) => {
-        const type = i < METROS.length * 3 ? ['union', 'non-union', 'general'][Math.floor(i / METROS.length)] : rand.chance(metro.union) ? 'union' : rand.pick(['non-union', 'general', 'none']);
+        const type =
+          i < METROS.length * 3
+            ? ['union', 'non-union', 'general'][Math.floor(i / METROS.length)]
+            : rand.chance(metro.union)
+              ? 'union'
+              : rand.pick(['non-union', 'general', 'none']);
         return {
           name: `${CONTRACTOR_WORDS[i % CONTRACTOR_WORDS.length]} ${CONTRACTOR_KINDS[(i * 7) % CONTRACTOR_KINDS.length]}${i >= CONTRACTOR_WORDS.length ? ` ${Math.floor(i / CONTRACTOR_WORDS.length) + 1}` : ''}`,
           type,
@@ -125,14 +284,18 @@ export async function seedDemo(trx: Transaction<any>, passwordHash: string) {
     )
     .returning(['id', 'type'])
     .execute();
-  const contractorsIn = (metro: Metro, types: string[]) => contractors.filter((c, i) => contractorMetros[i] === metro && types.includes(c.type));
+  const contractorsIn = (metro: Metro, types: string[]) =>
+    contractors.filter((c, i) => contractorMetros[i] === metro && types.includes(c.type));
   /** A site's contractors: a general contractor and a trade contractor of the metro, union as often as the metro is. */
   const contractorsFor = (metro: Metro) => {
     const labour = () => rand.pick(contractorsIn(metro, [rand.chance(metro.union) ? 'union' : 'non-union']));
     const general = rand.chance(0.5) ? rand.pick(contractorsIn(metro, ['general', 'none'])) : labour();
     return [general.id, labour().id];
   };
-  await trx.insertInto('contractor_trades').values(contractors.map((c) => ({ contractor_id: c.id, trade_id: rand.pick(trades) }))).execute();
+  await trx
+    .insertInto('contractor_trades')
+    .values(contractors.map((c) => ({ contractor_id: c.id, trade_id: rand.pick(trades) })))
+    .execute();
 
   const siteContractors: number[] = [];
   const sites = await trx
@@ -170,10 +333,25 @@ export async function seedDemo(trx: Transaction<any>, passwordHash: string) {
     .returning(['id', 'name', 'type', 'general_contractor_id'])
     .execute();
 
-  await trx.insertInto('site_trades').values(sites.flatMap((s) => [...new Set([rand.pick(trades), rand.pick(trades)])].map((trade_id) => ({ site_id: s.id, trade_id })))).execute();
+  await trx
+    .insertInto('site_trades')
+    .values(
+      sites.flatMap((s) =>
+        [...new Set([rand.pick(trades), rand.pick(trades)])].map((trade_id) => ({ site_id: s.id, trade_id })),
+      ),
+    )
+    .execute();
   await trx
     .insertInto('site_contractors')
-    .values(sites.flatMap((s, i) => [...new Set([s.general_contractor_id, siteContractors[i]])].map((contractor_id) => ({ site_id: s.id, contractor_id, trade_id: rand.pick(trades) }))))
+    .values(
+      sites.flatMap((s, i) =>
+        [...new Set([s.general_contractor_id, siteContractors[i]])].map((contractor_id) => ({
+          site_id: s.id,
+          contractor_id,
+          trade_id: rand.pick(trades),
+        })),
+      ),
+    )
     .execute();
   // Which county (and the state) each site lies in: point in polygon, as for any site saved in the app.
   await assignRegionSites(trx, regionIds);
@@ -181,15 +359,31 @@ export async function seedDemo(trx: Transaction<any>, passwordHash: string) {
   const person = (i: number) => {
     const first_name = FIRST[(i * 7) % FIRST.length];
     const last_name = LAST[(i * 11) % LAST.length];
-    return { first_name, last_name, email: `${first_name}.${last_name}${i}@mail.example`.toLowerCase(), phone: `(${rand.int(200, 999)}) 555-${String(rand.int(0, 9999)).padStart(4, '0')}` };
+    return {
+      first_name,
+      last_name,
+      email: `${first_name}.${last_name}${i}@mail.example`.toLowerCase(),
+      phone: `(${rand.int(200, 999)}) 555-${String(rand.int(0, 9999)).padStart(4, '0')}`,
+    };
   };
   const contactStatuses = ['prospect', 'interested', 'applied', 'member', 'former-member', 'uninterested'];
   const contacts = await trx
     .insertInto('contacts')
-    .values(Array.from({ length: 120 }, (_, i) => ({ ...person(i), status: rand.pick(contactStatuses), contractor_id: rand.pick(contractors).id, trade_id: rand.pick(trades), user_id: rand.pick(organizerIds) })))
+    .values(
+      Array.from({ length: 120 }, (_, i) => ({
+        ...person(i),
+        status: rand.pick(contactStatuses),
+        contractor_id: rand.pick(contractors).id,
+        trade_id: rand.pick(trades),
+        user_id: rand.pick(organizerIds),
+      })),
+    )
     .returning('id')
     .execute();
-  await trx.insertInto('site_contacts').values(contacts.slice(0, 80).map((c, i) => ({ contact_id: c.id, site_id: sites[i * 5].id }))).execute();
+  await trx
+    .insertInto('site_contacts')
+    .values(contacts.slice(0, 80).map((c, i) => ({ contact_id: c.id, site_id: sites[i * 5].id })))
+    .execute();
 
   const members = await trx
     .insertInto('members')
@@ -211,17 +405,44 @@ export async function seedDemo(trx: Transaction<any>, passwordHash: string) {
 
   await trx
     .insertInto('recruits')
-    .values(Array.from({ length: 25 }, (_, i) => ({ ...person(i + 400), trade_id: rand.pick(trades), contractor_id: rand.pick(contractors).id, site_id: rand.pick(sites).id, status: rand.pick(['prospect', 'signed', 'interested']), signed_at: i % 3 === 0 ? new Date(now - rand.int(0, 90) * DAY).toISOString().slice(0, 10) : null, user_id: rand.pick(organizerIds) })))
+    .values(
+      Array.from({ length: 25 }, (_, i) => ({
+        ...person(i + 400),
+        trade_id: rand.pick(trades),
+        contractor_id: rand.pick(contractors).id,
+        site_id: rand.pick(sites).id,
+        status: rand.pick(['prospect', 'signed', 'interested']),
+        signed_at: i % 3 === 0 ? new Date(now - rand.int(0, 90) * DAY).toISOString().slice(0, 10) : null,
+        user_id: rand.pick(organizerIds),
+      })),
+    )
     .execute();
 
-  const grievanceTitles = ['Unpaid overtime', 'Safety violation: fall protection', 'Wrongful termination', 'Prevailing wage underpayment', 'Missing breaks', 'Unsafe scaffolding'];
+  const grievanceTitles = [
+    'Unpaid overtime',
+    'Safety violation: fall protection',
+    'Wrongful termination',
+    'Prevailing wage underpayment',
+    'Missing breaks',
+    'Unsafe scaffolding',
+  ];
   await trx
     .insertInto('grievances')
     .values(
       Array.from({ length: 12 }, (_, i) => {
         const closed = i % 3 === 0;
         const filed = new Date(now - rand.int(5, 200) * DAY);
-        return { title: rand.pick(grievanceTitles), status: closed ? 'closed' : 'open', member_id: rand.pick(members).id, contractor_id: rand.pick(contractors).id, site_id: rand.pick(sites).id, filed_at: filed.toISOString().slice(0, 10), closed_at: closed ? new Date(filed.getTime() + 20 * DAY).toISOString().slice(0, 10) : null, description: 'Reported by a member on site; steward notified.', user_id: rand.pick(organizerIds) };
+        return {
+          title: rand.pick(grievanceTitles),
+          status: closed ? 'closed' : 'open',
+          member_id: rand.pick(members).id,
+          contractor_id: rand.pick(contractors).id,
+          site_id: rand.pick(sites).id,
+          filed_at: filed.toISOString().slice(0, 10),
+          closed_at: closed ? new Date(filed.getTime() + 20 * DAY).toISOString().slice(0, 10) : null,
+          description: 'Reported by a member on site; steward notified.',
+          user_id: rand.pick(organizerIds),
+        };
       }),
     )
     .execute();
@@ -240,7 +461,9 @@ export async function seedDemo(trx: Transaction<any>, passwordHash: string) {
         const due = new Date(now + rand.int(-35 * 24, 14 * 24) * 3_600_000);
         const created = new Date(Math.min(due.getTime(), now) - rand.int(2, 10) * DAY);
         const done = due.getTime() < now - DAY && rand.chance(0.9);
-        const completed = done ? new Date(Math.min(due.getTime() + rand.int(-24, 30) * 3_600_000, now - 3_600_000)) : null;
+        const completed = done
+          ? new Date(Math.min(due.getTime() + rand.int(-24, 30) * 3_600_000, now - 3_600_000))
+          : null;
         return {
           title: taskTitle(rand, type, site.name),
           type,
@@ -257,20 +480,44 @@ export async function seedDemo(trx: Transaction<any>, passwordHash: string) {
     )
     .execute();
 
-  const noteBodies = ['Spoke with the superintendent; open to a meeting next week.', 'Non-union crew on site, about 20 workers.', 'General contractor confirmed the PLA applies.', 'Left flyers at the gate.', 'Follow up about the prevailing wage certification.'];
+  const noteBodies = [
+    'Spoke with the superintendent; open to a meeting next week.',
+    'Non-union crew on site, about 20 workers.',
+    'General contractor confirmed the PLA applies.',
+    'Left flyers at the gate.',
+    'Follow up about the prevailing wage certification.',
+  ];
   await trx
     .insertInto('notes')
     .values(
       Array.from({ length: 60 }, (_, i) => {
         const author = organizerIds[i % organizerIds.length];
         const written = new Date(now - rand.int(35, 120) * DAY);
-        return { body: rand.pick(noteBodies), notable_type: 'site', notable_id: rand.pick(author === assistantId ? assistantSites : sites).id, user_id: author, completed_at: i % 5 === 0 ? new Date(written.getTime() + DAY) : null, created_at: written, updated_at: written };
+        return {
+          body: rand.pick(noteBodies),
+          notable_type: 'site',
+          notable_id: rand.pick(author === assistantId ? assistantSites : sites).id,
+          user_id: author,
+          completed_at: i % 5 === 0 ? new Date(written.getTime() + DAY) : null,
+          created_at: written,
+          updated_at: written,
+        };
       }),
     )
     .execute();
 
   await trx
     .insertInto('notifications')
-    .values(everyone.map((user_id) => ({ user_id, title: 'Welcome to the organizing map', body: "Open the map to see your region's job sites.", link: '/map', read_at: new Date(now - 40 * DAY), created_at: new Date(now - 42 * DAY), updated_at: new Date(now - 40 * DAY) })))
+    .values(
+      everyone.map((user_id) => ({
+        user_id,
+        title: 'Welcome to the organizing map',
+        body: "Open the map to see your region's job sites.",
+        link: '/map',
+        read_at: new Date(now - 40 * DAY),
+        created_at: new Date(now - 42 * DAY),
+        updated_at: new Date(now - 40 * DAY),
+      })),
+    )
     .execute();
 }

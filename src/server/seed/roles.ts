@@ -1,12 +1,53 @@
 import { allPermissions, PERMISSION_ENTITIES } from '../../common/permission-catalogue.js';
 
-const crud = (entities: readonly string[], actions: readonly string[]) => entities.flatMap((e) => actions.map((a) => `${e}:${a}`));
+const crud = (entities: readonly string[], actions: readonly string[]) =>
+  entities.flatMap((e) => actions.map((a) => `${e}:${a}`));
 
-const ORGANIZING = ['site', 'contractor', 'contact', 'member', 'recruit', 'grievance', 'visit', 'campaign', 'campaign-card', 'task', 'note', 'document', 'attachment', 'tag', 'import', 'export'];
-const REFERENCE = ['building-type', 'classification', 'classification-type', 'contact-status', 'contractor-type', 'dispatch-type', 'region', 'site-phase', 'site-status', 'site-type', 'trade', 'union', 'team'];
+const ORGANIZING = [
+  'site',
+  'contractor',
+  'contact',
+  'member',
+  'recruit',
+  'grievance',
+  'visit',
+  'campaign',
+  'campaign-card',
+  'task',
+  'note',
+  'document',
+  'attachment',
+  'tag',
+  'import',
+  'export',
+];
+const REFERENCE = [
+  'building-type',
+  'classification',
+  'classification-type',
+  'contact-status',
+  'contractor-type',
+  'dispatch-type',
+  'region',
+  'site-phase',
+  'site-status',
+  'site-type',
+  'trade',
+  'union',
+  'team',
+];
 // Conversations with the assistant are private (only their maker reads them): everyone may keep their own.
-const ASSISTANT = crud(['assistant-thread', 'assistant-message'], ['create', 'read', 'delete', 'restore']).concat('assistant-thread:update');
-const EVERYONE = ['feature:read', 'notification:read', 'notification:update', 'notification:delete', 'schema:read', ...ASSISTANT];
+const ASSISTANT = crud(['assistant-thread', 'assistant-message'], ['create', 'read', 'delete', 'restore']).concat(
+  'assistant-thread:update',
+);
+const EVERYONE = [
+  'feature:read',
+  'notification:read',
+  'notification:update',
+  'notification:delete',
+  'schema:read',
+  ...ASSISTANT,
+];
 
 /**
  * The seeded roles (SPEC section 6). `super` holds every permission; `admin` every one but feature switches
@@ -22,7 +63,9 @@ export function seededRoles() {
       slug: 'admin',
       name: 'Administrator',
       incognito: false,
-      permissions: all.filter((p) => !['user:impersonate', 'feature:create', 'feature:delete', 'revision:read:incognito'].includes(p)),
+      permissions: all.filter(
+        (p) => !['user:impersonate', 'feature:create', 'feature:delete', 'revision:read:incognito'].includes(p),
+      ),
     },
     {
       slug: 'leader',
@@ -46,7 +89,10 @@ export function seededRoles() {
       incognito: false,
       permissions: [
         ...EVERYONE,
-        ...crud(['site', 'contractor', 'contact', 'member', 'recruit', 'grievance', 'visit', 'tag'], ['create', 'read', 'update']),
+        ...crud(
+          ['site', 'contractor', 'contact', 'member', 'recruit', 'grievance', 'visit', 'tag'],
+          ['create', 'read', 'update'],
+        ),
         ...crud(['task', 'note', 'document', 'attachment'], ['create', 'read', 'update', 'delete']),
         // Organizers follow a campaign's counts; who signed is for those holding campaign-card:read (leaders).
         'campaign:read',
@@ -65,7 +111,18 @@ export function seededRoles() {
       slug: 'assistant',
       name: 'Assistant',
       incognito: false,
-      permissions: [...EVERYONE, 'site:read:union', 'site:read:pla', 'contractor:read:union', 'contact:read', 'task:read', 'note:read', 'note:create', 'map:read', ...crud(REFERENCE, ['read'])],
+      permissions: [
+        ...EVERYONE,
+        'site:read:union',
+        'site:read:pla',
+        'contractor:read:union',
+        'contact:read',
+        'task:read',
+        'note:read',
+        'note:create',
+        'map:read',
+        ...crud(REFERENCE, ['read']),
+      ],
     },
   ].map((role) => ({ ...role, permissions: [...new Set(role.permissions)].sort() }));
 }

@@ -1,19 +1,29 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { AppContext } from '../app-context.js';
-import type { Config } from '../config/config.js';
 import { hashPassword } from '../auth/passwords.js';
+import type { Config } from '../config/config.js';
 import { releaseUsShapes } from '../regions/us-atlas.js';
+import { loadSchemaFiles, SCHEMAS_DIR } from '../schemas/schema-loader.js';
 import { seedDemo } from './demo.js';
 import { writeDemoHistory } from './demo-history.js';
 import {
-  BUILDING_TYPES, CLASSIFICATION_TYPES, CONTACT_STATUSES, CONTRACTOR_TYPES, DISPATCH_TYPES, FEATURES,
-  SITE_PHASES, SITE_STATUSES, SITE_TYPES, TRADES, UNIONS, slugify,
+  BUILDING_TYPES,
+  CLASSIFICATION_TYPES,
+  CONTACT_STATUSES,
+  CONTRACTOR_TYPES,
+  DISPATCH_TYPES,
+  FEATURES,
+  SITE_PHASES,
+  SITE_STATUSES,
+  SITE_TYPES,
+  slugify,
+  TRADES,
+  UNIONS,
 } from './reference-data.js';
 import { seededRoles } from './roles.js';
-import { loadSchemaFiles, SCHEMAS_DIR } from '../schemas/schema-loader.js';
 
 export interface SeedResult {
   seeded: boolean;
@@ -25,7 +35,11 @@ export async function seedDatabase(db: Kysely<any>, config: Config): Promise<See
   // The default record types (schemas/*.json): idempotent (new built-in fields are added), and skipped when the
   // files are the ones loaded last time.
   const filesHash = schemaFilesHash();
-  const loaded = await db.selectFrom('app_settings').select('value').where('key', '=', 'schema_files_hash').executeTakeFirst();
+  const loaded = await db
+    .selectFrom('app_settings')
+    .select('value')
+    .where('key', '=', 'schema_files_hash')
+    .executeTakeFirst();
   if (loaded?.value !== filesHash) {
     await loadSchemaFiles(db);
     await sql`insert into app_settings (key, value) values ('schema_files_hash', ${JSON.stringify(filesHash)}::jsonb)
@@ -40,8 +54,14 @@ export async function seedDatabase(db: Kysely<any>, config: Config): Promise<See
 
   await db.transaction().execute(async (trx) => {
     const roles = seededRoles();
-    await trx.insertInto('roles').values(roles.map((r) => ({ ...r, permissions: JSON.stringify(r.permissions) }))).execute();
-    await trx.insertInto('features').values(FEATURES.map((f) => ({ ...f, enabled: true }))).execute();
+    await trx
+      .insertInto('roles')
+      .values(roles.map((r) => ({ ...r, permissions: JSON.stringify(r.permissions) })))
+      .execute();
+    await trx
+      .insertInto('features')
+      .values(FEATURES.map((f) => ({ ...f, enabled: true })))
+      .execute();
 
     const named = (names: string[]) => names.map((name, position) => ({ name, slug: slugify(name), position }));
     const pairs = (list: Array<[string, string]>) => list.map(([slug, name], position) => ({ slug, name, position }));
@@ -55,8 +75,17 @@ export async function seedDatabase(db: Kysely<any>, config: Config): Promise<See
     await trx.insertInto('unions').values(named(UNIONS)).execute();
     await trx.insertInto('dispatch_types').values(named(DISPATCH_TYPES)).execute();
     for (const [typeName, classes] of Object.entries(CLASSIFICATION_TYPES)) {
-      const type = await trx.insertInto('classification_types').values({ name: typeName, slug: slugify(typeName) }).returning('id').executeTakeFirstOrThrow();
-      await trx.insertInto('classifications').values(classes.map((name, position) => ({ name, slug: slugify(name), position, classification_type_id: type.id }))).execute();
+      const type = await trx
+        .insertInto('classification_types')
+        .values({ name: typeName, slug: slugify(typeName) })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('classifications')
+        .values(
+          classes.map((name, position) => ({ name, slug: slugify(name), position, classification_type_id: type.id })),
+        )
+        .execute();
     }
 
     const superRole = await trx.selectFrom('roles').select('id').where('slug', '=', 'super').executeTakeFirstOrThrow();
@@ -76,9 +105,15 @@ export async function seedDatabase(db: Kysely<any>, config: Config): Promise<See
     if (config.seedDemo) {
       await seedDemo(trx, passwordHash);
       // Its last weeks of work need the app's services: written by seedDemoHistory once the app is built.
-      await trx.insertInto('app_settings').values({ key: 'demo_history_pending', value: JSON.stringify(true) }).execute();
+      await trx
+        .insertInto('app_settings')
+        .values({ key: 'demo_history_pending', value: JSON.stringify(true) })
+        .execute();
     }
-    await trx.insertInto('app_settings').values({ key: 'seeded_at', value: JSON.stringify(new Date().toISOString()) }).execute();
+    await trx
+      .insertInto('app_settings')
+      .values({ key: 'seeded_at', value: JSON.stringify(new Date().toISOString()) })
+      .execute();
   });
   return { seeded: true, admin: { email: config.admin.email, password: generated } };
 }
@@ -89,7 +124,11 @@ export async function seedDatabase(db: Kysely<any>, config: Config): Promise<See
  * than writing it twice).
  */
 export async function seedDemoHistory(ctx: AppContext): Promise<boolean> {
-  const pending = await ctx.db.deleteFrom('app_settings').where('key', '=', 'demo_history_pending').returning('key').executeTakeFirst();
+  const pending = await ctx.db
+    .deleteFrom('app_settings')
+    .where('key', '=', 'demo_history_pending')
+    .returning('key')
+    .executeTakeFirst();
   if (!pending) return false;
   await writeDemoHistory(ctx);
   releaseUsShapes();
@@ -101,16 +140,28 @@ export async function ensureAppKey(db: Kysely<any>): Promise<string> {
   const kept = await db.selectFrom('app_settings').select('value').where('key', '=', 'app_key').executeTakeFirst();
   if (kept) return kept.value as string;
   const fresh = randomBytes(32).toString('hex');
-  await sql`insert into app_settings (key, value) values ('app_key', ${JSON.stringify(fresh)}::jsonb) on conflict (key) do nothing`.execute(db);
-  const row = await db.selectFrom('app_settings').select('value').where('key', '=', 'app_key').executeTakeFirstOrThrow();
+  await sql`insert into app_settings (key, value) values ('app_key', ${JSON.stringify(fresh)}::jsonb) on conflict (key) do nothing`.execute(
+    db,
+  );
+  const row = await db
+    .selectFrom('app_settings')
+    .select('value')
+    .where('key', '=', 'app_key')
+    .executeTakeFirstOrThrow();
   return row.value as string;
 }
 
 /** The names and contents of schemas/*.json, hashed. */
 function schemaFilesHash(): string {
   const hash = createHash('sha256');
-  for (const name of readdirSync(SCHEMAS_DIR).filter((file) => file.endsWith('.json')).sort()) {
-    hash.update(name).update('\0').update(readFileSync(path.join(SCHEMAS_DIR, name))).update('\0');
+  for (const name of readdirSync(SCHEMAS_DIR)
+    .filter((file) => file.endsWith('.json'))
+    .sort()) {
+    hash
+      .update(name)
+      .update('\0')
+      .update(readFileSync(path.join(SCHEMAS_DIR, name)))
+      .update('\0');
   }
   return hash.digest('hex');
 }

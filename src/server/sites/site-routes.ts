@@ -5,8 +5,8 @@ import { parseBody } from '../http/parse-body.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { idParam, socketOf } from '../records/routes.js';
 import { shareRecord } from '../work/share.js';
-import { uploadDocument } from '../work/work-routes.js';
 import { attachmentsResource } from '../work/work-resources.js';
+import { uploadDocument } from '../work/work-routes.js';
 import { sitesResource } from './sites-resource.js';
 
 const params = { schema: { params: idParam } };
@@ -20,47 +20,88 @@ const contactsBody = z
     updated_at: z.string().optional(),
   })
   .strict()
-  .refine((body) => body.contact_ids !== undefined || body.contact_id !== undefined, { message: 'Send contact_ids (the whole list) or contact_id (one to add, or with detach: true to remove).', path: ['contact_ids'] });
+  .refine((body) => body.contact_ids !== undefined || body.contact_id !== undefined, {
+    message: 'Send contact_ids (the whole list) or contact_id (one to add, or with detach: true to remove).',
+    path: ['contact_ids'],
+  });
 
 /**
  * POST /{id}/contacts for sites and contractors: `contact_ids` replaces the list; `contact_id` adds one (or removes it
  * with `detach: true`). An update of the record through the record service (permission, revision, event).
  */
 export function registerContactsRoute(app: FastifyInstance, ctx: AppContext, def: ResourceDefinition) {
-  app.post(`/api/${def.name}/:id/contacts`, { ...params, config: { permission: { resource: def.name, action: 'update' } } }, async (request) => {
-    const { id } = (request as IdRequest).params;
-    ctx.records.authorize(request.user, def, 'update');
-    const body = parseBody(contactsBody, request.body ?? {});
-    let contactIds = body.contact_ids;
-    if (contactIds === undefined) {
-      const current: number[] = (await ctx.records.show(request.user, def, id)).contact_ids ?? [];
-      contactIds = body.detach ? current.filter((c) => c !== body.contact_id) : [...new Set([...current, body.contact_id!])];
-    }
-    const { record, message } = await ctx.records.update(request.user, def, id, { contact_ids: contactIds, ...(body.updated_at ? { updated_at: body.updated_at } : {}) }, { socketId: socketOf(request) });
-    return { data: record, message };
-  });
-  app.post(`/api/${def.name}/:id/share`, { ...params, config: { permission: { resource: def.name, action: 'read' } } }, async (request) => shareRecord(ctx, request, def, (request as IdRequest).params.id));
+  app.post(
+    `/api/${def.name}/:id/contacts`,
+    { ...params, config: { permission: { resource: def.name, action: 'update' } } },
+    async (request) => {
+      const { id } = (request as IdRequest).params;
+      ctx.records.authorize(request.user, def, 'update');
+      const body = parseBody(contactsBody, request.body ?? {});
+      let contactIds = body.contact_ids;
+      if (contactIds === undefined) {
+        const current: number[] = (await ctx.records.show(request.user, def, id)).contact_ids ?? [];
+        contactIds = body.detach
+          ? current.filter((c) => c !== body.contact_id)
+          : [...new Set([...current, body.contact_id!])];
+      }
+      const { record, message } = await ctx.records.update(
+        request.user,
+        def,
+        id,
+        { contact_ids: contactIds, ...(body.updated_at ? { updated_at: body.updated_at } : {}) },
+        { socketId: socketOf(request) },
+      );
+      return { data: record, message };
+    },
+  );
+  app.post(
+    `/api/${def.name}/:id/share`,
+    { ...params, config: { permission: { resource: def.name, action: 'read' } } },
+    async (request) => shareRecord(ctx, request, def, (request as IdRequest).params.id),
+  );
 }
 
-const changeTypeBody = z.object({ type: z.string().trim().min(1, 'The type field is required.').max(60), updated_at: z.string().optional() }).strict();
+const changeTypeBody = z
+  .object({ type: z.string().trim().min(1, 'The type field is required.').max(60), updated_at: z.string().optional() })
+  .strict();
 
 /** Sites beyond the generic routes: change-type, contacts, share, attachments. */
 export function registerSiteRoutes(app: FastifyInstance, ctx: AppContext) {
   registerContactsRoute(app, ctx, sitesResource);
 
   // Moving a site to another type needs update permission on both its old and its new category.
-  app.post('/api/sites/:id/change-type', { ...params, config: { permission: { resource: 'sites', action: 'update' } } }, async (request) => {
-    const { id } = (request as IdRequest).params;
-    ctx.records.authorize(request.user, sitesResource, 'update');
-    const body = parseBody(changeTypeBody, request.body ?? {});
-    const { record } = await ctx.records.update(request.user, sitesResource, id, body, { socketId: socketOf(request) });
-    return { data: record, message: `${await ctx.records.nameOf(sitesResource)} type changed successfully.` };
-  });
+  app.post(
+    '/api/sites/:id/change-type',
+    { ...params, config: { permission: { resource: 'sites', action: 'update' } } },
+    async (request) => {
+      const { id } = (request as IdRequest).params;
+      ctx.records.authorize(request.user, sitesResource, 'update');
+      const body = parseBody(changeTypeBody, request.body ?? {});
+      const { record } = await ctx.records.update(request.user, sitesResource, id, body, {
+        socketId: socketOf(request),
+      });
+      return { data: record, message: `${await ctx.records.nameOf(sitesResource)} type changed successfully.` };
+    },
+  );
 
-  app.post('/api/sites/:id/attachments', { ...params, config: { permission: { allOf: [{ resource: 'sites', action: 'read' }, { resource: 'attachments', action: 'create' }] } } }, async (request, reply) => {
-    const { id } = (request as IdRequest).params;
-    await ctx.records.show(request.user, sitesResource, id);
-    const { record, message } = await uploadDocument(ctx, request, attachmentsResource, { type: 'site', id });
-    return reply.status(201).send({ data: record, message });
-  });
+  app.post(
+    '/api/sites/:id/attachments',
+    {
+      ...params,
+      config: {
+        permission: {
+          allOf: [
+            { resource: 'sites', action: 'read' },
+            { resource: 'attachments', action: 'create' },
+          ],
+        },
+      },
+    },
+    async (request, reply) => {
+      const { id } = (request as IdRequest).params;
+      await ctx.records.show(request.user, sitesResource, id);
+      const { record, message } = await uploadDocument(ctx, request, attachmentsResource, { type: 'site', id });
+      return reply.status(201).send({ data: record, message });
+    },
+  );
 }

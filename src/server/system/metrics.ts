@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { AppContext } from '../app-context.js';
 import { sameSecret } from '../auth/same-secret.js';
 import { jobCounts } from '../jobs/queue.js';
@@ -16,7 +16,12 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route and status.', labelNames: ['method', 'route', 'status'], registers: [registry] });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route and status.',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
   const latency = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time to answer HTTP requests, by method and route.',
@@ -70,7 +75,11 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext) {
 
   app.get('/metrics', { config: { permission: 'public' } }, async (request, reply) => {
     if (!token) return reply.status(404).send({ message: 'Metrics are off: set METRICS_TOKEN to turn them on.' });
-    if (!sameSecret(/^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '', token)) return reply.status(401).header('www-authenticate', 'Bearer').send({ message: 'Send the metrics token as a bearer token.' });
+    if (!sameSecret(/^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '', token))
+      return reply
+        .status(401)
+        .header('www-authenticate', 'Bearer')
+        .send({ message: 'Send the metrics token as a bearer token.' });
     reply.type(registry.contentType);
     return registry.metrics();
   });

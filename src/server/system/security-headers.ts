@@ -25,7 +25,10 @@ function realtimeSources(config: Config, request: FastifyRequest): string[] {
     const scheme = config.pusher.scheme ?? 'https';
     const port = config.pusher.port ? `:${config.pusher.port}` : '';
     // pusher-js speaks WebSocket, and falls back to HTTP streaming and polling on the same host.
-    return [`${scheme === 'https' ? 'wss' : 'ws'}://${config.pusher.host}${port}`, `${scheme}://${config.pusher.host}${port}`];
+    return [
+      `${scheme === 'https' ? 'wss' : 'ws'}://${config.pusher.host}${port}`,
+      `${scheme}://${config.pusher.host}${port}`,
+    ];
   }
   // 'self' covers ws: and wss: of this host in current browsers; named as well for the older ones.
   return [`${request.protocol === 'https' ? 'wss' : 'ws'}://${request.host}`];
@@ -45,7 +48,9 @@ function realtimeSources(config: Config, request: FastifyRequest): string[] {
  *   installation is never pinned to https it does not have.
  */
 export async function registerSecurityHeaders(app: FastifyInstance, config: Config) {
-  const present = (sources: Array<string | null>) => [...new Set(sources.filter((source): source is string => Boolean(source)))];
+  const present = (sources: Array<string | null>) => [
+    ...new Set(sources.filter((source): source is string => Boolean(source))),
+  ];
   const fixed: Record<string, string[]> = {
     'default-src': ["'self'"],
     'script-src': ["'self'"],

@@ -25,7 +25,10 @@ export async function registerStaticClient(app: FastifyInstance, root = clientDi
     preCompressed: true,
     setHeaders(res, filePath) {
       // Hashed assets never change; index.html must always be revalidated to pick up a deploy.
-      res.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      res.header(
+        'Cache-Control',
+        filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
     },
   });
   // The page of a signed-in person names the signed-in shell's scripts (layout and dashboard): the browser fetches
@@ -39,7 +42,8 @@ export async function registerStaticClient(app: FastifyInstance, root = clientDi
   });
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
-    const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !SERVER_PATHS.test(url) && !path.extname(url);
+    const wantsPage =
+      (request.method === 'GET' || request.method === 'HEAD') && !SERVER_PATHS.test(url) && !path.extname(url);
     if (wantsPage && existsSync(path.join(root, 'index.html'))) {
       return reply.type('text/html').header('Cache-Control', 'no-cache').sendFile('index.html');
     }

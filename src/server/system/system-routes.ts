@@ -10,7 +10,9 @@ import { clientDir } from './static-client.js';
 /** Changes with each deploy: the package version plus a fingerprint of the built client. */
 export function deployVersion(version: string) {
   const index = path.join(clientDir, 'index.html');
-  const fingerprint = existsSync(index) ? createHash('sha1').update(readFileSync(index)).digest('hex').slice(0, 10) : 'dev';
+  const fingerprint = existsSync(index)
+    ? createHash('sha1').update(readFileSync(index)).digest('hex').slice(0, 10)
+    : 'dev';
   return `${version}+${fingerprint}`;
 }
 
@@ -19,7 +21,9 @@ export function systemConfig(config: Config, request: FastifyRequest, version: s
   const external = config.pusher.external;
   const scheme = external ? (config.pusher.scheme ?? 'https') : request.protocol;
   const host = external ? config.pusher.host : request.hostname.replace(/:\d+$/, '');
-  const port = external ? (config.pusher.port ?? (scheme === 'https' ? 443 : 80)) : Number(request.host.split(':')[1] ?? (scheme === 'https' ? 443 : 80));
+  const port = external
+    ? (config.pusher.port ?? (scheme === 'https' ? 443 : 80))
+    : Number(request.host.split(':')[1] ?? (scheme === 'https' ? 443 : 80));
   return {
     name: config.appName,
     logo_url: config.links.logoUrl,
@@ -42,7 +46,10 @@ export function systemConfig(config: Config, request: FastifyRequest, version: s
       user_auth_endpoint: '/broadcasting/user-auth',
       channel: 'system',
     },
-    session: { idle_timeout_ms: config.session.inactivityTimeoutMs, countdown_seconds: config.session.inactivityCountdownSeconds },
+    session: {
+      idle_timeout_ms: config.session.inactivityTimeoutMs,
+      countdown_seconds: config.session.inactivityCountdownSeconds,
+    },
   };
 }
 
@@ -50,7 +57,9 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: AppContext) {
   const { config } = ctx;
   const version = deployVersion(config.version);
 
-  app.get('/api/system/config', { config: { permission: 'public' } }, async (request) => systemConfig(config, request, version));
+  app.get('/api/system/config', { config: { permission: 'public' } }, async (request) =>
+    systemConfig(config, request, version),
+  );
 
   app.get('/api/dashboard/version', { config: { permission: 'public' } }, async () => ({ version }));
 

@@ -1,15 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.js';
-import { fieldError } from '../http/errors.js';
-import { parseBody } from '../http/parse-body.js';
 import { loadAuthUser } from '../auth/load-user.js';
 import { verifyPassword } from '../auth/passwords.js';
+import { fieldError } from '../http/errors.js';
+import { parseBody } from '../http/parse-body.js';
 
 const goalCount = z.number().int().min(0).max(100_000).optional();
 const goalsBody = z
   .object({
-    period: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'The period must be a month like 2026-11.').optional(),
+    period: z
+      .string()
+      .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'The period must be a month like 2026-11.')
+      .optional(),
     calls: goalCount,
     meetings: goalCount,
     visits: goalCount,
@@ -31,7 +34,9 @@ const profileBody = z
 const preferenceBody = z
   .object({
     key: z.string().regex(/^[a-z0-9_.:-]{1,100}$/, 'The key must be letters, digits and _.:- (at most 100).'),
-    value: z.unknown().refine((value) => JSON.stringify(value ?? null).length <= 20_000, 'The preference is too large.'),
+    value: z
+      .unknown()
+      .refine((value) => JSON.stringify(value ?? null).length <= 20_000, 'The preference is too large.'),
   })
   .strict();
 
@@ -40,14 +45,21 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext) {
   const users = ctx.resources.get('users')!;
 
   // Goals are kept per month (`period`), with `default` for months that have none.
-  app.post<{ Params: { id: number } }>('/api/users/:id/goals', { schema: { params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } } } }, config: { permission: { resource: 'users', action: 'update' } } }, async (request) => {
-    const body = parseBody(goalsBody, request.body);
-    const current = await ctx.records.show(request.user, users, request.params.id);
-    const { period = 'default', ...counts } = body;
-    const goals = { ...(current.goals ?? {}), [period]: { ...(current.goals?.[period] ?? {}), ...counts } };
-    const { record } = await ctx.records.update(request.user, users, request.params.id, { goals });
-    return { data: record.goals, message: 'Goals updated successfully.' };
-  });
+  app.post<{ Params: { id: number } }>(
+    '/api/users/:id/goals',
+    {
+      schema: { params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } } } },
+      config: { permission: { resource: 'users', action: 'update' } },
+    },
+    async (request) => {
+      const body = parseBody(goalsBody, request.body);
+      const current = await ctx.records.show(request.user, users, request.params.id);
+      const { period = 'default', ...counts } = body;
+      const goals = { ...(current.goals ?? {}), [period]: { ...(current.goals?.[period] ?? {}), ...counts } };
+      const { record } = await ctx.records.update(request.user, users, request.params.id, { goals });
+      return { data: record.goals, message: 'Goals updated successfully.' };
+    },
+  );
 
   // One preference of one's own (a list's columns): null removes it. Written through the users resource like the profile.
   app.post('/api/profile/preferences', { config: { permission: 'signed-in' } }, async (request) => {
@@ -64,9 +76,11 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext) {
     const me = request.user!;
     const body = parseBody(profileBody, request.body);
     const changes: Record<string, unknown> = {};
-    for (const key of ['first_name', 'last_name', 'email'] as const) if (body[key] !== undefined) changes[key] = body[key];
+    for (const key of ['first_name', 'last_name', 'email'] as const)
+      if (body[key] !== undefined) changes[key] = body[key];
     if (body.password) {
-      if (body.password !== body.password_confirmation) throw fieldError('password_confirmation', 'The password confirmation does not match.');
+      if (body.password !== body.password_confirmation)
+        throw fieldError('password_confirmation', 'The password confirmation does not match.');
       const row = await ctx.db.selectFrom('users').select('password').where('id', '=', me.id).executeTakeFirstOrThrow();
       if (!body.current_password || !(await verifyPassword(row.password, body.current_password))) {
         throw fieldError('current_password', 'The current password is incorrect.');
@@ -75,6 +89,9 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext) {
     }
     // A new password ends the person's other sessions (users resource).
     await ctx.records.update(me, users, me.id, changes, { system: true });
-    return { data: await loadAuthUser(ctx.db, me.id, me.impersonator?.id ?? null), message: 'Settings updated successfully.' };
+    return {
+      data: await loadAuthUser(ctx.db, me.id, me.impersonator?.id ?? null),
+      message: 'Settings updated successfully.',
+    };
   });
 }

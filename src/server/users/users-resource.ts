@@ -19,7 +19,11 @@ export const usersResource: ResourceDefinition = {
     password: { kind: 'text', min: 8, max: 200, sortable: false, filterable: false },
     role_id: { kind: 'integer', required: true, label: 'role', min: 1 },
     team_id: { kind: 'integer', label: 'team', min: 1 },
-    team_ids: { kind: 'integer[]', label: 'teams', storage: { pivot: 'team_user', ownKey: 'user_id', otherKey: 'team_id' } },
+    team_ids: {
+      kind: 'integer[]',
+      label: 'teams',
+      storage: { pivot: 'team_user', ownKey: 'user_id', otherKey: 'team_id' },
+    },
     goals: { kind: 'json', sortable: false, filterable: false },
     preferences: { kind: 'json', sortable: false, filterable: false },
   },
@@ -54,11 +58,21 @@ export const usersResource: ResourceDefinition = {
         if (taken) throw fieldError('email', 'The email has already been taken.');
       }
       if (prepared.role_id) {
-        const role = await trx.selectFrom('roles').select('id').where('id', '=', prepared.role_id).where('deleted_at', 'is', null).executeTakeFirst();
+        const role = await trx
+          .selectFrom('roles')
+          .select('id')
+          .where('id', '=', prepared.role_id)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirst();
         if (!role) throw fieldError('role_id', 'The selected role does not exist.');
       }
       if (prepared.team_id) {
-        const team = await trx.selectFrom('teams').select('id').where('id', '=', prepared.team_id).where('deleted_at', 'is', null).executeTakeFirst();
+        const team = await trx
+          .selectFrom('teams')
+          .select('id')
+          .where('id', '=', prepared.team_id)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirst();
         if (!team) throw fieldError('team_id', 'The selected team does not exist.');
       }
       return prepared;
@@ -70,11 +84,14 @@ export const usersResource: ResourceDefinition = {
       if (action === 'restore' && user) await assertMayManageAccount(trx, user, record, 'restore');
       // A new password signs the person out everywhere else: whoever else knew the old one, or holds a session
       // opened with it, is out. Changing one's own keeps the session doing it.
-      if (action === 'update' && values?.password) await endSessionsOf(trx, record.id, user?.id === record.id ? sessionIdOf(user) : undefined);
+      if (action === 'update' && values?.password)
+        await endSessionsOf(trx, record.id, user?.id === record.id ? sessionIdOf(user) : undefined);
     },
     async present(records, db) {
       const roleIds = [...new Set(records.map((r) => r.role_id).filter(Boolean))];
-      const roles = roleIds.length ? await db.selectFrom('roles').select(['id', 'slug', 'name']).where('id', 'in', roleIds).execute() : [];
+      const roles = roleIds.length
+        ? await db.selectFrom('roles').select(['id', 'slug', 'name']).where('id', 'in', roleIds).execute()
+        : [];
       const byId = new Map(roles.map((role) => [role.id, role]));
       for (const record of records) {
         record.name = `${record.first_name} ${record.last_name}`.trim();

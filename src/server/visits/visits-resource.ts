@@ -1,14 +1,14 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import { canOnEntity, permittedCategories } from '../../common/permissions.js';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { HEAD_COUNT_NUMBERS, type HeadCountRow } from '../../common/head-count.js';
+import { canOnEntity, permittedCategories } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { ValidationError } from '../http/errors.js';
 import type { RecordService } from '../records/record-service.js';
 import type { ResourceDefinition } from '../records/resource.js';
+import { turfCondition } from '../regions/turf.js';
 import { builtinDefinition, builtinType } from '../schemas/builtin-types.js';
 import { pivot, schemaBacked } from '../schemas/schema-backed.js';
 import { assertOwnerReadable } from '../work/owners.js';
-import { turfCondition } from '../regions/turf.js';
 
 /** A visit's name where records are named (pickers, history, the feed): the day of the visit, as people write it. */
 const LABEL = `'Visit on ' || to_char(visited_at at time zone 'UTC', 'Mon FMDD, YYYY')`;
@@ -43,14 +43,22 @@ export const visitsResource: ResourceDefinition = schemaBacked(
         return values;
       },
       async afterWrite(record, { trx, action, values }) {
-        if ((action === 'create' || action === 'update') && values && 'head_counts' in values) await replaceHeadCounts(trx, [{ id: record.id, rows: values.head_counts }]);
+        if ((action === 'create' || action === 'update') && values && 'head_counts' in values)
+          await replaceHeadCounts(trx, [{ id: record.id, rows: values.head_counts }]);
       },
       async afterWriteMany(writes, trx) {
         const withRows = writes.filter((w) => w.ctx.values && 'head_counts' in w.ctx.values);
-        if (withRows.length) await replaceHeadCounts(trx, withRows.map((w) => ({ id: w.record.id, rows: w.ctx.values!.head_counts })));
+        if (withRows.length)
+          await replaceHeadCounts(
+            trx,
+            withRows.map((w) => ({ id: w.record.id, rows: w.ctx.values!.head_counts })),
+          );
       },
       async present(records, db) {
-        const rows = await headCountsOf(db, records.map((r) => r.id));
+        const rows = await headCountsOf(
+          db,
+          records.map((r) => r.id),
+        );
         for (const record of records) {
           record.head_counts = rows.get(record.id) ?? [];
           record.title = `Visit on ${dayOf(record.visited_at)}`;
@@ -59,13 +67,32 @@ export const visitsResource: ResourceDefinition = schemaBacked(
       // A head count row names a contractor and what was counted there, a conversation the person it was with: only
       // rows of contractors, and contacts and recruits, the reader may read.
       async presentFor(records, user, service) {
-        const contractors = await readableOf(service, user, 'contractor', records.flatMap((r) => (r.head_counts ?? []).map((row: HeadCountRow) => row.contractor_id)));
-        const contacts = await readableOf(service, user, 'contact', records.flatMap((r) => r.contact_ids ?? []));
-        const recruits = await readableOf(service, user, 'recruit', records.flatMap((r) => r.recruit_ids ?? []));
+        const contractors = await readableOf(
+          service,
+          user,
+          'contractor',
+          records.flatMap((r) => (r.head_counts ?? []).map((row: HeadCountRow) => row.contractor_id)),
+        );
+        const contacts = await readableOf(
+          service,
+          user,
+          'contact',
+          records.flatMap((r) => r.contact_ids ?? []),
+        );
+        const recruits = await readableOf(
+          service,
+          user,
+          'recruit',
+          records.flatMap((r) => r.recruit_ids ?? []),
+        );
         for (const record of records) {
-          record.head_counts = (record.head_counts ?? []).filter((row: HeadCountRow) => contractors.has(row.contractor_id));
-          if (Array.isArray(record.contact_ids)) record.contact_ids = record.contact_ids.filter((id: number) => contacts.has(id));
-          if (Array.isArray(record.recruit_ids)) record.recruit_ids = record.recruit_ids.filter((id: number) => recruits.has(id));
+          record.head_counts = (record.head_counts ?? []).filter((row: HeadCountRow) =>
+            contractors.has(row.contractor_id),
+          );
+          if (Array.isArray(record.contact_ids))
+            record.contact_ids = record.contact_ids.filter((id: number) => contacts.has(id));
+          if (Array.isArray(record.recruit_ids))
+            record.recruit_ids = record.recruit_ids.filter((id: number) => recruits.has(id));
         }
       },
     },
@@ -77,13 +104,19 @@ async function readableOf(service: RecordService, user: AuthUser, type: string, 
   const named = [...new Set(ids)];
   const def = builtinDefinition(type);
   if (!named.length || !def || !canOnEntity(user, def.permission ?? def.type, 'read')) return new Set();
-  return new Set((await service.visibleRows(service.db, def, user).select('t.id').where('t.id', 'in', named).execute()).map((row) => row.id));
+  return new Set(
+    (await service.visibleRows(service.db, def, user).select('t.id').where('t.id', 'in', named).execute()).map(
+      (row) => row.id,
+    ),
+  );
 }
 
 /** "Nov 20, 2026", as the SQL label writes it. */
 function dayOf(value: unknown) {
   const at = value instanceof Date ? value : new Date(String(value ?? ''));
-  return Number.isNaN(at.getTime()) ? '' : at.toLocaleDateString('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' });
+  return Number.isNaN(at.getTime())
+    ? ''
+    : at.toLocaleDateString('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' });
 }
 
 /** Visits are read with their site: a person limited to some site categories, or to a turf, reads the visits of those sites. */
@@ -100,19 +133,36 @@ function visitsOfReadableSites(user: AuthUser) {
 async function checkHeadCountReferences(trx: Transaction<any>, rows: HeadCountRow[]) {
   const contractorIds = [...new Set(rows.map((row) => row.contractor_id))];
   const tradeIds = [...new Set(rows.flatMap((row) => row.trade_ids ?? []))];
-  const contractors = contractorIds.length ? await trx.selectFrom('contractors').select('id').where('id', 'in', contractorIds).where('deleted_at', 'is', null).execute() : [];
-  const trades = tradeIds.length ? await trx.selectFrom('trades').select('id').where('id', 'in', tradeIds).where('deleted_at', 'is', null).execute() : [];
+  const contractors = contractorIds.length
+    ? await trx
+        .selectFrom('contractors')
+        .select('id')
+        .where('id', 'in', contractorIds)
+        .where('deleted_at', 'is', null)
+        .execute()
+    : [];
+  const trades = tradeIds.length
+    ? await trx.selectFrom('trades').select('id').where('id', 'in', tradeIds).where('deleted_at', 'is', null).execute()
+    : [];
   const missingContractors = contractorIds.filter((id) => !contractors.some((row) => row.id === id));
   const missingTrades = tradeIds.filter((id) => !trades.some((row) => row.id === id));
   const errors: string[] = [];
-  if (missingContractors.length) errors.push(`The head count names contractors that do not exist (${missingContractors.join(', ')}).`);
+  if (missingContractors.length)
+    errors.push(`The head count names contractors that do not exist (${missingContractors.join(', ')}).`);
   if (missingTrades.length) errors.push(`The head count names trades that do not exist (${missingTrades.join(', ')}).`);
   if (errors.length) throw new ValidationError({ head_counts: errors });
 }
 
 /** Replaces the head count rows of some visits. */
 async function replaceHeadCounts(trx: Transaction<any>, visits: Array<{ id: number; rows: HeadCountRow[] | null }>) {
-  await trx.deleteFrom('visit_head_counts').where('visit_id', 'in', visits.map((v) => v.id)).execute();
+  await trx
+    .deleteFrom('visit_head_counts')
+    .where(
+      'visit_id',
+      'in',
+      visits.map((v) => v.id),
+    )
+    .execute();
   const rows = visits.flatMap((visit) =>
     (visit.rows ?? []).map((row, position) => ({
       visit_id: visit.id,
@@ -122,7 +172,11 @@ async function replaceHeadCounts(trx: Transaction<any>, visits: Array<{ id: numb
       ...Object.fromEntries(HEAD_COUNT_NUMBERS.map((key) => [key, row[key] ?? 0])),
     })),
   );
-  for (let i = 0; i < rows.length; i += 2_000) await trx.insertInto('visit_head_counts').values(rows.slice(i, i + 2_000)).execute();
+  for (let i = 0; i < rows.length; i += 2_000)
+    await trx
+      .insertInto('visit_head_counts')
+      .values(rows.slice(i, i + 2_000))
+      .execute();
 }
 
 /** The head count rows of these visits, in their order, by visit id. */
@@ -139,7 +193,11 @@ export async function headCountsOf(db: Kysely<any>, visitIds: number[]): Promise
   for (const row of rows) {
     const { visit_id, contractor_id, trade_ids, ...counts } = row as any;
     const list = byVisit.get(visit_id) ?? [];
-    list.push({ contractor_id, trade_ids: (trade_ids ?? []).map(Number), ...Object.fromEntries(HEAD_COUNT_NUMBERS.map((key) => [key, Number(counts[key])])) } as HeadCountRow);
+    list.push({
+      contractor_id,
+      trade_ids: (trade_ids ?? []).map(Number),
+      ...Object.fromEntries(HEAD_COUNT_NUMBERS.map((key) => [key, Number(counts[key])])),
+    } as HeadCountRow);
     byVisit.set(visit_id, list);
   }
   return byVisit;

@@ -29,21 +29,35 @@ export async function shareRecord(ctx: AppContext, request: FastifyRequest, def:
   const teamIds = [...(body.team_ids ?? []), ...(body.team_id ? [body.team_id] : [])];
   if (!userIds.length && !teamIds.length) throw fieldError('user_id', 'Choose a person or a team to share with.');
 
-  const people = userIds.length ? await ctx.db.selectFrom('users').select('id').where('id', 'in', userIds).where('deleted_at', 'is', null).execute() : [];
+  const people = userIds.length
+    ? await ctx.db.selectFrom('users').select('id').where('id', 'in', userIds).where('deleted_at', 'is', null).execute()
+    : [];
   if (people.length !== new Set(userIds).size) throw fieldError('user_id', 'A selected person does not exist.');
   let members: number[] = [];
   if (teamIds.length) {
-    const teams = await ctx.db.selectFrom('teams').select('id').where('id', 'in', teamIds).where('deleted_at', 'is', null).execute();
+    const teams = await ctx.db
+      .selectFrom('teams')
+      .select('id')
+      .where('id', 'in', teamIds)
+      .where('deleted_at', 'is', null)
+      .execute();
     if (teams.length !== new Set(teamIds).size) throw fieldError('team_id', 'A selected team does not exist.');
     const rows = await ctx.db
       .selectFrom('users as u')
       .select('u.id')
       .where('u.deleted_at', 'is', null)
-      .where((eb) => eb.or([eb('u.team_id', 'in', teamIds), eb('u.id', 'in', eb.selectFrom('team_user').select('user_id').where('team_id', 'in', teamIds))]))
+      .where((eb) =>
+        eb.or([
+          eb('u.team_id', 'in', teamIds),
+          eb('u.id', 'in', eb.selectFrom('team_user').select('user_id').where('team_id', 'in', teamIds)),
+        ]),
+      )
       .execute();
     members = rows.map((r) => r.id);
   }
-  const recipients = [...new Set([...people.map((p) => p.id), ...members])].filter((recipient) => recipient !== user.id);
+  const recipients = [...new Set([...people.map((p) => p.id), ...members])].filter(
+    (recipient) => recipient !== user.id,
+  );
 
   const name = await ctx.records.nameOf(def);
   const label = record.name ?? record.title ?? `#${record.id}`;

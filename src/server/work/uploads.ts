@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
-import { temporaryFolder, type FileStore } from '../files/file-store.js';
+import { type FileStore, temporaryFolder } from '../files/file-store.js';
 import { HttpError, ValidationError } from '../http/errors.js';
 
 /** What may be uploaded: by extension, the types a browser may declare, and the first bytes the file must start with. */
@@ -17,16 +17,44 @@ const TYPES: Record<string, { mime: string; declared: string[]; magic?: number[]
   gif: { mime: 'image/gif', declared: ['image/gif'], magic: [[0x47, 0x49, 0x46, 0x38]] },
   webp: { mime: 'image/webp', declared: ['image/webp'], magic: [[0x52, 0x49, 0x46, 0x46]] },
   txt: { mime: 'text/plain', declared: ['text/plain'], text: true },
-  csv: { mime: 'text/csv', declared: ['text/csv', 'text/plain', 'application/csv', 'application/vnd.ms-excel'], text: true },
+  csv: {
+    mime: 'text/csv',
+    declared: ['text/csv', 'text/plain', 'application/csv', 'application/vnd.ms-excel'],
+    text: true,
+  },
   rtf: { mime: 'application/rtf', declared: ['application/rtf', 'text/rtf'], magic: [[0x7b, 0x5c, 0x72, 0x74, 0x66]] },
   doc: { mime: 'application/msword', declared: ['application/msword'], magic: [[0xd0, 0xcf, 0x11, 0xe0]] },
   xls: { mime: 'application/vnd.ms-excel', declared: ['application/vnd.ms-excel'], magic: [[0xd0, 0xcf, 0x11, 0xe0]] },
-  ppt: { mime: 'application/vnd.ms-powerpoint', declared: ['application/vnd.ms-powerpoint'], magic: [[0xd0, 0xcf, 0x11, 0xe0]] },
-  docx: { mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', declared: ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'], magic: [[0x50, 0x4b, 0x03, 0x04]] },
-  xlsx: { mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', declared: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'], magic: [[0x50, 0x4b, 0x03, 0x04]] },
-  pptx: { mime: 'application/vnd.openxmlformats-officedocument.presentationml.presentation', declared: ['application/vnd.openxmlformats-officedocument.presentationml.presentation'], magic: [[0x50, 0x4b, 0x03, 0x04]] },
-  odt: { mime: 'application/vnd.oasis.opendocument.text', declared: ['application/vnd.oasis.opendocument.text'], magic: [[0x50, 0x4b, 0x03, 0x04]] },
-  ods: { mime: 'application/vnd.oasis.opendocument.spreadsheet', declared: ['application/vnd.oasis.opendocument.spreadsheet'], magic: [[0x50, 0x4b, 0x03, 0x04]] },
+  ppt: {
+    mime: 'application/vnd.ms-powerpoint',
+    declared: ['application/vnd.ms-powerpoint'],
+    magic: [[0xd0, 0xcf, 0x11, 0xe0]],
+  },
+  docx: {
+    mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    declared: ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+    magic: [[0x50, 0x4b, 0x03, 0x04]],
+  },
+  xlsx: {
+    mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    declared: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+    magic: [[0x50, 0x4b, 0x03, 0x04]],
+  },
+  pptx: {
+    mime: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+    declared: ['application/vnd.openxmlformats-officedocument.presentationml.presentation'],
+    magic: [[0x50, 0x4b, 0x03, 0x04]],
+  },
+  odt: {
+    mime: 'application/vnd.oasis.opendocument.text',
+    declared: ['application/vnd.oasis.opendocument.text'],
+    magic: [[0x50, 0x4b, 0x03, 0x04]],
+  },
+  ods: {
+    mime: 'application/vnd.oasis.opendocument.spreadsheet',
+    declared: ['application/vnd.oasis.opendocument.spreadsheet'],
+    magic: [[0x50, 0x4b, 0x03, 0x04]],
+  },
 };
 export const ALLOWED_EXTENSIONS = Object.keys(TYPES);
 /** Browsers and tools that do not know a type send this; the extension and the first bytes decide then. */
@@ -46,9 +74,11 @@ export interface ReceivedUpload {
   file: ReceivedFile | null;
 }
 
-
 function cleanName(name: string) {
-  const base = path.basename(name.replace(/\\/g, '/')).replace(/[\u0000-\u001f\u007f"<>|:*?]/g, '').trim();
+  const base = path
+    .basename(name.replace(/\\/g, '/'))
+    .replace(/[\u0000-\u001f\u007f"<>|:*?]/g, '')
+    .trim();
   return base.slice(-200) || 'file';
 }
 
@@ -72,7 +102,11 @@ async function firstBytes(file: string, count: number) {
  * size are checked while it arrives, its first bytes once it has: nothing that fails reaches the files folder
  * (it is written to a temporary name and removed). 422 names the field.
  */
-export async function receiveUpload(request: FastifyRequest, config: Config, options: { maxBytes?: number } = {}): Promise<ReceivedUpload> {
+export async function receiveUpload(
+  request: FastifyRequest,
+  config: Config,
+  options: { maxBytes?: number } = {},
+): Promise<ReceivedUpload> {
   if (!request.isMultipart()) throw new HttpError(415, 'Send the file as multipart/form-data with a "file" field.');
   const maxBytes = Math.min(options.maxBytes ?? config.limits.uploadBytes, config.limits.uploadBytes);
   const fields: Record<string, string> = {};
@@ -99,14 +133,17 @@ export async function receiveUpload(request: FastifyRequest, config: Config, opt
     const declared = (part.mimetype ?? '').toLowerCase().split(';')[0].trim();
     if (!type || !(type.declared.includes(declared) || GENERIC.has(declared))) {
       part.file.resume();
-      await fail(`The file must be one of: ${ALLOWED_EXTENSIONS.join(', ')} (this one is ${extension ? `.${extension}` : 'without an extension'}${declared ? `, ${declared}` : ''}).`);
+      await fail(
+        `The file must be one of: ${ALLOWED_EXTENSIONS.join(', ')} (this one is ${extension ? `.${extension}` : 'without an extension'}${declared ? `, ${declared}` : ''}).`,
+      );
     }
     const tempPath = path.join(tmpDir, `${randomUUID()}.part`);
     file = { tempPath, fileName, mimeType: type.mime, size: 0, extension };
     try {
       await pipeline(part.file, createWriteStream(tempPath));
     } catch (error: any) {
-      if (error?.code === 'FST_REQ_FILE_TOO_LARGE' || error?.statusCode === 413) await fail(`The file may not be larger than ${formatBytes(maxBytes)}.`);
+      if (error?.code === 'FST_REQ_FILE_TOO_LARGE' || error?.statusCode === 413)
+        await fail(`The file may not be larger than ${formatBytes(maxBytes)}.`);
       await rm(tempPath, { force: true });
       throw error;
     }
@@ -123,7 +160,12 @@ export async function receiveUpload(request: FastifyRequest, config: Config, opt
 /** Moves a checked upload into the file store as `{folder}/{yyyy}/{mm}/{uuid}.{ext}`; returns that key. */
 export async function keep(files: FileStore, file: ReceivedFile, folder = 'documents'): Promise<string> {
   const now = new Date();
-  const key = [folder, String(now.getUTCFullYear()), String(now.getUTCMonth() + 1).padStart(2, '0'), `${randomUUID()}.${file.extension}`].join('/');
+  const key = [
+    folder,
+    String(now.getUTCFullYear()),
+    String(now.getUTCMonth() + 1).padStart(2, '0'),
+    `${randomUUID()}.${file.extension}`,
+  ].join('/');
   await files.putFile(key, file.tempPath, file.mimeType);
   return key;
 }

@@ -90,7 +90,9 @@ export const notesResource: ResourceDefinition = {
     async present(records, db) {
       presentCompleted(records);
       const ids = [...new Set(records.map((r) => r.user_id).filter(Boolean))];
-      const users = ids.length ? await db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', ids).execute() : [];
+      const users = ids.length
+        ? await db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', ids).execute()
+        : [];
       const names = new Map(users.map((u) => [u.id, `${u.first_name} ${u.last_name}`.trim()]));
       for (const record of records) record.user_name = names.get(record.user_id) ?? null;
     },
@@ -108,7 +110,12 @@ export const notificationsResource: ResourceDefinition = {
     title: { kind: 'text', required: true, max: 300 },
     body: { kind: 'text', max: 5_000 },
     // Followed when the person opens the notification: a page of this app or a web address, never javascript: or data:.
-    link: { kind: 'text', max: 2_000, pattern: /^(\/(?!\/)|https?:\/\/)/i, patternMessage: 'The link must be a path of this app (/sites/1/show) or a web address (https://...).' },
+    link: {
+      kind: 'text',
+      max: 2_000,
+      pattern: /^(\/(?!\/)|https?:\/\/)/i,
+      patternMessage: 'The link must be a path of this app (/sites/1/show) or a web address (https://...).',
+    },
     data: { kind: 'json', max: 20_000, sortable: false, filterable: false },
     read_at: { kind: 'datetime', label: 'read at' },
     dismissed_at: { kind: 'datetime', label: 'dismissed at' },
@@ -173,4 +180,9 @@ export const documentsResource: ResourceDefinition = {
  * record. Without documentable_type/id an upload waits, owned by type `attachment`, for the record that lists its
  * id in an attachment field.
  */
-export const attachmentsResource: ResourceDefinition = { ...documentsResource, name: 'attachments', type: 'attachment', singular: 'Attachment' };
+export const attachmentsResource: ResourceDefinition = {
+  ...documentsResource,
+  name: 'attachments',
+  type: 'attachment',
+  singular: 'Attachment',
+};

@@ -18,7 +18,12 @@ type IdRequest = FastifyRequest<{ Params: { id: number } }>;
  * checks the person may create `def` records and read the owner, checks the file, then writes the row through the
  * record service. The file is removed again if the row cannot be written.
  */
-export async function uploadDocument(ctx: AppContext, request: FastifyRequest, def: ResourceDefinition, owner?: { type: string; id: number }) {
+export async function uploadDocument(
+  ctx: AppContext,
+  request: FastifyRequest,
+  def: ResourceDefinition,
+  owner?: { type: string; id: number },
+) {
   ctx.records.authorize(request.user, def, 'create');
   const { fields, file } = await receiveUpload(request, ctx.config);
   if (!file) throw fieldError('file', 'Choose a file to upload.');
@@ -41,7 +46,15 @@ export async function uploadDocument(ctx: AppContext, request: FastifyRequest, d
     const { record, message } = await ctx.records.create(
       request.user,
       def,
-      { documentable_type: type, documentable_id: id, file_name: file.fileName, storage_path: stored, mime_type: file.mimeType, size: file.size, user_id: request.user!.id },
+      {
+        documentable_type: type,
+        documentable_id: id,
+        file_name: file.fileName,
+        storage_path: stored,
+        mime_type: file.mimeType,
+        size: file.size,
+        user_id: request.user!.id,
+      },
       { socketId: socketOf(request) },
     );
     return { record, message };
@@ -53,9 +66,18 @@ export async function uploadDocument(ctx: AppContext, request: FastifyRequest, d
 
 const INLINE = new Set(['application/pdf', 'image/png', 'image/jpeg', 'image/gif', 'image/webp', 'text/plain']);
 
-async function sendDocument(ctx: AppContext, request: FastifyRequest<{ Params: { id: number }; Querystring: { inline?: string } }>, reply: FastifyReply, def: ResourceDefinition) {
+async function sendDocument(
+  ctx: AppContext,
+  request: FastifyRequest<{ Params: { id: number }; Querystring: { inline?: string } }>,
+  reply: FastifyReply,
+  def: ResourceDefinition,
+) {
   await ctx.records.show(request.user, def, request.params.id);
-  const row = await ctx.db.selectFrom('documents').select(['storage_path', 'file_name', 'mime_type']).where('id', '=', request.params.id).executeTakeFirstOrThrow();
+  const row = await ctx.db
+    .selectFrom('documents')
+    .select(['storage_path', 'file_name', 'mime_type'])
+    .where('id', '=', request.params.id)
+    .executeTakeFirstOrThrow();
   const stored = await ctx.files.read(row.storage_path);
   if (!stored) throw notFound('The file of this document is missing from the server.');
   const inline = request.query.inline === '1' && INLINE.has(row.mime_type);
@@ -65,7 +87,10 @@ async function sendDocument(ctx: AppContext, request: FastifyRequest<{ Params: {
     .header('content-length', stored.size)
     .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox")
-    .header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(row.file_name)}`)
+    .header(
+      'content-disposition',
+      `${inline ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(row.file_name)}`,
+    )
     .send(stored.stream);
 }
 
@@ -75,26 +100,53 @@ const completeBody = z.object({ completed: z.boolean().optional() }).passthrough
 export function registerWorkRoutes(app: FastifyInstance, ctx: AppContext) {
   registerRecordPresence(ctx);
   for (const def of [documentsResource, attachmentsResource]) {
-    app.post(`/api/${def.name}`, { config: { permission: { resource: def.name, action: 'create' } } }, async (request, reply) => {
-      const { record, message } = await uploadDocument(ctx, request, def);
-      return reply.status(201).send({ data: record, message });
-    });
-    app.get(`/api/${def.name}/:id/download`, { ...params, config: { permission: { resource: def.name, action: 'read' } } }, (request, reply) => sendDocument(ctx, request as any, reply, def));
+    app.post(
+      `/api/${def.name}`,
+      { config: { permission: { resource: def.name, action: 'create' } } },
+      async (request, reply) => {
+        const { record, message } = await uploadDocument(ctx, request, def);
+        return reply.status(201).send({ data: record, message });
+      },
+    );
+    app.get(
+      `/api/${def.name}/:id/download`,
+      { ...params, config: { permission: { resource: def.name, action: 'read' } } },
+      (request, reply) => sendDocument(ctx, request as any, reply, def),
+    );
   }
 
-  app.post('/api/notes/:id/complete', { ...params, config: { permission: { resource: 'notes', action: 'update' } } }, async (request) => {
-    const { id } = (request as IdRequest).params;
-    const { completed = true } = parseBody(completeBody, request.body ?? {});
-    const { record } = await ctx.records.update(request.user, notesResource, id, { completed }, { socketId: socketOf(request) });
-    return { data: record, message: completed ? 'Note marked complete.' : 'Note marked not complete.' };
-  });
+  app.post(
+    '/api/notes/:id/complete',
+    { ...params, config: { permission: { resource: 'notes', action: 'update' } } },
+    async (request) => {
+      const { id } = (request as IdRequest).params;
+      const { completed = true } = parseBody(completeBody, request.body ?? {});
+      const { record } = await ctx.records.update(
+        request.user,
+        notesResource,
+        id,
+        { completed },
+        { socketId: socketOf(request) },
+      );
+      return { data: record, message: completed ? 'Note marked complete.' : 'Note marked not complete.' };
+    },
+  );
 
-  app.post('/api/notifications/:id/dismiss', { ...params, config: { permission: { resource: 'notifications', action: 'update' } } }, async (request) => {
-    const { id } = (request as IdRequest).params;
-    const current = await ctx.records.show(request.user, notificationsResource, id);
-    const iso = (value: unknown) => (value ? new Date(value as string).toISOString() : new Date().toISOString());
-    const { record } = await ctx.records.update(request.user, notificationsResource, id, { dismissed_at: iso(current.dismissed_at), read_at: iso(current.read_at) }, { socketId: socketOf(request) });
-    return { data: record, message: 'Notification dismissed.' };
-  });
+  app.post(
+    '/api/notifications/:id/dismiss',
+    { ...params, config: { permission: { resource: 'notifications', action: 'update' } } },
+    async (request) => {
+      const { id } = (request as IdRequest).params;
+      const current = await ctx.records.show(request.user, notificationsResource, id);
+      const iso = (value: unknown) => (value ? new Date(value as string).toISOString() : new Date().toISOString());
+      const { record } = await ctx.records.update(
+        request.user,
+        notificationsResource,
+        id,
+        { dismissed_at: iso(current.dismissed_at), read_at: iso(current.read_at) },
+        { socketId: socketOf(request) },
+      );
+      return { data: record, message: 'Notification dismissed.' };
+    },
+  );
 }
-

@@ -21,18 +21,26 @@ export function request(url: string, options: SimpleRequest = {}): Promise<Simpl
       url,
       {
         method: options.method ?? 'GET',
-        headers: { accept: 'application/json', ...(options.body !== undefined ? { 'content-length': String(Buffer.byteLength(options.body)) } : {}), ...options.headers },
+        headers: {
+          accept: 'application/json',
+          ...(options.body !== undefined ? { 'content-length': String(Buffer.byteLength(options.body)) } : {}),
+          ...options.headers,
+        },
         agent: options.agent ?? false,
         timeout: options.timeoutMs ?? 10_000,
       },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
         res.on('error', reject);
       },
     );
-    req.on('timeout', () => req.destroy(new Error(`Timed out after ${options.timeoutMs ?? 10_000} ms: ${options.method ?? 'GET'} ${url}`)));
+    req.on('timeout', () =>
+      req.destroy(new Error(`Timed out after ${options.timeoutMs ?? 10_000} ms: ${options.method ?? 'GET'} ${url}`)),
+    );
     req.on('error', reject);
     req.end(options.body);
   });
@@ -49,7 +57,8 @@ export function setCookies(response: SimpleResponse): Map<string, string> {
   return jar;
 }
 
-export const cookieHeader = (jar: Map<string, string>) => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+export const cookieHeader = (jar: Map<string, string>) =>
+  [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
 
 /**
  * Signs in as the SPA does: GET /sanctum/csrf-cookie, then POST /api/auth/login with the XSRF-TOKEN cookie
@@ -57,16 +66,22 @@ export const cookieHeader = (jar: Map<string, string>) => [...jar].map(([name, v
  */
 export async function signIn(baseUrl: string, email: string, password: string): Promise<string> {
   const csrf = await request(`${baseUrl}/sanctum/csrf-cookie`);
-  if (csrf.status !== 204 && csrf.status !== 200) throw new Error(`GET /sanctum/csrf-cookie answered ${csrf.status}: ${csrf.body.slice(0, 300)}`);
+  if (csrf.status !== 204 && csrf.status !== 200)
+    throw new Error(`GET /sanctum/csrf-cookie answered ${csrf.status}: ${csrf.body.slice(0, 300)}`);
   const jar = setCookies(csrf);
   const token = jar.get('XSRF-TOKEN');
   if (!token) throw new Error('GET /sanctum/csrf-cookie set no XSRF-TOKEN cookie');
   const login = await request(`${baseUrl}/api/auth/login`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: cookieHeader(jar), 'x-xsrf-token': decodeURIComponent(token) },
+    headers: {
+      'content-type': 'application/json',
+      cookie: cookieHeader(jar),
+      'x-xsrf-token': decodeURIComponent(token),
+    },
     body: JSON.stringify({ email, password }),
   });
-  if (login.status !== 200) throw new Error(`POST /api/auth/login answered ${login.status}: ${login.body.slice(0, 300)}`);
+  if (login.status !== 200)
+    throw new Error(`POST /api/auth/login answered ${login.status}: ${login.body.slice(0, 300)}`);
   for (const [name, value] of setCookies(login)) jar.set(name, value);
   return cookieHeader(jar);
 }

@@ -71,7 +71,8 @@ export interface ScenarioResult extends LoadResult {
   byLabel: Map<string, LabelResult>;
 }
 
-const percentile = (sorted: Float64Array, q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : Number.NaN);
+const percentile = (sorted: Float64Array, q: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : Number.NaN;
 
 /**
  * A small closed-loop load generator on node:http (keep-alive agent, one socket per worker). Each worker asks
@@ -105,7 +106,15 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
       const headers: Record<string, string> = { accept: 'application/json', ...spec.headers };
       if (spec.body !== undefined) headers['content-length'] = String(Buffer.byteLength(spec.body));
       const req = http.request(
-        { host: base.hostname, port: base.port, path: spec.path, method: spec.method ?? 'GET', headers, agent, timeout: timeoutMs },
+        {
+          host: base.hostname,
+          port: base.port,
+          path: spec.path,
+          method: spec.method ?? 'GET',
+          headers,
+          agent,
+          timeout: timeoutMs,
+        },
         (res) => {
           // Only an error's body is kept (its first bytes), for the report.
           const failed = res.statusCode !== (spec.expectStatus ?? 200);
@@ -138,7 +147,8 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
       const end = performance.now();
       allRequests++;
       const sample = () => {
-        if (errorSamples.length < 10) errorSamples.push(`${spec.method ?? 'GET'} ${spec.path} (${spec.label}): ${failure}`);
+        if (errorSamples.length < 10)
+          errorSamples.push(`${spec.method ?? 'GET'} ${spec.path} (${spec.label}): ${failure}`);
       };
       if (start < measureFrom) {
         if (failure) warmupErrors++;
@@ -172,7 +182,12 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
   for (const label of new Set([...labelLatencies.keys(), ...labelErrors.keys()])) {
     const own = Float64Array.from(labelLatencies.get(label) ?? []).sort();
     const failed = labelErrors.get(label) ?? 0;
-    byLabel.set(label, { requests: own.length + failed, errors: failed, p50: percentile(own, 0.5), p95: percentile(own, 0.95) });
+    byLabel.set(label, {
+      requests: own.length + failed,
+      errors: failed,
+      p50: percentile(own, 0.5),
+      p95: percentile(own, 0.95),
+    });
   }
   return {
     requests: latencies.length + errors,
@@ -183,7 +198,13 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     errorSamples,
     seconds,
     requestsPerSecond: (latencies.length + errors) / seconds,
-    latencyMs: { mean: latencies.length ? sum / latencies.length : Number.NaN, p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), p99: percentile(sorted, 0.99), max: sorted.length ? sorted[sorted.length - 1] : Number.NaN },
+    latencyMs: {
+      mean: latencies.length ? sum / latencies.length : Number.NaN,
+      p50: percentile(sorted, 0.5),
+      p95: percentile(sorted, 0.95),
+      p99: percentile(sorted, 0.99),
+      max: sorted.length ? sorted[sorted.length - 1] : Number.NaN,
+    },
     byLabel,
   };
 }
@@ -191,8 +212,18 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
 /** The same GET again and again from `concurrency` workers (see runScenario). */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const url = new URL(options.url);
-  const spec: LoadRequest = { label: url.pathname, path: url.pathname + url.search, headers: options.headers, expectStatus: options.expectStatus ?? 200 };
-  const { byLabel: _byLabel, serverErrors: _serverErrors, warmupErrors: _warmupErrors, ...result } = await runScenario({
+  const spec: LoadRequest = {
+    label: url.pathname,
+    path: url.pathname + url.search,
+    headers: options.headers,
+    expectStatus: options.expectStatus ?? 200,
+  };
+  const {
+    byLabel: _byLabel,
+    serverErrors: _serverErrors,
+    warmupErrors: _warmupErrors,
+    ...result
+  } = await runScenario({
     baseUrl: url.origin,
     concurrency: options.concurrency ?? 50,
     warmupMs: options.warmupMs,

@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,9 +14,29 @@ export const HOST = '127.0.0.1';
 
 /** Settings that would point the server elsewhere than a private PGlite folder on 127.0.0.1: never inherited. */
 const STRIPPED_SETTINGS = [
-  'DATABASE_URL', 'APP_URL', 'APP_KEY', 'HOST', 'PORT', 'DATA_DIR', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'SEED_DEMO', 'LOG_LEVEL',
-  'NODE_ENV', 'PUSHER_APP_ID', 'PUSHER_APP_KEY', 'PUSHER_APP_SECRET', 'PUSHER_HOST', 'PUSHER_PORT', 'PUSHER_SCHEME',
-  'SMTP_URL', 'ANALYTICS_URL', 'TRUST_PROXY', 'REGISTRATION_ENABLED', 'SESSION_IDLE_MINUTES', 'LOGIN_MAX_ATTEMPTS',
+  'DATABASE_URL',
+  'APP_URL',
+  'APP_KEY',
+  'HOST',
+  'PORT',
+  'DATA_DIR',
+  'ADMIN_EMAIL',
+  'ADMIN_PASSWORD',
+  'SEED_DEMO',
+  'LOG_LEVEL',
+  'NODE_ENV',
+  'PUSHER_APP_ID',
+  'PUSHER_APP_KEY',
+  'PUSHER_APP_SECRET',
+  'PUSHER_HOST',
+  'PUSHER_PORT',
+  'PUSHER_SCHEME',
+  'SMTP_URL',
+  'ANALYTICS_URL',
+  'TRUST_PROXY',
+  'REGISTRATION_ENABLED',
+  'SESSION_IDLE_MINUTES',
+  'LOGIN_MAX_ATTEMPTS',
   'READ_CACHE',
 ];
 
@@ -60,7 +80,10 @@ process.on('exit', () => {
   for (const child of live) child.kill('SIGKILL');
   for (const folder of tempFolders) rmSync(folder, { recursive: true, force: true });
 });
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
   process.once(signal, () => {
     console.error(`\n[bench] ${signal}: stopping the server under test and removing its data folder.`);
     process.exit(code);
@@ -96,7 +119,8 @@ function startCommand(): { env: Record<string, string>; args: string[] } {
     env[name] = value;
   }
   const [command, ...args] = words;
-  if (command !== 'node' || !args.includes('src/server/start.mjs')) throw new Error(`Unexpected start script: ${script}`);
+  if (command !== 'node' || !args.includes('src/server/start.mjs'))
+    throw new Error(`Unexpected start script: ${script}`);
   // BENCH_SERVER_NODE_ARGS: options for the server's node only (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, which
   // NODE_OPTIONS refuses).
   const extra = process.env.BENCH_SERVER_NODE_ARGS?.trim().split(/\s+/) ?? [];
@@ -105,7 +129,11 @@ function startCommand(): { env: Record<string, string>; args: string[] } {
 
 /** Builds the server bundle `npm start` runs, when stale, so that no start a bench times includes the build. */
 export function buildServer() {
-  execFileSync(process.execPath, ['--input-type=module', '-e', "await (await import('./src/server/build.mjs')).buildServerIfStale()"], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    ['--input-type=module', '-e', "await (await import('./src/server/build.mjs')).buildServerIfStale()"],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
 }
 
 /**
@@ -141,7 +169,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   live.add(child);
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))),
+  );
   exited.then(() => live.delete(child));
   let exitCode: number | null | undefined;
   void exited.then((code) => (exitCode = code));
@@ -158,7 +188,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const deadline = startedAt + (options.timeoutMs ?? STARTUP_TIMEOUT_MS);
   for (;;) {
     if (exitCode !== undefined) {
-      const reason = log.split('\n').find((line) => line.includes('Cannot start')) ?? log.trim().split('\n').at(-1) ?? '';
+      const reason =
+        log.split('\n').find((line) => line.includes('Cannot start')) ?? log.trim().split('\n').at(-1) ?? '';
       throw new Error(`The server exited (code ${exitCode}) before answering /api/health: ${reason.trim()}\n${log}`);
     }
     try {
@@ -169,7 +200,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
     if (performance.now() > deadline) {
       await stop();
-      throw new Error(`The server did not answer /api/health with 200 within ${options.timeoutMs ?? STARTUP_TIMEOUT_MS} ms:\n${log}`);
+      throw new Error(
+        `The server did not answer /api/health with 200 within ${options.timeoutMs ?? STARTUP_TIMEOUT_MS} ms:\n${log}`,
+      );
     }
     await sleep(20);
   }
@@ -182,7 +215,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 export const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 /** The databases a bench runs on: BENCH_DATABASES=pglite (or postgres) for one of the two; both by default. */
-export const benchDatabases = () => (process.env.BENCH_DATABASES ?? 'pglite,postgres').split(',').map((name) => name.trim()) as Array<'pglite' | 'postgres'>;
+export const benchDatabases = () =>
+  (process.env.BENCH_DATABASES ?? 'pglite,postgres').split(',').map((name) => name.trim()) as Array<
+    'pglite' | 'postgres'
+  >;
 
 /** A line of /proc/<pid>/status in MB (VmRSS = resident now, VmHWM = peak resident). Linux only. */
 export function procStatusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {

@@ -25,7 +25,11 @@ describe('periods in words', () => {
   });
 
   it('open-ended periods and where they are in the text', () => {
-    expect(periodIn('sites added since march 1', now)).toMatchObject({ from: '2026-03-01', to: undefined, span: [12, 25] });
+    expect(periodIn('sites added since march 1', now)).toMatchObject({
+      from: '2026-03-01',
+      to: undefined,
+      span: [12, 25],
+    });
     expect(periodIn('sites bidding before june 1', now)).toMatchObject({ from: undefined, to: '2026-05-31' });
     expect(periodIn('how many sites', now)).toBeNull();
   });
@@ -33,7 +37,11 @@ describe('periods in words', () => {
 
 describe('a day for a task', () => {
   it('is in the future, at noon UTC unless a time is given, with the words it came from', () => {
-    expect(whenIn('call the gc of cedar tower on friday', now)).toMatchObject({ day: '2026-05-15', at: '2026-05-15T12:00:00.000Z', span: [27, 36] });
+    expect(whenIn('call the gc of cedar tower on friday', now)).toMatchObject({
+      day: '2026-05-15',
+      at: '2026-05-15T12:00:00.000Z',
+      span: [27, 36],
+    });
     expect(whenIn('visit tomorrow at 3pm', now)?.day).toBe('2026-05-14');
     expect(whenIn('call them', now)).toBeNull();
   });

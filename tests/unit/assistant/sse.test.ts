@@ -18,7 +18,9 @@ describe('the server-sent events parser', () => {
   });
 
   it('joins the data lines of one event with a line feed and keeps event, id and retry', () => {
-    expect(parse(['event: delta\nid: 7\nretry: 1500\ndata: one\ndata: two\n\n'])).toEqual([{ event: 'delta', data: 'one\ntwo', id: '7', retry: 1500 }]);
+    expect(parse(['event: delta\nid: 7\nretry: 1500\ndata: one\ndata: two\n\n'])).toEqual([
+      { event: 'delta', data: 'one\ntwo', id: '7', retry: 1500 },
+    ]);
   });
 
   it('accepts LF, CRLF and CR line ends, also when a CRLF is cut between two chunks', () => {
@@ -42,7 +44,9 @@ describe('the server-sent events parser', () => {
   });
 
   it('ignores comments, unknown fields, a byte-order mark, and events with no data; removes one space after the colon only', () => {
-    expect(parse(['\ufeff: comment\nfoo: bar\n\nevent: ping\n\ndata:  two spaces\ndata\n\n'])).toEqual([{ event: 'message', data: ' two spaces\n' }]);
+    expect(parse(['\ufeff: comment\nfoo: bar\n\nevent: ping\n\ndata:  two spaces\ndata\n\n'])).toEqual([
+      { event: 'message', data: ' two spaces\n' },
+    ]);
   });
 
   it('drops an event the stream ends before finishing', () => {

@@ -10,7 +10,7 @@ describe('a question as the built-in assistant reads it', () => {
     expect(q.find(['los angeles', 'los angeles county'])?.phrase).toBe('los angeles county');
   });
 
-  it('keeps the person\'s own capitals and says which words it did not understand', () => {
+  it("keeps the person's own capitals and says which words it did not understand", () => {
     const q = new Question('Log a note on Harbor Yard: Crane is UP');
     const hit = q.find(['harbor yard'])!;
     expect(q.original(hit.span)).toBe('Harbor Yard');

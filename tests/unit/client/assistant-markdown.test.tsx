@@ -3,7 +3,12 @@ import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { Markdown } from '../../../src/client/assistant/Markdown';
 
-const html = (text: string) => renderToStaticMarkup(<MemoryRouter><Markdown text={text} /></MemoryRouter>);
+const html = (text: string) =>
+  renderToStaticMarkup(
+    <MemoryRouter>
+      <Markdown text={text} />
+    </MemoryRouter>,
+  );
 
 describe('answers as Markdown', () => {
   it('renders no raw HTML, however it got into the text', () => {

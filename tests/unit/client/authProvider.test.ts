@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { HttpClient } from '../../../src/client/http/client';
 import { createAuthProvider } from '../../../src/client/providers/authProvider';
-import { INTENDED_URL_KEY, SessionStore, memoryStorage, refreshSessionOnFailures } from '../../../src/client/session/sessionStore';
+import {
+  INTENDED_URL_KEY,
+  memoryStorage,
+  refreshSessionOnFailures,
+  SessionStore,
+} from '../../../src/client/session/sessionStore';
 import { createFakeFetch, json, when } from './fakeFetch';
 
 const user = (over: Record<string, unknown> = {}) => ({
@@ -124,7 +129,20 @@ describe('authProvider', () => {
   });
 
   it('a wrong password rejects with the server message and keeps the intended URL', async () => {
-    const { auth, storage } = setup([signedOut, when('POST', '/api/auth/login', json({ message: 'These credentials do not match our records.', errors: { email: ['These credentials do not match our records.'] } }, 422))]);
+    const { auth, storage } = setup([
+      signedOut,
+      when(
+        'POST',
+        '/api/auth/login',
+        json(
+          {
+            message: 'These credentials do not match our records.',
+            errors: { email: ['These credentials do not match our records.'] },
+          },
+          422,
+        ),
+      ),
+    ]);
     storage.setItem(INTENDED_URL_KEY, '/roles');
     const error = await auth.login({ email: 'a', password: 'b' }).catch((e) => e);
     expect(error.status).toBe(422);
@@ -134,7 +152,13 @@ describe('authProvider', () => {
   });
 
   it('throttled login rejects with status 429', async () => {
-    const { auth } = setup([when('POST', '/api/auth/login', json({ message: 'Too many login attempts. Please try again in 60 seconds.' }, 429, { 'Retry-After': '60' }))]);
+    const { auth } = setup([
+      when(
+        'POST',
+        '/api/auth/login',
+        json({ message: 'Too many login attempts. Please try again in 60 seconds.' }, 429, { 'Retry-After': '60' }),
+      ),
+    ]);
     const error = await auth.login({ email: 'a', password: 'b' }).catch((e) => e);
     expect(error.status).toBe(429);
     expect(error.retryAfter).toBe(60);
@@ -151,7 +175,11 @@ describe('authProvider', () => {
   });
 
   it('a timeout sign-out is remembered until the next sign-in', async () => {
-    const { auth, session } = setup([signedIn, when('POST', '/api/auth/logout', { status: 204 }), when('POST', '/api/auth/login', json({ data: user() }))]);
+    const { auth, session } = setup([
+      signedIn,
+      when('POST', '/api/auth/logout', { status: 204 }),
+      when('POST', '/api/auth/login', json({ data: user() })),
+    ]);
     await session.refresh();
     await auth.logout({ reason: 'timeout' });
     expect(session.getState().endedBy).toBe('timeout');
@@ -174,7 +202,9 @@ describe('authProvider', () => {
 
   it('checkAuth resolves for a signed-in person and rejects without logging out otherwise', async () => {
     expect(await setup([signedIn]).auth.checkAuth({})).toBeUndefined();
-    const rejection = await setup([signedOut]).auth.checkAuth({}).catch((e) => e);
+    const rejection = await setup([signedOut])
+      .auth.checkAuth({})
+      .catch((e) => e);
     expect(rejection).toMatchObject({ logoutUser: false, redirectTo: '/login' });
   });
 

@@ -13,7 +13,14 @@ const filterOf = (query: URLSearchParams) => JSON.parse(query.get('filter') ?? '
 describe('dataProvider mapping', () => {
   it('getList -> GET /api/{r} with page, per_page, sort, order, search and filter', async () => {
     const { fake, provider } = setup(
-      when('GET', '/api/users', json({ data: [{ id: 1 }, { id: 2 }], meta: { current_page: 2, from: 26, to: 27, per_page: 25, total: 27, last_page: 2 } })),
+      when(
+        'GET',
+        '/api/users',
+        json({
+          data: [{ id: 1 }, { id: 2 }],
+          meta: { current_page: 2, from: 26, to: 27, per_page: 25, total: 27, last_page: 2 },
+        }),
+      ),
     );
     const result = await provider.getList('users', {
       pagination: { page: 2, perPage: 25 },
@@ -36,13 +43,22 @@ describe('dataProvider mapping', () => {
 
   it('getList without meta counts the rows', async () => {
     const { provider } = setup(when('GET', '/api/features', json({ data: [{ id: 1 }] })));
-    const result = await provider.getList('features', { pagination: { page: 1, perPage: -1 }, sort: { field: 'id', order: 'ASC' }, filter: {} });
+    const result = await provider.getList('features', {
+      pagination: { page: 1, perPage: -1 },
+      sort: { field: 'id', order: 'ASC' },
+      filter: {},
+    });
     expect(result.total).toBe(1);
   });
 
   it('getList passes meta.query through (with_trashed)', async () => {
     const { fake, provider } = setup(when('GET', '/api/sites', json({ data: [], meta: { total: 0 } })));
-    await provider.getList('sites', { pagination: { page: 1, perPage: 10 }, sort: { field: 'id', order: 'ASC' }, filter: {}, meta: { query: { with_trashed: 1 } } });
+    await provider.getList('sites', {
+      pagination: { page: 1, perPage: 10 },
+      sort: { field: 'id', order: 'ASC' },
+      filter: {},
+      meta: { query: { with_trashed: 1 } },
+    });
     expect(fake.last().query.get('with_trashed')).toBe('1');
   });
 
@@ -54,7 +70,9 @@ describe('dataProvider mapping', () => {
   });
 
   it('getMany -> one list request filtering on the ids, all rows', async () => {
-    const { fake, provider } = setup(when('GET', '/api/roles', json({ data: [{ id: 1 }, { id: 2 }], meta: { total: 2 } })));
+    const { fake, provider } = setup(
+      when('GET', '/api/roles', json({ data: [{ id: 1 }, { id: 2 }], meta: { total: 2 } })),
+    );
     const result = await provider.getMany('roles', { ids: [1, 2] });
     expect(fake.last().query.get('per_page')).toBe('-1');
     expect(filterOf(fake.last().query)).toEqual({ id: [1, 2] });
@@ -64,7 +82,9 @@ describe('dataProvider mapping', () => {
   });
 
   it('getManyReference -> list filtered on the target', async () => {
-    const { fake, provider } = setup(when('GET', '/api/notes', json({ data: [{ id: 3 }], meta: { total: 1, current_page: 1, last_page: 1 } })));
+    const { fake, provider } = setup(
+      when('GET', '/api/notes', json({ data: [{ id: 3 }], meta: { total: 1, current_page: 1, last_page: 1 } })),
+    );
     const result = await provider.getManyReference('notes', {
       target: 'site_id',
       id: 9,
@@ -78,7 +98,9 @@ describe('dataProvider mapping', () => {
   });
 
   it('create -> POST /api/{r}, keeping the server message', async () => {
-    const { fake, provider } = setup(when('POST', '/api/teams', json({ data: { id: 4, name: 'East' }, message: 'Team created successfully.' }, 201)));
+    const { fake, provider } = setup(
+      when('POST', '/api/teams', json({ data: { id: 4, name: 'East' }, message: 'Team created successfully.' }, 201)),
+    );
     const result = await provider.create('teams', { data: { name: 'East' } });
     expect(fake.last().method).toBe('POST');
     expect(fake.last().path).toBe('/api/teams');
@@ -99,15 +121,26 @@ describe('dataProvider mapping', () => {
   });
 
   it('imports create sends files[]', () => {
-    const form = toFormData({ files: [new File(['x'], 'a.csv'), new File(['y'], 'b.csv')], importer_id: 2, dry: true, nothing: null });
+    const form = toFormData({
+      files: [new File(['x'], 'a.csv'), new File(['y'], 'b.csv')],
+      importer_id: 2,
+      dry: true,
+      nothing: null,
+    });
     expect((form.getAll('files[]') as File[]).map((f) => f.name)).toEqual(['a.csv', 'b.csv']);
     expect(form.get('dry')).toBe('1');
     expect(form.get('nothing')).toBe('');
   });
 
   it('update -> POST /api/{r}/{id}', async () => {
-    const { fake, provider } = setup(when('POST', '/api/users/7', json({ data: { id: 7, first_name: 'Ada' }, message: 'User updated successfully.' })));
-    const result = await provider.update('users', { id: 7, data: { first_name: 'Ada' }, previousData: { id: 7, first_name: 'A' } });
+    const { fake, provider } = setup(
+      when('POST', '/api/users/7', json({ data: { id: 7, first_name: 'Ada' }, message: 'User updated successfully.' })),
+    );
+    const result = await provider.update('users', {
+      id: 7,
+      data: { first_name: 'Ada' },
+      previousData: { id: 7, first_name: 'A' },
+    });
     expect(fake.last().method).toBe('POST');
     expect(fake.last().path).toBe('/api/users/7');
     expect(fake.last().body).toEqual({ first_name: 'Ada' });
@@ -118,13 +151,24 @@ describe('dataProvider mapping', () => {
   it('updateMany -> one POST per id', async () => {
     const { fake, provider } = setup(when('POST', /\/api\/tasks\/\d+/, json({ data: {} })));
     const result = await provider.updateMany('tasks', { ids: [1, 2], data: { done: true } });
-    expect(fake.api().map((r) => `${r.method} ${r.path}`).sort()).toEqual(['POST /api/tasks/1', 'POST /api/tasks/2']);
+    expect(
+      fake
+        .api()
+        .map((r) => `${r.method} ${r.path}`)
+        .sort(),
+    ).toEqual(['POST /api/tasks/1', 'POST /api/tasks/2']);
     expect(result.data).toEqual([1, 2]);
   });
 
   it('delete -> DELETE /api/{r}/{id} with optional query', async () => {
-    const { fake, provider } = setup(when('DELETE', '/api/sites/3', json({ data: { id: 3, deleted_at: 'x' }, message: 'Site deleted successfully.' })));
-    const result = await provider.delete<any>('sites', { id: 3, previousData: { id: 3 }, meta: { query: { force: 1 } } });
+    const { fake, provider } = setup(
+      when('DELETE', '/api/sites/3', json({ data: { id: 3, deleted_at: 'x' }, message: 'Site deleted successfully.' })),
+    );
+    const result = await provider.delete<any>('sites', {
+      id: 3,
+      previousData: { id: 3 },
+      meta: { query: { force: 1 } },
+    });
     expect(fake.last().method).toBe('DELETE');
     expect(fake.last().query.get('force')).toBe('1');
     expect(result.data.deleted_at).toBe('x');
@@ -140,12 +184,19 @@ describe('dataProvider mapping', () => {
   it('deleteMany -> one DELETE per id', async () => {
     const { fake, provider } = setup(when('DELETE', /\/api\/tags\/\d+/, json({ data: {} })));
     const result = await provider.deleteMany('tags', { ids: [5, 6] });
-    expect(fake.api().map((r) => `${r.method} ${r.path}`).sort()).toEqual(['DELETE /api/tags/5', 'DELETE /api/tags/6']);
+    expect(
+      fake
+        .api()
+        .map((r) => `${r.method} ${r.path}`)
+        .sort(),
+    ).toEqual(['DELETE /api/tags/5', 'DELETE /api/tags/6']);
     expect(result.data).toEqual([5, 6]);
   });
 
   it('restore -> POST /api/{r}/{id}/restore', async () => {
-    const { fake, provider } = setup(when('POST', '/api/contacts/8/restore', json({ data: { id: 8 }, message: 'Contact restored successfully.' })));
+    const { fake, provider } = setup(
+      when('POST', '/api/contacts/8/restore', json({ data: { id: 8 }, message: 'Contact restored successfully.' })),
+    );
     const result = await provider.restore('contacts', { id: 8 });
     expect(fake.last().path).toBe('/api/contacts/8/restore');
     expect(result.meta.message).toBe('Contact restored successfully.');
@@ -166,12 +217,22 @@ describe('dataProvider mapping', () => {
     expect(changed.data.type).toBe('union');
     await provider.action('importers', { action: 'import', data: { rows: [] } });
     await provider.action('regions', { action: 'colors', data: {} });
-    expect(fake.api().map((r) => r.path)).toEqual(['/api/notes/2/complete', '/api/notifications/4/dismiss', '/api/sites/1/change-type', '/api/importers/import', '/api/regions/colors']);
+    expect(fake.api().map((r) => r.path)).toEqual([
+      '/api/notes/2/complete',
+      '/api/notifications/4/dismiss',
+      '/api/sites/1/change-type',
+      '/api/importers/import',
+      '/api/regions/colors',
+    ]);
   });
 
   it('nested resources keep their slash (assistant/threads)', async () => {
     const { fake, provider } = setup(when('GET', '/api/assistant/threads', json({ data: [], meta: { total: 0 } })));
-    await provider.getList('assistant/threads', { pagination: { page: 1, perPage: 10 }, sort: { field: 'id', order: 'ASC' }, filter: {} });
+    await provider.getList('assistant/threads', {
+      pagination: { page: 1, perPage: 10 },
+      sort: { field: 'id', order: 'ASC' },
+      filter: {},
+    });
     expect(fake.last().path).toBe('/api/assistant/threads');
   });
 
@@ -202,7 +263,9 @@ describe('dataProvider mapping', () => {
   });
 
   it('errors pass through with their kind (422 keeps flattened field errors)', async () => {
-    const { provider } = setup(when('POST', '/api/users', json({ message: 'The given data was invalid.', errors: { email: ['Taken.'] } }, 422)));
+    const { provider } = setup(
+      when('POST', '/api/users', json({ message: 'The given data was invalid.', errors: { email: ['Taken.'] } }, 422)),
+    );
     const error = await provider.create('users', { data: {} }).catch((e) => e);
     expect(error.kind).toBe('bad-request');
     expect(error.body.errors).toEqual({ email: 'Taken.' });

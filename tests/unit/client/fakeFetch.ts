@@ -25,7 +25,8 @@ export function createFakeFetch(routes: Route[] = []) {
     const url = String(input);
     const parsed = new URL(url, 'http://app.test');
     const headers: Record<string, string> = {};
-    for (const [key, value] of Object.entries((init.headers ?? {}) as Record<string, string>)) headers[key.toLowerCase()] = value;
+    for (const [key, value] of Object.entries((init.headers ?? {}) as Record<string, string>))
+      headers[key.toLowerCase()] = value;
     let body: unknown = init.body;
     if (typeof init.body === 'string') {
       try {
@@ -34,7 +35,15 @@ export function createFakeFetch(routes: Route[] = []) {
         body = init.body;
       }
     }
-    const request: RecordedRequest = { method: init.method ?? 'GET', url, path: parsed.pathname, query: parsed.searchParams, headers, body, rawBody: init.body };
+    const request: RecordedRequest = {
+      method: init.method ?? 'GET',
+      url,
+      path: parsed.pathname,
+      query: parsed.searchParams,
+      headers,
+      body,
+      rawBody: init.body,
+    };
     requests.push(request);
     if (init.signal?.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
     if (request.path === '/sanctum/csrf-cookie') {
@@ -46,7 +55,10 @@ export function createFakeFetch(routes: Route[] = []) {
       if (answer === undefined) continue;
       if (answer instanceof Error) throw answer;
       const text = answer.text ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
-      return new Response(answer.status === 204 ? null : text, { status: answer.status ?? 200, headers: answer.headers });
+      return new Response(answer.status === 204 ? null : text, {
+        status: answer.status ?? 200,
+        headers: answer.headers,
+      });
     }
     return new Response(JSON.stringify({ message: 'Not Found' }), { status: 404 });
   }) as typeof fetch;
@@ -63,8 +75,10 @@ export function createFakeFetch(routes: Route[] = []) {
   };
 }
 
-export const when = (method: string, path: string | RegExp, answer: Answer | ((request: RecordedRequest) => Answer)): Route => (request) => {
-  if (request.method !== method) return undefined;
-  if (typeof path === 'string' ? request.path !== path : !path.test(request.path)) return undefined;
-  return typeof answer === 'function' ? answer(request) : answer;
-};
+export const when =
+  (method: string, path: string | RegExp, answer: Answer | ((request: RecordedRequest) => Answer)): Route =>
+  (request) => {
+    if (request.method !== method) return undefined;
+    if (typeof path === 'string' ? request.path !== path : !path.test(request.path)) return undefined;
+    return typeof answer === 'function' ? answer(request) : answer;
+  };

@@ -20,6 +20,9 @@ describe('column order', () => {
 
   it('gives the shown columns in the person order (the export follows it)', () => {
     expect(shownColumns(FIELDS, ['name', 'city'], { order: ['city', 'name'] })).toEqual(['city', 'name']);
-    expect(shownColumns(FIELDS, ['name', 'city'], { visible: ['state', 'name'], order: ['state'] })).toEqual(['state', 'name']);
+    expect(shownColumns(FIELDS, ['name', 'city'], { visible: ['state', 'name'], order: ['state'] })).toEqual([
+      'state',
+      'name',
+    ]);
   });
 });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { listQuery } from '../../../src/client/providers/dataProvider';
 import {
   displayedRows,
+  type FilterableColumn,
   filterItemToEntry,
   filterModelToFilterValues,
   filterValuesToFilterModel,
@@ -13,7 +14,6 @@ import {
   listToPaginationModel,
   paginationModelToList,
   sortModelToListSort,
-  type FilterableColumn,
 } from '../../../src/client/records/grid/gridQuery';
 
 const COLUMNS: FilterableColumn[] = [
@@ -27,13 +27,20 @@ const COLUMNS: FilterableColumn[] = [
 ];
 
 /** What the API is asked for a grid state: the model mapped to react-admin's state, then through the data provider. */
-function apiQuery(sortModel: Parameters<typeof sortModelToListSort>[0], filter: Record<string, unknown>, pagination = { page: 0, pageSize: 25 }) {
+function apiQuery(
+  sortModel: Parameters<typeof sortModelToListSort>[0],
+  filter: Record<string, unknown>,
+  pagination = { page: 0, pageSize: 25 },
+) {
   return listQuery({ sort: sortModelToListSort(sortModel), filter, pagination: paginationModelToList(pagination) });
 }
 
 describe('grid sort model <-> list sort', () => {
   it('maps the first sorted column, custom fields included, and back', () => {
-    expect(sortModelToListSort([{ field: 'permit_number', sort: 'desc' }])).toEqual({ field: 'permit_number', order: 'DESC' });
+    expect(sortModelToListSort([{ field: 'permit_number', sort: 'desc' }])).toEqual({
+      field: 'permit_number',
+      order: 'DESC',
+    });
     expect(sortModelToListSort([{ field: 'name', sort: 'asc' }])).toEqual({ field: 'name', order: 'ASC' });
     expect(sortModelToListSort([])).toEqual({ field: '', order: 'ASC' });
     expect(listSortToSortModel({ field: 'value', order: 'DESC' })).toEqual([{ field: 'value', sort: 'desc' }]);
@@ -41,7 +48,10 @@ describe('grid sort model <-> list sort', () => {
   });
 
   it('reaches the API as sort and order; no sort sends none (the server default order)', () => {
-    expect(apiQuery([{ field: 'permit_number', sort: 'desc' }], {})).toMatchObject({ sort: 'permit_number', order: 'desc' });
+    expect(apiQuery([{ field: 'permit_number', sort: 'desc' }], {})).toMatchObject({
+      sort: 'permit_number',
+      order: 'desc',
+    });
     expect(apiQuery([], {})).not.toHaveProperty('sort');
   });
 });
@@ -64,19 +74,53 @@ describe('grid pagination <-> list page', () => {
 describe('grid filter item -> list filter key', () => {
   const column = (field: string) => COLUMNS.find((c) => c.field === field)!;
   it('writes each operator as the list dialect suffix', () => {
-    expect(filterItemToEntry({ field: 'name', operator: 'contains', value: 'harbor' }, column('name'))).toEqual(['name_like', 'harbor']);
-    expect(filterItemToEntry({ field: 'name', operator: 'equals', value: 'Harbor' }, column('name'))).toEqual(['name', 'Harbor']);
-    expect(filterItemToEntry({ field: 'status', operator: 'is', value: 'active' }, column('status'))).toEqual(['status', 'active']);
-    expect(filterItemToEntry({ field: 'status', operator: 'not', value: 'active' }, column('status'))).toEqual(['status_neq', 'active']);
-    expect(filterItemToEntry({ field: 'value', operator: '>=', value: '1000' }, column('value'))).toEqual(['value_gte', 1000]);
+    expect(filterItemToEntry({ field: 'name', operator: 'contains', value: 'harbor' }, column('name'))).toEqual([
+      'name_like',
+      'harbor',
+    ]);
+    expect(filterItemToEntry({ field: 'name', operator: 'equals', value: 'Harbor' }, column('name'))).toEqual([
+      'name',
+      'Harbor',
+    ]);
+    expect(filterItemToEntry({ field: 'status', operator: 'is', value: 'active' }, column('status'))).toEqual([
+      'status',
+      'active',
+    ]);
+    expect(filterItemToEntry({ field: 'status', operator: 'not', value: 'active' }, column('status'))).toEqual([
+      'status_neq',
+      'active',
+    ]);
+    expect(filterItemToEntry({ field: 'value', operator: '>=', value: '1000' }, column('value'))).toEqual([
+      'value_gte',
+      1000,
+    ]);
     expect(filterItemToEntry({ field: 'value', operator: '<', value: 5 }, column('value'))).toEqual(['value_lt', 5]);
-    expect(filterItemToEntry({ field: 'bid_date', operator: 'onOrAfter', value: new Date(2026, 2, 1) }, column('bid_date'))).toEqual(['bid_date_gte', '2026-03-01']);
-    expect(filterItemToEntry({ field: 'bid_date', operator: 'before', value: '2026-04-30' }, column('bid_date'))).toEqual(['bid_date_lt', '2026-04-30']);
-    expect(filterItemToEntry({ field: 'opened_at', operator: 'after', value: new Date('2026-03-01T10:00:00Z') }, column('opened_at'))).toEqual(['opened_at_gt', '2026-03-01T10:00:00.000Z']);
-    expect(filterItemToEntry({ field: 'prevailing_wage', operator: 'is', value: 'true' }, column('prevailing_wage'))).toEqual(['prevailing_wage', true]);
-    expect(filterItemToEntry({ field: 'prevailing_wage', operator: 'is', value: 'false' }, column('prevailing_wage'))).toEqual(['prevailing_wage', false]);
-    expect(filterItemToEntry({ field: 'permit_number', operator: 'isEmpty' }, column('permit_number'))).toEqual(['permit_number_null', true]);
-    expect(filterItemToEntry({ field: 'permit_number', operator: 'isNotEmpty' }, column('permit_number'))).toEqual(['permit_number_null', false]);
+    expect(
+      filterItemToEntry({ field: 'bid_date', operator: 'onOrAfter', value: new Date(2026, 2, 1) }, column('bid_date')),
+    ).toEqual(['bid_date_gte', '2026-03-01']);
+    expect(
+      filterItemToEntry({ field: 'bid_date', operator: 'before', value: '2026-04-30' }, column('bid_date')),
+    ).toEqual(['bid_date_lt', '2026-04-30']);
+    expect(
+      filterItemToEntry(
+        { field: 'opened_at', operator: 'after', value: new Date('2026-03-01T10:00:00Z') },
+        column('opened_at'),
+      ),
+    ).toEqual(['opened_at_gt', '2026-03-01T10:00:00.000Z']);
+    expect(
+      filterItemToEntry({ field: 'prevailing_wage', operator: 'is', value: 'true' }, column('prevailing_wage')),
+    ).toEqual(['prevailing_wage', true]);
+    expect(
+      filterItemToEntry({ field: 'prevailing_wage', operator: 'is', value: 'false' }, column('prevailing_wage')),
+    ).toEqual(['prevailing_wage', false]);
+    expect(filterItemToEntry({ field: 'permit_number', operator: 'isEmpty' }, column('permit_number'))).toEqual([
+      'permit_number_null',
+      true,
+    ]);
+    expect(filterItemToEntry({ field: 'permit_number', operator: 'isNotEmpty' }, column('permit_number'))).toEqual([
+      'permit_number_null',
+      false,
+    ]);
   });
 
   it('leaves out an item still without a value, a bad number, and an operator the API cannot answer', () => {
@@ -93,8 +137,12 @@ describe('grid filter model <-> react-admin filter values', () => {
       items: [{ id: 'value_gte', field: 'value', operator: '>=', value: 1000 }],
       quickFilterValues: ['grand', 'ave'],
     });
-    expect(filterValuesToFilterModel({ permit_number_null: false }, COLUMNS).items).toEqual([{ id: 'permit_number_null', field: 'permit_number', operator: 'isNotEmpty' }]);
-    expect(filterValuesToFilterModel({ prevailing_wage: true }, COLUMNS).items).toEqual([{ id: 'prevailing_wage', field: 'prevailing_wage', operator: 'is', value: 'true' }]);
+    expect(filterValuesToFilterModel({ permit_number_null: false }, COLUMNS).items).toEqual([
+      { id: 'permit_number_null', field: 'permit_number', operator: 'isNotEmpty' },
+    ]);
+    expect(filterValuesToFilterModel({ prevailing_wage: true }, COLUMNS).items).toEqual([
+      { id: 'prevailing_wage', field: 'prevailing_wage', operator: 'is', value: 'true' },
+    ]);
     const date = filterValuesToFilterModel({ bid_date_lte: '2026-04-30' }, COLUMNS).items[0];
     expect(date).toMatchObject({ field: 'bid_date', operator: 'onOrBefore' });
     expect((date.value as Date).getDate()).toBe(30);
@@ -103,22 +151,38 @@ describe('grid filter model <-> react-admin filter values', () => {
   it('shows the first of several filters in column order; keys of no column (contractor_ids, type of a hidden column) are left to the filter bar', () => {
     const model = filterValuesToFilterModel({ status: 'active', name_like: 'tower', contractor_ids: 3 }, COLUMNS);
     expect(model.items).toEqual([{ id: 'name_like', field: 'name', operator: 'contains', value: 'tower' }]);
-    expect(filterValuesToFilterModel({ status: 'active', name_like: 'tower' }, COLUMNS, 5).items.map((item) => item.id)).toEqual(['name_like', 'status']);
+    expect(
+      filterValuesToFilterModel({ status: 'active', name_like: 'tower' }, COLUMNS, 5).items.map((item) => item.id),
+    ).toEqual(['name_like', 'status']);
   });
 
   it('replaces only what the grid showed and keeps the other filters', () => {
     const current = { name_like: 'tower', status: 'active', type: 'union', q: 'grand' };
-    const next = filterModelToFilterValues({ items: [{ field: 'value', operator: '>', value: '10' }] }, current, COLUMNS);
+    const next = filterModelToFilterValues(
+      { items: [{ field: 'value', operator: '>', value: '10' }] },
+      current,
+      COLUMNS,
+    );
     expect(next).toEqual({ status: 'active', type: 'union', q: 'grand', value_gt: 10 });
     // Clearing the grid's filter removes just that one.
-    expect(filterModelToFilterValues({ items: [] }, current, COLUMNS)).toEqual({ status: 'active', type: 'union', q: 'grand' });
+    expect(filterModelToFilterValues({ items: [] }, current, COLUMNS)).toEqual({
+      status: 'active',
+      type: 'union',
+      q: 'grand',
+    });
     // The quick filter becomes the search.
-    expect(filterModelToFilterValues({ items: [], quickFilterValues: ['maria', 'garcia'] }, {}, COLUMNS)).toEqual({ q: 'maria garcia' });
+    expect(filterModelToFilterValues({ items: [], quickFilterValues: ['maria', 'garcia'] }, {}, COLUMNS)).toEqual({
+      q: 'maria garcia',
+    });
     expect(filterModelToFilterValues({ items: [], quickFilterValues: [] }, { q: 'x' }, COLUMNS)).toEqual({});
   });
 
   it('round-trips: the API is asked filter[...] and search', () => {
-    const values = filterModelToFilterValues({ items: [{ field: 'permit_number', operator: 'contains', value: 'P-12' }], quickFilterValues: ['harbor'] }, { type: 'union' }, COLUMNS);
+    const values = filterModelToFilterValues(
+      { items: [{ field: 'permit_number', operator: 'contains', value: 'P-12' }], quickFilterValues: ['harbor'] },
+      { type: 'union' },
+      COLUMNS,
+    );
     expect(apiQuery([{ field: 'permit_number', sort: 'asc' }], values)).toEqual({
       page: 1,
       per_page: 25,
@@ -127,6 +191,9 @@ describe('grid filter model <-> react-admin filter values', () => {
       search: 'harbor',
       filter: { type: 'union', permit_number_like: 'P-12' },
     });
-    expect(filterValuesToFilterModel(values, COLUMNS)).toEqual({ items: [{ id: 'permit_number_like', field: 'permit_number', operator: 'contains', value: 'P-12' }], quickFilterValues: ['harbor'] });
+    expect(filterValuesToFilterModel(values, COLUMNS)).toEqual({
+      items: [{ id: 'permit_number_like', field: 'permit_number', operator: 'contains', value: 'P-12' }],
+      quickFilterValues: ['harbor'],
+    });
   });
 });

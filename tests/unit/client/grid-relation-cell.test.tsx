@@ -6,10 +6,10 @@
  * The cell is a plain function of its row: no record context, no query, no permission check of its own.
  */
 import './setup-dom';
-import { describe, expect, it } from 'vitest';
+import type { GridRenderCellParams } from '@mui/x-data-grid';
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import type { GridRenderCellParams } from '@mui/x-data-grid';
+import { describe, expect, it } from 'vitest';
 import { describeField, type FieldDescriptor } from '../../../src/client/records/fieldTypes';
 import { gridColumn } from '../../../src/client/records/grid/columns';
 
@@ -27,9 +27,18 @@ const choices = [
   { value: 4, label: 'Awarded' },
 ];
 
-function cell(descriptor: FieldDescriptor, row: Record<string, unknown>, options: Partial<Parameters<typeof gridColumn>[1]> = {}) {
+function cell(
+  descriptor: FieldDescriptor,
+  row: Record<string, unknown>,
+  options: Partial<Parameters<typeof gridColumn>[1]> = {},
+) {
   const column = gridColumn(descriptor, { linkField: 'name', canEdit: false, ...options });
-  const node = column.renderCell!({ row, value: row[descriptor.slug], id: row.id, field: descriptor.slug } as unknown as GridRenderCellParams);
+  const node = column.renderCell!({
+    row,
+    value: row[descriptor.slug],
+    id: row.id,
+    field: descriptor.slug,
+  } as unknown as GridRenderCellParams);
   return render(<MemoryRouter>{node}</MemoryRouter>);
 }
 
@@ -40,7 +49,11 @@ describe('a relation cell', () => {
   });
 
   it('shows the name as text where the cell edits in place (a click edits) or the person may not read the target', () => {
-    const { unmount } = cell(status, { id: 1, site_status_id: 3, _labels: { site_status_id: { 3: 'Bidding' } } }, { readsTarget: true, canEdit: true, relationChoices: choices });
+    const { unmount } = cell(
+      status,
+      { id: 1, site_status_id: 3, _labels: { site_status_id: { 3: 'Bidding' } } },
+      { readsTarget: true, canEdit: true, relationChoices: choices },
+    );
     expect(screen.getByText('Bidding')).toBeInTheDocument();
     expect(screen.queryByRole('link')).toBeNull();
     unmount();
@@ -50,18 +63,33 @@ describe('a relation cell', () => {
   });
 
   it('names several linked records, leaving out those without a name (never their ids)', () => {
-    const { container } = cell(trades, { id: 1, trade_ids: [7, 8, 9], _labels: { trade_ids: { 7: 'Carpenters', 9: 'Electricians' } } }, { readsTarget: true });
+    const { container } = cell(
+      trades,
+      { id: 1, trade_ids: [7, 8, 9], _labels: { trade_ids: { 7: 'Carpenters', 9: 'Electricians' } } },
+      { readsTarget: true },
+    );
     expect(container.textContent).toBe('Carpenters, Electricians');
-    expect(screen.getAllByRole('link').map((link) => link.getAttribute('href'))).toEqual(['/trades/7/show', '/trades/9/show']);
+    expect(screen.getAllByRole('link').map((link) => link.getAttribute('href'))).toEqual([
+      '/trades/7/show',
+      '/trades/9/show',
+    ]);
   });
 
   it('shows nothing for a linked record the person may not read, or for no value', () => {
-    expect(cell(status, { id: 1, site_status_id: 3, _labels: {} }, { readsTarget: true }).container.textContent).toBe('');
-    expect(cell(status, { id: 2, site_status_id: null, _labels: {} }, { readsTarget: true }).container.textContent).toBe('');
+    expect(cell(status, { id: 1, site_status_id: 3, _labels: {} }, { readsTarget: true }).container.textContent).toBe(
+      '',
+    );
+    expect(
+      cell(status, { id: 2, site_status_id: null, _labels: {} }, { readsTarget: true }).container.textContent,
+    ).toBe('');
   });
 
   it('shows a name as text, never as HTML', () => {
-    const { container } = cell(status, { id: 1, site_status_id: 3, _labels: { site_status_id: { 3: '<img src=x onerror=alert(1)>Bidding' } } }, { readsTarget: true });
+    const { container } = cell(
+      status,
+      { id: 1, site_status_id: 3, _labels: { site_status_id: { 3: '<img src=x onerror=alert(1)>Bidding' } } },
+      { readsTarget: true },
+    );
     expect(container.querySelector('img')).toBeNull();
     expect(screen.getByRole('link')).toHaveTextContent('<img src=x onerror=alert(1)>Bidding');
   });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { sendPageView } from '../../../src/client/analytics/pageView';
 import { dayPart, greeting } from '../../../src/client/dashboard/greeting';
 import { initials } from '../../../src/client/layout/initials';
-import { ChunkLoadError, importWithTimeout, toChunkError } from '../../../src/client/routing/chunks';
-import { sendPageView } from '../../../src/client/analytics/pageView';
 import { canAccessResource, permissionAction } from '../../../src/client/providers/access';
+import { ChunkLoadError, importWithTimeout, toChunkError } from '../../../src/client/routing/chunks';
 
 describe('greeting', () => {
   it('varies by time of day and uses the first name', () => {
@@ -28,10 +28,15 @@ describe('initials', () => {
 
 describe('chunk loading', () => {
   it('describes a failed chunk with name, type and address', () => {
-    const error = toChunkError(new TypeError('Failed to fetch dynamically imported module: http://app.test/assets/LoginPage-Bx1.js'), 'login');
+    const error = toChunkError(
+      new TypeError('Failed to fetch dynamically imported module: http://app.test/assets/LoginPage-Bx1.js'),
+      'login',
+    );
     expect(error).toBeInstanceOf(ChunkLoadError);
     expect(error.message).toBe('Loading chunk LoginPage-Bx1 failed. (error: http://app.test/assets/LoginPage-Bx1.js)');
-    expect(toChunkError(new Error('Importing a module script failed.'), 'login').message).toBe('Loading chunk login failed. (error: unknown address)');
+    expect(toChunkError(new Error('Importing a module script failed.'), 'login').message).toBe(
+      'Loading chunk login failed. (error: unknown address)',
+    );
   });
 
   it('times out', async () => {
@@ -53,7 +58,9 @@ describe('analytics page views', () => {
     expect(sendPageView('/collect', view, { sendBeacon: (url) => (beacons.push(url), true) })).toBe(true);
     expect(beacons).toEqual(['/collect']);
     const fetched: string[] = [];
-    const fakeFetch = (async (url: RequestInfo | URL) => (fetched.push(String(url)), new Response(null))) as typeof fetch;
+    const fakeFetch = (async (url: RequestInfo | URL) => (
+      fetched.push(String(url)), new Response(null)
+    )) as typeof fetch;
     expect(sendPageView('/collect', view, { sendBeacon: () => false, fetch: fakeFetch })).toBe(true);
     expect(fetched).toEqual(['/collect']);
   });

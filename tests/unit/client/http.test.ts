@@ -4,13 +4,17 @@ import { ApiError, flattenValidationErrors } from '../../../src/client/http/erro
 import { buildQueryString } from '../../../src/client/http/query';
 import { createFakeFetch, json, when } from './fakeFetch';
 
-const make = (fake: ReturnType<typeof createFakeFetch>) => new HttpClient({ fetch: fake.fetch, getCookie: fake.getCookie });
+const make = (fake: ReturnType<typeof createFakeFetch>) =>
+  new HttpClient({ fetch: fake.fetch, getCookie: fake.getCookie });
 
 describe('http client', () => {
   it('sends JSON-accept and ajax headers with credentials', async () => {
     const fake = createFakeFetch([when('GET', '/api/things', json({ data: [] }))]);
     let init: RequestInit | undefined;
-    const http = new HttpClient({ fetch: (input, options) => ((init = options), fake.fetch(input, options)), getCookie: fake.getCookie });
+    const http = new HttpClient({
+      fetch: (input, options) => ((init = options), fake.fetch(input, options)),
+      getCookie: fake.getCookie,
+    });
     await http.get('/api/things');
     expect(fake.last().headers.accept).toBe('application/json');
     expect(fake.last().headers['x-requested-with']).toBe('XMLHttpRequest');
@@ -22,7 +26,11 @@ describe('http client', () => {
     const http = make(fake);
     await http.post('/api/things', { name: 'a' });
     await http.post('/api/things', { name: 'b' });
-    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /sanctum/csrf-cookie', 'POST /api/things', 'POST /api/things']);
+    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /sanctum/csrf-cookie',
+      'POST /api/things',
+      'POST /api/things',
+    ]);
     expect(fake.last().headers['x-xsrf-token']).toBe('token/with=chars');
     expect(fake.last().headers['content-type']).toBe('application/json');
     expect(fake.last().body).toEqual({ name: 'b' });
@@ -44,11 +52,19 @@ describe('http client', () => {
 
   it('retries once with a fresh token after a 419', async () => {
     let calls = 0;
-    const fake = createFakeFetch([when('POST', '/api/things', () => (++calls === 1 ? json({ message: 'CSRF token mismatch.' }, 419) : json({ data: { id: 2 } })))]);
+    const fake = createFakeFetch([
+      when('POST', '/api/things', () =>
+        ++calls === 1 ? json({ message: 'CSRF token mismatch.' }, 419) : json({ data: { id: 2 } }),
+      ),
+    ]);
     fake.cookies.set('XSRF-TOKEN', 'stale');
     const response = await make(fake).post<{ data: { id: number } }>('/api/things', {});
     expect(response.data.data.id).toBe(2);
-    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /api/things', 'GET /sanctum/csrf-cookie', 'POST /api/things']);
+    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /api/things',
+      'GET /sanctum/csrf-cookie',
+      'POST /api/things',
+    ]);
   });
 
   it('sends FormData as multipart without a JSON content type', async () => {
@@ -63,7 +79,9 @@ describe('http client', () => {
   describe('error kinds', () => {
     it('network error when fetch rejects', async () => {
       const fake = createFakeFetch([() => new TypeError('Failed to fetch')]);
-      const error = await make(fake).get('/api/x').catch((e) => e);
+      const error = await make(fake)
+        .get('/api/x')
+        .catch((e) => e);
       expect(error).toBeInstanceOf(ApiError);
       expect(error.kind).toBe('network');
       expect(error.status).toBe(0);
@@ -72,7 +90,11 @@ describe('http client', () => {
 
     it('timeout when the caller timeout passes', async () => {
       const slow = ((_input: RequestInfo | URL, init?: RequestInit) =>
-        new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }))))) as typeof fetch;
+        new Promise((_resolve, reject) =>
+          init?.signal?.addEventListener('abort', () =>
+            reject(Object.assign(new Error('aborted'), { name: 'AbortError' })),
+          ),
+        )) as typeof fetch;
       const http = new HttpClient({ fetch: slow, getCookie: () => undefined });
       const error = await http.get('/api/slow', { timeout: 20 }).catch((e) => e);
       expect(error.kind).toBe('timeout');
@@ -81,7 +103,11 @@ describe('http client', () => {
 
     it('cancelled when the caller aborts', async () => {
       const slow = ((_input: RequestInfo | URL, init?: RequestInit) =>
-        new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }))))) as typeof fetch;
+        new Promise((_resolve, reject) =>
+          init?.signal?.addEventListener('abort', () =>
+            reject(Object.assign(new Error('aborted'), { name: 'AbortError' })),
+          ),
+        )) as typeof fetch;
       const http = new HttpClient({ fetch: slow, getCookie: () => undefined });
       const controller = new AbortController();
       const pending = http.get('/api/slow', { signal: controller.signal }).catch((e) => e);
@@ -94,7 +120,9 @@ describe('http client', () => {
 
     it('bad request for 4xx, with the server message', async () => {
       const fake = createFakeFetch([when('GET', '/api/x', json({ message: 'This action is unauthorized.' }, 403))]);
-      const error = await make(fake).get('/api/x').catch((e) => e);
+      const error = await make(fake)
+        .get('/api/x')
+        .catch((e) => e);
       expect(error.kind).toBe('bad-request');
       expect(error.status).toBe(403);
       expect(error.message).toBe('This action is unauthorized.');
@@ -102,16 +130,30 @@ describe('http client', () => {
 
     it('bad request for 4xx without a body gets a plain message', async () => {
       const fake = createFakeFetch([when('GET', '/api/x', { status: 404, text: '' })]);
-      const error = await make(fake).get('/api/x').catch((e) => e);
+      const error = await make(fake)
+        .get('/api/x')
+        .catch((e) => e);
       expect(error.kind).toBe('bad-request');
       expect(error.message).toBe('The requested item could not be found.');
     });
 
     it('422 flattens field errors to one string per field', async () => {
       const fake = createFakeFetch([
-        when('POST', '/api/users', json({ message: 'The email has already been taken.', errors: { email: ['The email has already been taken.', 'Other'], name: [] } }, 422)),
+        when(
+          'POST',
+          '/api/users',
+          json(
+            {
+              message: 'The email has already been taken.',
+              errors: { email: ['The email has already been taken.', 'Other'], name: [] },
+            },
+            422,
+          ),
+        ),
       ]);
-      const error = await make(fake).post('/api/users', {}).catch((e) => e);
+      const error = await make(fake)
+        .post('/api/users', {})
+        .catch((e) => e);
       expect(error.kind).toBe('bad-request');
       expect(error.status).toBe(422);
       expect(error.body.errors).toEqual({ email: 'The email has already been taken.' });
@@ -120,15 +162,23 @@ describe('http client', () => {
     });
 
     it('429 keeps Retry-After', async () => {
-      const fake = createFakeFetch([when('POST', '/api/auth/login', json({ message: 'Too many login attempts.' }, 429, { 'Retry-After': '42' }))]);
-      const error = await make(fake).post('/api/auth/login', {}).catch((e) => e);
+      const fake = createFakeFetch([
+        when('POST', '/api/auth/login', json({ message: 'Too many login attempts.' }, 429, { 'Retry-After': '42' })),
+      ]);
+      const error = await make(fake)
+        .post('/api/auth/login', {})
+        .catch((e) => e);
       expect(error.status).toBe(429);
       expect(error.retryAfter).toBe(42);
     });
 
     it('bad response for 5xx, naming the request id', async () => {
-      const fake = createFakeFetch([when('GET', '/api/x', json({ message: 'Server Error', request_id: 'abc123' }, 500))]);
-      const error = await make(fake).get('/api/x').catch((e) => e);
+      const fake = createFakeFetch([
+        when('GET', '/api/x', json({ message: 'Server Error', request_id: 'abc123' }, 500)),
+      ]);
+      const error = await make(fake)
+        .get('/api/x')
+        .catch((e) => e);
       expect(error.kind).toBe('bad-response');
       expect(error.status).toBe(500);
       expect(error.message).toMatch(/could not complete the request.*abc123/);
@@ -136,7 +186,9 @@ describe('http client', () => {
 
     it('bad response for an unreadable 2xx answer', async () => {
       const fake = createFakeFetch([when('GET', '/api/x', { status: 200, text: '<html>' })]);
-      const error = await make(fake).get('/api/x').catch((e) => e);
+      const error = await make(fake)
+        .get('/api/x')
+        .catch((e) => e);
       expect(error.kind).toBe('bad-response');
     });
   });
@@ -162,7 +214,17 @@ describe('http client', () => {
 
 describe('query strings', () => {
   it('encodes scalars, arrays, objects and skips empty values', () => {
-    const qs = buildQueryString({ page: 2, search: 'a b', with_trashed: true, ids: [1, 2], filter: { type: 'union' }, empty: {}, none: undefined, nil: null, team_id: '' });
+    const qs = buildQueryString({
+      page: 2,
+      search: 'a b',
+      with_trashed: true,
+      ids: [1, 2],
+      filter: { type: 'union' },
+      empty: {},
+      none: undefined,
+      nil: null,
+      team_id: '',
+    });
     const params = new URLSearchParams(qs.slice(1));
     expect(params.get('page')).toBe('2');
     expect(params.get('search')).toBe('a b');

@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { DATE_LOCALE, formatDate, startOfWeek, WEEK_STARTS_ON, weekdayNames } from '../../../src/client/i18n/dates';
 import { createI18nProvider } from '../../../src/client/i18n/i18nProvider';
-import { buildMessages, schemaMessages } from '../../../src/client/i18n/messages';
 import { titleCase } from '../../../src/client/i18n/labels';
-import { DATE_LOCALE, WEEK_STARTS_ON, formatDate, startOfWeek, weekdayNames } from '../../../src/client/i18n/dates';
+import { buildMessages, schemaMessages } from '../../../src/client/i18n/messages';
 
 const schemas = [
-  { id: 1, type: 'site', name_singular: 'job site', name_plural: 'job sites', fields: [{ id: 1, slug: 'bid_date', name: 'Bid date' }] },
+  {
+    id: 1,
+    type: 'site',
+    name_singular: 'job site',
+    name_plural: 'job sites',
+    fields: [{ id: 1, slug: 'bid_date', name: 'Bid date' }],
+  },
   { id: 2, type: 'contact', name_singular: 'Contact', name_plural: 'Contacts', fields: [] },
 ];
 
@@ -19,17 +25,39 @@ describe('i18n', () => {
 
   it('list footer reads "Displaying {from} to {to} of {total}"', () => {
     const i18n = createI18nProvider();
-    expect(i18n.translate('ra.navigation.page_range_info', { offsetBegin: 1, offsetEnd: 25, total: 90 })).toBe('Displaying 1 to 25 of 90');
-    expect(i18n.translate('app.datatable.displaying', { from: 26, to: 50, total: 90 })).toBe('Displaying 26 to 50 of 90');
+    expect(i18n.translate('ra.navigation.page_range_info', { offsetBegin: 1, offsetEnd: 25, total: 90 })).toBe(
+      'Displaying 1 to 25 of 90',
+    );
+    expect(i18n.translate('app.datatable.displaying', { from: 26, to: 50, total: 90 })).toBe(
+      'Displaying 26 to 50 of 90',
+    );
   });
 
   it('site-type label tokens of SPEC section 9', () => {
     const i18n = createI18nProvider();
     const expected: Record<string, string> = {
-      contact: 'Contact', development: 'Development', lcmt: 'LCMT', lmcc: 'LMCC', general: 'General', mega: 'Mega', mixed: 'Mixed',
-      'new-project': 'New Projects', 'non-union': 'Non-Union', none: 'No Type', organizing: 'Organizing', pla: 'PLA',
-      'public-works': 'Public Works', recruit: 'Recruit', residential: 'Residential', sb740: 'SB740', sb740projects: 'SB740Projects',
-      sb740co: 'SB740CO', sb54co: 'SB54CO', union: 'Union', permits: 'Permits', 'utility-boiler': 'Utility Boiler',
+      contact: 'Contact',
+      development: 'Development',
+      lcmt: 'LCMT',
+      lmcc: 'LMCC',
+      general: 'General',
+      mega: 'Mega',
+      mixed: 'Mixed',
+      'new-project': 'New Projects',
+      'non-union': 'Non-Union',
+      none: 'No Type',
+      organizing: 'Organizing',
+      pla: 'PLA',
+      'public-works': 'Public Works',
+      recruit: 'Recruit',
+      residential: 'Residential',
+      sb740: 'SB740',
+      sb740projects: 'SB740Projects',
+      sb740co: 'SB740CO',
+      sb54co: 'SB54CO',
+      union: 'Union',
+      permits: 'Permits',
+      'utility-boiler': 'Utility Boiler',
     };
     for (const [slug, label] of Object.entries(expected)) expect(i18n.translate(`type.${slug}`)).toBe(label);
   });
@@ -55,8 +83,12 @@ describe('i18n', () => {
     expect(messages.app.tagline).toBe('Navigate. Organize. Grow.');
     expect(messages.app.not_found.message).toBe("Sorry, we couldn't find this page.");
     const i18n = createI18nProvider();
-    expect(i18n.translate('app.session.expiring_message', { seconds: 42 })).toBe('You will be automatically signed out in 42 seconds.');
-    expect(i18n.translate('app.system.updated', { product: 'Organizing Map' })).toBe('Organizing Map has updated. Please refresh your page.');
+    expect(i18n.translate('app.session.expiring_message', { seconds: 42 })).toBe(
+      'You will be automatically signed out in 42 seconds.',
+    );
+    expect(i18n.translate('app.system.updated', { product: 'Organizing Map' })).toBe(
+      'Organizing Map has updated. Please refresh your page.',
+    );
   });
 
   it('schemaMessages uses the type as a last resort', () => {

@@ -1,9 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { InactivityTimer, isLocalDevelopmentHost, resolveInactivitySettings } from '../../../src/client/session/inactivity';
+import {
+  InactivityTimer,
+  isLocalDevelopmentHost,
+  resolveInactivitySettings,
+} from '../../../src/client/session/inactivity';
 
 describe('inactivity settings', () => {
   it('defaults to 30 minutes and 60 seconds', () => {
-    expect(resolveInactivitySettings({ hostname: 'app.example.com', port: '' })).toEqual({ enabled: true, idleTimeoutMs: 1_800_000, countdownSeconds: 60 });
+    expect(resolveInactivitySettings({ hostname: 'app.example.com', port: '' })).toEqual({
+      enabled: true,
+      idleTimeoutMs: 1_800_000,
+      countdownSeconds: 60,
+    });
   });
 
   it('is off on a local development host on port 8000 only', () => {
@@ -17,12 +25,24 @@ describe('inactivity settings', () => {
 
   it('takes durations from the server config, and a localStorage override over that', () => {
     const config = { idle_timeout_ms: 5000, countdown_seconds: 10 };
-    expect(resolveInactivitySettings({ hostname: 'h', port: '1', config })).toEqual({ enabled: true, idleTimeoutMs: 5000, countdownSeconds: 10 });
+    expect(resolveInactivitySettings({ hostname: 'h', port: '1', config })).toEqual({
+      enabled: true,
+      idleTimeoutMs: 5000,
+      countdownSeconds: 10,
+    });
     const override = JSON.stringify({ idle_timeout_ms: 1500, countdown_seconds: 3 });
-    expect(resolveInactivitySettings({ hostname: 'h', port: '1', config, override })).toEqual({ enabled: true, idleTimeoutMs: 1500, countdownSeconds: 3 });
-    expect(resolveInactivitySettings({ hostname: 'localhost', port: '8000', override: '{"enabled":true}' }).enabled).toBe(true);
+    expect(resolveInactivitySettings({ hostname: 'h', port: '1', config, override })).toEqual({
+      enabled: true,
+      idleTimeoutMs: 1500,
+      countdownSeconds: 3,
+    });
+    expect(
+      resolveInactivitySettings({ hostname: 'localhost', port: '8000', override: '{"enabled":true}' }).enabled,
+    ).toBe(true);
     expect(resolveInactivitySettings({ hostname: 'h', port: '1', override: 'not json' }).idleTimeoutMs).toBe(1_800_000);
-    expect(resolveInactivitySettings({ hostname: 'h', port: '1', config: { idle_timeout_ms: -1 } }).idleTimeoutMs).toBe(1_800_000);
+    expect(resolveInactivitySettings({ hostname: 'h', port: '1', config: { idle_timeout_ms: -1 } }).idleTimeoutMs).toBe(
+      1_800_000,
+    );
   });
 });
 

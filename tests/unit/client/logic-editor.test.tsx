@@ -2,14 +2,17 @@
 import './setup-dom';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { AdminContext, Notification, type DataProvider } from 'react-admin';
+import { AdminContext, type DataProvider, Notification } from 'react-admin';
 import { describe, expect, it, vi } from 'vitest';
 import { mainData } from '../../../src/client/app/services';
 import { LogicEditor } from '../../../src/client/schemas/LogicEditor';
 import { NO_DETAIL_WHEN_NOBODY_SEEN, visitSchema } from './visit-schema';
 
 function renderEditor() {
-  const create = vi.fn(async (_resource: string, params: { data: any }) => ({ data: { id: 31, ...params.data }, meta: { message: 'Logic block created successfully.' } }));
+  const create = vi.fn(async (_resource: string, params: { data: any }) => ({
+    data: { id: 31, ...params.data },
+    meta: { message: 'Logic block created successfully.' },
+  }));
   const dataProvider = { create } as unknown as DataProvider;
   // The editor reloads the app's schemas after a save; here there is no server to ask.
   vi.spyOn(mainData, 'load').mockResolvedValue();
@@ -28,7 +31,11 @@ async function choose(user: ReturnType<typeof userEvent.setup>, scope: HTMLEleme
   await user.click(await screen.findByRole('option', { name: option }));
 }
 
-async function optionsOf(user: ReturnType<typeof userEvent.setup>, scope: HTMLElement, label: string): Promise<string[]> {
+async function optionsOf(
+  user: ReturnType<typeof userEvent.setup>,
+  scope: HTMLElement,
+  label: string,
+): Promise<string[]> {
   await user.click(within(scope).getByRole('combobox', { name: label }));
   const names = (await screen.findAllByRole('option')).map((option) => option.textContent ?? '');
   await user.keyboard('{Escape}');
@@ -45,7 +52,15 @@ describe('the logic editor', () => {
     // First condition: Outcome equals Not home (a choice field: text operators, its choices as values).
     const first = () => rule.querySelector<HTMLElement>('[data-testid="rule-0-when-field-0"]')!.parentElement!;
     await choose(user, first(), 'Field', 'Outcome');
-    expect(await optionsOf(user, first(), 'Operator')).toEqual(['equals', 'does not equal', 'contains', 'starts with', 'ends with', 'is empty', 'is not empty']);
+    expect(await optionsOf(user, first(), 'Operator')).toEqual([
+      'equals',
+      'does not equal',
+      'contains',
+      'starts with',
+      'ends with',
+      'is empty',
+      'is not empty',
+    ]);
     await choose(user, first(), 'Value', 'Not home');
     // One condition: nothing to join yet.
     expect(within(rule).queryByRole('combobox', { name: 'Must hold' })).not.toBeInTheDocument();
@@ -54,7 +69,16 @@ describe('the logic editor', () => {
     await user.click(within(rule).getByRole('button', { name: 'And when…' }));
     const second = () => rule.querySelector<HTMLElement>('[data-testid="rule-0-when-field-1"]')!.parentElement!;
     await choose(user, second(), 'Field', 'Workers seen');
-    expect(await optionsOf(user, second(), 'Operator')).toEqual(['equals', 'does not equal', 'is greater than', 'is at least', 'is less than', 'is at most', 'is empty', 'is not empty']);
+    expect(await optionsOf(user, second(), 'Operator')).toEqual([
+      'equals',
+      'does not equal',
+      'is greater than',
+      'is at least',
+      'is less than',
+      'is at most',
+      'is empty',
+      'is not empty',
+    ]);
     await choose(user, second(), 'Operator', 'is less than');
     const value = within(second()).getByTestId('rule-0-when-value-1');
     expect(value).toHaveAttribute('type', 'number');
@@ -68,7 +92,9 @@ describe('the logic editor', () => {
     await choose(user, rule, 'Do', 'hide');
     await choose(user, rule.querySelector<HTMLElement>('[data-testid="rule-0-then-field-0"]')!, 'Field', 'Detail');
 
-    expect(within(rule).getByTestId('rule-0-summary')).toHaveTextContent('When Outcome equals "not_home" or Workers seen is less than 1, hide Detail');
+    expect(within(rule).getByTestId('rule-0-summary')).toHaveTextContent(
+      'When Outcome equals "not_home" or Workers seen is less than 1, hide Detail',
+    );
 
     await user.click(within(rule).getByRole('button', { name: 'Save rule' }));
     await vi.waitFor(() => expect(create).toHaveBeenCalledTimes(1));
@@ -86,7 +112,14 @@ describe('the logic editor', () => {
     const rule = screen.getByTestId('rule-0');
     const condition = () => rule.querySelector<HTMLElement>('[data-testid="rule-0-when-field-0"]')!.parentElement!;
     await choose(user, condition(), 'Field', 'Visited on');
-    expect(await optionsOf(user, condition(), 'Operator')).toEqual(['equals', 'does not equal', 'is before', 'is after', 'is empty', 'is not empty']);
+    expect(await optionsOf(user, condition(), 'Operator')).toEqual([
+      'equals',
+      'does not equal',
+      'is before',
+      'is after',
+      'is empty',
+      'is not empty',
+    ]);
     await choose(user, condition(), 'Operator', 'is after');
     expect(within(condition()).getByTestId('rule-0-when-value-0')).toHaveAttribute('type', 'date');
     await choose(user, condition(), 'Operator', 'is empty');
@@ -95,6 +128,10 @@ describe('the logic editor', () => {
     expect(within(rule).getByTestId('rule-0-summary')).toHaveTextContent('When Visited on is empty, show Detail');
     await user.click(within(rule).getByRole('button', { name: 'Save rule' }));
     await vi.waitFor(() => expect(create).toHaveBeenCalledTimes(1));
-    expect(create.mock.calls[0][1].data).toMatchObject({ match: 'all', conditions: [{ source: 'field:3', operator: 'is-empty', value: null }], actions: [{ target: 'field:4', action: 'show-field' }] });
+    expect(create.mock.calls[0][1].data).toMatchObject({
+      match: 'all',
+      conditions: [{ source: 'field:3', operator: 'is-empty', value: null }],
+      actions: [{ target: 'field:4', action: 'show-field' }],
+    });
   }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MainDataStore, isFeatureEnabled } from '../../../src/client/system/mainData';
+import { isFeatureEnabled, MainDataStore } from '../../../src/client/system/mainData';
 
 function deferred<T>() {
   let resolve!: (value: T) => void;
@@ -99,7 +99,10 @@ describe('main data', () => {
     store.adopt(['config', 'features', 'schemas'], start.promise);
     const ready = store.ready();
     expect(store.isReady).toBe(false);
-    start.resolve({ config: { name: 'Started' }, schemas: [{ id: 1, type: 'site', name_singular: 'Site', name_plural: 'Sites' }] });
+    start.resolve({
+      config: { name: 'Started' },
+      schemas: [{ id: 1, type: 'site', name_singular: 'Site', name_plural: 'Sites' }],
+    });
     await ready;
     // Config and record types arrive in one change.
     expect(changes[0]).toEqual({ config: true, features: false, schemas: true, statistics: false });
@@ -111,14 +114,19 @@ describe('main data', () => {
   });
   it('warming asks the parts again and leaves what the app holds, and never fails', async () => {
     let schemaReads = 0;
-    const store = new MainDataStore({
-      config: async () => ({ name: 'X' }),
-      features: async () => {
-        throw new Error('offline');
+    const store = new MainDataStore(
+      {
+        config: async () => ({ name: 'X' }),
+        features: async () => {
+          throw new Error('offline');
+        },
+        schemas: async () => (
+          schemaReads++, [{ id: schemaReads, type: 'site', name_singular: 'Site', name_plural: 'Sites' }]
+        ),
+        statistics: async () => ({}),
       },
-      schemas: async () => (schemaReads++, [{ id: schemaReads, type: 'site', name_singular: 'Site', name_plural: 'Sites' }]),
-      statistics: async () => ({}),
-    }, () => undefined);
+      () => undefined,
+    );
     await store.ready();
     const before = store.getState();
     let notified = 0;

@@ -4,7 +4,21 @@ import { textOn } from '../../../src/client/map/colors';
 
 describe('textOn', () => {
   it('reads at 4.5:1 or more on any fill, light or dark', () => {
-    const fills = ['#1e88e5', '#fb8c00', '#c0ca33', '#00acc1', '#9e9e9e', '#7cb342', '#ffa726', '#29b6f6', '#000000', '#ffffff', '#ffeb3b', '#3949ab', '#777777'];
+    const fills = [
+      '#1e88e5',
+      '#fb8c00',
+      '#c0ca33',
+      '#00acc1',
+      '#9e9e9e',
+      '#7cb342',
+      '#ffa726',
+      '#29b6f6',
+      '#000000',
+      '#ffffff',
+      '#ffeb3b',
+      '#3949ab',
+      '#777777',
+    ];
     for (const fill of fills) expect(getContrastRatio(fill, textOn(fill)), fill).toBeGreaterThanOrEqual(4.5);
   });
   it('is white on a dark fill and dark on a light one', () => {

@@ -10,13 +10,21 @@ describe('catching up when the channels listen', () => {
     let releaseSlow: () => void = () => undefined;
     const fetcher = (name: string) => () => {
       calls[name] += 1;
-      if (name === 'slow' && calls.slow === 1) return new Promise<string>((resolve) => (releaseSlow = () => resolve(name)));
+      if (name === 'slow' && calls.slow === 1)
+        return new Promise<string>((resolve) => (releaseSlow = () => resolve(name)));
       return Promise.resolve(name);
     };
-    const watch = (name: string) => new QueryObserver(client, { queryKey: [name], queryFn: fetcher(name), staleTime: Infinity }).subscribe(() => undefined);
+    const watch = (name: string) =>
+      new QueryObserver(client, { queryKey: [name], queryFn: fetcher(name), staleTime: Infinity }).subscribe(
+        () => undefined,
+      );
     const stops = [watch('old')];
     client.setQueryData(['auth', 'checkAuth', {}], true);
-    const refused = new QueryObserver(client, { queryKey: ['refused'], queryFn: () => (calls.refused = (calls.refused ?? 0) + 1, Promise.reject(new Error('403'))), retry: false }).subscribe(() => undefined);
+    const refused = new QueryObserver(client, {
+      queryKey: ['refused'],
+      queryFn: () => ((calls.refused = (calls.refused ?? 0) + 1), Promise.reject(new Error('403'))),
+      retry: false,
+    }).subscribe(() => undefined);
     stops.push(refused);
     await new Promise((resolve) => setTimeout(resolve, 5));
     stops.push(watch('slow'));

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { channelsFor, isResourceReadKey, normaliseEventName, planRealtimeEvent } from '../../../src/client/realtime/events';
+import {
+  channelsFor,
+  isResourceReadKey,
+  normaliseEventName,
+  planRealtimeEvent,
+} from '../../../src/client/realtime/events';
 import { pusherOptions } from '../../../src/client/realtime/pusherOptions';
 import { resourceForType, typeForResource } from '../../../src/client/resources/names';
 
@@ -46,7 +51,9 @@ describe('realtime event mapping', () => {
   it("the person's own user or role refreshes the session", () => {
     expect(planRealtimeEvent('ModelSaved', { type: 'user', id: 7 }, me).refreshSession).toBe(true);
     expect(planRealtimeEvent('ModelSaved', { type: 'user', id: '7' }, me).refreshSession).toBe(true);
-    expect(planRealtimeEvent('ModelSaved', { type: 'user', id: 8, data: { realtime_key: 'key-7' } }, me).refreshSession).toBe(true);
+    expect(
+      planRealtimeEvent('ModelSaved', { type: 'user', id: 8, data: { realtime_key: 'key-7' } }, me).refreshSession,
+    ).toBe(true);
     expect(planRealtimeEvent('ModelSaved', { type: 'user', id: 8 }, me).refreshSession).toBe(false);
     expect(planRealtimeEvent('ModelSaved', { type: 'role', id: 2 }, me).refreshSession).toBe(true);
     expect(planRealtimeEvent('ModelSaved', { type: 'role', id: 3 }, me).refreshSession).toBe(false);
@@ -56,8 +63,16 @@ describe('realtime event mapping', () => {
   it('system, import and assistant events', () => {
     expect(planRealtimeEvent('.SystemUpdated', {}, me).systemUpdated).toBe(true);
     expect(planRealtimeEvent('ImportComplete', { id: 1 }, me).invalidate).toEqual(['imports']);
-    expect(planRealtimeEvent('AssistantMessage', {}, me).invalidate).toEqual(['assistant/threads', 'assistant/messages']);
-    expect(planRealtimeEvent('Unknown', {}, me)).toEqual({ invalidate: [], reload: [], refreshSession: false, systemUpdated: false });
+    expect(planRealtimeEvent('AssistantMessage', {}, me).invalidate).toEqual([
+      'assistant/threads',
+      'assistant/messages',
+    ]);
+    expect(planRealtimeEvent('Unknown', {}, me)).toEqual({
+      invalidate: [],
+      reload: [],
+      refreshSession: false,
+      systemUpdated: false,
+    });
     expect(planRealtimeEvent('ModelSaved', null, me).invalidate).toEqual([]);
   });
 
@@ -81,8 +96,18 @@ describe('pusher options', () => {
 
   it('come from the config, same host and port by default', () => {
     const options = pusherOptions({ key: 'k', scheme: 'http' }, location, { fetch, csrfToken: async () => undefined });
-    expect(options).toMatchObject({ wsHost: 'app.test', wsPort: 8123, wssPort: 8123, forceTLS: false, enabledTransports: ['ws', 'wss'], disableStats: true });
-    const tls = pusherOptions({ key: 'k', host: 'ws.example.com', port: 443, scheme: 'https' }, location, { fetch, csrfToken: async () => undefined });
+    expect(options).toMatchObject({
+      wsHost: 'app.test',
+      wsPort: 8123,
+      wssPort: 8123,
+      forceTLS: false,
+      enabledTransports: ['ws', 'wss'],
+      disableStats: true,
+    });
+    const tls = pusherOptions({ key: 'k', host: 'ws.example.com', port: 443, scheme: 'https' }, location, {
+      fetch,
+      csrfToken: async () => undefined,
+    });
     expect(tls).toMatchObject({ wsHost: 'ws.example.com', wsPort: 443, forceTLS: true });
   });
 
@@ -94,7 +119,12 @@ describe('pusher options', () => {
     }) as typeof fetch;
     let token = 'first';
     const options = pusherOptions({ key: 'k' }, location, { fetch: fakeFetch, csrfToken: async () => token });
-    const channelResult = await new Promise((resolve) => options.channelAuthorization.customHandler({ socketId: '1.2', channelName: 'private-App.Models.User.7' }, (error, data) => resolve({ error, data })));
+    const channelResult = await new Promise((resolve) =>
+      options.channelAuthorization.customHandler(
+        { socketId: '1.2', channelName: 'private-App.Models.User.7' },
+        (error, data) => resolve({ error, data }),
+      ),
+    );
     expect(channelResult).toEqual({ error: null, data: { auth: 'k:sig' } });
     expect(calls[0]!.url).toBe('/broadcasting/auth');
     expect(calls[0]!.init.credentials).toBe('include');
@@ -110,7 +140,11 @@ describe('pusher options', () => {
   it('report a failed authorisation as an error', async () => {
     const denied = (async () => new Response('{}', { status: 403 })) as unknown as typeof fetch;
     const options = pusherOptions({ key: 'k' }, location, { fetch: denied, csrfToken: async () => 't' });
-    const result = await new Promise<{ error: Error | null }>((resolve) => options.channelAuthorization.customHandler({ socketId: '1', channelName: 'private-x' }, (error) => resolve({ error })));
+    const result = await new Promise<{ error: Error | null }>((resolve) =>
+      options.channelAuthorization.customHandler({ socketId: '1', channelName: 'private-x' }, (error) =>
+        resolve({ error }),
+      ),
+    );
     expect(result.error?.message).toMatch(/403/);
   });
 });

@@ -14,7 +14,13 @@ import { NO_DETAIL_WHEN_NOBODY_SEEN, visitSchema } from './visit-schema';
  */
 const visit = visitSchema([
   // Nobody home: no one was seen.
-  { id: 1, trigger: 'on-change', match: 'all', conditions: [{ source: 'field:1', operator: 'equals', value: 'not_home' }], actions: [{ target: 'field:2', action: 'set-value', value: 0 }] },
+  {
+    id: 1,
+    trigger: 'on-change',
+    match: 'all',
+    conditions: [{ source: 'field:1', operator: 'equals', value: 'not_home' }],
+    actions: [{ target: 'field:2', action: 'set-value', value: 0 }],
+  },
   // No detail when nobody was home or nobody was seen (the rule the editor test builds).
   { id: 2, ...NO_DETAIL_WHEN_NOBODY_SEEN },
 ]);
@@ -29,7 +35,10 @@ afterEach(() => {
 
 describe('the generated form with form logic', () => {
   it('hides and shows a field and applies a set-value as the person types, and saves what the form holds', async () => {
-    const create = vi.fn(async (_resource: string, params: { data: any }) => ({ data: { id: 77, ...params.data }, meta: { message: 'Visit created successfully.' } }));
+    const create = vi.fn(async (_resource: string, params: { data: any }) => ({
+      data: { id: 77, ...params.data },
+      meta: { message: 'Visit created successfully.' },
+    }));
     const getOne = vi.fn(async () => ({ data: { id: 77 } }));
     render(
       <AdminContext dataProvider={{ create, getOne } as unknown as DataProvider} i18nProvider={i18nProvider}>
@@ -63,13 +72,18 @@ describe('the generated form with form logic', () => {
 
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await vi.waitFor(() => expect(create).toHaveBeenCalledTimes(1));
-    expect(create).toHaveBeenCalledWith('visits', { data: { name: 'Harbor Depot visit', outcome: 'home', workers_seen: 2, detail: 'Talked with the foreman' } });
+    expect(create).toHaveBeenCalledWith('visits', {
+      data: { name: 'Harbor Depot visit', outcome: 'home', workers_seen: 2, detail: 'Talked with the foreman' },
+    });
   }, 60_000);
 
   it('saves the value a set-value gave, and leaves out what the person never saw', async () => {
     const create = vi.fn(async (_resource: string, params: { data: any }) => ({ data: { id: 78, ...params.data } }));
     render(
-      <AdminContext dataProvider={{ create, getOne: vi.fn(async () => ({ data: { id: 78 } })) } as unknown as DataProvider} i18nProvider={i18nProvider}>
+      <AdminContext
+        dataProvider={{ create, getOne: vi.fn(async () => ({ data: { id: 78 } })) } as unknown as DataProvider}
+        i18nProvider={i18nProvider}
+      >
         <RecordCreate resource="visits" />
       </AdminContext>,
     );
@@ -79,6 +93,8 @@ describe('the generated form with form logic', () => {
     await vi.waitFor(() => expect(screen.getByLabelText('Workers seen')).toHaveValue(0));
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await vi.waitFor(() => expect(create).toHaveBeenCalledTimes(1));
-    expect(create).toHaveBeenCalledWith('visits', { data: { name: 'Empty house', outcome: 'not_home', workers_seen: 0 } });
+    expect(create).toHaveBeenCalledWith('visits', {
+      data: { name: 'Empty house', outcome: 'not_home', workers_seen: 0 },
+    });
   }, 60_000);
 });

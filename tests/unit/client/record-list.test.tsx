@@ -5,11 +5,18 @@
  * that a row opens the record, and the grid's sort, page and selection reaching the list controller.
  */
 import './setup-dom';
-import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configure, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { AdminContext, ResourceContextProvider, TestMemoryRouter, memoryStore, type AuthProvider, type DataProvider } from 'react-admin';
+import {
+  AdminContext,
+  type AuthProvider,
+  type DataProvider,
+  memoryStore,
+  ResourceContextProvider,
+  TestMemoryRouter,
+} from 'react-admin';
 import type { Location } from 'react-router-dom';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dataProvider as appDataProvider, mainData } from '../../../src/client/app/services';
 import { createI18nProvider } from '../../../src/client/i18n/i18nProvider';
 import RecordList from '../../../src/client/records/RecordList';
@@ -40,7 +47,12 @@ const CONTACT_SCHEMA = {
   fields: [
     field(1, 'first_name', 'First name', 'text'),
     field(2, 'last_name', 'Last name', 'text'),
-    field(3, 'status', 'Status', 'dropdown', { choices: [{ value: 'prospect', label: 'Prospect' }, { value: 'member', label: 'Member' }] }),
+    field(3, 'status', 'Status', 'dropdown', {
+      choices: [
+        { value: 'prospect', label: 'Prospect' },
+        { value: 'member', label: 'Member' },
+      ],
+    }),
   ],
 };
 
@@ -58,12 +70,18 @@ configure({ asyncUtilTimeout: 10_000 });
 function fakeDataProvider() {
   const getList = vi.fn(async (_resource: string, params: { filter?: Record<string, unknown> }) => {
     const { q, status } = params.filter ?? {};
-    const rows = CONTACTS.filter((row) => (!q || `${row.first_name} ${row.last_name}`.toLowerCase().includes(String(q).toLowerCase())) && (!status || row.status === status));
+    const rows = CONTACTS.filter(
+      (row) =>
+        (!q || `${row.first_name} ${row.last_name}`.toLowerCase().includes(String(q).toLowerCase())) &&
+        (!status || row.status === status),
+    );
     return { data: rows, total: q || status ? rows.length : TOTAL };
   });
   const provider = {
     getList,
-    getOne: vi.fn(async (_resource: string, { id }: { id: number }) => ({ data: CONTACTS.find((row) => row.id === Number(id)) })),
+    getOne: vi.fn(async (_resource: string, { id }: { id: number }) => ({
+      data: CONTACTS.find((row) => row.id === Number(id)),
+    })),
     getMany: vi.fn(async () => ({ data: [] })),
     getManyReference: vi.fn(async () => ({ data: [], total: 0 })),
     create: vi.fn(),
@@ -84,10 +102,19 @@ const authProvider: AuthProvider = {
   canAccess: async () => true,
 };
 
-function renderList(dataProvider: DataProvider, onLocation: (location: Location) => void = () => undefined, auth: AuthProvider = authProvider) {
+function renderList(
+  dataProvider: DataProvider,
+  onLocation: (location: Location) => void = () => undefined,
+  auth: AuthProvider = authProvider,
+) {
   return render(
     <TestMemoryRouter initialEntries={['/contacts']} locationCallback={onLocation}>
-      <AdminContext dataProvider={dataProvider} authProvider={auth} i18nProvider={createI18nProvider()} store={memoryStore()}>
+      <AdminContext
+        dataProvider={dataProvider}
+        authProvider={auth}
+        i18nProvider={createI18nProvider()}
+        store={memoryStore()}
+      >
         <ResourceContextProvider value="contacts">
           <RecordList resource="contacts" />
         </ResourceContextProvider>
@@ -119,7 +146,10 @@ describe('the generated record list', { timeout: 60_000 }, () => {
     expect(screen.getByText('Member')).toBeInTheDocument();
     expect(screen.getByText(`Displaying 1 to 25 of ${TOTAL}`)).toBeInTheDocument();
     expect(screen.getByRole('columnheader', { name: /First name/ })).toBeInTheDocument();
-    expect(dataProvider.getList).toHaveBeenCalledWith('contacts', expect.objectContaining({ pagination: { page: 1, perPage: 25 }, filter: {} }));
+    expect(dataProvider.getList).toHaveBeenCalledWith(
+      'contacts',
+      expect.objectContaining({ pagination: { page: 1, perPage: 25 }, filter: {} }),
+    );
   });
 
   it('sends a search as the `q` filter and shows what the server answers', async () => {
@@ -127,7 +157,12 @@ describe('the generated record list', { timeout: 60_000 }, () => {
     await screen.findByText('Ana');
     const user = userEvent.setup();
     await user.type(screen.getByPlaceholderText('Search'), 'okafor');
-    await waitFor(() => expect(dataProvider.getList).toHaveBeenLastCalledWith('contacts', expect.objectContaining({ filter: { q: 'okafor' }, pagination: { page: 1, perPage: 25 } })));
+    await waitFor(() =>
+      expect(dataProvider.getList).toHaveBeenLastCalledWith(
+        'contacts',
+        expect.objectContaining({ filter: { q: 'okafor' }, pagination: { page: 1, perPage: 25 } }),
+      ),
+    );
     await waitFor(() => expect(screen.queryByText('Ana')).not.toBeInTheDocument());
     expect(screen.getByText('Okafor')).toBeInTheDocument();
     expect(screen.getByText('Displaying 1 to 1 of 1')).toBeInTheDocument();
@@ -142,7 +177,12 @@ describe('the generated record list', { timeout: 60_000 }, () => {
     const form = await screen.findByRole('combobox', { name: /Status/ });
     await user.click(form);
     await user.click(await screen.findByRole('option', { name: 'Member' }));
-    await waitFor(() => expect(dataProvider.getList).toHaveBeenLastCalledWith('contacts', expect.objectContaining({ filter: { status: 'member' } })));
+    await waitFor(() =>
+      expect(dataProvider.getList).toHaveBeenLastCalledWith(
+        'contacts',
+        expect.objectContaining({ filter: { status: 'member' } }),
+      ),
+    );
     await waitFor(() => expect(screen.queryByText('Okafor')).not.toBeInTheDocument());
     expect(screen.getByText('Lopez')).toBeInTheDocument();
   });
@@ -173,14 +213,24 @@ describe('the generated record list', { timeout: 60_000 }, () => {
     await screen.findByText('Ana');
     const header = screen.getByRole('columnheader', { name: /Last name/ });
     await userEvent.setup().click(within(header).getByText('Last name'));
-    await waitFor(() => expect(dataProvider.getList).toHaveBeenLastCalledWith('contacts', expect.objectContaining({ sort: { field: 'last_name', order: 'ASC' }, pagination: { page: 1, perPage: 25 } })));
+    await waitFor(() =>
+      expect(dataProvider.getList).toHaveBeenLastCalledWith(
+        'contacts',
+        expect.objectContaining({ sort: { field: 'last_name', order: 'ASC' }, pagination: { page: 1, perPage: 25 } }),
+      ),
+    );
   });
 
   it('asks for the next page from the grid footer', async () => {
     renderList(dataProvider);
     await screen.findByText('Ana');
     await userEvent.setup().click(screen.getByRole('button', { name: /next page/i }));
-    await waitFor(() => expect(dataProvider.getList).toHaveBeenLastCalledWith('contacts', expect.objectContaining({ pagination: { page: 2, perPage: 25 } })));
+    await waitFor(() =>
+      expect(dataProvider.getList).toHaveBeenLastCalledWith(
+        'contacts',
+        expect.objectContaining({ pagination: { page: 2, perPage: 25 } }),
+      ),
+    );
     expect(await screen.findByText(`Displaying 26 to 40 of ${TOTAL}`)).toBeInTheDocument();
   });
 
@@ -192,8 +242,10 @@ describe('the generated record list', { timeout: 60_000 }, () => {
     expect(screen.getByRole('button', { name: /Delete/ })).toBeInTheDocument();
   });
 
-  it('edits a cell in place through the data provider update, with the row\'s updated_at', async () => {
-    dataProvider.update.mockImplementation(async (_resource: string, params: any) => ({ data: { ...params.previousData, ...params.data, updated_at: '2026-03-09T10:00:00.000Z' } }));
+  it("edits a cell in place through the data provider update, with the row's updated_at", async () => {
+    dataProvider.update.mockImplementation(async (_resource: string, params: any) => ({
+      data: { ...params.previousData, ...params.data, updated_at: '2026-03-09T10:00:00.000Z' },
+    }));
     renderList(dataProvider);
     const cell = (await screen.findByText('Okafor')).closest('[role="gridcell"]') as HTMLElement;
     const user = userEvent.setup();
@@ -201,12 +253,22 @@ describe('the generated record list', { timeout: 60_000 }, () => {
     const input = await within(cell).findByRole('textbox');
     await user.clear(input);
     await user.type(input, 'Okafor-Diaz{Enter}');
-    await waitFor(() => expect(dataProvider.update).toHaveBeenCalledWith('contacts', expect.objectContaining({ id: 2, data: { last_name: 'Okafor-Diaz', updated_at: '2026-03-02T10:00:00.000Z' } })));
+    await waitFor(() =>
+      expect(dataProvider.update).toHaveBeenCalledWith(
+        'contacts',
+        expect.objectContaining({ id: 2, data: { last_name: 'Okafor-Diaz', updated_at: '2026-03-02T10:00:00.000Z' } }),
+      ),
+    );
   });
 
-  it('keeps a refused value in the cell with the server\'s message', async () => {
+  it("keeps a refused value in the cell with the server's message", async () => {
     const { ApiError } = await import('../../../src/client/http/errors');
-    dataProvider.update.mockRejectedValue(new ApiError('bad-request', 'The given data was invalid.', 422, { message: 'The given data was invalid.', errors: { last_name: 'Last name is too long.' } } as never));
+    dataProvider.update.mockRejectedValue(
+      new ApiError('bad-request', 'The given data was invalid.', 422, {
+        message: 'The given data was invalid.',
+        errors: { last_name: 'Last name is too long.' },
+      } as never),
+    );
     renderList(dataProvider);
     const cell = (await screen.findByText('Lopez')).closest('[role="gridcell"]') as HTMLElement;
     const user = userEvent.setup();

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { PERMISSION_ENTITIES } from '../../../src/common/permission-catalogue';
+import { currentMonth, goalsFor } from '../../../src/client/admin/GoalsCard';
 import { coverage, permissionGroups, toggle, toggleAll } from '../../../src/client/admin/permissions';
-import { goalsFor, currentMonth } from '../../../src/client/admin/GoalsCard';
 import { userValues } from '../../../src/client/admin/UserForm';
 import { revisionQuery } from '../../../src/client/records/history/RevisionList';
-import { describeBlock, slugifyField } from '../../../src/client/schemas/shared';
 import { valuesFromSearch } from '../../../src/client/records/RecordCreate';
+import { describeBlock, slugifyField } from '../../../src/client/schemas/shared';
+import { PERMISSION_ENTITIES } from '../../../src/common/permission-catalogue';
 
 describe('the roles permission checklist', () => {
   it('has a row for every permission entity, grouped, named as the record types are', () => {
@@ -43,13 +43,22 @@ describe('users', () => {
   });
 
   it('sends only the user fields, and no blank password', () => {
-    expect(userValues({ id: 1, first_name: 'A', password: '', role: { id: 1 }, team_ids: [2] }, '2026')).toEqual({ first_name: 'A', team_ids: [2], updated_at: '2026' });
+    expect(userValues({ id: 1, first_name: 'A', password: '', role: { id: 1 }, team_ids: [2] }, '2026')).toEqual({
+      first_name: 'A',
+      team_ids: [2],
+      updated_at: '2026',
+    });
   });
 });
 
 describe('screens', () => {
   it('turns revision filters into the query GET /api/revisions takes', () => {
-    expect(revisionQuery({ type: 'site', action: '', to: '2026-11-20', q: 'x' }, 2, 500)).toEqual({ page: 2, per_page: 200, type: 'site', to: '2026-11-20T23:59:59.999Z' });
+    expect(revisionQuery({ type: 'site', action: '', to: '2026-11-20', q: 'x' }, 2, 500)).toEqual({
+      page: 2,
+      per_page: 200,
+      type: 'site',
+      to: '2026-11-20T23:59:59.999Z',
+    });
   });
 
   it('reads rules as sentences and field names as slugs', () => {
@@ -57,8 +66,18 @@ describe('screens', () => {
       { id: 1, name: 'Access' },
       { id: 2, name: 'Gate code' },
     ];
-    expect(describeBlock({ conditions: [{ source: 'field:1', operator: 'equals', value: 'gated' }], actions: [{ target: 'field:2', action: 'show-field' }] }, fields)).toBe('When Access equals "gated", show Gate code');
-    expect(describeBlock({ conditions: [], actions: [{ target: 'field:2', action: 'set-value', value: 'x' }] }, fields)).toBe('Always, set Gate code to "x"');
+    expect(
+      describeBlock(
+        {
+          conditions: [{ source: 'field:1', operator: 'equals', value: 'gated' }],
+          actions: [{ target: 'field:2', action: 'show-field' }],
+        },
+        fields,
+      ),
+    ).toBe('When Access equals "gated", show Gate code');
+    expect(
+      describeBlock({ conditions: [], actions: [{ target: 'field:2', action: 'set-value', value: 'x' }] }, fields),
+    ).toBe('Always, set Gate code to "x"');
     expect(slugifyField('Gate code #2')).toBe('gate_code_2');
     expect(slugifyField('2nd phone')).toBe('f_2nd_phone');
   });

@@ -1,13 +1,46 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SCHEMA_FIELD_TYPES, type SchemaField } from '../../../src/common/schema-types';
-import { addressLine, choiceLabel, defaultColumns, describeField, formatNumber, socialNetwork } from '../../../src/client/records/fieldTypes/describe';
 import { FIELD_TYPES, fieldTypeUI } from '../../../src/client/records/fieldTypes';
+import {
+  addressLine,
+  choiceLabel,
+  defaultColumns,
+  describeField,
+  formatNumber,
+  socialNetwork,
+} from '../../../src/client/records/fieldTypes/describe';
+import {
+  editableFields,
+  FIXED_SCHEMAS,
+  type RecordSchema,
+  recordLabel,
+  relatedFields,
+  schemaForResource,
+  writableValues,
+} from '../../../src/client/records/schema';
 import { setRecordTypes } from '../../../src/client/resources/names';
+import { SCHEMA_FIELD_TYPES, type SchemaField } from '../../../src/common/schema-types';
 import { readSchemaFiles } from '../../../src/server/schemas/schema-files.js';
-import { editableFields, recordLabel, relatedFields, schemaForResource, writableValues, FIXED_SCHEMAS, type RecordSchema } from '../../../src/client/records/schema';
 
-const field = (slug: string, type: SchemaField['type'], options: Record<string, unknown> = {}, extra: Partial<SchemaField> = {}) =>
-  ({ id: slug.length, schema_id: 1, slug, name: slug.replace(/_/g, ' '), type, category: 'internal', internal: true, column: true, required: false, options, position: 0, ...extra }) as SchemaField;
+const field = (
+  slug: string,
+  type: SchemaField['type'],
+  options: Record<string, unknown> = {},
+  extra: Partial<SchemaField> = {},
+) =>
+  ({
+    id: slug.length,
+    schema_id: 1,
+    slug,
+    name: slug.replace(/_/g, ' '),
+    type,
+    category: 'internal',
+    internal: true,
+    column: true,
+    required: false,
+    options,
+    position: 0,
+    ...extra,
+  }) as SchemaField;
 
 // Relation targets come from the record types GET /api/schemas sends: here, the shipped schema files.
 beforeAll(() => setRecordTypes(readSchemaFiles()));
@@ -26,15 +59,26 @@ describe('the field type table', () => {
   });
 
   it('columns sort by their field unless the value is a list or structured', () => {
-    expect(FIELD_TYPES.text.Column(describeField(field('city', 'text')))).toMatchObject({ source: 'city', label: 'city', disableSort: false });
-    expect(FIELD_TYPES.relation.Column(describeField(field('tag_ids', 'relation', { target: 'tag', multiple: true }))).disableSort).toBe(true);
+    expect(FIELD_TYPES.text.Column(describeField(field('city', 'text')))).toMatchObject({
+      source: 'city',
+      label: 'city',
+      disableSort: false,
+    });
+    expect(
+      FIELD_TYPES.relation.Column(describeField(field('tag_ids', 'relation', { target: 'tag', multiple: true })))
+        .disableSort,
+    ).toBe(true);
     expect(FIELD_TYPES.addresses.Column(describeField(field('addresses', 'addresses'))).disableSort).toBe(true);
-    expect(FIELD_TYPES.attachment.Column(describeField(field('attachments', 'attachment', { read_only: true }))).disableSort).toBe(true);
+    expect(
+      FIELD_TYPES.attachment.Column(describeField(field('attachments', 'attachment', { read_only: true }))).disableSort,
+    ).toBe(true);
   });
 
   it('filters use the list query operators of docs/api.md', () => {
     const sources = (type: SchemaField['type'], options: Record<string, unknown> = {}) =>
-      FIELD_TYPES[type].Filters(describeField(field('x', type, options))).map((element) => (element.props as { source: string }).source);
+      FIELD_TYPES[type]
+        .Filters(describeField(field('x', type, options)))
+        .map((element) => (element.props as { source: string }).source);
     expect(sources('text')).toEqual(['x_like']);
     expect(sources('email')).toEqual(['x_like']);
     expect(sources('textarea')).toEqual(['x_like']);
@@ -57,7 +101,9 @@ describe('the field type table', () => {
 
 describe('describeField', () => {
   it('reads choices, orientation, relation targets and number formats from the options', () => {
-    const status = describeField(field('status', 'radios', { choices: [{ value: 'open', label: 'Open' }, 'closed'], orientation: 'horizontal' }));
+    const status = describeField(
+      field('status', 'radios', { choices: [{ value: 'open', label: 'Open' }, 'closed'], orientation: 'horizontal' }),
+    );
     expect(status.choices).toEqual([
       { id: 'open', name: 'Open' },
       { id: 'closed', name: 'closed' },
@@ -73,13 +119,22 @@ describe('describeField', () => {
     expect(describeField(field('x', 'relation', { target: 'nowhere' })).reference).toBeUndefined();
 
     expect(describeField(field('estimated_value', 'text', { input: 'money' })).number).toBe('money');
-    expect(describeField(field('latitude', 'text', { input: 'number', step: 0.000001 }))).toMatchObject({ number: 'number', step: 0.000001 });
+    expect(describeField(field('latitude', 'text', { input: 'number', step: 0.000001 }))).toMatchObject({
+      number: 'number',
+      step: 0.000001,
+    });
     expect(describeField(field('estimated_hours', 'estimated-hours')).number).toBe('hours');
     expect(describeField(field('attachments', 'attachment', { read_only: true })).readOnly).toBe(true);
   });
 
   it('picks good default columns', () => {
-    const descriptors = [field('name', 'text'), field('notes', 'note'), field('tag_ids', 'relation', { target: 'tag', multiple: true }), field('city', 'text'), field('hidden', 'text', { hide_in_list: true })].map(describeField);
+    const descriptors = [
+      field('name', 'text'),
+      field('notes', 'note'),
+      field('tag_ids', 'relation', { target: 'tag', multiple: true }),
+      field('city', 'text'),
+      field('hidden', 'text', { hide_in_list: true }),
+    ].map(describeField);
     expect(defaultColumns(descriptors)).toEqual(['name', 'city']);
     expect(defaultColumns(descriptors, 1)).toEqual(['name']);
   });
@@ -91,7 +146,9 @@ describe('describeField', () => {
     expect(socialNetwork('https://www.facebook.com/local12')).toBe('facebook');
     expect(socialNetwork('https://x.com/local12')).toBe('twitter');
     expect(socialNetwork('not a url')).toBeNull();
-    expect(addressLine({ street: '291 Main St', city: 'Los Angeles', state: 'CA', postal_code: '90026' })).toBe('291 Main St, Los Angeles, CA 90026');
+    expect(addressLine({ street: '291 Main St', city: 'Los Angeles', state: 'CA', postal_code: '90026' })).toBe(
+      '291 Main St, Los Angeles, CA 90026',
+    );
   });
 });
 
@@ -107,14 +164,33 @@ describe('schema helpers', () => {
     custom: true,
     position: 0,
     actions: [],
-    fields: [field('name', 'text'), field('type', 'dropdown', { choices: ['union'] }), field('attachments', 'attachment', { read_only: true }), field('permit_number', 'text', {}, { column: false, category: 'custom' })],
+    fields: [
+      field('name', 'text'),
+      field('type', 'dropdown', { choices: ['union'] }),
+      field('attachments', 'attachment', { read_only: true }),
+      field('permit_number', 'text', {}, { column: false, category: 'custom' }),
+    ],
   } as RecordSchema;
 
   it('sends only the editable fields of the schema, and the updated_at the form opened with', () => {
     expect(editableFields(site).map((f) => f.slug)).toEqual(['name', 'type', 'permit_number']);
-    const values = { id: 3, name: 'Depot', type: 'union', attachments: [{ id: 1 }], contractor_ids: [5], permit_number: 'P-1', updated_at: '2026-01-02T00:00:00.000Z', created_at: 'x' };
+    const values = {
+      id: 3,
+      name: 'Depot',
+      type: 'union',
+      attachments: [{ id: 1 }],
+      contractor_ids: [5],
+      permit_number: 'P-1',
+      updated_at: '2026-01-02T00:00:00.000Z',
+      created_at: 'x',
+    };
     expect(writableValues(values, site)).toEqual({ name: 'Depot', type: 'union', permit_number: 'P-1' });
-    expect(writableValues(values, site, '2026-01-01T00:00:00.000Z')).toEqual({ name: 'Depot', type: 'union', permit_number: 'P-1', updated_at: '2026-01-01T00:00:00.000Z' });
+    expect(writableValues(values, site, '2026-01-01T00:00:00.000Z')).toEqual({
+      name: 'Depot',
+      type: 'union',
+      permit_number: 'P-1',
+      updated_at: '2026-01-01T00:00:00.000Z',
+    });
   });
 
   it('names records, finds schemas (synthetic ones too) and related fields', () => {
@@ -125,9 +201,20 @@ describe('schema helpers', () => {
     expect(schemaForResource([site], 'sites')?.type).toBe('site');
     expect(schemaForResource([site], 'tags')).toBe(FIXED_SCHEMAS[0]);
     expect(schemaForResource([site], 'nothing')).toBeUndefined();
-    const contact = { ...site, id: 5, type: 'contact', resource: 'contacts', fields: [field('site_ids', 'relation', { target: 'site', multiple: true })] } as RecordSchema;
-    const withTrade = { ...site, fields: [field('contractors', 'relation', { target: 'contractor', multiple: true, with_trade: true })] } as RecordSchema;
-    expect(relatedFields([site, contact], 'site').map((r) => `${r.schema.type}.${r.target}`)).toEqual(['contact.site_ids']);
+    const contact = {
+      ...site,
+      id: 5,
+      type: 'contact',
+      resource: 'contacts',
+      fields: [field('site_ids', 'relation', { target: 'site', multiple: true })],
+    } as RecordSchema;
+    const withTrade = {
+      ...site,
+      fields: [field('contractors', 'relation', { target: 'contractor', multiple: true, with_trade: true })],
+    } as RecordSchema;
+    expect(relatedFields([site, contact], 'site').map((r) => `${r.schema.type}.${r.target}`)).toEqual([
+      'contact.site_ids',
+    ]);
     expect(relatedFields([withTrade], 'contractor').map((r) => r.target)).toEqual(['contractor_ids']);
   });
 });

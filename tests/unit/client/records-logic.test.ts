@@ -1,9 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import type { LogicBlock } from '../../../src/common/schema-types';
-import { changedFields, changedSetValues, isHidden, logicSources, logicTargets, mergeVisibility, runLogic, sameValue } from '../../../src/client/records/logic/logic';
-import { canRestoreVersion, historyText, valuesToRestore, type Revision } from '../../../src/client/records/history/history';
 import { describeField } from '../../../src/client/records/fieldTypes/describe';
+import {
+  canRestoreVersion,
+  historyText,
+  type Revision,
+  valuesToRestore,
+} from '../../../src/client/records/history/history';
+import {
+  changedFields,
+  changedSetValues,
+  isHidden,
+  logicSources,
+  logicTargets,
+  mergeVisibility,
+  runLogic,
+  sameValue,
+} from '../../../src/client/records/logic/logic';
 import { othersIn, presenceChannel } from '../../../src/client/records/presence/usePresence';
+import type { LogicBlock } from '../../../src/common/schema-types';
 
 const fields = [
   { id: 1, slug: 'access' },
@@ -11,34 +25,63 @@ const fields = [
   { id: 3, slug: 'status' },
   { id: 4, slug: 'priority' },
 ];
-const show: LogicBlock = { trigger: 'always', conditions: [{ source: 'field:1', operator: 'equals', value: 'gated' }], actions: [{ target: 'field:2', action: 'show-field' }] };
-const setOnChange: LogicBlock = { trigger: 'on-change', conditions: [{ source: 'field:3', operator: 'equals', value: 'urgent' }], actions: [{ target: 'field:4', action: 'set-value', value: 'high' }] };
-const setOnLoad: LogicBlock = { trigger: 'on-load', conditions: [], actions: [{ target: 'field:4', action: 'set-value', value: 'normal' }] };
+const show: LogicBlock = {
+  trigger: 'always',
+  conditions: [{ source: 'field:1', operator: 'equals', value: 'gated' }],
+  actions: [{ target: 'field:2', action: 'show-field' }],
+};
+const setOnChange: LogicBlock = {
+  trigger: 'on-change',
+  conditions: [{ source: 'field:3', operator: 'equals', value: 'urgent' }],
+  actions: [{ target: 'field:4', action: 'set-value', value: 'high' }],
+};
+const setOnLoad: LogicBlock = {
+  trigger: 'on-load',
+  conditions: [],
+  actions: [{ target: 'field:4', action: 'set-value', value: 'normal' }],
+};
 
 describe('form logic in the forms', () => {
   it('watches only the fields the conditions read', () => {
     expect(logicSources([show, setOnChange], fields)).toEqual(['access', 'status']);
     expect(logicTargets([show, setOnChange], fields)).toEqual(['gate_code', 'priority']);
-    expect(logicSources([{ trigger: 'always', conditions: [{ source: 'field:99', operator: 'equals', value: '' }], actions: [] }], fields)).toEqual([]);
+    expect(
+      logicSources(
+        [{ trigger: 'always', conditions: [{ source: 'field:99', operator: 'equals', value: '' }], actions: [] }],
+        fields,
+      ),
+    ).toEqual([]);
   });
 
   it('on load runs always and on-load blocks; a change runs always blocks and the on-change blocks reading it', () => {
-    const load = runLogic([show, setOnChange, setOnLoad], { access: 'open', status: 'urgent' }, fields, { kind: 'load' });
+    const load = runLogic([show, setOnChange, setOnLoad], { access: 'open', status: 'urgent' }, fields, {
+      kind: 'load',
+    });
     expect(load.visibility).toEqual({ gate_code: 'hidden' });
     expect(load.setValues).toEqual({ priority: 'normal' });
 
-    const changedAccess = runLogic([show, setOnChange, setOnLoad], { access: 'gated', status: 'urgent' }, fields, { kind: 'change', field: 'access' });
+    const changedAccess = runLogic([show, setOnChange, setOnLoad], { access: 'gated', status: 'urgent' }, fields, {
+      kind: 'change',
+      field: 'access',
+    });
     expect(changedAccess.visibility).toEqual({ gate_code: 'visible' });
     expect(changedAccess.setValues).toEqual({});
 
-    const changedStatus = runLogic([show, setOnChange], { access: 'gated', status: 'urgent' }, fields, { kind: 'change', field: 'status' });
+    const changedStatus = runLogic([show, setOnChange], { access: 'gated', status: 'urgent' }, fields, {
+      kind: 'change',
+      field: 'status',
+    });
     expect(changedStatus.setValues).toEqual({ priority: 'high' });
 
     expect(runLogic([show], { access: 'gated' }, fields, { kind: 'all' }).visibility).toEqual({ gate_code: 'visible' });
   });
 
   it('a broken block leaves the form as it is instead of throwing', () => {
-    const broken = { trigger: 'always', conditions: [{ source: 'status', operator: 'equals', value: 'x' }], actions: [] } as unknown as LogicBlock;
+    const broken = {
+      trigger: 'always',
+      conditions: [{ source: 'status', operator: 'equals', value: 'x' }],
+      actions: [],
+    } as unknown as LogicBlock;
     const outcome = runLogic([broken], {}, fields, { kind: 'load' });
     expect(outcome.visibility).toEqual({});
     expect(outcome.warnings[0]).toMatch(/Invalid source type/);
@@ -63,10 +106,50 @@ describe('form logic in the forms', () => {
 
 describe('history', () => {
   const revisions: Revision[] = [
-    { id: 4, revisionable_type: 'site', revisionable_id: 1, action: 'updated', user_id: 1, user_name: 'A', changes: { gate_code: ['2', '3'], owner: ['x', 'y'] }, import_id: null, created_at: '' },
-    { id: 3, revisionable_type: 'site', revisionable_id: 1, action: 'restored', user_id: 1, user_name: 'A', changes: {}, import_id: null, created_at: '' },
-    { id: 2, revisionable_type: 'site', revisionable_id: 1, action: 'updated', user_id: 1, user_name: 'A', changes: { gate_code: ['1', '2'], contractor_ids: [[], [5]] }, import_id: null, created_at: '' },
-    { id: 1, revisionable_type: 'site', revisionable_id: 1, action: 'created', user_id: 1, user_name: 'A', changes: { gate_code: [null, '1'], owner: [null, 'x'] }, import_id: null, created_at: '' },
+    {
+      id: 4,
+      revisionable_type: 'site',
+      revisionable_id: 1,
+      action: 'updated',
+      user_id: 1,
+      user_name: 'A',
+      changes: { gate_code: ['2', '3'], owner: ['x', 'y'] },
+      import_id: null,
+      created_at: '',
+    },
+    {
+      id: 3,
+      revisionable_type: 'site',
+      revisionable_id: 1,
+      action: 'restored',
+      user_id: 1,
+      user_name: 'A',
+      changes: {},
+      import_id: null,
+      created_at: '',
+    },
+    {
+      id: 2,
+      revisionable_type: 'site',
+      revisionable_id: 1,
+      action: 'updated',
+      user_id: 1,
+      user_name: 'A',
+      changes: { gate_code: ['1', '2'], contractor_ids: [[], [5]] },
+      import_id: null,
+      created_at: '',
+    },
+    {
+      id: 1,
+      revisionable_type: 'site',
+      revisionable_id: 1,
+      action: 'created',
+      user_id: 1,
+      user_name: 'A',
+      changes: { gate_code: [null, '1'], owner: [null, 'x'] },
+      import_id: null,
+      created_at: '',
+    },
   ];
   const editable = new Set(['gate_code', 'owner']);
 
@@ -79,7 +162,12 @@ describe('history', () => {
   });
 
   it('shows values as people read them', () => {
-    const status = describeField({ slug: 'status', name: 'Status', type: 'dropdown', options: { choices: [{ value: 'open', label: 'Open' }] } });
+    const status = describeField({
+      slug: 'status',
+      name: 'Status',
+      type: 'dropdown',
+      options: { choices: [{ value: 'open', label: 'Open' }] },
+    });
     expect(historyText('open', status)).toBe('Open');
     expect(historyText(null)).toBe('—');
     expect(historyText(true)).toBe('Yes');
@@ -91,7 +179,17 @@ describe('history', () => {
 describe('presence', () => {
   it('names the channel and leaves the person out of the list', () => {
     expect(presenceChannel('site', 12)).toBe('presence-record.site.12');
-    expect(othersIn([{ id: '1', info: { name: 'Me' } }, { id: '7', info: { name: 'Zoe' } }, { id: '3', info: { name: 'Ann' } }, { id: '7', info: { name: 'Zoe' } }], 1)).toEqual([
+    expect(
+      othersIn(
+        [
+          { id: '1', info: { name: 'Me' } },
+          { id: '7', info: { name: 'Zoe' } },
+          { id: '3', info: { name: 'Ann' } },
+          { id: '7', info: { name: 'Zoe' } },
+        ],
+        1,
+      ),
+    ).toEqual([
       { id: '3', name: 'Ann' },
       { id: '7', name: 'Zoe' },
     ]);

@@ -1,14 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { HttpClient } from '../../../src/client/http/client';
-import { REMEMBERED_USER_KEY, SessionStore, memoryStorage } from '../../../src/client/session/sessionStore';
+import { memoryStorage, REMEMBERED_USER_KEY, SessionStore } from '../../../src/client/session/sessionStore';
 import { createFakeFetch, json, when } from './fakeFetch';
 
 /** The app opens with no connection as the person last signed in on the device (docs/offline.md). */
-const ada = { id: 1, name: 'Ada Lovelace', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', permissions: ['visit:create'] };
+const ada = {
+  id: 1,
+  name: 'Ada Lovelace',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  email: 'ada@example.com',
+  permissions: ['visit:create'],
+};
 
 function load(answer: Parameters<typeof when>[2], storage = memoryStorage()) {
   const fake = createFakeFetch([when('GET', '/api/auth/check', answer)]);
-  return { storage, session: new SessionStore(new HttpClient({ fetch: fake.fetch, getCookie: fake.getCookie }), storage) };
+  return {
+    storage,
+    session: new SessionStore(new HttpClient({ fetch: fake.fetch, getCookie: fake.getCookie }), storage),
+  };
 }
 
 describe('the session with no connection', () => {

@@ -1,6 +1,7 @@
 /** The client-mode grid's sort (TableGrid): the totals row stays last in either direction; values sort as they are. */
-import { describe, expect, it } from 'vitest';
+
 import type { GridSortCellParams } from '@mui/x-data-grid';
+import { describe, expect, it } from 'vitest';
 import { totalsLastComparator } from '../../../src/client/records/grid/TableGrid';
 
 const cell = (id: string) => ({ id }) as unknown as GridSortCellParams;

@@ -4,7 +4,9 @@
  * realtime events, and a poll in case the socket is away), the outcome (what changed, what was refused and why)
  * and Undo, which gives every changed record its value back.
  */
-import { useEffect, useMemo, useState } from 'react';
+
+import EditIcon from '@mui/icons-material/EditOutlined';
+import UndoIcon from '@mui/icons-material/Undo';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -20,20 +22,27 @@ import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
+import type { Theme } from '@mui/material/styles';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import type { Theme } from '@mui/material/styles';
-import EditIcon from '@mui/icons-material/EditOutlined';
-import UndoIcon from '@mui/icons-material/Undo';
+import { useEffect, useMemo, useState } from 'react';
 import { Form, useCanAccess, useListContext, useNotify } from 'react-admin';
 import { isApiError } from '../../http/errors';
 import { useRealtimeEvent } from '../../realtime/useRealtimeEvent';
-import { FieldInput, type FieldDescriptor } from '../fieldTypes';
+import { type FieldDescriptor, FieldInput } from '../fieldTypes';
 import { useAppDataProvider } from '../hooks';
 import { useInvalidateResource } from '../mutations';
 import type { RecordSchema } from '../schema';
-import { bulkEditableFields, bulkEditStage, bulkProgressText, bulkResultText, bulkSelection, bulkUndoText, type BulkEditRecord } from './bulkEdit';
+import {
+  type BulkEditRecord,
+  bulkEditableFields,
+  bulkEditStage,
+  bulkProgressText,
+  bulkResultText,
+  bulkSelection,
+  bulkUndoText,
+} from './bulkEdit';
 
 const POLL_MS = 1_500;
 
@@ -71,7 +80,12 @@ function useBulkEdit(initial: BulkEditRecord | null) {
 function Progress({ record, plural }: { record: BulkEditRecord; plural: string }) {
   return (
     <Box aria-live="polite">
-      <LinearProgress variant="determinate" value={record.progress} aria-label={`Progress ${record.progress}%`} sx={{ height: 8, borderRadius: 4 }} />
+      <LinearProgress
+        variant="determinate"
+        value={record.progress}
+        aria-label={`Progress ${record.progress}%`}
+        sx={{ height: 8, borderRadius: 4 }}
+      />
       <Typography variant="body2" sx={{ mt: 1 }} data-testid="bulk-edit-progress">
         {bulkProgressText(record, plural)}
       </Typography>
@@ -85,13 +99,20 @@ function Outcome({ record, singular, plural }: { record: BulkEditRecord; singula
   const refusals = undone ? [] : (record.refusals ?? []);
   return (
     <Box data-testid="bulk-edit-result" aria-live="polite">
-      <Alert severity={record.status === 'failed' ? 'error' : !undone && record.refused_count ? 'warning' : 'success'} sx={{ mb: refusals.length ? 1 : 0 }}>
+      <Alert
+        severity={record.status === 'failed' ? 'error' : !undone && record.refused_count ? 'warning' : 'success'}
+        sx={{ mb: refusals.length ? 1 : 0 }}
+      >
         {lines.map((line) => (
           <div key={line}>{line}</div>
         ))}
       </Alert>
       {refusals.length > 0 && (
-        <List dense aria-label={`${plural} not changed`} sx={{ maxHeight: 240, overflow: 'auto', border: 1, borderColor: 'divider', borderRadius: 1 }}>
+        <List
+          dense
+          aria-label={`${plural} not changed`}
+          sx={{ maxHeight: 240, overflow: 'auto', border: 1, borderColor: 'divider', borderRadius: 1 }}
+        >
           {refusals.map((refusal) => (
             <ListItem key={refusal.id} divider>
               <ListItemText primary={refusal.name} secondary={refusal.reason} />
@@ -109,7 +130,21 @@ function Outcome({ record, singular, plural }: { record: BulkEditRecord; singula
 }
 
 /** Choosing what to set: which records, which field, which value. */
-function BulkEditForm({ schema, fields, selected, total, onStarted, onCancel }: { schema: RecordSchema; fields: FieldDescriptor[]; selected: number; total: number; onStarted: (record: BulkEditRecord) => void; onCancel: () => void }) {
+function BulkEditForm({
+  schema,
+  fields,
+  selected,
+  total,
+  onStarted,
+  onCancel,
+}: {
+  schema: RecordSchema;
+  fields: FieldDescriptor[];
+  selected: number;
+  total: number;
+  onStarted: (record: BulkEditRecord) => void;
+  onCancel: () => void;
+}) {
   const { selectedIds, filterValues } = useListContext();
   const dataProvider = useAppDataProvider();
   const [slug, setSlug] = useState(fields[0]?.slug ?? '');
@@ -126,7 +161,12 @@ function BulkEditForm({ schema, fields, selected, total, onStarted, onCancel }: 
     setError(null);
     try {
       const answer = await dataProvider.call<{ data: BulkEditRecord }>('POST', 'bulk-edits', {
-        data: { resource: schema.resource, field: descriptor.slug, value: values[descriptor.slug] ?? null, ...bulkSelection(selectedIds, filterValues, all) },
+        data: {
+          resource: schema.resource,
+          field: descriptor.slug,
+          value: values[descriptor.slug] ?? null,
+          ...bulkSelection(selectedIds, filterValues, all),
+        },
       });
       onStarted(answer.data);
     } catch (caught) {
@@ -141,12 +181,32 @@ function BulkEditForm({ schema, fields, selected, total, onStarted, onCancel }: 
     <Form key={slug} onSubmit={submit} noValidate>
       <DialogContent sx={{ pt: 1 }}>
         {total > selected && (
-          <RadioGroup value={all ? 'all' : 'selected'} onChange={(event) => setAll(event.target.value === 'all')} aria-label="Which records">
-            <FormControlLabel value="selected" control={<Radio />} label={`The ${selected.toLocaleString('en')} selected`} />
-            <FormControlLabel value="all" control={<Radio />} label={`All ${total.toLocaleString('en')} ${plural} matching the list`} />
+          <RadioGroup
+            value={all ? 'all' : 'selected'}
+            onChange={(event) => setAll(event.target.value === 'all')}
+            aria-label="Which records"
+          >
+            <FormControlLabel
+              value="selected"
+              control={<Radio />}
+              label={`The ${selected.toLocaleString('en')} selected`}
+            />
+            <FormControlLabel
+              value="all"
+              control={<Radio />}
+              label={`All ${total.toLocaleString('en')} ${plural} matching the list`}
+            />
           </RadioGroup>
         )}
-        <TextField select fullWidth label="Field" value={slug} onChange={(event) => setSlug(event.target.value)} sx={{ mt: 1, mb: 1 }} helperText="Every chosen record gets the value below in this field.">
+        <TextField
+          select
+          fullWidth
+          label="Field"
+          value={slug}
+          onChange={(event) => setSlug(event.target.value)}
+          sx={{ mt: 1, mb: 1 }}
+          helperText="Every chosen record gets the value below in this field."
+        >
           {fields.map((field) => (
             <MenuItem key={field.slug} value={field.slug}>
               {field.label}
@@ -192,7 +252,8 @@ export function BulkEditButton({ schema, descriptors }: { schema: RecordSchema; 
   if (!canEdit || fields.length === 0) return null;
 
   const close = () => {
-    if (stage === 'running' || stage === 'undoing') notify('The change goes on in the background; the list shows it when it ends.', { type: 'info' });
+    if (stage === 'running' || stage === 'undoing')
+      notify('The change goes on in the background; the list shows it when it ends.', { type: 'info' });
     if (stage === 'done' || stage === 'undone') onUnselectItems();
     setOpen(false);
     setStarted(null);
@@ -207,20 +268,48 @@ export function BulkEditButton({ schema, descriptors }: { schema: RecordSchema; 
     }
   };
   const label = fields.find((field) => field.slug === record?.field)?.label ?? record?.field;
-  const title = !record ? `Change ${plural}` : stage === 'running' ? `Changing ${label} of ${plural}…` : stage === 'undoing' ? `Putting ${label} back…` : stage === 'undone' ? 'Undone' : `${label}: bulk edit finished`;
+  const title = !record
+    ? `Change ${plural}`
+    : stage === 'running'
+      ? `Changing ${label} of ${plural}…`
+      : stage === 'undoing'
+        ? `Putting ${label} back…`
+        : stage === 'undone'
+          ? 'Undone'
+          : `${label}: bulk edit finished`;
 
   return (
     <>
       <Button size="small" startIcon={<EditIcon />} onClick={() => setOpen(true)} disabled={!selectedIds.length}>
         Edit
       </Button>
-      <Dialog open={open} onClose={close} fullWidth maxWidth="sm" fullScreen={fullScreen} aria-labelledby="bulk-edit-title">
+      <Dialog
+        open={open}
+        onClose={close}
+        fullWidth
+        maxWidth="sm"
+        fullScreen={fullScreen}
+        aria-labelledby="bulk-edit-title"
+      >
         <DialogTitle id="bulk-edit-title">{title}</DialogTitle>
         {!record ? (
-          <BulkEditForm schema={schema} fields={fields} selected={selectedIds.length} total={total} onStarted={setStarted} onCancel={close} />
+          <BulkEditForm
+            schema={schema}
+            fields={fields}
+            selected={selectedIds.length}
+            total={total}
+            onStarted={setStarted}
+            onCancel={close}
+          />
         ) : (
           <>
-            <DialogContent>{stage === 'running' || stage === 'undoing' ? <Progress record={record} plural={plural} /> : <Outcome record={record} singular={singular} plural={plural} />}</DialogContent>
+            <DialogContent>
+              {stage === 'running' || stage === 'undoing' ? (
+                <Progress record={record} plural={plural} />
+              ) : (
+                <Outcome record={record} singular={singular} plural={plural} />
+              )}
+            </DialogContent>
             <DialogActions>
               {stage === 'done' && record.changed_count > 0 && (
                 <Button startIcon={<UndoIcon />} onClick={undo}>

@@ -10,14 +10,24 @@ import type { FieldDescriptor } from '../fieldTypes';
 /** Field types whose value is one thing a person can pick once for many records. */
 const NOT_IN_BULK = new Set<FieldDescriptor['type']>(['attachment', 'addresses', 'note', 'head-count', 'slug']);
 
-export const bulkEditableFields = (descriptors: readonly FieldDescriptor[]) => descriptors.filter((descriptor) => !descriptor.readOnly && !descriptor.withTrade && !NOT_IN_BULK.has(descriptor.type));
+export const bulkEditableFields = (descriptors: readonly FieldDescriptor[]) =>
+  descriptors.filter(
+    (descriptor) => !descriptor.readOnly && !descriptor.withTrade && !NOT_IN_BULK.has(descriptor.type),
+  );
 
 export type BulkSelection = { ids: Identifier[] } | { query: { filter?: Record<string, unknown>; search?: string } };
 
 /** The chosen rows, or with `all` every record the list's filter values (search `q` included) find. */
-export function bulkSelection(selectedIds: readonly Identifier[], filterValues: Record<string, unknown> | undefined, all: boolean): BulkSelection {
+export function bulkSelection(
+  selectedIds: readonly Identifier[],
+  filterValues: Record<string, unknown> | undefined,
+  all: boolean,
+): BulkSelection {
   if (!all) return { ids: [...selectedIds] };
-  const { filter, search } = listQuery({ filter: filterValues ?? {} }) as { filter?: Record<string, unknown>; search?: string };
+  const { filter, search } = listQuery({ filter: filterValues ?? {} }) as {
+    filter?: Record<string, unknown>;
+    search?: string;
+  };
   return { query: { ...(filter ? { filter } : {}), ...(search ? { search } : {}) } };
 }
 
@@ -51,7 +61,8 @@ const count = (n: number, one: string, many: string) => `${n.toLocaleString('en'
 
 /** "120 of 500 sites (24%)", or the undo's "40 of 490 put back (8%)". */
 export function bulkProgressText(record: BulkEditRecord, plural: string): string {
-  if (bulkEditStage(record) === 'undoing') return `${(record.restored_count + record.kept_count).toLocaleString('en')} of ${record.changed_count.toLocaleString('en')} put back (${record.progress}%)`;
+  if (bulkEditStage(record) === 'undoing')
+    return `${(record.restored_count + record.kept_count).toLocaleString('en')} of ${record.changed_count.toLocaleString('en')} put back (${record.progress}%)`;
   const waiting = record.status === 'pending' ? ', waiting for the worker' : '';
   return `${record.processed.toLocaleString('en')} of ${record.total.toLocaleString('en')} ${plural} (${record.progress}%)${waiting}`;
 }
@@ -61,12 +72,18 @@ export function bulkResultText(record: BulkEditRecord, singular: string, plural:
   if (record.status === 'failed') return [record.message ?? 'The bulk edit stopped.'];
   const lines = [`${count(record.changed_count, singular, plural)} changed.`];
   if (record.unchanged_count) lines.push(`${count(record.unchanged_count, 'already had', 'already had')} this value.`);
-  if (record.refused_count) lines.push(`${count(record.refused_count, `${singular} was`, `${plural} were`)} not changed:`);
+  if (record.refused_count)
+    lines.push(`${count(record.refused_count, `${singular} was`, `${plural} were`)} not changed:`);
   return lines;
 }
 
 export function bulkUndoText(record: BulkEditRecord, singular: string, plural: string): string[] {
-  const lines = [`${count(record.restored_count, singular, plural)} got ${record.restored_count === 1 ? 'its' : 'their'} value back.`];
-  if (record.kept_count) lines.push(`${count(record.kept_count, `${singular} was`, `${plural} were`)} changed again since and kept that change.`);
+  const lines = [
+    `${count(record.restored_count, singular, plural)} got ${record.restored_count === 1 ? 'its' : 'their'} value back.`,
+  ];
+  if (record.kept_count)
+    lines.push(
+      `${count(record.kept_count, `${singular} was`, `${plural} were`)} changed again since and kept that change.`,
+    );
   return lines;
 }

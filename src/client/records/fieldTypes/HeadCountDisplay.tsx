@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useGetMany } from 'react-admin';
-import { HEAD_COUNT_LABELS, headCountTotals, type HeadCountRow } from '../../../common/head-count';
+import { HEAD_COUNT_LABELS, type HeadCountRow, headCountTotals } from '../../../common/head-count';
 import { recordLabel } from '../label';
 import { formatNumber } from './describe';
 import type { DisplayVariant, ValueView } from './displays';
@@ -18,16 +18,31 @@ const CONVERSATIONS = ['talked_to', 'cards_signed', 'contacts_made', 'recruits_s
 
 /** "Talked to 4 · Cards signed 2", the conversations that were had. */
 export function conversationsSummary(totals: Record<(typeof CONVERSATIONS)[number], number>): string {
-  return CONVERSATIONS.filter((key) => totals[key] > 0).map((key) => `${HEAD_COUNT_LABELS[key]} ${formatNumber(totals[key])}`).join(' · ');
+  return CONVERSATIONS.filter((key) => totals[key] > 0)
+    .map((key) => `${HEAD_COUNT_LABELS[key]} ${formatNumber(totals[key])}`)
+    .join(' · ');
 }
 
 function HeadCount({ value, variant }: { value: unknown; variant: DisplayVariant }) {
   const rows = (Array.isArray(value) ? value : []) as HeadCountRow[];
   const contractorIds = [...new Set(rows.map((row) => row.contractor_id))];
   const tradeIds = [...new Set(rows.flatMap((row) => row.trade_ids ?? []))];
-  const { data: contractors = [] } = useGetMany('contractors', { ids: contractorIds }, { enabled: variant === 'show' && contractorIds.length > 0 });
-  const { data: trades = [] } = useGetMany('trades', { ids: tradeIds }, { enabled: variant === 'show' && tradeIds.length > 0 });
-  if (!rows.length) return variant === 'show' ? <Typography component="span" variant="body2" color="text.disabled">—</Typography> : null;
+  const { data: contractors = [] } = useGetMany(
+    'contractors',
+    { ids: contractorIds },
+    { enabled: variant === 'show' && contractorIds.length > 0 },
+  );
+  const { data: trades = [] } = useGetMany(
+    'trades',
+    { ids: tradeIds },
+    { enabled: variant === 'show' && tradeIds.length > 0 },
+  );
+  if (!rows.length)
+    return variant === 'show' ? (
+      <Typography component="span" variant="body2" color="text.disabled">
+        —
+      </Typography>
+    ) : null;
   if (variant === 'list') return <span>{workersSummary(headCountTotals(rows))}</span>;
   const name = (list: any[], id: number) => recordLabel(list.find((item) => Number(item.id) === id)) || `#${id}`;
   return (
@@ -36,7 +51,13 @@ function HeadCount({ value, variant }: { value: unknown; variant: DisplayVariant
         <Box key={index}>
           <Typography variant="body2" sx={{ fontWeight: 600 }}>
             {name(contractors, row.contractor_id)}
-            {row.trade_ids?.length ? <Typography component="span" variant="body2" color="text.secondary">{` · ${row.trade_ids.map((id) => name(trades, id)).join(', ')}`}</Typography> : null}
+            {row.trade_ids?.length ? (
+              <Typography
+                component="span"
+                variant="body2"
+                color="text.secondary"
+              >{` · ${row.trade_ids.map((id) => name(trades, id)).join(', ')}`}</Typography>
+            ) : null}
           </Typography>
           <Typography variant="body2">{workersSummary(row)}</Typography>
           {conversationsSummary(row) && (

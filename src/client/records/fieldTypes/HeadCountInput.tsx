@@ -3,7 +3,10 @@
  * contractor seen, with its trades and a stepper (− / +) for each count. The site's known contractors (the form's
  * `site_id`) are offered first; a new visit starts from the counts of the site's last visit. Loaded on demand.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+
+import AddIcon from '@mui/icons-material/Add';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
+import RemoveIcon from '@mui/icons-material/Remove';
 import Alert from '@mui/material/Alert';
 import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
@@ -15,12 +18,17 @@ import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import AddIcon from '@mui/icons-material/Add';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
-import RemoveIcon from '@mui/icons-material/Remove';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useGetList, useGetMany, useGetOne, useInput, useRecordContext } from 'react-admin';
 import { useWatch } from 'react-hook-form';
-import { HEAD_COUNT_LABELS, HEAD_COUNT_MAX, HEAD_COUNT_NUMBERS, headCountProblem, type HeadCountNumber, type HeadCountRow } from '../../../common/head-count';
+import {
+  HEAD_COUNT_LABELS,
+  HEAD_COUNT_MAX,
+  HEAD_COUNT_NUMBERS,
+  type HeadCountNumber,
+  type HeadCountRow,
+  headCountProblem,
+} from '../../../common/head-count';
 import { formatDate } from '../../i18n/dates';
 import { recordLabel } from '../label';
 import type { FieldDescriptor } from './describe';
@@ -61,7 +69,11 @@ function useKnownContractors(siteId: unknown) {
 
 /** The site's last visit, the starting point of a new one. */
 function useLastVisit(siteId: unknown, enabled: boolean) {
-  const { data } = useGetList('visits', { filter: { site_id: siteId }, sort: { field: 'visited_at', order: 'DESC' }, pagination: { page: 1, perPage: 1 } }, { enabled: enabled && Boolean(siteId) });
+  const { data } = useGetList(
+    'visits',
+    { filter: { site_id: siteId }, sort: { field: 'visited_at', order: 'DESC' }, pagination: { page: 1, perPage: 1 } },
+    { enabled: enabled && Boolean(siteId) },
+  );
   return data?.[0] as { id: number; visited_at: string; head_counts?: HeadCountRow[] } | undefined;
 }
 
@@ -81,18 +93,37 @@ export default function HeadCountInput({ descriptor }: { descriptor: FieldDescri
   useEffect(() => {
     if (!creating || !last?.head_counts?.length || seededFor.current === siteId || rows.length) return;
     seededFor.current = siteId;
-    field.onChange(last.head_counts.map((row) => ({ ...emptyRow(row.contractor_id, row.trade_ids ?? []), workers: row.workers, union_workers: row.union_workers, non_union_workers: row.non_union_workers })));
+    field.onChange(
+      last.head_counts.map((row) => ({
+        ...emptyRow(row.contractor_id, row.trade_ids ?? []),
+        workers: row.workers,
+        union_workers: row.union_workers,
+        non_union_workers: row.non_union_workers,
+      })),
+    );
     setStartedFrom(last.visited_at);
   }, [creating, last, siteId, rows.length, field]);
 
-  const contractorIds = useMemo(() => [...new Set([...rows.map((r) => r.contractor_id), ...known.map((k) => k.contractor_id)])], [rows, known]);
-  const { data: contractors = [] } = useGetMany('contractors', { ids: contractorIds }, { enabled: contractorIds.length > 0 });
-  const { data: trades = [] } = useGetList('trades', { pagination: { page: 1, perPage: 500 }, sort: { field: 'name', order: 'ASC' } });
+  const contractorIds = useMemo(
+    () => [...new Set([...rows.map((r) => r.contractor_id), ...known.map((k) => k.contractor_id)])],
+    [rows, known],
+  );
+  const { data: contractors = [] } = useGetMany(
+    'contractors',
+    { ids: contractorIds },
+    { enabled: contractorIds.length > 0 },
+  );
+  const { data: trades = [] } = useGetList('trades', {
+    pagination: { page: 1, perPage: 500 },
+    sort: { field: 'name', order: 'ASC' },
+  });
   const nameOf = (id: number) => recordLabel(contractors.find((c) => c.id === id)) || `Contractor #${id}`;
   const offered = known.filter((k) => !rows.some((row) => row.contractor_id === k.contractor_id));
 
-  const change = (index: number, next: HeadCountRow) => field.onChange(rows.map((row, i) => (i === index ? next : row)));
-  const add = (contractorId: number, tradeIds: number[] = []) => field.onChange([...rows, emptyRow(contractorId, tradeIds)]);
+  const change = (index: number, next: HeadCountRow) =>
+    field.onChange(rows.map((row, i) => (i === index ? next : row)));
+  const add = (contractorId: number, tradeIds: number[] = []) =>
+    field.onChange([...rows, emptyRow(contractorId, tradeIds)]);
 
   return (
     <Box data-testid="head-count-input" sx={{ my: 1 }}>
@@ -104,7 +135,14 @@ export default function HeadCountInput({ descriptor }: { descriptor: FieldDescri
           severity="info"
           sx={{ my: 1 }}
           action={
-            <Button color="inherit" size="small" onClick={() => { field.onChange([]); setStartedFrom(null); }}>
+            <Button
+              color="inherit"
+              size="small"
+              onClick={() => {
+                field.onChange([]);
+                setStartedFrom(null);
+              }}
+            >
               Start empty
             </Button>
           }
@@ -114,7 +152,15 @@ export default function HeadCountInput({ descriptor }: { descriptor: FieldDescri
       )}
       <Stack spacing={1.5} sx={{ my: 1 }}>
         {rows.map((row, index) => (
-          <RowCard key={`${row.contractor_id}-${index}`} index={index} row={row} name={nameOf(row.contractor_id)} trades={trades} onChange={(next) => change(index, next)} onRemove={() => field.onChange(rows.filter((_r, i) => i !== index))} />
+          <RowCard
+            key={`${row.contractor_id}-${index}`}
+            index={index}
+            row={row}
+            name={nameOf(row.contractor_id)}
+            trades={trades}
+            onChange={(next) => change(index, next)}
+            onRemove={() => field.onChange(rows.filter((_r, i) => i !== index))}
+          />
         ))}
       </Stack>
       {offered.length > 0 && (
@@ -124,7 +170,14 @@ export default function HeadCountInput({ descriptor }: { descriptor: FieldDescri
           </Typography>
           <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1 }}>
             {offered.map((k) => (
-              <Chip key={k.contractor_id} icon={<AddIcon />} label={nameOf(k.contractor_id)} onClick={() => add(k.contractor_id, k.trade_ids)} sx={{ height: 44, fontSize: '0.95rem', borderRadius: 22 }} data-testid="head-count-known" />
+              <Chip
+                key={k.contractor_id}
+                icon={<AddIcon />}
+                label={nameOf(k.contractor_id)}
+                onClick={() => add(k.contractor_id, k.trade_ids)}
+                sx={{ height: 44, fontSize: '0.95rem', borderRadius: 22 }}
+                data-testid="head-count-known"
+              />
             ))}
           </Stack>
         </Box>
@@ -139,13 +192,31 @@ export default function HeadCountInput({ descriptor }: { descriptor: FieldDescri
   );
 }
 
-function RowCard({ index, row, name, trades, onChange, onRemove }: { index: number; row: HeadCountRow; name: string; trades: Array<{ id: number | string; name?: string }>; onChange: (row: HeadCountRow) => void; onRemove: () => void }) {
+function RowCard({
+  index,
+  row,
+  name,
+  trades,
+  onChange,
+  onRemove,
+}: {
+  index: number;
+  row: HeadCountRow;
+  name: string;
+  trades: Array<{ id: number | string; name?: string }>;
+  onChange: (row: HeadCountRow) => void;
+  onRemove: () => void;
+}) {
   const problem = headCountProblem(row, 'This contractor');
   const chosen = trades.filter((trade) => (row.trade_ids ?? []).includes(Number(trade.id)));
   const set = (key: HeadCountNumber, value: number) => {
     const next = { ...row, [key]: Math.max(0, Math.min(HEAD_COUNT_MAX, value)) };
     // Counting union or non-union workers counts them as workers too.
-    if ((key === 'union_workers' || key === 'non_union_workers') && next.union_workers + next.non_union_workers > next.workers) next.workers = next.union_workers + next.non_union_workers;
+    if (
+      (key === 'union_workers' || key === 'non_union_workers') &&
+      next.union_workers + next.non_union_workers > next.workers
+    )
+      next.workers = next.union_workers + next.non_union_workers;
     onChange(next);
   };
   return (
@@ -175,7 +246,14 @@ function RowCard({ index, row, name, trades, onChange, onRemove }: { index: numb
           </Typography>
           <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(136px, 1fr))', gap: 1.5 }}>
             {keys.map((key) => (
-              <Stepper key={key} label={HEAD_COUNT_LABELS[key]} value={row[key] ?? 0} onChange={(value) => set(key, value)} name={`${name}: ${HEAD_COUNT_LABELS[key]}`} min={key === 'workers' ? row.union_workers + row.non_union_workers : 0} />
+              <Stepper
+                key={key}
+                label={HEAD_COUNT_LABELS[key]}
+                value={row[key] ?? 0}
+                onChange={(value) => set(key, value)}
+                name={`${name}: ${HEAD_COUNT_LABELS[key]}`}
+                min={key === 'workers' ? row.union_workers + row.non_union_workers : 0}
+              />
             ))}
           </Box>
         </Box>
@@ -196,14 +274,31 @@ const COUNT_GROUPS: ReadonlyArray<[string, readonly HeadCountNumber[]]> = [
 ];
 
 /** A count with big − and + buttons around the number (which can be typed too). */
-function Stepper({ label, name, value, min, onChange }: { label: string; name: string; value: number; min: number; onChange: (value: number) => void }) {
+function Stepper({
+  label,
+  name,
+  value,
+  min,
+  onChange,
+}: {
+  label: string;
+  name: string;
+  value: number;
+  min: number;
+  onChange: (value: number) => void;
+}) {
   return (
     <Box>
       <Typography variant="body2" color="text.secondary" component="div" sx={{ mb: 0.5 }}>
         {label}
       </Typography>
       <Stack direction="row" sx={{ alignItems: 'center' }}>
-        <IconButton onClick={() => onChange(value - 1)} disabled={value <= min} aria-label={`${name}: one fewer`} sx={{ width: 48, height: 48, flexShrink: 0, border: 1, borderColor: 'divider', borderRadius: '8px 0 0 8px' }}>
+        <IconButton
+          onClick={() => onChange(value - 1)}
+          disabled={value <= min}
+          aria-label={`${name}: one fewer`}
+          sx={{ width: 48, height: 48, flexShrink: 0, border: 1, borderColor: 'divider', borderRadius: '8px 0 0 8px' }}
+        >
           <RemoveIcon />
         </IconButton>
         <TextField
@@ -212,10 +307,20 @@ function Stepper({ label, name, value, min, onChange }: { label: string; name: s
             const digits = event.target.value.replace(/\D/g, '');
             onChange(digits === '' ? 0 : Number(digits));
           }}
-          slotProps={{ htmlInput: { inputMode: 'numeric', 'aria-label': name, style: { textAlign: 'center', fontSize: 18, padding: '12px 4px' } } }}
+          slotProps={{
+            htmlInput: {
+              inputMode: 'numeric',
+              'aria-label': name,
+              style: { textAlign: 'center', fontSize: 18, padding: '12px 4px' },
+            },
+          }}
           sx={{ flex: 1, minWidth: 40, maxWidth: 80, '& .MuiInputBase-root': { borderRadius: 0 } }}
         />
-        <IconButton onClick={() => onChange(value + 1)} aria-label={`${name}: one more`} sx={{ width: 48, height: 48, flexShrink: 0, border: 1, borderColor: 'divider', borderRadius: '0 8px 8px 0' }}>
+        <IconButton
+          onClick={() => onChange(value + 1)}
+          aria-label={`${name}: one more`}
+          sx={{ width: 48, height: 48, flexShrink: 0, border: 1, borderColor: 'divider', borderRadius: '0 8px 8px 0' }}
+        >
           <AddIcon />
         </IconButton>
       </Stack>
@@ -226,7 +331,11 @@ function Stepper({ label, name, value, min, onChange }: { label: string; name: s
 /** Any other contractor, searched by name. */
 function OtherContractor({ onPick, exclude }: { onPick: (id: number) => void; exclude: number[] }) {
   const [q, setQ] = useState('');
-  const { data = [], isPending } = useGetList('contractors', { filter: q ? { q } : {}, pagination: { page: 1, perPage: 20 }, sort: { field: 'name', order: 'ASC' } });
+  const { data = [], isPending } = useGetList('contractors', {
+    filter: q ? { q } : {},
+    pagination: { page: 1, perPage: 20 },
+    sort: { field: 'name', order: 'ASC' },
+  });
   const options = data.filter((c) => !exclude.includes(Number(c.id)));
   return (
     <Autocomplete
@@ -241,7 +350,9 @@ function OtherContractor({ onPick, exclude }: { onPick: (id: number) => void; ex
         if (picked) onPick(Number(picked.id));
         setQ('');
       }}
-      renderInput={(params) => <TextField {...params} label="Add another contractor" placeholder="Search contractors" />}
+      renderInput={(params) => (
+        <TextField {...params} label="Add another contractor" placeholder="Search contractors" />
+      )}
       sx={{ '& .MuiInputBase-root': { minHeight: 48 } }}
     />
   );

@@ -2,11 +2,12 @@
  * A searchable input for relations that hold text (site address parts: street, city, county, state, postal code):
  * suggestions from GET /api/options/{list}?q=, and any new value may be typed.
  */
-import { useEffect, useState } from 'react';
+
 import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
 import { useQuery } from '@tanstack/react-query';
-import { FieldTitle, InputHelperText, useInput, type InputProps } from 'react-admin';
+import { useEffect, useState } from 'react';
+import { FieldTitle, InputHelperText, type InputProps, useInput } from 'react-admin';
 import { useAppDataProvider } from '../hooks';
 
 export interface TextRelationInputProps extends Omit<InputProps, 'source'> {
@@ -16,7 +17,15 @@ export interface TextRelationInputProps extends Omit<InputProps, 'source'> {
   helperText?: string;
 }
 
-export function TextRelationInput({ source, optionsPath, label, helperText, validate, alwaysOn: _alwaysOn, ...rest }: TextRelationInputProps & { alwaysOn?: boolean }) {
+export function TextRelationInput({
+  source,
+  optionsPath,
+  label,
+  helperText,
+  validate,
+  alwaysOn: _alwaysOn,
+  ...rest
+}: TextRelationInputProps & { alwaysOn?: boolean }) {
   const { field, fieldState, isRequired } = useInput({ source, validate, ...rest });
   const dataProvider = useAppDataProvider();
   const [text, setText] = useState<string>(field.value ?? '');
@@ -30,7 +39,9 @@ export function TextRelationInput({ source, optionsPath, label, helperText, vali
     queryFn: () => dataProvider.options(optionsPath, query ? { q: query } : undefined),
     staleTime: 60_000,
   });
-  const options = data.map((option: { name?: unknown; id?: unknown }) => String(option.name ?? option.id ?? '')).filter(Boolean);
+  const options = data
+    .map((option: { name?: unknown; id?: unknown }) => String(option.name ?? option.id ?? ''))
+    .filter(Boolean);
   return (
     <Autocomplete
       freeSolo

@@ -4,9 +4,15 @@
  * filters it offers (their `source` names follow the list query of docs/api.md: `city_like`, `bid_date_gte`...).
  * The React side (fieldTypes/index.tsx) maps each type to its Input, Field, Column and Filter from this.
  */
-import { normaliseChoices, type RelationTarget, type SchemaField, type SchemaFieldType } from '../../../common/schema-types';
-import { relationTarget } from '../../resources/names';
+
 import { NUMBER_FORMATS, type NumberFieldFormat } from '../../../common/field-types';
+import {
+  normaliseChoices,
+  type RelationTarget,
+  type SchemaField,
+  type SchemaFieldType,
+} from '../../../common/schema-types';
+import { relationTarget } from '../../resources/names';
 
 export interface Choice {
   id: string;
@@ -24,7 +30,17 @@ export interface ReferenceInfo {
   entity: string;
 }
 
-export type FilterKind = 'text' | 'select' | 'boolean' | 'date-from' | 'date-to' | 'number-from' | 'number-to' | 'reference' | 'reference-text' | 'has-value';
+export type FilterKind =
+  | 'text'
+  | 'select'
+  | 'boolean'
+  | 'date-from'
+  | 'date-to'
+  | 'number-from'
+  | 'number-to'
+  | 'reference'
+  | 'reference-text'
+  | 'has-value';
 
 export interface FilterSpec {
   /** Key in the list filter (and the URL): a field name with an optional operator suffix. */
@@ -63,21 +79,40 @@ export interface FieldDescriptor {
   filters: FilterSpec[];
 }
 
-const TEXT_LIKE = new Set<SchemaFieldType>(['text', 'textarea', 'email', 'phone', 'link', 'social-link', 'slug', 'note', 'color', 'addresses']);
+const TEXT_LIKE = new Set<SchemaFieldType>([
+  'text',
+  'textarea',
+  'email',
+  'phone',
+  'link',
+  'social-link',
+  'slug',
+  'note',
+  'color',
+  'addresses',
+]);
 /** Types that make poor default columns (long or structured values). */
 const NOT_DEFAULT_COLUMNS = new Set<SchemaFieldType>(['textarea', 'note', 'addresses', 'attachment']);
 
 function relationInfo(target: unknown): ReferenceInfo | undefined {
   const info = relationTarget(target);
   if (!info) return undefined;
-  return { target: target as RelationTarget, resource: info.resource, options: info.options, value: info.value, entity: info.type };
+  return {
+    target: target as RelationTarget,
+    resource: info.resource,
+    options: info.options,
+    value: info.value,
+    entity: info.type,
+  };
 }
 
 function fieldType(field: Pick<SchemaField, 'type'>): SchemaFieldType {
   return (field.type ?? 'text') as SchemaFieldType;
 }
 
-export function describeField(field: Pick<SchemaField, 'slug' | 'name' | 'type'> & Partial<SchemaField>): FieldDescriptor {
+export function describeField(
+  field: Pick<SchemaField, 'slug' | 'name' | 'type'> & Partial<SchemaField>,
+): FieldDescriptor {
   const options = (field.options ?? {}) as Record<string, unknown>;
   const type = fieldType(field);
   const label = field.name || field.slug;
@@ -86,8 +121,19 @@ export function describeField(field: Pick<SchemaField, 'slug' | 'name' | 'type'>
   const readOnly = Boolean(options.read_only);
   const reference = type === 'relation' ? relationInfo(options.target) : undefined;
   const input = typeof options.input === 'string' ? options.input : undefined;
-  const format = (NUMBER_FORMATS as readonly unknown[]).includes(options.format) ? (options.format as NumberFieldFormat) : 'decimal';
-  const number: NumberFormat | undefined = type === 'number' ? format : type === 'estimated-hours' ? 'hours' : type === 'text' && input === 'money' ? 'money' : type === 'text' && input === 'number' ? 'number' : undefined;
+  const format = (NUMBER_FORMATS as readonly unknown[]).includes(options.format)
+    ? (options.format as NumberFieldFormat)
+    : 'decimal';
+  const number: NumberFormat | undefined =
+    type === 'number'
+      ? format
+      : type === 'estimated-hours'
+        ? 'hours'
+        : type === 'text' && input === 'money'
+          ? 'money'
+          : type === 'text' && input === 'number'
+            ? 'number'
+            : undefined;
   const given = (value: unknown) => (typeof value === 'number' ? value : undefined);
   const step = given(options.step) ?? (number === 'integer' ? 1 : number === 'currency' ? 0.01 : undefined);
   const choices = normaliseChoices(options.choices).map((choice) => ({ id: choice.value, name: choice.label }));
@@ -97,11 +143,17 @@ export function describeField(field: Pick<SchemaField, 'slug' | 'name' | 'type'>
   if (withTrade) {
     filters.push({ source: 'contractor_ids', kind: 'reference', label });
   } else if (number) {
-    filters.push({ source: `${slug}_gte`, kind: 'number-from', label: `${label} from` }, { source: `${slug}_lte`, kind: 'number-to', label: `${label} to` });
+    filters.push(
+      { source: `${slug}_gte`, kind: 'number-from', label: `${label} from` },
+      { source: `${slug}_lte`, kind: 'number-to', label: `${label} to` },
+    );
   } else if (TEXT_LIKE.has(type)) {
     filters.push({ source: `${slug}_like`, kind: 'text', label });
   } else if (type === 'date' || type === 'datetime') {
-    filters.push({ source: `${slug}_gte`, kind: 'date-from', label: `${label} from` }, { source: `${slug}_lte`, kind: 'date-to', label: `${label} to` });
+    filters.push(
+      { source: `${slug}_gte`, kind: 'date-from', label: `${label} from` },
+      { source: `${slug}_lte`, kind: 'date-to', label: `${label} to` },
+    );
   } else if (type === 'boolean' || type === 'prevailing-wage') {
     filters.push({ source: slug, kind: 'boolean', label });
   } else if (type === 'dropdown' || type === 'radios') {
@@ -112,7 +164,13 @@ export function describeField(field: Pick<SchemaField, 'slug' | 'name' | 'type'>
     filters.push({ source: slug, kind: reference.value === 'text' ? 'reference-text' : 'reference', label });
   }
 
-  const structured = type === 'addresses' || type === 'attachment' || type === 'head-count' || withTrade || (type === 'relation' && multiple) || (type === 'dropdown' && multiple);
+  const structured =
+    type === 'addresses' ||
+    type === 'attachment' ||
+    type === 'head-count' ||
+    withTrade ||
+    (type === 'relation' && multiple) ||
+    (type === 'dropdown' && multiple);
   return {
     id: field.id ?? slug,
     slug,
@@ -148,7 +206,10 @@ export const DEFAULT_COLUMN_COUNT = 6;
 
 /** Slugs of the columns shown by default: the first fields that make good columns. */
 export function defaultColumns(descriptors: readonly FieldDescriptor[], count = DEFAULT_COLUMN_COUNT): string[] {
-  return descriptors.filter((descriptor) => descriptor.listDefault).slice(0, count).map((descriptor) => descriptor.slug);
+  return descriptors
+    .filter((descriptor) => descriptor.listDefault)
+    .slice(0, count)
+    .map((descriptor) => descriptor.slug);
 }
 
 /** Formats a number for display: money as dollars, hours with an 'h', others with grouping. */
@@ -156,7 +217,8 @@ export function formatNumber(value: unknown, format: NumberFormat = 'number'): s
   if (value === null || value === undefined || value === '') return '';
   const number = Number(value);
   if (!Number.isFinite(number)) return String(value);
-  if (format === 'money') return number.toLocaleString('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
+  if (format === 'money')
+    return number.toLocaleString('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
   if (format === 'currency') return number.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
   if (format === 'integer') return number.toLocaleString('en-US', { maximumFractionDigits: 0 });
   if (format === 'hours') return `${number.toLocaleString('en-US', { maximumFractionDigits: 2 })} h`;

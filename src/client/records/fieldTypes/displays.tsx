@@ -3,22 +3,31 @@
  * (and of the record it belongs to, whose link names name its relations): list cells call it for their row with no
  * record context and no hook, and the display components read the value from the record context and call it.
  */
-import type { ReactNode } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
+
+import AttachFileIcon from '@mui/icons-material/AttachFile';
+import CheckIcon from '@mui/icons-material/Check';
+import CloseIcon from '@mui/icons-material/Close';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import CheckIcon from '@mui/icons-material/Check';
-import CloseIcon from '@mui/icons-material/Close';
-import AttachFileIcon from '@mui/icons-material/AttachFile';
-import { ReferenceArrayField, ReferenceField, SingleFieldList, useCanAccess, useGetMany, useRecordContext, WithRecord } from 'react-admin';
+import type { ReactNode } from 'react';
+import {
+  ReferenceArrayField,
+  ReferenceField,
+  SingleFieldList,
+  useCanAccess,
+  useGetMany,
+  useRecordContext,
+  WithRecord,
+} from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
 import { linkNamesOf } from '../../../common/link-names';
 import { formatDate, formatDateTime } from '../../i18n/dates';
 import { recordPath } from '../recordPath';
 import { recordLabel } from '../schema';
-import { addressLine, choiceLabel, formatNumber, socialNetwork, type FieldDescriptor } from './describe';
+import { addressLine, choiceLabel, type FieldDescriptor, formatNumber, socialNetwork } from './describe';
 
 export type DisplayVariant = 'show' | 'list';
 
@@ -43,7 +52,8 @@ export interface ValueProps {
 
 export type ValueView = (props: ValueProps) => ReactNode;
 
-const empty = (value: unknown) => value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+const empty = (value: unknown) =>
+  value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
 
 function Empty({ variant }: { variant: DisplayVariant }) {
   return variant === 'show' ? (
@@ -66,7 +76,18 @@ function ExternalLink({ href, children }: { href: string; children: React.ReactN
 function Swatch({ color }: { color: string }) {
   return (
     <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }} component="span">
-      <Box component="span" sx={{ width: 16, height: 16, borderRadius: 0.5, bgcolor: color, border: 1, borderColor: 'divider', display: 'inline-block' }} />
+      <Box
+        component="span"
+        sx={{
+          width: 16,
+          height: 16,
+          borderRadius: 0.5,
+          bgcolor: color,
+          border: 1,
+          borderColor: 'divider',
+          display: 'inline-block',
+        }}
+      />
       <span>{color}</span>
     </Stack>
   );
@@ -102,11 +123,20 @@ function SiteContractors({ value }: { value: Array<{ contractor_id: number; trad
   const tradeIds = [...new Set(value.map((item) => item.trade_id).filter((id): id is number => Boolean(id)))];
   const { data: contractors = [] } = useGetMany('contractors', { ids: contractorIds });
   const { data: trades = [] } = useGetMany('trades', { ids: tradeIds }, { enabled: tradeIds.length > 0 });
-  const name = (list: any[], id: number | null | undefined) => (id ? recordLabel(list.find((item) => Number(item.id) === Number(id))) || `#${id}` : '');
+  const name = (list: any[], id: number | null | undefined) =>
+    id ? recordLabel(list.find((item) => Number(item.id) === Number(id))) || `#${id}` : '';
   return (
     <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5 }} component="span">
       {value.map((item, index) => (
-        <Chip key={`${item.contractor_id}-${index}`} size="small" label={item.trade_id ? `${name(contractors, item.contractor_id)} · ${name(trades, item.trade_id)}` : name(contractors, item.contractor_id)} />
+        <Chip
+          key={`${item.contractor_id}-${index}`}
+          size="small"
+          label={
+            item.trade_id
+              ? `${name(contractors, item.contractor_id)} · ${name(trades, item.trade_id)}`
+              : name(contractors, item.contractor_id)
+          }
+        />
       ))}
     </Stack>
   );
@@ -116,7 +146,15 @@ function SiteContractors({ value }: { value: Array<{ contractor_id: number; trad
  * A relation of a value that came without the names of its links (a revision's values, a map card): the linked
  * records are asked for.
  */
-function LookedUpRelation({ descriptor, value, variant }: { descriptor: FieldDescriptor; value: unknown; variant: DisplayVariant }) {
+function LookedUpRelation({
+  descriptor,
+  value,
+  variant,
+}: {
+  descriptor: FieldDescriptor;
+  value: unknown;
+  variant: DisplayVariant;
+}) {
   const reference = descriptor.reference!;
   const { canAccess: readable } = useCanAccess({ resource: reference.resource, action: 'read' });
   const record = { id: 0, [descriptor.slug]: value };
@@ -125,13 +163,20 @@ function LookedUpRelation({ descriptor, value, variant }: { descriptor: FieldDes
     return (
       <ReferenceArrayField record={record} source={descriptor.slug} reference={reference.resource}>
         <SingleFieldList linkType={variant === 'list' ? false : 'show'} sx={{ gap: 0.5, my: 0 }}>
-          <WithRecord render={(item) => <Chip size="small" label={recordLabel(item)} clickable={variant !== 'list'} />} />
+          <WithRecord
+            render={(item) => <Chip size="small" label={recordLabel(item)} clickable={variant !== 'list'} />}
+          />
         </SingleFieldList>
       </ReferenceArrayField>
     );
   }
   return (
-    <ReferenceField record={record} source={descriptor.slug} reference={reference.resource} link={variant === 'list' ? false : 'show'}>
+    <ReferenceField
+      record={record}
+      source={descriptor.slug}
+      reference={reference.resource}
+      link={variant === 'list' ? false : 'show'}
+    >
       <WithRecord render={(item) => <span>{recordLabel(item)}</span>} />
     </ReferenceField>
   );
@@ -140,14 +185,39 @@ function LookedUpRelation({ descriptor, value, variant }: { descriptor: FieldDes
 const values = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
 
 /** A relation by the names its record carries: text, or links to the records; chips for several on a page. */
-function NamedRelation({ descriptor, value, names, variant, link }: { descriptor: FieldDescriptor; value: unknown; names: Record<string, string>; variant: DisplayVariant; link: boolean }) {
+function NamedRelation({
+  descriptor,
+  value,
+  names,
+  variant,
+  link,
+}: {
+  descriptor: FieldDescriptor;
+  value: unknown;
+  names: Record<string, string>;
+  variant: DisplayVariant;
+  link: boolean;
+}) {
   const resource = descriptor.reference!.resource;
   const linked = values(value).flatMap((id) => (names[String(id)] ? [{ id, name: names[String(id)] }] : []));
   if (linked.length === 0) return <Empty variant={variant} />;
   if (descriptor.multiple && variant === 'show') {
     return (
       <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5 }} component="span">
-        {linked.map(({ id, name }) => (link ? <Chip key={String(id)} size="small" label={name} component={RouterLink} to={recordPath(resource, id)} clickable /> : <Chip key={String(id)} size="small" label={name} />))}
+        {linked.map(({ id, name }) =>
+          link ? (
+            <Chip
+              key={String(id)}
+              size="small"
+              label={name}
+              component={RouterLink}
+              to={recordPath(resource, id)}
+              clickable
+            />
+          ) : (
+            <Chip key={String(id)} size="small" label={name} />
+          ),
+        )}
       </Stack>
     );
   }
@@ -184,7 +254,21 @@ export const TextValue: ValueView = ({ descriptor, value, variant }) => {
 export const LongTextValue: ValueView = ({ value, variant }) => {
   if (empty(value)) return <Empty variant={variant} />;
   return (
-    <Typography component="span" variant="body2" sx={variant === 'list' ? { display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden', maxWidth: 320 } : { whiteSpace: 'pre-wrap' }}>
+    <Typography
+      component="span"
+      variant="body2"
+      sx={
+        variant === 'list'
+          ? {
+              display: '-webkit-box',
+              WebkitLineClamp: 2,
+              WebkitBoxOrient: 'vertical',
+              overflow: 'hidden',
+              maxWidth: 320,
+            }
+          : { whiteSpace: 'pre-wrap' }
+      }
+    >
       {String(value)}
     </Typography>
   );
@@ -217,7 +301,11 @@ export const SocialLinkValue: ValueView = ({ value, variant }) => {
   if (empty(value)) return <Empty variant={variant} />;
   const network = socialNetwork(value);
   const path = String(value).replace(/^https?:\/\/(www\.)?[^/]+\/?/, '');
-  return <ExternalLink href={String(value)}>{network ? `${network.charAt(0).toUpperCase()}${network.slice(1)}${path ? `: ${path}` : ''}` : String(value)}</ExternalLink>;
+  return (
+    <ExternalLink href={String(value)}>
+      {network ? `${network.charAt(0).toUpperCase()}${network.slice(1)}${path ? `: ${path}` : ''}` : String(value)}
+    </ExternalLink>
+  );
 };
 
 export const DateValue: ValueView = ({ value, variant }) => {
@@ -288,14 +376,23 @@ export const AddressesValue: ValueView = ({ value, variant }) => {
 /** A relation: by the names its record carries (lists, shows), else by asking for the linked records. */
 export const RelationValue: ValueView = (props) => {
   const { descriptor, value, record, variant, link = false } = props;
-  if (descriptor.withTrade) return empty(value) ? <Empty variant={variant} /> : <SiteContractors value={value as any[]} />;
+  if (descriptor.withTrade)
+    return empty(value) ? <Empty variant={variant} /> : <SiteContractors value={value as any[]} />;
   const reference = descriptor.reference;
   if (!reference) return TextValue(props);
   if (empty(value)) return <Empty variant={variant} />;
   if (reference.value === 'text') return text(value);
   const names = linkNamesOf(record);
   if (!names) return <LookedUpRelation descriptor={descriptor} value={value} variant={variant} />;
-  return <NamedRelation descriptor={descriptor} value={value} names={names[descriptor.slug] ?? {}} variant={variant} link={link} />;
+  return (
+    <NamedRelation
+      descriptor={descriptor}
+      value={value}
+      names={names[descriptor.slug] ?? {}}
+      variant={variant}
+      link={link}
+    />
+  );
 };
 
 /**

@@ -7,10 +7,10 @@
 import type { ComponentType, ReactElement } from 'react';
 import type { SchemaFieldType } from '../../../common/schema-types';
 import type { FieldDescriptor } from './describe';
-import * as Inputs from './inputs';
 import * as Displays from './displays';
 import { filterElement } from './filters';
 import { HeadCountValue } from './HeadCountDisplay';
+import * as Inputs from './inputs';
 
 export interface ColumnSpec {
   /** The record key (DataTable `source`; also what the list sorts by). */
@@ -30,9 +30,20 @@ export interface FieldTypeUI {
   Filters: (descriptor: FieldDescriptor) => ReactElement[];
 }
 
-const column = (descriptor: FieldDescriptor): ColumnSpec => ({ source: descriptor.slug, label: descriptor.label, disableSort: !descriptor.sortable, descriptor });
+const column = (descriptor: FieldDescriptor): ColumnSpec => ({
+  source: descriptor.slug,
+  label: descriptor.label,
+  disableSort: !descriptor.sortable,
+  descriptor,
+});
 const filters = (descriptor: FieldDescriptor) => descriptor.filters.map((spec) => filterElement(descriptor, spec));
-const entry = (Input: FieldTypeUI['Input'], Value: FieldTypeUI['Value']): FieldTypeUI => ({ Input, Value, Field: Displays.displayOf(Value), Column: column, Filters: filters });
+const entry = (Input: FieldTypeUI['Input'], Value: FieldTypeUI['Value']): FieldTypeUI => ({
+  Input,
+  Value,
+  Field: Displays.displayOf(Value),
+  Column: column,
+  Filters: filters,
+});
 
 export const FIELD_TYPES: Readonly<Record<SchemaFieldType, FieldTypeUI>> = {
   text: entry(Inputs.TextFieldInput, Displays.TextValue),
@@ -75,5 +86,5 @@ export function FieldDisplay({ descriptor, variant }: Displays.DisplayProps) {
   return <Field descriptor={descriptor} variant={variant} />;
 }
 
-export { filterElement };
 export * from './describe';
+export { filterElement };

@@ -2,30 +2,31 @@
  * Form inputs per field type (SPEC section 3). Heavy inputs (addresses, attachments, the site contractors list, head counts)
  * load on demand so forms without them stay light.
  */
-import { Suspense, lazy, type ReactNode } from 'react';
+
+import Box from '@mui/material/Box';
 import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
-import Box from '@mui/material/Box';
+import { lazy, type ReactNode, Suspense } from 'react';
 import {
   AutocompleteArrayInput,
   AutocompleteInput,
   BooleanInput,
   DateInput,
   DateTimeInput,
+  email,
   FieldTitle,
   InputHelperText,
+  maxValue,
+  minValue,
   NumberInput,
   RadioButtonGroupInput,
   ReferenceArrayInput,
   ReferenceInput,
+  regex,
+  required,
   SelectArrayInput,
   SelectInput,
   TextInput,
-  email,
-  maxValue,
-  minValue,
-  regex,
-  required,
   useCanAccess,
   useInput,
   type Validator,
@@ -55,20 +56,34 @@ export function validatorsFor(descriptor: FieldDescriptor): Validator[] {
       list.push(email(`The ${descriptor.label.toLowerCase()} must be a valid email address.`));
       break;
     case 'slug':
-      list.push(regex(SLUG, `The ${descriptor.label.toLowerCase()} may only hold lower-case letters, digits and single dashes.`));
+      list.push(
+        regex(
+          SLUG,
+          `The ${descriptor.label.toLowerCase()} may only hold lower-case letters, digits and single dashes.`,
+        ),
+      );
       break;
     case 'link':
     case 'social-link':
-      list.push(regex(URL_PATTERN, `The ${descriptor.label.toLowerCase()} must be a valid link starting with http:// or https://.`));
+      list.push(
+        regex(
+          URL_PATTERN,
+          `The ${descriptor.label.toLowerCase()} must be a valid link starting with http:// or https://.`,
+        ),
+      );
       break;
     case 'phone':
-      list.push(regex(PHONE, `The ${descriptor.label.toLowerCase()} must be a phone number (digits, spaces, + - ( ) only).`));
+      list.push(
+        regex(PHONE, `The ${descriptor.label.toLowerCase()} must be a phone number (digits, spaces, + - ( ) only).`),
+      );
       break;
     case 'estimated-hours':
       list.push(minValue(0));
       break;
     case 'color':
-      list.push(regex(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i, `The ${descriptor.label.toLowerCase()} must be a colour like #1e88e5.`));
+      list.push(
+        regex(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i, `The ${descriptor.label.toLowerCase()} must be a colour like #1e88e5.`),
+      );
       break;
   }
   return list;
@@ -86,7 +101,17 @@ function Lazy({ children }: { children: ReactNode }) {
 }
 
 /** Colour: a native picker beside the hex text. */
-export function ColorInput({ source, label, validate, helperText }: { source: string; label: string; validate?: Validator[]; helperText?: string | false }) {
+export function ColorInput({
+  source,
+  label,
+  validate,
+  helperText,
+}: {
+  source: string;
+  label: string;
+  validate?: Validator[];
+  helperText?: string | false;
+}) {
   const { field, fieldState, isRequired } = useInput({ source, validate });
   const value = typeof field.value === 'string' ? field.value : '';
   const pickerValue = /^#[0-9a-f]{6}$/i.test(value) ? value : '#1f5f8b';
@@ -127,18 +152,40 @@ function RelationInput({ descriptor }: InputComponentProps) {
   if (!readable) return null;
   const props = common(descriptor);
   if (reference.value === 'text') {
-    return <TextRelationInput source={descriptor.slug} optionsPath={reference.options} label={descriptor.label} validate={props.validate} helperText={descriptor.help} />;
+    return (
+      <TextRelationInput
+        source={descriptor.slug}
+        optionsPath={reference.options}
+        label={descriptor.label}
+        validate={props.validate}
+        helperText={descriptor.help}
+      />
+    );
   }
   if (descriptor.multiple) {
     return (
       <ReferenceArrayInput source={descriptor.slug} reference={reference.resource} perPage={25}>
-        <AutocompleteArrayInput label={descriptor.label} optionText={recordLabel} filterToQuery={(q: string) => ({ q })} validate={props.validate} helperText={props.helperText} fullWidth />
+        <AutocompleteArrayInput
+          label={descriptor.label}
+          optionText={recordLabel}
+          filterToQuery={(q: string) => ({ q })}
+          validate={props.validate}
+          helperText={props.helperText}
+          fullWidth
+        />
       </ReferenceArrayInput>
     );
   }
   return (
     <ReferenceInput source={descriptor.slug} reference={reference.resource} perPage={25}>
-      <AutocompleteInput label={descriptor.label} optionText={recordLabel} filterToQuery={(q: string) => ({ q })} validate={props.validate} helperText={props.helperText} fullWidth />
+      <AutocompleteInput
+        label={descriptor.label}
+        optionText={recordLabel}
+        filterToQuery={(q: string) => ({ q })}
+        validate={props.validate}
+        helperText={props.helperText}
+        fullWidth
+      />
     </ReferenceInput>
   );
 }
@@ -154,8 +201,18 @@ const numberAdornment = (descriptor: FieldDescriptor) =>
 export function NumberFieldInput({ descriptor }: InputComponentProps) {
   const props = common(descriptor);
   const min = descriptor.min ?? (descriptor.number === 'money' ? 0 : undefined);
-  const limits = [...(min !== undefined ? [minValue(min)] : []), ...(descriptor.max !== undefined ? [maxValue(descriptor.max)] : [])];
-  return <NumberInput {...props} step={descriptor.step ?? (descriptor.number === 'money' ? 1000 : 1)} validate={[...props.validate, ...limits]} slotProps={numberAdornment(descriptor)} />;
+  const limits = [
+    ...(min !== undefined ? [minValue(min)] : []),
+    ...(descriptor.max !== undefined ? [maxValue(descriptor.max)] : []),
+  ];
+  return (
+    <NumberInput
+      {...props}
+      step={descriptor.step ?? (descriptor.number === 'money' ? 1000 : 1)}
+      validate={[...props.validate, ...limits]}
+      slotProps={numberAdornment(descriptor)}
+    />
+  );
 }
 
 /** text (or a number when `options.input` is number or money). */
@@ -163,22 +220,44 @@ export function TextFieldInput({ descriptor }: InputComponentProps) {
   if (descriptor.number) return <NumberFieldInput descriptor={descriptor} />;
   return <TextInput {...common(descriptor)} />;
 }
-export const TextareaInput = ({ descriptor }: InputComponentProps) => <TextInput {...common(descriptor)} multiline minRows={3} fullWidth />;
-export const NoteInput = ({ descriptor }: InputComponentProps) => <TextInput {...common(descriptor)} multiline minRows={4} fullWidth />;
+export const TextareaInput = ({ descriptor }: InputComponentProps) => (
+  <TextInput {...common(descriptor)} multiline minRows={3} fullWidth />
+);
+export const NoteInput = ({ descriptor }: InputComponentProps) => (
+  <TextInput {...common(descriptor)} multiline minRows={4} fullWidth />
+);
 export const EmailInput = ({ descriptor }: InputComponentProps) => <TextInput {...common(descriptor)} type="email" />;
 export const PhoneInput = ({ descriptor }: InputComponentProps) => <TextInput {...common(descriptor)} type="tel" />;
-export const LinkInput = ({ descriptor }: InputComponentProps) => <TextInput {...common(descriptor)} type="url" placeholder="https://" />;
-export const SlugInput = ({ descriptor }: InputComponentProps) => <TextInput {...common(descriptor)} placeholder="lower-case-with-dashes" />;
+export const LinkInput = ({ descriptor }: InputComponentProps) => (
+  <TextInput {...common(descriptor)} type="url" placeholder="https://" />
+);
+export const SlugInput = ({ descriptor }: InputComponentProps) => (
+  <TextInput {...common(descriptor)} placeholder="lower-case-with-dashes" />
+);
 export const DateFieldInput = ({ descriptor }: InputComponentProps) => <DateInput {...common(descriptor)} />;
 export const DateTimeFieldInput = ({ descriptor }: InputComponentProps) => <DateTimeInput {...common(descriptor)} />;
-export const BooleanFieldInput = ({ descriptor }: InputComponentProps) => <BooleanInput {...common(descriptor)} validate={undefined} />;
+export const BooleanFieldInput = ({ descriptor }: InputComponentProps) => (
+  <BooleanInput {...common(descriptor)} validate={undefined} />
+);
 export const DropdownInput = ({ descriptor }: InputComponentProps) =>
-  descriptor.multiple ? <SelectArrayInput {...common(descriptor)} choices={descriptor.choices} /> : <SelectInput {...common(descriptor)} choices={descriptor.choices} emptyText="—" />;
-export const RadiosInput = ({ descriptor }: InputComponentProps) => <RadioButtonGroupInput {...common(descriptor)} choices={descriptor.choices} row={descriptor.orientation === 'horizontal'} />;
+  descriptor.multiple ? (
+    <SelectArrayInput {...common(descriptor)} choices={descriptor.choices} />
+  ) : (
+    <SelectInput {...common(descriptor)} choices={descriptor.choices} emptyText="—" />
+  );
+export const RadiosInput = ({ descriptor }: InputComponentProps) => (
+  <RadioButtonGroupInput
+    {...common(descriptor)}
+    choices={descriptor.choices}
+    row={descriptor.orientation === 'horizontal'}
+  />
+);
 export const ColorFieldInput = ({ descriptor }: InputComponentProps) => <ColorInput {...common(descriptor)} />;
 export const HoursInput = ({ descriptor }: InputComponentProps) => {
   const props = common(descriptor);
-  return <NumberInput {...props} validate={[...props.validate, maxValue(1e11)]} slotProps={numberAdornment(descriptor)} />;
+  return (
+    <NumberInput {...props} validate={[...props.validate, maxValue(1e11)]} slotProps={numberAdornment(descriptor)} />
+  );
 };
 export const LazyAttachmentInput = ({ descriptor }: InputComponentProps) =>
   descriptor.readOnly ? null : (

@@ -5,20 +5,16 @@
  * widths, density) are kept with them (preferences.ts; the column menu moves a column left or right). The link column's cell opens the record (Enter on it too). Record
  * lists (RecordGrid) add the filter model and editing in place; the other lists (users, roles) give their columns.
  */
-import { forwardRef, useCallback, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
-import { useNavigate } from 'react-router-dom';
-import { Link as RouterLink } from 'react-router-dom';
+
 import Box from '@mui/material/Box';
 import type { Theme } from '@mui/material/styles';
 import { useEventCallback } from '@mui/material/utils';
 import {
   DataGrid,
-  useGridApiContext,
-  useGridApiRef,
   type DataGridProps,
   type GridApi,
-  type GridCellModesModel,
   type GridCallbackDetails,
+  type GridCellModesModel,
   type GridCellParams,
   type GridColDef,
   type GridColumnResizeParams,
@@ -32,23 +28,36 @@ import {
   type GridRowSelectionModel,
   type GridSortModel,
   type MuiEvent,
+  useGridApiContext,
+  useGridApiRef,
 } from '@mui/x-data-grid';
-import { BulkActionsToolbar, useListContext, useTranslate, type Identifier } from 'react-admin';
+import { forwardRef, type ReactNode, type RefObject, useCallback, useMemo, useRef, useState } from 'react';
+import { BulkActionsToolbar, type Identifier, useListContext, useTranslate } from 'react-admin';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { layoutClasses } from '../../layout/layoutStyles';
 import { LIST_LINK } from '../fieldTypes/displays';
 import { recordLabel } from '../label';
-import { recordPath, type RecordPage } from '../recordPath';
-import { displayedRows, listSortToSortModel, listToPaginationModel, paginationModelToList, PER_PAGE_CHOICES, sortModelToListSort } from './gridQuery';
+import { type RecordPage, recordPath } from '../recordPath';
 import { ColumnMenu } from './ColumnMenu';
+import {
+  displayedRows,
+  listSortToSortModel,
+  listToPaginationModel,
+  PER_PAGE_CHOICES,
+  paginationModelToList,
+  sortModelToListSort,
+} from './gridQuery';
 import { moveColumn, orderedFields, useGridPreferences, visibilityModel } from './preferences';
-
 
 /**
  * A row's checkbox named after the row ("Select row Acme Tower"), so each is told apart by a screen reader. A page
  * has a hundred of them: a native checkbox (styled once for the grid, `ROW_CHECKBOX`) instead of Material's, whose
  * styled button, ripple and icon per row cost more than the rest of the row.
  */
-const RowCheckbox = forwardRef<HTMLButtonElement, GridRowCheckboxProps>(function RowCheckbox({ rowId, checked, disabled, tabIndex, className, onChange, onClick, onKeyDown, onMouseDown }, ref) {
+const RowCheckbox = forwardRef<HTMLButtonElement, GridRowCheckboxProps>(function RowCheckbox(
+  { rowId, checked, disabled, tabIndex, className, onChange, onClick, onKeyDown, onMouseDown },
+  ref,
+) {
   const apiRef = useGridApiContext();
   const label = `${checked ? 'Unselect' : 'Select'} row ${recordLabel(apiRef.current.getRow(rowId))}`;
   return (
@@ -98,7 +107,12 @@ function linkColumn(column: GridColDef, resource: string, page: RecordPage): Gri
     renderCell: (params: GridRenderCellParams) => {
       const empty = params.value === null || params.value === undefined || params.value === '';
       return (
-        <RouterLink className={RECORD_LINK} to={recordPath(resource, params.id, page)} tabIndex={params.tabIndex} onClick={(event) => event.stopPropagation()}>
+        <RouterLink
+          className={RECORD_LINK}
+          to={recordPath(resource, params.id, page)}
+          tabIndex={params.tabIndex}
+          onClick={(event) => event.stopPropagation()}
+        >
           {empty ? `#${String(params.id)}` : render ? render(params) : String(params.formattedValue ?? params.value)}
         </RouterLink>
       );
@@ -109,7 +123,11 @@ function linkColumn(column: GridColDef, resource: string, page: RecordPage): Gri
 /** The next (or previous) shown cell of the row that the person may edit, if any. */
 function nextEditableField(api: GridApi, id: GridRowId, field: string, direction: -1 | 1): string | undefined {
   const columns = api.getVisibleColumns();
-  for (let at = columns.findIndex((column) => column.field === field) + direction; at >= 0 && at < columns.length; at += direction) {
+  for (
+    let at = columns.findIndex((column) => column.field === field) + direction;
+    at >= 0 && at < columns.length;
+    at += direction
+  ) {
     const candidate = columns[at].field;
     if (api.isCellEditable(api.getCellParams(id, candidate))) return candidate;
   }
@@ -138,22 +156,53 @@ export interface ListGridProps {
   /** The grid's accessible name; the resource's plural when not given. */
   label?: string;
   /** Editing in place (RecordGrid). */
-  editing?: Pick<DataGridProps, 'isCellEditable' | 'processRowUpdate' | 'onProcessRowUpdateError'> & { apiRef: RefObject<GridApi | null> };
+  editing?: Pick<DataGridProps, 'isCellEditable' | 'processRowUpdate' | 'onProcessRowUpdateError'> & {
+    apiRef: RefObject<GridApi | null>;
+  };
 }
 
-export default function ListGrid({ resource, columns, defaults, linkField: linkProp, opens = 'show', listKey = resource, bulkActionButtons, filtering, editing, pageSizeOptions = PER_PAGE_CHOICES, autoRowHeight = false, label }: ListGridProps) {
-  const { data, total, meta, isPending, isFetching, isPlaceholderData, page, perPage, setPage, setPerPage, sort, setSort, selectedIds, onSelect } = useListContext();
+export default function ListGrid({
+  resource,
+  columns,
+  defaults,
+  linkField: linkProp,
+  opens = 'show',
+  listKey = resource,
+  bulkActionButtons,
+  filtering,
+  editing,
+  pageSizeOptions = PER_PAGE_CHOICES,
+  autoRowHeight = false,
+  label,
+}: ListGridProps) {
+  const {
+    data,
+    total,
+    meta,
+    isPending,
+    isFetching,
+    isPlaceholderData,
+    page,
+    perPage,
+    setPage,
+    setPerPage,
+    sort,
+    setSort,
+    selectedIds,
+    onSelect,
+  } = useListContext();
   const translate = useTranslate();
   const navigate = useNavigate();
   const ownApiRef = useGridApiRef();
   const focusAfterEdit = useRef<{ id: GridRowId; field: string; next: string | undefined } | null>(null);
   const apiRef = editing?.apiRef ?? ownApiRef;
-  const linkField = opens === false ? undefined : linkProp ?? columns[0]?.field;
+  const linkField = opens === false ? undefined : (linkProp ?? columns[0]?.field);
   const [preferences, setPreferences] = useGridPreferences(listKey);
   // react-admin goes back to page 1 itself when the sort or filters change; the grid then also asks for its first
   // page a moment later, from a list state that predates the change, and obeying it would undo the new filter.
   const queryChangedAt = useRef(0);
-  const pageResetByGrid = (model: GridPaginationModel) => model.page === 0 && Date.now() - queryChangedAt.current < 1_000;
+  const pageResetByGrid = (model: GridPaginationModel) =>
+    model.page === 0 && Date.now() - queryChangedAt.current < 1_000;
   const fields = useMemo(() => columns.map((column) => column.field), [columns]);
   const widths = preferences.widths;
   const order = useMemo(() => orderedFields(fields, preferences.order), [fields, preferences.order]);
@@ -166,10 +215,17 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
       return width ? { ...linked, width, flex: undefined } : linked;
     });
   }, [columns, order, linkField, resource, opens, widths]);
-  const columnVisibility = useMemo(() => visibilityModel(fields, defaults, preferences), [fields, defaults, preferences]);
+  const columnVisibility = useMemo(
+    () => visibilityModel(fields, defaults, preferences),
+    [fields, defaults, preferences],
+  );
   const onMove = useCallback(
     (field: string, direction: -1 | 1) => {
-      const shown = new Set(Object.entries(columnVisibility).filter(([, visible]) => visible).map(([slug]) => slug));
+      const shown = new Set(
+        Object.entries(columnVisibility)
+          .filter(([, visible]) => visible)
+          .map(([slug]) => slug),
+      );
       setPreferences({ ...preferences, order: moveColumn(order, shown, field, direction) });
     },
     [columnVisibility, order, preferences, setPreferences],
@@ -178,11 +234,17 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
   const settled = !isPlaceholderData;
   const rows = useSettled(data ?? NO_ROWS, settled);
   const count = total ?? 0;
-  const selection = useMemo<GridRowSelectionModel>(() => ({ type: 'include', ids: new Set(selectedIds) }), [selectedIds]);
+  const selection = useMemo<GridRowSelectionModel>(
+    () => ({ type: 'include', ids: new Set(selectedIds) }),
+    [selectedIds],
+  );
   // The grid's handlers keep their identity (useEventCallback) like its other props: the grid is a memo, and each
   // time it renders with a prop changed, every cell in view renders again (they read the grid's props).
   const onSelectionChange = useEventCallback((model: GridRowSelectionModel) => {
-    const ids: Identifier[] = model.type === 'include' ? ([...model.ids] as Identifier[]) : rows.map((row) => row.id).filter((id) => !model.ids.has(id));
+    const ids: Identifier[] =
+      model.type === 'include'
+        ? ([...model.ids] as Identifier[])
+        : rows.map((row) => row.id).filter((id) => !model.ids.has(id));
     onSelect(ids);
   });
   const onCellKeyDown = useEventCallback((params: GridCellParams, event: MuiEvent<React.KeyboardEvent>) => {
@@ -197,7 +259,11 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
       if (!api) return;
       event.defaultMuiPrevented = true;
       event.preventDefault();
-      focusAfterEdit.current = { id: params.id, field: params.field, next: nextEditableField(api, params.id, params.field, event.shiftKey ? -1 : 1) };
+      focusAfterEdit.current = {
+        id: params.id,
+        field: params.field,
+        next: nextEditableField(api, params.id, params.field, event.shiftKey ? -1 : 1),
+      };
       api.stopCellEditMode({ id: params.id, field: params.field });
     }
   });
@@ -209,10 +275,12 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
     focusAfterEdit.current = null;
     if (mode === undefined && pending.next) apiRef.current?.setCellFocus(pending.id, pending.next);
   });
-  const onFilterModelChange = useEventCallback((model: GridFilterModel, details: GridCallbackDetails<'filter', GridApi>) => {
-    queryChangedAt.current = Date.now();
-    filtering?.onFilterModelChange?.(model, details);
-  });
+  const onFilterModelChange = useEventCallback(
+    (model: GridFilterModel, details: GridCallbackDetails<'filter', GridApi>) => {
+      queryChangedAt.current = Date.now();
+      filtering?.onFilterModelChange?.(model, details);
+    },
+  );
   const onPaginationModelChange = useEventCallback((model: GridPaginationModel) => {
     const next = paginationModelToList(model);
     if (pageResetByGrid(model) && next.perPage === perPage) return;
@@ -229,9 +297,17 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
     setSort(next);
   });
   const onColumnVisibilityModelChange = useEventCallback((model: GridColumnVisibilityModel) =>
-    setPreferences({ ...preferences, visible: Object.keys(model).length ? fields.filter((field) => model[field] !== false) : undefined }),
+    setPreferences({
+      ...preferences,
+      visible: Object.keys(model).length ? fields.filter((field) => model[field] !== false) : undefined,
+    }),
   );
-  const onColumnWidthChange = useEventCallback((params: GridColumnResizeParams) => setPreferences({ ...preferences, widths: { ...preferences.widths, [params.colDef.field]: Math.round(params.width) } }));
+  const onColumnWidthChange = useEventCallback((params: GridColumnResizeParams) =>
+    setPreferences({
+      ...preferences,
+      widths: { ...preferences.widths, [params.colDef.field]: Math.round(params.width) },
+    }),
+  );
   const onDensityChange = useEventCallback((density: GridDensity) => setPreferences({ ...preferences, density }));
   const shown = displayedRows(page, perPage, count);
   // The grid's props that are objects keep their identity between renders (a list refetch, a realtime event): a new
@@ -240,15 +316,26 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
     useMemo(() => listToPaginationModel(page, perPage), [page, perPage]),
     settled,
   );
-  const sortModel = useMemo(() => listSortToSortModel(sort).filter((item) => shownColumns.some((column) => column.field === item.field)), [sort, shownColumns]);
+  const sortModel = useMemo(
+    () => listSortToSortModel(sort).filter((item) => shownColumns.some((column) => column.field === item.field)),
+    [sort, shownColumns],
+  );
   const slotProps = useMemo(
     () => ({
-      toolbar: { showQuickFilter: false, csvOptions: { disableToolbarButton: true }, printOptions: { disableToolbarButton: true } },
+      toolbar: {
+        showQuickFilter: false,
+        csvOptions: { disableToolbarButton: true },
+        printOptions: { disableToolbarButton: true },
+      },
       columnMenu: { onMove } as never,
     }),
     [onMove],
   );
-  const displayed = translate('ra.navigation.page_range_info', { offsetBegin: shown.from, offsetEnd: shown.to, total: meta?.total_estimated ? translate('app.datatable.about', { total: shown.total }) : shown.total });
+  const displayed = translate('ra.navigation.page_range_info', {
+    offsetBegin: shown.from,
+    offsetEnd: shown.to,
+    total: meta?.total_estimated ? translate('app.datatable.about', { total: shown.total }) : shown.total,
+  });
   const localeText = useSettled(
     useMemo(() => ({ paginationDisplayedRows: () => displayed }), [displayed]),
     settled,
@@ -257,8 +344,18 @@ export default function ListGrid({ resource, columns, defaults, linkField: linkP
     () => ({
       border: 0,
       '& .MuiDataGrid-cell': { display: 'flex', alignItems: 'center', py: autoRowHeight ? 1 : undefined },
-      [`& .${ROW_CHECKBOX}`]: { width: 18, height: 18, m: 0, cursor: 'pointer', accentColor: (theme: Theme) => theme.palette.primary.main },
-      [`& .${RECORD_LINK}, & .${LIST_LINK}`]: { color: 'primary.main', textDecoration: 'none', '&:hover, &:focus-visible': { textDecoration: 'underline' } },
+      [`& .${ROW_CHECKBOX}`]: {
+        width: 18,
+        height: 18,
+        m: 0,
+        cursor: 'pointer',
+        accentColor: (theme: Theme) => theme.palette.primary.main,
+      },
+      [`& .${RECORD_LINK}, & .${LIST_LINK}`]: {
+        color: 'primary.main',
+        textDecoration: 'none',
+        '&:hover, &:focus-visible': { textDecoration: 'underline' },
+      },
     }),
     [autoRowHeight],
   );

@@ -3,17 +3,18 @@
  * model is the list's filter values (gridQuery.ts), and cells edit in place through the one write path
  * (useCellEditing.tsx).
  */
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+
 import { type GridFilterModel, useGridApiRef } from '@mui/x-data-grid';
+import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { useCanAccessResources, useListContext } from 'react-admin';
 import type { FieldDescriptor } from '../fieldTypes';
 import { defaultColumns } from '../fieldTypes';
+import type { RecordSchema } from '../schema';
 import { filterableColumns, gridColumn } from './columns';
 import { filterModelToFilterValues, filterValuesToFilterModel, type GridFilterModelLike } from './gridQuery';
 import ListGrid from './ListGrid';
 import { useCellEditing } from './useCellEditing';
 import { useRelationChoices } from './useRelationChoices';
-import type { RecordSchema } from '../schema';
 
 export interface RecordGridProps {
   schema: RecordSchema;
@@ -35,7 +36,9 @@ function useFilterModel(columns: ReturnType<typeof filterableColumns>) {
   useEffect(() => {
     setModel((current) => {
       const mapped = filterModelToFilterValues(current, filterValues, columns);
-      return JSON.stringify(mapped) === JSON.stringify(filterValues ?? {}) ? current : filterValuesToFilterModel(filterValues, columns);
+      return JSON.stringify(mapped) === JSON.stringify(filterValues ?? {})
+        ? current
+        : filterValuesToFilterModel(filterValues, columns);
     });
   }, [filterValues, columns]);
   const onChange = useCallback(
@@ -49,7 +52,14 @@ function useFilterModel(columns: ReturnType<typeof filterableColumns>) {
   return [model as GridFilterModel, onChange] as const;
 }
 
-export default function RecordGrid({ schema, descriptors, bulkActionButtons, listKey, pageSizeOptions, label }: RecordGridProps) {
+export default function RecordGrid({
+  schema,
+  descriptors,
+  bulkActionButtons,
+  listKey,
+  pageSizeOptions,
+  label,
+}: RecordGridProps) {
   const resource = schema.resource;
   const defaults = useMemo(() => defaultColumns(descriptors), [descriptors]);
   const linkField = defaults[0] ?? descriptors[0]?.slug;
@@ -57,18 +67,36 @@ export default function RecordGrid({ schema, descriptors, bulkActionButtons, lis
   const { canEdit, isCellEditable, processRowUpdate, renderEditError, conflict } = useCellEditing(schema, apiRef);
   const relationChoices = useRelationChoices(descriptors, canEdit);
   // One permission check per relation column's target, not one per cell.
-  const targets = useMemo(() => [...new Set(descriptors.flatMap((descriptor) => (descriptor.reference?.value === 'id' ? [descriptor.reference.resource] : [])))], [descriptors]);
+  const targets = useMemo(
+    () => [
+      ...new Set(
+        descriptors.flatMap((descriptor) =>
+          descriptor.reference?.value === 'id' ? [descriptor.reference.resource] : [],
+        ),
+      ),
+    ],
+    [descriptors],
+  );
   const { canAccess: reads } = useCanAccessResources({ action: 'read', resources: targets });
   const columns = useMemo(
     () =>
       descriptors.map((descriptor) =>
-        gridColumn(descriptor, { linkField, canEdit, readsTarget: Boolean(descriptor.reference && reads?.[descriptor.reference.resource]), renderEditError, relationChoices: relationChoices[descriptor.slug] }),
+        gridColumn(descriptor, {
+          linkField,
+          canEdit,
+          readsTarget: Boolean(descriptor.reference && reads?.[descriptor.reference.resource]),
+          renderEditError,
+          relationChoices: relationChoices[descriptor.slug],
+        }),
       ),
     [descriptors, linkField, canEdit, reads, renderEditError, relationChoices],
   );
   const filterable = useMemo(() => filterableColumns(descriptors), [descriptors]);
   const [filterModel, onFilterModelChange] = useFilterModel(filterable);
-  const editing = useMemo(() => ({ apiRef, isCellEditable, processRowUpdate, onProcessRowUpdateError: () => undefined }), [apiRef, isCellEditable, processRowUpdate]);
+  const editing = useMemo(
+    () => ({ apiRef, isCellEditable, processRowUpdate, onProcessRowUpdateError: () => undefined }),
+    [apiRef, isCellEditable, processRowUpdate],
+  );
 
   return (
     <>

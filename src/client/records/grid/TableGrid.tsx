@@ -4,10 +4,18 @@
  * the toolbar; "Export" writes a CSV of what is shown (the shown columns, the rows in their sorted order, the totals
  * row last, the text as on screen, formulas defused). A totals row stays last whatever the sort.
  */
-import { forwardRef, useMemo, type ReactNode } from 'react';
+
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
-import { DataGrid, GridRow, type GridColDef, type GridComparatorFn, type GridRowProps, type GridSortDirection } from '@mui/x-data-grid';
+import {
+  DataGrid,
+  type GridColDef,
+  type GridComparatorFn,
+  GridRow,
+  type GridRowProps,
+  type GridSortDirection,
+} from '@mui/x-data-grid';
+import { forwardRef, type ReactNode, useMemo } from 'react';
 
 export interface TableColumn<T> {
   header: string;
@@ -45,7 +53,10 @@ export const totalsLastComparator =
   };
 
 /** A row with the page's test id, except the totals row. */
-const TableRow = forwardRef<HTMLDivElement, GridRowProps & { rowTestId?: string }>(function TableRow({ rowTestId, ...props }, ref) {
+const TableRow = forwardRef<HTMLDivElement, GridRowProps & { rowTestId?: string }>(function TableRow(
+  { rowTestId, ...props },
+  ref,
+) {
   return <GridRow ref={ref} {...props} data-testid={props.rowId === TOTAL_ID ? 'table-total' : rowTestId} />;
 });
 
@@ -85,12 +96,16 @@ export function TableGrid<T>({
   /** Under the grid, in its card (a server's pagination). */
   below?: ReactNode;
 }) {
-  const entries = useMemo<Entry<T>[]>(() => [...rows.map((row) => ({ id: rowKey(row), row })), ...(footer ? [{ id: TOTAL_ID, row: footer }] : [])], [rows, footer, rowKey]);
+  const entries = useMemo<Entry<T>[]>(
+    () => [...rows.map((row) => ({ id: rowKey(row), row })), ...(footer ? [{ id: TOTAL_ID, row: footer }] : [])],
+    [rows, footer, rowKey],
+  );
   const gridColumns = useMemo(
     (): GridColDef<Entry<T>>[] =>
       columns.map((column, index) => {
         const align = column.align ?? (index === 0 ? 'left' : 'right');
-        const text = (row: T) => (column.format ? column.format(column.value(row), row) : String(column.value(row) ?? ''));
+        const text = (row: T) =>
+          column.format ? column.format(column.value(row), row) : String(column.value(row) ?? '');
         return {
           field: `c${index}`,
           headerName: column.header,
@@ -103,7 +118,14 @@ export function TableGrid<T>({
           valueGetter: (_value, entry) => column.value(entry.row),
           valueFormatter: (_value, entry) => text(entry.row),
           getSortComparator: totalsLastComparator,
-          renderCell: ({ row: entry }) => (column.render ? column.render(entry.row) : column.wrap ? <Box sx={{ whiteSpace: 'normal', py: 0.5 }}>{text(entry.row)}</Box> : text(entry.row)),
+          renderCell: ({ row: entry }) =>
+            column.render ? (
+              column.render(entry.row)
+            ) : column.wrap ? (
+              <Box sx={{ whiteSpace: 'normal', py: 0.5 }}>{text(entry.row)}</Box>
+            ) : (
+              text(entry.row)
+            ),
         };
       }),
     [columns],
@@ -124,10 +146,16 @@ export function TableGrid<T>({
           slots={{ row: TableRow as never }}
           slotProps={{
             row: { rowTestId } as never,
-            toolbar: { showQuickFilter: false, printOptions: { disableToolbarButton: true }, csvOptions: { fileName, utf8WithBom: true, escapeFormulas: true } },
+            toolbar: {
+              showQuickFilter: false,
+              printOptions: { disableToolbarButton: true },
+              csvOptions: { fileName, utf8WithBom: true, escapeFormulas: true },
+            },
           }}
           localeText={{ noRowsLabel: empty ?? '' }}
-          getRowClassName={({ id, row }) => (id === TOTAL_ID ? 'table-total' : rowSx?.when(row.row) ? rowSx.className : '')}
+          getRowClassName={({ id, row }) =>
+            id === TOTAL_ID ? 'table-total' : rowSx?.when(row.row) ? rowSx.className : ''
+          }
           sx={{
             border: 0,
             '& .MuiDataGrid-cell': { display: 'flex', alignItems: 'center' },

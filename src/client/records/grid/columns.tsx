@@ -6,26 +6,26 @@
  * record type gets its column with no code here.
  */
 import {
-  getGridBooleanOperators,
-  getGridDateOperators,
-  getGridNumericOperators,
-  getGridSingleSelectOperators,
-  getGridStringOperators,
-  type GridColDef,
-  type GridFilterOperator,
-  type GridRenderCellParams,
-  type GridRenderEditCellParams,
   GRID_BOOLEAN_COL_DEF,
   GRID_DATE_COL_DEF,
   GRID_DATETIME_COL_DEF,
   GRID_NUMERIC_COL_DEF,
   GRID_SINGLE_SELECT_COL_DEF,
   GRID_STRING_COL_DEF,
+  type GridColDef,
   GridEditSingleSelectCell,
+  type GridFilterOperator,
+  type GridRenderCellParams,
+  type GridRenderEditCellParams,
+  getGridBooleanOperators,
+  getGridDateOperators,
+  getGridNumericOperators,
+  getGridSingleSelectOperators,
+  getGridStringOperators,
 } from '@mui/x-data-grid';
 import type { ReactNode } from 'react';
-import { fieldTypeUI, type FieldDescriptor, type FilterKind } from '../fieldTypes';
-import { OPERATORS, type FilterableColumn, type FilterValueKind } from './gridQuery';
+import { type FieldDescriptor, type FilterKind, fieldTypeUI } from '../fieldTypes';
+import { type FilterableColumn, type FilterValueKind, OPERATORS } from './gridQuery';
 
 /** The grid filter of a field: the kind of its first filter-bar filter that the grid can express. */
 const GRID_FILTER: Partial<Record<FilterKind, (descriptor: FieldDescriptor) => FilterValueKind>> = {
@@ -37,13 +37,36 @@ const GRID_FILTER: Partial<Record<FilterKind, (descriptor: FieldDescriptor) => F
 };
 
 /** Field types a cell edits in place (the others open the record's form). */
-const EDITABLE_TYPES = new Set<FieldDescriptor['type']>(['text', 'number', 'email', 'phone', 'link', 'social-link', 'color', 'estimated-hours', 'date', 'datetime', 'boolean', 'prevailing-wage', 'dropdown', 'radios']);
+const EDITABLE_TYPES = new Set<FieldDescriptor['type']>([
+  'text',
+  'number',
+  'email',
+  'phone',
+  'link',
+  'social-link',
+  'color',
+  'estimated-hours',
+  'date',
+  'datetime',
+  'boolean',
+  'prevailing-wage',
+  'dropdown',
+  'radios',
+]);
 
 /** A relation to one record, edited in place as a choice among the target's records. */
-export const isSingleRelation = (descriptor: FieldDescriptor) => descriptor.type === 'relation' && descriptor.reference?.value === 'id' && !descriptor.multiple && !descriptor.withTrade && !descriptor.readOnly;
+export const isSingleRelation = (descriptor: FieldDescriptor) =>
+  descriptor.type === 'relation' &&
+  descriptor.reference?.value === 'id' &&
+  !descriptor.multiple &&
+  !descriptor.withTrade &&
+  !descriptor.readOnly;
 
 /** How a field's cell edits in place, or undefined when it does not (read-only, several values, no choices). */
-export function gridEditKind(descriptor: FieldDescriptor, relationChoices?: readonly unknown[]): FilterValueKind | undefined {
+export function gridEditKind(
+  descriptor: FieldDescriptor,
+  relationChoices?: readonly unknown[],
+): FilterValueKind | undefined {
   if (isSingleRelation(descriptor)) return relationChoices ? 'singleSelect' : undefined;
   if (!EDITABLE_TYPES.has(descriptor.type) || descriptor.readOnly || descriptor.multiple) return undefined;
   const kind = gridFilterKind(descriptor);
@@ -112,7 +135,8 @@ const isoDay = (date: Date) => `${date.getFullYear()}-${pad(date.getMonth() + 1)
 
 /** The API's value as the grid's editor holds it (dates as Date objects), and back. */
 function toGridValue(kind: FilterValueKind | undefined, value: unknown): unknown {
-  if (value === null || value === undefined || value === '') return kind === 'date' || kind === 'dateTime' || kind === 'number' ? null : value;
+  if (value === null || value === undefined || value === '')
+    return kind === 'date' || kind === 'dateTime' || kind === 'number' ? null : value;
   if (kind === 'date') return new Date(`${String(value).slice(0, 10)}T00:00:00`);
   if (kind === 'dateTime') return new Date(String(value));
   if (kind === 'number') return Number(value);
@@ -130,12 +154,24 @@ function toApiValue(kind: FilterValueKind | undefined, value: unknown): unknown 
  * The cell's editor: the grid's own for the kind, except that a choice is saved as soon as it is picked (the grid's
  * select otherwise waits for Enter or a click elsewhere, and a picked option looks saved when it is not).
  */
-function editor(kind: FilterValueKind | undefined, params: GridRenderEditCellParams, render: NonNullable<GridColDef['renderEditCell']>): ReactNode {
+function editor(
+  kind: FilterValueKind | undefined,
+  params: GridRenderEditCellParams,
+  render: NonNullable<GridColDef['renderEditCell']>,
+): ReactNode {
   if (kind !== 'singleSelect') return render(params);
-  return <GridEditSingleSelectCell {...params} onValueChange={() => params.api.stopCellEditMode({ id: params.id, field: params.field })} />;
+  return (
+    <GridEditSingleSelectCell
+      {...params}
+      onValueChange={() => params.api.stopCellEditMode({ id: params.id, field: params.field })}
+    />
+  );
 }
 
-export function gridColumn(descriptor: FieldDescriptor, { linkField, canEdit, readsTarget = false, renderEditError, relationChoices }: ColumnOptions): GridColDef {
+export function gridColumn(
+  descriptor: FieldDescriptor,
+  { linkField, canEdit, readsTarget = false, renderEditError, relationChoices }: ColumnOptions,
+): GridColDef {
   const { Column, Value } = fieldTypeUI(descriptor.type);
   const spec = Column(descriptor);
   const kind = gridFilterKind(descriptor);
@@ -146,19 +182,35 @@ export function gridColumn(descriptor: FieldDescriptor, { linkField, canEdit, re
     field: spec.source,
     headerName: spec.label,
     type: kind ? COLUMN_TYPE[kind] : editKind === 'singleSelect' ? 'singleSelect' : 'string',
-    ...(kind === 'singleSelect' ? { valueOptions: descriptor.choices.map((choice) => ({ value: choice.id, label: choice.name })) } : {}),
-    ...(relationChoices && editKind === 'singleSelect' ? { valueOptions: [{ value: null, label: '—' }, ...relationChoices] } : {}),
+    ...(kind === 'singleSelect'
+      ? { valueOptions: descriptor.choices.map((choice) => ({ value: choice.id, label: choice.name })) }
+      : {}),
+    ...(relationChoices && editKind === 'singleSelect'
+      ? { valueOptions: [{ value: null, label: '—' }, ...relationChoices] }
+      : {}),
     // Sorting and filtering run on the server; values reach the cell as the API gives them.
     valueGetter: (_value, row) => toGridValue(kind, row[spec.source]),
     valueSetter: (value, row) => ({ ...row, [spec.source]: toApiValue(kind, value) }),
     editable: Boolean(editKind),
-    ...(base?.renderEditCell && renderEditError ? { renderEditCell: (params: GridRenderEditCellParams) => renderEditError(params, editor(editKind, params, base.renderEditCell!)) } : {}),
+    ...(base?.renderEditCell && renderEditError
+      ? {
+          renderEditCell: (params: GridRenderEditCellParams) =>
+            renderEditError(params, editor(editKind, params, base.renderEditCell!)),
+        }
+      : {}),
     sortable: !spec.disableSort,
     filterable: operators.length > 0,
     filterOperators: operators,
     minWidth: 120,
     flex: 1,
     // A cell that edits in place shows its relation as text: a click there starts the edit, not a page change.
-    renderCell: (params: GridRenderCellParams) => Value({ descriptor, value: params.row[spec.source], record: params.row, variant: 'list', link: readsTarget && !editKind }),
+    renderCell: (params: GridRenderCellParams) =>
+      Value({
+        descriptor,
+        value: params.row[spec.source],
+        record: params.row,
+        variant: 'list',
+        link: readsTarget && !editKind,
+      }),
   };
 }

@@ -71,7 +71,9 @@ export const OPERATORS: Readonly<Record<FilterValueKind, readonly string[]>> = {
 /** Reading a key back: suffix -> operator, per kind (the first operator with that suffix wins). */
 function operatorFor(kind: FilterValueKind, suffix: string, value: unknown): string | undefined {
   if (suffix === '_null') return value === false || value === 'false' ? 'isNotEmpty' : 'isEmpty';
-  return OPERATORS[kind].find((operator) => SUFFIX[operator] === suffix && operator !== 'isEmpty' && operator !== 'isNotEmpty');
+  return OPERATORS[kind].find(
+    (operator) => SUFFIX[operator] === suffix && operator !== 'isEmpty' && operator !== 'isNotEmpty',
+  );
 }
 
 /** The page sizes a list offers (the grid's footer and the card list's pagination). */
@@ -98,7 +100,11 @@ export function listToPaginationModel(page: number, perPage: number): { page: nu
 }
 
 /** The footer label: "Displaying 26 to 50 of 400" (0 rows: "Displaying 0 to 0 of 0"). */
-export function displayedRows(page: number, perPage: number, total: number): { from: number; to: number; total: number } {
+export function displayedRows(
+  page: number,
+  perPage: number,
+  total: number,
+): { from: number; to: number; total: number } {
   if (total <= 0) return { from: 0, to: 0, total: 0 };
   const from = Math.min(total, (page - 1) * perPage + 1);
   return { from, to: Math.min(total, page * perPage), total };
@@ -118,7 +124,11 @@ export function filterValueToQuery(kind: FilterValueKind, value: unknown): unkno
       return Number.isFinite(number) ? number : undefined;
     }
     case 'date':
-      return value instanceof Date ? (Number.isNaN(value.getTime()) ? undefined : isoDay(value)) : String(value).slice(0, 10);
+      return value instanceof Date
+        ? Number.isNaN(value.getTime())
+          ? undefined
+          : isoDay(value)
+        : String(value).slice(0, 10);
     case 'dateTime':
       return value instanceof Date ? (Number.isNaN(value.getTime()) ? undefined : value.toISOString()) : String(value);
     case 'boolean':
@@ -149,7 +159,10 @@ export function filterItemToEntry(item: GridFilterItemLike, column: FilterableCo
 }
 
 /** Splits a filter key into a column and suffix it could belong to ('bid_date_gte' -> bid_date + _gte). */
-function keyToColumn(key: string, columns: ReadonlyMap<string, FilterableColumn>): { column: FilterableColumn; suffix: string } | undefined {
+function keyToColumn(
+  key: string,
+  columns: ReadonlyMap<string, FilterableColumn>,
+): { column: FilterableColumn; suffix: string } | undefined {
   const exact = columns.get(key);
   if (exact) return { column: exact, suffix: '' };
   const match = /^(.*)(_like|_neq|_gte|_lte|_gt|_lt|_null)$/.exec(key);
@@ -165,7 +178,11 @@ export const GRID_FILTER_ITEMS = 1;
  * The grid's filter model for react-admin's filter values: an item for each value a grid column can show, in
  * column order, at most `maxItems` of them, and `q` (the search box) as the quick filter.
  */
-export function filterValuesToFilterModel(values: FilterValues, columns: readonly FilterableColumn[], maxItems = GRID_FILTER_ITEMS): GridFilterModelLike {
+export function filterValuesToFilterModel(
+  values: FilterValues,
+  columns: readonly FilterableColumn[],
+  maxItems = GRID_FILTER_ITEMS,
+): GridFilterModelLike {
   const byField = new Map(columns.map((column) => [column.field, column]));
   const items: GridFilterItemLike[] = [];
   for (const [key, raw] of Object.entries(values ?? {})) {
@@ -189,7 +206,12 @@ export function filterValuesToFilterModel(values: FilterValues, columns: readonl
  * stood for are replaced by the new model's; every other filter (the search, the category tab, filters of fields
  * the grid does not show) is kept. The quick filter, when the model has one, becomes `q`.
  */
-export function filterModelToFilterValues(model: GridFilterModelLike, current: FilterValues, columns: readonly FilterableColumn[], maxItems = GRID_FILTER_ITEMS): FilterValues {
+export function filterModelToFilterValues(
+  model: GridFilterModelLike,
+  current: FilterValues,
+  columns: readonly FilterableColumn[],
+  maxItems = GRID_FILTER_ITEMS,
+): FilterValues {
   const byField = new Map(columns.map((column) => [column.field, column]));
   const shown = filterValuesToFilterModel(current, columns, maxItems);
   const next: FilterValues = { ...current };

@@ -4,11 +4,12 @@
  * so they follow them to another browser. Nothing stored means the schema's defaults (the first fields that make
  * good columns, fieldTypes defaultColumns).
  */
+
+import type { GridColumnVisibilityModel, GridDensity } from '@mui/x-data-grid';
 import { useCallback } from 'react';
 import { useStore } from 'react-admin';
 import { useSession } from '../../app/hooks';
 import { http } from '../../app/services';
-import type { GridColumnVisibilityModel, GridDensity } from '@mui/x-data-grid';
 
 export interface GridPreferences {
   /** The slugs of the shown columns; undefined: the schema's defaults. */
@@ -54,7 +55,12 @@ export function orderedFields(fields: readonly string[], order: readonly string[
  * The order after moving `field` one shown column left (-1) or right (1): it takes the place of the nearest shown
  * column that way (hidden columns between keep their places). Unchanged at either end.
  */
-export function moveColumn(ordered: readonly string[], shown: ReadonlySet<string>, field: string, direction: -1 | 1): string[] {
+export function moveColumn(
+  ordered: readonly string[],
+  shown: ReadonlySet<string>,
+  field: string,
+  direction: -1 | 1,
+): string[] {
   const from = ordered.indexOf(field);
   if (from === -1) return [...ordered];
   let to = from + direction;
@@ -66,12 +72,20 @@ export function moveColumn(ordered: readonly string[], shown: ReadonlySet<string
 }
 
 /** The slugs of the columns shown, in the person's order: their choice, else the defaults. */
-export function shownColumns(fields: readonly string[], defaults: readonly string[], preferences: GridPreferences): string[] {
+export function shownColumns(
+  fields: readonly string[],
+  defaults: readonly string[],
+  preferences: GridPreferences,
+): string[] {
   const visible = new Set(preferences.visible ?? defaults);
   return orderedFields(fields, preferences.order).filter((field) => visible.has(field));
 }
 
-export function visibilityModel(fields: readonly string[], defaults: readonly string[], preferences: GridPreferences): GridColumnVisibilityModel {
+export function visibilityModel(
+  fields: readonly string[],
+  defaults: readonly string[],
+  preferences: GridPreferences,
+): GridColumnVisibilityModel {
   const shown = new Set(shownColumns(fields, defaults, preferences));
   return Object.fromEntries(fields.map((field) => [field, shown.has(field)]));
 }

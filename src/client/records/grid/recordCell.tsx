@@ -1,6 +1,7 @@
 /** A grid cell that shows react-admin fields reading its row as the record (useRecordContext, ReferenceField). */
-import type { ComponentType } from 'react';
+
 import type { GridColDef } from '@mui/x-data-grid';
+import type { ComponentType } from 'react';
 import { RecordContextProvider } from 'react-admin';
 
 export const recordCell =

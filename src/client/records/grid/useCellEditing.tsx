@@ -7,7 +7,7 @@
  * value (422) stays in the cell with the server's message beside it; a 409 offers to reload the row. A cell is
  * editable only when the person may update the record and the form logic shows that field for that row.
  */
-import { useCallback, useMemo, useState, type ReactNode, type RefObject } from 'react';
+
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -17,11 +17,12 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Tooltip from '@mui/material/Tooltip';
 import type { GridApi, GridCellParams, GridRenderEditCellParams, GridValidRowModel } from '@mui/x-data-grid';
+import { type ReactNode, type RefObject, useCallback, useMemo, useState } from 'react';
 import { useCanAccess } from 'react-admin';
 import { titleCase } from '../../i18n/labels';
 import { runLogic } from '../logic/logic';
 import { useInvalidateResource, useRecordMutations } from '../mutations';
-import { writableValues, type RecordSchema } from '../schema';
+import { type RecordSchema, writableValues } from '../schema';
 
 /** The refused edit of one cell: its message, shown while the cell stays in edit mode. */
 interface RefusedEdit {
@@ -32,7 +33,8 @@ interface RefusedEdit {
 
 class EditRefused extends Error {}
 
-const changedField = (next: GridValidRowModel, previous: GridValidRowModel) => Object.keys(next).find((key) => JSON.stringify(next[key]) !== JSON.stringify(previous[key]));
+const changedField = (next: GridValidRowModel, previous: GridValidRowModel) =>
+  Object.keys(next).find((key) => JSON.stringify(next[key]) !== JSON.stringify(previous[key]));
 
 export function useCellEditing(schema: RecordSchema, apiRef: RefObject<GridApi | null>) {
   const { canAccess: canEdit = false } = useCanAccess({ resource: schema.resource, action: 'edit' });
@@ -57,7 +59,13 @@ export function useCellEditing(schema: RecordSchema, apiRef: RefObject<GridApi |
       const field = changedField(next, previous);
       if (!field) return previous;
       const data = writableValues({ [field]: next[field] }, schema, previous.updated_at as string | undefined);
-      const outcome = await update(previous.id as string | number, data, previous, `${singular} updated successfully.`, 'after');
+      const outcome = await update(
+        previous.id as string | number,
+        data,
+        previous,
+        `${singular} updated successfully.`,
+        'after',
+      );
       if (outcome.conflict) {
         setConflict({ id: previous.id, field, message: outcome.conflict });
         throw new EditRefused(outcome.conflict);
@@ -78,7 +86,15 @@ export function useCellEditing(schema: RecordSchema, apiRef: RefObject<GridApi |
       const message = refused && refused.id === params.id && refused.field === params.field ? refused.message : '';
       return (
         <Tooltip open={Boolean(message)} title={message} placement="bottom-start" arrow>
-          <Box sx={{ width: '100%', height: '100%', display: 'flex', ...(message ? { outline: 2, outlineColor: 'error.main', outlineOffset: -2 } : {}) }} data-error={message || undefined}>
+          <Box
+            sx={{
+              width: '100%',
+              height: '100%',
+              display: 'flex',
+              ...(message ? { outline: 2, outlineColor: 'error.main', outlineOffset: -2 } : {}),
+            }}
+            data-error={message || undefined}
+          >
             {input}
           </Box>
         </Tooltip>
@@ -88,7 +104,8 @@ export function useCellEditing(schema: RecordSchema, apiRef: RefObject<GridApi |
   );
 
   const reload = async () => {
-    if (conflict) apiRef.current?.stopCellEditMode({ id: conflict.id as never, field: conflict.field, ignoreModifications: true });
+    if (conflict)
+      apiRef.current?.stopCellEditMode({ id: conflict.id as never, field: conflict.field, ignoreModifications: true });
     setConflict(null);
     setRefused(null);
     await invalidate(schema.resource);

@@ -3,8 +3,9 @@
  * options of its in-place editor: the first 100 of the target in its default order, asked through the data provider once per
  * target. Targets with more records than that are edited on the record's form.
  */
-import { useMemo } from 'react';
+
 import { useQueries } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { useDataProvider } from 'react-admin';
 import type { FieldDescriptor } from '../fieldTypes';
 import { recordLabel } from '../label';
@@ -21,8 +22,17 @@ export function useRelationChoices(descriptors: readonly FieldDescriptor[], enab
     queries: relations.map((descriptor) => {
       const resource = descriptor.reference!.resource;
       return {
-        queryKey: [resource, 'getList', { pagination: { page: 1, perPage: LIMIT }, sort: { field: '', order: 'ASC' as const }, filter: {} }],
-        queryFn: () => dataProvider.getList(resource, { pagination: { page: 1, perPage: LIMIT }, sort: { field: '', order: 'ASC' }, filter: {} }),
+        queryKey: [
+          resource,
+          'getList',
+          { pagination: { page: 1, perPage: LIMIT }, sort: { field: '', order: 'ASC' as const }, filter: {} },
+        ],
+        queryFn: () =>
+          dataProvider.getList(resource, {
+            pagination: { page: 1, perPage: LIMIT },
+            sort: { field: '', order: 'ASC' },
+            filter: {},
+          }),
         enabled,
         staleTime: 60_000,
       };
@@ -32,7 +42,8 @@ export function useRelationChoices(descriptors: readonly FieldDescriptor[], enab
     const out: RelationChoices = {};
     relations.forEach((descriptor, index) => {
       const answer = results[index]?.data;
-      if (answer && (answer.total ?? answer.data.length) <= LIMIT) out[descriptor.slug] = answer.data.map((record) => ({ value: record.id, label: recordLabel(record) }));
+      if (answer && (answer.total ?? answer.data.length) <= LIMIT)
+        out[descriptor.slug] = answer.data.map((record) => ({ value: record.id, label: recordLabel(record) }));
     });
     return out;
     // eslint-disable-next-line react-hooks/exhaustive-deps

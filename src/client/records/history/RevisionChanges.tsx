@@ -12,7 +12,9 @@ import { recordLabel } from '../schema';
 import { historyText, type Revision } from './history';
 
 function RelationText({ descriptor, value }: { descriptor: FieldDescriptor; value: unknown }) {
-  const ids = (Array.isArray(value) ? value : value === null || value === undefined ? [] : [value]).map(Number).filter(Number.isFinite);
+  const ids = (Array.isArray(value) ? value : value === null || value === undefined ? [] : [value])
+    .map(Number)
+    .filter(Number.isFinite);
   const { data = [] } = useGetMany(descriptor.reference!.resource, { ids }, { enabled: ids.length > 0 });
   if (!ids.length) return <>—</>;
   return <>{ids.map((id) => recordLabel(data.find((record) => Number(record.id) === id)) || `#${id}`).join(', ')}</>;
@@ -23,7 +25,11 @@ const SHOWN_AS_FIELD = new Set(['head-count']);
 
 function Value({ descriptor, value }: { descriptor?: FieldDescriptor; value: unknown }) {
   const reference = descriptor?.reference;
-  const { canAccess: readable } = useCanAccess({ resource: reference?.resource ?? 'schemas', action: 'read', enabled: reference?.value === 'id' });
+  const { canAccess: readable } = useCanAccess({
+    resource: reference?.resource ?? 'schemas',
+    action: 'read',
+    enabled: reference?.value === 'id',
+  });
   if (reference?.value === 'id' && readable) return <RelationText descriptor={descriptor!} value={value} />;
   if (descriptor && SHOWN_AS_FIELD.has(descriptor.type)) {
     return (
@@ -35,7 +41,13 @@ function Value({ descriptor, value }: { descriptor?: FieldDescriptor; value: unk
   return <>{historyText(value, descriptor)}</>;
 }
 
-export function RevisionChanges({ revision, descriptors }: { revision: Revision; descriptors: Map<string, FieldDescriptor> }) {
+export function RevisionChanges({
+  revision,
+  descriptors,
+}: {
+  revision: Revision;
+  descriptors: Map<string, FieldDescriptor>;
+}) {
   const entries = Object.entries(revision.changes ?? {}).filter(([, change]) => Array.isArray(change));
   if (!entries.length) return null;
   return (

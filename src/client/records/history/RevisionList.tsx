@@ -3,20 +3,21 @@
  * record type, action, person, record and dates, as the list grid (each person's columns; a card list on a phone);
  * a row's "Changes" opens the changes, before and after.
  */
-import { useMemo, useState } from 'react';
-import type { GridColDef } from '@mui/x-data-grid';
+
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import { Link as RouterLink } from 'react-router-dom';
-import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import Box from '@mui/material/Box';
+import type { GridColDef } from '@mui/x-data-grid';
+import { useMemo, useState } from 'react';
 import {
   AutocompleteInput,
+  type DataProvider,
   DataProviderContext,
   DateInput,
   FilterButton,
@@ -29,31 +30,38 @@ import {
   TopToolbar,
   useCanAccess,
   useRecordContext,
-  type DataProvider,
 } from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
 import { useMainData } from '../../app/hooks';
-import { RecordName } from '../RecordName';
-import ListGrid from '../grid/ListGrid';
-import { recordCell } from '../grid/recordCell';
-import { ResetColumnsButton } from '../grid/ResetColumnsButton';
-import { SmallScreenPagination, useSmallScreen } from '../grid/smallScreen';
 import { formatDateTime } from '../../i18n/dates';
 import { titleCase } from '../../i18n/labels';
 import { useDocumentTitle } from '../../layout/useDocumentTitle';
 import { resourceForType } from '../../resources/names';
 import { describeField, type FieldDescriptor } from '../fieldTypes/describe';
+import ListGrid from '../grid/ListGrid';
+import { ResetColumnsButton } from '../grid/ResetColumnsButton';
+import { recordCell } from '../grid/recordCell';
+import { SmallScreenPagination, useSmallScreen } from '../grid/smallScreen';
 import { useAppDataProvider } from '../hooks';
+import { RecordName } from '../RecordName';
 import { asRecordSchema, recordLabel } from '../schema';
-import { ACTION_LABELS, revisionAuthor, type Revision } from './history';
+import { ACTION_LABELS, type Revision, revisionAuthor } from './history';
 import { RevisionChanges } from './RevisionChanges';
 
 /** The list filters of react-admin -> the query of GET /api/revisions (it takes them as plain parameters). */
-export function revisionQuery(filter: Record<string, unknown>, page: number, perPage: number): Record<string, string | number> {
+export function revisionQuery(
+  filter: Record<string, unknown>,
+  page: number,
+  perPage: number,
+): Record<string, string | number> {
   const query: Record<string, string | number> = { page, per_page: Math.min(perPage, 200) };
   for (const key of ['type', 'action', 'user_id', 'revisionable_id', 'from', 'to']) {
     const value = filter[key];
     if (value === undefined || value === null || value === '') continue;
-    query[key] = key === 'to' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T23:59:59.999Z` : (value as string | number);
+    query[key] =
+      key === 'to' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)
+        ? `${value}T23:59:59.999Z`
+        : (value as string | number);
   }
   return query;
 }
@@ -66,7 +74,10 @@ function useRevisionsProvider(): DataProvider {
         ...base,
         async getList(resource: string, params: any) {
           if (resource !== 'revisions') return base.getList(resource, params);
-          const answer = await base.call<{ data: Revision[]; meta: { total: number; current_page: number; last_page: number } }>('GET', '/api/revisions', {
+          const answer = await base.call<{
+            data: Revision[];
+            meta: { total: number; current_page: number; last_page: number };
+          }>('GET', '/api/revisions', {
             query: revisionQuery(params.filter ?? {}, params.pagination?.page ?? 1, params.pagination?.perPage ?? 25),
             signal: params.signal,
           });
@@ -85,9 +96,18 @@ function RecordLink() {
   const label = schema ? titleCase(schema.name_singular) : revision.revisionable_type;
   const resource = resourceForType(revision.revisionable_type);
   const name = <RecordName type={revision.revisionable_type} id={revision.revisionable_id} />;
-  if (revision.action === 'deleted') return <span>{label}: {name}</span>;
+  if (revision.action === 'deleted')
+    return (
+      <span>
+        {label}: {name}
+      </span>
+    );
   return (
-    <Link component={RouterLink} to={`/${resource}/${revision.revisionable_id}/show`} onClick={(event) => event.stopPropagation()}>
+    <Link
+      component={RouterLink}
+      to={`/${resource}/${revision.revisionable_id}/show`}
+      onClick={(event) => event.stopPropagation()}
+    >
       {label}: {name}
     </Link>
   );
@@ -98,7 +118,9 @@ function ChangesPanel() {
   const { schemas } = useMainData();
   const descriptors = useMemo(() => {
     const schema = schemas.find((candidate) => candidate.type === revision?.revisionable_type);
-    return new Map<string, FieldDescriptor>(schema ? asRecordSchema(schema).fields.map((field) => [field.slug, describeField(field)]) : []);
+    return new Map<string, FieldDescriptor>(
+      schema ? asRecordSchema(schema).fields.map((field) => [field.slug, describeField(field)]) : [],
+    );
   }, [schemas, revision?.revisionable_type]);
   if (!revision) return null;
   if (!revision.changes || !Object.keys(revision.changes).length) {
@@ -142,21 +164,69 @@ function ChangesButton() {
   );
 }
 
-const changedFields = (revision: Revision) => Object.keys(revision.changes ?? {}).map((key) => key.replace(/_/g, ' ')).join(', ') || '—';
+const changedFields = (revision: Revision) =>
+  Object.keys(revision.changes ?? {})
+    .map((key) => key.replace(/_/g, ' '))
+    .join(', ') || '—';
 
-const COLUMNS = ([
-  { field: 'created_at', headerName: 'When', minWidth: 200, valueGetter: (value: unknown) => (value ? formatDateTime(String(value)) : '') },
-  { field: 'user_name', headerName: 'Who', minWidth: 140, flex: 1, valueGetter: (_value: unknown, revision: Revision) => revisionAuthor(revision) },
-  { field: 'action', headerName: 'Action', minWidth: 120, renderCell: ({ row }) => <Chip size="small" label={ACTION_LABELS[row.action as Revision['action']] ?? row.action} /> },
-  { field: 'revisionable_type', headerName: 'Record', minWidth: 220, flex: 2, renderCell: recordCell(RecordLink) },
-  { field: 'changes', headerName: 'Fields changed', minWidth: 200, flex: 2, valueGetter: (_value: unknown, revision: Revision) => changedFields(revision) },
-  { field: 'open', headerName: 'Changes', minWidth: 110, renderCell: recordCell(ChangesButton) },
-] satisfies GridColDef[]).map((column): GridColDef => ({ sortable: false, filterable: false, ...column }));
+const COLUMNS = (
+  [
+    {
+      field: 'created_at',
+      headerName: 'When',
+      minWidth: 200,
+      valueGetter: (value: unknown) => (value ? formatDateTime(String(value)) : ''),
+    },
+    {
+      field: 'user_name',
+      headerName: 'Who',
+      minWidth: 140,
+      flex: 1,
+      valueGetter: (_value: unknown, revision: Revision) => revisionAuthor(revision),
+    },
+    {
+      field: 'action',
+      headerName: 'Action',
+      minWidth: 120,
+      renderCell: ({ row }) => (
+        <Chip size="small" label={ACTION_LABELS[row.action as Revision['action']] ?? row.action} />
+      ),
+    },
+    { field: 'revisionable_type', headerName: 'Record', minWidth: 220, flex: 2, renderCell: recordCell(RecordLink) },
+    {
+      field: 'changes',
+      headerName: 'Fields changed',
+      minWidth: 200,
+      flex: 2,
+      valueGetter: (_value: unknown, revision: Revision) => changedFields(revision),
+    },
+    { field: 'open', headerName: 'Changes', minWidth: 110, renderCell: recordCell(ChangesButton) },
+  ] satisfies GridColDef[]
+).map((column): GridColDef => ({ sortable: false, filterable: false, ...column }));
 const DEFAULTS = COLUMNS.map((column) => column.field);
 
 function RevisionListBody() {
-  if (!useSmallScreen()) return <ListGrid resource="revisions" columns={COLUMNS} defaults={DEFAULTS} opens={false} label="History" pageSizeOptions={[25, 50, 100, 200]} />;
-  return <SimpleList primaryText={() => <RecordLink />} secondaryText={(revision: Revision) => `${ACTION_LABELS[revision.action] ?? revision.action} · ${revisionAuthor(revision)} · ${formatDateTime(revision.created_at)}`} tertiaryText={() => <ChangesButton />} linkType={false} />;
+  if (!useSmallScreen())
+    return (
+      <ListGrid
+        resource="revisions"
+        columns={COLUMNS}
+        defaults={DEFAULTS}
+        opens={false}
+        label="History"
+        pageSizeOptions={[25, 50, 100, 200]}
+      />
+    );
+  return (
+    <SimpleList
+      primaryText={() => <RecordLink />}
+      secondaryText={(revision: Revision) =>
+        `${ACTION_LABELS[revision.action] ?? revision.action} · ${revisionAuthor(revision)} · ${formatDateTime(revision.created_at)}`
+      }
+      tertiaryText={() => <ChangesButton />}
+      linkType={false}
+    />
+  );
 }
 
 export default function RevisionList() {
@@ -165,7 +235,18 @@ export default function RevisionList() {
   const { canAccess: readsUsers } = useCanAccess({ resource: 'users', action: 'read' });
   const { schemas } = useMainData();
   useDocumentTitle('History');
-  const typeChoices = useMemo(() => schemas.map((schema) => ({ id: schema.type, name: titleCase(schema.name_plural) })).concat([{ id: 'user', name: 'Users' }, { id: 'role', name: 'Roles' }, { id: 'task', name: 'Tasks' }, { id: 'note', name: 'Notes' }]), [schemas]);
+  const typeChoices = useMemo(
+    () =>
+      schemas
+        .map((schema) => ({ id: schema.type, name: titleCase(schema.name_plural) }))
+        .concat([
+          { id: 'user', name: 'Users' },
+          { id: 'role', name: 'Roles' },
+          { id: 'task', name: 'Tasks' },
+          { id: 'note', name: 'Notes' },
+        ]),
+    [schemas],
+  );
   if (isPending) return null;
   if (!canAccess) {
     return (
@@ -176,7 +257,13 @@ export default function RevisionList() {
   }
   const filters = [
     <SelectInput key="type" source="type" label="Record type" choices={typeChoices} alwaysOn />,
-    <SelectInput key="action" source="action" label="Action" choices={Object.entries(ACTION_LABELS).map(([id, name]) => ({ id, name }))} alwaysOn />,
+    <SelectInput
+      key="action"
+      source="action"
+      label="Action"
+      choices={Object.entries(ACTION_LABELS).map(([id, name]) => ({ id, name }))}
+      alwaysOn
+    />,
     <NumberInput key="revisionable_id" source="revisionable_id" label="Record id" />,
     <DateInput key="from" source="from" label="From" />,
     <DateInput key="to" source="to" label="To" />,
@@ -190,7 +277,23 @@ export default function RevisionList() {
   ];
   return (
     <DataProviderContext.Provider value={provider}>
-      <List resource="revisions" title={false} filters={filters} perPage={25} sort={{ field: 'id', order: 'DESC' }} pagination={<SmallScreenPagination />} exporter={false} empty={false} actions={<TopToolbar><FilterButton filters={filters} /><ResetColumnsButton resource="revisions" /></TopToolbar>} sx={{ '& .RaList-main': { minWidth: 0 } }}>
+      <List
+        resource="revisions"
+        title={false}
+        filters={filters}
+        perPage={25}
+        sort={{ field: 'id', order: 'DESC' }}
+        pagination={<SmallScreenPagination />}
+        exporter={false}
+        empty={false}
+        actions={
+          <TopToolbar>
+            <FilterButton filters={filters} />
+            <ResetColumnsButton resource="revisions" />
+          </TopToolbar>
+        }
+        sx={{ '& .RaList-main': { minWidth: 0 } }}
+      >
         <Title title="History" />
         <RevisionListBody />
       </List>

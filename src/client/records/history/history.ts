@@ -1,6 +1,7 @@
 /** Pure helpers of the history (revisions: who changed what and when, GET /api/revisions). */
-import { choiceLabel, formatNumber, type FieldDescriptor } from '../fieldTypes/describe';
+
 import { formatDate, formatDateTime } from '../../i18n/dates';
+import { choiceLabel, type FieldDescriptor, formatNumber } from '../fieldTypes/describe';
 
 export interface Revision {
   id: number;
@@ -18,7 +19,8 @@ export interface Revision {
 }
 
 /** Who made a change, as the history shows it. */
-export const revisionAuthor = (revision: Pick<Revision, 'user_name' | 'via'>) => `${revision.user_name ?? 'System'}${revision.via === 'assistant' ? ', proposed by the assistant' : ''}`;
+export const revisionAuthor = (revision: Pick<Revision, 'user_name' | 'via'>) =>
+  `${revision.user_name ?? 'System'}${revision.via === 'assistant' ? ', proposed by the assistant' : ''}`;
 
 export const ACTION_LABELS: Record<Revision['action'], string> = {
   created: 'Created',
@@ -33,7 +35,11 @@ export const ACTION_LABELS: Record<Revision['action'], string> = {
  * every field changed by a later revision, the value it had before the earliest of those changes. Only `editable`
  * fields are returned (the rest cannot be written back).
  */
-export function valuesToRestore(revisions: readonly Revision[], index: number, editable: ReadonlySet<string>): Record<string, unknown> {
+export function valuesToRestore(
+  revisions: readonly Revision[],
+  index: number,
+  editable: ReadonlySet<string>,
+): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (let i = 0; i < index; i++) {
     for (const [field, change] of Object.entries(revisions[i]?.changes ?? {})) {
@@ -46,7 +52,11 @@ export function valuesToRestore(revisions: readonly Revision[], index: number, e
 }
 
 /** Can the version after `revisions[index]` be restored? (Not the current one, and something changed since.) */
-export function canRestoreVersion(revisions: readonly Revision[], index: number, editable: ReadonlySet<string>): boolean {
+export function canRestoreVersion(
+  revisions: readonly Revision[],
+  index: number,
+  editable: ReadonlySet<string>,
+): boolean {
   if (index <= 0) return false;
   const action = revisions[index]?.action;
   if (action === 'deleted') return false;

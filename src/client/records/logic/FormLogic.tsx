@@ -6,10 +6,18 @@
  * visibility decisions in a small store. Each field slot subscribes to its own visibility (`useFieldVisible`),
  * so typing in a field re-renders neither the form nor the other fields.
  */
-import { createContext, useContext, useEffect, useMemo, useRef, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import type { RecordSchema } from '../schema';
-import { changedFields, changedSetValues, logicSources, mergeVisibility, runLogic, type LogicEvent, type VisibilityMap } from './logic';
+import {
+  changedFields,
+  changedSetValues,
+  type LogicEvent,
+  logicSources,
+  mergeVisibility,
+  runLogic,
+  type VisibilityMap,
+} from './logic';
 
 export class VisibilityStore {
   private map: VisibilityMap = {};
@@ -68,7 +76,8 @@ function LogicRunner({ schema, store }: { schema: RecordSchema; store: Visibilit
       return () => clearTimeout(timer);
     }
     const snapshot = Array.isArray(watched) ? [...watched] : [];
-    for (const field of changedFields(sources, previous.current ?? snapshot, snapshot)) apply({ kind: 'change', field });
+    for (const field of changedFields(sources, previous.current ?? snapshot, snapshot))
+      apply({ kind: 'change', field });
     previous.current = snapshot;
     return undefined;
     // `watched` changes only when a source field changes.
@@ -77,7 +86,15 @@ function LogicRunner({ schema, store }: { schema: RecordSchema; store: Visibilit
   return null;
 }
 
-export function FormLogic({ schema, initialValues, children }: { schema: RecordSchema; initialValues?: Record<string, unknown>; children: ReactNode }) {
+export function FormLogic({
+  schema,
+  initialValues,
+  children,
+}: {
+  schema: RecordSchema;
+  initialValues?: Record<string, unknown>;
+  children: ReactNode;
+}) {
   // Seeded with the load-time visibility, so a field the logic hides never flashes into view while the form opens.
   const store = useMemo(() => {
     const seeded = new VisibilityStore();

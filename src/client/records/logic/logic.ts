@@ -5,7 +5,7 @@
  * actually change something. Pure, so it is unit tested (tests/unit/client/records-logic.test.ts).
  */
 import { evaluateLogic, type FieldKey, type Visibility } from '../../../common/form-logic/index';
-import { parseFieldRef, type LogicBlock } from '../../../common/schema-types';
+import { type LogicBlock, parseFieldRef } from '../../../common/schema-types';
 
 export type VisibilityMap = Record<string, Visibility>;
 
@@ -58,7 +58,12 @@ function warnOnce(message: string) {
  * on-change blocks that read the changed field, 'all' runs every block (show pages, as the server does). A
  * broken block (a reference that is not `field:{id}`) is reported and leaves the form as it was.
  */
-export function runLogic(blocks: readonly LogicBlock[], values: Record<string, unknown>, fields: readonly FieldKey[], event: LogicEvent): LogicOutcome {
+export function runLogic(
+  blocks: readonly LogicBlock[],
+  values: Record<string, unknown>,
+  fields: readonly FieldKey[],
+  event: LogicEvent,
+): LogicOutcome {
   if (!blocks.length) return { visibility: {}, setValues: {}, warnings: [] };
   try {
     const trigger = event.kind === 'load' ? 'on-load' : event.kind === 'change' ? 'on-change' : 'all';
@@ -100,12 +105,19 @@ export function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /** The set-value results that change the form (a set-value to the value already there does nothing). */
-export function changedSetValues(setValues: Record<string, unknown>, current: Record<string, unknown>): Array<[string, unknown]> {
+export function changedSetValues(
+  setValues: Record<string, unknown>,
+  current: Record<string, unknown>,
+): Array<[string, unknown]> {
   return Object.entries(setValues).filter(([key, value]) => !sameValue(current[key], value));
 }
 
 /** Which watched fields differ between two snapshots (`names[i]` is the name of `before[i]` and `after[i]`). */
-export function changedFields(names: readonly string[], before: readonly unknown[], after: readonly unknown[]): string[] {
+export function changedFields(
+  names: readonly string[],
+  before: readonly unknown[],
+  after: readonly unknown[],
+): string[] {
   return names.filter((_name, index) => !sameValue(before[index], after[index]));
 }
 

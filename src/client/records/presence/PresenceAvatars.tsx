@@ -1,9 +1,10 @@
 /** "Also here": the other people who have this record open right now (show and edit pages). */
+
+import VisibilityIcon from '@mui/icons-material/VisibilityOutlined';
 import Avatar from '@mui/material/Avatar';
 import AvatarGroup from '@mui/material/AvatarGroup';
 import Chip from '@mui/material/Chip';
 import Tooltip from '@mui/material/Tooltip';
-import VisibilityIcon from '@mui/icons-material/VisibilityOutlined';
 import { initials } from '../../layout/initials';
 import { usePresence } from './usePresence';
 
@@ -22,14 +23,16 @@ export function PresenceAvatars({ type, id }: { type: string; id: string | numbe
         aria-label={label}
         label={
           <>
-          <AvatarGroup max={4} sx={{ '& .MuiAvatar-root': { width: 22, height: 22, fontSize: 11 } }}>
-            {others.map((member) => (
-              <Avatar key={member.id} alt={member.name}>
-                {initials(null, null, member.name)}
-              </Avatar>
-            ))}
-          </AvatarGroup>
-          <span>{others.length === 1 ? `${others[0]!.name} is here too` : `${others.length} others are here too`}</span>
+            <AvatarGroup max={4} sx={{ '& .MuiAvatar-root': { width: 22, height: 22, fontSize: 11 } }}>
+              {others.map((member) => (
+                <Avatar key={member.id} alt={member.name}>
+                  {initials(null, null, member.name)}
+                </Avatar>
+              ))}
+            </AvatarGroup>
+            <span>
+              {others.length === 1 ? `${others[0]!.name} is here too` : `${others.length} others are here too`}
+            </span>
           </>
         }
         sx={{ height: 32, '& .MuiChip-label': { display: 'flex', alignItems: 'center', gap: 1 } }}

@@ -15,7 +15,10 @@ export interface PresenceMember {
 export const presenceChannel = (type: string, id: string | number) => `presence-record.${type}.${id}`;
 
 /** Pure: the members of a presence channel, minus me, sorted by name. */
-export function othersIn(members: Array<{ id: string | number; info?: { name?: string } }>, me: string | number | undefined): PresenceMember[] {
+export function othersIn(
+  members: Array<{ id: string | number; info?: { name?: string } }>,
+  me: string | number | undefined,
+): PresenceMember[] {
   const seen = new Map<string, PresenceMember>();
   for (const member of members) {
     const id = String(member.id);

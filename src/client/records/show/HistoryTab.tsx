@@ -2,24 +2,25 @@
  * A record's history: every revision (who, when, what changed, before and after), newest first. "Restore this
  * version" writes back, through an ordinary update, the values the record had right after that revision.
  */
-import { useMemo, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+
+import RestoreIcon from '@mui/icons-material/History';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import RestoreIcon from '@mui/icons-material/History';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import { Confirm, useCanAccess, useRecordContext } from 'react-admin';
 import { formatDateTime } from '../../i18n/dates';
 import { titleCase } from '../../i18n/labels';
 import { describeField } from '../fieldTypes/describe';
+import { ACTION_LABELS, canRestoreVersion, type Revision, revisionAuthor, valuesToRestore } from '../history/history';
+import { RevisionChanges } from '../history/RevisionChanges';
 import { useAppDataProvider } from '../hooks';
 import { useRecordMutations } from '../mutations';
 import { editableFields, type RecordSchema } from '../schema';
-import { ACTION_LABELS, canRestoreVersion, revisionAuthor, valuesToRestore, type Revision } from '../history/history';
-import { RevisionChanges } from '../history/RevisionChanges';
 
 export const REVISIONS_KEY = 'revisions';
 
@@ -31,11 +32,18 @@ export function HistoryTab({ schema }: { schema: RecordSchema }) {
   const { update } = useRecordMutations(schema.resource);
   const [confirm, setConfirm] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
-  const descriptors = useMemo(() => new Map(schema.fields.map((field) => [field.slug, describeField(field)])), [schema.fields]);
+  const descriptors = useMemo(
+    () => new Map(schema.fields.map((field) => [field.slug, describeField(field)])),
+    [schema.fields],
+  );
   const editable = useMemo(() => new Set(editableFields(schema).map((field) => field.slug)), [schema]);
   const { data, error, isPending } = useQuery({
     queryKey: [REVISIONS_KEY, schema.type, record?.id, record?.updated_at],
-    queryFn: ({ signal }) => dataProvider.call<{ data: Revision[] }>('GET', '/api/revisions', { query: { type: schema.type, revisionable_id: record!.id, per_page: 200 }, signal }),
+    queryFn: ({ signal }) =>
+      dataProvider.call<{ data: Revision[] }>('GET', '/api/revisions', {
+        query: { type: schema.type, revisionable_id: record!.id, per_page: 200 },
+        signal,
+      }),
     enabled: Boolean(record),
   });
   if (!record) return null;
@@ -46,7 +54,12 @@ export function HistoryTab({ schema }: { schema: RecordSchema }) {
   const restore = async (index: number) => {
     setBusy(true);
     const values = valuesToRestore(revisions, index, editable);
-    const outcome = await update(record.id, { ...values, updated_at: record.updated_at }, record, `${titleCase(schema.name_singular)} updated successfully.`);
+    const outcome = await update(
+      record.id,
+      { ...values, updated_at: record.updated_at },
+      record,
+      `${titleCase(schema.name_singular)} updated successfully.`,
+    );
     if (outcome.conflict) {
       // Someone saved meanwhile: the page reloads the record (realtime) and the person can try again.
       await queryClient.invalidateQueries({ queryKey: [schema.resource] });
@@ -60,9 +73,27 @@ export function HistoryTab({ schema }: { schema: RecordSchema }) {
   return (
     <Stack spacing={1.5} data-testid="history">
       {revisions.map((revision, index) => (
-        <Box key={revision.id} sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5, bgcolor: index === 0 ? 'action.hover' : undefined }} data-revision={revision.action}>
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' }, mb: revision.changes && Object.keys(revision.changes).length ? 1 : 0 }}>
-            <Chip size="small" label={ACTION_LABELS[revision.action] ?? revision.action} color={revision.action === 'deleted' ? 'error' : revision.action === 'created' ? 'success' : 'default'} />
+        <Box
+          key={revision.id}
+          sx={{
+            border: 1,
+            borderColor: 'divider',
+            borderRadius: 1,
+            p: 1.5,
+            bgcolor: index === 0 ? 'action.hover' : undefined,
+          }}
+          data-revision={revision.action}
+        >
+          <Stack
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={1}
+            sx={{ alignItems: { sm: 'center' }, mb: revision.changes && Object.keys(revision.changes).length ? 1 : 0 }}
+          >
+            <Chip
+              size="small"
+              label={ACTION_LABELS[revision.action] ?? revision.action}
+              color={revision.action === 'deleted' ? 'error' : revision.action === 'created' ? 'success' : 'default'}
+            />
             <Typography variant="body2" sx={{ flex: 1 }}>
               <strong>{revisionAuthor(revision)}</strong> · {formatDateTime(revision.created_at)}
               {index === 0 && (

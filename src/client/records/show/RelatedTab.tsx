@@ -3,22 +3,38 @@
  * through `site_ids`, its grievances through `site_id`...), a short list of those records as the record grid
  * (each person's columns of it kept as `related:<resource>:<field>`), a card list on a phone.
  */
-import { useMemo } from 'react';
+
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { Pagination, ReferenceManyField, ResourceContextProvider, SimpleList, useCanAccessResources, useListContext } from 'react-admin';
-import { titleCase } from '../../i18n/labels';
+import { useMemo } from 'react';
+import {
+  Pagination,
+  ReferenceManyField,
+  ResourceContextProvider,
+  SimpleList,
+  useCanAccessResources,
+  useListContext,
+} from 'react-admin';
 import { useMainData } from '../../app/hooks';
+import { titleCase } from '../../i18n/labels';
 import { describeField, type FieldDescriptor } from '../fieldTypes';
 import RecordGrid from '../grid/RecordGrid';
 import { useSmallScreen } from '../grid/smallScreen';
-import { recordLabel, relatedFields, type RecordSchema } from '../schema';
+import { type RecordSchema, recordLabel, relatedFields } from '../schema';
 
 const PAGE_SIZES = [5, 10, 25];
 
-function RelatedList({ schema, descriptors, listKey }: { schema: RecordSchema; descriptors: FieldDescriptor[]; listKey: string }) {
+function RelatedList({
+  schema,
+  descriptors,
+  listKey,
+}: {
+  schema: RecordSchema;
+  descriptors: FieldDescriptor[];
+  listKey: string;
+}) {
   const { total, isPending } = useListContext();
   const small = useSmallScreen();
   if (!isPending && !total) {
@@ -29,7 +45,15 @@ function RelatedList({ schema, descriptors, listKey }: { schema: RecordSchema; d
     );
   }
   if (small) return <SimpleList primaryText={(record) => recordLabel(record)} linkType="show" />;
-  return <RecordGrid schema={schema} descriptors={descriptors} listKey={listKey} pageSizeOptions={PAGE_SIZES} label={titleCase(schema.name_plural)} />;
+  return (
+    <RecordGrid
+      schema={schema}
+      descriptors={descriptors}
+      listKey={listKey}
+      pageSizeOptions={PAGE_SIZES}
+      label={titleCase(schema.name_plural)}
+    />
+  );
 }
 
 export function RelatedTab({ schema }: { schema: RecordSchema }) {
@@ -37,7 +61,16 @@ export function RelatedTab({ schema }: { schema: RecordSchema }) {
   const pointing = useMemo(() => relatedFields(schemas, schema.type), [schemas, schema.type]);
   // Every resource these lists show or link to: the pointing record types and what their columns reference.
   const resources = useMemo(
-    () => [...new Set(pointing.flatMap(({ schema: other }) => [other.resource, ...other.fields.map(describeField).flatMap((descriptor) => (descriptor.reference ? [descriptor.reference.resource] : []))]))],
+    () => [
+      ...new Set(
+        pointing.flatMap(({ schema: other }) => [
+          other.resource,
+          ...other.fields
+            .map(describeField)
+            .flatMap((descriptor) => (descriptor.reference ? [descriptor.reference.resource] : [])),
+        ]),
+      ),
+    ],
     [pointing],
   );
   const { canAccess: reads = {}, isPending } = useCanAccessResources({ action: 'read', resources });
@@ -54,9 +87,18 @@ export function RelatedTab({ schema }: { schema: RecordSchema }) {
   return (
     <Stack spacing={2}>
       {related.map(({ schema: other, field, target }) => {
-        const descriptors = other.fields.map(describeField).filter((descriptor) => descriptor.slug !== field.slug && (!descriptor.reference || reads[descriptor.reference.resource]));
+        const descriptors = other.fields
+          .map(describeField)
+          .filter(
+            (descriptor) =>
+              descriptor.slug !== field.slug && (!descriptor.reference || reads[descriptor.reference.resource]),
+          );
         return (
-          <Card variant="outlined" key={`${other.type}:${field.slug}`} data-testid={`related-${other.resource}-${field.slug}`}>
+          <Card
+            variant="outlined"
+            key={`${other.type}:${field.slug}`}
+            data-testid={`related-${other.resource}-${field.slug}`}
+          >
             <Box sx={{ px: 2, pt: 1.5 }}>
               <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
                 {titleCase(other.name_plural)}
@@ -67,8 +109,17 @@ export function RelatedTab({ schema }: { schema: RecordSchema }) {
               </Typography>
             </Box>
             <ResourceContextProvider value={other.resource}>
-              <ReferenceManyField reference={other.resource} target={target} perPage={5} pagination={small ? <Pagination rowsPerPageOptions={PAGE_SIZES} /> : false}>
-                <RelatedList schema={other} descriptors={descriptors} listKey={`related:${other.resource}:${field.slug}`} />
+              <ReferenceManyField
+                reference={other.resource}
+                target={target}
+                perPage={5}
+                pagination={small ? <Pagination rowsPerPageOptions={PAGE_SIZES} /> : false}
+              >
+                <RelatedList
+                  schema={other}
+                  descriptors={descriptors}
+                  listKey={`related:${other.resource}:${field.slug}`}
+                />
               </ReferenceManyField>
             </ResourceContextProvider>
           </Card>

@@ -1,10 +1,10 @@
 import type { TypeInfo } from '../catalogue.js';
 import type { ToolStep } from '../model/loop.js';
 import type { Citation, Proposal } from '../resources.js';
-import { describeRows } from '../tools/records.js';
 import { runTool, type ToolResult, type ToolScope } from '../tools/index.js';
+import { describeRows } from '../tools/records.js';
 import { capabilities } from './capabilities.js';
-import { understand, type Description, type Plan } from './understand.js';
+import { type Description, type Plan, understand } from './understand.js';
 import type { Found } from './vocabulary.js';
 
 /**
@@ -29,7 +29,9 @@ const money = (n: number) => `$${Math.round(n).toLocaleString('en-US')}`;
 /** "union sites in Los Angeles County": choice labels in lower case unless written in capitals (PLA, LCMT). */
 function describe(info: TypeInfo, words: Description, total?: number) {
   const noun = total === 1 ? info.singular : info.plural;
-  const adjectives = words.adjectives.filter((a) => a !== 'your').map((a) => (/^[A-Z0-9]{2,}$/.test(a) ? a : a.toLowerCase()));
+  const adjectives = words.adjectives
+    .filter((a) => a !== 'your')
+    .map((a) => (/^[A-Z0-9]{2,}$/.test(a) ? a : a.toLowerCase()));
   return [...adjectives, noun, ...words.qualifiers].join(' ').replace(/\s+/g, ' ').trim();
 }
 
@@ -40,7 +42,20 @@ function amount(words: Description, total: number, what: string) {
 }
 
 /** The details shown beside a record in a list: a few of its fields, the most telling first. */
-const DETAIL_FIELDS = ['type', 'site_status_id', 'status', 'city', 'due_at', 'bid_date', 'kickoff_date', 'contractor_id', 'trade_id', 'filed_at', 'signed_at', 'distance_km'];
+const DETAIL_FIELDS = [
+  'type',
+  'site_status_id',
+  'status',
+  'city',
+  'due_at',
+  'bid_date',
+  'kickoff_date',
+  'contractor_id',
+  'trade_id',
+  'filed_at',
+  'signed_at',
+  'distance_km',
+];
 function details(record: Record<string, unknown>): string {
   const parts = DETAIL_FIELDS.filter((key) => record[key] !== undefined && record[key] !== null)
     .slice(0, 3)
@@ -64,9 +79,15 @@ export async function builtinAnswer(scope: ToolScope, question: string): Promise
   const answer = await compose(scope, plan, call);
   const citations = new Map<string, Citation>();
   // The records the answer links: those the tools returned and those the question named.
-  const named = plan.kind === 'field' || plan.kind === 'describe' ? plan.records : plan.kind === 'refuse' ? (plan.matches ?? []) : [];
+  const named =
+    plan.kind === 'field' || plan.kind === 'describe'
+      ? plan.records
+      : plan.kind === 'refuse'
+        ? (plan.matches ?? [])
+        : [];
   for (const record of [...named.map((f) => scope.cite(f.info, f.row)), ...steps.flatMap((s) => s.result.records)]) {
-    if (answer.content.includes(`(${record.url})`) && !citations.has(`${record.type}:${record.id}`)) citations.set(`${record.type}:${record.id}`, record);
+    if (answer.content.includes(`(${record.url})`) && !citations.has(`${record.type}:${record.id}`))
+      citations.set(`${record.type}:${record.id}`, record);
   }
   return { ...answer, citations: [...citations.values()], steps };
 }
@@ -75,7 +96,11 @@ type Call = (name: string, args: Record<string, unknown>) => Promise<ToolResult>
 type Composed = Pick<BuiltinAnswer, 'content' | 'proposal' | 'outcome'>;
 
 const refused = (content: string): Composed => ({ content, proposal: null, outcome: 'refused' });
-const answered = (content: string, proposal: Proposal | null = null): Composed => ({ content, proposal, outcome: 'answered' });
+const answered = (content: string, proposal: Proposal | null = null): Composed => ({
+  content,
+  proposal,
+  outcome: 'answered',
+});
 const cannot = (result: ToolResult) => refused(`I can't answer that: ${result.error}`);
 
 async function compose(scope: ToolScope, plan: Plan, call: Call): Promise<Composed> {
@@ -93,13 +118,35 @@ async function compose(scope: ToolScope, plan: Plan, call: Call): Promise<Compos
     case 'market_share':
       return marketShareAnswer(plan, call);
     case 'near': {
-      const result = await call('records_near', { type: plan.info.type, place: plan.place, radius_km: plan.radiusKm, filters: plan.filter, limit: 10 });
+      const result = await call('records_near', {
+        type: plan.info.type,
+        place: plan.place,
+        radius_km: plan.radiusKm,
+        filters: plan.filter,
+        limit: 10,
+      });
       if (result.error) return cannot(result);
-      const data = result.data as { place: string; radius_km: number; total: number; list_url: string; records: Array<Record<string, any>> };
+      const data = result.data as {
+        place: string;
+        radius_km: number;
+        total: number;
+        list_url: string;
+        records: Array<Record<string, any>>;
+      };
       const what = describe(plan.info, plan.words, data.total);
-      if (!data.total) return answered(`There are no ${describe(plan.info, plan.words)} within ${data.radius_km} km of ${plain(data.place)}.`);
+      if (!data.total)
+        return answered(
+          `There are no ${describe(plan.info, plan.words)} within ${data.radius_km} km of ${plain(data.place)}.`,
+        );
       const lines = data.records.map((r) => `- ${link(r as any)}${details(r)}`);
-      return answered([`**${fmt(data.total)}** ${what} within ${data.radius_km} km of ${plain(data.place)}, nearest first:`, '', ...lines, ...(data.total > data.records.length ? ['', `…and ${fmt(data.total - data.records.length)} more.`] : [])].join('\n'));
+      return answered(
+        [
+          `**${fmt(data.total)}** ${what} within ${data.radius_km} km of ${plain(data.place)}, nearest first:`,
+          '',
+          ...lines,
+          ...(data.total > data.records.length ? ['', `…and ${fmt(data.total - data.records.length)} more.`] : []),
+        ].join('\n'),
+      );
     }
     case 'propose':
       return proposalAnswer(scope, plan, call);
@@ -118,9 +165,24 @@ function refusal(scope: ToolScope, plan: Extract<Plan, { kind: 'refuse' }>): str
     case 'no_context':
       return 'Open a record first, then ask about "this".';
     case 'ambiguous':
-      return [`"${plain(plan.detail ?? '')}" could be any of these records. Open the one you mean and ask about "this":`, '', ...(plan.matches ?? []).slice(0, 10).map((m) => `- ${link(scope.cite(m.info, m.row))} (${m.info.singular}${m.row.city ? `, ${plain(m.row.city)}` : ''})`)].join('\n');
+      return [
+        `"${plain(plan.detail ?? '')}" could be any of these records. Open the one you mean and ask about "this":`,
+        '',
+        ...(plan.matches ?? [])
+          .slice(0, 10)
+          .map(
+            (m) =>
+              `- ${link(scope.cite(m.info, m.row))} (${m.info.singular}${m.row.city ? `, ${plain(m.row.city)}` : ''})`,
+          ),
+      ].join('\n');
     default:
-      return [plan.detail ? `I'm not sure what you mean by "${plain(plan.detail)}", so I won't guess.` : "I don't understand that question, so I won't guess.", '', list].join('\n');
+      return [
+        plan.detail
+          ? `I'm not sure what you mean by "${plain(plan.detail)}", so I won't guess.`
+          : "I don't understand that question, so I won't guess.",
+        '',
+        list,
+      ].join('\n');
   }
 }
 
@@ -136,9 +198,18 @@ async function records(scope: ToolScope, plan: Extract<Plan, { kind: 'records' }
     const result = await call('count_records', args);
     if (result.error) return cannot(result);
     const data = result.data as { total: number; groups: Array<{ label: string; count: number; list_url: string }> };
-    const by = plan.groupBy.field === 'period' ? `${plan.groupBy.interval} (${info.fields.get(plan.groupBy.dateField ?? 'created_at')?.name ?? 'date'})` : plan.groupBy.label;
+    const by =
+      plan.groupBy.field === 'period'
+        ? `${plan.groupBy.interval} (${info.fields.get(plan.groupBy.dateField ?? 'created_at')?.name ?? 'date'})`
+        : plan.groupBy.label;
     const lines = data.groups.map((g) => `- [${plain(g.label)}](${g.list_url}): **${fmt(g.count)}**`);
-    return answered([`**${fmt(data.total)}** ${describe(info, words, data.total)}, by ${by}:`, '', ...(lines.length ? lines : ['- none'])].join('\n'));
+    return answered(
+      [
+        `**${fmt(data.total)}** ${describe(info, words, data.total)}, by ${by}:`,
+        '',
+        ...(lines.length ? lines : ['- none']),
+      ].join('\n'),
+    );
   }
   if (plan.mode === 'count') {
     const result = await call('count_records', { type: info.type, filters: filter });
@@ -150,7 +221,9 @@ async function records(scope: ToolScope, plan: Extract<Plan, { kind: 'records' }
     return answered(
       [
         `${amount(words, total, describe(info, words, total))}.`,
-        shown.length ? `${total > shown.length ? 'For example' : total === 1 ? 'It is' : 'They are'}: ${shown.map(link).join(', ')}.` : '',
+        shown.length
+          ? `${total > shown.length ? 'For example' : total === 1 ? 'It is' : 'They are'}: ${shown.map(link).join(', ')}.`
+          : '',
         `[Open the list](${list_url})`,
       ]
         .filter(Boolean)
@@ -168,16 +241,21 @@ async function records(scope: ToolScope, plan: Extract<Plan, { kind: 'records' }
       '',
       ...lines,
       '',
-      data.total > data.records.length ? `[See all ${fmt(data.total)}](${data.list_url})` : `[Open the list](${data.list_url})`,
+      data.total > data.records.length
+        ? `[See all ${fmt(data.total)}](${data.list_url})`
+        : `[Open the list](${data.list_url})`,
     ].join('\n'),
   );
 }
 
-const dayOrTime = (value: unknown) => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? value.slice(0, 10) : value);
+const dayOrTime = (value: unknown) =>
+  typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? value.slice(0, 10) : value;
 
 /** Said when a name was taken to mean the one record whose name starts with it. */
 const guessed = (scope: ToolScope, found: Found[]) =>
-  found.length === 1 && found[0].guessedFrom ? `(I took "${plain(found[0].guessedFrom)}" to mean ${link(scope.cite(found[0].info, found[0].row))}, the only record whose name starts with it.)\n\n` : '';
+  found.length === 1 && found[0].guessedFrom
+    ? `(I took "${plain(found[0].guessedFrom)}" to mean ${link(scope.cite(found[0].info, found[0].row))}, the only record whose name starts with it.)\n\n`
+    : '';
 
 async function fieldAnswer(scope: ToolScope, plan: Extract<Plan, { kind: 'field' }>, call: Call): Promise<Composed> {
   const lines: string[] = [];
@@ -185,14 +263,29 @@ async function fieldAnswer(scope: ToolScope, plan: Extract<Plan, { kind: 'field'
     const record = scope.cite(info, row);
     if (plan.field === 'address') {
       const parts = ['street', 'city', 'county', 'state', 'postal_code'].map((k) => row[k]).filter(Boolean);
-      lines.push(parts.length ? `${link(record)} is at ${plain(parts.join(', '))}.` : `No address is recorded for ${link(record)}.`);
+      lines.push(
+        parts.length
+          ? `${link(record)} is at ${plain(parts.join(', '))}.`
+          : `No address is recorded for ${link(record)}.`,
+      );
       continue;
     }
     if (plan.field === 'contractors') {
       const ids = [...new Set([row.general_contractor_id, ...(row.contractor_ids ?? [])].filter(Boolean))];
-      const found = ids.length ? await call('search_records', { type: 'contractor', filters: { id: ids }, limit: 50 }) : null;
-      const named = ((found?.data as any)?.records ?? []) as Array<{ id: number; label: string; url: string; type?: string }>;
-      lines.push(named.length ? `Contractors on ${link(record)}: ${named.map((c) => `${link(c)}${c.id === row.general_contractor_id ? ' (general contractor)' : ''}`).join(', ')}.` : `No contractor that you may read is recorded on ${link(record)}.`);
+      const found = ids.length
+        ? await call('search_records', { type: 'contractor', filters: { id: ids }, limit: 50 })
+        : null;
+      const named = ((found?.data as any)?.records ?? []) as Array<{
+        id: number;
+        label: string;
+        url: string;
+        type?: string;
+      }>;
+      lines.push(
+        named.length
+          ? `Contractors on ${link(record)}: ${named.map((c) => `${link(c)}${c.id === row.general_contractor_id ? ' (general contractor)' : ''}`).join(', ')}.`
+          : `No contractor that you may read is recorded on ${link(record)}.`,
+      );
       continue;
     }
     const field = plan.field;
@@ -200,10 +293,14 @@ async function fieldAnswer(scope: ToolScope, plan: Extract<Plan, { kind: 'field'
     if (field.target && value !== null && value !== undefined && !(Array.isArray(value) && !value.length)) {
       const targetType = scope.types.find((t) => t.resource === field.target);
       const ids = Array.isArray(value) ? value : [value];
-      const found = targetType ? await call('search_records', { type: targetType.type, filters: { id: ids }, limit: 50 }) : null;
+      const found = targetType
+        ? await call('search_records', { type: targetType.type, filters: { id: ids }, limit: 50 })
+        : null;
       const named = ((found?.data as any)?.records ?? []) as Array<{ label: string; url: string }>;
       if (named.length) {
-        lines.push(`The ${field.name} of ${link(record)} ${named.length > 1 ? 'are' : 'is'} ${named.map(link).join(', ')}.`);
+        lines.push(
+          `The ${field.name} of ${link(record)} ${named.length > 1 ? 'are' : 'is'} ${named.map(link).join(', ')}.`,
+        );
         continue;
       }
       const [shown] = await describeRows(scope, info, [row], [field.slug]);
@@ -218,28 +315,73 @@ async function fieldAnswer(scope: ToolScope, plan: Extract<Plan, { kind: 'field'
     const text = shown[field.slug];
     if (text === undefined) lines.push(`No ${field.name} is recorded for ${link(record)}.`);
     else {
-      const display = field.slug === 'estimated_value' ? money(Number(text)) : typeof text === 'number' ? fmt(text) : plain(String(Array.isArray(text) ? text.join(', ') : dayOrTime(text)));
+      const display =
+        field.slug === 'estimated_value'
+          ? money(Number(text))
+          : typeof text === 'number'
+            ? fmt(text)
+            : plain(String(Array.isArray(text) ? text.join(', ') : dayOrTime(text)));
       lines.push(`The ${field.name} of ${link(record)} is ${display}.`);
     }
   }
-  return answered(guessed(scope, plan.records) + (lines.length > 1 ? [`${lines.length} records match:`, '', ...lines.map((l) => `- ${l}`)].join('\n') : lines[0]));
+  return answered(
+    guessed(scope, plan.records) +
+      (lines.length > 1 ? [`${lines.length} records match:`, '', ...lines.map((l) => `- ${l}`)].join('\n') : lines[0]),
+  );
 }
 
 async function describeAnswer(scope: ToolScope, found: Found[], call: Call): Promise<Composed> {
   if (found.length > 1) {
-    return answered([`${found.length} records match:`, '', ...found.slice(0, 10).map((f) => `- ${link(scope.cite(f.info, f.row))} (${f.info.singular}${f.row.city ? `, ${plain(f.row.city)}` : ''})`), '', 'Open one and ask about "this" for more.'].join('\n'));
+    return answered(
+      [
+        `${found.length} records match:`,
+        '',
+        ...found
+          .slice(0, 10)
+          .map(
+            (f) =>
+              `- ${link(scope.cite(f.info, f.row))} (${f.info.singular}${f.row.city ? `, ${plain(f.row.city)}` : ''})`,
+          ),
+        '',
+        'Open one and ask about "this" for more.',
+      ].join('\n'),
+    );
   }
   const { info, row } = found[0];
   const result = await call('get_record', { type: info.type, id: row.id });
   if (result.error) return cannot(result);
-  const data = result.data as { record: Record<string, unknown>; related: Array<{ type: string; via: string; total: number; records: Array<{ label: string; url: string }> }> };
-  const skip = new Set(['id', 'label', 'url', 'name', 'title', 'first_name', 'last_name', 'latitude', 'longitude', 'created_at', 'updated_at', 'notes', 'description']);
+  const data = result.data as {
+    record: Record<string, unknown>;
+    related: Array<{ type: string; via: string; total: number; records: Array<{ label: string; url: string }> }>;
+  };
+  const skip = new Set([
+    'id',
+    'label',
+    'url',
+    'name',
+    'title',
+    'first_name',
+    'last_name',
+    'latitude',
+    'longitude',
+    'created_at',
+    'updated_at',
+    'notes',
+    'description',
+  ]);
   const facts = Object.entries(data.record)
     .filter(([key]) => !skip.has(key))
     .slice(0, 14)
     .map(([key, value]) => {
       const name = info.fields.get(key)?.name ?? key;
-      const text = key === 'estimated_value' ? money(Number(value)) : typeof value === 'number' ? fmt(value) : Array.isArray(value) ? value.join(', ') : String(dayOrTime(value));
+      const text =
+        key === 'estimated_value'
+          ? money(Number(value))
+          : typeof value === 'number'
+            ? fmt(value)
+            : Array.isArray(value)
+              ? value.join(', ')
+              : String(dayOrTime(value));
       return `- ${name.charAt(0).toUpperCase()}${name.slice(1)}: ${key === 'estimated_value' ? text : plain(text)}`;
     });
   const related = data.related.map((r) => {
@@ -248,7 +390,15 @@ async function describeAnswer(scope: ToolScope, found: Found[], call: Call): Pro
     return `- ${fmt(r.total)} ${noun ?? r.type}${r.via === 'notes on it' || r.via === 'tasks on it' ? '' : ` (${r.via})`}: ${r.records.slice(0, 3).map(link).join(', ')}${r.total > 3 ? ', …' : ''}`;
   });
   const title = link({ label: String(data.record.label), url: String(data.record.url) });
-  return answered(guessed(scope, found) + [`**${title}** (${info.singular})`, '', ...facts, ...(related.length ? ['', 'Linked to it:', '', ...related] : [])].join('\n'));
+  return answered(
+    guessed(scope, found) +
+      [
+        `**${title}** (${info.singular})`,
+        '',
+        ...facts,
+        ...(related.length ? ['', 'Linked to it:', '', ...related] : []),
+      ].join('\n'),
+  );
 }
 
 async function marketShareAnswer(plan: Extract<Plan, { kind: 'market_share' }>, call: Call): Promise<Composed> {
@@ -261,10 +411,18 @@ async function marketShareAnswer(plan: Extract<Plan, { kind: 'market_share' }>, 
   if (result.error) return cannot(result);
   const data = result.data as { totals: any; report_url: string };
   const t = data.totals;
-  const scopeWords = [plan.trade ? `for ${plan.trade.name}` : '', plan.region ? `in ${plan.region.name}` : '', plan.period ? `for sites added ${plan.period.label}` : ''].filter(Boolean).join(' ');
+  const scopeWords = [
+    plan.trade ? `for ${plan.trade.name}` : '',
+    plan.region ? `in ${plan.region.name}` : '',
+    plan.period ? `for sites added ${plan.period.label}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   const where = scopeWords ? ` ${scopeWords}` : '';
   if (t.share.sites === null) {
-    return answered(`There are no sites with known union or non-union work${where}, so there is no market share to give (${fmt(t.total.sites)} site${t.total.sites === 1 ? '' : 's'} in all). [Open the report](${data.report_url})`);
+    return answered(
+      `There are no sites with known union or non-union work${where}, so there is no market share to give (${fmt(t.total.sites)} site${t.total.sites === 1 ? '' : 's'} in all). [Open the report](${data.report_url})`,
+    );
   }
   const pct = (v: number | null) => (v === null ? 'no share' : `${v}%`);
   return answered(
@@ -276,7 +434,11 @@ async function marketShareAnswer(plan: Extract<Plan, { kind: 'market_share' }>, 
   );
 }
 
-async function proposalAnswer(scope: ToolScope, plan: Extract<Plan, { kind: 'propose' }>, call: Call): Promise<Composed> {
+async function proposalAnswer(
+  scope: ToolScope,
+  plan: Extract<Plan, { kind: 'propose' }>,
+  call: Call,
+): Promise<Composed> {
   const input = { ...plan.input };
   // "call the GC of Cedar Tower": the task is on the site and names its general contractor, when the person may read it.
   if (plan.mention && input.record) {
@@ -288,9 +450,12 @@ async function proposalAnswer(scope: ToolScope, plan: Extract<Plan, { kind: 'pro
     }
   }
   const result = await call('propose_change', input as Record<string, unknown>);
-  if (result.error || !result.proposal) return refused(`I can't propose that: ${result.error ?? 'it is not a change I can make'}`);
+  if (result.error || !result.proposal)
+    return refused(`I can't propose that: ${result.error ?? 'it is not a change I can make'}`);
   const p = result.proposal;
   const about = p.record ? ` on ${link({ label: p.record.label!, url: p.record.url! })}` : '';
-  const what = { create_task: 'a new task', log_note: 'a note', update_field: 'a change', assign: 'an assignment' }[p.kind];
+  const what = { create_task: 'a new task', log_note: 'a note', update_field: 'a change', assign: 'an assignment' }[
+    p.kind
+  ];
   return answered(`I've prepared ${what}${about}: ${plain(p.summary)} Nothing is saved until you approve it.`, p);
 }

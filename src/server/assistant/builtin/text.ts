@@ -13,18 +13,28 @@ const GLUE = new Set(
   show list find give get tell see display let know please can could would should will shall may might must just only also all any every each
   some currently right now so far still ever exist exists existing listed recorded registered stored tracked kept got have there's what's who's
   whats whos thats that's there're are're they them their these those over up out one ones total overall altogether entered in-system system
-  database app records record entries entry items item kind kinds type types currently presently today's hey hi hello thanks thank`.split(/\s+/),
+  database app records record entries entry items item kind kinds type types currently presently today's hey hi hello thanks thank`.split(
+    /\s+/,
+  ),
 );
 
 export function normalise(text: string): string {
-  return text.toLowerCase().replace(/[\u2018\u2019\u201b`´]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/[\u2013\u2014]/g, '-');
+  return text
+    .toLowerCase()
+    .replace(/[\u2018\u2019\u201b`´]/g, "'")
+    .replace(/[\u201c\u201d]/g, '"')
+    .replace(/[\u2013\u2014]/g, '-');
 }
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A phrase as a pattern of whole words: spaces match any run of spaces or hyphens ("non union" finds "non-union"). */
 export function wordPattern(phrase: string): RegExp {
-  const body = phrase.trim().split(/[\s-]+/).map(escape).join('[\\s-]+');
+  const body = phrase
+    .trim()
+    .split(/[\s-]+/)
+    .map(escape)
+    .join('[\\s-]+');
   return new RegExp(`(?<![\\w'-])${body}(?![\\w-])`, 'g');
 }
 

@@ -1,10 +1,10 @@
 import { rangeFilter } from '../../reports/scope.js';
 import type { FieldInfo, TypeInfo } from '../catalogue.js';
-import { periodIn, whenIn, type Period } from '../dates.js';
+import { type Period, periodIn, whenIn } from '../dates.js';
 import type { ProposalInput } from '../proposals.js';
 import type { ToolScope } from '../tools/scope.js';
-import { Question, wordPattern, type Span } from './text.js';
-import { resolveRecords, typePhrases, vocabularyFor, type Found, type Vocabulary } from './vocabulary.js';
+import { Question, type Span, wordPattern } from './text.js';
+import { type Found, resolveRecords, typePhrases, type Vocabulary, vocabularyFor } from './vocabulary.js';
 
 /**
  * The built-in assistant's reading of a question: which kind of question it is and what it is about, found with
@@ -14,12 +14,42 @@ import { resolveRecords, typePhrases, vocabularyFor, type Found, type Vocabulary
  */
 export type Plan =
   | { kind: 'help' }
-  | { kind: 'refuse'; reason: 'not_understood' | 'cannot_delete' | 'cannot_send' | 'no_record' | 'ambiguous' | 'no_context'; detail?: string; matches?: Found[] }
-  | { kind: 'records'; mode: 'count' | 'list' | 'group'; info: TypeInfo; filter: Record<string, unknown>; words: Description; groupBy?: { field: string; label: string; interval?: 'week' | 'month' | 'quarter' | 'year'; dateField?: string; period?: Period } }
+  | {
+      kind: 'refuse';
+      reason: 'not_understood' | 'cannot_delete' | 'cannot_send' | 'no_record' | 'ambiguous' | 'no_context';
+      detail?: string;
+      matches?: Found[];
+    }
+  | {
+      kind: 'records';
+      mode: 'count' | 'list' | 'group';
+      info: TypeInfo;
+      filter: Record<string, unknown>;
+      words: Description;
+      groupBy?: {
+        field: string;
+        label: string;
+        interval?: 'week' | 'month' | 'quarter' | 'year';
+        dateField?: string;
+        period?: Period;
+      };
+    }
   | { kind: 'field'; field: FieldInfo | 'address' | 'contractors'; records: Found[] }
   | { kind: 'describe'; records: Found[] }
-  | { kind: 'market_share'; region?: { id: number; name: string }; trade?: { id: number; name: string }; period?: Period }
-  | { kind: 'near'; info: TypeInfo; place: string; radiusKm: number; filter: Record<string, unknown>; words: Description }
+  | {
+      kind: 'market_share';
+      region?: { id: number; name: string };
+      trade?: { id: number; name: string };
+      period?: Period;
+    }
+  | {
+      kind: 'near';
+      info: TypeInfo;
+      place: string;
+      radiusKm: number;
+      filter: Record<string, unknown>;
+      words: Description;
+    }
   | { kind: 'propose'; input: ProposalInput; mention?: string };
 
 /** How the answer names what was counted: "union sites in Los Angeles County bidding next month (...)". */
@@ -29,12 +59,28 @@ export interface Description {
 }
 
 const AMOUNT = /(?<![\w-])(how many|how much|number of|count(?: of)?|total(?: number of)?|tally)(?![\w-])/;
-const GROUP = /(?<![\w-])(?:by|per|for each|broken down by|grouped by|split by|in each)\s+([a-z][a-z -]*?)(?=\s*$|\s*[?.,]|\s+(?:in|for|with|this|last|next|since|from|during)\b)/;
+const GROUP =
+  /(?<![\w-])(?:by|per|for each|broken down by|grouped by|split by|in each)\s+([a-z][a-z -]*?)(?=\s*$|\s*[?.,]|\s+(?:in|for|with|this|last|next|since|from|during)\b)/;
 
 /** Verbs and nouns that say which date a period is about. */
 const DATE_WORDS: Array<[string[], string]> = [
   [['bid date', 'bidding', 'bids', 'bid', 'to bid', 'go out to bid', 'out to bid'], 'bid_date'],
-  [['kickoff date', 'kick off', 'kicking off', 'kicks off', 'kickoff', 'kick-off', 'starting', 'starts', 'start', 'started', 'start date'], 'kickoff_date'],
+  [
+    [
+      'kickoff date',
+      'kick off',
+      'kicking off',
+      'kicks off',
+      'kickoff',
+      'kick-off',
+      'starting',
+      'starts',
+      'start',
+      'started',
+      'start date',
+    ],
+    'kickoff_date',
+  ],
   [['due', 'due date'], 'due_at'],
   [['filed', 'filed on'], 'filed_at'],
   [['closed on', 'closed'], 'closed_at'],
@@ -67,11 +113,21 @@ function fieldPhrases(field: FieldInfo): string[] {
 }
 
 /** A field of one of `types` named by `phrase` ("the gc", "status", "bid date"); the special "address" and "contractors". */
-function fieldNamed(phrase: string, types: readonly TypeInfo[]): { field: FieldInfo | 'address' | 'contractors'; types: TypeInfo[] } | null {
-  const wanted = phrase.trim().replace(/^(the|a|an)\s+/, '').replace(/\s+/g, ' ');
-  if (/^(address|location|where)$/.test(wanted)) return { field: 'address', types: types.filter((t) => t.fields.has('city')) };
-  if (/^(contractors|other contractors|subcontractors|subs|contractors working|companies)$/.test(wanted)) return { field: 'contractors', types: types.filter((t) => t.fields.has('contractor_ids')) };
-  const hits = types.flatMap((info) => [...info.fields.values()].filter((f) => fieldPhrases(f).includes(wanted)).map((field) => ({ info, field })));
+function fieldNamed(
+  phrase: string,
+  types: readonly TypeInfo[],
+): { field: FieldInfo | 'address' | 'contractors'; types: TypeInfo[] } | null {
+  const wanted = phrase
+    .trim()
+    .replace(/^(the|a|an)\s+/, '')
+    .replace(/\s+/g, ' ');
+  if (/^(address|location|where)$/.test(wanted))
+    return { field: 'address', types: types.filter((t) => t.fields.has('city')) };
+  if (/^(contractors|other contractors|subcontractors|subs|contractors working|companies)$/.test(wanted))
+    return { field: 'contractors', types: types.filter((t) => t.fields.has('contractor_ids')) };
+  const hits = types.flatMap((info) =>
+    [...info.fields.values()].filter((f) => fieldPhrases(f).includes(wanted)).map((field) => ({ info, field })),
+  );
   if (!hits.length) return null;
   const field = hits[0].field;
   return { field, types: hits.filter((h) => h.field.slug === field.slug).map((h) => h.info) };
@@ -86,7 +142,12 @@ const TASK_VERBS: Array<[RegExp, 'call' | 'meeting' | 'visit']> = [
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** The record a trailing "on/of/at/for X" names, searched from the longest candidate phrase to the shortest. */
-async function trailingRecord(scope: ToolScope, q: Question, body: Span, prefer: readonly TypeInfo[] = []): Promise<{ found: Found[]; span: Span; phrase: string } | null> {
+async function trailingRecord(
+  scope: ToolScope,
+  q: Question,
+  body: Span,
+  prefer: readonly TypeInfo[] = [],
+): Promise<{ found: Found[]; span: Span; phrase: string } | null> {
   const text = q.lower.slice(body[0], body[1]);
   const pattern = /(?<![\w-])(?:of|on|at|for|about|to|with|from|in)\s+(?=\S)/g;
   for (const match of text.matchAll(pattern)) {
@@ -106,77 +167,145 @@ async function trailingRecord(scope: ToolScope, q: Question, body: Span, prefer:
 export async function understand(scope: ToolScope, text: string): Promise<Plan> {
   const q = new Question(text.trim().replace(/[?!.]+$/, ''));
   const lower = q.lower;
-  if (!lower.trim() || /^(help|\?+|hi|hello|hey|what can you (do|answer|tell me)|what (can|should) i ask( you)?|what do you know|how do you work|how does this work)\b/.test(lower)) return { kind: 'help' };
+  if (
+    !lower.trim() ||
+    /^(help|\?+|hi|hello|hey|what can you (do|answer|tell me)|what (can|should) i ask( you)?|what do you know|how do you work|how does this work)\b/.test(
+      lower,
+    )
+  )
+    return { kind: 'help' };
 
   const proposal = await proposalPlan(scope, q);
   if (proposal) return proposal;
 
-  if (/(?<![\w-])(delete|remove|erase|destroy|wipe|purge|drop)(?![\w-])/.test(lower)) return { kind: 'refuse', reason: 'cannot_delete' };
-  if (/^(please\s+)?(send|e-?mail|text|sms|message|post|tweet|publish|forward|share)\b/.test(lower)) return { kind: 'refuse', reason: 'cannot_send' };
+  if (/(?<![\w-])(delete|remove|erase|destroy|wipe|purge|drop)(?![\w-])/.test(lower))
+    return { kind: 'refuse', reason: 'cannot_delete' };
+  if (/^(please\s+)?(send|e-?mail|text|sms|message|post|tweet|publish|forward|share)\b/.test(lower))
+    return { kind: 'refuse', reason: 'cannot_send' };
 
-  if (/(?<![\w-])(market share|union share|share of (the )?(market|work|sites|construction)|union density)(?![\w-])/.test(lower)) return marketSharePlan(scope, q);
+  if (
+    /(?<![\w-])(market share|union share|share of (the )?(market|work|sites|construction)|union density)(?![\w-])/.test(
+      lower,
+    )
+  )
+    return marketSharePlan(scope, q);
 
   const field = await fieldPlan(scope, q);
   if (field) return field;
 
-  const describe = q.match(/^(?:tell me about|what do (?:we|you|i) (?:know|have) (?:about|on)|show me|show|open|describe|summari[sz]e|give me (?:a )?summary of|details (?:of|for|on|about)|info(?:rmation)? (?:on|about)|look up|lookup|who is|what is)\s+(.+)$/);
+  const describe = q.match(
+    /^(?:tell me about|what do (?:we|you|i) (?:know|have) (?:about|on)|show me|show|open|describe|summari[sz]e|give me (?:a )?summary of|details (?:of|for|on|about)|info(?:rmation)? (?:on|about)|look up|lookup|who is|what is)\s+(.+)$/,
+  );
   if (describe) {
     const span = (describe as any).indices[1] as Span;
     const found = await resolveRecords(scope, q.original(span));
     if (found.length) return { kind: 'describe', records: found };
-    if (/^(this|it|this \w+)$/.test(lower.slice(span[0], span[1]).trim())) return { kind: 'refuse', reason: 'no_context' };
+    if (/^(this|it|this \w+)$/.test(lower.slice(span[0], span[1]).trim()))
+      return { kind: 'refuse', reason: 'no_context' };
     // "show me union sites" is a list; "tell me about Nowhere Yard" names a record that is not there (or not readable).
     const listed = await recordsPlan(scope, q);
-    return listed.kind === 'refuse' && listed.reason === 'not_understood' ? { kind: 'refuse', reason: 'no_record', detail: q.original(span) } : listed;
+    return listed.kind === 'refuse' && listed.reason === 'not_understood'
+      ? { kind: 'refuse', reason: 'no_record', detail: q.original(span) }
+      : listed;
   }
 
   return recordsPlan(scope, q);
 }
 
 async function proposalPlan(scope: ToolScope, q: Question): Promise<Plan | null> {
-  const task = q.match(/^(?:please\s+)?(?:can you\s+|could you\s+)?(remind me to|remind me about|create (?:a |an )?(?:task|reminder)(?: to| for)?|add (?:a |an )?(?:task|reminder)(?: to| for)?|make (?:a |an )?task(?: to| for)?|set (?:a |an )?reminder(?: to| for)?|schedule (?:a |an )?|plan (?:a |an )?|i need to|i have to|i must)\s+(.+)$/);
+  const task = q.match(
+    /^(?:please\s+)?(?:can you\s+|could you\s+)?(remind me to|remind me about|create (?:a |an )?(?:task|reminder)(?: to| for)?|add (?:a |an )?(?:task|reminder)(?: to| for)?|make (?:a |an )?task(?: to| for)?|set (?:a |an )?reminder(?: to| for)?|schedule (?:a |an )?|plan (?:a |an )?|i need to|i have to|i must)\s+(.+)$/,
+  );
   if (task) {
     const [, bodySpan] = (task as any).indices.slice(1) as Span[];
     const bodyText = q.lower.slice(bodySpan[0], bodySpan[1]);
     const when = whenIn(bodyText, scope.now);
     const dateSpan: Span | null = when ? [bodySpan[0] + when.span[0], bodySpan[0] + when.span[1]] : null;
     const body: Span = dateSpan && dateSpan[1] >= bodySpan[1] - 1 ? [bodySpan[0], dateSpan[0]] : bodySpan;
-    const taskType = TASK_VERBS.find(([pattern]) => pattern.test(q.lower.slice(body[0], body[1]).trim()))?.[1] ?? (/\bschedule (a |an )?visit|\bvisit\b/.test(bodyText) ? 'visit' : /\bmeet/.test(bodyText) ? 'meeting' : 'call');
+    const taskType =
+      TASK_VERBS.find(([pattern]) => pattern.test(q.lower.slice(body[0], body[1]).trim()))?.[1] ??
+      (/\bschedule (a |an )?visit|\bvisit\b/.test(bodyText) ? 'visit' : /\bmeet/.test(bodyText) ? 'meeting' : 'call');
     const target = await trailingRecord(scope, q, body);
-    if (target && target.found.length > 1) return { kind: 'refuse', reason: 'ambiguous', detail: target.phrase, matches: target.found };
-    let title = q.original(body).replace(/\s+/g, ' ').replace(/[,;:]$/, '');
-    if (dateSpan && dateSpan[1] < body[1]) title = `${q.original([body[0], dateSpan[0]])} ${q.original([dateSpan[1], body[1]])}`.trim();
+    if (target && target.found.length > 1)
+      return { kind: 'refuse', reason: 'ambiguous', detail: target.phrase, matches: target.found };
+    let title = q
+      .original(body)
+      .replace(/\s+/g, ' ')
+      .replace(/[,;:]$/, '');
+    if (dateSpan && dateSpan[1] < body[1])
+      title = `${q.original([body[0], dateSpan[0]])} ${q.original([dateSpan[1], body[1]])}`.trim();
     const record = target?.found[0];
     return {
       kind: 'propose',
-      input: { kind: 'create_task', title: capitalise(title), task_type: taskType, due: when?.at, record: record ? { type: record.info.type, id: record.row.id } : null },
+      input: {
+        kind: 'create_task',
+        title: capitalise(title),
+        task_type: taskType,
+        due: when?.at,
+        record: record ? { type: record.info.type, id: record.row.id } : null,
+      },
       mention: /\b(gc|g\.c\.|general contractor)\b/.test(bodyText) ? 'general_contractor_id' : undefined,
     };
   }
 
-  const note = q.match(/^(?:please\s+)?(?:log|add|write|make|leave|record|put|take)\s+(?:a |an )?note\s+(?:on|to|for|about|in|under)\s+(.+?)(?:\s*:\s*|\s+saying\s+|\s+that says\s+|\s+that reads\s+|\s*,\s*|\s+-\s+)(.+)$/);
+  const note = q.match(
+    /^(?:please\s+)?(?:log|add|write|make|leave|record|put|take)\s+(?:a |an )?note\s+(?:on|to|for|about|in|under)\s+(.+?)(?:\s*:\s*|\s+saying\s+|\s+that says\s+|\s+that reads\s+|\s*,\s*|\s+-\s+)(.+)$/,
+  );
   if (note) {
     const [recordSpan, bodySpan] = (note as any).indices.slice(1) as Span[];
     const found = await resolveRecords(scope, q.original(recordSpan));
-    if (found.length !== 1) return { kind: 'refuse', reason: found.length ? 'ambiguous' : 'no_record', detail: q.original(recordSpan), matches: found };
-    return { kind: 'propose', input: { kind: 'log_note', body: q.original(bodySpan), record: { type: found[0].info.type, id: found[0].row.id } } };
+    if (found.length !== 1)
+      return {
+        kind: 'refuse',
+        reason: found.length ? 'ambiguous' : 'no_record',
+        detail: q.original(recordSpan),
+        matches: found,
+      };
+    return {
+      kind: 'propose',
+      input: {
+        kind: 'log_note',
+        body: q.original(bodySpan),
+        record: { type: found[0].info.type, id: found[0].row.id },
+      },
+    };
   }
 
   const assign = q.match(/^(?:please\s+)?(?:assign|give|hand)\s+(.+?)\s+to\s+(.+)$/);
   if (assign) {
     const [recordSpan, personSpan] = (assign as any).indices.slice(1) as Span[];
     const found = await resolveRecords(scope, q.original(recordSpan));
-    if (found.length !== 1) return { kind: 'refuse', reason: found.length ? 'ambiguous' : 'no_record', detail: q.original(recordSpan), matches: found };
-    return { kind: 'propose', input: { kind: 'assign', assignee: q.original(personSpan), record: { type: found[0].info.type, id: found[0].row.id } } };
+    if (found.length !== 1)
+      return {
+        kind: 'refuse',
+        reason: found.length ? 'ambiguous' : 'no_record',
+        detail: q.original(recordSpan),
+        matches: found,
+      };
+    return {
+      kind: 'propose',
+      input: {
+        kind: 'assign',
+        assignee: q.original(personSpan),
+        record: { type: found[0].info.type, id: found[0].row.id },
+      },
+    };
   }
 
   const change =
-    q.match(/^(?:please\s+)?(?:change|set|update|switch|move)\s+(?:the\s+)?(.+?)\s+(?:of|on|for)\s+(.+?)\s+to\s+(.+)$/) ??
-    q.match(/^(?:please\s+)?(?:mark|set|flag)\s+()(.+?)\s+as\s+(.+)$/);
+    q.match(
+      /^(?:please\s+)?(?:change|set|update|switch|move)\s+(?:the\s+)?(.+?)\s+(?:of|on|for)\s+(.+?)\s+to\s+(.+)$/,
+    ) ?? q.match(/^(?:please\s+)?(?:mark|set|flag)\s+()(.+?)\s+as\s+(.+)$/);
   if (change) {
     const [fieldSpan, recordSpan, valueSpan] = (change as any).indices.slice(1) as Span[];
     const found = await resolveRecords(scope, q.original(recordSpan));
-    if (found.length !== 1) return { kind: 'refuse', reason: found.length ? 'ambiguous' : 'no_record', detail: q.original(recordSpan), matches: found };
+    if (found.length !== 1)
+      return {
+        kind: 'refuse',
+        reason: found.length ? 'ambiguous' : 'no_record',
+        detail: q.original(recordSpan),
+        matches: found,
+      };
     const info = found[0].info;
     const named = fieldSpan[0] < fieldSpan[1] ? fieldNamed(q.lower.slice(fieldSpan[0], fieldSpan[1]), [info]) : null;
     let field = named && named.field !== 'address' && named.field !== 'contractors' ? named.field : undefined;
@@ -186,8 +315,17 @@ async function proposalPlan(scope: ToolScope, q: Question): Promise<Plan | null>
       const words = await vocabularyFor(scope).valueWords(info);
       field = words.find((w) => w.phrases.includes(value))?.field;
     }
-    if (!field) return { kind: 'refuse', reason: 'not_understood', detail: q.original(fieldSpan) || q.original(valueSpan) };
-    return { kind: 'propose', input: { kind: 'update_field', field: field.slug, value: q.original(valueSpan), record: { type: info.type, id: found[0].row.id } } };
+    if (!field)
+      return { kind: 'refuse', reason: 'not_understood', detail: q.original(fieldSpan) || q.original(valueSpan) };
+    return {
+      kind: 'propose',
+      input: {
+        kind: 'update_field',
+        field: field.slug,
+        value: q.original(valueSpan),
+        record: { type: info.type, id: found[0].row.id },
+      },
+    };
   }
   return null;
 }
@@ -216,7 +354,20 @@ async function fieldPlan(scope: ToolScope, q: Question): Promise<Plan | null> {
 }
 
 async function marketSharePlan(scope: ToolScope, q: Question): Promise<Plan> {
-  q.take(q.find(['market share', 'union market share', 'union share', 'share of the market', 'share of market', 'share of work', 'share of the work', 'share of sites', 'share of construction', 'union density'])?.span);
+  q.take(
+    q.find([
+      'market share',
+      'union market share',
+      'union share',
+      'share of the market',
+      'share of market',
+      'share of work',
+      'share of the work',
+      'share of sites',
+      'share of construction',
+      'union density',
+    ])?.span,
+  );
   const period = periodIn(q.lower, scope.now) ?? undefined;
   if (period) q.take(period.span);
   const vocabulary = vocabularyFor(scope);
@@ -238,12 +389,25 @@ async function marketSharePlan(scope: ToolScope, q: Question): Promise<Plan> {
   return { kind: 'market_share', region, trade, period };
 }
 
-function matchRegion(q: Question, regions: Array<{ id: number; name: string }>, bare = true): { id: number; name: string } | undefined {
+function matchRegion(
+  q: Question,
+  regions: Array<{ id: number; name: string }>,
+  bare = true,
+): { id: number; name: string } | undefined {
   const full = q.find(regions.map((r) => r.name.toLowerCase()));
-  const hit = full ?? (bare ? q.find(regions.map((r) => r.name.toLowerCase().replace(/ (county|state|region)$/, '')).filter((n) => n.length > 2)) : null);
+  const hit =
+    full ??
+    (bare
+      ? q.find(
+          regions.map((r) => r.name.toLowerCase().replace(/ (county|state|region)$/, '')).filter((n) => n.length > 2),
+        )
+      : null);
   if (!hit) return undefined;
   q.take(hit.span);
-  return regions.find((r) => r.name.toLowerCase() === hit.phrase || r.name.toLowerCase().replace(/ (county|state|region)$/, '') === hit.phrase);
+  return regions.find(
+    (r) =>
+      r.name.toLowerCase() === hit.phrase || r.name.toLowerCase().replace(/ (county|state|region)$/, '') === hit.phrase,
+  );
 }
 
 async function recordsPlan(scope: ToolScope, q: Question): Promise<Plan> {
@@ -260,7 +424,9 @@ async function recordsPlan(scope: ToolScope, q: Question): Promise<Plan> {
   if (!info) return { kind: 'refuse', reason: 'not_understood', detail: q.leftover().join(' ') };
 
   // Near a place.
-  const near = q.match(/(?<![\w-])(?:near|nearby|close to|around|within\s+(\d+(?:\.\d+)?)\s*(miles?|mi|km|kilometers?|kilometres?)\s+(?:of|from))\s+(.+)$/);
+  const near = q.match(
+    /(?<![\w-])(?:near|nearby|close to|around|within\s+(\d+(?:\.\d+)?)\s*(miles?|mi|km|kilometers?|kilometres?)\s+(?:of|from))\s+(.+)$/,
+  );
   if (near) {
     const spans = (near as any).indices as Span[];
     const radius = near[1] ? Number(near[1]) * (/^(mi|mile)/.test(near[2]) ? 1.609344 : 1) : 10;
@@ -280,8 +446,14 @@ async function recordsPlan(scope: ToolScope, q: Question): Promise<Plan> {
     const interval = (['week', 'month', 'quarter', 'year'] as const).find((i) => what === i || what === `${i}s`);
     if (interval) groupBy = { field: 'period', label: interval, interval };
     else {
-      const named = fieldNamed(what.replace(/s$/, ''), [info]) ?? fieldNamed(what, [info]) ?? (/^(type|category|kind)s?$/.test(what) && info.def.categoryColumn ? { field: info.fields.get(info.def.categoryColumn)!, types: [info] } : null);
-      if (!named || typeof named.field === 'string') return { kind: 'refuse', reason: 'not_understood', detail: `by ${what}` };
+      const named =
+        fieldNamed(what.replace(/s$/, ''), [info]) ??
+        fieldNamed(what, [info]) ??
+        (/^(type|category|kind)s?$/.test(what) && info.def.categoryColumn
+          ? { field: info.fields.get(info.def.categoryColumn)!, types: [info] }
+          : null);
+      if (!named || typeof named.field === 'string')
+        return { kind: 'refuse', reason: 'not_understood', detail: `by ${what}` };
       groupBy = { field: named.field.slug, label: named.field.name };
     }
     q.take(spans[0]);
@@ -319,7 +491,21 @@ async function filtersFrom(
 
   // Tasks: open, done, overdue.
   if (info.type === 'task') {
-    const state = q.find(['overdue', 'late', 'past due', 'open', 'outstanding', 'pending', 'not done', 'incomplete', 'unfinished', 'done', 'completed', 'finished', 'closed']);
+    const state = q.find([
+      'overdue',
+      'late',
+      'past due',
+      'open',
+      'outstanding',
+      'pending',
+      'not done',
+      'incomplete',
+      'unfinished',
+      'done',
+      'completed',
+      'finished',
+      'closed',
+    ]);
     if (state) {
       q.take(state.span);
       if (['done', 'completed', 'finished', 'closed'].includes(state.phrase)) {
@@ -358,11 +544,17 @@ async function filtersFrom(
       const slug = dateField ?? (info.type === 'task' ? 'due_at' : 'created_at');
       Object.assign(filter, rangeFilter(slug, period));
       const fieldName = info.fields.get(slug)?.name ?? slug;
-      words.qualifiers.push(slug === 'created_at' ? `added ${period.label}` : `with a ${fieldName.replace(/ on$/, ' date')} ${period.label}`.replace('with a due ', 'due '));
+      words.qualifiers.push(
+        slug === 'created_at'
+          ? `added ${period.label}`
+          : `with a ${fieldName.replace(/ on$/, ' date')} ${period.label}`.replace('with a due ', 'due '),
+      );
       if (dateWord && slug === 'created_at') words.adjectives.push('new');
     }
   } else if (groupBy?.field === 'period') {
-    const hit = DATE_WORDS.filter(([, slug]) => info.fields.has(slug)).map(([phrases, slug]) => ({ hit: q.find(phrases), slug })).find((x) => x.hit);
+    const hit = DATE_WORDS.filter(([, slug]) => info.fields.has(slug))
+      .map(([phrases, slug]) => ({ hit: q.find(phrases), slug }))
+      .find((x) => x.hit);
     groupBy.dateField = hit?.slug ?? 'created_at';
     if (hit?.hit) q.take(hit.hit.span);
   }
@@ -398,7 +590,11 @@ async function filtersFrom(
     const negated = /(?:not|non|without|no)\s+$/.test(lower.slice(Math.max(0, hit!.span[0] - 8), hit!.span[0]));
     if (word.field.kind === 'boolean') {
       filter[slug] = !negated;
-      if (negated) q.take([hit!.span[0] - (/(without|not|non|no)\s+$/.exec(lower.slice(0, hit!.span[0]))?.[0].length ?? 0), hit!.span[0]]);
+      if (negated)
+        q.take([
+          hit!.span[0] - (/(without|not|non|no)\s+$/.exec(lower.slice(0, hit!.span[0]))?.[0].length ?? 0),
+          hit!.span[0],
+        ]);
       words.qualifiers.push(`${negated ? 'without' : 'with'} ${word.field.name.replace(/^is /, '')}`);
       continue;
     }
@@ -422,16 +618,35 @@ async function filtersFrom(
     }
   }
   // Words that name the type's category or the field again ("type", "status") are understood.
-  q.take(q.find(['type', 'types', 'status', 'category', 'kind', 'sites', 'records', 'right now', 'currently', 'active', 'in the system'])?.span);
+  q.take(
+    q.find([
+      'type',
+      'types',
+      'status',
+      'category',
+      'kind',
+      'sites',
+      'records',
+      'right now',
+      'currently',
+      'active',
+      'in the system',
+    ])?.span,
+  );
   const rest = q.leftover();
   if (rest.length) return { kind: 'refuse', reason: 'not_understood', detail: rest.join(' ') };
   return null;
 }
 
-async function linkedRecordFilter(scope: ToolScope, q: Question, info: TypeInfo): Promise<{ filter: Record<string, unknown>; words: string } | { plan: Plan } | null> {
+async function linkedRecordFilter(
+  scope: ToolScope,
+  q: Question,
+  info: TypeInfo,
+): Promise<{ filter: Record<string, unknown>; words: string } | { plan: Plan } | null> {
   const target = await trailingRecord(scope, q, [0, q.lower.length]);
   if (!target) return null;
-  if (target.found.length > 1) return { plan: { kind: 'refuse', reason: 'ambiguous', detail: target.phrase, matches: target.found } };
+  if (target.found.length > 1)
+    return { plan: { kind: 'refuse', reason: 'ambiguous', detail: target.phrase, matches: target.found } };
   const { info: owner, row } = target.found[0];
   let filter: Record<string, unknown> | null = null;
   if (info.type === 'task') filter = { taskable_type: owner.type, taskable_id: row.id };

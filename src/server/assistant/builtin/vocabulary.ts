@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { recordLabel, type FieldInfo, type TypeInfo } from '../catalogue.js';
+import { type FieldInfo, recordLabel, type TypeInfo } from '../catalogue.js';
 import { findByName } from '../tools/records.js';
 import type { ToolScope } from '../tools/scope.js';
 
@@ -25,21 +25,43 @@ const TYPE_ALIASES: Record<string, string[]> = {
 function spellings(name: string): string[] {
   const word = name.trim().toLowerCase();
   if (!word) return [];
-  const plural = /(s|x|z|ch|sh)$/.test(word) ? `${word}es` : /[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}ies` : `${word}s`;
+  const plural = /(s|x|z|ch|sh)$/.test(word)
+    ? `${word}es`
+    : /[^aeiou]y$/.test(word)
+      ? `${word.slice(0, -1)}ies`
+      : `${word}s`;
   return [word, plural];
 }
 
 export function typePhrases(types: readonly TypeInfo[]): Array<{ phrase: string; info: TypeInfo }> {
   const out: Array<{ phrase: string; info: TypeInfo }> = [];
   for (const info of types) {
-    const phrases = new Set([...spellings(info.singular), info.plural, ...spellings(info.type.replace(/-/g, ' ')), ...(TYPE_ALIASES[info.type] ?? [])]);
+    const phrases = new Set([
+      ...spellings(info.singular),
+      info.plural,
+      ...spellings(info.type.replace(/-/g, ' ')),
+      ...(TYPE_ALIASES[info.type] ?? []),
+    ]);
     for (const phrase of phrases) out.push({ phrase, info });
   }
   return out;
 }
 
 /** Tables of the organizing records: their names are asked about as records ("Cedar Tower"), not used as filter words. */
-const RECORD_TABLES = new Set(['sites', 'contractors', 'contacts', 'members', 'recruits', 'grievances', 'users', 'custom_records', 'regions', 'tasks', 'notes', 'documents']);
+const RECORD_TABLES = new Set([
+  'sites',
+  'contractors',
+  'contacts',
+  'members',
+  'recruits',
+  'grievances',
+  'users',
+  'custom_records',
+  'regions',
+  'tasks',
+  'notes',
+  'documents',
+]);
 const MAX_REFERENCE_ROWS = 200;
 
 export interface ValueWord {
@@ -78,19 +100,39 @@ export class Vocabulary {
       if (field.choices) {
         for (const choice of field.choices) {
           const category = info.def.categoryColumn === field.slug;
-          words.push({ field, value: choice.value, label: choice.label, phrases: choicePhrases(choice.value, choice.label), rank: category ? 0 : 1 });
+          words.push({
+            field,
+            value: choice.value,
+            label: choice.label,
+            phrases: choicePhrases(choice.value, choice.label),
+            rank: category ? 0 : 1,
+          });
         }
       } else if (field.target) {
         const def = this.scope.app.resources.get(field.target);
         if (!def || RECORD_TABLES.has(def.table)) continue;
-        const rows = await this.scope.app.records.list(this.scope.user, def, { per_page: MAX_REFERENCE_ROWS }).catch(() => null);
+        const rows = await this.scope.app.records
+          .list(this.scope.user, def, { per_page: MAX_REFERENCE_ROWS })
+          .catch(() => null);
         if (!rows || rows.meta.total > MAX_REFERENCE_ROWS) continue;
         for (const row of rows.data) {
           const label = recordLabel(row);
-          words.push({ field, value: row.id, label, phrases: [...new Set([label.toLowerCase(), ...(row.slug ? [String(row.slug).replace(/-/g, ' ')] : [])])], rank: 2 });
+          words.push({
+            field,
+            value: row.id,
+            label,
+            phrases: [...new Set([label.toLowerCase(), ...(row.slug ? [String(row.slug).replace(/-/g, ' ')] : [])])],
+            rank: 2,
+          });
         }
       } else if (field.kind === 'boolean') {
-        words.push({ field, value: true, label: field.name, phrases: spellings(field.name.replace(/^is /, '')), rank: 3 });
+        words.push({
+          field,
+          value: true,
+          label: field.name,
+          phrases: spellings(field.name.replace(/^is /, '')),
+          rank: 3,
+        });
       }
     }
     return words;
@@ -103,7 +145,10 @@ export class Vocabulary {
     if (!list) {
       const def = this.scope.app.resources.get(resource);
       list = def
-        ? this.scope.app.records.list(this.scope.user, def, { per_page: MAX_REFERENCE_ROWS }).then(({ data }) => data.map((r) => ({ id: r.id, name: recordLabel(r) })), () => [])
+        ? this.scope.app.records.list(this.scope.user, def, { per_page: MAX_REFERENCE_ROWS }).then(
+            ({ data }) => data.map((r) => ({ id: r.id, name: recordLabel(r) })),
+            () => [],
+          )
         : Promise.resolve([]);
       this.cityList.set(key, list as unknown as Promise<string[]>);
     }
@@ -113,9 +158,12 @@ export class Vocabulary {
   regions(): Promise<Array<{ id: number; name: string }>> {
     if (!this.regionList) {
       const def = this.scope.app.resources.get('regions');
-      this.regionList = def && this.scope.typeOf('region')
-        ? this.scope.app.records.list(this.scope.user, def, { per_page: 500 }).then(({ data }) => data.map((r) => ({ id: r.id, name: String(r.name) })))
-        : Promise.resolve([]);
+      this.regionList =
+        def && this.scope.typeOf('region')
+          ? this.scope.app.records
+              .list(this.scope.user, def, { per_page: 500 })
+              .then(({ data }) => data.map((r) => ({ id: r.id, name: String(r.name) })))
+          : Promise.resolve([]);
     }
     return this.regionList;
   }
@@ -175,10 +223,22 @@ const NAMED_TYPES = ['site', 'contractor', 'contact', 'member', 'recruit', 'grie
  * matches (ignoring case) in the first of the preferred types (else of the named types, custom types included) that
  * has any; a unique partial match counts only when nothing matches exactly.
  */
-export async function resolveRecords(scope: ToolScope, phrase: string, prefer: readonly TypeInfo[] = []): Promise<Found[]> {
-  const name = phrase.trim().replace(/^["']|["'?.!,]+$/g, '').replace(/^(the|a|an)\s+/i, '').trim();
+export async function resolveRecords(
+  scope: ToolScope,
+  phrase: string,
+  prefer: readonly TypeInfo[] = [],
+): Promise<Found[]> {
+  const name = phrase
+    .trim()
+    .replace(/^["']|["'?.!,]+$/g, '')
+    .replace(/^(the|a|an)\s+/i, '')
+    .trim();
   if (!name) return [];
-  if (/^(this|it|here|this one|this record|this page|this (site|job site|contractor|contact|member|recruit|grievance|region|project|company|person))$/i.test(name)) {
+  if (
+    /^(this|it|here|this one|this record|this page|this (site|job site|contractor|contact|member|recruit|grievance|region|project|company|person))$/i.test(
+      name,
+    )
+  ) {
     if (!scope.context) return [];
     const info = scope.typeOf(scope.context.type);
     if (!info) return [];
@@ -192,7 +252,8 @@ export async function resolveRecords(scope: ToolScope, phrase: string, prefer: r
   for (const info of candidates) {
     if (!info.def.search?.length) continue;
     const rows = await findByName(scope, info.def, name, 10);
-    for (const row of rows) (recordLabel(row).toLowerCase() === name.toLowerCase() ? exact : partial).push({ info, row });
+    for (const row of rows)
+      (recordLabel(row).toLowerCase() === name.toLowerCase() ? exact : partial).push({ info, row });
     if (exact.length) break;
   }
   if (exact.length) return exact;

@@ -34,7 +34,16 @@ export interface ChatTurn {
   model: string | null;
 }
 
-export type ModelErrorKind = 'unreachable' | 'auth' | 'not-found' | 'rejected' | 'rate-limited' | 'server' | 'protocol' | 'timeout' | 'stopped';
+export type ModelErrorKind =
+  | 'unreachable'
+  | 'auth'
+  | 'not-found'
+  | 'rejected'
+  | 'rate-limited'
+  | 'server'
+  | 'protocol'
+  | 'timeout'
+  | 'stopped';
 
 /** A failure said plainly, for the person and for the administrator's connection test. */
 export class ModelError extends Error {
@@ -55,7 +64,11 @@ export function completionsUrl(baseUrl: string): string {
 function reason(body: string): string {
   try {
     const parsed = JSON.parse(body);
-    const message = parsed?.error?.message ?? (typeof parsed?.error === 'string' ? parsed.error : undefined) ?? parsed?.message ?? parsed?.detail;
+    const message =
+      parsed?.error?.message ??
+      (typeof parsed?.error === 'string' ? parsed.error : undefined) ??
+      parsed?.message ??
+      parsed?.detail;
     if (typeof message === 'string' && message) return message.slice(0, 300);
   } catch {
     // not JSON
@@ -65,11 +78,26 @@ function reason(body: string): string {
 
 function httpFailure(status: number, body: string, url: string): ModelError {
   const why = reason(body);
-  if (status === 401 || status === 403) return new ModelError('auth', `The model endpoint refused the API key (HTTP ${status}: ${why}). Check ASSISTANT_API_KEY.`, status);
-  if (status === 404) return new ModelError('not-found', `The model endpoint answered 404 at ${url} (${why}). Check ASSISTANT_BASE_URL (it usually ends in /v1) and ASSISTANT_MODEL.`, status);
-  if (status === 429) return new ModelError('rate-limited', `The model endpoint is limiting requests (HTTP 429: ${why}).`, status);
+  if (status === 401 || status === 403)
+    return new ModelError(
+      'auth',
+      `The model endpoint refused the API key (HTTP ${status}: ${why}). Check ASSISTANT_API_KEY.`,
+      status,
+    );
+  if (status === 404)
+    return new ModelError(
+      'not-found',
+      `The model endpoint answered 404 at ${url} (${why}). Check ASSISTANT_BASE_URL (it usually ends in /v1) and ASSISTANT_MODEL.`,
+      status,
+    );
+  if (status === 429)
+    return new ModelError('rate-limited', `The model endpoint is limiting requests (HTTP 429: ${why}).`, status);
   if (status >= 500) return new ModelError('server', `The model endpoint failed (HTTP ${status}: ${why}).`, status);
-  return new ModelError('rejected', `The model endpoint refused the request (HTTP ${status}: ${why}). The model may not support tool calls or streaming.`, status);
+  return new ModelError(
+    'rejected',
+    `The model endpoint refused the request (HTTP ${status}: ${why}). The model may not support tool calls or streaming.`,
+    status,
+  );
 }
 
 function networkFailure(error: unknown, url: string): ModelError {
@@ -82,10 +110,22 @@ function networkFailure(error: unknown, url: string): ModelError {
       return url;
     }
   })();
-  if (code === 'ECONNREFUSED') return new ModelError('unreachable', `Nothing answers at ${host} (connection refused). Is the model server running?`);
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ModelError('unreachable', `The host ${host} is not known (DNS lookup failed). Check ASSISTANT_BASE_URL.`);
-  if (code.startsWith('CERT') || code.includes('TLS') || code.includes('SSL')) return new ModelError('unreachable', `The TLS certificate of ${host} was refused (${code}).`);
-  return new ModelError('unreachable', `${host} could not be reached (${code || cause?.message || (error as Error)?.message || 'network error'}).`);
+  if (code === 'ECONNREFUSED')
+    return new ModelError(
+      'unreachable',
+      `Nothing answers at ${host} (connection refused). Is the model server running?`,
+    );
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return new ModelError(
+      'unreachable',
+      `The host ${host} is not known (DNS lookup failed). Check ASSISTANT_BASE_URL.`,
+    );
+  if (code.startsWith('CERT') || code.includes('TLS') || code.includes('SSL'))
+    return new ModelError('unreachable', `The TLS certificate of ${host} was refused (${code}).`);
+  return new ModelError(
+    'unreachable',
+    `${host} could not be reached (${code || cause?.message || (error as Error)?.message || 'network error'}).`,
+  );
 }
 
 interface Accumulated {
@@ -103,18 +143,30 @@ export async function streamChat(
   const url = completionsUrl(settings.baseUrl);
   const timeout = AbortSignal.timeout(settings.timeoutMs);
   const signal = stop ? AbortSignal.any([stop, timeout]) : timeout;
-  const body: Record<string, unknown> = { model: settings.model, messages: request.messages, stream: true, stream_options: { include_usage: true } };
+  const body: Record<string, unknown> = {
+    model: settings.model,
+    messages: request.messages,
+    stream: true,
+    stream_options: { include_usage: true },
+  };
   if (request.tools?.length) {
     body.tools = request.tools;
     body.tool_choice = request.toolChoice ?? 'auto';
   }
-  const aborted = () => (stop?.aborted ? new ModelError('stopped', 'Stopped.') : new ModelError('timeout', `The model did not finish within ${Math.round(settings.timeoutMs / 1000)} seconds.`));
+  const aborted = () =>
+    stop?.aborted
+      ? new ModelError('stopped', 'Stopped.')
+      : new ModelError('timeout', `The model did not finish within ${Math.round(settings.timeoutMs / 1000)} seconds.`);
 
   let response: Response;
   try {
     response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+        ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}),
+      },
       body: JSON.stringify(body),
       signal,
     });
@@ -127,10 +179,14 @@ export async function streamChat(
   const turn: ChatTurn = { content: '', toolCalls: [], finishReason: null, usage: null, model: null };
   const calls = new Map<number, Accumulated>();
   const take = (chunk: any) => {
-    if (chunk?.error) throw new ModelError('server', `The model endpoint reported an error: ${reason(JSON.stringify(chunk))}`);
+    if (chunk?.error)
+      throw new ModelError('server', `The model endpoint reported an error: ${reason(JSON.stringify(chunk))}`);
     if (typeof chunk?.model === 'string') turn.model = chunk.model;
     if (chunk?.usage && typeof chunk.usage === 'object') {
-      turn.usage = { prompt_tokens: Number(chunk.usage.prompt_tokens) || 0, completion_tokens: Number(chunk.usage.completion_tokens) || 0 };
+      turn.usage = {
+        prompt_tokens: Number(chunk.usage.prompt_tokens) || 0,
+        completion_tokens: Number(chunk.usage.completion_tokens) || 0,
+      };
     }
     for (const choice of Array.isArray(chunk?.choices) ? chunk.choices : []) {
       if ((choice.index ?? 0) !== 0) continue;
@@ -144,7 +200,11 @@ export async function streamChat(
         const current = calls.get(index) ?? { id: '', name: '', arguments: '' };
         if (call.id) current.id = call.id;
         if (call.function?.name) current.name += call.function.name;
-        if (call.function?.arguments) current.arguments += typeof call.function.arguments === 'string' ? call.function.arguments : JSON.stringify(call.function.arguments);
+        if (call.function?.arguments)
+          current.arguments +=
+            typeof call.function.arguments === 'string'
+              ? call.function.arguments
+              : JSON.stringify(call.function.arguments);
         calls.set(index, current);
       }
       if (choice.finish_reason) turn.finishReason = choice.finish_reason;
@@ -167,7 +227,13 @@ export async function streamChat(
         try {
           take(JSON.parse(event.data));
         } catch (error) {
-          failure = error instanceof ModelError ? error : new ModelError('protocol', `The model endpoint sent something that is not a chat completion chunk: ${event.data.slice(0, 120)}`);
+          failure =
+            error instanceof ModelError
+              ? error
+              : new ModelError(
+                  'protocol',
+                  `The model endpoint sent something that is not a chat completion chunk: ${event.data.slice(0, 120)}`,
+                );
         }
       });
       const decoder = new TextDecoder();
@@ -189,6 +255,10 @@ export async function streamChat(
   }
   turn.toolCalls = [...calls.entries()]
     .sort(([a], [b]) => a - b)
-    .map(([index, call]) => ({ id: call.id || `call_${index}`, type: 'function' as const, function: { name: call.name, arguments: call.arguments } }));
+    .map(([index, call]) => ({
+      id: call.id || `call_${index}`,
+      type: 'function' as const,
+      function: { name: call.name, arguments: call.arguments },
+    }));
   return turn;
 }

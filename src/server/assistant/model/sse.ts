@@ -22,7 +22,13 @@ export function createSseParser(onEvent: (event: ServerSentEvent) => void) {
   let retry: number | undefined;
 
   const dispatch = () => {
-    if (data.length) onEvent({ event: eventName || 'message', data: data.join('\n'), ...(id !== undefined ? { id } : {}), ...(retry !== undefined ? { retry } : {}) });
+    if (data.length)
+      onEvent({
+        event: eventName || 'message',
+        data: data.join('\n'),
+        ...(id !== undefined ? { id } : {}),
+        ...(retry !== undefined ? { retry } : {}),
+      });
     data = [];
     eventName = '';
     retry = undefined;

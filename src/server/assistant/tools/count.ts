@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { bucketRange, rangeFilter, type Interval } from '../../reports/scope.js';
-import { listUrl, type FieldInfo, type TypeInfo } from '../catalogue.js';
+import { bucketRange, type Interval, rangeFilter } from '../../reports/scope.js';
+import { type FieldInfo, listUrl, type TypeInfo } from '../catalogue.js';
 import { labelsOf, resolveFilters } from './records.js';
-import { failure, guarded, unknownType, type Tool, type ToolScope } from './scope.js';
+import { failure, guarded, type Tool, type ToolScope, unknownType } from './scope.js';
 import { filtersArg } from './search.js';
 
 /** The most periods counted by period. */
@@ -17,7 +17,12 @@ interface Group {
 const iso = (date: Date) => date.toISOString().slice(0, 10);
 
 /** The periods of `interval` from `from` to `to`, each as a group whose filter is its date range. */
-function periodGroups(field: string, interval: Interval, from: string, to: string): Array<Group & { filter: Record<string, string> }> {
+function periodGroups(
+  field: string,
+  interval: Interval,
+  from: string,
+  to: string,
+): Array<Group & { filter: Record<string, string> }> {
   const groups: Array<Group & { filter: Record<string, string> }> = [];
   let cursor = new Date(`${from}T00:00:00Z`);
   const end = new Date(`${to}T00:00:00Z`);
@@ -31,7 +36,11 @@ function periodGroups(field: string, interval: Interval, from: string, to: strin
             ? iso(cursor).slice(0, 7)
             : isoWeek(cursor);
     const range = bucketRange(label, interval)!;
-    groups.push({ label, value: label, filter: rangeFilter(field, { from: range.from < from ? from : range.from, to: range.to > to ? to : range.to }) });
+    groups.push({
+      label,
+      value: label,
+      filter: rangeFilter(field, { from: range.from < from ? from : range.from, to: range.to > to ? to : range.to }),
+    });
     cursor = new Date(Date.parse(`${range.to}T00:00:00Z`) + 86_400_000);
   }
   return groups;
@@ -40,7 +49,8 @@ function periodGroups(field: string, interval: Interval, from: string, to: strin
 function isoWeek(date: Date): string {
   const thursday = new Date(date.getTime() + (3 - ((date.getUTCDay() + 6) % 7)) * 86_400_000);
   const jan4 = new Date(Date.UTC(thursday.getUTCFullYear(), 0, 4));
-  const week = 1 + Math.round((thursday.getTime() - jan4.getTime()) / 86_400_000 / 7 - ((jan4.getUTCDay() + 6) % 7 - 3) / 7);
+  const week =
+    1 + Math.round((thursday.getTime() - jan4.getTime()) / 86_400_000 / 7 - (((jan4.getUTCDay() + 6) % 7) - 3) / 7);
   return `${thursday.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
 }
 
@@ -48,14 +58,27 @@ function isoWeek(date: Date): string {
 async function labelled(scope: ToolScope, field: FieldInfo, values: unknown[]): Promise<Map<string, string>> {
   const labels = new Map<string, string>();
   if (field.choices) for (const c of field.choices) labels.set(c.value, c.label);
-  else if (field.target) for (const [id, label] of await labelsOf(scope, field.target, values.map(Number))) labels.set(String(id), label);
+  else if (field.target)
+    for (const [id, label] of await labelsOf(scope, field.target, values.map(Number))) labels.set(String(id), label);
   else if (field.kind === 'boolean') labels.set('true', 'yes').set('false', 'no');
   return labels;
 }
 
-const groupableFields = (info: TypeInfo) => [...info.fields.values()].filter((f) => f.filterable && (f.choices || f.target || f.kind === 'boolean')).map((f) => f.slug);
+const groupableFields = (info: TypeInfo) =>
+  [...info.fields.values()]
+    .filter((f) => f.filterable && (f.choices || f.target || f.kind === 'boolean'))
+    .map((f) => f.slug);
 
-export const countRecords: Tool<{ type: string; filters?: Record<string, unknown>; search?: string; group_by?: string; interval?: Interval; date_field?: string; from?: string; to?: string }> = {
+export const countRecords: Tool<{
+  type: string;
+  filters?: Record<string, unknown>;
+  search?: string;
+  group_by?: string;
+  interval?: Interval;
+  date_field?: string;
+  from?: string;
+  to?: string;
+}> = {
   name: 'count_records',
   description:
     'Count the records of one type the person may read, optionally filtered, and optionally grouped by a field (type, status, region, trade, ...) or by period (group_by "period" with interval and date_field).',
@@ -65,7 +88,11 @@ export const countRecords: Tool<{ type: string; filters?: Record<string, unknown
       type: { type: 'string', description: 'Record type slug.' },
       filters: { type: 'object', description: 'As for search_records.', additionalProperties: true },
       search: { type: 'string' },
-      group_by: { type: 'string', description: 'A field slug with choices or related records (e.g. type, site_status_id, region_ids, trade_ids), or "period".' },
+      group_by: {
+        type: 'string',
+        description:
+          'A field slug with choices or related records (e.g. type, site_status_id, region_ids, trade_ids), or "period".',
+      },
       interval: { type: 'string', enum: [...INTERVALS], description: 'For group_by period (default month).' },
       date_field: { type: 'string', description: 'For group_by period: the date field (default created_at).' },
       from: { type: 'string', description: 'For group_by period: first day, YYYY-MM-DD (default a year ago).' },
@@ -80,24 +107,42 @@ export const countRecords: Tool<{ type: string; filters?: Record<string, unknown
     group_by: z.string().max(80).optional(),
     interval: z.enum(INTERVALS).optional(),
     date_field: z.string().max(80).optional(),
-    from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
-    to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+    from: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .optional(),
+    to: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .optional(),
   }),
   run: (args, scope) =>
     guarded(async () => {
       const info = scope.typeOf(args.type);
       if (!info) return unknownType(scope, args.type);
       const filter = await resolveFilters(scope, info, args.filters);
-      const query = (extra: Record<string, unknown> = {}) => ({ filter: JSON.stringify({ ...filter, ...extra }), ...(args.search ? { search: args.search } : {}) });
+      const query = (extra: Record<string, unknown> = {}) => ({
+        filter: JSON.stringify({ ...filter, ...extra }),
+        ...(args.search ? { search: args.search } : {}),
+      });
       const field = args.group_by && args.group_by !== 'period' ? info.fields.get(args.group_by) : undefined;
       if (field && (!field.filterable || !(field.choices || field.target || field.kind === 'boolean'))) {
-        return failure(`${info.plural} can be counted by ${groupableFields(info).join(', ')} or by period, not by "${args.group_by}".`);
+        return failure(
+          `${info.plural} can be counted by ${groupableFields(info).join(', ')} or by period, not by "${args.group_by}".`,
+        );
       }
-      if (args.group_by && args.group_by !== 'period' && !field) return failure(`${info.plural} can be counted by ${groupableFields(info).join(', ')} or by period, not by "${args.group_by}".`);
+      if (args.group_by && args.group_by !== 'period' && !field)
+        return failure(
+          `${info.plural} can be counted by ${groupableFields(info).join(', ')} or by period, not by "${args.group_by}".`,
+        );
       const counted = await scope.app.records.count(scope.user, info.def, query(), field?.slug);
       const data: Record<string, unknown> = { type: info.type, total: counted.total, list_url: listUrl(info, filter) };
       if (field && counted.groups) {
-        const labels = await labelled(scope, field, counted.groups.map((g) => g.value));
+        const labels = await labelled(
+          scope,
+          field,
+          counted.groups.map((g) => g.value),
+        );
         const multiple = field.kind.endsWith('[]');
         data.group_by = field.slug;
         data.groups = counted.groups
@@ -105,18 +150,29 @@ export const countRecords: Tool<{ type: string; filters?: Record<string, unknown
             label: g.value === null ? 'none' : (labels.get(String(g.value)) ?? 'not visible to you'),
             value: g.value,
             count: g.count,
-            list_url: listUrl(info, { ...filter, ...(g.value === null ? { [`${field.slug}_null`]: true } : { [field.slug]: multiple ? [g.value] : g.value }) }),
+            list_url: listUrl(info, {
+              ...filter,
+              ...(g.value === null
+                ? { [`${field.slug}_null`]: true }
+                : { [field.slug]: multiple ? [g.value] : g.value }),
+            }),
           }))
           .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));
       } else if (args.group_by === 'period') {
         const dateField = info.fields.get(args.date_field ?? 'created_at');
-        if (!dateField || (dateField.kind !== 'date' && dateField.kind !== 'datetime')) return failure(`${info.plural} have no date field "${args.date_field}".`);
+        if (!dateField || (dateField.kind !== 'date' && dateField.kind !== 'datetime'))
+          return failure(`${info.plural} have no date field "${args.date_field}".`);
         const to = args.to ?? iso(scope.now);
         const from = args.from ?? iso(new Date(Date.parse(`${to}T00:00:00Z`) - 364 * 86_400_000));
         const groups = [];
         for (const period of periodGroups(dateField.slug, args.interval ?? 'month', from, to)) {
           const { total } = await scope.app.records.count(scope.user, info.def, query(period.filter));
-          groups.push({ label: period.label, value: period.value, count: total, list_url: listUrl(info, { ...filter, ...period.filter }) });
+          groups.push({
+            label: period.label,
+            value: period.value,
+            count: total,
+            list_url: listUrl(info, { ...filter, ...period.filter }),
+          });
         }
         data.group_by = 'period';
         data.groups = groups;

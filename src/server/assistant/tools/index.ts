@@ -13,7 +13,16 @@ import { myTasks } from './tasks.js';
  * through the record service or a report service as the asking person; none writes (a change is only proposed) and
  * none reaches anything outside the product.
  */
-export const TOOLS: readonly Tool[] = [recordTypes, searchRecords, getRecord, countRecords, marketShareTool, myTasks, recordsNear, proposeChange];
+export const TOOLS: readonly Tool[] = [
+  recordTypes,
+  searchRecords,
+  getRecord,
+  countRecords,
+  marketShareTool,
+  myTasks,
+  recordsNear,
+  proposeChange,
+];
 
 const byName = new Map(TOOLS.map((tool) => [tool.name, tool]));
 
@@ -22,13 +31,19 @@ export async function runTool(name: string, args: unknown, scope: ToolScope): Pr
   const tool = byName.get(name);
   if (!tool) return failure(`There is no tool "${name}". Tools: ${TOOLS.map((t) => t.name).join(', ')}.`);
   const parsed = tool.args.safeParse(args ?? {});
-  if (!parsed.success) return failure(`The arguments of ${name} are invalid: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}.`);
+  if (!parsed.success)
+    return failure(
+      `The arguments of ${name} are invalid: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}.`,
+    );
   return tool.run(parsed.data, scope);
 }
 
 /** The tools in the OpenAI chat completions `tools` format. */
 export function toolDefinitions() {
-  return TOOLS.map((tool) => ({ type: 'function' as const, function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
+  return TOOLS.map((tool) => ({
+    type: 'function' as const,
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  }));
 }
 
 export type { Tool, ToolResult, ToolScope };

@@ -13,10 +13,18 @@ export const proposeChange: Tool<ProposalInput> = {
     type: 'object',
     properties: {
       kind: { type: 'string', enum: [...PROPOSAL_KINDS] },
-      record: { type: 'object', properties: { type: { type: 'string' }, id: { type: 'integer' } }, required: ['type', 'id'], description: 'The record the change is about (required except for a task on no record).' },
+      record: {
+        type: 'object',
+        properties: { type: { type: 'string' }, id: { type: 'integer' } },
+        required: ['type', 'id'],
+        description: 'The record the change is about (required except for a task on no record).',
+      },
       title: { type: 'string', description: 'create_task: what to do.' },
       task_type: { type: 'string', enum: ['call', 'meeting', 'visit'] },
-      due: { type: 'string', description: 'create_task: when, as YYYY-MM-DD, an ISO date-time, or words such as "Friday".' },
+      due: {
+        type: 'string',
+        description: 'create_task: when, as YYYY-MM-DD, an ISO date-time, or words such as "Friday".',
+      },
       body: { type: 'string', description: 'log_note: the text of the note.' },
       field: { type: 'string', description: 'update_field: the field slug.' },
       value: { description: 'update_field: the new value (a related record may be given by name).' },
@@ -28,7 +36,20 @@ export const proposeChange: Tool<ProposalInput> = {
   run: (args, scope) =>
     guarded(async () => {
       const proposal = await buildProposal(scope, args);
-      return { data: { proposed: proposal.summary, approval: 'waiting for the person to approve or reject' }, records: proposal.record ? [{ type: proposal.record.type, id: proposal.record.id, label: proposal.record.label!, url: proposal.record.url! }] : [], proposal };
+      return {
+        data: { proposed: proposal.summary, approval: 'waiting for the person to approve or reject' },
+        records: proposal.record
+          ? [
+              {
+                type: proposal.record.type,
+                id: proposal.record.id,
+                label: proposal.record.label!,
+                url: proposal.record.url!,
+              },
+            ]
+          : [],
+        proposal,
+      };
     }),
 };
 
@@ -41,7 +62,15 @@ function proposeArgs(): z.ZodType<ProposalInput> {
     due: z.string().max(100).optional(),
     body: z.string().max(5_000).optional(),
     field: z.string().max(80).optional(),
-    value: z.union([z.string().max(2_000), z.number(), z.boolean(), z.null(), z.array(z.union([z.string(), z.number()])).max(50)]).optional(),
+    value: z
+      .union([
+        z.string().max(2_000),
+        z.number(),
+        z.boolean(),
+        z.null(),
+        z.array(z.union([z.string(), z.number()])).max(50),
+      ])
+      .optional(),
     assignee: z.union([z.string().max(200), z.number().int()]).optional(),
   });
 }

@@ -3,7 +3,8 @@ import type { Tool } from './scope.js';
 
 export const recordTypes: Tool<Record<string, never>> = {
   name: 'record_types',
-  description: 'The record types the person may read, with their fields (slug, name, kind, choices, related type): what the other tools accept.',
+  description:
+    'The record types the person may read, with their fields (slug, name, kind, choices, related type): what the other tools accept.',
   parameters: { type: 'object', properties: {} },
   args: z.object({}).passthrough() as unknown as z.ZodType<Record<string, never>>,
   async run(_args, scope) {

@@ -1,7 +1,7 @@
 import { permittedCategories } from '../../../common/permissions.js';
 import { HttpError } from '../../http/errors.js';
 import type { ResourceDefinition } from '../../records/resource.js';
-import { recordLabel, type FieldInfo, type TypeInfo } from '../catalogue.js';
+import { type FieldInfo, recordLabel, type TypeInfo } from '../catalogue.js';
 import type { ToolScope } from './scope.js';
 
 /** The list suffixes of the API (docs/api.md "Lists"): `bid_date_gte`, `site_status_id_null`, ... */
@@ -16,7 +16,12 @@ export function splitFilterKey(info: TypeInfo, key: string): { field: FieldInfo 
 const normal = (text: string) => text.trim().toLowerCase().replace(/\s+/g, ' ');
 
 /** Records of a resource the person may read whose label is `text` (exactly, ignoring case), else those matching it. */
-export async function findByName(scope: ToolScope, def: ResourceDefinition, text: string, limit = 10): Promise<Record<string, any>[]> {
+export async function findByName(
+  scope: ToolScope,
+  def: ResourceDefinition,
+  text: string,
+  limit = 10,
+): Promise<Record<string, any>[]> {
   const wanted = normal(text);
   if (!wanted) return [];
   const { data } = await scope.app.records.list(scope.user, def, { search: text.slice(0, 200), per_page: 50 });
@@ -30,7 +35,10 @@ export async function labelsOf(scope: ToolScope, resource: string, ids: number[]
   const unique = [...new Set(ids.filter((id) => Number.isInteger(id) && id > 0))];
   if (!def || !unique.length) return new Map();
   try {
-    const { data } = await scope.app.records.list(scope.user, def, { filter: JSON.stringify({ id: unique }), per_page: Math.min(unique.length, 1000) });
+    const { data } = await scope.app.records.list(scope.user, def, {
+      filter: JSON.stringify({ id: unique }),
+      per_page: Math.min(unique.length, 1000),
+    });
     return new Map(data.map((row) => [row.id, recordLabel(row)]));
   } catch (error) {
     if (error instanceof HttpError && error.statusCode < 500) return new Map();
@@ -43,7 +51,11 @@ export async function labelsOf(scope: ToolScope, resource: string, ids: number[]
  * into list filters: choice labels to values, names of related records to their ids (looked up as the person),
  * unknown fields refused by name.
  */
-export async function resolveFilters(scope: ToolScope, info: TypeInfo, filters: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
+export async function resolveFilters(
+  scope: ToolScope,
+  info: TypeInfo,
+  filters: Record<string, unknown> | undefined,
+): Promise<Record<string, unknown>> {
   const resolved: Record<string, unknown> = {};
   for (const [key, raw] of Object.entries(filters ?? {})) {
     if (key === 'id') {
@@ -63,12 +75,15 @@ export async function resolveFilters(scope: ToolScope, info: TypeInfo, filters: 
     const out: unknown[] = [];
     for (const value of values) {
       if (field.choices && typeof value === 'string') {
-        const choice = field.choices.find((c) => normal(c.value) === normal(value) || normal(c.label) === normal(value));
+        const choice = field.choices.find(
+          (c) => normal(c.value) === normal(value) || normal(c.label) === normal(value),
+        );
         out.push(choice ? choice.value : value);
       } else if (field.target && typeof value === 'string' && !/^\d+$/.test(value.trim())) {
         const def = scope.app.resources.get(field.target);
         const found = def ? await findByName(scope, def, value, 20) : [];
-        if (!found.length) throw new HttpError(422, `No ${field.name} named "${value}" was found among those you may read.`);
+        if (!found.length)
+          throw new HttpError(422, `No ${field.name} named "${value}" was found among those you may read.`);
         out.push(...found.map((row) => row.id));
       } else out.push(value);
     }
@@ -107,12 +122,20 @@ function shown(field: FieldInfo, value: unknown, names: Map<string, Map<number, 
  * named (each looked up as the person: a record they may not read is left out, never shown by id), plus `label`
  * and `url`.
  */
-export async function describeRows(scope: ToolScope, info: TypeInfo, rows: Record<string, any>[], only?: readonly string[]) {
+export async function describeRows(
+  scope: ToolScope,
+  info: TypeInfo,
+  rows: Record<string, any>[],
+  only?: readonly string[],
+) {
   const fields = [...info.fields.values()].filter((f) => !only || only.includes(f.slug));
   const names = new Map<string, Map<number, string>>();
   for (const field of fields) {
     if (!field.target) continue;
-    const ids = rows.flatMap((row) => (Array.isArray(row[field.slug]) ? row[field.slug] : [row[field.slug]])).filter((v) => v != null).map(Number);
+    const ids = rows
+      .flatMap((row) => (Array.isArray(row[field.slug]) ? row[field.slug] : [row[field.slug]]))
+      .filter((v) => v != null)
+      .map(Number);
     if (!ids.length) continue;
     const known = names.get(field.target) ?? new Map<number, string>();
     for (const [id, label] of await labelsOf(scope, field.target, ids)) known.set(id, label);

@@ -28,10 +28,17 @@ export interface ToolScope {
   cite(info: TypeInfo, record: Record<string, any>): Citation;
 }
 
-export async function createScope(app: AppContext, user: AuthUser, context: RecordRef | null = null, now = new Date()): Promise<ToolScope> {
+export async function createScope(
+  app: AppContext,
+  user: AuthUser,
+  context: RecordRef | null = null,
+  now = new Date(),
+): Promise<ToolScope> {
   const types = await readableTypes(app, user);
   const names = new Map<string, TypeInfo>();
-  for (const info of types) for (const name of [info.type, info.resource, info.singular, info.plural]) if (!names.has(name)) names.set(name, info);
+  for (const info of types)
+    for (const name of [info.type, info.resource, info.singular, info.plural])
+      if (!names.has(name)) names.set(name, info);
   const resourceOf = (type: string) => names.get(type)?.resource;
   return {
     app,
@@ -40,7 +47,12 @@ export async function createScope(app: AppContext, user: AuthUser, context: Reco
     types,
     context,
     typeOf: (name) => (name ? names.get(String(name).trim().toLowerCase()) : undefined),
-    cite: (info, record) => ({ type: info.type, id: record.id, label: recordLabel(record), url: recordUrl(resourceOf, info, record) }),
+    cite: (info, record) => ({
+      type: info.type,
+      id: record.id,
+      label: recordLabel(record),
+      url: recordUrl(resourceOf, info, record),
+    }),
   };
 }
 
@@ -78,5 +90,7 @@ export async function guarded(work: () => Promise<ToolResult>): Promise<ToolResu
 }
 
 export function unknownType(scope: ToolScope, name: unknown): ToolResult {
-  return failure(`There is no record type "${String(name)}" that you may read. You may read: ${scope.types.map((t) => t.plural).join(', ')}.`);
+  return failure(
+    `There is no record type "${String(name)}" that you may read. You may read: ${scope.types.map((t) => t.plural).join(', ')}.`,
+  );
 }

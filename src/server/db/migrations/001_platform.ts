@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /** Users, roles, teams, features, sessions, sign-in throttling, password resets and revisions. */
 export async function up(db: Kysely<any>) {

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * The organizing records: reference types, regions, sites, contractors, contacts, members, recruits,

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * Record types as data (DESIGN.md 4): schemas, their fields, their form logic (blocks, conditions, actions), and
@@ -10,7 +10,11 @@ export async function up(db: Kysely<any>) {
   const trgm = await sql<{ name: string }>`select name from pg_available_extensions where name = 'pg_trgm'`.execute(db);
   // A role without the right to create it (hosted PostgreSQL) only loses the fast search, not the migration.
   if (trgm.rows.length) {
-    await sql.raw(`do $$ begin create extension if not exists pg_trgm; exception when others then raise notice 'pg_trgm not created: %', sqlerrm; end $$`).execute(db);
+    await sql
+      .raw(
+        `do $$ begin create extension if not exists pg_trgm; exception when others then raise notice 'pg_trgm not created: %', sqlerrm; end $$`,
+      )
+      .execute(db);
   }
 
   await sql`

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * Imports, exports and background jobs: importers (mapping of CSV columns to targets, rules), imports

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * Per-site labour facts kept by the database itself (docs/reports.md "How a site counts as union or non-union work"):

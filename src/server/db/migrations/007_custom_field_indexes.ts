@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { GIN_PENDING_LIST_KB } from '../../schemas/indexes.js';
 
 /**
@@ -13,12 +13,16 @@ import { GIN_PENDING_LIST_KB } from '../../schemas/indexes.js';
 export async function up(db: Kysely<any>) {
   const old = await sql<{ name: string }>`
     select indexname as name from pg_indexes
-    where schemaname = current_schema() and indexname like '%\\_cf\\_%' and indexdef like '%custom ->> %' and indexdef not like '%deleted_at%'`.execute(db);
+    where schemaname = current_schema() and indexname like '%\\_cf\\_%' and indexdef like '%custom ->> %' and indexdef not like '%deleted_at%'`.execute(
+    db,
+  );
   for (const { name } of old.rows) await sql`drop index if exists ${sql.id(name)}`.execute(db);
 
   const gin = await sql<{ name: string }>`
     select indexname as name from pg_indexes
-    where schemaname = current_schema() and (indexdef like '%USING gin %gin_trgm_ops%' or indexdef like '%USING gin (custom jsonb_path_ops)%')`.execute(db);
+    where schemaname = current_schema() and (indexdef like '%USING gin %gin_trgm_ops%' or indexdef like '%USING gin (custom jsonb_path_ops)%')`.execute(
+    db,
+  );
   for (const { name } of gin.rows) {
     await sql`alter index ${sql.id(name)} set (gin_pending_list_limit = ${sql.lit(GIN_PENDING_LIST_KB)})`.execute(db);
     await sql`select gin_clean_pending_list(${name}::regclass)`.execute(db);

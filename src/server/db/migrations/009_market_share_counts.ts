@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * The market share of all sites, by region and by trade, counted ahead by the database (docs/reports.md "How the

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * Form logic on the rule engine (src/common/rule-engine, docs/records.md "Form logic"):

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * The assistant (docs/assistant.md): private threads and their messages, and the mark on a revision written by
@@ -11,7 +11,13 @@ import { sql, type Kysely } from 'kysely';
  *   `tool_calls` what an assistant step asked for (model path) or what a tool step ran, token counts per message.
  * - `revisions.via`: `assistant` when the write applied a proposal the person approved; null otherwise.
  */
-const OWN_CONVERSATIONS = ['assistant-thread:update', 'assistant-thread:delete', 'assistant-thread:restore', 'assistant-message:delete', 'assistant-message:restore'];
+const OWN_CONVERSATIONS = [
+  'assistant-thread:update',
+  'assistant-thread:delete',
+  'assistant-thread:restore',
+  'assistant-message:delete',
+  'assistant-message:restore',
+];
 
 export async function up(db: Kysely<any>) {
   await sql`

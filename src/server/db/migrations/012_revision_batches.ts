@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * Revisions written together by one bulk change: `batch_id` names the batch (a region upload or a Census load, the

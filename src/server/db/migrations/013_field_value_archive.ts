@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * Values taken out of records by a change to their record type (docs/records.md "Changing a record type"): a field

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * An importer may fill any record type, those made in the schema editor included: the importers resource checks

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * Site visits (schemas/visit.json): who went to which site when, with notes, and the head count taken there.

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * What each record's row of a file held when an import last wrote or matched it: a hash of the row as mapped, by the

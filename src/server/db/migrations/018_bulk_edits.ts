@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * Bulk edits (docs/records.md "Bulk edit"): one field of many records set to one value by a background job.

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * Turf (docs/security.md): a region is assigned to people (`region_users`) besides its team (`regions.team_id`); a

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * Counters every server process moves after its writes commit and reads before serving a kept answer, so the read

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * Campaigns toward a majority (schemas/campaign.json, schemas/campaign-card.json, docs/campaigns.md): a campaign

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * The people a visit's conversations were with (schemas/visit.json `contact_ids`, `recruit_ids`): the contacts talked

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * The answers of writes sent with an `Idempotency-Key` (records/idempotency.ts): a browser that captured records with

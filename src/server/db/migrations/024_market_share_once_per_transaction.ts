@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * The market share counted once per transaction where a writer asks for it (reports/market-share-counts.ts

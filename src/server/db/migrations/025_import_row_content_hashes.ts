@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * A file imported again finds its unchanged rows by the hash of their cells (imports/row-hashes.ts), before mapping

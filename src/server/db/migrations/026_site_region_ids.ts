@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { GIN_PENDING_LIST_KB } from '../../schemas/indexes.js';
 
 /**

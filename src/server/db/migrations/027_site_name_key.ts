@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * The key a site list sorts names by, `lower(name)` (list-query.ts sortExpression), kept on the row

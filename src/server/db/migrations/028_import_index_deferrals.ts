@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * The imports that are writing a table with its sort and search indexes left out (imports/deferred-indexes.ts): the

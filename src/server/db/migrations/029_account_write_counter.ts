@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * The counter of writes to the tables a signed-in person is read from (sessions, users, roles, teams, team_user:

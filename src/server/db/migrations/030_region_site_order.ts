@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * Each region's sites in the site list's two main orders, newest first (the default) and by name: `site_regions` keeps
