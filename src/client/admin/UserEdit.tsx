@@ -38,7 +38,7 @@ export default function UserEdit() {
     mutationOptions: {
       onSuccess: () => {
         void refetchLists();
-        navigate(`/users/${id}/show`);
+        void navigate(`/users/${id}/show`);
       },
       onError,
     },

@@ -39,7 +39,7 @@ class PGliteDriver implements Driver {
   private releaseCurrent: (() => void) | null = null;
   private readonly connection: PGliteConnection;
 
-  constructor(private readonly pglite: PGlite) {
+  constructor(pglite: PGlite) {
     this.connection = new PGliteConnection(pglite);
   }
 
@@ -256,7 +256,7 @@ class PGliteConnection implements DatabaseConnection {
     await this.pglite.exec('deallocate all');
   }
 
-  // eslint-disable-next-line require-yield
+  // biome-ignore lint/correctness/useYield: the embedded database cannot stream; the method must exist.
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('Streaming queries are not supported on the embedded database; page through results instead.');
   }

@@ -314,7 +314,7 @@ async function writeBatch(
       await phase('pivots', () =>
         writePivotsBulk(
           trx,
-          slice.map((p, i) => ({ id: inserted[i].id, pivots: splits[i].pivots })),
+          slice.map((_p, i) => ({ id: inserted[i].id, pivots: splits[i].pivots })),
           fields,
           false,
         ),

@@ -16,7 +16,7 @@ import type { FieldSpec } from '../records/resource.js';
  * or the rows of its schema in `custom_records` for a type made in the app.
  */
 export function relationTable(info: RelationTargetInfo | undefined): NonNullable<FieldSpec['references']> | null {
-  if (!info || info.value !== 'id') return null;
+  if (info?.value !== 'id') return null;
   if (info.schema_id !== undefined)
     return { table: 'custom_records', softDelete: true, scope: { column: 'schema_id', value: info.schema_id } };
   return { table: info.resource.replace(/-/g, '_'), softDelete: true };

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { PERMISSION_ENTITIES } from '../../common/permission-catalogue.js';
 import { pluralizeSlug, SCHEMA_FIELD_TYPES } from '../../common/schema-types.js';

@@ -69,7 +69,7 @@ export function historyText(value: unknown, descriptor?: FieldDescriptor): strin
   if (Array.isArray(value)) return value.length ? value.map((item) => historyText(item, descriptor)).join(', ') : '—';
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (typeof value === 'object') return JSON.stringify(value);
-  if (descriptor && descriptor.choices.length) return choiceLabel(descriptor, value);
+  if (descriptor?.choices.length) return choiceLabel(descriptor, value);
   if (descriptor?.number && typeof value === 'number') return formatNumber(value, descriptor.number);
   if (descriptor?.type === 'date' && typeof value === 'string') return formatDate(`${value.slice(0, 10)}T12:00:00`);
   if (descriptor?.type === 'datetime' && typeof value === 'string') return formatDateTime(value);

@@ -63,7 +63,7 @@ export async function resolveFilters(
       continue;
     }
     const { field, suffix } = splitFilterKey(info, key);
-    if (!field || !field.filterable) {
+    if (!field?.filterable) {
       const known = [...info.fields.values()].filter((f) => f.filterable).map((f) => f.slug);
       throw new HttpError(422, `${info.plural} cannot be filtered by "${key}". Filters: ${known.join(', ')}.`);
     }
