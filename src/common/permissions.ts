@@ -110,7 +110,7 @@ export function seesCardHolders(subject: PermissionSubject | null | undefined): 
 
 /**
  * Naming someone else as the person who did the work a record tells of (a visit's "Logged by", a card's "Collected
- * by"): without it, that is always the signed-in person. Seeded for administrators.
+ * by"): without it, that is always the signed-in person. Seeded for administrators and leaders.
  */
 export const LOG_FOR_OTHERS_PERMISSION = 'user:log-for-others';
 

@@ -2,7 +2,8 @@ import { type Kysely, sql } from 'kysely';
 
 /**
  * `user:log-for-others` (common/permissions.ts): naming someone else as who logged a visit or collected a card. Without
- * it that is always the signed-in person. The seeded administrator roles get it, as a new installation's do.
+ * it that is always the signed-in person. The seeded administrator and leader roles get it (leaders record the cards
+ * their organizers collected), as a new installation's do.
  */
 export async function up(db: Kysely<any>) {
   await sql`
@@ -12,6 +13,6 @@ export async function up(db: Kysely<any>) {
         union select 'user:log-for-others'
       ) x
     )
-    where r.slug in ('super', 'admin');
+    where r.slug in ('super', 'admin', 'leader');
   `.execute(db);
 }
