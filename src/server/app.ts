@@ -17,6 +17,7 @@ import { features, resourceDefinitions } from './features-index.js';
 import { openFileStore } from './files/file-store.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { parseQueryString } from './http/query-string.js';
+import { requestForLog } from './http/request-log.js';
 import { collectRoutes, requireSignIn } from './http/route-permissions.js';
 import { drainUnreadBodies } from './http/unread-body.js';
 import { broadcastAppEvents } from './realtime/broadcast.js';
@@ -44,7 +45,14 @@ export interface BuildOptions {
 export async function buildApp(options: BuildOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            ...(typeof options.logger === 'object' ? options.logger : {}),
+            serializers: { req: requestForLog },
+          },
     bodyLimit: config.limits.bodyBytes,
     trustProxy: config.trustProxy,
     genReqId: (request) => {

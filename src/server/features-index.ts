@@ -16,6 +16,7 @@ import { jobsPlugin } from './jobs/index.js';
 import { mapFeature } from './map/index.js';
 import { membersResource } from './members/members-resource.js';
 import { registerOptionsRoutes } from './options/options-routes.js';
+import { idempotencyFeature } from './records/idempotency.js';
 import type { ResourceDefinition } from './records/resource.js';
 import { recruitsResource } from './recruits/recruits-resource.js';
 import { registerAddressOptions } from './reference-data/address-options.js';
@@ -95,6 +96,8 @@ export const features: Feature[] = [
   routes(registerBootstrapRoutes),
   // Background jobs, then the features that run them: imports and exports (docs/imports.md).
   { plugin: jobsPlugin },
+  // Idempotency-Keys past their time are removed by a job (records/idempotency.ts, docs/offline.md).
+  idempotencyFeature,
   importsFeature,
   exportsFeature,
   // One field of many records set at once, undone as a whole (docs/records.md "Bulk edit").

@@ -56,12 +56,18 @@ async function main() {
   if (database.kind === 'pglite')
     startEmbeddedMaintenance(database, (error, what) => app?.log.warn({ err: error }, `${what} failed`));
 
-  const address = config.appUrl ?? `http://localhost:${(app.server.address() as { port: number }).port}`;
+  const address = config.appUrlSet
+    ? config.appUrl
+    : `http://localhost:${(app.server.address() as { port: number }).port}`;
   const lines = [
     ``,
     `  ${config.appName} is running at ${address}`,
     `  Database: ${database.kind === 'pglite' ? `embedded (PGlite) in ${config.dataDir}` : 'PostgreSQL'}`,
   ];
+  if (!config.appUrlSet)
+    lines.push(
+      `  Links in mails point to ${config.appUrl}: set APP_URL to the address people open (docs/settings.md).`,
+    );
   if (seeded.admin) {
     lines.push(
       `  Sign in as ${seeded.admin.email} with password ${seeded.admin.password ?? '(the ADMIN_PASSWORD you set)'}`,
@@ -73,7 +79,7 @@ async function main() {
   } else {
     lines.push(`  Sign in with your account (the first administrator is ${config.admin.email}).`);
   }
-  console.log(lines.join('\n') + '\n');
+  console.log(`${lines.join('\n')}\n`);
 }
 
 main().catch((error) => {

@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RouteEntry, routeTable } from '../../src/server/http/route-permissions.js';
 import type { FieldKind, FieldSpec } from '../../src/server/records/resource.js';
+import { headerText, rawRequest } from '../support/raw-request.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 /**
  * Hostile input against every route, generated from the routes themselves (the route table, their path parameters,
  * the fields of the resources they serve, the list query grammar): malformed and deeply nested JSON, huge numbers
  * and strings, NUL and invalid UTF-8, wrong types, unknown fields, odd page sizes, injection-looking sorts and
- * filters, hostile file names and uploads. Whatever comes back must not be a 5xx, and after each batch the server
- * still answers GET /api/health.
+ * filters, hostile file names and uploads, Host headers that claim another address, Idempotency-Keys malformed or
+ * reused for other requests. Whatever comes back must not be a 5xx, and after each batch the server still answers
+ * GET /api/health.
  */
 let t: TestApp;
 let admin: TestClient;
@@ -181,18 +183,24 @@ const UPLOADS: Array<{ label: string; name: string; content: Uint8Array | string
   { label: 'a script as a document', name: 'evil.html', content: '<script>alert(1)</script>', type: 'text/html' },
 ];
 
+/** The administrator's cookies and CSRF header, for requests made by hand. */
+async function adminHeaders(): Promise<Record<string, string>> {
+  if (!admin.jar.has('XSRF-TOKEN')) await admin.csrf();
+  return {
+    accept: 'application/json',
+    cookie: [...admin.jar].map(([k, v]) => `${k}=${v}`).join('; '),
+    'x-xsrf-token': decodeURIComponent(admin.jar.get('XSRF-TOKEN')!),
+  };
+}
+
 async function send(
   method: string,
   path: string,
   body?: string | Uint8Array | FormData,
   contentType = 'application/json',
+  extra: Record<string, string> = {},
 ) {
-  if (!admin.jar.has('XSRF-TOKEN')) await admin.csrf();
-  const headers: Record<string, string> = {
-    accept: 'application/json',
-    cookie: [...admin.jar].map(([k, v]) => `${k}=${v}`).join('; '),
-    'x-xsrf-token': decodeURIComponent(admin.jar.get('XSRF-TOKEN')!),
-  };
+  const headers: Record<string, string> = { ...(await adminHeaders()), ...extra };
   if (body !== undefined && !(body instanceof FormData)) headers['content-type'] = contentType;
   sent++;
   try {
@@ -370,6 +378,114 @@ describe('hostile input against every route', () => {
       await send('POST', path, 'no boundary at all', 'multipart/form-data');
     }
     await healthy('uploads');
+    expect(failures).toEqual([]);
+  }, 300_000);
+
+  it('Host headers claiming another address, to every read: never copied into a header or an answer', async () => {
+    const hosts = ['evil.example:1;script-src *', '"><script>alert(1)</script>', 'evil.example:443'];
+    const echoed: string[] = [];
+    const calls: Array<() => Promise<unknown>> = [];
+    for (const route of targets().filter((r) => r.method === 'GET')) {
+      // Each answer's policy is the one the same request gets with its own Host (downloads have a stricter one).
+      let policy: Promise<string | undefined> | undefined;
+      for (const host of hosts)
+        calls.push(async () => {
+          const path = await pathOf(route);
+          policy ??= rawRequest(t.baseUrl, 'GET', path, await adminHeaders()).then(
+            (plain) => plain.headers['content-security-policy'] as string | undefined,
+          );
+          const res = await rawRequest(t.baseUrl, 'GET', path, {
+            ...(await adminHeaders()),
+            host,
+            'x-forwarded-host': host,
+            'x-forwarded-proto': 'javascript',
+          });
+          sent++;
+          if (res.status >= 500)
+            failures.push(`GET ${path} with Host ${host}: ${res.status} ${res.text.slice(0, 200)}`);
+          if (/evil|<script>/.test(headerText(res.headers)) || /evil\.example|<script>alert/.test(res.text))
+            echoed.push(`GET ${path} with Host ${host}`);
+          if (res.headers['content-security-policy'] !== (await policy))
+            echoed.push(`GET ${path} with Host ${host}: another policy`);
+        });
+    }
+    await inParallel(calls);
+    // A reset mail's link is made from APP_URL (its default here), whatever Host the request gave.
+    const before = t.mails.length;
+    const reset = await rawRequest(
+      t.baseUrl,
+      'POST',
+      '/api/password/reset',
+      { ...(await adminHeaders()), host: 'evil.example:1', 'content-type': 'application/json' },
+      JSON.stringify({ email: 'hostile-target@example.com' }),
+    );
+    expect(reset.status).toBe(200);
+    expect(t.mails.slice(before).map((mail) => /(\S+\/password\/update)\?/.exec(mail.text)?.[1])).toEqual([
+      `${t.config.appUrl}/password/update`,
+    ]);
+    await healthy('Host headers');
+    expect(echoed).toEqual([]);
+    expect(failures).toEqual([]);
+  }, 300_000);
+
+  it('Idempotency-Keys malformed, or reused for another method, path or body: 422, nothing written twice', async () => {
+    const site = await latestId('sites');
+    const note = (body: string) => JSON.stringify({ body, notable_type: 'site', notable_id: Number(site) });
+    const bad = [
+      'short',
+      'k'.repeat(201),
+      'has spaces in it',
+      'ünïcödé-key-123',
+      '"unbalanced-key-123',
+      '""',
+      'a,b,c,d,e,f,g,h',
+    ];
+    for (const key of bad)
+      expect(await send('POST', '/api/notes', note(`bad key ${key}`), undefined, { 'idempotency-key': key }), key).toBe(
+        422,
+      );
+
+    const key = { 'idempotency-key': 'hostile-reused-key-0001' };
+    expect(await send('POST', '/api/notes', note('The first request'), undefined, key)).toBe(201);
+    const calls: Array<() => Promise<unknown>> = [];
+    const answers: number[] = [];
+    const writes = targets().filter(
+      (r) => generic(r) && r.method !== 'GET' && r.method !== 'DELETE' && !r.url.endsWith('/restore'),
+    );
+    for (const route of writes)
+      for (const body of ['{}', note('The first request'), note('Another body')])
+        calls.push(async () => {
+          const path = await pathOf(route);
+          if (path === '/api/notes' && body === note('The first request')) return;
+          answers.push(await send(route.method, path, body, undefined, key));
+        });
+    await inParallel(calls);
+    // Nothing was written under the reused key: every answer is a refusal (422 for the key, or the route's own 4xx).
+    expect(answers.filter((status) => status === 422).length).toBeGreaterThan(20);
+    expect(answers.filter((status) => status < 400 || status >= 500)).toEqual([]);
+    // A fresh key sent with six different bodies at once: one is written, the others refused.
+    const raced = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        send('POST', '/api/notes', note(`Raced body ${i}`), undefined, {
+          'idempotency-key': '"hostile-race-key-0001"',
+        }),
+      ),
+    );
+    expect(raced.sort()).toEqual([201, 422, 422, 422, 422, 422]);
+    const written = await t.ctx.db
+      .selectFrom('notes')
+      .select('body')
+      .where('body', 'in', [
+        'The first request',
+        'Another body',
+        ...Array.from({ length: 6 }, (_, i) => `Raced body ${i}`),
+      ])
+      .execute();
+    expect(written.filter((row) => !row.body.startsWith('Raced')).map((row) => row.body)).toEqual([
+      'The first request',
+    ]);
+    expect(written.filter((row) => row.body.startsWith('Raced'))).toHaveLength(1);
+    await healthy('Idempotency-Keys');
     expect(failures).toEqual([]);
   }, 300_000);
 

@@ -21,6 +21,50 @@ const optionalText = z
 const integer = (fallback: number, min: number, max: number) =>
   z.coerce.number().int().min(min).max(max).optional().default(fallback);
 
+/**
+ * APP_URL: the address people open the app at, as an origin (`https://map.example.org`, `http://10.0.0.5:8000`).
+ * Links in mails and the Content-Security-Policy are made from it, never from the request's Host header.
+ */
+const publicAddress = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value, ctx) => {
+    if (!value) return undefined;
+    const problem = 'use the address people open the app at, such as https://map.example.org (http or https, no path)';
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: problem });
+      return z.NEVER;
+    }
+    const plain = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+    if (!['http:', 'https:'].includes(url.protocol) || !plain) {
+      ctx.addIssue({ code: 'custom', message: problem });
+      return z.NEVER;
+    }
+    return url.origin;
+  });
+
+/**
+ * TRUST_PROXY: off, on (every hop's X-Forwarded-* is believed), or the proxies' addresses (`127.0.0.1,10.0.0.0/8`,
+ * or proxy-addr's names `loopback`, `linklocal`, `uniquelocal`): only their forwarded headers are believed.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value, ctx): boolean | string => {
+    if (value === undefined || value === '' || ['0', 'false', 'no', 'off'].includes(value)) return false;
+    if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+    const parts = value.split(',').map((part) => part.trim());
+    if (parts.every((part) => /^(loopback|linklocal|uniquelocal|[0-9a-f.:]+(\/\d{1,3})?)$/i.test(part)))
+      return parts.join(',');
+    ctx.addIssue({ code: 'custom', message: "use 1, 0, or the proxies' addresses such as 127.0.0.1,10.0.0.0/8" });
+    return z.NEVER;
+  });
+
 const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info');
 export type LogLevel = z.infer<typeof logLevel>;
 
@@ -39,7 +83,7 @@ const settingsSchema = z.object({
   PORT: integer(8000, 0, 65535),
   HOST: z.string().optional().default('0.0.0.0'),
   APP_NAME: z.string().min(1).max(80).optional().default('Organizing Map'),
-  APP_URL: z.string().url().optional(),
+  APP_URL: publicAddress,
   LOGO_URL: z.string().optional().default('/logo.svg'),
   PRIVACY_URL: z.string().optional().default('/privacy.html'),
   TERMS_URL: z.string().optional().default('/terms.html'),
@@ -58,13 +102,14 @@ const settingsSchema = z.object({
   INACTIVITY_COUNTDOWN_SECONDS: integer(60, 1, 3_600),
   LOGIN_MAX_ATTEMPTS: integer(5, 1, 1_000),
   LOGIN_MAX_ATTEMPTS_PER_ADDRESS: integer(20, 1, 100_000),
+  LOGIN_ADDRESS_LOCKOUT_ATTEMPTS: integer(200, 1, 1_000_000),
   LOGIN_DECAY_SECONDS: integer(60, 1, 86_400),
   BODY_LIMIT_BYTES: integer(1_048_576, 1_024, 50 * 1_048_576),
   UPLOAD_LIMIT_BYTES: integer(100 * 1_048_576, 1_024, 1_024 * 1_048_576),
   UPLOAD_RETENTION_DAYS: integer(30, 1, 36_500),
   IMPORT_DEFER_INDEXES_ROWS: integer(10_000, 1, 1_000_000_000),
   JOB_STALE_SECONDS: integer(120, 10, 86_400),
-  TRUST_PROXY: flag(false),
+  TRUST_PROXY: trustProxy,
   S3_BUCKET: optionalText,
   S3_ENDPOINT: z
     .string()
@@ -132,7 +177,12 @@ export interface Config {
   port: number;
   host: string;
   appName: string;
-  appUrl: string | undefined;
+  /**
+   * The public address (APP_URL, an origin without a trailing slash): links in mails, the realtime websocket's CSP
+   * source. Default `http://localhost:PORT`, the one-machine case; `appUrlSet` says whether APP_URL gave it.
+   */
+  appUrl: string;
+  appUrlSet: boolean;
   links: { logoUrl: string; privacyUrl: string; termsUrl: string; supportUrl: string };
   version: string;
   dataDir: string;
@@ -147,8 +197,17 @@ export interface Config {
     inactivityTimeoutMs: number;
     inactivityCountdownSeconds: number;
   };
-  /** Failed sign-ins allowed per account and address, and per address alone, in `decaySeconds`. */
-  throttle: { maxAttempts: number; maxAttemptsPerAddress: number; decaySeconds: number };
+  /**
+   * Failed sign-ins in `decaySeconds` (auth/throttle.ts): per account and address (`maxAttempts`, then refused); per
+   * address (`maxAttemptsPerAddress`, then only a correct password of an account within its own limit signs in);
+   * per address, everything refused (`addressLockoutAttempts`).
+   */
+  throttle: {
+    maxAttempts: number;
+    maxAttemptsPerAddress: number;
+    addressLockoutAttempts: number;
+    decaySeconds: number;
+  };
   limits: { bodyBytes: number; uploadBytes: number };
   /** Days an import's uploaded files are kept (UPLOAD_RETENTION_DAYS); the import's record stays. */
   uploadRetentionDays: number;
@@ -156,7 +215,8 @@ export interface Config {
   importDeferIndexesRows: number;
   /** A running job with no heartbeat for this long is taken for stuck and retried by another worker (JOB_STALE_SECONDS). */
   jobStaleSeconds: number;
-  trustProxy: boolean;
+  /** Believe X-Forwarded-For/-Proto/-Host: from every hop (true) or from these addresses only (Fastify's trustProxy). */
+  trustProxy: boolean | string;
   /**
    * Files (documents, attachments, exports) in an S3-compatible bucket instead of DATA_DIR/files (S3_BUCKET set).
    * No keys: the SDK's own credential chain (instance role, AWS_* variables).
@@ -234,7 +294,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: s.PORT,
     host: s.HOST,
     appName: s.APP_NAME,
-    appUrl: s.APP_URL,
+    appUrl: s.APP_URL ?? `http://localhost:${s.PORT}`,
+    appUrlSet: s.APP_URL !== undefined,
     links: { logoUrl: s.LOGO_URL, privacyUrl: s.PRIVACY_URL, termsUrl: s.TERMS_URL, supportUrl: s.SUPPORT_URL },
     version: s.APP_VERSION ?? process.env.npm_package_version ?? '0.0.0',
     dataDir: path.resolve(s.DATA_DIR),
@@ -252,6 +313,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throttle: {
       maxAttempts: s.LOGIN_MAX_ATTEMPTS,
       maxAttemptsPerAddress: s.LOGIN_MAX_ATTEMPTS_PER_ADDRESS,
+      addressLockoutAttempts: Math.max(s.LOGIN_ADDRESS_LOCKOUT_ATTEMPTS, s.LOGIN_MAX_ATTEMPTS_PER_ADDRESS),
       decaySeconds: s.LOGIN_DECAY_SECONDS,
     },
     limits: { bodyBytes: s.BODY_LIMIT_BYTES, uploadBytes: s.UPLOAD_LIMIT_BYTES },
