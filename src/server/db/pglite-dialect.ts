@@ -15,7 +15,7 @@ import type { PGliteThread } from './pglite-thread.js';
  * A Kysely dialect over the embedded database's thread (pglite-thread.ts). PGlite is one connection: statements
  * outside a transaction are sent at once and run in the order sent, so the database thread always has the next one
  * while this thread serves HTTP; a transaction has the connection to itself from begin to commit or rollback, and
- * other statements wait here until it ends.
+ * statements that came after it was asked for wait here until it ends.
  */
 export class PGliteDialect implements Dialect {
   constructor(private readonly thread: PGliteThread) {}
@@ -34,12 +34,16 @@ export class PGliteDialect implements Dialect {
 }
 
 class PGliteDriver implements Driver {
-  /** The connection whose transaction holds the database, and the end of that transaction. */
+  /** The connection whose transaction holds the database. */
   owner: PGliteConnection | null = null;
-  ended: Promise<void> = Promise.resolve();
-  private endTransaction: () => void = () => {};
-  /** Transactions take turns: each waits for the one before to end. */
-  private turn: Promise<void> = Promise.resolve();
+  /** Transactions begun and not yet ended (running or waiting for their turn). */
+  queued = 0;
+  /**
+   * Ends when the last transaction asked for has ended. Transactions take turns in the order they were asked for,
+   * and a statement outside a transaction waits for those asked for before it, as on one connection handed out in
+   * turn: reads coming in all the time must not keep a write waiting.
+   */
+  lastEnd: Promise<void> = Promise.resolve();
 
   constructor(readonly thread: PGliteThread) {}
 
@@ -50,47 +54,44 @@ class PGliteDriver implements Driver {
   }
 
   async beginTransaction(connection: DatabaseConnection) {
-    const previous = this.turn;
-    let release!: () => void;
-    this.turn = new Promise<void>((resolve) => (release = resolve));
+    const own = connection as PGliteConnection;
+    const previous = this.lastEnd;
+    this.queued++;
+    this.lastEnd = new Promise<void>((resolve) => {
+      own.endTransaction = () => {
+        this.owner = null;
+        this.queued--;
+        resolve();
+      };
+    });
     await previous;
-    this.owner = connection as PGliteConnection;
-    this.ended = new Promise<void>((resolve) => (this.endTransaction = resolve));
-    const end = this.endTransaction;
-    this.endTransaction = () => {
-      end();
-      release();
-    };
-    (connection as PGliteConnection).epoch = this.thread.epoch;
+    this.owner = own;
+    own.epoch = this.thread.epoch;
     try {
-      await connection.executeQuery(CompiledQuery.raw('begin'));
+      await own.executeQuery(CompiledQuery.raw('begin'));
     } catch (error) {
-      this.release();
+      own.endTransaction();
       throw error;
     }
   }
 
   async commitTransaction(connection: DatabaseConnection) {
+    const own = connection as PGliteConnection;
     try {
-      await (connection as PGliteConnection).run('commit', [], true);
+      await own.run('commit', [], true);
     } finally {
-      this.release();
+      own.endTransaction();
     }
   }
 
   async rollbackTransaction(connection: DatabaseConnection) {
+    const own = connection as PGliteConnection;
     try {
       // On a thread started again since the begin the transaction is gone already.
-      if ((connection as PGliteConnection).epoch === this.thread.epoch)
-        await connection.executeQuery(CompiledQuery.raw('rollback'));
+      if (own.epoch === this.thread.epoch) await own.executeQuery(CompiledQuery.raw('rollback'));
     } finally {
-      this.release();
+      own.endTransaction();
     }
-  }
-
-  private release() {
-    this.owner = null;
-    this.endTransaction();
   }
 
   async releaseConnection() {}
@@ -103,6 +104,7 @@ class PGliteDriver implements Driver {
 class PGliteConnection implements DatabaseConnection {
   /** The database thread's epoch at this connection's begin (pglite-thread.ts). */
   epoch = -1;
+  endTransaction: () => void = () => {};
 
   constructor(private readonly driver: PGliteDriver) {}
 
@@ -116,8 +118,10 @@ class PGliteConnection implements DatabaseConnection {
 
   async run(sql: string, parameters: readonly unknown[], commit = false) {
     const { driver } = this;
-    while (driver.owner && driver.owner !== this) await driver.ended;
-    if (driver.owner !== this) return driver.thread.run(sql, parameters, commit);
+    if (driver.owner !== this) {
+      if (driver.queued > 0) await driver.lastEnd;
+      return driver.thread.run(sql, parameters, commit);
+    }
     if (this.epoch !== driver.thread.epoch)
       throw new Error('The embedded database restarted during this transaction, which was rolled back.');
     // The begin waits behind the statements sent before it; the transaction's own statements have it to themselves.
