@@ -10,7 +10,7 @@ import type { DatabaseThreadData, FromDatabase, ToDatabase } from './pglite-work
  * The database thread's JavaScript heap: PGlite's own objects, the rows of the statement at hand and an import's
  * batch of rows as JSON. The database's memory (WebAssembly) is outside it.
  */
-const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 8 };
+const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 192, maxYoungGenerationSizeMb: 8 };
 /** Restarts within this long count as one run of failures; after MAX_RESTARTS of them the process exits. */
 const RESTART_WINDOW_MS = 60_000;
 const MAX_RESTARTS = 3;
@@ -70,6 +70,7 @@ export class PGliteThread {
   /** Runs one statement; statements run in the order they were sent. */
   async run(sql: string, parameters: readonly unknown[], commit = false): Promise<StatementAnswer> {
     await this.ready;
+    if (this.closing) throw new DatabaseThreadStoppedError('The embedded database is closed.');
     return this.send({ id: ++this.nextId, sql, parameters, commit });
   }
 
@@ -82,6 +83,7 @@ export class PGliteThread {
    */
   async runWithin(sql: string, parameters: readonly unknown[], commit = false): Promise<StatementAnswer> {
     await this.ready;
+    if (this.closing) throw new DatabaseThreadStoppedError('The embedded database is closed.');
     const id = ++this.nextId;
     const answer = this.send({ id, sql, parameters, commit });
     const large = parameters.some((value) => typeof value === 'string' && value.length > LARGE_VALUE);
@@ -113,6 +115,9 @@ export class PGliteThread {
     } finally {
       await this.worker.terminate();
       this.port.close();
+      for (const waiting of this.pending.values())
+        waiting.reject(new DatabaseThreadStoppedError('The embedded database is closed.'));
+      this.pending.clear();
     }
   }
 
