@@ -24,6 +24,8 @@ export type FromDatabase =
 
 export interface DatabaseThreadData {
   folder: string;
+  /** PostgreSQL's WebAssembly, compiled once per process (pglite-thread.ts). */
+  module: WebAssembly.Module;
   /** Statements come in and answers go out here. */
   port: MessagePort;
   /** Moved after each answer posted, so the server's thread can wait for one blocked (pglite-thread.ts runWithin). */
@@ -48,7 +50,7 @@ const fatal = (error: unknown) =>
   error instanceof WebAssembly.RuntimeError || /Aborted\(|PGlite is closed/.test(String((error as Error)?.message));
 
 async function main() {
-  const { folder, port, answered } = workerData as DatabaseThreadData;
+  const { folder, module, port, answered } = workerData as DatabaseThreadData;
   const post = (message: FromDatabase) => {
     port.postMessage(message);
     Atomics.add(answered, 0, 1);
@@ -60,6 +62,7 @@ async function main() {
     pglite = await PGlite.create(folder, {
       parsers: { [INT8]: toNumber, [NUMERIC]: toNumber, [DATE]: asText },
       extensions: { pg_trgm },
+      pgliteWasmModule: module,
       // The buffer cache lives in WebAssembly memory that never shrinks, and the OS caches the files anyway: 16 MB
       // keeps the idle server small with no loss in the 100,000-site benchmarks (docs/architecture.md, "Start-up").
       // The session checkpoints when the WAL passes 48 MB (pglite-session.ts); a checkpoint keeps at most
