@@ -40,8 +40,13 @@ export async function buildServerIfStale() {
   console.log('Building the server (first start or changed sources)...');
   const { build } = await import('esbuild');
   await build({
-    entryPoints: [path.join(root, 'src/server/main.ts')],
-    outfile: builtServer,
+    // The embedded database's thread (db/pglite-thread.ts) is started from its own file beside main.mjs.
+    entryPoints: {
+      main: path.join(root, 'src/server/main.ts'),
+      'pglite-worker': path.join(root, 'src/server/db/pglite-worker.ts'),
+    },
+    outdir: path.dirname(builtServer),
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     packages: 'external',
     platform: 'node',

@@ -228,9 +228,12 @@ export function procStatusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return Number(match[1]) / 1024;
 }
 
-/** CPU time (user + system) the process has used so far, in ms, from /proc/<pid>/stat (clock ticks of 10 ms). */
-export function procCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/**
+ * CPU time (user + system) the process has used so far, in ms, from /proc/<pid>/stat (clock ticks of 10 ms); of one
+ * of its threads with `thread` (the main thread's id is the pid).
+ */
+export function procCpuMs(pid: number, thread?: number): number {
+  const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
   // Fields after the command name (which may hold spaces, hence the last ')'): utime and stime are 14th and 15th.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
