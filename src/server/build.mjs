@@ -38,8 +38,8 @@ export function buildClientIfStale() {
 export async function buildServerIfStale() {
   if (!stale(builtServer, ['src/server', 'src/common', 'package.json', 'package-lock.json'])) return;
   console.log('Building the server (first start or changed sources)...');
-  const { build } = await import('esbuild');
-  await build({
+  const esbuild = await import('esbuild');
+  await esbuild.build({
     entryPoints: [path.join(root, 'src/server/main.ts')],
     outfile: builtServer,
     bundle: true,
@@ -50,4 +50,6 @@ export async function buildServerIfStale() {
     sourcemap: 'linked',
     logLevel: 'warning',
   });
+  // esbuild's service process would otherwise stay beside the supervisor for as long as it runs.
+  await esbuild.stop();
 }

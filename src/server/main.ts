@@ -20,7 +20,9 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    console.log(`\n${signal} received: finishing requests and closing the database...`);
+    console.log(
+      `\n${signal.startsWith('SIG') ? `${signal} received` : signal}: finishing requests and closing the database...`,
+    );
     try {
       // Requests in hand get this long to finish; then the process goes anyway (a browser told to reconnect may
       // come straight back to this process and hold its websocket server open).
@@ -33,6 +35,9 @@ async function main() {
   let app: Awaited<ReturnType<typeof buildApp>>['app'] | undefined;
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGHUP', () => void shutdown('SIGHUP'));
+  // Under `npm start`'s supervisor (supervisor.mjs): if it dies, stop as gracefully as on SIGTERM.
+  process.on('disconnect', () => void shutdown('The supervisor is gone'));
 
   // Processes started together on one PostgreSQL take turns: the first migrates and seeds, the others find it done.
   const seeded = await database.exclusively(async () => {
@@ -56,6 +61,9 @@ async function main() {
   if (database.kind === 'pglite')
     startEmbeddedMaintenance(database, (error, what) => app?.log.warn({ err: error }, `${what} failed`));
 
+  // Tells the supervisor this start succeeded: a later crash is restarted without limit (supervisor.mjs).
+  process.send?.({ type: 'ready' });
+
   const address = config.appUrl ?? `http://localhost:${(app.server.address() as { port: number }).port}`;
   const lines = [
     ``,
@@ -73,7 +81,7 @@ async function main() {
   } else {
     lines.push(`  Sign in with your account (the first administrator is ${config.admin.email}).`);
   }
-  console.log(lines.join('\n') + '\n');
+  console.log(`${lines.join('\n')}\n`);
 }
 
 main().catch((error) => {
