@@ -175,7 +175,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))),
   );
-  exited.then(() => live.delete(child));
+  void exited.then(() => live.delete(child));
   let exitCode: number | null | undefined;
   void exited.then((code) => (exitCode = code));
 
