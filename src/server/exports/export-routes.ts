@@ -29,10 +29,12 @@ export function registerExportRoutes(app: FastifyInstance, exports: ExportServic
     const background = (request.query as any).background === '1' || total > BACKGROUND_THRESHOLD;
     if (background) {
       const record = await exports.start(user, query);
-      return reply.status(202).send({
-        data: record,
-        message: `The export of ${total.toLocaleString('en')} rows has started; it will be ready to download shortly.`,
-      });
+      return reply
+        .status(202)
+        .send({
+          data: record,
+          message: `The export of ${total.toLocaleString('en')} rows has started; it will be ready to download shortly.`,
+        });
     }
     reply.header('content-type', 'text/csv; charset=utf-8');
     reply.header('content-disposition', `attachment; filename="${exports.fileName(query.resource)}"`);

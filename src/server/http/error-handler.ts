@@ -46,9 +46,11 @@ export function installErrorHandler(app: FastifyInstance) {
     }
     // A multipart body its parser cannot read (no boundary, cut short, a part never ended): the sender's upload is broken.
     if (request.isMultipart() && /multipart|boundary|terminated early|content-type/i.test(error.message)) {
-      return reply.status(400).send({
-        message: `The upload could not be read (${error.message}). Send the file again as multipart/form-data.`,
-      });
+      return reply
+        .status(400)
+        .send({
+          message: `The upload could not be read (${error.message}). Send the file again as multipart/form-data.`,
+        });
     }
     // PostgreSQL refused a value the request carried (an id beyond integer range, a NUL character, year 0) or a
     // reference to a row that does not exist: the caller's input, so a 422, never a 500.

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
-import { type Readable, Transform } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import Papa from 'papaparse';
 
 export type CsvEncoding = 'utf8' | 'windows-1252';

@@ -142,10 +142,12 @@ export function registerImportRoutes(
     { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' } } },
     async (request, reply) => {
       const updated = await imports.requestUndo(request.user!, request.params.id);
-      return reply.status(202).send({
-        data: updated,
-        message: 'Undoing the import: what it created is being removed and what it changed put back.',
-      });
+      return reply
+        .status(202)
+        .send({
+          data: updated,
+          message: 'Undoing the import: what it created is being removed and what it changed put back.',
+        });
     },
   );
 }

@@ -114,11 +114,13 @@ export function registerImporterRoutes(app: FastifyInstance, ctx: AppContext, im
         headers,
         socketOf(request),
       );
-      return reply.status(201).send({
-        data: columns,
-        added,
-        message: `${added} column${added === 1 ? '' : 's'} added from the file's header.`,
-      });
+      return reply
+        .status(201)
+        .send({
+          data: columns,
+          added,
+          message: `${added} column${added === 1 ? '' : 's'} added from the file's header.`,
+        });
     },
   );
 }
