@@ -47,7 +47,8 @@ async function main() {
     const rows = Object.values(answer.tables).reduce((sum, count) => sum + count, 0);
     console.log(
       `Backup written to ${answer.file} (${megabytes(answer.size_bytes)} in ${answer.seconds.toFixed(1)} s): ` +
-        `${Object.keys(answer.tables).length} tables, ${rows} rows, ${answer.files} files.`,
+        `${Object.keys(answer.tables).length} tables, ${rows} rows, ${answer.files} files; ` +
+        `the database copy took ${answer.copy_seconds.toFixed(2)} s.`,
     );
   } else if (command === 'restore') {
     if (!fileArg) throw new Error('Name the backup file to restore: npm run restore -- path/to/backup.tar.gz');
