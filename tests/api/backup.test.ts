@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,6 +10,7 @@ import { countTables } from '../../src/server/backups/database-copy.js';
 import { openDatabase } from '../../src/server/db/database.js';
 import { freePort, makeTempFolder, type RunningServer, removeTempFolder, startServer } from '../bench/lib/server.js';
 import { upload } from '../fixtures/upload.js';
+import { backupCli } from '../support/backup-cli.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -52,23 +52,6 @@ async function serve(where: Place) {
   });
   servers.push(server);
   return server;
-}
-
-/** `npm run backup|restore -- FILE` with `where`'s settings; its exit code and what it printed. */
-function cli(command: 'backup' | 'restore', file: string, where: Place) {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: where.dataDir, LOG_LEVEL: 'warn' };
-  delete env.DATABASE_URL;
-  if (where.databaseUrl) env.DATABASE_URL = where.databaseUrl;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/db/backup-cli.ts', command, file], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  return new Promise<{ code: number | null; output: string }>((resolve) =>
-    child.on('exit', (code) => resolve({ code, output })),
-  );
 }
 
 async function signIn(baseUrl: string) {
@@ -141,7 +124,7 @@ describe('npm run backup while the server runs, npm run restore into a fresh fol
     acknowledgedBeforeBackup = [...acknowledged];
     archive = path.join(source.dataDir, '..', `${path.basename(source.dataDir)}.tar.gz`);
     folders.push(archive);
-    const backup = await cli('backup', archive, source);
+    const backup = await backupCli('backup', archive, source);
     const duringBackup = acknowledged.length - acknowledgedBeforeBackup.length;
     writing = false;
     await writer;
@@ -165,7 +148,7 @@ describe('npm run backup while the server runs, npm run restore into a fresh fol
 
   it('restores into a fresh folder: every table count and file checksum equal, documents and exports download', async () => {
     const fresh = await place();
-    const restore = await cli('restore', archive, fresh);
+    const restore = await backupCli('restore', archive, fresh);
     expect(restore.code, restore.output).toBe(0);
     expect(restore.output).toContain('with the counts of the manifest');
 
@@ -224,7 +207,7 @@ describe('npm run backup while the server runs, npm run restore into a fresh fol
     for (const [file, reason] of damaged) {
       folders.push(file);
       const target = await place();
-      const restore = await cli('restore', file, target);
+      const restore = await backupCli('restore', file, target);
       expect(restore.code, restore.output).toBe(1);
       expect(restore.output).toMatch(reason);
       expect(restore.output).toContain('Nothing was restored.');

@@ -5,10 +5,10 @@
  * database copy held the connection and the longest wait of `GET /api/health` polled every 20 ms meanwhile (what a
  * person's request may wait), and the restore's time; with the load average beside each (a shared machine).
  */
-import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { backupCli } from '../support/backup-cli.js';
 import { startServerWithSites } from '../support/many-sites.js';
 import { request } from './lib/http.js';
 import {
@@ -27,19 +27,10 @@ const AREA = 'backup';
 const SITES = Number(process.env.BENCH_SITES ?? 100_000);
 const ADMIN = { email: 'bench-admin@example.com', password: 'bench-admin-password' };
 
-function cli(command: 'backup' | 'restore', file: string, dataDir: string) {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
-  delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/db/backup-cli.ts', command, file], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  return new Promise<string>((resolve, reject) =>
-    child.on('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`${command} failed:\n${output}`)))),
-  );
+async function cli(command: 'backup' | 'restore', file: string, dataDir: string) {
+  const { code, output } = await backupCli(command, file, { dataDir });
+  if (code !== 0) throw new Error(`${command} failed:\n${output}`);
+  return output;
 }
 
 async function measure(label: string, server: RunningServer, dataDir: string, rows: BenchRow[]) {

@@ -3,22 +3,9 @@
 import { Alert } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useCanAccess } from 'react-admin';
+import type { SystemStatus } from '../../common/system-status';
 import { formatDateTime } from '../i18n/dates';
 import { useAppDataProvider } from '../records/hooks';
-
-interface BackupRun {
-  status: 'running' | 'succeeded' | 'failed';
-  started_at: string;
-  finished_at: string | null;
-  file: string | null;
-  size_bytes: number | null;
-  file_count: number | null;
-  message: string | null;
-}
-
-interface SystemStatus {
-  backup: { last: BackupRun | null; schedule: string | null; next_at: string | null };
-}
 
 const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 

@@ -1,23 +1,8 @@
 import os from 'node:os';
 import type { Kysely } from 'kysely';
+import type { BackupRun } from '../../common/system-status.js';
 import { processIsAlive, WORKER_ID } from '../jobs/queue.js';
 import type { Manifest } from './archive.js';
-
-export type RunStatus = 'running' | 'succeeded' | 'failed';
-
-/** The last backup as an administrator sees it (GET /api/system/status, `backup.last`). */
-export interface BackupRun {
-  id: number;
-  trigger: 'schedule' | 'manual';
-  status: RunStatus;
-  started_at: string;
-  finished_at: string | null;
-  /** The archive's name (not its folder). */
-  file: string | null;
-  size_bytes: number | null;
-  file_count: number | null;
-  message: string | null;
-}
 
 /** Records a backup being made now; returns its id. */
 export async function startRun(db: Kysely<any>, trigger: 'schedule' | 'manual'): Promise<number> {
