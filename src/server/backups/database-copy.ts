@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { constants } from 'node:fs';
-import { cp } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { type Kysely, sql } from 'kysely';
@@ -21,10 +21,14 @@ export interface DatabaseCopy {
 /**
  * Copies the database into `folder` as it is at one moment, with every table's row count at that same moment.
  *
- * - Embedded (PGlite): this process is the database's only user, through one connection. Holding that connection,
- *   nothing else runs: a CHECKPOINT writes what PostgreSQL holds in memory to the data folder, the tables are
- *   counted, and the data folder's files are copied. Requests wait meanwhile: the length of a local file copy
- *   (docs/benchmarks.md "Backup"); packing and compressing happen afterwards, from the copy, with the server free.
+ * - Embedded (PGlite): this process is the database's only user, through one connection. The data folder's files
+ *   are first copied while the server serves (a file written meanwhile may be copied half old, half new). Then,
+ *   holding the connection so that nothing else runs: a CHECKPOINT writes what PostgreSQL holds in memory to the
+ *   files, the tables are counted, and every file changed since the first pass began (its modification time, or its
+ *   size) is copied again, new ones added and removed ones dropped: the copy is then the folder of that moment.
+ *   PostgreSQL writes its files in place and its WAL ahead, so the second pass is the WAL segment in use and the
+ *   pages written since: requests wait for that, not for the whole folder (docs/benchmarks.md "Backup"). Packing
+ *   and compressing happen afterwards, from the copy, with the server free.
  * - PostgreSQL: a REPEATABLE READ transaction exports its snapshot, counts the tables in it, and pg_dump reads the
  *   same snapshot (`--snapshot`), so the dump and the counts agree while other processes keep writing.
  */
@@ -35,16 +39,16 @@ export async function copyDatabase(
   folder: string,
 ): Promise<DatabaseCopy> {
   if (database.kind === 'pglite') {
+    const source = path.join(dataDir, 'db');
+    const target = path.join(folder, PGLITE_FOLDER);
+    // Modification times can be as coarse as a second or two on some file systems: a margin, not a race.
+    const firstPassFrom = Date.now() - 3_000;
+    await syncFolder(source, target, null);
     return database.db.connection().execute(async (held) => {
       await sql`checkpoint`.execute(held);
       const snapshotAt = new Date();
       const tables = await countTables(held);
-      await cp(path.join(dataDir, 'db'), path.join(folder, PGLITE_FOLDER), {
-        recursive: true,
-        // The pid file belongs to this running instance; the copy opens without it.
-        filter: (source) => path.basename(source) !== 'postmaster.pid',
-        mode: constants.COPYFILE_FICLONE,
-      });
+      await syncFolder(source, target, firstPassFrom);
       return { tables, snapshotAt };
     });
   }
@@ -63,6 +67,35 @@ export async function copyDatabase(
       ]);
       return { tables, snapshotAt };
     });
+}
+
+/**
+ * Makes `target` a copy of `source`: every file copied (`changedSince` null), or only those modified since then or of
+ * another size than their copy, plus new ones; files and folders no longer in `source` are removed from `target`.
+ */
+async function syncFolder(source: string, target: string, changedSince: number | null) {
+  await mkdir(target, { recursive: true });
+  const names = new Set<string>();
+  for (const entry of await readdir(source, { withFileTypes: true })) {
+    // The pid file belongs to this running instance; the copy opens without it.
+    if (entry.name === 'postmaster.pid') continue;
+    names.add(entry.name);
+    const from = path.join(source, entry.name);
+    const to = path.join(target, entry.name);
+    if (entry.isDirectory()) await syncFolder(from, to, changedSince);
+    else if (entry.isFile()) {
+      if (changedSince !== null) {
+        const [was, now] = await Promise.all([stat(to).catch(() => null), stat(from).catch(() => null)]);
+        if (!now || (was && was.size === now.size && now.mtimeMs < changedSince)) continue;
+      }
+      await copyFile(from, to, constants.COPYFILE_FICLONE).catch((error) => {
+        // Removed by the server during the first pass (a recycled WAL segment): the second pass settles it.
+        if (!(changedSince === null && error.code === 'ENOENT')) throw error;
+      });
+    }
+  }
+  for (const name of await readdir(target))
+    if (!names.has(name)) await rm(path.join(target, name), { recursive: true });
 }
 
 /** Every table of the app's schema with its number of rows. */
