@@ -52,7 +52,7 @@ async function measure(label: string, server: RunningServer, dataDir: string, ro
   const cpuSeconds = (procCpuMs(server.pid) - cpuBefore) / 1000;
   polling = false;
   await poller;
-  const copySeconds = Number(/the database copy took ([\d.]+) s/.exec(output)?.[1] ?? Number.NaN);
+  const heldSeconds = Number(/the database was held ([\d.]+) s/.exec(output)?.[1] ?? Number.NaN);
   const databaseMb = folderBytes(path.join(dataDir, 'db')) / 1_048_576;
   const archiveMb = statSync(archive).size / 1_048_576;
   const load = loadAverage();
@@ -70,7 +70,7 @@ async function measure(label: string, server: RunningServer, dataDir: string, ro
     row(AREA, `${label}: server CPU for the backup`, cpuSeconds, 's'),
     row(AREA, `${label}: database folder`, databaseMb, 'MB'),
     row(AREA, `${label}: archive size`, archiveMb, 'MB'),
-    row(AREA, `${label}: database copy (connection held)`, copySeconds * 1000, 'ms'),
+    row(AREA, `${label}: database copy (connection held)`, heldSeconds * 1000, 'ms'),
     row(AREA, `${label}: longest GET /api/health during backup`, longestWait, 'ms'),
     row(AREA, `${label}: restore into a fresh folder, wall (load ${loadAverage()})`, restoreSeconds, 's'),
   );

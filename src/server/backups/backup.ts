@@ -25,8 +25,8 @@ export interface BackupResult {
   sizeBytes: number;
   manifest: Manifest;
   seconds: number;
-  /** The database copy's part of it: with the embedded database, requests wait this long. */
-  copySeconds: number;
+  /** How long requests waited for the database copy (the embedded database's held connection; PostgreSQL: 0). */
+  heldSeconds: number;
 }
 
 let queue: Promise<unknown> = Promise.resolve();
@@ -63,9 +63,7 @@ async function backUp(
   try {
     const databaseCopy = path.join(staging, 'database');
     await mkdir(databaseCopy);
-    const copyStarted = performance.now();
     const copy = await copyDatabase(database, config.dataDir, config.databaseUrl, databaseCopy);
-    const copySeconds = (performance.now() - copyStarted) / 1000;
     writer = new ArchiveWriter(partial);
     await writer.addFolder('database', databaseCopy);
     let count = 0;
@@ -95,7 +93,14 @@ async function backUp(
     if ('file' in destination) await rename(partial, destination.file);
     else await files.putFile(destination.key, partial, 'application/gzip');
     await finishRun(database.db, runId, { status: 'succeeded', target, sizeBytes: size, fileCount: count });
-    return { runId, target, sizeBytes: size, manifest, seconds: (Date.now() - started.getTime()) / 1000, copySeconds };
+    return {
+      runId,
+      target,
+      sizeBytes: size,
+      manifest,
+      seconds: (Date.now() - started.getTime()) / 1000,
+      heldSeconds: copy.heldSeconds,
+    };
   } catch (error) {
     writer?.abort(error as Error);
     await rm(partial, { force: true });

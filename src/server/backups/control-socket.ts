@@ -23,7 +23,7 @@ export interface BackupAnswer {
   file: string;
   size_bytes: number;
   seconds: number;
-  copy_seconds: number;
+  held_seconds: number;
   tables: Record<string, number>;
   files: number;
 }
@@ -34,7 +34,7 @@ export const answerOf = (result: BackupResult): BackupAnswer => ({
   file: result.target,
   size_bytes: result.sizeBytes,
   seconds: result.seconds,
-  copy_seconds: result.copySeconds,
+  held_seconds: result.heldSeconds,
   tables: result.manifest.database.tables,
   files: result.manifest.files.count,
 });

@@ -16,6 +16,8 @@ export interface DatabaseCopy {
   /** Rows of every table at the moment of the copy. */
   tables: Record<string, number>;
   snapshotAt: Date;
+  /** How long other work had to wait for the copy: the embedded database's held connection (PostgreSQL: 0). */
+  heldSeconds: number;
 }
 
 /**
@@ -45,11 +47,12 @@ export async function copyDatabase(
     const firstPassFrom = Date.now() - 3_000;
     await syncFolder(source, target, null);
     return database.db.connection().execute(async (held) => {
+      const heldFrom = performance.now();
       await sql`checkpoint`.execute(held);
       const snapshotAt = new Date();
       const tables = await countTables(held);
       await syncFolder(source, target, firstPassFrom);
-      return { tables, snapshotAt };
+      return { tables, snapshotAt, heldSeconds: (performance.now() - heldFrom) / 1000 };
     });
   }
   if (!databaseUrl) throw new Error('No DATABASE_URL to dump.');
@@ -65,7 +68,7 @@ export async function copyDatabase(
         `--snapshot=${rows[0].id}`,
         `--file=${path.join(folder, PG_DUMP_FILE)}`,
       ]);
-      return { tables, snapshotAt };
+      return { tables, snapshotAt, heldSeconds: 0 };
     });
 }
 

@@ -48,7 +48,7 @@ async function main() {
     console.log(
       `Backup written to ${answer.file} (${megabytes(answer.size_bytes)} in ${answer.seconds.toFixed(1)} s): ` +
         `${Object.keys(answer.tables).length} tables, ${rows} rows, ${answer.files} files; ` +
-        `the database copy took ${answer.copy_seconds.toFixed(2)} s.`,
+        `the database was held ${answer.held_seconds.toFixed(2)} s.`,
     );
   } else if (command === 'restore') {
     if (!fileArg) throw new Error('Name the backup file to restore: npm run restore -- path/to/backup.tar.gz');

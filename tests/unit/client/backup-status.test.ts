@@ -17,7 +17,7 @@ const run = (fields: Partial<BackupRun>): BackupRun => ({
 
 describe("the administrator's backup line", () => {
   it('names the last backup, its size and files, and the next time', () => {
-    const line = backupLine({ last: run({}), schedule: '30 2 * * *', next_at: '2026-11-30T02:30:00.000Z' });
+    const line = backupLine({ last: run({}), schedule: '30 2 * * *', keep: 7, next_at: '2026-11-30T02:30:00.000Z' });
     expect(line.severity).toBe('success');
     expect(line.text).toMatch(
       /^Last backup: .+ \(organizing-map-backup-2026-11-29T02-30-00Z\.tar\.gz, 9\.0 MB, 4 files\)\./,
@@ -29,6 +29,7 @@ describe("the administrator's backup line", () => {
     const line = backupLine({
       last: run({ status: 'failed', message: 'pg_dump is not installed' }),
       schedule: null,
+      keep: 7,
       next_at: null,
     });
     expect(line.severity).toBe('error');
@@ -38,7 +39,7 @@ describe("the administrator's backup line", () => {
   });
 
   it('warns when no backup was ever made and none is scheduled', () => {
-    expect(backupLine({ last: null, schedule: null, next_at: null })).toMatchObject({
+    expect(backupLine({ last: null, schedule: null, keep: 7, next_at: null })).toMatchObject({
       severity: 'warning',
       text: expect.stringContaining('No backup has been made yet.'),
     });
