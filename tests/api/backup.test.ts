@@ -6,11 +6,17 @@ import { createGunzip, createGzip } from 'node:zlib';
 import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractArchive, type Manifest } from '../../src/server/backups/archive.js';
+import { makeBackup } from '../../src/server/backups/backup.js';
 import { countTables } from '../../src/server/backups/database-copy.js';
+import { restoreBackup } from '../../src/server/backups/restore.js';
+import { keepNewest, scheduledKey } from '../../src/server/backups/schedule.js';
+import { loadConfig } from '../../src/server/config/config.js';
 import { openDatabase } from '../../src/server/db/database.js';
+import { openFileStore } from '../../src/server/files/file-store.js';
 import { freePort, makeTempFolder, type RunningServer, removeTempFolder, startServer } from '../bench/lib/server.js';
 import { upload } from '../fixtures/upload.js';
 import { backupCli } from '../support/backup-cli.js';
+import { startS3 } from '../support/s3-server.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -299,4 +305,71 @@ describe('scheduled backups (BACKUP_CRON, BACKUP_KEEP) and their status', () => 
     expect(refused.status).toBe(403);
     expect(JSON.stringify(refused.body)).not.toContain('backup');
   }, 180_000);
+});
+
+describe('with the files in an S3-compatible bucket', () => {
+  let s3: Awaited<ReturnType<typeof startS3>>;
+  let t: TestApp;
+  beforeAll(async () => {
+    s3 = await startS3();
+    t = await startTestApp({ ...s3.env, S3_PREFIX: 'source/' });
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    await s3?.stop();
+  });
+
+  it("backs up the bucket's objects, restores them into another prefix, and keeps scheduled archives there", async () => {
+    const admin = await t.admin();
+    const site = (await admin.post('/api/sites', { name: 'Site with a bucket', type: 'union' })).body.data;
+    const content = Buffer.from('%PDF-1.4\n% kept in the bucket\ntrailer <<>>\n%%EOF\n');
+    const made = await upload(
+      t,
+      admin,
+      '/api/documents',
+      { documentable_type: 'site', documentable_id: site.id },
+      [{ name: 'bucket.pdf', content, type: 'application/pdf' }],
+      'file',
+    );
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const sources = { database: t.database, files: t.ctx.files, config: t.config };
+
+    const file = path.join(makeTempFolder('om-backup-s3-'), 'bucket.tar.gz');
+    folders.push(path.dirname(file));
+    const result = await makeBackup(sources, { file }, { trigger: 'manual' });
+    const stored = result.manifest.entries.filter((entry) => entry.path.startsWith('files/'));
+    expect(stored).toEqual([expect.objectContaining({ sha256: sha256(content), size: content.length })]);
+    expect(stored[0].path).toMatch(/^files\/documents\//);
+
+    const fresh = await place();
+    const config = loadConfig({
+      DATA_DIR: fresh.dataDir,
+      DATABASE_URL: fresh.databaseUrl,
+      ...s3.env,
+      S3_PREFIX: 'restored/',
+    });
+    await restoreBackup(config, file, () => {});
+    const bucket = await openFileStore(config);
+    const key = stored[0].path.slice('files/'.length);
+    const read = await bucket.read(key);
+    expect(read).not.toBeNull();
+    const parts: Buffer[] = [];
+    for await (const chunk of read!.stream) parts.push(chunk as Buffer);
+    expect(Buffer.concat(parts).equals(content)).toBe(true);
+
+    // Scheduled archives go to the bucket's backups/, the newest BACKUP_KEEP kept.
+    for (const minute of [1, 2, 3])
+      await makeBackup(
+        sources,
+        { key: scheduledKey(new Date(Date.UTC(2026, 10, 29, 2, minute))) },
+        { trigger: 'schedule' },
+      );
+    await keepNewest(sources, 2);
+    const kept: string[] = [];
+    for await (const object of t.ctx.files.list('backups/')) kept.push(object.key);
+    expect(kept.sort()).toEqual([
+      'backups/organizing-map-backup-2026-11-29T02-02-00Z.tar.gz',
+      'backups/organizing-map-backup-2026-11-29T02-03-00Z.tar.gz',
+    ]);
+  }, 240_000);
 });
