@@ -28,8 +28,24 @@ function log(level, msg, extra = {}) {
   );
 }
 
+/**
+ * The node options for the server process: this process's own (memory, V8 flags), without a script given on the
+ * command line (`-e`, `-p`, `--input-type`), which the child would run instead of the server.
+ */
+export function serverNodeOptions(execArgv) {
+  const options = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const option = execArgv[i];
+    if (['-e', '--eval', '-p', '--print'].includes(option)) i++;
+    else if (!/^(--eval=|--print=|--input-type|--enable-source-maps$)/.test(option)) options.push(option);
+  }
+  return [...options, '--enable-source-maps'];
+}
+
 /** Runs `entry` (the built server) and keeps it running; resolves never: the process exits with the server. */
 export function supervise(entry, { execArgv = process.execArgv } = {}) {
+  // A server process is never a supervisor itself: whatever goes wrong, no chain of supervisors.
+  if (process.env.OM_SUPERVISED === '1') throw new Error('The server process cannot start a supervisor.');
   let child = null;
   let stopping = false;
   let quickCrashes = 0;
@@ -41,7 +57,8 @@ export function supervise(entry, { execArgv = process.execArgv } = {}) {
     const startedAt = Date.now();
     let ready = false;
     child = fork(entry, process.argv.slice(2), {
-      execArgv: [...execArgv.filter((arg) => arg !== '--enable-source-maps'), '--enable-source-maps'],
+      execArgv: serverNodeOptions(execArgv),
+      env: { ...process.env, OM_SUPERVISED: '1' },
       stdio: 'inherit',
     });
     child.on('message', (message) => {

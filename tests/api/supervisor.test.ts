@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { restartDelayMs } from '../../src/server/supervisor.mjs';
+import { restartDelayMs, serverNodeOptions } from '../../src/server/supervisor.mjs';
 import { freePort, makeTempFolder, type RunningServer, removeTempFolder, startServer } from '../bench/lib/server.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createClient, testDatabaseUrl } from '../support/test-app.js';
 
@@ -46,6 +46,20 @@ const serverPid = () => Number(readFileSync(path.join(dataDir, 'organizing-map.l
 describe.skipIf(onPostgres)('npm start under its supervisor (embedded database)', () => {
   it('backs off 1 s, 2 s, 4 s ... up to a minute between quick crashes', () => {
     expect([1, 2, 3, 4, 7, 20].map(restartDelayMs)).toEqual([1_000, 2_000, 4_000, 8_000, 60_000, 60_000]);
+  });
+
+  it("gives the server this process's node options, never a script given with -e", () => {
+    expect(
+      serverNodeOptions([
+        '--max-old-space-size=256',
+        '--input-type=module',
+        '-e',
+        'supervise()',
+        '--eval=x',
+        '-p',
+        'y',
+      ]),
+    ).toEqual(['--max-old-space-size=256', '--enable-source-maps']);
   });
 
   it('runs the server in a child process with the start script memory options', () => {
