@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { Cron } from 'croner';
 import { z } from 'zod';
 
 /**
@@ -110,6 +111,13 @@ const settingsSchema = z.object({
   IMPORT_DEFER_INDEXES_ROWS: integer(10_000, 1, 1_000_000_000),
   JOB_STALE_SECONDS: integer(120, 10, 86_400),
   TRUST_PROXY: trustProxy,
+  BACKUP_CRON: z
+    .string()
+    .trim()
+    .optional()
+    .refine((value) => !value || cronIsValid(value), 'use cron syntax, such as "30 2 * * *" (every day at 02:30)')
+    .transform((value) => (value ? value : undefined)),
+  BACKUP_KEEP: integer(7, 1, 10_000),
   S3_BUCKET: optionalText,
   S3_ENDPOINT: z
     .string()
@@ -218,6 +226,11 @@ export interface Config {
   /** Believe X-Forwarded-For/-Proto/-Host: from every hop (true) or from these addresses only (Fastify's trustProxy). */
   trustProxy: boolean | string;
   /**
+   * Scheduled backups (docs/operations.md "Backups"): `cron` the times (BACKUP_CRON, in the server's time zone;
+   * unset: none), `keep` how many scheduled archives stay (BACKUP_KEEP), in DATA_DIR/files/backups or the bucket.
+   */
+  backup: { cron: string | undefined; keep: number };
+  /**
    * Files (documents, attachments, exports) in an S3-compatible bucket instead of DATA_DIR/files (S3_BUCKET set).
    * No keys: the SDK's own credential chain (instance role, AWS_* variables).
    */
@@ -321,6 +334,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importDeferIndexesRows: s.IMPORT_DEFER_INDEXES_ROWS,
     jobStaleSeconds: s.JOB_STALE_SECONDS,
     trustProxy: s.TRUST_PROXY,
+    backup: { cron: s.BACKUP_CRON, keep: s.BACKUP_KEEP },
     metricsToken: s.METRICS_TOKEN,
     s3: s.S3_BUCKET
       ? {
@@ -360,6 +374,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutSeconds: s.ASSISTANT_TIMEOUT_SECONDS,
     },
   };
+}
+
+function cronIsValid(pattern: string): boolean {
+  try {
+    new Cron(pattern, { paused: true }).stop();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** `50000` (everyone) or `user=50000,leader=200000,*=100000` (by role slug; `*` for the roles not named). */

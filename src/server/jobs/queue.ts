@@ -180,7 +180,7 @@ export async function holdsClaim(trx: Kysely<any>, jobId: number, workerId: stri
   return rows.length > 0;
 }
 
-function processIsAlive(pid: number): boolean {
+export function processIsAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   if (pid === process.pid) return true;
   try {
