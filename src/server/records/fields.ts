@@ -109,7 +109,7 @@ function buildFieldSchema(name: string, spec: FieldSpec): z.ZodType {
     case 'integer[]':
       return z.array(z.coerce.number().int().positive(), { error: `The ${label} must be a list of ids.` }).max(10_000);
     case 'json':
-      return (spec.shape ?? z.unknown()).refine(
+      return (spec.shape ? z.unknown().pipe(spec.shape as unknown as z.ZodType) : z.unknown()).refine(
         (v) => JSON.stringify(v ?? null).length <= (max ?? 100_000),
         `The ${label} is too large.`,
       );

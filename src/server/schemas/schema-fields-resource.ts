@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import { z } from 'zod';
+import { optionsKeptBy } from '../../common/field-types.js';
 import {
   FIELD_CATEGORIES,
   SCHEMA_FIELD_TYPES,
@@ -12,7 +13,7 @@ import type { ResourceDefinition } from '../records/resource.js';
 import { builtinDefinition } from './builtin-types.js';
 import { customTypeDefinition } from './custom-types.js';
 import { applyFieldChange, type FieldImpact } from './field-changes.js';
-import { checkFieldOptions, fieldSpecFor } from './field-specs.js';
+import { checkFieldOptions, fieldSpecFor, optionsErrorKey } from './field-specs.js';
 import { archiveValues, valueHome } from './field-values.js';
 import { dropCustomFieldIndex, ensureCustomFieldIndex } from './indexes.js';
 import { schemaRelationTargets } from './relation-targets.js';
@@ -134,12 +135,13 @@ export const schemaFieldsResource: ResourceDefinition = {
       if (!schema) throw fieldError('schema_id', 'The selected schema does not exist.');
       const type = (prepared.type ?? existing?.type) as SchemaFieldType;
       if (action === 'create' || 'options' in prepared || 'type' in prepared) {
+        // A new type without new options keeps those of the old options it takes.
         const checked = checkFieldOptions(
           type,
-          'options' in prepared ? prepared.options : existing?.options,
+          'options' in prepared ? prepared.options : optionsKeptBy(type, existing?.options),
           await schemaRelationTargets(trx),
         );
-        if ('error' in checked) throw fieldError('options', checked.error);
+        if ('error' in checked) throw fieldError(optionsErrorKey(checked), checked.error);
         prepared.options = checked.options;
       }
       if (action === 'create') {
