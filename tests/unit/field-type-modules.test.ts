@@ -39,6 +39,7 @@ const CLIENT_PARTS: Record<string, (value: unknown) => boolean> = {
   wide: (v) => typeof v === 'function',
   structured: (v) => typeof v === 'function',
   numberFormat: (v) => typeof v === 'function',
+  Options: (v) => v === null || typeof v === 'object' || typeof v === 'function',
 };
 
 const missingParts = (module: object, parts: Record<string, (value: unknown) => boolean>) =>

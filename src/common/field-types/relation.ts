@@ -33,7 +33,7 @@ export const relation = defineFieldType({
     return options;
   },
   validation: (options) =>
-    options.multiple || options.with_trade ? ['required', 'read_only'] : ['required', 'unique', 'default', 'read_only'],
+    options.multiple || options.with_trade ? ['required', 'read_only'] : ['required', 'unique', 'read_only'],
   kind: (options, target) =>
     options.with_trade ? 'json' : target === 'text' ? 'text' : options.multiple ? 'integer[]' : 'integer',
   spec(options, { target }) {

@@ -1,4 +1,4 @@
-import { OptionProblem } from '../../common/field-types/define.js';
+import { OptionProblem, type ValidationOption } from '../../common/field-types/define.js';
 import { fieldTypeModule, isFieldType, optionKeys, SCHEMA_FIELD_TYPES } from '../../common/field-types.js';
 import type {
   RelationTarget,
@@ -7,6 +7,7 @@ import type {
   SchemaFieldOptions,
   SchemaFieldType,
 } from '../../common/schema-types.js';
+import { fieldSchema } from '../records/fields.js';
 import type { FieldSpec } from '../records/resource.js';
 
 /**
@@ -59,6 +60,29 @@ export function fieldSpecFor(
   if (!module.sort) spec.sortable = false;
   if (options.searchable === true && !field.column && module.textual && SEARCHABLE_KINDS.has(kind))
     spec.searchable = true;
+  return withValidationOptions(spec, module.validation(options), options);
+}
+
+/**
+ * The validation options an administrator set on a field, as its spec enforces them on every write path
+ * (records/validate.ts, records/unique-values.ts): only those its type offers (`validation`).
+ */
+export function withValidationOptions(
+  spec: FieldSpec,
+  offered: readonly ValidationOption[],
+  options: SchemaFieldOptions,
+): FieldSpec {
+  if (offered.includes('pattern') && typeof options.pattern === 'string' && options.pattern) {
+    spec.pattern = new RegExp(`^(?:${options.pattern})$`, 'u');
+    spec.patternMessage =
+      typeof options.pattern_message === 'string' && options.pattern_message.trim()
+        ? options.pattern_message.trim()
+        : `The ${spec.label} does not have the expected form (${options.pattern}).`;
+  }
+  if (offered.includes('unique') && options.unique === true) spec.unique = true;
+  if (offered.includes('default') && options.default !== undefined && options.default !== null)
+    spec.default = options.default;
+  if (offered.includes('read_only') && options.read_only === true) spec.readOnly = true;
   return spec;
 }
 
@@ -87,7 +111,22 @@ export function checkFieldOptions(
   const checked = module.checkOptions(parsed.data, { targets });
   if (checked instanceof OptionProblem) return { key: checked.key, error: checked.message };
   if (JSON.stringify(checked).length > 50_000) return { error: 'The options are too large.' };
-  return { options: checked as SchemaFieldOptions };
+  const options = checked as SchemaFieldOptions;
+  if (options.default !== undefined && options.default !== null) {
+    // The default is a value of the field like any other: checked by the field's own rules.
+    const spec = fieldSpecFor(
+      { slug: 'default', name: 'Default', type, required: false, options, column: false },
+      targets,
+    );
+    const parsed = fieldSchema('default', spec).safeParse(options.default);
+    if (!parsed.success)
+      return {
+        key: 'default',
+        error: `The default: ${parsed.error.issues[0]?.message ?? 'is not a value of the field.'}`,
+      };
+    options.default = parsed.data;
+  }
+  return { options };
 }
 
 /** The key of the 422 for an option that is wrong: `options.<key>`, or `options` for the whole object. */

@@ -13,5 +13,6 @@ export const addresses: FieldTypeUI = {
   history: plainHistory,
   wide: always,
   structured: always,
+  Options: null,
   numberFormat: noNumber,
 };

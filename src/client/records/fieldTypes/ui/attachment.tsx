@@ -12,5 +12,6 @@ export const attachment: FieldTypeUI = {
   history: plainHistory,
   wide: always,
   structured: always,
+  Options: null,
   numberFormat: noNumber,
 };

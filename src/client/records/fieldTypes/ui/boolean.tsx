@@ -13,5 +13,6 @@ export const boolean: FieldTypeUI = {
   history: (value) => (value ? 'Yes' : 'No'),
   wide: never,
   structured: never,
+  Options: null,
   numberFormat: noNumber,
 };

@@ -14,5 +14,6 @@ export const date: FieldTypeUI = {
   history: (value) => formatDate(`${String(value).slice(0, 10)}T12:00:00`),
   wide: never,
   structured: never,
+  Options: null,
   numberFormat: noNumber,
 };

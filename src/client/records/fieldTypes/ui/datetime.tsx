@@ -14,5 +14,6 @@ export const datetime: FieldTypeUI = {
   history: (value) => formatDateTime(String(value)),
   wide: never,
   structured: never,
+  Options: null,
   numberFormat: noNumber,
 };

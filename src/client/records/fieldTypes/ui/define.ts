@@ -10,6 +10,7 @@ import type { FilterValueKind } from '../../grid/gridQuery';
 import type { FieldDescriptor, FilterSpec, NumberFormat } from '../describe';
 import type { ValueView } from '../displays';
 import type { InputComponentProps } from '../inputs';
+import type { OptionsEditorProps } from './options/props';
 
 /** How a grid cell edits a value in place: with the grid's editor of that kind, or a choice of the related records. */
 export type CellEditor = FilterValueKind | 'relation';
@@ -32,6 +33,8 @@ export interface FieldTypeUI {
   structured(descriptor: FieldDescriptor): boolean;
   /** How its numbers are typed and shown, when it holds one. */
   numberFormat(options: SchemaFieldOptions): NumberFormat | undefined;
+  /** The schema editor's editor of its own options (choices, what it points at, a format); null: it has none. */
+  Options: ComponentType<OptionsEditorProps> | null;
 }
 
 export const plainHistory = (value: unknown) => String(value);

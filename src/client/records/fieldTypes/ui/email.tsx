@@ -13,5 +13,6 @@ export const email: FieldTypeUI = {
   history: plainHistory,
   wide: never,
   structured: never,
+  Options: null,
   numberFormat: noNumber,
 };

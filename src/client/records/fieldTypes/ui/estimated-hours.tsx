@@ -14,5 +14,6 @@ export const estimatedHours: FieldTypeUI = {
   history: (value) => (typeof value === 'number' ? formatNumber(value, 'hours') : String(value)),
   wide: never,
   structured: never,
+  Options: null,
   numberFormat: () => 'hours',
 };

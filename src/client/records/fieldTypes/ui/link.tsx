@@ -13,5 +13,6 @@ export const link: FieldTypeUI = {
   history: plainHistory,
   wide: never,
   structured: never,
+  Options: null,
   numberFormat: noNumber,
 };

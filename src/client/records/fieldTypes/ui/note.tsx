@@ -13,5 +13,6 @@ export const note: FieldTypeUI = {
   history: plainHistory,
   wide: always,
   structured: never,
+  Options: null,
   numberFormat: noNumber,
 };

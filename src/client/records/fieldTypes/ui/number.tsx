@@ -1,3 +1,4 @@
+import { lazy } from 'react';
 import { NUMBER_FORMATS, type NumberFieldFormat } from '../../../../common/field-types';
 import { TextValue } from '../displays';
 import { rangeFilters } from '../filterSpecs';
@@ -15,6 +16,7 @@ export const number: FieldTypeUI = {
   history: (value, d) => (typeof value === 'number' ? formatNumber(value, d.number) : String(value)),
   wide: never,
   structured: never,
+  Options: lazy(() => import('./options/NumberOptions').then((m) => ({ default: m.NumberOptions }))),
   numberFormat: (options) =>
     (NUMBER_FORMATS as readonly unknown[]).includes(options.format) ? (options.format as NumberFieldFormat) : 'decimal',
 };

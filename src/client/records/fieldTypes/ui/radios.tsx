@@ -1,3 +1,4 @@
+import { lazy } from 'react';
 import { ChoiceValue } from '../displays';
 import { exactFilter } from '../filterSpecs';
 import { choiceLabel } from '../format';
@@ -14,5 +15,6 @@ export const radios: FieldTypeUI = {
   history: (value, d) => choiceLabel(d, value),
   wide: never,
   structured: (d) => d.multiple,
+  Options: lazy(() => import('./options/ChoicesOptions').then((m) => ({ default: m.RadiosOptions }))),
   numberFormat: noNumber,
 };

@@ -1,3 +1,4 @@
+import { lazy } from 'react';
 import { RelationValue } from '../displays';
 import { exactFilter } from '../filterSpecs';
 import { RelationFieldInput } from '../inputs';
@@ -18,5 +19,6 @@ export const relation: FieldTypeUI = {
   history: plainHistory,
   wide: (d) => d.withTrade || d.multiple,
   structured: (d) => d.withTrade || d.multiple,
+  Options: lazy(() => import('./options/RelationOptions').then((m) => ({ default: m.RelationOptions }))),
   numberFormat: noNumber,
 };

@@ -13,5 +13,6 @@ export const socialLink: FieldTypeUI = {
   history: plainHistory,
   wide: never,
   structured: never,
+  Options: null,
   numberFormat: noNumber,
 };

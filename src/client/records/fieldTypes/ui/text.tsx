@@ -14,5 +14,6 @@ export const text: FieldTypeUI = {
   history: (value, d) => (d.number && typeof value === 'number' ? formatNumber(value, d.number) : String(value)),
   wide: never,
   structured: never,
+  Options: null,
   numberFormat: (options) => (options.input === 'money' ? 'money' : options.input === 'number' ? 'number' : undefined),
 };
