@@ -77,7 +77,13 @@ export class BulkEditService {
     const fields = await this.ctx.records.fields(def);
     const spec = fields[body.field];
     const readOnly = new Set([...(def.readOnly ?? []), ...(def.hidden ?? [])]);
-    if (!spec || SYSTEM_FIELDS.has(body.field) || readOnly.has(body.field) || spec.storage === 'virtual') {
+    if (
+      !spec ||
+      SYSTEM_FIELDS.has(body.field) ||
+      readOnly.has(body.field) ||
+      spec.readOnly ||
+      spec.storage === 'virtual'
+    ) {
       throw new ValidationError({
         field: [`“${body.field}” is not a field of ${def.name.replace(/-/g, ' ')} that can be changed in bulk.`],
       });
