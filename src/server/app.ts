@@ -16,6 +16,7 @@ import { AppEvents } from './events/app-events.js';
 import { features, resourceDefinitions } from './features-index.js';
 import { openFileStore } from './files/file-store.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { HeavyWork, registerHeavyWork } from './http/heavy-work.js';
 import { parseQueryString } from './http/query-string.js';
 import { collectRoutes, requireSignIn } from './http/route-permissions.js';
 import { drainUnreadBodies } from './http/unread-body.js';
@@ -30,6 +31,7 @@ import { schemaStore } from './schemas/schema-store.js';
 import { registerMetrics } from './system/metrics.js';
 import { registerSecurityHeaders } from './system/security-headers.js';
 import { registerStaticClient } from './system/static-client.js';
+import { UploadWorkers } from './workers/upload-workers.js';
 
 export interface BuildOptions {
   config: Config;
@@ -89,6 +91,8 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     realtime,
     readCache: cacheReads ? new ReadCache(database.writes) : null,
     files: await openFileStore(config),
+    heavyWork: new HeavyWork(database.db, config),
+    uploadWorkers: new UploadWorkers(() => config.uploadWorkerMemoryMb),
   };
   ctx.records.targetOf = (references) => resources.target(references);
   // Names of linked records in memory only where this process is the only writer (tables counted one by one).
@@ -104,6 +108,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   });
   registerCsrf(app, ctx.sessions);
   requireSignIn(app);
+  registerHeavyWork(app, ctx.heavyWork);
 
   for (const def of resourceDefinitions) resources.add(def);
   registerAuthRoutes(app, ctx);
@@ -116,6 +121,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   app.addHook('onClose', async () => {
     await ctx.sessions.flush();
     await realtime.close();
+    await ctx.uploadWorkers.close();
   });
   return { app, ctx };
 }

@@ -1,5 +1,6 @@
 // Builds what `npm start` serves when it is missing or older than its sources: the client (Vite) and the server
-// (one JavaScript bundle made by esbuild, which comes with tsx and vite; packages stay in node_modules).
+// (a JavaScript bundle made by esbuild, which comes with tsx and vite, and one for its upload worker thread; packages
+// stay in node_modules).
 import { execSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -40,8 +41,13 @@ export async function buildServerIfStale() {
   console.log('Building the server (first start or changed sources)...');
   const { build } = await import('esbuild');
   await build({
-    entryPoints: [path.join(root, 'src/server/main.ts')],
-    outfile: builtServer,
+    // The server, and the upload worker thread it starts beside it (workers/upload-workers.ts).
+    entryPoints: {
+      main: path.join(root, 'src/server/main.ts'),
+      'upload-worker': path.join(root, 'src/server/workers/worker-main.ts'),
+    },
+    outdir: path.dirname(builtServer),
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     packages: 'external',
     platform: 'node',

@@ -1,0 +1,223 @@
+/**
+ * The four-uploads attack of issue 28 against the real server (`npm start`'s command, a process of its own, on the
+ * embedded database): four organizers each send `POST /api/imports/preview` with a CSV of 1,000,000 columns (7.9 MB)
+ * at the same moment, while a fifth client asks `GET /api/health` every 20 ms. Then the same with four large files
+ * within the limits (500 columns, BENCH_ATTACK_ROWS rows). Figures: the server's peak resident memory (VmRSS sampled
+ * every 25 ms, and VmHWM), /api/health p50/p95/max during each attack, how the four uploads were answered and in what
+ * time, and whether the server still answers afterwards, each with the load average.
+ */
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { request, signIn } from './lib/http.js';
+import {
+  freePort,
+  loadAverage,
+  makeTempFolder,
+  procStatusMb,
+  type RunningServer,
+  removeTempFolder,
+  startServer,
+} from './lib/server.js';
+import { type BenchRow, row } from './types.js';
+
+const AREA = 'upload-attack';
+const ADMIN = { email: 'admin@example.com', password: 'bench-admin-password' };
+const ORGANIZER_PASSWORD = 'organizer-password-123';
+const WIDE_COLUMNS = 1_000_000;
+const LARGE_ROWS = Number(process.env.BENCH_ATTACK_ROWS ?? 10_000);
+/** The server's memory budget (docs/settings.md "Memory budget"). */
+const BUDGET_MB = 512;
+/** How long one upload may take to be answered before the bench gives up on it. */
+const UPLOAD_TIMEOUT_MS = Number(process.env.BENCH_ATTACK_TIMEOUT_MS ?? 300_000);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A header of 1,000,000 columns (c0 … c999999): 7.9 MB, the file of the finding. */
+function wideCsv(): Buffer {
+  return Buffer.from(`${Array.from({ length: WIDE_COLUMNS }, (_, i) => `c${i}`).join(',')}\n`);
+}
+
+/** 500 columns (the most a file may have) of short values, `rows` rows. */
+function largeCsv(rows: number): Buffer {
+  const columns = 500;
+  const lines = [Array.from({ length: columns }, (_, i) => `Column ${i + 1}`).join(',')];
+  for (let r = 0; r < rows; r++)
+    lines.push(
+      Array.from({ length: columns }, (_, c) => (c === 0 ? `Site ${r}` : String((r * 31 + c) % 997))).join(','),
+    );
+  return Buffer.from(`${lines.join('\n')}\n`);
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null;
+
+/** GET /api/health every 20 ms on one kept-alive connection until `stop()`; each answer's time, failures counted. */
+function probeHealth(baseUrl: string) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const times: number[] = [];
+  let failures = 0;
+  let running = true;
+  const done = (async () => {
+    while (running) {
+      const started = performance.now();
+      try {
+        const res = await request(`${baseUrl}/api/health`, { agent, timeoutMs: 120_000 });
+        if (res.status === 200) times.push(performance.now() - started);
+        else failures++;
+      } catch {
+        failures++;
+        await sleep(200);
+      }
+      await sleep(20);
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await done;
+      agent.destroy();
+      return { times: times.sort((a, b) => a - b), failures };
+    },
+  };
+}
+
+/** VmRSS of `pid` every 25 ms until `stop()`; the highest seen. */
+function sampleRss(pid: number) {
+  let peak = 0;
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, procStatusMb(pid, 'VmRSS'));
+    } catch {
+      /* the process is gone */
+    }
+  }, 25);
+  return {
+    stop() {
+      clearInterval(timer);
+      return peak;
+    },
+  };
+}
+
+async function createOrganizers(baseUrl: string, adminCookie: string, count: number): Promise<string[]> {
+  const token = decodeURIComponent(/(?:^|; )XSRF-TOKEN=([^;]+)/.exec(adminCookie)?.[1] ?? '');
+  const roles = await request(`${baseUrl}/api/roles?per_page=-1`, { headers: { cookie: adminCookie } });
+  const role = (JSON.parse(roles.body).data as Array<{ id: number; slug: string }>).find((r) => r.slug === 'user');
+  if (!role) throw new Error('No "user" (organizer) role');
+  const cookies: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const email = `organizer-${i}-${Date.now()}@example.com`;
+    const res = await request(`${baseUrl}/api/users`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: adminCookie, 'x-xsrf-token': token },
+      body: JSON.stringify({
+        first_name: 'Organizer',
+        last_name: String(i + 1),
+        email,
+        password: ORGANIZER_PASSWORD,
+        role_id: role.id,
+      }),
+    });
+    if (res.status !== 201) throw new Error(`POST /api/users answered ${res.status}: ${res.body.slice(0, 300)}`);
+    cookies.push(await signIn(baseUrl, email, ORGANIZER_PASSWORD));
+  }
+  return cookies;
+}
+
+/** POST /api/imports/preview with `content` as `cookie`; the status (0: no answer) and the time to the answer. */
+async function preview(baseUrl: string, cookie: string, content: Buffer, name: string) {
+  const token = decodeURIComponent(/(?:^|; )XSRF-TOKEN=([^;]+)/.exec(cookie)?.[1] ?? '');
+  const form = new FormData();
+  form.append('record_type', 'site');
+  form.append('files[]', new Blob([new Uint8Array(content)], { type: 'text/csv' }), name);
+  const started = performance.now();
+  try {
+    const res = await fetch(`${baseUrl}/api/imports/preview`, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'x-requested-with': 'XMLHttpRequest', 'x-xsrf-token': token, cookie },
+      body: form,
+      signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS),
+    });
+    const text = await res.text();
+    return { status: res.status, ms: performance.now() - started, message: text.slice(0, 160) };
+  } catch (error) {
+    return { status: 0, ms: performance.now() - started, message: (error as Error).message };
+  }
+}
+
+async function attack(server: RunningServer, cookies: string[], content: Buffer, label: string, rows: BenchRow[]) {
+  const rss = sampleRss(server.pid);
+  const health = probeHealth(server.baseUrl);
+  await sleep(300); // a few answers before the uploads, as a baseline inside the same samples
+  const answers = await Promise.all(cookies.map((cookie, i) => preview(server.baseUrl, cookie, content, `${i}.csv`)));
+  await sleep(300);
+  const { times, failures } = await health.stop();
+  const peakMb = rss.stop();
+  const load = loadAverage();
+  let alive = 0;
+  try {
+    alive = (await request(`${server.baseUrl}/api/health`, { timeoutMs: 10_000 })).status === 200 ? 1 : 0;
+  } catch {
+    alive = 0;
+  }
+  const statuses = answers.map((a) => a.status).join(', ');
+  console.error(
+    `[bench] ${AREA} ${label}: answers ${statuses} in ${answers.map((a) => (a.ms / 1000).toFixed(1)).join(', ')} s; first: ${answers[0].message}; health p50 ${percentile(times, 50)?.toFixed(1)} ms, p95 ${percentile(times, 95)?.toFixed(1)} ms, max ${times.at(-1)?.toFixed(0)} ms over ${times.length} answers, ${failures} failed; peak RSS ${peakMb.toFixed(0)} MB; load ${load}`,
+  );
+  rows.push(
+    row(
+      AREA,
+      `${label}: four previews answered (statuses ${statuses}), the slowest in s (load ${load})`,
+      Math.max(...answers.map((a) => a.ms)) / 1000,
+      's',
+    ),
+    row(AREA, `${label}: peak RSS of the server during it (budget ${BUDGET_MB} MB)`, peakMb, 'MB', {
+      atMost: BUDGET_MB,
+    }),
+    row(AREA, `${label}: GET /api/health p50 during it (${times.length} answers)`, percentile(times, 50), 'ms'),
+    row(AREA, `${label}: GET /api/health p95 during it`, percentile(times, 95), 'ms', { below: 100 }),
+    row(AREA, `${label}: GET /api/health slowest during it`, times.at(-1) ?? null, 'ms'),
+    row(AREA, `${label}: GET /api/health not answered 200 during it`, failures, 'count', { atMost: 0 }),
+    row(AREA, `${label}: server still answers afterwards`, alive, 'yes=1', { atLeast: 1 }),
+  );
+  return alive === 1;
+}
+
+export async function benchUploadAttack(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const folder = makeTempFolder('om-bench-upload-attack-');
+  let server: RunningServer | null = null;
+  try {
+    const wide = wideCsv();
+    const large = largeCsv(LARGE_ROWS);
+    const port = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : await freePort();
+    server = await startServer({ dataDir: folder, port, adminEmail: ADMIN.email, adminPassword: ADMIN.password });
+    const admin = await signIn(server.baseUrl, ADMIN.email, ADMIN.password);
+    const organizers = await createOrganizers(server.baseUrl, admin, 4);
+    rows.push(row(AREA, 'server memory before the attacks (RSS)', procStatusMb(server.pid, 'VmRSS'), 'MB'));
+    const survived = await attack(
+      server,
+      organizers,
+      wide,
+      `1,000,000 columns (${(wide.length / 1_048_576).toFixed(1)} MB) x 4`,
+      rows,
+    );
+    if (survived)
+      await attack(
+        server,
+        organizers,
+        large,
+        `500 columns x ${LARGE_ROWS.toLocaleString('en')} rows (${(large.length / 1_048_576).toFixed(1)} MB) x 4`,
+        rows,
+      );
+    try {
+      rows.push(row(AREA, 'peak RSS of the server since it started (VmHWM)', procStatusMb(server.pid, 'VmHWM'), 'MB'));
+    } catch {
+      rows.push(row(AREA, 'peak RSS of the server since it started (VmHWM): the process is gone', null, 'MB'));
+    }
+  } finally {
+    await server?.stop();
+    removeTempFolder(folder);
+  }
+  return rows;
+}
