@@ -60,7 +60,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     pluginTimeout: 0,
   });
   collectRoutes(app);
-  installErrorHandler(app);
+  installErrorHandler(app, config);
   drainUnreadBodies(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

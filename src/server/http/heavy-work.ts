@@ -62,6 +62,11 @@ export class HeavyWork {
     return release;
   }
 
+  /** Heavy requests this process is answering: in all, or of one person. */
+  running(userId?: number): number {
+    return userId === undefined ? this.inFlight : (this.mine.get(userId) ?? 0);
+  }
+
   private take(userId: number) {
     this.mine.set(userId, (this.mine.get(userId) ?? 0) + 1);
     this.inFlight++;

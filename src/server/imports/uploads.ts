@@ -111,7 +111,7 @@ export async function receiveCsvUpload(
       const temporary = path.join(folder, `.upload-${randomUUID()}`);
       written.push(temporary);
       const subject = `"${name}"`;
-      const scan = ctx.uploadWorkers.open<CsvFacts>(
+      const scan = await ctx.uploadWorkers.open<CsvFacts>(
         'csv',
         { limits, headRecords: HEAD_RECORDS, headBytes: HEAD_BYTES } satisfies CsvScanOptions,
         limits,

@@ -99,7 +99,7 @@ async function readShapes(ctx: AppContext, request: FastifyRequest): Promise<Sha
         geojson: true,
       };
       // The fields sent before the file say how to read it.
-      const reader = ctx.uploadWorkers.open<GeoJsonResult>('geojson', options(), limits, details);
+      const reader = await ctx.uploadWorkers.open<GeoJsonResult>('geojson', options(), limits, details);
       try {
         for await (const chunk of part.file) await reader.write(chunk);
         if (part.file.truncated) throw new InputLimitError('uploadBytes', limits, details);

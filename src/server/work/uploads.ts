@@ -115,8 +115,8 @@ export async function receiveUpload(
   const tmpDir = temporaryFolder(config);
   await mkdir(tmpDir, { recursive: true });
   // A document is kept as it is, never parsed: of the input limits, its size is the one that applies.
-  const tooLarge = () =>
-    new InputLimitError('uploadBytes', { ...config.limits, uploadBytes: maxBytes }, { field: 'file' }).message;
+  const tooLarge = (fileName: string) =>
+    new InputLimitError('uploadBytes', { ...config.limits, uploadBytes: maxBytes }, { subject: `"${fileName}"` }).message;
   const fail = async (message: string, status = 422): Promise<never> => {
     if (file) await rm(file.tempPath, { force: true });
     if (status === 422) throw new ValidationError({ file: [message] });
@@ -146,11 +146,11 @@ export async function receiveUpload(
     try {
       await pipeline(part.file, createWriteStream(tempPath));
     } catch (error: any) {
-      if (error?.code === 'FST_REQ_FILE_TOO_LARGE' || error?.statusCode === 413) await fail(tooLarge());
+      if (error?.code === 'FST_REQ_FILE_TOO_LARGE' || error?.statusCode === 413) await fail(tooLarge(fileName));
       await rm(tempPath, { force: true });
       throw error;
     }
-    if (part.file.truncated) await fail(tooLarge());
+    if (part.file.truncated) await fail(tooLarge(fileName));
     file.size = part.file.bytesRead;
     if (file.size === 0) await fail('The file is empty.');
     const head = await firstBytes(tempPath, 8_192);
