@@ -9,3 +9,9 @@ export interface StreamTask<Result = unknown> {
 }
 
 export type TaskName = 'csv' | 'geojson';
+
+/**
+ * Whether a task has a thread of its own. Reading a CSV file holds a few megabytes whatever its size: many share the
+ * long-lived threads. Parsing a GeoJSON file holds all of it: each has a thread, and that thread's memory cap, alone.
+ */
+export const OWN_THREAD: Record<TaskName, boolean> = { csv: false, geojson: true };

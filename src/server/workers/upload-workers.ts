@@ -6,14 +6,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { InputLimits } from '../config/config.js';
 import { InputLimitError, type LimitDetails, LimitExceeded, toInputLimitError } from '../config/input-limits.js';
-import type { TaskName } from './tasks.js';
+import { OWN_THREAD, type TaskName } from './tasks.js';
 import type { FromWorker, ToWorker } from './worker-main.js';
 
-/** Chunks sent to a worker and not yet acknowledged, at most: the upload waits (TCP holds the sender) beyond. */
+/** Chunks sent to a thread and not yet acknowledged, at most: the upload waits (TCP holds the sender) beyond. */
 const WINDOW = 8;
-/** Idle threads kept for the next upload, and for how long. */
-const KEEP_IDLE = 2;
-const IDLE_MS = 30_000;
+/** The long-lived threads that share the light tasks: one per core, two at most. */
+const SHARED_THREADS = Math.max(1, Math.min(2, os.availableParallelism()));
 
 /** The thread's code bundled from the TypeScript sources, once per process (tests, `npm run dev`). */
 let sourceBundle: Promise<string> | null = null;
@@ -47,9 +46,9 @@ async function bundleSources(entry: string): Promise<string> {
 
 interface Thread {
   worker: Worker;
-  idleTimer: NodeJS.Timeout | null;
-  listener: ((message: FromWorker) => void) | null;
-  onExit: ((error: Error) => void) | null;
+  /** The uploads it reads, by session id: what to do with their messages, and if the thread ends. */
+  sessions: Map<number, { message(message: FromWorker): void; gone(error: Error): void }>;
+  own: boolean;
 }
 
 /** One upload's bytes on their way to a worker thread (`UploadWorkers.open`). */
@@ -63,20 +62,25 @@ export interface WorkerSession<Result> {
 }
 
 /**
- * The threads that read uploads off the request thread (DESIGN.md 21's spirit for the server's own work): tokenizing a
- * CSV file to check its limits, parsing its first records for a preview, parsing a GeoJSON file. The request thread
- * only moves bytes: from the socket to the file and to the worker. Each upload has a thread to itself while it
- * arrives, with its heap capped (UPLOAD_WORKER_MEMORY_MB): a file that needs more is refused, and only that thread
- * ends. Threads are started on demand (at most HEAVY_WORK_TOTAL uploads run at once: http/heavy-work.ts) and a few
- * are kept for the next uploads.
+ * The threads that read uploads off the request thread: tokenizing a CSV file to check its limits and parsing its
+ * first records for a preview (on two long-lived threads shared by every upload, started with the server), parsing a
+ * GeoJSON file (on a thread of its own). The request thread only moves bytes: from the socket to the file and to the
+ * thread. Each thread's heap is capped (UPLOAD_WORKER_MEMORY_MB): a file that needs more is refused, and only that
+ * thread ends (a shared one is started again for the next upload).
  */
 export class UploadWorkers {
-  private readonly idle: Thread[] = [];
-  private readonly busy = new Set<Thread>();
+  private readonly shared: Thread[] = [];
+  private readonly own = new Set<Thread>();
   private nextId = 1;
   private closed = false;
 
   constructor(private readonly memoryMb: () => number) {}
+
+  /** Starts the shared threads now (the server does, at start), so the first uploads do not wait for them. */
+  async start() {
+    const file = await workerFile();
+    while (!this.closed && this.shared.length < SHARED_THREADS) this.shared.push(this.spawn(file, false));
+  }
 
   /** Starts `task` for one upload; the limits' words name `details.subject` (the file) and `details.field`. */
   async open<Result>(
@@ -86,7 +90,7 @@ export class UploadWorkers {
     details: LimitDetails = {},
   ): Promise<WorkerSession<Result>> {
     if (this.closed) throw new Error('The upload workers are stopped.');
-    const thread = await this.take();
+    const thread = OWN_THREAD[task] ? this.spawn(await workerFile(), true) : await this.leastBusy();
     const id = this.nextId++;
     let unacknowledged = 0;
     let failure: Error | null = null;
@@ -104,9 +108,8 @@ export class UploadWorkers {
       if (finished) return;
       finished = true;
       failure = error;
-      thread.listener = null;
-      thread.onExit = null;
-      this.release(thread, error === null || error instanceof InputLimitError);
+      thread.sessions.delete(id);
+      if (thread.own) this.end(thread);
       if (error) settle?.reject(error);
       else {
         result = { value: value as Result };
@@ -114,24 +117,25 @@ export class UploadWorkers {
       }
       wake();
     };
-    thread.listener = (message) => {
-      if (message.id !== id) return;
-      if (message.type === 'ack') {
-        unacknowledged--;
-        if (unacknowledged < WINDOW) wake();
-      } else if (message.type === 'done') finish(null, message.result as Result);
-      else if (message.type === 'limit')
-        finish(toInputLimitError(new LimitExceeded(message.kind, message.line), limits, details));
-      else finish(new Error(`Reading the upload failed: ${message.message}`));
-    };
-    thread.onExit = (error) => {
-      const outOfMemory = (error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
-      finish(
-        outOfMemory
-          ? new InputLimitError('workerMemory', limits, { ...details, memoryMb: this.memoryMb() })
-          : new Error(`The thread reading the upload stopped: ${error.message}`),
-      );
-    };
+    thread.sessions.set(id, {
+      message: (message) => {
+        if (message.type === 'ack') {
+          unacknowledged--;
+          if (unacknowledged < WINDOW) wake();
+        } else if (message.type === 'done') finish(null, message.result as Result);
+        else if (message.type === 'limit')
+          finish(toInputLimitError(new LimitExceeded(message.kind, message.line), limits, details));
+        else finish(new Error(`Reading the upload failed: ${message.message}`));
+      },
+      gone: (error) => {
+        const outOfMemory = (error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
+        finish(
+          outOfMemory
+            ? new InputLimitError('workerMemory', limits, { ...details, memoryMb: this.memoryMb() })
+            : new Error(`The thread reading the upload stopped: ${error.message}`),
+        );
+      },
+    });
     const post = (message: ToWorker, transfer?: ArrayBuffer[]) => thread.worker.postMessage(message, transfer);
     post({ type: 'start', id, task, options });
 
@@ -164,53 +168,41 @@ export class UploadWorkers {
   /** Ends every thread (the app is closing). */
   async close() {
     this.closed = true;
-    const threads = [...this.idle, ...this.busy];
-    this.idle.length = 0;
-    this.busy.clear();
+    const threads = [...this.shared, ...this.own];
+    this.shared.length = 0;
+    this.own.clear();
     await Promise.all(threads.map((thread) => thread.worker.terminate()));
   }
 
-  private async take(): Promise<Thread> {
-    const thread = this.idle.pop() ?? this.start(await workerFile());
-    if (thread.idleTimer) clearTimeout(thread.idleTimer);
-    thread.idleTimer = null;
-    thread.worker.ref();
-    this.busy.add(thread);
-    return thread;
+  private async leastBusy(): Promise<Thread> {
+    if (this.shared.length < SHARED_THREADS) await this.start();
+    return this.shared.reduce((best, thread) => (thread.sessions.size < best.sessions.size ? thread : best));
   }
 
-  private start(file: URL): Thread {
+  private spawn(file: URL, own: boolean): Thread {
     const worker = new Worker(file, {
       resourceLimits: { maxOldGenerationSizeMb: this.memoryMb(), maxYoungGenerationSizeMb: 8 },
       stdout: false,
       stderr: false,
     });
-    const thread: Thread = { worker, idleTimer: null, listener: null, onExit: null };
-    worker.on('message', (message: FromWorker) => thread.listener?.(message));
+    // The threads never keep the process alive: an upload under way has its request, which does.
+    worker.unref();
+    const thread: Thread = { worker, sessions: new Map(), own };
+    if (own) this.own.add(thread);
+    worker.on('message', (message: FromWorker) => thread.sessions.get(message.id)?.message(message));
     const gone = (error: Error) => {
-      this.busy.delete(thread);
-      const at = this.idle.indexOf(thread);
-      if (at >= 0) this.idle.splice(at, 1);
-      thread.onExit?.(error);
+      const at = this.shared.indexOf(thread);
+      if (at >= 0) this.shared.splice(at, 1);
+      this.own.delete(thread);
+      for (const session of [...thread.sessions.values()]) session.gone(error);
     };
     worker.on('error', gone);
     worker.on('exit', (code) => gone(new Error(`exit code ${code}`)));
     return thread;
   }
 
-  private release(thread: Thread, reusable: boolean) {
-    this.busy.delete(thread);
-    if (!reusable || this.closed || this.idle.length >= KEEP_IDLE) {
-      void thread.worker.terminate();
-      return;
-    }
-    thread.worker.unref();
-    thread.idleTimer = setTimeout(() => {
-      const at = this.idle.indexOf(thread);
-      if (at >= 0) this.idle.splice(at, 1);
-      void thread.worker.terminate();
-    }, IDLE_MS);
-    thread.idleTimer.unref();
-    this.idle.push(thread);
+  private end(thread: Thread) {
+    this.own.delete(thread);
+    void thread.worker.terminate();
   }
 }

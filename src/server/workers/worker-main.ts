@@ -5,10 +5,10 @@ import { GeoJsonReader } from '../regions/upload.js';
 import type { StreamTask, TaskName } from './tasks.js';
 
 /**
- * An upload worker thread (workers/upload-workers.ts): runs one task at a time on the bytes the request thread sends
- * it, acknowledging each chunk so the sender never runs ahead by more than a few, and posts the task's result, or the
- * limit it found passed, or its error. Messages carry the session's id: a late message of an abandoned session is
- * told apart from the next one's.
+ * An upload worker thread (workers/upload-workers.ts): runs the tasks of the uploads the request thread sends it, each
+ * on its own bytes, several at once (they take turns chunk by chunk). Each chunk is acknowledged so the sender never
+ * runs ahead by more than a few; at the end the task's result is posted, or the limit it found passed, or its error.
+ * Messages carry the upload's session id.
  */
 const TASKS: Record<TaskName, (options: any) => StreamTask> = {
   csv: (options) => new CsvScanner(options),
@@ -28,10 +28,12 @@ export type FromWorker =
   | { type: 'error'; id: number; message: string };
 
 const port = parentPort!;
-let current: { id: number; task: StreamTask; failed: boolean } | null = null;
+/** The uploads being read, by session id; a failed one stays until its end or abort, its chunks ignored. */
+const sessions = new Map<number, { task: StreamTask; failed: boolean }>();
 
 function fail(id: number, error: unknown) {
-  if (current?.id === id) current.failed = true;
+  const session = sessions.get(id);
+  if (session) session.failed = true;
   const message: FromWorker =
     error instanceof LimitExceeded
       ? { type: 'limit', id, kind: error.kind, line: error.line }
@@ -40,18 +42,20 @@ function fail(id: number, error: unknown) {
 }
 
 port.on('message', async (message: ToWorker) => {
+  const { id } = message;
   if (message.type === 'start') {
     try {
-      current = { id: message.id, task: TASKS[message.task](message.options), failed: false };
+      sessions.set(id, { task: TASKS[message.task](message.options), failed: false });
     } catch (error) {
-      fail(message.id, error);
+      sessions.set(id, { task: { push() {}, end() {} }, failed: false });
+      fail(id, error);
     }
     return;
   }
-  const session = current;
-  if (!session || session.id !== message.id) return;
+  const session = sessions.get(id);
+  if (!session) return;
   if (message.type === 'abort') {
-    current = null;
+    sessions.delete(id);
     return;
   }
   if (message.type === 'chunk') {
@@ -59,18 +63,18 @@ port.on('message', async (message: ToWorker) => {
       try {
         session.task.push(message.chunk);
       } catch (error) {
-        fail(session.id, error);
+        fail(id, error);
       }
     }
-    port.postMessage({ type: 'ack', id: session.id } satisfies FromWorker);
+    port.postMessage({ type: 'ack', id } satisfies FromWorker);
     return;
   }
-  current = null;
+  sessions.delete(id);
   if (session.failed) return;
   try {
     const result = await session.task.end();
-    port.postMessage({ type: 'done', id: session.id, result } satisfies FromWorker);
+    port.postMessage({ type: 'done', id, result } satisfies FromWorker);
   } catch (error) {
-    fail(session.id, error);
+    fail(id, error);
   }
 });
