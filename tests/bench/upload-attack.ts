@@ -13,10 +13,12 @@ import {
   freePort,
   loadAverage,
   makeTempFolder,
+  procCpuMs,
   procStatusMb,
   type RunningServer,
   removeTempFolder,
   startServer,
+  threadCpuMs,
 } from './lib/server.js';
 import { type BenchRow, row } from './types.js';
 
@@ -148,11 +150,23 @@ async function preview(baseUrl: string, cookie: string, content: Buffer, name: s
 async function attack(server: RunningServer, cookies: string[], content: Buffer, label: string, rows: BenchRow[]) {
   const rss = sampleRss(server.pid);
   const health = probeHealth(server.baseUrl);
+  // CPU time, steadier than latency on a shared machine: the server's own thread (requests, the embedded database)
+  // and all its threads (the upload threads too).
+  const mainCpuBefore = threadCpuMs(server.pid);
+  const allCpuBefore = procCpuMs(server.pid);
   await sleep(300); // a few answers before the uploads, as a baseline inside the same samples
   const answers = await Promise.all(cookies.map((cookie, i) => preview(server.baseUrl, cookie, content, `${i}.csv`)));
   await sleep(300);
   const { times, failures } = await health.stop();
   const peakMb = rss.stop();
+  let mainCpu: number | null = null;
+  let allCpu: number | null = null;
+  try {
+    mainCpu = threadCpuMs(server.pid) - mainCpuBefore;
+    allCpu = procCpuMs(server.pid) - allCpuBefore;
+  } catch {
+    /* the process is gone */
+  }
   const load = loadAverage();
   let alive = 0;
   try {
@@ -162,7 +176,7 @@ async function attack(server: RunningServer, cookies: string[], content: Buffer,
   }
   const statuses = answers.map((a) => a.status).join(', ');
   console.error(
-    `[bench] ${AREA} ${label}: answers ${statuses} in ${answers.map((a) => (a.ms / 1000).toFixed(1)).join(', ')} s; first: ${answers[0].message}; health p50 ${percentile(times, 50)?.toFixed(1)} ms, p95 ${percentile(times, 95)?.toFixed(1)} ms, max ${times.at(-1)?.toFixed(0)} ms over ${times.length} answers, ${failures} failed; peak RSS ${peakMb.toFixed(0)} MB; load ${load}`,
+    `[bench] ${AREA} ${label}: answers ${statuses} in ${answers.map((a) => (a.ms / 1000).toFixed(1)).join(', ')} s; first: ${answers[0].message}; request thread CPU ${mainCpu} ms, all threads ${allCpu} ms; health p50 ${percentile(times, 50)?.toFixed(1)} ms, p95 ${percentile(times, 95)?.toFixed(1)} ms, max ${times.at(-1)?.toFixed(0)} ms over ${times.length} answers, ${failures} failed; peak RSS ${peakMb.toFixed(0)} MB; load ${load}`,
   );
   rows.push(
     row(
@@ -171,6 +185,8 @@ async function attack(server: RunningServer, cookies: string[], content: Buffer,
       Math.max(...answers.map((a) => a.ms)) / 1000,
       's',
     ),
+    row(AREA, `${label}: CPU of the server's request thread during it (health probes included)`, mainCpu, 'ms'),
+    row(AREA, `${label}: CPU of all the server's threads during it`, allCpu, 'ms'),
     row(AREA, `${label}: peak RSS of the server during it (budget ${BUDGET_MB} MB)`, peakMb, 'MB', {
       atMost: BUDGET_MB,
     }),
@@ -200,6 +216,18 @@ export async function benchUploadAttack(): Promise<BenchRow[]> {
     const admin = await signIn(server.baseUrl, ADMIN.email, ADMIN.password);
     const organizers = await createOrganizers(server.baseUrl, admin, 4);
     rows.push(row(AREA, 'server memory before the attacks (RSS)', procStatusMb(server.pid, 'VmRSS'), 'MB'));
+    // The same probe with nothing else asked of the server: what this machine's load alone does to it.
+    const quiet = probeHealth(server.baseUrl);
+    await sleep(3_000);
+    const idle = await quiet.stop();
+    const idleLoad = loadAverage();
+    console.error(
+      `[bench] ${AREA} idle: health p50 ${percentile(idle.times, 50)?.toFixed(1)} ms, p95 ${percentile(idle.times, 95)?.toFixed(1)} ms; load ${idleLoad}`,
+    );
+    rows.push(
+      row(AREA, `GET /api/health p50, the server idle (load ${idleLoad})`, percentile(idle.times, 50), 'ms'),
+      row(AREA, 'GET /api/health p95, the server idle', percentile(idle.times, 95), 'ms'),
+    );
     const survived = await attack(
       server,
       organizers,

@@ -13,7 +13,7 @@ import type { ImportService } from './import-service.js';
 import { type ImporterService, importerFile } from './importer-service.js';
 import type { ImporterConfig } from './mapper.js';
 import { previewFile } from './preview.js';
-import { receiveCsvUpload, removeFiles } from './uploads.js';
+import { PREVIEW_RECORDS, receiveCsvUpload, removeFiles } from './uploads.js';
 
 const page = (value: unknown) => Math.max(1, Number(value ?? 1) || 1);
 const perPage = (value: unknown, fallback: number, max: number) =>
@@ -64,7 +64,7 @@ export function registerImportRoutes(
         throw forbidden('You do not have permission to import files.');
       const folder = await mkdtemp(path.join(os.tmpdir(), 'om-preview-'));
       try {
-        const upload = await receiveCsvUpload(request, ctx, folder, { maxFiles: 1 });
+        const upload = await receiveCsvUpload(request, ctx, folder, { maxFiles: 1, headRecords: PREVIEW_RECORDS });
         const file = upload.files[0];
         if (!file) throw new ValidationError({ files: ['Choose a CSV file to preview.'] });
         let importer: ImporterConfig | null = null;

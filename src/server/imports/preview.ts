@@ -9,7 +9,7 @@ import { definitionFor } from './record-types.js';
 import { relationNames } from './relation-names.js';
 import type { UploadedFile } from './uploads.js';
 
-/** Rows shown; of the first HEAD_RECORDS data records (uploads.ts), blank ones skipped. */
+/** Rows shown; of the first PREVIEW_RECORDS data records (uploads.ts), blank ones skipped. */
 const PREVIEW_ROWS = 20;
 
 /**

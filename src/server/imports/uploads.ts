@@ -17,7 +17,7 @@ export interface UploadedFile {
   size: number;
   encoding: CsvEncoding;
   lines: number;
-  /** The header and first data records as read while the file arrived (HEAD_RECORDS at most): for a preview. */
+  /** The header and the first data records (`headRecords` of them) as read while the file arrived. */
   head?: CsvRecord[];
 }
 
@@ -53,15 +53,16 @@ export function notCsvReason(head: Buffer): string | null {
   return null;
 }
 
-/** Data records of each file kept parsed for a preview (imports/preview.ts reads at most this many). */
-export const HEAD_RECORDS = 60;
+/** Data records of a file kept parsed for its preview (imports/preview.ts reads at most this many). */
+export const PREVIEW_RECORDS = 60;
 /** Bytes of a file's first records kept for its preview, past the header. */
 const HEAD_BYTES = 2 * 1_048_576;
 
 /**
  * Reads a multipart upload of CSV files (`files[]`, `files` or `file`) with its other fields, streaming each file
  * to `folder` and, as it arrives, through an upload worker thread (imports/csv-scan.ts) that checks the input limits
- * (columns, cell size, rows: docs/settings.md) and learns the encoding, the number of records and the first records.
+ * (columns, cell size, rows: docs/settings.md) and learns the encoding, the number of records, the header and the
+ * first `headRecords` records (a preview's).
  * Checked before anything is kept: the extension, the first bytes (binary, spreadsheet or PDF content is refused),
  * the size and those limits (422 naming the limit, as soon as the file passes it). A file is written under a
  * temporary name and renamed only when it passed, so a refused upload leaves nothing behind.
@@ -70,7 +71,7 @@ export async function receiveCsvUpload(
   request: FastifyRequest,
   ctx: Pick<AppContext, 'config' | 'uploadWorkers'>,
   folder: string,
-  options: { maxFiles?: number } = {},
+  options: { maxFiles?: number; headRecords?: number } = {},
 ): Promise<UploadResult> {
   if (!request.isMultipart())
     throw new ValidationError({ files: ['Send the CSV files as multipart form data (files[]).'] });
@@ -113,7 +114,7 @@ export async function receiveCsvUpload(
       const subject = `"${name}"`;
       const scan = await ctx.uploadWorkers.open<CsvFacts>(
         'csv',
-        { limits, headRecords: HEAD_RECORDS, headBytes: HEAD_BYTES } satisfies CsvScanOptions,
+        { limits, headRecords: options.headRecords ?? 0, headBytes: HEAD_BYTES } satisfies CsvScanOptions,
         limits,
         { subject },
       );
