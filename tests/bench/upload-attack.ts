@@ -6,8 +6,8 @@
  * every 25 ms, and VmHWM), /api/health p50/p95/max during each attack, how the four uploads were answered and in what
  * time, and whether the server still answers afterwards, each with the load average.
  */
-import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { request, signIn } from './lib/http.js';
 import {
   freePort,
@@ -56,35 +56,57 @@ const percentile = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null;
 
 /**
- * GET /api/health every 20 ms on one kept-alive connection until `stop()`: each answer's time, the failures, and the
- * longest wait for an answer or a failure (a probe the server never answers is the worst of all).
+ * The health probe, run in a thread of its own: the bench's main thread is busy sending the uploads (tens of MB
+ * through fetch), and a probe sharing it would time that work as the server's. GET /api/health every 20 ms on one
+ * kept-alive connection until told to stop; each answer's time, the failures, and the longest wait for an answer or a
+ * failure (a probe the server never answers is the worst of all).
  */
-function probeHealth(baseUrl: string) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const times: number[] = [];
-  let failures = 0;
-  let longestWait = 0;
-  let running = true;
-  const done = (async () => {
-    while (running) {
-      const started = performance.now();
-      try {
-        const res = await request(`${baseUrl}/api/health`, { agent, timeoutMs: 120_000 });
-        if (res.status === 200) times.push(performance.now() - started);
-        else failures++;
-      } catch {
-        failures++;
-        await sleep(200);
-      }
-      longestWait = Math.max(longestWait, performance.now() - started);
-      await sleep(20);
+const PROBE = `
+const http = require('node:http');
+const { parentPort, workerData } = require('node:worker_threads');
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+const times = [];
+let failures = 0, longestWait = 0, running = true;
+parentPort.on('message', () => { running = false; });
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const ask = () => new Promise((resolve, reject) => {
+  const req = http.get(workerData.url, { agent, timeout: 120000 }, (res) => {
+    res.resume();
+    res.on('end', () => resolve(res.statusCode));
+    res.on('error', reject);
+  });
+  req.on('timeout', () => req.destroy(new Error('timeout')));
+  req.on('error', reject);
+});
+(async () => {
+  while (running) {
+    const started = performance.now();
+    try {
+      if ((await ask()) === 200) times.push(performance.now() - started);
+      else failures++;
+    } catch {
+      failures++;
+      await sleep(200);
     }
-  })();
+    longestWait = Math.max(longestWait, performance.now() - started);
+    await sleep(20);
+  }
+  agent.destroy();
+  parentPort.postMessage({ times, failures, longestWait });
+})();
+`;
+
+function probeHealth(baseUrl: string) {
+  const worker = new Worker(PROBE, { eval: true, workerData: { url: `${baseUrl}/api/health` } });
+  const result = new Promise<{ times: number[]; failures: number; longestWait: number }>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
   return {
     async stop() {
-      running = false;
-      await done;
-      agent.destroy();
+      worker.postMessage('stop');
+      const { times, failures, longestWait } = await result;
+      await worker.terminate();
       return { times: times.sort((a, b) => a - b), failures, longestWait };
     },
   };
