@@ -442,28 +442,30 @@ describe('bounded work for every input', () => {
       content,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
-    return new Promise<{ status: number; body: any }>((resolve, reject) => {
-      const req = http.request(`${t.baseUrl}${path}`, {
-        method: 'POST',
-        headers: {
-          accept: 'application/json',
-          'content-type': `multipart/form-data; boundary=${boundary}`,
-          'content-length': String(body.length),
-          'x-xsrf-token': decodeURIComponent(client.jar.get('XSRF-TOKEN')!),
-          cookie: [...client.jar].map(([k, v]) => `${k}=${v}`).join('; '),
-        },
-      });
-      req.on('response', (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }),
-        );
-      });
-      // The server answers before the whole body is read and drops the rest; the connection may close under the write.
-      req.on('error', (error) => (req.writableFinished ? undefined : reject(error)));
-      req.end(body);
-    });
+    return new Promise<{ status: number; body: { message: string; errors: Record<string, string[]> } }>(
+      (resolve, reject) => {
+        const req = http.request(`${t.baseUrl}${path}`, {
+          method: 'POST',
+          headers: {
+            accept: 'application/json',
+            'content-type': `multipart/form-data; boundary=${boundary}`,
+            'content-length': String(body.length),
+            'x-xsrf-token': decodeURIComponent(client.jar.get('XSRF-TOKEN')!),
+            cookie: [...client.jar].map(([k, v]) => `${k}=${v}`).join('; '),
+          },
+        });
+        req.on('response', (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }),
+          );
+        });
+        // The server answers before the whole body is read and drops the rest; the connection may close under the write.
+        req.on('error', (error) => (req.writableFinished ? undefined : reject(error)));
+        req.end(body);
+      },
+    );
   }
 
   it('four organizers previewing a 1,000,000-column file at once: 422 naming the limit, health answering throughout, the server alive', async () => {

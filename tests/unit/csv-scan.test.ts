@@ -3,6 +3,7 @@ import { LimitExceeded } from '../../src/server/config/input-limits.js';
 import { CsvScanner } from '../../src/server/imports/csv-scan.js';
 
 const LIMITS = { rows: 5, columns: 4, cellBytes: 10 };
+type Facts = Awaited<ReturnType<CsvScanner['end']>>;
 
 /** Scans `text` pushed in chunks of `chunk` bytes; the facts, or the limit it stopped at. */
 async function scan(text: string | Buffer, chunk = 3, limits = LIMITS, headRecords = 60) {
@@ -23,7 +24,7 @@ describe('the CSV upload scanner', () => {
     for (const chunk of [1, 2, 7, 1_000]) {
       const facts = await scan(text, chunk);
       expect(facts).toMatchObject({ encoding: 'utf8', hasBom: true, lines: 4, bytes: Buffer.byteLength(text) });
-      expect((facts as any).head.map((r: any) => r.cells)).toEqual([
+      expect((facts as Facts).head.map((r) => r.cells)).toEqual([
         ['a', 'b', 'c', 'd'],
         ['1', 'x,y', 'say "hi"', '4'],
         [''],
@@ -82,14 +83,14 @@ describe('the CSV upload scanner', () => {
   it('tells Windows-1252 from UTF-8, a character cut between chunks included', async () => {
     expect(await scan(Buffer.from('a\nCaf\u00e9\n'), 4)).toMatchObject({ encoding: 'utf8' });
     const cp1252 = Buffer.from([0x61, 0x0a, 0x43, 0x61, 0x66, 0xe9, 0x0a]);
-    const facts = (await scan(cp1252, 2)) as any;
+    const facts = (await scan(cp1252, 2)) as Facts;
     expect(facts.encoding).toBe('windows-1252');
-    expect(facts.head.map((r: any) => r.cells)).toEqual([['a'], ['Café']]);
+    expect(facts.head.map((r) => r.cells)).toEqual([['a'], ['Café']]);
   });
 
   it('keeps the header and the first records only', async () => {
     const text = `h\n${Array.from({ length: 100 }, (_, i) => `r${i}`).join('\n')}\n`;
-    const facts = (await scan(text, 5, { ...LIMITS, rows: 1_000 }, 10)) as any;
+    const facts = (await scan(text, 5, { ...LIMITS, rows: 1_000 }, 10)) as Facts;
     expect(facts.lines).toBe(101);
     expect(facts.head).toHaveLength(11);
     expect(facts.head.at(-1)).toMatchObject({ index: 9, cells: ['r9'], line: 11 });

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { Config } from '../config/config.js';
 import { unfinishedJobsStartedBy } from '../jobs/queue.js';
 import { HttpError } from './errors.js';
@@ -30,7 +29,7 @@ export class HeavyWork {
   private inFlight = 0;
 
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Parameters<typeof unfinishedJobsStartedBy>[0],
     private readonly config: Config,
   ) {}
 

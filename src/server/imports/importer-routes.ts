@@ -49,8 +49,8 @@ export function registerImporterRoutes(app: FastifyInstance, ctx: AppContext, im
         let text: string;
         try {
           text = (await part.toBuffer()).toString('utf8');
-        } catch (error: any) {
-          if (error?.code === 'FST_REQ_FILE_TOO_LARGE')
+        } catch (error) {
+          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
             throw new InputLimitError('bodyBytes', limits, { field: 'file' });
           throw error;
         }

@@ -116,7 +116,8 @@ export async function receiveUpload(
   await mkdir(tmpDir, { recursive: true });
   // A document is kept as it is, never parsed: of the input limits, its size is the one that applies.
   const tooLarge = (fileName: string) =>
-    new InputLimitError('uploadBytes', { ...config.limits, uploadBytes: maxBytes }, { subject: `"${fileName}"` }).message;
+    new InputLimitError('uploadBytes', { ...config.limits, uploadBytes: maxBytes }, { subject: `"${fileName}"` })
+      .message;
   const fail = async (message: string, status = 422): Promise<never> => {
     if (file) await rm(file.tempPath, { force: true });
     if (status === 422) throw new ValidationError({ file: [message] });

@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { LimitExceeded } from '../config/input-limits.js';
-import { CsvScanner } from '../imports/csv-scan.js';
-import { GeoJsonReader } from '../regions/upload.js';
+import { CsvScanner, type CsvScanOptions } from '../imports/csv-scan.js';
+import { type GeoJsonOptions, GeoJsonReader } from '../regions/upload.js';
 import type { StreamTask, TaskName } from './tasks.js';
 
 /**
@@ -10,9 +10,9 @@ import type { StreamTask, TaskName } from './tasks.js';
  * runs ahead by more than a few; at the end the task's result is posted, or the limit it found passed, or its error.
  * Messages carry the upload's session id.
  */
-const TASKS: Record<TaskName, (options: any) => StreamTask> = {
-  csv: (options) => new CsvScanner(options),
-  geojson: (options) => new GeoJsonReader(options),
+const TASKS: Record<TaskName, (options: unknown) => StreamTask> = {
+  csv: (options) => new CsvScanner(options as CsvScanOptions),
+  geojson: (options) => new GeoJsonReader(options as GeoJsonOptions),
 };
 
 export type ToWorker =
