@@ -6,6 +6,7 @@
  * every 25 ms, and VmHWM), /api/health p50/p95/max during each attack, how the four uploads were answered and in what
  * time, and whether the server still answers afterwards, each with the load average.
  */
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { request, signIn } from './lib/http.js';
@@ -31,6 +32,11 @@ const LARGE_ROWS = Number(process.env.BENCH_ATTACK_ROWS ?? 10_000);
 const BUDGET_MB = 512;
 /** Times each attack is repeated (the four uploads at once, then again), for more health samples. */
 const ROUNDS = Number(process.env.BENCH_ATTACK_ROUNDS ?? 3);
+/**
+ * BENCH_NICE: a scheduling priority (-20 … 19) for the server's request thread and the bench itself, to see the
+ * server's own latency on a machine other sessions load (Linux: root may raise it). Unset: as started.
+ */
+const NICE = process.env.BENCH_NICE ? Number(process.env.BENCH_NICE) : null;
 /** How long one upload may take to be answered before the bench gives up on it. */
 const UPLOAD_TIMEOUT_MS = Number(process.env.BENCH_ATTACK_TIMEOUT_MS ?? 300_000);
 
@@ -247,8 +253,16 @@ export async function benchUploadAttack(): Promise<BenchRow[]> {
     server = await startServer({ ...options, port: await port(0) });
     await server.stop();
     server = await startServer({ ...options, port: await port(1) });
+    if (NICE !== null) {
+      // Before the probe threads are made, so they inherit it: the server's request thread and the bench's threads
+      // ahead of the other sessions' processes on a shared machine (the server's upload threads keep their priority).
+      os.setPriority(server.pid, NICE);
+      os.setPriority(process.pid, NICE);
+      console.error(`[bench] ${AREA}: the server's request thread and the bench at nice ${NICE}`);
+    }
     const admin = await signIn(server.baseUrl, ADMIN.email, ADMIN.password);
     const organizers = await createOrganizers(server.baseUrl, admin, 4);
+    if (NICE !== null) rows.push(row(AREA, "nice of the server's request thread and the bench (BENCH_NICE)", NICE, ''));
     rows.push(row(AREA, 'server memory before the attacks (RSS)', procStatusMb(server.pid, 'VmRSS'), 'MB'));
     // The same probe with nothing else asked of the server: what this machine's load alone does to it.
     const quiet = probeHealth(server.baseUrl);
