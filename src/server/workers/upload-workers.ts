@@ -1,5 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -19,7 +20,8 @@ let sourceBundle: Promise<string> | null = null;
 
 /**
  * Where the thread's code is: the bundle `npm start` runs has it beside main.mjs (build.mjs). From the TypeScript
- * sources it is bundled once, with its packages, into one CommonJS file a thread loads as quickly as the built one.
+ * sources it is bundled once per process, with its packages, into one CommonJS file in the system's temporary folder
+ * that a thread loads as quickly as the built one.
  */
 async function workerFile(): Promise<URL> {
   const here = import.meta.url;
@@ -28,20 +30,30 @@ async function workerFile(): Promise<URL> {
   return pathToFileURL(await sourceBundle);
 }
 
+/** The bundle's file is named by its content: every process of the same sources shares one, and none is left over. */
 async function bundleSources(entry: string): Promise<string> {
   const { build } = await import('esbuild');
-  const outfile = path.join(os.tmpdir(), `om-upload-worker-${randomUUID()}.cjs`);
-  await build({
+  const { outputFiles } = await build({
     entryPoints: [entry],
-    outfile,
     bundle: true,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
+    write: false,
+    outfile: 'upload-worker.cjs',
     logLevel: 'warning',
   });
-  process.once('exit', () => rmSync(outfile, { force: true }));
-  return outfile;
+  const code = outputFiles[0].contents;
+  const file = path.join(
+    os.tmpdir(),
+    `om-upload-worker-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.cjs`,
+  );
+  if (!existsSync(file)) {
+    const partial = `${file}.${randomUUID()}`;
+    await writeFile(partial, code);
+    await rename(partial, file);
+  }
+  return file;
 }
 
 interface Thread {
