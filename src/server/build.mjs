@@ -1,5 +1,6 @@
 // Builds what `npm start` serves when it is missing or older than its sources: the client (Vite) and the server
-// (one JavaScript bundle made by esbuild, which comes with tsx and vite; packages stay in node_modules).
+// (a JavaScript bundle made by esbuild, which comes with tsx and vite, and one for its upload worker thread; packages
+// stay in node_modules).
 import { execSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -44,6 +45,8 @@ export async function buildServerIfStale() {
     entryPoints: {
       main: path.join(root, 'src/server/main.ts'),
       'pglite-worker': path.join(root, 'src/server/db/pglite-worker.ts'),
+      // The upload worker threads (workers/upload-workers.ts).
+      'upload-worker': path.join(root, 'src/server/workers/worker-main.ts'),
     },
     outdir: path.dirname(builtServer),
     outExtension: { '.js': '.mjs' },

@@ -62,6 +62,7 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   await announceDeploy(ctx, deployVersion(config.version));
   await startJobWorker(app); // imports, undo, exports; stopped by app.close() (onClose hook in jobs/index.ts)
+  await ctx.uploadWorkers.start(); // the threads that read uploads, ready before the first (workers/)
   if (database.kind === 'pglite') {
     startEmbeddedMaintenance(database, (error, what) => app?.log.warn({ err: error }, `${what} failed`));
     // `npm run backup` while this server runs: it asks this process, the database's only user (backups/).

@@ -107,6 +107,12 @@ const settingsSchema = z.object({
   LOGIN_DECAY_SECONDS: integer(60, 1, 86_400),
   BODY_LIMIT_BYTES: integer(1_048_576, 1_024, 50 * 1_048_576),
   UPLOAD_LIMIT_BYTES: integer(100 * 1_048_576, 1_024, 1_024 * 1_048_576),
+  INPUT_MAX_ROWS: integer(1_000_000, 1, 100_000_000),
+  INPUT_MAX_COLUMNS: integer(500, 1, 100_000),
+  INPUT_MAX_CELL_BYTES: integer(65_536, 64, 16 * 1_048_576),
+  HEAVY_WORK_PER_PERSON: integer(2, 1, 1_000),
+  HEAVY_WORK_TOTAL: integer(4, 1, 10_000),
+  UPLOAD_WORKER_MEMORY_MB: integer(128, 16, 16_384),
   UPLOAD_RETENTION_DAYS: integer(30, 1, 36_500),
   IMPORT_DEFER_INDEXES_ROWS: integer(10_000, 1, 1_000_000_000),
   JOB_STALE_SECONDS: integer(120, 10, 86_400),
@@ -216,7 +222,18 @@ export interface Config {
     addressLockoutAttempts: number;
     decaySeconds: number;
   };
-  limits: { bodyBytes: number; uploadBytes: number };
+  /**
+   * What one input may hold (docs/settings.md "Input limits"), checked by every upload and import path while it
+   * streams: a request body, a file, and a file's rows, columns and cells.
+   */
+  limits: InputLimits;
+  /**
+   * Heavy work at once (docs/settings.md): uploads read and parsed, previews, export downloads, and imports, exports and
+   * bulk edits waiting or running; per person and in total. Beyond: 429 with Retry-After (http/heavy-work.ts).
+   */
+  heavyWork: { perPerson: number; total: number };
+  /** The heap one upload-parsing worker thread may use (UPLOAD_WORKER_MEMORY_MB); past it the upload is refused. */
+  uploadWorkerMemoryMb: number;
   /** Days an import's uploaded files are kept (UPLOAD_RETENTION_DAYS); the import's record stays. */
   uploadRetentionDays: number;
   /** Rows an import must bring to write before it leaves its table's sort and search indexes out (IMPORT_DEFER_INDEXES_ROWS). */
@@ -280,6 +297,20 @@ export interface Config {
   };
 }
 
+/** The input limits (INPUT_MAX_*, UPLOAD_LIMIT_BYTES, BODY_LIMIT_BYTES): one object, read at each request. */
+export interface InputLimits {
+  /** The largest JSON (or form) body (BODY_LIMIT_BYTES). */
+  bodyBytes: number;
+  /** The largest uploaded file (UPLOAD_LIMIT_BYTES). */
+  uploadBytes: number;
+  /** Data rows of a file (INPUT_MAX_ROWS): CSV records after the header, GeoJSON features. */
+  rows: number;
+  /** Columns of a file (INPUT_MAX_COLUMNS): CSV fields of a record, an importer's columns, a GeoJSON feature's properties. */
+  columns: number;
+  /** Bytes of one cell (INPUT_MAX_CELL_BYTES): a CSV field, a GeoJSON property's value. */
+  cellBytes: number;
+}
+
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -329,7 +360,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       addressLockoutAttempts: Math.max(s.LOGIN_ADDRESS_LOCKOUT_ATTEMPTS, s.LOGIN_MAX_ATTEMPTS_PER_ADDRESS),
       decaySeconds: s.LOGIN_DECAY_SECONDS,
     },
-    limits: { bodyBytes: s.BODY_LIMIT_BYTES, uploadBytes: s.UPLOAD_LIMIT_BYTES },
+    limits: {
+      bodyBytes: s.BODY_LIMIT_BYTES,
+      uploadBytes: s.UPLOAD_LIMIT_BYTES,
+      rows: s.INPUT_MAX_ROWS,
+      columns: s.INPUT_MAX_COLUMNS,
+      cellBytes: s.INPUT_MAX_CELL_BYTES,
+    },
+    heavyWork: { perPerson: s.HEAVY_WORK_PER_PERSON, total: s.HEAVY_WORK_TOTAL },
+    uploadWorkerMemoryMb: s.UPLOAD_WORKER_MEMORY_MB,
     uploadRetentionDays: s.UPLOAD_RETENTION_DAYS,
     importDeferIndexesRows: s.IMPORT_DEFER_INDEXES_ROWS,
     jobStaleSeconds: s.JOB_STALE_SECONDS,

@@ -258,7 +258,16 @@ export function procStatusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
  * of its threads with `thread` (the main thread's id is the pid).
  */
 export function procCpuMs(pid: number, thread?: number): number {
-  const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
+  return cpuMsOf(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`);
+}
+
+/** CPU time of one thread of the process (its main thread: `tid` = `pid`), in ms, from /proc/<pid>/task/<tid>/stat. */
+export function threadCpuMs(pid: number, tid = pid): number {
+  return cpuMsOf(`/proc/${pid}/task/${tid}/stat`);
+}
+
+function cpuMsOf(file: string): number {
+  const stat = readFileSync(file, 'utf8');
   // Fields after the command name (which may hold spaces, hence the last ')'): utime and stime are 14th and 15th.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
