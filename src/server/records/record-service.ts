@@ -3,6 +3,8 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import { type Action, can, canOnCategory, limitedToTurf, permittedCategories } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { AppEvents, RecordAction } from '../events/app-events.js';
+import { compileFilter, type FilterScope } from '../filters/compile-filter.js';
+import { fromListFilters } from '../filters/filter-tree.js';
 import { conflict, forbidden, HttpError, notFound, unauthenticated } from '../http/errors.js';
 import {
   type BatchOptions,
@@ -19,7 +21,6 @@ import type { KeptNames } from './kept-names.js';
 import {
   escapeLike,
   fieldExpression,
-  filterCondition,
   ONE_PASS_MATCHES,
   parseListQuery,
   readPage,
@@ -101,6 +102,10 @@ export class RecordService {
     async () => NO_FORM_LOGIC;
   /** The resource a relation points at (the app sets it from its registry); records name their links with it. */
   targetOf: (references: NonNullable<FieldSpec['references']>) => ResourceDefinition | undefined = () => undefined;
+  /** The organization's time zone (`TIME_ZONE`): where the days of relative date filters start. */
+  timeZone = 'UTC';
+  /** The moment relative date filters (`this_month`) are read at. */
+  now: () => Date = () => new Date();
   /** Names of linked records kept in memory (the app sets it where this process is the only writer). */
   keptNames: KeptNames | null = null;
   /** Where failures of `afterCommit` hooks are reported (the app sets its logger). */
@@ -169,6 +174,26 @@ export class RecordService {
     return !def.rowFilter?.(user);
   }
 
+  /**
+   * What the filter compiler needs for this person and record type: the related records they may read
+   * (`contractor.type`), the moment and the time zone relative dates are read in.
+   */
+  filterScope(user: AuthUser | null, fields: Record<string, FieldSpec>): FilterScope {
+    return {
+      db: this.db,
+      fields,
+      userId: user?.id ?? null,
+      now: this.now(),
+      timeZone: this.timeZone,
+      related: async (spec) => {
+        const target = spec.references ? this.targetOf(spec.references) : undefined;
+        if (!target) return undefined;
+        this.authorize(user, target, 'read');
+        return { fields: await this.fields(target), rows: this.visibleRows(this.db, target, user) };
+      },
+    };
+  }
+
   // ---- reads --------------------------------------------------------------------------------------------
 
   /** The rows a list query finds (permissions, filters and search applied, as `t`), with the fields it used. */
@@ -180,10 +205,11 @@ export class RecordService {
     const fields = await this.fields(def);
     query.filters = await withChoiceKeys(this.db, query.filters, fields);
     let base = this.visibleRows(this.db, def, user, query.trashed);
-    for (const filter of query.filters) {
-      const spec = resolveField(filter.field, fields, 'filter');
-      base = base.where(filterCondition(filter, spec) as any);
-    }
+    // The list query's `filter[field]=value` and the view filters (`filters=`), through the one filter compiler.
+    const scope = this.filterScope(user, fields);
+    if (query.filters.length)
+      base = base.where(await compileFilter(fromListFilters(query.filters), { ...scope, errorKey: 'filter' }));
+    if (query.where) base = base.where(await compileFilter(query.where, scope));
     if (query.search && def.search?.length) {
       const pattern = `%${escapeLike(query.search)}%`;
       base = base.where(searchCondition(def.search, fields, pattern));
