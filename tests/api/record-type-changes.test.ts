@@ -360,7 +360,7 @@ describe('removing a dropdown choice records hold', () => {
     const site = await newSite({ gate_state: 'guarded' });
     const fewer = { choices: choices.slice(0, 2) };
     const preview = ok(await admin.post(`/api/schema-fields/${field.id}/impact`, { options: fewer }));
-    expect(preview.choices).toEqual([{ value: 'guarded', label: 'Guarded', records: 1 }]);
+    expect(preview.choices).toEqual([{ value: 'guarded', label: 'Guarded', records: 1, in_logic: false }]);
     expect(preview.blocking).toHaveLength(1);
 
     const refused = await admin.put(`/api/schema-fields/${field.id}`, { options: fewer });
