@@ -30,6 +30,7 @@ import * as importIndexDeferrals from './migrations/028_import_index_deferrals.j
 import * as accountWriteCounter from './migrations/029_account_write_counter.js';
 import * as regionSiteOrder from './migrations/030_region_site_order.js';
 import * as choiceKeysAndArchiveRestore from './migrations/040_choice_keys_and_archive_restore.js';
+import * as logicClearHidden from './migrations/041_logic_clear_hidden.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   '029_account_write_counter': accountWriteCounter,
   '030_region_site_order': regionSiteOrder,
   '040_choice_keys_and_archive_restore': choiceKeysAndArchiveRestore,
+  '041_logic_clear_hidden': logicClearHidden,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
