@@ -130,7 +130,7 @@ export class BulkEditService {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      await enqueueJob(trx, BULK_EDIT_JOB, { bulk_edit_id: inserted.id });
+      await enqueueJob(trx, BULK_EDIT_JOB, { bulk_edit_id: inserted.id }, { startedBy: user.id });
       return inserted;
     });
     this.wake();
@@ -184,7 +184,7 @@ export class BulkEditService {
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      await enqueueJob(trx, BULK_EDIT_UNDO_JOB, { bulk_edit_id: id });
+      await enqueueJob(trx, BULK_EDIT_UNDO_JOB, { bulk_edit_id: id }, { startedBy: user.id });
       return next;
     });
     this.wake();

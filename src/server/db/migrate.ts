@@ -29,6 +29,9 @@ import * as siteNameKey from './migrations/027_site_name_key.js';
 import * as importIndexDeferrals from './migrations/028_import_index_deferrals.js';
 import * as accountWriteCounter from './migrations/029_account_write_counter.js';
 import * as regionSiteOrder from './migrations/030_region_site_order.js';
+import * as idempotencyFingerprints from './migrations/031_idempotency_fingerprints.js';
+import * as logForOthers from './migrations/032_log_for_others.js';
+import * as backupRuns from './migrations/033_backup_runs.js';
 import * as choiceKeysAndArchiveRestore from './migrations/040_choice_keys_and_archive_restore.js';
 import * as logicClearHidden from './migrations/041_logic_clear_hidden.js';
 
@@ -63,6 +66,9 @@ const migrations: Record<string, Migration> = {
   '028_import_index_deferrals': importIndexDeferrals,
   '029_account_write_counter': accountWriteCounter,
   '030_region_site_order': regionSiteOrder,
+  '031_idempotency_fingerprints': idempotencyFingerprints,
+  '032_log_for_others': logForOthers,
+  '033_backup_runs': backupRuns,
   '040_choice_keys_and_archive_restore': choiceKeysAndArchiveRestore,
   '041_logic_clear_hidden': logicClearHidden,
 };

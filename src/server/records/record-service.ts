@@ -14,7 +14,7 @@ import {
 } from './batch-writer.js';
 import { withChoiceKeys } from './choice-keys.js';
 import { emptyHidden, type FormLogicOutcome, NO_FORM_LOGIC, withSetValues } from './form-logic-outcome.js';
-import { claim, firstAnswer, keep, type StoredAnswer } from './idempotency.js';
+import { type Claim, claim, type FirstAnswer, firstAnswer, keep, type RequestKey } from './idempotency.js';
 import type { KeptNames } from './kept-names.js';
 import {
   escapeLike,
@@ -51,10 +51,10 @@ export interface WriteOptions {
   /** No event for this record: the caller announces the whole batch once (`imported`) when it ends. */
   silent?: boolean;
   /**
-   * Create and update: the request's `Idempotency-Key` (records/idempotency.ts). A second write with the person's key
-   * writes nothing and returns the first answer (`replayed`).
+   * Create and update: the request's `Idempotency-Key` and fingerprint (records/idempotency.ts). A second write with
+   * the person's key writes nothing and returns the first answer (`replayed`); another request with it is a 422.
    */
-  idempotencyKey?: string;
+  idempotency?: RequestKey;
   /**
    * Update: runs last in the write's transaction with what changed (`{}` when nothing did) and what the form logic
    * did to this record, to record it alongside or refuse it (a throw rolls the write back).
@@ -486,7 +486,7 @@ export class RecordService {
     const category = def.categoryColumn ? ((body as any)?.[def.categoryColumn] ?? null) : undefined;
     if (!options.system) this.authorize(user, def, 'create', category);
     const once = this.onceFor(user, options, `create ${def.name}`);
-    const replayed = once && (await firstAnswer(this.db, once.userId, once.key, once.scope));
+    const replayed = once && (await firstAnswer(this.db, once));
     if (replayed) return { ...replayed, replayed: true };
     const fields = await this.fields(def);
     const logic = isObject(body) ? await this.formLogic(def, body) : NO_FORM_LOGIC;
@@ -498,7 +498,7 @@ export class RecordService {
       setByLogic: new Set(Object.keys(logic.setValues)),
     });
     const outcome = await this.writing(fields, async (trx): Promise<WriteAnswer> => {
-      const first = once && (await claim(trx, once.userId, once.key, once.scope));
+      const first = once && (await claim(trx, once));
       if (first) return { ...first, replayed: true };
       const ctx: WriteContext & { action: 'create' } = {
         user,
@@ -544,8 +544,8 @@ export class RecordService {
       );
       const [presented] = await this.present(def, [inserted], fields, trx);
       const answer = { record: presented, message: `${await this.nameOf(def, trx)} created successfully.` };
-      if (once) await keep(trx, once.userId, once.key, answer);
-      return answer;
+      if (once) await keep(trx, once, answer);
+      return { ...answer, claimed: once };
     });
     if (outcome.replayed) return outcome;
     await this.announce(def, 'created', outcome.record, { user, socketId: options.socketId });
@@ -563,16 +563,16 @@ export class RecordService {
     const check = (category?: string | null) => options.system || this.authorize(user, def, 'update', category);
     check();
     const once = this.onceFor(user, options, `update ${def.name} ${id}`);
-    const replayed = once && (await firstAnswer(this.db, once.userId, once.key, once.scope));
+    const replayed = once && (await firstAnswer(this.db, once));
     if (replayed) return { ...replayed, replayed: true };
     const fields = await this.fields(def);
     const outcome = await this.writing(fields, async (trx): Promise<WriteAnswer> => {
-      const first = once && (await claim(trx, once.userId, once.key, once.scope));
+      const first = once && (await claim(trx, once));
       if (first) return { ...first, replayed: true };
-      const answer = async (record: Record<string, any>) => {
+      const answer = async (record: Record<string, any>): Promise<WriteAnswer> => {
         const kept = { record, message: `${await this.nameOf(def, trx)} updated successfully.` };
-        if (once) await keep(trx, once.userId, once.key, kept);
-        return kept;
+        if (once) await keep(trx, once, kept);
+        return { ...kept, claimed: once };
       };
       const existingRow = await this.findVisible(trx, def, options.system ? null : user, id, 'without', true);
       if (def.categoryColumn) check(existingRow[def.categoryColumn]);
@@ -661,9 +661,9 @@ export class RecordService {
   }
 
   /** The key of a write sent with one by a signed-in person (system writes have none). */
-  private onceFor(user: AuthUser | null, options: WriteOptions, scope: string) {
-    return options.idempotencyKey && user && !options.system
-      ? { userId: user.id, key: options.idempotencyKey, scope }
+  private onceFor(user: AuthUser | null, options: WriteOptions, scope: string): Claim | undefined {
+    return options.idempotency && user && !options.system
+      ? { ...options.idempotency, userId: user.id, scope }
       : undefined;
   }
 
@@ -766,9 +766,13 @@ export class RecordService {
   }
 }
 
-/** A create's or update's answer; `replayed` when an earlier attempt with the same Idempotency-Key wrote it. */
-export interface WriteAnswer extends StoredAnswer {
+/**
+ * A create's or update's answer: the record written and its message, with `claimed` the Idempotency-Key it was written
+ * under; `replayed` when an earlier attempt with the same key wrote it (`sent`: that answer as it was sent).
+ */
+export interface WriteAnswer extends FirstAnswer {
   replayed?: boolean;
+  claimed?: Claim;
 }
 
 const isObject = (body: unknown): body is Record<string, any> =>
