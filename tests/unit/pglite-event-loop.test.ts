@@ -2,14 +2,12 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGliteDialect, WAL_CHECK_EVERY_MS } from '../../src/server/db/pglite-dialect';
-import { testDatabaseUrl } from '../support/test-app.js';
 
 /**
  * The embedded database answers on the server's own thread: a long run of queries (an import chunk) must still let
- * the event loop serve files and websockets in between, or the app stalls for the whole run. An integration test of
- * PGlite itself (seconds of WAL writing): it runs in the API suite's PGlite pass, not in the unit suite.
+ * the event loop serve files and websockets in between, or the app stalls for the whole run.
  */
-describe.skipIf(Boolean(testDatabaseUrl()))('the embedded database on the server thread', () => {
+describe('the embedded database on the server thread', () => {
   let pglite: PGlite;
   let db: Kysely<any>;
   beforeAll(async () => {
