@@ -131,9 +131,10 @@ export default defineConfig({
           hookTimeout: 60_000,
           // Each file starts its own app on its own database (a copied PGlite folder or a PostgreSQL database of
           // its own), so two files at once are safe; the embedded database runs on the test's thread, so two workers
-          // keep both cores of a small machine busy.
+          // keep both cores of a small machine busy. `npm test` runs this suite beside the browser suite with one
+          // (API_WORKERS=1, docs/testing.md).
           fileParallelism: true,
-          maxWorkers: 2,
+          maxWorkers: Number(process.env.API_WORKERS) || 2,
           // Files share a worker's module cache: each file still builds its own app and database, and loading the
           // server's modules once per worker instead of once per file takes about 40% off the suite.
           isolate: false,
