@@ -322,7 +322,8 @@ describe('password reset and update', () => {
     expect(mail.to).toBe(user.email);
     expect(mail.subject).toContain('Reset your');
     const { url, token, email } = linkOf(known.mailIndex);
-    expect(url.origin).toBe(t.baseUrl);
+    // Made from APP_URL (its default here), never from the request's address.
+    expect(url.origin).toBe(t.config.appUrl);
     expect(email).toBe(user.email);
     // Only a hash of the token is stored.
     const rows = await t.ctx.db.selectFrom('password_resets').selectAll().where('email', '=', user.email).execute();
