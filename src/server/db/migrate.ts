@@ -31,6 +31,7 @@ import * as accountWriteCounter from './migrations/029_account_write_counter.js'
 import * as regionSiteOrder from './migrations/030_region_site_order.js';
 import * as idempotencyFingerprints from './migrations/031_idempotency_fingerprints.js';
 import * as logForOthers from './migrations/032_log_for_others.js';
+import * as rolePolicies from './migrations/033_role_policies.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   '030_region_site_order': regionSiteOrder,
   '031_idempotency_fingerprints': idempotencyFingerprints,
   '032_log_for_others': logForOthers,
+  '033_role_policies': rolePolicies,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

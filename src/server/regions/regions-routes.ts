@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { limitedToTurf } from '../../common/permissions.js';
+import { turfRegionIds } from '../access/turf.js';
+import { whoIs } from '../access/who.js';
 import type { AppContext, FeaturePlugin } from '../app-context.js';
 import { ValidationError } from '../http/errors.js';
 import { parseBody } from '../http/parse-body.js';
@@ -10,7 +11,7 @@ import { GeometryError, parseAreaGeometry } from './geometry.js';
 import { type GeometryQuery, geometryOptions } from './geometry-options.js';
 import { GEOMETRY_TYPES } from './regions-resource.js';
 import { regionsDefinition, type Shape, storeShapes } from './store.js';
-import { sitesInside, turfRegionIds } from './turf.js';
+import { sitesInside } from './turf.js';
 import { parseGeoJsonUpload, UploadError } from './upload.js';
 import { stateCode } from './us-atlas.js';
 
@@ -224,10 +225,11 @@ export const regionRoutes: FeaturePlugin = async (app, options) => {
     const regions = await ctx.db
       .selectFrom('regions')
       .select(['id', 'name'])
-      .where(sql<boolean>`id in (${turfRegionIds(user)})`)
+      .where(sql<boolean>`id in (${turfRegionIds(whoIs(user))})`)
       .orderBy('name')
       .execute();
-    return { data: { limited: limitedToTurf(user), regions } };
+    const sites = ctx.resources.get('sites');
+    return { data: { limited: Boolean(sites) && (await ctx.records.access.turfLimited(user, sites!)), regions } };
   });
 
   /** GET /api/options/geometries?type=state|county|postal-code&q=text&state=06: `{data: [{id, name, geometry_type, code}]}` to pick a region shape. */
