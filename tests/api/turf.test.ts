@@ -312,7 +312,7 @@ describe('site:read:turf: every read path shows the turf and nothing outside it'
     expect(await listIds('contractors')(stranger)).toEqual([]);
   });
 
-  it('show: an outside site and its contractor, contact, note, task and visit are 403 in the rule\'s words; the inside ones are read', async () => {
+  it("show: an outside site and its contractor, contact, note, task and visit are 403 in the rule's words; the inside ones are read", async () => {
     for (const [resource, key] of [
       ['sites', 'Site'],
       ['contractors', 'Contractor'],
@@ -396,30 +396,28 @@ describe('site:read:turf: writes stay inside the turf', () => {
       .values({ record_type: 'site', user_id: users.organizer.id, name: 'turf rows.csv', status: 'processing' })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const outcomes = await t.ctx.db
-      .transaction()
-      .execute((trx) =>
-        t.ctx.records.importBatch(
-          trx,
-          person,
-          sites,
-          [
-            { values: { name: 'Turf import in', type: 'union', latitude: INSIDE.lat + 0.06, longitude: INSIDE.lng } },
-            {
-              values: {
-                name: 'Turf import out',
-                type: 'union',
-                latitude: OUTSIDE.lat,
-                longitude: OUTSIDE.lng,
-                user_id: users.stranger.id,
-              },
+    const outcomes = await t.ctx.db.transaction().execute((trx) =>
+      t.ctx.records.importBatch(
+        trx,
+        person,
+        sites,
+        [
+          { values: { name: 'Turf import in', type: 'union', latitude: INSIDE.lat + 0.06, longitude: INSIDE.lng } },
+          {
+            values: {
+              name: 'Turf import out',
+              type: 'union',
+              latitude: OUTSIDE.lat,
+              longitude: OUTSIDE.lng,
+              user_id: users.stranger.id,
             },
-            { values: { name: 'Turf import nowhere', type: 'union', user_id: users.stranger.id } },
-            { values: { name: 'Turf import mine', type: 'union', latitude: OUTSIDE.lat, longitude: OUTSIDE.lng } },
-          ],
-          { importId: batch.id, keyField: null },
-        ),
-      );
+          },
+          { values: { name: 'Turf import nowhere', type: 'union', user_id: users.stranger.id } },
+          { values: { name: 'Turf import mine', type: 'union', latitude: OUTSIDE.lat, longitude: OUTSIDE.lng } },
+        ],
+        { importId: batch.id, keyField: null },
+      ),
+    );
     expect(outcomes.map((o) => o.outcome)).toEqual(['created', 'failed', 'failed', 'created']);
     expect(outcomes[1]!.reason).toMatch(/outside your turf/);
     const written = await t.ctx.db

@@ -1,13 +1,15 @@
 import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
+import { turfOutlook } from '../access/outlook.js';
 import { turfRegionIds } from '../access/turf.js';
 import { whoIs } from '../access/who.js';
 import type { AppContext, FeaturePlugin } from '../app-context.js';
 import { ValidationError } from '../http/errors.js';
 import { parseBody } from '../http/parse-body.js';
+import { teamMemberIds } from '../reports/scope.js';
 import { loadUsShapes } from './census.js';
-import { GeometryError, parseAreaGeometry } from './geometry.js';
+import { type AreaGeometry, GeometryError, parseAreaGeometry } from './geometry.js';
 import { type GeometryQuery, geometryOptions } from './geometry-options.js';
 import { GEOMETRY_TYPES } from './regions-resource.js';
 import { regionsDefinition, type Shape, storeShapes } from './store.js';
@@ -190,20 +192,31 @@ export const regionRoutes: FeaturePlugin = async (app, options) => {
   );
 
   /**
-   * POST /api/regions/preview {geometry}: `{data: {sites}}`, how many of the sites the person may read lie inside a
-   * shape not saved yet (drawing a turf on the map shows it before the region is saved).
+   * POST /api/regions/preview {geometry, user_ids?, team_id?}: `{data: {sites, people}}`, how many of the sites the
+   * person may read lie inside a shape not saved yet (drawing a turf on the map shows it before the region is saved),
+   * and for each person it is to be assigned to (by name, or as a member of the team) whether it scopes them (their
+   * role's site rule is their turf), how many sites they read now and how many with it (access/outlook.ts).
    */
   app.post(
     '/api/regions/preview',
     { config: { permission: { resource: 'regions', action: 'create' } } },
     async (request) => {
       ctx.records.authorize(request.user, regionsDefinition(ctx), 'create');
-      const body = parseBody(z.object({ geometry: z.unknown() }).strict(), request.body);
-      let geometry;
+      const body = parseBody(
+        z
+          .object({
+            geometry: z.unknown(),
+            user_ids: z.array(z.coerce.number().int().min(1).max(2_147_483_647)).max(500).optional(),
+            team_id: z.coerce.number().int().min(1).max(2_147_483_647).nullable().optional(),
+          })
+          .strict(),
+        request.body,
+      );
+      let geometry: AreaGeometry;
       try {
         const raw =
-          body.geometry && typeof body.geometry === 'object' && (body.geometry as any).type === 'Feature'
-            ? (body.geometry as any).geometry
+          body.geometry && typeof body.geometry === 'object' && (body.geometry as { type?: unknown }).type === 'Feature'
+            ? (body.geometry as { geometry?: unknown }).geometry
             : body.geometry;
         geometry = parseAreaGeometry(raw);
       } catch (error) {
@@ -211,8 +224,12 @@ export const regionRoutes: FeaturePlugin = async (app, options) => {
         throw error;
       }
       const sites = ctx.resources.get('sites');
-      const count = sites && request.user ? await sitesInside(ctx.records, sites, request.user, geometry) : 0;
-      return { data: { sites: count } };
+      if (!sites || !request.user) return { data: { sites: 0, people: [] } };
+      const inside = await sitesInside(ctx.records, sites, request.user, geometry);
+      const members = body.team_id ? await teamMemberIds(ctx.db, body.team_id) : [];
+      const everyone = await sitesInside(ctx.records, sites, null, geometry);
+      const people = await turfOutlook(ctx.records, sites, [...(body.user_ids ?? []), ...members], everyone);
+      return { data: { sites: inside.length, people } };
     },
   );
 

@@ -10,41 +10,41 @@ import { type AreaGeometry, bboxOf, pointInGeometry } from './geometry.js';
  */
 
 /**
- * How many of the sites the person may read lie inside `geometry` (a shape being drawn, before it is saved as a
+ * The ids of the sites the person may read (`user` null: every live site) that lie inside `geometry` (a shape being drawn, before it is saved as a
  * region): the box narrows the candidates in SQL, point-in-polygon decides, as when a region's sites are placed.
  */
 export async function sitesInside(
   records: RecordService,
   sites: ResourceDefinition,
-  user: AuthUser,
+  user: AuthUser | null,
   geometry: AreaGeometry,
-): Promise<number> {
+): Promise<number[]> {
   const [minLng, minLat, maxLng, maxLat] = bboxOf(geometry);
   const { rows } = await sql<{
     packed: string | null;
-  }>`select string_agg(t.latitude::text || ',' || t.longitude::text, ';') as packed from (${(
+  }>`select string_agg(t.id::text || ',' || t.latitude::text || ',' || t.longitude::text, ';') as packed from (${(
     await records.visibleRows(records.db, sites, user)
   )
-    .select(['t.latitude', 't.longitude'])
+    .select(['t.id', 't.latitude', 't.longitude'])
     .where('t.latitude', '>=', minLat)
     .where('t.latitude', '<=', maxLat)
     .where('t.longitude', '>=', minLng)
     .where('t.longitude', '<=', maxLng)}) t`.execute(records.db);
-  return countInside(rows[0]?.packed ?? '', geometry);
+  return idsInside(rows[0]?.packed ?? '', geometry);
 }
 
-/** Points packed as "lat,lng;lat,lng" inside the shape (the sites' coordinates in one string: one row from SQL). */
-export function countInside(packed: string, geometry: AreaGeometry): number {
+/** Points packed as "id,lat,lng;id,lat,lng" inside the shape (the sites in one string: one row from SQL), by id. */
+export function idsInside(packed: string, geometry: AreaGeometry): number[] {
   const [minLng, minLat, maxLng, maxLat] = bboxOf(geometry);
-  let inside = 0;
+  const inside: number[] = [];
   for (const point of packed.split(';')) {
     if (!point) continue;
-    const comma = point.indexOf(',');
-    const lat = Number(point.slice(0, comma));
-    const lng = Number(point.slice(comma + 1));
+    const [id, latText, lngText] = point.split(',');
+    const lat = Number(latText);
+    const lng = Number(lngText);
     // The box first: most points of a large area fall outside it, and the test of a 1,000-corner ring is not cheap.
     if (lat < minLat || lat > maxLat || lng < minLng || lng > maxLng) continue;
-    if (pointInGeometry(lng, lat, geometry)) inside++;
+    if (pointInGeometry(lng, lat, geometry)) inside.push(Number(id));
   }
   return inside;
 }
