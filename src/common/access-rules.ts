@@ -91,25 +91,30 @@ export interface TypeFacts {
 
 const isName = (rule: RowRule): rule is RowRuleName => typeof rule === 'string';
 
-/** `all` of the rules, simplified: nested `all` flattened, `all` dropped, `none` wins, repeats removed. */
+/**
+ * `all` of the rules, simplified: nested `all` flattened, `all` dropped, `none` wins, and a part that holds wherever
+ * another part does left out (own and "own or on a record they read" is own).
+ */
 export function allOf(...rules: RowRule[]): RowRule {
-  const parts: RowRule[] = [];
-  for (const rule of rules.flatMap((r) => (typeof r === 'object' && 'all' in r ? r.all : [r]))) {
-    if (rule === 'none') return 'none';
-    if (rule === 'all' || parts.some((p) => sameRule(p, rule))) continue;
-    parts.push(rule);
-  }
+  const flat = rules.flatMap((r) => (typeof r === 'object' && 'all' in r ? r.all : [r]));
+  if (flat.includes('none')) return 'none';
+  const parts = flat.filter(
+    (rule, i) =>
+      rule !== 'all' &&
+      !flat.some((other, j) => j !== i && ruleWithin(other, rule) && (!ruleWithin(rule, other) || j < i)),
+  );
   return parts.length === 0 ? 'all' : parts.length === 1 ? parts[0] : { all: parts };
 }
 
-/** `any` of the rules, simplified: nested `any` flattened, `none` dropped, `all` wins, repeats removed. */
+/** `any` of the rules, simplified: nested `any` flattened, `none` dropped, `all` wins, a part within another left out. */
 export function anyOf(...rules: RowRule[]): RowRule {
-  const parts: RowRule[] = [];
-  for (const rule of rules.flatMap((r) => (typeof r === 'object' && 'any' in r ? r.any : [r]))) {
-    if (rule === 'all') return 'all';
-    if (rule === 'none' || parts.some((p) => sameRule(p, rule))) continue;
-    parts.push(rule);
-  }
+  const flat = rules.flatMap((r) => (typeof r === 'object' && 'any' in r ? r.any : [r]));
+  if (flat.includes('all')) return 'all';
+  const parts = flat.filter(
+    (rule, i) =>
+      rule !== 'none' &&
+      !flat.some((other, j) => j !== i && ruleWithin(rule, other) && (!ruleWithin(other, rule) || j < i)),
+  );
   return parts.length === 0 ? 'none' : parts.length === 1 ? parts[0] : { any: parts };
 }
 

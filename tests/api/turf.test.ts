@@ -457,7 +457,7 @@ describe('turf: regions assigned to people, shapes drawn on the map', () => {
     const res = await admin.post('/api/regions/preview', { geometry: square(INSIDE.lat, INSIDE.lng, 0.1) });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     // The inside tower, and the site the organizer added 0.05° north of it.
-    expect(res.body.data).toEqual({ sites: 2 });
+    expect(res.body.data).toEqual({ sites: 2, people: [] });
     expect(
       (await admin.post('/api/regions/preview', { geometry: { type: 'Polygon', coordinates: [[[0, 0]]] } })).status,
     ).toBe(422);
