@@ -16,7 +16,10 @@ let t: TestApp;
 let admin: TestClient;
 let organizer: TestClient;
 let roleId: number;
-const users: Record<string, Record<string, any>> = {};
+/** A row of an answer's list (only `id` and a few fields are read). */
+// biome-ignore lint/suspicious/noExplicitAny: rows of JSON answers, read field by field.
+type Row = Record<string, any>;
+const users: Record<string, Row> = {};
 const teams: Record<string, number> = {};
 const INSIDE = { lat: 44.06, lng: -121.31 }; // Bend, OR: no other test's records
 const OUTSIDE = { lat: 42.33, lng: -122.87 }; // Medford, OR
@@ -24,7 +27,10 @@ const OUTSIDE = { lat: 42.33, lng: -122.87 }; // Medford, OR
 /** The records of each type, by what they are to the organizer. */
 const KEYS = ['own', 'team', 'teamcond', 'turf', 'cond', 'none'] as const;
 type Key = (typeof KEYS)[number];
-const ids: Record<'site' | 'inspection', Record<Key, number>> = { site: {} as any, inspection: {} as any };
+const ids: Record<'site' | 'inspection', Record<Key, number>> = {
+  site: {} as Record<Key, number>,
+  inspection: {} as Record<Key, number>,
+};
 let inspections: { resource: string; type: string };
 
 const square = (lat: number, lng: number, size = 0.2) => ({
@@ -43,7 +49,7 @@ const square = (lat: number, lng: number, size = 0.2) => ({
 async function created(resource: string, values: Record<string, unknown>, client = admin) {
   const res = await client.post(`/api/${resource}`, values);
   expect(res.status, `${resource}: ${JSON.stringify(res.body)}`).toBe(201);
-  return res.body.data as Record<string, any>;
+  return res.body.data as Row;
 }
 
 /** The records of one key: whose they are, their team, where, and the condition's field. */
@@ -85,6 +91,21 @@ const ORGANIZER = [
   'report:read',
   'import:create',
 ];
+
+/** An import the organizer runs (imports write their rows through the batch path). */
+async function importRow() {
+  const row = await t.ctx.db
+    .insertInto('imports')
+    .values({
+      record_type: inspections.type,
+      user_id: users.organizer.id,
+      name: 'policy rows.csv',
+      status: 'processing',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id as number;
+}
 
 async function setPolicy(policy: Record<string, unknown>, extra: string[] = []) {
   const role = (await admin.get(`/api/roles/${roleId}`)).body.data;
@@ -196,12 +217,12 @@ const PATHS: Path[] = [
   {
     name: 'list',
     seen: async (type) =>
-      (await organizer.get(`/api/${resourceOf(type)}?per_page=100`)).body.data.map((r: any) => r.id),
+      (await organizer.get(`/api/${resourceOf(type)}?per_page=100`)).body.data.map((r: Row) => r.id),
   },
   {
     name: 'search',
     seen: async (type) =>
-      (await organizer.get(`/api/${resourceOf(type)}?per_page=100&search=Policy`)).body.data.map((r: any) => r.id),
+      (await organizer.get(`/api/${resourceOf(type)}?per_page=100&search=Policy`)).body.data.map((r: Row) => r.id),
   },
   {
     name: 'show',
@@ -218,7 +239,7 @@ const PATHS: Path[] = [
   },
   {
     name: 'options',
-    seen: async (type) => (await organizer.get(`/api/options/${resourceOf(type)}`)).body.data.map((r: any) => r.id),
+    seen: async (type) => (await organizer.get(`/api/options/${resourceOf(type)}`)).body.data.map((r: Row) => r.id),
   },
   {
     name: 'export',
@@ -235,14 +256,14 @@ const PATHS: Path[] = [
     name: 'activity feed',
     seen: async (type) =>
       (await organizer.get(`/api/actions?per_page=100&type=${resourceOf(type)}`)).body.data.map(
-        (e: any) => e.record_id,
+        (e: Row) => e.record_id,
       ),
   },
   {
     name: 'history',
     seen: async (type) =>
       (await organizer.get(`/api/revisions?per_page=100&type=${typeOf(type)}`)).body.data.map(
-        (r: any) => r.revisionable_id,
+        (r: Row) => r.revisionable_id,
       ),
   },
   {
@@ -251,7 +272,7 @@ const PATHS: Path[] = [
       const scope = await createScope(t.ctx, await t.authUser(users.organizer.email));
       const result = await runTool('search_records', { type: typeOf(type), search: 'Policy', limit: 50 }, scope);
       expect(result.error, JSON.stringify(result.data)).toBeUndefined();
-      return result.records.map((r: any) => r.id);
+      return result.records.map((r: Row) => r.id);
     },
   },
   {
@@ -259,8 +280,8 @@ const PATHS: Path[] = [
     types: ['site'],
     seen: async () =>
       (await organizer.get('/api/map/markers?bbox=-180,-90,180,90&zoom=17&layers=sites')).body.data
-        .filter((d: any) => d.kind === 'site')
-        .map((d: any) => d.id),
+        .filter((d: Row) => d.kind === 'site')
+        .map((d: Row) => d.id),
   },
   {
     name: 'edit in place (update)',
@@ -315,7 +336,7 @@ describe('every path × every row rule × a built-in type and a type made in the
       it('counts (the assistant, the market share) agree with the list', async () => {
         const scope = await createScope(t.ctx, await t.authUser(users.organizer.email));
         const counted = await runTool('count_records', { type: inspections.type, search: 'Policy' }, scope);
-        expect((counted.data as any).total).toBe(rule.sees.length);
+        expect((counted.data as Row).total).toBe(rule.sees.length);
         const share = await organizer.get('/api/reports/market-share?group_by=none&search=Policy');
         expect(share.status, JSON.stringify(share.body)).toBe(200);
       });
@@ -395,6 +416,7 @@ describe('field rules', () => {
   it('an import refuses the rows setting a read-only field, naming the reason, and writes the others', async () => {
     const person = await t.authUser(users.organizer.email);
     const def = t.ctx.resources.get(inspections.resource)!;
+    const importId = await importRow();
     const outcomes = await t.ctx.db
       .transaction()
       .execute((trx) =>
@@ -406,7 +428,7 @@ describe('field rules', () => {
             { values: { name: 'Policy own inspection', status: 'open' } },
             { values: { name: 'Policy team inspection', site: ids.site.turf } },
           ],
-          { keyField: 'name', create: false, recordUndo: false },
+          { importId, keyField: 'name', create: false, recordUndo: false },
         ),
       );
     expect(outcomes.map((o) => o.outcome)).toEqual(['failed', 'updated']);
@@ -437,13 +459,14 @@ describe('imports and bulk edits name the rows refused with the reason', () => {
   it('an import updates what the person may change and fails the rest, one by one', async () => {
     const person = await t.authUser(users.organizer.email);
     const def = t.ctx.resources.get(inspections.resource)!;
+    const importId = await importRow();
     const outcomes = await t.ctx.db.transaction().execute((trx) =>
       t.ctx.records.importBatch(
         trx,
         person,
         def,
         KEYS.map((key) => ({ values: { name: `Policy ${key} inspection`, fine: 999 } })),
-        { keyField: 'name', create: false, recordUndo: false },
+        { importId, keyField: 'name', create: false, recordUndo: false },
       ),
     );
     expect(Object.fromEntries(KEYS.map((key, i) => [key, outcomes[i].outcome]))).toEqual({
@@ -534,9 +557,9 @@ describe('see as', () => {
       policy: { site: { read: 'own' }, [inspections.type]: { read: 'team' } },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const byType = Object.fromEntries(res.body.data.map((row: any) => [row.type, row]));
+    const byType = Object.fromEntries(res.body.data.map((row: Row) => [row.type, row]));
     expect(byType.site.count).toBe(1);
-    expect(byType.site.sample.map((s: any) => s.id)).toEqual([ids.site.own]);
+    expect(byType.site.sample.map((s: Row) => s.id)).toEqual([ids.site.own]);
     expect(byType[inspections.type].count).toBe(3);
     expect(Object.keys(byType).sort()).toEqual(['site', inspections.type].sort());
     expect((await organizer.post('/api/access/see-as', { user_id: users.organizer.id })).status).toBe(403);

@@ -55,12 +55,13 @@ describe('no second row rule', () => {
   }
 
   it('the scan would see a restated rule (the patterns match the old code)', () => {
+    const $ = '$';
     const old = [
       "rowFilter: turfRowFilter('site'),",
       "const allowed = permittedCategories(user, def.permission ?? def.type, 'read');",
-      'sql`${sql.ref(`${site}.in_region_ids`)} && array(${turfRegionIds(user)})`',
-      'exists (select 1 from region_users ru where ru.region_id = r.id and ru.user_id = ${user.id})',
-      'if (def.ownerColumn && user) query = query.where(`t.${def.ownerColumn}`, "=", user.id);',
+      `sql\`${$}{sql.ref(\`${$}{site}.in_region_ids\`)} && array(${$}{turfRegionIds(user)})\``,
+      `exists (select 1 from region_users ru where ru.region_id = r.id and ru.user_id = ${$}{user.id})`,
+      `if (def.ownerColumn && user) query = query.where(\`t.${$}{def.ownerColumn}\`, "=", user.id);`,
     ];
     for (const line of old)
       expect(
