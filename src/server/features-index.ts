@@ -3,6 +3,7 @@ import { accessFeature } from './access/index.js';
 import { registerActivityRoutes } from './activity/activity-routes.js';
 import type { AppContext, Feature } from './app-context.js';
 import { assistantFeature } from './assistant/index.js';
+import { backupsFeature } from './backups/index.js';
 import { bulkEditsFeature } from './bulk-edits/index.js';
 import { campaignsFeature } from './campaigns/index.js';
 import { contactsResource } from './contacts/contacts-resource.js';
@@ -95,6 +96,8 @@ export const features: Feature[] = [
   routes(registerRevisionRoutes),
   routes(registerOptionsRoutes),
   routes(registerSystemRoutes),
+  // Scheduled backups and the last backup on the system status (docs/operations.md "Backups").
+  backupsFeature,
   // The client's start answer: config, session, features and schemas in one request (docs/client.md).
   routes(registerBootstrapRoutes),
   // Background jobs, then the features that run them: imports and exports (docs/imports.md).

@@ -31,7 +31,8 @@ import * as accountWriteCounter from './migrations/029_account_write_counter.js'
 import * as regionSiteOrder from './migrations/030_region_site_order.js';
 import * as idempotencyFingerprints from './migrations/031_idempotency_fingerprints.js';
 import * as logForOthers from './migrations/032_log_for_others.js';
-import * as rolePolicies from './migrations/033_role_policies.js';
+import * as backupRuns from './migrations/033_backup_runs.js';
+import * as rolePolicies from './migrations/035_role_policies.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -66,7 +67,8 @@ const migrations: Record<string, Migration> = {
   '030_region_site_order': regionSiteOrder,
   '031_idempotency_fingerprints': idempotencyFingerprints,
   '032_log_for_others': logForOthers,
-  '033_role_policies': rolePolicies,
+  '033_backup_runs': backupRuns,
+  '035_role_policies': rolePolicies,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

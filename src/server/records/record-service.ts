@@ -35,6 +35,7 @@ import { nameLinks } from './representation.js';
 import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
 import { changesOf, type RevisionAction, writeRevisions } from './revisions.js';
 import { checkReferences, splitByStorage, writePivots } from './storage.js';
+import { UniqueValues, uniqueViolation } from './unique-values.js';
 import { validateInput } from './validate.js';
 
 export type { RevisionAction };
@@ -127,8 +128,9 @@ export class RecordService {
 
   async fields(def: ResourceDefinition, db: Kysely<any> = this.db): Promise<Record<string, FieldSpec>> {
     if (!def.customFields) return def.fields;
+    // The custom fields, and the built-in ones with the rules an administrator set on them (schema-backed.ts).
     const custom = await def.customFields(db);
-    return { ...custom, ...def.fields };
+    return { ...def.fields, ...custom };
   }
 
   /**
@@ -517,9 +519,14 @@ export class RecordService {
     const fields = await this.fields(def);
     const logic = isObject(body) ? await this.formLogic(def, body) : NO_FORM_LOGIC;
     const sent = isObject(body) ? withSetValues(body, logic, fields, def.readOnly) : body;
-    const { values } = validateInput(sent, fields, { mode: 'create', readOnly: def.readOnly, hidden: logic.hidden });
+    const { values } = validateInput(sent, fields, {
+      mode: 'create',
+      readOnly: def.readOnly,
+      hidden: logic.hidden,
+      setByLogic: new Set(Object.keys(logic.setValues)),
+    });
     if (!options.system && user) await this.access.checkFieldRules(user, def, values);
-    const outcome = await this.db.transaction().execute(async (trx): Promise<WriteAnswer> => {
+    const outcome = await this.writing(fields, async (trx): Promise<WriteAnswer> => {
       const first = once && (await claim(trx, once));
       if (first) return { ...first, replayed: true };
       const ctx: WriteContext & { action: 'create' } = {
@@ -538,6 +545,7 @@ export class RecordService {
         def.readOnly,
       );
       ctx.values = prepared;
+      if (UniqueValues.any(fields)) await new UniqueValues(this, trx, def, fields, user).check(prepared);
       const { columns, custom, pivots } = splitByStorage(prepared, fields);
       const now = new Date();
       const scope = def.scope ? { [def.scope.column]: def.scope.value } : {};
@@ -590,7 +598,7 @@ export class RecordService {
     const replayed = once && (await firstAnswer(this.db, once));
     if (replayed) return { ...replayed, replayed: true };
     const fields = await this.fields(def);
-    const outcome = await this.db.transaction().execute(async (trx): Promise<WriteAnswer> => {
+    const outcome = await this.writing(fields, async (trx): Promise<WriteAnswer> => {
       const first = once && (await claim(trx, once));
       if (first) return { ...first, replayed: true };
       const answer = async (record: Record<string, any>): Promise<WriteAnswer> => {
@@ -618,6 +626,7 @@ export class RecordService {
         readOnly: def.readOnly,
         hidden: logic.hidden,
         existing,
+        setByLogic: new Set(Object.keys(logic.setValues)),
       });
       if (def.categoryColumn && def.categoryColumn in values) check(values[def.categoryColumn]);
       if (!options.system && user) await this.access.checkFieldRules(user, def, values, existing);
@@ -643,6 +652,7 @@ export class RecordService {
         await options.within?.(trx, changes, logic);
         return answer(existing);
       }
+      if (UniqueValues.any(fields)) await new UniqueValues(this, trx, def, fields, user).check(prepared, id);
       const { columns, custom, pivots } = splitByStorage(prepared, fields);
       const update: Record<string, any> = { ...columns, updated_at: new Date() };
       if (Object.keys(custom).length) update.custom = sql`t.custom || ${JSON.stringify(custom)}::jsonb`;
@@ -674,6 +684,15 @@ export class RecordService {
     if (!options.silent) await this.announce(def, 'updated', outcome.record, { user, socketId: options.socketId });
     await this.afterCommit(def, outcome.record, 'update', user);
     return outcome;
+  }
+
+  /** A write's transaction; a unique index's refusal (two writes of one value at once) answers 422 on the field. */
+  private async writing<T>(fields: Record<string, FieldSpec>, work: (trx: Transaction<any>) => Promise<T>): Promise<T> {
+    try {
+      return await this.db.transaction().execute(work);
+    } catch (error) {
+      throw uniqueViolation(error, fields) ?? error;
+    }
   }
 
   /** The key of a write sent with one by a signed-in person (system writes have none). */
@@ -713,7 +732,7 @@ export class RecordService {
     if (!def.restorable) throw new HttpError(405, `${def.singular} records cannot be restored.`);
     this.authorize(user, def, 'restore');
     const fields = await this.fields(def);
-    const record = await this.db.transaction().execute(async (trx) => {
+    const record = await this.writing(fields, async (trx) => {
       const row = await this.findVisible(trx, def, user, id, 'only', true, 'delete');
       const restored = await trx
         .updateTable(def.table)
