@@ -345,6 +345,8 @@ export interface FieldValueArchive {
   reason: string;
   record_id: number;
   record_type: string;
+  restored_at: Timestamp | null;
+  restored_by: number | null;
   schema_id: number | null;
   value: Json | null;
 }
@@ -507,6 +509,7 @@ export interface LogicActions {
 }
 
 export interface LogicBlocks {
+  clear_hidden: Generated<boolean>;
   created_at: Generated<Timestamp>;
   description: string | null;
   id: Generated<number>;
@@ -686,6 +689,7 @@ export interface Roles {
   incognito: Generated<boolean>;
   name: string;
   permissions: Generated<Json>;
+  policy: Generated<Json>;
   slug: string;
   updated_at: Generated<Timestamp>;
 }

@@ -33,7 +33,9 @@ export interface FilterScope {
    */
   related(
     spec: FieldSpec,
-  ): Promise<{ fields: Record<string, FieldSpec>; rows: ReturnType<RecordService['visibleRows']> } | undefined>;
+  ): Promise<
+    { fields: Record<string, FieldSpec>; rows: Awaited<ReturnType<RecordService['visibleRows']>> } | undefined
+  >;
   /** The key of the 422's errors (`filters`; `filter` for the list query's `filter[field]=value`). */
   errorKey?: string;
 }
