@@ -14,7 +14,12 @@ const contractors: Record<string, number> = {};
 const sites: Record<string, number> = {};
 const ids: Record<string, number> = {};
 
-const ok = (res: { status: number; body: any }, status = 200) => {
+interface Answer {
+  status: number;
+  body: { data?: unknown; errors?: Record<string, string[]> };
+}
+// biome-ignore lint/suspicious/noExplicitAny: an answer's data is whatever the endpoint returns
+const ok = (res: Answer, status = 200): any => {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
   return res.body.data;
 };
@@ -243,7 +248,7 @@ describe('AND/OR groups', () => {
   });
 });
 
-function refusedOn(res: { status: number; body: any }, key: string, message: RegExp) {
+function refusedOn(res: Answer, key: string, message: RegExp) {
   expect(res.status, JSON.stringify(res.body)).toBe(422);
   expect(res.body.errors?.[key]?.join(' '), JSON.stringify(res.body)).toMatch(message);
 }
