@@ -16,6 +16,7 @@ import { dropdown } from './field-types/dropdown.js';
 import { email } from './field-types/email.js';
 import { estimatedHours } from './field-types/estimated-hours.js';
 import { headCount } from './field-types/head-count.js';
+import { json } from './field-types/json.js';
 import { link } from './field-types/link.js';
 import { note } from './field-types/note.js';
 import { number } from './field-types/number.js';
@@ -65,6 +66,7 @@ export const FIELD_TYPE_MODULES = {
   'head-count': headCount,
   relation,
   rating,
+  json,
 } as const satisfies Record<string, FieldTypeModule<Record<string, unknown>>>;
 
 /** Field types of SPEC section 3. `relation` covers every typed relation; its target is in `options.target`. */

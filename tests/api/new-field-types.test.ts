@@ -33,7 +33,10 @@ const refused = (res: Answer, field: string, message: string | RegExp) => {
 };
 
 /** The fields under test; each type's describe adds its own. */
-const FIELDS = [{ name: 'Score', type: 'rating', options: { default: 3 } }];
+const FIELDS = [
+  { name: 'Score', type: 'rating', options: { default: 3 } },
+  { name: 'Readings', type: 'json', options: { max: 200 } },
+];
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -169,5 +172,72 @@ describe('rating (1 to 5 stars)', () => {
     const thread = await newThread(admin);
     const about = await ask(t, admin, thread, 'Tell me about Quarry Inspection');
     expect(JSON.stringify(about)).toContain('5 of 5');
+  });
+});
+
+describe('json (any JSON value)', () => {
+  it('checks its options', async () => {
+    const schemaId = (await admin.get('/api/schemas?per_page=-1')).body.data.find(
+      (s: { type: string }) => s.type === 'inspection',
+    ).id;
+    const field = (options: Record<string, unknown>) =>
+      admin.post('/api/schema-fields', { schema_id: schemaId, name: 'Data', type: 'json', options });
+    refused(await field({ max: -1 }), 'options.max', /./);
+    refused(await field({ schema: {} }), 'options.schema', /no option/);
+  });
+
+  it('keeps the value as sent through create, update, the grid and the outbox; refuses one too long', async () => {
+    const readings = { crane: 'up', workers: [12, 14], checked: true, note: null };
+    const made = await create({ name: 'Crane check', readings });
+    expect(made.readings).toEqual(readings);
+    expect((await admin.get(`/api/${resource}/${made.id}`)).body.data.readings).toEqual(readings);
+    refused(
+      await admin.post(`/api/${resource}`, { name: 'Too long', readings: { text: 'x'.repeat(300) } }),
+      'readings',
+      /too large/,
+    );
+    const edited = ok(
+      await admin.post(`/api/${resource}/${made.id}`, { readings: [1, 'two'], updated_at: made.updated_at }),
+    );
+    expect(edited.readings).toEqual([1, 'two']);
+    expect(await lastChanges(made.id)).toMatchObject({ readings: [readings, [1, 'two']] });
+    const key = { 'Idempotency-Key': 'json-outbox-0123456789' };
+    const sent = await create({ name: 'Offline json', readings: 'plain text' }, key);
+    expect((await create({ name: 'Offline json', readings: 'plain text' }, key)).id).toBe(sent.id);
+    expect(sent.readings).toBe('plain text');
+  });
+
+  it('is found by the text it holds or by being empty, and does not sort', async () => {
+    expect((await list('filter[readings_like]=two')).map((r) => r.name)).toEqual(['Crane check']);
+    expect((await list('filter[readings_null]=false')).map((r) => r.name).sort()).toEqual([
+      'Crane check',
+      'Offline json',
+    ]);
+    const sorted = await admin.get(`/api/${resource}?sort=readings`);
+    expect(sorted.status).toBe(422);
+  });
+
+  it('takes a bulk edit and an import of JSON cells, refusing a cell that is no JSON', async () => {
+    const ids = (await list('filter[name]=Offline json')).map((r) => r.id);
+    expect(ok(await bulkEdit('readings', { bulk: 1 }, ids)).changed_count).toBe(1);
+    expect((await list('filter[name]=Offline json'))[0]?.readings).toEqual({ bulk: 1 });
+    const { result, reasons } = await importRows('Json', 'Readings', 'custom.readings', [
+      'Json object,"{""level"": 3}"',
+      'Json list,"[1,2]"',
+      'Json broken,{level',
+    ]);
+    expect(result).toMatchObject({ status: 'complete', created_count: 2, failed_count: 1 });
+    expect(reasons).toMatch(/is not JSON/);
+    const byName = Object.fromEntries((await list('filter[name_like]=Json')).map((r) => [r.name, r.readings]));
+    expect(byName).toEqual({ 'Json object': { level: 3 }, 'Json list': [1, 2], 'Offline json': { bulk: 1 } });
+  });
+
+  it('exports the JSON text and is told by the assistant', async () => {
+    const csv = await admin.get(
+      `/api/exports/download?resource=${resource}&columns=name,readings&filter[name]=Json object`,
+    );
+    expect(String(csv.body)).toContain('"{""level"":3}"');
+    const about = await ask(t, admin, await newThread(admin), 'Tell me about Crane check');
+    expect(JSON.stringify(about)).toContain('two');
   });
 });

@@ -11,6 +11,7 @@ import { dropdown } from './dropdown';
 import { email } from './email';
 import { estimatedHours } from './estimated-hours';
 import { headCount } from './head-count';
+import { json } from './json';
 import { link } from './link';
 import { note } from './note';
 import { number } from './number';
@@ -49,6 +50,7 @@ export const FIELD_TYPE_UIS: Readonly<Record<SchemaFieldType, FieldTypeUI>> = {
   'head-count': headCount,
   relation,
   rating,
+  json,
 };
 
 /** The screens of a field type (an unknown type reads as text). */
