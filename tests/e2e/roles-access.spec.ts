@@ -33,9 +33,7 @@ test.afterAll(async () => {
 });
 
 async function openRole(page: Page) {
-  await signIn(page);
-  await expect(page.getByTestId('greeting')).toBeVisible();
-  await page.goto(`/roles/${roleId}`);
+  await signIn(page, { at: `/roles/${roleId}` });
   await expect(page.getByTestId('access-matrix')).toBeVisible({ timeout: 20_000 });
 }
 
@@ -74,7 +72,7 @@ for (const width of [1280, 390]) {
 
 test('an organizer cannot open the roles', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await signIn(page, organizer.email, USER_PASSWORD);
+  await signIn(page, { user: { email: organizer.email, password: USER_PASSWORD } });
   await expect(page.getByTestId('greeting')).toBeVisible();
   const answer = await page.evaluate(async (id) => (await fetch(`/api/roles/${id}`)).status, roleId);
   expect(answer).toBe(403);
