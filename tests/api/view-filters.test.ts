@@ -86,6 +86,7 @@ beforeAll(async () => {
         },
         { name: 'Contractor', type: 'relation', options: { target: 'contractor' } },
         { name: 'Sites', type: 'relation', options: { target: 'site', multiple: true } },
+        { name: 'Extra', type: 'json' },
       ],
     }),
     201,
@@ -267,6 +268,8 @@ describe('what the compiler refuses (422 naming it)', () => {
     await refused(one('score', 'resembles', 1), /"resembles" is not a filter of "score"/);
     await refused(one('remarks', 'date', 'today'), /"date" is not a filter of "remarks"/);
     await refused(one('score', 'eq', 'many'), /score: .*must be a number/);
+    // A type offers the view operators that build on its own: a JSON field (like, null) has no "between".
+    await refused(one('extra', 'between', [1, 2]), /"between" is not a filter of "extra": use one of .*contains/);
     await refused(one('score', 'between', [1]), /two values/);
     await refused(one('visited_on', 'date', 'someday'), /"someday" is not a relative date/);
     await refused(one('visited_on', 'date', { last_days: 0 }), /whole number from 1/);

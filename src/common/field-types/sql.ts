@@ -246,6 +246,22 @@ export const VIEW_FILTERS: FilterOperators = {
   },
 };
 
+/**
+ * The list query operator each view operator builds on: a type offers a view operator only where its module has that
+ * one (a JSON field, `like` and `null` only, gets `contains`, `starts_with`, `empty`, not `between`).
+ */
+export const VIEW_FILTER_BASIS: Readonly<Record<keyof typeof VIEW_FILTERS & string, string>> = {
+  contains: 'like',
+  starts_with: 'like',
+  empty: 'null',
+  not_empty: 'null',
+  has_none: 'null',
+  has_any: 'null',
+  includes: 'in',
+  between: 'gte',
+  date: 'gte',
+};
+
 /** Longest text (characters) a sort index holds: a btree entry takes at most about 2,700 bytes. */
 const LONGEST_SORTED_TEXT = 500;
 

@@ -7,7 +7,7 @@
  */
 import { type RawBuilder, sql } from 'kysely';
 import type { FilterOperator, Sql, SqlFragment } from '../../common/field-types/define.js';
-import { FilterValueError, VIEW_FILTERS, valueExpression } from '../../common/field-types/sql.js';
+import { FilterValueError, VIEW_FILTER_BASIS, VIEW_FILTERS, valueExpression } from '../../common/field-types/sql.js';
 import { moduleOfSpec } from '../../common/field-types.js';
 import { ValidationError } from '../http/errors.js';
 import { withChoiceKeys } from '../records/choice-keys.js';
@@ -43,10 +43,12 @@ export interface FilterScope {
 const SQL = sql as unknown as Sql;
 const raw = (fragment: SqlFragment) => fragment as unknown as RawBuilder<boolean>;
 
-/** The operators a field can be filtered by: its type's, then the view operators that apply to it. */
+/** The operators a field can be filtered by: its type's, then the view operators that apply to it and build on its own. */
 export function operatorsOf(spec: FieldSpec): Record<string, FilterOperator> {
   const own = moduleOfSpec(spec).filters;
-  const view = Object.entries(VIEW_FILTERS).filter(([name, op]) => !(name in own) && (op.applies?.(spec) ?? true));
+  const view = Object.entries(VIEW_FILTERS).filter(
+    ([name, op]) => !(name in own) && VIEW_FILTER_BASIS[name] in own && (op.applies?.(spec) ?? true),
+  );
   return { ...Object.fromEntries(view), ...own };
 }
 
