@@ -105,6 +105,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   };
   ctx.records.targetOf = (references) => resources.target(references);
   ctx.records.access = new AccessPolicy(ctx.records, resources);
+  ctx.records.timeZone = config.timeZone;
   // Names of linked records in memory only where this process is the only writer (tables counted one by one).
   if (cacheReads && !database.writes.isShared) ctx.records.keptNames = new KeptNames(database.writes);
   // Record types live in an in-memory cache of their own: when it is cleared, answers built with it are stale too.

@@ -5,6 +5,8 @@ import type { Action } from '../../common/permissions.js';
 import { type AccessPolicy, masked } from '../access/policy.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { AppEvents, RecordAction } from '../events/app-events.js';
+import { compileFilter, type FilterScope } from '../filters/compile-filter.js';
+import { fromListFilters } from '../filters/filter-tree.js';
 import { conflict, forbidden, HttpError, notFound } from '../http/errors.js';
 import {
   type BatchOptions,
@@ -21,7 +23,6 @@ import type { KeptNames } from './kept-names.js';
 import {
   escapeLike,
   fieldExpression,
-  filterCondition,
   ONE_PASS_MATCHES,
   parseListQuery,
   readPage,
@@ -103,6 +104,10 @@ export class RecordService {
     async () => NO_FORM_LOGIC;
   /** The resource a relation points at (the app sets it from its registry); records name their links with it. */
   targetOf: (references: NonNullable<FieldSpec['references']>) => ResourceDefinition | undefined = () => undefined;
+  /** The organization's time zone (`TIME_ZONE`): where the days of relative date filters start. */
+  timeZone = 'UTC';
+  /** The moment relative date filters (`this_month`) are read at. */
+  now: () => Date = () => new Date();
   /** Names of linked records kept in memory (the app sets it where this process is the only writer). */
   keptNames: KeptNames | null = null;
   /** The access policy (access/policy.ts): every read and write here asks it which rows and fields. Set by the app. */
@@ -152,6 +157,31 @@ export class RecordService {
     return this.access.readsAlike(user, def);
   }
 
+  /**
+   * What the filter compiler needs for this person and record type: the related records they may read
+   * (`contractor.type`), the moment and the time zone relative dates are read in.
+   */
+  filterScope(user: AuthUser | null, fields: Record<string, FieldSpec>): FilterScope {
+    return {
+      db: this.db,
+      fields,
+      userId: user?.id ?? null,
+      now: this.now(),
+      timeZone: this.timeZone,
+      related: async (spec) => {
+        const target = spec.references ? this.targetOf(spec.references) : undefined;
+        if (!target) return undefined;
+        this.authorize(user, target, 'read');
+        // The related records the person may read, by the fields they may see.
+        const { hidden } = await this.access.mask(user, target);
+        return {
+          fields: withoutHidden(await this.fields(target), hidden),
+          rows: await this.visibleRows(this.db, target, user),
+        };
+      },
+    };
+  }
+
   // ---- reads --------------------------------------------------------------------------------------------
 
   /** The rows a list query finds (permissions, filters and search applied, as `t`), with the fields it used. */
@@ -165,10 +195,11 @@ export class RecordService {
     const fields = withoutHidden(await this.fields(def), hidden);
     query.filters = await withChoiceKeys(this.db, query.filters, fields);
     let base = await this.visibleRows(this.db, def, user, query.trashed);
-    for (const filter of query.filters) {
-      const spec = resolveField(filter.field, fields, 'filter');
-      base = base.where(filterCondition(filter, spec) as any);
-    }
+    // The list query's `filter[field]=value` and the view filters (`filters=`), through the one filter compiler.
+    const scope = this.filterScope(user, fields);
+    if (query.filters.length)
+      base = base.where(await compileFilter(fromListFilters(query.filters), { ...scope, errorKey: 'filter' }));
+    if (query.where) base = base.where(await compileFilter(query.where, scope));
     const searched = def.search?.filter((column) => !hidden.has(column)) ?? [];
     if (query.search && searched.length) {
       const pattern = `%${escapeLike(query.search)}%`;
@@ -191,8 +222,9 @@ export class RecordService {
     // A rule that picks a small part of the table (a turf, one's own) is no range of the sort's index: read its matches once.
     const narrow = await this.access.narrow(user, def);
     const onePass = Math.max(searched ? ONE_PASS_MATCHES : 0, narrow ? TURF_ONE_PASS_MATCHES : 0);
+    // A type's own page order knows the list query's filters, not the view filters (`filters=`).
     const ordered =
-      user && def.orderedPage
+      user && def.orderedPage && !query.where
         ? await def.orderedPage(this.db, user, query, def, this, await this.access.turfShape(user, def))
         : null;
     const { total, estimated, rows } = ordered
