@@ -92,14 +92,24 @@ export function registerSchemaChangeRoutes(app: FastifyInstance, ctx: AppContext
   );
 
   const archive = new ArchivedValues(ctx);
-  app.get<{ Querystring: { type?: string; record_id?: string } }>('/api/archived-values', async (request) => {
-    const query = parseBody(archiveQuery, request.query ?? {});
-    return { data: await archive.list(request.user, query.type, query.record_id) };
-  });
-  app.post<Params>('/api/archived-values/:id/restore', { schema: { params: idParam } }, async (request) => {
-    const { record } = await archive.restore(request.user, request.params.id);
-    return { data: record, message: 'The archived value is back on the record.' };
-  });
+  // Anyone signed in: the record service says whether they may read (and restore on) the record.
+  const onTheRecord = { config: { permission: 'signed-in' as const } };
+  app.get<{ Querystring: { type?: string; record_id?: string } }>(
+    '/api/archived-values',
+    onTheRecord,
+    async (request) => {
+      const query = parseBody(archiveQuery, request.query ?? {});
+      return { data: await archive.list(request.user, query.type, query.record_id) };
+    },
+  );
+  app.post<Params>(
+    '/api/archived-values/:id/restore',
+    { schema: { params: idParam }, ...onTheRecord },
+    async (request) => {
+      const { record } = await archive.restore(request.user, request.params.id);
+      return { data: record, message: 'The archived value is back on the record.' };
+    },
+  );
 
   const typeOf = async (user: Parameters<AppContext['records']['show']>[0], id: number) => {
     const schema = (await ctx.records.show(user, schemasResource, id)) as SchemaRow;
