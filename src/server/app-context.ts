@@ -12,6 +12,7 @@ import type { ReadCache } from './records/read-cache.js';
 import type { RecordService } from './records/record-service.js';
 import type { ResourceRegistry } from './records/registry.js';
 import type { ResourceDefinition } from './records/resource.js';
+import type { Lifecycle } from './system/lifecycle.js';
 
 /** What every feature's routes are given: settings, the database, and the shared services. */
 export interface AppContext {
@@ -30,6 +31,8 @@ export interface AppContext {
   readCache: ReadCache | null;
   /** Documents, attachments and export files: DATA_DIR/files or an S3-compatible bucket (files/file-store.ts). */
   files: FileStore;
+  /** Whether the process is draining before it stops (SIGTERM), and what runs when it starts to (system/lifecycle.ts). */
+  lifecycle: Lifecycle;
 }
 
 /**

@@ -27,6 +27,7 @@ import { RecordService } from './records/record-service.js';
 import { ResourceRegistry } from './records/registry.js';
 import { registerResourceRoutes } from './records/routes.js';
 import { schemaStore } from './schemas/schema-store.js';
+import { Lifecycle } from './system/lifecycle.js';
 import { registerMetrics } from './system/metrics.js';
 import { registerSecurityHeaders } from './system/security-headers.js';
 import { registerStaticClient } from './system/static-client.js';
@@ -89,6 +90,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     realtime,
     readCache: cacheReads ? new ReadCache(database.writes) : null,
     files: await openFileStore(config),
+    lifecycle: new Lifecycle(),
   };
   ctx.records.targetOf = (references) => resources.target(references);
   // Names of linked records in memory only where this process is the only writer (tables counted one by one).

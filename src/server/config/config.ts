@@ -64,6 +64,7 @@ const settingsSchema = z.object({
   UPLOAD_RETENTION_DAYS: integer(30, 1, 36_500),
   IMPORT_DEFER_INDEXES_ROWS: integer(10_000, 1, 1_000_000_000),
   JOB_STALE_SECONDS: integer(120, 10, 86_400),
+  SHUTDOWN_DRAIN_SECONDS: integer(10, 0, 600),
   TRUST_PROXY: flag(false),
   S3_BUCKET: optionalText,
   S3_ENDPOINT: z
@@ -156,6 +157,8 @@ export interface Config {
   importDeferIndexesRows: number;
   /** A running job with no heartbeat for this long is taken for stuck and retried by another worker (JOB_STALE_SECONDS). */
   jobStaleSeconds: number;
+  /** After SIGTERM, seconds the process still serves with /api/ready at 503 before it closes (SHUTDOWN_DRAIN_SECONDS). */
+  shutdownDrainSeconds: number;
   trustProxy: boolean;
   /**
    * Files (documents, attachments, exports) in an S3-compatible bucket instead of DATA_DIR/files (S3_BUCKET set).
@@ -258,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadRetentionDays: s.UPLOAD_RETENTION_DAYS,
     importDeferIndexesRows: s.IMPORT_DEFER_INDEXES_ROWS,
     jobStaleSeconds: s.JOB_STALE_SECONDS,
+    shutdownDrainSeconds: s.SHUTDOWN_DRAIN_SECONDS,
     trustProxy: s.TRUST_PROXY,
     metricsToken: s.METRICS_TOKEN,
     s3: s.S3_BUCKET

@@ -2,10 +2,12 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, w
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { Kysely, PostgresDialect, sql } from 'kysely';
-import type pg from 'pg';
+import { Kysely, sql } from 'kysely';
 import type { Config } from '../config/config.js';
+import { DatabaseHealth } from './database-health.js';
 import { PGliteDialect } from './pglite-dialect.js';
+import { openPostgres } from './postgres.js';
+import { TYPE_PARSERS } from './type-parsers.js';
 import { trackWrites, WriteGeneration } from './write-tracking.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -15,96 +17,38 @@ export interface Database {
   db: Kysely<any>;
   /** Moves after every write through `db` (read caches check it). */
   writes: WriteGeneration;
+  /** Whether the database answers now; the embedded one always does (db/database-health.ts). */
+  health: DatabaseHealth;
   /** Run `listener` for every NOTIFY on `channel`, from this process or (on PostgreSQL) any other. */
   listen(channel: string, listener: (payload: string) => void): Promise<void>;
+  /**
+   * `listener` runs when notifications may have been missed: the LISTEN connection was lost and is open again
+   * (PostgreSQL). Returns a function that stops it.
+   */
+  onNotificationsMissed(listener: () => void): () => void;
+  /** Whether notifications reach this process now (its LISTEN connection is open; always, on the embedded database). */
+  readonly listening: boolean;
   notify(channel: string, payload: string): Promise<void>;
   /**
    * Runs `work` while no other process runs its own (PostgreSQL: a session advisory lock held by a connection of
    * its own; the embedded database has one process). Processes started together migrate and seed one at a time.
    */
   exclusively<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` unless another process runs work under the same `lock` (a number of its own) now; null when it did not
+   * run. The embedded database has one process: it always runs.
+   */
+  exclusivelyIfFree<T>(lock: number, work: () => Promise<T>): Promise<T | null>;
   /** Checkpoint and close; safe to call twice. */
   close(): Promise<void>;
   /** The connection pool's state (PostgreSQL); the embedded database has one connection and no pool. */
   poolStats?(): { max: number; total: number; idle: number; waiting: number };
 }
 
-// bigint (count(*), sums) and numeric (money) arrive as numbers: ids and counts fit, money is dollars.
-const INT8 = 20;
-const NUMERIC = 1700;
-const toNumber = (value: string) => (value === null ? null : Number(value));
-// A `date` column (bid date, joined on) arrives as its 'YYYY-MM-DD' text: a JS Date would be midnight UTC, which a
-// browser west of Greenwich shows as the day before.
-const DATE = 1082;
-const asText = (value: string) => value;
-
 export class DataFolderLockedError extends Error {}
-
-/** The advisory lock key of start-up work (migrations, seeding): any fixed number no other code uses. */
-const START_LOCK = 7_240_114_001;
 
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Database> {
   return config.databaseUrl ? openPostgres(config.databaseUrl) : openPGlite(path.join(config.dataDir, 'db'));
-}
-
-async function openPostgres(url: string): Promise<Database> {
-  // Loaded only here: with the embedded database the driver is never needed.
-  const { default: pg } = await import('pg');
-  pg.types.setTypeParser(INT8, toNumber);
-  pg.types.setTypeParser(NUMERIC, toNumber);
-  pg.types.setTypeParser(DATE, asText);
-  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
-  const writes = new WriteGeneration();
-  const db = new Kysely<any>({ dialect: trackWrites(new PostgresDialect({ pool }), writes) });
-  await sql`select 1`.execute(db);
-  let listenClient: pg.Client | null = null;
-  const listeners = new Map<string, Array<(payload: string) => void>>();
-  let closed = false;
-  return {
-    kind: 'postgres',
-    db,
-    writes,
-    poolStats: () => ({
-      max: pool.options.max ?? 10,
-      total: pool.totalCount,
-      idle: pool.idleCount,
-      waiting: pool.waitingCount,
-    }),
-    async listen(channel, listener) {
-      if (!listenClient) {
-        listenClient = new pg.Client({ connectionString: url });
-        await listenClient.connect();
-        listenClient.on('notification', (message) => {
-          for (const fn of listeners.get(message.channel) ?? []) fn(message.payload ?? '');
-        });
-      }
-      if (!listeners.has(channel)) {
-        listeners.set(channel, []);
-        await listenClient.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      }
-      listeners.get(channel)!.push(listener);
-    },
-    async notify(channel, payload) {
-      await sql`select pg_notify(${channel}, ${payload})`.execute(db);
-    },
-    async exclusively(work) {
-      const holder = new pg.Client({ connectionString: url });
-      await holder.connect();
-      try {
-        await holder.query('select pg_advisory_lock($1)', [START_LOCK]);
-        return await work();
-      } finally {
-        // Ending the session releases the lock, also when the unlock cannot be sent.
-        await holder.end().catch(() => {});
-      }
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      await listenClient?.end().catch(() => {});
-      await db.destroy();
-    },
-  };
 }
 
 async function openPGlite(folder: string): Promise<Database> {
@@ -114,7 +58,7 @@ async function openPGlite(folder: string): Promise<Database> {
   try {
     // pg_trgm: trigram indexes make list searches (ILIKE '%text%') fast on large tables (docs/records.md).
     pglite = await PGlite.create(folder, {
-      parsers: { [INT8]: toNumber, [NUMERIC]: toNumber, [DATE]: asText },
+      parsers: TYPE_PARSERS,
       extensions: { pg_trgm },
       // The buffer cache lives in WebAssembly memory that never shrinks, and the OS caches the files anyway: 16 MB
       // keeps the idle server small with no loss in the 100,000-site benchmarks (docs/architecture.md, "Start-up").
@@ -135,14 +79,20 @@ async function openPGlite(folder: string): Promise<Database> {
     kind: 'pglite',
     db,
     writes,
+    health: DatabaseHealth.always(),
     async listen(channel, listener) {
       if (!listeners.has(channel)) listeners.set(channel, []);
       listeners.get(channel)!.push(listener);
     },
+    onNotificationsMissed: () => () => {},
+    listening: true,
     async notify(channel, payload) {
       for (const fn of listeners.get(channel) ?? []) queueMicrotask(() => fn(payload));
     },
     async exclusively(work) {
+      return work();
+    },
+    async exclusivelyIfFree(_lock, work) {
       return work();
     },
     async close() {

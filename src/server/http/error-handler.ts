@@ -1,5 +1,9 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { isDatabaseUnavailable } from '../db/connection-errors.js';
 import { HttpError, ValidationError } from './errors.js';
+
+/** Seconds a caller is asked to wait (Retry-After) when the database does not answer: it is probed every second. */
+const DATABASE_RETRY_SECONDS = 5;
 
 /**
  * Every failure leaves as JSON in the shapes of DESIGN.md 6. Fastify's own errors (bad JSON, body too large,
@@ -12,6 +16,15 @@ export function installErrorHandler(app: FastifyInstance) {
     }
     if (error instanceof HttpError) {
       return reply.status(error.statusCode).headers(error.headers).send({ message: error.message });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ reason: error.message }, 'answered 503: the database did not answer');
+      return reply
+        .status(503)
+        .header('retry-after', String(DATABASE_RETRY_SECONDS))
+        .send({
+          message: `The database is not answering just now (it may be restarting), so this could not be done. Try again in ${DATABASE_RETRY_SECONDS} seconds.`,
+        });
     }
     const status = error.statusCode ?? 500;
     if (error.validation) {
@@ -46,11 +59,9 @@ export function installErrorHandler(app: FastifyInstance) {
     }
     // A multipart body its parser cannot read (no boundary, cut short, a part never ended): the sender's upload is broken.
     if (request.isMultipart() && /multipart|boundary|terminated early|content-type/i.test(error.message)) {
-      return reply
-        .status(400)
-        .send({
-          message: `The upload could not be read (${error.message}). Send the file again as multipart/form-data.`,
-        });
+      return reply.status(400).send({
+        message: `The upload could not be read (${error.message}). Send the file again as multipart/form-data.`,
+      });
     }
     // PostgreSQL refused a value the request carried (an id beyond integer range, a NUL character, year 0) or a
     // reference to a row that does not exist: the caller's input, so a 422, never a 500.

@@ -3,7 +3,7 @@ import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { loadAuthUser } from '../auth/load-user.js';
 import { vacuumAfterLargeWrite } from '../db/embedded-maintenance.js';
-import { ClaimLost, type JobContext, JobInterrupted, PermanentJobError, SimulatedCrash } from '../jobs/worker.js';
+import { type JobContext, JobInterrupted, jobCutOff, PermanentJobError } from '../jobs/worker.js';
 import { type FieldsCache, undoBatch } from '../records/batch-writer.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import { phase, takePhases } from '../records/write-phases.js';
@@ -104,7 +104,7 @@ export class ImportProcessor {
           job,
         );
     } catch (error) {
-      if (error instanceof JobInterrupted || error instanceof SimulatedCrash || error instanceof ClaimLost) throw error;
+      if (jobCutOff(error)) throw error;
       const message = error instanceof Error ? error.message : String(error);
       await fail(`The import stopped: ${message}`, user.id);
       throw new PermanentJobError(message);
