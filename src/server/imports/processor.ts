@@ -218,6 +218,8 @@ export class ImportProcessor {
             return counts.created;
           }),
         );
+        // Stopping (a drain): the chunk is committed with its checkpoint; another process goes on from it at once.
+        if (job?.stopping) throw new JobInterrupted();
         await phase('progress', async () => {
           await statistics.grown(db, created);
           await job?.heartbeat({ import_id: importId, file: fileIndex, row: chunk.nextRow });

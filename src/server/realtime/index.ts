@@ -36,8 +36,8 @@ export interface Realtime {
   /** Browsers connected to this process's hub now. */
   connections(): number;
   /**
-   * Whether events can reach browsers now: the outside hub answers (and nothing waits for it), or, with the embedded
-   * hub, this process hears the other processes (its LISTEN connection is open).
+   * Whether events can reach browsers now: the outside hub answers, or, with the embedded hub, this process hears the
+   * other processes (its LISTEN connection is open).
    */
   hubUp(): Promise<boolean>;
   /** Events waiting in the outbox for the outside hub to answer (realtime/outbox.ts); none with the embedded hub. */
@@ -87,7 +87,7 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
   const outbox = config.pusher.external
     ? new OutboxPublisher(createPusherApiPublisher(config.pusher, secret), database, app.log)
     : null;
-  outbox?.resume();
+  await outbox?.start();
   const publisher: Publisher = outbox ?? relay;
 
   // preClose, not onClose: sockets must be told to go before the HTTP server waits for its connections. Added

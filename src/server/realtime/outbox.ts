@@ -19,20 +19,29 @@ function refusedByHub(error: unknown): boolean {
   return typeof status === 'number' && status >= 400 && status < 500 && status !== 408 && status !== 429;
 }
 
+/** NOTIFY channel of the outbox: `kept` (a process keeps events: every process keeps its own behind them) and
+ * `sent:<id>` (the outbox was sent up to that row and found empty). */
+const OUTBOX_CHANNEL = 'om_realtime_outbox';
+
 /**
  * Publishing to an outside hub (the standalone hub, Soketi, Pusher) without losing what is published while it is away
  * (docs/realtime.md "When the hub is away"). An event the hub does not take (no answer, a 5xx) is kept in the table
- * `realtime_outbox`; from then on this process keeps every event there, behind it, until the outbox is empty again, so
- * they leave in order. One process at a time sends the outbox (an advisory lock), oldest first, each event deleted once
- * the hub took it; it tries again with a growing pause, at most two seconds apart, while the hub does not answer.
+ * `realtime_outbox`, and the process says so to the others: from then on every process keeps its events there too,
+ * behind it, until the outbox is empty again, so they leave in the order they were kept. One process at a time sends
+ * the outbox (an advisory lock), oldest first, each event deleted once the hub took it, trying again with a growing
+ * pause (at most two seconds) while the hub does not answer; the one that finds it empty tells the others, which then
+ * publish directly again once every event they kept has left.
  */
 export class OutboxPublisher implements Publisher {
-  /** This process kept events not yet sent: new ones go behind them. */
+  /** Events go to the outbox, behind those kept before. */
   private backlog = false;
+  /** The last row this process kept: it publishes directly again once the outbox was sent past it. */
+  private lastKeptId = 0;
   /** Events this process kept so far: a send that found the outbox empty while more were kept sends again. */
   private kept = 0;
   private timer: NodeJS.Timeout | null = null;
   private sending: Promise<void> | null = null;
+  private sendAgain = false;
   private pause = FIRST_TRY_MS;
   private closed = false;
 
@@ -41,6 +50,17 @@ export class OutboxPublisher implements Publisher {
     private readonly database: Database,
     private readonly log: FastifyBaseLogger,
   ) {}
+
+  /** Listens to the other processes, and sends what a process that stopped may have left in the outbox. */
+  async start(): Promise<void> {
+    await this.database.listen(OUTBOX_CHANNEL, (payload) => {
+      if (payload === 'kept') this.backlog = true;
+      const sent = /^sent:(\d+)$/.exec(payload);
+      if (sent && this.lastKeptId <= Number(sent[1])) this.backlog = false;
+    });
+    this.backlog = true;
+    this.sendSoon(0);
+  }
 
   async publish(message: RelayMessage): Promise<void> {
     if (!this.backlog) {
@@ -53,17 +73,28 @@ export class OutboxPublisher implements Publisher {
           { err: error },
           'realtime: the hub does not answer; events wait in the outbox and are sent when it does',
         );
+        this.backlog = true;
+        await this.database.notify(OUTBOX_CHANNEL, 'kept').catch(() => {});
       }
     }
-    this.backlog = true;
-    await sql`insert into realtime_outbox (message) values (${JSON.stringify(message)})`.execute(this.database.db);
+    const { rows } = await sql<{
+      id: number;
+    }>`insert into realtime_outbox (message) values (${JSON.stringify(message)}) returning id`.execute(
+      this.database.db,
+    );
+    this.lastKeptId = Math.max(this.lastKeptId, Number(rows[0]!.id));
     this.kept++;
-    this.sendAfter(0);
+    this.sendSoon(0);
   }
 
-  /** Whether the hub answers now (asked at each metrics scrape); false while events wait for it. */
-  async hubUp(): Promise<boolean> {
-    return !this.backlog && (await this.hub.reachable());
+  /** Whether the hub answers now (asked at each metrics scrape). */
+  hubUp(): Promise<boolean> {
+    return this.hub.reachable();
+  }
+
+  /** Whether this process's events go to the outbox now (behind events kept before). */
+  get keeping(): boolean {
+    return this.backlog;
   }
 
   /** Events waiting in the outbox, every process's. */
@@ -74,25 +105,29 @@ export class OutboxPublisher implements Publisher {
     return Number(rows[0]?.count ?? 0);
   }
 
-  /** Sends what waits, if anything (at start: a process may have stopped with events kept). */
-  resume(): void {
-    this.backlog = true;
-    this.sendAfter(0);
-  }
-
   close(): void {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
   }
 
-  /** One send at a time; another is scheduled after it while events wait. */
-  private sendAfter(ms: number) {
-    if (this.closed || this.timer || this.sending) return;
+  /** One send at a time; `ms` 0 sends now (or right after the send under way), else after that pause. */
+  private sendSoon(ms: number) {
+    if (this.closed) return;
+    if (this.sending) {
+      if (ms === 0) this.sendAgain = true;
+      return;
+    }
+    if (this.timer) {
+      if (ms > 0) return;
+      clearTimeout(this.timer);
+    }
     this.timer = setTimeout(() => {
       this.timer = null;
       this.sending = this.send().finally(() => {
         this.sending = null;
-        if (this.backlog) this.sendAfter(this.pause);
+        const again = this.sendAgain;
+        this.sendAgain = false;
+        if (this.backlog) this.sendSoon(again ? 0 : this.pause);
       });
     }, ms);
     this.timer.unref();
@@ -100,53 +135,52 @@ export class OutboxPublisher implements Publisher {
 
   private async send(): Promise<void> {
     const keptBefore = this.kept;
-    let outcome: 'empty' | 'hub down' | 'busy';
+    let result: { outcome: 'empty' | 'hub down'; lastId: number } | null;
     try {
-      outcome = (await this.database.exclusivelyIfFree(OUTBOX_LOCK, () => this.sendAll())) ?? 'busy';
+      result = await this.database.exclusivelyIfFree(OUTBOX_LOCK, () => this.sendAll());
     } catch (error) {
       this.log.warn({ err: error }, 'realtime: could not send the outbox');
-      outcome = 'hub down';
+      result = { outcome: 'hub down', lastId: 0 };
     }
-    if (outcome === 'empty') {
-      // Empty: back to publishing directly, unless this process kept another event meanwhile (send that one now).
-      this.pause = 0;
-      if (this.kept === keptBefore) {
-        this.backlog = false;
-        this.pause = FIRST_TRY_MS;
-      }
+    if (result?.outcome === 'empty') {
+      this.pause = FIRST_TRY_MS;
+      // Kept another meanwhile: it is sent at once (sendSoon). Otherwise every event this process kept has left.
+      if (this.kept === keptBefore) this.backlog = false;
+      else this.sendAgain = true;
+      if (result.lastId) await this.database.notify(OUTBOX_CHANNEL, `sent:${result.lastId}`).catch(() => {});
       return;
     }
     // The hub still does not answer, or another process is sending (this one's events too): look again later.
-    this.pause = Math.min(Math.max(this.pause, FIRST_TRY_MS / 2) * 2, LONGEST_TRY_GAP_MS);
+    this.pause = Math.min(this.pause * 2, LONGEST_TRY_GAP_MS);
   }
 
-  /** Sends the outbox oldest first until it is empty or the hub stops answering. */
-  private async sendAll(): Promise<'empty' | 'hub down'> {
+  /** Sends the outbox oldest first until it is empty or the hub stops answering; `lastId`: the last row sent. */
+  private async sendAll(): Promise<{ outcome: 'empty' | 'hub down'; lastId: number }> {
     const db = this.database.db;
     const expired = await sql`delete from realtime_outbox where created_at < now() - ${KEPT_AT_MOST}::interval`.execute(
       db,
     );
     const dropped = Number(expired.numAffectedRows ?? 0);
     if (dropped) this.log.warn({ dropped }, `realtime: events older than ${KEPT_AT_MOST} were dropped unsent`);
-    let sent = 0;
+    let lastId = 0;
     for (;;) {
       const { rows } = await sql<{
         id: number;
         message: string;
       }>`select id, message from realtime_outbox order by id limit ${BATCH}`.execute(db);
       if (!rows.length) {
-        if (sent) this.log.info({ sent }, 'realtime: the hub answers again; the events kept meanwhile were sent');
-        return 'empty';
+        if (lastId) this.log.info({ lastId }, 'realtime: the hub answers again; the events kept meanwhile were sent');
+        return { outcome: 'empty', lastId };
       }
       for (const row of rows) {
         try {
           await this.hub.publish(JSON.parse(row.message));
         } catch (error) {
-          if (!refusedByHub(error)) return 'hub down';
+          if (!refusedByHub(error)) return { outcome: 'hub down', lastId };
           this.log.error({ err: error }, 'realtime: the hub refused a kept event; it is dropped');
         }
         await sql`delete from realtime_outbox where id = ${row.id}`.execute(db);
-        sent++;
+        lastId = Number(row.id);
       }
     }
   }

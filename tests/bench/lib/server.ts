@@ -71,6 +71,8 @@ export interface RunningServer {
   output(): string;
   /** SIGTERM, then wait for the process to exit (SIGKILL after 20 s); or `SIGKILL` to die at once, as a crash. Safe to call twice. */
   stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Whether the process still runs. */
+  alive(): boolean;
 }
 
 const live = new Set<ChildProcess>();
@@ -208,7 +210,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   const startMs = performance.now() - startedAt;
   const startCpuMs = procCpuMs(child.pid!);
-  return { pid: child.pid!, baseUrl, startMs, startCpuMs, output: () => log, stop };
+  return {
+    pid: child.pid!,
+    baseUrl,
+    startMs,
+    startCpuMs,
+    output: () => log,
+    stop,
+    alive: () => exitCode === undefined,
+  };
 }
 
 /** The load average (1, 5, 15 minutes) as /proc/loadavg gives it: printed beside every figure. */
