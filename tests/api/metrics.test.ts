@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, testDatabaseUrl } from '../support/test-app.js';
 
@@ -45,6 +46,27 @@ describe('metrics', () => {
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds /m);
     if (testDatabaseUrl()) expect(text).toMatch(/^database_pool_connections\{state="max"\} \d+$/m);
     else expect(text).not.toContain('database_pool_connections');
+  });
+
+  it('report the database, the queue and the realtime hub, and every series the alerts of docs/operations.md use', async () => {
+    const text = String((await scrape(t)).body);
+    expect(text).toMatch(/^database_up 1$/m);
+    expect(text).toMatch(/^jobs_due \d+$/m);
+    expect(text).toMatch(/^jobs_lag_seconds [\d.e+-]+$/m);
+    expect(text).toMatch(/^realtime_hub_up 1$/m);
+    expect(text).toMatch(/^realtime_outbox_events 0$/m);
+    if (testDatabaseUrl()) expect(text).toMatch(/^database_pool_connections\{state="waiting"\} 0$/m);
+
+    const operations = readFileSync('docs/operations.md', 'utf8');
+    const alerts = operations.slice(operations.indexOf('Worth an alert'));
+    const rules = [...alerts.matchAll(/^\| [^|]+ \| `([^`]+)`/gm)].map((match) => match[1]);
+    expect(rules.length).toBeGreaterThanOrEqual(8);
+    const promql = new Set(['rate', 'increase', 'histogram_quantile', 'sum', 'by', 'le', 'for', 'status']);
+    const series = new Set(rules.flatMap((rule) => rule.match(/\b[a-z][a-z0-9_]*(?=[{[\s)]|$)/g) ?? []));
+    for (const name of series) {
+      if (promql.has(name) || (name === 'database_pool_connections' && !testDatabaseUrl())) continue;
+      expect(text, `the series ${name} of an alert rule`).toMatch(new RegExp(`^(# TYPE )?${name}[{ ]`, 'm'));
+    }
   });
 
   it('show a queued job by its type', async () => {

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { vendorSitesCsv } from '../fixtures/generate.js';
 import { upload } from '../fixtures/upload.js';
+import { startHubProcess } from './app-processes.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createClient, type TestApp, type TestClient } from './test-app.js';
 
 /** Helpers of the multi-process test and bench (tests/api/cluster.test.ts, tests/bench/faults.ts). */
@@ -113,4 +114,60 @@ export function requestStream(client: TestClient, perSecond: number) {
       return { answered, failures };
     },
   };
+}
+
+type HubProcess = Awaited<ReturnType<typeof startHubProcess>>;
+
+/** What a browser subscribed to the role channel heard while sites were written through a hub outage. */
+export interface HubOutageRun {
+  /** The sites written, in order, and any write that did not answer 201. */
+  made: number[];
+  failedWrites: string[];
+  /** The sites whose ModelCreated the browser heard, in the order heard. */
+  heard: number[];
+  /** performance.now() when the hub answered again, and when the browser heard its last event. */
+  hubBackAt: number;
+  lastHeardAt: number;
+}
+
+/**
+ * Writes a site every `everyMs` as `client` (through the balancer) while the hub is killed (`killHub`) for `outageMs`
+ * and started again (`startHub`), and listens to `channel` of a browser on the hub; returns once the browser heard
+ * every site written or `hearWithinMs` passed.
+ */
+export async function writeThroughHubOutage(options: {
+  client: TestClient;
+  channel: { bind(event: string, fn: (data: any) => void): unknown };
+  /** The running hub, killed with SIGKILL and started again on its port with `hubSettings`. */
+  hub: HubProcess;
+  hubSettings: Parameters<typeof startHubProcess>[0];
+  outageMs: number;
+  everyMs: number;
+  hearWithinMs: number;
+}): Promise<HubOutageRun & { hub: HubProcess }> {
+  const run: HubOutageRun = { made: [], failedWrites: [], heard: [], hubBackAt: 0, lastHeardAt: 0 };
+  options.channel.bind('App.Events.ModelCreated', (event: { type: string; id: number }) => {
+    if (event.type !== 'site') return;
+    run.heard.push(event.id);
+    run.lastHeardAt = performance.now();
+  });
+  let writing = true;
+  const writer = (async () => {
+    while (writing) {
+      const answer = await options.client.post('/api/sites', { name: `Hub outage ${run.made.length}`, type: 'union' });
+      if (answer.status === 201) run.made.push(answer.body.data.id);
+      else run.failedWrites.push(`${answer.status} ${JSON.stringify(answer.body)}`);
+      await sleep(options.everyMs);
+    }
+  })();
+  await sleep(1_000);
+  await options.hub.stop('SIGKILL');
+  await sleep(options.outageMs);
+  const hub = await startHubProcess(options.hubSettings, options.hub.port);
+  run.hubBackAt = performance.now();
+  await sleep(2_000);
+  writing = false;
+  await writer;
+  await waitFor('every event', async () => run.heard.length >= run.made.length, options.hearWithinMs).catch(() => {});
+  return { ...run, hub };
 }

@@ -65,28 +65,27 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext) {
   // One query for both figures of a scrape.
   let queueAtScrape: ReturnType<typeof jobQueueLag> | null = null;
   const queue = () => (queueAtScrape ??= jobQueueLag(ctx.db));
-  new Gauge({
-    name: 'jobs_due',
-    help: 'Jobs due to run now that no process has taken yet (the queue depth).',
-    registers: [registry],
-    async collect() {
-      await unknownWhileAway(
-        async () => this.set((await queue()).due),
-        () => this.set(Number.NaN),
-      );
-    },
-  });
-  new Gauge({
-    name: 'jobs_lag_seconds',
-    help: 'How long the oldest job due to run has waited for a process to take it (0 when none waits).',
-    registers: [registry],
-    async collect() {
-      await unknownWhileAway(
-        async () => this.set((await queue()).lagSeconds),
-        () => this.set(Number.NaN),
-      );
-    },
-  });
+  const queueGauges = [
+    ['jobs_due', 'Jobs due to run now that no process has taken yet (the queue depth).', 'due'],
+    [
+      'jobs_lag_seconds',
+      'How long the oldest job due to run has waited for a process (0 when none waits).',
+      'lagSeconds',
+    ],
+  ] as const;
+  for (const [name, help, figure] of queueGauges) {
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        await unknownWhileAway(
+          async () => this.set((await queue())[figure]),
+          () => this.set(Number.NaN),
+        );
+      },
+    });
+  }
   new Gauge({
     name: 'websocket_connections',
     help: 'Browsers connected to this process for live updates.',
