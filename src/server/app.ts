@@ -27,7 +27,7 @@ import { RecordService } from './records/record-service.js';
 import { ResourceRegistry } from './records/registry.js';
 import { registerResourceRoutes } from './records/routes.js';
 import { schemaStore } from './schemas/schema-store.js';
-import { Lifecycle } from './system/lifecycle.js';
+import { Lifecycle, registerDrain } from './system/lifecycle.js';
 import { registerMetrics } from './system/metrics.js';
 import { registerSecurityHeaders } from './system/security-headers.js';
 import { registerStaticClient } from './system/static-client.js';
@@ -57,7 +57,12 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     // No time limit on plugins and onReady hooks: the first start on a large table builds its indexes there
     // (schemas/schema-routes.ts), which takes minutes, not the 10 s Fastify allows by default.
     pluginTimeout: 0,
+    // A request that still arrives while the app closes (after the drain, system/lifecycle.ts) is served, not refused
+    // with 503: the database closes only once the server has finished every request.
+    return503OnClosing: false,
   });
+  const lifecycle = new Lifecycle();
+  registerDrain(app, lifecycle);
   collectRoutes(app);
   installErrorHandler(app);
   drainUnreadBodies(app);
@@ -90,7 +95,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     realtime,
     readCache: cacheReads ? new ReadCache(database.writes) : null,
     files: await openFileStore(config),
-    lifecycle: new Lifecycle(),
+    lifecycle,
   };
   ctx.records.targetOf = (references) => resources.target(references);
   // Names of linked records in memory only where this process is the only writer (tables counted one by one).

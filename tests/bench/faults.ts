@@ -144,6 +144,7 @@ export async function benchFaults(): Promise<BenchRow[]> {
     for (let turn = 0; turn < 2; turn++) {
       const old = processes.shift()!;
       const held = (await importJob(database.url, importId))?.locked_by?.endsWith(`:${old.pid}`);
+      console.error(`[bench] faults: SIGTERM to ${old.url} (${held ? 'holding' : 'not holding'} the import)`);
       const stopped = old.stop('SIGTERM');
       const signalled = performance.now();
       if (held) {
@@ -166,6 +167,8 @@ export async function benchFaults(): Promise<BenchRow[]> {
       await sleep(1_000);
     }
     const { answered, failures } = await stream.stop();
+    if (balancer.serverErrors.length)
+      console.error(`[bench] faults: 5xx by target: ${balancer.serverErrors.join(', ')}`);
     note(
       `rolling restart: ${failures.length} of ${answered + failures.length} requests failed${failures.length ? ` (${failures.slice(0, 3).join('; ')})` : ''}; import taken over after ${takeovers.map((ms) => `${ms.toFixed(0)} ms`).join(', ') || '(not held by a restarted process)'}`,
     );

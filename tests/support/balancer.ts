@@ -18,6 +18,8 @@ export interface BalancerOptions {
 export async function startBalancer(initialTargets: string[], options: BalancerOptions = {}) {
   const targets = [...initialTargets];
   const served = new Map<string, number>(targets.map((target) => [target, 0]));
+  /** Answers of 500 or more, each as `target status`, for a failure's message. */
+  const serverErrors: string[] = [];
   const notReady = new Set<string>();
   let turn = 0;
   const pick = () => {
@@ -36,6 +38,7 @@ export async function startBalancer(initialTargets: string[], options: BalancerO
       },
       (answer) => {
         served.set(target, (served.get(target) ?? 0) + 1);
+        if ((answer.statusCode ?? 502) >= 500) serverErrors.push(`${target} ${answer.statusCode}`);
         response.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(response);
       },
@@ -64,14 +67,16 @@ export async function startBalancer(initialTargets: string[], options: BalancerO
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
+  // A target is taken out when it says it is not ready or refuses the connection; a check that times out (a busy
+  // process) leaves it as it was, as HAProxy's `fall` count does for a single slow check.
   const checkAll = async () => {
     await Promise.all(
       targets.map(async (target) => {
-        const ready = await fetch(`${target}/api/ready`, { signal: AbortSignal.timeout(2_000) })
-          .then((answer) => answer.status === 200)
-          .catch(() => false);
-        if (ready) notReady.delete(target);
-        else notReady.add(target);
+        const status = await fetch(`${target}/api/ready`, { signal: AbortSignal.timeout(2_000) })
+          .then((answer) => answer.status)
+          .catch((error: Error) => (error.name === 'TimeoutError' ? null : 0));
+        if (status === 200) notReady.delete(target);
+        else if (status !== null) notReady.add(target);
       }),
     );
   };
@@ -89,6 +94,7 @@ export async function startBalancer(initialTargets: string[], options: BalancerO
     url: `http://127.0.0.1:${port}`,
     /** Answers given by each target. */
     served,
+    serverErrors,
     add(target: string) {
       targets.push(target);
       served.set(target, 0);

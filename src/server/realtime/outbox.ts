@@ -12,6 +12,11 @@ const LONGEST_TRY_GAP_MS = 2_000;
 /** Events kept longer than this are dropped unsent: the browsers have long since reconnected and fetched again. */
 const KEPT_AT_MOST = '10 minutes';
 const BATCH = 100;
+/**
+ * For this long after the outbox emptied, a process looks before publishing directly: another process may just have
+ * kept an event (it had not heard yet that the outbox was empty), and a later event must not overtake it.
+ */
+const LOOK_FIRST_MS = 10_000;
 
 /** Whether the hub refused the event itself (a 4xx: a bad signature, too large): keeping it would not help. */
 function refusedByHub(error: unknown): boolean {
@@ -30,7 +35,8 @@ const OUTBOX_CHANNEL = 'om_realtime_outbox';
  * behind it, until the outbox is empty again, so they leave in the order they were kept. One process at a time sends
  * the outbox (an advisory lock), oldest first, each event deleted once the hub took it, trying again with a growing
  * pause (at most two seconds) while the hub does not answer; the one that finds it empty tells the others, which then
- * publish directly again once every event they kept has left.
+ * publish directly again once every event they kept has left (looking first, for a while, that no other process has
+ * just kept one).
  */
 export class OutboxPublisher implements Publisher {
   /** Events go to the outbox, behind those kept before. */
@@ -44,6 +50,8 @@ export class OutboxPublisher implements Publisher {
   private sendAgain = false;
   private pause = FIRST_TRY_MS;
   private closed = false;
+  /** Until then, look whether the outbox holds events before publishing directly (LOOK_FIRST_MS). */
+  private lookFirstUntil = 0;
 
   constructor(
     private readonly hub: Publisher & { reachable(): Promise<boolean> },
@@ -56,13 +64,14 @@ export class OutboxPublisher implements Publisher {
     await this.database.listen(OUTBOX_CHANNEL, (payload) => {
       if (payload === 'kept') this.backlog = true;
       const sent = /^sent:(\d+)$/.exec(payload);
-      if (sent && this.lastKeptId <= Number(sent[1])) this.backlog = false;
+      if (sent && this.lastKeptId <= Number(sent[1])) this.leaveBacklog();
     });
     this.backlog = true;
     this.sendSoon(0);
   }
 
   async publish(message: RelayMessage): Promise<void> {
+    if (!this.backlog && Date.now() < this.lookFirstUntil && (await this.waiting()) > 0) this.backlog = true;
     if (!this.backlog) {
       try {
         await this.hub.publish(message);
@@ -105,6 +114,11 @@ export class OutboxPublisher implements Publisher {
     return Number(rows[0]?.count ?? 0);
   }
 
+  private leaveBacklog() {
+    if (this.backlog) this.lookFirstUntil = Date.now() + LOOK_FIRST_MS;
+    this.backlog = false;
+  }
+
   close(): void {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
@@ -145,7 +159,7 @@ export class OutboxPublisher implements Publisher {
     if (result?.outcome === 'empty') {
       this.pause = FIRST_TRY_MS;
       // Kept another meanwhile: it is sent at once (sendSoon). Otherwise every event this process kept has left.
-      if (this.kept === keptBefore) this.backlog = false;
+      if (this.kept === keptBefore) this.leaveBacklog();
       else this.sendAgain = true;
       if (result.lastId) await this.database.notify(OUTBOX_CHANNEL, `sent:${result.lastId}`).catch(() => {});
       return;

@@ -72,16 +72,9 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: AppContext) {
     version,
   }));
 
-  // For a load balancer: 503 while the database does not answer, and from the moment this process is told to stop, so
-  // new requests go to the others while it finishes those it holds (health says whether it is alive; ready, whether to
-  // send it work). While draining, answers ask the client to close its connection, so a balancer's kept connections
-  // to this process are gone before it stops listening.
-  app.addHook('preClose', async () => {
-    void ctx.lifecycle.drain();
-  });
-  app.addHook('onSend', async (_request, reply) => {
-    if (ctx.lifecycle.draining) reply.header('connection', 'close');
-  });
+  // For a load balancer: 503 while the database does not answer, and from the moment this process is told to stop
+  // (system/lifecycle.ts), so new requests go to the others while it finishes those it holds (health says whether it is
+  // alive; ready, whether to send it work).
   app.get('/api/ready', { config: { permission: 'public' } }, async (_request, reply) => {
     if (ctx.lifecycle.draining)
       return reply.status(503).send({ status: 'stopping', message: 'This process is shutting down.' });
