@@ -59,19 +59,23 @@ export class OutboxPublisher implements Publisher {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  /** Listens to the other processes, and sends what a process that stopped may have left in the outbox. */
+  /**
+   * Listens to the other processes, and sends what a process that stopped may have left in the outbox (events
+   * published meanwhile go behind it: LOOK_FIRST_MS).
+   */
   async start(): Promise<void> {
     await this.database.listen(OUTBOX_CHANNEL, (payload) => {
       if (payload === 'kept') this.backlog = true;
       const sent = /^sent:(\d+)$/.exec(payload);
       if (sent && this.lastKeptId <= Number(sent[1])) this.leaveBacklog();
     });
-    this.backlog = true;
+    this.lookFirstUntil = Date.now() + LOOK_FIRST_MS;
     this.sendSoon(0);
   }
 
   async publish(message: RelayMessage): Promise<void> {
-    if (!this.backlog && Date.now() < this.lookFirstUntil && (await this.waiting()) > 0) this.backlog = true;
+    if (!this.backlog && Date.now() < this.lookFirstUntil && (await this.waiting().catch(() => 0)) > 0)
+      this.backlog = true;
     if (!this.backlog) {
       try {
         await this.hub.publish(message);
