@@ -88,7 +88,7 @@ describe('the realtime outbox', () => {
       await outbox.publish(event('fourth'));
       expect(hub.heard.at(-1)).toBe('fourth');
     } finally {
-      outbox.close();
+      await outbox.close();
     }
   });
 
@@ -102,7 +102,7 @@ describe('the realtime outbox', () => {
       await expect(outbox.publish(event('too-large'))).rejects.toThrow(/413/);
       expect(await outbox.waiting()).toBe(0);
     } finally {
-      outbox.close();
+      await outbox.close();
     }
   });
 
@@ -129,8 +129,7 @@ describe('the realtime outbox', () => {
       await b.publish(event('b2'));
       expect(hub.heard).toEqual(['a1', 'b1', 'a2', 'b2']);
     } finally {
-      a.close();
-      b.close();
+      await Promise.all([a.close(), b.close()]);
     }
   });
 });

@@ -96,7 +96,7 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
   const close = () =>
     (closing ??= (async () => {
       stopMissing();
-      outbox?.close();
+      await outbox?.close();
       relay.close();
       await hub.close();
     })());

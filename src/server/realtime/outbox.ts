@@ -123,9 +123,11 @@ export class OutboxPublisher implements Publisher {
     this.backlog = false;
   }
 
-  close(): void {
+  /** Stops sending (after the event in hand) and waits for the send under way. */
+  async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
+    await this.sending;
   }
 
   /** One send at a time; `ms` 0 sends now (or right after the send under way), else after that pause. */
@@ -181,7 +183,7 @@ export class OutboxPublisher implements Publisher {
     const dropped = Number(expired.numAffectedRows ?? 0);
     if (dropped) this.log.warn({ dropped }, `realtime: events older than ${KEPT_AT_MOST} were dropped unsent`);
     let lastId = 0;
-    for (;;) {
+    while (!this.closed) {
       const { rows } = await sql<{
         id: number;
         message: string;
@@ -199,7 +201,9 @@ export class OutboxPublisher implements Publisher {
         }
         await sql`delete from realtime_outbox where id = ${row.id}`.execute(db);
         lastId = Number(row.id);
+        if (this.closed) break;
       }
     }
+    return { outcome: 'hub down', lastId };
   }
 }
