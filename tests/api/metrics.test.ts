@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, testDatabaseUrl } from '../support/test-app.js';
+import { openDatabase } from '../../src/server/db/database.js';
+import { createPostgresDatabase, startTestApp, type TestApp, testDatabaseUrl } from '../support/test-app.js';
 
 /** GET /metrics (Prometheus text format, behind METRICS_TOKEN) and GET /api/ready (for a load balancer). */
 const TOKEN = 'metrics-token-for-the-test-1234';
@@ -89,5 +90,38 @@ describe('readiness', () => {
     // Either this process still answered (503, stopping) or it no longer takes connections: never "ready".
     if (during) expect(during.status).toBe(503);
     await closing;
+  });
+});
+
+describe.skipIf(!testDatabaseUrl())('the pool gauge (PostgreSQL)', () => {
+  it('counts as waiting only the requests that find every connection busy, at rest and under load', async () => {
+    const made = await createPostgresDatabase(testDatabaseUrl()!);
+    const size = process.env.DATABASE_POOL_SIZE;
+    process.env.DATABASE_POOL_SIZE = '2';
+    const database = await openDatabase({ databaseUrl: made.url, dataDir: '' });
+    if (size === undefined) delete process.env.DATABASE_POOL_SIZE;
+    else process.env.DATABASE_POOL_SIZE = size;
+    try {
+      // At rest, and in the tick where a query is handed an idle connection (pg-pool queues it for that tick).
+      const query = database.db.selectNoFrom((eb) => eb.val(1).as('one')).execute();
+      expect(database.poolStats!()).toMatchObject({ max: 2, waiting: 0 });
+      await query;
+      expect(database.poolStats!()).toMatchObject({ total: 1, idle: 1, waiting: 0 });
+
+      // Both connections held: a third query waits for one.
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const holders = [0, 1].map(() => database.db.connection().execute(() => gate));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const third = database.db.selectNoFrom((eb) => eb.val(3).as('three')).execute();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(database.poolStats!()).toMatchObject({ total: 2, idle: 0, waiting: 1 });
+      release();
+      await Promise.all([...holders, third]);
+      expect(database.poolStats!()).toMatchObject({ total: 2, idle: 2, waiting: 0 });
+    } finally {
+      await database.close();
+      await made.drop();
+    }
   });
 });
