@@ -16,7 +16,9 @@ import { AppEvents } from './events/app-events.js';
 import { features, resourceDefinitions } from './features-index.js';
 import { openFileStore } from './files/file-store.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { HeavyWork, registerHeavyWork } from './http/heavy-work.js';
 import { parseQueryString } from './http/query-string.js';
+import { requestForLog } from './http/request-log.js';
 import { collectRoutes, requireSignIn } from './http/route-permissions.js';
 import { drainUnreadBodies } from './http/unread-body.js';
 import { broadcastAppEvents } from './realtime/broadcast.js';
@@ -31,6 +33,7 @@ import { Lifecycle, registerDrain } from './system/lifecycle.js';
 import { registerMetrics } from './system/metrics.js';
 import { registerSecurityHeaders } from './system/security-headers.js';
 import { registerStaticClient } from './system/static-client.js';
+import { UploadWorkers } from './workers/upload-workers.js';
 
 export interface BuildOptions {
   config: Config;
@@ -45,7 +48,14 @@ export interface BuildOptions {
 export async function buildApp(options: BuildOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            ...(typeof options.logger === 'object' ? options.logger : {}),
+            serializers: { req: requestForLog },
+          },
     bodyLimit: config.limits.bodyBytes,
     trustProxy: config.trustProxy,
     genReqId: (request) => {
@@ -64,7 +74,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   const lifecycle = new Lifecycle();
   registerDrain(app, lifecycle);
   collectRoutes(app);
-  installErrorHandler(app);
+  installErrorHandler(app, config);
   drainUnreadBodies(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -96,6 +106,8 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     readCache: cacheReads ? new ReadCache(database.writes) : null,
     files: await openFileStore(config),
     lifecycle,
+    heavyWork: new HeavyWork(database.db, config),
+    uploadWorkers: new UploadWorkers(() => config.uploadWorkerMemoryMb),
   };
   ctx.records.targetOf = (references) => resources.target(references);
   // Names of linked records in memory only where this process is the only writer (tables counted one by one).
@@ -111,6 +123,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   });
   registerCsrf(app, ctx.sessions);
   requireSignIn(app);
+  registerHeavyWork(app, ctx.heavyWork);
 
   for (const def of resourceDefinitions) resources.add(def);
   registerAuthRoutes(app, ctx);
@@ -123,6 +136,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   app.addHook('onClose', async () => {
     await ctx.sessions.flush();
     await realtime.close();
+    await ctx.uploadWorkers.close();
   });
   return { app, ctx };
 }

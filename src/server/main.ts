@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import { buildApp } from './app.js';
 import type { AppContext } from './app-context.js';
+import { serveControlSocket } from './backups/control-socket.js';
 import { ConfigError, loadConfig } from './config/config.js';
-import { isConnectionLost } from './db/connection-errors.js';
+import { isDatabaseUnavailable } from './db/connection-errors.js';
 import { DataFolderLockedError, openDatabase } from './db/database.js';
 import { startEmbeddedMaintenance } from './db/embedded-maintenance.js';
 import { migrate } from './db/migrate.js';
@@ -23,6 +24,7 @@ async function main() {
   const database = await openDatabase(config);
   let app: Awaited<ReturnType<typeof buildApp>>['app'] | undefined;
   let ctx: AppContext | undefined;
+  let control: { close(): Promise<void> } | null = null;
   let listening = false;
   let closing = false;
   // SIGTERM is a drain (docs/operations.md "Stopping and rolling restarts"): /api/ready answers 503 at once and the job
@@ -34,7 +36,7 @@ async function main() {
     closing = true;
     const drainSeconds = listening ? config.shutdownDrainSeconds : 0;
     console.log(
-      `\n${signal} received: ${drainSeconds ? `draining for ${drainSeconds} s (/api/ready answers 503), then ` : ''}finishing requests and closing the database...`,
+      `\n${signal.startsWith('SIG') ? `${signal} received` : signal}: ${drainSeconds ? `draining for ${drainSeconds} s (/api/ready answers 503), then ` : ''}finishing requests and closing the database...`,
     );
     try {
       const released = ctx?.lifecycle.drain();
@@ -43,16 +45,23 @@ async function main() {
       // grace period ends the wait.
       await Promise.race([Promise.all([released, app?.close()]), sleep(SHUTDOWN_GRACE_MS)]);
     } finally {
+      // A backup being made through it is cut off (its run is marked failed at the next start).
+      await control?.close();
       await database.close();
       process.exit(0);
     }
   };
+  // Under `npm start` the supervisor (supervisor.mjs) passes these on and waits for this process's exit 0: a drain is
+  // never taken for a crash.
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
-  // A query nobody waited for that failed because the database went away must not end the process (Node's default for
-  // an unhandled rejection); anything else still does.
+  process.on('SIGHUP', () => void shutdown('SIGHUP'));
+  // Under `npm start`'s supervisor (supervisor.mjs): if it dies, stop as gracefully as on SIGTERM.
+  process.on('disconnect', () => void shutdown('The supervisor is gone'));
+  // A query nobody waited for that failed because the database went away (or the embedded database's thread is starting
+  // again) must not end the process (Node's default for an unhandled rejection); anything else still does.
   process.on('unhandledRejection', (reason) => {
-    if (!isConnectionLost(reason)) throw reason;
+    if (!isDatabaseUnavailable(reason)) throw reason;
     const message = 'a background query failed: the database does not answer';
     if (app) app.log.warn({ reason: String(reason) }, message);
     else console.warn(`${message} (${String(reason)})`);
@@ -80,15 +89,32 @@ async function main() {
   listening = true;
   await announceDeploy(seeded.ctx, deployVersion(config.version));
   await startJobWorker(app); // imports, undo, exports; stopped by app.close() (onClose hook in jobs/index.ts)
-  if (database.kind === 'pglite')
+  await seeded.ctx.uploadWorkers.start(); // the threads that read uploads, ready before the first (workers/)
+  if (database.kind === 'pglite') {
     startEmbeddedMaintenance(database, (error, what) => app?.log.warn({ err: error }, `${what} failed`));
+    // `npm run backup` while this server runs: it asks this process, the database's only user (backups/).
+    control = await serveControlSocket({ database, files: seeded.ctx.files, config });
+    if (!control)
+      app.log.warn(
+        'The data folder path is too long for the backup control socket: npm run backup needs the server stopped.',
+      );
+  }
 
-  const address = config.appUrl ?? `http://localhost:${(app.server.address() as { port: number }).port}`;
+  // Tells the supervisor this start succeeded: a later crash is restarted without limit (supervisor.mjs).
+  process.send?.({ type: 'ready' });
+
+  const address = config.appUrlSet
+    ? config.appUrl
+    : `http://localhost:${(app.server.address() as { port: number }).port}`;
   const lines = [
     ``,
     `  ${config.appName} is running at ${address}`,
     `  Database: ${database.kind === 'pglite' ? `embedded (PGlite) in ${config.dataDir}` : 'PostgreSQL'}`,
   ];
+  if (!config.appUrlSet)
+    lines.push(
+      `  Links in mails point to ${config.appUrl}: set APP_URL to the address people open (docs/settings.md).`,
+    );
   if (seeded.admin) {
     lines.push(
       `  Sign in as ${seeded.admin.email} with password ${seeded.admin.password ?? '(the ADMIN_PASSWORD you set)'}`,
@@ -100,7 +126,7 @@ async function main() {
   } else {
     lines.push(`  Sign in with your account (the first administrator is ${config.admin.email}).`);
   }
-  console.log(lines.join('\n') + '\n');
+  console.log(`${lines.join('\n')}\n`);
 }
 
 main().catch((error) => {

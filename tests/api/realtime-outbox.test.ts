@@ -57,7 +57,7 @@ const event = (name: string): RelayMessage => ({ channels: ['private-App.Models.
 async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
   const until = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > until) throw new Error('timed out');
+    if (Date.now() > until) throw new Error(`timed out waiting for ${check}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

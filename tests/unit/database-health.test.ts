@@ -54,9 +54,17 @@ describe('DatabaseHealth', () => {
     health.close();
   });
 
-  it('of the embedded database never goes down', () => {
-    const health = DatabaseHealth.always();
+  it('of the embedded database goes down only while its thread restarts', () => {
+    const health = DatabaseHealth.inProcess();
+    const changes: boolean[] = [];
+    health.onChange((up) => changes.push(up));
     health.report(withCode('57P01'));
     expect(health.up).toBe(true);
+    health.stopped('The embedded database stopped unexpectedly');
+    expect(health.up).toBe(false);
+    expect(health.reason).toBe('The embedded database stopped unexpectedly');
+    health.started();
+    expect(health.up).toBe(true);
+    expect(changes).toEqual([false, true]);
   });
 });

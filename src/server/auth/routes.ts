@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { can } from '../../common/permissions.js';
@@ -6,9 +5,9 @@ import type { AppContext } from '../app-context.js';
 import { forbidden, HttpError, notFound, ValidationError } from '../http/errors.js';
 import { parseBody } from '../http/parse-body.js';
 import { assertMayManageAccount } from '../users/account-rules.js';
+import { hashToken, issueResetLink, RESET_TOKEN_MINUTES } from './password-reset.js';
 import { dummyPasswordHash, verifyPassword } from './passwords.js';
 
-const RESET_TOKEN_MINUTES = 60;
 const email = z.string().trim().toLowerCase().max(254).email('Enter a valid email address.');
 const newPassword = z
   .string()
@@ -51,15 +50,13 @@ const registerBody = z
   .strict()
   .superRefine(confirmed);
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db, sessions, throttle, records, resources, config } = ctx;
 
   app.post('/api/auth/login', { config: { permission: 'public' } }, async (request, reply) => {
     const body = parseBody(loginBody, request.body);
     const counters = throttle.counters('login', body.email, request.ip);
-    await throttle.assertAllowed(counters);
+    const allowance = await throttle.assertAllowed(counters);
     const user = await db
       .selectFrom('users')
       .select(['id', 'password'])
@@ -68,7 +65,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
       .executeTakeFirst();
     const valid = await verifyPassword(user?.password ?? (await dummyPasswordHash()), body.password);
     if (!user || !valid) {
-      await throttle.recordFailure(counters);
+      await throttle.recordFailure(counters, allowance);
       throw new ValidationError({ email: ['These credentials do not match our records.'] });
     }
     await throttle.clear(counters[0].key);
@@ -147,17 +144,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     if (user) {
-      const token = randomBytes(32).toString('base64url');
       // A new link voids every earlier one: only the newest mail works.
-      await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('password_resets').where('email', '=', body.email).execute();
-        await trx
-          .insertInto('password_resets')
-          .values({ email: body.email, token_hash: hashToken(token) })
-          .execute();
-      });
-      const base = config.appUrl ?? `${request.protocol}://${request.host}`;
-      const link = `${base}/password/update?token=${encodeURIComponent(token)}&email=${encodeURIComponent(body.email)}`;
+      const { link } = await issueResetLink(db, config, body.email);
       await ctx.sendMail({
         to: body.email,
         subject: `Reset your ${config.appName} password`,

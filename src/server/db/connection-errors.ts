@@ -1,3 +1,5 @@
+import { DatabaseThreadStoppedError } from './pglite-thread.js';
+
 /** Socket errors of a database server that is gone, restarting or out of reach. */
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
@@ -38,9 +40,12 @@ export function isConnectionLost(error: unknown): boolean {
 /** The pool had no connection free for the whole wait (pg-pool's `connectionTimeoutMillis`): busy, not down. */
 const POOL_WAIT = /timeout exceeded when trying to connect/i;
 
-/** Whether a request that failed with `error` should be answered 503 (try again shortly) rather than 500. */
+/**
+ * Whether a request that failed with `error` should be answered 503 (try again shortly) rather than 500: the database
+ * is out of reach, its pool busy, or the embedded database's thread stopped and is starting again (pglite-thread.ts).
+ */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  if (isConnectionLost(error)) return true;
+  if (isConnectionLost(error) || error instanceof DatabaseThreadStoppedError) return true;
   const message = (error as { message?: unknown } | null)?.message;
   return typeof message === 'string' && POOL_WAIT.test(message);
 }

@@ -11,7 +11,8 @@ export type HealthListener = (up: boolean, reason: string | null) => void;
  * (`report`); one that says the server is gone marks the database down, and from then on a fresh connection is tried
  * (`probe`) with a growing pause until one answers, when it is marked up again. Listeners hear each change: the job
  * worker pauses and resumes, the LISTEN connection is made again, read caches empty themselves, /api/ready answers
- * 503 meanwhile. The embedded database is in the process: it is always up (`DatabaseHealth.always()`).
+ * 503 meanwhile. The embedded database is in the process (`DatabaseHealth.inProcess()`): errors never take it down,
+ * only its thread stopping does, until the thread has started again (`stopped`, `started`).
  */
 export class DatabaseHealth {
   private isUp = true;
@@ -22,7 +23,7 @@ export class DatabaseHealth {
 
   constructor(private readonly probe: (() => Promise<void>) | null) {}
 
-  static always(): DatabaseHealth {
+  static inProcess(): DatabaseHealth {
     return new DatabaseHealth(null);
   }
 
@@ -53,6 +54,18 @@ export class DatabaseHealth {
     this.lastReason = error instanceof Error ? error.message : String(error);
     this.change(false);
     void this.probeUntilUp();
+  }
+
+  /** The embedded database's thread stopped: down until it has started again (no probe: its owner says when). */
+  stopped(reason: string): void {
+    if (this.closed || !this.isUp) return;
+    this.lastReason = reason;
+    this.change(false);
+  }
+
+  started(): void {
+    if (this.closed || this.isUp) return;
+    this.change(true);
   }
 
   close(): void {

@@ -1,13 +1,11 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { Kysely, sql } from 'kysely';
+import { Kysely } from 'kysely';
 import type { Config } from '../config/config.js';
 import { DatabaseHealth } from './database-health.js';
 import { PGliteDialect } from './pglite-dialect.js';
+import { PGliteThread } from './pglite-thread.js';
 import { openPostgres } from './postgres.js';
-import { TYPE_PARSERS } from './type-parsers.js';
 import { trackWrites, WriteGeneration } from './write-tracking.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -17,7 +15,7 @@ export interface Database {
   db: Kysely<any>;
   /** Moves after every write through `db` (read caches check it). */
   writes: WriteGeneration;
-  /** Whether the database answers now; the embedded one always does (db/database-health.ts). */
+  /** Whether the database answers now; the embedded one unless its thread is starting again (db/database-health.ts). */
   health: DatabaseHealth;
   /** Run `listener` for every NOTIFY on `channel`, from this process or (on PostgreSQL) any other. */
   listen(channel: string, listener: (payload: string) => void): Promise<void>;
@@ -36,13 +34,15 @@ export interface Database {
   exclusively<T>(work: () => Promise<T>): Promise<T>;
   /**
    * Runs `work` unless another process runs work under the same `lock` (a number of its own) now; null when it did not
-   * run. The embedded database has one process: it always runs.
+   * run. The embedded database has one process: there the lock is held in memory, against other work of this process.
    */
   exclusivelyIfFree<T>(lock: number, work: () => Promise<T>): Promise<T | null>;
   /** Checkpoint and close; safe to call twice. */
   close(): Promise<void>;
   /** The connection pool's state (PostgreSQL); the embedded database has one connection and no pool. */
   poolStats?(): { max: number; total: number; idle: number; waiting: number };
+  /** The embedded database's own thread (pglite-thread.ts): started again by itself if it stops. */
+  thread?: PGliteThread;
 }
 
 export class DataFolderLockedError extends Error {}
@@ -51,35 +51,39 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   return config.databaseUrl ? openPostgres(config.databaseUrl) : openPGlite(path.join(config.dataDir, 'db'));
 }
 
+/**
+ * The embedded database runs on a thread of its own (pglite-worker.ts), so HTTP and JavaScript run beside it on the
+ * other core; this process holds the data folder's lock.
+ */
 async function openPGlite(folder: string): Promise<Database> {
   mkdirSync(folder, { recursive: true });
   const releaseLock = acquireLock(folder);
-  let pglite: PGlite;
+  let thread: PGliteThread;
   try {
-    // pg_trgm: trigram indexes make list searches (ILIKE '%text%') fast on large tables (docs/records.md).
-    pglite = await PGlite.create(folder, {
-      parsers: TYPE_PARSERS,
-      extensions: { pg_trgm },
-      // The buffer cache lives in WebAssembly memory that never shrinks, and the OS caches the files anyway: 16 MB
-      // keeps the idle server small with no loss in the 100,000-site benchmarks (docs/architecture.md, "Start-up").
-      // The driver checkpoints when the WAL passes 48 MB (pglite-dialect.ts); a checkpoint keeps at most
-      // max_wal_size of old segments for reuse (the default 1 GB would keep pg_wal at three times the data).
-      postgresqlconf: ['shared_buffers = 16MB', 'max_wal_size = 64MB', 'min_wal_size = 32MB'],
-    });
+    thread = await PGliteThread.start(folder);
   } catch (error) {
     releaseLock();
     throw error;
   }
   const writes = new WriteGeneration();
-  const db = new Kysely<any>({ dialect: trackWrites(new PGliteDialect(pglite), writes) });
+  const health = DatabaseHealth.inProcess();
+  thread.onStop = (error) => health.stopped(error.message);
+  thread.onRestart = () => {
+    // Writes in flight when the thread stopped may have committed: what the caches keep is dropped.
+    writes.bump('data', null);
+    health.started();
+  };
+  const db = new Kysely<any>({ dialect: trackWrites(new PGliteDialect(thread), writes) });
   // One process owns the embedded database, so notifications stay in this process.
   const listeners = new Map<string, Array<(payload: string) => void>>();
+  const heldLocks = new Set<number>();
   let closed = false;
   return {
     kind: 'pglite',
     db,
     writes,
-    health: DatabaseHealth.always(),
+    health,
+    thread,
     async listen(channel, listener) {
       if (!listeners.has(channel)) listeners.set(channel, []);
       listeners.get(channel)!.push(listener);
@@ -92,16 +96,23 @@ async function openPGlite(folder: string): Promise<Database> {
     async exclusively(work) {
       return work();
     },
-    async exclusivelyIfFree(_lock, work) {
-      return work();
+    async exclusivelyIfFree(lock, work) {
+      // One process, but several parts of it may ask (two outbox publishers in a test): the lock is held in memory.
+      if (heldLocks.has(lock)) return null;
+      heldLocks.add(lock);
+      try {
+        return await work();
+      } finally {
+        heldLocks.delete(lock);
+      }
     },
     async close() {
       if (closed) return;
       closed = true;
+      health.close();
       try {
-        // Wait for queries in flight, then flush everything to the data folder.
-        await sql`checkpoint`.execute(db).catch(() => {});
-        await pglite.close();
+        // Statements in flight finish first; then everything is flushed to the data folder.
+        await thread.close();
       } finally {
         releaseLock();
       }

@@ -2,7 +2,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import type { Database } from './database.js';
 import { DatabaseHealth } from './database-health.js';
 import { PostgresListener } from './postgres-listener.js';
-import { TYPE_PARSERS } from './type-parsers.js';
+import { asText, DATE, INT8, NUMERIC, toNumber } from './type-parsers.js';
 import { trackWrites, WriteGeneration } from './write-tracking.js';
 
 /** The advisory lock key of start-up work (migrations, seeding, indexes): any fixed number no other code uses. */
@@ -22,7 +22,9 @@ const CONNECT_TIMEOUT_MS = 30_000;
 export async function openPostgres(url: string): Promise<Database> {
   // Loaded only here: with the embedded database the driver is never needed.
   const { default: pg } = await import('pg');
-  for (const [oid, parse] of Object.entries(TYPE_PARSERS)) pg.types.setTypeParser(Number(oid), parse);
+  pg.types.setTypeParser(INT8, toNumber);
+  pg.types.setTypeParser(NUMERIC, toNumber);
+  pg.types.setTypeParser(DATE, asText);
   const newClient = () => new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   const health = new DatabaseHealth(async () => {
     const probe = newClient();

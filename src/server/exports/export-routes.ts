@@ -21,7 +21,7 @@ export function registerExportRoutes(app: FastifyInstance, exports: ExportServic
   const ownExports = {
     config: { permission: { anyOf: [{ resource: 'exports', action: 'read' }, 'export:create'] } },
   } as const;
-  app.get('/api/exports/download', { config: { permission: 'export:create' } }, async (request, reply) => {
+  app.get('/api/exports/download', { config: { permission: 'export:create', heavy: true } }, async (request, reply) => {
     const user = request.user!;
     exports.assertMayExport(user);
     const query = parseExportQuery(request.query as Record<string, unknown>);
@@ -29,12 +29,10 @@ export function registerExportRoutes(app: FastifyInstance, exports: ExportServic
     const background = (request.query as any).background === '1' || total > BACKGROUND_THRESHOLD;
     if (background) {
       const record = await exports.start(user, query);
-      return reply
-        .status(202)
-        .send({
-          data: record,
-          message: `The export of ${total.toLocaleString('en')} rows has started; it will be ready to download shortly.`,
-        });
+      return reply.status(202).send({
+        data: record,
+        message: `The export of ${total.toLocaleString('en')} rows has started; it will be ready to download shortly.`,
+      });
     }
     reply.header('content-type', 'text/csv; charset=utf-8');
     reply.header('content-disposition', `attachment; filename="${exports.fileName(query.resource)}"`);
@@ -42,7 +40,7 @@ export function registerExportRoutes(app: FastifyInstance, exports: ExportServic
     return reply.send(Readable.from(exports.stream(user, def, query)));
   });
 
-  app.post('/api/exports', { config: { permission: 'export:create' } }, async (request, reply) => {
+  app.post('/api/exports', { config: { permission: 'export:create', heavy: true } }, async (request, reply) => {
     const user = request.user!;
     exports.assertMayExport(user);
     const body = parseBody(startBody, request.body);

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Action } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
-import { idempotencyKeyOf } from './idempotency.js';
+import { idempotencyOf, rememberSent } from './idempotency.js';
 import type { WriteAnswer } from './record-service.js';
 import type { ResourceDefinition } from './resource.js';
 
@@ -14,22 +14,31 @@ export const socketOf = (request: FastifyRequest) => {
 /** The write options a browser's request carries: its socket id and its Idempotency-Key (records/idempotency.ts). */
 export const writeOptionsOf = (request: FastifyRequest) => ({
   socketId: socketOf(request),
-  idempotencyKey: idempotencyKeyOf(request),
+  idempotency: idempotencyOf(request),
 });
 
 /**
- * A write's answer: the record as the person reads it (the names of its links, as a show gives them); a repeated
- * attempt (same Idempotency-Key) says so in a header, with the same body.
+ * Sends a write's answer with `status`: the record as the person reads it (the names of its links, as a show gives
+ * them). A write made under an Idempotency-Key keeps this answer as sent; a repeated attempt gets it again unchanged,
+ * saying so in a header.
  */
 export async function writeAnswer(
   ctx: AppContext,
   def: ResourceDefinition,
   request: FastifyRequest,
   reply: FastifyReply,
-  { record, message, replayed }: WriteAnswer,
+  written: WriteAnswer,
+  status: 200 | 201,
 ) {
-  if (replayed) reply.header('Idempotent-Replayed', 'true');
-  return { data: await ctx.records.readerCopy(request.user, def, record), message };
+  if (written.replayed) reply.header('Idempotent-Replayed', 'true');
+  if (written.sent)
+    return reply.status(written.sent.status).type('application/json; charset=utf-8').send(written.sent.body);
+  const body = JSON.stringify({
+    data: await ctx.records.readerCopy(request.user, def, written.record),
+    message: written.message,
+  });
+  if (written.claimed) await rememberSent(ctx.db, written.claimed, status, body);
+  return reply.status(status).type('application/json; charset=utf-8').send(body);
 }
 
 export const idParam = {
@@ -42,8 +51,8 @@ export const idParam = {
 export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext, def: ResourceDefinition) {
   const base = `/api/${def.name}`;
   const { records, readCache } = ctx;
-  const answer = (request: FastifyRequest, reply: FastifyReply, written: WriteAnswer) =>
-    writeAnswer(ctx, def, request, reply, written);
+  const answer = (request: FastifyRequest, reply: FastifyReply, written: WriteAnswer, status: 200 | 201 = 200) =>
+    writeAnswer(ctx, def, request, reply, written, status);
   const read = (request: FastifyRequest, reply: FastifyReply, compute: () => Promise<unknown>) =>
     readCache ? readCache.serve(request, reply, compute) : compute();
   // Routes the resource serves itself (def.ownRoutes) are left out.
@@ -70,13 +79,9 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext, de
     );
 
   if (!own.has('create'))
-    app.post(base, { config: needs('create') }, async (request, reply) => {
-      return reply
-        .status(201)
-        .send(
-          await answer(request, reply, await records.create(request.user, def, request.body, writeOptionsOf(request))),
-        );
-    });
+    app.post(base, { config: needs('create') }, async (request, reply) =>
+      answer(request, reply, await records.create(request.user, def, request.body, writeOptionsOf(request)), 201),
+    );
 
   const update = async (request: any, reply: FastifyReply) =>
     answer(

@@ -103,17 +103,14 @@ export function registerCustomTypeRoutes(app: FastifyInstance, ctx: AppContext) 
   app.post<{ Params: Params }>('/api/:resource', needs('create'), async (request, reply) => {
     const def = await resolve(request.params.resource);
     if (!def) return notFoundAnswer(request, reply);
-    return reply
-      .status(201)
-      .send(
-        await writeAnswer(
-          ctx,
-          def,
-          request,
-          reply,
-          await ctx.records.create(request.user, def, request.body, writeOptionsOf(request)),
-        ),
-      );
+    return writeAnswer(
+      ctx,
+      def,
+      request,
+      reply,
+      await ctx.records.create(request.user, def, request.body, writeOptionsOf(request)),
+      201,
+    );
   });
   app.get<{ Params: Params; Querystring: { with_trashed?: string } }>(
     '/api/:resource/:id',
@@ -142,6 +139,7 @@ export function registerCustomTypeRoutes(app: FastifyInstance, ctx: AppContext) 
           request,
           reply,
           await ctx.records.update(request.user, def, id, request.body, writeOptionsOf(request)),
+          200,
         );
       },
     });

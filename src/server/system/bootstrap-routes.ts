@@ -16,7 +16,7 @@ import { deployVersion, systemConfig } from './system-routes.js';
  */
 export function registerBootstrapRoutes(app: FastifyInstance, ctx: AppContext) {
   const { config, records, resources } = ctx;
-  const version = deployVersion(config.version);
+  const publicConfig = systemConfig(config, deployVersion(config.version));
 
   const listAll = async (request: FastifyRequest, name: 'features' | 'schemas') => {
     try {
@@ -29,7 +29,7 @@ export function registerBootstrapRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.get('/api/bootstrap', { config: { permission: 'public' } }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
-    const answer = { config: systemConfig(config, request, version), user: request.user ?? null };
+    const answer = { config: publicConfig, user: request.user ?? null };
     if (!request.user) return { data: answer };
     const [features, schemas] = await Promise.all([listAll(request, 'features'), listAll(request, 'schemas')]);
     return { data: { ...answer, ...(features ? { features } : {}), ...(schemas ? { schemas } : {}) } };

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { AppContext } from '../app-context.js';
 import type { Config } from '../config/config.js';
@@ -16,14 +16,24 @@ export function deployVersion(version: string) {
   return `${version}+${fingerprint}`;
 }
 
+/**
+ * Where the browser opens its realtime connection: the Pusher-protocol service's address, or for the embedded hub
+ * nulls, so the browser uses the address it loaded the app from (src/client/realtime/pusherOptions.ts); nothing is
+ * taken from the request's Host header.
+ */
+function realtimeAddress(config: Config) {
+  if (!config.pusher.external) return { host: null, port: null, scheme: null, force_tls: null };
+  const scheme = config.pusher.scheme ?? 'https';
+  return {
+    host: config.pusher.host,
+    port: config.pusher.port ?? (scheme === 'https' ? 443 : 80),
+    scheme,
+    force_tls: scheme === 'https',
+  };
+}
+
 /** The public settings the client starts with (GET /api/system/config; the start answer of bootstrap-routes.ts too). */
-export function systemConfig(config: Config, request: FastifyRequest, version: string) {
-  const external = config.pusher.external;
-  const scheme = external ? (config.pusher.scheme ?? 'https') : request.protocol;
-  const host = external ? config.pusher.host : request.hostname.replace(/:\d+$/, '');
-  const port = external
-    ? (config.pusher.port ?? (scheme === 'https' ? 443 : 80))
-    : Number(request.host.split(':')[1] ?? (scheme === 'https' ? 443 : 80));
+export function systemConfig(config: Config, version: string) {
   return {
     name: config.appName,
     logo_url: config.links.logoUrl,
@@ -38,10 +48,7 @@ export function systemConfig(config: Config, request: FastifyRequest, version: s
       broadcaster: 'pusher',
       key: config.pusher.key,
       cluster: config.pusher.cluster,
-      host,
-      port,
-      scheme,
-      force_tls: scheme === 'https',
+      ...realtimeAddress(config),
       auth_endpoint: '/broadcasting/auth',
       user_auth_endpoint: '/broadcasting/user-auth',
       channel: 'system',
@@ -57,9 +64,8 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: AppContext) {
   const { config } = ctx;
   const version = deployVersion(config.version);
 
-  app.get('/api/system/config', { config: { permission: 'public' } }, async (request) =>
-    systemConfig(config, request, version),
-  );
+  const answer = systemConfig(config, version);
+  app.get('/api/system/config', { config: { permission: 'public' } }, async () => answer);
 
   app.get('/api/dashboard/version', { config: { permission: 'public' } }, async () => ({ version }));
 

@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { can } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import { loadAuthUser } from '../auth/load-user.js';
+import { issueResetLink, RESET_TOKEN_MINUTES } from '../auth/password-reset.js';
 import { verifyPassword } from '../auth/passwords.js';
-import { fieldError } from '../http/errors.js';
+import { fieldError, forbidden } from '../http/errors.js';
 import { parseBody } from '../http/parse-body.js';
+import { assertMayManageAccount } from './account-rules.js';
 
 const goalCount = z.number().int().min(0).max(100_000).optional();
 const goalsBody = z
@@ -40,7 +43,7 @@ const preferenceBody = z
   })
   .strict();
 
-/** Routes about users beyond the generic ones: monthly goals and one's own profile. */
+/** Routes about users beyond the generic ones: monthly goals, reset links, and one's own profile. */
 export function registerUserRoutes(app: FastifyInstance, ctx: AppContext) {
   const users = ctx.resources.get('users')!;
 
@@ -58,6 +61,29 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext) {
       const goals = { ...(current.goals ?? {}), [period]: { ...(current.goals?.[period] ?? {}), ...counts } };
       const { record } = await ctx.records.update(request.user, users, request.params.id, { goals });
       return { data: record.goals, message: 'Goals updated successfully.' };
+    },
+  );
+
+  // A password reset link made by someone who may set the person's password, for when no mail server is set or the
+  // mail does not arrive: shown to them once, never logged, and it voids the person's earlier links.
+  app.post<{ Params: { id: number } }>(
+    '/api/users/:id/password-reset-link',
+    {
+      schema: { params: { type: 'object', properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } } } },
+      config: { permission: { resource: 'users', action: 'update' } },
+    },
+    async (request, reply) => {
+      const me = request.user!;
+      const user = await ctx.records.show(me, users, request.params.id);
+      if (!can(me, 'user:update')) throw forbidden("You do not have permission to reset users' passwords.");
+      await assertMayManageAccount(ctx.db, me, user, 'make a password reset link for');
+      const { link, expiresAt } = await issueResetLink(ctx.db, ctx.config, String(user.email).toLowerCase());
+      request.log.info({ by: me.id, for: user.id }, 'Password reset link made');
+      reply.header('Cache-Control', 'no-store');
+      return {
+        data: { link, expires_at: expiresAt.toISOString() },
+        message: `This link lets ${user.first_name} choose a new password once, within ${RESET_TOKEN_MINUTES} minutes. Earlier links no longer work.`,
+      };
     },
   );
 
