@@ -45,6 +45,12 @@ export class OutboxPublisher implements Publisher {
   private lastKeptId = 0;
   /** Events this process kept so far: a send that found the outbox empty while more were kept sends again. */
   private kept = 0;
+  /**
+   * This process kept an event not yet known to have left. Its sends go on until one has, also after it stopped
+   * keeping: a notice that the outbox is empty may come while its event is being kept, and another process may be
+   * sending at that moment (the lock busy), which would otherwise leave the event there unsent.
+   */
+  private unsent = false;
   private timer: NodeJS.Timeout | null = null;
   private sending: Promise<void> | null = null;
   private sendAgain = false;
@@ -67,7 +73,10 @@ export class OutboxPublisher implements Publisher {
     await this.database.listen(OUTBOX_CHANNEL, (payload) => {
       if (payload === 'kept') this.backlog = true;
       const sent = /^sent:(\d+)$/.exec(payload);
-      if (sent && this.lastKeptId <= Number(sent[1])) this.leaveBacklog();
+      if (sent && this.lastKeptId <= Number(sent[1])) {
+        this.leaveBacklog();
+        this.unsent = false;
+      }
     });
     this.lookFirstUntil = Date.now() + LOOK_FIRST_MS;
     this.sendSoon(0);
@@ -97,6 +106,7 @@ export class OutboxPublisher implements Publisher {
     );
     this.lastKeptId = Math.max(this.lastKeptId, Number(rows[0]!.id));
     this.kept++;
+    this.unsent = true;
     this.sendSoon(0);
   }
 
@@ -147,7 +157,7 @@ export class OutboxPublisher implements Publisher {
         this.sending = null;
         const again = this.sendAgain;
         this.sendAgain = false;
-        if (this.backlog) this.sendSoon(again ? 0 : this.pause);
+        if (this.backlog || this.unsent) this.sendSoon(again ? 0 : this.pause);
       });
     }, ms);
     this.timer.unref();
@@ -165,8 +175,10 @@ export class OutboxPublisher implements Publisher {
     if (result?.outcome === 'empty') {
       this.pause = FIRST_TRY_MS;
       // Kept another meanwhile: it is sent at once (sendSoon). Otherwise every event this process kept has left.
-      if (this.kept === keptBefore) this.leaveBacklog();
-      else this.sendAgain = true;
+      if (this.kept === keptBefore) {
+        this.leaveBacklog();
+        this.unsent = false;
+      } else this.sendAgain = true;
       if (result.lastId) await this.database.notify(OUTBOX_CHANNEL, `sent:${result.lastId}`).catch(() => {});
       return;
     }
