@@ -36,11 +36,14 @@ export async function openPostgres(url: string): Promise<Database> {
       await probe.end().catch(() => {});
     }
   });
+  // No JIT: the access policy's rules (access/compile.ts) give plans of many small subplans whose estimated cost passes
+  // jit_above_cost though they run in a millisecond; compiling them took seconds (docs/operations.md).
   const pool = new pg.Pool({
     connectionString: url,
     max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
+    options: '-c jit=off',
   });
   // An idle connection the server closed (pg-pool drops it and emits this), and any connection's error while a
   // request holds it (the request's query fails too and the pool drops the connection when it is given back).
