@@ -29,7 +29,8 @@ beforeAll(async () => {
     cleanup = async () => rmSync(dataDir, { recursive: true, force: true });
   }
   await migrate(database.db);
-});
+  // A fresh embedded database migrated from nothing: on a machine busy with other test runs, over a minute.
+}, 180_000);
 
 afterAll(async () => {
   await database?.close();
