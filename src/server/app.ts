@@ -30,6 +30,7 @@ import { RecordService } from './records/record-service.js';
 import { ResourceRegistry } from './records/registry.js';
 import { registerResourceRoutes } from './records/routes.js';
 import { schemaStore } from './schemas/schema-store.js';
+import { Lifecycle, registerDrain } from './system/lifecycle.js';
 import { registerMetrics } from './system/metrics.js';
 import { registerSecurityHeaders } from './system/security-headers.js';
 import { registerStaticClient } from './system/static-client.js';
@@ -67,7 +68,12 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     // No time limit on plugins and onReady hooks: the first start on a large table builds its indexes there
     // (schemas/schema-routes.ts), which takes minutes, not the 10 s Fastify allows by default.
     pluginTimeout: 0,
+    // A request that still arrives while the app closes (after the drain, system/lifecycle.ts) is served, not refused
+    // with 503: the database closes only once the server has finished every request.
+    return503OnClosing: false,
   });
+  const lifecycle = new Lifecycle();
+  registerDrain(app, lifecycle);
   collectRoutes(app);
   installErrorHandler(app, config);
   drainUnreadBodies(app);
@@ -100,6 +106,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     realtime,
     readCache: cacheReads ? new ReadCache(database.writes) : null,
     files: await openFileStore(config),
+    lifecycle,
     heavyWork: new HeavyWork(database.db, config),
     uploadWorkers: new UploadWorkers(() => config.uploadWorkerMemoryMb),
   };

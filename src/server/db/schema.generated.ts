@@ -624,6 +624,12 @@ export interface PasswordResets {
   used_at: Timestamp | null;
 }
 
+export interface RealtimeOutbox {
+  created_at: Generated<Timestamp>;
+  id: Generated<number>;
+  message: string;
+}
+
 export interface Recruits {
   contractor_id: number | null;
   created_at: Generated<Timestamp>;
@@ -1027,6 +1033,7 @@ export interface DB {
   notes: Notes;
   notifications: Notifications;
   password_resets: PasswordResets;
+  realtime_outbox: RealtimeOutbox;
   recruits: Recruits;
   region_users: RegionUsers;
   regions: Regions;

@@ -44,6 +44,9 @@ export function registerSchemaRoutes(
   void ctx.database.listen(NOTIFY_CHANNEL, (payload) => {
     if (payload !== INSTANCE) store.invalidate();
   });
+  // A change announced while this process's LISTEN connection was lost (a database restart) was not heard.
+  const stopMissing = ctx.database.onNotificationsMissed(() => store.invalidate());
+  app.addHook('onClose', async () => stopMissing());
 
   // 'Site created successfully.' with the schema's singular name; every write runs the type's form logic.
   ctx.records.nameOf = async (def, db) =>

@@ -69,28 +69,29 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.get('/api/dashboard/version', { config: { permission: 'public' } }, async () => ({ version }));
 
-  app.get('/api/health', { config: { permission: 'public' } }, async (_request, reply) => {
-    try {
-      await sql`select 1`.execute(ctx.db);
-      return { status: 'ok', database: ctx.database.kind, version };
-    } catch {
-      return reply.status(503).send({ status: 'unavailable', message: 'The database does not answer.' });
-    }
-  });
+  // Whether the process is alive: it answers while the database is away (a liveness check that restarted it then would
+  // only add a restart to the outage); `database_up` says how the database is.
+  app.get('/api/health', { config: { permission: 'public' } }, async () => ({
+    status: 'ok',
+    database: ctx.database.kind,
+    database_up: ctx.database.health.up,
+    version,
+  }));
 
-  // For a load balancer: 503 from the moment this process is told to stop, so new requests go to the others while
-  // it finishes those it holds (health says whether it is alive; ready, whether to send it work).
-  let stopping = false;
-  app.addHook('preClose', async () => {
-    stopping = true;
-  });
+  // For a load balancer: 503 while the database does not answer, and from the moment this process is told to stop
+  // (system/lifecycle.ts), so new requests go to the others while it finishes those it holds (health says whether it is
+  // alive; ready, whether to send it work).
   app.get('/api/ready', { config: { permission: 'public' } }, async (_request, reply) => {
-    if (stopping) return reply.status(503).send({ status: 'stopping', message: 'This process is shutting down.' });
+    if (ctx.lifecycle.draining)
+      return reply.status(503).send({ status: 'stopping', message: 'This process is shutting down.' });
+    const unavailable = () =>
+      reply.status(503).send({ status: 'unavailable', message: 'The database does not answer.' });
+    if (!ctx.database.health.up) return unavailable();
     try {
       await sql`select 1`.execute(ctx.db);
       return { status: 'ready', version };
     } catch {
-      return reply.status(503).send({ status: 'unavailable', message: 'The database does not answer.' });
+      return unavailable();
     }
   });
 }
