@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { registerActivityRoutes } from './activity/activity-routes.js';
 import type { AppContext, Feature } from './app-context.js';
+import { assigneesFeature } from './assignees/index.js';
 import { assistantFeature } from './assistant/index.js';
 import { bulkEditsFeature } from './bulk-edits/index.js';
 import { campaignsFeature } from './campaigns/index.js';
@@ -78,6 +79,8 @@ export const features: Feature[] = [
   regionsFeature,
   mapFeature,
   // Work on records.
+  // Who work can be given to (tasks, next steps), by name (issue 36).
+  assigneesFeature,
   routes(registerWorkRoutes, [
     tasksResource,
     notesResource,

@@ -31,6 +31,7 @@ import * as accountWriteCounter from './migrations/029_account_write_counter.js'
 import * as regionSiteOrder from './migrations/030_region_site_order.js';
 import * as idempotencyFingerprints from './migrations/031_idempotency_fingerprints.js';
 import * as logForOthers from './migrations/032_log_for_others.js';
+import * as organizerRoleName from './migrations/036_organizer_role_name.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   '030_region_site_order': regionSiteOrder,
   '031_idempotency_fingerprints': idempotencyFingerprints,
   '032_log_for_others': logForOthers,
+  '036_organizer_role_name': organizerRoleName,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -413,6 +413,7 @@ export async function writeDemoHistory(ctx: AppContext, now = Date.now()) {
   const countyByCode = new Map(counties.map((c) => [c.code, c]));
   const south = METROS.filter((m) => m.lat < 35.6);
   const imports: Array<{ id?: number; who: Person; time: number }> = [];
+  const projectNames = new Set(sites.map((s) => String(s.name).toLowerCase()));
   const week1 = at(20);
   const week2 = at(6);
   for (const [who, time, newRows, firstNumber] of [
@@ -432,6 +433,7 @@ export async function writeDemoHistory(ctx: AppContext, now = Date.now()) {
       newRows,
       firstNumber,
       known,
+      taken: projectNames,
     });
     const entry: (typeof imports)[number] = { who, time };
     imports.push(entry);

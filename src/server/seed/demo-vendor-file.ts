@@ -1,4 +1,5 @@
 import { demoPlace, FIRST, LAST } from './demo.js';
+import { distinctProjectName } from './demo-names.js';
 import type { County, Metro } from './demo-places.js';
 import type { Random } from './prng.js';
 
@@ -122,17 +123,30 @@ export function vendorFile(
   rand: Random,
   counties: ReadonlyMap<string, County>,
   metros: readonly Metro[],
-  options: { week: Date; newRows: number; firstNumber: number; known: KnownSite[] },
+  options: {
+    week: Date;
+    newRows: number;
+    firstNumber: number;
+    known: KnownSite[];
+    /** The project names already used (lower case): new projects get others, and add theirs. */
+    taken: Set<string>;
+  },
 ) {
   const rows: string[][] = [];
   const week = options.week.getTime();
   for (let i = 0; i < options.newRows; i++) {
     const where = demoPlace(rand, counties, rand.pick(metros));
+    const name = distinctProjectName(options.taken, {
+      word: rand.pick(PREFIXES),
+      kind: rand.pick(KINDS),
+      street: where.street,
+      city: where.city,
+    });
     const contact = `${rand.pick(FIRST)} ${rand.pick(LAST)}`;
     const bid = new Date(week + rand.int(10, 60) * 86_400_000);
     rows.push([
       String(options.firstNumber + i),
-      `${rand.pick(PREFIXES)} ${rand.pick(KINDS)}`,
+      name,
       rand.pick(TYPES),
       where.street,
       where.city,

@@ -51,7 +51,7 @@ const EVERYONE = [
 
 /**
  * The seeded roles (SPEC section 6). `super` holds every permission; `admin` every one but feature switches
- * and impersonation; `leader` runs organizing work and reports; `user` (an organizer) works records without
+ * and impersonation; `leader` runs organizing work and reports; `user` (named Organizer) works records without
  * deleting reference data; `assistant` reads only union and PLA sites and union contractors: the seeded
  * example of category permissions filtering rows.
  */
@@ -87,7 +87,7 @@ export function seededRoles() {
     },
     {
       slug: 'user',
-      name: 'User',
+      name: 'Organizer',
       incognito: false,
       permissions: [
         ...EVERYONE,
