@@ -8,6 +8,7 @@ import { campaignsFeature } from './campaigns/index.js';
 import { contactsResource } from './contacts/contacts-resource.js';
 import { registerContractorRoutes } from './contractors/contractor-routes.js';
 import { contractorsResource } from './contractors/contractors-resource.js';
+import { conversationsFeature } from './conversations/index.js';
 import { registerDashboardRoutes } from './dashboard/dashboard-routes.js';
 import { exportsFeature } from './exports/index.js';
 import { featuresResource } from './features/features-resource.js';
@@ -74,6 +75,8 @@ export const features: Feature[] = [
   { resources: [visitsResource] },
   // Campaigns toward a majority and their cards (docs/campaigns.md).
   campaignsFeature,
+  // Conversations with people, their outcomes and assessments, a person's timeline (docs/conversations.md).
+  conversationsFeature,
   // Reference lists and tags; regions and the map (docs/map.md).
   routes(registerAddressOptions, referenceResources),
   regionsFeature,

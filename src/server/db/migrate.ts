@@ -31,6 +31,7 @@ import * as accountWriteCounter from './migrations/029_account_write_counter.js'
 import * as regionSiteOrder from './migrations/030_region_site_order.js';
 import * as idempotencyFingerprints from './migrations/031_idempotency_fingerprints.js';
 import * as logForOthers from './migrations/032_log_for_others.js';
+import * as conversations from './migrations/036_conversations.js';
 import * as organizerRoleName from './migrations/036_organizer_role_name.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '031_idempotency_fingerprints': idempotencyFingerprints,
   '032_log_for_others': logForOthers,
   '036_organizer_role_name': organizerRoleName,
+  '036_conversations': conversations,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

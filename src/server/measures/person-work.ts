@@ -80,19 +80,31 @@ const recruitsSigned: Part = {
   }),
 };
 
-/** Each figure and its parts. Further kinds of work (conversations) are further parts of these figures. */
+/**
+ * Conversations of a kind the person had (`user_id`, `had_at`), except those logged from a task: that task is
+ * completed by it and counted as a task done, so the call is counted once.
+ */
+const conversationsHad = (channel: string, label: string): Part => ({
+  key: `${channel}-conversations`,
+  label,
+  resource: 'conversations',
+  rows: (ctx, viewer, range, owner) =>
+    sql`select c.id as row_id, c.user_id as owner_id from conversations c
+      where ${visibleCondition(ctx, 'conversations', viewer, 'c')} and c.channel = ${channel} and c.task_id is null
+        and ${rangeCondition('c.had_at', range)} and ${owner(sql.ref('c.user_id'))}`,
+  link: (ids, range) => ({
+    resource: 'conversations',
+    filter: { user_id: idFilter(ids), channel, task_id_null: true, ...rangeFilter('had_at', range) },
+  }),
+});
+
+/** Each figure and its parts. */
 export const PERSON_MEASURES: Record<GoalKey, Part[]> = {
-  calls: [tasksDone('call', 'Call tasks done')],
-  meetings: [tasksDone('meeting', 'Meeting tasks done')],
-  visits: [tasksDone('visit', 'Visit tasks done'), visitsLogged],
+  calls: [tasksDone('call', 'Call tasks done'), conversationsHad('call', 'Calls logged')],
+  meetings: [tasksDone('meeting', 'Meeting tasks done'), conversationsHad('meeting', 'Meetings logged')],
+  visits: [tasksDone('visit', 'Visit tasks done'), visitsLogged, conversationsHad('visit', 'Visits to people logged')],
   recruits: [recruitsSigned],
 };
-
-/** Adds parts to a figure (a feature's own kind of work, such as conversations); done once, when its module loads. */
-export function addMeasureParts(key: GoalKey, ...parts: Part[]) {
-  for (const part of parts) if (!PERSON_MEASURES[key].some((p) => p.key === part.key)) PERSON_MEASURES[key].push(part);
-}
-export type { Part as MeasurePart };
 
 export interface PartValue {
   key: string;

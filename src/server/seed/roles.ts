@@ -11,6 +11,7 @@ const ORGANIZING = [
   'recruit',
   'grievance',
   'visit',
+  'conversation',
   'campaign',
   'campaign-card',
   'task',
@@ -35,6 +36,8 @@ const REFERENCE = [
   'trade',
   'union',
   'team',
+  'conversation-outcome',
+  'assessment-level',
 ];
 // Conversations with the assistant are private (only their maker reads them): everyone may keep their own.
 const ASSISTANT = crud(['assistant-thread', 'assistant-message'], ['create', 'read', 'delete', 'restore']).concat(
@@ -92,7 +95,7 @@ export function seededRoles() {
       permissions: [
         ...EVERYONE,
         ...crud(
-          ['site', 'contractor', 'contact', 'member', 'recruit', 'grievance', 'visit', 'tag'],
+          ['site', 'contractor', 'contact', 'member', 'recruit', 'grievance', 'visit', 'conversation', 'tag'],
           ['create', 'read', 'update'],
         ),
         ...crud(['task', 'note', 'document', 'attachment'], ['create', 'read', 'update', 'delete']),
