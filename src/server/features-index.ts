@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { registerActivityRoutes } from './activity/activity-routes.js';
 import type { AppContext, Feature } from './app-context.js';
+import { withAssessmentHistory } from './assessments/history.js';
+import { assessmentsFeature } from './assessments/index.js';
 import { assigneesFeature } from './assignees/index.js';
 import { assistantFeature } from './assistant/index.js';
 import { bulkEditsFeature } from './bulk-edits/index.js';
@@ -70,13 +72,22 @@ export const features: Feature[] = [
   routes((app, ctx) => registerSchemaRoutes(app, ctx, resourceDefinitions), schemaResources),
   routes(registerSiteRoutes, [sitesResource]),
   routes(registerContractorRoutes, [contractorsResource]),
-  { resources: [contactsResource, membersResource, recruitsResource, grievancesResource] },
+  // People, whose assessments are kept with their history (docs/conversations.md "Assessments").
+  {
+    resources: [
+      withAssessmentHistory(contactsResource),
+      withAssessmentHistory(membersResource),
+      withAssessmentHistory(recruitsResource),
+      grievancesResource,
+    ],
+  },
   // Site visits with their head counts (docs/visits.md).
   { resources: [visitsResource] },
   // Campaigns toward a majority and their cards (docs/campaigns.md).
   campaignsFeature,
   // Conversations with people, their outcomes and assessments, a person's timeline (docs/conversations.md).
   conversationsFeature,
+  assessmentsFeature,
   // Reference lists and tags; regions and the map (docs/map.md).
   routes(registerAddressOptions, referenceResources),
   regionsFeature,

@@ -21,6 +21,8 @@ import { channelName, type PersonRef } from './shared';
 export interface TimelineRecord {
   id: number;
   user_id?: number | null;
+  user_name?: string | null;
+  next_step_user_name?: string | null;
   channel?: string;
   outcome?: string | null;
   assessment?: string | null;
@@ -94,7 +96,7 @@ const nameOf = (names: LinkNames | undefined, field: string, id: number | null |
   id === null || id === undefined ? undefined : names?.[field]?.[id];
 
 function byWhom(record: TimelineRecord) {
-  const name = record.user_id ? linkNamesOf(record)?.user_id?.[record.user_id] : undefined;
+  const name = record.user_name ?? (record.user_id ? linkNamesOf(record)?.user_id?.[record.user_id] : undefined);
   return name ? ` · ${name}` : '';
 }
 
@@ -121,9 +123,7 @@ function describe(entry: TimelineEntry, outcomes: Map<string, string>, levels: M
         {record.next_step && (
           <Typography variant="body2" color="text.secondary">
             Next step: {record.next_step}
-            {nameOf(names, 'next_step_user_id', record.next_step_user_id)
-              ? ` (${nameOf(names, 'next_step_user_id', record.next_step_user_id)})`
-              : ''}
+            {record.next_step_user_name ? ` (${record.next_step_user_name})` : ''}
           </Typography>
         )}
       </Stack>

@@ -31,7 +31,7 @@ export const conversationsResource: ResourceDefinition = schemaBacked(
       task_id: { kind: 'integer', min: 1, label: 'task', references: { table: 'tasks', softDelete: true } },
       next_task_id: { kind: 'integer', min: 1, label: 'next task', references: { table: 'tasks', softDelete: true } },
     },
-    readOnly: ['title', 'person_type', 'person_id', 'next_task_id'],
+    readOnly: ['title', 'person_type', 'person_id', 'next_task_id', 'user_name', 'next_step_user_name'],
     search: ['notes', 'next_step'],
     defaultSort: { field: 'had_at', order: 'desc' },
     softDelete: true,
@@ -55,8 +55,16 @@ export const conversationsResource: ResourceDefinition = schemaBacked(
           await assertOwnerReadable(trx, user, 'site', values.site_id, 'site_id', 'site_id');
         return values;
       },
-      present(records) {
+      // Who had it and whom the next step is for, by name: as a note names its writer, for readers without user:read.
+      async present(records, db) {
+        const people = [...new Set(records.flatMap((r) => [r.user_id, r.next_step_user_id]).filter(Boolean))];
+        const users = people.length
+          ? await db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', people).execute()
+          : [];
+        const names = new Map(users.map((u) => [u.id, `${u.first_name} ${u.last_name}`.trim()]));
         for (const record of records) {
+          record.user_name = names.get(record.user_id) ?? null;
+          record.next_step_user_name = names.get(record.next_step_user_id) ?? null;
           const at = record.had_at instanceof Date ? record.had_at : new Date(String(record.had_at ?? ''));
           const day = Number.isNaN(at.getTime())
             ? ''

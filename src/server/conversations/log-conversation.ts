@@ -1,5 +1,6 @@
 import { can } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
+import { assessFromConversation } from '../assessments/apply.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { fieldError } from '../http/errors.js';
 import type { WriteAnswer, WriteOptions } from '../records/record-service.js';
@@ -22,7 +23,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  * `POST /api/conversations`: a conversation and what it sets going, written together in one transaction through the
  * data service (each with its validation, hooks and revision; every event after commit): the conversation; the task
  * its next step becomes, on the person, for whoever is named (the person logging it when no one is); the task it
- * was logged from, completed. A refusal of any part (no permission to add tasks, a bad due date) refuses all.
+ * was logged from, completed; the person's assessment, when it found one. A refusal of any part (no permission to add tasks, a bad due date) refuses all.
  */
 export async function logConversation(
   ctx: AppContext,
@@ -68,6 +69,8 @@ export async function logConversation(
         .execute();
       conversation.next_task_id = task.record.id;
     }
+    if (person && conversation.assessment)
+      await assessFromConversation(ctx, user, unit, person, conversation.assessment, conversation.id);
     if (fromTask) {
       const task = await ctx.records
         .visibleRows(unit.trx, tasks, user)

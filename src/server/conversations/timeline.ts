@@ -1,4 +1,5 @@
 import type { AppContext } from '../app-context.js';
+import { assessmentEntries } from '../assessments/timeline.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { canRead } from '../reports/scope.js';
 import { conversationsResource } from './conversations-resource.js';
@@ -65,8 +66,8 @@ const cards: TimelineSource = (ctx, user, person, limit) =>
     ? Promise.resolve([])
     : listed(ctx, user, 'campaign-cards', 'card', { [personField(person.type)]: person.id }, 'signed_on', limit);
 
-/** What a person's timeline is made of; features add their kinds (assessments, messages). */
-export const TIMELINE_SOURCES: TimelineSource[] = [conversations, cards];
+/** What a person's timeline is made of. */
+export const TIMELINE_SOURCES: TimelineSource[] = [conversations, assessmentEntries, cards];
 
 /**
  * `GET /api/{contacts|recruits|members}/{id}/timeline`: everything that happened with a person, newest first: every

@@ -31,8 +31,9 @@ import * as accountWriteCounter from './migrations/029_account_write_counter.js'
 import * as regionSiteOrder from './migrations/030_region_site_order.js';
 import * as idempotencyFingerprints from './migrations/031_idempotency_fingerprints.js';
 import * as logForOthers from './migrations/032_log_for_others.js';
-import * as conversations from './migrations/036_conversations.js';
-import * as organizerRoleName from './migrations/036_organizer_role_name.js';
+import * as organizerRoleName from './migrations/036a_organizer_role_name.js';
+import * as conversations from './migrations/036b_conversations.js';
+import * as assessments from './migrations/036c_assessments.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -67,8 +68,9 @@ const migrations: Record<string, Migration> = {
   '030_region_site_order': regionSiteOrder,
   '031_idempotency_fingerprints': idempotencyFingerprints,
   '032_log_for_others': logForOthers,
-  '036_organizer_role_name': organizerRoleName,
-  '036_conversations': conversations,
+  '036a_organizer_role_name': organizerRoleName,
+  '036b_conversations': conversations,
+  '036c_assessments': assessments,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
