@@ -16,6 +16,7 @@ import { AppEvents } from './events/app-events.js';
 import { features, resourceDefinitions } from './features-index.js';
 import { openFileStore } from './files/file-store.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { HeavyWork, registerHeavyWork } from './http/heavy-work.js';
 import { parseQueryString } from './http/query-string.js';
 import { requestForLog } from './http/request-log.js';
 import { collectRoutes, requireSignIn } from './http/route-permissions.js';
@@ -31,6 +32,7 @@ import { schemaStore } from './schemas/schema-store.js';
 import { registerMetrics } from './system/metrics.js';
 import { registerSecurityHeaders } from './system/security-headers.js';
 import { registerStaticClient } from './system/static-client.js';
+import { UploadWorkers } from './workers/upload-workers.js';
 
 export interface BuildOptions {
   config: Config;
@@ -69,7 +71,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     pluginTimeout: 0,
   });
   collectRoutes(app);
-  installErrorHandler(app);
+  installErrorHandler(app, config);
   drainUnreadBodies(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -100,6 +102,8 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     realtime,
     readCache: cacheReads ? new ReadCache(database.writes) : null,
     files: await openFileStore(config),
+    heavyWork: new HeavyWork(database.db, config),
+    uploadWorkers: new UploadWorkers(() => config.uploadWorkerMemoryMb),
   };
   ctx.records.targetOf = (references) => resources.target(references);
   // Names of linked records in memory only where this process is the only writer (tables counted one by one).
@@ -115,6 +119,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   });
   registerCsrf(app, ctx.sessions);
   requireSignIn(app);
+  registerHeavyWork(app, ctx.heavyWork);
 
   for (const def of resourceDefinitions) resources.add(def);
   registerAuthRoutes(app, ctx);
@@ -127,6 +132,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   app.addHook('onClose', async () => {
     await ctx.sessions.flush();
     await realtime.close();
+    await ctx.uploadWorkers.close();
   });
   return { app, ctx };
 }

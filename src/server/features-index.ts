@@ -5,6 +5,7 @@ import { withAssessmentHistory } from './assessments/history.js';
 import { assessmentsFeature } from './assessments/index.js';
 import { assigneesFeature } from './assignees/index.js';
 import { assistantFeature } from './assistant/index.js';
+import { backupsFeature } from './backups/index.js';
 import { bulkEditsFeature } from './bulk-edits/index.js';
 import { campaignsFeature } from './campaigns/index.js';
 import { contactsResource } from './contacts/contacts-resource.js';
@@ -109,6 +110,8 @@ export const features: Feature[] = [
   routes(registerRevisionRoutes),
   routes(registerOptionsRoutes),
   routes(registerSystemRoutes),
+  // Scheduled backups and the last backup on the system status (docs/operations.md "Backups").
+  backupsFeature,
   // The client's start answer: config, session, features and schemas in one request (docs/client.md).
   routes(registerBootstrapRoutes),
   // Background jobs, then the features that run them: imports and exports (docs/imports.md).

@@ -9,8 +9,9 @@ import type { BulkEditService } from './bulk-edit-service.js';
  */
 export function registerBulkEditRoutes(app: FastifyInstance, bulkEdits: BulkEditService) {
   const own = { config: { permission: 'signed-in' } } as const;
+  const heavy = { config: { permission: 'signed-in', heavy: true } } as const;
 
-  app.post('/api/bulk-edits', own, async (request, reply) => {
+  app.post('/api/bulk-edits', heavy, async (request, reply) => {
     const data = await bulkEdits.start(request.user!, request.body);
     return reply
       .status(202)
@@ -25,7 +26,7 @@ export function registerBulkEditRoutes(app: FastifyInstance, bulkEdits: BulkEdit
 
   app.post<{ Params: { id: number } }>(
     '/api/bulk-edits/:id/undo',
-    { schema: { params: idParam }, ...own },
+    { schema: { params: idParam }, ...heavy },
     async (request, reply) => {
       const data = await bulkEdits.requestUndo(request.user!, request.params.id);
       return reply

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { Cron } from 'croner';
 import { z } from 'zod';
 
 /**
@@ -106,10 +107,23 @@ const settingsSchema = z.object({
   LOGIN_DECAY_SECONDS: integer(60, 1, 86_400),
   BODY_LIMIT_BYTES: integer(1_048_576, 1_024, 50 * 1_048_576),
   UPLOAD_LIMIT_BYTES: integer(100 * 1_048_576, 1_024, 1_024 * 1_048_576),
+  INPUT_MAX_ROWS: integer(1_000_000, 1, 100_000_000),
+  INPUT_MAX_COLUMNS: integer(500, 1, 100_000),
+  INPUT_MAX_CELL_BYTES: integer(65_536, 64, 16 * 1_048_576),
+  HEAVY_WORK_PER_PERSON: integer(2, 1, 1_000),
+  HEAVY_WORK_TOTAL: integer(4, 1, 10_000),
+  UPLOAD_WORKER_MEMORY_MB: integer(128, 16, 16_384),
   UPLOAD_RETENTION_DAYS: integer(30, 1, 36_500),
   IMPORT_DEFER_INDEXES_ROWS: integer(10_000, 1, 1_000_000_000),
   JOB_STALE_SECONDS: integer(120, 10, 86_400),
   TRUST_PROXY: trustProxy,
+  BACKUP_CRON: z
+    .string()
+    .trim()
+    .optional()
+    .refine((value) => !value || cronIsValid(value), 'use cron syntax, such as "30 2 * * *" (every day at 02:30)')
+    .transform((value) => (value ? value : undefined)),
+  BACKUP_KEEP: integer(7, 1, 10_000),
   S3_BUCKET: optionalText,
   S3_ENDPOINT: z
     .string()
@@ -208,7 +222,18 @@ export interface Config {
     addressLockoutAttempts: number;
     decaySeconds: number;
   };
-  limits: { bodyBytes: number; uploadBytes: number };
+  /**
+   * What one input may hold (docs/settings.md "Input limits"), checked by every upload and import path while it
+   * streams: a request body, a file, and a file's rows, columns and cells.
+   */
+  limits: InputLimits;
+  /**
+   * Heavy work at once (docs/settings.md): uploads read and parsed, previews, export downloads, and imports, exports and
+   * bulk edits waiting or running; per person and in total. Beyond: 429 with Retry-After (http/heavy-work.ts).
+   */
+  heavyWork: { perPerson: number; total: number };
+  /** The heap one upload-parsing worker thread may use (UPLOAD_WORKER_MEMORY_MB); past it the upload is refused. */
+  uploadWorkerMemoryMb: number;
   /** Days an import's uploaded files are kept (UPLOAD_RETENTION_DAYS); the import's record stays. */
   uploadRetentionDays: number;
   /** Rows an import must bring to write before it leaves its table's sort and search indexes out (IMPORT_DEFER_INDEXES_ROWS). */
@@ -217,6 +242,11 @@ export interface Config {
   jobStaleSeconds: number;
   /** Believe X-Forwarded-For/-Proto/-Host: from every hop (true) or from these addresses only (Fastify's trustProxy). */
   trustProxy: boolean | string;
+  /**
+   * Scheduled backups (docs/operations.md "Backups"): `cron` the times (BACKUP_CRON, in the server's time zone;
+   * unset: none), `keep` how many scheduled archives stay (BACKUP_KEEP), in DATA_DIR/files/backups or the bucket.
+   */
+  backup: { cron: string | undefined; keep: number };
   /**
    * Files (documents, attachments, exports) in an S3-compatible bucket instead of DATA_DIR/files (S3_BUCKET set).
    * No keys: the SDK's own credential chain (instance role, AWS_* variables).
@@ -265,6 +295,20 @@ export interface Config {
     messagesPerMinute: number;
     timeoutSeconds: number;
   };
+}
+
+/** The input limits (INPUT_MAX_*, UPLOAD_LIMIT_BYTES, BODY_LIMIT_BYTES): one object, read at each request. */
+export interface InputLimits {
+  /** The largest JSON (or form) body (BODY_LIMIT_BYTES). */
+  bodyBytes: number;
+  /** The largest uploaded file (UPLOAD_LIMIT_BYTES). */
+  uploadBytes: number;
+  /** Data rows of a file (INPUT_MAX_ROWS): CSV records after the header, GeoJSON features. */
+  rows: number;
+  /** Columns of a file (INPUT_MAX_COLUMNS): CSV fields of a record, an importer's columns, a GeoJSON feature's properties. */
+  columns: number;
+  /** Bytes of one cell (INPUT_MAX_CELL_BYTES): a CSV field, a GeoJSON property's value. */
+  cellBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -316,11 +360,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       addressLockoutAttempts: Math.max(s.LOGIN_ADDRESS_LOCKOUT_ATTEMPTS, s.LOGIN_MAX_ATTEMPTS_PER_ADDRESS),
       decaySeconds: s.LOGIN_DECAY_SECONDS,
     },
-    limits: { bodyBytes: s.BODY_LIMIT_BYTES, uploadBytes: s.UPLOAD_LIMIT_BYTES },
+    limits: {
+      bodyBytes: s.BODY_LIMIT_BYTES,
+      uploadBytes: s.UPLOAD_LIMIT_BYTES,
+      rows: s.INPUT_MAX_ROWS,
+      columns: s.INPUT_MAX_COLUMNS,
+      cellBytes: s.INPUT_MAX_CELL_BYTES,
+    },
+    heavyWork: { perPerson: s.HEAVY_WORK_PER_PERSON, total: s.HEAVY_WORK_TOTAL },
+    uploadWorkerMemoryMb: s.UPLOAD_WORKER_MEMORY_MB,
     uploadRetentionDays: s.UPLOAD_RETENTION_DAYS,
     importDeferIndexesRows: s.IMPORT_DEFER_INDEXES_ROWS,
     jobStaleSeconds: s.JOB_STALE_SECONDS,
     trustProxy: s.TRUST_PROXY,
+    backup: { cron: s.BACKUP_CRON, keep: s.BACKUP_KEEP },
     metricsToken: s.METRICS_TOKEN,
     s3: s.S3_BUCKET
       ? {
@@ -360,6 +413,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutSeconds: s.ASSISTANT_TIMEOUT_SECONDS,
     },
   };
+}
+
+function cronIsValid(pattern: string): boolean {
+  try {
+    new Cron(pattern, { paused: true }).stop();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** `50000` (everyone) or `user=50000,leader=200000,*=100000` (by role slug; `*` for the roles not named). */

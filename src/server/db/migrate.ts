@@ -31,6 +31,7 @@ import * as accountWriteCounter from './migrations/029_account_write_counter.js'
 import * as regionSiteOrder from './migrations/030_region_site_order.js';
 import * as idempotencyFingerprints from './migrations/031_idempotency_fingerprints.js';
 import * as logForOthers from './migrations/032_log_for_others.js';
+import * as backupRuns from './migrations/033_backup_runs.js';
 import * as organizerRoleName from './migrations/036a_organizer_role_name.js';
 import * as conversations from './migrations/036b_conversations.js';
 import * as assessments from './migrations/036c_assessments.js';
@@ -68,6 +69,7 @@ const migrations: Record<string, Migration> = {
   '030_region_site_order': regionSiteOrder,
   '031_idempotency_fingerprints': idempotencyFingerprints,
   '032_log_for_others': logForOthers,
+  '033_backup_runs': backupRuns,
   '036a_organizer_role_name': organizerRoleName,
   '036b_conversations': conversations,
   '036c_assessments': assessments,

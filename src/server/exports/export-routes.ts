@@ -21,7 +21,7 @@ export function registerExportRoutes(app: FastifyInstance, exports: ExportServic
   const ownExports = {
     config: { permission: { anyOf: [{ resource: 'exports', action: 'read' }, 'export:create'] } },
   } as const;
-  app.get('/api/exports/download', { config: { permission: 'export:create' } }, async (request, reply) => {
+  app.get('/api/exports/download', { config: { permission: 'export:create', heavy: true } }, async (request, reply) => {
     const user = request.user!;
     exports.assertMayExport(user);
     const query = parseExportQuery(request.query as Record<string, unknown>);
@@ -40,7 +40,7 @@ export function registerExportRoutes(app: FastifyInstance, exports: ExportServic
     return reply.send(Readable.from(exports.stream(user, def, query)));
   });
 
-  app.post('/api/exports', { config: { permission: 'export:create' } }, async (request, reply) => {
+  app.post('/api/exports', { config: { permission: 'export:create', heavy: true } }, async (request, reply) => {
     const user = request.user!;
     exports.assertMayExport(user);
     const body = parseBody(startBody, request.body);

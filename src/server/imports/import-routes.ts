@@ -13,7 +13,7 @@ import type { ImportService } from './import-service.js';
 import { type ImporterService, importerFile } from './importer-service.js';
 import type { ImporterConfig } from './mapper.js';
 import { previewFile } from './preview.js';
-import { receiveCsvUpload, removeFiles } from './uploads.js';
+import { PREVIEW_RECORDS, receiveCsvUpload, removeFiles } from './uploads.js';
 
 const page = (value: unknown) => Math.max(1, Number(value ?? 1) || 1);
 const perPage = (value: unknown, fallback: number, max: number) =>
@@ -29,10 +29,10 @@ export function registerImportRoutes(
   imports: ImportService,
   importers: ImporterService,
 ) {
-  app.post('/api/imports', { config: { permission: 'import:create' } }, async (request, reply) => {
+  app.post('/api/imports', { config: { permission: 'import:create', heavy: true } }, async (request, reply) => {
     const user = request.user!;
     if (!can(user, 'import:create')) throw forbidden('You do not have permission to import files.');
-    const upload = await receiveCsvUpload(request, temporaryFolder(ctx.config), ctx.config.limits.uploadBytes);
+    const upload = await receiveCsvUpload(request, ctx, temporaryFolder(ctx.config));
     let kept: StoredFile[] = [];
     try {
       if (!upload.files.length) throw new ValidationError({ files: ['Choose at least one CSV file to import.'] });
@@ -57,14 +57,14 @@ export function registerImportRoutes(
   /** The first rows of a file as the importer would map them, with the errors they would produce. Nothing is written. */
   app.post(
     '/api/imports/preview',
-    { config: { permission: { anyOf: ['import:create', 'importer:update', 'importer:create'] } } },
+    { config: { permission: { anyOf: ['import:create', 'importer:update', 'importer:create'] }, heavy: true } },
     async (request) => {
       const user = request.user!;
       if (!can(user, 'import:create') && !can(user, 'importer:update') && !can(user, 'importer:create'))
         throw forbidden('You do not have permission to import files.');
       const folder = await mkdtemp(path.join(os.tmpdir(), 'om-preview-'));
       try {
-        const upload = await receiveCsvUpload(request, folder, ctx.config.limits.uploadBytes, { maxFiles: 1 });
+        const upload = await receiveCsvUpload(request, ctx, folder, { maxFiles: 1, headRecords: PREVIEW_RECORDS });
         const file = upload.files[0];
         if (!file) throw new ValidationError({ files: ['Choose a CSV file to preview.'] });
         let importer: ImporterConfig | null = null;
@@ -139,7 +139,7 @@ export function registerImportRoutes(
 
   app.post<{ Params: { id: number } }>(
     '/api/imports/:id/undo',
-    { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' } } },
+    { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' }, heavy: true } },
     async (request, reply) => {
       const updated = await imports.requestUndo(request.user!, request.params.id);
       return reply.status(202).send({

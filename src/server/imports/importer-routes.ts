@@ -4,10 +4,11 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.js';
+import { InputLimitError } from '../config/input-limits.js';
 import { ValidationError } from '../http/errors.js';
 import { parseBody } from '../http/parse-body.js';
 import { idParam, socketOf } from '../records/routes.js';
-import { cleanHeaders, readCsv } from './csv-reader.js';
+import { cleanHeaders } from './csv-reader.js';
 import { type ImporterService, importerFile } from './importer-service.js';
 import { receiveCsvUpload } from './uploads.js';
 
@@ -41,9 +42,18 @@ export function registerImporterRoutes(app: FastifyInstance, ctx: AppContext, im
     async (request, reply) => {
       let body: unknown = request.body;
       if (request.isMultipart()) {
-        const part = await request.file({ limits: { fileSize: 1_048_576 } });
+        // An importer file is a JSON body sent as a file: the body's limit (BODY_LIMIT_BYTES) is its limit.
+        const { limits } = ctx.config;
+        const part = await request.file({ limits: { fileSize: limits.bodyBytes } });
         if (!part) throw new ValidationError({ file: ['Choose the importer file (.json) to import.'] });
-        const text = (await part.toBuffer()).toString('utf8');
+        let text: string;
+        try {
+          text = (await part.toBuffer()).toString('utf8');
+        } catch (error) {
+          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+            throw new InputLimitError('bodyBytes', limits, { field: 'file' });
+          throw error;
+        }
         try {
           body = JSON.parse(text);
         } catch {
@@ -81,7 +91,7 @@ export function registerImporterRoutes(app: FastifyInstance, ctx: AppContext, im
    */
   app.post(
     '/api/importer-columns/import',
-    { config: { permission: { resource: 'importers', action: 'update' } } },
+    { config: { permission: { resource: 'importers', action: 'update' }, heavy: true } },
     async (request, reply) => {
       importers.assertMayEdit(request.user);
       let headers: string[] = [];
@@ -89,20 +99,24 @@ export function registerImporterRoutes(app: FastifyInstance, ctx: AppContext, im
       if (request.isMultipart()) {
         const folder = await mkdtemp(path.join(os.tmpdir(), 'om-columns-'));
         try {
-          const upload = await receiveCsvUpload(request, folder, ctx.config.limits.uploadBytes, { maxFiles: 1 });
+          const upload = await receiveCsvUpload(request, ctx, folder, { maxFiles: 1 });
           importerId = Number(upload.fields.importer_id);
           const file = upload.files[0];
           if (!file) throw new ValidationError({ file: ['Choose a sample CSV file.'] });
-          for await (const r of readCsv(file.path, file.encoding, { maxRecords: 0 })) {
-            if (r.index === -1) headers = cleanHeaders(r.cells);
-            break;
-          }
+          // The header, as the upload's worker read it while the file arrived.
+          headers = cleanHeaders(file.head?.find((r) => r.index === -1)?.cells ?? []);
         } finally {
           await rm(folder, { recursive: true, force: true });
         }
       } else {
+        const { columns } = ctx.config.limits;
         const body = parseBody(
-          z.object({ importer_id: z.coerce.number().int().min(1), headers: z.array(z.string().max(200)).max(500) }),
+          z.object({
+            importer_id: z.coerce.number().int().min(1),
+            headers: z
+              .array(z.string().max(200))
+              .max(columns, `There are more than ${columns} headers; the most a file may have is ${columns} columns.`),
+          }),
           request.body,
         );
         importerId = body.importer_id;

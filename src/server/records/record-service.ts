@@ -33,6 +33,7 @@ import { nameLinks } from './representation.js';
 import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
 import { changesOf, type RevisionAction, writeRevisions } from './revisions.js';
 import { checkReferences, splitByStorage, writePivots } from './storage.js';
+import { UniqueValues, uniqueViolation } from './unique-values.js';
 import { validateInput } from './validate.js';
 
 export type { RevisionAction };
@@ -141,8 +142,9 @@ export class RecordService {
 
   async fields(def: ResourceDefinition, db: Kysely<any> = this.db): Promise<Record<string, FieldSpec>> {
     if (!def.customFields) return def.fields;
+    // The custom fields, and the built-in ones with the rules an administrator set on them (schema-backed.ts).
     const custom = await def.customFields(db);
-    return { ...custom, ...def.fields };
+    return { ...def.fields, ...custom };
   }
 
   /** Rows of `def` the user may read: soft-deleted rows and category permissions applied. */
@@ -501,8 +503,13 @@ export class RecordService {
     const fields = await this.fields(def, db);
     const logic = isObject(body) ? await this.formLogic(def, body, db) : NO_FORM_LOGIC;
     const sent = isObject(body) ? withSetValues(body, logic, fields, def.readOnly) : body;
-    const { values } = validateInput(sent, fields, { mode: 'create', readOnly: def.readOnly, hidden: logic.hidden });
-    const outcome = await this.transaction(options.unit, async (trx): Promise<WriteAnswer> => {
+    const { values } = validateInput(sent, fields, {
+      mode: 'create',
+      readOnly: def.readOnly,
+      hidden: logic.hidden,
+      setByLogic: new Set(Object.keys(logic.setValues)),
+    });
+    const outcome = await this.writing(fields, options.unit, async (trx): Promise<WriteAnswer> => {
       const first = once && (await claim(trx, once));
       if (first) return { ...first, replayed: true };
       const ctx: WriteContext & { action: 'create' } = {
@@ -520,6 +527,7 @@ export class RecordService {
         def.readOnly,
       );
       ctx.values = prepared;
+      if (UniqueValues.any(fields)) await new UniqueValues(this, trx, def, fields, user).check(prepared);
       const { columns, custom, pivots } = splitByStorage(prepared, fields);
       const now = new Date();
       const scope = def.scope ? { [def.scope.column]: def.scope.value } : {};
@@ -572,7 +580,7 @@ export class RecordService {
     const replayed = once && (await firstAnswer(options.unit?.trx ?? this.db, once));
     if (replayed) return { ...replayed, replayed: true };
     const fields = await this.fields(def, options.unit?.trx);
-    const outcome = await this.transaction(options.unit, async (trx): Promise<WriteAnswer> => {
+    const outcome = await this.writing(fields, options.unit, async (trx): Promise<WriteAnswer> => {
       const first = once && (await claim(trx, once));
       if (first) return { ...first, replayed: true };
       const answer = async (record: Record<string, any>): Promise<WriteAnswer> => {
@@ -600,6 +608,7 @@ export class RecordService {
         readOnly: def.readOnly,
         hidden: logic.hidden,
         existing,
+        setByLogic: new Set(Object.keys(logic.setValues)),
       });
       if (def.categoryColumn && def.categoryColumn in values) check(values[def.categoryColumn]);
       const ctx: WriteContext & { action: 'update' } = {
@@ -623,6 +632,7 @@ export class RecordService {
         await options.within?.(trx, changes, logic);
         return answer(existing);
       }
+      if (UniqueValues.any(fields)) await new UniqueValues(this, trx, def, fields, user).check(prepared, id);
       const { columns, custom, pivots } = splitByStorage(prepared, fields);
       const update: Record<string, any> = { ...columns, updated_at: new Date() };
       if (Object.keys(custom).length) update.custom = sql`t.custom || ${JSON.stringify(custom)}::jsonb`;
@@ -669,8 +679,20 @@ export class RecordService {
     return result;
   }
 
-  private transaction<T>(unit: WriteUnit | undefined, work: (trx: Transaction<any>) => Promise<T>): Promise<T> {
-    return unit ? work(unit.trx) : this.db.transaction().execute(work);
+  /**
+   * A write's transaction (the unit's, when it is one of several); a unique index's refusal (two writes of one value
+   * at once) answers 422 on the field.
+   */
+  private async writing<T>(
+    fields: Record<string, FieldSpec>,
+    unit: WriteUnit | undefined,
+    work: (trx: Transaction<any>) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return unit ? await work(unit.trx) : await this.db.transaction().execute(work);
+    } catch (error) {
+      throw uniqueViolation(error, fields) ?? error;
+    }
   }
 
   private async whenCommitted(unit: WriteUnit | undefined, work: () => Promise<void>) {
@@ -715,7 +737,7 @@ export class RecordService {
     if (!def.restorable) throw new HttpError(405, `${def.singular} records cannot be restored.`);
     this.authorize(user, def, 'restore');
     const fields = await this.fields(def);
-    const record = await this.db.transaction().execute(async (trx) => {
+    const record = await this.writing(fields, undefined, async (trx) => {
       const row = await this.findVisible(trx, def, user, id, 'only', true);
       const restored = await trx
         .updateTable(def.table)

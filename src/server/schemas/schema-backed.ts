@@ -77,7 +77,10 @@ export function schemaBacked(def: ResourceDefinition, options: SchemaBackedOptio
   return {
     ...def,
     readOnly: [...new Set([...(def.readOnly ?? []), ...(attachments ? ['attachments'] : [])])],
-    customFields: (db) => schemaStore(db).customSpecs(def.type),
+    customFields: async (db) => {
+      const snapshot = await schemaStore(db).snapshot();
+      return { ...snapshot.customSpecs(def.type), ...withColumnRules(def.fields, snapshot.columnRules(def.type)) };
+    },
     hooks: {
       ...hooks,
       async beforeWrite(values, ctx) {
@@ -124,6 +127,29 @@ function loggedByOf(
     );
   return values;
 }
+
+/**
+ * The built-in fields with the validation an administrator set on them (schema-store.ts columnRules): a field the
+ * schema file makes required stays required; only fields whose rules differ are given (over `def.fields`).
+ */
+function withColumnRules(fields: Record<string, FieldSpec>, rules: Record<string, Partial<FieldSpec>>) {
+  const kept = overlaid.get(rules);
+  if (kept) return kept;
+  const out: Record<string, FieldSpec> = {};
+  for (const [slug, rule] of Object.entries(rules)) {
+    const spec = fields[slug];
+    if (!spec || typeof spec.storage === 'object' || spec.storage === 'virtual') continue;
+    const next: FieldSpec = { ...spec, ...rule, required: Boolean(spec.required || rule.required) };
+    if (JSON.stringify(next, regexAsText) !== JSON.stringify(spec, regexAsText)) out[slug] = next;
+  }
+  overlaid.set(rules, out);
+  return out;
+}
+
+/** The overlaid fields by the rules they were made from (one per type and schema snapshot): field checks are kept by spec. */
+const overlaid = new WeakMap<object, Record<string, FieldSpec>>();
+
+const regexAsText = (_key: string, value: unknown) => (value instanceof RegExp ? value.source : value);
 
 /** A text column whose value must be the slug of a live row of `table` (site types, contact statuses...). */
 export async function checkSlug(db: Kysely<any>, table: string, slug: unknown): Promise<string[] | null> {
