@@ -414,6 +414,10 @@ export async function writeDemoHistory(ctx: AppContext, now = Date.now()) {
   const south = METROS.filter((m) => m.lat < 35.6);
   const imports: Array<{ id?: number; who: Person; time: number }> = [];
   const projectNames = new Set(sites.map((s) => String(s.name).toLowerCase()));
+  const peopleNames = new Set<string>();
+  for (const table of ['contacts', 'members', 'recruits'] as const)
+    for (const row of await db.selectFrom(table).select(['first_name', 'last_name']).execute())
+      peopleNames.add(`${row.first_name} ${row.last_name}`.toLowerCase());
   const week1 = at(20);
   const week2 = at(6);
   for (const [who, time, newRows, firstNumber] of [
@@ -434,6 +438,7 @@ export async function writeDemoHistory(ctx: AppContext, now = Date.now()) {
       firstNumber,
       known,
       taken: projectNames,
+      people: peopleNames,
     });
     const entry: (typeof imports)[number] = { who, time };
     imports.push(entry);

@@ -115,6 +115,17 @@ export interface KnownSite {
 const cell = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 const usDate = (date: Date) => `${date.getUTCMonth() + 1}/${date.getUTCDate()}/${date.getUTCFullYear()}`;
 
+/** A first and last name no demo person has yet (of the FIRST × LAST pairs), added to `people`. */
+function distinctPersonName(rand: Random, people: Set<string>) {
+  for (let tries = 0; ; tries++) {
+    const name = `${rand.pick(FIRST)} ${rand.pick(LAST)}`;
+    if (!people.has(name.toLowerCase()) || tries > 1_000) {
+      people.add(name.toLowerCase());
+      return name;
+    }
+  }
+}
+
 /**
  * The file's text and how many rows of each kind it holds. `firstNumber` numbers the new projects; `known` are
  * projects the vendor reports again at their next stage.
@@ -130,6 +141,8 @@ export function vendorFile(
     known: KnownSite[];
     /** The project names already used (lower case): new projects get others, and add theirs. */
     taken: Set<string>;
+    /** The people's names already used (lower case): each project's contact gets another, and adds theirs. */
+    people: Set<string>;
   },
 ) {
   const rows: string[][] = [];
@@ -142,7 +155,7 @@ export function vendorFile(
       street: where.street,
       city: where.city,
     });
-    const contact = `${rand.pick(FIRST)} ${rand.pick(LAST)}`;
+    const contact = distinctPersonName(rand, options.people);
     const bid = new Date(week + rand.int(10, 60) * 86_400_000);
     rows.push([
       String(options.firstNumber + i),
