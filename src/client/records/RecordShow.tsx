@@ -43,6 +43,9 @@ const PersonTimeline = lazy(() =>
 const SiteConversationsPanel = lazy(() =>
   import('../conversations/SiteConversationsPanel').then((module) => ({ default: module.SiteConversationsPanel })),
 );
+const AssessmentsPanel = lazy(() =>
+  import('../assessments/AssessmentsPanel').then((module) => ({ default: module.AssessmentsPanel })),
+);
 const DocumentsPanel = lazy(() =>
   import('../work/DocumentsPanel').then((module) => ({ default: module.DocumentsPanel })),
 );
@@ -53,6 +56,7 @@ type TabKey =
   | 'timeline'
   | 'visits'
   | 'conversations'
+  | 'assessments'
   | 'campaigns'
   | 'related'
   | 'notes'
@@ -61,7 +65,18 @@ type TabKey =
   | 'history';
 
 /** The resources behind the work and history tabs, each shown to people who may read it. */
-const WORK_RESOURCES = ['notes', 'tasks', 'documents', 'revisions', 'visits', 'campaigns', 'conversations'];
+const WORK_RESOURCES = [
+  'notes',
+  'tasks',
+  'documents',
+  'revisions',
+  'visits',
+  'campaigns',
+  'conversations',
+  'contacts',
+  'recruits',
+  'members',
+];
 
 export default function RecordShow({ resource: resourceProp }: { resource?: string }) {
   const { resource, schema, featureOff } = useRecordScreen(resourceProp);
@@ -92,6 +107,9 @@ export default function RecordShow({ resource: resourceProp }: { resource?: stri
   if (isPersonType(schema.type) && reads.conversations) tabs.push(['timeline', 'Timeline']);
   if (schema.type === 'site' && reads.visits) tabs.push(['visits', 'Visits']);
   if (schema.type === 'site' && reads.conversations) tabs.push(['conversations', 'Conversations']);
+  // A campaign's or site's people by assessment (src/client/assessments).
+  if ((schema.type === 'campaign' || schema.type === 'site') && (reads.contacts || reads.recruits || reads.members))
+    tabs.push(['assessments', 'Assessments']);
   if (schema.type === 'contractor' && reads.campaigns) tabs.push(['campaigns', 'Campaigns']);
   tabs.push(['related', 'Related']);
   if (reads.notes) tabs.push(['notes', 'Notes']);
@@ -147,6 +165,13 @@ export default function RecordShow({ resource: resourceProp }: { resource?: stri
               )}
               {tab === 'visits' && <SiteVisitsPanel siteId={Number(record.id)} />}
               {tab === 'conversations' && <SiteConversationsPanel siteId={Number(record.id)} />}
+              {tab === 'assessments' && (
+                <AssessmentsPanel
+                  scope={
+                    schema.type === 'campaign' ? { campaign_id: Number(record.id) } : { site_id: Number(record.id) }
+                  }
+                />
+              )}
               {tab === 'campaigns' && <ContractorCampaignsPanel contractorId={Number(record.id)} />}
               {tab === 'related' && <RelatedTab schema={schema} />}
               {tab === 'notes' && <NotesPanel owner={owner} />}
