@@ -38,7 +38,7 @@ test.describe('at 390 px', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
   test('log a conversation in two taps from the person, and see it on their timeline', async ({ page }) => {
-    await signIn(page, organizer.email, organizer.password);
+    await signIn(page, { user: organizer });
     await expect(page.getByTestId('greeting')).toBeVisible();
     await openInApp(page, `/contacts/${ids.contact}/show?tab=timeline`);
     await expect(page.getByTestId('person-timeline')).toBeVisible();
@@ -71,7 +71,7 @@ test.describe('at 390 px', () => {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-    await signIn(page, organizer.email, organizer.password);
+    await signIn(page, { user: organizer });
     await expect(page.getByTestId('greeting')).toBeVisible();
     for (let round = 0; round < 3; round++) {
       await openInApp(page, '/map');
@@ -88,7 +88,7 @@ test.describe('at 1280 px', () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
   test('the task form on a record shows its Add task button whole, and offers an assignee', async ({ page }) => {
-    await signIn(page, organizer.email, organizer.password);
+    await signIn(page, { user: organizer });
     await expect(page.getByTestId('greeting')).toBeVisible();
     await openInApp(page, `/contacts/${ids.contact}/show?tab=tasks`);
     const form = page.getByTestId('task-form');

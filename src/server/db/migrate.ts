@@ -35,6 +35,8 @@ import * as backupRuns from './migrations/033_backup_runs.js';
 import * as organizerRoleName from './migrations/036a_organizer_role_name.js';
 import * as conversations from './migrations/036b_conversations.js';
 import * as assessments from './migrations/036c_assessments.js';
+import * as choiceKeysAndArchiveRestore from './migrations/040_choice_keys_and_archive_restore.js';
+import * as logicClearHidden from './migrations/041_logic_clear_hidden.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -73,6 +75,8 @@ const migrations: Record<string, Migration> = {
   '036a_organizer_role_name': organizerRoleName,
   '036b_conversations': conversations,
   '036c_assessments': assessments,
+  '040_choice_keys_and_archive_restore': choiceKeysAndArchiveRestore,
+  '041_logic_clear_hidden': logicClearHidden,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

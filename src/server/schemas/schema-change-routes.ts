@@ -6,6 +6,7 @@ import type { AppContext } from '../app-context.js';
 import { fieldError, HttpError } from '../http/errors.js';
 import { parseBody } from '../http/parse-body.js';
 import { idParam } from '../records/routes.js';
+import { ArchivedValues } from './archived-values.js';
 import { customTypeDefinition } from './custom-types.js';
 import { fieldImpact, presentImpact } from './field-changes.js';
 import { checkFieldOptions, optionsErrorKey } from './field-specs.js';
@@ -20,8 +21,14 @@ const proposedChange = z
     type: z.enum(SCHEMA_FIELD_TYPES).optional(),
     options: z.record(z.string(), z.unknown()).optional(),
     choice_map: z.record(z.string().max(60), z.string().max(60).nullable()).optional(),
+    retarget: z.enum(['archive', 'empty']).optional(),
   })
   .passthrough();
+
+const archiveQuery = z.object({
+  type: z.string().min(1).max(60),
+  record_id: z.coerce.number().int().positive(),
+});
 
 type Params = { Params: { id: number } };
 
@@ -30,7 +37,9 @@ type Params = { Params: { id: number } };
  * two ways out of a type whose records are all in the trash (docs/records.md "Changing a record type"):
  * - GET /api/schema-fields/{id}/impact: deleting the field; POST with `{type?, options?, choice_map?}`: that change;
  * - GET /api/schemas/{id}/impact: deleting the type;
- * - POST /api/schemas/{id}/purge-trash, POST /api/schemas/{id}/restore-trash.
+ * - POST /api/schemas/{id}/purge-trash, POST /api/schemas/{id}/restore-trash;
+ * - GET /api/archived-values?type=&record_id=, POST /api/archived-values/{id}/restore: what such changes took out
+ *   of a record, and putting it back (archived-values.ts).
  */
 export function registerSchemaChangeRoutes(app: FastifyInstance, ctx: AppContext) {
   const fieldOf = async (user: Parameters<AppContext['records']['show']>[0], id: number) => {
@@ -75,11 +84,22 @@ export function registerSchemaChangeRoutes(app: FastifyInstance, ctx: AppContext
           await fieldImpact(ctx.db, schema, field, {
             next: { type, options: checked.options },
             choiceMap: body.choice_map,
+            retarget: body.retarget,
           }),
         ),
       };
     },
   );
+
+  const archive = new ArchivedValues(ctx);
+  app.get<{ Querystring: { type?: string; record_id?: string } }>('/api/archived-values', async (request) => {
+    const query = parseBody(archiveQuery, request.query ?? {});
+    return { data: await archive.list(request.user, query.type, query.record_id) };
+  });
+  app.post<Params>('/api/archived-values/:id/restore', { schema: { params: idParam } }, async (request) => {
+    const { record } = await archive.restore(request.user, request.params.id);
+    return { data: record, message: 'The archived value is back on the record.' };
+  });
 
   const typeOf = async (user: Parameters<AppContext['records']['show']>[0], id: number) => {
     const schema = (await ctx.records.show(user, schemasResource, id)) as SchemaRow;

@@ -108,6 +108,7 @@ function shown(field: FieldInfo, value: unknown, names: Map<string, Map<number, 
     if (!named.length) return undefined;
     return Array.isArray(value) ? named : named[0];
   }
+  if (field.worded) return field.words(value);
   if (field.choices) {
     const label = (v: unknown) => field.words(v) || v;
     return Array.isArray(value) ? value.map(label) : label(value);

@@ -17,6 +17,7 @@ import { number } from './number';
 import { phone } from './phone';
 import { prevailingWage } from './prevailing-wage';
 import { radios } from './radios';
+import { rating } from './rating';
 import { relation } from './relation';
 import { slug } from './slug';
 import { socialLink } from './social-link';
@@ -47,6 +48,7 @@ export const FIELD_TYPE_UIS: Readonly<Record<SchemaFieldType, FieldTypeUI>> = {
   'estimated-hours': estimatedHours,
   'head-count': headCount,
   relation,
+  rating,
 };
 
 /** The screens of a field type (an unknown type reads as text). */
