@@ -138,10 +138,12 @@ export async function writeDemoHistory(ctx: AppContext, now = Date.now()) {
     work: () => Promise<Record<string, any>>,
     created = false,
   ): Promise<number> => {
-    const before = await lastRevisionId(ctx);
+    const before = await lastId(ctx, 'revisions');
+    const assessedBefore = await lastId(ctx, 'assessments');
     const { id } = (await work()) as { id: number };
     const when = new Date(time);
     await db.updateTable('revisions').set({ created_at: when }).where('id', '>', before).execute();
+    await db.updateTable('assessments').set({ assessed_at: when }).where('id', '>', assessedBefore).execute();
     await db
       .updateTable(table)
       .set(created ? { created_at: when, updated_at: when } : { updated_at: when })
@@ -281,6 +283,19 @@ export async function writeDemoHistory(ctx: AppContext, now = Date.now()) {
     const time = at(rand.int(0, 27));
     add(time, async () => {
       await update(who, 'contacts', contact.id, { status }, time);
+    });
+  }
+  // ---- contacts assessed over the weeks, most moving toward support (their history and the campaigns' charts) -----
+  for (let i = 0; i < 60; i++) {
+    const who = rand.pick([sam, dana, leader]);
+    const contact = rand.pick(contacts) as (typeof contacts)[number] & { level?: number };
+    contact.level = contact.level
+      ? Math.max(1, Math.min(5, contact.level + (rand.chance(0.75) ? -1 : 1)))
+      : rand.int(2, 5);
+    const values = { assessment: String(contact.level), is_leader: contact.level === 1 && rand.chance(0.5) };
+    const time = at(27 - Math.floor((i * 27) / 60));
+    add(time, async () => {
+      await update(who, 'contacts', contact.id, values, time);
     });
   }
   for (let i = 0; i < 16; i++) {
@@ -543,7 +558,7 @@ async function runVendorImport(
   const [stored] = await keepImportFiles(ctx.files, [
     { name, path: local, size: Buffer.byteLength(file.text), encoding: 'utf8', lines: file.lines },
   ]);
-  const before = await lastRevisionId(ctx);
+  const before = await lastId(ctx, 'revisions');
   // Started as the person would start it; its queued job is run here at once (the worker later finds it done).
   const imports = new ImportService(ctx, () => undefined);
   const row = await imports.start(user, config, [stored], name);
@@ -671,9 +686,10 @@ async function notify(
   if (rows.length) await ctx.db.insertInto('notifications').values(rows).execute();
 }
 
-async function lastRevisionId(ctx: AppContext): Promise<number> {
+/** The highest id of `table` so far: what a write adds is above it. */
+async function lastId(ctx: AppContext, table: 'revisions' | 'assessments'): Promise<number> {
   const row = await ctx.db
-    .selectFrom('revisions')
+    .selectFrom(table)
     .select(sql<string>`coalesce(max(id), 0)`.as('id'))
     .executeTakeFirstOrThrow();
   return Number(row.id);
