@@ -16,6 +16,7 @@ import { dropdown } from './field-types/dropdown.js';
 import { email } from './field-types/email.js';
 import { estimatedHours } from './field-types/estimated-hours.js';
 import { headCount } from './field-types/head-count.js';
+import { json } from './field-types/json.js';
 import { link } from './field-types/link.js';
 import { note } from './field-types/note.js';
 import { number } from './field-types/number.js';
@@ -24,6 +25,7 @@ import { prevailingWage } from './field-types/prevailing-wage.js';
 import { radios } from './field-types/radios.js';
 import { rating } from './field-types/rating.js';
 import { relation } from './field-types/relation.js';
+import { richText } from './field-types/rich-text.js';
 import { slug } from './field-types/slug.js';
 import { socialLink } from './field-types/social-link.js';
 import { text } from './field-types/text.js';
@@ -65,6 +67,8 @@ export const FIELD_TYPE_MODULES = {
   'head-count': headCount,
   relation,
   rating,
+  json,
+  'rich-text': richText,
 } as const satisfies Record<string, FieldTypeModule<Record<string, unknown>>>;
 
 /** Field types of SPEC section 3. `relation` covers every typed relation; its target is in `options.target`. */

@@ -3,6 +3,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import { AccessPolicy } from './access/policy.js';
 import type { AppContext } from './app-context.js';
 import { registerCsrf } from './auth/csrf.js';
 import { createMailer, type SendMail } from './auth/mailer.js';
@@ -106,6 +107,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     uploadWorkers: new UploadWorkers(() => config.uploadWorkerMemoryMb),
   };
   ctx.records.targetOf = (references) => resources.target(references);
+  ctx.records.access = new AccessPolicy(ctx.records, resources);
   // Names of linked records in memory only where this process is the only writer (tables counted one by one).
   if (cacheReads && !database.writes.isShared) ctx.records.keptNames = new KeptNames(database.writes);
   // Record types live in an in-memory cache of their own: when it is cleared, answers built with it are stale too.

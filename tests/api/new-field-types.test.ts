@@ -33,7 +33,11 @@ const refused = (res: Answer, field: string, message: string | RegExp) => {
 };
 
 /** The fields under test; each type's describe adds its own. */
-const FIELDS = [{ name: 'Score', type: 'rating', options: { default: 3 } }];
+const FIELDS = [
+  { name: 'Score', type: 'rating', options: { default: 3 } },
+  { name: 'Readings', type: 'json', options: { max: 200 } },
+  { name: 'Findings', type: 'rich-text', options: { max: 500, searchable: true } },
+];
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -169,5 +173,126 @@ describe('rating (1 to 5 stars)', () => {
     const thread = await newThread(admin);
     const about = await ask(t, admin, thread, 'Tell me about Quarry Inspection');
     expect(JSON.stringify(about)).toContain('5 of 5');
+  });
+});
+
+describe('json (any JSON value)', () => {
+  it('checks its options', async () => {
+    const schemaId = (await admin.get('/api/schemas?per_page=-1')).body.data.find(
+      (s: { type: string }) => s.type === 'inspection',
+    ).id;
+    const field = (options: Record<string, unknown>) =>
+      admin.post('/api/schema-fields', { schema_id: schemaId, name: 'Data', type: 'json', options });
+    refused(await field({ max: -1 }), 'options.max', /./);
+    refused(await field({ schema: {} }), 'options.schema', /no option/);
+  });
+
+  it('keeps the value as sent through create, update, the grid and the outbox; refuses one too long', async () => {
+    const readings = { crane: 'up', workers: [12, 14], checked: true, note: null };
+    const made = await create({ name: 'Crane check', readings });
+    expect(made.readings).toEqual(readings);
+    expect((await admin.get(`/api/${resource}/${made.id}`)).body.data.readings).toEqual(readings);
+    refused(
+      await admin.post(`/api/${resource}`, { name: 'Too long', readings: { text: 'x'.repeat(300) } }),
+      'readings',
+      /too large/,
+    );
+    const edited = ok(
+      await admin.post(`/api/${resource}/${made.id}`, { readings: [1, 'two'], updated_at: made.updated_at }),
+    );
+    expect(edited.readings).toEqual([1, 'two']);
+    expect(await lastChanges(made.id)).toMatchObject({ readings: [readings, [1, 'two']] });
+    const key = { 'Idempotency-Key': 'json-outbox-0123456789' };
+    const sent = await create({ name: 'Offline json', readings: 'plain text' }, key);
+    expect((await create({ name: 'Offline json', readings: 'plain text' }, key)).id).toBe(sent.id);
+    expect(sent.readings).toBe('plain text');
+  });
+
+  it('is found by the text it holds or by being empty, and does not sort', async () => {
+    expect((await list('filter[readings_like]=two')).map((r) => r.name)).toEqual(['Crane check']);
+    expect((await list('filter[readings_null]=false')).map((r) => r.name).sort()).toEqual([
+      'Crane check',
+      'Offline json',
+    ]);
+    const sorted = await admin.get(`/api/${resource}?sort=readings`);
+    expect(sorted.status).toBe(422);
+  });
+
+  it('takes a bulk edit and an import of JSON cells, refusing a cell that is no JSON', async () => {
+    const ids = (await list('filter[name]=Offline json')).map((r) => r.id);
+    expect(ok(await bulkEdit('readings', { bulk: 1 }, ids)).changed_count).toBe(1);
+    expect((await list('filter[name]=Offline json'))[0]?.readings).toEqual({ bulk: 1 });
+    const { result, reasons } = await importRows('Json', 'Readings', 'custom.readings', [
+      'Json object,"{""level"": 3}"',
+      'Json list,"[1,2]"',
+      'Json broken,{level',
+    ]);
+    expect(result).toMatchObject({ status: 'complete', created_count: 2, failed_count: 1 });
+    expect(reasons).toMatch(/is not JSON/);
+    const byName = Object.fromEntries((await list('filter[name_like]=Json')).map((r) => [r.name, r.readings]));
+    expect(byName).toEqual({ 'Json object': { level: 3 }, 'Json list': [1, 2], 'Offline json': { bulk: 1 } });
+  });
+
+  it('exports the JSON text and is told by the assistant', async () => {
+    const csv = await admin.get(
+      `/api/exports/download?resource=${resource}&columns=name,readings&filter[name]=Json object`,
+    );
+    expect(String(csv.body)).toContain('"{""level"":3}"');
+    const about = await ask(t, admin, await newThread(admin), 'Tell me about Crane check');
+    expect(JSON.stringify(about)).toContain('two');
+  });
+});
+
+describe('rich text (Markdown)', () => {
+  it('takes the Markdown without its HTML on create, update, the grid and the outbox', async () => {
+    const made = await create({
+      name: 'Scaffold check',
+      findings:
+        '## Scaffold\n\n**Tagged** <script>alert(1)</script>on <b>level 3</b>; see [photo](https://example.com/p)',
+    });
+    expect(made.findings).toBe('## Scaffold\n\n**Tagged** alert(1)on level 3; see [photo](https://example.com/p)');
+    refused(
+      await admin.post(`/api/${resource}`, { name: 'Too long', findings: 'x'.repeat(501) }),
+      'findings',
+      /longer than 500/,
+    );
+    const edited = ok(
+      await admin.post(`/api/${resource}/${made.id}`, {
+        findings: '- guard rail <img src=x onerror=alert(1)>missing',
+        updated_at: made.updated_at,
+      }),
+    );
+    expect(edited.findings).toBe('- guard rail missing');
+    expect(await lastChanges(made.id)).toMatchObject({ findings: [made.findings, '- guard rail missing'] });
+    const key = { 'Idempotency-Key': 'rich-outbox-0123456789' };
+    const sent = await create({ name: 'Offline findings', findings: '_ok_ <i>x</i>' }, key);
+    expect(sent.findings).toBe('_ok_ x');
+    expect((await create({ name: 'Offline findings', findings: '_ok_ <i>x</i>' }, key)).id).toBe(sent.id);
+  });
+
+  it('is found by its words (filter and search) and sorts', async () => {
+    expect((await list('filter[findings_like]=guard rail')).map((r) => r.name)).toEqual(['Scaffold check']);
+    expect((await list('search=guard')).map((r) => r.name)).toContain('Scaffold check');
+    expect((await admin.get(`/api/${resource}?sort=findings&order=asc`)).status).toBe(200);
+  });
+
+  it('takes a bulk edit and an import without their HTML', async () => {
+    const ids = (await list('filter[name]=Offline findings')).map((r) => r.id);
+    expect(ok(await bulkEdit('findings', '**bulk** <u>done</u>', ids)).changed_count).toBe(1);
+    expect((await list('filter[name]=Offline findings'))[0]?.findings).toBe('**bulk** done');
+    const { result } = await importRows('Findings', 'Findings', 'custom.findings', [
+      'Findings imported,"# Title <iframe src=x></iframe>text"',
+    ]);
+    expect(result).toMatchObject({ status: 'complete', created_count: 1, failed_count: 0 });
+    expect((await list('filter[name]=Findings imported'))[0]?.findings).toBe('# Title text');
+  });
+
+  it('exports the Markdown and is told by the assistant', async () => {
+    const csv = await admin.get(
+      `/api/exports/download?resource=${resource}&columns=name,findings&filter[name]=Findings imported`,
+    );
+    expect(String(csv.body)).toContain('# Title text');
+    const about = await ask(t, admin, await newThread(admin), 'Tell me about Scaffold check');
+    expect(JSON.stringify(about)).toContain('guard rail');
   });
 });

@@ -20,8 +20,7 @@ export async function assessFromConversation(
 ) {
   const def = ctx.resources.get(`${person.type}s`);
   if (!def) return;
-  const current = await ctx.records
-    .visibleRows(unit.trx, def, user)
+  const current = await (await ctx.records.visibleRows(unit.trx, def, user))
     .select('t.assessment')
     .where('t.id', '=', person.id)
     .executeTakeFirst();

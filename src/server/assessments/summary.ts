@@ -53,8 +53,7 @@ export async function assessmentSummary(ctx: AppContext, user: AuthUser, scope: 
   for (const type of ['contact', 'recruit', 'member'] as const) {
     const def = ctx.resources.get(`${type}s`);
     if (!def || !canRead(user, def)) continue;
-    const rows = await ctx.records
-      .visibleRows(ctx.db, def, user)
+    const rows = await (await ctx.records.visibleRows(ctx.db, def, user))
       .select([
         't.id',
         sql<string>`trim(t.first_name || ' ' || coalesce(t.last_name, ''))`.as('name'),

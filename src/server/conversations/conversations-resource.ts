@@ -2,7 +2,7 @@ import { fieldError } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { builtinType } from '../schemas/builtin-types.js';
 import { schemaBacked } from '../schemas/schema-backed.js';
-import { assertOwnerReadable, readableOwners } from '../work/owners.js';
+import { assertOwnerReadable } from '../work/owners.js';
 import { PERSON_TYPES, personField, personOf } from './people.js';
 
 const CHANNEL_NAMES: Record<string, string> = {
@@ -37,9 +37,8 @@ export const conversationsResource: ResourceDefinition = schemaBacked(
     softDelete: true,
     optionLabel: LABEL,
     ownRoutes: ['create'],
-    rowFilter: (user) => readableOwners(user, 'person_type', 'person_id'),
     hooks: {
-      async beforeWrite(values, { trx, user, existing }) {
+      async beforeWrite(values, { trx, user, existing, records }) {
         const people = personOf({ ...existing, ...values });
         if (people.length !== 1)
           throw fieldError(
@@ -49,10 +48,10 @@ export const conversationsResource: ResourceDefinition = schemaBacked(
         for (const type of PERSON_TYPES) {
           const field = personField(type);
           if (values[field] !== undefined && values[field] !== null)
-            await assertOwnerReadable(trx, user, type, values[field], field, field);
+            await assertOwnerReadable(records, trx, user, type, values[field], field, field);
         }
         if (values.site_id !== undefined && values.site_id !== null)
-          await assertOwnerReadable(trx, user, 'site', values.site_id, 'site_id', 'site_id');
+          await assertOwnerReadable(records, trx, user, 'site', values.site_id, 'site_id', 'site_id');
         return values;
       },
       // Who had it and whom the next step is for, by name: as a note names its writer, for readers without user:read.

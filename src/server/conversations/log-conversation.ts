@@ -72,8 +72,7 @@ export async function logConversation(
     if (person && conversation.assessment)
       await assessFromConversation(ctx, user, unit, person, conversation.assessment, conversation.id);
     if (fromTask) {
-      const task = await ctx.records
-        .visibleRows(unit.trx, tasks, user)
+      const task = await (await ctx.records.visibleRows(unit.trx, tasks, user))
         .select(['t.id', 't.completed_at'])
         .where('t.id', '=', fromTask)
         .executeTakeFirst();

@@ -72,7 +72,7 @@ export async function personFigures(ctx: AppContext, user: AuthUser, scope: Scop
   const readsGrievances = canRead(user, resourceDef(ctx, 'grievances'));
   const range = { from: scope.from, to: scope.to };
   const assignees = inList(sql.ref('t.assignee_id'), scope.userIds);
-  const taskVisible = visibleCondition(ctx, 'tasks', user, 't');
+  const taskVisible = await visibleCondition(ctx, 'tasks', user, 't');
   const grievanceTeam = scope.teamId ? sql<boolean>`g.team_id = ${scope.teamId}` : sql<boolean>`true`;
   const [row, work] = await Promise.all([
     ctx.db
@@ -83,7 +83,7 @@ export async function personFigures(ctx: AppContext, user: AuthUser, scope: Scop
         sql<number>`(select count(*)::int from tasks t where ${taskVisible} and ${assignees} and t.completed_at is null and t.due_at < ${now}::timestamptz)`.as(
           'tasks_overdue',
         ),
-        sql<number>`(select count(*)::int from grievances g where ${visibleCondition(ctx, 'grievances', user, 'g')} and g.status = 'open' and ${grievanceTeam})`.as(
+        sql<number>`(select count(*)::int from grievances g where ${await visibleCondition(ctx, 'grievances', user, 'g')} and g.status = 'open' and ${grievanceTeam})`.as(
           'grievances_open',
         ),
         sql<number>`(select count(*)::int from notifications n where n.user_id = ${user.id} and n.read_at is null and n.dismissed_at is null)`.as(
@@ -174,7 +174,7 @@ export async function siteFigures(ctx: AppContext, user: AuthUser, scope: Scope)
   const figures: Figure[] = [];
   if (canRead(user, sitesDef)) {
     const narrow: Record<string, unknown> = {};
-    let base = visible(ctx, 'sites', user);
+    let base = await visible(ctx, 'sites', user);
     if (scope.regionId) {
       base = base.where(
         sql<boolean>`exists (select 1 from site_regions sr where sr.site_id = t.id and sr.region_id = ${scope.regionId})`,

@@ -32,6 +32,7 @@ import * as regionSiteOrder from './migrations/030_region_site_order.js';
 import * as idempotencyFingerprints from './migrations/031_idempotency_fingerprints.js';
 import * as logForOthers from './migrations/032_log_for_others.js';
 import * as backupRuns from './migrations/033_backup_runs.js';
+import * as rolePolicies from './migrations/035_role_policies.js';
 import * as organizerRoleName from './migrations/036a_organizer_role_name.js';
 import * as conversations from './migrations/036b_conversations.js';
 import * as assessments from './migrations/036c_assessments.js';
@@ -72,6 +73,7 @@ const migrations: Record<string, Migration> = {
   '031_idempotency_fingerprints': idempotencyFingerprints,
   '032_log_for_others': logForOthers,
   '033_backup_runs': backupRuns,
+  '035_role_policies': rolePolicies,
   '036a_organizer_role_name': organizerRoleName,
   '036b_conversations': conversations,
   '036c_assessments': assessments,

@@ -30,7 +30,7 @@ interface Part {
     viewer: AuthUser,
     range: Range,
     owner: (column: RawBuilder<unknown>) => RawBuilder<boolean>,
-  ): RawBuilder<unknown>;
+  ): Promise<RawBuilder<unknown>>;
   /** The list of exactly these rows, for these people. */
   link(userIds: number[], range: Range): Link;
 }
@@ -42,9 +42,9 @@ const tasksDone = (type: string, label: string): Part => ({
   key: `${type}-tasks`,
   label,
   resource: 'tasks',
-  rows: (ctx, viewer, range, owner) =>
+  rows: async (ctx, viewer, range, owner) =>
     sql`select t.id as row_id, t.assignee_id as owner_id from tasks t
-      where ${visibleCondition(ctx, 'tasks', viewer, 't')} and t.type = ${type} and t.completed_at is not null
+      where ${await visibleCondition(ctx, 'tasks', viewer, 't')} and t.type = ${type} and t.completed_at is not null
         and ${rangeCondition('t.completed_at', range)} and ${owner(sql.ref('t.assignee_id'))}`,
   link: (ids, range) => ({
     resource: 'tasks',
@@ -56,9 +56,9 @@ const visitsLogged: Part = {
   key: 'visits-logged',
   label: 'Site visits logged',
   resource: 'visits',
-  rows: (ctx, viewer, range, owner) =>
+  rows: async (ctx, viewer, range, owner) =>
     sql`select v.id as row_id, vu.user_id as owner_id from visits v join visit_users vu on vu.visit_id = v.id
-      where ${visibleCondition(ctx, 'visits', viewer, 'v')} and ${rangeCondition('v.visited_at', range)}
+      where ${await visibleCondition(ctx, 'visits', viewer, 'v')} and ${rangeCondition('v.visited_at', range)}
         and ${owner(sql.ref('vu.user_id'))}`,
   link: (ids, range) => ({
     resource: 'visits',
@@ -70,9 +70,9 @@ const recruitsSigned: Part = {
   key: 'recruits-signed',
   label: 'Recruits signed',
   resource: 'recruits',
-  rows: (ctx, viewer, range, owner) =>
+  rows: async (ctx, viewer, range, owner) =>
     sql`select r.id as row_id, r.user_id as owner_id from recruits r
-      where ${visibleCondition(ctx, 'recruits', viewer, 'r')} and r.signed_at is not null
+      where ${await visibleCondition(ctx, 'recruits', viewer, 'r')} and r.signed_at is not null
         and ${rangeCondition('r.signed_at', range, 'date')} and ${owner(sql.ref('r.user_id'))}`,
   link: (ids, range) => ({
     resource: 'recruits',
@@ -88,9 +88,9 @@ const conversationsHad = (channel: string, label: string): Part => ({
   key: `${channel}-conversations`,
   label,
   resource: 'conversations',
-  rows: (ctx, viewer, range, owner) =>
+  rows: async (ctx, viewer, range, owner) =>
     sql`select c.id as row_id, c.user_id as owner_id from conversations c
-      where ${visibleCondition(ctx, 'conversations', viewer, 'c')} and c.channel = ${channel} and c.task_id is null
+      where ${await visibleCondition(ctx, 'conversations', viewer, 'c')} and c.channel = ${channel} and c.task_id is null
         and ${rangeCondition('c.had_at', range)} and ${owner(sql.ref('c.user_id'))}`,
   link: (ids, range) => ({
     resource: 'conversations',
@@ -141,9 +141,11 @@ export async function personWork(
   const counts = new Map<string, number>();
   if (readable.length) {
     const rows = sql.join(
-      readable.map(
-        (part) =>
-          sql`select ${part.key}::text as part, x.row_id, x.owner_id from (${part.rows(ctx, viewer, range, owner)}) x`,
+      await Promise.all(
+        readable.map(
+          async (part) =>
+            sql`select ${part.key}::text as part, x.row_id, x.owner_id from (${await part.rows(ctx, viewer, range, owner)}) x`,
+        ),
       ),
       sql` union all `,
     );

@@ -29,13 +29,11 @@ export function registerOptionsRoutes(app: FastifyInstance, ctx: AppContext) {
         .map(Number)
         .filter(Number.isInteger)
         .slice(0, MAX_OPTIONS);
-      let query = ctx.records
-        .visibleRows(ctx.db, def, request.user)
-        .select([
-          't.id',
-          sql<string>`${label}`.as('name'),
-          ...(def.optionColumns ?? []).map((column) => `t.${column}`),
-        ]);
+      let query = (await ctx.records.visibleRows(ctx.db, def, request.user)).select([
+        't.id',
+        sql<string>`${label}`.as('name'),
+        ...(def.optionColumns ?? []).map((column) => `t.${column}`),
+      ]);
       if (q) query = query.where(sql<boolean>`${label} ilike ${'%' + escapeLike(q) + '%'}`);
       if (ids.length) query = query.where('t.id', 'in', ids);
       const data = await query.orderBy(sql`${label}`).limit(MAX_OPTIONS).execute();

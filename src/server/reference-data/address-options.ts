@@ -26,8 +26,7 @@ export function registerAddressOptions(app: FastifyInstance, ctx: AppContext) {
         ctx.records.authorize(request.user, def, 'read');
         const q = typeof request.query.q === 'string' ? request.query.q.slice(0, 100) : '';
         const value = sql.ref(`t.${column}`);
-        let query = ctx.records
-          .visibleRows(ctx.db, def, request.user)
+        let query = (await ctx.records.visibleRows(ctx.db, def, request.user))
           .select(sql<string>`distinct ${value}`.as('value'))
           .where(value, 'is not', null)
           .where(value, '!=', '');

@@ -2,17 +2,20 @@ import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { limitedToTurf } from '../../common/permissions.js';
+import { turfOutlook } from '../access/outlook.js';
+import { turfRegionIds } from '../access/turf.js';
+import { whoIs } from '../access/who.js';
 import type { AppContext, FeaturePlugin } from '../app-context.js';
 import { InputLimitError, LimitExceeded, toInputLimitError } from '../config/input-limits.js';
 import { ValidationError } from '../http/errors.js';
 import { parseBody } from '../http/parse-body.js';
+import { teamMemberIds } from '../reports/scope.js';
 import { loadUsShapes } from './census.js';
-import { GeometryError, parseAreaGeometry } from './geometry.js';
+import { type AreaGeometry, GeometryError, parseAreaGeometry } from './geometry.js';
 import { type GeometryQuery, geometryOptions } from './geometry-options.js';
 import { GEOMETRY_TYPES } from './regions-resource.js';
 import { regionsDefinition, type Shape, storeShapes } from './store.js';
-import { sitesInside, turfRegionIds } from './turf.js';
+import { sitesInside } from './turf.js';
 import { type GeoJsonOptions, GeoJsonReader, type GeoJsonResult } from './upload.js';
 import { stateCode } from './us-atlas.js';
 
@@ -226,20 +229,31 @@ export const regionRoutes: FeaturePlugin = async (app, options) => {
   );
 
   /**
-   * POST /api/regions/preview {geometry}: `{data: {sites}}`, how many of the sites the person may read lie inside a
-   * shape not saved yet (drawing a turf on the map shows it before the region is saved).
+   * POST /api/regions/preview {geometry, user_ids?, team_id?}: `{data: {sites, people}}`, how many of the sites the
+   * person may read lie inside a shape not saved yet (drawing a turf on the map shows it before the region is saved),
+   * and for each person it is to be assigned to (by name, or as a member of the team) whether it scopes them (their
+   * role's site rule is their turf), how many sites they read now and how many with it (access/outlook.ts).
    */
   app.post(
     '/api/regions/preview',
     { config: { permission: { resource: 'regions', action: 'create' } } },
     async (request) => {
       ctx.records.authorize(request.user, regionsDefinition(ctx), 'create');
-      const body = parseBody(z.object({ geometry: z.unknown() }).strict(), request.body);
-      let geometry;
+      const body = parseBody(
+        z
+          .object({
+            geometry: z.unknown(),
+            user_ids: z.array(z.coerce.number().int().min(1).max(2_147_483_647)).max(500).optional(),
+            team_id: z.coerce.number().int().min(1).max(2_147_483_647).nullable().optional(),
+          })
+          .strict(),
+        request.body,
+      );
+      let geometry: AreaGeometry;
       try {
         const raw =
-          body.geometry && typeof body.geometry === 'object' && (body.geometry as any).type === 'Feature'
-            ? (body.geometry as any).geometry
+          body.geometry && typeof body.geometry === 'object' && (body.geometry as { type?: unknown }).type === 'Feature'
+            ? (body.geometry as { geometry?: unknown }).geometry
             : body.geometry;
         geometry = parseAreaGeometry(raw);
       } catch (error) {
@@ -247,8 +261,12 @@ export const regionRoutes: FeaturePlugin = async (app, options) => {
         throw error;
       }
       const sites = ctx.resources.get('sites');
-      const count = sites && request.user ? await sitesInside(ctx.records, sites, request.user, geometry) : 0;
-      return { data: { sites: count } };
+      if (!sites || !request.user) return { data: { sites: 0, people: [] } };
+      const inside = await sitesInside(ctx.records, sites, request.user, geometry);
+      const members = body.team_id ? await teamMemberIds(ctx.db, body.team_id) : [];
+      const everyone = await sitesInside(ctx.records, sites, null, geometry);
+      const people = await turfOutlook(ctx.records, sites, [...(body.user_ids ?? []), ...members], everyone);
+      return { data: { sites: inside.length, people } };
     },
   );
 
@@ -261,10 +279,11 @@ export const regionRoutes: FeaturePlugin = async (app, options) => {
     const regions = await ctx.db
       .selectFrom('regions')
       .select(['id', 'name'])
-      .where(sql<boolean>`id in (${turfRegionIds(user)})`)
+      .where(sql<boolean>`id in (${turfRegionIds(whoIs(user))})`)
       .orderBy('name')
       .execute();
-    return { data: { limited: limitedToTurf(user), regions } };
+    const sites = ctx.resources.get('sites');
+    return { data: { limited: Boolean(sites) && (await ctx.records.access.turfLimited(user, sites!)), regions } };
   });
 
   /** GET /api/options/geometries?type=state|county|postal-code&q=text&state=06: `{data: [{id, name, geometry_type, code}]}` to pick a region shape. */

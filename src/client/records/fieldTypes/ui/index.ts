@@ -11,6 +11,7 @@ import { dropdown } from './dropdown';
 import { email } from './email';
 import { estimatedHours } from './estimated-hours';
 import { headCount } from './head-count';
+import { json } from './json';
 import { link } from './link';
 import { note } from './note';
 import { number } from './number';
@@ -19,6 +20,7 @@ import { prevailingWage } from './prevailing-wage';
 import { radios } from './radios';
 import { rating } from './rating';
 import { relation } from './relation';
+import { richText } from './rich-text';
 import { slug } from './slug';
 import { socialLink } from './social-link';
 import { text } from './text';
@@ -49,6 +51,8 @@ export const FIELD_TYPE_UIS: Readonly<Record<SchemaFieldType, FieldTypeUI>> = {
   'head-count': headCount,
   relation,
   rating,
+  json,
+  'rich-text': richText,
 };
 
 /** The screens of a field type (an unknown type reads as text). */
