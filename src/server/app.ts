@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyMultipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { AccessPolicy } from './access/policy.js';
 import type { AppContext } from './app-context.js';
 import { registerCsrf } from './auth/csrf.js';
@@ -57,6 +57,9 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
             ...(typeof options.logger === 'object' ? options.logger : {}),
             serializers: { req: requestForLog },
           },
+    // A line per request only at LOG_LEVEL=debug or trace: at info a busy day's requests would bury the start-up
+    // lines (the first administrator's password) and every warning; failures are logged at any level.
+    logController: new LogController({ disableRequestLogging: !['debug', 'trace'].includes(config.logLevel) }),
     bodyLimit: config.limits.bodyBytes,
     trustProxy: config.trustProxy,
     genReqId: (request) => {

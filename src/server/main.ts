@@ -10,6 +10,7 @@ import { migrate } from './db/migrate.js';
 import { seedReadyMadeImporters } from './imports/ready-made.js';
 import { startJobWorker } from './jobs/index.js';
 import { ensureAppKey, seedDatabase, seedDemoHistory } from './seed/seed.js';
+import { keepFirstPassword, keptFirstPassword } from './system/first-password.js';
 import { deployVersion } from './system/system-routes.js';
 import { announceDeploy } from './system/system-updated.js';
 
@@ -119,12 +120,19 @@ async function main() {
     lines.push(
       `  Sign in as ${seeded.admin.email} with password ${seeded.admin.password ?? '(the ADMIN_PASSWORD you set)'}`,
     );
-    if (seeded.admin.password)
-      lines.push(`  This password is shown only once: write it down or change it under Profile.`);
+    if (seeded.admin.password) {
+      const file = keepFirstPassword(config.dataDir, seeded.admin.email, seeded.admin.password);
+      lines.push(`  The password is kept in ${file} (readable by you only): change it under Profile, then delete it.`);
+    }
     if (config.seedDemo)
       lines.push(`  Demo accounts (leader@, organizer@, assistant@example.com) share that password.`);
   } else {
-    lines.push(`  Sign in with your account (the first administrator is ${config.admin.email}).`);
+    const kept = keptFirstPassword(config.dataDir);
+    lines.push(
+      kept
+        ? `  The first administrator (${config.admin.email}): the password is in ${kept}.`
+        : `  Sign in with your account (the first administrator is ${config.admin.email}).`,
+    );
   }
   console.log(`${lines.join('\n')}\n`);
 }
