@@ -421,8 +421,18 @@ describe('turf: a person limited to a turf reads the campaigns targeting it, and
     expect(campaigns).not.toContain(ids.campaign);
     const cards = (await client.get('/api/campaign-cards?per_page=100')).body.data.map((c: any) => c.id);
     expect(cards).toEqual([inCard.id]);
-    expect((await client.get(`/api/campaigns/${outside.id}`)).status).toBe(404);
-    expect((await client.get(`/api/campaign-cards/${outCard.id}`)).status).toBe(404);
+    // Out of reach answers 403 in the rule's words, never "may have been deleted" (issue 31 point 4).
+    expect(await client.get(`/api/campaigns/${outside.id}`)).toMatchObject({
+      status: 403,
+      body: { message: 'This campaign is outside your turf.' },
+    });
+    expect(await client.get(`/api/campaign-cards/${outCard.id}`)).toMatchObject({
+      status: 403,
+      body: {
+        message:
+          'This card is not one your role may see: you see the cards you created or are assigned or on records you may see.',
+      },
+    });
     const exported = String(
       (await client.get('/api/exports/download?resource=campaign-cards&columns=worker_name')).body,
     );

@@ -523,7 +523,14 @@ describe('work on records', () => {
     const seen = (await assistant.get('/api/notes?per_page=-1')).body.data.map((n: any) => n.id);
     expect(seen).toContain(note.id);
     expect(seen).not.toContain(hidden.id);
-    expect((await assistant.get(`/api/notes/${hidden.id}`)).status).toBe(404);
+    // Out of reach answers 403 in the rule's words, never "may have been deleted" (issue 31 point 4).
+    expect(await assistant.get(`/api/notes/${hidden.id}`)).toMatchObject({
+      status: 403,
+      body: {
+        message:
+          'This note is not one your role may see: you see the notes you created or are assigned or on records you may see.',
+      },
+    });
     const onSecret = await assistant.post('/api/notes', {
       body: 'sneaky',
       notable_type: 'site',
@@ -746,13 +753,17 @@ describe('work on records', () => {
     const seen = (await assistant.get('/api/documents?per_page=-1')).body.data.map((d: any) => d.id);
     expect(seen).toContain(doc.body.data.id);
     expect(seen).not.toContain(hidden.body.data.id);
-    expect(
-      (
-        await fetch(`${t.baseUrl}/api/documents/${hidden.body.data.id}/download`, {
-          headers: { cookie: [...assistant.jar].map(([k, v]) => `${k}=${v}`).join('; ') },
-        })
-      ).status,
-    ).toBe(404);
+    const refusedDownload = await fetch(`${t.baseUrl}/api/documents/${hidden.body.data.id}/download`, {
+      headers: { cookie: [...assistant.jar].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
+    // Out of reach answers 403 in the rule's words (issue 31 point 4).
+    expect({ status: refusedDownload.status, body: await refusedDownload.json() }).toMatchObject({
+      status: 403,
+      body: {
+        message:
+          'This document is not one your role may see: you see the documents you created or are assigned or on records you may see.',
+      },
+    });
     expect((await leader.get(`/api/documents/${hidden.body.data.id}`)).status).toBe(200);
 
     const removed = await admin.delete(`/api/documents/${doc.body.data.id}`);

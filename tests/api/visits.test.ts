@@ -176,7 +176,14 @@ describe('visits: a record type with a head count', () => {
     const list = (await limited.get('/api/visits?per_page=100')).body.data;
     expect(list.length).toBeGreaterThan(0);
     expect(list.every((v: any) => v.site_id === ids.unionSite)).toBe(true);
-    expect((await limited.get(`/api/visits/${mine.id}`)).status).toBe(404);
+    // Out of reach answers 403 in the rule's words, never "may have been deleted" (issue 31 point 4).
+    expect(await limited.get(`/api/visits/${mine.id}`)).toMatchObject({
+      status: 403,
+      body: {
+        message:
+          'This visit is not one your role may see: you see the visits you created or are assigned or on records you may see.',
+      },
+    });
     const refused = await limited.post('/api/visits', { site_id: ids.openSite, visited_at: '2026-03-04T10:00:00Z' });
     expect(refused.status).toBe(422);
     expect(refused.body.errors).toHaveProperty('site_id');

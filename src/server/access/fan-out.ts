@@ -52,9 +52,15 @@ export async function readersOf(
       out.push({ roleId: subject.role_id, members: 'role', mask: compiled.mask });
       continue;
     }
-    if (id === null) continue;
     const predicate = compiled.compiled.read(whoIsRow('u'));
     if (predicate === false) continue;
+    // A rule that admits every record whoever asks (a card's parent rule for a role that reads every campaign):
+    // the role's channel, as for 'all'.
+    if (predicate === true) {
+      out.push({ roleId: subject.role_id, members: 'role', mask: compiled.mask });
+      continue;
+    }
+    if (id === null) continue;
     const scope = def.scope ? sql` and t.${sql.ref(def.scope.column)} = ${def.scope.value}` : sql``;
     const row = sql`select 1 from ${sql.table(def.table)} t where t.id = ${id}${scope} and ${asSql(predicate)}`;
     // A condition the same for every member: asked once, for the role's channel.
