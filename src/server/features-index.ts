@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { registerActivityRoutes } from './activity/activity-routes.js';
+import { apiDocsFeature } from './api-docs/index.js';
 import type { AppContext, Feature } from './app-context.js';
 import { assistantFeature } from './assistant/index.js';
 import { bulkEditsFeature } from './bulk-edits/index.js';
@@ -101,6 +102,8 @@ export const features: Feature[] = [
   bulkEditsFeature,
   // Conversations with the assistant, private to their maker (docs/assistant.md).
   assistantFeature,
+  // The API's OpenAPI document, generated from every route's contract (docs/api.md).
+  apiDocsFeature,
 ];
 
 /** Every resource served by the generic routes. */

@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { HttpError, ValidationError } from './errors.js';
+import { fieldErrorsOf } from './parse-body.js';
+import { declaredRefusal } from './route-permissions.js';
 
 /**
  * Every failure leaves as JSON in the shapes of DESIGN.md 6. Fastify's own errors (bad JSON, body too large,
@@ -15,14 +17,11 @@ export function installErrorHandler(app: FastifyInstance) {
     }
     const status = error.statusCode ?? 500;
     if (error.validation) {
-      const errors: Record<string, string[]> = {};
-      for (const item of error.validation) {
-        const field =
-          (item.instancePath || '').replace(/^\//, '').replace(/\//g, '.') ||
-          String(item.params?.missingProperty ?? 'body');
-        (errors[field] ??= []).push(item.message ?? 'is invalid');
-      }
-      return reply.status(422).send({ message: 'The given data was invalid.', errors });
+      // Someone the route's declaration refuses hears so, whatever their input (the handler would have said it).
+      const refusal = declaredRefusal(app, request);
+      if (refusal) return reply.status(refusal.statusCode).send({ message: refusal.message });
+      const invalid = new ValidationError(fieldErrorsOf(error.validation, error.validationContext));
+      return reply.status(422).send({ message: invalid.message, errors: invalid.errors });
     }
     if (status === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply
@@ -46,11 +45,9 @@ export function installErrorHandler(app: FastifyInstance) {
     }
     // A multipart body its parser cannot read (no boundary, cut short, a part never ended): the sender's upload is broken.
     if (request.isMultipart() && /multipart|boundary|terminated early|content-type/i.test(error.message)) {
-      return reply
-        .status(400)
-        .send({
-          message: `The upload could not be read (${error.message}). Send the file again as multipart/form-data.`,
-        });
+      return reply.status(400).send({
+        message: `The upload could not be read (${error.message}). Send the file again as multipart/form-data.`,
+      });
     }
     // PostgreSQL refused a value the request carried (an id beyond integer range, a NUL character, year 0) or a
     // reference to a row that does not exist: the caller's input, so a 422, never a 500.

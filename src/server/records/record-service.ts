@@ -80,35 +80,54 @@ export interface ListResult {
 }
 
 /**
+ * What the record service is made with (app.ts): the database, the event bus, and what other parts of the app know
+ * about records. Given once, when it is made: nothing is set on it afterwards.
+ */
+export interface RecordServiceParts {
+  db: Kysely<any>;
+  events: AppEvents;
+  /**
+   * The record type's name in messages ('Job Site created successfully.', from its schema). `db` is the transaction
+   * when called inside one (on PGlite, a query on the outer connection there would wait forever).
+   */
+  nameOf?: (def: ResourceDefinition, db?: Kysely<any>) => Promise<string>;
+  /**
+   * The record type's form logic over the values of a write (the record as it will be): the values set-value actions
+   * give are written, the fields it hides are never required and are stored empty. `db` as for nameOf.
+   */
+  formLogic?: (def: ResourceDefinition, values: Record<string, any>, db?: Kysely<any>) => Promise<FormLogicOutcome>;
+  /** The resource a relation points at (the resource registry); records name their links with it. */
+  targetOf?: (references: NonNullable<FieldSpec['references']>) => ResourceDefinition | undefined;
+  /** Names of linked records kept in memory (where this process is the only writer). */
+  keptNames?: KeptNames | null;
+  /** Where failures of `afterCommit` hooks are reported (the app's logger). */
+  logError?: (error: unknown, message: string) => void;
+}
+
+/**
  * The one write path (DESIGN.md 3) and the one read path. Every create, update, delete and restore: checks the
  * permission, validates against the record type, writes the row and its revision in one transaction, and emits the
  * event on the app's event bus after commit (realtime, the map's indexes and other listeners subscribe there).
  * Reads apply the same permission rules to every row.
  */
 export class RecordService {
-  /**
-   * Lets the schemas feature rename record types ('Job Site created successfully.'). `db` is the transaction when
-   * called inside one (on PGlite, a query on the outer connection there would wait forever).
-   */
-  nameOf: (def: ResourceDefinition, db?: Kysely<any>) => Promise<string> = async (def) => def.singular;
-  /**
-   * Lets the schemas feature run the record type's form logic over the values of a write (the record as it will be):
-   * the values set-value actions give are written, the fields it hides are never required and are stored empty.
-   * `db` as for nameOf.
-   */
-  formLogic: (def: ResourceDefinition, values: Record<string, any>, db?: Kysely<any>) => Promise<FormLogicOutcome> =
-    async () => NO_FORM_LOGIC;
-  /** The resource a relation points at (the app sets it from its registry); records name their links with it. */
-  targetOf: (references: NonNullable<FieldSpec['references']>) => ResourceDefinition | undefined = () => undefined;
-  /** Names of linked records kept in memory (the app sets it where this process is the only writer). */
-  keptNames: KeptNames | null = null;
-  /** Where failures of `afterCommit` hooks are reported (the app sets its logger). */
-  logError: (error: unknown, message: string) => void = (error, message) => console.error(message, error);
+  readonly db: Kysely<any>;
+  private readonly events: AppEvents;
+  readonly nameOf: NonNullable<RecordServiceParts['nameOf']>;
+  readonly formLogic: NonNullable<RecordServiceParts['formLogic']>;
+  readonly targetOf: NonNullable<RecordServiceParts['targetOf']>;
+  readonly keptNames: KeptNames | null;
+  readonly logError: NonNullable<RecordServiceParts['logError']>;
 
-  constructor(
-    readonly db: Kysely<any>,
-    private readonly events: AppEvents,
-  ) {}
+  constructor(parts: RecordServiceParts) {
+    this.db = parts.db;
+    this.events = parts.events;
+    this.nameOf = parts.nameOf ?? (async (def) => def.singular);
+    this.formLogic = parts.formLogic ?? (async () => NO_FORM_LOGIC);
+    this.targetOf = parts.targetOf ?? (() => undefined);
+    this.keptNames = parts.keptNames ?? null;
+    this.logError = parts.logError ?? ((error, message) => console.error(message, error));
+  }
 
   // ---- permissions --------------------------------------------------------------------------------------
 
