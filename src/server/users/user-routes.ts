@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.js';
+import { Accounts } from '../auth/accounts.js';
+import { signedInUser } from '../auth/auth-user.js';
 import { loadAuthUser } from '../auth/load-user.js';
 import { verifyPassword } from '../auth/passwords.js';
+import { idParams } from '../http/contracts.js';
 import { fieldError } from '../http/errors.js';
-import { parseBody } from '../http/parse-body.js';
 
 const goalCount = z.number().int().min(0).max(100_000).optional();
 const goalsBody = z
@@ -40,21 +43,24 @@ const preferenceBody = z
   })
   .strict();
 
+const goalsAnswer = z.object({ data: z.record(z.string(), z.unknown()), message: z.string() });
+
 /** Routes about users beyond the generic ones: monthly goals and one's own profile. */
-export function registerUserRoutes(app: FastifyInstance, ctx: AppContext) {
+export function registerUserRoutes(fastify: FastifyInstance, ctx: AppContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const users = ctx.resources.get('users')!;
+  const accounts = new Accounts(ctx.db);
 
   // Goals are kept per month (`period`), with `default` for months that have none.
-  app.post<{ Params: { id: number } }>(
+  app.post(
     '/api/users/:id/goals',
     {
-      schema: { params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } } } },
+      schema: { params: idParams, body: goalsBody, response: { 200: goalsAnswer } },
       config: { permission: { resource: 'users', action: 'update' } },
     },
     async (request) => {
-      const body = parseBody(goalsBody, request.body);
       const current = await ctx.records.show(request.user, users, request.params.id);
-      const { period = 'default', ...counts } = body;
+      const { period = 'default', ...counts } = request.body;
       const goals = { ...(current.goals ?? {}), [period]: { ...(current.goals?.[period] ?? {}), ...counts } };
       const { record } = await ctx.records.update(request.user, users, request.params.id, { goals });
       return { data: record.goals, message: 'Goals updated successfully.' };
@@ -62,36 +68,50 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext) {
   );
 
   // One preference of one's own (a list's columns): null removes it. Written through the users resource like the profile.
-  app.post('/api/profile/preferences', { config: { permission: 'signed-in' } }, async (request) => {
-    const me = request.user!;
-    const { key, value } = parseBody(preferenceBody, request.body);
-    const preferences = { ...(me.preferences ?? {}) };
-    if (value === null || value === undefined) delete preferences[key];
-    else preferences[key] = value;
-    await ctx.records.update(me, users, me.id, { preferences }, { system: true });
-    return { data: preferences };
-  });
+  app.post(
+    '/api/profile/preferences',
+    {
+      schema: { body: preferenceBody, response: { 200: z.object({ data: z.record(z.string(), z.unknown()) }) } },
+      config: { permission: 'signed-in' },
+    },
+    async (request) => {
+      const me = request.user!;
+      const { key, value } = request.body;
+      const preferences = { ...(me.preferences ?? {}) };
+      if (value === null || value === undefined) delete preferences[key];
+      else preferences[key] = value;
+      await ctx.records.update(me, users, me.id, { preferences }, { system: true });
+      return { data: preferences };
+    },
+  );
 
-  app.post('/api/profile', { config: { permission: 'signed-in' } }, async (request) => {
-    const me = request.user!;
-    const body = parseBody(profileBody, request.body);
-    const changes: Record<string, unknown> = {};
-    for (const key of ['first_name', 'last_name', 'email'] as const)
-      if (body[key] !== undefined) changes[key] = body[key];
-    if (body.password) {
-      if (body.password !== body.password_confirmation)
-        throw fieldError('password_confirmation', 'The password confirmation does not match.');
-      const row = await ctx.db.selectFrom('users').select('password').where('id', '=', me.id).executeTakeFirstOrThrow();
-      if (!body.current_password || !(await verifyPassword(row.password, body.current_password))) {
-        throw fieldError('current_password', 'The current password is incorrect.');
+  app.post(
+    '/api/profile',
+    {
+      schema: { body: profileBody, response: { 200: z.object({ data: signedInUser, message: z.string() }) } },
+      config: { permission: 'signed-in' },
+    },
+    async (request) => {
+      const me = request.user!;
+      const body = request.body;
+      const changes: Record<string, unknown> = {};
+      for (const key of ['first_name', 'last_name', 'email'] as const)
+        if (body[key] !== undefined) changes[key] = body[key];
+      if (body.password) {
+        if (body.password !== body.password_confirmation)
+          throw fieldError('password_confirmation', 'The password confirmation does not match.');
+        if (
+          !body.current_password ||
+          !(await verifyPassword(await accounts.passwordOf(me.id), body.current_password))
+        ) {
+          throw fieldError('current_password', 'The current password is incorrect.');
+        }
+        changes.password = body.password;
       }
-      changes.password = body.password;
-    }
-    // A new password ends the person's other sessions (users resource).
-    await ctx.records.update(me, users, me.id, changes, { system: true });
-    return {
-      data: await loadAuthUser(ctx.db, me.id, me.impersonator?.id ?? null),
-      message: 'Settings updated successfully.',
-    };
-  });
+      // A new password ends the person's other sessions (users resource).
+      await ctx.records.update(me, users, me.id, changes, { system: true });
+      const data = await loadAuthUser(ctx.db, me.id, me.impersonator?.id ?? null);
+      return { data: data!, message: 'Settings updated successfully.' };
+    },
+  );
 }
