@@ -1,18 +1,17 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SCHEMA_FIELD_TYPES, type SchemaField } from '../../common/schema-types.js';
 import type { AppContext } from '../app-context.js';
+import { answer, idParams, noBody, noQuery } from '../http/contracts.js';
 import { fieldError, HttpError } from '../http/errors.js';
-import { parseBody } from '../http/parse-body.js';
-import { idParam } from '../records/routes.js';
 import { customTypeDefinition } from './custom-types.js';
 import { fieldImpact, presentImpact } from './field-changes.js';
 import { checkFieldOptions } from './field-specs.js';
 import { schemaRelationTargets } from './relation-targets.js';
 import { schemaFieldsResource } from './schema-fields-resource.js';
-import { reviseSchema } from './schema-revisions.js';
-import { type SchemaRow, schemaChanged, schemaRow, schemasResource } from './schemas-resource.js';
-import { purgeTrash, restoreTrash, typeImpact } from './type-changes.js';
+import { type SchemaRow, schemaRow, schemasResource } from './schemas-resource.js';
+import { purgeTypeTrash, restoreTrash, typeImpact } from './type-changes.js';
 
 const proposedChange = z
   .object({
@@ -22,7 +21,51 @@ const proposedChange = z
   })
   .passthrough();
 
-type Params = { Params: { id: number } };
+const counts = z.object({ live: z.number().int(), trashed: z.number().int() });
+
+/** What a change to a field would do (schemas/field-changes.ts FieldImpact). */
+const fieldImpactAnswer = answer(
+  z.object({
+    action: z.enum(['delete', 'update']),
+    field: z.object({ id: z.number().int(), slug: z.string(), name: z.string(), type: z.enum(SCHEMA_FIELD_TYPES) }),
+    records: counts,
+    archived: z.number().int(),
+    converted: z.number().int(),
+    choices: z.array(
+      z.object({
+        value: z.string(),
+        label: z.string(),
+        records: z.number().int(),
+        mapped_to: z.string().nullable().optional(),
+      }),
+    ),
+    logic_blocks: z.array(
+      z.object({
+        id: z.number().int(),
+        description: z.string().nullable(),
+        effect: z.enum(['removed', 'action removed', 'uses the field']),
+      }),
+    ),
+    importers: z.array(z.object({ id: z.number().int(), name: z.string(), uses: z.array(z.string()) })),
+    exports: z.array(z.object({ id: z.number().int(), status: z.string() })),
+    blocking: z.array(z.string()),
+    summary: z.array(z.string()),
+  }),
+);
+
+/** What deleting a record type would touch (schemas/type-changes.ts TypeImpact). */
+const typeImpactAnswer = answer(
+  z.object({
+    records: counts,
+    relations: z.array(
+      z.object({ schema_id: z.number().int(), schema: z.string(), field_id: z.number().int(), field: z.string() }),
+    ),
+    importers: z.array(z.object({ id: z.number().int(), name: z.string() })),
+    roles: z.array(z.object({ id: z.number().int(), name: z.string() })),
+    blocking: z.array(z.string()),
+    summary: z.array(z.string()),
+  }),
+);
 
 /**
  * What a change to a record type will affect, before it is made (the schema editor asks, then confirms), and the
@@ -31,7 +74,8 @@ type Params = { Params: { id: number } };
  * - GET /api/schemas/{id}/impact: deleting the type;
  * - POST /api/schemas/{id}/purge-trash, POST /api/schemas/{id}/restore-trash.
  */
-export function registerSchemaChangeRoutes(app: FastifyInstance, ctx: AppContext) {
+export function registerSchemaChangeRoutes(fastify: FastifyInstance, ctx: AppContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const fieldOf = async (user: Parameters<AppContext['records']['show']>[0], id: number) => {
     const field = (await ctx.records.show(user, schemaFieldsResource, id)) as SchemaField;
     const schema = await schemaRow(ctx.db, field.schema_id);
@@ -39,9 +83,12 @@ export function registerSchemaChangeRoutes(app: FastifyInstance, ctx: AppContext
     return { field, schema: schema as SchemaRow };
   };
 
-  app.get<Params>(
+  app.get(
     '/api/schema-fields/:id/impact',
-    { schema: { params: idParam }, config: { permission: { resource: 'schema-fields', action: 'delete' } } },
+    {
+      schema: { params: idParams, querystring: noQuery, response: { 200: fieldImpactAnswer } },
+      config: { permission: { resource: 'schema-fields', action: 'delete' } },
+    },
     async (request) => {
       ctx.records.authorize(request.user, schemaFieldsResource, 'delete');
       const { field, schema } = await fieldOf(request.user, request.params.id);
@@ -54,12 +101,15 @@ export function registerSchemaChangeRoutes(app: FastifyInstance, ctx: AppContext
     },
   );
 
-  app.post<Params>(
+  app.post(
     '/api/schema-fields/:id/impact',
-    { schema: { params: idParam }, config: { permission: { resource: 'schema-fields', action: 'update' } } },
+    {
+      schema: { params: idParams, body: proposedChange.prefault({}), response: { 200: fieldImpactAnswer } },
+      config: { permission: { resource: 'schema-fields', action: 'update' } },
+    },
     async (request) => {
       ctx.records.authorize(request.user, schemaFieldsResource, 'update');
-      const body = parseBody(proposedChange, request.body ?? {});
+      const body = request.body;
       const { field, schema } = await fieldOf(request.user, request.params.id);
       const type = body.type ?? field.type;
       if (field.column && type !== field.type) throw fieldError('type', 'The type of a built-in field cannot change.');
@@ -83,28 +133,29 @@ export function registerSchemaChangeRoutes(app: FastifyInstance, ctx: AppContext
     return schema;
   };
 
-  app.get<Params>(
+  app.get(
     '/api/schemas/:id/impact',
-    { schema: { params: idParam }, config: { permission: { resource: 'schemas', action: 'delete' } } },
+    {
+      schema: { params: idParams, querystring: noQuery, response: { 200: typeImpactAnswer } },
+      config: { permission: { resource: 'schemas', action: 'delete' } },
+    },
     async (request) => {
       ctx.records.authorize(request.user, schemasResource, 'delete');
       return { data: await typeImpact(ctx.db, await typeOf(request.user, request.params.id)) };
     },
   );
 
-  app.post<Params>(
+  app.post(
     '/api/schemas/:id/purge-trash',
-    { schema: { params: idParam }, config: { permission: { resource: 'schemas', action: 'delete' } } },
+    {
+      schema: { params: idParams, body: noBody, response: { 200: answer(z.object({ purged: z.number().int() })) } },
+      config: { permission: { resource: 'schemas', action: 'delete' } },
+    },
     async (request) => {
       ctx.records.authorize(request.user, schemasResource, 'delete');
       const schema = await typeOf(request.user, request.params.id);
       ctx.records.authorize(request.user, customTypeDefinition(schema), 'delete');
-      const purged = await ctx.db.transaction().execute(async (trx) => {
-        const count = await purgeTrash(trx, schema);
-        await reviseSchema(trx, schema.id, request.user, { 'records:trash': [count, 0] });
-        return count;
-      });
-      await schemaChanged(ctx.records, schema.id);
+      const purged = await purgeTypeTrash(ctx.records, request.user, schema);
       return {
         data: { purged },
         message: `${purged.toLocaleString('en-US')} ${purged === 1 ? schema.name_singular : schema.name_plural} in the trash deleted for good.`,
@@ -112,9 +163,12 @@ export function registerSchemaChangeRoutes(app: FastifyInstance, ctx: AppContext
     },
   );
 
-  app.post<Params>(
+  app.post(
     '/api/schemas/:id/restore-trash',
-    { schema: { params: idParam }, config: { permission: { resource: 'schemas', action: 'delete' } } },
+    {
+      schema: { params: idParams, body: noBody, response: { 200: answer(z.object({ restored: z.number().int() })) } },
+      config: { permission: { resource: 'schemas', action: 'delete' } },
+    },
     async (request) => {
       ctx.records.authorize(request.user, schemasResource, 'delete');
       const schema = await typeOf(request.user, request.params.id);

@@ -165,6 +165,11 @@ export class SchemaStore {
     this.listeners.push(listener);
   }
 
+  /** The singular name of a record type, from its schema ('Job Site'), for messages. `db` as for snapshot. */
+  async nameOf(def: { type: string; singular: string }, db?: Kysely<any>): Promise<string> {
+    return (await this.snapshot(db)).byType.get(def.type)?.name_singular ?? def.singular;
+  }
+
   async customSpecs(type: string, db?: Kysely<any>) {
     return (await this.snapshot(db)).customSpecs(type);
   }
