@@ -5,7 +5,6 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { loadAuthUser } from '../auth/load-user.js';
 import type { JobEventName } from '../events/app-events.js';
 import { HttpError, notFound, ValidationError } from '../http/errors.js';
-import { parseBody } from '../http/parse-body.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { type JobContext, JobInterrupted, PermanentJobError } from '../jobs/worker.js';
 import { reasonOf, undoBatch } from '../records/batch-writer.js';
@@ -70,8 +69,7 @@ export class BulkEditService {
   }
 
   /** Checks the request, takes the records it names, and queues the job (202). Returns the bulk edit as presented. */
-  async start(user: AuthUser, rawBody: unknown) {
-    const body = parseBody(startBody, rawBody);
+  async start(user: AuthUser, body: z.infer<typeof startBody>) {
     const def = this.resource(body.resource);
     this.ctx.records.authorize(user, def, 'update');
     const fields = await this.ctx.records.fields(def);
