@@ -2,9 +2,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppContext } from '../app-context.js';
 import type { Config } from '../config/config.js';
+import { databaseAnswers } from '../db/database.js';
+import { noQuery } from '../http/contracts.js';
 import { clientDir } from './static-client.js';
 
 /** Changes with each deploy: the package version plus a fingerprint of the built client. */
@@ -53,24 +56,72 @@ export function systemConfig(config: Config, request: FastifyRequest, version: s
   };
 }
 
-export function registerSystemRoutes(app: FastifyInstance, ctx: AppContext) {
+/** GET /api/system/config: what the client starts with (systemConfig). */
+export const systemConfigShape = z
+  .object({
+    name: z.string(),
+    logo_url: z.string(),
+    privacy_url: z.string(),
+    terms_url: z.string(),
+    support_url: z.string(),
+    version: z.string(),
+    registration_enabled: z.boolean(),
+    analytics_url: z.string().nullable(),
+    tiles: z.object({ url: z.string(), attribution: z.string() }),
+    realtime: z.object({
+      broadcaster: z.string(),
+      key: z.string(),
+      cluster: z.string(),
+      host: z.string().optional(),
+      port: z.number().int(),
+      scheme: z.string(),
+      force_tls: z.boolean(),
+      auth_endpoint: z.string(),
+      user_auth_endpoint: z.string(),
+      channel: z.string(),
+    }),
+    session: z.object({ idle_timeout_ms: z.number(), countdown_seconds: z.number() }),
+  })
+  .meta({ id: 'SystemConfig' });
+
+/** Why the process cannot take work (503). */
+const unavailable = z.object({ status: z.string(), message: z.string() });
+
+export function registerSystemRoutes(fastify: FastifyInstance, ctx: AppContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { config } = ctx;
   const version = deployVersion(config.version);
+  const open = { permission: 'public' } as const;
 
-  app.get('/api/system/config', { config: { permission: 'public' } }, async (request) =>
-    systemConfig(config, request, version),
+  app.get(
+    '/api/system/config',
+    { schema: { querystring: noQuery, response: { 200: systemConfigShape } }, config: open },
+    async (request) => systemConfig(config, request, version),
   );
 
-  app.get('/api/dashboard/version', { config: { permission: 'public' } }, async () => ({ version }));
+  app.get(
+    '/api/dashboard/version',
+    { schema: { querystring: noQuery, response: { 200: z.object({ version: z.string() }) } }, config: open },
+    async () => ({ version }),
+  );
 
-  app.get('/api/health', { config: { permission: 'public' } }, async (_request, reply) => {
-    try {
-      await sql`select 1`.execute(ctx.db);
-      return { status: 'ok', database: ctx.database.kind, version };
-    } catch {
+  app.get(
+    '/api/health',
+    {
+      schema: {
+        querystring: noQuery,
+        response: {
+          200: z.object({ status: z.literal('ok'), database: z.enum(['pglite', 'postgres']), version: z.string() }),
+          503: unavailable,
+        },
+      },
+      config: open,
+    },
+    async (_request, reply) => {
+      if (await databaseAnswers(ctx.db)) return { status: 'ok' as const, database: ctx.database.kind, version };
       return reply.status(503).send({ status: 'unavailable', message: 'The database does not answer.' });
-    }
-  });
+    },
+  );
 
   // For a load balancer: 503 from the moment this process is told to stop, so new requests go to the others while
   // it finishes those it holds (health says whether it is alive; ready, whether to send it work).
@@ -78,13 +129,19 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: AppContext) {
   app.addHook('preClose', async () => {
     stopping = true;
   });
-  app.get('/api/ready', { config: { permission: 'public' } }, async (_request, reply) => {
-    if (stopping) return reply.status(503).send({ status: 'stopping', message: 'This process is shutting down.' });
-    try {
-      await sql`select 1`.execute(ctx.db);
-      return { status: 'ready', version };
-    } catch {
+  app.get(
+    '/api/ready',
+    {
+      schema: {
+        querystring: noQuery,
+        response: { 200: z.object({ status: z.literal('ready'), version: z.string() }), 503: unavailable },
+      },
+      config: open,
+    },
+    async (_request, reply) => {
+      if (stopping) return reply.status(503).send({ status: 'stopping', message: 'This process is shutting down.' });
+      if (await databaseAnswers(ctx.db)) return { status: 'ready' as const, version };
       return reply.status(503).send({ status: 'unavailable', message: 'The database does not answer.' });
-    }
-  });
+    },
+  );
 }
