@@ -200,3 +200,13 @@ function processIsAlive(pid: number): boolean {
     return error.code === 'EPERM';
   }
 }
+
+/** Whether the database answers a trivial query (health and readiness checks). */
+export async function databaseAnswers(db: Kysely<any>): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}
