@@ -1,16 +1,16 @@
 import type { FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { limitedToTurf } from '../../common/permissions.js';
 import type { AppContext, FeaturePlugin } from '../app-context.js';
+import { answer, filePart, multipart, noQuery, record, rowWith } from '../http/contracts.js';
 import { ValidationError } from '../http/errors.js';
-import { parseBody } from '../http/parse-body.js';
 import { loadUsShapes } from './census.js';
 import { GeometryError, parseAreaGeometry } from './geometry.js';
 import { type GeometryQuery, geometryOptions } from './geometry-options.js';
 import { GEOMETRY_TYPES } from './regions-resource.js';
 import { regionsDefinition, type Shape, storeShapes } from './store.js';
-import { sitesInside, turfRegionIds } from './turf.js';
+import { sitesInside, turfRegions } from './turf.js';
 import { parseGeoJsonUpload, UploadError } from './upload.js';
 import { stateCode } from './us-atlas.js';
 
@@ -85,13 +85,46 @@ async function readUpload(request: FastifyRequest): Promise<{ text: string; fiel
  * Region routes beyond the generic resource: colours, loading Census shapes, uploading GeoJSON, and the
  * shape picker of /api/options/geometries.
  */
-export const regionRoutes: FeaturePlugin = async (app, options) => {
+/** What a load or an upload of shapes did. */
+const shapesAnswer = z.object({
+  data: z.object({
+    created: z.number().int(),
+    updated: z.number().int(),
+    sites_assigned: z.number().int(),
+    region_ids: z.array(z.number().int()),
+  }),
+  message: z.string(),
+});
+
+/** A GeoJSON file (multipart `file`), or the GeoJSON as `data` in a JSON body; how to read its shapes. */
+const shapeFields = {
+  geometry_type: z
+    .string()
+    .optional()
+    .describe(`One of ${GEOMETRY_TYPES.join(', ')} (postal-code by default).`),
+  name_property: z.string().optional().describe('The feature property that names each shape.'),
+  code_property: z.string().optional().describe('The feature property that holds each shape code.'),
+};
+const shapesUpload = {
+  content: {
+    'application/json': {
+      schema: z.looseObject({ ...shapeFields, data: z.unknown().optional(), geojson: z.unknown().optional() }),
+    },
+    ...multipart({ file: filePart, ...shapeFields }).content,
+  },
+};
+
+export const regionRoutes: FeaturePlugin = async (fastify, options) => {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const ctx: AppContext = options.ctx;
   app.post(
     '/api/regions/colors',
-    { config: { permission: { resource: 'regions', action: 'update' } } },
+    {
+      schema: { body: colorsBody, response: { 200: answer(z.array(record)) } },
+      config: { permission: { resource: 'regions', action: 'update' } },
+    },
     async (request) => {
-      const body = parseBody(colorsBody, request.body);
+      const body = request.body;
       const def = regionsDefinition(ctx);
       ctx.records.authorize(request.user, def, 'update');
       const changes: Array<{ id: number; color: string | null }> = body.colors
@@ -112,6 +145,7 @@ export const regionRoutes: FeaturePlugin = async (app, options) => {
   app.post(
     '/api/regions/load-us',
     {
+      schema: { body: loadBody, response: { 200: shapesAnswer } },
       config: {
         permission: {
           allOf: [
@@ -122,7 +156,7 @@ export const regionRoutes: FeaturePlugin = async (app, options) => {
       },
     },
     async (request) => {
-      const body = parseBody(loadBody, request.body);
+      const body = request.body;
       let states: string[] | undefined;
       if (body.states?.length) {
         states = body.states.map((s) => stateCode(s) ?? '');
@@ -148,6 +182,7 @@ export const regionRoutes: FeaturePlugin = async (app, options) => {
   app.post(
     '/api/regions/upload',
     {
+      schema: { body: shapesUpload, response: { 201: shapesAnswer } },
       config: {
         permission: {
           allOf: [
@@ -194,10 +229,18 @@ export const regionRoutes: FeaturePlugin = async (app, options) => {
    */
   app.post(
     '/api/regions/preview',
-    { config: { permission: { resource: 'regions', action: 'create' } } },
+    {
+      schema: {
+        body: z
+          .object({ geometry: z.unknown().describe('A GeoJSON Polygon or MultiPolygon (or a Feature of one).') })
+          .strict(),
+        response: { 200: answer(z.object({ sites: z.number().int() })) },
+      },
+      config: { permission: { resource: 'regions', action: 'create' } },
+    },
     async (request) => {
       ctx.records.authorize(request.user, regionsDefinition(ctx), 'create');
-      const body = parseBody(z.object({ geometry: z.unknown() }).strict(), request.body);
+      const body = request.body;
       let geometry;
       try {
         const raw =
@@ -219,21 +262,40 @@ export const regionRoutes: FeaturePlugin = async (app, options) => {
    * GET /api/turf: `{data: {limited, regions: [{id, name}]}}`, the signed-in person's turf (the regions assigned to
    * them or their team) and whether their reading of sites is limited to it (`site:read:turf`).
    */
-  app.get('/api/turf', { config: { permission: 'signed-in' } }, async (request) => {
-    const user = request.user!;
-    const regions = await ctx.db
-      .selectFrom('regions')
-      .select(['id', 'name'])
-      .where(sql<boolean>`id in (${turfRegionIds(user)})`)
-      .orderBy('name')
-      .execute();
-    return { data: { limited: limitedToTurf(user), regions } };
-  });
+  app.get(
+    '/api/turf',
+    {
+      schema: {
+        querystring: noQuery,
+        response: {
+          200: answer(
+            z.object({ limited: z.boolean(), regions: z.array(z.object({ id: z.number().int(), name: z.string() })) }),
+          ),
+        },
+      },
+      config: { permission: 'signed-in' },
+    },
+    async (request) => {
+      const user = request.user!;
+      return { data: { limited: limitedToTurf(user), regions: await turfRegions(ctx.db, user) } };
+    },
+  );
 
   /** GET /api/options/geometries?type=state|county|postal-code&q=text&state=06: `{data: [{id, name, geometry_type, code}]}` to pick a region shape. */
-  app.get<{ Querystring: Record<string, unknown> }>(
+  app.get(
     '/api/options/geometries',
-    { config: { permission: { resource: 'regions', action: 'read' } } },
+    {
+      schema: {
+        querystring: z.looseObject({
+          type: z.string().optional().describe(GEOMETRY_TYPES.join(', ')),
+          geometry_type: z.string().optional(),
+          q: z.string().optional(),
+          state: z.string().optional().describe('A state: FIPS code (06), abbreviation (CA) or name.'),
+        }),
+        response: { 200: answer(z.array(rowWith({ id: z.union([z.number(), z.string()]) }))) },
+      },
+      config: { permission: { resource: 'regions', action: 'read' } },
+    },
     async (request) => {
       ctx.records.authorize(request.user, regionsDefinition(ctx), 'read');
       const type =

@@ -36,6 +36,16 @@ function siteRowInTurf(user: TurfSubject, site: string): RawBuilder<boolean> {
 }
 
 /** The ids of the sites inside the turf, deleted ones included (their region assignment is kept). */
+/** The regions of a person's turf (assigned to them or their team), by name. */
+export function turfRegions(db: Kysely<any>, user: TurfSubject): Promise<Array<{ id: number; name: string }>> {
+  return db
+    .selectFrom('regions')
+    .select(['id', 'name'])
+    .where(sql<boolean>`id in (${turfRegionIds(user)})`)
+    .orderBy('name')
+    .execute();
+}
+
 export function turfSiteIds(user: TurfSubject): RawBuilder<number> {
   return sql<number>`select ts.id from sites ts where ${siteRowInTurf(user, 'ts')}`;
 }
