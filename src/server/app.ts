@@ -3,7 +3,6 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { collectOpenApi } from './api-docs/openapi.js';
 import type { AppContext } from './app-context.js';
 import { registerCsrf } from './auth/csrf.js';
@@ -17,7 +16,7 @@ import { readWriteCounters } from './db/write-tracking.js';
 import { AppEvents } from './events/app-events.js';
 import { features, resourceDefinitions } from './features-index.js';
 import { openFileStore } from './files/file-store.js';
-import { declareErrorAnswers } from './http/contracts.js';
+import { applyContracts } from './http/contracts.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { HttpError } from './http/errors.js';
 import { parseQueryString } from './http/query-string.js';
@@ -62,9 +61,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   });
   // Every route's contract is zod (http/contracts.ts): requests are validated and answers serialised from it, and
   // the OpenAPI document is generated from it (api-docs/).
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  declareErrorAnswers(app);
+  applyContracts(app);
   await collectOpenApi(app, config);
   collectRoutes(app);
   installErrorHandler(app);
@@ -111,8 +108,10 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     readCache: cacheReads ? new ReadCache(database.writes) : null,
     files: await openFileStore(config),
   };
-  // Record types live in an in-memory cache of their own: when it is cleared, answers built with it are stale too.
+  // Record types live in an in-memory cache of their own: when it is cleared, answers built with it are stale too;
+  // a change in another server process clears it here (and the other way round).
   schemas.onInvalidate(() => database.writes.bump());
+  await schemas.shareWith(database);
 
   // A declared `{resource, action}` is decided as the record service decides it (with its message).
   decideResourcesWith(app, (user, name, action) => {
@@ -145,6 +144,8 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   await registerStaticClient(app);
 
   app.addHook('onClose', async () => {
+    // What the last writes told the listeners is delivered before the database and the hub go.
+    await events.idle();
     await ctx.sessions.flush();
     await realtime.close();
   });

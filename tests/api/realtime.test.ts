@@ -10,6 +10,8 @@ import WebSocket from 'ws';
 import type { AuthUser } from '../../src/server/auth/auth-user.js';
 import { loadConfig } from '../../src/server/config/config.js';
 import { type Database, openDatabase } from '../../src/server/db/database.js';
+import { applyContracts } from '../../src/server/http/contracts.js';
+import { installErrorHandler } from '../../src/server/http/error-handler.js';
 import { type Realtime, type RealtimeOptions, registerRealtime } from '../../src/server/realtime/index.js';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.js';
 import { next } from '../support/pusher-events.js';
@@ -56,6 +58,9 @@ async function startServer(
   env: Record<string, string> = {},
 ): Promise<TestServer> {
   const app = Fastify({ logger: false });
+  // The app's route contracts and error answers (src/server/app.ts does the same).
+  applyContracts(app);
+  installErrorHandler(app);
   // Stands in for the session plugin: the signed-in user comes from a test header.
   app.decorateRequest('user', null);
   app.addHook('onRequest', async (request) => {

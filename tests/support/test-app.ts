@@ -184,6 +184,9 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<T
     const roleIds = new Map<string, number>();
     let adminClient: TestClient | null = null;
     let closed = false;
+    // The event bus's listeners run after a write's answer (src/server/events/app-events.ts): a test's next step sees
+    // what they did, as a browser does once the realtime event has reached it.
+    const settled = () => built.ctx.events.idle();
 
     const testApp: TestApp = {
       baseUrl,
@@ -192,10 +195,10 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<T
       config,
       database,
       mails,
-      client: () => createClient(baseUrl),
+      client: () => createClient(baseUrl, settled),
       admin: () => testApp.signIn(ADMIN_EMAIL, ADMIN_PASSWORD),
       async signIn(email, password = USER_PASSWORD, remember = false) {
-        const client = createClient(baseUrl);
+        const client = createClient(baseUrl, settled);
         const res = await client.login(email, password, remember);
         if (res.status !== 200)
           throw new Error(`Sign-in as ${email} answered ${res.status}: ${JSON.stringify(res.body)}`);
@@ -291,8 +294,11 @@ export async function twoPostgresSessions(t: TestApp) {
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** A fetch-based agent with its own cookie jar, doing the CSRF pre-flight the client app does. */
-export function createClient(baseUrl: string): TestClient {
+/**
+ * A fetch-based agent with its own cookie jar, doing the CSRF pre-flight the client app does. `settled`: awaited after
+ * each answer (the app's event bus done with what the request emitted).
+ */
+export function createClient(baseUrl: string, settled: () => Promise<void> = async () => {}): TestClient {
   const jar = new Map<string, string>();
 
   const store = (setCookies: string[]) => {
@@ -335,6 +341,7 @@ export function createClient(baseUrl: string): TestClient {
       const cookies = response.headers.getSetCookie();
       store(cookies);
       const text = await response.text();
+      await settled();
       let parsed: any = text;
       if ((response.headers.get('content-type') ?? '').includes('application/json') && text) parsed = JSON.parse(text);
       return { status: response.status, headers: response.headers, body: parsed, cookies };

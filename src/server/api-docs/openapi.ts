@@ -17,10 +17,17 @@ function contentBody(body: unknown) {
     content: Object.fromEntries(
       Object.entries(content).map(([type, { schema }]) => [
         type,
-        { schema: z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) },
+        { schema: z.toJSONSchema(fieldsOf(schema), { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) },
       ]),
     ),
   };
+}
+
+/** A multipart body's fields (its schema also lets the empty body Fastify sees through). */
+function fieldsOf(schema: z.ZodType): z.ZodType {
+  let inner = schema;
+  while (inner instanceof z.ZodOptional || inner instanceof z.ZodNullable) inner = inner.unwrap() as z.ZodType;
+  return inner;
 }
 
 const transform: SwaggerTransform = (document) => {

@@ -248,7 +248,7 @@ export class BulkEditService {
       await this.progress(id, user.id, 'BulkEditProcessing');
     }
     const finished = await this.finish(id, user.id, 'complete');
-    if (finished.changed_count > 0) await this.ctx.records.announce(def, 'imported', { bulk_edit_id: id }, { user });
+    if (finished.changed_count > 0) this.ctx.records.announce(def, 'imported', { bulk_edit_id: id }, { user });
   }
 
   /** One record through the data service; its outcome is written in the same transaction, a refusal on its own. */
@@ -374,7 +374,7 @@ export class BulkEditService {
       .where('id', '=', id)
       .execute();
     await this.progress(id, user.id, 'BulkEditComplete');
-    await this.ctx.records.announce(def, 'imported', { bulk_edit_id: id }, { user });
+    this.ctx.records.announce(def, 'imported', { bulk_edit_id: id }, { user });
   }
 
   /** The figures from the outcomes written so far (a resumed job counts what its predecessor did too). */
@@ -426,6 +426,6 @@ export class BulkEditService {
     event: Extract<JobEventName, 'BulkEditProcessing' | 'BulkEditComplete'>,
   ) {
     const row = await this.ctx.db.selectFrom('bulk_edits').selectAll().where('id', '=', id).executeTakeFirst();
-    if (row) await this.ctx.events.emit({ event, type: 'bulk-edit', id, record: this.present(row), userId });
+    if (row) this.ctx.events.emit({ event, type: 'bulk-edit', id, record: this.present(row), userId });
   }
 }

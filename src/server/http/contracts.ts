@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
 /**
@@ -88,15 +89,28 @@ export const storedFile = {
   content: { 'application/octet-stream': { schema: fileBytes('binary') } },
 };
 
-/** A multipart/form-data body: the parts are read by the route as they arrive (after its permission check). */
+/**
+ * A multipart/form-data body: the parts are read by the route as they arrive (after its permission check), so the
+ * body Fastify sees is empty (null); the fields are declared for the OpenAPI document.
+ */
 export const multipart = <T extends z.ZodRawShape>(fields: T) => ({
   content: {
-    'multipart/form-data': { schema: z.object(fields).optional() },
+    'multipart/form-data': { schema: z.object(fields).nullish() },
   },
 });
 
 /** An uploaded file's part in a multipart body. */
 export const filePart = z.string().meta({ format: 'binary' });
+
+/**
+ * Routes of `app` validate their requests and serialise their answers with their zod contracts, and declare the
+ * shared error answers (the app, app.ts; a test's bare Fastify mounting one feature).
+ */
+export function applyContracts(app: FastifyInstance) {
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  declareErrorAnswers(app);
+}
 
 /**
  * The error answers every route may give, added to each route's declared answers where it does not name them itself

@@ -210,7 +210,14 @@ async function writeBatch(
               `You do not have permission to make a ${def.singular.toLowerCase()} ${values[def.categoryColumn]}.`,
             );
           }
-          const ctx: Pending['ctx'] = { user, trx: reads, action: 'update', existing, importId: options.importId };
+          const ctx: Pending['ctx'] = {
+            user,
+            trx: reads,
+            records: service,
+            action: 'update',
+            existing,
+            importId: options.importId,
+          };
           await checkReferences(trx, values, fields, knownReferences(trx));
           const prepared = emptyHidden(
             (await def.hooks?.beforeWrite?.(values, ctx)) ?? values,
@@ -248,7 +255,13 @@ async function writeBatch(
             mode: 'create',
             hidden: logic.hidden,
           });
-          const ctx: Pending['ctx'] = { user, trx: reads, action: 'create', importId: options.importId };
+          const ctx: Pending['ctx'] = {
+            user,
+            trx: reads,
+            records: service,
+            action: 'create',
+            importId: options.importId,
+          };
           await checkReferences(trx, values, fields, knownReferences(trx));
           const prepared = emptyHidden(
             (await def.hooks?.beforeWrite?.(values, ctx)) ?? values,
@@ -506,7 +519,7 @@ async function undoEntries(
         trx,
         group.map((p) => ({
           record: wholeRows ? (byId.get(p.id) ?? p.existing) : { ...p.existing, ...p.values },
-          ctx: { user, trx, action: 'update' as const, existing: p.existing, values: p.values },
+          ctx: { user, trx, records: service, action: 'update' as const, existing: p.existing, values: p.values },
         })),
       );
       for (const p of group)

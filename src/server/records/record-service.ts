@@ -13,6 +13,13 @@ import {
   importBatch,
 } from './batch-writer.js';
 import { withChoiceKeys } from './choice-keys.js';
+import {
+  archiveValues,
+  type FieldSnapshot,
+  rewriteValues,
+  type ValueChange,
+  type ValueHome,
+} from './field-value-writes.js';
 import { emptyHidden, type FormLogicOutcome, NO_FORM_LOGIC, withSetValues } from './form-logic-outcome.js';
 import { claim, firstAnswer, keep, type StoredAnswer } from './idempotency.js';
 import type { KeptNames } from './kept-names.js';
@@ -420,6 +427,32 @@ export class RecordService {
     return importBatch(this, trx, user, def, rows, options);
   }
 
+  // ---- one field's values across many records (a record type changed) ----------------------------------
+
+  /**
+   * New values of one field in these records, inside the caller's transaction (a field retyped, its choices remapped:
+   * schemas/field-changes.ts), each with its revision `{field: [before, after]}`, in a few statements whatever their
+   * number (records/field-value-writes.ts). Emits nothing: the change of the record type announces itself.
+   */
+  rewriteFieldValues(trx: Kysely<any>, home: ValueHome, changes: readonly ValueChange[], user: AuthUser | null) {
+    return rewriteValues(trx, home, changes, user);
+  }
+
+  /**
+   * Takes one field's values (of the records `ids`, or all of the type) out of the records into `field_value_archive`,
+   * inside the caller's transaction (a field deleted, values a new type cannot hold); returns how many.
+   */
+  archiveFieldValues(
+    trx: Kysely<any>,
+    home: ValueHome,
+    field: FieldSnapshot,
+    reason: string,
+    user: AuthUser | null,
+    ids?: readonly number[],
+  ): Promise<number> {
+    return archiveValues(trx, home, field, reason, user, ids);
+  }
+
   // ---- system and bulk writes --------------------------------------------------------------------------
 
   /**
@@ -446,7 +479,7 @@ export class RecordService {
       const [presented] = await this.present(def, [row], undefined, trx);
       return presented;
     });
-    await this.announce(def, 'created', record, { user, socketId: options.socketId });
+    this.announce(def, 'created', record, { user, socketId: options.socketId });
     return record;
   }
 
@@ -485,7 +518,7 @@ export class RecordService {
       const row = await this.db.selectFrom(def.table).selectAll().where('id', '=', lastId).executeTakeFirst();
       if (row) {
         const [last] = await this.present(def, [row]);
-        await this.announce(def, 'imported', { ...last, imported: result.ids.length }, { user: author });
+        this.announce(def, 'imported', { ...last, imported: result.ids.length }, { user: author });
       }
     }
     const updated = rows.filter((row) => row.id !== undefined).length;
@@ -515,6 +548,7 @@ export class RecordService {
       const ctx: WriteContext & { action: 'create' } = {
         user,
         trx,
+        records: this,
         action: 'create' as const,
         importId: options.importId,
       };
@@ -559,7 +593,7 @@ export class RecordService {
       return answer;
     });
     if (outcome.replayed) return outcome;
-    await this.announce(def, 'created', outcome.record, { user, socketId: options.socketId });
+    this.announce(def, 'created', outcome.record, { user, socketId: options.socketId });
     await this.afterCommit(def, outcome.record, 'create', user);
     return outcome;
   }
@@ -610,6 +644,7 @@ export class RecordService {
       const ctx: WriteContext & { action: 'update' } = {
         user,
         trx,
+        records: this,
         action: 'update' as const,
         existing,
         importId: options.importId,
@@ -655,7 +690,7 @@ export class RecordService {
       return answer(presented);
     });
     if (outcome.replayed) return outcome;
-    if (!options.silent) await this.announce(def, 'updated', outcome.record, { user, socketId: options.socketId });
+    if (!options.silent) this.announce(def, 'updated', outcome.record, { user, socketId: options.socketId });
     await this.afterCommit(def, outcome.record, 'update', user);
     return outcome;
   }
@@ -674,7 +709,7 @@ export class RecordService {
       const row = await this.findVisible(trx, def, user, id, 'without', true);
       if (def.categoryColumn) this.authorize(user, def, 'delete', row[def.categoryColumn]);
       const [existing] = await this.present(def, [row], fields, trx);
-      await def.hooks?.beforeRemove?.(existing, { user, trx, existing });
+      await def.hooks?.beforeRemove?.(existing, { user, trx, records: this, existing });
       if (def.softDelete) {
         await trx
           .updateTable(def.table)
@@ -684,11 +719,11 @@ export class RecordService {
       } else {
         await trx.deleteFrom(def.table).where('id', '=', id).execute();
       }
-      await def.hooks?.afterWrite?.(existing, { user, trx, existing, action: 'delete' });
+      await def.hooks?.afterWrite?.(existing, { user, trx, records: this, existing, action: 'delete' });
       await this.writeRevision(trx, def, id, 'deleted', user, {});
       return existing;
     });
-    await this.announce(def, 'deleted', record, { user, socketId: options.socketId });
+    this.announce(def, 'deleted', record, { user, socketId: options.socketId });
     await this.afterCommit(def, record, 'delete', user);
     return { record, message: `${await this.nameOf(def)} deleted successfully.` };
   }
@@ -705,12 +740,12 @@ export class RecordService {
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      await def.hooks?.afterWrite?.(restored, { user, trx, existing: row, action: 'restore' });
+      await def.hooks?.afterWrite?.(restored, { user, trx, records: this, existing: row, action: 'restore' });
       await this.writeRevision(trx, def, id, 'restored', user, {});
       const [presented] = await this.present(def, [restored], fields, trx);
       return presented;
     });
-    await this.announce(def, 'restored', record, { user, socketId: options.socketId });
+    this.announce(def, 'restored', record, { user, socketId: options.socketId });
     await this.afterCommit(def, record, 'restore', user);
     return { record, message: `${await this.nameOf(def)} restored successfully.` };
   }
@@ -731,16 +766,17 @@ export class RecordService {
 
   /**
    * After commit: tells the app's event bus that a record changed (`record` as presented), or with a record without
-   * an id that many records of the type did (`{import_id}`). Listeners never fail the write.
+   * an id that many records of the type did (`{import_id}`). The listeners run after the writer's request (the bus
+   * queues the event) and never fail the write.
    */
-  async announce(
+  announce(
     def: ResourceDefinition,
     event: RecordAction,
     record: Record<string, any>,
     options: { user?: AuthUser | null; socketId?: string } = {},
-  ) {
+  ): void {
     const id = typeof record.id === 'number' ? record.id : null;
-    await this.events.emit({
+    this.events.emit({
       event,
       type: def.type,
       id,

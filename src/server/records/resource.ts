@@ -61,6 +61,8 @@ export interface PivotStorage {
 export interface WriteContext {
   user: AuthUser | null;
   trx: Transaction<any>;
+  /** The record service making the write: a hook's own writes of records go through it, in `trx`. */
+  records: RecordService;
   /** The row before the write (update, delete, restore). */
   existing?: Record<string, any>;
   importId?: number;

@@ -13,7 +13,7 @@ import { builtinDefinition } from './builtin-types.js';
 import { customTypeDefinition } from './custom-types.js';
 import { applyFieldChange, type FieldImpact } from './field-changes.js';
 import { checkFieldOptions, fieldSpecFor } from './field-specs.js';
-import { archiveValues, valueHome } from './field-values.js';
+import { valueHome } from './field-values.js';
 import { dropCustomFieldIndex, ensureCustomFieldIndex } from './indexes.js';
 import { schemaRelationTargets } from './relation-targets.js';
 import { FIELD_SLUG_PATTERN, RESERVED_FIELDS } from './schema-names.js';
@@ -111,7 +111,7 @@ export const schemaFieldsResource: ResourceDefinition = {
   softDelete: false,
   restorable: false,
   hooks: {
-    async beforeWrite(values, { trx, action, existing, user }) {
+    async beforeWrite(values, { trx, records, action, existing, user }) {
       const prepared = { ...values };
       if (action === 'update') {
         if ('schema_id' in prepared && prepared.schema_id !== existing!.schema_id)
@@ -186,7 +186,7 @@ export const schemaFieldsResource: ResourceDefinition = {
           required: false,
           category: 'custom' as const,
         };
-        const archived = await archiveValues(
+        const archived = await records.archiveFieldValues(
           trx,
           valueHome(schema, { slug: prepared.slug, column: false }),
           leftover,
@@ -206,6 +206,7 @@ export const schemaFieldsResource: ResourceDefinition = {
         const touchesValues = 'type' in prepared || 'options' in prepared;
         const impact = touchesValues
           ? await applyFieldChange(
+              records,
               trx,
               schema,
               existing as SchemaField,
@@ -226,7 +227,7 @@ export const schemaFieldsResource: ResourceDefinition = {
       delete prepared.choice_map;
       return prepared;
     },
-    async beforeRemove(existing, { trx, user }) {
+    async beforeRemove(existing, { trx, records, user }) {
       if (existing.column)
         throw new HttpError(
           422,
@@ -234,7 +235,7 @@ export const schemaFieldsResource: ResourceDefinition = {
         );
       const schema = await schemaRow(trx, existing.schema_id);
       if (!schema) return;
-      const impact = await applyFieldChange(trx, schema, existing as SchemaField, { next: null }, user);
+      const impact = await applyFieldChange(records, trx, schema, existing as SchemaField, { next: null }, user);
       await reviseSchema(trx, schema.id, user, {
         [`field:${existing.slug}`]: [fieldSnapshot(existing), null],
         ...valueEffects(existing.slug, impact),
@@ -257,8 +258,7 @@ export const schemaFieldsResource: ResourceDefinition = {
       const schema = await schemaRow(records.db, record.schema_id);
       if (!schema) return;
       // Values may have been rewritten or archived: open lists of the type refresh (one event, as after an import).
-      if (action !== 'create')
-        await records.announce(typeDefinition(schema), 'updated', { schema_field_id: record.id });
+      if (action !== 'create') records.announce(typeDefinition(schema), 'updated', { schema_field_id: record.id });
       if (record.column) return;
       if (action === 'delete') await dropCustomFieldIndex(records.db, schema, record as SchemaField);
       else await ensureCustomFieldIndex(records.db, schema, record as SchemaField);

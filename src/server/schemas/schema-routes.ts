@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -10,10 +9,7 @@ import { registerCustomTypeRoutes } from './custom-types.js';
 import { ensureAllCustomFieldIndexes, ensureSearchIndexes, ensureSortIndexes } from './indexes.js';
 import { registerSchemaChangeRoutes } from './schema-change-routes.js';
 import { reorderSchema } from './schema-order.js';
-import { schemaStore } from './schema-store.js';
 import { schemasResource } from './schemas-resource.js';
-
-const NOTIFY_CHANNEL = 'organizing_map_schemas';
 
 const reorderBody = z
   .object({
@@ -37,14 +33,6 @@ export function registerSchemaRoutes(
   definitions: readonly ResourceDefinition[],
 ) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const store = schemaStore(ctx.db);
-  // Tells this app's own notices from other processes' (pids repeat across containers).
-  const INSTANCE = randomUUID();
-  // Other server processes (PostgreSQL) clear their cache when this one changes a schema, and the other way round.
-  store.broadcast = () => ctx.database.notify(NOTIFY_CHANNEL, INSTANCE);
-  void ctx.database.listen(NOTIFY_CHANNEL, (payload) => {
-    if (payload !== INSTANCE) store.invalidate();
-  });
 
   app.post(
     '/api/schemas/:id/reorder',
