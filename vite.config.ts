@@ -130,8 +130,8 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // Each file starts its own app on its own database (a copied PGlite folder or a PostgreSQL database of
-          // its own), so two files at once are safe; the embedded database runs on the test's thread, so two workers
-          // keep both cores of a small machine busy.
+          // its own), so two files at once are safe, and keep both cores of a small machine busy (each app's
+          // embedded database also runs on a thread of its own).
           fileParallelism: true,
           maxWorkers: 2,
           // Files share a worker's module cache: each file still builds its own app and database, and loading the

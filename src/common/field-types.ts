@@ -1,143 +1,125 @@
 /**
- * THE field-type table: the schema field types of SPEC section 3 are the one vocabulary of what a field holds.
- * Each row gives the type's name in the schema editor and the kind of value it holds: the server validates
- * (records/fields.ts), stores, filters, sorts, indexes and imports a value by its kind. Adding a field type is
- * adding a row here; TypeScript then asks for its screens in the client's table (records/fieldTypes/index.tsx).
+ * THE field types (SPEC section 3): the list of the modules of `field-types/`, one per type. Each module says
+ * everything about its type that does not draw on screens (`field-types/define.ts`): its options, the kind of value it
+ * holds, its checks, its import and export cells, its filter operators with their SQL, its sort and indexes, its words;
+ * the client's table (`client/records/fieldTypes/ui/`) has one module per type for the screens. Adding a type is
+ * adding its two modules and listing them here and there (tests/unit/field-type-modules.test.ts checks both lists).
  */
+import { addresses } from './field-types/addresses.js';
+import { attachment } from './field-types/attachment.js';
+import { boolean } from './field-types/boolean.js';
+import { color } from './field-types/color.js';
+import { date } from './field-types/date.js';
+import { datetime } from './field-types/datetime.js';
+import type { FieldSpec, FieldTypeModule, RelationValue, ValueKind } from './field-types/define.js';
+import { dropdown } from './field-types/dropdown.js';
+import { email } from './field-types/email.js';
+import { estimatedHours } from './field-types/estimated-hours.js';
+import { headCount } from './field-types/head-count.js';
+import { link } from './field-types/link.js';
+import { note } from './field-types/note.js';
+import { number } from './field-types/number.js';
+import { phone } from './field-types/phone.js';
+import { prevailingWage } from './field-types/prevailing-wage.js';
+import { radios } from './field-types/radios.js';
+import { relation } from './field-types/relation.js';
+import { slug } from './field-types/slug.js';
+import { socialLink } from './field-types/social-link.js';
+import { text } from './field-types/text.js';
+import { textarea } from './field-types/textarea.js';
 
-/**
- * The kinds of value the server checks and stores. Every resource's fields have one (records/resource.ts
- * FieldSpec); a schema field's kind comes from its type and options (`valueKind`).
- */
-export type ValueKind =
-  | 'text'
-  | 'email'
-  | 'phone'
-  | 'url'
-  | 'color'
-  | 'integer'
-  | 'number'
-  | 'boolean'
-  | 'date'
-  | 'datetime'
-  | 'enum'
-  | 'enum[]'
-  | 'integer[]'
-  | 'json';
+export type {
+  FieldSpec,
+  FieldTypeModule,
+  FilterOperator,
+  FilterOperators,
+  PivotStorage,
+  RelationValue,
+  ValidationOption,
+  ValueKind,
+} from './field-types/define.js';
+export { NUMBER_FORMATS, type NumberFieldFormat } from './field-types/number.js';
 
-/** The options that decide a value's kind (the rest of SchemaFieldOptions is for the screens). */
-export interface KindOptions {
-  /** text: typed as a number or an amount of money (a numeric column); the value is a number. */
-  input?: unknown;
-  /** number: `integer` (a whole number), `decimal` or `currency` (an amount of money). */
-  format?: unknown;
-  /** dropdown: several choices; relation: several ids. */
-  multiple?: unknown;
-  /** dropdown: the choices are the slugs of a list (`site-types`) an administrator extends; the value is that slug. */
-  choices_from?: unknown;
-  /** relation: [{contractor_id, trade_id}] pairs (the site's contractors) instead of ids. */
-  with_trade?: unknown;
-}
-
-/** What a relation target holds: ids of records, or text (the distinct values of a column, e.g. site cities). */
-export type RelationValue = 'id' | 'text';
-
-interface FieldTypeRow {
-  /** Its name in the schema editor. */
-  label: string;
-  /** The kind of value; `target` is what a relation points at (undefined when unknown). */
-  kind: ValueKind | ((options: KindOptions, target?: RelationValue) => ValueKind);
-  /** A text value: the most characters, unless `options.max` says. */
-  maxLength?: number;
-  /** A number value: its range, unless `options.min` / `options.max` say. */
-  range?: { min?: number; max?: number };
-}
-
-const numericInput = (options: KindOptions) => options.input === 'number' || options.input === 'money';
-
-export const FIELD_TYPE_TABLE = {
-  text: { label: 'Text', kind: (options) => (numericInput(options) ? 'number' : 'text'), maxLength: 2_000 },
-  textarea: { label: 'Text area', kind: 'text', maxLength: 20_000 },
-  number: {
-    label: 'Number',
-    kind: (options) => (options.format === 'integer' ? 'integer' : 'number'),
-    range: { min: -1e14, max: 1e14 },
-  },
-  email: { label: 'Email', kind: 'email' },
-  phone: { label: 'Phone', kind: 'phone' },
-  link: { label: 'Link', kind: 'url' },
-  date: { label: 'Date', kind: 'date' },
-  datetime: { label: 'Date and time', kind: 'datetime' },
-  boolean: { label: 'Yes / no', kind: 'boolean' },
-  dropdown: {
-    label: 'Dropdown',
-    kind: (options) => (options.choices_from ? 'text' : options.multiple ? 'enum[]' : 'enum'),
-    maxLength: 60,
-  },
-  color: { label: 'Color', kind: 'color' },
-  note: { label: 'Note', kind: 'text', maxLength: 20_000 },
-  attachment: { label: 'Attachment', kind: 'integer[]' },
-  addresses: { label: 'Addresses', kind: 'json' },
-  slug: { label: 'Slug', kind: 'text', maxLength: 200 },
-  radios: { label: 'Radio buttons', kind: 'enum' },
-  'social-link': { label: 'Social link', kind: 'url' },
-  'prevailing-wage': { label: 'Prevailing wage', kind: 'boolean' },
-  'estimated-hours': { label: 'Estimated hours', kind: 'number', range: { min: 0, max: 1e9 } },
-  'head-count': { label: 'Head count', kind: 'json' },
-  relation: {
-    label: 'Relation',
-    kind: (options, target) =>
-      options.with_trade ? 'json' : target === 'text' ? 'text' : options.multiple ? 'integer[]' : 'integer',
-    maxLength: 200,
-  },
-} as const satisfies Record<string, FieldTypeRow>;
+/** Every field type, by its name in schemas; the order is the schema editor's. */
+export const FIELD_TYPE_MODULES = {
+  text,
+  textarea,
+  number,
+  email,
+  phone,
+  link,
+  date,
+  datetime,
+  boolean,
+  dropdown,
+  color,
+  note,
+  attachment,
+  addresses,
+  slug,
+  radios,
+  'social-link': socialLink,
+  'prevailing-wage': prevailingWage,
+  'estimated-hours': estimatedHours,
+  'head-count': headCount,
+  relation,
+} as const satisfies Record<string, FieldTypeModule<Record<string, unknown>>>;
 
 /** Field types of SPEC section 3. `relation` covers every typed relation; its target is in `options.target`. */
-export type SchemaFieldType = keyof typeof FIELD_TYPE_TABLE;
-export const SCHEMA_FIELD_TYPES = Object.keys(FIELD_TYPE_TABLE) as [SchemaFieldType, ...SchemaFieldType[]];
+export type SchemaFieldType = keyof typeof FIELD_TYPE_MODULES;
+export const SCHEMA_FIELD_TYPES = Object.keys(FIELD_TYPE_MODULES) as [SchemaFieldType, ...SchemaFieldType[]];
 
 export function isFieldType(type: unknown): type is SchemaFieldType {
-  return typeof type === 'string' && Object.hasOwn(FIELD_TYPE_TABLE, type);
+  return typeof type === 'string' && Object.hasOwn(FIELD_TYPE_MODULES, type);
 }
 
-function rowOf(type: string): FieldTypeRow {
-  return isFieldType(type) ? FIELD_TYPE_TABLE[type] : FIELD_TYPE_TABLE.text;
+/** The module of a field type (an unknown type is text). */
+export function fieldTypeModule(type: string): FieldTypeModule {
+  return (isFieldType(type) ? FIELD_TYPE_MODULES[type] : FIELD_TYPE_MODULES.text) as FieldTypeModule;
+}
+
+/** The field type whose values a field a resource describes itself (no schema type) holds, by its kind. */
+const TYPE_OF_KIND: Record<ValueKind, SchemaFieldType> = {
+  text: 'text',
+  email: 'email',
+  phone: 'phone',
+  url: 'link',
+  color: 'color',
+  integer: 'number',
+  number: 'number',
+  boolean: 'boolean',
+  date: 'date',
+  datetime: 'datetime',
+  enum: 'dropdown',
+  'enum[]': 'dropdown',
+  'integer[]': 'relation',
+  json: 'addresses',
+};
+
+/** The module that filters, sorts, imports and exports a field: its schema type's, or that of its kind. */
+export function moduleOfSpec(spec: Pick<FieldSpec, 'type' | 'kind' | 'references'>): FieldTypeModule {
+  if (spec.type) return fieldTypeModule(spec.type);
+  if (spec.kind === 'integer' && spec.references) return FIELD_TYPE_MODULES.relation as FieldTypeModule;
+  return fieldTypeModule(TYPE_OF_KIND[spec.kind]);
 }
 
 /** The kind of value a field of `type` with these options holds (an unknown type holds text). */
-export function valueKind(type: string, options: KindOptions = {}, target?: RelationValue): ValueKind {
-  const { kind } = rowOf(type);
-  return typeof kind === 'function' ? kind(options, target) : kind;
+export function valueKind(type: string, options: Record<string, unknown> = {}, target?: RelationValue): ValueKind {
+  return fieldTypeModule(type).kind(options, target);
 }
 
-/**
- * The limits of a value of `kind` held by a field of `type`: the longest text, or the range of a number;
- * `options.min` / `options.max` over the type's own.
- */
-export function valueLimits(
-  type: string,
-  kind: ValueKind,
-  options: { min?: unknown; max?: unknown; step?: unknown; format?: unknown } = {},
-): { min?: number; max?: number; step?: number } {
-  const row = rowOf(type);
-  const given = (value: unknown) => (typeof value === 'number' ? value : undefined);
-  const limits =
-    kind === 'text'
-      ? { max: given(options.max) ?? row.maxLength }
-      : kind === 'number' || (kind === 'integer' && row.range)
-        ? { min: given(options.min) ?? row.range?.min, max: given(options.max) ?? row.range?.max }
-        : {};
-  const step =
-    kind === 'number' || (kind === 'integer' && row.range)
-      ? (given(options.step) ?? (options.format === 'currency' ? 0.01 : undefined))
-      : undefined;
-  return Object.fromEntries(Object.entries({ ...limits, step }).filter(([, value]) => value !== undefined));
+/** The option keys a field type takes (its strict options object's). */
+export function optionKeys(type: string): string[] {
+  const schema = fieldTypeModule(type).options as unknown as { _zod: { def: { shape?: Record<string, unknown> } } };
+  return Object.keys(schema._zod.def.shape ?? {});
 }
 
-/** The formats of a number field (`options.format`): what the value is and how the screens show it. */
-export const NUMBER_FORMATS = ['integer', 'decimal', 'currency'] as const;
-export type NumberFieldFormat = (typeof NUMBER_FORMATS)[number];
+/** The options of another type that a field of `type` takes (a field changing type keeps those). */
+export function optionsKeptBy(type: string, options: Record<string, unknown> | null | undefined) {
+  const keys = optionKeys(type);
+  return Object.fromEntries(Object.entries(options ?? {}).filter(([key]) => keys.includes(key)));
+}
 
 export function fieldTypeLabel(type: SchemaFieldType): string {
-  return FIELD_TYPE_TABLE[type].label;
+  return FIELD_TYPE_MODULES[type].label;
 }

@@ -52,6 +52,7 @@ export const SPECIAL_PERMISSIONS = [
   'map:read',
   'revision:read:incognito',
   'site:read:turf',
+  'user:log-for-others',
 ] as const;
 
 export function allPermissions(): string[] {

@@ -108,6 +108,12 @@ export function seesCardHolders(subject: PermissionSubject | null | undefined): 
   return can(subject, CARD_HOLDERS_PERMISSION);
 }
 
+/**
+ * Naming someone else as the person who did the work a record tells of (a visit's "Logged by", a card's "Collected
+ * by"): without it, that is always the signed-in person. Seeded for administrators and leaders.
+ */
+export const LOG_FOR_OTHERS_PERMISSION = 'user:log-for-others';
+
 /** May the subject act on a record of this category (or at all, when the entity has no categories)? */
 export function canOnCategory(
   subject: PermissionSubject | null | undefined,

@@ -19,3 +19,8 @@ export function slugifyField(name: string): string {
 export function slugifyType(name: string): string {
   return slugify(name).replace(/^(\d)/, 't-$1').slice(0, 60);
 }
+
+/** A choice's key from its label: 'Needs follow-up' -> 'needs-follow-up' (lower-case letters, digits and dashes). */
+export function choiceKey(label: string): string {
+  return slugify(label).slice(0, 60);
+}

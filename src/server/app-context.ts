@@ -7,11 +7,13 @@ import type { Config } from './config/config.js';
 import type { Database } from './db/database.js';
 import type { AppEvents } from './events/app-events.js';
 import type { FileStore } from './files/file-store.js';
+import type { HeavyWork } from './http/heavy-work.js';
 import type { Realtime } from './realtime/index.js';
 import type { ReadCache } from './records/read-cache.js';
 import type { RecordService } from './records/record-service.js';
 import type { ResourceRegistry } from './records/registry.js';
 import type { ResourceDefinition } from './records/resource.js';
+import type { UploadWorkers } from './workers/upload-workers.js';
 
 /** What every feature's routes are given: settings, the database, and the shared services. */
 export interface AppContext {
@@ -30,6 +32,10 @@ export interface AppContext {
   readCache: ReadCache | null;
   /** Documents, attachments and export files: DATA_DIR/files or an S3-compatible bucket (files/file-store.ts). */
   files: FileStore;
+  /** Heavy requests and jobs at once, per person and in all (HEAVY_WORK_*): routes with `config.heavy` go through it. */
+  heavyWork: HeavyWork;
+  /** The threads that read uploads (CSV limits and first records, GeoJSON) off the request thread. */
+  uploadWorkers: UploadWorkers;
 }
 
 /**

@@ -19,7 +19,9 @@ import { openFileStore } from './files/file-store.js';
 import { applyContracts } from './http/contracts.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { HttpError } from './http/errors.js';
+import { HeavyWork, registerHeavyWork } from './http/heavy-work.js';
 import { parseQueryString } from './http/query-string.js';
+import { requestForLog } from './http/request-log.js';
 import { collectRoutes, decideResourcesWith, requireSignIn } from './http/route-permissions.js';
 import { drainUnreadBodies } from './http/unread-body.js';
 import { broadcastAppEvents } from './realtime/broadcast.js';
@@ -33,6 +35,7 @@ import { schemaStore } from './schemas/schema-store.js';
 import { registerMetrics } from './system/metrics.js';
 import { registerSecurityHeaders } from './system/security-headers.js';
 import { registerStaticClient } from './system/static-client.js';
+import { UploadWorkers } from './workers/upload-workers.js';
 
 export interface BuildOptions {
   config: Config;
@@ -47,7 +50,14 @@ export interface BuildOptions {
 export async function buildApp(options: BuildOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            ...(typeof options.logger === 'object' ? options.logger : {}),
+            serializers: { req: requestForLog },
+          },
     bodyLimit: config.limits.bodyBytes,
     trustProxy: config.trustProxy,
     genReqId: (request) => {
@@ -64,7 +74,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   applyContracts(app);
   await collectOpenApi(app, config);
   collectRoutes(app);
-  installErrorHandler(app);
+  installErrorHandler(app, config);
   drainUnreadBodies(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -107,6 +117,8 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     realtime,
     readCache: cacheReads ? new ReadCache(database.writes) : null,
     files: await openFileStore(config),
+    heavyWork: new HeavyWork(database.db, config),
+    uploadWorkers: new UploadWorkers(() => config.uploadWorkerMemoryMb),
   };
   // Record types live in an in-memory cache of their own: when it is cleared, answers built with it are stale too;
   // a change in another server process clears it here (and the other way round).
@@ -134,6 +146,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   });
   registerCsrf(app, ctx.sessions);
   requireSignIn(app);
+  registerHeavyWork(app, ctx.heavyWork);
 
   for (const def of resourceDefinitions) resources.add(def);
   registerAuthRoutes(app, ctx);
@@ -148,6 +161,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     await events.idle();
     await ctx.sessions.flush();
     await realtime.close();
+    await ctx.uploadWorkers.close();
   });
   return { app, ctx };
 }

@@ -1,7 +1,8 @@
 // Builds what `npm start` serves when it is missing or older than its sources: the client (Vite) and the server
-// (one JavaScript bundle made by esbuild, which comes with tsx and vite; packages stay in node_modules).
+// (a JavaScript bundle made by esbuild, which comes with tsx and vite, and one for its upload worker thread; packages
+// stay in node_modules).
 import { execSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -38,10 +39,17 @@ export function buildClientIfStale() {
 export async function buildServerIfStale() {
   if (!stale(builtServer, ['src/server', 'src/common', 'package.json', 'package-lock.json'])) return;
   console.log('Building the server (first start or changed sources)...');
-  const { build } = await import('esbuild');
-  await build({
-    entryPoints: [path.join(root, 'src/server/main.ts')],
-    outfile: builtServer,
+  const esbuild = await import('esbuild');
+  const { outputFiles } = await esbuild.build({
+    // The embedded database's thread (db/pglite-thread.ts) is started from its own file beside main.mjs.
+    entryPoints: {
+      main: path.join(root, 'src/server/main.ts'),
+      'pglite-worker': path.join(root, 'src/server/db/pglite-worker.ts'),
+      // The upload worker threads (workers/upload-workers.ts).
+      'upload-worker': path.join(root, 'src/server/workers/worker-main.ts'),
+    },
+    outdir: path.dirname(builtServer),
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     packages: 'external',
     platform: 'node',
@@ -49,5 +57,16 @@ export async function buildServerIfStale() {
     target: 'node20',
     sourcemap: 'linked',
     logLevel: 'warning',
+    write: false,
   });
+  // Each file written whole under another name, then renamed: a server starting meanwhile (or a second build running
+  // at the same time, as parallel test files do) never reads half a bundle.
+  for (const file of outputFiles) {
+    mkdirSync(path.dirname(file.path), { recursive: true });
+    const partial = `${file.path}.${process.pid}.partial`;
+    writeFileSync(partial, file.contents);
+    renameSync(partial, file.path);
+  }
+  // esbuild's service process would otherwise stay beside the supervisor for as long as it runs.
+  await esbuild.stop();
 }

@@ -3,6 +3,7 @@ import { registerActivityRoutes } from './activity/activity-routes.js';
 import { apiDocsFeature } from './api-docs/index.js';
 import type { AppContext, Feature } from './app-context.js';
 import { assistantFeature } from './assistant/index.js';
+import { backupsFeature } from './backups/index.js';
 import { bulkEditsFeature } from './bulk-edits/index.js';
 import { campaignsFeature } from './campaigns/index.js';
 import { contactsResource } from './contacts/contacts-resource.js';
@@ -17,6 +18,7 @@ import { jobsPlugin } from './jobs/index.js';
 import { mapFeature } from './map/index.js';
 import { membersResource } from './members/members-resource.js';
 import { registerOptionsRoutes } from './options/options-routes.js';
+import { idempotencyFeature } from './records/idempotency.js';
 import type { ResourceDefinition } from './records/resource.js';
 import { recruitsResource } from './recruits/recruits-resource.js';
 import { registerAddressOptions } from './reference-data/address-options.js';
@@ -92,10 +94,14 @@ export const features: Feature[] = [
   routes(registerRevisionRoutes),
   routes(registerOptionsRoutes),
   routes(registerSystemRoutes),
+  // Scheduled backups and the last backup on the system status (docs/operations.md "Backups").
+  backupsFeature,
   // The client's start answer: config, session, features and schemas in one request (docs/client.md).
   routes(registerBootstrapRoutes),
   // Background jobs, then the features that run them: imports and exports (docs/imports.md).
   { plugin: jobsPlugin },
+  // Idempotency-Keys past their time are removed by a job (records/idempotency.ts, docs/offline.md).
+  idempotencyFeature,
   importsFeature,
   exportsFeature,
   // One field of many records set at once, undone as a whole (docs/records.md "Bulk edit").

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { buildApp } from './app.js';
+import { serveControlSocket } from './backups/control-socket.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { DataFolderLockedError, openDatabase } from './db/database.js';
 import { startEmbeddedMaintenance } from './db/embedded-maintenance.js';
@@ -20,19 +21,27 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    console.log(`\n${signal} received: finishing requests and closing the database...`);
+    console.log(
+      `\n${signal.startsWith('SIG') ? `${signal} received` : signal}: finishing requests and closing the database...`,
+    );
     try {
       // Requests in hand get this long to finish; then the process goes anyway (a browser told to reconnect may
       // come straight back to this process and hold its websocket server open).
       await Promise.race([app?.close(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
     } finally {
+      // A backup being made through it is cut off (its run is marked failed at the next start).
+      await control?.close();
       await database.close();
       process.exit(0);
     }
   };
   let app: Awaited<ReturnType<typeof buildApp>>['app'] | undefined;
+  let control: { close(): Promise<void> } | null = null;
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGHUP', () => void shutdown('SIGHUP'));
+  // Under `npm start`'s supervisor (supervisor.mjs): if it dies, stop as gracefully as on SIGTERM.
+  process.on('disconnect', () => void shutdown('The supervisor is gone'));
 
   // Processes started together on one PostgreSQL take turns: the first migrates and seeds, the others find it done.
   const seeded = await database.exclusively(async () => {
@@ -53,15 +62,32 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   await announceDeploy(ctx, deployVersion(config.version));
   await startJobWorker(app); // imports, undo, exports; stopped by app.close() (onClose hook in jobs/index.ts)
-  if (database.kind === 'pglite')
+  await ctx.uploadWorkers.start(); // the threads that read uploads, ready before the first (workers/)
+  if (database.kind === 'pglite') {
     startEmbeddedMaintenance(database, (error, what) => app?.log.warn({ err: error }, `${what} failed`));
+    // `npm run backup` while this server runs: it asks this process, the database's only user (backups/).
+    control = await serveControlSocket({ database, files: ctx.files, config });
+    if (!control)
+      app.log.warn(
+        'The data folder path is too long for the backup control socket: npm run backup needs the server stopped.',
+      );
+  }
 
-  const address = config.appUrl ?? `http://localhost:${(app.server.address() as { port: number }).port}`;
+  // Tells the supervisor this start succeeded: a later crash is restarted without limit (supervisor.mjs).
+  process.send?.({ type: 'ready' });
+
+  const address = config.appUrlSet
+    ? config.appUrl
+    : `http://localhost:${(app.server.address() as { port: number }).port}`;
   const lines = [
     ``,
     `  ${config.appName} is running at ${address}`,
     `  Database: ${database.kind === 'pglite' ? `embedded (PGlite) in ${config.dataDir}` : 'PostgreSQL'}`,
   ];
+  if (!config.appUrlSet)
+    lines.push(
+      `  Links in mails point to ${config.appUrl}: set APP_URL to the address people open (docs/settings.md).`,
+    );
   if (seeded.admin) {
     lines.push(
       `  Sign in as ${seeded.admin.email} with password ${seeded.admin.password ?? '(the ADMIN_PASSWORD you set)'}`,
@@ -73,7 +99,7 @@ async function main() {
   } else {
     lines.push(`  Sign in with your account (the first administrator is ${config.admin.email}).`);
   }
-  console.log(lines.join('\n') + '\n');
+  console.log(`${lines.join('\n')}\n`);
 }
 
 main().catch((error) => {

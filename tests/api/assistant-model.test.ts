@@ -97,7 +97,7 @@ beforeEach(() => {
 
 describe('the tool loop with an OpenAI-compatible model', () => {
   it('streams the answer, runs the tool calls as the asker, sends their results back and keeps the token counts', async () => {
-    script = (body, index) =>
+    script = (_body, index) =>
       index === 0
         ? {
             toolCalls: [{ name: 'search_records', arguments: { type: 'site', filters: { type: 'union' }, limit: 5 } }],
@@ -197,7 +197,7 @@ describe('the tool loop with an OpenAI-compatible model', () => {
       { name: 'records_near', arguments: { place: 'Oakland', radius_km: 50 } },
       { name: 'market_share', arguments: {} },
     ];
-    script = (body, index) => (index === 0 ? { toolCalls: calls } : { content: ['Done looking.'] });
+    script = (_body, index) => (index === 0 ? { toolCalls: calls } : { content: ['Done looking.'] });
     const { answer, tools } = await ask(t, ana, await newThread(ana), 'Tell me everything about non-union sites');
     const sent = toolMessages(fake.requests[1].body).map((m: any) => m.content);
     expect(sent).toHaveLength(calls.length);
@@ -326,7 +326,7 @@ describe('the tool loop with an OpenAI-compatible model', () => {
 
 describe('test connection (administrators)', () => {
   it('checks a tool-call round trip and says plainly what failed', async () => {
-    script = (body, index) =>
+    script = (_body, index) =>
       index === 0
         ? {
             toolCalls: [{ name: 'get_current_time', arguments: { timezone: 'America/Los_Angeles' } }],

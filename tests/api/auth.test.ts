@@ -322,7 +322,8 @@ describe('password reset and update', () => {
     expect(mail.to).toBe(user.email);
     expect(mail.subject).toContain('Reset your');
     const { url, token, email } = linkOf(known.mailIndex);
-    expect(url.origin).toBe(t.baseUrl);
+    // Made from APP_URL (its default here), never from the request's address.
+    expect(url.origin).toBe(t.config.appUrl);
     expect(email).toBe(user.email);
     // Only a hash of the token is stored.
     const rows = await t.ctx.db.selectFrom('password_resets').selectAll().where('email', '=', user.email).execute();
@@ -376,14 +377,12 @@ describe('password reset and update', () => {
       .set({ created_at: sql`now() - interval '61 minutes'` })
       .where('token_hash', '=', sha256(token))
       .execute();
-    const res = await t
-      .client()
-      .post('/api/password/update', {
-        token,
-        email,
-        password: 'brand-new-password',
-        password_confirmation: 'brand-new-password',
-      });
+    const res = await t.client().post('/api/password/update', {
+      token,
+      email,
+      password: 'brand-new-password',
+      password_confirmation: 'brand-new-password',
+    });
     expect(res.status).toBe(422);
     expect(res.body.errors.token).toEqual(['This password reset link is invalid or has expired. Ask for a new one.']);
     expect((await t.client().login(user.email, USER_PASSWORD)).status).toBe(200);
@@ -563,15 +562,13 @@ describe('impersonation', () => {
 
 describe('registration', () => {
   it('is 404 while REGISTRATION_ENABLED is off', async () => {
-    const res = await t
-      .client()
-      .post('/api/auth/register', {
-        first_name: 'New',
-        last_name: 'Person',
-        email: 'new@example.com',
-        password: 'password-123',
-        password_confirmation: 'password-123',
-      });
+    const res = await t.client().post('/api/auth/register', {
+      first_name: 'New',
+      last_name: 'Person',
+      email: 'new@example.com',
+      password: 'password-123',
+      password_confirmation: 'password-123',
+    });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ message: 'Registration is turned off. Ask an administrator for an account.' });
     expect(

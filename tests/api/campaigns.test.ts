@@ -230,6 +230,31 @@ describe('cards: auditable records', () => {
   });
 });
 
+describe('"Collected by": the signed-in person unless they may log for others', () => {
+  it('refuses naming someone else to a person without user:log-for-others, and takes it from one with it', async () => {
+    const role = await admin.post('/api/roles', {
+      slug: 'card-recorder',
+      name: 'Card recorder',
+      permissions: ['campaign:read', 'campaign-card:create', 'campaign-card:read', 'campaign-card:update'],
+    });
+    expect(role.status, JSON.stringify(role.body)).toBe(201);
+    const recorder = await t.createUser({ role: 'card-recorder' });
+    const client = await t.signIn(recorder.email);
+    const campaign = await created('campaigns', { name: 'Collected-by drive', contractor_ids: [ids.contractor] });
+    const card = { campaign_id: campaign.id, worker_name: 'Collected Signer', signed_on: '2026-04-13' };
+    const own = await client.post('/api/campaign-cards', card);
+    expect(own.status, JSON.stringify(own.body)).toBe(201);
+    expect(own.body.data.user_id).toBe(recorder.id);
+    const adminId = (await t.authUser()).id;
+    const forged = await client.post('/api/campaign-cards', { ...card, worker_name: 'Forged', user_id: adminId });
+    expect(forged.status).toBe(422);
+    expect(forged.body.errors.user_id).toBeTruthy();
+    const byAdmin = await admin.post('/api/campaign-cards', { ...card, worker_name: 'For them', user_id: recorder.id });
+    expect(byAdmin.status, JSON.stringify(byAdmin.body)).toBe(201);
+    expect(byAdmin.body.data.user_id).toBe(recorder.id);
+  });
+});
+
 describe("card holders' names: only with campaign-card:read", () => {
   const namesIn = (text: string) => NAMES.filter((name) => text.includes(name));
 

@@ -220,12 +220,12 @@ describe('bad input is a clear 4xx, never a 500', () => {
     expect(res.body).toEqual({ message: 'Send the request as JSON (Content-Type: application/json).' });
   });
 
-  it('an oversized body is 413 with a message', async () => {
+  it('an oversized body is 422 naming the limit', async () => {
     const res = await admin.post('/api/teams', { name: 'big', description: 'x'.repeat(100 * 1024) });
-    expect(res.status).toBe(413);
-    expect(res.body).toEqual({
-      message: 'The request is too large. Send less data, or upload the file in smaller parts.',
-    });
+    expect(res.status).toBe(422);
+    const limit = `${Math.round((t.config.limits.bodyBytes / 1_024) * 10) / 10} KB`;
+    const message = `The request is larger than ${limit}; the most one request may carry is ${limit}. Send less at a time.`;
+    expect(res.body).toEqual({ message, errors: { body: [message] } });
     expect(await teamCount('big')).toBe(0);
   });
 

@@ -673,7 +673,7 @@ describe('work on records', () => {
         'a file over the limit',
         { documentable_type: 'site', documentable_id: String(site.id) },
         { name: 'big.txt', type: 'text/plain', content: 'x'.repeat(UPLOAD_LIMIT + 10) },
-        /may not be larger/,
+        /larger than 64 KB; the most a file may be is 64 KB/,
       ],
       [
         'an empty file',

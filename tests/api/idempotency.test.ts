@@ -1,10 +1,14 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enqueueJob } from '../../src/server/jobs/queue.js';
+import { IDEMPOTENCY_KEY_DAYS, IDEMPOTENCY_PURGE_JOB } from '../../src/server/records/idempotency.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 /**
- * The Idempotency-Key of the one write path (src/server/records/idempotency.ts, docs/offline.md): the browser's
- * outbox sends what was captured offline with a key per item and sends it again when it cannot know whether the first
- * attempt arrived; the second attempt returns the first answer and writes nothing. Keys are per person.
+ * The Idempotency-Key of the one write path (src/server/records/idempotency.ts, docs/offline.md), after the IETF draft:
+ * the browser's outbox sends what was captured offline with a key per item and sends it again when it cannot know
+ * whether the first attempt arrived; the second attempt returns the first answer, status and body unchanged, and
+ * writes nothing. The same key with another method, path or body is a 422. Keys are per person and expire.
  */
 let t: TestApp;
 let admin: TestClient;
@@ -131,5 +135,95 @@ describe('Idempotency-Key on creates and updates', () => {
     expect([a.status, b.status]).toEqual([201, 201]);
     expect(a.body.data.id).toBe(b.body.data.id);
     expect(await count('notes', 'body', 'Raced')).toBe(1);
+  });
+
+  it('refuses the same key with another body, with 422, and writes nothing; the first answer still replays', async () => {
+    const body = { body: 'First content', notable_type: 'site', notable_id: siteId };
+    const first = await organizer.post('/api/notes', body, withKey('changed-body'));
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const changed = await organizer.post('/api/notes', { ...body, body: 'Second content' }, withKey('changed-body'));
+    expect(changed.status).toBe(422);
+    expect(changed.body.errors.idempotency_key[0]).toMatch(/already used for a different request/);
+    expect(await count('notes', 'body', 'Second content')).toBe(0);
+    // The same body with its keys in another order is the same request.
+    const reordered = { notable_id: siteId, notable_type: 'site', body: 'First content' };
+    const again = await organizer.post('/api/notes', reordered, withKey('changed-body'));
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(await count('notes', 'body', 'First content')).toBe(1);
+  });
+
+  it('refuses the same key on another path or with another method, with 422', async () => {
+    const body = { body: 'Pathed', notable_type: 'site', notable_id: siteId };
+    const first = await organizer.post('/api/notes', body, withKey('other-path'));
+    expect(first.status).toBe(201);
+    const elsewhere = await organizer.post('/api/tasks', { ...body, title: 'x', type: 'call' }, withKey('other-path'));
+    expect(elsewhere.status).toBe(422);
+    expect(elsewhere.body.errors.idempotency_key[0]).toMatch(/another method, address or body/);
+
+    const site = (await organizer.get(`/api/sites/${siteId}`)).body.data;
+    const change = { city: 'Methodville', updated_at: site.updated_at };
+    expect((await organizer.post(`/api/sites/${siteId}`, change, withKey('other-method'))).status).toBe(200);
+    const patched = await organizer.patch(`/api/sites/${siteId}`, change, withKey('other-method'));
+    expect(patched.status).toBe(422);
+    expect(patched.body.errors.idempotency_key[0]).toMatch(/already used/);
+  });
+
+  it('replays the first status and body unchanged, even when what the answer names changed since', async () => {
+    const body = { site_id: siteId, visited_at: '2026-04-03T09:00:00Z', notes: 'Replayed as sent' };
+    const first = await organizer.post('/api/visits', body, withKey('as-sent'));
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const siteName = first.body.data._labels.site_id[siteId];
+    const site = (await admin.get(`/api/sites/${siteId}`)).body.data;
+    await admin.post(`/api/sites/${siteId}`, { name: `${siteName} Renamed`, updated_at: site.updated_at });
+    const again = await organizer.post('/api/visits', body, withKey('as-sent'));
+    expect(again.status).toBe(201);
+    expect(JSON.stringify(again.body)).toBe(JSON.stringify(first.body));
+    expect(again.body.data._labels.site_id[siteId]).toBe(siteName);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it("takes the draft's quoted form of the key as the same key", async () => {
+    const body = { body: 'Quoted key', notable_type: 'site', notable_id: siteId };
+    const quoted = { headers: { 'Idempotency-Key': `"${key('quoted')}"` } };
+    const first = await organizer.post('/api/notes', body, quoted);
+    expect(first.status).toBe(201);
+    const bare = await organizer.post('/api/notes', body, withKey('quoted'));
+    expect(bare.status).toBe(201);
+    expect(bare.headers.get('idempotent-replayed')).toBe('true');
+    expect(bare.body).toEqual(first.body);
+    expect(await count('notes', 'body', 'Quoted key')).toBe(1);
+  });
+
+  it(`forgets a key after ${IDEMPOTENCY_KEY_DAYS} days: it is a new key then, and the job removes it`, async () => {
+    const age = (name: string, days: number) =>
+      t.ctx.db
+        .updateTable('idempotency_keys')
+        .set({ created_at: sql`now() - make_interval(days => ${days})` })
+        .where('key', '=', key(name))
+        .execute();
+    const body = { body: 'Old key', notable_type: 'site', notable_id: siteId };
+    const first = await organizer.post('/api/notes', body, withKey('expiring'));
+    expect(first.status).toBe(201);
+    await age('expiring', IDEMPOTENCY_KEY_DAYS - 1);
+    expect((await organizer.post('/api/notes', body, withKey('expiring'))).headers.get('idempotent-replayed')).toBe(
+      'true',
+    );
+    await age('expiring', IDEMPOTENCY_KEY_DAYS + 1);
+    const afterExpiry = await organizer.post('/api/notes', body, withKey('expiring'));
+    expect(afterExpiry.status).toBe(201);
+    expect(afterExpiry.headers.get('idempotent-replayed')).toBeNull();
+    expect(afterExpiry.body.data.id).not.toBe(first.body.data.id);
+    expect(await count('notes', 'body', 'Old key')).toBe(2);
+
+    // The job removes expired keys and keeps live ones.
+    await organizer.post('/api/notes', { ...body, body: 'Stale key' }, withKey('stale'));
+    await age('stale', IDEMPOTENCY_KEY_DAYS + 1);
+    await enqueueJob(t.ctx.db, IDEMPOTENCY_PURGE_JOB, {}, { runAt: new Date(Date.now() - 1000) });
+    await t.app.jobs.drain();
+    const kept = await t.ctx.db.selectFrom('idempotency_keys').select('key').execute();
+    expect(kept.map((row) => row.key)).not.toContain(key('stale'));
+    expect(kept.map((row) => row.key)).toContain(key('expiring'));
+    expect(kept.map((row) => row.key)).toContain(key('visit'));
   });
 });

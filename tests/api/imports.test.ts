@@ -745,7 +745,7 @@ describe('uploads are checked before anything is stored', () => {
     expect((await admin.get('/api/imports')).body.meta.total).toBe(imports);
   });
 
-  it('refuses a file over the size limit with 413 and a clear message', async () => {
+  it('refuses a file over the size limit with 422 naming the limit', async () => {
     const id = await importerId(t, 'vendor-job-sites');
     const before = stored();
     const limit = t.config.limits.uploadBytes;
@@ -754,8 +754,10 @@ describe('uploads are checked before anything is stored', () => {
       const res = await upload(t, admin, '/api/imports', { importer_id: id }, [
         { name: 'big.csv', content: fixture('vendor-sites.csv') },
       ]);
-      expect(res.status).toBe(413);
-      expect(res.body.message).toMatch(/"big\.csv" is larger than 0 MB|larger than/);
+      expect(res.status).toBe(422);
+      expect(res.body.errors.files[0]).toBe(
+        '"big.csv" is larger than 4 KB; the most a file may be is 4 KB. Split it into smaller files.',
+      );
     } finally {
       t.config.limits.uploadBytes = limit;
     }

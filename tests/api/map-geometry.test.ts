@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/server/config/config.js';
 import { parseMapFilters } from '../../src/server/map/filters.js';
 import { measureFill, NO_DATA, SHARE_SCALE, SITES_SCALE, unionShare } from '../../src/server/map/region-colors.js';
 import { parseViewport, splitAtAntimeridian, wrapLongitude } from '../../src/server/map/viewport.js';
@@ -19,6 +20,8 @@ import { countyName, stateCode, usShapes } from '../../src/server/regions/us-atl
 import { sitesResource } from '../../src/server/sites/sites-resource.js';
 
 // Pure functions of the map and regions (no server): point-in-polygon, simplification, viewports, uploads.
+
+const { limits } = loadConfig({});
 
 const square = (w: number, s: number, e: number, n: number): Position[] => [
   [w, s],
@@ -253,12 +256,12 @@ describe('Census shapes and uploads', () => {
         },
       ],
     });
-    const shapes = parseGeoJsonUpload(good, { geometryType: 'postal-code' });
+    const shapes = parseGeoJsonUpload(good, { geometryType: 'postal-code', limits });
     expect(shapes.map((s) => [s.code, s.name])).toEqual([
       ['90012', '90012'],
       ['90013', 'Downtown'],
     ]);
-    const bad = (text: string) => () => parseGeoJsonUpload(text, { geometryType: 'postal-code' });
+    const bad = (text: string) => () => parseGeoJsonUpload(text, { geometryType: 'postal-code', limits });
     expect(bad('not json')).toThrow(UploadError);
     expect(bad('{"type":"FeatureCollection","features":[]}')).toThrow(/no features/);
     expect(bad('{"type":"Topology"}')).toThrow(/FeatureCollection/);

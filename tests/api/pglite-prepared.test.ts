@@ -4,7 +4,7 @@ import { startTestApp, type TestApp, testDatabaseUrl } from '../support/test-app
 
 /**
  * The embedded database runs each statement with parameters as a prepared statement, prepared once per text
- * (db/pglite-dialect.ts): a schema change, a rollback and the bound on how many stay prepared must never make one
+ * (db/pglite-session.ts, on the database thread): a schema change, a rollback and the bound on how many stay prepared must never make one
  * fail or answer with the columns of before.
  */
 const onPglite = !testDatabaseUrl();

@@ -57,17 +57,17 @@ async function startServer(
   options: Partial<RealtimeOptions> = {},
   env: Record<string, string> = {},
 ): Promise<TestServer> {
+  const config = loadConfig({ NODE_ENV: 'test', PUSHER_APP_KEY: KEY, PUSHER_APP_SECRET: SECRET, ...env });
   const app = Fastify({ logger: false });
   // The app's route contracts and error answers (src/server/app.ts does the same).
   applyContracts(app);
-  installErrorHandler(app);
+  installErrorHandler(app, config);
   // Stands in for the session plugin: the signed-in user comes from a test header.
   app.decorateRequest('user', null);
   app.addHook('onRequest', async (request) => {
     const header = request.headers['x-test-user'];
     request.user = typeof header === 'string' ? (JSON.parse(header) as AuthUser) : null;
   });
-  const config = loadConfig({ NODE_ENV: 'test', PUSHER_APP_KEY: KEY, PUSHER_APP_SECRET: SECRET, ...env });
   const realtime = await registerRealtime(app, { config, database, ...options });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as AddressInfo).port;

@@ -184,7 +184,7 @@ async function analyst(): Promise<TestClient> {
     permissions: ['report:read', 'site:read:union', 'site:read:pla', 'site:read:development', 'contractor:read:union'],
   });
   expect(role.status).toBe(201);
-  t.roleId('analyst');
+  await t.roleId('analyst');
   const user = await t.createUser({ role: 'analyst', email: 'analyst@example.com' });
   expect(user.id).toBeGreaterThan(0);
   return t.signIn('analyst@example.com');

@@ -258,9 +258,11 @@ describe('schema fields: create, read, update, delete', () => {
       expect(r.status, JSON.stringify(body)).toBe(422);
       expect(Object.keys(r.body.errors), JSON.stringify(r.body)).toContain(key);
     };
-    await bad({ name: 'No choices', type: 'dropdown' }, 'options');
-    await bad({ name: 'No target', type: 'relation' }, 'options');
-    await bad({ name: 'Bad target', type: 'relation', options: { target: 'planets' } }, 'options');
+    await bad({ name: 'No choices', type: 'dropdown' }, 'options.choices');
+    await bad({ name: 'No target', type: 'relation' }, 'options.target');
+    await bad({ name: 'Bad target', type: 'relation', options: { target: 'planets' } }, 'options.target');
+    await bad({ name: 'Unknown option', type: 'text', options: { colour: 'red' } }, 'options.colour');
+    await bad({ name: 'Bad max', type: 'text', options: { max: 'long' } }, 'options.max');
     await bad({ name: 'Shirt size', type: 'text' }, 'slug');
     await bad({ name: 'City', slug: 'email', type: 'text' }, 'slug');
     await bad({ name: 'Weird', type: 'hologram' }, 'type');
@@ -895,7 +897,7 @@ describe('what GET /api/schemas tells the client about each record type', () => 
       options: { target: 'nowhere' },
     });
     expect(refused.status).toBe(422);
-    const offered = /one of: (.*)\.$/.exec(refused.body.errors.options[0])?.[1].split(', ');
+    const offered = /one of: (.*)\.$/.exec(refused.body.errors['options.target'][0])?.[1].split(', ');
     expect(offered?.sort()).toEqual(Object.keys(targets).sort());
     // Each text target's options list answers.
     for (const info of Object.values(targets).filter((target) => target.value === 'text')) {

@@ -298,17 +298,59 @@ describe('passwords and sessions', () => {
 });
 
 describe('sign-in throttling', () => {
-  it('stops one address trying many accounts (LOGIN_MAX_ATTEMPTS_PER_ADDRESS, 20)', async () => {
+  it('past LOGIN_MAX_ATTEMPTS_PER_ADDRESS (20) an address gets in only with a correct password', async () => {
     const guesser = fromOwnAddress();
     for (let i = 0; i < 20; i++)
       expect((await guesser.login(`guess-${i}@example.com`, 'wrong-password')).status, `attempt ${i + 1}`).toBe(422);
     const blocked = await guesser.login('guess-21@example.com', 'wrong-password');
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
-    // Even the right password for a real account, from that address.
-    expect((await guesser.login(ADMIN_EMAIL, ADMIN_PASSWORD)).status).toBe(429);
+    // A wrong password for a real account is refused too; the right one, for an account within its own limit, is not.
+    expect((await guesser.login(ADMIN_EMAIL, 'wrong-password')).status).toBe(429);
+    expect((await guesser.login(ADMIN_EMAIL, ADMIN_PASSWORD)).status).toBe(200);
     // Other addresses are not affected.
     expect((await fromOwnAddress().login(ADMIN_EMAIL, ADMIN_PASSWORD)).status).toBe(200);
+  });
+
+  it('13 failed sign-ins from one address do not lock out someone else signing in correctly there', async () => {
+    const { maxAttemptsPerAddress } = t.config.throttle;
+    t.config.throttle.maxAttemptsPerAddress = 10;
+    try {
+      const colleague = await t.createUser({ role: 'user' });
+      const office = fromOwnAddress();
+      const answers: number[] = [];
+      for (let i = 0; i < 13; i++) answers.push((await office.login(`typo-${i % 3}@example.com`, 'wrong')).status);
+      // Past the address's limit (10 here) wrong passwords are 429, so the last attempts are refused, not checked.
+      expect(answers).toEqual([...Array(10).fill(422), 429, 429, 429]);
+      expect((await office.login(colleague.email, USER_PASSWORD)).status).toBe(200);
+    } finally {
+      t.config.throttle.maxAttemptsPerAddress = maxAttemptsPerAddress;
+    }
+  });
+
+  it('keeps the per-account limit: an account past LOGIN_MAX_ATTEMPTS at an address is refused even the right password', async () => {
+    const user = await t.createUser({ role: 'user' });
+    const office = fromOwnAddress();
+    for (let i = 0; i < 5; i++) expect((await office.login(user.email, 'wrong-password')).status).toBe(422);
+    expect((await office.login(user.email, USER_PASSWORD)).status).toBe(429);
+    // Someone else at that address still signs in.
+    expect((await office.login(ADMIN_EMAIL, ADMIN_PASSWORD)).status).toBe(200);
+  });
+
+  it('past LOGIN_ADDRESS_LOCKOUT_ATTEMPTS an address is refused altogether, correct passwords too', async () => {
+    const { maxAttemptsPerAddress, addressLockoutAttempts } = t.config.throttle;
+    Object.assign(t.config.throttle, { maxAttemptsPerAddress: 3, addressLockoutAttempts: 8 });
+    try {
+      const guesser = fromOwnAddress();
+      const answers: number[] = [];
+      for (let i = 0; i < 9; i++) answers.push((await guesser.login(`spray-${i}@example.com`, 'wrong')).status);
+      expect(answers).toEqual([422, 422, 422, 429, 429, 429, 429, 429, 429]);
+      const refused = await guesser.login(ADMIN_EMAIL, ADMIN_PASSWORD);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      Object.assign(t.config.throttle, { maxAttemptsPerAddress, addressLockoutAttempts });
+    }
   });
 
   it('a sign-in that succeeds does not reset the count of its address', async () => {
@@ -464,9 +506,10 @@ describe('security headers', () => {
       // The offline app: its service worker and manifest load from this server.
       expect(directives['worker-src']).toContain("'self'");
       expect(directives['manifest-src']).toEqual(["'self'"]);
-      // The default tile host (TILE_URL) may serve images; the realtime websocket of this host may be reached.
+      // The default tile host (TILE_URL) may serve images; the realtime websocket at the public address (APP_URL,
+      // here its default) may be reached.
       expect(directives['img-src']).toEqual(expect.arrayContaining(["'self'", 'https://tile.openstreetmap.org']));
-      expect(directives['connect-src']).toEqual(expect.arrayContaining(["'self'", `ws://${new URL(t.baseUrl).host}`]));
+      expect(directives['connect-src']).toEqual(["'self'", 'ws://localhost:8000']);
       expect(res.headers.get('x-frame-options')).toBe('DENY');
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
@@ -484,10 +527,29 @@ describe('security headers', () => {
     ]);
   });
 
-  it('HSTS only over https (behind a proxy that says so)', async () => {
-    const res = await t.client().get('/api/health', { headers: { 'x-forwarded-proto': 'https' } });
+  it('HSTS only over https (behind a proxy TRUST_PROXY believes), and the policy never follows forwarded headers', async () => {
+    const plain = await t.client().get('/api/health');
+    const res = await t.client().get('/api/health', {
+      headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example:1;script-src *' },
+    });
     expect(res.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
-    expect(res.headers.get('content-security-policy')).toContain(`connect-src 'self' wss://`);
+    expect(res.headers.get('content-security-policy')).toBe(plain.headers.get('content-security-policy'));
+    expect(res.headers.get('content-security-policy')).not.toContain('evil');
+  });
+
+  it('behind a believed proxy: the session cookie is Secure over https, and the config names no forwarded host', async () => {
+    const res = await t
+      .client()
+      .post(
+        '/api/auth/login',
+        { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+        { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.250' } },
+      );
+    expect(res.status).toBe(200);
+    expect(res.cookies.find((line) => line.startsWith(`${SESSION}=`))).toMatch(/;\s*Secure/i);
+    const config = await t.client().get('/api/system/config', { headers: { 'x-forwarded-host': 'evil.example' } });
+    expect(JSON.stringify(config.body)).not.toContain('evil');
+    expect(config.body.realtime).toMatchObject({ host: null, port: null, scheme: null });
   });
 
   it('the built client has no inline script for the policy to block', () => {

@@ -1,6 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import Pusher, { type Channel } from 'pusher-js';
+import type Pusher from 'pusher-js';
+import type { Channel } from 'pusher-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHubServer } from '../../src/server/realtime/standalone.js';
 import { hubBrowser, next } from '../support/pusher-events.js';

@@ -318,3 +318,66 @@ describe('what visits feed', () => {
     expect(listed.body.meta.total).toBe(2);
   });
 });
+
+describe('"Logged by": the signed-in person unless they may log for others (user:log-for-others)', () => {
+  it('is whoever logs the visit when left empty, and refuses naming someone else without the permission', async () => {
+    const organizer = await t.createUser({ role: 'user' });
+    const client = await t.signIn(organizer.email);
+    const adminId = (await t.authUser()).id;
+    const empty = await created('visits', { site_id: ids.unionSite, visited_at: '2026-05-01T09:00:00Z' }, client);
+    expect(empty.user_id).toBe(organizer.id);
+    const explicitNull = await created(
+      'visits',
+      { site_id: ids.unionSite, visited_at: '2026-05-01T10:00:00Z', user_id: null },
+      client,
+    );
+    expect(explicitNull.user_id).toBe(organizer.id);
+    const self = await created(
+      'visits',
+      { site_id: ids.unionSite, visited_at: '2026-05-01T11:00:00Z', user_id: organizer.id },
+      client,
+    );
+    expect(self.user_id).toBe(organizer.id);
+
+    const forged = await client.post('/api/visits', {
+      site_id: ids.unionSite,
+      visited_at: '2026-05-01T12:00:00Z',
+      notes: 'Forged logger',
+      user_id: adminId,
+    });
+    expect(forged.status).toBe(422);
+    expect(forged.body.errors.user_id[0]).toMatch(/only yourself.*log work for others/);
+    expect((await admin.get('/api/visits?search=Forged%20logger')).body.meta.total).toBe(0);
+
+    // Nor by editing: the logger of a visit stays as it is (the rest of the visit may change).
+    const moved = await client.post(`/api/visits/${self.id}`, { user_id: adminId, updated_at: self.updated_at });
+    expect(moved.status).toBe(422);
+    const edited = await client.post(`/api/visits/${self.id}`, {
+      notes: 'Edited',
+      user_id: organizer.id,
+      updated_at: self.updated_at,
+    });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body.data.user_id).toBe(organizer.id);
+  });
+
+  it('is whoever the person names when they hold user:log-for-others (administrators, leaders)', async () => {
+    const organizer = await t.createUser({ role: 'user' });
+    const leader = await t.signIn((await t.createUser({ role: 'leader' })).email);
+    for (const client of [admin, leader]) {
+      const visit = await created(
+        'visits',
+        { site_id: ids.unionSite, visited_at: '2026-05-02T09:00:00Z', user_id: organizer.id },
+        client,
+      );
+      expect(visit.user_id).toBe(organizer.id);
+      const back = await client.post(`/api/visits/${visit.id}`, { user_id: null, updated_at: visit.updated_at });
+      expect(back.status, JSON.stringify(back.body)).toBe(200);
+    }
+    const roles = (await admin.get('/api/roles?per_page=-1')).body.data;
+    const holders = roles
+      .filter((role: any) => role.permissions.includes('user:log-for-others'))
+      .map((r: any) => r.slug);
+    expect(holders.sort()).toEqual(['admin', 'leader', 'super']);
+  });
+});

@@ -6,7 +6,7 @@
  * `benchClientBundle`) that returns BenchRow[] (see ./types.ts). New files are picked up without editing this
  * one; ORDER only says which run first.
  */
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';

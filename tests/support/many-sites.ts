@@ -65,6 +65,8 @@ export async function fillSites(
 
 export interface ServerWithSites {
   server: RunningServer;
+  /** The server's data folder (its database, with the embedded one, and files). */
+  dataDir: string;
   close: () => Promise<void>;
 }
 
@@ -91,6 +93,7 @@ export async function startServerWithSites(
     const server = await startServer({ ...options, port: await freePort() });
     return {
       server,
+      dataDir,
       close: async () => {
         await server.stop().catch(() => undefined);
         await postgres?.stop().catch(() => undefined);

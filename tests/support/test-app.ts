@@ -139,7 +139,15 @@ export async function createPostgresDatabase(serverUrl: string): Promise<{ url: 
  * folder, or on a fresh PostgreSQL database when TEST_DATABASE_URL is set, listening on a free port.
  * A DATA_DIR or DATABASE_URL given in `overrides` is used as is and left in place by close() (restart tests).
  */
-export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  /**
+   * Keep the server's log here, one JSON line per entry (at LOG_LEVEL, default info), and send mails through the
+   * app's own mailer (without SMTP_URL: to the log) instead of into `mails`.
+   */
+  logLines?: string[];
+}
+
+export async function startTestApp(overrides: NodeJS.ProcessEnv = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const ownDataDir = !overrides.DATA_DIR;
   const dataDir = overrides.DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'om-api-'));
   const serverUrl = testDatabaseUrl();
@@ -176,7 +184,19 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<T
     config.appKey ??= await ensureAppKey(database.db);
     await seedDatabase(database.db, config);
     const mails: Mail[] = [];
-    const built = await buildApp({ config, database, logger: false, sendMail: async (mail) => void mails.push(mail) });
+    const { logLines } = options;
+    const built = await buildApp({
+      config,
+      database,
+      ...(logLines
+        ? {
+            logger: {
+              level: overrides.LOG_LEVEL ?? 'info',
+              stream: { write: (line: string) => void logLines.push(line) },
+            },
+          }
+        : { logger: false, sendMail: async (mail: Mail) => void mails.push(mail) }),
+    });
     app = built.app;
     await seedDemoHistory(built.ctx);
     await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { csvCell, writeCsv } from '../../src/server/exports/csv.js';
-import { cleanHeaders, inspectFile, readCsv } from '../../src/server/imports/csv-reader.js';
+import { cleanHeaders, readCsv } from '../../src/server/imports/csv-reader.js';
+import { CsvScanner } from '../../src/server/imports/csv-scan.js';
 import { parseAddress } from '../../src/server/imports/mapper.js';
 import { notCsvReason } from '../../src/server/imports/uploads.js';
 import { createBatchValidator } from '../../src/server/records/batch-writer.js';
@@ -12,6 +13,18 @@ import { validateInput } from '../../src/server/records/validate.js';
 
 const folder = mkdtempSync(path.join(os.tmpdir(), 'om-unit-csv-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** What the upload's worker learns of a file (imports/csv-scan.ts), its bytes pushed in small chunks. */
+async function inspectFile(file: string) {
+  const scanner = new CsvScanner({
+    limits: { rows: 1_000, columns: 500, cellBytes: 65_536 },
+    headRecords: 60,
+    headBytes: 1_048_576,
+  });
+  const bytes = readFileSync(file);
+  for (let at = 0; at < bytes.length; at += 5) scanner.push(bytes.subarray(at, at + 5));
+  return scanner.end();
+}
 
 describe('the CSV writer', () => {
   it('escapes cells that a spreadsheet would run as formulas', () => {

@@ -12,6 +12,7 @@ describe('classifyStatement: what a finished statement may have changed', () => 
     ['update "users" set "first_name" = $1 where "id" = $2', 0n, 'none'],
     ['delete from "sessions" where "id" = $1', 1n, 'bookkeeping'],
     ['insert into "sessions" ("id") values ($1)', 1n, 'bookkeeping'],
+    ['update "idempotency_keys" set "response" = $1 where "key" = $2', 1n, 'bookkeeping'],
     ['insert into "revisions" ("id") values ($1)', 1n, 'data'],
     ['with old as (select 1) insert into app_settings (key) values ($1)', 1n, 'data'],
     ['create index if not exists x on users (id)', undefined, 'data'],

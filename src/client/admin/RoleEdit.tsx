@@ -36,7 +36,7 @@ export default function RoleEdit() {
     mutationOptions: {
       onSuccess: () => {
         void refetchLists();
-        navigate('/roles');
+        void navigate('/roles');
       },
       onError,
     },

@@ -1,4 +1,7 @@
-/** Edit a user: name, email, password, role and teams, on react-admin's edit controller (pessimistic saves). */
+/**
+ * Edit a user: name, email, password, role and teams, on react-admin's edit controller (pessimistic saves); or make
+ * them a password reset link.
+ */
 
 import Box from '@mui/material/Box';
 import { useState } from 'react';
@@ -8,6 +11,7 @@ import { PageHeader } from '../layout/PageHeader';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { useRefetchLists, useSaveError, useServerMessage } from '../records/serverMessage';
 import { LoadFailed, PageLoading } from '../records/ui';
+import { ResetLinkButton } from './ResetLinkButton';
 import { UserForm, userValues } from './UserForm';
 
 function UserEditForm({ user, emailError }: { user: any; emailError: string | null }) {
@@ -38,7 +42,7 @@ export default function UserEdit() {
     mutationOptions: {
       onSuccess: () => {
         void refetchLists();
-        navigate(`/users/${id}/show`);
+        void navigate(`/users/${id}/show`);
       },
       onError,
     },
@@ -52,7 +56,7 @@ export default function UserEdit() {
     <EditContextProvider value={controller}>
       <Box>
         <Title title={`Edit ${user.name}`} />
-        <PageHeader title={`Edit ${user.name}`} />
+        <PageHeader title={`Edit ${user.name}`} actions={<ResetLinkButton user={user} />} />
         <UserEditForm user={user} emailError={emailError} />
       </Box>
     </EditContextProvider>

@@ -25,6 +25,7 @@ import ListGrid from '../records/grid/ListGrid';
 import { ResetColumnsButton } from '../records/grid/ResetColumnsButton';
 import { SmallScreenPagination, useSmallScreen } from '../records/grid/smallScreen';
 import { type RecordSchema, recordLabel } from '../records/schema';
+import { BackupStatusLine } from './BackupStatusLine';
 
 const USER_SCHEMA = { type: 'user', resource: 'users', name_singular: 'User', name_plural: 'Users' } as RecordSchema;
 
@@ -109,6 +110,7 @@ export default function UserList() {
       sx={{ '& .RaList-main': { minWidth: 0 } }}
     >
       <Title title="Users" />
+      <BackupStatusLine />
       <UserListBody canDelete={canDelete} />
     </List>
   );

@@ -1,4 +1,4 @@
-/** A user: details, role, teams, monthly goals; edit and sign in as them. */
+/** A user: details, role, teams, monthly goals; edit, make a password reset link, and sign in as them. */
 
 import EditIcon from '@mui/icons-material/EditOutlined';
 import Box from '@mui/material/Box';
@@ -29,6 +29,7 @@ import { recordLabel } from '../records/schema';
 import { LoadFailed, PageLoading } from '../records/ui';
 import { GoalsCard } from './GoalsCard';
 import { ImpersonateButton } from './ImpersonateButton';
+import { ResetLinkButton } from './ResetLinkButton';
 
 function Item({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -86,6 +87,7 @@ export default function UserShow() {
                   Edit
                 </Button>
               )}
+              {canUpdate && <ResetLinkButton user={user} />}
               {mayImpersonate && manageable && me?.id !== user.id && <ImpersonateButton user={user} />}
             </>
           }

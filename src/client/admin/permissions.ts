@@ -96,6 +96,8 @@ export const SPECIAL_LABELS: Record<string, string> = {
   'system:grievances': 'Use grievances (system area)',
   'map:read': 'See the map',
   'revision:read:incognito': 'See the actions of incognito users in the history',
+  'user:log-for-others':
+    'Log work for others: name someone else as who logged a visit or collected a card (otherwise it is always themselves)',
   'site:read:turf':
     "Only their turf: read just the sites inside the regions assigned to them or their team, and those sites' contractors, contacts, notes, tasks and visits (unless they may read all sites)",
 };

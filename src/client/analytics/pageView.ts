@@ -18,8 +18,7 @@ export function sendPageView(endpoint: string | null | undefined, view: PageView
   if (!endpoint) return false;
   const body = JSON.stringify(view);
   try {
-    if (transport.sendBeacon && transport.sendBeacon(endpoint, new Blob([body], { type: 'application/json' })))
-      return true;
+    if (transport.sendBeacon?.(endpoint, new Blob([body], { type: 'application/json' }))) return true;
     if (transport.fetch) {
       void transport
         .fetch(endpoint, {

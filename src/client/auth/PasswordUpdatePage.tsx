@@ -43,7 +43,7 @@ export default function PasswordUpdatePage() {
         password_confirmation: confirmation,
       });
       notify(message, { type: 'success' });
-      navigate('/login', { replace: true });
+      await navigate('/login', { replace: true });
     } catch (failure) {
       const fields = fieldErrors(failure);
       setErrors(fields);

@@ -36,7 +36,7 @@ export default function AddCardPage() {
         onCreated={(record) => {
           // The campaign's progress counts this card: read it again rather than show the count kept from before.
           void queryClient.invalidateQueries({ queryKey: ['campaigns'] });
-          navigate(campaignPath(record.campaign_id));
+          void navigate(campaignPath(record.campaign_id));
         }}
       />
     </Box>

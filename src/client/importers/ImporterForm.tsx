@@ -28,6 +28,7 @@ import {
   useRecordContext,
 } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
+import { fieldTypeModule } from '../../common/field-types';
 import { type ImportRecordType, suggestTargets } from '../../common/import-targets';
 import { dataProvider } from '../app/services';
 import { useDescriptors, useSchemaByType } from '../records/hooks';
@@ -249,8 +250,7 @@ function MappingInputs() {
  */
 function NewRecordValues({ type }: { type: string }) {
   const descriptors = useDescriptors(useSchemaByType(type)).filter(
-    (descriptor) =>
-      (descriptor.type === 'dropdown' || descriptor.type === 'radios') && !descriptor.multiple && !descriptor.readOnly,
+    (descriptor) => fieldTypeModule(descriptor.type).groupable && !descriptor.multiple && !descriptor.readOnly,
   );
   if (!descriptors.length) return null;
   return (

@@ -73,6 +73,7 @@ export default function AppLayout({ children }: { children: ReactNode }) {
             </>
           )}
           {/* react-admin's TitlePortal, without its per-render styles: a page's <Title> renders into this element. */}
+          {/* biome-ignore lint/a11y/useHeadingContent: the page's <Title> portals its text into this heading. */}
           <h1 id="react-admin-title" ref={title} className={layoutClasses.title} />
           <OfflineIndicator />
           <UserMenu />

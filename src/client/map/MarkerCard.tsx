@@ -22,7 +22,6 @@ import { FieldValue } from '../records/FieldValue';
 import { useLiveSchema, useVisibleDescriptors } from '../records/hooks';
 import { DetailsTab } from '../records/show/DetailsTab';
 import { LogVisitButton } from '../visits/LogVisitButton';
-import { TASK_TYPES } from '../work/shared';
 import { type MarkerCard as Card, fetchCard } from './api';
 import { CONTRACTOR_COLORS, statusColor, textOn, typeColor } from './colors';
 

@@ -86,7 +86,6 @@ export function MarkersLayer(props: MarkersLayerProps) {
         seen.add(key);
         const lng = wrapNear(item.lng, centre);
         let html: HTMLElement;
-        let signature: string;
         let size: number;
         let anchor: [number, number] | undefined;
         let label: string;
@@ -125,7 +124,7 @@ export function MarkersLayer(props: MarkersLayerProps) {
           html = iconContent({ background: CONTRACTOR_COLORS[item.type] ?? '#757575' });
         }
         // The label is part of it: names arriving after the first draw (type and status labels) reach the marker.
-        signature = `${className}|${label}|${html.outerHTML}|${size}|${anchor ?? ''}`;
+        const signature = `${className}|${label}|${html.outerHTML}|${size}|${anchor ?? ''}`;
         const existing = markers.current.get(key);
         if (existing && existing.signature === signature) {
           const at = existing.marker.getLatLng();

@@ -9,7 +9,7 @@ import { isApiError } from '../http/errors';
 import type { AppDataProvider } from '../providers/dataProvider';
 import { newKey } from './outbox';
 import { offline } from './runtime';
-import { IDEMPOTENCY_HEADER } from './send';
+import { idempotencyHeaders } from './send';
 
 export const OFFLINE_RESOURCES: ReadonlySet<string> = new Set(['visits', 'notes', 'sites']);
 export const SAVED_ON_DEVICE = 'Saved on this device. It will be sent when the connection returns.';
@@ -59,7 +59,7 @@ export function withOffline(provider: AppDataProvider): AppDataProvider {
     };
     if (!offline.online) return keep();
     try {
-      return await send({ headers: { [IDEMPOTENCY_HEADER]: key } });
+      return await send({ headers: idempotencyHeaders(key) });
     } catch (error) {
       if (!noAnswer(error)) throw error;
       offline.unreachable();

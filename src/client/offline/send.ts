@@ -10,6 +10,9 @@ import type { Delivery } from './outbox';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
+/** The header of a write sent under `key`: a quoted string, the IETF draft's form (the server takes it bare too). */
+export const idempotencyHeaders = (key: string) => ({ [IDEMPOTENCY_HEADER]: `"${key}"` });
+
 export const itemPath = (item: Pick<OutboxItem, 'resource' | 'kind' | 'id'>) =>
   `/api/${encodeURIComponent(item.resource)}${item.kind === 'update' ? `/${encodeURIComponent(String(item.id))}` : ''}`;
 
@@ -19,7 +22,7 @@ const LATER = new Set([401, 408, 419, 429]);
 export async function sendItem(http: HttpClient, item: OutboxItem): Promise<Delivery> {
   try {
     const response = await http.post<{ data: Record<string, unknown> }>(itemPath(item), item.data, {
-      headers: { [IDEMPOTENCY_HEADER]: item.key },
+      headers: idempotencyHeaders(item.key),
       refreshSessionOnFailure: false,
     });
     return { outcome: 'sent', record: response.data.data };

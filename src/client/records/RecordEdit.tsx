@@ -66,7 +66,7 @@ function EditScreen({ resource, schema }: { resource: string; schema: RecordSche
     mutationOptions: {
       onSuccess: () => {
         void refetchLists();
-        navigate(`/${resource}/${id}/show`);
+        void navigate(`/${resource}/${id}/show`);
       },
       onError,
     },
@@ -86,7 +86,7 @@ function EditScreen({ resource, schema }: { resource: string; schema: RecordSche
   if (error && !opened) return <LoadFailed error={error} />;
   if (isPending || !opened) return <PageLoading />;
 
-  const changedMeanwhile = live && live.updated_at && opened.updated_at && live.updated_at !== opened.updated_at;
+  const changedMeanwhile = live?.updated_at && opened.updated_at && live.updated_at !== opened.updated_at;
   const reload = async () => {
     const fresh = await refetch();
     if (fresh.data) setOpened(fresh.data);

@@ -14,13 +14,12 @@ import Stack from '@mui/material/Stack';
 import { memo, type ReactNode } from 'react';
 import { Form, useCanAccess, useTranslate } from 'react-admin';
 import { useFormState } from 'react-hook-form';
-import { type FieldDescriptor, FieldInput } from './fieldTypes';
+import { type FieldDescriptor, FieldInput, fieldTypeUI } from './fieldTypes';
 import { FormLogic, useFieldVisible } from './logic/FormLogic';
 import type { RecordSchema } from './schema';
 
-const WIDE = new Set(['textarea', 'note', 'addresses', 'attachment', 'head-count']);
-export const isWide = (descriptor: FieldDescriptor) =>
-  WIDE.has(descriptor.type) || descriptor.withTrade || (descriptor.type === 'relation' && descriptor.multiple);
+/** Its type gives it both columns of the form (long text, lists, structures). */
+export const isWide = (descriptor: FieldDescriptor) => fieldTypeUI(descriptor.type).wide(descriptor);
 
 /** One field: rendered only while the logic shows it; re-rendered only when its own visibility changes. */
 const FieldSlot = memo(function FieldSlot({ descriptor }: { descriptor: FieldDescriptor }) {

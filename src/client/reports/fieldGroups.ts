@@ -4,13 +4,14 @@
  * group with the choice's label (src/server/reports/field-groups.ts).
  */
 import { useCanAccess } from 'react-admin';
+import { fieldTypeModule } from '../../common/field-types';
 import { useLiveSchema } from '../records/hooks';
 import type { RecordSchema } from '../records/schema';
 
 /** Choice fields a report groups by: dropdowns (one value or several) and radio buttons, not lists kept elsewhere (site types). */
 function choiceFields(schema: RecordSchema | undefined) {
   return (schema?.fields ?? []).filter(
-    (field) => (field.type === 'dropdown' || field.type === 'radios') && !field.options?.choices_from,
+    (field) => fieldTypeModule(field.type).groupable && !field.options?.choices_from,
   );
 }
 

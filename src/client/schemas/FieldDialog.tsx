@@ -1,41 +1,59 @@
 /**
- * Add or edit one field of a record type: its name, type (not for built-in fields), whether it is required, a help
- * text, and the options its type takes (choices, several values, orientation, what a relation points at).
+ * Add or edit one field of a record type: its name, type (not for built-in fields), the options its type takes (its
+ * module's own editor: choices, what a relation points at, a number's format), and the validation options its type
+ * offers (common/field-types/ `validation`): required, a pattern with its message, unique, a default, a range or a
+ * length, read-only. Options the type does not take are dropped; those the dialog does not edit are kept.
  */
 
-import AddIcon from '@mui/icons-material/Add';
-import RemoveIcon from '@mui/icons-material/RemoveCircleOutlined';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useEffect, useState } from 'react';
-import { NUMBER_FORMATS, type NumberFieldFormat, valueKind } from '../../common/field-types';
+import { Suspense, useEffect, useState } from 'react';
+import { fieldTypeModule, optionKeys, valueKind } from '../../common/field-types';
+import type { ValidationOption } from '../../common/field-types/define';
 import { type FieldChoice, normaliseChoices, type SchemaField, type SchemaFieldType } from '../../common/schema-types';
+import { fieldTypeUIOf } from '../records/fieldTypes/ui';
 import type { RecordSchema } from '../records/schema';
 import { type ChangeImpact, ChoiceMapping, fieldImpact, ImpactSummary } from './impact';
-import { FIELD_TYPE_CHOICES, relationTargetChoices, slugifyField } from './shared';
+import { FIELD_TYPE_CHOICES, slugifyField } from './shared';
 import { useSchemaWrites } from './useSchemaEditor';
 
-const CHOICE_TYPES = new Set<SchemaFieldType>(['dropdown', 'radios']);
-const FORMAT_LABELS: Record<NumberFieldFormat, string> = {
-  integer: 'Whole number',
-  decimal: 'Decimal',
-  currency: 'Currency ($)',
-};
 /** The kinds of value `search=` can look in (the server's SEARCHABLE_KINDS). */
 const SEARCHABLE_KINDS = new Set(['text', 'email', 'phone', 'url']);
+/** The options the dialog itself edits (the type's own editor edits the others). */
+const DIALOG_KEYS = new Set([
+  'help',
+  'searchable',
+  'min',
+  'max',
+  'step',
+  'pattern',
+  'pattern_message',
+  'unique',
+  'default',
+  'read_only',
+]);
 const numberText = (value: unknown) => (typeof value === 'number' ? String(value) : '');
 const numberOf = (text: string) => (text.trim() === '' ? undefined : Number(text));
+
+/** A default as the dialog shows it, and back as the field holds it (by the kind of value). */
+const defaultText = (value: unknown) =>
+  value === undefined || value === null ? '' : Array.isArray(value) ? String(value[0] ?? '') : String(value);
+function defaultValue(text: string, kind: string): unknown {
+  if (text.trim() === '') return undefined;
+  if (kind === 'number' || kind === 'integer') return Number(text);
+  if (kind === 'boolean') return text === 'true';
+  if (kind === 'enum[]') return [text];
+  return text;
+}
 
 export function FieldDialog({
   schema,
@@ -55,23 +73,20 @@ export function FieldDialog({
   const [type, setType] = useState<SchemaFieldType>(field?.type ?? 'text');
   const [required, setRequired] = useState(Boolean(field?.required));
   const [help, setHelp] = useState(typeof options.help === 'string' ? options.help : '');
-  const [choices, setChoices] = useState<FieldChoice[]>(() => {
-    const list = normaliseChoices(options.choices);
-    return list.length ? list : [{ value: '', label: '' }];
-  });
-  const [multiple, setMultiple] = useState(Boolean(options.multiple));
-  const [orientation, setOrientation] = useState(options.orientation === 'horizontal' ? 'horizontal' : 'vertical');
-  const [target, setTarget] = useState(typeof options.target === 'string' ? options.target : 'contact');
-  const [format, setFormat] = useState<NumberFieldFormat>(
-    (NUMBER_FORMATS as readonly unknown[]).includes(options.format) ? (options.format as NumberFieldFormat) : 'decimal',
-  );
-  // A number field's range and step; another type's min and max (a text's length) are not a range to offer.
-  const wasNumber = field?.type === 'number';
+  /** The options the type's own editor edits (and those no one edits here, kept). */
+  const [typeOptions, setTypeOptions] = useState<Record<string, unknown>>(options);
   const [limits, setLimits] = useState({
-    min: wasNumber ? numberText(options.min) : '',
-    max: wasNumber ? numberText(options.max) : '',
-    step: wasNumber ? numberText(options.step) : '',
+    min: numberText(options.min),
+    max: numberText(options.max),
+    step: numberText(options.step),
   });
+  const [pattern, setPattern] = useState(typeof options.pattern === 'string' ? options.pattern : '');
+  const [patternMessage, setPatternMessage] = useState(
+    typeof options.pattern_message === 'string' ? options.pattern_message : '',
+  );
+  const [unique, setUnique] = useState(options.unique === true);
+  const [readOnly, setReadOnly] = useState(options.read_only === true);
+  const [fallback, setFallback] = useState(defaultText(options.default));
   const [searchable, setSearchable] = useState(options.searchable === true);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
@@ -79,8 +94,16 @@ export function FieldDialog({
   const [impact, setImpact] = useState<ChangeImpact | null>(null);
   const [choiceMap, setChoiceMap] = useState<Record<string, string | null>>({});
 
+  const module = fieldTypeModule(type);
+  const ui = fieldTypeUIOf(type);
+  const keys = optionKeys(type);
+  const own = Object.fromEntries(Object.entries(typeOptions).filter(([key]) => keys.includes(key)));
+  const offered = new Set<ValidationOption>(module.validation(own));
+  const kind = valueKind(type, own);
+  const choices = normaliseChoices(own.choices);
+
   // A change edited after its impact was shown is asked about again.
-  useEffect(() => setImpact(null), [type, choices, multiple, target, format, limits]);
+  useEffect(() => setImpact(null), [type, typeOptions, limits, unique]);
   // Where the removed choices go changes what the change does: the impact is asked again with the mapping.
   const mapping = JSON.stringify(choiceMap);
   useEffect(() => {
@@ -96,47 +119,24 @@ export function FieldDialog({
   }, [mapping]);
 
   const effectiveSlug = field ? field.slug : slugTouched ? slug : slugifyField(name);
-  const canSearch = !builtIn && SEARCHABLE_KINDS.has(valueKind(type, { input: options.input }));
+  const canSearch = !builtIn && module.textual && SEARCHABLE_KINDS.has(kind);
 
   const buildOptions = () => {
-    const next: Record<string, unknown> = { ...options };
-    for (const key of [
-      'choices',
-      'multiple',
-      'orientation',
-      'target',
-      'help',
-      'format',
-      'min',
-      'max',
-      'step',
-      'searchable',
-    ])
-      delete next[key];
-    // Another type's own limits stay; a number field's range goes with its type.
-    if (type !== 'number' && !wasNumber)
-      for (const key of ['min', 'max', 'step'] as const) if (options[key] !== undefined) next[key] = options[key];
-    if (type === 'number') {
-      next.format = format;
+    const next: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(own)) if (!DIALOG_KEYS.has(key) && value !== undefined) next[key] = value;
+    if (offered.has('range') || offered.has('length'))
       for (const key of ['min', 'max', 'step'] as const)
-        if (numberOf(limits[key]) !== undefined) next[key] = numberOf(limits[key]);
+        if (keys.includes(key) && numberOf(limits[key]) !== undefined) next[key] = numberOf(limits[key]);
+    if (offered.has('pattern') && pattern.trim()) {
+      next.pattern = pattern.trim();
+      if (patternMessage.trim()) next.pattern_message = patternMessage.trim();
     }
+    if (offered.has('unique') && unique) next.unique = true;
+    if (offered.has('read_only') && readOnly) next.read_only = true;
+    const value = offered.has('default') ? defaultValue(fallback, kind) : undefined;
+    if (value !== undefined) next.default = value;
     if (canSearch && searchable) next.searchable = true;
     if (help.trim()) next.help = help.trim();
-    if (CHOICE_TYPES.has(type)) {
-      next.choices = choices
-        .filter((choice) => choice.value.trim() || choice.label.trim())
-        .map((choice) => {
-          const value = choice.value.trim() || slugifyField(choice.label).replace(/_/g, '-');
-          return { value, label: choice.label.trim() || value };
-        });
-    }
-    if (type === 'dropdown' && multiple) next.multiple = true;
-    if (type === 'radios') next.orientation = orientation;
-    if (type === 'relation') {
-      next.target = target;
-      if (multiple && !target.startsWith('site-')) next.multiple = true;
-    }
     return next;
   };
 
@@ -166,13 +166,21 @@ export function FieldDialog({
       });
     setBusy(false);
     if (outcome.record) onClose();
-    else
-      setErrors({
-        ...(outcome.errors ?? {}),
-        ...(outcome.errors?.choice_map ? { options: outcome.errors.choice_map } : {}),
-      });
+    else setErrors({ ...(outcome.errors ?? {}) });
   };
 
+  /** The server's message about one option (`options.<key>`). */
+  const optionError = (key: string) => errors[`options.${key}`];
+  const otherErrors = Object.entries(errors)
+    .filter(([key]) => (key === 'options' || key.startsWith('options.') || key === 'choice_map') && !shownKey(key))
+    .map(([, message]) => message);
+  function shownKey(key: string) {
+    return ['options.pattern', 'options.pattern_message', 'options.default', 'options.min', 'options.max'].includes(
+      key,
+    );
+  }
+
+  const Options = ui.Options;
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="field-dialog-title">
       <DialogTitle id="field-dialog-title">
@@ -220,124 +228,10 @@ export function FieldDialog({
               </MenuItem>
             ))}
           </TextField>
-          {CHOICE_TYPES.has(type) && (
-            <Box>
-              <Typography variant="subtitle2" sx={{ mb: 1 }}>
-                Choices
-              </Typography>
-              <Stack spacing={1}>
-                {choices.map((choice, index) => (
-                  <Stack direction="row" spacing={1} key={index} sx={{ alignItems: 'center' }}>
-                    <TextField
-                      label="Label"
-                      size="small"
-                      value={choice.label}
-                      onChange={(event) =>
-                        setChoices(
-                          choices.map((item, i) => (i === index ? { ...item, label: event.target.value } : item)),
-                        )
-                      }
-                      slotProps={{ htmlInput: { 'data-testid': `choice-label-${index}` } }}
-                      sx={{ flex: 1 }}
-                    />
-                    <TextField
-                      label="Value (stored)"
-                      size="small"
-                      value={choice.value}
-                      placeholder={choice.label ? slugifyField(choice.label).replace(/_/g, '-') : ''}
-                      onChange={(event) =>
-                        setChoices(
-                          choices.map((item, i) => (i === index ? { ...item, value: event.target.value } : item)),
-                        )
-                      }
-                      slotProps={{ htmlInput: { 'data-testid': `choice-value-${index}` } }}
-                      sx={{ flex: 1 }}
-                    />
-                    <IconButton
-                      aria-label="Remove this choice"
-                      onClick={() => setChoices(choices.filter((_item, i) => i !== index))}
-                      disabled={choices.length === 1}
-                    >
-                      <RemoveIcon />
-                    </IconButton>
-                  </Stack>
-                ))}
-              </Stack>
-              <Button
-                size="small"
-                startIcon={<AddIcon />}
-                onClick={() => setChoices([...choices, { value: '', label: '' }])}
-                sx={{ mt: 1 }}
-              >
-                Add a choice
-              </Button>
-            </Box>
-          )}
-          {type === 'radios' && (
-            <TextField
-              select
-              label="Layout"
-              value={orientation}
-              onChange={(event) => setOrientation(event.target.value as 'horizontal' | 'vertical')}
-              size="small"
-            >
-              <MenuItem value="vertical">One under another</MenuItem>
-              <MenuItem value="horizontal">Side by side</MenuItem>
-            </TextField>
-          )}
-          {type === 'relation' && (
-            <TextField
-              select
-              label="Points at"
-              value={target}
-              onChange={(event) => setTarget(event.target.value)}
-              size="small"
-              disabled={builtIn}
-            >
-              {relationTargetChoices().map((choice) => (
-                <MenuItem key={choice.id} value={choice.id}>
-                  {choice.name}
-                </MenuItem>
-              ))}
-            </TextField>
-          )}
-          {(type === 'dropdown' || (type === 'relation' && !target.startsWith('site-'))) && (
-            <FormControlLabel
-              control={
-                <Switch checked={multiple} onChange={(event) => setMultiple(event.target.checked)} disabled={builtIn} />
-              }
-              label="Several values"
-            />
-          )}
-          {type === 'number' && (
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
-              <TextField
-                select
-                label="Format"
-                value={format}
-                onChange={(event) => setFormat(event.target.value as NumberFieldFormat)}
-                size="small"
-                sx={{ minWidth: 190 }}
-                data-testid="number-format"
-              >
-                {NUMBER_FORMATS.map((id) => (
-                  <MenuItem key={id} value={id}>
-                    {FORMAT_LABELS[id]}
-                  </MenuItem>
-                ))}
-              </TextField>
-              {(['min', 'max', 'step'] as const).map((key) => (
-                <TextField
-                  key={key}
-                  label={{ min: 'Smallest', max: 'Largest', step: 'Step' }[key]}
-                  type="number"
-                  value={limits[key]}
-                  onChange={(event) => setLimits({ ...limits, [key]: event.target.value })}
-                  size="small"
-                  slotProps={{ htmlInput: { 'data-testid': `number-${key}` } }}
-                />
-              ))}
-            </Stack>
+          {Options && (
+            <Suspense fallback={null}>
+              <Options key={type} options={own} onChange={setTypeOptions} builtIn={builtIn} />
+            </Suspense>
           )}
           {canSearch && (
             <FormControlLabel
@@ -351,10 +245,81 @@ export function FieldDialog({
             onChange={(event) => setHelp(event.target.value)}
             size="small"
           />
-          <FormControlLabel
-            control={<Switch checked={required} onChange={(event) => setRequired(event.target.checked)} />}
-            label="Required"
-          />
+          <Typography variant="subtitle2">Rules for its values</Typography>
+          {(offered.has('required') || required) && (
+            <FormControlLabel
+              control={<Switch checked={required} onChange={(event) => setRequired(event.target.checked)} />}
+              label="Required"
+            />
+          )}
+          {(offered.has('range') || offered.has('length')) && (
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
+              {(['min', 'max', 'step'] as const)
+                .filter((key) => keys.includes(key) && (key !== 'step' || offered.has('range')))
+                .map((key) => (
+                  <TextField
+                    key={key}
+                    label={
+                      offered.has('range')
+                        ? { min: 'Smallest', max: 'Largest', step: 'Step' }[key]
+                        : { min: 'Shortest (characters)', max: 'Longest (characters)', step: '' }[key]
+                    }
+                    type="number"
+                    value={limits[key]}
+                    onChange={(event) => setLimits({ ...limits, [key]: event.target.value })}
+                    error={Boolean(optionError(key))}
+                    helperText={optionError(key)}
+                    size="small"
+                    slotProps={{ htmlInput: { 'data-testid': `number-${key}` } }}
+                  />
+                ))}
+            </Stack>
+          )}
+          {offered.has('pattern') && (
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
+              <TextField
+                label="Pattern (the whole value must match)"
+                placeholder="\d{7}"
+                value={pattern}
+                onChange={(event) => setPattern(event.target.value)}
+                error={Boolean(optionError('pattern'))}
+                helperText={optionError('pattern') ?? 'A regular expression, for example \\d{7} for seven digits.'}
+                size="small"
+                sx={{ flex: 1 }}
+              />
+              <TextField
+                label="Message when it does not match"
+                value={patternMessage}
+                onChange={(event) => setPatternMessage(event.target.value)}
+                disabled={!pattern.trim()}
+                error={Boolean(optionError('pattern_message'))}
+                helperText={optionError('pattern_message')}
+                size="small"
+                sx={{ flex: 1 }}
+              />
+            </Stack>
+          )}
+          {offered.has('default') && (
+            <DefaultInput
+              kind={kind}
+              choices={choices}
+              value={fallback}
+              onChange={setFallback}
+              error={optionError('default')}
+            />
+          )}
+          {offered.has('unique') && (
+            <FormControlLabel
+              control={<Switch checked={unique} onChange={(event) => setUnique(event.target.checked)} />}
+              label="Unique (no two records hold the same value)"
+            />
+          )}
+          {offered.has('read_only') && !builtIn && (
+            <FormControlLabel
+              control={<Switch checked={readOnly} onChange={(event) => setReadOnly(event.target.checked)} />}
+              label="Read-only (shown, never changed by people; a new record gets the default)"
+            />
+          )}
           {impact && (
             <Stack spacing={1.5} sx={{ borderTop: 1, borderColor: 'divider', pt: 2 }}>
               <Typography variant="subtitle2">What this change affects</Typography>
@@ -367,11 +332,11 @@ export function FieldDialog({
               />
             </Stack>
           )}
-          {errors.options && (
-            <Typography color="error" variant="body2">
-              {errors.options}
+          {otherErrors.map((message) => (
+            <Typography key={message} color="error" variant="body2">
+              {message}
             </Typography>
-          )}
+          ))}
         </Stack>
       </DialogContent>
       <DialogActions>
@@ -382,4 +347,50 @@ export function FieldDialog({
       </DialogActions>
     </Dialog>
   );
+}
+
+/** The default a new record gets, typed as the field's values are: yes / no, a choice, a number, a day, text. */
+function DefaultInput({
+  kind,
+  choices,
+  value,
+  onChange,
+  error,
+}: {
+  kind: string;
+  choices: FieldChoice[];
+  value: string;
+  onChange: (value: string) => void;
+  error?: string;
+}) {
+  const common = {
+    label: 'Default (what a new record gets)',
+    value,
+    onChange: (event: React.ChangeEvent<HTMLInputElement>) => onChange(event.target.value),
+    error: Boolean(error),
+    helperText: error,
+    size: 'small' as const,
+  };
+  if (kind === 'boolean' || kind === 'enum' || kind === 'enum[]') {
+    const items =
+      kind === 'boolean'
+        ? [
+            { value: 'true', label: 'Yes' },
+            { value: 'false', label: 'No' },
+          ]
+        : choices;
+    return (
+      <TextField select {...common}>
+        <MenuItem value="">No default</MenuItem>
+        {items.map((item) => (
+          <MenuItem key={item.value} value={item.value}>
+            {item.label}
+          </MenuItem>
+        ))}
+      </TextField>
+    );
+  }
+  const inputType =
+    kind === 'number' || kind === 'integer' ? 'number' : kind === 'date' ? 'date' : kind === 'email' ? 'email' : 'text';
+  return <TextField {...common} type={inputType} slotProps={{ inputLabel: { shrink: true } }} />;
 }

@@ -96,7 +96,7 @@ export default function SchemaCreate() {
     });
     if (outcome.record) await grant(String((outcome.record as { type: string }).type));
     setBusy(false);
-    if (outcome.record) navigate(`/schemas/${outcome.record.id}`);
+    if (outcome.record) await navigate(`/schemas/${outcome.record.id}`);
     else setErrors(outcome.errors ?? {});
   };
 

@@ -358,7 +358,7 @@ export default function SchemaEdit() {
         onConfirm={async () => {
           const done = await writes.deleteSchema(schema);
           setDeleting(false);
-          if (done) navigate('/schemas');
+          if (done) await navigate('/schemas');
         }}
         onClose={() => setDeleting(false)}
       />

@@ -8,24 +8,13 @@ import {
   type SchemaField,
   type SchemaFieldType,
 } from '../../common/schema-types';
-import { titleCase } from '../i18n/labels';
-import { relationTargetList } from '../resources/names';
 
 export const FIELD_TYPE_LABELS = Object.fromEntries(
   SCHEMA_FIELD_TYPES.map((type) => [type, fieldTypeLabel(type)]),
 ) as Record<SchemaFieldType, string>;
 export const FIELD_TYPE_CHOICES = SCHEMA_FIELD_TYPES.map((type) => ({ id: type, name: FIELD_TYPE_LABELS[type] }));
 
-/** SPEC calls trades crafts. */
-const TARGET_LABELS: Record<string, string> = { trade: 'Craft (trade)' };
-
-/** The relation targets the loaded record types offer, for the target picker. */
-export function relationTargetChoices(): Array<{ id: string; name: string }> {
-  return relationTargetList().map(([target, info]) => ({
-    id: target,
-    name: TARGET_LABELS[target] ?? info.label ?? titleCase(target.replace(/-/g, ' ')),
-  }));
-}
+export { relationTargetChoices } from '../records/fieldTypes/ui/options/RelationOptions';
 
 export const TRIGGER_CHOICES = [
   { id: 'always', name: 'Always' },

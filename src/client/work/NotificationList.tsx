@@ -59,7 +59,7 @@ function Actions() {
               await update(notification.id, { read_at: new Date().toISOString() }, notification, '');
               refreshCounts();
             }
-            if (/^\/(?!\/)/.test(notification.link)) navigate(notification.link);
+            if (/^\/(?!\/)/.test(notification.link)) await navigate(notification.link);
             else window.location.assign(notification.link);
           }}
         >

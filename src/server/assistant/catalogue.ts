@@ -1,3 +1,5 @@
+import { plainWords } from '../../common/field-types/words.js';
+import { moduleOfSpec } from '../../common/field-types.js';
 import { canOnEntity } from '../../common/permissions.js';
 import { type FieldChoice, normaliseChoices, type RecordSchema, relationTargets } from '../../common/schema-types.js';
 import type { AppContext } from '../app-context.js';
@@ -16,6 +18,8 @@ export interface FieldInfo {
   /** A relation: the resource (`/api/{resource}`) whose record ids the field holds. */
   target?: string;
   filterable: boolean;
+  /** One value in the words an answer uses (a choice's label): its field type's `words`. */
+  words: (value: unknown) => string;
 }
 
 /** A record type the person may read, as the assistant's tools see it. */
@@ -76,6 +80,9 @@ export async function readableTypes(app: AppContext, user: AuthUser): Promise<Ty
             ? { target: byTable.get(spec.references.table) }
             : {}),
         filterable: spec.filterable !== false && spec.kind !== 'json',
+        words: field
+          ? (value) => moduleOfSpec(spec).words(value, field.options ?? {})
+          : (value) => (spec.options?.includes(String(value)) ? humanise(String(value)) : plainWords(value)),
       });
     }
     types.push({

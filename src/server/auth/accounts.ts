@@ -1,9 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-
-export const RESET_TOKEN_MINUTES = 60;
-
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+import { hashToken, RESET_TOKEN_MINUTES } from './password-reset.js';
 
 /**
  * The account rows sign-in, registration, impersonation and password resets read and write (auth/routes.ts). Records
@@ -46,19 +42,6 @@ export class Accounts {
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     return role?.id ?? null;
-  }
-
-  /** A new password reset token for this address; it voids every earlier one (only the newest mail works). */
-  async issueResetToken(email: string): Promise<string> {
-    const token = randomBytes(32).toString('base64url');
-    await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('password_resets').where('email', '=', email).execute();
-      await trx
-        .insertInto('password_resets')
-        .values({ email, token_hash: hashToken(token) })
-        .execute();
-    });
-    return token;
   }
 
   /**

@@ -10,11 +10,20 @@ export interface Mail {
 
 export type SendMail = (mail: Mail) => Promise<void>;
 
-/** Sends through SMTP_URL when set; otherwise writes the mail to the server log so a link is never lost. */
+/**
+ * Sends through SMTP_URL when set. Without it no mail leaves the machine, and the log says so and how to set SMTP_URL,
+ * with the recipient and subject only: a mail's text may carry a password-reset link, which must never reach a log
+ * (an administrator makes a reset link from the user's page instead, docs/security.md).
+ */
 export function createMailer(config: Config, log: FastifyBaseLogger): SendMail {
   if (!config.mail.smtpUrl) {
     return async (mail) => {
-      log.info({ mail }, `Mail to ${mail.to} (no SMTP_URL set, so it is written here): ${mail.subject}\n${mail.text}`);
+      log.warn(
+        { mail: { to: mail.to, subject: mail.subject } },
+        `Mail to ${mail.to} ("${mail.subject}") was not sent: no mail server is set. Set SMTP_URL ` +
+          '(e.g. smtp://user:password@mail.example.org:587) and MAIL_FROM to send mails (docs/settings.md). ' +
+          "A password reset link can be made by an administrator on the user's page.",
+      );
     };
   }
   const smtpUrl = config.mail.smtpUrl;

@@ -6,8 +6,9 @@ import type { AppContext } from '../app-context.js';
 import { messageAnswer, noBody, noQuery } from '../http/contracts.js';
 import { forbidden, HttpError, notFound, ValidationError } from '../http/errors.js';
 import { assertMayManageAccount } from '../users/account-rules.js';
-import { Accounts, RESET_TOKEN_MINUTES } from './accounts.js';
+import { Accounts } from './accounts.js';
 import { signedInUser } from './auth-user.js';
+import { issueResetLink, RESET_TOKEN_MINUTES } from './password-reset.js';
 import { dummyPasswordHash, verifyPassword } from './passwords.js';
 
 const email = z.string().trim().toLowerCase().max(254).email('Enter a valid email address.');
@@ -69,11 +70,11 @@ export function registerAuthRoutes(fastify: FastifyInstance, ctx: AppContext) {
     async (request, reply) => {
       const body = request.body;
       const counters = throttle.counters('login', body.email, request.ip);
-      await throttle.assertAllowed(counters);
+      const allowance = await throttle.assertAllowed(counters);
       const user = await accounts.findByEmail(body.email);
       const valid = await verifyPassword(user?.password ?? (await dummyPasswordHash()), body.password);
       if (!user || !valid) {
-        await throttle.recordFailure(counters);
+        await throttle.recordFailure(counters, allowance);
         throw new ValidationError({ email: ['These credentials do not match our records.'] });
       }
       await throttle.clear(counters[0].key);
@@ -168,9 +169,8 @@ export function registerAuthRoutes(fastify: FastifyInstance, ctx: AppContext) {
       await throttle.recordFailure(counters); // every request counts: this stops mail floods, not guessing
       const user = await accounts.findByEmail(body.email);
       if (user) {
-        const token = await accounts.issueResetToken(body.email);
-        const base = config.appUrl ?? `${request.protocol}://${request.host}`;
-        const link = `${base}/password/update?token=${encodeURIComponent(token)}&email=${encodeURIComponent(body.email)}`;
+        // A new link voids every earlier one: only the newest mail works.
+        const { link } = await issueResetLink(ctx.db, config, body.email);
         await ctx.sendMail({
           to: body.email,
           subject: `Reset your ${config.appName} password`,

@@ -2,16 +2,41 @@ import { type Kysely, sql } from 'kysely';
 import type { Config } from '../config/config.js';
 import { HttpError } from '../http/errors.js';
 
-/** One counter: its key in `login_attempts` and how many failures it allows per decay time. */
+/**
+ * One counter: its key in `login_attempts` and how many failures it allows per decay time. Past `max` and below
+ * `lockout`, only a correct password gets through (the address's counter at sign-in); past `lockout` (or `max`
+ * when there is none), nothing does.
+ */
 interface Counter {
   key: string;
   max: number;
+  lockout?: number;
 }
 
+/** What the counters allow of an attempt that is not refused outright. */
+export interface Allowance {
+  /** Only a correct password may sign in: a wrong one is answered 429 with this many seconds to wait. */
+  correctOnlySeconds: number | null;
+}
+
+const tooMany = (seconds: number) =>
+  new HttpError(429, `Too many sign-in attempts. Please try again in ${seconds} second${seconds === 1 ? '' : 's'}.`, {
+    'Retry-After': String(seconds),
+  });
+
 /**
- * Counts failed sign-ins in the database, so every server process shares the count: per account and address
- * (LOGIN_MAX_ATTEMPTS) and per address alone (LOGIN_MAX_ATTEMPTS_PER_ADDRESS), so one address trying many
- * accounts is stopped too. Password reset requests are counted the same way (`scope` 'reset').
+ * Counts failed sign-ins in the database, so every server process shares the count (docs/security.md "Sessions and
+ * sign-in"):
+ *
+ * - per account and address (LOGIN_MAX_ATTEMPTS): past it, that account is refused from that address, whatever the
+ *   password: guessing one person's password stays slow;
+ * - per address (LOGIN_MAX_ATTEMPTS_PER_ADDRESS): past it, the address may still sign in with a correct password of
+ *   an account within its own limit, and every wrong one is refused. Many people share an office's address: one
+ *   person's typos, or a guesser among them, does not lock the others out;
+ * - per address, everything (LOGIN_ADDRESS_LOCKOUT_ATTEMPTS): past it, the address is refused altogether, so trying
+ *   many accounts from one address stays bounded.
+ *
+ * Password reset requests are counted the same way (`scope` 'reset'), with the per-address limit strict.
  */
 export class LoginThrottle {
   constructor(
@@ -21,14 +46,20 @@ export class LoginThrottle {
 
   /** The counters of an attempt: the account at this address, and the address. */
   counters(scope: 'login' | 'reset', email: string, ip: string): Counter[] {
+    const { maxAttempts, maxAttemptsPerAddress, addressLockoutAttempts } = this.config.throttle;
     const prefix = scope === 'login' ? '' : `${scope}|`;
     return [
-      { key: `${prefix}${email}|${ip}`, max: this.config.throttle.maxAttempts },
-      { key: `${prefix}address|${ip}`, max: this.config.throttle.maxAttemptsPerAddress },
+      { key: `${prefix}${email}|${ip}`, max: maxAttempts },
+      {
+        key: `${prefix}address|${ip}`,
+        max: maxAttemptsPerAddress,
+        ...(scope === 'login' ? { lockout: addressLockoutAttempts } : {}),
+      },
     ];
   }
 
-  async assertAllowed(counters: Counter[]) {
+  /** Refuses (429) an attempt a counter stops outright; says whether only a correct password may get through. */
+  async assertAllowed(counters: Counter[]): Promise<Allowance> {
     const rows = await this.db
       .selectFrom('login_attempts')
       .selectAll()
@@ -38,23 +69,21 @@ export class LoginThrottle {
         counters.map((c) => c.key),
       )
       .execute();
-    let waitMs = 0;
+    let refusedMs = 0;
+    let correctOnlyMs = 0;
     for (const row of rows) {
       const counter = counters.find((c) => c.key === row.key)!;
       const remaining = new Date(row.reset_at).getTime() - Date.now();
-      if (row.attempts >= counter.max && remaining > waitMs) waitMs = remaining;
+      if (remaining <= 0) continue;
+      if (row.attempts >= (counter.lockout ?? counter.max)) refusedMs = Math.max(refusedMs, remaining);
+      else if (row.attempts >= counter.max) correctOnlyMs = Math.max(correctOnlyMs, remaining);
     }
-    if (waitMs > 0) {
-      const seconds = Math.ceil(waitMs / 1000);
-      throw new HttpError(
-        429,
-        `Too many sign-in attempts. Please try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
-        { 'Retry-After': String(seconds) },
-      );
-    }
+    if (refusedMs > 0) throw tooMany(Math.ceil(refusedMs / 1000));
+    return { correctOnlySeconds: correctOnlyMs > 0 ? Math.ceil(correctOnlyMs / 1000) : null };
   }
 
-  async recordFailure(counters: Counter[]) {
+  /** Counts a failure; then, when the counters allowed only a correct password, refuses the attempt with 429. */
+  async recordFailure(counters: Counter[], allowance?: Allowance) {
     const resetAt = new Date(Date.now() + this.config.throttle.decaySeconds * 1000);
     for (const { key } of counters) {
       await sql`
@@ -64,6 +93,7 @@ export class LoginThrottle {
           reset_at = case when login_attempts.reset_at < now() then ${resetAt} else login_attempts.reset_at end
       `.execute(this.db);
     }
+    if (allowance?.correctOnlySeconds) throw tooMany(allowance.correctOnlySeconds);
   }
 
   /**

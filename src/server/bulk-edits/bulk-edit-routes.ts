@@ -22,10 +22,11 @@ const bulkEditShown = rowWith({
 export function registerBulkEditRoutes(fastify: FastifyInstance, bulkEdits: BulkEditService) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const own = { permission: 'signed-in' } as const;
+  const heavy = { permission: 'signed-in', heavy: true } as const;
 
   app.post(
     '/api/bulk-edits',
-    { schema: { body: startBody, response: { 202: answer(bulkEdit) } }, config: own },
+    { schema: { body: startBody, response: { 202: answer(bulkEdit) } }, config: heavy },
     async (request, reply) => {
       const data = await bulkEdits.start(request.user!, request.body);
       return reply
@@ -51,7 +52,7 @@ export function registerBulkEditRoutes(fastify: FastifyInstance, bulkEdits: Bulk
     '/api/bulk-edits/:id/undo',
     {
       schema: { params: idParams, body: noBody, response: { 202: answer(bulkEdit), 409: messageAnswer } },
-      config: own,
+      config: heavy,
     },
     async (request, reply) => {
       const data = await bulkEdits.requestUndo(request.user!, request.params.id);

@@ -75,7 +75,13 @@ export class BulkEditService {
     const fields = await this.ctx.records.fields(def);
     const spec = fields[body.field];
     const readOnly = new Set([...(def.readOnly ?? []), ...(def.hidden ?? [])]);
-    if (!spec || SYSTEM_FIELDS.has(body.field) || readOnly.has(body.field) || spec.storage === 'virtual') {
+    if (
+      !spec ||
+      SYSTEM_FIELDS.has(body.field) ||
+      readOnly.has(body.field) ||
+      spec.readOnly ||
+      spec.storage === 'virtual'
+    ) {
       throw new ValidationError({
         field: [`“${body.field}” is not a field of ${def.name.replace(/-/g, ' ')} that can be changed in bulk.`],
       });
@@ -122,7 +128,7 @@ export class BulkEditService {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      await enqueueJob(trx, BULK_EDIT_JOB, { bulk_edit_id: inserted.id });
+      await enqueueJob(trx, BULK_EDIT_JOB, { bulk_edit_id: inserted.id }, { startedBy: user.id });
       return inserted;
     });
     this.wake();
@@ -176,7 +182,7 @@ export class BulkEditService {
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      await enqueueJob(trx, BULK_EDIT_UNDO_JOB, { bulk_edit_id: id });
+      await enqueueJob(trx, BULK_EDIT_UNDO_JOB, { bulk_edit_id: id }, { startedBy: user.id });
       return next;
     });
     this.wake();

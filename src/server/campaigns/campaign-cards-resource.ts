@@ -12,7 +12,7 @@ import { campaignsResource } from './campaigns-resource.js';
 
 /**
  * Cards signed in a campaign (fields: schemas/campaign-card.json): the worker, the day, who collected it (the person
- * recording it unless chosen), the contact or recruit and the visit where known. Each is a record with its
+ * recording it; naming another takes user:log-for-others), the contact or recruit and the visit where known. Each is a record with its
  * revisions. Its read permission, `campaign-card:read` (common/permissions.ts seesCardHolders), is what lets a
  * person see who signed: without it no read path (list, show, export, search, options, history, feed, realtime,
  * the assistant) names them, and the campaign shows its counts only.
@@ -46,6 +46,8 @@ export const campaignCardsResource: ResourceDefinition = schemaBacked(
       },
     },
   }),
+  // "Collected by": the signed-in person unless they hold user:log-for-others.
+  { loggedBy: 'user_id' },
 );
 
 /** A card is recorded in a live campaign the person may read (422 on `campaign_id` otherwise). */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { Cron } from 'croner';
 import { z } from 'zod';
 
 /**
@@ -21,6 +22,50 @@ const optionalText = z
 const integer = (fallback: number, min: number, max: number) =>
   z.coerce.number().int().min(min).max(max).optional().default(fallback);
 
+/**
+ * APP_URL: the address people open the app at, as an origin (`https://map.example.org`, `http://10.0.0.5:8000`).
+ * Links in mails and the Content-Security-Policy are made from it, never from the request's Host header.
+ */
+const publicAddress = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value, ctx) => {
+    if (!value) return undefined;
+    const problem = 'use the address people open the app at, such as https://map.example.org (http or https, no path)';
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: problem });
+      return z.NEVER;
+    }
+    const plain = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+    if (!['http:', 'https:'].includes(url.protocol) || !plain) {
+      ctx.addIssue({ code: 'custom', message: problem });
+      return z.NEVER;
+    }
+    return url.origin;
+  });
+
+/**
+ * TRUST_PROXY: off, on (every hop's X-Forwarded-* is believed), or the proxies' addresses (`127.0.0.1,10.0.0.0/8`,
+ * or proxy-addr's names `loopback`, `linklocal`, `uniquelocal`): only their forwarded headers are believed.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value, ctx): boolean | string => {
+    if (value === undefined || value === '' || ['0', 'false', 'no', 'off'].includes(value)) return false;
+    if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+    const parts = value.split(',').map((part) => part.trim());
+    if (parts.every((part) => /^(loopback|linklocal|uniquelocal|[0-9a-f.:]+(\/\d{1,3})?)$/i.test(part)))
+      return parts.join(',');
+    ctx.addIssue({ code: 'custom', message: "use 1, 0, or the proxies' addresses such as 127.0.0.1,10.0.0.0/8" });
+    return z.NEVER;
+  });
+
 const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info');
 export type LogLevel = z.infer<typeof logLevel>;
 
@@ -39,7 +84,7 @@ const settingsSchema = z.object({
   PORT: integer(8000, 0, 65535),
   HOST: z.string().optional().default('0.0.0.0'),
   APP_NAME: z.string().min(1).max(80).optional().default('Organizing Map'),
-  APP_URL: z.string().url().optional(),
+  APP_URL: publicAddress,
   LOGO_URL: z.string().optional().default('/logo.svg'),
   PRIVACY_URL: z.string().optional().default('/privacy.html'),
   TERMS_URL: z.string().optional().default('/terms.html'),
@@ -58,13 +103,27 @@ const settingsSchema = z.object({
   INACTIVITY_COUNTDOWN_SECONDS: integer(60, 1, 3_600),
   LOGIN_MAX_ATTEMPTS: integer(5, 1, 1_000),
   LOGIN_MAX_ATTEMPTS_PER_ADDRESS: integer(20, 1, 100_000),
+  LOGIN_ADDRESS_LOCKOUT_ATTEMPTS: integer(200, 1, 1_000_000),
   LOGIN_DECAY_SECONDS: integer(60, 1, 86_400),
   BODY_LIMIT_BYTES: integer(1_048_576, 1_024, 50 * 1_048_576),
   UPLOAD_LIMIT_BYTES: integer(100 * 1_048_576, 1_024, 1_024 * 1_048_576),
+  INPUT_MAX_ROWS: integer(1_000_000, 1, 100_000_000),
+  INPUT_MAX_COLUMNS: integer(500, 1, 100_000),
+  INPUT_MAX_CELL_BYTES: integer(65_536, 64, 16 * 1_048_576),
+  HEAVY_WORK_PER_PERSON: integer(2, 1, 1_000),
+  HEAVY_WORK_TOTAL: integer(4, 1, 10_000),
+  UPLOAD_WORKER_MEMORY_MB: integer(128, 16, 16_384),
   UPLOAD_RETENTION_DAYS: integer(30, 1, 36_500),
   IMPORT_DEFER_INDEXES_ROWS: integer(10_000, 1, 1_000_000_000),
   JOB_STALE_SECONDS: integer(120, 10, 86_400),
-  TRUST_PROXY: flag(false),
+  TRUST_PROXY: trustProxy,
+  BACKUP_CRON: z
+    .string()
+    .trim()
+    .optional()
+    .refine((value) => !value || cronIsValid(value), 'use cron syntax, such as "30 2 * * *" (every day at 02:30)')
+    .transform((value) => (value ? value : undefined)),
+  BACKUP_KEEP: integer(7, 1, 10_000),
   S3_BUCKET: optionalText,
   S3_ENDPOINT: z
     .string()
@@ -132,7 +191,12 @@ export interface Config {
   port: number;
   host: string;
   appName: string;
-  appUrl: string | undefined;
+  /**
+   * The public address (APP_URL, an origin without a trailing slash): links in mails, the realtime websocket's CSP
+   * source. Default `http://localhost:PORT`, the one-machine case; `appUrlSet` says whether APP_URL gave it.
+   */
+  appUrl: string;
+  appUrlSet: boolean;
   links: { logoUrl: string; privacyUrl: string; termsUrl: string; supportUrl: string };
   version: string;
   dataDir: string;
@@ -147,16 +211,42 @@ export interface Config {
     inactivityTimeoutMs: number;
     inactivityCountdownSeconds: number;
   };
-  /** Failed sign-ins allowed per account and address, and per address alone, in `decaySeconds`. */
-  throttle: { maxAttempts: number; maxAttemptsPerAddress: number; decaySeconds: number };
-  limits: { bodyBytes: number; uploadBytes: number };
+  /**
+   * Failed sign-ins in `decaySeconds` (auth/throttle.ts): per account and address (`maxAttempts`, then refused); per
+   * address (`maxAttemptsPerAddress`, then only a correct password of an account within its own limit signs in);
+   * per address, everything refused (`addressLockoutAttempts`).
+   */
+  throttle: {
+    maxAttempts: number;
+    maxAttemptsPerAddress: number;
+    addressLockoutAttempts: number;
+    decaySeconds: number;
+  };
+  /**
+   * What one input may hold (docs/settings.md "Input limits"), checked by every upload and import path while it
+   * streams: a request body, a file, and a file's rows, columns and cells.
+   */
+  limits: InputLimits;
+  /**
+   * Heavy work at once (docs/settings.md): uploads read and parsed, previews, export downloads, and imports, exports and
+   * bulk edits waiting or running; per person and in total. Beyond: 429 with Retry-After (http/heavy-work.ts).
+   */
+  heavyWork: { perPerson: number; total: number };
+  /** The heap one upload-parsing worker thread may use (UPLOAD_WORKER_MEMORY_MB); past it the upload is refused. */
+  uploadWorkerMemoryMb: number;
   /** Days an import's uploaded files are kept (UPLOAD_RETENTION_DAYS); the import's record stays. */
   uploadRetentionDays: number;
   /** Rows an import must bring to write before it leaves its table's sort and search indexes out (IMPORT_DEFER_INDEXES_ROWS). */
   importDeferIndexesRows: number;
   /** A running job with no heartbeat for this long is taken for stuck and retried by another worker (JOB_STALE_SECONDS). */
   jobStaleSeconds: number;
-  trustProxy: boolean;
+  /** Believe X-Forwarded-For/-Proto/-Host: from every hop (true) or from these addresses only (Fastify's trustProxy). */
+  trustProxy: boolean | string;
+  /**
+   * Scheduled backups (docs/operations.md "Backups"): `cron` the times (BACKUP_CRON, in the server's time zone;
+   * unset: none), `keep` how many scheduled archives stay (BACKUP_KEEP), in DATA_DIR/files/backups or the bucket.
+   */
+  backup: { cron: string | undefined; keep: number };
   /**
    * Files (documents, attachments, exports) in an S3-compatible bucket instead of DATA_DIR/files (S3_BUCKET set).
    * No keys: the SDK's own credential chain (instance role, AWS_* variables).
@@ -207,6 +297,20 @@ export interface Config {
   };
 }
 
+/** The input limits (INPUT_MAX_*, UPLOAD_LIMIT_BYTES, BODY_LIMIT_BYTES): one object, read at each request. */
+export interface InputLimits {
+  /** The largest JSON (or form) body (BODY_LIMIT_BYTES). */
+  bodyBytes: number;
+  /** The largest uploaded file (UPLOAD_LIMIT_BYTES). */
+  uploadBytes: number;
+  /** Data rows of a file (INPUT_MAX_ROWS): CSV records after the header, GeoJSON features. */
+  rows: number;
+  /** Columns of a file (INPUT_MAX_COLUMNS): CSV fields of a record, an importer's columns, a GeoJSON feature's properties. */
+  columns: number;
+  /** Bytes of one cell (INPUT_MAX_CELL_BYTES): a CSV field, a GeoJSON property's value. */
+  cellBytes: number;
+}
+
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -234,7 +338,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: s.PORT,
     host: s.HOST,
     appName: s.APP_NAME,
-    appUrl: s.APP_URL,
+    appUrl: s.APP_URL ?? `http://localhost:${s.PORT}`,
+    appUrlSet: s.APP_URL !== undefined,
     links: { logoUrl: s.LOGO_URL, privacyUrl: s.PRIVACY_URL, termsUrl: s.TERMS_URL, supportUrl: s.SUPPORT_URL },
     version: s.APP_VERSION ?? process.env.npm_package_version ?? '0.0.0',
     dataDir: path.resolve(s.DATA_DIR),
@@ -252,13 +357,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throttle: {
       maxAttempts: s.LOGIN_MAX_ATTEMPTS,
       maxAttemptsPerAddress: s.LOGIN_MAX_ATTEMPTS_PER_ADDRESS,
+      addressLockoutAttempts: Math.max(s.LOGIN_ADDRESS_LOCKOUT_ATTEMPTS, s.LOGIN_MAX_ATTEMPTS_PER_ADDRESS),
       decaySeconds: s.LOGIN_DECAY_SECONDS,
     },
-    limits: { bodyBytes: s.BODY_LIMIT_BYTES, uploadBytes: s.UPLOAD_LIMIT_BYTES },
+    limits: {
+      bodyBytes: s.BODY_LIMIT_BYTES,
+      uploadBytes: s.UPLOAD_LIMIT_BYTES,
+      rows: s.INPUT_MAX_ROWS,
+      columns: s.INPUT_MAX_COLUMNS,
+      cellBytes: s.INPUT_MAX_CELL_BYTES,
+    },
+    heavyWork: { perPerson: s.HEAVY_WORK_PER_PERSON, total: s.HEAVY_WORK_TOTAL },
+    uploadWorkerMemoryMb: s.UPLOAD_WORKER_MEMORY_MB,
     uploadRetentionDays: s.UPLOAD_RETENTION_DAYS,
     importDeferIndexesRows: s.IMPORT_DEFER_INDEXES_ROWS,
     jobStaleSeconds: s.JOB_STALE_SECONDS,
     trustProxy: s.TRUST_PROXY,
+    backup: { cron: s.BACKUP_CRON, keep: s.BACKUP_KEEP },
     metricsToken: s.METRICS_TOKEN,
     s3: s.S3_BUCKET
       ? {
@@ -298,6 +413,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutSeconds: s.ASSISTANT_TIMEOUT_SECONDS,
     },
   };
+}
+
+function cronIsValid(pattern: string): boolean {
+  try {
+    new Cron(pattern, { paused: true }).stop();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** `50000` (everyone) or `user=50000,leader=200000,*=100000` (by role slug; `*` for the roles not named). */

@@ -40,6 +40,7 @@ export async function resolveScope(
 ): Promise<Scope> {
   const month = thisMonth();
   const from = params.from ?? (params.to ? params.to : month.from);
+  // biome-ignore lint/complexity/useMathMinMax: these are ISO date strings, which Math.max would turn into NaN.
   const to = params.to ?? (params.from ? (month.to > from ? month.to : from) : month.to);
   const others = (params.user_id && params.user_id !== user.id) || params.team_id;
   if (others && !can(user, 'report:read')) throw forbidden("You do not have permission to see other people's figures.");

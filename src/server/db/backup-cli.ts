@@ -1,71 +1,72 @@
 /**
- * `npm run backup [-- file]` and `npm run restore -- file`, for both databases.
- * Embedded (PGlite): a gzipped tarball of the data folder, made with PGlite's own dump; the server must be
- * stopped (the data folder lock enforces it). PostgreSQL (DATABASE_URL): pg_dump / pg_restore in custom format.
+ * `npm run backup [-- FILE]` and `npm run restore -- FILE` (docs/operations.md "Backups"), for both databases.
+ *
+ * backup: one tar.gz with the database, every stored file (data folder or bucket) and a manifest of checksums and
+ * row counts (backups/backup.ts). With the embedded database and its server running, the server makes it (asked
+ * through its control socket: the database is that process's alone); with the server stopped, or with PostgreSQL,
+ * this command makes it itself.
+ * restore: checks the archive against its manifest before changing anything, puts the database and files in place,
+ * and checks the row counts (backups/restore.ts). The app's processes must be stopped.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { DamagedArchiveError } from '../backups/archive.js';
+import { makeBackup } from '../backups/backup.js';
+import { answerOf, askServerToBackUp, type BackupAnswer } from '../backups/control-socket.js';
+import { restoreBackup } from '../backups/restore.js';
 import { loadConfig } from '../config/config.js';
-import { acquireLock } from './database.js';
+import { openFileStore } from '../files/file-store.js';
+import { openDatabase } from './database.js';
+import { migrate } from './migrate.js';
 
 const [command, fileArg] = process.argv.slice(2);
 const config = loadConfig();
-const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+const stamp = new Date()
+  .toISOString()
+  .replace(/\.\d+Z$/, 'Z')
+  .replace(/:/g, '-');
 
-async function backupPGlite(file: string) {
-  const folder = path.join(config.dataDir, 'db');
-  if (!existsSync(folder)) throw new Error(`There is no database in ${folder} to back up.`);
-  const release = acquireLock(folder);
+const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
+
+async function backUpHere(file: string): Promise<BackupAnswer> {
+  const database = await openDatabase(config);
   try {
-    const db = await PGlite.create(folder);
-    await db.exec('checkpoint');
-    const dump = await db.dumpDataDir('gzip');
-    writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
-    await db.close();
+    // The backup_runs table: a data folder last served by an older version may not have it yet.
+    await migrate(database.db);
+    return answerOf(
+      await makeBackup({ database, files: await openFileStore(config), config }, { file }, { trigger: 'manual' }),
+    );
   } finally {
-    release();
+    await database.close();
   }
-}
-
-async function restorePGlite(file: string) {
-  const folder = path.join(config.dataDir, 'db');
-  const release = acquireLock(folder);
-  try {
-    // The current database is kept beside the restored one, never deleted.
-    if (existsSync(folder) && readdirSync(folder).length > 0) renameSync(folder, `${folder}.before-restore-${stamp}`);
-    const db = await PGlite.create(folder, { loadDataDir: new Blob([readFileSync(file)]) });
-    await db.query('select 1');
-    await db.close();
-  } finally {
-    release();
-  }
-}
-
-function postgresTool(tool: string, args: string[]) {
-  execFileSync(tool, args, { stdio: 'inherit' });
 }
 
 async function main() {
   if (command === 'backup') {
-    const file = path.resolve(fileArg ?? `backup-${stamp}.${config.databaseUrl ? 'pgdump' : 'tar.gz'}`);
-    if (config.databaseUrl) postgresTool('pg_dump', ['--format=custom', `--file=${file}`, config.databaseUrl]);
-    else await backupPGlite(file);
-    console.log(`Backup written to ${file}`);
+    const file = path.resolve(fileArg ?? `organizing-map-backup-${stamp}.tar.gz`);
+    const answer = (!config.databaseUrl && (await askServerToBackUp(config.dataDir, file))) || (await backUpHere(file));
+    const rows = Object.values(answer.tables).reduce((sum, count) => sum + count, 0);
+    console.log(
+      `Backup written to ${answer.file} (${megabytes(answer.size_bytes)} in ${answer.seconds.toFixed(1)} s): ` +
+        `${Object.keys(answer.tables).length} tables, ${rows} rows, ${answer.files} files; ` +
+        `the database was held ${answer.held_seconds.toFixed(2)} s.`,
+    );
   } else if (command === 'restore') {
-    if (!fileArg || !existsSync(fileArg))
-      throw new Error('Name the backup file to restore: npm run restore -- path/to/backup');
-    if (config.databaseUrl)
-      postgresTool('pg_restore', ['--clean', '--if-exists', '--no-owner', `--dbname=${config.databaseUrl}`, fileArg]);
-    else await restorePGlite(path.resolve(fileArg));
-    console.log(`Restored from ${fileArg}`);
+    if (!fileArg) throw new Error('Name the backup file to restore: npm run restore -- path/to/backup.tar.gz');
+    const manifest = await restoreBackup(config, path.resolve(fileArg), console.log);
+    console.log(
+      `Restored from ${fileArg}: ${Object.keys(manifest.database.tables).length} tables with the counts of the manifest, ` +
+        `${manifest.files.count} files with their checksums.`,
+    );
   } else {
     throw new Error('Use "backup [file]" or "restore file".');
   }
 }
 
 main().catch((error) => {
-  console.error(`\n${command ?? 'backup'} failed: ${error.message}\n`);
+  const message =
+    error instanceof DamagedArchiveError
+      ? `The archive ${fileArg} is damaged: ${error.message}. Nothing was restored.`
+      : error.message;
+  console.error(`\n${command ?? 'backup'} failed: ${message}\n`);
   process.exit(1);
 });

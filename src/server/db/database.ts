@@ -1,11 +1,11 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import type pg from 'pg';
 import type { Config } from '../config/config.js';
 import { PGliteDialect } from './pglite-dialect.js';
+import { PGliteThread } from './pglite-thread.js';
+import { asText, DATE, INT8, NUMERIC, toNumber } from './type-parsers.js';
 import { trackWrites, WriteGeneration } from './write-tracking.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -27,16 +27,9 @@ export interface Database {
   close(): Promise<void>;
   /** The connection pool's state (PostgreSQL); the embedded database has one connection and no pool. */
   poolStats?(): { max: number; total: number; idle: number; waiting: number };
+  /** The embedded database's own thread (pglite-thread.ts): started again by itself if it stops. */
+  thread?: PGliteThread;
 }
-
-// bigint (count(*), sums) and numeric (money) arrive as numbers: ids and counts fit, money is dollars.
-const INT8 = 20;
-const NUMERIC = 1700;
-const toNumber = (value: string) => (value === null ? null : Number(value));
-// A `date` column (bid date, joined on) arrives as its 'YYYY-MM-DD' text: a JS Date would be midnight UTC, which a
-// browser west of Greenwich shows as the day before.
-const DATE = 1082;
-const asText = (value: string) => value;
 
 export class DataFolderLockedError extends Error {}
 
@@ -107,27 +100,24 @@ async function openPostgres(url: string): Promise<Database> {
   };
 }
 
+/**
+ * The embedded database runs on a thread of its own (pglite-worker.ts), so HTTP and JavaScript run beside it on the
+ * other core; this process holds the data folder's lock.
+ */
 async function openPGlite(folder: string): Promise<Database> {
   mkdirSync(folder, { recursive: true });
   const releaseLock = acquireLock(folder);
-  let pglite: PGlite;
+  let thread: PGliteThread;
   try {
-    // pg_trgm: trigram indexes make list searches (ILIKE '%text%') fast on large tables (docs/records.md).
-    pglite = await PGlite.create(folder, {
-      parsers: { [INT8]: toNumber, [NUMERIC]: toNumber, [DATE]: asText },
-      extensions: { pg_trgm },
-      // The buffer cache lives in WebAssembly memory that never shrinks, and the OS caches the files anyway: 16 MB
-      // keeps the idle server small with no loss in the 100,000-site benchmarks (docs/architecture.md, "Start-up").
-      // The driver checkpoints when the WAL passes 48 MB (pglite-dialect.ts); a checkpoint keeps at most
-      // max_wal_size of old segments for reuse (the default 1 GB would keep pg_wal at three times the data).
-      postgresqlconf: ['shared_buffers = 16MB', 'max_wal_size = 64MB', 'min_wal_size = 32MB'],
-    });
+    thread = await PGliteThread.start(folder);
   } catch (error) {
     releaseLock();
     throw error;
   }
   const writes = new WriteGeneration();
-  const db = new Kysely<any>({ dialect: trackWrites(new PGliteDialect(pglite), writes) });
+  // Writes in flight when the thread stopped may have committed: what the caches keep is dropped.
+  thread.onRestart = () => writes.bump('data', null);
+  const db = new Kysely<any>({ dialect: trackWrites(new PGliteDialect(thread), writes) });
   // One process owns the embedded database, so notifications stay in this process.
   const listeners = new Map<string, Array<(payload: string) => void>>();
   let closed = false;
@@ -135,6 +125,7 @@ async function openPGlite(folder: string): Promise<Database> {
     kind: 'pglite',
     db,
     writes,
+    thread,
     async listen(channel, listener) {
       if (!listeners.has(channel)) listeners.set(channel, []);
       listeners.get(channel)!.push(listener);
@@ -149,9 +140,8 @@ async function openPGlite(folder: string): Promise<Database> {
       if (closed) return;
       closed = true;
       try {
-        // Wait for queries in flight, then flush everything to the data folder.
-        await sql`checkpoint`.execute(db).catch(() => {});
-        await pglite.close();
+        // Statements in flight finish first; then everything is flushed to the data folder.
+        await thread.close();
       } finally {
         releaseLock();
       }

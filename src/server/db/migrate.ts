@@ -29,6 +29,9 @@ import * as siteNameKey from './migrations/027_site_name_key.js';
 import * as importIndexDeferrals from './migrations/028_import_index_deferrals.js';
 import * as accountWriteCounter from './migrations/029_account_write_counter.js';
 import * as regionSiteOrder from './migrations/030_region_site_order.js';
+import * as idempotencyFingerprints from './migrations/031_idempotency_fingerprints.js';
+import * as logForOthers from './migrations/032_log_for_others.js';
+import * as backupRuns from './migrations/033_backup_runs.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -61,6 +64,9 @@ const migrations: Record<string, Migration> = {
   '028_import_index_deferrals': importIndexDeferrals,
   '029_account_write_counter': accountWriteCounter,
   '030_region_site_order': regionSiteOrder,
+  '031_idempotency_fingerprints': idempotencyFingerprints,
+  '032_log_for_others': logForOthers,
+  '033_backup_runs': backupRuns,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,4 +1,3 @@
-import { type PGlite, parse, protocol } from '@electric-sql/pglite';
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -10,18 +9,21 @@ import {
   PostgresQueryCompiler,
   type QueryResult,
 } from 'kysely';
+import type { PGliteThread } from './pglite-thread.js';
 
 /**
- * A Kysely dialect over PGlite. PGlite is one connection, so the driver hands it out to one caller at a
- * time: a transaction keeps it until commit or rollback, and other queries wait their turn.
+ * A Kysely dialect over the embedded database's thread (pglite-thread.ts). PGlite is one connection: statements
+ * outside a transaction are sent at once and run in the order sent, so the database thread always has the next one
+ * while this thread serves HTTP; a transaction has the connection to itself from begin to commit or rollback, and
+ * statements that came after it was asked for wait here until it ends.
  */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pglite: PGlite) {}
+  constructor(private readonly thread: PGliteThread) {}
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PGliteDriver(this.pglite);
+    return new PGliteDriver(this.thread);
   }
   createIntrospector(db: Kysely<any>) {
     return new PostgresIntrospector(db);
@@ -31,232 +33,102 @@ export class PGliteDialect implements Dialect {
   }
 }
 
-export const WAL_CHECK_EVERY_MS = 2_000;
-const WAL_BEFORE_CHECKPOINT = 48 * 1_048_576;
-
 class PGliteDriver implements Driver {
-  private queue: Promise<void> = Promise.resolve();
-  private releaseCurrent: (() => void) | null = null;
-  private readonly connection: PGliteConnection;
+  /** The connection whose transaction holds the database. */
+  owner: PGliteConnection | null = null;
+  /** Transactions begun and not yet ended (running or waiting for their turn). */
+  queued = 0;
+  /**
+   * Ends when the last transaction asked for has ended. Transactions take turns in the order they were asked for,
+   * and a statement outside a transaction waits for those asked for before it, as on one connection handed out in
+   * turn: reads coming in all the time must not keep a write waiting.
+   */
+  lastEnd: Promise<void> = Promise.resolve();
 
-  constructor(private readonly pglite: PGlite) {
-    this.connection = new PGliteConnection(pglite);
-  }
+  constructor(readonly thread: PGliteThread) {}
 
   async init() {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const previous = this.queue;
-    let release!: () => void;
-    this.queue = new Promise<void>((resolve) => (release = resolve));
-    await previous;
-    this.releaseCurrent = release;
-    return this.connection;
+    return new PGliteConnection(this);
   }
 
   async beginTransaction(connection: DatabaseConnection) {
-    await connection.executeQuery(CompiledQuery.raw('begin'));
+    const own = connection as PGliteConnection;
+    const previous = this.lastEnd;
+    this.queued++;
+    this.lastEnd = new Promise<void>((resolve) => {
+      own.endTransaction = () => {
+        this.owner = null;
+        this.queued--;
+        resolve();
+      };
+    });
+    await previous;
+    this.owner = own;
+    own.epoch = this.thread.epoch;
+    try {
+      await own.executeQuery(CompiledQuery.raw('begin'));
+    } catch (error) {
+      own.endTransaction();
+      throw error;
+    }
   }
+
   async commitTransaction(connection: DatabaseConnection) {
-    await connection.executeQuery(CompiledQuery.raw('commit'));
-    await this.checkpointWhenTheWalIsLarge(connection);
+    const own = connection as PGliteConnection;
+    try {
+      await own.run('commit', [], true);
+    } finally {
+      own.endTransaction();
+    }
   }
 
-  private walCheckedAt = 0;
-
-  /**
-   * PGlite is a single-user backend, which never checkpoints on its own: pg_wal would grow with every write until
-   * the server stops (368 MB of WAL beside 120 MB of data after a 30,000-row import). After a commit, at most every
-   * few seconds, a checkpoint runs once the WAL since the last one passes WAL_BEFORE_CHECKPOINT; the transaction's
-   * connection is still held, so nothing else runs meanwhile.
-   */
-  private async checkpointWhenTheWalIsLarge(connection: DatabaseConnection) {
-    const now = performance.now();
-    if (now - this.walCheckedAt < WAL_CHECK_EVERY_MS) return;
-    this.walCheckedAt = now;
-    const { rows } = await connection.executeQuery<{ bytes: number }>(
-      CompiledQuery.raw(
-        'select pg_wal_lsn_diff(pg_current_wal_insert_lsn(), (select redo_lsn from pg_control_checkpoint()))::float8 as bytes',
-      ),
-    );
-    if ((rows[0]?.bytes ?? 0) > WAL_BEFORE_CHECKPOINT) await connection.executeQuery(CompiledQuery.raw('checkpoint'));
-  }
   async rollbackTransaction(connection: DatabaseConnection) {
-    await connection.executeQuery(CompiledQuery.raw('rollback'));
+    const own = connection as PGliteConnection;
+    try {
+      // On a thread started again since the begin the transaction is gone already.
+      if (own.epoch === this.thread.epoch) await own.executeQuery(CompiledQuery.raw('rollback'));
+    } finally {
+      own.endTransaction();
+    }
   }
 
-  async releaseConnection() {
-    const release = this.releaseCurrent;
-    this.releaseCurrent = null;
-    release?.();
-  }
+  async releaseConnection() {}
 
   async destroy() {
-    // The owner of the PGlite instance closes it (after a checkpoint), not Kysely.
+    // The owner of the database thread closes it (after a checkpoint), not Kysely.
   }
-}
-
-/**
- * PGlite runs each query on this thread and its promises settle as microtasks, so a long run of queries (an import
- * chunk, a bulk edit) would never let the event loop reach its I/O: static files, websockets and timers would wait
- * for the whole run. After this long without a turn, the next query first gives the event loop one.
- */
-const MAX_HOLD_MS = 40;
-let heldSince = performance.now();
-
-async function giveTheEventLoopATurn() {
-  if (performance.now() - heldSince < MAX_HOLD_MS) return;
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  heldSince = performance.now();
-}
-
-/** How many statements stay prepared (texts differ with the length of an `in` list: a bound, not a need). */
-const PREPARED_STATEMENTS = 500;
-/** Characters of a value from which a statement is not prepared (see executeQuery). */
-const LARGE_VALUE = 64 * 1024;
-/**
- * Statements after which a prepared statement may no longer fit the schema: anything but reads, writes, commits and
- * maintenance (a schema change, a rollback of one). All are dropped then, and prepared again when next run.
- */
-const KEEPS_PREPARED =
-  /^\s*(select|with|insert|update|delete|begin|commit|savepoint|release|analyze|vacuum|checkpoint)\b/i;
-/**
- * Statements that filter on a custom field (`custom ->> 'field'`) or on a person's turf (`in_region_ids && ...`,
- * regions/turf.ts): PostgreSQL's generic plan for them, taken after five runs, made a list filtered on a custom
- * dropdown and sorted by name about 60% slower at 100,000 sites (p95 21 ms against 13 ms planned for the value) and
- * a turf's list four times slower (p95 23.6 ms against about 12 ms; docs/benchmarks.md "Load" and "Turf"), and a
- * dropdown's choice index serves its filter only in a plan made for the value (schemas/indexes.ts choiceIndexes), so
- * they are planned for their values each time.
- */
-const PLANNED_EACH_TIME = /"custom"\s*->>|"in_region_ids"\s*&&/;
-/** PostgreSQL's refusal to run a prepared statement whose columns changed under it (`select *` after a new column). */
-const CHANGED_UNDER_IT = '0A000';
-
-const joined = (parts: Uint8Array[]) => {
-  const all = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    all.set(part, at);
-    at += part.length;
-  }
-  return all;
-};
-
-/** The error as PGlite's `query` gives it: with the statement and its values. */
-function withQuery(error: unknown, text: string, values: readonly unknown[]) {
-  if (error && typeof error === 'object') Object.assign(error, { query: text, params: values });
-  return error;
-}
-
-interface Prepared {
-  name: string;
-  /** Its parameters' types, which say how to write each value (PGlite's serializers). */
-  types: number[];
 }
 
 class PGliteConnection implements DatabaseConnection {
-  /** The statements prepared on the database, by text, most recently used last. */
-  private readonly prepared = new Map<string, Prepared>();
-  private named = 0;
+  /** The database thread's epoch at this connection's begin (pglite-thread.ts). */
+  epoch = -1;
+  endTransaction: () => void = () => {};
 
-  constructor(private readonly pglite: PGlite) {}
+  constructor(private readonly driver: PGliteDriver) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    await giveTheEventLoopATurn();
-    let result: { rows: unknown[]; affectedRows?: number };
-    if (compiled.parameters.length === 0) {
-      // Without parameters use the simple protocol, as node-postgres does, so a migration may hold several statements.
-      result = (await this.pglite.exec(compiled.sql, { rowMode: 'object' })).at(-1) ?? { rows: [], affectedRows: 0 };
-      if (!KEEPS_PREPARED.test(compiled.sql) || /;\s*\S/.test(compiled.sql)) await this.dropPrepared();
-    } else {
-      // A statement carrying a large value (an import's batch of rows as JSON) goes through PGlite's own query: the
-      // exchange built here copies the value once more, which took an import's peak from about 305 to 316 MB, and
-      // its calls into the WebAssembly are nothing beside such a statement's work.
-      const large = compiled.parameters.some((value) => typeof value === 'string' && value.length > LARGE_VALUE);
-      result = large
-        ? await this.pglite.query(compiled.sql, compiled.parameters as unknown[], { rowMode: 'object' })
-        : await this.run(compiled.sql, compiled.parameters);
-    }
+    const result = await this.run(compiled.sql, compiled.parameters);
     return {
       rows: result.rows as R[],
       numAffectedRows: result.affectedRows != null ? BigInt(result.affectedRows) : undefined,
     };
   }
 
-  /**
-   * A statement with parameters, prepared once per text and then run in one exchange with the database: PGlite's
-   * `query` makes six calls into the WebAssembly per statement (parse, describe, sync, bind, describe, execute,
-   * sync), and PostgreSQL parses and plans it again each time; a prepared statement reuses its parse, and its plan
-   * once PostgreSQL finds a generic one as good (docs/benchmarks.md "Load").
-   */
-  private async run(text: string, values: readonly unknown[]): Promise<{ rows: unknown[]; affectedRows?: number }> {
-    return this.pglite.runExclusive(async () => {
-      try {
-        return await this.runPrepared(text, values);
-      } catch (error) {
-        // A column added or dropped by another connection's schema change (none on the embedded database, which
-        // has one): prepared again, once, unless a transaction holds it (then it has failed).
-        if ((error as { code?: string }).code !== CHANGED_UNDER_IT || this.pglite.isInTransaction())
-          throw withQuery(error, text, values);
-        this.prepared.delete(text);
-        return await this.runPrepared(text, values).catch((again) => Promise.reject(withQuery(again, text, values)));
-      }
-    });
-  }
-
-  private async runPrepared(text: string, values: readonly unknown[]) {
-    const statement = await this.statementFor(text);
-    const serializers = this.pglite.serializers;
-    const written = values.map((value, i) =>
-      value === null || value === undefined ? null : (serializers[statement.types[i]]?.(value) ?? String(value)),
-    );
-    const { serialize } = protocol;
-    // A filter on a custom field is planned for its value each time, in the same one exchange: parsed again as the
-    // unnamed statement, with the types its prepared twin gave.
-    const planned = PLANNED_EACH_TIME.test(text);
-    const parsed = planned ? [serialize.parse({ name: '', text, types: statement.types })] : [];
-    const messages = await this.pglite.execProtocolStream(
-      joined([
-        ...parsed,
-        serialize.bind({ statement: planned ? '' : statement.name, values: written }),
-        serialize.describe({ type: 'P' }),
-        serialize.execute({}),
-        serialize.sync(),
-      ]),
-      { syncToFs: false },
-    );
-    await this.pglite.syncToFs();
-    return parse.parseResults(messages, this.pglite.parsers, { rowMode: 'object' })[0] ?? { rows: [], affectedRows: 0 };
-  }
-
-  private async statementFor(text: string): Promise<Prepared> {
-    const known = this.prepared.get(text);
-    if (known) {
-      this.prepared.delete(text);
-      this.prepared.set(text, known);
-      return known;
+  async run(sql: string, parameters: readonly unknown[], commit = false) {
+    const { driver } = this;
+    if (driver.owner !== this) {
+      if (driver.queued > 0) await driver.lastEnd;
+      return driver.thread.run(sql, parameters, commit);
     }
-    const { serialize } = protocol;
-    const name = `om_${++this.named}`;
-    const oldest = this.prepared.size >= PREPARED_STATEMENTS ? this.prepared.entries().next().value : undefined;
-    const close = oldest ? [serialize.close({ type: 'S', name: oldest[1].name })] : [];
-    if (oldest) this.prepared.delete(oldest[0]);
-    const messages = await this.pglite.execProtocolStream(
-      joined([...close, serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync()]),
-      { syncToFs: false },
-    );
-    const statement = { name, types: parse.parseDescribeStatementResults(messages) };
-    this.prepared.set(text, statement);
-    return statement;
+    if (this.epoch !== driver.thread.epoch)
+      throw new Error('The embedded database restarted during this transaction, which was rolled back.');
+    // The begin waits behind the statements sent before it; the transaction's own statements have it to themselves.
+    return sql === 'begin' ? driver.thread.run(sql, parameters) : driver.thread.runWithin(sql, parameters, commit);
   }
 
-  private async dropPrepared() {
-    if (this.prepared.size === 0) return;
-    this.prepared.clear();
-    await this.pglite.exec('deallocate all');
-  }
-
-  // eslint-disable-next-line require-yield
+  // biome-ignore lint/correctness/useYield: the embedded database cannot stream; the method must exist.
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('Streaming queries are not supported on the embedded database; page through results instead.');
   }

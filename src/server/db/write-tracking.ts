@@ -3,8 +3,9 @@ import { CompiledQuery, type Kysely, sql } from 'kysely';
 
 /**
  * Counts the writes that pass through this process's database layer. `data` changes after every statement that
- * may have changed what a response shows; `any` also after writes to bookkeeping tables (sessions); `accounts` only
- * after writes that may have changed a signed-in person (ACCOUNT_TABLES, or a statement whose table is not known).
+ * may have changed what a response shows; `any` also after writes to bookkeeping tables (sessions, idempotency
+ * keys); `accounts` only after writes that may have changed a signed-in person (ACCOUNT_TABLES, or a statement whose
+ * table is not known).
  * Caches tag what they keep with a generation read before their queries ran and drop it once the generation has
  * moved on.
  *
@@ -99,7 +100,7 @@ const READ =
   /^\s*(select|show|begin|start\s+transaction|commit|end|rollback|savepoint|release|set|reset|analyze|vacuum|checkpoint|listen|unlisten|notify|lock|discard|values)\b/i;
 const DML = /^\s*(insert\s+into|update|delete\s+from)\s+"?(\w+)"?/i;
 /** Tables no response ever shows: writing them does not make a cached response stale. */
-const BOOKKEEPING = new Set(['sessions']);
+const BOOKKEEPING = new Set(['sessions', 'idempotency_keys']);
 /**
  * The tables a signed-in person is read from (auth/load-user.ts: the session, the user, the role and its
  * permissions, the teams); their foreign keys cascade only among themselves. Sessions are kept until one is written.

@@ -4,6 +4,7 @@
  * name, so the file can be imported back.
  */
 import type { Kysely } from 'kysely';
+import { moduleOfSpec } from '../../common/field-types.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { RecordService } from '../records/record-service.js';
 import type { ResourceRegistry } from '../records/registry.js';
@@ -34,12 +35,14 @@ export function shownValue(
   deps: { records: RecordService; db: Kysely<any>; resources: ResourceRegistry; user: AuthUser | null },
 ): { shown: Shown; key: boolean } | undefined {
   if (!spec) return undefined;
-  if (spec.kind === 'boolean')
+  const cell = moduleOfSpec(spec).toCell;
+  if (cell === 'yes-no')
     return { key: false, shown: async () => (value) => (value === true ? 'Yes' : value === false ? 'No' : '') };
-  if ((spec.kind === 'enum' || spec.kind === 'enum[]') && spec.choiceLabels) {
+  if (cell === 'choice-labels' && spec.choiceLabels) {
     const labels = spec.choiceLabels;
     return { key: true, shown: async () => (value) => joined(list(value).map((item) => labels[String(item)] ?? item)) };
   }
+  if (cell === 'value' && !spec.references && !spec.slugOf) return undefined;
   const target = spec.references ?? (spec.slugOf ? { table: spec.slugOf } : undefined);
   const def = target ? deps.resources.target(target) : undefined;
   if (!def || !labelExpression(def)) return undefined;

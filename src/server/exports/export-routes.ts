@@ -42,7 +42,7 @@ export function registerExportRoutes(fastify: FastifyInstance, exports: ExportSe
     '/api/exports/download',
     {
       schema: { querystring: downloadQuery, response: { 200: csvFile, 202: answer(record) } },
-      config: { permission: 'export:create' },
+      config: { permission: 'export:create', heavy: true },
     },
     async (request, reply) => {
       const user = request.user!;
@@ -66,7 +66,10 @@ export function registerExportRoutes(fastify: FastifyInstance, exports: ExportSe
 
   app.post(
     '/api/exports',
-    { schema: { body: startBody, response: { 201: recordAnswer } }, config: { permission: 'export:create' } },
+    {
+      schema: { body: startBody, response: { 201: recordAnswer } },
+      config: { permission: 'export:create', heavy: true },
+    },
     async (request, reply) => {
       const user = request.user!;
       exports.assertMayExport(user);

@@ -94,7 +94,7 @@ export class ExportService {
         status: 'pending',
         file_name: fileName(request.resource),
       },
-      { within: (trx, row) => enqueueJob(trx, EXPORT_JOB, { export_id: row.id }), socketId },
+      { within: (trx, row) => enqueueJob(trx, EXPORT_JOB, { export_id: row.id }, { startedBy: user.id }), socketId },
     );
     this.wake();
     return record;

@@ -1,4 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import type { Config } from '../config/config.js';
+import { InputLimitError } from '../config/input-limits.js';
 import { HttpError, ValidationError } from './errors.js';
 import { fieldErrorsOf } from './parse-body.js';
 import { declaredRefusal } from './route-permissions.js';
@@ -7,7 +9,7 @@ import { declaredRefusal } from './route-permissions.js';
  * Every failure leaves as JSON in the shapes of DESIGN.md 6. Fastify's own errors (bad JSON, body too large,
  * wrong content type) become clear 4xx answers; anything unexpected is a 500 that says nothing internal.
  */
-export function installErrorHandler(app: FastifyInstance) {
+export function installErrorHandler(app: FastifyInstance, config: Config) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ValidationError) {
       return reply.status(422).send({ message: error.message, errors: error.errors });
@@ -24,9 +26,9 @@ export function installErrorHandler(app: FastifyInstance) {
       return reply.status(422).send({ message: invalid.message, errors: invalid.errors });
     }
     if (status === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply
-        .status(413)
-        .send({ message: 'The request is too large. Send less data, or upload the file in smaller parts.' });
+      // Over an input limit, as every other: 422 naming it (docs/settings.md "Input limits").
+      const tooLarge = new InputLimitError('bodyBytes', config.limits, { field: 'body' });
+      return reply.status(422).send({ message: tooLarge.message, errors: tooLarge.errors });
     }
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return reply.status(415).send({ message: 'Send the request as JSON (Content-Type: application/json).' });

@@ -1,7 +1,8 @@
-import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
-import { Readable, Transform } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import Papa from 'papaparse';
+import type { InputLimits } from '../config/config.js';
+import { LimitExceeded } from '../config/input-limits.js';
 
 export type CsvEncoding = 'utf8' | 'windows-1252';
 
@@ -11,66 +12,6 @@ export interface CsvRecord {
   /** 0-based index of the data record after the header (blank lines count, so resuming can skip by index). */
   index: number;
   cells: string[];
-}
-
-export interface FileFacts {
-  encoding: CsvEncoding;
-  /** Lines that hold something (an upper bound of the records: a quoted field may span lines). */
-  lines: number;
-  bytes: number;
-  hasBom: boolean;
-}
-
-/**
- * Reads a file once to learn its encoding: valid UTF-8 (with or without BOM) is UTF-8; anything else is read as
- * Windows-1252, the encoding of spreadsheets saved as "CSV" on Windows. Also counts non-blank lines for progress.
- */
-export async function inspectFile(path: string): Promise<FileFacts> {
-  let utf8 = true;
-  // The bytes of a character cut by the end of the previous chunk, checked with the next one.
-  let carried: Buffer = Buffer.alloc(0);
-  let lines = 0;
-  let bytes = 0;
-  let hasBom = false;
-  let lineHasContent = false;
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
-    if (bytes === 0 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) hasBom = true;
-    bytes += chunk.length;
-    if (utf8) {
-      // Checked in place (isUtf8), without decoding the file into strings only to drop them.
-      const whole = carried.length ? Buffer.concat([carried, chunk]) : chunk;
-      const cut = incompleteTail(whole);
-      utf8 = isUtf8(whole.subarray(0, whole.length - cut));
-      carried = Buffer.from(whole.subarray(whole.length - cut));
-    }
-    // Line by line (indexOf finds each line break natively); a line's bytes are read only until one holds something.
-    for (let start = 0; start < chunk.length; ) {
-      const end = chunk.indexOf(10, start);
-      const stop = end === -1 ? chunk.length : end;
-      for (let i = start; !lineHasContent && i < stop; i++) {
-        const byte = chunk[i];
-        if (byte !== 13 && byte !== 32 && byte !== 44) lineHasContent = true;
-      }
-      if (end === -1) break;
-      if (lineHasContent) lines++;
-      lineHasContent = false;
-      start = end + 1;
-    }
-  }
-  if (lineHasContent) lines++;
-  if (carried.length) utf8 = false; // the file ends inside a character
-  return { encoding: utf8 ? 'utf8' : 'windows-1252', lines, bytes, hasBom };
-}
-
-/** How many bytes at the end of `bytes` start a UTF-8 character they do not complete (0 to 3). */
-function incompleteTail(bytes: Buffer): number {
-  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
-    const byte = bytes[bytes.length - back];
-    if ((byte & 0xc0) === 0x80) continue; // a continuation byte: look further back
-    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-    return length > back ? back : 0;
-  }
-  return 0;
 }
 
 /** Bytes → text in the file's encoding, chunk by chunk (a character split across chunks is kept whole); the BOM is dropped. */
@@ -115,10 +56,19 @@ export const isBlankRecord = (cells: readonly string[]) => cells.every((cell) =>
  * (`index` -1), then data records, blank ones included (callers skip them; line numbers stay true). Quoted fields may
  * hold commas, quotes and line breaks; a record's line is where it starts.
  */
+export interface ReadCsvOptions {
+  maxRecords?: number;
+  /**
+   * Throw `LimitExceeded` at the first record over the columns or rows limit or with a cell over the cell limit (the
+   * import job reads with the limits: its file was checked as it arrived, and is checked again as it is read).
+   */
+  limits?: Pick<InputLimits, 'rows' | 'columns' | 'cellBytes'>;
+}
+
 export async function* readCsv(
   source: string | Readable,
   encoding: CsvEncoding,
-  options: { maxRecords?: number } = {},
+  options: ReadCsvOptions = {},
 ): AsyncGenerator<CsvRecord> {
   for await (const records of readCsvBatches(source, encoding, options)) yield* records;
 }
@@ -130,8 +80,9 @@ export async function* readCsv(
 export async function* readCsvBatches(
   source: string | Readable,
   encoding: CsvEncoding,
-  options: { maxRecords?: number } = {},
+  options: ReadCsvOptions = {},
 ): AsyncGenerator<CsvRecord[]> {
+  const { limits } = options;
   const input = typeof source === 'string' ? createReadStream(source, { highWaterMark: 256 * 1024 }) : source;
   const decoded = input.pipe(decodeStream(encoding));
   input.on('error', (error: Error) => decoded.destroy(error));
@@ -166,6 +117,7 @@ export async function* readCsvBatches(
   let line = 1;
   let index = -1;
   let headerSeen = false;
+  let dataRows = 0;
   try {
     for (;;) {
       if (!queue.length) {
@@ -187,6 +139,7 @@ export async function* readCsvBatches(
             : row.map((cell) => (cell == null ? '' : String(cell)))
           : [];
         const start = line;
+        if (limits) checkLimits(cells, start, limits);
         // A record spans one line plus the line breaks inside its quoted fields.
         let breaks = 0;
         for (const cell of cells) {
@@ -201,6 +154,7 @@ export async function* readCsvBatches(
           continue;
         }
         index++;
+        if (limits && !isBlankRecord(cells) && ++dataRows > limits.rows) throw new LimitExceeded('rows', start);
         records.push({ line: start, index, cells });
         if (options.maxRecords !== undefined && index + 1 >= options.maxRecords) {
           done = true;
@@ -214,4 +168,10 @@ export async function* readCsvBatches(
     input.destroy();
     decoded.destroy();
   }
+}
+
+/** A record's columns and cells against the limits (a cell's characters: at most its bytes). */
+function checkLimits(cells: readonly string[], line: number, limits: Pick<InputLimits, 'columns' | 'cellBytes'>) {
+  if (cells.length > limits.columns) throw new LimitExceeded('columns', line);
+  for (const cell of cells) if (cell.length > limits.cellBytes) throw new LimitExceeded('cellBytes', line);
 }

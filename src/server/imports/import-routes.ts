@@ -27,7 +27,7 @@ import type { ImportService } from './import-service.js';
 import { type ImporterService, importerFile } from './importer-service.js';
 import type { ImporterConfig } from './mapper.js';
 import { previewFile } from './preview.js';
-import { receiveCsvUpload, removeFiles } from './uploads.js';
+import { PREVIEW_RECORDS, receiveCsvUpload, removeFiles } from './uploads.js';
 
 const page = (value: unknown) => Math.max(1, Number(value ?? 1) || 1);
 const perPage = (value: unknown, fallback: number, max: number) =>
@@ -65,11 +65,14 @@ export function registerImportRoutes(
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.post(
     '/api/imports',
-    { schema: { body: importUpload, response: { 201: recordAnswer } }, config: { permission: 'import:create' } },
+    {
+      schema: { body: importUpload, response: { 201: recordAnswer } },
+      config: { permission: 'import:create', heavy: true },
+    },
     async (request, reply) => {
       const user = request.user!;
       if (!can(user, 'import:create')) throw forbidden('You do not have permission to import files.');
-      const upload = await receiveCsvUpload(request, temporaryFolder(ctx.config), ctx.config.limits.uploadBytes);
+      const upload = await receiveCsvUpload(request, ctx, temporaryFolder(ctx.config));
       let kept: StoredFile[] = [];
       try {
         if (!upload.files.length) throw new ValidationError({ files: ['Choose at least one CSV file to import.'] });
@@ -97,7 +100,7 @@ export function registerImportRoutes(
     '/api/imports/preview',
     {
       schema: { body: previewUpload, response: { 200: answer(rowWith({ headers: z.array(z.string()) })) } },
-      config: { permission: { anyOf: ['import:create', 'importer:update', 'importer:create'] } },
+      config: { permission: { anyOf: ['import:create', 'importer:update', 'importer:create'] }, heavy: true },
     },
     async (request) => {
       const user = request.user!;
@@ -105,7 +108,7 @@ export function registerImportRoutes(
         throw forbidden('You do not have permission to import files.');
       const folder = await mkdtemp(path.join(os.tmpdir(), 'om-preview-'));
       try {
-        const upload = await receiveCsvUpload(request, folder, ctx.config.limits.uploadBytes, { maxFiles: 1 });
+        const upload = await receiveCsvUpload(request, ctx, folder, { maxFiles: 1, headRecords: PREVIEW_RECORDS });
         const file = upload.files[0];
         if (!file) throw new ValidationError({ files: ['Choose a CSV file to preview.'] });
         let importer: ImporterConfig | null = null;
@@ -190,7 +193,7 @@ export function registerImportRoutes(
     '/api/imports/:id/undo',
     {
       schema: { params: idParams, body: noBody, response: { 202: recordAnswer, 409: messageAnswer } },
-      config: { permission: { resource: 'imports', action: 'read' } },
+      config: { permission: { resource: 'imports', action: 'read' }, heavy: true },
     },
     async (request, reply) => {
       const updated = await imports.requestUndo(request.user!, request.params.id);

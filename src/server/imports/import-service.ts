@@ -91,7 +91,7 @@ export class ImportService {
       },
       {
         revision: { name: [null, name] },
-        within: (trx, row) => enqueueJob(trx, IMPORT_JOB, { import_id: row.id }),
+        within: (trx, row) => enqueueJob(trx, IMPORT_JOB, { import_id: row.id }, { startedBy: user.id }),
         socketId,
       },
     );
@@ -119,7 +119,7 @@ export class ImportService {
         .set({ undo_status: 'pending', undo_user_id: user.id, updated_at: new Date() })
         .where('id', '=', record.id)
         .execute();
-      await enqueueJob(trx, IMPORT_UNDO_JOB, { import_id: record.id });
+      await enqueueJob(trx, IMPORT_UNDO_JOB, { import_id: record.id }, { startedBy: user.id });
     });
     this.wake();
     return this.ctx.records.show(user, this.def, record.id);

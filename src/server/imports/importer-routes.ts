@@ -5,26 +5,18 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.js';
+import { InputLimitError } from '../config/input-limits.js';
 import { answer, filePart, idParams, multipart, noQuery, record, recordAnswer } from '../http/contracts.js';
 import { ValidationError } from '../http/errors.js';
 import { parseBody } from '../http/parse-body.js';
 import { socketOf } from '../records/routes.js';
-import { cleanHeaders, readCsv } from './csv-reader.js';
+import { cleanHeaders } from './csv-reader.js';
 import { type ImporterService, importerFile } from './importer-service.js';
 import { receiveCsvUpload } from './uploads.js';
 
 /** An importer file, as text (JSON). */
 const importerFileText = z.string();
 
-const columnsBody = z.object({
-  importer_id: z.coerce.number().int().min(1),
-  headers: z.array(z.string().max(200)).max(500),
-});
-
-/**
- * Importer routes beyond the generic ones: the target catalogue, an importer exported as a file and imported from
- * one, reordering, and column suggestions from a sample file (POST /api/importer-columns/import).
- */
 /** The target catalogue by record type, the rule operators and actions (ImporterService.targets). */
 const targetsAnswer = z.object({
   /** By record type: its name, targets, key targets and fields. */
@@ -33,8 +25,20 @@ const targetsAnswer = z.object({
   actions: z.array(z.object({ id: z.string(), name: z.string() })),
 });
 
+/**
+ * Importer routes beyond the generic ones: the target catalogue, an importer exported as a file and imported from
+ * one, reordering, and column suggestions from a sample file (POST /api/importer-columns/import).
+ */
 export function registerImporterRoutes(fastify: FastifyInstance, ctx: AppContext, importers: ImporterService) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // A list of headers is held to the columns a file may have (INPUT_MAX_COLUMNS).
+  const { columns } = ctx.config.limits;
+  const columnsBody = z.object({
+    importer_id: z.coerce.number().int().min(1),
+    headers: z
+      .array(z.string().max(200))
+      .max(columns, `There are more than ${columns} headers; the most a file may have is ${columns} columns.`),
+  });
   app.get(
     '/api/importers/targets',
     {
@@ -84,9 +88,18 @@ export function registerImporterRoutes(fastify: FastifyInstance, ctx: AppContext
     async (request, reply) => {
       let body: unknown = request.body;
       if (request.isMultipart()) {
-        const part = await request.file({ limits: { fileSize: 1_048_576 } });
+        // An importer file is a JSON body sent as a file: the body's limit (BODY_LIMIT_BYTES) is its limit.
+        const { limits } = ctx.config;
+        const part = await request.file({ limits: { fileSize: limits.bodyBytes } });
         if (!part) throw new ValidationError({ file: ['Choose the importer file (.json) to import.'] });
-        const text = (await part.toBuffer()).toString('utf8');
+        let text: string;
+        try {
+          text = (await part.toBuffer()).toString('utf8');
+        } catch (error) {
+          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+            throw new InputLimitError('bodyBytes', limits, { field: 'file' });
+          throw error;
+        }
         try {
           body = JSON.parse(text);
         } catch {
@@ -141,7 +154,7 @@ export function registerImporterRoutes(fastify: FastifyInstance, ctx: AppContext
         },
         response: { 201: z.object({ data: z.array(record), added: z.number().int(), message: z.string() }) },
       },
-      config: { permission: { resource: 'importers', action: 'update' } },
+      config: { permission: { resource: 'importers', action: 'update' }, heavy: true },
     },
     async (request, reply) => {
       importers.assertMayEdit(request.user);
@@ -150,14 +163,12 @@ export function registerImporterRoutes(fastify: FastifyInstance, ctx: AppContext
       if (request.isMultipart()) {
         const folder = await mkdtemp(path.join(os.tmpdir(), 'om-columns-'));
         try {
-          const upload = await receiveCsvUpload(request, folder, ctx.config.limits.uploadBytes, { maxFiles: 1 });
+          const upload = await receiveCsvUpload(request, ctx, folder, { maxFiles: 1 });
           importerId = Number(upload.fields.importer_id);
           const file = upload.files[0];
           if (!file) throw new ValidationError({ file: ['Choose a sample CSV file.'] });
-          for await (const r of readCsv(file.path, file.encoding, { maxRecords: 0 })) {
-            if (r.index === -1) headers = cleanHeaders(r.cells);
-            break;
-          }
+          // The header, as the upload's worker read it while the file arrived.
+          headers = cleanHeaders(file.head?.find((r) => r.index === -1)?.cells ?? []);
         } finally {
           await rm(folder, { recursive: true, force: true });
         }

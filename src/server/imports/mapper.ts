@@ -1,10 +1,11 @@
+import { splitList } from '../../common/field-types/cells.js';
+import { moduleOfSpec } from '../../common/field-types.js';
 import { applyRules, type ImportRule } from '../../common/import-rules.js';
 import { type ImportRecordType, KEY_FIELDS, TARGETS_BY_KEY } from '../../common/import-targets.js';
 import {
   checkLatLng,
   normalise,
   parseCoordinates,
-  parseDate,
   parseFlag,
   parseMoney,
   parseNumber,
@@ -100,11 +101,6 @@ const CONTRACTOR_TYPE_ALIASES: Record<string, string> = {
 const ADDRESS_PARTS = new Set(['street', 'city', 'county', 'state', 'postal_code']);
 const CONTRACTOR_ADDRESS_PARTS = new Set(['street', 'city', 'state', 'postal_code']);
 const slug = (text: string) => normalise(text).replace(/\s+/g, '-');
-const splitList = (text: string) =>
-  text
-    .split(/[,;|/]+/)
-    .map((s) => s.trim())
-    .filter(Boolean);
 
 /** Finds the file column of each importer column: exact header first, then the same header ignoring case and punctuation. */
 export function locateColumns(columns: readonly ImporterColumn[], headers: readonly string[]) {
@@ -393,57 +389,9 @@ export function createMapper(importer: ImporterConfig, headers: readonly string[
 
 export type Mapper = ReturnType<typeof createMapper>;
 
-/** A cell converted by the kind of field it goes to; text kinds pass through (validation checks them). */
-function convert(raw: string, spec: FieldSpec): { ok: true; value: unknown } | { ok: false; error: string } {
-  switch (spec.kind) {
-    case 'date':
-      return parseDate(raw);
-    case 'datetime': {
-      const date = parseDate(raw);
-      if (!Number.isNaN(Date.parse(raw))) return { ok: true, value: new Date(raw).toISOString() };
-      return date.ok ? { ok: true, value: `${date.value}T00:00:00.000Z` } : date;
-    }
-    case 'number': {
-      const plain = parseNumber(raw);
-      return plain.ok ? plain : parseMoney(raw);
-    }
-    case 'integer': {
-      const parsed = parseNumber(raw);
-      if (parsed.ok && Number.isInteger(parsed.value)) return parsed;
-      // A relation may name the record: the chunk writer looks the name up (relation-names.ts).
-      return spec.references ? { ok: true, value: raw } : { ok: false, error: `"${raw}" is not a whole number.` };
-    }
-    case 'boolean':
-      return parseFlag(raw);
-    case 'enum':
-    case 'enum[]': {
-      // A file names choices as people read them: by value or by label. What is neither is named with the labels.
-      const items = spec.kind === 'enum' ? [raw] : splitList(raw);
-      const values = items.map((item) => choiceValue(item, spec));
-      const unknown = items.filter((_item, i) => values[i] === undefined);
-      if (unknown.length)
-        return {
-          ok: false,
-          error: `${unknown.map((item) => `"${item}"`).join(', ')} is not one of the choices: ${(spec.options ?? []).map((option) => spec.choiceLabels?.[option] ?? option).join(', ')}.`,
-        };
-      return { ok: true, value: spec.kind === 'enum' ? values[0] : values };
-    }
-    case 'integer[]':
-      return { ok: true, value: splitList(raw) };
-    default:
-      return { ok: true, value: raw };
-  }
-}
-
-/** A file's cell for a choice: the choice's value, or its label as people write it (case and punctuation aside). */
-function choiceValue(raw: string, spec: FieldSpec): string | undefined {
-  const options = spec.options ?? [];
-  if (options.includes(raw)) return raw;
-  const wanted = slug(raw);
-  return (
-    options.find((option) => slug(option) === wanted) ??
-    options.find((option) => spec.choiceLabels?.[option] !== undefined && slug(spec.choiceLabels[option]) === wanted)
-  );
+/** A cell as a value of the field it goes to (its type's `fromCell`); text passes through (validation checks it). */
+function convert(raw: string, spec: FieldSpec) {
+  return moduleOfSpec(spec).fromCell(raw, spec);
 }
 
 function pickFields(values: Record<string, unknown>, fields: Record<string, FieldSpec>) {

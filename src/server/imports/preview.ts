@@ -2,17 +2,18 @@ import { type ImportRecordType, suggestTargets } from '../../common/import-targe
 import type { AppContext } from '../app-context.js';
 import { createBatchValidator, reasonOf } from '../records/batch-writer.js';
 import { withSetValues } from '../records/form-logic-outcome.js';
-import { cleanHeaders, isBlankRecord, readCsv } from './csv-reader.js';
+import { cleanHeaders, isBlankRecord } from './csv-reader.js';
 import { customTargets } from './importer-service.js';
 import { createMapper, type ImporterConfig, keyFieldOf, newRecordDefaults } from './mapper.js';
 import { definitionFor } from './record-types.js';
 import { relationNames } from './relation-names.js';
 import type { UploadedFile } from './uploads.js';
 
+/** Rows shown; of the first PREVIEW_RECORDS data records (uploads.ts), blank ones skipped. */
 const PREVIEW_ROWS = 20;
 
 /**
- * The first rows of a file as the importer would map them, with the errors they would produce as new records (the
+ * The first rows of a file as the importer would map them (at most 20 of at most 500 columns: small work, done here), with the errors they would produce as new records (the
  * importer's defaults filling empty values, as the import job does). Without an importer: the headers, suggested
  * targets and the raw rows. Nothing is written.
  */
@@ -35,7 +36,8 @@ export async function previewFile(
     cells: string[];
     mapped: ReturnType<ReturnType<typeof createMapper>['map']>;
   }> = [];
-  for await (const record of readCsv(file.path, file.encoding, { maxRecords: PREVIEW_ROWS * 3 })) {
+  // The first records, parsed by the upload's worker thread while the file arrived (imports/uploads.ts).
+  for (const record of file.head ?? []) {
     if (record.index === -1) {
       headers = cleanHeaders(record.cells);
       if (importer) mapper = createMapper(importer, headers, fields);

@@ -2,13 +2,15 @@ import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { loadAuthUser } from '../auth/load-user.js';
+import type { InputLimits } from '../config/config.js';
+import { LimitExceeded, toInputLimitError } from '../config/input-limits.js';
 import { vacuumAfterLargeWrite } from '../db/embedded-maintenance.js';
 import { ClaimLost, type JobContext, JobInterrupted, PermanentJobError, SimulatedCrash } from '../jobs/worker.js';
 import { type FieldsCache, undoBatch } from '../records/batch-writer.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import { phase, takePhases } from '../records/write-phases.js';
 import { type FileChunk, type RawRow, unchangedRows, writeChunk } from './chunk-writer.js';
-import { cleanHeaders, isBlankRecord, readCsvBatches } from './csv-reader.js';
+import { type CsvRecord, cleanHeaders, isBlankRecord, readCsvBatches } from './csv-reader.js';
 import { deferIndexes, endIndexDeferral, estimatedRows, shouldDeferIndexes } from './deferred-indexes.js';
 import { openImportFile, type StoredFile } from './import-files.js';
 import {
@@ -353,7 +355,10 @@ export class ImportProcessor {
     let rows: RawRow[] = [];
     let records = 0;
     let nextRow = startRow;
-    for await (const batch of readCsvBatches(await openImportFile(this.ctx.files, file), file.encoding)) {
+    const { limits } = this.ctx.config;
+    const source = await openImportFile(this.ctx.files, file);
+    const batches = readCsvBatches(source, file.encoding, { limits });
+    for await (const batch of withLimitsInWords(batches, limits, file.name)) {
       for (const record of batch) {
         if (record.index === -1) {
           headers = cleanHeaders(record.cells);
@@ -415,5 +420,15 @@ export class ImportProcessor {
       await job?.heartbeat({ import_id: importId, undo_before: lastId });
     }
     await this.imports.markUndone(importId, user, touched);
+  }
+}
+
+/** The batches of `batches`, a file over an input limit failing with the limit in words (the import's message). */
+async function* withLimitsInWords(batches: AsyncGenerator<CsvRecord[]>, limits: InputLimits, fileName: string) {
+  try {
+    yield* batches;
+  } catch (error) {
+    if (error instanceof LimitExceeded) throw toInputLimitError(error, limits, { subject: `"${fileName}"` });
+    throw error;
   }
 }

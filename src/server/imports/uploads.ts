@@ -5,8 +5,11 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../app-context.js';
+import { formatBytes, InputLimitError } from '../config/input-limits.js';
 import { HttpError, ValidationError } from '../http/errors.js';
-import { type CsvEncoding, inspectFile } from './csv-reader.js';
+import type { CsvEncoding, CsvRecord } from './csv-reader.js';
+import type { CsvFacts, CsvScanOptions } from './csv-scan.js';
 
 export interface UploadedFile {
   name: string;
@@ -14,6 +17,8 @@ export interface UploadedFile {
   size: number;
   encoding: CsvEncoding;
   lines: number;
+  /** The header and the first data records (`headRecords` of them) as read while the file arrived. */
+  head?: CsvRecord[];
 }
 
 export interface UploadResult {
@@ -30,8 +35,6 @@ const SIGNATURES: Array<[number[], string]> = [
   [[0xff, 0xd8, 0xff], 'a JPEG image'],
   [[0x1f, 0x8b], 'a gzip archive'],
 ];
-
-const megabytes = (bytes: number) => `${Math.round((bytes / 1_048_576) * 10) / 10} MB`;
 
 /** Why the start of a file shows it is not CSV text (null when it looks like text). */
 export function notCsvReason(head: Buffer): string | null {
@@ -50,28 +53,34 @@ export function notCsvReason(head: Buffer): string | null {
   return null;
 }
 
+/** Data records of a file kept parsed for its preview (imports/preview.ts reads at most this many). */
+export const PREVIEW_RECORDS = 60;
+/** Bytes of a file's first records kept for its preview, past the header. */
+const HEAD_BYTES = 2 * 1_048_576;
+
 /**
  * Reads a multipart upload of CSV files (`files[]`, `files` or `file`) with its other fields, streaming each file
- * to `folder`. Checked before anything is kept: the extension, the first bytes (binary, spreadsheet or PDF
- * content is refused), and the size limit (413). A file is written under a temporary name and renamed only when
- * it passed, so a refused upload leaves nothing behind.
+ * to `folder` and, as it arrives, through an upload worker thread (imports/csv-scan.ts) that checks the input limits
+ * (columns, cell size, rows: docs/settings.md) and learns the encoding, the number of records, the header and the
+ * first `headRecords` records (a preview's).
+ * Checked before anything is kept: the extension, the first bytes (binary, spreadsheet or PDF content is refused),
+ * the size and those limits (422 naming the limit, as soon as the file passes it). A file is written under a
+ * temporary name and renamed only when it passed, so a refused upload leaves nothing behind.
  */
 export async function receiveCsvUpload(
   request: FastifyRequest,
+  ctx: Pick<AppContext, 'config' | 'uploadWorkers'>,
   folder: string,
-  limitBytes: number,
-  options: { maxFiles?: number } = {},
+  options: { maxFiles?: number; headRecords?: number } = {},
 ): Promise<UploadResult> {
   if (!request.isMultipart())
     throw new ValidationError({ files: ['Send the CSV files as multipart form data (files[]).'] });
+  const limits = { ...ctx.config.limits };
+  const limitBytes = limits.uploadBytes;
   const declared = Number(request.headers['content-length'] ?? 0);
   const maxFiles = options.maxFiles ?? 20;
-  if (declared && declared > limitBytes * maxFiles + 1_048_576) {
-    throw new HttpError(
-      413,
-      `The upload is ${megabytes(declared)}; each file may be at most ${megabytes(limitBytes)}.`,
-    );
-  }
+  if (declared && declared > limitBytes * maxFiles + 1_048_576)
+    throw new InputLimitError('uploadBytes', limits, { subject: `The upload (${formatBytes(declared)})` });
   await mkdir(folder, { recursive: true });
   const files: UploadedFile[] = [];
   const fields: Record<string, string> = {};
@@ -102,54 +111,62 @@ export async function receiveCsvUpload(
       }
       const temporary = path.join(folder, `.upload-${randomUUID()}`);
       written.push(temporary);
-      let checked = false;
+      const subject = `"${name}"`;
+      const scan = await ctx.uploadWorkers.open<CsvFacts>(
+        'csv',
+        { limits, headRecords: options.headRecords ?? 0, headBytes: HEAD_BYTES } satisfies CsvScanOptions,
+        limits,
+        { subject },
+      );
       let size = 0;
       const gate = new Transform({
         transform(chunk: Buffer, _encoding, done) {
-          if (!checked) {
-            checked = true;
+          if (size === 0) {
             const reason = notCsvReason(chunk);
-            if (reason) return done(new ValidationError({ files: [`"${name}" cannot be imported: ${reason}.`] }));
+            if (reason) return done(new ValidationError({ files: [`${subject} cannot be imported: ${reason}.`] }));
           }
           size += chunk.length;
-          done(null, chunk);
+          scan.write(chunk).then(() => done(null, chunk), done);
         },
       });
       const sink = createWriteStream(temporary);
+      let facts: CsvFacts;
       try {
         await pipeline(part.file, gate, sink);
+        if (part.file.truncated) throw new InputLimitError('uploadBytes', limits, { subject });
+        if (size === 0) throw new ValidationError({ files: [`${subject} is empty.`] });
+        facts = await scan.end();
       } catch (error: any) {
+        scan.abort();
         // A refused file's stream may still be opening its file: wait until it is closed, or the cleanup below
         // would run first and the file appear after it.
         if (!sink.closed) await new Promise<void>((resolve) => sink.once('close', () => resolve()));
         if (error instanceof HttpError) throw error;
-        if (error?.code === 'FST_REQ_FILE_TOO_LARGE' || error?.statusCode === 413) throw tooLarge(name, limitBytes);
+        if (error?.code === 'FST_REQ_FILE_TOO_LARGE' || error?.statusCode === 413)
+          throw new InputLimitError('uploadBytes', limits, { subject });
         throw error;
       }
-      if (part.file.truncated) throw tooLarge(name, limitBytes);
-      if (size === 0) throw new ValidationError({ files: [`"${name}" is empty.`] });
-      const facts = await inspectFile(temporary);
       const final = path.join(folder, `${randomUUID()}${extension}`);
       await rename(temporary, final);
       written.push(final);
-      files.push({ name, path: final, size, encoding: facts.encoding, lines: facts.lines });
+      files.push({
+        name,
+        path: final,
+        size: facts.bytes,
+        encoding: facts.encoding,
+        lines: facts.lines,
+        head: facts.head,
+      });
     }
   } catch (error: any) {
     await Promise.all(written.map((file) => rm(file, { force: true })));
-    if (error?.code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge('The file', limitBytes);
+    if (error?.code === 'FST_REQ_FILE_TOO_LARGE') throw new InputLimitError('uploadBytes', limits);
     if (error?.code === 'FST_FILES_LIMIT' || error?.code === 'FST_PARTS_LIMIT')
       throw new ValidationError({ files: [`Upload at most ${maxFiles} files at a time.`] });
     throw error;
   }
   await Promise.all(written.filter((file) => file.includes('.upload-')).map((file) => rm(file, { force: true })));
   return { files, fields };
-}
-
-function tooLarge(name: string, limitBytes: number) {
-  return new HttpError(
-    413,
-    `"${name}" is larger than ${megabytes(limitBytes)}, the most a file may be. Split it into smaller files and import them together.`,
-  );
 }
 
 export async function removeFiles(files: ReadonlyArray<{ path: string }>) {

@@ -20,18 +20,24 @@ export interface Job<P = Record<string, any>> {
 /** This process's name in `jobs.locked_by`: host and pid, so a restarted process can tell its dead predecessor's jobs. */
 export const WORKER_ID = `${os.hostname()}:${process.pid}`;
 
-/** Adds a job; it runs as soon as a worker is free (or at `runAt`). Pass a transaction to enqueue atomically with other writes. */
+/**
+ * Adds a job; it runs as soon as a worker is free (or at `runAt`). Pass a transaction to enqueue atomically with other
+ * writes. `startedBy`: the person whose heavy work it is (an import, export, bulk edit), counted against their share
+ * until it ends (http/heavy-work.ts).
+ */
 export async function enqueueJob(
   db: Kysely<any>,
   type: string,
   payload: Record<string, unknown>,
-  options: { runAt?: Date; maxAttempts?: number } = {},
+  options: { runAt?: Date; maxAttempts?: number; startedBy?: number } = {},
 ): Promise<number> {
   const row = await db
     .insertInto('jobs')
     .values({
       type,
-      payload: JSON.stringify(payload),
+      payload: JSON.stringify(
+        options.startedBy === undefined ? payload : { ...payload, started_by: options.startedBy },
+      ),
       run_at: options.runAt ?? new Date(),
       max_attempts: options.maxAttempts ?? 5,
     })
@@ -180,7 +186,7 @@ export async function holdsClaim(trx: Kysely<any>, jobId: number, workerId: stri
   return rows.length > 0;
 }
 
-function processIsAlive(pid: number): boolean {
+export function processIsAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   if (pid === process.pid) return true;
   try {
@@ -189,6 +195,14 @@ function processIsAlive(pid: number): boolean {
   } catch (error: any) {
     return error.code === 'EPERM';
   }
+}
+
+/** Heavy jobs (those with a `startedBy`) waiting or running: the person's, and everyone's. */
+export async function unfinishedJobsStartedBy(db: Kysely<any>, userId: number): Promise<{ mine: number; all: number }> {
+  const { rows } = await sql<{ mine: number; everyone: number }>`
+    select count(*) filter (where payload->>'started_by' = ${String(userId)})::int as mine, count(*)::int as everyone
+    from jobs where status in ('queued', 'running') and payload->>'started_by' is not null`.execute(db);
+  return { mine: Number(rows[0]?.mine ?? 0), all: Number(rows[0]?.everyone ?? 0) };
 }
 
 /** Jobs waiting, running and failed, by type (the metrics endpoint's gauges). */

@@ -53,14 +53,12 @@ export function registerPusherHttpApi(app: FastifyInstance, options: HttpApiOpti
       try {
         events = handle(JSON.parse(String(request.body ?? '')));
       } catch (error) {
-        return reply
-          .status(400)
-          .send({
-            error:
-              error instanceof z.ZodError
-                ? error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')
-                : 'The body is not JSON',
-          });
+        return reply.status(400).send({
+          error:
+            error instanceof z.ZodError
+              ? error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')
+              : 'The body is not JSON',
+        });
       }
       for (const event of events) {
         const channels = event.channels ?? (event.channel ? [event.channel] : []);

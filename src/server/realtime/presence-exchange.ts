@@ -45,9 +45,9 @@ export class PresenceExchange {
   }
 
   start(): void {
-    this.send({ kind: 'hello', process: this.processId });
+    void this.send({ kind: 'hello', process: this.processId });
     this.timer = setInterval(() => {
-      this.send({ kind: 'alive', process: this.processId });
+      void this.send({ kind: 'alive', process: this.processId });
       this.dropSilent();
     }, this.aliveMs);
     this.timer.unref();
@@ -62,13 +62,13 @@ export class PresenceExchange {
 
   /** True when the socket made the user newly present anywhere. */
   join(channel: string, userId: string, info: Record<string, unknown>, socket: string): boolean {
-    this.send({ kind: 'join', process: this.processId, channel, userId, info, socket });
+    void this.send({ kind: 'join', process: this.processId, channel, userId, info, socket });
     return this.roster.join(channel, userId, info, socketKey(this.processId, socket));
   }
 
   /** True when the user's last socket anywhere left the channel. */
   leave(channel: string, userId: string, socket: string): boolean {
-    this.send({ kind: 'leave', process: this.processId, channel, userId, socket });
+    void this.send({ kind: 'leave', process: this.processId, channel, userId, socket });
     return this.roster.leave(channel, userId, socketKey(this.processId, socket));
   }
 
@@ -102,7 +102,7 @@ export class PresenceExchange {
         return;
       case 'hello': {
         const members = this.roster.membershipsOf(this.processId);
-        if (members.length) this.send({ kind: 'members', process: this.processId, members });
+        if (members.length) void this.send({ kind: 'members', process: this.processId, members });
         return;
       }
       case 'gone':

@@ -42,7 +42,7 @@ export class PresenceRoster {
   leave(channel: string, userId: string, socket: string): boolean {
     const members = this.channels.get(channel);
     const member = members?.get(userId);
-    if (!members || !member || !member.sockets.delete(socket)) return false;
+    if (!members || !member?.sockets.delete(socket)) return false;
     if (member.sockets.size > 0) return false;
     members.delete(userId);
     if (members.size === 0) this.channels.delete(channel);

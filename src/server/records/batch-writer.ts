@@ -11,6 +11,7 @@ import { groupBy, insertRecordset, tableColumnTypes, updateRecordset, writePivot
 import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
 import { changesOf, type Revision, writeRevisions } from './revisions.js';
 import { checkReferences, splitByStorage } from './storage.js';
+import { UniqueValues } from './unique-values.js';
 import { validateInput } from './validate.js';
 import { phase } from './write-phases.js';
 
@@ -64,10 +65,8 @@ const INSERT_SLICE = 1_000;
 
 /** The batch's validator: the same `validateInput` as a record saved by hand (field schemas are built once, in fields.ts). */
 export function createBatchValidator(fields: Record<string, FieldSpec>, readOnly: readonly string[] = []) {
-  return (
-    body: Record<string, unknown>,
-    options: { mode: 'create' | 'update'; hidden?: ReadonlySet<string>; existing?: Record<string, unknown> },
-  ) => validateInput(body, fields, { ...options, readOnly: [...readOnly] });
+  return (body: Record<string, unknown>, options: Omit<Parameters<typeof validateInput>[2], 'readOnly'>) =>
+    validateInput(body, fields, { ...options, readOnly: [...readOnly] });
 }
 
 /** A person-readable reason from a validation or HTTP error ("Bid date: ..."). */
@@ -168,6 +167,7 @@ async function writeBatch(
   const pivotFields = Object.keys(fields).filter((field) => typeof fields[field].storage === 'object');
   const creates: Pending[] = [];
   const updates: Pending[] = [];
+  const unique = UniqueValues.any(fields) ? new UniqueValues(service, trx, def, fields, user) : null;
   await phase('prepare', async () => {
     for (const index of firstPass) {
       const body = { ...rows[index].values };
@@ -200,6 +200,7 @@ async function writeBatch(
             mode: 'update',
             hidden: logic.hidden,
             existing,
+            setByLogic: new Set(Object.keys(logic.setValues)),
           });
           if (
             def.categoryColumn &&
@@ -227,6 +228,7 @@ async function writeBatch(
             def.readOnly,
           );
           ctx.values = prepared;
+          await unique?.check(prepared, existing.id, `row ${index + 1} of this batch`);
           const changes = changesOf(existing, prepared);
           if (Object.keys(changes).length === 0) {
             outcomes[index] = { outcome: 'skipped', id: existing.id, reason: 'No changes.' };
@@ -254,6 +256,7 @@ async function writeBatch(
           const { values } = validate(withSetValues(body, logic, fields, def.readOnly), {
             mode: 'create',
             hidden: logic.hidden,
+            setByLogic: new Set(Object.keys(logic.setValues)),
           });
           const ctx: Pending['ctx'] = {
             user,
@@ -271,6 +274,7 @@ async function writeBatch(
             def.readOnly,
           );
           ctx.values = prepared;
+          await unique?.check(prepared, undefined, `row ${index + 1} of this batch`);
           creates.push({ index, values: prepared, ctx });
         }
       } catch (error) {
@@ -327,7 +331,7 @@ async function writeBatch(
       await phase('pivots', () =>
         writePivotsBulk(
           trx,
-          slice.map((p, i) => ({ id: inserted[i].id, pivots: splits[i].pivots })),
+          slice.map((_p, i) => ({ id: inserted[i].id, pivots: splits[i].pivots })),
           fields,
           false,
         ),

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { SLUG } from '../schemas/field-specs.js';
+import { SLUG } from '../../common/field-types/slug.js';
 import { cachedRead } from './batch-reads.js';
 import type { ListQuery } from './list-query.js';
 import type { FieldSpec } from './resource.js';

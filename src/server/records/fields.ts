@@ -17,6 +17,17 @@ export function fieldSchema(name: string, spec: FieldSpec): z.ZodType {
 }
 
 function buildFieldSchema(name: string, spec: FieldSpec): z.ZodType {
+  const schema = kindSchema(name, spec);
+  const { pattern } = spec;
+  // A pattern (a slug's, or the administrator's `options.pattern` with their message) holds for text of any kind.
+  if (!pattern || spec.kind === 'text' || !TEXT_KINDS.has(spec.kind)) return schema;
+  const message = spec.patternMessage ?? `The ${spec.label ?? humanise(name)} format is invalid.`;
+  return schema.refine((value) => typeof value !== 'string' || value === '' || pattern.test(value), message);
+}
+
+const TEXT_KINDS = new Set(['text', 'email', 'phone', 'url', 'color']);
+
+function kindSchema(name: string, spec: FieldSpec): z.ZodType {
   const label = spec.label ?? humanise(name);
   const max = spec.max;
   switch (spec.kind) {
@@ -109,7 +120,7 @@ function buildFieldSchema(name: string, spec: FieldSpec): z.ZodType {
     case 'integer[]':
       return z.array(z.coerce.number().int().positive(), { error: `The ${label} must be a list of ids.` }).max(10_000);
     case 'json':
-      return (spec.shape ?? z.unknown()).refine(
+      return (spec.shape ? z.unknown().pipe(spec.shape as unknown as z.ZodType) : z.unknown()).refine(
         (v) => JSON.stringify(v ?? null).length <= (max ?? 100_000),
         `The ${label} is too large.`,
       );

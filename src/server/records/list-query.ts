@@ -1,4 +1,7 @@
 import { CompiledQuery, type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import type { Sql, SqlFragment } from '../../common/field-types/define.js';
+import { ARRAY_KINDS, escapeLike, FilterValueError, valueExpression } from '../../common/field-types/sql.js';
+import { moduleOfSpec } from '../../common/field-types.js';
 import { ValidationError } from '../http/errors.js';
 import type { FieldSpec, ResourceDefinition } from './resource.js';
 
@@ -13,7 +16,7 @@ export interface ListQuery {
   estimateTotal: boolean;
 }
 
-export type FilterOperator = 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'like' | 'null' | 'in';
+export type FilterOperator = 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'like' | 'null' | 'in' | (string & {});
 const SUFFIXES: Array<[string, FilterOperator]> = [
   ['_gte', 'gte'],
   ['_lte', 'lte'],
@@ -114,43 +117,22 @@ function toInt(value: unknown, fallback: number) {
 }
 const truthy = (v: unknown) => v === '1' || v === 'true' || v === true;
 
-const ARRAY_KINDS = new Set(['enum[]', 'integer[]', 'json']);
+/** The `sql` tag the field-type modules write their SQL with (common/field-types/define.ts `Sql`). */
+const SQL = sql as unknown as Sql;
+const raw = (fragment: SqlFragment | null) => fragment as unknown as RawBuilder<unknown>;
 
 /**
  * How to reach a field in SQL: a column of `t`, or a key of `t.custom`. The key is written as a literal (never a
  * parameter) so the expression indexes made for custom fields (`customIndexExpression`) match it.
  */
 export function fieldExpression(field: string, spec: FieldSpec, alias: string | null = 't'): RawBuilder<unknown> {
-  if (spec.storage === 'custom') {
-    const custom = sql.ref(alias ? `${alias}.custom` : 'custom');
-    if (ARRAY_KINDS.has(spec.kind)) return sql`(${custom} -> ${sql.lit(field)})`;
-    const text = sql`(${custom} ->> ${sql.lit(field)})`;
-    if (spec.kind === 'number' || spec.kind === 'integer') return sql`(${text})::numeric`;
-    if (spec.kind === 'boolean') return sql`(${text})::boolean`;
-    return text;
-  }
-  return sql.ref(alias ? `${alias}.${field}` : field);
+  return raw(valueExpression(SQL, field, spec, alias));
 }
 
-/** Text kinds sort and filter without case (`lower`), as people read them. */
-const CASELESS_KINDS = new Set(['text', 'email']);
-
-/**
- * What a list sorts by for a field: what people see, not how it is stored. Text without case (the expression the
- * custom fields' indexes and the name sort index hold), choices in the order the field gives them, a slug of a
- * list administrators extend (site type) in that list's order; other kinds by their value.
- */
+/** What a list sorts by for a field: its type's sort key (common/field-types/sql.ts sortKey for most). */
 export function sortExpression(field: string, spec: FieldSpec, alias: string | null = 't'): RawBuilder<unknown> {
-  const value = fieldExpression(field, spec, alias);
-  if (spec.kind === 'enum' && spec.options?.length) {
-    // The choices as literals, not parameters: the query's expression must be the rank index's (sortIndexExpression).
-    const ranks = spec.options.map((option, rank) => sql` when ${sql.lit(option)} then ${sql.lit(rank)}`);
-    return sql`(case ${value}${sql.join(ranks, sql``)} end)`;
-  }
-  if (spec.slugOf)
-    return sql`(select l.position from ${sql.table(spec.slugOf)} l where l.slug = ${value} and l.deleted_at is null)`;
-  if (CASELESS_KINDS.has(spec.kind) && typeof spec.storage !== 'object') return sql`lower((${value})::text)`;
-  return value;
+  const key = moduleOfSpec(spec).sort?.key({ sql: SQL, field, spec, alias: alias ?? '' });
+  return key ? raw(key) : fieldExpression(field, spec, alias);
 }
 
 /**
@@ -167,28 +149,19 @@ export function sortKeyPinned(field: string, spec: FieldSpec, filters: ListQuery
   );
 }
 
-/** Longest text (characters) a sort index holds: a btree entry takes at most about 2,700 bytes. */
-const LONGEST_SORTED_TEXT = 500;
-
 /**
  * The key of the index a list's sort by this field needs (`sortExpression` without the table's alias), or null when
- * no plain index can serve it: list slugs sort by their rank in another table, lists of ids and JSON do not sort,
- * long text does not fit an index entry. Choices sort by their rank, a `case` over the choices: its index is made
- * again when the choices change (schemas/indexes.ts sortKeyVersion).
+ * no plain index can serve it (its type's sort says: common/field-types/sql.ts STANDARD_SORT for most).
  */
 export function sortIndexExpression(field: string, spec: FieldSpec): RawBuilder<unknown> | null {
-  if (typeof spec.storage === 'object' || spec.storage === 'virtual' || spec.sortable === false) return null;
-  if (spec.slugOf || ARRAY_KINDS.has(spec.kind) || (spec.kind === 'enum' && !spec.options?.length)) return null;
-  if (CASELESS_KINDS.has(spec.kind) && !(spec.max !== undefined && spec.max <= LONGEST_SORTED_TEXT)) return null;
-  return sortExpression(field, spec, null);
+  const index = moduleOfSpec(spec).sort?.index({ sql: SQL, field, spec });
+  return index ? raw(index) : null;
 }
 
-/** The expression to index for a custom field so its filters (and sorts) use the index; see fieldExpression. */
+/** The expression to index for a custom field so its filters (and sorts) use the index (its type's `filterIndex`). */
 export function customIndexExpression(field: string, spec: FieldSpec): RawBuilder<unknown> | null {
-  if (spec.storage !== 'custom' || ARRAY_KINDS.has(spec.kind)) return null; // arrays: the GIN index on custom
-  const expression = fieldExpression(field, spec, null);
-  // Text and e-mail filters compare lower-cased (filterCondition 'eq').
-  return CASELESS_KINDS.has(spec.kind) ? sql`lower((${expression})::text)` : expression;
+  const index = moduleOfSpec(spec).filterIndex({ sql: SQL, field, spec });
+  return index ? raw(index) : null;
 }
 
 /**
@@ -225,81 +198,26 @@ export function resolveField(field: string, fields: Record<string, FieldSpec>, w
   return spec;
 }
 
-/** Builds the SQL condition for one filter; values are always bound parameters. */
-export function filterCondition(filter: ListQuery['filters'][number], spec: FieldSpec): RawBuilder<unknown> {
-  const { field, operator, value } = filter;
-  if (typeof spec.storage === 'object') {
-    const ids = (Array.isArray(value) ? value : [value]).map(Number).filter(Number.isInteger);
-    const pivot = spec.storage;
-    const constants = Object.entries(pivot.where ?? {}).map(
-      ([column, constant]) => sql` and p.${sql.ref(column)} = ${constant}`,
-    );
-    return sql`exists (select 1 from ${sql.table(pivot.pivot)} p where p.${sql.ref(pivot.ownKey)} = t.id${sql.join(constants, sql``)} and p.${sql.ref(pivot.otherKey)} in (${sql.join(ids.length ? ids : [-1])}))`;
-  }
-  if (spec.storage === 'custom' && (spec.kind === 'enum[]' || spec.kind === 'integer[]') && operator !== 'null') {
-    // {"slug": [value]} containment: served by the GIN index on `custom`.
-    const list = (Array.isArray(value) ? value : [value]).map((v) =>
-      castValue(v, { ...spec, kind: spec.kind === 'integer[]' ? 'integer' : 'text' }),
-    );
-    const contains = list.map((v) => sql`t.custom @> ${JSON.stringify({ [field]: [v] })}::jsonb`);
-    const any = contains.length ? sql`(${sql.join(contains, sql` or `)})` : sql`false`;
-    return operator === 'neq' ? sql`not ${any}` : any;
-  }
-  const column = fieldExpression(field, spec);
-  const cast = (v: unknown) => castValue(v, spec);
-  switch (operator) {
-    case 'in': {
-      const list = (value as unknown[]).map(cast);
-      return list.length ? sql`${column} in (${sql.join(list)})` : sql`false`;
-    }
-    case 'eq':
-      // The keys of a list (slugOf) are compared exactly, so the column's index serves the filter: the value was
-      // made the stored key before (choice-keys.ts withChoiceKeys).
-      if ((spec.kind === 'text' || spec.kind === 'email') && !spec.slugOf)
-        return sql`lower(${column}::text) = lower(${String(value)})`;
-      if (spec.kind === 'enum[]') return sql`${column} @> ${JSON.stringify([value])}::jsonb`;
-      return sql`${column} = ${cast(value)}`;
-    case 'neq':
-      return sql`${column} is distinct from ${cast(value)}`;
-    case 'gt':
-      return sql`${column} > ${cast(value)}`;
-    case 'gte':
-      return sql`${column} >= ${cast(value)}`;
-    case 'lt':
-      return sql`${column} < ${cast(value)}`;
-    case 'lte':
-      return sql`${column} <= ${cast(value)}`;
-    case 'like':
-      return sql`${column}::text ilike ${'%' + escapeLike(String(value)) + '%'}`;
-    case 'null':
-      return truthy(value) ? sql`${column} is null` : sql`${column} is not null`;
+/**
+ * The SQL condition of one filter: the operator of the field's type (common/field-types/, `filters`); values are
+ * always bound parameters. An operator the type has not, or a value it cannot compare, is refused (422 on `filter`).
+ */
+export function filterCondition(
+  filter: ListQuery['filters'][number],
+  spec: FieldSpec,
+  userId?: number | null,
+): RawBuilder<unknown> {
+  const operator = moduleOfSpec(spec).filters[filter.operator];
+  if (!operator) throw new ValidationError({ filter: [`You cannot filter ${filter.field} by ${filter.operator}.`] });
+  try {
+    return raw(operator.sql({ sql: SQL, field: filter.field, spec, value: filter.value, alias: 't', userId }));
+  } catch (error) {
+    if (error instanceof FilterValueError) throw new ValidationError({ filter: [error.message] });
+    throw error;
   }
 }
 
-function castValue(value: unknown, spec: FieldSpec): unknown {
-  switch (spec.kind) {
-    case 'integer':
-    case 'number': {
-      const n = Number(value);
-      if (!Number.isFinite(n))
-        throw new ValidationError({ filter: [`The filter value "${String(value)}" must be a number.`] });
-      return n;
-    }
-    case 'boolean':
-      return truthy(value);
-    case 'date':
-    case 'datetime':
-      if (Number.isNaN(Date.parse(String(value))))
-        throw new ValidationError({ filter: [`The filter value "${String(value)}" must be a date.`] });
-      return String(value);
-    default:
-      return String(value);
-  }
-}
-
-export function escapeLike(text: string) {
-  return text.replace(/[\\%_]/g, (c) => '\\' + c);
-}
+export { escapeLike };
 
 /** A search with up to this many matches is counted and put in order in one pass (readPage). */
 export const ONE_PASS_MATCHES = 10_000;

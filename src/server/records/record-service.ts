@@ -21,7 +21,7 @@ import {
   type ValueHome,
 } from './field-value-writes.js';
 import { emptyHidden, type FormLogicOutcome, NO_FORM_LOGIC, withSetValues } from './form-logic-outcome.js';
-import { claim, firstAnswer, keep, type StoredAnswer } from './idempotency.js';
+import { type Claim, claim, type FirstAnswer, firstAnswer, keep, type RequestKey } from './idempotency.js';
 import type { KeptNames } from './kept-names.js';
 import {
   escapeLike,
@@ -40,6 +40,7 @@ import { nameLinks } from './representation.js';
 import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
 import { changesOf, type RevisionAction, writeRevisions } from './revisions.js';
 import { checkReferences, splitByStorage, writePivots } from './storage.js';
+import { UniqueValues, uniqueViolation } from './unique-values.js';
 import { validateInput } from './validate.js';
 
 export type { RevisionAction };
@@ -57,10 +58,10 @@ export interface WriteOptions {
   /** No event for this record: the caller announces the whole batch once (`imported`) when it ends. */
   silent?: boolean;
   /**
-   * Create and update: the request's `Idempotency-Key` (records/idempotency.ts). A second write with the person's key
-   * writes nothing and returns the first answer (`replayed`).
+   * Create and update: the request's `Idempotency-Key` and fingerprint (records/idempotency.ts). A second write with
+   * the person's key writes nothing and returns the first answer (`replayed`); another request with it is a 422.
    */
-  idempotencyKey?: string;
+  idempotency?: RequestKey;
   /**
    * Update: runs last in the write's transaction with what changed (`{}` when nothing did) and what the form logic
    * did to this record, to record it alongside or refuse it (a throw rolls the write back).
@@ -156,8 +157,9 @@ export class RecordService {
 
   async fields(def: ResourceDefinition, db: Kysely<any> = this.db): Promise<Record<string, FieldSpec>> {
     if (!def.customFields) return def.fields;
+    // The custom fields, and the built-in ones with the rules an administrator set on them (schema-backed.ts).
     const custom = await def.customFields(db);
-    return { ...custom, ...def.fields };
+    return { ...def.fields, ...custom };
   }
 
   /** Rows of `def` the user may read: soft-deleted rows and category permissions applied. */
@@ -536,14 +538,19 @@ export class RecordService {
     const category = def.categoryColumn ? ((body as any)?.[def.categoryColumn] ?? null) : undefined;
     if (!options.system) this.authorize(user, def, 'create', category);
     const once = this.onceFor(user, options, `create ${def.name}`);
-    const replayed = once && (await firstAnswer(this.db, once.userId, once.key, once.scope));
+    const replayed = once && (await firstAnswer(this.db, once));
     if (replayed) return { ...replayed, replayed: true };
     const fields = await this.fields(def);
     const logic = isObject(body) ? await this.formLogic(def, body) : NO_FORM_LOGIC;
     const sent = isObject(body) ? withSetValues(body, logic, fields, def.readOnly) : body;
-    const { values } = validateInput(sent, fields, { mode: 'create', readOnly: def.readOnly, hidden: logic.hidden });
-    const outcome = await this.db.transaction().execute(async (trx): Promise<WriteAnswer> => {
-      const first = once && (await claim(trx, once.userId, once.key, once.scope));
+    const { values } = validateInput(sent, fields, {
+      mode: 'create',
+      readOnly: def.readOnly,
+      hidden: logic.hidden,
+      setByLogic: new Set(Object.keys(logic.setValues)),
+    });
+    const outcome = await this.writing(fields, async (trx): Promise<WriteAnswer> => {
+      const first = once && (await claim(trx, once));
       if (first) return { ...first, replayed: true };
       const ctx: WriteContext & { action: 'create' } = {
         user,
@@ -561,6 +568,7 @@ export class RecordService {
         def.readOnly,
       );
       ctx.values = prepared;
+      if (UniqueValues.any(fields)) await new UniqueValues(this, trx, def, fields, user).check(prepared);
       const { columns, custom, pivots } = splitByStorage(prepared, fields);
       const now = new Date();
       const scope = def.scope ? { [def.scope.column]: def.scope.value } : {};
@@ -589,8 +597,8 @@ export class RecordService {
       );
       const [presented] = await this.present(def, [inserted], fields, trx);
       const answer = { record: presented, message: `${await this.nameOf(def, trx)} created successfully.` };
-      if (once) await keep(trx, once.userId, once.key, answer);
-      return answer;
+      if (once) await keep(trx, once, answer);
+      return { ...answer, claimed: once };
     });
     if (outcome.replayed) return outcome;
     this.announce(def, 'created', outcome.record, { user, socketId: options.socketId });
@@ -608,16 +616,16 @@ export class RecordService {
     const check = (category?: string | null) => options.system || this.authorize(user, def, 'update', category);
     check();
     const once = this.onceFor(user, options, `update ${def.name} ${id}`);
-    const replayed = once && (await firstAnswer(this.db, once.userId, once.key, once.scope));
+    const replayed = once && (await firstAnswer(this.db, once));
     if (replayed) return { ...replayed, replayed: true };
     const fields = await this.fields(def);
-    const outcome = await this.db.transaction().execute(async (trx): Promise<WriteAnswer> => {
-      const first = once && (await claim(trx, once.userId, once.key, once.scope));
+    const outcome = await this.writing(fields, async (trx): Promise<WriteAnswer> => {
+      const first = once && (await claim(trx, once));
       if (first) return { ...first, replayed: true };
-      const answer = async (record: Record<string, any>) => {
+      const answer = async (record: Record<string, any>): Promise<WriteAnswer> => {
         const kept = { record, message: `${await this.nameOf(def, trx)} updated successfully.` };
-        if (once) await keep(trx, once.userId, once.key, kept);
-        return kept;
+        if (once) await keep(trx, once, kept);
+        return { ...kept, claimed: once };
       };
       const existingRow = await this.findVisible(trx, def, options.system ? null : user, id, 'without', true);
       if (def.categoryColumn) check(existingRow[def.categoryColumn]);
@@ -639,6 +647,7 @@ export class RecordService {
         readOnly: def.readOnly,
         hidden: logic.hidden,
         existing,
+        setByLogic: new Set(Object.keys(logic.setValues)),
       });
       if (def.categoryColumn && def.categoryColumn in values) check(values[def.categoryColumn]);
       const ctx: WriteContext & { action: 'update' } = {
@@ -663,6 +672,7 @@ export class RecordService {
         await options.within?.(trx, changes, logic);
         return answer(existing);
       }
+      if (UniqueValues.any(fields)) await new UniqueValues(this, trx, def, fields, user).check(prepared, id);
       const { columns, custom, pivots } = splitByStorage(prepared, fields);
       const update: Record<string, any> = { ...columns, updated_at: new Date() };
       if (Object.keys(custom).length) update.custom = sql`t.custom || ${JSON.stringify(custom)}::jsonb`;
@@ -695,10 +705,19 @@ export class RecordService {
     return outcome;
   }
 
+  /** A write's transaction; a unique index's refusal (two writes of one value at once) answers 422 on the field. */
+  private async writing<T>(fields: Record<string, FieldSpec>, work: (trx: Transaction<any>) => Promise<T>): Promise<T> {
+    try {
+      return await this.db.transaction().execute(work);
+    } catch (error) {
+      throw uniqueViolation(error, fields) ?? error;
+    }
+  }
+
   /** The key of a write sent with one by a signed-in person (system writes have none). */
-  private onceFor(user: AuthUser | null, options: WriteOptions, scope: string) {
-    return options.idempotencyKey && user && !options.system
-      ? { userId: user.id, key: options.idempotencyKey, scope }
+  private onceFor(user: AuthUser | null, options: WriteOptions, scope: string): Claim | undefined {
+    return options.idempotency && user && !options.system
+      ? { ...options.idempotency, userId: user.id, scope }
       : undefined;
   }
 
@@ -732,7 +751,7 @@ export class RecordService {
     if (!def.restorable) throw new HttpError(405, `${def.singular} records cannot be restored.`);
     this.authorize(user, def, 'restore');
     const fields = await this.fields(def);
-    const record = await this.db.transaction().execute(async (trx) => {
+    const record = await this.writing(fields, async (trx) => {
       const row = await this.findVisible(trx, def, user, id, 'only', true);
       const restored = await trx
         .updateTable(def.table)
@@ -802,9 +821,13 @@ export class RecordService {
   }
 }
 
-/** A create's or update's answer; `replayed` when an earlier attempt with the same Idempotency-Key wrote it. */
-export interface WriteAnswer extends StoredAnswer {
+/**
+ * A create's or update's answer: the record written and its message, with `claimed` the Idempotency-Key it was written
+ * under; `replayed` when an earlier attempt with the same key wrote it (`sent`: that answer as it was sent).
+ */
+export interface WriteAnswer extends FirstAnswer {
   replayed?: boolean;
+  claimed?: Claim;
 }
 
 const isObject = (body: unknown): body is Record<string, any> =>

@@ -1,62 +1,13 @@
 import type { Kysely, RawBuilder, Transaction } from 'kysely';
-import type { z } from 'zod';
-import type { ValueKind } from '../../common/field-types.js';
+import type { FieldSpec, PivotStorage, ValueKind } from '../../common/field-types.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { ListQuery } from './list-query.js';
 import type { RecordService } from './record-service.js';
 
-/** The kinds of value a field holds (the field-type table's kinds); each is validated the same way everywhere (fields.ts). */
+/** The kinds of value a field holds (the field-type modules' kinds); each is validated the same way everywhere (fields.ts). */
 export type FieldKind = ValueKind;
 
-export interface FieldSpec {
-  kind: FieldKind;
-  /** The field in a message's sentence ("The gate code must be ..."). */
-  label?: string;
-  /** The field's name as people see it on screens, in lists of targets and in file headers ("Gate Code"). */
-  name?: string;
-  required?: boolean;
-  /** Longest text (characters) or largest number. */
-  max?: number;
-  min?: number;
-  /** Number kinds: the value is a whole number of steps (a number field's `options.step`). */
-  step?: number;
-  /** Allowed values for enum kinds. */
-  options?: readonly string[];
-  /** Enum kinds: what a person sees for each value (the schema's choice labels). */
-  choiceLabels?: Readonly<Record<string, string>>;
-  /**
-   * Where the value lives: a real column (default), the `custom` JSONB column, a pivot table (`where`: constant
-   * columns of a polymorphic pivot, e.g. `{taggable_type: 'site'}`), or `virtual`: validated and kept in the
-   * revision, but written and presented by the resource's own hooks (`ctx.values` in afterWrite).
-   */
-  storage?: 'column' | 'custom' | 'virtual' | PivotStorage;
-  sortable?: boolean;
-  filterable?: boolean;
-  /** A custom text field `search=` looks in (its schema field's `options.searchable`), besides the type's `search` columns. */
-  searchable?: boolean;
-  /** Text kinds: the value must match (e.g. a slug). */
-  pattern?: RegExp;
-  patternMessage?: string;
-  /** json kind: the shape the value must have. */
-  shape?: z.ZodType;
-  /**
-   * integer / integer[] kinds: ids of rows of this table (of its rows where `scope` holds: the records of one type
-   * made in the app), checked to exist (422 'The selected ... does not exist.').
-   */
-  references?: { table: string; softDelete?: boolean; scope?: { column: string; value: string | number } };
-  /**
-   * text kind: the value must be the slug of a live row of this table (a list administrators extend, such as
-   * site_types); checked on write by schema-backed resources (422 'The type must be one of: ...').
-   */
-  slugOf?: string;
-}
-
-export interface PivotStorage {
-  pivot: string;
-  ownKey: string;
-  otherKey: string;
-  where?: Record<string, string>;
-}
+export type { FieldSpec, PivotStorage };
 
 export interface WriteContext {
   user: AuthUser | null;

@@ -32,17 +32,15 @@ export async function writeRevisions(
 ): Promise<void> {
   const userId = authorOf(user);
   for (let start = 0; start < revisions.length; start += SLICE) {
-    const rows = revisions
-      .slice(start, start + SLICE)
-      .map((r) => ({
-        type: r.type,
-        id: r.id,
-        action: r.action,
-        changes: r.changes,
-        import_id: r.importId ?? null,
-        via: r.via ?? null,
-        batch_id: r.batchId ?? null,
-      }));
+    const rows = revisions.slice(start, start + SLICE).map((r) => ({
+      type: r.type,
+      id: r.id,
+      action: r.action,
+      changes: r.changes,
+      import_id: r.importId ?? null,
+      via: r.via ?? null,
+      batch_id: r.batchId ?? null,
+    }));
     await sql`insert into revisions (revisionable_type, revisionable_id, action, user_id, changes, import_id, via, batch_id)
       select x.type, x.id, x.action, ${userId}::integer, x.changes, x.import_id, x.via, x.batch_id
       from json_to_recordset(${JSON.stringify(rows)}::json) as x(type text, id integer, action text, changes jsonb, import_id integer, via text, batch_id text)`.execute(

@@ -13,7 +13,7 @@ import {
   recordPage,
   showQuery,
 } from '../http/contracts.js';
-import { idempotencyKeyOf } from './idempotency.js';
+import { idempotencyOf, rememberSent } from './idempotency.js';
 import type { WriteAnswer } from './record-service.js';
 import type { ResourceDefinition } from './resource.js';
 
@@ -26,22 +26,33 @@ export const socketOf = (request: FastifyRequest) => {
 /** The write options a browser's request carries: its socket id and its Idempotency-Key (records/idempotency.ts). */
 export const writeOptionsOf = (request: FastifyRequest) => ({
   socketId: socketOf(request),
-  idempotencyKey: idempotencyKeyOf(request),
+  idempotency: idempotencyOf(request),
 });
 
 /**
- * A write's answer: the record as the person reads it (the names of its links, as a show gives them); a repeated
- * attempt (same Idempotency-Key) says so in a header, with the same body.
+ * Sends a write's answer with `status`: the record as the person reads it (the names of its links, as a show gives
+ * them). A write made under an Idempotency-Key keeps this answer as sent; a repeated attempt gets it again unchanged,
+ * saying so in a header.
  */
 export async function writeAnswer(
   ctx: AppContext,
   def: ResourceDefinition,
   request: FastifyRequest,
   reply: FastifyReply,
-  { record, message, replayed }: WriteAnswer,
+  written: WriteAnswer,
+  status: 200 | 201,
 ) {
-  if (replayed) reply.header('Idempotent-Replayed', 'true');
-  return { data: await ctx.records.readerCopy(request.user, def, record), message };
+  // Sent as JSON text (what an Idempotency-Key keeps and replays byte for byte); its shape is the route's declared
+  // `recordAnswer`, whose records pass through as they are.
+  if (written.replayed) reply.header('Idempotent-Replayed', 'true');
+  if (written.sent)
+    return reply.status(written.sent.status).type('application/json; charset=utf-8').send(written.sent.body);
+  const body = JSON.stringify({
+    data: await ctx.records.readerCopy(request.user, def, written.record),
+    message: written.message,
+  });
+  if (written.claimed) await rememberSent(ctx.db, written.claimed, status, body);
+  return reply.status(status).type('application/json; charset=utf-8').send(body);
 }
 
 /** A write that carries the `updated_at` the client read answers 409 when the record changed since. */
@@ -57,8 +68,8 @@ export function registerResourceRoutes(fastify: FastifyInstance, ctx: AppContext
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = `/api/${def.name}`;
   const { records, readCache } = ctx;
-  const answer = (request: FastifyRequest, reply: FastifyReply, written: WriteAnswer) =>
-    writeAnswer(ctx, def, request, reply, written);
+  const answer = (request: FastifyRequest, reply: FastifyReply, written: WriteAnswer, status: 200 | 201 = 200) =>
+    writeAnswer(ctx, def, request, reply, written, status);
   const read = <T>(request: FastifyRequest, reply: FastifyReply, compute: () => Promise<T>) =>
     readCache ? readCache.serve(request, reply, compute) : compute();
   // Routes the resource serves itself (def.ownRoutes) are left out.
@@ -93,11 +104,9 @@ export function registerResourceRoutes(fastify: FastifyInstance, ctx: AppContext
         schema: { headers: writeHeaders, body: recordInput, response: { 200: recordAnswer, 201: recordAnswer } },
         config: needs('create'),
       },
-      async (request, reply) => {
-        const written = await records.create(request.user, def, request.body, writeOptionsOf(request));
+      async (request, reply) =>
         // A repeated create (same Idempotency-Key) answers as the first did.
-        return reply.status(201).send(await answer(request, reply, written));
-      },
+        answer(request, reply, await records.create(request.user, def, request.body, writeOptionsOf(request)), 201),
     );
 
   for (const method of ['POST', 'PUT', 'PATCH'] as const) {

@@ -23,6 +23,8 @@ export function validateInput(
     readOnly?: string[];
     hidden?: ReadonlySet<string>;
     existing?: Record<string, unknown>;
+    /** Fields the form logic gave their value (set-value): written even when read-only. */
+    setByLogic?: ReadonlySet<string>;
   },
 ): ValidatedInput {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -36,6 +38,12 @@ export function validateInput(
     const spec = fields[key];
     if (!spec) {
       errors[key] = [`The field "${key}" is not known for this record type.`];
+      continue;
+    }
+    if (spec.readOnly && !options.setByLogic?.has(key)) {
+      // Shown, never written by people: what the record holds (or its default, on create) may be sent back.
+      const held = options.mode === 'create' ? spec.default : options.existing?.[key];
+      if (!sameValue(key, raw, held, spec)) errors[key] = [`The ${spec.label ?? humanise(key)} is read-only.`];
       continue;
     }
     if (isBlank(raw)) {
@@ -52,6 +60,10 @@ export function validateInput(
       } else errors[key] = [parsed.error.issues[0]?.message ?? `The ${humanise(key)} is invalid.`];
     } else errors[key] = [parsed.error.issues[0]?.message ?? `The ${humanise(key)} is invalid.`];
   }
+  // A new record gets each field's default (`options.default`) unless the field was sent.
+  if (options.mode === 'create')
+    for (const [key, spec] of Object.entries(fields))
+      if (spec.default !== undefined && !(key in values) && !errors[key]) values[key] = spec.default;
   for (const [key, spec] of Object.entries(fields)) {
     if (!spec.required || errors[key] || options.hidden?.has(key)) continue;
     const sent = key in values;
@@ -76,6 +88,13 @@ function keptValue(key: string, spec: FieldSpec, raw: unknown, stored: unknown):
     if (parsed.success) return { keep: true, value: parsed.data };
   }
   return { keep: false };
+}
+
+/** A value sent back is the one held (blanks alike; a number sent as text is the number). */
+function sameValue(key: string, raw: unknown, held: unknown, spec: FieldSpec): boolean {
+  if (isBlank(raw) && (isBlank(held) || held === blankValue(spec))) return true;
+  const parsed = fieldSchema(key, spec).safeParse(raw);
+  return JSON.stringify(parsed.success ? parsed.data : raw) === JSON.stringify(held ?? null);
 }
 
 /** What an empty value of a field is stored as: an empty list, false, or null. */

@@ -1,8 +1,10 @@
+import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { limitedToTurf } from '../../common/permissions.js';
 import type { AppContext, FeaturePlugin } from '../app-context.js';
+import { InputLimitError, LimitExceeded, toInputLimitError } from '../config/input-limits.js';
 import { answer, filePart, multipart, noQuery, record, rowWith } from '../http/contracts.js';
 import { ValidationError } from '../http/errors.js';
 import { loadUsShapes } from './census.js';
@@ -11,7 +13,7 @@ import { type GeometryQuery, geometryOptions } from './geometry-options.js';
 import { GEOMETRY_TYPES } from './regions-resource.js';
 import { regionsDefinition, type Shape, storeShapes } from './store.js';
 import { sitesInside, turfRegions } from './turf.js';
-import { parseGeoJsonUpload, UploadError } from './upload.js';
+import { type GeoJsonOptions, GeoJsonReader, type GeoJsonResult } from './upload.js';
 import { stateCode } from './us-atlas.js';
 
 /** Twelve distinct colours for regions coloured automatically (POST /api/regions/colors with `auto`). */
@@ -54,21 +56,62 @@ const loadBody = z
   })
   .strict();
 
-async function readUpload(request: FastifyRequest): Promise<{ text: string; fields: Record<string, string> }> {
+/**
+ * The shapes of an uploaded GeoJSON file (multipart `file`) or of `data` in a JSON body, and the form's other fields.
+ * A file streams to an upload worker thread, which parses and checks it off the request thread within its memory cap
+ * (workers/upload-workers.ts); its size is checked as it arrives, its features, properties and values against the
+ * input limits (docs/settings.md). A JSON body (at most BODY_LIMIT_BYTES) is small enough to read here.
+ */
+async function readShapes(ctx: AppContext, request: FastifyRequest): Promise<Shape[]> {
+  const limits = { ...ctx.config.limits };
   const fields: Record<string, string> = {};
+  const options = () => {
+    const geometryType = (fields.geometry_type || 'postal-code') as Shape['geometry_type'];
+    if (!(GEOMETRY_TYPES as readonly string[]).includes(geometryType))
+      throw new ValidationError({
+        geometry_type: [`The geometry type must be one of: ${GEOMETRY_TYPES.join(', ')}.`],
+      });
+    return {
+      geometryType,
+      nameProperty: fields.name_property || undefined,
+      codeProperty: fields.code_property || undefined,
+      limits,
+    } satisfies GeoJsonOptions;
+  };
+  const usable = (result: GeoJsonResult) => {
+    if ('problem' in result) throw new ValidationError({ file: [result.problem] });
+    return result.shapes;
+  };
   if (request.isMultipart()) {
-    let text: string | null = null;
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        const buffer = await part.toBuffer();
-        if (text === null && (part.fieldname === 'file' || part.fieldname === 'files[]' || part.fieldname === 'files'))
-          text = buffer.toString('utf8');
-      } else {
+    let result: GeoJsonResult | null = null;
+    for await (const part of request.parts({ limits: { fileSize: limits.uploadBytes } })) {
+      if (part.type !== 'file') {
         fields[part.fieldname] = String(part.value ?? '');
+        continue;
+      }
+      if (result !== null || !['file', 'files[]', 'files'].includes(part.fieldname)) {
+        part.file.resume();
+        continue;
+      }
+      const details = {
+        field: 'file',
+        subject: `"${path.basename(part.filename || 'upload.geojson')}"`,
+        geojson: true,
+      };
+      // The fields sent before the file say how to read it.
+      const reader = await ctx.uploadWorkers.open<GeoJsonResult>('geojson', options(), limits, details);
+      try {
+        for await (const chunk of part.file) await reader.write(chunk);
+        if (part.file.truncated) throw new InputLimitError('uploadBytes', limits, details);
+        result = await reader.end();
+      } catch (error: any) {
+        reader.abort();
+        if (error?.code === 'FST_REQ_FILE_TOO_LARGE') throw new InputLimitError('uploadBytes', limits, details);
+        throw error;
       }
     }
-    if (text === null) throw new ValidationError({ file: ['Choose a GeoJSON file to upload (form field "file").'] });
-    return { text, fields };
+    if (result === null) throw new ValidationError({ file: ['Choose a GeoJSON file to upload (form field "file").'] });
+    return usable(result);
   }
   const body = (request.body ?? {}) as Record<string, unknown>;
   for (const key of ['geometry_type', 'name_property', 'code_property'])
@@ -78,13 +121,17 @@ async function readUpload(request: FastifyRequest): Promise<{ text: string; fiel
     throw new ValidationError({
       file: ['Send the GeoJSON as a file (multipart, field "file") or as "data" in a JSON body.'],
     });
-  return { text: typeof data === 'string' ? data : JSON.stringify(data), fields };
+  const reader = new GeoJsonReader(options());
+  reader.push(Buffer.from(typeof data === 'string' ? data : JSON.stringify(data)));
+  try {
+    return usable(reader.end());
+  } catch (error) {
+    if (error instanceof LimitExceeded)
+      throw toInputLimitError(error, limits, { field: 'file', subject: 'The GeoJSON', geojson: true });
+    throw error;
+  }
 }
 
-/**
- * Region routes beyond the generic resource: colours, loading Census shapes, uploading GeoJSON, and the
- * shape picker of /api/options/geometries.
- */
 /** What a load or an upload of shapes did. */
 const shapesAnswer = z.object({
   data: z.object({
@@ -114,6 +161,10 @@ const shapesUpload = {
   },
 };
 
+/**
+ * Region routes beyond the generic resource: colours, loading Census shapes, uploading GeoJSON, and the
+ * shape picker of /api/options/geometries.
+ */
 export const regionRoutes: FeaturePlugin = async (fastify, options) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const ctx: AppContext = options.ctx;
@@ -153,6 +204,7 @@ export const regionRoutes: FeaturePlugin = async (fastify, options) => {
             { resource: 'regions', action: 'update' },
           ],
         },
+        heavy: true,
       },
     },
     async (request) => {
@@ -190,26 +242,11 @@ export const regionRoutes: FeaturePlugin = async (fastify, options) => {
             { resource: 'regions', action: 'update' },
           ],
         },
+        heavy: true,
       },
     },
     async (request, reply) => {
-      const { text, fields } = await readUpload(request);
-      const geometryType = (fields.geometry_type || 'postal-code') as Shape['geometry_type'];
-      if (!(GEOMETRY_TYPES as readonly string[]).includes(geometryType))
-        throw new ValidationError({
-          geometry_type: [`The geometry type must be one of: ${GEOMETRY_TYPES.join(', ')}.`],
-        });
-      let shapes: Shape[];
-      try {
-        shapes = parseGeoJsonUpload(text, {
-          geometryType,
-          nameProperty: fields.name_property || undefined,
-          codeProperty: fields.code_property || undefined,
-        });
-      } catch (error) {
-        if (error instanceof UploadError) throw new ValidationError({ file: [error.message] });
-        throw error;
-      }
+      const shapes = await readShapes(ctx, request);
       const result = await storeShapes(ctx, request.user, shapes);
       return reply.status(201).send({
         data: {

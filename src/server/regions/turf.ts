@@ -35,7 +35,6 @@ function siteRowInTurf(user: TurfSubject, site: string): RawBuilder<boolean> {
   return sql<boolean>`${sql.ref(`${site}.in_region_ids`)} && array(${turfRegionIds(user)})`;
 }
 
-/** The ids of the sites inside the turf, deleted ones included (their region assignment is kept). */
 /** The regions of a person's turf (assigned to them or their team), by name. */
 export function turfRegions(db: Kysely<any>, user: TurfSubject): Promise<Array<{ id: number; name: string }>> {
   return db
@@ -46,6 +45,7 @@ export function turfRegions(db: Kysely<any>, user: TurfSubject): Promise<Array<{
     .execute();
 }
 
+/** The ids of the sites inside the turf, deleted ones included (their region assignment is kept). */
 export function turfSiteIds(user: TurfSubject): RawBuilder<number> {
   return sql<number>`select ts.id from sites ts where ${siteRowInTurf(user, 'ts')}`;
 }

@@ -1,3 +1,6 @@
+import type { InputLimits } from '../config/config.js';
+import { LimitExceeded } from '../config/input-limits.js';
+import type { StreamTask } from '../workers/tasks.js';
 import { GeometryError, parseAreaGeometry, vertexCount } from './geometry.js';
 import type { Shape } from './store.js';
 
@@ -30,14 +33,28 @@ function pick(properties: Record<string, unknown>, preferred: string | undefined
   return null;
 }
 
+export interface GeoJsonOptions {
+  geometryType: Shape['geometry_type'];
+  nameProperty?: string;
+  codeProperty?: string;
+  /** Features at most (rows), properties of a feature (columns), bytes of a property's value (cells). */
+  limits: Pick<InputLimits, 'rows' | 'columns' | 'cellBytes'>;
+}
+
+/** The bytes of a property's value as the file holds it (a string's own; anything else as JSON). */
+const valueBytes = (value: unknown) =>
+  typeof value === 'string'
+    ? Buffer.byteLength(value)
+    : value && typeof value === 'object'
+      ? JSON.stringify(value).length
+      : 0;
+
 /**
  * Reads an uploaded GeoJSON file (a FeatureCollection, one Feature, or a bare Polygon/MultiPolygon) into
- * shapes. All or nothing: the first problem refuses the whole file with a message naming the feature.
+ * shapes. All or nothing: the first problem refuses the whole file with a message naming the feature; a file over an
+ * input limit throws `LimitExceeded` (the feature's number as its line).
  */
-export function parseGeoJsonUpload(
-  text: string,
-  options: { geometryType: Shape['geometry_type']; nameProperty?: string; codeProperty?: string },
-): Shape[] {
+export function parseGeoJsonUpload(text: string, options: GeoJsonOptions): Shape[] {
   let data: any;
   try {
     data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
@@ -60,6 +77,7 @@ export function parseGeoJsonUpload(
     );
   }
   if (features.length === 0) throw new UploadError('The file has no features.');
+  if (features.length > options.limits.rows) throw new LimitExceeded('rows');
   if (features.length > MAX_UPLOAD_FEATURES)
     throw new UploadError(
       `The file has ${features.length} features; at most ${MAX_UPLOAD_FEATURES} are accepted at once.`,
@@ -77,6 +95,10 @@ export function parseGeoJsonUpload(
       throw new UploadError(`${where} is not a GeoJSON Feature.`);
     const properties =
       f.properties && typeof f.properties === 'object' ? (f.properties as Record<string, unknown>) : {};
+    const names = Object.keys(properties);
+    if (names.length > options.limits.columns) throw new LimitExceeded('columns', i + 1);
+    for (const name of names)
+      if (valueBytes(properties[name]) > options.limits.cellBytes) throw new LimitExceeded('cellBytes', i + 1);
     let geometry;
     try {
       geometry = parseAreaGeometry(f.geometry, `${where}: the geometry`);
@@ -101,4 +123,32 @@ export function parseGeoJsonUpload(
     shapes.push({ geometry_type: options.geometryType, code: code ? code.slice(0, 40) : null, name, geometry });
   }
   return shapes;
+}
+
+/** What the worker thread answers for a GeoJSON upload: its shapes, or why the file cannot be used. */
+export type GeoJsonResult = { shapes: Shape[] } | { problem: string };
+
+/**
+ * A GeoJSON upload read in an upload worker thread (workers/upload-workers.ts): its bytes kept as they arrive, parsed
+ * and checked at the end, off the request thread and within the thread's memory cap.
+ */
+export class GeoJsonReader implements StreamTask<GeoJsonResult> {
+  private readonly chunks: Uint8Array[] = [];
+
+  constructor(private readonly options: GeoJsonOptions) {}
+
+  push(chunk: Uint8Array) {
+    this.chunks.push(chunk);
+  }
+
+  end(): GeoJsonResult {
+    const text = Buffer.concat(this.chunks).toString('utf8');
+    this.chunks.length = 0;
+    try {
+      return { shapes: parseGeoJsonUpload(text, this.options) };
+    } catch (error) {
+      if (error instanceof UploadError) return { problem: error.message };
+      throw error;
+    }
+  }
 }

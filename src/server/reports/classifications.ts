@@ -4,15 +4,7 @@ import type { ClassificationRow } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden } from '../http/errors.js';
-import {
-  canRead,
-  type Link,
-  parseFilters,
-  rangeCondition,
-  rangeFilter,
-  resourceDef,
-  visibleCondition,
-} from './scope.js';
+import { canRead, parseFilters, rangeCondition, rangeFilter, resourceDef, visibleCondition } from './scope.js';
 
 export const classificationsShape = {
   group_by: z.enum(['classification', 'classification_type']).default('classification'),

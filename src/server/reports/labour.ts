@@ -3,7 +3,7 @@ import { permittedCategories } from '../../common/permissions.js';
 import type { Labour } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { hasRowRules, type ResourceDefinition } from '../records/resource.js';
+import { hasRowRules } from '../records/resource.js';
 import { canRead, resourceDef, visibleCondition } from './scope.js';
 
 /**

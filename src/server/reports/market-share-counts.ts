@@ -3,7 +3,7 @@ import { permittedCategories } from '../../common/permissions.js';
 import type { Labour } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { hasRowRules, type ResourceDefinition } from '../records/resource.js';
+import { hasRowRules } from '../records/resource.js';
 import { storedLabourFacts } from './labour.js';
 import { canRead, resourceDef } from './scope.js';
 
@@ -43,6 +43,7 @@ export function answeredByCounts(
   if (!canRead(user, sites) || permittedCategories(user, sites.permission ?? sites.type, 'read') !== 'all')
     return false;
   const labour = storedLabourFacts(ctx, user);
+  // biome-ignore lint/complexity/useOptionalChain: the answer is a boolean; an optional chain would make it undefined.
   return labour !== null && labour.union && labour.nonUnion;
 }
 

@@ -12,7 +12,6 @@ import {
   canRead,
   INTERVALS,
   type Interval,
-  type Link,
   parseFilters,
   percentOf,
   rangeCondition,

@@ -139,7 +139,7 @@ export function registerCustomTypeRoutes(fastify: FastifyInstance, ctx: AppConte
     async (request, reply) => {
       const { def } = target(request);
       const written = await ctx.records.create(request.user, def, request.body, writeOptionsOf(request));
-      return reply.status(201).send(await writeAnswer(ctx, def, request, reply, written));
+      return writeAnswer(ctx, def, request, reply, written, 201);
     },
   );
   app.get(
@@ -166,7 +166,7 @@ export function registerCustomTypeRoutes(fastify: FastifyInstance, ctx: AppConte
       handler: async (request, reply) => {
         const { def, id } = target(request);
         const written = await ctx.records.update(request.user, def, id, request.body, writeOptionsOf(request));
-        return writeAnswer(ctx, def, request, reply, written);
+        return writeAnswer(ctx, def, request, reply, written, 200);
       },
     });
   }

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { SchemaField } from '../../common/schema-types.js';
 import { held, jsonValue, ofType, type ValueHome } from '../records/field-value-writes.js';
 import { fieldSchema, isBlank } from '../records/fields.js';
@@ -34,6 +34,23 @@ export async function countHeld(db: Kysely<any>, home: ValueHome): Promise<{ liv
     select count(*) filter (where t.deleted_at is null)::int as live, count(*) filter (where t.deleted_at is not null)::int as trashed
     from ${sql.table(home.table)} t where ${ofType(home)} and ${held(home)}`.execute(db);
   return { live: Number(rows[0]?.live ?? 0), trashed: Number(rows[0]?.trashed ?? 0) };
+}
+
+/**
+ * Values more than one live record holds, compared as `key` (the unique index's key): the most shared first, at most
+ * `limit`. A field cannot be made unique while there are any.
+ */
+export async function sharedValues(
+  db: Kysely<any>,
+  home: ValueHome,
+  key: RawBuilder<unknown>,
+  limit = 5,
+): Promise<Array<{ value: string; records: number }>> {
+  const { rows } = await sql<{ value: string; records: number }>`
+    select (${key})::text as value, count(*)::int as records from ${sql.table(home.table)} t
+    where ${ofType(home)} and t.deleted_at is null and (${key}) is not null
+    group by 1 having count(*) > 1 order by 2 desc, 1 limit ${limit}`.execute(db);
+  return rows.map((row) => ({ value: row.value, records: Number(row.records) }));
 }
 
 /** Every value the field holds, by record. */

@@ -8,6 +8,7 @@ import {
   sortIndexExpression,
 } from '../records/list-query.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
+import { uniqueIndexExpression } from '../records/unique-values.js';
 import { builtinDefinition } from './builtin-types.js';
 import { fieldSpecFor } from './field-specs.js';
 import { knownRelationTargets } from './schema-files.js';
@@ -113,7 +114,37 @@ export async function ensureCustomFieldIndex(
   const choices = choiceIndexes(table, schemaId, softDelete, field.slug, spec);
   for (const index of choices) await buildIndex(db, index);
   await dropOtherChoiceIndexes(db, table, schemaId, field.slug, new Set(choices.map((index) => index.name)));
+  await ensureUniqueIndex(db, schema, field);
   return true;
+}
+
+const uniqueIndexName = (table: string, schemaId: number | null, slug: string) =>
+  indexName(table, schemaId, `${slug}_uq`);
+
+/**
+ * A unique field's index (`options.unique`), built-in column or custom key: the value as the write paths compare it
+ * (records/unique-values.ts: text without case), over the live records of the type, so two writes of one value at
+ * the same moment cannot both pass. Dropped when the field is no longer unique. Made after the field's save, which
+ * refused to mark it unique while records shared a value (schema-fields-resource.ts).
+ */
+export async function ensureUniqueIndex(
+  db: Kysely<any>,
+  schema: { id: number; type: string },
+  field: Pick<SchemaField, 'slug' | 'name' | 'type' | 'required' | 'options' | 'column'>,
+) {
+  const { table, schemaId, softDelete } = target(schema);
+  const name = uniqueIndexName(table, schemaId, field.slug);
+  const spec = fieldSpecFor(field, knownRelationTargets());
+  const key = spec.unique ? uniqueIndexExpression(field.slug, spec) : null;
+  if (!key) {
+    await sql`drop index if exists ${sql.id(name)}`.execute(db);
+    return;
+  }
+  const columns = [...(schemaId ? [sql`schema_id`] : []), sql`(${key})`];
+  const live = softDelete ? sql` where deleted_at is null` : sql``;
+  await sql`create unique index if not exists ${sql.id(name)} on ${sql.table(table)} (${sql.join(columns)})${live}`.execute(
+    db,
+  );
 }
 
 /** Dropdowns with up to this many choices get an index per choice (choiceIndexes). */
@@ -216,6 +247,7 @@ export async function dropCustomFieldIndex(
   const { table, schemaId } = target(schema);
   await sql`drop index if exists ${sql.id(indexName(table, schemaId, field.slug))}`.execute(db);
   await sql`drop index if exists ${sql.id(searchIndexName(table, schemaId, field.slug))}`.execute(db);
+  await sql`drop index if exists ${sql.id(uniqueIndexName(table, schemaId, field.slug))}`.execute(db);
   await dropOtherSortIndexes(db, table, schemaId, field.slug, null);
   await dropOtherChoiceIndexes(db, table, schemaId, field.slug, new Set());
 }
@@ -231,8 +263,10 @@ export async function ensureAllCustomFieldIndexes(db: Kysely<any>) {
   for (const schema of await loadSchemas(db)) {
     const { table, schemaId, softDelete } = target(schema);
     for (const field of schema.fields) {
-      if (field.column) continue;
       const spec = fieldSpecFor(field, knownRelationTargets());
+      if (spec.unique && !existing.has(uniqueIndexName(table, schemaId, field.slug)))
+        await ensureUniqueIndex(db, schema, field);
+      if (field.column) continue;
       const sorted = sortIndexExpression(field.slug, spec) !== null;
       const choices = choiceIndexes(table, schemaId, softDelete, field.slug, spec);
       const complete =

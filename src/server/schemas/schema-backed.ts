@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
+import { can, LOG_FOR_OTHERS_PERMISSION } from '../../common/permissions.js';
 import { fieldError } from '../http/errors.js';
 import { liveSlugs } from '../records/choice-keys.js';
 import { humanise } from '../records/fields.js';
-import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
+import type { FieldSpec, ResourceDefinition, WriteContext } from '../records/resource.js';
 import { schemaStore } from './schema-store.js';
 
 /** A built-in relation column: the id of a row of `table`, checked to exist. */
@@ -56,6 +57,11 @@ export async function presentAttachments(type: string, records: Record<string, a
 export interface SchemaBackedOptions {
   /** Set `user_id` to whoever creates the record when they did not choose one. */
   ownedByCreator?: boolean;
+  /**
+   * A field naming who did the work the record tells of (a visit's "Logged by"): the signed-in person, unless they
+   * hold `user:log-for-others` (common/permissions.ts); see `assertLoggedBy`.
+   */
+  loggedBy?: string;
   /** Add `attachments` (the record's documents) to each record. */
   attachments?: boolean;
 }
@@ -66,12 +72,15 @@ export interface SchemaBackedOptions {
  * choices are a list (`slugOf`: site types, contact statuses...) must be the slug of a live row of that list.
  */
 export function schemaBacked(def: ResourceDefinition, options: SchemaBackedOptions = {}): ResourceDefinition {
-  const { ownedByCreator = 'user_id' in def.fields, attachments = false } = options;
+  const { ownedByCreator = 'user_id' in def.fields, attachments = false, loggedBy } = options;
   const hooks = def.hooks ?? {};
   return {
     ...def,
     readOnly: [...new Set([...(def.readOnly ?? []), ...(attachments ? ['attachments'] : [])])],
-    customFields: (db) => schemaStore(db).customSpecs(def.type),
+    customFields: async (db) => {
+      const snapshot = await schemaStore(db).snapshot();
+      return { ...snapshot.customSpecs(def.type), ...withColumnRules(def.fields, snapshot.columnRules(def.type)) };
+    },
     hooks: {
       ...hooks,
       async beforeWrite(values, ctx) {
@@ -82,6 +91,7 @@ export function schemaBacked(def: ResourceDefinition, options: SchemaBackedOptio
             throw fieldError(key, `The ${spec.label ?? humanise(key)} must be one of: ${allowed.join(', ')}.`);
         }
         let prepared = values;
+        if (loggedBy) prepared = loggedByOf(loggedBy, prepared, ctx);
         if (ownedByCreator && ctx.action === 'create' && prepared.user_id === undefined && ctx.user)
           prepared = { ...prepared, user_id: ctx.user.id };
         return (await hooks.beforeWrite?.(prepared, ctx)) ?? prepared;
@@ -93,6 +103,53 @@ export function schemaBacked(def: ResourceDefinition, options: SchemaBackedOptio
     },
   };
 }
+
+/**
+ * The `field` naming who did the work (logged the visit, collected the card): on create, left empty it is the
+ * signed-in person; naming anyone else, or changing it on update (other than filling an empty one with oneself),
+ * takes `user:log-for-others`, else a 422 on the field. Writes the server makes itself (no user) are not checked.
+ */
+function loggedByOf(
+  field: string,
+  values: Record<string, any>,
+  ctx: WriteContext & { action: 'create' | 'update' },
+): Record<string, any> {
+  const { user, existing } = ctx;
+  if (!user || !(field in values || ctx.action === 'create')) return values;
+  const sent = values[field] ?? null;
+  if (ctx.action === 'create' && sent === null) return { ...values, [field]: user.id };
+  const before = existing?.[field] ?? null;
+  const allowed = ctx.action === 'create' ? sent === user.id : sent === before || (before === null && sent === user.id);
+  if (!allowed && !can(user, LOG_FOR_OTHERS_PERMISSION))
+    throw fieldError(
+      field,
+      'You can name only yourself here. Naming someone else takes the permission to log work for others.',
+    );
+  return values;
+}
+
+/**
+ * The built-in fields with the validation an administrator set on them (schema-store.ts columnRules): a field the
+ * schema file makes required stays required; only fields whose rules differ are given (over `def.fields`).
+ */
+function withColumnRules(fields: Record<string, FieldSpec>, rules: Record<string, Partial<FieldSpec>>) {
+  const kept = overlaid.get(rules);
+  if (kept) return kept;
+  const out: Record<string, FieldSpec> = {};
+  for (const [slug, rule] of Object.entries(rules)) {
+    const spec = fields[slug];
+    if (!spec || typeof spec.storage === 'object' || spec.storage === 'virtual') continue;
+    const next: FieldSpec = { ...spec, ...rule, required: Boolean(spec.required || rule.required) };
+    if (JSON.stringify(next, regexAsText) !== JSON.stringify(spec, regexAsText)) out[slug] = next;
+  }
+  overlaid.set(rules, out);
+  return out;
+}
+
+/** The overlaid fields by the rules they were made from (one per type and schema snapshot): field checks are kept by spec. */
+const overlaid = new WeakMap<object, Record<string, FieldSpec>>();
+
+const regexAsText = (_key: string, value: unknown) => (value instanceof RegExp ? value.source : value);
 
 /** A text column whose value must be the slug of a live row of `table` (site types, contact statuses...). */
 export async function checkSlug(db: Kysely<any>, table: string, slug: unknown): Promise<string[] | null> {

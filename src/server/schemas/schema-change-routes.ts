@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { optionsKeptBy } from '../../common/field-types.js';
 import { SCHEMA_FIELD_TYPES, type SchemaField } from '../../common/schema-types.js';
 import type { AppContext } from '../app-context.js';
 import { answer, idParams, noBody, noQuery } from '../http/contracts.js';
 import { fieldError, HttpError } from '../http/errors.js';
 import { customTypeDefinition } from './custom-types.js';
 import { fieldImpact, presentImpact } from './field-changes.js';
-import { checkFieldOptions } from './field-specs.js';
+import { checkFieldOptions, optionsErrorKey } from './field-specs.js';
 import { schemaRelationTargets } from './relation-targets.js';
 import { schemaFieldsResource } from './schema-fields-resource.js';
 import { type SchemaRow, schemaRow, schemasResource } from './schemas-resource.js';
@@ -113,8 +114,12 @@ export function registerSchemaChangeRoutes(fastify: FastifyInstance, ctx: AppCon
       const { field, schema } = await fieldOf(request.user, request.params.id);
       const type = body.type ?? field.type;
       if (field.column && type !== field.type) throw fieldError('type', 'The type of a built-in field cannot change.');
-      const checked = checkFieldOptions(type, body.options ?? field.options, await schemaRelationTargets(ctx.db));
-      if ('error' in checked) throw fieldError('options', checked.error);
+      const checked = checkFieldOptions(
+        type,
+        body.options ?? optionsKeptBy(type, field.options),
+        await schemaRelationTargets(ctx.db),
+      );
+      if ('error' in checked) throw fieldError(optionsErrorKey(checked), checked.error);
       return {
         data: presentImpact(
           await fieldImpact(ctx.db, schema, field, {

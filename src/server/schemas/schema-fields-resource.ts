@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import { z } from 'zod';
+import { optionsKeptBy } from '../../common/field-types.js';
 import {
   FIELD_CATEGORIES,
   SCHEMA_FIELD_TYPES,
@@ -9,12 +10,13 @@ import {
 import { slugifyField } from '../../common/slugs.js';
 import { fieldError, HttpError } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
+import { uniqueIndexExpression } from '../records/unique-values.js';
 import { builtinDefinition } from './builtin-types.js';
 import { customTypeDefinition } from './custom-types.js';
 import { applyFieldChange, type FieldImpact } from './field-changes.js';
-import { checkFieldOptions, fieldSpecFor } from './field-specs.js';
-import { valueHome } from './field-values.js';
-import { dropCustomFieldIndex, ensureCustomFieldIndex } from './indexes.js';
+import { checkFieldOptions, fieldSpecFor, optionsErrorKey } from './field-specs.js';
+import { sharedValues, valueHome } from './field-values.js';
+import { dropCustomFieldIndex, ensureCustomFieldIndex, ensureUniqueIndex } from './indexes.js';
 import { schemaRelationTargets } from './relation-targets.js';
 import { FIELD_SLUG_PATTERN, RESERVED_FIELDS } from './schema-names.js';
 import { fieldSnapshot, reviseSchema } from './schema-revisions.js';
@@ -59,6 +61,19 @@ function valueEffects(slug: string, impact: FieldImpact): Record<string, [unknow
     if (block.effect !== 'uses the field')
       effects[`logic:${block.id}`] = [block.description ?? `block ${block.id}`, block.effect];
   return effects;
+}
+
+/** A field is made unique only once no two live records hold one value (422 on `options.unique` naming them). */
+async function refuseSharedValues(trx: Transaction<any>, schema: { id: number; type: string }, field: SchemaField) {
+  const spec = fieldSpecFor(field, await schemaRelationTargets(trx));
+  const key = uniqueIndexExpression(field.slug, spec);
+  if (!key) return;
+  const shared = await sharedValues(trx, valueHome(schema, field), key);
+  if (shared.length)
+    throw fieldError(
+      'options.unique',
+      `${field.name} cannot be unique yet: ${shared.map((s) => `“${s.value}” is held by ${s.records} records`).join(', ')}${shared.length === 5 ? ', and more' : ''}. Make them different first.`,
+    );
 }
 
 /** The resource of a record type (built in, or made in the app). */
@@ -134,13 +149,16 @@ export const schemaFieldsResource: ResourceDefinition = {
       if (!schema) throw fieldError('schema_id', 'The selected schema does not exist.');
       const type = (prepared.type ?? existing?.type) as SchemaFieldType;
       if (action === 'create' || 'options' in prepared || 'type' in prepared) {
+        // A new type without new options keeps those of the old options it takes.
         const checked = checkFieldOptions(
           type,
-          'options' in prepared ? prepared.options : existing?.options,
+          'options' in prepared ? prepared.options : optionsKeptBy(type, existing?.options),
           await schemaRelationTargets(trx),
         );
-        if ('error' in checked) throw fieldError('options', checked.error);
+        if ('error' in checked) throw fieldError(optionsErrorKey(checked), checked.error);
         prepared.options = checked.options;
+        if (action === 'update' && checked.options.unique && !existing!.options?.unique)
+          await refuseSharedValues(trx, schema, { ...existing!, ...prepared } as SchemaField);
       }
       if (action === 'create') {
         if (prepared.category === 'internal')
@@ -259,7 +277,10 @@ export const schemaFieldsResource: ResourceDefinition = {
       if (!schema) return;
       // Values may have been rewritten or archived: open lists of the type refresh (one event, as after an import).
       if (action !== 'create') records.announce(typeDefinition(schema), 'updated', { schema_field_id: record.id });
-      if (record.column) return;
+      if (record.column) {
+        if (action !== 'delete') await ensureUniqueIndex(records.db, schema, record as SchemaField);
+        return;
+      }
       if (action === 'delete') await dropCustomFieldIndex(records.db, schema, record as SchemaField);
       else await ensureCustomFieldIndex(records.db, schema, record as SchemaField);
     },

@@ -22,6 +22,11 @@ export interface SchemaSnapshot {
   targets: Record<RelationTarget, RelationTargetInfo>;
   /** FieldSpecs of the custom (non-column) fields of a type, made once per snapshot. */
   customSpecs(type: string): Record<string, FieldSpec>;
+  /**
+   * The validation an administrator set on the built-in fields of a type (required, pattern, unique, default,
+   * read-only, limits), by slug: what the stored schema says over what the schema file gives (schema-backed.ts).
+   */
+  columnRules(type: string): Record<string, Partial<FieldSpec>>;
 }
 
 /** Reads every schema with its fields and logic in five queries. */
@@ -94,6 +99,7 @@ export function presentBlock(
 
 function snapshotOf(list: RecordSchema[]): SchemaSnapshot {
   const specs = new Map<string, Record<string, FieldSpec>>();
+  const rules = new Map<string, Record<string, Partial<FieldSpec>>>();
   const byType = new Map(list.map((schema) => [schema.type, schema]));
   const targets = relationTargets(list);
   return {
@@ -108,11 +114,40 @@ function snapshotOf(list: RecordSchema[]): SchemaSnapshot {
       }
       return specs.get(type)!;
     },
+    columnRules(type) {
+      if (!rules.has(type)) {
+        const fields = byType.get(type)?.fields.filter((field) => field.column) ?? [];
+        rules.set(
+          type,
+          Object.fromEntries(
+            fields.map((field) => {
+              const spec = fieldSpecFor(field, targets);
+              const picked = Object.entries(spec).filter(([key]) => RULE_KEYS.has(key));
+              return [field.slug, Object.fromEntries(picked) as Partial<FieldSpec>];
+            }),
+          ),
+        );
+      }
+      return rules.get(type)!;
+    },
   };
 }
 
 /** The channel on which server processes tell each other that record types changed (payload: the sender's id). */
 const NOTIFY_CHANNEL = 'organizing_map_schemas';
+
+/** What of a built-in field's stored schema its validation takes (columnRules). */
+const RULE_KEYS = new Set([
+  'required',
+  'pattern',
+  'patternMessage',
+  'unique',
+  'default',
+  'readOnly',
+  'min',
+  'max',
+  'step',
+]);
 
 /**
  * The schemas of one database, cached in memory: every resource needs its custom fields, its name and its logic

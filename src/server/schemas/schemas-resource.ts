@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { PERMISSION_ENTITIES } from '../../common/permission-catalogue.js';
 import { pluralizeSlug, SCHEMA_FIELD_TYPES } from '../../common/schema-types.js';
@@ -7,7 +7,7 @@ import { fieldError, HttpError } from '../http/errors.js';
 import type { RecordService } from '../records/record-service.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { builtinDefinition, builtinTypes } from './builtin-types.js';
-import { checkFieldOptions } from './field-specs.js';
+import { checkFieldOptions, optionsErrorKey } from './field-specs.js';
 import { ensureCustomFieldIndex } from './indexes.js';
 import { schemaRelationTargets } from './relation-targets.js';
 import { FIELD_SLUG_PATTERN, RESERVED_FIELDS, RESERVED_RESOURCES, TYPE_PATTERN } from './schema-names.js';
@@ -125,7 +125,7 @@ export const schemasResource: ResourceDefinition = {
           throw fieldError(`fields.${i}.slug`, `The field slug "${slug}" is not allowed or used twice.`);
         slugs.add(slug);
         const checked = checkFieldOptions(field.type, field.options, targets);
-        if ('error' in checked) throw fieldError(`fields.${i}.options`, checked.error);
+        if ('error' in checked) throw fieldError(optionsErrorKey(checked, `fields.${i}.options`), checked.error);
       }
       if (prepared.position === undefined) {
         const last = await trx

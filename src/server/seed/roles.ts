@@ -81,6 +81,8 @@ export function seededRoles() {
         'importer:read',
         'map:read',
         'system:grievances',
+        // Leaders record the cards their organizers collected, and visits made by others.
+        'user:log-for-others',
       ],
     },
     {

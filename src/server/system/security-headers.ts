@@ -1,5 +1,5 @@
 import fastifyHelmet from '@fastify/helmet';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/config.js';
 
 /**
@@ -19,8 +19,11 @@ export function sourceOf(address: string | undefined): string | null {
   }
 }
 
-/** Where the browser's realtime connection goes: this server's own host, or the Pusher-protocol service's. */
-function realtimeSources(config: Config, request: FastifyRequest): string[] {
+/**
+ * Where the browser's realtime connection goes: the Pusher-protocol service's host, or this server at its public
+ * address (APP_URL). Never the request's Host header: a header sent by anyone would land in the policy.
+ */
+function realtimeSources(config: Config): string[] {
   if (config.pusher.external) {
     const scheme = config.pusher.scheme ?? 'https';
     const port = config.pusher.port ? `:${config.pusher.port}` : '';
@@ -30,8 +33,9 @@ function realtimeSources(config: Config, request: FastifyRequest): string[] {
       `${scheme}://${config.pusher.host}${port}`,
     ];
   }
-  // 'self' covers ws: and wss: of this host in current browsers; named as well for the older ones.
-  return [`${request.protocol === 'https' ? 'wss' : 'ws'}://${request.host}`];
+  // 'self' covers ws: and wss: of the page's own host in current browsers; the public address is named for older ones.
+  const app = new URL(config.appUrl);
+  return [`${app.protocol === 'https:' ? 'wss' : 'ws'}://${app.host}`];
 }
 
 /**
@@ -40,7 +44,7 @@ function realtimeSources(config: Config, request: FastifyRequest): string[] {
  * - Content-Security-Policy: scripts only from this server, never inline (the built index.html has none); styles
  *   from this server and inline, because MUI's emotion writes <style> elements and Leaflet sets style attributes
  *   (a style cannot run script); images from this server, data: and blob: URLs and the map tile host (TILE_URL) and
- *   logo (LOGO_URL); connections to this server, its realtime websocket (or the PUSHER_HOST service) and
+ *   logo (LOGO_URL); connections to this server, its realtime websocket at APP_URL (or the PUSHER_HOST service) and
  *   ANALYTICS_URL; the service worker and web app manifest from this server (docs/offline.md); no plugins, no <base>, forms only to this server, and no framing (frame-ancestors 'none').
  * - X-Frame-Options DENY, X-Content-Type-Options nosniff, Referrer-Policy strict-origin-when-cross-origin (tile
  *   servers such as OpenStreetMap's ask for a referrer: the origin is sent, never a path), Cross-Origin-Opener-Policy.
@@ -51,7 +55,7 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
   const present = (sources: Array<string | null>) => [
     ...new Set(sources.filter((source): source is string => Boolean(source))),
   ];
-  const fixed: Record<string, string[]> = {
+  const directives: Record<string, string[]> = {
     'default-src': ["'self'"],
     'script-src': ["'self'"],
     'script-src-attr': ["'none'"],
@@ -65,13 +69,12 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
     'base-uri': ["'self'"],
     'form-action': ["'self'"],
     'frame-ancestors': ["'none'"],
+    'connect-src': present(["'self'", sourceOf(config.analyticsUrl), ...realtimeSources(config)]),
   };
-  const connect = present(["'self'", sourceOf(config.analyticsUrl)]);
-  // The realtime host depends on the address the browser used (the embedded hub answers on it): made per request.
-  const policy = (request: FastifyRequest) =>
-    Object.entries({ ...fixed, 'connect-src': [...connect, ...realtimeSources(config, request)] })
-      .map(([directive, sources]) => `${directive} ${sources.join(' ')}`)
-      .join('; ');
+  // Made once from the settings: nothing of the request goes into it.
+  const policy = Object.entries(directives)
+    .map(([directive, sources]) => `${directive} ${sources.join(' ')}`)
+    .join('; ');
 
   await app.register(fastifyHelmet, {
     global: true,
@@ -82,7 +85,8 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
     hsts: false,
   });
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('content-security-policy', policy(request));
+    reply.header('content-security-policy', policy);
+    // request.protocol is the socket's, or X-Forwarded-Proto only from a proxy TRUST_PROXY believes.
     if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
   });
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.js';
@@ -19,14 +19,24 @@ export function deployVersion(version: string) {
   return `${version}+${fingerprint}`;
 }
 
+/**
+ * Where the browser opens its realtime connection: the Pusher-protocol service's address, or for the embedded hub
+ * nulls, so the browser uses the address it loaded the app from (src/client/realtime/pusherOptions.ts); nothing is
+ * taken from the request's Host header.
+ */
+function realtimeAddress(config: Config) {
+  if (!config.pusher.external) return { host: null, port: null, scheme: null, force_tls: null };
+  const scheme = config.pusher.scheme ?? 'https';
+  return {
+    host: config.pusher.host,
+    port: config.pusher.port ?? (scheme === 'https' ? 443 : 80),
+    scheme,
+    force_tls: scheme === 'https',
+  };
+}
+
 /** The public settings the client starts with (GET /api/system/config; the start answer of bootstrap-routes.ts too). */
-export function systemConfig(config: Config, request: FastifyRequest, version: string) {
-  const external = config.pusher.external;
-  const scheme = external ? (config.pusher.scheme ?? 'https') : request.protocol;
-  const host = external ? config.pusher.host : request.hostname.replace(/:\d+$/, '');
-  const port = external
-    ? (config.pusher.port ?? (scheme === 'https' ? 443 : 80))
-    : Number(request.host.split(':')[1] ?? (scheme === 'https' ? 443 : 80));
+export function systemConfig(config: Config, version: string) {
   return {
     name: config.appName,
     logo_url: config.links.logoUrl,
@@ -41,10 +51,7 @@ export function systemConfig(config: Config, request: FastifyRequest, version: s
       broadcaster: 'pusher',
       key: config.pusher.key,
       cluster: config.pusher.cluster,
-      host,
-      port,
-      scheme,
-      force_tls: scheme === 'https',
+      ...realtimeAddress(config),
       auth_endpoint: '/broadcasting/auth',
       user_auth_endpoint: '/broadcasting/user-auth',
       channel: 'system',
@@ -72,10 +79,11 @@ export const systemConfigShape = z
       broadcaster: z.string(),
       key: z.string(),
       cluster: z.string(),
-      host: z.string().optional(),
-      port: z.number().int(),
-      scheme: z.string(),
-      force_tls: z.boolean(),
+      /** The Pusher-protocol service's address; null for the embedded hub (the browser uses the page's address). */
+      host: z.string().nullish(),
+      port: z.number().int().nullable(),
+      scheme: z.string().nullable(),
+      force_tls: z.boolean().nullable(),
       auth_endpoint: z.string(),
       user_auth_endpoint: z.string(),
       channel: z.string(),
@@ -93,10 +101,11 @@ export function registerSystemRoutes(fastify: FastifyInstance, ctx: AppContext) 
   const version = deployVersion(config.version);
   const open = { permission: 'public' } as const;
 
+  const answer = systemConfig(config, version);
   app.get(
     '/api/system/config',
     { schema: { querystring: noQuery, response: { 200: systemConfigShape } }, config: open },
-    async (request) => systemConfig(config, request, version),
+    async () => answer,
   );
 
   app.get(

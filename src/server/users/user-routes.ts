@@ -1,13 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { can } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import { Accounts } from '../auth/accounts.js';
 import { signedInUser } from '../auth/auth-user.js';
 import { loadAuthUser } from '../auth/load-user.js';
+import { issueResetLink, RESET_TOKEN_MINUTES } from '../auth/password-reset.js';
 import { verifyPassword } from '../auth/passwords.js';
-import { idParams } from '../http/contracts.js';
-import { fieldError } from '../http/errors.js';
+import { idParams, noBody } from '../http/contracts.js';
+import { fieldError, forbidden } from '../http/errors.js';
+import { assertMayManageAccount } from './account-rules.js';
 
 const goalCount = z.number().int().min(0).max(100_000).optional();
 const goalsBody = z
@@ -45,7 +48,13 @@ const preferenceBody = z
 
 const goalsAnswer = z.object({ data: z.record(z.string(), z.unknown()), message: z.string() });
 
-/** Routes about users beyond the generic ones: monthly goals and one's own profile. */
+/** A reset link made for someone, shown once. */
+const resetLinkAnswer = z.object({
+  data: z.object({ link: z.string(), expires_at: z.string() }),
+  message: z.string(),
+});
+
+/** Routes about users beyond the generic ones: monthly goals, reset links, and one's own profile. */
 export function registerUserRoutes(fastify: FastifyInstance, ctx: AppContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const users = ctx.resources.get('users')!;
@@ -64,6 +73,29 @@ export function registerUserRoutes(fastify: FastifyInstance, ctx: AppContext) {
       const goals = { ...(current.goals ?? {}), [period]: { ...(current.goals?.[period] ?? {}), ...counts } };
       const { record } = await ctx.records.update(request.user, users, request.params.id, { goals });
       return { data: record.goals, message: 'Goals updated successfully.' };
+    },
+  );
+
+  // A password reset link made by someone who may set the person's password, for when no mail server is set or the
+  // mail does not arrive: shown to them once, never logged, and it voids the person's earlier links.
+  app.post(
+    '/api/users/:id/password-reset-link',
+    {
+      schema: { params: idParams, body: noBody, response: { 200: resetLinkAnswer } },
+      config: { permission: { resource: 'users', action: 'update' } },
+    },
+    async (request, reply) => {
+      const me = request.user!;
+      const user = await ctx.records.show(me, users, request.params.id);
+      if (!can(me, 'user:update')) throw forbidden("You do not have permission to reset users' passwords.");
+      await assertMayManageAccount(ctx.db, me, user, 'make a password reset link for');
+      const { link, expiresAt } = await issueResetLink(ctx.db, ctx.config, String(user.email).toLowerCase());
+      request.log.info({ by: me.id, for: user.id }, 'Password reset link made');
+      reply.header('Cache-Control', 'no-store');
+      return {
+        data: { link, expires_at: expiresAt.toISOString() },
+        message: `This link lets ${user.first_name} choose a new password once, within ${RESET_TOKEN_MINUTES} minutes. Earlier links no longer work.`,
+      };
     },
   );
 

@@ -14,9 +14,10 @@ import { assertOwnerReadable } from '../work/owners.js';
 const LABEL = `'Visit on ' || to_char(visited_at at time zone 'UTC', 'Mon FMDD, YYYY')`;
 
 /**
- * Site visits (fields: schemas/visit.json): a site, when, who went (`user_ids`, kept in visit_users), notes, and
- * the head count: rows by contractor (`head_counts`, kept in visit_head_counts and written with the visit, so the
- * visit's revision holds the rows before and after). A person reads the visits of the sites they may read.
+ * Site visits (fields: schemas/visit.json): a site, when, who went (`user_ids`, kept in visit_users), who logged it
+ * (`user_id`: the person logging it, unless they may log for others), notes, and the head count: rows by contractor
+ * (`head_counts`, kept in visit_head_counts and written with the visit, so the visit's revision holds the rows before
+ * and after). A person reads the visits of the sites they may read.
  */
 export const visitsResource: ResourceDefinition = schemaBacked(
   builtinType('visit', {
@@ -97,6 +98,8 @@ export const visitsResource: ResourceDefinition = schemaBacked(
       },
     },
   }),
+  // "Logged by": the signed-in person unless they hold user:log-for-others.
+  { loggedBy: 'user_id' },
 );
 
 /** Which of these ids of records of a built-in `type` the person may read (the record service's read rule). */

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
+import { InputLimitError } from '../config/input-limits.js';
 import { type FileStore, temporaryFolder } from '../files/file-store.js';
 import { HttpError, ValidationError } from '../http/errors.js';
 
@@ -113,6 +114,10 @@ export async function receiveUpload(
   let file: ReceivedFile | null = null;
   const tmpDir = temporaryFolder(config);
   await mkdir(tmpDir, { recursive: true });
+  // A document is kept as it is, never parsed: of the input limits, its size is the one that applies.
+  const tooLarge = (fileName: string) =>
+    new InputLimitError('uploadBytes', { ...config.limits, uploadBytes: maxBytes }, { subject: `"${fileName}"` })
+      .message;
   const fail = async (message: string, status = 422): Promise<never> => {
     if (file) await rm(file.tempPath, { force: true });
     if (status === 422) throw new ValidationError({ file: [message] });
@@ -142,12 +147,11 @@ export async function receiveUpload(
     try {
       await pipeline(part.file, createWriteStream(tempPath));
     } catch (error: any) {
-      if (error?.code === 'FST_REQ_FILE_TOO_LARGE' || error?.statusCode === 413)
-        await fail(`The file may not be larger than ${formatBytes(maxBytes)}.`);
+      if (error?.code === 'FST_REQ_FILE_TOO_LARGE' || error?.statusCode === 413) await fail(tooLarge(fileName));
       await rm(tempPath, { force: true });
       throw error;
     }
-    if (part.file.truncated) await fail(`The file may not be larger than ${formatBytes(maxBytes)}.`);
+    if (part.file.truncated) await fail(tooLarge(fileName));
     file.size = part.file.bytesRead;
     if (file.size === 0) await fail('The file is empty.');
     const head = await firstBytes(tempPath, 8_192);
@@ -174,8 +178,4 @@ export async function keep(files: FileStore, file: ReceivedFile, folder = 'docum
 export async function discard(files: FileStore, keyOrTemp: string) {
   if (path.isAbsolute(keyOrTemp)) await rm(keyOrTemp, { force: true });
   else await files.remove(keyOrTemp);
-}
-
-function formatBytes(bytes: number) {
-  return bytes >= 1_048_576 ? `${Math.round((bytes / 1_048_576) * 10) / 10} MB` : `${Math.ceil(bytes / 1024)} KB`;
 }

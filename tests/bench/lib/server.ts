@@ -61,11 +61,14 @@ export interface ServerOptions {
 }
 
 export interface RunningServer {
+  /** The server process (the supervisor's child): what memory and CPU figures measure. */
   pid: number;
+  /** `npm start`'s supervisor (src/server/supervisor.mjs), which started the server process and restarts it. */
+  supervisorPid: number;
   baseUrl: string;
   /** Spawn to the first 200 from GET /api/health, in ms. */
   startMs: number;
-  /** CPU time (user + system, all threads) the server used until then, in ms: steadier than startMs on a busy machine. */
+  /** CPU time (user + system, all threads) the server and its supervisor used until then, in ms: steadier than startMs on a busy machine. */
   startCpuMs: number;
   /** The last lines the server wrote (stdout and stderr), for error reports. */
   output(): string;
@@ -172,12 +175,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))),
   );
-  exited.then(() => live.delete(child));
+  void exited.then(() => live.delete(child));
   let exitCode: number | null | undefined;
   void exited.then((code) => (exitCode = code));
 
+  let serverPid: number | undefined;
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
     if (exitCode !== undefined) return;
+    // A crash: the server dies first, then its supervisor before it can start it again.
+    if (signal === 'SIGKILL' && serverPid) killIfAlive(serverPid);
     child.kill(signal);
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
     await exited;
@@ -207,8 +213,27 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await sleep(20);
   }
   const startMs = performance.now() - startedAt;
-  const startCpuMs = procCpuMs(child.pid!);
-  return { pid: child.pid!, baseUrl, startMs, startCpuMs, output: () => log, stop };
+  serverPid = serverProcessOf(child.pid!);
+  const startCpuMs = procCpuMs(serverPid) + procCpuMs(child.pid!);
+  return { pid: serverPid, supervisorPid: child.pid!, baseUrl, startMs, startCpuMs, output: () => log, stop };
+}
+
+/** The server process the supervisor runs (its child running the built bundle), from /proc. Linux only. */
+export function serverProcessOf(supervisorPid: number): number {
+  const children = readFileSync(`/proc/${supervisorPid}/task/${supervisorPid}/children`, 'utf8').trim().split(/\s+/);
+  const server = children.find(
+    (pid) => pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('dist/server/main.mjs'),
+  );
+  if (!server) throw new Error(`No server process under the supervisor (pid ${supervisorPid})`);
+  return Number(server);
+}
+
+function killIfAlive(pid: number) {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    /* already gone */
+  }
 }
 
 /** The load average (1, 5, 15 minutes) as /proc/loadavg gives it: printed beside every figure. */
@@ -228,9 +253,21 @@ export function procStatusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return Number(match[1]) / 1024;
 }
 
-/** CPU time (user + system) the process has used so far, in ms, from /proc/<pid>/stat (clock ticks of 10 ms). */
-export function procCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/**
+ * CPU time (user + system) the process has used so far, in ms, from /proc/<pid>/stat (clock ticks of 10 ms); of one
+ * of its threads with `thread` (the main thread's id is the pid).
+ */
+export function procCpuMs(pid: number, thread?: number): number {
+  return cpuMsOf(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`);
+}
+
+/** CPU time of one thread of the process (its main thread: `tid` = `pid`), in ms, from /proc/<pid>/task/<tid>/stat. */
+export function threadCpuMs(pid: number, tid = pid): number {
+  return cpuMsOf(`/proc/${pid}/task/${tid}/stat`);
+}
+
+function cpuMsOf(file: string): number {
+  const stat = readFileSync(file, 'utf8');
   // Fields after the command name (which may hold spaces, hence the last ')'): utime and stime are 14th and 15th.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;

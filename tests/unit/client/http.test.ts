@@ -158,7 +158,7 @@ describe('http client', () => {
       expect(error.status).toBe(422);
       expect(error.body.errors).toEqual({ email: 'The email has already been taken.' });
       expect(error.message).toBe('The email has already been taken.');
-      expect(Object.prototype.hasOwnProperty.call(error, 'body')).toBe(true);
+      expect(Object.hasOwn(error, 'body')).toBe(true);
     });
 
     it('429 keeps Retry-After', async () => {

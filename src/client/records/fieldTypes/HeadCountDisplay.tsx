@@ -5,8 +5,8 @@ import Typography from '@mui/material/Typography';
 import { useGetMany } from 'react-admin';
 import { HEAD_COUNT_LABELS, type HeadCountRow, headCountTotals } from '../../../common/head-count';
 import { recordLabel } from '../label';
-import { formatNumber } from './describe';
 import type { DisplayVariant, ValueView } from './displays';
+import { formatNumber } from './format';
 
 /** "17 workers: 12 union, 3 non-union". */
 export function workersSummary(totals: { workers: number; union_workers: number; non_union_workers: number }): string {

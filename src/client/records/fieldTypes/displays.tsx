@@ -27,7 +27,8 @@ import { linkNamesOf } from '../../../common/link-names';
 import { formatDate, formatDateTime } from '../../i18n/dates';
 import { recordPath } from '../recordPath';
 import { recordLabel } from '../schema';
-import { addressLine, choiceLabel, type FieldDescriptor, formatNumber, socialNetwork } from './describe';
+import type { FieldDescriptor } from './describe';
+import { addressLine, choiceLabel, formatNumber, socialNetwork } from './format';
 
 export type DisplayVariant = 'show' | 'list';
 

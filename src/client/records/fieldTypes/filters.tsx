@@ -71,7 +71,6 @@ export function filterElement(
     }
     case 'reference-text':
       return <TextRelationInput key={key} {...base} optionsPath={descriptor.reference!.options} />;
-    case 'text':
     default:
       return <TextInput key={key} {...base} />;
   }

@@ -1,16 +1,16 @@
 /**
- * THE per-field-type table (SPEC section 3): for every field type, its form Input, its display Field, its list
- * Column (react-admin DataTable columns as data) and its list Filters. The generated screens use nothing else,
- * so a new type is added here once. Type options (which relation, which choices, which number format, which
- * filter operators) are worked out in describe.ts.
+ * THE per-field-type table (SPEC section 3): every field type's module (`ui/`: its form Input, its view, its filters,
+ * its in-place editor, its history) with its display Field, its list Column and its list Filter inputs. The generated
+ * screens use nothing else; a new type is a new module in `ui/`. Type options (which relation, which choices, which
+ * number format) are worked out in describe.ts.
  */
 import type { ComponentType, ReactElement } from 'react';
 import type { SchemaFieldType } from '../../../common/schema-types';
 import type { FieldDescriptor } from './describe';
 import * as Displays from './displays';
 import { filterElement } from './filters';
-import { HeadCountValue } from './HeadCountDisplay';
-import * as Inputs from './inputs';
+import type * as Inputs from './inputs';
+import { FIELD_TYPE_UIS, type FieldTypeUI as FieldTypeModuleUI } from './ui';
 
 export interface ColumnSpec {
   /** The record key (DataTable `source`; also what the list sorts by). */
@@ -20,11 +20,8 @@ export interface ColumnSpec {
   descriptor: FieldDescriptor;
 }
 
-export interface FieldTypeUI {
-  Input: ComponentType<Inputs.InputComponentProps>;
-  /** The value as it reads, from the value itself (list cells: no record context, no hook). */
-  Value: Displays.ValueView;
-  /** The same for the current record (show pages, cards). */
+export interface FieldTypeUI extends FieldTypeModuleUI {
+  /** The value of the current record (show pages, cards): the module's view in a record context. */
   Field: ComponentType<Displays.DisplayProps>;
   Column: (descriptor: FieldDescriptor) => ColumnSpec;
   Filters: (descriptor: FieldDescriptor) => ReactElement[];
@@ -37,37 +34,14 @@ const column = (descriptor: FieldDescriptor): ColumnSpec => ({
   descriptor,
 });
 const filters = (descriptor: FieldDescriptor) => descriptor.filters.map((spec) => filterElement(descriptor, spec));
-const entry = (Input: FieldTypeUI['Input'], Value: FieldTypeUI['Value']): FieldTypeUI => ({
-  Input,
-  Value,
-  Field: Displays.displayOf(Value),
-  Column: column,
-  Filters: filters,
-});
 
-export const FIELD_TYPES: Readonly<Record<SchemaFieldType, FieldTypeUI>> = {
-  text: entry(Inputs.TextFieldInput, Displays.TextValue),
-  textarea: entry(Inputs.TextareaInput, Displays.LongTextValue),
-  number: entry(Inputs.NumberFieldInput, Displays.TextValue),
-  email: entry(Inputs.EmailInput, Displays.EmailValue),
-  phone: entry(Inputs.PhoneInput, Displays.PhoneValue),
-  link: entry(Inputs.LinkInput, Displays.LinkValue),
-  date: entry(Inputs.DateFieldInput, Displays.DateValue),
-  datetime: entry(Inputs.DateTimeFieldInput, Displays.DateTimeValue),
-  boolean: entry(Inputs.BooleanFieldInput, Displays.BooleanValue),
-  dropdown: entry(Inputs.DropdownInput, Displays.ChoiceValue),
-  color: entry(Inputs.ColorFieldInput, Displays.ColorValue),
-  note: entry(Inputs.NoteInput, Displays.LongTextValue),
-  attachment: entry(Inputs.LazyAttachmentInput, Displays.AttachmentValue),
-  addresses: entry(Inputs.LazyAddressesInput, Displays.AddressesValue),
-  slug: entry(Inputs.SlugInput, Displays.TextValue),
-  radios: entry(Inputs.RadiosInput, Displays.ChoiceValue),
-  'social-link': entry(Inputs.LinkInput, Displays.SocialLinkValue),
-  'prevailing-wage': entry(Inputs.BooleanFieldInput, Displays.BooleanValue),
-  'estimated-hours': entry(Inputs.HoursInput, Displays.TextValue),
-  'head-count': entry(Inputs.LazyHeadCountInput, HeadCountValue),
-  relation: entry(Inputs.RelationFieldInput, Displays.RelationValue),
-};
+/** Each type's screens as the generated pages use them: its module's input and view, its column and filter inputs. */
+export const FIELD_TYPES: Readonly<Record<SchemaFieldType, FieldTypeUI>> = Object.fromEntries(
+  Object.entries(FIELD_TYPE_UIS).map(([type, ui]) => [
+    type,
+    { ...ui, Field: Displays.displayOf(ui.Value), Column: column, Filters: filters },
+  ]),
+) as Record<SchemaFieldType, FieldTypeUI>;
 
 export function fieldTypeUI(type: string): FieldTypeUI {
   return FIELD_TYPES[type as SchemaFieldType] ?? FIELD_TYPES.text;

@@ -250,7 +250,7 @@ export default function ListGrid({
   const onCellKeyDown = useEventCallback((params: GridCellParams, event: MuiEvent<React.KeyboardEvent>) => {
     if (opens !== false && event.key === 'Enter' && params.field === linkField && params.cellMode === 'view') {
       event.defaultMuiPrevented = true;
-      navigate(recordPath(resource, params.id, opens));
+      void navigate(recordPath(resource, params.id, opens));
     }
     if (event.key === 'Tab' && params.cellMode === 'edit') {
       // As in a spreadsheet: the value is saved and the next cell the person may edit in this row takes the focus

@@ -36,42 +36,19 @@ const GRID_FILTER: Partial<Record<FilterKind, (descriptor: FieldDescriptor) => F
   select: () => 'singleSelect',
 };
 
-/** Field types a cell edits in place (the others open the record's form). */
-const EDITABLE_TYPES = new Set<FieldDescriptor['type']>([
-  'text',
-  'number',
-  'email',
-  'phone',
-  'link',
-  'social-link',
-  'color',
-  'estimated-hours',
-  'date',
-  'datetime',
-  'boolean',
-  'prevailing-wage',
-  'dropdown',
-  'radios',
-]);
-
 /** A relation to one record, edited in place as a choice among the target's records. */
 export const isSingleRelation = (descriptor: FieldDescriptor) =>
-  descriptor.type === 'relation' &&
-  descriptor.reference?.value === 'id' &&
-  !descriptor.multiple &&
-  !descriptor.withTrade &&
-  !descriptor.readOnly;
+  !descriptor.readOnly && fieldTypeUI(descriptor.type).editor(descriptor) === 'relation';
 
-/** How a field's cell edits in place, or undefined when it does not (read-only, several values, no choices). */
+/** How a field's cell edits in place (its type's `editor`), or undefined when it does not (read-only, no choices loaded). */
 export function gridEditKind(
   descriptor: FieldDescriptor,
   relationChoices?: readonly unknown[],
 ): FilterValueKind | undefined {
-  if (isSingleRelation(descriptor)) return relationChoices ? 'singleSelect' : undefined;
-  if (!EDITABLE_TYPES.has(descriptor.type) || descriptor.readOnly || descriptor.multiple) return undefined;
-  const kind = gridFilterKind(descriptor);
-  if (kind === 'singleSelect' && descriptor.choices.length === 0) return undefined;
-  return kind;
+  if (descriptor.readOnly) return undefined;
+  const editor = fieldTypeUI(descriptor.type).editor(descriptor);
+  if (editor === 'relation') return relationChoices ? 'singleSelect' : undefined;
+  return editor ?? undefined;
 }
 
 export function gridFilterKind(descriptor: FieldDescriptor): FilterValueKind | undefined {

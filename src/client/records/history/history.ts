@@ -1,7 +1,7 @@
 /** Pure helpers of the history (revisions: who changed what and when, GET /api/revisions). */
 
-import { formatDate, formatDateTime } from '../../i18n/dates';
-import { choiceLabel, type FieldDescriptor, formatNumber } from '../fieldTypes/describe';
+import type { FieldDescriptor } from '../fieldTypes/describe';
+import { fieldTypeUIOf } from '../fieldTypes/ui';
 
 export interface Revision {
   id: number;
@@ -63,15 +63,11 @@ export function canRestoreVersion(
   return Object.keys(valuesToRestore(revisions, index, editable)).length > 0;
 }
 
-/** A value as text for the history (choices by label, dates formatted, lists joined). */
+/** A value as text for the history: lists joined, each value as its field type writes it (choices by label, dates formatted). */
 export function historyText(value: unknown, descriptor?: FieldDescriptor): string {
   if (value === null || value === undefined || value === '') return '—';
   if (Array.isArray(value)) return value.length ? value.map((item) => historyText(item, descriptor)).join(', ') : '—';
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (typeof value === 'object') return JSON.stringify(value);
-  if (descriptor && descriptor.choices.length) return choiceLabel(descriptor, value);
-  if (descriptor?.number && typeof value === 'number') return formatNumber(value, descriptor.number);
-  if (descriptor?.type === 'date' && typeof value === 'string') return formatDate(`${value.slice(0, 10)}T12:00:00`);
-  if (descriptor?.type === 'datetime' && typeof value === 'string') return formatDateTime(value);
-  return String(value);
+  return descriptor ? fieldTypeUIOf(descriptor.type).history(value, descriptor) : String(value);
 }

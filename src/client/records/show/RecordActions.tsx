@@ -269,7 +269,7 @@ export function RecordActions({ schema, record }: { schema: RecordSchema; record
         title={`Delete ${singular.toLowerCase()} ${recordLabel(record)}?`}
         restorable={schema.restorable !== false}
         onConfirm={async () => {
-          if (await remove(record, `${singular} deleted successfully.`)) navigate(`/${schema.resource}`);
+          if (await remove(record, `${singular} deleted successfully.`)) await navigate(`/${schema.resource}`);
         }}
         onClose={() => setDialog(null)}
       />

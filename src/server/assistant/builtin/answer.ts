@@ -186,7 +186,7 @@ function refusal(scope: ToolScope, plan: Extract<Plan, { kind: 'refuse' }>): str
   }
 }
 
-async function records(scope: ToolScope, plan: Extract<Plan, { kind: 'records' }>, call: Call): Promise<Composed> {
+async function records(_scope: ToolScope, plan: Extract<Plan, { kind: 'records' }>, call: Call): Promise<Composed> {
   const { info, filter, words } = plan;
   if (plan.mode === 'group' && plan.groupBy) {
     const args: Record<string, unknown> = { type: info.type, filters: filter, group_by: plan.groupBy.field };

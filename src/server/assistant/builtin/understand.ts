@@ -341,7 +341,7 @@ async function fieldPlan(scope: ToolScope, q: Question): Promise<Plan | null> {
     const spans = (match as any).indices as Span[];
     const [fieldSpan, recordSpan] = index === 0 ? [spans[1], spans[2]] : [spans[3], spans[2]];
     const named = fieldNamed(q.lower.slice(fieldSpan[0], fieldSpan[1]), scope.types);
-    if (!named || !named.types.length) continue;
+    if (!named?.types.length) continue;
     const found = await resolveRecords(scope, q.original(recordSpan), named.types);
     if (!found.length) {
       const phrase = q.lower.slice(recordSpan[0], recordSpan[1]).trim();

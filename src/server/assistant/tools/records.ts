@@ -63,7 +63,7 @@ export async function resolveFilters(
       continue;
     }
     const { field, suffix } = splitFilterKey(info, key);
-    if (!field || !field.filterable) {
+    if (!field?.filterable) {
       const known = [...info.fields.values()].filter((f) => f.filterable).map((f) => f.slug);
       throw new HttpError(422, `${info.plural} cannot be filtered by "${key}". Filters: ${known.join(', ')}.`);
     }
@@ -109,7 +109,7 @@ function shown(field: FieldInfo, value: unknown, names: Map<string, Map<number, 
     return Array.isArray(value) ? named : named[0];
   }
   if (field.choices) {
-    const label = (v: unknown) => field.choices!.find((c) => c.value === v)?.label ?? v;
+    const label = (v: unknown) => field.words(v) || v;
     return Array.isArray(value) ? value.map(label) : label(value);
   }
   if (value instanceof Date) return field.kind === 'date' ? value.toISOString().slice(0, 10) : value.toISOString();

@@ -1,0 +1,9 @@
+/** What a field type's options editor (the schema editor's field dialog) is given. */
+export interface OptionsEditorProps {
+  /** The options the type takes that this editor edits, as they are now. */
+  options: Record<string, unknown>;
+  /** Replaces the keys it edits (the dialog keeps the others). */
+  onChange(next: Record<string, unknown>): void;
+  /** A built-in field: what it points at and whether it holds several values are fixed. */
+  builtIn: boolean;
+}
