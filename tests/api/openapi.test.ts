@@ -11,6 +11,8 @@ import { startTestApp, type TestApp, type TestClient } from '../support/test-app
  */
 let t: TestApp;
 let admin: TestClient;
+/** The document as JSON (its paths and components are read by key below). */
+// biome-ignore lint/suspicious/noExplicitAny: a parsed JSON document, walked by the keys OpenAPI gives it.
 let document: any;
 
 beforeAll(async () => {

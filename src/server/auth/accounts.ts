@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.generated.js';
 import { hashToken, RESET_TOKEN_MINUTES } from './password-reset.js';
 
 /**
@@ -6,7 +7,7 @@ import { hashToken, RESET_TOKEN_MINUTES } from './password-reset.js';
  * themselves (a registered user, a new password) are written through the record service by the routes.
  */
 export class Accounts {
-  constructor(private readonly db: Kysely<any>) {}
+  constructor(private readonly db: Kysely<DB>) {}
 
   /** The live account with this address (lower case), with its password hash. */
   findByEmail(email: string): Promise<{ id: number; first_name: string; password: string } | undefined> {

@@ -1,6 +1,7 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { SchemaField } from '../../common/schema-types.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { DB } from '../db/schema.generated.js';
 import { authorOf, type Revision, writeRevisions } from './revisions.js';
 
 /**
@@ -43,7 +44,7 @@ export type FieldSnapshot = Pick<SchemaField, 'id' | 'slug' | 'name' | 'type' | 
  * returns how many. A built-in column cannot lose its values this way (built-in fields are not deleted or retyped).
  */
 export async function archiveValues(
-  trx: Kysely<any>,
+  trx: Kysely<DB>,
   home: ValueHome,
   field: FieldSnapshot,
   reason: string,
@@ -85,7 +86,7 @@ export interface ValueChange {
  * writing the old value back.
  */
 export async function rewriteValues(
-  trx: Kysely<any>,
+  trx: Kysely<DB>,
   home: ValueHome,
   changes: readonly ValueChange[],
   user: AuthUser | null,
