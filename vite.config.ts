@@ -131,9 +131,10 @@ export default defineConfig({
           hookTimeout: 60_000,
           // Each file starts its own app on its own database (a copied PGlite folder or a PostgreSQL database of
           // its own), so two files at once are safe, and keep both cores of a small machine busy (each app's
-          // embedded database also runs on a thread of its own).
+          // embedded database also runs on a thread of its own). `npm test` runs this suite beside the browser suite
+          // with one (API_WORKERS=1, docs/testing.md).
           fileParallelism: true,
-          maxWorkers: 2,
+          maxWorkers: Number(process.env.API_WORKERS) || 2,
           // Files share a worker's module cache: each file still builds its own app and database, and loading the
           // server's modules once per worker instead of once per file takes about 40% off the suite.
           isolate: false,

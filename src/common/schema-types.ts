@@ -175,6 +175,8 @@ export interface LogicBlock {
   trigger: LogicTrigger;
   /** How the conditions combine: all must hold (missing: all) or any one. */
   match?: LogicMatch;
+  /** The fields this block hides lose their value (off unless chosen: hidden is not erased). */
+  clear_hidden?: boolean;
   position?: number;
   conditions: LogicCondition[];
   actions: LogicAction[];

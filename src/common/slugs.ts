@@ -20,6 +20,11 @@ export function slugifyType(name: string): string {
   return slugify(name).replace(/^(\d)/, 't-$1').slice(0, 60);
 }
 
+/** The form of a choice's key: lower-case letters and digits, runs joined by single dashes or underscores. */
+export const CHOICE_KEY = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
+
+export const isChoiceKey = (value: string) => CHOICE_KEY.test(value) && value.length <= 60;
+
 /** A choice's key from its label: 'Needs follow-up' -> 'needs-follow-up' (lower-case letters, digits and dashes). */
 export function choiceKey(label: string): string {
   return slugify(label).slice(0, 60);

@@ -76,12 +76,14 @@ describe('form logic, applied by the server', () => {
         schema_id: visit.id,
         conditions: [{ source: ref('outcome'), operator: 'equals', value: 'not_home' }],
         actions: [{ target: ref('notes'), action: 'hide-field' }],
+        // Hidden is not erased unless the rule says so (tests/api/hidden-fields.test.ts): this one does.
+        clear_hidden: true,
       }),
       201,
     );
   });
 
-  it('stores what a set-value action gives, not what was sent, and keeps no value of a hidden field', async () => {
+  it('stores what a set-value action gives, not what was sent, and keeps no value a clearing rule hides', async () => {
     const made = ok(
       await admin.post('/api/door-knocks', {
         name: 'Door 1',
@@ -102,7 +104,7 @@ describe('form logic, applied by the server', () => {
     expect(row.custom.notes ?? null).toBeNull();
   });
 
-  it('on an update, a value the logic now hides is cleared and the set value applied', async () => {
+  it('on an update, a value a clearing rule now hides is cleared and the set value applied', async () => {
     const made = ok(
       await admin.post('/api/door-knocks', {
         name: 'Door 2',
@@ -360,7 +362,7 @@ describe('removing a dropdown choice records hold', () => {
     const site = await newSite({ gate_state: 'guarded' });
     const fewer = { choices: choices.slice(0, 2) };
     const preview = ok(await admin.post(`/api/schema-fields/${field.id}/impact`, { options: fewer }));
-    expect(preview.choices).toEqual([{ value: 'guarded', label: 'Guarded', records: 1 }]);
+    expect(preview.choices).toEqual([{ value: 'guarded', label: 'Guarded', records: 1, in_logic: false }]);
     expect(preview.blocking).toHaveLength(1);
 
     const refused = await admin.put(`/api/schema-fields/${field.id}`, { options: fewer });

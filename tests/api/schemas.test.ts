@@ -229,10 +229,11 @@ describe('schema fields: create, read, update, delete', () => {
       column: false,
       required: false,
       options: {
+        // Keys are slugs however the choices were typed; the labels stay as written.
         choices: [
-          { value: 'S', label: 'S' },
-          { value: 'M', label: 'M' },
-          { value: 'L', label: 'L' },
+          { value: 's', label: 'S' },
+          { value: 'm', label: 'M' },
+          { value: 'l', label: 'L' },
         ],
       },
     });

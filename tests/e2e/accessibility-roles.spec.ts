@@ -39,7 +39,7 @@ test("every screen of the assistant role's menu at 390 px", async ({ page }) => 
   test.setTimeout(300_000);
   const person = await api.createUser('assistant', 'Axe', 'assistant');
   await page.setViewportSize(WIDTHS[0]);
-  await signIn(page, person.email, person.password);
+  await signIn(page, { user: person });
   const links = await sidebarLinks(page);
   await page.setViewportSize(WIDTHS[1]);
   const found: string[] = [];
@@ -52,10 +52,9 @@ for (const viewport of WIDTHS) {
   test(`the delete dialog and the assistant's page and panel at ${viewport.width} px`, async ({ page }) => {
     test.setTimeout(180_000);
     await page.setViewportSize(viewport);
-    await signIn(page);
+    await signIn(page, { at: `/sites/${site.id}/show` });
     const found: string[] = [];
 
-    await page.goto(`/sites/${site.id}/show`);
     await page.getByRole('button', { name: 'Delete' }).first().click();
     await expect(page.getByRole('dialog')).toBeVisible();
     found.push(...(await axeViolations(page, 'delete dialog')));
@@ -83,8 +82,7 @@ for (const viewport of WIDTHS) {
 
   test(`the map card at ${viewport.width} px`, async ({ page }) => {
     await page.setViewportSize(viewport);
-    await signIn(page);
-    await page.goto('/map');
+    await signIn(page, { at: '/map' });
     await page.getByRole('combobox', { name: 'Search the map' }).fill(site.name);
     await page
       .getByRole('option', { name: new RegExp(site.name) })

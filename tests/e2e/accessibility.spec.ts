@@ -80,8 +80,7 @@ for (const role of ['admin', 'organizer'] as const) {
   test(`${role} screens have no WCAG 2.1 A/AA violation at 390 px`, async ({ page }) => {
     test.setTimeout(360_000);
     await page.setViewportSize(WIDTHS[1]);
-    if (role === 'admin') await signIn(page);
-    else await signIn(page, organizer.email, organizer.password);
+    await signIn(page, { user: role === 'admin' ? undefined : organizer });
     await expect(page.getByTestId('greeting')).toBeVisible();
     const found: string[] = [];
     for (const [i, path] of (role === 'admin' ? [...everyone(), ...adminOnly] : everyone()).entries()) {

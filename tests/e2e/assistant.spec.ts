@@ -49,8 +49,7 @@ test('ask from the map, follow the link, approve a proposed task and find it und
   test.setTimeout(120_000);
   const organizer = await api.createUser('user', 'Ada', 'Asker');
   const pieces = streamedPieces(page);
-  await signIn(page, organizer.email, organizer.password);
-  await page.goto('/map');
+  await signIn(page, { user: organizer, at: '/map' });
   await expect(page.getByTestId('map-page')).toBeVisible();
 
   await page.getByTestId('sidebar').locator('[data-menu-key="assistant"]').click();
@@ -125,8 +124,7 @@ test('at 390 px the panel covers the screen and a link closes it to show the rec
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
   const organizer = await api.createUser('user', 'Mo', 'Mobile');
-  await signIn(page, organizer.email, organizer.password);
-  await page.goto('/map');
+  await signIn(page, { user: organizer, at: '/map' });
   await page.getByTestId('open-drawer').click();
   await page.getByTestId('nav-drawer').locator('[data-menu-key="assistant"]').click();
   const panel = page.getByRole('dialog', { name: 'Assistant' });

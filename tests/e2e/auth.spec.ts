@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN_EMAIL, signIn } from './support';
+import { ADMIN_EMAIL, signIn, signInWithForm } from './support';
 
 test.describe('sign-in screens', () => {
   test('signs in and out', async ({ page }) => {
@@ -9,7 +9,7 @@ test.describe('sign-in screens', () => {
     await expect(page.getByRole('link', { name: 'Terms' })).toHaveAttribute('href', '/terms.html');
     await expect(page.getByRole('link', { name: 'Support' })).toHaveAttribute('href', /^mailto:/);
     await expect(page.getByRole('img', { name: /logo/ })).toHaveAttribute('src', '/logo.svg');
-    await signIn(page);
+    await signInWithForm(page);
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByTestId('greeting')).toHaveText(/^Good (morning|afternoon|evening), Admin$/);
     await expect(page.getByTestId('user-avatar')).toHaveText('AA');
@@ -27,7 +27,7 @@ test.describe('sign-in screens', () => {
 
   test('a wrong password says so and stays on /login', async ({ page }) => {
     await page.goto('/login');
-    await signIn(page, ADMIN_EMAIL, 'not-the-password');
+    await signInWithForm(page, ADMIN_EMAIL, 'not-the-password');
     await expect(page.getByTestId('login-error')).toHaveText('These credentials do not match our records.');
     await expect(page).toHaveURL(/\/login$/);
     expect((await page.request.get('/api/auth/check')).status()).toBe(401);
@@ -37,7 +37,7 @@ test.describe('sign-in screens', () => {
     await page.goto('/settings?section=password#top');
     await expect(page).toHaveURL(/\/login$/);
     expect(await page.evaluate(() => localStorage.getItem('intendedUrl'))).toBe('/settings?section=password#top');
-    await signIn(page);
+    await signInWithForm(page);
     await expect(page).toHaveURL(/\/settings\?section=password#top$/);
     await expect(page.getByRole('heading', { name: 'Your details' })).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem('intendedUrl'))).toBeNull();

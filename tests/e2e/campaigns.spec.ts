@@ -65,8 +65,7 @@ for (const [label, viewport] of [
       page,
     }) => {
       const contractor = await contractorWithHeadCount(label);
-      await signIn(page);
-      await page.goto(`/contractors/${contractor}/show?tab=campaigns`);
+      await signIn(page, { at: `/contractors/${contractor}/show?tab=campaigns` });
       await expect(page.getByTestId('contractor-campaigns')).toContainText('No campaign aims at this contractor.');
       await page.getByTestId('start-campaign').click();
       await page.getByRole('textbox', { name: 'Name', exact: true }).fill(`Drywall drive ${label} ${stamp}`);
@@ -100,8 +99,7 @@ for (const [label, viewport] of [
     });
 
     test('an organizer without the permission to read cards sees the counts, not who signed', async ({ page }) => {
-      await signIn(page, organizer.email, organizer.password);
-      await page.goto(campaignUrl);
+      await signIn(page, { user: organizer, at: campaignUrl });
       await expect(page.getByTestId('campaign-cards-count')).toHaveText('3 cards signed');
       await expect(page.getByTestId('threshold-showing')).toHaveAttribute('data-reached', 'true');
       await expect(page.getByTestId('card-holders-hidden')).toBeVisible();

@@ -111,9 +111,7 @@ test.describe('start-up', () => {
 test.describe('activity', () => {
   test('the feed shows a change made elsewhere without a reload', async ({ page }) => {
     const stamp = Date.now();
-    await signIn(page);
-    await expect(page.getByTestId('greeting')).toBeVisible();
-    await page.goto('/actions');
+    await signIn(page, { at: '/actions' });
     await expect(page.getByTestId('activity-feed')).toBeAttached();
     let navigations = 0;
     page.on('framenavigated', () => (navigations += 1));
@@ -136,9 +134,7 @@ test.describe('activity', () => {
   });
 
   test('filters by record type, kept in the URL', async ({ page }) => {
-    await signIn(page);
-    await expect(page.getByTestId('greeting')).toBeVisible();
-    await page.goto('/actions?type=team');
+    await signIn(page, { at: '/actions?type=team' });
     await expect(page.getByTestId('feed-entry').first()).toBeVisible();
     const texts = await page.getByTestId('feed-entry').allTextContents();
     expect(texts.every((text) => / team /.test(text))).toBe(true);

@@ -52,8 +52,7 @@ for (const role of ['admin', 'leader', 'user', 'assistant'] as const) {
     const context = await browser.newContext();
     const page = await context.newPage();
     const failures = watchApi(page);
-    if (person) await signIn(page, person.email, person.password);
-    else await signIn(page);
+    await signIn(page, { user: person ?? undefined });
     const links = await sidebarLinks(page);
     expect(links.length).toBeGreaterThan(3);
     // The administrator has 40-odd items, each a few seconds on a busy two-core machine.
@@ -72,7 +71,7 @@ for (const role of ['admin', 'leader', 'user', 'assistant'] as const) {
 
 test('a refused page says what and why, with the way back', async ({ page }) => {
   const organizer = await api.createUser('user', 'Rita', 'Refused');
-  await signIn(page, organizer.email, organizer.password);
+  await signIn(page, { user: organizer });
   await expect(page.getByTestId('greeting')).toBeVisible();
   await page.goto('/roles');
   // The refusal page is a chunk of its own: on a busy machine the list stays in view while it loads.
@@ -84,8 +83,7 @@ test('a refused page says what and why, with the way back', async ({ page }) => 
 test('a record type made in the editor is usable by a second role once granted', async ({ page, browser }) => {
   test.setTimeout(180_000);
   const stamp = Date.now().toString(36);
-  await signIn(page);
-  await page.goto('/schemas/create');
+  await signIn(page, { at: '/schemas/create' });
   await page.getByLabel('One record is called').fill(`Visit${stamp}`);
   await page.getByRole('button', { name: 'Add a field' }).click();
   await page.getByTestId('new-field-name-0').fill('Outcome');
@@ -99,7 +97,7 @@ test('a record type made in the editor is usable by a second role once granted',
   const organizer = await api.createUser('user', 'Gus', 'Granted');
   const context = await browser.newContext();
   const other = await context.newPage();
-  await signIn(other, organizer.email, organizer.password);
+  await signIn(other, { user: organizer });
   // Watched from the sign-in on: the sign-in page's own GET /api/auth/check is the documented probe, 401 for nobody signed in.
   const failures = watchApi(other);
   const item = other.getByTestId('sidebar').getByText(`Visit${stamp}s`);
@@ -137,8 +135,7 @@ test('deleting a note asks first', async ({ page }) => {
     type: 'union',
   });
   await api.post('/api/notes', { body: 'Talked to the foreman', notable_type: 'site', notable_id: site.data.id });
-  await signIn(page);
-  await page.goto(`/sites/${site.data.id}/show?tab=notes`);
+  await signIn(page, { at: `/sites/${site.data.id}/show?tab=notes` });
   await page.getByRole('button', { name: 'Delete note' }).click();
   await expect(page.getByRole('dialog')).toContainText('Delete this note?');
   await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
@@ -148,9 +145,7 @@ test('deleting a note asks first', async ({ page }) => {
 test('an exported row holds what the list shows for it, with the raw key beside', async ({ page }) => {
   const name = `Export Match ${Date.now()}`;
   await api.post('/api/sites', { name, type: 'union', city: 'Tacoma' });
-  await signIn(page);
-  await expect(page.getByTestId('sidebar')).toBeVisible();
-  await page.goto(`/sites?filter=${encodeURIComponent(JSON.stringify({ q: name }))}`);
+  await signIn(page, { at: `/sites?filter=${encodeURIComponent(JSON.stringify({ q: name }))}` });
   await expect(page.getByText('Displaying 1 to 1 of 1')).toBeVisible({ timeout: 30_000 });
   const row = page.getByRole('grid').getByRole('row').filter({ hasText: name });
   const shown = {
@@ -177,9 +172,7 @@ test('an exported row holds what the list shows for it, with the raw key beside'
 test('deleting a site from its page asks first, and it can be restored from the deleted records', async ({ page }) => {
   const name = `Delete Asks ${Date.now()}`;
   const site = await api.post<{ data: { id: number } }>('/api/sites', { name, type: 'union' });
-  await signIn(page);
-  await expect(page.getByTestId('sidebar')).toBeVisible();
-  await page.goto(`/sites/${site.data.id}/show`);
+  await signIn(page, { at: `/sites/${site.data.id}/show` });
   await page.getByRole('button', { name: 'Delete' }).first().click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText('They can be restored later from the deleted records.');

@@ -26,10 +26,7 @@ const totalOf = (text: string) => Number(/of (?:about )?([\d,]+)/.exec(text)?.[1
 test('100,000 sites: sorted, filtered and paged on the server', async ({ page }) => {
   test.setTimeout(120_000);
   const base = running.server.baseUrl;
-  await page.goto(`${base}/login`);
-  await signIn(page);
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-  await page.goto(`${base}/sites`);
+  await signIn(page, { at: `${base}/sites` });
   const grid = page.getByRole('grid');
   const footer = page.getByText(/^Displaying \d+ to \d+ of /);
   await expect(footer).toHaveText(/^Displaying 1 to 25 of /, { timeout: 30_000 });

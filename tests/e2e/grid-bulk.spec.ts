@@ -31,9 +31,7 @@ test.afterAll(async () => {
 
 test('a bulk edit of 500 sites matching a search, its progress and outcome, and its undo', async ({ page }) => {
   test.setTimeout(300_000);
-  await signIn(page);
-  await expect(page.getByTestId('sidebar')).toBeVisible();
-  await page.goto(`/sites?filter=${encodeURIComponent(JSON.stringify({ q: prefix }))}`);
+  await signIn(page, { at: `/sites?filter=${encodeURIComponent(JSON.stringify({ q: prefix }))}` });
   await expect(page.getByText('Displaying 1 to 25 of 500')).toBeVisible({ timeout: 30_000 });
 
   // One row chosen, then "all 500 matching" in the dialog.

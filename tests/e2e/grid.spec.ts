@@ -29,9 +29,7 @@ test('a site list as a grid: server sort, filter and pages; a status edited in p
   page,
 }) => {
   test.setTimeout(180_000);
-  await signIn(page);
-  await expect(page.getByTestId('sidebar')).toBeVisible();
-  await page.goto(`/sites?filter=${encodeURIComponent(JSON.stringify({ q: prefix }))}`);
+  await signIn(page, { at: `/sites?filter=${encodeURIComponent(JSON.stringify({ q: prefix }))}` });
   const grid = page.getByRole('grid');
   // The list route's chunk holds the grid: on a loaded machine it takes seconds to arrive and run.
   await expect(page.getByText('Displaying 1 to 25 of 30')).toBeVisible({ timeout: 30_000 });
@@ -102,9 +100,7 @@ const headers = (page: Page) =>
 test('a person hides, moves and resizes columns, and finds them so in another browser', async ({ page, browser }) => {
   test.setTimeout(180_000);
   const person = await api.createUser('admin', 'Columns', 'Keeper');
-  await signIn(page, person.email, person.password);
-  await expect(page.getByTestId('sidebar')).toBeVisible();
-  await page.goto(`/sites?filter=${encodeURIComponent(JSON.stringify({ q: prefix }))}`);
+  await signIn(page, { user: person, at: `/sites?filter=${encodeURIComponent(JSON.stringify({ q: prefix }))}` });
   await expect(page.getByText('Displaying 1 to 25 of 30')).toBeVisible({ timeout: 30_000 });
   const grid = page.getByRole('grid');
   // The header row is drawn once the grid has measured its box (it fills the window), after the footer.
@@ -153,9 +149,7 @@ test('a person hides, moves and resizes columns, and finds them so in another br
   await mine.dispose();
   const elsewhere = await browser.newContext();
   const other = await elsewhere.newPage();
-  await signIn(other, person.email, person.password);
-  await expect(other.getByTestId('sidebar')).toBeVisible();
-  await other.goto(`/sites?filter=${encodeURIComponent(JSON.stringify({ q: prefix }))}`);
+  await signIn(other, { user: person, at: `/sites?filter=${encodeURIComponent(JSON.stringify({ q: prefix }))}` });
   await expect(other.getByText('Displaying 1 to 25 of 30')).toBeVisible({ timeout: 30_000 });
   await expect.poll(() => headers(other)).toEqual(moved);
   const otherWidth = (await other.getByRole('grid').locator('[role=columnheader][data-field="name"]').boundingBox())!
@@ -179,9 +173,7 @@ test('a cell edited with the keyboard alone: arrows, Enter, Escape, Tab to the n
     key: 'grid:sites',
     value: { visible: ['name', 'street', 'trade_ids', 'city'], order: ['name', 'street', 'trade_ids', 'city'] },
   });
-  await signIn(page, person.email, person.password);
-  await expect(page.getByTestId('sidebar')).toBeVisible();
-  await page.goto(`/sites?filter=${encodeURIComponent(JSON.stringify({ q: prefix }))}`);
+  await signIn(page, { user: person, at: `/sites?filter=${encodeURIComponent(JSON.stringify({ q: prefix }))}` });
   await expect(page.getByText('Displaying 1 to 25 of 30')).toBeVisible({ timeout: 30_000 });
   const grid = page.getByRole('grid');
   await expect(grid.getByRole('row')).not.toHaveCount(0);
@@ -265,9 +257,7 @@ test('a record type made in the schema editor has a list editable in place, with
     size: 'small',
     count: 2,
   });
-  await signIn(page);
-  await expect(page.getByTestId('sidebar')).toBeVisible();
-  await page.goto(`/${resource}`);
+  await signIn(page, { at: `/${resource}` });
   const grid = page.getByRole('grid');
   await expect(page.getByText('Displaying 1 to 1 of 1')).toBeVisible({ timeout: 30_000 });
   const row = grid.getByRole('row').filter({ hasText: `Crate A ${stamp}` });

@@ -16,9 +16,7 @@ test('upload a vendor file, watch the progress, open the result and an imported 
   writeFileSync(file, vendorSitesCsv(12_000, 31));
 
   await page.goto('/login');
-  await signIn(page);
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-  await page.goto('/imports');
+  await signIn(page, { at: '/imports' });
   await expect(page.getByRole('heading', { name: 'Import CSV files' })).toBeVisible();
   await expect(page.getByTestId('importer-select')).toHaveValue(/\d+/);
 

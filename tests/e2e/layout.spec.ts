@@ -58,7 +58,7 @@ test.describe('default layout', () => {
     const organizer = await api.createUser('user', 'Uma', 'Userton');
     const other = await page.context().browser()!.newContext();
     const userPage = await other.newPage();
-    await signIn(userPage, organizer.email, organizer.password);
+    await signIn(userPage, { user: organizer });
     const userSidebar = userPage.getByTestId('sidebar');
     await expect(userSidebar.getByText('Dashboard')).toBeVisible();
     await expect(userPage.getByTestId('user-avatar')).toHaveText('UU');
@@ -84,7 +84,7 @@ test.describe('default layout', () => {
     const assistant = await api.createUser('assistant', 'Ava', 'Assistant');
     const third = await page.context().browser()!.newContext();
     const assistantPage = await third.newPage();
-    await signIn(assistantPage, assistant.email, assistant.password);
+    await signIn(assistantPage, { user: assistant });
     const assistantSidebar = assistantPage.getByTestId('sidebar');
     await expect(assistantSidebar.getByText('Dashboard')).toBeVisible();
     await assistantSidebar.locator('[data-menu-key=sites]').click();
@@ -128,7 +128,7 @@ test.describe('default layout', () => {
 
   test('profile edits name and answers "Settings updated successfully."', async ({ page }) => {
     const person = await api.createUser('user', 'Pat', 'Profile');
-    await signIn(page, person.email, person.password);
+    await signIn(page, { user: person });
     await expect(page.getByTestId('greeting')).toHaveText(/Pat$/);
     await page.goto('/settings');
     await page.getByLabel('First name').fill('Patricia');

@@ -44,9 +44,7 @@ test.afterAll(async () => {
 });
 
 async function openMap(page: Page, query = '') {
-  await signIn(page);
-  await expect(page.getByTestId('greeting')).toBeVisible();
-  await page.goto(`/map${query}`);
+  await signIn(page, { at: `/map${query}` });
   await expect(page.getByTestId('map-page')).toBeVisible();
 }
 

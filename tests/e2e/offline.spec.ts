@@ -35,7 +35,7 @@ const indicator = (page: Page) => page.getByTestId('offline-indicator');
 
 /** Signed in, with the service worker installed and in control of the page, and the screens used offline opened once. */
 async function readyForOffline(page: Page, screens: string[]) {
-  await signIn(page, organizer.email, organizer.password);
+  await signIn(page, { user: organizer });
   await expect(page.getByTestId('greeting')).toBeVisible();
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;

@@ -13,9 +13,7 @@ test.describe('live updates', () => {
   test('a record created and renamed through the API appears on an open list without reload', async ({ page }) => {
     const stamp = Date.now();
     await api.post('/api/teams', { name: `North ${stamp}` });
-    await signIn(page);
-    await expect(page.getByTestId('greeting')).toBeVisible();
-    await page.goto('/teams');
+    await signIn(page, { at: '/teams' });
     await expect(page.getByText(`North ${stamp}`)).toBeVisible();
     let navigations = 0;
     page.on('framenavigated', () => (navigations += 1));
@@ -47,7 +45,7 @@ test.describe('live updates', () => {
         ws.send(message);
       });
     });
-    await signIn(page, person.email, person.password);
+    await signIn(page, { user: person });
     await expect(page.getByTestId('user-avatar')).toHaveText('RR');
     await expect(page.getByTestId('sidebar').locator('[data-menu-key=map]')).toBeVisible();
     await expect.poll(() => ownChannel, { timeout: 20_000 }).toBe(true);

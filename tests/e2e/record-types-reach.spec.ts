@@ -7,7 +7,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { Api, signIn } from './support';
 
 let api: Api;
@@ -77,16 +77,10 @@ test.afterAll(async () => {
   await api.dispose();
 });
 
-async function signedIn(page: Page) {
-  await signIn(page);
-  await expect(page.getByTestId('greeting')).toBeVisible();
-}
-
 test('a searchable custom text field finds its site in the sites list, and the map card shows the custom fields', async ({
   page,
 }) => {
-  await signedIn(page);
-  await page.goto('/sites');
+  await signIn(page, { at: '/sites' });
   const search = page.getByRole('searchbox').or(page.getByPlaceholder('Search')).first();
   await search.fill(gateCode);
   await expect(page.getByRole('gridcell', { name: site.name, exact: true })).toBeVisible();
@@ -105,8 +99,7 @@ test('a searchable custom text field finds its site in the sites list, and the m
 });
 
 test('market share groups by a custom dropdown of sites, by its labels', async ({ page }) => {
-  await signedIn(page);
-  await page.goto('/reports/market-share');
+  await signIn(page, { at: '/reports/market-share' });
   await expect(page.getByTestId('market-share-table')).toBeVisible();
   await page.getByTestId('filter-group').locator('..').click();
   await page.getByRole('option', { name: riskField.name }).click();
@@ -155,8 +148,7 @@ test('a file imported through the import screen into a type made in the editor r
   // The site by its name, in another case and with a stray space, as people type it.
   writeFileSync(file, `Ref,Site,Pallets\nD-${stamp},${site.name.toLowerCase()} ,12\n`);
 
-  await signedIn(page);
-  await page.goto('/imports');
+  await signIn(page, { at: '/imports' });
   await expect(page.getByRole('heading', { name: 'Import CSV files' })).toBeVisible();
   await page.getByRole('combobox', { name: 'Importer' }).click();
   await page.getByRole('option', { name: importer }).click();

@@ -31,7 +31,7 @@ test('presence on a record and the edit conflict', async ({ page, browser }) => 
   await expect(page.getByTestId('sidebar')).toBeVisible();
   const context = await browser.newContext();
   const second = await context.newPage();
-  await signIn(second, other.email, other.password);
+  await signIn(second, { user: other });
   await expect(second.getByTestId('sidebar')).toBeVisible();
 
   // Both open the site: each sees the other.

@@ -18,7 +18,7 @@ test('tasks, documents, sharing and notifications on a site', async ({ page, bro
   const stamp = Date.now().toString().slice(-6);
   const site = await api.post<{ data: { id: number } }>('/api/sites', { name: `Work Site ${stamp}`, type: 'union' });
   const organizer = await api.createUser('user', 'Tess', 'Tasker');
-  await signIn(page, organizer.email, organizer.password);
+  await signIn(page, { user: organizer });
   await expect(page.getByTestId('menu-count-tasks')).toHaveText('0');
 
   // A task on the site: the open count goes up, and down again when it is completed.
@@ -45,8 +45,7 @@ test('tasks, documents, sharing and notifications on a site', async ({ page, bro
   // The administrator shares the site with the organizer: one unread notification, dismissed from the list.
   const admin = await browser.newContext();
   const adminPage = await admin.newPage();
-  await signIn(adminPage);
-  await adminPage.goto(`/sites/${site.data.id}/show`);
+  await signIn(adminPage, { at: `/sites/${site.data.id}/show` });
   await adminPage.getByRole('button', { name: 'Share' }).click();
   const dialog = adminPage.getByRole('dialog');
   await dialog.getByLabel('People').fill('Tasker');
@@ -66,9 +65,7 @@ test('tasks, documents, sharing and notifications on a site', async ({ page, bro
 test('the roles permission checklist and a user’s goals', async ({ page }) => {
   test.setTimeout(90_000);
   const roleId = await api.roleId('assistant');
-  await signIn(page);
-  await expect(page.getByTestId('sidebar')).toBeVisible();
-  await page.goto('/roles');
+  await signIn(page, { at: '/roles' });
   await page.getByRole('grid').getByRole('link', { name: 'Assistant', exact: true }).click();
   const checklist = page.getByTestId('permission-checklist');
   await expect(checklist).toBeVisible();
@@ -116,10 +113,7 @@ test('sites: change type, attach contacts, bulk delete', async ({ page }) => {
   const first = await api.post<{ data: { id: number } }>('/api/sites', { name: `Pairdel A ${stamp}`, type: 'union' });
   await api.post('/api/sites', { name: `Pairdel B ${stamp}`, type: 'union' });
   await api.post('/api/contacts', { first_name: 'Carla', last_name: `Contact${stamp}` });
-  await signIn(page);
-  await expect(page.getByTestId('sidebar')).toBeVisible();
-
-  await page.goto(`/sites/${first.data.id}/show`);
+  await signIn(page, { at: `/sites/${first.data.id}/show` });
   await expect(page.getByTestId('page-heading')).toHaveText(`Pairdel A ${stamp}`);
   await page.getByRole('button', { name: 'Change type' }).click();
   await page.getByRole('dialog').getByRole('combobox', { name: 'Type' }).click();

@@ -36,9 +36,7 @@ test.describe('schema-driven records', () => {
     const codeName = `Gate code ${stamp}`;
 
     // --- The administrator adds two fields and a rule to sites in the schema editor. ---
-    await signIn(page);
-    await expect(page.getByTestId('sidebar')).toBeVisible();
-    await page.goto('/schemas');
+    await signIn(page, { at: '/schemas' });
     await page.getByRole('grid').getByRole('link', { name: 'Sites', exact: true }).click();
     await expect(page.getByTestId('page-heading')).toHaveText('Sites');
     await page.getByRole('link', { name: 'Edit' }).click();
@@ -74,9 +72,7 @@ test.describe('schema-driven records', () => {
     const organizer = await api.createUser('user', 'Olive', 'Organizer');
     const context = await browser.newContext();
     const org = await context.newPage();
-    await signIn(org, organizer.email, organizer.password);
-    await expect(org.getByTestId('sidebar')).toBeVisible();
-    await org.goto('/sites/create');
+    await signIn(org, { user: organizer, at: '/sites/create' });
     await expect(org.getByTestId('page-heading')).toHaveText('Create Site');
     const siteName = `Harbor Depot ${stamp}`;
     await org.getByLabel('Name *').fill(siteName);

@@ -43,9 +43,7 @@ test.afterAll(async () => {
 });
 
 test('market share: filter, chart, table, drill-down and CSV', async ({ page }) => {
-  await signIn(page);
-  await expect(page.getByTestId('greeting')).toBeVisible();
-  await page.goto('/reports/market-share?group_by=site_type');
+  await signIn(page, { at: '/reports/market-share?group_by=site_type' });
   await expect(page.getByTestId('market-share-table')).toBeVisible();
   await expect(page.getByTestId('market-share-chart').locator('svg').first()).toBeVisible();
   const report = await api.get<any>('/api/reports/market-share?group_by=site_type');

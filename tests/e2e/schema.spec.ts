@@ -25,9 +25,7 @@ test.describe('schema editor', () => {
     const stamp = Date.now().toString().slice(-6);
     const singular = `Vehicle${stamp}`;
     const plural = `Vehicles${stamp}`;
-    await signIn(page);
-    await expect(page.getByTestId('sidebar')).toBeVisible();
-    await page.goto('/schemas');
+    await signIn(page, { at: '/schemas' });
     await page.getByRole('link', { name: 'New record type' }).click();
     await page.getByLabel('One record is called').fill(singular);
     await page.getByLabel('Several are called').fill(plural);
@@ -79,9 +77,7 @@ test.describe('schema editor', () => {
       data: Array<{ id: number; type: string; name_singular: string; name_plural: string }>;
     }>('/api/schemas?per_page=-1');
     const contact = schemas.data.find((schema) => schema.type === 'contact')!;
-    await signIn(page);
-    await expect(page.getByTestId('sidebar')).toBeVisible();
-    await page.goto(`/schemas/${contact.id}`);
+    await signIn(page, { at: `/schemas/${contact.id}` });
     await page.getByLabel('One record is called').fill('Prospect');
     await page.getByLabel('Several are called').fill('Prospects');
     await page.getByRole('button', { name: 'Save names' }).click();
@@ -132,9 +128,7 @@ test.describe('schema editor', () => {
       ],
     });
     const resource = created.data.resource;
-    await signIn(page);
-    await expect(page.getByTestId('sidebar')).toBeVisible();
-    await page.goto(`/${resource}/create`);
+    await signIn(page, { at: `/${resource}/create` });
     await expect(page.getByTestId('page-heading')).toHaveText(`Create Truck${stamp}`);
 
     await page.getByLabel('Name *').fill('Big Red');
@@ -277,9 +271,7 @@ test.describe('schema editor', () => {
       actions: [{ target: id('closing_note'), action: 'show-field' }],
     });
 
-    await signIn(page);
-    await expect(page.getByTestId('sidebar')).toBeVisible();
-    await page.goto(`/${created.data.resource}/create`);
+    await signIn(page, { at: `/${created.data.resource}/create` });
     // On load: the priority is set, the closing note hidden.
     await expect(page.getByLabel('Priority')).toHaveValue('normal');
     await expect(page.getByLabel('Closing note')).toHaveCount(0);

@@ -64,7 +64,35 @@ export class Api {
   }
 }
 
-export async function signIn(page: Page, email = ADMIN_EMAIL, password = ADMIN_PASSWORD) {
+/** Someone to sign in as: the administrator unless a test says otherwise. */
+export interface Person {
+  email: string;
+  password: string;
+}
+
+/**
+ * Signs the page's browser context in through the API, as the sign-in form does (the CSRF cookie, then POST
+ * /api/auth/login: the session cookie lands in the context), then opens `at` (the dashboard unless told): one load of
+ * the app instead of the sign-in page's and then the app's. A full URL in `at` signs in to that server (a spec's own).
+ * The form itself is held by auth.spec.ts (`signInWithForm`) and keyboard.spec.ts.
+ */
+export async function signIn(page: Page, { user, at = '/' }: { user?: Person; at?: string } = {}) {
+  const { email, password } = user ?? { email: ADMIN_EMAIL, password: ADMIN_PASSWORD };
+  const origin = /^https?:/.test(at) ? new URL(at).origin : BASE_URL;
+  const request = page.context().request;
+  const headers = { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' };
+  await request.get(`${origin}/sanctum/csrf-cookie`, { headers });
+  const token = (await page.context().cookies(origin)).find((cookie) => cookie.name === 'XSRF-TOKEN');
+  const answer = await request.post(`${origin}/api/auth/login`, {
+    headers: { ...headers, 'X-XSRF-TOKEN': decodeURIComponent(token?.value ?? '') },
+    data: { email, password, remember: false },
+  });
+  expect(answer.ok(), `sign-in as ${email}: ${answer.status()} ${await answer.text()}`).toBeTruthy();
+  await page.goto(at);
+}
+
+/** Signs in through the sign-in form, as a person does. */
+export async function signInWithForm(page: Page, email = ADMIN_EMAIL, password = ADMIN_PASSWORD) {
   if (!page.url().endsWith('/login')) await page.goto('/login');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: false }).first().fill(password);
@@ -118,21 +146,31 @@ export async function axeViolations(page: Page, label: string, within?: string):
 
 /**
  * Opens `path` inside the running app: the router follows a history change as it does a menu click, without loading
- * the whole app again (a full load costs seconds on a busy two-core machine).
+ * the whole app again (a full load costs seconds on a busy two-core machine). Waits until the layout has committed
+ * the new screen (`data-screen` on <body>, src/client/layout/screenMark.ts: a route still loading its code leaves the
+ * previous one in view) and its requests are answered.
  */
 export async function openInApp(page: Page, path: string) {
   const traffic = watchTraffic(page);
-  await page.evaluate((to) => {
+  const before = await page.evaluate(() => document.body.dataset.screen ?? '');
+  const moved = await page.evaluate((to) => {
+    const here = window.location.pathname + window.location.search;
     window.history.pushState({}, '', to);
     window.dispatchEvent(new PopStateEvent('popstate'));
+    return window.location.pathname + window.location.search !== here;
   }, path);
+  traffic.navigated();
+  if (moved) await page.waitForFunction((shown) => document.body.dataset.screen !== shown, before, { timeout: 30_000 });
   await traffic.settled();
 }
 
-const watched = new WeakMap<Page, { settled(): Promise<void> }>();
+const watched = new WeakMap<Page, { navigated(): void; settled(): Promise<void> }>();
+
+/** How long no request may be open before a screen counts as loaded: a response's render starting the next one. */
+const QUIET_MS = 250;
 
 /**
- * Requests in flight on the page. `settled()` waits until none has been open for half a second: what
+ * Requests in flight on the page. `settled()` waits until none has been open for QUIET_MS: what
  * `waitForLoadState('networkidle')` does for a navigation, which a history change inside the app is not (that wait
  * returns at once, before the new screen has asked for anything).
  */
@@ -152,11 +190,12 @@ function watchTraffic(page: Page) {
   page.on('requestfinished', done);
   page.on('requestfailed', done);
   traffic = {
+    navigated() {
+      lastChange = Date.now();
+    },
     async settled() {
-      // Give the router a moment to start the new screen's requests.
-      await page.waitForTimeout(100);
       await expect
-        .poll(() => open === 0 && Date.now() - lastChange >= 500, { timeout: 30_000, intervals: [100] })
+        .poll(() => open === 0 && Date.now() - lastChange >= QUIET_MS, { timeout: 30_000, intervals: [50] })
         .toBe(true);
     },
   };

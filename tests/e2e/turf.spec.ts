@@ -75,9 +75,7 @@ async function tapMap(page: Page, points: Array<[number, number]>) {
 test('an administrator draws a turf around one site, sees the count, and assigns it to an organizer', async ({
   page,
 }) => {
-  await signIn(page);
-  await expect(page.getByTestId('greeting')).toBeVisible();
-  await page.goto(`/map?lat=${INSIDE.lat}&lng=${INSIDE.lng}&z=14`);
+  await signIn(page, { at: `/map?lat=${INSIDE.lat}&lng=${INSIDE.lng}&z=14` });
   await expect(page.locator('.leaflet-container')).toBeVisible();
   await page.getByTestId('draw-turf').click();
   await expect(page.getByText('Tap the map to add corners')).toBeVisible();
@@ -102,7 +100,7 @@ test('an administrator draws a turf around one site, sees the count, and assigns
 });
 
 test('the organizer sees only the sites of their turf, on the map and in the list', async ({ page }) => {
-  await signIn(page, organizer.email, USER_PASSWORD);
+  await signIn(page, { user: { email: organizer.email, password: USER_PASSWORD } });
   await expect(page.getByTestId('your-turf')).toHaveText(`Your turf: ${names.turf}`);
   const sites = await page.evaluate(async () =>
     (await (await fetch('/api/sites?per_page=100&search=Depot')).json()).data.map((s: any) => s.name),

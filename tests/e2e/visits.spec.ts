@@ -49,11 +49,6 @@ test.afterAll(async () => {
   await api.dispose();
 });
 
-async function signedIn(page: Page) {
-  await signIn(page);
-  await expect(page.getByTestId('greeting')).toBeVisible();
-}
-
 /** The stepper buttons of a count of one contractor's row. */
 const step = (page: Page, contractor: string, count: string, more = true) =>
   page.getByRole('button', { name: `${contractor}: ${count}: ${more ? 'one more' : 'one fewer'}` });
@@ -63,8 +58,7 @@ const countOf = (page: Page, contractor: string, count: string) =>
 test('log a visit from a marker on the map: the last counts to start from, a known contractor added, counted with the steppers', async ({
   page,
 }) => {
-  await signedIn(page);
-  await page.goto(`/map?lat=${SPOT.lat}&lng=${SPOT.lng}&z=17`);
+  await signIn(page, { at: `/map?lat=${SPOT.lat}&lng=${SPOT.lng}&z=17` });
   const pin = page.locator(`[data-testid=map-site][data-id="${site.id}"]`);
   await expect(pin).toBeVisible({ timeout: 20_000 });
   await pin.click();
@@ -98,8 +92,7 @@ test('log a visit from a marker on the map: the last counts to start from, a kno
 test('log a visit from the site page: steppers down and up, refused when the counts do not add up, then in the history', async ({
   page,
 }) => {
-  await signedIn(page);
-  await page.goto(`/sites/${site.id}/show?tab=visits`);
+  await signIn(page, { at: `/sites/${site.id}/show?tab=visits` });
   await expect(page.getByTestId('visit-history-item')).toHaveCount(2);
   await page.getByTestId('site-visits').getByRole('button', { name: 'Log a visit' }).click();
   // Starts from the visit just logged.

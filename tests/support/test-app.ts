@@ -70,7 +70,10 @@ export interface TestApp {
   database: Database;
   /** Mails the server sent (password reset links), oldest first. */
   mails: Mail[];
-  /** A new HTTP client with its own cookie jar. */
+  /**
+   * A new HTTP client with its own cookie jar. Its requests go through Fastify's `inject` (the whole request cycle,
+   * hooks, parsers and serialisers included, without a socket); `baseUrl` still answers for what needs a real one.
+   */
   client(): TestClient;
   /** A client signed in as the seeded super administrator. */
   admin(): Promise<TestClient>;
@@ -201,6 +204,7 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}, options: T
     await seedDemoHistory(built.ctx);
     await app.listen({ port: 0, host: '127.0.0.1' });
     const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const injected = injectInto(built.app);
     const roleIds = new Map<string, number>();
     let adminClient: TestClient | null = null;
     let closed = false;
@@ -215,10 +219,10 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}, options: T
       config,
       database,
       mails,
-      client: () => createClient(baseUrl, settled),
+      client: () => createClient(baseUrl, injected, settled),
       admin: () => testApp.signIn(ADMIN_EMAIL, ADMIN_PASSWORD),
       async signIn(email, password = USER_PASSWORD, remember = false) {
-        const client = createClient(baseUrl, settled);
+        const client = createClient(baseUrl, injected, settled);
         const res = await client.login(email, password, remember);
         if (res.status !== 200)
           throw new Error(`Sign-in as ${email} answered ${res.status}: ${JSON.stringify(res.body)}`);
@@ -314,11 +318,49 @@ export async function twoPostgresSessions(t: TestApp) {
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** How a client's request reaches the server: over a socket with fetch, or through Fastify's inject. */
+type Send = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body: string | undefined },
+) => Promise<{ status: number; headers: Headers; text: string }>;
+
+const overSocket: Send = async (url, init) => {
+  const response = await fetch(url, { ...init, redirect: 'manual' });
+  return { status: response.status, headers: response.headers, text: await response.text() };
+};
+
 /**
- * A fetch-based agent with its own cookie jar, doing the CSRF pre-flight the client app does. `settled`: awaited after
- * each answer (the app's event bus done with what the request emitted).
+ * Requests through `app.inject`: the same routes, hooks and answers without a socket, about a millisecond of CPU less
+ * per request. The Host header is the listening address's, as a browser or fetch would send it (links in mails and
+ * the CSP's websocket source are made from it).
  */
-export function createClient(baseUrl: string, settled: () => Promise<void> = async () => {}): TestClient {
+function injectInto(app: FastifyInstance): Send {
+  return async (url, { method, headers, body }) => {
+    const { host, pathname, search } = new URL(url);
+    const response = await app.inject({
+      method: method as 'GET',
+      url: pathname + search,
+      headers: { host, ...headers },
+      payload: body,
+    });
+    const answered = new Headers();
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (value === undefined) continue;
+      for (const one of Array.isArray(value) ? value : [value]) answered.append(name, String(one));
+    }
+    return { status: response.statusCode, headers: answered, text: response.payload };
+  };
+}
+
+/**
+ * An agent with its own cookie jar, doing the CSRF pre-flight the client app does; over a socket unless told.
+ * `settled`: awaited after each answer (the app's event bus done with what the request emitted).
+ */
+export function createClient(
+  baseUrl: string,
+  send: Send = overSocket,
+  settled: () => Promise<void> = async () => {},
+): TestClient {
   const jar = new Map<string, string>();
 
   const store = (setCookies: string[]) => {
@@ -357,10 +399,10 @@ export function createClient(baseUrl: string, settled: () => Promise<void> = asy
         headers['x-xsrf-token'] = decodeURIComponent(jar.get('XSRF-TOKEN')!);
       if (jar.size) headers.cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
       Object.assign(headers, options.headers);
-      const response = await fetch(baseUrl + pathname, { method, headers, body: payload, redirect: 'manual' });
+      const response = await send(baseUrl + pathname, { method, headers, body: payload });
       const cookies = response.headers.getSetCookie();
       store(cookies);
-      const text = await response.text();
+      const { text } = response;
       await settled();
       let parsed: any = text;
       if ((response.headers.get('content-type') ?? '').includes('application/json') && text) parsed = JSON.parse(text);

@@ -149,6 +149,24 @@ describe('actions', () => {
     expect(evaluateLogic([hide, show], {}, { trigger: 'always', fields }).visibility.notes).toBe('visible');
   });
 
+  it('a hidden field keeps its value unless the rule that hid it says to clear it, and the last decision counts', () => {
+    const hide = block({ actions: [{ target: 'field:5', action: 'hide-field' }] });
+    const hideAndClear = block({ actions: [{ target: 'field:5', action: 'hide-field' }], clear_hidden: true });
+    const show = block({ actions: [{ target: 'field:5', action: 'show-field' }] });
+    const run = (blocks: LogicBlock[]) => evaluateLogic(blocks, { notes: 'Rail fixed' }, { trigger: 'always', fields });
+    expect(run([hide])).toMatchObject({
+      visibility: { notes: 'hidden' },
+      cleared: {},
+      values: { notes: 'Rail fixed' },
+    });
+    expect(run([hideAndClear]).cleared).toEqual({ notes: true });
+    expect(run([hideAndClear, show]).cleared).toEqual({});
+    expect(run([hideAndClear, hide]).cleared).toEqual({});
+    // Shown again by the same clearing rule: nothing to clear.
+    const clearingWhenOpen = block({ ...hideReasonWhenOpen, clear_hidden: true });
+    expect(evaluateLogic([clearingWhenOpen], { status: 'closed' }, { trigger: 'always', fields }).cleared).toEqual({});
+  });
+
   it('without a field list, values and results are keyed by id (or field:{id})', () => {
     const result = evaluateLogic([showClosedWhenClosed], { 'field:1': 'closed' }, { trigger: 'always' });
     expect(result.visibility).toEqual({ '2': 'visible' });

@@ -25,6 +25,7 @@ import { LoadingScreen } from './LoadingScreen';
 import { LayoutStyles, layoutClasses } from './layoutStyles';
 import { MenuList } from './MenuList';
 import { MAIN_CONTENT_ID, SkipLink } from './SkipLink';
+import { ScreenMark } from './screenMark';
 import { UserMenu } from './UserMenu';
 import { useFocusPageHeading } from './useFocusPageHeading';
 
@@ -126,6 +127,7 @@ export default function AppLayout({ children }: { children: ReactNode }) {
             <Suspense fallback={<LoadingScreen fullHeight={false} />}>
               {children}
               <FirstPaintMark />
+              <ScreenMark />
             </Suspense>
           </ErrorBoundary>
         </div>

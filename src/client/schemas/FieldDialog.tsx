@@ -22,7 +22,7 @@ import type { ValidationOption } from '../../common/field-types/define';
 import { type FieldChoice, normaliseChoices, type SchemaField, type SchemaFieldType } from '../../common/schema-types';
 import { fieldTypeUIOf } from '../records/fieldTypes/ui';
 import type { RecordSchema } from '../records/schema';
-import { type ChangeImpact, ChoiceMapping, fieldImpact, ImpactSummary } from './impact';
+import { type ChangeImpact, ChoiceMapping, fieldImpact, ImpactSummary, RetargetChoice } from './impact';
 import { FIELD_TYPE_CHOICES, slugifyField } from './shared';
 import { useSchemaWrites } from './useSchemaEditor';
 
@@ -93,6 +93,7 @@ export function FieldDialog({
   /** What the change affects, shown before it is saved (an existing field whose change touches something). */
   const [impact, setImpact] = useState<ChangeImpact | null>(null);
   const [choiceMap, setChoiceMap] = useState<Record<string, string | null>>({});
+  const [retarget, setRetarget] = useState<'archive' | 'empty' | undefined>(undefined);
 
   const module = fieldTypeModule(type);
   const ui = fieldTypeUIOf(type);
@@ -105,11 +106,11 @@ export function FieldDialog({
   // A change edited after its impact was shown is asked about again.
   useEffect(() => setImpact(null), [type, typeOptions, limits, unique]);
   // Where the removed choices go changes what the change does: the impact is asked again with the mapping.
-  const mapping = JSON.stringify(choiceMap);
+  const mapping = JSON.stringify([choiceMap, retarget]);
   useEffect(() => {
-    if (!field || !impact?.choices?.length) return;
+    if (!field || !(impact?.choices?.length || impact?.retarget)) return;
     let current = true;
-    fieldImpact(field.id, { ...(builtIn ? {} : { type }), options: buildOptions(), choice_map: choiceMap })
+    fieldImpact(field.id, { ...(builtIn ? {} : { type }), options: buildOptions(), choice_map: choiceMap, retarget })
       .then((next) => current && setImpact(next))
       .catch(() => undefined);
     return () => {
@@ -148,13 +149,14 @@ export function FieldDialog({
       const proposed = await fieldImpact(field.id, { ...(builtIn ? {} : { type }), options: data.options }).catch(
         () => null,
       );
-      if (proposed && (proposed.summary.length > 0 || (proposed.choices ?? []).length > 0)) {
+      if (proposed && (proposed.summary.length > 0 || (proposed.choices ?? []).length > 0 || proposed.retarget)) {
         setImpact(proposed);
         setBusy(false);
         return;
       }
     }
     if (impact?.choices?.length) data.choice_map = choiceMap;
+    if (impact?.retarget && retarget) data.retarget = retarget;
     let outcome;
     if (field) outcome = await writes.updateField(field.id, data, field);
     else
@@ -172,7 +174,11 @@ export function FieldDialog({
   /** The server's message about one option (`options.<key>`). */
   const optionError = (key: string) => errors[`options.${key}`];
   const otherErrors = Object.entries(errors)
-    .filter(([key]) => (key === 'options' || key.startsWith('options.') || key === 'choice_map') && !shownKey(key))
+    .filter(
+      ([key]) =>
+        (key === 'options' || key.startsWith('options.') || key === 'choice_map' || key === 'retarget') &&
+        !shownKey(key),
+    )
     .map(([, message]) => message);
   function shownKey(key: string) {
     return ['options.pattern', 'options.pattern_message', 'options.default', 'options.min', 'options.max'].includes(
@@ -330,6 +336,7 @@ export function FieldDialog({
                 value={choiceMap}
                 onChange={setChoiceMap}
               />
+              <RetargetChoice impact={impact} value={retarget} onChange={setRetarget} />
             </Stack>
           )}
           {otherErrors.map((message) => (

@@ -13,6 +13,8 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
 import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
@@ -158,6 +160,7 @@ function ValueInput({
 
 type Draft = Pick<LogicBlock, 'description' | 'trigger'> & {
   match: NonNullable<LogicBlock['match']>;
+  clear_hidden: boolean;
   conditions: LogicCondition[];
   actions: LogicAction[];
 };
@@ -166,6 +169,7 @@ const emptyDraft = (fields: readonly SchemaField[]): Draft => ({
   description: '',
   trigger: 'always',
   match: 'all',
+  clear_hidden: false,
   conditions: [{ source: fields[0] ? fieldRef(fields[0].id) : '', operator: 'equals', value: '' }],
   actions: [{ target: fields[1] ? fieldRef(fields[1].id) : '', action: 'show-field' }],
 });
@@ -189,6 +193,7 @@ function BlockEditor({
           description: block.description ?? '',
           trigger: block.trigger,
           match: block.match ?? 'all',
+          clear_hidden: Boolean(block.clear_hidden),
           conditions: block.conditions.map(({ source, operator, value }) => ({ source, operator, value })),
           actions: block.actions.map(({ target, action, value }) => ({ target, action, value })),
         }
@@ -204,6 +209,7 @@ function BlockEditor({
       description: draft.description || null,
       trigger: draft.trigger,
       match: draft.match,
+      clear_hidden: draft.clear_hidden,
       conditions: draft.conditions.map((condition) => ({
         source: condition.source,
         operator: condition.operator,
@@ -414,6 +420,18 @@ function BlockEditor({
               And…
             </Button>
           </Box>
+          {draft.actions.some((action) => action.action === 'show-field' || action.action === 'hide-field') && (
+            <FormControlLabel
+              control={
+                <Checkbox
+                  checked={draft.clear_hidden}
+                  onChange={(event) => set({ clear_hidden: event.target.checked })}
+                  size="small"
+                />
+              }
+              label="Clear what the fields this rule hides hold (off: hidden fields keep their values)"
+            />
+          )}
           <Typography variant="body2" color="text.secondary" data-testid={`rule-${index}-summary`}>
             {describeBlock(draft, fields)}
           </Typography>

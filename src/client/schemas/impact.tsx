@@ -15,8 +15,10 @@ export interface ChangeImpact {
   summary: string[];
   blocking: string[];
   records?: { live: number; trashed: number };
-  /** A field change: the choices taken away that records hold, how many, and where they go. */
-  choices?: Array<{ value: string; label: string; records: number; mapped_to?: string | null }>;
+  /** A field change: the choices taken away that records hold (or the logic uses), how many, and where they go. */
+  choices?: Array<{ value: string; label: string; records: number; in_logic?: boolean; mapped_to?: string | null }>;
+  /** A relation pointed elsewhere while records hold values: how many, and what the administrator chose. */
+  retarget?: { from: string; to: string; records: number; decided?: 'archive' | 'empty' } | null;
 }
 
 /** A proposed field change: `{type, options, choice_map}`; without it, deleting the field. */
@@ -79,7 +81,11 @@ export function ChoiceMapping({
           key={choice.value}
           select
           size="small"
-          label={`${choice.records.toLocaleString('en-US')} ${choice.records === 1 ? 'record holds' : 'records hold'} “${choice.label}”: change to`}
+          label={
+            choice.records
+              ? `${choice.records.toLocaleString('en-US')} ${choice.records === 1 ? 'record holds' : 'records hold'} “${choice.label}”: change to`
+              : `The logic compares with “${choice.label}”: compare with`
+          }
           value={choice.value in value ? (value[choice.value] ?? '') : '__unset'}
           onChange={(event) =>
             onChange({ ...value, [choice.value]: event.target.value === '' ? null : event.target.value })
@@ -98,5 +104,34 @@ export function ChoiceMapping({
         </TextField>
       ))}
     </Stack>
+  );
+}
+
+/** A relation pointed at other records while records hold values: archive those values or empty them. */
+export function RetargetChoice({
+  impact,
+  value,
+  onChange,
+}: {
+  impact: ChangeImpact;
+  value: 'archive' | 'empty' | undefined;
+  onChange: (next: 'archive' | 'empty') => void;
+}) {
+  if (!impact.retarget) return null;
+  return (
+    <TextField
+      select
+      size="small"
+      label={`What happens to the ${impact.retarget.records.toLocaleString('en-US')} ${impact.retarget.from} records held`}
+      value={value ?? '__unset'}
+      onChange={(event) => onChange(event.target.value as 'archive' | 'empty')}
+      slotProps={{ htmlInput: { 'data-testid': 'retarget' } }}
+    >
+      <MenuItem value="__unset" disabled>
+        Choose…
+      </MenuItem>
+      <MenuItem value="archive">Archive them (listed on each record’s history)</MenuItem>
+      <MenuItem value="empty">Empty them (each record’s history keeps the old value)</MenuItem>
+    </TextField>
   );
 }

@@ -44,7 +44,7 @@ function conditionValue(operator: string, value: unknown): string {
 
 /** 'When Status equals "closed", show Closed at'; 'When Outcome equals "not_home" or Workers seen is less than 1, hide Detail' */
 export function describeBlock(
-  block: Pick<LogicBlock, 'conditions' | 'actions' | 'match'>,
+  block: Pick<LogicBlock, 'conditions' | 'actions' | 'match' | 'clear_hidden'>,
   fields: readonly Pick<SchemaField, 'id' | 'name'>[],
 ): string {
   const fieldName = (ref: string) => {
@@ -64,7 +64,8 @@ export function describeBlock(
         : `${nameOf(ACTION_CHOICES, action.action)} ${fieldName(action.target)}`,
     )
     .join(', ');
-  return `${when ? `When ${when}` : 'Always'}, ${then || 'do nothing'}`;
+  const clearing = block.clear_hidden ? ', clearing what the hidden fields hold' : '';
+  return `${when ? `When ${when}` : 'Always'}, ${then || 'do nothing'}${clearing}`;
 }
 
 /** Field names as slugs, as the server makes them ('Gate code' -> 'gate_code'). */

@@ -5,6 +5,7 @@
 
 import * as z from 'zod/mini';
 import { normaliseChoices } from '../schema-types.js';
+import { choiceKey, isChoiceKey } from '../slugs.js';
 import { OptionProblem } from './define.js';
 
 const error = (key: string, what: string) => ({ error: `The options.${key} must be ${what}.` });
@@ -84,9 +85,21 @@ export const choices = z.optional(
     .check(z.maxLength(500, 'A field may have at most 500 choices.')),
 );
 
-/** The choices of a field, checked: its key under which a problem is reported and why, or the normalised list. */
+/**
+ * The choices of a field, checked: the problem (under `choices`), or the normalised list. Every key is a slug however
+ * the choice was written: "Needs follow-up" (or {value: "Needs follow-up"}) is kept as `needs-follow-up`, its label as
+ * written.
+ */
 export function checkedChoices(raw: unknown, type: string) {
-  const list = normaliseChoices(raw);
+  const list = normaliseChoices(raw).map((choice) =>
+    isChoiceKey(choice.value) ? choice : { value: choiceKey(choice.value), label: choice.label },
+  );
+  const keyless = list.find((choice) => !choice.value);
+  if (keyless)
+    return new OptionProblem(
+      'choices',
+      `The choice “${keyless.label}” needs a key of letters or digits (give it a value such as “choice-1”).`,
+    );
   if (!list.length)
     return new OptionProblem(
       'choices',

@@ -9,7 +9,8 @@
  *   all must hold, or any one when the block's `match` is 'any'; a block without conditions always holds. A
  *   missing field counts as empty text;
  * - when they hold: show-field makes the target visible, hide-field hidden, set-value gives it the value (the form
- *   is told through `onSetValue`, and later blocks see the new value);
+ *   is told through `onSetValue`, and later blocks see the new value); a hidden field keeps its value unless the
+ *   block that hid it says `clear_hidden` (`cleared`);
  * - when they do not hold: show-field hides the target and hide-field shows it (a field shown "when X" is hidden
  *   otherwise); set-value does nothing.
  * Blocks run in the order given; when two blocks decide on one field, the later one wins.
@@ -52,6 +53,11 @@ export interface LogicResult {
   visibility: Record<string, Visibility>;
   /** Values set by set-value actions, by slug (or id). */
   setValues: Record<string, unknown>;
+  /**
+   * Hidden fields whose value goes with them: hidden last by a block that says `clear_hidden`. Other hidden fields keep
+   * what they hold (and are neither required nor checked while hidden).
+   */
+  cleared: Record<string, true>;
   /** The values after the set-value actions. */
   values: Record<string, unknown>;
   warnings: string[];
@@ -159,7 +165,19 @@ export function evaluateLogic(
     return current[`field:${id}`];
   };
   const log = options.logger ?? ((message: string) => console.warn(message));
-  const result: LogicResult = { visibility: {}, setValues: {}, values: current, warnings: [], skipped: [] };
+  const result: LogicResult = {
+    visibility: {},
+    setValues: {},
+    cleared: {},
+    values: current,
+    warnings: [],
+    skipped: [],
+  };
+  const decide = (key: string, state: Visibility, block: LogicBlock) => {
+    result.visibility[key] = state;
+    if (state === 'hidden' && block.clear_hidden) result.cleared[key] = true;
+    else delete result.cleared[key];
+  };
 
   blocks.forEach((block, index) => {
     const { sources, targets } = blockFields(block);
@@ -177,10 +195,10 @@ export function evaluateLogic(
       const key = keyOf(targets[i]);
       switch (action.action) {
         case 'show-field':
-          result.visibility[key] = holds ? 'visible' : 'hidden';
+          decide(key, holds ? 'visible' : 'hidden', block);
           break;
         case 'hide-field':
-          result.visibility[key] = holds ? 'hidden' : 'visible';
+          decide(key, holds ? 'hidden' : 'visible', block);
           break;
         case 'set-value':
           if (!holds) break;

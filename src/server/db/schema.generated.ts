@@ -345,6 +345,8 @@ export interface FieldValueArchive {
   reason: string;
   record_id: number;
   record_type: string;
+  restored_at: Timestamp | null;
+  restored_by: number | null;
   schema_id: number | null;
   value: Json | null;
 }
@@ -507,6 +509,7 @@ export interface LogicActions {
 }
 
 export interface LogicBlocks {
+  clear_hidden: Generated<boolean>;
   created_at: Generated<Timestamp>;
   description: string | null;
   id: Generated<number>;

@@ -54,15 +54,7 @@ export async function archiveValues(
   if (home.column) throw new Error(`The values of the built-in field ${home.slug} are never archived.`);
   if (ids && !ids.length) return 0;
   const which = ids ? sql<boolean>`t.id in (${sql.join(ids)})` : sql<boolean>`true`;
-  const snapshot = JSON.stringify({
-    id: field.id,
-    slug: field.slug,
-    name: field.name,
-    type: field.type,
-    options: field.options,
-    required: field.required,
-    category: field.category,
-  });
+  const snapshot = JSON.stringify(snapshotOf(field));
   const archived = await sql`
     insert into field_value_archive (schema_id, record_type, record_id, field_slug, field, value, reason, archived_by)
     select ${home.schemaId}, ${home.type}, t.id, ${home.slug}, ${snapshot}::jsonb, ${jsonValue(home)}, ${reason}, ${authorOf(user)}
@@ -72,6 +64,42 @@ export async function archiveValues(
     where ${ofType(home)} and ${which} and t.custom ? ${sql.lit(home.slug)}`.execute(trx);
   return Number(archived.numAffectedRows ?? 0);
 }
+
+/**
+ * Keeps parts of values in `field_value_archive` (what a record held that its new value leaves out: the values after
+ * the first when a field of several becomes a field of one), the records keeping the rest.
+ */
+export async function archiveParts(
+  trx: Kysely<DB>,
+  home: ValueHome,
+  field: FieldSnapshot,
+  reason: string,
+  user: AuthUser | null,
+  parts: ReadonlyArray<{ id: number; value: unknown }>,
+): Promise<number> {
+  const snapshot = JSON.stringify(snapshotOf(field));
+  for (let start = 0; start < parts.length; start += 1_000) {
+    const rows = parts
+      .slice(start, start + 1_000)
+      .map(
+        (part) =>
+          sql`(${home.schemaId}, ${home.type}, ${part.id}, ${home.slug}, ${snapshot}::jsonb, ${JSON.stringify(part.value)}::jsonb, ${reason}, ${authorOf(user)})`,
+      );
+    await sql`insert into field_value_archive (schema_id, record_type, record_id, field_slug, field, value, reason, archived_by)
+      values ${sql.join(rows)}`.execute(trx);
+  }
+  return parts.length;
+}
+
+const snapshotOf = (field: FieldSnapshot) => ({
+  id: field.id,
+  slug: field.slug,
+  name: field.name,
+  type: field.type,
+  options: field.options,
+  required: field.required,
+  category: field.category,
+});
 
 export interface ValueChange {
   id: number;

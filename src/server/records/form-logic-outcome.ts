@@ -10,9 +10,11 @@ import { blankValue } from './validate.js';
 export interface FormLogicOutcome {
   setValues: Readonly<Record<string, unknown>>;
   hidden: ReadonlySet<string>;
+  /** Hidden fields whose rule says to clear them (`clear_hidden`): stored empty. The other hidden fields keep their value. */
+  cleared: ReadonlySet<string>;
 }
 
-export const NO_FORM_LOGIC: FormLogicOutcome = { setValues: {}, hidden: new Set() };
+export const NO_FORM_LOGIC: FormLogicOutcome = { setValues: {}, hidden: new Set(), cleared: new Set() };
 
 const writable = (key: string, fields: Record<string, FieldSpec>, readOnly: readonly string[] = []) =>
   key in fields && fields[key].storage !== 'virtual' && !readOnly.includes(key);
@@ -32,9 +34,10 @@ export function withSetValues(
 }
 
 /**
- * Validated values with every field the logic hides emptied, where it holds something (sent now, or stored before
- * on an update): what the form hides is not kept. A value a set-value action gave stays (the logic's own value), and
- * a built-in required field is left alone (its column must hold a value).
+ * Validated values with every field a rule hides and says to clear (`clear_hidden`) emptied, where it holds something
+ * (sent now, or stored before on an update). Hidden is not erased otherwise: a field hidden by a rule that does not
+ * say so keeps its value. A value a set-value action gave stays (the logic's own value), and a built-in required
+ * field is left alone (its column must hold a value).
  */
 export function emptyHidden(
   values: Record<string, any>,
@@ -44,7 +47,7 @@ export function emptyHidden(
   readOnly?: readonly string[],
 ) {
   let next = values;
-  for (const key of outcome.hidden) {
+  for (const key of outcome.cleared) {
     const spec = fields[key];
     if (!writable(key, fields, readOnly) || key in outcome.setValues || (spec.required && spec.storage !== 'custom'))
       continue;

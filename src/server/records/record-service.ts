@@ -14,6 +14,7 @@ import {
 } from './batch-writer.js';
 import { withChoiceKeys } from './choice-keys.js';
 import {
+  archiveParts,
   archiveValues,
   type FieldSnapshot,
   rewriteValues,
@@ -453,6 +454,21 @@ export class RecordService {
     ids?: readonly number[],
   ): Promise<number> {
     return archiveValues(trx, home, field, reason, user, ids);
+  }
+
+  /**
+   * Keeps the parts of values that records lose (a field of several values becoming a field of one keeps the first)
+   * in `field_value_archive`, inside the caller's transaction; returns how many.
+   */
+  archiveFieldParts(
+    trx: Kysely<any>,
+    home: ValueHome,
+    field: FieldSnapshot,
+    reason: string,
+    user: AuthUser | null,
+    parts: ReadonlyArray<{ id: number; value: unknown }>,
+  ): Promise<number> {
+    return archiveParts(trx, home, field, reason, user, parts);
   }
 
   // ---- system and bulk writes --------------------------------------------------------------------------

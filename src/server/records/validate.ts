@@ -13,7 +13,8 @@ export interface ValidatedInput {
  * Checks a create or update payload against the fields of a record type. On create every required field must
  * be present; on update only the fields sent are checked. Unknown keys are refused by name so a typo never
  * silently drops data; keys the client may echo back (`readOnly`) are ignored. `hidden` names fields the
- * form logic hides: they are never required.
+ * form logic hides: they are never required, and a value sent for one that the field refuses is left out (the record
+ * keeps what it holds).
  */
 export function validateInput(
   body: unknown,
@@ -52,6 +53,8 @@ export function validateInput(
     }
     const parsed = fieldSchema(key, spec).safeParse(raw);
     if (parsed.success) values[key] = parsed.data;
+    // What a hidden field holds is not checked while hidden: a value it cannot take is left out, not refused.
+    else if (options.hidden?.has(key)) continue;
     else if (options.existing && key in options.existing) {
       // What the record already holds stays editable: a choice removed from the field since, a limit lowered.
       const kept = keptValue(key, spec, raw, options.existing[key]);

@@ -20,6 +20,7 @@ import {
   valueHome,
 } from './field-values.js';
 import { schemaRelationTargets } from './relation-targets.js';
+import { recordsLeftFailing } from './rule-failures.js';
 
 /**
  * What a change to one field of a record type does to the records, the logic, the importers and the exports of
@@ -42,8 +43,17 @@ export interface FieldImpact {
   archived: number;
   /** Values rewritten in the new kind (a retype). */
   converted: number;
-  /** Choices taken away that records hold, with how many, and where the change maps them. */
-  choices: Array<{ value: string; label: string; records: number; mapped_to?: string | null }>;
+  /**
+   * A relation pointed at other records with values held: they are ids of the old target's records, never read as the
+   * new one's. The change waits for `retarget`: `archive` (into the archive) or `empty` (a revision each).
+   */
+  retarget: { from: string; to: string; records: number; decided?: 'archive' | 'empty' } | null;
+  /** A field of several values becoming a field of one: records holding several keep the first, the rest archived. */
+  kept_first: number;
+  /** Records a choice remap leaves without fields the type's rules then require (they keep the new value). */
+  left_failing: { records: number; fields: string[] } | null;
+  /** Choices taken away that records hold or the logic uses, with how many records, and where the change maps them. */
+  choices: Array<{ value: string; label: string; records: number; in_logic: boolean; mapped_to?: string | null }>;
   logic_blocks: Array<{
     id: number;
     description: string | null;
@@ -62,6 +72,8 @@ export interface FieldChange {
   next: { type?: SchemaFieldType; options?: SchemaFieldOptions } | null;
   /** A removed choice → the choice its records get instead, or null (empty). */
   choiceMap?: Record<string, string | null>;
+  /** A relation pointed at another target while records hold values: archive them or empty them. */
+  retarget?: 'archive' | 'empty';
 }
 
 interface SchemaRef {
@@ -75,6 +87,26 @@ interface SchemaRef {
 type Field = Pick<SchemaField, 'id' | 'slug' | 'name' | 'type' | 'options' | 'required' | 'category' | 'column'>;
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+const ARRAY_KINDS = new Set(['enum[]', 'integer[]']);
+
+/** The choices the type's logic compares the field with or sets it to. */
+async function choicesInLogic(db: Kysely<any>, field: Field): Promise<Set<string>> {
+  const ref = `field:${field.id}`;
+  const [conditions, actions] = await Promise.all([
+    db.selectFrom('logic_conditions').select('value').where('source', '=', ref).execute(),
+    db
+      .selectFrom('logic_actions')
+      .select('value')
+      .where('target', '=', ref)
+      .where('action', '=', 'set-value')
+      .execute(),
+  ]);
+  return new Set([
+    ...conditions.map((row) => String(row.value ?? '')),
+    ...actions.map((row) => (typeof row.value === 'string' ? row.value : JSON.stringify(row.value))),
+  ]);
+}
 
 /** The change's effect on the values: what the new field makes of each value held. */
 async function valuePlan(db: Kysely<any>, home: ValueHome, field: Field, change: FieldChange) {
@@ -95,17 +127,41 @@ async function valuePlan(db: Kysely<any>, home: ValueHome, field: Field, change:
     home,
     removed.map((choice) => choice.value),
   );
+  const inLogic = removed.length ? await choicesInLogic(db, field) : new Set<string>();
   const choices = removed
-    .filter((choice) => (counts.get(choice.value) ?? 0) > 0)
+    .filter((choice) => (counts.get(choice.value) ?? 0) > 0 || inLogic.has(choice.value))
     .map((choice) => ({
       value: choice.value,
       label: choice.label,
-      records: counts.get(choice.value)!,
+      records: counts.get(choice.value) ?? 0,
+      in_logic: inLogic.has(choice.value),
       mapped_to: change.choiceMap?.[choice.value],
     }));
   const retyped = before.kind !== after.kind || (type !== field.type && !field.column);
   const rewrites: ValueChange[] = [];
   const unconvertible: number[] = [];
+  /** Multiple -> single: what each record holding several leaves in the archive. */
+  const parts: Array<{ id: number; value: unknown }> = [];
+  const oldTarget = field.type === 'relation' ? field.options?.target : undefined;
+  const newTarget = type === 'relation' ? options.target : undefined;
+  let retarget: FieldImpact['retarget'] = null;
+  if (field.type === 'relation' && type === 'relation' && oldTarget !== newTarget) {
+    const held = await countHeld(db, home);
+    if (held.live + held.trashed)
+      retarget = {
+        from: String(oldTarget),
+        to: String(newTarget),
+        records: held.live + held.trashed,
+        ...(change.retarget ? { decided: change.retarget } : {}),
+      };
+    if (retarget && change.retarget)
+      for (const { id, value } of await readHeld(db, home))
+        if (change.retarget === 'archive') unconvertible.push(id);
+        else rewrites.push({ id, before: value, after: null });
+    return { choices, rewrites, unconvertible, parts, retyped: Boolean(retarget), retarget, leftFailing: null };
+  }
+  // Ids mean something only for the records they name: values never move into or out of a field that references.
+  const referencesChanged = JSON.stringify(before.references ?? null) !== JSON.stringify(after.references ?? null);
   if (retyped || choices.length) {
     const mapped = (value: unknown) =>
       typeof value === 'string' && change.choiceMap && value in change.choiceMap ? change.choiceMap[value] : value;
@@ -118,13 +174,28 @@ async function valuePlan(db: Kysely<any>, home: ValueHome, field: Field, change:
           rewrites.push({ id, before: value, after: Array.isArray(wanted) && !wanted.length ? null : wanted });
         continue;
       }
+      if (referencesChanged) {
+        unconvertible.push(id);
+        continue;
+      }
+      if (ARRAY_KINDS.has(before.kind) && !ARRAY_KINDS.has(after.kind) && Array.isArray(wanted) && wanted.length > 1) {
+        // Several values into a field of one: the first is kept, the others go to the archive.
+        const first = convertValue(field.slug, wanted[0], after);
+        if (!first.ok) unconvertible.push(id);
+        else {
+          rewrites.push({ id, before: value, after: first.value });
+          parts.push({ id, value: wanted.slice(1) });
+        }
+        continue;
+      }
       const converted = convertValue(field.slug, wanted, after);
       if (!converted.ok) unconvertible.push(id);
       else if (JSON.stringify(converted.value) !== JSON.stringify(value))
         rewrites.push({ id, before: value, after: converted.value });
     }
   }
-  return { choices, rewrites, unconvertible, retyped };
+  const leftFailing = !retyped && rewrites.length ? await recordsLeftFailing(db, home, field, rewrites) : null;
+  return { choices, rewrites, unconvertible, parts, retyped, retarget, leftFailing };
 }
 
 /** The logic blocks of the type that read or write the field, and what the change does to each. */
@@ -235,13 +306,19 @@ export async function fieldImpact(
     exportsUsing(db, schema, field),
   ]);
   const held = records.live + records.trashed;
-  const archived = deleting ? held : plan!.unconvertible.length;
-  const converted = plan?.retyped ? plan.rewrites.length : 0;
+  const archived = deleting ? held : plan!.unconvertible.length + plan!.parts.length;
+  const converted = plan?.retyped && !plan.retarget ? plan.rewrites.length : 0;
   const blocking = (plan?.choices ?? [])
     .filter((choice) => choice.mapped_to === undefined)
-    .map(
-      (choice) =>
-        `${plural(choice.records, 'record holds', 'records hold')} “${choice.label}”, which is no longer a choice: map it to another choice or to empty.`,
+    .map((choice) =>
+      choice.records
+        ? `${plural(choice.records, 'record holds', 'records hold')} “${choice.label}”, which is no longer a choice: map it to another choice or to empty.`
+        : `The logic compares ${field.name} with “${choice.label}”, which is no longer a choice: map it to another choice.`,
+    );
+  const retarget = plan?.retarget ?? null;
+  if (retarget && !retarget.decided)
+    blocking.push(
+      `${plural(retarget.records, 'record holds', 'records hold')} ${retarget.from} records in ${field.name}, which would point at ${retarget.to} records instead: choose to archive those values or to empty them.`,
     );
   const summary: string[] = [];
   const name = field.name;
@@ -251,13 +328,25 @@ export async function fieldImpact(
         ? `${plural(held, 'record holds', 'records hold')} a value of ${name}${records.trashed ? ` (${records.trashed.toLocaleString('en-US')} in the trash)` : ''}: the values are archived and taken out of the records.`
         : `No record holds a value of ${name}.`,
     );
-  if (plan?.retyped) {
+  if (retarget)
+    summary.push(
+      retarget.decided === 'archive'
+        ? `${plural(retarget.records, 'value')} of ${name} (ids of ${retarget.from} records) ${retarget.records === 1 ? 'is' : 'are'} archived and taken out of the records.`
+        : retarget.decided === 'empty'
+          ? `${plural(retarget.records, 'record')} holding ${retarget.from} records in ${name} ${retarget.records === 1 ? 'is' : 'are'} emptied (a revision each).`
+          : `${plural(retarget.records, 'record holds', 'records hold')} ids of ${retarget.from} records in ${name}: they are never read as ${retarget.to} records.`,
+    );
+  else if (plan?.retyped) {
     summary.push(
       `${plural(held, 'record holds', 'records hold')} a value of ${name}: ${plural(converted, 'value is', 'values are')} rewritten as the new type${archived ? `, ${plural(archived, 'value cannot', 'values cannot')} become one and ${archived === 1 ? 'is' : 'are'} archived` : ''}.`,
     );
   }
+  if (plan?.parts.length)
+    summary.push(
+      `${plural(plan.parts.length, 'record holds', 'records hold')} several values of ${name}: ${plan.parts.length === 1 ? 'it keeps' : 'each keeps'} the first, and the others are archived (the record's history lists them).`,
+    );
   for (const choice of plan?.choices ?? []) {
-    if (choice.mapped_to === undefined) continue;
+    if (choice.mapped_to === undefined || !choice.records) continue;
     const to =
       choice.mapped_to === null
         ? 'empty'
@@ -266,6 +355,10 @@ export async function fieldImpact(
       `${plural(choice.records, 'record')} holding “${choice.label}” ${choice.records === 1 ? 'becomes' : 'become'} ${to}.`,
     );
   }
+  if (plan?.leftFailing)
+    summary.push(
+      `${plural(plan.leftFailing.records, 'record')} would then miss ${plan.leftFailing.fields.join(', ')}, which the type's rules require for the new value: ${plan.leftFailing.records === 1 ? 'it keeps' : 'they keep'} the change and must be completed when next edited.`,
+    );
   const removedBlocks = logic.filter((block) => block.effect === 'removed').length;
   const lessActions = logic.filter((block) => block.effect === 'action removed').length;
   if (removedBlocks)
@@ -293,6 +386,9 @@ export async function fieldImpact(
     records,
     archived,
     converted,
+    retarget,
+    kept_first: plan?.parts.length ?? 0,
+    left_failing: plan?.leftFailing ?? null,
     choices: plan?.choices ?? [],
     logic_blocks: logic,
     importers,
@@ -323,7 +419,10 @@ export async function applyFieldChange(
   user: AuthUser | null,
 ): Promise<FieldImpact> {
   const impact = await fieldImpact(trx, schema, field, change);
-  if (impact.blocking.length) throw new ValidationError({ choice_map: impact.blocking });
+  if (impact.blocking.length)
+    throw new ValidationError(
+      impact.retarget && !impact.retarget.decided ? { retarget: impact.blocking } : { choice_map: impact.blocking },
+    );
   const home = valueHome(schema, field);
   const snapshot: FieldSnapshot = field;
   if (change.next === null) {
@@ -332,13 +431,25 @@ export async function applyFieldChange(
     return presentImpact(impact);
   }
   const plan = impact.plan!;
+  // The parts left out first: the archive keeps what the record held beside the value it keeps.
+  if (plan.parts.length)
+    await records.archiveFieldParts(
+      trx,
+      home,
+      snapshot,
+      'a field of several values became a field of one',
+      user,
+      plan.parts,
+    );
   await records.rewriteFieldValues(trx, home, plan.rewrites, user);
   if (plan.unconvertible.length)
     await records.archiveFieldValues(
       trx,
       home,
       snapshot,
-      `not a value of the new type (${change.next.type ?? field.type})`,
+      plan.retarget
+        ? `the relation now points at ${plan.retarget.to} records`
+        : `not a value of the new type (${change.next.type ?? field.type})`,
       user,
       plan.unconvertible,
     );

@@ -99,7 +99,10 @@ export function convertValue(
     else if (Array.isArray(value)) input = value.map(String).join(', ');
   }
   if (spec.kind === 'enum' && Array.isArray(value)) input = value.length === 1 ? String(value[0]) : value;
+  if (spec.kind === 'integer' && Array.isArray(value) && value.length === 1) input = value[0];
+  // One value becoming a field of several: a list of it.
   if (spec.kind === 'enum[]' && !Array.isArray(value)) input = [String(value)];
+  if (spec.kind === 'integer[]' && !Array.isArray(value)) input = [value];
   if ((spec.kind === 'enum' || spec.kind === 'integer' || spec.kind === 'number') && typeof value === 'boolean')
     return { ok: false };
   if (isBlank(input)) return { ok: true, value: null };

@@ -22,9 +22,14 @@ export const logicActionsResource: ResourceDefinition = {
   restorable: false,
   hooks: {
     async beforeWrite(values, { trx, existing }) {
-      const mine = { target: values.target ?? existing?.target, action: values.action ?? existing?.action };
+      const mine = {
+        target: values.target ?? existing?.target,
+        action: values.action ?? existing?.action,
+        value: 'value' in values ? values.value : existing?.value,
+      };
       await checkBlockPart(trx, values, existing, 'actions', mine);
-      return values;
+      // A choice named by its label is kept as its key.
+      return 'value' in values ? { ...values, value: mine.value } : values;
     },
     async afterWrite(record, { trx, action, existing, user }) {
       const blockId = record.logic_block_id ?? existing?.logic_block_id;

@@ -32,6 +32,7 @@ export const logicBlocksResource: ResourceDefinition = {
     description: { kind: 'text', max: 500 },
     trigger: { kind: 'enum', options: LOGIC_TRIGGERS },
     match: { kind: 'enum', options: LOGIC_MATCHES },
+    clear_hidden: { kind: 'boolean', label: 'clear when hidden' },
     position: { kind: 'integer', min: 0, max: 100_000 },
     conditions: {
       kind: 'json',

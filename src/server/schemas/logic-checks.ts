@@ -2,7 +2,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { isCircular } from '../../common/form-logic/index.js';
 import { conditionValueProblem } from '../../common/rule-engine/index.js';
-import { type LogicBlock, parseFieldRef } from '../../common/schema-types.js';
+import { type LogicBlock, normaliseChoices, parseFieldRef } from '../../common/schema-types.js';
 import { fieldError, ValidationError } from '../http/errors.js';
 
 /** Field refs must be `field:{id}` of a field of the block's own schema; a block must not be circular. */
@@ -13,9 +13,12 @@ export async function checkLogic(
   prefix: { conditions: string; actions: string },
 ) {
   const errors: Record<string, string[]> = {};
-  const fields = new Set(
-    (await trx.selectFrom('schema_fields').select('id').where('schema_id', '=', schemaId).execute()).map((f) => f.id),
-  );
+  const rows = await trx
+    .selectFrom('schema_fields')
+    .select(['id', 'name', 'options'])
+    .where('schema_id', '=', schemaId)
+    .execute();
+  const fields = new Map(rows.map((f) => [f.id as number, f]));
   block.conditions.forEach((condition, i) => {
     const id = parseFieldRef(condition.source);
     if (id === null) errors[`${prefix.conditions}${i}.source`.replace(/^\./, '')] = ['Invalid source type'];
@@ -25,18 +28,49 @@ export async function checkLogic(
       ];
     const problem = conditionValueProblem(condition.operator, condition.value);
     if (problem) errors[`${prefix.conditions}${i}.value`.replace(/^\./, '')] = [problem];
+    else if (id !== null && fields.has(id) && EXACT.has(condition.operator)) {
+      // A choice field is compared with one of its choices (a label or another case names the choice's key).
+      const choice = choiceOf(fields.get(id)!, condition.value);
+      if (typeof choice === 'string') condition.value = choice;
+      else if (choice) errors[`${prefix.conditions}${i}.value`.replace(/^\./, '')] = [choice.problem];
+    }
   });
   block.actions.forEach((action, i) => {
     const id = parseFieldRef(action.target);
     if (id === null) errors[`${prefix.actions}${i}.target`.replace(/^\./, '')] = ['Invalid target type'];
     else if (!fields.has(id))
       errors[`${prefix.actions}${i}.target`.replace(/^\./, '')] = [`field:${id} is not a field of this record type.`];
+    else if (action.action === 'set-value' && typeof action.value === 'string') {
+      const choice = choiceOf(fields.get(id)!, action.value);
+      if (typeof choice === 'string') action.value = choice;
+      else if (choice) errors[`${prefix.actions}${i}.value`.replace(/^\./, '')] = [choice.problem];
+    }
   });
   if (Object.keys(errors).length) throw new ValidationError(errors);
   if (isCircular(block))
     throw new ValidationError({
       actions: ['A field cannot be both a condition source and an action target of one block (it would be circular).'],
     });
+}
+
+/** Operators that compare a field's value with one value as a whole. */
+const EXACT = new Set(['equals', 'not-equals']);
+
+/**
+ * The key of the choice `value` names (its key, or its label or key in another case), a problem listing the choices
+ * when it names none, or null when the field has no choices (any value).
+ */
+function choiceOf(field: { name: string; options: unknown }, value: unknown): string | { problem: string } | null {
+  const choices = normaliseChoices((field.options as { choices?: unknown } | null)?.choices);
+  if (!choices.length || value === null || value === undefined || value === '') return null;
+  const wanted = String(value).trim().toLowerCase();
+  const found =
+    choices.find((choice) => choice.value === value) ??
+    choices.find((choice) => choice.value.toLowerCase() === wanted || choice.label.toLowerCase() === wanted);
+  if (found) return found.value;
+  return {
+    problem: `${field.name} has no choice “${String(value)}”: its choices are ${choices.map((c) => (c.label === c.value ? `“${c.value}”` : `“${c.label}” (${c.value})`)).join(', ')}.`,
+  };
 }
 
 export async function blockChildren(db: Kysely<any>, blockId: number): Promise<{ conditions: any[]; actions: any[] }> {

@@ -28,7 +28,8 @@ export const logicConditionsResource: ResourceDefinition = {
         value: 'value' in values ? values.value : existing?.value,
       };
       await checkBlockPart(trx, values, existing, 'conditions', mine);
-      return values;
+      // A choice named by its label is kept as its key.
+      return 'value' in values ? { ...values, value: mine.value } : values;
     },
     async afterWrite(record, { trx, action, existing, user }) {
       const blockId = record.logic_block_id ?? existing?.logic_block_id;

@@ -4,21 +4,23 @@ import { z } from 'zod';
 import { optionsKeptBy } from '../../common/field-types.js';
 import { SCHEMA_FIELD_TYPES, type SchemaField } from '../../common/schema-types.js';
 import type { AppContext } from '../app-context.js';
-import { answer, idParams, noBody, noQuery } from '../http/contracts.js';
+import { answer, idParams, messageAnswer, noBody, noQuery, recordAnswer } from '../http/contracts.js';
 import { fieldError, HttpError } from '../http/errors.js';
+import { type ArchivedValue, ArchivedValues } from './archived-values.js';
 import { customTypeDefinition } from './custom-types.js';
-import { fieldImpact, presentImpact } from './field-changes.js';
+import { type FieldImpact, fieldImpact, presentImpact } from './field-changes.js';
 import { checkFieldOptions, optionsErrorKey } from './field-specs.js';
 import { schemaRelationTargets } from './relation-targets.js';
 import { schemaFieldsResource } from './schema-fields-resource.js';
 import { type SchemaRow, schemaRow, schemasResource } from './schemas-resource.js';
-import { purgeTypeTrash, restoreTrash, typeImpact } from './type-changes.js';
+import { purgeTypeTrash, restoreTrash, type TypeImpact, typeImpact } from './type-changes.js';
 
 const proposedChange = z
   .object({
     type: z.enum(SCHEMA_FIELD_TYPES).optional(),
     options: z.record(z.string(), z.unknown()).optional(),
     choice_map: z.record(z.string().max(60), z.string().max(60).nullable()).optional(),
+    retarget: z.enum(['archive', 'empty']).optional(),
   })
   .passthrough();
 
@@ -32,11 +34,22 @@ const fieldImpactAnswer = answer(
     records: counts,
     archived: z.number().int(),
     converted: z.number().int(),
+    retarget: z
+      .object({
+        from: z.string(),
+        to: z.string(),
+        records: z.number().int(),
+        decided: z.enum(['archive', 'empty']).optional(),
+      })
+      .nullable(),
+    kept_first: z.number().int(),
+    left_failing: z.object({ records: z.number().int(), fields: z.array(z.string()) }).nullable(),
     choices: z.array(
       z.object({
         value: z.string(),
         label: z.string(),
         records: z.number().int(),
+        in_logic: z.boolean(),
         mapped_to: z.string().nullable().optional(),
       }),
     ),
@@ -51,7 +64,7 @@ const fieldImpactAnswer = answer(
     exports: z.array(z.object({ id: z.number().int(), status: z.string() })),
     blocking: z.array(z.string()),
     summary: z.array(z.string()),
-  }),
+  }) satisfies z.ZodType<FieldImpact>,
 );
 
 /** What deleting a record type would touch (schemas/type-changes.ts TypeImpact). */
@@ -65,15 +78,35 @@ const typeImpactAnswer = answer(
     roles: z.array(z.object({ id: z.number().int(), name: z.string() })),
     blocking: z.array(z.string()),
     summary: z.array(z.string()),
-  }),
+  }) satisfies z.ZodType<TypeImpact>,
 );
+
+/** The record whose archived values are listed. */
+const archiveQuery = z.object({
+  type: z.string().min(1).max(60),
+  record_id: z.coerce.number().int().positive(),
+});
+
+/** A value a change to the record type took out of the record (schemas/archived-values.ts). */
+const archivedValue = z.object({
+  id: z.number().int(),
+  field: z.object({ slug: z.string(), name: z.string(), type: z.string() }),
+  value: z.unknown(),
+  reason: z.string(),
+  archived_at: z.string(),
+  archived_by: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  restored_at: z.string().nullable(),
+  restorable: z.boolean(),
+}) satisfies z.ZodType<ArchivedValue>;
 
 /**
  * What a change to a record type will affect, before it is made (the schema editor asks, then confirms), and the
  * two ways out of a type whose records are all in the trash (docs/records.md "Changing a record type"):
  * - GET /api/schema-fields/{id}/impact: deleting the field; POST with `{type?, options?, choice_map?}`: that change;
  * - GET /api/schemas/{id}/impact: deleting the type;
- * - POST /api/schemas/{id}/purge-trash, POST /api/schemas/{id}/restore-trash.
+ * - POST /api/schemas/{id}/purge-trash, POST /api/schemas/{id}/restore-trash;
+ * - GET /api/archived-values?type=&record_id=, POST /api/archived-values/{id}/restore: what such changes took out
+ *   of a record, and putting it back (archived-values.ts).
  */
 export function registerSchemaChangeRoutes(fastify: FastifyInstance, ctx: AppContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -125,9 +158,32 @@ export function registerSchemaChangeRoutes(fastify: FastifyInstance, ctx: AppCon
           await fieldImpact(ctx.db, schema, field, {
             next: { type, options: checked.options },
             choiceMap: body.choice_map,
+            retarget: body.retarget,
           }),
         ),
       };
+    },
+  );
+
+  const archive = new ArchivedValues(ctx);
+  // Who may read the record sees its archived values; who may update it puts one back (the record service decides).
+  app.get(
+    '/api/archived-values',
+    {
+      schema: { querystring: archiveQuery, response: { 200: answer(z.array(archivedValue)) } },
+      config: { permission: 'signed-in' },
+    },
+    async (request) => ({ data: await archive.list(request.user, request.query.type, request.query.record_id) }),
+  );
+  app.post(
+    '/api/archived-values/:id/restore',
+    {
+      schema: { params: idParams, body: noBody, response: { 200: recordAnswer, 409: messageAnswer } },
+      config: { permission: 'signed-in' },
+    },
+    async (request) => {
+      const { record } = await archive.restore(request.user, request.params.id);
+      return { data: record, message: 'The archived value is back on the record.' };
     },
   );
 

@@ -119,6 +119,15 @@ export const schemaFieldsResource: ResourceDefinition = {
       filterable: false,
       label: 'choice map',
     },
+    // With a relation pointed at another target while records hold values: archive them or empty them.
+    retarget: {
+      kind: 'enum',
+      storage: 'virtual',
+      options: ['archive', 'empty'],
+      sortable: false,
+      filterable: false,
+      label: 'retarget',
+    },
   },
   readOnly: ['internal', 'column'],
   search: ['name', 'slug'],
@@ -221,7 +230,13 @@ export const schemaFieldsResource: ResourceDefinition = {
         const after = { ...existing!, ...prepared };
         if (existing!.column && (await kindOf(trx, after)) !== (await kindOf(trx, existing!)))
           throw fieldError('options', 'The kind of value a built-in field holds cannot change.');
+        if (existing!.column && after.options?.target !== existing!.options?.target)
+          throw fieldError('options.target', 'What a built-in relation points at cannot change.');
         const touchesValues = 'type' in prepared || 'options' in prepared;
+        // Values about to be rewritten in another kind must not meet the old kind's index (`(... ->> 'x')::numeric`
+        // refuses a list): it goes first, in this transaction; the new kind's is made after the commit.
+        if (touchesValues && !existing!.column && (await kindOf(trx, after)) !== (await kindOf(trx, existing!)))
+          await dropCustomFieldIndex(trx, schema, existing as SchemaField);
         const impact = touchesValues
           ? await applyFieldChange(
               records,
@@ -231,6 +246,7 @@ export const schemaFieldsResource: ResourceDefinition = {
               {
                 next: { type, options: prepared.options ?? existing!.options },
                 choiceMap: prepared.choice_map ?? undefined,
+                retarget: prepared.retarget ?? undefined,
               },
               user,
             )
@@ -243,6 +259,7 @@ export const schemaFieldsResource: ResourceDefinition = {
           });
       }
       delete prepared.choice_map;
+      delete prepared.retarget;
       return prepared;
     },
     async beforeRemove(existing, { trx, records, user }) {

@@ -42,6 +42,7 @@ const blockFile = z
     description: z.string().max(500).optional(),
     trigger: z.enum(LOGIC_TRIGGERS).default('always'),
     match: z.enum(LOGIC_MATCHES).default('all'),
+    clear_hidden: z.boolean().default(false),
     conditions: z
       .array(
         z

@@ -92,6 +92,7 @@ export async function loadSchemaFiles(
             description: block.description ?? null,
             trigger: block.trigger,
             match: block.match,
+            clear_hidden: block.clear_hidden,
             position,
           })
           .returning('id')

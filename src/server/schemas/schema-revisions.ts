@@ -36,6 +36,7 @@ export function blockSnapshot(
     description: block.description ?? null,
     trigger: block.trigger,
     match: block.match,
+    clear_hidden: Boolean(block.clear_hidden),
     conditions: (conditions ?? block.conditions ?? []).map((c: Record<string, any>) => ({
       source: c.source,
       operator: c.operator,

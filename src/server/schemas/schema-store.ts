@@ -251,7 +251,7 @@ export class SchemaStore {
           .filter(([, state]) => state === 'hidden')
           .map(([slug]) => slug),
       );
-      return { setValues: result.setValues, hidden };
+      return { setValues: result.setValues, hidden, cleared: new Set(Object.keys(result.cleared)) };
     } catch (error) {
       warn?.(`The logic of ${type} could not be evaluated: ${(error as Error).message}`);
       return NO_FORM_LOGIC;

@@ -10,6 +10,7 @@ export const NO_DETAIL_WHEN_NOBODY_SEEN: LogicBlock = {
     { source: 'field:2', operator: 'less-than', value: '1' },
   ],
   actions: [{ target: 'field:4', action: 'hide-field' }],
+  clear_hidden: false,
 };
 
 /** The component tests' record type, as made in the editor: a door-knock visit (the logic blocks are the test's). */

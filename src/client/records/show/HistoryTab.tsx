@@ -16,6 +16,7 @@ import { Confirm, useCanAccess, useRecordContext } from 'react-admin';
 import { formatDateTime } from '../../i18n/dates';
 import { titleCase } from '../../i18n/labels';
 import { describeField } from '../fieldTypes/describe';
+import { ArchivedValues } from '../history/ArchivedValues';
 import { ACTION_LABELS, canRestoreVersion, type Revision, revisionAuthor, valuesToRestore } from '../history/history';
 import { RevisionChanges } from '../history/RevisionChanges';
 import { useAppDataProvider } from '../hooks';
@@ -69,9 +70,28 @@ export function HistoryTab({ schema }: { schema: RecordSchema }) {
     setConfirm(null);
   };
 
-  if (!revisions.length) return <Typography color="text.secondary">No changes have been recorded yet.</Typography>;
+  const archive = (
+    <ArchivedValues
+      type={schema.type}
+      recordId={record.id}
+      descriptors={descriptors}
+      canUpdate={Boolean(canUpdate)}
+      onRestored={async () => {
+        await queryClient.invalidateQueries({ queryKey: [schema.resource] });
+        await queryClient.invalidateQueries({ queryKey: [REVISIONS_KEY] });
+      }}
+    />
+  );
+  if (!revisions.length)
+    return (
+      <Stack spacing={1.5}>
+        {archive}
+        <Typography color="text.secondary">No changes have been recorded yet.</Typography>
+      </Stack>
+    );
   return (
     <Stack spacing={1.5} data-testid="history">
+      {archive}
       {revisions.map((revision, index) => (
         <Box
           key={revision.id}

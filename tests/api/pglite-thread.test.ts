@@ -6,20 +6,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGliteDialect } from '../../src/server/db/pglite-dialect';
 import { WAL_CHECK_EVERY_MS } from '../../src/server/db/pglite-session';
 import { PGliteThread } from '../../src/server/db/pglite-thread';
+import { testDatabaseUrl } from '../support/test-app.js';
 
 /**
  * The embedded database runs on a thread of its own (db/pglite-thread.ts): this thread keeps running while a
  * statement runs there, statements sent together all come back in order, and a transaction has the one connection
- * to itself until it ends.
+ * to itself until it ends. An integration test (a database on a thread): it runs in the API suite's PGlite pass.
  */
-describe('the embedded database on its own thread', () => {
+describe.skipIf(Boolean(testDatabaseUrl()))('the embedded database on its own thread', () => {
   let folder: string;
   let thread: PGliteThread;
-  let db: Kysely<any>;
+  let db: Kysely<Record<string, never>>;
   beforeAll(async () => {
     folder = mkdtempSync(path.join(os.tmpdir(), 'om-pglite-thread-'));
     thread = await PGliteThread.start(folder);
-    db = new Kysely<any>({ dialect: new PGliteDialect(thread) });
+    db = new Kysely<Record<string, never>>({ dialect: new PGliteDialect(thread) });
     await sql`create table counted (n int)`.execute(db);
   }, 120_000);
   afterAll(async () => {
