@@ -16,12 +16,14 @@ import { dropdown } from './field-types/dropdown.js';
 import { email } from './field-types/email.js';
 import { estimatedHours } from './field-types/estimated-hours.js';
 import { headCount } from './field-types/head-count.js';
+import { json } from './field-types/json.js';
 import { link } from './field-types/link.js';
 import { note } from './field-types/note.js';
 import { number } from './field-types/number.js';
 import { phone } from './field-types/phone.js';
 import { prevailingWage } from './field-types/prevailing-wage.js';
 import { radios } from './field-types/radios.js';
+import { rating } from './field-types/rating.js';
 import { relation } from './field-types/relation.js';
 import { slug } from './field-types/slug.js';
 import { socialLink } from './field-types/social-link.js';
@@ -63,6 +65,8 @@ export const FIELD_TYPE_MODULES = {
   'estimated-hours': estimatedHours,
   'head-count': headCount,
   relation,
+  rating,
+  json,
 } as const satisfies Record<string, FieldTypeModule<Record<string, unknown>>>;
 
 /** Field types of SPEC section 3. `relation` covers every typed relation; its target is in `options.target`. */

@@ -1,3 +1,4 @@
+import type { RolePolicy } from './access-rules.js';
 import type { PermissionSubject } from './permissions.js';
 
 /** The signed-in person: the body of GET /api/auth/check (docs/api.md), as the server builds it and the client keeps it. */
@@ -10,6 +11,8 @@ export interface SignedInUser extends PermissionSubject {
   role: { id: number; slug: string; name: string; incognito: boolean } | null;
   role_id: number | null;
   permissions: string[];
+  /** The role's row and field rules by record type (common/access-rules.ts); `{}` for none. */
+  policy?: RolePolicy;
   team_id: number | null;
   team_ids: number[];
   realtime_key: string;

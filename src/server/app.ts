@@ -3,6 +3,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { AccessPolicy } from './access/policy.js';
 import { collectOpenApi } from './api-docs/openapi.js';
 import type { AppContext } from './app-context.js';
 import { registerCsrf } from './auth/csrf.js';
@@ -109,6 +110,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
       // Names of linked records in memory only where this process is the only writer (tables counted one by one).
       keptNames: cacheReads && !database.writes.isShared ? new KeptNames(database.writes) : null,
       logError,
+      access: (records) => new AccessPolicy(records, resources),
     }),
     events,
     sessions: new SessionStore(database.db, config, { writes: cacheReads ? database.writes : null }),

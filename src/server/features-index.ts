@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { accessFeature } from './access/index.js';
 import { registerActivityRoutes } from './activity/activity-routes.js';
 import { apiDocsFeature } from './api-docs/index.js';
 import type { AppContext, Feature } from './app-context.js';
@@ -66,6 +67,8 @@ export const features: Feature[] = [
   // People and access: users (with their own routes), roles, teams (a record type: custom fields from its schema),
   // feature switches.
   routes(registerUserRoutes, [usersResource, rolesResource, schemaBacked(teamsResource), featuresResource]),
+  // The access policy's role screen: record types and their reach, "see as" (docs/security.md).
+  accessFeature,
   // Record types and their form logic (docs/records.md), then the organizing records.
   routes((app, ctx) => registerSchemaRoutes(app, ctx, resourceDefinitions), schemaResources),
   routes(registerSiteRoutes, [sitesResource]),

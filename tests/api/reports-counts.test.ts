@@ -58,8 +58,8 @@ async function expectReportFromCounts() {
   const user = await t.authUser();
   for (const group_by of ['region', 'trade']) {
     const params = parseMarketShare({ group_by });
-    expect(answeredByCounts(t.ctx, user, params)).toBe(true);
-    expect(answeredByCounts(countingFromSites(), user, params)).toBe(false);
+    expect(await answeredByCounts(t.ctx, user, params)).toBe(true);
+    expect(await answeredByCounts(countingFromSites(), user, params)).toBe(false);
     expect(await marketShare(t.ctx, user, params), `by ${group_by}`).toEqual(
       await marketShare(countingFromSites(), user, params),
     );
@@ -211,25 +211,29 @@ describe('the market share counts follow the writes', () => {
   it('are read only by a person who reads every site and contractor, with no filter', async () => {
     const user = await t.authUser();
     const as = (permissions: string[]) => ({ ...user, permissions });
-    expect(answeredByCounts(t.ctx, user, parseMarketShare({ group_by: 'site_type' }))).toBe(false);
-    expect(answeredByCounts(t.ctx, user, parseMarketShare({ group_by: 'region', from: '2026-01-01' }))).toBe(false);
-    expect(answeredByCounts(t.ctx, user, parseMarketShare({ group_by: 'trade', site_type: 'union,pla' }))).toBe(false);
+    expect(await answeredByCounts(t.ctx, user, parseMarketShare({ group_by: 'site_type' }))).toBe(false);
+    expect(await answeredByCounts(t.ctx, user, parseMarketShare({ group_by: 'region', from: '2026-01-01' }))).toBe(
+      false,
+    );
+    expect(await answeredByCounts(t.ctx, user, parseMarketShare({ group_by: 'trade', site_type: 'union,pla' }))).toBe(
+      false,
+    );
     expect(
-      answeredByCounts(
+      await answeredByCounts(
         t.ctx,
         as(['report:read', 'site:read:union', 'contractor:read']),
         parseMarketShare({ group_by: 'region' }),
       ),
     ).toBe(false);
     expect(
-      answeredByCounts(
+      await answeredByCounts(
         t.ctx,
         as(['report:read', 'site:read', 'contractor:read:union']),
         parseMarketShare({ group_by: 'region' }),
       ),
     ).toBe(false);
     expect(
-      answeredByCounts(
+      await answeredByCounts(
         t.ctx,
         as(['report:read', 'site:read', 'contractor:read']),
         parseMarketShare({ group_by: 'region' }),

@@ -217,18 +217,18 @@ describe('site_labour: the stored facts follow the writes', () => {
 describe('the market share reads the stored facts only where they stand for what the person may read', () => {
   it('uses them for category permissions, not for other contractor row rules', async () => {
     const adminUser = await t.authUser();
-    expect(storedLabourFacts(t.ctx, adminUser)).toEqual({ union: true, nonUnion: true });
+    expect(await storedLabourFacts(t.ctx, adminUser)).toEqual({ union: true, nonUnion: true });
     const as = (permissions: string[]) => ({ ...adminUser, permissions });
-    expect(storedLabourFacts(t.ctx, as(['site:read', 'contractor:read:union']))).toEqual({
+    expect(await storedLabourFacts(t.ctx, as(['site:read', 'contractor:read:union']))).toEqual({
       union: true,
       nonUnion: false,
     });
-    expect(storedLabourFacts(t.ctx, as(['site:read', 'contractor:read:non-union', 'contractor:read:general']))).toEqual(
-      { union: false, nonUnion: true },
-    );
-    expect(storedLabourFacts(t.ctx, as(['site:read']))).toEqual({ union: false, nonUnion: false });
+    expect(
+      await storedLabourFacts(t.ctx, as(['site:read', 'contractor:read:non-union', 'contractor:read:general'])),
+    ).toEqual({ union: false, nonUnion: true });
+    expect(await storedLabourFacts(t.ctx, as(['site:read']))).toEqual({ union: false, nonUnion: false });
     // A contractor rule beyond categories (here a row filter): the facts are derived from what the person may read.
-    expect(storedLabourFacts(withOpenRowFilter(t.ctx, 'contractors'), adminUser)).toBeNull();
+    expect(await storedLabourFacts(withOpenRowFilter(t.ctx, 'contractors'), adminUser)).toBeNull();
   });
 
   it('gives the same answer from the stored facts as derived from the links, for every kind of person', async () => {
@@ -244,7 +244,7 @@ describe('the market share reads the stored facts only where they stand for what
     // The same read rule plus a row filter that lets every row through sends the report down the derived path.
     const derivedCtx = withOpenRowFilter(t.ctx, 'contractors');
     const adminUser = await t.authUser();
-    expect(storedLabourFacts(derivedCtx, adminUser)).toBeNull();
+    expect(await storedLabourFacts(derivedCtx, adminUser)).toBeNull();
     const people: Array<[string, string[]]> = [
       ['administrator', adminUser.permissions],
       ['union contractors only', ['report:read', 'site:read', 'contractor:read:union']],

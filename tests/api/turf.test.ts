@@ -312,7 +312,7 @@ describe('site:read:turf: every read path shows the turf and nothing outside it'
     expect(await listIds('contractors')(stranger)).toEqual([]);
   });
 
-  it('show: an outside site and its contractor, contact, note, task and visit are 404; the inside ones are read', async () => {
+  it("show: an outside site and its contractor, contact, note, task and visit are 403 in the rule's words; the inside ones are read", async () => {
     for (const [resource, key] of [
       ['sites', 'Site'],
       ['contractors', 'Contractor'],
@@ -322,8 +322,11 @@ describe('site:read:turf: every read path shows the turf and nothing outside it'
       ['visits', 'Visit'],
     ]) {
       expect((await organizer.get(`/api/${resource}/${ids[`in${key}`]}`)).status, resource).toBe(200);
-      expect((await organizer.get(`/api/${resource}/${ids[`out${key}`]}`)).status, resource).toBe(404);
+      const outside = await organizer.get(`/api/${resource}/${ids[`out${key}`]}`);
+      expect(outside.status, resource).toBe(403);
+      expect(outside.body.message, resource).not.toMatch(/deleted/);
     }
+    expect((await organizer.get(`/api/sites/${ids.outSite}`)).body.message).toBe('This site is outside your turf.');
   });
 
   it('realtime: a change of an outside site reaches nobody of the turf role; an inside one reaches its people alone', async () => {
@@ -348,29 +351,44 @@ describe('site:read:turf: every read path shows the turf and nothing outside it'
 });
 
 describe('site:read:turf: writes stay inside the turf', () => {
-  it('creating or moving a site outside the turf is refused with a clear message; inside is fine', async () => {
-    const outside = await organizer.post('/api/sites', {
-      name: 'Turf stray',
+  it('a site made outside the turf is their own (with the note); one left to someone else, or moved out, is refused', async () => {
+    const theirs = await created(
+      'sites',
+      { name: 'Turf stray', type: 'union', latitude: OUTSIDE.lat, longitude: OUTSIDE.lng },
+      organizer,
+    );
+    expect((await organizer.get(`/api/sites/${theirs.id}`)).body.data).toMatchObject({ outside_turf: true });
+    const forSomeoneElse = await organizer.post('/api/sites', {
+      name: 'Turf stray for the stranger',
       type: 'union',
       latitude: OUTSIDE.lat,
       longitude: OUTSIDE.lng,
+      user_id: users.stranger.id,
     });
-    expect(outside.status).toBe(422);
-    expect(outside.body.errors.latitude[0]).toMatch(/outside your turf/);
-    expect(await t.ctx.db.selectFrom('sites').select('id').where('name', '=', 'Turf stray').execute()).toHaveLength(0);
-    const inside = await created(
-      'sites',
-      { name: 'Turf new', type: 'union', latitude: INSIDE.lat + 0.05, longitude: INSIDE.lng },
-      organizer,
-    );
+    expect(forSomeoneElse.status).toBe(422);
+    expect(forSomeoneElse.body.errors.latitude[0]).toMatch(/outside your turf/);
+    expect(
+      await t.ctx.db.selectFrom('sites').select('id').where('name', '=', 'Turf stray for the stranger').execute(),
+    ).toHaveLength(0);
+    // An administrator's site inside the turf: the organizer may change it, not move it out of their reach.
+    const inside = await created('sites', {
+      name: 'Turf new',
+      type: 'union',
+      latitude: INSIDE.lat + 0.05,
+      longitude: INSIDE.lng,
+    });
     const moved = await organizer.put(`/api/sites/${inside.id}`, { latitude: OUTSIDE.lat, longitude: OUTSIDE.lng });
     expect(moved.status).toBe(422);
+    expect(moved.body.message).toMatch(/outside your turf/);
     expect((await organizer.get(`/api/sites/${inside.id}`)).body.data.latitude).toBeCloseTo(INSIDE.lat + 0.05);
-    // An outside site cannot be written at all: it is not there for them.
-    expect((await organizer.put(`/api/sites/${ids.outSite}`, { name: 'Mine now' })).status).toBe(404);
+    // An outside site of someone else cannot be written at all, and says why.
+    const outside = await organizer.put(`/api/sites/${ids.outSite}`, { name: 'Mine now' });
+    expect(outside.status).toBe(403);
+    expect(outside.body.message).toBe('This site is outside your turf.');
+    expect((await admin.delete(`/api/sites/${theirs.id}`)).status).toBe(200);
   });
 
-  it('an import by a person limited to a turf refuses the rows placed outside it, one by one, and writes the others', async () => {
+  it('an import by a person limited to a turf refuses the rows left outside it for someone else, one by one, and writes the others', async () => {
     const person = await t.authUser(users.organizer.email);
     const sites = t.ctx.resources.get('sites')!;
     const batch = await t.ctx.db
@@ -378,31 +396,39 @@ describe('site:read:turf: writes stay inside the turf', () => {
       .values({ record_type: 'site', user_id: users.organizer.id, name: 'turf rows.csv', status: 'processing' })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const outcomes = await t.ctx.db
-      .transaction()
-      .execute((trx) =>
-        t.ctx.records.importBatch(
-          trx,
-          person,
-          sites,
-          [
-            { values: { name: 'Turf import in', type: 'union', latitude: INSIDE.lat + 0.06, longitude: INSIDE.lng } },
-            { values: { name: 'Turf import out', type: 'union', latitude: OUTSIDE.lat, longitude: OUTSIDE.lng } },
-            { values: { name: 'Turf import nowhere', type: 'union' } },
-          ],
-          { importId: batch.id, keyField: null },
-        ),
-      );
-    expect(outcomes.map((o) => o.outcome)).toEqual(['created', 'failed', 'failed']);
+    const outcomes = await t.ctx.db.transaction().execute((trx) =>
+      t.ctx.records.importBatch(
+        trx,
+        person,
+        sites,
+        [
+          { values: { name: 'Turf import in', type: 'union', latitude: INSIDE.lat + 0.06, longitude: INSIDE.lng } },
+          {
+            values: {
+              name: 'Turf import out',
+              type: 'union',
+              latitude: OUTSIDE.lat,
+              longitude: OUTSIDE.lng,
+              user_id: users.stranger.id,
+            },
+          },
+          { values: { name: 'Turf import nowhere', type: 'union', user_id: users.stranger.id } },
+          { values: { name: 'Turf import mine', type: 'union', latitude: OUTSIDE.lat, longitude: OUTSIDE.lng } },
+        ],
+        { importId: batch.id, keyField: null },
+      ),
+    );
+    expect(outcomes.map((o) => o.outcome)).toEqual(['created', 'failed', 'failed', 'created']);
     expect(outcomes[1]!.reason).toMatch(/outside your turf/);
     const written = await t.ctx.db
       .selectFrom('sites')
       .select(['id', 'name'])
       .where('name', 'like', 'Turf import %')
+      .orderBy('id')
       .execute();
-    expect(written.map((r) => r.name)).toEqual(['Turf import in']);
+    expect(written.map((r) => r.name)).toEqual(['Turf import in', 'Turf import mine']);
     // Out of the way of the counts the later tests make.
-    expect((await (await t.admin()).delete(`/api/sites/${written[0]!.id}`)).status).toBe(200);
+    for (const row of written) expect((await (await t.admin()).delete(`/api/sites/${row.id}`)).status).toBe(200);
   });
 
   it('a note cannot be attached to an outside site', async () => {
@@ -431,7 +457,7 @@ describe('turf: regions assigned to people, shapes drawn on the map', () => {
     const res = await admin.post('/api/regions/preview', { geometry: square(INSIDE.lat, INSIDE.lng, 0.1) });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     // The inside tower, and the site the organizer added 0.05° north of it.
-    expect(res.body.data).toEqual({ sites: 2 });
+    expect(res.body.data).toEqual({ sites: 2, people: [] });
     expect(
       (await admin.post('/api/regions/preview', { geometry: { type: 'Polygon', coordinates: [[[0, 0]]] } })).status,
     ).toBe(422);

@@ -19,7 +19,7 @@ import { openDatabase } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrate.js';
 import { assignRegionSites } from '../../src/server/regions/assign.js';
 import type { AreaGeometry } from '../../src/server/regions/geometry.js';
-import { countInside } from '../../src/server/regions/turf.js';
+import { idsInside } from '../../src/server/regions/turf.js';
 import { ensureAppKey, seedDatabase } from '../../src/server/seed/seed.js';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.js';
 import { benchDatabases, loadAverage } from './lib/server.js';
@@ -50,7 +50,7 @@ function drawnTurf(lat: number, lng: number, n: number): AreaGeometry {
 /** The sites' coordinates as one packed string, as the preview reads them. */
 function pointsOf(n: number): string {
   const parts: string[] = [];
-  for (let g = 1; g <= n; g++) parts.push(`${32 + (g % 1000) / 100},${-124 + (g % 1300) / 100}`);
+  for (let g = 1; g <= n; g++) parts.push(`${g},${32 + (g % 1000) / 100},${-124 + (g % 1300) / 100}`);
   return parts.join(';');
 }
 
@@ -64,7 +64,7 @@ export async function benchTurf(): Promise<BenchRow[]> {
   let inside = 0;
   for (let run = 0; run < 5; run++) {
     const started = performance.now();
-    inside = countInside(packed, turf);
+    inside = idsInside(packed, turf).length;
     times.push(performance.now() - started);
   }
   console.error(`[bench] turf: ${inside} of 100,000 points inside a ${VERTICES}-corner turf; load ${loadAverage()}`);

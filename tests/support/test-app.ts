@@ -15,6 +15,7 @@ import type { Mail } from '../../src/server/auth/mailer.js';
 import { type Config, loadConfig } from '../../src/server/config/config.js';
 import { type Database, openDatabase } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrate.js';
+import type { ResourceDefinition } from '../../src/server/records/resource.js';
 import { ensureAppKey, seedDatabase, seedDemoHistory } from '../../src/server/seed/seed.js';
 
 declare module 'vitest' {
@@ -278,13 +279,18 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}, options: T
   }
 }
 
-/** The app's context with one resource whose row filter lets every row through (the path a narrower reader takes). */
+/**
+ * The app's context where one resource's access rule is more than its categories for everyone, though it lets every
+ * row through: the exact path a narrower reader takes (reports read the rows, not the counts kept for everyone).
+ */
 export function withOpenRowFilter(ctx: AppContext, resource: string): AppContext {
-  const changed = { ...ctx.resources.get(resource)!, rowFilter: () => sql<boolean>`true` };
-  const resources = Object.assign(Object.create(Object.getPrototypeOf(ctx.resources)), ctx.resources, {
-    get: (name: string) => (name === resource ? changed : ctx.resources.get(name)),
+  const access = ctx.records.access;
+  const narrower = Object.assign(Object.create(Object.getPrototypeOf(access)), access, {
+    onlyCategories: (user: AuthUser, def: ResourceDefinition) =>
+      def.name === resource ? Promise.resolve(null) : access.onlyCategories(user, def),
   });
-  return { ...ctx, resources };
+  const records = Object.assign(Object.create(Object.getPrototypeOf(ctx.records)), ctx.records, { access: narrower });
+  return { ...ctx, records };
 }
 
 /**

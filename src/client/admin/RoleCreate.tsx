@@ -30,6 +30,7 @@ export default function RoleCreate() {
             slug: '',
             incognito: false,
             permissions: ['feature:read', 'notification:read', 'notification:update', 'schema:read'],
+            policy: {},
           }}
           onCancel={() => navigate('/roles')}
           onSubmit={async (values: RoleValues) =>

@@ -9,6 +9,7 @@ import Button from '@mui/material/Button';
 import { useState } from 'react';
 import { EditContextProvider, Title, useCanAccess, useEditController } from 'react-admin';
 import { useNavigate, useParams } from 'react-router-dom';
+import { rulesBeyond } from '../../common/access-rules';
 import { canGrant } from '../../common/permissions';
 import { useSession } from '../app/hooks';
 import { PageHeader } from '../layout/PageHeader';
@@ -47,7 +48,10 @@ export default function RoleEdit() {
   if (error) return <LoadFailed error={error} />;
   if (isPending || !role) return <PageLoading />;
   // Nobody edits a role holding permissions they lack (the server refuses it).
-  const beyond = !canGrant(me, role.permissions ?? []);
+  // Nor one whose rules reach further than their own (a wider row rule, a field they may not see).
+  const beyond =
+    !canGrant(me, role.permissions ?? []) ||
+    rulesBeyond(me, { permissions: role.permissions ?? [], policy: role.policy ?? {} }).length > 0;
   return (
     <EditContextProvider value={controller}>
       <ServerMessage fallback="Role updated successfully." />
@@ -80,6 +84,7 @@ export default function RoleEdit() {
             slug: role.slug ?? '',
             incognito: Boolean(role.incognito),
             permissions: role.permissions ?? [],
+            policy: role.policy ?? {},
           }}
           onCancel={() => navigate('/roles')}
           onSubmit={async (values: RoleValues) =>

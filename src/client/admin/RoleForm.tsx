@@ -1,4 +1,7 @@
-/** A role's name, slug, incognito flag and permissions (the checklist); used to create and to edit. */
+/**
+ * A role's name, slug, incognito flag, permissions (the checklist) and rules (what it sees of each record type, with
+ * "see as"); used to create and to edit.
+ */
 
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -9,6 +12,8 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
+import type { RolePolicy } from '../../common/access-rules';
+import { AccessMatrix } from './AccessMatrix';
 import { PermissionChecklist } from './PermissionChecklist';
 
 export interface RoleValues {
@@ -16,6 +21,7 @@ export interface RoleValues {
   slug: string;
   incognito: boolean;
   permissions: string[];
+  policy: RolePolicy;
 }
 
 export function RoleForm({
@@ -97,6 +103,22 @@ export function RoleForm({
               {errors.permissions}
             </Typography>
           )}
+        </CardContent>
+      </Card>
+      <Card variant="outlined">
+        <CardContent>
+          <AccessMatrix
+            role={values}
+            readOnly={readOnly}
+            onChange={(policy) => !readOnly && setValues({ ...values, policy })}
+          />
+          {Object.entries(errors)
+            .filter(([key]) => key.startsWith('policy'))
+            .map(([key, message]) => (
+              <Typography key={key} color="error" variant="body2">
+                {message}
+              </Typography>
+            ))}
         </CardContent>
       </Card>
       {!readOnly && (

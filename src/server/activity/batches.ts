@@ -136,8 +136,7 @@ async function readableImports(ctx: AppContext, user: AuthUser, keys: string[]) 
   const ids = [...new Set(keys.map(importOf).filter((id): id is number => id !== null))];
   const def = ctx.resources.get('imports');
   if (!ids.length || !def || !canRead(user, def)) return out;
-  const rows = await ctx.records
-    .visibleRows(ctx.db, def, user, 'with')
+  const rows = await (await ctx.records.visibleRows(ctx.db, def, user, 'with'))
     .select(['t.id', 't.name'])
     .where('t.id', 'in', ids)
     .execute();

@@ -50,17 +50,21 @@ export function feedKind(type: string, action: string, changes: Record<string, [
   return action as FeedKind;
 }
 
-/** Records that belong to a region: sites in it, and tasks, notes, recruits and grievances on those sites. */
-function inRegion(regionId: number): RawBuilder<boolean> {
-  const siteIn = (siteId: RawBuilder<unknown>) =>
-    sql`exists (select 1 from site_regions sr where sr.site_id = ${siteId} and sr.region_id = ${regionId})`;
-  return sql<boolean>`(
-    (r.revisionable_type = 'site' and ${siteIn(sql`r.revisionable_id`)})
-    or (r.revisionable_type = 'task' and exists (select 1 from tasks x where x.id = r.revisionable_id and x.taskable_type = 'site' and ${siteIn(sql`x.taskable_id`)}))
-    or (r.revisionable_type = 'note' and exists (select 1 from notes x where x.id = r.revisionable_id and x.notable_type = 'site' and ${siteIn(sql`x.notable_id`)}))
-    or (r.revisionable_type = 'recruit' and exists (select 1 from recruits x where x.id = r.revisionable_id and ${siteIn(sql`x.site_id`)}))
-    or (r.revisionable_type = 'grievance' and exists (select 1 from grievances x where x.id = r.revisionable_id and ${siteIn(sql`x.site_id`)}))
-  )`;
+/**
+ * Revisions of records that lie in a region: what the access policy's turf rule reaches from its sites (the sites in
+ * it, their contractors and contacts, the visits, notes, tasks, recruits and grievances on them...).
+ */
+async function inRegion(ctx: AppContext, regionId: number): Promise<RawBuilder<boolean>> {
+  const parts: RawBuilder<boolean>[] = [];
+  for (const def of ctx.resources.all()) {
+    const inside = await ctx.records.access.inRegions(def, [regionId]);
+    if (inside === false) continue;
+    const where = inside === true ? sql<boolean>`true` : inside;
+    parts.push(
+      sql<boolean>`(r.revisionable_type = ${def.type} and exists (select 1 from ${sql.table(def.table)} t where t.id = r.revisionable_id and ${where}))`,
+    );
+  }
+  return parts.length ? sql<boolean>`(${sql.join(parts, sql` or `)})` : sql<boolean>`false`;
 }
 
 const labelOf = (row: Record<string, any>) => {
@@ -80,16 +84,21 @@ const labelOf = (row: Record<string, any>) => {
  * revisions instead. Paging by `before` (an entry id); `meta.next_before` is the cursor of the next page.
  */
 export async function activityFeed(ctx: AppContext, user: AuthUser, params: z.infer<typeof feedQuery>) {
+  const visibleTo = {
+    each: await revisionVisibility(ctx, user, 'r', { forEachRow: true }),
+    bulk: await revisionVisibility(ctx, user, 'r', { forEachRow: false }),
+  };
+  const region = params.region_id ? await inRegion(ctx, params.region_id) : null;
   /** The revisions the person may see that match the filters; `forEachRow`: checked one by one (a walk by id), else in bulk (a count). */
   const revisions = (forEachRow: boolean) => {
-    let matching = ctx.db.selectFrom('revisions as r').where(revisionVisibility(ctx, user, 'r', { forEachRow }));
+    let matching = ctx.db.selectFrom('revisions as r').where(forEachRow ? visibleTo.each : visibleTo.bulk);
     if (params.user_id) matching = matching.where('r.user_id', '=', params.user_id);
     if (params.type?.length) {
       const types = params.type.map((t) => String(t)).map((t) => ctx.resources.get(t)?.type ?? t);
       matching = matching.where('r.revisionable_type', 'in', types);
     }
     if (params.action?.length) matching = matching.where('r.action', 'in', params.action);
-    if (params.region_id) matching = matching.where(inRegion(params.region_id));
+    if (region) matching = matching.where(region);
     if (params.from || params.to)
       matching = matching.where(rangeCondition('r.created_at', { from: params.from, to: params.to }));
     return matching;
@@ -119,6 +128,7 @@ export async function activityFeed(ctx: AppContext, user: AuthUser, params: z.in
     .orderBy('r.id', 'desc')
     .limit(params.per_page + 1)
     .execute();
+  await ctx.records.access.maskRevisions(user, rows);
   const heads = params.batch
     ? []
     : await batchHeads(ctx, matching, { before: params.before, after: params.after }, params.per_page + 1);
@@ -170,8 +180,7 @@ export async function activityFeed(ctx: AppContext, user: AuthUser, params: z.in
   for (const [type, ids] of parents) {
     const def = ctx.resources.byType(type);
     if (!def || !can(user, `${def.permission ?? def.type}:read`, true)) continue;
-    const found = await ctx.records
-      .visibleRows(ctx.db, def, user, 'with')
+    const found = await (await ctx.records.visibleRows(ctx.db, def, user, 'with'))
       .selectAll('t')
       .where('t.id', 'in', [...new Set(ids)])
       .execute();

@@ -1,8 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
-import { permittedCategories } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { hasRowRules } from '../records/resource.js';
 import { hiddenPeopleCondition } from '../reports/people.js';
 import { canRead } from '../reports/scope.js';
 
@@ -11,18 +9,18 @@ import { canRead } from '../reports/scope.js';
  * activity feed (GET /api/actions) alike:
  *
  * - only revisions of record types the person may read (`{entity}:read`, or any category of it);
- * - for a type whose rows are filtered (by category such as `site:read:union`, an owner, or a row rule such as
- *   "tasks on records you may read"), only revisions of records the person may read now: the record service's own read rule (`RecordService.visibleRows`, soft-deleted rows included, since
- *   "deleted" is an event worth seeing);
+ * - for a type whose rows the person's access policy filters (a category such as `site:read:union`, an owner, their
+ *   turf, "tasks on records you may read"), only revisions of records the person may read now: the policy's own read
+ *   rule (`RecordService.visibleRows`, soft-deleted rows included, since "deleted" is an event worth seeing);
  * - the actions of users whose role is incognito only for those holding `revision:read:incognito` (and the user
  *   themself).
  */
-export function revisionVisibility(
+export async function revisionVisibility(
   ctx: AppContext,
   user: AuthUser,
   alias = 'r',
   options: { forEachRow?: boolean } = {},
-): RawBuilder<boolean> {
+): Promise<RawBuilder<boolean>> {
   const forEachRow = options.forEachRow ?? true;
   const type = sql.ref(`${alias}.revisionable_type`);
   const recordId = sql.ref(`${alias}.revisionable_id`);
@@ -30,17 +28,14 @@ export function revisionVisibility(
   const filtered: RawBuilder<boolean>[] = [];
   for (const def of ctx.resources.all()) {
     if (!canRead(user, def)) continue;
-    const allowed = def.categoryColumn ? permittedCategories(user, def.permission ?? def.type, 'read') : 'all';
-    const ruled = hasRowRules(def, user);
-    if (allowed === 'all' && !ruled) {
+    if (await ctx.records.readsAlike(def, user)) {
       plain.push(def.type);
       continue;
     }
     // `offset 0` keeps it a lookup of the one record per revision: otherwise the planner may read every row the person
     // may see into a hash table first, although the feed's first page checks only a few dozen revisions. Counting
     // all the revisions of a bulk change (`forEachRow: false`) is the other way round: a join is the cheaper plan.
-    const lookup = ctx.records
-      .visibleRows(ctx.db, def, user, 'with')
+    const lookup = (await ctx.records.visibleRows(ctx.db, def, user, 'with'))
       .select(sql`1`.as('one'))
       .where(sql<boolean>`t.id = ${recordId}`);
     const rows = forEachRow ? lookup.offset(0) : lookup;

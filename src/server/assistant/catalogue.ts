@@ -20,6 +20,8 @@ export interface FieldInfo {
   filterable: boolean;
   /** One value in the words an answer uses (a choice's label): its field type's `words`. */
   words: (value: unknown) => string;
+  /** Its type writes numbers in words of its own ("4 of 5" stars): answers show those rather than the number. */
+  worded?: boolean;
 }
 
 /** A record type the person may read, as the assistant's tools see it. */
@@ -79,6 +81,9 @@ export async function readableTypes(app: AppContext, user: AuthUser): Promise<Ty
           : spec.references
             ? { target: byTable.get(spec.references.table) }
             : {}),
+        ...(field && spec.kind === 'integer' && !spec.references && moduleOfSpec(spec).words !== plainWords
+          ? { worded: true }
+          : {}),
         filterable: spec.filterable !== false && spec.kind !== 'json',
         words: field
           ? (value) => moduleOfSpec(spec).words(value, field.options ?? {})

@@ -1,4 +1,4 @@
-import { can, canOnCategory } from '../../common/permissions.js';
+import { can } from '../../common/permissions.js';
 import { taskTypeLabel } from '../../common/task-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
@@ -137,10 +137,12 @@ export async function buildProposal(scope: ToolScope, input: ProposalInput): Pro
     case 'assign': {
       if (!on) return refuse('Say which record to change.');
       const { info, row } = on;
-      const entity = info.def.permission ?? info.def.type;
+      const access = scope.app.records.access;
       const category = info.def.categoryColumn ? row[info.def.categoryColumn] : null;
-      if (!canOnCategory(scope.user, entity, 'update', category))
+      if (!access.may(scope.user, info.def, 'update', category))
         return refuse(`You may not change ${info.plural}${category ? ` of type ${category}` : ''}.`);
+      if (!(await access.admits(scope.app.db, info.def, scope.user, row.id, 'update')))
+        return refuse(await access.refusal(scope.user, info.def, 'update'));
       let slug: string;
       let value: unknown;
       let assignee: { id: number; name: string } | null = null;
@@ -161,7 +163,7 @@ export async function buildProposal(scope: ToolScope, input: ProposalInput): Pro
         slug = field.slug;
         value = (await resolveFilters(scope, info, { [slug]: input.value as any }))[slug];
       }
-      if (info.def.categoryColumn === slug && !canOnCategory(scope.user, entity, 'update', String(value)))
+      if (info.def.categoryColumn === slug && !access.may(scope.user, info.def, 'update', String(value)))
         return refuse(`You may not make ${info.plural} of type ${String(value)}.`);
       const values = { [slug]: value };
       await checked(scope, info, values, 'update');

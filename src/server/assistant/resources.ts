@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { z } from 'zod';
 import { fieldError } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
@@ -115,9 +114,8 @@ export const assistantMessagesResource: ResourceDefinition = {
   softDelete: true,
   restorable: true,
   ownerColumn: 'user_id',
-  // The messages of a deleted conversation go with it (and come back when it is restored).
-  rowFilter: () =>
-    sql<boolean>`exists (select 1 from assistant_threads th where th.id = t.thread_id and th.deleted_at is null)`,
+  // The messages of a deleted conversation go with it (and come back when it is restored): the access policy's
+  // parent rule (common/access-rules.ts PARENT_LINKS).
   ownRoutes: ['create', 'update'],
   hooks: {
     async beforeWrite(values, ctx) {

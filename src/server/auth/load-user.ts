@@ -1,4 +1,5 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import type { RolePolicy } from '../../common/access-rules.js';
 import type { AuthUser } from './auth-user.js';
 
 /**
@@ -21,6 +22,7 @@ function withAuthUser<Q extends SelectQueryBuilder<any, any, any>>(query: Q, imp
       'r.name as role_name',
       'r.incognito as role_incognito',
       'r.permissions as role_permissions',
+      'r.policy as role_policy',
       sql<
         number[]
       >`coalesce((select array_agg(tu.team_id order by tu.team_id) from team_user tu where tu.user_id = u.id), '{}')`.as(
@@ -93,6 +95,7 @@ function toAuthUser(row: Record<string, any>, impersonatorId: number | null): Au
     role: row.role_slug ? { id: row.role_id, slug: row.role_slug, name: row.role_name, incognito } : null,
     role_id: row.role_slug ? row.role_id : null,
     permissions: row.role_slug ? ((row.role_permissions as string[]) ?? []) : [],
+    policy: row.role_slug ? ((row.role_policy as RolePolicy | null) ?? {}) : {},
     team_id: row.team_id,
     team_ids: teamIds,
     realtime_key: row.realtime_key,

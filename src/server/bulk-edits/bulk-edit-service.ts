@@ -330,8 +330,7 @@ export class BulkEditService {
       if (!entries.length) break;
       after = Number(entries[entries.length - 1].id);
       await db.transaction().execute(async (trx) => {
-        const current = await this.ctx.records
-          .visibleRows(trx, def, null, 'with')
+        const current = await (await this.ctx.records.visibleRows(trx, def, null, 'with'))
           .selectAll('t')
           .where(
             't.id',

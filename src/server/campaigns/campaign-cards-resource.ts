@@ -1,5 +1,3 @@
-import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
 import type { AuthUser } from '../auth/auth-user.js';
 import { fieldError } from '../http/errors.js';
 import type { RecordService } from '../records/record-service.js';
@@ -7,7 +5,6 @@ import type { ResourceDefinition } from '../records/resource.js';
 import { builtinType } from '../schemas/builtin-types.js';
 import { schemaBacked } from '../schemas/schema-backed.js';
 import { assertOwnerReadable } from '../work/owners.js';
-import { campaignsInTurf } from './campaign-rules.js';
 import { campaignsResource } from './campaigns-resource.js';
 
 /**
@@ -26,14 +23,20 @@ export const campaignCardsResource: ResourceDefinition = schemaBacked(
     defaultSort: { field: 'signed_on', order: 'desc' },
     softDelete: true,
     optionLabel: 'worker_name',
-    rowFilter: (user) => campaignsInTurf(user, sql.ref('t.campaign_id')),
     hooks: {
-      async beforeWrite(values, { trx, user }) {
-        if ('campaign_id' in values) await assertCampaignReadable(trx, user, values.campaign_id);
+      async beforeWrite(values, { trx, user, records }) {
+        if (
+          'campaign_id' in values &&
+          !(await records.access.liveAndReadable(trx, 'campaign', user, Number(values.campaign_id)))
+        )
+          throw fieldError(
+            'campaign_id',
+            `No campaign has the id ${String(values.campaign_id)}, or you may not read it.`,
+          );
         for (const type of ['contact', 'recruit', 'visit'] as const) {
           const field = `${type}_id`;
           if (values[field] !== undefined && values[field] !== null)
-            await assertOwnerReadable(trx, user, type, values[field], field, field);
+            await assertOwnerReadable(records, trx, user, type, values[field], field, field);
         }
         return values;
       },
@@ -49,19 +52,6 @@ export const campaignCardsResource: ResourceDefinition = schemaBacked(
   // "Collected by": the signed-in person unless they hold user:log-for-others.
   { loggedBy: 'user_id' },
 );
-
-/** A card is recorded in a live campaign the person may read (422 on `campaign_id` otherwise). */
-async function assertCampaignReadable(db: Kysely<any>, user: AuthUser | null, id: unknown) {
-  const turf = user ? campaignsInTurf(user, sql.ref('t.id')) : undefined;
-  let query = db
-    .selectFrom('campaigns as t')
-    .select('t.id')
-    .where('t.id', '=', Number(id))
-    .where('t.deleted_at', 'is', null);
-  if (turf) query = query.where(turf);
-  if (!(await query.executeTakeFirst()))
-    throw fieldError('campaign_id', `No campaign has the id ${String(id)}, or you may not read it.`);
-}
 
 /**
  * Tells everyone who reads the campaign that it changed (its progress and chart are part of it), through the one

@@ -1,8 +1,6 @@
-import { sql } from 'kysely';
 import type { ResourceDefinition } from '../records/resource.js';
 import { builtinType } from '../schemas/builtin-types.js';
 import { pivot, schemaBacked } from '../schemas/schema-backed.js';
-import { campaignsInTurf } from './campaign-rules.js';
 import { progressOf } from './progress.js';
 
 /**
@@ -23,7 +21,6 @@ export const campaignsResource: ResourceDefinition = schemaBacked(
     defaultSort: { field: 'created_at', order: 'desc' },
     softDelete: true,
     optionColumns: ['status'],
-    rowFilter: (user) => campaignsInTurf(user, sql.ref('t.id')),
     hooks: {
       beforeWrite(values) {
         if (values.status === null) values.status = 'active';

@@ -1,5 +1,4 @@
 import type { ResourceDefinition } from '../records/resource.js';
-import { turfRowFilter } from '../regions/turf.js';
 import { builtinType } from '../schemas/builtin-types.js';
 import { pivot, schemaBacked, taggables } from '../schemas/schema-backed.js';
 
@@ -21,7 +20,6 @@ export const contactsResource: ResourceDefinition = schemaBacked(
     softDelete: true,
     optionLabel: `first_name || ' ' || last_name`,
     optionColumns: ['email', 'status'],
-    rowFilter: turfRowFilter('contact'),
     hooks: {
       beforeWrite(values) {
         if (values.status === null) values.status = 'prospect';

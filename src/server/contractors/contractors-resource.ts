@@ -1,5 +1,4 @@
 import type { ResourceDefinition } from '../records/resource.js';
-import { turfRowFilter } from '../regions/turf.js';
 import { builtinType } from '../schemas/builtin-types.js';
 import { pivot, schemaBacked, taggables } from '../schemas/schema-backed.js';
 
@@ -22,7 +21,6 @@ export const contractorsResource: ResourceDefinition = schemaBacked(
     softDelete: true,
     categoryColumn: 'type',
     optionColumns: ['type'],
-    rowFilter: turfRowFilter('contractor'),
   }),
   { attachments: true },
 );

@@ -77,7 +77,7 @@ export async function personFigures(ctx: AppContext, user: AuthUser, scope: Scop
   const readsVisits = canRead(user, resourceDef(ctx, 'visits'));
   const range = { from: scope.from, to: scope.to };
   const assignees = inList(sql.ref('t.assignee_id'), scope.userIds);
-  const taskVisible = visibleCondition(ctx, 'tasks', user, 't');
+  const taskVisible = await visibleCondition(ctx, 'tasks', user, 't');
   const done = (type: string) =>
     sql<number>`(select count(*)::int from tasks t where ${taskVisible} and ${assignees} and t.type = ${type} and t.completed_at is not null and ${rangeCondition('t.completed_at', range)})`;
   const grievanceTeam = scope.teamId ? sql<boolean>`g.team_id = ${scope.teamId}` : sql<boolean>`true`;
@@ -92,14 +92,14 @@ export async function personFigures(ctx: AppContext, user: AuthUser, scope: Scop
       done('call').as('calls'),
       done('meeting').as('meetings'),
       done('visit').as('visits'),
-      sql<number>`(select count(*)::int from recruits r where ${visibleCondition(ctx, 'recruits', user, 'r')} and ${inList(sql.ref('r.user_id'), scope.userIds)} and r.signed_at is not null and ${rangeCondition('r.signed_at', range, 'date')})`.as(
+      sql<number>`(select count(*)::int from recruits r where ${await visibleCondition(ctx, 'recruits', user, 'r')} and ${inList(sql.ref('r.user_id'), scope.userIds)} and r.signed_at is not null and ${rangeCondition('r.signed_at', range, 'date')})`.as(
         'recruits',
       ),
       // Visits logged (schemas/visit.json) that one of the people went on, in the range: they count toward the visits goal.
-      sql<number>`(select count(*)::int from visits v where ${visibleCondition(ctx, 'visits', user, 'v')} and exists (select 1 from visit_users vu where vu.visit_id = v.id and ${inList(sql.ref('vu.user_id'), scope.userIds)}) and ${rangeCondition('v.visited_at', range)})`.as(
+      sql<number>`(select count(*)::int from visits v where ${await visibleCondition(ctx, 'visits', user, 'v')} and exists (select 1 from visit_users vu where vu.visit_id = v.id and ${inList(sql.ref('vu.user_id'), scope.userIds)}) and ${rangeCondition('v.visited_at', range)})`.as(
         'visits_logged',
       ),
-      sql<number>`(select count(*)::int from grievances g where ${visibleCondition(ctx, 'grievances', user, 'g')} and g.status = 'open' and ${grievanceTeam})`.as(
+      sql<number>`(select count(*)::int from grievances g where ${await visibleCondition(ctx, 'grievances', user, 'g')} and g.status = 'open' and ${grievanceTeam})`.as(
         'grievances_open',
       ),
       sql<number>`(select count(*)::int from notifications n where n.user_id = ${user.id} and n.read_at is null and n.dismissed_at is null)`.as(
@@ -214,7 +214,7 @@ export async function siteFigures(ctx: AppContext, user: AuthUser, scope: Scope)
   const figures: Figure[] = [];
   if (canRead(user, sitesDef)) {
     const narrow: Record<string, unknown> = {};
-    let base = visible(ctx, 'sites', user);
+    let base = await visible(ctx, 'sites', user);
     if (scope.regionId) {
       base = base.where(
         sql<boolean>`exists (select 1 from site_regions sr where sr.site_id = t.id and sr.region_id = ${scope.regionId})`,

@@ -46,7 +46,13 @@ async function openPostgres(url: string): Promise<Database> {
   pg.types.setTypeParser(INT8, toNumber);
   pg.types.setTypeParser(NUMERIC, toNumber);
   pg.types.setTypeParser(DATE, asText);
-  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+  // No JIT: the access policy's rules (access/compile.ts) give plans of many small subplans whose estimated cost passes
+  // jit_above_cost though they run in a millisecond; compiling them took seconds (docs/operations.md).
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    options: '-c jit=off',
+  });
   const writes = new WriteGeneration();
   const db = new Kysely<any>({ dialect: trackWrites(new PostgresDialect({ pool }), writes) });
   await sql`select 1`.execute(db);

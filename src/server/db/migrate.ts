@@ -32,6 +32,7 @@ import * as regionSiteOrder from './migrations/030_region_site_order.js';
 import * as idempotencyFingerprints from './migrations/031_idempotency_fingerprints.js';
 import * as logForOthers from './migrations/032_log_for_others.js';
 import * as backupRuns from './migrations/033_backup_runs.js';
+import * as rolePolicies from './migrations/035_role_policies.js';
 import * as choiceKeysAndArchiveRestore from './migrations/040_choice_keys_and_archive_restore.js';
 import * as logicClearHidden from './migrations/041_logic_clear_hidden.js';
 
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   '031_idempotency_fingerprints': idempotencyFingerprints,
   '032_log_for_others': logForOthers,
   '033_backup_runs': backupRuns,
+  '035_role_policies': rolePolicies,
   '040_choice_keys_and_archive_restore': choiceKeysAndArchiveRestore,
   '041_logic_clear_hidden': logicClearHidden,
 };

@@ -689,6 +689,7 @@ export interface Roles {
   incognito: Generated<boolean>;
   name: string;
   permissions: Generated<Json>;
+  policy: Generated<Json>;
   slug: string;
   updated_at: Generated<Timestamp>;
 }

@@ -64,8 +64,7 @@ export function shownValue(
   return {
     key: true,
     shown: async () => {
-      const entries = await deps.records
-        .visibleRows(deps.db, def, deps.user, 'with')
+      const entries = await (await deps.records.visibleRows(deps.db, def, deps.user, 'with'))
         .select(['t.slug', labelExpression(def)!.as('label')])
         .execute();
       const names = new Map(entries.map((entry) => [String(entry.slug), String(entry.label)]));

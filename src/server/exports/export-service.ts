@@ -76,7 +76,7 @@ export class ExportService {
   /** Checks what was asked (the list, its columns, its filters, the person's right to read it); returns the row count. */
   async check(user: AuthUser, request: ExportRequest): Promise<{ def: ResourceDefinition; total: number }> {
     const def = this.definition(request.resource);
-    await this.columnsOf(def, request.columns); // unknown columns: 422 before anything is sent
+    await this.columnsOf(user, def, request.columns); // unknown columns: 422 before anything is sent
     const total = await this.count(user, def, request.params); // also checks read permission and the filters
     return { def, total };
   }
@@ -150,10 +150,10 @@ export class ExportService {
     return def;
   }
 
-  /** Which columns to write and their header labels. */
-  async columnsOf(def: ResourceDefinition, wanted: string[]) {
+  /** Which columns to write and their header labels: none the person's role hides (they are not there for them). */
+  async columnsOf(user: AuthUser | null, def: ResourceDefinition, wanted: string[]) {
     const fields = await this.ctx.records.fields(def);
-    const hidden = new Set(def.hidden ?? []);
+    const hidden = new Set([...(def.hidden ?? []), ...(await this.ctx.records.access.mask(user, def)).hidden]);
     const all = [
       'id',
       ...Object.keys(fields).filter((f) => !hidden.has(f) && f !== 'password'),
@@ -161,7 +161,7 @@ export class ExportService {
       'updated_at',
     ];
     const columns = wanted.length ? wanted : all;
-    const unknown = columns.filter((c) => !all.includes(c) && !(def.readOnly ?? []).includes(c));
+    const unknown = columns.filter((c) => !all.includes(c) && (hidden.has(c) || !(def.readOnly ?? []).includes(c)));
     if (unknown.length)
       throw new ValidationError({
         columns: [`Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`],
@@ -178,7 +178,7 @@ export class ExportService {
 
   /** The columns as the list shows them, each key column followed by its raw key (headed by the field name). */
   async displayColumns(user: AuthUser | null, def: ResourceDefinition, wanted: string[]): Promise<DisplayColumn[]> {
-    const { columns, labels, fields } = await this.columnsOf(def, wanted);
+    const { columns, labels, fields } = await this.columnsOf(user, def, wanted);
     const deps = { records: this.ctx.records, db: this.ctx.db, resources: this.ctx.resources, user };
     const taken = new Set(labels.map((label) => label.toLowerCase()));
     return columns.map((column, index) => {

@@ -174,7 +174,7 @@ export class ImportService {
     const ids = entries.map((e) => e.record_id);
     const rows =
       ids.length && canOnEntity(user, def.permission ?? def.type, 'read')
-        ? await records.visibleRows(db, def, user, 'with').selectAll('t').where('t.id', 'in', ids).execute()
+        ? await (await records.visibleRows(db, def, user, 'with')).selectAll('t').where('t.id', 'in', ids).execute()
         : [];
     const byId = new Map(rows.map((r: any) => [r.id, r]));
     const label = (r: any) => r.name ?? ([r.first_name, r.last_name].filter(Boolean).join(' ') || `#${r.id}`);

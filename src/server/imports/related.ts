@@ -67,8 +67,7 @@ export class RelatedResolver {
     if (!names.length || !('slug' in def.fields)) return found;
     const lower = names.map((name) => name.toLowerCase());
     const slugs = names.map((name) => slugify(name)).filter(Boolean);
-    const rows = await this.records
-      .visibleRows(this.trx, def, this.user)
+    const rows = await (await this.records.visibleRows(this.trx, def, this.user))
       .select(['t.id', sql<string>`lower(t.name)`.as('name'), 't.slug'])
       .where((eb) => eb.or([eb(sql`lower(t.name)`, 'in', lower), ...(slugs.length ? [eb('t.slug', 'in', slugs)] : [])]))
       .orderBy('t.id')

@@ -114,21 +114,15 @@ export function canonicalFilters(filters: MapFilters): string {
 
 /**
  * SQL conditions on the sites alias `t` for the filters. Filters that look at contractors only see the
- * contractors the person may read (`contractorCategories`), so a filter cannot reveal which sites have a
- * contractor hidden from them.
+ * contractors the person may read (`readableContractor`, the access policy's rule on the contractors alias `c`), so a
+ * filter cannot reveal which sites have a contractor hidden from them.
  */
 export function siteFilterConditions(
   filters: MapFilters,
   fields: Record<string, FieldSpec>,
-  contractorCategories: 'all' | string[] = 'all',
+  readableContractor: RawBuilder<boolean> = sql<boolean>`true`,
 ): RawBuilder<boolean>[] {
   const out: RawBuilder<boolean>[] = [];
-  const readableContractor =
-    contractorCategories === 'all'
-      ? sql<boolean>`true`
-      : contractorCategories.length
-        ? sql<boolean>`c.type in (${sql.join(contractorCategories)})`
-        : sql<boolean>`false`;
   for (const filter of filters.filters) {
     const list = filter.value as any[];
     switch (filter.field) {

@@ -59,20 +59,18 @@ export class MapRegions {
     const def = regionsDefinition(this.ctx);
     this.ctx.records.authorize(user, def, 'read');
     const types = parseGeometryTypes(query.geometry_type ?? query.type);
-    let q = this.ctx.records
-      .visibleRows(this.ctx.db, def, user)
-      .select([
-        't.id',
-        't.name',
-        't.geometry_type',
-        't.code',
-        't.color',
-        't.min_lat',
-        't.min_lng',
-        't.max_lat',
-        't.max_lng',
-        sql<string>`t.updated_at::text`.as('version'),
-      ]);
+    let q = (await this.ctx.records.visibleRows(this.ctx.db, def, user)).select([
+      't.id',
+      't.name',
+      't.geometry_type',
+      't.code',
+      't.color',
+      't.min_lat',
+      't.min_lng',
+      't.max_lat',
+      't.max_lng',
+      sql<string>`t.updated_at::text`.as('version'),
+    ]);
     if (types.length) q = q.where('t.geometry_type', 'in', types);
     if (options.ids?.length) q = q.where('t.id', 'in', options.ids);
     const search = searchText(query.q);

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { CATEGORY_PERMISSIONS, permittedCategories } from '../../common/permissions.js';
+import { CATEGORY_PERMISSIONS } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { escapeLike } from '../records/list-query.js';
@@ -17,8 +17,7 @@ export async function searchMap(ctx: AppContext, service: MapService, regions: M
   const data: Array<Record<string, unknown>> = [];
   if (service.canReadSites(user)) {
     const def = sitesDefinition(ctx);
-    const sites = await ctx.records
-      .visibleRows(ctx.db, def, user)
+    const sites = await (await ctx.records.visibleRows(ctx.db, def, user))
       .select(['t.id', 't.name', 't.street', 't.city', 't.state', 't.postal_code', 't.latitude', 't.longitude'])
       .where('t.latitude', 'is not', null)
       .where((eb) =>
@@ -45,8 +44,7 @@ export async function searchMap(ctx: AppContext, service: MapService, regions: M
         lng: s.longitude,
       });
     }
-    const places = await ctx.records
-      .visibleRows(ctx.db, def, user)
+    const places = await (await ctx.records.visibleRows(ctx.db, def, user))
       .select([
         sql<string>`case when t.postal_code ilike ${escapeLike(q) + '%'} then t.postal_code else t.city || coalesce(', ' || t.state, '') end`.as(
           'label',
@@ -95,7 +93,7 @@ export async function searchMap(ctx: AppContext, service: MapService, regions: M
 /** What the filter drawer offers, limited to what the person may read. */
 export async function filterOptions(ctx: AppContext, service: MapService, user: AuthUser) {
   const def = sitesDefinition(ctx);
-  const allowed = permittedCategories(user, def.permission ?? def.type, 'read');
+  const allowed = ctx.records.access.categories(user, def);
   const named = (table: string, extra: string[] = []) =>
     ctx.db
       .selectFrom(table)
@@ -136,7 +134,7 @@ export async function filterOptions(ctx: AppContext, service: MapService, user: 
     .filter(([, spec]) => spec.kind === 'date' || spec.kind === 'datetime')
     .map(([name, spec]) => ({ field: name, label: spec.label ?? name.replace(/_/g, ' ') }));
   const visibleType = (slug: string) => allowed === 'all' || allowed.includes(slug);
-  const contractorCategories = permittedCategories(user, 'contractor', 'read');
+  const contractorCategories = ctx.records.access.categories(user, contractorsDefinition(ctx));
   // The contractor type's choices and labels as its schema names them.
   const contractorType = (await ctx.records.fields(contractorsDefinition(ctx))).type;
   return {

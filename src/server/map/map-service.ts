@@ -1,11 +1,10 @@
 import { sql } from 'kysely';
 import type { MarkerItem } from '../../common/map-types.js';
-import { can, canOnEntity, permittedCategories } from '../../common/permissions.js';
+import { can, canOnEntity } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden, HttpError } from '../http/errors.js';
-import { type FieldSpec, hasRowRules } from '../records/resource.js';
-import { teamsOf } from '../regions/turf.js';
+import type { FieldSpec } from '../records/resource.js';
 import { contractorsDefinition, sitesDefinition } from './definitions.js';
 import {
   canonicalFilters,
@@ -198,32 +197,32 @@ export class MapService {
 
   // ---- indexes --------------------------------------------------------------------------------------------
 
-  /** The permission scope of an index: which categories of the layer the person may read. */
-  scopeOf(user: AuthUser, layer: 'sites' | 'contractors'): string {
+  /**
+   * The permission scope of an index: which categories of the layer the person may read, or, when their rule says more
+   * (their own, a team, a turf, a condition), the person themselves with their teams (joining or leaving a team gives
+   * them the new turf's index at once) and their role's rules.
+   */
+  async scopeOf(user: AuthUser, layer: 'sites' | 'contractors'): Promise<string> {
     const def = layer === 'sites' ? sitesDefinition(this.ctx) : contractorsDefinition(this.ctx);
-    const allowed = permittedCategories(user, def.permission ?? def.type, 'read');
-    const categories = allowed === 'all' ? 'all' : JSON.stringify([...allowed].sort());
-    // Row rules beyond categories (an owner column, a per-person rule) make the index one person's own; a turf
-    // also follows their teams, so joining or leaving a team gives them the new turf's index at once.
-    return hasRowRules(def, user)
-      ? `${categories}|user:${user.id}|teams:${teamsOf(user)
-          .sort((a, b) => a - b)
-          .join(',')}`
-      : categories;
+    const only = await this.ctx.records.access.onlyCategories(user, def);
+    if (only !== null) return only === 'all' ? 'all' : JSON.stringify([...only].sort());
+    const teams = [...new Set([...(user.team_ids ?? []), ...(user.team_id ? [user.team_id] : [])])].sort(
+      (a, b) => a - b,
+    );
+    return `user:${user.id}|teams:${teams.join(',')}|${JSON.stringify((await this.ctx.records.access.of(user, def)).rules.read)}`;
   }
 
-  /** Contractor categories the person may read ('all' or a list): filters on contractors see only these. */
-  contractorCategories(user: AuthUser): 'all' | string[] {
-    const def = contractorsDefinition(this.ctx);
-    return permittedCategories(user, def.permission ?? def.type, 'read');
+  /** The contractors the person may read, as a condition on the contractors alias `c` (for the filters on them). */
+  readableContractor(user: AuthUser) {
+    return this.ctx.records.access.condition(user, contractorsDefinition(this.ctx), 'c', 'with');
   }
 
   async markerIndex(user: AuthUser, layer: 'sites' | 'contractors', filters: MapFilters): Promise<MarkerIndex> {
     const generation = await this.currentGeneration();
     const scope =
       layer === 'sites'
-        ? `${this.scopeOf(user, 'sites')}|${this.scopeOf(user, 'contractors')}`
-        : this.scopeOf(user, 'contractors');
+        ? `${await this.scopeOf(user, 'sites')}|${await this.scopeOf(user, 'contractors')}`
+        : await this.scopeOf(user, 'contractors');
     const key = `${layer}|${scope}|${canonicalFilters(filters)}`;
     const cached = this.indexes.get(key);
     if (
@@ -265,8 +264,8 @@ export class MapService {
       const fields = await this.siteFields();
       return buildMarkerIndex(
         'sites',
-        this.ctx.records.visibleRows(this.ctx.db, def, user),
-        siteFilterConditions(filters, fields, this.contractorCategories(user)),
+        await this.ctx.records.visibleRows(this.ctx.db, def, user),
+        siteFilterConditions(filters, fields, await this.readableContractor(user)),
         key,
         generation,
       );
@@ -274,7 +273,7 @@ export class MapService {
     const def = contractorsDefinition(this.ctx);
     return buildMarkerIndex(
       'contractors',
-      this.ctx.records.visibleRows(this.ctx.db, def, user),
+      await this.ctx.records.visibleRows(this.ctx.db, def, user),
       contractorFilterConditions(filters),
       key,
       generation,
@@ -303,7 +302,7 @@ export class MapService {
   /** Per region: sites the person may read that match the filters, and how many are union and non-union. */
   async regionMeasures(user: AuthUser, filters: MapFilters): Promise<Map<number, RegionMeasure>> {
     const generation = await this.currentGeneration();
-    const key = `${this.scopeOf(user, 'sites')}|${this.scopeOf(user, 'contractors')}|${canonicalFilters(filters)}`;
+    const key = `${await this.scopeOf(user, 'sites')}|${await this.scopeOf(user, 'contractors')}|${canonicalFilters(filters)}`;
     const cached = this.measures.get(key);
     if (cached && cached.generation === generation && Date.now() - cached.at < INDEX_TTL_MS) return cached.value;
     const value = (async () => {
@@ -311,10 +310,12 @@ export class MapService {
       if (!this.canReadSites(user)) return result;
       const def = sitesDefinition(this.ctx);
       const fields = await this.siteFields();
-      let query = this.ctx.records
-        .visibleRows(this.ctx.db, def, user)
-        .innerJoin('site_regions as sr', 'sr.site_id', 't.id');
-      for (const condition of siteFilterConditions(filters, fields, this.contractorCategories(user)))
+      let query = (await this.ctx.records.visibleRows(this.ctx.db, def, user)).innerJoin(
+        'site_regions as sr',
+        'sr.site_id',
+        't.id',
+      );
+      for (const condition of siteFilterConditions(filters, fields, await this.readableContractor(user)))
         query = query.where(condition);
       const rows = await query
         .select([

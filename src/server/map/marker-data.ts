@@ -31,7 +31,7 @@ async function lastActivity(
   const notes = ctx.resources.byType('note');
   if (!notes || mayRead(user, notes)) {
     const base = notes
-      ? ctx.records.visibleRows(ctx.db, notes, user)
+      ? await ctx.records.visibleRows(ctx.db, notes, user)
       : ctx.db.selectFrom('notes as t').where('t.deleted_at', 'is', null);
     const note = await base
       .select(['t.created_at as at', sql<string>`left(t.body, 140)`.as('summary')])
@@ -45,7 +45,7 @@ async function lastActivity(
   const tasks = ctx.resources.byType('task');
   if (!tasks || mayRead(user, tasks)) {
     const base = tasks
-      ? ctx.records.visibleRows(ctx.db, tasks, user)
+      ? await ctx.records.visibleRows(ctx.db, tasks, user)
       : ctx.db.selectFrom('tasks as t').where('t.deleted_at', 'is', null);
     const task = await base
       .select([sql<Date>`coalesce(t.completed_at, t.created_at)`.as('at'), 't.type', 't.title', 't.completed_at'])
@@ -66,7 +66,7 @@ async function lastActivity(
     .select(['r.created_at as at', sql<string>`initcap(r.action)`.as('summary')])
     .where('r.revisionable_type', '=', type)
     .where('r.revisionable_id', '=', id)
-    .where(revisionVisibility(ctx, user, 'r'))
+    .where(await revisionVisibility(ctx, user, 'r'))
     .orderBy('r.id', 'desc')
     .limit(1)
     .executeTakeFirst();
@@ -115,8 +115,7 @@ export async function markerCard(
   const contractorDef = contractorsDefinition(ctx);
   if (kind === 'site') {
     ctx.records.authorize(user, siteDef, 'read');
-    const site = await ctx.records
-      .visibleRows(ctx.db, siteDef, user)
+    const site = await (await ctx.records.visibleRows(ctx.db, siteDef, user))
       .selectAll('t')
       .where('t.id', '=', id)
       .executeTakeFirst();
@@ -139,8 +138,9 @@ export async function markerCard(
     ]);
     const contractors: MarkerCard['contractors'] = mayRead(user, contractorDef)
       ? (
-          await ctx.records
-            .visibleRows(ctx.db, contractorDef, user)
+          await (
+            await ctx.records.visibleRows(ctx.db, contractorDef, user)
+          )
             .select(['t.id', 't.name', 't.type'])
             .where((eb) =>
               eb.or([
@@ -174,16 +174,14 @@ export async function markerCard(
     };
   }
   ctx.records.authorize(user, contractorDef, 'read');
-  const contractor = await ctx.records
-    .visibleRows(ctx.db, contractorDef, user)
+  const contractor = await (await ctx.records.visibleRows(ctx.db, contractorDef, user))
     .selectAll('t')
     .where('t.id', '=', id)
     .executeTakeFirst();
   if (!contractor) throw notFound(`No contractor has the id ${id}, or you may not read it.`);
   let sitesCount = 0;
   if (mayRead(user, siteDef)) {
-    const row = await ctx.records
-      .visibleRows(ctx.db, siteDef, user)
+    const row = await (await ctx.records.visibleRows(ctx.db, siteDef, user))
       .select(sql<number>`count(*)`.as('count'))
       .where((eb) =>
         eb.or([

@@ -24,9 +24,11 @@ export async function recordOptions(
   const labelText = labelSql(def);
   if (!labelText) throw notFound(`There are no options for "${def.name}".`);
   const label = sql.raw(labelText);
-  let query = ctx.records
-    .visibleRows(ctx.db, def, user)
-    .select(['t.id', sql<string>`${label}`.as('name'), ...(def.optionColumns ?? []).map((column) => `t.${column}`)]);
+  let query = (await ctx.records.visibleRows(ctx.db, def, user)).select([
+    't.id',
+    sql<string>`${label}`.as('name'),
+    ...(def.optionColumns ?? []).map((column) => `t.${column}`),
+  ]);
   if (q) query = query.where(sql<boolean>`${label} ilike ${`%${escapeLike(q)}%`}`);
   if (ids.length) query = query.where('t.id', 'in', ids.slice(0, MAX_OPTIONS));
   return query.orderBy(sql`${label}`).limit(MAX_OPTIONS).execute();
@@ -45,8 +47,7 @@ export async function columnValueOptions(
 ) {
   ctx.records.authorize(user, def, 'read');
   const value = sql.ref(`t.${column}`);
-  let query = ctx.records
-    .visibleRows(ctx.db, def, user)
+  let query = (await ctx.records.visibleRows(ctx.db, def, user))
     .select(sql<string>`distinct ${value}`.as('value'))
     .where(value, 'is not', null)
     .where(value, '!=', '');

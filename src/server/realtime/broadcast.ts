@@ -1,6 +1,8 @@
+import { readersOf } from '../access/fan-out.js';
+import { masked } from '../access/policy.js';
 import type { AppContext } from '../app-context.js';
 import { type AppEvent, isJobEvent, isNoticeEvent, type RecordAction, type RecordEvent } from '../events/app-events.js';
-import { roleChannels, userChannel } from './channels.js';
+import { roleChannel, userChannel } from './channels.js';
 
 /** The `App.Events.*` names laravel-echo listens for, by what happened. */
 const MODEL_EVENTS: Record<RecordAction, string[]> = {
@@ -12,22 +14,38 @@ const MODEL_EVENTS: Record<RecordAction, string[]> = {
   imported: ['ModelSaved'],
 };
 
+/** One payload's audience: channels whose readers may read the same fields of the record. */
+interface Audience {
+  channels: string[];
+  hidden: ReadonlySet<string>;
+}
+
 /**
- * Who hears of a record's change: the roles that may read it (its category permission included), or only its owner
- * for a type read by its owner alone (notifications, exports); the type's own extra channels; and for many records
- * at once, also the person who made the change.
+ * Who hears of a record's change, with what of it: the roles that may read it (the access policy decides, every role
+ * at once: access/fan-out.ts), each on its channel, or for a role whose rule depends on the person, those of its
+ * members who may, on their own channels; each without the fields their role hides. A type read by its owner alone
+ * (notifications, exports) goes to its owner. The type's own extra channels, and for many records at once the person
+ * who made the change, hear it as the record is.
  */
-async function channelsOf(ctx: AppContext, event: RecordEvent): Promise<string[]> {
+async function audiencesOf(ctx: AppContext, event: RecordEvent): Promise<Audience[]> {
   const def = event.resource;
-  const owner = def.ownerColumn ? event.record[def.ownerColumn] : null;
-  const readers = def.ownerColumn
-    ? owner
-      ? [userChannel(owner)]
-      : []
-    : await roleChannels(ctx.db, ctx.records, def, event.record);
   const extra =
     event.id === null ? (event.user ? [userChannel(event.user.id)] : []) : (def.channels?.(event.record) ?? []);
-  return [...new Set([...readers, ...extra])];
+  const audiences: Audience[] = extra.length ? [{ channels: extra, hidden: new Set() }] : [];
+  if (def.ownerColumn) {
+    const owner = event.record[def.ownerColumn];
+    if (owner) audiences.push({ channels: [userChannel(owner)], hidden: new Set() });
+    return audiences;
+  }
+  const byMask = new Map<string, Audience>();
+  for (const readers of await readersOf(ctx.db, ctx.records.access, def, event.record)) {
+    const key = [...readers.mask.hidden].sort().join(',');
+    const audience = byMask.get(key) ?? { channels: [], hidden: readers.mask.hidden };
+    byMask.set(key, audience);
+    if (readers.members === 'role') audience.channels.push(roleChannel(readers.roleId));
+    else audience.channels.push(...readers.members.map(userChannel));
+  }
+  return [...audiences, ...byMask.values()];
 }
 
 /**
@@ -54,12 +72,19 @@ export function broadcastAppEvents(ctx: AppContext): () => void {
       });
       return;
     }
-    const channels = await channelsOf(ctx, event);
     // A type whose records read differently per person (hooks.presentFor: a visit's head counts) cannot send one
     // record to a whole channel: its browsers are told what changed and read it again with their own permissions.
-    const data = event.resource.hooks?.presentFor ? null : event.record;
-    const payload = { type: event.type, id: event.id, data };
-    for (const name of MODEL_EVENTS[event.event])
-      await ctx.realtime.publish(channels, `App.Events.${name}`, payload, { exceptSocketId: event.socketId });
+    const whole = event.resource.hooks?.presentFor ? null : event.record;
+    const sent = new Set<string>();
+    for (const audience of await audiencesOf(ctx, event)) {
+      const channels = [...new Set(audience.channels)].filter((channel) => !sent.has(channel));
+      if (!channels.length) continue;
+      for (const channel of channels) sent.add(channel);
+      const data =
+        whole && audience.hidden.size ? masked([whole], { hidden: audience.hidden, readOnly: new Set() })[0] : whole;
+      const payload = { type: event.type, id: event.id, data };
+      for (const name of MODEL_EVENTS[event.event])
+        await ctx.realtime.publish(channels, `App.Events.${name}`, payload, { exceptSocketId: event.socketId });
+    }
   });
 }

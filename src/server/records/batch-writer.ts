@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import { can, canOnCategory } from '../../common/permissions.js';
+import { can } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { countMarketShareOnce } from '../db/market-share-once.js';
 import { forbidden, HttpError, ValidationError } from '../http/errors.js';
@@ -144,6 +144,16 @@ async function writeBatch(
     });
   }
 
+  // ---- which of them the person may change (their rule for updates: their turf, their own...): one query --------
+  const access = service.access;
+  const updatable = await access.admitted(
+    trx,
+    def,
+    user,
+    [...existingByKey.values()].map((record) => record.id),
+    'update',
+  );
+
   // ---- fields a person edited since, which the import must not overwrite: one query ----------------------
   const edited = new Map<number, Set<string>>();
   const protectedFields = (options.protectedFields ?? []).filter((f) => f in fields);
@@ -189,11 +199,13 @@ async function writeBatch(
             throw forbidden(
               `A ${def.singular.toLowerCase()} with this ${humanise(keyField!)} exists and you may not update it.`,
             );
-          if (def.categoryColumn && !canOnCategory(user, entity, 'update', existing[def.categoryColumn])) {
+          if (def.categoryColumn && !access.may(user, def, 'update', existing[def.categoryColumn])) {
             throw forbidden(
               `You do not have permission to update this ${def.singular.toLowerCase()} (${existing[def.categoryColumn]}).`,
             );
           }
+          // A record out of the person's reach (their rule for changing it: their turf, their own...) stays as it is.
+          if (!updatable.has(existing.id)) throw forbidden(await access.refusal(user, def, 'update', trx));
           for (const field of edited.get(existing.id) ?? []) delete body[field];
           const logic = await service.formLogic(def, { ...existing, ...body }, reads);
           const { values } = validate(withSetValues(body, logic, fields, def.readOnly), {
@@ -205,12 +217,13 @@ async function writeBatch(
           if (
             def.categoryColumn &&
             def.categoryColumn in values &&
-            !canOnCategory(user, entity, 'update', values[def.categoryColumn])
+            !access.may(user, def, 'update', values[def.categoryColumn])
           ) {
             throw forbidden(
               `You do not have permission to make a ${def.singular.toLowerCase()} ${values[def.categoryColumn]}.`,
             );
           }
+          await access.checkFieldRules(user, def, values, existing);
           const ctx: Pending['ctx'] = {
             user,
             trx: reads,
@@ -247,7 +260,7 @@ async function writeBatch(
             if (field in fields && isBlank(body[field]) && !isBlank(fallback)) body[field] = fallback;
           }
           const category = def.categoryColumn ? ((body as any)[def.categoryColumn] ?? null) : undefined;
-          if (def.categoryColumn && category !== null && !canOnCategory(user, entity, 'create', category as string)) {
+          if (def.categoryColumn && category !== null && !access.may(user, def, 'create', category as string)) {
             throw forbidden(
               `You do not have permission to create a ${def.singular.toLowerCase()} of type ${String(category)}.`,
             );
@@ -258,6 +271,7 @@ async function writeBatch(
             hidden: logic.hidden,
             setByLogic: new Set(Object.keys(logic.setValues)),
           });
+          await access.checkFieldRules(user, def, values);
           const ctx: Pending['ctx'] = {
             user,
             trx: reads,
@@ -405,7 +419,11 @@ async function writeBatch(
     }
   }
 
-  await phase('revisions', () => writeRevisions(trx, user, revisions));
+  // ---- what was written must land inside the person's reach (a site created outside their turf, not their own) ----
+  const landed = await phase('reach', () => refuseOutside(service, trx, user, def, creates, updates, outcomes));
+  const kept = revisions.filter((revision) => !landed.has(revision.id));
+  undo.splice(0, undo.length, ...undo.filter((entry) => !landed.has(entry.record_id as number)));
+  await phase('revisions', () => writeRevisions(trx, user, kept));
   if (undo.length && (options.recordUndo ?? true)) {
     await phase('undo entries', () =>
       sql`insert into import_records (import_id, record_type, record_id, created, before)
@@ -431,6 +449,48 @@ async function writeBatch(
     });
   }
   return outcomes;
+}
+
+/**
+ * The rows of a batch that would leave a record outside the person's reach (access/policy.ts: their rule for reading
+ * what they create, for changing what they update): a created one is taken out again and its row fails with the rule's
+ * words; an update moving a record out fails the whole batch (the transaction is undone), naming the rows. Returns the
+ * ids taken out.
+ */
+async function refuseOutside(
+  service: RecordService,
+  trx: Transaction<any>,
+  user: AuthUser,
+  def: ResourceDefinition,
+  creates: Pending[],
+  updates: Pending[],
+  outcomes: BatchOutcome[],
+): Promise<Set<number>> {
+  const removed = new Set<number>();
+  const idOf = (pending: Pending) => outcomes[pending.index].id!;
+  const created = creates.filter((p) => outcomes[p.index].outcome === 'created');
+  const admitted = await service.access.admitted(trx, def, user, created.map(idOf), 'read');
+  const outside = created.filter((p) => !admitted.has(idOf(p)));
+  if (outside.length) {
+    const words = (await service.access.refusal(user, def, 'read', trx)).replace(' is ', ' would be ');
+    for (const pending of outside) {
+      removed.add(idOf(pending));
+      outcomes[pending.index] = { outcome: 'failed', reason: words };
+    }
+    await trx
+      .deleteFrom(def.table)
+      .where('id', 'in', [...removed])
+      .execute();
+  }
+  const updated = updates.filter((p) => outcomes[p.index].outcome === 'updated');
+  const stays = await service.access.admitted(trx, def, user, updated.map(idOf), 'update');
+  const moved = updated.filter((p) => !stays.has(idOf(p)));
+  if (moved.length)
+    throw new HttpError(
+      422,
+      `Rows ${moved.map((p) => p.index + 1).join(', ')} would move records out of your reach: ${await service.access.refusal(user, def, 'update', trx)}`,
+    );
+  return removed;
 }
 
 /**

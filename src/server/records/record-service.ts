@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql, type Transaction } from 'kysely';
-import { type Action, can, canOnCategory, limitedToTurf, permittedCategories } from '../../common/permissions.js';
+import type { RuleAction } from '../../common/access-rules.js';
+import type { Action } from '../../common/permissions.js';
+import { type AccessPolicy, masked } from '../access/policy.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { AppEvents, RecordAction } from '../events/app-events.js';
-import { conflict, forbidden, HttpError, notFound, unauthenticated } from '../http/errors.js';
+import { conflict, forbidden, HttpError, notFound } from '../http/errors.js';
 import {
   type BatchOptions,
   type BatchOutcome,
@@ -111,6 +113,11 @@ export interface RecordServiceParts {
   keptNames?: KeptNames | null;
   /** Where failures of `afterCommit` hooks are reported (the app's logger). */
   logError?: (error: unknown, message: string) => void;
+  /**
+   * Makes the access policy (access/policy.ts) the service asks on every read and write which rows and fields; it is
+   * given the service, whose fields and reads it uses.
+   */
+  access: (records: RecordService) => AccessPolicy;
 }
 
 /**
@@ -127,6 +134,8 @@ export class RecordService {
   readonly targetOf: NonNullable<RecordServiceParts['targetOf']>;
   readonly keptNames: KeptNames | null;
   readonly logError: NonNullable<RecordServiceParts['logError']>;
+  /** The access policy (access/policy.ts): every read and write here asks it which rows and fields. */
+  readonly access: AccessPolicy;
 
   constructor(parts: RecordServiceParts) {
     this.db = parts.db;
@@ -136,6 +145,7 @@ export class RecordService {
     this.targetOf = parts.targetOf ?? (() => undefined);
     this.keptNames = parts.keptNames ?? null;
     this.logError = parts.logError ?? ((error, message) => console.error(message, error));
+    this.access = parts.access(this);
   }
 
   // ---- permissions --------------------------------------------------------------------------------------
@@ -146,14 +156,7 @@ export class RecordService {
     action: Action,
     category?: string | null,
   ): asserts user is AuthUser {
-    if (!user) throw unauthenticated();
-    const entity = def.permission ?? def.type;
-    const allowed = def.categoryColumn
-      ? category === undefined
-        ? can(user, `${entity}:${action}`, true)
-        : canOnCategory(user, entity, action, category)
-      : can(user, `${entity}:${action}`);
-    if (!allowed) throw forbidden(`You do not have permission to ${action} ${def.name.replace(/-/g, ' ')}.`);
+    this.access.authorize(user, def, action, category);
   }
 
   async fields(def: ResourceDefinition, db: Kysely<any> = this.db): Promise<Record<string, FieldSpec>> {
@@ -163,37 +166,23 @@ export class RecordService {
     return { ...def.fields, ...custom };
   }
 
-  /** Rows of `def` the user may read: soft-deleted rows and category permissions applied. */
+  /**
+   * Rows of `def` the user may read (or change, with `action`), as `t`: soft-deleted rows as `trashed` says, and the
+   * person's access policy (access/policy.ts, the one row rule).
+   */
   visibleRows(
     db: Kysely<any>,
     def: ResourceDefinition,
     user: AuthUser | null,
     trashed: 'without' | 'with' | 'only' = 'without',
+    action: RuleAction = 'read',
   ) {
-    let query = db.selectFrom(`${def.table} as t`);
-    if (def.softDelete && trashed === 'without') query = query.where('t.deleted_at', 'is', null);
-    if (def.softDelete && trashed === 'only') query = query.where('t.deleted_at', 'is not', null);
-    if (def.scope) query = query.where(`t.${def.scope.column}`, '=', def.scope.value);
-    if (def.categoryColumn && user) {
-      const allowed = permittedCategories(user, def.permission ?? def.type, 'read');
-      if (allowed !== 'all') {
-        query = allowed.length
-          ? query.where(`t.${def.categoryColumn}`, 'in', allowed)
-          : query.where(sql<boolean>`false`);
-      }
-    }
-    if (def.ownerColumn && user) query = query.where(`t.${def.ownerColumn}`, '=', user.id);
-    const rule = user ? def.rowFilter?.(user) : undefined;
-    if (rule) query = query.where(rule);
-    return query;
+    return this.access.rows(db, def, user, trashed, action);
   }
 
-  /** Whether `visibleRows` gives this person the same rows of `def` as anyone (no category, owner or row rule applies). */
-  readsAlike(def: ResourceDefinition, user: AuthUser | null): boolean {
-    if (!user) return true;
-    if (def.ownerColumn) return false;
-    if (def.categoryColumn && permittedCategories(user, def.permission ?? def.type, 'read') !== 'all') return false;
-    return !def.rowFilter?.(user);
+  /** Whether `visibleRows` gives this person the same rows of `def` as anyone (no row rule applies to them). */
+  readsAlike(def: ResourceDefinition, user: AuthUser | null): Promise<boolean> {
+    return this.access.readsAlike(user, def);
   }
 
   // ---- reads --------------------------------------------------------------------------------------------
@@ -204,16 +193,19 @@ export class RecordService {
     const query = parseListQuery(rawQuery, def);
     if (query.trashed !== 'without' && !def.softDelete) query.trashed = 'without';
     if (query.trashed !== 'without') this.authorize(user, def, 'restore');
-    const fields = await this.fields(def);
+    // Fields the person's role hides are not there for them: no filter, sort, search or count by them.
+    const { hidden } = await this.access.mask(user, def);
+    const fields = withoutHidden(await this.fields(def), hidden);
     query.filters = await withChoiceKeys(this.db, query.filters, fields);
-    let base = this.visibleRows(this.db, def, user, query.trashed);
+    let base = await this.visibleRows(this.db, def, user, query.trashed);
     for (const filter of query.filters) {
       const spec = resolveField(filter.field, fields, 'filter');
       base = base.where(filterCondition(filter, spec) as any);
     }
-    if (query.search && def.search?.length) {
+    const searched = def.search?.filter((column) => !hidden.has(column)) ?? [];
+    if (query.search && searched.length) {
       const pattern = `%${escapeLike(query.search)}%`;
-      base = base.where(searchCondition(def.search, fields, pattern));
+      base = base.where(searchCondition(searched, fields, pattern));
     }
     return { query, fields, base };
   }
@@ -229,9 +221,13 @@ export class RecordService {
       ...(stored ? { storedKey: sql.ref(`t.${stored}`) } : {}),
     };
     const searched = Boolean(query.search && def.search?.length);
-    const turf = Boolean(user && limitedToTurf(user) && def.rowFilter?.(user));
-    const onePass = Math.max(searched ? ONE_PASS_MATCHES : 0, turf ? TURF_ONE_PASS_MATCHES : 0);
-    const ordered = user && def.orderedPage ? await def.orderedPage(this.db, user, query) : null;
+    // A rule that picks a small part of the table (a turf, one's own) is no range of the sort's index: read its matches once.
+    const narrow = await this.access.narrow(user, def);
+    const onePass = Math.max(searched ? ONE_PASS_MATCHES : 0, narrow ? TURF_ONE_PASS_MATCHES : 0);
+    const ordered =
+      user && def.orderedPage
+        ? await def.orderedPage(this.db, user, query, def, this, await this.access.turfShape(user, def))
+        : null;
     const { total, estimated, rows } = ordered
       ? { ...ordered, rows: await this.visibleInOrder(def, user, ordered.ids) }
       : await readPage(this.db, def.table, base, sort, {
@@ -260,7 +256,7 @@ export class RecordService {
   /** The rows of these ids the person may read, in the order of the ids. */
   private async visibleInOrder(def: ResourceDefinition, user: AuthUser | null, ids: number[]) {
     if (!ids.length) return [];
-    const found = await this.visibleRows(this.db, def, user).selectAll('t').where('t.id', 'in', ids).execute();
+    const found = await (await this.visibleRows(this.db, def, user)).selectAll('t').where('t.id', 'in', ids).execute();
     const byId = new Map(found.map((row: Record<string, any>) => [Number(row.id), row]));
     return ids.map((id) => byId.get(id)).filter((row): row is Record<string, any> => row !== undefined);
   }
@@ -329,21 +325,47 @@ export class RecordService {
     rows: Record<string, any>[],
     fields: Record<string, FieldSpec>,
   ) {
-    const records = await this.present(def, rows, fields);
-    if (user) {
-      await def.hooks?.presentFor?.(records, user, this);
-      await nameLinks(this, user, fields, records, this.targetOf);
-    }
+    const presented = await this.present(def, rows, fields);
+    if (!user) return presented;
+    return this.forReader(user, def, presented, fields);
+  }
+
+  /**
+   * Presented records as this person may read them: the fields their role hides taken out, what the type keeps from
+   * them (hooks.presentFor), the names of the records they link to that they may read, and for a person limited to a
+   * turf the note on their own records outside it (`outside_turf`).
+   */
+  private async forReader(
+    user: AuthUser,
+    def: ResourceDefinition,
+    presented: Record<string, any>[],
+    fields: Record<string, FieldSpec>,
+  ) {
+    const mask = await this.access.mask(user, def);
+    const records = masked(presented, mask);
+    await def.hooks?.presentFor?.(records, user, this);
+    await nameLinks(this, user, withoutHidden(fields, mask.hidden), records, this.targetOf);
+    const outside = await this.access.outsideTurf(
+      user,
+      def,
+      records.map((record) => record.id),
+    );
+    for (const record of records) if (outside.has(record.id)) record.outside_turf = true;
     return records;
   }
 
   /** A record a write answered with, as `user` reads it: a copy with the names of its links (the event keeps the record as it is). */
   async readerCopy(user: AuthUser | null, def: ResourceDefinition, record: Record<string, any>) {
-    const copy = { ...record };
-    if (user) await nameLinks(this, user, await this.fields(def), [copy], this.targetOf);
+    if (!user) return { ...record };
+    const [copy] = await this.forReader(user, def, [{ ...record }], await this.fields(def));
     return copy;
   }
 
+  /**
+   * The row `id` of `def` if the person may read it (and, with `action`, change it): 404 when there is no such record,
+   * 403 in the words of the rule when there is one out of their reach ("This site is outside your turf."); a private
+   * record (an owner column) of someone else is 404, as if it did not exist.
+   */
   private async findVisible(
     db: Kysely<any>,
     def: ResourceDefinition,
@@ -351,15 +373,27 @@ export class RecordService {
     id: number,
     trashed: 'without' | 'with' | 'only',
     lock = false,
+    action: RuleAction = 'read',
   ) {
+    const missing = async () =>
+      notFound(`No ${(await this.nameOf(def, db)).toLowerCase()} has the id ${id}. It may have been deleted.`);
     if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647)
       throw notFound(`No ${def.singular.toLowerCase()} has the id ${id}.`);
-    let query = this.visibleRows(db, def, user, trashed).selectAll('t').where('t.id', '=', id);
+    let query = (await this.visibleRows(db, def, null, trashed)).selectAll('t').where('t.id', '=', id);
     if (lock) query = query.forUpdate();
-    const row = await query.executeTakeFirst();
-    if (!row)
-      throw notFound(`No ${(await this.nameOf(def, db)).toLowerCase()} has the id ${id}. It may have been deleted.`);
-    return row as Record<string, any>;
+    const row = (await query.executeTakeFirst()) as Record<string, any> | undefined;
+    if (!row) throw await missing();
+    if (!user) return row;
+    for (const step of action === 'read' ? (['read'] as const) : (['read', action] as const)) {
+      if (await this.access.admits(db, def, user, id, step)) continue;
+      // Someone else's private record, or one of a category the person may not read at all (SPEC 6's category
+      // permissions): not there for them. Outside a rule of their role: said in the rule's words.
+      const categories = this.access.categories(user, def);
+      const hiddenCategory = categories !== 'all' && !categories.includes(row[def.categoryColumn!]);
+      if (step === 'read' && (def.ownerColumn || hiddenCategory)) throw await missing();
+      throw forbidden(await this.access.refusal(user, def, step, db));
+    }
+    return row;
   }
 
   /** Turns rows into records: hidden columns dropped, custom fields flattened, pivot ids attached. */
@@ -565,6 +599,7 @@ export class RecordService {
       hidden: logic.hidden,
       setByLogic: new Set(Object.keys(logic.setValues)),
     });
+    if (!options.system && user) await this.access.checkFieldRules(user, def, values);
     const outcome = await this.writing(fields, async (trx): Promise<WriteAnswer> => {
       const first = once && (await claim(trx, once));
       if (first) return { ...first, replayed: true };
@@ -601,6 +636,8 @@ export class RecordService {
         .executeTakeFirstOrThrow();
       await writePivots(trx, inserted.id, pivots, fields);
       await def.hooks?.afterWrite?.(inserted, ctx);
+      // What one writes stays inside what one may read: a new site outside one's turf (and not one's own) is refused.
+      if (!options.system && user) await this.access.assertLands(trx, def, user, [inserted.id], 'read');
       await this.writeRevision(
         trx,
         def,
@@ -643,7 +680,7 @@ export class RecordService {
         if (once) await keep(trx, once, kept);
         return { ...kept, claimed: once };
       };
-      const existingRow = await this.findVisible(trx, def, options.system ? null : user, id, 'without', true);
+      const existingRow = await this.findVisible(trx, def, options.system ? null : user, id, 'without', true, 'update');
       if (def.categoryColumn) check(existingRow[def.categoryColumn]);
       const sentVersion = (body as any)?.updated_at;
       if (
@@ -666,6 +703,7 @@ export class RecordService {
         setByLogic: new Set(Object.keys(logic.setValues)),
       });
       if (def.categoryColumn && def.categoryColumn in values) check(values[def.categoryColumn]);
+      if (!options.system && user) await this.access.checkFieldRules(user, def, values, existing);
       const ctx: WriteContext & { action: 'update' } = {
         user,
         trx,
@@ -700,6 +738,7 @@ export class RecordService {
         .executeTakeFirstOrThrow();
       await writePivots(trx, id, pivots, fields);
       await def.hooks?.afterWrite?.(updated, ctx);
+      if (!options.system && user) await this.access.assertLands(trx, def, user, [id], 'update');
       await this.writeRevision(
         trx,
         def,
@@ -741,7 +780,7 @@ export class RecordService {
     this.authorize(user, def, 'delete');
     const fields = await this.fields(def);
     const record = await this.db.transaction().execute(async (trx) => {
-      const row = await this.findVisible(trx, def, user, id, 'without', true);
+      const row = await this.findVisible(trx, def, user, id, 'without', true, 'delete');
       if (def.categoryColumn) this.authorize(user, def, 'delete', row[def.categoryColumn]);
       const [existing] = await this.present(def, [row], fields, trx);
       await def.hooks?.beforeRemove?.(existing, { user, trx, records: this, existing });
@@ -768,7 +807,7 @@ export class RecordService {
     this.authorize(user, def, 'restore');
     const fields = await this.fields(def);
     const record = await this.writing(fields, async (trx) => {
-      const row = await this.findVisible(trx, def, user, id, 'only', true);
+      const row = await this.findVisible(trx, def, user, id, 'only', true, 'delete');
       const restored = await trx
         .updateTable(def.table)
         .set({ deleted_at: null, updated_at: new Date() })
@@ -844,6 +883,12 @@ export class RecordService {
 export interface WriteAnswer extends FirstAnswer {
   replayed?: boolean;
   claimed?: Claim;
+}
+
+/** The fields without those the person's role hides. */
+function withoutHidden(fields: Record<string, FieldSpec>, hidden: ReadonlySet<string>) {
+  if (!hidden.size) return fields;
+  return Object.fromEntries(Object.entries(fields).filter(([name]) => !hidden.has(name)));
 }
 
 const isObject = (body: unknown): body is Record<string, any> =>

@@ -41,7 +41,7 @@ export function labelExpression(def: ResourceDefinition): RawBuilder<string> | u
  * The query naming these rows of `def` that `user` may read (the type's read permission and the list's row rules),
  * or undefined when there is nothing to ask: no name, no ids, or a type the person may not read.
  */
-function namesQuery(
+async function namesQuery(
   records: RecordService,
   db: Kysely<any>,
   def: ResourceDefinition,
@@ -52,8 +52,7 @@ function namesQuery(
   const wanted = [...new Set(ids.filter((id) => Number.isInteger(id)))];
   if (!label || wanted.length === 0) return undefined;
   if (user && !canOnEntity(user, def.permission ?? def.type, 'read')) return undefined;
-  return records
-    .visibleRows(db, def, user, 'with')
+  return (await records.visibleRows(db, def, user, 'with'))
     .select(['t.id', label.as('label')])
     .where('t.id', 'in', wanted);
 }
@@ -74,7 +73,7 @@ export async function namesOf(
   user: AuthUser | null,
   ids: readonly number[],
 ): Promise<Map<number, string>> {
-  const query = namesQuery(records, db, def, user, ids);
+  const query = await namesQuery(records, db, def, user, ids);
   return new Map(query ? named(await query.execute()) : []);
 }
 
@@ -107,22 +106,23 @@ export async function nameLinks(
   // yet, from the database.
   const toKeep: Array<{ field: string; target: ResourceDefinition; stamp: string; ids: number[] }> = [];
   const kept = records.keptNames;
-  const parts = relations.flatMap(({ field, target }) => {
+  const parts = [];
+  for (const { field, target } of relations) {
     let wanted = rows.flatMap((row) => ids(row[field]));
     if (
       kept &&
       labelSql(target) &&
       canOnEntity(user, target.permission ?? target.type, 'read') &&
-      records.readsAlike(target, user)
+      (await records.readsAlike(target, user))
     ) {
       const { known, missing } = kept.lookup(target, [...new Set(wanted)]);
       for (const [id, name] of known) if (name !== null) namesOfField(field).set(id, name);
       if (missing.length) toKeep.push({ field, target, stamp: kept.stamp(target), ids: missing });
       wanted = missing;
     }
-    const query = namesQuery(records, records.db, target, user, wanted);
-    return query ? [query.select(sql<string>`${field}::text`.as('field'))] : [];
-  });
+    const query = await namesQuery(records, records.db, target, user, wanted);
+    if (query) parts.push(query.select(sql<string>`${field}::text`.as('field')));
+  }
   const found = parts.length ? await parts.reduce((all, part) => all.unionAll(part as never)).execute() : [];
   for (const row of found as Array<{ id: unknown; label: unknown; field: string }>) {
     for (const [id, name] of named([row])) namesOfField(row.field).set(id, name);

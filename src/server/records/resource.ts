@@ -1,4 +1,4 @@
-import type { Kysely, RawBuilder, Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { FieldSpec, PivotStorage, ValueKind } from '../../common/field-types.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { ListQuery } from './list-query.js';
@@ -12,7 +12,8 @@ export type { FieldSpec, PivotStorage };
 export interface WriteContext {
   user: AuthUser | null;
   trx: Transaction<any>;
-  /** The record service making the write: a hook's own writes of records go through it, in `trx`. */
+  /** The data service making the write: a hook's own writes of records go through it, in `trx`; its access policy
+   * answers what the person may read (access/policy.ts). */
   records: RecordService;
   /** The row before the write (update, delete, restore). */
   existing?: Record<string, any>;
@@ -49,10 +50,11 @@ export interface ResourceDefinition {
   categoryColumn?: string;
   /** Rows of a shared table that belong to this resource (`custom_records` of one schema): read filter and written on create. */
   scope?: { column: string; value: string | number };
-  /** A person reads only the rows where this column holds their user id (notifications); events go to them alone. */
+  /**
+   * A person reads only the rows where this column holds their user id (notifications); events go to them alone. Which
+   * rows anyone reads is the access policy's (access/policy.ts), never the definition's: this names the column only.
+   */
   ownerColumn?: string;
-  /** Further row rules for a signed-in person (e.g. notes only on records they may read); `undefined`: no rule. */
-  rowFilter?(user: AuthUser): RawBuilder<boolean> | undefined;
   /**
    * A page of this person's list read from an index of their rows elsewhere, where one holds them in the list's order
    * (a turf of one region: regions/turf-page.ts): its total and its ids in order. Null where it does not apply; the
@@ -62,6 +64,10 @@ export interface ResourceDefinition {
     db: Kysely<any>,
     user: AuthUser,
     query: ListQuery,
+    def: ResourceDefinition,
+    records: RecordService,
+    /** The person's rule when it is their turf (with their own), as access/policy.ts turfShape reads it; else null. */
+    shape: { categories: 'all' | string[]; own: boolean } | null,
   ): Promise<{ total: number; estimated: boolean; ids: number[] } | null>;
   /** Generic routes this resource serves itself (a multipart upload instead of JSON create, ...). */
   ownRoutes?: ReadonlyArray<'list' | 'show' | 'create' | 'update' | 'delete' | 'restore'>;
@@ -108,12 +114,4 @@ export interface ResourceDefinition {
   };
   /** Extra realtime channels for a record beyond the role channels of those who may read it. */
   channels?(record: Record<string, any>): string[];
-}
-
-/**
- * Does this person's reading of `def` take more than soft delete and category (a scope, an owner column, a row rule
- * that applies to them, such as a turf)? Then only the record service's own query (`visibleRows`) says which rows.
- */
-export function hasRowRules(def: ResourceDefinition, user: AuthUser): boolean {
-  return Boolean(def.scope || def.ownerColumn || def.rowFilter?.(user));
 }

@@ -72,8 +72,7 @@ export class UniqueValues {
     if (!found) return null;
     const label = labelExpression(this.def);
     const readable = label
-      ? await this.service
-          .visibleRows(this.db, this.def, this.user)
+      ? await (await this.service.visibleRows(this.db, this.def, this.user))
           .select(label.as('label'))
           .where('t.id', '=', found.id)
           .executeTakeFirst()

@@ -41,8 +41,7 @@ export async function geometryOptions(
       }
     }
   }
-  let rows = ctx.records
-    .visibleRows(ctx.db, def, user)
+  let rows = (await ctx.records.visibleRows(ctx.db, def, user))
     .select(['t.id', 't.name', 't.geometry_type', 't.code'])
     .where(sql<boolean>`t.geometry is not null`);
   if (type) rows = rows.where('t.geometry_type', '=', type);

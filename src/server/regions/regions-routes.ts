@@ -2,17 +2,19 @@ import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { limitedToTurf } from '../../common/permissions.js';
+import { type TurfOutlook, turfOutlook } from '../access/outlook.js';
+import { turfRegions } from '../access/turf.js';
 import type { AppContext, FeaturePlugin } from '../app-context.js';
 import { InputLimitError, LimitExceeded, toInputLimitError } from '../config/input-limits.js';
 import { answer, filePart, multipart, noQuery, record, rowWith } from '../http/contracts.js';
 import { ValidationError } from '../http/errors.js';
+import { teamMemberIds } from '../reports/scope.js';
 import { loadUsShapes } from './census.js';
-import { GeometryError, parseAreaGeometry } from './geometry.js';
+import { type AreaGeometry, GeometryError, parseAreaGeometry } from './geometry.js';
 import { type GeometryQuery, geometryOptions } from './geometry-options.js';
 import { GEOMETRY_TYPES } from './regions-resource.js';
 import { regionsDefinition, type Shape, storeShapes } from './store.js';
-import { sitesInside, turfRegions } from './turf.js';
+import { sitesInside } from './turf.js';
 import { type GeoJsonOptions, GeoJsonReader, type GeoJsonResult } from './upload.js';
 import { stateCode } from './us-atlas.js';
 
@@ -143,6 +145,16 @@ const shapesAnswer = z.object({
   message: z.string(),
 });
 
+/** What assigning a turf being drawn would do for one person (access/outlook.ts). */
+const turfOutlookShape = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  role: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  scoped: z.boolean(),
+  now: z.number().int(),
+  after: z.number().int(),
+}) satisfies z.ZodType<TurfOutlook>;
+
 /** A GeoJSON file (multipart `file`), or the GeoJSON as `data` in a JSON body; how to read its shapes. */
 const shapeFields = {
   geometry_type: z
@@ -261,28 +273,34 @@ export const regionRoutes: FeaturePlugin = async (fastify, options) => {
   );
 
   /**
-   * POST /api/regions/preview {geometry}: `{data: {sites}}`, how many of the sites the person may read lie inside a
-   * shape not saved yet (drawing a turf on the map shows it before the region is saved).
+   * POST /api/regions/preview {geometry, user_ids?, team_id?}: `{data: {sites, people}}`, how many of the sites the
+   * person may read lie inside a shape not saved yet (drawing a turf on the map shows it before the region is saved),
+   * and for each person it is to be assigned to (by name, or as a member of the team) whether it scopes them (their
+   * role's site rule is their turf), how many sites they read now and how many with it (access/outlook.ts).
    */
   app.post(
     '/api/regions/preview',
     {
       schema: {
         body: z
-          .object({ geometry: z.unknown().describe('A GeoJSON Polygon or MultiPolygon (or a Feature of one).') })
+          .object({
+            geometry: z.unknown().describe('A GeoJSON Polygon or MultiPolygon (or a Feature of one).'),
+            user_ids: z.array(z.coerce.number().int().min(1).max(2_147_483_647)).max(500).optional(),
+            team_id: z.coerce.number().int().min(1).max(2_147_483_647).nullable().optional(),
+          })
           .strict(),
-        response: { 200: answer(z.object({ sites: z.number().int() })) },
+        response: { 200: answer(z.object({ sites: z.number().int(), people: z.array(turfOutlookShape) })) },
       },
       config: { permission: { resource: 'regions', action: 'create' } },
     },
     async (request) => {
       ctx.records.authorize(request.user, regionsDefinition(ctx), 'create');
       const body = request.body;
-      let geometry;
+      let geometry: AreaGeometry;
       try {
         const raw =
-          body.geometry && typeof body.geometry === 'object' && (body.geometry as any).type === 'Feature'
-            ? (body.geometry as any).geometry
+          body.geometry && typeof body.geometry === 'object' && (body.geometry as { type?: unknown }).type === 'Feature'
+            ? (body.geometry as { geometry?: unknown }).geometry
             : body.geometry;
         geometry = parseAreaGeometry(raw);
       } catch (error) {
@@ -290,8 +308,12 @@ export const regionRoutes: FeaturePlugin = async (fastify, options) => {
         throw error;
       }
       const sites = ctx.resources.get('sites');
-      const count = sites && request.user ? await sitesInside(ctx.records, sites, request.user, geometry) : 0;
-      return { data: { sites: count } };
+      if (!sites || !request.user) return { data: { sites: 0, people: [] } };
+      const inside = await sitesInside(ctx.records, sites, request.user, geometry);
+      const members = body.team_id ? await teamMemberIds(ctx.db, body.team_id) : [];
+      const everyone = await sitesInside(ctx.records, sites, null, geometry);
+      const people = await turfOutlook(ctx.records, sites, [...(body.user_ids ?? []), ...members], everyone);
+      return { data: { sites: inside.length, people } };
     },
   );
 
@@ -314,7 +336,9 @@ export const regionRoutes: FeaturePlugin = async (fastify, options) => {
     },
     async (request) => {
       const user = request.user!;
-      return { data: { limited: limitedToTurf(user), regions: await turfRegions(ctx.db, user) } };
+      const sites = ctx.resources.get('sites');
+      const limited = Boolean(sites) && (await ctx.records.access.turfLimited(user, sites!));
+      return { data: { limited, regions: await turfRegions(ctx.db, user) } };
     },
   );
 

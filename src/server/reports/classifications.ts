@@ -32,11 +32,11 @@ export async function classifications(ctx: AppContext, user: AuthUser, params: C
     throw forbidden('You do not have permission to read members or contacts.');
   const range = { from: params.from, to: params.to };
   const memberWhere: RawBuilder<boolean>[] = [
-    visibleCondition(ctx, 'members', user, 'm'),
+    await visibleCondition(ctx, 'members', user, 'm'),
     rangeCondition('m.created_at', range),
   ];
   const contactWhere: RawBuilder<boolean>[] = [
-    visibleCondition(ctx, 'contacts', user, 'c'),
+    await visibleCondition(ctx, 'contacts', user, 'c'),
     rangeCondition('c.created_at', range),
   ];
   const filter: Record<string, unknown> = { ...rangeFilter('created_at', range) };

@@ -90,35 +90,40 @@ function valuesOfRow(group: FieldGroup, alias: string): RawBuilder<unknown> {
  * Rows `(site_id, key)`: the values of the field of each contractor a site links (its `site_contractors` and its
  * general contractor) that the person may read; a value held by two of a site's contractors gives two rows.
  */
-function contractorKeysOfSites(ctx: AppContext, user: AuthUser, group: FieldGroup): RawBuilder<unknown> {
+async function contractorKeysOfSites(ctx: AppContext, user: AuthUser, group: FieldGroup): Promise<RawBuilder<unknown>> {
   return sql`select l.site_id, k.key
     from (select sc.site_id, sc.contractor_id from site_contractors sc union all select gs.id, gs.general_contractor_id from sites gs where gs.general_contractor_id is not null) l
     join contractors gc on gc.id = l.contractor_id
     cross join lateral (${valuesOfRow(group, 'gc')}) k
-    where ${visibleCondition(ctx, 'contractors', user, 'gc')}`;
+    where ${await visibleCondition(ctx, 'contractors', user, 'gc')}`;
 }
 
 /**
  * A join giving the site `s` one row per group it is in, its key as `g.key` (null, once, for a site in none): the
  * values of its own field, or of its contractors' field.
  */
-export function siteGroupJoin(ctx: AppContext, user: AuthUser, group: FieldGroup, s = 's'): RawBuilder<unknown> {
+export async function siteGroupJoin(
+  ctx: AppContext,
+  user: AuthUser,
+  group: FieldGroup,
+  s = 's',
+): Promise<RawBuilder<unknown>> {
   if (group.owner === 'site') return sql`left join lateral (${valuesOfRow(group, s)}) g on true`;
-  return sql`left join (select distinct x.site_id, x.key from (${contractorKeysOfSites(ctx, user, group)}) x) g on g.site_id = ${sql.ref(`${s}.id`)}`;
+  return sql`left join (select distinct x.site_id, x.key from (${await contractorKeysOfSites(ctx, user, group)}) x) g on g.site_id = ${sql.ref(`${s}.id`)}`;
 }
 
 /** The site `s` is in the group `key` (`null`: in no group), as siteGroupJoin places it. */
-export function siteInGroup(
+export async function siteInGroup(
   ctx: AppContext,
   user: AuthUser,
   group: FieldGroup,
   key: string | null,
   s = 's',
-): RawBuilder<boolean> {
+): Promise<RawBuilder<boolean>> {
   const keys =
     group.owner === 'site'
       ? valuesOfRow(group, s)
-      : sql`select x.key from (${contractorKeysOfSites(ctx, user, group)}) x where x.site_id = ${sql.ref(`${s}.id`)}`;
+      : sql`select x.key from (${await contractorKeysOfSites(ctx, user, group)}) x where x.site_id = ${sql.ref(`${s}.id`)}`;
   return key === null
     ? sql<boolean>`not exists (${keys})`
     : sql<boolean>`exists (select 1 from (${keys}) g where g.key = ${key})`;
@@ -129,11 +134,16 @@ export function siteInGroup(
  * values of the field of the site or contractor it is on (`taskable_type`, `taskable_id`), when the person may read
  * that record.
  */
-export function taskGroupJoin(ctx: AppContext, user: AuthUser, group: FieldGroup, t = 't'): RawBuilder<unknown> {
+export async function taskGroupJoin(
+  ctx: AppContext,
+  user: AuthUser,
+  group: FieldGroup,
+  t = 't',
+): Promise<RawBuilder<unknown>> {
   const { resource } = RESOURCE[group.owner];
   const table = sql.table(resourceDef(ctx, resource).table);
   return sql`left join lateral (select k.key from ${table} gr cross join lateral (${valuesOfRow(group, 'gr')}) k
-    where ${sql.ref(`${t}.taskable_type`)} = ${group.owner} and gr.id = ${sql.ref(`${t}.taskable_id`)} and ${visibleCondition(ctx, resource, user, 'gr')}) g on true`;
+    where ${sql.ref(`${t}.taskable_type`)} = ${group.owner} and gr.id = ${sql.ref(`${t}.taskable_id`)} and ${await visibleCondition(ctx, resource, user, 'gr')}) g on true`;
 }
 
 /** What the screen says under a table grouped by a field where a record can be in several groups. */

@@ -1,9 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
-import { permittedCategories } from '../../common/permissions.js';
 import type { Labour } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { hasRowRules } from '../records/resource.js';
 import { canRead, resourceDef, visibleCondition } from './scope.js';
 
 /**
@@ -31,7 +29,7 @@ import { canRead, resourceDef, visibleCondition } from './scope.js';
 export const LABOURS: readonly Labour[] = ['union', 'non-union', 'unknown'];
 
 /** Per site: does it have a readable union / non-union contractor? A derived table `(site_id, has_union, has_non_union)`. */
-export function contractorLabour(ctx: AppContext, user: AuthUser): RawBuilder<unknown> {
+export async function contractorLabour(ctx: AppContext, user: AuthUser): Promise<RawBuilder<unknown>> {
   return sql`(
     select x.site_id, bool_or(c.type = 'union') as has_union, bool_or(c.type = 'non-union') as has_non_union
     from (
@@ -40,7 +38,7 @@ export function contractorLabour(ctx: AppContext, user: AuthUser): RawBuilder<un
       select g.id, g.general_contractor_id from sites g where g.general_contractor_id is not null
     ) x
     join contractors c on c.id = x.contractor_id
-    where c.type in ('union', 'non-union') and ${visibleCondition(ctx, 'contractors', user, 'c')}
+    where c.type in ('union', 'non-union') and ${await visibleCondition(ctx, 'contractors', user, 'c')}
     group by x.site_id
   )`;
 }
@@ -50,13 +48,16 @@ export function contractorLabour(ctx: AppContext, user: AuthUser): RawBuilder<un
  * rule is more than "not soft-deleted, of a category they hold" (then only the derived table is right for them).
  * `union` / `nonUnion`: whether the person may read contractors of that type (a fact they may not read is not used).
  */
-export function storedLabourFacts(ctx: AppContext, user: AuthUser): { union: boolean; nonUnion: boolean } | null {
+export async function storedLabourFacts(
+  ctx: AppContext,
+  user: AuthUser,
+): Promise<{ union: boolean; nonUnion: boolean } | null> {
   const def = resourceDef(ctx, 'contractors');
   // The stored facts count the rows of `contractors` that are not soft-deleted, by their `type`.
   if (def.table !== 'contractors' || !def.softDelete || def.categoryColumn !== 'type') return null;
-  if (hasRowRules(def, user)) return null;
   if (!canRead(user, def)) return { union: false, nonUnion: false };
-  const allowed = permittedCategories(user, def.permission ?? def.type, 'read');
+  const allowed = await ctx.records.access.onlyCategories(user, def);
+  if (allowed === null) return null;
   return {
     union: allowed === 'all' || allowed.includes('union'),
     nonUnion: allowed === 'all' || allowed.includes('non-union'),
@@ -82,12 +83,12 @@ export function labourCase(
 }
 
 /** `from sites s (joined to its labour facts)` with the person's site visibility: the base of every labour query. */
-export function labouredSitesFrom(
+export async function labouredSitesFrom(
   ctx: AppContext,
   user: AuthUser,
-): { from: RawBuilder<unknown>; where: RawBuilder<boolean>; labour: RawBuilder<Labour> } {
-  const where = visibleCondition(ctx, 'sites', user, 's');
-  const stored = storedLabourFacts(ctx, user);
+): Promise<{ from: RawBuilder<unknown>; where: RawBuilder<boolean>; labour: RawBuilder<Labour> }> {
+  const where = await visibleCondition(ctx, 'sites', user, 's');
+  const stored = await storedLabourFacts(ctx, user);
   if (stored && !stored.union && !stored.nonUnion) {
     // No contractor type the person may read decides anything: the site's own type does.
     return { from: sql`sites s`, where, labour: labourCase('s', null, null) };
@@ -104,7 +105,7 @@ export function labouredSitesFrom(
     };
   }
   return {
-    from: sql`sites s left join ${contractorLabour(ctx, user)} k on k.site_id = s.id`,
+    from: sql`sites s left join ${await contractorLabour(ctx, user)} k on k.site_id = s.id`,
     where,
     labour: labourCase('s'),
   };

@@ -1,9 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
-import { permittedCategories } from '../../common/permissions.js';
 import type { Labour } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { hasRowRules } from '../records/resource.js';
 import { storedLabourFacts } from './labour.js';
 import { canRead, resourceDef } from './scope.js';
 
@@ -29,20 +27,19 @@ const FILTERS = [
 ] as const;
 
 /** Do the counts stand for what this person asks: every site, every contractor's labour, by region or trade? */
-export function answeredByCounts(
+export async function answeredByCounts(
   ctx: AppContext,
   user: AuthUser,
   params: { group_by: string } & Partial<Record<(typeof FILTERS)[number], unknown>>,
-): boolean {
+): Promise<boolean> {
   if (params.group_by !== 'region' && params.group_by !== 'trade') return false;
   if (FILTERS.some((name) => params[name] !== undefined && !(Array.isArray(params[name]) && params[name].length === 0)))
     return false;
   const sites = resourceDef(ctx, 'sites');
   // The counts are of the rows of `sites` that are not soft-deleted.
-  if (sites.table !== 'sites' || !sites.softDelete || hasRowRules(sites, user)) return false;
-  if (!canRead(user, sites) || permittedCategories(user, sites.permission ?? sites.type, 'read') !== 'all')
-    return false;
-  const labour = storedLabourFacts(ctx, user);
+  if (sites.table !== 'sites' || !sites.softDelete) return false;
+  if (!canRead(user, sites) || (await ctx.records.access.onlyCategories(user, sites)) !== 'all') return false;
+  const labour = await storedLabourFacts(ctx, user);
   // biome-ignore lint/complexity/useOptionalChain: the answer is a boolean; an optional chain would make it undefined.
   return labour !== null && labour.union && labour.nonUnion;
 }

@@ -40,7 +40,7 @@ export async function workersCounted(
   const { rows } = await sql<WorkerGroupRow & { part: 'group' | 'total' }>`
     with latest as materialized (
       select distinct on (v.site_id) v.site_id, v.id from visits v
-      where ${visibleCondition(ctx, 'visits', user, 'v')}
+      where ${await visibleCondition(ctx, 'visits', user, 'v')}
       order by v.site_id, v.visited_at desc, v.id desc
     ), counted as materialized (
       select s.*, h.workers, h.union_workers, h.non_union_workers

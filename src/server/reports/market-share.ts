@@ -68,24 +68,24 @@ const SLOT: Record<Labour, 'union' | 'non_union' | 'unknown'> = {
  * `key` is what the sites are aggregated by (a plain column, so the aggregate hashes integers or short text), and the
  * label is joined afterwards to the few aggregated rows `x` (`labelJoin`, `label`, `keyText`: the key as text).
  */
-function grouping(
+async function grouping(
   ctx: AppContext,
   user: AuthUser,
   params: MarketShareParams,
   field: FieldGroup | null,
-): {
+): Promise<{
   join: RawBuilder<unknown>;
   key: RawBuilder<unknown>;
   labelJoin: RawBuilder<unknown>;
   label: RawBuilder<unknown>;
   keyText: RawBuilder<unknown>;
-} {
+}> {
   const dateCol = sql.ref(`s.${params.date_field}`);
   if (field) {
     // Labelled afterwards from the field's choices (groupLabel).
     const key = field.multiple ? sql`g.key` : singleValue(field, 's');
     return {
-      join: field.multiple ? siteGroupJoin(ctx, user, field, 's') : sql``,
+      join: field.multiple ? await siteGroupJoin(ctx, user, field, 's') : sql``,
       key,
       labelJoin: sql``,
       label: sql`null`,
@@ -176,14 +176,14 @@ function assertMayRead(ctx: AppContext, user: AuthUser) {
 export async function marketShare(ctx: AppContext, user: AuthUser, params: MarketShareParams) {
   assertMayRead(ctx, user);
   const field = await fieldGroup(ctx, params.group_by, 'site');
-  const { rows, totalsRows } = answeredByCounts(ctx, user, params)
+  const { rows, totalsRows } = (await answeredByCounts(ctx, user, params))
     ? await counted(ctx, user, params)
     : await countedNow(ctx, user, params, field);
   const workers = await workersCounted(
     ctx,
     user,
-    sql<boolean>`${visibleCondition(ctx, 'sites', user, 's')} and ${siteFilters(params)}`,
-    grouping(ctx, user, params, field),
+    sql<boolean>`${await visibleCondition(ctx, 'sites', user, 's')} and ${siteFilters(params)}`,
+    await grouping(ctx, user, params, field),
   );
   const workersByKey = new Map(workers.rows.map((row) => [row.key ?? '', row]));
 
@@ -255,7 +255,7 @@ async function counted(
   user: AuthUser,
   params: MarketShareParams,
 ): Promise<{ rows: GroupRow[]; totalsRows: GroupRow[] }> {
-  const group = grouping(ctx, user, params, null);
+  const group = await grouping(ctx, user, params, null);
   const rows = await readCounts(ctx, params.group_by as 'region' | 'trade', group.labelJoin, group.label);
   return { rows, totalsRows: await readCounts(ctx, 'all') };
 }
@@ -267,8 +267,8 @@ async function countedNow(
   params: MarketShareParams,
   field: FieldGroup | null,
 ): Promise<{ rows: GroupRow[]; totalsRows: GroupRow[] }> {
-  const base = labouredSitesFrom(ctx, user);
-  const group = grouping(ctx, user, params, field);
+  const base = await labouredSitesFrom(ctx, user);
+  const group = await grouping(ctx, user, params, field);
   const where = sql`${base.where} and ${siteFilters(params)}`;
   const aggregates = sql`count(*)::int as sites, coalesce(sum(s.estimated_value), 0) as value, coalesce(sum(s.estimated_hours), 0) as hours`;
   if (field ? !field.multiple : params.group_by !== 'region' && params.group_by !== 'trade') {
@@ -349,13 +349,13 @@ export async function marketShareSites(ctx: AppContext, user: AuthUser, query: u
   const params = parseFilters(drillShape, query);
   assertMayRead(ctx, user);
   const field = await fieldGroup(ctx, params.group_by, 'site');
-  const base = labouredSitesFrom(ctx, user);
+  const base = await labouredSitesFrom(ctx, user);
   const parts: RawBuilder<boolean>[] = [base.where, siteFilters(params)];
   const key = params.key;
   if (key !== undefined) {
     const none = key === 'none';
     const intKey = Number(key);
-    if (field) parts.push(siteInGroup(ctx, user, field, none ? null : key, 's'));
+    if (field) parts.push(await siteInGroup(ctx, user, field, none ? null : key, 's'));
     switch (field ? null : (params.group_by as MarketShareGroup)) {
       case 'region':
         parts.push(

@@ -1,16 +1,16 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
-import { can, permittedCategories } from '../../common/permissions.js';
+import { can } from '../../common/permissions.js';
 import type { FigureLink } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden } from '../http/errors.js';
 import { parseBody } from '../http/parse-body.js';
-import { hasRowRules, type ResourceDefinition } from '../records/resource.js';
+import type { ResourceDefinition } from '../records/resource.js';
 
 /**
  * What the dashboard, the activity feed and the reports share: which rows of a record type a person may read
- * (always through `RecordService.visibleRows`, the one read rule), the common filters (date range, region,
+ * (always through the access policy, the one read rule), the common filters (date range, region,
  * team), and the link of a figure to the list it counts.
  */
 
@@ -47,28 +47,14 @@ export function visible(ctx: AppContext, name: string, user: AuthUser, db: Kysel
   return ctx.records.visibleRows(db, resourceDef(ctx, name), user);
 }
 
-/** The same rule as a SQL condition on an alias (for joins inside a report's SQL). */
-export function visibleCondition(ctx: AppContext, name: string, user: AuthUser, alias: string): RawBuilder<boolean> {
-  const def = resourceDef(ctx, name);
-  if (!canRead(user, def)) return sql<boolean>`false`;
-  // Resources with rules beyond soft delete and category (a scope, an owner column, a row filter such as "tasks on
-  // records you may read"): the record service's own query, as a semi-join, so the rule lives in one place.
-  if (hasRowRules(def, user)) {
-    return sql<boolean>`${sql.ref(`${alias}.id`)} in (${ctx.records.visibleRows(ctx.db, def, user).select('t.id')})`;
-  }
-  const parts: RawBuilder<boolean>[] = [];
-  if (def.softDelete) parts.push(sql<boolean>`${sql.ref(`${alias}.deleted_at`)} is null`);
-  if (def.categoryColumn) {
-    const allowed = permittedCategories(user, def.permission ?? def.type, 'read');
-    if (allowed !== 'all')
-      parts.push(
-        allowed.length
-          ? sql<boolean>`${sql.ref(`${alias}.${def.categoryColumn}`)} in (${sql.join(allowed)})`
-          : sql<boolean>`false`,
-      );
-  }
-  if (!canRead(user, def)) parts.push(sql<boolean>`false`);
-  return parts.length ? sql<boolean>`(${sql.join(parts, sql` and `)})` : sql<boolean>`true`;
+/** The same rule as a SQL condition on an alias (for joins inside a report's SQL): the access policy's (access/policy.ts). */
+export function visibleCondition(
+  ctx: AppContext,
+  name: string,
+  user: AuthUser,
+  alias: string,
+): Promise<RawBuilder<boolean>> {
+  return ctx.records.access.condition(user, resourceDef(ctx, name), alias);
 }
 
 /** A figure and the list it counts: `GET /api/{resource}?filter={...}` answers `meta.total` equal to `value`. */

@@ -47,7 +47,7 @@ export async function taskPerformance(ctx: AppContext, user: AuthUser, params: T
   const now = new Date().toISOString();
   const range = { from: params.from, to: params.to };
   const overdueEnd = earlier(rangeFilter('x', range).x_lt, now);
-  const visibleTask = visibleCondition(ctx, 'tasks', user, 't');
+  const visibleTask = await visibleCondition(ctx, 'tasks', user, 't');
   const peopleFilter: RawBuilder<boolean>[] = [];
   if (params.user_id) peopleFilter.push(sql<boolean>`e.uid = ${params.user_id}`);
   if (params.team_id) peopleFilter.push(sql<boolean>`e.uid in ${teamMembers(params.team_id)}`);
@@ -57,7 +57,7 @@ export async function taskPerformance(ctx: AppContext, user: AuthUser, params: T
   const start = (column: string) => (interval ? bucketStart(sql.ref(column), interval) : sql`null::timestamptz`);
   const period = interval ? bucketLabel(sql`e.at`, interval) : sql<string>`null`;
   const groupKey = field ? sql`e.fkey` : params.group_by === 'team' ? sql`m.team_id` : sql`e.uid`;
-  const fieldJoin = field ? taskGroupJoin(ctx, user, field, 't') : sql``;
+  const fieldJoin = field ? await taskGroupJoin(ctx, user, field, 't') : sql``;
   const fieldKey = field ? sql`g.key` : sql`null::text`;
   const teamJoin =
     params.group_by === 'team'

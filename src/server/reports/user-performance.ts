@@ -99,12 +99,12 @@ export async function userPerformance(ctx: AppContext, user: AuthUser, params: U
         count(*) filter (where t.type = 'meeting') as meetings,
         count(*) filter (where t.type = 'visit') as visits
       from tasks t
-      where ${visibleCondition(ctx, 'tasks', user, 't')} and t.completed_at is not null and ${rangeCondition('t.completed_at', range)}
+      where ${await visibleCondition(ctx, 'tasks', user, 't')} and t.completed_at is not null and ${rangeCondition('t.completed_at', range)}
       group by t.assignee_id
     ) t on t.assignee_id = u.id
     left join (
       select r.user_id, count(*) as recruits from recruits r
-      where ${visibleCondition(ctx, 'recruits', user, 'r')} and r.signed_at is not null and ${rangeCondition('r.signed_at', range, 'date')}
+      where ${await visibleCondition(ctx, 'recruits', user, 'r')} and r.signed_at is not null and ${rangeCondition('r.signed_at', range, 'date')}
       group by r.user_id
     ) r on r.user_id = u.id
     where u.deleted_at is null

@@ -27,7 +27,7 @@ export const historyQuery = z.object({
  */
 export async function revisionHistory(ctx: AppContext, user: AuthUser, params: z.infer<typeof historyQuery>) {
   if (!can(user, 'revision:read')) throw forbidden('You do not have permission to read the history.');
-  let base = ctx.db.selectFrom('revisions as r').where(revisionVisibility(ctx, user, 'r'));
+  let base = ctx.db.selectFrom('revisions as r').where(await revisionVisibility(ctx, user, 'r'));
   const type = params.type ?? params.revisionable_type;
   if (type) base = base.where('r.revisionable_type', '=', type);
   if (params.revisionable_id) base = base.where('r.revisionable_id', '=', params.revisionable_id);
@@ -55,6 +55,7 @@ export async function revisionHistory(ctx: AppContext, user: AuthUser, params: z
     .limit(params.per_page)
     .offset((params.page - 1) * params.per_page)
     .execute();
+  await ctx.records.access.maskRevisions(user, data);
   const from = data.length ? (params.page - 1) * params.per_page + 1 : null;
   return {
     data,

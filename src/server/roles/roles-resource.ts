@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { checkRolePolicy } from '../access/policy-shape.js';
 import { fieldError, forbidden } from '../http/errors.js';
 import { roleChannel } from '../realtime/channels.js';
 import type { ResourceDefinition } from '../records/resource.js';
-import { assertMayGrantPermissions } from '../users/account-rules.js';
+import { assertMayGrant } from '../users/account-rules.js';
 
 const permissionList = z.array(z.string().regex(/^[a-z][a-z0-9-]*(:[a-z0-9-]+){1,2}$/)).max(2_000);
 
@@ -16,6 +17,8 @@ export const rolesResource: ResourceDefinition = {
     name: { kind: 'text', required: true, max: 100 },
     incognito: { kind: 'boolean' },
     permissions: { kind: 'json', sortable: false, filterable: false },
+    // Row and field rules by record type (docs/security.md "The access policy"): checked in beforeWrite.
+    policy: { kind: 'json', sortable: false, filterable: false },
   },
   search: ['name', 'slug'],
   defaultSort: { field: 'name', order: 'asc' },
@@ -29,11 +32,19 @@ export const rolesResource: ResourceDefinition = {
           throw fieldError('permissions', 'Permissions must be a list like "site:read" or "site:read:union".');
         values.permissions = [...new Set(parsed.data)].sort();
       }
-      // Nobody grants what they do not hold, nor edits a role that holds more than they do. The server's own writes
-      // (a new record type's permissions) have no acting person.
+      if ('policy' in values) values.policy = await checkRolePolicy(trx, values.policy);
+      // Nobody grants what they do not hold (permissions, or rules wider than their own), nor edits a role that holds
+      // more than they do. The server's own writes (a new record type's permissions) have no acting person.
       if (user) {
-        if (existing) assertMayGrantPermissions(user, existing.permissions ?? [], 'change');
-        assertMayGrantPermissions(user, values.permissions ?? [], existing ? 'change' : 'create');
+        if (existing) assertMayGrant(user, existing as { permissions: string[] }, 'change');
+        assertMayGrant(
+          user,
+          {
+            permissions: values.permissions ?? existing?.permissions ?? [],
+            policy: 'policy' in values ? values.policy : (existing?.policy ?? {}),
+          },
+          existing ? 'change' : 'create',
+        );
         if (values.incognito && !existing?.incognito && !user.incognito)
           throw forbidden('Only a person whose own role is incognito may make a role incognito.');
       }
@@ -52,10 +63,10 @@ export const rolesResource: ResourceDefinition = {
       return values;
     },
     beforeRemove(existing, { user }) {
-      if (user) assertMayGrantPermissions(user, existing.permissions ?? [], 'delete');
+      if (user) assertMayGrant(user, existing as { permissions: string[] }, 'delete');
     },
     afterWrite(record, { user, action }) {
-      if (action === 'restore' && user) assertMayGrantPermissions(user, record.permissions ?? [], 'restore');
+      if (action === 'restore' && user) assertMayGrant(user, record as { permissions: string[] }, 'restore');
     },
   },
   // Members of a role hear about changes to it even when they may not read roles: their permissions changed.

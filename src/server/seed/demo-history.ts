@@ -11,7 +11,7 @@ import { ImportService } from '../imports/import-service.js';
 import { ImporterService } from '../imports/importer-service.js';
 import { ImportProcessor } from '../imports/processor.js';
 import { seedReadyMadeImporters } from '../imports/ready-made.js';
-import { ASSISTANT_SITE_TYPES, DAY, taskTitle } from './demo.js';
+import { ASSISTANT_SITE_TYPES, DAY, DEMO_SOUTH_OF, taskTitle } from './demo.js';
 import { demoShapes, METROS } from './demo-places.js';
 import { type KnownSite, STAGES, vendorFile } from './demo-vendor-file.js';
 import { prng, type Random } from './prng.js';
@@ -118,7 +118,7 @@ export async function writeDemoHistory(ctx: AppContext, now = Date.now()) {
       ? assistantSites
       : who.area === 'all'
         ? sites
-        : sites.filter((s) => (who.area === 'south') === Number(s.latitude) < 35.6);
+        : sites.filter((s) => (who.area === 'south') === Number(s.latitude) < DEMO_SOUTH_OF);
 
   /** A time `daysAgo` days back at a working hour (US Pacific, in UTC), never in the last twenty minutes. */
   const at = (daysAgo: number) => {
@@ -411,7 +411,7 @@ export async function writeDemoHistory(ctx: AppContext, now = Date.now()) {
   // ---- two weekly vendor files, imported by an organizer and by the leader -----------------------------------------
   const { counties } = demoShapes();
   const countyByCode = new Map(counties.map((c) => [c.code, c]));
-  const south = METROS.filter((m) => m.lat < 35.6);
+  const south = METROS.filter((m) => m.lat < DEMO_SOUTH_OF);
   const imports: Array<{ id?: number; who: Person; time: number }> = [];
   const week1 = at(20);
   const week2 = at(6);
@@ -425,6 +425,8 @@ export async function writeDemoHistory(ctx: AppContext, now = Date.now()) {
           !touched.has(s.id) && s.external_id && s.stage && STAGES.indexOf(s.stage) >= 0 && STAGES.indexOf(s.stage) < 2,
       )
       .filter(() => rand.chance(0.03))
+      // The organizer's file reports sites of his turf (the south): he may not change the others.
+      .filter((s) => who !== sam || Number(s.latitude) < DEMO_SOUTH_OF)
       .slice(0, 6)
       .map((s) => ({ external_id: s.external_id!, name: s.name, stage: s.stage, city: s.city }));
     const file = vendorFile(rand, countyByCode, who === sam ? south : METROS, {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
+import { type RolePolicy, TURF_OR_OWN } from '../../common/access-rules.js';
 import { assignRegionSites } from '../regions/assign.js';
 import { type AreaGeometry, bboxOf } from '../regions/geometry.js';
 import { REGION_PALETTE } from '../regions/regions-routes.js';
@@ -157,6 +158,33 @@ export function taskTitle(rand: Random, type: 'call' | 'meeting' | 'visit', site
     visit: [`Visit ${siteName}: talk to the crew at lunch`, `Site visit: ${siteName}`, `Check the gate at ${siteName}`],
   } as const;
   return rand.pick(titles[type]);
+}
+
+/** Where the demo's organizers work (demo-history.ts `sitesOf`): south of this latitude, Sam; north of it, Dana. */
+export const DEMO_SOUTH_OF = 35.6;
+
+/**
+ * The demo's turfs: each organizer has the counties where their sites lie (a county across the line goes to both), and
+ * the organizer role reads the sites of their turf and their own (common/access-rules.ts TURF_OR_OWN): signed in as
+ * Sam, the map is Southern California and the sites his work hangs on.
+ */
+async function giveTurfs(trx: Transaction<any>, organizers: { south: number; north: number }, organizerRole: number) {
+  const counties = await sql<{ region_id: number; south: boolean; north: boolean }>`
+    select sr.region_id, bool_or(s.latitude < ${DEMO_SOUTH_OF}) as south, bool_or(s.latitude >= ${DEMO_SOUTH_OF}) as north
+    from site_regions sr join sites s on s.id = sr.site_id join regions r on r.id = sr.region_id
+    where r.geometry_type = 'county' group by sr.region_id`.execute(trx);
+  const rows = counties.rows.flatMap((county) => [
+    ...(county.south ? [{ region_id: county.region_id, user_id: organizers.south }] : []),
+    ...(county.north ? [{ region_id: county.region_id, user_id: organizers.north }] : []),
+  ]);
+  if (rows.length) await trx.insertInto('region_users').values(rows).execute();
+  const role = await trx.selectFrom('roles').select('policy').where('id', '=', organizerRole).executeTakeFirstOrThrow();
+  const policy: RolePolicy = { ...(role.policy as RolePolicy), site: { read: TURF_OR_OWN } };
+  await trx
+    .updateTable('roles')
+    .set({ policy: JSON.stringify(policy) })
+    .where('id', '=', organizerRole)
+    .execute();
 }
 
 /**
@@ -355,6 +383,7 @@ export async function seedDemo(trx: Transaction<any>, passwordHash: string) {
     .execute();
   // Which county (and the state) each site lies in: point in polygon, as for any site saved in the app.
   await assignRegionSites(trx, regionIds);
+  await giveTurfs(trx, { south: organizerIds[1], north: organizerIds[2] }, roles.user);
 
   const person = (i: number) => {
     const first_name = FIRST[(i * 7) % FIRST.length];

@@ -1,3 +1,4 @@
+import type { RolePolicy } from '../../common/access-rules.js';
 import { allPermissions, PERMISSION_ENTITIES } from '../../common/permission-catalogue.js';
 
 const crud = (entities: readonly string[], actions: readonly string[]) =>
@@ -48,6 +49,14 @@ const EVERYONE = [
   'schema:read',
   ...ASSISTANT,
 ];
+
+/** Organizers change and delete only the work they wrote or are assigned: notes, tasks, documents (issue 31 point 5). */
+const OWN_WORK_ONLY: RolePolicy = Object.fromEntries(
+  ['note', 'task', 'document', 'attachment'].map((type) => [type, { update: 'own', delete: 'own' }]),
+);
+
+/** The row and field rules of the seeded roles (common/access-rules.ts), by slug; the others have none. */
+export const SEEDED_POLICIES: Record<string, RolePolicy> = { user: OWN_WORK_ONLY };
 
 /**
  * The seeded roles (SPEC section 6). `super` holds every permission; `admin` every one but feature switches
@@ -126,7 +135,11 @@ export function seededRoles() {
         ...crud(REFERENCE, ['read']),
       ],
     },
-  ].map((role) => ({ ...role, permissions: [...new Set(role.permissions)].sort() }));
+  ].map((role) => ({
+    ...role,
+    permissions: [...new Set(role.permissions)].sort(),
+    policy: SEEDED_POLICIES[role.slug] ?? {},
+  }));
 }
 
 export { PERMISSION_ENTITIES };

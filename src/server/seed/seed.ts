@@ -56,7 +56,9 @@ export async function seedDatabase(db: Kysely<any>, config: Config): Promise<See
     const roles = seededRoles();
     await trx
       .insertInto('roles')
-      .values(roles.map((r) => ({ ...r, permissions: JSON.stringify(r.permissions) })))
+      .values(
+        roles.map((r) => ({ ...r, permissions: JSON.stringify(r.permissions), policy: JSON.stringify(r.policy) })),
+      )
       .execute();
     await trx
       .insertInto('features')

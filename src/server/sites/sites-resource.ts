@@ -1,10 +1,9 @@
 import type { Transaction } from 'kysely';
 import { z } from 'zod';
+import { turfSitePage } from '../access/turf-page.js';
 import { ValidationError } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { assignSiteRegions, assignSites } from '../regions/assign.js';
-import { assertSitesInTurf, checkPlaceInTurf, turfRowFilter } from '../regions/turf.js';
-import { turfSitePage } from '../regions/turf-page.js';
 import { builtinType } from '../schemas/builtin-types.js';
 import { pivot, schemaBacked, taggables } from '../schemas/schema-backed.js';
 
@@ -56,13 +55,9 @@ export const sitesResource: ResourceDefinition = schemaBacked(
     softDelete: true,
     categoryColumn: 'type',
     optionColumns: ['type', 'city'],
-    rowFilter: turfRowFilter('site'),
     orderedPage: turfSitePage,
     hooks: {
-      async beforeWrite(values, { trx, user, action }) {
-        // A turf-limited person's new site, or a site they move, must land in their turf (one row refused, not a batch).
-        if (action === 'create' || ('latitude' in values && 'longitude' in values))
-          await checkPlaceInTurf(trx, user, values.latitude, values.longitude);
+      async beforeWrite(values, { trx }) {
         if (values.source === null) values.source = 'manual';
         if (values.prevailing_wage === null) values.prevailing_wage = false;
         if ('contractors' in values && values.contractors === null) values.contractors = [];
@@ -89,14 +84,13 @@ export const sitesResource: ResourceDefinition = schemaBacked(
         }
         return values;
       },
-      async afterWrite(record, { trx, action, values, user }) {
+      async afterWrite(record, { trx, action, values }) {
         if ((action === 'create' || action === 'update') && values && 'contractors' in values)
           await replaceContractors(trx, [{ id: record.id, contractors: values.contractors }]);
         // A site belongs to the regions containing it, worked out in the same transaction as the save.
         if (action === 'create' || (action === 'update' && values && ('latitude' in values || 'longitude' in values))) {
           await assignSiteRegions(trx, record.id, record.latitude, record.longitude);
         }
-        if (action === 'create' || action === 'update') await assertSitesInTurf(trx, user, [record.id]);
       },
       async afterWriteMany(writes, trx) {
         const withContractors = writes.filter((w) => w.ctx.values && 'contractors' in w.ctx.values);
@@ -114,11 +108,6 @@ export const sitesResource: ResourceDefinition = schemaBacked(
             trx,
             moved.map((w) => w.record.id),
           );
-        await assertSitesInTurf(
-          trx,
-          writes[0]?.ctx.user ?? null,
-          writes.map((w) => w.record.id),
-        );
       },
       async present(records, db) {
         const ids = records.map((r) => r.id);

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { canGrant, ungrantable } from '../../common/permissions.js';
+import { type RolePolicy, rulesBeyond } from '../../common/access-rules.js';
+import { ungrantable } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden } from '../http/errors.js';
 
@@ -10,17 +11,28 @@ import { forbidden } from '../http/errors.js';
  * and by impersonation, so every way in is held by the same rules.
  */
 
-/** The permissions of a role (none for no role, or a deleted one). */
-export async function rolePermissions(db: Kysely<any>, roleId: number | null | undefined): Promise<string[]> {
-  if (!roleId) return [];
+/** What a role grants: its permissions and its row and field rules. */
+export interface Grant {
+  permissions: readonly string[];
+  policy?: RolePolicy | null;
+}
+
+/** The permissions and policy of a role (none for no role, or a deleted one). */
+export async function roleGrant(db: Kysely<any>, roleId: number | null | undefined): Promise<Grant> {
+  if (!roleId) return { permissions: [], policy: {} };
   // A deleted role gives no permissions (auth/load-user.ts), so it asks for none.
   const row = await db
     .selectFrom('roles')
-    .select('permissions')
+    .select(['permissions', 'policy'])
     .where('id', '=', roleId)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
-  return (row?.permissions as string[] | undefined) ?? [];
+  return { permissions: (row?.permissions as string[] | undefined) ?? [], policy: row?.policy ?? {} };
+}
+
+/** What of `grant` the actor does not hold: permission strings, then row and field rules wider than their own. */
+export function beyondActor(actor: AuthUser, grant: Grant): string[] {
+  return [...ungrantable(actor, grant.permissions), ...rulesBeyond(actor, grant)];
 }
 
 const listed = (permissions: string[]) =>
@@ -35,27 +47,25 @@ export async function assertMayManageAccount(
   account: { role_id?: number | null },
   doing: string,
 ) {
-  const held = await rolePermissions(db, account.role_id);
-  if (!canGrant(actor, held)) {
-    throw forbidden(
-      `You may not ${doing} this account: its role holds permissions you do not (${listed(ungrantable(actor, held))}).`,
-    );
-  }
+  const missing = beyondActor(actor, await roleGrant(db, account.role_id));
+  if (missing.length)
+    throw forbidden(`You may not ${doing} this account: its role holds permissions you do not (${listed(missing)}).`);
 }
 
 /** Refuses (403) giving an account the role `roleId` unless `actor` holds every permission of that role. */
 export async function assertMayGiveRole(db: Kysely<any>, actor: AuthUser, roleId: number) {
-  const held = await rolePermissions(db, roleId);
-  if (!canGrant(actor, held)) {
-    throw forbidden(
-      `You may not give this role: it holds permissions you do not (${listed(ungrantable(actor, held))}).`,
-    );
-  }
+  const missing = beyondActor(actor, await roleGrant(db, roleId));
+  if (missing.length)
+    throw forbidden(`You may not give this role: it holds permissions you do not (${listed(missing)}).`);
 }
 
-/** Refuses (403) a role whose permissions (before or after the change) go beyond what `actor` holds. */
-export function assertMayGrantPermissions(actor: AuthUser, permissions: readonly string[], doing: string) {
-  const missing = ungrantable(actor, permissions);
+/**
+ * Refuses (403) a role whose permissions or rules (before or after the change) go beyond what `actor` holds: a
+ * permission they lack, a row rule wider than their own (common/access-rules.ts rulesBeyond), a field they may not see
+ * or change left open.
+ */
+export function assertMayGrant(actor: AuthUser, grant: Grant, doing: string) {
+  const missing = beyondActor(actor, grant);
   if (missing.length)
     throw forbidden(`You may not ${doing} a role with permissions you do not hold yourself (${listed(missing)}).`);
 }

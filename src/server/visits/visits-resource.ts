@@ -1,11 +1,9 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { HEAD_COUNT_NUMBERS, type HeadCountRow } from '../../common/head-count.js';
-import { canOnEntity, permittedCategories } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { ValidationError } from '../http/errors.js';
 import type { RecordService } from '../records/record-service.js';
 import type { ResourceDefinition } from '../records/resource.js';
-import { turfCondition } from '../regions/turf.js';
 import { builtinDefinition, builtinType } from '../schemas/builtin-types.js';
 import { pivot, schemaBacked } from '../schemas/schema-backed.js';
 import { assertOwnerReadable } from '../work/owners.js';
@@ -34,10 +32,10 @@ export const visitsResource: ResourceDefinition = schemaBacked(
     defaultSort: { field: 'visited_at', order: 'desc' },
     softDelete: true,
     optionLabel: LABEL,
-    rowFilter: visitsOfReadableSites,
     hooks: {
-      async beforeWrite(values, { trx, user, action }) {
-        if ('site_id' in values) await assertOwnerReadable(trx, user, 'site', values.site_id, 'site_id', 'site_id');
+      async beforeWrite(values, { trx, user, action, records }) {
+        if ('site_id' in values)
+          await assertOwnerReadable(records, trx, user, 'site', values.site_id, 'site_id', 'site_id');
         if (action === 'create' && !('user_ids' in values) && user) values.user_ids = [user.id];
         if ('head_counts' in values && values.head_counts === null) values.head_counts = [];
         if (Array.isArray(values.head_counts)) await checkHeadCountReferences(trx, values.head_counts);
@@ -102,16 +100,11 @@ export const visitsResource: ResourceDefinition = schemaBacked(
   { loggedBy: 'user_id' },
 );
 
-/** Which of these ids of records of a built-in `type` the person may read (the record service's read rule). */
+/** Which of these ids of records of a built-in `type` the person may read (the access policy's read rule). */
 async function readableOf(service: RecordService, user: AuthUser, type: string, ids: number[]): Promise<Set<number>> {
-  const named = [...new Set(ids)];
   const def = builtinDefinition(type);
-  if (!named.length || !def || !canOnEntity(user, def.permission ?? def.type, 'read')) return new Set();
-  return new Set(
-    (await service.visibleRows(service.db, def, user).select('t.id').where('t.id', 'in', named).execute()).map(
-      (row) => row.id,
-    ),
-  );
+  if (!ids.length || !def || !service.access.mayRead(user, def)) return new Set();
+  return service.access.admitted(service.db, def, user, ids, 'read', 'without');
 }
 
 /** "Nov 20, 2026", as the SQL label writes it. */
@@ -120,16 +113,6 @@ function dayOf(value: unknown) {
   return Number.isNaN(at.getTime())
     ? ''
     : at.toLocaleDateString('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' });
-}
-
-/** Visits are read with their site: a person limited to some site categories, or to a turf, reads the visits of those sites. */
-function visitsOfReadableSites(user: AuthUser) {
-  const allowed = permittedCategories(user, 'site', 'read');
-  const turf = turfCondition(user, 'site', sql.ref('t.site_id'));
-  if (allowed === 'all') return turf;
-  if (!allowed.length) return sql<boolean>`false`;
-  const byCategory = sql<boolean>`exists (select 1 from sites vs where vs.id = t.site_id and vs.type in (${sql.join(allowed)}))`;
-  return turf ? sql<boolean>`(${byCategory} and ${turf})` : byCategory;
 }
 
 /** The contractors and trades a head count names must exist (422 on `head_counts` otherwise). */

@@ -1,7 +1,7 @@
 import { fieldError } from '../http/errors.js';
 import type { ResourceDefinition, WriteContext } from '../records/resource.js';
 import { ref } from '../schemas/schema-backed.js';
-import { assertOwnerReadable, readableOwners } from './owners.js';
+import { assertOwnerReadable } from './owners.js';
 
 /** `completed: true|false` sent by a form becomes `completed_at` (kept when it was already complete). */
 function applyCompleted(values: Record<string, any>, existing?: Record<string, any>) {
@@ -19,7 +19,7 @@ async function checkOwner(values: Record<string, any>, ctx: WriteContext, typeFi
   if (!(typeField in values) && !(idField in values)) return;
   const type = typeField in values ? values[typeField] : ctx.existing?.[typeField];
   const id = idField in values ? values[idField] : ctx.existing?.[idField];
-  await assertOwnerReadable(ctx.trx, ctx.user, type, id, typeField, idField);
+  await assertOwnerReadable(ctx.records, ctx.trx, ctx.user, type, id, typeField, idField);
 }
 
 /** Tasks (call, meeting, visit) with a due time, an assignee, and the record they are about. */
@@ -45,7 +45,6 @@ export const tasksResource: ResourceDefinition = {
   defaultSort: { field: 'due_at', order: 'asc' },
   softDelete: true,
   restorable: false,
-  rowFilter: (user) => readableOwners(user, 'taskable_type', 'taskable_id'),
   hooks: {
     async beforeWrite(values, ctx) {
       await checkOwner(values, ctx, 'taskable_type', 'taskable_id');
@@ -79,7 +78,6 @@ export const notesResource: ResourceDefinition = {
   defaultSort: { field: 'created_at', order: 'desc' },
   softDelete: true,
   restorable: false,
-  rowFilter: (user) => readableOwners(user, 'notable_type', 'notable_id'),
   hooks: {
     async beforeWrite(values, ctx) {
       await checkOwner(values, ctx, 'notable_type', 'notable_id');
@@ -171,7 +169,6 @@ export const documentsResource: ResourceDefinition = {
   softDelete: true,
   restorable: false,
   ownRoutes: ['create', 'update'],
-  rowFilter: (user) => readableOwners(user, 'documentable_type', 'documentable_id'),
   hooks: { present: presentDocuments },
 };
 

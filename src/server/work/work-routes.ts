@@ -38,7 +38,7 @@ export async function uploadDocument(
       } else {
         if (!type) throw fieldError('documentable_type', 'The record type field is required.');
         if (!id) throw fieldError('documentable_id', 'The record field is required.');
-        await assertOwnerReadable(ctx.db, request.user, type, id, 'documentable_type', 'documentable_id');
+        await assertOwnerReadable(ctx.records, ctx.db, request.user, type, id, 'documentable_type', 'documentable_id');
       }
     }
     stored = await keep(ctx.files, file);

@@ -128,7 +128,8 @@ export function describeField(
     number,
     step,
     min: number ? given(options.min) : undefined,
-    max: type === 'number' ? given(options.max) : undefined,
+    // A text typed as a number has a longest length, not a largest value.
+    max: number && type !== 'text' ? given(options.max) : undefined,
     withTrade,
     sortable: true,
     listDefault: true,

@@ -197,12 +197,19 @@ async function records(_scope: ToolScope, plan: Extract<Plan, { kind: 'records' 
     }
     const result = await call('count_records', args);
     if (result.error) return cannot(result);
-    const data = result.data as { total: number; groups: Array<{ label: string; count: number; list_url: string }> };
+    const data = result.data as {
+      total: number;
+      groups: Array<{ label: string; count: number; list_url: string | null }>;
+    };
     const by =
       plan.groupBy.field === 'period'
         ? `${plan.groupBy.interval} (${info.fields.get(plan.groupBy.dateField ?? 'created_at')?.name ?? 'date'})`
         : plan.groupBy.label;
-    const lines = data.groups.map((g) => `- [${plain(g.label)}](${g.list_url}): **${fmt(g.count)}**`);
+    const lines = data.groups.map((g) =>
+      g.list_url === null
+        ? `- and **${fmt(g.count)}** ${plain(g.label)}`
+        : `- [${plain(g.label)}](${g.list_url}): **${fmt(g.count)}**`,
+    );
     return answered(
       [
         `**${fmt(data.total)}** ${describe(info, words, data.total)}, by ${by}:`,

@@ -1,4 +1,4 @@
-import { can, permittedCategories } from '../../../common/permissions.js';
+import { can } from '../../../common/permissions.js';
 import { recordLabel } from '../catalogue.js';
 import type { ToolScope } from '../tools/scope.js';
 
@@ -55,7 +55,7 @@ export async function suggestions(scope: ToolScope): Promise<string[]> {
   };
   const sites = scope.typeOf('site');
   if (sites) {
-    const allowed = permittedCategories(scope.user, sites.def.permission ?? 'site', 'read');
+    const allowed = scope.app.records.access.categories(scope.user, sites.def);
     const category = allowed === 'all' ? 'union' : allowed.includes('union') ? 'union' : allowed[0];
     const label =
       sites.fields

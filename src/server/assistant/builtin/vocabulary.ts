@@ -177,11 +177,14 @@ export class Vocabulary {
       list = info.fields.has(column)
         ? this.scope.app.records
             .visibleRows(this.scope.app.db, info.def, this.scope.user)
-            .select(sql<string>`distinct ${value}`.as('value'))
-            .where(value, 'is not', null)
-            .limit(2_000)
-            .execute()
-            .then((rows) => rows.map((r) => String(r.value)).filter((v) => v.length > 1))
+            .then((rows) =>
+              rows
+                .select(sql<string>`distinct ${value}`.as('value'))
+                .where(value, 'is not', null)
+                .limit(2_000)
+                .execute(),
+            )
+            .then((rows: Array<{ value: unknown }>) => rows.map((r) => String(r.value)).filter((v) => v.length > 1))
         : Promise.resolve([]);
       this.cityList.set(key, list);
     }

@@ -55,6 +55,9 @@ function isoWeek(date: Date): string {
 }
 
 /** How a counted value is named: its choice's label, the related record's name (as the person may read it), yes/no. */
+/** The one group of what a person may not name: "3 more you cannot see". */
+export const HIDDEN_GROUPS = 'more you cannot see';
+
 async function labelled(scope: ToolScope, field: FieldInfo, values: unknown[]): Promise<Map<string, string>> {
   const labels = new Map<string, string>();
   if (field.choices) for (const c of field.choices) labels.set(c.value, c.label);
@@ -145,9 +148,15 @@ export const countRecords: Tool<{
         );
         const multiple = field.kind.endsWith('[]');
         data.group_by = field.slug;
-        data.groups = counted.groups
+        // Groups the person may not name (people or records they may not read) are one total, never one line each;
+        // their own name is always there.
+        if (field.target === 'users' && !labels.has(String(scope.user.id)))
+          labels.set(String(scope.user.id), scope.user.name);
+        const named = counted.groups.filter((g) => g.value === null || labels.has(String(g.value)));
+        const unnamed = counted.groups.filter((g) => g.value !== null && !labels.has(String(g.value)));
+        const groups: Array<{ label: string; value: unknown; count: number; list_url: string | null }> = named
           .map((g) => ({
-            label: g.value === null ? 'none' : (labels.get(String(g.value)) ?? 'not visible to you'),
+            label: g.value === null ? 'none' : labels.get(String(g.value))!,
             value: g.value,
             count: g.count,
             list_url: listUrl(info, {
@@ -158,6 +167,9 @@ export const countRecords: Tool<{
             }),
           }))
           .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));
+        const hidden = unnamed.reduce((sum, g) => sum + g.count, 0);
+        if (hidden) groups.push({ label: HIDDEN_GROUPS, value: null, count: hidden, list_url: null });
+        data.groups = groups;
       } else if (args.group_by === 'period') {
         const dateField = info.fields.get(args.date_field ?? 'created_at');
         if (!dateField || (dateField.kind !== 'date' && dateField.kind !== 'datetime'))

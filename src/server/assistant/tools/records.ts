@@ -1,4 +1,3 @@
-import { permittedCategories } from '../../../common/permissions.js';
 import { HttpError } from '../../http/errors.js';
 import type { ResourceDefinition } from '../../records/resource.js';
 import { type FieldInfo, recordLabel, type TypeInfo } from '../catalogue.js';
@@ -89,7 +88,7 @@ export async function resolveFilters(
     }
     if (info.def.categoryColumn === field.slug) {
       // A category the person may not read is refused by name, rather than counted as none.
-      const allowed = permittedCategories(scope.user, info.def.permission ?? info.def.type, 'read');
+      const allowed = scope.app.records.access.categories(scope.user, info.def);
       const refused = allowed === 'all' ? [] : out.filter((value) => !allowed.includes(String(value)));
       if (refused.length) throw new HttpError(403, `You may not read ${refused.join(', ')} ${info.plural}.`);
     }
@@ -108,6 +107,7 @@ function shown(field: FieldInfo, value: unknown, names: Map<string, Map<number, 
     if (!named.length) return undefined;
     return Array.isArray(value) ? named : named[0];
   }
+  if (field.worded) return field.words(value);
   if (field.choices) {
     const label = (v: unknown) => field.words(v) || v;
     return Array.isArray(value) ? value.map(label) : label(value);

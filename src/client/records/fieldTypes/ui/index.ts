@@ -11,12 +11,14 @@ import { dropdown } from './dropdown';
 import { email } from './email';
 import { estimatedHours } from './estimated-hours';
 import { headCount } from './head-count';
+import { json } from './json';
 import { link } from './link';
 import { note } from './note';
 import { number } from './number';
 import { phone } from './phone';
 import { prevailingWage } from './prevailing-wage';
 import { radios } from './radios';
+import { rating } from './rating';
 import { relation } from './relation';
 import { slug } from './slug';
 import { socialLink } from './social-link';
@@ -47,6 +49,8 @@ export const FIELD_TYPE_UIS: Readonly<Record<SchemaFieldType, FieldTypeUI>> = {
   'estimated-hours': estimatedHours,
   'head-count': headCount,
   relation,
+  rating,
+  json,
 };
 
 /** The screens of a field type (an unknown type reads as text). */

@@ -1,0 +1,259 @@
+import { type RawBuilder, sql } from 'kysely';
+import { type ConditionGroup, type ConditionItem, PARENT_LINKS, type RowRule } from '../../common/access-rules.js';
+import { type FilterOperator, filterCondition, resolveField } from '../records/list-query.js';
+import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
+import { and, fieldHolds, or, type Predicate } from './predicate.js';
+import { OWN_WORK_TYPES, personFields, pointedAtBySites, referencing, teamFields } from './reach.js';
+import { siteInTurf, turfSiteIds } from './turf.js';
+import { teamPeople, type Who } from './who.js';
+
+/** A rule compiled for a record type: given the person (as SQL), the condition on the row `t`. */
+export type Compiled = (who: Who) => Predicate;
+
+export interface TypeInfo {
+  def: ResourceDefinition;
+  fields: Record<string, FieldSpec>;
+}
+
+/** What compiling a rule of one type needs to know of the others. */
+export interface CompileEnv {
+  info: TypeInfo;
+  /** The record types there are (for notes, tasks and documents, which may hang on any of them). */
+  types(): ResourceDefinition[];
+  /** A type's definition and fields by type name. */
+  typeInfo(type: string): Promise<TypeInfo | null>;
+  /** The same person's read rule of another type, compiled; null when they may not read that type at all. */
+  readOf(type: string): Promise<Compiled | null>;
+  /** May the same person read records of that type at all (its permission)? */
+  mayRead(def: ResourceDefinition): boolean;
+}
+
+const TRUE: Compiled = () => true;
+const FALSE: Compiled = () => false;
+
+/** Compiles a row rule of `env.info`'s type into SQL over its row `t`. */
+export async function compileRule(rule: RowRule, env: CompileEnv): Promise<Compiled> {
+  if (rule === 'all') return TRUE;
+  if (rule === 'none') return FALSE;
+  if (rule === 'own') return ownRule(env.info, env);
+  if (rule === 'team') return teamRule(env.info);
+  if (rule === 'turf') return turfRule(env.info, env, 0);
+  if (rule === 'parent') return parentRule(env);
+  if ('condition' in rule) return conditionRule(rule.condition, env.info);
+  const parts = await Promise.all(('any' in rule ? rule.any : rule.all).map((part) => compileRule(part, env)));
+  const join = 'any' in rule ? or : and;
+  return (who) => join(parts.map((part) => part(who)));
+}
+
+// ---- own --------------------------------------------------------------------------------------------------------
+
+/**
+ * Theirs: a person field of the record names them, or work of theirs hangs on it (a task assigned to them or made by
+ * them, a visit they logged or went on, a note they wrote): "the sites those hang on".
+ */
+async function ownRule(info: TypeInfo, env: CompileEnv): Promise<Compiled> {
+  const people = personFields(info.fields);
+  const work: Array<(who: Who) => RawBuilder<boolean>> = [];
+  for (const childType of OWN_WORK_TYPES) {
+    const link = PARENT_LINKS[childType];
+    if (!link || childType === info.def.type || (link.type && link.type !== info.def.type)) continue;
+    const child = await env.typeInfo(childType);
+    if (!child) continue;
+    const childPeople = personFields(child.def.fields);
+    if (!childPeople.length) continue;
+    const ofType = link.typeColumn ? sql` and c.${sql.ref(link.typeColumn)} = ${info.def.type}` : sql``;
+    const live = child.def.softDelete ? sql` and c.deleted_at is null` : sql``;
+    work.push((who) => {
+      const theirs = sql.join(
+        childPeople.map(([field, spec]) => fieldHolds(field, spec, 'c', who.id)),
+        sql` or `,
+      );
+      return sql<boolean>`t.id = any(array(select c.${sql.ref(link.column)} from ${sql.table(child.def.table)} c where c.${sql.ref(link.column)} is not null${ofType}${live} and (${theirs})))`;
+    });
+  }
+  if (!people.length && !work.length) return FALSE;
+  return (who) =>
+    or([...people.map(([field, spec]) => fieldHolds(field, spec, 't', who.id)), ...work.map((part) => part(who))]);
+}
+
+// ---- team -------------------------------------------------------------------------------------------------------
+
+/** Their team's: a team field names a team of theirs, or a person field names one of their teams' people. */
+function teamRule(info: TypeInfo): Compiled {
+  const teams = teamFields(info.fields);
+  const people = personFields(info.fields);
+  if (!teams.length && !people.length) return FALSE;
+  return (who) => {
+    if (!who.hasTeams) return false;
+    const members = teamPeople(who);
+    return or([
+      ...teams.map(([field, spec]) => fieldHolds(field, spec, 't', who.teamIds)),
+      ...people.map(([field, spec]) => fieldHolds(field, spec, 't', members)),
+    ]);
+  };
+}
+
+// ---- turf -------------------------------------------------------------------------------------------------------
+
+/**
+ * In their turf: a site inside one of their regions; any other record through what ties it to sites: a relation to a
+ * site (a visit's site, a contact's sites) or to a contractor working on one, being on a site's contractor list or its
+ * general contractor, or hanging on a record in the turf (a note on a turf site). A type tied to no site is in nobody's
+ * turf.
+ */
+async function turfRule(info: TypeInfo, env: CompileEnv, depth: number): Promise<Compiled> {
+  if (info.def.table === 'sites') return (who) => siteInTurf(who, 't');
+  if (depth > 2) return FALSE;
+  const sites = await env.typeInfo('site');
+  const parts: Compiled[] = [];
+  const toSites = referencing(info.fields, 'sites');
+  for (const [field, spec] of toSites) parts.push((who) => fieldHolds(field, spec, 't', turfSiteIds(who)));
+  const contractors = await env.typeInfo('contractor');
+  if (contractors && info.def.table !== 'contractors') {
+    const inTurf = await turfRule(contractors, env, depth + 1);
+    for (const [field, spec] of referencing(info.fields, 'contractors'))
+      parts.push((who) => fieldHolds(field, spec, 't', idsWhere(contractors.def, inTurf(who))));
+  }
+  // Pointed at by the turf's sites (contractors: on a site's list, or its general contractor), when nothing else ties it.
+  if (!parts.length && sites && !['users', 'teams'].includes(info.def.table)) {
+    for (const [field, spec] of pointedAtBySites(info.def, sites.fields)) {
+      const pivot = typeof spec.storage === 'object' ? spec.storage : null;
+      const ids = pivot
+        ? (who: Who) =>
+            sql`select pl.${sql.ref(pivot.otherKey)} from ${sql.table(pivot.pivot)} pl join sites ts on ts.id = pl.${sql.ref(pivot.ownKey)} where ${siteInTurf(who, 'ts')}`
+        : (who: Who) =>
+            sql`select ts.${sql.ref(field)} from sites ts where ${siteInTurf(who, 'ts')} and ts.${sql.ref(field)} is not null`;
+      parts.push((who) => sql<boolean>`t.id in (${ids(who)})`);
+    }
+  }
+  const link = PARENT_LINKS[info.def.type];
+  if (link && !toSites.some(([field]) => field === link.column)) {
+    const parentTypes = link.type
+      ? [link.type]
+      : env
+          .types()
+          .filter((def) => !PARENT_LINKS[def.type])
+          .map((def) => def.type);
+    for (const parentType of [...new Set(parentTypes)]) {
+      const parent = await env.typeInfo(parentType);
+      if (!parent) continue;
+      const inTurf = await turfRule(parent, env, depth + 1);
+      if (inTurf === FALSE) continue;
+      const ofType = link.typeColumn ? sql`t.${sql.ref(link.typeColumn)} = ${parentType} and ` : sql``;
+      parts.push((who) => sql<boolean>`(${ofType}t.${sql.ref(link.column)} in (${idsWhere(parent.def, inTurf(who))}))`);
+    }
+  }
+  if (!parts.length) return FALSE;
+  return (who) => or(parts.map((part) => part(who)));
+}
+
+/** The ids of the rows of `def` (as `t`) where `predicate` holds, deleted ones included. */
+function idsWhere(def: ResourceDefinition, predicate: Predicate): RawBuilder<number> {
+  const scope = def.scope ? sql` and t.${sql.ref(def.scope.column)} = ${def.scope.value}` : sql``;
+  const where = typeof predicate === 'boolean' ? sql.raw(String(predicate)) : predicate;
+  return sql<number>`select t.id from ${sql.table(def.table)} t where ${where}${scope}`;
+}
+
+// ---- parent -----------------------------------------------------------------------------------------------------
+
+/**
+ * On a record they may read: a note, task or document on any record type they read (by its rule), a visit on a site
+ * they read, a card of a campaign they read. Records on nothing are read by whoever reads the type.
+ */
+async function parentRule(env: CompileEnv): Promise<Compiled> {
+  const link = PARENT_LINKS[env.info.def.type];
+  if (!link) return TRUE;
+  if (link.type) {
+    const parent = await env.typeInfo(link.type);
+    const readable = parent ? await env.readOf(link.type) : null;
+    if (!parent || !readable) return FALSE;
+    // A message is read with its conversation while the conversation is there (it goes with it when deleted).
+    const live = link.type === 'assistant-thread';
+    return (who) => {
+      const predicate = readable(who);
+      if (predicate === true && !live) return true;
+      return sql<boolean>`t.${sql.ref(link.column)} in (${idsWhere(parent.def, live ? and([sql<boolean>`t.deleted_at is null`, predicate]) : predicate)})`;
+    };
+  }
+  const typeColumn = sql.ref(`t.${link.typeColumn}`);
+  const plain: string[] = [];
+  const ruled: Array<{ def: ResourceDefinition; readable: Compiled }> = [];
+  for (const def of env.types()) {
+    if (def.type === env.info.def.type || plain.includes(def.type)) continue;
+    // What hangs on what hangs (a note on a task) is read with the type, not through the task's own rule again.
+    if (PARENT_LINKS[def.type]) {
+      if (env.mayRead(def)) plain.push(def.type);
+      continue;
+    }
+    const readable = await env.readOf(def.type);
+    if (!readable) continue;
+    if (readable === TRUE) plain.push(def.type);
+    else ruled.push({ def, readable });
+  }
+  return (who) =>
+    or([
+      sql<boolean>`${typeColumn} is null`,
+      ...(plain.length ? [sql<boolean>`${typeColumn} in (${sql.join(plain)})`] : []),
+      ...ruled.map(({ def, readable }) => {
+        const predicate = readable(who);
+        if (predicate === false) return false;
+        if (predicate === true) return sql<boolean>`${typeColumn} = ${def.type}`;
+        return sql<boolean>`(${typeColumn} = ${def.type} and t.${sql.ref(link.column)} in (${idsWhere(def, predicate)}))`;
+      }),
+    ]);
+}
+
+// ---- condition --------------------------------------------------------------------------------------------------
+
+/** The view filter's operators a condition may use, as the list query's filter operators. */
+const OPERATORS: Record<string, { operator: FilterOperator; value?: unknown }> = {
+  eq: { operator: 'eq' },
+  neq: { operator: 'neq' },
+  gt: { operator: 'gt' },
+  gte: { operator: 'gte' },
+  lt: { operator: 'lt' },
+  lte: { operator: 'lte' },
+  in: { operator: 'in' },
+  like: { operator: 'like' },
+  contains: { operator: 'like' },
+  null: { operator: 'null' },
+  empty: { operator: 'null', value: true },
+  not_empty: { operator: 'null', value: false },
+};
+export const CONDITION_OPERATORS = Object.keys(OPERATORS);
+
+/**
+ * A condition on the record's fields, in the view filter's structure (`{"all": [{field, op, value}]}`), through the
+ * list query's filter SQL (the one filter compiler). A field deleted since the rule was written admits nothing.
+ */
+export function conditionRule(group: ConditionGroup, info: TypeInfo): Compiled {
+  let predicate: Predicate;
+  try {
+    predicate = conditionSql(group, info.fields);
+  } catch {
+    predicate = false;
+  }
+  return () => predicate;
+}
+
+/** The SQL of a condition group; throws (a ValidationError) on an unknown field, operator or value. */
+export function conditionSql(group: ConditionGroup, fields: Record<string, FieldSpec>): Predicate {
+  const items = 'all' in group ? group.all : group.any;
+  const parts = items.map((item) =>
+    'field' in item ? conditionItemSql(item, fields) : conditionSql(item as ConditionGroup, fields),
+  );
+  return 'all' in group ? and(parts) : or(parts);
+}
+
+function conditionItemSql(item: ConditionItem, fields: Record<string, FieldSpec>): Predicate {
+  const mapped = OPERATORS[item.op];
+  if (!mapped) throw new Error(`Unknown operator ${item.op}`);
+  const spec = resolveField(item.field, fields, 'filter');
+  const value =
+    'value' in mapped
+      ? mapped.value
+      : mapped.operator === 'in' && !Array.isArray(item.value)
+        ? [item.value]
+        : item.value;
+  return filterCondition({ field: item.field, operator: mapped.operator, value }, spec) as RawBuilder<boolean>;
+}

@@ -1,0 +1,79 @@
+import { type RawBuilder, sql } from 'kysely';
+import { isPersonal, type RolePolicy } from '../../common/access-rules.js';
+import type { ResourceDefinition } from '../records/resource.js';
+import type { AnyDb } from './db.js';
+import type { AccessPolicy, FieldMask } from './policy.js';
+import { asSql } from './predicate.js';
+import { whoIsRow } from './who.js';
+
+/** Who hears of a record's change, by role: the whole role's channel, or some of its members; with the role's mask. */
+export interface Readers {
+  roleId: number;
+  /** 'role': every member reads it (the role's channel); else the ids of the members who do. */
+  members: 'role' | number[];
+  mask: FieldMask;
+}
+
+/**
+ * The readers of a changed record, every role at once (docs/realtime.md): a role whose rule admits every record of
+ * the type (its category checked here) hears on its channel; for a role whose rule is a condition or depends on the
+ * person (their own, team, turf), one query asks the record's row which roles, and which of their members, it
+ * admits, so each member is tested in SQL against their own teams and turf, not one query each. A record gone for
+ * good (no row to test) reaches the roles that read every record of the type only.
+ */
+export async function readersOf(
+  db: AnyDb,
+  access: AccessPolicy,
+  def: ResourceDefinition,
+  record: Record<string, unknown>,
+): Promise<Readers[]> {
+  const roles = await db
+    .selectFrom('roles')
+    .select(['id', 'permissions', 'policy'])
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .execute();
+  const out: Readers[] = [];
+  const asked: RawBuilder<unknown>[] = [];
+  const masks = new Map<number, FieldMask>();
+  const id = Number.isInteger(record.id) ? Number(record.id) : null;
+  for (const role of roles) {
+    const subject = {
+      role_id: Number(role.id),
+      permissions: (role.permissions as string[]) ?? [],
+      policy: (role.policy as RolePolicy) ?? {},
+    };
+    if (!access.mayRead(subject, def)) continue;
+    if (def.categoryColumn && !access.may(subject, def, 'read', (record[def.categoryColumn] as string | null) ?? null))
+      continue;
+    const compiled = await access.of(subject, def);
+    masks.set(subject.role_id, compiled.mask);
+    if (compiled.rules.read === 'all' || (id === null && (await access.onlyCategories(subject, def)) !== null)) {
+      out.push({ roleId: subject.role_id, members: 'role', mask: compiled.mask });
+      continue;
+    }
+    if (id === null) continue;
+    const predicate = compiled.compiled.read(whoIsRow('u'));
+    if (predicate === false) continue;
+    const scope = def.scope ? sql` and t.${sql.ref(def.scope.column)} = ${def.scope.value}` : sql``;
+    const row = sql`select 1 from ${sql.table(def.table)} t where t.id = ${id}${scope} and ${asSql(predicate)}`;
+    // A condition the same for every member: asked once, for the role's channel.
+    asked.push(
+      isPersonal(compiled.rules.read)
+        ? sql`select ${subject.role_id}::int as role_id, u.id as user_id from users u where u.role_id = ${subject.role_id} and u.deleted_at is null and exists (${row})`
+        : sql`select ${subject.role_id}::int as role_id, null::int as user_id where exists (${row})`,
+    );
+  }
+  if (asked.length) {
+    const { rows } = await sql<{ role_id: number; user_id: number }>`${sql.join(asked, sql` union all `)}`.execute(db);
+    const byRole = new Map<number, number[] | 'role'>();
+    for (const row of rows) {
+      const roleId = Number(row.role_id);
+      const held = byRole.get(roleId);
+      if (row.user_id === null) byRole.set(roleId, 'role');
+      else if (held !== 'role') byRole.set(roleId, [...(held ?? []), Number(row.user_id)]);
+    }
+    for (const [roleId, members] of byRole) out.push({ roleId, members, mask: masks.get(roleId)! });
+  }
+  return out;
+}

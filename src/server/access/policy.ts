@@ -1,0 +1,517 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import {
+  type ConditionGroup,
+  effectiveRule,
+  type FieldRule,
+  fieldRules,
+  isPersonal,
+  mentions,
+  type PolicySubject,
+  type RowRule,
+  RULE_ACTIONS,
+  type RuleAction,
+  refusalWords,
+  type TypeFacts,
+} from '../../common/access-rules.js';
+import { type Action, can, canOnCategory, permittedCategories } from '../../common/permissions.js';
+import type { AuthUser } from '../auth/auth-user.js';
+import { forbidden, unauthenticated, ValidationError } from '../http/errors.js';
+import type { RecordService } from '../records/record-service.js';
+import type { ResourceRegistry } from '../records/registry.js';
+import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
+import { schemaStore } from '../schemas/schema-store.js';
+import { type Compiled, compileRule, type TypeInfo } from './compile.js';
+import type { AnyDb } from './db.js';
+import { asSql, type Predicate } from './predicate.js';
+import { personFields, referencing, teamFields } from './reach.js';
+import { regionsAsTurf, type Who, whoIs } from './who.js';
+
+/** What a person's role may see and change of a record type's fields. */
+export interface FieldMask {
+  hidden: ReadonlySet<string>;
+  readOnly: ReadonlySet<string>;
+}
+
+/** A role's policy for one record type, compiled: its rules per action as SQL, and its field mask. */
+export interface TypeAccess {
+  def: ResourceDefinition;
+  facts: TypeFacts;
+  rules: Record<RuleAction, RowRule>;
+  compiled: Record<RuleAction, Compiled>;
+  /** The turf alone, when the read rule has one: records read through another part (one's own) are "outside your turf". */
+  turf: Compiled | null;
+  mask: FieldMask;
+}
+
+/** Who the policy is worked out for: a signed-in person, or a role alone (the realtime fan-out). */
+export type Subject = PolicySubject;
+
+const MAX_COMPILED = 5_000;
+
+/**
+ * THE access policy (docs/security.md "The access policy"; DESIGN.md 18). For each role and record type it compiles,
+ * once, the rule of each action (read, update, delete; create lands in read; restore goes with delete) into SQL over
+ * the record's row, and the field rules into a mask; kept until the role changes (its permissions and policy are the
+ * key) or any record type does (the schema cache's invalidation). Every read and write path asks it, and only it:
+ * the record service's reads and writes, the map, reports, the activity feed and history, exports, imports, the
+ * assistant and the realtime fan-out.
+ */
+export class AccessPolicy {
+  private readonly compiled = new Map<string, Promise<TypeAccess>>();
+  private readonly keys = new WeakMap<object, { policy: string; key: string }>();
+
+  constructor(
+    private readonly records: RecordService,
+    private readonly registry: ResourceRegistry,
+  ) {
+    schemaStore(records.db).onInvalidate(() => this.compiled.clear());
+  }
+
+  /** Forget every compiled policy (a role changed in a way its key cannot show). */
+  clear() {
+    this.compiled.clear();
+  }
+
+  // ---- actions ------------------------------------------------------------------------------------------------
+
+  /** The permission entity of a type. */
+  entityOf(def: ResourceDefinition) {
+    return def.permission ?? def.type;
+  }
+
+  /**
+   * May the person do `action` on records of `def` at all (the permission strings of SPEC section 6), and for a type
+   * with categories, on one of this category? Throws 401 signed out, 403 otherwise.
+   */
+  authorize(user: AuthUser | null, def: ResourceDefinition, action: Action, category?: string | null): asserts user {
+    if (!user) throw unauthenticated();
+    if (!this.may(user, def, action, category))
+      throw forbidden(`You do not have permission to ${action} ${def.name.replace(/-/g, ' ')}.`);
+  }
+
+  may(subject: Subject, def: ResourceDefinition, action: Action, category?: string | null): boolean {
+    const entity = this.entityOf(def);
+    if (!def.categoryColumn) return can(subject, `${entity}:${action}`);
+    return category === undefined
+      ? can(subject, `${entity}:${action}`, true)
+      : canOnCategory(subject, entity, action, category);
+  }
+
+  /** May the person read any record of the type (any category of it, or their turf)? */
+  mayRead(subject: Subject | null | undefined, def: ResourceDefinition): boolean {
+    return Boolean(subject) && can(subject, `${this.entityOf(def)}:read`, true);
+  }
+
+  /** The categories of `def` the person reads (`site:read:union`...): 'all', or the list (none: empty). */
+  categories(subject: Subject, def: ResourceDefinition): 'all' | string[] {
+    return def.categoryColumn ? permittedCategories(subject, this.entityOf(def), 'read') : 'all';
+  }
+
+  // ---- compiled rules ------------------------------------------------------------------------------------------
+
+  /** The role's policy for a record type, compiled (cached). `db`: the transaction the caller is in, if any. */
+  async of(subject: Subject, def: ResourceDefinition, db?: AnyDb): Promise<TypeAccess> {
+    const key = `${this.subjectKey(subject)}|${def.name}`;
+    let entry = this.compiled.get(key);
+    if (entry) {
+      const ready = await entry;
+      if (ready.def === def) return ready;
+    }
+    if (this.compiled.size > MAX_COMPILED) this.compiled.clear();
+    entry = this.compile(subject, def, db);
+    this.compiled.set(key, entry);
+    entry.catch(() => this.compiled.get(key) === entry && this.compiled.delete(key));
+    return entry;
+  }
+
+  private async compile(
+    subject: Subject,
+    def: ResourceDefinition,
+    db: AnyDb | undefined,
+    withTurf: 'turf' | 'if-ruled' = 'if-ruled',
+  ): Promise<TypeAccess> {
+    const info: TypeInfo = { def, fields: await this.records.fields(def, db ?? this.records.db) };
+    const facts: TypeFacts = { type: def.type, entity: def.permission, categoryField: def.categoryColumn };
+    const env = {
+      info,
+      types: () => this.registry.all(),
+      mayRead: (other: ResourceDefinition) => this.mayRead(subject, other),
+      typeInfo: async (type: string) => {
+        const other = this.registry.byType(type);
+        return other ? { def: other, fields: await this.records.fields(other, db ?? this.records.db) } : null;
+      },
+      // A rule that reaches another type (a note's parent) reads that type's own read rule for the same person.
+      readOf: async (type: string) => {
+        const other = this.registry.byType(type);
+        if (!other || other === def || !this.mayRead(subject, other)) return null;
+        return (await this.of(subject, other, db)).compiled.read;
+      },
+    };
+    const rules = Object.fromEntries(
+      RULE_ACTIONS.map((action) => [action, effectiveRule(subject, facts, action)]),
+    ) as Record<RuleAction, RowRule>;
+    const compiled = Object.fromEntries(
+      await Promise.all(RULE_ACTIONS.map(async (action) => [action, await compileRule(rules[action], { ...env })])),
+    ) as Record<RuleAction, Compiled>;
+    const turf = withTurf === 'turf' || mentions(rules.read, 'turf') ? await compileRule('turf', env) : null;
+    return { def, facts, rules, compiled, turf, mask: maskOf(fieldRules(subject, def.type), info.fields) };
+  }
+
+  /** A role's identity for the cache: its id, permissions and policy. */
+  private subjectKey(subject: Subject): string {
+    const holder = subject.permissions as object;
+    const known = this.keys.get(holder);
+    const policy = JSON.stringify(subject.policy ?? {});
+    if (known?.policy === policy) return known.key;
+    const key = createHash('sha1').update(subject.permissions.join(',')).update('|').update(policy).digest('base64url');
+    this.keys.set(holder, { policy, key });
+    return key;
+  }
+
+  // ---- the person's rows -------------------------------------------------------------------------------------
+
+  /** The rule for `action` as SQL over the row `t`, for this person (`who`: for another person than `user`). */
+  async where(
+    user: Subject,
+    def: ResourceDefinition,
+    action: RuleAction = 'read',
+    options: { db?: AnyDb; who?: Who } = {},
+  ): Promise<Predicate> {
+    const access = await this.of(user, def, options.db);
+    return access.compiled[action](options.who ?? whoIs(user as AuthUser));
+  }
+
+  /**
+   * The rows of `def` the person may read (or change, with `action`), as `t`: soft-deleted rows as `trashed` says,
+   * the type's own rows of a shared table (`scope`), and the rule. `user` null: the server itself, every row.
+   */
+  async rows(
+    db: AnyDb,
+    def: ResourceDefinition,
+    user: AuthUser | null,
+    trashed: 'without' | 'with' | 'only' = 'without',
+    action: RuleAction = 'read',
+  ) {
+    let query = db.selectFrom(`${def.table} as t`);
+    if (def.softDelete && trashed === 'without') query = query.where('t.deleted_at', 'is', null);
+    if (def.softDelete && trashed === 'only') query = query.where('t.deleted_at', 'is not', null);
+    if (def.scope) query = query.where(`t.${def.scope.column}`, '=', def.scope.value);
+    if (!user) return query;
+    const predicate = await this.where(user, def, action, { db });
+    return predicate === true ? query : query.where(asSql(predicate));
+  }
+
+  /** The rule as a condition on another alias (`alias.id in (...)`), for a report's or the feed's own SQL. */
+  async condition(user: AuthUser, def: ResourceDefinition, alias: string, trashed: 'without' | 'with' = 'without') {
+    if (!this.mayRead(user, def)) return sql<boolean>`false`;
+    const predicate = await this.where(user, def);
+    if (predicate === false) return sql<boolean>`false`;
+    const parts = [];
+    if (def.softDelete && trashed === 'without') parts.push(sql<boolean>`${sql.ref(`${alias}.deleted_at`)} is null`);
+    if (predicate !== true || def.scope)
+      parts.push(
+        sql<boolean>`${sql.ref(`${alias}.id`)} in (${(await this.rows(this.records.db, def, user, 'with')).select('t.id')})`,
+      );
+    return parts.length ? sql<boolean>`(${sql.join(parts, sql` and `)})` : sql<boolean>`true`;
+  }
+
+  /** Does everyone who reads the type read the same rows as this person (no rule beyond soft delete)? */
+  async readsAlike(user: Subject | null, def: ResourceDefinition): Promise<boolean> {
+    if (!user) return true;
+    return (await this.of(user, def)).rules.read === 'all';
+  }
+
+  /**
+   * The categories the person reads when that is all their rule says ('all', or the list), or null when their rule says
+   * more (their own, a team, a turf, a condition): only the record service's query then says which rows.
+   */
+  async onlyCategories(user: Subject, def: ResourceDefinition): Promise<'all' | string[] | null> {
+    if (def.scope) return null;
+    const rule = (await this.of(user, def)).rules.read;
+    const categories = this.categories(user, def);
+    if (rule === 'all') return categories;
+    return categories !== 'all' && isCategoryCondition(rule, def) ? categories : null;
+  }
+
+  /**
+   * Does the person's rule pick a part of the table no sort index follows (a turf, their own, their team's), so that a
+   * list reads its matches once (records/list-query.ts readPage's one pass) rather than walking the sort's index?
+   */
+  async narrow(user: Subject | null, def: ResourceDefinition): Promise<boolean> {
+    if (!user) return false;
+    const rule = (await this.of(user, def)).rules.read;
+    return mentions(rule, 'turf') || (isPersonal(rule) && !mentions(rule, 'parent'));
+  }
+
+  /** Does the person's rule for the type depend on who they are (own, team, turf)? */
+  async personal(user: Subject, def: ResourceDefinition): Promise<boolean> {
+    return isPersonal((await this.of(user, def)).rules.read);
+  }
+
+  /** Is the person's reading of the type limited to a turf (with their own, by the usual rule)? */
+  async turfLimited(user: Subject | null, def: ResourceDefinition): Promise<boolean> {
+    return Boolean(user) && mentions((await this.of(user!, def)).rules.read, 'turf');
+  }
+
+  /**
+   * The person's read rule when it is their turf, alone or with their own records, and maybe with categories (the
+   * shapes `site:read:turf` and "Their turf" give): what a list may read from a region's own index of its sites
+   * (access/turf-page.ts). Null for any other rule.
+   */
+  async turfShape(
+    user: Subject,
+    def: ResourceDefinition,
+  ): Promise<{ categories: 'all' | string[]; own: boolean } | null> {
+    const rule = (await this.of(user, def)).rules.read;
+    const categories = this.categories(user, def);
+    let rest: RowRule[] = typeof rule === 'object' && 'all' in rule ? rule.all : [rule];
+    if (categories !== 'all') rest = rest.filter((part) => !isCategoryCondition(part, def));
+    if (rest.length !== 1) return null;
+    const [only] = rest;
+    if (only === 'turf') return { categories, own: false };
+    if (
+      typeof only === 'object' &&
+      'any' in only &&
+      only.any.length === 2 &&
+      only.any.includes('turf') &&
+      only.any.includes('own')
+    )
+      return { categories, own: true };
+    return null;
+  }
+
+  /** The field rules of the person's role for the type. */
+  async mask(user: Subject | null, def: ResourceDefinition, db?: AnyDb): Promise<FieldMask> {
+    return user ? (await this.of(user, def, db)).mask : NO_MASK;
+  }
+
+  /** Why a record is out of reach, in words (`This site is outside your turf.`). */
+  async refusal(user: Subject, def: ResourceDefinition, action: RuleAction, db?: AnyDb): Promise<string> {
+    const access = await this.of(user, def, db);
+    return refusalWords(access.rules[action], await this.namesOf(def, db), action);
+  }
+
+  /** How words name a type and its fields: the schema's names. */
+  async namesOf(def: ResourceDefinition, db?: AnyDb) {
+    const snapshot = await schemaStore(this.records.db).snapshot(db);
+    const schema = snapshot.byType.get(def.type);
+    const fields = await this.records.fields(def, db ?? this.records.db);
+    return {
+      singular: schema?.name_singular ?? def.singular,
+      plural: schema?.name_plural ?? `${def.singular}s`,
+      field: (slug: string) => fields[slug]?.name ?? slug.replace(/_/g, ' '),
+      choice: (field: string, value: string) => fields[field]?.choiceLabels?.[value] ?? value,
+    };
+  }
+
+  /**
+   * Is this record (of `def`, id `id`) inside the person's rule for `action`? Soft-deleted records count (the caller
+   * says whether those are to be found at all).
+   */
+  async admits(db: AnyDb, def: ResourceDefinition, user: AuthUser, id: number, action: RuleAction = 'read') {
+    if ((await this.where(user, def, action, { db })) === true) return true;
+    const query = (await this.rows(db, def, user, 'with', action)).select('t.id').where('t.id', '=', id);
+    return Boolean(await query.executeTakeFirst());
+  }
+
+  /**
+   * Refuses (422 on the field) a value the person's role may not set: a field it hides or keeps read-only, sent on a
+   * create, or changed on an update (the value the record holds may be sent back as it is).
+   */
+  async checkFieldRules(
+    user: Subject,
+    def: ResourceDefinition,
+    values: Record<string, unknown>,
+    existing?: Record<string, unknown>,
+  ) {
+    const { readOnly, hidden } = await this.mask(user, def);
+    if (!readOnly.size) return;
+    const errors: Record<string, string[]> = {};
+    const names = await this.namesOf(def);
+    for (const [field, value] of Object.entries(values)) {
+      if (!readOnly.has(field)) continue;
+      if (existing ? sameValue(value, existing[field]) : isEmpty(value) || value === false) continue;
+      errors[field] = [
+        hidden.has(field)
+          ? `Your role may not see or set the ${names.field(field)} of ${names.plural.toLowerCase()}.`
+          : `Your role may not change the ${names.field(field)} of ${names.plural.toLowerCase()}.`,
+      ];
+    }
+    if (Object.keys(errors).length) throw new ValidationError(errors);
+  }
+
+  /**
+   * After a write, in its transaction: the records written must still be inside the person's rule for `action` (a
+   * create: read; an update: update). Nobody moves a record out of their own reach, or makes one outside it: 422 in
+   * the rule's words, on the fields the rule looks at.
+   */
+  async assertLands(db: AnyDb, def: ResourceDefinition, user: AuthUser, ids: readonly number[], action: RuleAction) {
+    if (!ids.length || (await this.where(user, def, action, { db })) === true) return;
+    const inside = await this.admitted(db, def, user, ids, action);
+    const outside = ids.filter((id) => !inside.has(id));
+    if (!outside.length) return;
+    const access = await this.of(user, def, db);
+    const words = refusalWords(access.rules.read, await this.namesOf(def, db), 'read').replace(' is ', ' would be ');
+    const message =
+      ids.length > 1 ? `${outside.length} of the records would be outside what you may see. ${words}` : words;
+    const fields = ruleFields(access.rules[action], access.def.fields).filter((field) => field in access.def.fields);
+    throw new ValidationError(
+      Object.fromEntries((fields.length ? fields : ['record']).map((f) => [f, [words]])),
+      message,
+    );
+  }
+
+  /**
+   * Of these records, those a person limited to a turf reads only because they are their own (a site their task hangs
+   * on): shown with the note "Outside your turf". Empty for anyone else.
+   */
+  async outsideTurf(user: AuthUser | null, def: ResourceDefinition, ids: readonly number[]): Promise<Set<number>> {
+    if (!user || !ids.length) return new Set();
+    const access = await this.of(user, def);
+    if (!access.turf) return new Set();
+    const predicate = access.turf(whoIs(user));
+    if (predicate === true) return new Set();
+    const inside =
+      predicate === false
+        ? []
+        : await this.records.db
+            .selectFrom(`${def.table} as t`)
+            .select('t.id')
+            .where('t.id', 'in', [...new Set(ids)])
+            .where(predicate)
+            .execute();
+    const found = new Set(inside.map((row: { id: unknown }) => Number(row.id)));
+    return new Set(ids.filter((id) => !found.has(id)));
+  }
+
+  /**
+   * What of `def` lies in these regions, as a condition on its row `t` (a site inside one, a contractor working on such a
+   * site, a note on one...: the turf rule's reach), or false for a type tied to no site. The feed's region filter.
+   */
+  async inRegions(def: ResourceDefinition, regionIds: readonly number[]): Promise<Predicate> {
+    const nobody: Subject = { role_id: null, permissions: [], policy: {} };
+    const key = `regions|${def.name}`;
+    let entry = this.compiled.get(key);
+    if (!entry || (await entry).def !== def) {
+      entry = this.compile(nobody, def, undefined, 'turf');
+      this.compiled.set(key, entry);
+    }
+    const turf = (await entry).turf;
+    return turf ? turf(regionsAsTurf(regionIds)) : false;
+  }
+
+  /**
+   * History as this person may read it: the changes of revisions without the fields their role hides of that type
+   * (in place; the history, the activity feed and the map's card show revisions).
+   */
+  async maskRevisions<T extends { revisionable_type: string; changes: unknown }>(
+    user: Subject,
+    rows: T[],
+  ): Promise<T[]> {
+    const masks = new Map<string, FieldMask>();
+    for (const row of rows) {
+      if (!row.changes || typeof row.changes !== 'object') continue;
+      let mask = masks.get(row.revisionable_type);
+      if (!mask) {
+        const def = this.registry.byType(row.revisionable_type);
+        mask = def ? await this.mask(user, def) : NO_MASK;
+        masks.set(row.revisionable_type, mask);
+      }
+      if (!mask.hidden.size) continue;
+      const changes = { ...(row.changes as Record<string, unknown>) };
+      for (const field of mask.hidden) delete changes[field];
+      row.changes = changes;
+    }
+    return rows;
+  }
+
+  /** The definition of a record type (registered: built-in, or made in the app). */
+  definitionOf(type: string): ResourceDefinition | undefined {
+    return this.registry.byType(type);
+  }
+
+  /**
+   * Is record `id` of `type` there (not deleted) and readable by the person? What a note, task, visit or card may be
+   * attached to. `user` null: the server itself, any live record.
+   */
+  async liveAndReadable(db: AnyDb, type: string, user: AuthUser | null, id: number): Promise<boolean> {
+    const def = this.registry.byType(type);
+    if (!def || (user && !this.mayRead(user, def))) return false;
+    const row = await (await this.rows(db, def, user)).select('t.id').where('t.id', '=', id).executeTakeFirst();
+    return Boolean(row);
+  }
+
+  /** Of these ids, those inside the person's rule for `action`. */
+  async admitted(
+    db: AnyDb,
+    def: ResourceDefinition,
+    user: AuthUser,
+    ids: readonly number[],
+    action: RuleAction = 'read',
+    trashed: 'with' | 'without' = 'with',
+  ): Promise<Set<number>> {
+    if (!ids.length) return new Set();
+    const predicate = await this.where(user, def, action, { db });
+    if (predicate === true && trashed === 'with') return new Set(ids);
+    const rows = await (await this.rows(db, def, user, trashed, action))
+      .select('t.id')
+      .where('t.id', 'in', [...new Set(ids)])
+      .execute();
+    return new Set(rows.map((row: { id: unknown }) => Number(row.id)));
+  }
+}
+
+const NO_MASK: FieldMask = { hidden: new Set(), readOnly: new Set() };
+
+/** Is this part of a rule the category permissions' condition (`type in [...]`, common/access-rules.ts effectiveRule)? */
+function isCategoryCondition(rule: RowRule, def: ResourceDefinition): boolean {
+  if (typeof rule !== 'object' || !('condition' in rule) || !('all' in rule.condition)) return false;
+  const [only, ...more] = rule.condition.all;
+  return !more.length && 'field' in only && only.field === def.categoryColumn && only.op === 'in';
+}
+
+/** Records without the fields the mask hides (copies only where something is taken out). */
+export function masked<T extends Record<string, unknown>>(records: T[], mask: FieldMask): T[] {
+  if (!mask.hidden.size) return records;
+  return records.map((record) => {
+    const copy = { ...record };
+    for (const field of mask.hidden) delete copy[field];
+    return copy;
+  });
+}
+
+const sameValue = (a: unknown, b: unknown) =>
+  JSON.stringify(a ?? null) === JSON.stringify(b ?? null) || (isEmpty(a) && isEmpty(b));
+const isEmpty = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
+
+/** The fields a rule looks at: what a person would change to bring a record inside it. */
+function ruleFields(rule: RowRule, fields: Record<string, FieldSpec>): string[] {
+  if (rule === 'turf')
+    return 'latitude' in fields && 'longitude' in fields
+      ? ['latitude', 'longitude']
+      : referencing(fields, 'sites').map(([name]) => name);
+  if (rule === 'own') return personFields(fields).map(([name]) => name);
+  if (rule === 'team') return teamFields(fields).map(([name]) => name);
+  if (typeof rule === 'string') return [];
+  if ('condition' in rule) return conditionFields(rule.condition);
+  return [...new Set(('any' in rule ? rule.any : rule.all).flatMap((part) => ruleFields(part, fields)))];
+}
+
+function conditionFields(group: ConditionGroup): string[] {
+  return ('all' in group ? group.all : group.any).flatMap((item) =>
+    'field' in item ? [item.field] : conditionFields(item as ConditionGroup),
+  );
+}
+
+/** The field rules as sets, for the fields the type has (a rule for a field deleted since is dropped). */
+function maskOf(rules: Record<string, FieldRule>, fields: Record<string, FieldSpec>): FieldMask {
+  const hidden = new Set<string>();
+  const readOnly = new Set<string>();
+  for (const [field, rule] of Object.entries(rules)) {
+    if (!(field in fields)) continue;
+    if (rule === 'hidden') hidden.add(field);
+    readOnly.add(field);
+  }
+  return hidden.size || readOnly.size ? { hidden, readOnly } : NO_MASK;
+}

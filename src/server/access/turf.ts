@@ -1,0 +1,39 @@
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { DB } from '../db/schema.generated.js';
+import { type Who, whoIs } from './who.js';
+
+/**
+ * The turf: the live regions assigned to a person (region_users) or to one of their teams (a region's team_id). A
+ * site lies in it when one of the regions containing it is one of these: each site keeps the ids of its regions on
+ * its row (`in_region_ids`, worked out when it is saved or a region placed; migration 026), so the test reads the row
+ * alone and the GIN index on it finds a turf's sites. Everything else a turf reaches is reached from its sites
+ * (access/reach.ts).
+ */
+export function turfRegionIds(who: Who): RawBuilder<number> {
+  if (who.regions) return who.regions;
+  const byTeam = who.hasTeams ? sql`r.team_id in (${who.teamIds}) or ` : sql``;
+  return sql<number>`select r.id from regions r where r.deleted_at is null and (${byTeam}exists (select 1 from region_users ru where ru.region_id = r.id and ru.user_id = ${who.id}))`;
+}
+
+/** The regions of a person's turf (assigned to them or their team), by name (GET /api/turf). */
+export function turfRegions(
+  db: Kysely<DB>,
+  user: Parameters<typeof whoIs>[0],
+): Promise<Array<{ id: number; name: string }>> {
+  return db
+    .selectFrom('regions')
+    .select(['id', 'name'])
+    .where(sql<boolean>`id in (${turfRegionIds(whoIs(user))})`)
+    .orderBy('name')
+    .execute();
+}
+
+/** The site row `alias` lies in the person's turf. */
+export function siteInTurf(who: Who, alias = 't'): RawBuilder<boolean> {
+  return sql<boolean>`${sql.ref(`${alias}.in_region_ids`)} && array(${turfRegionIds(who)})`;
+}
+
+/** The ids of the sites inside the turf, deleted ones included (their region assignment is kept). */
+export function turfSiteIds(who: Who): RawBuilder<number> {
+  return sql<number>`select ts.id from sites ts where ${siteInTurf(who, 'ts')}`;
+}

@@ -1,0 +1,51 @@
+import { type RawBuilder, sql } from 'kysely';
+
+/**
+ * The person a rule is worked out for, as SQL: their id and the ids of their teams. For a request they are values
+ * (bound parameters); for the realtime fan-out, columns of the `users` row `u` being tested, so one query decides for
+ * every member of a role at once (access/fan-out.ts).
+ */
+export interface Who {
+  id: RawBuilder<number>;
+  /** What goes inside `in (...)`: a list of ids, or a subquery of them. */
+  teamIds: RawBuilder<number>;
+  /** For a person: whether they have any team (no team: team rules admit nothing, and are left out). */
+  hasTeams: boolean;
+  /** Regions standing for the turf instead of the person's own (what lies in a region: the feed's region filter). */
+  regions?: RawBuilder<number>;
+}
+
+/** A signed-in person (id and teams, as AuthUser holds them). */
+export function whoIs(user: { id: number; team_id?: number | null; team_ids?: number[] }): Who {
+  const teams = [...new Set([...(user.team_ids ?? []), ...(user.team_id ? [user.team_id] : [])])];
+  return {
+    id: sql<number>`${user.id}`,
+    teamIds: sql<number>`${sql.join(teams.length ? teams : [-1])}`,
+    hasTeams: teams.length > 0,
+  };
+}
+
+/** The `users` row aliased `alias` (its teams: team_user and its main team). */
+export function whoIsRow(alias: string): Who {
+  const id = sql.ref(`${alias}.id`) as RawBuilder<number>;
+  return {
+    id,
+    teamIds: sql<number>`select wt.team_id from team_user wt where wt.user_id = ${id} union select ${sql.ref(`${alias}.team_id`)}`,
+    hasTeams: true,
+  };
+}
+
+/** Nobody, with `regions` as their turf: turf rules then say what lies in those regions. */
+export function regionsAsTurf(regionIds: readonly number[]): Who {
+  return {
+    id: sql<number>`-1`,
+    teamIds: sql<number>`-1`,
+    hasTeams: false,
+    regions: sql<number>`${sql.join(regionIds.length ? regionIds : [-1])}`,
+  };
+}
+
+/** The people of those teams: their members (team_user) and those whose main team it is. */
+export function teamPeople(who: Who): RawBuilder<number> {
+  return sql<number>`select tp.user_id from team_user tp where tp.team_id in (${who.teamIds}) union select up.id from users up where up.team_id in (${who.teamIds}) and up.deleted_at is null`;
+}
