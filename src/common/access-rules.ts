@@ -329,3 +329,14 @@ export function refusalWords(rule: RowRule, names: RuleNames, action: RuleAction
     .replace(/\bthey\b/g, 'you');
   return `You may ${verb} only the ${names.plural.toLowerCase()} ${clause}.`;
 }
+
+/** "See as" (POST /api/access/see-as): what a person would see of one record type, how many and a few by name. */
+export interface TypeOutlook {
+  type: string;
+  resource: string;
+  plural: string;
+  count: number;
+  estimated: boolean;
+  /** A few of them by name, among those the one asking may read too. */
+  sample: Array<{ id: number; label: string }>;
+}

@@ -36,6 +36,7 @@ const refused = (res: Answer, field: string, message: string | RegExp) => {
 const FIELDS = [
   { name: 'Score', type: 'rating', options: { default: 3 } },
   { name: 'Readings', type: 'json', options: { max: 200 } },
+  { name: 'Findings', type: 'rich-text', options: { max: 500, searchable: true } },
 ];
 
 beforeAll(async () => {
@@ -239,5 +240,59 @@ describe('json (any JSON value)', () => {
     expect(String(csv.body)).toContain('"{""level"":3}"');
     const about = await ask(t, admin, await newThread(admin), 'Tell me about Crane check');
     expect(JSON.stringify(about)).toContain('two');
+  });
+});
+
+describe('rich text (Markdown)', () => {
+  it('takes the Markdown without its HTML on create, update, the grid and the outbox', async () => {
+    const made = await create({
+      name: 'Scaffold check',
+      findings:
+        '## Scaffold\n\n**Tagged** <script>alert(1)</script>on <b>level 3</b>; see [photo](https://example.com/p)',
+    });
+    expect(made.findings).toBe('## Scaffold\n\n**Tagged** alert(1)on level 3; see [photo](https://example.com/p)');
+    refused(
+      await admin.post(`/api/${resource}`, { name: 'Too long', findings: 'x'.repeat(501) }),
+      'findings',
+      /longer than 500/,
+    );
+    const edited = ok(
+      await admin.post(`/api/${resource}/${made.id}`, {
+        findings: '- guard rail <img src=x onerror=alert(1)>missing',
+        updated_at: made.updated_at,
+      }),
+    );
+    expect(edited.findings).toBe('- guard rail missing');
+    expect(await lastChanges(made.id)).toMatchObject({ findings: [made.findings, '- guard rail missing'] });
+    const key = { 'Idempotency-Key': 'rich-outbox-0123456789' };
+    const sent = await create({ name: 'Offline findings', findings: '_ok_ <i>x</i>' }, key);
+    expect(sent.findings).toBe('_ok_ x');
+    expect((await create({ name: 'Offline findings', findings: '_ok_ <i>x</i>' }, key)).id).toBe(sent.id);
+  });
+
+  it('is found by its words (filter and search) and sorts', async () => {
+    expect((await list('filter[findings_like]=guard rail')).map((r) => r.name)).toEqual(['Scaffold check']);
+    expect((await list('search=guard')).map((r) => r.name)).toContain('Scaffold check');
+    expect((await admin.get(`/api/${resource}?sort=findings&order=asc`)).status).toBe(200);
+  });
+
+  it('takes a bulk edit and an import without their HTML', async () => {
+    const ids = (await list('filter[name]=Offline findings')).map((r) => r.id);
+    expect(ok(await bulkEdit('findings', '**bulk** <u>done</u>', ids)).changed_count).toBe(1);
+    expect((await list('filter[name]=Offline findings'))[0]?.findings).toBe('**bulk** done');
+    const { result } = await importRows('Findings', 'Findings', 'custom.findings', [
+      'Findings imported,"# Title <iframe src=x></iframe>text"',
+    ]);
+    expect(result).toMatchObject({ status: 'complete', created_count: 1, failed_count: 0 });
+    expect((await list('filter[name]=Findings imported'))[0]?.findings).toBe('# Title text');
+  });
+
+  it('exports the Markdown and is told by the assistant', async () => {
+    const csv = await admin.get(
+      `/api/exports/download?resource=${resource}&columns=name,findings&filter[name]=Findings imported`,
+    );
+    expect(String(csv.body)).toContain('# Title text');
+    const about = await ask(t, admin, await newThread(admin), 'Tell me about Scaffold check');
+    expect(JSON.stringify(about)).toContain('guard rail');
   });
 });

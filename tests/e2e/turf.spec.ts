@@ -12,9 +12,12 @@ const stamp = Date.now().toString().slice(-6);
 // Bozeman (inside the turf) and Belgrade, Montana (outside it): places no other test writes sites to.
 const INSIDE = { lat: 45.677, lng: -111.043 };
 const OUTSIDE = { lat: 45.776, lng: -111.177 };
+const THEIRS = { lat: 45.78, lng: -111.18 };
 const names = {
   inside: `Bozeman Depot ${stamp}`,
   outside: `Belgrade Mill ${stamp}`,
+  // Outside the turf too, but with a task assigned to the organizer: their own work, kept with a note.
+  theirs: `Belgrade Yard ${stamp}`,
   turf: `Bozeman turf ${stamp}`,
   role: `turf-e2e-${stamp}`,
 };
@@ -45,8 +48,9 @@ test.beforeAll(async () => {
   for (const [name, at] of [
     [names.inside, INSIDE],
     [names.outside, OUTSIDE],
+    [names.theirs, THEIRS],
   ] as const) {
-    await api.post('/api/sites', {
+    const site = await api.post<{ data: { id: number } }>('/api/sites', {
       name,
       type: 'union',
       city: 'Gallatin',
@@ -54,6 +58,14 @@ test.beforeAll(async () => {
       latitude: at.lat,
       longitude: at.lng,
     });
+    if (name === names.theirs)
+      await api.post('/api/tasks', {
+        title: `Call the Belgrade steward ${stamp}`,
+        type: 'call',
+        taskable_type: 'site',
+        taskable_id: site.data.id,
+        assignee_id: organizer.id,
+      });
   }
 });
 
@@ -99,7 +111,9 @@ test('an administrator draws a turf around one site, sees the count, and assigns
   await page.screenshot({ path: test.info().outputPath('turf-drawn-390.png') });
 });
 
-test('the organizer sees only the sites of their turf, on the map and in the list', async ({ page }) => {
+test('the organizer sees the sites of their turf and their own work outside it with its note, on the map and in the list', async ({
+  page,
+}) => {
   await signIn(page, { user: { email: organizer.email, password: USER_PASSWORD } });
   await expect(page.getByTestId('your-turf')).toHaveText(`Your turf: ${names.turf}`);
   const sites = await page.evaluate(async () =>
@@ -114,11 +128,27 @@ test('the organizer sees only the sites of their turf, on the map and in the lis
     names.inside,
   );
   await expect(page.locator(`[data-testid=map-site][data-id="${inside}"]`)).toBeVisible({ timeout: 20_000 });
-  await expect(page.locator('[data-testid=map-site]')).toHaveCount(1);
+  // The turf's site and the one their task hangs on; never the other site outside the turf.
+  await expect(page.locator('[data-testid=map-site]')).toHaveCount(2);
   await page.screenshot({ path: test.info().outputPath('turf-organizer-map-390.png') });
 
   await page.goto('/sites');
   await expect(page.getByText(names.inside).first()).toBeVisible();
+  const theirs = page.getByRole('link').filter({ hasText: names.theirs });
+  await expect(theirs.getByTestId('outside-turf')).toHaveText('outside your turf');
+  await expect(page.getByRole('link').filter({ hasText: names.inside }).getByTestId('outside-turf')).toHaveCount(0);
   await page.screenshot({ path: test.info().outputPath('turf-organizer-list-390.png') });
   await expect(page.getByText(names.outside)).toHaveCount(0);
+
+  await theirs.click();
+  await expect(page.getByTestId('page-heading')).toHaveText(names.theirs);
+  await expect(page.getByTestId('outside-turf')).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('turf-organizer-own-site-390.png') });
+  // A site outside the turf that is not theirs answers in the rule's words, not "may have been deleted".
+  const stranger = await api.get<{ data: Array<{ id: number }> }>(
+    `/api/sites?search=${encodeURIComponent(names.outside)}`,
+  );
+  await page.goto(`/sites/${stranger.data[0]!.id}/show`);
+  await expect(page.getByText('This site is outside your turf.')).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('turf-organizer-refused-390.png') });
 });

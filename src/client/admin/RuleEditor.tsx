@@ -59,6 +59,19 @@ const WRITE_CHOICES: Array<{ value: string; label: string; rule?: RowRule }> = [
 const writeChoiceOf = (rule: RowRule | undefined) =>
   WRITE_CHOICES.find((choice) => JSON.stringify(choice.rule) === JSON.stringify(rule))?.value ?? 'same';
 
+/** Which of the records they see a person may edit (or delete). */
+function WriteScope({ label, value, onChange }: { label: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <TextField select size="small" label={label} value={value} onChange={(e) => onChange(e.target.value)}>
+      {WRITE_CHOICES.map((choice) => (
+        <MenuItem key={choice.value} value={choice.value}>
+          {choice.label}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
 export function RuleEditor({
   type,
   role,
@@ -206,32 +219,8 @@ export function RuleEditor({
           </RadioGroup>
         )}
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ my: 2 }}>
-          <TextField
-            select
-            size="small"
-            label="Which they may edit"
-            value={update}
-            onChange={(e) => setUpdate(e.target.value)}
-          >
-            {WRITE_CHOICES.map((choice) => (
-              <MenuItem key={choice.value} value={choice.value}>
-                {choice.label}
-              </MenuItem>
-            ))}
-          </TextField>
-          <TextField
-            select
-            size="small"
-            label="Which they may delete"
-            value={remove}
-            onChange={(e) => setRemove(e.target.value)}
-          >
-            {WRITE_CHOICES.map((choice) => (
-              <MenuItem key={choice.value} value={choice.value}>
-                {choice.label}
-              </MenuItem>
-            ))}
-          </TextField>
+          <WriteScope label="Which they may edit" value={update} onChange={setUpdate} />
+          <WriteScope label="Which they may delete" value={remove} onChange={setRemove} />
         </Stack>
         <Typography variant="subtitle2" component="h3">
           Fields

@@ -15,18 +15,10 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
-import type { RolePolicy } from '../../common/access-rules';
+import type { RolePolicy, TypeOutlook } from '../../common/access-rules';
 import { http } from '../app/services';
 
 type Person = { id: number; name: string };
-interface Outlook {
-  type: string;
-  resource: string;
-  plural: string;
-  count: number;
-  estimated: boolean;
-  sample: Array<{ id: number; label: string }>;
-}
 
 const messageOf = (error: unknown) =>
   (error as { body?: { message?: string }; message?: string }).body?.message ??
@@ -41,7 +33,7 @@ const findPeople = (q: string) =>
 export function SeeAs({ role }: { role: { permissions: string[]; policy: RolePolicy } }) {
   const [people, setPeople] = useState<Person[]>([]);
   const [person, setPerson] = useState<Person | null>(null);
-  const [rows, setRows] = useState<Outlook[] | null>(null);
+  const [rows, setRows] = useState<TypeOutlook[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const search = (q: string) => findPeople(q).then(setPeople, () => undefined);
@@ -53,7 +45,7 @@ export function SeeAs({ role }: { role: { permissions: string[]; policy: RolePol
     setBusy(true);
     setError(null);
     try {
-      const response = await http.post<{ data: Outlook[] }>('/api/access/see-as', {
+      const response = await http.post<{ data: TypeOutlook[] }>('/api/access/see-as', {
         user_id: person.id,
         permissions: role.permissions,
         policy: role.policy,

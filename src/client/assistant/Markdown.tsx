@@ -1,7 +1,8 @@
 /**
- * An answer as Markdown, never as HTML: raw HTML in the text is dropped, images are not shown (an image would load
- * an address from outside the product), and only links inside the product are links (they open the record here);
- * any other address is shown as text.
+ * Markdown, never as HTML: raw HTML in the text is dropped, images are not shown (an image would load an address from
+ * outside the product). Links inside the product open the record here; other addresses are text in an assistant's
+ * answer, and links opening a new tab (`https:`, `http:`, `mailto:` only) in what people wrote (`web` links: a rich
+ * text field).
  */
 
 import Box from '@mui/material/Box';
@@ -12,11 +13,30 @@ import { Link as RouterLink } from 'react-router-dom';
 
 export const isInternal = (href: string | undefined): href is string => Boolean(href && /^\/(?!\/)/.test(href));
 
-export function Markdown({ text, onNavigate }: { text: string; onNavigate?: () => void }) {
+const WEB_ADDRESS = /^(https?:|mailto:)/i;
+
+export function Markdown({
+  text,
+  onNavigate,
+  links = 'internal',
+}: {
+  text: string;
+  onNavigate?: () => void;
+  links?: 'internal' | 'web';
+}) {
   const components: Components = {
     a: ({ href, children }: { href?: string; children?: ReactNode }) =>
       isInternal(href) ? (
         <Link component={RouterLink} to={href} onClick={onNavigate} data-testid="assistant-link">
+          {children}
+        </Link>
+      ) : links === 'web' && href && WEB_ADDRESS.test(href) ? (
+        <Link
+          href={href}
+          target="_blank"
+          rel="noopener noreferrer nofollow"
+          onClick={(event) => event.stopPropagation()}
+        >
           {children}
         </Link>
       ) : (

@@ -36,6 +36,7 @@ import { ResetColumnsButton } from './grid/ResetColumnsButton';
 import { SmallScreenPagination, useSmallScreen } from './grid/smallScreen';
 import { useCategoryAccess, useVisibleDescriptors } from './hooks';
 import { ListRefused, useListErrorNotice } from './ListRefused';
+import { OutsideTurfNote } from './OutsideTurfNote';
 import { type RecordSchema, recordLabel } from './schema';
 import { MissingSchema, useRecordScreen } from './ui';
 
@@ -208,7 +209,12 @@ export function RecordListBody({
     );
     return (
       <SimpleList
-        primaryText={(record) => recordLabel(record)}
+        primaryText={(record) => (
+          <>
+            {recordLabel(record)}
+            <OutsideTurfNote record={record} />
+          </>
+        )}
         secondaryText={second ? () => <FieldDisplay descriptor={second} variant="list" /> : undefined}
         linkType="show"
       />

@@ -17,6 +17,7 @@ import { LoadingScreen } from '../layout/LoadingScreen';
 import { PageHeader } from '../layout/PageHeader';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { useVisibleDescriptors } from './hooks';
+import { OutsideTurfNote } from './OutsideTurfNote';
 import { PresenceAvatars } from './presence/PresenceAvatars';
 import { recordLabel } from './schema';
 import { DetailsTab } from './show/DetailsTab';
@@ -92,7 +93,12 @@ export default function RecordShow({ resource: resourceProp }: { resource?: stri
         <Title title={`${singular}: ${label}`} />
         <PageHeader
           title={label}
-          subtitle={category ? `${category} ${singular.toLowerCase()}` : singular}
+          subtitle={
+            <>
+              {category ? `${category} ${singular.toLowerCase()}` : singular}
+              <OutsideTurfNote record={record} />
+            </>
+          }
           actions={
             <>
               <PresenceAvatars type={schema.type} id={record.id} />

@@ -101,6 +101,8 @@ export interface FieldSpec {
   default?: unknown;
   /** Shown, never written by people (`options.read_only`, and the computed types). */
   readOnly?: boolean;
+  /** Text kinds: how a value is stored once checked (rich text without HTML tags). */
+  clean?: (text: string) => string;
 }
 
 /** An opaque piece of SQL (kysely's RawBuilder on the server). */

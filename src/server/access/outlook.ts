@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { type RolePolicy, TURF_OR_OWN } from '../../common/access-rules.js';
+import { type RolePolicy, TURF_OR_OWN, type TypeOutlook } from '../../common/access-rules.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { loadAuthUser } from '../auth/load-user.js';
 import { countMatches } from '../records/list-query.js';
@@ -7,17 +7,6 @@ import type { RecordService } from '../records/record-service.js';
 import { labelExpression } from '../records/representation.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { asSql } from './predicate.js';
-
-/** What a person would see of one record type: how many, and a few by name. */
-export interface TypeOutlook {
-  type: string;
-  resource: string;
-  plural: string;
-  count: number;
-  estimated: boolean;
-  /** A few of them by name, among those the one asking may read too. */
-  sample: Array<{ id: number; label: string }>;
-}
 
 /** How many of a sample of records to name. */
 const SAMPLE = 5;

@@ -44,6 +44,12 @@ export interface TypeAccess {
   mask: FieldMask;
 }
 
+/** A built-in field without a name, named from its slug: `due_date` is "Due date". */
+const sentenceCase = (slug: string) => {
+  const words = slug.replace(/_id$/, '').replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
 /** Who the policy is worked out for: a signed-in person, or a role alone (the realtime fan-out). */
 export type Subject = PolicySubject;
 
@@ -300,7 +306,7 @@ export class AccessPolicy {
     return {
       singular: schema?.name_singular ?? def.singular,
       plural: schema?.name_plural ?? `${def.singular}s`,
-      field: (slug: string) => fields[slug]?.name ?? slug.replace(/_/g, ' '),
+      field: (slug: string) => fields[slug]?.name ?? sentenceCase(slug),
       choice: (field: string, value: string) => fields[field]?.choiceLabels?.[value] ?? value,
     };
   }

@@ -12,6 +12,8 @@ export const exportsResource: ResourceDefinition = {
     status: { kind: 'enum', options: ['pending', 'processing', 'complete', 'failed'] },
     file_name: { kind: 'text', max: 200, label: 'file name' },
     row_count: { kind: 'integer', label: 'rows' },
+    // Declared so the access policy's "own" rule finds whose export it is.
+    user_id: { kind: 'integer', min: 1, label: 'owner' },
   },
   readOnly: [
     'params',

@@ -37,7 +37,11 @@ function kindSchema(name: string, spec: FieldSpec): z.ZodType {
         .trim()
         .min(spec.min ?? 0, `The ${label} must be at least ${spec.min} characters.`)
         .max(max ?? DEFAULT_TEXT_MAX, `The ${label} may not be longer than ${max ?? DEFAULT_TEXT_MAX} characters.`);
-      return spec.pattern ? text.regex(spec.pattern, spec.patternMessage ?? `The ${label} format is invalid.`) : text;
+      const checked = spec.pattern
+        ? text.regex(spec.pattern, spec.patternMessage ?? `The ${label} format is invalid.`)
+        : text;
+      const { clean } = spec;
+      return clean ? checked.transform((value) => clean(value)) : checked;
     }
     case 'email':
       return z

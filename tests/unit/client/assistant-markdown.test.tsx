@@ -3,10 +3,10 @@ import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { Markdown } from '../../../src/client/assistant/Markdown';
 
-const html = (text: string) =>
+const html = (text: string, links: 'internal' | 'web' = 'internal') =>
   renderToStaticMarkup(
     <MemoryRouter>
-      <Markdown text={text} />
+      <Markdown text={text} links={links} />
     </MemoryRouter>,
   );
 
@@ -27,5 +27,16 @@ describe('answers as Markdown', () => {
     expect(out).not.toContain('href="https://evil.example');
     expect(out).toContain('click (https://evil.example/x)');
     expect(out).not.toContain('javascript:');
+  });
+
+  it('links web addresses in what people wrote (a rich text field) in a new tab, and never a script', () => {
+    const out = html(
+      '[plan](https://example.com/plan) [mail](mailto:a@example.com) [js](javascript:alert(1)) <b>x</b>',
+      'web',
+    );
+    expect(out).toMatch(/<a [^>]*href="https:\/\/example.com\/plan"[^>]*target="_blank"[^>]*>plan<\/a>/);
+    expect(out).toMatch(/rel="noopener noreferrer nofollow"/);
+    expect(out).toContain('href="mailto:a@example.com"');
+    expect(out).not.toMatch(/javascript:|<b>/);
   });
 });

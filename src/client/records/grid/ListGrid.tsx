@@ -37,6 +37,7 @@ import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { layoutClasses } from '../../layout/layoutStyles';
 import { LIST_LINK } from '../fieldTypes/displays';
 import { recordLabel } from '../label';
+import { OutsideTurfNote } from '../OutsideTurfNote';
 import { type RecordPage, recordPath } from '../recordPath';
 import { ColumnMenu } from './ColumnMenu';
 import {
@@ -114,6 +115,7 @@ function linkColumn(column: GridColDef, resource: string, page: RecordPage): Gri
           onClick={(event) => event.stopPropagation()}
         >
           {empty ? `#${String(params.id)}` : render ? render(params) : String(params.formattedValue ?? params.value)}
+          <OutsideTurfNote record={params.row} />
         </RouterLink>
       );
     },

@@ -20,6 +20,7 @@ import { prevailingWage } from './prevailing-wage';
 import { radios } from './radios';
 import { rating } from './rating';
 import { relation } from './relation';
+import { richText } from './rich-text';
 import { slug } from './slug';
 import { socialLink } from './social-link';
 import { text } from './text';
@@ -51,6 +52,7 @@ export const FIELD_TYPE_UIS: Readonly<Record<SchemaFieldType, FieldTypeUI>> = {
   relation,
   rating,
   json,
+  'rich-text': richText,
 };
 
 /** The screens of a field type (an unknown type reads as text). */
