@@ -1,6 +1,6 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { PARENT_LINKS, PRIVATE_TYPES } from '../../common/access-rules.js';
+import { PARENT_LINKS, PRIVATE_TYPES, type TypeOutlook } from '../../common/access-rules.js';
 import type { FeaturePlugin } from '../app-context.js';
 import { loadAuthUser } from '../auth/load-user.js';
 import { answer, noQuery } from '../http/contracts.js';
@@ -9,7 +9,7 @@ import type { RecordService } from '../records/record-service.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { schemaStore } from '../schemas/schema-store.js';
 import { assertMayGrant, assertMayManageAccount } from '../users/account-rules.js';
-import { seeAs, type TypeOutlook } from './outlook.js';
+import { seeAs } from './outlook.js';
 import { checkRolePolicy } from './policy-shape.js';
 import { personFields, teamFields } from './reach.js';
 
