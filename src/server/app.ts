@@ -111,6 +111,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
       keptNames: cacheReads && !database.writes.isShared ? new KeptNames(database.writes) : null,
       logError,
       access: (records) => new AccessPolicy(records, resources),
+      timeZone: config.timeZone,
     }),
     events,
     sessions: new SessionStore(database.db, config, { writes: cacheReads ? database.writes : null }),

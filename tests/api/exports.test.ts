@@ -46,6 +46,20 @@ describe('CSV export of a list', () => {
     ]);
   });
 
+  it('refuses a format it does not write instead of answering CSV, and takes filters= as the list does', async () => {
+    for (const format of ['json', 'pdf']) {
+      const res = await admin.get(`/api/exports/download?resource=sites&format=${format}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(422);
+      expect(res.body.errors.format[0]).toMatch(`The format "${format}" is not offered`);
+    }
+    const filters = encodeURIComponent(JSON.stringify({ all: [{ field: 'name', op: 'starts_with', value: 'alpha' }] }));
+    const res = await admin.get(
+      `/api/exports/download?resource=sites&format=csv&filters=${filters}&columns=name&sort=name&order=asc`,
+    );
+    expect(res.status).toBe(200);
+    expect(parse(res.body)).toEqual(['Name', 'Alpha Tower']);
+  });
+
   it('writes what the list shows (choice labels, related names, Yes/No) with the raw key beside each key column', async () => {
     const status = await t.ctx.db
       .selectFrom('site_statuses')

@@ -131,6 +131,10 @@ export interface FilterArgs {
   alias: string;
   /** The person asking (`me` in a person filter). */
   userId?: number | null;
+  /** The moment relative dates (`today`, `this_month`) are read at; now when absent. */
+  now?: Date;
+  /** The organization's time zone, where days start for relative dates (`TIME_ZONE`); UTC when absent. */
+  timeZone?: string;
 }
 
 /**
@@ -140,8 +144,13 @@ export interface FilterArgs {
 export interface FilterOperator {
   /** How people read it ("is at least"). */
   label: string;
-  /** What it compares with: nothing, one value of the field, a list of them, or yes/no (`_null`). */
-  takes: 'one' | 'list' | 'flag';
+  /**
+   * What it compares with: one value of the field, a list of them, yes/no (`_null`), nothing (`empty`), two values
+   * (`between`), a relative date (`date`: `this_month`, `{"last_days": 30}`).
+   */
+  takes: 'one' | 'list' | 'flag' | 'none' | 'pair' | 'relative-date';
+  /** Whether it means something for this field (a relative date for dates, "has any" for links); absent: every field. */
+  applies?(spec: FieldSpec): boolean;
   sql(args: FilterArgs): SqlFragment;
 }
 

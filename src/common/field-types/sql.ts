@@ -5,6 +5,8 @@
  * `sql` tag in (define.ts `Sql`), so values are always bound parameters and keys of `custom` are literals, as the
  * expression indexes hold them.
  */
+
+import { dayIn, type RelativeDate, RelativeDateError, relativeSpan, spanInstants } from '../relative-dates.js';
 import type {
   FieldSort,
   FieldSpec,
@@ -58,7 +60,8 @@ export function filterValue(value: unknown, spec: Pick<FieldSpec, 'kind'>): unkn
     case 'datetime':
       if (Number.isNaN(Date.parse(String(value))))
         throw new FilterValueError(`The filter value "${String(value)}" must be a date.`);
-      return String(value);
+      // A date-time as it is stored (records/fields.ts: ISO in UTC), so text in `custom` compares in time order.
+      return spec.kind === 'datetime' ? new Date(String(value)).toISOString() : String(value);
     default:
       return String(value);
   }
@@ -90,6 +93,8 @@ function listHolds({ sql, field, spec, value, alias }: FilterArgs): SqlFragment 
 }
 
 const isPivot = (spec: FieldSpec) => typeof spec.storage === 'object';
+/** Free text compared without case (`eq`, `neq`); the keys of a list (slugOf) are compared exactly. */
+const isCaselessText = (spec: FieldSpec) => (spec.kind === 'text' || spec.kind === 'email') && !spec.slugOf;
 const isCustomList = (spec: FieldSpec) =>
   spec.storage === 'custom' && (spec.kind === 'enum[]' || spec.kind === 'integer[]');
 
@@ -121,8 +126,7 @@ export const STANDARD_FILTERS: FilterOperators = {
     const { sql, spec, value } = args;
     // The keys of a list (slugOf) are compared exactly, so the column's index serves the filter: the value was
     // made the stored key before (records/choice-keys.ts withChoiceKeys).
-    if ((spec.kind === 'text' || spec.kind === 'email') && !spec.slugOf)
-      return sql`lower(${column}::text) = lower(${String(value)})`;
+    if (isCaselessText(spec)) return sql`lower(${column}::text) = lower(${String(value)})`;
     if (spec.kind === 'enum[]') return sql`${column} @> ${JSON.stringify([value])}::jsonb`;
     return sql`${column} = ${cast(args)}`;
   }),
@@ -132,7 +136,10 @@ export const STANDARD_FILTERS: FilterOperators = {
     sql(args) {
       if (isPivot(args.spec)) return pivotHolds(args);
       if (isCustomList(args.spec)) return args.sql`not ${listHolds(args)}`;
-      return args.sql`${valueExpression(args.sql, args.field, args.spec, args.alias)} is distinct from ${cast(args)}`;
+      const column = valueExpression(args.sql, args.field, args.spec, args.alias);
+      if (isCaselessText(args.spec))
+        return args.sql`lower(${column}::text) is distinct from lower(${String(args.value)})`;
+      return args.sql`${column} is distinct from ${cast(args)}`;
     },
   },
   gt: comparing('is more than', 'one', (args, column) => args.sql`${column} > ${cast(args)}`),
@@ -157,6 +164,102 @@ export const STANDARD_FILTERS: FilterOperators = {
     const list = listOf(args.value).map((v) => filterValue(v, args.spec));
     return list.length ? args.sql`${column} in (${args.sql.join(list)})` : args.sql`false`;
   }),
+};
+
+/** Whether a field holds nothing: no value, an empty text, an empty list, no linked id in its pivot table. */
+function holdsNothing(args: FilterArgs): SqlFragment {
+  const { sql, spec, alias } = args;
+  if (isPivot(spec)) return sql`not ${pivotHoldsAny(args)}`;
+  const column = valueExpression(sql, args.field, spec, alias);
+  if (ARRAY_KINDS.has(spec.kind))
+    return sql`(${column} is null or ${column} = ${'[]'}::jsonb or ${column} = ${'null'}::jsonb)`;
+  if (['text', 'email', 'phone', 'url', 'color'].includes(spec.kind))
+    return sql`(${column} is null or ${column}::text = '')`;
+  return sql`${column} is null`;
+}
+
+/** A pivot field holding at least one id. */
+function pivotHoldsAny({ sql, spec, alias }: FilterArgs): SqlFragment {
+  const pivot = spec.storage as Exclude<FieldSpec['storage'], string | undefined>;
+  const constants = Object.entries(pivot.where ?? {}).map(
+    ([column, constant]) => sql` and p.${sql.ref(column)} = ${constant}`,
+  );
+  return sql`exists (select 1 from ${sql.table(pivot.pivot)} p where p.${sql.ref(pivot.ownKey)} = ${sql.ref(`${alias}.id`)}${sql.join(constants, sql``)})`;
+}
+
+const isDateKind = (spec: FieldSpec) => spec.kind === 'date' || spec.kind === 'datetime';
+
+/**
+ * The days a relative date covers, compared with a date (days as text `YYYY-MM-DD`: a date column, or the text kept in
+ * `custom`, whose index serves it) or a date-time (the instants those days start in the organization's time zone).
+ */
+function inDays(args: FilterArgs, days: { from: string; to: string }): SqlFragment {
+  const { sql, spec } = args;
+  const column = valueExpression(sql, args.field, spec, args.alias);
+  if (spec.kind === 'date')
+    return spec.storage === 'custom'
+      ? sql`(${column} >= ${days.from} and ${column} < ${days.to})`
+      : sql`(${column} >= ${days.from}::date and ${column} < ${days.to}::date)`;
+  // A date-time in `custom` is ISO text in UTC (records/fields.ts), which compares in time order and its index serves.
+  const { from, to } = spanInstants(days, args.timeZone ?? 'UTC');
+  return spec.storage === 'custom'
+    ? sql`(${column} >= ${from.toISOString()} and ${column} < ${to.toISOString()})`
+    : sql`(${column} >= ${from.toISOString()}::timestamptz and ${column} < ${to.toISOString()}::timestamptz)`;
+}
+
+/**
+ * The operators of the view filters (`filters=`, server filters/compile-filter.ts) beside the list query's: their
+ * names as the filter builder sends them. `contains`/`includes` are `like`/`in` under the names people read.
+ */
+export const VIEW_FILTERS: FilterOperators = {
+  contains: STANDARD_FILTERS.like,
+  starts_with: comparing(
+    'starts with',
+    'one',
+    (args, column) => args.sql`${column}::text ilike ${`${escapeLike(String(args.value))}%`}`,
+  ),
+  empty: { label: 'is empty', takes: 'none', sql: holdsNothing },
+  not_empty: { label: 'is not empty', takes: 'none', sql: (args) => args.sql`not ${holdsNothing(args)}` },
+  has_none: { label: 'has none', takes: 'none', sql: holdsNothing },
+  has_any: { label: 'has any', takes: 'none', sql: (args) => args.sql`not ${holdsNothing(args)}` },
+  includes: { ...STANDARD_FILTERS.in, label: 'includes' },
+  between: comparing('is between', 'pair', (args, column) => {
+    const pair = Array.isArray(args.value) ? args.value : [];
+    if (pair.length !== 2 || pair.some((v) => v === null || v === undefined || v === ''))
+      throw new FilterValueError('"between" takes two values: [from, to].');
+    const [low, high] = pair.map((v) => filterValue(v, args.spec));
+    return args.sql`(${column} >= ${low} and ${column} <= ${high})`;
+  }),
+  date: {
+    label: 'is in',
+    takes: 'relative-date',
+    applies: isDateKind,
+    sql(args) {
+      try {
+        const today = dayIn(args.now ?? new Date(), args.timeZone ?? 'UTC');
+        return inDays(args, relativeSpan(args.value as RelativeDate, today));
+      } catch (error) {
+        if (error instanceof RelativeDateError) throw new FilterValueError(error.message);
+        throw error;
+      }
+    },
+  },
+};
+
+/**
+ * The list query operator each view operator builds on: a type offers a view operator only where its module has that
+ * one (a JSON field, `like` and `null` only, gets `contains`, `starts_with`, `empty`, not `between`).
+ */
+export const VIEW_FILTER_BASIS: Readonly<Record<keyof typeof VIEW_FILTERS & string, string>> = {
+  contains: 'like',
+  starts_with: 'like',
+  empty: 'null',
+  not_empty: 'null',
+  has_none: 'null',
+  has_any: 'null',
+  includes: 'in',
+  between: 'gte',
+  date: 'gte',
 };
 
 /** Longest text (characters) a sort index holds: a btree entry takes at most about 2,700 bytes. */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Cron } from 'croner';
 import { z } from 'zod';
+import { isTimeZone } from '../../common/relative-dates.js';
 
 /**
  * Every setting is an environment variable, read once into one typed, validated object (DESIGN.md 10).
@@ -90,6 +91,11 @@ const settingsSchema = z.object({
   TERMS_URL: z.string().optional().default('/terms.html'),
   SUPPORT_URL: z.string().optional().default('mailto:support@example.com'),
   APP_VERSION: optionalText,
+  TIME_ZONE: z
+    .string()
+    .optional()
+    .default('UTC')
+    .refine(isTimeZone, 'use a time zone name such as America/Los_Angeles, or UTC'),
   DATA_DIR: z.string().optional().default('./data'),
   DATABASE_URL: optionalText,
   LOG_LEVEL: logLevel,
@@ -199,6 +205,8 @@ export interface Config {
   appUrlSet: boolean;
   links: { logoUrl: string; privacyUrl: string; termsUrl: string; supportUrl: string };
   version: string;
+  /** The organization's time zone (`TIME_ZONE`): where the days of relative date filters start. */
+  timeZone: string;
   dataDir: string;
   databaseUrl: string | undefined;
   logLevel: string;
@@ -342,6 +350,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appUrlSet: s.APP_URL !== undefined,
     links: { logoUrl: s.LOGO_URL, privacyUrl: s.PRIVACY_URL, termsUrl: s.TERMS_URL, supportUrl: s.SUPPORT_URL },
     version: s.APP_VERSION ?? process.env.npm_package_version ?? '0.0.0',
+    timeZone: s.TIME_ZONE,
     dataDir: path.resolve(s.DATA_DIR),
     databaseUrl: s.DATABASE_URL,
     logLevel: s.LOG_LEVEL,

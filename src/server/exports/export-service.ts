@@ -19,7 +19,18 @@ export const EXPORT_JOB = 'export';
 /** Above this many rows a download becomes a background export (DESIGN.md 8). */
 export const BACKGROUND_THRESHOLD = 50_000;
 const PAGE = 1_000;
-const IGNORED_PARAMS = new Set(['resource', 'columns', 'page', 'per_page', 'perPage', 'background', 'file_name']);
+const IGNORED_PARAMS = new Set([
+  'resource',
+  'columns',
+  'page',
+  'per_page',
+  'perPage',
+  'background',
+  'file_name',
+  'format',
+]);
+/** The file formats an export is written in (`format=`; csv when absent). */
+export const EXPORT_FORMATS: readonly string[] = ['csv'];
 
 export interface ExportRequest {
   resource: string;
@@ -32,6 +43,11 @@ export interface ExportRequest {
 export function parseExportQuery(raw: Record<string, unknown>): ExportRequest {
   const resource = String(raw.resource ?? '').trim();
   if (!resource) throw new ValidationError({ resource: ['Name the list to export (resource=sites).'] });
+  // A format the server does not write is refused, never answered with another one.
+  if (raw.format !== undefined && !EXPORT_FORMATS.includes(String(raw.format)))
+    throw new ValidationError({
+      format: [`The format "${String(raw.format)}" is not offered: use ${EXPORT_FORMATS.join(', ')}.`],
+    });
   const columnsRaw = raw.columns ?? raw['columns[]'];
   const columns = (Array.isArray(columnsRaw) ? columnsRaw.map(String) : String(columnsRaw ?? '').split(','))
     .map((c) => c.trim())

@@ -2,6 +2,7 @@ import { CompiledQuery, type Kysely, type RawBuilder, type SelectQueryBuilder, s
 import type { Sql, SqlFragment } from '../../common/field-types/define.js';
 import { ARRAY_KINDS, escapeLike, FilterValueError, valueExpression } from '../../common/field-types/sql.js';
 import { moduleOfSpec } from '../../common/field-types.js';
+import { type FilterGroup, parseFilterTree } from '../filters/filter-tree.js';
 import { ValidationError } from '../http/errors.js';
 import type { FieldSpec, ResourceDefinition } from './resource.js';
 
@@ -11,6 +12,8 @@ export interface ListQuery {
   sort: { field: string; order: 'asc' | 'desc' };
   search: string | null;
   filters: Array<{ field: string; operator: FilterOperator; value: unknown }>;
+  /** `filters=`: the view filters' AND/OR groups (filters/filter-tree.ts), applied besides `filters`. */
+  where: FilterGroup | null;
   trashed: 'without' | 'with' | 'only';
   /** `total=estimate`: past EXACT_TOTAL_UP_TO matches the total may be an estimate (the generated lists ask so). */
   estimateTotal: boolean;
@@ -40,7 +43,7 @@ const hasCommonColumn = (def: ResourceDefinition, name: string) => name !== 'del
 /**
  * Reads Laravel/react-admin style list parameters: page, per_page, sort, order, search or q,
  * filter[field]=value or filter={"field": value}, field suffixes _gte _lte _gt _lt _neq _like _null,
- * with_trashed / only_trashed.
+ * with_trashed / only_trashed; `filters=` the view filters' AND/OR groups (filters/filter-tree.ts).
  */
 export function parseListQuery(raw: Record<string, unknown>, def: ResourceDefinition): ListQuery {
   const errors: Record<string, string[]> = {};
@@ -97,6 +100,15 @@ export function parseListQuery(raw: Record<string, unknown>, def: ResourceDefini
     if (lacks(filter.field)) (errors.filter ??= []).push(`You cannot filter by "${filter.field}".`);
   if (lacks(sortField)) errors.sort = [`You cannot sort by "${sortField}".`];
 
+  let where: FilterGroup | null = null;
+  if (raw.filters !== undefined && raw.filters !== '') {
+    try {
+      where = parseFilterTree(raw.filters);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      Object.assign(errors, error.errors);
+    }
+  }
   if (Object.keys(errors).length) throw new ValidationError(errors);
   const trashed = truthy(raw.only_trashed) ? 'only' : truthy(raw.with_trashed) ? 'with' : 'without';
   return {
@@ -105,6 +117,7 @@ export function parseListQuery(raw: Record<string, unknown>, def: ResourceDefini
     sort: { field: sortField, order: order as 'asc' | 'desc' },
     search: search?.trim() || null,
     filters,
+    where,
     trashed,
     estimateTotal: raw.total === 'estimate',
   };

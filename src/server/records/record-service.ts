@@ -5,6 +5,8 @@ import type { Action } from '../../common/permissions.js';
 import { type AccessPolicy, masked } from '../access/policy.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { AppEvents, RecordAction } from '../events/app-events.js';
+import { compileFilter, type FilterScope } from '../filters/compile-filter.js';
+import { fromListFilters } from '../filters/filter-tree.js';
 import { conflict, forbidden, HttpError, notFound } from '../http/errors.js';
 import {
   type BatchOptions,
@@ -29,7 +31,6 @@ import type { KeptNames } from './kept-names.js';
 import {
   escapeLike,
   fieldExpression,
-  filterCondition,
   ONE_PASS_MATCHES,
   parseListQuery,
   readPage,
@@ -118,6 +119,8 @@ export interface RecordServiceParts {
    * given the service, whose fields and reads it uses.
    */
   access: (records: RecordService) => AccessPolicy;
+  /** The organization's time zone (`TIME_ZONE`, UTC when not given). */
+  timeZone?: string;
 }
 
 /**
@@ -136,6 +139,10 @@ export class RecordService {
   readonly logError: NonNullable<RecordServiceParts['logError']>;
   /** The access policy (access/policy.ts): every read and write here asks it which rows and fields. */
   readonly access: AccessPolicy;
+  /** The organization's time zone (`TIME_ZONE`): where the days of relative date filters start (a test may move it). */
+  timeZone: string;
+  /** The moment relative date filters (`this_month`) are read at (a test may set its own clock). */
+  now: () => Date = () => new Date();
 
   constructor(parts: RecordServiceParts) {
     this.db = parts.db;
@@ -146,6 +153,7 @@ export class RecordService {
     this.keptNames = parts.keptNames ?? null;
     this.logError = parts.logError ?? ((error, message) => console.error(message, error));
     this.access = parts.access(this);
+    this.timeZone = parts.timeZone ?? 'UTC';
   }
 
   // ---- permissions --------------------------------------------------------------------------------------
@@ -185,6 +193,31 @@ export class RecordService {
     return this.access.readsAlike(user, def);
   }
 
+  /**
+   * What the filter compiler needs for this person and record type: the related records they may read
+   * (`contractor.type`), the moment and the time zone relative dates are read in.
+   */
+  filterScope(user: AuthUser | null, fields: Record<string, FieldSpec>): FilterScope {
+    return {
+      db: this.db,
+      fields,
+      userId: user?.id ?? null,
+      now: this.now(),
+      timeZone: this.timeZone,
+      related: async (spec) => {
+        const target = spec.references ? this.targetOf(spec.references) : undefined;
+        if (!target) return undefined;
+        this.authorize(user, target, 'read');
+        // The related records the person may read, by the fields they may see.
+        const { hidden } = await this.access.mask(user, target);
+        return {
+          fields: withoutHidden(await this.fields(target), hidden),
+          rows: await this.visibleRows(this.db, target, user),
+        };
+      },
+    };
+  }
+
   // ---- reads --------------------------------------------------------------------------------------------
 
   /** The rows a list query finds (permissions, filters and search applied, as `t`), with the fields it used. */
@@ -198,10 +231,11 @@ export class RecordService {
     const fields = withoutHidden(await this.fields(def), hidden);
     query.filters = await withChoiceKeys(this.db, query.filters, fields);
     let base = await this.visibleRows(this.db, def, user, query.trashed);
-    for (const filter of query.filters) {
-      const spec = resolveField(filter.field, fields, 'filter');
-      base = base.where(filterCondition(filter, spec) as any);
-    }
+    // The list query's `filter[field]=value` and the view filters (`filters=`), through the one filter compiler.
+    const scope = this.filterScope(user, fields);
+    if (query.filters.length)
+      base = base.where(await compileFilter(fromListFilters(query.filters), { ...scope, errorKey: 'filter' }));
+    if (query.where) base = base.where(await compileFilter(query.where, scope));
     const searched = def.search?.filter((column) => !hidden.has(column)) ?? [];
     if (query.search && searched.length) {
       const pattern = `%${escapeLike(query.search)}%`;
@@ -224,8 +258,9 @@ export class RecordService {
     // A rule that picks a small part of the table (a turf, one's own) is no range of the sort's index: read its matches once.
     const narrow = await this.access.narrow(user, def);
     const onePass = Math.max(searched ? ONE_PASS_MATCHES : 0, narrow ? TURF_ONE_PASS_MATCHES : 0);
+    // A type's own page order knows the list query's filters, not the view filters (`filters=`).
     const ordered =
-      user && def.orderedPage
+      user && def.orderedPage && !query.where
         ? await def.orderedPage(this.db, user, query, def, this, await this.access.turfShape(user, def))
         : null;
     const { total, estimated, rows } = ordered
