@@ -65,6 +65,7 @@ export const PARENT_LINKS: Record<string, { type?: string; column: string; typeC
   attachment: { typeColumn: 'documentable_type', column: 'documentable_id' },
   visit: { type: 'site', column: 'site_id' },
   'campaign-card': { type: 'campaign', column: 'campaign_id' },
+  conversation: { typeColumn: 'person_type', column: 'person_id' },
   'assistant-message': { type: 'assistant-thread', column: 'thread_id' },
 };
 

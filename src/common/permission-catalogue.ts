@@ -3,6 +3,7 @@ import { ACTIONS, CATEGORY_PERMISSIONS } from './permissions.js';
 /** Every permission entity: one per resource of SPEC section 7, plus the non-resource areas. */
 export const PERMISSION_ENTITIES = [
   'assistant-message',
+  'assessment-level',
   'assistant-thread',
   'attachment',
   'building-type',
@@ -14,6 +15,8 @@ export const PERMISSION_ENTITIES = [
   'contact-status',
   'contractor',
   'contractor-type',
+  'conversation',
+  'conversation-outcome',
   'dispatch-type',
   'document',
   'export',

@@ -92,6 +92,13 @@ export interface TaskPerformanceRow {
 export const GOAL_KEYS = ['calls', 'meetings', 'visits', 'recruits'] as const;
 export type GoalKey = (typeof GOAL_KEYS)[number];
 export type Goals = Record<GoalKey, number | null>;
+/** The figures' names, wherever they are shown (the dashboard, the user-performance report). */
+export const GOAL_LABELS: Record<GoalKey, string> = {
+  calls: 'Calls',
+  meetings: 'Meetings',
+  visits: 'Visits',
+  recruits: 'Recruits signed',
+};
 
 export interface UserPerformanceRow {
   user_id: number;
@@ -105,6 +112,8 @@ export interface UserPerformanceRow {
   /** Done as a percentage of the goal; null without a goal (or when the figure may not be read). */
   progress: Goals;
   links: Record<GoalKey, FigureLink | null>;
+  /** What each figure adds up (tasks done, visits logged...): each list and its count. */
+  parts: Record<GoalKey, Array<{ key: string; label: string; value: number; link: FigureLink }>>;
 }
 
 /** What an entry of the activity feed (GET /api/actions) says happened. */

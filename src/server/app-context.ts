@@ -13,6 +13,7 @@ import type { ReadCache } from './records/read-cache.js';
 import type { RecordService } from './records/record-service.js';
 import type { ResourceRegistry } from './records/registry.js';
 import type { ResourceDefinition } from './records/resource.js';
+import type { Lifecycle } from './system/lifecycle.js';
 import type { UploadWorkers } from './workers/upload-workers.js';
 
 /** What every feature's routes are given: settings, the database, and the shared services. */
@@ -32,6 +33,8 @@ export interface AppContext {
   readCache: ReadCache | null;
   /** Documents, attachments and export files: DATA_DIR/files or an S3-compatible bucket (files/file-store.ts). */
   files: FileStore;
+  /** Whether the process is draining before it stops (SIGTERM), and what runs when it starts to (system/lifecycle.ts). */
+  lifecycle: Lifecycle;
   /** Heavy requests and jobs at once, per person and in all (HEAVY_WORK_*): routes with `config.heavy` go through it. */
   heavyWork: HeavyWork;
   /** The threads that read uploads (CSV limits and first records, GeoJSON) off the request thread. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyMultipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { AccessPolicy } from './access/policy.js';
 import { collectOpenApi } from './api-docs/openapi.js';
 import type { AppContext } from './app-context.js';
@@ -33,6 +33,7 @@ import { RecordService } from './records/record-service.js';
 import { ResourceRegistry } from './records/registry.js';
 import { registerResourceRoutes } from './records/routes.js';
 import { schemaStore } from './schemas/schema-store.js';
+import { Lifecycle, registerDrain } from './system/lifecycle.js';
 import { registerMetrics } from './system/metrics.js';
 import { registerSecurityHeaders } from './system/security-headers.js';
 import { registerStaticClient } from './system/static-client.js';
@@ -59,6 +60,9 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
             ...(typeof options.logger === 'object' ? options.logger : {}),
             serializers: { req: requestForLog },
           },
+    // A line per request only at LOG_LEVEL=debug or trace: at info a busy day's requests would bury the start-up
+    // lines (the first administrator's password) and every warning; failures are logged at any level.
+    logController: new LogController({ disableRequestLogging: !['debug', 'trace'].includes(config.logLevel) }),
     bodyLimit: config.limits.bodyBytes,
     trustProxy: config.trustProxy,
     genReqId: (request) => {
@@ -69,11 +73,16 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     // No time limit on plugins and onReady hooks: the first start on a large table builds its indexes there
     // (schemas/schema-routes.ts), which takes minutes, not the 10 s Fastify allows by default.
     pluginTimeout: 0,
+    // A request that still arrives while the app closes (after the drain, system/lifecycle.ts) is served, not refused
+    // with 503: the database closes only once the server has finished every request.
+    return503OnClosing: false,
   });
   // Every route's contract is zod (http/contracts.ts): requests are validated and answers serialised from it, and
   // the OpenAPI document is generated from it (api-docs/).
   applyContracts(app);
   await collectOpenApi(app, config);
+  const lifecycle = new Lifecycle();
+  registerDrain(app, lifecycle);
   collectRoutes(app);
   installErrorHandler(app, config);
   drainUnreadBodies(app);
@@ -120,13 +129,14 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     realtime,
     readCache: cacheReads ? new ReadCache(database.writes) : null,
     files: await openFileStore(config),
+    lifecycle,
     heavyWork: new HeavyWork(database.db, config),
     uploadWorkers: new UploadWorkers(() => config.uploadWorkerMemoryMb),
   };
   // Record types live in an in-memory cache of their own: when it is cleared, answers built with it are stale too;
   // a change in another server process clears it here (and the other way round).
   schemas.onInvalidate(() => database.writes.bump());
-  await schemas.shareWith(database);
+  const stopSharingSchemas = await schemas.shareWith(database);
 
   // A declared `{resource, action}` is decided as the record service decides it (with its message).
   decideResourcesWith(app, (user, name, action) => {
@@ -160,6 +170,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   await registerStaticClient(app);
 
   app.addHook('onClose', async () => {
+    stopSharingSchemas();
     // What the last writes told the listeners is delivered before the database and the hub go.
     await events.idle();
     await ctx.sessions.flush();

@@ -3,6 +3,9 @@ import { accessFeature } from './access/index.js';
 import { registerActivityRoutes } from './activity/activity-routes.js';
 import { apiDocsFeature } from './api-docs/index.js';
 import type { AppContext, Feature } from './app-context.js';
+import { withAssessmentHistory } from './assessments/history.js';
+import { assessmentsFeature } from './assessments/index.js';
+import { assigneesFeature } from './assignees/index.js';
 import { assistantFeature } from './assistant/index.js';
 import { backupsFeature } from './backups/index.js';
 import { bulkEditsFeature } from './bulk-edits/index.js';
@@ -10,6 +13,7 @@ import { campaignsFeature } from './campaigns/index.js';
 import { contactsResource } from './contacts/contacts-resource.js';
 import { registerContractorRoutes } from './contractors/contractor-routes.js';
 import { contractorsResource } from './contractors/contractors-resource.js';
+import { conversationsFeature } from './conversations/index.js';
 import { registerDashboardRoutes } from './dashboard/dashboard-routes.js';
 import { exportsFeature } from './exports/index.js';
 import { featuresResource } from './features/features-resource.js';
@@ -73,16 +77,29 @@ export const features: Feature[] = [
   routes((app, ctx) => registerSchemaRoutes(app, ctx, resourceDefinitions), schemaResources),
   routes(registerSiteRoutes, [sitesResource]),
   routes(registerContractorRoutes, [contractorsResource]),
-  { resources: [contactsResource, membersResource, recruitsResource, grievancesResource] },
+  // People, whose assessments are kept with their history (docs/conversations.md "Assessments").
+  {
+    resources: [
+      withAssessmentHistory(contactsResource),
+      withAssessmentHistory(membersResource),
+      withAssessmentHistory(recruitsResource),
+      grievancesResource,
+    ],
+  },
   // Site visits with their head counts (docs/visits.md).
   { resources: [visitsResource] },
   // Campaigns toward a majority and their cards (docs/campaigns.md).
   campaignsFeature,
+  // Conversations with people, their outcomes and assessments, a person's timeline (docs/conversations.md).
+  conversationsFeature,
+  assessmentsFeature,
   // Reference lists and tags; regions and the map (docs/map.md).
   routes(registerAddressOptions, referenceResources),
   regionsFeature,
   mapFeature,
   // Work on records.
+  // Who work can be given to (tasks, next steps), by name (issue 36).
+  assigneesFeature,
   routes(registerWorkRoutes, [
     tasksResource,
     notesResource,

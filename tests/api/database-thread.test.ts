@@ -5,7 +5,8 @@ import { startTestApp, testDatabaseUrl } from '../support/test-app.js';
 /**
  * The embedded database runs on a thread of its own (db/pglite-thread.ts). When that thread stops (its WebAssembly
  * aborted, out of memory, killed), the server notices, starts it again on the same data folder and goes on serving:
- * the committed writes are there, the uncommitted transaction is not, and nothing kept from before is served.
+ * the committed writes are there, the uncommitted transaction is not, and nothing kept from before is served. While it
+ * starts again the database is taken for down (/api/ready answers 503).
  */
 describe.skipIf(Boolean(testDatabaseUrl()))("the embedded database's thread", () => {
   it('is started again after it stops, with the committed writes and without the open transaction', async () => {
@@ -40,12 +41,18 @@ async function stopAndRecover(t: Awaited<ReturnType<typeof startTestApp>>) {
     db,
   );
   const generation = t.database.writes.data;
+  const health: boolean[] = [];
+  t.database.health.onChange((up) => health.push(up));
   await t.database.thread!.kill();
+  // Taken for down at once (/api/ready answers 503, the job worker pauses) until the thread has started again.
+  expect(t.database.health.up).toBe(false);
 
   await expect(open).rejects.toThrow(/stopped unexpectedly|restarted during this transaction/);
   expect((await waiting).rows[0].n).toBe(1);
   // Writes in flight may have committed before the stop: the caches' generation moved.
   expect(t.database.writes.data).toBeGreaterThan(generation);
+  expect(health).toEqual([false, true]);
+  expect((await admin.get('/api/ready')).status).toBe(200);
   const after = await admin.get(`/api/teams/${team.body.data.id}`);
   expect(after.status).toBe(200);
   expect(after.body.data.name).toBe('Before the stop');

@@ -423,14 +423,14 @@ describe('GET /api/options/roles|teams|users', () => {
     const roles = await admin.get('/api/options/roles');
     expect(roles.status).toBe(200);
     const seeded = roles.body.data.filter((o: any) =>
-      ['Administrator', 'Assistant', 'Leader', 'Super Administrator', 'User'].includes(o.name),
+      ['Administrator', 'Assistant', 'Leader', 'Organizer', 'Super Administrator'].includes(o.name),
     );
     expect(seeded.map((o: any) => o.name)).toEqual([
       'Administrator',
       'Assistant',
       'Leader',
+      'Organizer',
       'Super Administrator',
-      'User',
     ]);
     for (const option of roles.body.data) expect(Object.keys(option).sort()).toEqual(['id', 'name']);
 

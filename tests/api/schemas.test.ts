@@ -55,6 +55,7 @@ describe('GET /api/schemas?per_page=-1', () => {
     const list = await schemas();
     expect(list.map((s) => s.type).sort()).toEqual(
       [
+        'assessment-level',
         'building-type',
         'campaign',
         'campaign-card',
@@ -64,6 +65,8 @@ describe('GET /api/schemas?per_page=-1', () => {
         'contact-status',
         'contractor',
         'contractor-type',
+        'conversation',
+        'conversation-outcome',
         'dispatch-type',
         'grievance',
         'member',
@@ -149,7 +152,7 @@ describe('GET /api/schemas?per_page=-1', () => {
     const client = await t.signIn(user.email);
     const res = await client.get('/api/schemas?per_page=-1');
     expect(res.status).toBe(200);
-    expect(res.body.data.length).toBe(22);
+    expect(res.body.data.length).toBe(25);
     expect((await client.post(`/api/schemas/${res.body.data[0].id}`, { name_plural: 'Nope' })).status).toBe(403);
   });
 });

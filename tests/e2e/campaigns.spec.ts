@@ -79,7 +79,9 @@ for (const [label, viewport] of [
         '10 workers in the unit, estimated from the latest head counts',
       );
       await expect(progress.getByTestId('threshold-showing')).toContainText('3 more of 3');
-      await expect(page.getByText('No card signed yet')).toBeVisible();
+      await expect(page.getByTestId('cards-chart-empty')).toBeVisible();
+      // The chart is drawn from the first day, before any card.
+      await expect(page.getByTestId('cards-chart').locator('svg').first()).toBeVisible();
 
       for (const name of SIGNERS.slice(0, 2)) await addCard(page, name);
       await expect(progress.getByTestId('threshold-showing')).toHaveAttribute('data-reached', 'false');

@@ -75,7 +75,10 @@ test('a refused page says what and why, with the way back', async ({ page }) => 
   await expect(page.getByTestId('greeting')).toBeVisible();
   await page.goto('/roles');
   // The refusal page is a chunk of its own: on a busy machine the list stays in view while it loads.
-  await expect(page.getByTestId('access-denied')).toContainText('role:read', { timeout: 30_000 });
+  await expect(page.getByTestId('access-denied-sentence')).toHaveText("You can't see roles. Ask an administrator.", {
+    timeout: 30_000,
+  });
+  await expect(page.getByTestId('access-denied')).toContainText('role:read');
   await page.getByTestId('access-denied').getByRole('link', { name: 'Dashboard' }).click();
   await expect(page.getByTestId('greeting')).toBeVisible();
 });
@@ -90,7 +93,7 @@ test('a record type made in the editor is usable by a second role once granted',
   await page.getByTestId('new-field-type-0').locator('..').click();
   await page.getByRole('option', { name: 'Dropdown' }).click();
   await page.getByTestId('new-field-choices-0').fill('Signed, Not home');
-  await page.getByRole('checkbox', { name: 'User: Add' }).check();
+  await page.getByRole('checkbox', { name: 'Organizer: Add' }).check();
   await page.getByRole('button', { name: 'Create record type' }).click();
   await expect(page).toHaveURL(/\/schemas\/\d+/);
 

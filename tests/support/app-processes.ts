@@ -11,6 +11,8 @@ export interface AppProcess {
   output(): string;
   /** SIGTERM and wait, or `SIGKILL` to die on the spot as a crashed process would. */
   stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Whether the process still runs. */
+  alive(): boolean;
 }
 
 function launch(script: string, env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
@@ -72,6 +74,7 @@ export async function startAppProcess(env: Record<string, string>, timeoutMs = 1
     url: server.baseUrl,
     pid: server.pid,
     output: server.output,
+    alive: server.alive,
     async stop(signal) {
       await server.stop(signal);
       removeTempFolder(dataDir);
@@ -79,9 +82,9 @@ export async function startAppProcess(env: Record<string, string>, timeoutMs = 1
   };
 }
 
-/** `npm run hub`: the standalone Pusher-protocol hub as its own process. */
-export async function startHubProcess(settings: { appId: string; key: string; secret: string }) {
-  const port = await freePort();
+/** `npm run hub`: the standalone Pusher-protocol hub as its own process; on `port` to start one again where it was. */
+export async function startHubProcess(settings: { appId: string; key: string; secret: string }, port?: number) {
+  port ??= await freePort();
   const { child, output } = launch('src/server/realtime/hub-main.ts', {
     PUSHER_APP_ID: settings.appId,
     PUSHER_APP_KEY: settings.key,
@@ -106,6 +109,7 @@ export async function startHubProcess(settings: { appId: string; key: string; se
       PUSHER_PORT: String(port),
       PUSHER_SCHEME: 'http',
     },
-    stop: () => stop(),
+    /** SIGTERM and wait, or `SIGKILL` to die on the spot. */
+    stop: (signal?: NodeJS.Signals) => stop(signal),
   };
 }

@@ -12,6 +12,10 @@ export interface PostgresServer {
   url: string;
   /** CPU time the server used so far, in ms: the postmaster, the backends it has reaped and those running (benches). */
   cpuMs(): number;
+  /** Stops the server as an operator would (`pg_ctl stop -m fast` or `-m immediate`), keeping its data. */
+  halt(mode: 'fast' | 'immediate'): Promise<void>;
+  /** Starts a halted server again, on the same port. */
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -102,18 +106,20 @@ async function start(bin: string, settings: Record<string, string>): Promise<Pos
     .map(([name, value]) => ` -c ${name}=${value}`)
     .join('');
   const serverOptions = `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off${extra}`;
-  await exec('pg_ctl', [
-    '-D',
-    dataDir,
-    '-o',
-    serverOptions,
-    '-l',
-    path.join(folder, 'server.log'),
-    '-w',
-    '-t',
-    '60',
-    'start',
-  ]);
+  const startServer = () =>
+    exec('pg_ctl', [
+      '-D',
+      dataDir,
+      '-o',
+      serverOptions,
+      '-l',
+      path.join(folder, 'server.log'),
+      '-w',
+      '-t',
+      '60',
+      'start',
+    ]);
+  await startServer();
 
   // A test run that dies before stop() must not leave a server behind.
   const stopSync = () => {
@@ -133,6 +139,12 @@ async function start(bin: string, settings: Record<string, string>): Promise<Pos
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     cpuMs: () => serverCpuMs(Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0])),
+    async halt(mode) {
+      await exec('pg_ctl', ['-D', dataDir, '-m', mode, '-w', 'stop']);
+    },
+    async resume() {
+      await startServer();
+    },
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -1,6 +1,7 @@
 /**
- * /access-denied: react-admin's destination when `canAccess` refuses a page. It says what was refused and why (the
- * permission the person's role lacks) and offers the way back.
+ * /access-denied: react-admin's destination when `canAccess` refuses a page. It says in plain words what was refused
+ * ("You can't add job sites. Ask an administrator."), names the permission in small print for the administrator
+ * asked, and offers the way back.
  */
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
@@ -12,6 +13,7 @@ import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { permissionAction } from '../providers/access';
 import { typeForResource } from '../resources/names';
 import { refusedAndPrevious } from './locationTrail';
+import { refusalSentence } from './plainWords';
 
 /** `/users/12/edit` -> resource `users`, action `edit`. */
 function describe(path: string | undefined) {
@@ -29,7 +31,8 @@ export default function AccessDeniedPage() {
   const { resource, action } = describe(refused);
   const label = resource ? String(definitions[resource]?.options?.label ?? resource.replace(/-/g, ' ')) : undefined;
   const entity = resource ? (typeForResource(resource) ?? resource) : undefined;
-  const permission = entity ? `${entity}:${permissionAction(action)}` : undefined;
+  const act = String(permissionAction(action));
+  const permission = entity ? `${entity}:${act}` : undefined;
   const title = 'You cannot open this page';
   useDocumentTitle(title);
   return (
@@ -38,12 +41,11 @@ export default function AccessDeniedPage() {
       <Typography component="h1" variant="h4">
         {title}
       </Typography>
-      <Typography>
-        {label ? `${label}: ` : ''}
+      <Typography data-testid="access-denied-sentence">{refusalSentence(label, act)}</Typography>
+      <Typography variant="body2" color="text.secondary">
         {permission
-          ? `your role${user?.role?.name ? `, ${user.role.name},` : ''} does not hold the permission ${permission}.`
-          : 'your role does not hold the permission this page needs.'}{' '}
-        An administrator can grant it in Roles.
+          ? `For the administrator: your role${user?.role?.name ? `, ${user.role.name},` : ''} needs the permission ${permission} (in Roles).`
+          : 'For the administrator: your role lacks the permission this page needs (in Roles).'}
       </Typography>
       <Stack direction="row" spacing={1}>
         {previous && previous !== refused && (

@@ -1,10 +1,12 @@
 /**
  * `/campaign-cards/create`: a card signed, made for a phone like the visit form. The generated card form
  * (RecordCreate: every field of schemas/campaign-card.json and those administrators added) with the campaign from the
- * URL (`?source={"campaign_id":5}`) and today as the day signed; once saved, back to the campaign's progress.
+ * URL (`?source={"campaign_id":5}`), today as the day signed and, when the campaign targets one contractor, that
+ * contractor as who the worker works for; once saved, back to the campaign's progress.
  */
 
 import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useGetOne } from 'react-admin';
@@ -24,8 +26,20 @@ export default function AddCardPage() {
   const queryClient = useQueryClient();
   const location = useLocation();
   const campaignId = valuesFromSearch(location.search).campaign_id as number | undefined;
-  const { data: campaign } = useGetOne('campaigns', { id: campaignId! }, { enabled: Boolean(campaignId) });
-  const defaults = useMemo(() => ({ signed_on: today() }), []);
+  const { data: campaign, isPending } = useGetOne('campaigns', { id: campaignId! }, { enabled: Boolean(campaignId) });
+  const contractors: number[] = campaign?.contractor_ids ?? [];
+  const contractorId = contractors.length === 1 ? contractors[0] : undefined;
+  const defaults = useMemo(
+    () => ({ signed_on: today(), ...(contractorId ? { contractor_id: contractorId } : {}) }),
+    [contractorId],
+  );
+  // The form takes its first values once: it waits for the campaign that gives the contractor.
+  if (campaignId && isPending)
+    return (
+      <Box sx={{ ...PHONE_FORM, display: 'flex', justifyContent: 'center', py: 4 }}>
+        <CircularProgress aria-label="Loading the campaign" />
+      </Box>
+    );
   return (
     <Box sx={PHONE_FORM}>
       <RecordCreate

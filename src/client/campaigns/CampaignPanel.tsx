@@ -26,6 +26,8 @@ export interface CampaignRecord {
   status?: string;
   progress?: CampaignProgress;
   cards_over_time?: CardsOnDay[];
+  start_date?: string | null;
+  created_at?: string;
 }
 
 export function CampaignPanel() {
@@ -35,7 +37,11 @@ export function CampaignPanel() {
   return (
     <Stack spacing={3}>
       <CampaignProgressView progress={campaign.progress} />
-      <CardsOverTimeChart days={campaign.cards_over_time ?? []} progress={campaign.progress} />
+      <CardsOverTimeChart
+        days={campaign.cards_over_time ?? []}
+        progress={campaign.progress}
+        start={campaign.start_date ?? (campaign.created_at ? String(campaign.created_at).slice(0, 10) : null)}
+      />
       {seesCardHolders(user) ? (
         <CardList campaignId={campaign.id} />
       ) : (

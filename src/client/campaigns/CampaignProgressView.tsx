@@ -9,6 +9,7 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { ChartsReferenceLine } from '@mui/x-charts/ChartsReferenceLine';
 import { LineChart } from '@mui/x-charts/LineChart';
 import {
   type CampaignProgress,
@@ -147,54 +148,79 @@ export function CampaignProgressView({ progress, compact = false }: { progress: 
   );
 }
 
-/** Cards signed over time: the running total by day, with the two thresholds as lines. */
-export function CardsOverTimeChart({ days, progress }: { days: readonly CardsOnDay[]; progress: CampaignProgress }) {
+/**
+ * The days the chart draws: from the campaign's first day (its start date, or the day it was made) at no card, each
+ * day a card was signed, and today, so that it shows a line from the first day on, cards or not.
+ */
+export function chartDays(days: readonly CardsOnDay[], start: string | null, today: string): CardsOnDay[] {
+  const points = [...days];
+  const first = start && (!points.length || start < points[0]!.day) ? start : null;
+  if (first) points.unshift({ day: first, cards: 0, total: 0 });
+  const last = points.at(-1);
+  if (!last) return [{ day: today, cards: 0, total: 0 }];
+  if (last.day < today) points.push({ day: today, cards: 0, total: last.total });
+  return points;
+}
+
+/** Cards signed over time: the running total by day from the campaign's first day, with the two thresholds as lines. */
+export function CardsOverTimeChart({
+  days: signed,
+  progress,
+  start,
+}: {
+  days: readonly CardsOnDay[];
+  progress: CampaignProgress;
+  /** The campaign's first day (`YYYY-MM-DD`). */
+  start: string | null;
+}) {
   const narrow = useNarrow();
-  if (!days.length)
-    return <Typography color="text.secondary">No card signed yet: the chart starts with the first.</Typography>;
-  const flat = (value: number | null) => days.map(() => value);
-  const series = [
-    {
-      label: 'Cards signed',
-      data: days.map((d) => d.total),
-      color: '#1565c0',
-      valueFormatter: (v: number | null) => formatNumber(v ?? 0),
-    },
-    ...(progress.showing_of_interest.needed !== null
-      ? [
-          {
-            label: '30% showing',
-            data: flat(progress.showing_of_interest.needed),
-            color: '#ef6c00',
-            showMark: false,
-            valueFormatter: (v: number | null) => formatNumber(v ?? 0),
-          },
-        ]
-      : []),
-    ...(progress.majority.needed !== null
-      ? [
-          {
-            label: 'Majority',
-            data: flat(progress.majority.needed),
-            color: '#2e7d32',
-            showMark: false,
-            valueFormatter: (v: number | null) => formatNumber(v ?? 0),
-          },
-        ]
-      : []),
-  ];
+  const days = chartDays(signed, start, localDay(new Date()));
+  // The thresholds are reference lines, drawn across the chart however few days it has (a line series of one point
+  // would be a dot).
+  const thresholds = [
+    { label: '30% showing', needed: progress.showing_of_interest.needed, color: '#ef6c00' },
+    { label: 'Majority', needed: progress.majority.needed, color: '#2e7d32' },
+  ].filter((line): line is { label: string; needed: number; color: string } => line.needed !== null);
+  const top = Math.max(1, ...days.map((d) => d.total), ...thresholds.map((line) => line.needed));
   return (
     <Box data-testid="cards-chart" aria-label="Cards signed over time">
       <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
         Cards over time
       </Typography>
+      {!signed.length && (
+        <Typography color="text.secondary" data-testid="cards-chart-empty">
+          No card signed yet.
+        </Typography>
+      )}
       <LineChart
         height={narrow ? 240 : 300}
         xAxis={[{ scaleType: 'point', data: days.map((d) => formatDate(`${d.day}T12:00:00Z`)) }]}
-        yAxis={[{ min: 0, tickMinStep: 1 }]}
-        series={series}
+        yAxis={[{ min: 0, max: Math.ceil(top * 1.1), tickMinStep: 1 }]}
+        series={[
+          {
+            label: 'Cards signed',
+            data: days.map((d) => d.total),
+            color: '#1565c0',
+            valueFormatter: (v: number | null) => formatNumber(v ?? 0),
+          },
+        ]}
         margin={{ left: 10, right: 10 }}
-      />
+      >
+        {thresholds.map((line) => (
+          <ChartsReferenceLine
+            key={line.label}
+            y={line.needed}
+            label={`${line.label}: ${formatNumber(line.needed)}`}
+            labelAlign="start"
+            lineStyle={{ stroke: line.color, strokeDasharray: '6 4' }}
+            labelStyle={{ fill: line.color, fontSize: 12 }}
+          />
+        ))}
+      </LineChart>
     </Box>
   );
 }
+
+/** A day where the person is, as `YYYY-MM-DD`. */
+const localDay = (date: Date) =>
+  `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;

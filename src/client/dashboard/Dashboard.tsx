@@ -20,6 +20,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { useMainData, useSession } from '../app/hooks';
 import { ErrorNote } from '../insights/ErrorNote';
 import { type FigureLink, FigureLinkText, listHref } from '../insights/FigureLinkText';
+import { type FigurePart, FigureParts } from '../insights/FigureParts';
 import { DateFilter, FilterBar, SelectFilter } from '../insights/filters';
 import { formatNumber, thisMonth } from '../insights/format';
 import { useApi, useLiveRefresh, useOptions } from '../insights/useInsights';
@@ -37,6 +38,7 @@ interface Figure {
   value: number;
   goal?: number | null;
   link: FigureLink | null;
+  parts?: FigurePart[];
 }
 
 interface GroupFigure {
@@ -288,6 +290,7 @@ function GoalMeter({ figure }: { figure: Figure }) {
         sx={{ height: 8, borderRadius: 4, mt: 0.5 }}
         aria-label={`${figure.label}: ${figure.value}${goal !== null ? ` of ${goal}` : ''}`}
       />
+      <FigureParts parts={figure.parts} testId={`figure-parts-${figure.key}`} />
     </Box>
   );
 }

@@ -3,6 +3,7 @@ import ProfileIcon from '@mui/icons-material/AccountCircleOutlined';
 import ReportsIcon from '@mui/icons-material/AssessmentOutlined';
 import AssistantIcon from '@mui/icons-material/AutoAwesomeOutlined';
 import CampaignsIcon from '@mui/icons-material/CampaignOutlined';
+import ConversationsIcon from '@mui/icons-material/ChatOutlined';
 import CategoryIcon from '@mui/icons-material/ChevronRight';
 import ContactsIcon from '@mui/icons-material/ContactsOutlined';
 import DashboardIcon from '@mui/icons-material/DashboardOutlined';
@@ -37,6 +38,7 @@ export const MENU_ICONS: Record<MenuIcon, SvgIconComponent> = {
   grievances: GrievancesIcon,
   visits: VisitsIcon,
   campaigns: CampaignsIcon,
+  conversations: ConversationsIcon,
   imports: ImportsIcon,
   system: SystemIcon,
   admin: AdminIcon,

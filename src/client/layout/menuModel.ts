@@ -30,6 +30,7 @@ export type MenuIcon =
   | 'grievances'
   | 'visits'
   | 'campaigns'
+  | 'conversations'
   | 'imports'
   | 'system'
   | 'admin'
@@ -91,6 +92,8 @@ const ADMIN_ITEMS: ReadonlyArray<readonly [string, string, string]> = [
   ['site-phase', '/site-phases', 'Site Phases'],
   ['site-status', '/site-statuses', 'Site Statuses'],
   ['contact-status', '/contact-statuses', 'Contact Statuses'],
+  ['conversation-outcome', '/conversation-outcomes', 'Conversation Outcomes'],
+  ['assessment-level', '/assessment-levels', 'Assessment Levels'],
   ['tag', '/tags', 'Tags'],
   ['team', '/teams', 'Teams'],
   ['feature', '/features', 'Features'],
@@ -218,6 +221,13 @@ export function buildMenu({ user, features, schemas, statistics, translate }: Me
       label: schemaLabel('visit', t('app.menu.visits', 'Site visits')),
       to: '/visits',
       icon: 'visits',
+    });
+  if (reads('conversation'))
+    main.push({
+      key: 'conversations',
+      label: schemaLabel('conversation', t('app.menu.conversations', 'Conversations')),
+      to: '/conversations',
+      icon: 'conversations',
     });
   if (reads('campaign'))
     main.push({

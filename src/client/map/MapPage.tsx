@@ -13,7 +13,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import type L from 'leaflet';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Title } from 'react-admin';
 import { MapContainer, TileLayer, ZoomControl } from 'react-leaflet';
 import { useNavigate } from 'react-router-dom';
@@ -48,7 +48,10 @@ export default function MapPage() {
   const view = useMapView(map);
   const [error, setError] = useState<string | null>(null);
   const { options, typeLabels, typeColors, statusColors, statusLabels, contractorTypeLabels } = useMapOptions(setError);
-  const version = useLiveVersion(LIVE_TYPES);
+  const liveVersion = useLiveVersion(LIVE_TYPES);
+  // A turf saved here is drawn at once, whether or not its realtime event has come back yet.
+  const [turfsSaved, setTurfsSaved] = useState(0);
+  const version = liveVersion + turfsSaved;
 
   const [filters, setFilters] = useState<MapFilterValues>({});
   const [filtersOpen, setFiltersOpen] = useState(false);
@@ -64,6 +67,20 @@ export default function MapPage() {
     () => (choices.contractors && options?.layers.contractors ? ['sites', 'contractors'] : ['sites']),
     [choices.contractors, options],
   );
+  useEffect(() => {
+    if (!map) return;
+    // Leaflet finishes a zoom animation on a timer that outlives `map.remove()` and then reads the removed panes
+    // (`_leaflet_pos` of undefined): leaving the map mid-zoom (a phone's fit to the markers) logged that error.
+    const forgetZoom = () => {
+      (map as L.Map & { _animatingZoom?: boolean })._animatingZoom = false;
+    };
+    map.on('unload', forgetZoom);
+    return () => {
+      map.off('unload', forgetZoom);
+      map.stop();
+      forgetZoom();
+    };
+  }, [map]);
   const { fitOnce } = view;
   const onLoaded = useCallback(
     (response: MarkersResponse) => {
@@ -146,7 +163,7 @@ export default function MapPage() {
         onOpenFilters={() => setFiltersOpen(true)}
         onOpenLayers={setLayersAnchor}
       />
-      <TurfDraw map={map} />
+      <TurfDraw map={map} onSaved={() => setTurfsSaved((n) => n + 1)} />
       <LayersMenu
         anchor={layersAnchor}
         onClose={() => setLayersAnchor(null)}

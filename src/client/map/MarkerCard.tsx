@@ -18,6 +18,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useEffect, useMemo, useState } from 'react';
 import { RecordContextProvider } from 'react-admin';
+import { SiteConversationLink } from '../conversations/SiteConversationLink';
 import { FieldValue } from '../records/FieldValue';
 import { useLiveSchema, useVisibleDescriptors } from '../records/hooks';
 import { DetailsTab } from '../records/show/DetailsTab';
@@ -211,6 +212,7 @@ export function MarkerCard({ marker, version, typeColors, onClose, onOpen, onOpe
           </Box>
           <Stack direction="row" sx={{ mt: 2, flexWrap: 'wrap', gap: 1 }}>
             {shown.kind === 'site' && <LogVisitButton siteId={shown.id} size="small" />}
+            {shown.kind === 'site' && <SiteConversationLink siteId={shown.id} size="small" />}
             {open && (
               <Button
                 variant="contained"

@@ -32,7 +32,7 @@ const messageOf = (error: unknown, fallback: string) => {
   return (Array.isArray(first) ? first[0] : first) ?? e.message ?? fallback;
 };
 
-export function TurfDraw({ map }: { map: L.Map | null }) {
+export function TurfDraw({ map, onSaved }: { map: L.Map | null; onSaved?: () => void }) {
   const { canAccess } = useCanAccess({ resource: 'regions', action: 'create' });
   const tool = useRef<Tool | null>(null);
   const [drawing, setDrawing] = useState(false);
@@ -111,6 +111,8 @@ export function TurfDraw({ map }: { map: L.Map | null }) {
       setPeople([]);
       setTeam(null);
       setSaved(`${result.data.name} saved: ${count ?? 0} ${count === 1 ? 'site' : 'sites'} inside.`);
+      // The regions layer reads its outlines again now, not on the next move of the map.
+      onSaved?.();
     } catch (e) {
       setError(messageOf(e, 'The turf could not be saved.'));
     } finally {

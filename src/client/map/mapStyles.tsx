@@ -47,6 +47,8 @@ export const mapStyles = (
       },
       '.om-contractor span': { borderRadius: 3, border: '2px solid #fff', transform: 'rotate(45deg)' },
       '.om-pin, .om-cluster': { outline: 'none' },
+      // Drawing a turf: taps on markers reach the map and add a corner (drawing.ts).
+      '.om-drawing .om-pin, .om-drawing .om-cluster': { pointerEvents: 'none' },
       '.om-pin:focus-visible, .om-cluster:focus-visible': FOCUS_RING,
     }}
   />

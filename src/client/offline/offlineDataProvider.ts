@@ -2,11 +2,14 @@
  * The data provider's offline side: creates and updates of the record types people work on in the field (visits,
  * notes, sites) carry an Idempotency-Key, and when there is no connection, or no answer came, they go into the
  * outbox under that key instead of failing (a write whose answer was lost may have arrived: its key keeps the
- * second attempt from writing again). A site read with no connection comes from the sites kept on the device.
+ * second attempt from writing again). A read with no connection comes from what the device keeps (keptRecords.ts):
+ * the kept sites and the records they name, so a form opened offline shows its site and contractors by name and its
+ * pickers offer what is known, not a network error.
  */
 import type { CreateParams, UpdateParams } from 'react-admin';
 import { isApiError } from '../http/errors';
 import type { AppDataProvider } from '../providers/dataProvider';
+import { type KeptRecord, keptPage, keptRecordsOf } from './keptRecords';
 import { newKey } from './outbox';
 import { offline } from './runtime';
 import { idempotencyHeaders } from './send';
@@ -106,12 +109,41 @@ export function withOffline(provider: AppDataProvider): AppDataProvider {
       try {
         return await provider.getOne(resource, params);
       } catch (error) {
-        const userId = offline.signedInUserId;
-        if (resource !== 'sites' || !noAnswer(error) || userId === null) throw error;
-        const site = await offline.sites.find(userId, params.id);
-        if (!site) throw error;
-        return { data: site as any };
+        const kept = await keptOn(error, resource);
+        const record = kept?.get(String(params.id));
+        if (!record) throw error;
+        return { data: record as any };
+      }
+    },
+
+    async getMany(resource, params) {
+      try {
+        return await provider.getMany(resource, params);
+      } catch (error) {
+        const kept = await keptOn(error, resource);
+        if (!kept) throw error;
+        return {
+          data: params.ids.map((id) => kept.get(String(id))).filter((r): r is KeptRecord => Boolean(r)) as any[],
+        };
+      }
+    },
+
+    async getList(resource, params) {
+      try {
+        return await provider.getList(resource, params);
+      } catch (error) {
+        const kept = await keptOn(error, resource);
+        if (!kept) throw error;
+        return keptPage(kept, params) as any;
       }
     },
   };
+}
+
+/** With no answer from the server (and a person signed in), the records of `resource` the device keeps; else null. */
+async function keptOn(error: unknown, resource: string): Promise<Map<string, KeptRecord> | null> {
+  const userId = offline.signedInUserId;
+  if (!noAnswer(error) || userId === null) return null;
+  const kept = await offline.sites.read(userId);
+  return kept ? keptRecordsOf(kept.sites, resource) : null;
 }

@@ -12,6 +12,7 @@ import { lazy, Suspense } from 'react';
 import { RecordContextProvider, Title, useCanAccessResources, useGetOne } from 'react-admin';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { CATEGORY_PERMISSIONS } from '../../common/permissions';
+import { isPersonType } from '../conversations/shared';
 import { TYPE_LABELS, titleCase } from '../i18n/labels';
 import { LoadingScreen } from '../layout/LoadingScreen';
 import { PageHeader } from '../layout/PageHeader';
@@ -37,14 +38,46 @@ const CampaignPanel = lazy(() =>
 const ContractorCampaignsPanel = lazy(() =>
   import('../campaigns/ContractorCampaignsPanel').then((module) => ({ default: module.ContractorCampaignsPanel })),
 );
+const PersonTimeline = lazy(() =>
+  import('../conversations/PersonTimeline').then((module) => ({ default: module.PersonTimeline })),
+);
+const SiteConversationsPanel = lazy(() =>
+  import('../conversations/SiteConversationsPanel').then((module) => ({ default: module.SiteConversationsPanel })),
+);
+const AssessmentsPanel = lazy(() =>
+  import('../assessments/AssessmentsPanel').then((module) => ({ default: module.AssessmentsPanel })),
+);
 const DocumentsPanel = lazy(() =>
   import('../work/DocumentsPanel').then((module) => ({ default: module.DocumentsPanel })),
 );
 
-type TabKey = 'progress' | 'details' | 'visits' | 'campaigns' | 'related' | 'notes' | 'tasks' | 'documents' | 'history';
+type TabKey =
+  | 'progress'
+  | 'details'
+  | 'timeline'
+  | 'visits'
+  | 'conversations'
+  | 'assessments'
+  | 'campaigns'
+  | 'related'
+  | 'notes'
+  | 'tasks'
+  | 'documents'
+  | 'history';
 
 /** The resources behind the work and history tabs, each shown to people who may read it. */
-const WORK_RESOURCES = ['notes', 'tasks', 'documents', 'revisions', 'visits', 'campaigns'];
+const WORK_RESOURCES = [
+  'notes',
+  'tasks',
+  'documents',
+  'revisions',
+  'visits',
+  'campaigns',
+  'conversations',
+  'contacts',
+  'recruits',
+  'members',
+];
 
 export default function RecordShow({ resource: resourceProp }: { resource?: string }) {
   const { resource, schema, featureOff } = useRecordScreen(resourceProp);
@@ -71,7 +104,13 @@ export default function RecordShow({ resource: resourceProp }: { resource?: stri
         ]
       : [['details', 'Details']];
   // A site's visits and head counts (src/client/visits); a contractor's campaigns.
+  // A person's timeline of conversations (src/client/conversations); a site's visits and conversations.
+  if (isPersonType(schema.type) && reads.conversations) tabs.push(['timeline', 'Timeline']);
   if (schema.type === 'site' && reads.visits) tabs.push(['visits', 'Visits']);
+  if (schema.type === 'site' && reads.conversations) tabs.push(['conversations', 'Conversations']);
+  // A campaign's or site's people by assessment (src/client/assessments).
+  if ((schema.type === 'campaign' || schema.type === 'site') && (reads.contacts || reads.recruits || reads.members))
+    tabs.push(['assessments', 'Assessments']);
   if (schema.type === 'contractor' && reads.campaigns) tabs.push(['campaigns', 'Campaigns']);
   tabs.push(['related', 'Related']);
   if (reads.notes) tabs.push(['notes', 'Notes']);
@@ -127,7 +166,18 @@ export default function RecordShow({ resource: resourceProp }: { resource?: stri
             <Suspense fallback={<LoadingScreen fullHeight={false} />}>
               {tab === 'details' && <DetailsTab schema={schema} descriptors={descriptors} />}
               {tab === 'progress' && <CampaignPanel />}
+              {tab === 'timeline' && isPersonType(schema.type) && (
+                <PersonTimeline person={{ type: schema.type, id: Number(record.id), name: label }} />
+              )}
               {tab === 'visits' && <SiteVisitsPanel siteId={Number(record.id)} />}
+              {tab === 'conversations' && <SiteConversationsPanel siteId={Number(record.id)} />}
+              {tab === 'assessments' && (
+                <AssessmentsPanel
+                  scope={
+                    schema.type === 'campaign' ? { campaign_id: Number(record.id) } : { site_id: Number(record.id) }
+                  }
+                />
+              )}
               {tab === 'campaigns' && <ContractorCampaignsPanel contractorId={Number(record.id)} />}
               {tab === 'related' && <RelatedTab schema={schema} />}
               {tab === 'notes' && <NotesPanel owner={owner} />}

@@ -46,9 +46,9 @@ export default function TaskPerformancePage() {
     ...(values.interval !== 'none'
       ? [{ header: 'Period', align: 'left' as const, value: (row: Row) => row.period ?? '' }]
       : []),
-    figureColumn('Calls', 'calls'),
-    figureColumn('Meetings', 'meetings'),
-    figureColumn('Visits', 'visits'),
+    figureColumn('Call tasks', 'calls'),
+    figureColumn('Meeting tasks', 'meetings'),
+    figureColumn('Visit tasks', 'visits'),
     figureColumn('Done', 'done'),
     figureColumn('Due', 'due'),
     figureColumn('Overdue', 'overdue'),
@@ -108,9 +108,9 @@ export default function TaskPerformancePage() {
       <StackedBars
         labels={charted.map((r) => r.label)}
         series={[
-          { label: 'Calls', data: charted.map((r) => r.calls) },
-          { label: 'Meetings', data: charted.map((r) => r.meetings) },
-          { label: 'Visits', data: charted.map((r) => r.visits) },
+          { label: 'Call tasks', data: charted.map((r) => r.calls) },
+          { label: 'Meeting tasks', data: charted.map((r) => r.meetings) },
+          { label: 'Visit tasks', data: charted.map((r) => r.visits) },
         ]}
       />
       {report.data && (

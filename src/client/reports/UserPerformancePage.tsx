@@ -17,16 +17,20 @@ import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNotify } from 'react-admin';
-import { GOAL_KEYS as KEYS, type GoalKey as Key, type UserPerformanceRow as Row } from '../../common/report-types';
+import {
+  GOAL_KEYS as KEYS,
+  type GoalKey as Key,
+  GOAL_LABELS as LABELS,
+  type UserPerformanceRow as Row,
+} from '../../common/report-types';
 import { dataProvider } from '../app/services';
 import { FigureLinkText } from '../insights/FigureLinkText';
+import { FigureParts } from '../insights/FigureParts';
 import { formatNumber, thisMonth } from '../insights/format';
 import { INSIGHTS_KEY, useApi, useLiveRefresh } from '../insights/useInsights';
 import { useUrlFilters } from '../insights/useUrlFilters';
 import { type TableColumn, TableGrid } from '../records/grid/TableGrid';
 import { ReportPage, TeamFilter } from './ReportPage';
-
-const LABELS: Record<Key, string> = { calls: 'Calls', meetings: 'Meetings', visits: 'Visits', recruits: 'Recruits' };
 
 export default function UserPerformancePage() {
   const { values, set, query } = useUrlFilters({ month: thisMonth().month, team_id: '' });
@@ -51,6 +55,7 @@ export default function UserPerformancePage() {
           sx={{ height: 4, borderRadius: 2 }}
         />
       ) : null}
+      <FigureParts parts={row.parts[key]} />
     </Box>
   );
   const columns: TableColumn<Row>[] = [

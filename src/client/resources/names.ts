@@ -28,14 +28,33 @@ const NESTED: Record<string, string> = {
 let byType = new Map<string, string>();
 let byResource = new Map<string, string>();
 let targets: Record<string, RelationTargetInfo> = relationTargets([]);
+/** Type -> its relation fields -> the resource each points at (by id). */
+let relationFields = new Map<string, ReadonlyMap<string, string>>();
 
 /** Index the record types just loaded (GET /api/schemas, and the fixed ones of records/schema.ts). */
 export function setRecordTypes(schemas: ReadonlyArray<RecordTypeName & Partial<RelationSource>>): void {
   byType = new Map(schemas.map((schema) => [schema.type, schema.resource ?? pluralizeSlug(schema.type)]));
   byResource = new Map([...byType].map(([type, resource]) => [resource, type]));
-  targets = relationTargets(
-    schemas.filter((schema): schema is RelationSource & RecordTypeName => Array.isArray(schema.fields)),
+  const withFields = schemas.filter((schema): schema is RelationSource & RecordTypeName =>
+    Array.isArray(schema.fields),
   );
+  targets = relationTargets(withFields);
+  relationFields = new Map(
+    withFields.map((schema) => [
+      schema.type,
+      new Map(
+        schema.fields.flatMap((field) => {
+          const target = relationTarget(field.options?.target);
+          return target && target.value === 'id' ? [[field.slug, target.resource] as const] : [];
+        }),
+      ),
+    ]),
+  );
+}
+
+/** The relation fields of `type` that hold ids, with the resource each points at (`site`: general_contractor_id -> contractors). */
+export function relationResources(type: string): ReadonlyMap<string, string> {
+  return relationFields.get(type) ?? new Map();
 }
 
 /** `site` -> `sites`, `schema-field` -> `schema-fields`, `assistant-thread` -> `assistant/threads`. */

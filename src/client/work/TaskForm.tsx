@@ -1,51 +1,14 @@
-/** A small form for a new task (title, call/meeting/visit, due time, assignee), on a record or on its own. */
+/** A small form for a new task (title, call/meeting/visit, due time, assignee: anyone adding tasks may name one), on a record or on its own. */
 
-import Autocomplete from '@mui/material/Autocomplete';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
-import { useCanAccess, useGetList } from 'react-admin';
 import { useSession } from '../app/hooks';
+import { AssigneePicker } from '../assignees/AssigneePicker';
 import { useRecordMutations } from '../records/mutations';
-import { recordLabel } from '../records/schema';
 import { type Owner, refreshCounts, TASK_TYPES } from './shared';
-
-function AssigneePicker({
-  value,
-  onChange,
-}: {
-  value: { id: number; name: string } | null;
-  onChange: (person: { id: number; name: string } | null) => void;
-}) {
-  const [q, setQ] = useState('');
-  const { data = [] } = useGetList('users', {
-    filter: q ? { q } : {},
-    pagination: { page: 1, perPage: 25 },
-    sort: { field: 'last_name', order: 'ASC' },
-  });
-  const options = [
-    ...(value ? [value] : []),
-    ...data
-      .map((user) => ({ id: Number(user.id), name: recordLabel(user) }))
-      .filter((option) => option.id !== value?.id),
-  ];
-  return (
-    <Autocomplete
-      options={options}
-      value={value}
-      filterOptions={(list) => list}
-      getOptionLabel={(option) => option.name}
-      isOptionEqualToValue={(option, other) => option.id === other.id}
-      // Only what the person types searches; the input resetting to the chosen name does not.
-      onInputChange={(_event, text, reason) => reason === 'input' && setQ(text)}
-      onChange={(_event, option) => onChange(option)}
-      sx={{ minWidth: 220 }}
-      renderInput={(params) => <TextField {...params} size="small" label="Assignee" margin="none" sx={{ my: 0 }} />}
-    />
-  );
-}
 
 export function TaskForm({ owner, onDone }: { owner?: Owner; onDone?: () => void }) {
   const { user } = useSession();
@@ -58,12 +21,11 @@ export function TaskForm({ owner, onDone }: { owner?: Owner; onDone?: () => void
   );
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
-  const { canAccess: canPickAssignee } = useCanAccess({ resource: 'users', action: 'read' });
 
   const submit = async () => {
     setBusy(true);
     const data: Record<string, unknown> = { title, type, due_at: due ? new Date(due).toISOString() : null };
-    if (canPickAssignee) data.assignee_id = assignee?.id ?? null;
+    data.assignee_id = assignee?.id ?? null;
     if (owner) Object.assign(data, { taskable_type: owner.type, taskable_id: Number(owner.id) });
     const outcome = await create(data, 'Task created successfully.');
     setBusy(false);
@@ -77,10 +39,13 @@ export function TaskForm({ owner, onDone }: { owner?: Owner; onDone?: () => void
   };
 
   return (
+    // Wraps rather than squeezing: beside the menu at 1280 px the row is narrower than its fields, and the button
+    // must never be cut off.
     <Stack
       direction={{ xs: 'column', md: 'row' }}
       spacing={1}
-      sx={{ alignItems: { md: 'flex-start' } }}
+      useFlexGap
+      sx={{ alignItems: { md: 'flex-start' }, flexWrap: { md: 'wrap' } }}
       data-testid="task-form"
     >
       <TextField
@@ -117,12 +82,12 @@ export function TaskForm({ owner, onDone }: { owner?: Owner; onDone?: () => void
         error={Boolean(errors.due_at)}
         helperText={errors.due_at}
       />
-      {canPickAssignee && <AssigneePicker value={assignee} onChange={setAssignee} />}
+      <AssigneePicker value={assignee} onChange={setAssignee} error={errors.assignee_id} testId="task-assignee" />
       <Button
         variant="contained"
         onClick={() => void submit()}
         disabled={busy || !title.trim()}
-        sx={{ whiteSpace: 'nowrap' }}
+        sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
       >
         Add task
       </Button>

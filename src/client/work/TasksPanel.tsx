@@ -5,6 +5,8 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { RecordContextProvider, ReferenceField, useCanAccess, useGetList, WithRecord } from 'react-admin';
 import { useSession } from '../app/hooks';
+import { LogConversationButton } from '../conversations/LogConversationButton';
+import { isPersonType } from '../conversations/shared';
 import { formatDateTime } from '../i18n/dates';
 import { RecordName } from '../records/RecordName';
 import { recordLabel } from '../records/schema';
@@ -44,6 +46,17 @@ export function TaskRow({ task, showOwner = false }: { task: any; showOwner?: bo
           {task.assignee_id === user?.id && ' · you'}
         </Typography>
       </Box>
+      {!task.completed && isPersonType(task.taskable_type) && (
+        <LogConversationButton
+          person={{ type: task.taskable_type, id: Number(task.taskable_id) }}
+          context={{
+            task_id: Number(task.id),
+            channel: task.type === 'meeting' || task.type === 'visit' ? task.type : 'call',
+          }}
+          label="Log"
+          size="small"
+        />
+      )}
       {showOwner && task.taskable_type && (
         <Chip size="small" variant="outlined" label={<RecordName type={task.taskable_type} id={task.taskable_id} />} />
       )}

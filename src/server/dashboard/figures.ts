@@ -1,15 +1,14 @@
 import { type RawBuilder, sql } from 'kysely';
 import { can } from '../../common/permissions.js';
-import { GOAL_KEYS, type Goals } from '../../common/report-types.js';
+import { GOAL_KEYS, GOAL_LABELS, type Goals } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden } from '../http/errors.js';
+import { idFilter, personWork } from '../measures/person-work.js';
 import {
   canRead,
   type Figure,
   type Link,
-  rangeCondition,
-  rangeFilter,
   resourceDef,
   startOfWeek,
   teamMemberIds,
@@ -60,53 +59,41 @@ export async function resolveScope(
 
 const inList = (column: RawBuilder<unknown>, ids: number[]) =>
   ids.length ? sql<boolean>`${column} in (${sql.join(ids)})` : sql<boolean>`false`;
-/** One id as a plain filter value, several as a list (`filter[assignee_id][]=...`). */
-const idFilter = (ids: number[]) => (ids.length === 1 ? ids[0] : ids);
 
 /**
  * The person figures (GET /api/dashboard/statistics, GET /api/profile/statistics): open and overdue tasks, calls,
- * meetings and visits done and recruits signed in the range against the goals, open grievances, unread
- * notifications. One query over indexed columns, cheap enough for every route change. Each figure names the list
- * it counts (`link`); a figure the person may not read is left out (its flat key is null).
+ * meetings, visits and recruits in the range against the goals (measures/person-work.ts, the one definition the
+ * reports share), open grievances, unread notifications. Each figure names the list it counts (`link`; with `parts`
+ * when it adds up rows of several lists); a figure the person may not read is left out (its flat key is null).
  */
 export async function personFigures(ctx: AppContext, user: AuthUser, scope: Scope) {
   const now = new Date().toISOString();
   const readsTasks = canRead(user, resourceDef(ctx, 'tasks'));
-  const readsRecruits = canRead(user, resourceDef(ctx, 'recruits'));
   const readsGrievances = canRead(user, resourceDef(ctx, 'grievances'));
-  const readsVisits = canRead(user, resourceDef(ctx, 'visits'));
   const range = { from: scope.from, to: scope.to };
   const assignees = inList(sql.ref('t.assignee_id'), scope.userIds);
   const taskVisible = await visibleCondition(ctx, 'tasks', user, 't');
-  const done = (type: string) =>
-    sql<number>`(select count(*)::int from tasks t where ${taskVisible} and ${assignees} and t.type = ${type} and t.completed_at is not null and ${rangeCondition('t.completed_at', range)})`;
   const grievanceTeam = scope.teamId ? sql<boolean>`g.team_id = ${scope.teamId}` : sql<boolean>`true`;
-  const row = await ctx.db
-    .selectNoFrom([
-      sql<number>`(select count(*)::int from tasks t where ${taskVisible} and ${assignees} and t.completed_at is null)`.as(
-        'tasks_open',
-      ),
-      sql<number>`(select count(*)::int from tasks t where ${taskVisible} and ${assignees} and t.completed_at is null and t.due_at < ${now}::timestamptz)`.as(
-        'tasks_overdue',
-      ),
-      done('call').as('calls'),
-      done('meeting').as('meetings'),
-      done('visit').as('visits'),
-      sql<number>`(select count(*)::int from recruits r where ${await visibleCondition(ctx, 'recruits', user, 'r')} and ${inList(sql.ref('r.user_id'), scope.userIds)} and r.signed_at is not null and ${rangeCondition('r.signed_at', range, 'date')})`.as(
-        'recruits',
-      ),
-      // Visits logged (schemas/visit.json) that one of the people went on, in the range: they count toward the visits goal.
-      sql<number>`(select count(*)::int from visits v where ${await visibleCondition(ctx, 'visits', user, 'v')} and exists (select 1 from visit_users vu where vu.visit_id = v.id and ${inList(sql.ref('vu.user_id'), scope.userIds)}) and ${rangeCondition('v.visited_at', range)})`.as(
-        'visits_logged',
-      ),
-      sql<number>`(select count(*)::int from grievances g where ${await visibleCondition(ctx, 'grievances', user, 'g')} and g.status = 'open' and ${grievanceTeam})`.as(
-        'grievances_open',
-      ),
-      sql<number>`(select count(*)::int from notifications n where n.user_id = ${user.id} and n.read_at is null and n.dismissed_at is null)`.as(
-        'notifications_unread',
-      ),
-    ])
-    .executeTakeFirstOrThrow();
+  const [row, work] = await Promise.all([
+    ctx.db
+      .selectNoFrom([
+        sql<number>`(select count(*)::int from tasks t where ${taskVisible} and ${assignees} and t.completed_at is null)`.as(
+          'tasks_open',
+        ),
+        sql<number>`(select count(*)::int from tasks t where ${taskVisible} and ${assignees} and t.completed_at is null and t.due_at < ${now}::timestamptz)`.as(
+          'tasks_overdue',
+        ),
+        sql<number>`(select count(*)::int from grievances g where ${await visibleCondition(ctx, 'grievances', user, 'g')} and g.status = 'open' and ${grievanceTeam})`.as(
+          'grievances_open',
+        ),
+        sql<number>`(select count(*)::int from notifications n where n.user_id = ${user.id} and n.read_at is null and n.dismissed_at is null)`.as(
+          'notifications_unread',
+        ),
+      ])
+      .executeTakeFirstOrThrow(),
+    // Calls, meetings, visits and recruits: the one definition the reports use too (measures/person-work.ts).
+    personWork(ctx, user, range, scope.userIds).then((result) => result.together),
+  ]);
 
   let goals: Goals = { calls: null, meetings: null, visits: null, recruits: null };
   const people = scope.userIds.length
@@ -121,19 +108,6 @@ export async function personFigures(ctx: AppContext, user: AuthUser, scope: Scop
   const who = { assignee_id: idFilter(scope.userIds) };
   const taskLink = (filter: Record<string, unknown>): Link => ({ resource: 'tasks', filter: { ...who, ...filter } });
   const figures: Figure[] = [];
-  // The visits goal counts visit tasks done and visits logged; the figure opens the one list that holds them all.
-  const visitsLogged = readsVisits ? row.visits_logged : 0;
-  const visitTasks = readsTasks ? row.visits : 0;
-  const loggedLink: Link = {
-    resource: 'visits',
-    filter: { user_ids: idFilter(scope.userIds), ...rangeFilter('visited_at', range) },
-  };
-  const visitsLink: Link | null =
-    !readsTasks || (visitTasks === 0 && visitsLogged > 0)
-      ? loggedLink
-      : visitsLogged === 0
-        ? taskLink({ type: 'visit', ...rangeFilter('completed_at', range) })
-        : null;
   if (readsTasks) {
     figures.push(
       { key: 'tasks_open', label: 'Open tasks', value: row.tasks_open, link: taskLink({ completed_at_null: true }) },
@@ -143,32 +117,18 @@ export async function personFigures(ctx: AppContext, user: AuthUser, scope: Scop
         value: row.tasks_overdue,
         link: taskLink({ completed_at_null: true, due_at_lt: now }),
       },
-      {
-        key: 'calls',
-        label: 'Calls',
-        value: row.calls,
-        goal: goals.calls,
-        link: taskLink({ type: 'call', ...rangeFilter('completed_at', range) }),
-      },
-      {
-        key: 'meetings',
-        label: 'Meetings',
-        value: row.meetings,
-        goal: goals.meetings,
-        link: taskLink({ type: 'meeting', ...rangeFilter('completed_at', range) }),
-      },
-      { key: 'visits', label: 'Visits', value: visitTasks + visitsLogged, goal: goals.visits, link: visitsLink },
     );
-  } else if (readsVisits) {
-    figures.push({ key: 'visits', label: 'Visits', value: visitsLogged, goal: goals.visits, link: visitsLink });
   }
-  if (readsRecruits) {
+  for (const key of GOAL_KEYS) {
+    const measure = work[key];
+    if (measure.value === null) continue;
     figures.push({
-      key: 'recruits',
-      label: 'Recruits signed',
-      value: row.recruits,
-      goal: goals.recruits,
-      link: { resource: 'recruits', filter: { user_id: idFilter(scope.userIds), ...rangeFilter('signed_at', range) } },
+      key,
+      label: GOAL_LABELS[key],
+      value: measure.value,
+      goal: goals[key],
+      link: measure.link,
+      parts: measure.parts,
     });
   }
   if (readsGrievances) {
@@ -186,10 +146,10 @@ export async function personFigures(ctx: AppContext, user: AuthUser, scope: Scop
     tasks_open: scope.kind === 'me' ? (flat('tasks_open') ?? 0) : flat('tasks_open'),
     notifications_unread: row.notifications_unread,
     tasks_overdue: flat('tasks_overdue'),
-    calls: flat('calls'),
-    meetings: flat('meetings'),
-    visits: shown.has('visits') ? visitTasks + visitsLogged : null,
-    recruits: flat('recruits'),
+    calls: work.calls.value,
+    meetings: work.meetings.value,
+    visits: work.visits.value,
+    recruits: work.recruits.value,
     grievances_open: flat('grievances_open'),
     goals,
     range: { from: scope.from, to: scope.to },

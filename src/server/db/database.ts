@@ -1,11 +1,11 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, sql } from 'kysely';
-import type pg from 'pg';
+import { Kysely, sql } from 'kysely';
 import type { Config } from '../config/config.js';
+import { DatabaseHealth } from './database-health.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import { PGliteThread } from './pglite-thread.js';
-import { asText, DATE, INT8, NUMERIC, toNumber } from './type-parsers.js';
+import { openPostgres } from './postgres.js';
 import { trackWrites, WriteGeneration } from './write-tracking.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -15,14 +15,28 @@ export interface Database {
   db: Kysely<any>;
   /** Moves after every write through `db` (read caches check it). */
   writes: WriteGeneration;
+  /** Whether the database answers now; the embedded one unless its thread is starting again (db/database-health.ts). */
+  health: DatabaseHealth;
   /** Run `listener` for every NOTIFY on `channel`, from this process or (on PostgreSQL) any other. */
   listen(channel: string, listener: (payload: string) => void): Promise<void>;
+  /**
+   * `listener` runs when notifications may have been missed: the LISTEN connection was lost and is open again
+   * (PostgreSQL). Returns a function that stops it.
+   */
+  onNotificationsMissed(listener: () => void): () => void;
+  /** Whether notifications reach this process now (its LISTEN connection is open; always, on the embedded database). */
+  readonly listening: boolean;
   notify(channel: string, payload: string): Promise<void>;
   /**
    * Runs `work` while no other process runs its own (PostgreSQL: a session advisory lock held by a connection of
    * its own; the embedded database has one process). Processes started together migrate and seed one at a time.
    */
   exclusively<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` unless another process runs work under the same `lock` (a number of its own) now; null when it did not
+   * run. The embedded database has one process: there the lock is held in memory, against other work of this process.
+   */
+  exclusivelyIfFree<T>(lock: number, work: () => Promise<T>): Promise<T | null>;
   /** Checkpoint and close; safe to call twice. */
   close(): Promise<void>;
   /** The connection pool's state (PostgreSQL); the embedded database has one connection and no pool. */
@@ -33,77 +47,8 @@ export interface Database {
 
 export class DataFolderLockedError extends Error {}
 
-/** The advisory lock key of start-up work (migrations, seeding): any fixed number no other code uses. */
-const START_LOCK = 7_240_114_001;
-
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Database> {
   return config.databaseUrl ? openPostgres(config.databaseUrl) : openPGlite(path.join(config.dataDir, 'db'));
-}
-
-async function openPostgres(url: string): Promise<Database> {
-  // Loaded only here: with the embedded database the driver is never needed.
-  const { default: pg } = await import('pg');
-  pg.types.setTypeParser(INT8, toNumber);
-  pg.types.setTypeParser(NUMERIC, toNumber);
-  pg.types.setTypeParser(DATE, asText);
-  // No JIT: the access policy's rules (access/compile.ts) give plans of many small subplans whose estimated cost passes
-  // jit_above_cost though they run in a millisecond; compiling them took seconds (docs/operations.md).
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
-    options: '-c jit=off',
-  });
-  const writes = new WriteGeneration();
-  const db = new Kysely<any>({ dialect: trackWrites(new PostgresDialect({ pool }), writes) });
-  await sql`select 1`.execute(db);
-  let listenClient: pg.Client | null = null;
-  const listeners = new Map<string, Array<(payload: string) => void>>();
-  let closed = false;
-  return {
-    kind: 'postgres',
-    db,
-    writes,
-    poolStats: () => ({
-      max: pool.options.max ?? 10,
-      total: pool.totalCount,
-      idle: pool.idleCount,
-      waiting: pool.waitingCount,
-    }),
-    async listen(channel, listener) {
-      if (!listenClient) {
-        listenClient = new pg.Client({ connectionString: url });
-        await listenClient.connect();
-        listenClient.on('notification', (message) => {
-          for (const fn of listeners.get(message.channel) ?? []) fn(message.payload ?? '');
-        });
-      }
-      if (!listeners.has(channel)) {
-        listeners.set(channel, []);
-        await listenClient.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      }
-      listeners.get(channel)!.push(listener);
-    },
-    async notify(channel, payload) {
-      await sql`select pg_notify(${channel}, ${payload})`.execute(db);
-    },
-    async exclusively(work) {
-      const holder = new pg.Client({ connectionString: url });
-      await holder.connect();
-      try {
-        await holder.query('select pg_advisory_lock($1)', [START_LOCK]);
-        return await work();
-      } finally {
-        // Ending the session releases the lock, also when the unlock cannot be sent.
-        await holder.end().catch(() => {});
-      }
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      await listenClient?.end().catch(() => {});
-      await db.destroy();
-    },
-  };
 }
 
 /**
@@ -121,30 +66,50 @@ async function openPGlite(folder: string): Promise<Database> {
     throw error;
   }
   const writes = new WriteGeneration();
-  // Writes in flight when the thread stopped may have committed: what the caches keep is dropped.
-  thread.onRestart = () => writes.bump('data', null);
+  const health = DatabaseHealth.inProcess();
+  thread.onStop = (error) => health.stopped(error.message);
+  thread.onRestart = () => {
+    // Writes in flight when the thread stopped may have committed: what the caches keep is dropped.
+    writes.bump('data', null);
+    health.started();
+  };
   const db = new Kysely<any>({ dialect: trackWrites(new PGliteDialect(thread), writes) });
   // One process owns the embedded database, so notifications stay in this process.
   const listeners = new Map<string, Array<(payload: string) => void>>();
+  const heldLocks = new Set<number>();
   let closed = false;
   return {
     kind: 'pglite',
     db,
     writes,
+    health,
     thread,
     async listen(channel, listener) {
       if (!listeners.has(channel)) listeners.set(channel, []);
       listeners.get(channel)!.push(listener);
     },
+    onNotificationsMissed: () => () => {},
+    listening: true,
     async notify(channel, payload) {
       for (const fn of listeners.get(channel) ?? []) queueMicrotask(() => fn(payload));
     },
     async exclusively(work) {
       return work();
     },
+    async exclusivelyIfFree(lock, work) {
+      // One process, but several parts of it may ask (two outbox publishers in a test): the lock is held in memory.
+      if (heldLocks.has(lock)) return null;
+      heldLocks.add(lock);
+      try {
+        return await work();
+      } finally {
+        heldLocks.delete(lock);
+      }
+    },
     async close() {
       if (closed) return;
       closed = true;
+      health.close();
       try {
         // Statements in flight finish first; then everything is flushed to the data folder.
         await thread.close();

@@ -32,7 +32,11 @@ import * as regionSiteOrder from './migrations/030_region_site_order.js';
 import * as idempotencyFingerprints from './migrations/031_idempotency_fingerprints.js';
 import * as logForOthers from './migrations/032_log_for_others.js';
 import * as backupRuns from './migrations/033_backup_runs.js';
+import * as realtimeOutbox from './migrations/034_realtime_outbox.js';
 import * as rolePolicies from './migrations/035_role_policies.js';
+import * as organizerRoleName from './migrations/036a_organizer_role_name.js';
+import * as conversations from './migrations/036b_conversations.js';
+import * as assessments from './migrations/036c_assessments.js';
 import * as choiceKeysAndArchiveRestore from './migrations/040_choice_keys_and_archive_restore.js';
 import * as logicClearHidden from './migrations/041_logic_clear_hidden.js';
 
@@ -70,7 +74,11 @@ const migrations: Record<string, Migration> = {
   '031_idempotency_fingerprints': idempotencyFingerprints,
   '032_log_for_others': logForOthers,
   '033_backup_runs': backupRuns,
+  '034_realtime_outbox': realtimeOutbox,
   '035_role_policies': rolePolicies,
+  '036a_organizer_role_name': organizerRoleName,
+  '036b_conversations': conversations,
+  '036c_assessments': assessments,
   '040_choice_keys_and_archive_restore': choiceKeysAndArchiveRestore,
   '041_logic_clear_hidden': logicClearHidden,
 };

@@ -70,7 +70,9 @@ export class PGliteThread {
   private restartsAt: number[] = [];
   /** Moves each time the thread starts again: a transaction begun on an earlier thread is gone. */
   epoch = 0;
-  /** Told after each unexpected stop (the read caches drop what they kept). */
+  /** Told at each unexpected stop, before the thread starts again (/api/ready answers 503 until it has). */
+  onStop: (error: Error) => void = () => {};
+  /** Told once the thread stopped unexpectedly runs again (the read caches drop what they kept). */
   onRestart: (error: Error) => void = () => {};
 
   private constructor(
@@ -220,6 +222,7 @@ export class PGliteThread {
       process.exit(1);
     }
     this.epoch++;
+    this.onStop(reason);
     this.spawn();
     this.ready.then(
       () => this.onRestart(reason),

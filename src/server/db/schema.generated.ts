@@ -28,6 +28,32 @@ export interface AppSettings {
   value: Json;
 }
 
+export interface AssessmentLevels {
+  color: string | null;
+  created_at: Generated<Timestamp>;
+  custom: Generated<Json>;
+  deleted_at: Timestamp | null;
+  description: string | null;
+  id: Generated<number>;
+  name: string;
+  position: Generated<number>;
+  slug: string | null;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface Assessments {
+  assessed_at: Generated<Timestamp>;
+  conversation_id: number | null;
+  id: Generated<number>;
+  is_leader: Generated<boolean>;
+  level: string | null;
+  on_committee: Generated<boolean>;
+  person_id: number;
+  person_type: string;
+  previous_level: string | null;
+  user_id: number | null;
+}
+
 export interface AssistantMessages {
   citations: Json | null;
   completion_tokens: Generated<number>;
@@ -190,6 +216,7 @@ export interface ClassificationTypes {
 }
 
 export interface Contacts {
+  assessment: string | null;
   contractor_id: number | null;
   created_at: Generated<Timestamp>;
   custom: Generated<Json>;
@@ -198,8 +225,10 @@ export interface Contacts {
   first_name: string;
   id: Generated<number>;
   import_id: number | null;
+  is_leader: Generated<boolean>;
   last_name: Generated<string>;
   notes: string | null;
+  on_committee: Generated<boolean>;
   phone: string | null;
   status: Generated<string>;
   team_id: number | null;
@@ -269,6 +298,45 @@ export interface ContractorTypes {
   position: Generated<number>;
   slug: string | null;
   updated_at: Generated<Timestamp>;
+}
+
+export interface ConversationOutcomes {
+  color: string | null;
+  created_at: Generated<Timestamp>;
+  custom: Generated<Json>;
+  deleted_at: Timestamp | null;
+  description: string | null;
+  id: Generated<number>;
+  name: string;
+  position: Generated<number>;
+  reached: Generated<boolean>;
+  slug: string | null;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface Conversations {
+  assessment: string | null;
+  channel: string;
+  contact_id: number | null;
+  created_at: Generated<Timestamp>;
+  custom: Generated<Json>;
+  deleted_at: Timestamp | null;
+  had_at: Timestamp;
+  id: Generated<number>;
+  member_id: number | null;
+  next_step: string | null;
+  next_step_due: Timestamp | null;
+  next_step_user_id: number | null;
+  next_task_id: number | null;
+  notes: string | null;
+  outcome: string | null;
+  person_id: Generated<number | null>;
+  person_type: Generated<string | null>;
+  recruit_id: number | null;
+  site_id: number | null;
+  task_id: number | null;
+  updated_at: Generated<Timestamp>;
+  user_id: number | null;
 }
 
 export interface CustomRecords {
@@ -568,6 +636,7 @@ export interface MarketShareSites {
 }
 
 export interface Members {
+  assessment: string | null;
   classification_id: number | null;
   contractor_id: number | null;
   created_at: Generated<Timestamp>;
@@ -578,11 +647,13 @@ export interface Members {
   first_name: string;
   id: Generated<number>;
   import_id: number | null;
+  is_leader: Generated<boolean>;
   is_steward: Generated<boolean>;
   joined_at: string | null;
   last_name: Generated<string>;
   member_number: string | null;
   notes: string | null;
+  on_committee: Generated<boolean>;
   phone: string | null;
   team_id: number | null;
   trade_id: number | null;
@@ -624,7 +695,14 @@ export interface PasswordResets {
   used_at: Timestamp | null;
 }
 
+export interface RealtimeOutbox {
+  created_at: Generated<Timestamp>;
+  id: Generated<number>;
+  message: string;
+}
+
 export interface Recruits {
+  assessment: string | null;
   contractor_id: number | null;
   created_at: Generated<Timestamp>;
   custom: Generated<Json>;
@@ -633,8 +711,10 @@ export interface Recruits {
   first_name: string;
   id: Generated<number>;
   import_id: number | null;
+  is_leader: Generated<boolean>;
   last_name: Generated<string>;
   notes: string | null;
+  on_committee: Generated<boolean>;
   phone: string | null;
   signed_at: string | null;
   site_id: number | null;
@@ -980,6 +1060,8 @@ export interface VisitUsers {
 
 export interface DB {
   app_settings: AppSettings;
+  assessment_levels: AssessmentLevels;
+  assessments: Assessments;
   assistant_messages: AssistantMessages;
   assistant_threads: AssistantThreads;
   backup_runs: BackupRuns;
@@ -998,6 +1080,8 @@ export interface DB {
   contractor_trades: ContractorTrades;
   contractor_types: ContractorTypes;
   contractors: Contractors;
+  conversation_outcomes: ConversationOutcomes;
+  conversations: Conversations;
   custom_records: CustomRecords;
   dispatch_types: DispatchTypes;
   documents: Documents;
@@ -1027,6 +1111,7 @@ export interface DB {
   notes: Notes;
   notifications: Notifications;
   password_resets: PasswordResets;
+  realtime_outbox: RealtimeOutbox;
   recruits: Recruits;
   region_users: RegionUsers;
   regions: Regions;

@@ -9,7 +9,7 @@ import { loadAuthUser } from '../auth/load-user.js';
 import { temporaryFolder } from '../files/file-store.js';
 import { forbidden, HttpError, notFound, ValidationError } from '../http/errors.js';
 import { enqueueJob } from '../jobs/queue.js';
-import { ClaimLost, type JobContext, PermanentJobError } from '../jobs/worker.js';
+import { type JobContext, jobCutOff, PermanentJobError } from '../jobs/worker.js';
 import { displayName } from '../records/fields.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { CSV_BOM, csvLines } from './csv.js';
@@ -282,7 +282,7 @@ export class ExportService {
         .execute();
     } catch (error) {
       await rm(temporary, { force: true });
-      if (error instanceof ClaimLost) throw error;
+      if (jobCutOff(error)) throw error;
       const message = error instanceof Error ? error.message : String(error);
       await db
         .updateTable('exports')

@@ -1,9 +1,13 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { Config } from '../config/config.js';
 import { InputLimitError } from '../config/input-limits.js';
+import { isDatabaseUnavailable } from '../db/connection-errors.js';
 import { HttpError, ValidationError } from './errors.js';
 import { fieldErrorsOf } from './parse-body.js';
 import { declaredRefusal } from './route-permissions.js';
+
+/** Seconds a caller is asked to wait (Retry-After) when the database does not answer: it is probed every second. */
+const DATABASE_RETRY_SECONDS = 5;
 
 /**
  * Every failure leaves as JSON in the shapes of DESIGN.md 6. Fastify's own errors (bad JSON, body too large,
@@ -16,6 +20,15 @@ export function installErrorHandler(app: FastifyInstance, config: Config) {
     }
     if (error instanceof HttpError) {
       return reply.status(error.statusCode).headers(error.headers).send({ message: error.message });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ reason: error.message }, 'answered 503: the database did not answer');
+      return reply
+        .status(503)
+        .header('retry-after', String(DATABASE_RETRY_SECONDS))
+        .send({
+          message: `The database is not answering just now (it may be restarting), so this could not be done. Try again in ${DATABASE_RETRY_SECONDS} seconds.`,
+        });
     }
     const status = error.statusCode ?? 500;
     if (error.validation) {

@@ -5,7 +5,7 @@ import { loadAuthUser } from '../auth/load-user.js';
 import type { InputLimits } from '../config/config.js';
 import { LimitExceeded, toInputLimitError } from '../config/input-limits.js';
 import { vacuumAfterLargeWrite } from '../db/embedded-maintenance.js';
-import { ClaimLost, type JobContext, JobInterrupted, PermanentJobError, SimulatedCrash } from '../jobs/worker.js';
+import { type JobContext, JobInterrupted, jobCutOff, PermanentJobError } from '../jobs/worker.js';
 import { type FieldsCache, undoBatch } from '../records/batch-writer.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import { phase, takePhases } from '../records/write-phases.js';
@@ -106,7 +106,7 @@ export class ImportProcessor {
           job,
         );
     } catch (error) {
-      if (error instanceof JobInterrupted || error instanceof SimulatedCrash || error instanceof ClaimLost) throw error;
+      if (jobCutOff(error)) throw error;
       const message = error instanceof Error ? error.message : String(error);
       await fail(`The import stopped: ${message}`, user.id);
       throw new PermanentJobError(message);
@@ -220,6 +220,8 @@ export class ImportProcessor {
             return counts.created;
           }),
         );
+        // Stopping (a drain): the chunk is committed with its checkpoint; another process goes on from it at once.
+        if (job?.stopping) throw new JobInterrupted();
         await phase('progress', async () => {
           await statistics.grown(db, created);
           await job?.heartbeat({ import_id: importId, file: fileIndex, row: chunk.nextRow });

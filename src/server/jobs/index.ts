@@ -22,12 +22,20 @@ const jobs: FeaturePlugin = async (app, { ctx }) => {
     singleProcess: ctx.database.kind === 'pglite',
     log: app.log,
     staleAfterSeconds: ctx.config.jobStaleSeconds,
+    health: ctx.database.health,
+    released: () => ctx.database.notify(RELEASED_CHANNEL, ''),
   });
   app.decorate('jobs', worker);
+  // A process draining (SIGTERM) gives its job back at once, and the others hear of it rather than at their next poll.
+  await ctx.database.listen(RELEASED_CHANNEL, () => worker.wake());
+  ctx.lifecycle.onDrain(() => worker.stop());
   app.addHook('onClose', async () => {
     await worker.stop();
   });
 };
+
+/** NOTIFY channel of a job given back to the queue by a stopping process. */
+const RELEASED_CHANNEL = 'om_job_released';
 export const jobsPlugin = fp(jobs, { name: 'jobs' });
 
 /** Starts the in-process job worker (requeues jobs a stopped process left running). */

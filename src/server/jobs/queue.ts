@@ -174,6 +174,27 @@ export async function requeueAbandoned(
 }
 
 /**
+ * The jobs `running` in `workerId`'s name that it no longer runs (the database connection under them was lost), back
+ * to the queue to run now, their attempt not counted.
+ */
+export async function requeueStranded(db: Kysely<any>, workerId: string): Promise<number> {
+  const result = await db
+    .updateTable('jobs')
+    .set({
+      status: 'queued',
+      locked_by: null,
+      locked_at: null,
+      attempts: sql`greatest(attempts - 1, 0)`,
+      run_at: new Date(),
+      updated_at: new Date(),
+    })
+    .where('status', '=', 'running')
+    .where('locked_by', '=', workerId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows ?? 0);
+}
+
+/**
  * Inside a job's transaction: fails unless `workerId` still holds the job, and keeps it held until the transaction
  * ends (`for share`: requeueAbandoned's update waits), so a worker that lost its claim can never commit work
  * another worker is doing too.
@@ -195,6 +216,17 @@ export function processIsAlive(pid: number): boolean {
   } catch (error: any) {
     return error.code === 'EPERM';
   }
+}
+
+/**
+ * The queue as the metrics endpoint tells it: jobs due now that no worker has taken yet, and how long the oldest of
+ * them has waited past its time, in seconds (0 when none waits).
+ */
+export async function jobQueueLag(db: Kysely<any>): Promise<{ due: number; lagSeconds: number }> {
+  const { rows } = await sql<{ due: number; lag: number | null }>`select count(*)::int as due,
+      extract(epoch from now() - min(run_at))::float8 as lag
+    from jobs where status = 'queued' and run_at <= now()`.execute(db);
+  return { due: Number(rows[0]?.due ?? 0), lagSeconds: Math.max(0, Number(rows[0]?.lag ?? 0)) };
 }
 
 /** Heavy jobs (those with a `startedBy`) waiting or running: the person's, and everyone's. */

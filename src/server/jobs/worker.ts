@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { isConnectionLost } from '../db/connection-errors.js';
 import {
   claimJob,
   enqueueJob,
@@ -9,6 +10,7 @@ import {
   holdsClaim,
   type Job,
   requeueAbandoned,
+  requeueStranded,
   WORKER_ID,
 } from './queue.js';
 
@@ -45,6 +47,20 @@ export class ClaimLost extends Error {
 /** Thrown for failures that retrying cannot fix (missing file, deleted import): the job is failed at once. */
 export class PermanentJobError extends Error {}
 
+/**
+ * Whether a handler's failure means the job was cut off rather than that it went wrong (the worker stopping, a
+ * crash, another worker taking over, the database lost): the handler leaves what it works on as it is, for the job to
+ * go on later, instead of marking it failed.
+ */
+export function jobCutOff(error: unknown): boolean {
+  return (
+    error instanceof JobInterrupted ||
+    error instanceof SimulatedCrash ||
+    error instanceof ClaimLost ||
+    isConnectionLost(error)
+  );
+}
+
 export type JobHandler = (payload: any, ctx: JobContext) => Promise<void>;
 
 export interface JobHandlerOptions {
@@ -63,6 +79,10 @@ export interface WorkerOptions {
   staleAfterSeconds?: number;
   /** How often a worker looks for jobs abandoned by other processes. */
   recoverEveryMs?: number;
+  /** Whether the database answers (db/database-health.ts): the worker pauses while it does not and resumes after. */
+  health?: { readonly up: boolean; onChange(listener: (up: boolean) => void): () => void };
+  /** Called after the worker, stopping, gave its job back to the queue: tells the other processes to take it now. */
+  released?(): Promise<void>;
 }
 
 /**
@@ -82,6 +102,9 @@ export class JobWorker {
   private wakeRequested = false;
   /** Set by stop(): handlers stop at their next checkpoint. (Not set before start: tests drain without starting.) */
   private stopRequested = false;
+  /** The database was lost while this worker ran: its job may be left `running`, to be given back once it returns. */
+  private stranded = false;
+  private stopWatching: (() => void) | null = null;
   readonly workerId: string;
 
   constructor(private readonly options: WorkerOptions) {
@@ -120,7 +143,20 @@ export class JobWorker {
     });
     if (requeued) this.options.log?.info({ requeued }, 'Requeued jobs left running by a stopped process');
     await this.queuePeriodic();
+    this.stopWatching = this.options.health?.onChange((up) => this.databaseChanged(up)) ?? null;
     this.schedule(0);
+  }
+
+  /** Paused while the database is away (the loop does not run); on its return, back to work at once. */
+  private databaseChanged(up: boolean) {
+    if (this.stopped) return;
+    if (!up) {
+      this.stranded = true;
+      this.options.log?.info({}, 'Job worker paused: the database does not answer');
+      return;
+    }
+    this.options.log?.info({}, 'Job worker resumed: the database answers again');
+    this.wake();
   }
 
   /** Look for work now (after enqueueing a job in this process). */
@@ -137,6 +173,8 @@ export class JobWorker {
   async stop() {
     this.stopped = true;
     this.stopRequested = true;
+    this.stopWatching?.();
+    this.stopWatching = null;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running?.catch(() => {});
@@ -166,13 +204,25 @@ export class JobWorker {
   }
 
   private async loop() {
+    if (this.options.health && !this.options.health.up) return; // resumed by databaseChanged
     try {
+      if (this.stranded) {
+        // Its connection was cut mid-job: the job is still `running` in this worker's name, and no one else takes it
+        // (this process is alive, its heartbeat recent). Given back without counting the attempt: not its fault.
+        const requeued = await requeueStranded(this.options.db, this.workerId);
+        this.stranded = false;
+        if (requeued) this.options.log?.info({ requeued }, 'Requeued the job the lost database connection cut off');
+      }
       await this.recoverAbandoned();
       while (!this.stopped && (await this.runOne())) {
         /* keep going while there is work */
       }
     } catch (error) {
-      this.options.log?.error({ err: error }, 'Job worker error');
+      if (isConnectionLost(error)) {
+        this.stranded = true;
+        // Paused until the database answers again, unless it is still taken for up: then tried again after a poll.
+        if (this.options.health && !this.options.health.up) return;
+      } else this.options.log?.error({ err: error }, 'Job worker error');
     }
     const again = this.wakeRequested;
     this.wakeRequested = false;
@@ -240,8 +290,11 @@ export class JobWorker {
           .set({ status: 'queued', locked_by: null, locked_at: null, attempts: Math.max(0, job.attempts - 1) })
           .where('id', '=', job.id)
           .execute();
+        await this.options.released?.().catch(() => {});
         return false;
       }
+      // Left `running`: given back when the database answers again (loop, `stranded`).
+      if (isConnectionLost(error)) throw error;
       const retried = await failJob(db, job, error, { retry: !(error instanceof PermanentJobError) });
       this.options.log?.error({ err: error, job: job.id, type: job.type, retried }, 'Job failed');
     }

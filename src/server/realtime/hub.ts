@@ -24,7 +24,17 @@ export interface HubOptions extends Liveness {
   /** Sends a client event or a presence notice on its way to every process; delivery comes back through `deliver`. */
   relay(message: RelayMessage): Promise<void>;
   log: FastifyBaseLogger;
+  /**
+   * For this many seconds after the hub starts, the events it delivers are kept and given to each socket that
+   * subscribes to their channel afterwards (0: off). After a restart of the standalone hub every socket is new, and
+   * pusher-js waits seconds between tries: a browser that comes back late still hears what was published meanwhile,
+   * the events the app processes kept in their outbox while the hub was away included.
+   */
+  catchUpSeconds?: number;
 }
+
+/** At most this many events are kept for sockets that subscribe late (the oldest go first). */
+const CATCH_UP_MAX_EVENTS = 2_000;
 
 /**
  * The embedded Pusher-protocol server of this process: which socket is on which channel, and the handling
@@ -35,12 +45,16 @@ export class Hub {
   private readonly connections = new Set<Connection>();
   private readonly subscribers = new Map<string, Set<Connection>>();
   private readonly presence: PresenceExchange;
+  private readonly startedAt = Date.now();
+  /** Events kept for sockets that subscribe after them, while the catch-up window lasts; null after. */
+  private recent: Array<{ channel: string; text: string; except?: string }> | null;
 
   get connectionCount(): number {
     return this.connections.size;
   }
 
   constructor(private readonly options: HubOptions) {
+    this.recent = options.catchUpSeconds ? [] : null;
     this.presence = new PresenceExchange({
       publish: (notice) => options.relay({ channels: [], event: PRESENCE_NOTICE_EVENT, data: JSON.stringify(notice) }),
       announce: (change, event, info) => this.announceMember(change.channel, event, change.userId, info),
@@ -87,19 +101,43 @@ export class Hub {
   deliver(message: RelayMessage): void {
     if (message.event === PRESENCE_NOTICE_EVENT) return this.presenceNotice(message.data);
     const extra = message.userId === undefined ? undefined : { user_id: message.userId };
+    const keep = this.catchUpLasts() && !message.event.startsWith('pusher') && !message.event.startsWith('client-');
     for (const channel of message.channels) {
       const subscribers = this.subscribers.get(channel);
-      if (!subscribers) continue;
+      if (!subscribers && !keep) continue;
       const text = frame(message.event, message.data, channel, extra);
-      for (const connection of subscribers) if (connection.socketId !== message.except) connection.send(text);
+      if (keep) this.keep({ channel, text, except: message.except });
+      for (const connection of subscribers ?? []) if (connection.socketId !== message.except) connection.send(text);
     }
+  }
+
+  private catchUpLasts(): boolean {
+    if (this.recent && Date.now() - this.startedAt > (this.options.catchUpSeconds ?? 0) * 1000) this.recent = null;
+    return this.recent !== null;
+  }
+
+  private keep(event: { channel: string; text: string; except?: string }) {
+    this.recent!.push(event);
+    if (this.recent!.length > CATCH_UP_MAX_EVENTS) this.recent!.shift();
+  }
+
+  /** A socket that joined `channel` during the catch-up window hears what was published on it before, in order. */
+  private catchUp(connection: Connection, channel: string): void {
+    if (!this.catchUpLasts()) return;
+    for (const event of this.recent!)
+      if (event.channel === channel && event.except !== connection.socketId) connection.send(event.text);
   }
 
   /** Asks every client to reconnect (to another process, or to this one after a restart) and waits for them to go. */
   async close(): Promise<void> {
     await this.presence.stop();
+    await this.reconnectAll('Server shutting down');
+  }
+
+  /** Asks every client to reconnect at once (pusher-js does on 4200) and waits for them to go. */
+  async reconnectAll(reason: string): Promise<void> {
     const connections = [...this.connections];
-    for (const connection of connections) connection.close(ErrorCode.ReconnectNow, 'Server shutting down');
+    for (const connection of connections) connection.close(ErrorCode.ReconnectNow, reason);
     await Promise.all(connections.map((connection) => connection.closed(1_000)));
   }
 
@@ -163,6 +201,7 @@ export class Hub {
     subscribers.add(connection);
     const arrived = member ? this.presence.join(channel, member.id, member.info, connection.socketId) : false;
     this.confirm(connection, channel);
+    this.catchUp(connection, channel);
     if (arrived) {
       this.announceMember(channel, 'member_added', member!.id, member!.info, connection);
     }

@@ -7,6 +7,7 @@ import type { Database } from '../db/database.js';
 import { registerAuthRoutes } from './auth-routes.js';
 import { addBuiltInRules, type ChannelRuleResult, ChannelRules } from './channel-rules.js';
 import { Hub } from './hub.js';
+import { OutboxPublisher } from './outbox.js';
 import { ProcessRelay } from './process-relay.js';
 import {
   DEFAULT_ACTIVITY_TIMEOUT_SECONDS,
@@ -34,6 +35,13 @@ export interface Realtime {
   close(): Promise<void>;
   /** Browsers connected to this process's hub now. */
   connections(): number;
+  /**
+   * Whether events can reach browsers now: the outside hub answers, or, with the embedded hub, this process hears the
+   * other processes (its LISTEN connection is open).
+   */
+  hubUp(): Promise<boolean>;
+  /** Events waiting in the outbox for the outside hub to answer (realtime/outbox.ts); none with the embedded hub. */
+  outboxEvents(): Promise<number>;
 }
 
 export interface RealtimeOptions {
@@ -73,13 +81,22 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
   });
   const relay = await ProcessRelay.start(database, (message) => hub.deliver(message), app.log);
   hub.start();
-  const publisher: Publisher = config.pusher.external ? createPusherApiPublisher(config.pusher, secret) : relay;
+  // Events other processes published while this one's LISTEN connection was lost never reached its browsers: they are
+  // told to reconnect, and fetch what they show again once they listen (client/realtime/catchUp.ts).
+  const stopMissing = database.onNotificationsMissed(() => hub.reconnectAll('Events may have been missed'));
+  const outbox = config.pusher.external
+    ? new OutboxPublisher(createPusherApiPublisher(config.pusher, secret), database, app.log)
+    : null;
+  await outbox?.start();
+  const publisher: Publisher = outbox ?? relay;
 
   // preClose, not onClose: sockets must be told to go before the HTTP server waits for its connections. Added
   // before @fastify/websocket so ours runs first and clients get 4200 (reconnect now) rather than a bare close.
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      stopMissing();
+      await outbox?.close();
       relay.close();
       await hub.close();
     })());
@@ -109,5 +126,7 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
     },
     close,
     connections: () => hub.connectionCount,
+    hubUp: async () => (outbox ? outbox.hubUp() : database.health.up && database.listening),
+    outboxEvents: async () => (outbox ? outbox.waiting() : 0),
   };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import { isConnectionLost } from '../db/connection-errors.js';
 import { type PresenceChange, PresenceRoster, type PresenceSnapshot, socketKey } from './presence.js';
 
 /** The relay event that carries presence notices between processes; never delivered to a socket. */
@@ -124,8 +125,11 @@ export class PresenceExchange {
 
   private send(notice: PresenceNotice): Promise<void> {
     if (this.stopped) return Promise.resolve();
-    return this.options
-      .publish(notice)
-      .catch((error) => this.options.log.error({ err: error }, 'realtime: could not share a presence change'));
+    return this.options.publish(notice).catch((error) =>
+      // The database away: the next `alive` notice after its return says it all again.
+      isConnectionLost(error)
+        ? this.options.log.warn({ reason: error.message }, 'realtime: could not share a presence change')
+        : this.options.log.error({ err: error }, 'realtime: could not share a presence change'),
+    );
   }
 }

@@ -14,7 +14,12 @@ export interface HubServerOptions {
   /** Relay `client-*` events between browsers (Pusher's "enable client events"); off by default, as on Pusher. */
   clientEvents?: boolean;
   logLevel?: string;
+  /** Seconds after start during which sockets that subscribe hear what was published before them (Hub). */
+  catchUpSeconds?: number;
 }
+
+/** Long enough for every browser to come back after a restart of the hub (pusher-js retries for about a minute). */
+const DEFAULT_CATCH_UP_SECONDS = 120;
 
 /**
  * The project's Pusher-protocol hub as a process of its own (`npm run hub`): browsers connect to it (`/app/{key}`),
@@ -34,6 +39,7 @@ export async function startHubServer(
     // Every socket is here: a client event goes straight to its channel.
     relay: async (message) => hub.deliver(message),
     log: app.log,
+    catchUpSeconds: options.catchUpSeconds ?? DEFAULT_CATCH_UP_SECONDS,
   });
   // Sockets are told to reconnect (4200) before the server waits for its connections.
   app.addHook('preClose', () => hub.close());

@@ -67,6 +67,11 @@ export interface WriteOptions {
    */
   idempotency?: RequestKey;
   /**
+   * Create and update: written inside this unit's transaction, with the other writes of the unit (`RecordService.inOne
+   * Transaction`): validated, hooked and revised as alone; its event and after-commit work wait for the unit to commit.
+   */
+  unit?: WriteUnit;
+  /**
    * Update: runs last in the write's transaction with what changed (`{}` when nothing did) and what the form logic
    * did to this record, to record it alongside or refuse it (a throw rolls the write back).
    */
@@ -75,6 +80,12 @@ export interface WriteOptions {
     changes: Record<string, [unknown, unknown]>,
     logic: FormLogicOutcome,
   ) => Promise<unknown>;
+}
+
+/** Writes made together: one transaction, and what each does after commit, run once it has committed. */
+export interface WriteUnit {
+  trx: Transaction<any>;
+  afterCommit: Array<() => Promise<void>>;
 }
 
 export interface ListResult {
@@ -623,10 +634,11 @@ export class RecordService {
     const category = def.categoryColumn ? ((body as any)?.[def.categoryColumn] ?? null) : undefined;
     if (!options.system) this.authorize(user, def, 'create', category);
     const once = this.onceFor(user, options, `create ${def.name}`);
-    const replayed = once && (await firstAnswer(this.db, once));
+    const db = options.unit?.trx ?? this.db;
+    const replayed = once && (await firstAnswer(db, once));
     if (replayed) return { ...replayed, replayed: true };
-    const fields = await this.fields(def);
-    const logic = isObject(body) ? await this.formLogic(def, body) : NO_FORM_LOGIC;
+    const fields = await this.fields(def, db);
+    const logic = isObject(body) ? await this.formLogic(def, body, db) : NO_FORM_LOGIC;
     const sent = isObject(body) ? withSetValues(body, logic, fields, def.readOnly) : body;
     const { values } = validateInput(sent, fields, {
       mode: 'create',
@@ -635,7 +647,7 @@ export class RecordService {
       setByLogic: new Set(Object.keys(logic.setValues)),
     });
     if (!options.system && user) await this.access.checkFieldRules(user, def, values);
-    const outcome = await this.writing(fields, async (trx): Promise<WriteAnswer> => {
+    const outcome = await this.writing(fields, options.unit, async (trx): Promise<WriteAnswer> => {
       const first = once && (await claim(trx, once));
       if (first) return { ...first, replayed: true };
       const ctx: WriteContext & { action: 'create' } = {
@@ -689,8 +701,10 @@ export class RecordService {
       return { ...answer, claimed: once };
     });
     if (outcome.replayed) return outcome;
-    this.announce(def, 'created', outcome.record, { user, socketId: options.socketId });
-    await this.afterCommit(def, outcome.record, 'create', user);
+    await this.whenCommitted(options.unit, async () => {
+      this.announce(def, 'created', outcome.record, { user, socketId: options.socketId });
+      await this.afterCommit(def, outcome.record, 'create', user);
+    });
     return outcome;
   }
 
@@ -704,10 +718,10 @@ export class RecordService {
     const check = (category?: string | null) => options.system || this.authorize(user, def, 'update', category);
     check();
     const once = this.onceFor(user, options, `update ${def.name} ${id}`);
-    const replayed = once && (await firstAnswer(this.db, once));
+    const replayed = once && (await firstAnswer(options.unit?.trx ?? this.db, once));
     if (replayed) return { ...replayed, replayed: true };
-    const fields = await this.fields(def);
-    const outcome = await this.writing(fields, async (trx): Promise<WriteAnswer> => {
+    const fields = await this.fields(def, options.unit?.trx);
+    const outcome = await this.writing(fields, options.unit, async (trx): Promise<WriteAnswer> => {
       const first = once && (await claim(trx, once));
       if (first) return { ...first, replayed: true };
       const answer = async (record: Record<string, any>): Promise<WriteAnswer> => {
@@ -790,18 +804,44 @@ export class RecordService {
       return answer(presented);
     });
     if (outcome.replayed) return outcome;
-    if (!options.silent) this.announce(def, 'updated', outcome.record, { user, socketId: options.socketId });
-    await this.afterCommit(def, outcome.record, 'update', user);
+    await this.whenCommitted(options.unit, async () => {
+      if (!options.silent) this.announce(def, 'updated', outcome.record, { user, socketId: options.socketId });
+      await this.afterCommit(def, outcome.record, 'update', user);
+    });
     return outcome;
   }
 
-  /** A write's transaction; a unique index's refusal (two writes of one value at once) answers 422 on the field. */
-  private async writing<T>(fields: Record<string, FieldSpec>, work: (trx: Transaction<any>) => Promise<T>): Promise<T> {
+  /**
+   * Several creates and updates in one transaction (a conversation with the assessment it changes and the task it
+   * asks for): `write` passes the unit to each (`options.unit`); each is validated, hooked and revised as alone, and
+   * all are announced once the transaction has committed. A failure of any rolls all back.
+   */
+  async inOneTransaction<T>(write: (unit: WriteUnit) => Promise<T>): Promise<T> {
+    const afterCommit: WriteUnit['afterCommit'] = [];
+    const result = await this.db.transaction().execute((trx) => write({ trx, afterCommit }));
+    for (const run of afterCommit) await run();
+    return result;
+  }
+
+  /**
+   * A write's transaction (the unit's, when it is one of several); a unique index's refusal (two writes of one value
+   * at once) answers 422 on the field.
+   */
+  private async writing<T>(
+    fields: Record<string, FieldSpec>,
+    unit: WriteUnit | undefined,
+    work: (trx: Transaction<any>) => Promise<T>,
+  ): Promise<T> {
     try {
-      return await this.db.transaction().execute(work);
+      return unit ? await work(unit.trx) : await this.db.transaction().execute(work);
     } catch (error) {
       throw uniqueViolation(error, fields) ?? error;
     }
+  }
+
+  private async whenCommitted(unit: WriteUnit | undefined, work: () => Promise<void>) {
+    if (unit) unit.afterCommit.push(work);
+    else await work();
   }
 
   /** The key of a write sent with one by a signed-in person (system writes have none). */
@@ -841,7 +881,7 @@ export class RecordService {
     if (!def.restorable) throw new HttpError(405, `${def.singular} records cannot be restored.`);
     this.authorize(user, def, 'restore');
     const fields = await this.fields(def);
-    const record = await this.writing(fields, async (trx) => {
+    const record = await this.writing(fields, undefined, async (trx) => {
       const row = await this.findVisible(trx, def, user, id, 'only', true, 'delete');
       const restored = await trx
         .updateTable(def.table)

@@ -58,7 +58,7 @@ export async function writeAnswer(
 /** A write that carries the `updated_at` the client read answers 409 when the record changed since. */
 const stale = { 409: messageAnswer };
 /** Idempotency-Key (records/idempotency.ts), X-Socket-Id (the browser that made the change is not told). */
-const writeHeaders = z.looseObject({
+export const writeHeaders = z.looseObject({
   'idempotency-key': z.string().optional(),
   'x-socket-id': z.string().optional(),
 });

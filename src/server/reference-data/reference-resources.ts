@@ -9,7 +9,7 @@ import { schemaBacked } from '../schemas/schema-backed.js';
  * and the list's order (`position`, a system column); soft delete and restore; a slug made from the name when
  * none is given, unique among live rows.
  */
-function reference(type: string, table: string): ResourceDefinition {
+export function reference(type: string, table: string): ResourceDefinition {
   const def = builtinType(type, {
     table,
     fields: { position: { kind: 'integer', min: 0, max: 100_000 } },

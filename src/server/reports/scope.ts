@@ -66,6 +66,8 @@ export interface Figure {
   value: number;
   goal?: number | null;
   link: Link | null;
+  /** A figure adding up rows of several lists (measures/person-work.ts): each list and its count. */
+  parts?: Array<{ key: string; label: string; value: number; link: Link }>;
 }
 
 // ---- filters ----------------------------------------------------------------------------------------------

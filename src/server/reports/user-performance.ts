@@ -3,18 +3,9 @@ import { z } from 'zod';
 import { GOAL_KEYS, type GoalKey, type Goals, type UserPerformanceRow } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import { personWork } from '../measures/person-work.js';
 import { hiddenPeopleCondition } from './people.js';
-import {
-  canRead,
-  type Link,
-  parseFilters,
-  rangeCondition,
-  rangeFilter,
-  resourceDef,
-  teamMembers,
-  thisMonth,
-  visibleCondition,
-} from './scope.js';
+import { parseFilters, teamMembers, thisMonth } from './scope.js';
 
 export const userPerformanceShape = {
   month: z
@@ -78,55 +69,35 @@ export function goalsFor(
 }
 
 /**
- * GET /api/reports/user-performance: each person's calls, meetings and visits completed (tasks assigned to them,
- * by `completed_at`) and recruits signed (recruits they own, by `signed_at`) in the period, against their goals.
- * Figures the viewer may not read (no `task:read` / `recruit:read`) are null. Users of incognito roles are listed
- * only for those allowed to see them.
+ * GET /api/reports/user-performance: each person's calls, meetings, visits and recruits signed in the period against
+ * their goals, as the dashboard counts them (measures/person-work.ts: the one definition of each figure). Figures the
+ * viewer may read no part of are null. Users of incognito roles are listed only for those allowed to see them.
  */
 export async function userPerformance(ctx: AppContext, user: AuthUser, params: UserPerformanceParams) {
   const from = params.from ?? params.to!;
   const to = params.to ?? params.from!;
   const range = { from, to };
-  const readsTasks = canRead(user, resourceDef(ctx, 'tasks'));
-  const readsRecruits = canRead(user, resourceDef(ctx, 'recruits'));
   const { rows } = await sql<any>`
-    select u.id, u.first_name, u.last_name, u.team_id, u.goals,
-      coalesce(t.calls, 0)::int as calls, coalesce(t.meetings, 0)::int as meetings, coalesce(t.visits, 0)::int as visits, coalesce(r.recruits, 0)::int as recruits
+    select u.id, u.first_name, u.last_name, u.team_id, u.goals
     from users u
-    left join (
-      select t.assignee_id,
-        count(*) filter (where t.type = 'call') as calls,
-        count(*) filter (where t.type = 'meeting') as meetings,
-        count(*) filter (where t.type = 'visit') as visits
-      from tasks t
-      where ${await visibleCondition(ctx, 'tasks', user, 't')} and t.completed_at is not null and ${rangeCondition('t.completed_at', range)}
-      group by t.assignee_id
-    ) t on t.assignee_id = u.id
-    left join (
-      select r.user_id, count(*) as recruits from recruits r
-      where ${await visibleCondition(ctx, 'recruits', user, 'r')} and r.signed_at is not null and ${rangeCondition('r.signed_at', range, 'date')}
-      group by r.user_id
-    ) r on r.user_id = u.id
     where u.deleted_at is null
       and ${hiddenPeopleCondition(user, sql`u.id`)}
       ${params.team_id ? sql`and u.id in ${teamMembers(params.team_id)}` : sql``}
       ${params.user_id ? sql`and u.id = ${params.user_id}` : sql``}
     order by u.last_name, u.first_name, u.id`.execute(ctx.db);
+  const { byPerson } = await personWork(
+    ctx,
+    user,
+    range,
+    rows.map((row: any) => Number(row.id)),
+  );
 
   const pct = (done: number | null, goal: number | null) =>
     done === null || !goal ? null : Math.round((done / goal) * 1000) / 10;
   const data: UserPerformanceRow[] = rows.map((row: any) => {
     const goals = goalsFor(row.goals, from, to);
-    const done: Goals = {
-      calls: readsTasks ? row.calls : null,
-      meetings: readsTasks ? row.meetings : null,
-      visits: readsTasks ? row.visits : null,
-      recruits: readsRecruits ? row.recruits : null,
-    };
-    const taskLink = (type: string): Link | null =>
-      readsTasks
-        ? { resource: 'tasks', filter: { assignee_id: row.id, type, ...rangeFilter('completed_at', range) } }
-        : null;
+    const work = byPerson.get(Number(row.id))!;
+    const done = Object.fromEntries(GOAL_KEYS.map((key) => [key, work[key].value])) as Goals;
     const month = params.month ?? (from.slice(0, 7) === to.slice(0, 7) ? from.slice(0, 7) : null);
     return {
       user_id: row.id,
@@ -136,20 +107,9 @@ export async function userPerformance(ctx: AppContext, user: AuthUser, params: U
       month_goals: month ? (row.goals?.[month] ?? null) : null,
       default_goals: row.goals?.default ?? null,
       done,
-      progress: {
-        calls: pct(done.calls, goals.calls),
-        meetings: pct(done.meetings, goals.meetings),
-        visits: pct(done.visits, goals.visits),
-        recruits: pct(done.recruits, goals.recruits),
-      },
-      links: {
-        calls: taskLink('call'),
-        meetings: taskLink('meeting'),
-        visits: taskLink('visit'),
-        recruits: readsRecruits
-          ? { resource: 'recruits', filter: { user_id: row.id, ...rangeFilter('signed_at', range) } }
-          : null,
-      },
+      progress: Object.fromEntries(GOAL_KEYS.map((key) => [key, pct(done[key], goals[key])])) as Goals,
+      links: Object.fromEntries(GOAL_KEYS.map((key) => [key, work[key].link])) as UserPerformanceRow['links'],
+      parts: Object.fromEntries(GOAL_KEYS.map((key) => [key, work[key].parts])) as UserPerformanceRow['parts'],
     };
   });
   return {

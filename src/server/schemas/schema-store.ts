@@ -205,14 +205,17 @@ export class SchemaStore {
    * round, by the database's LISTEN/NOTIFY (`Database.listen` / `notify`), the app's one way between processes (the
    * realtime relay rides it too). A channel of its own rather than the event bus, which is in-process, or the realtime
    * relay, which carries browsers' events to sockets: this notice is for the server's own cache, before its next read.
+   * Returns what stops its watch for notices missed while the connection was lost (on close).
    */
-  async shareWith(database: Pick<Database, 'listen' | 'notify'>) {
+  async shareWith(database: Pick<Database, 'listen' | 'notify' | 'onNotificationsMissed'>): Promise<() => void> {
     // Tells this process's own notices from the others' (pids repeat across containers).
     const instance = randomUUID();
     this.tellOthers = () => database.notify(NOTIFY_CHANNEL, instance);
     await database.listen(NOTIFY_CHANNEL, (payload) => {
       if (payload !== instance) this.invalidate();
     });
+    // A change announced while this process's LISTEN connection was lost (a database restart) was not heard.
+    return database.onNotificationsMissed(() => this.invalidate());
   }
 
   onInvalidate(listener: () => void) {

@@ -138,10 +138,12 @@ export async function writeDemoHistory(ctx: AppContext, now = Date.now()) {
     work: () => Promise<Record<string, any>>,
     created = false,
   ): Promise<number> => {
-    const before = await lastRevisionId(ctx);
+    const before = await lastId(ctx, 'revisions');
+    const assessedBefore = await lastId(ctx, 'assessments');
     const { id } = (await work()) as { id: number };
     const when = new Date(time);
     await db.updateTable('revisions').set({ created_at: when }).where('id', '>', before).execute();
+    await db.updateTable('assessments').set({ assessed_at: when }).where('id', '>', assessedBefore).execute();
     await db
       .updateTable(table)
       .set(created ? { created_at: when, updated_at: when } : { updated_at: when })
@@ -283,6 +285,19 @@ export async function writeDemoHistory(ctx: AppContext, now = Date.now()) {
       await update(who, 'contacts', contact.id, { status }, time);
     });
   }
+  // ---- contacts assessed over the weeks, most moving toward support (their history and the campaigns' charts) -----
+  for (let i = 0; i < 60; i++) {
+    const who = rand.pick([sam, dana, leader]);
+    const contact = rand.pick(contacts) as (typeof contacts)[number] & { level?: number };
+    contact.level = contact.level
+      ? Math.max(1, Math.min(5, contact.level + (rand.chance(0.75) ? -1 : 1)))
+      : rand.int(2, 5);
+    const values = { assessment: String(contact.level), is_leader: contact.level === 1 && rand.chance(0.5) };
+    const time = at(27 - Math.floor((i * 27) / 60));
+    add(time, async () => {
+      await update(who, 'contacts', contact.id, values, time);
+    });
+  }
   for (let i = 0; i < 16; i++) {
     const who = rand.pick([sam, dana, leader, ana, ana]);
     const onContact = rand.chance(0.3);
@@ -413,6 +428,11 @@ export async function writeDemoHistory(ctx: AppContext, now = Date.now()) {
   const countyByCode = new Map(counties.map((c) => [c.code, c]));
   const south = METROS.filter((m) => m.lat < DEMO_SOUTH_OF);
   const imports: Array<{ id?: number; who: Person; time: number }> = [];
+  const projectNames = new Set(sites.map((s) => String(s.name).toLowerCase()));
+  const peopleNames = new Set<string>();
+  for (const table of ['contacts', 'members', 'recruits'] as const)
+    for (const row of await db.selectFrom(table).select(['first_name', 'last_name']).execute())
+      peopleNames.add(`${row.first_name} ${row.last_name}`.toLowerCase());
   const week1 = at(20);
   const week2 = at(6);
   for (const [who, time, newRows, firstNumber] of [
@@ -434,6 +454,8 @@ export async function writeDemoHistory(ctx: AppContext, now = Date.now()) {
       newRows,
       firstNumber,
       known,
+      taken: projectNames,
+      people: peopleNames,
     });
     const entry: (typeof imports)[number] = { who, time };
     imports.push(entry);
@@ -538,7 +560,7 @@ async function runVendorImport(
   const [stored] = await keepImportFiles(ctx.files, [
     { name, path: local, size: Buffer.byteLength(file.text), encoding: 'utf8', lines: file.lines },
   ]);
-  const before = await lastRevisionId(ctx);
+  const before = await lastId(ctx, 'revisions');
   // Started as the person would start it; its queued job is run here at once (the worker later finds it done).
   const imports = new ImportService(ctx, () => undefined);
   const row = await imports.start(user, config, [stored], name);
@@ -666,9 +688,10 @@ async function notify(
   if (rows.length) await ctx.db.insertInto('notifications').values(rows).execute();
 }
 
-async function lastRevisionId(ctx: AppContext): Promise<number> {
+/** The highest id of `table` so far: what a write adds is above it. */
+async function lastId(ctx: AppContext, table: 'revisions' | 'assessments'): Promise<number> {
   const row = await ctx.db
-    .selectFrom('revisions')
+    .selectFrom(table)
     .select(sql<string>`coalesce(max(id), 0)`.as('id'))
     .executeTakeFirstOrThrow();
   return Number(row.id);

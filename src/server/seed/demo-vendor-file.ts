@@ -1,4 +1,5 @@
 import { demoPlace, FIRST, LAST } from './demo.js';
+import { distinctProjectName } from './demo-names.js';
 import type { County, Metro } from './demo-places.js';
 import type { Random } from './prng.js';
 
@@ -114,6 +115,17 @@ export interface KnownSite {
 const cell = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 const usDate = (date: Date) => `${date.getUTCMonth() + 1}/${date.getUTCDate()}/${date.getUTCFullYear()}`;
 
+/** A first and last name no demo person has yet (of the FIRST × LAST pairs), added to `people`. */
+function distinctPersonName(rand: Random, people: Set<string>) {
+  for (let tries = 0; ; tries++) {
+    const name = `${rand.pick(FIRST)} ${rand.pick(LAST)}`;
+    if (!people.has(name.toLowerCase()) || tries > 1_000) {
+      people.add(name.toLowerCase());
+      return name;
+    }
+  }
+}
+
 /**
  * The file's text and how many rows of each kind it holds. `firstNumber` numbers the new projects; `known` are
  * projects the vendor reports again at their next stage.
@@ -122,17 +134,32 @@ export function vendorFile(
   rand: Random,
   counties: ReadonlyMap<string, County>,
   metros: readonly Metro[],
-  options: { week: Date; newRows: number; firstNumber: number; known: KnownSite[] },
+  options: {
+    week: Date;
+    newRows: number;
+    firstNumber: number;
+    known: KnownSite[];
+    /** The project names already used (lower case): new projects get others, and add theirs. */
+    taken: Set<string>;
+    /** The people's names already used (lower case): each project's contact gets another, and adds theirs. */
+    people: Set<string>;
+  },
 ) {
   const rows: string[][] = [];
   const week = options.week.getTime();
   for (let i = 0; i < options.newRows; i++) {
     const where = demoPlace(rand, counties, rand.pick(metros));
-    const contact = `${rand.pick(FIRST)} ${rand.pick(LAST)}`;
+    const name = distinctProjectName(options.taken, {
+      word: rand.pick(PREFIXES),
+      kind: rand.pick(KINDS),
+      street: where.street,
+      city: where.city,
+    });
+    const contact = distinctPersonName(rand, options.people);
     const bid = new Date(week + rand.int(10, 60) * 86_400_000);
     rows.push([
       String(options.firstNumber + i),
-      `${rand.pick(PREFIXES)} ${rand.pick(KINDS)}`,
+      name,
       rand.pick(TYPES),
       where.street,
       where.city,

@@ -4,6 +4,7 @@ import { type RolePolicy, TURF_OR_OWN } from '../../common/access-rules.js';
 import { assignRegionSites } from '../regions/assign.js';
 import { type AreaGeometry, bboxOf } from '../regions/geometry.js';
 import { REGION_PALETTE } from '../regions/regions-routes.js';
+import { distinctProjectName } from './demo-names.js';
 import { type County, demoShapes, METROS, type Metro, pointIn } from './demo-places.js';
 import { prng, type Random } from './prng.js';
 
@@ -326,6 +327,7 @@ export async function seedDemo(trx: Transaction<any>, passwordHash: string) {
     .execute();
 
   const siteContractors: number[] = [];
+  const siteNames = new Set<string>();
   const sites = await trx
     .insertInto('sites')
     .values(
@@ -336,7 +338,12 @@ export async function seedDemo(trx: Transaction<any>, passwordHash: string) {
         const [general, trade] = contractorsFor(metro);
         siteContractors.push(trade);
         return {
-          name: `${rand.pick(SITE_WORDS)} ${rand.pick(SITE_KINDS)}${i >= 150 ? ` ${String.fromCharCode(65 + (i % 26))}` : ''}`,
+          name: distinctProjectName(siteNames, {
+            word: rand.pick(SITE_WORDS),
+            kind: rand.pick(SITE_KINDS),
+            street: where.street,
+            city: where.city,
+          }),
           type: rand.chance(0.45) ? (rand.chance(metro.union) ? 'union' : 'non-union') : rand.pick(OTHER_SITE_TYPES),
           site_status_id: rand.pick(statuses),
           site_phase_id: rand.pick(phases),
@@ -385,9 +392,12 @@ export async function seedDemo(trx: Transaction<any>, passwordHash: string) {
   await assignRegionSites(trx, regionIds);
   await giveTurfs(trx, { south: organizerIds[1], north: organizerIds[2] }, roles.user);
 
+  // Every demo person has a name of their own (FIRST × LAST pairs, none twice for the first 320 people).
+  let named = 0;
   const person = (i: number) => {
-    const first_name = FIRST[(i * 7) % FIRST.length];
-    const last_name = LAST[(i * 11) % LAST.length];
+    const n = named++;
+    const first_name = FIRST[n % FIRST.length];
+    const last_name = LAST[(3 * (n % FIRST.length) + Math.floor(n / FIRST.length)) % LAST.length];
     return {
       first_name,
       last_name,

@@ -12,6 +12,7 @@ const ORGANIZING = [
   'recruit',
   'grievance',
   'visit',
+  'conversation',
   'campaign',
   'campaign-card',
   'task',
@@ -36,6 +37,8 @@ const REFERENCE = [
   'trade',
   'union',
   'team',
+  'conversation-outcome',
+  'assessment-level',
 ];
 // Conversations with the assistant are private (only their maker reads them): everyone may keep their own.
 const ASSISTANT = crud(['assistant-thread', 'assistant-message'], ['create', 'read', 'delete', 'restore']).concat(
@@ -60,7 +63,7 @@ export const SEEDED_POLICIES: Record<string, RolePolicy> = { user: OWN_WORK_ONLY
 
 /**
  * The seeded roles (SPEC section 6). `super` holds every permission; `admin` every one but feature switches
- * and impersonation; `leader` runs organizing work and reports; `user` (an organizer) works records without
+ * and impersonation; `leader` runs organizing work and reports; `user` (named Organizer) works records without
  * deleting reference data; `assistant` reads only union and PLA sites and union contractors: the seeded
  * example of category permissions filtering rows.
  */
@@ -96,12 +99,12 @@ export function seededRoles() {
     },
     {
       slug: 'user',
-      name: 'User',
+      name: 'Organizer',
       incognito: false,
       permissions: [
         ...EVERYONE,
         ...crud(
-          ['site', 'contractor', 'contact', 'member', 'recruit', 'grievance', 'visit', 'tag'],
+          ['site', 'contractor', 'contact', 'member', 'recruit', 'grievance', 'visit', 'conversation', 'tag'],
           ['create', 'read', 'update'],
         ),
         ...crud(['task', 'note', 'document', 'attachment'], ['create', 'read', 'update', 'delete']),

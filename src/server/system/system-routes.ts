@@ -114,30 +114,35 @@ export function registerSystemRoutes(fastify: FastifyInstance, ctx: AppContext) 
     async () => ({ version }),
   );
 
+  // Whether the process is alive: it answers while the database is away (a liveness check that restarted it then would
+  // only add a restart to the outage); `database_up` says how the database is.
   app.get(
     '/api/health',
     {
       schema: {
         querystring: noQuery,
         response: {
-          200: z.object({ status: z.literal('ok'), database: z.enum(['pglite', 'postgres']), version: z.string() }),
-          503: unavailable,
+          200: z.object({
+            status: z.literal('ok'),
+            database: z.enum(['pglite', 'postgres']),
+            database_up: z.boolean(),
+            version: z.string(),
+          }),
         },
       },
       config: open,
     },
-    async (_request, reply) => {
-      if (await databaseAnswers(ctx.db)) return { status: 'ok' as const, database: ctx.database.kind, version };
-      return reply.status(503).send({ status: 'unavailable', message: 'The database does not answer.' });
-    },
+    async () => ({
+      status: 'ok' as const,
+      database: ctx.database.kind,
+      database_up: ctx.database.health.up,
+      version,
+    }),
   );
 
-  // For a load balancer: 503 from the moment this process is told to stop, so new requests go to the others while
-  // it finishes those it holds (health says whether it is alive; ready, whether to send it work).
-  let stopping = false;
-  app.addHook('preClose', async () => {
-    stopping = true;
-  });
+  // For a load balancer: 503 while the database does not answer, and from the moment this process is told to stop
+  // (system/lifecycle.ts), so new requests go to the others while it finishes those it holds (health says whether it is
+  // alive; ready, whether to send it work).
   app.get(
     '/api/ready',
     {
@@ -148,8 +153,9 @@ export function registerSystemRoutes(fastify: FastifyInstance, ctx: AppContext) 
       config: open,
     },
     async (_request, reply) => {
-      if (stopping) return reply.status(503).send({ status: 'stopping', message: 'This process is shutting down.' });
-      if (await databaseAnswers(ctx.db)) return { status: 'ready' as const, version };
+      if (ctx.lifecycle.draining)
+        return reply.status(503).send({ status: 'stopping', message: 'This process is shutting down.' });
+      if (ctx.database.health.up && (await databaseAnswers(ctx.db))) return { status: 'ready' as const, version };
       return reply.status(503).send({ status: 'unavailable', message: 'The database does not answer.' });
     },
   );

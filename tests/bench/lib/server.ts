@@ -74,6 +74,8 @@ export interface RunningServer {
   output(): string;
   /** SIGTERM, then wait for the process to exit (SIGKILL after 20 s); or `SIGKILL` to die at once, as a crash. Safe to call twice. */
   stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Whether the process still runs. */
+  alive(): boolean;
 }
 
 const live = new Set<ChildProcess>();
@@ -159,6 +161,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     SEED_DEMO: options.seedDemo ? '1' : '0',
     LOG_LEVEL: 'warn',
     READ_CACHE: options.readCache ? '1' : '0',
+    // No balancer to take it out first: a stop closes at once unless a bench asks for a drain (faults).
+    SHUTDOWN_DRAIN_SECONDS: '0',
   });
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   Object.assign(env, options.env ?? {});
@@ -215,7 +219,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const startMs = performance.now() - startedAt;
   serverPid = serverProcessOf(child.pid!);
   const startCpuMs = procCpuMs(serverPid) + procCpuMs(child.pid!);
-  return { pid: serverPid, supervisorPid: child.pid!, baseUrl, startMs, startCpuMs, output: () => log, stop };
+  return {
+    pid: serverPid,
+    supervisorPid: child.pid!,
+    baseUrl,
+    startMs,
+    startCpuMs,
+    output: () => log,
+    stop,
+    alive: () => exitCode === undefined,
+  };
 }
 
 /** The server process the supervisor runs (its child running the built bundle), from /proc. Linux only. */
