@@ -4,6 +4,7 @@ import fastifyFormbody from '@fastify/formbody';
 import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { AccessPolicy } from './access/policy.js';
+import { collectOpenApi } from './api-docs/openapi.js';
 import type { AppContext } from './app-context.js';
 import { registerCsrf } from './auth/csrf.js';
 import { createMailer, type SendMail } from './auth/mailer.js';
@@ -16,11 +17,13 @@ import { readWriteCounters } from './db/write-tracking.js';
 import { AppEvents } from './events/app-events.js';
 import { features, resourceDefinitions } from './features-index.js';
 import { openFileStore } from './files/file-store.js';
+import { applyContracts } from './http/contracts.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { HttpError } from './http/errors.js';
 import { HeavyWork, registerHeavyWork } from './http/heavy-work.js';
 import { parseQueryString } from './http/query-string.js';
 import { requestForLog } from './http/request-log.js';
-import { collectRoutes, requireSignIn } from './http/route-permissions.js';
+import { collectRoutes, decideResourcesWith, requireSignIn } from './http/route-permissions.js';
 import { drainUnreadBodies } from './http/unread-body.js';
 import { broadcastAppEvents } from './realtime/broadcast.js';
 import { registerRealtime } from './realtime/index.js';
@@ -66,7 +69,6 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
       const sent = request.headers['x-request-id'];
       return typeof sent === 'string' && /^[\w-]{1,64}$/.test(sent) ? sent : randomUUID();
     },
-    ajv: { customOptions: { coerceTypes: true, removeAdditional: false } },
     routerOptions: { querystringParser: parseQueryString },
     // No time limit on plugins and onReady hooks: the first start on a large table builds its indexes there
     // (schemas/schema-routes.ts), which takes minutes, not the 10 s Fastify allows by default.
@@ -75,6 +77,10 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     // with 503: the database closes only once the server has finished every request.
     return503OnClosing: false,
   });
+  // Every route's contract is zod (http/contracts.ts): requests are validated and answers serialised from it, and
+  // the OpenAPI document is generated from it (api-docs/).
+  applyContracts(app);
+  await collectOpenApi(app, config);
   const lifecycle = new Lifecycle();
   registerDrain(app, lifecycle);
   collectRoutes(app);
@@ -95,13 +101,27 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   const cacheReads = config.readCache ?? database.kind === 'pglite';
   if (cacheReads && database.kind === 'postgres') database.writes.share(() => readWriteCounters(database.db));
   const realtime = await registerRealtime(app, { config, database });
-  const events = new AppEvents((error, message) => app.log.error({ err: error }, message));
+  const logError = (error: unknown, message: string) => app.log.error({ err: error }, message);
+  const events = new AppEvents(logError);
+  const schemas = schemaStore(database.db);
   const ctx: AppContext = {
     config,
     database,
     db: database.db,
     resources,
-    records: new RecordService(database.db, events),
+    records: new RecordService({
+      db: database.db,
+      events,
+      // Record types' names and form logic come from their schemas (schemas/schema-store.ts).
+      nameOf: (def, db) => schemas.nameOf(def, db),
+      formLogic: (def, values, db) => schemas.logic(def.type, values, db, (message) => app.log.warn(message)),
+      targetOf: (references) => resources.target(references),
+      // Names of linked records in memory only where this process is the only writer (tables counted one by one).
+      keptNames: cacheReads && !database.writes.isShared ? new KeptNames(database.writes) : null,
+      logError,
+      access: (records) => new AccessPolicy(records, resources),
+      timeZone: config.timeZone,
+    }),
     events,
     sessions: new SessionStore(database.db, config, { writes: cacheReads ? database.writes : null }),
     throttle: new LoginThrottle(database.db, config),
@@ -113,13 +133,23 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     heavyWork: new HeavyWork(database.db, config),
     uploadWorkers: new UploadWorkers(() => config.uploadWorkerMemoryMb),
   };
-  ctx.records.targetOf = (references) => resources.target(references);
-  ctx.records.access = new AccessPolicy(ctx.records, resources);
-  ctx.records.timeZone = config.timeZone;
-  // Names of linked records in memory only where this process is the only writer (tables counted one by one).
-  if (cacheReads && !database.writes.isShared) ctx.records.keptNames = new KeptNames(database.writes);
-  // Record types live in an in-memory cache of their own: when it is cleared, answers built with it are stale too.
-  schemaStore(database.db).onInvalidate(() => database.writes.bump());
+  // Record types live in an in-memory cache of their own: when it is cleared, answers built with it are stale too;
+  // a change in another server process clears it here (and the other way round).
+  schemas.onInvalidate(() => database.writes.bump());
+  const stopSharingSchemas = await schemas.shareWith(database);
+
+  // A declared `{resource, action}` is decided as the record service decides it (with its message).
+  decideResourcesWith(app, (user, name, action) => {
+    const def = resources.get(name);
+    if (!def) return 'unknown';
+    try {
+      ctx.records.authorize(user, def, action);
+      return 'allowed';
+    } catch (error) {
+      if (error instanceof HttpError) return error;
+      throw error;
+    }
+  });
 
   registerMetrics(app, ctx);
   app.decorateRequest('user', null);
@@ -140,6 +170,9 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   await registerStaticClient(app);
 
   app.addHook('onClose', async () => {
+    stopSharingSchemas();
+    // What the last writes told the listeners is delivered before the database and the hub go.
+    await events.idle();
     await ctx.sessions.flush();
     await realtime.close();
     await ctx.uploadWorkers.close();

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { accessFeature } from './access/index.js';
 import { registerActivityRoutes } from './activity/activity-routes.js';
+import { apiDocsFeature } from './api-docs/index.js';
 import type { AppContext, Feature } from './app-context.js';
 import { withAssessmentHistory } from './assessments/history.js';
 import { assessmentsFeature } from './assessments/index.js';
@@ -127,6 +128,8 @@ export const features: Feature[] = [
   bulkEditsFeature,
   // Conversations with the assistant, private to their maker (docs/assistant.md).
   assistantFeature,
+  // The API's OpenAPI document, generated from every route's contract (docs/api.md).
+  apiDocsFeature,
 ];
 
 /** Every resource served by the generic routes. */

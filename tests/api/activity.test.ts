@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { feedKind } from '../../src/server/activity/activity-routes.js';
+import { feedKind } from '../../src/server/activity/feed.js';
 import { seedReadyMadeImporters } from '../../src/server/imports/ready-made.js';
 import { importerId, runImport } from '../fixtures/upload.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';

@@ -3,11 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppEvent } from '../../src/server/events/app-events.js';
 import { mapServiceFor } from '../../src/server/map/map-service.js';
 import { runImport, upload } from '../fixtures/upload.js';
-import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  createClient,
+  startTestApp,
+  type TestApp,
+  type TestClient,
+} from '../support/test-app.js';
 
 /**
  * The server's one event bus (src/server/events/app-events.ts): the data service emits after commit, once per write;
- * listeners cannot fail a write; imports start through their service; imported sites are placed in regions once.
+ * listeners run after the write's answer and cannot fail a write; imports start through their service; imported sites are placed in regions once.
  */
 let t: TestApp;
 let admin: TestClient;
@@ -100,6 +107,33 @@ describe('the event bus', () => {
     }
   });
 
+  it('answers the write before its listeners run; idle() waits for them', async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const done: string[] = [];
+    const off = t.ctx.events.on(async (event) => {
+      if (event.type !== 'team') return;
+      await gate;
+      done.push(`${event.event}:${event.id}`);
+    });
+    try {
+      // A client that does not wait for the bus after each answer (the suite's clients do).
+      const browser = createClient(t.baseUrl);
+      expect((await browser.login(ADMIN_EMAIL, ADMIN_PASSWORD)).status).toBe(200);
+      const res = await browser.post('/api/teams', { name: 'Quick Team' });
+      expect(res.status).toBe(201);
+      expect(done).toEqual([]);
+      release();
+      await t.ctx.events.idle();
+      expect(done).toEqual([`created:${res.body.data.id}`]);
+    } finally {
+      release();
+      off();
+    }
+  });
+
   it('tells browsers only after the features listening have caught up (the map answers a browser that heard from fresh data)', async () => {
     const map = mapServiceFor(t.ctx);
     const before = map.generation;
@@ -162,6 +196,7 @@ describe('imports through their service', () => {
         .map((e) => `${e.event}:${e.id}`),
     ).toEqual([`created:${id}`]);
     await t.app.jobs.drain();
+    await t.ctx.events.idle();
     const after = heard
       .slice(before)
       .filter((e) => e.type === 'import' || e.type === 'site')

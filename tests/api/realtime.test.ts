@@ -10,6 +10,8 @@ import WebSocket from 'ws';
 import type { AuthUser } from '../../src/server/auth/auth-user.js';
 import { loadConfig } from '../../src/server/config/config.js';
 import { type Database, openDatabase } from '../../src/server/db/database.js';
+import { applyContracts } from '../../src/server/http/contracts.js';
+import { installErrorHandler } from '../../src/server/http/error-handler.js';
 import { type Realtime, type RealtimeOptions, registerRealtime } from '../../src/server/realtime/index.js';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.js';
 import { next } from '../support/pusher-events.js';
@@ -55,14 +57,17 @@ async function startServer(
   options: Partial<RealtimeOptions> = {},
   env: Record<string, string> = {},
 ): Promise<TestServer> {
+  const config = loadConfig({ NODE_ENV: 'test', PUSHER_APP_KEY: KEY, PUSHER_APP_SECRET: SECRET, ...env });
   const app = Fastify({ logger: false });
+  // The app's route contracts and error answers (src/server/app.ts does the same).
+  applyContracts(app);
+  installErrorHandler(app, config);
   // Stands in for the session plugin: the signed-in user comes from a test header.
   app.decorateRequest('user', null);
   app.addHook('onRequest', async (request) => {
     const header = request.headers['x-test-user'];
     request.user = typeof header === 'string' ? (JSON.parse(header) as AuthUser) : null;
   });
-  const config = loadConfig({ NODE_ENV: 'test', PUSHER_APP_KEY: KEY, PUSHER_APP_SECRET: SECRET, ...env });
   const realtime = await registerRealtime(app, { config, database, ...options });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as AddressInfo).port;

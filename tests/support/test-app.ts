@@ -209,6 +209,9 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}, options: T
     const roleIds = new Map<string, number>();
     let adminClient: TestClient | null = null;
     let closed = false;
+    // The event bus's listeners run after a write's answer (src/server/events/app-events.ts): a test's next step sees
+    // what they did, as a browser does once the realtime event has reached it.
+    const settled = () => built.ctx.events.idle();
 
     const testApp: TestApp = {
       baseUrl,
@@ -217,10 +220,10 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}, options: T
       config,
       database,
       mails,
-      client: () => createClient(baseUrl, injected),
+      client: () => createClient(baseUrl, injected, settled),
       admin: () => testApp.signIn(ADMIN_EMAIL, ADMIN_PASSWORD),
       async signIn(email, password = USER_PASSWORD, remember = false) {
-        const client = createClient(baseUrl, injected);
+        const client = createClient(baseUrl, injected, settled);
         const res = await client.login(email, password, remember);
         if (res.status !== 200)
           throw new Error(`Sign-in as ${email} answered ${res.status}: ${JSON.stringify(res.body)}`);
@@ -355,8 +358,15 @@ function injectInto(app: FastifyInstance): Send {
   };
 }
 
-/** An agent with its own cookie jar, doing the CSRF pre-flight the client app does; over a socket unless told. */
-export function createClient(baseUrl: string, send: Send = overSocket): TestClient {
+/**
+ * An agent with its own cookie jar, doing the CSRF pre-flight the client app does; over a socket unless told.
+ * `settled`: awaited after each answer (the app's event bus done with what the request emitted).
+ */
+export function createClient(
+  baseUrl: string,
+  send: Send = overSocket,
+  settled: () => Promise<void> = async () => {},
+): TestClient {
   const jar = new Map<string, string>();
 
   const store = (setCookies: string[]) => {
@@ -399,6 +409,7 @@ export function createClient(baseUrl: string, send: Send = overSocket): TestClie
       const cookies = response.headers.getSetCookie();
       store(cookies);
       const { text } = response;
+      await settled();
       let parsed: any = text;
       if ((response.headers.get('content-type') ?? '').includes('application/json') && text) parsed = JSON.parse(text);
       return { status: response.status, headers: response.headers, body: parsed, cookies };

@@ -1,9 +1,10 @@
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { PARENT_LINKS, PRIVATE_TYPES } from '../../common/access-rules.js';
+import { PARENT_LINKS, PRIVATE_TYPES, type TypeOutlook } from '../../common/access-rules.js';
 import type { FeaturePlugin } from '../app-context.js';
 import { loadAuthUser } from '../auth/load-user.js';
+import { answer, noQuery } from '../http/contracts.js';
 import { forbidden, notFound } from '../http/errors.js';
-import { parseBody } from '../http/parse-body.js';
 import type { RecordService } from '../records/record-service.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { schemaStore } from '../schemas/schema-store.js';
@@ -21,6 +22,28 @@ const seeAsBody = z
   })
   .strict();
 
+/** A record type as the role screen offers it: its fields and what its rules can reach. */
+const accessType = z.object({
+  type: z.string(),
+  resource: z.string(),
+  singular: z.string(),
+  plural: z.string(),
+  entity: z.string(),
+  category_field: z.string().nullable(),
+  fields: z.array(z.object({ slug: z.string(), name: z.string(), kind: z.string(), options: z.unknown() })),
+  reach: z.object({ own: z.boolean(), team: z.boolean(), turf: z.boolean(), parent: z.boolean() }),
+});
+
+/** What the person would see of one record type (access/outlook.ts). */
+const typeOutlook = z.object({
+  type: z.string(),
+  resource: z.string(),
+  plural: z.string(),
+  count: z.number().int(),
+  estimated: z.boolean(),
+  sample: z.array(z.object({ id: z.number().int(), label: z.string() })),
+}) satisfies z.ZodType<TypeOutlook>;
+
 /**
  * The access policy's routes for the role screen (docs/api.md "Access"):
  * - GET /api/access/types: each record type a rule may name, with its fields and what its rules can reach (own, team,
@@ -28,7 +51,8 @@ const seeAsBody = z
  * - POST /api/access/see-as {user_id, permissions?, policy?}: what that person would see of each type, with their role
  *   as it is or as it is being edited (counts, and a few records by name among those the asker may read too).
  */
-export const accessRoutes: FeaturePlugin = async (app, { ctx }) => {
+export const accessRoutes: FeaturePlugin = async (fastify, { ctx }) => {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const records: RecordService = ctx.records;
   /** The record types of the role screen: those with a schema, and the work on records. */
   const recordTypes = async () => {
@@ -42,12 +66,19 @@ export const accessRoutes: FeaturePlugin = async (app, { ctx }) => {
       );
   };
 
-  app.get('/api/access/types', { config: { permission: { resource: 'roles', action: 'read' } } }, async (request) => {
-    records.authorize(request.user, ctx.resources.get('roles')!, 'read');
-    const data = [];
-    for (const def of await recordTypes()) data.push(await describeType(def));
-    return { data };
-  });
+  app.get(
+    '/api/access/types',
+    {
+      schema: { querystring: noQuery, response: { 200: answer(z.array(accessType)) } },
+      config: { permission: { resource: 'roles', action: 'read' } },
+    },
+    async (request) => {
+      records.authorize(request.user, ctx.resources.get('roles')!, 'read');
+      const data = [];
+      for (const def of await recordTypes()) data.push(await describeType(def));
+      return { data };
+    },
+  );
 
   const describeType = async (def: ResourceDefinition) => {
     const names = await ctx.records.access.namesOf(def);
@@ -79,11 +110,14 @@ export const accessRoutes: FeaturePlugin = async (app, { ctx }) => {
 
   app.post(
     '/api/access/see-as',
-    { config: { permission: { resource: 'roles', action: 'update' } } },
+    {
+      schema: { body: seeAsBody, response: { 200: answer(z.array(typeOutlook)) } },
+      config: { permission: { resource: 'roles', action: 'update' } },
+    },
     async (request) => {
       const asker = request.user!;
       records.authorize(asker, ctx.resources.get('roles')!, 'update');
-      const body = parseBody(seeAsBody, request.body);
+      const body = request.body;
       const person = await loadAuthUser(ctx.db, body.user_id);
       if (!person) throw notFound(`No user has the id ${body.user_id}.`);
       await assertMayManageAccount(ctx.db, asker, person, 'see as');

@@ -1,5 +1,6 @@
-import { type RawBuilder, sql } from 'kysely';
-import type { Who } from './who.js';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { DB } from '../db/schema.generated.js';
+import { type Who, whoIs } from './who.js';
 
 /**
  * The turf: the live regions assigned to a person (region_users) or to one of their teams (a region's team_id). A
@@ -12,6 +13,19 @@ export function turfRegionIds(who: Who): RawBuilder<number> {
   if (who.regions) return who.regions;
   const byTeam = who.hasTeams ? sql`r.team_id in (${who.teamIds}) or ` : sql``;
   return sql<number>`select r.id from regions r where r.deleted_at is null and (${byTeam}exists (select 1 from region_users ru where ru.region_id = r.id and ru.user_id = ${who.id}))`;
+}
+
+/** The regions of a person's turf (assigned to them or their team), by name (GET /api/turf). */
+export function turfRegions(
+  db: Kysely<DB>,
+  user: Parameters<typeof whoIs>[0],
+): Promise<Array<{ id: number; name: string }>> {
+  return db
+    .selectFrom('regions')
+    .select(['id', 'name'])
+    .where(sql<boolean>`id in (${turfRegionIds(whoIs(user))})`)
+    .orderBy('name')
+    .execute();
 }
 
 /** The site row `alias` lies in the person's turf. */

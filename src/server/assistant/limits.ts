@@ -1,7 +1,17 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { HttpError } from '../http/errors.js';
+import { forbidden, HttpError } from '../http/errors.js';
+
+/** Refuses (403) while the assistant feature is switched off. */
+export async function assertEnabled(app: AppContext) {
+  const feature = await app.db
+    .selectFrom('features')
+    .select('enabled')
+    .where('slug', '=', 'assistant')
+    .executeTakeFirst();
+  if (feature && !feature.enabled) throw forbidden('The assistant is switched off.');
+}
 
 /**
  * The assistant's limits, counted from the messages themselves so every server process agrees: questions per person

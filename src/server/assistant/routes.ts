@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { can } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import { answer, idParams, messageAnswer, noBody, recordAnswer, rowWith } from '../http/contracts.js';
 import { conflict, forbidden, HttpError } from '../http/errors.js';
-import { parseBody } from '../http/parse-body.js';
-import { idParam, socketOf } from '../records/routes.js';
+import { socketOf } from '../records/routes.js';
 import { suggestions } from './builtin/capabilities.js';
-import { assertMayAsk } from './limits.js';
+import { assertEnabled, assertMayAsk } from './limits.js';
 import { testConnection } from './model/connection-test.js';
 import { applyProposal } from './proposals.js';
 import {
@@ -36,15 +37,6 @@ const questionShape = z
   })
   .strict();
 
-async function assertEnabled(ctx: AppContext) {
-  const feature = await ctx.db
-    .selectFrom('features')
-    .select('enabled')
-    .where('slug', '=', 'assistant')
-    .executeTakeFirst();
-  if (feature && !feature.enabled) throw forbidden('The assistant is switched off.');
-}
-
 /** The record a question is asked from, as the person may read it; anything else is no context at all. */
 async function contextOf(
   ctx: AppContext,
@@ -70,7 +62,29 @@ async function contextOf(
  * - GET /api/assistant/status: built-in or model, and suggested questions (`?context_type=&context_id=`).
  * - POST /api/assistant/test-connection: an administrator's check of the model (needs `feature:update`).
  */
-export function registerAssistantRoutes(app: FastifyInstance, ctx: AppContext) {
+const statusQuery = z.object({
+  context_type: z.string().max(60).optional(),
+  context_id: z.coerce.number().int().positive().optional(),
+});
+
+const statusAnswer = answer(
+  z.object({
+    mode: z.string().describe('model or built-in'),
+    model: z.string(),
+    base_url: z.string().nullable().optional(),
+    context: z
+      .object({ type: z.string(), id: z.number().int(), label: z.string().optional(), url: z.string().optional() })
+      .nullable(),
+    suggestions: z.array(z.string()),
+  }),
+);
+
+const connectionAnswer = answer(
+  rowWith({ ok: z.boolean(), steps: z.array(rowWith({ name: z.string() })), elapsed_ms: z.number() }),
+);
+
+export function registerAssistantRoutes(fastify: FastifyInstance, ctx: AppContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const runner = new AssistantRunner(ctx);
   app.decorate('assistant', runner);
   app.addHook('preClose', async () => {
@@ -79,16 +93,19 @@ export function registerAssistantRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   // A message of the person's own (anyone else's answers as if it did not exist).
-  const ownMessage = { config: { permission: { resource: 'assistant/messages', action: 'read' } } } as const;
+  const ownMessage = { permission: { resource: 'assistant/messages', action: 'read' } } as const;
 
   app.post(
     '/api/assistant/messages',
-    { config: { permission: { resource: 'assistant/messages', action: 'create' } } },
+    {
+      schema: { body: questionShape, response: { 201: recordAnswer, 409: messageAnswer, 429: messageAnswer } },
+      config: { permission: { resource: 'assistant/messages', action: 'create' } },
+    },
     async (request, reply) => {
       const user = request.user!;
       ctx.records.authorize(user, messages, 'create');
       await assertEnabled(ctx);
-      const body = parseBody(questionShape, request.body);
+      const body = request.body;
       const thread = await ctx.records.show(user, threads, body.thread_id);
       if (runner.busy(thread.id))
         throw conflict('The assistant is still answering in this conversation. Wait for the answer or press Stop.');
@@ -112,9 +129,12 @@ export function registerAssistantRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.post<{ Params: { id: number } }>(
+  app.post(
     '/api/assistant/messages/:id/stop',
-    { schema: { params: idParam }, ...ownMessage },
+    {
+      schema: { params: idParams, body: noBody, response: { 200: answer(z.object({ stopped: z.boolean() })) } },
+      config: ownMessage,
+    },
     async (request) => {
       const question = await ctx.records.show(request.user, messages, request.params.id);
       return { data: { stopped: runner.stop(request.user!, question.id) } };
@@ -159,32 +179,26 @@ export function registerAssistantRoutes(app: FastifyInstance, ctx: AppContext) {
         throw error;
       }
     };
-  app.post<{ Params: { id: number } }>(
-    '/api/assistant/messages/:id/approve',
-    { schema: { params: idParam }, ...ownMessage },
-    decide('approve'),
-  );
-  app.post<{ Params: { id: number } }>(
-    '/api/assistant/messages/:id/reject',
-    { schema: { params: idParam }, ...ownMessage },
-    decide('reject'),
-  );
+  for (const decision of ['approve', 'reject'] as const)
+    app.post(
+      `/api/assistant/messages/:id/${decision}`,
+      {
+        schema: { params: idParams, body: noBody, response: { 200: recordAnswer, 409: messageAnswer } },
+        config: ownMessage,
+      },
+      decide(decision),
+    );
 
-  app.get<{ Querystring: Record<string, unknown> }>(
+  app.get(
     '/api/assistant/status',
-    { config: { permission: { resource: 'assistant/threads', action: 'read' } } },
+    {
+      schema: { querystring: statusQuery, response: { 200: statusAnswer } },
+      config: { permission: { resource: 'assistant/threads', action: 'read' } },
+    },
     async (request) => {
       const user = request.user!;
       ctx.records.authorize(user, threads, 'read');
-      const query = parseBody(
-        z
-          .object({
-            context_type: z.string().max(60).optional(),
-            context_id: z.coerce.number().int().positive().optional(),
-          })
-          .strip(),
-        request.query,
-      );
+      const query = request.query;
       const settings = runner.modelSettings();
       const context =
         query.context_type && query.context_id
@@ -204,13 +218,17 @@ export function registerAssistantRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.post('/api/assistant/test-connection', { config: { permission: 'feature:update' } }, async (request) => {
-    if (!can(request.user, 'feature:update'))
-      throw forbidden('Only an administrator may test the assistant connection.');
-    const started = Date.now();
-    const result = await testConnection(runner.modelSettings());
-    return { data: { ...result, elapsed_ms: Date.now() - started } };
-  });
+  app.post(
+    '/api/assistant/test-connection',
+    { schema: { body: noBody, response: { 200: connectionAnswer } }, config: { permission: 'feature:update' } },
+    async (request) => {
+      if (!can(request.user, 'feature:update'))
+        throw forbidden('Only an administrator may test the assistant connection.');
+      const started = Date.now();
+      const result = await testConnection(runner.modelSettings());
+      return { data: { ...result, elapsed_ms: Date.now() - started } };
+    },
+  );
 }
 
 declare module 'fastify' {

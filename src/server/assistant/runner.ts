@@ -1,7 +1,6 @@
 import type { AssistantMessageEvent } from '../../common/assistant-events.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { userChannel } from '../realtime/channels.js';
 import { builtinAnswer } from './builtin/answer.js';
 import { dailyTokenLimit, tokensUsedToday } from './limits.js';
 import { type ChatMessage, ModelError, type ModelSettings } from './model/chat-client.js';
@@ -71,9 +70,10 @@ export class AssistantRunner {
     for (const run of this.runs.values()) run.controller.abort();
   }
 
-  /** Every run of this process has ended (tests, shutdown). */
+  /** Every run of this process has ended and what it told the browsers is out (tests, shutdown). */
   async idle(): Promise<void> {
     while (this.runs.size) await Promise.all([...this.runs.values()].map((run) => run.done));
+    await this.app.events.idle();
   }
 
   start(user: AuthUser, question: Question, context: RecordRef | null): Promise<void> {
@@ -84,14 +84,9 @@ export class AssistantRunner {
   }
 
   private async run(user: AuthUser, question: Question, context: RecordRef | null, controller: AbortController) {
-    const channel = [userChannel(user.id)];
-    let publishing = Promise.resolve();
-    const publish = (event: AssistantMessageEvent) => {
-      publishing = publishing
-        .then(() => this.app.realtime.publish(channel, 'App.Events.AssistantMessage', event))
-        .catch((error) => this.app.records.logError(error, 'Could not send an assistant event'));
-      return publishing;
-    };
+    // The answer as it is written goes to the asker's own channel, through the app's event bus (in order).
+    const publish = (event: AssistantMessageEvent) =>
+      this.app.events.emit({ event: 'AssistantMessage', type: 'assistant', id: null, userId: user.id, data: event });
     let written = '';
     let pending = '';
     let timer: NodeJS.Timeout | null = null;
@@ -99,7 +94,7 @@ export class AssistantRunner {
       if (timer) clearTimeout(timer);
       timer = null;
       if (!pending) return;
-      void publish({
+      publish({
         thread_id: question.thread_id,
         reply_to: question.id,
         status: 'streaming',
@@ -134,14 +129,13 @@ export class AssistantRunner {
       };
     }
     flush();
-    await publishing;
     let messageId: number | undefined;
     try {
       messageId = await this.saveAnswer(user, question, result);
     } catch (error) {
       this.app.records.logError(error, `The answer to question ${question.id} could not be saved`);
     }
-    await publish({
+    publish({
       thread_id: question.thread_id,
       reply_to: question.id,
       status: result.status === 'complete' ? 'done' : result.status,
@@ -159,9 +153,13 @@ export class AssistantRunner {
     } catch (error) {
       this.app.records.logError(error, `The tool steps of question ${question.id} could not be saved`);
     }
-    await this.app.realtime
-      .publish(channel, 'App.Events.AssistantRefresh', { thread_id: question.thread_id })
-      .catch(() => {});
+    this.app.events.emit({
+      event: 'AssistantRefresh',
+      type: 'assistant',
+      id: null,
+      userId: user.id,
+      data: { thread_id: question.thread_id },
+    });
   }
 
   private async answer(

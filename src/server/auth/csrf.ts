@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { noQuery } from '../http/contracts.js';
 import { HttpError } from '../http/errors.js';
 import { sameSecret } from './same-secret.js';
 import type { SessionStore } from './sessions.js';
@@ -25,16 +27,20 @@ export function setCsrfCookie(request: FastifyRequest, reply: FastifyReply, toke
  * to match.
  */
 export function registerCsrf(app: FastifyInstance, sessions: SessionStore) {
-  app.get('/sanctum/csrf-cookie', { config: { permission: 'public' } }, async (request, reply) => {
-    const sent = request.cookies[CSRF_COOKIE];
-    const token = request.session
-      ? sessions.csrfToken(request.session.id)
-      : sent && isWellFormed(sent)
-        ? sent
-        : randomBytes(32).toString('base64url');
-    setCsrfCookie(request, reply, token);
-    return reply.status(204).send();
-  });
+  app.get(
+    '/sanctum/csrf-cookie',
+    { schema: { querystring: noQuery, response: { 204: z.null() } }, config: { permission: 'public' } },
+    async (request, reply) => {
+      const sent = request.cookies[CSRF_COOKIE];
+      const token = request.session
+        ? sessions.csrfToken(request.session.id)
+        : sent && isWellFormed(sent)
+          ? sent
+          : randomBytes(32).toString('base64url');
+      setCsrfCookie(request, reply, token);
+      return reply.status(204).send();
+    },
+  );
 
   app.addHook('onRequest', async (request: FastifyRequest) => {
     if (!UNSAFE.has(request.method)) return;

@@ -1,11 +1,14 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { can } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
+import { messageAnswer, noBody, noQuery } from '../http/contracts.js';
 import { forbidden, HttpError, notFound, ValidationError } from '../http/errors.js';
-import { parseBody } from '../http/parse-body.js';
 import { assertMayManageAccount } from '../users/account-rules.js';
-import { hashToken, issueResetLink, RESET_TOKEN_MINUTES } from './password-reset.js';
+import { Accounts } from './accounts.js';
+import { signedInUser } from './auth-user.js';
+import { issueResetLink, RESET_TOKEN_MINUTES } from './password-reset.js';
 import { dummyPasswordHash, verifyPassword } from './passwords.js';
 
 const email = z.string().trim().toLowerCase().max(254).email('Enter a valid email address.');
@@ -50,67 +53,96 @@ const registerBody = z
   .strict()
   .superRefine(confirmed);
 
-export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
-  const { db, sessions, throttle, records, resources, config } = ctx;
+const signedInAnswer = z.object({ data: signedInUser });
+const throttled = { 429: messageAnswer };
 
-  app.post('/api/auth/login', { config: { permission: 'public' } }, async (request, reply) => {
-    const body = parseBody(loginBody, request.body);
-    const counters = throttle.counters('login', body.email, request.ip);
-    const allowance = await throttle.assertAllowed(counters);
-    const user = await db
-      .selectFrom('users')
-      .select(['id', 'password'])
-      .where(db.fn('lower', ['email']), '=', body.email)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    const valid = await verifyPassword(user?.password ?? (await dummyPasswordHash()), body.password);
-    if (!user || !valid) {
-      await throttle.recordFailure(counters, allowance);
-      throw new ValidationError({ email: ['These credentials do not match our records.'] });
-    }
-    await throttle.clear(counters[0].key);
-    await db.updateTable('users').set({ last_login_at: new Date() }).where('id', '=', user.id).execute();
-    await sessions.start(request, reply, user.id, { remember: body.remember });
-    return { data: request.user };
-  });
+export function registerAuthRoutes(fastify: FastifyInstance, ctx: AppContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { sessions, throttle, records, resources, config } = ctx;
+  const accounts = new Accounts(ctx.db);
 
-  app.post('/api/auth/logout', { config: { permission: 'public' } }, async (request, reply) => {
-    await sessions.end(request, reply);
-    return reply.status(204).send();
-  });
+  app.post(
+    '/api/auth/login',
+    {
+      schema: { body: loginBody, response: { 200: signedInAnswer, ...throttled } },
+      config: { permission: 'public' },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const counters = throttle.counters('login', body.email, request.ip);
+      const allowance = await throttle.assertAllowed(counters);
+      const user = await accounts.findByEmail(body.email);
+      const valid = await verifyPassword(user?.password ?? (await dummyPasswordHash()), body.password);
+      if (!user || !valid) {
+        await throttle.recordFailure(counters, allowance);
+        throw new ValidationError({ email: ['These credentials do not match our records.'] });
+      }
+      await throttle.clear(counters[0].key);
+      await accounts.signedIn(user.id);
+      await sessions.start(request, reply, user.id, { remember: body.remember });
+      return { data: request.user! };
+    },
+  );
 
-  app.get('/api/auth/check', { config: { permission: 'signed-in' } }, async (request) => ({ data: request.user }));
+  app.post(
+    '/api/auth/logout',
+    { schema: { body: noBody, response: { 204: z.null() } }, config: { permission: 'public' } },
+    async (request, reply) => {
+      await sessions.end(request, reply);
+      return reply.status(204).send(null);
+    },
+  );
 
-  app.post('/api/auth/register', { config: { permission: 'public' } }, async (request, reply) => {
-    if (!config.registrationEnabled) throw notFound('Registration is turned off. Ask an administrator for an account.');
-    const body = parseBody(registerBody, request.body);
-    const role = await db
-      .selectFrom('roles')
-      .select('id')
-      .where('slug', '=', 'user')
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    const { record } = await records.create(
-      null,
-      resources.get('users')!,
-      { ...body, password_confirmation: undefined, role_id: role?.id ?? null },
-      { system: true },
-    );
-    await sessions.start(request, reply, record.id, { remember: false });
-    return reply.status(201).send({ data: request.user });
-  });
+  app.get(
+    '/api/auth/check',
+    { schema: { querystring: noQuery, response: { 200: signedInAnswer } }, config: { permission: 'signed-in' } },
+    async (request) => ({ data: request.user! }),
+  );
+
+  app.post(
+    '/api/auth/register',
+    { schema: { body: registerBody, response: { 201: signedInAnswer } }, config: { permission: 'public' } },
+    async (request, reply) => {
+      if (!config.registrationEnabled)
+        throw notFound('Registration is turned off. Ask an administrator for an account.');
+      const { password_confirmation: _, ...fields } = request.body;
+      const { record } = await records.create(
+        null,
+        resources.get('users')!,
+        { ...fields, role_id: await accounts.registrationRoleId() },
+        { system: true },
+      );
+      await sessions.start(request, reply, record.id, { remember: false });
+      return reply.status(201).send({ data: request.user! });
+    },
+  );
 
   // Back to one's own account: the person impersonated may hold no user:impersonate.
-  app.post('/api/auth/impersonate/leave', { config: { permission: 'signed-in' } }, async (request, reply) => {
-    const me = request.user!;
-    if (!me.impersonator) throw new HttpError(400, 'You are not impersonating anyone.');
-    await sessions.start(request, reply, me.impersonator.id, { remember: request.session?.remember ?? false });
-    return { data: request.user };
-  });
+  app.post(
+    '/api/auth/impersonate/leave',
+    {
+      schema: { body: noBody, response: { 200: signedInAnswer, 400: messageAnswer } },
+      config: { permission: 'signed-in' },
+    },
+    async (request, reply) => {
+      const me = request.user!;
+      if (!me.impersonator) throw new HttpError(400, 'You are not impersonating anyone.');
+      await sessions.start(request, reply, me.impersonator.id, { remember: request.session?.remember ?? false });
+      return { data: request.user! };
+    },
+  );
 
-  app.post<{ Params: { id: string } }>(
+  app.post(
     '/api/auth/impersonate/:id',
-    { config: { permission: 'user:impersonate' } },
+    {
+      // Any text: an id that is no user's is a 404, as a missing one is.
+      schema: {
+        params: z.object({ id: z.string() }),
+        body: noBody,
+        response: { 200: signedInAnswer, 400: messageAnswer },
+      },
+      config: { permission: 'user:impersonate' },
+    },
     async (request, reply) => {
       const me = request.user!;
       const id = Number(request.params.id);
@@ -118,68 +150,50 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
       if (me.impersonator) throw new HttpError(400, 'Return to your own account before impersonating someone else.');
       if (!can(me, 'user:impersonate')) throw forbidden('You do not have permission to impersonate users.');
       if (id === me.id) throw new HttpError(400, 'You are already signed in as yourself.');
-      const target = await db
-        .selectFrom('users')
-        .select(['id', 'role_id'])
-        .where('id', '=', id)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
+      const target = await accounts.findById(id);
       if (!target) throw notFound('No user has that id.');
       // Never into an account whose role holds more than one's own.
-      await assertMayManageAccount(db, me, target, 'sign in as');
+      await assertMayManageAccount(ctx.db, me, target, 'sign in as');
       await sessions.start(request, reply, id, { remember: false, impersonatorId: me.id });
-      return { data: request.user };
+      return { data: request.user! };
     },
   );
 
-  app.post('/api/password/reset', { config: { permission: 'public' } }, async (request) => {
-    const body = parseBody(resetBody, request.body);
-    const counters = throttle.counters('reset', body.email, request.ip);
-    await throttle.assertAllowed(counters);
-    await throttle.recordFailure(counters); // every request counts: this stops mail floods, not guessing
-    const user = await db
-      .selectFrom('users')
-      .select(['id', 'first_name'])
-      .where(db.fn('lower', ['email']), '=', body.email)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    if (user) {
-      // A new link voids every earlier one: only the newest mail works.
-      const { link } = await issueResetLink(db, config, body.email);
-      await ctx.sendMail({
-        to: body.email,
-        subject: `Reset your ${config.appName} password`,
-        text: `Hello ${user.first_name},\n\nOpen this link to choose a new password (it works once, for ${RESET_TOKEN_MINUTES} minutes):\n${link}\n\nIf you did not ask for this, ignore this mail.`,
-      });
-    }
-    return { message: 'If that address has an account, we have emailed a link to reset the password.' };
-  });
+  app.post(
+    '/api/password/reset',
+    { schema: { body: resetBody, response: { 200: messageAnswer, ...throttled } }, config: { permission: 'public' } },
+    async (request) => {
+      const body = request.body;
+      const counters = throttle.counters('reset', body.email, request.ip);
+      await throttle.assertAllowed(counters);
+      await throttle.recordFailure(counters); // every request counts: this stops mail floods, not guessing
+      const user = await accounts.findByEmail(body.email);
+      if (user) {
+        // A new link voids every earlier one: only the newest mail works.
+        const { link } = await issueResetLink(ctx.db, config, body.email);
+        await ctx.sendMail({
+          to: body.email,
+          subject: `Reset your ${config.appName} password`,
+          text: `Hello ${user.first_name},\n\nOpen this link to choose a new password (it works once, for ${RESET_TOKEN_MINUTES} minutes):\n${link}\n\nIf you did not ask for this, ignore this mail.`,
+        });
+      }
+      return { message: 'If that address has an account, we have emailed a link to reset the password.' };
+    },
+  );
 
-  app.post('/api/password/update', { config: { permission: 'public' } }, async (request) => {
-    const body = parseBody(updateBody, request.body);
-    const invalid = () =>
-      new ValidationError({ token: ['This password reset link is invalid or has expired. Ask for a new one.'] });
-    const result = await db.transaction().execute(async (trx) => {
-      const reset = await trx
-        .selectFrom('password_resets')
-        .selectAll()
-        .where('token_hash', '=', hashToken(body.token))
-        .forUpdate()
-        .executeTakeFirst();
-      if (!reset || reset.used_at || reset.email !== body.email) throw invalid();
-      if (Date.now() - new Date(reset.created_at).getTime() > RESET_TOKEN_MINUTES * 60_000) throw invalid();
-      // Using a link voids it and every other link of that person.
-      await trx.deleteFrom('password_resets').where('email', '=', reset.email).execute();
-      return trx
-        .selectFrom('users')
-        .select('id')
-        .where(trx.fn('lower', ['email']), '=', body.email)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
-    });
-    if (!result) throw invalid();
-    // The users resource ends every session of the person when their password changes.
-    await records.update(null, resources.get('users')!, result.id, { password: body.password }, { system: true });
-    return { message: 'Your password has been reset. Sign in with your new password.' };
-  });
+  app.post(
+    '/api/password/update',
+    { schema: { body: updateBody, response: { 200: messageAnswer } }, config: { permission: 'public' } },
+    async (request) => {
+      const body = request.body;
+      const id = await accounts.useResetToken(body.token, body.email);
+      if (id === null)
+        throw new ValidationError({
+          token: ['This password reset link is invalid or has expired. Ask for a new one.'],
+        });
+      // The users resource ends every session of the person when their password changes.
+      await records.update(null, resources.get('users')!, id, { password: body.password }, { system: true });
+      return { message: 'Your password has been reset. Sign in with your new password.' };
+    },
+  );
 }

@@ -5,7 +5,6 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { loadAuthUser } from '../auth/load-user.js';
 import type { JobEventName } from '../events/app-events.js';
 import { HttpError, notFound, ValidationError } from '../http/errors.js';
-import { parseBody } from '../http/parse-body.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { type JobContext, JobInterrupted, PermanentJobError } from '../jobs/worker.js';
 import { reasonOf, undoBatch } from '../records/batch-writer.js';
@@ -70,8 +69,7 @@ export class BulkEditService {
   }
 
   /** Checks the request, takes the records it names, and queues the job (202). Returns the bulk edit as presented. */
-  async start(user: AuthUser, rawBody: unknown) {
-    const body = parseBody(startBody, rawBody);
+  async start(user: AuthUser, body: z.infer<typeof startBody>) {
     const def = this.resource(body.resource);
     this.ctx.records.authorize(user, def, 'update');
     const fields = await this.ctx.records.fields(def);
@@ -256,7 +254,7 @@ export class BulkEditService {
       await this.progress(id, user.id, 'BulkEditProcessing');
     }
     const finished = await this.finish(id, user.id, 'complete');
-    if (finished.changed_count > 0) await this.ctx.records.announce(def, 'imported', { bulk_edit_id: id }, { user });
+    if (finished.changed_count > 0) this.ctx.records.announce(def, 'imported', { bulk_edit_id: id }, { user });
   }
 
   /** One record through the data service; its outcome is written in the same transaction, a refusal on its own. */
@@ -381,7 +379,7 @@ export class BulkEditService {
       .where('id', '=', id)
       .execute();
     await this.progress(id, user.id, 'BulkEditComplete');
-    await this.ctx.records.announce(def, 'imported', { bulk_edit_id: id }, { user });
+    this.ctx.records.announce(def, 'imported', { bulk_edit_id: id }, { user });
   }
 
   /** The figures from the outcomes written so far (a resumed job counts what its predecessor did too). */
@@ -433,6 +431,6 @@ export class BulkEditService {
     event: Extract<JobEventName, 'BulkEditProcessing' | 'BulkEditComplete'>,
   ) {
     const row = await this.ctx.db.selectFrom('bulk_edits').selectAll().where('id', '=', id).executeTakeFirst();
-    if (row) await this.ctx.events.emit({ event, type: 'bulk-edit', id, record: this.present(row), userId });
+    if (row) this.ctx.events.emit({ event, type: 'bulk-edit', id, record: this.present(row), userId });
   }
 }

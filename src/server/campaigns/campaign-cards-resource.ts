@@ -67,5 +67,5 @@ async function announceCampaign(records: RecordService, id: unknown, user: AuthU
     .executeTakeFirst();
   if (!row) return;
   const [campaign] = await records.present(campaignsResource, [row]);
-  await records.announce(campaignsResource, 'updated', campaign, { user });
+  records.announce(campaignsResource, 'updated', campaign, { user });
 }

@@ -1,6 +1,6 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Kysely } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import type { Config } from '../config/config.js';
 import { DatabaseHealth } from './database-health.js';
 import { PGliteDialect } from './pglite-dialect.js';
@@ -159,5 +159,15 @@ function processIsAlive(pid: number): boolean {
     return true;
   } catch (error: any) {
     return error.code === 'EPERM';
+  }
+}
+
+/** Whether the database answers a trivial query (health and readiness checks). */
+export async function databaseAnswers(db: Kysely<any>): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -41,9 +41,25 @@ export interface JobEvent {
   userId: number;
 }
 
-export type AppEvent = RecordEvent | JobEvent;
+/**
+ * A notice that is no change of records, for one person's browsers or for every browser: the assistant's answer as
+ * it is written (`AssistantMessage`), its conversation to read again (`AssistantRefresh`), a new version deployed
+ * (`SystemUpdated`).
+ */
+export interface NoticeEvent {
+  event: 'AssistantMessage' | 'AssistantRefresh' | 'SystemUpdated';
+  type: 'assistant' | 'system';
+  id: null;
+  /** Whose private channel hears it; null: every browser (the `system` channel). */
+  userId: number | null;
+  /** What the browsers are sent. */
+  data: unknown;
+}
+
+export type AppEvent = RecordEvent | JobEvent | NoticeEvent;
 export type AppEventListener = (event: AppEvent) => void | Promise<void>;
 
+const RECORD_ACTIONS = new Set<string>(['created', 'updated', 'deleted', 'restored', 'imported']);
 const JOB_EVENTS = new Set<string>([
   'ImportProcessing',
   'ImportComplete',
@@ -53,20 +69,28 @@ const JOB_EVENTS = new Set<string>([
 ]);
 
 export const isJobEvent = (event: AppEvent): event is JobEvent => JOB_EVENTS.has(event.event);
-export const isRecordEvent = (event: AppEvent): event is RecordEvent => !JOB_EVENTS.has(event.event);
+export const isRecordEvent = (event: AppEvent): event is RecordEvent => RECORD_ACTIONS.has(event.event);
+export const isNoticeEvent = (event: AppEvent): event is NoticeEvent => !isJobEvent(event) && !isRecordEvent(event);
 
 /**
  * The server's one in-process event bus. The data service (`RecordService`) and the job services emit after their
- * transaction commits, never for a write that rolled back; listeners subscribe with `on`: the realtime broadcaster
- * (realtime/broadcast.ts), the map's marker indexes, and whatever a feature adds in its plugin.
+ * transaction commits, never for a write that rolled back; the assistant and the deploy notice emit their notices;
+ * listeners subscribe with `on`: the realtime broadcaster (realtime/broadcast.ts), the map's marker indexes, and
+ * whatever a feature adds in its plugin.
  *
- * Listeners run one after another in the order they subscribed, and `emit` resolves when all have finished. The
- * realtime broadcaster subscribes last (app.ts, after every feature plugin), so every in-process cache has caught up
- * before a browser hears of the change and asks the server again: it is answered from fresh data. A listener that
- * throws is logged and the next one still runs; the writer never sees the failure (its write has committed).
+ * `emit` queues the event and returns: the listeners run after the writer's request has its answer (from the next
+ * turn of the event loop), never inside it, so a slow listener (the broadcaster's queries and publishing) does not
+ * hold the write's response. Events reach the listeners in the order they were emitted, each event every listener one
+ * after another in the order they subscribed. The realtime broadcaster subscribes last (app.ts, after every feature
+ * plugin), so every in-process cache has caught up before a browser hears of the change and asks the server again: it
+ * is answered from fresh data. A listener that throws is logged and the next one still runs; the writer never sees
+ * the failure (its write has committed). `idle()` resolves once every event emitted so far has reached every
+ * listener (the app waits for it before it closes; tests wait for it before they look at what listeners did).
  */
 export class AppEvents {
   private readonly listeners: AppEventListener[] = [];
+  private readonly queue: AppEvent[] = [];
+  private running: Promise<void> | null = null;
 
   constructor(
     private readonly logError: (error: unknown, message: string) => void = (error, message) =>
@@ -82,16 +106,32 @@ export class AppEvents {
     };
   }
 
-  async emit(event: AppEvent): Promise<void> {
-    for (const listener of [...this.listeners]) {
-      try {
-        await listener(event);
-      } catch (error) {
-        this.logError(
-          error,
-          `A listener failed on the ${event.event} event of ${event.type} ${event.id ?? ''}`.trimEnd(),
-        );
+  /** Queues the event for the listeners (they run after the caller's turn of the event loop). */
+  emit(event: AppEvent): void {
+    this.queue.push(event);
+    this.running ??= this.deliver();
+  }
+
+  /** Resolves once every event emitted so far (and any they led to) has reached every listener. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async deliver() {
+    // The writer's answer goes out first.
+    await new Promise((resolve) => setImmediate(resolve));
+    for (let event = this.queue.shift(); event; event = this.queue.shift()) {
+      for (const listener of [...this.listeners]) {
+        try {
+          await listener(event);
+        } catch (error) {
+          this.logError(
+            error,
+            `A listener failed on the ${event.event} event of ${event.type} ${event.id ?? ''}`.trimEnd(),
+          );
+        }
       }
     }
+    this.running = null;
   }
 }

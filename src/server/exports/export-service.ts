@@ -294,7 +294,7 @@ export class ExportService {
       const current = await db.selectFrom('exports').selectAll().where('id', '=', exportId).executeTakeFirst();
       if (current) {
         const [record] = await this.ctx.records.present(this.def, [current]);
-        await this.ctx.events.emit({ event: 'ExportComplete', type: 'export', id: exportId, record, userId: user.id });
+        this.ctx.events.emit({ event: 'ExportComplete', type: 'export', id: exportId, record, userId: user.id });
       }
     }
   }

@@ -3,6 +3,8 @@ import type { Config } from '../config/config.js';
 import { InputLimitError } from '../config/input-limits.js';
 import { isDatabaseUnavailable } from '../db/connection-errors.js';
 import { HttpError, ValidationError } from './errors.js';
+import { fieldErrorsOf } from './parse-body.js';
+import { declaredRefusal } from './route-permissions.js';
 
 /** Seconds a caller is asked to wait (Retry-After) when the database does not answer: it is probed every second. */
 const DATABASE_RETRY_SECONDS = 5;
@@ -30,14 +32,11 @@ export function installErrorHandler(app: FastifyInstance, config: Config) {
     }
     const status = error.statusCode ?? 500;
     if (error.validation) {
-      const errors: Record<string, string[]> = {};
-      for (const item of error.validation) {
-        const field =
-          (item.instancePath || '').replace(/^\//, '').replace(/\//g, '.') ||
-          String(item.params?.missingProperty ?? 'body');
-        (errors[field] ??= []).push(item.message ?? 'is invalid');
-      }
-      return reply.status(422).send({ message: 'The given data was invalid.', errors });
+      // Someone the route's declaration refuses hears so, whatever their input (the handler would have said it).
+      const refusal = declaredRefusal(app, request);
+      if (refusal) return reply.status(refusal.statusCode).send({ message: refusal.message });
+      const invalid = new ValidationError(fieldErrorsOf(error.validation, error.validationContext));
+      return reply.status(422).send({ message: invalid.message, errors: invalid.errors });
     }
     if (status === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       // Over an input limit, as every other: 422 naming it (docs/settings.md "Input limits").

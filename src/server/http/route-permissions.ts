@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify';
-import type { Action } from '../../common/permissions.js';
-import { unauthenticated } from './errors.js';
+import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
+import { type Action, can } from '../../common/permissions.js';
+import type { AuthUser } from '../auth/auth-user.js';
+import { forbidden, type HttpError, unauthenticated } from './errors.js';
 
 /**
  * What a route needs, declared on the route itself: `app.get(url, { config: { permission } }, handler)`.
@@ -37,6 +38,10 @@ export interface RouteEntry {
   method: string;
   url: string;
   permission: RoutePermission | undefined;
+  /** Its contract: params, querystring, body and response (http/contracts.ts). */
+  schema: FastifySchema | undefined;
+  /** The realtime hub's websocket: the Pusher protocol, no HTTP answer. */
+  websocket: boolean;
 }
 
 const tables = new WeakMap<FastifyInstance, RouteEntry[]>();
@@ -61,7 +66,14 @@ export function collectRoutes(app: FastifyInstance) {
   tables.set(app, routes);
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') routes.push({ method, url: route.url, permission: route.config?.permission });
+      if (method !== 'HEAD')
+        routes.push({
+          method,
+          url: route.url,
+          permission: route.config?.permission,
+          schema: route.schema,
+          websocket: Boolean((route as { websocket?: boolean }).websocket),
+        });
     }
   });
 }
@@ -73,4 +85,41 @@ export function requireSignIn(app: FastifyInstance) {
     if (!openToSignedOut(request.routeOptions.config?.permission, request.routeOptions.url ?? request.url))
       throw unauthenticated();
   });
+}
+
+/** How a declared resource permission is decided: the record service's own check (with its message), by name. */
+export type ResourceCheck = (user: AuthUser, resource: string, action: Action) => 'allowed' | 'unknown' | HttpError;
+
+const resourceChecks = new WeakMap<FastifyInstance, ResourceCheck>();
+
+/** Gives the app's way of deciding `{resource, action}` declarations (app.ts, once the record service exists). */
+export function decideResourcesWith(app: FastifyInstance, check: ResourceCheck) {
+  resourceChecks.set(app, check);
+}
+
+/**
+ * Why the declaration refuses this request, or null when it lets the person in (or cannot say: a path naming no
+ * resource, which the route answers 404). The route's input is validated before its handler runs; a refused person is
+ * told 401 or 403 rather than what was wrong with the input (http/error-handler.ts), as a valid request would be.
+ */
+export function declaredRefusal(app: FastifyInstance, request: FastifyRequest): HttpError | null {
+  const permission = request.routeOptions.config?.permission;
+  if (permission === undefined || permission === 'public') return null;
+  const user = request.user;
+  if (!user) return unauthenticated();
+  const params = (request.params ?? {}) as Record<string, string>;
+  const check = resourceChecks.get(app);
+  const refusal = (needed: RoutePermission): HttpError | null => {
+    if (needed === 'public' || needed === 'signed-in') return null;
+    if (typeof needed === 'string') return can(user, needed) ? null : forbidden();
+    if ('anyOf' in needed) {
+      const refusals = needed.anyOf.map(refusal);
+      return refusals.some((r) => r === null) ? null : refusals[0];
+    }
+    if ('allOf' in needed) return needed.allOf.map(refusal).find((r) => r !== null) ?? null;
+    const name = needed.resource.startsWith(':') ? params[needed.resource.slice(1)] : needed.resource;
+    const outcome = check && name ? check(user, name, needed.action) : 'unknown';
+    return outcome === 'allowed' || outcome === 'unknown' ? null : outcome;
+  };
+  return refusal(permission);
 }

@@ -1,13 +1,27 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { ImportRecordType } from '../../common/import-targets.js';
 import { can } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import { temporaryFolder } from '../files/file-store.js';
+import {
+  answer,
+  csvFile,
+  filePart,
+  idParams,
+  messageAnswer,
+  multipart,
+  noBody,
+  noQuery,
+  recordAnswer,
+  rowWith,
+} from '../http/contracts.js';
 import { forbidden, ValidationError } from '../http/errors.js';
-import { idParam, socketOf } from '../records/routes.js';
+import { socketOf } from '../records/routes.js';
 import { keepImportFiles, removeImportFiles, type StoredFile } from './import-files.js';
 import type { ImportService } from './import-service.js';
 import { type ImporterService, importerFile } from './importer-service.js';
@@ -19,45 +33,75 @@ const page = (value: unknown) => Math.max(1, Number(value ?? 1) || 1);
 const perPage = (value: unknown, fallback: number, max: number) =>
   Math.min(max, Math.max(1, Number(value ?? fallback) || fallback));
 
+/** A page of an import's rows (out of range values are brought into range). */
+const pageQuery = z.object({ page: z.string().optional(), per_page: z.string().optional() });
+const rowsPage = z.object({ data: z.array(rowWith({})), meta: rowWith({ total: z.number().int() }) });
+
+/** The files of an import (`files[]`), the importer that reads them, and the import's name. */
+const importUpload = multipart({
+  'files[]': z.array(filePart).describe('The CSV files (files or files[]).'),
+  importer_id: z.string(),
+  name: z.string().optional(),
+});
+
+/** A file to preview with a saved importer (`importer_id`) or one not saved yet (`importer`, JSON). */
+const previewUpload = multipart({
+  file: filePart,
+  importer_id: z.string().optional(),
+  importer: z.string().optional().describe('An importer (JSON) not saved yet.'),
+  record_type: z.string().optional(),
+});
+
 /**
  * Import routes beyond the generic ones (SPEC section 7): uploads (POST /api/imports, multipart files[]), preview,
  * the error report, failed rows, what an import wrote, undo.
  */
 export function registerImportRoutes(
-  app: FastifyInstance,
+  fastify: FastifyInstance,
   ctx: AppContext,
   imports: ImportService,
   importers: ImporterService,
 ) {
-  app.post('/api/imports', { config: { permission: 'import:create', heavy: true } }, async (request, reply) => {
-    const user = request.user!;
-    if (!can(user, 'import:create')) throw forbidden('You do not have permission to import files.');
-    const upload = await receiveCsvUpload(request, ctx, temporaryFolder(ctx.config));
-    let kept: StoredFile[] = [];
-    try {
-      if (!upload.files.length) throw new ValidationError({ files: ['Choose at least one CSV file to import.'] });
-      const importerId = Number(upload.fields.importer_id);
-      if (!Number.isInteger(importerId) || importerId < 1)
-        throw new ValidationError({ importer_id: ['Choose the importer that reads these files.'] });
-      const importer = await importers.config(importerId);
-      if (!importer) throw new ValidationError({ importer_id: ['The selected importer does not exist.'] });
-      const files = (kept = await keepImportFiles(ctx.files, upload.files));
-      const name =
-        (upload.fields.name ?? '').trim().slice(0, 200) ||
-        (files.length === 1 ? files[0].name : `${files[0].name} and ${files.length - 1} more`);
-      const record = await imports.start(user, importer, files, name, socketOf(request));
-      return reply.status(201).send({ data: record, message: 'Your import has started.' });
-    } catch (error) {
-      await removeFiles(upload.files);
-      await removeImportFiles(ctx.files, kept);
-      throw error;
-    }
-  });
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.post(
+    '/api/imports',
+    {
+      schema: { body: importUpload, response: { 201: recordAnswer } },
+      config: { permission: 'import:create', heavy: true },
+    },
+    async (request, reply) => {
+      const user = request.user!;
+      if (!can(user, 'import:create')) throw forbidden('You do not have permission to import files.');
+      const upload = await receiveCsvUpload(request, ctx, temporaryFolder(ctx.config));
+      let kept: StoredFile[] = [];
+      try {
+        if (!upload.files.length) throw new ValidationError({ files: ['Choose at least one CSV file to import.'] });
+        const importerId = Number(upload.fields.importer_id);
+        if (!Number.isInteger(importerId) || importerId < 1)
+          throw new ValidationError({ importer_id: ['Choose the importer that reads these files.'] });
+        const importer = await importers.config(importerId);
+        if (!importer) throw new ValidationError({ importer_id: ['The selected importer does not exist.'] });
+        const files = (kept = await keepImportFiles(ctx.files, upload.files));
+        const name =
+          (upload.fields.name ?? '').trim().slice(0, 200) ||
+          (files.length === 1 ? files[0].name : `${files[0].name} and ${files.length - 1} more`);
+        const record = await imports.start(user, importer, files, name, socketOf(request));
+        return reply.status(201).send({ data: record, message: 'Your import has started.' });
+      } catch (error) {
+        await removeFiles(upload.files);
+        await removeImportFiles(ctx.files, kept);
+        throw error;
+      }
+    },
+  );
 
   /** The first rows of a file as the importer would map them, with the errors they would produce. Nothing is written. */
   app.post(
     '/api/imports/preview',
-    { config: { permission: { anyOf: ['import:create', 'importer:update', 'importer:create'] }, heavy: true } },
+    {
+      schema: { body: previewUpload, response: { 200: answer(rowWith({ headers: z.array(z.string()) })) } },
+      config: { permission: { anyOf: ['import:create', 'importer:update', 'importer:create'] }, heavy: true },
+    },
     async (request) => {
       const user = request.user!;
       if (!can(user, 'import:create') && !can(user, 'importer:update') && !can(user, 'importer:create'))
@@ -95,26 +139,31 @@ export function registerImportRoutes(
     },
   );
 
-  const reportRoute = async (request: FastifyRequest<{ Params: { id: number } }>, reply: FastifyReply) => {
-    const { fileName, csv } = await imports.errorReport(request.user, request.params.id);
-    reply.header('content-type', 'text/csv; charset=utf-8');
-    reply.header('content-disposition', `attachment; filename="${fileName}"`);
-    return reply.send(csv);
-  };
-  app.post<{ Params: { id: number } }>(
-    '/api/imports/:id/download',
-    { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' } } },
-    reportRoute,
-  );
-  app.get<{ Params: { id: number } }>(
-    '/api/imports/:id/download',
-    { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' } } },
-    reportRoute,
-  );
+  // The error report: the failed rows as CSV, with their reasons.
+  for (const method of ['GET', 'POST'] as const)
+    app.route({
+      method,
+      url: '/api/imports/:id/download',
+      schema: {
+        params: idParams,
+        ...(method === 'POST' ? { body: noBody } : { querystring: noQuery }),
+        response: { 200: csvFile },
+      },
+      config: { permission: { resource: 'imports', action: 'read' } },
+      handler: async (request, reply) => {
+        const { fileName, csv } = await imports.errorReport(request.user, request.params.id);
+        reply.header('content-type', 'text/csv; charset=utf-8');
+        reply.header('content-disposition', `attachment; filename="${fileName}"`);
+        return reply.send(csv);
+      },
+    });
 
-  app.get<{ Params: { id: number }; Querystring: { page?: string; per_page?: string } }>(
+  app.get(
     '/api/imports/:id/failures',
-    { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' } } },
+    {
+      schema: { params: idParams, querystring: pageQuery, response: { 200: rowsPage } },
+      config: { permission: { resource: 'imports', action: 'read' } },
+    },
     async (request) =>
       imports.failures(
         request.user,
@@ -125,9 +174,12 @@ export function registerImportRoutes(
   );
 
   /** What the import wrote: records created or updated, with their names (for links on the show page). */
-  app.get<{ Params: { id: number }; Querystring: { page?: string; per_page?: string } }>(
+  app.get(
     '/api/imports/:id/records',
-    { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' } } },
+    {
+      schema: { params: idParams, querystring: pageQuery, response: { 200: rowsPage } },
+      config: { permission: { resource: 'imports', action: 'read' } },
+    },
     async (request) =>
       imports.writtenRecords(
         request.user!,
@@ -137,9 +189,12 @@ export function registerImportRoutes(
       ),
   );
 
-  app.post<{ Params: { id: number } }>(
+  app.post(
     '/api/imports/:id/undo',
-    { schema: { params: idParam }, config: { permission: { resource: 'imports', action: 'read' }, heavy: true } },
+    {
+      schema: { params: idParams, body: noBody, response: { 202: recordAnswer, 409: messageAnswer } },
+      config: { permission: { resource: 'imports', action: 'read' }, heavy: true },
+    },
     async (request, reply) => {
       const updated = await imports.requestUndo(request.user!, request.params.id);
       return reply.status(202).send({

@@ -315,7 +315,7 @@ export class ImportService {
       .executeTakeFirstOrThrow();
     await this.progress(id, user.id, 'ImportComplete');
     if (row.created_count + row.updated_count > 0)
-      await this.ctx.records.announce(def, 'imported', { import_id: id }, { user });
+      this.ctx.records.announce(def, 'imported', { import_id: id }, { user });
   }
 
   async fail(id: number, message: string, userId?: number) {
@@ -331,7 +331,7 @@ export class ImportService {
   async progress(id: number, userId: number, event: Extract<JobEventName, 'ImportProcessing' | 'ImportComplete'>) {
     const row = await this.row(id);
     if (!row) return;
-    await this.ctx.events.emit({ event, type: 'import', id, record: presentImport(row), userId });
+    this.ctx.events.emit({ event, type: 'import', id, record: presentImport(row), userId });
   }
 
   /** What the import wrote, newest first, a chunk before `before` (an `import_records` id) at a time: what undo puts back. */
@@ -359,7 +359,7 @@ export class ImportService {
       .execute();
     await this.progress(id, user.id, 'ImportComplete');
     for (const type of types)
-      await this.ctx.records.announce(definitionFor(this.ctx.resources, type), 'imported', { import_id: id }, { user });
+      this.ctx.records.announce(definitionFor(this.ctx.resources, type), 'imported', { import_id: id }, { user });
   }
 }
 

@@ -2,31 +2,66 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.js';
 import { InputLimitError } from '../config/input-limits.js';
+import { answer, filePart, idParams, multipart, noQuery, record, recordAnswer, rowWith } from '../http/contracts.js';
 import { ValidationError } from '../http/errors.js';
 import { parseBody } from '../http/parse-body.js';
-import { idParam, socketOf } from '../records/routes.js';
+import { socketOf } from '../records/routes.js';
 import { cleanHeaders } from './csv-reader.js';
 import { type ImporterService, importerFile } from './importer-service.js';
 import { receiveCsvUpload } from './uploads.js';
+
+/** An importer file, as text (JSON). */
+const importerFileText = z.string();
+
+/** A list of headers; held to the columns a file may have (INPUT_MAX_COLUMNS) when it is read. */
+const columnsBody = z.object({
+  importer_id: z.coerce.number().int().min(1),
+  headers: z.array(z.string().max(200)),
+});
+
+/** An importer's column: the header it reads and the target it fills (importers/mapper.ts ImporterConfig). */
+const importerColumn = rowWith({ header: z.string() });
+
+/** The target catalogue by record type, the rule operators and actions (ImporterService.targets). */
+const targetsAnswer = z.object({
+  /** By record type: its name, targets, key targets and fields. */
+  data: z.record(z.string(), z.unknown()),
+  operators: z.array(z.object({ id: z.string(), name: z.string() })),
+  actions: z.array(z.object({ id: z.string(), name: z.string() })),
+});
 
 /**
  * Importer routes beyond the generic ones: the target catalogue, an importer exported as a file and imported from
  * one, reordering, and column suggestions from a sample file (POST /api/importer-columns/import).
  */
-export function registerImporterRoutes(app: FastifyInstance, ctx: AppContext, importers: ImporterService) {
-  app.get<{ Querystring: { record_type?: string } }>(
+export function registerImporterRoutes(fastify: FastifyInstance, ctx: AppContext, importers: ImporterService) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.get(
     '/api/importers/targets',
-    { config: { permission: { anyOf: ['importer:read', 'import:create'] } } },
+    {
+      schema: { querystring: z.object({ record_type: z.string().optional() }), response: { 200: targetsAnswer } },
+      config: { permission: { anyOf: ['importer:read', 'import:create'] } },
+    },
     async (request) => importers.targets(request.user!, request.query.record_type),
   );
 
   /** An importer as a file (JSON) another installation can import. */
-  app.get<{ Params: { id: number } }>(
+  app.get(
     '/api/importers/:id/export',
-    { schema: { params: idParam }, config: { permission: { resource: 'importers', action: 'read' } } },
+    {
+      schema: {
+        params: idParams,
+        querystring: noQuery,
+        response: {
+          200: { description: 'The importer file.', content: { 'application/json': { schema: importerFileText } } },
+        },
+      },
+      config: { permission: { resource: 'importers', action: 'read' } },
+    },
     async (request, reply) => {
       const { file, fileName } = await importers.exportFile(request.user, request.params.id);
       reply.header('content-type', 'application/json; charset=utf-8');
@@ -38,7 +73,19 @@ export function registerImporterRoutes(app: FastifyInstance, ctx: AppContext, im
   /** Creates an importer from an exported file: JSON body, or multipart with the file as `file`. */
   app.post(
     '/api/importers/import',
-    { config: { permission: { resource: 'importers', action: 'create' } } },
+    {
+      schema: {
+        body: {
+          content: {
+            'application/json': { schema: importerFile.passthrough() },
+            ...multipart({ file: filePart.describe('An importer file (.json) exported from this application.') })
+              .content,
+          },
+        },
+        response: { 201: recordAnswer },
+      },
+      config: { permission: { resource: 'importers', action: 'create' } },
+    },
     async (request, reply) => {
       let body: unknown = request.body;
       if (request.isMultipart()) {
@@ -72,12 +119,19 @@ export function registerImporterRoutes(app: FastifyInstance, ctx: AppContext, im
   );
 
   /** Moves an importer to `position` (0-based) in the list; the others shift. */
-  app.post<{ Params: { id: number } }>(
+  app.post(
     '/api/importers/:id/reorder',
-    { schema: { params: idParam }, config: { permission: { resource: 'importers', action: 'update' } } },
+    {
+      schema: {
+        params: idParams,
+        body: z.object({ position: z.coerce.number().int().min(0).max(100_000) }),
+        response: { 200: answer(z.array(record)) },
+      },
+      config: { permission: { resource: 'importers', action: 'update' } },
+    },
     async (request) => {
       importers.assertMayEdit(request.user);
-      const { position } = parseBody(z.object({ position: z.coerce.number().int().min(0).max(100_000) }), request.body);
+      const { position } = request.body;
       return {
         data: await importers.reorder(request.user!, request.params.id, position, socketOf(request)),
         message: 'Importers reordered successfully.',
@@ -91,7 +145,18 @@ export function registerImporterRoutes(app: FastifyInstance, ctx: AppContext, im
    */
   app.post(
     '/api/importer-columns/import',
-    { config: { permission: { resource: 'importers', action: 'update' }, heavy: true } },
+    {
+      schema: {
+        body: {
+          content: {
+            'application/json': { schema: columnsBody },
+            ...multipart({ file: filePart.describe('A sample CSV file.'), importer_id: z.string() }).content,
+          },
+        },
+        response: { 201: z.object({ data: z.array(importerColumn), added: z.number().int(), message: z.string() }) },
+      },
+      config: { permission: { resource: 'importers', action: 'update' }, heavy: true },
+    },
     async (request, reply) => {
       importers.assertMayEdit(request.user);
       let headers: string[] = [];
@@ -109,16 +174,13 @@ export function registerImporterRoutes(app: FastifyInstance, ctx: AppContext, im
           await rm(folder, { recursive: true, force: true });
         }
       } else {
+        const body = request.body as z.infer<typeof columnsBody>;
+        // The limit as it is now (the settings' input limits, docs/settings.md).
         const { columns } = ctx.config.limits;
-        const body = parseBody(
-          z.object({
-            importer_id: z.coerce.number().int().min(1),
-            headers: z
-              .array(z.string().max(200))
-              .max(columns, `There are more than ${columns} headers; the most a file may have is ${columns} columns.`),
-          }),
-          request.body,
-        );
+        if (body.headers.length > columns)
+          throw new ValidationError({
+            headers: [`There are more than ${columns} headers; the most a file may have is ${columns} columns.`],
+          });
         importerId = body.importer_id;
         headers = cleanHeaders(body.headers);
       }

@@ -1,7 +1,7 @@
 import { readersOf } from '../access/fan-out.js';
 import { masked } from '../access/policy.js';
 import type { AppContext } from '../app-context.js';
-import { type AppEvent, isJobEvent, type RecordAction, type RecordEvent } from '../events/app-events.js';
+import { type AppEvent, isJobEvent, isNoticeEvent, type RecordAction, type RecordEvent } from '../events/app-events.js';
 import { roleChannel, userChannel } from './channels.js';
 
 /** The `App.Events.*` names laravel-echo listens for, by what happened. */
@@ -51,11 +51,18 @@ async function audiencesOf(ctx: AppContext, event: RecordEvent): Promise<Audienc
 /**
  * Sends the events of the in-process bus to browsers (docs/realtime.md): record changes as `App.Events.Model*` with
  * `{type, id, data}` to the channels of those who may read them; job progress (`ImportProcessing`, `ImportComplete`)
- * to the person's own channel. A finished export is a change of that person's export record: `ModelSaved`.
+ * to the person's own channel. A finished export is a change of that person's export record: `ModelSaved`. Notices
+ * (the assistant's answer as it is written, a new version deployed) go as they are to the person's channel or to
+ * `system`.
  * `ctx.realtime` is read on every event, so a test that wraps `publish` sees what goes out.
  */
 export function broadcastAppEvents(ctx: AppContext): () => void {
   return ctx.events.on(async (event: AppEvent) => {
+    if (isNoticeEvent(event)) {
+      const channels = event.userId === null ? ['system'] : [userChannel(event.userId)];
+      await ctx.realtime.publish(channels, `App.Events.${event.event}`, event.data);
+      return;
+    }
     if (isJobEvent(event)) {
       const name = event.event === 'ExportComplete' ? 'ModelSaved' : event.event;
       await ctx.realtime.publish([userChannel(event.userId)], `App.Events.${name}`, {

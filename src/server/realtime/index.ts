@@ -109,7 +109,8 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
 
   app.get<{ Params: { key: string }; Querystring: { protocol?: string } }>(
     '/app/:key',
-    { websocket: true, config: { permission: 'public' } },
+    // The Pusher protocol over a websocket (docs/realtime.md): no HTTP answer to declare, left out of the OpenAPI document.
+    { websocket: true, schema: { hide: true }, config: { permission: 'public' } },
     (socket, request) => hub.accept(socket, request.params.key, request.query.protocol),
   );
   registerAuthRoutes(app, signer, rules);

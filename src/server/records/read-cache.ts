@@ -5,6 +5,10 @@ const MAX_BYTES = 32 * 1_048_576;
 /** Larger answers (per_page=-1 on a big table) are rare and would push everything else out. */
 const MAX_ENTRY_BYTES = 1_048_576;
 
+/** The JSON text sent as it is; the handler returns the reply, which tells Fastify the answer is out. */
+const sent = <T>(reply: FastifyReply, body: string) =>
+  reply.type('application/json; charset=utf-8').send(body) as unknown as T;
+
 interface Entry {
   body: string;
   stamp: string;
@@ -29,7 +33,7 @@ export class ReadCache {
   }
 
   /** Sends the kept answer for this person and URL, or computes, sends and keeps it. */
-  async serve(request: FastifyRequest, reply: FastifyReply, compute: () => Promise<unknown>) {
+  async serve<T>(request: FastifyRequest, reply: FastifyReply, compute: () => Promise<T>): Promise<T> {
     const user = request.user;
     if (!user) return compute();
     const key = `${user.id}:${user.impersonator?.id ?? ''}:${request.url}`;
@@ -39,12 +43,13 @@ export class ReadCache {
       // Most recently used last, so the oldest are dropped first.
       this.entries.delete(key);
       this.entries.set(key, hit);
-      return reply.type('application/json; charset=utf-8').send(hit.body);
+      return sent(reply, hit.body);
     }
-    const body = JSON.stringify(await compute());
+    // Serialised from the route's declared answer, as an answer not kept would be.
+    const body = String(reply.serialize(await compute()));
     // Kept only if nothing was written while it was computed (it might hold half of that write).
     if (body.length <= MAX_ENTRY_BYTES && stamp === (await this.writes.stamp('data'))) this.keep(key, { body, stamp });
-    return reply.type('application/json; charset=utf-8').send(body);
+    return sent(reply, body);
   }
 
   clear() {

@@ -17,6 +17,14 @@ import {
   importBatch,
 } from './batch-writer.js';
 import { withChoiceKeys } from './choice-keys.js';
+import {
+  archiveParts,
+  archiveValues,
+  type FieldSnapshot,
+  rewriteValues,
+  type ValueChange,
+  type ValueHome,
+} from './field-value-writes.js';
 import { emptyHidden, type FormLogicOutcome, NO_FORM_LOGIC, withSetValues } from './form-logic-outcome.js';
 import { type Claim, claim, type FirstAnswer, firstAnswer, keep, type RequestKey } from './idempotency.js';
 import type { KeptNames } from './kept-names.js';
@@ -95,41 +103,69 @@ export interface ListResult {
 }
 
 /**
+ * What the record service is made with (app.ts): the database, the event bus, and what other parts of the app know
+ * about records. Given once, when it is made: nothing is set on it afterwards.
+ */
+export interface RecordServiceParts {
+  db: Kysely<any>;
+  events: AppEvents;
+  /**
+   * The record type's name in messages ('Job Site created successfully.', from its schema). `db` is the transaction
+   * when called inside one (on PGlite, a query on the outer connection there would wait forever).
+   */
+  nameOf?: (def: ResourceDefinition, db?: Kysely<any>) => Promise<string>;
+  /**
+   * The record type's form logic over the values of a write (the record as it will be): the values set-value actions
+   * give are written, the fields it hides are never required and are stored empty. `db` as for nameOf.
+   */
+  formLogic?: (def: ResourceDefinition, values: Record<string, any>, db?: Kysely<any>) => Promise<FormLogicOutcome>;
+  /** The resource a relation points at (the resource registry); records name their links with it. */
+  targetOf?: (references: NonNullable<FieldSpec['references']>) => ResourceDefinition | undefined;
+  /** Names of linked records kept in memory (where this process is the only writer). */
+  keptNames?: KeptNames | null;
+  /** Where failures of `afterCommit` hooks are reported (the app's logger). */
+  logError?: (error: unknown, message: string) => void;
+  /**
+   * Makes the access policy (access/policy.ts) the service asks on every read and write which rows and fields; it is
+   * given the service, whose fields and reads it uses.
+   */
+  access: (records: RecordService) => AccessPolicy;
+  /** The organization's time zone (`TIME_ZONE`, UTC when not given). */
+  timeZone?: string;
+}
+
+/**
  * The one write path (DESIGN.md 3) and the one read path. Every create, update, delete and restore: checks the
  * permission, validates against the record type, writes the row and its revision in one transaction, and emits the
  * event on the app's event bus after commit (realtime, the map's indexes and other listeners subscribe there).
  * Reads apply the same permission rules to every row.
  */
 export class RecordService {
-  /**
-   * Lets the schemas feature rename record types ('Job Site created successfully.'). `db` is the transaction when
-   * called inside one (on PGlite, a query on the outer connection there would wait forever).
-   */
-  nameOf: (def: ResourceDefinition, db?: Kysely<any>) => Promise<string> = async (def) => def.singular;
-  /**
-   * Lets the schemas feature run the record type's form logic over the values of a write (the record as it will be):
-   * the values set-value actions give are written, the fields it hides are never required and are stored empty.
-   * `db` as for nameOf.
-   */
-  formLogic: (def: ResourceDefinition, values: Record<string, any>, db?: Kysely<any>) => Promise<FormLogicOutcome> =
-    async () => NO_FORM_LOGIC;
-  /** The resource a relation points at (the app sets it from its registry); records name their links with it. */
-  targetOf: (references: NonNullable<FieldSpec['references']>) => ResourceDefinition | undefined = () => undefined;
-  /** The organization's time zone (`TIME_ZONE`): where the days of relative date filters start. */
-  timeZone = 'UTC';
-  /** The moment relative date filters (`this_month`) are read at. */
+  readonly db: Kysely<any>;
+  private readonly events: AppEvents;
+  readonly nameOf: NonNullable<RecordServiceParts['nameOf']>;
+  readonly formLogic: NonNullable<RecordServiceParts['formLogic']>;
+  readonly targetOf: NonNullable<RecordServiceParts['targetOf']>;
+  readonly keptNames: KeptNames | null;
+  readonly logError: NonNullable<RecordServiceParts['logError']>;
+  /** The access policy (access/policy.ts): every read and write here asks it which rows and fields. */
+  readonly access: AccessPolicy;
+  /** The organization's time zone (`TIME_ZONE`): where the days of relative date filters start (a test may move it). */
+  timeZone: string;
+  /** The moment relative date filters (`this_month`) are read at (a test may set its own clock). */
   now: () => Date = () => new Date();
-  /** Names of linked records kept in memory (the app sets it where this process is the only writer). */
-  keptNames: KeptNames | null = null;
-  /** The access policy (access/policy.ts): every read and write here asks it which rows and fields. Set by the app. */
-  access!: AccessPolicy;
-  /** Where failures of `afterCommit` hooks are reported (the app sets its logger). */
-  logError: (error: unknown, message: string) => void = (error, message) => console.error(message, error);
 
-  constructor(
-    readonly db: Kysely<any>,
-    private readonly events: AppEvents,
-  ) {}
+  constructor(parts: RecordServiceParts) {
+    this.db = parts.db;
+    this.events = parts.events;
+    this.nameOf = parts.nameOf ?? (async (def) => def.singular);
+    this.formLogic = parts.formLogic ?? (async () => NO_FORM_LOGIC);
+    this.targetOf = parts.targetOf ?? (() => undefined);
+    this.keptNames = parts.keptNames ?? null;
+    this.logError = parts.logError ?? ((error, message) => console.error(message, error));
+    this.access = parts.access(this);
+    this.timeZone = parts.timeZone ?? 'UTC';
+  }
 
   // ---- permissions --------------------------------------------------------------------------------------
 
@@ -474,6 +510,47 @@ export class RecordService {
     return importBatch(this, trx, user, def, rows, options);
   }
 
+  // ---- one field's values across many records (a record type changed) ----------------------------------
+
+  /**
+   * New values of one field in these records, inside the caller's transaction (a field retyped, its choices remapped:
+   * schemas/field-changes.ts), each with its revision `{field: [before, after]}`, in a few statements whatever their
+   * number (records/field-value-writes.ts). Emits nothing: the change of the record type announces itself.
+   */
+  rewriteFieldValues(trx: Kysely<any>, home: ValueHome, changes: readonly ValueChange[], user: AuthUser | null) {
+    return rewriteValues(trx, home, changes, user);
+  }
+
+  /**
+   * Takes one field's values (of the records `ids`, or all of the type) out of the records into `field_value_archive`,
+   * inside the caller's transaction (a field deleted, values a new type cannot hold); returns how many.
+   */
+  archiveFieldValues(
+    trx: Kysely<any>,
+    home: ValueHome,
+    field: FieldSnapshot,
+    reason: string,
+    user: AuthUser | null,
+    ids?: readonly number[],
+  ): Promise<number> {
+    return archiveValues(trx, home, field, reason, user, ids);
+  }
+
+  /**
+   * Keeps the parts of values that records lose (a field of several values becoming a field of one keeps the first)
+   * in `field_value_archive`, inside the caller's transaction; returns how many.
+   */
+  archiveFieldParts(
+    trx: Kysely<any>,
+    home: ValueHome,
+    field: FieldSnapshot,
+    reason: string,
+    user: AuthUser | null,
+    parts: ReadonlyArray<{ id: number; value: unknown }>,
+  ): Promise<number> {
+    return archiveParts(trx, home, field, reason, user, parts);
+  }
+
   // ---- system and bulk writes --------------------------------------------------------------------------
 
   /**
@@ -500,7 +577,7 @@ export class RecordService {
       const [presented] = await this.present(def, [row], undefined, trx);
       return presented;
     });
-    await this.announce(def, 'created', record, { user, socketId: options.socketId });
+    this.announce(def, 'created', record, { user, socketId: options.socketId });
     return record;
   }
 
@@ -539,7 +616,7 @@ export class RecordService {
       const row = await this.db.selectFrom(def.table).selectAll().where('id', '=', lastId).executeTakeFirst();
       if (row) {
         const [last] = await this.present(def, [row]);
-        await this.announce(def, 'imported', { ...last, imported: result.ids.length }, { user: author });
+        this.announce(def, 'imported', { ...last, imported: result.ids.length }, { user: author });
       }
     }
     const updated = rows.filter((row) => row.id !== undefined).length;
@@ -625,7 +702,7 @@ export class RecordService {
     });
     if (outcome.replayed) return outcome;
     await this.whenCommitted(options.unit, async () => {
-      await this.announce(def, 'created', outcome.record, { user, socketId: options.socketId });
+      this.announce(def, 'created', outcome.record, { user, socketId: options.socketId });
       await this.afterCommit(def, outcome.record, 'create', user);
     });
     return outcome;
@@ -728,7 +805,7 @@ export class RecordService {
     });
     if (outcome.replayed) return outcome;
     await this.whenCommitted(options.unit, async () => {
-      if (!options.silent) await this.announce(def, 'updated', outcome.record, { user, socketId: options.socketId });
+      if (!options.silent) this.announce(def, 'updated', outcome.record, { user, socketId: options.socketId });
       await this.afterCommit(def, outcome.record, 'update', user);
     });
     return outcome;
@@ -795,7 +872,7 @@ export class RecordService {
       await this.writeRevision(trx, def, id, 'deleted', user, {});
       return existing;
     });
-    await this.announce(def, 'deleted', record, { user, socketId: options.socketId });
+    this.announce(def, 'deleted', record, { user, socketId: options.socketId });
     await this.afterCommit(def, record, 'delete', user);
     return { record, message: `${await this.nameOf(def)} deleted successfully.` };
   }
@@ -817,7 +894,7 @@ export class RecordService {
       const [presented] = await this.present(def, [restored], fields, trx);
       return presented;
     });
-    await this.announce(def, 'restored', record, { user, socketId: options.socketId });
+    this.announce(def, 'restored', record, { user, socketId: options.socketId });
     await this.afterCommit(def, record, 'restore', user);
     return { record, message: `${await this.nameOf(def)} restored successfully.` };
   }
@@ -838,16 +915,17 @@ export class RecordService {
 
   /**
    * After commit: tells the app's event bus that a record changed (`record` as presented), or with a record without
-   * an id that many records of the type did (`{import_id}`). Listeners never fail the write.
+   * an id that many records of the type did (`{import_id}`). The listeners run after the writer's request (the bus
+   * queues the event) and never fail the write.
    */
-  async announce(
+  announce(
     def: ResourceDefinition,
     event: RecordAction,
     record: Record<string, any>,
     options: { user?: AuthUser | null; socketId?: string } = {},
-  ) {
+  ): void {
     const id = typeof record.id === 'number' ? record.id : null;
-    await this.events.emit({
+    this.events.emit({
       event,
       type: def.type,
       id,

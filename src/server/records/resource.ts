@@ -12,7 +12,8 @@ export type { FieldSpec, PivotStorage };
 export interface WriteContext {
   user: AuthUser | null;
   trx: Transaction<any>;
-  /** The data service writing (its access policy answers what the person may read: access/policy.ts). */
+  /** The data service making the write: a hook's own writes of records go through it, in `trx`; its access policy
+   * answers what the person may read (access/policy.ts). */
   records: RecordService;
   /** The row before the write (update, delete, restore). */
   existing?: Record<string, any>;

@@ -1,6 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Action } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
+import {
+  idParams,
+  listQuery,
+  messageAnswer,
+  noBody,
+  recordAnswer,
+  recordInput,
+  recordPage,
+  showQuery,
+} from '../http/contracts.js';
 import { idempotencyOf, rememberSent } from './idempotency.js';
 import type { WriteAnswer } from './record-service.js';
 import type { ResourceDefinition } from './resource.js';
@@ -30,6 +42,8 @@ export async function writeAnswer(
   written: WriteAnswer,
   status: 200 | 201,
 ) {
+  // Sent as JSON text (what an Idempotency-Key keeps and replays byte for byte); its shape is the route's declared
+  // `recordAnswer`, whose records pass through as they are.
   if (written.replayed) reply.header('Idempotent-Replayed', 'true');
   if (written.sent)
     return reply.status(written.sent.status).type('application/json; charset=utf-8').send(written.sent.body);
@@ -41,19 +55,22 @@ export async function writeAnswer(
   return reply.status(status).type('application/json; charset=utf-8').send(body);
 }
 
-export const idParam = {
-  type: 'object',
-  properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } },
-  required: ['id'],
-} as const;
+/** A write that carries the `updated_at` the client read answers 409 when the record changed since. */
+const stale = { 409: messageAnswer };
+/** Idempotency-Key (records/idempotency.ts), X-Socket-Id (the browser that made the change is not told). */
+export const writeHeaders = z.looseObject({
+  'idempotency-key': z.string().optional(),
+  'x-socket-id': z.string().optional(),
+});
 
 /** The generic routes of DESIGN.md 6 for one resource; the data service checks permissions on every call. */
-export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext, def: ResourceDefinition) {
+export function registerResourceRoutes(fastify: FastifyInstance, ctx: AppContext, def: ResourceDefinition) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = `/api/${def.name}`;
   const { records, readCache } = ctx;
   const answer = (request: FastifyRequest, reply: FastifyReply, written: WriteAnswer, status: 200 | 201 = 200) =>
     writeAnswer(ctx, def, request, reply, written, status);
-  const read = (request: FastifyRequest, reply: FastifyReply, compute: () => Promise<unknown>) =>
+  const read = <T>(request: FastifyRequest, reply: FastifyReply, compute: () => Promise<T>) =>
     readCache ? readCache.serve(request, reply, compute) : compute();
   // Routes the resource serves itself (def.ownRoutes) are left out.
   const own = new Set(def.ownRoutes ?? []);
@@ -62,14 +79,16 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext, de
   const needs = (action: Action) => ({ permission: { resource: def.name, action } }) as const;
 
   if (!own.has('list'))
-    app.get(base, { config: needs('read') }, async (request, reply) =>
-      read(request, reply, () => records.list(request.user, def, request.query as Record<string, unknown>)),
+    app.get(
+      base,
+      { schema: { querystring: listQuery, response: { 200: recordPage } }, config: needs('read') },
+      async (request, reply) => read(request, reply, () => records.list(request.user, def, request.query)),
     );
 
   if (!own.has('show'))
-    app.get<{ Params: { id: number }; Querystring: { with_trashed?: string } }>(
+    app.get(
       `${base}/:id`,
-      { schema: { params: idParam }, config: needs('read') },
+      { schema: { params: idParams, querystring: showQuery, response: { 200: recordAnswer } }, config: needs('read') },
       async (request, reply) =>
         read(request, reply, async () => ({
           data: await records.show(request.user, def, request.params.id, {
@@ -79,45 +98,60 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext, de
     );
 
   if (!own.has('create'))
-    app.post(base, { config: needs('create') }, async (request, reply) =>
-      answer(request, reply, await records.create(request.user, def, request.body, writeOptionsOf(request)), 201),
+    app.post(
+      base,
+      {
+        schema: { headers: writeHeaders, body: recordInput, response: { 200: recordAnswer, 201: recordAnswer } },
+        config: needs('create'),
+      },
+      async (request, reply) =>
+        // A repeated create (same Idempotency-Key) answers as the first did.
+        answer(request, reply, await records.create(request.user, def, request.body, writeOptionsOf(request)), 201),
     );
 
-  const update = async (request: any, reply: FastifyReply) =>
-    answer(
-      request,
-      reply,
-      await records.update(request.user, def, request.params.id, request.body, writeOptionsOf(request)),
-    );
   for (const method of ['POST', 'PUT', 'PATCH'] as const) {
     if (!own.has('update'))
-      app.route({ method, url: `${base}/:id`, schema: { params: idParam }, config: needs('update'), handler: update });
+      app.route({
+        method,
+        url: `${base}/:id`,
+        schema: {
+          params: idParams,
+          headers: writeHeaders,
+          body: recordInput,
+          response: { 200: recordAnswer, ...stale },
+        },
+        config: needs('update'),
+        handler: async (request, reply) =>
+          answer(
+            request,
+            reply,
+            await records.update(request.user, def, request.params.id, request.body, writeOptionsOf(request)),
+          ),
+      });
   }
 
   if (!own.has('delete'))
-    app.delete<{ Params: { id: number } }>(
+    app.delete(
       `${base}/:id`,
-      { schema: { params: idParam }, config: needs('delete') },
-      async (request, reply) => {
-        return answer(
+      { schema: { params: idParams, body: noBody, response: { 200: recordAnswer } }, config: needs('delete') },
+      async (request, reply) =>
+        answer(
           request,
           reply,
           await records.remove(request.user, def, request.params.id, { socketId: socketOf(request) }),
-        );
-      },
+        ),
     );
 
   if (def.restorable && !own.has('restore')) {
-    app.post<{ Params: { id: number } }>(
+    app.post(
       `${base}/:id/restore`,
-      { schema: { params: idParam }, config: needs('restore') },
-      async (request, reply) => {
-        return answer(
+      { schema: { params: idParams, body: noBody, response: { 200: recordAnswer } }, config: needs('restore') },
+      async (request, reply) =>
+        answer(
           request,
           reply,
           await records.restore(request.user, def, request.params.id, { socketId: socketOf(request) }),
-        );
-      },
+        ),
     );
   }
 }

@@ -1,14 +1,13 @@
 import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { turfOutlook } from '../access/outlook.js';
-import { turfRegionIds } from '../access/turf.js';
-import { whoIs } from '../access/who.js';
+import { type TurfOutlook, turfOutlook } from '../access/outlook.js';
+import { turfRegions } from '../access/turf.js';
 import type { AppContext, FeaturePlugin } from '../app-context.js';
 import { InputLimitError, LimitExceeded, toInputLimitError } from '../config/input-limits.js';
+import { answer, filePart, multipart, noQuery, record, rowWith } from '../http/contracts.js';
 import { ValidationError } from '../http/errors.js';
-import { parseBody } from '../http/parse-body.js';
 import { teamMemberIds } from '../reports/scope.js';
 import { loadUsShapes } from './census.js';
 import { type AreaGeometry, GeometryError, parseAreaGeometry } from './geometry.js';
@@ -135,17 +134,60 @@ async function readShapes(ctx: AppContext, request: FastifyRequest): Promise<Sha
   }
 }
 
+/** What a load or an upload of shapes did. */
+const shapesAnswer = z.object({
+  data: z.object({
+    created: z.number().int(),
+    updated: z.number().int(),
+    sites_assigned: z.number().int(),
+    region_ids: z.array(z.number().int()),
+  }),
+  message: z.string(),
+});
+
+/** What assigning a turf being drawn would do for one person (access/outlook.ts). */
+const turfOutlookShape = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  role: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  scoped: z.boolean(),
+  now: z.number().int(),
+  after: z.number().int(),
+}) satisfies z.ZodType<TurfOutlook>;
+
+/** A GeoJSON file (multipart `file`), or the GeoJSON as `data` in a JSON body; how to read its shapes. */
+const shapeFields = {
+  geometry_type: z
+    .string()
+    .optional()
+    .describe(`One of ${GEOMETRY_TYPES.join(', ')} (postal-code by default).`),
+  name_property: z.string().optional().describe('The feature property that names each shape.'),
+  code_property: z.string().optional().describe('The feature property that holds each shape code.'),
+};
+const shapesUpload = {
+  content: {
+    'application/json': {
+      schema: z.looseObject({ ...shapeFields, data: z.unknown().optional(), geojson: z.unknown().optional() }),
+    },
+    ...multipart({ file: filePart, ...shapeFields }).content,
+  },
+};
+
 /**
  * Region routes beyond the generic resource: colours, loading Census shapes, uploading GeoJSON, and the
  * shape picker of /api/options/geometries.
  */
-export const regionRoutes: FeaturePlugin = async (app, options) => {
+export const regionRoutes: FeaturePlugin = async (fastify, options) => {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const ctx: AppContext = options.ctx;
   app.post(
     '/api/regions/colors',
-    { config: { permission: { resource: 'regions', action: 'update' } } },
+    {
+      schema: { body: colorsBody, response: { 200: answer(z.array(record)) } },
+      config: { permission: { resource: 'regions', action: 'update' } },
+    },
     async (request) => {
-      const body = parseBody(colorsBody, request.body);
+      const body = request.body;
       const def = regionsDefinition(ctx);
       ctx.records.authorize(request.user, def, 'update');
       const changes: Array<{ id: number; color: string | null }> = body.colors
@@ -166,6 +208,7 @@ export const regionRoutes: FeaturePlugin = async (app, options) => {
   app.post(
     '/api/regions/load-us',
     {
+      schema: { body: loadBody, response: { 200: shapesAnswer } },
       config: {
         permission: {
           allOf: [
@@ -177,7 +220,7 @@ export const regionRoutes: FeaturePlugin = async (app, options) => {
       },
     },
     async (request) => {
-      const body = parseBody(loadBody, request.body);
+      const body = request.body;
       let states: string[] | undefined;
       if (body.states?.length) {
         states = body.states.map((s) => stateCode(s) ?? '');
@@ -203,6 +246,7 @@ export const regionRoutes: FeaturePlugin = async (app, options) => {
   app.post(
     '/api/regions/upload',
     {
+      schema: { body: shapesUpload, response: { 201: shapesAnswer } },
       config: {
         permission: {
           allOf: [
@@ -236,19 +280,22 @@ export const regionRoutes: FeaturePlugin = async (app, options) => {
    */
   app.post(
     '/api/regions/preview',
-    { config: { permission: { resource: 'regions', action: 'create' } } },
-    async (request) => {
-      ctx.records.authorize(request.user, regionsDefinition(ctx), 'create');
-      const body = parseBody(
-        z
+    {
+      schema: {
+        body: z
           .object({
-            geometry: z.unknown(),
+            geometry: z.unknown().describe('A GeoJSON Polygon or MultiPolygon (or a Feature of one).'),
             user_ids: z.array(z.coerce.number().int().min(1).max(2_147_483_647)).max(500).optional(),
             team_id: z.coerce.number().int().min(1).max(2_147_483_647).nullable().optional(),
           })
           .strict(),
-        request.body,
-      );
+        response: { 200: answer(z.object({ sites: z.number().int(), people: z.array(turfOutlookShape) })) },
+      },
+      config: { permission: { resource: 'regions', action: 'create' } },
+    },
+    async (request) => {
+      ctx.records.authorize(request.user, regionsDefinition(ctx), 'create');
+      const body = request.body;
       let geometry: AreaGeometry;
       try {
         const raw =
@@ -274,22 +321,42 @@ export const regionRoutes: FeaturePlugin = async (app, options) => {
    * GET /api/turf: `{data: {limited, regions: [{id, name}]}}`, the signed-in person's turf (the regions assigned to
    * them or their team) and whether their reading of sites is limited to it (`site:read:turf`).
    */
-  app.get('/api/turf', { config: { permission: 'signed-in' } }, async (request) => {
-    const user = request.user!;
-    const regions = await ctx.db
-      .selectFrom('regions')
-      .select(['id', 'name'])
-      .where(sql<boolean>`id in (${turfRegionIds(whoIs(user))})`)
-      .orderBy('name')
-      .execute();
-    const sites = ctx.resources.get('sites');
-    return { data: { limited: Boolean(sites) && (await ctx.records.access.turfLimited(user, sites!)), regions } };
-  });
+  app.get(
+    '/api/turf',
+    {
+      schema: {
+        querystring: noQuery,
+        response: {
+          200: answer(
+            z.object({ limited: z.boolean(), regions: z.array(z.object({ id: z.number().int(), name: z.string() })) }),
+          ),
+        },
+      },
+      config: { permission: 'signed-in' },
+    },
+    async (request) => {
+      const user = request.user!;
+      const sites = ctx.resources.get('sites');
+      const limited = Boolean(sites) && (await ctx.records.access.turfLimited(user, sites!));
+      return { data: { limited, regions: await turfRegions(ctx.db, user) } };
+    },
+  );
 
   /** GET /api/options/geometries?type=state|county|postal-code&q=text&state=06: `{data: [{id, name, geometry_type, code}]}` to pick a region shape. */
-  app.get<{ Querystring: Record<string, unknown> }>(
+  app.get(
     '/api/options/geometries',
-    { config: { permission: { resource: 'regions', action: 'read' } } },
+    {
+      schema: {
+        querystring: z.looseObject({
+          type: z.string().optional().describe(GEOMETRY_TYPES.join(', ')),
+          geometry_type: z.string().optional(),
+          q: z.string().optional(),
+          state: z.string().optional().describe('A state: FIPS code (06), abbreviation (CA) or name.'),
+        }),
+        response: { 200: answer(z.array(rowWith({ id: z.union([z.number(), z.string()]) }))) },
+      },
+      config: { permission: { resource: 'regions', action: 'read' } },
+    },
     async (request) => {
       ctx.records.authorize(request.user, regionsDefinition(ctx), 'read');
       const type =

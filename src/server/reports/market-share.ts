@@ -333,7 +333,7 @@ export function drillDown(params: MarketShareParams, key: string | null): Record
   return query;
 }
 
-const drillShape = {
+export const drillShape = {
   ...marketShareShape,
   key: z.string().max(60).optional(),
   labour: z.enum(['union', 'non-union', 'unknown']).optional(),

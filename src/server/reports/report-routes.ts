@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type {
   ClassificationRow,
   MarketShareRow,
@@ -6,12 +8,13 @@ import type {
   UserPerformanceRow,
 } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
-import { classifications, parseClassifications } from './classifications.js';
+import { csvFile, record, rowWith } from '../http/contracts.js';
+import { classifications, classificationsShape, parseClassifications } from './classifications.js';
 import { type CsvColumn, csvFileName, toCsv } from './csv.js';
-import { marketShare, marketShareSites, parseMarketShare } from './market-share.js';
-import { requireReports } from './scope.js';
-import { parseTaskPerformance, taskPerformance } from './task-performance.js';
-import { parseUserPerformance, userPerformance } from './user-performance.js';
+import { drillShape, marketShare, marketShareShape, marketShareSites, parseMarketShare } from './market-share.js';
+import { filtersQuery, requireReports } from './scope.js';
+import { parseTaskPerformance, taskPerformance, taskPerformanceShape } from './task-performance.js';
+import { parseUserPerformance, userPerformance, userPerformanceShape } from './user-performance.js';
 
 /** Answers CSV when asked (`?format=csv` or `Accept: text/csv`), else JSON. */
 function wantsCsv(request: FastifyRequest) {
@@ -87,14 +90,30 @@ const USER_PERFORMANCE_CSV: CsvColumn<UserPerformanceRow>[] = [
   ]),
 ];
 
+/** A line of a report: the figures of one group (common/report-types.ts says what each holds). */
+const line = rowWith({ label: z.string().nullable().optional() });
+/** A report's answer as JSON, or (`format=csv`, `Accept: text/csv`) its table as CSV. */
+const report = {
+  description: 'The report as JSON, or as CSV with format=csv.',
+  content: {
+    'application/json': {
+      schema: z.object({ data: z.array(line), totals: line.nullable().optional(), meta: rowWith({}).optional() }),
+    },
+    ...csvFile.content,
+  },
+};
+
 /**
  * The reports (docs/reports.md). Each needs `report:read` (and the reports feature), counts only what the person
  * may read, takes its filters from the query string and answers CSV with `format=csv`.
  */
-export function registerReportRoutes(app: FastifyInstance, ctx: AppContext) {
+export function registerReportRoutes(fastify: FastifyInstance, ctx: AppContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const sitesReport = { permission: { allOf: ['report:read', { resource: 'sites', action: 'read' }] } } as const;
+
   app.get(
     '/api/reports/market-share',
-    { config: { permission: { allOf: ['report:read', { resource: 'sites', action: 'read' }] } } },
+    { schema: { querystring: filtersQuery(marketShareShape), response: { 200: report } }, config: sitesReport },
     async (request, reply) => {
       const user = await requireReports(ctx, request.user);
       const params = parseMarketShare(request.query);
@@ -108,7 +127,13 @@ export function registerReportRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.get(
     '/api/reports/market-share/sites',
-    { config: { permission: { allOf: ['report:read', { resource: 'sites', action: 'read' }] } } },
+    {
+      schema: {
+        querystring: filtersQuery(drillShape),
+        response: { 200: z.object({ data: z.array(record), meta: rowWith({ total: z.number().int() }) }) },
+      },
+      config: sitesReport,
+    },
     async (request) => {
       const user = await requireReports(ctx, request.user);
       return marketShareSites(ctx, user, request.query);
@@ -118,6 +143,7 @@ export function registerReportRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get(
     '/api/reports/classifications',
     {
+      schema: { querystring: filtersQuery(classificationsShape), response: { 200: report } },
       config: {
         permission: {
           allOf: [
@@ -142,7 +168,10 @@ export function registerReportRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.get(
     '/api/reports/task-performance',
-    { config: { permission: { allOf: ['report:read', { resource: 'tasks', action: 'read' }] } } },
+    {
+      schema: { querystring: filtersQuery(taskPerformanceShape), response: { 200: report } },
+      config: { permission: { allOf: ['report:read', { resource: 'tasks', action: 'read' }] } },
+    },
     async (request, reply) => {
       const user = await requireReports(ctx, request.user);
       const result = await taskPerformance(ctx, user, parseTaskPerformance(request.query));
@@ -151,10 +180,17 @@ export function registerReportRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.get('/api/reports/user-performance', { config: { permission: 'report:read' } }, async (request, reply) => {
-    const user = await requireReports(ctx, request.user);
-    const result = await userPerformance(ctx, user, parseUserPerformance(request.query));
-    if (wantsCsv(request)) return sendCsv(reply, 'user-performance', USER_PERFORMANCE_CSV, result.data);
-    return result;
-  });
+  app.get(
+    '/api/reports/user-performance',
+    {
+      schema: { querystring: filtersQuery(userPerformanceShape), response: { 200: report } },
+      config: { permission: 'report:read' },
+    },
+    async (request, reply) => {
+      const user = await requireReports(ctx, request.user);
+      const result = await userPerformance(ctx, user, parseUserPerformance(request.query));
+      if (wantsCsv(request)) return sendCsv(reply, 'user-performance', USER_PERFORMANCE_CSV, result.data);
+      return result;
+    },
+  );
 }

@@ -4,7 +4,7 @@ import { can } from '../../common/permissions.js';
 import type { FigureLink } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { fieldError, forbidden } from '../http/errors.js';
+import { forbidden } from '../http/errors.js';
 import { parseBody } from '../http/parse-body.js';
 import type { ResourceDefinition } from '../records/resource.js';
 
@@ -87,12 +87,19 @@ export const commonFilters = z.object({
   format: z.enum(['json', 'csv']).optional(),
 });
 
+/** The query of a report or figure: the common filters (dates, region, team, person) and the report's own. */
+export function filtersQuery<T extends z.ZodRawShape>(shape: T) {
+  return commonFilters
+    .extend(shape)
+    .strip()
+    .refine(({ from, to }: { from?: string; to?: string }) => !(from && to && from > to), {
+      message: 'The end date must be on or after the start date.',
+      path: ['to'],
+    });
+}
+
 export function parseFilters<T extends z.ZodRawShape>(shape: T, query: unknown) {
-  const schema = commonFilters.extend(shape).strip();
-  const parsed = parseBody(schema, query) as z.infer<typeof commonFilters> & z.infer<z.ZodObject<T>>;
-  if (parsed.from && parsed.to && parsed.from > parsed.to)
-    throw fieldError('to', 'The end date must be on or after the start date.');
-  return parsed;
+  return parseBody(filtersQuery(shape), query) as z.infer<typeof commonFilters> & z.infer<z.ZodObject<T>>;
 }
 
 export const isoDay = (date: Date) => date.toISOString().slice(0, 10);

@@ -1,7 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Action } from '../../common/permissions.js';
 import type { RecordSchema } from '../../common/schema-types.js';
 import type { AppContext } from '../app-context.js';
+import {
+  listQuery,
+  messageAnswer,
+  noBody,
+  recordAnswer,
+  recordInput,
+  recordPage,
+  showQuery,
+} from '../http/contracts.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { socketOf, writeAnswer, writeOptionsOf } from '../records/routes.js';
 import { ownership, schemaBacked } from './schema-backed.js';
@@ -34,9 +45,6 @@ export function customTypeDefinition(
   );
 }
 
-/** A path that is no record type answers exactly as an unknown route: the app's own not-found handler. */
-const notFoundAnswer = (_request: FastifyRequest, reply: FastifyReply) => reply.callNotFound();
-
 /**
  * Serves the record types created in the app without a restart: /api/{resource} for list and create,
  * /api/{resource}/{id} for show, update (POST, PUT, PATCH) and delete, /api/{resource}/{id}/restore. The paths of
@@ -44,7 +52,8 @@ const notFoundAnswer = (_request: FastifyRequest, reply: FastifyReply) => reply.
  * exactly as an unknown route does (404). The definitions are kept in the resource registry too (options,
  * history and activity find them there), refreshed whenever schemas change, here or in another server process.
  */
-export function registerCustomTypeRoutes(app: FastifyInstance, ctx: AppContext) {
+export function registerCustomTypeRoutes(fastify: FastifyInstance, ctx: AppContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const store = schemaStore(ctx.db);
   const cache = new Map<number, { key: string; def: ResourceDefinition }>();
   const dynamicNames = new Set<string>();
@@ -91,71 +100,100 @@ export function registerCustomTypeRoutes(app: FastifyInstance, ctx: AppContext) 
   const idOf = (raw: string) =>
     /^\d{1,10}$/.test(raw) && Number(raw) <= 2_147_483_647 && Number(raw) >= 1 ? Number(raw) : null;
 
-  type Params = { resource: string; id?: string };
-  // The record type is named by the path: unknown paths answer 404 signed in or not; records need a session (401).
-  const needs = (action: Action) => ({ config: { permission: { resource: ':resource', action } } }) as const;
+  // The record type and row a request names, found before its input is checked: a path that is no record type, or an
+  // id that is no row's, answers 404 as an unknown route does, whatever the request carries.
+  const targets = new WeakMap<FastifyRequest, { def: ResourceDefinition; id: number }>();
+  const findTarget = async (request: FastifyRequest, reply: FastifyReply) => {
+    const params = request.params as { resource: string; id?: string };
+    const def = await resolve(params.resource);
+    const id = params.id === undefined ? 0 : idOf(params.id);
+    if (!def || id === null) {
+      reply.callNotFound();
+      return reply;
+    }
+    targets.set(request, { def, id });
+  };
+  const target = (request: FastifyRequest) => targets.get(request)!;
 
-  app.get<{ Params: Params }>('/api/:resource', needs('read'), async (request, reply) => {
-    const def = await resolve(request.params.resource);
-    if (!def) return notFoundAnswer(request, reply);
-    return ctx.records.list(request.user, def, request.query as Record<string, unknown>);
-  });
-  app.post<{ Params: Params }>('/api/:resource', needs('create'), async (request, reply) => {
-    const def = await resolve(request.params.resource);
-    if (!def) return notFoundAnswer(request, reply);
-    return writeAnswer(
-      ctx,
-      def,
-      request,
-      reply,
-      await ctx.records.create(request.user, def, request.body, writeOptionsOf(request)),
-      201,
-    );
-  });
-  app.get<{ Params: Params; Querystring: { with_trashed?: string } }>(
-    '/api/:resource/:id',
-    needs('read'),
+  // The record type is named by the path: unknown paths answer 404 signed in or not; records need a session (401).
+  const needs = (action: Action) => ({ permission: { resource: ':resource', action } }) as const;
+  const typeParams = z.object({ resource: z.string() });
+  const recordParams = z.object({ resource: z.string(), id: z.string() });
+
+  app.get(
+    '/api/:resource',
+    {
+      schema: { params: typeParams, querystring: listQuery, response: { 200: recordPage } },
+      config: needs('read'),
+      preValidation: findTarget,
+    },
+    async (request) => ctx.records.list(request.user, target(request).def, request.query),
+  );
+  app.post(
+    '/api/:resource',
+    {
+      schema: { params: typeParams, body: recordInput, response: { 200: recordAnswer, 201: recordAnswer } },
+      config: needs('create'),
+      preValidation: findTarget,
+    },
     async (request, reply) => {
-      const def = await resolve(request.params.resource);
-      const id = idOf(request.params.id!);
-      if (!def || !id) return notFoundAnswer(request, reply);
+      const { def } = target(request);
+      const written = await ctx.records.create(request.user, def, request.body, writeOptionsOf(request));
+      return writeAnswer(ctx, def, request, reply, written, 201);
+    },
+  );
+  app.get(
+    '/api/:resource/:id',
+    {
+      schema: { params: recordParams, querystring: showQuery, response: { 200: recordAnswer } },
+      config: needs('read'),
+      preValidation: findTarget,
+    },
+    async (request) => {
+      const { def, id } = target(request);
       return {
         data: await ctx.records.show(request.user, def, id, { withTrashed: request.query.with_trashed === '1' }),
       };
     },
   );
   for (const method of ['POST', 'PUT', 'PATCH'] as const) {
-    app.route<{ Params: Params }>({
+    app.route({
       method,
       url: '/api/:resource/:id',
-      ...needs('update'),
+      schema: { params: recordParams, body: recordInput, response: { 200: recordAnswer, 409: messageAnswer } },
+      config: needs('update'),
+      preValidation: findTarget,
       handler: async (request, reply) => {
-        const def = await resolve(request.params.resource);
-        const id = idOf(request.params.id!);
-        if (!def || !id) return notFoundAnswer(request, reply);
-        return writeAnswer(
-          ctx,
-          def,
-          request,
-          reply,
-          await ctx.records.update(request.user, def, id, request.body, writeOptionsOf(request)),
-          200,
-        );
+        const { def, id } = target(request);
+        const written = await ctx.records.update(request.user, def, id, request.body, writeOptionsOf(request));
+        return writeAnswer(ctx, def, request, reply, written, 200);
       },
     });
   }
-  app.delete<{ Params: Params }>('/api/:resource/:id', needs('delete'), async (request, reply) => {
-    const def = await resolve(request.params.resource);
-    const id = idOf(request.params.id!);
-    if (!def || !id) return notFoundAnswer(request, reply);
-    const { record, message } = await ctx.records.remove(request.user, def, id, { socketId: socketOf(request) });
-    return { data: record, message };
-  });
-  app.post<{ Params: Params }>('/api/:resource/:id/restore', needs('restore'), async (request, reply) => {
-    const def = await resolve(request.params.resource);
-    const id = idOf(request.params.id!);
-    if (!def || !id) return notFoundAnswer(request, reply);
-    const { record, message } = await ctx.records.restore(request.user, def, id, { socketId: socketOf(request) });
-    return { data: record, message };
-  });
+  app.delete(
+    '/api/:resource/:id',
+    {
+      schema: { params: recordParams, body: noBody, response: { 200: recordAnswer } },
+      config: needs('delete'),
+      preValidation: findTarget,
+    },
+    async (request) => {
+      const { def, id } = target(request);
+      const { record, message } = await ctx.records.remove(request.user, def, id, { socketId: socketOf(request) });
+      return { data: record, message };
+    },
+  );
+  app.post(
+    '/api/:resource/:id/restore',
+    {
+      schema: { params: recordParams, body: noBody, response: { 200: recordAnswer } },
+      config: needs('restore'),
+      preValidation: findTarget,
+    },
+    async (request) => {
+      const { def, id } = target(request);
+      const { record, message } = await ctx.records.restore(request.user, def, id, { socketId: socketOf(request) });
+      return { data: record, message };
+    },
+  );
 }

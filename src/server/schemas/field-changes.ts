@@ -7,16 +7,14 @@ import {
 } from '../../common/schema-types.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { ValidationError } from '../http/errors.js';
+import type { RecordService } from '../records/record-service.js';
 import { fieldSpecFor } from './field-specs.js';
 import {
-  archiveParts,
-  archiveValues,
   convertValue,
   countChoices,
   countHeld,
   type FieldSnapshot,
   readHeld,
-  rewriteValues,
   type ValueChange,
   type ValueHome,
   valueHome,
@@ -413,6 +411,7 @@ export function presentImpact(impact: Awaited<ReturnType<typeof fieldImpact>>): 
  * revision of the schema.
  */
 export async function applyFieldChange(
+  records: RecordService,
   trx: Kysely<any>,
   schema: SchemaRef,
   field: Field,
@@ -427,17 +426,24 @@ export async function applyFieldChange(
   const home = valueHome(schema, field);
   const snapshot: FieldSnapshot = field;
   if (change.next === null) {
-    if (!field.column) await archiveValues(trx, home, snapshot, 'field deleted', user);
+    if (!field.column) await records.archiveFieldValues(trx, home, snapshot, 'field deleted', user);
     await removeLogic(trx, schema.id, field);
     return presentImpact(impact);
   }
   const plan = impact.plan!;
   // The parts left out first: the archive keeps what the record held beside the value it keeps.
   if (plan.parts.length)
-    await archiveParts(trx, home, snapshot, 'a field of several values became a field of one', user, plan.parts);
-  await rewriteValues(trx, home, plan.rewrites, user);
+    await records.archiveFieldParts(
+      trx,
+      home,
+      snapshot,
+      'a field of several values became a field of one',
+      user,
+      plan.parts,
+    );
+  await records.rewriteFieldValues(trx, home, plan.rewrites, user);
   if (plan.unconvertible.length)
-    await archiveValues(
+    await records.archiveFieldValues(
       trx,
       home,
       snapshot,

@@ -1,20 +1,19 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { optionsKeptBy } from '../../common/field-types.js';
 import { SCHEMA_FIELD_TYPES, type SchemaField } from '../../common/schema-types.js';
 import type { AppContext } from '../app-context.js';
+import { answer, idParams, messageAnswer, noBody, noQuery, recordAnswer } from '../http/contracts.js';
 import { fieldError, HttpError } from '../http/errors.js';
-import { parseBody } from '../http/parse-body.js';
-import { idParam } from '../records/routes.js';
-import { ArchivedValues } from './archived-values.js';
+import { type ArchivedValue, ArchivedValues } from './archived-values.js';
 import { customTypeDefinition } from './custom-types.js';
-import { fieldImpact, presentImpact } from './field-changes.js';
+import { type FieldImpact, fieldImpact, presentImpact } from './field-changes.js';
 import { checkFieldOptions, optionsErrorKey } from './field-specs.js';
 import { schemaRelationTargets } from './relation-targets.js';
 import { schemaFieldsResource } from './schema-fields-resource.js';
-import { reviseSchema } from './schema-revisions.js';
-import { type SchemaRow, schemaChanged, schemaRow, schemasResource } from './schemas-resource.js';
-import { purgeTrash, restoreTrash, typeImpact } from './type-changes.js';
+import { type SchemaRow, schemaRow, schemasResource } from './schemas-resource.js';
+import { purgeTypeTrash, restoreTrash, type TypeImpact, typeImpact } from './type-changes.js';
 
 const proposedChange = z
   .object({
@@ -25,12 +24,80 @@ const proposedChange = z
   })
   .passthrough();
 
+const counts = z.object({ live: z.number().int(), trashed: z.number().int() });
+
+/** What a change to a field would do (schemas/field-changes.ts FieldImpact). */
+const fieldImpactAnswer = answer(
+  z.object({
+    action: z.enum(['delete', 'update']),
+    field: z.object({ id: z.number().int(), slug: z.string(), name: z.string(), type: z.enum(SCHEMA_FIELD_TYPES) }),
+    records: counts,
+    archived: z.number().int(),
+    converted: z.number().int(),
+    retarget: z
+      .object({
+        from: z.string(),
+        to: z.string(),
+        records: z.number().int(),
+        decided: z.enum(['archive', 'empty']).optional(),
+      })
+      .nullable(),
+    kept_first: z.number().int(),
+    left_failing: z.object({ records: z.number().int(), fields: z.array(z.string()) }).nullable(),
+    choices: z.array(
+      z.object({
+        value: z.string(),
+        label: z.string(),
+        records: z.number().int(),
+        in_logic: z.boolean(),
+        mapped_to: z.string().nullable().optional(),
+      }),
+    ),
+    logic_blocks: z.array(
+      z.object({
+        id: z.number().int(),
+        description: z.string().nullable(),
+        effect: z.enum(['removed', 'action removed', 'uses the field']),
+      }),
+    ),
+    importers: z.array(z.object({ id: z.number().int(), name: z.string(), uses: z.array(z.string()) })),
+    exports: z.array(z.object({ id: z.number().int(), status: z.string() })),
+    blocking: z.array(z.string()),
+    summary: z.array(z.string()),
+  }) satisfies z.ZodType<FieldImpact>,
+);
+
+/** What deleting a record type would touch (schemas/type-changes.ts TypeImpact). */
+const typeImpactAnswer = answer(
+  z.object({
+    records: counts,
+    relations: z.array(
+      z.object({ schema_id: z.number().int(), schema: z.string(), field_id: z.number().int(), field: z.string() }),
+    ),
+    importers: z.array(z.object({ id: z.number().int(), name: z.string() })),
+    roles: z.array(z.object({ id: z.number().int(), name: z.string() })),
+    blocking: z.array(z.string()),
+    summary: z.array(z.string()),
+  }) satisfies z.ZodType<TypeImpact>,
+);
+
+/** The record whose archived values are listed. */
 const archiveQuery = z.object({
   type: z.string().min(1).max(60),
   record_id: z.coerce.number().int().positive(),
 });
 
-type Params = { Params: { id: number } };
+/** A value a change to the record type took out of the record (schemas/archived-values.ts). */
+const archivedValue = z.object({
+  id: z.number().int(),
+  field: z.object({ slug: z.string(), name: z.string(), type: z.string() }),
+  value: z.unknown(),
+  reason: z.string(),
+  archived_at: z.string(),
+  archived_by: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  restored_at: z.string().nullable(),
+  restorable: z.boolean(),
+}) satisfies z.ZodType<ArchivedValue>;
 
 /**
  * What a change to a record type will affect, before it is made (the schema editor asks, then confirms), and the
@@ -41,7 +108,8 @@ type Params = { Params: { id: number } };
  * - GET /api/archived-values?type=&record_id=, POST /api/archived-values/{id}/restore: what such changes took out
  *   of a record, and putting it back (archived-values.ts).
  */
-export function registerSchemaChangeRoutes(app: FastifyInstance, ctx: AppContext) {
+export function registerSchemaChangeRoutes(fastify: FastifyInstance, ctx: AppContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const fieldOf = async (user: Parameters<AppContext['records']['show']>[0], id: number) => {
     const field = (await ctx.records.show(user, schemaFieldsResource, id)) as SchemaField;
     const schema = await schemaRow(ctx.db, field.schema_id);
@@ -49,9 +117,12 @@ export function registerSchemaChangeRoutes(app: FastifyInstance, ctx: AppContext
     return { field, schema: schema as SchemaRow };
   };
 
-  app.get<Params>(
+  app.get(
     '/api/schema-fields/:id/impact',
-    { schema: { params: idParam }, config: { permission: { resource: 'schema-fields', action: 'delete' } } },
+    {
+      schema: { params: idParams, querystring: noQuery, response: { 200: fieldImpactAnswer } },
+      config: { permission: { resource: 'schema-fields', action: 'delete' } },
+    },
     async (request) => {
       ctx.records.authorize(request.user, schemaFieldsResource, 'delete');
       const { field, schema } = await fieldOf(request.user, request.params.id);
@@ -64,12 +135,15 @@ export function registerSchemaChangeRoutes(app: FastifyInstance, ctx: AppContext
     },
   );
 
-  app.post<Params>(
+  app.post(
     '/api/schema-fields/:id/impact',
-    { schema: { params: idParam }, config: { permission: { resource: 'schema-fields', action: 'update' } } },
+    {
+      schema: { params: idParams, body: proposedChange.prefault({}), response: { 200: fieldImpactAnswer } },
+      config: { permission: { resource: 'schema-fields', action: 'update' } },
+    },
     async (request) => {
       ctx.records.authorize(request.user, schemaFieldsResource, 'update');
-      const body = parseBody(proposedChange, request.body ?? {});
+      const body = request.body;
       const { field, schema } = await fieldOf(request.user, request.params.id);
       const type = body.type ?? field.type;
       if (field.column && type !== field.type) throw fieldError('type', 'The type of a built-in field cannot change.');
@@ -92,19 +166,21 @@ export function registerSchemaChangeRoutes(app: FastifyInstance, ctx: AppContext
   );
 
   const archive = new ArchivedValues(ctx);
-  // Anyone signed in: the record service says whether they may read (and restore on) the record.
-  const onTheRecord = { config: { permission: 'signed-in' as const } };
-  app.get<{ Querystring: { type?: string; record_id?: string } }>(
+  // Who may read the record sees its archived values; who may update it puts one back (the record service decides).
+  app.get(
     '/api/archived-values',
-    onTheRecord,
-    async (request) => {
-      const query = parseBody(archiveQuery, request.query ?? {});
-      return { data: await archive.list(request.user, query.type, query.record_id) };
+    {
+      schema: { querystring: archiveQuery, response: { 200: answer(z.array(archivedValue)) } },
+      config: { permission: 'signed-in' },
     },
+    async (request) => ({ data: await archive.list(request.user, request.query.type, request.query.record_id) }),
   );
-  app.post<Params>(
+  app.post(
     '/api/archived-values/:id/restore',
-    { schema: { params: idParam }, ...onTheRecord },
+    {
+      schema: { params: idParams, body: noBody, response: { 200: recordAnswer, 409: messageAnswer } },
+      config: { permission: 'signed-in' },
+    },
     async (request) => {
       const { record } = await archive.restore(request.user, request.params.id);
       return { data: record, message: 'The archived value is back on the record.' };
@@ -118,28 +194,29 @@ export function registerSchemaChangeRoutes(app: FastifyInstance, ctx: AppContext
     return schema;
   };
 
-  app.get<Params>(
+  app.get(
     '/api/schemas/:id/impact',
-    { schema: { params: idParam }, config: { permission: { resource: 'schemas', action: 'delete' } } },
+    {
+      schema: { params: idParams, querystring: noQuery, response: { 200: typeImpactAnswer } },
+      config: { permission: { resource: 'schemas', action: 'delete' } },
+    },
     async (request) => {
       ctx.records.authorize(request.user, schemasResource, 'delete');
       return { data: await typeImpact(ctx.db, await typeOf(request.user, request.params.id)) };
     },
   );
 
-  app.post<Params>(
+  app.post(
     '/api/schemas/:id/purge-trash',
-    { schema: { params: idParam }, config: { permission: { resource: 'schemas', action: 'delete' } } },
+    {
+      schema: { params: idParams, body: noBody, response: { 200: answer(z.object({ purged: z.number().int() })) } },
+      config: { permission: { resource: 'schemas', action: 'delete' } },
+    },
     async (request) => {
       ctx.records.authorize(request.user, schemasResource, 'delete');
       const schema = await typeOf(request.user, request.params.id);
       ctx.records.authorize(request.user, customTypeDefinition(schema), 'delete');
-      const purged = await ctx.db.transaction().execute(async (trx) => {
-        const count = await purgeTrash(trx, schema);
-        await reviseSchema(trx, schema.id, request.user, { 'records:trash': [count, 0] });
-        return count;
-      });
-      await schemaChanged(ctx.records, schema.id);
+      const purged = await purgeTypeTrash(ctx.records, request.user, schema);
       return {
         data: { purged },
         message: `${purged.toLocaleString('en-US')} ${purged === 1 ? schema.name_singular : schema.name_plural} in the trash deleted for good.`,
@@ -147,9 +224,12 @@ export function registerSchemaChangeRoutes(app: FastifyInstance, ctx: AppContext
     },
   );
 
-  app.post<Params>(
+  app.post(
     '/api/schemas/:id/restore-trash',
-    { schema: { params: idParam }, config: { permission: { resource: 'schemas', action: 'delete' } } },
+    {
+      schema: { params: idParams, body: noBody, response: { 200: answer(z.object({ restored: z.number().int() })) } },
+      config: { permission: { resource: 'schemas', action: 'delete' } },
+    },
     async (request) => {
       ctx.records.authorize(request.user, schemasResource, 'delete');
       const schema = await typeOf(request.user, request.params.id);

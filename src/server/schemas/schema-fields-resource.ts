@@ -15,7 +15,7 @@ import { builtinDefinition } from './builtin-types.js';
 import { customTypeDefinition } from './custom-types.js';
 import { applyFieldChange, type FieldImpact } from './field-changes.js';
 import { checkFieldOptions, fieldSpecFor, optionsErrorKey } from './field-specs.js';
-import { archiveValues, sharedValues, valueHome } from './field-values.js';
+import { sharedValues, valueHome } from './field-values.js';
 import { dropCustomFieldIndex, ensureCustomFieldIndex, ensureUniqueIndex } from './indexes.js';
 import { schemaRelationTargets } from './relation-targets.js';
 import { FIELD_SLUG_PATTERN, RESERVED_FIELDS } from './schema-names.js';
@@ -135,7 +135,7 @@ export const schemaFieldsResource: ResourceDefinition = {
   softDelete: false,
   restorable: false,
   hooks: {
-    async beforeWrite(values, { trx, action, existing, user }) {
+    async beforeWrite(values, { trx, records, action, existing, user }) {
       const prepared = { ...values };
       if (action === 'update') {
         if ('schema_id' in prepared && prepared.schema_id !== existing!.schema_id)
@@ -213,7 +213,7 @@ export const schemaFieldsResource: ResourceDefinition = {
           required: false,
           category: 'custom' as const,
         };
-        const archived = await archiveValues(
+        const archived = await records.archiveFieldValues(
           trx,
           valueHome(schema, { slug: prepared.slug, column: false }),
           leftover,
@@ -239,6 +239,7 @@ export const schemaFieldsResource: ResourceDefinition = {
           await dropCustomFieldIndex(trx, schema, existing as SchemaField);
         const impact = touchesValues
           ? await applyFieldChange(
+              records,
               trx,
               schema,
               existing as SchemaField,
@@ -261,7 +262,7 @@ export const schemaFieldsResource: ResourceDefinition = {
       delete prepared.retarget;
       return prepared;
     },
-    async beforeRemove(existing, { trx, user }) {
+    async beforeRemove(existing, { trx, records, user }) {
       if (existing.column)
         throw new HttpError(
           422,
@@ -269,7 +270,7 @@ export const schemaFieldsResource: ResourceDefinition = {
         );
       const schema = await schemaRow(trx, existing.schema_id);
       if (!schema) return;
-      const impact = await applyFieldChange(trx, schema, existing as SchemaField, { next: null }, user);
+      const impact = await applyFieldChange(records, trx, schema, existing as SchemaField, { next: null }, user);
       await reviseSchema(trx, schema.id, user, {
         [`field:${existing.slug}`]: [fieldSnapshot(existing), null],
         ...valueEffects(existing.slug, impact),
@@ -292,8 +293,7 @@ export const schemaFieldsResource: ResourceDefinition = {
       const schema = await schemaRow(records.db, record.schema_id);
       if (!schema) return;
       // Values may have been rewritten or archived: open lists of the type refresh (one event, as after an import).
-      if (action !== 'create')
-        await records.announce(typeDefinition(schema), 'updated', { schema_field_id: record.id });
+      if (action !== 'create') records.announce(typeDefinition(schema), 'updated', { schema_field_id: record.id });
       if (record.column) {
         if (action !== 'delete') await ensureUniqueIndex(records.db, schema, record as SchemaField);
         return;

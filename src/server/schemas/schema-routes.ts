@@ -1,19 +1,15 @@
-import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.js';
-import { fieldError } from '../http/errors.js';
-import { parseBody } from '../http/parse-body.js';
+import { idParams, recordAnswer } from '../http/contracts.js';
 import type { ResourceDefinition } from '../records/resource.js';
-import { idParam, socketOf } from '../records/routes.js';
+import { socketOf } from '../records/routes.js';
 import { registerCustomTypeRoutes } from './custom-types.js';
 import { ensureAllCustomFieldIndexes, ensureSearchIndexes, ensureSortIndexes } from './indexes.js';
 import { registerSchemaChangeRoutes } from './schema-change-routes.js';
-import { schemaFieldsResource } from './schema-fields-resource.js';
-import { schemaStore } from './schema-store.js';
+import { reorderSchema } from './schema-order.js';
 import { schemasResource } from './schemas-resource.js';
-
-const NOTIFY_CHANNEL = 'organizing_map_schemas';
 
 const reorderBody = z
   .object({
@@ -32,66 +28,28 @@ const reorderBody = z
  * the app, and the indexes custom fields and searches need.
  */
 export function registerSchemaRoutes(
-  app: FastifyInstance,
+  fastify: FastifyInstance,
   ctx: AppContext,
   definitions: readonly ResourceDefinition[],
 ) {
-  const store = schemaStore(ctx.db);
-  // Tells this app's own notices from other processes' (pids repeat across containers).
-  const INSTANCE = randomUUID();
-  // Other server processes (PostgreSQL) clear their cache when this one changes a schema, and the other way round.
-  store.broadcast = () => ctx.database.notify(NOTIFY_CHANNEL, INSTANCE);
-  void ctx.database.listen(NOTIFY_CHANNEL, (payload) => {
-    if (payload !== INSTANCE) store.invalidate();
-  });
-  // A change announced while this process's LISTEN connection was lost (a database restart) was not heard.
-  const stopMissing = ctx.database.onNotificationsMissed(() => store.invalidate());
-  app.addHook('onClose', async () => stopMissing());
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-  // 'Site created successfully.' with the schema's singular name; every write runs the type's form logic.
-  ctx.records.nameOf = async (def, db) =>
-    (await store.snapshot(db)).byType.get(def.type)?.name_singular ?? def.singular;
-  ctx.records.formLogic = (def, values, db) => store.logic(def.type, values, db, (message) => app.log.warn(message));
-  ctx.records.logError = (error, message) => app.log.error({ err: error }, message);
-
-  app.post<{ Params: { id: number } }>(
+  app.post(
     '/api/schemas/:id/reorder',
-    { schema: { params: idParam }, config: { permission: { resource: 'schemas', action: 'update' } } },
-    async (request: FastifyRequest<{ Params: { id: number } }>) => {
-      const body = parseBody(reorderBody, request.body ?? {});
-      const user = request.user;
-      ctx.records.authorize(user, schemasResource, 'update');
-      const schema = await ctx.records.show(user, schemasResource, request.params.id);
-      const socketId = socketOf(request);
-      if (body.field_ids) {
-        const ids: number[] = schema.fields.map((f: { id: number }) => f.id);
-        const unknown = body.field_ids.filter((id) => !ids.includes(id));
-        if (unknown.length)
-          throw fieldError('field_ids', `Not fields of ${schema.name_singular}: ${unknown.join(', ')}.`);
-        const order = [...new Set(body.field_ids), ...ids.filter((id) => !body.field_ids!.includes(id))];
-        for (const [position, id] of order.entries()) {
-          const field = schema.fields.find((f: { id: number }) => f.id === id);
-          if (field.position !== position)
-            await ctx.records.update(user, schemaFieldsResource, id, { position }, { socketId });
-        }
-      } else {
-        const all = await ctx.db
-          .selectFrom('schemas')
-          .select(['id', 'position'])
-          .orderBy('position')
-          .orderBy('id')
-          .execute();
-        const order = all.filter((s) => s.id !== schema.id);
-        order.splice(Math.min(body.position!, order.length), 0, { id: schema.id, position: schema.position });
-        for (const [position, row] of order.entries()) {
-          if (row.position !== position)
-            await ctx.records.update(user, schemasResource, row.id, { position }, { socketId });
-        }
-      }
-      return {
-        data: await ctx.records.show(user, schemasResource, request.params.id),
-        message: `${schema.name_singular} reordered successfully.`,
-      };
+    {
+      schema: { params: idParams, body: reorderBody.prefault({}), response: { 200: recordAnswer } },
+      config: { permission: { resource: 'schemas', action: 'update' } },
+    },
+    async (request) => {
+      ctx.records.authorize(request.user, schemasResource, 'update');
+      const { schema, name } = await reorderSchema(
+        ctx.records,
+        request.user,
+        request.params.id,
+        request.body,
+        socketOf(request),
+      );
+      return { data: schema, message: `${name} reordered successfully.` };
     },
   );
 

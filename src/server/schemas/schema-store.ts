@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { evaluateLogic } from '../../common/form-logic/index.js';
 import {
@@ -8,6 +9,7 @@ import {
   relationTargets,
   type SchemaField,
 } from '../../common/schema-types.js';
+import type { Database } from '../db/database.js';
 import { type FormLogicOutcome, NO_FORM_LOGIC } from '../records/form-logic-outcome.js';
 import type { FieldSpec } from '../records/resource.js';
 import { fieldSpecFor } from './field-specs.js';
@@ -131,6 +133,9 @@ function snapshotOf(list: RecordSchema[]): SchemaSnapshot {
   };
 }
 
+/** The channel on which server processes tell each other that record types changed (payload: the sender's id). */
+const NOTIFY_CHANNEL = 'organizing_map_schemas';
+
 /** What of a built-in field's stored schema its validation takes (columnRules). */
 const RULE_KEYS = new Set([
   'required',
@@ -147,15 +152,14 @@ const RULE_KEYS = new Set([
 /**
  * The schemas of one database, cached in memory: every resource needs its custom fields, its name and its logic
  * on every request. Any write to a schema, field or logic row calls `changed()`, which clears this process's cache
- * and (through NOTIFY) every other server process's.
+ * and, once `shareWith` has joined the processes' channel, every other server process's.
  */
 export class SchemaStore {
   private current: Promise<SchemaSnapshot> | null = null;
   private ready: SchemaSnapshot | null = null;
   private generation = 0;
   private readonly listeners: Array<() => void> = [];
-  /** Set by the app: tell other processes (PostgreSQL NOTIFY). */
-  broadcast: (() => Promise<void>) | null = null;
+  private tellOthers: (() => Promise<void>) | null = null;
 
   constructor(private readonly db: Kysely<any>) {}
 
@@ -193,11 +197,34 @@ export class SchemaStore {
   /** A schema, field or logic row was written and committed: forget the cache here and elsewhere. */
   async changed() {
     this.invalidate();
-    await this.broadcast?.().catch(() => {});
+    await this.tellOthers?.().catch(() => {});
+  }
+
+  /**
+   * Joins the server processes sharing `database` (app.ts, once): a change here clears their caches and the other way
+   * round, by the database's LISTEN/NOTIFY (`Database.listen` / `notify`), the app's one way between processes (the
+   * realtime relay rides it too). A channel of its own rather than the event bus, which is in-process, or the realtime
+   * relay, which carries browsers' events to sockets: this notice is for the server's own cache, before its next read.
+   * Returns what stops its watch for notices missed while the connection was lost (on close).
+   */
+  async shareWith(database: Pick<Database, 'listen' | 'notify' | 'onNotificationsMissed'>): Promise<() => void> {
+    // Tells this process's own notices from the others' (pids repeat across containers).
+    const instance = randomUUID();
+    this.tellOthers = () => database.notify(NOTIFY_CHANNEL, instance);
+    await database.listen(NOTIFY_CHANNEL, (payload) => {
+      if (payload !== instance) this.invalidate();
+    });
+    // A change announced while this process's LISTEN connection was lost (a database restart) was not heard.
+    return database.onNotificationsMissed(() => this.invalidate());
   }
 
   onInvalidate(listener: () => void) {
     this.listeners.push(listener);
+  }
+
+  /** The singular name of a record type, from its schema ('Job Site'), for messages. `db` as for snapshot. */
+  async nameOf(def: { type: string; singular: string }, db?: Kysely<any>): Promise<string> {
+    return (await this.snapshot(db)).byType.get(def.type)?.name_singular ?? def.singular;
   }
 
   async customSpecs(type: string, db?: Kysely<any>) {

@@ -35,7 +35,7 @@ export async function schemaChanged(records: RecordService, schemaId: number | n
   const row = await schemaRow(records.db, schemaId);
   if (!row) return;
   const [presented] = await records.present(schemasResource, [row]);
-  await records.announce(schemasResource, 'updated', presented);
+  records.announce(schemasResource, 'updated', presented);
 }
 
 const initialField = z

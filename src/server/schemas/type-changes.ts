@@ -1,7 +1,9 @@
 import { type Kysely, sql } from 'kysely';
+import type { AuthUser } from '../auth/auth-user.js';
 import type { RecordService } from '../records/record-service.js';
 import { customTypeDefinition } from './custom-types.js';
-import type { SchemaRow } from './schemas-resource.js';
+import { reviseSchema } from './schema-revisions.js';
+import { type SchemaRow, schemaChanged } from './schemas-resource.js';
 
 /**
  * What deleting a record type made in the app would touch, worked out before (GET /api/schemas/{id}/impact, the
@@ -96,6 +98,20 @@ export async function purgeTrash(trx: Kysely<any>, schema: SchemaRow): Promise<n
     .where('deleted_at', 'is not', null)
     .executeTakeFirst();
   return Number(result.numDeletedRows ?? 0);
+}
+
+/**
+ * Deletes for good the type's records in the trash (POST /api/schemas/{id}/purge-trash), with a revision of the schema
+ * saying how many, and clears every process's record types; returns how many.
+ */
+export async function purgeTypeTrash(records: RecordService, user: AuthUser, schema: SchemaRow): Promise<number> {
+  const purged = await records.db.transaction().execute(async (trx) => {
+    const count = await purgeTrash(trx, schema);
+    await reviseSchema(trx, schema.id, user, { 'records:trash': [count, 0] });
+    return count;
+  });
+  await schemaChanged(records, schema.id);
+  return purged;
 }
 
 /** Brings back every record of the type in the trash, one by one through the write path (a revision each). */

@@ -1,16 +1,14 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.js';
-import { parseBody } from '../http/parse-body.js';
+import { idParams, messageAnswer, recordAnswer } from '../http/contracts.js';
 import type { ResourceDefinition } from '../records/resource.js';
-import { idParam, socketOf } from '../records/routes.js';
-import { shareRecord } from '../work/share.js';
+import { socketOf } from '../records/routes.js';
+import { shareAnswer, shareBody, shareRecord } from '../work/share.js';
 import { attachmentsResource } from '../work/work-resources.js';
-import { uploadDocument } from '../work/work-routes.js';
+import { documentUpload, uploadDocument } from '../work/work-routes.js';
 import { sitesResource } from './sites-resource.js';
-
-const params = { schema: { params: idParam } };
-type IdRequest = FastifyRequest<{ Params: { id: number } }>;
 
 const contactsBody = z
   .object({
@@ -29,14 +27,17 @@ const contactsBody = z
  * POST /{id}/contacts for sites and contractors: `contact_ids` replaces the list; `contact_id` adds one (or removes it
  * with `detach: true`). An update of the record through the record service (permission, revision, event).
  */
-export function registerContactsRoute(app: FastifyInstance, ctx: AppContext, def: ResourceDefinition) {
+export function registerContactsRoute(fastify: FastifyInstance, ctx: AppContext, def: ResourceDefinition) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.post(
     `/api/${def.name}/:id/contacts`,
-    { ...params, config: { permission: { resource: def.name, action: 'update' } } },
+    {
+      schema: { params: idParams, body: contactsBody, response: { 200: recordAnswer, 409: messageAnswer } },
+      config: { permission: { resource: def.name, action: 'update' } },
+    },
     async (request) => {
-      const { id } = (request as IdRequest).params;
-      ctx.records.authorize(request.user, def, 'update');
-      const body = parseBody(contactsBody, request.body ?? {});
+      const { id } = request.params;
+      const body = request.body;
       let contactIds = body.contact_ids;
       if (contactIds === undefined) {
         const current: number[] = (await ctx.records.show(request.user, def, id)).contact_ids ?? [];
@@ -56,8 +57,11 @@ export function registerContactsRoute(app: FastifyInstance, ctx: AppContext, def
   );
   app.post(
     `/api/${def.name}/:id/share`,
-    { ...params, config: { permission: { resource: def.name, action: 'read' } } },
-    async (request) => shareRecord(ctx, request, def, (request as IdRequest).params.id),
+    {
+      schema: { params: idParams, body: shareBody.prefault({}), response: { 200: shareAnswer } },
+      config: { permission: { resource: def.name, action: 'read' } },
+    },
+    async (request) => shareRecord(ctx, request.user!, def, request.params.id, request.body),
   );
 }
 
@@ -66,18 +70,19 @@ const changeTypeBody = z
   .strict();
 
 /** Sites beyond the generic routes: change-type, contacts, share, attachments. */
-export function registerSiteRoutes(app: FastifyInstance, ctx: AppContext) {
+export function registerSiteRoutes(fastify: FastifyInstance, ctx: AppContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   registerContactsRoute(app, ctx, sitesResource);
 
   // Moving a site to another type needs update permission on both its old and its new category.
   app.post(
     '/api/sites/:id/change-type',
-    { ...params, config: { permission: { resource: 'sites', action: 'update' } } },
+    {
+      schema: { params: idParams, body: changeTypeBody, response: { 200: recordAnswer, 409: messageAnswer } },
+      config: { permission: { resource: 'sites', action: 'update' } },
+    },
     async (request) => {
-      const { id } = (request as IdRequest).params;
-      ctx.records.authorize(request.user, sitesResource, 'update');
-      const body = parseBody(changeTypeBody, request.body ?? {});
-      const { record } = await ctx.records.update(request.user, sitesResource, id, body, {
+      const { record } = await ctx.records.update(request.user, sitesResource, request.params.id, request.body, {
         socketId: socketOf(request),
       });
       return { data: record, message: `${await ctx.records.nameOf(sitesResource)} type changed successfully.` };
@@ -87,7 +92,7 @@ export function registerSiteRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post(
     '/api/sites/:id/attachments',
     {
-      ...params,
+      schema: { params: idParams, body: documentUpload, response: { 201: recordAnswer } },
       config: {
         permission: {
           allOf: [
@@ -98,7 +103,7 @@ export function registerSiteRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request, reply) => {
-      const { id } = (request as IdRequest).params;
+      const { id } = request.params;
       await ctx.records.show(request.user, sitesResource, id);
       const { record, message } = await uploadDocument(ctx, request, attachmentsResource, { type: 'site', id });
       return reply.status(201).send({ data: record, message });

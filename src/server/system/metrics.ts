@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { z } from 'zod';
 import type { AppContext } from '../app-context.js';
 import { sameSecret } from '../auth/same-secret.js';
+import { messageAnswer, noQuery } from '../http/contracts.js';
 import { jobCounts, jobQueueLag } from '../jobs/queue.js';
 
 /**
@@ -141,16 +143,30 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext) {
     latency.observe(labels, reply.elapsedTime / 1000);
   });
 
-  app.get('/metrics', { config: { permission: 'public' } }, async (request, reply) => {
-    if (!token) return reply.status(404).send({ message: 'Metrics are off: set METRICS_TOKEN to turn them on.' });
-    if (!sameSecret(/^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '', token))
-      return reply
-        .status(401)
-        .header('www-authenticate', 'Bearer')
-        .send({ message: 'Send the metrics token as a bearer token.' });
-    poolAtScrape = poolStats?.() ?? null;
-    queueAtScrape = null;
-    reply.type(registry.contentType);
-    return registry.metrics();
-  });
+  app.get(
+    '/metrics',
+    {
+      schema: {
+        querystring: noQuery,
+        response: {
+          200: { description: 'Prometheus text format.', content: { 'text/plain': { schema: z.string() } } },
+          401: messageAnswer,
+          404: messageAnswer,
+        },
+      },
+      config: { permission: 'public' },
+    },
+    async (request, reply) => {
+      if (!token) return reply.status(404).send({ message: 'Metrics are off: set METRICS_TOKEN to turn them on.' });
+      if (!sameSecret(/^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '', token))
+        return reply
+          .status(401)
+          .header('www-authenticate', 'Bearer')
+          .send({ message: 'Send the metrics token as a bearer token.' });
+      poolAtScrape = poolStats?.() ?? null;
+      queueAtScrape = null;
+      reply.type(registry.contentType);
+      return registry.metrics();
+    },
+  );
 }

@@ -2,9 +2,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppContext } from '../app-context.js';
 import type { Config } from '../config/config.js';
+import { databaseAnswers } from '../db/database.js';
+import { noQuery } from '../http/contracts.js';
 import { clientDir } from './static-client.js';
 
 /** Changes with each deploy: the package version plus a fingerprint of the built client. */
@@ -60,38 +63,100 @@ export function systemConfig(config: Config, version: string) {
   };
 }
 
-export function registerSystemRoutes(app: FastifyInstance, ctx: AppContext) {
+/** GET /api/system/config: what the client starts with (systemConfig). */
+export const systemConfigShape = z
+  .object({
+    name: z.string(),
+    logo_url: z.string(),
+    privacy_url: z.string(),
+    terms_url: z.string(),
+    support_url: z.string(),
+    version: z.string(),
+    registration_enabled: z.boolean(),
+    analytics_url: z.string().nullable(),
+    tiles: z.object({ url: z.string(), attribution: z.string() }),
+    realtime: z.object({
+      broadcaster: z.string(),
+      key: z.string(),
+      cluster: z.string(),
+      /** The Pusher-protocol service's address; null for the embedded hub (the browser uses the page's address). */
+      host: z.string().nullish(),
+      port: z.number().int().nullable(),
+      scheme: z.string().nullable(),
+      force_tls: z.boolean().nullable(),
+      auth_endpoint: z.string(),
+      user_auth_endpoint: z.string(),
+      channel: z.string(),
+    }),
+    session: z.object({ idle_timeout_ms: z.number(), countdown_seconds: z.number() }),
+  })
+  .meta({ id: 'SystemConfig' });
+
+/** Why the process cannot take work (503). */
+const unavailable = z.object({ status: z.string(), message: z.string() });
+
+export function registerSystemRoutes(fastify: FastifyInstance, ctx: AppContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { config } = ctx;
   const version = deployVersion(config.version);
+  const open = { permission: 'public' } as const;
 
   const answer = systemConfig(config, version);
-  app.get('/api/system/config', { config: { permission: 'public' } }, async () => answer);
+  app.get(
+    '/api/system/config',
+    { schema: { querystring: noQuery, response: { 200: systemConfigShape } }, config: open },
+    async () => answer,
+  );
 
-  app.get('/api/dashboard/version', { config: { permission: 'public' } }, async () => ({ version }));
+  app.get(
+    '/api/dashboard/version',
+    { schema: { querystring: noQuery, response: { 200: z.object({ version: z.string() }) } }, config: open },
+    async () => ({ version }),
+  );
 
   // Whether the process is alive: it answers while the database is away (a liveness check that restarted it then would
   // only add a restart to the outage); `database_up` says how the database is.
-  app.get('/api/health', { config: { permission: 'public' } }, async () => ({
-    status: 'ok',
-    database: ctx.database.kind,
-    database_up: ctx.database.health.up,
-    version,
-  }));
+  app.get(
+    '/api/health',
+    {
+      schema: {
+        querystring: noQuery,
+        response: {
+          200: z.object({
+            status: z.literal('ok'),
+            database: z.enum(['pglite', 'postgres']),
+            database_up: z.boolean(),
+            version: z.string(),
+          }),
+        },
+      },
+      config: open,
+    },
+    async () => ({
+      status: 'ok' as const,
+      database: ctx.database.kind,
+      database_up: ctx.database.health.up,
+      version,
+    }),
+  );
 
   // For a load balancer: 503 while the database does not answer, and from the moment this process is told to stop
   // (system/lifecycle.ts), so new requests go to the others while it finishes those it holds (health says whether it is
   // alive; ready, whether to send it work).
-  app.get('/api/ready', { config: { permission: 'public' } }, async (_request, reply) => {
-    if (ctx.lifecycle.draining)
-      return reply.status(503).send({ status: 'stopping', message: 'This process is shutting down.' });
-    const unavailable = () =>
-      reply.status(503).send({ status: 'unavailable', message: 'The database does not answer.' });
-    if (!ctx.database.health.up) return unavailable();
-    try {
-      await sql`select 1`.execute(ctx.db);
-      return { status: 'ready', version };
-    } catch {
-      return unavailable();
-    }
-  });
+  app.get(
+    '/api/ready',
+    {
+      schema: {
+        querystring: noQuery,
+        response: { 200: z.object({ status: z.literal('ready'), version: z.string() }), 503: unavailable },
+      },
+      config: open,
+    },
+    async (_request, reply) => {
+      if (ctx.lifecycle.draining)
+        return reply.status(503).send({ status: 'stopping', message: 'This process is shutting down.' });
+      if (ctx.database.health.up && (await databaseAnswers(ctx.db))) return { status: 'ready' as const, version };
+      return reply.status(503).send({ status: 'unavailable', message: 'The database does not answer.' });
+    },
+  );
 }

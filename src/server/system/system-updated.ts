@@ -13,7 +13,6 @@ export async function announceDeploy(ctx: AppContext, version: string) {
     on conflict (key) do update set value = excluded.value
     returning (select value from old) as value`.execute(ctx.db);
   const before = previous.rows[0]?.value ?? null;
-  if (before !== null && before !== version) {
-    await ctx.realtime.publish(['system'], 'App.Events.SystemUpdated', { version });
-  }
+  if (before !== null && before !== version)
+    ctx.events.emit({ event: 'SystemUpdated', type: 'system', id: null, userId: null, data: { version } });
 }

@@ -1,12 +1,15 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { can } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
+import { Accounts } from '../auth/accounts.js';
+import { signedInUser } from '../auth/auth-user.js';
 import { loadAuthUser } from '../auth/load-user.js';
 import { issueResetLink, RESET_TOKEN_MINUTES } from '../auth/password-reset.js';
 import { verifyPassword } from '../auth/passwords.js';
+import { idParams, noBody } from '../http/contracts.js';
 import { fieldError, forbidden } from '../http/errors.js';
-import { parseBody } from '../http/parse-body.js';
 import { assertMayManageAccount } from './account-rules.js';
 
 const goalCount = z.number().int().min(0).max(100_000).optional();
@@ -43,21 +46,30 @@ const preferenceBody = z
   })
   .strict();
 
+const goalsAnswer = z.object({ data: z.record(z.string(), z.unknown()), message: z.string() });
+
+/** A reset link made for someone, shown once. */
+const resetLinkAnswer = z.object({
+  data: z.object({ link: z.string(), expires_at: z.string() }),
+  message: z.string(),
+});
+
 /** Routes about users beyond the generic ones: monthly goals, reset links, and one's own profile. */
-export function registerUserRoutes(app: FastifyInstance, ctx: AppContext) {
+export function registerUserRoutes(fastify: FastifyInstance, ctx: AppContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const users = ctx.resources.get('users')!;
+  const accounts = new Accounts(ctx.db);
 
   // Goals are kept per month (`period`), with `default` for months that have none.
-  app.post<{ Params: { id: number } }>(
+  app.post(
     '/api/users/:id/goals',
     {
-      schema: { params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } } } },
+      schema: { params: idParams, body: goalsBody, response: { 200: goalsAnswer } },
       config: { permission: { resource: 'users', action: 'update' } },
     },
     async (request) => {
-      const body = parseBody(goalsBody, request.body);
       const current = await ctx.records.show(request.user, users, request.params.id);
-      const { period = 'default', ...counts } = body;
+      const { period = 'default', ...counts } = request.body;
       const goals = { ...(current.goals ?? {}), [period]: { ...(current.goals?.[period] ?? {}), ...counts } };
       const { record } = await ctx.records.update(request.user, users, request.params.id, { goals });
       return { data: record.goals, message: 'Goals updated successfully.' };
@@ -66,10 +78,10 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext) {
 
   // A password reset link made by someone who may set the person's password, for when no mail server is set or the
   // mail does not arrive: shown to them once, never logged, and it voids the person's earlier links.
-  app.post<{ Params: { id: number } }>(
+  app.post(
     '/api/users/:id/password-reset-link',
     {
-      schema: { params: { type: 'object', properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } } } },
+      schema: { params: idParams, body: noBody, response: { 200: resetLinkAnswer } },
       config: { permission: { resource: 'users', action: 'update' } },
     },
     async (request, reply) => {
@@ -88,36 +100,50 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext) {
   );
 
   // One preference of one's own (a list's columns): null removes it. Written through the users resource like the profile.
-  app.post('/api/profile/preferences', { config: { permission: 'signed-in' } }, async (request) => {
-    const me = request.user!;
-    const { key, value } = parseBody(preferenceBody, request.body);
-    const preferences = { ...(me.preferences ?? {}) };
-    if (value === null || value === undefined) delete preferences[key];
-    else preferences[key] = value;
-    await ctx.records.update(me, users, me.id, { preferences }, { system: true });
-    return { data: preferences };
-  });
+  app.post(
+    '/api/profile/preferences',
+    {
+      schema: { body: preferenceBody, response: { 200: z.object({ data: z.record(z.string(), z.unknown()) }) } },
+      config: { permission: 'signed-in' },
+    },
+    async (request) => {
+      const me = request.user!;
+      const { key, value } = request.body;
+      const preferences = { ...(me.preferences ?? {}) };
+      if (value === null || value === undefined) delete preferences[key];
+      else preferences[key] = value;
+      await ctx.records.update(me, users, me.id, { preferences }, { system: true });
+      return { data: preferences };
+    },
+  );
 
-  app.post('/api/profile', { config: { permission: 'signed-in' } }, async (request) => {
-    const me = request.user!;
-    const body = parseBody(profileBody, request.body);
-    const changes: Record<string, unknown> = {};
-    for (const key of ['first_name', 'last_name', 'email'] as const)
-      if (body[key] !== undefined) changes[key] = body[key];
-    if (body.password) {
-      if (body.password !== body.password_confirmation)
-        throw fieldError('password_confirmation', 'The password confirmation does not match.');
-      const row = await ctx.db.selectFrom('users').select('password').where('id', '=', me.id).executeTakeFirstOrThrow();
-      if (!body.current_password || !(await verifyPassword(row.password, body.current_password))) {
-        throw fieldError('current_password', 'The current password is incorrect.');
+  app.post(
+    '/api/profile',
+    {
+      schema: { body: profileBody, response: { 200: z.object({ data: signedInUser, message: z.string() }) } },
+      config: { permission: 'signed-in' },
+    },
+    async (request) => {
+      const me = request.user!;
+      const body = request.body;
+      const changes: Record<string, unknown> = {};
+      for (const key of ['first_name', 'last_name', 'email'] as const)
+        if (body[key] !== undefined) changes[key] = body[key];
+      if (body.password) {
+        if (body.password !== body.password_confirmation)
+          throw fieldError('password_confirmation', 'The password confirmation does not match.');
+        if (
+          !body.current_password ||
+          !(await verifyPassword(await accounts.passwordOf(me.id), body.current_password))
+        ) {
+          throw fieldError('current_password', 'The current password is incorrect.');
+        }
+        changes.password = body.password;
       }
-      changes.password = body.password;
-    }
-    // A new password ends the person's other sessions (users resource).
-    await ctx.records.update(me, users, me.id, changes, { system: true });
-    return {
-      data: await loadAuthUser(ctx.db, me.id, me.impersonator?.id ?? null),
-      message: 'Settings updated successfully.',
-    };
-  });
+      // A new password ends the person's other sessions (users resource).
+      await ctx.records.update(me, users, me.id, changes, { system: true });
+      const data = await loadAuthUser(ctx.db, me.id, me.impersonator?.id ?? null);
+      return { data: data!, message: 'Settings updated successfully.' };
+    },
+  );
 }

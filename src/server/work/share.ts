@@ -1,12 +1,11 @@
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.js';
+import type { AuthUser } from '../auth/auth-user.js';
 import { fieldError } from '../http/errors.js';
-import { parseBody } from '../http/parse-body.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { notificationsResource } from './work-resources.js';
 
-const shareBody = z
+export const shareBody = z
   .object({
     user_id: z.coerce.number().int().positive().optional().nullable(),
     user_ids: z.array(z.coerce.number().int().positive()).max(500).optional(),
@@ -21,10 +20,14 @@ const shareBody = z
  * the record with a notification (each on their own channel). The sharer must be able to read the record; they
  * are not notified themselves.
  */
-export async function shareRecord(ctx: AppContext, request: FastifyRequest, def: ResourceDefinition, id: number) {
-  const user = request.user!;
+export async function shareRecord(
+  ctx: AppContext,
+  user: AuthUser,
+  def: ResourceDefinition,
+  id: number,
+  body: z.infer<typeof shareBody>,
+) {
   const record = await ctx.records.show(user, def, id);
-  const body = parseBody(shareBody, request.body ?? {});
   const userIds = [...(body.user_ids ?? []), ...(body.user_id ? [body.user_id] : [])];
   const teamIds = [...(body.team_ids ?? []), ...(body.team_id ? [body.team_id] : [])];
   if (!userIds.length && !teamIds.length) throw fieldError('user_id', 'Choose a person or a team to share with.');
@@ -77,3 +80,8 @@ export async function shareRecord(ctx: AppContext, request: FastifyRequest, def:
   }
   return { data: { notified: recipients.length, user_ids: recipients }, message: `${name} shared successfully.` };
 }
+
+export const shareAnswer = z.object({
+  data: z.object({ notified: z.number().int(), user_ids: z.array(z.number().int()) }),
+  message: z.string(),
+});

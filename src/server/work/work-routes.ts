@@ -1,17 +1,16 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.js';
-import { fieldError, notFound } from '../http/errors.js';
-import { parseBody } from '../http/parse-body.js';
+import { filePart, idParams, messageAnswer, multipart, noBody, recordAnswer, storedFile } from '../http/contracts.js';
+import { fieldError } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
-import { idParam, socketOf } from '../records/routes.js';
+import { socketOf } from '../records/routes.js';
+import { readDocumentFile } from './document-files.js';
 import { assertOwnerReadable } from './owners.js';
 import { registerRecordPresence } from './presence.js';
 import { discard, keep, receiveUpload } from './uploads.js';
 import { attachmentsResource, documentsResource, notesResource, notificationsResource } from './work-resources.js';
-
-const params = { schema: { params: idParam } };
-type IdRequest = FastifyRequest<{ Params: { id: number } }>;
 
 /**
  * Stores an uploaded file as a document of `owner` (or of the fields `documentable_type` / `documentable_id`):
@@ -66,43 +65,26 @@ export async function uploadDocument(
 
 const INLINE = new Set(['application/pdf', 'image/png', 'image/jpeg', 'image/gif', 'image/webp', 'text/plain']);
 
-async function sendDocument(
-  ctx: AppContext,
-  request: FastifyRequest<{ Params: { id: number }; Querystring: { inline?: string } }>,
-  reply: FastifyReply,
-  def: ResourceDefinition,
-) {
-  await ctx.records.show(request.user, def, request.params.id);
-  const row = await ctx.db
-    .selectFrom('documents')
-    .select(['storage_path', 'file_name', 'mime_type'])
-    .where('id', '=', request.params.id)
-    .executeTakeFirstOrThrow();
-  const stored = await ctx.files.read(row.storage_path);
-  if (!stored) throw notFound('The file of this document is missing from the server.');
-  const inline = request.query.inline === '1' && INLINE.has(row.mime_type);
-  const ascii = row.file_name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return reply
-    .header('content-type', row.mime_type)
-    .header('content-length', stored.size)
-    .header('x-content-type-options', 'nosniff')
-    .header('content-security-policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox")
-    .header(
-      'content-disposition',
-      `${inline ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(row.file_name)}`,
-    )
-    .send(stored.stream);
-}
+/** A file for a document or attachment: `file`, and the record it belongs to unless the path names it. */
+export const documentUpload = multipart({
+  file: filePart,
+  documentable_type: z.string().optional().describe('The record type it belongs to (site, contact...).'),
+  documentable_id: z.string().optional().describe('The id of the record it belongs to.'),
+});
 
 const completeBody = z.object({ completed: z.boolean().optional() }).passthrough();
 
 /** Documents and attachments (multipart), downloads, completing notes, dismissing notifications. */
-export function registerWorkRoutes(app: FastifyInstance, ctx: AppContext) {
+export function registerWorkRoutes(fastify: FastifyInstance, ctx: AppContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   registerRecordPresence(ctx);
   for (const def of [documentsResource, attachmentsResource]) {
     app.post(
       `/api/${def.name}`,
-      { config: { permission: { resource: def.name, action: 'create' } } },
+      {
+        schema: { body: documentUpload, response: { 201: recordAnswer } },
+        config: { permission: { resource: def.name, action: 'create' } },
+      },
       async (request, reply) => {
         const { record, message } = await uploadDocument(ctx, request, def);
         return reply.status(201).send({ data: record, message });
@@ -110,21 +92,48 @@ export function registerWorkRoutes(app: FastifyInstance, ctx: AppContext) {
     );
     app.get(
       `/api/${def.name}/:id/download`,
-      { ...params, config: { permission: { resource: def.name, action: 'read' } } },
-      (request, reply) => sendDocument(ctx, request as any, reply, def),
+      {
+        schema: {
+          params: idParams,
+          querystring: z.object({ inline: z.string().optional().describe('1: shown in the browser where it can be.') }),
+          response: { 200: storedFile },
+        },
+        config: { permission: { resource: def.name, action: 'read' } },
+      },
+      async (request, reply) => {
+        const file = await readDocumentFile(ctx, request.user, def, request.params.id);
+        const inline = request.query.inline === '1' && INLINE.has(file.mimeType);
+        const ascii = file.fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+        return reply
+          .header('content-type', file.mimeType)
+          .header('content-length', file.size)
+          .header('x-content-type-options', 'nosniff')
+          .header('content-security-policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox")
+          .header(
+            'content-disposition',
+            `${inline ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+          )
+          .send(file.stream);
+      },
     );
   }
 
   app.post(
     '/api/notes/:id/complete',
-    { ...params, config: { permission: { resource: 'notes', action: 'update' } } },
+    {
+      schema: {
+        params: idParams,
+        body: completeBody.prefault({}),
+        response: { 200: recordAnswer, 409: messageAnswer },
+      },
+      config: { permission: { resource: 'notes', action: 'update' } },
+    },
     async (request) => {
-      const { id } = (request as IdRequest).params;
-      const { completed = true } = parseBody(completeBody, request.body ?? {});
+      const { completed = true } = request.body;
       const { record } = await ctx.records.update(
         request.user,
         notesResource,
-        id,
+        request.params.id,
         { completed },
         { socketId: socketOf(request) },
       );
@@ -134,9 +143,12 @@ export function registerWorkRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.post(
     '/api/notifications/:id/dismiss',
-    { ...params, config: { permission: { resource: 'notifications', action: 'update' } } },
+    {
+      schema: { params: idParams, body: noBody, response: { 200: recordAnswer } },
+      config: { permission: { resource: 'notifications', action: 'update' } },
+    },
     async (request) => {
-      const { id } = (request as IdRequest).params;
+      const { id } = request.params;
       const current = await ctx.records.show(request.user, notificationsResource, id);
       const iso = (value: unknown) => (value ? new Date(value as string).toISOString() : new Date().toISOString());
       const { record } = await ctx.records.update(
