@@ -19,6 +19,9 @@ export const noQuery = z.object({});
 /** A body that carries nothing (whatever is sent is ignored). */
 export const noBody = z.unknown().optional();
 
+/** A body whose fields are all optional: none sent (no body, or JSON null) reads as `{}`. */
+export const optionalBody = <T extends z.ZodType>(schema: T) => z.preprocess((value) => value ?? {}, schema);
+
 /** A date or timestamp as the database gives it (a Date, sent as ISO 8601) or as text. */
 export const timestamp = z.union([z.date(), z.string()]);
 

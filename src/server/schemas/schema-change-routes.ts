@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { optionsKeptBy } from '../../common/field-types.js';
 import { SCHEMA_FIELD_TYPES, type SchemaField } from '../../common/schema-types.js';
 import type { AppContext } from '../app-context.js';
-import { answer, idParams, messageAnswer, noBody, noQuery, recordAnswer } from '../http/contracts.js';
+import { answer, idParams, messageAnswer, noBody, noQuery, optionalBody, recordAnswer } from '../http/contracts.js';
 import { fieldError, HttpError } from '../http/errors.js';
 import { type ArchivedValue, ArchivedValues } from './archived-values.js';
 import { customTypeDefinition } from './custom-types.js';
@@ -138,7 +138,7 @@ export function registerSchemaChangeRoutes(fastify: FastifyInstance, ctx: AppCon
   app.post(
     '/api/schema-fields/:id/impact',
     {
-      schema: { params: idParams, body: proposedChange.prefault({}), response: { 200: fieldImpactAnswer } },
+      schema: { params: idParams, body: optionalBody(proposedChange), response: { 200: fieldImpactAnswer } },
       config: { permission: { resource: 'schema-fields', action: 'update' } },
     },
     async (request) => {

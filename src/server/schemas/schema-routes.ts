@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.js';
-import { idParams, recordAnswer } from '../http/contracts.js';
+import { idParams, optionalBody, recordAnswer } from '../http/contracts.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { socketOf } from '../records/routes.js';
 import { registerCustomTypeRoutes } from './custom-types.js';
@@ -37,7 +37,7 @@ export function registerSchemaRoutes(
   app.post(
     '/api/schemas/:id/reorder',
     {
-      schema: { params: idParams, body: reorderBody.prefault({}), response: { 200: recordAnswer } },
+      schema: { params: idParams, body: optionalBody(reorderBody), response: { 200: recordAnswer } },
       config: { permission: { resource: 'schemas', action: 'update' } },
     },
     async (request) => {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.js';
-import { idParams, messageAnswer, recordAnswer } from '../http/contracts.js';
+import { idParams, messageAnswer, optionalBody, recordAnswer } from '../http/contracts.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { socketOf } from '../records/routes.js';
 import { shareAnswer, shareBody, shareRecord } from '../work/share.js';
@@ -58,7 +58,7 @@ export function registerContactsRoute(fastify: FastifyInstance, ctx: AppContext,
   app.post(
     `/api/${def.name}/:id/share`,
     {
-      schema: { params: idParams, body: shareBody.prefault({}), response: { 200: shareAnswer } },
+      schema: { params: idParams, body: optionalBody(shareBody), response: { 200: shareAnswer } },
       config: { permission: { resource: def.name, action: 'read' } },
     },
     async (request) => shareRecord(ctx, request.user!, def, request.params.id, request.body),

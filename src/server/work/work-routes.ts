@@ -2,7 +2,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.js';
-import { filePart, idParams, messageAnswer, multipart, noBody, recordAnswer, storedFile } from '../http/contracts.js';
+import {
+  filePart,
+  idParams,
+  messageAnswer,
+  multipart,
+  noBody,
+  optionalBody,
+  recordAnswer,
+  storedFile,
+} from '../http/contracts.js';
 import { fieldError } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { socketOf } from '../records/routes.js';
@@ -123,7 +132,7 @@ export function registerWorkRoutes(fastify: FastifyInstance, ctx: AppContext) {
     {
       schema: {
         params: idParams,
-        body: completeBody.prefault({}),
+        body: optionalBody(completeBody),
         response: { 200: recordAnswer, 409: messageAnswer },
       },
       config: { permission: { resource: 'notes', action: 'update' } },
