@@ -54,6 +54,9 @@ test.beforeAll(async () => {
       options: { choices: [PAYLOAD, 'plain'] },
     })
   ).data;
+  // The server keeps a choice under a slug of what was typed (issue 30); its label, shown on every screen, is the payload.
+  const firstChoice = (dropdown.options.choices as Array<string | { value: string }>)[0];
+  const payloadChoice = typeof firstChoice === 'string' ? firstChoice : firstChoice.value;
   const status = (await api.post('/api/site-statuses', { name: `${PAYLOAD} status` })).data;
   const trade = (await api.post('/api/trades', { name: `${PAYLOAD} trade` })).data;
   const team = (await api.post('/api/teams', { name: `${PAYLOAD} team` })).data;
@@ -80,7 +83,7 @@ test.beforeAll(async () => {
       trade_ids: [trade.id],
       general_contractor_id: contractor.id,
       [field.slug]: PAYLOAD,
-      [dropdown.slug]: PAYLOAD,
+      [dropdown.slug]: payloadChoice,
     })
   ).data;
   seeded.site = site.id;
