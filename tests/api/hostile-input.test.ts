@@ -597,7 +597,8 @@ describe('bounded work for every input', () => {
         `"wide-${i}.csv" has more than 500 columns; the most a file may have is 500.`,
       ]);
     }
-    expect(times.length).toBeGreaterThan(2);
+    // However quickly the four are refused, health was asked while they ran (the probe's first request starts with them).
+    expect(times.length).toBeGreaterThan(0);
     // The benchmark holds it to 100 ms (npm run bench -- upload-attack); before issue 28 it was tens of seconds.
     expect(Math.max(...times)).toBeLessThan(1_000);
     expect((await t.client().get('/api/health')).status).toBe(200);
