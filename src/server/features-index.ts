@@ -9,6 +9,7 @@ import { assigneesFeature } from './assignees/index.js';
 import { assistantFeature } from './assistant/index.js';
 import { backupsFeature } from './backups/index.js';
 import { bulkEditsFeature } from './bulk-edits/index.js';
+import { callListsFeature } from './call-lists/index.js';
 import { campaignsFeature } from './campaigns/index.js';
 import { contactsResource } from './contacts/contacts-resource.js';
 import { registerContractorRoutes } from './contractors/contractor-routes.js';
@@ -93,6 +94,8 @@ export const features: Feature[] = [
   // Conversations with people, their outcomes and assessments, a person's timeline (docs/conversations.md).
   conversationsFeature,
   assessmentsFeature,
+  // Call lists: people worked one at a time, the phone bank (docs/conversations.md "Call lists").
+  callListsFeature,
   // Reference lists and tags; regions and the map (docs/map.md).
   routes(registerAddressOptions, referenceResources),
   regionsFeature,
