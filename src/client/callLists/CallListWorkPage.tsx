@@ -62,9 +62,6 @@ export default function CallListWorkPage() {
         <Link component={RouterLink} to="/call-lists" variant="body2">
           All call lists
         </Link>
-        <Typography variant="h5" component="h1">
-          {list?.name ?? 'Call list'}
-        </Typography>
       </div>
       {list && <CallListProgressBar list={list} />}
       {entry === undefined && <CircularProgress aria-label="Finding the next person" />}
@@ -216,7 +213,12 @@ function LastConversations({ entry }: { entry: CallListEntry }) {
 
 function Finished({ list }: { list: CallList }) {
   const outcomes = useListInOrder('conversation-outcomes');
-  const counts = Object.entries(list.progress.outcomes);
+  // In the administrator's order of outcomes, then any no longer on the list.
+  const order = (slug: string) => {
+    const at = outcomes.findIndex((outcome) => outcome.slug === slug);
+    return at === -1 ? outcomes.length : at;
+  };
+  const counts = Object.entries(list.progress.outcomes).sort(([a], [b]) => order(a) - order(b));
   return (
     <Alert severity="success" role="status">
       <Typography sx={{ fontWeight: 600 }}>

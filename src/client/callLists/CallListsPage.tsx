@@ -20,9 +20,6 @@ export default function CallListsPage() {
   return (
     <Stack spacing={2} sx={{ p: { xs: 1, sm: 2 }, maxWidth: 900 }}>
       <Title title="Call lists" />
-      <Typography variant="h5" component="h1">
-        Call lists
-      </Typography>
       <Typography color="text.secondary">
         To make one, open Contacts, Recruits or Members, filter the list to the people to call, and choose "Call list".
       </Typography>
