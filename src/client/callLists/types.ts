@@ -1,34 +1,7 @@
-/** A call list as GET /api/call-lists answers it (src/server/call-lists). */
+/** Call lists as the API answers them (src/common/call-lists.ts), and how they are counted in words. */
 import type { PersonType } from '../conversations/shared';
 
-export interface CallListProgress {
-  total: number;
-  done: number;
-  calling: number;
-  left: number;
-  outcomes: Record<string, number>;
-}
-
-export interface CallList {
-  id: number;
-  name: string;
-  person_type: PersonType;
-  /** The people list's query that picked the people (its filter values). */
-  query: { filter?: Record<string, unknown> };
-  script: string | null;
-  created_by_name: string | null;
-  created_at: string;
-  progress: CallListProgress;
-}
-
-export interface CallListEntry {
-  id: number;
-  call_list_id: number;
-  position: number;
-  person_type: PersonType;
-  person_id: number;
-  claimed_until: string;
-}
+export type { CallList, CallListEntry } from '../../common/call-lists';
 
 const PEOPLE: Record<PersonType, [string, string]> = {
   contact: ['contact', 'contacts'],

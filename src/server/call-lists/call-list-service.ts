@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { CallList, CallListEntry } from '../../common/call-lists.js';
 import { can } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
@@ -6,6 +7,8 @@ import { logConversation } from '../conversations/log-conversation.js';
 import { isPersonType, type PersonType, personField, personResource } from '../conversations/people.js';
 import { fieldError, forbidden, notFound, ValidationError } from '../http/errors.js';
 import type { WriteAnswer, WriteOptions } from '../records/record-service.js';
+
+export type { CallList, CallListEntry };
 
 /** The most people one call list holds: a phone bank works through hundreds, not a whole membership. */
 export const MAX_CALL_LIST_PEOPLE = 5_000;
@@ -18,36 +21,6 @@ export interface CallListInput {
   /** The people list's query that picks the people: `filter` (react-admin's filter values, `q` the search), `filters`. */
   query: { filter?: Record<string, unknown>; filters?: unknown };
   script?: string | null;
-}
-
-export interface CallListProgress {
-  total: number;
-  done: number;
-  /** Being called now by someone (a claim not yet expired). */
-  calling: number;
-  left: number;
-  outcomes: Record<string, number>;
-}
-
-export interface CallList {
-  id: number;
-  name: string;
-  person_type: PersonType;
-  query: Record<string, unknown>;
-  script: string | null;
-  created_by: number | null;
-  created_by_name: string | null;
-  created_at: string;
-  progress: CallListProgress;
-}
-
-export interface CallListEntry {
-  id: number;
-  call_list_id: number;
-  position: number;
-  person_type: PersonType;
-  person_id: number;
-  claimed_until: string;
 }
 
 /**
