@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { AuthUser } from '../auth/auth-user.js';
 import { loadAuthUser } from '../auth/load-user.js';
 import { sameSecret } from '../auth/same-secret.js';
+import type { DB } from '../db/schema.generated.js';
 import { unauthenticated } from '../http/errors.js';
 import type { ResourceRegistry } from '../records/registry.js';
 import { type Abilities, narrowPermissions } from './abilities.js';
@@ -56,7 +57,7 @@ export class TokenStore {
   private readonly lastUsedWritten = new Map<number, number>();
 
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Kysely<DB>,
     private readonly resources: ResourceRegistry,
   ) {}
 
