@@ -42,6 +42,7 @@ import { sitesResource } from './sites/sites-resource.js';
 import { registerBootstrapRoutes } from './system/bootstrap-routes.js';
 import { registerSystemRoutes } from './system/system-routes.js';
 import { teamsResource } from './teams/teams-resource.js';
+import { tokensFeature } from './tokens/index.js';
 import { registerUserRoutes } from './users/user-routes.js';
 import { usersResource } from './users/users-resource.js';
 import { visitsResource } from './visits/visits-resource.js';
@@ -131,6 +132,8 @@ export const features: Feature[] = [
   bulkEditsFeature,
   // Conversations with the assistant, private to their maker (docs/assistant.md).
   assistantFeature,
+  // Personal access tokens for scripts (docs/api.md "Personal access tokens").
+  tokensFeature,
   // The API's OpenAPI document, generated from every route's contract (docs/api.md).
   apiDocsFeature,
 ];

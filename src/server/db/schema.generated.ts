@@ -720,6 +720,17 @@ export interface PasswordResets {
   used_at: Timestamp | null;
 }
 
+export interface PersonalAccessTokens {
+  abilities: Generated<Json>;
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp | null;
+  id: Generated<number>;
+  last_used_at: Timestamp | null;
+  name: string;
+  token_hash: string;
+  user_id: number;
+}
+
 export interface RealtimeOutbox {
   created_at: Generated<Timestamp>;
   id: Generated<number>;
@@ -1138,6 +1149,7 @@ export interface DB {
   notes: Notes;
   notifications: Notifications;
   password_resets: PasswordResets;
+  personal_access_tokens: PersonalAccessTokens;
   realtime_outbox: RealtimeOutbox;
   recruits: Recruits;
   region_users: RegionUsers;
