@@ -43,6 +43,7 @@ import { registerSystemRoutes } from './system/system-routes.js';
 import { teamsResource } from './teams/teams-resource.js';
 import { registerUserRoutes } from './users/user-routes.js';
 import { usersResource } from './users/users-resource.js';
+import { viewsFeature } from './views/index.js';
 import { visitsResource } from './visits/visits-resource.js';
 import {
   attachmentsResource,
@@ -107,6 +108,8 @@ export const features: Feature[] = [
     documentsResource,
     attachmentsResource,
   ]),
+  // Saved views of any record type, personal or shared (docs/views.md).
+  viewsFeature,
   // Figures, the activity feed and reports; history, options lists, system.
   routes(registerDashboardRoutes),
   routes(registerActivityRoutes),

@@ -39,6 +39,7 @@ import * as conversations from './migrations/036b_conversations.js';
 import * as assessments from './migrations/036c_assessments.js';
 import * as choiceKeysAndArchiveRestore from './migrations/040_choice_keys_and_archive_restore.js';
 import * as logicClearHidden from './migrations/041_logic_clear_hidden.js';
+import * as views from './migrations/045_views.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -81,6 +82,7 @@ const migrations: Record<string, Migration> = {
   '036c_assessments': assessments,
   '040_choice_keys_and_archive_restore': choiceKeysAndArchiveRestore,
   '041_logic_clear_hidden': logicClearHidden,
+  '045_views': views,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
