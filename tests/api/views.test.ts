@@ -17,7 +17,7 @@ let assistant: TestClient;
 let ids: { leader: number; organizer: number; teamOrganizer: number; otherLeader: number };
 let teamId: number;
 const sites: Record<string, number> = {};
-const events: Array<{ channels: string[]; event: string; data: any }> = [];
+const events: Array<{ channels: string[]; event: string; data: { type?: string } | null }> = [];
 
 interface Answer {
   status: number;
@@ -41,7 +41,7 @@ beforeAll(async () => {
   admin = await t.admin();
   const publish = t.ctx.realtime.publish.bind(t.ctx.realtime);
   t.ctx.realtime.publish = async (channels: string[], event: string, data: unknown, options?: unknown) => {
-    events.push({ channels, event, data });
+    events.push({ channels, event, data: data as { type?: string } | null });
     return publish(channels, event, data, options as never);
   };
   teamId = ok(await admin.post('/api/teams', { name: 'North crew' }), 201).id;

@@ -22,7 +22,7 @@ export async function withSavedView(
   if (!Number.isInteger(id) || id < 1) throw fieldError('view', 'The view must be the id of a saved view.');
   const views = records.targetOf({ table: 'views' });
   if (!views) throw notFound('There are no saved views.');
-  let view: Record<string, any>;
+  let view: { name?: unknown; record_type?: unknown; filters?: unknown; sorts?: unknown };
   try {
     view = await records.show(user, views, id);
   } catch (error) {
@@ -30,12 +30,15 @@ export async function withSavedView(
     throw error;
   }
   if (view.record_type !== def.type)
-    throw fieldError('view', `The view "${view.name}" shows ${view.record_type} records, not ${def.type} records.`);
+    throw fieldError(
+      'view',
+      `The view "${String(view.name)}" shows ${String(view.record_type)} records, not ${def.type} records.`,
+    );
   const own = query.filters !== undefined && query.filters !== '' ? parseFilterTree(query.filters) : null;
   const saved = view.filters ? parseFilterTree(view.filters) : null;
   const filters = saved && own ? { all: [saved, own] } : (saved ?? own);
   if (filters) query.filters = JSON.stringify(filters);
-  const [sort] = (view.sorts ?? []) as Array<{ field: string; order: 'asc' | 'desc' }>;
+  const [sort] = ((view.sorts as unknown[] | null) ?? []) as Array<{ field: string; order: 'asc' | 'desc' }>;
   if (sort && query.sort === undefined) {
     query.sort = sort.field;
     query.order = sort.order;

@@ -32,11 +32,11 @@ const ids = (table: string, pivot: string, otherKey: string, label: string) => (
  * who manages roles (role:update, administrators), with any. Nobody shares beyond what they hold. Naming a role's
  * default view is for those who manage roles.
  */
-function checkSharing(values: Record<string, any>, user: AuthUser | null) {
+function checkSharing(values: Record<string, unknown>, user: AuthUser | null) {
   if (!user) return;
   const manager = can(user, 'role:update');
-  const roles: number[] = values.role_ids ?? [];
-  const teams: number[] = values.team_ids ?? [];
+  const roles = (values.role_ids as number[] | undefined) ?? [];
+  const teams = (values.team_ids as number[] | undefined) ?? [];
   if ((roles.length || teams.length) && !can(user, 'view:share'))
     throw fieldError(roles.length ? 'role_ids' : 'team_ids', 'You do not have permission to share views.');
   if (!manager) {
@@ -45,7 +45,7 @@ function checkSharing(values: Record<string, any>, user: AuthUser | null) {
     const mine = new Set([...(user.team_ids ?? []), ...(user.team_id ? [user.team_id] : [])]);
     if (teams.some((id) => !mine.has(id)))
       throw fieldError('team_ids', 'You may share a view with your own teams only.');
-    if ((values.default_role_ids ?? []).length)
+    if (((values.default_role_ids as number[] | undefined) ?? []).length)
       throw fieldError('default_role_ids', "Only those who manage roles set a role's default view.");
   }
 }
