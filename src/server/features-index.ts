@@ -45,6 +45,7 @@ import { teamsResource } from './teams/teams-resource.js';
 import { tokensFeature } from './tokens/index.js';
 import { registerUserRoutes } from './users/user-routes.js';
 import { usersResource } from './users/users-resource.js';
+import { viewsFeature } from './views/index.js';
 import { visitsResource } from './visits/visits-resource.js';
 import {
   attachmentsResource,
@@ -111,6 +112,8 @@ export const features: Feature[] = [
     documentsResource,
     attachmentsResource,
   ]),
+  // Saved views of any record type, personal or shared (docs/views.md).
+  viewsFeature,
   // Figures, the activity feed and reports; history, options lists, system.
   routes(registerDashboardRoutes),
   routes(registerActivityRoutes),

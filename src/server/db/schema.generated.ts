@@ -1052,6 +1052,37 @@ export interface Users {
   updated_at: Generated<Timestamp>;
 }
 
+export interface ViewRoleDefaults {
+  role_id: number;
+  view_id: number;
+}
+
+export interface ViewRoles {
+  role_id: number;
+  view_id: number;
+}
+
+export interface Views {
+  columns: Generated<Json>;
+  created_at: Generated<Timestamp>;
+  deleted_at: Timestamp | null;
+  filters: Json | null;
+  group_by: string | null;
+  id: Generated<number>;
+  layout: Generated<string>;
+  name: string;
+  record_type: string;
+  settings: Generated<Json>;
+  sorts: Generated<Json>;
+  updated_at: Generated<Timestamp>;
+  user_id: number | null;
+}
+
+export interface ViewTeams {
+  team_id: number;
+  view_id: number;
+}
+
 export interface VisitContacts {
   contact_id: number;
   visit_id: number;
@@ -1176,6 +1207,10 @@ export interface DB {
   trades: Trades;
   unions: Unions;
   users: Users;
+  view_role_defaults: ViewRoleDefaults;
+  view_roles: ViewRoles;
+  view_teams: ViewTeams;
+  views: Views;
   visit_contacts: VisitContacts;
   visit_head_counts: VisitHeadCounts;
   visit_recruits: VisitRecruits;
