@@ -41,6 +41,7 @@ import {
   TURF_ONE_PASS_MATCHES,
 } from './list-query.js';
 import { nameLinks } from './representation.js';
+import { addComputedValues } from './computed-values.js';
 import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
 import { changesOf, type RevisionAction, writeRevisions } from './revisions.js';
 import { checkReferences, splitByStorage, writePivots } from './storage.js';
@@ -486,6 +487,7 @@ export class RecordService {
     }
     for (const [name, byOwner] of byField)
       for (const record of records) record[name] = (byOwner.get(record.id) ?? []).sort((a, b) => a - b);
+    await addComputedValues(db, def, fields, records);
     await def.hooks?.present?.(records, db);
     return records;
   }

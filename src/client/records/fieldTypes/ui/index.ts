@@ -18,6 +18,7 @@ import { number } from './number';
 import { phone } from './phone';
 import { prevailingWage } from './prevailing-wage';
 import { radios } from './radios';
+import { formula } from './formula';
 import { rating } from './rating';
 import { relation } from './relation';
 import { richText } from './rich-text';
@@ -53,6 +54,7 @@ export const FIELD_TYPE_UIS: Readonly<Record<SchemaFieldType, FieldTypeUI>> = {
   rating,
   json,
   'rich-text': richText,
+  formula,
 };
 
 /** The screens of a field type (an unknown type reads as text). */
