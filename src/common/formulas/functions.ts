@@ -142,7 +142,7 @@ const logical = (usage: string, joiner: 'and' | 'or'): FormulaFunction => ({
         : `${usage} takes yes/no conditions (comparisons)`,
   sql: (sql, args) => sql`(${sql.join(args, sql.raw(` ${joiner} `))})`,
   js(args) {
-    const decisive = joiner === 'and' ? false : true;
+    const decisive = joiner !== 'and';
     if (args.includes(decisive)) return decisive;
     return args.includes(null) ? null : !decisive;
   },

@@ -17,6 +17,7 @@ import {
   importBatch,
 } from './batch-writer.js';
 import { withChoiceKeys } from './choice-keys.js';
+import { addComputedValues } from './computed-values.js';
 import {
   archiveParts,
   archiveValues,
@@ -41,7 +42,6 @@ import {
   TURF_ONE_PASS_MATCHES,
 } from './list-query.js';
 import { nameLinks } from './representation.js';
-import { addComputedValues } from './computed-values.js';
 import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
 import { changesOf, type RevisionAction, writeRevisions } from './revisions.js';
 import { checkReferences, splitByStorage, writePivots } from './storage.js';

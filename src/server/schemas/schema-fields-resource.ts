@@ -12,9 +12,9 @@ import { fieldError, HttpError } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { uniqueIndexExpression } from '../records/unique-values.js';
 import { builtinDefinition } from './builtin-types.js';
+import { refuseBreakingComputed, storedFields, withField } from './computed-dependents.js';
 import { customTypeDefinition } from './custom-types.js';
 import { applyFieldChange, type FieldImpact } from './field-changes.js';
-import { refuseBreakingComputed, storedFields, withField } from './computed-dependents.js';
 import { checkFieldOptions, fieldSpecFor, optionsErrorKey } from './field-specs.js';
 import { sharedValues, valueHome } from './field-values.js';
 import { dropCustomFieldIndex, ensureCustomFieldIndex, ensureUniqueIndex } from './indexes.js';
@@ -163,7 +163,14 @@ export const schemaFieldsResource: ResourceDefinition = {
         // A new type without new options keeps those of the old options it takes.
         const options = 'options' in prepared ? prepared.options : optionsKeptBy(type, existing?.options);
         const slug = existing?.slug ?? prepared.slug ?? slugifyField(prepared.name ?? '');
-        const self = { slug, name: prepared.name ?? existing?.name ?? slug, type, options, required: false, column: false };
+        const self = {
+          slug,
+          name: prepared.name ?? existing?.name ?? slug,
+          type,
+          options,
+          required: false,
+          column: false,
+        };
         const checked = checkFieldOptions(type, options, targets, {
           self: slug,
           fields: withField(await storedFields(trx, schemaId), slug, self),

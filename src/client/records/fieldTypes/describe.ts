@@ -106,7 +106,11 @@ function fieldType(field: Pick<SchemaField, 'type'>): SchemaFieldType {
 }
 
 /** A field as the screens show it; `all`: the fields of its type (a formula names them; `fields.map(describeField)` gives them). */
-export function describeField(field: DescribedField, _index?: number, all?: readonly DescribedField[]): FieldDescriptor {
+export function describeField(
+  field: DescribedField,
+  _index?: number,
+  all?: readonly DescribedField[],
+): FieldDescriptor {
   const options = (field.options ?? {}) as Record<string, unknown>;
   const type = fieldType(field);
   const label = field.name || field.slug;
