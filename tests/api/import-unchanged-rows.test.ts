@@ -1,5 +1,6 @@
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dynamicTables } from '../../src/server/db/dynamic-tables.js';
 import { seedReadyMadeImporters } from '../../src/server/imports/ready-made.js';
 import { requeueAbandoned } from '../../src/server/jobs/queue.js';
 import { SimulatedCrash } from '../../src/server/jobs/worker.js';
@@ -9,7 +10,7 @@ import { startTestApp, type TestApp, type TestClient } from '../support/test-app
 
 let t: TestApp;
 let admin: TestClient;
-const db = () => t.ctx.db;
+const db = () => dynamicTables(t.ctx.db);
 
 beforeAll(async () => {
   t = await startTestApp();
