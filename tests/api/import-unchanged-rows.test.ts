@@ -233,7 +233,7 @@ describe('importing a file again', () => {
       // No transaction for them: nothing saved yet.
       expect(halfway).toMatchObject({ processed_rows: 0, skipped_count: 0, checkpoint: { file: 0, row: 0 } });
       processor.options.afterChunk = undefined;
-      expect(await requeueAbandoned(db(), { everyRunning: true })).toBe(1);
+      expect(await requeueAbandoned(t.ctx.db, { everyRunning: true })).toBe(1);
       await t.app.jobs.drain();
       const done = (await admin.get(`/api/imports/${res.body.data.id}`)).body.data;
       // (Five of the new rows' sites exist from the tests above.)
