@@ -4,6 +4,7 @@ import { keptFromOthers, type RuleAction } from '../../common/access-rules.js';
 import type { Action } from '../../common/permissions.js';
 import { type AccessPolicy, masked } from '../access/policy.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { DB } from '../db/schema.generated.js';
 import type { AppEvents, RecordAction } from '../events/app-events.js';
 import { compileFilter, type FilterScope } from '../filters/compile-filter.js';
 import { fromListFilters } from '../filters/filter-tree.js';
@@ -78,7 +79,7 @@ export interface WriteOptions {
    * did to this record, to record it alongside or refuse it (a throw rolls the write back).
    */
   within?: (
-    trx: Transaction<any>,
+    trx: Transaction<DB>,
     changes: Record<string, [unknown, unknown]>,
     logic: FormLogicOutcome,
   ) => Promise<unknown>;
@@ -86,7 +87,7 @@ export interface WriteOptions {
 
 /** Writes made together: one transaction, and what each does after commit, run once it has committed. */
 export interface WriteUnit {
-  trx: Transaction<any>;
+  trx: Transaction<DB>;
   afterCommit: Array<() => Promise<void>>;
 }
 
@@ -592,7 +593,7 @@ export class RecordService {
     values: Record<string, unknown>,
     options: {
       revision?: Record<string, unknown>;
-      within?: (trx: Transaction<any>, row: Record<string, any>) => Promise<unknown>;
+      within?: (trx: Transaction<DB>, row: Record<string, any>) => Promise<unknown>;
       socketId?: string;
     } = {},
   ) {
@@ -620,7 +621,7 @@ export class RecordService {
     user: AuthUser | null,
     def: ResourceDefinition,
     rows: readonly BulkRow[],
-    options: { system?: boolean; batchId?: string; within?: (trx: Transaction<any>, ids: number[]) => Promise<T> } = {},
+    options: { system?: boolean; batchId?: string; within?: (trx: Transaction<DB>, ids: number[]) => Promise<T> } = {},
   ): Promise<{ ids: number[]; created: number; updated: number; within: T | undefined }> {
     if (!options.system) {
       if (rows.some((row) => row.id === undefined)) this.authorize(user, def, 'create');
