@@ -20,6 +20,7 @@ import { phone } from './phone';
 import { prevailingWage } from './prevailing-wage';
 import { radios } from './radios';
 import { rating } from './rating';
+import { rollup } from './rollup';
 import { relation } from './relation';
 import { richText } from './rich-text';
 import { slug } from './slug';
@@ -55,6 +56,7 @@ export const FIELD_TYPE_UIS: Readonly<Record<SchemaFieldType, FieldTypeUI>> = {
   json,
   'rich-text': richText,
   formula,
+  rollup,
 };
 
 /** The screens of a field type (an unknown type reads as text). */
