@@ -6,6 +6,7 @@ export const PERMISSION_ENTITIES = [
   'assessment-level',
   'assistant-thread',
   'attachment',
+  'automation',
   'building-type',
   'campaign',
   'campaign-card',
@@ -46,6 +47,7 @@ export const PERMISSION_ENTITIES = [
   'union',
   'user',
   'visit',
+  'webhook',
 ] as const;
 
 /** Permissions that are not entity:action pairs. */

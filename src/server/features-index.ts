@@ -44,6 +44,7 @@ import { teamsResource } from './teams/teams-resource.js';
 import { registerUserRoutes } from './users/user-routes.js';
 import { usersResource } from './users/users-resource.js';
 import { visitsResource } from './visits/visits-resource.js';
+import { webhooksFeature } from './webhooks/index.js';
 import {
   attachmentsResource,
   documentsResource,
@@ -126,6 +127,8 @@ export const features: Feature[] = [
   exportsFeature,
   // One field of many records set at once, undone as a whole (docs/records.md "Bulk edit").
   bulkEditsFeature,
+  // Signed outgoing webhooks on record events, their deliveries retried (docs/webhooks.md).
+  webhooksFeature,
   // Conversations with the assistant, private to their maker (docs/assistant.md).
   assistantFeature,
   // The API's OpenAPI document, generated from every route's contract (docs/api.md).

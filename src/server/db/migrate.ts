@@ -39,6 +39,8 @@ import * as conversations from './migrations/036b_conversations.js';
 import * as assessments from './migrations/036c_assessments.js';
 import * as choiceKeysAndArchiveRestore from './migrations/040_choice_keys_and_archive_restore.js';
 import * as logicClearHidden from './migrations/041_logic_clear_hidden.js';
+import * as automations from './migrations/054_automations.js';
+import * as webhooks from './migrations/055_webhooks.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -81,6 +83,8 @@ const migrations: Record<string, Migration> = {
   '036c_assessments': assessments,
   '040_choice_keys_and_archive_restore': choiceKeysAndArchiveRestore,
   '041_logic_clear_hidden': logicClearHidden,
+  '054_automations': automations,
+  '055_webhooks': webhooks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
