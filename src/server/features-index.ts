@@ -7,6 +7,7 @@ import { withAssessmentHistory } from './assessments/history.js';
 import { assessmentsFeature } from './assessments/index.js';
 import { assigneesFeature } from './assignees/index.js';
 import { assistantFeature } from './assistant/index.js';
+import { automationsFeature } from './automations/index.js';
 import { backupsFeature } from './backups/index.js';
 import { bulkEditsFeature } from './bulk-edits/index.js';
 import { campaignsFeature } from './campaigns/index.js';
@@ -129,6 +130,8 @@ export const features: Feature[] = [
   bulkEditsFeature,
   // Signed outgoing webhooks on record events, their deliveries retried (docs/webhooks.md).
   webhooksFeature,
+  // Automations: triggers, conditions and actions acting as their owner, with a run log (docs/automations.md).
+  automationsFeature,
   // Conversations with the assistant, private to their maker (docs/assistant.md).
   assistantFeature,
   // The API's OpenAPI document, generated from every route's contract (docs/api.md).

@@ -70,7 +70,7 @@ export class WebhookDeliveries {
 
   /** The job: one attempt at a message, and the next one queued if it failed and time remains. */
   async attempt(deliveryId: number, job: JobContext): Promise<void> {
-    const { db } = this.ctx;
+    const db: Kysely<DB> = this.ctx.db;
     const delivery = await db
       .selectFrom('webhook_deliveries as d')
       .leftJoin('webhooks as w', 'w.id', 'd.webhook_id')

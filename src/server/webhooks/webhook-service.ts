@@ -1,9 +1,10 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
 import { can } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { loadAuthUser } from '../auth/load-user.js';
+import type { DB } from '../db/schema.generated.js';
 import type { RecordEvent } from '../events/app-events.js';
 import { fieldError, forbidden, notFound } from '../http/errors.js';
 import type { WebhookDeliveries } from './deliveries.js';
@@ -19,6 +20,14 @@ export const webhookBody = z.object({
   events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(3),
 });
 export const webhookPatch = webhookBody.partial();
+
+/** A webhook as the bus listener keeps it. */
+interface KeptWebhook {
+  id: number;
+  url: string;
+  events: string[];
+  owner_id: number;
+}
 
 const COLUMNS = [
   'id',
@@ -42,7 +51,7 @@ const KEPT_MS = 5_000;
  * only when the owner may read it.
  */
 export class WebhookService {
-  private kept = new Map<string, { at: number; hooks: Promise<Array<Record<string, any>>> }>();
+  private kept = new Map<string, { at: number; hooks: Promise<KeptWebhook[]> }>();
   private owners = new Map<number, { at: number; user: Promise<AuthUser | null> }>();
 
   constructor(
@@ -112,7 +121,8 @@ export class WebhookService {
   async resume(user: AuthUser, id: number) {
     this.check(user, 'update');
     await this.show(user, id);
-    await this.ctx.db.transaction().execute(async (trx) => {
+    const db: Kysely<DB> = this.ctx.db;
+    await db.transaction().execute(async (trx) => {
       await trx.updateTable('webhooks').set({ paused_at: null, failures: 0 }).where('id', '=', id).execute();
       const held = await trx
         .updateTable('webhook_deliveries')
@@ -205,7 +215,7 @@ export class WebhookService {
     return records.readerCopy(owner, event.resource, event.record);
   }
 
-  private webhooksOf(type: string) {
+  private webhooksOf(type: string): Promise<KeptWebhook[]> {
     const kept = this.kept.get(type);
     if (kept && Date.now() - kept.at < KEPT_MS) return kept.hooks;
     const hooks = this.ctx.db
@@ -214,7 +224,7 @@ export class WebhookService {
       .where('record_type', '=', type)
       .where('deleted_at', 'is', null)
       .where('paused_at', 'is', null)
-      .execute();
+      .execute() as Promise<KeptWebhook[]>;
     this.kept.set(type, { at: Date.now(), hooks });
     hooks.catch(() => this.kept.delete(type));
     return hooks;
