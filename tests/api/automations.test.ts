@@ -45,14 +45,27 @@ async function pauseAll() {
   for (const id of made) await admin.post(`/api/automations/${id}/pause`);
 }
 
-const runsOf = async (id: number) => (await admin.get(`/api/automations/${id}/runs`)).body.data as any[];
+interface Run {
+  id: number;
+  status: string;
+  error: string | null;
+  trigger: { kind: string; record_id?: number; date?: string };
+  steps: Array<{ path: string; outcome: string; detail: { id?: number; values: { title: string } } }>;
+}
+interface Notice {
+  title: string;
+  link: string;
+}
+const runsOf = async (id: number) => (await admin.get(`/api/automations/${id}/runs`)).body.data as Run[];
 const site = async (body: Record<string, unknown>) => {
   const res = await admin.post('/api/sites', { type: 'union', ...body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data;
 };
 const tasksTitled = async (title: string) =>
-  (await admin.get(`/api/tasks?filter[title]=${encodeURIComponent(title)}`)).body.data as any[];
+  (await admin.get(`/api/tasks?filter[title]=${encodeURIComponent(title)}`)).body.data as Array<
+    Record<string, unknown>
+  >;
 
 describe('triggers', () => {
   it('created: makes a task from the site with placeholders, after the write (never inside its request)', async () => {
@@ -132,8 +145,8 @@ describe('triggers', () => {
     await admin.put(`/api/sites/${s.id}`, { name: 'Renamed tower' });
     await t.app.jobs.drain();
     const leaderClient = await t.signIn('auto-leader@example.com');
-    const notices = (await leaderClient.get('/api/notifications')).body.data;
-    expect(notices.filter((n: any) => n.title === 'Renamed tower renamed')).toHaveLength(1);
+    const notices = (await leaderClient.get('/api/notifications')).body.data as Notice[];
+    expect(notices.filter((n: Notice) => n.title === 'Renamed tower renamed')).toHaveLength(1);
     expect(notices[0].link).toBe(`/sites/${s.id}/show`);
     await pauseAll();
   });
@@ -229,8 +242,8 @@ describe('actions', () => {
         {
           kind: 'branch',
           if: { all: [{ field: 'type', op: 'eq', value: 'union' }] },
-          then: [{ kind: 'webhook', url: receiver.url }],
-          else: [{ kind: 'set_fields', values: { representative: 'Not union' } }],
+          yes: [{ kind: 'webhook', url: receiver.url }],
+          no: [{ kind: 'set_fields', values: { representative: 'Not union' } }],
         },
       ],
     });
@@ -244,10 +257,10 @@ describe('actions', () => {
     expect(verified).toMatchObject({ type: 'automation.webhook', data: { record: { id: union.id } } });
     expect((await admin.get(`/api/sites/${open.id}`)).body.data.representative).toBe('Not union');
     const runs = await runsOf(auto.id);
-    const openRun = runs.find((run) => run.trigger.record_id === open.id);
-    expect(openRun.steps.map((step: any) => [step.path, step.outcome])).toEqual([
-      ['0', 'else'],
-      ['0.else.0', 'done'],
+    const openRun = runs.find((run) => run.trigger.record_id === open.id)!;
+    expect(openRun.steps.map((step) => [step.path, step.outcome])).toEqual([
+      ['0', 'no'],
+      ['0.no.0', 'done'],
     ]);
     await pauseAll();
   });
@@ -276,16 +289,17 @@ describe('runs', () => {
     await t.app.jobs.drain();
     const [run] = await runsOf(auto.id);
     expect(run.status).toBe('done');
-    expect(run.steps.map((step: any) => step.path)).toEqual(['0', '1', '2']);
+    expect(run.steps.map((step) => step.path)).toEqual(['0', '1', '2']);
     expect(await tasksTitled('Second step Crashy')).toHaveLength(1);
-    const notices = (await admin.get('/api/notifications?per_page=100')).body.data;
+    const notices = (await admin.get('/api/notifications?per_page=100')).body.data as Notice[];
     console.log(
-      JSON.stringify(notices.filter((n: any) => n.title === 'Third step Crashy')),
+      JSON.stringify(notices.filter((n: Notice) => n.title === 'Third step Crashy')),
       JSON.stringify(await admin.get('/api/automations')),
     );
-    expect(notices.filter((n: any) => n.title === 'Third step Crashy')).toHaveLength(1);
-    const history = (await admin.get(`/api/revisions?revisionable_type=site&revisionable_id=${s.id}`)).body.data ?? [];
-    expect(history.filter((r: any) => r.changes?.representative)).toHaveLength(1);
+    expect(notices.filter((n: Notice) => n.title === 'Third step Crashy')).toHaveLength(1);
+    const history: Array<{ changes?: Record<string, unknown> }> =
+      (await admin.get(`/api/revisions?revisionable_type=site&revisionable_id=${s.id}`)).body.data ?? [];
+    expect(history.filter((r: { changes?: Record<string, unknown> }) => r.changes?.representative)).toHaveLength(1);
     await pauseAll();
   });
 
@@ -327,8 +341,8 @@ describe('runs', () => {
     const open = await site({ name: 'Open beyond', type: 'non-union' });
     await t.app.jobs.drain();
     const runs = await runsOf(auto.id);
-    const unionRun = runs.find((run) => run.trigger.record_id === union.id);
-    const openRun = runs.find((run) => run.trigger.record_id === open.id);
+    const unionRun = runs.find((run) => run.trigger.record_id === union.id)!;
+    const openRun = runs.find((run) => run.trigger.record_id === open.id)!;
     expect(openRun).toMatchObject({ status: 'skipped' });
     expect(openRun.error).toMatch(/may not read/);
     expect(unionRun).toMatchObject({ status: 'failed', steps: [{ path: '0', outcome: 'failed' }] });

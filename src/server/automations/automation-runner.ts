@@ -52,7 +52,7 @@ export interface RunTrigger {
 export interface RunStep {
   path: string;
   kind: string;
-  outcome: 'done' | 'failed' | 'then' | 'else' | 'would';
+  outcome: 'done' | 'failed' | 'yes' | 'no' | 'would';
   at: string;
   detail?: unknown;
   error?: string;
@@ -128,7 +128,7 @@ export class AutomationRunner {
       const context = this.context(automation, trigger, def, record);
       await this.walk(automation.actions, '', done, async (path, action) => {
         if (action.kind === 'branch') {
-          const taken = def && record && (await this.meets(owner, def, record, action.if)) ? 'then' : 'else';
+          const taken = def && record && (await this.meets(owner, def, record, action.if)) ? 'yes' : 'no';
           await this.appendStep(this.db, runId, { path, kind: 'branch', outcome: taken, at: new Date().toISOString() });
           return taken;
         }
@@ -192,7 +192,7 @@ export class AutomationRunner {
       await this.walk(automation.actions, '', new Map(), async (path, action) => {
         const at = new Date().toISOString();
         if (action.kind === 'branch') {
-          const taken = def && record && (await this.meets(owner, def, record, action.if)) ? 'then' : 'else';
+          const taken = def && record && (await this.meets(owner, def, record, action.if)) ? 'yes' : 'no';
           steps.push({ path, kind: 'branch', outcome: taken, at });
           return taken;
         }
@@ -214,16 +214,15 @@ export class AutomationRunner {
     actions: readonly Action[],
     prefix: string,
     done: Map<string, RunStep>,
-    step: (path: string, action: Action) => Promise<'then' | 'else' | undefined>,
+    step: (path: string, action: Action) => Promise<'yes' | 'no' | undefined>,
   ): Promise<void> {
     for (const [index, action] of actions.entries()) {
       const path = `${prefix}${index}`;
       const before = done.get(path);
       if (before?.outcome === 'done') continue;
-      const taken =
-        before?.outcome === 'then' || before?.outcome === 'else' ? before.outcome : await step(path, action);
+      const taken = before?.outcome === 'yes' || before?.outcome === 'no' ? before.outcome : await step(path, action);
       if (action.kind === 'branch' && taken) {
-        const side = taken === 'then' ? action.then : (action.else ?? []);
+        const side = taken === 'yes' ? action.yes : (action.no ?? []);
         await this.walk(side, `${path}.${taken}.`, done, step);
       }
     }

@@ -61,7 +61,7 @@ const plainActions = [
 ] as const;
 
 export type PlainAction = z.infer<(typeof plainActions)[number]>;
-export type BranchAction = { kind: 'branch'; if: unknown; then: Action[]; else?: Action[] };
+export type BranchAction = { kind: 'branch'; if: unknown; yes: Action[]; no?: Action[] };
 export type Action = PlainAction | BranchAction;
 
 const MAX_ACTIONS = 20;
@@ -69,12 +69,12 @@ const MAX_ACTIONS = 20;
 export const actionShape: z.ZodType<Action> = z.lazy(() =>
   z.discriminatedUnion('kind', [
     ...plainActions,
-    /** Actions done only when the record meets `if` (a filter), else those of `else`. */
+    /** The actions of `yes` when the record meets `if` (a filter), else those of `no`. */
     z.object({
       kind: z.literal('branch'),
       if: z.unknown(),
-      then: z.array(actionShape).max(MAX_ACTIONS),
-      else: z.array(actionShape).max(MAX_ACTIONS).optional(),
+      yes: z.array(actionShape).max(MAX_ACTIONS),
+      no: z.array(actionShape).max(MAX_ACTIONS).optional(),
     }),
   ]),
 );
@@ -95,14 +95,14 @@ export const automationPatch = automationBody.partial();
 /** Cron days of week (croner: 0 is Sunday). */
 export const CRON_DAYS: Record<Weekday, number> = { sun: 0, mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6 };
 
-/** Every action with where it sits: `0`, `2.then.1` (the run log names steps by this path). */
+/** Every action with where it sits: `0`, `2.yes.1` (the run log names steps by this path). */
 export function* actionsWithPaths(actions: readonly Action[], prefix = ''): Generator<[string, Action]> {
   for (const [index, action] of actions.entries()) {
     const path = `${prefix}${index}`;
     yield [path, action];
     if (action.kind === 'branch') {
-      yield* actionsWithPaths(action.then, `${path}.then.`);
-      if (action.else) yield* actionsWithPaths(action.else, `${path}.else.`);
+      yield* actionsWithPaths(action.yes, `${path}.yes.`);
+      if (action.no) yield* actionsWithPaths(action.no, `${path}.no.`);
     }
   }
 }
