@@ -292,10 +292,6 @@ describe('runs', () => {
     expect(run.steps.map((step) => step.path)).toEqual(['0', '1', '2']);
     expect(await tasksTitled('Second step Crashy')).toHaveLength(1);
     const notices = (await admin.get('/api/notifications?per_page=100')).body.data as Notice[];
-    console.log(
-      JSON.stringify(notices.filter((n: Notice) => n.title === 'Third step Crashy')),
-      JSON.stringify(await admin.get('/api/automations')),
-    );
     expect(notices.filter((n: Notice) => n.title === 'Third step Crashy')).toHaveLength(1);
     const history: Array<{ changes?: Record<string, unknown> }> =
       (await admin.get(`/api/revisions?revisionable_type=site&revisionable_id=${s.id}`)).body.data ?? [];

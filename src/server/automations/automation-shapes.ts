@@ -66,18 +66,20 @@ export type Action = PlainAction | BranchAction;
 
 const MAX_ACTIONS = 20;
 
-export const actionShape: z.ZodType<Action> = z.lazy(() =>
-  z.discriminatedUnion('kind', [
-    ...plainActions,
-    /** The actions of `yes` when the record meets `if` (a filter), else those of `no`. */
-    z.object({
-      kind: z.literal('branch'),
-      if: z.unknown(),
-      yes: z.array(actionShape).max(MAX_ACTIONS),
-      no: z.array(actionShape).max(MAX_ACTIONS).optional(),
-    }),
-  ]),
-);
+export const actionShape: z.ZodType<Action> = z
+  .lazy(() =>
+    z.discriminatedUnion('kind', [
+      ...plainActions,
+      /** The actions of `yes` when the record meets `if` (a filter), else those of `no`. */
+      z.object({
+        kind: z.literal('branch'),
+        if: z.unknown(),
+        yes: z.array(actionShape).max(MAX_ACTIONS),
+        no: z.array(actionShape).max(MAX_ACTIONS).optional(),
+      }),
+    ]),
+  )
+  .meta({ id: 'AutomationAction' });
 
 export const automationBody = z.object({
   name: text(200),

@@ -12,7 +12,7 @@ import {
   rowWith,
   timestamp,
 } from '../http/contracts.js';
-import { HttpError, ValidationError } from '../http/errors.js';
+import { HttpError, notFound, ValidationError } from '../http/errors.js';
 import { verifySignature } from '../webhooks/signing.js';
 import type { AutomationService } from './automation-service.js';
 import { automationBody, automationPatch } from './automation-shapes.js';
@@ -205,7 +205,8 @@ export function registerAutomationRoutes(
             },
             request.body,
           );
-        if (!target || !signed) throw new HttpError(401, 'The message is not signed with this automation’s secret.');
+        if (!target) throw notFound(`No automation takes messages at the id ${request.params.id}.`);
+        if (!signed) throw new HttpError(401, 'The message is not signed with this automation’s secret.');
         let body: unknown;
         try {
           body = JSON.parse(request.body);
