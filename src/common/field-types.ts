@@ -7,6 +7,7 @@
  */
 import { addresses } from './field-types/addresses.js';
 import { attachment } from './field-types/attachment.js';
+import { autonumber } from './field-types/autonumber.js';
 import { boolean } from './field-types/boolean.js';
 import { color } from './field-types/color.js';
 import { date } from './field-types/date.js';
@@ -20,6 +21,7 @@ import { json } from './field-types/json.js';
 import { link } from './field-types/link.js';
 import { note } from './field-types/note.js';
 import { number } from './field-types/number.js';
+import { person } from './field-types/person.js';
 import { phone } from './field-types/phone.js';
 import { prevailingWage } from './field-types/prevailing-wage.js';
 import { radios } from './field-types/radios.js';
@@ -69,6 +71,8 @@ export const FIELD_TYPE_MODULES = {
   rating,
   json,
   'rich-text': richText,
+  person,
+  autonumber,
 } as const satisfies Record<string, FieldTypeModule<Record<string, unknown>>>;
 
 /** Field types of SPEC section 3. `relation` covers every typed relation; its target is in `options.target`. */

@@ -11,6 +11,7 @@ import { slugifyField } from '../../common/slugs.js';
 import { fieldError, HttpError } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { uniqueIndexExpression } from '../records/unique-values.js';
+import { dropAutonumber, syncAutonumber } from './autonumbers.js';
 import { builtinDefinition } from './builtin-types.js';
 import { customTypeDefinition } from './custom-types.js';
 import { applyFieldChange, type FieldImpact } from './field-changes.js';
@@ -233,6 +234,9 @@ export const schemaFieldsResource: ResourceDefinition = {
         if (existing!.column && after.options?.target !== existing!.options?.target)
           throw fieldError('options.target', 'What a built-in relation points at cannot change.');
         const touchesValues = 'type' in prepared || 'options' in prepared;
+        // Numbering stops before the values are converted (its trigger would keep each number as it was).
+        if (existing!.type === 'autonumber' && type !== 'autonumber')
+          await dropAutonumber(trx, schema, existing as SchemaField);
         // Values about to be rewritten in another kind must not meet the old kind's index (`(... ->> 'x')::numeric`
         // refuses a list): it goes first, in this transaction; the new kind's is made after the commit.
         if (touchesValues && !existing!.column && (await kindOf(trx, after)) !== (await kindOf(trx, existing!)))
@@ -270,6 +274,7 @@ export const schemaFieldsResource: ResourceDefinition = {
         );
       const schema = await schemaRow(trx, existing.schema_id);
       if (!schema) return;
+      await dropAutonumber(trx, schema, existing as SchemaField);
       const impact = await applyFieldChange(records, trx, schema, existing as SchemaField, { next: null }, user);
       await reviseSchema(trx, schema.id, user, {
         [`field:${existing.slug}`]: [fieldSnapshot(existing), null],
@@ -280,8 +285,11 @@ export const schemaFieldsResource: ResourceDefinition = {
       // A custom field whose kind of value changed gets the index of its new kind (the name stays: drop here, made
       // after the commit). Not in this transaction: the rows it rewrote or archived still have their old versions,
       // which an index built now would also read, and `'n/a'::numeric` fails.
-      if (action !== 'update' || record.column) return;
+      if (record.column) return;
       const schema = await schemaRow(trx, record.schema_id);
+      if (schema && (record.type === 'autonumber' || existing?.type === 'autonumber'))
+        await syncAutonumber(trx, schema, record as SchemaField);
+      if (action !== 'update') return;
       if (schema && (await kindOf(trx, record)) !== (await kindOf(trx, existing!)))
         await dropCustomFieldIndex(trx, schema, record as SchemaField);
     },

@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { PERMISSION_ENTITIES } from '../../common/permission-catalogue.js';
-import { pluralizeSlug, SCHEMA_FIELD_TYPES } from '../../common/schema-types.js';
+import { pluralizeSlug, SCHEMA_FIELD_TYPES, type SchemaField } from '../../common/schema-types.js';
 import { slugifyField, slugifyType } from '../../common/slugs.js';
 import { fieldError, HttpError } from '../http/errors.js';
 import type { RecordService } from '../records/record-service.js';
 import type { ResourceDefinition } from '../records/resource.js';
+import { syncAutonumber } from './autonumbers.js';
 import { builtinDefinition, builtinTypes } from './builtin-types.js';
 import { checkFieldOptions, optionsErrorKey } from './field-specs.js';
 import { ensureCustomFieldIndex } from './indexes.js';
@@ -174,7 +175,19 @@ export const schemasResource: ResourceDefinition = {
           };
         }),
       ];
-      await trx.insertInto('schema_fields').values(fields).execute();
+      const inserted = await trx.insertInto('schema_fields').values(fields).returning(['id', 'slug']).execute();
+      const ids = new Map(inserted.map((field) => [field.slug, field.id]));
+      for (const field of fields)
+        if (field.type === 'autonumber')
+          await syncAutonumber(
+            trx,
+            record as SchemaRow,
+            {
+              ...field,
+              id: ids.get(field.slug)!,
+              options: JSON.parse(field.options),
+            } as SchemaField,
+          );
     },
     async present(records, db) {
       const loaded = new Map(

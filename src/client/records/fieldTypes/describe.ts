@@ -106,8 +106,8 @@ export function describeField(
   const multiple = Boolean(options.multiple);
   const withTrade = type === 'relation' && Boolean(options.with_trade);
   const readOnly = Boolean(options.read_only);
-  const reference = type === 'relation' ? relationInfo(options.target) : undefined;
   const ui = fieldTypeUIOf(type);
+  const reference = relationInfo(type === 'relation' ? options.target : ui.target);
   const number = ui.numberFormat(options as SchemaFieldOptions);
   const given = (value: unknown) => (typeof value === 'number' ? value : undefined);
   const step = given(options.step) ?? (number === 'integer' ? 1 : number === 'currency' ? 0.01 : undefined);

@@ -5,7 +5,7 @@
  * cell edits it in place, how the history writes it.
  */
 import type { ComponentType } from 'react';
-import type { SchemaFieldOptions, SchemaFieldType } from '../../../../common/schema-types';
+import type { RelationTarget, SchemaFieldOptions, SchemaFieldType } from '../../../../common/schema-types';
 import type { FilterValueKind } from '../../grid/gridQuery';
 import type { FieldDescriptor, FilterSpec, NumberFormat } from '../describe';
 import type { ValueView } from '../displays';
@@ -17,6 +17,8 @@ export type CellEditor = FilterValueKind | 'relation';
 
 export interface FieldTypeUI {
   type: SchemaFieldType;
+  /** What its values point at when it is not a relation choosing its target (a person: `user`). */
+  target?: RelationTarget;
   /** The record form's input. */
   Input: ComponentType<InputComponentProps>;
   /** The value as it reads, a plain function of the value and its record (list cells: no record context, no hook). */

@@ -2,6 +2,7 @@
 import type { SchemaFieldType } from '../../../../common/schema-types';
 import { addresses } from './addresses';
 import { attachment } from './attachment';
+import { autonumber } from './autonumber';
 import { boolean } from './boolean';
 import { color } from './color';
 import { date } from './date';
@@ -15,6 +16,7 @@ import { json } from './json';
 import { link } from './link';
 import { note } from './note';
 import { number } from './number';
+import { person } from './person';
 import { phone } from './phone';
 import { prevailingWage } from './prevailing-wage';
 import { radios } from './radios';
@@ -53,6 +55,8 @@ export const FIELD_TYPE_UIS: Readonly<Record<SchemaFieldType, FieldTypeUI>> = {
   rating,
   json,
   'rich-text': richText,
+  person,
+  autonumber,
 };
 
 /** The screens of a field type (an unknown type reads as text). */
