@@ -1,7 +1,7 @@
 /**
  * Above a record list: the saved view it shows (by name, with a way back to the whole list) and "Save as view",
  * which keeps the list's filters (all of them, or any of them) and sort as a named view, shared with one's role
- * when the person holds view:share (docs/views.md). The new view opens at once and is listed in the sidebar.
+ * when the person holds view:share, with any role when they manage roles (docs/views.md). The new view opens at once and is listed in the sidebar.
  */
 import BookmarkAddIcon from '@mui/icons-material/BookmarkAddOutlined';
 import CloseIcon from '@mui/icons-material/Close';
@@ -18,7 +18,7 @@ import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
-import { useCreate, useListContext, useNotify } from 'react-admin';
+import { useCreate, useGetList, useListContext, useNotify } from 'react-admin';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { can } from '../../common/permissions';
 import { useSession } from '../app/hooks';
@@ -80,9 +80,19 @@ function SaveViewDialog({
   const navigate = useNavigate();
   const [name, setName] = useState('');
   const [join, setJoin] = useState<'all' | 'any'>('all');
-  const [share, setShare] = useState(false);
+  const [sharedRoles, setSharedRoles] = useState<number[]>([]);
   const [error, setError] = useState<string | null>(null);
+  // view:share: with one's own role; those who manage roles: with any role (the server holds the same rule).
   const mayShare = can(user, 'view:share') && user?.role_id != null;
+  const manager = mayShare && can(user, 'role:update');
+  const { data: roles = [] } = useGetList<{ id: number; name: string }>(
+    'roles',
+    { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } },
+    { enabled: manager },
+  );
+  const shareable = manager ? roles : mayShare && user?.role ? [{ id: user.role.id, name: user.role.name }] : [];
+  const toggleRole = (id: number, on: boolean) =>
+    setSharedRoles((current) => (on ? [...current, id] : current.filter((other) => other !== id)));
   const count = Object.keys(filterValues ?? {}).filter((key) => key !== 'q').length;
 
   const save = () => {
@@ -100,7 +110,7 @@ function SaveViewDialog({
           record_type: recordType,
           filters,
           sorts,
-          role_ids: share && user?.role_id != null ? [user.role_id] : [],
+          role_ids: sharedRoles,
         },
       },
       {
@@ -140,11 +150,24 @@ function SaveViewDialog({
           <FormControlLabel value="all" control={<Radio size="small" />} label="Records matching all the filters" />
           <FormControlLabel value="any" control={<Radio size="small" />} label="Records matching any of the filters" />
         </RadioGroup>
-        {mayShare && (
-          <FormControlLabel
-            control={<Checkbox checked={share} onChange={(event) => setShare(event.target.checked)} />}
-            label={`Share with my role${user?.role?.name ? ` (${user.role.name})` : ''}`}
-          />
+        {shareable.length > 0 && (
+          <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, mt: 1 }}>
+            <Box component="legend" sx={{ typography: 'body2', color: 'text.secondary' }}>
+              Share with
+            </Box>
+            {shareable.map((role) => (
+              <FormControlLabel
+                key={role.id}
+                control={
+                  <Checkbox
+                    checked={sharedRoles.includes(role.id)}
+                    onChange={(event) => toggleRole(role.id, event.target.checked)}
+                  />
+                }
+                label={role.id === user?.role_id ? `${role.name} (my role)` : role.name}
+              />
+            ))}
+          </Box>
         )}
       </DialogContent>
       <DialogActions>
