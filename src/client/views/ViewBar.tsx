@@ -117,7 +117,7 @@ function SaveViewDialog({
         onSuccess: (saved: { id: number; url?: string | null }) => {
           notify(`The view "${name.trim()}" is saved.`, { type: 'info' });
           onClose();
-          navigate(saved.url ?? `/${resource}?view=${saved.id}`);
+          void navigate(saved.url ?? `/${resource}?view=${saved.id}`);
         },
         onError: (failure) => {
           const fieldMessages = isApiError(failure) ? Object.values(failure.body?.errors ?? {}) : [];
