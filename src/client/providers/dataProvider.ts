@@ -31,6 +31,7 @@ import type {
   UpdateManyParams,
   UpdateParams,
 } from 'react-admin';
+import type { TypeOutlook } from '../../common/access-rules';
 import type { HttpClient, Method, RequestOptions } from '../http/client';
 import type { Query } from '../http/query';
 
@@ -79,6 +80,16 @@ export interface AppDataProvider extends DataProvider {
   getStatistics(query?: Query): Promise<Record<string, unknown>>;
   updateProfile(data: Record<string, unknown>): Promise<{ data: any; message: string }>;
   options(name: string, query?: Query): Promise<any[]>;
+  /** Keeps one of the signed-in person's settings (a list's columns, records/grid/preferences.ts); null removes it. */
+  savePreference(key: string, value: unknown): Promise<void>;
+  /** What a field change would do (records, logic, importers); without `change`, what deleting the field would. */
+  fieldImpact(fieldId: number | string, change?: Record<string, unknown>): Promise<any>;
+  /** What deleting a record type would do. */
+  typeImpact(schemaId: number | string): Promise<any>;
+  /** The record types a role's rules are written for (the role screen's matrix). */
+  accessTypes(): Promise<any[]>;
+  /** What a person would see with a role as it stands on the screen, before it is saved. */
+  seeAs(request: { user_id: number; permissions: string[]; policy: unknown }): Promise<TypeOutlook[]>;
 }
 
 const enc = (value: string | number) => encodeURIComponent(String(value));
@@ -288,6 +299,30 @@ export function createDataProvider(http: HttpClient): AppDataProvider {
       const response = await http.get<{ data: any[] } | any[]>(`/api/options/${enc(name)}`, { query });
       const body = response.data;
       return Array.isArray(body) ? body : (body?.data ?? []);
+    },
+
+    async savePreference(key, value) {
+      await http.post('/api/profile/preferences', { key, value });
+    },
+
+    async fieldImpact(fieldId, change) {
+      const path = `/api/schema-fields/${enc(fieldId)}/impact`;
+      const response = change
+        ? await http.post<{ data: unknown }>(path, change)
+        : await http.get<{ data: unknown }>(path);
+      return response.data.data;
+    },
+
+    async typeImpact(schemaId) {
+      return (await http.get<{ data: unknown }>(`/api/schemas/${enc(schemaId)}/impact`)).data.data;
+    },
+
+    async accessTypes() {
+      return (await http.get<{ data: any[] }>('/api/access/types')).data.data;
+    },
+
+    async seeAs(request) {
+      return (await http.post<{ data: TypeOutlook[] }>('/api/access/see-as', request)).data.data;
     },
   };
   return provider;
