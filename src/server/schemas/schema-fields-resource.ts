@@ -220,7 +220,7 @@ export const schemaFieldsResource: ResourceDefinition = {
           'left by an earlier field of the same slug',
           user,
         );
-        await reviseSchema(trx, schemaId, user, {
+        await reviseSchema(records, trx, schemaId, user, {
           [`field:${prepared.slug}`]: [null, fieldSnapshot(prepared)],
           ...(archived ? { [`values:${prepared.slug}`]: [archived, '0 (archived)'] } : {}),
         });
@@ -253,7 +253,7 @@ export const schemaFieldsResource: ResourceDefinition = {
           : null;
         const [before, next] = [fieldSnapshot(existing), fieldSnapshot(after)];
         if (JSON.stringify(before) !== JSON.stringify(next))
-          await reviseSchema(trx, schemaId, user, {
+          await reviseSchema(records, trx, schemaId, user, {
             [`field:${existing!.slug}`]: [before, next],
             ...(impact ? valueEffects(existing!.slug, impact) : {}),
           });
@@ -271,7 +271,7 @@ export const schemaFieldsResource: ResourceDefinition = {
       const schema = await schemaRow(trx, existing.schema_id);
       if (!schema) return;
       const impact = await applyFieldChange(records, trx, schema, existing as SchemaField, { next: null }, user);
-      await reviseSchema(trx, schema.id, user, {
+      await reviseSchema(records, trx, schema.id, user, {
         [`field:${existing.slug}`]: [fieldSnapshot(existing), null],
         ...valueEffects(existing.slug, impact),
       });
