@@ -90,6 +90,10 @@ export interface AppDataProvider extends DataProvider {
   accessTypes(): Promise<any[]>;
   /** What a person would see with a role as it stands on the screen, before it is saved. */
   seeAs(request: { user_id: number; permissions: string[]; policy: unknown }): Promise<TypeOutlook[]>;
+  /** The signed-in person's personal access tokens (profile/TokensSection.tsx); making one answers its secret once. */
+  tokens(): Promise<any[]>;
+  createToken(request: { name: string; abilities: readonly string[]; expires_at: string | null }): Promise<string>;
+  revokeToken(id: number | string): Promise<void>;
 }
 
 const enc = (value: string | number) => encodeURIComponent(String(value));
@@ -323,6 +327,18 @@ export function createDataProvider(http: HttpClient): AppDataProvider {
 
     async seeAs(request) {
       return (await http.post<{ data: TypeOutlook[] }>('/api/access/see-as', request)).data.data;
+    },
+
+    async tokens() {
+      return (await http.get<{ data: any[] }>('/api/tokens')).data.data;
+    },
+
+    async createToken(request) {
+      return (await http.post<{ plain_text_token: string }>('/api/tokens', request)).data.plain_text_token;
+    },
+
+    async revokeToken(id) {
+      await http.delete(`/api/tokens/${enc(id)}`);
     },
   };
   return provider;
