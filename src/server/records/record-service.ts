@@ -964,6 +964,21 @@ export class RecordService {
     return { record, message: `${await this.nameOf(def)} restored successfully.` };
   }
 
+  /**
+   * A revision of another record written in `trx`, beside a write the service is making: a record type's field,
+   * logic block or trash changed is a revision of the schema itself. Revisions are written by the service (and the
+   * batch and field-value writers it runs) and nowhere else. Nothing is written when `changes` is empty.
+   */
+  async reviseWithin(
+    trx: Transaction<DB>,
+    target: { type: string; id: number },
+    user: AuthUser | null,
+    changes: Record<string, [unknown, unknown]>,
+  ): Promise<void> {
+    if (!Object.keys(changes).length) return;
+    await writeRevisions(trx, user, [{ type: target.type, id: target.id, action: 'updated', changes }]);
+  }
+
   private async writeRevision(
     trx: Transaction<any>,
     def: ResourceDefinition,
