@@ -10,6 +10,8 @@ import { attachment } from './field-types/attachment.js';
 import { autonumber } from './field-types/autonumber.js';
 import { boolean } from './field-types/boolean.js';
 import { color } from './field-types/color.js';
+import { createdAt } from './field-types/created-at.js';
+import { createdBy } from './field-types/created-by.js';
 import { date } from './field-types/date.js';
 import { datetime } from './field-types/datetime.js';
 import type { FieldSpec, FieldTypeModule, RelationValue, ValueKind } from './field-types/define.js';
@@ -32,6 +34,8 @@ import { slug } from './field-types/slug.js';
 import { socialLink } from './field-types/social-link.js';
 import { text } from './field-types/text.js';
 import { textarea } from './field-types/textarea.js';
+import { updatedAt } from './field-types/updated-at.js';
+import { updatedBy } from './field-types/updated-by.js';
 
 export type {
   FieldSpec,
@@ -73,6 +77,10 @@ export const FIELD_TYPE_MODULES = {
   'rich-text': richText,
   person,
   autonumber,
+  'created-at': createdAt,
+  'updated-at': updatedAt,
+  'created-by': createdBy,
+  'updated-by': updatedBy,
 } as const satisfies Record<string, FieldTypeModule<Record<string, unknown>>>;
 
 /** Field types of SPEC section 3. `relation` covers every typed relation; its target is in `options.target`. */

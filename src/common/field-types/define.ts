@@ -103,6 +103,11 @@ export interface FieldSpec {
   readOnly?: boolean;
   /** Text kinds: how a value is stored once checked (rich text without HTML tags). */
   clean?: (text: string) => string;
+  /**
+   * A value computed from the record (when it was made, who last changed it), never stored: its SQL on the row
+   * `alias`, which its filters, its sort and the records' presentation (records/computed-values.ts) all use.
+   */
+  computed?: (sql: Sql, alias: string | null) => SqlFragment;
 }
 
 /** An opaque piece of SQL (kysely's RawBuilder on the server). */
@@ -193,6 +198,8 @@ export interface SpecContext {
   target?: { value: RelationValue; references: FieldSpec['references'] | null };
   /** A built-in column (true) or a key of `custom`. */
   column: boolean;
+  /** The record type the field belongs to (`inspection`), when known: the revisions of its records are kept under it. */
+  recordType?: string;
 }
 
 /** What checking a field's options is told: the relation targets there are, by key. */

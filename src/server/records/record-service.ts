@@ -17,6 +17,7 @@ import {
   importBatch,
 } from './batch-writer.js';
 import { withChoiceKeys } from './choice-keys.js';
+import { presentComputed } from './computed-values.js';
 import {
   archiveParts,
   archiveValues,
@@ -486,6 +487,7 @@ export class RecordService {
     }
     for (const [name, byOwner] of byField)
       for (const record of records) record[name] = (byOwner.get(record.id) ?? []).sort((a, b) => a - b);
+    await presentComputed(db, def, fields, records);
     await def.hooks?.present?.(records, db);
     return records;
   }

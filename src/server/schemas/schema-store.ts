@@ -110,7 +110,7 @@ function snapshotOf(list: RecordSchema[]): SchemaSnapshot {
     customSpecs(type) {
       if (!specs.has(type)) {
         const fields = byType.get(type)?.fields.filter((field) => !field.column) ?? [];
-        specs.set(type, Object.fromEntries(fields.map((field) => [field.slug, fieldSpecFor(field, targets)])));
+        specs.set(type, Object.fromEntries(fields.map((field) => [field.slug, fieldSpecFor(field, targets, type)])));
       }
       return specs.get(type)!;
     },

@@ -21,6 +21,7 @@ import { phone } from './phone';
 import { prevailingWage } from './prevailing-wage';
 import { radios } from './radios';
 import { rating } from './rating';
+import { createdAt, createdBy, updatedAt, updatedBy } from './record-stamps';
 import { relation } from './relation';
 import { richText } from './rich-text';
 import { slug } from './slug';
@@ -57,6 +58,10 @@ export const FIELD_TYPE_UIS: Readonly<Record<SchemaFieldType, FieldTypeUI>> = {
   'rich-text': richText,
   person,
   autonumber,
+  'created-at': createdAt,
+  'updated-at': updatedAt,
+  'created-by': createdBy,
+  'updated-by': updatedBy,
 };
 
 /** The screens of a field type (an unknown type reads as text). */

@@ -1,8 +1,9 @@
 /**
- * The autonumber and person field types (issue 30 point 2, docs/records.md "Field types"): an autonumber numbers every
- * record whatever path makes it (form API, outbox, import, concurrent creates), numbers the records there are when
- * it is added, never gives a number twice and is never written by people; a person holds a user, checked to exist,
- * and a filter's `me` is the person asking.
+ * The autonumber, person and record stamp field types (issue 30 point 2, docs/records.md "Field types"): an
+ * autonumber numbers every record whatever path makes it (form API, outbox, import, concurrent creates), numbers the
+ * records there are when it is added, never gives a number twice and is never written by people; a person holds a
+ * user, checked to exist, and a filter's `me` is the person asking; created at / updated at / created by / updated by
+ * show, filter and sort by the record's own times and the authors of its history, on any record type.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -156,10 +157,10 @@ describe('autonumber', () => {
   });
 });
 
-describe('person', () => {
-  let inspector: { id: number; email: string };
-  let inspectorClient: TestClient;
+let inspector: { id: number; email: string };
+let inspectorClient: TestClient;
 
+describe('person', () => {
   beforeAll(async () => {
     inspector = (await t.createUser({ role: 'admin', first_name: 'Ida', last_name: 'Inspector' })) as {
       id: number;
@@ -233,5 +234,77 @@ describe('person', () => {
     const result = await runImport(t, admin, importer.id, [{ name: 'inspectors.csv', content }]);
     expect(result).toMatchObject({ created_count: 1, failed_count: 1 });
     expect((await list('filter[name]=Imported by id'))[0].inspector).toBe(inspector.id);
+  });
+});
+
+describe('created at, updated at, created by, updated by', () => {
+  it('are added to a type with records and show when and by whom each was made and changed', async () => {
+    for (const [name, type] of [
+      ['Made on', 'created-at'],
+      ['Changed on', 'updated-at'],
+      ['Made by', 'created-by'],
+      ['Changed by', 'updated-by'],
+    ])
+      ok(await addField(name, type, {}), 201);
+    refused(await addField('Bad', 'created-by', { default: 1 }), 'options.default', /no option/);
+    const adminId = (await t.authUser()).id;
+    const old = (await list('filter[name]=Trench permit'))[0];
+    expect(old).toMatchObject({ made_by: adminId, changed_by: adminId });
+    expect(new Date(String(old.made_on)).getTime()).toBe(new Date(String(old.created_at)).getTime());
+
+    const made = ok(await inspectorClient.post(`/api/${resource}`, { name: 'Ida made this' }), 201);
+    expect(made).toMatchObject({ made_by: inspector.id, changed_by: inspector.id });
+    const changed = ok(
+      await admin.post(`/api/${resource}/${made.id}`, { name: 'Ida made, admin changed', updated_at: made.updated_at }),
+    );
+    expect(changed).toMatchObject({ made_by: inspector.id, changed_by: adminId });
+    expect(new Date(String(changed.changed_on)).getTime()).toBe(new Date(String(changed.updated_at)).getTime());
+    expect(new Date(String(changed.changed_on)).getTime()).toBeGreaterThanOrEqual(
+      new Date(String(changed.made_on)).getTime(),
+    );
+  });
+
+  it('are never written by people', async () => {
+    const row = (await list('filter[name]=Ida made, admin changed'))[0];
+    refused(
+      await admin.post(`/api/${resource}/${row.id}`, { made_by: inspector.id + 1000, updated_at: row.updated_at }),
+      'made_by',
+      /read-only/,
+    );
+    refused(
+      await admin.post(`/api/${resource}`, { name: 'Backdated', made_on: '2001-01-01T00:00:00Z' }),
+      'made_on',
+      /read-only/,
+    );
+  });
+
+  it('filter by "me" and by dates, and sort', async () => {
+    expect((await list('filter[made_by]=me', inspectorClient)).map((r) => r.name)).toEqual(['Ida made, admin changed']);
+    const changedByMe = encodeURIComponent(JSON.stringify({ all: [{ field: 'changed_by', op: 'eq', value: 'me' }] }));
+    expect((await list(`filters=${changedByMe}`, inspectorClient)).map((r) => r.name)).toEqual([]);
+    expect((await list(`filters=${changedByMe}`)).map((r) => r.name)).toContain('Ida made, admin changed');
+    const newest = await list('sort=made_on&order=desc');
+    expect(newest[0].name).toBe('Ida made, admin changed');
+    const times = newest.map((r) => new Date(String(r.made_on)).getTime());
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    const since = encodeURIComponent(String(newest[0].made_on));
+    expect((await list(`filter[made_on_gte]=${since}`)).map((r) => r.name)).toEqual(['Ida made, admin changed']);
+    const csv = await admin.get(
+      `/api/exports/download?resource=${resource}&columns=name,made_by&filter[name]=Ida made, admin changed`,
+    );
+    expect(String(csv.body)).toContain('Ida Inspector');
+  });
+
+  it('can be added to a built-in type (sites)', async () => {
+    const schemas = (await admin.get('/api/schemas?per_page=-1')).body.data as Array<{ id: number; type: string }>;
+    const siteSchema = schemas.find((s) => s.type === 'site')!;
+    ok(
+      await admin.post('/api/schema-fields', { schema_id: siteSchema.id, name: 'Entered by', type: 'created-by' }),
+      201,
+    );
+    const site = ok(await inspectorClient.post('/api/sites', { name: 'Stamped site', type: 'union' }), 201);
+    expect(site.entered_by).toBe(inspector.id);
+    const mine = (await inspectorClient.get('/api/sites?per_page=100&filter[entered_by]=me')).body.data as Row[];
+    expect(mine.map((r) => r.name)).toEqual(['Stamped site']);
   });
 });
