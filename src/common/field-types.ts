@@ -18,6 +18,7 @@ import type { FieldSpec, FieldTypeModule, RelationValue, ValueKind } from './fie
 import { dropdown } from './field-types/dropdown.js';
 import { email } from './field-types/email.js';
 import { estimatedHours } from './field-types/estimated-hours.js';
+import { geoPoint } from './field-types/geo-point.js';
 import { headCount } from './field-types/head-count.js';
 import { json } from './field-types/json.js';
 import { link } from './field-types/link.js';
@@ -81,6 +82,7 @@ export const FIELD_TYPE_MODULES = {
   'updated-at': updatedAt,
   'created-by': createdBy,
   'updated-by': updatedBy,
+  'geo-point': geoPoint,
 } as const satisfies Record<string, FieldTypeModule<Record<string, unknown>>>;
 
 /** Field types of SPEC section 3. `relation` covers every typed relation; its target is in `options.target`. */

@@ -308,3 +308,68 @@ describe('created at, updated at, created by, updated by', () => {
     expect(mine.map((r) => r.name)).toEqual(['Stamped site']);
   });
 });
+
+describe('geo point', () => {
+  it('checks its options and its value: a latitude and a longitude on the earth, nothing else', async () => {
+    refused(await addField('Bad', 'geo-point', { zoom: 3 }), 'options.zoom', /no option/);
+    ok(await addField('Location', 'geo-point', {}), 201);
+    for (const bad of [
+      { lat: 91, lng: 0 },
+      { lat: 10, lng: -181 },
+      { lat: 'north', lng: 1 },
+      { lat: 1, lng: 2, alt: 3 },
+      [1, 2],
+    ])
+      refused(await admin.post(`/api/${resource}`, { name: 'Off the earth', location: bad }), 'location', /latitude/);
+    const placed = await create({ name: 'Placed permit', location: { lat: 40.7128, lng: -74.006 } });
+    expect(placed.location).toEqual({ lat: 40.7128, lng: -74.006 });
+    const moved = ok(
+      await admin.post(`/api/${resource}/${placed.id}`, {
+        location: { lat: 41.5, lng: -73.25 },
+        updated_at: placed.updated_at,
+      }),
+    );
+    expect(moved.location).toEqual({ lat: 41.5, lng: -73.25 });
+    const key = { 'Idempotency-Key': 'geo-point-outbox-0123456789' };
+    expect((await create({ name: 'Placed offline', location: { lat: -33.86, lng: 151.21 } }, key)).location).toEqual({
+      lat: -33.86,
+      lng: 151.21,
+    });
+  });
+
+  it('imports "lat, lng" and the JSON an export writes, refusing what is no place; filters by having one', async () => {
+    const importer = ok(
+      await admin.post('/api/importers', {
+        name: 'Permit places',
+        record_type: 'permit',
+        key_target: 'custom.name',
+        columns: [
+          { header: 'Name', target: 'custom.name' },
+          { header: 'Location', target: 'custom.location' },
+        ],
+      }),
+      201,
+    );
+    const content = [
+      'Name,Location',
+      'Imported place,"39.95, -75.16"',
+      'Imported json,"{""lat"": 34.05, ""lng"": -118.24}"',
+      'Imported nowhere,north pole',
+      'Imported far,"95, 10"',
+      '',
+    ].join('\n');
+    const result = await runImport(t, admin, importer.id, [{ name: 'places.csv', content }]);
+    expect(result).toMatchObject({ created_count: 2, failed_count: 2 });
+    const placed = (await list('filter[location_null]=0&sort=name')).map((r) => [r.name, r.location]);
+    expect(placed).toEqual([
+      ['Imported json', { lat: 34.05, lng: -118.24 }],
+      ['Imported place', { lat: 39.95, lng: -75.16 }],
+      ['Placed offline', { lat: -33.86, lng: 151.21 }],
+      ['Placed permit', { lat: 41.5, lng: -73.25 }],
+    ]);
+    const csv = await admin.get(
+      `/api/exports/download?resource=${resource}&columns=name,location&filter[name]=Placed permit`,
+    );
+    expect(String(csv.body)).toContain('""lat"":41.5');
+  });
+});
