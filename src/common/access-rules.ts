@@ -162,11 +162,14 @@ export function fieldRules(subject: PolicySubject | null | undefined, type: stri
   return subject?.policy?.[type]?.fields ?? {};
 }
 
-/** Does the rule depend on who reads (own, team, turf, or a parent's rule that may)? Then it is worked out per person. */
-export function isPersonal(rule: RowRule): boolean {
-  if (isName(rule)) return rule === 'own' || rule === 'team' || rule === 'turf' || rule === 'parent';
+/**
+ * Does the rule depend on who reads (own, team, turf)? Then it is worked out per person. `parent` depends on the
+ * parent types' own rules for the same role: `parentPersonal` says whether one of them does (not known here: assumed).
+ */
+export function isPersonal(rule: RowRule, parentPersonal = true): boolean {
+  if (isName(rule)) return rule === 'parent' ? parentPersonal : rule === 'own' || rule === 'team' || rule === 'turf';
   if ('condition' in rule) return false;
-  return ('any' in rule ? rule.any : rule.all).some(isPersonal);
+  return ('any' in rule ? rule.any : rule.all).some((part) => isPersonal(part, parentPersonal));
 }
 
 /** Does the rule mention `name` anywhere (e.g. `turf`, for the words "outside your turf")? */
