@@ -373,3 +373,35 @@ describe('geo point', () => {
     expect(String(csv.body)).toContain('""lat"":41.5');
   });
 });
+
+describe('geo point on the map', () => {
+  it('offers a layer for the type and draws its records with a point, clustered for the view', async () => {
+    const layers = ok(await admin.get('/api/map/point-layers')) as unknown as Array<Record<string, unknown>>;
+    expect(layers).toContainEqual({ type: 'permit', resource, name: 'Permits', field: 'location' });
+    const world = (await admin.get('/api/map/points?type=permit&bbox=-180,-85,180,85&zoom=0')) as Answer & {
+      body: { meta: Record<string, unknown> };
+    };
+    expect(world.status, JSON.stringify(world.body)).toBe(200);
+    expect(world.body.meta).toMatchObject({ field: 'location', total: 4, capped: false });
+    const counted = (world.body.data as Array<{ kind: string; count?: number }>).reduce(
+      (n, item) => n + (item.kind === 'cluster' ? (item.count ?? 0) : 1),
+      0,
+    );
+    expect(counted).toBe(4);
+    const street = ok(
+      await admin.get('/api/map/points?type=permit&bbox=-73.3,41.45,-73.2,41.55&zoom=17'),
+    ) as unknown as Row[];
+    expect(street).toEqual([{ kind: 'point', id: expect.any(Number), lat: 41.5, lng: -73.25, name: 'Placed permit' }]);
+    refused(await admin.get('/api/map/points?type=permit&bbox=-180,-85,180,85'), 'zoom', /required/);
+    expect((await admin.get('/api/map/points?type=contractor&bbox=-180,-85,180,85&zoom=3')).status).toBe(404);
+  });
+
+  it('shows nothing of a type the person may not read', async () => {
+    const outsider = await t.createUser({ role: 'user' });
+    const client = await t.signIn(String(outsider.email));
+    const layers = await client.get('/api/map/point-layers');
+    if (layers.status === 200) expect(JSON.stringify(layers.body)).not.toContain('permit');
+    else expect(layers.status).toBe(403);
+    expect((await client.get('/api/map/points?type=permit&bbox=-180,-85,180,85&zoom=3')).status).toBe(403);
+  });
+});
