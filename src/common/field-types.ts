@@ -18,6 +18,7 @@ import type { FieldSpec, FieldTypeModule, RelationValue, ValueKind } from './fie
 import { dropdown } from './field-types/dropdown.js';
 import { email } from './field-types/email.js';
 import { estimatedHours } from './field-types/estimated-hours.js';
+import { formula } from './field-types/formula.js';
 import { geoPoint } from './field-types/geo-point.js';
 import { headCount } from './field-types/head-count.js';
 import { json } from './field-types/json.js';
@@ -45,9 +46,11 @@ export type {
   FilterOperators,
   PivotStorage,
   RelationValue,
+  SiblingField,
   ValidationOption,
   ValueKind,
 } from './field-types/define.js';
+export { formulaPreview } from './field-types/formula.js';
 export { NUMBER_FORMATS, type NumberFieldFormat } from './field-types/number.js';
 
 /** Every field type, by its name in schemas; the order is the schema editor's. */
@@ -83,6 +86,7 @@ export const FIELD_TYPE_MODULES = {
   'created-by': createdBy,
   'updated-by': updatedBy,
   'geo-point': geoPoint,
+  formula,
 } as const satisfies Record<string, FieldTypeModule<Record<string, unknown>>>;
 
 /** Field types of SPEC section 3. `relation` covers every typed relation; its target is in `options.target`. */

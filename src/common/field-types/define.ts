@@ -104,10 +104,11 @@ export interface FieldSpec {
   /** Text kinds: how a value is stored once checked (rich text without HTML tags). */
   clean?: (text: string) => string;
   /**
-   * A value computed from the record (when it was made, who last changed it), never stored: its SQL on the row
-   * `alias`, which its filters, its sort and the records' presentation (records/computed-values.ts) all use.
+   * A computed field: its value is this SQL over the record as `alias`, never stored; lists filter, sort and show it
+   * through `valueExpression`. Set by the server from the type's `compute` (formulas: schemas/field-specs.ts), or by
+   * the type's `spec` (created at, updated by...: the record's own columns and the authors of its revisions).
    */
-  computed?: (sql: Sql, alias: string | null) => SqlFragment;
+  computed?: (sql: Sql, alias: string) => SqlFragment;
 }
 
 /** An opaque piece of SQL (kysely's RawBuilder on the server). */
@@ -202,9 +203,23 @@ export interface SpecContext {
   recordType?: string;
 }
 
-/** What checking a field's options is told: the relation targets there are, by key. */
+/** Another field of the same record type, as a computed field's checks and SQL see it. */
+export interface SiblingField {
+  slug: string;
+  name: string;
+  type: string;
+  options: Record<string, unknown>;
+  spec: FieldSpec;
+}
+
+/**
+ * What checking a field's options is told: the relation targets there are, by key; the field's slug and the fields of
+ * its record type (with it as it will be), which a formula names.
+ */
 export interface OptionsContext {
   targets: Readonly<Record<string, { value: RelationValue }>>;
+  self?: string;
+  fields?: readonly SiblingField[];
 }
 
 /** An option that is not right: the option's key (`options.<key>` in the 422) and why. */
@@ -246,6 +261,8 @@ export interface FieldTypeModule<O extends Record<string, unknown> = Record<stri
   textual: boolean;
   /** Reports can group records by its values (choices). */
   groupable: boolean;
+  /** Computed types (formula): the SQL of the value from the other fields of the type (FieldSpec `computed`). */
+  compute?(options: O, context: { self: string; fields: readonly SiblingField[] }): FieldSpec['computed'];
 }
 
 /** A module with its options' type checked against its schema. */

@@ -1,31 +1,36 @@
-import { type QueryExecutorProvider, type RawBuilder, sql } from 'kysely';
-import type { Sql } from '../../common/field-types/define.js';
+import { type Kysely, sql } from 'kysely';
+import { fieldExpression } from './list-query.js';
 import type { FieldSpec, ResourceDefinition } from './resource.js';
 
-const SQL = sql as unknown as Sql;
+/** A computed value as a record carries it: numbers as numbers, days as `YYYY-MM-DD`, text and yes/no as they are. */
+function presentedSql(field: string, spec: FieldSpec) {
+  const value = fieldExpression(field, spec);
+  if (spec.kind === 'number' || spec.kind === 'integer') return sql`(${value})::float8`;
+  if (spec.kind === 'date') return sql`to_char(${value}, 'YYYY-MM-DD')`;
+  return value;
+}
 
 /**
- * The values of fields computed from their record (FieldSpec `computed`: when it was made, who last changed it), for a
- * page of records in one query, by the same SQL their filters and sorts use (common/field-types/sql.ts
- * valueExpression), so a list shows what it filtered and sorted by.
+ * The values of the computed fields (formulas: FieldSpec `computed`) of these records, by their SQL, in one query for
+ * the page: what a list shows is what it filters and sorts on.
  */
-export async function presentComputed(
-  db: QueryExecutorProvider,
-  def: Pick<ResourceDefinition, 'table'>,
+export async function addComputedValues(
+  db: Kysely<any>,
+  def: ResourceDefinition,
   fields: Record<string, FieldSpec>,
-  records: Record<string, unknown>[],
+  records: Record<string, any>[],
 ) {
   const computed = Object.entries(fields).filter(([, spec]) => spec.computed);
-  const ids = records.map((record) => Number(record.id)).filter(Number.isInteger);
+  const ids = records.map((record) => record.id).filter((id) => id !== undefined && id !== null);
   if (!computed.length || !ids.length) return;
-  const values = computed.map(
-    ([name, spec]) => sql`${spec.computed!(SQL, 't') as unknown as RawBuilder<unknown>} as ${sql.id(name)}`,
-  );
-  const { rows } = await sql<Record<string, unknown>>`select t.id, ${sql.join(values)} from ${sql.table(def.table)} t
-    where t.id in (${sql.join(ids)})`.execute(db);
-  const byId = new Map(rows.map((row) => [Number(row.id), row]));
+  const rows = await db
+    .selectFrom(`${def.table} as t`)
+    .select([sql`t.id`.as('id'), ...computed.map(([field, spec]) => presentedSql(field, spec).as(field))])
+    .where('t.id', 'in', ids)
+    .execute();
+  const byId = new Map(rows.map((row: Record<string, any>) => [String(row.id), row]));
   for (const record of records) {
-    const row = byId.get(Number(record.id));
-    for (const [name] of computed) record[name] = row?.[name] ?? null;
+    const row = byId.get(String(record.id));
+    for (const [field] of computed) record[field] = row?.[field] ?? null;
   }
 }

@@ -11,6 +11,7 @@ import type { FieldTypeUI } from './define';
 import { dropdown } from './dropdown';
 import { email } from './email';
 import { estimatedHours } from './estimated-hours';
+import { formula } from './formula';
 import { geoPoint } from './geo-point';
 import { headCount } from './head-count';
 import { json } from './json';
@@ -64,6 +65,7 @@ export const FIELD_TYPE_UIS: Readonly<Record<SchemaFieldType, FieldTypeUI>> = {
   'created-by': createdBy,
   'updated-by': updatedBy,
   'geo-point': geoPoint,
+  formula,
 };
 
 /** The screens of a field type (an unknown type reads as text). */
