@@ -10,6 +10,8 @@ import { attachment } from './field-types/attachment.js';
 import { autonumber } from './field-types/autonumber.js';
 import { boolean } from './field-types/boolean.js';
 import { color } from './field-types/color.js';
+import { createdAt } from './field-types/created-at.js';
+import { createdBy } from './field-types/created-by.js';
 import { date } from './field-types/date.js';
 import { datetime } from './field-types/datetime.js';
 import type { FieldSpec, FieldTypeModule, RelationValue, ValueKind } from './field-types/define.js';
@@ -17,6 +19,7 @@ import { dropdown } from './field-types/dropdown.js';
 import { email } from './field-types/email.js';
 import { estimatedHours } from './field-types/estimated-hours.js';
 import { formula } from './field-types/formula.js';
+import { geoPoint } from './field-types/geo-point.js';
 import { headCount } from './field-types/head-count.js';
 import { json } from './field-types/json.js';
 import { link } from './field-types/link.js';
@@ -34,6 +37,8 @@ import { slug } from './field-types/slug.js';
 import { socialLink } from './field-types/social-link.js';
 import { text } from './field-types/text.js';
 import { textarea } from './field-types/textarea.js';
+import { updatedAt } from './field-types/updated-at.js';
+import { updatedBy } from './field-types/updated-by.js';
 
 export type {
   FieldSpec,
@@ -77,6 +82,11 @@ export const FIELD_TYPE_MODULES = {
   'rich-text': richText,
   person,
   autonumber,
+  'created-at': createdAt,
+  'updated-at': updatedAt,
+  'created-by': createdBy,
+  'updated-by': updatedBy,
+  'geo-point': geoPoint,
   formula,
   rollup,
 } as const satisfies Record<string, FieldTypeModule<Record<string, unknown>>>;

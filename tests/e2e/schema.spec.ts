@@ -96,6 +96,83 @@ test.describe('schema editor', () => {
     }
   });
 
+  test('the autonumber, person, geo point and record stamp types work in the form, the details, the list and its filters, and a rating gets its stars in the field dialog', async ({
+    page,
+  }) => {
+    test.setTimeout(150_000);
+    const stamp = Date.now().toString().slice(-6);
+    const created = await api.post<{ data: { id: number; resource: string } }>('/api/schemas', {
+      name_singular: `Inspection${stamp}`,
+      name_plural: `Inspections${stamp}`,
+      fields: [
+        { name: 'Number', type: 'autonumber', options: { prefix: 'INS-', padding: 4 } },
+        { name: 'Inspector', type: 'person' },
+        { name: 'Site location', type: 'geo-point' },
+        { name: 'Made on', type: 'created-at' },
+        { name: 'Made by', type: 'created-by' },
+        { name: 'Changed by', type: 'updated-by' },
+      ],
+    });
+    const resource = created.data.resource;
+    const me = (
+      await api.get<{ data: Array<{ id: number; first_name: string; last_name: string; email: string }> }>(
+        `/api/users?per_page=100`,
+      )
+    ).data.find((user) => user.email === 'admin@example.com')!;
+    const myName = `${me.first_name} ${me.last_name}`.trim();
+    await api.post(`/api/${resource}`, { name: 'Other check' });
+
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await signIn(page, { at: `/${resource}/create` });
+      await expect(page.getByTestId('page-heading')).toHaveText(`Create Inspection${stamp}`);
+      await page.getByLabel('Name *').fill(`Quarry check ${width}`);
+      await expect(page.getByLabel('Number')).toBeDisabled();
+      await page.getByRole('combobox', { name: 'Inspector', exact: true }).fill(me.first_name);
+      await page.getByRole('option', { name: myName }).first().click();
+      const location = page.getByTestId('geo-point-site_location');
+      await location.locator('.leaflet-container').click({ position: { x: 60, y: 60 } });
+      await expect(location.getByLabel('Latitude')).not.toHaveValue('');
+      await location.getByLabel('Latitude').fill('40.7128');
+      await location.getByLabel('Longitude').fill('-74.006');
+      await page.screenshot({ path: test.info().outputPath(`issue30-form-${width}.png`), fullPage: true });
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expect(page.getByText(`Inspection${stamp} created successfully.`, { exact: true })).toBeVisible();
+      const details = page.getByTestId('record-details');
+      for (const text of [/INS-000\d/, myName, '40.7128, -74.006'])
+        await expect(details, String(text)).toContainText(text);
+      await expect(details.locator('[data-field=made_by]')).toContainText(myName);
+      await page.screenshot({ path: test.info().outputPath(`issue30-details-${width}.png`), fullPage: true });
+    }
+
+    // "me" in the list's filter: the records whose inspector is the person looking.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`/${resource}?filter=${encodeURIComponent(JSON.stringify({ inspector: 'me' }))}`);
+    await expect(page.getByRole('gridcell', { name: 'Quarry check 1280', exact: true })).toBeVisible();
+    await expect(page.getByRole('gridcell', { name: 'Other check' })).toHaveCount(0);
+    await page.goto(`/${resource}?filter=${encodeURIComponent(JSON.stringify({ site_location_null: 'true' }))}`);
+    await expect(page.getByRole('gridcell', { name: 'Other check', exact: true })).toBeVisible();
+    await expect(page.getByRole('gridcell', { name: 'Quarry check 1280' })).toHaveCount(0);
+    await page.screenshot({ path: test.info().outputPath('issue30-list-1280.png') });
+
+    // The field dialog offers a rating's number of stars.
+    await page.goto(`/schemas/${created.data.id}`);
+    await expect(page.getByTestId('page-heading')).toHaveText(`Edit Inspections${stamp}`);
+    await page.getByTestId('add-field').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Field name').fill('Grade');
+    await dialog.getByRole('combobox', { name: 'Type', exact: true }).click();
+    await page.getByRole('option', { name: 'Rating', exact: true }).click();
+    await dialog.getByRole('combobox', { name: 'Stars', exact: true }).click();
+    await page.getByRole('option', { name: '7 stars', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Add field' }).click();
+    await expect(page.getByText('Field created successfully.', { exact: true }).first()).toBeVisible();
+    const fields = await api.get<{ data: Array<{ slug: string; options: Record<string, unknown> }> }>(
+      `/api/schema-fields?filter[schema_id]=${created.data.id}&per_page=-1`,
+    );
+    expect(fields.data.find((field) => field.slug === 'grade')?.options).toMatchObject({ max: 7 });
+  });
+
   test('every field type works as an input, a display, a list column and a list filter', async ({ page }) => {
     test.setTimeout(150_000);
     const stamp = Date.now().toString().slice(-6);

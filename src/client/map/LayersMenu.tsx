@@ -1,6 +1,7 @@
 /**
- * The layers menu: job sites (always), contractors (when the map offers them), region outlines, what colours the
- * regions, and for people who may create regions the upload of region shapes.
+ * The layers menu: job sites (always), contractors (when the map offers them), region outlines, each record type
+ * with a geo point the person may read, what colours the regions, and for people who may create regions the upload
+ * of region shapes.
  */
 import Box from '@mui/material/Box';
 import Checkbox from '@mui/material/Checkbox';
@@ -12,13 +13,15 @@ import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useCanAccess } from 'react-admin';
-import type { Measure } from './api';
+import type { Measure, PointLayer } from './api';
 import { RegionUpload } from './RegionUpload';
 
 export interface LayerChoices {
   contractors: boolean;
   regions: boolean;
   measure: Measure | null;
+  /** The record types with a geo point drawn (their `type`). */
+  points: string[];
 }
 
 export function LayersMenu({
@@ -27,12 +30,15 @@ export function LayersMenu({
   value,
   onChange,
   contractorsOffered,
+  pointLayers,
 }: {
   anchor: HTMLElement | null;
   onClose: () => void;
   value: LayerChoices;
   onChange: (value: LayerChoices) => void;
   contractorsOffered: boolean;
+  /** Record types with a geo point the person may read. */
+  pointLayers: readonly PointLayer[];
 }) {
   const { canAccess: canUploadShapes } = useCanAccess({ resource: 'regions', action: 'create' });
   return (
@@ -70,6 +76,26 @@ export function LayersMenu({
             }
             label="Regions"
           />
+          {pointLayers.map((layer) => (
+            <FormControlLabel
+              key={layer.type}
+              control={
+                <Checkbox
+                  checked={value.points.includes(layer.type)}
+                  onChange={(e) =>
+                    onChange({
+                      ...value,
+                      points: e.target.checked
+                        ? [...value.points, layer.type]
+                        : value.points.filter((type) => type !== layer.type),
+                    })
+                  }
+                  name={`points-layer-${layer.type}`}
+                />
+              }
+              label={layer.name}
+            />
+          ))}
         </Stack>
         <Typography variant="overline" color="text.secondary" component="div" sx={{ mt: 1 }}>
           Colour regions by

@@ -20,7 +20,14 @@ import { useNavigate } from 'react-router-dom';
 import { useConfig } from '../app/hooks';
 import { SidePanel } from '../layout/SidePanel';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import type { Layer, MapFilterValues, MarkersResponse, SearchHit } from './api';
+import {
+  fetchPointLayers,
+  type Layer,
+  type MapFilterValues,
+  type MarkersResponse,
+  type PointLayer,
+  type SearchHit,
+} from './api';
 import { activeFilterCount, FilterDrawer } from './FilterDrawer';
 import { type LayerChoices, LayersMenu } from './LayersMenu';
 import { EmptyMapNotice, MapSummary } from './MapSummary';
@@ -28,6 +35,7 @@ import { MapToolbar } from './MapToolbar';
 import { MarkerCard } from './MarkerCard';
 import { MarkersLayer } from './MarkersLayer';
 import { mapStyles } from './mapStyles';
+import { PointsLayer } from './PointsLayer';
 import { RecordPanel } from './RecordPanel';
 import { type RegionInView, RegionsLayer } from './RegionsLayer';
 import { TurfDraw } from './TurfDraw';
@@ -56,7 +64,16 @@ export default function MapPage() {
   const [filters, setFilters] = useState<MapFilterValues>({});
   const [filtersOpen, setFiltersOpen] = useState(false);
   const [layersAnchor, setLayersAnchor] = useState<HTMLElement | null>(null);
-  const [choices, setChoices] = useState<LayerChoices>({ contractors: false, regions: true, measure: null });
+  const [choices, setChoices] = useState<LayerChoices>({
+    contractors: false,
+    regions: true,
+    measure: null,
+    points: [],
+  });
+  const [pointLayers, setPointLayers] = useState<PointLayer[]>([]);
+  useEffect(() => {
+    fetchPointLayers().then(setPointLayers, () => setPointLayers([]));
+  }, []);
   const [selected, setSelected] = useState<Marker | null>(null);
   const [panel, setPanel] = useState<{ resource: string; id: number; title: string } | null>(null);
   const [summary, setSummary] = useState<MarkersResponse['meta'] | null>(null);
@@ -95,7 +112,8 @@ export default function MapPage() {
     if (hit.kind === 'site' && hit.id) setSelected({ kind: 'site', id: hit.id });
   };
   const filterCount = activeFilterCount(filters);
-  const openPage = (resource: string, id: number) => navigate(`/${resource}/${id}/show`);
+  const openPage = useCallback((resource: string, id: number) => navigate(`/${resource}/${id}/show`), [navigate]);
+  const onPointsError = useCallback((e: unknown) => setError(describeMapError(e)), []);
 
   return (
     <Box
@@ -148,6 +166,11 @@ export default function MapPage() {
           onLoading={setLoading}
           onError={(e) => setError(describeMapError(e))}
         />
+        {pointLayers
+          .filter((layer) => choices.points.includes(layer.type))
+          .map((layer) => (
+            <PointsLayer key={`${layer.type}:${version}`} layer={layer} onOpen={openPage} onError={onPointsError} />
+          ))}
       </MapContainer>
 
       {loading && (
@@ -170,6 +193,7 @@ export default function MapPage() {
         value={choices}
         onChange={setChoices}
         contractorsOffered={Boolean(options?.layers.contractors)}
+        pointLayers={pointLayers}
       />
       <MapSummary
         summary={summary}

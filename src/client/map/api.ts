@@ -85,6 +85,36 @@ export async function fetchMarkers(
   return response.data;
 }
 
+/** A record type with a geo point: a layer of the map (GET /api/map/point-layers). */
+export interface PointLayer {
+  type: string;
+  resource: string;
+  name: string;
+  field: string;
+}
+
+export type PointItem =
+  | { kind: 'cluster'; id: number; lat: number; lng: number; count: number; expansion_zoom: number }
+  | { kind: 'point'; id: number; lat: number; lng: number; name: string };
+
+export async function fetchPointLayers() {
+  return (await http.get<{ data: PointLayer[] }>('/api/map/point-layers')).data.data;
+}
+
+/** A record type's points in view, clustered on the server. */
+export async function fetchPoints(
+  type: string,
+  bbox: [number, number, number, number],
+  zoom: number,
+  signal?: AbortSignal,
+) {
+  const response = await http.get<{ data: PointItem[] }>('/api/map/points', {
+    query: { type, bbox: bboxParam(bbox), zoom },
+    signal,
+  });
+  return response.data.data;
+}
+
 export async function fetchCard(kind: 'site' | 'contractor', id: number, signal?: AbortSignal) {
   const response = await http.get<{ data: MarkerCard }>('/api/map/marker-data', { query: { kind, id }, signal });
   return response.data.data;

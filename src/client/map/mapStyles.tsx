@@ -46,6 +46,8 @@ export const mapStyles = (
         textShadow: '0 0 2px #000, 0 0 1px #000',
       },
       '.om-contractor span': { borderRadius: 3, border: '2px solid #fff', transform: 'rotate(45deg)' },
+      '.om-point span': { borderRadius: '50%', border: '2px solid #fff', background: '#6a1b9a' },
+      '.om-cluster-points span': { background: '#6a1b9a', color: '#fff' },
       '.om-pin, .om-cluster': { outline: 'none' },
       // Drawing a turf: taps on markers reach the map and add a corner (drawing.ts).
       '.om-drawing .om-pin, .om-drawing .om-cluster': { pointerEvents: 'none' },

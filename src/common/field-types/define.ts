@@ -104,8 +104,9 @@ export interface FieldSpec {
   /** Text kinds: how a value is stored once checked (rich text without HTML tags). */
   clean?: (text: string) => string;
   /**
-   * A computed field (formula): its value is this SQL over the record as `alias`, never stored; lists filter, sort and
-   * show it through `valueExpression`. Set by the server from the type's `compute` (schemas/field-specs.ts).
+   * A computed field: its value is this SQL over the record as `alias`, never stored; lists filter, sort and show it
+   * through `valueExpression`. Set by the server from the type's `compute` (formulas: schemas/field-specs.ts), or by
+   * the type's `spec` (created at, updated by...: the record's own columns and the authors of its revisions).
    */
   computed?: (sql: Sql, alias: string) => SqlFragment;
   /**
@@ -205,6 +206,8 @@ export interface SpecContext {
   target?: { value: RelationValue; references: FieldSpec['references'] | null };
   /** A built-in column (true) or a key of `custom`. */
   column: boolean;
+  /** The record type the field belongs to (`inspection`), when known: the revisions of its records are kept under it. */
+  recordType?: string;
 }
 
 /** Another field of the same record type, as a computed field's checks and SQL see it. */

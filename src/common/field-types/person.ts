@@ -1,6 +1,12 @@
 import * as z from 'zod/mini';
 import { asWholeNumber } from './cells.js';
-import { defineFieldType, type FilterArgs, type FilterOperator, type FilterOperators } from './define.js';
+import {
+  defineFieldType,
+  type FieldSort,
+  type FilterArgs,
+  type FilterOperator,
+  type FilterOperators,
+} from './define.js';
 import { COMMON, flag } from './options.js';
 import { FilterValueError, STANDARD_FILTER_INDEX, STANDARD_FILTERS, valueExpression } from './sql.js';
 import { plainWords } from './words.js';
@@ -9,7 +15,7 @@ import { plainWords } from './words.js';
 export const ME = 'me';
 
 /** The users a person field names: live accounts, checked to exist on every write. */
-const USERS = { table: 'users', softDelete: true } as const;
+export const USERS = { table: 'users', softDelete: true } as const;
 
 /** `me` as the asking person's id; a filter saved with `me` reads as whoever opens it. */
 function withMe(args: FilterArgs): FilterArgs {
@@ -26,16 +32,20 @@ const meAware = (operator: FilterOperator): FilterOperator => ({
   sql: (args) => operator.sql(withMe(args)),
 });
 
-const PERSON_FILTERS: FilterOperators = {
+/** The standard operators, `eq`, `neq` and `in` taking `me` (person fields and the created-by / updated-by fields). */
+export const PERSON_FILTERS: FilterOperators = {
   ...STANDARD_FILTERS,
   eq: meAware(STANDARD_FILTERS.eq),
   neq: meAware(STANDARD_FILTERS.neq),
   in: meAware(STANDARD_FILTERS.in),
 };
 
-/** A person's name as lists sort by it (first and last name, without case); accounts gone sort last. */
-const nameOf = ({ sql, field, spec, alias }: Omit<FilterArgs, 'value'>) =>
-  sql`(select lower(u.first_name || ' ' || u.last_name) from users u where u.id = ${valueExpression(sql, field, spec, alias)})`;
+/** By the person's name (first and last, without case); accounts gone sort last. No index serves it. */
+export const PERSON_SORT: FieldSort = {
+  key: ({ sql, field, spec, alias }) =>
+    sql`(select lower(u.first_name || ' ' || u.last_name) from users u where u.id = ${valueExpression(sql, field, spec, alias)})`,
+  index: () => null,
+};
 
 /**
  * A person: the id of a user account (an inspector, who signed off), picked from the people; a filter's `me` is the
@@ -52,7 +62,7 @@ export const person = defineFieldType({
   fromCell: asWholeNumber,
   toCell: 'names',
   filters: PERSON_FILTERS,
-  sort: { key: nameOf, index: () => null },
+  sort: PERSON_SORT,
   filterIndex: STANDARD_FILTER_INDEX,
   words: plainWords,
   textual: false,

@@ -10,6 +10,7 @@ import { filterOptions, searchMap } from './map-search.js';
 import type { MapService } from './map-service.js';
 import { markerCard } from './marker-data.js';
 import { isRowId, parseLayers, searchText, truthyList } from './query-params.js';
+import { pointLayers, recordPoints } from './record-points.js';
 import { parseViewport } from './viewport.js';
 
 /**
@@ -144,6 +145,33 @@ export function registerMapRoutes(fastify: FastifyInstance, ctx: AppContext, ser
       const q = searchText(request.query.q);
       if (q.length < 2) return { data: [] };
       return { data: await searchMap(ctx, service, regions, user, q) };
+    },
+  );
+
+  /** GET /api/map/point-layers: the record types with a geo point the person may read (a layer each). */
+  app.get(
+    '/api/map/point-layers',
+    { schema: { querystring: noQuery, response: { 200: dataOf(z.array(rowWith({}))) } }, config: mapRead },
+    async (request) => {
+      const user = await access(request.user);
+      return { data: await pointLayers(ctx, user) };
+    },
+  );
+
+  /** GET /api/map/points?type=&bbox=&zoom=: a record type's points in view, clustered, as the person may read them. */
+  app.get(
+    '/api/map/points',
+    {
+      schema: {
+        querystring: mapQuery.extend({ type: z.string().max(100).describe('The record type (inspection).') }),
+        response: { 200: z.object({ data: z.array(rowWith({})), meta: rowWith({}) }) },
+      },
+      config: mapRead,
+    },
+    async (request) => {
+      const user = await access(request.user);
+      const viewport = parseViewport(request.query, { zoomRequired: true });
+      return recordPoints(ctx, user, request.query.type, viewport);
     },
   );
 

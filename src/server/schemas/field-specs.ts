@@ -47,6 +47,7 @@ const SEARCHABLE_KINDS = new Set(['text', 'email', 'phone', 'url']);
 export function fieldSpecFor(
   field: Pick<SchemaField, 'slug' | 'name' | 'type' | 'required' | 'options' | 'column'>,
   targets: Record<RelationTarget, RelationTargetInfo>,
+  recordType?: string,
 ): FieldSpec {
   const options: SchemaFieldOptions = field.options ?? {};
   const module = fieldTypeModule(field.type);
@@ -61,7 +62,7 @@ export function fieldSpecFor(
     name: field.name,
     required: field.required,
     storage: field.column ? 'column' : 'custom',
-    ...module.spec(options, { label, target, column: Boolean(field.column) }),
+    ...module.spec(options, { label, target, column: Boolean(field.column), recordType }),
   };
   if (!module.sort) spec.sortable = false;
   if (options.searchable === true && !field.column && module.textual && SEARCHABLE_KINDS.has(kind))

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { SiblingField } from '../../common/field-types/define.js';
 import { evaluateLogic } from '../../common/form-logic/index.js';
 import {
   type LogicBlock,
@@ -11,15 +12,8 @@ import {
 } from '../../common/schema-types.js';
 import type { Database } from '../db/database.js';
 import { type FormLogicOutcome, NO_FORM_LOGIC } from '../records/form-logic-outcome.js';
-import type { SiblingField } from '../../common/field-types/define.js';
 import type { FieldSpec } from '../records/resource.js';
-import {
-  fieldSpecFor,
-  relationTable,
-  siblingFields,
-  type TypeScope,
-  withComputedValues,
-} from './field-specs.js';
+import { fieldSpecFor, relationTable, siblingFields, type TypeScope, withComputedValues } from './field-specs.js';
 
 export interface SchemaSnapshot {
   list: RecordSchema[];
@@ -132,7 +126,7 @@ function snapshotOf(list: RecordSchema[]): SchemaSnapshot {
       if (!specs.has(type)) {
         const all = byType.get(type)?.fields ?? [];
         const fields = all.filter((field) => !field.column);
-        const custom = Object.fromEntries(fields.map((field) => [field.slug, fieldSpecFor(field, targets)]));
+        const custom = Object.fromEntries(fields.map((field) => [field.slug, fieldSpecFor(field, targets, type)]));
         specs.set(type, withComputedValues(custom, all, targets, typeScope(type)));
       }
       return specs.get(type)!;

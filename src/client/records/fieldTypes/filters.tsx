@@ -49,10 +49,10 @@ export function filterElement(
         <SelectInput
           key={key}
           {...base}
-          label={`${descriptor.label}: files`}
+          label={descriptor.label}
           choices={[
-            { id: 'false', name: 'With files' },
-            { id: 'true', name: 'Without files' },
+            { id: 'false', name: 'Filled in' },
+            { id: 'true', name: 'Empty' },
           ]}
         />
       );

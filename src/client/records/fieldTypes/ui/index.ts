@@ -12,6 +12,7 @@ import { dropdown } from './dropdown';
 import { email } from './email';
 import { estimatedHours } from './estimated-hours';
 import { formula } from './formula';
+import { geoPoint } from './geo-point';
 import { headCount } from './head-count';
 import { json } from './json';
 import { link } from './link';
@@ -22,9 +23,10 @@ import { phone } from './phone';
 import { prevailingWage } from './prevailing-wage';
 import { radios } from './radios';
 import { rating } from './rating';
-import { rollup } from './rollup';
+import { createdAt, createdBy, updatedAt, updatedBy } from './record-stamps';
 import { relation } from './relation';
 import { richText } from './rich-text';
+import { rollup } from './rollup';
 import { slug } from './slug';
 import { socialLink } from './social-link';
 import { text } from './text';
@@ -59,6 +61,11 @@ export const FIELD_TYPE_UIS: Readonly<Record<SchemaFieldType, FieldTypeUI>> = {
   'rich-text': richText,
   person,
   autonumber,
+  'created-at': createdAt,
+  'updated-at': updatedAt,
+  'created-by': createdBy,
+  'updated-by': updatedBy,
+  'geo-point': geoPoint,
   formula,
   rollup,
 };
