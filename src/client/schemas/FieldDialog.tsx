@@ -127,8 +127,11 @@ export function FieldDialog({
 
   const buildOptions = () => {
     const next: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(own)) if (!DIALOG_KEYS.has(key) && value !== undefined) next[key] = value;
-    if (offered.has('range') || offered.has('length'))
+    // min, max and step are the dialog's limits where the type offers them; else its own options (a rating's stars).
+    const limited = offered.has('range') || offered.has('length');
+    const dialogKey = (key: string) => DIALOG_KEYS.has(key) && (limited || !['min', 'max', 'step'].includes(key));
+    for (const [key, value] of Object.entries(own)) if (!dialogKey(key) && value !== undefined) next[key] = value;
+    if (limited)
       for (const key of ['min', 'max', 'step'] as const)
         if (keys.includes(key) && numberOf(limits[key]) !== undefined) next[key] = numberOf(limits[key]);
     if (offered.has('pattern') && pattern.trim()) {
