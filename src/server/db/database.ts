@@ -1,6 +1,6 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Kysely, sql } from 'kysely';
+import { Kysely, type QueryExecutorProvider, sql } from 'kysely';
 import type { Config } from '../config/config.js';
 import { DatabaseHealth } from './database-health.js';
 import { PGliteDialect } from './pglite-dialect.js';
@@ -164,7 +164,7 @@ function processIsAlive(pid: number): boolean {
 }
 
 /** Whether the database answers a trivial query (health and readiness checks). */
-export async function databaseAnswers(db: Kysely<any>): Promise<boolean> {
+export async function databaseAnswers(db: QueryExecutorProvider): Promise<boolean> {
   try {
     await sql`select 1`.execute(db);
     return true;

@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely';
+import type { DB } from '../db/schema.generated.js';
 import { ValidationError } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { registerBuiltinTypes } from '../schemas/builtin-types.js';
@@ -9,7 +10,7 @@ import { bboxOf, GeometryError, parseAreaGeometry } from './geometry.js';
 export const GEOMETRY_TYPES = ['state', 'county', 'postal-code', 'drawn'] as const;
 
 /** Transactions whose region write changed the shape (so its sites are placed again after the write). */
-const reshaped = new WeakSet<Transaction<any>>();
+const reshaped = new WeakSet<Transaction<DB>>();
 
 /**
  * Regions (SPEC 7: regions (r) plus POST /colors): a named shape of geometry type state, county, postal-code or

@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import { z } from 'zod';
 import { turfSitePage } from '../access/turf-page.js';
+import type { DB } from '../db/schema.generated.js';
 import { ValidationError } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { assignSiteRegions, assignSites } from '../regions/assign.js';
@@ -134,7 +135,7 @@ export const sitesResource: ResourceDefinition = schemaBacked(
 
 /** Replaces the contractor links (`contractors`, the general contractor aside) of some sites. */
 async function replaceContractors(
-  trx: Transaction<any>,
+  trx: Transaction<DB>,
   sites: Array<{ id: number; contractors: Array<{ contractor_id: number; trade_id?: number | null }> | null }>,
 ) {
   await trx

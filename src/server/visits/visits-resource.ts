@@ -1,6 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { HEAD_COUNT_NUMBERS, type HeadCountRow } from '../../common/head-count.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { DB } from '../db/schema.generated.js';
 import { ValidationError } from '../http/errors.js';
 import type { RecordService } from '../records/record-service.js';
 import type { ResourceDefinition } from '../records/resource.js';
@@ -116,7 +117,7 @@ function dayOf(value: unknown) {
 }
 
 /** The contractors and trades a head count names must exist (422 on `head_counts` otherwise). */
-async function checkHeadCountReferences(trx: Transaction<any>, rows: HeadCountRow[]) {
+async function checkHeadCountReferences(trx: Transaction<DB>, rows: HeadCountRow[]) {
   const contractorIds = [...new Set(rows.map((row) => row.contractor_id))];
   const tradeIds = [...new Set(rows.flatMap((row) => row.trade_ids ?? []))];
   const contractors = contractorIds.length
@@ -140,7 +141,7 @@ async function checkHeadCountReferences(trx: Transaction<any>, rows: HeadCountRo
 }
 
 /** Replaces the head count rows of some visits. */
-async function replaceHeadCounts(trx: Transaction<any>, visits: Array<{ id: number; rows: HeadCountRow[] | null }>) {
+async function replaceHeadCounts(trx: Transaction<DB>, visits: Array<{ id: number; rows: HeadCountRow[] | null }>) {
   await trx
     .deleteFrom('visit_head_counts')
     .where(
@@ -154,7 +155,7 @@ async function replaceHeadCounts(trx: Transaction<any>, visits: Array<{ id: numb
       visit_id: visit.id,
       position,
       contractor_id: row.contractor_id,
-      trade_ids: sql`${`{${(row.trade_ids ?? []).join(',')}}`}::integer[]`,
+      trade_ids: sql<number[]>`${`{${(row.trade_ids ?? []).join(',')}}`}::integer[]`,
       ...Object.fromEntries(HEAD_COUNT_NUMBERS.map((key) => [key, row[key] ?? 0])),
     })),
   );
@@ -166,7 +167,7 @@ async function replaceHeadCounts(trx: Transaction<any>, visits: Array<{ id: numb
 }
 
 /** The head count rows of these visits, in their order, by visit id. */
-export async function headCountsOf(db: Kysely<any>, visitIds: number[]): Promise<Map<number, HeadCountRow[]>> {
+export async function headCountsOf(db: Kysely<DB>, visitIds: number[]): Promise<Map<number, HeadCountRow[]>> {
   const byVisit = new Map<number, HeadCountRow[]>();
   if (!visitIds.length) return byVisit;
   const rows = await db
