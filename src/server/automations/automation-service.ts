@@ -197,7 +197,7 @@ export class AutomationService {
       .execute();
     const total = Number(counted.n);
     return {
-      data: data.map((row) => ({ ...row, id: Number(row.id) })),
+      data: data.map((row) => ({ ...row, id: Number(row.id), trigger: triggerShown(row.trigger) })),
       meta: pageMetaOf(page, perPage, total, data.length),
     };
   }
@@ -277,3 +277,12 @@ const revised = (row: Record<string, unknown>) => {
   const { name, description, record_type, trigger, conditions, actions, enabled } = row;
   return { name, description, record_type, trigger, conditions, actions, enabled };
 };
+
+/**
+ * A run's trigger as the log shows it: what set it off, without the record's values and changes it keeps for the
+ * run (those may include fields the reader's role hides; the run reads the record as its owner).
+ */
+function triggerShown(trigger: unknown) {
+  const { record: _record, changes: _changes, body: _body, ...shown } = trigger as Record<string, unknown>;
+  return shown;
+}

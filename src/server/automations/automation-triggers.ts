@@ -41,6 +41,8 @@ export class AutomationTriggers {
 
   async onRecordEvent(event: RecordEvent) {
     if (event.id === null || !['created', 'updated', 'deleted'].includes(event.event)) return;
+    // A save that changed nothing sets nothing off: an automation setting a value already there ends its own chain.
+    if (event.event === 'updated' && event.changes && !Object.keys(event.changes).length) return;
     const automations = await this.automationsOf(event.type);
     for (const automation of automations) {
       if (!firesOn(automation.trigger, event)) continue;
