@@ -16,6 +16,7 @@ import type { FieldSpec, FieldTypeModule, RelationValue, ValueKind } from './fie
 import { dropdown } from './field-types/dropdown.js';
 import { email } from './field-types/email.js';
 import { estimatedHours } from './field-types/estimated-hours.js';
+import { formula } from './field-types/formula.js';
 import { headCount } from './field-types/head-count.js';
 import { json } from './field-types/json.js';
 import { link } from './field-types/link.js';
@@ -40,9 +41,11 @@ export type {
   FilterOperators,
   PivotStorage,
   RelationValue,
+  SiblingField,
   ValidationOption,
   ValueKind,
 } from './field-types/define.js';
+export { formulaPreview } from './field-types/formula.js';
 export { NUMBER_FORMATS, type NumberFieldFormat } from './field-types/number.js';
 
 /** Every field type, by its name in schemas; the order is the schema editor's. */
@@ -73,6 +76,7 @@ export const FIELD_TYPE_MODULES = {
   'rich-text': richText,
   person,
   autonumber,
+  formula,
 } as const satisfies Record<string, FieldTypeModule<Record<string, unknown>>>;
 
 /** Field types of SPEC section 3. `relation` covers every typed relation; its target is in `options.target`. */

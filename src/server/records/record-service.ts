@@ -18,6 +18,7 @@ import {
   importBatch,
 } from './batch-writer.js';
 import { withChoiceKeys } from './choice-keys.js';
+import { addComputedValues } from './computed-values.js';
 import {
   archiveParts,
   archiveValues,
@@ -513,6 +514,7 @@ export class RecordService {
     }
     for (const [name, byOwner] of byField)
       for (const record of records) record[name] = (byOwner.get(record.id) ?? []).sort((a, b) => a - b);
+    await addComputedValues(db, def, fields, records);
     await def.hooks?.present?.(records, db);
     return records;
   }

@@ -13,6 +13,7 @@ import type { ResourceDefinition } from '../records/resource.js';
 import { uniqueIndexExpression } from '../records/unique-values.js';
 import { dropAutonumber, syncAutonumber } from './autonumbers.js';
 import { builtinDefinition } from './builtin-types.js';
+import { refuseBreakingComputed, storedFields, withField } from './computed-dependents.js';
 import { customTypeDefinition } from './custom-types.js';
 import { applyFieldChange, type FieldImpact } from './field-changes.js';
 import { checkFieldOptions, fieldSpecFor, optionsErrorKey } from './field-specs.js';
@@ -158,13 +159,23 @@ export const schemaFieldsResource: ResourceDefinition = {
       const schema = await schemaRow(trx, schemaId);
       if (!schema) throw fieldError('schema_id', 'The selected schema does not exist.');
       const type = (prepared.type ?? existing?.type) as SchemaFieldType;
+      const targets = await schemaRelationTargets(trx);
       if (action === 'create' || 'options' in prepared || 'type' in prepared) {
         // A new type without new options keeps those of the old options it takes.
-        const checked = checkFieldOptions(
+        const options = 'options' in prepared ? prepared.options : optionsKeptBy(type, existing?.options);
+        const slug = existing?.slug ?? prepared.slug ?? slugifyField(prepared.name ?? '');
+        const self = {
+          slug,
+          name: prepared.name ?? existing?.name ?? slug,
           type,
-          'options' in prepared ? prepared.options : optionsKeptBy(type, existing?.options),
-          await schemaRelationTargets(trx),
-        );
+          options,
+          required: false,
+          column: false,
+        };
+        const checked = checkFieldOptions(type, options, targets, {
+          self: slug,
+          fields: withField(await storedFields(trx, schemaId), slug, self),
+        });
         if ('error' in checked) throw fieldError(optionsErrorKey(checked), checked.error);
         prepared.options = checked.options;
         if (action === 'update' && checked.options.unique && !existing!.options?.unique)
@@ -229,6 +240,9 @@ export const schemaFieldsResource: ResourceDefinition = {
       if (prepared.required === null) prepared.required = false;
       if (action === 'update') {
         const after = { ...existing!, ...prepared };
+        // A formula that names this field must still work with it renamed or of another type.
+        if ('name' in prepared || 'type' in prepared || 'options' in prepared)
+          await refuseBreakingComputed(trx, schemaId, existing as SchemaField, after as SchemaField, targets);
         if (existing!.column && (await kindOf(trx, after)) !== (await kindOf(trx, existing!)))
           throw fieldError('options', 'The kind of value a built-in field holds cannot change.');
         if (existing!.column && after.options?.target !== existing!.options?.target)
@@ -274,6 +288,14 @@ export const schemaFieldsResource: ResourceDefinition = {
         );
       const schema = await schemaRow(trx, existing.schema_id);
       if (!schema) return;
+      await refuseBreakingComputed(
+        trx,
+        schema.id,
+        existing as SchemaField,
+        null,
+        await schemaRelationTargets(trx),
+        'id',
+      );
       await dropAutonumber(trx, schema, existing as SchemaField);
       const impact = await applyFieldChange(records, trx, schema, existing as SchemaField, { next: null }, user);
       await reviseSchema(trx, schema.id, user, {

@@ -8,7 +8,7 @@ import type { RecordService } from '../records/record-service.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { syncAutonumber } from './autonumbers.js';
 import { builtinDefinition, builtinTypes } from './builtin-types.js';
-import { checkFieldOptions, optionsErrorKey } from './field-specs.js';
+import { checkFieldOptions, type FieldOfType, optionsErrorKey } from './field-specs.js';
 import { ensureCustomFieldIndex } from './indexes.js';
 import { schemaRelationTargets } from './relation-targets.js';
 import { FIELD_SLUG_PATTERN, RESERVED_FIELDS, RESERVED_RESOURCES, TYPE_PATTERN } from './schema-names.js';
@@ -49,6 +49,21 @@ const initialField = z
     options: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
+
+/** A new type's fields as a formula among them sees them: its name, then the fields it is made with. */
+function initialFields(fields: ReadonlyArray<z.infer<typeof initialField>>): FieldOfType[] {
+  return [
+    { slug: 'name', name: 'Name', type: 'text', required: true, options: {}, column: true },
+    ...fields.map((field) => ({
+      slug: field.slug || slugifyField(field.name),
+      name: field.name,
+      type: field.type,
+      required: field.required ?? false,
+      options: field.options ?? {},
+      column: false,
+    })),
+  ];
+}
 
 /**
  * Record types. Built-in types come from the files in schemas/ (their type cannot change and they cannot be
@@ -125,7 +140,10 @@ export const schemasResource: ResourceDefinition = {
         if (!FIELD_SLUG_PATTERN.test(slug) || RESERVED_FIELDS.has(slug) || slugs.has(slug))
           throw fieldError(`fields.${i}.slug`, `The field slug "${slug}" is not allowed or used twice.`);
         slugs.add(slug);
-        const checked = checkFieldOptions(field.type, field.options, targets);
+        const checked = checkFieldOptions(field.type, field.options, targets, {
+          self: slug,
+          fields: initialFields(prepared.fields ?? []),
+        });
         if ('error' in checked) throw fieldError(optionsErrorKey(checked, `fields.${i}.options`), checked.error);
       }
       if (prepared.position === undefined) {
@@ -161,10 +179,14 @@ export const schemasResource: ResourceDefinition = {
           column: true,
         },
         ...(values?.fields ?? []).map((field: z.infer<typeof initialField>, i: number) => {
-          const checked = checkFieldOptions(field.type, field.options, targets) as { options: object };
+          const slug = field.slug || slugifyField(field.name);
+          const checked = checkFieldOptions(field.type, field.options, targets, {
+            self: slug,
+            fields: initialFields(values?.fields ?? []),
+          }) as { options: object };
           return {
             schema_id: record.id,
-            slug: field.slug || slugifyField(field.name),
+            slug,
             name: field.name,
             type: field.type,
             category: field.category ?? 'custom',

@@ -7,7 +7,7 @@
 import type { ComponentType } from 'react';
 import type { RelationTarget, SchemaFieldOptions, SchemaFieldType } from '../../../../common/schema-types';
 import type { FilterValueKind } from '../../grid/gridQuery';
-import type { FieldDescriptor, FilterSpec, NumberFormat } from '../describe';
+import type { DescribedField, FieldDescriptor, FilterSpec, NumberFormat } from '../describe';
 import type { ValueView } from '../displays';
 import type { InputComponentProps } from '../inputs';
 import type { OptionsEditorProps } from './options/props';
@@ -37,6 +37,12 @@ export interface FieldTypeUI {
   numberFormat(options: SchemaFieldOptions): NumberFormat | undefined;
   /** The schema editor's editor of its own options (choices, what it points at, a format); null: it has none. */
   Options: ComponentType<OptionsEditorProps> | null;
+  /** Computed types (formula): what the value is and how the form works it out (FieldDescriptor `computed`). */
+  computed?(
+    options: SchemaFieldOptions,
+    self: string,
+    fields: readonly DescribedField[],
+  ): FieldDescriptor['computed'] | undefined;
 }
 
 export const plainHistory = (value: unknown) => String(value);

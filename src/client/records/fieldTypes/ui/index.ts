@@ -11,6 +11,7 @@ import type { FieldTypeUI } from './define';
 import { dropdown } from './dropdown';
 import { email } from './email';
 import { estimatedHours } from './estimated-hours';
+import { formula } from './formula';
 import { headCount } from './head-count';
 import { json } from './json';
 import { link } from './link';
@@ -57,6 +58,7 @@ export const FIELD_TYPE_UIS: Readonly<Record<SchemaFieldType, FieldTypeUI>> = {
   'rich-text': richText,
   person,
   autonumber,
+  formula,
 };
 
 /** The screens of a field type (an unknown type reads as text). */
