@@ -153,7 +153,8 @@ export class AutomationService {
       if (value === undefined) continue;
       set[key] = ['trigger', 'conditions', 'actions'].includes(key) ? JSON.stringify(value) : value;
     }
-    if (body.trigger) set.next_run_at = this.triggers.nextRun(body.trigger);
+    // A schedule resumed runs at its next time, not once for the times it missed while paused.
+    if (body.trigger || body.enabled) set.next_run_at = this.triggers.nextRun(merged.trigger);
     const row = await this.db.transaction().execute(async (trx) => {
       const saved = await trx
         .updateTable('automations')

@@ -64,9 +64,12 @@ export class AutomationTriggers {
     }
   }
 
-  /** A message received at the automation's address (signature and size checked by the route). */
-  async onMessage(automation: AutomationRow, body: unknown) {
-    return this.start(automation, { key: `webhook:${randomUUID()}`, depth: 0, trigger: { kind: 'webhook', body } });
+  /**
+   * A message received at the automation's address (signature and size checked by the route); a message sent again
+   * with the same `webhook-id` (the sender retrying) starts no second run.
+   */
+  async onMessage(automation: AutomationRow, messageId: string, body: unknown) {
+    return this.start(automation, { key: `webhook:${messageId}`, depth: 0, trigger: { kind: 'webhook', body } });
   }
 
   /**

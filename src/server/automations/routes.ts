@@ -213,7 +213,7 @@ export function registerAutomationRoutes(
         if (!body || typeof body !== 'object' || Array.isArray(body))
           throw new HttpError(422, 'The body must be a JSON object.');
         if (!target.enabled) return reply.status(202).send({ message: 'The automation is paused: nothing was done.' });
-        await triggers.onMessage(target, body);
+        await triggers.onMessage(target, header('webhook-id')!, body);
         return reply.status(202).send({ message: 'Received: the automation runs in the background.' });
       },
     );
