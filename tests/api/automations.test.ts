@@ -217,6 +217,8 @@ describe('triggers', () => {
     const body = JSON.stringify({ name: 'Ana Ruiz' });
     const signed = signedHeaders(auto.secret, 'msg_1', Math.floor(Date.now() / 1000), body);
     expect((await send(body, signed)).status).toBe(202);
+    // The sender retrying the same message (same webhook-id) starts no second run.
+    expect((await send(body, signed)).status).toBe(202);
     expect((await send(body, { ...signed, 'webhook-signature': 'v1,AAAA' })).status).toBe(401);
     expect((await send(body, {})).status).toBe(401);
     const list = JSON.stringify([1]);

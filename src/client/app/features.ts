@@ -6,6 +6,7 @@
 import activity from '../activity';
 import admin from '../admin';
 import assistant from '../assistant';
+import automations from '../automations';
 import callLists from '../callLists';
 import campaigns from '../campaigns';
 import importers from '../importers';
@@ -35,5 +36,6 @@ export const FEATURES: readonly ClientFeature[] = [
   visits,
   campaigns,
   callLists,
+  automations,
   offlineWork,
 ];

@@ -113,6 +113,8 @@ const ADMIN_ITEMS: ReadonlyArray<readonly [string, string, string]> = [
   ['revision', '/revisions', 'History'],
   ['role', '/roles', 'Roles'],
   ['user', '/users', 'Users'],
+  ['automation', '/automations', 'Automations'],
+  ['webhook', '/webhooks', 'Webhooks'],
 ];
 
 const SITE_CATEGORIES = CATEGORY_PERMISSIONS.site ?? [];

@@ -424,6 +424,11 @@ export class AutomationRunner {
       .execute();
   }
 
+  /** The run's job was given up (its process stopped on every attempt): the run is failed, saying so. */
+  giveUp(runId: number, reason: string) {
+    return this.finish(runId, 'failed', reason);
+  }
+
   private async finish(runId: number, status: 'done' | 'failed' | 'skipped', error: string | null) {
     await this.db
       .updateTable('automation_runs')

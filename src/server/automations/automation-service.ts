@@ -4,6 +4,7 @@ import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB } from '../db/schema.generated.js';
 import { parseFilterTree } from '../filters/filter-tree.js';
+import { pageMetaOf } from '../http/contracts.js';
 import { fieldError, forbidden, HttpError, notFound } from '../http/errors.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { changesOf, writeRevisions } from '../records/revisions.js';
@@ -95,15 +96,21 @@ export class AutomationService {
     return row;
   }
 
-  private async row(id: number): Promise<AutomationRow> {
+  /** The automation as stored (secret and all), unless deleted. */
+  private async stored(id: number): Promise<(AutomationRow & { secret: string }) | undefined> {
     const row = await this.db
       .selectFrom('automations')
       .selectAll()
       .where('id', '=', id)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
+    return row as unknown as (AutomationRow & { secret: string }) | undefined;
+  }
+
+  private async row(id: number): Promise<AutomationRow> {
+    const row = await this.stored(id);
     if (!row) throw notFound(`No automation has the id ${id}.`);
-    return row as unknown as AutomationRow;
+    return row;
   }
 
   async create(user: AuthUser, body: AutomationBody) {
@@ -146,7 +153,8 @@ export class AutomationService {
       if (value === undefined) continue;
       set[key] = ['trigger', 'conditions', 'actions'].includes(key) ? JSON.stringify(value) : value;
     }
-    if (body.trigger) set.next_run_at = this.triggers.nextRun(body.trigger);
+    // A schedule resumed runs at its next time, not once for the times it missed while paused.
+    if (body.trigger || body.enabled) set.next_run_at = this.triggers.nextRun(merged.trigger);
     const row = await this.db.transaction().execute(async (trx) => {
       const saved = await trx
         .updateTable('automations')
@@ -190,15 +198,8 @@ export class AutomationService {
       .execute();
     const total = Number(counted.n);
     return {
-      data: data.map((row) => ({ ...row, id: Number(row.id) })),
-      meta: {
-        current_page: page,
-        from: data.length ? (page - 1) * perPage + 1 : null,
-        to: data.length ? (page - 1) * perPage + data.length : null,
-        per_page: perPage,
-        total,
-        last_page: Math.max(1, Math.ceil(total / perPage)),
-      },
+      data: data.map((row) => ({ ...row, id: Number(row.id), trigger: triggerShown(row.trigger) })),
+      meta: pageMetaOf(page, perPage, total, data.length),
     };
   }
 
@@ -235,13 +236,7 @@ export class AutomationService {
 
   /** The automation a message was sent to, if it takes messages (checked by the incoming route). */
   async forMessage(id: number): Promise<(AutomationRow & { secret: string }) | null> {
-    const row = await this.db
-      .selectFrom('automations')
-      .selectAll()
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    const automation = row as unknown as (AutomationRow & { secret: string }) | undefined;
+    const automation = await this.stored(id);
     return automation?.trigger.kind === 'webhook' ? automation : null;
   }
 
@@ -283,3 +278,12 @@ const revised = (row: Record<string, unknown>) => {
   const { name, description, record_type, trigger, conditions, actions, enabled } = row;
   return { name, description, record_type, trigger, conditions, actions, enabled };
 };
+
+/**
+ * A run's trigger as the log shows it: what set it off, without the record's values and changes it keeps for the
+ * run (those may include fields the reader's role hides; the run reads the record as its owner).
+ */
+function triggerShown(trigger: unknown) {
+  const { record: _record, changes: _changes, body: _body, ...shown } = trigger as Record<string, unknown>;
+  return shown;
+}

@@ -41,6 +41,8 @@ export class AutomationTriggers {
 
   async onRecordEvent(event: RecordEvent) {
     if (event.id === null || !['created', 'updated', 'deleted'].includes(event.event)) return;
+    // A save that changed nothing sets nothing off: an automation setting a value already there ends its own chain.
+    if (event.event === 'updated' && event.changes && !Object.keys(event.changes).length) return;
     const automations = await this.automationsOf(event.type);
     for (const automation of automations) {
       if (!firesOn(automation.trigger, event)) continue;
@@ -62,9 +64,12 @@ export class AutomationTriggers {
     }
   }
 
-  /** A message received at the automation's address (signature and size checked by the route). */
-  async onMessage(automation: AutomationRow, body: unknown) {
-    return this.start(automation, { key: `webhook:${randomUUID()}`, depth: 0, trigger: { kind: 'webhook', body } });
+  /**
+   * A message received at the automation's address (signature and size checked by the route); a message sent again
+   * with the same `webhook-id` (the sender retrying) starts no second run.
+   */
+  async onMessage(automation: AutomationRow, messageId: string, body: unknown) {
+    return this.start(automation, { key: `webhook:${messageId}`, depth: 0, trigger: { kind: 'webhook', body } });
   }
 
   /**

@@ -27,7 +27,9 @@ const automations: FeaturePlugin = async (app, { ctx }) => {
   const triggers = new AutomationTriggers(ctx, wake);
   const service = new AutomationService(ctx, runner, triggers, deliveries, wake);
   app.decorate('automations', { service, runner, triggers });
-  app.jobs.register(AUTOMATION_RUN_JOB, (payload, job) => runner.run(Number(payload.run_id), job));
+  app.jobs.register(AUTOMATION_RUN_JOB, (payload, job) => runner.run(Number(payload.run_id), job), {
+    giveUp: (payload, reason) => runner.giveUp(Number(payload.run_id), reason),
+  });
   app.jobs.register(AUTOMATION_EMAIL_JOB, (payload) => runner.sendEmail(payload));
   app.jobs.every('automation-schedule', TICK_MS, () => triggers.tick());
   ctx.events.on((event) => (isRecordEvent(event) ? triggers.onRecordEvent(event) : undefined));

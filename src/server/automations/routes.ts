@@ -9,6 +9,7 @@ import {
   noQuery,
   optionalBody,
   pageMeta,
+  pageQuery,
   rowWith,
   timestamp,
 } from '../http/contracts.js';
@@ -44,10 +45,6 @@ const run = rowWith({
   error: z.string().nullable(),
   created_at: timestamp,
   finished_at: timestamp.nullable(),
-});
-const pageQuery = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).optional().default(1),
-  per_page: z.coerce.number().int().min(1).max(100).optional().default(25),
 });
 const runParams = z.object({
   id: z.coerce.number().int().min(1).max(2_147_483_647),
@@ -216,7 +213,7 @@ export function registerAutomationRoutes(
         if (!body || typeof body !== 'object' || Array.isArray(body))
           throw new HttpError(422, 'The body must be a JSON object.');
         if (!target.enabled) return reply.status(202).send({ message: 'The automation is paused: nothing was done.' });
-        await triggers.onMessage(target, body);
+        await triggers.onMessage(target, header('webhook-id')!, body);
         return reply.status(202).send({ message: 'Received: the automation runs in the background.' });
       },
     );

@@ -45,6 +45,24 @@ export const showQuery = z.object({ with_trashed: z.string().optional() });
 export const rowWith = <T extends z.ZodRawShape>(shape: T) =>
   z.looseObject(shape) as unknown as z.ZodType<Record<string, any>>;
 
+/** `?page=&per_page=` of a plain paged list (a log): 25 a page by default, at most 100. */
+export const pageQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+  per_page: z.coerce.number().int().min(1).max(100).optional().default(25),
+});
+
+/** The paginator meta of page `page` holding `count` of `total` rows. */
+export function pageMetaOf(page: number, perPage: number, total: number, count: number) {
+  return {
+    current_page: page,
+    from: count ? (page - 1) * perPage + 1 : null,
+    to: count ? (page - 1) * perPage + count : null,
+    per_page: perPage,
+    total,
+    last_page: Math.max(1, Math.ceil(total / perPage)),
+  };
+}
+
 /** The page a list answers with (Laravel's paginator meta). */
 export const pageMeta = z
   .object({

@@ -1,7 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { answer, idParams, messageAnswer, noBody, noQuery, pageMeta, rowWith, timestamp } from '../http/contracts.js';
+import {
+  answer,
+  idParams,
+  messageAnswer,
+  noBody,
+  noQuery,
+  pageMeta,
+  pageQuery,
+  rowWith,
+  timestamp,
+} from '../http/contracts.js';
 import { type WebhookService, webhookBody, webhookPatch } from './webhook-service.js';
 
 const webhook = rowWith({
@@ -23,10 +33,6 @@ const delivery = rowWith({
   response_status: z.number().int().nullable(),
   response_ms: z.number().int().nullable(),
   error: z.string().nullable(),
-});
-const pageQuery = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).optional().default(1),
-  per_page: z.coerce.number().int().min(1).max(100).optional().default(25),
 });
 
 /** Outgoing webhooks (docs/api.md "Webhooks"): `webhook:*` permissions, checked by the service. */

@@ -6,6 +6,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { loadAuthUser } from '../auth/load-user.js';
 import type { DB } from '../db/schema.generated.js';
 import type { RecordEvent } from '../events/app-events.js';
+import { pageMetaOf } from '../http/contracts.js';
 import { fieldError, forbidden, notFound } from '../http/errors.js';
 import type { WebhookDeliveries } from './deliveries.js';
 import { newSecret } from './signing.js';
@@ -163,14 +164,7 @@ export class WebhookService {
     const total = Number(counted.n);
     return {
       data: data.map((row) => ({ ...row, id: Number(row.id) })),
-      meta: {
-        current_page: page,
-        from: data.length ? (page - 1) * perPage + 1 : null,
-        to: data.length ? (page - 1) * perPage + data.length : null,
-        per_page: perPage,
-        total,
-        last_page: Math.max(1, Math.ceil(total / perPage)),
-      },
+      meta: pageMetaOf(page, perPage, total, data.length),
     };
   }
 
