@@ -65,7 +65,7 @@ export function ImportUpload() {
         rejections.map(({ file, errors }) =>
           errors[0]?.code === 'file-too-large'
             ? `"${file.name}" is larger than 100 MB, the most a file may be.`
-            : `"${file.name}" is not a CSV file: only .csv, .txt and .tsv files can be imported.`,
+            : `"${file.name}" cannot be imported: only .csv, .txt, .tsv and .xlsx files can.`,
         ),
       );
     },
@@ -78,6 +78,7 @@ export function ImportUpload() {
       'text/plain': ['.txt', '.csv'],
       'text/tab-separated-values': ['.tsv'],
       'application/vnd.ms-excel': ['.csv'],
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': ['.xlsx'],
     },
     maxSize: MAX_BYTES,
     multiple: true,

@@ -31,15 +31,14 @@ function cellText(value: unknown): string {
   return FORMULA_START.test(text) && !NEGATIVE_NUMBER.test(text) ? `'${text}` : text;
 }
 
-/** Rows as CSV text, each line ended by CRLF. */
-export function csvLines(rows: ReadonlyArray<readonly unknown[]>): string {
+/**
+ * Rows as CSV text, each line ended by CRLF. `asIs`: text cells as they are, not defused: for a CSV the server reads
+ * back itself (an Excel sheet turned into the CSV an import reads, imports/xlsx-reader.ts), never for a download.
+ */
+export function csvLines(rows: ReadonlyArray<readonly unknown[]>, options: { asIs?: boolean } = {}): string {
   if (rows.length === 0) return '';
-  return (
-    Papa.unparse(
-      rows.map((row) => row.map(cellText)),
-      UNPARSE,
-    ) + '\r\n'
-  );
+  const text = options.asIs ? (rows as unknown[][]) : rows.map((row) => row.map(cellText));
+  return Papa.unparse(text, UNPARSE) + '\r\n';
 }
 
 /** One cell as it is written: escaped against formula injection, quoted when it needs to be. */
