@@ -1,8 +1,8 @@
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, importerId, runImport, upload } from '../fixtures/upload.js';
 import { seedReadyMadeImporters } from '../../src/server/imports/ready-made.js';
+import { fixture, importerId, runImport, upload } from '../fixtures/upload.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 /**
@@ -121,6 +121,7 @@ describe('workbooks', () => {
     const first = await preview({});
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(JSON.stringify(first.body)).toContain('First Sheet Builders');
+    expect(first.body.data).toMatchObject({ sheets: ['Vendor export', 'Electricians'], sheet: 'Vendor export' });
     for (const sheet of ['Electricians', '2']) {
       const chosen = await preview({ sheet });
       expect(chosen.status).toBe(200);

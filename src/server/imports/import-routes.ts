@@ -111,7 +111,18 @@ export function registerImportRoutes(
   app.post(
     '/api/imports/preview',
     {
-      schema: { body: previewUpload, response: { 200: answer(rowWith({ headers: z.array(z.string()) })) } },
+      schema: {
+        body: previewUpload,
+        response: {
+          200: answer(
+            rowWith({
+              headers: z.array(z.string()),
+              sheets: z.array(z.string()).optional().describe("An .xlsx workbook's sheets, in the file's order."),
+              sheet: z.string().optional().describe('The sheet previewed.'),
+            }),
+          ),
+        },
+      },
       config: { permission: { anyOf: ['import:create', 'importer:update', 'importer:create'] }, heavy: true },
     },
     async (request) => {
@@ -142,9 +153,14 @@ export function registerImportRoutes(
         } else if (upload.fields.importer_id) {
           importer = await importers.config(Number(upload.fields.importer_id));
         }
-        return {
-          data: await previewFile(ctx, file, importer, (upload.fields.record_type as ImportRecordType) || 'site'),
-        };
+        const preview = await previewFile(
+          ctx,
+          file,
+          importer,
+          (upload.fields.record_type as ImportRecordType) || 'site',
+        );
+        const workbook = file.workbook ? { sheets: file.workbook.sheets, sheet: file.workbook.sheet ?? undefined } : {};
+        return { data: { ...preview, ...workbook } };
       } finally {
         await rm(folder, { recursive: true, force: true });
       }
