@@ -240,8 +240,14 @@ export class ExportService {
   }
 
   /** Writes the export as an .xlsx workbook to `out` (exports/xlsx.ts); returns the data rows written. */
-  writeXlsx(user: AuthUser | null, def: ResourceDefinition, request: ExportRequest, out: Writable) {
-    return writeXlsx(this.rows(user, def, request), out, request.resource);
+  writeXlsx(
+    user: AuthUser | null,
+    def: ResourceDefinition,
+    request: ExportRequest,
+    out: Writable,
+    progress?: (rows: number) => Promise<unknown>,
+  ) {
+    return writeXlsx(this.rows(user, def, request), out, request.resource, progress);
   }
 
   /** The job stopped on every attempt (JobWorker): the export is failed with the reason. */
@@ -273,24 +279,28 @@ export class ExportService {
     // Written here first, then moved into the file store whole (a bucket takes a file of known length).
     const folder = temporaryFolder(this.ctx.config);
     await mkdir(folder, { recursive: true });
-    const key = `exports/export-${exportId}.csv`;
-    const temporary = path.join(folder, `export-${exportId}.csv.part`);
+    const format = formatOf(row.file_name ?? '');
+    const key = `exports/export-${exportId}.${format}`;
+    const temporary = path.join(folder, `export-${exportId}.${format}.part`);
     try {
       const def = this.definition(row.resource);
+      const request = { resource: row.resource, params: row.params ?? {}, columns: row.columns ?? [], format };
       const out = createWriteStream(temporary);
       let lines = -1;
-      for await (const text of this.stream(user, def, {
-        resource: row.resource,
-        params: row.params ?? {},
-        columns: row.columns ?? [],
-      })) {
-        lines += text.split('\r\n').length - 1;
-        if (!out.write(text)) await once(out, 'drain');
-        await job?.heartbeat({ export_id: exportId, rows: lines });
+      if (format === 'xlsx') {
+        lines = await this.writeXlsx(user, def, request, out, (rows) =>
+          job ? job.heartbeat({ export_id: exportId, rows }) : Promise.resolve(),
+        );
+      } else {
+        for await (const text of this.stream(user, def, request)) {
+          lines += text.split('\r\n').length - 1;
+          if (!out.write(text)) await once(out, 'drain');
+          await job?.heartbeat({ export_id: exportId, rows: lines });
+        }
+        out.end();
       }
-      out.end();
-      await once(out, 'finish');
-      await this.ctx.files.putFile(key, temporary, 'text/csv');
+      if (!out.writableFinished) await once(out, 'finish');
+      await this.ctx.files.putFile(key, temporary, format === 'xlsx' ? XLSX_TYPE : 'text/csv');
       await db
         .updateTable('exports')
         .set({

@@ -18,7 +18,13 @@ function cellValue(value: unknown): ExcelJS.CellValue {
  * is committed as it is added, so memory stays flat whatever the number of rows. Text is a text cell, never a formula
  * (the formula injection a CSV has to be defused against cannot happen). Returns the data rows written.
  */
-export async function writeXlsx(batches: AsyncIterable<unknown[][]>, out: Writable, sheetName: string) {
+export async function writeXlsx(
+  batches: AsyncIterable<unknown[][]>,
+  out: Writable,
+  sheetName: string,
+  /** Told the rows written after each batch (the export job's heartbeat). */
+  progress?: (rows: number) => Promise<unknown>,
+) {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet(sheetName.slice(0, 31) || 'Export');
   let rows = -1;
@@ -30,6 +36,7 @@ export async function writeXlsx(batches: AsyncIterable<unknown[][]>, out: Writab
       added.commit();
       rows++;
     }
+    await progress?.(Math.max(0, rows));
   }
   sheet.commit();
   await workbook.commit();
