@@ -6,6 +6,8 @@ export function exportUrl(
     sort?: { field: string; order: string };
     columns?: readonly string[];
     background?: boolean;
+    /** csv when absent; xlsx: an Excel workbook. */
+    format?: 'csv' | 'xlsx';
   },
 ): string {
   const params = new URLSearchParams({ resource });
@@ -18,5 +20,6 @@ export function exportUrl(
   }
   if (state.columns?.length) params.set('columns', state.columns.join(','));
   if (state.background) params.set('background', '1');
+  if (state.format && state.format !== 'csv') params.set('format', state.format);
   return `/api/exports/download?${params.toString()}`;
 }

@@ -161,6 +161,7 @@ function ListActions({
         </Button>
       )}
       {canExport && <ExportButton columns={shownColumns} />}
+      {canExport && <ExportButton columns={shownColumns} format="xlsx" />}
       <CreateButton
         to={
           category
