@@ -9,6 +9,7 @@ import { assigneesFeature } from './assignees/index.js';
 import { assistantFeature } from './assistant/index.js';
 import { backupsFeature } from './backups/index.js';
 import { bulkEditsFeature } from './bulk-edits/index.js';
+import { callListsFeature } from './call-lists/index.js';
 import { campaignsFeature } from './campaigns/index.js';
 import { contactsResource } from './contacts/contacts-resource.js';
 import { registerContractorRoutes } from './contractors/contractor-routes.js';
@@ -44,6 +45,7 @@ import { teamsResource } from './teams/teams-resource.js';
 import { tokensFeature } from './tokens/index.js';
 import { registerUserRoutes } from './users/user-routes.js';
 import { usersResource } from './users/users-resource.js';
+import { viewsFeature } from './views/index.js';
 import { visitsResource } from './visits/visits-resource.js';
 import {
   attachmentsResource,
@@ -94,6 +96,8 @@ export const features: Feature[] = [
   // Conversations with people, their outcomes and assessments, a person's timeline (docs/conversations.md).
   conversationsFeature,
   assessmentsFeature,
+  // Call lists: people worked one at a time, the phone bank (docs/conversations.md "Call lists").
+  callListsFeature,
   // Reference lists and tags; regions and the map (docs/map.md).
   routes(registerAddressOptions, referenceResources),
   regionsFeature,
@@ -108,6 +112,8 @@ export const features: Feature[] = [
     documentsResource,
     attachmentsResource,
   ]),
+  // Saved views of any record type, personal or shared (docs/views.md).
+  viewsFeature,
   // Figures, the activity feed and reports; history, options lists, system.
   routes(registerDashboardRoutes),
   routes(registerActivityRoutes),

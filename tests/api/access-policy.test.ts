@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RowRule } from '../../src/common/access-rules.js';
+import { readersOf } from '../../src/server/access/fan-out.js';
 import { runTool } from '../../src/server/assistant/tools/index.js';
 import { createScope } from '../../src/server/assistant/tools/scope.js';
 import { mapServiceFor } from '../../src/server/map/map-service.js';
@@ -508,6 +509,28 @@ describe('own work stays one’s own (the seeded organizer role)', () => {
     expect((await worker.delete(`/api/notes/${theirs.id}`)).status).toBe(200);
     // Administrators change anyone's.
     expect((await admin.put(`/api/notes/${adminNote.id}`, { body: 'Changed by the administrator' })).status).toBe(200);
+  });
+});
+
+describe('realtime fan-out of a rule on the parent record', () => {
+  it('reaches the role’s channel when the parent’s rule is alike for all, member by member when it depends on the person', async () => {
+    const outside = await created('notes', { body: 'Fan-out note', notable_type: 'site', notable_id: ids.site.none });
+    const inside = await created('notes', { body: 'Turf note', notable_type: 'site', notable_id: ids.site.turf });
+    const notes = t.ctx.resources.get('notes')!;
+    const readersFor = async (note: Row) =>
+      (await readersOf(t.ctx.db, t.ctx.records.access, notes, note)).find((readers) => readers.roleId === roleId);
+    // Notes on the sites they read, and every site: each member reads the note, so it goes on the role's channel.
+    await setPolicy({ note: { read: 'parent' } }, ['note:read']);
+    expect((await readersFor(outside))?.members).toBe('role');
+    // Sites of their turf only: the note on a turf site reaches the members whose turf holds it, one by one.
+    await setPolicy({ note: { read: 'parent' }, site: { read: 'turf' } }, ['note:read']);
+    expect((await readersFor(inside))?.members).toEqual([users.organizer.id]);
+    expect(await readersFor(outside)).toBeUndefined();
+    // A condition on the site, the same for everyone: the role's channel again, for the notes on sites it admits.
+    await setPolicy({ note: { read: 'parent' }, site: { read: conditionOf('site') } }, ['note:read']);
+    const onCondition = await created('notes', { body: 'Cond note', notable_type: 'site', notable_id: ids.site.cond });
+    expect((await readersFor(onCondition))?.members).toBe('role');
+    expect(await readersFor(outside)).toBeUndefined();
   });
 });
 

@@ -289,3 +289,47 @@ describe("a person's timeline", () => {
     expect((await assistant.get('/api/conversations')).status).toBe(403);
   });
 });
+
+describe('reading conversations under the own-or-parent rule', () => {
+  it('a person reads the conversations with people they may read, and those they had themselves with anyone', async () => {
+    // A role reading only the contacts named Near (a condition): conversations follow their contact, or are one's own.
+    await created('roles', {
+      slug: 'near-contacts',
+      name: 'Near contacts',
+      permissions: ['contact:read', 'conversation:read'],
+      policy: { contact: { read: { condition: { all: [{ field: 'last_name', op: 'eq', value: 'Near' }] } } } },
+    });
+    const reader = await t.createUser({ role: 'near-contacts', first_name: 'Rita', last_name: 'Reader' });
+    const client = await t.signIn(reader.email);
+    const near = await created('contacts', { first_name: 'Nia', last_name: 'Near' });
+    const far = await created('contacts', { first_name: 'Fay', last_name: 'Far' });
+    const log = (contact: number, who: number, notes: string) =>
+      created('conversations', {
+        contact_id: contact,
+        channel: 'call',
+        had_at: '2026-04-01T10:00:00Z',
+        user_id: who,
+        notes,
+      });
+    const withNear = await log(near.id, ids.colleague, 'On the readable contact');
+    const withFar = await log(far.id, ids.colleague, 'On a contact out of reach');
+    const hadByReader = await log(far.id, reader.id, 'Had by the reader');
+
+    const listed = await client.get('/api/conversations?per_page=100');
+    expect(listed.status).toBe(200);
+    const seen = listed.body.data.map((c: Rec) => c.id);
+    expect(seen).toContain(withNear.id);
+    expect(seen).toContain(hadByReader.id);
+    expect(seen).not.toContain(withFar.id);
+    expect((await client.get(`/api/conversations/${withNear.id}`)).status).toBe(200);
+    // Their own conversation stays theirs though its contact is out of reach; another's there is refused in words.
+    expect((await client.get(`/api/conversations/${hadByReader.id}`)).status).toBe(200);
+    const refused = await client.get(`/api/conversations/${withFar.id}`);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toMatch(/conversation is not one your role may see/i);
+    expect((await client.get(`/api/contacts/${far.id}`)).status).toBe(403);
+    // The readable contact's timeline holds the conversation with them.
+    const timeline = await client.get(`/api/contacts/${near.id}/timeline`);
+    expect(timeline.body.data.map((e: { key: string }) => e.key)).toContain(`conversation-${withNear.id}`);
+  });
+});

@@ -87,6 +87,11 @@ describe('combining rules', () => {
     expect(isPersonal('all')).toBe(false);
     expect(isPersonal({ condition: { all: [{ field: 'type', op: 'eq', value: 'union' }] } })).toBe(false);
     expect(isPersonal({ all: [{ condition: { all: [] } }, 'team'] })).toBe(true);
+    // `parent` depends on the person only when a parent type's rule does (the policy works that out per role).
+    expect(isPersonal('parent')).toBe(true);
+    expect(isPersonal('parent', false)).toBe(false);
+    expect(isPersonal({ any: ['parent', { condition: { all: [] } }] }, false)).toBe(false);
+    expect(isPersonal({ any: ['own', 'parent'] }, false)).toBe(true);
   });
 });
 

@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import { isPersonal, type RolePolicy } from '../../common/access-rules.js';
+import type { RolePolicy } from '../../common/access-rules.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import type { AnyDb } from './db.js';
 import type { AccessPolicy, FieldMask } from './policy.js';
@@ -65,7 +65,7 @@ export async function readersOf(
     const row = sql`select 1 from ${sql.table(def.table)} t where t.id = ${id}${scope} and ${asSql(predicate)}`;
     // A condition the same for every member: asked once, for the role's channel.
     asked.push(
-      isPersonal(compiled.rules.read)
+      compiled.personal
         ? sql`select ${subject.role_id}::int as role_id, u.id as user_id from users u where u.role_id = ${subject.role_id} and u.deleted_at is null and exists (${row})`
         : sql`select ${subject.role_id}::int as role_id, null::int as user_id where exists (${row})`,
     );

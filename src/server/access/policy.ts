@@ -7,6 +7,7 @@ import {
   fieldRules,
   isPersonal,
   mentions,
+  PARENT_LINKS,
   type PolicySubject,
   type RowRule,
   RULE_ACTIONS,
@@ -41,6 +42,8 @@ export interface TypeAccess {
   compiled: Record<RuleAction, Compiled>;
   /** The turf alone, when the read rule has one: records read through another part (one's own) are "outside your turf". */
   turf: Compiled | null;
+  /** Does the read rule depend on who reads (own, team, turf, or a parent type's rule that does)? */
+  personal: boolean;
   mask: FieldMask;
 }
 
@@ -161,7 +164,27 @@ export class AccessPolicy {
       await Promise.all(RULE_ACTIONS.map(async (action) => [action, await compileRule(rules[action], { ...env })])),
     ) as Record<RuleAction, Compiled>;
     const turf = withTurf === 'turf' || mentions(rules.read, 'turf') ? await compileRule('turf', env) : null;
-    return { def, facts, rules, compiled, turf, mask: maskOf(fieldRules(subject, def.type), info.fields) };
+    const personal = isPersonal(
+      rules.read,
+      mentions(rules.read, 'parent') && (await this.parentPersonal(subject, def, db)),
+    );
+    return { def, facts, rules, compiled, turf, personal, mask: maskOf(fieldRules(subject, def.type), info.fields) };
+  }
+
+  /**
+   * Does a `parent` rule of `def` depend on who reads: is the role's read rule of one of the types its records hang on
+   * (a visit's site, a note's record of any type) personal? A note on records everyone in the role reads alike is not.
+   */
+  private async parentPersonal(subject: Subject, def: ResourceDefinition, db: AnyDb | undefined): Promise<boolean> {
+    const link = PARENT_LINKS[def.type];
+    if (!link) return false;
+    const parents = link.type
+      ? [this.registry.byType(link.type)].filter((other): other is ResourceDefinition => Boolean(other))
+      : this.registry.all().filter((other) => other !== def && !PARENT_LINKS[other.type]);
+    for (const parent of parents) {
+      if (this.mayRead(subject, parent) && (await this.of(subject, parent, db)).personal) return true;
+    }
+    return false;
   }
 
   /** A role's identity for the cache: its id, permissions and policy. */
@@ -248,11 +271,6 @@ export class AccessPolicy {
     if (!user) return false;
     const rule = (await this.of(user, def)).rules.read;
     return mentions(rule, 'turf') || (isPersonal(rule) && !mentions(rule, 'parent'));
-  }
-
-  /** Does the person's rule for the type depend on who they are (own, team, turf)? */
-  async personal(user: Subject, def: ResourceDefinition): Promise<boolean> {
-    return isPersonal((await this.of(user, def)).rules.read);
   }
 
   /** Is the person's reading of the type limited to a turf (with their own, by the usual rule)? */
