@@ -7,6 +7,7 @@ import { can } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { loadAuthUser } from '../auth/load-user.js';
+import { customFields, storedJson } from '../db/dynamic-tables.js';
 import { temporaryFolder } from '../files/file-store.js';
 import { forbidden, HttpError, notFound, ValidationError } from '../http/errors.js';
 import { enqueueJob } from '../jobs/queue.js';
@@ -284,7 +285,12 @@ export class ExportService {
     const temporary = path.join(folder, `export-${exportId}.${format}.part`);
     try {
       const def = this.definition(row.resource);
-      const request = { resource: row.resource, params: row.params ?? {}, columns: row.columns ?? [], format };
+      const request = {
+        resource: row.resource,
+        params: customFields(row.params),
+        columns: storedJson<string[] | null>(row.columns) ?? [],
+        format,
+      };
       const out = createWriteStream(temporary);
       let lines = -1;
       if (format === 'xlsx') {
