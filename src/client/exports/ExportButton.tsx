@@ -22,16 +22,18 @@ export interface ExportButtonProps {
   /** The resource, when not the list's own. */
   resource?: string;
   label?: string;
+  /** The saved view the list shows (`view=<id>`), exported as the list shows it. */
+  view?: number | null;
   /** csv (default) or xlsx: an Excel workbook, numbers and dates typed. */
   format?: 'csv' | 'xlsx';
 }
 
-export function ExportButton({ columns, resource, format = 'csv', label }: ExportButtonProps) {
+export function ExportButton({ columns, resource, format = 'csv', label, view }: ExportButtonProps) {
   const list = useListContext();
   const notify = useNotify();
   const [busy, setBusy] = useState(false);
   const name = resource ?? list.resource;
-  const url = exportUrl(name, { filter: list.filterValues, sort: list.sort, columns, format });
+  const url = exportUrl(name, { filter: list.filterValues, sort: list.sort, columns, view, format });
 
   const run = async () => {
     setBusy(true);

@@ -6,6 +6,8 @@ export function exportUrl(
     sort?: { field: string; order: string };
     columns?: readonly string[];
     background?: boolean;
+    /** A saved view's id (`view=`): its filters and sort, with the list's own. */
+    view?: number | null;
     /** csv when absent; xlsx: an Excel workbook. */
     format?: 'csv' | 'xlsx';
   },
@@ -20,6 +22,7 @@ export function exportUrl(
   }
   if (state.columns?.length) params.set('columns', state.columns.join(','));
   if (state.background) params.set('background', '1');
+  if (state.view) params.set('view', String(state.view));
   if (state.format && state.format !== 'csv') params.set('format', state.format);
   return `/api/exports/download?${params.toString()}`;
 }
