@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
@@ -151,5 +152,50 @@ describe('CSV export of a list', () => {
     await t.app.jobs.drain();
     const file = await admin.get(`/api/exports/${res.body.data.id}/download`);
     expect(parse(file.body)).toEqual(['Name', '"Gamma, ""quoted"" Hall"']);
+  });
+});
+
+describe('XLSX export of a list', () => {
+  /** The answer's bytes as a workbook's first sheet, each row's cell values (fetch: the body is binary). */
+  async function workbookAt(pathname: string) {
+    const cookie = [...admin.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    const res = await fetch(t.baseUrl + pathname, { headers: { cookie } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(res.headers.get('content-disposition')).toMatch(/filename="sites-\d{4}-\d{2}-\d{2}\.xlsx"/);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(await res.arrayBuffer());
+    const rows: unknown[][] = [];
+    workbook.worksheets[0].eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+    return rows;
+  }
+
+  it('writes the list as a workbook: the same rows, text never a formula', async () => {
+    const rows = await workbookAt(
+      '/api/exports/download?resource=sites&filter[type]=union&sort=name&order=asc&columns=name,type,city&format=xlsx',
+    );
+    expect(rows).toEqual([
+      ['Name', 'Type', 'type (key)', 'City'],
+      ['=HYPERLINK("http://evil.example","click")', 'Union', 'union', 'Burbank'],
+      ['@SUM(A1:A9)', 'Union', 'union', '+1 Glendale'],
+      ['Alpha Tower', 'Union', 'union', 'Pasadena'],
+    ]);
+  });
+
+  it('writes a background export as a workbook too', async () => {
+    const res = await admin.post('/api/exports', {
+      resource: 'sites',
+      params: { filter: { type: 'pla' } },
+      columns: ['name'],
+      format: 'xlsx',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.data.file_name).toMatch(/\.xlsx$/);
+    await t.app.jobs.drain();
+    expect((await admin.get(`/api/exports/${res.body.data.id}`)).body.data).toMatchObject({
+      status: 'complete',
+      row_count: 1,
+    });
+    expect(await workbookAt(`/api/exports/${res.body.data.id}/download`)).toEqual([['Name'], ['Gamma, "quoted" Hall']]);
   });
 });

@@ -740,7 +740,7 @@ describe('uploads are checked before anything is stored', () => {
     expect(binary.body.errors.files[0]).toMatch(/binary/);
     const exe = await upload(t, admin, '/api/imports', { importer_id: id }, [{ name: 'setup.exe', content: 'MZ' }]);
     expect(exe.status).toBe(422);
-    expect(exe.body.errors.files[0]).toMatch(/only \.csv, \.txt and \.tsv/);
+    expect(exe.body.errors.files[0]).toMatch(/only \.csv, \.txt, \.tsv and \.xlsx/);
     expect(stored()).toEqual(before);
     expect((await admin.get('/api/imports')).body.meta.total).toBe(imports);
   });

@@ -154,7 +154,7 @@ async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
   }
 }
 
-async function vendorImporterId(baseUrl: string, cookie: string): Promise<number> {
+export async function vendorImporterId(baseUrl: string, cookie: string): Promise<number> {
   const res = await request(`${baseUrl}/api/importers?per_page=100`, { headers: { cookie } });
   if (res.status !== 200) throw new Error(`GET /api/importers answered ${res.status}: ${res.body.slice(0, 300)}`);
   const found = (JSON.parse(res.body).data as Array<{ id: number; slug: string | null }>).find(
@@ -165,7 +165,13 @@ async function vendorImporterId(baseUrl: string, cookie: string): Promise<number
 }
 
 /** Uploads the file as the import screen does (multipart `files[]`), then polls the import until it is done. */
-async function importFile(server: RunningServer, cookie: string, importerId: number, content: Buffer, name: string) {
+export async function importFile(
+  server: RunningServer,
+  cookie: string,
+  importerId: number,
+  content: Buffer,
+  name: string,
+) {
   const token = decodeURIComponent(/(?:^|; )XSRF-TOKEN=([^;]+)/.exec(cookie)?.[1] ?? '');
   const form = new FormData();
   form.append('importer_id', String(importerId));

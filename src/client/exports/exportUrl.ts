@@ -8,6 +8,8 @@ export function exportUrl(
     background?: boolean;
     /** A saved view's id (`view=`): its filters and sort, with the list's own. */
     view?: number | null;
+    /** csv when absent; xlsx: an Excel workbook. */
+    format?: 'csv' | 'xlsx';
   },
 ): string {
   const params = new URLSearchParams({ resource });
@@ -21,5 +23,6 @@ export function exportUrl(
   if (state.columns?.length) params.set('columns', state.columns.join(','));
   if (state.background) params.set('background', '1');
   if (state.view) params.set('view', String(state.view));
+  if (state.format && state.format !== 'csv') params.set('format', state.format);
   return `/api/exports/download?${params.toString()}`;
 }

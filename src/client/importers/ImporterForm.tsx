@@ -118,7 +118,7 @@ function SampleFileButton({ type, targets }: { type: ImportRecordType; targets: 
       <input
         ref={input}
         type="file"
-        accept=".csv,.txt,.tsv,text/csv"
+        accept=".csv,.txt,.tsv,.xlsx,text/csv"
         hidden
         onChange={(e) => void onFile(e.target.files?.[0])}
         data-testid="sample-file-input"

@@ -49,6 +49,7 @@ export function ImportUpload() {
   const [files, setFiles] = useState<File[]>([]);
   const [refused, setRefused] = useState<string[]>([]);
   const [importerId, setImporterId] = useState<string>('');
+  const [sheet, setSheet] = useState('');
   const [preview, setPreview] = useState<Preview | null>(null);
   const [previewError, setPreviewError] = useState<string | null>(null);
   const [loadingPreview, setLoadingPreview] = useState(false);
@@ -61,11 +62,12 @@ export function ImportUpload() {
   const onDrop = useCallback(
     (accepted: File[], rejections: Array<{ file: File; errors: Array<{ code: string; message: string }> }>) => {
       setFiles((current) => [...current, ...accepted].slice(0, 20));
+      setSheet('');
       setRefused(
         rejections.map(({ file, errors }) =>
           errors[0]?.code === 'file-too-large'
             ? `"${file.name}" is larger than 100 MB, the most a file may be.`
-            : `"${file.name}" is not a CSV file: only .csv, .txt and .tsv files can be imported.`,
+            : `"${file.name}" cannot be imported: only .csv, .txt, .tsv and .xlsx files can.`,
         ),
       );
     },
@@ -78,6 +80,7 @@ export function ImportUpload() {
       'text/plain': ['.txt', '.csv'],
       'text/tab-separated-values': ['.tsv'],
       'application/vnd.ms-excel': ['.csv'],
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': ['.xlsx'],
     },
     maxSize: MAX_BYTES,
     multiple: true,
@@ -96,14 +99,14 @@ export function ImportUpload() {
     if (!file || !importerId) return;
     let cancelled = false;
     setLoadingPreview(true);
-    previewImport(file, { importer_id: importerId })
+    previewImport(file, { importer_id: importerId, ...(sheet ? { sheet } : {}) })
       .then((result) => !cancelled && setPreview(result))
       .catch((error) => !cancelled && setPreviewError(error?.message ?? 'The preview failed.'))
       .finally(() => !cancelled && setLoadingPreview(false));
     return () => {
       cancelled = true;
     };
-  }, [files, importerId]);
+  }, [files, importerId, sheet]);
 
   const importer = importers.find((i) => String(i.id) === importerId);
   const schema = useSchemaByType(importer ? String(importer.record_type) : '');
@@ -170,7 +173,7 @@ export function ImportUpload() {
     if (!files.length || !importerId) return;
     setStarting(true);
     try {
-      const result = await startImport(files, importerId);
+      const result = await startImport(files, importerId, sheet);
       notify(result.message ?? 'Your import has started.', { type: 'info' });
       redirect('show', 'imports', result.data.id);
     } catch (error: any) {
@@ -212,7 +215,7 @@ export function ImportUpload() {
             <UploadFileIcon color="action" sx={{ fontSize: 36, mb: 1 }} />
             <Typography>{isDragActive ? 'Drop the files here' : 'Drop CSV files here, or click to choose'}</Typography>
             <Typography variant="body2" color="text.secondary">
-              .csv or .txt, up to 100 MB each; UTF-8 or Windows-1252
+              .csv, .txt or .xlsx (Excel), up to 100 MB each; UTF-8 or Windows-1252
             </Typography>
           </Box>
           <Stack spacing={2} sx={{ width: { xs: '100%', md: 340 } }}>
@@ -237,6 +240,22 @@ export function ImportUpload() {
                 </MenuItem>
               ))}
             </TextField>
+            {preview?.sheets && preview.sheets.length > 1 && (
+              <TextField
+                select
+                label="Sheet"
+                value={preview.sheet ?? ''}
+                onChange={(event) => setSheet(event.target.value)}
+                helperText="The sheet of the workbook to import"
+                fullWidth
+              >
+                {preview.sheets.map((name) => (
+                  <MenuItem key={name} value={name}>
+                    {name}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
             <Button
               variant="contained"
               size="large"

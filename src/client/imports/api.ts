@@ -49,11 +49,17 @@ export interface Preview {
   missing_columns: string[];
   key_field: string | null;
   rows: PreviewRow[];
+  /** An .xlsx workbook's sheets, and the one previewed. */
+  sheets?: string[];
+  sheet?: string;
 }
+
+const isWorkbook = (file: File) => file.name.toLowerCase().endsWith('.xlsx');
 
 /** The first part of a file is enough for a preview (the server reads 20 rows); 256 KB cut at the last line break. */
 export async function previewSlice(file: File): Promise<Blob> {
-  if (file.size <= 256 * 1024) return file;
+  // A workbook is a zip, read from its end: it goes whole.
+  if (file.size <= 256 * 1024 || isWorkbook(file)) return file;
   const head = file.slice(0, 256 * 1024);
   const bytes = new Uint8Array(await head.arrayBuffer());
   const last = bytes.lastIndexOf(10);
@@ -71,9 +77,12 @@ export async function previewImport(file: File, fields: Record<string, string>):
 export async function startImport(
   files: File[],
   importerId: number | string,
+  sheet = '',
 ): Promise<{ data: ImportRecord; message: string }> {
   const form = new FormData();
   form.append('importer_id', String(importerId));
+  // The sheet of a workbook, chosen in the preview (before the files: the server reads it first).
+  if (sheet) form.append('sheet', sheet);
   for (const file of files) form.append('files[]', file, file.name);
   const response = await http.post<{ data: ImportRecord; message: string }>('/api/imports', form);
   return response.data;

@@ -167,6 +167,7 @@ function ListActions({
         </Button>
       )}
       {canExport && <ExportButton columns={shownColumns} view={viewId} />}
+      {canExport && <ExportButton columns={shownColumns} view={viewId} format="xlsx" />}
       {isPersonType(schema.type) && <MakeCallListButton personType={schema.type} />}
       <CreateButton
         to={

@@ -17,29 +17,33 @@ const UNPARSE: Papa.UnparseConfig = { newline: '\r\n', escapeFormulae: false };
 
 export const CSV_BOM = '\uFEFF';
 
-/** A value as the text of its cell: dates as ISO text, lists joined with `; `, objects as JSON, formulas defused. */
-function cellText(value: unknown): string {
+/** A value as text: dates as ISO text, lists joined with `; `, objects as JSON (a CSV's cell, an .xlsx text cell). */
+export function plainCellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (value instanceof Date) return value.toISOString();
-  let text: string;
   if (Array.isArray(value))
-    text = value.map((v) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v))).join('; ');
-  else if (typeof value === 'object') text = JSON.stringify(value);
-  else text = String(value);
+    return value.map((v) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v))).join('; ');
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** A value as the text of its CSV cell, formulas defused. */
+function cellText(value: unknown): string {
+  const text = plainCellText(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value instanceof Date) return text;
   return FORMULA_START.test(text) && !NEGATIVE_NUMBER.test(text) ? `'${text}` : text;
 }
 
-/** Rows as CSV text, each line ended by CRLF. */
-export function csvLines(rows: ReadonlyArray<readonly unknown[]>): string {
+/**
+ * Rows as CSV text, each line ended by CRLF. `asIs`: text cells as they are, not defused: for a CSV the server reads
+ * back itself (an Excel sheet turned into the CSV an import reads, imports/xlsx-reader.ts), never for a download.
+ */
+export function csvLines(rows: ReadonlyArray<readonly unknown[]>, options: { asIs?: boolean } = {}): string {
   if (rows.length === 0) return '';
-  return (
-    Papa.unparse(
-      rows.map((row) => row.map(cellText)),
-      UNPARSE,
-    ) + '\r\n'
-  );
+  const text = options.asIs ? (rows as unknown[][]) : rows.map((row) => row.map(cellText));
+  return Papa.unparse(text, UNPARSE) + '\r\n';
 }
 
 /** One cell as it is written: escaped against formula injection, quoted when it needs to be. */

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -12,14 +12,23 @@ import {
   record,
   recordAnswer,
   recordPage,
+  storedFile,
 } from '../http/contracts.js';
 import { socketOf } from '../records/routes.js';
-import { BACKGROUND_THRESHOLD, type ExportService, parseExportQuery } from './export-service.js';
+import { BACKGROUND_THRESHOLD, type ExportService, formatOf, parseExportQuery } from './export-service.js';
+import { XLSX_TYPE } from './xlsx.js';
+
+/** An export's file: CSV, or an .xlsx workbook (`format=xlsx`). */
+const exportFile = {
+  description: 'The export: a CSV file, or an Excel workbook with format=xlsx.',
+  content: { ...csvFile.content, [XLSX_TYPE]: storedFile.content['application/octet-stream'] },
+};
 
 const startBody = z.object({
   resource: z.string().min(1).max(80),
   params: z.record(z.string(), z.any()).default({}),
   columns: z.array(z.string().max(100)).max(300).default([]),
+  format: z.enum(['csv', 'xlsx']).default('csv'),
 });
 
 /** The list to export: its resource, columns and the list's own query (filters, sort, search) beside them. */
@@ -27,6 +36,7 @@ const downloadQuery = listQuery.extend({
   resource: z.string().optional().describe('The list to export (sites, contacts...).'),
   columns: queryValue.optional().describe('The fields to export, in order (a,b,c or columns[]=).'),
   background: z.string().optional().describe('1: always as a background export (a file to download when done).'),
+  format: z.string().optional().describe('csv (the default) or xlsx: an Excel workbook.'),
 });
 
 /**
@@ -41,7 +51,7 @@ export function registerExportRoutes(fastify: FastifyInstance, exports: ExportSe
   app.get(
     '/api/exports/download',
     {
-      schema: { querystring: downloadQuery, response: { 200: csvFile, 202: answer(record) } },
+      schema: { querystring: downloadQuery, response: { 200: exportFile, 202: answer(record) } },
       config: { permission: 'export:create', heavy: true },
     },
     async (request, reply) => {
@@ -57,9 +67,15 @@ export function registerExportRoutes(fastify: FastifyInstance, exports: ExportSe
           message: `The export of ${total.toLocaleString('en')} rows has started; it will be ready to download shortly.`,
         });
       }
-      reply.header('content-type', 'text/csv; charset=utf-8');
-      reply.header('content-disposition', `attachment; filename="${exports.fileName(query.resource)}"`);
+      reply.header('content-disposition', `attachment; filename="${exports.fileName(query.resource, query.format)}"`);
       reply.header('x-total-count', String(total));
+      if (query.format === 'xlsx') {
+        reply.header('content-type', XLSX_TYPE);
+        const out = new PassThrough();
+        exports.writeXlsx(user, def, query, out).catch((error) => out.destroy(error));
+        return reply.send(out);
+      }
+      reply.header('content-type', 'text/csv; charset=utf-8');
       return reply.send(Readable.from(exports.stream(user, def, query)));
     },
   );
@@ -92,10 +108,10 @@ export function registerExportRoutes(fastify: FastifyInstance, exports: ExportSe
 
   app.get(
     '/api/exports/:id/download',
-    { schema: { params: idParams, querystring: noQuery, response: { 200: csvFile } }, config: ownExports },
+    { schema: { params: idParams, querystring: noQuery, response: { 200: exportFile } }, config: ownExports },
     async (request, reply) => {
       const file = await exports.file(request.user, request.params.id);
-      reply.header('content-type', 'text/csv; charset=utf-8');
+      reply.header('content-type', formatOf(file.name) === 'xlsx' ? XLSX_TYPE : 'text/csv; charset=utf-8');
       reply.header('content-length', String(file.size));
       reply.header('content-disposition', `attachment; filename="${file.name}"`);
       return reply.send(file.stream);

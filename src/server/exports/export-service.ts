@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import { can } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
@@ -15,6 +16,7 @@ import { displayName } from '../records/fields.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { CSV_BOM, csvLines } from './csv.js';
 import { type DisplayColumn, displayRows, headerRow, shownValue } from './display-columns.js';
+import { writeXlsx, XLSX_TYPE } from './xlsx.js';
 
 export const EXPORT_JOB = 'export';
 /** Above this many rows a download becomes a background export (DESIGN.md 8). */
@@ -31,7 +33,10 @@ const IGNORED_PARAMS = new Set([
   'format',
 ]);
 /** The file formats an export is written in (`format=`; csv when absent). */
-export const EXPORT_FORMATS: readonly string[] = ['csv'];
+export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+/** An export's format, told by its file's name (the `exports` row keeps the name, not the format). */
+export const formatOf = (name: string): ExportFormat => (name.toLowerCase().endsWith('.xlsx') ? 'xlsx' : 'csv');
 
 export interface ExportRequest {
   resource: string;
@@ -39,13 +44,16 @@ export interface ExportRequest {
   params: Record<string, unknown>;
   /** Columns in order (field names); empty: every field of the record type, custom fields included. */
   columns: string[];
+  /** csv when absent. */
+  format?: ExportFormat;
 }
 
 export function parseExportQuery(raw: Record<string, unknown>): ExportRequest {
   const resource = String(raw.resource ?? '').trim();
   if (!resource) throw new ValidationError({ resource: ['Name the list to export (resource=sites).'] });
   // A format the server does not write is refused, never answered with another one.
-  if (raw.format !== undefined && !EXPORT_FORMATS.includes(String(raw.format)))
+  const format = raw.format === undefined ? 'csv' : String(raw.format);
+  if (!(EXPORT_FORMATS as readonly string[]).includes(format))
     throw new ValidationError({
       format: [`The format "${String(raw.format)}" is not offered: use ${EXPORT_FORMATS.join(', ')}.`],
     });
@@ -56,11 +64,11 @@ export function parseExportQuery(raw: Record<string, unknown>): ExportRequest {
     .slice(0, 300);
   const params: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) if (!IGNORED_PARAMS.has(key)) params[key] = value;
-  return { resource, params, columns };
+  return { resource, params, columns, format: format as ExportFormat };
 }
 
-const fileName = (resource: string) =>
-  `${resource.replace(/[^\w-]+/g, '-')}-${new Date().toISOString().slice(0, 10)}.csv`;
+const fileName = (resource: string, format: ExportFormat = 'csv') =>
+  `${resource.replace(/[^\w-]+/g, '-')}-${new Date().toISOString().slice(0, 10)}.${format}`;
 
 /**
  * CSV exports of lists (SPEC section 7): a list streamed with the same filters, sort and permissions as
@@ -109,7 +117,7 @@ export class ExportService {
         params: JSON.stringify(request.params),
         columns: JSON.stringify(request.columns),
         status: 'pending',
-        file_name: fileName(request.resource),
+        file_name: fileName(request.resource, request.format),
       },
       { within: (trx, row) => enqueueJob(trx, EXPORT_JOB, { export_id: row.id }, { startedBy: user.id }), socketId },
     );
@@ -157,8 +165,8 @@ export class ExportService {
   }
 
   /** The file name a download of this list gets today. */
-  fileName(resource: string) {
-    return fileName(resource);
+  fileName(resource: string, format?: ExportFormat) {
+    return fileName(resource, format);
   }
 
   definition(name: string): ResourceDefinition {
@@ -211,16 +219,36 @@ export class ExportService {
     return result.meta.total;
   }
 
-  /** Yields CSV text: BOM + header, then one chunk per page of rows. */
-  async *stream(user: AuthUser | null, def: ResourceDefinition, request: ExportRequest): AsyncGenerator<string> {
+  /** Yields the rows of the export: the header, then one batch per page of the list. */
+  async *rows(user: AuthUser | null, def: ResourceDefinition, request: ExportRequest): AsyncGenerator<unknown[][]> {
     const columns = await this.displayColumns(user, def, request.columns);
-    yield CSV_BOM + csvLines([headerRow(columns)]);
+    yield [headerRow(columns)];
     for (let page = 1; ; page++) {
       const result = await this.ctx.records.list(user, def, { ...request.params, page, per_page: PAGE });
       if (!result.data.length) break;
-      yield csvLines(await displayRows(columns, result.data));
+      yield await displayRows(columns, result.data);
       if (page >= result.meta.last_page) break;
     }
+  }
+
+  /** Yields CSV text: BOM + header, then one chunk per page of rows. */
+  async *stream(user: AuthUser | null, def: ResourceDefinition, request: ExportRequest): AsyncGenerator<string> {
+    let first = true;
+    for await (const rows of this.rows(user, def, request)) {
+      yield (first ? CSV_BOM : '') + csvLines(rows);
+      first = false;
+    }
+  }
+
+  /** Writes the export as an .xlsx workbook to `out` (exports/xlsx.ts); returns the data rows written. */
+  writeXlsx(
+    user: AuthUser | null,
+    def: ResourceDefinition,
+    request: ExportRequest,
+    out: Writable,
+    progress?: (rows: number) => Promise<unknown>,
+  ) {
+    return writeXlsx(this.rows(user, def, request), out, request.resource, progress);
   }
 
   /** The job stopped on every attempt (JobWorker): the export is failed with the reason. */
@@ -252,24 +280,33 @@ export class ExportService {
     // Written here first, then moved into the file store whole (a bucket takes a file of known length).
     const folder = temporaryFolder(this.ctx.config);
     await mkdir(folder, { recursive: true });
-    const key = `exports/export-${exportId}.csv`;
-    const temporary = path.join(folder, `export-${exportId}.csv.part`);
+    const format = formatOf(row.file_name ?? '');
+    const key = `exports/export-${exportId}.${format}`;
+    const temporary = path.join(folder, `export-${exportId}.${format}.part`);
     try {
       const def = this.definition(row.resource);
-      const out = createWriteStream(temporary);
-      let lines = -1;
-      for await (const text of this.stream(user, def, {
+      const request = {
         resource: row.resource,
         params: customFields(row.params),
         columns: storedJson<string[] | null>(row.columns) ?? [],
-      })) {
-        lines += text.split('\r\n').length - 1;
-        if (!out.write(text)) await once(out, 'drain');
-        await job?.heartbeat({ export_id: exportId, rows: lines });
+        format,
+      };
+      const out = createWriteStream(temporary);
+      let lines = -1;
+      if (format === 'xlsx') {
+        lines = await this.writeXlsx(user, def, request, out, (rows) =>
+          job ? job.heartbeat({ export_id: exportId, rows }) : Promise.resolve(),
+        );
+      } else {
+        for await (const text of this.stream(user, def, request)) {
+          lines += text.split('\r\n').length - 1;
+          if (!out.write(text)) await once(out, 'drain');
+          await job?.heartbeat({ export_id: exportId, rows: lines });
+        }
+        out.end();
       }
-      out.end();
-      await once(out, 'finish');
-      await this.ctx.files.putFile(key, temporary, 'text/csv');
+      if (!out.writableFinished) await once(out, 'finish');
+      await this.ctx.files.putFile(key, temporary, format === 'xlsx' ? XLSX_TYPE : 'text/csv');
       await db
         .updateTable('exports')
         .set({

@@ -39,9 +39,15 @@ const rowsPage = z.object({ data: z.array(rowWith({})), meta: rowWith({ total: z
 
 /** The files of an import (`files[]`), the importer that reads them, and the import's name. */
 const importUpload = multipart({
-  'files[]': z.array(filePart).describe('The CSV files (files or files[]).'),
+  'files[]': z.array(filePart).describe('The CSV or .xlsx files (files or files[]).'),
   importer_id: z.string(),
   name: z.string().optional(),
+  sheet: z
+    .string()
+    .optional()
+    .describe(
+      'Of an .xlsx workbook: the sheet to read, by name or position from 1 (sent before the file); the first when absent.',
+    ),
 });
 
 /** A file to preview with a saved importer (`importer_id`) or one not saved yet (`importer`, JSON). */
@@ -50,6 +56,12 @@ const previewUpload = multipart({
   importer_id: z.string().optional(),
   importer: z.string().optional().describe('An importer (JSON) not saved yet.'),
   record_type: z.string().optional(),
+  sheet: z
+    .string()
+    .optional()
+    .describe(
+      'Of an .xlsx workbook: the sheet to read, by name or position from 1 (sent before the file); the first when absent.',
+    ),
 });
 
 /**
@@ -99,7 +111,18 @@ export function registerImportRoutes(
   app.post(
     '/api/imports/preview',
     {
-      schema: { body: previewUpload, response: { 200: answer(rowWith({ headers: z.array(z.string()) })) } },
+      schema: {
+        body: previewUpload,
+        response: {
+          200: answer(
+            rowWith({
+              headers: z.array(z.string()),
+              sheets: z.array(z.string()).optional().describe("An .xlsx workbook's sheets, in the file's order."),
+              sheet: z.string().optional().describe('The sheet previewed.'),
+            }),
+          ),
+        },
+      },
       config: { permission: { anyOf: ['import:create', 'importer:update', 'importer:create'] }, heavy: true },
     },
     async (request) => {
@@ -130,9 +153,14 @@ export function registerImportRoutes(
         } else if (upload.fields.importer_id) {
           importer = await importers.config(Number(upload.fields.importer_id));
         }
-        return {
-          data: await previewFile(ctx, file, importer, (upload.fields.record_type as ImportRecordType) || 'site'),
-        };
+        const preview = await previewFile(
+          ctx,
+          file,
+          importer,
+          (upload.fields.record_type as ImportRecordType) || 'site',
+        );
+        const workbook = file.workbook ? { sheets: file.workbook.sheets, sheet: file.workbook.sheet ?? undefined } : {};
+        return { data: { ...preview, ...workbook } };
       } finally {
         await rm(folder, { recursive: true, force: true });
       }

@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { formatBytes, InputLimitError } from '../config/input-limits.js';
+import { csvLines } from '../exports/csv.js';
 import { HttpError, ValidationError } from '../http/errors.js';
 import type { CsvEncoding, CsvRecord } from './csv-reader.js';
 import type { CsvFacts, CsvScanOptions } from './csv-scan.js';
+import { readXlsxRows, type WorkbookFacts } from './xlsx-reader.js';
 
 export interface UploadedFile {
   name: string;
@@ -19,6 +21,8 @@ export interface UploadedFile {
   lines: number;
   /** The header and the first data records (`headRecords` of them) as read while the file arrived. */
   head?: CsvRecord[];
+  /** An Excel workbook's sheets, and the one imported (kept as CSV at `path`). */
+  workbook?: WorkbookFacts;
 }
 
 export interface UploadResult {
@@ -26,7 +30,8 @@ export interface UploadResult {
   fields: Record<string, string>;
 }
 
-const ALLOWED_EXTENSIONS = ['.csv', '.txt', '.tsv'];
+const ALLOWED_EXTENSIONS = ['.csv', '.txt', '.tsv', '.xlsx'];
+const ZIP_SIGNATURE = [0x50, 0x4b, 0x03, 0x04];
 const SIGNATURES: Array<[number[], string]> = [
   [[0x50, 0x4b, 0x03, 0x04], 'an Excel workbook or another zip file'],
   [[0xd0, 0xcf, 0x11, 0xe0], 'an old Excel (.xls) workbook'],
@@ -51,6 +56,30 @@ export function notCsvReason(head: Buffer): string | null {
       : 'it holds binary data, not CSV text';
   }
   return null;
+}
+
+/**
+ * A workbook's sheet as the bytes of the CSV file the importers read (UTF-8, no BOM). A file that is not a zip is a
+ * 422, as is one exceljs cannot read.
+ */
+async function* xlsxAsCsv(file: string, sheet: string | undefined, facts: WorkbookFacts, subject: string) {
+  const head = Buffer.alloc(4);
+  const handle = await open(file);
+  try {
+    await handle.read(head, 0, 4, 0);
+  } finally {
+    await handle.close();
+  }
+  if (!ZIP_SIGNATURE.every((byte, i) => head[i] === byte))
+    throw new ValidationError({ files: [`${subject} cannot be imported: it is not an Excel (.xlsx) workbook.`] });
+  try {
+    for await (const rows of readXlsxRows(file, sheet, facts)) yield Buffer.from(csvLines(rows, { asIs: true }));
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    throw new ValidationError({
+      files: [`${subject} cannot be read as an Excel workbook: ${(error as Error).message}`],
+    });
+  }
 }
 
 /** Data records of a file kept parsed for its preview (imports/preview.ts reads at most this many). */
@@ -102,7 +131,7 @@ export async function receiveCsvUpload(
       if (!ALLOWED_EXTENSIONS.includes(extension)) {
         part.file.resume();
         throw new ValidationError({
-          files: [`"${name}" is not a CSV file: only .csv, .txt and .tsv files can be imported.`],
+          files: [`"${name}" cannot be imported: only .csv, .txt, .tsv and .xlsx files can.`],
         });
       }
       if (files.length >= maxFiles) {
@@ -118,6 +147,16 @@ export async function receiveCsvUpload(
         limits,
         { subject },
       );
+      const workbook = extension === '.xlsx' ? { sheets: [], sheet: null } : undefined;
+      let source: Readable = part.file;
+      if (workbook) {
+        // A workbook is kept whole first (a zip is read from its end), then its sheet goes through as CSV text.
+        const received = `${temporary}.xlsx`;
+        written.push(received);
+        await pipeline(part.file, createWriteStream(received));
+        if (part.file.truncated) throw new InputLimitError('uploadBytes', limits, { subject });
+        source = Readable.from(xlsxAsCsv(received, fields.sheet, workbook, subject));
+      }
       let size = 0;
       const gate = new Transform({
         transform(chunk: Buffer, _encoding, done) {
@@ -132,7 +171,7 @@ export async function receiveCsvUpload(
       const sink = createWriteStream(temporary);
       let facts: CsvFacts;
       try {
-        await pipeline(part.file, gate, sink);
+        await pipeline(source, gate, sink);
         if (part.file.truncated) throw new InputLimitError('uploadBytes', limits, { subject });
         if (size === 0) throw new ValidationError({ files: [`${subject} is empty.`] });
         facts = await scan.end();
@@ -146,7 +185,7 @@ export async function receiveCsvUpload(
           throw new InputLimitError('uploadBytes', limits, { subject });
         throw error;
       }
-      const final = path.join(folder, `${randomUUID()}${extension}`);
+      const final = path.join(folder, `${randomUUID()}${workbook ? '.csv' : extension}`);
       await rename(temporary, final);
       written.push(final);
       files.push({
@@ -156,6 +195,7 @@ export async function receiveCsvUpload(
         encoding: facts.encoding,
         lines: facts.lines,
         head: facts.head,
+        ...(workbook ? { workbook } : {}),
       });
     }
   } catch (error: any) {
