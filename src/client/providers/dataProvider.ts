@@ -95,9 +95,11 @@ export function listQuery(params: Partial<GetListParams>): Query {
     query.sort = params.sort.field;
     query.order = params.sort.order === 'DESC' ? 'desc' : 'asc';
   }
-  const { q, ...filter } = (params.filter ?? {}) as Record<string, unknown>;
+  // `filters`: view filters (AND/OR conditions, `filters=`), as an assistant's answer links them.
+  const { q, filters, ...filter } = (params.filter ?? {}) as Record<string, unknown>;
   if (typeof q === 'string' && q.trim()) query.search = q.trim();
   if (Object.keys(filter).length > 0) query.filter = filter;
+  if (filters && typeof filters === 'object') query.filters = filters as Record<string, unknown>;
   const extra = params.meta?.query as Query | undefined;
   return extra ? { ...query, ...extra } : query;
 }

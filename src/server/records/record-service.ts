@@ -5,6 +5,7 @@ import type { SqlFragment } from '../../common/field-types/define.js';
 import { type Action, canOnEntity } from '../../common/permissions.js';
 import { type AccessPolicy, masked } from '../access/policy.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { DB } from '../db/schema.generated.js';
 import type { AppEvents, RecordAction } from '../events/app-events.js';
 import { compileFilter, type FilterScope } from '../filters/compile-filter.js';
 import { fromListFilters } from '../filters/filter-tree.js';
@@ -79,7 +80,7 @@ export interface WriteOptions {
    * did to this record, to record it alongside or refuse it (a throw rolls the write back).
    */
   within?: (
-    trx: Transaction<any>,
+    trx: Transaction<DB>,
     changes: Record<string, [unknown, unknown]>,
     logic: FormLogicOutcome,
   ) => Promise<unknown>;
@@ -87,7 +88,7 @@ export interface WriteOptions {
 
 /** Writes made together: one transaction, and what each does after commit, run once it has committed. */
 export interface WriteUnit {
-  trx: Transaction<any>;
+  trx: Transaction<DB>;
   afterCommit: Array<() => Promise<void>>;
 }
 
@@ -619,7 +620,7 @@ export class RecordService {
     values: Record<string, unknown>,
     options: {
       revision?: Record<string, unknown>;
-      within?: (trx: Transaction<any>, row: Record<string, any>) => Promise<unknown>;
+      within?: (trx: Transaction<DB>, row: Record<string, any>) => Promise<unknown>;
       socketId?: string;
     } = {},
   ) {
@@ -647,7 +648,7 @@ export class RecordService {
     user: AuthUser | null,
     def: ResourceDefinition,
     rows: readonly BulkRow[],
-    options: { system?: boolean; batchId?: string; within?: (trx: Transaction<any>, ids: number[]) => Promise<T> } = {},
+    options: { system?: boolean; batchId?: string; within?: (trx: Transaction<DB>, ids: number[]) => Promise<T> } = {},
   ): Promise<{ ids: number[]; created: number; updated: number; within: T | undefined }> {
     if (!options.system) {
       if (rows.some((row) => row.id === undefined)) this.authorize(user, def, 'create');
