@@ -234,7 +234,7 @@ export const schemaFieldsResource: ResourceDefinition = {
           'left by an earlier field of the same slug',
           user,
         );
-        await reviseSchema(trx, schemaId, user, {
+        await reviseSchema(records, trx, schemaId, user, {
           [`field:${prepared.slug}`]: [null, fieldSnapshot(prepared)],
           ...(archived ? { [`values:${prepared.slug}`]: [archived, '0 (archived)'] } : {}),
         });
@@ -273,7 +273,7 @@ export const schemaFieldsResource: ResourceDefinition = {
           : null;
         const [before, next] = [fieldSnapshot(existing), fieldSnapshot(after)];
         if (JSON.stringify(before) !== JSON.stringify(next))
-          await reviseSchema(trx, schemaId, user, {
+          await reviseSchema(records, trx, schemaId, user, {
             [`field:${existing!.slug}`]: [before, next],
             ...(impact ? valueEffects(existing!.slug, impact) : {}),
           });
@@ -300,7 +300,7 @@ export const schemaFieldsResource: ResourceDefinition = {
       );
       await dropAutonumber(trx, schema, existing as SchemaField);
       const impact = await applyFieldChange(records, trx, schema, existing as SchemaField, { next: null }, user);
-      await reviseSchema(trx, schema.id, user, {
+      await reviseSchema(records, trx, schema.id, user, {
         [`field:${existing.slug}`]: [fieldSnapshot(existing), null],
         ...valueEffects(existing.slug, impact),
       });
