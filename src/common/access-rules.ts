@@ -24,9 +24,11 @@ export type ConditionGroup =
  * - `team` those whose team field names a team of theirs, or whose people are of their teams;
  * - `turf` those inside the regions assigned to them or their team (sites, and what hangs on sites);
  * - `parent` those on a record they may read (notes, tasks, documents, visits on their site, a campaign's cards);
+ * - `shared` those shared with them: a role field names their role or a team field one of their teams (saved views;
+ *   the policy gives it itself, a role cannot set it);
  * - a condition on the record's fields; a combination (`any`: one of them, `all`: each of them).
  */
-export type RowRuleName = 'all' | 'none' | 'own' | 'team' | 'turf' | 'parent';
+export type RowRuleName = 'all' | 'none' | 'own' | 'team' | 'turf' | 'parent' | 'shared';
 export type RowRule = RowRuleName | { condition: ConditionGroup } | { any: RowRule[] } | { all: RowRule[] };
 
 export type FieldRule = 'hidden' | 'read_only';
@@ -71,6 +73,16 @@ export const PARENT_LINKS: Record<string, { type?: string; column: string; typeC
 
 /** Record types read by their owner alone (an owner column): their rule is always `own`, whatever a role says. */
 export const PRIVATE_TYPES = ['notification', 'export', 'assistant-thread', 'assistant-message'] as const;
+
+/**
+ * Record types read by their owner and by those they are shared with, and changed by their owner alone, whatever a
+ * role says: saved views (docs/views.md).
+ */
+export const SHARED_TYPES = ['view'] as const;
+
+/** Is a record of this type out of someone's reach not there for them at all (404, not 403): private and shared types. */
+export const keptFromOthers = (type: string) =>
+  (PRIVATE_TYPES as readonly string[]).includes(type) || (SHARED_TYPES as readonly string[]).includes(type);
 
 /**
  * The record types `site:read:turf` (the permission string of "Only their turf") limits to the turf: sites, the
@@ -141,6 +153,7 @@ export function effectiveRule(
   if (!subject) return 'none';
   const { type } = facts;
   if ((PRIVATE_TYPES as readonly string[]).includes(type)) return PARENT_LINKS[type] ? allOf('own', 'parent') : 'own';
+  if ((SHARED_TYPES as readonly string[]).includes(type)) return action === 'read' ? anyOf('own', 'shared') : 'own';
   const own = subject.policy?.[type];
   let read = own?.read ?? defaultReadRule(type);
   if (limitedToTurf(subject) && (TURF_FAMILY as readonly string[]).includes(type)) read = allOf(read, TURF_OR_OWN);
@@ -163,11 +176,11 @@ export function fieldRules(subject: PolicySubject | null | undefined, type: stri
 }
 
 /**
- * Does the rule depend on who reads (own, team, turf)? Then it is worked out per person. `parent` depends on the
- * parent types' own rules for the same role: `parentPersonal` says whether one of them does (not known here: assumed).
+ * Does the rule depend on who reads (own, team, turf, shared)? Then it is worked out per person. `parent` depends on
+ * the parent types' own rules for the same role: `parentPersonal` says whether one of them does (not known here: assumed).
  */
 export function isPersonal(rule: RowRule, parentPersonal = true): boolean {
-  if (isName(rule)) return rule === 'parent' ? parentPersonal : rule === 'own' || rule === 'team' || rule === 'turf';
+  if (isName(rule)) return rule === 'parent' ? parentPersonal : rule !== 'all' && rule !== 'none';
   if ('condition' in rule) return false;
   return ('any' in rule ? rule.any : rule.all).some((part) => isPersonal(part, parentPersonal));
 }
@@ -299,6 +312,7 @@ export function ruleClause(rule: RowRule, names: RuleNames): string {
   if (rule === 'team') return 'of their team';
   if (rule === 'turf') return 'in their turf';
   if (rule === 'parent') return 'on records they may see';
+  if (rule === 'shared') return 'shared with them';
   if ('condition' in rule) return `where ${conditionWords(rule.condition, names)}`;
   if ('any' in rule)
     return listWords(

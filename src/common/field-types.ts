@@ -7,6 +7,7 @@
  */
 import { addresses } from './field-types/addresses.js';
 import { attachment } from './field-types/attachment.js';
+import { autonumber } from './field-types/autonumber.js';
 import { boolean } from './field-types/boolean.js';
 import { color } from './field-types/color.js';
 import { date } from './field-types/date.js';
@@ -15,11 +16,13 @@ import type { FieldSpec, FieldTypeModule, RelationValue, ValueKind } from './fie
 import { dropdown } from './field-types/dropdown.js';
 import { email } from './field-types/email.js';
 import { estimatedHours } from './field-types/estimated-hours.js';
+import { formula } from './field-types/formula.js';
 import { headCount } from './field-types/head-count.js';
 import { json } from './field-types/json.js';
 import { link } from './field-types/link.js';
 import { note } from './field-types/note.js';
 import { number } from './field-types/number.js';
+import { person } from './field-types/person.js';
 import { phone } from './field-types/phone.js';
 import { prevailingWage } from './field-types/prevailing-wage.js';
 import { radios } from './field-types/radios.js';
@@ -38,9 +41,11 @@ export type {
   FilterOperators,
   PivotStorage,
   RelationValue,
+  SiblingField,
   ValidationOption,
   ValueKind,
 } from './field-types/define.js';
+export { formulaPreview } from './field-types/formula.js';
 export { NUMBER_FORMATS, type NumberFieldFormat } from './field-types/number.js';
 
 /** Every field type, by its name in schemas; the order is the schema editor's. */
@@ -69,6 +74,9 @@ export const FIELD_TYPE_MODULES = {
   rating,
   json,
   'rich-text': richText,
+  person,
+  autonumber,
+  formula,
 } as const satisfies Record<string, FieldTypeModule<Record<string, unknown>>>;
 
 /** Field types of SPEC section 3. `relation` covers every typed relation; its target is in `options.target`. */

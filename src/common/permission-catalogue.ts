@@ -45,6 +45,7 @@ export const PERMISSION_ENTITIES = [
   'trade',
   'union',
   'user',
+  'view',
   'visit',
 ] as const;
 
@@ -56,6 +57,8 @@ export const SPECIAL_PERMISSIONS = [
   'revision:read:incognito',
   'site:read:turf',
   'user:log-for-others',
+  // Sharing a saved view with roles and teams (docs/views.md); keeping one's own views is view:create.
+  'view:share',
 ] as const;
 
 export function allPermissions(): string[] {

@@ -14,6 +14,7 @@ import type { RecordService } from './records/record-service.js';
 import type { ResourceRegistry } from './records/registry.js';
 import type { ResourceDefinition } from './records/resource.js';
 import type { Lifecycle } from './system/lifecycle.js';
+import type { TokenStore } from './tokens/token-store.js';
 import type { UploadWorkers } from './workers/upload-workers.js';
 
 /** What every feature's routes are given: settings, the database, and the shared services. */
@@ -26,6 +27,8 @@ export interface AppContext {
   events: AppEvents;
   resources: ResourceRegistry;
   sessions: SessionStore;
+  /** Personal access tokens: made, listed, revoked, and signing in the requests that carry one (tokens/). */
+  tokens: TokenStore;
   throttle: LoginThrottle;
   sendMail: SendMail;
   realtime: Realtime;

@@ -37,6 +37,8 @@ import { Lifecycle, registerDrain } from './system/lifecycle.js';
 import { registerMetrics } from './system/metrics.js';
 import { registerSecurityHeaders } from './system/security-headers.js';
 import { registerStaticClient } from './system/static-client.js';
+import { registerRequestAuth } from './tokens/token-requests.js';
+import { TokenStore } from './tokens/token-store.js';
 import { UploadWorkers } from './workers/upload-workers.js';
 
 export interface BuildOptions {
@@ -124,6 +126,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     }),
     events,
     sessions: new SessionStore(database.db, config, { writes: cacheReads ? database.writes : null }),
+    tokens: new TokenStore(database.db, resources),
     throttle: new LoginThrottle(database.db, config),
     sendMail: options.sendMail ?? createMailer(config, app.log),
     realtime,
@@ -154,9 +157,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   registerMetrics(app, ctx);
   app.decorateRequest('user', null);
   app.decorateRequest('session', null);
-  app.addHook('onRequest', async (request) => {
-    await ctx.sessions.resume(request);
-  });
+  await registerRequestAuth(app, { sessions: ctx.sessions, tokens: ctx.tokens, perMinute: config.tokenRateLimit });
   registerCsrf(app, ctx.sessions);
   requireSignIn(app);
   registerHeavyWork(app, ctx.heavyWork);

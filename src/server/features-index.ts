@@ -9,6 +9,7 @@ import { assigneesFeature } from './assignees/index.js';
 import { assistantFeature } from './assistant/index.js';
 import { backupsFeature } from './backups/index.js';
 import { bulkEditsFeature } from './bulk-edits/index.js';
+import { callListsFeature } from './call-lists/index.js';
 import { campaignsFeature } from './campaigns/index.js';
 import { contactsResource } from './contacts/contacts-resource.js';
 import { registerContractorRoutes } from './contractors/contractor-routes.js';
@@ -41,8 +42,10 @@ import { sitesResource } from './sites/sites-resource.js';
 import { registerBootstrapRoutes } from './system/bootstrap-routes.js';
 import { registerSystemRoutes } from './system/system-routes.js';
 import { teamsResource } from './teams/teams-resource.js';
+import { tokensFeature } from './tokens/index.js';
 import { registerUserRoutes } from './users/user-routes.js';
 import { usersResource } from './users/users-resource.js';
+import { viewsFeature } from './views/index.js';
 import { visitsResource } from './visits/visits-resource.js';
 import {
   attachmentsResource,
@@ -93,6 +96,8 @@ export const features: Feature[] = [
   // Conversations with people, their outcomes and assessments, a person's timeline (docs/conversations.md).
   conversationsFeature,
   assessmentsFeature,
+  // Call lists: people worked one at a time, the phone bank (docs/conversations.md "Call lists").
+  callListsFeature,
   // Reference lists and tags; regions and the map (docs/map.md).
   routes(registerAddressOptions, referenceResources),
   regionsFeature,
@@ -107,6 +112,8 @@ export const features: Feature[] = [
     documentsResource,
     attachmentsResource,
   ]),
+  // Saved views of any record type, personal or shared (docs/views.md).
+  viewsFeature,
   // Figures, the activity feed and reports; history, options lists, system.
   routes(registerDashboardRoutes),
   routes(registerActivityRoutes),
@@ -128,6 +135,8 @@ export const features: Feature[] = [
   bulkEditsFeature,
   // Conversations with the assistant, private to their maker (docs/assistant.md).
   assistantFeature,
+  // Personal access tokens for scripts (docs/api.md "Personal access tokens").
+  tokensFeature,
   // The API's OpenAPI document, generated from every route's contract (docs/api.md).
   apiDocsFeature,
 ];

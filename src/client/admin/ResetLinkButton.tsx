@@ -16,22 +16,12 @@ import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import { useRef, useState } from 'react';
 import { formatDateTime } from '../i18n/dates';
+import { copyText } from '../layout/copy-text';
 import { useAppDataProvider } from '../records/hooks';
 
 interface Made {
   link: string;
   expires_at: string;
-}
-
-/** Copies `text`: the Clipboard API where the page may use it (https, localhost), else the selected field. */
-async function copy(text: string, field: HTMLInputElement | null): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    field?.select();
-    return field ? document.execCommand('copy') : false;
-  }
 }
 
 export function ResetLinkButton({ user }: { user: { id: number; name: string; first_name?: string } }) {
@@ -117,7 +107,7 @@ export function ResetLinkButton({ user }: { user: { id: number; name: string; fi
               <Button
                 variant="contained"
                 startIcon={<ContentCopyIcon />}
-                onClick={async () => setCopied(await copy(made.link, field.current))}
+                onClick={async () => setCopied(await copyText(made.link, field.current))}
               >
                 Copy link
               </Button>

@@ -125,13 +125,14 @@ const EMPTY_CONDITION: ConditionGroup = { all: [] };
 /** A rule as the editor shows it (a rule the editor cannot show keeps its kinds, with the first condition). */
 export function draftOf(rule: RowRule | undefined): RuleDraft {
   if (!rule || rule === 'all') return { kinds: [], join: 'any', condition: EMPTY_CONDITION };
+  // `shared` is the policy's own rule of saved views, never a role's: not an editor kind.
   if (typeof rule === 'string')
-    return { kinds: rule === 'none' ? [] : [rule], join: 'any', condition: EMPTY_CONDITION };
+    return { kinds: rule === 'none' || rule === 'shared' ? [] : [rule], join: 'any', condition: EMPTY_CONDITION };
   if ('condition' in rule) return { kinds: ['condition'], join: 'any', condition: rule.condition };
   const parts = 'any' in rule ? rule.any : rule.all;
   const kinds = parts.flatMap((part) =>
     typeof part === 'string'
-      ? part === 'all' || part === 'none'
+      ? part === 'all' || part === 'none' || part === 'shared'
         ? []
         : [part]
       : 'condition' in part

@@ -6,6 +6,7 @@
 import activity from '../activity';
 import admin from '../admin';
 import assistant from '../assistant';
+import callLists from '../callLists';
 import campaigns from '../campaigns';
 import importers from '../importers';
 import imports from '../imports';
@@ -33,5 +34,6 @@ export const FEATURES: readonly ClientFeature[] = [
   assistant,
   visits,
   campaigns,
+  callLists,
   offlineWork,
 ];

@@ -51,15 +51,18 @@ export interface TimelineEntry {
 /** The query key of a person's timeline: under `conversations`, so a conversation logged anywhere refreshes it. */
 export const timelineKey = (person: PersonRef) => ['conversations', 'timeline', person.type, person.id];
 
-export function PersonTimeline({ person }: { person: PersonRef }) {
+/** A person's timeline, newest first, kept fresh by live updates. */
+export function usePersonTimeline(person: PersonRef) {
   useLiveRefresh();
-  const { data, isPending, error } = useQuery({
+  return useQuery({
     queryKey: timelineKey(person),
     queryFn: ({ signal }) =>
       dataProvider.call<{ data: TimelineEntry[] }>('GET', `/api/${person.type}s/${person.id}/timeline`, { signal }),
   });
-  const outcomes = useListNames('conversation-outcomes');
-  const levels = useListNames('assessment-levels');
+}
+
+export function PersonTimeline({ person }: { person: PersonRef }) {
+  const { data, isPending, error } = usePersonTimeline(person);
   const entries = data?.data ?? [];
   return (
     <Stack spacing={2} data-testid="person-timeline">
@@ -70,24 +73,33 @@ export function PersonTimeline({ person }: { person: PersonRef }) {
       {!isPending && !error && !entries.length && (
         <Typography color="text.secondary">Nothing yet: log the first conversation.</Typography>
       )}
-      <Box component="ol" sx={{ listStyle: 'none', p: 0, m: 0 }}>
-        {entries.map((entry) => (
-          <Box
-            component="li"
-            key={entry.key}
-            sx={{ py: 1.25, borderBottom: 1, borderColor: 'divider' }}
-            data-kind={entry.kind}
-            data-testid="timeline-entry"
-          >
-            <Typography variant="caption" color="text.secondary" component="div">
-              {formatDateTime(entry.at)}
-              {byWhom(entry.record)}
-            </Typography>
-            {describe(entry, outcomes, levels)}
-          </Box>
-        ))}
-      </Box>
+      <TimelineEntries entries={entries} />
     </Stack>
+  );
+}
+
+/** Timeline entries as a list: when and by whom, then what happened. */
+export function TimelineEntries({ entries }: { entries: readonly TimelineEntry[] }) {
+  const outcomes = useListNames('conversation-outcomes');
+  const levels = useListNames('assessment-levels');
+  return (
+    <Box component="ol" sx={{ listStyle: 'none', p: 0, m: 0 }}>
+      {entries.map((entry) => (
+        <Box
+          component="li"
+          key={entry.key}
+          sx={{ py: 1.25, borderBottom: 1, borderColor: 'divider' }}
+          data-kind={entry.kind}
+          data-testid="timeline-entry"
+        >
+          <Typography variant="caption" color="text.secondary" component="div">
+            {formatDateTime(entry.at)}
+            {byWhom(entry.record)}
+          </Typography>
+          {describe(entry, outcomes, levels)}
+        </Box>
+      ))}
+    </Box>
   );
 }
 

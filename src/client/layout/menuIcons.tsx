@@ -16,6 +16,7 @@ import SignOutIcon from '@mui/icons-material/LogoutOutlined';
 import MapIcon from '@mui/icons-material/MapOutlined';
 import NotificationsIcon from '@mui/icons-material/NotificationsOutlined';
 import RecruitsIcon from '@mui/icons-material/PersonAddAltOutlined';
+import CallListsIcon from '@mui/icons-material/PhoneInTalkOutlined';
 import SitesIcon from '@mui/icons-material/PlaceOutlined';
 import SystemIcon from '@mui/icons-material/SettingsOutlined';
 import TaskIcon from '@mui/icons-material/TaskAltOutlined';
@@ -39,6 +40,7 @@ export const MENU_ICONS: Record<MenuIcon, SvgIconComponent> = {
   visits: VisitsIcon,
   campaigns: CampaignsIcon,
   conversations: ConversationsIcon,
+  callLists: CallListsIcon,
   imports: ImportsIcon,
   system: SystemIcon,
   admin: AdminIcon,

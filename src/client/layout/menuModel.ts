@@ -31,6 +31,7 @@ export type MenuIcon =
   | 'visits'
   | 'campaigns'
   | 'conversations'
+  | 'callLists'
   | 'imports'
   | 'system'
   | 'admin'
@@ -228,6 +229,13 @@ export function buildMenu({ user, features, schemas, statistics, translate }: Me
       label: schemaLabel('conversation', t('app.menu.conversations', 'Conversations')),
       to: '/conversations',
       icon: 'conversations',
+    });
+  if (can(user, 'conversation:create') && (reads('contact') || reads('recruit') || reads('member')))
+    main.push({
+      key: 'call-lists',
+      label: t('app.menu.callLists', 'Call lists'),
+      to: '/call-lists',
+      icon: 'callLists',
     });
   if (reads('campaign'))
     main.push({

@@ -1,4 +1,7 @@
-/** /settings: edit one's own name, email and password (POST /api/profile); 422 messages go on the fields. */
+/**
+ * /settings: edit one's own name, email and password (POST /api/profile; 422 messages go on the fields), and one's
+ * personal access tokens (TokensSection).
+ */
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Divider from '@mui/material/Divider';
@@ -19,6 +22,7 @@ import { useSession } from '../app/hooks';
 import { dataProvider, session } from '../app/services';
 import { ApiError } from '../http/errors';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
+import TokensSection from './TokensSection';
 
 interface ProfileValues {
   first_name: string;
@@ -136,6 +140,8 @@ export default function ProfilePage() {
             </Stack>
             <SaveButton label={translate('app.profile.save')} alwaysEnable={false} sx={{ mt: 1 }} />
           </Form>
+          <Divider sx={{ my: 2 }} />
+          <TokensSection />
         </CardContent>
       </Card>
     </>

@@ -24,6 +24,8 @@ import {
 } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 import { CATEGORY_PERMISSIONS } from '../../common/permissions';
+import { MakeCallListButton } from '../callLists/MakeCallListButton';
+import { isPersonType } from '../conversations/shared';
 import { ExportButton } from '../exports/ExportButton';
 import { TYPE_LABELS, titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
@@ -161,6 +163,7 @@ function ListActions({
         </Button>
       )}
       {canExport && <ExportButton columns={shownColumns} />}
+      {isPersonType(schema.type) && <MakeCallListButton personType={schema.type} />}
       <CreateButton
         to={
           category

@@ -103,6 +103,11 @@ export interface FieldSpec {
   readOnly?: boolean;
   /** Text kinds: how a value is stored once checked (rich text without HTML tags). */
   clean?: (text: string) => string;
+  /**
+   * A computed field (formula): its value is this SQL over the record as `alias`, never stored; lists filter, sort and
+   * show it through `valueExpression`. Set by the server from the type's `compute` (schemas/field-specs.ts).
+   */
+  computed?: (sql: Sql, alias: string) => SqlFragment;
 }
 
 /** An opaque piece of SQL (kysely's RawBuilder on the server). */
@@ -195,9 +200,23 @@ export interface SpecContext {
   column: boolean;
 }
 
-/** What checking a field's options is told: the relation targets there are, by key. */
+/** Another field of the same record type, as a computed field's checks and SQL see it. */
+export interface SiblingField {
+  slug: string;
+  name: string;
+  type: string;
+  options: Record<string, unknown>;
+  spec: FieldSpec;
+}
+
+/**
+ * What checking a field's options is told: the relation targets there are, by key; the field's slug and the fields of
+ * its record type (with it as it will be), which a formula names.
+ */
 export interface OptionsContext {
   targets: Readonly<Record<string, { value: RelationValue }>>;
+  self?: string;
+  fields?: readonly SiblingField[];
 }
 
 /** An option that is not right: the option's key (`options.<key>` in the 422) and why. */
@@ -239,6 +258,8 @@ export interface FieldTypeModule<O extends Record<string, unknown> = Record<stri
   textual: boolean;
   /** Reports can group records by its values (choices). */
   groupable: boolean;
+  /** Computed types (formula): the SQL of the value from the other fields of the type (FieldSpec `computed`). */
+  compute?(options: O, context: { self: string; fields: readonly SiblingField[] }): FieldSpec['computed'];
 }
 
 /** A module with its options' type checked against its schema. */

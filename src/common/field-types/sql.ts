@@ -34,6 +34,7 @@ const truthy = (v: unknown) => v === '1' || v === 'true' || v === true;
  * parameter) so the expression indexes made for custom fields match it.
  */
 export function valueExpression(sql: Sql, field: string, spec: FieldSpec, alias: string | null = 't'): SqlFragment {
+  if (spec.computed) return spec.computed(sql, alias ?? 't');
   if (spec.storage === 'custom') {
     const custom = sql.ref(alias ? `${alias}.custom` : 'custom');
     if (ARRAY_KINDS.has(spec.kind)) return sql`(${custom} -> ${sql.lit(field)})`;

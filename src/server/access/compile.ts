@@ -3,7 +3,7 @@ import { type ConditionGroup, type ConditionItem, PARENT_LINKS, type RowRule } f
 import { type FilterOperator, filterCondition, resolveField } from '../records/list-query.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import { and, fieldHolds, or, type Predicate } from './predicate.js';
-import { OWN_WORK_TYPES, personFields, pointedAtBySites, referencing, teamFields } from './reach.js';
+import { OWN_WORK_TYPES, personFields, pointedAtBySites, referencing, roleFields, teamFields } from './reach.js';
 import { siteInTurf, turfSiteIds } from './turf.js';
 import { teamPeople, type Who } from './who.js';
 
@@ -39,6 +39,7 @@ export async function compileRule(rule: RowRule, env: CompileEnv): Promise<Compi
   if (rule === 'team') return teamRule(env.info);
   if (rule === 'turf') return turfRule(env.info, env, 0);
   if (rule === 'parent') return parentRule(env);
+  if (rule === 'shared') return sharedRule(env.info);
   if ('condition' in rule) return conditionRule(rule.condition, env.info);
   const parts = await Promise.all(('any' in rule ? rule.any : rule.all).map((part) => compileRule(part, env)));
   const join = 'any' in rule ? or : and;
@@ -95,6 +96,20 @@ function teamRule(info: TypeInfo): Compiled {
       ...people.map(([field, spec]) => fieldHolds(field, spec, 't', members)),
     ]);
   };
+}
+
+// ---- shared -----------------------------------------------------------------------------------------------------
+
+/** Shared with them: a role field names their role, or a team field one of their teams (not their teammates' own). */
+function sharedRule(info: TypeInfo): Compiled {
+  const roles = roleFields(info.fields);
+  const teams = teamFields(info.fields);
+  if (!roles.length && !teams.length) return FALSE;
+  return (who) =>
+    or([
+      ...roles.map(([field, spec]) => fieldHolds(field, spec, 't', who.roleId)),
+      ...(who.hasTeams ? teams.map(([field, spec]) => fieldHolds(field, spec, 't', who.teamIds)) : []),
+    ]);
 }
 
 // ---- turf -------------------------------------------------------------------------------------------------------

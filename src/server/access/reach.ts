@@ -26,6 +26,11 @@ export function teamFields(fields: Record<string, FieldSpec>): Array<[string, Fi
   return referencing(fields, 'teams');
 }
 
+/** Fields naming a role (those a saved view is shared with). */
+export function roleFields(fields: Record<string, FieldSpec>): Array<[string, FieldSpec]> {
+  return referencing(fields, 'roles');
+}
+
 /** Fields pointing at rows of `table` (a relation column, a list of ids in `custom`, or a pivot of links). */
 export function referencing(fields: Record<string, FieldSpec>, table: string): Array<[string, FieldSpec]> {
   return Object.entries(fields).filter(

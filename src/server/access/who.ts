@@ -7,6 +7,8 @@ import { type RawBuilder, sql } from 'kysely';
  */
 export interface Who {
   id: RawBuilder<number>;
+  /** Their role's id (-1 for none). */
+  roleId: RawBuilder<number>;
   /** What goes inside `in (...)`: a list of ids, or a subquery of them. */
   teamIds: RawBuilder<number>;
   /** For a person: whether they have any team (no team: team rules admit nothing, and are left out). */
@@ -21,10 +23,16 @@ export interface Who {
 }
 
 /** A signed-in person (id and teams, as AuthUser holds them). */
-export function whoIs(user: { id: number; team_id?: number | null; team_ids?: number[] }): Who {
+export function whoIs(user: {
+  id: number;
+  role_id?: number | null;
+  team_id?: number | null;
+  team_ids?: number[];
+}): Who {
   const teams = [...new Set([...(user.team_ids ?? []), ...(user.team_id ? [user.team_id] : [])])];
   return {
     id: sql<number>`${user.id}`,
+    roleId: sql<number>`${user.role_id ?? -1}`,
     teamIds: sql<number>`${sql.join(teams.length ? teams : [-1])}`,
     hasTeams: teams.length > 0,
   };
@@ -35,6 +43,7 @@ export function whoIsRow(alias: string): Who {
   const id = sql.ref(`${alias}.id`) as RawBuilder<number>;
   return {
     id,
+    roleId: sql<number>`coalesce(${sql.ref(`${alias}.role_id`)}, -1)`,
     teamIds: sql<number>`select wt.team_id from team_user wt where wt.user_id = ${id} union select ${sql.ref(`${alias}.team_id`)}`,
     hasTeams: true,
     perRow: true,
@@ -45,6 +54,7 @@ export function whoIsRow(alias: string): Who {
 export function regionsAsTurf(regionIds: readonly number[]): Who {
   return {
     id: sql<number>`-1`,
+    roleId: sql<number>`-1`,
     teamIds: sql<number>`-1`,
     hasTeams: false,
     regions: sql<number>`${sql.join(regionIds.length ? regionIds : [-1])}`,

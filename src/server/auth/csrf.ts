@@ -23,7 +23,8 @@ export function setCsrfCookie(request: FastifyRequest, reply: FastifyReply, toke
  * CSRF as Laravel Sanctum does it: GET /sanctum/csrf-cookie sets a readable XSRF-TOKEN cookie and every unsafe
  * request must echo it in X-XSRF-TOKEN, else 419. With a session the token must be that session's own
  * (SessionStore.csrfToken: issued at sign-in, different for every session), so a cookie and header pair made by
- * someone else does not pass with a victim's session cookie. Signed out (sign-in, password reset) the pair only has
+ * someone else does not pass with a victim's session cookie. Requests with a personal access token need none
+ * (tokens/token-requests.ts). Signed out (sign-in, password reset) the pair only has
  * to match.
  */
 export function registerCsrf(app: FastifyInstance, sessions: SessionStore) {
@@ -43,7 +44,8 @@ export function registerCsrf(app: FastifyInstance, sessions: SessionStore) {
   );
 
   app.addHook('onRequest', async (request: FastifyRequest) => {
-    if (!UNSAFE.has(request.method)) return;
+    // A bearer token is sent by a script on purpose, never by a browser by itself: no CSRF to guard against.
+    if (!UNSAFE.has(request.method) || request.token) return;
     const cookie = request.cookies[CSRF_COOKIE];
     const header = request.headers['x-xsrf-token'];
     const sent = typeof header === 'string' ? safeDecode(header) : '';

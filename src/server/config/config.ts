@@ -111,6 +111,7 @@ const settingsSchema = z.object({
   LOGIN_MAX_ATTEMPTS_PER_ADDRESS: integer(20, 1, 100_000),
   LOGIN_ADDRESS_LOCKOUT_ATTEMPTS: integer(200, 1, 1_000_000),
   LOGIN_DECAY_SECONDS: integer(60, 1, 86_400),
+  TOKEN_RATE_LIMIT: integer(120, 1, 1_000_000),
   BODY_LIMIT_BYTES: integer(1_048_576, 1_024, 50 * 1_048_576),
   UPLOAD_LIMIT_BYTES: integer(100 * 1_048_576, 1_024, 1_024 * 1_048_576),
   INPUT_MAX_ROWS: integer(1_000_000, 1, 100_000_000),
@@ -231,6 +232,8 @@ export interface Config {
     addressLockoutAttempts: number;
     decaySeconds: number;
   };
+  /** Requests one personal access token may make per minute (tokens/, docs/settings.md); past it 429. */
+  tokenRateLimit: number;
   /**
    * What one input may hold (docs/settings.md "Input limits"), checked by every upload and import path while it
    * streams: a request body, a file, and a file's rows, columns and cells.
@@ -372,6 +375,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       addressLockoutAttempts: Math.max(s.LOGIN_ADDRESS_LOCKOUT_ATTEMPTS, s.LOGIN_MAX_ATTEMPTS_PER_ADDRESS),
       decaySeconds: s.LOGIN_DECAY_SECONDS,
     },
+    tokenRateLimit: s.TOKEN_RATE_LIMIT,
     limits: {
       bodyBytes: s.BODY_LIMIT_BYTES,
       uploadBytes: s.UPLOAD_LIMIT_BYTES,

@@ -3,7 +3,7 @@ import type { AppContext } from '../app-context.js';
 import { assessFromConversation } from '../assessments/apply.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { fieldError } from '../http/errors.js';
-import type { WriteAnswer, WriteOptions } from '../records/record-service.js';
+import type { WriteAnswer, WriteOptions, WriteUnit } from '../records/record-service.js';
 import { conversationsResource } from './conversations-resource.js';
 import { personOf } from './people.js';
 
@@ -30,6 +30,8 @@ export async function logConversation(
   user: AuthUser | null,
   body: unknown,
   options: WriteOptions,
+  /** More of the same transaction, once the conversation and what it set going are written (a call list's entry done). */
+  alsoWrite?: (unit: WriteUnit, written: WriteAnswer) => Promise<void>,
 ): Promise<WriteAnswer> {
   const def = conversationsResource;
   ctx.records.authorize(user, def, 'create');
@@ -79,6 +81,7 @@ export async function logConversation(
       if (!task) throw fieldError('task_id', `No task has the id ${fromTask}, or you may not read it.`);
       if (!task.completed_at) await ctx.records.update(user, tasks, fromTask, { completed: true }, { unit });
     }
+    if (alsoWrite) await alsoWrite(unit, written);
     return written;
   });
 }

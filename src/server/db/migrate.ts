@@ -39,6 +39,10 @@ import * as conversations from './migrations/036b_conversations.js';
 import * as assessments from './migrations/036c_assessments.js';
 import * as choiceKeysAndArchiveRestore from './migrations/040_choice_keys_and_archive_restore.js';
 import * as logicClearHidden from './migrations/041_logic_clear_hidden.js';
+import * as autonumberFill from './migrations/042_autonumber_fill.js';
+import * as views from './migrations/045_views.js';
+import * as personalAccessTokens from './migrations/052_personal_access_tokens.js';
+import * as callLists from './migrations/058_call_lists.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -81,6 +85,10 @@ const migrations: Record<string, Migration> = {
   '036c_assessments': assessments,
   '040_choice_keys_and_archive_restore': choiceKeysAndArchiveRestore,
   '041_logic_clear_hidden': logicClearHidden,
+  '042_autonumber_fill': autonumberFill,
+  '045_views': views,
+  '052_personal_access_tokens': personalAccessTokens,
+  '058_call_lists': callLists,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -147,6 +147,31 @@ export interface BulkEdits {
   value: Json | null;
 }
 
+export interface CallListEntries {
+  call_list_id: number;
+  claimed_by: number | null;
+  claimed_until: Timestamp | null;
+  conversation_id: number | null;
+  done_at: Timestamp | null;
+  done_by: number | null;
+  id: Generated<number>;
+  outcome: string | null;
+  person_id: number;
+  position: number;
+}
+
+export interface CallLists {
+  archived_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
+  created_by: number | null;
+  id: Generated<number>;
+  name: string;
+  person_type: string;
+  query: Generated<Json>;
+  script: string | null;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface CampaignCards {
   campaign_id: number;
   contact_id: number | null;
@@ -695,6 +720,17 @@ export interface PasswordResets {
   used_at: Timestamp | null;
 }
 
+export interface PersonalAccessTokens {
+  abilities: Generated<Json>;
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp | null;
+  id: Generated<number>;
+  last_used_at: Timestamp | null;
+  name: string;
+  token_hash: string;
+  user_id: number;
+}
+
 export interface RealtimeOutbox {
   created_at: Generated<Timestamp>;
   id: Generated<number>;
@@ -1016,6 +1052,37 @@ export interface Users {
   updated_at: Generated<Timestamp>;
 }
 
+export interface ViewRoleDefaults {
+  role_id: number;
+  view_id: number;
+}
+
+export interface ViewRoles {
+  role_id: number;
+  view_id: number;
+}
+
+export interface Views {
+  columns: Generated<Json>;
+  created_at: Generated<Timestamp>;
+  deleted_at: Timestamp | null;
+  filters: Json | null;
+  group_by: string | null;
+  id: Generated<number>;
+  layout: Generated<string>;
+  name: string;
+  record_type: string;
+  settings: Generated<Json>;
+  sorts: Generated<Json>;
+  updated_at: Generated<Timestamp>;
+  user_id: number | null;
+}
+
+export interface ViewTeams {
+  team_id: number;
+  view_id: number;
+}
+
 export interface VisitContacts {
   contact_id: number;
   visit_id: number;
@@ -1068,6 +1135,8 @@ export interface DB {
   building_types: BuildingTypes;
   bulk_edit_records: BulkEditRecords;
   bulk_edits: BulkEdits;
+  call_list_entries: CallListEntries;
+  call_lists: CallLists;
   campaign_cards: CampaignCards;
   campaign_contractors: CampaignContractors;
   campaign_sites: CampaignSites;
@@ -1111,6 +1180,7 @@ export interface DB {
   notes: Notes;
   notifications: Notifications;
   password_resets: PasswordResets;
+  personal_access_tokens: PersonalAccessTokens;
   realtime_outbox: RealtimeOutbox;
   recruits: Recruits;
   region_users: RegionUsers;
@@ -1137,6 +1207,10 @@ export interface DB {
   trades: Trades;
   unions: Unions;
   users: Users;
+  view_role_defaults: ViewRoleDefaults;
+  view_roles: ViewRoles;
+  view_teams: ViewTeams;
+  views: Views;
   visit_contacts: VisitContacts;
   visit_head_counts: VisitHeadCounts;
   visit_recruits: VisitRecruits;

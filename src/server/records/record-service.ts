@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql, type Transaction } from 'kysely';
-import type { RuleAction } from '../../common/access-rules.js';
+import { keptFromOthers, type RuleAction } from '../../common/access-rules.js';
 import type { Action } from '../../common/permissions.js';
 import { type AccessPolicy, masked } from '../access/policy.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { AppEvents, RecordAction } from '../events/app-events.js';
 import { compileFilter, type FilterScope } from '../filters/compile-filter.js';
 import { fromListFilters } from '../filters/filter-tree.js';
-import { conflict, forbidden, HttpError, notFound } from '../http/errors.js';
+import { conflict, forbidden, HttpError, notFound, ValidationError } from '../http/errors.js';
+import { withSavedView } from '../views/saved-view.js';
 import {
   type BatchOptions,
   type BatchOutcome,
@@ -17,6 +18,7 @@ import {
   importBatch,
 } from './batch-writer.js';
 import { withChoiceKeys } from './choice-keys.js';
+import { addComputedValues } from './computed-values.js';
 import {
   archiveParts,
   archiveValues,
@@ -234,7 +236,8 @@ export class RecordService {
   /** The rows a list query finds (permissions, filters and search applied, as `t`), with the fields it used. */
   private async listed(user: AuthUser | null, def: ResourceDefinition, rawQuery: Record<string, unknown>) {
     this.authorize(user, def, 'read');
-    const query = parseListQuery(rawQuery, def);
+    // `view=<id>`: a saved view's filters and sort (views/saved-view.ts), read as this person.
+    const query = parseListQuery(await withSavedView(this, user, def, rawQuery), def);
     if (query.trashed !== 'without' && !def.softDelete) query.trashed = 'without';
     if (query.trashed !== 'without') this.authorize(user, def, 'restore');
     // Fields the person's role hides are not there for them: no filter, sort, search or count by them.
@@ -253,6 +256,29 @@ export class RecordService {
       base = base.where(searchCondition(searched, fields, pattern));
     }
     return { query, fields, base };
+  }
+
+  /**
+   * Checks a list query of `def` as this person would run it (the fields, operators and values of its filters, its
+   * sorts) without reading a row: 422 naming what is wrong. A saved view is checked so before it is kept.
+   */
+  async checkListQuery(
+    user: AuthUser | null,
+    def: ResourceDefinition,
+    rawQuery: Record<string, unknown>,
+    also: { sorts?: ReadonlyArray<{ field: string }>; groupBy?: string | null } = {},
+  ) {
+    const { fields } = await this.listed(user, def, rawQuery);
+    const check = (key: string, field: string, what: 'filter' | 'sort') => {
+      try {
+        resolveField(field, fields, what);
+      } catch (error) {
+        if (error instanceof ValidationError) throw new ValidationError({ [key]: Object.values(error.errors).flat() });
+        throw error;
+      }
+    };
+    for (const [index, sort] of (also.sorts ?? []).entries()) check(`sorts.${index}`, sort.field, 'sort');
+    if (also.groupBy) check('group_by', also.groupBy, 'filter');
   }
 
   async list(user: AuthUser | null, def: ResourceDefinition, rawQuery: Record<string, unknown>): Promise<ListResult> {
@@ -410,7 +436,7 @@ export class RecordService {
   /**
    * The row `id` of `def` if the person may read it (and, with `action`, change it): 404 when there is no such record,
    * 403 in the words of the rule when there is one out of their reach ("This site is outside your turf."); a private
-   * record (an owner column) of someone else is 404, as if it did not exist.
+   * record (an owner column) or a view not shared with them is 404, as if it did not exist.
    */
   private async findVisible(
     db: Kysely<any>,
@@ -436,7 +462,7 @@ export class RecordService {
       // permissions): not there for them. Outside a rule of their role: said in the rule's words.
       const categories = this.access.categories(user, def);
       const hiddenCategory = categories !== 'all' && !categories.includes(row[def.categoryColumn!]);
-      if (step === 'read' && (def.ownerColumn || hiddenCategory)) throw await missing();
+      if (step === 'read' && (def.ownerColumn || keptFromOthers(def.type) || hiddenCategory)) throw await missing();
       throw forbidden(await this.access.refusal(user, def, step, db));
     }
     return row;
@@ -486,6 +512,7 @@ export class RecordService {
     }
     for (const [name, byOwner] of byField)
       for (const record of records) record[name] = (byOwner.get(record.id) ?? []).sort((a, b) => a - b);
+    await addComputedValues(db, def, fields, records);
     await def.hooks?.present?.(records, db);
     return records;
   }

@@ -1,4 +1,4 @@
-import { OptionProblem, type ValidationOption } from '../../common/field-types/define.js';
+import { OptionProblem, type SiblingField, type ValidationOption } from '../../common/field-types/define.js';
 import { fieldTypeModule, isFieldType, optionKeys, SCHEMA_FIELD_TYPES } from '../../common/field-types.js';
 import type {
   RelationTarget,
@@ -86,11 +86,50 @@ export function withValidationOptions(
   return spec;
 }
 
-/** Checks the options of a field of `type`; returns them normalised, or the option that is wrong and why. */
+export type FieldOfType = Pick<SchemaField, 'slug' | 'name' | 'type' | 'required' | 'options' | 'column'>;
+
+/** The fields of a record type as a computed field (formula) sees them: each with its spec. */
+export function siblingFields(
+  fields: readonly FieldOfType[],
+  targets: Record<RelationTarget, RelationTargetInfo>,
+): SiblingField[] {
+  return fields.map((field) => ({
+    slug: field.slug,
+    name: field.name,
+    type: field.type,
+    options: field.options ?? {},
+    spec: fieldSpecFor(field, targets),
+  }));
+}
+
+/**
+ * The specs of `fields` (slugs of a record type's fields) with the SQL of the computed ones (formulas: their type's
+ * `compute`), worked out from every field of the type (`all`).
+ */
+export function withComputedValues(
+  specs: Record<string, FieldSpec>,
+  all: readonly FieldOfType[],
+  targets: Record<RelationTarget, RelationTargetInfo>,
+): Record<string, FieldSpec> {
+  const computing = all.filter((field) => field.slug in specs && fieldTypeModule(field.type).compute);
+  if (!computing.length) return specs;
+  const fields = siblingFields(all, targets);
+  for (const field of computing) {
+    const module = fieldTypeModule(field.type);
+    specs[field.slug].computed = module.compute!(field.options ?? {}, { self: field.slug, fields });
+  }
+  return specs;
+}
+
+/**
+ * Checks the options of a field of `type`; returns them normalised, or the option that is wrong and why. `scope`: the
+ * field's slug and the fields of its type as they will be (a formula names them).
+ */
 export function checkFieldOptions(
   type: SchemaFieldType,
   raw: unknown,
   targets: Record<RelationTarget, RelationTargetInfo>,
+  scope?: { self: string; fields: readonly FieldOfType[] },
 ): { options: SchemaFieldOptions } | { error: string; key?: string } {
   if (!isFieldType(type)) return { error: `The type must be one of: ${SCHEMA_FIELD_TYPES.join(', ')}.` };
   if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw)))
@@ -108,7 +147,10 @@ export function checkFieldOptions(
     }
     return { key: String(issue.path[0] ?? ''), error: issue.message };
   }
-  const checked = module.checkOptions(parsed.data, { targets });
+  const checked = module.checkOptions(parsed.data, {
+    targets,
+    ...(scope ? { self: scope.self, fields: siblingFields(scope.fields, targets) } : {}),
+  });
   if (checked instanceof OptionProblem) return { key: checked.key, error: checked.message };
   if (JSON.stringify(checked).length > 50_000) return { error: 'The options are too large.' };
   const options = checked as SchemaFieldOptions;

@@ -57,7 +57,8 @@ async function dropOtherSortIndexes(
   for (const { name } of rows) if (name !== keep) await sql`drop index if exists ${sql.id(name)}`.execute(db);
 }
 
-function target(schema: { id: number; type: string }) {
+/** The table a schema's records live in, the schema they are scoped to (types made in the app), and whether rows are soft-deleted. */
+export function target(schema: { id: number; type: string }) {
   const def = builtinDefinition(schema.type);
   // Records of app-made types are soft-deleted rows of custom_records.
   return def

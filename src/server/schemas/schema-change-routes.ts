@@ -7,6 +7,7 @@ import type { AppContext } from '../app-context.js';
 import { answer, idParams, messageAnswer, noBody, noQuery, optionalBody, recordAnswer } from '../http/contracts.js';
 import { fieldError, HttpError } from '../http/errors.js';
 import { type ArchivedValue, ArchivedValues } from './archived-values.js';
+import { storedFields, withField } from './computed-dependents.js';
 import { customTypeDefinition } from './custom-types.js';
 import { type FieldImpact, fieldImpact, presentImpact } from './field-changes.js';
 import { checkFieldOptions, optionsErrorKey } from './field-specs.js';
@@ -147,11 +148,11 @@ export function registerSchemaChangeRoutes(fastify: FastifyInstance, ctx: AppCon
       const { field, schema } = await fieldOf(request.user, request.params.id);
       const type = body.type ?? field.type;
       if (field.column && type !== field.type) throw fieldError('type', 'The type of a built-in field cannot change.');
-      const checked = checkFieldOptions(
-        type,
-        body.options ?? optionsKeptBy(type, field.options),
-        await schemaRelationTargets(ctx.db),
-      );
+      const options = body.options ?? optionsKeptBy(type, field.options);
+      const checked = checkFieldOptions(type, options, await schemaRelationTargets(ctx.db), {
+        self: field.slug,
+        fields: withField(await storedFields(ctx.db, schema.id), field.slug, { ...field, type, options }),
+      });
       if ('error' in checked) throw fieldError(optionsErrorKey(checked), checked.error);
       return {
         data: presentImpact(

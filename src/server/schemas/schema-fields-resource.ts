@@ -11,7 +11,9 @@ import { slugifyField } from '../../common/slugs.js';
 import { fieldError, HttpError } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { uniqueIndexExpression } from '../records/unique-values.js';
+import { dropAutonumber, syncAutonumber } from './autonumbers.js';
 import { builtinDefinition } from './builtin-types.js';
+import { refuseBreakingComputed, storedFields, withField } from './computed-dependents.js';
 import { customTypeDefinition } from './custom-types.js';
 import { applyFieldChange, type FieldImpact } from './field-changes.js';
 import { checkFieldOptions, fieldSpecFor, optionsErrorKey } from './field-specs.js';
@@ -157,13 +159,23 @@ export const schemaFieldsResource: ResourceDefinition = {
       const schema = await schemaRow(trx, schemaId);
       if (!schema) throw fieldError('schema_id', 'The selected schema does not exist.');
       const type = (prepared.type ?? existing?.type) as SchemaFieldType;
+      const targets = await schemaRelationTargets(trx);
       if (action === 'create' || 'options' in prepared || 'type' in prepared) {
         // A new type without new options keeps those of the old options it takes.
-        const checked = checkFieldOptions(
+        const options = 'options' in prepared ? prepared.options : optionsKeptBy(type, existing?.options);
+        const slug = existing?.slug ?? prepared.slug ?? slugifyField(prepared.name ?? '');
+        const self = {
+          slug,
+          name: prepared.name ?? existing?.name ?? slug,
           type,
-          'options' in prepared ? prepared.options : optionsKeptBy(type, existing?.options),
-          await schemaRelationTargets(trx),
-        );
+          options,
+          required: false,
+          column: false,
+        };
+        const checked = checkFieldOptions(type, options, targets, {
+          self: slug,
+          fields: withField(await storedFields(trx, schemaId), slug, self),
+        });
         if ('error' in checked) throw fieldError(optionsErrorKey(checked), checked.error);
         prepared.options = checked.options;
         if (action === 'update' && checked.options.unique && !existing!.options?.unique)
@@ -228,11 +240,17 @@ export const schemaFieldsResource: ResourceDefinition = {
       if (prepared.required === null) prepared.required = false;
       if (action === 'update') {
         const after = { ...existing!, ...prepared };
+        // A formula that names this field must still work with it renamed or of another type.
+        if ('name' in prepared || 'type' in prepared || 'options' in prepared)
+          await refuseBreakingComputed(trx, schemaId, existing as SchemaField, after as SchemaField, targets);
         if (existing!.column && (await kindOf(trx, after)) !== (await kindOf(trx, existing!)))
           throw fieldError('options', 'The kind of value a built-in field holds cannot change.');
         if (existing!.column && after.options?.target !== existing!.options?.target)
           throw fieldError('options.target', 'What a built-in relation points at cannot change.');
         const touchesValues = 'type' in prepared || 'options' in prepared;
+        // Numbering stops before the values are converted (its trigger would keep each number as it was).
+        if (existing!.type === 'autonumber' && type !== 'autonumber')
+          await dropAutonumber(trx, schema, existing as SchemaField);
         // Values about to be rewritten in another kind must not meet the old kind's index (`(... ->> 'x')::numeric`
         // refuses a list): it goes first, in this transaction; the new kind's is made after the commit.
         if (touchesValues && !existing!.column && (await kindOf(trx, after)) !== (await kindOf(trx, existing!)))
@@ -270,6 +288,15 @@ export const schemaFieldsResource: ResourceDefinition = {
         );
       const schema = await schemaRow(trx, existing.schema_id);
       if (!schema) return;
+      await refuseBreakingComputed(
+        trx,
+        schema.id,
+        existing as SchemaField,
+        null,
+        await schemaRelationTargets(trx),
+        'id',
+      );
+      await dropAutonumber(trx, schema, existing as SchemaField);
       const impact = await applyFieldChange(records, trx, schema, existing as SchemaField, { next: null }, user);
       await reviseSchema(trx, schema.id, user, {
         [`field:${existing.slug}`]: [fieldSnapshot(existing), null],
@@ -280,8 +307,11 @@ export const schemaFieldsResource: ResourceDefinition = {
       // A custom field whose kind of value changed gets the index of its new kind (the name stays: drop here, made
       // after the commit). Not in this transaction: the rows it rewrote or archived still have their old versions,
       // which an index built now would also read, and `'n/a'::numeric` fails.
-      if (action !== 'update' || record.column) return;
+      if (record.column) return;
       const schema = await schemaRow(trx, record.schema_id);
+      if (schema && (record.type === 'autonumber' || existing?.type === 'autonumber'))
+        await syncAutonumber(trx, schema, record as SchemaField);
+      if (action !== 'update') return;
       if (schema && (await kindOf(trx, record)) !== (await kindOf(trx, existing!)))
         await dropCustomFieldIndex(trx, schema, record as SchemaField);
     },

@@ -105,7 +105,10 @@ function checkSchemaFiles(files: SchemaFile[], targets: Record<RelationTarget, R
     for (const field of schema.fields) {
       if (slugs.has(field.slug)) throw new Error(`${name}: the field "${field.slug}" is listed twice.`);
       slugs.add(field.slug);
-      const checked = checkFieldOptions(field.type, field.options, targets);
+      const checked = checkFieldOptions(field.type, field.options, targets, {
+        self: field.slug,
+        fields: schema.fields.map((other) => ({ ...other, column: Boolean(other.column) })),
+      });
       if ('error' in checked) throw new Error(`${name}: field "${field.slug}": ${checked.error}`);
       field.options = checked.options;
     }

@@ -12,7 +12,7 @@ import {
 import type { Database } from '../db/database.js';
 import { type FormLogicOutcome, NO_FORM_LOGIC } from '../records/form-logic-outcome.js';
 import type { FieldSpec } from '../records/resource.js';
-import { fieldSpecFor } from './field-specs.js';
+import { fieldSpecFor, withComputedValues } from './field-specs.js';
 
 export interface SchemaSnapshot {
   list: RecordSchema[];
@@ -109,8 +109,10 @@ function snapshotOf(list: RecordSchema[]): SchemaSnapshot {
     targets,
     customSpecs(type) {
       if (!specs.has(type)) {
-        const fields = byType.get(type)?.fields.filter((field) => !field.column) ?? [];
-        specs.set(type, Object.fromEntries(fields.map((field) => [field.slug, fieldSpecFor(field, targets)])));
+        const all = byType.get(type)?.fields ?? [];
+        const fields = all.filter((field) => !field.column);
+        const custom = Object.fromEntries(fields.map((field) => [field.slug, fieldSpecFor(field, targets)]));
+        specs.set(type, withComputedValues(custom, all, targets));
       }
       return specs.get(type)!;
     },

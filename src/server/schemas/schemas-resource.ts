@@ -1,13 +1,14 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { PERMISSION_ENTITIES } from '../../common/permission-catalogue.js';
-import { pluralizeSlug, SCHEMA_FIELD_TYPES } from '../../common/schema-types.js';
+import { pluralizeSlug, SCHEMA_FIELD_TYPES, type SchemaField } from '../../common/schema-types.js';
 import { slugifyField, slugifyType } from '../../common/slugs.js';
 import { fieldError, HttpError } from '../http/errors.js';
 import type { RecordService } from '../records/record-service.js';
 import type { ResourceDefinition } from '../records/resource.js';
+import { syncAutonumber } from './autonumbers.js';
 import { builtinDefinition, builtinTypes } from './builtin-types.js';
-import { checkFieldOptions, optionsErrorKey } from './field-specs.js';
+import { checkFieldOptions, type FieldOfType, optionsErrorKey } from './field-specs.js';
 import { ensureCustomFieldIndex } from './indexes.js';
 import { schemaRelationTargets } from './relation-targets.js';
 import { FIELD_SLUG_PATTERN, RESERVED_FIELDS, RESERVED_RESOURCES, TYPE_PATTERN } from './schema-names.js';
@@ -48,6 +49,21 @@ const initialField = z
     options: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
+
+/** A new type's fields as a formula among them sees them: its name, then the fields it is made with. */
+function initialFields(fields: ReadonlyArray<z.infer<typeof initialField>>): FieldOfType[] {
+  return [
+    { slug: 'name', name: 'Name', type: 'text', required: true, options: {}, column: true },
+    ...fields.map((field) => ({
+      slug: field.slug || slugifyField(field.name),
+      name: field.name,
+      type: field.type,
+      required: field.required ?? false,
+      options: field.options ?? {},
+      column: false,
+    })),
+  ];
+}
 
 /**
  * Record types. Built-in types come from the files in schemas/ (their type cannot change and they cannot be
@@ -124,7 +140,10 @@ export const schemasResource: ResourceDefinition = {
         if (!FIELD_SLUG_PATTERN.test(slug) || RESERVED_FIELDS.has(slug) || slugs.has(slug))
           throw fieldError(`fields.${i}.slug`, `The field slug "${slug}" is not allowed or used twice.`);
         slugs.add(slug);
-        const checked = checkFieldOptions(field.type, field.options, targets);
+        const checked = checkFieldOptions(field.type, field.options, targets, {
+          self: slug,
+          fields: initialFields(prepared.fields ?? []),
+        });
         if ('error' in checked) throw fieldError(optionsErrorKey(checked, `fields.${i}.options`), checked.error);
       }
       if (prepared.position === undefined) {
@@ -160,10 +179,14 @@ export const schemasResource: ResourceDefinition = {
           column: true,
         },
         ...(values?.fields ?? []).map((field: z.infer<typeof initialField>, i: number) => {
-          const checked = checkFieldOptions(field.type, field.options, targets) as { options: object };
+          const slug = field.slug || slugifyField(field.name);
+          const checked = checkFieldOptions(field.type, field.options, targets, {
+            self: slug,
+            fields: initialFields(values?.fields ?? []),
+          }) as { options: object };
           return {
             schema_id: record.id,
-            slug: field.slug || slugifyField(field.name),
+            slug,
             name: field.name,
             type: field.type,
             category: field.category ?? 'custom',
@@ -174,7 +197,19 @@ export const schemasResource: ResourceDefinition = {
           };
         }),
       ];
-      await trx.insertInto('schema_fields').values(fields).execute();
+      const inserted = await trx.insertInto('schema_fields').values(fields).returning(['id', 'slug']).execute();
+      const ids = new Map(inserted.map((field) => [field.slug, field.id]));
+      for (const field of fields)
+        if (field.type === 'autonumber')
+          await syncAutonumber(
+            trx,
+            record as SchemaRow,
+            {
+              ...field,
+              id: ids.get(field.slug)!,
+              options: JSON.parse(field.options),
+            } as SchemaField,
+          );
     },
     async present(records, db) {
       const loaded = new Map(

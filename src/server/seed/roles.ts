@@ -44,6 +44,8 @@ const REFERENCE = [
 const ASSISTANT = crud(['assistant-thread', 'assistant-message'], ['create', 'read', 'delete', 'restore']).concat(
   'assistant-thread:update',
 );
+// Everyone keeps views of their own (docs/views.md); sharing them is view:share.
+const VIEWS = crud(['view'], ['create', 'read', 'update', 'delete', 'restore']);
 const EVERYONE = [
   'feature:read',
   'notification:read',
@@ -51,6 +53,7 @@ const EVERYONE = [
   'notification:delete',
   'schema:read',
   ...ASSISTANT,
+  ...VIEWS,
 ];
 
 /** Organizers change and delete only the work they wrote or are assigned: notes, tasks, documents (issue 31 point 5). */
@@ -95,6 +98,7 @@ export function seededRoles() {
         'system:grievances',
         // Leaders record the cards their organizers collected, and visits made by others.
         'user:log-for-others',
+        'view:share',
       ],
     },
     {

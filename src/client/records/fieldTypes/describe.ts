@@ -5,7 +5,7 @@
  * The React side (fieldTypes/index.tsx) maps each type to its Input, Field, Column and Filter from this.
  */
 
-import type { NumberFieldFormat } from '../../../common/field-types';
+import type { NumberFieldFormat, ValueKind } from '../../../common/field-types';
 import {
   normaliseChoices,
   type RelationTarget,
@@ -79,7 +79,15 @@ export interface FieldDescriptor {
   /** Part of the default list columns (others can be added with the Columns button). */
   listDefault: boolean;
   filters: FilterSpec[];
+  /**
+   * A computed field (formula): the kind of value it gives (its filters and display follow it) and its value worked
+   * out from the form's values as they are typed (null: it cannot be worked out here).
+   */
+  computed?: { kind: ValueKind; live: ((values: Readonly<Record<string, unknown>>) => unknown) | null };
 }
+
+/** A field as its type's describe sees the other fields of its record type. */
+export type DescribedField = Pick<SchemaField, 'slug' | 'name' | 'type'> & Partial<SchemaField>;
 
 function relationInfo(target: unknown): ReferenceInfo | undefined {
   const info = relationTarget(target);
@@ -97,8 +105,11 @@ function fieldType(field: Pick<SchemaField, 'type'>): SchemaFieldType {
   return (field.type ?? 'text') as SchemaFieldType;
 }
 
+/** A field as the screens show it; `all`: the fields of its type (a formula names them; `fields.map(describeField)` gives them). */
 export function describeField(
-  field: Pick<SchemaField, 'slug' | 'name' | 'type'> & Partial<SchemaField>,
+  field: DescribedField,
+  _index?: number,
+  all?: readonly DescribedField[],
 ): FieldDescriptor {
   const options = (field.options ?? {}) as Record<string, unknown>;
   const type = fieldType(field);
@@ -106,8 +117,8 @@ export function describeField(
   const multiple = Boolean(options.multiple);
   const withTrade = type === 'relation' && Boolean(options.with_trade);
   const readOnly = Boolean(options.read_only);
-  const reference = type === 'relation' ? relationInfo(options.target) : undefined;
   const ui = fieldTypeUIOf(type);
+  const reference = relationInfo(type === 'relation' ? options.target : ui.target);
   const number = ui.numberFormat(options as SchemaFieldOptions);
   const given = (value: unknown) => (typeof value === 'number' ? value : undefined);
   const step = given(options.step) ?? (number === 'integer' ? 1 : number === 'currency' ? 0.01 : undefined);
@@ -135,6 +146,8 @@ export function describeField(
     listDefault: true,
     filters: [],
   };
+  const computed = ui.computed?.(options as SchemaFieldOptions, field.slug, all ?? [field]);
+  if (computed) descriptor.computed = computed;
   const structured = ui.structured(descriptor);
   descriptor.sortable = !structured && !readOnly;
   descriptor.listDefault = !ui.wide(descriptor) && !structured && !options.hide_in_list;

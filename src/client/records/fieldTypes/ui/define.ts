@@ -5,9 +5,9 @@
  * cell edits it in place, how the history writes it.
  */
 import type { ComponentType } from 'react';
-import type { SchemaFieldOptions, SchemaFieldType } from '../../../../common/schema-types';
+import type { RelationTarget, SchemaFieldOptions, SchemaFieldType } from '../../../../common/schema-types';
 import type { FilterValueKind } from '../../grid/gridQuery';
-import type { FieldDescriptor, FilterSpec, NumberFormat } from '../describe';
+import type { DescribedField, FieldDescriptor, FilterSpec, NumberFormat } from '../describe';
 import type { ValueView } from '../displays';
 import type { InputComponentProps } from '../inputs';
 import type { OptionsEditorProps } from './options/props';
@@ -17,6 +17,8 @@ export type CellEditor = FilterValueKind | 'relation';
 
 export interface FieldTypeUI {
   type: SchemaFieldType;
+  /** What its values point at when it is not a relation choosing its target (a person: `user`). */
+  target?: RelationTarget;
   /** The record form's input. */
   Input: ComponentType<InputComponentProps>;
   /** The value as it reads, a plain function of the value and its record (list cells: no record context, no hook). */
@@ -35,6 +37,12 @@ export interface FieldTypeUI {
   numberFormat(options: SchemaFieldOptions): NumberFormat | undefined;
   /** The schema editor's editor of its own options (choices, what it points at, a format); null: it has none. */
   Options: ComponentType<OptionsEditorProps> | null;
+  /** Computed types (formula): what the value is and how the form works it out (FieldDescriptor `computed`). */
+  computed?(
+    options: SchemaFieldOptions,
+    self: string,
+    fields: readonly DescribedField[],
+  ): FieldDescriptor['computed'] | undefined;
 }
 
 export const plainHistory = (value: unknown) => String(value);

@@ -2,6 +2,7 @@
 import type { SchemaFieldType } from '../../../../common/schema-types';
 import { addresses } from './addresses';
 import { attachment } from './attachment';
+import { autonumber } from './autonumber';
 import { boolean } from './boolean';
 import { color } from './color';
 import { date } from './date';
@@ -10,11 +11,13 @@ import type { FieldTypeUI } from './define';
 import { dropdown } from './dropdown';
 import { email } from './email';
 import { estimatedHours } from './estimated-hours';
+import { formula } from './formula';
 import { headCount } from './head-count';
 import { json } from './json';
 import { link } from './link';
 import { note } from './note';
 import { number } from './number';
+import { person } from './person';
 import { phone } from './phone';
 import { prevailingWage } from './prevailing-wage';
 import { radios } from './radios';
@@ -53,6 +56,9 @@ export const FIELD_TYPE_UIS: Readonly<Record<SchemaFieldType, FieldTypeUI>> = {
   rating,
   json,
   'rich-text': richText,
+  person,
+  autonumber,
+  formula,
 };
 
 /** The screens of a field type (an unknown type reads as text). */

@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import FormHelperText from '@mui/material/FormHelperText';
 import FormLabel from '@mui/material/FormLabel';
 import Rating from '@mui/material/Rating';
+import { lazy } from 'react';
 import { required, useInput } from 'react-admin';
 import { RATING_STARS } from '../../../../common/field-types/rating';
 import type { FieldDescriptor } from '../describe';
@@ -62,6 +63,6 @@ export const rating: FieldTypeUI = {
   history: (value, d) => (typeof value === 'number' ? `${value} of ${starsOf(d)}` : String(value)),
   wide: never,
   structured: never,
-  Options: null,
+  Options: lazy(() => import('./options/RatingOptions').then((m) => ({ default: m.RatingOptions }))),
   numberFormat: () => 'integer',
 };

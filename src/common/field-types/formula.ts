@@ -1,0 +1,147 @@
+import * as z from 'zod/mini';
+import {
+  type CheckedFormula,
+  checkFormula,
+  evaluateFormula,
+  FORMULA_RESULTS,
+  FormulaError,
+  type FormulaField,
+  type FormulaResult,
+  type FormulaType,
+  type FormulaValue,
+  formulaSql,
+} from '../formulas/formula.js';
+import { defineFieldType, OptionProblem, type SiblingField, type Sql, type ValueKind } from './define.js';
+import { COMMON, oneOf } from './options.js';
+import { STANDARD_FILTERS, STANDARD_SORT, valueExpression } from './sql.js';
+import { plainWords } from './words.js';
+
+/** The kind of value each result of a formula is (filters offer that kind's operators). */
+const KIND_OF_RESULT: Readonly<Record<FormulaResult, ValueKind>> = {
+  number: 'number',
+  text: 'text',
+  date: 'date',
+  boolean: 'boolean',
+};
+
+/** What a formula reads a field of each kind as; the kinds left out hold lists or structures. */
+const TYPE_OF_KIND: Partial<Record<ValueKind, FormulaType>> = {
+  text: 'text',
+  email: 'text',
+  phone: 'text',
+  url: 'text',
+  color: 'text',
+  enum: 'text',
+  integer: 'number',
+  number: 'number',
+  boolean: 'boolean',
+  date: 'date',
+  datetime: 'date',
+};
+
+/** A field of the type as a formula sees it: its name, type and options, and the kind of value it holds. */
+export type FieldForFormula = Pick<SiblingField, 'slug' | 'name' | 'type' | 'options'> & { kind: ValueKind };
+
+/** The fields of the type as a formula names them: their type, and their expression when they are formulas. */
+export function formulaFields(fields: readonly FieldForFormula[]): FormulaField[] {
+  return fields.map((field) => ({
+    slug: field.slug,
+    name: field.name,
+    type: TYPE_OF_KIND[field.kind] ?? null,
+    ...(field.type === 'formula' && typeof field.options.expression === 'string'
+      ? { expression: field.options.expression }
+      : {}),
+  }));
+}
+
+/**
+ * The value of the formula `expression` of the field `self` for a record's values, worked out in JavaScript (the
+ * form shows it as the values are typed); null when the formula does not check.
+ */
+export function formulaPreview(
+  expression: string,
+  self: string,
+  fields: readonly FieldForFormula[],
+): ((values: Readonly<Record<string, unknown>>) => FormulaValue) | null {
+  try {
+    const { tree } = checkFormula(expression, self, formulaFields(fields));
+    return (values) => evaluateFormula(tree, values);
+  } catch (error) {
+    if (error instanceof FormulaError) return null;
+    throw error;
+  }
+}
+
+/** A stored field's value as the type the formula reads it as (dates of date-times: the day in UTC). */
+function storedSql(sql: Sql, field: SiblingField, type: FormulaType, alias: string) {
+  const value = valueExpression(sql, field.slug, field.spec, alias);
+  if (type === 'number') return sql`(${value})::numeric`;
+  if (type === 'boolean') return sql`(${value})::boolean`;
+  if (type === 'date')
+    return field.spec.kind === 'datetime'
+      ? sql`((${value})::timestamptz at time zone 'UTC')::date`
+      : sql`(${value})::date`;
+  return sql`(${value})::text`;
+}
+
+const siblingsForFormula = (fields: readonly SiblingField[]) =>
+  fields.map((field) => ({ ...field, kind: field.spec.kind }));
+
+/** The checked formula of a field, or the problem under `options.expression`. */
+function checked(expression: string, self: string, fields: readonly SiblingField[]) {
+  try {
+    return checkFormula(expression, self, formulaFields(siblingsForFormula(fields)));
+  } catch (error) {
+    if (error instanceof FormulaError) return new OptionProblem('expression', error.message);
+    throw error;
+  }
+}
+
+const expression = z
+  .string({ error: 'The options.expression must be the formula, as text.' })
+  .check(
+    z.minLength(1, 'The options.expression must be the formula, as text.'),
+    z.maxLength(2_000, 'The options.expression may not be longer than 2,000 characters.'),
+  );
+
+/**
+ * A formula: a value worked out from the record's other fields (`ROUND({Estimated value} * 1.1, 0)`,
+ * common/formulas/), never typed. Its `result` (number, text, date, yes/no) is found when the field is saved; lists
+ * filter and sort on its SQL, the form shows its JavaScript's value.
+ */
+export const formula = defineFieldType({
+  type: 'formula',
+  label: 'Formula',
+  options: z.strictObject({
+    help: COMMON.help,
+    hide_in_list: COMMON.hide_in_list,
+    expression,
+    result: oneOf('result', FORMULA_RESULTS),
+  }),
+  checkOptions(options, context) {
+    if (!context.fields || !context.self)
+      return new OptionProblem('expression', 'A formula is checked against the fields of its record type.');
+    const found = checked(options.expression, context.self, context.fields);
+    if (found instanceof OptionProblem) return found;
+    return { ...options, expression: options.expression.trim(), result: found.result };
+  },
+  validation: () => [],
+  kind: (options) => KIND_OF_RESULT[options.result ?? 'text'],
+  spec: () => ({ readOnly: true }),
+  fromCell: (cell) => ({ ok: true, value: cell }),
+  toCell: 'value',
+  filters: STANDARD_FILTERS,
+  sort: { key: STANDARD_SORT.key, index: () => null },
+  filterIndex: () => null,
+  words: plainWords,
+  textual: false,
+  groupable: false,
+  compute(options, { self, fields }) {
+    const found = checked(options.expression, self, fields);
+    // A formula its type's fields no longer fit (saved before a change the checks now refuse) is blank, not an error.
+    if (found instanceof OptionProblem) return (sql) => sql`null`;
+    const bySlug = new Map(fields.map((field) => [field.slug, field]));
+    const tree: CheckedFormula = found.tree;
+    return (sql, alias) => formulaSql(sql, tree, (slug, type) => storedSql(sql, bySlug.get(slug)!, type, alias));
+  },
+});
