@@ -34,6 +34,7 @@ import {
   removeTempFolder,
   startServer,
 } from './lib/server.js';
+import { drawnTurf } from './lib/turf-shape.js';
 import { type BenchRow, row } from './types.js';
 
 const AREA = 'access-scope';
@@ -55,18 +56,6 @@ const NAMES = { pglite: 'embedded', postgres: 'PostgreSQL' };
 function percentile(values: number[], fraction: number) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * fraction) - 1)] ?? 0;
-}
-
-/** The turf bench's drawn turf (tests/bench/turf.ts): a jagged ring of 1,000 corners holding 13,990 of the sites. */
-function drawnTurf(lat: number, lng: number, n: number): AreaGeometry {
-  const ring: Array<[number, number]> = [];
-  for (let i = 0; i < n; i++) {
-    const angle = (2 * Math.PI * i) / n;
-    const radius = i % 2 ? 2.2 : 2.6;
-    ring.push([lng + radius * Math.cos(angle), lat + radius * Math.sin(angle)]);
-  }
-  ring.push(ring[0]);
-  return { type: 'Polygon', coordinates: [ring] };
 }
 
 /** A rectangle turf (the other turf-scoped people's). */

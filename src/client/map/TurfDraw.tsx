@@ -21,7 +21,8 @@ import Typography from '@mui/material/Typography';
 import type L from 'leaflet';
 import { useEffect, useRef, useState } from 'react';
 import { useCanAccess } from 'react-admin';
-import { fetchOptions, previewShape, saveTurf, type TurfOutlook } from './api';
+import type { TurfOutlook } from '../../common/access-rules';
+import { fetchOptions, previewShape, saveTurf } from './api';
 import { polygonTool } from './drawing';
 import { TurfOutlookList } from './TurfOutlookList';
 

@@ -10,7 +10,7 @@ import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
-import type { TurfOutlook } from './api';
+import type { TurfOutlook } from '../../common/access-rules';
 
 const sites = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'site' : 'sites'}`;
 

@@ -2,6 +2,7 @@
  * The map's calls (docs/map.md), through the app's one HTTP client (credentials, CSRF, error kinds).
  */
 import type { FeatureCollection } from 'geojson';
+import type { TurfOutlook } from '../../common/access-rules';
 import type { MapLayer, MarkerCard, MarkerItem } from '../../common/map-types';
 import { http } from '../app/services';
 
@@ -135,16 +136,6 @@ export async function fetchOptions(list: string, q: string, signal?: AbortSignal
     },
   );
   return response.data.data;
-}
-
-/** What assigning a turf being drawn would do for one person: whether it scopes them, sites now and with it. */
-export interface TurfOutlook {
-  id: number;
-  name: string;
-  role: { id: number; name: string } | null;
-  scoped: boolean;
-  now: number;
-  after: number;
 }
 
 /**
