@@ -20,7 +20,7 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useMemo, useState } from 'react';
 import { type RolePolicy, rulesBeyond } from '../../common/access-rules';
 import { useSession } from '../app/hooks';
-import { http } from '../app/services';
+import { useAppDataProvider } from '../records/hooks';
 import { type AccessType, accessMatrix, POLICY_ACTIONS } from './access';
 import { RuleEditor } from './RuleEditor';
 import { SeeAs } from './SeeAs';
@@ -46,16 +46,14 @@ export function AccessMatrix({
   readOnly: boolean;
 }) {
   const me = useSession().user;
+  const dataProvider = useAppDataProvider();
   const [types, setTypes] = useState<AccessType[] | null>(null);
   const [failed, setFailed] = useState(false);
   const [editing, setEditing] = useState<AccessType | null>(null);
   const [find, setFind] = useState('');
   useEffect(() => {
-    http.get<{ data: AccessType[] }>('/api/access/types').then(
-      (response) => setTypes(response.data.data),
-      () => setFailed(true),
-    );
-  }, []);
+    dataProvider.accessTypes().then(setTypes, () => setFailed(true));
+  }, [dataProvider]);
   const rows = useMemo(() => (types ? accessMatrix(role, types) : []), [role, types]);
   const beyond = useMemo(() => (me ? rulesBeyond(me, role) : []), [me, role]);
   const needle = find.trim().toLowerCase();

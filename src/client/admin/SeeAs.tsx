@@ -16,7 +16,8 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import type { RolePolicy, TypeOutlook } from '../../common/access-rules';
-import { http } from '../app/services';
+import type { AppDataProvider } from '../providers/dataProvider';
+import { useAppDataProvider } from '../records/hooks';
 
 type Person = { id: number; name: string };
 
@@ -25,10 +26,8 @@ const messageOf = (error: unknown) =>
   (error as Error).message ??
   'It could not be worked out.';
 
-const findPeople = (q: string) =>
-  http
-    .get<{ data: Person[] }>('/api/options/users', { query: q ? { q } : undefined })
-    .then((response) => response.data.data);
+const findPeople = (dataProvider: AppDataProvider, q: string): Promise<Person[]> =>
+  dataProvider.options('users', q ? { q } : undefined);
 
 export function SeeAs({ role }: { role: { permissions: string[]; policy: RolePolicy } }) {
   const [people, setPeople] = useState<Person[]>([]);
@@ -36,21 +35,17 @@ export function SeeAs({ role }: { role: { permissions: string[]; policy: RolePol
   const [rows, setRows] = useState<TypeOutlook[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const search = (q: string) => findPeople(q).then(setPeople, () => undefined);
+  const dataProvider = useAppDataProvider();
+  const search = (q: string) => findPeople(dataProvider, q).then(setPeople, () => undefined);
   useEffect(() => {
-    findPeople('').then(setPeople, () => undefined);
-  }, []);
+    findPeople(dataProvider, '').then(setPeople, () => undefined);
+  }, [dataProvider]);
   const run = async () => {
     if (!person) return;
     setBusy(true);
     setError(null);
     try {
-      const response = await http.post<{ data: TypeOutlook[] }>('/api/access/see-as', {
-        user_id: person.id,
-        permissions: role.permissions,
-        policy: role.policy,
-      });
-      setRows(response.data.data);
+      setRows(await dataProvider.seeAs({ user_id: person.id, permissions: role.permissions, policy: role.policy }));
     } catch (e) {
       setError(messageOf(e));
       setRows(null);

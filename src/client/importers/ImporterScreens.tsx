@@ -33,17 +33,18 @@ import {
   useRedirect,
   useRefresh,
 } from 'react-admin';
-import { http } from '../app/services';
 import ListGrid from '../records/grid/ListGrid';
 import { ResetColumnsButton } from '../records/grid/ResetColumnsButton';
 import { recordCell } from '../records/grid/recordCell';
 import { SmallScreenPagination, useSmallScreen } from '../records/grid/smallScreen';
+import { useAppDataProvider } from '../records/hooks';
 import { ImporterForm } from './ImporterForm';
 
 const TYPE_NAMES: Record<string, string> = { site: 'Job sites', contractor: 'Contractors', member: 'Members' };
 
 function ImportImporterButton() {
   const input = useRef<HTMLInputElement>(null);
+  const dataProvider = useAppDataProvider();
   const notify = useNotify();
   const refresh = useRefresh();
   const onFile = async (file?: File) => {
@@ -51,8 +52,8 @@ function ImportImporterButton() {
     const form = new FormData();
     form.append('file', file, file.name);
     try {
-      const response = await http.post<{ message: string }>('/api/importers/import', form);
-      notify(response.data.message, { type: 'info' });
+      const answer = await dataProvider.action('importers', { action: 'import', data: { file } });
+      notify(answer.meta?.message ?? 'The importer file was imported.', { type: 'info' });
       refresh();
     } catch (error: any) {
       notify(error?.message ?? 'The importer file could not be imported.', { type: 'error' });
@@ -77,14 +78,17 @@ function ImportImporterButton() {
 
 function RowActions() {
   const record = useRecordContext();
+  const dataProvider = useAppDataProvider();
   const refresh = useRefresh();
   const notify = useNotify();
   if (!record) return null;
   const move = async (event: React.MouseEvent, delta: number) => {
     event.stopPropagation();
     try {
-      await http.post(`/api/importers/${record.id}/reorder`, {
-        position: Math.max(0, Number(record.position ?? 0) + delta),
+      await dataProvider.action('importers', {
+        id: record.id,
+        action: 'reorder',
+        data: { position: Math.max(0, Number(record.position ?? 0) + delta) },
       });
       refresh();
     } catch (error: any) {

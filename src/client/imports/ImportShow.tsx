@@ -25,8 +25,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Loading, Title, useGetOne, useNotify, useRefresh } from 'react-admin';
 import { Link as RouterLink, useParams } from 'react-router-dom';
-import { dataProvider, http } from '../app/services';
 import { type TableColumn, TableGrid } from '../records/grid/TableGrid';
+import { useAppDataProvider } from '../records/hooks';
 import { formatBytes, type ImportRecord } from './api';
 import { ImportProgress } from './ImportProgress';
 import { StatusChip } from './StatusChip';
@@ -73,6 +73,7 @@ function Count({ label, value, color }: { label: string; value: number; color?: 
 
 export function ImportShow() {
   const { id } = useParams();
+  const dataProvider = useAppDataProvider();
   const notify = useNotify();
   const refresh = useRefresh();
   const [confirmUndo, setConfirmUndo] = useState(false);
@@ -123,8 +124,8 @@ export function ImportShow() {
   const undo = async () => {
     setConfirmUndo(false);
     try {
-      const response = await http.post<{ message: string }>(`/api/imports/${record.id}/undo`);
-      notify(response.data.message, { type: 'info' });
+      const answer = await dataProvider.action('imports', { id: record.id, action: 'undo' });
+      notify(answer.meta?.message ?? 'The import is being undone.', { type: 'info' });
       refresh();
     } catch (e: any) {
       notify(e?.message ?? 'The import could not be undone.', { type: 'error' });

@@ -15,9 +15,9 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
-import { http } from '../app/services';
 import { formatDateTime } from '../i18n/dates';
 import { copyText } from '../layout/copy-text';
+import { useAppDataProvider } from '../records/hooks';
 
 interface Token {
   id: number;
@@ -46,14 +46,15 @@ export default function TokensSection() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const field = useRef<HTMLInputElement>(null);
+  const dataProvider = useAppDataProvider();
 
   const load = useCallback(async () => {
     try {
-      setTokens((await http.get<{ data: Token[] }>('/api/tokens')).data.data);
+      setTokens(await dataProvider.tokens());
     } catch (failure) {
       setError((failure as Error).message);
     }
-  }, []);
+  }, [dataProvider]);
   useEffect(() => {
     void load();
   }, [load]);
@@ -65,12 +66,12 @@ export default function TokensSection() {
     setCopied(null);
     try {
       const abilities = ABILITY_CHOICES.find((c) => c.value === choice)?.abilities ?? ['read'];
-      const answer = await http.post<{ plain_text_token: string }>('/api/tokens', {
+      const secret = await dataProvider.createToken({
         name,
         abilities,
         expires_at: expires ? new Date(`${expires}T23:59:59`).toISOString() : null,
       });
-      setMade(answer.data.plain_text_token);
+      setMade(secret);
       setName('');
       await load();
     } catch (failure) {
@@ -83,7 +84,7 @@ export default function TokensSection() {
   const revoke = async (token: Token) => {
     setError(null);
     try {
-      await http.delete(`/api/tokens/${token.id}`);
+      await dataProvider.revokeToken(token.id);
       await load();
     } catch (failure) {
       setError((failure as Error).message);

@@ -31,6 +31,7 @@ import type {
   UpdateManyParams,
   UpdateParams,
 } from 'react-admin';
+import type { TypeOutlook } from '../../common/access-rules';
 import type { HttpClient, Method, RequestOptions } from '../http/client';
 import type { Query } from '../http/query';
 
@@ -79,6 +80,20 @@ export interface AppDataProvider extends DataProvider {
   getStatistics(query?: Query): Promise<Record<string, unknown>>;
   updateProfile(data: Record<string, unknown>): Promise<{ data: any; message: string }>;
   options(name: string, query?: Query): Promise<any[]>;
+  /** Keeps one of the signed-in person's settings (a list's columns, records/grid/preferences.ts); null removes it. */
+  savePreference(key: string, value: unknown): Promise<void>;
+  /** What a field change would do (records, logic, importers); without `change`, what deleting the field would. */
+  fieldImpact(fieldId: number | string, change?: Record<string, unknown>): Promise<any>;
+  /** What deleting a record type would do. */
+  typeImpact(schemaId: number | string): Promise<any>;
+  /** The record types a role's rules are written for (the role screen's matrix). */
+  accessTypes(): Promise<any[]>;
+  /** What a person would see with a role as it stands on the screen, before it is saved. */
+  seeAs(request: { user_id: number; permissions: string[]; policy: unknown }): Promise<TypeOutlook[]>;
+  /** The signed-in person's personal access tokens (profile/TokensSection.tsx); making one answers its secret once. */
+  tokens(): Promise<any[]>;
+  createToken(request: { name: string; abilities: readonly string[]; expires_at: string | null }): Promise<string>;
+  revokeToken(id: number | string): Promise<void>;
 }
 
 const enc = (value: string | number) => encodeURIComponent(String(value));
@@ -95,9 +110,11 @@ export function listQuery(params: Partial<GetListParams>): Query {
     query.sort = params.sort.field;
     query.order = params.sort.order === 'DESC' ? 'desc' : 'asc';
   }
-  const { q, ...filter } = (params.filter ?? {}) as Record<string, unknown>;
+  // `filters`: view filters (AND/OR conditions, `filters=`), as an assistant's answer links them.
+  const { q, filters, ...filter } = (params.filter ?? {}) as Record<string, unknown>;
   if (typeof q === 'string' && q.trim()) query.search = q.trim();
   if (Object.keys(filter).length > 0) query.filter = filter;
+  if (filters && typeof filters === 'object') query.filters = filters as Record<string, unknown>;
   const extra = params.meta?.query as Query | undefined;
   return extra ? { ...query, ...extra } : query;
 }
@@ -288,6 +305,42 @@ export function createDataProvider(http: HttpClient): AppDataProvider {
       const response = await http.get<{ data: any[] } | any[]>(`/api/options/${enc(name)}`, { query });
       const body = response.data;
       return Array.isArray(body) ? body : (body?.data ?? []);
+    },
+
+    async savePreference(key, value) {
+      await http.post('/api/profile/preferences', { key, value });
+    },
+
+    async fieldImpact(fieldId, change) {
+      const path = `/api/schema-fields/${enc(fieldId)}/impact`;
+      const response = change
+        ? await http.post<{ data: unknown }>(path, change)
+        : await http.get<{ data: unknown }>(path);
+      return response.data.data;
+    },
+
+    async typeImpact(schemaId) {
+      return (await http.get<{ data: unknown }>(`/api/schemas/${enc(schemaId)}/impact`)).data.data;
+    },
+
+    async accessTypes() {
+      return (await http.get<{ data: any[] }>('/api/access/types')).data.data;
+    },
+
+    async seeAs(request) {
+      return (await http.post<{ data: TypeOutlook[] }>('/api/access/see-as', request)).data.data;
+    },
+
+    async tokens() {
+      return (await http.get<{ data: any[] }>('/api/tokens')).data.data;
+    },
+
+    async createToken(request) {
+      return (await http.post<{ plain_text_token: string }>('/api/tokens', request)).data.plain_text_token;
+    },
+
+    async revokeToken(id) {
+      await http.delete(`/api/tokens/${enc(id)}`);
     },
   };
   return provider;

@@ -21,8 +21,9 @@ import { fieldTypeModule, optionKeys, valueKind } from '../../common/field-types
 import type { ValidationOption } from '../../common/field-types/define';
 import { type FieldChoice, normaliseChoices, type SchemaField, type SchemaFieldType } from '../../common/schema-types';
 import { fieldTypeUIOf } from '../records/fieldTypes/ui';
+import { useAppDataProvider } from '../records/hooks';
 import type { RecordSchema } from '../records/schema';
-import { type ChangeImpact, ChoiceMapping, fieldImpact, ImpactSummary, RetargetChoice } from './impact';
+import { type ChangeImpact, ChoiceMapping, ImpactSummary, RetargetChoice } from './impact';
 import { FIELD_TYPE_CHOICES, slugifyField } from './shared';
 import { useSchemaWrites } from './useSchemaEditor';
 
@@ -65,6 +66,7 @@ export function FieldDialog({
   onClose: () => void;
 }) {
   const writes = useSchemaWrites();
+  const dataProvider = useAppDataProvider();
   const builtIn = Boolean(field?.column);
   const options = (field?.options ?? {}) as Record<string, unknown>;
   const [name, setName] = useState(field?.name ?? '');
@@ -110,8 +112,9 @@ export function FieldDialog({
   useEffect(() => {
     if (!field || !(impact?.choices?.length || impact?.retarget)) return;
     let current = true;
-    fieldImpact(field.id, { ...(builtIn ? {} : { type }), options: buildOptions(), choice_map: choiceMap, retarget })
-      .then((next) => current && setImpact(next))
+    dataProvider
+      .fieldImpact(field.id, { ...(builtIn ? {} : { type }), options: buildOptions(), choice_map: choiceMap, retarget })
+      .then((next: ChangeImpact) => current && setImpact(next))
       .catch(() => undefined);
     return () => {
       current = false;
@@ -146,9 +149,9 @@ export function FieldDialog({
     const data: Record<string, unknown> = { name: name.trim(), required, options: buildOptions() };
     if (!builtIn) data.type = type;
     if (field && !impact) {
-      const proposed = await fieldImpact(field.id, { ...(builtIn ? {} : { type }), options: data.options }).catch(
-        () => null,
-      );
+      const proposed: ChangeImpact | null = await dataProvider
+        .fieldImpact(field.id, { ...(builtIn ? {} : { type }), options: data.options })
+        .catch(() => null);
       if (proposed && (proposed.summary.length > 0 || (proposed.choices ?? []).length > 0 || proposed.retarget)) {
         setImpact(proposed);
         setBusy(false);

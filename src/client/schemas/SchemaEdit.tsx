@@ -23,14 +23,14 @@ import { useEffect, useState } from 'react';
 import { Confirm, Title } from 'react-admin';
 import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import type { SchemaField } from '../../common/schema-types';
-import { http } from '../app/services';
 import { titleCase } from '../i18n/labels';
 import { PageHeader } from '../layout/PageHeader';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
+import { useAppDataProvider } from '../records/hooks';
 import { asRecordSchema, type RecordSchema } from '../records/schema';
 import { LoadFailed, PageLoading } from '../records/ui';
 import { FieldDialog } from './FieldDialog';
-import { type ChangeImpact, fieldImpact, ImpactSummary, typeImpact } from './impact';
+import { type ChangeImpact, ImpactSummary } from './impact';
 import { LogicEditor } from './LogicEditor';
 import { FIELD_TYPE_LABELS } from './shared';
 import { useSchemaRecord, useSchemaWrites } from './useSchemaEditor';
@@ -127,13 +127,17 @@ function NamesForm({ schema }: { schema: RecordSchema }) {
 
 function FieldsEditor({ schema }: { schema: RecordSchema }) {
   const writes = useSchemaWrites();
+  const dataProvider = useAppDataProvider();
   // `?add=field` (the read-only page's "Add a custom field") opens the new field's dialog at once.
   const [searchParams] = useSearchParams();
   const [editing, setEditing] = useState<SchemaField | 'new' | null>(() =>
     searchParams.get('add') === 'field' ? 'new' : null,
   );
   const [removing, setRemoving] = useState<SchemaField | null>(null);
-  const { impact: removalImpact } = useImpact(removing ? () => fieldImpact(removing.id) : null, removing?.id);
+  const { impact: removalImpact } = useImpact(
+    removing ? () => dataProvider.fieldImpact(removing.id) : null,
+    removing?.id,
+  );
   const [busy, setBusy] = useState(false);
   const move = async (index: number, by: number) => {
     const ids = schema.fields.map((field) => Number(field.id));
@@ -258,14 +262,15 @@ function TypeDeletion({
   impact: ChangeImpact | null;
   onTrashDone: () => void;
 }) {
+  const dataProvider = useAppDataProvider();
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<string | null>(null);
   const trashed = impact?.records?.trashed ?? 0;
   const act = async (path: 'restore-trash' | 'purge-trash') => {
     setBusy(true);
     try {
-      const response = await http.post<{ message: string }>(`/api/schemas/${schema.id}/${path}`);
-      setDone(response.data.message);
+      const answer = await dataProvider.action('schemas', { id: schema.id, action: path });
+      setDone(answer.meta?.message ?? null);
     } catch (error) {
       setDone((error as { message?: string })?.message ?? 'That did not work.');
     }
@@ -299,10 +304,11 @@ export default function SchemaEdit() {
   const { data, error, isPending } = useSchemaRecord(id);
   const navigate = useNavigate();
   const writes = useSchemaWrites();
+  const dataProvider = useAppDataProvider();
   const [deleting, setDeleting] = useState(false);
   const schema = data ? asRecordSchema(data) : undefined;
   const { impact: deletionImpact, reload: reloadDeletion } = useImpact(
-    deleting && schema ? () => typeImpact(schema.id) : null,
+    deleting && schema ? () => dataProvider.typeImpact(schema.id) : null,
     deleting ? schema?.id : null,
   );
   useDocumentTitle(schema ? `Edit ${titleCase(schema.name_plural)} · Schemas` : 'Schemas');

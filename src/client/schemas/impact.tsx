@@ -9,7 +9,6 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { http } from '../app/services';
 
 export interface ChangeImpact {
   summary: string[];
@@ -19,19 +18,6 @@ export interface ChangeImpact {
   choices?: Array<{ value: string; label: string; records: number; in_logic?: boolean; mapped_to?: string | null }>;
   /** A relation pointed elsewhere while records hold values: how many, and what the administrator chose. */
   retarget?: { from: string; to: string; records: number; decided?: 'archive' | 'empty' } | null;
-}
-
-/** A proposed field change: `{type, options, choice_map}`; without it, deleting the field. */
-export async function fieldImpact(fieldId: number, change?: Record<string, unknown>): Promise<ChangeImpact> {
-  const path = `/api/schema-fields/${fieldId}/impact`;
-  const response = change
-    ? await http.post<{ data: ChangeImpact }>(path, change)
-    : await http.get<{ data: ChangeImpact }>(path);
-  return response.data.data;
-}
-
-export async function typeImpact(schemaId: number): Promise<ChangeImpact> {
-  return (await http.get<{ data: ChangeImpact }>(`/api/schemas/${schemaId}/impact`)).data.data;
 }
 
 /** The impact's sentences; those that stand in the way first, as a warning. */

@@ -141,8 +141,14 @@ export function recordUrl(
 }
 
 /** The list screen of a type with filters, as the menu links its lists (`/sites?filter={...}`). */
-export function listUrl(info: Pick<TypeInfo, 'resource'>, filter: Record<string, unknown> = {}): string {
-  return Object.keys(filter).length
-    ? `/${info.resource}?filter=${encodeURIComponent(JSON.stringify(filter))}`
+export function listUrl(
+  info: Pick<TypeInfo, 'resource'>,
+  filter: Record<string, unknown> = {},
+  where?: Record<string, unknown>,
+): string {
+  // The list page's filter, with the view filters (`filters=`) under `filters`: the client sends them as such.
+  const all = where ? { ...filter, filters: where } : filter;
+  return Object.keys(all).length
+    ? `/${info.resource}?filter=${encodeURIComponent(JSON.stringify(all))}`
     : `/${info.resource}`;
 }

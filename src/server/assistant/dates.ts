@@ -54,8 +54,39 @@ function unitRange(unit: string, now: Date, offset: number): { from: Date; to: D
   }
 }
 
-const describe = (words: string, from?: string, to?: string) =>
-  `${words} (${from && to ? (from === to ? from : `${from} to ${to}`) : from ? `from ${from}` : `until ${to}`})`;
+/** A day as people write it: "Dec 26, 2026" (a date or a time given as ISO 8601; its UTC day). */
+export function plainDate(value: string): string {
+  const day = value.slice(0, 10);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return value;
+  return new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', {
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+}
+
+/** "this month (November 2026)", "the last 30 days (Oct 31, 2026 to Nov 29, 2026)", "since March (from Mar 1, 2026)". */
+function describe(words: string, from?: string, to?: string) {
+  if (from && to) {
+    const start = new Date(`${from}T00:00:00Z`);
+    const end = new Date(`${to}T00:00:00Z`);
+    const wholeMonth =
+      start.getUTCDate() === 1 &&
+      end.getTime() === Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 0) &&
+      start.getUTCFullYear() === end.getUTCFullYear();
+    const wholeYear = from.endsWith('-01-01') && to === `${from.slice(0, 4)}-12-31`;
+    const span = wholeYear
+      ? from.slice(0, 4)
+      : wholeMonth
+        ? start.toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' })
+        : from === to
+          ? plainDate(from)
+          : `${plainDate(from)} to ${plainDate(to)}`;
+    return span.toLowerCase() === words.toLowerCase() ? words : `${words} (${span})`;
+  }
+  return `${words} (${from ? `from ${plainDate(from)}` : `until ${plainDate(to!)}`})`;
+}
 
 /** The first period named in `text` (lower case), or null. */
 export function periodIn(text: string, now = new Date()): Period | null {
@@ -104,7 +135,10 @@ export function periodIn(text: string, now = new Date()): Period | null {
   ) {
     const parsed = chrono.parse(m[2], now, { forwardDate: false })[0];
     if (parsed && parsed.index === 0) {
-      const day = utc(parsed.start.get('year')!, parsed.start.get('month')! - 1, parsed.start.get('day')!);
+      let day = utc(parsed.start.get('year')!, parsed.start.get('month')! - 1, parsed.start.get('day')!);
+      // "since March" in November is the March gone by, not the next one.
+      if (!parsed.start.isCertain('year') && day > now && (m[1] === 'since' || m[1] === 'after'))
+        day = utc(day.getUTCFullYear() - 1, day.getUTCMonth(), day.getUTCDate());
       const end = { index: m.index, 0: `${m[1]} ${parsed.text}` } as unknown as RegExpExecArray;
       const bounded = m[1] === 'before' || m[1] === 'until';
       const range = bounded

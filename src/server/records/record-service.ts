@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { keptFromOthers, type RuleAction } from '../../common/access-rules.js';
-import type { Action } from '../../common/permissions.js';
+import type { SqlFragment } from '../../common/field-types/define.js';
+import { type Action, canOnEntity } from '../../common/permissions.js';
 import { type AccessPolicy, masked } from '../access/policy.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import type { AppEvents, RecordAction } from '../events/app-events.js';
+import type { DB } from '../db/schema.generated.js';
+import type { AppEvents, RecordAction, RecordEvent, WriteCause } from '../events/app-events.js';
 import { compileFilter, type FilterScope } from '../filters/compile-filter.js';
 import { fromListFilters } from '../filters/filter-tree.js';
 import { conflict, forbidden, HttpError, notFound, ValidationError } from '../http/errors.js';
@@ -61,6 +63,8 @@ export interface WriteOptions {
   via?: 'assistant';
   /** The bulk change the revision belongs to (a bulk edit): the activity feed shows the batch as one entry. */
   batchId?: string;
+  /** The automation run making the write (automations/): carried on the event, so a loop of automations is seen. */
+  cause?: WriteCause;
   /** No event for this record: the caller announces the whole batch once (`imported`) when it ends. */
   silent?: boolean;
   /**
@@ -78,7 +82,7 @@ export interface WriteOptions {
    * did to this record, to record it alongside or refuse it (a throw rolls the write back).
    */
   within?: (
-    trx: Transaction<any>,
+    trx: Transaction<DB>,
     changes: Record<string, [unknown, unknown]>,
     logic: FormLogicOutcome,
   ) => Promise<unknown>;
@@ -86,7 +90,7 @@ export interface WriteOptions {
 
 /** Writes made together: one transaction, and what each does after commit, run once it has committed. */
 export interface WriteUnit {
-  trx: Transaction<any>;
+  trx: Transaction<DB>;
   afterCommit: Array<() => Promise<void>>;
 }
 
@@ -231,6 +235,26 @@ export class RecordService {
     };
   }
 
+  /**
+   * The fields as this person reads them: a value computed over another type's rows (a rollup: FieldSpec
+   * `computedOver`) reads only the rows they may read (the access policy), and none of a type they may not read.
+   */
+  async readerFields(user: AuthUser | null, fields: Record<string, FieldSpec>): Promise<Record<string, FieldSpec>> {
+    const over = Object.entries(fields).filter(([, spec]) => spec.computedOver && spec.readsRows);
+    if (!over.length) return fields;
+    const bound = { ...fields };
+    for (const [slug, spec] of over) {
+      const target = this.targetOf(spec.readsRows!);
+      if (!target) continue;
+      const readable = !user || canOnEntity(user, target.permission ?? target.type, 'read');
+      const rows = readable
+        ? sql`(${(await this.visibleRows(this.db, target, user)).selectAll('t')})`
+        : sql`(select * from ${sql.table(target.table)} where false)`;
+      bound[slug] = { ...spec, computed: (tag, alias) => spec.computedOver!(tag, alias, rows as unknown as SqlFragment) };
+    }
+    return bound;
+  }
+
   // ---- reads --------------------------------------------------------------------------------------------
 
   /** The rows a list query finds (permissions, filters and search applied, as `t`), with the fields it used. */
@@ -242,7 +266,7 @@ export class RecordService {
     if (query.trashed !== 'without') this.authorize(user, def, 'restore');
     // Fields the person's role hides are not there for them: no filter, sort, search or count by them.
     const { hidden } = await this.access.mask(user, def);
-    const fields = withoutHidden(await this.fields(def), hidden);
+    const fields = await this.readerFields(user, withoutHidden(await this.fields(def), hidden));
     query.filters = await withChoiceKeys(this.db, query.filters, fields);
     let base = await this.visibleRows(this.db, def, user, query.trashed);
     // The list query's `filter[field]=value` and the view filters (`filters=`), through the one filter compiler.
@@ -415,6 +439,12 @@ export class RecordService {
   ) {
     const mask = await this.access.mask(user, def);
     const records = masked(presented, mask);
+    // Rollups again, over the rows this person may read (present() read every live row).
+    const readerOnly = await this.readerFields(
+      user,
+      Object.fromEntries(Object.entries(withoutHidden(fields, mask.hidden)).filter(([, spec]) => spec.computedOver)),
+    );
+    await addComputedValues(this.db, def, readerOnly, records);
     await def.hooks?.presentFor?.(records, user, this);
     await nameLinks(this, user, withoutHidden(fields, mask.hidden), records, this.targetOf);
     const outside = await this.access.outsideTurf(
@@ -592,7 +622,7 @@ export class RecordService {
     values: Record<string, unknown>,
     options: {
       revision?: Record<string, unknown>;
-      within?: (trx: Transaction<any>, row: Record<string, any>) => Promise<unknown>;
+      within?: (trx: Transaction<DB>, row: Record<string, any>) => Promise<unknown>;
       socketId?: string;
     } = {},
   ) {
@@ -620,7 +650,7 @@ export class RecordService {
     user: AuthUser | null,
     def: ResourceDefinition,
     rows: readonly BulkRow[],
-    options: { system?: boolean; batchId?: string; within?: (trx: Transaction<any>, ids: number[]) => Promise<T> } = {},
+    options: { system?: boolean; batchId?: string; within?: (trx: Transaction<DB>, ids: number[]) => Promise<T> } = {},
   ): Promise<{ ids: number[]; created: number; updated: number; within: T | undefined }> {
     if (!options.system) {
       if (rows.some((row) => row.id === undefined)) this.authorize(user, def, 'create');
@@ -729,7 +759,7 @@ export class RecordService {
     });
     if (outcome.replayed) return outcome;
     await this.whenCommitted(options.unit, async () => {
-      this.announce(def, 'created', outcome.record, { user, socketId: options.socketId });
+      this.announce(def, 'created', outcome.record, { user, socketId: options.socketId, cause: options.cause });
       await this.afterCommit(def, outcome.record, 'create', user);
     });
     return outcome;
@@ -748,6 +778,7 @@ export class RecordService {
     const replayed = once && (await firstAnswer(options.unit?.trx ?? this.db, once));
     if (replayed) return { ...replayed, replayed: true };
     const fields = await this.fields(def, options.unit?.trx);
+    let changed: Record<string, [unknown, unknown]> = {};
     const outcome = await this.writing(fields, options.unit, async (trx): Promise<WriteAnswer> => {
       const first = once && (await claim(trx, once));
       if (first) return { ...first, replayed: true };
@@ -798,6 +829,7 @@ export class RecordService {
       );
       ctx.values = prepared;
       const changes = changesOf(existing, prepared);
+      changed = changes;
       if (Object.keys(changes).length === 0) {
         await options.within?.(trx, changes, logic);
         return answer(existing);
@@ -832,7 +864,13 @@ export class RecordService {
     });
     if (outcome.replayed) return outcome;
     await this.whenCommitted(options.unit, async () => {
-      if (!options.silent) this.announce(def, 'updated', outcome.record, { user, socketId: options.socketId });
+      if (!options.silent)
+        this.announce(def, 'updated', outcome.record, {
+          user,
+          socketId: options.socketId,
+          cause: options.cause,
+          changes: changed,
+        });
       await this.afterCommit(def, outcome.record, 'update', user);
     });
     return outcome;
@@ -899,7 +937,7 @@ export class RecordService {
       await this.writeRevision(trx, def, id, 'deleted', user, {});
       return existing;
     });
-    this.announce(def, 'deleted', record, { user, socketId: options.socketId });
+    this.announce(def, 'deleted', record, { user, socketId: options.socketId, cause: options.cause });
     await this.afterCommit(def, record, 'delete', user);
     return { record, message: `${await this.nameOf(def)} deleted successfully.` };
   }
@@ -926,6 +964,21 @@ export class RecordService {
     return { record, message: `${await this.nameOf(def)} restored successfully.` };
   }
 
+  /**
+   * A revision of another record written in `trx`, beside a write the service is making: a record type's field,
+   * logic block or trash changed is a revision of the schema itself. Revisions are written by the service (and the
+   * batch and field-value writers it runs) and nowhere else. Nothing is written when `changes` is empty.
+   */
+  async reviseWithin(
+    trx: Transaction<DB>,
+    target: { type: string; id: number },
+    user: AuthUser | null,
+    changes: Record<string, [unknown, unknown]>,
+  ): Promise<void> {
+    if (!Object.keys(changes).length) return;
+    await writeRevisions(trx, user, [{ type: target.type, id: target.id, action: 'updated', changes }]);
+  }
+
   private async writeRevision(
     trx: Transaction<any>,
     def: ResourceDefinition,
@@ -949,7 +1002,7 @@ export class RecordService {
     def: ResourceDefinition,
     event: RecordAction,
     record: Record<string, any>,
-    options: { user?: AuthUser | null; socketId?: string } = {},
+    options: Pick<RecordEvent, 'socketId' | 'cause' | 'changes'> & { user?: AuthUser | null } = {},
   ): void {
     const id = typeof record.id === 'number' ? record.id : null;
     this.events.emit({
@@ -960,6 +1013,8 @@ export class RecordService {
       user: options.user ?? null,
       resource: def,
       socketId: options.socketId,
+      ...(options.cause ? { cause: options.cause } : {}),
+      ...(options.changes ? { changes: options.changes } : {}),
     });
   }
 

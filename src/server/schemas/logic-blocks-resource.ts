@@ -78,9 +78,9 @@ export const logicBlocksResource: ResourceDefinition = {
       }
       return prepared;
     },
-    async afterWrite(record, { trx, action, values, existing, user }) {
+    async afterWrite(record, { trx, action, values, existing, user, records }) {
       if (action === 'delete') {
-        await reviseSchema(trx, existing!.schema_id, user, {
+        await reviseSchema(records, trx, existing!.schema_id, user, {
           [`logic:${existing!.id}`]: [blockSnapshot(existing), null],
         });
         return;
@@ -109,7 +109,7 @@ export const logicBlocksResource: ResourceDefinition = {
       const { conditions, actions } = await blockChildren(trx, record.id);
       const [before, after] = [blockSnapshot(existing), blockSnapshot(record, conditions, actions)];
       if (JSON.stringify(before) !== JSON.stringify(after))
-        await reviseSchema(trx, record.schema_id, user, { [`logic:${record.id}`]: [before, after] });
+        await reviseSchema(records, trx, record.schema_id, user, { [`logic:${record.id}`]: [before, after] });
     },
     async present(records, db) {
       for (const record of records) {

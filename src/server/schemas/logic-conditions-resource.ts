@@ -31,11 +31,11 @@ export const logicConditionsResource: ResourceDefinition = {
       // A choice named by its label is kept as its key.
       return 'value' in values ? { ...values, value: mine.value } : values;
     },
-    async afterWrite(record, { trx, action, existing, user }) {
+    async afterWrite(record, { trx, action, existing, user, records }) {
       const blockId = record.logic_block_id ?? existing?.logic_block_id;
       const schemaId = await schemaOfBlock(trx, blockId);
       if (schemaId)
-        await reviseSchema(trx, schemaId, user, {
+        await reviseSchema(records, trx, schemaId, user, {
           [`logic:${blockId}:condition:${record.id ?? existing?.id}`]: [
             logicPart(existing),
             action === 'delete' ? null : logicPart(record),

@@ -22,6 +22,7 @@ import { dropCustomFieldIndex, ensureCustomFieldIndex, ensureUniqueIndex } from 
 import { schemaRelationTargets } from './relation-targets.js';
 import { FIELD_SLUG_PATTERN, RESERVED_FIELDS } from './schema-names.js';
 import { fieldSnapshot, reviseSchema } from './schema-revisions.js';
+import { schemaStore } from './schema-store.js';
 import { schemaChanged, schemaRow } from './schemas-resource.js';
 
 /** The table a schema's records live in, and (for types created in the app) the schema they are scoped to. */
@@ -175,6 +176,7 @@ export const schemaFieldsResource: ResourceDefinition = {
         const checked = checkFieldOptions(type, options, targets, {
           self: slug,
           fields: withField(await storedFields(trx, schemaId), slug, self),
+          types: (await schemaStore(trx).snapshot(trx)).typeScope(schema.type),
         });
         if ('error' in checked) throw fieldError(optionsErrorKey(checked), checked.error);
         prepared.options = checked.options;
@@ -232,7 +234,7 @@ export const schemaFieldsResource: ResourceDefinition = {
           'left by an earlier field of the same slug',
           user,
         );
-        await reviseSchema(trx, schemaId, user, {
+        await reviseSchema(records, trx, schemaId, user, {
           [`field:${prepared.slug}`]: [null, fieldSnapshot(prepared)],
           ...(archived ? { [`values:${prepared.slug}`]: [archived, '0 (archived)'] } : {}),
         });
@@ -271,7 +273,7 @@ export const schemaFieldsResource: ResourceDefinition = {
           : null;
         const [before, next] = [fieldSnapshot(existing), fieldSnapshot(after)];
         if (JSON.stringify(before) !== JSON.stringify(next))
-          await reviseSchema(trx, schemaId, user, {
+          await reviseSchema(records, trx, schemaId, user, {
             [`field:${existing!.slug}`]: [before, next],
             ...(impact ? valueEffects(existing!.slug, impact) : {}),
           });
@@ -298,7 +300,7 @@ export const schemaFieldsResource: ResourceDefinition = {
       );
       await dropAutonumber(trx, schema, existing as SchemaField);
       const impact = await applyFieldChange(records, trx, schema, existing as SchemaField, { next: null }, user);
-      await reviseSchema(trx, schema.id, user, {
+      await reviseSchema(records, trx, schema.id, user, {
         [`field:${existing.slug}`]: [fieldSnapshot(existing), null],
         ...valueEffects(existing.slug, impact),
       });

@@ -1,21 +1,22 @@
-import type { Kysely } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { AuthUser } from '../auth/auth-user.js';
-import { writeRevisions } from '../records/revisions.js';
+import type { DB } from '../db/schema.generated.js';
+import type { RecordService } from '../records/record-service.js';
 
 /**
  * Every change to a record type is a revision of the schema itself (`revisionable_type: 'schema'`, GET
  * /api/revisions?type=schema&revisionable_id={id}), written in the change's transaction: a field added, changed or
  * deleted (`field:{slug}`: [before, after], the field as {name, type, category, required, options, position}), what
- * that did to the values (`values:{slug}`), a logic block written (`logic:{id}`).
+ * that did to the values (`values:{slug}`), a logic block written (`logic:{id}`). The data service writes it.
  */
-export async function reviseSchema(
-  trx: Kysely<any>,
+export function reviseSchema(
+  records: RecordService,
+  trx: Transaction<DB>,
   schemaId: number,
   user: AuthUser | null,
   changes: Record<string, [unknown, unknown]>,
-) {
-  if (!Object.keys(changes).length) return;
-  await writeRevisions(trx, user, [{ type: 'schema', id: schemaId, action: 'updated', changes }]);
+): Promise<void> {
+  return records.reviseWithin(trx, { type: 'schema', id: schemaId }, user, changes);
 }
 
 /** A field as its schema's revisions show it. */

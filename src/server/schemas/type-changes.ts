@@ -107,7 +107,7 @@ export async function purgeTrash(trx: Kysely<any>, schema: SchemaRow): Promise<n
 export async function purgeTypeTrash(records: RecordService, user: AuthUser, schema: SchemaRow): Promise<number> {
   const purged = await records.db.transaction().execute(async (trx) => {
     const count = await purgeTrash(trx, schema);
-    await reviseSchema(trx, schema.id, user, { 'records:trash': [count, 0] });
+    await reviseSchema(records, trx, schema.id, user, { 'records:trash': [count, 0] });
     return count;
   });
   await schemaChanged(records, schema.id);

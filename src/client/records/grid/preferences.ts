@@ -9,7 +9,7 @@ import type { GridColumnVisibilityModel, GridDensity } from '@mui/x-data-grid';
 import { useCallback } from 'react';
 import { useStore } from 'react-admin';
 import { useSession } from '../../app/hooks';
-import { http } from '../../app/services';
+import { useAppDataProvider } from '../hooks';
 
 export interface GridPreferences {
   /** The slugs of the shown columns; undefined: the schema's defaults. */
@@ -32,12 +32,13 @@ export function useGridPreferences(resource: string): [GridPreferences, (next: G
   const saved = (user?.preferences?.[key] ?? NO_PREFERENCES) as GridPreferences;
   // This tab's copy since the last sign-in check, shared by the grid and the list's toolbar (export, reset).
   const [local, setLocal] = useStore<GridPreferences | null>(`${user?.id ?? 0}.${key}`, null);
+  const dataProvider = useAppDataProvider();
   const set = useCallback(
     (next: GridPreferences | undefined) => {
       setLocal(next ?? {});
-      http.post('/api/profile/preferences', { key, value: next ?? null }).catch(() => undefined);
+      dataProvider.savePreference(key, next ?? null).catch(() => undefined);
     },
-    [key, setLocal],
+    [key, setLocal, dataProvider],
   );
   return [local ?? saved, set];
 }

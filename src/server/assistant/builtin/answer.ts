@@ -1,4 +1,5 @@
 import type { TypeInfo } from '../catalogue.js';
+import { plainDate } from '../dates.js';
 import type { ToolStep } from '../model/loop.js';
 import type { Citation, Proposal } from '../resources.js';
 import { runTool, type ToolResult, type ToolScope } from '../tools/index.js';
@@ -62,8 +63,8 @@ function details(record: Record<string, unknown>): string {
     .map((key) => {
       const value = record[key];
       if (key === 'distance_km') return `${value} km`;
-      if (key === 'due_at' && typeof value === 'string') return `due ${value.slice(0, 10)}`;
-      return Array.isArray(value) ? value.join(', ') : String(value);
+      if (key === 'due_at' && typeof value === 'string') return `due ${plainDate(value)}`;
+      return Array.isArray(value) ? value.join(', ') : String(dayOrTime(value));
     });
   return parts.length ? ` (${plain(parts.join(', '))})` : '';
 }
@@ -150,8 +151,20 @@ async function compose(scope: ToolScope, plan: Plan, call: Call): Promise<Compos
     }
     case 'propose':
       return proposalAnswer(scope, plan, call);
+    case 'readings':
+      return answered(
+        [
+          `"${plain(plan.phrase)}" can be read more than one way. Which do you mean?`,
+          '',
+          ...plan.readings.map((r) => `- ${askLink(r.label, r.question)}`),
+        ].join('\n'),
+      );
   }
 }
+
+/** A question offered as a button: the assistant page asks it when it is pressed (`/assistant?ask=`). */
+export const askLink = (label: string, question: string) =>
+  `[${plain(label)}](/assistant?ask=${encodeURIComponent(question).replace(/\(/g, '%28').replace(/\)/g, '%29')})`;
 
 function refusal(scope: ToolScope, plan: Extract<Plan, { kind: 'refuse' }>): string {
   const list = capabilities(scope).short;
@@ -166,24 +179,27 @@ function refusal(scope: ToolScope, plan: Extract<Plan, { kind: 'refuse' }>): str
       return 'Open a record first, then ask about "this".';
     case 'ambiguous':
       return [
-        `"${plain(plan.detail ?? '')}" could be any of these records. Open the one you mean and ask about "this":`,
+        `${plan.matches?.length ?? 0} records are called "${plain(plan.detail ?? '')}". Which do you mean?`,
         '',
-        ...(plan.matches ?? [])
-          .slice(0, 10)
-          .map(
-            (m) =>
-              `- ${link(scope.cite(m.info, m.row))} (${m.info.singular}${m.row.city ? `, ${plain(m.row.city)}` : ''})`,
-          ),
+        ...(plan.matches ?? []).slice(0, 10).map((m) => choice(scope, m, plan.retry)),
       ].join('\n');
     default:
       return [
         plan.detail
-          ? `I'm not sure what you mean by "${plain(plan.detail)}", so I won't guess.`
+          ? `I don't know the words "${plain(plan.detail)}", so I won't guess.${plan.closest?.length ? ` The closest words I know: ${plan.closest.map((w) => `"${plain(w)}"`).join(', ')}.` : ''}`
           : "I don't understand that question, so I won't guess.",
         '',
         list,
       ].join('\n');
   }
+}
+
+/** One of several records of the same name, told apart by city, street and id, offered as a question about it alone. */
+function choice(scope: ToolScope, found: Found, retry?: string): string {
+  const { info, row } = found;
+  const apart = [info.singular, row.city, row.street ?? row.address, `#${row.id}`].filter(Boolean).map(String);
+  const ask = retry ? ` ${askLink('this one', retry.replace('{record}', `${info.singular} #${row.id}`))}` : '';
+  return `- ${link(scope.cite(info, row))} (${plain(apart.join(', '))})${ask}`;
 }
 
 async function records(_scope: ToolScope, plan: Extract<Plan, { kind: 'records' }>, call: Call): Promise<Composed> {
@@ -237,11 +253,31 @@ async function records(_scope: ToolScope, plan: Extract<Plan, { kind: 'records' 
         .join('\n\n'),
     );
   }
-  const result = await call('search_records', { type: info.type, filters: filter, limit: 10, fields: DETAIL_FIELDS });
+  const rank = plan.rank;
+  const result = await call('search_records', {
+    type: info.type,
+    filters: filter,
+    limit: rank?.limit ?? 10,
+    fields: rank ? [...DETAIL_FIELDS, rank.field] : DETAIL_FIELDS,
+    ...(rank ? { sort: rank.field, order: rank.order } : {}),
+  });
   if (result.error) return cannot(result);
   const data = result.data as { total: number; list_url: string; records: Array<Record<string, any>> };
   if (!data.total) return answered(`${amount(words, 0, describe(info, words))}.`);
-  const lines = data.records.map((r) => `- ${link(r as any)}${details(r)}`);
+  const lines = data.records.map(
+    (r) =>
+      `- ${link(r as any)}${details(r)}${rank && r[rank.field] != null ? `: ${money(Number(r[rank.field]))}` : ''}`,
+  );
+  if (rank)
+    return answered(
+      [
+        `The ${fmt(data.records.length)} ${describe(info, words, data.records.length)} ${rank.words} (of **${fmt(data.total)}**):`,
+        '',
+        ...lines,
+        '',
+        `[Open the list](${data.list_url})`,
+      ].join('\n'),
+    );
   return answered(
     [
       `${words.adjectives.includes('your') ? 'You have ' : ''}**${fmt(data.total)}** ${describe(info, words, data.total)}${data.total > data.records.length ? `; the first ${data.records.length}` : ''}:`,
@@ -255,8 +291,9 @@ async function records(_scope: ToolScope, plan: Extract<Plan, { kind: 'records' 
   );
 }
 
+/** Dates and times as days in plain words ("Dec 26, 2026"); anything else as it is. */
 const dayOrTime = (value: unknown) =>
-  typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? value.slice(0, 10) : value;
+  typeof value === 'string' && /^\d{4}-\d{2}-\d{2}(T|$)/.test(value) ? plainDate(value) : value;
 
 /** Said when a name was taken to mean the one record whose name starts with it. */
 const guessed = (scope: ToolScope, found: Found[]) =>
@@ -338,22 +375,6 @@ async function fieldAnswer(scope: ToolScope, plan: Extract<Plan, { kind: 'field'
 }
 
 async function describeAnswer(scope: ToolScope, found: Found[], call: Call): Promise<Composed> {
-  if (found.length > 1) {
-    return answered(
-      [
-        `${found.length} records match:`,
-        '',
-        ...found
-          .slice(0, 10)
-          .map(
-            (f) =>
-              `- ${link(scope.cite(f.info, f.row))} (${f.info.singular}${f.row.city ? `, ${plain(f.row.city)}` : ''})`,
-          ),
-        '',
-        'Open one and ask about "this" for more.',
-      ].join('\n'),
-    );
-  }
   const { info, row } = found[0];
   const result = await call('get_record', { type: info.type, id: row.id });
   if (result.error) return cannot(result);

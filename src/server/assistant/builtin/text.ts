@@ -13,7 +13,7 @@ const GLUE = new Set(
   show list find give get tell see display let know please can could would should will shall may might must just only also all any every each
   some currently right now so far still ever exist exists existing listed recorded registered stored tracked kept got have there's what's who's
   whats whos thats that's there're are're they them their these those over up out one ones total overall altogether entered in-system system
-  database app records record entries entry items item kind kinds type types currently presently today's hey hi hello thanks thank`.split(
+  database app records record entries track tracked tracking entry items item kind kinds type types currently presently today's hey hi hello thanks thank`.split(
     /\s+/,
   ),
 );
@@ -30,12 +30,16 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A phrase as a pattern of whole words: spaces match any run of spaces or hyphens ("non union" finds "non-union"). */
 export function wordPattern(phrase: string): RegExp {
-  const body = phrase
+  return new RegExp(`(?<![\\w'-])${phraseSource(phrase)}(?![\\w-])`, 'g');
+}
+
+/** A phrase as the body of a pattern: its words, separated by any run of spaces or hyphens. */
+export function phraseSource(phrase: string): string {
+  return phrase
     .trim()
     .split(/[\s-]+/)
     .map(escape)
     .join('[\\s-]+');
-  return new RegExp(`(?<![\\w'-])${body}(?![\\w-])`, 'g');
 }
 
 export class Question {
@@ -69,6 +73,19 @@ export class Question {
     return null;
   }
 
+  /** Every free whole-word occurrence of each of `phrases`, in the order they come in the question. */
+  all(phrases: readonly string[]): Array<{ phrase: string; span: Span }> {
+    const hits: Array<{ phrase: string; span: Span }> = [];
+    for (const phrase of phrases) {
+      if (!phrase.trim()) continue;
+      for (const match of this.lower.matchAll(wordPattern(phrase))) {
+        const span: Span = [match.index!, match.index! + match[0].length];
+        if (this.free(span)) hits.push({ phrase, span });
+      }
+    }
+    return hits.sort((a, b) => a.span[0] - b.span[0] || b.span[1] - a.span[1]);
+  }
+
   /** The first free match of a pattern, with its groups' spans. */
   match(pattern: RegExp): RegExpExecArray | null {
     const global = new RegExp(pattern.source, [...new Set(`${pattern.flags}gd`)].join(''));
@@ -81,6 +98,11 @@ export class Question {
   /** The person's own words of a span (capitals kept), trimmed. */
   original(span: Span): string {
     return this.text.slice(span[0], span[1]).trim();
+  }
+
+  /** The question with a span's words replaced: one reading of it ("in Fresno" -> "in the city of Fresno"). */
+  replaced(span: Span, words: string): string {
+    return `${this.text.slice(0, span[0])}${words}${this.text.slice(span[1])}`;
   }
 
   /** The words not understood yet, glue words left out. */

@@ -1,10 +1,18 @@
+import leven from 'leven';
 import { rangeFilter } from '../../reports/scope.js';
 import type { FieldInfo, TypeInfo } from '../catalogue.js';
 import { type Period, periodIn, whenIn } from '../dates.js';
 import type { ProposalInput } from '../proposals.js';
 import type { ToolScope } from '../tools/scope.js';
-import { Question, type Span, wordPattern } from './text.js';
-import { type Found, resolveRecords, typePhrases, type Vocabulary, vocabularyFor } from './vocabulary.js';
+import { phraseSource, Question, type Span, wordPattern } from './text.js';
+import {
+  type Found,
+  type RegionWord,
+  resolveRecords,
+  typePhrases,
+  type Vocabulary,
+  vocabularyFor,
+} from './vocabulary.js';
 
 /**
  * The built-in assistant's reading of a question: which kind of question it is and what it is about, found with
@@ -19,10 +27,16 @@ export type Plan =
       reason: 'not_understood' | 'cannot_delete' | 'cannot_send' | 'no_record' | 'ambiguous' | 'no_context';
       detail?: string;
       matches?: Found[];
+      /** Known words nearest to those not understood ("grievence": "grievance"). */
+      closest?: string[];
+      /** The question with the record's name as `{record}`: each match is offered as that question about it. */
+      retry?: string;
     }
   | {
       kind: 'records';
       mode: 'count' | 'list' | 'group';
+      /** A ranking ("the five biggest"): the list sorted by this field, this many. */
+      rank?: { field: string; order: 'asc' | 'desc'; limit: number; words: string };
       info: TypeInfo;
       filter: Record<string, unknown>;
       words: Description;
@@ -38,7 +52,7 @@ export type Plan =
   | { kind: 'describe'; records: Found[] }
   | {
       kind: 'market_share';
-      region?: { id: number; name: string };
+      region?: RegionWord;
       trade?: { id: number; name: string };
       period?: Period;
     }
@@ -50,7 +64,14 @@ export type Plan =
       filter: Record<string, unknown>;
       words: Description;
     }
-  | { kind: 'propose'; input: ProposalInput; mention?: string };
+  | { kind: 'propose'; input: ProposalInput; mention?: string }
+  /** The question can be read two ways (or names several records): each reading is a question to ask instead. */
+  | { kind: 'readings'; phrase: string; readings: Reading[] };
+
+export interface Reading {
+  label: string;
+  question: string;
+}
 
 /** How the answer names what was counted: "union sites in Los Angeles County bidding next month (...)". */
 export interface Description {
@@ -60,7 +81,7 @@ export interface Description {
 
 const AMOUNT = /(?<![\w-])(how many|how much|number of|count(?: of)?|total(?: number of)?|tally)(?![\w-])/;
 const GROUP =
-  /(?<![\w-])(?:by|per|for each|broken down by|grouped by|split by|in each)\s+([a-z][a-z -]*?)(?=\s*$|\s*[?.,]|\s+(?:in|for|with|this|last|next|since|from|during)\b)/;
+  /(?<![\w-])(?:by|per|for each|for every|broken down by|grouped by|split by|in each|(?:does|do|did)?\s*each|(?:does|do|did)?\s*every)\s+([a-z][a-z -]*?)(?=\s*$|\s*[?.,]|\s+(?:in|for|with|this|last|next|since|from|during|have|has|got|own|owns|carry|carries|hold|holds|handle|handles)\b)/;
 
 /** Verbs and nouns that say which date a period is about. */
 const DATE_WORDS: Array<[string[], string]> = [
@@ -70,6 +91,7 @@ const DATE_WORDS: Array<[string[], string]> = [
       'kickoff date',
       'kick off',
       'kicking off',
+      'kicked off',
       'kicks off',
       'kickoff',
       'kick-off',
@@ -139,6 +161,25 @@ const TASK_VERBS: Array<[RegExp, 'call' | 'meeting' | 'visit']> = [
   [/^(visit|go to|stop by|drop by|walk|go see|see)\b/, 'visit'],
 ];
 
+/** The record right after a task's verb: "call Cedar Tower's GC", "visit Cedar Tower". */
+async function verbRecord(
+  scope: ToolScope,
+  q: Question,
+  body: Span,
+): Promise<{ found: Found[]; span: Span; nameSpan: Span; phrase: string } | null> {
+  const text = q.lower.slice(body[0], body[1]);
+  const verb = TASK_VERBS.map(([pattern]) => pattern.exec(text.trim())).find(Boolean);
+  if (!verb) return null;
+  const start = body[0] + text.indexOf(verb[0]) + verb[0].length;
+  const rest = q.lower.slice(start, body[1]);
+  const owner = /('s|s')\s+(gc|g\.c\.|general contractor|organizer|owner|contact|contacts)\s*$/.exec(rest);
+  const end = owner ? start + owner.index : body[1];
+  const nameSpan: Span = [start + (rest.length - rest.trimStart().length), end];
+  const phrase = q.original(nameSpan);
+  const found = phrase ? await resolveRecords(scope, phrase) : [];
+  return found.length ? { found, span: nameSpan, nameSpan, phrase } : null;
+}
+
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** The record a trailing "on/of/at/for X" names, searched from the longest candidate phrase to the shortest. */
@@ -147,7 +188,7 @@ async function trailingRecord(
   q: Question,
   body: Span,
   prefer: readonly TypeInfo[] = [],
-): Promise<{ found: Found[]; span: Span; phrase: string } | null> {
+): Promise<{ found: Found[]; span: Span; nameSpan: Span; phrase: string } | null> {
   const text = q.lower.slice(body[0], body[1]);
   const pattern = /(?<![\w-])(?:of|on|at|for|about|to|with|from|in)\s+(?=\S)/g;
   for (const match of text.matchAll(pattern)) {
@@ -159,12 +200,19 @@ async function trailingRecord(
     if (cut) end = start + cut.index;
     const phrase = q.original([start, end]);
     const found = await resolveRecords(scope, phrase, prefer);
-    if (found.length) return { found, span: [body[0] + match.index!, end], phrase };
+    if (found.length) return { found, span: [body[0] + match.index!, end], nameSpan: [start, end], phrase };
   }
   return null;
 }
 
 export async function understand(scope: ToolScope, text: string): Promise<Plan> {
+  const plan = await read(scope, text);
+  if (plan.kind === 'refuse' && plan.reason === 'not_understood' && plan.detail)
+    return { ...plan, closest: await closestWords(scope, plan.detail) };
+  return plan;
+}
+
+async function read(scope: ToolScope, text: string): Promise<Plan> {
   const q = new Question(text.trim().replace(/[?!.]+$/, ''));
   const lower = q.lower;
   if (
@@ -199,6 +247,7 @@ export async function understand(scope: ToolScope, text: string): Promise<Plan> 
   if (describe) {
     const span = (describe as any).indices[1] as Span;
     const found = await resolveRecords(scope, q.original(span));
+    if (found.length > 1) return ambiguous(q, span, found);
     if (found.length) return { kind: 'describe', records: found };
     if (/^(this|it|this \w+)$/.test(lower.slice(span[0], span[1]).trim()))
       return { kind: 'refuse', reason: 'no_context' };
@@ -211,6 +260,18 @@ export async function understand(scope: ToolScope, text: string): Promise<Plan> 
 
   return recordsPlan(scope, q);
 }
+
+/** Several records have that name: each is offered, told apart, as the same question about it alone. */
+const ambiguous = (q: Question, span: Span, found: Found[]): Plan => ({
+  kind: 'refuse',
+  reason: 'ambiguous',
+  detail: q.original(span),
+  matches: found,
+  retry: q.replaced(span, '{record}'),
+});
+
+const unresolved = (q: Question, span: Span, found: Found[]): Plan =>
+  found.length ? ambiguous(q, span, found) : { kind: 'refuse', reason: 'no_record', detail: q.original(span) };
 
 async function proposalPlan(scope: ToolScope, q: Question): Promise<Plan | null> {
   const task = q.match(
@@ -225,9 +286,8 @@ async function proposalPlan(scope: ToolScope, q: Question): Promise<Plan | null>
     const taskType =
       TASK_VERBS.find(([pattern]) => pattern.test(q.lower.slice(body[0], body[1]).trim()))?.[1] ??
       (/\bschedule (a |an )?visit|\bvisit\b/.test(bodyText) ? 'visit' : /\bmeet/.test(bodyText) ? 'meeting' : 'call');
-    const target = await trailingRecord(scope, q, body);
-    if (target && target.found.length > 1)
-      return { kind: 'refuse', reason: 'ambiguous', detail: target.phrase, matches: target.found };
+    const target = (await trailingRecord(scope, q, body)) ?? (await verbRecord(scope, q, body));
+    if (target && target.found.length > 1) return ambiguous(q, target.nameSpan, target.found);
     let title = q
       .original(body)
       .replace(/\s+/g, ' ')
@@ -254,13 +314,7 @@ async function proposalPlan(scope: ToolScope, q: Question): Promise<Plan | null>
   if (note) {
     const [recordSpan, bodySpan] = (note as any).indices.slice(1) as Span[];
     const found = await resolveRecords(scope, q.original(recordSpan));
-    if (found.length !== 1)
-      return {
-        kind: 'refuse',
-        reason: found.length ? 'ambiguous' : 'no_record',
-        detail: q.original(recordSpan),
-        matches: found,
-      };
+    if (found.length !== 1) return unresolved(q, recordSpan, found);
     return {
       kind: 'propose',
       input: {
@@ -275,13 +329,7 @@ async function proposalPlan(scope: ToolScope, q: Question): Promise<Plan | null>
   if (assign) {
     const [recordSpan, personSpan] = (assign as any).indices.slice(1) as Span[];
     const found = await resolveRecords(scope, q.original(recordSpan));
-    if (found.length !== 1)
-      return {
-        kind: 'refuse',
-        reason: found.length ? 'ambiguous' : 'no_record',
-        detail: q.original(recordSpan),
-        matches: found,
-      };
+    if (found.length !== 1) return unresolved(q, recordSpan, found);
     return {
       kind: 'propose',
       input: {
@@ -299,13 +347,7 @@ async function proposalPlan(scope: ToolScope, q: Question): Promise<Plan | null>
   if (change) {
     const [fieldSpan, recordSpan, valueSpan] = (change as any).indices.slice(1) as Span[];
     const found = await resolveRecords(scope, q.original(recordSpan));
-    if (found.length !== 1)
-      return {
-        kind: 'refuse',
-        reason: found.length ? 'ambiguous' : 'no_record',
-        detail: q.original(recordSpan),
-        matches: found,
-      };
+    if (found.length !== 1) return unresolved(q, recordSpan, found);
     const info = found[0].info;
     const named = fieldSpan[0] < fieldSpan[1] ? fieldNamed(q.lower.slice(fieldSpan[0], fieldSpan[1]), [info]) : null;
     let field = named && named.field !== 'address' && named.field !== 'contractors' ? named.field : undefined;
@@ -331,6 +373,17 @@ async function proposalPlan(scope: ToolScope, q: Question): Promise<Plan | null>
 }
 
 async function fieldPlan(scope: ToolScope, q: Question): Promise<Plan | null> {
+  // "when does Cedar Tower bid", "when does Cedar Tower kick off": the date the verb is about.
+  const when = q.match(
+    /^when (?:does|do|will|did|is) (.+?) (?:go out to )?(bid|bidding|start|starting|kick off|kick-off|kicking off)$/,
+  );
+  if (when) {
+    const [recordSpan] = (when as any).indices.slice(1) as Span[];
+    const slug = /^bid/.test(when[2]) ? 'bid_date' : 'kickoff_date';
+    const types = scope.types.filter((t) => t.fields.has(slug));
+    const found = await resolveRecords(scope, q.original(recordSpan), types);
+    if (found.length) return { kind: 'field', field: found[0].info.fields.get(slug)!, records: found };
+  }
   const patterns = [
     /^(?:who|what|when|which|where)(?:'s|s| is| are| was| were| does| do)?\s+(?:the\s+)?(.+?)\s+(?:on|of|for|at|in|with)\s+(.+)$/,
     /^(?:who|what|when|which|where)(?:'s|s| is| are| was| were)?\s+()(.+?)(?:'s|s')\s+(.+)$/,
@@ -389,25 +442,19 @@ async function marketSharePlan(scope: ToolScope, q: Question): Promise<Plan> {
   return { kind: 'market_share', region, trade, period };
 }
 
-function matchRegion(
-  q: Question,
-  regions: Array<{ id: number; name: string }>,
-  bare = true,
-): { id: number; name: string } | undefined {
-  const full = q.find(regions.map((r) => r.name.toLowerCase()));
-  const hit =
-    full ??
-    (bare
-      ? q.find(
-          regions.map((r) => r.name.toLowerCase().replace(/ (county|state|region)$/, '')).filter((n) => n.length > 2),
-        )
-      : null);
-  if (!hit) return undefined;
-  q.take(hit.span);
-  return regions.find(
-    (r) =>
-      r.name.toLowerCase() === hit.phrase || r.name.toLowerCase().replace(/ (county|state|region)$/, '') === hit.phrase,
-  );
+/** A region named with its kind ("Kern County", "county of Kern", "LA County"), else by its name alone when `bare`. */
+function matchRegion(q: Question, regions: readonly RegionWord[], bare = true): RegionWord | undefined {
+  const named = regions.flatMap((region) => region.phrases.map((phrase) => ({ phrase, region })));
+  const hit = q.find(named.map((n) => n.phrase));
+  if (hit) {
+    q.take(hit.span);
+    return named.find((n) => n.phrase === hit.phrase)!.region;
+  }
+  if (!bare) return undefined;
+  const alone = q.find(regions.map((r) => r.bare).filter((n) => n.length > 2));
+  if (!alone) return undefined;
+  q.take(alone.span);
+  return regions.find((r) => r.bare === alone.phrase);
 }
 
 async function recordsPlan(scope: ToolScope, q: Question): Promise<Plan> {
@@ -417,7 +464,12 @@ async function recordsPlan(scope: ToolScope, q: Question): Promise<Plan> {
   const lower = q.lower;
 
   // What kind of records.
-  const typeHit = q.find(typePhrases(scope.types).map((t) => t.phrase));
+  // The record type named first ("sites that have a general contractor" are sites).
+  // (a type name just before another is a word about it: "union sites", "contractor contacts").
+  const typeHits = q.all(typePhrases(scope.types).map((t) => t.phrase));
+  const typeHit =
+    typeHits.find((hit) => !typeHits.some((other) => /^\s+$/.test(q.lower.slice(hit.span[1], other.span[0])))) ??
+    typeHits[0];
   let info = typeHit ? typePhrases(scope.types).find((t) => t.phrase === typeHit.phrase)!.info : undefined;
   if (typeHit) q.take(typeHit.span);
   if (!info && /(?<![\w-])(overdue|due|to-?do|on my plate)(?![\w-])/.test(lower)) info = scope.typeOf('task');
@@ -436,6 +488,7 @@ async function recordsPlan(scope: ToolScope, q: Question): Promise<Plan> {
     return { kind: 'near', info, place: q.original(spans[3]), radiusKm: radius, filter, words };
   }
 
+  const rank = rankIn(q, info);
   const amount = q.match(AMOUNT);
   if (amount) q.take([amount.index, amount.index + amount[0].length]);
   let groupBy: Extract<Plan, { kind: 'records' }>['groupBy'];
@@ -457,12 +510,13 @@ async function recordsPlan(scope: ToolScope, q: Question): Promise<Plan> {
       groupBy = { field: named.field.slug, label: named.field.name };
     }
     q.take(spans[0]);
+    q.take(q.find(['own', 'owns', 'carry', 'carries', 'hold', 'holds', 'handle', 'handles'])?.span);
   }
 
   const rest = await filtersFrom(scope, q, vocabulary, info, filter, words, groupBy);
   if (rest) return rest;
-  const mode = groupBy ? 'group' : amount ? 'count' : 'list';
-  return { kind: 'records', mode, info, filter, words, groupBy };
+  const mode = groupBy ? 'group' : amount && !rank ? 'count' : 'list';
+  return { kind: 'records', mode, info, filter, words, groupBy, rank };
 }
 
 /**
@@ -559,15 +613,34 @@ async function filtersFrom(
     if (hit?.hit) q.take(hit.hit.span);
   }
 
-  // Where: a region, else a city, else a region named without "County".
+  // Where: a region named with its kind ("LA County"), else a city, else a region by its name alone. A name that is
+  // both a city and a region ("Los Angeles") is asked back as two readings.
   const regions = info.fields.has('region_ids') ? await vocabulary.regions() : [];
-  let region = regions.length ? matchRegion(q, regions, false) : undefined;
+  let region = matchRegion(q, regions, false);
   if (!region && info.fields.has('city')) {
     const cities = await vocabulary.cities(info);
-    const hit = q.find(cities.map((c) => c.toLowerCase()));
+    const spelled = cities.flatMap((city) => {
+      const lower = city.toLowerCase();
+      return [
+        { phrase: `city of ${lower}`, city, explicit: true },
+        { phrase: `${lower} city`, city, explicit: true },
+        { phrase: lower, city, explicit: false },
+      ];
+    });
+    const hit = q.find(spelled.map((c) => c.phrase));
     if (hit) {
+      const { city, explicit } = spelled.find((c) => c.phrase === hit.phrase)!;
+      const twin = explicit ? undefined : regions.find((r) => r.bare === city.toLowerCase());
+      if (twin)
+        return {
+          kind: 'readings',
+          phrase: city,
+          readings: [
+            { label: `the city of ${city}`, question: q.replaced(hit.span, `the city of ${city}`) },
+            { label: twin.name, question: q.replaced(hit.span, twin.name.replace(/,\s*[A-Z]{2}$/, '')) },
+          ],
+        };
       q.take(hit.span);
-      const city = cities.find((c) => c.toLowerCase() === hit.phrase)!;
       filter.city = city;
       words.qualifiers.unshift(`in ${city}`);
     }
@@ -575,7 +648,21 @@ async function filtersFrom(
   if (!region && !filter.city && regions.length) region = matchRegion(q, regions, true);
   if (region) {
     filter.region_ids = [region.id];
-    words.qualifiers.unshift(`in ${region.name}`);
+    words.qualifiers.unshift(`in ${region.name.replace(/,\s*[A-Z]{2}$/, '')}`);
+  }
+
+  // Amounts: "over $5 million", "worth less than $500k", "more than 10,000 hours".
+  const sum = amountIn(q, info);
+  if (sum) {
+    filter[`${sum.field.slug}_${sum.op}`] = sum.value;
+    words.qualifiers.push(`with ${sum.field.name} ${sum.words}`);
+  }
+
+  // Absence and presence: "with no contact", "without a general contractor", "that have a bid date".
+  const blank = fieldPresence(q, info);
+  for (const { field, present } of blank) {
+    filter[`${field.slug}_null`] = !present;
+    words.qualifiers.push(`${present ? 'with' : 'without'} ${/^[aeiou]/i.test(field.name) ? 'an' : 'a'} ${field.name}`);
   }
 
   // What: choices (the record type's own category first), related names, yes/no fields.
@@ -638,6 +725,122 @@ async function filtersFrom(
   return null;
 }
 
+const NUMBER_WORDS: Record<string, number> = {
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  twenty: 20,
+};
+const COMPARE: Record<string, { op: 'gt' | 'gte' | 'lt' | 'lte'; words: string }> = {
+  over: { op: 'gt', words: 'over' },
+  'more than': { op: 'gt', words: 'over' },
+  above: { op: 'gt', words: 'over' },
+  'greater than': { op: 'gt', words: 'over' },
+  'bigger than': { op: 'gt', words: 'over' },
+  'at least': { op: 'gte', words: 'of at least' },
+  under: { op: 'lt', words: 'under' },
+  'less than': { op: 'lt', words: 'under' },
+  below: { op: 'lt', words: 'under' },
+  'smaller than': { op: 'lt', words: 'under' },
+  'at most': { op: 'lte', words: 'of at most' },
+  'up to': { op: 'lte', words: 'of at most' },
+};
+const SCALE: Record<string, number> = {
+  k: 1e3,
+  thousand: 1e3,
+  m: 1e6,
+  mil: 1e6,
+  million: 1e6,
+  b: 1e9,
+  bn: 1e9,
+  billion: 1e9,
+};
+
+/** The number fields of a record type that hold money, then those that hold hours. */
+const moneyField = (info: TypeInfo) =>
+  [...info.fields.values()].find((f) => f.filterable && /\b(value|budget|amount|cost|price)\b/i.test(f.name));
+const hoursField = (info: TypeInfo) => [...info.fields.values()].find((f) => f.filterable && /\bhours\b/i.test(f.name));
+
+/** A bound on an amount: "over $5 million" (the money field), "more than 10,000 hours" (the hours field). */
+function amountIn(q: Question, info: TypeInfo) {
+  const compare = Object.keys(COMPARE).join('|');
+  const hit = q.match(
+    new RegExp(
+      `(?:(?:worth|valued|valued at|value|budget|estimated value|with an? (?:value|budget|estimated value)(?: of)?)\\s+)?(${compare})\\s+(\\$)?\\s?(\\d[\\d,]*(?:\\.\\d+)?)\\s*(k|thousand|m|mil|million|b|bn|billion)?(?![\\w])(?:\\s+(dollars|in value|value|worth|hours|hrs))?`,
+    ),
+  );
+  if (!hit) return null;
+  const hours = /^h/.test(hit[5] ?? '');
+  const field = hours ? hoursField(info) : moneyField(info);
+  if (!field || (!hit[2] && !hit[4] && !hit[5] && !/worth|valued|value|budget/.test(hit[0]))) return null;
+  const value = Number(hit[3].replace(/,/g, '')) * (SCALE[hit[4] ?? ''] ?? 1);
+  q.take([hit.index, hit.index + hit[0].length]);
+  const { op, words } = COMPARE[hit[1]];
+  const shown = hours ? `${value.toLocaleString('en-US')} hours` : `$${value.toLocaleString('en-US')}`;
+  return { field, op, value, words: `${words} ${shown}` };
+}
+
+/** A ranking: "the five biggest sites", "top 10 sites by value", "the smallest contractors". */
+function rankIn(q: Question, info: TypeInfo): Extract<Plan, { kind: 'records' }>['rank'] {
+  const count = '(\\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|twenty)';
+  const hit =
+    q.match(
+      new RegExp(
+        `(?<![\\w-])(?:the\\s+)?(?:top\\s+)?(?:${count}\\s+)?(biggest|largest|most valuable|highest[ -]value|smallest|least valuable)(?![\\w-])`,
+      ),
+    ) ?? q.match(new RegExp(`(?<![\\w-])(?:the\\s+)?top(?:\\s+${count})?()(?![\\w-])`));
+  if (!hit) return undefined;
+  const field = moneyField(info);
+  if (!field) return undefined;
+  q.take([hit.index, hit.index + hit[0].length]);
+  q.take(q.find(['by value', 'by estimated value', 'by budget', 'by size'])?.span);
+  const limit = Math.min(50, hit[1] ? (NUMBER_WORDS[hit[1]] ?? Number(hit[1])) : 10);
+  const smallest = /smallest|least/.test(hit[2] ?? '');
+  return {
+    field: field.slug,
+    order: smallest ? 'asc' : 'desc',
+    limit,
+    words: `by ${field.name}, ${smallest ? 'smallest' : 'biggest'} first`,
+  };
+}
+
+const ABSENT =
+  '(?:with no|with zero|without any|without an|without a|without|that have no|that has no|who have no|which have no|have no|has no|having no|lacking(?: an| a)?|missing(?: an| a)?|no)';
+const PRESENT =
+  '(?:that have an?|that has an?|that have|that has|who have an?|which have an?|have an?|has an?|having an?|with an?|with)';
+
+/** The fields of `info` asked to be empty or filled ("with no contact", "that have a general contractor"). */
+function fieldPresence(q: Question, info: TypeInfo): Array<{ field: FieldInfo; present: boolean }> {
+  const named = [...info.fields.values()]
+    .filter((f) => f.filterable && f.kind !== 'boolean' && !f.choices)
+    .flatMap((field) =>
+      fieldPhrases(field).flatMap((phrase) => [phrase, `${phrase}s`].map((p) => ({ phrase: p.toLowerCase(), field }))),
+    )
+    .sort((a, b) => b.phrase.length - a.phrase.length);
+  const out: Array<{ field: FieldInfo; present: boolean }> = [];
+  for (const [words, present] of [
+    [ABSENT, false],
+    [PRESENT, true],
+  ] as const) {
+    for (const { phrase, field } of named) {
+      if (out.some((o) => o.field.slug === field.slug)) continue;
+      const pattern = new RegExp(`(?<![\\w-])${words}\\s+${phraseSource(phrase)}(?![\\w-])`);
+      const hit = q.match(pattern);
+      if (!hit) continue;
+      q.take([hit.index, hit.index + hit[0].length]);
+      out.push({ field, present });
+    }
+  }
+  return out;
+}
+
 async function linkedRecordFilter(
   scope: ToolScope,
   q: Question,
@@ -645,8 +848,7 @@ async function linkedRecordFilter(
 ): Promise<{ filter: Record<string, unknown>; words: string } | { plan: Plan } | null> {
   const target = await trailingRecord(scope, q, [0, q.lower.length]);
   if (!target) return null;
-  if (target.found.length > 1)
-    return { plan: { kind: 'refuse', reason: 'ambiguous', detail: target.phrase, matches: target.found } };
+  if (target.found.length > 1) return { plan: ambiguous(q, target.nameSpan, target.found) };
   const { info: owner, row } = target.found[0];
   let filter: Record<string, unknown> | null = null;
   if (info.type === 'task') filter = { taskable_type: owner.type, taskable_id: row.id };
@@ -661,3 +863,27 @@ async function linkedRecordFilter(
 }
 
 export { wordPattern };
+
+/** The words the assistant knows (record types, fields, choices, regions) nearest to each unknown word, at most five. */
+async function closestWords(scope: ToolScope, unknown: string): Promise<string[]> {
+  const known = new Set<string>(typePhrases(scope.types).map((t) => t.phrase));
+  for (const info of scope.types)
+    for (const field of info.fields.values()) {
+      for (const phrase of fieldPhrases(field)) known.add(phrase.toLowerCase());
+      for (const choice of field.choices ?? []) known.add(choice.label.toLowerCase());
+    }
+  for (const region of await vocabularyFor(scope).regions()) known.add(region.bare);
+  for (const [phrases] of DATE_WORDS) for (const phrase of phrases) known.add(phrase);
+  const out: string[] = [];
+  for (const word of unknown
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w.length > 2)) {
+    const near = [...known]
+      .map((phrase) => ({ phrase, distance: leven(word, phrase) }))
+      .filter((c) => c.distance <= Math.max(1, Math.floor(word.length / 3)))
+      .sort((a, b) => a.distance - b.distance || a.phrase.localeCompare(b.phrase));
+    for (const { phrase } of near.slice(0, 2)) if (!out.includes(phrase)) out.push(phrase);
+  }
+  return out.slice(0, 5);
+}

@@ -10,7 +10,7 @@ import type { ToolScope } from '../tools/scope.js';
  */
 
 const TYPE_ALIASES: Record<string, string[]> = {
-  site: ['job sites', 'job site', 'jobsites', 'jobsite', 'projects', 'project', 'sites', 'site'],
+  site: ['job sites', 'job site', 'jobsites', 'jobsite', 'jobs', 'job', 'projects', 'project', 'sites', 'site'],
   contractor: ['contractors', 'contractor', 'companies', 'company', 'employers', 'employer'],
   contact: ['contacts', 'contact'],
   member: ['members', 'member', 'union members'],
@@ -79,9 +79,42 @@ const choicePhrases = (value: string, label: string) => {
   return [...new Set(base.filter((p) => p.length > 1))];
 };
 
+/** A region and how it is named: with its kind ("Kern County", "county of Kern", "LA County") and bare ("Kern"). */
+export interface RegionWord {
+  id: number;
+  name: string;
+  kind: string;
+  /** Names that say the region's kind: matched wherever they appear. */
+  phrases: string[];
+  /** The name alone ("Los Angeles"): also a city's name, perhaps. */
+  bare: string;
+}
+
+const KIND_WORDS: Record<string, string> = { county: 'county', state: 'state', city: 'city', postal_code: 'zip' };
+
+export function regionWord(id: number, name: string, kind: unknown): RegionWord {
+  const full = name.toLowerCase().trim();
+  const kindWord = KIND_WORDS[String(kind ?? '')] ?? '';
+  // "Los Angeles County, CA" -> "los angeles county" -> "los angeles".
+  const local = full.replace(/,\s*[a-z]{2}$/, '').trim();
+  const bare = kindWord ? local.replace(new RegExp(`\\s+${kindWord}$`), '').trim() : local;
+  const initials = bare.includes(' ')
+    ? bare
+        .split(/\s+/)
+        .map((w) => w[0])
+        .join('')
+    : '';
+  const phrases = [full, local];
+  if (kindWord) {
+    phrases.push(`${bare} ${kindWord}`, `${kindWord} of ${bare}`);
+    if (initials.length > 1) phrases.push(`${initials} ${kindWord}`);
+  }
+  return { id, name, kind: String(kind ?? ''), phrases: [...new Set(phrases)], bare };
+}
+
 export class Vocabulary {
   private values = new Map<string, Promise<ValueWord[]>>();
-  private regionList: Promise<Array<{ id: number; name: string }>> | null = null;
+  private regionList: Promise<RegionWord[]> | null = null;
   private cityList = new Map<string, Promise<string[]>>();
 
   constructor(private readonly scope: ToolScope) {}
@@ -155,14 +188,15 @@ export class Vocabulary {
     return list;
   }
 
-  regions(): Promise<Array<{ id: number; name: string }>> {
+  /** The regions the person may read, each with the ways people name it ("Los Angeles County, CA": "LA County"...). */
+  regions(): Promise<RegionWord[]> {
     if (!this.regionList) {
       const def = this.scope.app.resources.get('regions');
       this.regionList =
         def && this.scope.typeOf('region')
           ? this.scope.app.records
               .list(this.scope.user, def, { per_page: 500 })
-              .then(({ data }) => data.map((r) => ({ id: r.id, name: String(r.name) })))
+              .then(({ data }) => data.map((r) => regionWord(r.id, String(r.name), r.geometry_type)))
           : Promise.resolve([]);
     }
     return this.regionList;
@@ -247,6 +281,19 @@ export async function resolveRecords(
     if (!info) return [];
     const row = await scope.app.records.show(scope.user, info.def, scope.context.id).catch(() => null);
     return row ? [{ info, row }] : [];
+  }
+  // "site Riverfront Tower", "the contractor Apex", "site #45": the type named first narrows the search.
+  const typed = typePhrases(scope.types)
+    .filter((t) => name.toLowerCase().startsWith(`${t.phrase} `))
+    .sort((a, b) => b.phrase.length - a.phrase.length)[0];
+  if (typed && !prefer.length) {
+    const rest = name.slice(typed.phrase.length).trim();
+    const byId = /^#?(\d+)$/.exec(rest);
+    if (byId) {
+      const row = await scope.app.records.show(scope.user, typed.info.def, Number(byId[1])).catch(() => null);
+      return row ? [{ info: typed.info, row }] : [];
+    }
+    return resolveRecords(scope, rest, [typed.info]);
   }
   const candidates = prefer.length ? prefer : scope.types.filter((t) => NAMED_TYPES.includes(t.type) || t.custom);
   const exact: Found[] = [];

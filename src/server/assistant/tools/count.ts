@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { bucketRange, type Interval, rangeFilter } from '../../reports/scope.js';
 import { type FieldInfo, listUrl, type TypeInfo } from '../catalogue.js';
-import { labelsOf, resolveFilters } from './records.js';
+import { apiQuery, labelsOf, listQueryOf, resolveFilters } from './records.js';
 import { failure, guarded, type Tool, type ToolScope, unknownType } from './scope.js';
 import { filtersArg } from './search.js';
 
@@ -123,9 +123,9 @@ export const countRecords: Tool<{
     guarded(async () => {
       const info = scope.typeOf(args.type);
       if (!info) return unknownType(scope, args.type);
-      const filter = await resolveFilters(scope, info, args.filters);
+      const { filter, where } = listQueryOf(info, await resolveFilters(scope, info, args.filters));
       const query = (extra: Record<string, unknown> = {}) => ({
-        filter: JSON.stringify({ ...filter, ...extra }),
+        ...apiQuery({ filter: { ...filter, ...extra }, where }),
         ...(args.search ? { search: args.search } : {}),
       });
       const field = args.group_by && args.group_by !== 'period' ? info.fields.get(args.group_by) : undefined;
@@ -139,7 +139,11 @@ export const countRecords: Tool<{
           `${info.plural} can be counted by ${groupableFields(info).join(', ')} or by period, not by "${args.group_by}".`,
         );
       const counted = await scope.app.records.count(scope.user, info.def, query(), field?.slug);
-      const data: Record<string, unknown> = { type: info.type, total: counted.total, list_url: listUrl(info, filter) };
+      const data: Record<string, unknown> = {
+        type: info.type,
+        total: counted.total,
+        list_url: listUrl(info, filter, where),
+      };
       if (field && counted.groups) {
         const labels = await labelled(
           scope,
@@ -159,12 +163,16 @@ export const countRecords: Tool<{
             label: g.value === null ? 'none' : labels.get(String(g.value))!,
             value: g.value,
             count: g.count,
-            list_url: listUrl(info, {
-              ...filter,
-              ...(g.value === null
-                ? { [`${field.slug}_null`]: true }
-                : { [field.slug]: multiple ? [g.value] : g.value }),
-            }),
+            list_url: listUrl(
+              info,
+              {
+                ...filter,
+                ...(g.value === null
+                  ? { [`${field.slug}_null`]: true }
+                  : { [field.slug]: multiple ? [g.value] : g.value }),
+              },
+              where,
+            ),
           }))
           .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));
         const hidden = unnamed.reduce((sum, g) => sum + g.count, 0);
@@ -183,7 +191,7 @@ export const countRecords: Tool<{
             label: period.label,
             value: period.value,
             count: total,
-            list_url: listUrl(info, { ...filter, ...period.filter }),
+            list_url: listUrl(info, { ...filter, ...period.filter }, where),
           });
         }
         data.group_by = 'period';

@@ -97,6 +97,36 @@ export async function resolveFilters(
   return resolved;
 }
 
+/**
+ * The list query of resolved filters. Whether a list of related records is empty or not ("with no contact",
+ * `contact_ids_null`) is a view filter condition (`has_none`, `has_any`), sent as `filters=` and compiled by the
+ * one filter compiler like the rest: the list query's `_null` asks whether the column is NULL, not whether the
+ * list is empty.
+ */
+export function listQueryOf(
+  info: TypeInfo,
+  filter: Record<string, unknown>,
+): { filter: Record<string, unknown>; where?: { all: Array<{ field: string; op: string }> } } {
+  const flat: Record<string, unknown> = {};
+  const conditions: Array<{ field: string; op: string }> = [];
+  for (const [key, value] of Object.entries(filter)) {
+    const { field, suffix } = splitFilterKey(info, key);
+    if (suffix === '_null' && field?.kind.endsWith('[]'))
+      conditions.push({
+        field: field.slug,
+        op: value === true || value === 'true' || value === 1 ? 'has_none' : 'has_any',
+      });
+    else flat[key] = value;
+  }
+  return conditions.length ? { filter: flat, where: { all: conditions } } : { filter: flat };
+}
+
+/** The list API's query for a list query (listQueryOf): `filter` and, when there are conditions, `filters`. */
+export const apiQuery = ({ filter, where }: ReturnType<typeof listQueryOf>) => ({
+  filter: JSON.stringify(filter),
+  ...(where ? { filters: JSON.stringify(where) } : {}),
+});
+
 /** A value as an answer shows it: relation ids as names, choices as labels, dates as days. */
 function shown(field: FieldInfo, value: unknown, names: Map<string, Map<number, string>>): unknown {
   if (value === null || value === undefined || value === '') return undefined;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listUrl } from '../catalogue.js';
-import { describeRows, resolveFilters } from './records.js';
+import { apiQuery, describeRows, listQueryOf, resolveFilters } from './records.js';
 import { guarded, type Tool, unknownType } from './scope.js';
 
 const filterValue = z.union([
@@ -66,8 +66,9 @@ export const searchRecords: Tool<{
     guarded(async () => {
       const info = scope.typeOf(args.type);
       if (!info) return unknownType(scope, args.type);
-      const filter = await resolveFilters(scope, info, args.filters);
-      const query: Record<string, unknown> = { filter: JSON.stringify(filter), per_page: args.limit ?? 10 };
+      const listed = listQueryOf(info, await resolveFilters(scope, info, args.filters));
+      const { filter, where } = listed;
+      const query: Record<string, unknown> = { ...apiQuery(listed), per_page: args.limit ?? 10 };
       if (args.search) query.search = args.search;
       if (args.sort) Object.assign(query, { sort: args.sort, order: args.order ?? 'asc' });
       const { data, meta } = await scope.app.records.list(scope.user, info.def, query);
@@ -77,7 +78,7 @@ export const searchRecords: Tool<{
           type: info.type,
           total: meta.total,
           shown: records.length,
-          list_url: listUrl(info, args.search ? { ...filter, q: args.search } : filter),
+          list_url: listUrl(info, args.search ? { ...filter, q: args.search } : filter, where),
           records,
         },
         records: data.map((row) => scope.cite(info, row)),

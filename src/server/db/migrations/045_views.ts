@@ -8,7 +8,7 @@ import { type Kysely, sql } from 'kysely';
  * Every role may keep views of its own (view:create/read/update/delete); the roles that hold user:read (the seeded
  * leader, administrator and super administrator) may share them (`view:share`), as a new installation's do.
  */
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   await sql
     .raw(`
     create table views (
@@ -59,7 +59,7 @@ export async function up(db: Kysely<any>) {
   `.execute(db);
 }
 
-export async function down(db: Kysely<any>) {
+export async function down(db: Kysely<unknown>) {
   await sql
     .raw(
       'drop table if exists view_role_defaults; drop table if exists view_teams; drop table if exists view_roles; drop table if exists views;',

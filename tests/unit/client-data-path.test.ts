@@ -1,0 +1,154 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * One data path in the client (issue 29 point 4): every read and write goes through the data provider
+ * (providers/dataProvider.ts, named methods for what is not CRUD), which features get with `useAppDataProvider()`;
+ * features do not reach for the app's singletons (app/services.ts), and the shell (app/, layout/, routing/) imports
+ * no feature. The lists below are what is left to move. They only shrink: a new file on them fails, and so does a
+ * file that no longer needs its entry (take it off).
+ */
+const ROOT = path.resolve(__dirname, '../../src/client');
+const SHELL = ['app', 'layout', 'routing'];
+/** Not features: the HTTP client, session, providers and the app-wide registries and stores. */
+const INFRASTRUCTURE = ['http', 'i18n', 'providers', 'resources', 'session', 'system', 'theme'];
+
+/** Files that still call the HTTP client themselves (offline/: the outbox and the site cache, beside the provider). */
+const DIRECT_HTTP = [
+  'exports/ExportButton.tsx',
+  'imports/api.ts',
+  'layout/ImpersonationBar.tsx',
+  'layout/UserMenu.tsx',
+  'map/RegionUpload.tsx',
+  'map/api.ts',
+  'offline/registerServiceWorker.ts',
+  'offline/send.ts',
+  'offline/siteCache.ts',
+];
+
+/** Files that still use the provider's `call(method, path)` escape hatch instead of a named method. */
+const ESCAPE_HATCH = [
+  'activity/useFeed.ts',
+  'admin/BackupStatusLine.tsx',
+  'assessments/AssessmentsPanel.tsx',
+  'assignees/AssigneePicker.tsx',
+  'assistant/api.ts',
+  'conversations/PersonTimeline.tsx',
+  'importers/ImporterForm.tsx',
+  'imports/ImportShow.tsx',
+  'insights/useInsights.ts',
+  'records/bulkEdit/BulkEditButton.tsx',
+  'records/history/ArchivedValues.tsx',
+  'records/history/RevisionList.tsx',
+  'records/show/HistoryTab.tsx',
+];
+
+/** Feature files that still import the app's singletons. */
+const SINGLETONS = [
+  'activity/useFeed.ts',
+  'assessments/AssessmentsPanel.tsx',
+  'assignees/AssigneePicker.tsx',
+  'auth/PasswordResetPage.tsx',
+  'auth/PasswordUpdatePage.tsx',
+  'conversations/PersonTimeline.tsx',
+  'exports/ExportButton.tsx',
+  'importers/ImporterForm.tsx',
+  'imports/api.ts',
+  'insights/useInsights.ts',
+  'map/RegionUpload.tsx',
+  'map/api.ts',
+  'offline/OfflineSitesPage.tsx',
+  'offline/registerServiceWorker.ts',
+  'profile/ProfilePage.tsx',
+  'realtime/RealtimeConnector.tsx',
+  'reports/UserPerformancePage.tsx',
+  'schemas/useSchemaEditor.ts',
+  'work/shared.ts',
+];
+
+/** Shell files that still import a feature (app/features.ts, the list of feature folders, is where they register). */
+const SHELL_IMPORTS = [
+  'app/App.tsx -> accessDenied',
+  'app/App.tsx -> auth',
+  'app/App.tsx -> notFound',
+  'app/Globals.tsx -> analytics',
+  'app/Globals.tsx -> assistant',
+  'app/Globals.tsx -> realtime',
+  'app/services.ts -> offline',
+  'layout/AppLayout.tsx -> offline',
+  'layout/ImpersonationBar.tsx -> admin',
+  'layout/MenuList.tsx -> assistant',
+  'layout/UserMenu.tsx -> admin',
+  'layout/menuModel.ts -> reports',
+];
+
+function sources(folder: string): string[] {
+  return readdirSync(folder).flatMap((name) => {
+    const file = path.join(folder, name);
+    if (statSync(file).isDirectory()) return sources(file);
+    return /\.tsx?$/.test(file) ? [file] : [];
+  });
+}
+
+/** The code without its comments (a comment may name a path; only code calls it). */
+const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+
+const top = (relative: string) => relative.split('/')[0];
+const isFeature = (folder: string) => !SHELL.includes(folder) && !INFRASTRUCTURE.includes(folder);
+
+function directHttp(relative: string, text: string): boolean {
+  if (['providers', 'http', 'session'].includes(top(relative)) || relative === 'app/services.ts') return false;
+  return /\bhttp\.(get|post|put|patch|delete|request)\b/.test(text);
+}
+const escapeHatch = (text: string) => /\.call(<[^>]*>)?\(\s*['"](GET|POST|PUT|PATCH|DELETE)/.test(text);
+const singletons = (relative: string, text: string) =>
+  relative.includes('/') && isFeature(top(relative)) && /from '(\.\.\/)+app\/services'/.test(text);
+function shellImports(relative: string, text: string): string[] {
+  if (!SHELL.includes(top(relative)) || relative === 'app/features.ts') return [];
+  const folders = [...text.matchAll(/from '\.\.\/([A-Za-z]+)\//g)].map((match) => match[1]);
+  return [...new Set(folders.filter(isFeature))].map((folder) => `${relative} -> ${folder}`);
+}
+
+describe('one data path in the client', () => {
+  const files = sources(ROOT).map((file) => ({
+    relative: path.relative(ROOT, file).split(path.sep).join('/'),
+    text: code(readFileSync(file, 'utf8')),
+  }));
+  const matching = (test: (relative: string, text: string) => boolean) =>
+    files.filter(({ relative, text }) => test(relative, text)).map(({ relative }) => relative);
+
+  it('scans the client', () => {
+    expect(files.length).toBeGreaterThan(200);
+    expect(files.some(({ relative }) => relative === 'providers/dataProvider.ts')).toBe(true);
+  });
+
+  it('no file calls the HTTP client past the data provider', () => {
+    expect(matching(directHttp).sort()).toEqual([...DIRECT_HTTP].sort());
+  });
+
+  it('no file uses the provider’s call() escape hatch instead of a named method', () => {
+    expect(matching((_, text) => escapeHatch(text)).sort()).toEqual([...ESCAPE_HATCH].sort());
+  });
+
+  it('no feature imports the app’s singletons', () => {
+    expect(matching(singletons).sort()).toEqual([...SINGLETONS].sort());
+  });
+
+  it('the shell imports no feature', () => {
+    const found = files.flatMap(({ relative, text }) => shellImports(relative, text));
+    expect(found.sort()).toEqual([...SHELL_IMPORTS].sort());
+  });
+
+  it('the scan would see each (the patterns match such code)', () => {
+    expect(directHttp('map/api.ts', "const answer = await http.get('/api/map/filters');")).toBe(true);
+    expect(directHttp('providers/dataProvider.ts', "await http.get('/api/features');")).toBe(false);
+    expect(escapeHatch("dataProvider.call<{ data: X }>('GET', '/api/actions')")).toBe(true);
+    expect(singletons('work/shared.ts', "import { dataProvider } from '../app/services';")).toBe(true);
+    expect(singletons('app/hooks.ts', "import { session } from './services';")).toBe(false);
+    expect(shellImports('layout/UserMenu.tsx', "import { leave } from '../admin/ImpersonateButton';")).toEqual([
+      'layout/UserMenu.tsx -> admin',
+    ]);
+    expect(shellImports('app/features.ts', "import admin from '../admin/index';")).toEqual([]);
+  });
+});
