@@ -358,3 +358,15 @@ export interface TypeOutlook {
   /** A few of them by name, among those the one asking may read too. */
   sample: Array<{ id: number; label: string }>;
 }
+
+/** What assigning a turf being drawn would do for one person (the turf dialog; POST /api/regions/preview's `people`). */
+export interface TurfOutlook {
+  id: number;
+  name: string;
+  role: { id: number; name: string } | null;
+  /** Their role's site rule is their turf: the turf scopes them. */
+  scoped: boolean;
+  /** How many sites they read now, and would with the turf (the same, when it does not scope them). */
+  now: number;
+  after: number;
+}

@@ -4,8 +4,8 @@
  * with the seeded schema; CPU time per role (process.cpuUsage: steadier than wall time on a shared machine) and wall
  * p95 per record type. The load average is printed beside every figure.
  *
- * Not measured here yet (issue 31's other figures): the scoped lists on 100,000 sites and 20,000 tasks, and the
- * realtime fan-out to 200 people; `npm run bench -- turf` has the turf-scoped list against the unscoped one.
+ * Issue 31's other figures (the scoped lists on 100,000 sites and 20,000 tasks, the realtime fan-out to 200 people)
+ * are `npm run bench -- access-scope`'s.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

@@ -23,6 +23,7 @@ import { idsInside } from '../../src/server/regions/turf.js';
 import { ensureAppKey, seedDatabase } from '../../src/server/seed/seed.js';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.js';
 import { benchDatabases, loadAverage } from './lib/server.js';
+import { drawnTurf } from './lib/turf-shape.js';
 import { type BenchRow, row } from './types.js';
 
 const AREA = 'turf';
@@ -33,18 +34,6 @@ const VERTICES = 1_000;
 function percentile(values: number[], fraction: number) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * fraction) - 1)];
-}
-
-/** A star-shaped ring of `n` corners around a point (jagged, as a hand-drawn shape is), closed. */
-function drawnTurf(lat: number, lng: number, n: number): AreaGeometry {
-  const ring: Array<[number, number]> = [];
-  for (let i = 0; i < n; i++) {
-    const angle = (2 * Math.PI * i) / n;
-    const radius = i % 2 ? 2.2 : 2.6;
-    ring.push([lng + radius * Math.cos(angle), lat + radius * Math.sin(angle)]);
-  }
-  ring.push(ring[0]);
-  return { type: 'Polygon', coordinates: [ring] };
 }
 
 /** The sites' coordinates as one packed string, as the preview reads them. */

@@ -22,6 +22,8 @@ const names = {
   role: `turf-e2e-${stamp}`,
 };
 const organizer = { id: 0, email: `turf-organizer-${stamp}@example.com`, name: `Tara Turf${stamp}` };
+// A leader (the seeded role reads every site): a turf does not scope them.
+const unscoped = { email: `turf-unscoped-${stamp}@example.com`, name: `Nico Wide${stamp}`, role: '' };
 
 test.use({ viewport: { width: 390, height: 844 } });
 test.describe.configure({ mode: 'serial' });
@@ -29,7 +31,9 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   api = await Api.signIn();
   // An organizer as seeded, whose reading of sites is limited to a turf.
-  const roles = await api.get<{ data: Array<{ slug: string; permissions: string[] }> }>('/api/roles?per_page=-1');
+  const roles = await api.get<{ data: Array<{ id: number; slug: string; name: string; permissions: string[] }> }>(
+    '/api/roles?per_page=-1',
+  );
   const seeded = roles.data.find((r) => r.slug === 'user')!.permissions.filter((p) => !p.startsWith('site:read'));
   const role = await api.post<{ data: { id: number } }>('/api/roles', {
     slug: names.role,
@@ -45,6 +49,14 @@ test.beforeAll(async () => {
       role_id: role.data.id,
     })
   ).data.id;
+  await api.post('/api/users', {
+    first_name: 'Nico',
+    last_name: `Wide${stamp}`,
+    email: unscoped.email,
+    password: USER_PASSWORD,
+    role_id: roles.data.find((r) => r.slug === 'leader')!.id,
+  });
+  unscoped.role = roles.data.find((r) => r.slug === 'leader')!.name;
   for (const [name, at] of [
     [names.inside, INSIDE],
     [names.outside, OUTSIDE],
@@ -73,6 +85,13 @@ test.afterAll(async () => {
   await api.dispose();
 });
 
+/** Picks a person in the dialog's "Assigned to people" field. */
+async function assign(page: Page, name: string) {
+  const dialog = page.getByRole('dialog', { name: 'Save this turf' });
+  await dialog.getByLabel('Assigned to people').fill(name);
+  await page.getByRole('option', { name }).click();
+}
+
 /** Taps the map at offsets (in pixels) from its centre. */
 async function tapMap(page: Page, points: Array<[number, number]>) {
   const box = (await page.locator('.leaflet-container').boundingBox())!;
@@ -83,6 +102,36 @@ async function tapMap(page: Page, points: Array<[number, number]>) {
     await page.waitForTimeout(150);
   }
 }
+
+test.describe('at 1280 px', () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+  test('the dialog says whom a turf scopes and how many sites each will see, then is discarded', async ({ page }) => {
+    await signIn(page, { at: `/map?lat=${INSIDE.lat}&lng=${INSIDE.lng}&z=14` });
+    await expect(page.locator('.leaflet-container')).toBeVisible();
+    await page.getByTestId('draw-turf').click();
+    await tapMap(page, [
+      [-150, -150],
+      [150, -150],
+      [150, 150],
+      [-150, 150],
+      [-150, -150],
+    ]);
+    const dialog = page.getByRole('dialog', { name: 'Save this turf' });
+    await expect(dialog.getByTestId('turf-count')).toHaveText('1 site inside');
+    await assign(page, organizer.name);
+    await assign(page, unscoped.name);
+    await expect(dialog.getByTestId('turf-outlook-person')).toHaveCount(2);
+    await expect(dialog.getByTestId('turf-outlook-person').filter({ hasText: organizer.name })).toContainText(
+      'will see 2 sites (now 1)',
+    );
+    await expect(dialog.getByTestId('turf-outlook-person').filter({ hasText: unscoped.name })).toContainText(
+      'Not scoped',
+    );
+    await page.screenshot({ path: test.info().outputPath('turf-outlook-1280.png') });
+    await dialog.getByRole('button', { name: 'Discard' }).click();
+    await expect(dialog).toBeHidden();
+  });
+});
 
 test('an administrator draws a turf around one site, sees the count, and assigns it to an organizer', async ({
   page,
@@ -103,8 +152,18 @@ test('an administrator draws a turf around one site, sees the count, and assigns
   await expect(dialog).toBeVisible();
   await expect(dialog.getByTestId('turf-count')).toHaveText('1 site inside');
   await dialog.getByLabel('Name').fill(names.turf);
-  await dialog.getByLabel('Assigned to people').fill(organizer.name);
-  await page.getByRole('option', { name: organizer.name }).click();
+  await assign(page, organizer.name);
+  // The dialog says whom the turf scopes and how many sites they will see: the organizer, the one site inside and
+  // the site their task hangs on; the organizer of a role reading every site is not scoped, and is told where to change it.
+  const scoped = dialog.getByTestId('turf-outlook-person').filter({ hasText: organizer.name });
+  await expect(scoped).toContainText('Scoped by their turf: will see 2 sites (now 1).');
+  await assign(page, unscoped.name);
+  const wide = dialog.getByTestId('turf-outlook-person').filter({ hasText: unscoped.name });
+  await expect(wide).toContainText('Not scoped: their role reads sites whatever their turf');
+  await expect(wide.getByRole('link', { name: `Set the ${unscoped.role} role to “their turf”` })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('turf-outlook-390.png') });
+  await dialog.locator('.MuiChip-root', { hasText: unscoped.name }).locator('.MuiChip-deleteIcon').click();
+  await expect(dialog.getByTestId('turf-outlook-person')).toHaveCount(1);
   await dialog.getByRole('button', { name: 'Save turf' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText(`${names.turf} saved: 1 site inside.`)).toBeVisible();

@@ -1,8 +1,9 @@
 /**
  * For administrators (region:create): draw a turf on the map. "Draw a turf" starts the polygon tool; each tap adds a
  * corner and a tap on the first corner closes the shape. The dialog then says how many sites the shape holds (the
- * server counts the sites inside it) before anything is saved, and saves it, named, as a region assigned to people and
- * a team: their turf (docs/map.md).
+ * server counts the sites inside it) before anything is saved, and for the people and team picked, whether the turf
+ * scopes each and how many sites they will see (TurfOutlookList); it saves it, named, as a region assigned to people
+ * and a team: their turf (docs/map.md).
  */
 
 import DrawIcon from '@mui/icons-material/Draw';
@@ -20,8 +21,10 @@ import Typography from '@mui/material/Typography';
 import type L from 'leaflet';
 import { useEffect, useRef, useState } from 'react';
 import { useCanAccess } from 'react-admin';
+import type { TurfOutlook } from '../../common/access-rules';
 import { fetchOptions, previewShape, saveTurf } from './api';
 import { polygonTool } from './drawing';
+import { TurfOutlookList } from './TurfOutlookList';
 
 type Option = { id: number; name: string };
 type Tool = Awaited<ReturnType<typeof polygonTool>>;
@@ -46,8 +49,30 @@ export function TurfDraw({ map, onSaved }: { map: L.Map | null; onSaved?: () => 
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [outlook, setOutlook] = useState<TurfOutlook[] | null>(null);
+  const [outlookLoading, setOutlookLoading] = useState(false);
 
   useEffect(() => () => tool.current?.stop(), []);
+
+  // Who the turf will scope and how many sites each will see, asked again as people and the team are picked.
+  const geometry = shape?.geometry;
+  const userIds = people.map((p) => p.id).join(',');
+  const teamId = team?.id ?? null;
+  useEffect(() => {
+    if (!geometry || (!userIds && !teamId)) {
+      setOutlook(null);
+      return;
+    }
+    let current = true;
+    setOutlookLoading(true);
+    previewShape(geometry, { user_ids: userIds ? userIds.split(',').map(Number) : [], team_id: teamId })
+      .then((preview) => current && setOutlook(preview.people))
+      .catch((e) => current && setError(messageOf(e, 'What the turf does for each person could not be worked out.')))
+      .finally(() => current && setOutlookLoading(false));
+    return () => {
+      current = false;
+    };
+  }, [geometry, userIds, teamId]);
 
   if (!canAccess || !map) return null;
 
@@ -72,7 +97,7 @@ export function TurfDraw({ map, onSaved }: { map: L.Map | null; onSaved?: () => 
       setUserOptions(users);
       setTeamOptions(teams);
       try {
-        setCount(await previewShape(geometry));
+        setCount((await previewShape(geometry)).sites);
       } catch (e) {
         setError(messageOf(e, 'The sites inside could not be counted.'));
       }
@@ -196,6 +221,7 @@ export function TurfDraw({ map, onSaved }: { map: L.Map | null; onSaved?: () => 
               renderInput={(params) => <TextField {...params} label="Assigned to a team" />}
             />
           </Stack>
+          <TurfOutlookList people={outlook} loading={outlookLoading} />
           {error && (
             <Alert severity="error" sx={{ mt: 2 }} role="alert">
               {error}

@@ -2,6 +2,7 @@
  * The map's calls (docs/map.md), through the app's one HTTP client (credentials, CSRF, error kinds).
  */
 import type { FeatureCollection } from 'geojson';
+import type { TurfOutlook } from '../../common/access-rules';
 import type { MapLayer, MarkerCard, MarkerItem } from '../../common/map-types';
 import { http } from '../app/services';
 
@@ -167,10 +168,16 @@ export async function fetchOptions(list: string, q: string, signal?: AbortSignal
   return response.data.data;
 }
 
-/** How many of the sites the person may read lie inside a shape not saved yet (POST /api/regions/preview). */
-export async function previewShape(geometry: unknown) {
-  const response = await http.post<{ data: { sites: number } }>('/api/regions/preview', { geometry });
-  return response.data.data.sites;
+/**
+ * A shape not saved yet (POST /api/regions/preview): how many of the sites the person may read lie inside it, and for
+ * the people it is to be assigned to (by name or through a team) what it would do for each.
+ */
+export async function previewShape(geometry: unknown, assigned: { user_ids?: number[]; team_id?: number | null } = {}) {
+  const response = await http.post<{ data: { sites: number; people: TurfOutlook[] } }>('/api/regions/preview', {
+    geometry,
+    ...assigned,
+  });
+  return response.data.data;
 }
 
 /** Saves a drawn shape as a region assigned to people and a team: a turf (POST /api/regions). */

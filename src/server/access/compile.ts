@@ -69,6 +69,10 @@ async function ownRule(info: TypeInfo, env: CompileEnv): Promise<Compiled> {
         childPeople.map(([field, spec]) => fieldHolds(field, spec, 'c', who.id)),
         sql` or `,
       );
+      // For one person, their work's records gathered once; for each member of a role against one record (the
+      // fan-out), that record's work asked through its index, not every member's work gathered in turn.
+      if (who.perRow)
+        return sql<boolean>`exists (select 1 from ${sql.table(child.def.table)} c where c.${sql.ref(link.column)} = t.id${ofType}${live} and (${theirs}))`;
       return sql<boolean>`t.id = any(array(select c.${sql.ref(link.column)} from ${sql.table(child.def.table)} c where c.${sql.ref(link.column)} is not null${ofType}${live} and (${theirs})))`;
     });
   }

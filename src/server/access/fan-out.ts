@@ -65,7 +65,7 @@ export async function readersOf(
     const row = sql`select 1 from ${sql.table(def.table)} t where t.id = ${id}${scope} and ${asSql(predicate)}`;
     // A condition the same for every member: asked once, for the role's channel.
     asked.push(
-      compiled.personal
+      (await access.personal(subject, def))
         ? sql`select ${subject.role_id}::int as role_id, u.id as user_id from users u where u.role_id = ${subject.role_id} and u.deleted_at is null and exists (${row})`
         : sql`select ${subject.role_id}::int as role_id, null::int as user_id where exists (${row})`,
     );

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { type RolePolicy, TURF_OR_OWN, type TypeOutlook } from '../../common/access-rules.js';
+import { type RolePolicy, TURF_OR_OWN, type TurfOutlook, type TypeOutlook } from '../../common/access-rules.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { loadAuthUser } from '../auth/load-user.js';
 import { countMatches } from '../records/list-query.js';
@@ -48,18 +48,6 @@ export async function seeAs(
     out.push({ type: def.type, resource: def.name, plural: names.plural, count: total, estimated, sample });
   }
   return out;
-}
-
-/** What assigning a turf would do for a person. */
-export interface TurfOutlook {
-  id: number;
-  name: string;
-  role: { id: number; name: string } | null;
-  /** Their role's site rule is their turf: the turf scopes them. */
-  scoped: boolean;
-  /** How many sites they read now, and would with the turf (the same, when it does not scope them). */
-  now: number;
-  after: number;
 }
 
 /**

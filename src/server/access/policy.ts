@@ -42,8 +42,8 @@ export interface TypeAccess {
   compiled: Record<RuleAction, Compiled>;
   /** The turf alone, when the read rule has one: records read through another part (one's own) are "outside your turf". */
   turf: Compiled | null;
-  /** Does the read rule depend on who reads (own, team, turf, or a parent type's rule that does)? */
-  personal: boolean;
+  /** Does the read rule depend on who reads? Worked out when first asked (`AccessPolicy.personal`). */
+  personal?: boolean;
   mask: FieldMask;
 }
 
@@ -68,7 +68,7 @@ const MAX_COMPILED = 5_000;
  */
 export class AccessPolicy {
   private readonly compiled = new Map<string, Promise<TypeAccess>>();
-  private readonly keys = new WeakMap<object, { policy: string; key: string }>();
+  private readonly keys = new WeakMap<object, { policyRef: unknown; policy: string; key: string }>();
 
   constructor(
     private readonly records: RecordService,
@@ -160,15 +160,33 @@ export class AccessPolicy {
     const rules = Object.fromEntries(
       RULE_ACTIONS.map((action) => [action, effectiveRule(subject, facts, action)]),
     ) as Record<RuleAction, RowRule>;
+    // Each distinct rule compiled once: update and delete are mostly the read rule, and a turf read rule is the turf.
+    const byRule = new Map<string, Promise<Compiled>>();
+    const compileOnce = (rule: RowRule) => {
+      const key = JSON.stringify(rule);
+      let entry = byRule.get(key);
+      if (!entry) byRule.set(key, (entry = compileRule(rule, env)));
+      return entry;
+    };
     const compiled = Object.fromEntries(
-      await Promise.all(RULE_ACTIONS.map(async (action) => [action, await compileRule(rules[action], { ...env })])),
+      await Promise.all(RULE_ACTIONS.map(async (action) => [action, await compileOnce(rules[action])])),
     ) as Record<RuleAction, Compiled>;
-    const turf = withTurf === 'turf' || mentions(rules.read, 'turf') ? await compileRule('turf', env) : null;
-    const personal = isPersonal(
-      rules.read,
-      mentions(rules.read, 'parent') && (await this.parentPersonal(subject, def, db)),
+    const turf = withTurf === 'turf' || mentions(rules.read, 'turf') ? await compileOnce('turf') : null;
+    return { def, facts, rules, compiled, turf, mask: maskOf(fieldRules(subject, def.type), info.fields) };
+  }
+
+  /**
+   * Does the person's read rule of the type depend on who they are (own, team, turf, or a parent type's rule that
+   * does)? The realtime fan-out then tests each member; otherwise the role's channel hears it. Kept with the compiled
+   * rule, worked out when first asked rather than with every compile.
+   */
+  async personal(subject: Subject, def: ResourceDefinition, db?: AnyDb): Promise<boolean> {
+    const access = await this.of(subject, def, db);
+    access.personal ??= isPersonal(
+      access.rules.read,
+      mentions(access.rules.read, 'parent') && (await this.parentPersonal(subject, def, db)),
     );
-    return { def, facts, rules, compiled, turf, personal, mask: maskOf(fieldRules(subject, def.type), info.fields) };
+    return access.personal;
   }
 
   /**
@@ -182,7 +200,7 @@ export class AccessPolicy {
       ? [this.registry.byType(link.type)].filter((other): other is ResourceDefinition => Boolean(other))
       : this.registry.all().filter((other) => other !== def && !PARENT_LINKS[other.type]);
     for (const parent of parents) {
-      if (this.mayRead(subject, parent) && (await this.of(subject, parent, db)).personal) return true;
+      if (this.mayRead(subject, parent) && (await this.personal(subject, parent, db))) return true;
     }
     return false;
   }
@@ -191,10 +209,12 @@ export class AccessPolicy {
   private subjectKey(subject: Subject): string {
     const holder = subject.permissions as object;
     const known = this.keys.get(holder);
+    // The same policy object as last time: no need to read it again (a role loaded once serves many requests).
+    if (known && known.policyRef === subject.policy && subject.policy) return known.key;
     const policy = JSON.stringify(subject.policy ?? {});
     if (known?.policy === policy) return known.key;
     const key = createHash('sha1').update(subject.permissions.join(',')).update('|').update(policy).digest('base64url');
-    this.keys.set(holder, { policy, key });
+    this.keys.set(holder, { policyRef: subject.policy, policy, key });
     return key;
   }
 

@@ -15,6 +15,11 @@ export interface Who {
   hasTeams: boolean;
   /** Regions standing for the turf instead of the person's own (what lies in a region: the feed's region filter). */
   regions?: RawBuilder<number>;
+  /**
+   * The person is a column of each row tested (the fan-out's `users u`), not one value: a rule then asks about the
+   * one record at hand (`exists` on its id) rather than gathering all of the person's records once.
+   */
+  perRow?: boolean;
 }
 
 /** A signed-in person (id and teams, as AuthUser holds them). */
@@ -41,6 +46,7 @@ export function whoIsRow(alias: string): Who {
     roleId: sql<number>`coalesce(${sql.ref(`${alias}.role_id`)}, -1)`,
     teamIds: sql<number>`select wt.team_id from team_user wt where wt.user_id = ${id} union select ${sql.ref(`${alias}.team_id`)}`,
     hasTeams: true,
+    perRow: true,
   };
 }
 
