@@ -29,6 +29,7 @@ import { radios } from './field-types/radios.js';
 import { rating } from './field-types/rating.js';
 import { relation } from './field-types/relation.js';
 import { richText } from './field-types/rich-text.js';
+import { rollup } from './field-types/rollup.js';
 import { slug } from './field-types/slug.js';
 import { socialLink } from './field-types/social-link.js';
 import { text } from './field-types/text.js';
@@ -77,6 +78,7 @@ export const FIELD_TYPE_MODULES = {
   person,
   autonumber,
   formula,
+  rollup,
 } as const satisfies Record<string, FieldTypeModule<Record<string, unknown>>>;
 
 /** Field types of SPEC section 3. `relation` covers every typed relation; its target is in `options.target`. */

@@ -5,6 +5,7 @@ import type { SessionStore } from './auth/sessions.js';
 import type { LoginThrottle } from './auth/throttle.js';
 import type { Config } from './config/config.js';
 import type { Database } from './db/database.js';
+import type { DB } from './db/schema.generated.js';
 import type { AppEvents } from './events/app-events.js';
 import type { FileStore } from './files/file-store.js';
 import type { HeavyWork } from './http/heavy-work.js';
@@ -21,7 +22,7 @@ import type { UploadWorkers } from './workers/upload-workers.js';
 export interface AppContext {
   config: Config;
   database: Database;
-  db: Kysely<any>;
+  db: Kysely<DB>;
   records: RecordService;
   /** The in-process event bus: the data service and the job services emit after commit; features listen (events/app-events.ts). */
   events: AppEvents;

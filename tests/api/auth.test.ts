@@ -65,7 +65,7 @@ describe('sign-in', () => {
       .select('last_login_at')
       .where('id', '=', user.id)
       .executeTakeFirstOrThrow();
-    expect(Date.now() - new Date(row.last_login_at).getTime()).toBeLessThan(60_000);
+    expect(Date.now() - new Date(row.last_login_at!).getTime()).toBeLessThan(60_000);
   });
 
   it('matches the email without regard to case and surrounding spaces', async () => {

@@ -299,7 +299,7 @@ describe('scheduled backups (BACKUP_CRON, BACKUP_KEEP) and their status', () => 
     const kept = readdirSync(path.join(t.config.dataDir, 'files', 'backups'));
     expect(kept.length).toBeGreaterThanOrEqual(1);
     expect(kept.length).toBeLessThanOrEqual(2);
-    expect(kept).toContain(path.basename(succeeded.target));
+    expect(kept).toContain(path.basename(succeeded.target!));
 
     const refused = await organizer.get('/api/system/status');
     expect(refused.status).toBe(403);

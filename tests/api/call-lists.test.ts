@@ -114,7 +114,7 @@ describe('working a call list', () => {
         expect(given.has(entry.id), `entry ${entry.id} given twice`).toBe(false);
         given.set(entry.id, caller);
         const res = await logCall(caller === 'ana' ? ana : ben, list.id, entry.id, {
-          outcome: entry.position % 2 ? 'reached' : 'no-answer',
+          outcome: entry.position % 2 ? 'reached' : 'refused',
         });
         expect(res.status, JSON.stringify(res.body)).toBe(201);
         expect(res.body.data).toMatchObject({ channel: 'call', person_type: 'contact', person_id: entry.person_id });
@@ -123,13 +123,7 @@ describe('working a call list', () => {
     expect(given.size).toBe(6);
     expect(new Set(given.values())).toEqual(new Set(['ana', 'ben']));
     const shown = (await ana.get(`/api/call-lists/${list.id}`)).body.data;
-    expect(shown.progress).toEqual({
-      total: 6,
-      done: 6,
-      calling: 0,
-      left: 0,
-      outcomes: { reached: 3, 'no-answer': 3 },
-    });
+    expect(shown.progress).toEqual({ total: 6, done: 6, calling: 0, left: 0, outcomes: { reached: 3, refused: 3 } });
     expect(await next(ana, list.id)).toBeNull();
   });
 
@@ -170,6 +164,28 @@ describe('working a call list', () => {
     expect((await next(ben, list.id))!.id).toBe(held.id);
     expect((await logCall(ana, list.id, held.id)).status).toBe(422);
     expect((await logCall(ben, list.id, held.id)).status).toBe(201);
+  });
+
+  it('a call that did not reach the person offers them again at the end of the list, three calls at most', async () => {
+    const list = await makeList(ana);
+    const first = (await next(ana, list.id))!;
+    const callsTo = async (person: number) =>
+      (await ana.get(`/api/conversations?filter=${JSON.stringify({ contact_id: person })}`)).body.meta.total as number;
+    const before = await callsTo(first.person_id);
+    expect((await logCall(ana, list.id, first.id, { outcome: 'no-answer' })).status).toBe(201);
+    let shown = (await ana.get(`/api/call-lists/${list.id}`)).body.data;
+    expect(shown.progress).toMatchObject({ total: 6, done: 0, left: 6 });
+    const order: number[] = [];
+    for (let entry = await next(ana, list.id); entry; entry = await next(ana, list.id)) {
+      order.push(entry.person_id);
+      const outcome = entry.person_id === first.person_id ? 'no-answer' : 'reached';
+      expect((await logCall(ana, list.id, entry.id, { outcome })).status).toBe(201);
+    }
+    // The first person: called at the start, offered again after the five others, then once more: three calls.
+    expect(order.slice(5)).toEqual([first.person_id, first.person_id]);
+    shown = (await ana.get(`/api/call-lists/${list.id}`)).body.data;
+    expect(shown.progress).toMatchObject({ done: 6, left: 0, outcomes: { reached: 5, 'no-answer': 1 } });
+    expect(await callsTo(first.person_id)).toBe(before + 3);
   });
 
   it('skipping puts the person back at the end of the list', async () => {

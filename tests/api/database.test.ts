@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config/config.js';
 import { type Database, DataFolderLockedError, openDatabase } from '../../src/server/db/database.js';
+import { dynamicTables } from '../../src/server/db/dynamic-tables.js';
 import { migrate } from '../../src/server/db/migrate.js';
 import { seededRoles } from '../../src/server/seed/roles.js';
 import { ensureAppKey, seedDatabase } from '../../src/server/seed/seed.js';
@@ -42,7 +43,10 @@ async function freshLocation(): Promise<{ DATA_DIR: string; DATABASE_URL?: strin
 }
 
 const count = async (database: Database, table: string) =>
-  Number((await database.db.selectFrom(table).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+  Number(
+    (await dynamicTables(database.db).selectFrom(table).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow())
+      .n,
+  );
 
 describe('migrations', () => {
   it(

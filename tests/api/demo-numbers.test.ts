@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dynamicTables } from '../../src/server/db/dynamic-tables.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 /**
@@ -138,7 +139,10 @@ describe('one number for one thing (demo data)', () => {
     expect(sites.filter((s) => / [A-Z]$/.test(String(s.name)))).toEqual([]);
     const people: string[] = [];
     for (const table of ['contacts', 'members', 'recruits'])
-      for (const row of await demo.ctx.db.selectFrom(table).select(['first_name', 'last_name']).execute())
+      for (const row of await dynamicTables(demo.ctx.db)
+        .selectFrom(table)
+        .select(['first_name', 'last_name'])
+        .execute())
         people.push(`${row.first_name} ${row.last_name}`);
     expect(people.length).toBeGreaterThan(200);
     expect(new Set(people).size).toBe(people.length);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedJson } from '../../src/server/db/dynamic-tables.js';
 import { type AreaGeometry, pointInGeometry } from '../../src/server/regions/geometry.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
@@ -44,7 +45,7 @@ describe('the demo organisation', () => {
     expect(regions.some((r) => r.geometry_type === 'postal-code')).toBe(false);
     // Not rectangles: every county shape has more corners than a box.
     for (const county of counties) {
-      const shape = county.geometry as AreaGeometry;
+      const shape = storedJson<AreaGeometry>(county.geometry);
       const corners =
         shape.type === 'Polygon' ? shape.coordinates[0].length : shape.coordinates.reduce((n, p) => n + p[0].length, 0);
       expect(corners, county.name).toBeGreaterThan(5);
@@ -61,7 +62,7 @@ describe('the demo organisation', () => {
       const named = counties.find((c) => c.name === `${site.county} County, CA`);
       expect(named, `site ${site.id} names ${site.county}`).toBeDefined();
       expect(
-        pointInGeometry(site.longitude, site.latitude, named!.geometry as AreaGeometry),
+        pointInGeometry(site.longitude!, site.latitude!, storedJson<AreaGeometry>(named!.geometry)),
         `site ${site.id} in ${site.county}`,
       ).toBe(true);
       const placed = links

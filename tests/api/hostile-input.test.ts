@@ -2,6 +2,7 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config/config.js';
+import { dynamicTables } from '../../src/server/db/dynamic-tables.js';
 import { type RouteEntry, routeTable } from '../../src/server/http/route-permissions.js';
 import type { FieldKind, FieldSpec } from '../../src/server/records/resource.js';
 import { upload } from '../fixtures/upload.js';
@@ -241,7 +242,10 @@ async function healthy(batch: string) {
 }
 
 const latestId = async (table: string) =>
-  String((await t.ctx.db.selectFrom(table).select('id').orderBy('id', 'desc').limit(1).executeTakeFirst())?.id ?? 1);
+  String(
+    (await dynamicTables(t.ctx.db).selectFrom(table).select('id').orderBy('id', 'desc').limit(1).executeTakeFirst())
+      ?.id ?? 1,
+  );
 
 /** The routes worth aiming at: all of them but sign-out and impersonation, which would change who this client is. */
 function targets(): RouteEntry[] {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dynamicTables } from '../../src/server/db/dynamic-tables.js';
 import { enqueueJob } from '../../src/server/jobs/queue.js';
 import { IDEMPOTENCY_KEY_DAYS, IDEMPOTENCY_PURGE_JOB } from '../../src/server/records/idempotency.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
@@ -21,7 +22,7 @@ const withKey = (name: string) => ({ headers: { 'Idempotency-Key': key(name) } }
 const count = async (table: string, column: string, value: unknown) =>
   Number(
     (
-      await t.ctx.db
+      await dynamicTables(t.ctx.db)
         .selectFrom(table)
         .select((eb) => eb.fn.countAll().as('n'))
         .where(column, '=', value)

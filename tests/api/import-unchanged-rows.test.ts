@@ -1,5 +1,6 @@
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dynamicTables } from '../../src/server/db/dynamic-tables.js';
 import { seedReadyMadeImporters } from '../../src/server/imports/ready-made.js';
 import { requeueAbandoned } from '../../src/server/jobs/queue.js';
 import { SimulatedCrash } from '../../src/server/jobs/worker.js';
@@ -9,7 +10,7 @@ import { startTestApp, type TestApp, type TestClient } from '../support/test-app
 
 let t: TestApp;
 let admin: TestClient;
-const db = () => t.ctx.db;
+const db = () => dynamicTables(t.ctx.db);
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -232,7 +233,7 @@ describe('importing a file again', () => {
       // No transaction for them: nothing saved yet.
       expect(halfway).toMatchObject({ processed_rows: 0, skipped_count: 0, checkpoint: { file: 0, row: 0 } });
       processor.options.afterChunk = undefined;
-      expect(await requeueAbandoned(db(), { everyRunning: true })).toBe(1);
+      expect(await requeueAbandoned(t.ctx.db, { everyRunning: true })).toBe(1);
       await t.app.jobs.drain();
       const done = (await admin.get(`/api/imports/${res.body.data.id}`)).body.data;
       // (Five of the new rows' sites exist from the tests above.)

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dynamicTables } from '../../src/server/db/dynamic-tables.js';
 import { mapServiceFor } from '../../src/server/map/map-service.js';
 import { assignSiteRegions } from '../../src/server/regions/assign.js';
 import { type AreaGeometry, type Position, pointInGeometry } from '../../src/server/regions/geometry.js';
@@ -62,9 +63,9 @@ function rng(seed: number) {
 async function seed() {
   const db = t.ctx.db;
   const idsOf = async (table: string) =>
-    (await db.selectFrom(table).select('id').where('deleted_at', 'is', null).orderBy('id').execute()).map(
-      (r) => r.id as number,
-    );
+    (
+      await dynamicTables(db).selectFrom(table).select('id').where('deleted_at', 'is', null).orderBy('id').execute()
+    ).map((r) => r.id as number);
   statusIds = await idsOf('site_statuses');
   phaseIds = await idsOf('site_phases');
   buildingIds = await idsOf('building_types');

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allPermissions } from '../../src/common/permission-catalogue.js';
 import type { AuthUser } from '../../src/server/auth/auth-user.js';
 import { loadAuthUser } from '../../src/server/auth/load-user.js';
+import { dynamicTables } from '../../src/server/db/dynamic-tables.js';
 import type { ResourceDefinition } from '../../src/server/records/resource.js';
 import { startTestApp, type TestApp, type TestClient, type TestResponse } from '../support/test-app.js';
 
@@ -44,7 +45,8 @@ async function targetUser(deleted = false): Promise<number> {
 }
 
 async function target(table: string, values: Record<string, unknown>): Promise<number> {
-  return (await t.ctx.db.insertInto(table).values(values).returning('id').executeTakeFirstOrThrow()).id;
+  return (await dynamicTables(t.ctx.db).insertInto(table).values(values).returning('id').executeTakeFirstOrThrow())
+    .id as number;
 }
 
 const unique = () => randomBytes(4).toString('hex');

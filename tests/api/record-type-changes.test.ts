@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { customFields } from '../../src/server/db/dynamic-tables.js';
 import { runImport, upload } from '../fixtures/upload.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
@@ -100,8 +101,8 @@ describe('form logic, applied by the server', () => {
       .select('custom')
       .where('id', '=', made.id)
       .executeTakeFirstOrThrow();
-    expect(row.custom.workers_seen).toBe(0);
-    expect(row.custom.notes ?? null).toBeNull();
+    expect(customFields(row.custom).workers_seen).toBe(0);
+    expect(customFields(row.custom).notes ?? null).toBeNull();
   });
 
   it('on an update, a value a clearing rule now hides is cleared and the set value applied', async () => {

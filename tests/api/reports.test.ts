@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dynamicTables } from '../../src/server/db/dynamic-tables.js';
 import { csvCell } from '../../src/server/exports/csv.js';
 import { toCsv } from '../../src/server/reports/csv.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
@@ -23,7 +24,7 @@ let admin: TestClient;
 const ids: Record<string, number> = {};
 
 async function insert(table: string, values: Record<string, unknown>): Promise<number> {
-  const row = await t.ctx.db.insertInto(table).values(values).returning('id').executeTakeFirstOrThrow();
+  const row = await dynamicTables(t.ctx.db).insertInto(table).values(values).returning('id').executeTakeFirstOrThrow();
   return row.id as number;
 }
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { can } from '../../src/common/permissions.js';
 import type { AuthUser } from '../../src/server/auth/auth-user.js';
+import { dynamicTables } from '../../src/server/db/dynamic-tables.js';
 import { type RouteEntry, type RoutePermission, routeTable } from '../../src/server/http/route-permissions.js';
 import { startTestApp, type TestApp, type TestClient, type TestResponse } from '../support/test-app.js';
 
@@ -67,7 +68,7 @@ beforeAll(async () => {
   clients.set('signed-out', t.client());
   people.set('signed-out', null);
   for (const def of t.ctx.resources.all()) {
-    let query = t.ctx.db.selectFrom(def.table).select('id').orderBy('id', 'desc').limit(1);
+    let query = dynamicTables(t.ctx.db).selectFrom(def.table).select('id').orderBy('id', 'desc').limit(1);
     if (def.scope) query = query.where(def.scope.column, '=', def.scope.value);
     const row = await query.executeTakeFirst().catch(() => undefined);
     if (row) realIds.set(def.name, Number(row.id));

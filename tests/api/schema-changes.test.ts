@@ -8,6 +8,7 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forMigration } from '../../src/server/db/migrate.js';
 import { up as migrateChoiceKeys } from '../../src/server/db/migrations/040_choice_keys_and_archive_restore.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
@@ -135,7 +136,7 @@ describe('choice keys', () => {
     await sql`insert into logic_conditions (logic_block_id, source, operator, value) values (${block.id}, ${`field:${field.id}`}, 'equals', 'Needs follow-up')`.execute(
       t.ctx.db,
     );
-    await migrateChoiceKeys(t.ctx.db);
+    await migrateChoiceKeys(forMigration(t.ctx.db));
     await t.ctx.records.announce(t.ctx.resources.get('schemas')!, 'updated', { id: legacy.id });
     const { rows } = await sql<{
       options: { choices: unknown };

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forMigration } from '../../src/server/db/migrate.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 /**
@@ -562,7 +563,7 @@ describe('a custom field of each type is saved, validated, filtered and sorted',
     await sql`create index ${sql.id(index.indexname)} on sites ((((custom ->> ${sql.lit(slug)}))::numeric))`.execute(
       t.ctx.db,
     );
-    await up(t.ctx.db);
+    await up(forMigration(t.ctx.db));
     expect(await definition()).toBeUndefined();
     await ensureAllCustomFieldIndexes(t.ctx.db);
     expect(await definition()).toEqual(index);

@@ -43,7 +43,7 @@ test.describe('at 390 px', () => {
     await expect(page.getByText('0 of 3 contacts called')).toBeVisible();
     await expect(page.getByRole('region', { name: 'Script' })).toContainText('Can we count on you Thursday?');
     const called: string[] = [];
-    for (const outcome of ['Reached', 'No answer', 'Left a message']) {
+    for (const outcome of ['Reached', 'Wrong number', 'Refused']) {
       const card = page.getByRole('region', { name: /^Calling / });
       await expect(card.getByRole('link', { name: /555-014/ })).toBeVisible();
       const name = (await card.getByRole('heading').innerText()).trim();
@@ -54,7 +54,7 @@ test.describe('at 390 px', () => {
       await expect(page.getByText(`${called.length} of 3 contacts called`)).toBeVisible();
     }
     const finished = page.getByRole('status').filter({ hasText: 'Everyone on this list has been called.' });
-    await expect(finished).toContainText('Reached: 1 · No answer: 1 · Left a message: 1');
+    await expect(finished).toContainText('Reached: 1 · Wrong number: 1 · Refused: 1');
     // Nothing runs off the side of the phone.
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);

@@ -108,6 +108,13 @@ export interface FieldSpec {
    * show it through `valueExpression`. Set by the server from the type's `compute` (schemas/field-specs.ts).
    */
   computed?: (sql: Sql, alias: string) => SqlFragment;
+  /**
+   * A computed value over the rows of another record type (rollup): its SQL given those rows (`rows`, a subquery),
+   * and the relation target they are (`readsRows`). The record service gives each reader the rows they may read
+   * (RecordService.readerFields), so no one counts a row they cannot read; `computed` reads every live row.
+   */
+  computedOver?: (sql: Sql, alias: string, rows: SqlFragment) => SqlFragment;
+  readsRows?: NonNullable<FieldSpec['references']>;
 }
 
 /** An opaque piece of SQL (kysely's RawBuilder on the server). */
@@ -217,6 +224,19 @@ export interface OptionsContext {
   targets: Readonly<Record<string, { value: RelationValue }>>;
   self?: string;
   fields?: readonly SiblingField[];
+  /** The record type of the field, and the fields of another record type (a rollup reads them). */
+  type?: string;
+  typeFields?: (type: string) => readonly SiblingField[] | undefined;
+}
+
+/** What a computed type works its SQL out from: the fields of its own type, and those of the others. */
+export interface ComputeContext {
+  self: string;
+  fields: readonly SiblingField[];
+  type?: string;
+  typeFields?: (type: string) => readonly SiblingField[] | undefined;
+  /** The rows of a record type, as a relation to it references them. */
+  typeRows?: (type: string) => FieldSpec['references'] | null;
 }
 
 /** An option that is not right: the option's key (`options.<key>` in the 422) and why. */
@@ -259,7 +279,7 @@ export interface FieldTypeModule<O extends Record<string, unknown> = Record<stri
   /** Reports can group records by its values (choices). */
   groupable: boolean;
   /** Computed types (formula): the SQL of the value from the other fields of the type (FieldSpec `computed`). */
-  compute?(options: O, context: { self: string; fields: readonly SiblingField[] }): FieldSpec['computed'];
+  compute?(options: O, context: ComputeContext): Pick<FieldSpec, 'computed' | 'computedOver' | 'readsRows'>;
 }
 
 /** A module with its options' type checked against its schema. */

@@ -139,9 +139,11 @@ export const formula = defineFieldType({
   compute(options, { self, fields }) {
     const found = checked(options.expression, self, fields);
     // A formula its type's fields no longer fit (saved before a change the checks now refuse) is blank, not an error.
-    if (found instanceof OptionProblem) return (sql) => sql`null`;
+    if (found instanceof OptionProblem) return { computed: (sql) => sql`null` };
     const bySlug = new Map(fields.map((field) => [field.slug, field]));
     const tree: CheckedFormula = found.tree;
-    return (sql, alias) => formulaSql(sql, tree, (slug, type) => storedSql(sql, bySlug.get(slug)!, type, alias));
+    return {
+      computed: (sql, alias) => formulaSql(sql, tree, (slug, type) => storedSql(sql, bySlug.get(slug)!, type, alias)),
+    };
   },
 });

@@ -4,13 +4,14 @@ import { can } from '../../common/permissions.js';
 import type { FeedKind } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import { dynamicTables } from '../db/dynamic-tables.js';
 import { timestamp } from '../http/contracts.js';
 import { rangeCondition } from '../reports/scope.js';
 import { type BatchSummary, batchHeads, summarizeBatches } from './batches.js';
 import { revisionVisibility } from './visibility.js';
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-11-21.');
-const list = (item: z.ZodType) =>
+const list = <Item extends z.ZodType>(item: Item) =>
   z.preprocess(
     (v) => (v === undefined || v === '' ? undefined : Array.isArray(v) ? v : String(v).split(',')),
     z.array(item).max(40).optional(),
@@ -162,7 +163,7 @@ export async function activityFeed(ctx: AppContext, user: AuthUser, params: z.in
     const def = ctx.resources.byType(type);
     if (!def) continue;
     typeNames.set(type, { name: await ctx.records.nameOf(def), resource: def.name });
-    const found = await ctx.db
+    const found = await dynamicTables(ctx.db)
       .selectFrom(def.table)
       .selectAll()
       .where('id', 'in', [...new Set(ids)])

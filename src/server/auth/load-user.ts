@@ -1,5 +1,6 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { RolePolicy } from '../../common/access-rules.js';
+import type { DB } from '../db/schema.generated.js';
 import type { AuthUser } from './auth-user.js';
 
 /**
@@ -36,7 +37,7 @@ function withAuthUser<Q extends SelectQueryBuilder<any, any, any>>(query: Q, imp
 
 /** The signed-in person with role, permissions and teams, in one query. */
 export async function loadAuthUser(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   userId: number,
   impersonatorId: number | null = null,
 ): Promise<AuthUser | null> {
@@ -52,7 +53,7 @@ export async function loadAuthUser(
  * (auth/sessions.ts), so a second query for the person would cost each request its own round trip.
  */
 export async function loadSessionWithUser(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   sessionId: string,
 ): Promise<{ row: Record<string, any>; user: AuthUser | null } | null> {
   const found = (await withAuthUser(

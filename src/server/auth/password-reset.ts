@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config/config.js';
+import type { DB } from '../db/schema.generated.js';
 
 /** How long a reset link works (once). */
 export const RESET_TOKEN_MINUTES = 60;
@@ -13,7 +14,7 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
  * cannot send a person's token to another site. Whoever receives the link must not log it.
  */
 export async function issueResetLink(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   config: Config,
   email: string,
 ): Promise<{ link: string; expiresAt: Date }> {

@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config/config.js';
+import type { DB } from '../db/schema.generated.js';
 import type { WriteGeneration } from '../db/write-tracking.js';
 import type { AuthUser } from './auth-user.js';
 import { setCsrfCookie } from './csrf.js';
@@ -76,7 +77,7 @@ export class SessionStore {
   private readonly csrfSecret: string;
 
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Kysely<DB>,
     private readonly config: Config,
     options: SessionStoreOptions = {},
   ) {
@@ -246,7 +247,7 @@ export class SessionStore {
  * administrator or a reset link), whoever held their old password is signed out everywhere else. `db` is the
  * transaction of the change.
  */
-export async function endSessionsOf(db: Kysely<any>, userId: number, exceptId?: string) {
+export async function endSessionsOf(db: Kysely<DB>, userId: number, exceptId?: string) {
   let query = db.deleteFrom('sessions').where('user_id', '=', userId);
   if (exceptId) query = query.where('id', '!=', exceptId);
   await query.execute();

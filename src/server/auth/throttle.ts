@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Config } from '../config/config.js';
+import type { DB } from '../db/schema.generated.js';
 import { HttpError } from '../http/errors.js';
 
 /**
@@ -40,7 +41,7 @@ const tooMany = (seconds: number) =>
  */
 export class LoginThrottle {
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Kysely<DB>,
     private readonly config: Config,
   ) {}
 

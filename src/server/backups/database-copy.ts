@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/database.js';
+import type { DB } from '../db/schema.generated.js';
 
 const run = promisify(execFile);
 
@@ -104,7 +105,7 @@ async function syncFolder(source: string, target: string, changedSince: number |
 }
 
 /** Every table of the app's schema with its number of rows. */
-export async function countTables(db: Kysely<any>): Promise<Record<string, number>> {
+export async function countTables(db: Kysely<DB>): Promise<Record<string, number>> {
   const { rows } = await sql<{ name: string }>`
     select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
     where n.nspname = current_schema() and c.relkind in ('r', 'p') order by c.relname`.execute(db);

@@ -1,11 +1,12 @@
 import os from 'node:os';
 import type { Kysely } from 'kysely';
 import type { BackupRun } from '../../common/system-status.js';
+import type { DB } from '../db/schema.generated.js';
 import { processIsAlive, WORKER_ID } from '../jobs/queue.js';
 import type { Manifest } from './archive.js';
 
 /** Records a backup being made now; returns its id. */
-export async function startRun(db: Kysely<any>, trigger: 'schedule' | 'manual'): Promise<number> {
+export async function startRun(db: Kysely<DB>, trigger: 'schedule' | 'manual'): Promise<number> {
   const row = await db
     .insertInto('backup_runs')
     .values({ trigger, process: WORKER_ID })
@@ -18,7 +19,7 @@ export async function startRun(db: Kysely<any>, trigger: 'schedule' | 'manual'):
  * Claims the scheduled backup of `slot` (its time by BACKUP_CRON): the id of the run, or null when another process
  * claimed that time first.
  */
-export async function claimScheduledRun(db: Kysely<any>, slot: Date): Promise<number | null> {
+export async function claimScheduledRun(db: Kysely<DB>, slot: Date): Promise<number | null> {
   const row = await db
     .insertInto('backup_runs')
     .values({ trigger: 'schedule', scheduled_for: slot, process: WORKER_ID })
@@ -29,7 +30,7 @@ export async function claimScheduledRun(db: Kysely<any>, slot: Date): Promise<nu
 }
 
 export async function finishRun(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   id: number,
   result:
     | { status: 'succeeded'; target: string; sizeBytes: number; fileCount: number }
@@ -52,7 +53,7 @@ export async function finishRun(
  * Runs left `running` by a process that died are failed: all of them with the embedded database (one process owns
  * it: at its start nothing else can be making one), those of a process of this host that no longer runs otherwise.
  */
-export async function failInterruptedRuns(db: Kysely<any>, everyRunning: boolean) {
+export async function failInterruptedRuns(db: Kysely<DB>, everyRunning: boolean) {
   const running = await db
     .selectFrom('backup_runs')
     .select(['id', 'process'])
@@ -70,7 +71,7 @@ export async function failInterruptedRuns(db: Kysely<any>, everyRunning: boolean
   }
 }
 
-export async function lastRun(db: Kysely<any>): Promise<BackupRun | null> {
+export async function lastRun(db: Kysely<DB>): Promise<BackupRun | null> {
   const row = await db
     .selectFrom('backup_runs')
     .select(['id', 'trigger', 'status', 'started_at', 'finished_at', 'target', 'size_bytes', 'file_count', 'message'])
@@ -82,8 +83,8 @@ export async function lastRun(db: Kysely<any>): Promise<BackupRun | null> {
   const iso = (value: unknown) => (value ? new Date(value as string).toISOString() : null);
   return {
     id: Number(row.id),
-    trigger: row.trigger,
-    status: row.status,
+    trigger: row.trigger as BackupRun['trigger'],
+    status: row.status as BackupRun['status'],
     started_at: iso(row.started_at)!,
     finished_at: iso(row.finished_at),
     file: row.target ? String(row.target).split(/[\\/]/).pop()! : null,
@@ -94,7 +95,7 @@ export async function lastRun(db: Kysely<any>): Promise<BackupRun | null> {
 }
 
 /** After a restore: the run whose archive was restored ended well (its row in the copy still says `running`). */
-export async function markRestoredRun(db: Kysely<any>, manifest: Manifest, file: string, sizeBytes: number) {
+export async function markRestoredRun(db: Kysely<DB>, manifest: Manifest, file: string, sizeBytes: number) {
   if (manifest.run_id === null) return;
   await db
     .updateTable('backup_runs')

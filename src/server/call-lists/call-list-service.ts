@@ -14,6 +14,8 @@ export type { CallList, CallListEntry };
 export const MAX_CALL_LIST_PEOPLE = 5_000;
 /** How long a caller holds the person they were given before another caller may be given them. */
 export const CLAIM_MINUTES = 15;
+/** Calls to one person before a list stops offering them when none reached them (no answer, left a message). */
+export const MAX_ATTEMPTS = 3;
 
 export interface CallListInput {
   name: string;
@@ -213,7 +215,8 @@ export class CallListService {
 
   /**
    * The conversation had with the person this caller holds: logged as any conversation is (its next step, its
-   * assessment), and the person done on the list with its outcome, in one transaction.
+   * assessment), and the person done on the list with its outcome, in one transaction; an outcome that did not reach
+   * them (no answer, left a message) puts them back at the end of the list, up to MAX_ATTEMPTS calls.
    */
   async logCall(
     user: AuthUser | null,
@@ -236,14 +239,31 @@ export class CallListService {
       [personField(list.person_type)]: entry.person_id,
     };
     return logConversation(this.ctx, caller, conversation, options, async (unit, written) => {
+      const outcome = (written.record.outcome as string | null) ?? null;
+      // An outcome that did not reach the person (the administrator's list says which) offers them again later.
+      const reached = outcome
+        ? await unit.trx
+            .selectFrom('conversation_outcomes')
+            .select('reached')
+            .where('slug', '=', outcome)
+            .executeTakeFirst()
+        : undefined;
+      const again = reached?.reached === false && entry.attempts + 1 < MAX_ATTEMPTS;
       const done = await unit.trx
         .updateTable('call_list_entries')
         .set({
-          done_at: sql`now()`,
-          done_by: caller.id,
-          outcome: (written.record.outcome as string | null) ?? null,
+          done_at: again ? null : sql`now()`,
+          done_by: again ? null : caller.id,
+          outcome,
           conversation_id: written.record.id as number,
+          attempts: entry.attempts + 1,
+          claimed_by: null,
           claimed_until: null,
+          ...(again
+            ? {
+                position: sql`(select coalesce(max(position), 0) + 1 from call_list_entries where call_list_id = ${listId})`,
+              }
+            : {}),
         })
         .where('id', '=', entryId)
         .where('done_at', 'is', null)

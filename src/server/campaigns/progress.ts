@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { type CampaignProgress, type CardsOnDay, campaignProgress } from '../../common/campaign-progress.js';
+import type { DB } from '../db/schema.generated.js';
 
 /**
  * The unit sizes estimated from head counts, by campaign: for each site (the campaign's target sites, or any site
@@ -7,7 +8,7 @@ import { type CampaignProgress, type CardsOnDay, campaignProgress } from '../../
  * contractor), and the workers those rows counted. Campaigns with no targets, or whose targets no visit counted,
  * are absent.
  */
-export async function estimatedUnitSizes(db: Kysely<any>, campaignIds: number[]): Promise<Map<number, number>> {
+export async function estimatedUnitSizes(db: Kysely<DB>, campaignIds: number[]): Promise<Map<number, number>> {
   const sizes = new Map<number, number>();
   if (!campaignIds.length) return sizes;
   const { rows } = await sql<{ campaign_id: number; workers: number }>`
@@ -36,7 +37,7 @@ export async function estimatedUnitSizes(db: Kysely<any>, campaignIds: number[])
 }
 
 /** Live cards by campaign and day signed, oldest first. */
-async function cardsByDay(db: Kysely<any>, campaignIds: number[]) {
+async function cardsByDay(db: Kysely<DB>, campaignIds: number[]) {
   if (!campaignIds.length) return [];
   return db
     .selectFrom('campaign_cards')
@@ -57,7 +58,7 @@ async function cardsByDay(db: Kysely<any>, campaignIds: number[]) {
  * never who signed, so everyone who reads the campaign may see them.
  */
 export async function progressOf(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   campaigns: Array<{ id: number; unit_size?: number | null }>,
 ): Promise<Map<number, { progress: CampaignProgress; cards_over_time: CardsOnDay[] }>> {
   const ids = campaigns.map((c) => Number(c.id));

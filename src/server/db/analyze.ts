@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import type { DB } from './schema.generated.js';
 
 /**
  * The embedded database has no autovacuum, so nothing refreshes the planner's statistics by itself: a table that
@@ -6,7 +7,7 @@ import { type Kysely, sql } from 'kysely';
  * each table whose size on disk moved by more than a fifth since its last ANALYZE (pg_class.relpages), a cheap
  * check run after start and every minute. Returns the tables analyzed.
  */
-export async function analyzeChangedTables(db: Kysely<any>): Promise<string[]> {
+export async function analyzeChangedTables(db: Kysely<DB>): Promise<string[]> {
   const { rows } = await sql<{ name: string }>`
     select c.relname as name
     from pg_class c join pg_namespace n on n.oid = c.relnamespace

@@ -6,13 +6,14 @@ import { DatabaseHealth } from './database-health.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import { PGliteThread } from './pglite-thread.js';
 import { openPostgres } from './postgres.js';
+import type { DB } from './schema.generated.js';
 import { trackWrites, WriteGeneration } from './write-tracking.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
 export interface Database {
   kind: DatabaseKind;
-  db: Kysely<any>;
+  db: Kysely<DB>;
   /** Moves after every write through `db` (read caches check it). */
   writes: WriteGeneration;
   /** Whether the database answers now; the embedded one unless its thread is starting again (db/database-health.ts). */
@@ -73,7 +74,7 @@ async function openPGlite(folder: string): Promise<Database> {
     writes.bump('data', null);
     health.started();
   };
-  const db = new Kysely<any>({ dialect: trackWrites(new PGliteDialect(thread), writes) });
+  const db = new Kysely<DB>({ dialect: trackWrites(new PGliteDialect(thread), writes) });
   // One process owns the embedded database, so notifications stay in this process.
   const listeners = new Map<string, Array<(payload: string) => void>>();
   const heldLocks = new Set<number>();

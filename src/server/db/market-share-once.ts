@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type QueryExecutorProvider, sql } from 'kysely';
 
 /**
  * Runs `work` (writes of many sites inside the transaction `trx`) with the market share counted once at its end
@@ -6,7 +6,7 @@ import { type Kysely, sql } from 'kysely';
  * (the sites, their labour, trades, regions, contractors), each of whose triggers would count the same sites again.
  * Should `work` fail, the rollback takes the noted sites with it.
  */
-export async function countMarketShareOnce<T>(trx: Kysely<any>, work: () => Promise<T>): Promise<T> {
+export async function countMarketShareOnce<T>(trx: QueryExecutorProvider, work: () => Promise<T>): Promise<T> {
   // Inside a writer already counting once (an import chunk around its batches and links), the outer one counts.
   if (counting.has(trx)) return work();
   counting.add(trx);

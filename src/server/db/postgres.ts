@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import type { Database } from './database.js';
 import { DatabaseHealth } from './database-health.js';
 import { PostgresListener } from './postgres-listener.js';
+import type { DB } from './schema.generated.js';
 import { asText, DATE, INT8, NUMERIC, toNumber } from './type-parsers.js';
 import { trackWrites, WriteGeneration } from './write-tracking.js';
 
@@ -60,7 +61,7 @@ export async function openPostgres(url: string): Promise<Database> {
   const writes = new WriteGeneration();
   // Writes other processes made while this one could not read the database were never counted here.
   health.onChange(() => writes.bump());
-  const db = new Kysely<any>({ dialect: trackWrites(new PostgresDialect({ pool: watchedPool }), writes) });
+  const db = new Kysely<DB>({ dialect: trackWrites(new PostgresDialect({ pool: watchedPool }), writes) });
   await sql`select 1`.execute(db);
   const listener = new PostgresListener(newClient, pg.escapeIdentifier, health);
   /** Runs `work` holding a session advisory lock on a connection of its own (waiting for it, or not: null). */

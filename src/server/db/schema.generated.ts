@@ -148,6 +148,7 @@ export interface BulkEdits {
 }
 
 export interface CallListEntries {
+  attempts: Generated<number>;
   call_list_id: number;
   claimed_by: number | null;
   claimed_until: Timestamp | null;

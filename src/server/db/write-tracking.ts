@@ -1,5 +1,6 @@
 import type { DatabaseConnection, Dialect, Driver, QueryResult, TransactionSettings } from 'kysely';
 import { CompiledQuery, type Kysely, sql } from 'kysely';
+import type { DB } from './schema.generated.js';
 
 /**
  * Counts the writes that pass through this process's database layer. `data` changes after every statement that
@@ -80,7 +81,7 @@ export interface SharedCounters {
 }
 
 /** The counters of migrations 020 and 029, which every process moves after its writes (PostgreSQL with the read cache on). */
-export async function readWriteCounters(db: Kysely<any>): Promise<SharedCounters> {
+export async function readWriteCounters(db: Kysely<DB>): Promise<SharedCounters> {
   const { rows } = await sql<{
     data_writes: string;
     any_writes: string;

@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import { moduleOfSpec } from '../../common/field-types.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { DB } from '../db/schema.generated.js';
 import type { RecordService } from '../records/record-service.js';
 import type { ResourceRegistry } from '../records/registry.js';
 import { labelExpression, namesOf } from '../records/representation.js';
@@ -32,7 +33,7 @@ const joined = (parts: unknown[]) =>
 /** How the list shows a value of this field, or undefined when it shows the value itself. */
 export function shownValue(
   spec: FieldSpec | undefined,
-  deps: { records: RecordService; db: Kysely<any>; resources: ResourceRegistry; user: AuthUser | null },
+  deps: { records: RecordService; db: Kysely<DB>; resources: ResourceRegistry; user: AuthUser | null },
 ): { shown: Shown; key: boolean } | undefined {
   if (!spec) return undefined;
   const cell = moduleOfSpec(spec).toCell;

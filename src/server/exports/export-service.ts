@@ -6,6 +6,7 @@ import { can } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { loadAuthUser } from '../auth/load-user.js';
+import { customFields, storedJson } from '../db/dynamic-tables.js';
 import { temporaryFolder } from '../files/file-store.js';
 import { forbidden, HttpError, notFound, ValidationError } from '../http/errors.js';
 import { enqueueJob } from '../jobs/queue.js';
@@ -259,8 +260,8 @@ export class ExportService {
       let lines = -1;
       for await (const text of this.stream(user, def, {
         resource: row.resource,
-        params: row.params ?? {},
-        columns: row.columns ?? [],
+        params: customFields(row.params),
+        columns: storedJson<string[] | null>(row.columns) ?? [],
       })) {
         lines += text.split('\r\n').length - 1;
         if (!out.write(text)) await once(out, 'drain');

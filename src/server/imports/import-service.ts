@@ -2,6 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import { can, canOnEntity } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import { storedJson } from '../db/dynamic-tables.js';
 import type { JobEventName } from '../events/app-events.js';
 import { writeCsv } from '../exports/csv.js';
 import { forbidden, HttpError, ValidationError } from '../http/errors.js';
@@ -206,8 +207,8 @@ export class ImportService {
       .where('import_id', '=', record.id)
       .orderBy('id')
       .execute();
-    const files = ((await db.selectFrom('imports').select('files').where('id', '=', record.id).executeTakeFirst())
-      ?.files ?? []) as StoredFile[];
+    const stored = await db.selectFrom('imports').select('files').where('id', '=', record.id).executeTakeFirst();
+    const files = storedJson<StoredFile[] | null>(stored?.files) ?? [];
     const headers = new Map<string, string[]>();
     for (const file of files) {
       try {

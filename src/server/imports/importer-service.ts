@@ -4,6 +4,7 @@ import { type ImportRecordType, KEY_TARGETS, suggestTargets, targetsFor } from '
 import { can } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import { customFields, storedJson } from '../db/dynamic-tables.js';
 import { forbidden, ValidationError } from '../http/errors.js';
 import { displayName } from '../records/fields.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
@@ -77,12 +78,12 @@ export class ImporterService {
     return {
       id: row.id,
       name: row.name,
-      record_type: row.record_type,
+      record_type: row.record_type as ImporterConfig['record_type'],
       key_target: row.key_target,
       create_related: row.create_related,
       all_or_nothing: row.all_or_nothing,
-      protected_fields: row.protected_fields ?? [],
-      defaults: row.defaults ?? {},
+      protected_fields: storedJson<string[] | null>(row.protected_fields) ?? [],
+      defaults: customFields(row.defaults),
       columns: columns as ImporterConfig['columns'],
       rules: rules as ImporterConfig['rules'],
     };

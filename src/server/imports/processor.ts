@@ -4,6 +4,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { loadAuthUser } from '../auth/load-user.js';
 import type { InputLimits } from '../config/config.js';
 import { LimitExceeded, toInputLimitError } from '../config/input-limits.js';
+import { storedJson } from '../db/dynamic-tables.js';
 import { vacuumAfterLargeWrite } from '../db/embedded-maintenance.js';
 import { type JobContext, JobInterrupted, jobCutOff, PermanentJobError } from '../jobs/worker.js';
 import { type FieldsCache, undoBatch } from '../records/batch-writer.js';
@@ -70,10 +71,10 @@ export class ImportProcessor {
     };
     const user = record.user_id ? await loadAuthUser(this.ctx.db, record.user_id) : null;
     if (!user) return fail('The person who started this import no longer has an account.');
-    const importer = record.importer as ImporterConfig | null;
+    const importer = storedJson<ImporterConfig | null>(record.importer);
     if (!importer) return fail('The importer of this import was not saved with it.');
     const def = definitionFor(this.ctx.resources, importer.record_type);
-    const files = record.files as StoredFile[];
+    const files = storedJson<StoredFile[]>(record.files);
     // A field the importer fills was deleted since the upload: fail, saying which, rather than drop the column.
     const problems = importerProblems(importer, await this.ctx.records.fields(def));
     if (problems.length) return fail(`The importer needs attention: ${problems.join(' ')}`, user.id);
@@ -100,7 +101,7 @@ export class ImportProcessor {
           def,
           importer,
           files,
-          record.checkpoint as Checkpoint,
+          storedJson<Checkpoint>(record.checkpoint),
           fieldsCache,
           hashes,
           job,

@@ -213,7 +213,7 @@ export const importerColumnsResource: ResourceDefinition = {
     async beforeWrite(values, { trx, existing }) {
       const importer = await checkImporter(trx, values.importer_id ?? existing?.importer_id);
       const target = values.target ?? existing?.target ?? '';
-      if (!isKnownTarget(target, importer.record_type))
+      if (!isKnownTarget(target, importer.record_type as ImportRecordType))
         throw fieldError('target', `"${target}" is not a target of ${importer.record_type} imports.`);
       return values;
     },

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { type Kysely, sql } from 'kysely';
+import type { DB } from '../db/schema.generated.js';
 
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
 
@@ -26,7 +27,7 @@ export const WORKER_ID = `${os.hostname()}:${process.pid}`;
  * until it ends (http/heavy-work.ts).
  */
 export async function enqueueJob(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   type: string,
   payload: Record<string, unknown>,
   options: { runAt?: Date; maxAttempts?: number; startedBy?: number } = {},
@@ -47,7 +48,7 @@ export async function enqueueJob(
 }
 
 /** Queues a job of `type` to run now, unless one of that type is already queued or running. */
-export async function enqueueUnlessPending(db: Kysely<any>, type: string): Promise<void> {
+export async function enqueueUnlessPending(db: Kysely<DB>, type: string): Promise<void> {
   await sql`insert into jobs (type, payload, run_at)
     select ${type}, '{}'::jsonb, now() where not exists (select 1 from jobs where type = ${type} and status in ('queued', 'running'))`.execute(
     db,
@@ -58,7 +59,7 @@ export async function enqueueUnlessPending(db: Kysely<any>, type: string): Promi
  * Claims the next due job with `for update skip locked`, so two workers (processes) never take the same one.
  * Works on PGlite and PostgreSQL alike.
  */
-export async function claimJob(db: Kysely<any>, workerId: string, types: readonly string[]): Promise<Job | null> {
+export async function claimJob(db: Kysely<DB>, workerId: string, types: readonly string[]): Promise<Job | null> {
   if (types.length === 0) return null;
   const result = await sql<Job>`
     update jobs set status = 'running', locked_by = ${workerId}, locked_at = now(), attempts = attempts + 1, updated_at = now()
@@ -76,7 +77,7 @@ export async function claimJob(db: Kysely<any>, workerId: string, types: readonl
 
 /** The worker is still on it: refreshes `locked_at` (a job whose heartbeat stops is taken over later). */
 export async function heartbeat(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   jobId: number,
   progress?: unknown,
   workerId?: string,
@@ -94,7 +95,7 @@ export async function heartbeat(
   return Number(result.numUpdatedRows ?? 0) > 0;
 }
 
-export async function finishJob(db: Kysely<any>, jobId: number) {
+export async function finishJob(db: Kysely<DB>, jobId: number) {
   await db
     .updateTable('jobs')
     .set({ status: 'done', locked_by: null, locked_at: null, error: null, updated_at: new Date() })
@@ -103,7 +104,7 @@ export async function finishJob(db: Kysely<any>, jobId: number) {
 }
 
 /** A failed attempt: retried later (backing off) until `max_attempts`, then left `failed`. */
-export async function failJob(db: Kysely<any>, job: Job, error: unknown, options: { retry?: boolean } = {}) {
+export async function failJob(db: Kysely<DB>, job: Job, error: unknown, options: { retry?: boolean } = {}) {
   const message = error instanceof Error ? error.message : String(error);
   const retry = (options.retry ?? true) && job.attempts < job.max_attempts;
   const delaySeconds = retryDelaySeconds(job.attempts);
@@ -133,7 +134,7 @@ export const retryDelaySeconds = (attempts: number) => Math.min(300, 2 ** attemp
  * its attempts is given up by the worker that claims it next (JobWorker.runOne).
  */
 export async function requeueAbandoned(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   options: { everyRunning?: boolean; staleAfterSeconds?: number; workerId?: string } = {},
 ): Promise<number> {
   const running = await db
@@ -177,7 +178,7 @@ export async function requeueAbandoned(
  * The jobs `running` in `workerId`'s name that it no longer runs (the database connection under them was lost), back
  * to the queue to run now, their attempt not counted.
  */
-export async function requeueStranded(db: Kysely<any>, workerId: string): Promise<number> {
+export async function requeueStranded(db: Kysely<DB>, workerId: string): Promise<number> {
   const result = await db
     .updateTable('jobs')
     .set({
@@ -199,7 +200,7 @@ export async function requeueStranded(db: Kysely<any>, workerId: string): Promis
  * ends (`for share`: requeueAbandoned's update waits), so a worker that lost its claim can never commit work
  * another worker is doing too.
  */
-export async function holdsClaim(trx: Kysely<any>, jobId: number, workerId: string): Promise<boolean> {
+export async function holdsClaim(trx: Kysely<DB>, jobId: number, workerId: string): Promise<boolean> {
   const { rows } =
     await sql`select id from jobs where id = ${jobId} and status = 'running' and locked_by = ${workerId} for share`.execute(
       trx,
@@ -222,7 +223,7 @@ export function processIsAlive(pid: number): boolean {
  * The queue as the metrics endpoint tells it: jobs due now that no worker has taken yet, and how long the oldest of
  * them has waited past its time, in seconds (0 when none waits).
  */
-export async function jobQueueLag(db: Kysely<any>): Promise<{ due: number; lagSeconds: number }> {
+export async function jobQueueLag(db: Kysely<DB>): Promise<{ due: number; lagSeconds: number }> {
   const { rows } = await sql<{ due: number; lag: number | null }>`select count(*)::int as due,
       extract(epoch from now() - min(run_at))::float8 as lag
     from jobs where status = 'queued' and run_at <= now()`.execute(db);
@@ -230,7 +231,7 @@ export async function jobQueueLag(db: Kysely<any>): Promise<{ due: number; lagSe
 }
 
 /** Heavy jobs (those with a `startedBy`) waiting or running: the person's, and everyone's. */
-export async function unfinishedJobsStartedBy(db: Kysely<any>, userId: number): Promise<{ mine: number; all: number }> {
+export async function unfinishedJobsStartedBy(db: Kysely<DB>, userId: number): Promise<{ mine: number; all: number }> {
   const { rows } = await sql<{ mine: number; everyone: number }>`
     select count(*) filter (where payload->>'started_by' = ${String(userId)})::int as mine, count(*)::int as everyone
     from jobs where status in ('queued', 'running') and payload->>'started_by' is not null`.execute(db);
@@ -238,12 +239,12 @@ export async function unfinishedJobsStartedBy(db: Kysely<any>, userId: number): 
 }
 
 /** Jobs waiting, running and failed, by type (the metrics endpoint's gauges). */
-export async function jobCounts(db: Kysely<any>): Promise<Array<{ type: string; status: JobStatus; count: number }>> {
+export async function jobCounts(db: Kysely<DB>): Promise<Array<{ type: string; status: JobStatus; count: number }>> {
   const rows = await db
     .selectFrom('jobs')
     .select(['type', 'status', (eb) => eb.fn.countAll<number>().as('count')])
     .where('status', 'in', ['queued', 'running', 'failed'])
     .groupBy(['type', 'status'])
     .execute();
-  return rows.map((row) => ({ type: row.type, status: row.status, count: Number(row.count) }));
+  return rows.map((row) => ({ type: row.type, status: row.status as JobStatus, count: Number(row.count) }));
 }

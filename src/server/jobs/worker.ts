@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { isConnectionLost } from '../db/connection-errors.js';
+import type { DB } from '../db/schema.generated.js';
 import {
   claimJob,
   enqueueJob,
@@ -22,7 +23,7 @@ export interface JobContext {
    * Call first in each transaction that commits a step of the job: throws `ClaimLost` when another worker has
    * taken the job over (this one was taken for dead), and otherwise keeps it from doing so until the commit.
    */
-  holdClaim(trx: Transaction<any>): Promise<void>;
+  holdClaim(trx: Transaction<DB>): Promise<void>;
   /** True once the worker is stopping: a handler should stop at its next checkpoint and throw `JobInterrupted`. */
   readonly stopping: boolean;
 }
@@ -69,7 +70,7 @@ export interface JobHandlerOptions {
 }
 
 export interface WorkerOptions {
-  db: Kysely<any>;
+  db: Kysely<DB>;
   /** PGlite: one process owns the database, so at start every `running` job was abandoned. */
   singleProcess?: boolean;
   pollMs?: number;

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { CATEGORY_PERMISSIONS } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import { dynamicTables } from '../db/dynamic-tables.js';
 import { escapeLike } from '../records/list-query.js';
 import type { FieldSpec } from '../records/resource.js';
 import { contractorsDefinition, sitesDefinition } from './definitions.js';
@@ -95,7 +96,7 @@ export async function filterOptions(ctx: AppContext, service: MapService, user: 
   const def = sitesDefinition(ctx);
   const allowed = ctx.records.access.categories(user, def);
   const named = (table: string, extra: string[] = []) =>
-    ctx.db
+    dynamicTables(ctx.db)
       .selectFrom(table)
       .select(['id', 'name', ...extra])
       .where('deleted_at', 'is', null)

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { keptFromOthers, type RuleAction } from '../../common/access-rules.js';
-import type { Action } from '../../common/permissions.js';
+import type { SqlFragment } from '../../common/field-types/define.js';
+import { type Action, canOnEntity } from '../../common/permissions.js';
 import { type AccessPolicy, masked } from '../access/policy.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { DB } from '../db/schema.generated.js';
 import type { AppEvents, RecordAction } from '../events/app-events.js';
 import { compileFilter, type FilterScope } from '../filters/compile-filter.js';
 import { fromListFilters } from '../filters/filter-tree.js';
@@ -78,7 +80,7 @@ export interface WriteOptions {
    * did to this record, to record it alongside or refuse it (a throw rolls the write back).
    */
   within?: (
-    trx: Transaction<any>,
+    trx: Transaction<DB>,
     changes: Record<string, [unknown, unknown]>,
     logic: FormLogicOutcome,
   ) => Promise<unknown>;
@@ -86,7 +88,7 @@ export interface WriteOptions {
 
 /** Writes made together: one transaction, and what each does after commit, run once it has committed. */
 export interface WriteUnit {
-  trx: Transaction<any>;
+  trx: Transaction<DB>;
   afterCommit: Array<() => Promise<void>>;
 }
 
@@ -231,6 +233,26 @@ export class RecordService {
     };
   }
 
+  /**
+   * The fields as this person reads them: a value computed over another type's rows (a rollup: FieldSpec
+   * `computedOver`) reads only the rows they may read (the access policy), and none of a type they may not read.
+   */
+  async readerFields(user: AuthUser | null, fields: Record<string, FieldSpec>): Promise<Record<string, FieldSpec>> {
+    const over = Object.entries(fields).filter(([, spec]) => spec.computedOver && spec.readsRows);
+    if (!over.length) return fields;
+    const bound = { ...fields };
+    for (const [slug, spec] of over) {
+      const target = this.targetOf(spec.readsRows!);
+      if (!target) continue;
+      const readable = !user || canOnEntity(user, target.permission ?? target.type, 'read');
+      const rows = readable
+        ? sql`(${(await this.visibleRows(this.db, target, user)).selectAll('t')})`
+        : sql`(select * from ${sql.table(target.table)} where false)`;
+      bound[slug] = { ...spec, computed: (tag, alias) => spec.computedOver!(tag, alias, rows as unknown as SqlFragment) };
+    }
+    return bound;
+  }
+
   // ---- reads --------------------------------------------------------------------------------------------
 
   /** The rows a list query finds (permissions, filters and search applied, as `t`), with the fields it used. */
@@ -242,7 +264,7 @@ export class RecordService {
     if (query.trashed !== 'without') this.authorize(user, def, 'restore');
     // Fields the person's role hides are not there for them: no filter, sort, search or count by them.
     const { hidden } = await this.access.mask(user, def);
-    const fields = withoutHidden(await this.fields(def), hidden);
+    const fields = await this.readerFields(user, withoutHidden(await this.fields(def), hidden));
     query.filters = await withChoiceKeys(this.db, query.filters, fields);
     let base = await this.visibleRows(this.db, def, user, query.trashed);
     // The list query's `filter[field]=value` and the view filters (`filters=`), through the one filter compiler.
@@ -415,6 +437,12 @@ export class RecordService {
   ) {
     const mask = await this.access.mask(user, def);
     const records = masked(presented, mask);
+    // Rollups again, over the rows this person may read (present() read every live row).
+    const readerOnly = await this.readerFields(
+      user,
+      Object.fromEntries(Object.entries(withoutHidden(fields, mask.hidden)).filter(([, spec]) => spec.computedOver)),
+    );
+    await addComputedValues(this.db, def, readerOnly, records);
     await def.hooks?.presentFor?.(records, user, this);
     await nameLinks(this, user, withoutHidden(fields, mask.hidden), records, this.targetOf);
     const outside = await this.access.outsideTurf(
@@ -592,7 +620,7 @@ export class RecordService {
     values: Record<string, unknown>,
     options: {
       revision?: Record<string, unknown>;
-      within?: (trx: Transaction<any>, row: Record<string, any>) => Promise<unknown>;
+      within?: (trx: Transaction<DB>, row: Record<string, any>) => Promise<unknown>;
       socketId?: string;
     } = {},
   ) {
@@ -620,7 +648,7 @@ export class RecordService {
     user: AuthUser | null,
     def: ResourceDefinition,
     rows: readonly BulkRow[],
-    options: { system?: boolean; batchId?: string; within?: (trx: Transaction<any>, ids: number[]) => Promise<T> } = {},
+    options: { system?: boolean; batchId?: string; within?: (trx: Transaction<DB>, ids: number[]) => Promise<T> } = {},
   ): Promise<{ ids: number[]; created: number; updated: number; within: T | undefined }> {
     if (!options.system) {
       if (rows.some((row) => row.id === undefined)) this.authorize(user, def, 'create');

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { FieldSpec, PivotStorage, ValueKind } from '../../common/field-types.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { DB } from '../db/schema.generated.js';
 import type { ListQuery } from './list-query.js';
 import type { RecordService } from './record-service.js';
 
@@ -11,7 +12,7 @@ export type { FieldSpec, PivotStorage };
 
 export interface WriteContext {
   user: AuthUser | null;
-  trx: Transaction<any>;
+  trx: Transaction<DB>;
   /** The data service making the write: a hook's own writes of records go through it, in `trx`; its access policy
    * answers what the person may read (access/policy.ts). */
   records: RecordService;
@@ -97,10 +98,10 @@ export interface ResourceDefinition {
      */
     afterWriteMany?(
       writes: Array<{ record: Record<string, any>; ctx: WriteContext & { action: 'create' | 'update' } }>,
-      trx: Transaction<any>,
+      trx: Transaction<DB>,
     ): Promise<void> | void;
     /** Add computed keys to rows on their way out (one query for the whole page). */
-    present?(rows: Record<string, any>[], db: Kysely<any>): Promise<void> | void;
+    present?(rows: Record<string, any>[], db: Kysely<DB>): Promise<void> | void;
     /**
      * Take out of presented records what this reader may not read (parts naming other records: a visit's head count
      * rows of contractors they may not read). Lists, shows and exports call it with the person reading.

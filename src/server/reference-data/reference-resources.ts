@@ -1,4 +1,5 @@
 import { slugify } from '../../common/slugs.js';
+import { dynamicTables } from '../db/dynamic-tables.js';
 import { fieldError } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { builtinType } from '../schemas/builtin-types.js';
@@ -22,7 +23,7 @@ export function reference(type: string, table: string): ResourceDefinition {
         const prepared = { ...values };
         if (action === 'create' && !prepared.slug && prepared.name) prepared.slug = slugify(prepared.name) || null;
         if (prepared.slug) {
-          const taken = await trx
+          const taken = await dynamicTables(trx)
             .selectFrom(table)
             .select('id')
             .where('slug', '=', prepared.slug)
@@ -36,7 +37,7 @@ export function reference(type: string, table: string): ResourceDefinition {
             );
         }
         if (action === 'create' && prepared.position === undefined) {
-          const last = await trx
+          const last = await dynamicTables(trx)
             .selectFrom(table)
             .select((eb) => eb.fn.max('position').as('max'))
             .executeTakeFirst();

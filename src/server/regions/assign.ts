@@ -1,7 +1,8 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, type NotNull, sql, type Transaction } from 'kysely';
+import type { DB } from '../db/schema.generated.js';
 import { type AreaGeometry, parseAreaGeometry, pointInGeometry } from './geometry.js';
 
-type Db = Kysely<any> | Transaction<any>;
+type Db = Kysely<DB> | Transaction<DB>;
 
 /** Parsed region shapes, kept while the region is unchanged (keyed by id, checked against updated_at). */
 const shapeCache = new Map<number, { version: string; geometry: AreaGeometry | null }>();
@@ -106,6 +107,8 @@ export async function assignRegionSites(trx: Db, regionIds: number[]): Promise<n
     .select(['id', versionColumn.as('version'), 'min_lat', 'min_lng', 'max_lat', 'max_lng'])
     .where('id', 'in', regionIds)
     .where('deleted_at', 'is', null)
+    .where('min_lat', 'is not', null)
+    .$narrowType<{ min_lat: NotNull; min_lng: NotNull; max_lat: NotNull; max_lng: NotNull }>()
     .execute();
   await trx.deleteFrom('site_regions').where('region_id', 'in', regionIds).execute();
   if (regions.length === 0) return 0;
@@ -115,7 +118,7 @@ export async function assignRegionSites(trx: Db, regionIds: number[]): Promise<n
   if (regions.length <= 20) {
     for (const region of regions) {
       const shape = shapes.get(region.id);
-      if (!shape || region.min_lat === null) continue;
+      if (!shape) continue;
       const sites = await trx
         .selectFrom('sites')
         .select(['id', 'latitude', 'longitude'])
@@ -123,6 +126,7 @@ export async function assignRegionSites(trx: Db, regionIds: number[]): Promise<n
         .where('latitude', '<=', region.max_lat)
         .where('longitude', '>=', region.min_lng)
         .where('longitude', '<=', region.max_lng)
+        .$narrowType<{ latitude: NotNull; longitude: NotNull }>()
         .execute();
       for (const s of sites)
         if (pointInGeometry(s.longitude, s.latitude, shape)) pairs.push({ site_id: s.id, region_id: region.id });
@@ -143,7 +147,7 @@ export async function assignRegionSites(trx: Db, regionIds: number[]): Promise<n
     }
     for (const region of regions) {
       const shape = shapes.get(region.id);
-      if (!shape || region.min_lat === null) continue;
+      if (!shape) continue;
       for (let la = Math.floor(region.min_lat); la <= Math.floor(region.max_lat); la++) {
         for (let lo = Math.floor(region.min_lng); lo <= Math.floor(region.max_lng); lo++) {
           const list = grid.get((la + 90) * 1000 + (lo + 180));
@@ -177,17 +181,14 @@ export async function assignSites(trx: Db, siteIds: number[]): Promise<number> {
   for (let i = 0; i < siteIds.length; i += 5_000) {
     const chunk = siteIds.slice(i, i + 5_000);
     await trx.deleteFrom('site_regions').where('site_id', 'in', chunk).execute();
-    const sites = (await trx
+    const sites = await trx
       .selectFrom('sites')
       .select(['id', 'latitude', 'longitude'])
       .where('id', 'in', chunk)
       .where('latitude', 'is not', null)
       .where('longitude', 'is not', null)
-      .execute()) as Array<{
-      id: number;
-      latitude: number;
-      longitude: number;
-    }>;
+      .$narrowType<{ latitude: NotNull; longitude: NotNull }>()
+      .execute();
     if (sites.length === 0) continue;
     let south = 90;
     let north = -90;
@@ -208,6 +209,7 @@ export async function assignSites(trx: Db, siteIds: number[]): Promise<number> {
       .where('min_lat', '<=', north)
       .where('max_lng', '>=', west)
       .where('min_lng', '<=', east)
+      .$narrowType<{ min_lat: NotNull; min_lng: NotNull; max_lat: NotNull; max_lng: NotNull }>()
       .execute();
     if (regions.length === 0) continue;
     const shapes = await shapesOf(trx, regions);
@@ -238,7 +240,7 @@ export async function assignSites(trx: Db, siteIds: number[]): Promise<number> {
 }
 
 /** Places every site again (after a bulk import that bypassed the per-site hook, or to repair). */
-export async function assignAllSites(db: Kysely<any>): Promise<number> {
+export async function assignAllSites(db: Kysely<DB>): Promise<number> {
   const ids = (await db.selectFrom('regions').select('id').where('deleted_at', 'is', null).execute()).map((r) => r.id);
   return db.transaction().execute(async (trx) => {
     await trx.deleteFrom('site_regions').execute();

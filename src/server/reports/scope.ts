@@ -4,6 +4,7 @@ import { can } from '../../common/permissions.js';
 import type { FigureLink } from '../../common/report-types.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { DB } from '../db/schema.generated.js';
 import { forbidden } from '../http/errors.js';
 import { parseBody } from '../http/parse-body.js';
 import type { ResourceDefinition } from '../records/resource.js';
@@ -43,7 +44,7 @@ export function canRead(user: AuthUser, def: ResourceDefinition): boolean {
 }
 
 /** The rows of `name` the person may read, as `t` (soft-deleted rows left out). */
-export function visible(ctx: AppContext, name: string, user: AuthUser, db: Kysely<any> = ctx.db) {
+export function visible(ctx: AppContext, name: string, user: AuthUser, db: Kysely<DB> = ctx.db) {
   return ctx.records.visibleRows(db, resourceDef(ctx, name), user);
 }
 
@@ -148,7 +149,7 @@ export function teamMembers(teamId: number): RawBuilder<unknown> {
   return sql`(select tu.user_id from team_user tu where tu.team_id = ${teamId} union select u.id from users u where u.team_id = ${teamId} and u.deleted_at is null)`;
 }
 
-export async function teamMemberIds(db: Kysely<any>, teamId: number): Promise<number[]> {
+export async function teamMemberIds(db: Kysely<DB>, teamId: number): Promise<number[]> {
   const { rows } = await sql<{
     user_id: number;
   }>`select user_id from ${teamMembers(teamId)} m(user_id) order by user_id`.execute(db);

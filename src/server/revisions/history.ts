@@ -4,6 +4,7 @@ import { can } from '../../common/permissions.js';
 import { revisionVisibility } from '../activity/visibility.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import { jsonObject } from '../db/dynamic-tables.js';
 import { forbidden } from '../http/errors.js';
 
 /** GET /api/revisions: which revisions, and the page (unknown parameters are ignored). */
@@ -58,7 +59,7 @@ export async function revisionHistory(ctx: AppContext, user: AuthUser, params: z
   await ctx.records.access.maskRevisions(user, data);
   const from = data.length ? (params.page - 1) * params.per_page + 1 : null;
   return {
-    data,
+    data: data.map((row) => ({ ...row, changes: jsonObject(row.changes) })),
     meta: {
       current_page: params.page,
       from,

@@ -1,4 +1,10 @@
-import { OptionProblem, type SiblingField, type ValidationOption } from '../../common/field-types/define.js';
+import {
+  OptionProblem,
+  type SiblingField,
+  type Sql,
+  type SqlFragment,
+  type ValidationOption,
+} from '../../common/field-types/define.js';
 import { fieldTypeModule, isFieldType, optionKeys, SCHEMA_FIELD_TYPES } from '../../common/field-types.js';
 import type {
   RelationTarget,
@@ -102,21 +108,43 @@ export function siblingFields(
   }));
 }
 
+/** Where a field's record type stands among the others: its name, the fields of another type, that type's rows. */
+export interface TypeScope {
+  type: string;
+  typeFields(type: string): SiblingField[] | undefined;
+  typeRows(type: string): FieldSpec['references'] | null;
+}
+
+/** The rows of live records of `info`'s type, as a subquery (a rollup reads them when no reader is asking). */
+function liveRows(sql: Sql, references: NonNullable<FieldSpec['references']>): SqlFragment {
+  const scope = references.scope ? sql` and ${sql.ref(references.scope.column)} = ${references.scope.value}` : sql``;
+  const live = references.softDelete ? sql` and deleted_at is null` : sql``;
+  return sql`(select * from ${sql.table(references.table)} where true${live}${scope})`;
+}
+
 /**
- * The specs of `fields` (slugs of a record type's fields) with the SQL of the computed ones (formulas: their type's
- * `compute`), worked out from every field of the type (`all`).
+ * The specs of `fields` (slugs of a record type's fields) with the SQL of the computed ones (formulas, rollups: their
+ * type's `compute`), worked out from every field of the type (`all`) and the other types (`scope`).
  */
 export function withComputedValues(
   specs: Record<string, FieldSpec>,
   all: readonly FieldOfType[],
   targets: Record<RelationTarget, RelationTargetInfo>,
+  scope?: TypeScope,
 ): Record<string, FieldSpec> {
   const computing = all.filter((field) => field.slug in specs && fieldTypeModule(field.type).compute);
   if (!computing.length) return specs;
   const fields = siblingFields(all, targets);
   for (const field of computing) {
     const module = fieldTypeModule(field.type);
-    specs[field.slug].computed = module.compute!(field.options ?? {}, { self: field.slug, fields });
+    const made = module.compute!(field.options ?? {}, { self: field.slug, fields, ...scope });
+    const { computedOver, readsRows } = made;
+    const computed =
+      made.computed ??
+      (computedOver && readsRows
+        ? (sql: Sql, alias: string) => computedOver(sql, alias, liveRows(sql, readsRows))
+        : undefined);
+    Object.assign(specs[field.slug], made, computed ? { computed } : {});
   }
   return specs;
 }
@@ -129,7 +157,7 @@ export function checkFieldOptions(
   type: SchemaFieldType,
   raw: unknown,
   targets: Record<RelationTarget, RelationTargetInfo>,
-  scope?: { self: string; fields: readonly FieldOfType[] },
+  scope?: { self: string; fields: readonly FieldOfType[]; types?: TypeScope },
 ): { options: SchemaFieldOptions } | { error: string; key?: string } {
   if (!isFieldType(type)) return { error: `The type must be one of: ${SCHEMA_FIELD_TYPES.join(', ')}.` };
   if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw)))
@@ -150,6 +178,7 @@ export function checkFieldOptions(
   const checked = module.checkOptions(parsed.data, {
     targets,
     ...(scope ? { self: scope.self, fields: siblingFields(scope.fields, targets) } : {}),
+    ...(scope?.types ? { type: scope.types.type, typeFields: scope.types.typeFields } : {}),
   });
   if (checked instanceof OptionProblem) return { key: checked.key, error: checked.message };
   if (JSON.stringify(checked).length > 50_000) return { error: 'The options are too large.' };

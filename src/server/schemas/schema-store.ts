@@ -11,8 +11,15 @@ import {
 } from '../../common/schema-types.js';
 import type { Database } from '../db/database.js';
 import { type FormLogicOutcome, NO_FORM_LOGIC } from '../records/form-logic-outcome.js';
+import type { SiblingField } from '../../common/field-types/define.js';
 import type { FieldSpec } from '../records/resource.js';
-import { fieldSpecFor, withComputedValues } from './field-specs.js';
+import {
+  fieldSpecFor,
+  relationTable,
+  siblingFields,
+  type TypeScope,
+  withComputedValues,
+} from './field-specs.js';
 
 export interface SchemaSnapshot {
   list: RecordSchema[];
@@ -22,6 +29,8 @@ export interface SchemaSnapshot {
   targets: Record<RelationTarget, RelationTargetInfo>;
   /** FieldSpecs of the custom (non-column) fields of a type, made once per snapshot. */
   customSpecs(type: string): Record<string, FieldSpec>;
+  /** A type among the others: what a rollup of it reads (field-specs.ts TypeScope). */
+  typeScope(type: string): TypeScope;
   /**
    * The validation an administrator set on the built-in fields of a type (required, pattern, unique, default,
    * read-only, limits), by slug: what the stored schema says over what the schema file gives (schema-backed.ts).
@@ -102,9 +111,21 @@ function snapshotOf(list: RecordSchema[]): SchemaSnapshot {
   const rules = new Map<string, Record<string, Partial<FieldSpec>>>();
   const byType = new Map(list.map((schema) => [schema.type, schema]));
   const targets = relationTargets(list);
+  const typeFields = new Map<string, SiblingField[]>();
+  const typeScope = (type: string): TypeScope => ({
+    type,
+    typeFields(other) {
+      const schema = byType.get(other);
+      if (!schema) return undefined;
+      if (!typeFields.has(other)) typeFields.set(other, siblingFields(schema.fields, targets));
+      return typeFields.get(other);
+    },
+    typeRows: (other) => relationTable(targets[other]),
+  });
   return {
     list,
     byType,
+    typeScope,
     byResource: new Map(list.map((schema) => [schema.resource, schema])),
     targets,
     customSpecs(type) {
@@ -112,7 +133,7 @@ function snapshotOf(list: RecordSchema[]): SchemaSnapshot {
         const all = byType.get(type)?.fields ?? [];
         const fields = all.filter((field) => !field.column);
         const custom = Object.fromEntries(fields.map((field) => [field.slug, fieldSpecFor(field, targets)]));
-        specs.set(type, withComputedValues(custom, all, targets));
+        specs.set(type, withComputedValues(custom, all, targets, typeScope(type)));
       }
       return specs.get(type)!;
     },

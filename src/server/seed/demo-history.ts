@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { loadAuthUser } from '../auth/load-user.js';
+import { dynamicTables } from '../db/dynamic-tables.js';
+import type { Notifications } from '../db/schema.generated.js';
 import { temporaryFolder } from '../files/file-store.js';
 import { keepImportFiles } from '../imports/import-files.js';
 import { ImportService } from '../imports/import-service.js';
@@ -144,7 +146,7 @@ export async function writeDemoHistory(ctx: AppContext, now = Date.now()) {
     const when = new Date(time);
     await db.updateTable('revisions').set({ created_at: when }).where('id', '>', before).execute();
     await db.updateTable('assessments').set({ assessed_at: when }).where('id', '>', assessedBefore).execute();
-    await db
+    await dynamicTables(db)
       .updateTable(table)
       .set(created ? { created_at: when, updated_at: when } : { updated_at: when })
       .where('id', '=', id)
@@ -591,13 +593,13 @@ async function runVendorImport(
     const createdIds = written.filter((w) => w.record_type === type && w.created).map((w) => w.record_id);
     const updatedIds = written.filter((w) => w.record_type === type && !w.created).map((w) => w.record_id);
     if (createdIds.length)
-      await db
+      await dynamicTables(db)
         .updateTable(table)
         .set({ created_at: finished, updated_at: finished })
         .where('id', 'in', createdIds)
         .execute();
     if (updatedIds.length)
-      await db.updateTable(table).set({ updated_at: finished }).where('id', 'in', updatedIds).execute();
+      await dynamicTables(db).updateTable(table).set({ updated_at: finished }).where('id', 'in', updatedIds).execute();
   }
   return row.id;
 }
@@ -609,7 +611,7 @@ async function notify(
   now: number,
   story: { tasks: StoryTask[]; imports: Array<{ id?: number; who: Person; time: number }>; leader: Person },
 ) {
-  const rows: Array<Record<string, unknown>> = [];
+  const rows: Array<Insertable<Notifications> & { created_at: Date }> = [];
   const say = (
     who: Person,
     time: number,
@@ -684,7 +686,7 @@ async function notify(
       10 * MINUTE,
     );
   }
-  rows.sort((a, b) => (a.created_at as Date).getTime() - (b.created_at as Date).getTime());
+  rows.sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
   if (rows.length) await ctx.db.insertInto('notifications').values(rows).execute();
 }
 

@@ -5,6 +5,7 @@ import { type Kysely, sql } from 'kysely';
 import type { AppContext } from '../app-context.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { Config } from '../config/config.js';
+import type { DB } from '../db/schema.generated.js';
 import { releaseUsShapes } from '../regions/us-atlas.js';
 import { loadSchemaFiles, SCHEMAS_DIR } from '../schemas/schema-loader.js';
 import { seedDemo } from './demo.js';
@@ -31,7 +32,7 @@ export interface SeedResult {
 }
 
 /** Seeds a new database once: roles, reference data, features, the first administrator and (unless SEED_DEMO=0) the demo. */
-export async function seedDatabase(db: Kysely<any>, config: Config): Promise<SeedResult> {
+export async function seedDatabase(db: Kysely<DB>, config: Config): Promise<SeedResult> {
   // The default record types (schemas/*.json): idempotent (new built-in fields are added), and skipped when the
   // files are the ones loaded last time.
   const filesHash = schemaFilesHash();
@@ -138,7 +139,7 @@ export async function seedDemoHistory(ctx: AppContext): Promise<boolean> {
 }
 
 /** The secret that signs realtime channel auth when PUSHER_APP_SECRET/APP_KEY are not set: made once, kept in the database. */
-export async function ensureAppKey(db: Kysely<any>): Promise<string> {
+export async function ensureAppKey(db: Kysely<DB>): Promise<string> {
   const kept = await db.selectFrom('app_settings').select('value').where('key', '=', 'app_key').executeTakeFirst();
   if (kept) return kept.value as string;
   const fresh = randomBytes(32).toString('hex');

@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import { type RolePolicy, rulesBeyond } from '../../common/access-rules.js';
 import { ungrantable } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import { storedJson } from '../db/dynamic-tables.js';
+import type { DB } from '../db/schema.generated.js';
 import { forbidden } from '../http/errors.js';
 
 /**
@@ -18,7 +20,7 @@ export interface Grant {
 }
 
 /** The permissions and policy of a role (none for no role, or a deleted one). */
-export async function roleGrant(db: Kysely<any>, roleId: number | null | undefined): Promise<Grant> {
+export async function roleGrant(db: Kysely<DB>, roleId: number | null | undefined): Promise<Grant> {
   if (!roleId) return { permissions: [], policy: {} };
   // A deleted role gives no permissions (auth/load-user.ts), so it asks for none.
   const row = await db
@@ -27,7 +29,10 @@ export async function roleGrant(db: Kysely<any>, roleId: number | null | undefin
     .where('id', '=', roleId)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
-  return { permissions: (row?.permissions as string[] | undefined) ?? [], policy: row?.policy ?? {} };
+  return {
+    permissions: storedJson<string[] | undefined>(row?.permissions) ?? [],
+    policy: storedJson<RolePolicy | undefined>(row?.policy) ?? {},
+  };
 }
 
 /** What of `grant` the actor does not hold: permission strings, then row and field rules wider than their own. */
@@ -42,7 +47,7 @@ const listed = (permissions: string[]) =>
 
 /** Refuses (403) unless `actor` holds every permission of the account's role. */
 export async function assertMayManageAccount(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   actor: AuthUser,
   account: { role_id?: number | null },
   doing: string,
@@ -53,7 +58,7 @@ export async function assertMayManageAccount(
 }
 
 /** Refuses (403) giving an account the role `roleId` unless `actor` holds every permission of that role. */
-export async function assertMayGiveRole(db: Kysely<any>, actor: AuthUser, roleId: number) {
+export async function assertMayGiveRole(db: Kysely<DB>, actor: AuthUser, roleId: number) {
   const missing = beyondActor(actor, await roleGrant(db, roleId));
   if (missing.length)
     throw forbidden(`You may not give this role: it holds permissions you do not (${listed(missing)}).`);

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { DB } from '../db/schema.generated.js';
 import { fieldError } from '../http/errors.js';
 import type { RecordService } from '../records/record-service.js';
 import { builtinDefinition } from '../schemas/builtin-types.js';
@@ -11,7 +12,7 @@ import { builtinDefinition } from '../schemas/builtin-types.js';
 
 /** The table of a record type's rows (built-in resource, or `custom_records` for a type created in the app). */
 export async function ownerTable(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   type: string,
 ): Promise<{ table: string; schemaId?: number; categoryColumn?: string } | null> {
   const def = builtinDefinition(type);
@@ -26,7 +27,7 @@ export async function ownerTable(
  */
 export async function assertOwnerReadable(
   records: RecordService,
-  db: Kysely<any>,
+  db: Kysely<DB>,
   user: AuthUser | null,
   type: unknown,
   id: unknown,

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /** Users, roles, teams, features, sessions, sign-in throttling, password resets and revisions. */
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   await sql`
     create table app_settings (
       key text primary key,

@@ -25,7 +25,7 @@ const referenceTables = [
   'tags',
 ];
 
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   for (const table of referenceTables) {
     await sql
       .raw(

@@ -6,7 +6,7 @@ import { type Kysely, sql } from 'kysely';
  * schema type), GIN indexes on `custom` for the organizing tables, and the pg_trgm extension where the database
  * offers it (list search indexes are made at start-up from the resource definitions: src/server/schemas/indexes.ts).
  */
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   const trgm = await sql<{ name: string }>`select name from pg_available_extensions where name = 'pg_trgm'`.execute(db);
   // A role without the right to create it (hosted PostgreSQL) only loses the fast search, not the migration.
   if (trgm.rows.length) {

@@ -7,7 +7,7 @@ import { type Kysely, sql } from 'kysely';
  * - regions by bounding box (GiST on a box, core PostgreSQL, no extension): finding the regions that may contain
  *   a point when a site is saved.
  */
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   await sql`
     create index sites_updated_idx on sites (updated_at);
     create index contractors_updated_idx on contractors (updated_at);

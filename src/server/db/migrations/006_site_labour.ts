@@ -27,7 +27,7 @@ import { type Kysely, sql } from 'kysely';
  * site, or linking a contractor while another changes its type, are thus serialised instead of the later one writing
  * facts computed before the other committed.
  */
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   await sql`
     create table site_labour (
       site_id integer primary key references sites (id) on delete cascade,

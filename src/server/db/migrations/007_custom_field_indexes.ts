@@ -10,7 +10,7 @@ import { GIN_PENDING_LIST_KB } from '../../schemas/indexes.js';
  *   GIN_PENDING_LIST_KB instead of 4 MB, which the embedded database (no autovacuum) never merged; the list they
  *   hold now is merged at once.
  */
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   const old = await sql<{ name: string }>`
     select indexname as name from pg_indexes
     where schemaname = current_schema() and indexname like '%\\_cf\\_%' and indexdef like '%custom ->> %' and indexdef not like '%deleted_at%'`.execute(

@@ -26,7 +26,7 @@ import { type Kysely, sql } from 'kysely';
  * site_labour_refresh does; the record service has usually locked them already), then reads in a new snapshot: two
  * transactions changing the same site are serialised, the later one counting after the other committed.
  */
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   await sql`
     create table market_share_sites (
       site_id integer primary key,

@@ -6,7 +6,7 @@ import { type Kysely, sql } from 'kysely';
  * or the import that wrote the revision (`import:<id>`), or null for a revision of its own. The feed reads the newest
  * revisions of their own from one index and each batch's newest revision from the other (docs/reports.md "Activity").
  */
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   await sql`
     alter table revisions add column batch_id text;
     alter table revisions add column batch_key text generated always as (coalesce(batch_id, 'import:' || import_id::text)) stored;

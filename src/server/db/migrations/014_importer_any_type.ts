@@ -4,7 +4,7 @@ import { type Kysely, sql } from 'kysely';
  * An importer may fill any record type, those made in the schema editor included: the importers resource checks
  * the type against the record types stored now (imports/importable-types.ts), which a fixed list here cannot know.
  */
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   const { rows } = await sql<{ name: string }>`
     select con.conname as name from pg_constraint con
     join pg_class rel on rel.oid = con.conrelid

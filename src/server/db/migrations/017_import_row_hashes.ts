@@ -5,7 +5,7 @@ import { type Kysely, sql } from 'kysely';
  * record's key (`external_id:B-1042`), with the record's `updated_at` then. A file imported again skips the rows
  * whose hash and record are unchanged without reading or writing them (src/server/imports/row-hashes.ts).
  */
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   await sql`
     create table import_row_hashes (
       record_type text not null,

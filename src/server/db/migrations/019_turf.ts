@@ -5,7 +5,7 @@ import { type Kysely, sql } from 'kysely';
  * person's turf is the regions assigned to them or to a team of theirs. A region may also be a shape drawn on the map
  * (geometry type `drawn`), stored like an uploaded shape.
  */
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   await sql`
     create table region_users (
       region_id integer not null references regions (id) on delete cascade,

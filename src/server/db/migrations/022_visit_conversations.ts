@@ -5,7 +5,7 @@ import { type Kysely, sql } from 'kysely';
  * to or made and the recruits signed up, each a link to the record. Cards signed on a visit point at it from the card
  * (`campaign_cards.visit_id`).
  */
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   await sql`
     create table visit_contacts (
       visit_id integer not null references visits (id) on delete cascade,

@@ -6,7 +6,7 @@ import { type Kysely, sql } from 'kysely';
  * arrived; the second attempt gets the first answer instead of writing a second record. Keys are per person, so the
  * same key from someone else is another request.
  */
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   await sql`
     create table idempotency_keys (
       user_id integer not null references users (id) on delete cascade,

@@ -11,7 +11,7 @@ import { type Kysely, sql } from 'kysely';
  * A transaction that noted sites sees only its own notes (and, should one ever commit without its flush, those left
  * behind, which the next flush then counts): concurrent writers never count each other's uncommitted sites.
  */
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   await sql`
     create table market_share_pending (site_id integer not null);
 

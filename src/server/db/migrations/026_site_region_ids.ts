@@ -10,7 +10,7 @@ import { GIN_PENDING_LIST_KB } from '../../schemas/indexes.js';
  * each statement recomputes the arrays of the sites it touched from what `site_regions` holds then, writing only
  * those that differ. Not a field of the site (hidden from records, sites-resource.ts): `region_ids` is.
  */
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   await sql`
     alter table sites add column in_region_ids integer[] not null default '{}';
     update sites s set in_region_ids = g.ids

@@ -10,7 +10,7 @@ import { type Kysely, sql } from 'kysely';
  * the column, and the trigger overwrites it; it runs only when `name` (or the key) is written, not when placing
  * sites in regions rewrites their rows. Not a field of the site (hidden from records, sites-resource.ts).
  */
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   await sql`
     alter table sites add column name_key text;
     update sites set name_key = lower((name)::text);

@@ -6,10 +6,10 @@ import { type Kysely, sql } from 'kysely';
  * and their person in memory while it is unchanged, so a sign-out or a change of role or permissions through one
  * process is refused by every other on the next request, while the writes of records no longer drop them.
  */
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   await sql`create sequence if not exists om_account_writes`.execute(db);
 }
 
-export async function down(db: Kysely<any>) {
+export async function down(db: Kysely<unknown>) {
   await sql`drop sequence if exists om_account_writes`.execute(db);
 }

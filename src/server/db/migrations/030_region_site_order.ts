@@ -12,7 +12,7 @@ import { type Kysely, sql } from 'kysely';
  * change of those values on `sites` is copied to the site's rows. The regions kept on the site's row
  * (migration 026) are worked out again only for rows whose site or region an update changed, not their copies.
  */
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   await sql`
     alter table site_regions
       add column site_created_at timestamptz,
@@ -74,7 +74,7 @@ export async function up(db: Kysely<any>) {
   `.execute(db);
 }
 
-export async function down(db: Kysely<any>) {
+export async function down(db: Kysely<unknown>) {
   await sql`
     drop trigger if exists sites_keys_to_regions on sites;
     drop function if exists sites_keys_to_regions();

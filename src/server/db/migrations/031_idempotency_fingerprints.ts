@@ -7,7 +7,7 @@ import { type Kysely, sql } from 'kysely';
  * record) is kept only until the answer is sent. Keys kept before this have no fingerprint: their kind of write
  * (`scope`) is compared, as before, until they expire.
  */
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   await sql`
     alter table idempotency_keys
       add column fingerprint text,

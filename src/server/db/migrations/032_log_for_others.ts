@@ -5,7 +5,7 @@ import { type Kysely, sql } from 'kysely';
  * it that is always the signed-in person. The seeded administrator and leader roles get it (leaders record the cards
  * their organizers collected), as a new installation's do.
  */
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   await sql`
     update roles r set permissions = (
       select jsonb_agg(distinct p order by p) from (

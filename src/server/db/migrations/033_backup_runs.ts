@@ -5,7 +5,7 @@ import { type Kysely, sql } from 'kysely';
  * the time of its schedule in `scheduled_for`, unique, so of several processes on one PostgreSQL only the first to
  * claim a time makes that backup. An administrator sees the last one on the system status (GET /api/system/status).
  */
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   await sql`create table backup_runs (
     id bigserial primary key,
     trigger text not null check (trigger in ('schedule', 'manual')),
@@ -22,6 +22,6 @@ export async function up(db: Kysely<any>) {
   await sql`create index backup_runs_started_at on backup_runs (started_at desc)`.execute(db);
 }
 
-export async function down(db: Kysely<any>) {
+export async function down(db: Kysely<unknown>) {
   await sql`drop table if exists backup_runs`.execute(db);
 }

@@ -5,7 +5,7 @@ import { type Kysely, sql } from 'kysely';
  * answers again and sent then in the order they were kept (realtime/outbox.ts). Short-lived: rows leave once sent, or
  * after ten minutes, when a browser has long since fetched again.
  */
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   await sql`create table if not exists realtime_outbox (
     id bigserial primary key,
     message text not null,
@@ -13,6 +13,6 @@ export async function up(db: Kysely<any>) {
   )`.execute(db);
 }
 
-export async function down(db: Kysely<any>) {
+export async function down(db: Kysely<unknown>) {
   await sql`drop table if exists realtime_outbox`.execute(db);
 }

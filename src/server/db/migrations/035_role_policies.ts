@@ -7,7 +7,7 @@ import { type Kysely, sql } from 'kysely';
  * The indexes serve the rules "their own" and "their team's" (the people and teams a row names, and the work that
  * hangs on it).
  */
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   await sql`alter table roles add column policy jsonb not null default '{}'::jsonb`.execute(db);
   const ownWork = { update: 'own', delete: 'own' };
   const organizer = { note: ownWork, task: ownWork, document: ownWork, attachment: ownWork };

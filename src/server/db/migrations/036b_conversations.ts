@@ -22,7 +22,7 @@ const LIST = `
   updated_at timestamptz not null default now(),
   deleted_at timestamptz`;
 
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   await sql
     .raw(`
     create table conversation_outcomes (${LIST}, reached boolean not null default false);

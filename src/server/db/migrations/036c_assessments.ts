@@ -6,7 +6,7 @@ import { type Kysely, sql } from 'kysely';
  * `assessments`, the history of every change of the three, written with the change (src/server/assessments), for
  * the person's timeline and the chart of a campaign's or site's people over time.
  */
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   for (const table of ['contacts', 'recruits', 'members'])
     await sql
       .raw(`

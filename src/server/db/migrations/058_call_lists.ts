@@ -2,8 +2,9 @@ import { type Kysely, sql } from 'kysely';
 
 /**
  * Call lists (docs/conversations.md "Call lists"): the people a list of contacts, recruits or members found when the
- * list was made, in order, each claimed by one caller at a time (`claimed_by` until `claimed_until`) and done once a
- * conversation is logged from it (`conversation_id`, its `outcome`).
+ * list was made, in order, each claimed by one caller at a time (`claimed_by` until `claimed_until`). A call logged
+ * from it (`conversation_id`, its `outcome`) makes it done, unless the outcome did not reach the person: then it goes
+ * back to the end of the list until its `attempts` are used up.
  */
 export async function up(db: Kysely<any>) {
   await sql`create table call_lists (
@@ -27,6 +28,7 @@ export async function up(db: Kysely<any>) {
     done_at timestamptz,
     done_by integer references users (id) on delete set null,
     outcome text,
+    attempts integer not null default 0,
     conversation_id integer references conversations (id) on delete set null,
     unique (call_list_id, person_id)
   )`.execute(db);

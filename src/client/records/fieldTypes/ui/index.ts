@@ -22,6 +22,7 @@ import { phone } from './phone';
 import { prevailingWage } from './prevailing-wage';
 import { radios } from './radios';
 import { rating } from './rating';
+import { rollup } from './rollup';
 import { relation } from './relation';
 import { richText } from './rich-text';
 import { slug } from './slug';
@@ -59,6 +60,7 @@ export const FIELD_TYPE_UIS: Readonly<Record<SchemaFieldType, FieldTypeUI>> = {
   person,
   autonumber,
   formula,
+  rollup,
 };
 
 /** The screens of a field type (an unknown type reads as text). */

@@ -1,0 +1,161 @@
+/**
+ * Rollup fields (issue 30, docs/records.md "Rollups"): the count, sum, least or greatest of a field over the records
+ * of another type that point at a record, shown, filtered and sorted in lists, current after the related records
+ * change, and counting only the related records the reader may read (the access policy).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
+
+let t: TestApp;
+let admin: TestClient;
+let projects: string;
+let chores: string;
+let projectSchema: number;
+
+interface Row {
+  id: number;
+  updated_at?: string;
+  [key: string]: unknown;
+}
+interface Answer {
+  status: number;
+  body: { data?: unknown; errors?: Record<string, string[]>; message?: string };
+}
+const ok = (res: Answer, status = 200) => {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  return res.body.data as Row;
+};
+const refused = (res: Answer, field: string, message: RegExp) => {
+  expect(res.status, JSON.stringify(res.body)).toBe(422);
+  expect(res.body.errors?.[field]?.[0], JSON.stringify(res.body)).toMatch(message);
+};
+const rollupField = (name: string, options: Record<string, unknown>) =>
+  admin.post('/api/schema-fields', { schema_id: projectSchema, name, type: 'rollup', options });
+
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await t.admin();
+  const project = ok(await admin.post('/api/schemas', { name_singular: 'Project', name_plural: 'Projects' }), 201);
+  projects = String(project.resource);
+  projectSchema = Number(project.id);
+  const chore = ok(
+    await admin.post('/api/schemas', {
+      name_singular: 'Chore',
+      name_plural: 'Chores',
+      fields: [
+        { name: 'Project', type: 'relation', options: { target: String(project.type) } },
+        { name: 'Hours', type: 'number' },
+        { name: 'Due', type: 'date' },
+        { name: 'Note', type: 'text' },
+      ],
+    }),
+    201,
+  );
+  chores = String(chore.resource);
+}, 120_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+const create = async (resource: string, body: Record<string, unknown>) =>
+  ok(await admin.post(`/api/${resource}`, body), 201);
+
+describe('rollup fields', () => {
+  let first: Row;
+  let second: Row;
+
+  it('check what they roll up', async () => {
+    refused(
+      await rollupField('Bad type', { from: 'nothing.project', function: 'count' }),
+      'options.from',
+      /no record type/,
+    );
+    refused(
+      await rollupField('Bad link', { from: 'chore.hours', function: 'count' }),
+      'options.from',
+      /not a relation/,
+    );
+    refused(
+      await rollupField('No field', { from: 'chore.project', function: 'sum' }),
+      'options.field',
+      /Name the field/,
+    );
+    refused(
+      await rollupField('Text sum', { from: 'chore.project', function: 'sum', field: 'note' }),
+      'options.field',
+      /not a number/,
+    );
+    refused(
+      await rollupField('Bad function', { from: 'chore.project', function: 'median' }),
+      'options.function',
+      /one of/,
+    );
+    ok(await rollupField('Chore count', { from: 'chore.project', function: 'count' }), 201);
+    ok(await rollupField('Hours total', { from: 'chore.project', function: 'sum', field: 'hours' }), 201);
+    const latest = ok(await rollupField('Latest due', { from: 'chore.project', function: 'max', field: 'due' }), 201);
+    expect((latest as any).options.result).toBe('date');
+  });
+
+  it('are worked out over the related records, current after they change', async () => {
+    first = await create(projects, { name: 'Roof' });
+    second = await create(projects, { name: 'Yard' });
+    for (const [hours, due] of [
+      [2, '2025-01-10'],
+      [3, '2025-03-01'],
+      [5, null],
+    ] as const)
+      await create(chores, { name: `Roof ${hours}`, project: first.id, hours, due });
+    const yard = await create(chores, { name: 'Yard 1', project: second.id, hours: 1 });
+    expect(ok(await admin.get(`/api/${projects}/${first.id}`))).toMatchObject({
+      chore_count: 3,
+      hours_total: 10,
+      latest_due: '2025-03-01',
+    });
+    ok(await admin.post(`/api/${chores}/${yard.id}`, { project: first.id, updated_at: yard.updated_at }));
+    expect(ok(await admin.get(`/api/${projects}/${first.id}`))).toMatchObject({ chore_count: 4, hours_total: 11 });
+    expect(ok(await admin.get(`/api/${projects}/${second.id}`))).toMatchObject({
+      chore_count: 0,
+      hours_total: null,
+      latest_due: null,
+    });
+  });
+
+  it('are filtered and sorted in lists', async () => {
+    await create(projects, { name: 'Shed' });
+    const sorted = (await admin.get(`/api/${projects}?sort=hours_total&order=desc`)).body.data as Row[];
+    // Yard's one chore moved to Roof: Yard and Shed sum nothing, last, the later id first (desc).
+    expect(sorted.map((row) => row.name)).toEqual(['Roof', 'Shed', 'Yard']);
+    const busy = (await admin.get(`/api/${projects}?filter[chore_count_gte]=1`)).body.data as Row[];
+    expect(busy.map((row) => row.name)).toEqual(['Roof']);
+    const none = (await admin.get(`/api/${projects}?filter[chore_count]=0&sort=name`)).body.data as Row[];
+    expect(none.map((row) => row.name)).toEqual(['Shed', 'Yard']);
+  });
+
+  it('count only the related records the reader may read', async () => {
+    const projectType = projects.replace(/s$/, '');
+    const choreType = chores.replace(/s$/, '');
+    ok(
+      await admin.post('/api/roles', {
+        slug: 'own-chores',
+        name: 'Own chores',
+        permissions: [`${projectType}:read`, `${choreType}:read`],
+        policy: { [choreType]: { read: 'own' } },
+      }),
+      201,
+    );
+    ok(
+      await admin.post('/api/roles', { slug: 'no-chores', name: 'No chores', permissions: [`${projectType}:read`] }),
+      201,
+    );
+    const reader = await t.createUser({ role: 'own-chores', email: 'chore-reader@example.com' });
+    await t.createUser({ role: 'no-chores', email: 'chore-blind@example.com' });
+    await create(chores, { name: 'Theirs', project: first.id, hours: 7, user_id: reader.id });
+    const asReader = await t.signIn('chore-reader@example.com');
+    expect(ok(await asReader.get(`/api/${projects}/${first.id}`))).toMatchObject({ chore_count: 1, hours_total: 7 });
+    const listed = (await asReader.get(`/api/${projects}?filter[hours_total_gte]=8`)).body.data as Row[];
+    expect(listed).toEqual([]);
+    const blind = await t.signIn('chore-blind@example.com');
+    expect(ok(await blind.get(`/api/${projects}/${first.id}`))).toMatchObject({ chore_count: 0, hours_total: null });
+    expect(ok(await admin.get(`/api/${projects}/${first.id}`))).toMatchObject({ chore_count: 5, hours_total: 18 });
+  });
+});
