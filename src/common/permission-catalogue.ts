@@ -6,6 +6,7 @@ export const PERMISSION_ENTITIES = [
   'assessment-level',
   'assistant-thread',
   'attachment',
+  'automation',
   'building-type',
   'campaign',
   'campaign-card',
@@ -47,6 +48,7 @@ export const PERMISSION_ENTITIES = [
   'user',
   'view',
   'visit',
+  'webhook',
 ] as const;
 
 /** Permissions that are not entity:action pairs. */

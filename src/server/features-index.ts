@@ -7,6 +7,7 @@ import { withAssessmentHistory } from './assessments/history.js';
 import { assessmentsFeature } from './assessments/index.js';
 import { assigneesFeature } from './assignees/index.js';
 import { assistantFeature } from './assistant/index.js';
+import { automationsFeature } from './automations/index.js';
 import { backupsFeature } from './backups/index.js';
 import { bulkEditsFeature } from './bulk-edits/index.js';
 import { callListsFeature } from './call-lists/index.js';
@@ -47,6 +48,7 @@ import { registerUserRoutes } from './users/user-routes.js';
 import { usersResource } from './users/users-resource.js';
 import { viewsFeature } from './views/index.js';
 import { visitsResource } from './visits/visits-resource.js';
+import { webhooksFeature } from './webhooks/index.js';
 import {
   attachmentsResource,
   documentsResource,
@@ -133,6 +135,10 @@ export const features: Feature[] = [
   exportsFeature,
   // One field of many records set at once, undone as a whole (docs/records.md "Bulk edit").
   bulkEditsFeature,
+  // Signed outgoing webhooks on record events, their deliveries retried (docs/webhooks.md).
+  webhooksFeature,
+  // Automations: triggers, conditions and actions acting as their owner, with a run log (docs/automations.md).
+  automationsFeature,
   // Conversations with the assistant, private to their maker (docs/assistant.md).
   assistantFeature,
   // Personal access tokens for scripts (docs/api.md "Personal access tokens").

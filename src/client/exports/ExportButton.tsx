@@ -22,14 +22,16 @@ export interface ExportButtonProps {
   /** The resource, when not the list's own. */
   resource?: string;
   label?: string;
+  /** The saved view the list shows (`view=<id>`), exported as the list shows it. */
+  view?: number | null;
 }
 
-export function ExportButton({ columns, resource, label = 'Export CSV' }: ExportButtonProps) {
+export function ExportButton({ columns, resource, label = 'Export CSV', view }: ExportButtonProps) {
   const list = useListContext();
   const notify = useNotify();
   const [busy, setBusy] = useState(false);
   const name = resource ?? list.resource;
-  const url = exportUrl(name, { filter: list.filterValues, sort: list.sort, columns });
+  const url = exportUrl(name, { filter: list.filterValues, sort: list.sort, columns, view });
 
   const run = async () => {
     setBusy(true);

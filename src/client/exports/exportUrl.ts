@@ -6,6 +6,8 @@ export function exportUrl(
     sort?: { field: string; order: string };
     columns?: readonly string[];
     background?: boolean;
+    /** A saved view's id (`view=`): its filters and sort, with the list's own. */
+    view?: number | null;
   },
 ): string {
   const params = new URLSearchParams({ resource });
@@ -18,5 +20,6 @@ export function exportUrl(
   }
   if (state.columns?.length) params.set('columns', state.columns.join(','));
   if (state.background) params.set('background', '1');
+  if (state.view) params.set('view', String(state.view));
   return `/api/exports/download?${params.toString()}`;
 }

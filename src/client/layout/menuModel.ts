@@ -60,8 +60,18 @@ export interface MenuModel {
   bottom: MenuItem[];
 }
 
+/** A saved view the person may read (GET /api/views), listed under its record type. */
+export interface MenuView {
+  id: number;
+  name: string;
+  record_type: string;
+  url: string | null;
+}
+
 export interface MenuInput {
   user: PermissionSubject | null;
+  /** Saved views, each shown under its type's entry. */
+  views?: readonly MenuView[];
   features: readonly Feature[];
   schemas: readonly Schema[];
   statistics: Statistics;
@@ -112,7 +122,47 @@ export function filterLink(resource: string, filter: Record<string, unknown>): s
   return `/${resource}?filter=${encodeURIComponent(JSON.stringify(filter))}`;
 }
 
-export function buildMenu({ user, features, schemas, statistics, translate }: MenuInput): MenuModel {
+/** The record type of each main entry that lists one (views are shown under it). */
+const ENTRY_TYPES: Readonly<Record<string, string>> = {
+  contacts: 'contact',
+  contractors: 'contractor',
+  sites: 'site',
+  recruits: 'recruit',
+  members: 'member',
+  grievances: 'grievance',
+  visits: 'visit',
+  conversations: 'conversation',
+  campaigns: 'campaign',
+};
+
+/**
+ * The saved views of each record type under its entry: an entry that was a link becomes a group whose first child
+ * is that link ("All ..."), then its views by name.
+ */
+function withViews(items: MenuItem[], views: readonly MenuView[]): MenuItem[] {
+  if (!views.length) return items;
+  return items.map((item) => {
+    const type = ENTRY_TYPES[item.key] ?? (item.key.startsWith('records-') ? item.key.slice(8) : null);
+    const mine = type ? views.filter((view) => view.record_type === type && view.url) : [];
+    if (!mine.length) return item;
+    const children: MenuItem[] = [...mine]
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((view) => ({ key: `view-${view.id}`, label: view.name, to: view.url!, icon: 'category' as const }));
+    if (item.children) return { ...item, children: [...item.children, ...children] };
+    const { to, badge: _badge, ...group } = item;
+    return {
+      ...group,
+      children: [{ key: `${item.key}-all`, label: `All ${item.label}`, to, icon: 'category' }, ...children],
+    };
+  });
+}
+
+export function buildMenu(input: MenuInput): MenuModel {
+  const model = buildMenuEntries(input);
+  return { ...model, main: withViews(model.main, input.views ?? []) };
+}
+
+function buildMenuEntries({ user, features, schemas, statistics, translate }: MenuInput): MenuModel {
   const t = (key: string, fallback: string) => (translate ? translate(key, fallback) : fallback);
   const schemaLabel = (type: string, fallback: string) => {
     const name = schemaFor(schemas, type)?.name_plural;

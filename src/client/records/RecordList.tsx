@@ -29,6 +29,8 @@ import { isPersonType } from '../conversations/shared';
 import { ExportButton } from '../exports/ExportButton';
 import { TYPE_LABELS, titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
+import { useSavedView } from '../views/useSavedView';
+import { ViewBar } from '../views/ViewBar';
 import { BulkDeleteRecordsButton } from './BulkDeleteRecordsButton';
 import { BulkEditButton } from './bulkEdit/BulkEditButton';
 import { defaultColumns, type FieldDescriptor, FieldDisplay, fieldTypeUI } from './fieldTypes';
@@ -136,10 +138,12 @@ function ListActions({
   schema,
   filters,
   descriptors,
+  viewId,
 }: {
   schema: RecordSchema;
   filters: ReactElement[];
   descriptors: FieldDescriptor[];
+  viewId: number | null;
 }) {
   const { filterValues } = useListContext();
   const shownColumns = useShownColumns(schema.resource, descriptors);
@@ -162,7 +166,7 @@ function ListActions({
           Deleted
         </Button>
       )}
-      {canExport && <ExportButton columns={shownColumns} />}
+      {canExport && <ExportButton columns={shownColumns} view={viewId} />}
       {isPersonType(schema.type) && <MakeCallListButton personType={schema.type} />}
       <CreateButton
         to={
@@ -246,6 +250,9 @@ export default function RecordList({ resource: resourceProp }: { resource?: stri
   const { canAccess: canDelete = false } = useCanAccess({ resource, action: 'delete' });
   const { canAccess: canEdit = false } = useCanAccess({ resource, action: 'edit' });
   const onError = useListErrorNotice();
+  // `?view=<id>`: a saved view's filters and sort, applied by the server (docs/views.md).
+  const { id: viewId, view } = useSavedView();
+  const fields = useMemo(() => new Set(descriptors.map((descriptor) => descriptor.slug)), [descriptors]);
   if (!schema) return <MissingSchema resource={resource} />;
   if (featureOff) return featureOff;
   return (
@@ -253,7 +260,7 @@ export default function RecordList({ resource: resourceProp }: { resource?: stri
       resource={resource}
       title={false}
       filters={filters}
-      actions={<ListActions schema={schema} filters={filters} descriptors={descriptors} />}
+      actions={<ListActions schema={schema} filters={filters} descriptors={descriptors} viewId={viewId} />}
       perPage={25}
       sort={{ field: '', order: 'ASC' }}
       pagination={<SmallScreenPagination />}
@@ -261,9 +268,19 @@ export default function RecordList({ resource: resourceProp }: { resource?: stri
       empty={false}
       error={<ListRefused plural={schema.name_plural || resource} />}
       // Past 10,000 matches the total may be the server's estimate: the footer then says "about".
-      queryOptions={{ onError, meta: { query: { total: 'estimate' } } }}
+      queryOptions={{
+        onError,
+        meta: { query: viewId ? { total: 'estimate', view: viewId } : { total: 'estimate' } },
+      }}
     >
       <ListHeading schema={schema} />
+      <ViewBar
+        resource={resource}
+        recordType={schema.type}
+        plural={schema.name_plural || resource}
+        fields={fields}
+        view={view}
+      />
       <Box sx={{ px: 1, pt: 0.5 }}>
         <CategoryTabs schema={schema} />
       </Box>

@@ -27,6 +27,13 @@ export function setCsrfCookie(request: FastifyRequest, reply: FastifyReply, toke
  * (tokens/token-requests.ts). Signed out (sign-in, password reset) the pair only has
  * to match.
  */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route answers only to a message signed with its own secret and uses no session: no CSRF token is asked. */
+    signedNotSession?: boolean;
+  }
+}
+
 export function registerCsrf(app: FastifyInstance, sessions: SessionStore) {
   app.get(
     '/sanctum/csrf-cookie',
@@ -46,6 +53,8 @@ export function registerCsrf(app: FastifyInstance, sessions: SessionStore) {
   app.addHook('onRequest', async (request: FastifyRequest) => {
     // A bearer token is sent by a script on purpose, never by a browser by itself: no CSRF to guard against.
     if (!UNSAFE.has(request.method) || request.token) return;
+    // A route that reads no cookie and checks its own signature (an automation's incoming webhook): nothing to forge.
+    if (request.routeOptions.config?.signedNotSession) return;
     const cookie = request.cookies[CSRF_COOKIE];
     const header = request.headers['x-xsrf-token'];
     const sent = typeof header === 'string' ? safeDecode(header) : '';

@@ -107,7 +107,7 @@ export class CallListService {
   async show(user: AuthUser | null, id: number): Promise<CallList> {
     this.caller(user);
     const row = await this.lists().where('l.id', '=', id).executeTakeFirst();
-    if (!row) throw notFound(`No call list has the id ${id}.`);
+    if (!row || !isPersonType(row.person_type)) throw notFound(`No call list has the id ${id}.`);
     this.authorize(user, row.person_type);
     return toCallList(row);
   }
@@ -193,7 +193,7 @@ export class CallListService {
       .executeTakeFirst();
     if (!entry) throw notFound(`No person on this call list has the entry id ${entryId}.`);
     if (entry.done_at) throw fieldError('entry', 'This person has already been called from this list.');
-    if (entry.claimed_by !== user.id || !(new Date(entry.claimed_until) > new Date()))
+    if (entry.claimed_by !== user.id || !entry.claimed_until || !(new Date(entry.claimed_until) > new Date()))
       throw fieldError('entry', 'This person is no longer yours to call: take the next person on the list.');
     return entry;
   }

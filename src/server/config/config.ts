@@ -192,6 +192,24 @@ const settingsSchema = z.object({
     .optional(),
   ASSISTANT_MESSAGES_PER_MINUTE: integer(10, 1, 1_000),
   ASSISTANT_TIMEOUT_SECONDS: integer(120, 5, 3_600),
+  AUTOMATION_MAX_DEPTH: integer(5, 1, 50),
+  AUTOMATION_RUNS_PER_RECORD_PER_MINUTE: integer(10, 1, 10_000),
+  WEBHOOK_ALLOW_NETWORKS: z
+    .string()
+    .trim()
+    .regex(/^$|^[0-9a-f.:]+\/\d{1,3}(\s*,\s*[0-9a-f.:]+\/\d{1,3})*$/i, 'use networks such as 10.0.0.0/8,127.0.0.1/32')
+    .optional()
+    .transform((value) => (value ? value.split(',').map((part) => part.trim()) : [])),
+  WEBHOOK_RETRY_SECONDS: z
+    .string()
+    .trim()
+    .regex(/^\d+(\s*,\s*\d+)*$/, 'use seconds between attempts such as 5,300,1800')
+    .optional()
+    .default('5,300,1800,7200,18000,36000')
+    .transform((value) => value.split(',').map(Number)),
+  WEBHOOK_RETRY_HOURS: integer(24, 0, 24 * 14),
+  WEBHOOK_PAUSE_AFTER: integer(15, 1, 10_000),
+  WEBHOOK_TIMEOUT_SECONDS: integer(10, 1, 120),
 });
 
 export interface Config {
@@ -296,6 +314,20 @@ export interface Config {
   };
   analyticsUrl: string | undefined;
   tiles: { url: string; attribution: string };
+  /** Automations (docs/automations.md): how deep automations may set off one another, and runs per record per minute. */
+  automations: { maxDepth: number; runsPerRecordPerMinute: number };
+  /**
+   * Outgoing webhooks (docs/webhooks.md): private networks let through (else refused: docs/security.md), the seconds
+   * between attempts (the last repeated), for how long a message is retried, failed attempts in a row that pause a
+   * webhook, and each attempt's time limit.
+   */
+  webhooks: {
+    allowNetworks: string[];
+    retrySeconds: number[];
+    retryHours: number;
+    pauseAfter: number;
+    timeoutSeconds: number;
+  };
   /**
    * The assistant (docs/assistant.md): an OpenAI-compatible chat completions endpoint, or the built-in assistant when
    * `baseUrl` is unset. `dailyTokens`: the model tokens a person may use per day, by role slug (`*` for the others;
@@ -421,6 +453,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     analyticsUrl: s.ANALYTICS_URL,
     tiles: { url: s.TILE_URL, attribution: s.TILE_ATTRIBUTION },
+    automations: {
+      maxDepth: s.AUTOMATION_MAX_DEPTH,
+      runsPerRecordPerMinute: s.AUTOMATION_RUNS_PER_RECORD_PER_MINUTE,
+    },
+    webhooks: {
+      allowNetworks: s.WEBHOOK_ALLOW_NETWORKS,
+      retrySeconds: s.WEBHOOK_RETRY_SECONDS,
+      retryHours: s.WEBHOOK_RETRY_HOURS,
+      pauseAfter: s.WEBHOOK_PAUSE_AFTER,
+      timeoutSeconds: s.WEBHOOK_TIMEOUT_SECONDS,
+    },
     assistant: {
       baseUrl: s.ASSISTANT_BASE_URL,
       model: s.ASSISTANT_MODEL,

@@ -41,6 +41,8 @@ import * as logicClearHidden from './migrations/041_logic_clear_hidden.js';
 import * as autonumberFill from './migrations/042_autonumber_fill.js';
 import * as views from './migrations/045_views.js';
 import * as personalAccessTokens from './migrations/052_personal_access_tokens.js';
+import * as automations from './migrations/054_automations.js';
+import * as webhooks from './migrations/055_webhooks.js';
 import * as callLists from './migrations/058_call_lists.js';
 import type { DB } from './schema.generated.js';
 
@@ -88,6 +90,8 @@ const migrations: Record<string, Migration> = {
   '042_autonumber_fill': autonumberFill,
   '045_views': views,
   '052_personal_access_tokens': personalAccessTokens,
+  '054_automations': automations,
+  '055_webhooks': webhooks,
   '058_call_lists': callLists,
 };
 

@@ -86,6 +86,40 @@ export interface AssistantThreads {
   user_id: number;
 }
 
+export interface AutomationRuns {
+  attempts: Generated<number>;
+  automation_id: number;
+  created_at: Generated<Timestamp>;
+  depth: Generated<number>;
+  error: string | null;
+  finished_at: Timestamp | null;
+  id: Generated<number>;
+  record_id: number | null;
+  record_type: string | null;
+  started_at: Timestamp | null;
+  status: Generated<string>;
+  steps: Generated<Json>;
+  trigger: Json;
+  trigger_key: string;
+}
+
+export interface Automations {
+  actions: Generated<Json>;
+  conditions: Json | null;
+  created_at: Generated<Timestamp>;
+  deleted_at: Timestamp | null;
+  description: string | null;
+  enabled: Generated<boolean>;
+  id: Generated<number>;
+  name: string;
+  next_run_at: Timestamp | null;
+  owner_id: number;
+  record_type: string | null;
+  secret: string;
+  trigger: Json;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface BackupRuns {
   file_count: number | null;
   finished_at: Timestamp | null;
@@ -1126,12 +1160,49 @@ export interface VisitUsers {
   visit_id: number;
 }
 
+export interface WebhookDeliveries {
+  attempts: Generated<number>;
+  automation_id: number | null;
+  automation_run_id: number | null;
+  created_at: Generated<Timestamp>;
+  delivered_at: Timestamp | null;
+  error: string | null;
+  event: string;
+  id: Generated<number>;
+  last_attempt_at: Timestamp | null;
+  message_id: string;
+  next_attempt_at: Timestamp | null;
+  payload: Json;
+  response_ms: number | null;
+  response_status: number | null;
+  status: Generated<string>;
+  url: string;
+  webhook_id: number | null;
+}
+
+export interface Webhooks {
+  created_at: Generated<Timestamp>;
+  deleted_at: Timestamp | null;
+  events: Json;
+  failures: Generated<number>;
+  id: Generated<number>;
+  name: string;
+  owner_id: number;
+  paused_at: Timestamp | null;
+  record_type: string;
+  secret: string;
+  updated_at: Generated<Timestamp>;
+  url: string;
+}
+
 export interface DB {
   app_settings: AppSettings;
   assessment_levels: AssessmentLevels;
   assessments: Assessments;
   assistant_messages: AssistantMessages;
   assistant_threads: AssistantThreads;
+  automation_runs: AutomationRuns;
+  automations: Automations;
   backup_runs: BackupRuns;
   building_types: BuildingTypes;
   bulk_edit_records: BulkEditRecords;
@@ -1217,4 +1288,6 @@ export interface DB {
   visit_recruits: VisitRecruits;
   visit_users: VisitUsers;
   visits: Visits;
+  webhook_deliveries: WebhookDeliveries;
+  webhooks: Webhooks;
 }

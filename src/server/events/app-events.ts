@@ -21,6 +21,17 @@ export interface RecordEvent {
   resource: ResourceDefinition;
   /** The X-Socket-Id of the browser that made the change: it already knows, so it is not told. */
   socketId?: string;
+  /** An update's changed values, `{field: [before, after]}` (as its revision has them). */
+  changes?: Record<string, [unknown, unknown]>;
+  /** The automation run that made the write (automations/): how deep a chain of automations it is, and which ones. */
+  cause?: WriteCause;
+}
+
+/** An automation's run behind a write: `depth` 0 for a run a person's write set off; `chain`: the automations so far. */
+export interface WriteCause {
+  runId: number;
+  depth: number;
+  chain: number[];
 }
 
 /** Progress of a background job, for the person who started it. */

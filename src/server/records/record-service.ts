@@ -6,7 +6,7 @@ import { type Action, canOnEntity } from '../../common/permissions.js';
 import { type AccessPolicy, masked } from '../access/policy.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB } from '../db/schema.generated.js';
-import type { AppEvents, RecordAction } from '../events/app-events.js';
+import type { AppEvents, RecordAction, RecordEvent, WriteCause } from '../events/app-events.js';
 import { compileFilter, type FilterScope } from '../filters/compile-filter.js';
 import { fromListFilters } from '../filters/filter-tree.js';
 import { conflict, forbidden, HttpError, notFound, ValidationError } from '../http/errors.js';
@@ -63,6 +63,8 @@ export interface WriteOptions {
   via?: 'assistant';
   /** The bulk change the revision belongs to (a bulk edit): the activity feed shows the batch as one entry. */
   batchId?: string;
+  /** The automation run making the write (automations/): carried on the event, so a loop of automations is seen. */
+  cause?: WriteCause;
   /** No event for this record: the caller announces the whole batch once (`imported`) when it ends. */
   silent?: boolean;
   /**
@@ -757,7 +759,7 @@ export class RecordService {
     });
     if (outcome.replayed) return outcome;
     await this.whenCommitted(options.unit, async () => {
-      this.announce(def, 'created', outcome.record, { user, socketId: options.socketId });
+      this.announce(def, 'created', outcome.record, { user, socketId: options.socketId, cause: options.cause });
       await this.afterCommit(def, outcome.record, 'create', user);
     });
     return outcome;
@@ -776,6 +778,7 @@ export class RecordService {
     const replayed = once && (await firstAnswer(options.unit?.trx ?? this.db, once));
     if (replayed) return { ...replayed, replayed: true };
     const fields = await this.fields(def, options.unit?.trx);
+    let changed: Record<string, [unknown, unknown]> = {};
     const outcome = await this.writing(fields, options.unit, async (trx): Promise<WriteAnswer> => {
       const first = once && (await claim(trx, once));
       if (first) return { ...first, replayed: true };
@@ -826,6 +829,7 @@ export class RecordService {
       );
       ctx.values = prepared;
       const changes = changesOf(existing, prepared);
+      changed = changes;
       if (Object.keys(changes).length === 0) {
         await options.within?.(trx, changes, logic);
         return answer(existing);
@@ -860,7 +864,13 @@ export class RecordService {
     });
     if (outcome.replayed) return outcome;
     await this.whenCommitted(options.unit, async () => {
-      if (!options.silent) this.announce(def, 'updated', outcome.record, { user, socketId: options.socketId });
+      if (!options.silent)
+        this.announce(def, 'updated', outcome.record, {
+          user,
+          socketId: options.socketId,
+          cause: options.cause,
+          changes: changed,
+        });
       await this.afterCommit(def, outcome.record, 'update', user);
     });
     return outcome;
@@ -927,7 +937,7 @@ export class RecordService {
       await this.writeRevision(trx, def, id, 'deleted', user, {});
       return existing;
     });
-    this.announce(def, 'deleted', record, { user, socketId: options.socketId });
+    this.announce(def, 'deleted', record, { user, socketId: options.socketId, cause: options.cause });
     await this.afterCommit(def, record, 'delete', user);
     return { record, message: `${await this.nameOf(def)} deleted successfully.` };
   }
@@ -977,7 +987,7 @@ export class RecordService {
     def: ResourceDefinition,
     event: RecordAction,
     record: Record<string, any>,
-    options: { user?: AuthUser | null; socketId?: string } = {},
+    options: Pick<RecordEvent, 'socketId' | 'cause' | 'changes'> & { user?: AuthUser | null } = {},
   ): void {
     const id = typeof record.id === 'number' ? record.id : null;
     this.events.emit({
@@ -988,6 +998,8 @@ export class RecordService {
       user: options.user ?? null,
       resource: def,
       socketId: options.socketId,
+      ...(options.cause ? { cause: options.cause } : {}),
+      ...(options.changes ? { changes: options.changes } : {}),
     });
   }
 

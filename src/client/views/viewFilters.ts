@@ -1,0 +1,42 @@
+/**
+ * A list's filter values in the list dialect (`type`, `city_like`, `bid_date_gte`, `value_null`: docs/api.md) as the
+ * view filter structure a saved view keeps (`{"all"|"any": [{field, op, value}]}`), with the same operator names the
+ * server gives `filter[...]` (server filters/filter-tree.ts fromListFilters). The search (`q`) is not a filter.
+ */
+export interface ViewCondition {
+  field: string;
+  op: string;
+  value?: unknown;
+}
+export type ViewFilterGroup = { all: ViewCondition[] } | { any: ViewCondition[] };
+
+const SUFFIXES: ReadonlyArray<readonly [string, string]> = [
+  ['_gte', 'gte'],
+  ['_lte', 'lte'],
+  ['_gt', 'gt'],
+  ['_lt', 'lt'],
+  ['_neq', 'neq'],
+  ['_like', 'like'],
+  ['_null', 'null'],
+];
+
+export function listFiltersAsTree(
+  values: Record<string, unknown>,
+  join: 'all' | 'any',
+  fields: ReadonlySet<string>,
+): ViewFilterGroup | null {
+  const conditions: ViewCondition[] = [];
+  for (const [key, value] of Object.entries(values)) {
+    if (key === 'q' || value === undefined || value === '' || value === null) continue;
+    let field = key;
+    let op = Array.isArray(value) ? 'in' : 'eq';
+    const suffix = fields.has(key) ? undefined : SUFFIXES.find(([ending]) => key.endsWith(ending));
+    if (suffix) {
+      field = key.slice(0, -suffix[0].length);
+      op = suffix[1];
+    }
+    conditions.push({ field, op, value });
+  }
+  if (!conditions.length) return null;
+  return join === 'any' ? { any: conditions } : { all: conditions };
+}

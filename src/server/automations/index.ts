@@ -1,0 +1,39 @@
+import fp from 'fastify-plugin';
+import type { Feature, FeaturePlugin } from '../app-context.js';
+import { isRecordEvent } from '../events/app-events.js';
+import { AUTOMATION_EMAIL_JOB, AUTOMATION_RUN_JOB, AutomationRunner } from './automation-runner.js';
+import { AutomationService } from './automation-service.js';
+import { AutomationTriggers } from './automation-triggers.js';
+import { registerAutomationRoutes } from './routes.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Automations: their service, the runner (tests set its `options`) and the triggers (tests call `tick`). */
+    automations: { service: AutomationService; runner: AutomationRunner; triggers: AutomationTriggers };
+  }
+}
+
+/** How often the scheduler checks schedules and dates. */
+const TICK_MS = 60_000;
+
+/**
+ * Automations (docs/automations.md): the routes, the bus listener that starts runs after writes commit, the
+ * scheduler's check each minute, and the run and email jobs on the app's job worker.
+ */
+const automations: FeaturePlugin = async (app, { ctx }) => {
+  const wake = () => app.jobs.wake();
+  const { deliveries } = app.webhooks;
+  const runner = new AutomationRunner(ctx, deliveries);
+  const triggers = new AutomationTriggers(ctx, wake);
+  const service = new AutomationService(ctx, runner, triggers, deliveries, wake);
+  app.decorate('automations', { service, runner, triggers });
+  app.jobs.register(AUTOMATION_RUN_JOB, (payload, job) => runner.run(Number(payload.run_id), job));
+  app.jobs.register(AUTOMATION_EMAIL_JOB, (payload) => runner.sendEmail(payload));
+  app.jobs.every('automation-schedule', TICK_MS, () => triggers.tick());
+  ctx.events.on((event) => (isRecordEvent(event) ? triggers.onRecordEvent(event) : undefined));
+  registerAutomationRoutes(app, service, triggers);
+};
+
+export const automationsFeature: Feature = {
+  plugin: fp(automations, { name: 'automations', dependencies: ['jobs', 'webhooks'] }),
+};

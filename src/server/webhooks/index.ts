@@ -1,0 +1,25 @@
+import fp from 'fastify-plugin';
+import type { Feature, FeaturePlugin } from '../app-context.js';
+import { isRecordEvent } from '../events/app-events.js';
+import { WEBHOOK_DELIVERY_JOB, WebhookDeliveries } from './deliveries.js';
+import { registerWebhookRoutes } from './routes.js';
+import { WebhookService } from './webhook-service.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Outgoing webhooks and their deliveries (automations send theirs through it). */
+    webhooks: WebhookService;
+  }
+}
+
+/** Outgoing webhooks (docs/webhooks.md): the routes, the bus listener that makes messages, the delivery job. */
+const webhooks: FeaturePlugin = async (app, { ctx }) => {
+  const deliveries = new WebhookDeliveries(ctx, () => app.jobs.wake());
+  const service = new WebhookService(ctx, deliveries);
+  app.decorate('webhooks', service);
+  app.jobs.register(WEBHOOK_DELIVERY_JOB, (payload, job) => deliveries.attempt(Number(payload.delivery_id), job));
+  ctx.events.on((event) => (isRecordEvent(event) ? service.onRecordEvent(event) : undefined));
+  registerWebhookRoutes(app, service);
+};
+
+export const webhooksFeature: Feature = { plugin: fp(webhooks, { name: 'webhooks', dependencies: ['jobs'] }) };

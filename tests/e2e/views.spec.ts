@@ -1,0 +1,92 @@
+/**
+ * Saved views (issue 32, docs/views.md): an administrator narrows the sites list, saves it as a view matching any of
+ * its filters (an OR group) shared with the Organizer role; an organizer finds it in the sidebar under Job Sites,
+ * opens it and sees what it shows, as far as their own access goes; at 1280 px and on a phone.
+ */
+import { expect, type Page, test } from '@playwright/test';
+import { Api, signIn } from './support';
+
+let api: Api;
+const stamp = Date.now().toString().slice(-6);
+const site = { harbor: `Harbor ${stamp}`, valley: `Valley ${stamp}`, dock: `Dock ${stamp}` };
+let valleyId = 0;
+let organizer: { email: string; password: string };
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  api = await Api.signIn();
+  await api.post('/api/sites', { name: site.harbor, type: 'union' });
+  valleyId = (await api.post<{ data: { id: number } }>('/api/sites', { name: site.valley, type: 'non-union' })).data.id;
+  await api.post('/api/sites', { name: site.dock, type: 'non-union' });
+  organizer = await api.createUser('user', 'Vera', `Views${stamp}`);
+});
+
+test.afterAll(async () => {
+  await api.dispose();
+});
+
+/** The menu: the sidebar at 1280 px, the drawer (opened) on a phone. */
+async function menu(page: Page, width: number) {
+  if (width > 500) return page.getByTestId('sidebar');
+  await page.getByTestId('open-drawer').click();
+  const drawer = page.getByTestId('nav-drawer');
+  await expect(drawer).toBeVisible();
+  return drawer;
+}
+
+for (const width of [1280, 390]) {
+  test(`a view with an OR group is saved, shared with a role and opened from the sidebar by its people, at ${width} px`, async ({
+    browser,
+  }) => {
+    const viewport = { width, height: width > 500 ? 900 : 844 };
+    const name = `Harbor or Valley ${width}`;
+    // The administrator: two filters (a name and a record), kept as "any of them".
+    const adminPage = await browser.newPage({ viewport });
+    const filter = encodeURIComponent(JSON.stringify({ name_like: site.harbor, id: valleyId }));
+    await signIn(adminPage, { at: `/sites?filter=${filter}` });
+    await adminPage.getByRole('button', { name: 'Save as view' }).click();
+    const dialog = adminPage.getByRole('dialog', { name: 'Save as view' });
+    await dialog.getByLabel('Name').fill(name);
+    await dialog.getByLabel('Records matching any of the filters').check();
+    await dialog.getByLabel('Organizer', { exact: true }).check();
+    await adminPage.screenshot({ path: test.info().outputPath(`save-view-${width}.png`) });
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(adminPage).toHaveURL(/[?&]view=\d+/);
+    const viewId = Number(new URL(adminPage.url()).searchParams.get('view'));
+    await expect(adminPage.getByTestId('open-view')).toContainText(`View: ${name} (shared)`);
+    const main = adminPage.locator('main');
+    await expect(main.getByText(site.harbor)).toBeVisible();
+    await expect(main.getByText(site.valley)).toBeVisible();
+    await expect(main.getByText(site.dock)).toHaveCount(0);
+    const saved = await api.get<{ data: { filters: unknown; role_ids: number[] } }>(`/api/views/${viewId}`);
+    expect(saved.data.filters).toEqual({
+      any: [
+        { field: 'name', op: 'like', value: site.harbor },
+        { field: 'id', op: 'eq', value: valleyId },
+      ],
+    });
+    expect(saved.data.role_ids).toEqual([await api.roleId('user')]);
+    await adminPage.close();
+
+    // An organizer: the view is under Job Sites in their menu, and opens the same records.
+    const page = await browser.newPage({ viewport });
+    await signIn(page, { user: organizer, at: '/' });
+    const nav = await menu(page, width);
+    await nav.locator('[data-menu-key=sites]').click();
+    const entry = nav.locator(`[data-menu-key=view-${viewId}]`);
+    await expect(entry).toHaveText(name);
+    await entry.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(400); // the group's opening animation, for the screenshot
+    await page.screenshot({ path: test.info().outputPath(`views-menu-${width}.png`) });
+    await entry.click();
+    await expect(page).toHaveURL(new RegExp(`/sites\\?view=${viewId}$`));
+    await expect(page.getByTestId('open-view')).toContainText(name);
+    const list = page.locator('main');
+    await expect(list.getByText(site.harbor)).toBeVisible();
+    await expect(list.getByText(site.valley)).toBeVisible();
+    await expect(list.getByText(site.dock)).toHaveCount(0);
+    await page.screenshot({ path: test.info().outputPath(`view-opened-${width}.png`), fullPage: true });
+    await page.close();
+  });
+}
