@@ -142,3 +142,40 @@ test('at 390 px the panel covers the screen and a link closes it to show the rec
   await expect(panel).toBeHidden();
   await context.close();
 });
+
+test('at 390 px three questions are answered, one read two ways as buttons, and an answer opens as a list', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  const organizer = await api.createUser('user', 'Lu', 'Lister');
+  await signIn(page, { user: organizer, at: '/map' });
+  await page.getByTestId('open-drawer').click();
+  await page.getByTestId('nav-drawer').locator('[data-menu-key="assistant"]').click();
+  const panel = page.getByRole('dialog', { name: 'Assistant' });
+  await expect(panel).toBeVisible();
+  const ask = async (question: string) => {
+    await panel.getByLabel('Ask the assistant').fill(question);
+    await panel.getByRole('button', { name: 'Send' }).click();
+  };
+  const answers = panel.getByTestId('assistant-answer');
+
+  await ask(`summarize site ${site.name}`);
+  await expect(answers.last()).toContainText(contractor.name);
+  await expect(answers.last()).not.toContainText(/\d{4}-\d{2}-\d{2}/);
+
+  await ask('How many union sites are in Oakland with a general contractor?');
+  await expect(answers).toHaveCount(2);
+  await expect(answers.last()).toContainText(/union sites in Oakland with a general contractor/i);
+
+  await ask(`sites for ${contractor.name}`);
+  await expect(answers).toHaveCount(3);
+  const widths = await panel.evaluate((node) => ({ scroll: node.scrollWidth, client: node.clientWidth }));
+  expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+  await answers.last().getByRole('link', { name: 'Open the list' }).click();
+  await expect(page).toHaveURL(/\/sites\?.*filter=/);
+  await expect(panel).toBeHidden();
+  await expect(page.getByText(site.name).first()).toBeVisible();
+  await context.close();
+});

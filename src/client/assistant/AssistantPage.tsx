@@ -97,12 +97,12 @@ function ModelCard() {
     <Card variant="outlined" sx={{ mt: 3 }} data-testid="assistant-model-card">
       <CardContent>
         <Typography variant="h6" component="h2" gutterBottom>
-          Model
+          {status.data?.mode === 'model' ? 'Model' : 'Connect a model'}
         </Typography>
         <Typography variant="body2" sx={{ mb: 1.5 }}>
           {status.data?.mode === 'model'
             ? `Answers come from ${status.data.model} at ${status.data.base_url}.`
-            : 'No model is set (ASSISTANT_BASE_URL), so the built-in assistant answers. See docs/assistant.md to use one.'}
+            : 'The built-in assistant answers now. To have a language model answer, give the server the address, model and key of an OpenAI-compatible service (the administrator guide, “Assistant”, says how), then test the connection here.'}
         </Typography>
         <Button variant="outlined" onClick={() => void run()} disabled={testing}>
           {testing ? 'Testing…' : 'Test connection'}

@@ -5,6 +5,7 @@
 
 import SendIcon from '@mui/icons-material/Send';
 import StopIcon from '@mui/icons-material/Stop';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -98,6 +99,8 @@ export function Chat({ threadId, onThread, onNavigate }: ChatProps) {
   const [streams, setStreams] = useState<ReadonlyMap<number, Streaming>>(new Map());
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
+  /** Why the last question could not be asked (too many a minute, ...): shown above the question box. */
+  const [problem, setProblem] = useState<string | null>(null);
   const [waitingFor, setWaitingFor] = useState<number | null>(null);
   // The answer arrives by realtime events; while one is awaited the list is also read every few seconds, so an event
   // missed (the connection not yet open, or dropped) never leaves the person waiting.
@@ -140,6 +143,7 @@ export function Chat({ threadId, onThread, onNavigate }: ChatProps) {
   const send = async (question = text) => {
     const content = question.trim();
     if (!content || busy) return;
+    setProblem(null);
     setSending(true);
     try {
       if (threadId === null) {
@@ -155,7 +159,8 @@ export function Chat({ threadId, onThread, onNavigate }: ChatProps) {
       setWaitingFor(asked.id);
       await refetch();
     } catch (error) {
-      notify((error as Error).message, { type: 'error' });
+      // Said inside the panel, above the question box (a notice at the foot of the screen would cover the box).
+      setProblem((error as Error).message);
     } finally {
       setSending(false);
     }
@@ -226,7 +231,7 @@ export function Chat({ threadId, onThread, onNavigate }: ChatProps) {
           const tokens = message.prompt_tokens + message.completion_tokens;
           return (
             <Bubble key={message.id} mine={false} testId="assistant-answer">
-              <Markdown text={message.content} onNavigate={onNavigate} />
+              <Markdown text={message.content} onNavigate={onNavigate} onAsk={(question) => void send(question)} />
               {message.proposal ? (
                 <ProposalCard message={message} onDecided={() => void refetch()} onNavigate={onNavigate} />
               ) : null}
@@ -256,6 +261,11 @@ export function Chat({ threadId, onThread, onNavigate }: ChatProps) {
           >
             “This” means {status.data.context.label}
           </Typography>
+        ) : null}
+        {problem ? (
+          <Alert severity="warning" onClose={() => setProblem(null)} sx={{ mb: 1 }} data-testid="assistant-problem">
+            {problem}
+          </Alert>
         ) : null}
         <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-end' }}>
           <TextField

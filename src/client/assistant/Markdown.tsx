@@ -6,6 +6,7 @@
  */
 
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import type { ReactNode } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
@@ -13,20 +14,46 @@ import { Link as RouterLink } from 'react-router-dom';
 
 export const isInternal = (href: string | undefined): href is string => Boolean(href && /^\/(?!\/)/.test(href));
 
+/** An answer's offered question (`/assistant?ask=...`: one reading of a question, one of several records): its words. */
+export function askedBy(href: string | undefined): string | null {
+  if (!href?.startsWith('/assistant?ask=')) return null;
+  try {
+    return new URLSearchParams(href.slice('/assistant?'.length)).get('ask');
+  } catch {
+    return null;
+  }
+}
+
 const WEB_ADDRESS = /^(https?:|mailto:)/i;
 
 export function Markdown({
   text,
   onNavigate,
   links = 'internal',
+  onAsk,
 }: {
   text: string;
   onNavigate?: () => void;
   links?: 'internal' | 'web';
+  /** Offered questions become buttons that ask them (in a conversation); elsewhere they are links to the assistant. */
+  onAsk?: (question: string) => void;
 }) {
   const components: Components = {
-    a: ({ href, children }: { href?: string; children?: ReactNode }) =>
-      isInternal(href) ? (
+    a: ({ href, children }: { href?: string; children?: ReactNode }) => {
+      const asked = onAsk ? askedBy(href) : null;
+      if (asked)
+        return (
+          <Button
+            size="small"
+            variant="outlined"
+            onClick={() => onAsk?.(asked)}
+            data-testid="assistant-offered-question"
+            sx={{ textTransform: 'none', my: 0.25, textAlign: 'left' }}
+          >
+            {children}
+          </Button>
+        );
+      return isInternal(href) ? (
         <Link component={RouterLink} to={href} onClick={onNavigate} data-testid="assistant-link">
           {children}
         </Link>
@@ -44,7 +71,8 @@ export function Markdown({
           {children}
           {href ? ` (${href})` : ''}
         </span>
-      ),
+      );
+    },
   };
   return (
     <Box
