@@ -7,7 +7,7 @@ import { parseFilterTree } from '../filters/filter-tree.js';
 import { pageMetaOf } from '../http/contracts.js';
 import { fieldError, forbidden, HttpError, notFound } from '../http/errors.js';
 import { enqueueJob } from '../jobs/queue.js';
-import { changesOf, writeRevisions } from '../records/revisions.js';
+import { changesOf } from '../records/revisions.js';
 import type { WebhookDeliveries } from '../webhooks/deliveries.js';
 import { newSecret } from '../webhooks/signing.js';
 import { AUTOMATION_RUN_JOB, type AutomationRow, type AutomationRunner, type RunStep } from './automation-runner.js';
@@ -134,9 +134,13 @@ export class AutomationService {
         })
         .returning(COLUMNS)
         .executeTakeFirstOrThrow();
-      await writeRevisions(trx, user, [
-        { type: 'automation', id: made.id, action: 'created', changes: changesOf({}, revised(made)) },
-      ]);
+      await this.ctx.records.reviseWithin(
+        trx,
+        { type: 'automation', id: made.id },
+        user,
+        changesOf({}, revised(made)),
+        'created',
+      );
       return made;
     });
     this.triggers.forget();
@@ -162,9 +166,12 @@ export class AutomationService {
         .where('id', '=', id)
         .returning(COLUMNS)
         .executeTakeFirstOrThrow();
-      const changes = changesOf(revised(existing), revised(saved));
-      if (Object.keys(changes).length)
-        await writeRevisions(trx, user, [{ type: 'automation', id, action: 'updated', changes }]);
+      await this.ctx.records.reviseWithin(
+        trx,
+        { type: 'automation', id },
+        user,
+        changesOf(revised(existing), revised(saved)),
+      );
       return saved;
     });
     this.triggers.forget();
@@ -176,7 +183,7 @@ export class AutomationService {
     await this.show(user, id);
     await this.db.transaction().execute(async (trx) => {
       await trx.updateTable('automations').set({ deleted_at: new Date() }).where('id', '=', id).execute();
-      await writeRevisions(trx, user, [{ type: 'automation', id, action: 'deleted', changes: {} }]);
+      await this.ctx.records.reviseWithin(trx, { type: 'automation', id }, user, {}, 'deleted');
     });
     this.triggers.forget();
   }

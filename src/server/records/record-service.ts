@@ -250,7 +250,10 @@ export class RecordService {
       const rows = readable
         ? sql`(${(await this.visibleRows(this.db, target, user)).selectAll('t')})`
         : sql`(select * from ${sql.table(target.table)} where false)`;
-      bound[slug] = { ...spec, computed: (tag, alias) => spec.computedOver!(tag, alias, rows as unknown as SqlFragment) };
+      bound[slug] = {
+        ...spec,
+        computed: (tag, alias) => spec.computedOver!(tag, alias, rows as unknown as SqlFragment),
+      };
     }
     return bound;
   }
@@ -966,17 +969,19 @@ export class RecordService {
 
   /**
    * A revision of another record written in `trx`, beside a write the service is making: a record type's field,
-   * logic block or trash changed is a revision of the schema itself. Revisions are written by the service (and the
-   * batch and field-value writers it runs) and nowhere else. Nothing is written when `changes` is empty.
+   * logic block or trash changed is a revision of the schema itself; an automation made, changed or deleted is one of
+   * the automation. Revisions are written by the service (and the batch and field-value writers it runs) and nowhere
+   * else. An update with no `changes` writes nothing.
    */
   async reviseWithin(
     trx: Transaction<DB>,
     target: { type: string; id: number },
     user: AuthUser | null,
     changes: Record<string, [unknown, unknown]>,
+    action: 'created' | 'updated' | 'deleted' = 'updated',
   ): Promise<void> {
-    if (!Object.keys(changes).length) return;
-    await writeRevisions(trx, user, [{ type: target.type, id: target.id, action: 'updated', changes }]);
+    if (action === 'updated' && !Object.keys(changes).length) return;
+    await writeRevisions(trx, user, [{ type: target.type, id: target.id, action, changes }]);
   }
 
   private async writeRevision(
