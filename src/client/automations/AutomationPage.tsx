@@ -21,7 +21,7 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { useMainData } from '../app/hooks';
 import { isApiError } from '../http/errors';
 import { formatDateTime } from '../i18n/dates';
-import { type Automation, automationsApi, type Run, type RunStep } from './api';
+import { type Automation, type Run, type RunStep, useAutomationsApi } from './api';
 import {
   ACTION_KINDS,
   type Action,
@@ -51,6 +51,7 @@ export default function AutomationPage() {
   const isNew = id === 'new';
   const navigate = useNavigate();
   const { schemas } = useMainData();
+  const automationsApi = useAutomationsApi();
   const [draft, setDraft] = useState<Partial<Automation>>(blank);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState<string | null>(null);
@@ -62,7 +63,7 @@ export default function AutomationPage() {
     if (isNew) return;
     setDraft(await automationsApi.show(Number(id)));
     setRuns(await automationsApi.runs(Number(id)));
-  }, [id, isNew]);
+  }, [automationsApi, id, isNew]);
   useEffect(() => {
     load().catch((error: Error) => setNotice(error.message));
   }, [load]);

@@ -12,18 +12,19 @@ import { Title } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 import { useMainData } from '../app/hooks';
 import { formatDate } from '../i18n/dates';
-import { type Automation, automationsApi } from './api';
+import { type Automation, useAutomationsApi } from './api';
 import { actionInWords, RUN_STATUS_WORDS, triggerInWords } from './words';
 
 export default function AutomationsPage() {
   const [automations, setAutomations] = useState<Automation[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const { schemas } = useMainData();
+  const automationsApi = useAutomationsApi();
   const typeName = (type: string | null) =>
     schemas.find((schema) => schema.type === type)?.name_singular.toLowerCase() ?? type ?? 'record';
   useEffect(() => {
     automationsApi.list().then(setAutomations, (reason: Error) => setError(reason.message));
-  }, []);
+  }, [automationsApi]);
   return (
     <Stack spacing={2} sx={{ p: { xs: 1, sm: 2 }, maxWidth: 960 }}>
       <Title title="Automations" />

@@ -15,17 +15,18 @@ import { Title } from 'react-admin';
 import { useMainData } from '../app/hooks';
 import { isApiError } from '../http/errors';
 import { formatDateTime } from '../i18n/dates';
-import { type Delivery, type Webhook, webhooksApi } from './api';
+import { type Delivery, useWebhooksApi, type Webhook } from './api';
 
 const EVENTS = ['created', 'updated', 'deleted'];
 
 export default function WebhooksPage() {
   const { schemas } = useMainData();
+  const webhooksApi = useWebhooksApi();
   const [webhooks, setWebhooks] = useState<Webhook[]>([]);
   const [draft, setDraft] = useState({ name: '', url: '', record_type: 'site', events: ['created', 'updated'] });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState<{ severity: 'info' | 'error'; text: string } | null>(null);
-  const reload = useCallback(async () => setWebhooks(await webhooksApi.list()), []);
+  const reload = useCallback(async () => setWebhooks(await webhooksApi.list()), [webhooksApi]);
   useEffect(() => {
     reload().catch((error: Error) => setNotice({ severity: 'error', text: error.message }));
   }, [reload]);
@@ -126,6 +127,7 @@ export default function WebhooksPage() {
 
 function WebhookCard({ webhook, onChange }: { webhook: Webhook; onChange: () => void }) {
   const [deliveries, setDeliveries] = useState<Delivery[] | null>(null);
+  const webhooksApi = useWebhooksApi();
   return (
     <Card variant="outlined" component="section" aria-label={webhook.name}>
       <CardContent>

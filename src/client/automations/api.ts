@@ -1,5 +1,7 @@
 /** The automations and webhooks API, as the screens call it (docs/api.md "Automations and webhooks"). */
-import { http } from '../app/services';
+import { useMemo } from 'react';
+import type { ActionParams } from '../providers/dataProvider';
+import { useAppDataProvider } from '../records/hooks';
 import type { Action, Condition, Trigger } from './words';
 
 export interface Automation {
@@ -56,29 +58,46 @@ export interface Delivery {
   created_at: string;
 }
 
-const data = async <T>(promise: Promise<{ data: { data: T } }>) => (await promise).data.data;
+/** The automation and webhook calls, through the app's data provider. */
+export function useAutomationsApi() {
+  const dp = useAppDataProvider();
+  return useMemo(() => {
+    const act = async <T>(resource: string, params: ActionParams) => (await dp.action(resource, params)).data as T;
+    return {
+      list: async () => (await dp.getList<Automation>('automations', PAGE)).data,
+      show: async (id: number) => (await dp.getOne<Automation>('automations', { id })).data,
+      create: async (body: Partial<Automation>) => (await dp.create<Automation>('automations', { data: body })).data,
+      save: (id: number, body: Partial<Automation>) =>
+        act<Automation>('automations', { id, action: '', method: 'PATCH', data: body }),
+      remove: (id: number) => dp.delete('automations', { id }),
+      setEnabled: (id: number, enabled: boolean) =>
+        act<Automation>('automations', { id, action: enabled ? 'resume' : 'pause' }),
+      runs: (id: number) => act<Run[]>('automations', { id, action: 'runs', method: 'GET', query: { per_page: '50' } }),
+      retry: (id: number, run: number) => act<unknown>('automations', { id, action: `runs/${run}/retry` }),
+      test: (id: number, recordId: number | null) =>
+        act<{ conditions_met: boolean; steps: RunStep[] }>('automations', {
+          id,
+          action: 'test',
+          data: { record_id: recordId },
+        }),
+    };
+  }, [dp]);
+}
 
-export const automationsApi = {
-  list: () => data<Automation[]>(http.get('/api/automations')),
-  show: (id: number) => data<Automation>(http.get(`/api/automations/${id}`)),
-  create: (body: Partial<Automation>) => data<Automation>(http.post('/api/automations', body)),
-  save: (id: number, body: Partial<Automation>) =>
-    data<Automation>(http.request('PATCH', `/api/automations/${id}`, { body })),
-  remove: (id: number) => http.delete(`/api/automations/${id}`),
-  setEnabled: (id: number, enabled: boolean) =>
-    data<Automation>(http.post(`/api/automations/${id}/${enabled ? 'resume' : 'pause'}`)),
-  runs: (id: number) => data<Run[]>(http.get(`/api/automations/${id}/runs?per_page=50`)),
-  retry: (id: number, run: number) => http.post(`/api/automations/${id}/runs/${run}/retry`),
-  test: (id: number, recordId: number | null) =>
-    data<{ conditions_met: boolean; steps: RunStep[] }>(
-      http.post(`/api/automations/${id}/test`, { record_id: recordId }),
-    ),
-};
+/** The webhook calls, through the app's data provider. */
+export function useWebhooksApi() {
+  const dp = useAppDataProvider();
+  return useMemo(() => {
+    const act = async <T>(params: ActionParams) => (await dp.action('webhooks', params)).data as T;
+    return {
+      list: async () => (await dp.getList<Webhook>('webhooks', PAGE)).data,
+      create: async (body: Partial<Webhook>) => (await dp.create<Webhook>('webhooks', { data: body })).data,
+      remove: (id: number) => dp.delete('webhooks', { id }),
+      resume: (id: number) => act<Webhook>({ id, action: 'resume' }),
+      deliveries: (id: number) =>
+        act<Delivery[]>({ id, action: 'deliveries', method: 'GET', query: { per_page: '20' } }),
+    };
+  }, [dp]);
+}
 
-export const webhooksApi = {
-  list: () => data<Webhook[]>(http.get('/api/webhooks')),
-  create: (body: Partial<Webhook>) => data<Webhook>(http.post('/api/webhooks', body)),
-  remove: (id: number) => http.delete(`/api/webhooks/${id}`),
-  resume: (id: number) => data<Webhook>(http.post(`/api/webhooks/${id}/resume`)),
-  deliveries: (id: number) => data<Delivery[]>(http.get(`/api/webhooks/${id}/deliveries?per_page=20`)),
-};
+const PAGE = { pagination: { page: 1, perPage: 100 }, sort: { field: 'id', order: 'DESC' as const }, filter: {} };
