@@ -167,7 +167,7 @@ test('at 390 px three questions are answered, one read two ways as buttons, and 
 
   await ask('How many union sites are in Oakland with a general contractor?');
   await expect(answers).toHaveCount(2);
-  await expect(answers.last()).toContainText(/union sites in Oakland with a general contractor/i);
+  await expect(answers.last()).toContainText(/union sites? in Oakland with a general contractor/i);
 
   await ask(`sites for ${contractor.name}`);
   await expect(answers).toHaveCount(3);
