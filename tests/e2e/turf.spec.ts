@@ -109,6 +109,7 @@ test.describe('at 1280 px', () => {
     await signIn(page, { at: `/map?lat=${INSIDE.lat}&lng=${INSIDE.lng}&z=14` });
     await expect(page.locator('.leaflet-container')).toBeVisible();
     await page.getByTestId('draw-turf').click();
+    await expect(page.getByText('Tap the map to add corners')).toBeVisible();
     await tapMap(page, [
       [-150, -150],
       [150, -150],
