@@ -36,7 +36,8 @@ export async function registerRequestAuth(
   app.decorateRequest('token', null);
   app.addHook('onRequest', async (request) => {
     request.token = null;
-    const bearer = bearerOf(request);
+    // Tokens sign in to the API; `GET /metrics` reads its own bearer (METRICS_TOKEN), which is no person's token.
+    const bearer = request.url.startsWith('/api/') ? bearerOf(request) : undefined;
     if (bearer === undefined) return options.sessions.resume(request);
     request.session = null;
     request.user = null;
