@@ -17,16 +17,12 @@ import { loadConfig } from '../../src/server/config/config.js';
 import { openDatabase } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrate.js';
 import { ensureAppKey, seedDatabase } from '../../src/server/seed/seed.js';
+import { percentile } from './lib/percentile.js';
 import { loadAverage } from './lib/server.js';
 import { type BenchRow, row } from './types.js';
 
 const AREA = 'access-policy';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
-
-const percentile = (values: number[], fraction: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * fraction) - 1)] ?? 0;
-};
 
 export async function benchAccessPolicy(): Promise<BenchRow[]> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'om-bench-access-'));

@@ -25,6 +25,7 @@ import { ensureAppKey, seedDatabase } from '../../src/server/seed/seed.js';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.js';
 import { hubBrowser, next } from '../support/pusher-events.js';
 import { request, signIn } from './lib/http.js';
+import { percentile } from './lib/percentile.js';
 import {
   benchDatabases,
   freePort,
@@ -52,11 +53,6 @@ const PASSWORD_HASH =
   '$argon2id$v=19$m=19456,t=2,p=1$Uo0jPP3GD4KmkCyA3HPrmg$TE47jLWH7bcmUCKtOGPxU8PFMM2ZiktDtxtObt38KHw';
 const PUSHER_KEY = 'organizing-map-key';
 const NAMES = { pglite: 'embedded', postgres: 'PostgreSQL' };
-
-function percentile(values: number[], fraction: number) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * fraction) - 1)] ?? 0;
-}
 
 /** A rectangle turf (the other turf-scoped people's). */
 function box(lat: number, lng: number, half: number): AreaGeometry {

@@ -17,6 +17,7 @@ import { openDatabase } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrate.js';
 import { startJobWorker } from '../../src/server/jobs/index.js';
 import { ensureAppKey, seedDatabase } from '../../src/server/seed/seed.js';
+import { percentile } from './lib/percentile.js';
 import { loadAverage } from './lib/server.js';
 import { type BenchRow, row } from './types.js';
 
@@ -24,10 +25,7 @@ const SITES = Number(process.env.BENCH_AUTOMATION_SITES ?? 2_000);
 const UPDATES_PER_SITE = Number(process.env.BENCH_AUTOMATION_ROUNDS ?? 5);
 const DELIVERY_DEADLINE_MS = 60_000;
 
-const p95 = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)] ?? 0;
-};
+const p95 = (values: number[]) => percentile(values, 0.95);
 
 export async function benchAutomations(): Promise<BenchRow[]> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'om-bench-automations-'));

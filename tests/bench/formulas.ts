@@ -17,6 +17,7 @@ import { openDatabase } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrate.js';
 import { ensureCustomFieldIndex } from '../../src/server/schemas/indexes.js';
 import { ensureAppKey, seedDatabase } from '../../src/server/seed/seed.js';
+import { percentile } from './lib/percentile.js';
 import { type BenchRow, row } from './types.js';
 
 const AREA = 'formulas';
@@ -27,10 +28,6 @@ const load = () =>
     .loadavg()
     .map((n) => n.toFixed(2))
     .join(' ');
-const percentile = (values: number[], fraction: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * fraction) - 1)] ?? 0;
-};
 
 export async function benchFormulas(): Promise<BenchRow[]> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'om-bench-formulas-'));
