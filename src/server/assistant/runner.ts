@@ -135,12 +135,7 @@ export class AssistantRunner {
     } catch (error) {
       this.app.records.logError(error, `The answer to question ${question.id} could not be saved`);
     }
-    publish({
-      thread_id: question.thread_id,
-      reply_to: question.id,
-      status: result.status === 'complete' ? 'done' : result.status,
-      message_id: messageId,
-    });
+    // The conversation is renamed before the answer is announced as done, so the refetch that follows shows the name.
     try {
       await this.saveSteps(user, question, result);
       await this.app.records.update(
@@ -153,6 +148,12 @@ export class AssistantRunner {
     } catch (error) {
       this.app.records.logError(error, `The tool steps of question ${question.id} could not be saved`);
     }
+    publish({
+      thread_id: question.thread_id,
+      reply_to: question.id,
+      status: result.status === 'complete' ? 'done' : result.status,
+      message_id: messageId,
+    });
     this.app.events.emit({
       event: 'AssistantRefresh',
       type: 'assistant',
