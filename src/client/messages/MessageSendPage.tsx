@@ -20,6 +20,12 @@ import { formatDateTime } from '../i18n/dates';
 import { useMessagesApi } from './api';
 import { SendCounts } from './SendCounts';
 
+/** A North American number as people write it, "(555) 010-0001"; others as kept. */
+const phoneForReading = (phone: string) => {
+  const match = /^\+1(\d{3})(\d{3})(\d{4})$/.exec(phone);
+  return match ? `(${match[1]}) ${match[2]}-${match[3]}` : phone;
+};
+
 interface Person {
   id: number;
   first_name?: string | null;
@@ -65,7 +71,7 @@ export default function MessageSendPage() {
       </Typography>
     );
   if (!send) return null;
-  const heading = send.subject ?? (send.channel === 'sms' ? 'Text message' : 'Email');
+  const heading = send.subject ?? `Text to ${peopleCount(send.total, send.person_type)}`;
   return (
     <Stack spacing={2} sx={{ p: { xs: 1, sm: 2 }, maxWidth: 1000 }}>
       <Title title={heading} />
@@ -78,7 +84,7 @@ export default function MessageSendPage() {
         {heading}
       </Typography>
       <Typography color="text.secondary">
-        {send.channel === 'sms' ? 'Text' : 'Email'} to {peopleCount(send.total, send.person_type)} ·{' '}
+        {send.subject ? `Email to ${peopleCount(send.total, send.person_type)} · ` : ''}
         {formatDateTime(send.created_at)}
         {send.created_by_name ? ` · ${send.created_by_name}` : ''}
       </Typography>
@@ -118,7 +124,9 @@ export default function MessageSendPage() {
                     </RouterLink>
                   ) : null}
                 </TableCell>
-                <TableCell sx={{ overflowWrap: 'anywhere' }}>{copy.address || '—'}</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                  {(send.channel === 'sms' ? phoneForReading(copy.address) : copy.address) || '—'}
+                </TableCell>
                 <TableCell>
                   {MESSAGE_STATUS_LABELS[copy.status]}
                   {copy.detail && copy.status !== 'not_sent' ? (

@@ -32,6 +32,16 @@ const MERGE_FIELDS = [
   ['last_name', 'Last name'],
 ] as const;
 
+/** What became of a message just written, in a sentence. */
+function sentNotice(sent: MessageSend) {
+  const what = sent.channel === 'sms' ? 'texts' : 'emails';
+  const queued = sent.counts.queued ?? 0;
+  if (queued) return `${queued.toLocaleString('en-US')} ${what} on their way.`;
+  if (sent.counts.not_sent)
+    return `Kept, not sent: no ${sent.channel === 'sms' ? 'SMS provider' : 'mail server'} is configured yet.`;
+  return `No ${what} could be sent: see why beside each person.`;
+}
+
 export function SendMessageButton({ personType }: { personType: PersonType }) {
   const { filterValues, total } = useListContext();
   const { user } = useSession();
@@ -73,10 +83,7 @@ export function SendMessageButton({ personType }: { personType: PersonType }) {
       {
         onSuccess: (sent) => {
           setOpen(false);
-          notify(
-            `${channel === 'sms' ? 'Texts' : 'Emails'} to ${peopleCount(sent.total, personType)}: ${(sent.counts.queued ?? 0).toLocaleString('en-US')} on their way.`,
-            { type: 'info' },
-          );
+          notify(sentNotice(sent), { type: sent.counts.queued ? 'info' : 'warning' });
           void navigate(`/messages/${sent.id}`);
         },
         onError: (failure) => {
