@@ -7,7 +7,6 @@ import {
   fieldRules,
   isPersonal,
   mentions,
-  without,
   PARENT_LINKS,
   type PolicySubject,
   type RowRule,
@@ -15,6 +14,7 @@ import {
   type RuleAction,
   refusalWords,
   type TypeFacts,
+  without,
 } from '../../common/access-rules.js';
 import { type Action, can, canOnCategory, permittedCategories } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
