@@ -34,6 +34,8 @@ export function registerGroupRoutes(fastify: FastifyInstance, ctx: AppContext) {
     async (request) => {
       const def = ctx.resources.get(request.params.resource);
       if (!def) throw notFound(`There is no record type "${request.params.resource}".`);
+      // Who may read the list is told before what is wrong with the query.
+      ctx.records.authorize(request.user, def, 'read');
       const { group_by: groupBy, ...query } = request.query;
       if (!groupBy) throw fieldError('group_by', 'Name the field to group by.');
       const grouped = await ctx.records.groups(request.user, def, query, groupBy);
