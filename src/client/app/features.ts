@@ -5,6 +5,7 @@
 
 import activity from '../activity';
 import admin from '../admin';
+import apiReference from '../apiReference';
 import assistant from '../assistant';
 import automations from '../automations';
 import callLists from '../callLists';
@@ -37,5 +38,6 @@ export const FEATURES: readonly ClientFeature[] = [
   campaigns,
   callLists,
   automations,
+  apiReference,
   offlineWork,
 ];
