@@ -55,12 +55,20 @@ export async function collectOpenApi(app: FastifyInstance, config: Config) {
         version: config.version,
         description:
           'The HTTP API of the organizing map (docs/api.md). Sign in with POST /api/auth/login; the session cookie then ' +
-          'carries the person, and every unsafe request echoes the XSRF-TOKEN cookie in X-XSRF-TOKEN.',
+          'carries the person, and every unsafe request echoes the XSRF-TOKEN cookie in X-XSRF-TOKEN. Scripts send a ' +
+          'personal access token instead: Authorization: Bearer <token>.',
       },
       components: {
-        securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE } },
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE },
+          token: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A personal access token (POST /api/tokens, or Profile, Tokens): no CSRF header needed.',
+          },
+        },
       },
-      security: [{ session: [] }],
+      security: [{ session: [] }, { token: [] }],
     },
     transform,
     transformObject: jsonSchemaTransformObject,
