@@ -33,9 +33,11 @@ import { emptyHidden, type FormLogicOutcome, NO_FORM_LOGIC, withSetValues } from
 import { type Claim, claim, type FirstAnswer, firstAnswer, keep, type RequestKey } from './idempotency.js';
 import type { KeptNames } from './kept-names.js';
 import {
+  cursorStart,
   escapeLike,
   fieldExpression,
   ONE_PASS_MATCHES,
+  pageCursor,
   parseListQuery,
   readPage,
   resolveField,
@@ -105,6 +107,8 @@ export interface ListResult {
     total: number;
     total_estimated?: true;
     last_page: number;
+    /** Sent back as `cursor=` with the next page, it is sought instead of counted to (list-query.ts pageCursor). */
+    next_cursor?: string;
   };
 }
 
@@ -327,13 +331,14 @@ export class RecordService {
       user && def.orderedPage && !query.where
         ? await def.orderedPage(this.db, user, query, def, this, await this.access.turfShape(user, def))
         : null;
-    const { total, estimated, rows } = ordered
+    const { total, estimated, rows, end } = ordered
       ? { ...ordered, rows: await this.visibleInOrder(def, user, ordered.ids) }
       : await readPage(this.db, def.table, base, sort, {
           page: query.page,
           perPage: query.perPage,
           onePass,
           estimateTotal: query.estimateTotal,
+          after: cursorStart(query),
         });
     const perPage = query.perPage === -1 ? Math.max(total, 1) : query.perPage;
     const data = await this.presentFor(user, def, rows, fields);
@@ -348,6 +353,7 @@ export class RecordService {
         total,
         ...(estimated ? { total_estimated: true as const } : {}),
         last_page: query.perPage === -1 ? 1 : Math.max(1, Math.ceil(total / perPage)),
+        ...(end ? { next_cursor: pageCursor(query, end) } : {}),
       },
     };
   }
