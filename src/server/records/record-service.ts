@@ -353,7 +353,7 @@ export class RecordService {
         total,
         ...(estimated ? { total_estimated: true as const } : {}),
         last_page: query.perPage === -1 ? 1 : Math.max(1, Math.ceil(total / perPage)),
-        ...(end ? { next_cursor: pageCursor(query, end) } : {}),
+        ...(end && from !== null && from + rows.length - 1 < total ? { next_cursor: pageCursor(query, end) } : {}),
       },
     };
   }
