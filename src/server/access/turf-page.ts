@@ -66,7 +66,7 @@ export async function turfSitePage(
   const offset = (query.page - 1) * query.perPage;
   if (!own) {
     const sort = { key: sql.ref(order.region), order: query.sort.order };
-    const rows = await pageInParts(base, sort, query.perPage, offset, 't.site_id');
+    const { rows } = await pageInParts(base, sort, query.perPage, offset, 't.site_id');
     return { total, estimated, ids: rows.map((row) => Number(row.site_id)) };
   }
   // Merged: the region's first offset + perPage sites in order (its index), with the own ones, then the page.
