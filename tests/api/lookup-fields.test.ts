@@ -5,6 +5,7 @@
  * related record (the access policy).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ok, type Row, refused } from '../support/api-answers.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 let t: TestApp;
@@ -15,23 +16,6 @@ let jobSchema: number;
 let firmType: string;
 let jobType: string;
 
-interface Row {
-  id: number;
-  updated_at?: string;
-  [key: string]: unknown;
-}
-interface Answer {
-  status: number;
-  body: { data?: unknown; errors?: Record<string, string[]>; message?: string };
-}
-const ok = (res: Answer, status = 200) => {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  return res.body.data as Row;
-};
-const refused = (res: Answer, field: string, message: RegExp) => {
-  expect(res.status, JSON.stringify(res.body)).toBe(422);
-  expect(res.body.errors?.[field]?.[0], JSON.stringify(res.body)).toMatch(message);
-};
 const lookupField = (name: string, options: Record<string, unknown>) =>
   admin.post('/api/schema-fields', { schema_id: jobSchema, name, type: 'lookup', options });
 const create = async (resource: string, body: Record<string, unknown>) =>

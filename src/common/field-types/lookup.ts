@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { COMPUTED_PARTS } from './computed.js';
 import {
   defineFieldType,
   OptionProblem,
@@ -8,9 +9,8 @@ import {
   type ValueKind,
 } from './define.js';
 import { COMMON, oneOf } from './options.js';
-import { STANDARD_FILTERS, STANDARD_SORT, valueExpression } from './sql.js';
+import { valueExpression } from './sql.js';
 import { throughRelation } from './through-relation.js';
-import { plainWords } from './words.js';
 
 /** The kinds a lookup gives: the looked-up field's, choices as their labels, several related records as text. */
 export const LOOKUP_RESULTS = ['text', 'email', 'phone', 'url', 'number', 'date', 'datetime', 'boolean'] as const;
@@ -112,17 +112,8 @@ export const lookup = defineFieldType({
     if (parts instanceof OptionProblem) return parts;
     return { ...options, result: parts.result };
   },
-  validation: () => [],
   kind: (options) => options.result ?? 'text',
-  spec: () => ({ readOnly: true }),
-  fromCell: (cell) => ({ ok: true, value: cell }),
-  toCell: 'value',
-  filters: STANDARD_FILTERS,
-  sort: { key: STANDARD_SORT.key, index: () => null },
-  filterIndex: () => null,
-  words: plainWords,
-  textual: false,
-  groupable: false,
+  ...COMPUTED_PARTS,
   compute(options, context) {
     const parts = lookupParts(options, context.fields, context.typeFields);
     if (parts instanceof OptionProblem || !parts.link.spec.references) return { computed: (sql) => sql`null` };

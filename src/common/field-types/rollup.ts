@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { COMPUTED_PARTS } from './computed.js';
 import {
   type ComputeContext,
   defineFieldType,
@@ -8,9 +9,8 @@ import {
   type SqlFragment,
 } from './define.js';
 import { COMMON, oneOf } from './options.js';
-import { STANDARD_FILTERS, STANDARD_SORT, valueExpression } from './sql.js';
+import { valueExpression } from './sql.js';
 import { throughRelation } from './through-relation.js';
-import { plainWords } from './words.js';
 
 export const ROLLUP_FUNCTIONS = ['count', 'sum', 'avg', 'min', 'max'] as const;
 type RollupFunction = (typeof ROLLUP_FUNCTIONS)[number];
@@ -158,17 +158,8 @@ export const rollup = defineFieldType({
     }
     return { ...options, result: parts.result };
   },
-  validation: () => [],
   kind: (options) => (options.result === 'date' ? 'date' : 'number'),
-  spec: () => ({ readOnly: true }),
-  fromCell: (cell) => ({ ok: true, value: cell }),
-  toCell: 'value',
-  filters: STANDARD_FILTERS,
-  sort: { key: STANDARD_SORT.key, index: () => null },
-  filterIndex: () => null,
-  words: plainWords,
-  textual: false,
-  groupable: false,
+  ...COMPUTED_PARTS,
   compute(options, context) {
     const parts = rollupParts(options, context);
     const rows = parts instanceof OptionProblem ? null : context.typeRows?.(parts.other);
