@@ -8,7 +8,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import type { DB } from '../db/schema.generated.js';
 import type { AppEvents, RecordAction, RecordEvent, WriteCause } from '../events/app-events.js';
 import { compileFilter, type FilterScope } from '../filters/compile-filter.js';
-import { fromListFilters } from '../filters/filter-tree.js';
+import { fromListFilters, parseFilterTree } from '../filters/filter-tree.js';
 import { conflict, forbidden, HttpError, notFound, ValidationError } from '../http/errors.js';
 import { withSavedView } from '../views/saved-view.js';
 import {
@@ -252,8 +252,14 @@ export class RecordService {
       const target = this.targetOf(spec.readsRows!);
       if (!target) continue;
       const readable = !user || canOnEntity(user, target.permission ?? target.type, 'read');
+      let visible = await this.visibleRows(this.db, target, user);
+      // A rollup's condition, through the one filter compiler, over the related rows' own fields.
+      if (readable && spec.readsRowsWhere)
+        visible = visible.where(
+          await compileFilter(parseFilterTree(spec.readsRowsWhere), this.filterScope(user, await this.fields(target))),
+        );
       const rows = readable
-        ? sql`(${(await this.visibleRows(this.db, target, user)).selectAll('t')})`
+        ? sql`(${visible.selectAll('t')})`
         : sql`(select * from ${sql.table(target.table)} where false)`;
       bound[slug] = {
         ...spec,
