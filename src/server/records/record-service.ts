@@ -426,6 +426,35 @@ export class RecordService {
     return { groups, total: total.count, sums: total.sums };
   }
 
+  /**
+   * The sum or the average of a number field over the records `count` counts (the same filters, access rules and
+   * hidden fields): `counted` records have a value, `value` is null when none has. 422 for a field that holds no number.
+   */
+  async measure(
+    user: AuthUser | null,
+    def: ResourceDefinition,
+    rawQuery: Record<string, unknown>,
+    measure: { fn: 'sum' | 'avg'; field: string },
+  ): Promise<{ total: number; counted: number; value: number | null }> {
+    const { fields, base } = await this.listed(user, def, rawQuery);
+    const spec = fields[measure.field];
+    if (!spec || spec.filterable === false || !['number', 'integer'].includes(spec.kind) || spec.references)
+      throw new ValidationError({ [measure.fn]: [`"${measure.field}" is not a number that can be added up.`] });
+    const value = fieldExpression(measure.field, spec);
+    const row = await base
+      .select([
+        sql<number>`count(*)::int`.as('n'),
+        sql<number>`count(${value})::int`.as('m'),
+        sql<string | null>`${sql.raw(measure.fn)}(${value})`.as('v'),
+      ])
+      .executeTakeFirst();
+    return {
+      total: Number(row?.n ?? 0),
+      counted: Number(row?.m ?? 0),
+      value: row?.v === null || row?.v === undefined ? null : Number(row.v),
+    };
+  }
+
   async show(user: AuthUser | null, def: ResourceDefinition, id: number, options: { withTrashed?: boolean } = {}) {
     this.authorize(user, def, 'read');
     const row = await this.findVisible(this.db, def, user, id, options.withTrashed ? 'with' : 'without');
