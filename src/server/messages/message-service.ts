@@ -30,7 +30,7 @@ export const SMS_STOP_LINE = 'Reply STOP to opt out.';
 interface SendInput {
   channel: MessageChannel;
   person_type: PersonType;
-  query: { filter?: Record<string, unknown>; filters?: unknown };
+  query: { filter?: Record<string, unknown>; filters?: unknown; view?: unknown };
   subject: string | null;
   body: string;
 }
@@ -74,6 +74,8 @@ export class MessageService {
       );
     const query: Record<string, unknown> = { filter: values.query.filter ?? {} };
     if (values.query.filters !== undefined) query.filters = values.query.filters;
+    // A list opened through a saved view: the view's filters hold too (records/saved-view.ts).
+    if (values.query.view !== undefined) query.view = values.query.view;
     const ids = await this.ctx.records.matchingIds(user, def, query, MAX_RECIPIENTS + 1);
     if (ids.length === 0) throw fieldError('query', 'Nobody is on this list: its filters find no one you may read.');
     if (ids.length > MAX_RECIPIENTS)
