@@ -5,6 +5,7 @@
 
 import activity from '../activity';
 import admin from '../admin';
+import analytics from '../analytics';
 import assistant from '../assistant';
 import automations from '../automations';
 import callLists from '../callLists';
@@ -15,6 +16,7 @@ import map from '../map';
 import messages from '../messages';
 import offlineWork from '../offline';
 import profile from '../profile';
+import realtime from '../realtime';
 import records from '../records';
 import reports from '../reports';
 import type { ClientFeature } from '../resources/registry';
@@ -40,4 +42,6 @@ export const FEATURES: readonly ClientFeature[] = [
   messages,
   automations,
   offlineWork,
+  realtime,
+  analytics,
 ];
