@@ -6,6 +6,7 @@
 import activity from '../activity';
 import admin from '../admin';
 import analytics from '../analytics';
+import apiReference from '../apiReference';
 import assistant from '../assistant';
 import automations from '../automations';
 import callLists from '../callLists';
@@ -41,6 +42,7 @@ export const FEATURES: readonly ClientFeature[] = [
   callLists,
   messages,
   automations,
+  apiReference,
   offlineWork,
   realtime,
   analytics,
