@@ -61,6 +61,8 @@ export const SPECIAL_PERMISSIONS = [
   'user:log-for-others',
   // Sharing a saved view with roles and teams (docs/views.md); keeping one's own views is view:create.
   'view:share',
+  // Texting or emailing the people of a list (docs/messages.md).
+  'message:send',
 ] as const;
 
 export function allPermissions(): string[] {

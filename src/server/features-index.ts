@@ -24,6 +24,7 @@ import { importsFeature } from './imports/index.js';
 import { jobsPlugin } from './jobs/index.js';
 import { mapFeature } from './map/index.js';
 import { membersResource } from './members/members-resource.js';
+import { messagesFeature } from './messages/index.js';
 import { registerOptionsRoutes } from './options/options-routes.js';
 import { idempotencyFeature } from './records/idempotency.js';
 import type { ResourceDefinition } from './records/resource.js';
@@ -139,6 +140,8 @@ export const features: Feature[] = [
   webhooksFeature,
   // Automations: triggers, conditions and actions acting as their owner, with a run log (docs/automations.md).
   automationsFeature,
+  // Texts and emails to the people of a list, sent by a job (docs/messages.md).
+  messagesFeature,
   // Conversations with the assistant, private to their maker (docs/assistant.md).
   assistantFeature,
   // Personal access tokens for scripts (docs/api.md "Personal access tokens").

@@ -207,6 +207,42 @@ describe('every operator on every kind of field', () => {
   });
 });
 
+describe("the list query's X_null means what the view filters' empty / has_none mean", () => {
+  /** The names a list query's `filter={...}` finds, sorted. */
+  async function listed(filter: Record<string, unknown>, path = resource): Promise<string[]> {
+    const rows = ok(await admin.get(`/api/${path}?per_page=-1&filter=${encodeURIComponent(JSON.stringify(filter))}`));
+    return rows.map((row: { name: string }) => row.name).sort();
+  }
+  it.each([
+    ['areas', 'has_none', 'has_any'],
+    ['sites', 'has_none', 'has_any'],
+    ['contractor', 'has_none', 'has_any'],
+    ['remarks', 'empty', 'not_empty'],
+  ])('%s_null true and false', async (field, none, any) => {
+    expect(await listed({ [`${field}_null`]: true })).toEqual(await found(one(field, none)));
+    expect(await listed({ [`${field}_null`]: false })).toEqual(await found(one(field, any)));
+  });
+  it('a list of related records in a link table (contractors with no contact)', async () => {
+    const contact = ok(
+      await admin.post('/api/contacts', {
+        first_name: 'Pat',
+        last_name: 'Linked',
+        contractor_ids: [contractors['Acme Union Builders']],
+      }),
+      201,
+    );
+    expect(contact.contractor_ids).toEqual([contractors['Acme Union Builders']]);
+    const none = await listed({ contact_ids_null: true }, 'contractors');
+    expect(none).toContain('Open Shop Co');
+    expect(none).not.toContain('Acme Union Builders');
+    expect(none).toEqual(await found(one('contact_ids', 'has_none'), 'contractors'));
+    expect(await listed({ contact_ids_null: false }, 'contractors')).toEqual(['Acme Union Builders']);
+    expect(await listed({ contact_ids_null: false }, 'contractors')).toEqual(
+      await found(one('contact_ids', 'has_any'), 'contractors'),
+    );
+  });
+});
+
 describe('AND/OR groups', () => {
   it('nests a group of any inside a group of all, and all inside any', async () => {
     expect(

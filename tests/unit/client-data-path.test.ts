@@ -15,17 +15,7 @@ const SHELL = ['app', 'layout', 'routing'];
 const INFRASTRUCTURE = ['http', 'i18n', 'providers', 'resources', 'session', 'system', 'theme'];
 
 /** Files that still call the HTTP client themselves (offline/: the outbox and the site cache, beside the provider). */
-const DIRECT_HTTP = [
-  'exports/ExportButton.tsx',
-  'imports/api.ts',
-  'layout/ImpersonationBar.tsx',
-  'layout/UserMenu.tsx',
-  'map/RegionUpload.tsx',
-  'map/api.ts',
-  'offline/registerServiceWorker.ts',
-  'offline/send.ts',
-  'offline/siteCache.ts',
-];
+const DIRECT_HTTP = ['offline/registerServiceWorker.ts', 'offline/send.ts', 'offline/siteCache.ts'];
 
 /** Files that still use the provider's `call(method, path)` escape hatch instead of a named method. */
 const ESCAPE_HATCH = [
@@ -36,7 +26,6 @@ const ESCAPE_HATCH = [
   'assistant/api.ts',
   'conversations/PersonTimeline.tsx',
   'importers/ImporterForm.tsx',
-  'imports/ImportShow.tsx',
   'insights/useInsights.ts',
   'records/bulkEdit/BulkEditButton.tsx',
   'records/history/ArchivedValues.tsx',
@@ -52,12 +41,8 @@ const SINGLETONS = [
   'auth/PasswordResetPage.tsx',
   'auth/PasswordUpdatePage.tsx',
   'conversations/PersonTimeline.tsx',
-  'exports/ExportButton.tsx',
   'importers/ImporterForm.tsx',
-  'imports/api.ts',
   'insights/useInsights.ts',
-  'map/RegionUpload.tsx',
-  'map/api.ts',
   'offline/OfflineSitesPage.tsx',
   'offline/registerServiceWorker.ts',
   'profile/ProfilePage.tsx',
@@ -77,9 +62,7 @@ const SHELL_IMPORTS = [
   'app/Globals.tsx -> realtime',
   'app/services.ts -> offline',
   'layout/AppLayout.tsx -> offline',
-  'layout/ImpersonationBar.tsx -> admin',
   'layout/MenuList.tsx -> assistant',
-  'layout/UserMenu.tsx -> admin',
   'layout/menuModel.ts -> reports',
 ];
 

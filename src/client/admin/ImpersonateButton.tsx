@@ -37,9 +37,3 @@ export function ImpersonateButton({ user }: { user: { id: number; name: string }
     </>
   );
 }
-
-/** For the account menu while impersonating: back to the impersonator. */
-export async function leaveImpersonation(post: (path: string) => Promise<unknown>) {
-  await post('/api/auth/impersonate/leave');
-  window.location.assign('/users');
-}

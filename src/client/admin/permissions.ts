@@ -100,6 +100,8 @@ export const SPECIAL_LABELS: Record<string, string> = {
     'Log work for others: name someone else as who logged a visit or collected a card (otherwise it is always themselves)',
   'site:read:turf':
     "Only their turf: read just the sites inside the regions assigned to them or their team, and those sites' contractors, contacts, notes, tasks and visits (unless they may read all sites)",
+  'view:share': 'Share saved views with their role and teams',
+  'message:send': 'Text or email the people of a list',
 };
 
 export const SPECIAL = SPECIAL_PERMISSIONS.map((permission) => ({

@@ -11,6 +11,7 @@ import { RequireAuth } from '../routing/guards';
 import { lazyPage } from '../routing/lazyPage';
 import { theme } from '../theme/theme';
 import { AppError } from './AppError';
+import { FEATURES } from './features';
 import { Globals } from './Globals';
 import { useConfig, useMainData, useSession } from './hooks';
 import { createResourceChild, declaredDirectly, resourceElements } from './resourceChild';
@@ -102,6 +103,7 @@ export function App() {
               <Route path="/password/reset" element={<PasswordResetPage />} />
               <Route path="/password/update" element={<PasswordUpdatePage />} />
               <Route path="/404" element={<NotFoundPage />} />
+              {FEATURES.flatMap((feature) => feature.publicRoutes ?? [])}
             </CustomRoutes>
             {resources}
           </CoreAdminUI>

@@ -12,6 +12,7 @@ import campaigns from '../campaigns';
 import importers from '../importers';
 import imports from '../imports';
 import map from '../map';
+import messages from '../messages';
 import offlineWork from '../offline';
 import profile from '../profile';
 import records from '../records';
@@ -36,6 +37,7 @@ export const FEATURES: readonly ClientFeature[] = [
   visits,
   campaigns,
   callLists,
+  messages,
   automations,
   offlineWork,
 ];

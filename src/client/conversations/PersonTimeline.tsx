@@ -10,6 +10,7 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { type LinkNames, linkNamesOf } from '../../common/link-names';
+import { MESSAGE_STATUS_LABELS, type MessageStatus } from '../../common/messages';
 import { dataProvider } from '../app/services';
 import { formatDateTime } from '../i18n/dates';
 import { useLiveRefresh } from '../insights/useInsights';
@@ -107,6 +108,8 @@ export function TimelineEntries({ entries }: { entries: readonly TimelineEntry[]
 const nameOf = (names: LinkNames | undefined, field: string, id: number | null | undefined) =>
   id === null || id === undefined ? undefined : names?.[field]?.[id];
 
+const statusLabel = (status: unknown) => MESSAGE_STATUS_LABELS[status as MessageStatus] ?? String(status);
+
 function byWhom(record: TimelineRecord) {
   const name = record.user_name ?? (record.user_id ? linkNamesOf(record)?.user_id?.[record.user_id] : undefined);
   return name ? ` · ${name}` : '';
@@ -163,7 +166,7 @@ function describe(entry: TimelineEntry, outcomes: Map<string, string>, levels: M
       <Stack spacing={0.5}>
         <Typography sx={{ fontWeight: 600 }}>
           {record.direction === 'in' ? 'Reply' : record.channel === 'email' ? 'Email' : 'Text'}
-          {record.status && record.direction !== 'in' ? ` · ${record.status_text ?? record.status}` : ''}
+          {record.status && record.direction !== 'in' ? ` · ${statusLabel(record.status)}` : ''}
         </Typography>
         <Typography sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{record.body}</Typography>
       </Stack>

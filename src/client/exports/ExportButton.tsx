@@ -13,7 +13,7 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import { useState } from 'react';
 import { useListContext, useNotify } from 'react-admin';
-import { http } from '../app/services';
+import { useAppDataProvider } from '../records/hooks';
 import { exportUrl } from './exportUrl';
 
 export interface ExportButtonProps {
@@ -28,9 +28,18 @@ export interface ExportButtonProps {
   format?: 'csv' | 'xlsx';
 }
 
+/** A background export as GET /api/exports/{id} answers it. */
+interface ExportStatus {
+  id: number;
+  status: string;
+  message?: string;
+  download_url: string | null;
+}
+
 export function ExportButton({ columns, resource, format = 'csv', label, view }: ExportButtonProps) {
   const list = useListContext();
   const notify = useNotify();
+  const dataProvider = useAppDataProvider();
   const [busy, setBusy] = useState(false);
   const name = resource ?? list.resource;
   const url = exportUrl(name, { filter: list.filterValues, sort: list.sort, columns, view, format });
@@ -63,15 +72,13 @@ export function ExportButton({ columns, resource, format = 'csv', label, view }:
   const waitAndDownload = async (id: number) => {
     for (let attempt = 0; attempt < 600; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, attempt < 10 ? 1_000 : 3_000));
-      const { data } = await http.get<{ data: { status: string; message?: string; download_url: string | null } }>(
-        `/api/exports/${id}`,
-      );
-      if (data.data.status === 'complete' && data.data.download_url) {
-        window.location.assign(data.data.download_url);
+      const { data } = await dataProvider.getOne<ExportStatus>('exports', { id });
+      if (data.status === 'complete' && data.download_url) {
+        window.location.assign(data.download_url);
         notify('The export is ready.', { type: 'success' });
         return;
       }
-      if (data.data.status === 'failed') throw new Error(data.data.message ?? 'The export failed.');
+      if (data.status === 'failed') throw new Error(data.message ?? 'The export failed.');
     }
   };
 

@@ -5,7 +5,7 @@
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
-import type { ImportRecord } from './api';
+import type { ImportRecord } from '../providers/importMethods';
 
 /** Rows per second since the job started; null before it has written a row. */
 export function importRate(

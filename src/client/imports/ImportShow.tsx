@@ -25,19 +25,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Loading, Title, useGetOne, useNotify, useRefresh } from 'react-admin';
 import { Link as RouterLink, useParams } from 'react-router-dom';
+import type { ImportFailure as Failure, ImportRecord } from '../providers/importMethods';
 import { type TableColumn, TableGrid } from '../records/grid/TableGrid';
 import { useAppDataProvider } from '../records/hooks';
-import { formatBytes, type ImportRecord } from './api';
+import { formatBytes } from './formatBytes';
 import { ImportProgress } from './ImportProgress';
 import { StatusChip } from './StatusChip';
-
-interface Failure {
-  id: number;
-  file_name: string;
-  line: number;
-  reason: string;
-  cells: string[];
-}
 
 const failureKey = (failure: Failure) => String(failure.id);
 
@@ -98,21 +91,12 @@ export function ImportShow() {
   const running = record?.status === 'pending' || record?.status === 'processing';
   const failures = useQuery({
     queryKey: ['imports', 'failures', id, failurePage, record?.failed_count, record?.status],
-    queryFn: () =>
-      dataProvider.call<{ data: Failure[]; meta: { total: number; last_page: number } }>(
-        'GET',
-        `imports/${id}/failures`,
-        { query: { page: failurePage, per_page: 25 } },
-      ),
+    queryFn: () => dataProvider.importFailures(String(id), failurePage),
     enabled: Boolean(record),
   });
   const imported = useQuery({
     queryKey: ['imports', 'records', id, recordPage, record?.created_count, record?.updated_count, record?.undone_at],
-    queryFn: () =>
-      dataProvider.call<{
-        data: Array<{ id: number; resource: string; name: string; created: boolean; deleted: boolean }>;
-        meta: { total: number; last_page: number };
-      }>('GET', `imports/${id}/records`, { query: { page: recordPage, per_page: 10 } }),
+    queryFn: () => dataProvider.importedRecords(String(id), recordPage),
     enabled: Boolean(record),
   });
   useEffect(() => setFailurePage(1), [id]);

@@ -21,9 +21,10 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useGetList, useNotify, useRedirect } from 'react-admin';
 import { useDropzone } from 'react-dropzone';
 import { TARGETS_BY_KEY } from '../../common/import-targets';
+import type { Preview } from '../providers/importMethods';
 import { type TableColumn, TableGrid } from '../records/grid/TableGrid';
-import { useSchemaByType } from '../records/hooks';
-import { formatBytes, type Preview, previewImport, startImport } from './api';
+import { useAppDataProvider, useSchemaByType } from '../records/hooks';
+import { formatBytes } from './formatBytes';
 
 const MAX_BYTES = 100 * 1024 * 1024;
 
@@ -44,6 +45,7 @@ function describeValue(value: unknown): string {
 }
 
 export function ImportUpload() {
+  const dataProvider = useAppDataProvider();
   const notify = useNotify();
   const redirect = useRedirect();
   const [files, setFiles] = useState<File[]>([]);
@@ -99,14 +101,15 @@ export function ImportUpload() {
     if (!file || !importerId) return;
     let cancelled = false;
     setLoadingPreview(true);
-    previewImport(file, { importer_id: importerId, ...(sheet ? { sheet } : {}) })
+    dataProvider
+      .previewImport(file, { importer_id: importerId, ...(sheet ? { sheet } : {}) })
       .then((result) => !cancelled && setPreview(result))
       .catch((error) => !cancelled && setPreviewError(error?.message ?? 'The preview failed.'))
       .finally(() => !cancelled && setLoadingPreview(false));
     return () => {
       cancelled = true;
     };
-  }, [files, importerId, sheet]);
+  }, [dataProvider, files, importerId, sheet]);
 
   const importer = importers.find((i) => String(i.id) === importerId);
   const schema = useSchemaByType(importer ? String(importer.record_type) : '');
@@ -173,7 +176,7 @@ export function ImportUpload() {
     if (!files.length || !importerId) return;
     setStarting(true);
     try {
-      const result = await startImport(files, importerId, sheet);
+      const result = await dataProvider.startImport(files, importerId, sheet);
       notify(result.message ?? 'Your import has started.', { type: 'info' });
       redirect('show', 'imports', result.data.id);
     } catch (error: any) {

@@ -1,12 +1,12 @@
 /** While an administrator acts as someone else: a bar across the top of every page saying so, with the way back. */
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import { leaveImpersonation } from '../admin/ImpersonateButton';
 import { useSession } from '../app/hooks';
-import { http } from '../app/services';
+import { useLeaveImpersonation } from './useLeaveImpersonation';
 
 export function ImpersonationBar() {
   const { user } = useSession();
+  const leaveImpersonation = useLeaveImpersonation();
   if (!user?.impersonator) return null;
   return (
     <Alert
@@ -26,7 +26,7 @@ export function ImpersonationBar() {
           color="inherit"
           size="small"
           variant="outlined"
-          onClick={() => void leaveImpersonation((path) => http.post(path))}
+          onClick={() => void leaveImpersonation()}
           data-testid="impersonation-leave"
         >
           Back to {user.impersonator.name}

@@ -13,14 +13,14 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useLogout, useTranslate } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
-import { leaveImpersonation } from '../admin/ImpersonateButton';
 import { useSession } from '../app/hooks';
-import { http } from '../app/services';
 import { initials } from './initials';
 import { layoutClasses } from './layoutStyles';
+import { useLeaveImpersonation } from './useLeaveImpersonation';
 
 export function UserMenu() {
   const { user } = useSession();
+  const leaveImpersonation = useLeaveImpersonation();
   const translate = useTranslate();
   const logout = useLogout();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
@@ -59,7 +59,7 @@ export function UserMenu() {
           <MenuItem
             onClick={() => {
               close();
-              void leaveImpersonation((path) => http.post(path));
+              void leaveImpersonation();
             }}
             data-testid="leave-impersonation"
           >

@@ -10,6 +10,7 @@ import DashboardIcon from '@mui/icons-material/DashboardOutlined';
 import ContractorsIcon from '@mui/icons-material/EngineeringOutlined';
 import VisitsIcon from '@mui/icons-material/FactCheckOutlined';
 import RecordsIcon from '@mui/icons-material/FolderOutlined';
+import MessagesIcon from '@mui/icons-material/ForwardToInboxOutlined';
 import GrievancesIcon from '@mui/icons-material/GavelOutlined';
 import MembersIcon from '@mui/icons-material/GroupsOutlined';
 import SignOutIcon from '@mui/icons-material/LogoutOutlined';
@@ -41,6 +42,7 @@ export const MENU_ICONS: Record<MenuIcon, SvgIconComponent> = {
   campaigns: CampaignsIcon,
   conversations: ConversationsIcon,
   callLists: CallListsIcon,
+  messages: MessagesIcon,
   imports: ImportsIcon,
   system: SystemIcon,
   admin: AdminIcon,

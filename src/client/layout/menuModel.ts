@@ -32,6 +32,7 @@ export type MenuIcon =
   | 'campaigns'
   | 'conversations'
   | 'callLists'
+  | 'messages'
   | 'imports'
   | 'system'
   | 'admin'
@@ -288,6 +289,13 @@ function buildMenuEntries({ user, features, schemas, statistics, translate }: Me
       label: t('app.menu.callLists', 'Call lists'),
       to: '/call-lists',
       icon: 'callLists',
+    });
+  if (can(user, 'message:send') && (reads('contact') || reads('recruit') || reads('member')))
+    main.push({
+      key: 'messages',
+      label: t('app.menu.messages', 'Texts and emails'),
+      to: '/messages',
+      icon: 'messages',
     });
   if (reads('campaign'))
     main.push({

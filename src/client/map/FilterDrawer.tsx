@@ -16,9 +16,9 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useMemo, useState } from 'react';
+import type { MapFilterOptions as FilterOptions, MapFilterValues, MapOption as Option } from '../../common/map-types';
 import { describeField, type FieldDescriptor, type FilterSpec } from '../records/fieldTypes/describe';
-import { useLiveSchema } from '../records/hooks';
-import { type FilterOptions, fetchOptions, type MapFilterValues, type Option } from './api';
+import { useAppDataProvider, useLiveSchema } from '../records/hooks';
 
 export interface FilterDrawerProps {
   open: boolean;
@@ -94,13 +94,15 @@ export function activeFilterCount(value: MapFilterValues) {
 
 /** Several records of an options list, searched as one types (regions, the records a relation points at). */
 function SearchedSelect({ list, label, name, open, value, onChange }: SelectProps & { list: string; open: boolean }) {
+  const dataProvider = useAppDataProvider();
   const [options, setOptions] = useState<Option[]>([]);
   const [query, setQuery] = useState('');
   useEffect(() => {
     if (!open) return;
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      fetchOptions(list, query, controller.signal)
+      dataProvider
+        .options(list, { q: query }, controller.signal)
         .then((rows) => setOptions(rows.map((r) => ({ id: r.id, name: r.name }))))
         .catch(() => undefined);
     }, 250);
@@ -108,7 +110,7 @@ function SearchedSelect({ list, label, name, open, value, onChange }: SelectProp
       clearTimeout(timer);
       controller.abort();
     };
-  }, [open, list, query]);
+  }, [dataProvider, open, list, query]);
   const selected = useMemo(() => {
     const known = new Map(options.map((o) => [String(o.id), o]));
     return value.map(String).map((id) => known.get(id) ?? { id, name: `${label} ${id}` });

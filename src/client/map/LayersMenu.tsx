@@ -13,7 +13,7 @@ import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useCanAccess } from 'react-admin';
-import type { Measure, PointLayer } from './api';
+import type { MapMeasure as Measure, PointLayer } from '../../common/map-types';
 import { RegionUpload } from './RegionUpload';
 
 export interface LayerChoices {

@@ -17,17 +17,17 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Title } from 'react-admin';
 import { MapContainer, TileLayer, ZoomControl } from 'react-leaflet';
 import { useNavigate } from 'react-router-dom';
+import type {
+  MapLayer as Layer,
+  MapFilterValues,
+  MarkersResponse,
+  PointLayer,
+  MapSearchHit as SearchHit,
+} from '../../common/map-types';
 import { useConfig } from '../app/hooks';
 import { SidePanel } from '../layout/SidePanel';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import {
-  fetchPointLayers,
-  type Layer,
-  type MapFilterValues,
-  type MarkersResponse,
-  type PointLayer,
-  type SearchHit,
-} from './api';
+import { useAppDataProvider } from '../records/hooks';
 import { activeFilterCount, FilterDrawer } from './FilterDrawer';
 import { type LayerChoices, LayersMenu } from './LayersMenu';
 import { EmptyMapNotice, MapSummary } from './MapSummary';
@@ -71,9 +71,10 @@ export default function MapPage() {
     points: [],
   });
   const [pointLayers, setPointLayers] = useState<PointLayer[]>([]);
+  const dataProvider = useAppDataProvider();
   useEffect(() => {
-    fetchPointLayers().then(setPointLayers, () => setPointLayers([]));
-  }, []);
+    dataProvider.mapPointLayers().then(setPointLayers, () => setPointLayers([]));
+  }, [dataProvider]);
   const [selected, setSelected] = useState<Marker | null>(null);
   const [panel, setPanel] = useState<{ resource: string; id: number; title: string } | null>(null);
   const [summary, setSummary] = useState<MarkersResponse['meta'] | null>(null);

@@ -7,7 +7,7 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import type { Layer, MarkersResponse, Measure } from './api';
+import type { MapLayer as Layer, MarkersResponse, MapMeasure as Measure } from '../../common/map-types';
 import { MEASURE_LEGENDS, NO_DATA_COLOR } from './colors';
 import { RegionsInView } from './RegionsInView';
 import type { RegionInView } from './RegionsLayer';

@@ -9,7 +9,7 @@ import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
-import type { SearchHit } from './api';
+import type { MapSearchHit as SearchHit } from '../../common/map-types';
 import { SearchBox } from './SearchBox';
 
 export function MapToolbar({

@@ -18,12 +18,12 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useEffect, useMemo, useState } from 'react';
 import { RecordContextProvider } from 'react-admin';
+import type { MarkerCard as Card } from '../../common/map-types';
 import { SiteConversationLink } from '../conversations/SiteConversationLink';
 import { FieldValue } from '../records/FieldValue';
-import { useLiveSchema, useVisibleDescriptors } from '../records/hooks';
+import { useAppDataProvider, useLiveSchema, useVisibleDescriptors } from '../records/hooks';
 import { DetailsTab } from '../records/show/DetailsTab';
 import { LogVisitButton } from '../visits/LogVisitButton';
-import { type MarkerCard as Card, fetchCard } from './api';
 import { CONTRACTOR_COLORS, statusColor, textOn, typeColor } from './colors';
 
 export interface MarkerCardProps {
@@ -58,13 +58,15 @@ const when = (iso: string) =>
   new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
 
 export function MarkerCard({ marker, version, typeColors, onClose, onOpen, onOpenPanel }: MarkerCardProps) {
+  const dataProvider = useAppDataProvider();
   const [card, setCard] = useState<Card | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     const controller = new AbortController();
     setError(null);
-    fetchCard(marker.kind, marker.id, controller.signal)
+    dataProvider
+      .mapCard(marker.kind, marker.id, controller.signal)
       .then((data) => setCard(data))
       .catch((e: { status?: number; message?: string; kind?: string }) => {
         if (controller.signal.aborted || e?.kind === 'cancelled') return;
@@ -74,7 +76,7 @@ export function MarkerCard({ marker, version, typeColors, onClose, onOpen, onOpe
         );
       });
     return () => controller.abort();
-  }, [marker.kind, marker.id, version]);
+  }, [dataProvider, marker.kind, marker.id, version]);
 
   const loading = !card && !error;
   const shown = card && card.id === marker.id && card.kind === marker.kind ? card : null;

@@ -8,7 +8,8 @@
 import L from 'leaflet';
 import { useEffect, useRef } from 'react';
 import { useMap } from 'react-leaflet';
-import { fetchMarkers, type Layer, type MapFilterValues, type MarkerItem, type MarkersResponse } from './api';
+import type { MapLayer as Layer, MapFilterValues, MarkerItem, MarkersResponse } from '../../common/map-types';
+import { useAppDataProvider } from '../records/hooks';
 import { CONTRACTOR_COLORS, statusColor, statusGlyph, typeColor } from './colors';
 
 export interface MarkersLayerProps {
@@ -53,6 +54,7 @@ function keyOf(item: MarkerItem) {
 const wrapNear = (lng: number, centre: number) => lng + 360 * Math.round((centre - lng) / 360);
 
 export function MarkersLayer(props: MarkersLayerProps) {
+  const dataProvider = useAppDataProvider();
   const map = useMap();
   const latest = useRef(props);
   latest.current = props;
@@ -179,7 +181,7 @@ export function MarkersLayer(props: MarkersLayerProps) {
       const zoom = Math.round(map.getZoom());
       latest.current.onLoading?.(true);
       try {
-        const response = await fetchMarkers(
+        const response = await dataProvider.mapMarkers(
           [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()],
           zoom,
           latest.current.layers,
@@ -208,7 +210,7 @@ export function MarkersLayer(props: MarkersLayerProps) {
       map.off('moveend', schedule);
       draw.current = null;
     };
-  }, [map, props.layers.join(','), JSON.stringify(props.filters), props.version]);
+  }, [dataProvider, map, props.layers.join(','), JSON.stringify(props.filters), props.version]);
 
   useEffect(() => {
     draw.current?.(shown.current);

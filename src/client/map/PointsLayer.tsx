@@ -7,7 +7,8 @@
 import L from 'leaflet';
 import { useEffect } from 'react';
 import { useMap } from 'react-leaflet';
-import { fetchPoints, type PointLayer } from './api';
+import type { PointLayer } from '../../common/map-types';
+import { useAppDataProvider } from '../records/hooks';
 
 const DEBOUNCE_MS = 150;
 
@@ -27,6 +28,7 @@ export function PointsLayer({
   onError: (error: unknown) => void;
 }) {
   const map = useMap();
+  const dataProvider = useAppDataProvider();
   useEffect(() => {
     const group = L.layerGroup().addTo(map);
     let controller: AbortController | null = null;
@@ -37,7 +39,7 @@ export function PointsLayer({
       controller = mine;
       const b = map.getBounds();
       try {
-        const items = await fetchPoints(
+        const items = await dataProvider.mapPoints(
           layer.type,
           [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()],
           Math.round(map.getZoom()),
@@ -93,6 +95,6 @@ export function PointsLayer({
       controller?.abort();
       group.remove();
     };
-  }, [map, layer, onOpen, onError]);
+  }, [dataProvider, map, layer, onOpen, onError]);
   return null;
 }

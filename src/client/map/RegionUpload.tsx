@@ -17,9 +17,10 @@ import DialogTitle from '@mui/material/DialogTitle';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { useRef, useState } from 'react';
-import { http } from '../app/services';
+import { useAppDataProvider } from '../records/hooks';
 
 export function RegionUpload() {
+  const dataProvider = useAppDataProvider();
   const input = useRef<HTMLInputElement>(null);
   const [open, setOpen] = useState(false);
   const [type, setType] = useState('postal-code');
@@ -27,14 +28,10 @@ export function RegionUpload() {
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
 
   const upload = async (file: File) => {
-    const form = new FormData();
-    form.append('geometry_type', type);
-    form.append('file', file, file.name);
     setBusy(true);
     setResult(null);
     try {
-      const response = await http.post<{ message: string }>('/api/regions/upload', form);
-      setResult({ ok: true, text: response.data.message });
+      setResult({ ok: true, text: await dataProvider.uploadRegions(type, file) });
     } catch (error) {
       // 422 bodies arrive flattened to one message per field.
       const e = error as { body?: { errors?: Record<string, string | string[]> }; message?: string };

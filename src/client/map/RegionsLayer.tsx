@@ -7,7 +7,8 @@
 import L from 'leaflet';
 import { useEffect, useRef } from 'react';
 import { useMap } from 'react-leaflet';
-import { fetchRegionsGeoJson, type MapFilterValues, type Measure } from './api';
+import type { MapFilterValues, MapMeasure as Measure } from '../../common/map-types';
+import { useAppDataProvider } from '../records/hooks';
 
 export interface RegionsLayerProps {
   measure: Measure | null;
@@ -46,6 +47,7 @@ function describe(p: Record<string, any>, measure: Measure | null): string {
 
 export function RegionsLayer({ measure, filters, version, onError, onRegions }: RegionsLayerProps) {
   const map = useMap();
+  const dataProvider = useAppDataProvider();
   const layer = useRef<L.GeoJSON | null>(null);
   const latest = useRef({ measure, filters, onError, onRegions });
   latest.current = { measure, filters, onError, onRegions };
@@ -98,7 +100,7 @@ export function RegionsLayer({ measure, filters, version, onError, onRegions }: 
       const b = map.getBounds();
       const zoom = Math.round(map.getZoom());
       try {
-        const collection = await fetchRegionsGeoJson(
+        const collection = await dataProvider.mapRegions(
           [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()],
           zoom,
           geometryTypesForZoom(zoom),
@@ -135,7 +137,7 @@ export function RegionsLayer({ measure, filters, version, onError, onRegions }: 
       controller?.abort();
       if (timer) clearTimeout(timer);
     };
-  }, [map, measure, JSON.stringify(filters), version]);
+  }, [dataProvider, map, measure, JSON.stringify(filters), version]);
 
   return null;
 }

@@ -9,11 +9,13 @@ import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
-import { type SearchHit, searchMap } from './api';
+import type { MapSearchHit as SearchHit } from '../../common/map-types';
+import { useAppDataProvider } from '../records/hooks';
 
 const KIND_LABEL: Record<SearchHit['kind'], string> = { site: 'Site', place: 'Place', region: 'Region' };
 
 export function SearchBox({ onPick }: { onPick: (hit: SearchHit) => void }) {
+  const dataProvider = useAppDataProvider();
   const [input, setInput] = useState('');
   const [options, setOptions] = useState<SearchHit[]>([]);
   const [loading, setLoading] = useState(false);
@@ -27,7 +29,8 @@ export function SearchBox({ onPick }: { onPick: (hit: SearchHit) => void }) {
     const controller = new AbortController();
     const timer = setTimeout(() => {
       setLoading(true);
-      searchMap(q, controller.signal)
+      dataProvider
+        .mapSearch(q, controller.signal)
         .then(setOptions)
         .catch(() => undefined)
         .finally(() => !controller.signal.aborted && setLoading(false));
@@ -36,7 +39,7 @@ export function SearchBox({ onPick }: { onPick: (hit: SearchHit) => void }) {
       clearTimeout(timer);
       controller.abort();
     };
-  }, [input]);
+  }, [dataProvider, input]);
 
   return (
     <Autocomplete

@@ -22,7 +22,7 @@ import type L from 'leaflet';
 import { useEffect, useRef, useState } from 'react';
 import { useCanAccess } from 'react-admin';
 import type { TurfOutlook } from '../../common/access-rules';
-import { fetchOptions, previewShape, saveTurf } from './api';
+import { useAppDataProvider } from '../records/hooks';
 import { polygonTool } from './drawing';
 import { TurfOutlookList } from './TurfOutlookList';
 
@@ -37,6 +37,7 @@ const messageOf = (error: unknown, fallback: string) => {
 
 export function TurfDraw({ map, onSaved }: { map: L.Map | null; onSaved?: () => void }) {
   const { canAccess } = useCanAccess({ resource: 'regions', action: 'create' });
+  const dataProvider = useAppDataProvider();
   const tool = useRef<Tool | null>(null);
   const [drawing, setDrawing] = useState(false);
   const [shape, setShape] = useState<{ geometry: GeoJSON.Polygon; layer: L.Layer } | null>(null);
@@ -65,14 +66,15 @@ export function TurfDraw({ map, onSaved }: { map: L.Map | null; onSaved?: () => 
     }
     let current = true;
     setOutlookLoading(true);
-    previewShape(geometry, { user_ids: userIds ? userIds.split(',').map(Number) : [], team_id: teamId })
+    dataProvider
+      .previewShape(geometry, { user_ids: userIds ? userIds.split(',').map(Number) : [], team_id: teamId })
       .then((preview) => current && setOutlook(preview.people))
       .catch((e) => current && setError(messageOf(e, 'What the turf does for each person could not be worked out.')))
       .finally(() => current && setOutlookLoading(false));
     return () => {
       current = false;
     };
-  }, [geometry, userIds, teamId]);
+  }, [dataProvider, geometry, userIds, teamId]);
 
   if (!canAccess || !map) return null;
 
@@ -91,13 +93,13 @@ export function TurfDraw({ map, onSaved }: { map: L.Map | null; onSaved?: () => 
       setShape({ geometry, layer });
       setCount(null);
       const [users, teams] = await Promise.all([
-        fetchOptions('users', '').catch(() => []),
-        fetchOptions('teams', '').catch(() => []),
+        dataProvider.options('users', { q: '' }).catch(() => []),
+        dataProvider.options('teams', { q: '' }).catch(() => []),
       ]);
       setUserOptions(users);
       setTeamOptions(teams);
       try {
-        setCount((await previewShape(geometry)).sites);
+        setCount((await dataProvider.previewShape(geometry)).sites);
       } catch (e) {
         setError(messageOf(e, 'The sites inside could not be counted.'));
       }
@@ -124,7 +126,7 @@ export function TurfDraw({ map, onSaved }: { map: L.Map | null; onSaved?: () => 
     setBusy(true);
     setError(null);
     try {
-      const result = await saveTurf({
+      const result = await dataProvider.saveTurf({
         name: name.trim(),
         geometry: shape.geometry,
         user_ids: people.map((p) => p.id),
@@ -206,7 +208,9 @@ export function TurfDraw({ map, onSaved }: { map: L.Map | null; onSaved?: () => 
               options={userOptions}
               value={people}
               onChange={(_, value) => setPeople(value)}
-              onInputChange={(_, text) => void fetchOptions('users', text).then(setUserOptions, () => undefined)}
+              onInputChange={(_, text) =>
+                void dataProvider.options('users', { q: text }).then(setUserOptions, () => undefined)
+              }
               filterOptions={(options) => options}
               getOptionLabel={(o) => o.name}
               isOptionEqualToValue={(a, b) => a.id === b.id}

@@ -3,8 +3,9 @@
  * label and colour, each status's name and colour, each contractor type's label.
  */
 import { useEffect, useMemo, useState } from 'react';
+import type { MapFilterOptions as FilterOptions } from '../../common/map-types';
 import { TYPE_LABELS } from '../i18n/labels';
-import { type FilterOptions, fetchFilterOptions } from './api';
+import { useAppDataProvider } from '../records/hooks';
 
 export function describeMapError(error: unknown): string {
   const e = error as { status?: number; message?: string };
@@ -14,9 +15,11 @@ export function describeMapError(error: unknown): string {
 }
 
 export function useMapOptions(onError: (message: string) => void) {
+  const dataProvider = useAppDataProvider();
   const [options, setOptions] = useState<FilterOptions | null>(null);
   useEffect(() => {
-    fetchFilterOptions()
+    dataProvider
+      .mapFilterOptions()
       .then(setOptions)
       .catch((e) => onError(describeMapError(e)));
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -6,7 +6,7 @@
 
 import type L from 'leaflet';
 import { useCallback, useEffect, useRef } from 'react';
-import type { SearchHit } from './api';
+import type { MapSearchHit as SearchHit } from '../../common/map-types';
 
 export const DEFAULT_VIEW = { center: [39.5, -98.35] as [number, number], zoom: 4 };
 

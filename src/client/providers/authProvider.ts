@@ -21,6 +21,8 @@ export interface LoginParams {
 export interface AppAuthProvider extends AuthProvider {
   register(data: Record<string, unknown>): Promise<SessionUser>;
   impersonate(id: number | string): Promise<SessionUser>;
+  /** Back to the administrator who is acting as someone else. */
+  leaveImpersonation(): Promise<void>;
   requestPasswordReset(email: string): Promise<string>;
   updatePassword(data: {
     token: string;
@@ -101,6 +103,10 @@ export function createAuthProvider(http: HttpClient, session: SessionStore): App
       );
       session.setUser(response.data.data);
       return response.data.data;
+    },
+
+    async leaveImpersonation() {
+      await http.post('/api/auth/impersonate/leave');
     },
 
     async requestPasswordReset(email) {

@@ -34,6 +34,8 @@ import type {
 import type { TypeOutlook } from '../../common/access-rules';
 import type { HttpClient, Method, RequestOptions } from '../http/client';
 import type { Query } from '../http/query';
+import { type ImportMethods, importMethods } from './importMethods';
+import { type MapMethods, mapMethods } from './mapMethods';
 
 export interface ListMeta {
   current_page?: number;
@@ -70,7 +72,8 @@ export interface CallParams {
   timeout?: number;
 }
 
-export interface AppDataProvider extends DataProvider {
+/** The CRUD of every resource and the calls every screen shares; the feature groups are in their own files. */
+interface CoreDataProvider extends DataProvider {
   restore(resource: string, params: { id: string | number; meta?: any }): Promise<{ data: any; meta?: any }>;
   action(resource: string, params: ActionParams): Promise<{ data: any; meta?: any }>;
   call<T = any>(method: Method, path: string, params?: CallParams): Promise<T>;
@@ -79,7 +82,7 @@ export interface AppDataProvider extends DataProvider {
   getSchemas(): Promise<any[]>;
   getStatistics(query?: Query): Promise<Record<string, unknown>>;
   updateProfile(data: Record<string, unknown>): Promise<{ data: any; message: string }>;
-  options(name: string, query?: Query): Promise<any[]>;
+  options(name: string, query?: Query, signal?: AbortSignal): Promise<any[]>;
   /** Keeps one of the signed-in person's settings (a list's columns, records/grid/preferences.ts); null removes it. */
   savePreference(key: string, value: unknown): Promise<void>;
   /** What a field change would do (records, logic, importers); without `change`, what deleting the field would. */
@@ -95,6 +98,9 @@ export interface AppDataProvider extends DataProvider {
   createToken(request: { name: string; abilities: readonly string[]; expires_at: string | null }): Promise<string>;
   revokeToken(id: number | string): Promise<void>;
 }
+
+/** react-admin's data provider with named methods for what is not CRUD (as marmelab's atomic-crm does). */
+export interface AppDataProvider extends CoreDataProvider, MapMethods, ImportMethods {}
 
 const enc = (value: string | number) => encodeURIComponent(String(value));
 const resourcePath = (resource: string) => `/api/${resource.split('/').map(enc).join('/')}`;
@@ -176,7 +182,7 @@ export function createDataProvider(http: HttpClient): AppDataProvider {
     meta: answer?.message ? { message: answer.message } : undefined,
   });
 
-  const provider: AppDataProvider = {
+  const provider: CoreDataProvider = {
     supportAbortSignal: true,
 
     getList: (resource, params: GetListParams) => list(resource, params, params.signal),
@@ -301,8 +307,8 @@ export function createDataProvider(http: HttpClient): AppDataProvider {
       return { data: response.data.data, message: response.data.message ?? 'Settings updated successfully.' };
     },
 
-    async options(name, query) {
-      const response = await http.get<{ data: any[] } | any[]>(`/api/options/${enc(name)}`, { query });
+    async options(name, query, signal) {
+      const response = await http.get<{ data: any[] } | any[]>(`/api/options/${enc(name)}`, { query, signal });
       const body = response.data;
       return Array.isArray(body) ? body : (body?.data ?? []);
     },
@@ -343,5 +349,5 @@ export function createDataProvider(http: HttpClient): AppDataProvider {
       await http.delete(`/api/tokens/${enc(id)}`);
     },
   };
-  return provider;
+  return { ...provider, ...mapMethods(http), ...importMethods(http) };
 }

@@ -29,6 +29,7 @@ import { isPersonType } from '../conversations/shared';
 import { ExportButton } from '../exports/ExportButton';
 import { TYPE_LABELS, titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
+import { SendMessageButton } from '../messages/SendMessageButton';
 import { useSavedView } from '../views/useSavedView';
 import { ViewBar } from '../views/ViewBar';
 import { BulkDeleteRecordsButton } from './BulkDeleteRecordsButton';
@@ -169,6 +170,7 @@ function ListActions({
       {canExport && <ExportButton columns={shownColumns} view={viewId} />}
       {canExport && <ExportButton columns={shownColumns} view={viewId} format="xlsx" />}
       {isPersonType(schema.type) && <MakeCallListButton personType={schema.type} />}
+      {isPersonType(schema.type) && <SendMessageButton personType={schema.type} />}
       <CreateButton
         to={
           category

@@ -38,6 +38,8 @@ export interface ClientFeature {
   schemaScreens?: SchemaScreensFactory;
   /** Routes inside the default layout (each with a `key`). */
   routes?: readonly ReactElement[];
+  /** Routes outside the layout that open without signing in (each with a `key`): a link in an email. */
+  publicRoutes?: readonly ReactElement[];
 }
 
 const GenericList = lazyPage('GenericList', () => import('./GenericList'));

@@ -152,14 +152,12 @@ export const STANDARD_FILTERS: FilterOperators = {
     'one',
     (args, column) => args.sql`${column}::text ilike ${`%${escapeLike(String(args.value))}%`}`,
   ),
+  // `X_null=true` means what the view filters' `empty`/`has_none` mean (one meaning for every kind): a list of related
+  // records or choices with nothing in it is empty too, not only a missing column.
   null: {
     label: 'is empty',
     takes: 'flag',
-    sql(args) {
-      if (isPivot(args.spec)) return pivotHolds(args);
-      const column = valueExpression(args.sql, args.field, args.spec, args.alias);
-      return truthy(args.value) ? args.sql`${column} is null` : args.sql`${column} is not null`;
-    },
+    sql: (args) => (truthy(args.value) ? holdsNothing(args) : args.sql`not ${holdsNothing(args)}`),
   },
   in: comparing('is one of', 'list', (args, column) => {
     const list = listOf(args.value).map((v) => filterValue(v, args.spec));

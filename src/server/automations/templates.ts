@@ -27,6 +27,11 @@ function asText(value: unknown): string {
   return String(value);
 }
 
+/** The names of the placeholders in `template` (`{{first_name}}` gives `first_name`), each once. */
+export function placeholdersOf(template: string): string[] {
+  return [...new Set([...template.matchAll(PLACEHOLDER)].map((match) => match[1]!))];
+}
+
 /** `template` with its placeholders filled: strings inside objects and lists too. */
 export function fill(template: unknown, context: TemplateContext): unknown {
   if (typeof template === 'string') {

@@ -210,6 +210,25 @@ const settingsSchema = z.object({
   WEBHOOK_RETRY_HOURS: integer(24, 0, 24 * 14),
   WEBHOOK_PAUSE_AFTER: integer(15, 1, 10_000),
   WEBHOOK_TIMEOUT_SECONDS: integer(10, 1, 120),
+  SMS_API_URL: z
+    .string()
+    .trim()
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  SMS_ACCOUNT_SID: optionalText,
+  SMS_AUTH_TOKEN: optionalText,
+  SMS_FROM: optionalText,
+  MESSAGES_PER_MINUTE: integer(60, 1, 60_000),
+  QUIET_HOURS: z
+    .string()
+    .trim()
+    .regex(
+      /^$|^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d$/,
+      'use a span such as 21:00-09:00, or nothing for none',
+    )
+    .optional()
+    .default('21:00-09:00'),
 });
 
 export interface Config {
@@ -329,6 +348,16 @@ export interface Config {
     timeoutSeconds: number;
   };
   /**
+   * Texts and emails to people (docs/messages.md): the Twilio-compatible SMS endpoint (`sms` null without one: texts are
+   * kept as not sent), messages a minute per channel, and the quiet hours (minutes after midnight in the recipient's
+   * time zone; null for none).
+   */
+  messages: {
+    sms: { apiUrl: string; accountSid: string; authToken: string; from: string } | null;
+    perMinute: number;
+    quietHours: { start: number; end: number } | null;
+  };
+  /**
    * The assistant (docs/assistant.md): an OpenAI-compatible chat completions endpoint, or the built-in assistant when
    * `baseUrl` is unset. `dailyTokens`: the model tokens a person may use per day, by role slug (`*` for the others;
    * absent: no limit).
@@ -374,6 +403,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (s.S3_ENDPOINT && !s.S3_BUCKET)
     throw new ConfigError('Invalid setting S3_BUCKET: name the bucket to keep files in at S3_ENDPOINT');
+  if (s.SMS_API_URL && !(s.SMS_ACCOUNT_SID && s.SMS_AUTH_TOKEN && s.SMS_FROM))
+    throw new ConfigError(
+      'Invalid setting SMS_ACCOUNT_SID/SMS_AUTH_TOKEN/SMS_FROM: all three are needed to send texts through SMS_API_URL',
+    );
   if (s.ASSISTANT_BASE_URL && !s.ASSISTANT_MODEL) {
     throw new ConfigError(
       'Invalid setting ASSISTANT_MODEL: name the model to use at ASSISTANT_BASE_URL (e.g. llama3.1 for Ollama)',
@@ -464,6 +497,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pauseAfter: s.WEBHOOK_PAUSE_AFTER,
       timeoutSeconds: s.WEBHOOK_TIMEOUT_SECONDS,
     },
+    messages: {
+      sms:
+        s.SMS_API_URL && s.SMS_ACCOUNT_SID && s.SMS_AUTH_TOKEN && s.SMS_FROM
+          ? { apiUrl: s.SMS_API_URL, accountSid: s.SMS_ACCOUNT_SID, authToken: s.SMS_AUTH_TOKEN, from: s.SMS_FROM }
+          : null,
+      perMinute: s.MESSAGES_PER_MINUTE,
+      quietHours: parseQuietHours(s.QUIET_HOURS),
+    },
     assistant: {
       baseUrl: s.ASSISTANT_BASE_URL,
       model: s.ASSISTANT_MODEL,
@@ -473,6 +514,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutSeconds: s.ASSISTANT_TIMEOUT_SECONDS,
     },
   };
+}
+
+/** `21:00-09:00` as minutes after midnight; nothing for none. */
+function parseQuietHours(text: string): { start: number; end: number } | null {
+  if (!text) return null;
+  const [start, end] = text.split('-').map((part) => {
+    const [hours, minutes] = part.split(':').map(Number);
+    return hours! * 60 + minutes!;
+  });
+  return start === end ? null : { start: start!, end: end! };
 }
 
 function cronIsValid(pattern: string): boolean {

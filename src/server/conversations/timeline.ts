@@ -1,6 +1,7 @@
 import type { AppContext } from '../app-context.js';
 import { assessmentEntries } from '../assessments/timeline.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import { messageEntries } from '../messages/timeline.js';
 import { canRead } from '../reports/scope.js';
 import { conversationsResource } from './conversations-resource.js';
 import { type PersonType, personField, personResource } from './people.js';
@@ -67,7 +68,7 @@ const cards: TimelineSource = (ctx, user, person, limit) =>
     : listed(ctx, user, 'campaign-cards', 'card', { [personField(person.type)]: person.id }, 'signed_on', limit);
 
 /** What a person's timeline is made of. */
-export const TIMELINE_SOURCES: TimelineSource[] = [conversations, assessmentEntries, cards];
+export const TIMELINE_SOURCES: TimelineSource[] = [conversations, assessmentEntries, cards, messageEntries];
 
 /**
  * `GET /api/{contacts|recruits|members}/{id}/timeline`: everything that happened with a person, newest first: every

@@ -44,6 +44,7 @@ import * as personalAccessTokens from './migrations/052_personal_access_tokens.j
 import * as automations from './migrations/054_automations.js';
 import * as webhooks from './migrations/055_webhooks.js';
 import * as callLists from './migrations/058_call_lists.js';
+import * as messages from './migrations/070_messages.js';
 import type { DB } from './schema.generated.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
@@ -93,6 +94,7 @@ const migrations: Record<string, Migration> = {
   '054_automations': automations,
   '055_webhooks': webhooks,
   '058_call_lists': callLists,
+  '070_messages': messages,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

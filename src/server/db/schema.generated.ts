@@ -722,6 +722,43 @@ export interface Members {
   user_id: number | null;
 }
 
+export interface MessageOptOuts {
+  address: string;
+  channel: string;
+  created_at: Generated<Timestamp>;
+  reason: string;
+}
+
+export interface Messages {
+  address: string;
+  attempted_at: Timestamp | null;
+  attempts: Generated<number>;
+  body: string;
+  channel: string;
+  created_at: Generated<Timestamp>;
+  detail: string | null;
+  direction: string;
+  id: Generated<number>;
+  person_id: number | null;
+  person_type: string | null;
+  provider_id: string | null;
+  send_after: Generated<Timestamp>;
+  send_id: number | null;
+  status: string;
+  subject: string | null;
+}
+
+export interface MessageSends {
+  body: string;
+  channel: string;
+  created_at: Generated<Timestamp>;
+  created_by: number | null;
+  id: Generated<number>;
+  person_type: string;
+  query: Generated<Json>;
+  subject: string | null;
+}
+
 export interface Notes {
   body: string;
   completed_at: Timestamp | null;
@@ -1249,6 +1286,9 @@ export interface DB {
   market_share_site_facts: MarketShareSiteFacts;
   market_share_sites: MarketShareSites;
   members: Members;
+  message_opt_outs: MessageOptOuts;
+  message_sends: MessageSends;
+  messages: Messages;
   notes: Notes;
   notifications: Notifications;
   password_resets: PasswordResets;

@@ -99,6 +99,7 @@ export function seededRoles() {
         // Leaders record the cards their organizers collected, and visits made by others.
         'user:log-for-others',
         'view:share',
+        'message:send',
       ],
     },
     {

@@ -257,6 +257,12 @@ describe('authProvider', () => {
     await auth.impersonate(9);
     expect(session.user?.id).toBe(9);
   });
+
+  it('leaving an impersonation posts to its endpoint', async () => {
+    const { auth, fake } = setup([when('POST', '/api/auth/impersonate/leave', json({ message: 'Back.' }))]);
+    await auth.leaveImpersonation();
+    expect(fake.requests.some((r) => r.method === 'POST' && r.path === '/api/auth/impersonate/leave')).toBe(true);
+  });
 });
 
 describe('the session from the start answer', () => {
