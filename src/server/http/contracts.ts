@@ -137,8 +137,9 @@ export function applyContracts(app: FastifyInstance) {
 
 /**
  * The error answers every route may give, added to each route's declared answers where it does not name them itself
- * (onRoute, before Fastify compiles them): 401 and 403 unless the route is public, 404, 419 on unsafe methods (CSRF),
- * 422. Routes declare the rarer ones themselves (409 stale update, 429 throttled, 503 not ready).
+ * (onRoute, before Fastify compiles them): 401 and 403 unless the route is public (and on every /api route, which a
+ * token reaches), 404, 419 on unsafe methods (CSRF), 422, 429 on /api routes (a token's rate). Routes declare the
+ * rarer ones themselves (409 stale update, 503 not ready).
  */
 export function declareErrorAnswers(app: FastifyInstance) {
   app.addHook('onRoute', (route) => {
@@ -147,10 +148,14 @@ export function declareErrorAnswers(app: FastifyInstance) {
     const add = (status: number, shape: z.ZodType) => {
       if (!(status in response)) response[status] = shape;
     };
-    if (route.config?.permission !== 'public') {
+    // A personal access token reaches any /api route (tokens/token-requests.ts): refused (401), kept out of the
+    // account or of writes (403), or past its rate (429), public routes included.
+    const api = route.url.startsWith('/api/');
+    if (route.config?.permission !== 'public' || api) {
       add(401, messageAnswer);
       add(403, messageAnswer);
     }
+    if (api) add(429, messageAnswer);
     add(404, messageAnswer);
     if ([route.method].flat().some((method) => UNSAFE_METHODS.has(method))) add(419, messageAnswer);
     add(422, invalidAnswer);

@@ -11,6 +11,8 @@ export interface ListQuery {
   page: number;
   perPage: number; // -1 = all
   sort: { field: string; order: 'asc' | 'desc' };
+  /** The sorts after the first (`sort=type,-bid_date`): each decides among rows the ones before it hold equal. */
+  thenBy: Array<{ field: string; order: 'asc' | 'desc' }>;
   search: string | null;
   filters: Array<{ field: string; operator: FilterOperator; value: unknown }>;
   /** `filters=`: the view filters' AND/OR groups (filters/filter-tree.ts), applied besides `filters`. */
@@ -33,6 +35,8 @@ const SUFFIXES: Array<[string, FilterOperator]> = [
   ['_null', 'null'],
 ];
 const MAX_PER_PAGE = 1_000;
+/** Sorts of one list, at most (a saved view keeps as many). */
+export const MAX_SORTS = 5;
 const COMMON_COLUMNS: Record<string, FieldSpec> = {
   id: { kind: 'integer' },
   created_at: { kind: 'datetime' },
@@ -56,13 +60,29 @@ export function parseListQuery(raw: Record<string, unknown>, def: ResourceDefini
   if (perPage !== -1 && !(perPage >= 1 && perPage <= MAX_PER_PAGE))
     errors.per_page = [`The per page must be between 1 and ${MAX_PER_PAGE}, or -1 for all.`];
 
-  let sortField = String(raw.sort ?? def.defaultSort?.field ?? 'id');
-  let order = String(raw.order ?? def.defaultSort?.order ?? 'asc').toLowerCase();
-  if (sortField.startsWith('-')) {
-    sortField = sortField.slice(1);
-    order = 'desc';
-  }
-  if (order !== 'asc' && order !== 'desc') errors.order = ['The order must be asc or desc.'];
+  // `sort=type,-bid_date` (several sorts, the first deciding first); `order` the first's order, or one per sort.
+  const orders = String(raw.order ?? '')
+    .toLowerCase()
+    .split(',');
+  const firstOrder = orders[0] || (def.defaultSort?.order ?? 'asc');
+  const sorts = String(raw.sort ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)
+    .map((item, index) => {
+      const descending = item.startsWith('-');
+      const order = descending ? 'desc' : index === 0 ? firstOrder : orders[index] || 'asc';
+      return { field: descending ? item.slice(1) : item, order };
+    });
+  if (!sorts.length)
+    sorts.push({
+      field: def.defaultSort?.field ?? 'id',
+      order: firstOrder,
+    });
+  if (sorts.length > MAX_SORTS) errors.sort = [`A list sorts by at most ${MAX_SORTS} fields.`];
+  if (sorts.some((sort) => sort.order !== 'asc' && sort.order !== 'desc'))
+    errors.order = ['The order must be asc or desc.'];
+  const [{ field: sortField, order }] = sorts;
 
   const filterInput: Record<string, unknown> = {};
   if (typeof raw.filter === 'string' && raw.filter.trim().startsWith('{')) {
@@ -101,7 +121,7 @@ export function parseListQuery(raw: Record<string, unknown>, def: ResourceDefini
   const lacks = (name: string) => name in COMMON_COLUMNS && !(name in def.fields) && !hasCommonColumn(def, name);
   for (const filter of filters)
     if (lacks(filter.field)) (errors.filter ??= []).push(`You cannot filter by "${filter.field}".`);
-  if (lacks(sortField)) errors.sort = [`You cannot sort by "${sortField}".`];
+  for (const sort of sorts) if (lacks(sort.field)) errors.sort = [`You cannot sort by "${sort.field}".`];
 
   let where: FilterGroup | null = null;
   if (raw.filters !== undefined && raw.filters !== '') {
@@ -118,6 +138,7 @@ export function parseListQuery(raw: Record<string, unknown>, def: ResourceDefini
     page,
     perPage,
     sort: { field: sortField, order: order as 'asc' | 'desc' },
+    thenBy: sorts.slice(1) as ListQuery['thenBy'],
     search: search?.trim() || null,
     filters,
     where,
@@ -139,7 +160,17 @@ export interface PageEnd {
  */
 const listSignature = (query: ListQuery) =>
   createHash('sha1')
-    .update(JSON.stringify([query.sort, query.filters, query.where, query.search, query.trashed, query.perPage]))
+    .update(
+      JSON.stringify([
+        query.sort,
+        query.thenBy,
+        query.filters,
+        query.where,
+        query.search,
+        query.trashed,
+        query.perPage,
+      ]),
+    )
     .digest('base64url')
     .slice(0, 12);
 
