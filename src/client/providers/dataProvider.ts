@@ -3,7 +3,7 @@
  *
  * | react-admin call     | request                                                                 |
  * |----------------------|-------------------------------------------------------------------------|
- * | getList              | GET /api/{r}?page&per_page&sort&order&search&filter={json}                |
+ * | getList              | GET /api/{r}?page&per_page&sort&order&search&filter={json}(&cursor)       |
  * | getOne               | GET /api/{r}/{id}                                                         |
  * | getMany              | GET /api/{r}?per_page=-1&filter={"id":[...]}                              |
  * | getManyReference     | GET /api/{r}?...&filter={...filter, [target]: id}                         |
@@ -40,6 +40,7 @@ import { type HistoryMethods, historyMethods } from './historyMethods';
 import { type ImportMethods, importMethods } from './importMethods';
 import { type InsightMethods, insightMethods } from './insightMethods';
 import { type MapMethods, mapMethods } from './mapMethods';
+import { createPageCursors } from './pageCursors';
 import { type PeopleMethods, peopleMethods } from './peopleMethods';
 
 export interface ListMeta {
@@ -49,6 +50,8 @@ export interface ListMeta {
   per_page?: number;
   total?: number;
   last_page?: number;
+  /** Sent as `cursor=` with the next page of the same list (pageCursors.ts). */
+  next_cursor?: string;
 }
 
 interface ListAnswer<T = any> {
@@ -172,9 +175,13 @@ export function toFormData(data: Record<string, unknown>): FormData {
 const bodyFor = (data: unknown) => (containsFile(data) ? toFormData(data as Record<string, unknown>) : data);
 
 export function createDataProvider(http: HttpClient): AppDataProvider {
+  const cursors = createPageCursors();
   const list = async (resource: string, params: Partial<GetListParams>, signal?: AbortSignal) => {
-    const response = await http.get<ListAnswer>(resourcePath(resource), { query: listQuery(params), signal });
+    const path = resourcePath(resource);
+    const query = listQuery(params);
+    const response = await http.get<ListAnswer>(path, { query: cursors.withCursor(path, query), signal });
     const body = response.data;
+    cursors.remember(path, query, body?.meta?.next_cursor);
     const data = Array.isArray(body?.data) ? body.data : [];
     const meta = body?.meta;
     const total = typeof meta?.total === 'number' ? meta.total : data.length;

@@ -64,7 +64,7 @@ export async function turfSitePage(
   if (!outside) {
     const { total, estimated } = await countMatches(db, base, query.estimateTotal);
     const sort = { key: sql.ref(order.region), order: query.sort.order };
-    const rows = await pageInParts(base, sort, query.perPage, offset, 't.site_id');
+    const { rows } = await pageInParts(base, sort, query.perPage, offset, 't.site_id');
     return { total, estimated, ids: rows.map((row) => Number(row.site_id)) };
   }
   // One statement: their own sites outside the turf counted, and merged by the same key with the region's first

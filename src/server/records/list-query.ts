@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { CompiledQuery, type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Sql, SqlFragment } from '../../common/field-types/define.js';
 import { ARRAY_KINDS, escapeLike, FilterValueError, valueExpression } from '../../common/field-types/sql.js';
@@ -19,6 +20,8 @@ export interface ListQuery {
   trashed: 'without' | 'with' | 'only';
   /** `total=estimate`: past EXACT_TOTAL_UP_TO matches the total may be an estimate (the generated lists ask so). */
   estimateTotal: boolean;
+  /** `cursor=`: the previous page's `meta.next_cursor` (pageCursor), so this page is sought rather than counted to. */
+  cursor: string | null;
 }
 
 export type FilterOperator = 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'like' | 'null' | 'in' | (string & {});
@@ -141,7 +144,44 @@ export function parseListQuery(raw: Record<string, unknown>, def: ResourceDefini
     where,
     trashed,
     estimateTotal: raw.total === 'estimate',
+    cursor: typeof raw.cursor === 'string' && raw.cursor.length <= 200 ? raw.cursor : null,
   };
+}
+
+/** Where the previous page ended: its last row's id, and whether that row was among those without a sort value. */
+export interface PageEnd {
+  id: number;
+  missing: boolean;
+}
+
+/**
+ * What a page's `next_cursor` stands for: the list it belongs to (its sort, filters, search and page size, hashed),
+ * the page it leads to, and where the page before it ended. Opaque to clients.
+ */
+const listSignature = (query: ListQuery) =>
+  createHash('sha1')
+    .update(JSON.stringify([query.sort, query.filters, query.where, query.search, query.trashed, query.perPage]))
+    .digest('base64url')
+    .slice(0, 12);
+
+export function pageCursor(query: ListQuery, end: PageEnd): string {
+  const body = { h: listSignature(query), p: query.page + 1, i: end.id, m: end.missing ? 1 : 0 };
+  return Buffer.from(JSON.stringify(body)).toString('base64url');
+}
+
+/**
+ * Where the page a cursor leads to starts, or null when the cursor is not for this list and page (another sort,
+ * filter or page size, an edited link): the page is then found by its offset, as without a cursor.
+ */
+export function cursorStart(query: ListQuery): PageEnd | null {
+  if (!query.cursor || query.perPage === -1) return null;
+  try {
+    const body = JSON.parse(Buffer.from(query.cursor, 'base64url').toString('utf8'));
+    if (body?.h !== listSignature(query) || body.p !== query.page || !Number.isSafeInteger(body.i)) return null;
+    return { id: body.i, missing: body.m === 1 };
+  } catch {
+    return null;
+  }
 }
 
 function toInt(value: unknown, fallback: number) {
@@ -282,14 +322,17 @@ export const EXACT_TOTAL_UP_TO = 10_000;
  * - `perPage` -1: every match in order, counted as they come.
  * With `estimateTotal`, counting stops at EXACT_TOTAL_UP_TO + 1 matches: a total past it is estimated (`estimated`,
  * see countMatches).
+ * `after`: where the page before ended (a `cursor=`, cursorStart): the page is sought from there in the sort's index
+ * (pageAfter) rather than read past `offset` rows, so page 100 costs what page 1 does. `end`, where a full page read
+ * this way or by pageInParts ends, makes the next page's cursor (pageCursor).
  */
 export async function readPage(
   db: Kysely<any>,
   table: string,
   base: SelectQueryBuilder<any, any, any>,
   sort: { key: RawBuilder<unknown>; order: 'asc' | 'desc'; storedKey?: RawBuilder<unknown> },
-  page: { page: number; perPage: number; onePass: number; estimateTotal?: boolean },
-): Promise<{ total: number; estimated: boolean; rows: Record<string, any>[] }> {
+  page: { page: number; perPage: number; onePass: number; estimateTotal?: boolean; after?: PageEnd | null },
+): Promise<{ total: number; estimated: boolean; rows: Record<string, any>[]; end?: PageEnd }> {
   const order = sql.raw(sort.order);
   const inOrder = () => base.selectAll('t').orderBy(sql`${sort.key} ${order} nulls last`).orderBy('t.id', sort.order);
   if (page.perPage === -1) {
@@ -321,8 +364,9 @@ export async function readPage(
     }
   }
   const { total, estimated } = await countMatches(db, base, page.estimateTotal ?? false);
-  const rows = await pageInParts(base, sort, page.perPage, offset);
-  return { total, estimated, rows };
+  const sought = page.after ? await pageAfter(db, table, base, sort, page.perPage, page.after) : null;
+  const { rows, end } = sought ?? (await pageInParts(base, sort, page.perPage, offset));
+  return { total, estimated, rows, ...(end ? { end } : {}) };
 }
 
 /**
@@ -378,7 +422,7 @@ export async function pageInParts(
       .orderBy(sql`${sort.key} ${order}`)
       .orderBy(id, sort.order);
   const valued = await part(false).limit(perPage).offset(offset).execute();
-  if (valued.length === perPage) return valued;
+  if (valued.length === perPage) return { rows: valued, end: pageEnd(valued, false, id) };
   // How many rows have a value: this page shows the last of them, or (a page past them) they are counted.
   const withValue =
     valued.length || offset === 0
@@ -395,5 +439,52 @@ export async function pageInParts(
     .limit(perPage - valued.length)
     .offset(Math.max(0, offset - withValue))
     .execute();
-  return [...valued, ...missing];
+  const rows = [...valued, ...missing];
+  return { rows, end: rows.length === perPage ? pageEnd(rows, missing.length > 0, id) : undefined };
+}
+
+/** Where a full page ends: its last row, and whether that row had no sort value. */
+function pageEnd(rows: Record<string, any>[], missing: boolean, id: string): PageEnd | undefined {
+  const last = Number(rows.at(-1)?.[id.slice(id.indexOf('.') + 1)]);
+  return Number.isSafeInteger(last) ? { id: last, missing } : undefined;
+}
+
+/**
+ * The page after `after` (where the page before it ended), sought in the sort's index as pageInParts reads it: the
+ * rows with a value past the last row's `(key, id)`, its key read from that row (compared as the list computes it,
+ * never a copy that lost precision), then the rows without a value, past its id when it was one of them. Null when
+ * that row is gone (deleted for good): the caller reads the page by its offset instead.
+ */
+async function pageAfter(
+  db: Kysely<any>,
+  table: string,
+  base: SelectQueryBuilder<any, any, any>,
+  sort: { key: RawBuilder<unknown>; order: 'asc' | 'desc' },
+  perPage: number,
+  after: PageEnd,
+): Promise<{ rows: Record<string, any>[]; end?: PageEnd } | null> {
+  const order = sql.raw(sort.order);
+  const past = sort.order === 'asc' ? '>' : '<';
+  const part = (missing: boolean) =>
+    base
+      .selectAll('t')
+      .where(sql<boolean>`${sort.key} is ${sql.raw(missing ? 'null' : 'not null')}`)
+      .orderBy(sql`${sort.key} ${order}`)
+      .orderBy('t.id', sort.order);
+  let valued: Record<string, any>[] = [];
+  if (!after.missing) {
+    const lastKey = sql`(select ${sort.key} from ${sql.table(table)} as t where t.id = ${after.id})`;
+    valued = await part(false)
+      .where(sql<boolean>`(${sort.key}, t.id) ${sql.raw(past)} (${lastKey}, ${after.id})`)
+      .limit(perPage)
+      .execute();
+    if (valued.length === perPage) return { rows: valued, end: pageEnd(valued, false, 't.id') };
+    const still = await db.selectFrom(`${table} as t`).select('t.id').where('t.id', '=', after.id).executeTakeFirst();
+    if (!still) return null;
+  }
+  let rest = part(true).limit(perPage - valued.length);
+  if (after.missing) rest = rest.where('t.id', past, after.id);
+  const missing = await rest.execute();
+  const rows = [...valued, ...missing];
+  return { rows, end: rows.length === perPage ? pageEnd(rows, missing.length > 0, 't.id') : undefined };
 }

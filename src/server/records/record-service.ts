@@ -34,8 +34,10 @@ import { type Claim, claim, type FirstAnswer, firstAnswer, keep, type RequestKey
 import type { KeptNames } from './kept-names.js';
 import { groupRows, summableFields, totalOf } from './list-groups.js';
 import {
+  cursorStart,
   escapeLike,
   ONE_PASS_MATCHES,
+  pageCursor,
   parseListQuery,
   readPage,
   resolveField,
@@ -106,6 +108,8 @@ export interface ListResult {
     total: number;
     total_estimated?: true;
     last_page: number;
+    /** Sent back as `cursor=` with the next page, it is sought instead of counted to (list-query.ts pageCursor). */
+    next_cursor?: string;
   };
 }
 
@@ -328,7 +332,7 @@ export class RecordService {
       user && def.orderedPage && !query.where && !query.thenBy.length
         ? await def.orderedPage(this.db, user, query, def, this, await this.access.turfShape(user, def))
         : null;
-    const { total, estimated, rows } = ordered
+    const { total, estimated, rows, end } = ordered
       ? { ...ordered, rows: await this.visibleInOrder(def, user, ordered.ids) }
       : query.thenBy.length
         ? await readSortedPage(
@@ -345,6 +349,7 @@ export class RecordService {
             perPage: query.perPage,
             onePass,
             estimateTotal: query.estimateTotal,
+            after: cursorStart(query),
           });
     const perPage = query.perPage === -1 ? Math.max(total, 1) : query.perPage;
     const data = await this.presentFor(user, def, rows, fields);
@@ -359,6 +364,7 @@ export class RecordService {
         total,
         ...(estimated ? { total_estimated: true as const } : {}),
         last_page: query.perPage === -1 ? 1 : Math.max(1, Math.ceil(total / perPage)),
+        ...(end && from !== null && from + rows.length - 1 < total ? { next_cursor: pageCursor(query, end) } : {}),
       },
     };
   }

@@ -41,6 +41,38 @@ describe('dataProvider mapping', () => {
     expect(result.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true });
   });
 
+  it('getList sends the cursor the page before answered with, for that list and page only', async () => {
+    const { fake, provider } = setup(
+      when('GET', '/api/sites', (request) =>
+        json({
+          data: [{ id: 1 }],
+          meta: {
+            current_page: Number(request.query.get('page')),
+            total: 100,
+            last_page: 4,
+            next_cursor: `after-${request.query.get('page')}`,
+          },
+        }),
+      ),
+    );
+    const ask = (page: number, city = 'Boston') =>
+      provider.getList('sites', {
+        pagination: { page, perPage: 25 },
+        sort: { field: 'name', order: 'ASC' },
+        filter: { city },
+      });
+    await ask(1);
+    expect(fake.last().query.get('cursor')).toBeNull();
+    await ask(2);
+    expect(fake.last().query.get('cursor')).toBe('after-1');
+    await ask(3, 'Salem');
+    expect(fake.last().query.get('cursor')).toBeNull();
+    await ask(4);
+    expect(fake.last().query.get('cursor')).toBeNull();
+    await ask(3);
+    expect(fake.last().query.get('cursor')).toBe('after-2');
+  });
+
   it('getList without meta counts the rows', async () => {
     const { provider } = setup(when('GET', '/api/features', json({ data: [{ id: 1 }] })));
     const result = await provider.getList('features', {
