@@ -88,7 +88,7 @@ export interface WorkerOptions {
 
 /**
  * The in-process job worker (DESIGN.md 8): polls the `jobs` table, claims one job at a time with
- * `for update skip locked` (each lane claims its own types in a loop of its own: `lane()`), runs its handler, marks it done, or requeues it with back-off on error. Handlers
+ * `for update skip locked`, runs its handler, marks it done, or requeues it with back-off on error. Handlers
  * checkpoint their progress in the database so a restarted worker resumes rather than repeats.
  */
 export class JobWorker {
@@ -106,29 +106,10 @@ export class JobWorker {
   /** The database was lost while this worker ran: its job may be left `running`, to be given back once it returns. */
   private stranded = false;
   private stopWatching: (() => void) | null = null;
-  /** Workers of their own for some job types (lane()), started, stopped, woken and drained with this one. */
-  private readonly lanes: JobWorker[] = [];
-  /** A lane: its parent requeues what a stopped process left running, once, before any lane claims a job. */
-  private readonly isLane: boolean;
   readonly workerId: string;
 
-  constructor(
-    private readonly options: WorkerOptions,
-    lane = false,
-  ) {
+  constructor(private readonly options: WorkerOptions) {
     this.workerId = options.workerId ?? WORKER_ID;
-    this.isLane = lane;
-  }
-
-  /**
-   * A lane of the queue: a worker of its own, in this process and under its id, for the job types registered on it.
-   * Its jobs never wait behind the others' (webhook deliveries behind thousands of automation runs), nor theirs
-   * behind its network waits.
-   */
-  lane(): JobWorker {
-    const lane = new JobWorker({ ...this.options, workerId: this.workerId }, true);
-    this.lanes.push(lane);
-    return lane;
   }
 
   register(type: string, handler: JobHandler, options: JobHandlerOptions = {}) {
@@ -157,16 +138,13 @@ export class JobWorker {
     if (!this.stopped) return;
     this.stopped = false;
     this.stopRequested = false;
-    if (!this.isLane) {
-      const requeued = await requeueAbandoned(this.options.db, {
-        everyRunning: this.options.singleProcess,
-        workerId: this.workerId,
-      });
-      if (requeued) this.options.log?.info({ requeued }, 'Requeued jobs left running by a stopped process');
-    }
+    const requeued = await requeueAbandoned(this.options.db, {
+      everyRunning: this.options.singleProcess,
+      workerId: this.workerId,
+    });
+    if (requeued) this.options.log?.info({ requeued }, 'Requeued jobs left running by a stopped process');
     await this.queuePeriodic();
     this.stopWatching = this.options.health?.onChange((up) => this.databaseChanged(up)) ?? null;
-    for (const lane of this.lanes) await lane.start();
     this.schedule(0);
   }
 
@@ -184,7 +162,6 @@ export class JobWorker {
 
   /** Look for work now (after enqueueing a job in this process). */
   wake() {
-    for (const lane of this.lanes) lane.wake();
     if (this.stopped) return;
     if (this.running) {
       this.wakeRequested = true;
@@ -201,20 +178,14 @@ export class JobWorker {
     this.stopWatching = null;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    await Promise.all([this.running?.catch(() => {}), ...this.lanes.map((lane) => lane.stop())]);
+    await this.running?.catch(() => {});
   }
 
   /** Runs due jobs until none is left (tests and the bench drive the queue with this). */
   async drain(): Promise<number> {
     let count = 0;
-    for (;;) {
-      let ran = 0;
-      while (await this.runOne()) ran++;
-      // A lane's job may queue one here (a delivery's), and the other way round: until neither has any.
-      for (const lane of this.lanes) ran += await lane.drain();
-      if (!ran) return count;
-      count += ran;
-    }
+    while (await this.runOne()) count++;
+    return count;
   }
 
   get isStopping() {

@@ -17,10 +17,7 @@ const webhooks: FeaturePlugin = async (app, { ctx }) => {
   const deliveries = new WebhookDeliveries(ctx, () => app.jobs.wake());
   const service = new WebhookService(ctx, deliveries);
   app.decorate('webhooks', service);
-  // Deliveries have a lane of their own: a message waits for the receiver, never behind the runs queued before it.
-  app.jobs
-    .lane()
-    .register(WEBHOOK_DELIVERY_JOB, (payload, job) => deliveries.attempt(Number(payload.delivery_id), job));
+  app.jobs.register(WEBHOOK_DELIVERY_JOB, (payload, job) => deliveries.attempt(Number(payload.delivery_id), job));
   ctx.events.on((event) => (isRecordEvent(event) ? service.onRecordEvent(event) : undefined));
   registerWebhookRoutes(app, service);
 };
