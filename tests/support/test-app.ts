@@ -17,6 +17,7 @@ import { type Database, openDatabase } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrate.js';
 import type { ResourceDefinition } from '../../src/server/records/resource.js';
 import { ensureAppKey, seedDatabase, seedDemoHistory } from '../../src/server/seed/seed.js';
+import { openApiResponseCheck, type ReceivedAnswer } from './openapi-responses.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -212,6 +213,8 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}, options: T
     // The event bus's listeners run after a write's answer (src/server/events/app-events.ts): a test's next step sees
     // what they did, as a browser does once the realtime event has reached it.
     const settled = () => built.ctx.events.idle();
+    // Every JSON answer a test receives is checked against GET /api/openapi.json (tests/support/openapi-responses.ts).
+    const check = openApiResponseCheck(built.app, built.ctx.db);
 
     const testApp: TestApp = {
       baseUrl,
@@ -220,10 +223,10 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}, options: T
       config,
       database,
       mails,
-      client: () => createClient(baseUrl, injected, settled),
+      client: () => createClient(baseUrl, injected, settled, check),
       admin: () => testApp.signIn(ADMIN_EMAIL, ADMIN_PASSWORD),
       async signIn(email, password = USER_PASSWORD, remember = false) {
-        const client = createClient(baseUrl, injected, settled);
+        const client = createClient(baseUrl, injected, settled, check);
         const res = await client.login(email, password, remember);
         if (res.status !== 200)
           throw new Error(`Sign-in as ${email} answered ${res.status}: ${JSON.stringify(res.body)}`);
@@ -366,6 +369,7 @@ export function createClient(
   baseUrl: string,
   send: Send = overSocket,
   settled: () => Promise<void> = async () => {},
+  check?: (answer: ReceivedAnswer) => Promise<string | null>,
 ): TestClient {
   const jar = new Map<string, string>();
 
@@ -411,7 +415,10 @@ export function createClient(
       const { text } = response;
       await settled();
       let parsed: any = text;
-      if ((response.headers.get('content-type') ?? '').includes('application/json') && text) parsed = JSON.parse(text);
+      const contentType = response.headers.get('content-type') ?? '';
+      if (contentType.includes('application/json') && text) parsed = JSON.parse(text);
+      const mismatch = await check?.({ method, url: pathname, status: response.status, contentType, body: parsed });
+      if (mismatch) throw new Error(mismatch);
       return { status: response.status, headers: response.headers, body: parsed, cookies };
     },
     get: (pathname, options) => client.request('GET', pathname, undefined, options),

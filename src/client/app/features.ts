@@ -5,6 +5,7 @@
 
 import activity from '../activity';
 import admin from '../admin';
+import apiReference from '../apiReference';
 import assistant from '../assistant';
 import automations from '../automations';
 import callLists from '../callLists';
@@ -39,5 +40,6 @@ export const FEATURES: readonly ClientFeature[] = [
   callLists,
   messages,
   automations,
+  apiReference,
   offlineWork,
 ];

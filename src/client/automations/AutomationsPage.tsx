@@ -36,6 +36,9 @@ export default function AutomationsPage() {
           <Button component={RouterLink} to="/webhooks" variant="outlined">
             Webhooks
           </Button>
+          <Button component={RouterLink} to="/api-reference" variant="outlined">
+            API reference
+          </Button>
           <Button component={RouterLink} to="/automations/new" variant="contained" startIcon={<AddIcon />}>
             New automation
           </Button>

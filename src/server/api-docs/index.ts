@@ -8,11 +8,11 @@ const document = z
   .meta({ description: 'An OpenAPI 3.1 document.' });
 
 /** GET /api/openapi.json: the API's OpenAPI 3.1 document, generated from the routes' contracts (docs/api.md). */
-const apiDocsPlugin: FeaturePlugin = async (app) => {
+const apiDocsPlugin: FeaturePlugin = async (app, { ctx }) => {
   app.get(
     '/api/openapi.json',
     { schema: { querystring: noQuery, response: { 200: document } }, config: { permission: 'signed-in' } },
-    async () => openApiDocument(app),
+    async () => openApiDocument(app, ctx.db),
   );
 };
 

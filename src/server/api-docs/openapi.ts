@@ -1,10 +1,14 @@
 import fastifySwagger, { type SwaggerTransform } from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import type { Kysely } from 'kysely';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { z } from 'zod';
 import { SESSION_COOKIE } from '../auth/sessions.js';
 import type { Config } from '../config/config.js';
+import type { DB } from '../db/schema.generated.js';
+import { type SchemaSnapshot, schemaStore } from '../schemas/schema-store.js';
+import { describedTypes, recordTypeComponents } from './record-types.js';
 
 /**
  * A body declared per content type (`{content: {'multipart/form-data': {schema}}}`, http/contracts.ts `multipart`):
@@ -51,22 +55,116 @@ export async function collectOpenApi(app: FastifyInstance, config: Config) {
         version: config.version,
         description:
           'The HTTP API of the organizing map (docs/api.md). Sign in with POST /api/auth/login; the session cookie then ' +
-          'carries the person, and every unsafe request echoes the XSRF-TOKEN cookie in X-XSRF-TOKEN.',
+          'carries the person, and every unsafe request echoes the XSRF-TOKEN cookie in X-XSRF-TOKEN. Scripts send a ' +
+          'personal access token instead: Authorization: Bearer <token>.',
       },
       components: {
-        securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE } },
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE },
+          token: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A personal access token (POST /api/tokens, or Profile, Tokens): no CSRF header needed.',
+          },
+        },
       },
-      security: [{ session: [] }],
+      security: [{ session: [] }, { token: [] }],
     },
     transform,
     transformObject: jsonSchemaTransformObject,
   });
 }
 
+/** The generic record routes' answers and bodies, replaced per record type by its own (record-types.ts). */
+const GENERIC = {
+  page: '#/components/schemas/RecordPage',
+  answer: '#/components/schemas/RecordAnswer',
+  input: '#/components/schemas/RecordValuesInput',
+};
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
 /**
- * The OpenAPI 3.1 document of the API, built from the routes' contracts. The one place that builds it: what is added
- * later (the record types' field schemas) is added here.
+ * The operations of one record type's paths: a built-in type's own routes (/api/sites), or a copy of the routes that
+ * serve the types made in the app (/api/{resource}) without their `resource` parameter.
  */
-export function openApiDocument(app: FastifyInstance): OpenAPIV3_1.Document {
-  return app.swagger() as OpenAPIV3_1.Document;
+function typePaths(paths: OpenAPIV3_1.PathsObject, resource: string) {
+  const typed: OpenAPIV3_1.PathsObject = {};
+  for (const tail of ['', '/{id}', '/{id}/restore']) {
+    const own = paths[`/api/${resource}${tail}`];
+    const generic = paths[`/api/{resource}${tail}`];
+    if (own) typed[`/api/${resource}${tail}`] = own;
+    else if (generic) {
+      const copy = structuredClone(generic) as Record<string, OpenAPIV3_1.OperationObject>;
+      for (const operation of Object.values(copy))
+        operation.parameters = operation.parameters?.filter(
+          (parameter) => !('name' in parameter && parameter.name === 'resource' && parameter.in === 'path'),
+        );
+      typed[`/api/${resource}${tail}`] = copy;
+    }
+  }
+  return typed;
+}
+
+/** Each `$ref` under `value` to a generic record shape swapped for the type's own (`swap` gives it). */
+function swapRefs(value: unknown, swap: (ref: string) => object | undefined) {
+  if (!value || typeof value !== 'object') return;
+  for (const [key, child] of Object.entries(value)) {
+    const replacement =
+      child && typeof child === 'object' && '$ref' in child
+        ? swap(String((child as { $ref: unknown }).$ref))
+        : undefined;
+    if (replacement) (value as Record<string, unknown>)[key] = replacement;
+    else swapRefs(child, swap);
+  }
+}
+
+/** The document with every record type's fields: each type's components, and its CRUD paths answering them. */
+function withRecordTypes(base: OpenAPIV3_1.Document, snapshot: SchemaSnapshot): OpenAPIV3_1.Document {
+  const document = structuredClone(base);
+  const schemas = ((document.components ??= {}).schemas ??= {});
+  const paths = (document.paths ??= {});
+  for (const described of describedTypes(snapshot)) {
+    const { type, name_plural } = described.schema;
+    Object.assign(schemas, recordTypeComponents(described));
+    schemas[`${type}.page`] = {
+      type: 'object',
+      properties: { data: { type: 'array', items: ref(`${type}.record`) }, meta: ref('PageMeta') },
+      required: ['data', 'meta'],
+    };
+    schemas[`${type}.answer`] = {
+      type: 'object',
+      properties: { data: ref(`${type}.record`), message: { type: 'string' } },
+      required: ['data'],
+    };
+    for (const [path, item] of Object.entries(typePaths(paths, described.def.name))) {
+      for (const [method, operation] of Object.entries(item as Record<string, OpenAPIV3_1.OperationObject>)) {
+        operation.tags = [name_plural];
+        const creates = method === 'post' && !path.endsWith('}') && !path.endsWith('/restore');
+        swapRefs(operation, (target) => {
+          if (target === GENERIC.page) return ref(`${type}.page`);
+          if (target === GENERIC.answer) return ref(`${type}.answer`);
+          if (target === GENERIC.input) return ref(`${type}.${creates ? 'create' : 'update'}`);
+          return undefined;
+        });
+      }
+      paths[path] = item;
+    }
+  }
+  return document;
+}
+
+const built = new WeakMap<SchemaSnapshot, OpenAPIV3_1.Document>();
+
+/**
+ * The OpenAPI 3.1 document of the API: the routes' contracts, and each record type's fields as they are now (the
+ * schema files and the types made in the app). Made again whenever a record type changes (a new schema snapshot).
+ */
+export async function openApiDocument(app: FastifyInstance, db: Kysely<DB>): Promise<OpenAPIV3_1.Document> {
+  const snapshot = await schemaStore(db).snapshot();
+  let document = built.get(snapshot);
+  if (!document) {
+    document = withRecordTypes(app.swagger() as OpenAPIV3_1.Document, snapshot);
+    built.set(snapshot, document);
+  }
+  return document;
 }

@@ -74,6 +74,8 @@ export const pageMeta = z
     /** Past an exact count's limit the total is an estimate. */
     total_estimated: z.literal(true).optional(),
     last_page: z.number().int(),
+    /** Sent back as `cursor=` with the next page: that page is sought rather than counted to. */
+    next_cursor: z.string().optional(),
   })
   .meta({ id: 'PageMeta' });
 
@@ -135,8 +137,9 @@ export function applyContracts(app: FastifyInstance) {
 
 /**
  * The error answers every route may give, added to each route's declared answers where it does not name them itself
- * (onRoute, before Fastify compiles them): 401 and 403 unless the route is public, 404, 419 on unsafe methods (CSRF),
- * 422. Routes declare the rarer ones themselves (409 stale update, 429 throttled, 503 not ready).
+ * (onRoute, before Fastify compiles them): 401 and 403 unless the route is public (and on every /api route, which a
+ * token reaches), 404, 419 on unsafe methods (CSRF), 422, 429 on /api routes (a token's rate). Routes declare the
+ * rarer ones themselves (409 stale update, 503 not ready).
  */
 export function declareErrorAnswers(app: FastifyInstance) {
   app.addHook('onRoute', (route) => {
@@ -145,10 +148,14 @@ export function declareErrorAnswers(app: FastifyInstance) {
     const add = (status: number, shape: z.ZodType) => {
       if (!(status in response)) response[status] = shape;
     };
-    if (route.config?.permission !== 'public') {
+    // A personal access token reaches any /api route (tokens/token-requests.ts): refused (401), kept out of the
+    // account or of writes (403), or past its rate (429), public routes included.
+    const api = route.url.startsWith('/api/');
+    if (route.config?.permission !== 'public' || api) {
       add(401, messageAnswer);
       add(403, messageAnswer);
     }
+    if (api) add(429, messageAnswer);
     add(404, messageAnswer);
     if ([route.method].flat().some((method) => UNSAFE_METHODS.has(method))) add(419, messageAnswer);
     add(422, invalidAnswer);
@@ -175,6 +182,7 @@ export const listQuery = z.looseObject({
   with_trashed: z.string().optional().describe('1: deleted records too (needs restore permission).'),
   only_trashed: z.string().optional().describe('1: deleted records only (needs restore permission).'),
   total: z.string().optional().describe('estimate: an estimated total past the exact count limit.'),
+  cursor: z.string().optional().describe("The previous page's meta.next_cursor, with the same list parameters."),
 });
 
 /** The values of a record to create or update: its type's fields (GET /api/schemas), checked by the record service. */

@@ -32,10 +32,12 @@ import {
 import { emptyHidden, type FormLogicOutcome, NO_FORM_LOGIC, withSetValues } from './form-logic-outcome.js';
 import { type Claim, claim, type FirstAnswer, firstAnswer, keep, type RequestKey } from './idempotency.js';
 import type { KeptNames } from './kept-names.js';
+import { groupRows, summableFields, totalOf } from './list-groups.js';
 import {
+  cursorStart,
   escapeLike,
-  fieldExpression,
   ONE_PASS_MATCHES,
+  pageCursor,
   parseListQuery,
   readPage,
   resolveField,
@@ -47,6 +49,7 @@ import {
 import { nameLinks } from './representation.js';
 import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
 import { changesOf, type RevisionAction, writeRevisions } from './revisions.js';
+import { readSortedPage } from './sorted-page.js';
 import { checkReferences, splitByStorage, writePivots } from './storage.js';
 import { UniqueValues, uniqueViolation } from './unique-values.js';
 import { validateInput } from './validate.js';
@@ -105,6 +108,8 @@ export interface ListResult {
     total: number;
     total_estimated?: true;
     last_page: number;
+    /** Sent back as `cursor=` with the next page, it is sought instead of counted to (list-query.ts pageCursor). */
+    next_cursor?: string;
   };
 }
 
@@ -322,19 +327,30 @@ export class RecordService {
     // A rule that picks a small part of the table (a turf, one's own) is no range of the sort's index: read its matches once.
     const narrow = await this.access.narrow(user, def);
     const onePass = Math.max(searched ? ONE_PASS_MATCHES : 0, narrow ? TURF_ONE_PASS_MATCHES : 0);
-    // A type's own page order knows the list query's filters, not the view filters (`filters=`).
+    // A type's own page order knows the list query's filters and one sort, not the view filters (`filters=`).
     const ordered =
-      user && def.orderedPage && !query.where
+      user && def.orderedPage && !query.where && !query.thenBy.length
         ? await def.orderedPage(this.db, user, query, def, this, await this.access.turfShape(user, def))
         : null;
-    const { total, estimated, rows } = ordered
+    const { total, estimated, rows, end } = ordered
       ? { ...ordered, rows: await this.visibleInOrder(def, user, ordered.ids) }
-      : await readPage(this.db, def.table, base, sort, {
-          page: query.page,
-          perPage: query.perPage,
-          onePass,
-          estimateTotal: query.estimateTotal,
-        });
+      : query.thenBy.length
+        ? await readSortedPage(
+            this.db,
+            base,
+            [query.sort, ...query.thenBy].map(({ field, order }) => ({
+              key: sortExpression(field, resolveField(field, fields, 'sort')),
+              order,
+            })),
+            query,
+          )
+        : await readPage(this.db, def.table, base, sort, {
+            page: query.page,
+            perPage: query.perPage,
+            onePass,
+            estimateTotal: query.estimateTotal,
+            after: cursorStart(query),
+          });
     const perPage = query.perPage === -1 ? Math.max(total, 1) : query.perPage;
     const data = await this.presentFor(user, def, rows, fields);
     const from = rows.length ? (query.perPage === -1 ? 1 : (query.page - 1) * perPage + 1) : null;
@@ -348,6 +364,7 @@ export class RecordService {
         total,
         ...(estimated ? { total_estimated: true as const } : {}),
         last_page: query.perPage === -1 ? 1 : Math.max(1, Math.ceil(total / perPage)),
+        ...(end && from !== null && from + rows.length - 1 < total ? { next_cursor: pageCursor(query, end) } : {}),
       },
     };
   }
@@ -386,25 +403,21 @@ export class RecordService {
     const counted = await base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirst();
     const total = Number(counted?.n ?? 0);
     if (!groupBy) return { total };
-    const spec = resolveField(groupBy, fields, 'filter');
-    let rows: Array<{ value: unknown; n: number }>;
-    if (typeof spec.storage === 'object') {
-      const pivot = spec.storage;
-      let joined = base.innerJoin(`${pivot.pivot} as g`, `g.${pivot.ownKey}`, 't.id');
-      for (const [column, constant] of Object.entries(pivot.where ?? {}))
-        joined = joined.where(`g.${column}`, '=', constant);
-      rows = (await joined
-        .select([sql.ref(`g.${pivot.otherKey}`).as('value'), sql<number>`count(*)::int`.as('n')])
-        .groupBy(`g.${pivot.otherKey}`)
-        .execute()) as any;
-    } else {
-      const value = fieldExpression(groupBy, spec);
-      rows = (await base
-        .select([value.as('value'), sql<number>`count(*)::int`.as('n')])
-        .groupBy(value)
-        .execute()) as any;
-    }
-    return { total, groups: rows.map((r) => ({ value: r.value, count: Number(r.n) })) };
+    const groups = await groupRows(base, fields, groupBy);
+    return { total, groups: groups.map(({ value, count }) => ({ value, count })) };
+  }
+
+  /**
+   * The groups of the list query `rawQuery` by the value of `groupBy` (a grid grouped by a field): each value's count
+   * and the sums of the number fields the person may see, with the list's own total and sums; the same permissions,
+   * filters, search and saved view as the list. Every row is in a group (those without a value in the last one).
+   */
+  async groups(user: AuthUser | null, def: ResourceDefinition, rawQuery: Record<string, unknown>, groupBy: string) {
+    const { fields, base } = await this.listed(user, def, rawQuery);
+    const sums = summableFields(fields);
+    const groups = await groupRows(base, fields, groupBy, { sums, unlinked: true });
+    const total = await totalOf(base, fields, sums);
+    return { groups, total: total.count, sums: total.sums };
   }
 
   /**
