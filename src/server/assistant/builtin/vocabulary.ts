@@ -256,6 +256,14 @@ export interface Found {
   closest?: boolean;
 }
 
+/** A record's name as a question writes it: quotes, end punctuation and a leading "the" taken off. */
+const nameIn = (phrase: string) =>
+  phrase
+    .trim()
+    .replace(/^["']|["'?.!,]+$/g, '')
+    .replace(/^(the|a|an)\s+/i, '')
+    .trim();
+
 /** How close a name must be to be offered (pg_trgm word similarity, 0 to 1: `<%` holds from 0.6), and to be taken alone. */
 const CLOSE = 0.6;
 const SURE = 0.7;
@@ -271,11 +279,7 @@ export async function closestRecords(
   phrase: string,
   prefer: readonly TypeInfo[] = [],
 ): Promise<Found[]> {
-  const name = phrase
-    .trim()
-    .replace(/^["']|["'?.!,]+$/g, '')
-    .replace(/^(the|a|an)\s+/i, '')
-    .trim();
+  const name = nameIn(phrase);
   if (name.length < 3 || name.length > 200 || !(await trigramsIn(scope))) return [];
   const candidates = prefer.length ? prefer : scope.types.filter((t) => NAMED_TYPES.includes(t.type) || t.custom);
   const scored: Array<{ info: TypeInfo; id: number; score: number }> = [];
@@ -322,11 +326,7 @@ export async function resolveRecords(
   phrase: string,
   prefer: readonly TypeInfo[] = [],
 ): Promise<Found[]> {
-  const name = phrase
-    .trim()
-    .replace(/^["']|["'?.!,]+$/g, '')
-    .replace(/^(the|a|an)\s+/i, '')
-    .trim();
+  const name = nameIn(phrase);
   if (!name) return [];
   if (
     /^(this|it|here|this one|this record|this page|this (site|job site|contractor|contact|member|recruit|grievance|region|project|company|person))$/i.test(
