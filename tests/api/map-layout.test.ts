@@ -55,7 +55,7 @@ const points = async (client: TestClient, query: string) => {
 const filters = (group: unknown) => `filters=${encodeURIComponent(JSON.stringify(group))}`;
 
 describe('a list laid out as a map', () => {
-  let owner: Row;
+  let owner: Record<string, unknown>;
 
   it('draws the records its list finds, with the list filters and a saved view', async () => {
     owner = await t.createUser({ role: 'user', email: 'rally-owner@example.com' });
@@ -79,9 +79,19 @@ describe('a list laid out as a map', () => {
       );
     const all = await points(admin, '');
     expect(all.names).toEqual(['Downtown picket', 'Harbor march', 'Valley picket']);
-    expect(all.meta).toMatchObject({ field: 'where', total: 3, capped: false, bounds: [-118.45, 33.74, -118.24, 34.19] });
+    expect(all.meta).toMatchObject({
+      field: 'where',
+      total: 3,
+      capped: false,
+      bounds: [-118.45, 33.74, -118.24, 34.19],
+    });
     expect((await points(admin, 'filter[kind]=picket')).names).toEqual(['Downtown picket', 'Valley picket']);
-    const any = { any: [{ field: 'size', op: 'gte', value: 300 }, { field: 'name', op: 'starts_with', value: 'Val' }] };
+    const any = {
+      any: [
+        { field: 'size', op: 'gte', value: 300 },
+        { field: 'name', op: 'starts_with', value: 'Val' },
+      ],
+    };
     expect((await points(admin, filters(any))).names).toEqual(['Harbor march', 'Valley picket']);
     const view = ok(
       await admin.post('/api/views', {
@@ -120,9 +130,25 @@ describe('a list laid out as a map', () => {
   });
 
   it('answers 422 naming what it refuses', async () => {
-    refused(await admin.get(`/api/map/points?type=${type}&${WORLD}&by=size`), 'by', /not a geo point or addresses field/);
-    refused(await admin.get(`/api/map/points?type=${type}&${WORLD}&${filters({ all: [{ field: 'nope', op: 'eq', value: 1 }] })}`), 'filters', /nope/);
-    refused(await admin.get(`/api/map/points?type=${type}&${WORLD}&${filters({ all: [{ field: 'size', op: 'sounds_like', value: 1 }] })}`), 'filters', /sounds_like/);
+    refused(
+      await admin.get(`/api/map/points?type=${type}&${WORLD}&by=size`),
+      'by',
+      /not a geo point or addresses field/,
+    );
+    refused(
+      await admin.get(
+        `/api/map/points?type=${type}&${WORLD}&${filters({ all: [{ field: 'nope', op: 'eq', value: 1 }] })}`,
+      ),
+      'filters',
+      /nope/,
+    );
+    refused(
+      await admin.get(
+        `/api/map/points?type=${type}&${WORLD}&${filters({ all: [{ field: 'size', op: 'sounds_like', value: 1 }] })}`,
+      ),
+      'filters',
+      /sounds_like/,
+    );
   });
 
   it('applies the access policy after the filters', async () => {
@@ -136,10 +162,31 @@ describe('a list laid out as a map', () => {
       201,
     );
     const reader = await t.createUser({ role: 'own-rallies', email: 'rally-reader@example.com' });
-    ok(await admin.post(`/api/${resource}`, { name: 'Reader rally', where: { lat: 40, lng: -74 }, size: 10, kind: 'march', user_id: reader.id }), 201);
+    ok(
+      await admin.post(`/api/${resource}`, {
+        name: 'Reader rally',
+        where: { lat: 40, lng: -74 },
+        size: 10,
+        kind: 'march',
+        user_id: reader.id,
+      }),
+      201,
+    );
     const client = await t.signIn('rally-reader@example.com');
     expect((await points(client, '')).names).toEqual(['Reader rally']);
-    expect((await points(client, filters({ any: [{ field: 'kind', op: 'eq', value: 'picket' }, { field: 'size', op: 'gte', value: 0 }] }))).names).toEqual(['Reader rally']);
+    expect(
+      (
+        await points(
+          client,
+          filters({
+            any: [
+              { field: 'kind', op: 'eq', value: 'picket' },
+              { field: 'size', op: 'gte', value: 0 },
+            ],
+          }),
+        )
+      ).names,
+    ).toEqual(['Reader rally']);
     expect((await points(client, 'filter[kind]=picket')).names).toEqual([]);
     const outsider = await t.signIn(String(owner.email));
     expect((await outsider.get(`/api/map/points?type=${type}&${WORLD}`)).status).toBe(403);

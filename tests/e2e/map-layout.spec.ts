@@ -29,8 +29,7 @@ test.beforeAll(async () => {
     ['New York meetup', 40.71, -74.0, 300],
     ['Chicago meetup', 41.88, -87.63, 20],
   ];
-  for (const [name, lat, lng, size] of meetups)
-    await api.post(`/api/${resource}`, { name, place: { lat, lng }, size });
+  for (const [name, lat, lng, size] of meetups) await api.post(`/api/${resource}`, { name, place: { lat, lng }, size });
   viewId = (
     await api.post<{ data: { id: number } }>('/api/views', {
       name: `Big meetups ${stamp}`,

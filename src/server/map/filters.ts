@@ -1,8 +1,8 @@
 import { type RawBuilder, sql } from 'kysely';
 import { CATEGORY_PERMISSIONS } from '../../common/permissions.js';
-import { ValidationError } from '../http/errors.js';
 import { compileFilter, type FilterScope } from '../filters/compile-filter.js';
 import { fromListFilters } from '../filters/filter-tree.js';
+import { ValidationError } from '../http/errors.js';
 import { withChoiceKeys } from '../records/choice-keys.js';
 import { escapeLike, parseListQuery, resolveField } from '../records/list-query.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';

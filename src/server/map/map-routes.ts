@@ -168,7 +168,7 @@ export function registerMapRoutes(fastify: FastifyInstance, ctx: AppContext, ser
       schema: {
         querystring: mapQuery.extend({
           type: z.string().max(100).describe('The record type (inspection).'),
-          by: z.string().max(100).optional().describe('The geo-point field drawn (the type\'s first).'),
+          by: z.string().max(100).optional().describe("The geo-point field drawn (the type's first)."),
           filters: z.string().optional().describe('The list\'s view filters (docs/api.md "View filters").'),
           view: z.string().optional().describe('A saved view whose filters apply.'),
         }),

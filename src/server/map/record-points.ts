@@ -43,9 +43,7 @@ const POINT_TYPES = new Set(['geo-point', 'addresses']);
 /** The type's first geo point, else its first addresses field. */
 function geoField(fields: Record<string, FieldSpec>): [string, FieldSpec] | undefined {
   const entries = Object.entries(fields);
-  return (
-    entries.find(([, spec]) => spec.type === 'geo-point') ?? entries.find(([, spec]) => spec.type === 'addresses')
-  );
+  return entries.find(([, spec]) => spec.type === 'geo-point') ?? entries.find(([, spec]) => spec.type === 'addresses');
 }
 
 /** The latitude and longitude a field's value holds, as SQL on `t` (null where it holds none). */

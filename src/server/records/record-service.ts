@@ -36,6 +36,7 @@ import { groupRows, summableFields, totalOf } from './list-groups.js';
 import {
   cursorStart,
   escapeLike,
+  fieldExpression,
   ONE_PASS_MATCHES,
   pageCursor,
   parseListQuery,

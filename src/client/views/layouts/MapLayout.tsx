@@ -100,9 +100,7 @@ export function MapLayout({ resource, recordType, field, viewId, plural }: MapLa
             <TileLayer url={tiles.url} attribution={tiles.attribution} maxZoom={19} crossOrigin="anonymous" />
           ) : null}
           <ZoomControl position="bottomright" />
-          {map && (
-            <PointsLayer layer={layer} listQuery={query} onOpen={onOpen} onError={onError} onLoaded={onLoaded} />
-          )}
+          {map && <PointsLayer layer={layer} listQuery={query} onOpen={onOpen} onError={onError} onLoaded={onLoaded} />}
         </MapContainer>
       </Box>
     </Box>
