@@ -156,7 +156,7 @@ describe('a list laid out as a map', () => {
       await admin.post('/api/roles', {
         slug: 'own-rallies',
         name: 'Own rallies',
-        permissions: [`${type}:read`],
+        permissions: [`${type}:read`, 'map:read'],
         policy: { [type]: { read: 'own' } },
       }),
       201,
