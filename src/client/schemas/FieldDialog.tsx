@@ -242,7 +242,14 @@ export function FieldDialog({
           </TextField>
           {Options && (
             <Suspense fallback={null}>
-              <Options key={type} options={own} onChange={setTypeOptions} builtIn={builtIn} />
+              <Options
+                key={type}
+                options={own}
+                onChange={setTypeOptions}
+                builtIn={builtIn}
+                schema={schema}
+                slug={effectiveSlug}
+              />
             </Suspense>
           )}
           {canSearch && (

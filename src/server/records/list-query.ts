@@ -160,7 +160,17 @@ export interface PageEnd {
  */
 const listSignature = (query: ListQuery) =>
   createHash('sha1')
-    .update(JSON.stringify([query.sort, query.filters, query.where, query.search, query.trashed, query.perPage]))
+    .update(
+      JSON.stringify([
+        query.sort,
+        query.thenBy,
+        query.filters,
+        query.where,
+        query.search,
+        query.trashed,
+        query.perPage,
+      ]),
+    )
     .digest('base64url')
     .slice(0, 12);
 
