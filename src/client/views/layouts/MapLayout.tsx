@@ -10,13 +10,13 @@ import Typography from '@mui/material/Typography';
 import type L from 'leaflet';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useListContext } from 'react-admin';
-import { MapContainer, TileLayer, ZoomControl } from 'react-leaflet';
 import { useNavigate } from 'react-router-dom';
 import type { PointsResponse } from '../../../common/map-types';
-import { useConfig } from '../../app/hooks';
 import type { Query } from '../../http/query';
+import { BaseMap } from '../../map/BaseMap';
 import { mapStyles } from '../../map/mapStyles';
 import { PointsLayer } from '../../map/PointsLayer';
+import { useLiveVersion } from '../../map/useLiveVersion';
 import { describeMapError } from '../../map/useMapOptions';
 import { listQuery } from '../../providers/dataProvider';
 import type { FieldDescriptor } from '../../records/fieldTypes';
@@ -32,9 +32,10 @@ interface MapLayoutProps {
 
 export function MapLayout({ resource, recordType, field, viewId, plural }: MapLayoutProps) {
   const { filterValues } = useListContext();
-  const { tiles } = useConfig();
   const navigate = useNavigate();
   const [map, setMap] = useState<L.Map | null>(null);
+  // Drawn anew when records of the type change anywhere (the realtime bus), as the map page's layers are.
+  const version = useLiveVersion(useMemo(() => [recordType], [recordType]));
   const [error, setError] = useState<string | null>(null);
   const [meta, setMeta] = useState<PointsResponse['meta'] | null>(null);
   const fitted = useRef(false);
@@ -86,22 +87,18 @@ export function MapLayout({ resource, recordType, field, viewId, plural }: MapLa
         aria-label={`Map of ${plural} by ${field.label}`}
         sx={{ height: { xs: 'calc(100dvh - 240px)', sm: 'calc(100dvh - 260px)' }, minHeight: 320 }}
       >
-        <MapContainer
-          ref={setMap}
-          center={[20, 0]}
-          zoom={2}
-          minZoom={2}
-          maxZoom={19}
-          zoomControl={false}
-          worldCopyJump
-          style={{ height: '100%', width: '100%' }}
-        >
-          {tiles?.url ? (
-            <TileLayer url={tiles.url} attribution={tiles.attribution} maxZoom={19} crossOrigin="anonymous" />
-          ) : null}
-          <ZoomControl position="bottomright" />
-          {map && <PointsLayer layer={layer} listQuery={query} onOpen={onOpen} onError={onError} onLoaded={onLoaded} />}
-        </MapContainer>
+        <BaseMap onMap={setMap} center={[20, 0]} zoom={2}>
+          {map && (
+            <PointsLayer
+              key={version}
+              layer={layer}
+              listQuery={query}
+              onOpen={onOpen}
+              onError={onError}
+              onLoaded={onLoaded}
+            />
+          )}
+        </BaseMap>
       </Box>
     </Box>
   );
