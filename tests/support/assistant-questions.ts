@@ -72,7 +72,8 @@ export function dates(now: Date): Record<string, string> {
  * apart. (The demo's names are all different.)
  */
 export async function addTwin(get: Get, post: (url: string, body: unknown) => Promise<any>): Promise<void> {
-  const sites: any[] = (await get('/api/sites?per_page=200&sort=name&order=desc')).data;
+  // The first sites made (the demo's): a benchmark may add many more after them.
+  const sites: any[] = (await get('/api/sites?per_page=200&sort=id&order=asc')).data;
   const original = sites.find((s) => s.city && /^[A-Za-z][A-Za-z ]+$/.test(s.name));
   const city = sites.find((s) => s.city && s.city !== original.city).city;
   await post('/api/sites', { name: original.name, type: original.type, city });
@@ -140,6 +141,8 @@ export async function pick(get: Get) {
       site: site.name,
       siteId: String(site.id),
       site2: site2.name,
+      // A typo: one letter of the name's longest word left out ("Riverfrnt Hotel Tower").
+      siteTypo: typo(site.name),
       twin: twin?.name ?? site.name,
       city,
       county: county.name,
@@ -164,6 +167,14 @@ export async function pick(get: Get) {
       organizer: organizer.id,
     },
   };
+}
+
+/** A name with one letter of its longest word left out, as a hurried person types it. */
+function typo(name: string): string {
+  const words = name.split(' ');
+  const longest = words.reduce((a, b) => (b.length > a.length ? b : a));
+  const at = Math.floor(longest.length / 2);
+  return words.map((w) => (w === longest ? w.slice(0, at) + w.slice(at + 1) : w)).join(' ');
 }
 
 export function fill(value: unknown, values: Record<string, unknown>): any {

@@ -7,7 +7,7 @@
  * database on a busy machine), else on the embedded database.
  */
 import { performance } from 'node:perf_hooks';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { openDatabase } from '../../src/server/db/database.js';
 import {
   freePort,
@@ -42,25 +42,34 @@ export async function fillSites(
 ) {
   const database = await openDatabase({ databaseUrl, dataDir });
   try {
-    const started = performance.now();
-    const customValue = custom
-      ? sql`jsonb_build_object(${custom.slug}::text, (${sql.val(custom.choices)}::text[])[1 + g % ${custom.choices.length}])`
-      : sql`'{}'::jsonb`;
-    await sql`insert into sites (name, type, city, postal_code, latitude, longitude, estimated_value, custom, created_at, updated_at)
-      select (${sql.val(SITE_WORDS)}::text[])[1 + g % 10] || ' Project ' || g,
-        (${sql.val(SITE_TYPES)}::text[])[1 + g % 6],
-        'City ' || g % 300, lpad((90000 + g % 9000)::text, 5, '0'), 32 + (g % 1000) / 100.0, -124 + (g % 1300) / 100.0,
-        (g * 7919) % 1000003 * 100,
-        ${customValue},
-        now() - (g % 1000) * interval '1 day', now() - (g % 1000) * interval '1 day'
-      from generate_series(1, ${count}) g`.execute(database.db);
-    // As a running server leaves them within a minute (the embedded database's maintenance, PostgreSQL's autovacuum):
-    // counts can then be answered from an index alone, whichever of the two the list meets.
-    await sql`vacuum analyze`.execute(database.db);
-    console.error(`[many-sites] ${count} sites written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    await insertSites(database.db, count, custom);
   } finally {
     await database.close();
   }
+}
+
+/** The sites of fillSites, written into a database already open (a benchmark that builds the app in its process). */
+export async function insertSites(
+  db: Kysely<any>,
+  count: number,
+  custom?: { slug: string; choices: readonly string[] },
+) {
+  const started = performance.now();
+  const customValue = custom
+    ? sql`jsonb_build_object(${custom.slug}::text, (${sql.val(custom.choices)}::text[])[1 + g % ${custom.choices.length}])`
+    : sql`'{}'::jsonb`;
+  await sql`insert into sites (name, type, city, postal_code, latitude, longitude, estimated_value, custom, created_at, updated_at)
+    select (${sql.val(SITE_WORDS)}::text[])[1 + g % 10] || ' Project ' || g,
+      (${sql.val(SITE_TYPES)}::text[])[1 + g % 6],
+      'City ' || g % 300, lpad((90000 + g % 9000)::text, 5, '0'), 32 + (g % 1000) / 100.0, -124 + (g % 1300) / 100.0,
+      (g * 7919) % 1000003 * 100,
+      ${customValue},
+      now() - (g % 1000) * interval '1 day', now() - (g % 1000) * interval '1 day'
+    from generate_series(1, ${count}) g`.execute(db);
+  // As a running server leaves them within a minute (the embedded database's maintenance, PostgreSQL's autovacuum):
+  // counts can then be answered from an index alone, whichever of the two the list meets.
+  await sql`vacuum analyze`.execute(db);
+  console.error(`[many-sites] ${count} sites written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
 export interface ServerWithSites {

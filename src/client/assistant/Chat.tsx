@@ -24,6 +24,7 @@ import { type AssistantStatus, askQuestion, MESSAGES, type Message, stopAnswer, 
 import { Markdown } from './Markdown';
 import { ProposalCard } from './ProposalCard';
 import { recordFromPath } from './recordContext';
+import { SaveViewButton } from './SaveViewButton';
 import { applyEvent, type Streaming } from './streaming';
 import { useAssistantEvents } from './useAssistantEvents';
 
@@ -235,6 +236,7 @@ export function Chat({ threadId, onThread, onNavigate }: ChatProps) {
               {message.proposal ? (
                 <ProposalCard message={message} onDecided={() => void refetch()} onNavigate={onNavigate} />
               ) : null}
+              {message.list ? <SaveViewButton list={message.list} onNavigate={onNavigate} /> : null}
               <Typography variant="caption" color="text.secondary" component="div" sx={{ mt: 0.5 }}>
                 {[
                   message.status === 'stopped' ? 'Stopped' : message.status === 'failed' ? 'Failed' : null,

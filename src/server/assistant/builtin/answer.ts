@@ -205,7 +205,9 @@ function refusal(scope: ToolScope, plan: Extract<Plan, { kind: 'refuse' }>): str
       return 'Open a record first, then ask about "this".';
     case 'ambiguous':
       return [
-        `${plan.matches?.length ?? 0} records are called "${plain(plan.detail ?? '')}". Which do you mean?`,
+        plan.matches?.[0]?.closest
+          ? `No record you may read is called "${plain(plan.detail ?? '')}". The closest names:`
+          : `${plan.matches?.length ?? 0} records are called "${plain(plan.detail ?? '')}". Which do you mean?`,
         '',
         ...(plan.matches ?? []).slice(0, 10).map((m) => choice(scope, m, plan.retry)),
       ].join('\n');
@@ -376,7 +378,7 @@ const dayOrTime = (value: unknown) =>
 /** Said when a name was taken to mean the one record whose name starts with it. */
 const guessed = (scope: ToolScope, found: Found[]) =>
   found.length === 1 && found[0].guessedFrom
-    ? `(I took "${plain(found[0].guessedFrom)}" to mean ${link(scope.cite(found[0].info, found[0].row))}, the only record whose name starts with it.)\n\n`
+    ? `(I took "${plain(found[0].guessedFrom)}" to mean ${link(scope.cite(found[0].info, found[0].row))}, ${found[0].closest ? 'the record with the closest name' : 'the only record whose name starts with it'}.)\n\n`
     : '';
 
 async function fieldAnswer(scope: ToolScope, plan: Extract<Plan, { kind: 'field' }>, call: Call): Promise<Composed> {

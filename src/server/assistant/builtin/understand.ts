@@ -7,7 +7,9 @@ import type { AnswerList } from '../resources.js';
 import type { ToolScope } from '../tools/scope.js';
 import { phraseSource, Question, type Span, wordPattern } from './text.js';
 import {
+  closestRecords,
   type Found,
+  findRecords,
   type RegionWord,
   resolveRecords,
   typePhrases,
@@ -270,9 +272,12 @@ async function read(scope: ToolScope, text: string, previous: AnswerList | null)
       return { kind: 'refuse', reason: 'no_context' };
     // "show me union sites" is a list; "tell me about Nowhere Yard" names a record that is not there (or not readable).
     const listed = await recordsPlan(scope, q);
-    return listed.kind === 'refuse' && listed.reason === 'not_understood'
-      ? { kind: 'refuse', reason: 'no_record', detail: q.original(span) }
-      : listed;
+    if (listed.kind !== 'refuse' || listed.reason !== 'not_understood') return listed;
+    // A typo or a part of a name: the one clearly closest record, else the closest ones offered.
+    const close = await closestRecords(scope, q.original(span));
+    if (close.length === 1 && close[0].guessedFrom) return { kind: 'describe', records: close };
+    if (close.length) return ambiguous(q, span, close);
+    return { kind: 'refuse', reason: 'no_record', detail: q.original(span) };
   }
 
   return recordsPlan(scope, q);
@@ -330,7 +335,7 @@ async function proposalPlan(scope: ToolScope, q: Question): Promise<Plan | null>
   );
   if (note) {
     const [recordSpan, bodySpan] = (note as any).indices.slice(1) as Span[];
-    const found = await resolveRecords(scope, q.original(recordSpan));
+    const found = await findRecords(scope, q.original(recordSpan));
     if (found.length !== 1) return unresolved(q, recordSpan, found);
     return {
       kind: 'propose',
@@ -345,7 +350,7 @@ async function proposalPlan(scope: ToolScope, q: Question): Promise<Plan | null>
   const assign = q.match(/^(?:please\s+)?(?:assign|give|hand)\s+(.+?)\s+to\s+(.+)$/);
   if (assign) {
     const [recordSpan, personSpan] = (assign as any).indices.slice(1) as Span[];
-    const found = await resolveRecords(scope, q.original(recordSpan));
+    const found = await findRecords(scope, q.original(recordSpan));
     if (found.length !== 1) return unresolved(q, recordSpan, found);
     return {
       kind: 'propose',
@@ -363,7 +368,7 @@ async function proposalPlan(scope: ToolScope, q: Question): Promise<Plan | null>
     ) ?? q.match(/^(?:please\s+)?(?:mark|set|flag)\s+()(.+?)\s+as\s+(.+)$/);
   if (change) {
     const [fieldSpan, recordSpan, valueSpan] = (change as any).indices.slice(1) as Span[];
-    const found = await resolveRecords(scope, q.original(recordSpan));
+    const found = await findRecords(scope, q.original(recordSpan));
     if (found.length !== 1) return unresolved(q, recordSpan, found);
     const info = found[0].info;
     const named = fieldSpan[0] < fieldSpan[1] ? fieldNamed(q.lower.slice(fieldSpan[0], fieldSpan[1]), [info]) : null;
@@ -412,7 +417,8 @@ async function fieldPlan(scope: ToolScope, q: Question): Promise<Plan | null> {
     const [fieldSpan, recordSpan] = index === 0 ? [spans[1], spans[2]] : [spans[3], spans[2]];
     const named = fieldNamed(q.lower.slice(fieldSpan[0], fieldSpan[1]), scope.types);
     if (!named?.types.length) continue;
-    const found = await resolveRecords(scope, q.original(recordSpan), named.types);
+    const found = await findRecords(scope, q.original(recordSpan), named.types);
+    if (found.length > 1 && found[0].closest) return ambiguous(q, recordSpan, found);
     if (!found.length) {
       const phrase = q.lower.slice(recordSpan[0], recordSpan[1]).trim();
       if (/^(this|it)\b/.test(phrase) && !scope.context) return { kind: 'refuse', reason: 'no_context' };

@@ -1,4 +1,6 @@
 import { sql } from 'kysely';
+import { searchExpression } from '../../records/list-query.js';
+import { hasTrigram } from '../../schemas/indexes.js';
 import { type FieldInfo, recordLabel, type TypeInfo } from '../catalogue.js';
 import { findByName } from '../tools/records.js';
 import type { ToolScope } from '../tools/scope.js';
@@ -250,7 +252,66 @@ export interface Found {
   row: Record<string, any>;
   /** The name asked for, when no record has it exactly and this is the one record whose name starts with it. */
   guessedFrom?: string;
+  /** Found by a name close to the one asked for (a typo, a part of it), not by that name. */
+  closest?: boolean;
 }
+
+/** A record's name as a question writes it: quotes, end punctuation and a leading "the" taken off. */
+const nameIn = (phrase: string) =>
+  phrase
+    .trim()
+    .replace(/^["']|["'?.!,]+$/g, '')
+    .replace(/^(the|a|an)\s+/i, '')
+    .trim();
+
+/** How close a name must be to be offered (pg_trgm word similarity, 0 to 1: `<%` holds from 0.6), and to be taken alone. */
+const CLOSE = 0.6;
+const SURE = 0.7;
+
+/**
+ * The records whose names are closest to one that matched none ("Riverfrnt Hotel", "Harbor Yrd"): pg_trgm's word
+ * similarity over the type's search text (the expression its trigram index holds), among the records the person may
+ * read, read back through the record service. One clearly closest is taken (`guessedFrom`: the answer says so);
+ * several are offered as choices. None where the database has no pg_trgm.
+ */
+export async function closestRecords(
+  scope: ToolScope,
+  phrase: string,
+  prefer: readonly TypeInfo[] = [],
+): Promise<Found[]> {
+  const name = nameIn(phrase);
+  if (name.length < 3 || name.length > 200 || !(await trigramsIn(scope))) return [];
+  const candidates = prefer.length ? prefer : scope.types.filter((t) => NAMED_TYPES.includes(t.type) || t.custom);
+  const scored: Array<{ info: TypeInfo; id: number; score: number }> = [];
+  for (const info of candidates) {
+    if (!info.def.search?.length) continue;
+    const text = searchExpression(info.def.search);
+    const base = await scope.app.records.visibleRows(scope.app.db, info.def, scope.user);
+    const rows = await base
+      .select([sql<number>`t.id`.as('id'), sql<number>`word_similarity(${name}, ${text})`.as('score')])
+      .where(sql<boolean>`${name} <% ${text}`)
+      .orderBy('score', 'desc')
+      .limit(5)
+      .execute();
+    for (const row of rows as Array<{ id: number; score: number }>)
+      if (Number(row.score) >= CLOSE) scored.push({ info, id: Number(row.id), score: Number(row.score) });
+  }
+  scored.sort((a, b) => b.score - a.score);
+  const sure = scored[0] && scored[0].score >= SURE && (scored[1]?.score ?? 0) < scored[0].score - 0.15;
+  const found: Found[] = [];
+  for (const hit of sure ? scored.slice(0, 1) : scored.slice(0, 5)) {
+    const { data } = await scope.app.records.list(scope.user, hit.info.def, { filter: JSON.stringify({ id: hit.id }) });
+    if (data[0]) found.push({ info: hit.info, row: data[0], closest: true, ...(sure ? { guessedFrom: name } : {}) });
+  }
+  return found;
+}
+
+const trigrams = new WeakMap<object, Promise<boolean>>();
+const trigramsIn = (scope: ToolScope) => {
+  let known = trigrams.get(scope.app);
+  if (!known) trigrams.set(scope.app, (known = hasTrigram(scope.app.db)));
+  return known;
+};
 
 /** Types whose records are asked about by name. */
 const NAMED_TYPES = ['site', 'contractor', 'contact', 'member', 'recruit', 'grievance', 'region'];
@@ -265,11 +326,7 @@ export async function resolveRecords(
   phrase: string,
   prefer: readonly TypeInfo[] = [],
 ): Promise<Found[]> {
-  const name = phrase
-    .trim()
-    .replace(/^["']|["'?.!,]+$/g, '')
-    .replace(/^(the|a|an)\s+/i, '')
-    .trim();
+  const name = nameIn(phrase);
   if (!name) return [];
   if (
     /^(this|it|here|this one|this record|this page|this (site|job site|contractor|contact|member|recruit|grievance|region|project|company|person))$/i.test(
@@ -309,4 +366,14 @@ export async function resolveRecords(
   if (exact.length) return exact;
   const starts = partial.filter((f) => recordLabel(f.row).toLowerCase().startsWith(name.toLowerCase()));
   return starts.length === 1 ? [{ ...starts[0], guessedFrom: name }] : [];
+}
+
+/** The records a name points at (resolveRecords), else those with the closest names (closestRecords). */
+export async function findRecords(
+  scope: ToolScope,
+  phrase: string,
+  prefer: readonly TypeInfo[] = [],
+): Promise<Found[]> {
+  const found = await resolveRecords(scope, phrase, prefer);
+  return found.length ? found : closestRecords(scope, phrase, prefer);
 }
