@@ -31,6 +31,7 @@ import { TYPE_LABELS, titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { SendMessageButton } from '../messages/SendMessageButton';
 import { KanbanBoard } from '../views/layouts/KanbanBoard';
+import { MapLayout } from '../views/layouts/MapLayout';
 import { useListLayout } from '../views/layouts/useLayout';
 import { useSavedView } from '../views/useSavedView';
 import { ViewBar } from '../views/ViewBar';
@@ -293,6 +294,14 @@ export default function RecordList({ resource: resourceProp }: { resource?: stri
       </Box>
       {layout?.kind === 'kanban' ? (
         <KanbanBoard resource={resource} field={layout.field} viewId={viewId} plural={schema.name_plural || resource} />
+      ) : layout?.kind === 'map' ? (
+        <MapLayout
+          resource={resource}
+          recordType={schema.type}
+          field={layout.field}
+          viewId={viewId}
+          plural={schema.name_plural || resource}
+        />
       ) : (
         <RecordListBody schema={schema} descriptors={descriptors} canDelete={canDelete} canEdit={canEdit} />
       )}

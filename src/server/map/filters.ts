@@ -1,7 +1,10 @@
 import { type RawBuilder, sql } from 'kysely';
 import { CATEGORY_PERMISSIONS } from '../../common/permissions.js';
+import { compileFilter, type FilterScope } from '../filters/compile-filter.js';
+import { fromListFilters } from '../filters/filter-tree.js';
 import { ValidationError } from '../http/errors.js';
-import { escapeLike, filterCondition, parseListQuery, resolveField } from '../records/list-query.js';
+import { withChoiceKeys } from '../records/choice-keys.js';
+import { escapeLike, parseListQuery, resolveField } from '../records/list-query.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 
 /**
@@ -113,16 +116,25 @@ export function canonicalFilters(filters: MapFilters): string {
 }
 
 /**
- * SQL conditions on the sites alias `t` for the filters. Filters that look at contractors only see the
+ * SQL conditions on the sites alias `t` for the filters: a site field's filter through the one filter compiler (as the
+ * list's `filter[field]=value`), the map's own filters here. Filters that look at contractors only see the
  * contractors the person may read (`readableContractor`, the access policy's rule on the contractors alias `c`), so a
  * filter cannot reveal which sites have a contractor hidden from them.
  */
-export function siteFilterConditions(
+export async function siteFilterConditions(
   filters: MapFilters,
-  fields: Record<string, FieldSpec>,
+  scope: FilterScope,
   readableContractor: RawBuilder<boolean> = sql<boolean>`true`,
-): RawBuilder<boolean>[] {
+): Promise<RawBuilder<boolean>[]> {
   const out: RawBuilder<boolean>[] = [];
+  const ofFields = filters.filters.filter((filter) => !SPECIAL.has(filter.field));
+  if (ofFields.length)
+    out.push(
+      await compileFilter(fromListFilters(await withChoiceKeys(scope.db, ofFields as any, scope.fields)), {
+        ...scope,
+        errorKey: 'filter',
+      }),
+    );
   for (const filter of filters.filters) {
     const list = filter.value as any[];
     switch (filter.field) {
@@ -153,8 +165,6 @@ export function siteFilterConditions(
             and (c.id = t.general_contractor_id or c.id in (select sc.contractor_id from site_contractors sc where sc.site_id = t.id))
         )`);
         break;
-      default:
-        out.push(filterCondition(filter as any, resolveField(filter.field, fields, 'filter')) as RawBuilder<boolean>);
     }
   }
   if (filters.search) {

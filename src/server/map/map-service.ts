@@ -265,7 +265,11 @@ export class MapService {
       return buildMarkerIndex(
         'sites',
         await this.ctx.records.visibleRows(this.ctx.db, def, user),
-        siteFilterConditions(filters, fields, await this.readableContractor(user)),
+        await siteFilterConditions(
+          filters,
+          this.ctx.records.filterScope(user, fields),
+          await this.readableContractor(user),
+        ),
         key,
         generation,
       );
@@ -315,7 +319,11 @@ export class MapService {
         'sr.site_id',
         't.id',
       );
-      for (const condition of siteFilterConditions(filters, fields, await this.readableContractor(user)))
+      for (const condition of await siteFilterConditions(
+        filters,
+        this.ctx.records.filterScope(user, fields),
+        await this.readableContractor(user),
+      ))
         query = query.where(condition);
       const rows = await query
         .select([

@@ -384,6 +384,15 @@ export class RecordService {
     return ids.map((id) => byId.get(id)).filter((row): row is Record<string, any> => row !== undefined);
   }
 
+  /**
+   * The rows the list query `rawQuery` finds, as `t`, not yet selected (the same permissions, filters, saved view and
+   * search as the list), with the fields the person may see: for a layout that reads them its own way (the map's points).
+   */
+  async matchingRows(user: AuthUser | null, def: ResourceDefinition, rawQuery: Record<string, unknown>) {
+    const { fields, base } = await this.listed(user, def, rawQuery);
+    return { fields, base };
+  }
+
   /** The ids of the rows the list query `rawQuery` finds (the same permissions, filters and search), in id order, at most `limit`. */
   async matchingIds(
     user: AuthUser | null,
