@@ -30,8 +30,8 @@ import { ExportButton } from '../exports/ExportButton';
 import { TYPE_LABELS, titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { SendMessageButton } from '../messages/SendMessageButton';
-import { KanbanBoard } from '../views/layouts/KanbanBoard';
-import { MapLayout } from '../views/layouts/MapLayout';
+import { LayoutPicker } from '../views/layouts/LayoutPicker';
+import { LayoutView } from '../views/layouts/LayoutView';
 import { useListLayout } from '../views/layouts/useLayout';
 import { useSavedView } from '../views/useSavedView';
 import { ViewBar } from '../views/ViewBar';
@@ -158,6 +158,7 @@ function ListActions({
     CATEGORY_PERMISSIONS[schema.type] && typeof filterValues?.type === 'string' ? filterValues.type : null;
   return (
     <TopToolbar>
+      <LayoutPicker descriptors={descriptors} />
       <FilterButton filters={filters} />
       <ResetColumnsButton resource={schema.resource} />
       {canRestore && (
@@ -292,16 +293,8 @@ export default function RecordList({ resource: resourceProp }: { resource?: stri
       <Box sx={{ px: 1, pt: 0.5 }}>
         <CategoryTabs schema={schema} />
       </Box>
-      {layout?.kind === 'kanban' ? (
-        <KanbanBoard resource={resource} field={layout.field} viewId={viewId} plural={schema.name_plural || resource} />
-      ) : layout?.kind === 'map' ? (
-        <MapLayout
-          resource={resource}
-          recordType={schema.type}
-          field={layout.field}
-          viewId={viewId}
-          plural={schema.name_plural || resource}
-        />
+      {layout ? (
+        <LayoutView layout={layout} schema={schema} descriptors={descriptors} viewId={viewId} />
       ) : (
         <RecordListBody schema={schema} descriptors={descriptors} canDelete={canDelete} canEdit={canEdit} />
       )}

@@ -23,6 +23,7 @@ import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { can } from '../../common/permissions';
 import { useSession } from '../app/hooks';
 import { isApiError } from '../http/errors';
+import { useLayoutToSave } from './layouts/useLayout';
 import type { SavedView } from './useSavedView';
 import { listFiltersAsTree } from './viewFilters';
 
@@ -82,6 +83,7 @@ function SaveViewDialog({
   const [join, setJoin] = useState<'all' | 'any'>('all');
   const [sharedRoles, setSharedRoles] = useState<number[]>([]);
   const [error, setError] = useState<string | null>(null);
+  const layout = useLayoutToSave();
   // view:share: with one's own role; those who manage roles: with any role (the server holds the same rule).
   const mayShare = can(user, 'view:share') && user?.role_id != null;
   const manager = mayShare && can(user, 'role:update');
@@ -110,6 +112,7 @@ function SaveViewDialog({
           record_type: recordType,
           filters,
           sorts,
+          ...layout,
           role_ids: sharedRoles,
         },
       },
