@@ -30,7 +30,6 @@ import { ExportButton } from '../exports/ExportButton';
 import { TYPE_LABELS, titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { SendMessageButton } from '../messages/SendMessageButton';
-import { LayoutPicker } from '../views/layouts/LayoutPicker';
 import { LayoutView } from '../views/layouts/LayoutView';
 import { useListLayout } from '../views/layouts/useLayout';
 import { useSavedView } from '../views/useSavedView';
@@ -158,7 +157,6 @@ function ListActions({
     CATEGORY_PERMISSIONS[schema.type] && typeof filterValues?.type === 'string' ? filterValues.type : null;
   return (
     <TopToolbar>
-      <LayoutPicker descriptors={descriptors} />
       <FilterButton filters={filters} />
       <ResetColumnsButton resource={schema.resource} />
       {canRestore && (
@@ -289,6 +287,7 @@ export default function RecordList({ resource: resourceProp }: { resource?: stri
         plural={schema.name_plural || resource}
         fields={fields}
         view={view}
+        descriptors={descriptors}
       />
       <Box sx={{ px: 1, pt: 0.5 }}>
         <CategoryTabs schema={schema} />
