@@ -810,6 +810,18 @@ export interface RealtimeOutbox {
   message: string;
 }
 
+export interface RecordChanges {
+  cause: Json | null;
+  changes: Generated<Json>;
+  created_at: Generated<Timestamp>;
+  event: string;
+  id: Generated<number>;
+  record: Json | null;
+  record_id: number;
+  record_type: string;
+  user_id: number | null;
+}
+
 export interface Recruits {
   assessment: string | null;
   contractor_id: number | null;
@@ -1295,6 +1307,7 @@ export interface DB {
   password_resets: PasswordResets;
   personal_access_tokens: PersonalAccessTokens;
   realtime_outbox: RealtimeOutbox;
+  record_changes: RecordChanges;
   recruits: Recruits;
   region_users: RegionUsers;
   regions: Regions;
