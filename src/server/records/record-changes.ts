@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import type { DB } from '../db/schema.generated.js';
 import type { WriteCause } from '../events/app-events.js';
 
 /** The job that turns record changes into automation runs and webhook deliveries (automations/change-listeners.ts). */
@@ -16,7 +17,7 @@ export interface RecordChange {
   user_id: number | null;
   cause: WriteCause | null;
   /** A deleted record as it was. */
-  record: Record<string, any> | null;
+  record: Record<string, unknown> | null;
 }
 
 export interface NewRecordChange {
@@ -35,7 +36,7 @@ export interface NewRecordChange {
  * unless one is already waiting. An update that changed nothing is no change.
  */
 export async function writeRecordChanges(
-  trx: Kysely<any>,
+  trx: Kysely<DB>,
   userId: number | null,
   changes: readonly NewRecordChange[],
 ): Promise<void> {
@@ -70,17 +71,17 @@ export async function writeRecordChanges(
 }
 
 /** The oldest `limit` changes in the outbox (read outside the transaction that takes them: see takeRecordChanges). */
-export async function pendingRecordChanges(db: Kysely<any>, limit: number): Promise<RecordChange[]> {
+export async function pendingRecordChanges(db: Kysely<DB>, limit: number): Promise<RecordChange[]> {
   const rows = await db.selectFrom('record_changes').selectAll().orderBy('id').limit(limit).execute();
-  return rows.map((row: any) => ({ ...row, id: Number(row.id), record_id: Number(row.record_id) }));
+  return rows.map((row) => ({ ...row, id: Number(row.id), record_id: Number(row.record_id) }) as unknown as RecordChange);
 }
 
 /**
  * Inside the transaction that writes the runs and deliveries of these changes: deletes them from the outbox and
  * answers the ids this transaction took (another worker may have taken some first: those are not to be acted on).
  */
-export async function takeRecordChanges(trx: Kysely<any>, ids: readonly number[]): Promise<Set<number>> {
+export async function takeRecordChanges(trx: Kysely<DB>, ids: readonly number[]): Promise<Set<number>> {
   if (!ids.length) return new Set();
   const rows = await trx.deleteFrom('record_changes').where('id', 'in', ids).returning('id').execute();
-  return new Set(rows.map((row: { id: unknown }) => Number(row.id)));
+  return new Set(rows.map((row) => Number(row.id)));
 }
