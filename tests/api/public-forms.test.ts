@@ -134,6 +134,10 @@ describe('a record form', () => {
       .where('slug', '=', 'sign-up')
       .executeTakeFirstOrThrow();
     expect(revision.user_id).toBe(form.actor_id);
+    // The administrators' list counts each form's submissions.
+    const list = await admin.get('/api/public-forms');
+    const signUp = list.body.data.find((row: { slug: string }) => row.slug === 'sign-up');
+    expect(signUp.submissions).toBe(1);
   });
 
   it('applies the type’s rules: a missing required field is a 422 naming it', async () => {

@@ -17,6 +17,7 @@ import map from '../map';
 import messages from '../messages';
 import offlineWork from '../offline';
 import profile from '../profile';
+import publicForms from '../publicForms';
 import realtime from '../realtime';
 import records from '../records';
 import reports from '../reports';
@@ -42,6 +43,7 @@ export const FEATURES: readonly ClientFeature[] = [
   callLists,
   messages,
   automations,
+  publicForms,
   apiReference,
   offlineWork,
   realtime,

@@ -118,7 +118,13 @@ const publicForms: FeaturePlugin = async (fastify, { ctx }) => {
 
   app.get(
     '/api/public-forms',
-    { schema: { querystring: noQuery, response: { 200: z.object({ data: z.array(publicForm) }) } }, config: manage },
+    {
+      schema: {
+        querystring: noQuery,
+        response: { 200: z.object({ data: z.array(publicForm.extend({ submissions: z.number() })) }) },
+      },
+      config: manage,
+    },
     async (request) => ({ data: await service.list(request.user) }),
   );
   app.post(
