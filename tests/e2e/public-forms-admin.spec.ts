@@ -59,6 +59,7 @@ for (const [label, viewport, phone] of [
     page,
     context,
   }) => {
+    test.setTimeout(120_000);
     await page.setViewportSize(viewport);
     const title = `Bayview card ${label} ${stamp}`;
     const slug = `bayview-${label}-${stamp}`;
@@ -71,7 +72,10 @@ for (const [label, viewport, phone] of [
     await page.getByRole('option', { name: campaignName }).click();
     // No consent text: the server's 422 is shown beside the field, and nothing is published.
     await dialog.getByRole('button', { name: 'Publish' }).click();
-    await expect(dialog.getByText('Write the consent text people agree to when they sign.')).toBeVisible();
+    await expect(dialog.getByRole('textbox', { name: 'Consent text' })).toHaveAccessibleDescription(
+      'Write the consent text people agree to when they sign.',
+    );
+    await expect(dialog.getByRole('alert')).toHaveText('Some answers need another look: see the fields marked below.');
     await page.screenshot({ path: test.info().outputPath(`publish-dialog-${viewport.width}.png`) });
     await dialog
       .getByRole('textbox', { name: 'Consent text' })
@@ -90,10 +94,10 @@ for (const [label, viewport, phone] of [
     const worker = await context.browser()!.newContext({ viewport });
     const signing = await worker.newPage();
     await signing.goto(href!);
-    await signing.getByLabel('Full name').fill(`Rosa Quintero ${label}`);
-    await signing.getByLabel('Employer').fill('Bayview Drywall Inc');
-    await signing.getByLabel('Job title or trade').fill('Taper');
-    await signing.getByLabel('Mobile phone').fill(phone);
+    await signing.getByRole('textbox', { name: /^Full name/ }).fill(`Rosa Quintero ${label}`);
+    await signing.getByRole('textbox', { name: /^Employer/ }).fill('Bayview Drywall Inc');
+    await signing.getByRole('textbox', { name: /^Job title or trade/ }).fill('Taper');
+    await signing.getByRole('textbox', { name: /^Mobile phone/ }).fill(phone);
     await signing.getByLabel('I have read the text above and I agree to it.').check();
     await signing.getByLabel('Signature: type your full name').fill(`Rosa Quintero ${label}`);
     const before = texts.length;
@@ -120,7 +124,7 @@ for (const [label, viewport, phone] of [
     await page.screenshot({ path: test.info().outputPath(`submissions-${viewport.width}.png`), fullPage: true });
 
     // Unpublish, confirmed first: the link stops opening and the signed card stays listed.
-    await page.getByRole('button', { name: 'All public forms' }).click();
+    await page.getByRole('link', { name: 'All public forms' }).click();
     await page.getByRole('region', { name: title }).getByRole('button', { name: 'Unpublish' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Unpublish' }).click();
     await expect(page.getByRole('region', { name: title })).toContainText('Closed');

@@ -85,8 +85,11 @@ export function PublicFormDialog({
     try {
       onSaved(await api.save(form?.id ?? null, body), !form);
     } catch (caught) {
-      if (isApiError(caught)) setErrors(caught.body?.errors ?? {});
-      setFailure(caught instanceof Error ? caught.message : String(caught));
+      const fieldErrors = isApiError(caught) ? (caught.body?.errors ?? {}) : {};
+      setErrors(fieldErrors);
+      // Field errors are shown beside their fields; the banner only says where to look (or what else went wrong).
+      if (Object.keys(fieldErrors).length) setFailure('Some answers need another look: see the fields marked below.');
+      else setFailure(caught instanceof Error ? caught.message : String(caught));
     } finally {
       setSaving(false);
     }

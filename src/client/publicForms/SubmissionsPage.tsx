@@ -62,9 +62,6 @@ function Submissions() {
           All public forms
         </Button>
       </div>
-      <Typography variant="h5" component="h1" sx={{ overflowWrap: 'anywhere' }}>
-        {title}
-      </Typography>
       {form && <PublicLink slug={form.slug} />}
       {failure && <Alert severity="error">{failure}</Alert>}
       {rows && !rows.length && <Typography>Nobody has sent this form yet.</Typography>}
