@@ -1,6 +1,7 @@
 /**
- * Field rules on the map (issue 31 point 1: "map markers and clusters"): a field a role hides never leaves the server
- * through the map — not as a marker's name, type or status, a card's address, a point layer's label, a search hit or a
+ * Field rules on the paths that read fields outside the record list (issue 31 point 1): the map's markers and clusters,
+ * cards, search, filter options and point layers, and the reports' grouping. A field a role hides never leaves the
+ * server through the map — not as a marker's name, type or status, a card's address, a point layer's label, a search hit or a
  * filter option — and the map refuses to filter by it (422) as the list does. A role hiding where a record is (a site's
  * latitude, a type's geo point) gets no marker for it.
  */
@@ -58,14 +59,16 @@ beforeAll(async () => {
     await admin.post(`/api/${schema.resource}`, { name: SECRET, where: { lat: 36.7, lng: -119.7 }, code: 'QX-7' }),
     201,
   );
-  const permissions = ['site:read', 'contractor:read', 'region:read', 'map:read', `${type}:read`];
+  const permissions = ['site:read', 'contractor:read', 'region:read', 'map:read', 'report:read', `${type}:read`];
   ok(
     await admin.post('/api/roles', {
       slug: 'map-masked',
       name: 'Map masked',
       permissions,
       policy: {
-        site: { fields: { name: 'hidden', street: 'hidden', type: 'hidden', site_status_id: 'hidden' } },
+        site: {
+          fields: { name: 'hidden', street: 'hidden', type: 'hidden', site_status_id: 'hidden', source: 'hidden' },
+        },
         [type]: { fields: { name: 'hidden', code: 'hidden' } },
       },
     }),
@@ -148,5 +151,13 @@ describe('the map under field rules', () => {
     refused(await placeless.get(`/api/map/points?type=${type}&${WORLD}&by=where`), 'by', /may see/);
     // The layer is not offered: it has no geo point the role may see.
     expect((await get(placeless, '/api/map/point-layers')).data.map((layer: Row) => layer.type)).not.toContain(type);
+  });
+});
+
+describe('reports under field rules', () => {
+  it('refuses to group a report by a field the role hides', async () => {
+    expect((await admin.get('/api/reports/market-share?group_by=field:source')).status).toBe(200);
+    refused(await masked.get('/api/reports/market-share?group_by=field:source'), 'group_by', /no dropdown/);
+    expect((await masked.get('/api/reports/market-share?group_by=none')).status).toBe(200);
   });
 });
