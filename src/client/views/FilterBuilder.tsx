@@ -23,12 +23,14 @@ import { describeField, type FieldDescriptor } from '../records/fieldTypes/descr
 import { recordLabel } from '../records/label';
 import { schemaForType } from '../records/schema';
 import {
+  applyBuilderState,
   type BuilderCondition,
   type BuilderGroup,
   type BuilderState,
+  builderStateOf,
   countConditions,
-  fromFilterTree,
   isBuilderGroup,
+  listValuesAsConditions,
   type OperatorChoice,
   operatorsFor,
   RELATIVE_DATES,
@@ -66,25 +68,40 @@ function useFilterables(descriptors: FieldDescriptor[]): Filterable[] {
   }, [descriptors, schemas]);
 }
 
-export function FilterBuilderButton({ descriptors }: { descriptors: FieldDescriptor[] }) {
+interface FilterBuilderProps {
+  descriptors: FieldDescriptor[];
+  /** Filter values other controls own (the search `q`, a category tab's `type`): left as they are. */
+  kept: ReadonlySet<string>;
+}
+
+export function FilterBuilderButton({ descriptors, kept }: FilterBuilderProps) {
   const { filterValues } = useListContext();
   const [open, setOpen] = useState(false);
-  const count = countConditions(filterValues?.filters);
+  const fields = useMemo(() => new Set(descriptors.map((descriptor) => descriptor.slug)), [descriptors]);
+  const values = filterValues ?? {};
+  const count = countConditions(values.filters) + listValuesAsConditions(values, kept, fields).length;
   return (
     <>
-      <Button size="small" startIcon={<FilterListIcon />} onClick={() => setOpen(true)}>
+      <Button size="small" startIcon={<FilterListIcon />} onClick={() => setOpen(true)} aria-haspopup="dialog">
         {count ? `Filters (${count})` : 'Filter'}
       </Button>
-      {open && <FilterBuilderDialog descriptors={descriptors} onClose={() => setOpen(false)} />}
+      {open && (
+        <FilterBuilderDialog descriptors={descriptors} kept={kept} fields={fields} onClose={() => setOpen(false)} />
+      )}
     </>
   );
 }
 
-function FilterBuilderDialog({ descriptors, onClose }: { descriptors: FieldDescriptor[]; onClose: () => void }) {
+function FilterBuilderDialog({
+  descriptors,
+  kept,
+  fields,
+  onClose,
+}: FilterBuilderProps & { fields: ReadonlySet<string>; onClose: () => void }) {
   const { filterValues, setFilters, displayedFilters } = useListContext();
   const filterables = useFilterables(descriptors);
   const bySlug = useMemo(() => new Map(filterables.map((entry) => [entry.slug, entry])), [filterables]);
-  const [state, setState] = useState<BuilderState>(() => fromFilterTree(filterValues?.filters));
+  const [state, setState] = useState<BuilderState>(() => builderStateOf(filterValues ?? {}, kept, fields));
   const choiceOf = (condition: BuilderCondition): OperatorChoice | undefined => {
     const entry = bySlug.get(condition.field);
     return entry ? operatorsFor(entry.descriptor).find((choice) => choice.op === condition.op) : undefined;
@@ -96,9 +113,7 @@ function FilterBuilderDialog({ descriptors, onClose }: { descriptors: FieldDescr
   };
 
   const apply = (next: BuilderState) => {
-    const { filters: _old, ...rest } = filterValues ?? {};
-    const tree = toFilterTree(next, inputOf);
-    setFilters(tree ? { ...rest, filters: tree } : rest, displayedFilters);
+    setFilters(applyBuilderState(filterValues ?? {}, kept, toFilterTree(next, inputOf)), displayedFilters);
     onClose();
   };
 

@@ -5,7 +5,7 @@
  * Pure, unit tested (tests/unit/client/filter-builder.test.ts).
  */
 import type { FieldDescriptor } from '../records/fieldTypes/describe';
-import type { ViewCondition } from './viewFilters';
+import { listFiltersAsTree, type ViewCondition } from './viewFilters';
 
 /** What a condition's value is entered as. */
 export type ValueInput =
@@ -97,7 +97,9 @@ export function operatorsFor(d: FieldDescriptor): OperatorChoice[] {
       { op: 'date', label: 'is in', input: 'relative' },
       { op: 'eq', label: 'is on', input: 'date' },
       { op: 'gt', label: 'is after', input: 'date' },
+      { op: 'gte', label: 'is on or after', input: 'date' },
       { op: 'lt', label: 'is before', input: 'date' },
+      { op: 'lte', label: 'is on or before', input: 'date' },
       { op: 'between', label: 'is between', input: 'date-range' },
       ...EMPTY,
     ];
@@ -210,4 +212,48 @@ export function countConditions(tree: unknown): number {
   const group = tree && typeof tree === 'object' ? groupItems(tree as Record<string, unknown>) : null;
   if (!group) return 0;
   return group.items.reduce<number>((sum, item) => sum + (asCondition(item) ? 1 : countConditions(item)), 0);
+}
+
+/** A list dialect condition (`city_like`, `value_null`) as the builder names it. */
+function fromListDialect({ field, op, value }: ViewCondition): BuilderCondition {
+  if (op === 'null') return { field, op: value === false || value === 'false' ? 'not_empty' : 'empty' };
+  return { field, op: op === 'like' ? 'contains' : op, value };
+}
+
+/**
+ * The list's filter values other than the builder's own (`filters`) and those `kept` for other controls (the search
+ * `q`, a category tab's `type`): filters in the list dialect (an old link's `filter[city_like]=...`), as conditions.
+ */
+export function listValuesAsConditions(
+  values: Record<string, unknown>,
+  kept: ReadonlySet<string>,
+  fields: ReadonlySet<string>,
+): BuilderCondition[] {
+  const own = Object.fromEntries(Object.entries(values).filter(([key]) => key !== 'filters' && !kept.has(key)));
+  const tree = listFiltersAsTree(own, 'all', fields);
+  return (tree && 'all' in tree ? tree.all : []).map(fromListDialect);
+}
+
+/** The builder's rows for a list: its `filters` structure, and its filters in the list dialect joined to them. */
+export function builderStateOf(
+  values: Record<string, unknown>,
+  kept: ReadonlySet<string>,
+  fields: ReadonlySet<string>,
+): BuilderState {
+  const state = fromFilterTree(values.filters);
+  const listed = listValuesAsConditions(values, kept, fields);
+  if (!listed.length) return state;
+  if (state.join === 'all' || !state.items.length) return { join: 'all', items: [...state.items, ...listed] };
+  const flat = state.items.flatMap((item) => (isBuilderGroup(item) ? item.items : [item]));
+  return { join: 'all', items: [...listed, { join: 'any', items: flat }] };
+}
+
+/** The list's filter values with the builder's rows applied: its structure as `filters`, the kept values as they were. */
+export function applyBuilderState(
+  values: Record<string, unknown>,
+  kept: ReadonlySet<string>,
+  tree: ReturnType<typeof toFilterTree>,
+): Record<string, unknown> {
+  const next = Object.fromEntries(Object.entries(values).filter(([key]) => kept.has(key)));
+  return tree ? { ...next, filters: tree } : next;
 }

@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import type { FieldDescriptor } from '../../../src/client/records/fieldTypes/describe';
 import {
+  applyBuilderState,
   type BuilderCondition,
+  builderStateOf,
   countConditions,
   fromFilterTree,
   operatorsFor,
@@ -30,7 +32,17 @@ describe('operators per field type', () => {
       'empty',
       'not_empty',
     ]);
-    expect(ops(field({ type: 'date' }))).toEqual(['date', 'eq', 'gt', 'lt', 'between', 'empty', 'not_empty']);
+    expect(ops(field({ type: 'date' }))).toEqual([
+      'date',
+      'eq',
+      'gt',
+      'gte',
+      'lt',
+      'lte',
+      'between',
+      'empty',
+      'not_empty',
+    ]);
     expect(ops(field({ type: 'dropdown', choices: [{ id: 'union', name: 'Union' }] as never }))).toEqual([
       'eq',
       'neq',
@@ -123,5 +135,62 @@ describe('the builder and the view filter structure', () => {
       ],
     });
     expect(fromFilterTree(null)).toEqual({ join: 'all', items: [] });
+  });
+});
+
+describe('the list dialect folded into the builder (one filter UI for old links too)', () => {
+  const kept = new Set(['q', 'type']);
+  const fields = new Set(['city', 'value', 'permit_number', 'status']);
+
+  it('shows filter[...] values as conditions, leaves the search and category tab alone', () => {
+    const values = {
+      q: 'harbor',
+      type: 'union',
+      city_like: 'Oak',
+      value_gte: 1000,
+      permit_number_null: true,
+      status: 'open',
+    };
+    expect(builderStateOf(values, kept, fields)).toEqual({
+      join: 'all',
+      items: [
+        { field: 'city', op: 'contains', value: 'Oak' },
+        { field: 'value', op: 'gte', value: 1000 },
+        { field: 'permit_number', op: 'empty' },
+        { field: 'status', op: 'eq', value: 'open' },
+      ],
+    });
+  });
+
+  it('keeps an "any" structure apart from the list dialect, which must all hold', () => {
+    const values = {
+      city_like: 'Oak',
+      filters: {
+        any: [{ field: 'status', op: 'eq', value: 'open' }, { all: [{ field: 'value', op: 'gt', value: 5 }] }],
+      },
+    };
+    expect(builderStateOf(values, kept, fields)).toEqual({
+      join: 'all',
+      items: [
+        { field: 'city', op: 'contains', value: 'Oak' },
+        {
+          join: 'any',
+          items: [
+            { field: 'status', op: 'eq', value: 'open' },
+            { field: 'value', op: 'gt', value: 5 },
+          ],
+        },
+      ],
+    });
+  });
+
+  it('writes the rows back as filters= alone, keeping the search and category tab', () => {
+    const tree = { all: [{ field: 'city', op: 'contains', value: 'Oak' }] };
+    expect(applyBuilderState({ q: 'x', type: 'union', city_like: 'Oak', value_gte: 3 }, kept, tree)).toEqual({
+      q: 'x',
+      type: 'union',
+      filters: tree,
+    });
+    expect(applyBuilderState({ q: 'x', filters: tree }, kept, null)).toEqual({ q: 'x' });
   });
 });
