@@ -33,6 +33,7 @@ import { FilterBuilderButton } from '../views/FilterBuilder';
 import { KanbanBoard } from '../views/layouts/KanbanBoard';
 import { MapLayout } from '../views/layouts/MapLayout';
 import { useListLayout } from '../views/layouts/useLayout';
+import { SortButton } from '../views/SortButton';
 import { useSavedView } from '../views/useSavedView';
 import { ViewBar } from '../views/ViewBar';
 import { BulkDeleteRecordsButton } from './BulkDeleteRecordsButton';
@@ -157,6 +158,7 @@ function ListActions({
   return (
     <TopToolbar>
       <FilterBuilderButton descriptors={descriptors} kept={keptFilters(schema)} />
+      <SortButton descriptors={descriptors} />
       <ResetColumnsButton resource={schema.resource} />
       {canRestore && (
         <Button

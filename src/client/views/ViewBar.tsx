@@ -22,6 +22,7 @@ import { can } from '../../common/permissions';
 import { useSession } from '../app/hooks';
 import { isApiError } from '../http/errors';
 import { countConditions } from './filterBuilder';
+import { sortsOf } from './listSorts';
 import type { SavedView } from './useSavedView';
 import { listViewFilters } from './viewFilters';
 
@@ -99,7 +100,7 @@ function SaveViewDialog({
       setError('Give the view a name.');
       return;
     }
-    const sorts = sort?.field ? [{ field: sort.field, order: sort.order === 'DESC' ? 'desc' : 'asc' }] : [];
+    const sorts = sortsOf(sort);
     create(
       'views',
       {
