@@ -85,6 +85,11 @@ export default defineConfig({
     manifest: true,
     chunkSizeWarningLimit: 800,
     rolldownOptions: {
+      // Two pages: the app, and the public form page (/f/{slug}, docs/public-forms.md), which loads none of the app.
+      input: {
+        main: fileURLToPath(new URL('./src/client/index.html', import.meta.url)),
+        publicForm: fileURLToPath(new URL('./src/client/public-form.html', import.meta.url)),
+      },
       output: {
         // Everything the first page needs (the entry's static graph, sign-in included) in one chunk, and the signed-in
         // shell (layout and dashboard, with what they use) in a second: a phone on a slow link pays a round trip per

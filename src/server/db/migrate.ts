@@ -46,6 +46,7 @@ import * as webhooks from './migrations/055_webhooks.js';
 import * as callLists from './migrations/058_call_lists.js';
 import * as assistantAnswerList from './migrations/065_assistant_answer_list.js';
 import * as messages from './migrations/070_messages.js';
+import * as publicForms from './migrations/073_public_forms.js';
 import type { DB } from './schema.generated.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
@@ -97,6 +98,7 @@ const migrations: Record<string, Migration> = {
   '058_call_lists': callLists,
   '065_assistant_answer_list': assistantAnswerList,
   '070_messages': messages,
+  '073_public_forms': publicForms,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

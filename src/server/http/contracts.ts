@@ -106,6 +106,12 @@ const fileBytes = (format?: string) =>
 /** A CSV file (an export, a report, an import's error report). */
 export const csvFile = { description: 'A CSV file.', content: { 'text/csv': { schema: fileBytes() } } };
 
+/** A PDF document (a card's receipt). */
+export const pdfFile = {
+  description: 'A PDF document.',
+  content: { 'application/pdf': { schema: fileBytes('binary') } },
+};
+
 /** A file as stored (a document, an attachment): its own content type. */
 export const storedFile = {
   description: 'The file, with its own content type.',

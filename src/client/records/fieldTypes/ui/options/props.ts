@@ -11,4 +11,6 @@ export interface OptionsEditorProps {
   /** The record type the field belongs to, and the field's slug (a formula names the type's other fields). */
   schema?: RecordSchema;
   slug?: string;
+  /** The server's messages about its options, by option key (`through` for `options.through`). */
+  errors?: Readonly<Record<string, string>>;
 }
