@@ -232,6 +232,30 @@ describe('the generated record list', { timeout: 60_000 }, () => {
     );
   });
 
+  it('sorts by several fields from the Sort dialog, sent as the server reads them', async () => {
+    renderList(dataProvider);
+    await screen.findByText('Ana');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Sort' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sort' });
+    await user.click(within(dialog).getByRole('button', { name: 'Add a sort' }));
+    await user.click(within(dialog).getByRole('combobox', { name: 'Sort by' }));
+    await user.click(await screen.findByRole('option', { name: 'Status' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Add another sort' }));
+    await user.click(within(dialog).getByRole('combobox', { name: 'Then by' }));
+    await user.click(await screen.findByRole('option', { name: 'Last name' }));
+    await user.click(within(dialog).getAllByRole('combobox', { name: 'Order' })[1]);
+    await user.click(await screen.findByRole('option', { name: 'Descending' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Apply' }));
+    await waitFor(() =>
+      expect(dataProvider.getList).toHaveBeenLastCalledWith(
+        'contacts',
+        expect.objectContaining({ sort: { field: 'status,-last_name', order: 'ASC' } }),
+      ),
+    );
+    expect(screen.getByRole('button', { name: 'Sorted by 2' })).toBeInTheDocument();
+  });
+
   it('asks for the next page from the grid footer', async () => {
     renderList(dataProvider);
     await screen.findByText('Ana');
