@@ -38,6 +38,8 @@ for (const width of [1280, 390]) {
   test(`a view with an OR group is saved, shared with a role and opened from the sidebar by its people, at ${width} px`, async ({
     browser,
   }) => {
+    // Two people, a filter, a sort, a save and the sidebar: more than the default minute on a busy machine.
+    test.slow();
     const viewport = { width, height: width > 500 ? 900 : 844 };
     const name = `Harbor or Valley ${width}`;
     // The administrator: two conditions in the filter builder, matching any of them.
@@ -52,6 +54,21 @@ for (const width of [1280, 390]) {
       { join: 'any' },
     );
     await expect(adminPage.getByRole('button', { name: 'Filters (2)' })).toBeVisible();
+    // Sorted by name, descending: Valley before Harbor.
+    await adminPage.getByRole('button', { name: 'Sort' }).click();
+    const sortDialog = adminPage.getByRole('dialog', { name: 'Sort' });
+    await sortDialog.getByRole('button', { name: 'Add a sort' }).click();
+    await sortDialog.getByRole('combobox', { name: 'Sort by' }).click();
+    await adminPage.getByRole('option', { name: 'Name', exact: true }).click();
+    await sortDialog.getByRole('combobox', { name: 'Order' }).click();
+    await adminPage.getByRole('option', { name: 'Descending' }).click();
+    await sortDialog.getByRole('button', { name: 'Apply' }).click();
+    await expect
+      .poll(async () => {
+        const text = await adminPage.locator('main').innerText();
+        return text.indexOf(site.valley) >= 0 && text.indexOf(site.valley) < text.indexOf(site.harbor);
+      })
+      .toBe(true);
     await adminPage.getByRole('button', { name: 'Save as view' }).click();
     const dialog = adminPage.getByRole('dialog', { name: 'Save as view' });
     await dialog.getByLabel('Name').fill(name);
@@ -66,7 +83,10 @@ for (const width of [1280, 390]) {
     await expect(main.getByText(site.harbor)).toBeVisible();
     await expect(main.getByText(site.valley)).toBeVisible();
     await expect(main.getByText(site.dock)).toHaveCount(0);
-    const saved = await api.get<{ data: { filters: unknown; role_ids: number[] } }>(`/api/views/${viewId}`);
+    const saved = await api.get<{ data: { filters: unknown; sorts: unknown; role_ids: number[] } }>(
+      `/api/views/${viewId}`,
+    );
+    expect(saved.data.sorts).toEqual([{ field: 'name', order: 'desc' }]);
     expect(saved.data.filters).toEqual({
       any: [
         { field: 'name', op: 'contains', value: site.harbor },
