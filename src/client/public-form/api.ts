@@ -1,6 +1,10 @@
-import { CSRF_COOKIE, CSRF_HEADER, CSRF_PATH } from '../http/client';
-
 /** The public page's few requests: same origin, the CSRF cookie echoed in its header as the app's client does. */
+
+// The server's CSRF names (auth/csrf.ts). Not imported from the app's http/client: anything the public page shares
+// with the app's first page would be built into the app's chunk, which the public page would then load whole.
+const CSRF_COOKIE = 'XSRF-TOKEN';
+const CSRF_HEADER = 'X-XSRF-TOKEN';
+const CSRF_PATH = '/sanctum/csrf-cookie';
 
 export interface Answer<T> {
   status: number;

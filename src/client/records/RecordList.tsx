@@ -30,8 +30,7 @@ import { TYPE_LABELS, titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { SendMessageButton } from '../messages/SendMessageButton';
 import { FilterBuilderButton } from '../views/FilterBuilder';
-import { KanbanBoard } from '../views/layouts/KanbanBoard';
-import { MapLayout } from '../views/layouts/MapLayout';
+import { LayoutView } from '../views/layouts/LayoutView';
 import { useListLayout } from '../views/layouts/useLayout';
 import { SortButton } from '../views/SortButton';
 import { useSavedView } from '../views/useSavedView';
@@ -281,20 +280,13 @@ export default function RecordList({ resource: resourceProp }: { resource?: stri
         plural={schema.name_plural || resource}
         fields={fields}
         view={view}
+        descriptors={descriptors}
       />
       <Box sx={{ px: 1, pt: 0.5 }}>
         <CategoryTabs schema={schema} />
       </Box>
-      {layout?.kind === 'kanban' ? (
-        <KanbanBoard resource={resource} field={layout.field} viewId={viewId} plural={schema.name_plural || resource} />
-      ) : layout?.kind === 'map' ? (
-        <MapLayout
-          resource={resource}
-          recordType={schema.type}
-          field={layout.field}
-          viewId={viewId}
-          plural={schema.name_plural || resource}
-        />
+      {layout ? (
+        <LayoutView layout={layout} schema={schema} descriptors={descriptors} viewId={viewId} />
       ) : (
         <RecordListBody schema={schema} descriptors={descriptors} canDelete={canDelete} canEdit={canEdit} />
       )}

@@ -1,6 +1,7 @@
 /**
- * Above a record list: the saved view it shows (by name, with a way back to the whole list) and "Save as view",
- * which keeps the list's filters (the filter builder's conditions, views/FilterBuilder.tsx) and sort as a named view, shared with one's role
+ * Above a record list: the saved view it shows (by name, with a way back to the whole list), the layout picker
+ * (layouts/LayoutPicker.tsx) and "Save as view",
+ * which keeps the list's filters (the filter builder's conditions, views/FilterBuilder.tsx) and sorts as a named view, shared with one's role
  * when the person holds view:share, with any role when they manage roles (docs/views.md). The new view opens at once and is listed in the sidebar.
  */
 import BookmarkAddIcon from '@mui/icons-material/BookmarkAddOutlined';
@@ -21,7 +22,10 @@ import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { can } from '../../common/permissions';
 import { useSession } from '../app/hooks';
 import { isApiError } from '../http/errors';
+import type { FieldDescriptor } from '../records/fieldTypes';
 import { countConditions } from './filterBuilder';
+import { LayoutPicker } from './layouts/LayoutPicker';
+import { useLayoutToSave } from './layouts/useLayout';
 import { sortsOf } from './listSorts';
 import type { SavedView } from './useSavedView';
 import { listViewFilters } from './viewFilters';
@@ -32,9 +36,11 @@ interface ViewBarProps {
   plural: string;
   fields: ReadonlySet<string>;
   view: SavedView | undefined;
+  /** The type's fields, for the layout picker. */
+  descriptors: FieldDescriptor[];
 }
 
-export function ViewBar({ resource, recordType, plural, fields, view }: ViewBarProps) {
+export function ViewBar({ resource, recordType, plural, fields, view, descriptors }: ViewBarProps) {
   const [open, setOpen] = useState(false);
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', px: 1, pt: 0.5 }}>
@@ -52,6 +58,7 @@ export function ViewBar({ resource, recordType, plural, fields, view }: ViewBarP
           }
         />
       )}
+      <LayoutPicker descriptors={descriptors} />
       <Button size="small" startIcon={<BookmarkAddIcon />} onClick={() => setOpen(true)}>
         Save as view
       </Button>
@@ -81,6 +88,7 @@ function SaveViewDialog({
   const [name, setName] = useState('');
   const [sharedRoles, setSharedRoles] = useState<number[]>([]);
   const [error, setError] = useState<string | null>(null);
+  const layout = useLayoutToSave();
   // view:share: with one's own role; those who manage roles: with any role (the server holds the same rule).
   const mayShare = can(user, 'view:share') && user?.role_id != null;
   const manager = mayShare && can(user, 'role:update');
@@ -109,6 +117,7 @@ function SaveViewDialog({
           record_type: recordType,
           filters,
           sorts,
+          ...layout,
           role_ids: sharedRoles,
         },
       },

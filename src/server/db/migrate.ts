@@ -46,6 +46,8 @@ import * as webhooks from './migrations/055_webhooks.js';
 import * as callLists from './migrations/058_call_lists.js';
 import * as assistantAnswerList from './migrations/065_assistant_answer_list.js';
 import * as messages from './migrations/070_messages.js';
+import * as recordChanges from './migrations/071_record_changes.js';
+import * as listFilterSortIndexes from './migrations/072_list_filter_sort_indexes.js';
 import * as publicForms from './migrations/073_public_forms.js';
 import type { DB } from './schema.generated.js';
 
@@ -98,6 +100,8 @@ const migrations: Record<string, Migration> = {
   '058_call_lists': callLists,
   '065_assistant_answer_list': assistantAnswerList,
   '070_messages': messages,
+  '071_record_changes': recordChanges,
+  '072_list_filter_sort_indexes': listFilterSortIndexes,
   '073_public_forms': publicForms,
 };
 

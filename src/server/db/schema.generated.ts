@@ -844,6 +844,18 @@ export interface RealtimeOutbox {
   message: string;
 }
 
+export interface RecordChanges {
+  cause: Json | null;
+  changes: Generated<Json>;
+  created_at: Generated<Timestamp>;
+  event: string;
+  id: Generated<number>;
+  record: Json | null;
+  record_id: number;
+  record_type: string;
+  user_id: number | null;
+}
+
 export interface Recruits {
   assessment: string | null;
   contractor_id: number | null;
@@ -1331,6 +1343,7 @@ export interface DB {
   public_forms: PublicForms;
   public_submissions: PublicSubmissions;
   realtime_outbox: RealtimeOutbox;
+  record_changes: RecordChanges;
   recruits: Recruits;
   region_users: RegionUsers;
   regions: Regions;

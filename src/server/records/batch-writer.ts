@@ -333,6 +333,7 @@ async function writeBatch(
           action: 'imported',
           changes: changesOf({}, pending.values),
           importId: options.importId,
+          event: 'created',
         });
         undo.push({
           import_id: options.importId,
@@ -393,6 +394,7 @@ async function writeBatch(
           action: 'imported',
           changes: pending.changes!,
           importId: options.importId,
+          event: 'updated',
         });
         const before: Record<string, unknown> = {};
         for (const [field, [old]] of Object.entries(pending.changes!)) before[field] = old;

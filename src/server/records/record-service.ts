@@ -49,7 +49,7 @@ import {
 } from './list-query.js';
 import { nameLinks } from './representation.js';
 import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
-import { changesOf, type RevisionAction, writeRevisions } from './revisions.js';
+import { changesOf, type Revision, type RevisionAction, writeRevisions } from './revisions.js';
 import { readSortedPage } from './sorted-page.js';
 import { checkReferences, splitByStorage, writePivots } from './storage.js';
 import { UniqueValues, uniqueViolation } from './unique-values.js';
@@ -812,6 +812,8 @@ export class RecordService {
         changesOf({}, prepared),
         options.importId,
         options.via,
+        undefined,
+        { event: 'created', cause: options.cause },
       );
       const [presented] = await this.present(def, [inserted], fields, trx);
       const answer = { record: presented, message: `${await this.nameOf(def, trx)} created successfully.` };
@@ -918,6 +920,7 @@ export class RecordService {
         options.importId,
         options.via,
         options.batchId,
+        { event: 'updated', cause: options.cause },
       );
       await options.within?.(trx, changes, logic);
       const [presented] = await this.present(def, [updated], fields, trx);
@@ -995,7 +998,10 @@ export class RecordService {
         await trx.deleteFrom(def.table).where('id', '=', id).execute();
       }
       await def.hooks?.afterWrite?.(existing, { user, trx, records: this, existing, action: 'delete' });
-      await this.writeRevision(trx, def, id, 'deleted', user, {});
+      await this.writeRevision(trx, def, id, 'deleted', user, {}, undefined, undefined, undefined, {
+        cause: options.cause,
+        record: existing,
+      });
       return existing;
     });
     this.announce(def, 'deleted', record, { user, socketId: options.socketId, cause: options.cause });
@@ -1052,8 +1058,9 @@ export class RecordService {
     importId?: number,
     via?: WriteOptions['via'],
     batchId?: string,
+    heard: Pick<Revision, 'event' | 'cause' | 'record'> = {},
   ) {
-    await writeRevisions(trx, user, [{ type: def.type, id, action, changes, importId, via, batchId }]);
+    await writeRevisions(trx, user, [{ type: def.type, id, action, changes, importId, via, batchId, ...heard }]);
   }
 
   /**
