@@ -1,6 +1,6 @@
 /**
  * The generated list of a record type: server pagination ('Displaying 1 to 25 of 400'), sort by any column
- * (a click on its header), a filter for every field (Add filter) and a text search, all kept in the URL, columns
+ * (a click on its header), the filter builder (conditions joined by all or any) and a text search, all kept in the URL, columns
  * the person can show or hide, bulk edit and bulk delete, and for sites and contractors one tab per permitted category.
  */
 
@@ -13,7 +13,6 @@ import { useEventCallback } from '@mui/material/utils';
 import { memo, type ReactElement, useMemo } from 'react';
 import {
   CreateButton,
-  FilterButton,
   List,
   SearchInput,
   SimpleList,
@@ -30,13 +29,15 @@ import { ExportButton } from '../exports/ExportButton';
 import { TYPE_LABELS, titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { SendMessageButton } from '../messages/SendMessageButton';
+import { FilterBuilderButton } from '../views/FilterBuilder';
 import { LayoutView } from '../views/layouts/LayoutView';
 import { useListLayout } from '../views/layouts/useLayout';
+import { SortButton } from '../views/SortButton';
 import { useSavedView } from '../views/useSavedView';
 import { ViewBar } from '../views/ViewBar';
 import { BulkDeleteRecordsButton } from './BulkDeleteRecordsButton';
 import { BulkEditButton } from './bulkEdit/BulkEditButton';
-import { defaultColumns, type FieldDescriptor, FieldDisplay, fieldTypeUI } from './fieldTypes';
+import { defaultColumns, type FieldDescriptor, FieldDisplay } from './fieldTypes';
 import { shownColumns, useGridPreferences } from './grid/preferences';
 import RecordGrid from './grid/RecordGrid';
 import { ResetColumnsButton } from './grid/ResetColumnsButton';
@@ -139,12 +140,10 @@ function useShownColumns(resource: string, descriptors: FieldDescriptor[]): stri
 
 function ListActions({
   schema,
-  filters,
   descriptors,
   viewId,
 }: {
   schema: RecordSchema;
-  filters: ReactElement[];
   descriptors: FieldDescriptor[];
   viewId: number | null;
 }) {
@@ -157,7 +156,8 @@ function ListActions({
     CATEGORY_PERMISSIONS[schema.type] && typeof filterValues?.type === 'string' ? filterValues.type : null;
   return (
     <TopToolbar>
-      <FilterButton filters={filters} />
+      <FilterBuilderButton descriptors={descriptors} kept={keptFilters(schema)} />
+      <SortButton descriptors={descriptors} />
       <ResetColumnsButton resource={schema.resource} />
       {canRestore && (
         <Button
@@ -184,19 +184,13 @@ function ListActions({
   );
 }
 
-export function listFilters(descriptors: FieldDescriptor[]): ReactElement[] {
-  const seen = new Set<string>();
-  const elements: ReactElement[] = [<SearchInput source="q" alwaysOn key="q" placeholder="Search" />];
-  for (const descriptor of descriptors) {
-    for (const element of fieldTypeUI(descriptor.type).Filters(descriptor)) {
-      const source = (element.props as { source: string }).source;
-      if (seen.has(source)) continue;
-      seen.add(source);
-      elements.push(element);
-    }
-  }
-  return elements;
-}
+/** The list's one filter input of its own: the search. Every other filter is the filter builder's (views/FilterBuilder). */
+const SEARCH_FILTER: ReactElement[] = [<SearchInput source="q" alwaysOn key="q" placeholder="Search" />];
+
+/** Filter values the builder leaves to other controls: the search, and the category tabs' `type`. */
+const SEARCH_ONLY: ReadonlySet<string> = new Set(['q']);
+const SEARCH_AND_CATEGORY: ReadonlySet<string> = new Set(['q', 'type']);
+const keptFilters = (schema: RecordSchema) => (CATEGORY_PERMISSIONS[schema.type] ? SEARCH_AND_CATEGORY : SEARCH_ONLY);
 
 export function RecordListBody({
   schema,
@@ -251,7 +245,6 @@ export function RecordListBody({
 export default function RecordList({ resource: resourceProp }: { resource?: string }) {
   const { resource, schema, featureOff } = useRecordScreen(resourceProp);
   const descriptors = useVisibleDescriptors(schema);
-  const filters = useMemo(() => listFilters(descriptors), [descriptors]);
   const { canAccess: canDelete = false } = useCanAccess({ resource, action: 'delete' });
   const { canAccess: canEdit = false } = useCanAccess({ resource, action: 'edit' });
   const onError = useListErrorNotice();
@@ -265,8 +258,8 @@ export default function RecordList({ resource: resourceProp }: { resource?: stri
     <List
       resource={resource}
       title={false}
-      filters={filters}
-      actions={<ListActions schema={schema} filters={filters} descriptors={descriptors} viewId={viewId} />}
+      filters={SEARCH_FILTER}
+      actions={<ListActions schema={schema} descriptors={descriptors} viewId={viewId} />}
       perPage={25}
       sort={{ field: '', order: 'ASC' }}
       // A board pages each of its columns itself.

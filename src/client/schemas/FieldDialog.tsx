@@ -179,6 +179,12 @@ export function FieldDialog({
     else setErrors({ ...(outcome.errors ?? {}) });
   };
 
+  /** The type's own options editor shows the messages about the options it edits, beside their inputs. */
+  const editorErrors = Object.fromEntries(
+    Object.entries(errors).flatMap(([key, message]) =>
+      ui.Options && key.startsWith('options.') && !DIALOG_KEYS.has(key.slice(8)) ? [[key.slice(8), message]] : [],
+    ),
+  );
   /** The server's message about one option (`options.<key>`). */
   const optionError = (key: string) => errors[`options.${key}`];
   const otherErrors = Object.entries(errors)
@@ -188,12 +194,6 @@ export function FieldDialog({
         !shownKey(key),
     )
     .map(([, message]) => message);
-  /** The type's own options editor shows the messages about the options it edits, beside their inputs. */
-  const editorErrors = Object.fromEntries(
-    Object.entries(errors).flatMap(([key, message]) =>
-      ui.Options && key.startsWith('options.') && !DIALOG_KEYS.has(key.slice(8)) ? [[key.slice(8), message]] : [],
-    ),
-  );
   function shownKey(key: string) {
     return (
       ['options.pattern', 'options.pattern_message', 'options.default', 'options.min', 'options.max'].includes(key) ||

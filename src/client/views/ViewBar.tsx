@@ -1,7 +1,7 @@
 /**
  * Above a record list: the saved view it shows (by name, with a way back to the whole list), the layout picker
  * (layouts/LayoutPicker.tsx) and "Save as view",
- * which keeps the list's filters (all of them, or any of them) and sort as a named view, shared with one's role
+ * which keeps the list's filters (the filter builder's conditions, views/FilterBuilder.tsx) and sorts as a named view, shared with one's role
  * when the person holds view:share, with any role when they manage roles (docs/views.md). The new view opens at once and is listed in the sidebar.
  */
 import BookmarkAddIcon from '@mui/icons-material/BookmarkAddOutlined';
@@ -15,8 +15,6 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import Radio from '@mui/material/Radio';
-import RadioGroup from '@mui/material/RadioGroup';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useCreate, useGetList, useListContext, useNotify } from 'react-admin';
@@ -25,10 +23,12 @@ import { can } from '../../common/permissions';
 import { useSession } from '../app/hooks';
 import { isApiError } from '../http/errors';
 import type { FieldDescriptor } from '../records/fieldTypes';
+import { countConditions } from './filterBuilder';
 import { LayoutPicker } from './layouts/LayoutPicker';
 import { useLayoutToSave } from './layouts/useLayout';
+import { sortsOf } from './listSorts';
 import type { SavedView } from './useSavedView';
-import { listFiltersAsTree } from './viewFilters';
+import { listViewFilters } from './viewFilters';
 
 interface ViewBarProps {
   resource: string;
@@ -86,7 +86,6 @@ function SaveViewDialog({
   const notify = useNotify();
   const navigate = useNavigate();
   const [name, setName] = useState('');
-  const [join, setJoin] = useState<'all' | 'any'>('all');
   const [sharedRoles, setSharedRoles] = useState<number[]>([]);
   const [error, setError] = useState<string | null>(null);
   const layout = useLayoutToSave();
@@ -101,15 +100,15 @@ function SaveViewDialog({
   const shareable = manager ? roles : mayShare && user?.role ? [{ id: user.role.id, name: user.role.name }] : [];
   const toggleRole = (id: number, on: boolean) =>
     setSharedRoles((current) => (on ? [...current, id] : current.filter((other) => other !== id)));
-  const count = Object.keys(filterValues ?? {}).filter((key) => key !== 'q').length;
+  const filters = listViewFilters(filterValues ?? {}, fields);
+  const count = filters ? countConditions(filters) : 0;
 
   const save = () => {
     if (!name.trim()) {
       setError('Give the view a name.');
       return;
     }
-    const filters = listFiltersAsTree(filterValues ?? {}, join, fields);
-    const sorts = sort?.field ? [{ field: sort.field, order: sort.order === 'DESC' ? 'desc' : 'asc' }] : [];
+    const sorts = sortsOf(sort);
     create(
       'views',
       {
@@ -151,14 +150,6 @@ function SaveViewDialog({
           helperText={error ?? `${count} filter${count === 1 ? '' : 's'} and the sort of this list`}
           slotProps={{ htmlInput: { maxLength: 100 } }}
         />
-        <RadioGroup
-          value={join}
-          onChange={(event) => setJoin(event.target.value as 'all' | 'any')}
-          aria-label="Records shown"
-        >
-          <FormControlLabel value="all" control={<Radio size="small" />} label="Records matching all the filters" />
-          <FormControlLabel value="any" control={<Radio size="small" />} label="Records matching any of the filters" />
-        </RadioGroup>
         {shareable.length > 0 && (
           <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, mt: 1 }}>
             <Box component="legend" sx={{ typography: 'body2', color: 'text.secondary' }}>

@@ -47,7 +47,7 @@ export function registerMapRoutes(fastify: FastifyInstance, ctx: AppContext, ser
       const user = await access(request.user);
       const viewport = parseViewport(request.query, { zoomRequired: true });
       const layers = parseLayers(request.query.layers);
-      return service.markers(user, viewport, layers, await service.filters(request.query));
+      return service.markers(user, viewport, layers, await service.filters(user, request.query));
     },
   );
 

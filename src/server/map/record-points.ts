@@ -11,7 +11,7 @@ import { valueExpression } from '../../common/field-types/sql.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { notFound, ValidationError } from '../http/errors.js';
-import { labelExpression } from '../records/representation.js';
+import { shownLabelExpression } from '../records/representation.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import { schemaStore } from '../schemas/schema-store.js';
 import { CLUSTER_OPTIONS } from './marker-index.js';
@@ -57,19 +57,20 @@ function coordinates(field: string, spec: FieldSpec) {
   };
 }
 
-/** The record types the person may read that have a geo-point or addresses field: the layers the map offers them. */
+/** The record types the person may read that have a geo-point or addresses field they may see: the map's layers for them. */
 export async function pointLayers(ctx: AppContext, user: AuthUser): Promise<PointLayer[]> {
   const layers: PointLayer[] = [];
   const schemas = (await schemaStore(ctx.db).snapshot()).byType;
   for (const def of ctx.resources.all()) {
     if (!def.customFields) continue;
-    const found = geoField(await ctx.records.fields(def));
-    if (!found) continue;
     try {
       ctx.records.authorize(user, def, 'read');
     } catch {
       continue;
     }
+    // Only a geo point the person's role shows them is drawn.
+    const found = geoField(await ctx.records.visibleFields(user, def));
+    if (!found) continue;
     layers.push({
       type: def.type,
       resource: def.name,
@@ -120,7 +121,8 @@ export async function recordPoints(
       by: [`"${field}" is not a geo point or addresses field of this record type that you may see.`],
     });
   const { lat, lng } = coordinates(field, spec);
-  const label = labelExpression(def) ?? sql<string>`''`;
+  // A name made of a field the role hides is not drawn as the point's label.
+  const label = shownLabelExpression(def, (await ctx.records.access.mask(user, def)).hidden) ?? sql<string>`''`;
   const rows = await base
     .select(['t.id', label.as('name'), lat.as('lat'), lng.as('lng')])
     .where(sql<boolean>`${lat} is not null and ${lng} is not null`)

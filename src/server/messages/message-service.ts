@@ -67,7 +67,8 @@ export class MessageService {
     const values = parseInput(input);
     const def = this.ctx.resources.get(personResource(values.person_type))!;
     this.ctx.records.authorize(user, def, 'read');
-    const fields = await this.ctx.records.readerFields(user, await this.ctx.records.fields(def));
+    // Merge fields are those the sender's role shows them.
+    const fields = await this.ctx.records.visibleFields(user, def);
     const unknown = placeholdersOf(`${values.subject ?? ''} ${values.body}`).filter((name) => !(name in fields));
     if (unknown.length)
       throw fieldError(

@@ -73,7 +73,9 @@ export async function writeRecordChanges(
 /** The oldest `limit` changes in the outbox (read outside the transaction that takes them: see takeRecordChanges). */
 export async function pendingRecordChanges(db: Kysely<DB>, limit: number): Promise<RecordChange[]> {
   const rows = await db.selectFrom('record_changes').selectAll().orderBy('id').limit(limit).execute();
-  return rows.map((row) => ({ ...row, id: Number(row.id), record_id: Number(row.record_id) }) as unknown as RecordChange);
+  return rows.map(
+    (row) => ({ ...row, id: Number(row.id), record_id: Number(row.record_id) }) as unknown as RecordChange,
+  );
 }
 
 /**

@@ -198,6 +198,15 @@ export class RecordService {
   }
 
   /**
+   * The fields of `def` this person may see (their role's field rules: a hidden field is not there for them), as they
+   * read them (`readerFields`). Every path that filters, searches or shows a type's fields outside a list asks this.
+   */
+  async visibleFields(user: AuthUser | null, def: ResourceDefinition): Promise<Record<string, FieldSpec>> {
+    const { hidden } = await this.access.mask(user, def);
+    return this.readerFields(user, withoutHidden(await this.fields(def), hidden));
+  }
+
+  /**
    * Rows of `def` the user may read (or change, with `action`), as `t`: soft-deleted rows as `trashed` says, and the
    * person's access policy (access/policy.ts, the one row rule).
    */
@@ -281,7 +290,7 @@ export class RecordService {
     if (query.trashed !== 'without') this.authorize(user, def, 'restore');
     // Fields the person's role hides are not there for them: no filter, sort, search or count by them.
     const { hidden } = await this.access.mask(user, def);
-    const fields = await this.readerFields(user, withoutHidden(await this.fields(def), hidden));
+    const fields = await this.visibleFields(user, def);
     query.filters = await withChoiceKeys(this.db, query.filters, fields);
     let base = await this.visibleRows(this.db, def, user, query.trashed);
     // The list query's `filter[field]=value` and the view filters (`filters=`), through the one filter compiler.

@@ -81,6 +81,11 @@ export function changesOf(before: Record<string, any>, after: Record<string, any
       continue;
     }
     const old = before[key] ?? null;
+    // A value where there was none (every value of a record created, row after row of an import): nothing to compare.
+    if (old === null) {
+      if (value !== undefined && value !== null) changes[key] = [null, value];
+      continue;
+    }
     if (!sameValue(old, value ?? null)) changes[key] = [old, value ?? null];
   }
   return changes;

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Feature, FeaturePlugin } from '../app-context.js';
-import { WEBHOOK_DELIVERY_JOB, WebhookDeliveries } from './deliveries.js';
+import { DELIVERIES_TOGETHER, WEBHOOK_DELIVERY_JOB, WebhookDeliveries } from './deliveries.js';
 import { registerWebhookRoutes } from './routes.js';
 import { WebhookService } from './webhook-service.js';
 
@@ -19,7 +19,9 @@ const webhooks: FeaturePlugin = async (app, { ctx }) => {
   const deliveries = new WebhookDeliveries(ctx, () => app.jobs.wake());
   const service = new WebhookService(ctx, deliveries);
   app.decorate('webhooks', service);
-  app.jobs.register(WEBHOOK_DELIVERY_JOB, (payload, job) => deliveries.attempt(Number(payload.delivery_id), job));
+  app.jobs.register(WEBHOOK_DELIVERY_JOB, (payload, job) => deliveries.attempt(Number(payload.delivery_id), job), {
+    together: DELIVERIES_TOGETHER,
+  });
   registerWebhookRoutes(app, service);
 };
 

@@ -5,16 +5,7 @@
  * menu) changes that one field through the data provider's update, the same write as the record's form: the server's
  * rules and validation apply, and a refused change snaps the card back with the server's reason.
  */
-import {
-  DndContext,
-  type DragEndEvent,
-  KeyboardSensor,
-  PointerSensor,
-  useDraggable,
-  useDroppable,
-  useSensor,
-  useSensors,
-} from '@dnd-kit/core';
+import { DndContext, type DragEndEvent, useDroppable } from '@dnd-kit/core';
 import MoreIcon from '@mui/icons-material/MoreVert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -25,7 +16,7 @@ import Link from '@mui/material/Link';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
-import { type KeyboardEvent, useCallback, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useGetList, useListContext } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 import type { FieldDescriptor } from '../../records/fieldTypes';
@@ -33,13 +24,15 @@ import { useRecordMutations } from '../../records/mutations';
 import { recordPath } from '../../records/recordPath';
 import { recordLabel } from '../../records/schema';
 import { type KanbanColumn, useKanbanColumns } from './kanbanColumns';
+import { useMovable, useMoveSensors, usePendingMoves } from './movable';
 
 /** Cards a column shows at first, and how many more each "Show more" adds. */
 export const KANBAN_PAGE = 50;
 
 type CardRecord = { id: number | string } & Record<string, unknown>;
 /** Cards moved on this screen whose write has not been answered yet: where they are shown meanwhile. */
-type Moves = ReadonlyMap<CardRecord['id'], { to: KanbanColumn['value']; record: CardRecord }>;
+type Move = { to: KanbanColumn['value']; record: CardRecord };
+type Moves = ReadonlyMap<CardRecord['id'], Move>;
 
 const columnKey = (value: KanbanColumn['value']) => (value === null ? 'none' : String(value));
 
@@ -55,27 +48,20 @@ export function KanbanBoard({ resource, field, viewId, plural }: KanbanBoardProp
   const { filterValues } = useListContext();
   const { columns, isPending } = useKanbanColumns(field);
   const { update } = useRecordMutations(resource);
-  const [moves, setMoves] = useState<Moves>(new Map());
-  const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
-    useSensor(KeyboardSensor),
-  );
+  const { pending: moves, begin, end } = usePendingMoves<CardRecord['id'], Move>();
+  const sensors = useMoveSensors();
 
   const move = useCallback(
     async (record: CardRecord, to: KanbanColumn['value']) => {
       const from = (record[field.slug] ?? null) as KanbanColumn['value'];
       if (columnKey(from) === columnKey(to)) return;
-      setMoves((current) => new Map(current).set(record.id, { to, record }));
+      begin(record.id, { to, record });
       const label = columns.find((column) => columnKey(column.value) === columnKey(to))?.label ?? '';
       // A refused move (422, 403, 409) is told by the server's message; the card goes back where it was.
       await update(record.id, { [field.slug]: to }, record, `${recordLabel(record)} moved to ${label}.`);
-      setMoves((current) => {
-        const next = new Map(current);
-        next.delete(record.id);
-        return next;
-      });
+      end(record.id);
     },
-    [columns, field.slug, update],
+    [columns, field.slug, update, begin, end],
   );
 
   const onDragEnd = (event: DragEndEvent) => {
@@ -207,32 +193,21 @@ interface CardProps {
 }
 
 function KanbanCard({ resource, field, record, here, neighbours, columns, onMove }: CardProps) {
-  const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({
-    id: `card-${record.id}`,
-    data: { record },
+  // Ctrl+← / Ctrl+→ move the focused card to the next column (dnd-kit's own keys: Space, the arrows, Space).
+  const movable = useMovable(`card-${record.id}`, { record }, (key) => {
+    const to = key === 'ArrowLeft' ? neighbours.previous : key === 'ArrowRight' ? neighbours.next : null;
+    if (to) onMove(record, to.value);
+    return Boolean(to);
   });
   const [menu, setMenu] = useState<HTMLElement | null>(null);
   const name = recordLabel(record) || `#${record.id}`;
-  // Ctrl+← / Ctrl+→ move the focused card to the next column (dnd-kit's own keys: Space, the arrows, Space).
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (!event.ctrlKey && !event.metaKey) return;
-    const to = event.key === 'ArrowLeft' ? neighbours.previous : event.key === 'ArrowRight' ? neighbours.next : null;
-    if (!to) return;
-    event.preventDefault();
-    onMove(record, to.value);
-  };
   return (
     <Box component="li">
       <Card
-        ref={setNodeRef}
+        ref={movable.ref}
         variant="outlined"
         data-testid="kanban-card"
-        {...attributes}
-        {...listeners}
-        onKeyDown={(event) => {
-          onKeyDown(event);
-          if (!event.defaultPrevented) listeners?.onKeyDown?.(event);
-        }}
+        {...movable.props}
         aria-roledescription="card"
         aria-label={`${name}, in ${here.label}. Ctrl and an arrow key moves it to the next column.`}
         sx={{
@@ -240,12 +215,7 @@ function KanbanCard({ resource, field, record, here, neighbours, columns, onMove
           display: 'flex',
           alignItems: 'center',
           gap: 0.5,
-          cursor: 'grab',
-          touchAction: 'manipulation',
-          opacity: isDragging ? 0.6 : 1,
-          transform: transform ? `translate3d(${transform.x}px, ${transform.y}px, 0)` : undefined,
-          position: isDragging ? 'relative' : undefined,
-          zIndex: isDragging ? 10 : undefined,
+          ...movable.sx,
         }}
       >
         <Link

@@ -2,16 +2,16 @@
  * One event of the calendar: the record's name (a link that opens it), draggable to another day, moved by keys on
  * its focus (Ctrl+← / Ctrl+→ a day, Ctrl+↑ / Ctrl+↓ a week) or by its menu.
  */
-import { useDraggable } from '@dnd-kit/core';
 import MoreIcon from '@mui/icons-material/MoreVert';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
-import { type KeyboardEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { recordPath } from '../../../records/recordPath';
+import { useMovable } from '../movable';
 import { longDay } from './calendarDates';
 
 export type CalendarRecord = { id: number | string } & Record<string, unknown>;
@@ -44,30 +44,19 @@ interface CalendarEventProps {
 }
 
 export function CalendarEvent({ resource, event, day, onMove, dense = false }: CalendarEventProps) {
-  const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({
-    id: `event-${event.record.id}-${day}`,
-    data: { record: event.record, day },
+  const movable = useMovable(`event-${event.record.id}-${day}`, { record: event.record, day }, (key) => {
+    const days = KEY_DAYS[key];
+    if (days) onMove(event.record, days);
+    return Boolean(days);
   });
   const [menu, setMenu] = useState<HTMLElement | null>(null);
-  const onKeyDown = (keyEvent: KeyboardEvent) => {
-    if (!keyEvent.ctrlKey && !keyEvent.metaKey) return;
-    const days = KEY_DAYS[keyEvent.key];
-    if (!days) return;
-    keyEvent.preventDefault();
-    onMove(event.record, days);
-  };
   const span = event.first === event.last ? longDay(event.first) : `${longDay(event.first)} to ${longDay(event.last)}`;
   return (
     <Box
-      ref={setNodeRef}
+      ref={movable.ref}
       data-testid="calendar-event"
       data-record-id={event.record.id}
-      {...attributes}
-      {...listeners}
-      onKeyDown={(keyEvent) => {
-        onKeyDown(keyEvent);
-        if (!keyEvent.defaultPrevented) listeners?.onKeyDown?.(keyEvent);
-      }}
+      {...movable.props}
       aria-roledescription="event"
       aria-label={`${event.name}, ${span}. Ctrl and an arrow key moves it by a day or a week.`}
       sx={{
@@ -80,12 +69,7 @@ export function CalendarEvent({ resource, event, day, onMove, dense = false }: C
         borderColor: 'primary.light',
         px: 0.5,
         fontSize: dense ? 12 : 14,
-        cursor: 'grab',
-        touchAction: 'manipulation',
-        opacity: isDragging ? 0.6 : 1,
-        transform: transform ? `translate3d(${transform.x}px, ${transform.y}px, 0)` : undefined,
-        position: isDragging ? 'relative' : undefined,
-        zIndex: isDragging ? 10 : undefined,
+        ...movable.sx,
         '&:focus-visible': { outline: 2, outlineColor: 'primary.main', outlineStyle: 'solid' },
       }}
     >

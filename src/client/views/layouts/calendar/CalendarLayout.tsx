@@ -5,7 +5,7 @@
  * through the data provider's update, the same write as the record's form: a refused change snaps back with the
  * server's reason. An event's name opens the record.
  */
-import { DndContext, type DragEndEvent, KeyboardSensor, PointerSensor, useSensor, useSensors } from '@dnd-kit/core';
+import { DndContext, type DragEndEvent } from '@dnd-kit/core';
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import Alert from '@mui/material/Alert';
@@ -20,6 +20,7 @@ import { useGetList, useListContext, useNotify } from 'react-admin';
 import type { FieldDescriptor } from '../../../records/fieldTypes';
 import { useRecordMutations } from '../../../records/mutations';
 import { recordLabel } from '../../../records/schema';
+import { useMoveSensors, usePendingMoves } from '../movable';
 import { CalendarAgenda } from './CalendarAgenda';
 import type { CalendarEventData, CalendarRecord } from './CalendarEvent';
 import { CalendarGrid } from './CalendarGrid';
@@ -63,11 +64,8 @@ export function CalendarLayout({ resource, field, end, viewId, plural, initialMo
   const [mode, setMode] = useState<CalendarMode>(initialMode);
   const [anchor, setAnchor] = useState(() => dayKey(new Date()));
   /** Events moved here whose write is not answered yet: shown where they were moved to meanwhile. */
-  const [moves, setMoves] = useState<ReadonlyMap<CalendarRecord['id'], CalendarRecord>>(new Map());
-  const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
-    useSensor(KeyboardSensor),
-  );
+  const { pending: moves, begin, end: settle } = usePendingMoves<CalendarRecord['id'], CalendarRecord>();
+  const sensors = useMoveSensors();
   const start = useMemo(() => ({ slug: field.slug, kind: kindOf(field) }), [field]);
   const finish = useMemo(() => (end ? { slug: end.slug, kind: kindOf(end) } : null), [end]);
   const range = useMemo(() => visibleRange(mode, anchor), [mode, anchor]);
@@ -103,18 +101,14 @@ export function CalendarLayout({ resource, field, end, viewId, plural, initialMo
       if (finish && record[finish.slug]) changes[finish.slug] = moveValue(record[finish.slug], finish.kind, days);
       const to = dayOfValue(changes[start.slug], start.kind);
       if (!to) return;
-      setMoves((current) => new Map(current).set(record.id, { ...record, ...changes }));
+      begin(record.id, { ...record, ...changes });
       const name = recordLabel(record) || `#${record.id}`;
       // A refused change (422, 403) is told by the server's message; a conflict (409) too. The event goes back.
       const outcome = await update(record.id, changes, record, `${name} moved to ${longDay(to)}.`);
       if (outcome.conflict) notify(outcome.conflict, { type: 'error' });
-      setMoves((current) => {
-        const next = new Map(current);
-        next.delete(record.id);
-        return next;
-      });
+      settle(record.id);
     },
-    [start, finish, update, notify],
+    [start, finish, update, notify, begin, settle],
   );
 
   const onDragEnd = (event: DragEndEvent) => {

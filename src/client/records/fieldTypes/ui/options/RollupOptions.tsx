@@ -5,6 +5,7 @@
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
+import { useEffect } from 'react';
 import { ROLLUP_FUNCTIONS } from '../../../../../common/field-types/rollup';
 import { useMainData } from '../../../../app/hooks';
 import type { ViewFilterGroup } from '../../../../views/viewFilters';
@@ -31,6 +32,11 @@ export function RollupOptions({ options, onChange, schema, errors = {} }: Option
         : '';
   const chosen = related.find((one) => `${one.key}:${one.value}` === current);
   const fn = typeof options.function === 'string' ? options.function : 'count';
+  // A new rollup counts until another function is chosen.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the editor opens
+  useEffect(() => {
+    if (typeof options.function !== 'string') onChange({ ...options, function: fn });
+  }, []);
   const dated = fn === 'min' || fn === 'max';
   const fields = (chosen?.other.fields ?? []).filter((field) => {
     const kind = kindOfField(field);
