@@ -25,3 +25,35 @@ export interface PublicFormPage {
 
 /** The name of the hidden field people never see and bots fill in: a submission with it is dropped. */
 export const HONEYPOT_FIELD = 'website';
+
+/** A published form as its administrators read it (GET /api/public-forms adds `submissions`, how many it has had). */
+export interface PublicForm {
+  id: number;
+  slug: string;
+  title: string;
+  kind: 'record' | 'card';
+  record_type: string;
+  fields: string[];
+  intro: string | null;
+  thank_you: string;
+  consent_text: string | null;
+  campaign_id: number | null;
+  actor_id: number;
+  enabled: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One submission of a form: what was sent, from where, and for a card whether its signer confirmed it. */
+export interface Submission {
+  id: number;
+  form_id: number;
+  record_type: string;
+  record_id: number | null;
+  submitted: Record<string, unknown>;
+  ip: string;
+  user_agent: string | null;
+  confirm_via: 'email' | 'sms' | null;
+  confirmed_at: string | null;
+  created_at: string;
+}

@@ -4,14 +4,13 @@
  * confirms the card there with the code a fake SMS provider on loopback received, and the administrator sees the
  * confirmed card listed with its receipt. An organizer has no entry in the menu and is told in plain words.
  */
-import http from 'node:http';
 import { expect, type Page, test } from '@playwright/test';
-import { SMS_PROVIDER_PORT } from '../../playwright.config';
+import { startFakeSmsProvider } from './fake-sms-provider';
 import { Api, signIn, USER_PASSWORD } from './support';
 
 let api: Api;
-let provider: http.Server;
-const texts: URLSearchParams[] = [];
+let provider: Awaited<ReturnType<typeof startFakeSmsProvider>> | undefined;
+let texts: URLSearchParams[] = [];
 const stamp = Date.now().toString().slice(-6);
 const campaignName = `Bayview drywall ${stamp}`;
 const organizer = { email: `forms-organizer-${stamp}@example.com`, password: USER_PASSWORD };
@@ -19,16 +18,8 @@ const organizer = { email: `forms-organizer-${stamp}@example.com`, password: USE
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  provider = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      texts.push(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
-      response.setHeader('content-type', 'application/json');
-      response.end(JSON.stringify({ sid: `SM${texts.length}` }));
-    });
-  });
-  await new Promise<void>((resolve) => provider.listen(SMS_PROVIDER_PORT, '127.0.0.1', resolve));
+  provider = await startFakeSmsProvider();
+  texts = provider.texts;
   api = await Api.signIn();
   await api.post('/api/campaigns', { name: campaignName, unit_size: 20 });
   const roles = await api.get<{ data: Array<{ id: number; slug: string }> }>('/api/roles?per_page=-1');
@@ -43,7 +34,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await api?.dispose();
-  await new Promise<void>((resolve) => (provider ? provider.close(() => resolve()) : resolve()));
+  await provider?.close();
 });
 
 async function fitsTheWidth(page: Page) {

@@ -3,29 +3,20 @@
  * page loads none of the app (under 100 KB of script), the card is confirmed with the code a fake SMS provider on
  * loopback received, and only then counts toward the campaign; the receipt is a PDF.
  */
-import http from 'node:http';
 import { expect, test } from '@playwright/test';
-import { SMS_PROVIDER_PORT } from '../../playwright.config';
+import { startFakeSmsProvider } from './fake-sms-provider';
 import { Api, axeViolations } from './support';
 
 let api: Api;
-let provider: http.Server;
-const texts: URLSearchParams[] = [];
+let provider: Awaited<ReturnType<typeof startFakeSmsProvider>> | undefined;
+let texts: URLSearchParams[] = [];
 const stamp = Date.now().toString().slice(-6);
 const slug = `card-${stamp}`;
 let campaignId: number;
 
 test.beforeAll(async () => {
-  provider = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      texts.push(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
-      response.setHeader('content-type', 'application/json');
-      response.end(JSON.stringify({ sid: `SM${texts.length}` }));
-    });
-  });
-  await new Promise<void>((resolve) => provider.listen(SMS_PROVIDER_PORT, '127.0.0.1', resolve));
+  provider = await startFakeSmsProvider();
+  texts = provider.texts;
   api = await Api.signIn();
   campaignId = (
     await api.post<{ data: { id: number } }>('/api/campaigns', { name: `Harbor drywall ${stamp}`, unit_size: 20 })
@@ -42,7 +33,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await api?.dispose();
-  await new Promise<void>((resolve) => (provider ? provider.close(() => resolve()) : resolve()));
+  await provider?.close();
 });
 
 const cards = async () =>

@@ -16,10 +16,11 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useState } from 'react';
+import type { PublicForm } from '../../common/public-forms';
 import { useMainData } from '../app/hooks';
 import { isApiError } from '../http/errors';
 import type { SchemaField } from '../system/types';
-import { type PublicForm, type PublicFormInput, usePublicFormsApi } from './api';
+import { type PublicFormInput, usePublicFormsApi } from './api';
 
 export interface CampaignChoice {
   id: number;

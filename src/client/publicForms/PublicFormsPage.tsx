@@ -15,7 +15,7 @@ import { Title, useNotify } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 import { useMainData } from '../app/hooks';
 import { useAppDataProvider } from '../records/hooks';
-import { type PublicForm, usePublicFormsApi } from './api';
+import { type ListedForm as PublicForm, usePublicFormsApi } from './api';
 import { ManagerOnly } from './ManagerOnly';
 import { type CampaignChoice, PublicFormDialog } from './PublicFormDialog';
 import { PublicLink } from './PublicLink';

@@ -11,8 +11,9 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { Title } from 'react-admin';
 import { Link as RouterLink, useParams } from 'react-router-dom';
+import type { PublicForm, Submission } from '../../common/public-forms';
 import { formatDateTime } from '../i18n/dates';
-import { type PublicForm, type Submission, usePublicFormsApi } from './api';
+import { usePublicFormsApi } from './api';
 import { ManagerOnly } from './ManagerOnly';
 import { PublicLink } from './PublicLink';
 

@@ -2,12 +2,18 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { HONEYPOT_FIELD, type PublicField, type PublicFormPage } from '../../common/public-forms.js';
+import {
+  HONEYPOT_FIELD,
+  type PublicField,
+  type PublicForm,
+  type PublicFormPage,
+  type Submission,
+} from '../../common/public-forms.js';
 import type { Feature, FeaturePlugin } from '../app-context.js';
 import { answer, idParams, messageAnswer, noBody, noQuery, pdfFile } from '../http/contracts.js';
 import { notFound } from '../http/errors.js';
 import { cardReceipt } from './card-receipt.js';
-import { type PublicForm, PublicFormService, type Submission } from './public-form-service.js';
+import { PublicFormService } from './public-form-service.js';
 
 /** A submission's body: a few kilobytes at most, so a flood of large posts costs little (413 past it). */
 const SUBMISSION_BYTES = 32 * 1024;

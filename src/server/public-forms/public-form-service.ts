@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import type { PublicField, PublicFormPage } from '../../common/public-forms.js';
+import type { PublicField, PublicForm, PublicFormPage, Submission } from '../../common/public-forms.js';
 import { slugify } from '../../common/slugs.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
@@ -8,23 +8,6 @@ import { campaignCardsResource } from '../campaigns/campaign-cards-resource.js';
 import { conflict, fieldError, forbidden, HttpError, notFound, ValidationError } from '../http/errors.js';
 import { normaliseEmail, normalisePhone, sendSms } from '../messages/sms-provider.js';
 import { CARD_FIELDS, publicFieldsOf } from './public-fields.js';
-
-export interface PublicForm {
-  id: number;
-  slug: string;
-  title: string;
-  kind: 'record' | 'card';
-  record_type: string;
-  fields: string[];
-  intro: string | null;
-  thank_you: string;
-  consent_text: string | null;
-  campaign_id: number | null;
-  actor_id: number;
-  enabled: boolean;
-  created_at: string;
-  updated_at: string;
-}
 
 export interface PublicFormInput {
   title: string;
@@ -57,19 +40,6 @@ export interface SignedCard {
   signed_at: string;
   ip: string;
   user_agent: string | null;
-}
-
-export interface Submission {
-  id: number;
-  form_id: number;
-  record_type: string;
-  record_id: number | null;
-  submitted: Record<string, unknown>;
-  ip: string;
-  user_agent: string | null;
-  confirm_via: 'email' | 'sms' | null;
-  confirmed_at: string | null;
-  created_at: string;
 }
 
 const MAX_CODE_ATTEMPTS = 5;
