@@ -77,8 +77,8 @@ function PublicForms() {
       <Title title="Public forms" />
       <Stack
         direction="row"
-        spacing={2}
-        sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', gap: 1 }}
+        useFlexGap
+        sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', gap: 2 }}
       >
         <Typography color="text.secondary" sx={{ flex: '1 1 280px' }}>
           Forms anyone can fill in without signing in: a sign-up form of any record type, or an authorization card that
