@@ -155,7 +155,8 @@ function ListActions({
   const category =
     CATEGORY_PERMISSIONS[schema.type] && typeof filterValues?.type === 'string' ? filterValues.type : null;
   return (
-    <TopToolbar>
+    // Wraps rather than running off the screen: a person type's list has eight actions, more than 390 px hold.
+    <TopToolbar sx={{ flexWrap: 'wrap', rowGap: 0.5, justifyContent: { xs: 'flex-start', md: 'flex-end' } }}>
       <FilterBuilderButton descriptors={descriptors} kept={keptFilters(schema)} />
       <SortButton descriptors={descriptors} />
       <ResetColumnsButton resource={schema.resource} />
