@@ -330,3 +330,23 @@ describe('an e-signed card', () => {
     expect(staff.status).toBe(404);
   });
 });
+
+describe('unpublishing', () => {
+  it('deletes a form nobody has sent, and refuses to delete one with submissions (their record is kept)', async () => {
+    const forms = (await admin.get('/api/public-forms')).body.data as Array<{ id: number; slug: string }>;
+    const card = forms.find((form) => form.slug === 'drywall-union-card')!;
+    const refused = await admin.delete(`/api/public-forms/${card.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(/close it instead/);
+    expect((await visitor().get('/api/public-forms/by-slug/drywall-union-card')).status).toBe(200);
+    const unused = await admin.post('/api/public-forms', {
+      title: 'Nobody sends this',
+      kind: 'record',
+      record_type: 'contact',
+      fields: ['first_name', 'last_name', 'email'],
+      thank_you: 'Thanks.',
+    });
+    expect(unused.status, JSON.stringify(unused.body)).toBe(201);
+    expect((await admin.delete(`/api/public-forms/${unused.body.data.id}`)).status).toBe(204);
+  });
+});

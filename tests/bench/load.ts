@@ -94,7 +94,12 @@ export async function describeAccount(
   cookie: string,
 ): Promise<Account> {
   const sites = (await getJson(baseUrl, '/api/sites?per_page=200', cookie)).data as Array<Record<string, any>>;
-  const tasks = (await getJson(baseUrl, '/api/tasks?per_page=200', cookie)).data as Array<Record<string, any>>;
+  // The tasks a person may change are their own (the owner rule): the mix completes only those.
+  const me = (await getJson(baseUrl, '/api/auth/check', cookie)).data.id as number;
+  const mine = encodeURIComponent(JSON.stringify({ assignee_id: me }));
+  const tasks = (await getJson(baseUrl, `/api/tasks?per_page=200&filter=${mine}`, cookie)).data as Array<
+    Record<string, any>
+  >;
   const contacts = (await getJson(baseUrl, '/api/contacts?per_page=100', cookie)).data as Array<Record<string, any>>;
   const located = sites.filter(
     (s) => Number.isFinite(Number(s.latitude)) && Number.isFinite(Number(s.longitude)) && s.latitude !== null,

@@ -148,7 +148,7 @@ const publicForms: FeaturePlugin = async (fastify, { ctx }) => {
   );
   app.delete(
     '/api/public-forms/:id',
-    { schema: { params: idParams, body: noBody, response: { 204: z.null() } }, config: manage },
+    { schema: { params: idParams, body: noBody, response: { 204: z.null(), 409: messageAnswer } }, config: manage },
     async (request, reply) => {
       await service.remove(request.user, request.params.id);
       return reply.status(204).send(null);

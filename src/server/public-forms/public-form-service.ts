@@ -167,6 +167,16 @@ export class PublicFormService {
 
   async remove(user: AuthUser | null, id: number) {
     this.assertManager(user);
+    // A submission is a signed card's audit trail: deleting the form would delete it with it (the foreign key cascades).
+    const sent = await this.ctx.db
+      .selectFrom('public_submissions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('form_id', '=', id)
+      .executeTakeFirstOrThrow();
+    if (Number(sent.n) > 0)
+      throw conflict(
+        `This form has ${Number(sent.n).toLocaleString('en-US')} submissions, kept as their record: close it instead of deleting it.`,
+      );
     const row = await this.ctx.db.deleteFrom('public_forms').where('id', '=', id).returning('id').executeTakeFirst();
     if (!row) throw notFound(`No public form has the id ${id}.`);
   }

@@ -51,19 +51,20 @@ export async function writeRecordChanges(
       record: change.record ?? null,
     }));
   if (!rows.length) return;
-  const { rows: written } = await sql<{ n: number }>`with watched as (
+  // One plain INSERT, not a WITH: the write tracking (db/write-tracking.ts) knows the one table it writes, where a
+  // statement of unknown tables would count as a write to the account tables and drop every kept session.
+  const { rows: written } = await sql<{ one: number }>`insert into record_changes
+      (record_type, record_id, event, changes, user_id, cause, record)
+    select x.type, x.id, x.event, x.changes, ${userId}::integer, x.cause, x.record
+    from json_to_recordset(${JSON.stringify(rows)}::json)
+      as x(type text, id integer, event text, changes jsonb, cause jsonb, record jsonb)
+    where x.type in (
       select record_type from automations
       where enabled and deleted_at is null and trigger->>'kind' in ('created', 'updated', 'deleted', 'field_changed')
       union select record_type from webhooks where deleted_at is null and paused_at is null
-    ), inserted as (
-      insert into record_changes (record_type, record_id, event, changes, user_id, cause, record)
-      select x.type, x.id, x.event, x.changes, ${userId}::integer, x.cause, x.record
-      from json_to_recordset(${JSON.stringify(rows)}::json)
-        as x(type text, id integer, event text, changes jsonb, cause jsonb, record jsonb)
-      where x.type in (select record_type from watched)
-      returning 1
-    ) select count(*)::int as n from inserted`.execute(trx);
-  if (!Number(written[0]?.n)) return;
+    )
+    returning 1 as one`.execute(trx);
+  if (!written.length) return;
   // A job already running may have read the outbox before this commits: only a queued one is sure to see it.
   await sql`insert into jobs (type, payload, run_at)
     select ${RECORD_CHANGES_JOB}, '{}'::jsonb, now()

@@ -1,0 +1,15 @@
+import { chromium } from 'playwright-core';
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox','--disable-gpu','--disable-background-networking'] });
+const width = Number(process.argv[2] ?? 390);
+const p = await b.newPage({ viewport: { width, height: 844 } });
+await p.goto('http://127.0.0.1:8510/login');
+await p.getByLabel('Email').fill('admin@example.com');
+await p.getByLabel('Password').fill('admin-password-123');
+await p.getByRole('button', { name: /sign in/i }).click();
+await p.waitForTimeout(2500);
+await p.goto('http://127.0.0.1:8510' + (process.argv[3] ?? '/sites'));
+await p.waitForTimeout(3500);
+await p.screenshot({ path: `/tmp/shot-${width}.png` });
+const info = await p.evaluate(() => [...document.querySelectorAll('main button, main a')].slice(0,12).map(e => { const r = e.getBoundingClientRect(); return `${e.tagName} "${e.getAttribute('aria-label') ?? e.textContent?.trim()}" x=${Math.round(r.x)} w=${Math.round(r.width)}`; }));
+console.log(info.join('\n'));
+await b.close();
