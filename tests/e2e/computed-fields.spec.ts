@@ -37,16 +37,18 @@ for (const width of [1280, 390]) {
   }) => {
     test.setTimeout(240_000);
     const stamp = `${Date.now().toString().slice(-5)}w${width}`;
-    const crew = await makeType(`Crew${stamp}`, [{ name: 'Size', type: 'number' }]);
+    // Field names no other spec uses: two app-made types with one slug of two kinds cannot yet share custom_records'
+    // expression indexes (see docs/records.md, "Known problems").
+    const crew = await makeType(`Crew${stamp}`, [{ name: 'Headcount', type: 'number' }]);
     const job = await makeType(`Job${stamp}`, [
       { name: 'Estimate', type: 'number' },
       { name: 'Crew', type: 'relation', options: { target: crew.type } },
     ]);
     const shift = await makeType(`Shift${stamp}`, [
       { name: 'Job', type: 'relation', options: { target: job.type } },
-      { name: 'Hours', type: 'number' },
+      { name: 'Shift hours', type: 'number' },
     ]);
-    const big = (await api.post<{ data: { id: number } }>(`/api/${crew.resource}`, { name: 'Big crew', size: 12 }))
+    const big = (await api.post<{ data: { id: number } }>(`/api/${crew.resource}`, { name: 'Big crew', headcount: 12 }))
       .data;
     const roof = (
       await api.post<{ data: { id: number } }>(`/api/${job.resource}`, { name: 'Roof', estimate: 1000, crew: big.id })
@@ -59,7 +61,7 @@ for (const width of [1280, 390]) {
       [roof.id, 8],
       [yard.id, 2],
     ])
-      await api.post(`/api/${shift.resource}`, { name: `Shift ${hours}h`, job: on, hours });
+      await api.post(`/api/${shift.resource}`, { name: `Shift ${hours}h`, job: on, shift_hours: hours });
 
     // The administrator adds the three fields in the dialog.
     const admin = await browser.newPage({ viewport: { width, height: 900 } });
@@ -80,7 +82,7 @@ for (const width of [1280, 390]) {
 
     dialog = await addField('Crew size', 'Lookup');
     await choose(admin, dialog, 'Through the relation', `Crew (Crew${stamp})`);
-    await choose(admin, dialog, `Field of the Crew${stamp} shown`, 'Size');
+    await choose(admin, dialog, `Field of the Crew${stamp} shown`, 'Headcount');
     await dialog.getByRole('button', { name: 'Add field' }).click();
     await expect(dialog).toHaveCount(0);
 
@@ -90,10 +92,10 @@ for (const width of [1280, 390]) {
     await expect(dialog.getByText(/Roll up either the records pointing at this one/)).toBeVisible();
     await choose(admin, dialog, 'Related records', `Shift${stamp}s (their Job)`);
     await choose(admin, dialog, 'Function', 'Total of');
-    await choose(admin, dialog, 'Field', 'Hours');
+    await choose(admin, dialog, 'Field', 'Shift hours');
     await dialog.getByRole('button', { name: 'Add a condition' }).click();
     const where = dialog.getByTestId('rollup-where');
-    await choose(admin, where, 'Field', 'Hours');
+    await choose(admin, where, 'Field', 'Shift hours');
     await choose(admin, where, 'Is', 'is at least');
     await where.getByLabel('Value').fill('5');
     await admin.screenshot({ path: test.info().outputPath(`rollup-dialog-${width}.png`), fullPage: true });
@@ -103,12 +105,12 @@ for (const width of [1280, 390]) {
       `/api/schema-fields?filter[schema_id]=${job.id}&per_page=-1`,
     );
     const options = (slug: string) => fields.data.find((field) => field.slug === slug)?.options;
-    expect(options('crew_size')).toMatchObject({ through: 'crew', field: 'size', result: 'number' });
+    expect(options('crew_size')).toMatchObject({ through: 'crew', field: 'headcount', result: 'number' });
     expect(options('long_shift_hours')).toMatchObject({
       from: `${shift.type}.job`,
       function: 'sum',
-      field: 'hours',
-      where: { all: [{ field: 'hours', op: 'gte', value: 5 }] },
+      field: 'shift_hours',
+      where: { all: [{ field: 'shift_hours', op: 'gte', value: 5 }] },
     });
     await admin.close();
 
