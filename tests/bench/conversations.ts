@@ -8,19 +8,12 @@ import { performance } from 'node:perf_hooks';
 import { request, signIn } from './lib/http.js';
 import { percentile } from './lib/percentile.js';
 import { freePort, loadAverage, makeTempFolder, procCpuMs, removeTempFolder, startServer } from './lib/server.js';
-import { ADMIN_EMAIL, PASSWORD } from './load.js';
+import { ADMIN_EMAIL, getJson, PASSWORD } from './load.js';
 import { type BenchRow, row } from './types.js';
 
 const AREA = 'conversations';
 const COUNT = Number(process.env.BENCH_CONVERSATIONS ?? 400);
 const WARMUP = 20;
-
-async function getJson(baseUrl: string, path: string, cookie: string) {
-  const response = await request(`${baseUrl}${path}`, { headers: { cookie } });
-  if (response.status !== 200)
-    throw new Error(`GET ${path} answered ${response.status}: ${response.body.slice(0, 300)}`);
-  return JSON.parse(response.body);
-}
 
 export async function benchConversations(): Promise<BenchRow[]> {
   const dataDir = makeTempFolder('om-bench-conversations-');

@@ -80,7 +80,8 @@ function digits(n: number, radices: number[]): number[] {
   });
 }
 
-async function getJson(baseUrl: string, path: string, cookie: string) {
+/** A GET as the signed-in person, its JSON body; anything but 200 throws with the answer. */
+export async function getJson(baseUrl: string, path: string, cookie: string) {
   const response = await request(`${baseUrl}${path}`, { headers: { cookie } });
   if (response.status !== 200)
     throw new Error(`GET ${path} answered ${response.status}: ${response.body.slice(0, 300)}`);
