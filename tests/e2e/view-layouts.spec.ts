@@ -161,6 +161,9 @@ for (const width of [1280, 390]) {
   }) => {
     const name = `Picked P${stamp} ${width}`;
     const kickoff = dayOfThisMonth(20);
+    // Three more sites that day: once saved, the view (which keeps no search) lists more than a month's day shows.
+    for (const n of [1, 2, 3])
+      await api.post('/api/sites', { name: `Crowd ${n} P${stamp} ${width}`, type: 'union', kickoff_date: kickoff });
     await api.post('/api/sites', { name, type: 'union', kickoff_date: kickoff });
     const page = await browser.newPage({ viewport: { width, height: width > 500 ? 900 : 844 } });
     const filter = encodeURIComponent(JSON.stringify({ q: name }));
@@ -188,6 +191,9 @@ for (const width of [1280, 390]) {
     const view = await api.get<{ data: { layout: string; settings: Record<string, unknown> } }>(`/api/views/${saved}`);
     expect(view.data.layout).toBe('calendar');
     expect(view.data.settings).toMatchObject({ field: 'kickoff_date' });
+    // "+ n more" opens that day's week, where every event of the day is listed.
+    await day(page, kickoff).getByRole('button', { name: /more on .*: show the week/ }).click();
+    await expect(page.getByRole('button', { name: 'Week', pressed: true })).toBeVisible();
     await expect(event(day(page, kickoff), name)).toBeVisible();
 
     // Back to the table.

@@ -4,6 +4,7 @@
  */
 import { useDroppable } from '@dnd-kit/core';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { CalendarEvent, type CalendarEventData, type CalendarRecord } from './CalendarEvent';
 import { type CalendarMode, dayKey, daysOf, longDay, parseDay } from './calendarDates';
@@ -20,9 +21,11 @@ interface CalendarGridProps {
   events: CalendarEventData[];
   label: string;
   onMove: (record: CalendarRecord, days: number) => void;
+  /** Opens the week of a month's day whose events did not all fit ("+ n more"). */
+  onShowWeek: (day: string) => void;
 }
 
-export function CalendarGrid({ resource, range, anchor, mode, events, label, onMove }: CalendarGridProps) {
+export function CalendarGrid({ resource, range, anchor, mode, events, label, onMove, onShowWeek }: CalendarGridProps) {
   const days = daysOf(range);
   const today = dayKey(new Date());
   const month = anchor.slice(0, 7);
@@ -60,6 +63,7 @@ export function CalendarGrid({ resource, range, anchor, mode, events, label, onM
             today={day === today}
             week={week}
             onMove={onMove}
+            onShowWeek={onShowWeek}
           />
         ))}
       </Box>
@@ -75,9 +79,10 @@ interface CalendarDayProps {
   today: boolean;
   week: boolean;
   onMove: (record: CalendarRecord, days: number) => void;
+  onShowWeek: (day: string) => void;
 }
 
-function CalendarDay({ resource, day, events, outside, today, week, onMove }: CalendarDayProps) {
+function CalendarDay({ resource, day, events, outside, today, week, onMove, onShowWeek }: CalendarDayProps) {
   const { setNodeRef, isOver } = useDroppable({ id: `day-${day}`, data: { day } });
   const shown = week ? events : events.slice(0, MONTH_DAY_EVENTS);
   const date = parseDay(day);
@@ -120,9 +125,14 @@ function CalendarDay({ resource, day, events, outside, today, week, onMove }: Ca
         />
       ))}
       {events.length > shown.length && (
-        <Typography variant="caption" color="text.secondary">
+        <Button
+          size="small"
+          onClick={() => onShowWeek(day)}
+          aria-label={`${events.length - shown.length} more on ${longDay(day)}: show the week`}
+          sx={{ alignSelf: 'flex-start', minWidth: 0, px: 0.5, py: 0, textTransform: 'none', fontSize: 'caption.fontSize' }}
+        >
           + {events.length - shown.length} more
-        </Typography>
+        </Button>
       )}
     </Box>
   );

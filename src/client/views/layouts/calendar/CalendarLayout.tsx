@@ -176,6 +176,10 @@ export function CalendarLayout({ resource, field, end, viewId, plural, initialMo
               events={events}
               label={`${plural} by ${field.label}, ${title}`}
               onMove={move}
+              onShowWeek={(day) => {
+                setAnchor(day);
+                setMode('week');
+              }}
             />
           )}
         </DndContext>
