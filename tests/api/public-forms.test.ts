@@ -331,6 +331,38 @@ describe('an e-signed card', () => {
   });
 });
 
+describe('the submissions list', () => {
+  it('answers a page at a time, newest first, with the total and how many cards are confirmed', async () => {
+    const form = await admin.post('/api/public-forms', {
+      title: 'Paged sign up',
+      kind: 'record',
+      record_type: 'contact',
+      fields: ['first_name', 'last_name', 'email'],
+      thank_you: 'Thanks.',
+    });
+    expect(form.status, JSON.stringify(form.body)).toBe(201);
+    for (const name of ['Ana', 'Ben', 'Cleo']) {
+      const sent = await visitor().post('/api/public-forms/by-slug/paged-sign-up/submissions', {
+        values: { first_name: name, last_name: 'Paged', email: `${name.toLowerCase()}.paged@example.org` },
+      });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    }
+    const path = `/api/public-forms/${form.body.data.id}/submissions`;
+    const first = await admin.get(`${path}?page=1&per_page=2`);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.data.map((row: { submitted: { first_name: string } }) => row.submitted.first_name)).toEqual([
+      'Cleo',
+      'Ben',
+    ]);
+    expect(first.body.meta).toMatchObject({ total: 3, last_page: 2, current_page: 1, confirmed: 0 });
+    const second = await admin.get(`${path}?page=2&per_page=2`);
+    expect(second.body.data.map((row: { submitted: { first_name: string } }) => row.submitted.first_name)).toEqual([
+      'Ana',
+    ]);
+    expect((await admin.get(`${path}?per_page=1000`)).status).toBe(422);
+  });
+});
+
 describe('unpublishing', () => {
   it('deletes a form nobody has sent, and refuses to delete one with submissions (their record is kept)', async () => {
     const forms = (await admin.get('/api/public-forms')).body.data as Array<{ id: number; slug: string }>;
@@ -348,5 +380,32 @@ describe('unpublishing', () => {
     });
     expect(unused.status, JSON.stringify(unused.body)).toBe(201);
     expect((await admin.delete(`/api/public-forms/${unused.body.data.id}`)).status).toBe(204);
+    expect((await admin.delete(`/api/public-forms/${unused.body.data.id}`)).status).toBe(404);
+  });
+
+  it('the database itself refuses to delete a form with submissions, so none sent meanwhile is lost with it', async () => {
+    const form = await admin.post('/api/public-forms', {
+      title: 'Sent while being deleted',
+      kind: 'record',
+      record_type: 'contact',
+      fields: ['first_name', 'last_name', 'email'],
+      thank_you: 'Thanks.',
+    });
+    expect(form.status, JSON.stringify(form.body)).toBe(201);
+    const sent = await visitor().post('/api/public-forms/by-slug/sent-while-being-deleted/submissions', {
+      values: { first_name: 'Ana', last_name: 'Ruiz', email: 'ana.ruiz@example.org' },
+    });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    // What a delete that counted before the submission arrived would then run: the key refuses it.
+    await expect(
+      t.ctx.db.deleteFrom('public_forms').where('id', '=', form.body.data.id).execute(),
+    ).rejects.toMatchObject({ code: '23001' });
+    const refused = await admin.delete(`/api/public-forms/${form.body.data.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(
+      'This form has 1 submission, kept as their record: close it instead of deleting it.',
+    );
+    const kept = await admin.get(`/api/public-forms/${form.body.data.id}/submissions`);
+    expect(kept.body.data).toHaveLength(1);
   });
 });

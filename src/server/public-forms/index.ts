@@ -10,7 +10,7 @@ import {
   type Submission,
 } from '../../common/public-forms.js';
 import type { Feature, FeaturePlugin } from '../app-context.js';
-import { answer, idParams, messageAnswer, noBody, noQuery, pdfFile } from '../http/contracts.js';
+import { answer, idParams, messageAnswer, noBody, noQuery, pageMeta, pageQuery, pdfFile } from '../http/contracts.js';
 import { notFound } from '../http/errors.js';
 import { cardReceipt } from './card-receipt.js';
 import { PublicFormService } from './public-form-service.js';
@@ -157,10 +157,19 @@ const publicForms: FeaturePlugin = async (fastify, { ctx }) => {
   app.get(
     '/api/public-forms/:id/submissions',
     {
-      schema: { params: idParams, querystring: noQuery, response: { 200: z.object({ data: z.array(submission) }) } },
+      schema: {
+        params: idParams,
+        querystring: pageQuery,
+        response: {
+          200: z.object({
+            data: z.array(submission),
+            meta: pageMeta.extend({ confirmed: z.number().int().describe('How many of all its cards are confirmed.') }),
+          }),
+        },
+      },
       config: manage,
     },
-    async (request) => ({ data: await service.submissions(request.user, request.params.id) }),
+    async (request) => service.submissions(request.user, request.params.id, request.query.page, request.query.per_page),
   );
   app.get(
     '/api/public-submissions/:id/receipt',

@@ -5,6 +5,7 @@ import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { loadAuthUser } from '../auth/load-user.js';
 import { campaignCardsResource } from '../campaigns/campaign-cards-resource.js';
+import { pageMetaOf } from '../http/contracts.js';
 import { conflict, fieldError, forbidden, HttpError, notFound, ValidationError } from '../http/errors.js';
 import { normaliseEmail, normalisePhone, sendSms } from '../messages/sms-provider.js';
 import { CARD_FIELDS, publicFieldsOf } from './public-fields.js';
@@ -167,17 +168,25 @@ export class PublicFormService {
 
   async remove(user: AuthUser | null, id: number) {
     this.assertManager(user);
-    // A submission is a signed card's audit trail: deleting the form would delete it with it (the foreign key cascades).
-    const sent = await this.ctx.db
-      .selectFrom('public_submissions')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('form_id', '=', id)
-      .executeTakeFirstOrThrow();
-    if (Number(sent.n) > 0)
-      throw conflict(
-        `This form has ${Number(sent.n).toLocaleString('en-US')} submissions, kept as their record: close it instead of deleting it.`,
-      );
-    const row = await this.ctx.db.deleteFrom('public_forms').where('id', '=', id).returning('id').executeTakeFirst();
+    // A submission is a signed card's audit trail: the database refuses to delete a form that has one (its key is
+    // `on delete restrict`), so a submission sent while the form is being deleted is never lost with it.
+    const row = await this.ctx.db
+      .deleteFrom('public_forms')
+      .where('id', '=', id)
+      .returning('id')
+      .executeTakeFirst()
+      .catch(async (error: unknown) => {
+        if ((error as { code?: unknown }).code !== '23001') throw error; // restrict_violation
+        const sent = await this.ctx.db
+          .selectFrom('public_submissions')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('form_id', '=', id)
+          .executeTakeFirstOrThrow();
+        const n = Number(sent.n);
+        throw conflict(
+          `This form has ${n.toLocaleString('en-US')} submission${n === 1 ? '' : 's'}, kept as their record: close it instead of deleting it.`,
+        );
+      });
     if (!row) throw notFound(`No public form has the id ${id}.`);
   }
 
@@ -496,32 +505,45 @@ export class PublicFormService {
     return this.confirmedCard(id);
   }
 
-  async submissions(user: AuthUser | null, formId: number): Promise<Submission[]> {
+  /** A page of a form's submissions, newest first, with how many it has in all. */
+  async submissions(user: AuthUser | null, formId: number, page: number, perPage: number) {
     this.assertManager(user);
-    const rows = await this.ctx.db
-      .selectFrom('public_submissions')
-      .select([
-        'id',
-        'form_id',
-        'record_type',
-        'record_id',
-        'submitted',
-        'ip',
-        'user_agent',
-        'confirm_via',
-        'confirmed_at',
-        'created_at',
-      ])
-      .where('form_id', '=', formId)
-      .orderBy('id', 'desc')
-      .limit(500)
-      .execute();
-    return rows.map((row) => ({
+    const [rows, count] = await Promise.all([
+      this.ctx.db
+        .selectFrom('public_submissions')
+        .select([
+          'id',
+          'form_id',
+          'record_type',
+          'record_id',
+          'submitted',
+          'ip',
+          'user_agent',
+          'confirm_via',
+          'confirmed_at',
+          'created_at',
+        ])
+        .where('form_id', '=', formId)
+        .orderBy('id', 'desc')
+        .limit(perPage)
+        .offset((page - 1) * perPage)
+        .execute(),
+      this.ctx.db
+        .selectFrom('public_submissions')
+        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.count<number>('confirmed_at').as('confirmed')])
+        .where('form_id', '=', formId)
+        .executeTakeFirstOrThrow(),
+    ]);
+    const data: Submission[] = rows.map((row) => ({
       ...(row as unknown as Submission),
       id: Number(row.id),
       submitted: row.submitted as Record<string, unknown>,
       confirmed_at: row.confirmed_at ? iso(row.confirmed_at) : null,
       created_at: iso(row.created_at),
     }));
+    return {
+      data,
+      meta: { ...pageMetaOf(page, perPage, Number(count.n), data.length), confirmed: Number(count.confirmed) },
+    };
   }
 }
