@@ -46,6 +46,9 @@ export interface SignedCard {
 const MAX_CODE_ATTEMPTS = 5;
 const MAX_TEXT = 2_000;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** A card's confirmation secret: a long link token by email, a 6-digit code by text. */
+const newSecret = (via: 'email' | 'sms') =>
+  via === 'email' ? randomBytes(24).toString('base64url') : String(randomInt(0, 1_000_000)).padStart(6, '0');
 const hash = (secret: string) => createHash('sha256').update(secret).digest('hex');
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
 const sameText = (a: string, b: string) =>
@@ -176,7 +179,8 @@ export class PublicFormService {
       .returning('id')
       .executeTakeFirst()
       .catch(async (error: unknown) => {
-        if ((error as { code?: unknown }).code !== '23001') throw error; // restrict_violation
+        // The key's refusal: restrict_violation (23001) or foreign_key_violation (23503), as the engine reports it.
+        if (!['23001', '23503'].includes(String((error as { code?: unknown }).code))) throw error;
         const sent = await this.ctx.db
           .selectFrom('public_submissions')
           .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -332,8 +336,7 @@ export class PublicFormService {
     if (Object.keys(errors).length) throw new ValidationError(errors);
     await this.assertNew(form, email, phone);
     const via = email ? 'email' : 'sms';
-    const secret =
-      via === 'email' ? randomBytes(24).toString('base64url') : String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const secret = newSecret(via);
     const card: SignedCard = {
       name: text('name'),
       employer: text('employer'),
@@ -361,16 +364,7 @@ export class PublicFormService {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    if (via === 'email') {
-      const link = `${this.ctx.config.appUrl}/f/${form.slug}?confirm=${row.id}.${secret}`;
-      await this.ctx.sendMail({
-        to: email!,
-        subject: `Confirm your union card: ${form.title}`,
-        text: `${card.name}, you signed a union authorization card on ${card.signed_at.slice(0, 10)}.\n\nTo confirm it was you, open this link and press "Confirm my card":\n${link}\n\nIf you did not sign it, ignore this email: an unconfirmed card does not count.`,
-      });
-    } else {
-      await sendSms(this.ctx.config.messages.sms!, phone!, `Your code to confirm your union card: ${secret}`);
-    }
+    await this.sendConfirmation(form, Number(row.id), card, via, secret);
     return {
       message:
         via === 'email'
@@ -379,6 +373,75 @@ export class PublicFormService {
       confirm_via: via,
       submission_id: Number(row.id),
     } as const;
+  }
+
+  /** Mails the card's confirmation link, or texts its code. */
+  private async sendConfirmation(form: PublicForm, id: number, card: SignedCard, via: 'email' | 'sms', secret: string) {
+    if (via === 'email') {
+      const link = `${this.ctx.config.appUrl}/f/${form.slug}?confirm=${id}.${secret}`;
+      await this.ctx.sendMail({
+        to: card.email!,
+        subject: `Confirm your union card: ${form.title}`,
+        text: `${card.name}, you signed a union authorization card on ${card.signed_at.slice(0, 10)}.\n\nTo confirm it was you, open this link and press "Confirm my card":\n${link}\n\nIf you did not sign it, ignore this email: an unconfirmed card does not count.`,
+      });
+    } else {
+      await sendSms(this.ctx.config.messages.sms!, card.phone!, `Your code to confirm your union card: ${secret}`);
+    }
+  }
+
+  /**
+   * A lost confirmation sent again, with a new secret (the old link or code stops working): to the email a card was
+   * signed with, or by text to the card whose code page is open (`submission_id`). The answer is the same whether or
+   * not such an unconfirmed card exists, and the sending is not awaited by the caller, so neither the words nor the
+   * time tell a stranger whether an address signed. Limited per address (the form's limit) and per card (3 an hour).
+   */
+  async resend(
+    slug: string,
+    ask: { email?: string; submission_id?: number },
+    sender: Sender,
+  ): Promise<{ message: string; sending: Promise<void> }> {
+    const form = await this.published(slug);
+    const email = ask.email?.trim() ? normaliseEmail(ask.email) : null;
+    if (email === null && !ask.submission_id) throw fieldError('email', 'Give the email address you signed with.');
+    if (email !== null && !EMAIL.test(email)) throw fieldError('email', 'This email address does not look right.');
+    await this.throttle(sender);
+    await this.ctx.throttle.take(
+      `public-form-resend|${form.id}|${email ?? `#${ask.submission_id}`}`,
+      3,
+      3_600,
+      'We already sent this confirmation again several times.',
+    );
+    const message =
+      email !== null
+        ? `If a card was signed on this form with ${email} and is not confirmed yet, we sent its link there again. Only the newest link works.`
+        : 'If this card is not confirmed yet, we texted it a new code. Only the newest code works.';
+    const row =
+      form.kind === 'card'
+        ? await this.ctx.db
+            .selectFrom('public_submissions')
+            .select(['id', 'submitted', 'confirm_via'])
+            .where('form_id', '=', form.id)
+            .where('confirmed_at', 'is', null)
+            .where((eb) =>
+              email !== null
+                ? eb.and([eb('email', '=', email), eb('confirm_via', '=', 'email')])
+                : eb.and([eb('id', '=', ask.submission_id!), eb('confirm_via', '=', 'sms')]),
+            )
+            .orderBy('id', 'desc')
+            .executeTakeFirst()
+        : undefined;
+    if (!row?.confirm_via) return { message, sending: Promise.resolve() };
+    const via = row.confirm_via as 'email' | 'sms';
+    const secret = newSecret(via);
+    await this.ctx.db
+      .updateTable('public_submissions')
+      .set({ confirm_hash: hash(secret), confirm_attempts: 0 })
+      .where('id', '=', row.id)
+      .execute();
+    return {
+      message,
+      sending: this.sendConfirmation(form, Number(row.id), row.submitted as unknown as SignedCard, via, secret),
+    };
   }
 
   /**
