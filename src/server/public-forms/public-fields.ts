@@ -24,7 +24,7 @@ export function publicFieldsOf(chosen: readonly string[], fields: Record<string,
     const spec = fields[slug];
     if (!spec) throw fieldError('fields', `The record type has no field "${slug}".`);
     const input = spec.type === 'textarea' ? 'textarea' : INPUT_OF[spec.kind];
-    if (!input || spec.readOnly || spec.references || spec.computed)
+    if (!input || spec.readOnly || spec.references || spec.computed || spec.computedOver)
       throw fieldError('fields', `"${spec.name ?? slug}" cannot be filled in on a public form.`);
     return {
       slug,
