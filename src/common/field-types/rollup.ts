@@ -49,7 +49,7 @@ function conditionsIn(group: unknown): Array<{ field?: unknown; op?: unknown; va
  * Whether a condition reads the same for everyone at any time, so its rollup can be kept on the records: not a
  * relative date ("this month"), "me", or a related record's field (`contractor.type`: the reader's related rows).
  */
-export function conditionIsFixed(where: Record<string, unknown> | undefined): boolean {
+function conditionIsFixed(where: Record<string, unknown> | undefined): boolean {
   return conditionsIn(where).every(
     (item) => typeof item.field === 'string' && !item.field.includes('.') && item.op !== 'date' && item.value !== 'me',
   );
