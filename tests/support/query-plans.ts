@@ -1,9 +1,10 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
+import type { DB } from '../../src/server/db/schema.generated.js';
 
 export type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
 
 /** Every node of the plan PostgreSQL chooses for `query` when it may avoid scanning tables whole. */
-export async function planNodes(db: Kysely<any>, query: CompiledQuery): Promise<PlanNode[]> {
+export async function planNodes(db: Kysely<DB>, query: CompiledQuery): Promise<PlanNode[]> {
   return db.transaction().execute(async (trx) => {
     await sql`set local enable_seqscan = off`.execute(trx);
     const result = await trx.executeQuery<Record<string, unknown>>(
