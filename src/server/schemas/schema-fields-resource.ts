@@ -22,7 +22,7 @@ import { dropCustomFieldIndex, ensureCustomFieldIndex, ensureUniqueIndex } from 
 import { schemaRelationTargets } from './relation-targets.js';
 import { FIELD_SLUG_PATTERN, RESERVED_FIELDS } from './schema-names.js';
 import { fieldSnapshot, reviseSchema } from './schema-revisions.js';
-import { schemaStore } from './schema-store.js';
+import { SchemaStore, schemaStore } from './schema-store.js';
 import { schemaChanged, schemaRow } from './schemas-resource.js';
 
 /** The table a schema's records live in, and (for types created in the app) the schema they are scoped to. */
@@ -176,7 +176,8 @@ export const schemaFieldsResource: ResourceDefinition = {
         const checked = checkFieldOptions(type, options, targets, {
           self: slug,
           fields: withField(await storedFields(trx, schemaId), slug, self),
-          types: (await schemaStore(trx).snapshot(trx)).typeScope(schema.type),
+          // The types as this transaction sees them (a type made in it too): read through it, not cached.
+          types: (await new SchemaStore(trx).snapshot()).typeScope(schema.type),
         });
         if ('error' in checked) throw fieldError(optionsErrorKey(checked), checked.error);
         prepared.options = checked.options;
