@@ -22,7 +22,7 @@ import { dropCustomFieldIndex, ensureCustomFieldIndex, ensureUniqueIndex } from 
 import { schemaRelationTargets } from './relation-targets.js';
 import { FIELD_SLUG_PATTERN, RESERVED_FIELDS } from './schema-names.js';
 import { fieldSnapshot, reviseSchema } from './schema-revisions.js';
-import { SchemaStore, schemaStore } from './schema-store.js';
+import { SchemaStore } from './schema-store.js';
 import { schemaChanged, schemaRow } from './schemas-resource.js';
 
 /** The table a schema's records live in, and (for types created in the app) the schema they are scoped to. */
