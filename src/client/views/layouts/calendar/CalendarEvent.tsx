@@ -91,7 +91,7 @@ export function CalendarEvent({ resource, event, day, actions, dense = false }: 
         bgcolor: 'primary.50',
         border: 1,
         borderColor: 'primary.light',
-        pl: 0.5,
+        px: 0.5,
         fontSize: dense ? 12 : 14,
         ...movable.sx,
         '&:focus-visible': { outline: 2, outlineColor: 'primary.main', outlineStyle: 'solid' },
