@@ -182,7 +182,7 @@ for (const width of [1280, 390]) {
     await expect(event(day(page, kickoff), name)).toBeVisible();
     await page.screenshot({ path: test.info().outputPath(`picker-${width}.png`) });
     await page.reload();
-    await expect(event(day(page, kickoff), name)).toBeVisible();
+    await expect(event(day(page, kickoff), name)).toBeVisible({ timeout: 30_000 });
 
     await page.getByRole('button', { name: 'Save as view' }).click();
     await page.getByLabel('Name').fill(`Kickoffs ${stamp} ${width}`);
