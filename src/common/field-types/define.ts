@@ -76,6 +76,12 @@ export interface FieldSpec {
    * revision, but written and presented by the resource's own hooks (`ctx.values` in afterWrite).
    */
   storage?: 'column' | 'custom' | 'virtual' | PivotStorage;
+  /**
+   * A custom field of a type made in the app: the `schema_id` of its rows in the shared `custom_records`, where other
+   * types may keep another kind of value under the same key. Its value is cast on these rows only (sql.ts
+   * valueExpression), in lists and in its indexes alike.
+   */
+  schemaId?: number;
   sortable?: boolean;
   filterable?: boolean;
   /** A custom text field `search=` looks in (its schema field's `options.searchable`), besides the type's `search` columns. */

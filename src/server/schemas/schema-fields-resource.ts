@@ -70,10 +70,11 @@ function valueEffects(slug: string, impact: FieldImpact): Record<string, [unknow
 
 /** A field is made unique only once no two live records hold one value (422 on `options.unique` naming them). */
 async function refuseSharedValues(trx: Transaction<any>, schema: { id: number; type: string }, field: SchemaField) {
-  const spec = fieldSpecFor(field, await schemaRelationTargets(trx));
+  const home = valueHome(schema, field);
+  const spec = fieldSpecFor(field, await schemaRelationTargets(trx), undefined, home.scoped ? schema.id : null);
   const key = uniqueIndexExpression(field.slug, spec);
   if (!key) return;
-  const shared = await sharedValues(trx, valueHome(schema, field), key);
+  const shared = await sharedValues(trx, home, key);
   if (shared.length)
     throw fieldError(
       'options.unique',

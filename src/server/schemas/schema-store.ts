@@ -142,10 +142,15 @@ function snapshotOf(list: RecordSchema[]): SchemaSnapshot {
     targets,
     customSpecs(type) {
       if (!specs.has(type)) {
-        const all = byType.get(type)?.fields ?? [];
+        const schema = byType.get(type);
+        const all = schema?.fields ?? [];
         const fields = all.filter((field) => !field.column);
-        const custom = Object.fromEntries(fields.map((field) => [field.slug, fieldSpecFor(field, targets, type)]));
-        specs.set(type, withComputedValues(custom, all, targets, typeScope(type)));
+        // Records of a type made in the app are its schema's rows of the shared custom_records.
+        const schemaId = schema?.built_in === false ? schema.id : null;
+        const custom = Object.fromEntries(
+          fields.map((field) => [field.slug, fieldSpecFor(field, targets, type, schemaId)]),
+        );
+        specs.set(type, withComputedValues(custom, all, targets, typeScope(type), schemaId));
       }
       return specs.get(type)!;
     },
