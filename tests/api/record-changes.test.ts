@@ -195,3 +195,42 @@ describe('the outbox', () => {
     await stopAll(hookId);
   });
 });
+
+describe('an import nobody listens to', () => {
+  it('puts nothing in the outbox and queues no job; an automation made next hears the next import at once', async () => {
+    await t.app.jobs.drain();
+    // The vendor sample under other vendor ids: 50 new sites, a batch that asks first which types are watched.
+    const renumbered = (prefix: string) =>
+      Buffer.from(fixture('vendor-sites.csv').toString('utf8').replace(/^2026/gm, prefix));
+    const changeJobs = async () =>
+      (await t.ctx.db.selectFrom('jobs').select('id').where('type', '=', 'record-changes').execute()).length;
+    const importer = await importerId(t, 'vendor-job-sites');
+    const jobsBefore = await changeJobs();
+    const quiet = await runImport(t, admin, importer, [{ name: 'quiet.csv', content: renumbered('7026') }]);
+    expect(quiet).toMatchObject({ status: 'complete', created_count: 50 });
+    const quietSites = await t.ctx.db.selectFrom('sites').select('id').where('import_id', '=', quiet.id).execute();
+    expect(
+      await t.ctx.db
+        .selectFrom('record_changes')
+        .select('id')
+        .where(
+          'record_id',
+          'in',
+          quietSites.map((site) => site.id),
+        )
+        .execute(),
+    ).toHaveLength(0);
+    expect(await changeJobs()).toBe(jobsBefore);
+
+    const automationId = await marking({ kind: 'created' }, 'Heard');
+    const heard = await runImport(t, admin, importer, [{ name: 'heard.csv', content: renumbered('8026') }]);
+    expect(heard).toMatchObject({ status: 'complete', created_count: 50 });
+    await t.app.jobs.drain();
+    const heardSites = await t.ctx.db.selectFrom('sites').select('id').where('import_id', '=', heard.id).execute();
+    expect((await runsOf(automationId)).map((run) => run.record_id).sort()).toEqual(
+      heardSites.map((site) => site.id).sort(),
+    );
+    made.splice(0);
+    await admin.post(`/api/automations/${automationId}/pause`);
+  });
+});
