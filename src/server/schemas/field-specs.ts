@@ -146,13 +146,18 @@ export function withComputedValues(
     const module = fieldTypeModule(field.type);
     const made = module.compute!(field.options ?? {}, { self: field.slug, fields, ...scope });
     const { computedOver, readsRows, readsRowsWhere } = made;
+    // A kept rollup is read from the record (`custom`), where the record service writes it, when its own records
+    // can be written (a type whose records are rows with ids); otherwise it is worked out as it is read.
+    const kept = Boolean(made.keptBy && scope?.typeRows(scope.type));
+    if (!kept) delete specs[field.slug].kept;
     // Rows under a condition are only read bound to a reader (RecordService.readerFields compiles the condition).
     const computed =
       made.computed ??
-      (computedOver && readsRows
+      (computedOver && readsRows && !kept
         ? (sql: Sql, alias: string) => (readsRowsWhere ? sql`null` : computedOver(sql, alias, liveRows(sql, readsRows)))
         : undefined);
     Object.assign(specs[field.slug], made, computed ? { computed } : {});
+    if (!kept) delete specs[field.slug].keptBy;
   }
   return specs;
 }
