@@ -26,7 +26,7 @@ export function publicFieldsOf(chosen: readonly string[], fields: Record<string,
     const input = spec.type === 'textarea' ? 'textarea' : INPUT_OF[spec.kind];
     const why = notOnPublicForms(spec.type);
     if (why) throw fieldError('fields', `"${spec.name ?? slug}" cannot be on a public form: it is ${why}.`);
-    if (!input || spec.readOnly || spec.references || spec.computed)
+    if (!input || spec.readOnly || spec.references || spec.computed || spec.computedOver)
       throw fieldError('fields', `"${spec.name ?? slug}" cannot be filled in on a public form.`);
     return {
       slug,
