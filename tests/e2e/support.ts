@@ -249,3 +249,23 @@ export async function filterList(page: Page, conditions: ListCondition[], { join
   await dialog.getByRole('button', { name: 'Apply' }).click();
   await expect(dialog).toBeHidden();
 }
+
+/** A day of the current month as `YYYY-MM-DD` (the browser and the test process share the time zone). */
+export function dayOfThisMonth(day: number) {
+  const now = new Date();
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/**
+ * A mouse drag of a calendar event (from its right edge, beside its name, which is a link) or its end handle onto
+ * the middle of a day or an hour, in small steps (dnd-kit starts a drag after 6 px).
+ */
+export async function dragEvent(page: Page, from: Locator, to: Locator) {
+  const a = (await from.boundingBox())!;
+  const b = (await to.boundingBox())!;
+  await page.mouse.move(a.x + a.width - 3, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(a.x + a.width + 7, a.y + a.height / 2, { steps: 3 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
+  await page.mouse.up();
+}
