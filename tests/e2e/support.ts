@@ -258,9 +258,12 @@ export function dayOfThisMonth(day: number) {
 
 /**
  * A mouse drag of a calendar event (from its right edge, beside its name, which is a link) or its end handle onto
- * the middle of a day or an hour, in small steps (dnd-kit starts a drag after 6 px).
+ * the middle of a day or an hour, in small steps (dnd-kit starts a drag after 6 px). `from` and `to` must fit in
+ * the window together.
  */
 export async function dragEvent(page: Page, from: Locator, to: Locator) {
+  // The target in the middle of the window: near its edge dnd-kit scrolls the page while dragging.
+  await to.evaluate((element) => element.scrollIntoView({ block: 'center' }));
   const a = (await from.boundingBox())!;
   const b = (await to.boundingBox())!;
   await page.mouse.move(a.x + a.width - 3, a.y + a.height / 2);
