@@ -6,19 +6,13 @@
  * and an event dropped on another hour is saved at that hour; at 390 px that week is a list of days.
  */
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { Api, signIn } from './support';
+import { Api, dayOfThisMonth, dragEvent, signIn } from './support';
 
 let api: Api;
 const stamp = Date.now().toString().slice(-6);
 let resource = '';
 
 test.describe.configure({ mode: 'serial' });
-
-/** A day of the current month as `YYYY-MM-DD` (the browser and this process share the time zone). */
-function dayOfThisMonth(day: number) {
-  const now = new Date();
-  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-}
 
 test.beforeAll(async () => {
   api = await Api.signIn();
@@ -45,20 +39,6 @@ async function read(id: number) {
   return (await api.get<{ data: Record<string, string | null> }>(`/api/${resource}/${id}`)).data;
 }
 
-/**
- * A mouse drag from `from` (its right edge, beside the name, which is a link) to the middle of `to`, in small steps
- * (dnd-kit starts after 6 px).
- */
-async function drag(page: Page, from: Locator, to: Locator) {
-  const a = (await from.boundingBox())!;
-  const b = (await to.boundingBox())!;
-  await page.mouse.move(a.x + a.width - 3, a.y + a.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(a.x + a.width + 7, a.y + a.height / 2, { steps: 3 });
-  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
-  await page.mouse.up();
-}
-
 for (const width of [1280, 390]) {
   test(`an event's end is resized, its record opens in the side panel, the month stays in the URL, at ${width} px`, async ({
     browser,
@@ -76,7 +56,7 @@ for (const width of [1280, 390]) {
     const last = day(page, dayOfThisMonth(until));
     await expect(event(last, name)).toBeVisible({ timeout: 30_000 });
 
-    if (width > 500) await drag(page, event(last, name).getByTestId('calendar-event-end'), day(page, later));
+    if (width > 500) await dragEvent(page, event(last, name).getByTestId('calendar-event-end'), day(page, later));
     else {
       await event(last, name).focus();
       await page.keyboard.press('Control+Shift+ArrowRight');
@@ -132,7 +112,7 @@ for (const width of [1280, 390]) {
     await expect(event(nine, name)).toBeVisible({ timeout: 30_000 });
     const two = page.getByTestId(`calendar-hour-${key}-14`);
     await two.scrollIntoViewIfNeeded();
-    await drag(page, event(nine, name), two);
+    await dragEvent(page, event(nine, name), two);
     await expect(event(two, name)).toBeVisible();
     await expect
       .poll(async () => {

@@ -249,3 +249,26 @@ export async function filterList(page: Page, conditions: ListCondition[], { join
   await dialog.getByRole('button', { name: 'Apply' }).click();
   await expect(dialog).toBeHidden();
 }
+
+/** A day of the current month as `YYYY-MM-DD` (the browser and the test process share the time zone). */
+export function dayOfThisMonth(day: number) {
+  const now = new Date();
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/**
+ * A mouse drag of a calendar event (from its right edge, beside its name, which is a link) or its end handle onto
+ * the middle of a day or an hour, in small steps (dnd-kit starts a drag after 6 px). `from` and `to` must fit in
+ * the window together.
+ */
+export async function dragEvent(page: Page, from: Locator, to: Locator) {
+  // The target in the middle of the window: near its edge dnd-kit scrolls the page while dragging.
+  await to.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+  const a = (await from.boundingBox())!;
+  const b = (await to.boundingBox())!;
+  await page.mouse.move(a.x + a.width - 3, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(a.x + a.width + 7, a.y + a.height / 2, { steps: 3 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
+  await page.mouse.up();
+}

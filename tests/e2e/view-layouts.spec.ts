@@ -6,7 +6,7 @@
  * The picker opens the calendar by another date field, keeps it in the URL, and "Save as view" keeps it.
  */
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { Api, signIn } from './support';
+import { Api, dayOfThisMonth, dragEvent, signIn } from './support';
 
 let api: Api;
 const stamp = Date.now().toString().slice(-6);
@@ -18,12 +18,6 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
   'base64',
 );
-
-/** A day of the current month as `YYYY-MM-DD` (the browser and this process share the time zone). */
-function dayOfThisMonth(day: number) {
-  const now = new Date();
-  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-}
 
 test.describe.configure({ mode: 'serial' });
 
@@ -67,17 +61,6 @@ async function bidDate(name: string) {
   return found.data[0]?.bid_date?.slice(0, 10);
 }
 
-/** A mouse drag of an event onto a day, in small steps (dnd-kit starts a drag after 6 px). */
-async function drag(page: Page, from: Locator, to: Locator) {
-  const a = (await from.boundingBox())!;
-  const b = (await to.boundingBox())!;
-  await page.mouse.move(a.x + a.width - 4, a.y + a.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(a.x + a.width + 6, a.y + a.height / 2, { steps: 3 });
-  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
-  await page.mouse.up();
-}
-
 for (const width of [1280, 390]) {
   test(`a calendar event moves to another day and a refused move snaps back, at ${width} px`, async ({ browser }) => {
     const mover = `Mover C${stamp} ${width}`;
@@ -94,7 +77,7 @@ for (const width of [1280, 390]) {
     await page.screenshot({ path: test.info().outputPath(`calendar-${width}.png`) });
 
     // Accepted: the non-union site's bid moves two days (by drag), or one (by keys).
-    if (width > 500) await drag(page, event(day(page, from), mover), day(page, to));
+    if (width > 500) await dragEvent(page, event(day(page, from), mover), day(page, to));
     else {
       await event(day(page, from), mover).focus();
       await page.keyboard.press('Control+ArrowRight');
@@ -104,7 +87,7 @@ for (const width of [1280, 390]) {
     await expect.poll(() => bidDate(mover)).toBe(to);
 
     // Refused: the role may not edit pending sites: the server's reason, the event back on its day.
-    if (width > 500) await drag(page, event(day(page, from), stayer), day(page, to));
+    if (width > 500) await dragEvent(page, event(day(page, from), stayer), day(page, to));
     else {
       await event(day(page, from), stayer).focus();
       await page.keyboard.press('Control+ArrowRight');
