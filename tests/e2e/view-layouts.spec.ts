@@ -192,7 +192,9 @@ for (const width of [1280, 390]) {
     expect(view.data.layout).toBe('calendar');
     expect(view.data.settings).toMatchObject({ field: 'kickoff_date' });
     // "+ n more" opens that day's week, where every event of the day is listed.
-    await day(page, kickoff).getByRole('button', { name: /more on .*: show the week/ }).click();
+    await day(page, kickoff)
+      .getByRole('button', { name: /more on .*: show the week/ })
+      .click();
     await expect(page.getByRole('button', { name: 'Week', pressed: true })).toBeVisible();
     await expect(event(day(page, kickoff), name)).toBeVisible();
 
