@@ -37,8 +37,6 @@ for (const width of [1280, 390]) {
   }) => {
     test.setTimeout(240_000);
     const stamp = `${Date.now().toString().slice(-5)}w${width}`;
-    // Field names no other spec uses: two app-made types with one slug of two kinds cannot yet share custom_records'
-    // expression indexes (see docs/records.md, "Known problems").
     const crew = await makeType(`Crew${stamp}`, [{ name: 'Headcount', type: 'number' }]);
     const job = await makeType(`Job${stamp}`, [
       { name: 'Estimate', type: 'number' },
