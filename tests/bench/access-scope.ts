@@ -10,7 +10,8 @@
  *   role's channel as the browser is; the administrator changes sites one at a time (inside the turf and out of it):
  *   the server's CPU per change (the write, the fan-out and the sending; with PostgreSQL, its CPU too; target under
  *   50 ms), the same changes with nobody connected, and how many people heard each change.
- * The load average is printed beside every figure. BENCH_SITES and BENCH_SAMPLES make a quicker run.
+ * The load average is printed beside every figure. BENCH_SITES and BENCH_SAMPLES make a quicker run; BENCH_PORT
+ * sets the servers' ports.
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -281,7 +282,10 @@ async function measureOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
   const prepared = await prepare(kind);
   if (!prepared) return;
   const name = NAMES[kind];
-  const port = await freePort();
+  // BENCH_PORT: the embedded database's server listens there, PostgreSQL's on the next one (else any free port).
+  const port = process.env.BENCH_PORT
+    ? Number(process.env.BENCH_PORT) + (kind === 'postgres' ? 1 : 0)
+    : await freePort();
   const server = await startServer({
     dataDir: prepared.dataDir,
     port,

@@ -309,6 +309,8 @@ export class RecordService {
     // Fields the person's role hides are not there for them: no filter, sort, search or count by them.
     const { hidden } = await this.access.mask(user, def);
     const fields = await this.visibleFields(user, def);
+    // The type's default order by a field the role hides (contacts by last name) is no order for them: theirs is by id.
+    if (!rawQuery.sort && hidden.has(query.sort.field)) query.sort = { ...query.sort, field: 'id' };
     query.filters = await withChoiceKeys(this.db, query.filters, fields);
     let base = await this.visibleRows(this.db, def, user, query.trashed);
     // The list query's `filter[field]=value` and the view filters (`filters=`), through the one filter compiler.
