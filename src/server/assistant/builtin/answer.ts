@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { TypeInfo } from '../catalogue.js';
 import { plainDate } from '../dates.js';
 import type { ToolStep } from '../model/loop.js';
@@ -21,6 +22,8 @@ export interface BuiltinAnswer {
   steps: ToolStep[];
   /** The list a count or list answer is about, kept with it for follow-ups and "Save as view". */
   list: AnswerList | null;
+  /** How long reading the question took (understand.ts), in ms, and the process's CPU time meanwhile: logged. */
+  understood: { ms: number; cpuMs: number };
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -83,7 +86,11 @@ export async function builtinAnswer(
     steps.push({ id: `builtin_${steps.length + 1}`, name, arguments: args, result });
     return result;
   };
+  const started = performance.now();
+  const cpu = process.cpuUsage();
   const plan = await understand(scope, question, previous);
+  const used = process.cpuUsage(cpu);
+  const understood = { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
   const answer = await compose(scope, plan, call);
   const citations = new Map<string, Citation>();
   // The records the answer links: those the tools returned and those the question named.
@@ -98,7 +105,7 @@ export async function builtinAnswer(
       citations.set(`${record.type}:${record.id}`, record);
   }
   const list = plan.kind === 'records' && answer.outcome === 'answered' ? answerList(plan) : null;
-  return { ...answer, citations: [...citations.values()], steps, list };
+  return { ...answer, citations: [...citations.values()], steps, list, understood };
 }
 
 /** What a count or list answer was about, as kept with it (resources.ts answerListShape). */
