@@ -57,3 +57,15 @@ export interface Submission {
   confirmed_at: string | null;
   created_at: string;
 }
+
+/**
+ * Why a field of this schema type cannot be on a public form, or null when it can (as far as its type goes). Files:
+ * anyone could store files on the server without an account, and staff would open them. Relations: the page would
+ * list the names of the records it links to (people, sites) to whoever opens it. See docs/public-forms.md.
+ */
+export function notOnPublicForms(type: string | undefined): string | null {
+  if (type === 'attachment') return 'a file: public forms take no uploads';
+  if (type === 'relation' || type === 'through-relation' || type === 'person' || type === 'lookup' || type === 'rollup')
+    return 'a link to other records: a public form would show strangers their names';
+  return null;
+}

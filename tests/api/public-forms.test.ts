@@ -81,7 +81,26 @@ describe('publishing', () => {
       thank_you: 'x',
     });
     expect(relation.status).toBe(422);
-    expect(relation.body.errors.fields[0]).toMatch(/cannot be filled in/);
+    expect(relation.body.errors.fields[0]).toMatch(/"Employer" cannot be on a public form: it is a link to other/);
+    // A file field or a link to other records is refused with why (docs/public-forms.md).
+    const schemas = (await admin.get('/api/schemas?per_page=-1')).body.data as Array<{ id: number; type: string }>;
+    const contact = schemas.find((schema) => schema.type === 'contact')!;
+    for (const [name, type, options, why] of [
+      ['Photo', 'attachment', {}, /"Photo" cannot be on a public form: it is a file: public forms take no uploads/],
+      ['Home site', 'relation', { target: 'site' }, /"Home site" cannot be on a public form: it is a link to other/],
+    ] as const) {
+      const field = await admin.post('/api/schema-fields', { schema_id: contact.id, name, type, options });
+      expect(field.status, JSON.stringify(field.body)).toBe(201);
+      const refused = await admin.post('/api/public-forms', {
+        title: `With ${name}`,
+        kind: 'record',
+        record_type: 'contact',
+        fields: ['first_name', field.body.data.slug],
+        thank_you: 'x',
+      });
+      expect(refused.status).toBe(422);
+      expect(refused.body.errors.fields[0]).toMatch(why);
+    }
     const card = await admin.post('/api/public-forms', {
       title: 'Card',
       kind: 'card',
@@ -317,6 +336,62 @@ describe('an e-signed card', () => {
     expect(again.status).toBe(409);
   });
 
+  it('sends a lost confirmation again with a new link, never telling whether an address signed, 3 times an hour', async () => {
+    const resend = (body: unknown) => visitor().post('/api/public-forms/by-slug/drywall-union-card/resend', body);
+    const signed = await signCard(visitor(), { name: 'Lola Lost', signature: 'Lola Lost', email: 'lola@example.org' });
+    expect(signed.status, JSON.stringify(signed.body)).toBe(201);
+    const mailsTo = (to: string) => t.mails.filter((mail) => mail.to === to);
+    const oldToken = /confirm=([\w.-]+)/.exec(mailsTo('lola@example.org')[0].text)![1];
+
+    const again = await resend({ email: ' Lola@Example.org ' });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    await expect.poll(() => mailsTo('lola@example.org').length).toBe(2);
+    const newToken = /confirm=([\w.-]+)/.exec(mailsTo('lola@example.org')[1].text)![1];
+    expect(newToken).not.toBe(oldToken);
+    const stranger = await resend({ email: 'nobody@example.org' });
+    expect(stranger.status).toBe(200);
+    expect(stranger.body.message).toBe(again.body.message.replace('lola@example.org', 'nobody@example.org'));
+    expect((await resend({})).status).toBe(422);
+
+    const confirm = (token: string) =>
+      visitor().post('/api/public-forms/by-slug/drywall-union-card/confirm', { token });
+    expect((await confirm(oldToken)).status).toBe(422);
+    expect((await confirm(newToken)).status).toBe(200);
+    // Confirmed: sending again sends nothing, and says the same.
+    const confirmedAgain = await resend({ email: 'lola@example.org' });
+    expect(confirmedAgain.body.message).toBe(again.body.message);
+    expect((await resend({ email: 'lola@example.org' })).status).toBe(200);
+    const refused = await resend({ email: 'lola@example.org' });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(mailsTo('lola@example.org')).toHaveLength(2);
+    expect(mailsTo('nobody@example.org')).toHaveLength(0);
+  });
+
+  it('texts a new code to a card whose code was lost; the old code stops working', async () => {
+    const client = visitor();
+    const signed = await signCard(client, { name: 'Tom Text', signature: 'Tom Text', phone: '(555) 010-0300' });
+    expect(signed.status, JSON.stringify(signed.body)).toBe(201);
+    const codeOf = () => /(\d{6})/.exec(new URLSearchParams(provider.received.at(-1)!.body).get('Body')!)![1];
+    const first = codeOf();
+    const texts = provider.received.length;
+    const again = await client.post('/api/public-forms/by-slug/drywall-union-card/resend', {
+      submission_id: signed.body.submission_id,
+    });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    await expect.poll(() => provider.received.length).toBe(texts + 1);
+    expect(new URLSearchParams(provider.received.at(-1)!.body).get('To')).toBe('+15550100300');
+    const second = codeOf();
+    const confirm = (code: string) =>
+      visitor().post('/api/public-forms/by-slug/drywall-union-card/confirm', {
+        submission_id: signed.body.submission_id,
+        code,
+      });
+    if (second !== first) expect((await confirm(first)).status).toBe(422);
+    expect((await confirm(second)).status).toBe(200);
+  });
+
   it('an unconfirmed card is never counted', async () => {
     const before = await cards();
     const signed = await signCard(visitor(), {
@@ -328,6 +403,38 @@ describe('an e-signed card', () => {
     expect(await cards()).toBe(before);
     const staff = await admin.get(`/api/public-submissions/${signed.body.submission_id}/receipt`);
     expect(staff.status).toBe(404);
+  });
+});
+
+describe('the submissions list', () => {
+  it('answers a page at a time, newest first, with the total and how many cards are confirmed', async () => {
+    const form = await admin.post('/api/public-forms', {
+      title: 'Paged sign up',
+      kind: 'record',
+      record_type: 'contact',
+      fields: ['first_name', 'last_name', 'email'],
+      thank_you: 'Thanks.',
+    });
+    expect(form.status, JSON.stringify(form.body)).toBe(201);
+    for (const name of ['Ana', 'Ben', 'Cleo']) {
+      const sent = await visitor().post('/api/public-forms/by-slug/paged-sign-up/submissions', {
+        values: { first_name: name, last_name: 'Paged', email: `${name.toLowerCase()}.paged@example.org` },
+      });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    }
+    const path = `/api/public-forms/${form.body.data.id}/submissions`;
+    const first = await admin.get(`${path}?page=1&per_page=2`);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.data.map((row: { submitted: { first_name: string } }) => row.submitted.first_name)).toEqual([
+      'Cleo',
+      'Ben',
+    ]);
+    expect(first.body.meta).toMatchObject({ total: 3, last_page: 2, current_page: 1, confirmed: 0 });
+    const second = await admin.get(`${path}?page=2&per_page=2`);
+    expect(second.body.data.map((row: { submitted: { first_name: string } }) => row.submitted.first_name)).toEqual([
+      'Ana',
+    ]);
+    expect((await admin.get(`${path}?per_page=1000`)).status).toBe(422);
   });
 });
 
@@ -348,5 +455,32 @@ describe('unpublishing', () => {
     });
     expect(unused.status, JSON.stringify(unused.body)).toBe(201);
     expect((await admin.delete(`/api/public-forms/${unused.body.data.id}`)).status).toBe(204);
+    expect((await admin.delete(`/api/public-forms/${unused.body.data.id}`)).status).toBe(404);
+  });
+
+  it('the database itself refuses to delete a form with submissions, so none sent meanwhile is lost with it', async () => {
+    const form = await admin.post('/api/public-forms', {
+      title: 'Sent while being deleted',
+      kind: 'record',
+      record_type: 'contact',
+      fields: ['first_name', 'last_name', 'email'],
+      thank_you: 'Thanks.',
+    });
+    expect(form.status, JSON.stringify(form.body)).toBe(201);
+    const sent = await visitor().post('/api/public-forms/by-slug/sent-while-being-deleted/submissions', {
+      values: { first_name: 'Ana', last_name: 'Ruiz', email: 'ana.ruiz@example.org' },
+    });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    // What a delete that counted before the submission arrived would then run: the key refuses it.
+    await expect(
+      t.ctx.db.deleteFrom('public_forms').where('id', '=', form.body.data.id).execute(),
+    ).rejects.toMatchObject({ code: expect.stringMatching(/^23(001|503)$/) });
+    const refused = await admin.delete(`/api/public-forms/${form.body.data.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(
+      'This form has 1 submission, kept as their record: close it instead of deleting it.',
+    );
+    const kept = await admin.get(`/api/public-forms/${form.body.data.id}/submissions`);
+    expect(kept.body.data).toHaveLength(1);
   });
 });

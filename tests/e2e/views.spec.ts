@@ -72,7 +72,7 @@ for (const width of [1280, 390]) {
     await adminPage.getByRole('button', { name: 'Save as view' }).click();
     const dialog = adminPage.getByRole('dialog', { name: 'Save as view' });
     await dialog.getByLabel('Name').fill(name);
-    await expect(dialog.getByText('2 filters and the sort of this list')).toBeVisible();
+    await expect(dialog.getByText('2 filters, the sort, columns and grouping of this list')).toBeVisible();
     await dialog.getByLabel('Organizer', { exact: true }).check();
     await adminPage.screenshot({ path: test.info().outputPath(`save-view-${width}.png`) });
     await dialog.getByRole('button', { name: 'Save' }).click();

@@ -128,6 +128,46 @@ function showErrors(
   first?.focus();
 }
 
+/** Asks for a lost confirmation again; the answer reads the same whether or not the address signed. */
+async function resend(status: HTMLElement, body: { email?: string; submission_id?: number }) {
+  status.replaceChildren(el('p', {}, 'Sending…'));
+  const answer = await postJson<{ message: string }>(`${base}/resend`, body).catch(() => null);
+  const message = answer?.body.errors?.email?.[0] ?? answer?.body.message ?? 'No connection: check it and try again.';
+  status.replaceChildren(answer?.status === 200 ? el('p', { role: 'status' }, message) : problem(message));
+}
+
+/** "Send my link again": the email a card was signed with, its link mailed again. */
+function resendForm(email = ''): HTMLFormElement {
+  const status = el('div', { class: 'status' });
+  const input = el('input', {
+    id: 'field-resend-email',
+    name: 'email',
+    type: 'email',
+    autocomplete: 'email',
+    required: '',
+    value: email,
+  });
+  const form = el(
+    'form',
+    { novalidate: '', 'aria-labelledby': 'resend-heading' },
+    el('h2', { id: 'resend-heading' }, 'No email from us?'),
+    el('p', {}, 'Look in your spam folder, or have the link sent again. Only the newest link works.'),
+    el('div', { class: 'row' }, el('label', { for: 'field-resend-email' }, 'Email you signed with'), input),
+    status,
+    el('button', { type: 'submit', class: 'button secondary' }, 'Send my link again'),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void resend(status, { email: input.value });
+  });
+  return form;
+}
+
+/** A card signed with an email: its link is on its way; it can be sent again from here. */
+function awaitingLink(message: string, email: string) {
+  show(el('h1', {}, 'Check your email'), el('p', { class: 'done' }, message), resendForm(email));
+}
+
 function confirmByCode(submissionId: number, message: string) {
   const status = el('div', { class: 'status' });
   const code = el('input', {
@@ -152,6 +192,9 @@ function confirmByCode(submissionId: number, message: string) {
     status,
     el('button', { type: 'submit', class: 'button' }, 'Confirm my card'),
   );
+  const resendStatus = el('div', { class: 'status' });
+  const again = el('button', { type: 'button', class: 'button secondary' }, 'Text me a new code');
+  again.addEventListener('click', () => void resend(resendStatus, { submission_id: submissionId }));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const answer = await postJson<{ receipt_url: string }>(`${base}/confirm`, {
@@ -161,7 +204,7 @@ function confirmByCode(submissionId: number, message: string) {
     if (answer.status === 200) done(answer.body.message ?? 'Your card is confirmed.', answer.body.receipt_url);
     else showErrors(form, status, answer.body.errors, answer.body.message);
   });
-  show(el('h1', {}, 'Confirm your card'), el('p', {}, message), form);
+  show(el('h1', {}, 'Confirm your card'), el('p', {}, message), form, resendStatus, again);
 }
 
 function render(info: PublicFormPage) {
@@ -216,12 +259,20 @@ function render(info: PublicFormPage) {
     if (answer.status !== 201) return showErrors(form, status, answer.body.errors, answer.body.message);
     const body = answer.body as { message: string; confirm_via?: string; submission_id?: number };
     if (body.confirm_via === 'sms' && body.submission_id) return confirmByCode(body.submission_id, body.message);
+    if (body.confirm_via === 'email')
+      return awaitingLink(body.message, (form.elements.namedItem('email') as HTMLInputElement).value);
     done(body.message);
   });
   const header: Node[] = [el('h1', {}, info.title)];
   if (info.campaign_name) header.push(el('p', { class: 'campaign' }, info.campaign_name));
   if (info.intro) header.push(el('p', { class: 'intro' }, info.intro));
-  show(...header, form);
+  const lost: Node[] = [];
+  if (card) {
+    const ask = el('button', { type: 'button', class: 'link' }, 'Signed already but lost the confirmation email?');
+    ask.addEventListener('click', () => show(el('h1', {}, info.title), resendForm()));
+    lost.push(el('p', {}, ask));
+  }
+  show(...header, form, ...lost);
 }
 
 /** The emailed link: confirming takes a press, so a mail scanner opening the link confirms nothing. */

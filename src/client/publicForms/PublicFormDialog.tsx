@@ -16,7 +16,7 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useState } from 'react';
-import type { PublicForm } from '../../common/public-forms';
+import { notOnPublicForms, type PublicForm } from '../../common/public-forms';
 import { useMainData } from '../app/hooks';
 import { isApiError } from '../http/errors';
 import type { SchemaField } from '../system/types';
@@ -156,6 +156,17 @@ export function PublicFormDialog({
               options={fields}
               value={chosen}
               getOptionLabel={(field) => field.name || field.slug}
+              getOptionDisabled={(field) => Boolean(notOnPublicForms(field.type))}
+              renderOption={({ key, ...props }, field) => {
+                const why = notOnPublicForms(field.type);
+                return (
+                  <li key={key} {...props}>
+                    {why
+                      ? `${field.name || field.slug} (cannot be on a public form: ${why})`
+                      : field.name || field.slug}
+                  </li>
+                );
+              }}
               isOptionEqualToValue={(option, value) => option.slug === value.slug}
               onChange={(_event, value) => set({ fields: value.map((field) => field.slug) })}
               renderInput={(params) => (
@@ -163,7 +174,10 @@ export function PublicFormDialog({
                   {...params}
                   label="Fields shown, in order"
                   error={Boolean(errors.fields)}
-                  helperText={errors.fields ?? 'Relations, files and computed fields cannot be on a public form.'}
+                  helperText={
+                    errors.fields ??
+                    'Files and links to other records cannot be on a public form: strangers would upload files or see those records’ names.'
+                  }
                 />
               )}
             />

@@ -58,14 +58,17 @@ function PublicForms() {
       : (schemas.find((schema) => schema.type === form.record_type)?.name_singular ?? form.record_type);
 
   /** Unpublishing closes the form and keeps its submissions (a card's audit trail); only an unused form is deleted. */
-  const act = async ({ form, remove }: { form: PublicForm; remove: boolean }) => {
+  const act = async (form: PublicForm, action: 'remove' | 'close' | 'open') => {
     setConfirming(null);
     try {
-      if (remove) await api.remove(form.id);
-      else await api.setOpen(form, false);
-      notify(remove ? `"${form.title}" is deleted.` : `"${form.title}" is unpublished: its link no longer opens.`, {
-        type: 'info',
-      });
+      if (action === 'remove') await api.remove(form.id);
+      else await api.setOpen(form, action === 'open');
+      const done = {
+        remove: `"${form.title}" is deleted.`,
+        close: `"${form.title}" is unpublished: its link no longer opens.`,
+        open: `"${form.title}" is published again: its link opens.`,
+      };
+      notify(done[action], { type: 'info' });
       await reload();
     } catch (error) {
       notify(error instanceof Error ? error.message : String(error), { type: 'error' });
@@ -127,7 +130,7 @@ function PublicForms() {
                     Unpublish
                   </Button>
                 ) : (
-                  <Button size="small" onClick={() => void api.setOpen(form, true).then(reload)}>
+                  <Button size="small" onClick={() => void act(form, 'open')}>
                     Publish again
                   </Button>
                 )}
@@ -169,7 +172,11 @@ function PublicForms() {
             <Button onClick={() => setConfirming(null)} autoFocus>
               Keep it
             </Button>
-            <Button color="error" variant="contained" onClick={() => void act(confirming)}>
+            <Button
+              color="error"
+              variant="contained"
+              onClick={() => void act(confirming.form, confirming.remove ? 'remove' : 'close')}
+            >
               {confirming.remove ? 'Delete' : 'Unpublish'}
             </Button>
           </DialogActions>

@@ -9,7 +9,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
-import { Title } from 'react-admin';
+import { ListBase, Pagination, Title, useListContext } from 'react-admin';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import type { PublicForm, Submission } from '../../common/public-forms';
 import { formatDateTime } from '../i18n/dates';
@@ -36,23 +36,19 @@ function sender(submission: Submission): string {
   return texts.slice(0, 2).join(' · ') || 'Someone who left no name';
 }
 
+const PAGE_SIZES = [25, 50, 100];
+
 function Submissions() {
   const id = Number(useParams().id);
   const api = usePublicFormsApi();
   const [form, setForm] = useState<PublicForm | null>(null);
-  const [rows, setRows] = useState<Submission[] | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   useEffect(() => {
     api
       .list()
       .then((forms) => setForm(forms.find((candidate) => candidate.id === id) ?? null))
       .catch((error: Error) => setFailure(error.message));
-    api
-      .submissions(id)
-      .then(setRows)
-      .catch((error: Error) => setFailure(error.message));
   }, [api, id]);
-  const card = form?.kind === 'card';
   const title = form ? `Submissions: ${form.title}` : 'Submissions';
 
   return (
@@ -65,17 +61,33 @@ function Submissions() {
       </div>
       {form && <PublicLink slug={form.slug} />}
       {failure && <Alert severity="error">{failure}</Alert>}
-      {rows && !rows.length && <Typography>Nobody has sent this form yet.</Typography>}
-      {rows && rows.length > 0 && (
-        <Typography color="text.secondary">
-          {rows.length === 500
-            ? 'The last 500 submissions'
-            : `${rows.length} submission${rows.length === 1 ? '' : 's'}`}
-          {card ? `, ${rows.filter((row) => row.confirmed_at).length} confirmed.` : '.'}
-        </Typography>
-      )}
+      <ListBase
+        resource={`public-forms/${id}/submissions`}
+        perPage={25}
+        sort={{ field: 'id', order: 'DESC' }}
+        disableSyncWithLocation
+        storeKey={false}
+      >
+        <SubmissionRows card={form?.kind === 'card'} />
+      </ListBase>
+    </Stack>
+  );
+}
+
+/** The page of submissions the list holds, with how many there are in all and, for cards, how many are confirmed. */
+function SubmissionRows({ card }: { card: boolean }) {
+  const { data, total, meta, error, isPending } = useListContext<Submission>();
+  if (error) return <Alert severity="error">{error.message}</Alert>;
+  if (isPending) return null;
+  if (!total) return <Typography>Nobody has sent this form yet.</Typography>;
+  return (
+    <>
+      <Typography color="text.secondary">
+        {`${total.toLocaleString('en-US')} submission${total === 1 ? '' : 's'}`}
+        {card ? `, ${Number(meta?.confirmed ?? 0).toLocaleString('en-US')} confirmed.` : '.'}
+      </Typography>
       <List aria-label="Submissions">
-        {rows?.map((row) => (
+        {data.map((row) => (
           <ListItem key={row.id} divider sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'flex-start' }}>
             <ListItemText
               primary={sender(row)}
@@ -102,6 +114,7 @@ function Submissions() {
           </ListItem>
         ))}
       </List>
-    </Stack>
+      <Pagination rowsPerPageOptions={PAGE_SIZES} />
+    </>
   );
 }

@@ -1,6 +1,6 @@
 /** The public-forms API as the administrator's screens call it (docs/public-forms.md), through the data provider. */
 import { useMemo } from 'react';
-import type { PublicForm, Submission } from '../../common/public-forms';
+import type { PublicForm } from '../../common/public-forms';
 import { useAppDataProvider } from '../records/hooks';
 
 /** A form as the list answers it: with how many submissions it has had. */
@@ -33,8 +33,6 @@ export function usePublicFormsApi() {
       remove: async (id: number) => {
         await dp.action('public-forms', { id, action: '', method: 'DELETE' });
       },
-      submissions: async (id: number) =>
-        (await dp.action('public-forms', { id, action: 'submissions', method: 'GET' })).data as unknown as Submission[],
     }),
     [dp],
   );

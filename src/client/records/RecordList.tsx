@@ -7,6 +7,7 @@
 import RestoreFromTrashIcon from '@mui/icons-material/RestoreFromTrashOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import LinearProgress from '@mui/material/LinearProgress';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import { useEventCallback } from '@mui/material/utils';
@@ -30,10 +31,14 @@ import { TYPE_LABELS, titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { SendMessageButton } from '../messages/SendMessageButton';
 import { FilterBuilderButton } from '../views/FilterBuilder';
+import { GroupedList } from '../views/GroupedList';
+import { useListGrouping } from '../views/grouping';
 import { LayoutView } from '../views/layouts/LayoutView';
 import { useListLayout } from '../views/layouts/useLayout';
 import { SortButton } from '../views/SortButton';
+import { useDefaultView } from '../views/useDefaultView';
 import { useSavedView } from '../views/useSavedView';
+import { ViewColumnsProvider } from '../views/useViewColumns';
 import { ViewBar } from '../views/ViewBar';
 import { BulkDeleteRecordsButton } from './BulkDeleteRecordsButton';
 import { BulkEditButton } from './bulkEdit/BulkEditButton';
@@ -253,44 +258,55 @@ export default function RecordList({ resource: resourceProp }: { resource?: stri
   const { id: viewId, view } = useSavedView();
   const fields = useMemo(() => new Set(descriptors.map((descriptor) => descriptor.slug)), [descriptors]);
   const layout = useListLayout(view, descriptors);
+  const grouping = useListGrouping(view, descriptors);
+  // Grouped, the list's rows are each group's own (views/GroupedList.tsx): the list itself reads none.
+  const grouped = !layout && grouping !== null;
+  const findingDefaultView = useDefaultView(schema?.type);
   if (!schema) return <MissingSchema resource={resource} />;
   if (featureOff) return featureOff;
+  if (findingDefaultView) return <LinearProgress aria-label="Opening the list" />;
+  const body = <RecordListBody schema={schema} descriptors={descriptors} canDelete={canDelete} canEdit={canEdit} />;
   return (
-    <List
-      resource={resource}
-      title={false}
-      filters={SEARCH_FILTER}
-      actions={<ListActions schema={schema} descriptors={descriptors} viewId={viewId} />}
-      perPage={25}
-      sort={{ field: '', order: 'ASC' }}
-      // A board pages each of its columns itself.
-      pagination={layout ? false : <SmallScreenPagination />}
-      sx={{ '& .RaList-main': { minWidth: 0 } }}
-      empty={false}
-      error={<ListRefused plural={schema.name_plural || resource} />}
-      // Past 10,000 matches the total may be the server's estimate: the footer then says "about".
-      queryOptions={{
-        onError,
-        meta: { query: viewId ? { total: 'estimate', view: viewId } : { total: 'estimate' } },
-      }}
-    >
-      <ListHeading schema={schema} />
-      <ViewBar
+    <ViewColumnsProvider view={view} resource={resource} descriptors={descriptors}>
+      <List
         resource={resource}
-        recordType={schema.type}
-        plural={schema.name_plural || resource}
-        fields={fields}
-        view={view}
-        descriptors={descriptors}
-      />
-      <Box sx={{ px: 1, pt: 0.5 }}>
-        <CategoryTabs schema={schema} />
-      </Box>
-      {layout ? (
-        <LayoutView layout={layout} schema={schema} descriptors={descriptors} viewId={viewId} />
-      ) : (
-        <RecordListBody schema={schema} descriptors={descriptors} canDelete={canDelete} canEdit={canEdit} />
-      )}
-    </List>
+        title={false}
+        filters={SEARCH_FILTER}
+        actions={<ListActions schema={schema} descriptors={descriptors} viewId={viewId} />}
+        perPage={25}
+        sort={{ field: '', order: 'ASC' }}
+        // A board pages each of its columns itself.
+        pagination={layout || grouped ? false : <SmallScreenPagination />}
+        sx={{ '& .RaList-main': { minWidth: 0 } }}
+        empty={false}
+        error={<ListRefused plural={schema.name_plural || resource} />}
+        // Past 10,000 matches the total may be the server's estimate: the footer then says "about".
+        queryOptions={{
+          onError,
+          enabled: !grouped,
+          meta: { query: viewId ? { total: 'estimate', view: viewId } : { total: 'estimate' } },
+        }}
+      >
+        <ListHeading schema={schema} />
+        <ViewBar
+          resource={resource}
+          recordType={schema.type}
+          plural={schema.name_plural || resource}
+          fields={fields}
+          view={view}
+          descriptors={descriptors}
+        />
+        <Box sx={{ px: 1, pt: 0.5 }}>
+          <CategoryTabs schema={schema} />
+        </Box>
+        {layout ? (
+          <LayoutView layout={layout} schema={schema} descriptors={descriptors} viewId={viewId} />
+        ) : grouping ? (
+          <GroupedList schema={schema} descriptors={descriptors} field={grouping} viewId={viewId} rows={body} />
+        ) : (
+          body
+        )}
+      </List>
+    </ViewColumnsProvider>
   );
 }

@@ -54,3 +54,17 @@ export function listViewFilters(values: Record<string, unknown>, fields: Readonl
   if (!listed) return built;
   return { all: [...(listed as { all: ViewCondition[] }).all, built] };
 }
+
+const isTree = (value: unknown): value is ViewFilterTree =>
+  typeof value === 'object' &&
+  value !== null &&
+  (Array.isArray((value as { all?: unknown }).all) || Array.isArray((value as { any?: unknown }).any));
+
+/** Both filters holding: an open view's filters with those added on its list ("all" groups joined, not nested). */
+export function andFilters(first: unknown, second: ViewFilterTree | null): ViewFilterTree | null {
+  const a = isTree(first) ? first : null;
+  if (!a) return second;
+  if (!second) return a;
+  const items = (tree: ViewFilterTree) => ('all' in tree ? tree.all : [tree]);
+  return { all: [...items(a), ...items(second)] };
+}

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { AuthUser } from '../auth/auth-user.js';
-import { countMatches, type ListQuery, pageInParts } from '../records/list-query.js';
+import { countMatches, countOf, type ListQuery, pageInParts, totalFromCount } from '../records/list-query.js';
 import type { RecordService } from '../records/record-service.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import type { AnyDb } from './db.js';
@@ -67,26 +67,28 @@ export async function turfSitePage(
     const { rows } = await pageInParts(base, sort, query.perPage, offset, 't.site_id');
     return { total, estimated, ids: rows.map((row) => Number(row.site_id)) };
   }
-  // One statement: their own sites outside the turf counted, and merged by the same key with the region's first
-  // offset + perPage sites in order (its index); then the page.
   const direction = sql.raw(query.sort.order);
   const inRegion = base
     .select([sql<number>`t.site_id`.as('id'), sql`${sql.ref(order.region)}`.as('k')])
     .orderBy(sql`${sql.ref(order.region)} ${direction}`)
     .orderBy('t.site_id', query.sort.order)
     .limit(offset + query.perPage);
+  const counted = countOf(base, query.estimateTotal);
+  // One statement: the region's sites counted (from its index), their own sites outside the turf counted, and merged
+  // by the same key with the region's first offset + perPage sites in order; then the page.
   const theirs = outside
     .select([sql<number>`t.id`.as('id'), sql`${sql.ref(order.site)}`.as('k')])
     .limit(MOST_OWN_OUTSIDE + 1);
-  const merged = await sql<{ own: number; ids: number[] }>`
+  const merged = await sql<{ own: number; counted: number; ids: number[] }>`
     with o as (${theirs})
-    select (select count(*) from o) as own,
+    select (select count(*) from o) as own, ${counted} as counted,
       array(select m.id from ((${inRegion}) union all (select o.id, o.k from o)) m
         order by m.k ${direction} nulls last, m.id ${direction} limit ${query.perPage} offset ${offset}) as ids`.execute(
     db,
   );
   const own = Number(merged.rows[0]?.own ?? 0);
   if (own > MOST_OWN_OUTSIDE) return null;
-  const { total, estimated } = await countMatches(db, base, query.estimateTotal);
+  const inTurf = Number(merged.rows[0]?.counted ?? 0);
+  const { total, estimated } = await totalFromCount(db, base, inTurf, query.estimateTotal);
   return { total: total + own, estimated, ids: (merged.rows[0]?.ids ?? []).map(Number) };
 }

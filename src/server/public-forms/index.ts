@@ -10,7 +10,7 @@ import {
   type Submission,
 } from '../../common/public-forms.js';
 import type { Feature, FeaturePlugin } from '../app-context.js';
-import { answer, idParams, messageAnswer, noBody, noQuery, pdfFile } from '../http/contracts.js';
+import { answer, idParams, messageAnswer, noBody, noQuery, pageMeta, pageQuery, pdfFile } from '../http/contracts.js';
 import { notFound } from '../http/errors.js';
 import { cardReceipt } from './card-receipt.js';
 import { PublicFormService } from './public-form-service.js';
@@ -106,6 +106,11 @@ const confirmInput = z.object({
   code: z.string().max(12).optional().describe('The texted code.'),
 });
 
+const resendInput = z.object({
+  email: z.string().max(254).optional().describe('The email a card was signed with: its link is sent again.'),
+  submission_id: z.number().int().optional().describe('A card confirmed by text: a new code is texted.'),
+});
+
 const senderOf = (request: FastifyRequest) => ({
   ip: request.ip,
   userAgent: (request.headers['user-agent'] ?? '').slice(0, 500) || null,
@@ -157,10 +162,19 @@ const publicForms: FeaturePlugin = async (fastify, { ctx }) => {
   app.get(
     '/api/public-forms/:id/submissions',
     {
-      schema: { params: idParams, querystring: noQuery, response: { 200: z.object({ data: z.array(submission) }) } },
+      schema: {
+        params: idParams,
+        querystring: pageQuery,
+        response: {
+          200: z.object({
+            data: z.array(submission),
+            meta: pageMeta.extend({ confirmed: z.number().int().describe('How many of all its cards are confirmed.') }),
+          }),
+        },
+      },
       config: manage,
     },
-    async (request) => ({ data: await service.submissions(request.user, request.params.id) }),
+    async (request) => service.submissions(request.user, request.params.id, request.query.page, request.query.per_page),
   );
   app.get(
     '/api/public-submissions/:id/receipt',
@@ -223,6 +237,26 @@ const publicForms: FeaturePlugin = async (fastify, { ctx }) => {
       config: open,
     },
     async (request) => service.confirm(request.params.slug, request.body, senderOf(request)),
+  );
+  app.post(
+    '/api/public-forms/by-slug/:slug/resend',
+    {
+      bodyLimit: SUBMISSION_BYTES,
+      schema: {
+        params: slugParams,
+        body: resendInput,
+        response: { 200: messageAnswer },
+      },
+      config: open,
+    },
+    async (request) => {
+      const { message, sending } = await service.resend(request.params.slug, request.body, senderOf(request));
+      // Not awaited: how long a mail takes would tell whether the address signed a card.
+      sending.catch((error: unknown) =>
+        request.log.warn({ err: error }, 'a card confirmation could not be sent again'),
+      );
+      return { message };
+    },
   );
   app.get(
     '/api/public-forms/receipts/:token',

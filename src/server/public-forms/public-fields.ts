@@ -1,5 +1,5 @@
 import type { FieldSpec } from '../../common/field-types/define.js';
-import type { PublicField } from '../../common/public-forms.js';
+import { notOnPublicForms, type PublicField } from '../../common/public-forms.js';
 import { fieldError } from '../http/errors.js';
 
 /** The value kinds a public page can ask for, and the input each becomes. */
@@ -24,7 +24,9 @@ export function publicFieldsOf(chosen: readonly string[], fields: Record<string,
     const spec = fields[slug];
     if (!spec) throw fieldError('fields', `The record type has no field "${slug}".`);
     const input = spec.type === 'textarea' ? 'textarea' : INPUT_OF[spec.kind];
-    if (!input || spec.readOnly || spec.references || spec.computed)
+    const why = notOnPublicForms(spec.type);
+    if (why) throw fieldError('fields', `"${spec.name ?? slug}" cannot be on a public form: it is ${why}.`);
+    if (!input || spec.readOnly || spec.references || spec.computed || spec.computedOver)
       throw fieldError('fields', `"${spec.name ?? slug}" cannot be filled in on a public form.`);
     return {
       slug,

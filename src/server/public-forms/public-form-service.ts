@@ -5,6 +5,7 @@ import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { loadAuthUser } from '../auth/load-user.js';
 import { campaignCardsResource } from '../campaigns/campaign-cards-resource.js';
+import { pageMetaOf } from '../http/contracts.js';
 import { conflict, fieldError, forbidden, HttpError, notFound, ValidationError } from '../http/errors.js';
 import { normaliseEmail, normalisePhone, sendSms } from '../messages/sms-provider.js';
 import { CARD_FIELDS, publicFieldsOf } from './public-fields.js';
@@ -45,6 +46,9 @@ export interface SignedCard {
 const MAX_CODE_ATTEMPTS = 5;
 const MAX_TEXT = 2_000;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** A card's confirmation secret: a long link token by email, a 6-digit code by text. */
+const newSecret = (via: 'email' | 'sms') =>
+  via === 'email' ? randomBytes(24).toString('base64url') : String(randomInt(0, 1_000_000)).padStart(6, '0');
 const hash = (secret: string) => createHash('sha256').update(secret).digest('hex');
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
 const sameText = (a: string, b: string) =>
@@ -167,17 +171,26 @@ export class PublicFormService {
 
   async remove(user: AuthUser | null, id: number) {
     this.assertManager(user);
-    // A submission is a signed card's audit trail: deleting the form would delete it with it (the foreign key cascades).
-    const sent = await this.ctx.db
-      .selectFrom('public_submissions')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('form_id', '=', id)
-      .executeTakeFirstOrThrow();
-    if (Number(sent.n) > 0)
-      throw conflict(
-        `This form has ${Number(sent.n).toLocaleString('en-US')} submissions, kept as their record: close it instead of deleting it.`,
-      );
-    const row = await this.ctx.db.deleteFrom('public_forms').where('id', '=', id).returning('id').executeTakeFirst();
+    // A submission is a signed card's audit trail: the database refuses to delete a form that has one (its key is
+    // `on delete restrict`), so a submission sent while the form is being deleted is never lost with it.
+    const row = await this.ctx.db
+      .deleteFrom('public_forms')
+      .where('id', '=', id)
+      .returning('id')
+      .executeTakeFirst()
+      .catch(async (error: unknown) => {
+        // The key's refusal: restrict_violation (23001) or foreign_key_violation (23503), as the engine reports it.
+        if (!['23001', '23503'].includes(String((error as { code?: unknown }).code))) throw error;
+        const sent = await this.ctx.db
+          .selectFrom('public_submissions')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('form_id', '=', id)
+          .executeTakeFirstOrThrow();
+        const n = Number(sent.n);
+        throw conflict(
+          `This form has ${n.toLocaleString('en-US')} submission${n === 1 ? '' : 's'}, kept as their record: close it instead of deleting it.`,
+        );
+      });
     if (!row) throw notFound(`No public form has the id ${id}.`);
   }
 
@@ -323,8 +336,7 @@ export class PublicFormService {
     if (Object.keys(errors).length) throw new ValidationError(errors);
     await this.assertNew(form, email, phone);
     const via = email ? 'email' : 'sms';
-    const secret =
-      via === 'email' ? randomBytes(24).toString('base64url') : String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const secret = newSecret(via);
     const card: SignedCard = {
       name: text('name'),
       employer: text('employer'),
@@ -352,16 +364,7 @@ export class PublicFormService {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    if (via === 'email') {
-      const link = `${this.ctx.config.appUrl}/f/${form.slug}?confirm=${row.id}.${secret}`;
-      await this.ctx.sendMail({
-        to: email!,
-        subject: `Confirm your union card: ${form.title}`,
-        text: `${card.name}, you signed a union authorization card on ${card.signed_at.slice(0, 10)}.\n\nTo confirm it was you, open this link and press "Confirm my card":\n${link}\n\nIf you did not sign it, ignore this email: an unconfirmed card does not count.`,
-      });
-    } else {
-      await sendSms(this.ctx.config.messages.sms!, phone!, `Your code to confirm your union card: ${secret}`);
-    }
+    await this.sendConfirmation(form, Number(row.id), card, via, secret);
     return {
       message:
         via === 'email'
@@ -370,6 +373,75 @@ export class PublicFormService {
       confirm_via: via,
       submission_id: Number(row.id),
     } as const;
+  }
+
+  /** Mails the card's confirmation link, or texts its code. */
+  private async sendConfirmation(form: PublicForm, id: number, card: SignedCard, via: 'email' | 'sms', secret: string) {
+    if (via === 'email') {
+      const link = `${this.ctx.config.appUrl}/f/${form.slug}?confirm=${id}.${secret}`;
+      await this.ctx.sendMail({
+        to: card.email!,
+        subject: `Confirm your union card: ${form.title}`,
+        text: `${card.name}, you signed a union authorization card on ${card.signed_at.slice(0, 10)}.\n\nTo confirm it was you, open this link and press "Confirm my card":\n${link}\n\nIf you did not sign it, ignore this email: an unconfirmed card does not count.`,
+      });
+    } else {
+      await sendSms(this.ctx.config.messages.sms!, card.phone!, `Your code to confirm your union card: ${secret}`);
+    }
+  }
+
+  /**
+   * A lost confirmation sent again, with a new secret (the old link or code stops working): to the email a card was
+   * signed with, or by text to the card whose code page is open (`submission_id`). The answer is the same whether or
+   * not such an unconfirmed card exists, and the sending is not awaited by the caller, so neither the words nor the
+   * time tell a stranger whether an address signed. Limited per address (the form's limit) and per card (3 an hour).
+   */
+  async resend(
+    slug: string,
+    ask: { email?: string; submission_id?: number },
+    sender: Sender,
+  ): Promise<{ message: string; sending: Promise<void> }> {
+    const form = await this.published(slug);
+    const email = ask.email?.trim() ? normaliseEmail(ask.email) : null;
+    if (email === null && !ask.submission_id) throw fieldError('email', 'Give the email address you signed with.');
+    if (email !== null && !EMAIL.test(email)) throw fieldError('email', 'This email address does not look right.');
+    await this.throttle(sender);
+    await this.ctx.throttle.take(
+      `public-form-resend|${form.id}|${email ?? `#${ask.submission_id}`}`,
+      3,
+      3_600,
+      'We already sent this confirmation again several times.',
+    );
+    const message =
+      email !== null
+        ? `If a card was signed on this form with ${email} and is not confirmed yet, we sent its link there again. Only the newest link works.`
+        : 'If this card is not confirmed yet, we texted it a new code. Only the newest code works.';
+    const row =
+      form.kind === 'card'
+        ? await this.ctx.db
+            .selectFrom('public_submissions')
+            .select(['id', 'submitted', 'confirm_via'])
+            .where('form_id', '=', form.id)
+            .where('confirmed_at', 'is', null)
+            .where((eb) =>
+              email !== null
+                ? eb.and([eb('email', '=', email), eb('confirm_via', '=', 'email')])
+                : eb.and([eb('id', '=', ask.submission_id!), eb('confirm_via', '=', 'sms')]),
+            )
+            .orderBy('id', 'desc')
+            .executeTakeFirst()
+        : undefined;
+    if (!row?.confirm_via) return { message, sending: Promise.resolve() };
+    const via = row.confirm_via as 'email' | 'sms';
+    const secret = newSecret(via);
+    await this.ctx.db
+      .updateTable('public_submissions')
+      .set({ confirm_hash: hash(secret), confirm_attempts: 0 })
+      .where('id', '=', row.id)
+      .execute();
+    return {
+      message,
+      sending: this.sendConfirmation(form, Number(row.id), row.submitted as unknown as SignedCard, via, secret),
+    };
   }
 
   /**
@@ -496,32 +568,45 @@ export class PublicFormService {
     return this.confirmedCard(id);
   }
 
-  async submissions(user: AuthUser | null, formId: number): Promise<Submission[]> {
+  /** A page of a form's submissions, newest first, with how many it has in all. */
+  async submissions(user: AuthUser | null, formId: number, page: number, perPage: number) {
     this.assertManager(user);
-    const rows = await this.ctx.db
-      .selectFrom('public_submissions')
-      .select([
-        'id',
-        'form_id',
-        'record_type',
-        'record_id',
-        'submitted',
-        'ip',
-        'user_agent',
-        'confirm_via',
-        'confirmed_at',
-        'created_at',
-      ])
-      .where('form_id', '=', formId)
-      .orderBy('id', 'desc')
-      .limit(500)
-      .execute();
-    return rows.map((row) => ({
+    const [rows, count] = await Promise.all([
+      this.ctx.db
+        .selectFrom('public_submissions')
+        .select([
+          'id',
+          'form_id',
+          'record_type',
+          'record_id',
+          'submitted',
+          'ip',
+          'user_agent',
+          'confirm_via',
+          'confirmed_at',
+          'created_at',
+        ])
+        .where('form_id', '=', formId)
+        .orderBy('id', 'desc')
+        .limit(perPage)
+        .offset((page - 1) * perPage)
+        .execute(),
+      this.ctx.db
+        .selectFrom('public_submissions')
+        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.count<number>('confirmed_at').as('confirmed')])
+        .where('form_id', '=', formId)
+        .executeTakeFirstOrThrow(),
+    ]);
+    const data: Submission[] = rows.map((row) => ({
       ...(row as unknown as Submission),
       id: Number(row.id),
       submitted: row.submitted as Record<string, unknown>,
       confirmed_at: row.confirmed_at ? iso(row.confirmed_at) : null,
       created_at: iso(row.created_at),
     }));
+    return {
+      data,
+      meta: { ...pageMetaOf(page, perPage, Number(count.n), data.length), confirmed: Number(count.confirmed) },
+    };
   }
 }

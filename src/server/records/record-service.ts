@@ -32,6 +32,7 @@ import {
 import { emptyHidden, type FormLogicOutcome, NO_FORM_LOGIC, withSetValues } from './form-logic-outcome.js';
 import { type Claim, claim, type FirstAnswer, firstAnswer, keep, type RequestKey } from './idempotency.js';
 import type { KeptNames } from './kept-names.js';
+import { type KeptRollupRef, keepRollups } from './kept-rollups.js';
 import { groupRows, summableFields, totalOf } from './list-groups.js';
 import {
   cursorStart,
@@ -144,6 +145,8 @@ export interface RecordServiceParts {
   access: (records: RecordService) => AccessPolicy;
   /** The organization's time zone (`TIME_ZONE`, UTC when not given). */
   timeZone?: string;
+  /** The rollups whose values records keep (records/kept-rollups.ts), from the schemas as `db` reads them. */
+  keptRollups?: (db: Kysely<any>) => Promise<readonly KeptRollupRef[]>;
 }
 
 /**
@@ -166,6 +169,7 @@ export class RecordService {
   timeZone: string;
   /** The moment relative date filters (`this_month`) are read at (a test may set its own clock). */
   now: () => Date = () => new Date();
+  readonly keptRollups: NonNullable<RecordServiceParts['keptRollups']>;
 
   constructor(parts: RecordServiceParts) {
     this.db = parts.db;
@@ -177,6 +181,7 @@ export class RecordService {
     this.logError = parts.logError ?? ((error, message) => console.error(message, error));
     this.access = parts.access(this);
     this.timeZone = parts.timeZone ?? 'UTC';
+    this.keptRollups = parts.keptRollups ?? (async () => []);
   }
 
   // ---- permissions --------------------------------------------------------------------------------------
@@ -229,9 +234,9 @@ export class RecordService {
    * What the filter compiler needs for this person and record type: the related records they may read
    * (`contractor.type`), the moment and the time zone relative dates are read in.
    */
-  filterScope(user: AuthUser | null, fields: Record<string, FieldSpec>): FilterScope {
+  filterScope(user: AuthUser | null, fields: Record<string, FieldSpec>, db: Kysely<any> = this.db): FilterScope {
     return {
-      db: this.db,
+      db,
       fields,
       userId: user?.id ?? null,
       now: this.now(),
@@ -243,8 +248,8 @@ export class RecordService {
         // The related records the person may read, by the fields they may see.
         const { hidden } = await this.access.mask(user, target);
         return {
-          fields: withoutHidden(await this.fields(target), hidden),
-          rows: await this.visibleRows(this.db, target, user),
+          fields: withoutHidden(await this.fields(target, db), hidden),
+          rows: await this.visibleRows(db, target, user),
         };
       },
     };
@@ -252,9 +257,16 @@ export class RecordService {
 
   /**
    * The fields as this person reads them: a value computed over another type's rows (a rollup: FieldSpec
-   * `computedOver`) reads only the rows they may read (the access policy), and none of a type they may not read.
+   * `computedOver`) reads only the rows they may read (the access policy), and none of a type they may not read. A
+   * kept rollup (FieldSpec `kept`) counts every live row: it is read from the record by whoever reads every row of
+   * the related type (`readsAlike`), and worked out over their own rows for anyone else. `live`: worked out all the
+   * same (what the record service keeps).
    */
-  async readerFields(user: AuthUser | null, fields: Record<string, FieldSpec>): Promise<Record<string, FieldSpec>> {
+  async readerFields(
+    user: AuthUser | null,
+    fields: Record<string, FieldSpec>,
+    { db = this.db, live = false }: { db?: Kysely<any>; live?: boolean } = {},
+  ): Promise<Record<string, FieldSpec>> {
     const over = Object.entries(fields).filter(([, spec]) => spec.computedOver && spec.readsRows);
     if (!over.length) return fields;
     const bound = { ...fields };
@@ -262,11 +274,17 @@ export class RecordService {
       const target = this.targetOf(spec.readsRows!);
       if (!target) continue;
       const readable = !user || canOnEntity(user, target.permission ?? target.type, 'read');
-      let visible = await this.visibleRows(this.db, target, user);
+      // The kept value counts every live row: theirs when no row rule narrows what they read of the type.
+      if (spec.kept && !live && readable && (!user || (await this.access.where(user, target, 'read', { db })) === true))
+        continue;
+      let visible = await this.visibleRows(db, target, user);
       // A rollup's condition, through the one filter compiler, over the related rows' own fields.
       if (readable && spec.readsRowsWhere)
         visible = visible.where(
-          await compileFilter(parseFilterTree(spec.readsRowsWhere), this.filterScope(user, await this.fields(target))),
+          await compileFilter(
+            parseFilterTree(spec.readsRowsWhere),
+            this.filterScope(user, await this.fields(target, db), db),
+          ),
         );
       const rows = readable
         ? sql`(${visible.selectAll('t')})`
@@ -660,8 +678,15 @@ export class RecordService {
    * schemas/field-changes.ts), each with its revision `{field: [before, after]}`, in a few statements whatever their
    * number (records/field-value-writes.ts). Emits nothing: the change of the record type announces itself.
    */
-  rewriteFieldValues(trx: Kysely<any>, home: ValueHome, changes: readonly ValueChange[], user: AuthUser | null) {
-    return rewriteValues(trx, home, changes, user);
+  async rewriteFieldValues(trx: Kysely<any>, home: ValueHome, changes: readonly ValueChange[], user: AuthUser | null) {
+    await rewriteValues(trx, home, changes, user);
+    const written = changes.map(({ id, before, after }) => ({
+      type: home.type,
+      id,
+      action: 'updated' as const,
+      changes: { [home.slug]: [before, after] },
+    }));
+    await keepRollups(this, trx, written);
   }
 
   /**
@@ -715,7 +740,9 @@ export class RecordService {
     const record = await this.db.transaction().execute(async (trx) => {
       const row = await trx.insertInto(def.table).values(values).returningAll().executeTakeFirstOrThrow();
       if (options.revision)
-        await writeRevisions(trx, user, [{ type: def.type, id: row.id, action: 'created', changes: options.revision }]);
+        await this.recordWrites(trx, user, [
+          { type: def.type, id: row.id, action: 'created', changes: options.revision },
+        ]);
       await options.within?.(trx, row);
       const [presented] = await this.present(def, [row], undefined, trx);
       return presented;
@@ -746,7 +773,7 @@ export class RecordService {
     const batchId = options.batchId ?? `${def.type}:${randomUUID()}`;
     const result = await this.db.transaction().execute(async (trx) => {
       const ids = await bulkWrite(trx, def, rows);
-      await writeRevisions(
+      await this.recordWrites(
         trx,
         author,
         rows.map((row, i) => ({ type: def.type, id: ids[i], action: 'imported', changes: row.changes, batchId })),
@@ -1085,7 +1112,16 @@ export class RecordService {
     batchId?: string,
     heard: Pick<Revision, 'event' | 'cause' | 'record'> = {},
   ) {
-    await writeRevisions(trx, user, [{ type: def.type, id, action, changes, importId, via, batchId, ...heard }]);
+    await this.recordWrites(trx, user, [{ type: def.type, id, action, changes, importId, via, batchId, ...heard }]);
+  }
+
+  /**
+   * The revisions of records written in `trx` (by this service and the batch writers it runs), and what the writes
+   * move: the kept values of the rollups reading those records (records/kept-rollups.ts), in the same transaction.
+   */
+  async recordWrites(trx: Kysely<any>, user: AuthUser | null, revisions: readonly Revision[]) {
+    await writeRevisions(trx, user, revisions);
+    await keepRollups(this, trx, revisions);
   }
 
   /**

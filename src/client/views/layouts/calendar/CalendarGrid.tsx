@@ -129,7 +129,14 @@ function CalendarDay({ resource, day, events, outside, today, week, onMove, onSh
           size="small"
           onClick={() => onShowWeek(day)}
           aria-label={`${events.length - shown.length} more on ${longDay(day)}: show the week`}
-          sx={{ alignSelf: 'flex-start', minWidth: 0, px: 0.5, py: 0, textTransform: 'none', fontSize: 'caption.fontSize' }}
+          sx={{
+            alignSelf: 'flex-start',
+            minWidth: 0,
+            px: 0.5,
+            py: 0,
+            textTransform: 'none',
+            fontSize: 'caption.fontSize',
+          }}
         >
           + {events.length - shown.length} more
         </Button>
