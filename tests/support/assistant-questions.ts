@@ -378,19 +378,26 @@ export async function judge(
       return ok(has(text, figure), `expected ${figure}: ${text.slice(0, 160)}`);
     }
     case 'top': {
-      // The records with the most of another type's records pointing at them: each line's figure is the API's count
-      // for it, and the figures are the highest there are.
+      // The records with the most of another type's records pointing at them (or, with `sum`, the highest total of
+      // their number field): each line's figure is the API's for it, and the figures are the highest there are.
       const rows: any[] = (await get(`/api/${spec.resource}?per_page=-1`)).data;
-      const counts = new Map<number, number>();
+      const figures = new Map<number, number>();
       for (const row of rows)
-        if (row[spec.field] != null) counts.set(row[spec.field], (counts.get(row[spec.field]) ?? 0) + 1);
-      const highest = [...counts.values()].sort((a, b) => b - a).slice(0, spec.limit);
+        if (row[spec.field] != null)
+          figures.set(
+            row[spec.field],
+            (figures.get(row[spec.field]) ?? 0) + (spec.sum ? Number(row[spec.sum] ?? 0) : 1),
+          );
+      const highest = [...figures.values()]
+        .map(Math.round)
+        .sort((a, b) => b - a)
+        .slice(0, spec.limit);
       const names = new Map<string, number>();
-      for (const id of counts.keys()) {
+      for (const id of figures.keys()) {
         const target = (await get(`/api/${spec.target}/${id}`)).data;
-        names.set(target.name, counts.get(id)!);
+        names.set(target.name, Math.round(figures.get(id)!));
       }
-      const lines = [...text.matchAll(/^- \[(.+?)\]\(.*?\): \*\*([\d,]+)\*\*/gm)].map((m) => ({
+      const lines = [...text.matchAll(/^- \[(.+?)\]\(.*?\): \*\*\$?([\d,]+)\*\*/gm)].map((m) => ({
         name: m[1].replace(/\\(.)/g, '$1'),
         count: Number(m[2].replace(/,/g, '')),
       }));

@@ -468,17 +468,25 @@ export class RecordService {
   /**
    * The sum or the average of a number field over the records `count` counts (the same filters, access rules and
    * hidden fields): `counted` records have a value, `value` is null when none has. 422 for a field that holds no number.
+   * With `groupBy` (sums only), also each group's count and sum, as `count` groups ("top contractors by total value").
    */
   async measure(
     user: AuthUser | null,
     def: ResourceDefinition,
     rawQuery: Record<string, unknown>,
-    measure: { fn: 'sum' | 'avg'; field: string },
-  ): Promise<{ total: number; counted: number; value: number | null }> {
+    measure: { fn: 'sum' | 'avg'; field: string; groupBy?: string },
+  ): Promise<{
+    total: number;
+    counted: number;
+    value: number | null;
+    groups?: Array<{ value: unknown; count: number; sum: number }>;
+  }> {
     const { fields, base } = await this.listed(user, def, rawQuery);
     const spec = fields[measure.field];
     if (!spec || spec.filterable === false || !['number', 'integer'].includes(spec.kind) || spec.references)
       throw new ValidationError({ [measure.fn]: [`"${measure.field}" is not a number that can be added up.`] });
+    if (measure.groupBy && measure.fn !== 'sum')
+      throw new ValidationError({ [measure.fn]: ['Only a sum can be given per group.'] });
     const value = fieldExpression(measure.field, spec);
     const row = await base
       .select([
@@ -487,10 +495,18 @@ export class RecordService {
         sql<string | null>`${sql.raw(measure.fn)}(${value})`.as('v'),
       ])
       .executeTakeFirst();
+    const groups = measure.groupBy
+      ? (await groupRows(base, fields, measure.groupBy, { sums: [measure.field] })).map((group) => ({
+          value: group.value,
+          count: group.count,
+          sum: group.sums[measure.field],
+        }))
+      : undefined;
     return {
       total: Number(row?.n ?? 0),
       counted: Number(row?.m ?? 0),
       value: row?.v === null || row?.v === undefined ? null : Number(row.v),
+      ...(groups ? { groups } : {}),
     };
   }
 

@@ -523,7 +523,7 @@ async function recordsPlan(scope: ToolScope, q: Question, base?: Base): Promise<
     return { kind: 'near', info, place: q.original(spans[3]), radiusKm: radius, filter, words };
   }
 
-  const measure = measureIn(q, info) ?? undefined;
+  const measure = top?.measure ?? measureIn(q, info) ?? undefined;
   const rank = top || measure ? undefined : rankIn(q, info);
   const amount = q.match(AMOUNT);
   if (amount) q.take([amount.index, amount.index + amount[0].length]);
@@ -947,14 +947,16 @@ function measureIn(q: Question, info: TypeInfo): Measure | null {
 }
 
 /**
- * A ranking across a relation: "top contractors by number of sites", "which contractors have the most sites". The
- * records counted are the second type's (sites), grouped by their field pointing at the first (general contractor),
- * and only the groups with the most are told.
+ * A ranking across a relation: "top contractors by number of sites", "which contractors have the most sites", or by
+ * the total of a money field ("top contractors by total value", "which contractors have the highest site value"). The
+ * records counted (or added up) are the second type's (sites, else the first type with money and a field pointing at
+ * the first), grouped by their field pointing at the first (general contractor), and only the groups with the most
+ * are told.
  */
 function relationRank(
   q: Question,
   types: readonly TypeInfo[],
-): { counted: TypeInfo; field: FieldInfo; limit: number } | { plan: Plan } | null {
+): { counted: TypeInfo; field: FieldInfo; limit: number; measure?: Measure } | { plan: Plan } | null {
   const phrases = typePhrases(types);
   const names = phrases
     .map((t) => t.phrase)
@@ -962,7 +964,20 @@ function relationRank(
     .map(phraseSource)
     .join('|');
   const count = '(\\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|twenty)';
+  const value = `(?:total\\s+|combined\\s+|overall\\s+)?(?:(${names})\\s+)?(?:estimated\\s+)?(?:dollar\\s+)?(?:value|volume|worth)`;
+  const byValue =
+    q.match(
+      new RegExp(
+        `(?<![\\w-])(?:the\\s+)?(?:top|leading|biggest|largest)(?:\\s+${count})?\\s+(${names})\\s+(?:by|ranked by)\\s+(?:the\\s+)?${value}(?:\\s+of\\s+(?:their\\s+)?(${names}))?(?![\\w-])`,
+      ),
+    ) ??
+    q.match(
+      new RegExp(
+        `(?<![\\w-])()(?:which|what)\\s+(${names})\\s+(?:have|has|hold|holds|run|runs|got)\\s+the\\s+(?:highest|biggest|largest|most)\\s+${value}()(?![\\w-])`,
+      ),
+    );
   const hit =
+    byValue ??
     q.match(
       new RegExp(
         `(?<![\\w-])(?:the\\s+)?(?:top|leading)(?:\\s+${count})?\\s+(${names})\\s+(?:by|by the|with the most|ranked by)\\s+(?:number of|count of|most)?\\s*(${names})(?![\\w-])`,
@@ -974,17 +989,29 @@ function relationRank(
       ),
     );
   if (!hit) return null;
-  const typeOf = (phrase: string) => phrases.find((t) => t.phrase === phrase.replace(/[\s-]+/g, ' '))?.info;
+  const typeOf = (phrase: string | undefined) =>
+    phrase ? phrases.find((t) => t.phrase === phrase.replace(/[\s-]+/g, ' '))?.info : undefined;
   const info = typeOf(hit[2]);
-  const counted = typeOf(hit[3]);
-  if (!info || !counted || counted.type === info.type) return null;
-  const fields = [...counted.fields.values()].filter((f) => f.filterable && f.target === info.resource);
+  if (!info) return null;
+  const pointing = (other: TypeInfo) =>
+    [...other.fields.values()].filter((f) => f.filterable && f.target === info.resource);
+  const counted = byValue
+    ? (typeOf(hit[3] ?? hit[4]) ?? types.find((t) => t.type !== info.type && moneyField(t) && pointing(t).length))
+    : typeOf(hit[3]);
+  if (!counted || counted.type === info.type) return null;
+  const fields = pointing(counted);
   // A single relation ("general contractor") before a list of them ("contractors").
   const field = fields.find((f) => !f.kind.endsWith('[]')) ?? fields[0];
-  if (!field) return { plan: { kind: 'refuse', reason: 'not_understood', detail: hit[0] } };
+  const money = byValue ? moneyField(counted) : undefined;
+  if (!field || (byValue && !money)) return { plan: { kind: 'refuse', reason: 'not_understood', detail: hit[0] } };
   q.take([hit.index, hit.index + hit[0].length]);
   const limit = Math.min(20, hit[1] ? (NUMBER_WORDS[hit[1]] ?? Number(hit[1])) : 5);
-  return { counted, field, limit };
+  return {
+    counted,
+    field,
+    limit,
+    ...(money ? { measure: { fn: 'sum' as const, field: money.slug, words: `total ${money.name}` } } : {}),
+  };
 }
 
 /** A ranking: "the five biggest sites", "top 10 sites by value", "the smallest contractors". */
