@@ -109,6 +109,8 @@ describe('kept rollups', () => {
 
   it('follow each write of the related records: create, change, relink, delete, restore', async () => {
     const shed = await create(projects, { name: 'Shed' });
+    // The answer to the write carries the value its write kept.
+    expect(shed).toMatchObject({ chore_count: 0, big_hours: null });
     await expectValues({
       Roof: { count: 2, hours: 4 },
       Shed: { count: 0, hours: null },

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedReadyMadeImporters } from '../../src/server/imports/ready-made.js';
 import { requeueAbandoned } from '../../src/server/jobs/queue.js';
 import { SimulatedCrash } from '../../src/server/jobs/worker.js';
+import { writeRecordChanges } from '../../src/server/records/record-changes.js';
 import { fixture, importerId, runImport } from '../fixtures/upload.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 import { startReceiver } from '../support/webhook-receiver.js';
@@ -193,5 +194,39 @@ describe('the outbox', () => {
         .sort(),
     ).toEqual([...ids].sort());
     await stopAll(hookId);
+  });
+});
+
+describe('a batch of changes nobody listens to', () => {
+  /** Writes `count` created-changes of `type` in a transaction rolled back after: the outbox rows it wrote. */
+  async function outboxed(type: string, count: number) {
+    let written = -1;
+    const rolledBack = new Error('rolled back on purpose');
+    await expect(
+      t.ctx.db.transaction().execute(async (trx) => {
+        const changes = Array.from({ length: count }, (_, i) => ({
+          type,
+          id: 900_000 + i,
+          event: 'created' as const,
+          changes: { name: [null, `Batch ${i}`] },
+        }));
+        await writeRecordChanges(trx, null, changes);
+        written = (await trx.selectFrom('record_changes').select('id').where('record_type', '=', type).execute())
+          .length;
+        throw rolledBack;
+      }),
+    ).rejects.toBe(rolledBack);
+    return written;
+  }
+
+  it('writes nothing for a type nobody watches; a type watched a moment ago gets every change', async () => {
+    // 60 changes: a batch that asks first which of its types are watched; 1: the single write's one statement.
+    expect(await outboxed('no-one-watches-this', 60)).toBe(0);
+    expect(await outboxed('no-one-watches-this', 1)).toBe(0);
+    const automationId = await marking({ kind: 'created' }, 'Heard');
+    expect(await outboxed('site', 60)).toBe(60);
+    expect(await outboxed('site', 1)).toBe(1);
+    made.splice(0);
+    await admin.post(`/api/automations/${automationId}/pause`);
   });
 });

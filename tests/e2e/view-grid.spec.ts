@@ -142,7 +142,7 @@ for (const width of [1280, 390]) {
     await adminPage.getByRole('button', { name: 'Save as view' }).click();
     const dialog = adminPage.getByRole('dialog', { name: 'Save as view' });
     await dialog.getByLabel('Name').fill(name);
-    await dialog.getByRole('checkbox', { name: 'Default view of Organizer' }).check();
+    await dialog.getByRole('checkbox', { name: 'Default for Organizer' }).check();
     await adminPage.screenshot({ path: test.info().outputPath(`default-view-dialog-${width}.png`) });
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(adminPage).toHaveURL(/[?&]view=\d+/);

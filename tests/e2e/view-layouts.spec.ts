@@ -2,7 +2,7 @@
  * The calendar and gallery layouts and the layout picker (issue 32 point 4, docs/views.md "Layouts"), at 1280 and
  * 390 px. A person whose role edits non-union sites only opens a calendar view of sites by bid date: an event dragged
  * (1280 px) or moved with Ctrl+→ (390 px) to another day is saved; a pending site's event moved is refused with the
- * server's reason and snaps back. A gallery shows a site's image attachment and its chosen fields, reached by Tab.
+ * server's reason and snaps back; its name opens the record in the side panel. A gallery shows a site's image attachment and its chosen fields, reached by Tab.
  * The picker opens the calendar by another date field, keeps it in the URL, and "Save as view" keeps it.
  */
 import { expect, type Locator, type Page, test } from '@playwright/test';
@@ -114,13 +114,14 @@ for (const width of [1280, 390]) {
     await expect(event(day(page, to), stayer)).toHaveCount(0);
     expect(await bidDate(stayer)).toBe(from);
 
-    // The agenda lists the events by day; an event's name opens the record.
+    // The agenda lists the events by day; an event's name opens the record in the side panel, and from it its page.
     await page.getByRole('button', { name: 'Agenda' }).click();
     await expect(event(page.getByTestId(`agenda-day-${to}`), mover)).toBeVisible();
     await page.screenshot({ path: test.info().outputPath(`calendar-agenda-${width}.png`) });
     await event(page.getByTestId(`agenda-day-${to}`), mover)
       .getByRole('link')
       .click();
+    await page.getByRole('dialog', { name: mover }).getByRole('button', { name: 'Open the full page' }).click();
     await expect(page).toHaveURL(/\/sites\/\d+\/show/);
     await page.close();
   });
@@ -181,7 +182,7 @@ for (const width of [1280, 390]) {
     await expect(event(day(page, kickoff), name)).toBeVisible();
     await page.screenshot({ path: test.info().outputPath(`picker-${width}.png`) });
     await page.reload();
-    await expect(event(day(page, kickoff), name)).toBeVisible();
+    await expect(event(day(page, kickoff), name)).toBeVisible({ timeout: 30_000 });
 
     await page.getByRole('button', { name: 'Save as view' }).click();
     await page.getByLabel('Name').fill(`Kickoffs ${stamp} ${width}`);
@@ -192,7 +193,9 @@ for (const width of [1280, 390]) {
     expect(view.data.layout).toBe('calendar');
     expect(view.data.settings).toMatchObject({ field: 'kickoff_date' });
     // "+ n more" opens that day's week, where every event of the day is listed.
-    await day(page, kickoff).getByRole('button', { name: /more on .*: show the week/ }).click();
+    await day(page, kickoff)
+      .getByRole('button', { name: /more on .*: show the week/ })
+      .click();
     await expect(page.getByRole('button', { name: 'Week', pressed: true })).toBeVisible();
     await expect(event(day(page, kickoff), name)).toBeVisible();
 

@@ -44,10 +44,13 @@ function useGroupLabels(field: FieldDescriptor, groups: ListGroups['data'] | und
   };
 }
 
-/** "Estimated value: $2,000,000" for each number field the person sees. */
+/**
+ * "Estimated value: $2,000,000" for each number field the person sees that counts something: one that may go below
+ * zero measures (a latitude) and adds up to nothing meaningful.
+ */
 function sumsText(sums: Record<string, number>, descriptors: FieldDescriptor[]): string {
   return descriptors
-    .filter((descriptor) => descriptor.slug in sums)
+    .filter((descriptor) => descriptor.slug in sums && !(descriptor.min !== undefined && descriptor.min < 0))
     .map((descriptor) => `${descriptor.label}: ${formatNumber(sums[descriptor.slug], descriptor.number)}`)
     .join(' · ');
 }

@@ -202,8 +202,6 @@ function SaveViewDialog({
     { enabled: manager },
   );
   const shareable = manager ? roles : mayShare && user?.role ? [{ id: user.role.id, name: user.role.name }] : [];
-  const toggle = (id: number, on: boolean) => (current: number[]) =>
-    on ? [...current, id] : current.filter((other) => other !== id);
   const count = values.filters ? countConditions(values.filters) : 0;
 
   const save = () => {
@@ -252,44 +250,21 @@ function SaveViewDialog({
           helperText={error ?? `${count} filter${count === 1 ? '' : 's'}, the sort, columns and grouping of this list`}
           slotProps={{ htmlInput: { maxLength: 100 } }}
         />
-        {shareable.length > 0 && (
-          <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, mt: 1 }}>
-            <Box component="legend" sx={{ typography: 'body2', color: 'text.secondary' }}>
-              Share with
-            </Box>
-            {shareable.map((role) => (
-              <FormControlLabel
-                key={role.id}
-                control={
-                  <Checkbox
-                    checked={sharedRoles.includes(role.id)}
-                    onChange={(event) => setSharedRoles(toggle(role.id, event.target.checked))}
-                  />
-                }
-                label={role.id === user?.role_id ? `${role.name} (my role)` : role.name}
-              />
-            ))}
-          </Box>
-        )}
-        {manager && roles.length > 0 && (
-          <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, mt: 1 }}>
-            <Box component="legend" sx={{ typography: 'body2', color: 'text.secondary' }}>
-              Default view of
-            </Box>
-            {roles.map((role) => (
-              <FormControlLabel
-                key={role.id}
-                control={
-                  <Checkbox
-                    checked={defaultRoles.includes(role.id)}
-                    onChange={(event) => setDefaultRoles(toggle(role.id, event.target.checked))}
-                    slotProps={{ input: { 'aria-label': `Default view of ${role.name}` } }}
-                  />
-                }
-                label={role.name}
-              />
-            ))}
-          </Box>
+        <RoleChoices
+          legend="Share with"
+          roles={shareable}
+          chosen={sharedRoles}
+          onChange={setSharedRoles}
+          labelOf={(role) => (role.id === user?.role_id ? `${role.name} (my role)` : role.name)}
+        />
+        {manager && (
+          <RoleChoices
+            legend="Default view"
+            roles={roles}
+            chosen={defaultRoles}
+            onChange={setDefaultRoles}
+            labelOf={(role) => `Default for ${role.name}`}
+          />
         )}
       </DialogContent>
       <DialogActions>
@@ -299,5 +274,48 @@ function SaveViewDialog({
         </Button>
       </DialogActions>
     </Dialog>
+  );
+}
+
+interface Role {
+  id: number;
+  name: string;
+}
+
+/** A fieldset of roles to tick (whom a view is shared with, whose default view it is). */
+function RoleChoices({
+  legend,
+  roles,
+  chosen,
+  onChange,
+  labelOf,
+}: {
+  legend: string;
+  roles: Role[];
+  chosen: number[];
+  onChange: (next: number[]) => void;
+  labelOf: (role: Role) => string;
+}) {
+  if (!roles.length) return null;
+  return (
+    <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, mt: 1 }}>
+      <Box component="legend" sx={{ typography: 'body2', color: 'text.secondary' }}>
+        {legend}
+      </Box>
+      {roles.map((role) => (
+        <FormControlLabel
+          key={role.id}
+          control={
+            <Checkbox
+              checked={chosen.includes(role.id)}
+              onChange={(event) =>
+                onChange(event.target.checked ? [...chosen, role.id] : chosen.filter((other) => other !== role.id))
+              }
+            />
+          }
+          label={labelOf(role)}
+        />
+      ))}
+    </Box>
   );
 }

@@ -867,7 +867,7 @@ export class RecordService {
         undefined,
         { event: 'created', cause: options.cause },
       );
-      const [presented] = await this.present(def, [inserted], fields, trx);
+      const [presented] = await this.present(def, [await this.withKeptValues(trx, def, inserted)], fields, trx);
       const answer = { record: presented, message: `${await this.nameOf(def, trx)} created successfully.` };
       if (once) await keep(trx, once, answer);
       return { ...answer, claimed: once };
@@ -975,7 +975,7 @@ export class RecordService {
         { event: 'updated', cause: options.cause },
       );
       await options.within?.(trx, changes, logic);
-      const [presented] = await this.present(def, [updated], fields, trx);
+      const [presented] = await this.present(def, [await this.withKeptValues(trx, def, updated)], fields, trx);
       return answer(presented);
     });
     if (outcome.replayed) return outcome;
@@ -1075,7 +1075,7 @@ export class RecordService {
         .executeTakeFirstOrThrow();
       await def.hooks?.afterWrite?.(restored, { user, trx, records: this, existing: row, action: 'restore' });
       await this.writeRevision(trx, def, id, 'restored', user, {});
-      const [presented] = await this.present(def, [restored], fields, trx);
+      const [presented] = await this.present(def, [await this.withKeptValues(trx, def, restored)], fields, trx);
       return presented;
     });
     this.announce(def, 'restored', record, { user, socketId: options.socketId });
@@ -1113,6 +1113,15 @@ export class RecordService {
     heard: Pick<Revision, 'event' | 'cause' | 'record'> = {},
   ) {
     await this.recordWrites(trx, user, [{ type: def.type, id, action, changes, importId, via, batchId, ...heard }]);
+  }
+
+  /** A row written in `trx` with the values of its kept rollups as its write left them (written after the row). */
+  private async withKeptValues(trx: Kysely<any>, def: ResourceDefinition, row: Record<string, any>) {
+    if (!def.customFields) return row;
+    const kept = await this.keptRollups(trx);
+    if (!kept.some((ref) => this.targetOf(ref.owner)?.type === def.type)) return row;
+    const fresh = await trx.selectFrom(def.table).select('custom').where('id', '=', row.id).executeTakeFirst();
+    return fresh ? { ...row, custom: fresh.custom } : row;
   }
 
   /**

@@ -179,6 +179,7 @@ export const schemaFieldsResource: ResourceDefinition = {
         const checked = checkFieldOptions(type, options, targets, {
           self: slug,
           fields: withField(await storedFields(trx, schemaId), slug, self),
+          // The types as this transaction sees them (a type made in it too): read through it, not cached.
           types: (await schemaStore(trx).snapshot(trx)).typeScope(schema.type),
         });
         if ('error' in checked) throw fieldError(optionsErrorKey(checked), checked.error);

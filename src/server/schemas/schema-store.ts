@@ -302,15 +302,37 @@ export class SchemaStore {
   }
 }
 
-const stores = new WeakMap<Kysely<any>, SchemaStore>();
-
-/** The store of a database (its root Kysely instance); a transaction gets an uncached one. */
-export function schemaStore(db: Kysely<any>): SchemaStore {
-  if (db.isTransaction) return new SchemaStore(db);
-  let store = stores.get(db);
-  if (!store) {
-    store = new SchemaStore(db);
-    stores.set(db, store);
+/**
+ * A transaction's view of its database's store: the store's finished snapshot, else the schemas read through the
+ * transaction (SchemaStore.snapshot). Without it each write in a transaction read every schema, field and logic row
+ * again (five statements and hundreds of rows per write: a logged conversation's four writes paid it four times).
+ */
+class TransactionSchemas extends SchemaStore {
+  constructor(
+    private readonly root: SchemaStore,
+    private readonly trx: Kysely<any>,
+  ) {
+    super(trx);
   }
-  return store;
+
+  override snapshot(db?: Kysely<any>): Promise<SchemaSnapshot> {
+    return this.root.snapshot(db ?? this.trx);
+  }
+}
+
+/** One store a database: its Kysely instance, the copies made from it and its transactions share its adapter. */
+const stores = new WeakMap<object, SchemaStore>();
+
+/**
+ * The store of a database. A transaction gets its database's store's snapshot (or reads through the transaction while
+ * there is none yet); a transaction whose database has no store yet gets an uncached one.
+ */
+export function schemaStore(db: Kysely<any>): SchemaStore {
+  const key = db.getExecutor().adapter;
+  const store = stores.get(key);
+  if (db.isTransaction) return store ? new TransactionSchemas(store, db) : new SchemaStore(db);
+  if (store) return store;
+  const created = new SchemaStore(db);
+  stores.set(key, created);
+  return created;
 }

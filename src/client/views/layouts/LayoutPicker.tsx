@@ -1,7 +1,7 @@
 /**
  * The list's layout picker (docs/views.md "Layouts"): Table, and each of Kanban, Calendar, Map and Gallery the record
  * type has a field for; then the field it is laid out by when there is a choice (a calendar's end field too, a
- * gallery's fields under the name). What is picked is kept in the URL (`layout`, `by`, `end`, `fields`), so it stays
+ * gallery's fields under the name). What is picked is kept in the URL (`layout`, `by`, `rank`, `end`, `fields`), so it stays
  * on reload and "Save as view" keeps it as the view's `layout` and `settings`.
  */
 import Box from '@mui/material/Box';
@@ -10,7 +10,15 @@ import TextField from '@mui/material/TextField';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { FieldDescriptor } from '../../records/fieldTypes';
 import { useSavedView } from '../useSavedView';
-import { GALLERY_FIELDS, isCalendarField, LAYOUT_FITS, LAYOUT_KINDS, type LayoutKind, layoutOf } from './useLayout';
+import {
+  GALLERY_FIELDS,
+  isCalendarField,
+  isRankField,
+  LAYOUT_FITS,
+  LAYOUT_KINDS,
+  type LayoutKind,
+  layoutOf,
+} from './useLayout';
 
 const LABELS: Record<LayoutKind | 'grid', string> = {
   grid: 'Table',
@@ -34,17 +42,24 @@ export function LayoutPicker({ descriptors }: { descriptors: FieldDescriptor[] }
   const candidates = layout ? descriptors.filter(LAYOUT_FITS[layout.kind]) : [];
 
   /** The URL with the layout's parameters replaced (the list's filters, sort and view stay). */
-  const go = (next: { kind: LayoutKind | 'grid'; by?: string; end?: string; fields?: string[] }) => {
+  const go = (next: { kind: LayoutKind | 'grid'; by?: string; rank?: string; end?: string; fields?: string[] }) => {
     const url = new URLSearchParams(search);
-    for (const name of ['layout', 'by', 'end', 'mode', 'fields']) url.delete(name);
+    for (const name of ['layout', 'by', 'rank', 'end', 'mode', 'date', 'fields']) url.delete(name);
     url.set('layout', next.kind);
     if (next.by) url.set('by', next.by);
+    if (next.rank) url.set('rank', next.rank);
     if (next.end) url.set('end', next.end);
     if (next.fields?.length) url.set('fields', next.fields.join(','));
     void navigate({ pathname, search: `?${url}` });
   };
   const current = layout
-    ? { kind: layout.kind, by: layout.field.slug, end: layout.end?.slug, fields: layout.fields }
+    ? {
+        kind: layout.kind,
+        by: layout.field.slug,
+        rank: layout.rank?.slug,
+        end: layout.end?.slug,
+        fields: layout.fields,
+      }
     : null;
 
   return (
@@ -73,6 +88,23 @@ export function LayoutPicker({ descriptors }: { descriptors: FieldDescriptor[] }
           sx={selectSx}
         >
           {candidates.map((field) => (
+            <MenuItem key={field.slug} value={field.slug}>
+              {field.label}
+            </MenuItem>
+          ))}
+        </TextField>
+      )}
+      {current?.kind === 'kanban' && descriptors.some(isRankField) && (
+        <TextField
+          select
+          size="small"
+          label="Order"
+          value={current.rank ?? NONE}
+          onChange={(event) => go({ ...current, rank: event.target.value || undefined })}
+          sx={selectSx}
+        >
+          <MenuItem value={NONE}>The list's sort</MenuItem>
+          {descriptors.filter(isRankField).map((field) => (
             <MenuItem key={field.slug} value={field.slug}>
               {field.label}
             </MenuItem>

@@ -20,7 +20,7 @@ export function LayoutView({ layout, schema, descriptors, viewId }: LayoutViewPr
   const { field } = layout;
   switch (layout.kind) {
     case 'kanban':
-      return <KanbanBoard resource={resource} field={field} viewId={viewId} plural={plural} />;
+      return <KanbanBoard resource={resource} field={field} rank={layout.rank} viewId={viewId} plural={plural} />;
     case 'map':
       return <MapLayout resource={resource} recordType={schema.type} field={field} viewId={viewId} plural={plural} />;
     case 'calendar':

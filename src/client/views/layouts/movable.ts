@@ -11,14 +11,21 @@ export function useMoveSensors() {
   return useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 6 } }), useSensor(KeyboardSensor));
 }
 
+/** The look of every movable item at rest. */
+export const MOVABLE_SX = { cursor: 'grab', touchAction: 'manipulation' } as const;
+
 /**
  * A draggable item: `ref`, the props to spread on it and its style. `onCtrlArrow` gets the arrow key pressed with
- * Ctrl (or ⌘) and answers whether it moved the item; other keys go to dnd-kit.
+ * Ctrl (or ⌘), and whether Shift was held too, and answers whether it moved the item; other keys go to dnd-kit.
  */
-export function useMovable(id: string, data: Record<string, unknown>, onCtrlArrow: (key: string) => boolean) {
+export function useMovable(
+  id: string,
+  data: Record<string, unknown>,
+  onCtrlArrow: (key: string, shift: boolean) => boolean,
+) {
   const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id, data });
   const onKeyDown = (event: KeyboardEvent) => {
-    if ((event.ctrlKey || event.metaKey) && event.key.startsWith('Arrow') && onCtrlArrow(event.key)) {
+    if ((event.ctrlKey || event.metaKey) && event.key.startsWith('Arrow') && onCtrlArrow(event.key, event.shiftKey)) {
       event.preventDefault();
       return;
     }
@@ -26,15 +33,19 @@ export function useMovable(id: string, data: Record<string, unknown>, onCtrlArro
   };
   return {
     ref: setNodeRef,
-    props: { ...attributes, ...listeners, onKeyDown },
-    sx: {
-      cursor: 'grab',
-      touchAction: 'manipulation',
-      opacity: isDragging ? 0.6 : 1,
-      transform: transform ? `translate3d(${transform.x}px, ${transform.y}px, 0)` : undefined,
-      position: isDragging ? 'relative' : undefined,
-      zIndex: isDragging ? 10 : undefined,
+    props: {
+      ...attributes,
+      ...listeners,
+      onKeyDown,
+      // Inline, so a drag restyles one element and the many items at rest share one class (MOVABLE_SX).
+      style: {
+        opacity: isDragging ? 0.6 : undefined,
+        transform: transform ? `translate3d(${transform.x}px, ${transform.y}px, 0)` : undefined,
+        position: isDragging ? 'relative' : undefined,
+        zIndex: isDragging ? 10 : undefined,
+      },
     },
+    sx: MOVABLE_SX,
   } as const;
 }
 

@@ -14,6 +14,8 @@ export interface ListLayout {
   field: FieldDescriptor;
   /** A calendar's end field (a start and end pair). */
   end: FieldDescriptor | null;
+  /** A kanban's order field: its cards in that number's order, reordered by writing it (kanbanOrder.ts). */
+  rank: FieldDescriptor | null;
   /** A calendar's mode. */
   mode: CalendarMode | undefined;
   /** A gallery's fields under the name (at most four). */
@@ -25,6 +27,9 @@ const editable = (field: FieldDescriptor) => !field.readOnly && !field.computed 
 /** Whether a field can be a calendar's start or end: a date or a date-time the person may change. */
 export const isCalendarField = (field: FieldDescriptor) =>
   (field.type === 'date' || field.type === 'datetime') && editable(field);
+
+/** Whether a field can order a kanban's cards: a number the person may change and the list may sort by. */
+export const isRankField = (field: FieldDescriptor) => field.type === 'number' && field.sortable && editable(field);
 
 /**
  * Whether a field can lay a list out as the layout: a board by one choice or relation, a calendar by a date, a map by
@@ -44,9 +49,9 @@ const isLayoutKind = (kind: unknown): kind is LayoutKind => LAYOUT_KINDS.include
 const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
 
 /**
- * The layout a list shows: the URL's (`?layout=kanban&by=<field>`, `?layout=calendar&by=<start>&end=<end>&mode=week`,
+ * The layout a list shows: the URL's (`?layout=kanban&by=<field>&rank=<number field>`, `?layout=calendar&by=<start>&end=<end>&mode=week`,
  * `?layout=gallery&by=<attachment field>&fields=a,b`, so a layout can be opened and kept as a link), else the saved
- * view's (`layout` with `settings.field`, `settings.end`, `settings.mode`, `settings.fields`). `layout=grid` in the
+ * view's (`layout` with `settings.field`, `settings.rank`, `settings.end`, `settings.mode`, `settings.fields`). `layout=grid` in the
  * URL shows the grid over a view's layout. Null: the grid. Without a field, the type's first field that fits; a field
  * that is gone or cannot lay out the layout gives the grid.
  */
@@ -71,6 +76,8 @@ export function layoutOf(
   if (!field || !fits(field)) return null;
   const endSlug = kind === 'calendar' ? setting('end') : null;
   const end = descriptors.find((descriptor) => descriptor.slug === endSlug && isCalendarField(descriptor)) ?? null;
+  const rankSlug = kind === 'kanban' ? setting('rank') : null;
+  const rank = descriptors.find((descriptor) => descriptor.slug === rankSlug && isRankField(descriptor)) ?? null;
   const mode = setting('mode');
   const listed = fromUrl ? (params.get('fields')?.split(',') ?? []) : settings.fields;
   const fields = (Array.isArray(listed) ? listed : [])
@@ -80,6 +87,7 @@ export function layoutOf(
     kind,
     field,
     end: end && end.slug !== field.slug ? end : null,
+    rank,
     mode: CALENDAR_MODES.includes(mode as CalendarMode) ? (mode as CalendarMode) : undefined,
     fields,
   };
@@ -87,7 +95,7 @@ export function layoutOf(
 
 /**
  * The layout "Save as view" keeps (`layout` and its `settings`, views-resource.ts): the URL's when it names one
- * (`layout`, `by`, `end`, `mode`, `fields`), else the open view's, else the grid.
+ * (`layout`, `by`, `rank`, `end`, `mode`, `fields`), else the open view's, else the grid.
  */
 export function useLayoutToSave(): { layout: string; settings: Record<string, unknown> } {
   const { search } = useLocation();
@@ -100,6 +108,7 @@ export function useLayoutToSave(): { layout: string; settings: Record<string, un
     ['field', 'by'],
     ['end', 'end'],
     ['mode', 'mode'],
+    ['rank', 'rank'],
   ] as const) {
     const value = params.get(key);
     if (value) settings[name] = value;

@@ -1,7 +1,7 @@
 /** The agenda of the calendar: the days of the month that have events, in order, each with its events. */
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { CalendarEvent, type CalendarEventData, type CalendarRecord } from './CalendarEvent';
+import { CalendarEvent, type CalendarEventData, type EventActions } from './CalendarEvent';
 import { daysOf, longDay } from './calendarDates';
 
 interface CalendarAgendaProps {
@@ -9,10 +9,10 @@ interface CalendarAgendaProps {
   range: { first: string; last: string };
   events: CalendarEventData[];
   plural: string;
-  onMove: (record: CalendarRecord, days: number) => void;
+  actions: EventActions;
 }
 
-export function CalendarAgenda({ resource, range, events, plural, onMove }: CalendarAgendaProps) {
+export function CalendarAgenda({ resource, range, events, plural, actions }: CalendarAgendaProps) {
   const days = daysOf(range)
     .map((day) => ({ day, events: events.filter((event) => event.first <= day && day <= event.last) }))
     .filter((entry) => entry.events.length > 0);
@@ -31,7 +31,7 @@ export function CalendarAgenda({ resource, range, events, plural, onMove }: Cale
           </Typography>
           <Box sx={{ display: 'grid', gap: 0.5, mt: 0.5, maxWidth: 480 }}>
             {onDay.map((event) => (
-              <CalendarEvent key={event.record.id} resource={resource} event={event} day={day} onMove={onMove} />
+              <CalendarEvent key={event.record.id} resource={resource} event={event} day={day} actions={actions} />
             ))}
           </Box>
         </Box>

@@ -1,7 +1,10 @@
 /**
- * One event of the calendar: the record's name (a link that opens it), draggable to another day, moved by keys on
- * its focus (Ctrl+← / Ctrl+→ a day, Ctrl+↑ / Ctrl+↓ a week) or by its menu.
+ * One event of the calendar: the record's name (a click opens it in the side panel; its link opens the page in a new
+ * tab or with a modifier), draggable to another day (or hour), moved by keys on its focus (Ctrl+← / Ctrl+→ a day,
+ * Ctrl+↑ / Ctrl+↓ a week) or by its menu. With an end field, its last day has a handle that drags its end to another
+ * day; Ctrl+Shift+← / → and the menu change the end by a day too.
  */
+import { useDraggable } from '@dnd-kit/core';
 import MoreIcon from '@mui/icons-material/MoreVert';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
@@ -24,6 +27,16 @@ export interface CalendarEventData {
   name: string;
   /** A date-time's time of day ("15:30"), shown before the name. */
   time: string | null;
+  /** A date-time's local starting hour (its row in a week's hours). */
+  hour: number | null;
+}
+
+/** What an event can do, the same for every event of a calendar. */
+export interface EventActions {
+  onMove: (record: CalendarRecord, days: number, minutes?: number) => void;
+  /** Moves the end by days; null: the calendar has no end field. */
+  onResize: ((record: CalendarRecord, days: number) => void) | null;
+  onOpen: (record: CalendarRecord) => void;
 }
 
 const KEY_DAYS: Record<string, number> = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7 };
@@ -33,24 +46,35 @@ const MENU_MOVES: Array<[string, number]> = [
   ['A week earlier', -7],
   ['A week later', 7],
 ];
+const MENU_RESIZES: Array<[string, number]> = [
+  ['End a day earlier', -1],
+  ['End a day later', 1],
+];
 
 interface CalendarEventProps {
   resource: string;
   event: CalendarEventData;
   /** The day this copy of the event is drawn in (an event over several days is drawn in each). */
   day: string;
-  onMove: (record: CalendarRecord, days: number) => void;
+  actions: EventActions;
   dense?: boolean;
 }
 
-export function CalendarEvent({ resource, event, day, onMove, dense = false }: CalendarEventProps) {
-  const movable = useMovable(`event-${event.record.id}-${day}`, { record: event.record, day }, (key) => {
+export function CalendarEvent({ resource, event, day, actions, dense = false }: CalendarEventProps) {
+  const { onMove, onResize, onOpen } = actions;
+  const movable = useMovable(`event-${event.record.id}-${day}`, { record: event.record, day }, (key, shift) => {
+    if (shift) {
+      const days = key === 'ArrowLeft' ? -1 : key === 'ArrowRight' ? 1 : 0;
+      if (days && onResize) onResize(event.record, days);
+      return Boolean(days && onResize);
+    }
     const days = KEY_DAYS[key];
     if (days) onMove(event.record, days);
     return Boolean(days);
   });
   const [menu, setMenu] = useState<HTMLElement | null>(null);
   const span = event.first === event.last ? longDay(event.first) : `${longDay(event.first)} to ${longDay(event.last)}`;
+  const keys = `Ctrl and an arrow key moves it by a day or a week${onResize ? ', Ctrl, Shift and ← or → its end by a day' : ''}.`;
   return (
     <Box
       ref={movable.ref}
@@ -58,7 +82,7 @@ export function CalendarEvent({ resource, event, day, onMove, dense = false }: C
       data-record-id={event.record.id}
       {...movable.props}
       aria-roledescription="event"
-      aria-label={`${event.name}, ${span}. Ctrl and an arrow key moves it by a day or a week.`}
+      aria-label={`${event.name}, ${span}. ${keys}`}
       sx={{
         display: 'flex',
         alignItems: 'center',
@@ -78,6 +102,12 @@ export function CalendarEvent({ resource, event, day, onMove, dense = false }: C
         to={recordPath(resource, event.record.id)}
         underline="hover"
         onPointerDown={(pointer) => pointer.stopPropagation()}
+        onClick={(click) => {
+          // A plain click opens the side panel; Ctrl, ⌘, Shift or a middle click still open the page.
+          if (click.ctrlKey || click.metaKey || click.shiftKey || click.button !== 0) return;
+          click.preventDefault();
+          onOpen(event.record);
+        }}
         sx={{ flex: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
       >
         {event.time ? `${event.time} ${event.name}` : event.name}
@@ -94,13 +124,15 @@ export function CalendarEvent({ resource, event, day, onMove, dense = false }: C
           <MoreIcon fontSize="inherit" />
         </IconButton>
       )}
+      {onResize && day === event.last && <EndHandle event={event} day={day} />}
       <Menu anchorEl={menu} open={Boolean(menu)} onClose={() => setMenu(null)}>
-        {MENU_MOVES.map(([label, days]) => (
+        {[...MENU_MOVES, ...(onResize ? MENU_RESIZES : [])].map(([label, days]) => (
           <MenuItem
             key={label}
             onClick={() => {
               setMenu(null);
-              onMove(event.record, days);
+              if (label.startsWith('End')) onResize?.(event.record, days);
+              else onMove(event.record, days);
             }}
           >
             {label}
@@ -108,5 +140,38 @@ export function CalendarEvent({ resource, event, day, onMove, dense = false }: C
         ))}
       </Menu>
     </Box>
+  );
+}
+
+/** The handle on an event's last day that drags its end to another day (dnd-kit's keys work on it too). */
+function EndHandle({ event, day }: { event: CalendarEventData; day: string }) {
+  const { attributes, listeners, setNodeRef, transform } = useDraggable({
+    id: `end-${event.record.id}-${day}`,
+    data: { record: event.record, day, resize: true },
+  });
+  return (
+    <Box
+      ref={setNodeRef}
+      data-testid="calendar-event-end"
+      {...attributes}
+      {...listeners}
+      aria-label={`Change when ${event.name} ends`}
+      onKeyDown={(keyEvent) => {
+        keyEvent.stopPropagation();
+        listeners?.onKeyDown?.(keyEvent);
+      }}
+      style={{ transform: transform ? `translate3d(${transform.x}px, 0, 0)` : undefined }}
+      sx={{
+        alignSelf: 'stretch',
+        width: 8,
+        flex: '0 0 8px',
+        cursor: 'ew-resize',
+        touchAction: 'none',
+        borderLeft: 2,
+        borderColor: 'primary.main',
+        borderRadius: '0 4px 4px 0',
+        '&:focus-visible': { outline: 2, outlineColor: 'primary.main', outlineStyle: 'solid' },
+      }}
+    />
   );
 }

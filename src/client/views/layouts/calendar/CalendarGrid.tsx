@@ -1,15 +1,19 @@
 /**
  * The month and week of the calendar: a cell per day (weeks from Monday), each a place an event can be dropped on.
- * A week is seven rows on a phone, seven columns wider up.
+ * A week is seven rows on a phone, seven columns wider up; by a date-time field, wider up, it is an hour grid
+ * (CalendarHours.tsx).
  */
 import { useDroppable } from '@dnd-kit/core';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import type { Theme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
-import { CalendarEvent, type CalendarEventData, type CalendarRecord } from './CalendarEvent';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { CalendarEvent, type CalendarEventData, type EventActions } from './CalendarEvent';
+import { CalendarHours } from './CalendarHours';
 import { type CalendarMode, dayKey, daysOf, longDay, parseDay } from './calendarDates';
 
-const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 /** Events a month's day lists before "+ n more". */
 const MONTH_DAY_EVENTS = 3;
 
@@ -20,16 +24,31 @@ interface CalendarGridProps {
   mode: Exclude<CalendarMode, 'agenda'>;
   events: CalendarEventData[];
   label: string;
-  onMove: (record: CalendarRecord, days: number) => void;
+  /** Events by a date-time field: a week wider than a phone is an hour grid. */
+  hours: boolean;
+  actions: EventActions;
   /** Opens the week of a month's day whose events did not all fit ("+ n more"). */
   onShowWeek: (day: string) => void;
 }
 
-export function CalendarGrid({ resource, range, anchor, mode, events, label, onMove, onShowWeek }: CalendarGridProps) {
+export function CalendarGrid({
+  resource,
+  range,
+  anchor,
+  mode,
+  events,
+  label,
+  hours,
+  actions,
+  onShowWeek,
+}: CalendarGridProps) {
+  const wide = useMediaQuery((theme: Theme) => theme.breakpoints.up('sm'));
   const days = daysOf(range);
   const today = dayKey(new Date());
   const month = anchor.slice(0, 7);
   const week = mode === 'week';
+  if (week && hours && wide)
+    return <CalendarHours resource={resource} days={days} events={events} label={label} actions={actions} />;
   return (
     <Box role="group" aria-label={label}>
       <Box
@@ -62,7 +81,7 @@ export function CalendarGrid({ resource, range, anchor, mode, events, label, onM
             outside={!week && day.slice(0, 7) !== month}
             today={day === today}
             week={week}
-            onMove={onMove}
+            actions={actions}
             onShowWeek={onShowWeek}
           />
         ))}
@@ -78,11 +97,11 @@ interface CalendarDayProps {
   outside: boolean;
   today: boolean;
   week: boolean;
-  onMove: (record: CalendarRecord, days: number) => void;
+  actions: EventActions;
   onShowWeek: (day: string) => void;
 }
 
-function CalendarDay({ resource, day, events, outside, today, week, onMove, onShowWeek }: CalendarDayProps) {
+function CalendarDay({ resource, day, events, outside, today, week, actions, onShowWeek }: CalendarDayProps) {
   const { setNodeRef, isOver } = useDroppable({ id: `day-${day}`, data: { day } });
   const shown = week ? events : events.slice(0, MONTH_DAY_EVENTS);
   const date = parseDay(day);
@@ -120,7 +139,7 @@ function CalendarDay({ resource, day, events, outside, today, week, onMove, onSh
           resource={resource}
           event={event}
           day={day}
-          onMove={onMove}
+          actions={actions}
           dense={!week}
         />
       ))}

@@ -91,14 +91,33 @@ export function timeOfValue(value: unknown, kind: DateKind): string | null {
   return Number.isNaN(moment.getTime()) ? null : `${pad(moment.getHours())}:${pad(moment.getMinutes())}`;
 }
 
-/** A value moved by whole days: a day stays a day; a date-time keeps its local time of day. */
-export function moveValue(value: unknown, kind: DateKind, days: number): string | null {
+/** A value moved by whole days (and, for a date-time, minutes): a day stays a day; a date-time keeps its local time. */
+export function moveValue(value: unknown, kind: DateKind, days: number, minutes = 0): string | null {
   const day = dayOfValue(value, kind);
   if (day === null) return null;
   if (kind === 'date') return addDays(day, days);
   const moment = new Date(value as string);
   moment.setDate(moment.getDate() + days);
+  moment.setMinutes(moment.getMinutes() + minutes);
   return moment.toISOString();
+}
+
+/** The local hour (0-23) a date-time starts in, or null. */
+export function hourOfValue(value: unknown, kind: DateKind): number | null {
+  if (kind !== 'datetime' || typeof value !== 'string') return null;
+  const moment = new Date(value);
+  return Number.isNaN(moment.getTime()) ? null : moment.getHours();
+}
+
+/**
+ * The shown month or week as the URL keeps it (`date=`): the month ("2026-11") for a month or an agenda, the day for a
+ * week; and back (a month reads as its first day). Anything else: null.
+ */
+export const anchorParam = (mode: CalendarMode, anchor: string) => (mode === 'week' ? anchor : anchor.slice(0, 7));
+export function anchorOfParam(param: string | null): string | null {
+  if (!param || !/^\d{4}-\d{2}(-\d{2})?$/.test(param)) return null;
+  const day = param.length === 7 ? `${param}-01` : param;
+  return Number.isNaN(parseDay(day).getTime()) || dayKey(parseDay(day)) !== day ? null : day;
 }
 
 /**
