@@ -177,7 +177,15 @@ export class AccessPolicy {
     const turfRuled = mentions(rules.read, 'turf');
     const turf = withTurf === 'turf' || turfRuled ? await compileOnce('turf') : null;
     const outsideTurf = turfRuled ? await compileOnce(without(rules.read, 'turf')) : null;
-    return { def, facts, rules, compiled, turf, outsideTurf, mask: maskOf(fieldRules(subject, def.type), info.fields) };
+    return {
+      def,
+      facts,
+      rules,
+      compiled,
+      turf,
+      outsideTurf,
+      mask: maskOf(fieldRules(subject, def.type), info.fields, def.derivedFields),
+    };
   }
 
   /**
@@ -598,8 +606,15 @@ function conditionFields(group: ConditionGroup): string[] {
   );
 }
 
-/** The field rules as sets, for the fields the type has (a rule for a field deleted since is dropped). */
-function maskOf(rules: Record<string, FieldRule>, fields: Record<string, FieldSpec>): FieldMask {
+/**
+ * The field rules as sets, for the fields the type has (a rule for a field deleted since is dropped); a value built
+ * from a hidden field is hidden with it.
+ */
+function maskOf(
+  rules: Record<string, FieldRule>,
+  fields: Record<string, FieldSpec>,
+  derived: ResourceDefinition['derivedFields'] = {},
+): FieldMask {
   const hidden = new Set<string>();
   const readOnly = new Set<string>();
   for (const [field, rule] of Object.entries(rules)) {
@@ -607,5 +622,7 @@ function maskOf(rules: Record<string, FieldRule>, fields: Record<string, FieldSp
     if (rule === 'hidden') hidden.add(field);
     readOnly.add(field);
   }
+  for (const [field, sources] of Object.entries(derived))
+    if (sources.some((source) => hidden.has(source))) hidden.add(field);
   return hidden.size || readOnly.size ? { hidden, readOnly } : NO_MASK;
 }
