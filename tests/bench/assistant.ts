@@ -18,6 +18,7 @@ import { hubBrowser } from '../support/pusher-events.js';
 import { request, signIn } from './lib/http.js';
 import { percentile } from './lib/percentile.js';
 import { loadAverage, procCpuMs } from './lib/server.js';
+import { subscribed } from './lib/subscribed.js';
 import { ADMIN_EMAIL, PASSWORD } from './load.js';
 import { type BenchRow, row } from './types.js';
 
@@ -81,17 +82,7 @@ async function listen(baseUrl: string, port: number, cookie: string, userId: num
     if (resolve) resolve(at);
     else early.set(data.reply_to, at);
   });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the hub did not confirm the subscription within 30 s')), 30_000);
-    channel.bind('pusher:subscription_succeeded', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    channel.bind('pusher:subscription_error', (error: unknown) => {
-      clearTimeout(timer);
-      reject(new Error(`subscription refused: ${JSON.stringify(error)}`));
-    });
-  });
+  await subscribed(channel);
   return {
     answered(questionId: number): Heard {
       const at = early.get(questionId);

@@ -29,6 +29,7 @@ import {
   removeTempFolder,
   startServer,
 } from './lib/server.js';
+import { subscribed } from './lib/subscribed.js';
 import { rng, viewportBbox } from './map.js';
 import { type BenchRow, row } from './types.js';
 
@@ -581,16 +582,6 @@ async function connectToHub(hubPort: number, baseUrl: string, person: Person) {
     return { status: answer.status, body: answer.status === 200 ? JSON.parse(answer.body) : answer.body };
   });
   const channel = pusher.subscribe(`private-App.Models.Role.${me.role_id}`);
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the hub did not confirm a subscription within 30 s')), 30_000);
-    channel.bind('pusher:subscription_succeeded', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    channel.bind('pusher:subscription_error', (error: unknown) => {
-      clearTimeout(timer);
-      reject(new Error(`subscription refused: ${JSON.stringify(error)}`));
-    });
-  });
+  await subscribed(channel);
   return { pusher, channel };
 }
