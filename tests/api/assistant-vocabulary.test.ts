@@ -33,7 +33,7 @@ const OUTSIDE = { lat: 46.91, lng: -98.71, city: 'Jamestownvocab' };
 async function created(resource: string, values: Record<string, unknown>) {
   const res = await admin.post(`/api/${resource}`, values);
   expect(res.status, `${resource}: ${JSON.stringify(res.body)}`).toBe(201);
-  return res.body.data as Record<string, any>;
+  return res.body.data as Record<string, unknown>;
 }
 
 const user = (email: string): Promise<AuthUser> => t.authUser(email);
