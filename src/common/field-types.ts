@@ -23,6 +23,7 @@ import { geoPoint } from './field-types/geo-point.js';
 import { headCount } from './field-types/head-count.js';
 import { json } from './field-types/json.js';
 import { link } from './field-types/link.js';
+import { lookup } from './field-types/lookup.js';
 import { note } from './field-types/note.js';
 import { number } from './field-types/number.js';
 import { person } from './field-types/person.js';
@@ -88,6 +89,7 @@ export const FIELD_TYPE_MODULES = {
   'updated-by': updatedBy,
   'geo-point': geoPoint,
   formula,
+  lookup,
   rollup,
 } as const satisfies Record<string, FieldTypeModule<Record<string, unknown>>>;
 

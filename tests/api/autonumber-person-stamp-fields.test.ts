@@ -8,30 +8,13 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runImport } from '../fixtures/upload.js';
+import { type Answer, ok, type Row, refused } from '../support/api-answers.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 let t: TestApp;
 let admin: TestClient;
 let resource: string;
 let schemaId: number;
-
-interface Row {
-  id: number;
-  updated_at?: string;
-  [key: string]: unknown;
-}
-interface Answer {
-  status: number;
-  body: { data?: unknown; errors?: Record<string, string[]> };
-}
-const ok = (res: Answer, status = 200) => {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  return res.body.data as Row;
-};
-const refused = (res: Answer, field: string, message: string | RegExp) => {
-  expect(res.status, JSON.stringify(res.body)).toBe(422);
-  expect(res.body.errors?.[field]?.[0], JSON.stringify(res.body)).toMatch(message);
-};
 
 beforeAll(async () => {
   t = await startTestApp();

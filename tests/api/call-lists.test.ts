@@ -70,6 +70,17 @@ describe('making a call list', () => {
     expect(all.body.data.map((l: { id: number }) => l.id)).toContain(list.id);
   });
 
+  it('made on a list opened through a saved view, holds only the people the view shows', async () => {
+    const view = await ana.post('/api/views', {
+      name: 'Worker 2 only',
+      record_type: 'contact',
+      filters: { all: [{ field: 'first_name', op: 'eq', value: 'Worker2' }] },
+    });
+    expect(view.status, JSON.stringify(view.body)).toBe(201);
+    const list = await makeList(ana, { query: { filter: { q: 'Phonebanked' }, view: view.body.data.id } });
+    expect(list.progress).toMatchObject({ total: 1 });
+  });
+
   it('refuses a list with no name, of no kind of person, or that finds nobody, naming the field', async () => {
     const bad = await ana.post('/api/call-lists', { person_type: 'site', query: [] });
     expect(bad.status).toBe(422);

@@ -33,7 +33,7 @@ afterAll(async () => {
 describe('CSV export of a list', () => {
   it('streams the list with its filters, sort and columns, escaping formulas', async () => {
     const res = await admin.get(
-      '/api/exports/download?resource=sites&filter[type]=union&sort=name&order=asc&columns=name,type,city',
+      '/api/exports/download?resource=sites&filter[type]=union&sort=name&order=asc&columns=name,type,city&ids=1',
     );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/csv');
@@ -44,6 +44,18 @@ describe('CSV export of a list', () => {
       `"'=HYPERLINK(""http://evil.example"",""click"")",Union,union,Burbank`,
       "'@SUM(A1:A9),Union,union,'+1 Glendale",
       'Alpha Tower,Union,union,Pasadena',
+    ]);
+  });
+
+  it('writes keys only when ids are asked for', async () => {
+    const res = await admin.get(
+      '/api/exports/download?resource=sites&filter[type]=union&sort=name&order=asc&columns=name,type,city',
+    );
+    expect(parse(res.body)).toEqual([
+      'Name,Type,City',
+      `"'=HYPERLINK(""http://evil.example"",""click"")",Union,Burbank`,
+      "'@SUM(A1:A9),Union,'+1 Glendale",
+      'Alpha Tower,Union,Pasadena',
     ]);
   });
 
@@ -73,17 +85,25 @@ describe('CSV export of a list', () => {
       .where('name', '=', 'Alpha Tower')
       .executeTakeFirstOrThrow();
     await t.ctx.db.updateTable('sites').set({ site_status_id: status.id }).where('id', '=', site.id).execute();
-    const res = await admin.get(`/api/exports/download?resource=sites&search=Alpha&columns=name,type,site_status_id`);
+    const res = await admin.get(
+      `/api/exports/download?resource=sites&search=Alpha&columns=name,type,site_status_id&ids=1`,
+    );
     expect(res.status).toBe(200);
     const [header, row] = parse(res.body);
     expect(header).toBe('Name,Type,type (key),Status,site_status_id');
     expect(row).toBe(`Alpha Tower,Union,union,${status.name},${status.id}`);
+    const named = parse(
+      (await admin.get('/api/exports/download?resource=sites&search=Alpha&columns=name,type,site_status_id')).body,
+    );
+    expect(named).toEqual(['Name,Type,Status', `Alpha Tower,Union,${status.name}`]);
   });
 
   it('exports every field by default, custom fields included, and quotes what needs quoting', async () => {
-    const res = await admin.get('/api/exports/download?resource=sites&search=Gamma');
+    const res = await admin.get('/api/exports/download?resource=sites&search=Gamma&ids=1');
     expect(res.status).toBe(200);
     const [header, row] = parse(res.body);
+    const [withoutIds] = parse((await admin.get('/api/exports/download?resource=sites&search=Gamma')).body);
+    expect(withoutIds.startsWith('Name,')).toBe(true);
     const fields = await t.ctx.records.fields(t.ctx.resources.get('sites')!);
     const custom = Object.entries(fields).filter(([, spec]) => spec.storage === 'custom');
     expect(header.startsWith('ID,')).toBe(true);
@@ -175,11 +195,63 @@ describe('XLSX export of a list', () => {
       '/api/exports/download?resource=sites&filter[type]=union&sort=name&order=asc&columns=name,type,city&format=xlsx',
     );
     expect(rows).toEqual([
-      ['Name', 'Type', 'type (key)', 'City'],
-      ['=HYPERLINK("http://evil.example","click")', 'Union', 'union', 'Burbank'],
-      ['@SUM(A1:A9)', 'Union', 'union', '+1 Glendale'],
-      ['Alpha Tower', 'Union', 'union', 'Pasadena'],
+      ['Name', 'Type', 'City'],
+      ['=HYPERLINK("http://evil.example","click")', 'Union', 'Burbank'],
+      ['@SUM(A1:A9)', 'Union', '+1 Glendale'],
+      ['Alpha Tower', 'Union', 'Pasadena'],
     ]);
+  });
+
+  it('writes what a view shows: its rows, its columns in order under their labels, dates and money typed', async () => {
+    const status = await t.ctx.db
+      .selectFrom('site_statuses')
+      .select(['id', 'name'])
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const contractor = await admin.post('/api/contractors', { name: 'Acme Builders', type: 'union' });
+    expect(contractor.status, JSON.stringify(contractor.body)).toBe(201);
+    const site = await admin.post('/api/sites', {
+      name: 'Delta Yard',
+      type: 'union',
+      city: 'Fresno',
+      bid_date: '2026-03-09',
+      estimated_value: 1250000.5,
+      site_status_id: status.id,
+      general_contractor_id: contractor.body.data.id,
+    });
+    expect(site.status, JSON.stringify(site.body)).toBe(201);
+    const view = await admin.post('/api/views', {
+      name: 'Union bids',
+      record_type: 'site',
+      filters: { all: [{ field: 'name', op: 'starts_with', value: 'Delta' }] },
+      columns: [
+        { field: 'city' },
+        { field: 'name', width: 200 },
+        { field: 'bid_date' },
+        { field: 'estimated_value' },
+        { field: 'site_status_id' },
+        { field: 'general_contractor_id' },
+        { field: 'a_field_since_deleted' },
+      ],
+    });
+    expect(view.status, JSON.stringify(view.body)).toBe(201);
+    const rows = await workbookAt(`/api/exports/download?resource=sites&view=${view.body.data.id}&format=xlsx`);
+    expect(rows).toEqual([
+      ['City', 'Name', 'Bid date', 'Estimated value', 'Status', 'General contractor'],
+      ['Fresno', 'Delta Yard', new Date(Date.UTC(2026, 2, 9)), 1250000.5, status.name, 'Acme Builders'],
+    ]);
+    const csv = parse((await admin.get(`/api/exports/download?resource=sites&view=${view.body.data.id}`)).body);
+    expect(csv).toEqual([
+      'City,Name,Bid date,Estimated value,Status,General contractor',
+      `Fresno,Delta Yard,2026-03-09,1250000.5,${status.name},Acme Builders`,
+    ]);
+    // "All fields": every field of the view's rows, the view's filters still applied.
+    const all = parse(
+      (await admin.get(`/api/exports/download?resource=sites&view=${view.body.data.id}&columns=all`)).body,
+    );
+    expect(all).toHaveLength(2);
+    expect(all[0].startsWith('Name,Type,')).toBe(true);
+    expect(all[0]).toContain('Kickoff date');
   });
 
   it('writes a background export as a workbook too', async () => {

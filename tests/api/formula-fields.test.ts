@@ -6,30 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formulaPreview, valueKind } from '../../src/common/field-types.js';
+import { ok, type Row, refused } from '../support/api-answers.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 let t: TestApp;
 let admin: TestClient;
 let resource: string;
 let schemaId: number;
-
-interface Row {
-  id: number;
-  updated_at?: string;
-  [key: string]: unknown;
-}
-interface Answer {
-  status: number;
-  body: { data?: unknown; errors?: Record<string, string[]>; message?: string };
-}
-const ok = (res: Answer, status = 200) => {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  return res.body.data as Row;
-};
-const refused = (res: Answer, field: string, message: string | RegExp) => {
-  expect(res.status, JSON.stringify(res.body)).toBe(422);
-  expect(res.body.errors?.[field]?.[0] ?? res.body.message, JSON.stringify(res.body)).toMatch(message);
-};
 
 const FIELDS = [
   { name: 'Estimated value', type: 'number' },

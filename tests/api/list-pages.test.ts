@@ -117,3 +117,81 @@ describe('totals past 10,000 matches (total=estimate, as the generated lists ask
     expect(asked.body.meta.total_estimated).toBeUndefined();
   });
 });
+
+/** Every page of a list read with the cursor the page before it answered with (meta.next_cursor), as the client does. */
+async function pagesByCursor(query: string, perPage: number) {
+  const ids: number[] = [];
+  let cursor: string | undefined;
+  let sought = 0;
+  for (let page = 1; ; page++) {
+    const asked = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+    const res = await admin.get(`/api/sites?filter[city]=Pagetown&${query}&per_page=${perPage}&page=${page}${asked}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    if (cursor) sought++;
+    if (!res.body.data.length) break;
+    expect(res.body.meta).toMatchObject({ current_page: page, from: (page - 1) * perPage + 1 });
+    ids.push(...res.body.data.map((r: any) => r.id));
+    cursor = res.body.meta.next_cursor;
+    if (!cursor) break;
+  }
+  return { ids, sought };
+}
+
+describe('pages sought from the page before (cursor=)', () => {
+  it('give every row once, in order, both ways, through the rows without a value', async () => {
+    for (const order of ['asc', 'desc'] as const) {
+      const want = await expected(`type = 'pla'`, order);
+      const { ids, sought } = await pagesByCursor(`filter[type]=pla&sort=owner&order=${order}`, 100);
+      expect(sought).toBeGreaterThan(10);
+      expect(ids).toEqual(want);
+    }
+  });
+
+  it('sorted by a column with no missing values, and by id', async () => {
+    for (const sort of ['created_at', 'id']) {
+      const want = (
+        await sql<{ id: number }>`select id from sites where deleted_at is null and city = 'Pagetown' and type = 'union'
+          order by ${sql.ref(sort)} desc, id desc`.execute(t.ctx.db)
+      ).rows.map((row) => row.id);
+      const { ids } = await pagesByCursor(`filter[type]=union&sort=${sort}&order=desc`, 250);
+      expect(ids).toEqual(want);
+    }
+  });
+
+  it('a cursor of another list, another page or an edited one is not followed: the page is read by its offset', async () => {
+    const want = await expected(`type = 'union'`, 'asc');
+    const first = await admin.get(
+      '/api/sites?filter[city]=Pagetown&filter[type]=union&sort=owner&order=asc&per_page=25&page=1',
+    );
+    const cursor = encodeURIComponent(first.body.meta.next_cursor);
+    for (const query of [
+      `filter[type]=pla&sort=owner&order=asc&per_page=25&page=2&cursor=${cursor}`,
+      `filter[type]=union&sort=owner&order=asc&per_page=25&page=3&cursor=${cursor}`,
+      'filter[type]=union&sort=owner&order=asc&per_page=25&page=3&cursor=not-a-cursor',
+    ]) {
+      const res = await admin.get(`/api/sites?filter[city]=Pagetown&${query}`);
+      expect(res.status).toBe(200);
+      const page = Number(/&page=(\d+)/.exec(query)?.[1]);
+      const expectedIds = query.includes('type]=pla')
+        ? (await expected(`type = 'pla'`, 'asc')).slice(25, 50)
+        : want.slice((page - 1) * 25, page * 25);
+      expect(
+        res.body.data.map((r: any) => r.id),
+        query,
+      ).toEqual(expectedIds);
+    }
+  });
+
+  it('a cursor whose row was deleted for good falls back to the offset', async () => {
+    const want = await expected(`type = 'non-union'`, 'asc');
+    const first = await admin.get(
+      '/api/sites?filter[city]=Pagetown&filter[type]=non-union&sort=owner&order=asc&per_page=25&page=1',
+    );
+    const last = first.body.data.at(-1).id;
+    await sql`delete from sites where id = ${last}`.execute(t.ctx.db);
+    const next = await admin.get(
+      `/api/sites?filter[city]=Pagetown&filter[type]=non-union&sort=owner&order=asc&per_page=25&page=2&cursor=${encodeURIComponent(first.body.meta.next_cursor)}`,
+    );
+    expect(next.body.data.map((r: any) => r.id)).toEqual(want.filter((id) => id !== last).slice(25, 50));
+  });
+});

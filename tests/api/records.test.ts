@@ -72,7 +72,15 @@ describe('the users list', () => {
 
   it('paginates', async () => {
     const page2 = await list('per_page=2&page=2&sort=first_name');
-    expect(page2.body.meta).toEqual({ current_page: 2, from: 3, to: 4, per_page: 2, total: 5, last_page: 3 });
+    expect(page2.body.meta).toEqual({
+      current_page: 2,
+      from: 3,
+      to: 4,
+      per_page: 2,
+      total: 5,
+      last_page: 3,
+      next_cursor: expect.any(String),
+    });
     expect(page2.body.data.map((u: any) => u.first_name)).toEqual(['Chloe', 'Dmitri']);
     const last = await list('per_page=2&page=3&sort=first_name');
     expect(last.body.data.map((u: any) => u.first_name)).toEqual(['Esther']);

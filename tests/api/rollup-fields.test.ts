@@ -4,6 +4,7 @@
  * change, and counting only the related records the reader may read (the access policy).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ok, type Row, refused } from '../support/api-answers.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 let t: TestApp;
@@ -12,23 +13,6 @@ let projects: string;
 let chores: string;
 let projectSchema: number;
 
-interface Row {
-  id: number;
-  updated_at?: string;
-  [key: string]: unknown;
-}
-interface Answer {
-  status: number;
-  body: { data?: unknown; errors?: Record<string, string[]>; message?: string };
-}
-const ok = (res: Answer, status = 200) => {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  return res.body.data as Row;
-};
-const refused = (res: Answer, field: string, message: RegExp) => {
-  expect(res.status, JSON.stringify(res.body)).toBe(422);
-  expect(res.body.errors?.[field]?.[0], JSON.stringify(res.body)).toMatch(message);
-};
 const rollupField = (name: string, options: Record<string, unknown>) =>
   admin.post('/api/schema-fields', { schema_id: projectSchema, name, type: 'rollup', options });
 
@@ -157,5 +141,118 @@ describe('rollup fields', () => {
     const blind = await t.signIn('chore-blind@example.com');
     expect(ok(await blind.get(`/api/${projects}/${first.id}`))).toMatchObject({ chore_count: 0, hours_total: null });
     expect(ok(await admin.get(`/api/${projects}/${first.id}`))).toMatchObject({ chore_count: 5, hours_total: 18 });
+  });
+
+  it('count only the related records holding their condition, through the one filter compiler', async () => {
+    const big = { all: [{ field: 'hours', op: 'gte', value: 3 }] };
+    refused(
+      await rollupField('Bad condition', {
+        from: 'chore.project',
+        function: 'count',
+        where: { all: [{ field: 'colour', op: 'eq', value: 1 }] },
+      }),
+      'options.where',
+      /no field "colour"/,
+    );
+    refused(
+      await rollupField('Bad operator', {
+        from: 'chore.project',
+        function: 'count',
+        where: { all: [{ field: 'hours', op: 'near', value: 1 }] },
+      }),
+      'options.where',
+      /"near" is not a filter of "hours"/,
+    );
+    refused(
+      await rollupField('Bad value', {
+        from: 'chore.project',
+        function: 'count',
+        where: { all: [{ field: 'hours', op: 'gte', value: 'many' }] },
+      }),
+      'options.where',
+      /must be a number/,
+    );
+    ok(await rollupField('Big chores', { from: 'chore.project', function: 'count', where: big }), 201);
+    ok(
+      await rollupField('Dated hours', {
+        from: 'chore.project',
+        function: 'sum',
+        field: 'hours',
+        where: { all: [{ field: 'due', op: 'not_empty' }] },
+      }),
+      201,
+    );
+    // Roof's chores: 2 h (due), 3 h (due), 5 h, 1 h (moved from Yard), 7 h (the reader's own).
+    expect(ok(await admin.get(`/api/${projects}/${first.id}`))).toMatchObject({ big_chores: 3, dated_hours: 5 });
+    const listed = (await admin.get(`/api/${projects}?filter[big_chores_gte]=1&sort=-big_chores`)).body.data as Row[];
+    expect(listed.map((row) => row.name)).toEqual(['Roof']);
+    const asReader = await t.signIn('chore-reader@example.com');
+    expect(ok(await asReader.get(`/api/${projects}/${first.id}`))).toMatchObject({ big_chores: 1, dated_hours: null });
+  });
+
+  it('roll up the records this one points at through its own relation', async () => {
+    const choreType = chores.replace(/s$/, '');
+    ok(
+      await admin.post('/api/schema-fields', {
+        schema_id: projectSchema,
+        name: 'Watched',
+        type: 'relation',
+        options: { target: choreType, multiple: true },
+      }),
+      201,
+    );
+    ok(
+      await admin.post('/api/schema-fields', {
+        schema_id: projectSchema,
+        name: 'Lead chore',
+        type: 'relation',
+        options: { target: choreType },
+      }),
+      201,
+    );
+    refused(
+      await rollupField('Both ways', { from: 'chore.project', through: 'watched', function: 'count' }),
+      'options.from',
+      /either/,
+    );
+    refused(
+      await rollupField('Not a link', { through: 'name', function: 'count' }),
+      'options.through',
+      /not a relation/,
+    );
+    ok(await rollupField('Watched hours', { through: 'watched', function: 'sum', field: 'hours' }), 201);
+    ok(
+      await rollupField('Watched big', {
+        through: 'watched',
+        function: 'count',
+        where: { all: [{ field: 'hours', op: 'gt', value: 2 }] },
+      }),
+      201,
+    );
+    ok(await rollupField('Lead due', { through: 'lead_chore', function: 'max', field: 'due' }), 201);
+    const found = (await admin.get(`/api/${chores}?sort=name&per_page=50`)).body.data as Row[];
+    const byName = Object.fromEntries(found.map((row) => [row.name, row]));
+    const shed = ((await admin.get(`/api/${projects}?filter[name]=Shed`)).body.data as Row[])[0];
+    ok(
+      await admin.post(`/api/${projects}/${shed.id}`, {
+        watched: [byName['Roof 2'].id, byName['Roof 5'].id, byName['Yard 1'].id],
+        lead_chore: byName['Roof 3'].id,
+        updated_at: shed.updated_at,
+      }),
+    );
+    expect(ok(await admin.get(`/api/${projects}/${shed.id}`))).toMatchObject({
+      watched_hours: 8,
+      watched_big: 1,
+      lead_due: '2025-03-01',
+    });
+    const sorted = (await admin.get(`/api/${projects}?sort=-watched_hours&filter[watched_hours_gte]=1`)).body
+      .data as Row[];
+    expect(sorted.map((row) => row.name)).toEqual(['Shed']);
+    // The reader reads only their own chore: none of Shed's.
+    const asReader = await t.signIn('chore-reader@example.com');
+    expect(ok(await asReader.get(`/api/${projects}/${shed.id}`))).toMatchObject({
+      watched_hours: null,
+      watched_big: 0,
+    });
   });
 });

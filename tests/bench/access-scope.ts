@@ -82,7 +82,7 @@ const ROLE_SET = [
   { slug: 'bench-turf-c', permissions: ['site:read:turf', 'task:read', 'note:read'], policy: {} },
 ];
 
-interface Prepared {
+export interface Prepared {
   dataDir: string;
   postgres: PostgresServer | null;
   /** Sign-in emails: the own-or-team person, the person of the large turf. */
@@ -95,7 +95,7 @@ interface Prepared {
   turfSites: number;
 }
 
-async function prepare(kind: 'pglite' | 'postgres'): Promise<Prepared | null> {
+export async function prepare(kind: 'pglite' | 'postgres'): Promise<Prepared | null> {
   let postgres: PostgresServer | null = null;
   if (kind === 'postgres') {
     postgres = await (startPostgres() ?? Promise.resolve(null));

@@ -350,6 +350,48 @@ export async function judge(
       if (me && lines.size !== 1) return ok(false, `expected only ${options[0].label} named: ${[...lines.keys()]}`);
       return ok(lines.size > 0 && hidden <= 1, `groups (${hidden} hidden lines)`);
     }
+    case 'measure': {
+      // A total or an average of a number field, worked out here from every record the list API gives the person.
+      const { filters, ...filter } = spec.filter as Record<string, unknown>;
+      const where = filters ? `&filters=${encodeURIComponent(JSON.stringify(filters))}` : '';
+      const rows: any[] = (
+        await get(`/api/${spec.resource}?per_page=-1&filter=${encodeURIComponent(JSON.stringify(filter))}${where}`)
+      ).data;
+      const values = rows.map((r) => r[spec.field]).filter((v) => v !== null && v !== undefined && v !== '');
+      const sum = values.reduce((total: number, v) => total + Number(v), 0);
+      const value = Math.round(spec.fn === 'avg' ? sum / values.length : sum);
+      const figure = spec.hours ? `${fmt(value)} hours` : `$${fmt(value)}`;
+      const used = steps ? stepFilter(steps, spec.resource) : undefined;
+      if (steps && canonical(used) !== canonical(spec.filter))
+        return ok(false, `expected the filter ${JSON.stringify(spec.filter)}, used ${JSON.stringify(used)}`);
+      return ok(has(text, figure), `expected ${figure}: ${text.slice(0, 160)}`);
+    }
+    case 'top': {
+      // The records with the most of another type's records pointing at them: each line's figure is the API's count
+      // for it, and the figures are the highest there are.
+      const rows: any[] = (await get(`/api/${spec.resource}?per_page=-1`)).data;
+      const counts = new Map<number, number>();
+      for (const row of rows)
+        if (row[spec.field] != null) counts.set(row[spec.field], (counts.get(row[spec.field]) ?? 0) + 1);
+      const highest = [...counts.values()].sort((a, b) => b - a).slice(0, spec.limit);
+      const names = new Map<string, number>();
+      for (const id of counts.keys()) {
+        const target = (await get(`/api/${spec.target}/${id}`)).data;
+        names.set(target.name, counts.get(id)!);
+      }
+      const lines = [...text.matchAll(/^- \[(.+?)\]\(.*?\): \*\*([\d,]+)\*\*/gm)].map((m) => ({
+        name: m[1].replace(/\\(.)/g, '$1'),
+        count: Number(m[2].replace(/,/g, '')),
+      }));
+      if (lines.length !== highest.length) return ok(false, `expected ${highest.length} lines: ${text.slice(0, 200)}`);
+      for (const line of lines)
+        if (names.get(line.name) !== line.count)
+          return ok(false, `expected ${line.name} ${names.get(line.name)}, got ${line.count}`);
+      return ok(
+        JSON.stringify(lines.map((l) => l.count)) === JSON.stringify(highest),
+        `expected the counts ${highest.join(', ')}: ${text.slice(0, 200)}`,
+      );
+    }
     case 'near': {
       const inCity: any[] = (
         await get(`/api/sites?per_page=1000&filter=${encodeURIComponent(JSON.stringify({ city: spec.city }))}`)

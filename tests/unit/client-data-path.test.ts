@@ -18,36 +18,14 @@ const INFRASTRUCTURE = ['http', 'i18n', 'providers', 'resources', 'session', 'sy
 const DIRECT_HTTP = ['offline/registerServiceWorker.ts', 'offline/send.ts', 'offline/siteCache.ts'];
 
 /** Files that still use the provider's `call(method, path)` escape hatch instead of a named method. */
-const ESCAPE_HATCH = [
-  'activity/useFeed.ts',
-  'admin/BackupStatusLine.tsx',
-  'assessments/AssessmentsPanel.tsx',
-  'assignees/AssigneePicker.tsx',
-  'assistant/api.ts',
-  'conversations/PersonTimeline.tsx',
-  'importers/ImporterForm.tsx',
-  'insights/useInsights.ts',
-  'records/bulkEdit/BulkEditButton.tsx',
-  'records/history/ArchivedValues.tsx',
-  'records/history/RevisionList.tsx',
-  'records/show/HistoryTab.tsx',
-];
+const ESCAPE_HATCH: string[] = [];
 
 /** Feature files that still import the app's singletons. */
 const SINGLETONS = [
-  'activity/useFeed.ts',
-  'assessments/AssessmentsPanel.tsx',
-  'assignees/AssigneePicker.tsx',
-  'auth/PasswordResetPage.tsx',
-  'auth/PasswordUpdatePage.tsx',
-  'conversations/PersonTimeline.tsx',
-  'importers/ImporterForm.tsx',
-  'insights/useInsights.ts',
   'offline/OfflineSitesPage.tsx',
   'offline/registerServiceWorker.ts',
   'profile/ProfilePage.tsx',
   'realtime/RealtimeConnector.tsx',
-  'reports/UserPerformancePage.tsx',
   'schemas/useSchemaEditor.ts',
   'work/shared.ts',
 ];

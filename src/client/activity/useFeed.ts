@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { dataProvider } from '../app/services';
 import type { Query } from '../http/query';
 import { useApi } from '../insights/useInsights';
+import { useAppDataProvider } from '../records/hooks';
 import type { FeedAnswer, FeedEntry } from './feed';
 
 /**
@@ -9,7 +9,8 @@ import type { FeedAnswer, FeedEntry } from './feed';
  * with the feed's cursor. New filters start again from the newest.
  */
 export function useFeed(query: Query, perPage = 30) {
-  const first = useApi<FeedAnswer>('/api/actions', { ...query, per_page: perPage });
+  const dataProvider = useAppDataProvider();
+  const first = useApi<FeedAnswer>('actions', { ...query, per_page: perPage });
   const [older, setOlder] = useState<FeedEntry[]>([]);
   const [cursor, setCursor] = useState<number | null>(null);
   const [loadingOlder, setLoadingOlder] = useState(false);
@@ -28,8 +29,10 @@ export function useFeed(query: Query, perPage = 30) {
     if (!nextCursor) return;
     setLoadingOlder(true);
     try {
-      const answer: FeedAnswer = await dataProvider.call('GET', '/api/actions', {
-        query: { ...query, per_page: perPage, before: nextCursor },
+      const answer = await dataProvider.insight<FeedAnswer>('actions', {
+        ...query,
+        per_page: perPage,
+        before: nextCursor,
       });
       setOlder((list) => [...list, ...answer.data]);
       setCursor(answer.meta.has_more ? answer.meta.next_before : null);

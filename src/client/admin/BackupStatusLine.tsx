@@ -38,7 +38,7 @@ export function BackupStatusLine() {
   const dp = useAppDataProvider();
   const status = useQuery({
     queryKey: ['system-status'],
-    queryFn: async () => (await dp.call<{ data: SystemStatus }>('GET', 'system/status')).data,
+    queryFn: () => dp.systemStatus(),
     enabled: isAdministrator,
   });
   if (!isAdministrator || !status.data) return null;

@@ -10,11 +10,11 @@ import Typography from '@mui/material/Typography';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router-dom';
-import { dataProvider } from '../app/services';
 import { formatDate } from '../i18n/dates';
 import { useLiveRefresh } from '../insights/useInsights';
 import { useNarrow } from '../layout/useNarrow';
 import { formatNumber } from '../records/fieldTypes/describe';
+import { useAppDataProvider } from '../records/hooks';
 
 interface AssessedPerson {
   type: 'contact' | 'recruit' | 'member';
@@ -48,14 +48,14 @@ const counted = (n: number, one: string, many: string) => `${formatNumber(n)} ${
 
 export function AssessmentsPanel({ scope }: { scope: { campaign_id: number } | { site_id: number } }) {
   useLiveRefresh();
+  const dataProvider = useAppDataProvider();
   const [key, id] = 'campaign_id' in scope ? ['campaign_id', scope.campaign_id] : ['site_id', scope.site_id];
   const { data, isPending, error } = useQuery({
     // Under the people's resources, so a change of anyone's assessment refreshes it.
     queryKey: ['contacts', 'assessments', key, id],
-    queryFn: ({ signal }) =>
-      dataProvider.call<{ data: Summary }>('GET', `/api/assessments/summary?${key}=${id}`, { signal }),
+    queryFn: ({ signal }) => dataProvider.assessmentSummary<Summary>(scope, signal),
   });
-  const summary = data?.data;
+  const summary = data;
   if (error) return <Typography color="error">The assessments could not be read: {error.message}</Typography>;
   if (isPending || !summary) return null;
   return (

@@ -6,7 +6,7 @@ import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { dataProvider } from '../app/services';
+import { useAppDataProvider } from '../records/hooks';
 
 export interface Person {
   id: number;
@@ -26,11 +26,11 @@ export function AssigneePicker({
   error?: string;
   testId?: string;
 }) {
+  const dataProvider = useAppDataProvider();
   const [q, setQ] = useState('');
   const { data = [] } = useQuery<Person[]>({
     queryKey: ['assignees', q],
-    queryFn: async ({ signal }) =>
-      (await dataProvider.call<{ data: Person[] }>('GET', '/api/assignees', { query: q ? { q } : {}, signal })).data,
+    queryFn: async ({ signal }) => dataProvider.assignees(q, signal),
     staleTime: 60_000,
     placeholderData: (previous) => previous,
   });

@@ -33,7 +33,7 @@ import { Title, useCanAccess, useDelete, useGetList, useNotify, useUpdate } from
 import { formatDateTime } from '../i18n/dates';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { useAppDataProvider } from '../records/hooks';
-import { assistantStatus, type ConnectionCheck, THREADS, type Thread, testConnection } from './api';
+import { type AssistantStatus, type ConnectionCheck, THREADS, type Thread } from './api';
 import { assistantPanel } from './panelStore';
 
 function RenameDialog({ thread, onClose }: { thread: Thread; onClose: () => void }) {
@@ -78,7 +78,7 @@ function ModelCard() {
   const dp = useAppDataProvider();
   const status = useQuery({
     queryKey: ['assistant-status', undefined, undefined],
-    queryFn: () => assistantStatus(dp, null),
+    queryFn: () => dp.assistantStatus<AssistantStatus>(null),
   });
   const [check, setCheck] = useState<ConnectionCheck | null>(null);
   const [testing, setTesting] = useState(false);
@@ -86,7 +86,7 @@ function ModelCard() {
   const run = async () => {
     setTesting(true);
     try {
-      setCheck(await testConnection(dp));
+      setCheck(await dp.testAssistantConnection<ConnectionCheck>());
     } catch (error) {
       notify((error as Error).message, { type: 'error' });
     } finally {

@@ -20,7 +20,7 @@ import { useGetList, useNotify } from 'react-admin';
 import { useLocation } from 'react-router-dom';
 import { useMainData } from '../app/hooks';
 import { useAppDataProvider } from '../records/hooks';
-import { askQuestion, assistantStatus, MESSAGES, type Message, stopAnswer, THREADS } from './api';
+import { type AssistantStatus, askQuestion, MESSAGES, type Message, stopAnswer, THREADS } from './api';
 import { Markdown } from './Markdown';
 import { ProposalCard } from './ProposalCard';
 import { recordFromPath } from './recordContext';
@@ -93,7 +93,7 @@ export function Chat({ threadId, onThread, onNavigate }: ChatProps) {
   );
   const status = useQuery({
     queryKey: ['assistant-status', context?.type, context?.id],
-    queryFn: () => assistantStatus(dp, context),
+    queryFn: () => dp.assistantStatus<AssistantStatus>(context),
     staleTime: 60_000,
   });
   const [streams, setStreams] = useState<ReadonlyMap<number, Streaming>>(new Map());

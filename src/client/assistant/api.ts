@@ -86,17 +86,3 @@ export async function decide(
   const result = await dp.action(MESSAGES, { id: messageId, action: decision });
   return { data: result.data as Message, message: result.meta?.message };
 }
-
-export async function assistantStatus(
-  dp: AppDataProvider,
-  context: { type: string; id: number } | null,
-): Promise<AssistantStatus> {
-  const query = context ? { context_type: context.type, context_id: context.id } : undefined;
-  const answer = await dp.call<{ data: AssistantStatus }>('GET', 'assistant/status', { query });
-  return answer.data;
-}
-
-export async function testConnection(dp: AppDataProvider): Promise<ConnectionCheck> {
-  const answer = await dp.call<{ data: ConnectionCheck }>('POST', 'assistant/test-connection');
-  return answer.data;
-}

@@ -7,15 +7,16 @@ import Link from '@mui/material/Link';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type FormEvent, useState } from 'react';
-import { useTranslate } from 'react-admin';
+import { useAuthProvider, useTranslate } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
-import { authProvider } from '../app/services';
+import type { AppAuthProvider } from '../providers/authProvider';
 import { GuestOnly } from '../routing/guards';
 import { AuthLayout } from './AuthLayout';
 import { fieldErrors } from './authErrors';
 
 export default function PasswordResetPage() {
   const translate = useTranslate();
+  const authProvider = useAuthProvider() as unknown as AppAuthProvider;
   const [email, setEmail] = useState('');
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState<string | null>(null);

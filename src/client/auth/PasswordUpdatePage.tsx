@@ -6,15 +6,16 @@ import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import TextField from '@mui/material/TextField';
 import { type FormEvent, useState } from 'react';
-import { useNotify, useTranslate } from 'react-admin';
+import { useAuthProvider, useNotify, useTranslate } from 'react-admin';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
-import { authProvider } from '../app/services';
+import type { AppAuthProvider } from '../providers/authProvider';
 import { GuestOnly } from '../routing/guards';
 import { AuthLayout } from './AuthLayout';
 import { fieldErrors } from './authErrors';
 
 export default function PasswordUpdatePage() {
   const translate = useTranslate();
+  const authProvider = useAuthProvider() as unknown as AppAuthProvider;
   const notify = useNotify();
   const navigate = useNavigate();
   const params = new URLSearchParams(useLocation().search);

@@ -199,7 +199,7 @@ function PersonToCall({
 
 function LastConversations({ entry }: { entry: CallListEntry }) {
   const { data, isPending } = usePersonTimeline({ type: entry.person_type, id: entry.person_id });
-  const last = (data?.data ?? []).filter((item) => item.kind === 'conversation').slice(0, LAST_CONVERSATIONS);
+  const last = (data ?? []).filter((item) => item.kind === 'conversation').slice(0, LAST_CONVERSATIONS);
   return (
     <Box component="section" aria-label="Last conversations">
       <Typography variant="subtitle2" component="h2">

@@ -17,10 +17,12 @@ import { useNavigate } from 'react-router-dom';
 import type { PersonType } from '../conversations/shared';
 import { ApiError } from '../http/errors';
 import { formatDate } from '../i18n/dates';
+import { useSavedView } from '../views/useSavedView';
 import { type CallList, peopleCount } from './types';
 
 export function MakeCallListButton({ personType }: { personType: PersonType }) {
   const { filterValues, total } = useListContext();
+  const { id: viewId } = useSavedView();
   const { canAccess } = useCanAccess({ resource: 'conversations', action: 'create' });
   const [open, setOpen] = useState(false);
   const [name, setName] = useState('');
@@ -39,7 +41,14 @@ export function MakeCallListButton({ personType }: { personType: PersonType }) {
   const save = () =>
     create(
       'call-lists',
-      { data: { name, person_type: personType, query: { filter: filterValues ?? {} }, script } },
+      {
+        data: {
+          name,
+          person_type: personType,
+          query: { filter: filterValues ?? {}, ...(viewId ? { view: viewId } : {}) },
+          script,
+        },
+      },
       {
         onSuccess: (list) => {
           notify(`Call list made: ${peopleCount(list.progress.total, personType)}.`, { type: 'info' });

@@ -11,9 +11,9 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { type LinkNames, linkNamesOf } from '../../common/link-names';
 import { MESSAGE_STATUS_LABELS, type MessageStatus } from '../../common/messages';
-import { dataProvider } from '../app/services';
 import { formatDateTime } from '../i18n/dates';
 import { useLiveRefresh } from '../insights/useInsights';
+import { useAppDataProvider } from '../records/hooks';
 import { LogConversationButton } from './LogConversationButton';
 import { useListNames } from './lists';
 import { channelName, type PersonRef } from './shared';
@@ -55,16 +55,16 @@ export const timelineKey = (person: PersonRef) => ['conversations', 'timeline', 
 /** A person's timeline, newest first, kept fresh by live updates. */
 export function usePersonTimeline(person: PersonRef) {
   useLiveRefresh();
+  const dataProvider = useAppDataProvider();
   return useQuery({
     queryKey: timelineKey(person),
-    queryFn: ({ signal }) =>
-      dataProvider.call<{ data: TimelineEntry[] }>('GET', `/api/${person.type}s/${person.id}/timeline`, { signal }),
+    queryFn: ({ signal }) => dataProvider.personTimeline<TimelineEntry>(person, signal),
   });
 }
 
 export function PersonTimeline({ person }: { person: PersonRef }) {
   const { data, isPending, error } = usePersonTimeline(person);
-  const entries = data?.data ?? [];
+  const entries = data ?? [];
   return (
     <Stack spacing={2} data-testid="person-timeline">
       <Box>

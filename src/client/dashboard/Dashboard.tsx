@@ -68,7 +68,7 @@ export default function Dashboard() {
   const { team_id: _team, ...withoutTeam } = query;
   const statsQuery = canReport ? query : withoutTeam;
   const statistics = useApi<{ data: { figures: Figure[]; range: { from: string; to: string } } }>(
-    '/api/dashboard/statistics',
+    'dashboard/statistics',
     statsQuery,
   );
   const data = useApi<{
@@ -80,12 +80,11 @@ export default function Dashboard() {
       sites_new_week: number | null;
       imports_latest: any[];
     };
-  }>('/api/dashboard/data', statsQuery);
+  }>('dashboard/data', statsQuery);
   useLiveRefresh();
   const regions = useOptions('regions');
   // A person limited to their turf sees its figures only; the dashboard says which regions those are.
-  const turf = useApi<{ data: { limited: boolean; regions: Array<{ id: number; name: string }> } }>('/api/turf').data
-    ?.data;
+  const turf = useApi<{ data: { limited: boolean; regions: Array<{ id: number; name: string }> } }>('turf').data?.data;
   const teams = useOptions('teams');
 
   const figures = statistics.data?.data.figures ?? [];

@@ -30,8 +30,7 @@ import {
 import { useFormContext, useWatch } from 'react-hook-form';
 import { fieldTypeModule } from '../../common/field-types';
 import { type ImportRecordType, suggestTargets } from '../../common/import-targets';
-import { dataProvider } from '../app/services';
-import { useDescriptors, useSchemaByType } from '../records/hooks';
+import { useAppDataProvider, useDescriptors, useSchemaByType } from '../records/hooks';
 
 interface TargetInfo {
   key: string;
@@ -46,9 +45,10 @@ interface TargetsAnswer {
 }
 
 export function useImportTargets() {
+  const dataProvider = useAppDataProvider();
   return useQuery({
     queryKey: ['importers', 'targets'],
-    queryFn: () => dataProvider.call<TargetsAnswer>('GET', 'importers/targets'),
+    queryFn: () => dataProvider.importTargets<TargetsAnswer>(),
     staleTime: 60_000,
   });
 }

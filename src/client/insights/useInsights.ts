@@ -6,18 +6,20 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useCanAccess } from 'react-admin';
-import { dataProvider } from '../app/services';
 import type { Query } from '../http/query';
+import type { InsightPath } from '../providers/insightMethods';
 import { modelEventOf, useRealtimeEvent } from '../realtime/useRealtimeEvent';
+import { useAppDataProvider } from '../records/hooks';
 
 /** The part of the react-query cache these screens own; invalidated together on any model event. */
 export const INSIGHTS_KEY = 'insights';
 
-/** GET an /api path with a query; the answer as it comes (`{data, meta, ...}`). */
-export function useApi<T = any>(path: string, query: Query = {}, options: { enabled?: boolean } = {}) {
+/** One figures endpoint (under /api/) with a query; the answer as it comes (`{data, meta, ...}`). */
+export function useApi<T>(path: InsightPath, query: Query = {}, options: { enabled?: boolean } = {}) {
+  const dataProvider = useAppDataProvider();
   return useQuery<T, Error & { status?: number }>({
     queryKey: [INSIGHTS_KEY, path, query],
-    queryFn: ({ signal }) => dataProvider.call('GET', path, { query, signal }),
+    queryFn: ({ signal }) => dataProvider.insight<T>(path, query, signal),
     enabled: options.enabled ?? true,
     staleTime: 5_000,
     placeholderData: (previous) => previous,
@@ -27,6 +29,7 @@ export function useApi<T = any>(path: string, query: Query = {}, options: { enab
 /** Options for a filter picker (`GET /api/options/{name}`); empty, and not asked for, when the person may not read them. */
 export function useOptions(name: string) {
   const { canAccess } = useCanAccess({ resource: name, action: 'read' });
+  const dataProvider = useAppDataProvider();
   return (
     useQuery<Array<{ id: number | string; name: string; [key: string]: unknown }>>({
       queryKey: [INSIGHTS_KEY, 'options', name],

@@ -25,6 +25,7 @@ import { useSession } from '../app/hooks';
 import { peopleCount } from '../callLists/types';
 import type { PersonType } from '../conversations/shared';
 import { isApiError } from '../http/errors';
+import { useSavedView } from '../views/useSavedView';
 
 /** Merge fields offered as buttons; the server accepts any field of the person the sender may read. */
 const MERGE_FIELDS = [
@@ -44,6 +45,7 @@ function sentNotice(sent: MessageSend) {
 
 export function SendMessageButton({ personType }: { personType: PersonType }) {
   const { filterValues, total } = useListContext();
+  const { id: viewId } = useSavedView();
   const { user } = useSession();
   const [open, setOpen] = useState(false);
   const [channel, setChannel] = useState<MessageChannel>('sms');
@@ -75,7 +77,7 @@ export function SendMessageButton({ personType }: { personType: PersonType }) {
         data: {
           channel,
           person_type: personType,
-          query: { filter: filterValues ?? {} },
+          query: { filter: filterValues ?? {}, ...(viewId ? { view: viewId } : {}) },
           subject: channel === 'email' ? subject : null,
           body,
         },

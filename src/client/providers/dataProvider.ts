@@ -3,7 +3,7 @@
  *
  * | react-admin call     | request                                                                 |
  * |----------------------|-------------------------------------------------------------------------|
- * | getList              | GET /api/{r}?page&per_page&sort&order&search&filter={json}                |
+ * | getList              | GET /api/{r}?page&per_page&sort&order&search&filter={json}(&cursor)       |
  * | getOne               | GET /api/{r}/{id}                                                         |
  * | getMany              | GET /api/{r}?per_page=-1&filter={"id":[...]}                              |
  * | getManyReference     | GET /api/{r}?...&filter={...filter, [target]: id}                         |
@@ -14,7 +14,7 @@
  * | deleteMany           | one delete per id                                                         |
  * | restore              | POST /api/{r}/{id}/restore                                                |
  * | action               | {method} /api/{r}/{id}/{action} (complete, dismiss, share, reorder, ...)  |
- * | call                 | any other /api path (config, features, schemas, statistics, options...)   |
+ * | named methods        | the other /api paths (config, schemas, map, imports, history...)          |
  *
  * The server's success message travels in `meta.message` of create/update/delete/restore results; `meta.headers` of
  * a create or update are sent with it (the offline outbox's Idempotency-Key).
@@ -32,10 +32,16 @@ import type {
   UpdateParams,
 } from 'react-admin';
 import type { TypeOutlook } from '../../common/access-rules';
+import type { SystemStatus } from '../../common/system-status';
 import type { HttpClient, Method, RequestOptions } from '../http/client';
 import type { Query } from '../http/query';
+import { type AssistantMethods, assistantMethods } from './assistantMethods';
+import { type HistoryMethods, historyMethods } from './historyMethods';
 import { type ImportMethods, importMethods } from './importMethods';
+import { type InsightMethods, insightMethods } from './insightMethods';
 import { type MapMethods, mapMethods } from './mapMethods';
+import { createPageCursors } from './pageCursors';
+import { type PeopleMethods, peopleMethods } from './peopleMethods';
 
 export interface ListMeta {
   current_page?: number;
@@ -44,6 +50,8 @@ export interface ListMeta {
   per_page?: number;
   total?: number;
   last_page?: number;
+  /** Sent as `cursor=` with the next page of the same list (pageCursors.ts). */
+  next_cursor?: string;
 }
 
 interface ListAnswer<T = any> {
@@ -65,22 +73,16 @@ export interface ActionParams {
   query?: Query;
 }
 
-export interface CallParams {
-  query?: Query;
-  data?: unknown;
-  signal?: AbortSignal;
-  timeout?: number;
-}
-
 /** The CRUD of every resource and the calls every screen shares; the feature groups are in their own files. */
 interface CoreDataProvider extends DataProvider {
   restore(resource: string, params: { id: string | number; meta?: any }): Promise<{ data: any; meta?: any }>;
   action(resource: string, params: ActionParams): Promise<{ data: any; meta?: any }>;
-  call<T = any>(method: Method, path: string, params?: CallParams): Promise<T>;
   getConfig(): Promise<any>;
   getFeatures(): Promise<any[]>;
   getSchemas(): Promise<any[]>;
   getStatistics(query?: Query): Promise<Record<string, unknown>>;
+  /** The server's health for administrators: database, queue, backups (GET /api/system/status). */
+  systemStatus(): Promise<SystemStatus>;
   updateProfile(data: Record<string, unknown>): Promise<{ data: any; message: string }>;
   options(name: string, query?: Query, signal?: AbortSignal): Promise<any[]>;
   /** Keeps one of the signed-in person's settings (a list's columns, records/grid/preferences.ts); null removes it. */
@@ -100,7 +102,14 @@ interface CoreDataProvider extends DataProvider {
 }
 
 /** react-admin's data provider with named methods for what is not CRUD (as marmelab's atomic-crm does). */
-export interface AppDataProvider extends CoreDataProvider, MapMethods, ImportMethods {}
+export interface AppDataProvider
+  extends CoreDataProvider,
+    AssistantMethods,
+    HistoryMethods,
+    ImportMethods,
+    InsightMethods,
+    MapMethods,
+    PeopleMethods {}
 
 const enc = (value: string | number) => encodeURIComponent(String(value));
 const resourcePath = (resource: string) => `/api/${resource.split('/').map(enc).join('/')}`;
@@ -166,9 +175,13 @@ export function toFormData(data: Record<string, unknown>): FormData {
 const bodyFor = (data: unknown) => (containsFile(data) ? toFormData(data as Record<string, unknown>) : data);
 
 export function createDataProvider(http: HttpClient): AppDataProvider {
+  const cursors = createPageCursors();
   const list = async (resource: string, params: Partial<GetListParams>, signal?: AbortSignal) => {
-    const response = await http.get<ListAnswer>(resourcePath(resource), { query: listQuery(params), signal });
+    const path = resourcePath(resource);
+    const query = listQuery(params);
+    const response = await http.get<ListAnswer>(path, { query: cursors.withCursor(path, query), signal });
     const body = response.data;
+    cursors.remember(path, query, body?.meta?.next_cursor);
     const data = Array.isArray(body?.data) ? body.data : [];
     const meta = body?.meta;
     const total = typeof meta?.total === 'number' ? meta.total : data.length;
@@ -271,17 +284,6 @@ export function createDataProvider(http: HttpClient): AppDataProvider {
       return mutationResult(response.data, null);
     },
 
-    async call(method, path, params = {}) {
-      const full =
-        path.startsWith('/api/') || path.startsWith('/sanctum/') || path.startsWith('/broadcasting/')
-          ? path
-          : `/api/${path.replace(/^\//, '')}`;
-      const options: RequestOptions = { query: params.query, signal: params.signal, timeout: params.timeout };
-      if (params.data !== undefined) options.body = bodyFor(params.data);
-      const response = await http.request(method, full, options);
-      return response.data as any;
-    },
-
     async getConfig() {
       const response = await http.get<any>('/api/system/config');
       return response.data?.data ?? response.data;
@@ -300,6 +302,10 @@ export function createDataProvider(http: HttpClient): AppDataProvider {
     async getStatistics(query) {
       const response = await http.get<{ data: Record<string, unknown> }>('/api/dashboard/statistics', { query });
       return response.data?.data ?? {};
+    },
+
+    async systemStatus() {
+      return (await http.get<{ data: SystemStatus }>('/api/system/status')).data.data;
     },
 
     async updateProfile(data) {
@@ -349,5 +355,13 @@ export function createDataProvider(http: HttpClient): AppDataProvider {
       await http.delete(`/api/tokens/${enc(id)}`);
     },
   };
-  return { ...provider, ...mapMethods(http), ...importMethods(http) };
+  return {
+    ...provider,
+    ...assistantMethods(http),
+    ...historyMethods(http),
+    ...importMethods(http),
+    ...insightMethods(http),
+    ...mapMethods(http),
+    ...peopleMethods(http),
+  };
 }

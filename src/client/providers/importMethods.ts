@@ -98,6 +98,11 @@ export function importMethods(http: HttpClient) {
       return (await http.post<{ data: ImportRecord; message: string }>('/api/imports', form)).data;
     },
 
+    /** What importers may fill, by record type, with the operators and actions their rules offer. */
+    async importTargets<T>() {
+      return (await http.get<T>('/api/importers/targets')).data;
+    },
+
     /** One page (25 lines) of what an import could not take. */
     async importFailures(id: number | string, page: number) {
       const path = `/api/imports/${encodeURIComponent(String(id))}/failures`;

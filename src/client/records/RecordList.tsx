@@ -30,6 +30,8 @@ import { ExportButton } from '../exports/ExportButton';
 import { TYPE_LABELS, titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { SendMessageButton } from '../messages/SendMessageButton';
+import { KanbanBoard } from '../views/layouts/KanbanBoard';
+import { useListLayout } from '../views/layouts/useLayout';
 import { useSavedView } from '../views/useSavedView';
 import { ViewBar } from '../views/ViewBar';
 import { BulkDeleteRecordsButton } from './BulkDeleteRecordsButton';
@@ -256,6 +258,7 @@ export default function RecordList({ resource: resourceProp }: { resource?: stri
   // `?view=<id>`: a saved view's filters and sort, applied by the server (docs/views.md).
   const { id: viewId, view } = useSavedView();
   const fields = useMemo(() => new Set(descriptors.map((descriptor) => descriptor.slug)), [descriptors]);
+  const layout = useListLayout(view, descriptors);
   if (!schema) return <MissingSchema resource={resource} />;
   if (featureOff) return featureOff;
   return (
@@ -266,7 +269,8 @@ export default function RecordList({ resource: resourceProp }: { resource?: stri
       actions={<ListActions schema={schema} filters={filters} descriptors={descriptors} viewId={viewId} />}
       perPage={25}
       sort={{ field: '', order: 'ASC' }}
-      pagination={<SmallScreenPagination />}
+      // A board pages each of its columns itself.
+      pagination={layout ? false : <SmallScreenPagination />}
       sx={{ '& .RaList-main': { minWidth: 0 } }}
       empty={false}
       error={<ListRefused plural={schema.name_plural || resource} />}
@@ -287,7 +291,11 @@ export default function RecordList({ resource: resourceProp }: { resource?: stri
       <Box sx={{ px: 1, pt: 0.5 }}>
         <CategoryTabs schema={schema} />
       </Box>
-      <RecordListBody schema={schema} descriptors={descriptors} canDelete={canDelete} canEdit={canEdit} />
+      {layout?.kind === 'kanban' ? (
+        <KanbanBoard resource={resource} field={layout.field} viewId={viewId} plural={schema.name_plural || resource} />
+      ) : (
+        <RecordListBody schema={schema} descriptors={descriptors} canDelete={canDelete} canEdit={canEdit} />
+      )}
     </List>
   );
 }

@@ -24,7 +24,7 @@ export default function ClassificationsReportPage() {
     data: ClassificationRow[];
     totals: Pick<Row, 'members' | 'stewards' | 'contacts'>;
     meta: { contacts_classified: boolean };
-  }>('/api/reports/classifications', query);
+  }>('reports/classifications', query);
   useLiveRefresh();
   const unions = useOptions('unions');
   const trades = useOptions('trades');

@@ -82,7 +82,7 @@ export default function MarketSharePage() {
     site_type: '',
   });
   const { measure, ...filters } = query;
-  const report = useApi<MarketShareAnswer>('/api/reports/market-share', filters);
+  const report = useApi<MarketShareAnswer>('reports/market-share', filters);
   // The CSV of workers counted adds their columns.
   const csvQuery = measure === 'workers' ? { ...filters, measure } : filters;
   useLiveRefresh();

@@ -62,7 +62,7 @@ export default function MarketShareSitesPage() {
   const { values, set, query } = useUrlFilters({ page: '1', per_page: '25' } as Record<string, string>);
   const { label, ...filters } = query;
   const list = useApi<{ data: DrillDownSite[]; meta: { total: number; current_page: number; per_page: number } }>(
-    '/api/reports/market-share/sites',
+    'reports/market-share/sites',
     filters,
   );
   const back = new URLSearchParams(filters);

@@ -25,7 +25,7 @@ export default function TaskPerformancePage() {
     data: TaskPerformanceRow[];
     totals: Omit<Row, 'key' | 'label' | 'period'> | null;
     meta: { group_note: string | null };
-  }>('/api/reports/task-performance', query);
+  }>('reports/task-performance', query);
   const groups: Array<[string, string]> = [['user', 'Person'], ['team', 'Team'], ...useFieldGroups(null)];
   const groupName = groups.find(([value]) => value === values.group_by)?.[1] ?? 'Person';
   useLiveRefresh();

@@ -23,18 +23,18 @@ import {
   GOAL_LABELS as LABELS,
   type UserPerformanceRow as Row,
 } from '../../common/report-types';
-import { dataProvider } from '../app/services';
 import { FigureLinkText } from '../insights/FigureLinkText';
 import { FigureParts } from '../insights/FigureParts';
 import { formatNumber, thisMonth } from '../insights/format';
 import { INSIGHTS_KEY, useApi, useLiveRefresh } from '../insights/useInsights';
 import { useUrlFilters } from '../insights/useUrlFilters';
 import { type TableColumn, TableGrid } from '../records/grid/TableGrid';
+import { useAppDataProvider } from '../records/hooks';
 import { ReportPage, TeamFilter } from './ReportPage';
 
 export default function UserPerformancePage() {
   const { values, set, query } = useUrlFilters({ month: thisMonth().month, team_id: '' });
-  const report = useApi<{ data: Row[]; meta: { may_set_goals: boolean } }>('/api/reports/user-performance', query);
+  const report = useApi<{ data: Row[]; meta: { may_set_goals: boolean } }>('reports/user-performance', query);
   useLiveRefresh();
   const [editing, setEditing] = useState<Row | null>(null);
   const rows = report.data?.data ?? [];
@@ -130,6 +130,7 @@ function GoalsDialog({ row, month, onClose }: { row: Row; month: string; onClose
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
   const notify = useNotify();
+  const dataProvider = useAppDataProvider();
   const queryClient = useQueryClient();
   const save = async () => {
     setSaving(true);

@@ -7,6 +7,10 @@ export interface SavedView {
   name: string;
   record_type: string;
   filters: unknown;
+  /** grid, kanban, calendar, gallery or map (layouts/useLayout.ts). */
+  layout?: string;
+  /** The layout's own settings (a kanban's `field`). */
+  settings?: Record<string, unknown> | null;
   user_id: number | null;
   role_ids: number[];
   team_ids: number[];

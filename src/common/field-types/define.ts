@@ -116,6 +116,11 @@ export interface FieldSpec {
    */
   computedOver?: (sql: Sql, alias: string, rows: SqlFragment) => SqlFragment;
   readsRows?: NonNullable<FieldSpec['references']>;
+  /**
+   * Which of those rows count (a rollup's condition): a filter of the view-filter structure over their own fields,
+   * compiled by the server's one filter compiler as the rows are bound to a reader.
+   */
+  readsRowsWhere?: Record<string, unknown>;
 }
 
 /** An opaque piece of SQL (kysely's RawBuilder on the server). */
@@ -230,6 +235,11 @@ export interface OptionsContext {
   /** The record type of the field, and the fields of another record type (a rollup reads them). */
   type?: string;
   typeFields?: (type: string) => readonly SiblingField[] | undefined;
+  /**
+   * What is wrong with a condition over records of these fields (a filter of the view-filter structure), or null:
+   * the server's one filter compiler checks it (a rollup's `where`).
+   */
+  checkCondition?: (condition: unknown, fields: readonly SiblingField[]) => string | null;
 }
 
 /** What a computed type works its SQL out from: the fields of its own type, and those of the others. */
@@ -282,7 +292,10 @@ export interface FieldTypeModule<O extends Record<string, unknown> = Record<stri
   /** Reports can group records by its values (choices). */
   groupable: boolean;
   /** Computed types (formula): the SQL of the value from the other fields of the type (FieldSpec `computed`). */
-  compute?(options: O, context: ComputeContext): Pick<FieldSpec, 'computed' | 'computedOver' | 'readsRows'>;
+  compute?(
+    options: O,
+    context: ComputeContext,
+  ): Pick<FieldSpec, 'computed' | 'computedOver' | 'readsRows' | 'readsRowsWhere'>;
 }
 
 /** A module with its options' type checked against its schema. */

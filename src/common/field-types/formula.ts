@@ -11,10 +11,10 @@ import {
   type FormulaValue,
   formulaSql,
 } from '../formulas/formula.js';
+import { COMPUTED_PARTS } from './computed.js';
 import { defineFieldType, OptionProblem, type SiblingField, type Sql, type ValueKind } from './define.js';
 import { COMMON, oneOf } from './options.js';
-import { STANDARD_FILTERS, STANDARD_SORT, valueExpression } from './sql.js';
-import { plainWords } from './words.js';
+import { valueExpression } from './sql.js';
 
 /** The kind of value each result of a formula is (filters offer that kind's operators). */
 const KIND_OF_RESULT: Readonly<Record<FormulaResult, ValueKind>> = {
@@ -125,17 +125,8 @@ export const formula = defineFieldType({
     if (found instanceof OptionProblem) return found;
     return { ...options, expression: options.expression.trim(), result: found.result };
   },
-  validation: () => [],
   kind: (options) => KIND_OF_RESULT[options.result ?? 'text'],
-  spec: () => ({ readOnly: true }),
-  fromCell: (cell) => ({ ok: true, value: cell }),
-  toCell: 'value',
-  filters: STANDARD_FILTERS,
-  sort: { key: STANDARD_SORT.key, index: () => null },
-  filterIndex: () => null,
-  words: plainWords,
-  textual: false,
-  groupable: false,
+  ...COMPUTED_PARTS,
   compute(options, { self, fields }) {
     const found = checked(options.expression, self, fields);
     // A formula its type's fields no longer fit (saved before a change the checks now refuse) is blank, not an error.

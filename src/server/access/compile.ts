@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { type ConditionGroup, type ConditionItem, PARENT_LINKS, type RowRule } from '../../common/access-rules.js';
 import { type FilterOperator, filterCondition, resolveField } from '../records/list-query.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
-import { and, fieldHolds, or, type Predicate } from './predicate.js';
+import { and, fieldHolds, type Gather, or, type Predicate } from './predicate.js';
 import { OWN_WORK_TYPES, personFields, pointedAtBySites, referencing, roleFields, teamFields } from './reach.js';
 import { siteInTurf, turfSiteIds } from './turf.js';
 import { teamPeople, type Who } from './who.js';
@@ -66,7 +66,7 @@ async function ownRule(info: TypeInfo, env: CompileEnv): Promise<Compiled> {
     const live = child.def.softDelete ? sql` and c.deleted_at is null` : sql``;
     work.push((who) => {
       const theirs = sql.join(
-        childPeople.map(([field, spec]) => fieldHolds(field, spec, 'c', who.id)),
+        childPeople.map(([field, spec]) => fieldHolds(field, spec, 'c', who.id, gatherOf(who, 'values'))),
         sql` or `,
       );
       // For one person, their work's records gathered once; for each member of a role against one record (the
@@ -78,8 +78,14 @@ async function ownRule(info: TypeInfo, env: CompileEnv): Promise<Compiled> {
   }
   if (!people.length && !work.length) return FALSE;
   return (who) =>
-    or([...people.map(([field, spec]) => fieldHolds(field, spec, 't', who.id)), ...work.map((part) => part(who))]);
+    or([
+      ...people.map(([field, spec]) => fieldHolds(field, spec, 't', who.id, gatherOf(who, 'values'))),
+      ...work.map((part) => part(who)),
+    ]);
 }
+
+/** One person's ids are gathered once (predicate.ts Gather); the fan-out's, which change with each member, are not. */
+const gatherOf = (who: Who, kind: 'values' | 'query'): Gather => (who.perRow ? undefined : kind);
 
 // ---- team -------------------------------------------------------------------------------------------------------
 
@@ -92,8 +98,8 @@ function teamRule(info: TypeInfo): Compiled {
     if (!who.hasTeams) return false;
     const members = teamPeople(who);
     return or([
-      ...teams.map(([field, spec]) => fieldHolds(field, spec, 't', who.teamIds)),
-      ...people.map(([field, spec]) => fieldHolds(field, spec, 't', members)),
+      ...teams.map(([field, spec]) => fieldHolds(field, spec, 't', who.teamIds, gatherOf(who, 'values'))),
+      ...people.map(([field, spec]) => fieldHolds(field, spec, 't', members, gatherOf(who, 'query'))),
     ]);
   };
 }
@@ -107,8 +113,10 @@ function sharedRule(info: TypeInfo): Compiled {
   if (!roles.length && !teams.length) return FALSE;
   return (who) =>
     or([
-      ...roles.map(([field, spec]) => fieldHolds(field, spec, 't', who.roleId)),
-      ...(who.hasTeams ? teams.map(([field, spec]) => fieldHolds(field, spec, 't', who.teamIds)) : []),
+      ...roles.map(([field, spec]) => fieldHolds(field, spec, 't', who.roleId, gatherOf(who, 'values'))),
+      ...(who.hasTeams
+        ? teams.map(([field, spec]) => fieldHolds(field, spec, 't', who.teamIds, gatherOf(who, 'values')))
+        : []),
     ]);
 }
 

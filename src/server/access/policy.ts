@@ -14,6 +14,7 @@ import {
   type RuleAction,
   refusalWords,
   type TypeFacts,
+  without,
 } from '../../common/access-rules.js';
 import { type Action, can, canOnCategory, permittedCategories } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
@@ -24,7 +25,7 @@ import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import { schemaStore } from '../schemas/schema-store.js';
 import { type Compiled, compileRule, type TypeInfo } from './compile.js';
 import type { AnyDb } from './db.js';
-import { asSql, type Predicate } from './predicate.js';
+import { and, asSql, not, type Predicate } from './predicate.js';
 import { personFields, referencing, teamFields } from './reach.js';
 import { regionsAsTurf, type Who, whoIs } from './who.js';
 
@@ -42,6 +43,8 @@ export interface TypeAccess {
   compiled: Record<RuleAction, Compiled>;
   /** The turf alone, when the read rule has one: records read through another part (one's own) are "outside your turf". */
   turf: Compiled | null;
+  /** With a turf: the read rule without it (what the person reads outside their turf: their own). */
+  outsideTurf: Compiled | null;
   /** Does the read rule depend on who reads? Worked out when first asked (`AccessPolicy.personal`). */
   personal?: boolean;
   mask: FieldMask;
@@ -171,8 +174,10 @@ export class AccessPolicy {
     const compiled = Object.fromEntries(
       await Promise.all(RULE_ACTIONS.map(async (action) => [action, await compileOnce(rules[action])])),
     ) as Record<RuleAction, Compiled>;
-    const turf = withTurf === 'turf' || mentions(rules.read, 'turf') ? await compileOnce('turf') : null;
-    return { def, facts, rules, compiled, turf, mask: maskOf(fieldRules(subject, def.type), info.fields) };
+    const turfRuled = mentions(rules.read, 'turf');
+    const turf = withTurf === 'turf' || turfRuled ? await compileOnce('turf') : null;
+    const outsideTurf = turfRuled ? await compileOnce(without(rules.read, 'turf')) : null;
+    return { def, facts, rules, compiled, turf, outsideTurf, mask: maskOf(fieldRules(subject, def.type), info.fields) };
   }
 
   /**
@@ -242,13 +247,33 @@ export class AccessPolicy {
     trashed: 'without' | 'with' | 'only' = 'without',
     action: RuleAction = 'read',
   ) {
+    const query = this.allRows(db, def, trashed);
+    if (!user) return query;
+    const predicate = await this.where(user, def, action, { db });
+    return predicate === true ? query : query.where(asSql(predicate));
+  }
+
+  /**
+   * The rows of `def` (not deleted) the person reads outside their turf: their read rule without the turf (`without`),
+   * and not in the turf; the same rows as `rows` and "not in the turf", asked so that the turf's own rows are not read
+   * to be thrown away (access/turf-page.ts). Null when their read rule has no turf.
+   */
+  async rowsOutsideTurf(db: AnyDb, def: ResourceDefinition, user: AuthUser) {
+    const access = await this.of(user, def, db);
+    if (!access.turf || !access.outsideTurf) return null;
+    const who = whoIs(user);
+    const predicate = and([access.outsideTurf(who), not(access.turf(who))]);
+    const query = this.allRows(db, def, 'without');
+    return predicate === true ? query : query.where(asSql(predicate));
+  }
+
+  /** Every row of `def` as `t` (its own of a shared table), soft-deleted ones as `trashed` says. */
+  private allRows(db: AnyDb, def: ResourceDefinition, trashed: 'without' | 'with' | 'only') {
     let query = db.selectFrom(`${def.table} as t`);
     if (def.softDelete && trashed === 'without') query = query.where('t.deleted_at', 'is', null);
     if (def.softDelete && trashed === 'only') query = query.where('t.deleted_at', 'is not', null);
     if (def.scope) query = query.where(`t.${def.scope.column}`, '=', def.scope.value);
-    if (!user) return query;
-    const predicate = await this.where(user, def, action, { db });
-    return predicate === true ? query : query.where(asSql(predicate));
+    return query;
   }
 
   /** The rule as a condition on another alias (`alias.id in (...)`), for a report's or the feed's own SQL. */
@@ -287,10 +312,33 @@ export class AccessPolicy {
    * Does the person's rule pick a part of the table no sort index follows (a turf, their own, their team's), so that a
    * list reads its matches once (records/list-query.ts readPage's one pass) rather than walking the sort's index?
    */
-  async narrow(user: Subject | null, def: ResourceDefinition): Promise<boolean> {
+  async narrow(user: Subject | null, def: ResourceDefinition, depth = 0): Promise<boolean> {
     if (!user) return false;
     const rule = (await this.of(user, def)).rules.read;
-    return mentions(rule, 'turf') || (isPersonal(rule) && !mentions(rule, 'parent'));
+    if (mentions(rule, 'turf')) return true;
+    if (!isPersonal(rule)) return false;
+    return !mentions(rule, 'parent') || (depth < 2 && (await this.parentsNarrow(user, def, depth)));
+  }
+
+  /**
+   * Are the records that `def`'s records hang on, of every type the person reads, a small part of theirs (each type's
+   * rule narrow): a task list of a turf-scoped person (the tasks on their turf's sites) then reads its matches once too.
+   * A type read with no rule (one of those that hang on others, read with the type) is not.
+   */
+  private async parentsNarrow(subject: Subject, def: ResourceDefinition, depth: number): Promise<boolean> {
+    const link = PARENT_LINKS[def.type];
+    if (!link) return false;
+    const parents = link.type
+      ? [this.registry.byType(link.type)].filter((other): other is ResourceDefinition => Boolean(other))
+      : this.registry.all().filter((other) => other !== def);
+    let any = false;
+    for (const parent of parents) {
+      if (!this.mayRead(subject, parent)) continue;
+      if (!link.type && PARENT_LINKS[parent.type]) return false;
+      if (!(await this.narrow(subject, parent, depth + 1))) return false;
+      any = true;
+    }
+    return any;
   }
 
   /** Is the person's reading of the type limited to a turf (with their own, by the usual rule)? */

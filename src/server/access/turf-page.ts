@@ -4,8 +4,7 @@ import { countMatches, type ListQuery, pageInParts } from '../records/list-query
 import type { RecordService } from '../records/record-service.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import type { AnyDb } from './db.js';
-import { asSql } from './predicate.js';
-import { siteInTurf, turfRegionIds } from './turf.js';
+import { turfRegionIds } from './turf.js';
 import { whoIs } from './who.js';
 
 /** The site list's orders that `site_regions` keeps each region's sites in (migration 030), by the list's field. */
@@ -58,9 +57,7 @@ export async function turfSitePage(
   if (types) base = types.length ? base.where('t.site_type', 'in', types) : base.where(sql<boolean>`false`);
 
   // Their own sites outside the turf, by the whole rule (categories and all) and the list's type filter.
-  let outside = shape.own
-    ? (await records.visibleRows(db, def, user)).where(sql<boolean>`not ${asSql(siteInTurf(who, 't'))}`)
-    : null;
+  let outside = shape.own ? await records.access.rowsOutsideTurf(db, def, user) : null;
   if (outside && types) outside = types.length ? outside.where('t.type', 'in', types) : null;
   const own = outside ? Number((await outside.select(sql<number>`count(*)`.as('n')).executeTakeFirst())?.n ?? 0) : 0;
   if (own > MOST_OWN_OUTSIDE) return null;
@@ -69,7 +66,7 @@ export async function turfSitePage(
   const offset = (query.page - 1) * query.perPage;
   if (!own) {
     const sort = { key: sql.ref(order.region), order: query.sort.order };
-    const rows = await pageInParts(base, sort, query.perPage, offset, 't.site_id');
+    const { rows } = await pageInParts(base, sort, query.perPage, offset, 't.site_id');
     return { total, estimated, ids: rows.map((row) => Number(row.site_id)) };
   }
   // Merged: the region's first offset + perPage sites in order (its index), with the own ones, then the page.

@@ -81,6 +81,36 @@ export type Proposal = z.infer<typeof proposalShape>;
 
 export type Citation = z.infer<typeof citation>;
 
+const words = z.array(z.string().max(400)).max(30);
+/**
+ * The list an answer counted or listed, kept with the answer: a follow-up ("of those, which are union") refines it,
+ * "Save as view" saves it. `filter` as the list query takes it (`type`, `region_ids`, `bid_date_gte`...), `filters`
+ * the same as the view filter structure (filters/filter-tree.ts); `words` how the answer described it, each word with
+ * the filter keys it stands for, so a follow-up that changes a key drops the words of the old value.
+ */
+export const answerListShape = z
+  .object({
+    type: z.string().max(60),
+    mode: z.enum(['count', 'list', 'group']),
+    title: z.string().max(400),
+    filter: z.record(z.string().max(100), z.unknown()),
+    filters: z.record(z.string().max(10), z.unknown()),
+    words: z
+      .object({
+        adjectives: words,
+        qualifiers: words,
+        sources: z.record(z.string().max(400), z.array(z.string().max(100)).max(20)).optional(),
+      })
+      .strict(),
+    group_by: z.record(z.string().max(40), z.unknown()).optional(),
+    measure: z
+      .object({ fn: z.enum(['sum', 'avg']), field: z.string().max(100), words: z.string().max(200) })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type AnswerList = z.infer<typeof answerListShape>;
+
 /**
  * One message of a thread. Created by the person (POST /api/assistant/messages, role `user`) or by the assistant on
  * their behalf (role `assistant` and `tool`); never edited through the API (`ownRoutes`): approving or rejecting a
@@ -101,6 +131,7 @@ export const assistantMessagesResource: ResourceDefinition = {
     context: { kind: 'json', max: 2_000, shape: recordRef.nullable(), sortable: false, filterable: false },
     citations: { kind: 'json', max: 100_000, shape: z.array(citation).max(200), sortable: false, filterable: false },
     proposal: { kind: 'json', max: 20_000, shape: proposalShape.nullable(), sortable: false, filterable: false },
+    list: { kind: 'json', max: 20_000, shape: answerListShape.nullable(), sortable: false, filterable: false },
     tool_calls: { kind: 'json', max: 200_000, sortable: false, filterable: false },
     tool_call_id: { kind: 'text', max: 200 },
     prompt_tokens: { kind: 'integer', min: 0 },

@@ -5,7 +5,14 @@ import { builtinAnswer } from './builtin/answer.js';
 import { dailyTokenLimit, tokensUsedToday } from './limits.js';
 import { type ChatMessage, ModelError, type ModelSettings } from './model/chat-client.js';
 import { answerWithModel, systemPrompt, type ToolStep } from './model/loop.js';
-import { assistantMessagesResource, assistantThreadsResource, type Citation, type Proposal } from './resources.js';
+import {
+  type AnswerList,
+  answerListShape,
+  assistantMessagesResource,
+  assistantThreadsResource,
+  type Citation,
+  type Proposal,
+} from './resources.js';
 import { createScope, type RecordRef } from './tools/scope.js';
 
 export const BUILT_IN_MODEL = 'built-in';
@@ -30,6 +37,8 @@ interface Outcome {
   outcome: 'answered' | 'refused' | 'failed';
   status: 'complete' | 'stopped' | 'failed';
   steps: ToolStep[];
+  /** The list the answer counted or listed (built-in answers): a follow-up refines it, "Save as view" saves it. */
+  list?: AnswerList | null;
   usage: { prompt: number; completion: number };
   model: string;
 }
@@ -205,7 +214,7 @@ export class AssistantRunner {
         }
       }
     }
-    const answer = await builtinAnswer(scope, question.content);
+    const answer = await builtinAnswer(scope, question.content, await this.lastList(user, question));
     const content = note + answer.content;
     // The built-in answer is ready at once: it is sent in pieces of a few words, as a model's would be.
     for (const piece of content
@@ -229,6 +238,18 @@ export class AssistantRunner {
       per_page: HISTORY,
     });
     return data.reverse().map((m) => ({ role: m.role, content: m.content }));
+  }
+
+  /** The list of the conversation's last answer, when it counted or listed records (what "them" and "those" mean). */
+  private async lastList(user: AuthUser, question: { id: number; thread_id: number }): Promise<AnswerList | null> {
+    const { data } = await this.app.records.list(user, assistantMessagesResource, {
+      filter: JSON.stringify({ thread_id: question.thread_id, role: 'assistant', id_lt: question.id }),
+      sort: 'id',
+      order: 'desc',
+      per_page: 1,
+    });
+    const kept = answerListShape.safeParse(data[0]?.list);
+    return kept.success ? kept.data : null;
   }
 
   /** The tool steps of an answer, as `tool` messages (what the assistant looked at, shown under the answer). */
@@ -269,6 +290,7 @@ export class AssistantRunner {
         outcome: result.outcome,
         citations: result.citations.slice(0, 200),
         proposal: result.proposal,
+        list: result.list ?? null,
         prompt_tokens: result.usage.prompt,
         completion_tokens: result.usage.completion,
         model: result.model,

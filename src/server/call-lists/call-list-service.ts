@@ -21,7 +21,7 @@ export interface CallListInput {
   name: string;
   person_type: PersonType;
   /** The people list's query that picks the people: `filter` (react-admin's filter values, `q` the search), `filters`. */
-  query: { filter?: Record<string, unknown>; filters?: unknown };
+  query: { filter?: Record<string, unknown>; filters?: unknown; view?: unknown };
   script?: string | null;
 }
 
@@ -57,6 +57,8 @@ export class CallListService {
     this.authorize(user, values.person_type);
     const query: Record<string, unknown> = { filter: values.query.filter ?? {} };
     if (values.query.filters !== undefined) query.filters = values.query.filters;
+    // A list opened through a saved view: the view's filters hold too (records/saved-view.ts).
+    if (values.query.view !== undefined) query.view = values.query.view;
     const ids = await this.ctx.records.matchingIds(
       user,
       this.personDef(values.person_type),

@@ -44,6 +44,7 @@ import * as personalAccessTokens from './migrations/052_personal_access_tokens.j
 import * as automations from './migrations/054_automations.js';
 import * as webhooks from './migrations/055_webhooks.js';
 import * as callLists from './migrations/058_call_lists.js';
+import * as assistantAnswerList from './migrations/065_assistant_answer_list.js';
 import * as messages from './migrations/070_messages.js';
 import type { DB } from './schema.generated.js';
 
@@ -94,6 +95,7 @@ const migrations: Record<string, Migration> = {
   '054_automations': automations,
   '055_webhooks': webhooks,
   '058_call_lists': callLists,
+  '065_assistant_answer_list': assistantAnswerList,
   '070_messages': messages,
 };
 

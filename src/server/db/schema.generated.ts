@@ -62,6 +62,7 @@ export interface AssistantMessages {
   created_at: Generated<Timestamp>;
   deleted_at: Timestamp | null;
   id: Generated<number>;
+  list: Json | null;
   model: string | null;
   outcome: string | null;
   prompt_tokens: Generated<number>;

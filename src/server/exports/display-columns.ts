@@ -21,8 +21,24 @@ export interface DisplayColumn {
   label: string;
   /** How the list shows the value; absent: the value as stored. */
   shown?: Shown;
-  /** The header of the raw key column written after this one. */
+  /** The header of the raw key column written after this one (only when ids are asked for). */
   keyHeader?: string;
+  /** What a spreadsheet keeps the value as (an .xlsx cell's type and format); absent: text. */
+  cell?: SheetCell;
+}
+
+/** The typed cells of a spreadsheet: dates, date-times and numbers (money with two decimals). */
+export type SheetCell = 'date' | 'datetime' | 'number' | 'money';
+
+/** How a spreadsheet keeps a value of this field; undefined: as text. */
+export function sheetCell(column: string, spec: FieldSpec | undefined): SheetCell | undefined {
+  if (column === 'created_at' || column === 'updated_at') return 'datetime';
+  if (!spec || spec.references || spec.choiceLabels) return undefined;
+  if (spec.kind === 'date') return 'date';
+  if (spec.kind === 'datetime') return 'datetime';
+  if (spec.kind === 'integer') return 'number';
+  if (spec.kind === 'number') return spec.step === 0.01 ? 'money' : 'number';
+  return undefined;
 }
 
 const list = (value: unknown): unknown[] =>
@@ -90,4 +106,9 @@ export async function displayRows(columns: DisplayColumn[], rows: Row[]): Promis
 
 export function headerRow(columns: DisplayColumn[]): string[] {
   return columns.flatMap((column) => (column.keyHeader ? [column.label, column.keyHeader] : [column.label]));
+}
+
+/** Each written column's spreadsheet type, aligned with `headerRow` (a raw key column is text). */
+export function sheetCells(columns: DisplayColumn[]): Array<SheetCell | undefined> {
+  return columns.flatMap((column) => (column.keyHeader ? [column.cell, undefined] : [column.cell]));
 }

@@ -29,6 +29,7 @@ const startBody = z.object({
   params: z.record(z.string(), z.any()).default({}),
   columns: z.array(z.string().max(100)).max(300).default([]),
   format: z.enum(['csv', 'xlsx']).default('csv'),
+  ids: z.boolean().default(false).describe('Write ids and raw keys beside the names.'),
 });
 
 /** The list to export: its resource, columns and the list's own query (filters, sort, search) beside them. */
@@ -37,6 +38,7 @@ const downloadQuery = listQuery.extend({
   columns: queryValue.optional().describe('The fields to export, in order (a,b,c or columns[]=).'),
   background: z.string().optional().describe('1: always as a background export (a file to download when done).'),
   format: z.string().optional().describe('csv (the default) or xlsx: an Excel workbook.'),
+  ids: z.string().optional().describe("1: write the id and each name's raw key beside it."),
 });
 
 /**

@@ -15,7 +15,7 @@ import { type JobContext, jobCutOff, PermanentJobError } from '../jobs/worker.js
 import { displayName } from '../records/fields.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { CSV_BOM, csvLines } from './csv.js';
-import { type DisplayColumn, displayRows, headerRow, shownValue } from './display-columns.js';
+import { type DisplayColumn, displayRows, headerRow, sheetCell, sheetCells, shownValue } from './display-columns.js';
 import { writeXlsx, XLSX_TYPE } from './xlsx.js';
 
 export const EXPORT_JOB = 'export';
@@ -31,7 +31,10 @@ const IGNORED_PARAMS = new Set([
   'background',
   'file_name',
   'format',
+  'ids',
 ]);
+/** `columns=all`: every field of the record type, whatever the view shows. */
+const ALL_FIELDS = 'all';
 /** The file formats an export is written in (`format=`; csv when absent). */
 export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -42,11 +45,18 @@ export interface ExportRequest {
   resource: string;
   /** The list parameters of GET /api/{resource}: filter, sort, order, search... */
   params: Record<string, unknown>;
-  /** Columns in order (field names); empty: every field of the record type, custom fields included. */
+  /**
+   * Columns in order (field names); empty: the columns of the saved view (`view=`) when there is one, else every
+   * field of the record type, custom fields included; ['all']: every field, view or not.
+   */
   columns: string[];
   /** csv when absent. */
   format?: ExportFormat;
+  /** Write the record's id and, beside each column shown by name or label, its raw key (`ids=1`). */
+  ids?: boolean;
 }
+
+const truthy = (value: unknown) => ['1', 'true', 'yes'].includes(String(value ?? '').toLowerCase());
 
 export function parseExportQuery(raw: Record<string, unknown>): ExportRequest {
   const resource = String(raw.resource ?? '').trim();
@@ -64,7 +74,7 @@ export function parseExportQuery(raw: Record<string, unknown>): ExportRequest {
     .slice(0, 300);
   const params: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) if (!IGNORED_PARAMS.has(key)) params[key] = value;
-  return { resource, params, columns, format: format as ExportFormat };
+  return { resource, params, columns, format: format as ExportFormat, ids: truthy(raw.ids) };
 }
 
 const fileName = (resource: string, format: ExportFormat = 'csv') =>
@@ -101,7 +111,7 @@ export class ExportService {
   /** Checks what was asked (the list, its columns, its filters, the person's right to read it); returns the row count. */
   async check(user: AuthUser, request: ExportRequest): Promise<{ def: ResourceDefinition; total: number }> {
     const def = this.definition(request.resource);
-    await this.columnsOf(user, def, request.columns); // unknown columns: 422 before anything is sent
+    await this.columnsOf(user, def, request); // unknown columns: 422 before anything is sent
     const total = await this.count(user, def, request.params); // also checks read permission and the filters
     return { def, total };
   }
@@ -114,7 +124,8 @@ export class ExportService {
       {
         user_id: user.id,
         resource: request.resource,
-        params: JSON.stringify(request.params),
+        // Whether ids are written travels with the list's parameters (the job takes it out again: jobRequest).
+        params: JSON.stringify(request.ids ? { ...request.params, ids: '1' } : request.params),
         columns: JSON.stringify(request.columns),
         status: 'pending',
         file_name: fileName(request.resource, request.format),
@@ -175,17 +186,34 @@ export class ExportService {
     return def;
   }
 
+  /**
+   * The columns an export writes, in order: those asked for, else the saved view's (a field the view names that is
+   * gone or hidden from the person is left out, as the view leaves it out), else every field.
+   */
+  private async wantedColumns(user: AuthUser | null, request: ExportRequest): Promise<string[] | 'all'> {
+    if (request.columns.length === 1 && request.columns[0] === ALL_FIELDS) return 'all';
+    if (request.columns.length) return request.columns;
+    const viewId = Number(request.params.view);
+    const views = this.ctx.records.targetOf({ table: 'views' });
+    if (!Number.isInteger(viewId) || viewId < 1 || !views) return 'all';
+    const view = await this.ctx.records.show(user, views, viewId);
+    const shown = ((view.columns as Array<{ field: string }> | null) ?? []).map((column) => column.field);
+    return shown.length ? shown : 'all';
+  }
+
   /** Which columns to write and their header labels: none the person's role hides (they are not there for them). */
-  async columnsOf(user: AuthUser | null, def: ResourceDefinition, wanted: string[]) {
+  async columnsOf(user: AuthUser | null, def: ResourceDefinition, request: ExportRequest) {
     const fields = await this.ctx.records.fields(def);
     const hidden = new Set([...(def.hidden ?? []), ...(await this.ctx.records.access.mask(user, def)).hidden]);
     const all = [
-      'id',
+      ...(request.ids ? ['id'] : []),
       ...Object.keys(fields).filter((f) => !hidden.has(f) && f !== 'password'),
       'created_at',
       'updated_at',
     ];
-    const columns = wanted.length ? wanted : all;
+    const wanted = await this.wantedColumns(user, request);
+    const fromView = wanted !== 'all' && !request.columns.length;
+    const columns = wanted === 'all' ? all : fromView ? wanted.filter((c) => c === 'id' || all.includes(c)) : wanted;
     const unknown = columns.filter((c) => !all.includes(c) && (hidden.has(c) || !(def.readOnly ?? []).includes(c)));
     if (unknown.length)
       throw new ValidationError({
@@ -201,15 +229,20 @@ export class ExportService {
     };
   }
 
-  /** The columns as the list shows them, each key column followed by its raw key (headed by the field name). */
-  async displayColumns(user: AuthUser | null, def: ResourceDefinition, wanted: string[]): Promise<DisplayColumn[]> {
-    const { columns, labels, fields } = await this.columnsOf(user, def, wanted);
+  /** The columns as the list shows them; with ids, each key column followed by its raw key (headed by the field name). */
+  async displayColumns(
+    user: AuthUser | null,
+    def: ResourceDefinition,
+    request: ExportRequest,
+  ): Promise<DisplayColumn[]> {
+    const { columns, labels, fields } = await this.columnsOf(user, def, request);
     const deps = { records: this.ctx.records, db: this.ctx.db, resources: this.ctx.resources, user };
     const taken = new Set(labels.map((label) => label.toLowerCase()));
     return columns.map((column, index) => {
       const display = shownValue(fields[column], deps);
-      if (!display) return { column, label: labels[index]! };
-      const keyHeader = !display.key ? undefined : taken.has(column.toLowerCase()) ? `${column} (key)` : column;
+      if (!display) return { column, label: labels[index]!, cell: sheetCell(column, fields[column]) };
+      const keyHeader =
+        !display.key || !request.ids ? undefined : taken.has(column.toLowerCase()) ? `${column} (key)` : column;
       return { column, label: labels[index]!, shown: display.shown, keyHeader };
     });
   }
@@ -220,8 +253,13 @@ export class ExportService {
   }
 
   /** Yields the rows of the export: the header, then one batch per page of the list. */
-  async *rows(user: AuthUser | null, def: ResourceDefinition, request: ExportRequest): AsyncGenerator<unknown[][]> {
-    const columns = await this.displayColumns(user, def, request.columns);
+  async *rows(
+    user: AuthUser | null,
+    def: ResourceDefinition,
+    request: ExportRequest,
+    known?: DisplayColumn[],
+  ): AsyncGenerator<unknown[][]> {
+    const columns = known ?? (await this.displayColumns(user, def, request));
     yield [headerRow(columns)];
     for (let page = 1; ; page++) {
       const result = await this.ctx.records.list(user, def, { ...request.params, page, per_page: PAGE });
@@ -241,14 +279,20 @@ export class ExportService {
   }
 
   /** Writes the export as an .xlsx workbook to `out` (exports/xlsx.ts); returns the data rows written. */
-  writeXlsx(
+  async writeXlsx(
     user: AuthUser | null,
     def: ResourceDefinition,
     request: ExportRequest,
     out: Writable,
     progress?: (rows: number) => Promise<unknown>,
   ) {
-    return writeXlsx(this.rows(user, def, request), out, request.resource, progress);
+    const columns = await this.displayColumns(user, def, request);
+    return writeXlsx(this.rows(user, def, request, columns), out, {
+      sheetName: request.resource,
+      cells: sheetCells(columns),
+      timeZone: this.ctx.config.timeZone,
+      progress,
+    });
   }
 
   /** The job stopped on every attempt (JobWorker): the export is failed with the reason. */
@@ -285,11 +329,13 @@ export class ExportService {
     const temporary = path.join(folder, `export-${exportId}.${format}.part`);
     try {
       const def = this.definition(row.resource);
+      const { ids, ...params } = customFields(row.params);
       const request = {
         resource: row.resource,
-        params: customFields(row.params),
+        params,
         columns: storedJson<string[] | null>(row.columns) ?? [],
         format,
+        ids: truthy(ids),
       };
       const out = createWriteStream(temporary);
       let lines = -1;

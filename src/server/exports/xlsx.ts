@@ -1,16 +1,71 @@
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { plainCellText } from './csv.js';
+import type { SheetCell } from './display-columns.js';
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-/** A value as its cell keeps it: numbers and dates typed (Excel sorts and sums them), anything else as text. */
-function cellValue(value: unknown): ExcelJS.CellValue {
+const NUMBER_FORMATS: Record<SheetCell, string | undefined> = {
+  date: 'yyyy-mm-dd',
+  datetime: 'yyyy-mm-dd hh:mm',
+  money: '#,##0.00',
+  number: undefined,
+};
+
+/**
+ * A moment as the organization's clock shows it, kept as a Date whose UTC fields are that wall-clock time: a
+ * spreadsheet's date-time has no time zone, and exceljs writes a Date's UTC fields.
+ */
+function wallClock(moment: Date, timeZone: string): Date {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
+      .formatToParts(moment)
+      .map((part) => [part.type, Number(part.value)]),
+  );
+  return new Date(Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second));
+}
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A value as its cell keeps it: the column's dates, date-times and numbers typed (Excel sorts and sums them), anything else as text. */
+function cellValue(value: unknown, cell: SheetCell | undefined, timeZone: string): ExcelJS.CellValue {
+  if (value === null || value === undefined || value === '') return null;
+  if (cell === 'date' && typeof value === 'string') {
+    const day = DAY.exec(value);
+    if (day) return new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3])));
+  }
+  if (cell === 'datetime' && (typeof value === 'string' || value instanceof Date)) {
+    const moment = new Date(value);
+    if (!Number.isNaN(moment.getTime())) return wallClock(moment, timeZone);
+  }
+  if ((cell === 'number' || cell === 'money') && typeof value === 'string' && value.trim() !== '') {
+    const number = Number(value);
+    if (Number.isFinite(number)) return number;
+  }
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value;
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : wallClock(value, timeZone);
   if (typeof value === 'boolean') return value;
   const text = plainCellText(value);
   return text === '' ? null : text;
+}
+
+export interface SheetOptions {
+  sheetName: string;
+  /** Each column's type (exports/display-columns.ts sheetCells); a column without one is written as its value. */
+  cells?: ReadonlyArray<SheetCell | undefined>;
+  /** The organization's time zone: date-times are written as its clock shows them. */
+  timeZone: string;
+  /** Told the rows written after each batch (the export job's heartbeat). */
+  progress?: (rows: number) => Promise<unknown>;
 }
 
 /**
@@ -18,25 +73,30 @@ function cellValue(value: unknown): ExcelJS.CellValue {
  * is committed as it is added, so memory stays flat whatever the number of rows. Text is a text cell, never a formula
  * (the formula injection a CSV has to be defused against cannot happen). Returns the data rows written.
  */
-export async function writeXlsx(
-  batches: AsyncIterable<unknown[][]>,
-  out: Writable,
-  sheetName: string,
-  /** Told the rows written after each batch (the export job's heartbeat). */
-  progress?: (rows: number) => Promise<unknown>,
-) {
+export async function writeXlsx(batches: AsyncIterable<unknown[][]>, out: Writable, options: SheetOptions) {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-  const sheet = workbook.addWorksheet(sheetName.slice(0, 31) || 'Export');
+  const sheet = workbook.addWorksheet(options.sheetName.slice(0, 31) || 'Export');
+  const cells = options.cells ?? [];
   let rows = -1;
   for await (const batch of batches) {
     for (const row of batch) {
-      const added = sheet.addRow(row.map(cellValue));
-      for (const [i, value] of row.entries())
-        if (value instanceof Date) added.getCell(i + 1).numFmt = 'yyyy-mm-dd hh:mm:ss';
+      const header = rows === -1;
+      const added = sheet.addRow(
+        row.map((value, i) => cellValue(value, header ? undefined : cells[i], options.timeZone)),
+      );
+      if (!header)
+        for (const [i, value] of row.entries()) {
+          const format = cells[i]
+            ? NUMBER_FORMATS[cells[i]!]
+            : value instanceof Date
+              ? 'yyyy-mm-dd hh:mm:ss'
+              : undefined;
+          if (format) added.getCell(i + 1).numFmt = format;
+        }
       added.commit();
       rows++;
     }
-    await progress?.(Math.max(0, rows));
+    await options.progress?.(Math.max(0, rows));
   }
   sheet.commit();
   await workbook.commit();

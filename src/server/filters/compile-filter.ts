@@ -14,7 +14,14 @@ import { withChoiceKeys } from '../records/choice-keys.js';
 import { resolveField } from '../records/list-query.js';
 import type { RecordService } from '../records/record-service.js';
 import type { FieldSpec } from '../records/resource.js';
-import { type FilterCondition, type FilterGroup, isGroup, itemsOf } from './filter-tree.js';
+import {
+  conditionsOf,
+  type FilterCondition,
+  type FilterGroup,
+  isGroup,
+  itemsOf,
+  parseFilterTree,
+} from './filter-tree.js';
 
 /** What a filter is compiled against. */
 export interface FilterScope {
@@ -62,6 +69,29 @@ export async function compileFilter(group: FilterGroup, scope: FilterScope): Pro
   );
   if (!items.length) return sql<boolean>`true`;
   return sql<boolean>`(${sql.join(items, sql.raw('all' in group ? ' and ' : ' or '))})`;
+}
+
+/**
+ * What is wrong with a filter over records of these fields, without a database (a rollup's condition, checked as the
+ * field is saved): its shape, each field (their own, no related record's), operator and value; null when it compiles.
+ */
+export function filterProblem(input: unknown, fields: Record<string, FieldSpec>): string | null {
+  try {
+    for (const item of conditionsOf(parseFilterTree(input))) {
+      const spec = fields[item.field];
+      if (!spec || spec.filterable === false) return `There is no field "${item.field}" to filter by.`;
+      const operators = operatorsOf(spec);
+      const operator = Object.hasOwn(operators, item.op) ? operators[item.op] : undefined;
+      if (!operator)
+        return `"${item.op}" is not a filter of "${item.field}": use one of ${Object.keys(operators).join(', ')}.`;
+      operator.sql({ sql: SQL, field: item.field, spec, value: item.value, alias: 't', now: new Date() });
+    }
+    return null;
+  } catch (error) {
+    if (error instanceof FilterValueError) return error.message;
+    if (error instanceof ValidationError) return Object.values(error.errors).flat()[0] ?? 'The filter is not right.';
+    throw error;
+  }
 }
 
 function specOf(field: string, fields: Record<string, FieldSpec>, refuse: (message: string) => never): FieldSpec {

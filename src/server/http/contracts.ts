@@ -74,6 +74,8 @@ export const pageMeta = z
     /** Past an exact count's limit the total is an estimate. */
     total_estimated: z.literal(true).optional(),
     last_page: z.number().int(),
+    /** Sent back as `cursor=` with the next page: that page is sought rather than counted to. */
+    next_cursor: z.string().optional(),
   })
   .meta({ id: 'PageMeta' });
 
@@ -180,6 +182,7 @@ export const listQuery = z.looseObject({
   with_trashed: z.string().optional().describe('1: deleted records too (needs restore permission).'),
   only_trashed: z.string().optional().describe('1: deleted records only (needs restore permission).'),
   total: z.string().optional().describe('estimate: an estimated total past the exact count limit.'),
+  cursor: z.string().optional().describe("The previous page's meta.next_cursor, with the same list parameters."),
 });
 
 /** The values of a record to create or update: its type's fields (GET /api/schemas), checked by the record service. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { CompiledQuery, type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Sql, SqlFragment } from '../../common/field-types/define.js';
 import { ARRAY_KINDS, escapeLike, FilterValueError, valueExpression } from '../../common/field-types/sql.js';
@@ -10,6 +11,8 @@ export interface ListQuery {
   page: number;
   perPage: number; // -1 = all
   sort: { field: string; order: 'asc' | 'desc' };
+  /** The sorts after the first (`sort=type,-bid_date`): each decides among rows the ones before it hold equal. */
+  thenBy: Array<{ field: string; order: 'asc' | 'desc' }>;
   search: string | null;
   filters: Array<{ field: string; operator: FilterOperator; value: unknown }>;
   /** `filters=`: the view filters' AND/OR groups (filters/filter-tree.ts), applied besides `filters`. */
@@ -17,6 +20,8 @@ export interface ListQuery {
   trashed: 'without' | 'with' | 'only';
   /** `total=estimate`: past EXACT_TOTAL_UP_TO matches the total may be an estimate (the generated lists ask so). */
   estimateTotal: boolean;
+  /** `cursor=`: the previous page's `meta.next_cursor` (pageCursor), so this page is sought rather than counted to. */
+  cursor: string | null;
 }
 
 export type FilterOperator = 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'like' | 'null' | 'in' | (string & {});
@@ -30,6 +35,8 @@ const SUFFIXES: Array<[string, FilterOperator]> = [
   ['_null', 'null'],
 ];
 const MAX_PER_PAGE = 1_000;
+/** Sorts of one list, at most (a saved view keeps as many). */
+export const MAX_SORTS = 5;
 const COMMON_COLUMNS: Record<string, FieldSpec> = {
   id: { kind: 'integer' },
   created_at: { kind: 'datetime' },
@@ -53,13 +60,29 @@ export function parseListQuery(raw: Record<string, unknown>, def: ResourceDefini
   if (perPage !== -1 && !(perPage >= 1 && perPage <= MAX_PER_PAGE))
     errors.per_page = [`The per page must be between 1 and ${MAX_PER_PAGE}, or -1 for all.`];
 
-  let sortField = String(raw.sort ?? def.defaultSort?.field ?? 'id');
-  let order = String(raw.order ?? def.defaultSort?.order ?? 'asc').toLowerCase();
-  if (sortField.startsWith('-')) {
-    sortField = sortField.slice(1);
-    order = 'desc';
-  }
-  if (order !== 'asc' && order !== 'desc') errors.order = ['The order must be asc or desc.'];
+  // `sort=type,-bid_date` (several sorts, the first deciding first); `order` the first's order, or one per sort.
+  const orders = String(raw.order ?? '')
+    .toLowerCase()
+    .split(',');
+  const firstOrder = orders[0] || (def.defaultSort?.order ?? 'asc');
+  const sorts = String(raw.sort ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)
+    .map((item, index) => {
+      const descending = item.startsWith('-');
+      const order = descending ? 'desc' : index === 0 ? firstOrder : orders[index] || 'asc';
+      return { field: descending ? item.slice(1) : item, order };
+    });
+  if (!sorts.length)
+    sorts.push({
+      field: def.defaultSort?.field ?? 'id',
+      order: firstOrder,
+    });
+  if (sorts.length > MAX_SORTS) errors.sort = [`A list sorts by at most ${MAX_SORTS} fields.`];
+  if (sorts.some((sort) => sort.order !== 'asc' && sort.order !== 'desc'))
+    errors.order = ['The order must be asc or desc.'];
+  const [{ field: sortField, order }] = sorts;
 
   const filterInput: Record<string, unknown> = {};
   if (typeof raw.filter === 'string' && raw.filter.trim().startsWith('{')) {
@@ -98,7 +121,7 @@ export function parseListQuery(raw: Record<string, unknown>, def: ResourceDefini
   const lacks = (name: string) => name in COMMON_COLUMNS && !(name in def.fields) && !hasCommonColumn(def, name);
   for (const filter of filters)
     if (lacks(filter.field)) (errors.filter ??= []).push(`You cannot filter by "${filter.field}".`);
-  if (lacks(sortField)) errors.sort = [`You cannot sort by "${sortField}".`];
+  for (const sort of sorts) if (lacks(sort.field)) errors.sort = [`You cannot sort by "${sort.field}".`];
 
   let where: FilterGroup | null = null;
   if (raw.filters !== undefined && raw.filters !== '') {
@@ -115,12 +138,50 @@ export function parseListQuery(raw: Record<string, unknown>, def: ResourceDefini
     page,
     perPage,
     sort: { field: sortField, order: order as 'asc' | 'desc' },
+    thenBy: sorts.slice(1) as ListQuery['thenBy'],
     search: search?.trim() || null,
     filters,
     where,
     trashed,
     estimateTotal: raw.total === 'estimate',
+    cursor: typeof raw.cursor === 'string' && raw.cursor.length <= 200 ? raw.cursor : null,
   };
+}
+
+/** Where the previous page ended: its last row's id, and whether that row was among those without a sort value. */
+export interface PageEnd {
+  id: number;
+  missing: boolean;
+}
+
+/**
+ * What a page's `next_cursor` stands for: the list it belongs to (its sort, filters, search and page size, hashed),
+ * the page it leads to, and where the page before it ended. Opaque to clients.
+ */
+const listSignature = (query: ListQuery) =>
+  createHash('sha1')
+    .update(JSON.stringify([query.sort, query.filters, query.where, query.search, query.trashed, query.perPage]))
+    .digest('base64url')
+    .slice(0, 12);
+
+export function pageCursor(query: ListQuery, end: PageEnd): string {
+  const body = { h: listSignature(query), p: query.page + 1, i: end.id, m: end.missing ? 1 : 0 };
+  return Buffer.from(JSON.stringify(body)).toString('base64url');
+}
+
+/**
+ * Where the page a cursor leads to starts, or null when the cursor is not for this list and page (another sort,
+ * filter or page size, an edited link): the page is then found by its offset, as without a cursor.
+ */
+export function cursorStart(query: ListQuery): PageEnd | null {
+  if (!query.cursor || query.perPage === -1) return null;
+  try {
+    const body = JSON.parse(Buffer.from(query.cursor, 'base64url').toString('utf8'));
+    if (body?.h !== listSignature(query) || body.p !== query.page || !Number.isSafeInteger(body.i)) return null;
+    return { id: body.i, missing: body.m === 1 };
+  } catch {
+    return null;
+  }
 }
 
 function toInt(value: unknown, fallback: number) {
@@ -261,14 +322,17 @@ export const EXACT_TOTAL_UP_TO = 10_000;
  * - `perPage` -1: every match in order, counted as they come.
  * With `estimateTotal`, counting stops at EXACT_TOTAL_UP_TO + 1 matches: a total past it is estimated (`estimated`,
  * see countMatches).
+ * `after`: where the page before ended (a `cursor=`, cursorStart): the page is sought from there in the sort's index
+ * (pageAfter) rather than read past `offset` rows, so page 100 costs what page 1 does. `end`, where a full page read
+ * this way or by pageInParts ends, makes the next page's cursor (pageCursor).
  */
 export async function readPage(
   db: Kysely<any>,
   table: string,
   base: SelectQueryBuilder<any, any, any>,
   sort: { key: RawBuilder<unknown>; order: 'asc' | 'desc'; storedKey?: RawBuilder<unknown> },
-  page: { page: number; perPage: number; onePass: number; estimateTotal?: boolean },
-): Promise<{ total: number; estimated: boolean; rows: Record<string, any>[] }> {
+  page: { page: number; perPage: number; onePass: number; estimateTotal?: boolean; after?: PageEnd | null },
+): Promise<{ total: number; estimated: boolean; rows: Record<string, any>[]; end?: PageEnd }> {
   const order = sql.raw(sort.order);
   const inOrder = () => base.selectAll('t').orderBy(sql`${sort.key} ${order} nulls last`).orderBy('t.id', sort.order);
   if (page.perPage === -1) {
@@ -300,8 +364,9 @@ export async function readPage(
     }
   }
   const { total, estimated } = await countMatches(db, base, page.estimateTotal ?? false);
-  const rows = await pageInParts(base, sort, page.perPage, offset);
-  return { total, estimated, rows };
+  const sought = page.after ? await pageAfter(db, table, base, sort, page.perPage, page.after) : null;
+  const { rows, end } = sought ?? (await pageInParts(base, sort, page.perPage, offset));
+  return { total, estimated, rows, ...(end ? { end } : {}) };
 }
 
 /**
@@ -357,7 +422,7 @@ export async function pageInParts(
       .orderBy(sql`${sort.key} ${order}`)
       .orderBy(id, sort.order);
   const valued = await part(false).limit(perPage).offset(offset).execute();
-  if (valued.length === perPage) return valued;
+  if (valued.length === perPage) return { rows: valued, end: pageEnd(valued, false, id) };
   // How many rows have a value: this page shows the last of them, or (a page past them) they are counted.
   const withValue =
     valued.length || offset === 0
@@ -374,5 +439,52 @@ export async function pageInParts(
     .limit(perPage - valued.length)
     .offset(Math.max(0, offset - withValue))
     .execute();
-  return [...valued, ...missing];
+  const rows = [...valued, ...missing];
+  return { rows, end: rows.length === perPage ? pageEnd(rows, missing.length > 0, id) : undefined };
+}
+
+/** Where a full page ends: its last row, and whether that row had no sort value. */
+function pageEnd(rows: Record<string, any>[], missing: boolean, id: string): PageEnd | undefined {
+  const last = Number(rows.at(-1)?.[id.slice(id.indexOf('.') + 1)]);
+  return Number.isSafeInteger(last) ? { id: last, missing } : undefined;
+}
+
+/**
+ * The page after `after` (where the page before it ended), sought in the sort's index as pageInParts reads it: the
+ * rows with a value past the last row's `(key, id)`, its key read from that row (compared as the list computes it,
+ * never a copy that lost precision), then the rows without a value, past its id when it was one of them. Null when
+ * that row is gone (deleted for good): the caller reads the page by its offset instead.
+ */
+async function pageAfter(
+  db: Kysely<any>,
+  table: string,
+  base: SelectQueryBuilder<any, any, any>,
+  sort: { key: RawBuilder<unknown>; order: 'asc' | 'desc' },
+  perPage: number,
+  after: PageEnd,
+): Promise<{ rows: Record<string, any>[]; end?: PageEnd } | null> {
+  const order = sql.raw(sort.order);
+  const past = sort.order === 'asc' ? '>' : '<';
+  const part = (missing: boolean) =>
+    base
+      .selectAll('t')
+      .where(sql<boolean>`${sort.key} is ${sql.raw(missing ? 'null' : 'not null')}`)
+      .orderBy(sql`${sort.key} ${order}`)
+      .orderBy('t.id', sort.order);
+  let valued: Record<string, any>[] = [];
+  if (!after.missing) {
+    const lastKey = sql`(select ${sort.key} from ${sql.table(table)} as t where t.id = ${after.id})`;
+    valued = await part(false)
+      .where(sql<boolean>`(${sort.key}, t.id) ${sql.raw(past)} (${lastKey}, ${after.id})`)
+      .limit(perPage)
+      .execute();
+    if (valued.length === perPage) return { rows: valued, end: pageEnd(valued, false, 't.id') };
+    const still = await db.selectFrom(`${table} as t`).select('t.id').where('t.id', '=', after.id).executeTakeFirst();
+    if (!still) return null;
+  }
+  let rest = part(true).limit(perPage - valued.length);
+  if (after.missing) rest = rest.where('t.id', past, after.id);
+  const missing = await rest.execute();
+  const rows = [...valued, ...missing];
+  return { rows, end: rows.length === perPage ? pageEnd(rows, missing.length > 0, 't.id') : undefined };
 }

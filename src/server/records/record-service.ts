@@ -8,7 +8,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import type { DB } from '../db/schema.generated.js';
 import type { AppEvents, RecordAction, RecordEvent, WriteCause } from '../events/app-events.js';
 import { compileFilter, type FilterScope } from '../filters/compile-filter.js';
-import { fromListFilters } from '../filters/filter-tree.js';
+import { fromListFilters, parseFilterTree } from '../filters/filter-tree.js';
 import { conflict, forbidden, HttpError, notFound, ValidationError } from '../http/errors.js';
 import { withSavedView } from '../views/saved-view.js';
 import {
@@ -32,10 +32,12 @@ import {
 import { emptyHidden, type FormLogicOutcome, NO_FORM_LOGIC, withSetValues } from './form-logic-outcome.js';
 import { type Claim, claim, type FirstAnswer, firstAnswer, keep, type RequestKey } from './idempotency.js';
 import type { KeptNames } from './kept-names.js';
+import { groupRows, summableFields, totalOf } from './list-groups.js';
 import {
+  cursorStart,
   escapeLike,
-  fieldExpression,
   ONE_PASS_MATCHES,
+  pageCursor,
   parseListQuery,
   readPage,
   resolveField,
@@ -47,6 +49,7 @@ import {
 import { nameLinks } from './representation.js';
 import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
 import { changesOf, type RevisionAction, writeRevisions } from './revisions.js';
+import { readSortedPage } from './sorted-page.js';
 import { checkReferences, splitByStorage, writePivots } from './storage.js';
 import { UniqueValues, uniqueViolation } from './unique-values.js';
 import { validateInput } from './validate.js';
@@ -105,6 +108,8 @@ export interface ListResult {
     total: number;
     total_estimated?: true;
     last_page: number;
+    /** Sent back as `cursor=` with the next page, it is sought instead of counted to (list-query.ts pageCursor). */
+    next_cursor?: string;
   };
 }
 
@@ -247,8 +252,14 @@ export class RecordService {
       const target = this.targetOf(spec.readsRows!);
       if (!target) continue;
       const readable = !user || canOnEntity(user, target.permission ?? target.type, 'read');
+      let visible = await this.visibleRows(this.db, target, user);
+      // A rollup's condition, through the one filter compiler, over the related rows' own fields.
+      if (readable && spec.readsRowsWhere)
+        visible = visible.where(
+          await compileFilter(parseFilterTree(spec.readsRowsWhere), this.filterScope(user, await this.fields(target))),
+        );
       const rows = readable
-        ? sql`(${(await this.visibleRows(this.db, target, user)).selectAll('t')})`
+        ? sql`(${visible.selectAll('t')})`
         : sql`(select * from ${sql.table(target.table)} where false)`;
       bound[slug] = {
         ...spec,
@@ -322,19 +333,30 @@ export class RecordService {
     // A rule that picks a small part of the table (a turf, one's own) is no range of the sort's index: read its matches once.
     const narrow = await this.access.narrow(user, def);
     const onePass = Math.max(searched ? ONE_PASS_MATCHES : 0, narrow ? TURF_ONE_PASS_MATCHES : 0);
-    // A type's own page order knows the list query's filters, not the view filters (`filters=`).
+    // A type's own page order knows the list query's filters and one sort, not the view filters (`filters=`).
     const ordered =
-      user && def.orderedPage && !query.where
+      user && def.orderedPage && !query.where && !query.thenBy.length
         ? await def.orderedPage(this.db, user, query, def, this, await this.access.turfShape(user, def))
         : null;
-    const { total, estimated, rows } = ordered
+    const { total, estimated, rows, end } = ordered
       ? { ...ordered, rows: await this.visibleInOrder(def, user, ordered.ids) }
-      : await readPage(this.db, def.table, base, sort, {
-          page: query.page,
-          perPage: query.perPage,
-          onePass,
-          estimateTotal: query.estimateTotal,
-        });
+      : query.thenBy.length
+        ? await readSortedPage(
+            this.db,
+            base,
+            [query.sort, ...query.thenBy].map(({ field, order }) => ({
+              key: sortExpression(field, resolveField(field, fields, 'sort')),
+              order,
+            })),
+            query,
+          )
+        : await readPage(this.db, def.table, base, sort, {
+            page: query.page,
+            perPage: query.perPage,
+            onePass,
+            estimateTotal: query.estimateTotal,
+            after: cursorStart(query),
+          });
     const perPage = query.perPage === -1 ? Math.max(total, 1) : query.perPage;
     const data = await this.presentFor(user, def, rows, fields);
     const from = rows.length ? (query.perPage === -1 ? 1 : (query.page - 1) * perPage + 1) : null;
@@ -348,6 +370,7 @@ export class RecordService {
         total,
         ...(estimated ? { total_estimated: true as const } : {}),
         last_page: query.perPage === -1 ? 1 : Math.max(1, Math.ceil(total / perPage)),
+        ...(end && from !== null && from + rows.length - 1 < total ? { next_cursor: pageCursor(query, end) } : {}),
       },
     };
   }
@@ -386,25 +409,50 @@ export class RecordService {
     const counted = await base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirst();
     const total = Number(counted?.n ?? 0);
     if (!groupBy) return { total };
-    const spec = resolveField(groupBy, fields, 'filter');
-    let rows: Array<{ value: unknown; n: number }>;
-    if (typeof spec.storage === 'object') {
-      const pivot = spec.storage;
-      let joined = base.innerJoin(`${pivot.pivot} as g`, `g.${pivot.ownKey}`, 't.id');
-      for (const [column, constant] of Object.entries(pivot.where ?? {}))
-        joined = joined.where(`g.${column}`, '=', constant);
-      rows = (await joined
-        .select([sql.ref(`g.${pivot.otherKey}`).as('value'), sql<number>`count(*)::int`.as('n')])
-        .groupBy(`g.${pivot.otherKey}`)
-        .execute()) as any;
-    } else {
-      const value = fieldExpression(groupBy, spec);
-      rows = (await base
-        .select([value.as('value'), sql<number>`count(*)::int`.as('n')])
-        .groupBy(value)
-        .execute()) as any;
-    }
-    return { total, groups: rows.map((r) => ({ value: r.value, count: Number(r.n) })) };
+    const groups = await groupRows(base, fields, groupBy);
+    return { total, groups: groups.map(({ value, count }) => ({ value, count })) };
+  }
+
+  /**
+   * The groups of the list query `rawQuery` by the value of `groupBy` (a grid grouped by a field): each value's count
+   * and the sums of the number fields the person may see, with the list's own total and sums; the same permissions,
+   * filters, search and saved view as the list. Every row is in a group (those without a value in the last one).
+   */
+  async groups(user: AuthUser | null, def: ResourceDefinition, rawQuery: Record<string, unknown>, groupBy: string) {
+    const { fields, base } = await this.listed(user, def, rawQuery);
+    const sums = summableFields(fields);
+    const groups = await groupRows(base, fields, groupBy, { sums, unlinked: true });
+    const total = await totalOf(base, fields, sums);
+    return { groups, total: total.count, sums: total.sums };
+  }
+
+  /**
+   * The sum or the average of a number field over the records `count` counts (the same filters, access rules and
+   * hidden fields): `counted` records have a value, `value` is null when none has. 422 for a field that holds no number.
+   */
+  async measure(
+    user: AuthUser | null,
+    def: ResourceDefinition,
+    rawQuery: Record<string, unknown>,
+    measure: { fn: 'sum' | 'avg'; field: string },
+  ): Promise<{ total: number; counted: number; value: number | null }> {
+    const { fields, base } = await this.listed(user, def, rawQuery);
+    const spec = fields[measure.field];
+    if (!spec || spec.filterable === false || !['number', 'integer'].includes(spec.kind) || spec.references)
+      throw new ValidationError({ [measure.fn]: [`"${measure.field}" is not a number that can be added up.`] });
+    const value = fieldExpression(measure.field, spec);
+    const row = await base
+      .select([
+        sql<number>`count(*)::int`.as('n'),
+        sql<number>`count(${value})::int`.as('m'),
+        sql<string | null>`${sql.raw(measure.fn)}(${value})`.as('v'),
+      ])
+      .executeTakeFirst();
+    return {
+      total: Number(row?.n ?? 0),
+      counted: Number(row?.m ?? 0),
+      value: row?.v === null || row?.v === undefined ? null : Number(row.v),
+    };
   }
 
   async show(user: AuthUser | null, def: ResourceDefinition, id: number, options: { withTrashed?: boolean } = {}) {

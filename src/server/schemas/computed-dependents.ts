@@ -3,6 +3,7 @@ import { fieldTypeModule } from '../../common/field-types.js';
 import type { RelationTarget, RelationTargetInfo, SchemaField } from '../../common/schema-types.js';
 import { fieldError } from '../http/errors.js';
 import { checkFieldOptions, type FieldOfType } from './field-specs.js';
+import { schemaStore } from './schema-store.js';
 
 /** The fields of a stored schema, in their order, as their checks see them. */
 export async function storedFields(db: Kysely<any>, schemaId: number): Promise<FieldOfType[]> {
@@ -35,13 +36,17 @@ export async function refuseBreakingComputed(
   field = 'name',
 ) {
   const fields = withField(await storedFields(db, schemaId), changed.slug, next);
-  for (const other of fields) {
-    if (other.slug === changed.slug || !fieldTypeModule(other.type).compute) continue;
-    const checked = checkFieldOptions(other.type, other.options, targets, { self: other.slug, fields });
+  const computing = fields.filter((other) => other.slug !== changed.slug && fieldTypeModule(other.type).compute);
+  if (!computing.length) return;
+  // Lookups and rollups read the other record types too.
+  const schema = await db.selectFrom('schemas').select('type').where('id', '=', schemaId).executeTakeFirst();
+  const types = schema ? (await schemaStore(db).snapshot(db)).typeScope(schema.type) : undefined;
+  for (const other of computing) {
+    const checked = checkFieldOptions(other.type, other.options, targets, { self: other.slug, fields, types });
     if ('error' in checked)
       throw fieldError(
         field,
-        `The formula “${other.name}” uses “${changed.name}”: after this change ${lowerFirst(checked.error)} Change that formula first.`,
+        `The ${fieldTypeModule(other.type).label.toLowerCase()} “${other.name}” uses “${changed.name}”: after this change ${lowerFirst(checked.error)} Change that formula first.`,
       );
   }
 }

@@ -13,6 +13,7 @@ import type {
   SchemaFieldOptions,
   SchemaFieldType,
 } from '../../common/schema-types.js';
+import { filterProblem } from '../filters/compile-filter.js';
 import { fieldSchema } from '../records/fields.js';
 import type { FieldSpec } from '../records/resource.js';
 
@@ -139,11 +140,12 @@ export function withComputedValues(
   for (const field of computing) {
     const module = fieldTypeModule(field.type);
     const made = module.compute!(field.options ?? {}, { self: field.slug, fields, ...scope });
-    const { computedOver, readsRows } = made;
+    const { computedOver, readsRows, readsRowsWhere } = made;
+    // Rows under a condition are only read bound to a reader (RecordService.readerFields compiles the condition).
     const computed =
       made.computed ??
       (computedOver && readsRows
-        ? (sql: Sql, alias: string) => computedOver(sql, alias, liveRows(sql, readsRows))
+        ? (sql: Sql, alias: string) => (readsRowsWhere ? sql`null` : computedOver(sql, alias, liveRows(sql, readsRows)))
         : undefined);
     Object.assign(specs[field.slug], made, computed ? { computed } : {});
   }
@@ -180,6 +182,8 @@ export function checkFieldOptions(
     targets,
     ...(scope ? { self: scope.self, fields: siblingFields(scope.fields, targets) } : {}),
     ...(scope?.types ? { type: scope.types.type, typeFields: scope.types.typeFields } : {}),
+    checkCondition: (condition, fields) =>
+      filterProblem(condition, Object.fromEntries(fields.map((field) => [field.slug, field.spec]))),
   });
   if (checked instanceof OptionProblem) return { key: checked.key, error: checked.message };
   if (JSON.stringify(checked).length > 50_000) return { error: 'The options are too large.' };

@@ -6,7 +6,7 @@ import type { ResourceDefinition } from '../records/resource.js';
 
 /**
  * A list query with its saved view applied (`view=<id>` on a list, count or export of `def`): the view's filters,
- * and besides them the query's own `filters=` (both hold), and the view's first sort unless the query sorts. The
+ * and besides them the query's own `filters=` (both hold), and the view's sorts unless the query sorts. The
  * view is read as the person (404 when they may not read it); its records are then read with their own access, so
  * a shared view never shows anyone more than they may see.
  */
@@ -38,10 +38,10 @@ export async function withSavedView(
   const saved = view.filters ? parseFilterTree(view.filters) : null;
   const filters = saved && own ? { all: [saved, own] } : (saved ?? own);
   if (filters) query.filters = JSON.stringify(filters);
-  const [sort] = ((view.sorts as unknown[] | null) ?? []) as Array<{ field: string; order: 'asc' | 'desc' }>;
-  if (sort && query.sort === undefined) {
-    query.sort = sort.field;
-    query.order = sort.order;
+  const sorts = ((view.sorts as unknown[] | null) ?? []) as Array<{ field: string; order: 'asc' | 'desc' }>;
+  if (sorts.length && query.sort === undefined) {
+    query.sort = sorts.map(({ field, order }) => (order === 'desc' ? `-${field}` : field)).join(',');
+    delete query.order;
   }
   return query;
 }

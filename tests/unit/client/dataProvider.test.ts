@@ -41,6 +41,38 @@ describe('dataProvider mapping', () => {
     expect(result.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true });
   });
 
+  it('getList sends the cursor the page before answered with, for that list and page only', async () => {
+    const { fake, provider } = setup(
+      when('GET', '/api/sites', (request) =>
+        json({
+          data: [{ id: 1 }],
+          meta: {
+            current_page: Number(request.query.get('page')),
+            total: 100,
+            last_page: 4,
+            next_cursor: `after-${request.query.get('page')}`,
+          },
+        }),
+      ),
+    );
+    const ask = (page: number, city = 'Boston') =>
+      provider.getList('sites', {
+        pagination: { page, perPage: 25 },
+        sort: { field: 'name', order: 'ASC' },
+        filter: { city },
+      });
+    await ask(1);
+    expect(fake.last().query.get('cursor')).toBeNull();
+    await ask(2);
+    expect(fake.last().query.get('cursor')).toBe('after-1');
+    await ask(3, 'Salem');
+    expect(fake.last().query.get('cursor')).toBeNull();
+    await ask(4);
+    expect(fake.last().query.get('cursor')).toBeNull();
+    await ask(3);
+    expect(fake.last().query.get('cursor')).toBe('after-2');
+  });
+
   it('getList without meta counts the rows', async () => {
     const { provider } = setup(when('GET', '/api/features', json({ data: [{ id: 1 }] })));
     const result = await provider.getList('features', {
@@ -256,10 +288,23 @@ describe('dataProvider mapping', () => {
     expect(await provider.options('roles')).toEqual([{ id: 1, name: 'Admin' }]);
   });
 
-  it('call reaches any /api path', async () => {
-    const { fake, provider } = setup(when('GET', '/api/map/markers', json({ data: [1] })));
-    expect(await provider.call('GET', 'map/markers', { query: { bbox: '1,2,3,4' } })).toEqual({ data: [1] });
-    expect(fake.last().query.get('bbox')).toBe('1,2,3,4');
+  it('the named methods ask their endpoints: map markers leave out empty filters and round the box', async () => {
+    const { fake, provider } = setup(
+      when('GET', '/api/map/markers', json({ data: [], meta: { zoom: 9 } })),
+      when('GET', '/api/reports/market-share', json({ data: { share: 0.4 } })),
+      when('GET', '/api/imports/7/failures', json({ data: [], meta: { total: 0, last_page: 1 } })),
+      when('GET', '/api/contacts/3/timeline', json({ data: [{ kind: 'note' }] })),
+      when('POST', '/api/archived-values/5/restore', json({ message: 'Restored.' })),
+    );
+    await provider.mapMarkers([-118.123456, 34, -117, 35], 9, ['sites'], { type: ['a'], status: [], bid: '' });
+    expect(fake.last().query.get('bbox')).toBe('-118.12346,34,-117,35');
+    expect(filterOf(fake.last().query)).toEqual({ type: ['a'] });
+    expect(await provider.insight('reports/market-share', { year: 2026 })).toEqual({ data: { share: 0.4 } });
+    expect(fake.last().query.get('year')).toBe('2026');
+    await provider.importFailures(7, 2);
+    expect([fake.last().query.get('page'), fake.last().query.get('per_page')]).toEqual(['2', '25']);
+    expect(await provider.personTimeline({ type: 'contact', id: 3 })).toEqual([{ kind: 'note' }]);
+    expect(await provider.restoreArchivedValue(5)).toBe('Restored.');
   });
 
   it('errors pass through with their kind (422 keeps flattened field errors)', async () => {

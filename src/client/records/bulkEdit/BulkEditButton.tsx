@@ -55,7 +55,7 @@ function useBulkEdit(initial: BulkEditRecord | null) {
   const stage = record ? bulkEditStage(record) : null;
   const load = async () => {
     if (!id) return;
-    const answer = await dataProvider.call<{ data: BulkEditRecord }>('GET', `bulk-edits/${id}`).catch(() => null);
+    const answer = await dataProvider.getOne<BulkEditRecord>('bulk-edits', { id }).catch(() => null);
     if (answer?.data) setRecord(answer.data);
   };
   useRealtimeEvent(['BulkEditProcessing', 'BulkEditComplete'], (event) => {
@@ -160,7 +160,7 @@ function BulkEditForm({
     setSending(true);
     setError(null);
     try {
-      const answer = await dataProvider.call<{ data: BulkEditRecord }>('POST', 'bulk-edits', {
+      const answer = await dataProvider.create<BulkEditRecord>('bulk-edits', {
         data: {
           resource: schema.resource,
           field: descriptor.slug,
@@ -261,7 +261,7 @@ export function BulkEditButton({ schema, descriptors }: { schema: RecordSchema; 
   const undo = async () => {
     if (!record) return;
     try {
-      const answer = await dataProvider.call<{ data: BulkEditRecord }>('POST', `bulk-edits/${record.id}/undo`);
+      const answer = await dataProvider.action('bulk-edits', { id: record.id, action: 'undo' });
       setRecord(answer.data);
     } catch (caught) {
       notify((caught as Error).message, { type: 'error' });

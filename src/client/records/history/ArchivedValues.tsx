@@ -50,23 +50,16 @@ export function ArchivedValues({
   const [busy, setBusy] = useState<number | null>(null);
   const { data, error } = useQuery({
     queryKey: [ARCHIVED_KEY, type, recordId],
-    queryFn: ({ signal }) =>
-      dataProvider.call<{ data: ArchivedValue[] }>('GET', '/api/archived-values', {
-        query: { type, record_id: recordId },
-        signal,
-      }),
+    queryFn: ({ signal }) => dataProvider.archivedValues<ArchivedValue>(type, recordId, signal),
   });
-  const entries = data?.data ?? [];
+  const entries = data ?? [];
   if (error) return <Alert severity="error">{(error as Error).message}</Alert>;
   if (!entries.length) return null;
 
   const restore = async (entry: ArchivedValue) => {
     setBusy(entry.id);
     try {
-      const answer = await dataProvider.call<{ message: string }>('POST', `/api/archived-values/${entry.id}/restore`, {
-        data: {},
-      });
-      notify(answer.message, { type: 'success' });
+      notify(await dataProvider.restoreArchivedValue(entry.id), { type: 'success' });
       await queryClient.invalidateQueries({ queryKey: [ARCHIVED_KEY] });
       await onRestored();
     } catch (failure) {

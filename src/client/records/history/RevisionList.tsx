@@ -74,13 +74,10 @@ function useRevisionsProvider(): DataProvider {
         ...base,
         async getList(resource: string, params: any) {
           if (resource !== 'revisions') return base.getList(resource, params);
-          const answer = await base.call<{
-            data: Revision[];
-            meta: { total: number; current_page: number; last_page: number };
-          }>('GET', '/api/revisions', {
-            query: revisionQuery(params.filter ?? {}, params.pagination?.page ?? 1, params.pagination?.perPage ?? 25),
-            signal: params.signal,
-          });
+          const answer = await base.revisions<Revision>(
+            revisionQuery(params.filter ?? {}, params.pagination?.page ?? 1, params.pagination?.perPage ?? 25),
+            params.signal,
+          );
           return { data: answer.data, total: answer.meta?.total ?? answer.data.length };
         },
       }) as DataProvider,

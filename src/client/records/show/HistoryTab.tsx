@@ -41,10 +41,7 @@ export function HistoryTab({ schema }: { schema: RecordSchema }) {
   const { data, error, isPending } = useQuery({
     queryKey: [REVISIONS_KEY, schema.type, record?.id, record?.updated_at],
     queryFn: ({ signal }) =>
-      dataProvider.call<{ data: Revision[] }>('GET', '/api/revisions', {
-        query: { type: schema.type, revisionable_id: record!.id, per_page: 200 },
-        signal,
-      }),
+      dataProvider.revisions<Revision>({ type: schema.type, revisionable_id: record!.id, per_page: 200 }, signal),
     enabled: Boolean(record),
   });
   if (!record) return null;

@@ -1,11 +1,11 @@
 import type { TypeInfo } from '../catalogue.js';
 import { plainDate } from '../dates.js';
 import type { ToolStep } from '../model/loop.js';
-import type { Citation, Proposal } from '../resources.js';
+import type { AnswerList, Citation, Proposal } from '../resources.js';
 import { runTool, type ToolResult, type ToolScope } from '../tools/index.js';
-import { describeRows } from '../tools/records.js';
+import { describeRows, viewFiltersOf } from '../tools/records.js';
 import { capabilities } from './capabilities.js';
-import { type Description, type Plan, understand } from './understand.js';
+import { type Description, type Measure, type Plan, understand } from './understand.js';
 import type { Found } from './vocabulary.js';
 
 /**
@@ -19,6 +19,8 @@ export interface BuiltinAnswer {
   proposal: Proposal | null;
   outcome: 'answered' | 'refused';
   steps: ToolStep[];
+  /** The list a count or list answer is about, kept with it for follow-ups and "Save as view". */
+  list: AnswerList | null;
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -69,14 +71,19 @@ function details(record: Record<string, unknown>): string {
   return parts.length ? ` (${plain(parts.join(', '))})` : '';
 }
 
-export async function builtinAnswer(scope: ToolScope, question: string): Promise<BuiltinAnswer> {
+/** `previous`: the list of the conversation's last answer, which a follow-up ("of those, ...") refines. */
+export async function builtinAnswer(
+  scope: ToolScope,
+  question: string,
+  previous: AnswerList | null = null,
+): Promise<BuiltinAnswer> {
   const steps: ToolStep[] = [];
   const call = async (name: string, args: Record<string, unknown>): Promise<ToolResult> => {
     const result = await runTool(name, args, scope);
     steps.push({ id: `builtin_${steps.length + 1}`, name, arguments: args, result });
     return result;
   };
-  const plan = await understand(scope, question);
+  const plan = await understand(scope, question, previous);
   const answer = await compose(scope, plan, call);
   const citations = new Map<string, Citation>();
   // The records the answer links: those the tools returned and those the question named.
@@ -90,7 +97,26 @@ export async function builtinAnswer(scope: ToolScope, question: string): Promise
     if (answer.content.includes(`(${record.url})`) && !citations.has(`${record.type}:${record.id}`))
       citations.set(`${record.type}:${record.id}`, record);
   }
-  return { ...answer, citations: [...citations.values()], steps };
+  const list = plan.kind === 'records' && answer.outcome === 'answered' ? answerList(plan) : null;
+  return { ...answer, citations: [...citations.values()], steps, list };
+}
+
+/** What a count or list answer was about, as kept with it (resources.ts answerListShape). */
+function answerList(plan: Extract<Plan, { kind: 'records' }>): AnswerList {
+  const { span: _span, ...period } = plan.groupBy?.period ?? { span: null };
+  const groupBy = plan.groupBy ? { ...plan.groupBy, ...(plan.groupBy.period ? { period } : {}) } : undefined;
+  const described = describe(plan.info, plan.words);
+  const title = plan.words.adjectives.includes('your') ? `your ${described}` : described;
+  return {
+    type: plan.info.type,
+    mode: plan.mode,
+    title: `${title.charAt(0).toUpperCase()}${title.slice(1)}`,
+    filter: plan.filter,
+    filters: viewFiltersOf(plan.info, plan.filter),
+    words: plan.words,
+    ...(groupBy ? { group_by: groupBy } : {}),
+    ...(plan.measure ? { measure: plan.measure } : {}),
+  };
 }
 
 type Call = (name: string, args: Record<string, unknown>) => Promise<ToolResult>;
@@ -217,6 +243,21 @@ async function records(_scope: ToolScope, plan: Extract<Plan, { kind: 'records' 
       total: number;
       groups: Array<{ label: string; count: number; list_url: string | null }>;
     };
+    if (plan.top) {
+      const named = data.groups.filter((g) => g.list_url !== null && g.label !== 'none').slice(0, plan.top);
+      const hidden = data.groups.some((g) => g.list_url === null);
+      const label = plan.groupBy.label;
+      return answered(
+        [
+          `The ${fmt(named.length)} ${named.length === 1 ? label : `${label}s`} with the most ${describe(info, words)} (of **${fmt(data.total)}**):`,
+          '',
+          ...(named.length
+            ? named.map((g) => `- [${plain(g.label)}](${g.list_url}): **${fmt(g.count)}**`)
+            : ['- none']),
+          ...(hidden ? ['', `${capitalised(info.plural)} of ${label}s you cannot see are left out.`] : []),
+        ].join('\n'),
+      );
+    }
     const by =
       plan.groupBy.field === 'period'
         ? `${plan.groupBy.interval} (${info.fields.get(plan.groupBy.dateField ?? 'created_at')?.name ?? 'date'})`
@@ -234,6 +275,7 @@ async function records(_scope: ToolScope, plan: Extract<Plan, { kind: 'records' 
       ].join('\n'),
     );
   }
+  if (plan.measure) return measured(info, plan.measure, filter, words, call);
   if (plan.mode === 'count') {
     const result = await call('count_records', { type: info.type, filters: filter });
     if (result.error) return cannot(result);
@@ -288,6 +330,42 @@ async function records(_scope: ToolScope, plan: Extract<Plan, { kind: 'records' 
         ? `[See all ${fmt(data.total)}](${data.list_url})`
         : `[Open the list](${data.list_url})`,
     ].join('\n'),
+  );
+}
+
+const capitalised = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+
+/** "The total estimated value of the 26 union sites in Los Angeles County is $812,400,000." */
+async function measured(
+  info: TypeInfo,
+  measure: Measure,
+  filter: Record<string, unknown>,
+  words: Description,
+  call: Call,
+): Promise<Composed> {
+  const key = measure.fn === 'sum' ? 'sum' : 'average';
+  const result = await call('count_records', { type: info.type, filters: filter, [key]: measure.field });
+  if (result.error) return cannot(result);
+  const data = result.data as { total: number; with_value: number; list_url: string } & Record<string, number | null>;
+  const what = describe(info, words, data.total);
+  const field = info.fields.get(measure.field)?.name ?? measure.field;
+  const value = data[key];
+  const shown = (n: number) => (/hours/.test(field) ? `${fmt(Math.round(n))} hours` : money(n));
+  if (!data.total) return answered(`${amount(words, 0, describe(info, words))}, so there is no ${measure.words}.`);
+  if (value === null)
+    return answered(`None of the **${fmt(data.total)}** ${what} has a ${field}.\n\n[Open the list](${data.list_url})`);
+  const missing = data.total - data.with_value;
+  return answered(
+    [
+      `The ${measure.words} of the **${fmt(data.total)}** ${what} is **${shown(value)}**${
+        missing
+          ? measure.fn === 'avg'
+            ? ` (of the ${fmt(data.with_value)} with ${/^[aeiou]/.test(field) ? 'an' : 'a'} ${field}; ${fmt(missing)} have none)`
+            : ` (${fmt(missing)} of them have no ${field})`
+          : ''
+      }.`,
+      `[Open the list](${data.list_url})`,
+    ].join('\n\n'),
   );
 }
 

@@ -3,6 +3,7 @@ import { rangeFilter } from '../../reports/scope.js';
 import type { FieldInfo, TypeInfo } from '../catalogue.js';
 import { type Period, periodIn, whenIn } from '../dates.js';
 import type { ProposalInput } from '../proposals.js';
+import type { AnswerList } from '../resources.js';
 import type { ToolScope } from '../tools/scope.js';
 import { phraseSource, Question, type Span, wordPattern } from './text.js';
 import {
@@ -37,6 +38,10 @@ export type Plan =
       mode: 'count' | 'list' | 'group';
       /** A ranking ("the five biggest"): the list sorted by this field, this many. */
       rank?: { field: string; order: 'asc' | 'desc'; limit: number; words: string };
+      /** A total or an average of a number field ("total value of union sites"), counted with it. */
+      measure?: Measure;
+      /** Only the groups with the most records, this many ("top contractors by number of sites"). */
+      top?: number;
       info: TypeInfo;
       filter: Record<string, unknown>;
       words: Description;
@@ -73,10 +78,19 @@ export interface Reading {
   question: string;
 }
 
+export interface Measure {
+  fn: 'sum' | 'avg';
+  field: string;
+  /** "total estimated value". */
+  words: string;
+}
+
 /** How the answer names what was counted: "union sites in Los Angeles County bidding next month (...)". */
 export interface Description {
   adjectives: string[];
   qualifiers: string[];
+  /** The filter keys each word stands for ("in Kern County": region_ids), so a follow-up can replace them. */
+  sources?: Record<string, string[]>;
 }
 
 const AMOUNT = /(?<![\w-])(how many|how much|number of|count(?: of)?|total(?: number of)?|tally)(?![\w-])/;
@@ -205,14 +219,14 @@ async function trailingRecord(
   return null;
 }
 
-export async function understand(scope: ToolScope, text: string): Promise<Plan> {
-  const plan = await read(scope, text);
+export async function understand(scope: ToolScope, text: string, previous?: AnswerList | null): Promise<Plan> {
+  const plan = await read(scope, text, previous ?? null);
   if (plan.kind === 'refuse' && plan.reason === 'not_understood' && plan.detail)
     return { ...plan, closest: await closestWords(scope, plan.detail) };
   return plan;
 }
 
-async function read(scope: ToolScope, text: string): Promise<Plan> {
+async function read(scope: ToolScope, text: string, previous: AnswerList | null): Promise<Plan> {
   const q = new Question(text.trim().replace(/[?!.]+$/, ''));
   const lower = q.lower;
   if (
@@ -230,6 +244,9 @@ async function read(scope: ToolScope, text: string): Promise<Plan> {
     return { kind: 'refuse', reason: 'cannot_delete' };
   if (/^(please\s+)?(send|e-?mail|text|sms|message|post|tweet|publish|forward|share)\b/.test(lower))
     return { kind: 'refuse', reason: 'cannot_send' };
+
+  const followUp = previous ? await followUpPlan(scope, q, previous) : null;
+  if (followUp) return followUp;
 
   if (
     /(?<![\w-])(market share|union share|share of (the )?(market|work|sites|construction)|union density)(?![\w-])/.test(
@@ -457,7 +474,13 @@ function matchRegion(q: Question, regions: readonly RegionWord[], bare = true): 
   return regions.find((r) => r.bare === alone.phrase);
 }
 
-async function recordsPlan(scope: ToolScope, q: Question): Promise<Plan> {
+/** The list a follow-up refines: the last answer's, and its record type. */
+interface Base {
+  info: TypeInfo;
+  list: AnswerList;
+}
+
+async function recordsPlan(scope: ToolScope, q: Question, base?: Base): Promise<Plan> {
   const vocabulary = vocabularyFor(scope);
   const words: Description = { adjectives: [], qualifiers: [] };
   const filter: Record<string, unknown> = {};
@@ -471,7 +494,13 @@ async function recordsPlan(scope: ToolScope, q: Question): Promise<Plan> {
     typeHits.find((hit) => !typeHits.some((other) => /^\s+$/.test(q.lower.slice(hit.span[1], other.span[0])))) ??
     typeHits[0];
   let info = typeHit ? typePhrases(scope.types).find((t) => t.phrase === typeHit.phrase)!.info : undefined;
-  if (typeHit) q.take(typeHit.span);
+  // "top contractors by number of sites": sites are counted, by their contractor.
+  const top = base || !info ? null : relationRank(q, scope.types);
+  if (top && 'plan' in top) return top.plan;
+  if (top) info = top.counted;
+  // In a follow-up, another type's name is a word about the records ("which are union": the choice, not unions).
+  else if (typeHit && (!base || info === base.info)) q.take(typeHit.span);
+  if (base) info = base.info;
   if (!info && /(?<![\w-])(overdue|due|to-?do|on my plate)(?![\w-])/.test(lower)) info = scope.typeOf('task');
   if (!info) return { kind: 'refuse', reason: 'not_understood', detail: q.leftover().join(' ') };
 
@@ -488,11 +517,14 @@ async function recordsPlan(scope: ToolScope, q: Question): Promise<Plan> {
     return { kind: 'near', info, place: q.original(spans[3]), radiusKm: radius, filter, words };
   }
 
-  const rank = rankIn(q, info);
+  const measure = measureIn(q, info) ?? undefined;
+  const rank = top || measure ? undefined : rankIn(q, info);
   const amount = q.match(AMOUNT);
   if (amount) q.take([amount.index, amount.index + amount[0].length]);
-  let groupBy: Extract<Plan, { kind: 'records' }>['groupBy'];
-  const group = q.match(GROUP);
+  let groupBy: Extract<Plan, { kind: 'records' }>['groupBy'] = top
+    ? { field: top.field.slug, label: top.field.name }
+    : undefined;
+  const group = top ? null : q.match(GROUP);
   if (group) {
     const spans = (group as any).indices as Span[];
     const what = group[1].trim().replace(/^the\s+/, '');
@@ -513,10 +545,82 @@ async function recordsPlan(scope: ToolScope, q: Question): Promise<Plan> {
     q.take(q.find(['own', 'owns', 'carry', 'carries', 'hold', 'holds', 'handle', 'handles'])?.span);
   }
 
-  const rest = await filtersFrom(scope, q, vocabulary, info, filter, words, groupBy);
+  const rest = await filtersFrom(scope, q, vocabulary, info, filter, words, groupBy, base?.list);
   if (rest) return rest;
-  const mode = groupBy ? 'group' : amount && !rank ? 'count' : 'list';
-  return { kind: 'records', mode, info, filter, words, groupBy, rank };
+  if (!base) {
+    const mode = groupBy ? 'group' : (amount && !rank) || measure ? 'count' : 'list';
+    return { kind: 'records', mode, info, filter, words, groupBy, rank, measure, top: top?.limit };
+  }
+  // A follow-up: the last answer's list, refined; counted, listed or broken down as asked, else as the last answer was.
+  const listing = /^(?:list|show|name|give)\b|(?<![\w-])which(?![\w-])/.test(lower);
+  if (!groupBy && !amount && !rank && !listing && base.list.mode === 'group' && base.list.group_by)
+    groupBy = base.list.group_by as Extract<Plan, { kind: 'records' }>['groupBy'];
+  const kept = !groupBy && !amount && !rank && !listing && !measure ? base.list.measure : undefined;
+  const mode = groupBy
+    ? 'group'
+    : (amount && !rank) || measure || kept
+      ? 'count'
+      : rank || listing
+        ? 'list'
+        : base.list.mode;
+  return { kind: 'records', mode, info, ...refined(base.list, filter, words), groupBy, rank, measure: measure ?? kept };
+}
+
+/** Words that point back at the last answer's records ("of those", "them"), or carry its question on ("and ..."). */
+const REFERS =
+  /(?<![\w-])(?:of those|of these|of them|among those|among these|among them|out of those|out of these|out of them|from those|from these|from them|those ones|those|these|them|their|they|the same ones|the same)(?![\w-])/;
+const CARRIES_ON = /^(?:and|but|also|what about|how about|only|just)(?![\w-])/;
+
+/**
+ * A follow-up of the last answer's list ("them", "of those, which are union", "and in Kern County?"): the same record
+ * type and filters, refined by what the question adds or changes. A question naming another record type is a new
+ * question, and so is one that says nothing pointing back.
+ */
+async function followUpPlan(scope: ToolScope, asked: Question, previous: AnswerList): Promise<Plan | null> {
+  const info = scope.typeOf(previous.type);
+  const q = new Question(asked.text);
+  const refer = q.match(REFERS);
+  const opener = q.match(CARRIES_ON);
+  if (!info || (!refer && !opener)) return null;
+  // Names of the type's fields and values ("general contractor", "union") are words about its records, not other types.
+  const words = new Question(asked.text);
+  const values = (await vocabularyFor(scope).valueWords(info)).flatMap((word) => word.phrases);
+  for (const hit of words.all([...values, ...[...info.fields.values()].flatMap(fieldPhrases)])) words.take(hit.span);
+  const phrases = typePhrases(scope.types);
+  const named = words
+    .all(phrases.map((t) => t.phrase))
+    .map((hit) => phrases.find((t) => t.phrase === hit.phrase)!.info);
+  if (named.some((other) => other.type !== info.type)) return null;
+  if (refer) q.take([refer.index, refer.index + refer[0].length]);
+  if (opener) q.take([opener.index, opener.index + opener[0].length]);
+  return recordsPlan(scope, q, { info, list: previous });
+}
+
+/** The slot a filter key fills: its field ("bid_date_gte": bid_date); a city and a region are both where. */
+const slotOf = (key: string) => {
+  const field = key.replace(/_(gte|lte|gt|lt|neq|like|null)$/, '');
+  return field === 'city' || field === 'region_ids' ? 'where' : field;
+};
+
+/** The last answer's filters and words with a follow-up's: what it names again replaces the old value, the rest stays. */
+function refined(list: AnswerList, filter: Record<string, unknown>, words: Description) {
+  const slots = new Set(Object.keys(filter).map(slotOf));
+  const sources = list.words.sources ?? {};
+  const stays = (word: string) => !(sources[word] ?? []).some((key) => slots.has(slotOf(key)));
+  const adjectives = [...list.words.adjectives.filter(stays), ...words.adjectives].filter(
+    (word, i, all) => all.indexOf(word) === i,
+  );
+  return {
+    filter: {
+      ...Object.fromEntries(Object.entries(list.filter).filter(([key]) => !slots.has(slotOf(key)))),
+      ...filter,
+    },
+    words: {
+      adjectives: adjectives.includes('your') ? ['your', ...adjectives.filter((a) => a !== 'your')] : adjectives,
+      qualifiers: [...list.words.qualifiers.filter(stays), ...words.qualifiers],
+      sources: { ...Object.fromEntries(Object.entries(sources).filter(([word]) => stays(word))), ...words.sources },
+    },
+  };
 }
 
 /**
@@ -531,8 +635,18 @@ async function filtersFrom(
   filter: Record<string, unknown>,
   words: Description,
   groupBy?: Extract<Plan, { kind: 'records' }>['groupBy'],
+  previous?: AnswerList,
 ): Promise<Plan | null> {
   const lower = q.lower;
+  // Which filter keys each word added since the last step stands for (Description.sources).
+  let seen = { filter: JSON.stringify(Object.entries(filter)), words: [...words.adjectives, ...words.qualifiers] };
+  const credit = () => {
+    const before = new Map(JSON.parse(seen.filter) as Array<[string, unknown]>);
+    const keys = Object.keys(filter).filter((key) => JSON.stringify(filter[key]) !== JSON.stringify(before.get(key)));
+    for (const word of [...words.adjectives, ...words.qualifiers])
+      if (!seen.words.includes(word) && keys.length) (words.sources ??= {})[word] = keys;
+    seen = { filter: JSON.stringify(Object.entries(filter)), words: [...words.adjectives, ...words.qualifiers] };
+  };
   // Whose: "my sites", "my tasks", "assigned to me".
   const mine = q.find(['assigned to me', 'i own', 'i organize', 'mine', 'my', 'my own']);
   if (mine) {
@@ -542,6 +656,7 @@ async function filtersFrom(
     q.take(mine.span);
     words.adjectives.unshift('your');
   }
+  credit();
 
   // Tasks: open, done, overdue.
   if (info.type === 'task') {
@@ -574,6 +689,7 @@ async function filtersFrom(
       }
     }
   }
+  credit();
 
   // When: a period and the date it is about (default: when the record was added).
   const period = periodIn(lower, scope.now);
@@ -595,7 +711,7 @@ async function filtersFrom(
       groupBy.dateField = dateField ?? 'created_at';
       groupBy.period = period;
     } else {
-      const slug = dateField ?? (info.type === 'task' ? 'due_at' : 'created_at');
+      const slug = dateField ?? dateFieldOf(info, previous) ?? (info.type === 'task' ? 'due_at' : 'created_at');
       Object.assign(filter, rangeFilter(slug, period));
       const fieldName = info.fields.get(slug)?.name ?? slug;
       words.qualifiers.push(
@@ -612,6 +728,7 @@ async function filtersFrom(
     groupBy.dateField = hit?.slug ?? 'created_at';
     if (hit?.hit) q.take(hit.hit.span);
   }
+  credit();
 
   // Where: a region named with its kind ("LA County"), else a city, else a region by its name alone. A name that is
   // both a city and a region ("Los Angeles") is asked back as two readings.
@@ -650,6 +767,7 @@ async function filtersFrom(
     filter.region_ids = [region.id];
     words.qualifiers.unshift(`in ${region.name.replace(/,\s*[A-Z]{2}$/, '')}`);
   }
+  credit();
 
   // Amounts: "over $5 million", "worth less than $500k", "more than 10,000 hours".
   const sum = amountIn(q, info);
@@ -657,13 +775,16 @@ async function filtersFrom(
     filter[`${sum.field.slug}_${sum.op}`] = sum.value;
     words.qualifiers.push(`with ${sum.field.name} ${sum.words}`);
   }
+  credit();
 
   // Absence and presence: "with no contact", "without a general contractor", "that have a bid date".
   const blank = fieldPresence(q, info);
   for (const { field, present } of blank) {
     filter[`${field.slug}_null`] = !present;
-    words.qualifiers.push(`${present ? 'with' : 'without'} ${/^[aeiou]/i.test(field.name) ? 'an' : 'a'} ${field.name}`);
+    const article = field.name.endsWith('s') ? '' : /^[aeiou]/i.test(field.name) ? 'an ' : 'a ';
+    words.qualifiers.push(`${present ? 'with' : 'without'} ${article}${field.name}`);
   }
+  credit();
 
   // What: choices (the record type's own category first), related names, yes/no fields.
   const values = (await vocabulary.valueWords(info)).sort((a, b) => a.rank - b.rank);
@@ -683,6 +804,7 @@ async function filtersFrom(
           hit!.span[0],
         ]);
       words.qualifiers.push(`${negated ? 'without' : 'with'} ${word.field.name.replace(/^is /, '')}`);
+      credit();
       continue;
     }
     const multiple = word.field.kind.endsWith('[]');
@@ -692,6 +814,7 @@ async function filtersFrom(
     } else filter[slug] = multiple ? [...((current as unknown[]) ?? []), word.value] : word.value;
     if (word.rank === 0) words.adjectives.push(word.label);
     else words.qualifiers.push(`with ${word.field.name} ${word.label}`);
+    credit();
   }
 
   // On a record: "tasks on Cedar Tower", "grievances at Cedar Tower", "contacts at Apex Builders".
@@ -702,6 +825,7 @@ async function filtersFrom(
     if (linked) {
       Object.assign(filter, linked.filter);
       words.qualifiers.push(linked.words);
+      credit();
     }
   }
   // Words that name the type's category or the field again ("type", "status") are understood.
@@ -723,6 +847,15 @@ async function filtersFrom(
   const rest = q.leftover();
   if (rest.length) return { kind: 'refuse', reason: 'not_understood', detail: rest.join(' ') };
   return null;
+}
+
+/** The date field of a range in the last answer's filters: "and next month?" asks about the same date. */
+function dateFieldOf(info: TypeInfo, previous?: AnswerList): string | undefined {
+  for (const key of Object.keys(previous?.filter ?? {})) {
+    const field = info.fields.get(key.replace(/_(gte|lt)$/, ''));
+    if (key !== field?.slug && (field?.kind === 'date' || field?.kind === 'datetime')) return field.slug;
+  }
+  return undefined;
 }
 
 const NUMBER_WORDS: Record<string, number> = {
@@ -785,6 +918,67 @@ function amountIn(q: Question, info: TypeInfo) {
   const { op, words } = COMPARE[hit[1]];
   const shown = hours ? `${value.toLocaleString('en-US')} hours` : `$${value.toLocaleString('en-US')}`;
   return { field, op, value, words: `${words} ${shown}` };
+}
+
+/** A total or an average: "total value of union sites", "average estimated hours", "how much are they worth". */
+function measureIn(q: Question, info: TypeInfo): Measure | null {
+  const hit = q.match(
+    /(?<![\w-])(total|sum of|sum|combined|overall|average|avg|mean)\s+(?:of\s+)?(?:the\s+)?(estimated value|value|budget|cost|worth|estimated hours|hours)(?:\s+of)?(?![\w-])/,
+  );
+  const worth = hit ? null : q.match(/^how much(?:\s+(?:are|is|were))?\b/);
+  const worthEnd = worth ? q.match(/(?<![\w-])worth(?:\s+(?:in total|altogether|combined|together))?$/) : null;
+  if (!hit && !(worth && worthEnd)) return null;
+  const hours = hit ? /hours/.test(hit[2]) : false;
+  const field = hours ? hoursField(info) : moneyField(info);
+  if (!field) return null;
+  if (hit) q.take([hit.index, hit.index + hit[0].length]);
+  else {
+    q.take([worth!.index, worth!.index + worth![0].length]);
+    q.take([worthEnd!.index, worthEnd!.index + worthEnd![0].length]);
+  }
+  const fn = hit && /average|avg|mean/.test(hit[1]) ? 'avg' : 'sum';
+  return { fn, field: field.slug, words: `${fn === 'avg' ? 'average' : 'total'} ${field.name}` };
+}
+
+/**
+ * A ranking across a relation: "top contractors by number of sites", "which contractors have the most sites". The
+ * records counted are the second type's (sites), grouped by their field pointing at the first (general contractor),
+ * and only the groups with the most are told.
+ */
+function relationRank(
+  q: Question,
+  types: readonly TypeInfo[],
+): { counted: TypeInfo; field: FieldInfo; limit: number } | { plan: Plan } | null {
+  const phrases = typePhrases(types);
+  const names = phrases
+    .map((t) => t.phrase)
+    .sort((a, b) => b.length - a.length)
+    .map(phraseSource)
+    .join('|');
+  const count = '(\\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|twenty)';
+  const hit =
+    q.match(
+      new RegExp(
+        `(?<![\\w-])(?:the\\s+)?(?:top|leading)(?:\\s+${count})?\\s+(${names})\\s+(?:by|by the|with the most|ranked by)\\s+(?:number of|count of|most)?\\s*(${names})(?![\\w-])`,
+      ),
+    ) ??
+    q.match(
+      new RegExp(
+        `(?<![\\w-])()(?:which|what)\\s+(${names})\\s+(?:have|has|hold|holds|run|runs|are on|work on|got)\\s+the\\s+most\\s+(${names})(?![\\w-])`,
+      ),
+    );
+  if (!hit) return null;
+  const typeOf = (phrase: string) => phrases.find((t) => t.phrase === phrase.replace(/[\s-]+/g, ' '))?.info;
+  const info = typeOf(hit[2]);
+  const counted = typeOf(hit[3]);
+  if (!info || !counted || counted.type === info.type) return null;
+  const fields = [...counted.fields.values()].filter((f) => f.filterable && f.target === info.resource);
+  // A single relation ("general contractor") before a list of them ("contractors").
+  const field = fields.find((f) => !f.kind.endsWith('[]')) ?? fields[0];
+  if (!field) return { plan: { kind: 'refuse', reason: 'not_understood', detail: hit[0] } };
+  q.take([hit.index, hit.index + hit[0].length]);
+  const limit = Math.min(20, hit[1] ? (NUMBER_WORDS[hit[1]] ?? Number(hit[1])) : 5);
+  return { counted, field, limit };
 }
 
 /** A ranking: "the five biggest sites", "top 10 sites by value", "the smallest contractors". */

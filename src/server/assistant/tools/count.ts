@@ -81,10 +81,12 @@ export const countRecords: Tool<{
   date_field?: string;
   from?: string;
   to?: string;
+  sum?: string;
+  average?: string;
 }> = {
   name: 'count_records',
   description:
-    'Count the records of one type the person may read, optionally filtered, and optionally grouped by a field (type, status, region, trade, ...) or by period (group_by "period" with interval and date_field).',
+    'Count the records of one type the person may read, optionally filtered, and optionally grouped by a field (type, status, region, trade, ...) or by period (group_by "period" with interval and date_field); or add up (sum) or average a number field over them (estimated_value, estimated_hours).',
   parameters: {
     type: 'object',
     properties: {
@@ -100,6 +102,8 @@ export const countRecords: Tool<{
       date_field: { type: 'string', description: 'For group_by period: the date field (default created_at).' },
       from: { type: 'string', description: 'For group_by period: first day, YYYY-MM-DD (default a year ago).' },
       to: { type: 'string', description: 'For group_by period: last day, YYYY-MM-DD (default today).' },
+      sum: { type: 'string', description: 'A number field slug to add up over the records (not with group_by).' },
+      average: { type: 'string', description: 'A number field slug to average over the records (not with group_by).' },
     },
     required: ['type'],
   },
@@ -118,6 +122,8 @@ export const countRecords: Tool<{
       .string()
       .regex(/^\d{4}-\d{2}-\d{2}$/)
       .optional(),
+    sum: z.string().max(80).optional(),
+    average: z.string().max(80).optional(),
   }),
   run: (args, scope) =>
     guarded(async () => {
@@ -128,6 +134,25 @@ export const countRecords: Tool<{
         ...apiQuery({ filter: { ...filter, ...extra }, where }),
         ...(args.search ? { search: args.search } : {}),
       });
+      const measured = args.sum ?? args.average;
+      if (measured) {
+        const fn = args.sum ? 'sum' : 'avg';
+        const { total, counted, value } = await scope.app.records.measure(scope.user, info.def, query(), {
+          fn,
+          field: measured,
+        });
+        return {
+          data: {
+            type: info.type,
+            total,
+            [args.sum ? 'sum' : 'average']: value,
+            field: measured,
+            with_value: counted,
+            list_url: listUrl(info, filter, where),
+          },
+          records: [],
+        };
+      }
       const field = args.group_by && args.group_by !== 'period' ? info.fields.get(args.group_by) : undefined;
       if (field && (!field.filterable || !(field.choices || field.target || field.kind === 'boolean'))) {
         return failure(

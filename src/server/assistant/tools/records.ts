@@ -1,4 +1,6 @@
+import { type FilterGroup, fromListFilters, itemsOf } from '../../filters/filter-tree.js';
 import { HttpError } from '../../http/errors.js';
+import { parseListQuery } from '../../records/list-query.js';
 import type { ResourceDefinition } from '../../records/resource.js';
 import { type FieldInfo, recordLabel, type TypeInfo } from '../catalogue.js';
 import type { ToolScope } from './scope.js';
@@ -119,6 +121,16 @@ export function listQueryOf(
     else flat[key] = value;
   }
   return conditions.length ? { filter: flat, where: { all: conditions } } : { filter: flat };
+}
+
+/**
+ * The same filters as the view filter structure (filters/filter-tree.ts), as a saved view keeps them: each list
+ * filter a condition (`bid_date_gte` is `{field: bid_date, op: gte}`), read by the list query's own parser.
+ */
+export function viewFiltersOf(info: TypeInfo, filter: Record<string, unknown>): FilterGroup {
+  const { filter: flat, where } = listQueryOf(info, filter);
+  const parsed = parseListQuery({ filter: JSON.stringify(flat) }, info.def);
+  return { all: [...itemsOf(fromListFilters(parsed.filters)), ...(where?.all ?? [])] };
 }
 
 /** The list API's query for a list query (listQueryOf): `filter` and, when there are conditions, `filters`. */

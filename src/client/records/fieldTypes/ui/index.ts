@@ -16,6 +16,7 @@ import { geoPoint } from './geo-point';
 import { headCount } from './head-count';
 import { json } from './json';
 import { link } from './link';
+import { lookup } from './lookup';
 import { note } from './note';
 import { number } from './number';
 import { person } from './person';
@@ -67,6 +68,7 @@ export const FIELD_TYPE_UIS: Readonly<Record<SchemaFieldType, FieldTypeUI>> = {
   'updated-by': updatedBy,
   'geo-point': geoPoint,
   formula,
+  lookup,
   rollup,
 };
 

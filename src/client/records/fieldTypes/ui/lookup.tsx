@@ -1,0 +1,11 @@
+import { valueKind } from '../../../../common/field-types';
+import { COMPUTED_UI, savedValueInput } from './computed';
+import type { FieldTypeUI } from './define';
+
+/** A lookup (a field of the related record): read-only; filtered as the kind of value it shows. */
+export const lookup: FieldTypeUI = {
+  type: 'lookup',
+  Input: savedValueInput('Shown from the related record.'),
+  ...COMPUTED_UI,
+  computed: (options) => ({ kind: valueKind('lookup', options), live: null }),
+};

@@ -1,0 +1,198 @@
+/**
+ * Several sorts on a list (`sort=type,-name`, a saved view's sorts) and a list grouped by a field with a count per
+ * group and the sums of its number fields (GET /api/records/{resource}/groups: docs/views.md), with the list's
+ * filters, its saved view and the person's own access applied.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
+
+let t: TestApp;
+let admin: TestClient;
+let assistant: TestClient;
+const ids: Record<string, number> = {};
+
+interface Answer {
+  status: number;
+  body: { data?: unknown; meta?: unknown; errors?: Record<string, string[]>; message?: string };
+}
+// biome-ignore lint/suspicious/noExplicitAny: an answer's data is whatever the endpoint returns
+const ok = (res: Answer, status = 200): any => {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  return res.body;
+};
+const names = (body: { data: Array<{ name: string }> }) => body.data.map((row) => row.name);
+const SITES: Array<[string, string, number | null, string | null]> = [
+  ['Harbor Tower', 'union', 1_000_000, '2026-03-01'],
+  ['Valley Mall', 'non-union', 250_000, null],
+  ['Union Hall Annex', 'union', 500_000, '2026-01-15'],
+  ['Dock Works', 'non-union', null, '2026-02-01'],
+  ['Civic Center', 'pla', 2_000_000, '2026-01-15'],
+  ['Bay Offices', 'union', 500_000, '2026-01-15'],
+];
+
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await t.admin();
+  await t.createUser({ role: 'assistant', email: 'asst@example.com' });
+  assistant = await t.signIn('asst@example.com');
+  for (const [name, type, value, bid] of SITES)
+    ids[name] = ok(await admin.post('/api/sites', { name, type, estimated_value: value, bid_date: bid }), 201).data.id;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('several sorts', () => {
+  it('orders by each sort in turn, a leading - sorting descending, missing values last', async () => {
+    const body = ok(await admin.get('/api/sites?sort=type,-estimated_value,name&order=asc&per_page=-1'));
+    expect(names(body)).toEqual([
+      'Valley Mall',
+      'Dock Works',
+      'Civic Center',
+      'Harbor Tower',
+      'Bay Offices',
+      'Union Hall Annex',
+    ]);
+  });
+
+  it('pages through the same order, counting every match', async () => {
+    const first = ok(await admin.get('/api/sites?sort=bid_date,-name&order=asc&per_page=2&page=1'));
+    const second = ok(await admin.get('/api/sites?sort=bid_date,-name&order=asc&per_page=2&page=2'));
+    const third = ok(await admin.get('/api/sites?sort=bid_date,-name&order=asc&per_page=2&page=3'));
+    expect([...names(first), ...names(second), ...names(third)]).toEqual([
+      'Union Hall Annex',
+      'Civic Center',
+      'Bay Offices',
+      'Dock Works',
+      'Harbor Tower',
+      'Valley Mall',
+    ]);
+    expect(first.meta).toMatchObject({ total: 6, last_page: 3 });
+  });
+
+  it('takes one order per sort in `order`', async () => {
+    const body = ok(await admin.get('/api/sites?sort=type,name&order=desc,asc&per_page=-1'));
+    expect(names(body)).toEqual([
+      'Bay Offices',
+      'Harbor Tower',
+      'Union Hall Annex',
+      'Civic Center',
+      'Dock Works',
+      'Valley Mall',
+    ]);
+  });
+
+  it('refuses a sort the type has not, naming it', async () => {
+    const res = await admin.get('/api/sites?sort=type,nonsense');
+    expect(res.status).toBe(422);
+    expect(JSON.stringify(res.body.errors)).toContain('nonsense');
+  });
+
+  it("applies every sort of a saved view, and the list's own sort wins", async () => {
+    const view = ok(
+      await admin.post('/api/views', {
+        name: 'By type then value',
+        record_type: 'site',
+        sorts: [
+          { field: 'type', order: 'desc' },
+          { field: 'estimated_value', order: 'asc' },
+        ],
+      }),
+      201,
+    ).data;
+    // Equal values: the later record first (ids in the first sort's direction).
+    expect(names(ok(await admin.get(`/api/sites?view=${view.id}&per_page=-1`)))).toEqual([
+      'Bay Offices',
+      'Union Hall Annex',
+      'Harbor Tower',
+      'Civic Center',
+      'Valley Mall',
+      'Dock Works',
+    ]);
+    expect(names(ok(await admin.get(`/api/sites?view=${view.id}&sort=-name&per_page=2`)))).toEqual([
+      'Valley Mall',
+      'Union Hall Annex',
+    ]);
+  });
+});
+
+describe('groups', () => {
+  const byValue = (body: { data: Array<{ value: unknown; count: number; sums: Record<string, number> }> }) =>
+    Object.fromEntries(body.data.map((group) => [String(group.value), group]));
+
+  it('counts each value of the field and adds up the number fields, with the totals of the list', async () => {
+    const body = ok(await admin.get('/api/records/sites/groups?group_by=type'));
+    const groups = byValue(body);
+    expect(Object.keys(groups)).toEqual(['non-union', 'pla', 'union']);
+    expect(groups.union).toMatchObject({ count: 3, sums: { estimated_value: 2_000_000 } });
+    expect(groups['non-union']).toMatchObject({ count: 2, sums: { estimated_value: 250_000 } });
+    expect(groups.pla).toMatchObject({ count: 1, sums: { estimated_value: 2_000_000 } });
+    expect(body.meta).toMatchObject({ group_by: 'type', total: 6, sums: { estimated_value: 4_250_000 } });
+  });
+
+  it('keeps the rows without a value in a group of their own, last', async () => {
+    const body = ok(await admin.get('/api/records/sites/groups?group_by=bid_date'));
+    expect(body.data.map((group: { value: unknown; count: number }) => [group.value, group.count])).toEqual([
+      ['2026-01-15', 3],
+      ['2026-02-01', 1],
+      ['2026-03-01', 1],
+      [null, 1],
+    ]);
+  });
+
+  it('groups a link to several records by each record, the unlinked rows apart', async () => {
+    const trade = ok(await admin.get('/api/trades?per_page=1')).data[0].id;
+    ok(await admin.patch(`/api/sites/${ids['Harbor Tower']}`, { trade_ids: [trade] }));
+    const body = ok(await admin.get('/api/records/sites/groups?group_by=trade_ids'));
+    expect(body.data.map((group: { value: unknown; count: number }) => [group.value, group.count])).toEqual([
+      [trade, 1],
+      [null, 5],
+    ]);
+  });
+
+  it("takes the list's filters and saved view", async () => {
+    const filters = encodeURIComponent(
+      JSON.stringify({
+        any: [
+          { field: 'estimated_value', op: 'gte', value: 1_000_000 },
+          {
+            all: [
+              { field: 'type', op: 'eq', value: 'non-union' },
+              { field: 'bid_date', op: 'empty' },
+            ],
+          },
+        ],
+      }),
+    );
+    const body = ok(await admin.get(`/api/records/sites/groups?group_by=type&filters=${filters}`));
+    expect(body.data.map((group: { value: unknown; count: number }) => [group.value, group.count])).toEqual([
+      ['non-union', 1],
+      ['pla', 1],
+      ['union', 1],
+    ]);
+    const view = ok(
+      await admin.post('/api/views', {
+        name: 'Union',
+        record_type: 'site',
+        filters: { all: [{ field: 'type', op: 'eq', value: 'union' }] },
+      }),
+      201,
+    ).data;
+    const viewed = ok(await admin.get(`/api/records/sites/groups?group_by=bid_date&view=${view.id}`));
+    expect(viewed.meta).toMatchObject({ total: 3, sums: { estimated_value: 2_000_000 } });
+  });
+
+  it("reads as the person: the assistant's groups hold only the union and PLA sites", async () => {
+    const body = ok(await assistant.get('/api/records/sites/groups?group_by=type'));
+    expect(Object.keys(byValue(body))).toEqual(['pla', 'union']);
+    expect(body.meta.total).toBe(4);
+  });
+
+  it('refuses a field the type has not, a missing field, and a type that is not there', async () => {
+    const unknown = await admin.get('/api/records/sites/groups?group_by=nonsense');
+    expect(unknown.status).toBe(422);
+    expect(JSON.stringify(unknown.body)).toContain('nonsense');
+    expect((await admin.get('/api/records/sites/groups')).status).toBe(422);
+    expect((await admin.get('/api/records/nothing-here/groups?group_by=type')).status).toBe(404);
+  });
+});
