@@ -18,6 +18,8 @@ const FIRST_PORT = Number(process.env.E2E_PORT ?? 8123);
 /** Lane n's server listens 100 ports above lane n-1's; a worker's lane is Playwright's parallel index. */
 const portOfLane = (lane: number) => FIRST_PORT + 100 * lane;
 export const E2E_PORT = portOfLane(Number(process.env.TEST_PARALLEL_INDEX ?? 0));
+/** Where the lane's server sends texts: a fake provider a spec may start there. */
+export const SMS_PROVIDER_PORT = E2E_PORT + 1;
 export const ADMIN_EMAIL = 'admin@example.com';
 export const ADMIN_PASSWORD = process.env.E2E_ADMIN_PASSWORD ?? 'e2e-Admin-pass-2024';
 
@@ -73,6 +75,12 @@ export default defineConfig({
       LOGIN_MAX_ATTEMPTS: '1000',
       // No tiles: the tile host is unreachable here, and Chromium's waits on it stalled same-origin requests for seconds.
       TILE_URL: '',
+      // Texts go to a fake Twilio-compatible provider a spec starts on the next port (smsProviderPort, public-forms.spec.ts);
+      // while none listens, a text fails as it would with a provider that does not answer.
+      SMS_API_URL: `http://127.0.0.1:${portOfLane(lane) + 1}`,
+      SMS_ACCOUNT_SID: 'AC-e2e',
+      SMS_AUTH_TOKEN: 'e2e-sms-auth-token',
+      SMS_FROM: '+15550009999',
     },
   })),
 });

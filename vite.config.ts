@@ -84,7 +84,16 @@ export default defineConfig({
     // .vite/manifest.json: the start answer names the signed-in shell's scripts from it (src/server/system/client-manifest.ts).
     manifest: true,
     chunkSizeWarningLimit: 800,
+    // No modulepreload polyfill: both pages would share it, and the public form page would then load the app's first
+    // chunk, where it lands. Every browser we support reads <link rel="modulepreload"> (Safari from 17); one that
+    // does not only fetches the chunks later.
+    modulePreload: { polyfill: false },
     rolldownOptions: {
+      // Two pages: the app, and the public form page (/f/{slug}, docs/public-forms.md), which loads none of the app.
+      input: {
+        index: fileURLToPath(new URL('./src/client/index.html', import.meta.url)),
+        publicForm: fileURLToPath(new URL('./src/client/public-form.html', import.meta.url)),
+      },
       output: {
         // Everything the first page needs (the entry's static graph, sign-in included) in one chunk, and the signed-in
         // shell (layout and dashboard, with what they use) in a second: a phone on a slow link pays a round trip per
@@ -92,7 +101,13 @@ export default defineConfig({
         // automatic splitting.
         codeSplitting: {
           groups: [
-            { name: 'app', tags: ['$initial'], priority: 2 },
+            // The public form page's modules stay out of it: they are that page's whole script (docs/public-forms.md).
+            {
+              name: 'app',
+              tags: ['$initial'],
+              test: /^(?!.*src[\\/](client[\\/]public-form|common[\\/]public-forms))/,
+              priority: 2,
+            },
             // The server names this group's scripts in the start answer by its name (src/server/system/client-manifest.ts).
             {
               name: 'shell',

@@ -52,7 +52,7 @@ export type {
   ValidationOption,
   ValueKind,
 } from './field-types/define.js';
-export { formulaPreview } from './field-types/formula.js';
+export { type FieldForFormula, formulaCheck, formulaPreview } from './field-types/formula.js';
 export { NUMBER_FORMATS, type NumberFieldFormat } from './field-types/number.js';
 
 /** Every field type, by its name in schemas; the order is the schema editor's. */

@@ -85,6 +85,18 @@ export interface PointLayer {
   field: string;
 }
 
+export interface PointsResponse {
+  data: PointItem[];
+  meta: {
+    type: string;
+    field: string;
+    total: number;
+    capped: boolean;
+    /** West, south, east, north of every point found, in view or not. */
+    bounds: [number, number, number, number] | null;
+  };
+}
+
 export type PointItem =
   | { kind: 'cluster'; id: number; lat: number; lng: number; count: number; expansion_zoom: number }
   | { kind: 'point'; id: number; lat: number; lng: number; name: string };

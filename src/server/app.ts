@@ -123,6 +123,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
       logError,
       access: (records) => new AccessPolicy(records, resources),
       timeZone: config.timeZone,
+      keptRollups: async (db) => (await schemas.snapshot(db)).keptRollups(),
     }),
     events,
     sessions: new SessionStore(database.db, config, { writes: cacheReads ? database.writes : null }),

@@ -26,6 +26,7 @@ import { mapFeature } from './map/index.js';
 import { membersResource } from './members/members-resource.js';
 import { messagesFeature } from './messages/index.js';
 import { registerOptionsRoutes } from './options/options-routes.js';
+import { publicFormsFeature } from './public-forms/index.js';
 import { idempotencyFeature } from './records/idempotency.js';
 import type { ResourceDefinition } from './records/resource.js';
 import { recruitsResource } from './recruits/recruits-resource.js';
@@ -142,6 +143,8 @@ export const features: Feature[] = [
   automationsFeature,
   // Texts and emails to the people of a list, sent by a job (docs/messages.md).
   messagesFeature,
+  // Public forms and e-signed authorization cards, confirmed by their signers (docs/public-forms.md).
+  publicFormsFeature,
   // Conversations with the assistant, private to their maker (docs/assistant.md).
   assistantFeature,
   // Personal access tokens for scripts (docs/api.md "Personal access tokens").

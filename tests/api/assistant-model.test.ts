@@ -186,6 +186,39 @@ describe('the tool loop with an OpenAI-compatible model', () => {
     ]);
   });
 
+  it('absence and presence of related records are the view filters has_none / has_any, and totals come from the same filters', async () => {
+    const linked = (await create('contractors', { name: 'Linked Test Builders', type: 'union' })).id;
+    await create('contacts', { first_name: 'Lee', last_name: 'Linked', contractor_ids: [linked] });
+    const calls = [
+      { name: 'count_records', arguments: { type: 'contractor', filters: { contact_ids_null: true } } },
+      { name: 'count_records', arguments: { type: 'contractor', filters: { contact_ids_null: false } } },
+      { name: 'search_records', arguments: { type: 'site', filters: { general_contractor_id_null: false } } },
+      { name: 'count_records', arguments: { type: 'site', filters: { type: 'union' }, sum: 'estimated_value' } },
+    ];
+    script = (_body, index) => (index === 0 ? { toolCalls: calls } : { content: ['Counted.'] });
+    await ask(t, admin, await newThread(admin), 'Which contractors have no contact?');
+    const results = toolMessages(fake.requests[1].body).map((m: any) => JSON.parse(m.content));
+    const total = async (resource: string, filters: unknown) =>
+      (await admin.get(`/api/${resource}?per_page=1&filters=${encodeURIComponent(JSON.stringify(filters))}`)).body.meta
+        .total;
+    const none = { all: [{ field: 'contact_ids', op: 'has_none' }] };
+    const any = { all: [{ field: 'contact_ids', op: 'has_any' }] };
+    expect(results[0].total).toBe(await total('contractors', none));
+    expect(results[0].total).toBeGreaterThan(0);
+    expect(decodeURIComponent(results[0].list_url)).toContain('"op":"has_none"');
+    expect(results[1].total).toBe(await total('contractors', any));
+    expect(results[1].total).toBeGreaterThan(0);
+    expect(decodeURIComponent(results[1].list_url)).toContain('"op":"has_any"');
+    expect(results[2].records.map((r: any) => r.label)).toContain('Harbor Yard');
+    expect(results[2].total).toBe(await total('sites', { all: [{ field: 'general_contractor_id', op: 'has_any' }] }));
+    const union = (await admin.get('/api/sites?per_page=-1&filter[type]=union')).body.data;
+    const sum = union.reduce((s: number, r: any) => s + Number(r.estimated_value ?? 0), 0);
+    expect(results[3]).toMatchObject({
+      total: union.length,
+      sum: union.some((r: any) => r.estimated_value != null) ? sum : null,
+    });
+  });
+
   it('a person without site:read:non-union gets no non-union record, count or name, whatever the model asks for', async () => {
     const calls = [
       { name: 'search_records', arguments: { type: 'site', filters: { type: 'non-union' } } },

@@ -85,13 +85,17 @@ describe('triggers', () => {
       ],
     });
     const s = await site({ name: 'Harbor Point' });
-    // The request has answered; the run is queued, not done.
-    expect((await runsOf(auto.id))[0]).toMatchObject({
-      status: 'queued',
-      trigger: { kind: 'created', record_id: s.id },
-    });
+    // The request has answered; the change waits in the outbox with its job, committed with the site: nothing done yet.
+    expect(await runsOf(auto.id)).toHaveLength(0);
     expect(await tasksTitled('Call about Harbor Point')).toHaveLength(0);
+    const waiting = await t.ctx.db
+      .selectFrom('record_changes')
+      .select(['record_type', 'record_id', 'event'])
+      .where('record_id', '=', s.id)
+      .execute();
+    expect(waiting).toEqual([{ record_type: 'site', record_id: s.id, event: 'created' }]);
     await t.app.jobs.drain();
+    expect((await runsOf(auto.id))[0]).toMatchObject({ trigger: { kind: 'created', record_id: s.id } });
     const [task] = await tasksTitled('Call about Harbor Point');
     expect(task).toMatchObject({ taskable_type: 'site', taskable_id: s.id });
     const [run] = await runsOf(auto.id);

@@ -189,10 +189,12 @@ describe('imports through their service', () => {
       .where(sql<boolean>`(payload->>'import_id')::int = ${id}`)
       .execute();
     expect(jobs).toHaveLength(1);
+    // The bus answers the write before its listeners run: wait for them, whatever the job has done meanwhile.
+    await t.ctx.events.idle();
     expect(
       heard
         .slice(before)
-        .filter((e) => e.type === 'import')
+        .filter((e) => e.type === 'import' && e.event === 'created')
         .map((e) => `${e.event}:${e.id}`),
     ).toEqual([`created:${id}`]);
     await t.app.jobs.drain();

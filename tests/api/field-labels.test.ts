@@ -126,6 +126,6 @@ describe('the API', () => {
     const header = String(res.body)
       .replace(/^\uFEFF/, '')
       .split('\r\n')[0];
-    expect(header).toBe('Name,Gate Code,iPhone Model,Risk Level,risk_level');
+    expect(header).toBe('Name,Gate Code,iPhone Model,Risk Level');
   });
 });

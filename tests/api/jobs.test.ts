@@ -124,3 +124,33 @@ describe('jobs left running by another process', () => {
     await db().deleteFrom('jobs').where('type', 'in', ['test-claim', 'test-claim-2']).execute();
   });
 });
+
+describe('jobs run together', () => {
+  it('claims the due jobs of a type run `together` at once and runs them side by side, each finished alone', async () => {
+    const worker = new JobWorker({ db: db(), workerId: 'together-host:1' });
+    let inFlight = 0;
+    let most = 0;
+    const ran: number[] = [];
+    worker.register(
+      'test-together',
+      async (payload) => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        inFlight--;
+        if (payload.n === 2) throw new Error('the third fails');
+        ran.push(payload.n);
+      },
+      { together: 3 },
+    );
+    const ids = [];
+    for (let n = 0; n < 5; n++) ids.push(await enqueueJob(db(), 'test-together', { n }, { maxAttempts: 1 }));
+    expect(await worker.drain()).toBe(2); // 3 side by side, then the other 2
+    expect(most).toBe(3);
+    expect(ran.sort()).toEqual([0, 1, 3, 4]);
+    const rows = await Promise.all(ids.map(jobRow));
+    expect(rows.map((row) => row.status)).toEqual(['done', 'done', 'failed', 'done', 'done']);
+    expect(rows[2].error).toBe('the third fails');
+    await db().deleteFrom('jobs').where('type', '=', 'test-together').execute();
+  });
+});

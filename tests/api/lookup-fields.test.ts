@@ -187,4 +187,31 @@ describe('lookup fields', () => {
     expect(removed.status, JSON.stringify(removed.body)).toBe(422);
     expect(JSON.stringify(removed.body)).toMatch(/lookup “Firm phone”/);
   });
+
+  it('refuse a change to the related type’s field they show, naming the lookup', async () => {
+    const firmSchema = Number(
+      ((await admin.get(`/api/schemas?filter[type]=${firmType}`)).body.data as Row[]).find((s) => s.type === firmType)
+        ?.id,
+    );
+    const firmFields = (await admin.get(`/api/schema-fields?filter[schema_id]=${firmSchema}&per_page=-1`)).body
+      .data as Row[];
+    const phone = firmFields.find((f) => f.slug === 'phone') as Row;
+    const crew = firmFields.find((f) => f.slug === 'crew') as Row;
+    // Deleting the phone the lookups of jobs show.
+    const removed = await admin.delete(`/api/schema-fields/${phone.id}`);
+    expect(removed.status, JSON.stringify(removed.body)).toBe(422);
+    expect(JSON.stringify(removed.body)).toMatch(/lookup “(Firm phone|Helper phones)” of Jobs uses “Phone”/);
+    // Crew as text would make “Firm crew” text: its filters and sorts read a number.
+    const retyped = await admin.post(`/api/schema-fields/${crew.id}`, { type: 'text' });
+    expect(retyped.status, JSON.stringify(retyped.body)).toBe(422);
+    expect(JSON.stringify(retyped.body)).toMatch(/lookup “Firm crew” of Jobs uses “Crew”.*text instead of number/);
+    // Nothing changed: the values still read back.
+    expect(ok(await admin.get(`/api/${jobs}/${jobRows[0].id}`))).toMatchObject({
+      firm_phone: '555-0199',
+      firm_crew: 12,
+    });
+    // A change the lookups do not mind (a rename) goes through.
+    ok(await admin.post(`/api/schema-fields/${phone.id}`, { name: 'Office phone' }));
+    expect(ok(await admin.get(`/api/${jobs}/${jobRows[0].id}`))).toMatchObject({ firm_phone: '555-0199' });
+  });
 });

@@ -74,8 +74,14 @@ describe('the OpenAPI document', () => {
       if (!operation) missing.push(`${route.method} ${route.url}`);
       else if (!Object.keys(operation.responses ?? {}).some((status) => /^2\d\d$/.test(status)))
         missing.push(`${route.method} ${route.url}: no 2xx answer`);
+      else if (!operation.tags?.length) missing.push(`${route.method} ${route.url}: in no group (tag)`);
+      else if (Object.values(operation.responses).some((answer: any) => answer.description === 'Default Response'))
+        missing.push(`${route.method} ${route.url}: an answer described as "Default Response"`);
     }
     expect(missing).toEqual([]);
+    expect(document.paths['/api/imports'].get.tags).toEqual(['Imports']);
+    expect(document.paths['/api/auth/login'].post.tags).toEqual(['Sign-in']);
+    expect(document.paths['/api/sites/{id}'].put.responses['422'].description).toBe('Unprocessable Entity');
     // A record list says what it answers: the paginator of its type's records.
     const sites = document.paths['/api/sites'].get.responses['200'].content['application/json'].schema;
     expect(sites).toEqual({ $ref: '#/components/schemas/site.page' });

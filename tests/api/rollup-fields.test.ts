@@ -255,4 +255,29 @@ describe('rollup fields', () => {
       watched_big: 0,
     });
   });
+
+  it('refuse a change to a field of the related records they read, naming the rollup', async () => {
+    const choreSchema = Number(
+      ((await admin.get('/api/schemas?per_page=-1')).body.data as Row[]).find((s) => s.resource === chores)?.id,
+    );
+    const fields = (await admin.get(`/api/schema-fields?filter[schema_id]=${choreSchema}&per_page=-1`)).body
+      .data as Row[];
+    const bySlug = Object.fromEntries(fields.map((f) => [f.slug, f]));
+    // The hours a sum adds up, the relation a count goes through, the date a condition names.
+    for (const [slug, pattern] of [
+      ['hours', /rollup “[^”]+” of Projects uses “Hours”/],
+      ['project', /rollup “[^”]+” of Projects uses “Project”/],
+      ['due', /rollup “[^”]+” of Projects uses “Due”/],
+    ] as const) {
+      const removed = await admin.delete(`/api/schema-fields/${bySlug[slug].id}`);
+      expect(removed.status, `${slug}: ${JSON.stringify(removed.body)}`).toBe(422);
+      expect(JSON.stringify(removed.body)).toMatch(pattern);
+    }
+    const retyped = await admin.post(`/api/schema-fields/${bySlug.hours.id}`, { type: 'text' });
+    expect(retyped.status, JSON.stringify(retyped.body)).toBe(422);
+    expect(JSON.stringify(retyped.body)).toMatch(/rollup “[^”]+” of Projects uses “Hours”/);
+    // A field no rollup reads is deleted as before.
+    ok(await admin.delete(`/api/schema-fields/${bySlug.note.id}`));
+    expect(ok(await admin.get(`/api/${projects}/${first.id}`))).toMatchObject({ chore_count: 5, hours_total: 18 });
+  });
 });

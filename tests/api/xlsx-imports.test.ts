@@ -124,7 +124,7 @@ describe('workbooks', () => {
     expect(first.body.data).toMatchObject({ sheets: ['Vendor export', 'Electricians'], sheet: 'Vendor export' });
     for (const sheet of ['Electricians', '2']) {
       const chosen = await preview({ sheet });
-      expect(chosen.status).toBe(200);
+      expect(chosen.status, JSON.stringify(chosen.body)).toBe(200);
       expect(JSON.stringify(chosen.body)).toContain('Second Sheet Plumbing');
       expect(JSON.stringify(chosen.body)).not.toContain('First Sheet Builders');
     }

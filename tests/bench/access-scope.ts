@@ -10,7 +10,8 @@
  *   role's channel as the browser is; the administrator changes sites one at a time (inside the turf and out of it):
  *   the server's CPU per change (the write, the fan-out and the sending; with PostgreSQL, its CPU too; target under
  *   50 ms), the same changes with nobody connected, and how many people heard each change.
- * The load average is printed beside every figure. BENCH_SITES and BENCH_SAMPLES make a quicker run.
+ * The load average is printed beside every figure. BENCH_SITES and BENCH_SAMPLES make a quicker run; BENCH_PORT
+ * sets the servers' ports.
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -82,7 +83,7 @@ const ROLE_SET = [
   { slug: 'bench-turf-c', permissions: ['site:read:turf', 'task:read', 'note:read'], policy: {} },
 ];
 
-export interface Prepared {
+interface Prepared {
   dataDir: string;
   postgres: PostgresServer | null;
   /** Sign-in emails: the own-or-team person, the person of the large turf. */
@@ -95,7 +96,7 @@ export interface Prepared {
   turfSites: number;
 }
 
-export async function prepare(kind: 'pglite' | 'postgres'): Promise<Prepared | null> {
+async function prepare(kind: 'pglite' | 'postgres'): Promise<Prepared | null> {
   let postgres: PostgresServer | null = null;
   if (kind === 'postgres') {
     postgres = await (startPostgres() ?? Promise.resolve(null));
@@ -281,7 +282,10 @@ async function measureOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
   const prepared = await prepare(kind);
   if (!prepared) return;
   const name = NAMES[kind];
-  const port = await freePort();
+  // BENCH_PORT: the embedded database's server listens there, PostgreSQL's on the next one (else any free port).
+  const port = process.env.BENCH_PORT
+    ? Number(process.env.BENCH_PORT) + (kind === 'postgres' ? 1 : 0)
+    : await freePort();
   const server = await startServer({
     dataDir: prepared.dataDir,
     port,

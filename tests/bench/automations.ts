@@ -1,22 +1,9 @@
-/**
- * Automations (issue 34): 10,000 site updates, each firing an automation with one webhook action, against the same
- * updates with no automation: the updates' p95 within 1.2× of those without, and every signed message received by a
- * loopback receiver within 60 s of its update (embedded database, the job worker running as in production).
- * Updates go through the data service in-process (the write path the API's PUT takes), CPU time per update beside.
- */
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { buildApp } from '../../src/server/app.js';
 import { loadAuthUser } from '../../src/server/auth/load-user.js';
-import { loadConfig } from '../../src/server/config/config.js';
-import { openDatabase } from '../../src/server/db/database.js';
-import { migrate } from '../../src/server/db/migrate.js';
 import { startJobWorker } from '../../src/server/jobs/index.js';
-import { ensureAppKey, seedDatabase } from '../../src/server/seed/seed.js';
+import { startInProcessApp } from './lib/in-process-app.js';
 import { percentile } from './lib/percentile.js';
 import { loadAverage } from './lib/server.js';
 import { type BenchRow, row } from './types.js';
@@ -28,7 +15,6 @@ const DELIVERY_DEADLINE_MS = 60_000;
 const p95 = (values: number[]) => percentile(values, 0.95);
 
 export async function benchAutomations(): Promise<BenchRow[]> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'om-bench-automations-'));
   // Arrival times by site: a run reads the record as it is when it runs, so a site's messages are matched to its
   // updates in order.
   const arrived = new Map<number, number[]>();
@@ -46,92 +32,74 @@ export async function benchAutomations(): Promise<BenchRow[]> {
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    DATA_DIR: dataDir,
-    ADMIN_EMAIL: 'admin@example.com',
-    ADMIN_PASSWORD: 'bench-admin-password',
-    SEED_DEMO: '0',
-    LOG_LEVEL: 'silent',
+  const { app, ctx, close } = await startInProcessApp('om-bench-automations-', {
     WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
   });
-  const database = await openDatabase(config);
   const rows: BenchRow[] = [];
   try {
-    await migrate(database.db);
-    config.appKey ??= await ensureAppKey(database.db);
-    await seedDatabase(database.db, config);
-    const { app, ctx } = await buildApp({ config, database, logger: false, sendMail: async () => undefined });
-    try {
-      await startJobWorker(app);
-      const admin = (await loadAuthUser(ctx.db, 1))!;
-      const sites = ctx.resources.get('sites')!;
-      const ids: number[] = [];
-      for (let i = 0; i < SITES; i++)
-        ids.push(
-          Number((await ctx.records.create(admin, sites, { name: `Bench site ${i}`, type: 'union' })).record.id),
-        );
-      await ctx.events.idle();
+    await startJobWorker(app);
+    const admin = (await loadAuthUser(ctx.db, 1))!;
+    const sites = ctx.resources.get('sites')!;
+    const ids: number[] = [];
+    for (let i = 0; i < SITES; i++)
+      ids.push(Number((await ctx.records.create(admin, sites, { name: `Bench site ${i}`, type: 'union' })).record.id));
+    await ctx.events.idle();
 
-      const updates = async (phase: string) => {
-        const took: number[] = [];
-        const done = new Map<number, number[]>();
-        const cpu = process.cpuUsage();
-        for (let round = 0; round < UPDATES_PER_SITE; round++)
-          for (const id of ids) {
-            const city = `${phase} ${round}`;
-            const started = performance.now();
-            await ctx.records.update(admin, sites, id, { city });
-            const ended = performance.now();
-            took.push(ended - started);
-            done.set(id, [...(done.get(id) ?? []), ended]);
-          }
-        const used = process.cpuUsage(cpu);
-        return { took, done, cpuMsEach: (used.user + used.system) / 1000 / took.length };
-      };
-
-      const plain = await updates('Plain');
-      await ctx.events.idle();
-      const load1 = loadAverage();
-      const { port } = receiver.address() as AddressInfo;
-      await app.automations.service.create(admin, {
-        name: 'Bench webhook',
-        record_type: 'site',
-        trigger: { kind: 'updated' },
-        actions: [{ kind: 'webhook', url: `http://127.0.0.1:${port}/hook` }],
-      });
-      const fired = await updates('Fired');
-      const load2 = loadAverage();
-      const waitUntil = performance.now() + 5 * 60_000;
-      while (received < fired.took.length && performance.now() < waitUntil)
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      let latest = 0;
-      let missing = 0;
-      for (const [id, ends] of fired.done) {
-        const times = arrived.get(id) ?? [];
-        for (const [index, ended] of ends.entries()) {
-          const at = times[index];
-          if (at === undefined) missing++;
-          else latest = Math.max(latest, at - ended);
+    const updates = async (phase: string) => {
+      const took: number[] = [];
+      const done = new Map<number, number[]>();
+      const cpu = process.cpuUsage();
+      for (let round = 0; round < UPDATES_PER_SITE; round++)
+        for (const id of ids) {
+          const city = `${phase} ${round}`;
+          const started = performance.now();
+          await ctx.records.update(admin, sites, id, { city });
+          const ended = performance.now();
+          took.push(ended - started);
+          done.set(id, [...(done.get(id) ?? []), ended]);
         }
+      const used = process.cpuUsage(cpu);
+      return { took, done, cpuMsEach: (used.user + used.system) / 1000 / took.length };
+    };
+
+    const plain = await updates('Plain');
+    await ctx.events.idle();
+    const load1 = loadAverage();
+    const { port } = receiver.address() as AddressInfo;
+    await app.automations.service.create(admin, {
+      name: 'Bench webhook',
+      record_type: 'site',
+      trigger: { kind: 'updated' },
+      actions: [{ kind: 'webhook', url: `http://127.0.0.1:${port}/hook` }],
+    });
+    const fired = await updates('Fired');
+    const load2 = loadAverage();
+    const waitUntil = performance.now() + 5 * 60_000;
+    while (received < fired.took.length && performance.now() < waitUntil)
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    let latest = 0;
+    let missing = 0;
+    for (const [id, ends] of fired.done) {
+      const times = arrived.get(id) ?? [];
+      for (const [index, ended] of ends.entries()) {
+        const at = times[index];
+        if (at === undefined) missing++;
+        else latest = Math.max(latest, at - ended);
       }
-      const total = fired.took.length;
-      rows.push(
-        row('automations', `update p95, no automation (${total}; load ${load1})`, p95(plain.took), 'ms'),
-        row('automations', `update p95, webhook automation (load ${load2})`, p95(fired.took), 'ms'),
-        row('automations', 'p95 with / without', p95(fired.took) / p95(plain.took), 'x', { atMost: 1.2 }),
-        row('automations', 'CPU per update, no automation', plain.cpuMsEach, 'ms'),
-        row('automations', 'CPU per update with automation (runs and deliveries included)', fired.cpuMsEach, 'ms'),
-        row('automations', 'messages not received', missing, 'count', { atMost: 0 }),
-        row('automations', 'slowest message after its update', latest, 'ms', { atMost: DELIVERY_DEADLINE_MS }),
-      );
-    } finally {
-      await app.close();
     }
+    const total = fired.took.length;
+    rows.push(
+      row('automations', `update p95, no automation (${total}; load ${load1})`, p95(plain.took), 'ms'),
+      row('automations', `update p95, webhook automation (load ${load2})`, p95(fired.took), 'ms'),
+      row('automations', 'p95 with / without', p95(fired.took) / p95(plain.took), 'x', { atMost: 1.2 }),
+      row('automations', 'CPU per update, no automation', plain.cpuMsEach, 'ms'),
+      row('automations', 'CPU per update with automation (runs and deliveries included)', fired.cpuMsEach, 'ms'),
+      row('automations', 'messages not received', missing, 'count', { atMost: 0 }),
+      row('automations', 'slowest message after its update', latest, 'ms', { atMost: DELIVERY_DEADLINE_MS }),
+    );
   } finally {
-    await database.close();
+    await close();
     receiver.close();
-    rmSync(dataDir, { recursive: true, force: true });
   }
   return rows;
 }

@@ -29,6 +29,7 @@ import {
   removeTempFolder,
   startServer,
 } from './lib/server.js';
+import { subscribed } from './lib/subscribed.js';
 import { rng, viewportBbox } from './map.js';
 import { type BenchRow, row } from './types.js';
 
@@ -80,7 +81,8 @@ function digits(n: number, radices: number[]): number[] {
   });
 }
 
-async function getJson(baseUrl: string, path: string, cookie: string) {
+/** A GET as the signed-in person, its JSON body; anything but 200 throws with the answer. */
+export async function getJson(baseUrl: string, path: string, cookie: string) {
   const response = await request(`${baseUrl}${path}`, { headers: { cookie } });
   if (response.status !== 200)
     throw new Error(`GET ${path} answered ${response.status}: ${response.body.slice(0, 300)}`);
@@ -94,7 +96,12 @@ export async function describeAccount(
   cookie: string,
 ): Promise<Account> {
   const sites = (await getJson(baseUrl, '/api/sites?per_page=200', cookie)).data as Array<Record<string, any>>;
-  const tasks = (await getJson(baseUrl, '/api/tasks?per_page=200', cookie)).data as Array<Record<string, any>>;
+  // The tasks a person may change are their own (the owner rule): the mix completes only those.
+  const me = (await getJson(baseUrl, '/api/auth/check', cookie)).data.id as number;
+  const mine = encodeURIComponent(JSON.stringify({ assignee_id: me }));
+  const tasks = (await getJson(baseUrl, `/api/tasks?per_page=200&filter=${mine}`, cookie)).data as Array<
+    Record<string, any>
+  >;
   const contacts = (await getJson(baseUrl, '/api/contacts?per_page=100', cookie)).data as Array<Record<string, any>>;
   const located = sites.filter(
     (s) => Number.isFinite(Number(s.latitude)) && Number.isFinite(Number(s.longitude)) && s.latitude !== null,
@@ -575,16 +582,6 @@ async function connectToHub(hubPort: number, baseUrl: string, person: Person) {
     return { status: answer.status, body: answer.status === 200 ? JSON.parse(answer.body) : answer.body };
   });
   const channel = pusher.subscribe(`private-App.Models.Role.${me.role_id}`);
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the hub did not confirm a subscription within 30 s')), 30_000);
-    channel.bind('pusher:subscription_succeeded', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    channel.bind('pusher:subscription_error', (error: unknown) => {
-      clearTimeout(timer);
-      reject(new Error(`subscription refused: ${JSON.stringify(error)}`));
-    });
-  });
+  await subscribed(channel);
   return { pusher, channel };
 }

@@ -143,7 +143,7 @@ test('at 390 px the panel covers the screen and a link closes it to show the rec
   await context.close();
 });
 
-test('at 390 px three questions are answered, one read two ways as buttons, and an answer opens as a list', async ({
+test('at 390 px three questions are answered, one read two ways as buttons, and an answer is saved as a view and opens as a list', async ({
   browser,
 }) => {
   test.setTimeout(120_000);
@@ -173,6 +173,16 @@ test('at 390 px three questions are answered, one read two ways as buttons, and 
   await expect(answers).toHaveCount(3);
   const widths = await panel.evaluate((node) => ({ scroll: node.scrollWidth, client: node.clientWidth }));
   expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+  // The answer's list saved as a view of the person's own, then opened as that view.
+  await answers.last().getByRole('button', { name: 'Save as view' }).click();
+  const saved = answers.last().getByRole('link', { name: /^Open the view/ });
+  await expect(saved).toBeVisible();
+  await saved.click();
+  await expect(page).toHaveURL(/\/sites\?view=\d+/);
+  await expect(panel).toBeHidden();
+  await expect(page.getByText(site.name).first()).toBeVisible();
+  await page.getByTestId('open-drawer').click();
+  await page.getByTestId('nav-drawer').locator('[data-menu-key="assistant"]').click();
   await answers.last().getByRole('link', { name: 'Open the list' }).click();
   await expect(page).toHaveURL(/\/sites\?.*filter=/);
   await expect(panel).toBeHidden();

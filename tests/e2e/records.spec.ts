@@ -5,7 +5,7 @@
  * restored with the server's messages; its history shows the change.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { Api, signIn } from './support';
+import { Api, filterList, signIn } from './support';
 
 let api: Api;
 test.beforeAll(async () => {
@@ -104,17 +104,17 @@ test.describe('schema-driven records', () => {
     await api.post('/api/sites', { name: otherName, type: 'union' });
     await org.goto('/sites');
     await expect(org.getByText(otherName)).toBeVisible();
-    await org.getByRole('button', { name: 'Add filter' }).click();
-    await org.getByRole('menuitemcheckbox', { name: accessName }).click();
-    await choose(org, accessName, 'Gated');
+    await filterList(org, [{ field: accessName, value: 'Gated', pick: true }]);
     await expect(org.getByText(siteName)).toBeVisible();
     await expect(org.getByText(otherName)).toHaveCount(0);
     await expect(org.getByText(/Displaying 1 to 1 of 1/)).toBeVisible();
-    // The filter is kept in the URL.
+    // The filter is kept in the URL, as the view filter structure.
     await expect
       .poll(() => decodeURIComponent(org.url()))
-      .toContain(`"${accessName.toLowerCase().replace(/ /g, '_')}":"gated"`);
-    await choose(org, accessName, 'Open');
+      .toContain(`"field":"${accessName.toLowerCase().replace(/ /g, '_')}","op":"eq","value":"gated"`);
+    await org.getByRole('button', { name: 'Filters (1)' }).click();
+    await choose(org, 'Value', 'Open', org.getByRole('dialog', { name: 'Filter' }));
+    await org.getByRole('dialog', { name: 'Filter' }).getByRole('button', { name: 'Apply' }).click();
     await expect(org.getByText(siteName)).toHaveCount(0);
     await context.close();
 

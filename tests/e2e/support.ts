@@ -1,6 +1,6 @@
 /** Shared helpers for the e2e tests: API calls as the administrator, users with fewer permissions, sign-in. */
 import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, expect, type Page, request } from '@playwright/test';
+import { type APIRequestContext, expect, type Locator, type Page, request } from '@playwright/test';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, E2E_PORT } from '../../playwright.config';
 
 export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
@@ -213,4 +213,62 @@ export async function axeScreen(page: Page, path: string, within?: string): Prom
   // Only spinners: a determinate bar (a goal's progress) is content.
   await expect(page.locator('main [role=progressbar]:not([aria-valuenow])')).toHaveCount(0);
   return axeViolations(page, path, within);
+}
+
+/** One condition of a list's filter builder: a field, an operator (the field's first when not given) and a value. */
+export interface ListCondition {
+  field: string;
+  operator?: string;
+  /** Typed into the value box, or picked from the value's options when `pick` is set. */
+  value?: string;
+  pick?: boolean;
+}
+
+/**
+ * Adds conditions to a list through its one filter entry point (the "Filter" button's builder) and applies them;
+ * `join: 'any'` shows the records matching any of them.
+ */
+export async function filterList(page: Page, conditions: ListCondition[], { join }: { join?: 'all' | 'any' } = {}) {
+  await page.getByRole('button', { name: /^Filters?( \(\d+\))?$/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Filter' });
+  const pick = async (scope: Locator, label: string, option: string) => {
+    await scope.getByRole('combobox', { name: label, exact: true }).click();
+    await page.getByRole('option', { name: option, exact: true }).click();
+  };
+  if (join) await pick(dialog, 'Show records matching', join === 'any' ? 'any of these' : 'all of these');
+  for (const condition of conditions) {
+    await dialog.getByRole('button', { name: 'Add condition', exact: true }).click();
+    const row = dialog.getByRole('group', { name: 'Condition' }).last();
+    await pick(row, 'Field', condition.field);
+    if (condition.operator) await pick(row, 'Operator', condition.operator);
+    if (condition.value !== undefined) {
+      if (condition.pick) await pick(row, 'Value', condition.value);
+      else await row.getByRole('textbox', { name: 'Value' }).fill(condition.value);
+    }
+  }
+  await dialog.getByRole('button', { name: 'Apply' }).click();
+  await expect(dialog).toBeHidden();
+}
+
+/** A day of the current month as `YYYY-MM-DD` (the browser and the test process share the time zone). */
+export function dayOfThisMonth(day: number) {
+  const now = new Date();
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/**
+ * A mouse drag of a calendar event (from its right edge, beside its name, which is a link) or its end handle onto
+ * the middle of a day or an hour, in small steps (dnd-kit starts a drag after 6 px). `from` and `to` must fit in
+ * the window together.
+ */
+export async function dragEvent(page: Page, from: Locator, to: Locator) {
+  // The target in the middle of the window: near its edge dnd-kit scrolls the page while dragging.
+  await to.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+  const a = (await from.boundingBox())!;
+  const b = (await to.boundingBox())!;
+  await page.mouse.move(a.x + a.width - 3, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(a.x + a.width + 7, a.y + a.height / 2, { steps: 3 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
+  await page.mouse.up();
 }

@@ -72,7 +72,8 @@ export function dates(now: Date): Record<string, string> {
  * apart. (The demo's names are all different.)
  */
 export async function addTwin(get: Get, post: (url: string, body: unknown) => Promise<any>): Promise<void> {
-  const sites: any[] = (await get('/api/sites?per_page=200&sort=name&order=desc')).data;
+  // The first sites made (the demo's): a benchmark may add many more after them.
+  const sites: any[] = (await get('/api/sites?per_page=200&sort=id&order=asc')).data;
   const original = sites.find((s) => s.city && /^[A-Za-z][A-Za-z ]+$/.test(s.name));
   const city = sites.find((s) => s.city && s.city !== original.city).city;
   await post('/api/sites', { name: original.name, type: original.type, city });
@@ -140,6 +141,8 @@ export async function pick(get: Get) {
       site: site.name,
       siteId: String(site.id),
       site2: site2.name,
+      // A typo: one letter of the name's longest word left out ("Riverfrnt Hotel Tower").
+      siteTypo: typo(site.name),
       twin: twin?.name ?? site.name,
       city,
       county: county.name,
@@ -164,6 +167,14 @@ export async function pick(get: Get) {
       organizer: organizer.id,
     },
   };
+}
+
+/** A name with one letter of its longest word left out, as a hurried person types it. */
+function typo(name: string): string {
+  const words = name.split(' ');
+  const longest = words.reduce((a, b) => (b.length > a.length ? b : a));
+  const at = Math.floor(longest.length / 2);
+  return words.map((w) => (w === longest ? w.slice(0, at) + w.slice(at + 1) : w)).join(' ');
 }
 
 export function fill(value: unknown, values: Record<string, unknown>): any {
@@ -367,19 +378,26 @@ export async function judge(
       return ok(has(text, figure), `expected ${figure}: ${text.slice(0, 160)}`);
     }
     case 'top': {
-      // The records with the most of another type's records pointing at them: each line's figure is the API's count
-      // for it, and the figures are the highest there are.
+      // The records with the most of another type's records pointing at them (or, with `sum`, the highest total of
+      // their number field): each line's figure is the API's for it, and the figures are the highest there are.
       const rows: any[] = (await get(`/api/${spec.resource}?per_page=-1`)).data;
-      const counts = new Map<number, number>();
+      const figures = new Map<number, number>();
       for (const row of rows)
-        if (row[spec.field] != null) counts.set(row[spec.field], (counts.get(row[spec.field]) ?? 0) + 1);
-      const highest = [...counts.values()].sort((a, b) => b - a).slice(0, spec.limit);
+        if (row[spec.field] != null)
+          figures.set(
+            row[spec.field],
+            (figures.get(row[spec.field]) ?? 0) + (spec.sum ? Number(row[spec.sum] ?? 0) : 1),
+          );
+      const highest = [...figures.values()]
+        .map(Math.round)
+        .sort((a, b) => b - a)
+        .slice(0, spec.limit);
       const names = new Map<string, number>();
-      for (const id of counts.keys()) {
+      for (const id of figures.keys()) {
         const target = (await get(`/api/${spec.target}/${id}`)).data;
-        names.set(target.name, counts.get(id)!);
+        names.set(target.name, Math.round(figures.get(id)!));
       }
-      const lines = [...text.matchAll(/^- \[(.+?)\]\(.*?\): \*\*([\d,]+)\*\*/gm)].map((m) => ({
+      const lines = [...text.matchAll(/^- \[(.+?)\]\(.*?\): \*\*\$?([\d,]+)\*\*/gm)].map((m) => ({
         name: m[1].replace(/\\(.)/g, '$1'),
         count: Number(m[2].replace(/,/g, '')),
       }));

@@ -4,14 +4,20 @@
  * has one owner at a time), then the server starts again on them. Names are "<word> Project <n>", types cycle
  * through the site categories, cities through 300 "City <n>". With `postgres`, the server runs on a throwaway
  * PostgreSQL server when one is installed (100,000 rows go in within seconds there, against minutes in the embedded
- * database on a busy machine), else on the embedded database.
+ * database on a busy machine), else on the embedded database. With `keep` (embedded database only), the data
+ * folder so made is kept between runs (see keptSitesFolder) and each run starts on a copy of it.
  */
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { openDatabase } from '../../src/server/db/database.js';
 import {
   freePort,
   makeTempFolder,
+  ROOT,
   type RunningServer,
   removeTempFolder,
   type ServerOptions,
@@ -42,25 +48,34 @@ export async function fillSites(
 ) {
   const database = await openDatabase({ databaseUrl, dataDir });
   try {
-    const started = performance.now();
-    const customValue = custom
-      ? sql`jsonb_build_object(${custom.slug}::text, (${sql.val(custom.choices)}::text[])[1 + g % ${custom.choices.length}])`
-      : sql`'{}'::jsonb`;
-    await sql`insert into sites (name, type, city, postal_code, latitude, longitude, estimated_value, custom, created_at, updated_at)
-      select (${sql.val(SITE_WORDS)}::text[])[1 + g % 10] || ' Project ' || g,
-        (${sql.val(SITE_TYPES)}::text[])[1 + g % 6],
-        'City ' || g % 300, lpad((90000 + g % 9000)::text, 5, '0'), 32 + (g % 1000) / 100.0, -124 + (g % 1300) / 100.0,
-        (g * 7919) % 1000003 * 100,
-        ${customValue},
-        now() - (g % 1000) * interval '1 day', now() - (g % 1000) * interval '1 day'
-      from generate_series(1, ${count}) g`.execute(database.db);
-    // As a running server leaves them within a minute (the embedded database's maintenance, PostgreSQL's autovacuum):
-    // counts can then be answered from an index alone, whichever of the two the list meets.
-    await sql`vacuum analyze`.execute(database.db);
-    console.error(`[many-sites] ${count} sites written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    await insertSites(database.db, count, custom);
   } finally {
     await database.close();
   }
+}
+
+/** The sites of fillSites, written into a database already open (a benchmark that builds the app in its process). */
+export async function insertSites(
+  db: Kysely<any>,
+  count: number,
+  custom?: { slug: string; choices: readonly string[] },
+) {
+  const started = performance.now();
+  const customValue = custom
+    ? sql`jsonb_build_object(${custom.slug}::text, (${sql.val(custom.choices)}::text[])[1 + g % ${custom.choices.length}])`
+    : sql`'{}'::jsonb`;
+  await sql`insert into sites (name, type, city, postal_code, latitude, longitude, estimated_value, custom, created_at, updated_at)
+    select (${sql.val(SITE_WORDS)}::text[])[1 + g % 10] || ' Project ' || g,
+      (${sql.val(SITE_TYPES)}::text[])[1 + g % 6],
+      'City ' || g % 300, lpad((90000 + g % 9000)::text, 5, '0'), 32 + (g % 1000) / 100.0, -124 + (g % 1300) / 100.0,
+      (g * 7919) % 1000003 * 100,
+      ${customValue},
+      now() - (g % 1000) * interval '1 day', now() - (g % 1000) * interval '1 day'
+    from generate_series(1, ${count}) g`.execute(db);
+  // As a running server leaves them within a minute (the embedded database's maintenance, PostgreSQL's autovacuum):
+  // counts can then be answered from an index alone, whichever of the two the list meets.
+  await sql`vacuum analyze`.execute(db);
+  console.error(`[many-sites] ${count} sites written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
 export interface ServerWithSites {
@@ -70,11 +85,22 @@ export interface ServerWithSites {
   close: () => Promise<void>;
 }
 
+export interface ManySitesOptions {
+  /** On a throwaway PostgreSQL server when one is installed. */
+  postgres?: boolean;
+  /** The demo data too (SEED_DEMO=1: the demo accounts, sites, regions...), under the sites. */
+  seedDemo?: boolean;
+  /** Keep the filled data folder between runs and start each on a copy (embedded database only): keptSitesFolder. */
+  keep?: boolean;
+  /** More settings for the server (LOG_LEVEL, ASSISTANT_*...). */
+  env?: Record<string, string>;
+}
+
 /** A fresh server (its own folder and port) holding `count` sites and the administrator given. */
 export async function startServerWithSites(
   count: number,
   admin: { email: string; password: string },
-  { postgres: usePostgres = false }: { postgres?: boolean } = {},
+  { postgres: usePostgres = false, seedDemo = false, keep = false, env }: ManySitesOptions = {},
 ): Promise<ServerWithSites> {
   const dataDir = makeTempFolder('om-many-sites-');
   let postgres: PostgresServer | null = null;
@@ -85,11 +111,17 @@ export async function startServerWithSites(
       adminEmail: admin.email,
       adminPassword: admin.password,
       databaseUrl: postgres?.url,
+      seedDemo,
+      env,
     };
-    // The first start makes the database (tables, the administrator); the sites go in while it is stopped.
-    const first = await startServer({ ...options, port: await freePort() });
-    await first.stop();
-    await fillSites(options.databaseUrl, dataDir, count);
+    if (keep && !postgres) {
+      cpSync(await keptSitesFolder(count, admin, seedDemo), dataDir, { recursive: true });
+    } else {
+      // The first start makes the database (tables, the administrator); the sites go in while it is stopped.
+      const first = await startServer({ ...options, port: await freePort() });
+      await first.stop();
+      await fillSites(options.databaseUrl, dataDir, count);
+    }
     const server = await startServer({ ...options, port: await freePort() });
     return {
       server,
@@ -105,4 +137,51 @@ export async function startServerWithSites(
     removeTempFolder(dataDir);
     throw error;
   }
+}
+
+/** What the data of a kept folder comes from: the migrations, the seed and its data, the schema files, this file. */
+const KEPT_SOURCES = [
+  'src/server/db/migrations',
+  'src/server/seed',
+  'src/server/regions',
+  'schemas',
+  'tests/support/many-sites.ts',
+];
+
+function filesUnder(entry: string): string[] {
+  if (!statSync(entry).isDirectory()) return [entry];
+  return readdirSync(entry)
+    .sort()
+    .flatMap((name) => filesUnder(path.join(entry, name)));
+}
+
+/**
+ * An embedded database's data folder with the administrator, the demo data when asked, and `count` sites, made once
+ * and kept under the system temp folder (`om-kept-sites-<hash>`) for the next runs: filling 100,000 sites into the
+ * embedded database takes minutes of CPU (each row's triggers and trigram index entries), copying the folder seconds.
+ * The folder's name is a hash of everything its data comes from (KEPT_SOURCES' contents, the count, the seed's
+ * settings), so a change to any of them makes a new one. BENCH_FRESH_SITES=1 makes it again anyway.
+ */
+export async function keptSitesFolder(
+  count: number,
+  admin: { email: string; password: string },
+  seedDemo: boolean,
+): Promise<string> {
+  const hash = createHash('sha256').update(JSON.stringify({ count, admin, seedDemo }));
+  for (const source of KEPT_SOURCES)
+    for (const file of filesUnder(path.join(ROOT, source))) hash.update(file).update(readFileSync(file));
+  const kept = path.join(os.tmpdir(), `om-kept-sites-${hash.digest('hex').slice(0, 16)}`);
+  if (existsSync(kept) && process.env.BENCH_FRESH_SITES !== '1') {
+    console.error(`[many-sites] ${count} sites from the kept folder ${kept}`);
+    return kept;
+  }
+  const making = makeTempFolder('om-kept-sites-making-');
+  const options = { dataDir: making, adminEmail: admin.email, adminPassword: admin.password, seedDemo };
+  const first = await startServer({ ...options, port: await freePort(), timeoutMs: 600_000 });
+  await first.stop();
+  await fillSites(undefined, making, count);
+  removeTempFolder(kept);
+  renameSync(making, kept);
+  console.error(`[many-sites] kept for the next runs: ${kept}`);
+  return kept;
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { inject, type ProvidedContext } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
 import type { AppContext } from '../../src/server/app-context.js';
 import type { AuthUser } from '../../src/server/auth/auth-user.js';
@@ -17,19 +17,20 @@ import { type Database, openDatabase } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrate.js';
 import type { ResourceDefinition } from '../../src/server/records/resource.js';
 import { ensureAppKey, seedDatabase, seedDemoHistory } from '../../src/server/seed/seed.js';
+import { type DatabaseTemplates, seedsLikeTemplate, TEMPLATE_SEED_ENV } from './database-templates.js';
 import { openApiResponseCheck, type ReceivedAnswer } from './openapi-responses.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** Set by tests/api/global-setup.ts when the API suite runs on PostgreSQL (server's `postgres` database). */
     TEST_DATABASE_URL: string | undefined;
-    /** A migrated PGlite data folder (its `db` folder) made by tests/api/global-setup.ts, copied by each app. */
-    PGLITE_TEMPLATE: string | undefined;
+    /** The migrated and the seeded database made once by tests/api/global-setup.ts, copied by each app. */
+    DATABASE_TEMPLATES: DatabaseTemplates | undefined;
   }
 }
 
-export const ADMIN_EMAIL = 'admin@example.com';
-export const ADMIN_PASSWORD = 'admin-password-123';
+export const ADMIN_EMAIL: string = TEMPLATE_SEED_ENV.ADMIN_EMAIL;
+export const ADMIN_PASSWORD: string = TEMPLATE_SEED_ENV.ADMIN_PASSWORD;
 /** Password of every user made with `createUser`. */
 export const USER_PASSWORD = 'user-password-123';
 
@@ -103,7 +104,7 @@ export function testDatabaseUrl(): string | undefined {
 }
 
 /** What tests/api/global-setup.ts provided; nothing outside a Vitest run of the API project (a bench, a script). */
-function provided(key: 'TEST_DATABASE_URL' | 'PGLITE_TEMPLATE'): string | undefined {
+function provided<K extends 'TEST_DATABASE_URL' | 'DATABASE_TEMPLATES'>(key: K): ProvidedContext[K] | undefined {
   try {
     return inject(key) || undefined;
   } catch {
@@ -111,13 +112,19 @@ function provided(key: 'TEST_DATABASE_URL' | 'PGLITE_TEMPLATE'): string | undefi
   }
 }
 
-/** A fresh database on the PostgreSQL server behind `serverUrl`; `drop()` removes it. */
-export async function createPostgresDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A fresh database on the PostgreSQL server behind `serverUrl`, empty or a copy of the `template` database there;
+ * `drop()` removes it.
+ */
+export async function createPostgresDatabase(
+  serverUrl: string,
+  template?: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
-    await admin.query(`create database ${name}`);
+    await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   } finally {
     await admin.end();
   }
@@ -156,22 +163,31 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}, options: T
   const ownDataDir = !overrides.DATA_DIR;
   const dataDir = overrides.DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'om-api-'));
   const serverUrl = testDatabaseUrl();
+  // A database of its own starts as a copy of the run's seeded template when its seed would be the same, else of
+  // the migrated one; migrate and seed below then find nothing (or only the seed) to do.
+  const templates = provided('DATABASE_TEMPLATES');
+  const template = templates && (seedsLikeTemplate(overrides) ? templates.seeded : templates.migrated);
   const pgDatabase =
-    serverUrl && !overrides.DATABASE_URL && ownDataDir ? await createPostgresDatabase(serverUrl) : null;
+    serverUrl && !overrides.DATABASE_URL && ownDataDir
+      ? await createPostgresDatabase(serverUrl, templates?.kind === 'postgres' ? template : undefined)
+      : null;
   const env: NodeJS.ProcessEnv = {
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
-    ADMIN_EMAIL,
-    ADMIN_PASSWORD,
-    SEED_DEMO: '0',
+    ...TEMPLATE_SEED_ENV,
     LOG_LEVEL: 'silent',
     APP_VERSION: '9.9.9-test',
     ...(pgDatabase ? { DATABASE_URL: pgDatabase.url } : {}),
     ...overrides,
   };
   const config = loadConfig(env);
-  const template = provided('PGLITE_TEMPLATE');
-  if (!config.databaseUrl && ownDataDir && template && !existsSync(path.join(dataDir, 'db'))) {
+  if (
+    !config.databaseUrl &&
+    ownDataDir &&
+    templates?.kind === 'pglite' &&
+    template &&
+    !existsSync(path.join(dataDir, 'db'))
+  ) {
     cpSync(path.join(template, 'db'), path.join(dataDir, 'db'), { recursive: true });
   }
   const database = await openDatabase(config);

@@ -35,12 +35,8 @@ const SHELL_IMPORTS = [
   'app/App.tsx -> accessDenied',
   'app/App.tsx -> auth',
   'app/App.tsx -> notFound',
-  'app/Globals.tsx -> analytics',
-  'app/Globals.tsx -> assistant',
-  'app/Globals.tsx -> realtime',
   'app/services.ts -> offline',
   'layout/AppLayout.tsx -> offline',
-  'layout/MenuList.tsx -> assistant',
   'layout/menuModel.ts -> reports',
 ];
 

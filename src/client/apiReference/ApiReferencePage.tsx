@@ -21,6 +21,10 @@ export default function ApiReferencePage() {
       url: '/api/openapi.json',
       domNode: node.current,
       deepLinking: false,
+      // Groups closed and sorted, with a box that finds one: the whole API drawn open took half a minute.
+      docExpansion: 'none',
+      tagsSorter: 'alpha',
+      filter: true,
       withCredentials: true,
       requestInterceptor: (request) => {
         const token = readBrowserCookie(CSRF_COOKIE);

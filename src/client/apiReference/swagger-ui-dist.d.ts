@@ -8,6 +8,10 @@ declare module 'swagger-ui-dist/swagger-ui-es-bundle.js' {
     url: string;
     domNode: HTMLElement;
     deepLinking?: boolean;
+    docExpansion?: 'list' | 'full' | 'none';
+    tagsSorter?: 'alpha';
+    /** A box that shows only the groups (tags) whose name has the words typed. */
+    filter?: boolean;
     tryItOutEnabled?: boolean;
     withCredentials?: boolean;
     requestInterceptor?: (request: SwaggerRequest) => SwaggerRequest;

@@ -1,17 +1,14 @@
 /**
  * Rendered once beside the routes (as react-admin's `notification` slot, so inside every context):
- * notifications, session notices, live updates, analytics, and statistics reloads on route changes.
+ * notifications, session notices, statistics reloads on route changes, and what each feature mounts there
+ * (`globals`: live updates, analytics, the assistant's panel).
  */
 import { lazy, Suspense, useEffect } from 'react';
 import { Notification } from 'react-admin';
 import { useLocation } from 'react-router-dom';
-import { PageViewTracker } from '../analytics/PageViewTracker';
-import { AssistantPanelHost } from '../assistant/AssistantPanelHost';
-import { useFirstPaintDone } from '../layout/firstPaint';
-import { RealtimeConnector } from '../realtime/RealtimeConnector';
-import { SystemUpdatedOverlay } from '../realtime/SystemUpdatedOverlay';
 import { InactivityWatcher } from '../session/InactivityWatcher';
 import { useNotices } from '../session/notices';
+import { FEATURES } from './features';
 import { useSession } from './hooks';
 import { mainData } from './services';
 
@@ -39,20 +36,13 @@ function SessionNotices() {
 }
 
 export function Globals() {
-  // The assistant's panel renders once the first screen has painted (layout/firstPaint.ts). The realtime connection
-  // starts with the app: its code loads on demand after the first commit, and a screen opened at once must not miss
-  // the changes made meanwhile.
-  const painted = useFirstPaintDone();
   return (
     <>
       <Notification />
       <SessionNotices />
       <InactivityWatcher />
-      <RealtimeConnector />
-      <SystemUpdatedOverlay />
-      <PageViewTracker />
       <StatisticsOnNavigation />
-      {painted && <AssistantPanelHost />}
+      {FEATURES.flatMap((feature) => feature.globals ?? [])}
     </>
   );
 }

@@ -5,6 +5,7 @@
 
 import activity from '../activity';
 import admin from '../admin';
+import analytics from '../analytics';
 import apiReference from '../apiReference';
 import assistant from '../assistant';
 import automations from '../automations';
@@ -16,6 +17,8 @@ import map from '../map';
 import messages from '../messages';
 import offlineWork from '../offline';
 import profile from '../profile';
+import publicForms from '../publicForms';
+import realtime from '../realtime';
 import records from '../records';
 import reports from '../reports';
 import type { ClientFeature } from '../resources/registry';
@@ -40,6 +43,9 @@ export const FEATURES: readonly ClientFeature[] = [
   callLists,
   messages,
   automations,
+  publicForms,
   apiReference,
   offlineWork,
+  realtime,
+  analytics,
 ];

@@ -24,6 +24,15 @@ export interface Proposal {
   error?: string | null;
 }
 
+/** The list an answer counted or listed (server assistant/resources.ts answerListShape): "Save as view" saves it. */
+export interface AnswerList {
+  type: string;
+  mode: 'count' | 'list' | 'group';
+  title: string;
+  filter: Record<string, unknown>;
+  filters: Record<string, unknown>;
+}
+
 export interface Message {
   id: number;
   thread_id: number;
@@ -35,6 +44,7 @@ export interface Message {
   context: RecordRef | null;
   citations: Array<Required<Pick<RecordRef, 'type' | 'id' | 'label' | 'url'>>>;
   proposal: Proposal | null;
+  list?: AnswerList | null;
   tool_calls: Array<{ id: string; name: string; arguments: unknown }> | null;
   prompt_tokens: number;
   completion_tokens: number;

@@ -14,10 +14,18 @@ import ListSubheader from '@mui/material/ListSubheader';
 import { memo, type ReactNode, useMemo, useState } from 'react';
 import { useLogout, useTranslate } from 'react-admin';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
-import { assistantPanel } from '../assistant/panelStore';
+import { FEATURES } from '../app/features';
 import { MENU_ICONS } from './menuIcons';
 import { activeKeys, type MenuItem } from './menuModel';
 import { useMenu } from './useMenu';
+
+/** A menu entry's action, as the feature that owns it registered it (app/features.ts). */
+function menuAction(action: string | undefined) {
+  for (const feature of FEATURES) {
+    const run = action ? feature.menuActions?.[action] : undefined;
+    if (run) return run();
+  }
+}
 
 function sameItem(a: MenuItem, b: MenuItem): boolean {
   if (a === b) return true;
@@ -77,7 +85,7 @@ function ActionControl({
 }) {
   // Only here: react-admin's logout reads the location, and each entry reading it rendered again at every URL change.
   const logout = useLogout();
-  const run = item.action === 'signOut' ? () => void logout() : () => assistantPanel.open();
+  const run = item.action === 'signOut' ? () => void logout() : () => menuAction(item.action);
   return (
     <ListItemButton
       sx={sx}

@@ -344,6 +344,14 @@ function buildMenuEntries({ user, features, schemas, statistics, translate }: Me
         icon: 'admin' as const,
       }))
     : [];
+  // Public forms are published by those who may change schemas, as the server checks (docs/public-forms.md).
+  if (can(user, 'schema:update'))
+    admin.push({
+      key: 'admin-public-forms',
+      label: t('app.menu.public_forms', 'Public Forms'),
+      to: '/public-forms',
+      icon: 'admin',
+    });
 
   const bottom: MenuItem[] = [
     { key: 'profile', label: t('app.menu.profile', 'Profile'), to: '/settings', icon: 'profile' },

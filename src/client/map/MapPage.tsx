@@ -15,7 +15,6 @@ import LinearProgress from '@mui/material/LinearProgress';
 import type L from 'leaflet';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Title } from 'react-admin';
-import { MapContainer, TileLayer, ZoomControl } from 'react-leaflet';
 import { useNavigate } from 'react-router-dom';
 import type {
   MapLayer as Layer,
@@ -24,10 +23,10 @@ import type {
   PointLayer,
   MapSearchHit as SearchHit,
 } from '../../common/map-types';
-import { useConfig } from '../app/hooks';
 import { SidePanel } from '../layout/SidePanel';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { useAppDataProvider } from '../records/hooks';
+import { BaseMap } from './BaseMap';
 import { activeFilterCount, FilterDrawer } from './FilterDrawer';
 import { type LayerChoices, LayersMenu } from './LayersMenu';
 import { EmptyMapNotice, MapSummary } from './MapSummary';
@@ -50,7 +49,6 @@ type Marker = { kind: 'site' | 'contractor'; id: number };
 
 export default function MapPage() {
   useDocumentTitle('Map');
-  const { tiles } = useConfig();
   const navigate = useNavigate();
   const [map, setMap] = useState<L.Map | null>(null);
   const view = useMapView(map);
@@ -130,20 +128,7 @@ export default function MapPage() {
     >
       <Title title="Map" />
       {mapStyles}
-      <MapContainer
-        ref={setMap}
-        center={view.center}
-        zoom={view.zoom}
-        minZoom={2}
-        maxZoom={19}
-        zoomControl={false}
-        worldCopyJump
-        style={{ height: '100%', width: '100%' }}
-      >
-        {tiles?.url ? (
-          <TileLayer url={tiles.url} attribution={tiles.attribution} maxZoom={19} crossOrigin="anonymous" />
-        ) : null}
-        <ZoomControl position="bottomright" />
+      <BaseMap onMap={setMap} center={view.center} zoom={view.zoom}>
         {choices.regions && (
           <RegionsLayer
             measure={choices.measure}
@@ -172,7 +157,7 @@ export default function MapPage() {
           .map((layer) => (
             <PointsLayer key={`${layer.type}:${version}`} layer={layer} onOpen={openPage} onError={onPointsError} />
           ))}
-      </MapContainer>
+      </BaseMap>
 
       {loading && (
         <LinearProgress

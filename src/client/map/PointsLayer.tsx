@@ -7,7 +7,8 @@
 import L from 'leaflet';
 import { useEffect } from 'react';
 import { useMap } from 'react-leaflet';
-import type { PointLayer } from '../../common/map-types';
+import type { PointLayer, PointsResponse } from '../../common/map-types';
+import type { Query } from '../http/query';
 import { useAppDataProvider } from '../records/hooks';
 
 const DEBOUNCE_MS = 150;
@@ -22,10 +23,15 @@ export function PointsLayer({
   layer,
   onOpen,
   onError,
+  listQuery,
+  onLoaded,
 }: {
   layer: PointLayer;
   onOpen: (resource: string, id: number) => void;
   onError: (error: unknown) => void;
+  /** The list's query (its filters and saved view) when the layer draws a list (views/layouts/MapLayout.tsx). */
+  listQuery?: Query;
+  onLoaded?: (meta: PointsResponse['meta']) => void;
 }) {
   const map = useMap();
   const dataProvider = useAppDataProvider();
@@ -39,13 +45,15 @@ export function PointsLayer({
       controller = mine;
       const b = map.getBounds();
       try {
-        const items = await dataProvider.mapPoints(
+        const { data: items, meta } = await dataProvider.mapPoints(
           layer.type,
           [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()],
           Math.round(map.getZoom()),
           mine.signal,
+          listQuery ? { query: listQuery, by: layer.field } : undefined,
         );
         if (mine.signal.aborted) return;
+        onLoaded?.(meta);
         group.clearLayers();
         for (const item of items) {
           const cluster = item.kind === 'cluster';
@@ -95,6 +103,6 @@ export function PointsLayer({
       controller?.abort();
       group.remove();
     };
-  }, [dataProvider, map, layer, onOpen, onError]);
+  }, [dataProvider, map, layer, onOpen, onError, listQuery, onLoaded]);
   return null;
 }

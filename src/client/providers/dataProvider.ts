@@ -54,6 +54,12 @@ export interface ListMeta {
   next_cursor?: string;
 }
 
+/** A list's groups as the server answers them (server views/group-routes.ts). */
+export interface ListGroups {
+  data: Array<{ value: string | number | boolean | null; count: number; sums: Record<string, number> }>;
+  meta: { group_by: string; total: number; sums: Record<string, number> };
+}
+
 interface ListAnswer<T = any> {
   data: T[];
   meta?: ListMeta;
@@ -81,6 +87,8 @@ interface CoreDataProvider extends DataProvider {
   getFeatures(): Promise<any[]>;
   getSchemas(): Promise<any[]>;
   getStatistics(query?: Query): Promise<Record<string, unknown>>;
+  /** A list grouped by a field: each value's count and sums, and the list's (GET /api/records/{resource}/groups). */
+  listGroups(resource: string, query: Query, signal?: AbortSignal): Promise<ListGroups>;
   /** The server's health for administrators: database, queue, backups (GET /api/system/status). */
   systemStatus(): Promise<SystemStatus>;
   updateProfile(data: Record<string, unknown>): Promise<{ data: any; message: string }>;
@@ -297,6 +305,11 @@ export function createDataProvider(http: HttpClient): AppDataProvider {
     async getSchemas() {
       const response = await http.get<ListAnswer>('/api/schemas', { query: { per_page: -1 } });
       return response.data?.data ?? [];
+    },
+
+    async listGroups(resource, query, signal) {
+      const response = await http.get<ListGroups>(`/api/records/${enc(resource)}/groups`, { query, signal });
+      return response.data;
     },
 
     async getStatistics(query) {

@@ -9,10 +9,11 @@ import type {
   MapSearchHit,
   MarkerCard,
   MarkersResponse,
-  PointItem,
   PointLayer,
+  PointsResponse,
 } from '../../common/map-types';
 import type { HttpClient } from '../http/client';
+import type { Query } from '../http/query';
 
 type Box = [number, number, number, number];
 
@@ -42,13 +43,16 @@ export function mapMethods(http: HttpClient) {
       return (await http.get<{ data: PointLayer[] }>('/api/map/point-layers')).data.data;
     },
 
-    /** A record type's points in view, clustered on the server. */
-    async mapPoints(type: string, bbox: Box, zoom: number, signal?: AbortSignal) {
-      const response = await http.get<{ data: PointItem[] }>('/api/map/points', {
-        query: { type, bbox: bboxParam(bbox), zoom },
+    /**
+     * A record type's points in view, clustered on the server; with `list`, of the records its list finds (the
+     * list's query: `filter`, `filters`, `view`, `search`, as dataProvider.ts listQuery makes it) by the field `by`.
+     */
+    async mapPoints(type: string, bbox: Box, zoom: number, signal?: AbortSignal, list?: { query: Query; by: string }) {
+      const response = await http.get<PointsResponse>('/api/map/points', {
+        query: { ...list?.query, type, bbox: bboxParam(bbox), zoom, ...(list ? { by: list.by } : {}) },
         signal,
       });
-      return response.data.data;
+      return response.data;
     },
 
     async mapCard(kind: 'site' | 'contractor', id: number, signal?: AbortSignal) {

@@ -1,19 +1,19 @@
 /**
  * The generated list of a record type: server pagination ('Displaying 1 to 25 of 400'), sort by any column
- * (a click on its header), a filter for every field (Add filter) and a text search, all kept in the URL, columns
+ * (a click on its header), the filter builder (conditions joined by all or any) and a text search, all kept in the URL, columns
  * the person can show or hide, bulk edit and bulk delete, and for sites and contractors one tab per permitted category.
  */
 
 import RestoreFromTrashIcon from '@mui/icons-material/RestoreFromTrashOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import LinearProgress from '@mui/material/LinearProgress';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import { useEventCallback } from '@mui/material/utils';
 import { memo, type ReactElement, useMemo } from 'react';
 import {
   CreateButton,
-  FilterButton,
   List,
   SearchInput,
   SimpleList,
@@ -30,13 +30,19 @@ import { ExportButton } from '../exports/ExportButton';
 import { TYPE_LABELS, titleCase } from '../i18n/labels';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { SendMessageButton } from '../messages/SendMessageButton';
-import { KanbanBoard } from '../views/layouts/KanbanBoard';
+import { FilterBuilderButton } from '../views/FilterBuilder';
+import { GroupedList } from '../views/GroupedList';
+import { useListGrouping } from '../views/grouping';
+import { LayoutView } from '../views/layouts/LayoutView';
 import { useListLayout } from '../views/layouts/useLayout';
+import { SortButton } from '../views/SortButton';
+import { useDefaultView } from '../views/useDefaultView';
 import { useSavedView } from '../views/useSavedView';
+import { ViewColumnsProvider } from '../views/useViewColumns';
 import { ViewBar } from '../views/ViewBar';
 import { BulkDeleteRecordsButton } from './BulkDeleteRecordsButton';
 import { BulkEditButton } from './bulkEdit/BulkEditButton';
-import { defaultColumns, type FieldDescriptor, FieldDisplay, fieldTypeUI } from './fieldTypes';
+import { defaultColumns, type FieldDescriptor, FieldDisplay } from './fieldTypes';
 import { shownColumns, useGridPreferences } from './grid/preferences';
 import RecordGrid from './grid/RecordGrid';
 import { ResetColumnsButton } from './grid/ResetColumnsButton';
@@ -139,12 +145,10 @@ function useShownColumns(resource: string, descriptors: FieldDescriptor[]): stri
 
 function ListActions({
   schema,
-  filters,
   descriptors,
   viewId,
 }: {
   schema: RecordSchema;
-  filters: ReactElement[];
   descriptors: FieldDescriptor[];
   viewId: number | null;
 }) {
@@ -156,8 +160,10 @@ function ListActions({
   const category =
     CATEGORY_PERMISSIONS[schema.type] && typeof filterValues?.type === 'string' ? filterValues.type : null;
   return (
-    <TopToolbar>
-      <FilterButton filters={filters} />
+    // Wraps rather than running off the screen: a person type's list has eight actions, more than 390 px hold.
+    <TopToolbar sx={{ flexWrap: 'wrap', rowGap: 0.5, justifyContent: { xs: 'flex-start', md: 'flex-end' } }}>
+      <FilterBuilderButton descriptors={descriptors} kept={keptFilters(schema)} />
+      <SortButton descriptors={descriptors} />
       <ResetColumnsButton resource={schema.resource} />
       {canRestore && (
         <Button
@@ -184,19 +190,13 @@ function ListActions({
   );
 }
 
-export function listFilters(descriptors: FieldDescriptor[]): ReactElement[] {
-  const seen = new Set<string>();
-  const elements: ReactElement[] = [<SearchInput source="q" alwaysOn key="q" placeholder="Search" />];
-  for (const descriptor of descriptors) {
-    for (const element of fieldTypeUI(descriptor.type).Filters(descriptor)) {
-      const source = (element.props as { source: string }).source;
-      if (seen.has(source)) continue;
-      seen.add(source);
-      elements.push(element);
-    }
-  }
-  return elements;
-}
+/** The list's one filter input of its own: the search. Every other filter is the filter builder's (views/FilterBuilder). */
+const SEARCH_FILTER: ReactElement[] = [<SearchInput source="q" alwaysOn key="q" placeholder="Search" />];
+
+/** Filter values the builder leaves to other controls: the search, and the category tabs' `type`. */
+const SEARCH_ONLY: ReadonlySet<string> = new Set(['q']);
+const SEARCH_AND_CATEGORY: ReadonlySet<string> = new Set(['q', 'type']);
+const keptFilters = (schema: RecordSchema) => (CATEGORY_PERMISSIONS[schema.type] ? SEARCH_AND_CATEGORY : SEARCH_ONLY);
 
 export function RecordListBody({
   schema,
@@ -251,7 +251,6 @@ export function RecordListBody({
 export default function RecordList({ resource: resourceProp }: { resource?: string }) {
   const { resource, schema, featureOff } = useRecordScreen(resourceProp);
   const descriptors = useVisibleDescriptors(schema);
-  const filters = useMemo(() => listFilters(descriptors), [descriptors]);
   const { canAccess: canDelete = false } = useCanAccess({ resource, action: 'delete' });
   const { canAccess: canEdit = false } = useCanAccess({ resource, action: 'edit' });
   const onError = useListErrorNotice();
@@ -259,43 +258,55 @@ export default function RecordList({ resource: resourceProp }: { resource?: stri
   const { id: viewId, view } = useSavedView();
   const fields = useMemo(() => new Set(descriptors.map((descriptor) => descriptor.slug)), [descriptors]);
   const layout = useListLayout(view, descriptors);
+  const grouping = useListGrouping(view, descriptors);
+  // Grouped, the list's rows are each group's own (views/GroupedList.tsx): the list itself reads none.
+  const grouped = !layout && grouping !== null;
+  const findingDefaultView = useDefaultView(schema?.type);
   if (!schema) return <MissingSchema resource={resource} />;
   if (featureOff) return featureOff;
+  if (findingDefaultView) return <LinearProgress aria-label="Opening the list" />;
+  const body = <RecordListBody schema={schema} descriptors={descriptors} canDelete={canDelete} canEdit={canEdit} />;
   return (
-    <List
-      resource={resource}
-      title={false}
-      filters={filters}
-      actions={<ListActions schema={schema} filters={filters} descriptors={descriptors} viewId={viewId} />}
-      perPage={25}
-      sort={{ field: '', order: 'ASC' }}
-      // A board pages each of its columns itself.
-      pagination={layout ? false : <SmallScreenPagination />}
-      sx={{ '& .RaList-main': { minWidth: 0 } }}
-      empty={false}
-      error={<ListRefused plural={schema.name_plural || resource} />}
-      // Past 10,000 matches the total may be the server's estimate: the footer then says "about".
-      queryOptions={{
-        onError,
-        meta: { query: viewId ? { total: 'estimate', view: viewId } : { total: 'estimate' } },
-      }}
-    >
-      <ListHeading schema={schema} />
-      <ViewBar
+    <ViewColumnsProvider view={view} resource={resource} descriptors={descriptors}>
+      <List
         resource={resource}
-        recordType={schema.type}
-        plural={schema.name_plural || resource}
-        fields={fields}
-        view={view}
-      />
-      <Box sx={{ px: 1, pt: 0.5 }}>
-        <CategoryTabs schema={schema} />
-      </Box>
-      {layout?.kind === 'kanban' ? (
-        <KanbanBoard resource={resource} field={layout.field} viewId={viewId} plural={schema.name_plural || resource} />
-      ) : (
-        <RecordListBody schema={schema} descriptors={descriptors} canDelete={canDelete} canEdit={canEdit} />
-      )}
-    </List>
+        title={false}
+        filters={SEARCH_FILTER}
+        actions={<ListActions schema={schema} descriptors={descriptors} viewId={viewId} />}
+        perPage={25}
+        sort={{ field: '', order: 'ASC' }}
+        // A board pages each of its columns itself.
+        pagination={layout || grouped ? false : <SmallScreenPagination />}
+        sx={{ '& .RaList-main': { minWidth: 0 } }}
+        empty={false}
+        error={<ListRefused plural={schema.name_plural || resource} />}
+        // Past 10,000 matches the total may be the server's estimate: the footer then says "about".
+        queryOptions={{
+          onError,
+          enabled: !grouped,
+          meta: { query: viewId ? { total: 'estimate', view: viewId } : { total: 'estimate' } },
+        }}
+      >
+        <ListHeading schema={schema} />
+        <ViewBar
+          resource={resource}
+          recordType={schema.type}
+          plural={schema.name_plural || resource}
+          fields={fields}
+          view={view}
+          descriptors={descriptors}
+        />
+        <Box sx={{ px: 1, pt: 0.5 }}>
+          <CategoryTabs schema={schema} />
+        </Box>
+        {layout ? (
+          <LayoutView layout={layout} schema={schema} descriptors={descriptors} viewId={viewId} />
+        ) : grouping ? (
+          <GroupedList schema={schema} descriptors={descriptors} field={grouping} viewId={viewId} rows={body} />
+        ) : (
+          body
+        )}
+      </List>
+    </ViewColumnsProvider>
   );
 }

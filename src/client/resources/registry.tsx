@@ -40,6 +40,10 @@ export interface ClientFeature {
   routes?: readonly ReactElement[];
   /** Routes outside the layout that open without signing in (each with a `key`): a link in an email. */
   publicRoutes?: readonly ReactElement[];
+  /** Rendered once beside the routes, inside every context (each with a `key`): connections, panels, trackers. */
+  globals?: readonly ReactElement[];
+  /** What a menu entry with this `action` does (layout/menuModel.ts `MenuItem.action`), other than signing out. */
+  menuActions?: Readonly<Record<string, () => void>>;
 }
 
 const GenericList = lazyPage('GenericList', () => import('./GenericList'));

@@ -42,6 +42,8 @@ const DIALOG_KEYS = new Set([
   'default',
   'read_only',
 ]);
+/** The types whose options editor shows the server's messages about its options beside their inputs. */
+const EDITORS_SHOWING_ERRORS = new Set(['lookup', 'rollup']);
 const numberText = (value: unknown) => (typeof value === 'number' ? String(value) : '');
 const numberOf = (text: string) => (text.trim() === '' ? undefined : Number(text));
 
@@ -177,6 +179,12 @@ export function FieldDialog({
     else setErrors({ ...(outcome.errors ?? {}) });
   };
 
+  /** The type's own options editor shows the messages about the options it edits, beside their inputs. */
+  const editorErrors = Object.fromEntries(
+    Object.entries(errors).flatMap(([key, message]) =>
+      ui.Options && key.startsWith('options.') && !DIALOG_KEYS.has(key.slice(8)) ? [[key.slice(8), message]] : [],
+    ),
+  );
   /** The server's message about one option (`options.<key>`). */
   const optionError = (key: string) => errors[`options.${key}`];
   const otherErrors = Object.entries(errors)
@@ -187,8 +195,9 @@ export function FieldDialog({
     )
     .map(([, message]) => message);
   function shownKey(key: string) {
-    return ['options.pattern', 'options.pattern_message', 'options.default', 'options.min', 'options.max'].includes(
-      key,
+    return (
+      ['options.pattern', 'options.pattern_message', 'options.default', 'options.min', 'options.max'].includes(key) ||
+      (key.startsWith('options.') && Object.hasOwn(editorErrors, key.slice(8)) && EDITORS_SHOWING_ERRORS.has(type))
     );
   }
 
@@ -242,7 +251,15 @@ export function FieldDialog({
           </TextField>
           {Options && (
             <Suspense fallback={null}>
-              <Options key={type} options={own} onChange={setTypeOptions} builtIn={builtIn} />
+              <Options
+                key={type}
+                options={own}
+                onChange={setTypeOptions}
+                builtIn={builtIn}
+                schema={schema}
+                slug={effectiveSlug}
+                errors={editorErrors}
+              />
             </Suspense>
           )}
           {canSearch && (

@@ -1,7 +1,9 @@
 /**
- * Above a record list: the saved view it shows (by name, with a way back to the whole list) and "Save as view",
- * which keeps the list's filters (all of them, or any of them) and sort as a named view, shared with one's role
- * when the person holds view:share, with any role when they manage roles (docs/views.md). The new view opens at once and is listed in the sidebar.
+ * Above a record list: the saved view it shows (by name, with a way back to the whole list), whether it is changed
+ * (with Save, Save as new and Reset), the layout picker (layouts/LayoutPicker.tsx), "Group by" (GroupPicker.tsx) and
+ * "Save as view", which keeps what the list shows (useViewDraft.ts: filters, sorts, columns, grouping, layout) as a
+ * named view, shared with one's role when the person holds view:share, with any role when they manage roles, who
+ * also make it a role's default view (docs/views.md). The new view opens at once and is listed in the sidebar.
  */
 import BookmarkAddIcon from '@mui/icons-material/BookmarkAddOutlined';
 import CloseIcon from '@mui/icons-material/Close';
@@ -14,17 +16,20 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import Radio from '@mui/material/Radio';
-import RadioGroup from '@mui/material/RadioGroup';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
-import { useCreate, useGetList, useListContext, useNotify } from 'react-admin';
+import { useCreate, useGetList, useNotify, useUpdate } from 'react-admin';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { can } from '../../common/permissions';
 import { useSession } from '../app/hooks';
 import { isApiError } from '../http/errors';
+import type { FieldDescriptor } from '../records/fieldTypes';
+import { countConditions } from './filterBuilder';
+import { GroupPicker } from './GroupPicker';
+import { LayoutPicker } from './layouts/LayoutPicker';
+import { useListLayout } from './layouts/useLayout';
 import type { SavedView } from './useSavedView';
-import { listFiltersAsTree } from './viewFilters';
+import { useViewDraft, type ViewChange } from './useViewDraft';
 
 interface ViewBarProps {
   resource: string;
@@ -32,10 +37,27 @@ interface ViewBarProps {
   plural: string;
   fields: ReadonlySet<string>;
   view: SavedView | undefined;
+  /** The type's fields, for the layout picker. */
+  descriptors: FieldDescriptor[];
 }
 
-export function ViewBar({ resource, recordType, plural, fields, view }: ViewBarProps) {
+const CHANGE_LABELS: Record<ViewChange, string> = {
+  filters: 'filters',
+  sorts: 'sort',
+  layout: 'layout',
+  grouping: 'grouping',
+  columns: 'columns',
+};
+
+/** The list of a view as it was saved: its URL without the list's own filters, sort, layout or grouping. */
+export const savedViewPath = (resource: string, id: number) =>
+  `/${resource}?view=${id}&filter=${encodeURIComponent('{}')}`;
+
+export function ViewBar({ resource, recordType, plural, fields, view, descriptors }: ViewBarProps) {
   const [open, setOpen] = useState(false);
+  const draft = useViewDraft(resource, view, descriptors, fields);
+  // Grouping is the table's: the other layouts lay records out by a field of their own.
+  const gridShown = useListLayout(view, descriptors) === null;
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', px: 1, pt: 0.5 }}>
       {view && (
@@ -46,18 +68,104 @@ export function ViewBar({ resource, recordType, plural, fields, view }: ViewBarP
           data-testid="open-view"
           onDelete={() => undefined}
           deleteIcon={
-            <Box component={RouterLink} to={`/${resource}`} aria-label={`Close the view, show all ${plural}`}>
+            <Box
+              component={RouterLink}
+              to={`/${resource}?view=${NO_VIEW}`}
+              aria-label={`Close the view, show all ${plural}`}
+            >
               <CloseIcon fontSize="small" />
             </Box>
           }
         />
       )}
-      <Button size="small" startIcon={<BookmarkAddIcon />} onClick={() => setOpen(true)}>
-        Save as view
-      </Button>
-      {open && (
-        <SaveViewDialog resource={resource} recordType={recordType} fields={fields} onClose={() => setOpen(false)} />
+      {view && draft.changes.length > 0 && (
+        <ViewChanged resource={resource} view={view} draft={draft} onSaveAsNew={() => setOpen(true)} />
       )}
+      <LayoutPicker descriptors={descriptors} />
+      {gridShown && <GroupPicker descriptors={descriptors} view={view} />}
+      {!(view && draft.changes.length > 0) && (
+        <Button size="small" startIcon={<BookmarkAddIcon />} onClick={() => setOpen(true)}>
+          {view ? 'Save as new view' : 'Save as view'}
+        </Button>
+      )}
+      {open && (
+        <SaveViewDialog
+          resource={resource}
+          recordType={recordType}
+          values={draft.whole}
+          onClose={() => setOpen(false)}
+          onSaved={draft.resetColumns}
+        />
+      )}
+    </Box>
+  );
+}
+
+/** `?view=none`: the whole list, not the role's default view (useDefaultView.ts). */
+export const NO_VIEW = 'none';
+
+/** "Changed: columns, sort" with Save (the view's owner), Save as new and Reset. */
+function ViewChanged({
+  resource,
+  view,
+  draft,
+  onSaveAsNew,
+}: {
+  resource: string;
+  view: SavedView;
+  draft: ReturnType<typeof useViewDraft>;
+  onSaveAsNew: () => void;
+}) {
+  const { user } = useSession();
+  const [update, { isPending }] = useUpdate();
+  const notify = useNotify();
+  const navigate = useNavigate();
+  const owner = user != null && view.user_id === user.id;
+  const reset = () => {
+    draft.resetColumns();
+    void navigate(savedViewPath(resource, view.id));
+  };
+  const save = () =>
+    update(
+      'views',
+      { id: view.id, data: draft.update, previousData: view },
+      {
+        mutationMode: 'pessimistic',
+        onSuccess: () => {
+          notify(`The view "${view.name}" is saved.`, { type: 'info' });
+          reset();
+        },
+        onError: (failure) => {
+          const fieldMessages = isApiError(failure) ? Object.values(failure.body?.errors ?? {}) : [];
+          notify(fieldMessages[0] ?? (failure instanceof Error ? failure.message : 'The view could not be saved.'), {
+            type: 'error',
+          });
+        },
+      },
+    );
+  return (
+    <Box
+      role="group"
+      aria-label="Changes to the view"
+      sx={{ display: 'flex', alignItems: 'center', gap: 0.5, flexWrap: 'wrap' }}
+    >
+      <Chip
+        size="small"
+        color="warning"
+        label={`Changed: ${draft.changes.map((change) => CHANGE_LABELS[change]).join(', ')}`}
+        data-testid="view-changed"
+      />
+      {owner && (
+        <Button size="small" variant="contained" onClick={save} disabled={isPending}>
+          Save
+        </Button>
+      )}
+      <Button size="small" onClick={onSaveAsNew}>
+        Save as new
+      </Button>
+      <Button size="small" onClick={reset}>
+        Reset
+      </Button>
     </Box>
   );
 }
@@ -65,22 +173,25 @@ export function ViewBar({ resource, recordType, plural, fields, view }: ViewBarP
 function SaveViewDialog({
   resource,
   recordType,
-  fields,
+  values,
   onClose,
+  onSaved,
 }: {
   resource: string;
   recordType: string;
-  fields: ReadonlySet<string>;
+  /** What the list shows (useViewDraft.ts). */
+  values: ReturnType<typeof useViewDraft>['whole'];
   onClose: () => void;
+  /** After the save, before the new view opens: the open view's changed columns are forgotten. */
+  onSaved: () => void;
 }) {
-  const { filterValues, sort } = useListContext();
   const { user } = useSession();
   const [create, { isPending }] = useCreate();
   const notify = useNotify();
   const navigate = useNavigate();
   const [name, setName] = useState('');
-  const [join, setJoin] = useState<'all' | 'any'>('all');
   const [sharedRoles, setSharedRoles] = useState<number[]>([]);
+  const [defaultRoles, setDefaultRoles] = useState<number[]>([]);
   const [error, setError] = useState<string | null>(null);
   // view:share: with one's own role; those who manage roles: with any role (the server holds the same rule).
   const mayShare = can(user, 'view:share') && user?.role_id != null;
@@ -91,33 +202,30 @@ function SaveViewDialog({
     { enabled: manager },
   );
   const shareable = manager ? roles : mayShare && user?.role ? [{ id: user.role.id, name: user.role.name }] : [];
-  const toggleRole = (id: number, on: boolean) =>
-    setSharedRoles((current) => (on ? [...current, id] : current.filter((other) => other !== id)));
-  const count = Object.keys(filterValues ?? {}).filter((key) => key !== 'q').length;
+  const count = values.filters ? countConditions(values.filters) : 0;
 
   const save = () => {
     if (!name.trim()) {
       setError('Give the view a name.');
       return;
     }
-    const filters = listFiltersAsTree(filterValues ?? {}, join, fields);
-    const sorts = sort?.field ? [{ field: sort.field, order: sort.order === 'DESC' ? 'desc' : 'asc' }] : [];
     create(
       'views',
       {
         data: {
           name: name.trim(),
           record_type: recordType,
-          filters,
-          sorts,
+          ...values,
           role_ids: sharedRoles,
+          ...(defaultRoles.length ? { default_role_ids: defaultRoles } : {}),
         },
       },
       {
-        onSuccess: (saved: { id: number; url?: string | null }) => {
+        onSuccess: (saved: { id: number }) => {
           notify(`The view "${name.trim()}" is saved.`, { type: 'info' });
+          onSaved();
           onClose();
-          void navigate(saved.url ?? `/${resource}?view=${saved.id}`);
+          void navigate(savedViewPath(resource, saved.id));
         },
         onError: (failure) => {
           const fieldMessages = isApiError(failure) ? Object.values(failure.body?.errors ?? {}) : [];
@@ -139,35 +247,24 @@ function SaveViewDialog({
           value={name}
           onChange={(event) => setName(event.target.value)}
           error={Boolean(error)}
-          helperText={error ?? `${count} filter${count === 1 ? '' : 's'} and the sort of this list`}
+          helperText={error ?? `${count} filter${count === 1 ? '' : 's'}, the sort, columns and grouping of this list`}
           slotProps={{ htmlInput: { maxLength: 100 } }}
         />
-        <RadioGroup
-          value={join}
-          onChange={(event) => setJoin(event.target.value as 'all' | 'any')}
-          aria-label="Records shown"
-        >
-          <FormControlLabel value="all" control={<Radio size="small" />} label="Records matching all the filters" />
-          <FormControlLabel value="any" control={<Radio size="small" />} label="Records matching any of the filters" />
-        </RadioGroup>
-        {shareable.length > 0 && (
-          <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, mt: 1 }}>
-            <Box component="legend" sx={{ typography: 'body2', color: 'text.secondary' }}>
-              Share with
-            </Box>
-            {shareable.map((role) => (
-              <FormControlLabel
-                key={role.id}
-                control={
-                  <Checkbox
-                    checked={sharedRoles.includes(role.id)}
-                    onChange={(event) => toggleRole(role.id, event.target.checked)}
-                  />
-                }
-                label={role.id === user?.role_id ? `${role.name} (my role)` : role.name}
-              />
-            ))}
-          </Box>
+        <RoleChoices
+          legend="Share with"
+          roles={shareable}
+          chosen={sharedRoles}
+          onChange={setSharedRoles}
+          labelOf={(role) => (role.id === user?.role_id ? `${role.name} (my role)` : role.name)}
+        />
+        {manager && (
+          <RoleChoices
+            legend="Default view"
+            roles={roles}
+            chosen={defaultRoles}
+            onChange={setDefaultRoles}
+            labelOf={(role) => `Default for ${role.name}`}
+          />
         )}
       </DialogContent>
       <DialogActions>
@@ -177,5 +274,48 @@ function SaveViewDialog({
         </Button>
       </DialogActions>
     </Dialog>
+  );
+}
+
+interface Role {
+  id: number;
+  name: string;
+}
+
+/** A fieldset of roles to tick (whom a view is shared with, whose default view it is). */
+function RoleChoices({
+  legend,
+  roles,
+  chosen,
+  onChange,
+  labelOf,
+}: {
+  legend: string;
+  roles: Role[];
+  chosen: number[];
+  onChange: (next: number[]) => void;
+  labelOf: (role: Role) => string;
+}) {
+  if (!roles.length) return null;
+  return (
+    <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, mt: 1 }}>
+      <Box component="legend" sx={{ typography: 'body2', color: 'text.secondary' }}>
+        {legend}
+      </Box>
+      {roles.map((role) => (
+        <FormControlLabel
+          key={role.id}
+          control={
+            <Checkbox
+              checked={chosen.includes(role.id)}
+              onChange={(event) =>
+                onChange(event.target.checked ? [...chosen, role.id] : chosen.filter((other) => other !== role.id))
+              }
+            />
+          }
+          label={labelOf(role)}
+        />
+      ))}
+    </Box>
   );
 }

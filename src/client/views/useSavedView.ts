@@ -7,6 +7,11 @@ export interface SavedView {
   name: string;
   record_type: string;
   filters: unknown;
+  sorts?: Array<{ field: string; order: 'asc' | 'desc' }> | null;
+  /** The visible columns in order, with their widths (viewColumns.ts). */
+  columns?: unknown;
+  /** The field the grid groups by (grouping.ts). */
+  group_by?: string | null;
   /** grid, kanban, calendar, gallery or map (layouts/useLayout.ts). */
   layout?: string;
   /** The layout's own settings (a kanban's `field`). */
@@ -14,6 +19,8 @@ export interface SavedView {
   user_id: number | null;
   role_ids: number[];
   team_ids: number[];
+  /** The roles whose default view of the type it is (useDefaultView.ts). */
+  default_role_ids?: number[];
   shared: boolean;
   url: string | null;
 }

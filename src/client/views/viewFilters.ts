@@ -27,7 +27,7 @@ export function listFiltersAsTree(
 ): ViewFilterGroup | null {
   const conditions: ViewCondition[] = [];
   for (const [key, value] of Object.entries(values)) {
-    if (key === 'q' || value === undefined || value === '' || value === null) continue;
+    if (key === 'q' || key === 'filters' || value === undefined || value === '' || value === null) continue;
     let field = key;
     let op = Array.isArray(value) ? 'in' : 'eq';
     const suffix = fields.has(key) ? undefined : SUFFIXES.find(([ending]) => key.endsWith(ending));
@@ -39,4 +39,32 @@ export function listFiltersAsTree(
   }
   if (!conditions.length) return null;
   return join === 'any' ? { any: conditions } : { all: conditions };
+}
+
+type ViewFilterTree = { all: unknown[] } | { any: unknown[] };
+
+/**
+ * What a list shows, as the filters a saved view keeps: the filter builder's structure (`filters`) and any filter of
+ * the list dialect beside it (a category tab's `type`, an old link's `filter[city_like]`), which must all hold.
+ */
+export function listViewFilters(values: Record<string, unknown>, fields: ReadonlySet<string>): ViewFilterTree | null {
+  const listed = listFiltersAsTree(values, 'all', fields);
+  const built = values.filters && typeof values.filters === 'object' ? (values.filters as ViewFilterTree) : null;
+  if (!built) return listed;
+  if (!listed) return built;
+  return { all: [...(listed as { all: ViewCondition[] }).all, built] };
+}
+
+const isTree = (value: unknown): value is ViewFilterTree =>
+  typeof value === 'object' &&
+  value !== null &&
+  (Array.isArray((value as { all?: unknown }).all) || Array.isArray((value as { any?: unknown }).any));
+
+/** Both filters holding: an open view's filters with those added on its list ("all" groups joined, not nested). */
+export function andFilters(first: unknown, second: ViewFilterTree | null): ViewFilterTree | null {
+  const a = isTree(first) ? first : null;
+  if (!a) return second;
+  if (!second) return a;
+  const items = (tree: ViewFilterTree) => ('all' in tree ? tree.all : [tree]);
+  return { all: [...items(a), ...items(second)] };
 }

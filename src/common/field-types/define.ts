@@ -76,6 +76,12 @@ export interface FieldSpec {
    * revision, but written and presented by the resource's own hooks (`ctx.values` in afterWrite).
    */
   storage?: 'column' | 'custom' | 'virtual' | PivotStorage;
+  /**
+   * A custom field of a type made in the app: the `schema_id` of its rows in the shared `custom_records`, where other
+   * types may keep another kind of value under the same key. Its value is cast on these rows only (sql.ts
+   * valueExpression), in lists and in its indexes alike.
+   */
+  schemaId?: number;
   sortable?: boolean;
   filterable?: boolean;
   /** A custom text field `search=` looks in (its schema field's `options.searchable`), besides the type's `search` columns. */
@@ -121,6 +127,25 @@ export interface FieldSpec {
    * compiled by the server's one filter compiler as the rows are bound to a reader.
    */
   readsRowsWhere?: Record<string, unknown>;
+  /**
+   * A rollup whose value is kept on each record, under its slug in `custom` (`options.kept`, set by the server): lists
+   * filter and sort on the kept value through its index. RecordService writes it whenever a row it reads changes
+   * (records/kept-rollups.ts), with `keptBy`.
+   */
+  kept?: boolean;
+  /** How the record service finds the records whose kept value a write changes (a rollup: FieldSpec `kept`). */
+  keptBy?: KeptBy;
+}
+
+/** The related rows of a kept rollup: how they join its records, and which of their fields move its value. */
+export interface KeptBy {
+  /** The related row `r` belongs to the record `alias` (the rollup's own join). */
+  join: (sql: Sql, alias: string) => SqlFragment;
+  /** The relation joining them: a field of the related type (`to-this`) or of the record's own type (`through`). */
+  direction: 'to-this' | 'through';
+  link: string;
+  /** The related type's fields a change of which moves the value (the link, the aggregated field, the condition's). */
+  reads: readonly string[];
 }
 
 /** An opaque piece of SQL (kysely's RawBuilder on the server). */
@@ -295,7 +320,7 @@ export interface FieldTypeModule<O extends Record<string, unknown> = Record<stri
   compute?(
     options: O,
     context: ComputeContext,
-  ): Pick<FieldSpec, 'computed' | 'computedOver' | 'readsRows' | 'readsRowsWhere'>;
+  ): Pick<FieldSpec, 'computed' | 'computedOver' | 'readsRows' | 'readsRowsWhere' | 'keptBy'>;
 }
 
 /** A module with its options' type checked against its schema. */

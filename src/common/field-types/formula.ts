@@ -55,21 +55,34 @@ export function formulaFields(fields: readonly FieldForFormula[]): FormulaField[
 }
 
 /**
- * The value of the formula `expression` of the field `self` for a record's values, worked out in JavaScript (the
- * form shows it as the values are typed); null when the formula does not check.
+ * The formula `expression` of the field `self` checked against the fields of its type as the server checks it: the
+ * type of value it gives and its value for a record's values, worked out in JavaScript (the field dialog's live check
+ * and preview, the form's live value); or the error, naming its place.
  */
+export function formulaCheck(
+  expression: string,
+  self: string,
+  fields: readonly FieldForFormula[],
+):
+  | { ok: true; result: FormulaResult; value: (values: Readonly<Record<string, unknown>>) => FormulaValue }
+  | { ok: false; error: string } {
+  try {
+    const { tree, result } = checkFormula(expression, self, formulaFields(fields));
+    return { ok: true, result, value: (values) => evaluateFormula(tree, values) };
+  } catch (error) {
+    if (error instanceof FormulaError) return { ok: false, error: error.message };
+    throw error;
+  }
+}
+
+/** The value of the formula for a record's values (the form shows it as they are typed); null when it does not check. */
 export function formulaPreview(
   expression: string,
   self: string,
   fields: readonly FieldForFormula[],
 ): ((values: Readonly<Record<string, unknown>>) => FormulaValue) | null {
-  try {
-    const { tree } = checkFormula(expression, self, formulaFields(fields));
-    return (values) => evaluateFormula(tree, values);
-  } catch (error) {
-    if (error instanceof FormulaError) return null;
-    throw error;
-  }
+  const checked = formulaCheck(expression, self, fields);
+  return checked.ok ? checked.value : null;
 }
 
 /** A stored field's value as the type the formula reads it as (dates of date-times: the day in UTC). */

@@ -3,13 +3,15 @@ import { COMPUTED_PARTS } from './computed.js';
 import {
   type ComputeContext,
   defineFieldType,
+  type FieldSpec,
+  type KeptBy,
   OptionProblem,
   type SiblingField,
   type Sql,
   type SqlFragment,
 } from './define.js';
 import { COMMON, oneOf } from './options.js';
-import { valueExpression } from './sql.js';
+import { STANDARD_FILTER_INDEX, STANDARD_SORT, valueExpression } from './sql.js';
 import { throughRelation } from './through-relation.js';
 
 export const ROLLUP_FUNCTIONS = ['count', 'sum', 'avg', 'min', 'max'] as const;
@@ -34,6 +36,24 @@ const field = z.optional(
  * the related records' own fields, checked and compiled by the server's one filter compiler (server/filters/).
  */
 const where = z.optional(z.record(z.string(), z.unknown(), { error: 'The options.where must be a filter group.' }));
+
+/** The conditions of a filter group, depth first (`{"all": [{"field", "op", "value"}, {"any": [...]}]}`). */
+function conditionsIn(group: unknown): Array<{ field?: unknown; op?: unknown; value?: unknown }> {
+  if (!group || typeof group !== 'object') return [];
+  const items = (group as { all?: unknown; any?: unknown }).all ?? (group as { any?: unknown }).any;
+  if (!Array.isArray(items)) return [group as { field?: unknown }];
+  return items.flatMap(conditionsIn);
+}
+
+/**
+ * Whether a condition reads the same for everyone at any time, so its rollup can be kept on the records: not a
+ * relative date ("this month"), "me", or a related record's field (`contractor.type`: the reader's related rows).
+ */
+function conditionIsFixed(where: Record<string, unknown> | undefined): boolean {
+  return conditionsIn(where).every(
+    (item) => typeof item.field === 'string' && !item.field.includes('.') && item.op !== 'date' && item.value !== 'me',
+  );
+}
 
 /** Where the related records are: pointing at this one (`from`), or pointed at by this one's relation (`through`). */
 type Direction = 'to-this' | 'through';
@@ -117,6 +137,27 @@ function joinSql(sql: Sql, alias: string, parts: RollupParts): SqlFragment {
   return parts.link.spec.kind === 'integer[]' ? sql`${link} @> to_jsonb(${id})` : sql`${link} = ${id}`;
 }
 
+/** How the record service finds the records a write of related rows changes (records/kept-rollups.ts). */
+function keptBy(parts: RollupParts, where: Record<string, unknown> | undefined): KeptBy {
+  const named = conditionsIn(where).flatMap((item) => (typeof item.field === 'string' ? [item.field] : []));
+  const reads = [
+    ...(parts.direction === 'to-this' ? [parts.link.slug] : []),
+    ...(parts.value ? [parts.value.slug] : []),
+  ];
+  return {
+    join: (sql, alias) => joinSql(sql, alias, parts),
+    direction: parts.direction,
+    link: parts.link.slug,
+    reads: [...new Set([...reads, ...named])],
+  };
+}
+
+/** A kept value is read as a custom number (or date) field is: the same expression, served by the same indexes. */
+const whenKept =
+  <A extends { spec: FieldSpec }, R>(standard: (args: A) => R) =>
+  (args: A) =>
+    args.spec.kept ? standard(args) : null;
+
 /** The aggregate over the related rows `rows` (as `r`) of the record `alias`. */
 function rollupSql(sql: Sql, alias: string, rows: SqlFragment, parts: RollupParts): SqlFragment {
   const joined = joinSql(sql, alias, parts);
@@ -130,7 +171,10 @@ function rollupSql(sql: Sql, alias: string, rows: SqlFragment, parts: RollupPart
 /**
  * A rollup: the count, sum, average, least or greatest of a field over the records of another type that point at
  * this one (a site's visits, a contractor's sites) or that this one points at (`through` its relation), those holding
- * the condition `where` only, worked out by a correlated subquery over the rows the reader may read. Read-only; filtered and sorted as a number (a date for the least or greatest of dates).
+ * the condition `where` only. Kept on each record (`kept`, records/kept-rollups.ts) and read from there by whoever reads
+every related row; worked out by a correlated subquery over the rows the reader may read for anyone else, and for a
+condition that depends on the reader or the day. Read-only; filtered and sorted as a number (a date for the least or
+greatest of dates).
  */
 export const rollup = defineFieldType({
   type: 'rollup',
@@ -146,6 +190,7 @@ export const rollup = defineFieldType({
     }),
     field,
     result: oneOf('result', ['number', 'date']),
+    kept: z.optional(z.boolean({ error: 'The options.kept is set by the server.' })),
   }),
   checkOptions(options, context) {
     const parts = rollupParts(options, context);
@@ -156,10 +201,14 @@ export const rollup = defineFieldType({
         : 'A condition is checked by the server.';
       if (problem) return new OptionProblem('where', problem);
     }
-    return { ...options, result: parts.result };
+    // Kept on the records (written by the record service) unless what counts depends on who reads or when.
+    return { ...options, result: parts.result, kept: conditionIsFixed(options.where) };
   },
   kind: (options) => (options.result === 'date' ? 'date' : 'number'),
   ...COMPUTED_PARTS,
+  spec: (options) => ({ readOnly: true, ...(options.kept ? { kept: true } : {}) }),
+  sort: { key: STANDARD_SORT.key, index: whenKept(STANDARD_SORT.index) },
+  filterIndex: whenKept(STANDARD_FILTER_INDEX),
   compute(options, context) {
     const parts = rollupParts(options, context);
     const rows = parts instanceof OptionProblem ? null : context.typeRows?.(parts.other);
@@ -168,6 +217,7 @@ export const rollup = defineFieldType({
       computedOver: (sql, alias, over) => rollupSql(sql, alias, over, parts),
       readsRows: rows,
       ...(options.where ? { readsRowsWhere: options.where } : {}),
+      ...(options.kept ? { keptBy: keptBy(parts, options.where) } : {}),
     };
   },
 });

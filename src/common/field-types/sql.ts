@@ -31,7 +31,9 @@ const truthy = (v: unknown) => v === '1' || v === 'true' || v === true;
 
 /**
  * How to reach a field in SQL: a column of `alias`, or a key of its `custom`. The key is written as a literal (never a
- * parameter) so the expression indexes made for custom fields match it.
+ * parameter) so the expression indexes made for custom fields match it. A number or yes/no of a type made in the app
+ * (`schemaId`) is cast on that type's rows only: its indexes are over the whole shared `custom_records`, and a cast
+ * of another type's text under the same key would fail every write to the table (docs/records.md "Indexes and speed").
  */
 export function valueExpression(sql: Sql, field: string, spec: FieldSpec, alias: string | null = 't'): SqlFragment {
   if (spec.computed) return spec.computed(sql, alias ?? 't');
@@ -39,9 +41,17 @@ export function valueExpression(sql: Sql, field: string, spec: FieldSpec, alias:
     const custom = sql.ref(alias ? `${alias}.custom` : 'custom');
     if (ARRAY_KINDS.has(spec.kind)) return sql`(${custom} -> ${sql.lit(field)})`;
     const text = sql`(${custom} ->> ${sql.lit(field)})`;
-    if (spec.kind === 'number' || spec.kind === 'integer') return sql`(${text})::numeric`;
-    if (spec.kind === 'boolean') return sql`(${text})::boolean`;
-    return text;
+    const typed =
+      spec.kind === 'number' || spec.kind === 'integer'
+        ? sql`(${text})::numeric`
+        : spec.kind === 'boolean'
+          ? sql`(${text})::boolean`
+          : null;
+    if (!typed) return text;
+    if (spec.schemaId === undefined) return typed;
+    // Rows of other types made in the app share the table and may hold text under this key: cast only this type's.
+    const schemaId = sql.ref(alias ? `${alias}.schema_id` : 'schema_id');
+    return sql`(case when ${schemaId} = ${sql.lit(spec.schemaId)} then ${typed} end)`;
   }
   return sql.ref(alias ? `${alias}.${field}` : field);
 }

@@ -14,11 +14,16 @@
  * - `is-empty` v: missing, null, blank text, an empty list or an empty object;
  * - `contains-text` a b, `starts-with` a b, `ends-with` a b: a's text contains / starts with / ends with b's.
  * The built-in `in` is not used for text: it answers false whenever the text searched is empty.
+ *
+ * Two speeds, one meaning: `evaluate` runs a rule turned once into a plain function (compiled.ts; a form's blocks and
+ * an importer's rules are the same objects row after row, so each is compiled once), `interpret` walks it with
+ * json-logic-js. A test holds them to the same answers (tests/unit/rule-engine-compiled.test.ts).
  */
 
 import type { AdditionalOperation, RulesLogic } from 'json-logic-js';
 import jsonLogic from 'json-logic-js';
 import { parseDate, parseMoney, parseNumber } from '../import-values.js';
+import { compileLogic } from './compiled.js';
 
 export type JsonLogic = RulesLogic<AdditionalOperation>;
 
@@ -97,7 +102,20 @@ export function compareAs(
   return { and: [{ '!==': [converted, null] }, { [op]: [converted, constant] } as JsonLogic] };
 }
 
-/** Does the rule hold for this data? (JSON Logic truthiness: an empty list is false.) */
+const compiledRules = new WeakMap<object, (data: Record<string, unknown>) => boolean>();
+
+/** Does the rule hold for this data? (JSON Logic truthiness: an empty list is false.) Compiled once per rule object. */
 export function evaluate(logic: JsonLogic, data: Record<string, unknown>): boolean {
+  if (typeof logic !== 'object' || logic === null) return jsonLogic.truthy(logic);
+  let compiled = compiledRules.get(logic);
+  if (compiled === undefined) {
+    compiled = compileLogic(logic, OPERATIONS);
+    compiledRules.set(logic, compiled);
+  }
+  return compiled(data);
+}
+
+/** `evaluate` by json-logic-js walking the rule: the reference the compiled rules are held to. */
+export function interpret(logic: JsonLogic, data: Record<string, unknown>): boolean {
   return jsonLogic.truthy(jsonLogic.apply(logic, data));
 }

@@ -177,7 +177,15 @@ export class AccessPolicy {
     const turfRuled = mentions(rules.read, 'turf');
     const turf = withTurf === 'turf' || turfRuled ? await compileOnce('turf') : null;
     const outsideTurf = turfRuled ? await compileOnce(without(rules.read, 'turf')) : null;
-    return { def, facts, rules, compiled, turf, outsideTurf, mask: maskOf(fieldRules(subject, def.type), info.fields) };
+    return {
+      def,
+      facts,
+      rules,
+      compiled,
+      turf,
+      outsideTurf,
+      mask: maskOf(fieldRules(subject, def.type), info.fields, def.derivedFields),
+    };
   }
 
   /**
@@ -464,6 +472,8 @@ export class AccessPolicy {
     if (!access.turf) return new Set();
     const predicate = access.turf(whoIs(user));
     if (predicate === true) return new Set();
+    // `is true`: the turf is tested on the page's rows, read by id, rather than read as a whole through its index
+    // (a site turf's GIN index gives every one of its sites, to be intersected with the page's few).
     const inside =
       predicate === false
         ? []
@@ -471,7 +481,7 @@ export class AccessPolicy {
             .selectFrom(`${def.table} as t`)
             .select('t.id')
             .where('t.id', 'in', [...new Set(ids)])
-            .where(predicate)
+            .where(sql<boolean>`(${predicate}) is true`)
             .execute();
     const found = new Set(inside.map((row: { id: unknown }) => Number(row.id)));
     return new Set(ids.filter((id) => !found.has(id)));
@@ -596,8 +606,15 @@ function conditionFields(group: ConditionGroup): string[] {
   );
 }
 
-/** The field rules as sets, for the fields the type has (a rule for a field deleted since is dropped). */
-function maskOf(rules: Record<string, FieldRule>, fields: Record<string, FieldSpec>): FieldMask {
+/**
+ * The field rules as sets, for the fields the type has (a rule for a field deleted since is dropped); a value built
+ * from a hidden field is hidden with it.
+ */
+function maskOf(
+  rules: Record<string, FieldRule>,
+  fields: Record<string, FieldSpec>,
+  derived: ResourceDefinition['derivedFields'] = {},
+): FieldMask {
   const hidden = new Set<string>();
   const readOnly = new Set<string>();
   for (const [field, rule] of Object.entries(rules)) {
@@ -605,5 +622,7 @@ function maskOf(rules: Record<string, FieldRule>, fields: Record<string, FieldSp
     if (rule === 'hidden') hidden.add(field);
     readOnly.add(field);
   }
+  for (const [field, sources] of Object.entries(derived))
+    if (sources.some((source) => hidden.has(source))) hidden.add(field);
   return hidden.size || readOnly.size ? { hidden, readOnly } : NO_MASK;
 }

@@ -30,7 +30,7 @@ const accessType = z.object({
   plural: z.string(),
   entity: z.string(),
   category_field: z.string().nullable(),
-  fields: z.array(z.object({ slug: z.string(), name: z.string(), kind: z.string(), options: z.unknown() })),
+  fields: z.array(z.object({ slug: z.string(), name: z.string(), kind: z.string(), options: z.unknown().optional() })),
   reach: z.object({ own: z.boolean(), team: z.boolean(), turf: z.boolean(), parent: z.boolean() }),
 });
 

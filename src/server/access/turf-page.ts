@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { AuthUser } from '../auth/auth-user.js';
-import { countMatches, type ListQuery, pageInParts } from '../records/list-query.js';
+import { countMatches, countOf, type ListQuery, pageInParts, totalFromCount } from '../records/list-query.js';
 import type { RecordService } from '../records/record-service.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import type { AnyDb } from './db.js';
@@ -56,29 +56,39 @@ export async function turfSitePage(
     .where(sql<boolean>`t.site_live`);
   if (types) base = types.length ? base.where('t.site_type', 'in', types) : base.where(sql<boolean>`false`);
 
-  // Their own sites outside the turf, by the whole rule (categories and all) and the list's type filter.
+  // Their own sites outside the turf: their rule without the turf (categories and all), and the list's type filter.
   let outside = shape.own ? await records.access.rowsOutsideTurf(db, def, user) : null;
   if (outside && types) outside = types.length ? outside.where('t.type', 'in', types) : null;
-  const own = outside ? Number((await outside.select(sql<number>`count(*)`.as('n')).executeTakeFirst())?.n ?? 0) : 0;
-  if (own > MOST_OWN_OUTSIDE) return null;
 
-  const { total, estimated } = await countMatches(db, base, query.estimateTotal);
   const offset = (query.page - 1) * query.perPage;
-  if (!own) {
+  if (!outside) {
+    const { total, estimated } = await countMatches(db, base, query.estimateTotal);
     const sort = { key: sql.ref(order.region), order: query.sort.order };
     const { rows } = await pageInParts(base, sort, query.perPage, offset, 't.site_id');
     return { total, estimated, ids: rows.map((row) => Number(row.site_id)) };
   }
-  // Merged: the region's first offset + perPage sites in order (its index), with the own ones, then the page.
   const direction = sql.raw(query.sort.order);
   const inRegion = base
     .select([sql<number>`t.site_id`.as('id'), sql`${sql.ref(order.region)}`.as('k')])
     .orderBy(sql`${sql.ref(order.region)} ${direction}`)
     .orderBy('t.site_id', query.sort.order)
     .limit(offset + query.perPage);
-  const theirs = outside!.select([sql<number>`t.id`.as('id'), sql`${sql.ref(order.site)}`.as('k')]);
-  const { rows } = await sql<{ id: number }>`
-    select m.id from ((${inRegion}) union all (${theirs})) m
-    order by m.k ${direction} nulls last, m.id ${direction} limit ${query.perPage} offset ${offset}`.execute(db);
-  return { total: total + own, estimated, ids: rows.map((row) => Number(row.id)) };
+  const counted = countOf(base, query.estimateTotal);
+  // One statement: the region's sites counted (from its index), their own sites outside the turf counted, and merged
+  // by the same key with the region's first offset + perPage sites in order; then the page.
+  const theirs = outside
+    .select([sql<number>`t.id`.as('id'), sql`${sql.ref(order.site)}`.as('k')])
+    .limit(MOST_OWN_OUTSIDE + 1);
+  const merged = await sql<{ own: number; counted: number; ids: number[] }>`
+    with o as (${theirs})
+    select (select count(*) from o) as own, ${counted} as counted,
+      array(select m.id from ((${inRegion}) union all (select o.id, o.k from o)) m
+        order by m.k ${direction} nulls last, m.id ${direction} limit ${query.perPage} offset ${offset}) as ids`.execute(
+    db,
+  );
+  const own = Number(merged.rows[0]?.own ?? 0);
+  if (own > MOST_OWN_OUTSIDE) return null;
+  const inTurf = Number(merged.rows[0]?.counted ?? 0);
+  const { total, estimated } = await totalFromCount(db, base, inTurf, query.estimateTotal);
+  return { total: total + own, estimated, ids: (merged.rows[0]?.ids ?? []).map(Number) };
 }

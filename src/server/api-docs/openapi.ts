@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import fastifySwagger, { type SwaggerTransform } from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
@@ -153,6 +154,44 @@ function withRecordTypes(base: OpenAPIV3_1.Document, snapshot: SchemaSnapshot): 
   return document;
 }
 
+/** Groups whose name is not their path's first part. */
+const GROUP_NAMES: Record<string, string> = {
+  '{resource}': 'Record types made in the app',
+  auth: 'Sign-in',
+  sanctum: 'Sign-in',
+  broadcasting: 'Realtime',
+  metrics: 'Operations',
+  health: 'Operations',
+  ready: 'Operations',
+  'openapi.json': 'API description',
+};
+
+/** The group (tag) of an operation no record type claims: the first part of its path, in words ("call-lists": "Call lists"). */
+function groupOf(path: string): string {
+  const part = path.replace(/^\/api\//, '/').split('/')[1] ?? '';
+  const name = GROUP_NAMES[part] ?? part.replace(/[-_]/g, ' ');
+  return name ? name[0].toUpperCase() + name.slice(1) : 'Other';
+}
+
+/** Statuses HTTP does not name: 419 is the answer to an unsafe request without its CSRF header (docs/security.md). */
+const OWN_STATUSES: Record<string, string> = { '419': 'Page Expired (the X-XSRF-TOKEN header is missing or stale)' };
+
+/**
+ * Every operation in a group, so the reference lists the API by feature rather than as one long list; each answer
+ * described by its status ("Unprocessable Entity") where the contract gave none of its own.
+ */
+function withGroups(document: OpenAPIV3_1.Document): OpenAPIV3_1.Document {
+  for (const [path, item] of Object.entries(document.paths ?? {}))
+    for (const operation of Object.values(item as Record<string, OpenAPIV3_1.OperationObject>)) {
+      if (!operation || typeof operation !== 'object' || !('responses' in operation)) continue;
+      if (!operation.tags?.length) operation.tags = [groupOf(path)];
+      for (const [status, response] of Object.entries(operation.responses ?? {}))
+        if ('description' in response && response.description === 'Default Response')
+          response.description = STATUS_CODES[status] ?? OWN_STATUSES[status] ?? response.description;
+    }
+  return document;
+}
+
 const built = new WeakMap<SchemaSnapshot, OpenAPIV3_1.Document>();
 
 /**
@@ -163,7 +202,7 @@ export async function openApiDocument(app: FastifyInstance, db: Kysely<DB>): Pro
   const snapshot = await schemaStore(db).snapshot();
   let document = built.get(snapshot);
   if (!document) {
-    document = withRecordTypes(app.swagger() as OpenAPIV3_1.Document, snapshot);
+    document = withGroups(withRecordTypes(app.swagger() as OpenAPIV3_1.Document, snapshot));
     built.set(snapshot, document);
   }
   return document;

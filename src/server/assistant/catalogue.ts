@@ -58,7 +58,8 @@ export async function readableTypes(app: AppContext, user: AuthUser): Promise<Ty
   const add = async (def: ResourceDefinition, schema: RecordSchema | undefined) => {
     if (seen.has(def.type) || LEFT_OUT.has(def.type) || !canOnEntity(user, def.permission ?? def.type, 'read')) return;
     seen.add(def.type);
-    const specs = await app.records.fields(def);
+    // The fields the person's role shows them: the assistant neither names nor asks by a hidden one.
+    const specs = await app.records.visibleFields(user, def);
     const fields = new Map<string, FieldInfo>();
     const described = new Map((schema?.fields ?? []).map((field) => [field.slug, field]));
     for (const [slug, spec] of Object.entries<FieldSpec>({ ...specs, ...COMMON })) {

@@ -85,7 +85,7 @@ const connectionAnswer = answer(
 
 export function registerAssistantRoutes(fastify: FastifyInstance, ctx: AppContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const runner = new AssistantRunner(ctx);
+  const runner = new AssistantRunner(ctx, app.log);
   app.decorate('assistant', runner);
   app.addHook('preClose', async () => {
     runner.stopAll();

@@ -1,3 +1,5 @@
+import { performance } from 'node:perf_hooks';
+import type { FastifyBaseLogger } from 'fastify';
 import type { AssistantMessageEvent } from '../../common/assistant-events.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
@@ -41,6 +43,8 @@ interface Outcome {
   list?: AnswerList | null;
   usage: { prompt: number; completion: number };
   model: string;
+  /** The built-in assistant's time reading the question, and the process's CPU time meanwhile, in ms. */
+  understood?: { ms: number; cpuMs: number };
 }
 
 /**
@@ -54,7 +58,10 @@ export class AssistantRunner {
     { controller: AbortController; threadId: number; userId: number; done: Promise<void> }
   >();
 
-  constructor(private readonly app: AppContext) {}
+  constructor(
+    private readonly app: AppContext,
+    private readonly log: FastifyBaseLogger,
+  ) {}
 
   /** The model settings, or null for the built-in assistant (read on every run, so a changed setting applies at once). */
   modelSettings(): ModelSettings | null {
@@ -121,6 +128,8 @@ export class AssistantRunner {
       else if (!timer) timer = setTimeout(flush, FLUSH_MS);
     };
 
+    const started = performance.now();
+    const cpu = process.cpuUsage();
     let result: Outcome;
     try {
       result = await this.answer(user, question, context, controller, onText, () => written);
@@ -157,6 +166,23 @@ export class AssistantRunner {
     } catch (error) {
       this.app.records.logError(error, `The tool steps of question ${question.id} could not be saved`);
     }
+    // Where an answer's time goes, for operators and the assistant benchmark (tests/bench/assistant.ts): wall time
+    // and this process's CPU time (the embedded database's work included), in ms.
+    const used = process.cpuUsage(cpu);
+    const ms = (n: number) => Math.round(n * 100) / 100;
+    this.log.info(
+      {
+        question_id: question.id,
+        model: result.model,
+        outcome: result.outcome,
+        ...(result.understood
+          ? { understand_ms: ms(result.understood.ms), understand_cpu_ms: ms(result.understood.cpuMs) }
+          : {}),
+        answer_ms: ms(performance.now() - started),
+        answer_cpu_ms: ms((used.user + used.system) / 1000),
+      },
+      'assistant answered',
+    );
     publish({
       thread_id: question.thread_id,
       reply_to: question.id,

@@ -98,6 +98,27 @@ export class LoginThrottle {
   }
 
   /**
+   * One more request under `key` within `windowSeconds` (a public form's submissions from one address), counted in
+   * the same table so every process shares it: past `max`, 429 with `refusal` and the seconds to wait.
+   */
+  async take(key: string, max: number, windowSeconds: number, refusal: string) {
+    const resetAt = new Date(Date.now() + windowSeconds * 1000);
+    const { rows } = await sql<{ attempts: number; reset_at: Date | string }>`
+      insert into login_attempts (key, attempts, reset_at) values (${key}, 1, ${resetAt})
+      on conflict (key) do update set
+        attempts = case when login_attempts.reset_at < now() then 1 else login_attempts.attempts + 1 end,
+        reset_at = case when login_attempts.reset_at < now() then ${resetAt} else login_attempts.reset_at end
+      returning attempts, reset_at`.execute(this.db);
+    const [row] = rows;
+    if (row && Number(row.attempts) > max) {
+      const seconds = Math.max(1, Math.ceil((new Date(row.reset_at).getTime() - Date.now()) / 1000));
+      throw new HttpError(429, `${refusal} Please try again in ${Math.ceil(seconds / 60)} minutes.`, {
+        'Retry-After': String(seconds),
+      });
+    }
+  }
+
+  /**
    * After a successful sign-in: the account's counter starts over. The address's does not, or one account the
    * guesser holds would reset it between guesses at others.
    */

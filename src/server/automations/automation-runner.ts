@@ -266,9 +266,7 @@ export class AutomationRunner {
     if (filter === null || filter === undefined) return true;
     const tree = parseFilterTree(filter);
     const { records } = this.ctx;
-    const { hidden } = await records.access.mask(owner, def);
-    const fields = Object.fromEntries(Object.entries(await records.fields(def)).filter(([name]) => !hidden.has(name)));
-    const condition = await compileFilter(tree, records.filterScope(owner, fields));
+    const condition = await compileFilter(tree, records.filterScope(owner, await records.visibleFields(owner, def)));
     const found = await (await records.visibleRows(records.db, def, owner, 'with'))
       .select('t.id')
       .where('t.id', '=', Number(record.id))

@@ -1,12 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { Cron } from 'croner';
 import { type Kysely, sql } from 'kysely';
 import { dayIn } from '../../common/relative-dates.js';
 import type { AppContext } from '../app-context.js';
 import { loadAuthUser } from '../auth/load-user.js';
 import type { DB } from '../db/schema.generated.js';
-import type { RecordEvent } from '../events/app-events.js';
 import { enqueueJob } from '../jobs/queue.js';
+import type { RecordChange } from '../records/record-changes.js';
 import { AUTOMATION_RUN_JOB, type AutomationRow, type RunTrigger } from './automation-runner.js';
 import { CRON_DAYS, type Trigger } from './automation-shapes.js';
 
@@ -14,11 +13,27 @@ import { CRON_DAYS, type Trigger } from './automation-shapes.js';
 const KEPT_MS = 5_000;
 /** Records one date trigger fires for per check, at most (the rest the next minute). */
 const DATE_BATCH = 1_000;
+/** Runs one job carries out, one after another (an import's thousands of runs are not thousands of jobs). */
+const RUNS_PER_JOB = 50;
+/** Run rows per insert statement. */
+const INSERT_SLICE = 500;
+
+/** A run to write: its automation, what set it off, and why loop protection stops it (or null). */
+export interface PlannedRun {
+  automation: AutomationRow;
+  /** The outbox change it comes from (null: a schedule, a date, a message). */
+  changeId: number | null;
+  key: string;
+  depth: number;
+  trigger: RunTrigger;
+  stopped: string | null;
+}
 
 /**
- * What sets automations off (docs/automations.md "Triggers"): record events from the bus (after the write
- * committed, never in its request), the scheduler's check each minute (schedules in the organization's time zone,
- * dates reached), and messages received. Each firing is a run row made with its job in one transaction; loop
+ * What sets automations off (docs/automations.md "Triggers"): record changes from the outbox (after the write
+ * committed, never in its request: the `record-changes` job), the scheduler's check each minute (schedules in the
+ * organization's time zone, dates reached), and messages received. Each firing is a run row made with its job in
+ * one transaction; loop
  * protection stops a run that automations set off more than AUTOMATION_MAX_DEPTH deep in a row, or more than
  * AUTOMATION_RUNS_PER_RECORD_PER_MINUTE times for one record, and says so in the run log.
  */
@@ -39,29 +54,121 @@ export class AutomationTriggers {
     this.kept.clear();
   }
 
-  async onRecordEvent(event: RecordEvent) {
-    if (event.id === null || !['created', 'updated', 'deleted'].includes(event.event)) return;
-    // A save that changed nothing sets nothing off: an automation setting a value already there ends its own chain.
-    if (event.event === 'updated' && event.changes && !Object.keys(event.changes).length) return;
-    const automations = await this.automationsOf(event.type);
-    for (const automation of automations) {
-      if (!firesOn(automation.trigger, event)) continue;
-      const depth = event.cause ? event.cause.depth + 1 : 0;
-      const chain = event.cause?.chain ?? [];
-      await this.start(automation, {
-        key: `event:${randomUUID()}`,
-        depth,
-        trigger: {
-          kind: automation.trigger.kind,
-          record_type: event.type,
-          record_id: event.id,
-          record: event.event === 'deleted' ? event.record : undefined,
-          changes: event.changes,
-          user_id: event.user?.id ?? null,
-          chain,
-        },
-      });
+  /**
+   * The runs these committed record changes (from the outbox) set off, worked out before the transaction that takes
+   * them (on the embedded database a read outside that transaction would wait for it): one per automation whose
+   * trigger fires, keyed by the change, or `stopped` by loop protection with the reason.
+   */
+  async plan(changes: readonly RecordChange[]): Promise<PlannedRun[]> {
+    const planned: PlannedRun[] = [];
+    for (const type of new Set(changes.map((change) => change.record_type))) {
+      const ofType = changes.filter((change) => change.record_type === type);
+      for (const automation of await this.automationsOf(type)) {
+        const firing = ofType.filter((change) => firesOn(automation.trigger, change));
+        if (!firing.length) continue;
+        const recent = await this.recentRuns(
+          automation.id,
+          firing.map((change) => change.record_id),
+        );
+        for (const change of firing) {
+          const depth = change.cause ? change.cause.depth + 1 : 0;
+          const chain = change.cause?.chain ?? [];
+          const run: PlannedRun = {
+            automation,
+            changeId: change.id,
+            key: `change:${change.id}`,
+            depth,
+            trigger: {
+              kind: automation.trigger.kind,
+              record_type: change.record_type,
+              record_id: change.record_id,
+              record: change.event === 'deleted' ? (change.record ?? undefined) : undefined,
+              changes: change.changes,
+              user_id: change.user_id,
+              chain,
+            },
+            stopped: null,
+          };
+          const count = recent.get(change.record_id) ?? 0;
+          run.stopped = await this.stopReason(automation, depth, chain, count);
+          if (!run.stopped) recent.set(change.record_id, count + 1);
+          planned.push(run);
+        }
+      }
     }
+    return planned;
+  }
+
+  /** Runs of `automationId` for each of these records within the last minute (loop protection's rate). */
+  private async recentRuns(automationId: number, recordIds: readonly number[]): Promise<Map<number, number>> {
+    const rows = await this.db
+      .selectFrom('automation_runs')
+      .select(['record_id', sql<number>`count(*)::int`.as('n')])
+      .where('automation_id', '=', automationId)
+      .where('record_id', 'in', [...new Set(recordIds)])
+      .where('created_at', '>', sql<Date>`now() - interval '1 minute'`)
+      .where('status', '!=', 'stopped')
+      .groupBy('record_id')
+      .execute();
+    return new Map(rows.map((row) => [Number(row.record_id), Number(row.n)]));
+  }
+
+  /** Why loop protection stops a run (too deep a chain, too many runs for the record within a minute), or null. */
+  private async stopReason(automation: AutomationRow, depth: number, chain: number[], recentForRecord: number) {
+    const { maxDepth, runsPerRecordPerMinute } = this.ctx.config.automations;
+    if (depth >= maxDepth) return this.loopMessage(automation, chain, depth);
+    if (recentForRecord >= runsPerRecordPerMinute)
+      return `Stopped: it already ran ${recentForRecord} times for this record within a minute (at most ${runsPerRecordPerMinute}); the automations may be setting each other off.`;
+    return null;
+  }
+
+  /**
+   * Writes planned runs in `trx` (the transaction that takes their changes from the outbox, or the firing's own):
+   * each a run row (once per automation and key), those not stopped queued in jobs of RUNS_PER_JOB runs. A stopped
+   * one is logged; the worker is woken after the caller's commit.
+   */
+  async write(trx: Kysely<DB>, planned: readonly PlannedRun[]): Promise<Array<number | null>> {
+    const ids: Array<number | null> = [];
+    const queued: number[] = [];
+    for (let start = 0; start < planned.length; start += INSERT_SLICE) {
+      const slice = planned.slice(start, start + INSERT_SLICE);
+      const rows = await trx
+        .insertInto('automation_runs')
+        .values(
+          slice.map((run) => ({
+            automation_id: run.automation.id,
+            status: run.stopped ? 'stopped' : 'queued',
+            trigger_key: run.key,
+            trigger: JSON.stringify(run.trigger),
+            record_type: run.trigger.record_type ?? null,
+            record_id: run.trigger.record_id ?? null,
+            depth: run.depth,
+            error: run.stopped,
+            finished_at: run.stopped ? new Date() : null,
+          })),
+        )
+        .onConflict((oc) => oc.columns(['automation_id', 'trigger_key']).doNothing())
+        .returning(['id', 'automation_id', 'trigger_key'])
+        .execute();
+      const byKey = new Map(rows.map((row) => [`${row.automation_id}:${row.trigger_key}`, Number(row.id)]));
+      for (const run of slice) {
+        const id = byKey.get(`${run.automation.id}:${run.key}`) ?? null;
+        ids.push(id);
+        if (id && !run.stopped) queued.push(id);
+      }
+    }
+    for (let start = 0; start < queued.length; start += RUNS_PER_JOB)
+      await enqueueJob(
+        trx,
+        AUTOMATION_RUN_JOB,
+        { run_ids: queued.slice(start, start + RUNS_PER_JOB) },
+        { maxAttempts: 5 },
+      );
+    for (const run of planned)
+      if (run.stopped)
+        this.ctx.records.logError(new Error(run.stopped), `Automation ${run.automation.id} "${run.automation.name}"`);
+    if (queued.length) setImmediate(this.wake);
+    return ids;
   }
 
   /**
@@ -80,45 +187,15 @@ export class AutomationTriggers {
     automation: AutomationRow,
     firing: { key: string; depth: number; trigger: RunTrigger },
   ): Promise<number | null> {
-    const { maxDepth, runsPerRecordPerMinute } = this.ctx.config.automations;
     const { trigger } = firing;
-    let stopped: string | null = null;
-    if (firing.depth >= maxDepth) stopped = await this.loopMessage(automation, trigger.chain ?? [], firing.depth);
-    else if (trigger.record_id) {
-      const recent = await this.db
-        .selectFrom('automation_runs')
-        .select(sql<number>`count(*)::int`.as('n'))
-        .where('automation_id', '=', automation.id)
-        .where('record_id', '=', trigger.record_id)
-        .where('created_at', '>', sql<Date>`now() - interval '1 minute'`)
-        .where('status', '!=', 'stopped')
-        .executeTakeFirstOrThrow();
-      if (Number(recent.n) >= runsPerRecordPerMinute)
-        stopped = `Stopped: it already ran ${recent.n} times for this record within a minute (at most ${runsPerRecordPerMinute}); the automations may be setting each other off.`;
-    }
-    const id = await this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto('automation_runs')
-        .values({
-          automation_id: automation.id,
-          status: stopped ? 'stopped' : 'queued',
-          trigger_key: firing.key,
-          trigger: JSON.stringify(trigger),
-          record_type: trigger.record_type ?? null,
-          record_id: trigger.record_id ?? null,
-          depth: firing.depth,
-          error: stopped,
-          finished_at: stopped ? new Date() : null,
-        })
-        .onConflict((oc) => oc.columns(['automation_id', 'trigger_key']).doNothing())
-        .returning('id')
-        .executeTakeFirst();
-      if (row && !stopped) await enqueueJob(trx, AUTOMATION_RUN_JOB, { run_id: Number(row.id) }, { maxAttempts: 5 });
-      return row ? Number(row.id) : null;
-    });
-    if (stopped) this.ctx.records.logError(new Error(stopped), `Automation ${automation.id} "${automation.name}"`);
-    else if (id) setImmediate(this.wake);
-    return id;
+    const recent = trigger.record_id
+      ? ((await this.recentRuns(automation.id, [trigger.record_id])).get(trigger.record_id) ?? 0)
+      : 0;
+    const stopped = await this.stopReason(automation, firing.depth, trigger.chain ?? [], recent);
+    const [id] = await this.db
+      .transaction()
+      .execute((trx) => this.write(trx, [{ automation, changeId: null, ...firing, stopped }]));
+    return id ?? null;
   }
 
   private async loopMessage(automation: AutomationRow, chain: number[], depth: number) {
@@ -218,8 +295,8 @@ export class AutomationTriggers {
   }
 }
 
-/** Whether a record event sets this trigger off. */
-function firesOn(trigger: Trigger, event: RecordEvent): boolean {
+/** Whether a record change sets this trigger off. */
+function firesOn(trigger: Trigger, event: RecordChange): boolean {
   switch (trigger.kind) {
     case 'created':
     case 'updated':

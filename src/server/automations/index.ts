@@ -1,9 +1,11 @@
 import fp from 'fastify-plugin';
 import type { Feature, FeaturePlugin } from '../app-context.js';
 import { isRecordEvent } from '../events/app-events.js';
+import { RECORD_CHANGES_JOB } from '../records/record-changes.js';
 import { AUTOMATION_EMAIL_JOB, AUTOMATION_RUN_JOB, AutomationRunner } from './automation-runner.js';
 import { AutomationService } from './automation-service.js';
 import { AutomationTriggers } from './automation-triggers.js';
+import { actOnRecordChanges } from './record-changes-job.js';
 import { registerAutomationRoutes } from './routes.js';
 
 declare module 'fastify' {
@@ -13,12 +15,16 @@ declare module 'fastify' {
   }
 }
 
+/** The runs a run job carries out: `run_ids` (a batch), or `run_id` (a job queued before batches). */
+const runIdsOf = (payload: { run_id?: unknown; run_ids?: unknown[] }): number[] =>
+  (payload.run_ids ?? [payload.run_id]).map(Number);
+
 /** How often the scheduler checks schedules and dates. */
 const TICK_MS = 60_000;
 
 /**
- * Automations (docs/automations.md): the routes, the bus listener that starts runs after writes commit, the
- * scheduler's check each minute, and the run and email jobs on the app's job worker.
+ * Automations (docs/automations.md): the routes, the job that turns committed record changes (the outbox) into runs
+ * and webhook messages, the scheduler's check each minute, and the run and email jobs on the app's job worker.
  */
 const automations: FeaturePlugin = async (app, { ctx }) => {
   const wake = () => app.jobs.wake();
@@ -27,12 +33,22 @@ const automations: FeaturePlugin = async (app, { ctx }) => {
   const triggers = new AutomationTriggers(ctx, wake);
   const service = new AutomationService(ctx, runner, triggers, deliveries, wake);
   app.decorate('automations', { service, runner, triggers });
-  app.jobs.register(AUTOMATION_RUN_JOB, (payload, job) => runner.run(Number(payload.run_id), job), {
-    giveUp: (payload, reason) => runner.giveUp(Number(payload.run_id), reason),
-  });
+  app.jobs.register(
+    AUTOMATION_RUN_JOB,
+    async (payload, job) => {
+      for (const runId of runIdsOf(payload)) await runner.run(runId, job);
+    },
+    {
+      giveUp: async (payload, reason) => {
+        for (const runId of runIdsOf(payload)) await runner.giveUp(runId, reason);
+      },
+    },
+  );
   app.jobs.register(AUTOMATION_EMAIL_JOB, (payload) => runner.sendEmail(payload));
   app.jobs.every('automation-schedule', TICK_MS, () => triggers.tick());
-  ctx.events.on((event) => (isRecordEvent(event) ? triggers.onRecordEvent(event) : undefined));
+  app.jobs.register(RECORD_CHANGES_JOB, (_payload, job) => actOnRecordChanges(ctx, triggers, app.webhooks, job));
+  // The changes and their job were committed with the write; this only spares the worker its poll.
+  ctx.events.on((event) => (isRecordEvent(event) ? wake() : undefined));
   registerAutomationRoutes(app, service, triggers);
 };
 

@@ -5,6 +5,7 @@ import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { logConversation } from '../conversations/log-conversation.js';
 import { isPersonType, type PersonType, personField, personResource } from '../conversations/people.js';
+import { type PeopleQuery, peopleOfList, peopleQueryError } from '../conversations/people-list.js';
 import { fieldError, forbidden, notFound, ValidationError } from '../http/errors.js';
 import type { WriteAnswer, WriteOptions } from '../records/record-service.js';
 
@@ -21,7 +22,7 @@ export interface CallListInput {
   name: string;
   person_type: PersonType;
   /** The people list's query that picks the people: `filter` (react-admin's filter values, `q` the search), `filters`. */
-  query: { filter?: Record<string, unknown>; filters?: unknown; view?: unknown };
+  query: PeopleQuery;
   script?: string | null;
 }
 
@@ -55,22 +56,13 @@ export class CallListService {
     this.caller(user);
     const values = parseInput(input);
     this.authorize(user, values.person_type);
-    const query: Record<string, unknown> = { filter: values.query.filter ?? {} };
-    if (values.query.filters !== undefined) query.filters = values.query.filters;
-    // A list opened through a saved view: the view's filters hold too (records/saved-view.ts).
-    if (values.query.view !== undefined) query.view = values.query.view;
-    const ids = await this.ctx.records.matchingIds(
+    const { query, ids } = await peopleOfList(
+      this.ctx.records,
       user,
       this.personDef(values.person_type),
-      query,
-      MAX_CALL_LIST_PEOPLE + 1,
+      values.query,
+      MAX_CALL_LIST_PEOPLE,
     );
-    if (ids.length === 0) throw fieldError('query', 'Nobody is on this list: its filters find no one you may read.');
-    if (ids.length > MAX_CALL_LIST_PEOPLE)
-      throw fieldError(
-        'query',
-        `This list finds more than ${MAX_CALL_LIST_PEOPLE.toLocaleString('en-US')} people; narrow its filters.`,
-      );
     const id = await this.ctx.db.transaction().execute(async (trx) => {
       const list = await trx
         .insertInto('call_lists')
@@ -283,8 +275,8 @@ function parseInput(input: unknown): CallListInput {
   else if (name.length > 200) errors.name = ['The name may not be longer than 200 characters.'];
   if (!isPersonType(values.person_type)) errors.person_type = ['Choose contacts, recruits or members.'];
   const query = values.query ?? {};
-  if (typeof query !== 'object' || Array.isArray(query) || query === null)
-    errors.query = ["The list's query must be an object with its filter."];
+  const queryError = peopleQueryError(query);
+  if (queryError) errors.query = [queryError];
   const script = typeof values.script === 'string' ? values.script.trim() : null;
   if (values.script !== undefined && values.script !== null && typeof values.script !== 'string')
     errors.script = ['The script must be text.'];

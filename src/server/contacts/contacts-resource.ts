@@ -19,6 +19,7 @@ export const contactsResource: ResourceDefinition = schemaBacked(
     defaultSort: { field: 'last_name', order: 'asc' },
     softDelete: true,
     optionLabel: `first_name || ' ' || last_name`,
+    derivedFields: { name: ['first_name', 'last_name'] },
     optionColumns: ['email', 'status'],
     hooks: {
       beforeWrite(values) {

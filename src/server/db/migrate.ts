@@ -46,6 +46,11 @@ import * as webhooks from './migrations/055_webhooks.js';
 import * as callLists from './migrations/058_call_lists.js';
 import * as assistantAnswerList from './migrations/065_assistant_answer_list.js';
 import * as messages from './migrations/070_messages.js';
+import * as recordChanges from './migrations/071_record_changes.js';
+import * as listFilterSortIndexes from './migrations/072_list_filter_sort_indexes.js';
+import * as publicForms from './migrations/073_public_forms.js';
+import * as customRecordCastsPerType from './migrations/074_custom_record_casts_per_type.js';
+import * as publicSubmissionsRestrict from './migrations/081_public_submissions_restrict.js';
 import type { DB } from './schema.generated.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
@@ -97,6 +102,11 @@ const migrations: Record<string, Migration> = {
   '058_call_lists': callLists,
   '065_assistant_answer_list': assistantAnswerList,
   '070_messages': messages,
+  '071_record_changes': recordChanges,
+  '072_list_filter_sort_indexes': listFilterSortIndexes,
+  '073_public_forms': publicForms,
+  '074_custom_record_casts_per_type': customRecordCastsPerType,
+  '081_public_submissions_restrict': publicSubmissionsRestrict,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

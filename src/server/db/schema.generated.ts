@@ -804,10 +804,56 @@ export interface PersonalAccessTokens {
   user_id: number;
 }
 
+export interface PublicForms {
+  actor_id: number;
+  campaign_id: number | null;
+  consent_text: string | null;
+  created_at: Generated<Timestamp>;
+  enabled: Generated<boolean>;
+  fields: Generated<Json>;
+  id: Generated<number>;
+  intro: string | null;
+  kind: string;
+  record_type: string;
+  slug: string;
+  thank_you: string;
+  title: string;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface PublicSubmissions {
+  confirm_attempts: Generated<number>;
+  confirm_hash: string | null;
+  confirm_via: string | null;
+  confirmed_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
+  email: string | null;
+  form_id: number;
+  id: Generated<number>;
+  ip: string;
+  phone: string | null;
+  record_id: number | null;
+  record_type: string;
+  submitted: Json;
+  user_agent: string | null;
+}
+
 export interface RealtimeOutbox {
   created_at: Generated<Timestamp>;
   id: Generated<number>;
   message: string;
+}
+
+export interface RecordChanges {
+  cause: Json | null;
+  changes: Generated<Json>;
+  created_at: Generated<Timestamp>;
+  event: string;
+  id: Generated<number>;
+  record: Json | null;
+  record_id: number;
+  record_type: string;
+  user_id: number | null;
 }
 
 export interface Recruits {
@@ -1294,7 +1340,10 @@ export interface DB {
   notifications: Notifications;
   password_resets: PasswordResets;
   personal_access_tokens: PersonalAccessTokens;
+  public_forms: PublicForms;
+  public_submissions: PublicSubmissions;
   realtime_outbox: RealtimeOutbox;
+  record_changes: RecordChanges;
   recruits: Recruits;
   region_users: RegionUsers;
   regions: Regions;

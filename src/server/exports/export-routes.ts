@@ -7,6 +7,7 @@ import {
   csvFile,
   idParams,
   listQuery,
+  messageAnswer,
   noQuery,
   queryValue,
   record,
@@ -110,7 +111,10 @@ export function registerExportRoutes(fastify: FastifyInstance, exports: ExportSe
 
   app.get(
     '/api/exports/:id/download',
-    { schema: { params: idParams, querystring: noQuery, response: { 200: exportFile } }, config: ownExports },
+    {
+      schema: { params: idParams, querystring: noQuery, response: { 200: exportFile, 409: messageAnswer } },
+      config: ownExports,
+    },
     async (request, reply) => {
       const file = await exports.file(request.user, request.params.id);
       reply.header('content-type', formatOf(file.name) === 'xlsx' ? XLSX_TYPE : 'text/csv; charset=utf-8');

@@ -106,6 +106,12 @@ const fileBytes = (format?: string) =>
 /** A CSV file (an export, a report, an import's error report). */
 export const csvFile = { description: 'A CSV file.', content: { 'text/csv': { schema: fileBytes() } } };
 
+/** A PDF document (a card's receipt). */
+export const pdfFile = {
+  description: 'A PDF document.',
+  content: { 'application/pdf': { schema: fileBytes('binary') } },
+};
+
 /** A file as stored (a document, an attachment): its own content type. */
 export const storedFile = {
   description: 'The file, with its own content type.',
@@ -138,7 +144,7 @@ export function applyContracts(app: FastifyInstance) {
 /**
  * The error answers every route may give, added to each route's declared answers where it does not name them itself
  * (onRoute, before Fastify compiles them): 401 and 403 unless the route is public (and on every /api route, which a
- * token reaches), 404, 419 on unsafe methods (CSRF), 422, 429 on /api routes (a token's rate). Routes declare the
+ * token reaches), 404, 419 on unsafe methods (CSRF) with 400, 413 and 415 (a body that is no JSON, too large or of a type not read), 422, 429 on /api routes (a token's rate). Routes declare the
  * rarer ones themselves (409 stale update, 503 not ready).
  */
 export function declareErrorAnswers(app: FastifyInstance) {
@@ -157,7 +163,13 @@ export function declareErrorAnswers(app: FastifyInstance) {
     }
     if (api) add(429, messageAnswer);
     add(404, messageAnswer);
-    if ([route.method].flat().some((method) => UNSAFE_METHODS.has(method))) add(419, messageAnswer);
+    if ([route.method].flat().some((method) => UNSAFE_METHODS.has(method))) {
+      add(419, messageAnswer);
+      // A body that is no JSON, too large, or of a type the route does not read.
+      add(400, messageAnswer);
+      add(413, messageAnswer);
+      add(415, messageAnswer);
+    }
     add(422, invalidAnswer);
   });
 }

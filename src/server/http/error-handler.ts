@@ -40,7 +40,9 @@ export function installErrorHandler(app: FastifyInstance, config: Config) {
     }
     if (status === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       // Over an input limit, as every other: 422 naming it (docs/settings.md "Input limits").
-      const tooLarge = new InputLimitError('bodyBytes', config.limits, { field: 'body' });
+      // A route may take less than the app's limit (a public form's submission): the message names the route's.
+      const bodyBytes = request.routeOptions.bodyLimit ?? config.limits.bodyBytes;
+      const tooLarge = new InputLimitError('bodyBytes', { ...config.limits, bodyBytes }, { field: 'body' });
       return reply.status(422).send({ message: tooLarge.message, errors: tooLarge.errors });
     }
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {

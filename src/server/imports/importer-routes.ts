@@ -15,8 +15,6 @@ import { type ImporterService, importerFile } from './importer-service.js';
 import { receiveCsvUpload } from './uploads.js';
 
 /** An importer file, as text (JSON). */
-const importerFileText = z.string();
-
 /** A list of headers; held to the columns a file may have (INPUT_MAX_COLUMNS) when it is read. */
 const columnsBody = z.object({
   importer_id: z.coerce.number().int().min(1),
@@ -57,7 +55,10 @@ export function registerImporterRoutes(fastify: FastifyInstance, ctx: AppContext
         params: idParams,
         querystring: noQuery,
         response: {
-          200: { description: 'The importer file.', content: { 'application/json': { schema: importerFileText } } },
+          200: {
+            description: 'The importer file.',
+            content: { 'application/json': { schema: importerFile.passthrough() } },
+          },
         },
       },
       config: { permission: { resource: 'importers', action: 'read' } },
@@ -66,7 +67,8 @@ export function registerImporterRoutes(fastify: FastifyInstance, ctx: AppContext
       const { file, fileName } = await importers.exportFile(request.user, request.params.id);
       reply.header('content-type', 'application/json; charset=utf-8');
       reply.header('content-disposition', `attachment; filename="${fileName}"`);
-      return reply.send(JSON.stringify(file, null, 2));
+      // Indented: the file is for people to read and keep as well as to import.
+      return reply.serializer((payload) => JSON.stringify(payload, null, 2)).send(file);
     },
   );
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { ImportRule } from '../../common/import-rules.js';
 import type { ImportRecordType } from '../../common/import-targets.js';
+import type { DB } from '../db/schema.generated.js';
 
 export interface ReadyMadeImporter {
   slug: string;
@@ -140,7 +141,7 @@ export const READY_MADE_IMPORTERS: readonly ReadyMadeImporter[] = [
  * Adds the ready-made importers that are missing (by slug). Idempotent: run at every start; one an
  * administrator deleted stays deleted.
  */
-export async function seedReadyMadeImporters(db: Kysely<any>): Promise<number> {
+export async function seedReadyMadeImporters(db: Kysely<DB>): Promise<number> {
   let added = 0;
   await db.transaction().execute(async (trx) => {
     const known = new Set(

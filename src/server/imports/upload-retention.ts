@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import { storedJson } from '../db/dynamic-tables.js';
+import type { DB } from '../db/schema.generated.js';
 import type { FileStore } from '../files/file-store.js';
 import { IMPORT_FILES_PREFIX, importFileKey, type StoredFile } from './import-files.js';
 
@@ -17,7 +19,7 @@ export type KeptFile = StoredFile & { removed_at?: string };
  * names (an upload whose import was deleted, a process stopped mid-upload). Returns how many files it removed.
  */
 export async function removeExpiredUploads(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   files: FileStore,
   days: number,
   now: Date = new Date(),
@@ -31,7 +33,7 @@ export async function removeExpiredUploads(
     .where('status', 'in', ['complete', 'failed'])
     .execute();
   for (const row of done) {
-    const stored = (row.files ?? []) as KeptFile[];
+    const stored = storedJson<KeptFile[] | null>(row.files) ?? [];
     if (stored.every((file) => file.removed_at)) continue;
     for (const file of stored) if (!file.removed_at) await files.remove(importFileKey(file));
     removed += stored.filter((file) => !file.removed_at).length;
@@ -48,7 +50,9 @@ export async function removeExpiredUploads(
     .select('files')
     .where('status', 'in', ['pending', 'processing'])
     .execute();
-  const inUse = new Set(waiting.flatMap((row) => ((row.files ?? []) as StoredFile[]).map(importFileKey)));
+  const inUse = new Set(
+    waiting.flatMap((row) => (storedJson<StoredFile[] | null>(row.files) ?? []).map(importFileKey)),
+  );
   const expired: string[] = [];
   for await (const object of files.list(IMPORT_FILES_PREFIX)) {
     if (!inUse.has(object.key) && object.modifiedAt < cutoff) expired.push(object.key);

@@ -60,19 +60,30 @@ export async function enqueueUnlessPending(db: Kysely<DB>, type: string): Promis
  * Works on PGlite and PostgreSQL alike.
  */
 export async function claimJob(db: Kysely<DB>, workerId: string, types: readonly string[]): Promise<Job | null> {
-  if (types.length === 0) return null;
+  return (await claimJobs(db, workerId, types, 1))[0] ?? null;
+}
+
+/** Claims up to `limit` due jobs of these types at once, oldest first (as claimJob). */
+export async function claimJobs(
+  db: Kysely<DB>,
+  workerId: string,
+  types: readonly string[],
+  limit: number,
+): Promise<Job[]> {
+  if (types.length === 0) return [];
   const result = await sql<Job>`
     update jobs set status = 'running', locked_by = ${workerId}, locked_at = now(), attempts = attempts + 1, updated_at = now()
-    where id = (
+    where id in (
       select id from jobs
       where status = 'queued' and run_at <= now() and type in (${sql.join([...types])})
       order by run_at, id
       for update skip locked
-      limit 1
+      limit ${limit}
     )
     returning *`.execute(db);
-  const job = result.rows[0];
-  return job ? { ...job, id: Number(job.id) } : null;
+  return result.rows
+    .map((job) => ({ ...job, id: Number(job.id) }))
+    .sort((a, b) => +new Date(a.run_at) - +new Date(b.run_at) || a.id - b.id);
 }
 
 /** The worker is still on it: refreshes `locked_at` (a job whose heartbeat stops is taken over later). */

@@ -3,6 +3,7 @@ import { isConnectionLost } from '../db/connection-errors.js';
 import type { DB } from '../db/schema.generated.js';
 import {
   claimJob,
+  claimJobs,
   enqueueJob,
   enqueueUnlessPending,
   failJob,
@@ -65,6 +66,11 @@ export function jobCutOff(error: unknown): boolean {
 export type JobHandler = (payload: any, ctx: JobContext) => Promise<void>;
 
 export interface JobHandlerOptions {
+  /**
+   * Up to this many due jobs of the type are claimed at once and run side by side (webhook messages: the handler
+   * limits what must be limited, such as messages in flight to one receiver). Default 1.
+   */
+  together?: number;
   /** Called when the job is failed for good without its handler saying so (it stopped on every attempt): mark what it works on failed, with `reason`. */
   giveUp?(payload: any, reason: string): Promise<void>;
 }
@@ -246,11 +252,24 @@ export class JobWorker {
     if (requeued) this.options.log?.info({ requeued }, 'Requeued jobs abandoned by another process');
   }
 
-  /** Claims and runs one job; false when none was due. */
+  /**
+   * Claims and runs one job (with, for a type run `together`, the other jobs of its type due, side by side); false
+   * when none was due.
+   */
   async runOne(): Promise<boolean> {
     const { db } = this.options;
     const job = await claimJob(db, this.workerId, [...this.handlers.keys()]);
     if (!job) return false;
+    const together = this.handlerOptions.get(job.type)?.together ?? 1;
+    if (together <= 1) return this.runClaimed(job);
+    const more = await claimJobs(db, this.workerId, [job.type], together - 1);
+    const ran = await Promise.all([job, ...more].map((claimed) => this.runClaimed(claimed)));
+    return ran.every(Boolean);
+  }
+
+  /** Runs a claimed job; false when it was interrupted (given back to the queue as it was). */
+  private async runClaimed(job: Job): Promise<boolean> {
+    const { db } = this.options;
     const handler = this.handlers.get(job.type)!;
     if (job.attempts > job.max_attempts) {
       // Requeued after its process stopped on each attempt: give it up rather than loop for ever.

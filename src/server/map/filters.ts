@@ -1,7 +1,10 @@
 import { type RawBuilder, sql } from 'kysely';
 import { CATEGORY_PERMISSIONS } from '../../common/permissions.js';
+import { compileFilter, type FilterScope } from '../filters/compile-filter.js';
+import { fromListFilters } from '../filters/filter-tree.js';
 import { ValidationError } from '../http/errors.js';
-import { escapeLike, filterCondition, parseListQuery, resolveField } from '../records/list-query.js';
+import { withChoiceKeys } from '../records/choice-keys.js';
+import { escapeLike, parseListQuery, resolveField } from '../records/list-query.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 
 /**
@@ -42,6 +45,26 @@ const SPECIAL = new Set([
 ]);
 const SEARCH_COLUMNS = ['name', 'street', 'city', 'postal_code'];
 
+/** The site fields each of the map's own filters reads: a role hiding one of them may not use the filter. */
+const SPECIAL_READS: Readonly<Record<string, readonly string[]>> = {
+  category: ['type'],
+  trade_id: ['trade_ids'],
+  region_id: ['region_ids'],
+  contractor_id: ['contractors', 'general_contractor_id'],
+  contractor_type: ['contractors', 'general_contractor_id'],
+};
+
+/** The map's own filters a person may not use: those reading a site field their role hides (`hiddenSite`). */
+export function refusedSpecialFilters(hiddenSite: ReadonlySet<string>, contractorTypeHidden: boolean): Set<string> {
+  const refused = new Set(
+    Object.entries(SPECIAL_READS)
+      .filter(([, fields]) => fields.some((field) => hiddenSite.has(field)))
+      .map(([filter]) => filter),
+  );
+  if (contractorTypeHidden) refused.add('contractor_type');
+  return refused;
+}
+
 const asList = (value: unknown): unknown[] =>
   (Array.isArray(value) ? value : String(value).split(',')).filter((v) => v !== '' && v !== null && v !== undefined);
 
@@ -54,11 +77,16 @@ function ids(field: string, value: unknown): number[] {
   return [...new Set(list)].sort((a, b) => a - b);
 }
 
-/** Reads the filters from the query string; unknown fields are refused (422) exactly as lists refuse them. */
+/**
+ * Reads the filters from the query string; unknown fields are refused (422) exactly as lists refuse them. `fields`:
+ * the site fields the person may see; `refused`: the map's own filters reading a field their role hides
+ * (`refusedSpecialFilters`), refused likewise.
+ */
 export function parseMapFilters(
   raw: Record<string, unknown>,
   def: ResourceDefinition,
   fields: Record<string, FieldSpec>,
+  refused: ReadonlySet<string> = new Set(),
 ): MapFilters {
   const { filters: parsed, search } = parseListQuery(
     {
@@ -78,6 +106,8 @@ export function parseMapFilters(
           [`filter.${field}`]: [`The ${field.replace(/_/g, ' ')} filter takes a value or a list of values.`],
         });
       const name = field.replace(/_ids$/, '_id');
+      if (refused.has(name))
+        throw new ValidationError({ [`filter.${field}`]: [`You may not filter by ${name.replace(/_/g, ' ')}.`] });
       if (name === 'category') {
         const allowed = CATEGORY_PERMISSIONS.site;
         const list = [...new Set(asList(value).map(String))].sort();
@@ -113,16 +143,25 @@ export function canonicalFilters(filters: MapFilters): string {
 }
 
 /**
- * SQL conditions on the sites alias `t` for the filters. Filters that look at contractors only see the
+ * SQL conditions on the sites alias `t` for the filters: a site field's filter through the one filter compiler (as the
+ * list's `filter[field]=value`), the map's own filters here. Filters that look at contractors only see the
  * contractors the person may read (`readableContractor`, the access policy's rule on the contractors alias `c`), so a
  * filter cannot reveal which sites have a contractor hidden from them.
  */
-export function siteFilterConditions(
+export async function siteFilterConditions(
   filters: MapFilters,
-  fields: Record<string, FieldSpec>,
+  scope: FilterScope,
   readableContractor: RawBuilder<boolean> = sql<boolean>`true`,
-): RawBuilder<boolean>[] {
+): Promise<RawBuilder<boolean>[]> {
   const out: RawBuilder<boolean>[] = [];
+  const ofFields = filters.filters.filter((filter) => !SPECIAL.has(filter.field));
+  if (ofFields.length)
+    out.push(
+      await compileFilter(fromListFilters(await withChoiceKeys(scope.db, ofFields as any, scope.fields)), {
+        ...scope,
+        errorKey: 'filter',
+      }),
+    );
   for (const filter of filters.filters) {
     const list = filter.value as any[];
     switch (filter.field) {
@@ -153,27 +192,32 @@ export function siteFilterConditions(
             and (c.id = t.general_contractor_id or c.id in (select sc.contractor_id from site_contractors sc where sc.site_id = t.id))
         )`);
         break;
-      default:
-        out.push(filterCondition(filter as any, resolveField(filter.field, fields, 'filter')) as RawBuilder<boolean>);
     }
   }
-  if (filters.search) {
-    const pattern = `%${escapeLike(filters.search)}%`;
-    out.push(
-      sql<boolean>`(${sql.join(
-        SEARCH_COLUMNS.map((c) => sql`${sql.ref(`t.${c}`)} ilike ${pattern}`),
-        sql` or `,
-      )})`,
-    );
-  }
+  if (filters.search)
+    out.push(searchCondition(filters.search, new Set(SEARCH_COLUMNS.filter((c) => !scope.fields[c]))));
   return out;
+}
+
+/** The search text in the name or address columns the person may see (none: the search is not applied, as lists do). */
+function searchCondition(search: string, hidden: ReadonlySet<string>): RawBuilder<boolean> {
+  const columns = SEARCH_COLUMNS.filter((c) => !hidden.has(c));
+  if (!columns.length) return sql<boolean>`true`;
+  const pattern = `%${escapeLike(search)}%`;
+  return sql<boolean>`(${sql.join(
+    columns.map((c) => sql`${sql.ref(`t.${c}`)} ilike ${pattern}`),
+    sql` or `,
+  )})`;
 }
 
 /**
  * The contractors layer follows the filters that make sense for a contractor: contractor type, trade
  * (contractor_trades) and contractor id; the search text matches the contractor's name or address.
  */
-export function contractorFilterConditions(filters: MapFilters): RawBuilder<boolean>[] {
+export function contractorFilterConditions(
+  filters: MapFilters,
+  hidden: ReadonlySet<string> = new Set(),
+): RawBuilder<boolean>[] {
   const out: RawBuilder<boolean>[] = [];
   for (const filter of filters.filters) {
     const list = filter.value as any[];
@@ -184,14 +228,6 @@ export function contractorFilterConditions(filters: MapFilters): RawBuilder<bool
       );
     if (filter.field === 'contractor_id') out.push(sql<boolean>`t.id in (${sql.join(list)})`);
   }
-  if (filters.search) {
-    const pattern = `%${escapeLike(filters.search)}%`;
-    out.push(
-      sql<boolean>`(${sql.join(
-        SEARCH_COLUMNS.map((c) => sql`${sql.ref(`t.${c}`)} ilike ${pattern}`),
-        sql` or `,
-      )})`,
-    );
-  }
+  if (filters.search) out.push(searchCondition(filters.search, hidden));
   return out;
 }

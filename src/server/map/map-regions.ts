@@ -95,7 +95,7 @@ export class MapRegions {
     const measure = parseMeasure(query.measure) ?? 'sites';
     // `q` searches regions here; every other filter applies to the sites counted.
     const { q: _q, search: _search, ...siteQuery } = query;
-    const measures = await this.service.regionMeasures(user, await this.service.filters(siteQuery));
+    const measures = await this.service.regionMeasures(user, await this.service.filters(user, siteQuery));
     const maxSites = rows.reduce((m, r) => Math.max(m, measures.get(r.id)?.sites ?? 0), 0);
     return rows.map((r) => {
       const m = measures.get(r.id);

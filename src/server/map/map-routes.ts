@@ -47,7 +47,7 @@ export function registerMapRoutes(fastify: FastifyInstance, ctx: AppContext, ser
       const user = await access(request.user);
       const viewport = parseViewport(request.query, { zoomRequired: true });
       const layers = parseLayers(request.query.layers);
-      return service.markers(user, viewport, layers, await service.filters(request.query));
+      return service.markers(user, viewport, layers, await service.filters(user, request.query));
     },
   );
 
@@ -158,12 +158,20 @@ export function registerMapRoutes(fastify: FastifyInstance, ctx: AppContext, ser
     },
   );
 
-  /** GET /api/map/points?type=&bbox=&zoom=: a record type's points in view, clustered, as the person may read them. */
+  /**
+   * GET /api/map/points?type=&bbox=&zoom=[&by=][&filters=][&view=][&filter[...]=]: a record type's points in view,
+   * clustered, as the person may read them, over what its list finds with the same filters (a list's map layout).
+   */
   app.get(
     '/api/map/points',
     {
       schema: {
-        querystring: mapQuery.extend({ type: z.string().max(100).describe('The record type (inspection).') }),
+        querystring: mapQuery.extend({
+          type: z.string().max(100).describe('The record type (inspection).'),
+          by: z.string().max(100).optional().describe("The geo-point field drawn (the type's first)."),
+          filters: z.string().optional().describe('The list\'s view filters (docs/api.md "View filters").'),
+          view: z.string().optional().describe('A saved view whose filters apply.'),
+        }),
         response: { 200: z.object({ data: z.array(rowWith({})), meta: rowWith({}) }) },
       },
       config: mapRead,
@@ -171,7 +179,7 @@ export function registerMapRoutes(fastify: FastifyInstance, ctx: AppContext, ser
     async (request) => {
       const user = await access(request.user);
       const viewport = parseViewport(request.query, { zoomRequired: true });
-      return recordPoints(ctx, user, request.query.type, viewport);
+      return recordPoints(ctx, user, request.query.type, viewport, request.query, request.query.by);
     },
   );
 

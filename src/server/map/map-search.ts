@@ -16,54 +16,69 @@ import type { MapService } from './map-service.js';
 export async function searchMap(ctx: AppContext, service: MapService, regions: MapRegions, user: AuthUser, q: string) {
   const like = `%${escapeLike(q)}%`;
   const data: Array<Record<string, unknown>> = [];
-  if (service.canReadSites(user)) {
+  if (await service.drawable(user, 'sites')) {
     const def = sitesDefinition(ctx);
-    const sites = await (await ctx.records.visibleRows(ctx.db, def, user))
-      .select(['t.id', 't.name', 't.street', 't.city', 't.state', 't.postal_code', 't.latitude', 't.longitude'])
-      .where('t.latitude', 'is not', null)
-      .where((eb) =>
-        eb.or([
-          eb('t.name', 'ilike', like),
-          eb(
-            sql`coalesce(t.street, '') || ' ' || coalesce(t.city, '') || ' ' || coalesce(t.postal_code, '')`,
-            'ilike',
-            like,
-          ),
-        ]),
-      )
-      .orderBy(sql`t.name ilike ${escapeLike(q) + '%'}`, 'desc')
-      .orderBy('t.name')
-      .limit(8)
-      .execute();
+    // Only the name and address fields the person's role shows are searched and shown.
+    const shown = await service.siteFields(user);
+    const address = ['street', 'city', 'postal_code'].filter((c) => shown[c]);
+    const matched = [
+      ...(shown.name ? [sql`t.name`] : []),
+      ...(address.length
+        ? [
+            sql`${sql.join(
+              address.map((c) => sql`coalesce(${sql.ref(`t.${c}`)}, '')`),
+              sql` || ' ' || `,
+            )}`,
+          ]
+        : []),
+    ];
+    const sites = matched.length
+      ? await (await ctx.records.visibleRows(ctx.db, def, user))
+          .select(['t.id', 't.name', 't.street', 't.city', 't.state', 't.postal_code', 't.latitude', 't.longitude'])
+          .where('t.latitude', 'is not', null)
+          .where((eb) => eb.or(matched.map((column) => eb(column, 'ilike', like))))
+          .orderBy(shown.name ? sql`t.name ilike ${escapeLike(q) + '%'}` : sql`t.id`, 'desc')
+          .orderBy(shown.name ? 't.name' : 't.id')
+          .limit(8)
+          .execute()
+      : [];
     for (const s of sites as any[]) {
       data.push({
         kind: 'site',
         id: s.id,
-        label: s.name,
-        detail: [s.street, s.city, s.state, s.postal_code].filter(Boolean).join(', '),
+        label: shown.name ? s.name : '',
+        detail: ['street', 'city', 'state', 'postal_code']
+          .filter((c) => shown[c])
+          .map((c) => s[c])
+          .filter(Boolean)
+          .join(', '),
         lat: s.latitude,
         lng: s.longitude,
       });
     }
-    const places = await (await ctx.records.visibleRows(ctx.db, def, user))
-      .select([
-        sql<string>`case when t.postal_code ilike ${escapeLike(q) + '%'} then t.postal_code else t.city || coalesce(', ' || t.state, '') end`.as(
-          'label',
-        ),
-        sql<number>`count(*)`.as('count'),
-        sql<number>`min(t.latitude)`.as('south'),
-        sql<number>`max(t.latitude)`.as('north'),
-        sql<number>`min(t.longitude)`.as('west'),
-        sql<number>`max(t.longitude)`.as('east'),
-      ])
-      .where('t.latitude', 'is not', null)
-      .where((eb) =>
-        eb.or([eb('t.city', 'ilike', `${escapeLike(q)}%`), eb('t.postal_code', 'ilike', `${escapeLike(q)}%`)]),
-      )
-      .groupBy(sql`1`)
-      .orderBy(sql`count(*)`, 'desc')
-      .limit(5)
-      .execute();
+    const placeBy = ['city', 'postal_code'].filter((c) => shown[c]);
+    const place = shown.postal_code
+      ? shown.city
+        ? sql<string>`case when t.postal_code ilike ${escapeLike(q) + '%'} then t.postal_code else t.city || coalesce(', ' || ${shown.state ? sql`t.state` : sql`null`}, '') end`
+        : sql<string>`t.postal_code`
+      : sql<string>`t.city || coalesce(', ' || ${shown.state ? sql`t.state` : sql`null`}, '')`;
+    const places = placeBy.length
+      ? await (await ctx.records.visibleRows(ctx.db, def, user))
+          .select([
+            place.as('label'),
+            sql<number>`count(*)`.as('count'),
+            sql<number>`min(t.latitude)`.as('south'),
+            sql<number>`max(t.latitude)`.as('north'),
+            sql<number>`min(t.longitude)`.as('west'),
+            sql<number>`max(t.longitude)`.as('east'),
+          ])
+          .where('t.latitude', 'is not', null)
+          .where((eb) => eb.or(placeBy.map((c) => eb(`t.${c}`, 'ilike', `${escapeLike(q)}%`))))
+          .groupBy(sql`1`)
+          .orderBy(sql`count(*)`, 'desc')
+          .limit(5)
+          .execute()
+      : [];
     for (const p of places as any[]) {
       if (!p.label) continue;
       data.push({
@@ -116,7 +131,7 @@ export async function filterOptions(ctx: AppContext, service: MapService, user: 
     named('building_types'),
     named('trades'),
   ]);
-  const fields = await service.siteFields();
+  const fields = await service.siteFields(user);
   const dropdowns = Object.entries(fields)
     .filter(
       ([name, spec]) =>
@@ -134,24 +149,25 @@ export async function filterOptions(ctx: AppContext, service: MapService, user: 
   const dates = Object.entries(dateFields)
     .filter(([, spec]) => spec.kind === 'date' || spec.kind === 'datetime')
     .map(([name, spec]) => ({ field: name, label: spec.label ?? name.replace(/_/g, ' ') }));
-  const visibleType = (slug: string) => allowed === 'all' || allowed.includes(slug);
+  // A site type the role hides offers no type or category filter (the map refuses them).
+  const visibleType = (slug: string) => Boolean(fields.type) && (allowed === 'all' || allowed.includes(slug));
   const contractorCategories = ctx.records.access.categories(user, contractorsDefinition(ctx));
-  // The contractor type's choices and labels as its schema names them.
-  const contractorType = (await ctx.records.fields(contractorsDefinition(ctx))).type;
+  // The contractor type's choices and labels as its schema names them (none when the role hides it).
+  const contractorType = (await ctx.records.visibleFields(user, contractorsDefinition(ctx))).type;
   return {
     site_types: siteTypes
       .filter((t: any) => visibleType(t.slug))
       .map((t: any) => ({ id: t.slug, name: t.name, color: t.color ?? null })),
     categories: CATEGORY_PERMISSIONS.site.filter(visibleType),
-    statuses,
-    phases,
-    building_types: buildingTypes,
-    trades,
+    statuses: fields.site_status_id ? statuses : [],
+    phases: fields.site_phase_id ? phases : [],
+    building_types: fields.building_type_id ? buildingTypes : [],
+    trades: fields.trade_ids ? trades : [],
     contractor_types: (contractorType?.options ?? [])
       .filter((id) => contractorCategories === 'all' || contractorCategories.includes(id))
       .map((id) => ({ id, name: contractorType?.choiceLabels?.[id] ?? id })),
     dropdowns,
     dates,
-    layers: { sites: service.canReadSites(user), contractors: service.canReadContractors(user) },
+    layers: { sites: await service.drawable(user, 'sites'), contractors: await service.drawable(user, 'contractors') },
   };
 }

@@ -11,6 +11,7 @@ import {
   contractorFilterConditions,
   type MapFilters,
   parseMapFilters,
+  refusedSpecialFilters,
   siteFilterConditions,
 } from './filters.js';
 import { buildMarkerIndex, type MarkerIndex, queryMarkerIndex } from './marker-index.js';
@@ -140,13 +141,37 @@ export class MapService {
     return canOnEntity(user, contractorsDefinition(this.ctx).permission ?? 'contractor', 'read');
   }
 
-  async siteFields(): Promise<Record<string, FieldSpec>> {
-    return this.ctx.records.fields(sitesDefinition(this.ctx));
+  /** The site fields the person may see (their role's field rules): the map filters, searches and shows only these. */
+  siteFields(user: AuthUser): Promise<Record<string, FieldSpec>> {
+    return this.ctx.records.visibleFields(user, sitesDefinition(this.ctx));
   }
 
-  /** The map's filters from query parameters, checked against the site fields (custom fields included). */
-  async filters(query: Record<string, unknown>): Promise<MapFilters> {
-    return parseMapFilters(query, sitesDefinition(this.ctx), await this.siteFields());
+  /** The fields of a layer's records the person's role hides. */
+  async hiddenFields(user: AuthUser, layer: 'sites' | 'contractors'): Promise<ReadonlySet<string>> {
+    const def = layer === 'sites' ? sitesDefinition(this.ctx) : contractorsDefinition(this.ctx);
+    return (await this.ctx.records.access.mask(user, def)).hidden;
+  }
+
+  /**
+   * May the person see the layer's records on a map: read them, and see where they are (a role hiding a record's
+   * latitude or longitude would learn it from its marker).
+   */
+  async drawable(user: AuthUser, layer: 'sites' | 'contractors'): Promise<boolean> {
+    if (!(layer === 'sites' ? this.canReadSites(user) : this.canReadContractors(user))) return false;
+    const hidden = await this.hiddenFields(user, layer);
+    return !hidden.has('latitude') && !hidden.has('longitude');
+  }
+
+  /**
+   * The map's filters from query parameters, checked against the site fields the person may see (custom fields
+   * included): a hidden field, or the category of a hidden site type, is refused (422) as the list refuses it.
+   */
+  async filters(user: AuthUser, query: Record<string, unknown>): Promise<MapFilters> {
+    const refused = refusedSpecialFilters(
+      await this.hiddenFields(user, 'sites'),
+      (await this.hiddenFields(user, 'contractors')).has('type'),
+    );
+    return parseMapFilters(query, sitesDefinition(this.ctx), await this.siteFields(user), refused);
   }
 
   // ---- markers --------------------------------------------------------------------------------------------
@@ -159,8 +184,7 @@ export class MapService {
     let countsByType: Record<string, number> = {};
     let bounds: [number, number, number, number] | null = null;
     for (const layer of layers) {
-      const readable = layer === 'sites' ? this.canReadSites(user) : this.canReadContractors(user);
-      if (!readable) {
+      if (!(await this.drawable(user, layer))) {
         total[layer] = 0;
         inView[layer] = 0;
         continue;
@@ -223,7 +247,9 @@ export class MapService {
       layer === 'sites'
         ? `${await this.scopeOf(user, 'sites')}|${await this.scopeOf(user, 'contractors')}`
         : await this.scopeOf(user, 'contractors');
-    const key = `${layer}|${scope}|${canonicalFilters(filters)}`;
+    // The fields the role hides are blank in the index: two roles reading the same rows may not share it.
+    const hidden = [...(await this.hiddenFields(user, layer))].sort().join(',');
+    const key = `${layer}|${scope}|hidden:${hidden}|${canonicalFilters(filters)}`;
     const cached = this.indexes.get(key);
     if (
       cached &&
@@ -261,22 +287,28 @@ export class MapService {
   ) {
     if (layer === 'sites') {
       const def = sitesDefinition(this.ctx);
-      const fields = await this.siteFields();
+      const fields = await this.siteFields(user);
       return buildMarkerIndex(
         'sites',
         await this.ctx.records.visibleRows(this.ctx.db, def, user),
-        siteFilterConditions(filters, fields, await this.readableContractor(user)),
+        await siteFilterConditions(
+          filters,
+          this.ctx.records.filterScope(user, fields),
+          await this.readableContractor(user),
+        ),
         key,
         generation,
+        await this.hiddenFields(user, 'sites'),
       );
     }
     const def = contractorsDefinition(this.ctx);
     return buildMarkerIndex(
       'contractors',
       await this.ctx.records.visibleRows(this.ctx.db, def, user),
-      contractorFilterConditions(filters),
+      contractorFilterConditions(filters, await this.hiddenFields(user, 'contractors')),
       key,
       generation,
+      await this.hiddenFields(user, 'contractors'),
     );
   }
 
@@ -302,27 +334,35 @@ export class MapService {
   /** Per region: sites the person may read that match the filters, and how many are union and non-union. */
   async regionMeasures(user: AuthUser, filters: MapFilters): Promise<Map<number, RegionMeasure>> {
     const generation = await this.currentGeneration();
-    const key = `${await this.scopeOf(user, 'sites')}|${await this.scopeOf(user, 'contractors')}|${canonicalFilters(filters)}`;
+    const hidden = await this.hiddenFields(user, 'sites');
+    const key = `${await this.scopeOf(user, 'sites')}|${await this.scopeOf(user, 'contractors')}|hidden:${[...hidden].sort().join(',')}|${canonicalFilters(filters)}`;
     const cached = this.measures.get(key);
     if (cached && cached.generation === generation && Date.now() - cached.at < INDEX_TTL_MS) return cached.value;
     const value = (async () => {
       const result = new Map<number, RegionMeasure>();
-      if (!this.canReadSites(user)) return result;
+      if (!(await this.drawable(user, 'sites'))) return result;
       const def = sitesDefinition(this.ctx);
-      const fields = await this.siteFields();
+      const fields = await this.siteFields(user);
       let query = (await this.ctx.records.visibleRows(this.ctx.db, def, user)).innerJoin(
         'site_regions as sr',
         'sr.site_id',
         't.id',
       );
-      for (const condition of siteFilterConditions(filters, fields, await this.readableContractor(user)))
+      for (const condition of await siteFilterConditions(
+        filters,
+        this.ctx.records.filterScope(user, fields),
+        await this.readableContractor(user),
+      ))
         query = query.where(condition);
+      // A role that hides the site type learns no union share from it (no known type: the share is unknown).
+      const ofType = (types: string[]) =>
+        hidden.has('type') ? sql<number>`0` : sql<number>`count(*) filter (where t.type in (${sql.join(types)}))`;
       const rows = await query
         .select([
           'sr.region_id as region_id',
           sql<number>`count(*)`.as('sites'),
-          sql<number>`count(*) filter (where t.type in (${sql.join(UNION_TYPES)}))`.as('union_sites'),
-          sql<number>`count(*) filter (where t.type in (${sql.join(NON_UNION_TYPES)}))`.as('non_union_sites'),
+          ofType(UNION_TYPES).as('union_sites'),
+          ofType(NON_UNION_TYPES).as('non_union_sites'),
         ])
         .groupBy('sr.region_id')
         .execute();

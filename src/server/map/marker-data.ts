@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { MarkerCard } from '../../common/map-types.js';
 import { canOnEntity } from '../../common/permissions.js';
 import { taskTypeLabel } from '../../common/task-types.js';
+import { masked } from '../access/policy.js';
 import { revisionVisibility } from '../activity/visibility.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
@@ -33,8 +34,11 @@ async function lastActivity(
     const base = notes
       ? await ctx.records.visibleRows(ctx.db, notes, user)
       : ctx.db.selectFrom('notes as t').where('t.deleted_at', 'is', null);
+    // A note's text the role hides is not shown: the card says only that there was a note.
+    const body =
+      notes && (await hiddenOf(ctx, user, notes)).has('body') ? sql<string>`'Note'` : sql<string>`left(t.body, 140)`;
     const note = await base
-      .select(['t.created_at as at', sql<string>`left(t.body, 140)`.as('summary')])
+      .select(['t.created_at as at', body.as('summary')])
       .where('t.notable_type', '=', type)
       .where('t.notable_id', '=', id)
       .orderBy('t.created_at', 'desc')
@@ -54,12 +58,14 @@ async function lastActivity(
       .orderBy(sql`coalesce(t.completed_at, t.created_at)`, 'desc')
       .limit(1)
       .executeTakeFirst();
-    if (task)
+    if (task) {
+      const title = tasks && (await hiddenOf(ctx, user, tasks)).has('title') ? '' : `: ${task.title}`;
       candidates.push({
         at: task.at,
         kind: 'task',
-        summary: `${taskTypeLabel(task.type)}: ${task.title}${task.completed_at ? ' (done)' : ''}`,
+        summary: `${taskTypeLabel(task.type)}${title}${task.completed_at ? ' (done)' : ''}`,
       });
+    }
   }
   const change = await ctx.db
     .selectFrom('revisions as r')
@@ -76,14 +82,25 @@ async function lastActivity(
   return first ? { at: new Date(first.at).toISOString(), kind: first.kind, summary: first.summary } : null;
 }
 
-/** The values of the record's current custom fields (a key left behind by a deleted field is not one). */
+/** The fields of `def` the person's role hides. */
+async function hiddenOf(ctx: AppContext, user: AuthUser, def: ResourceDefinition) {
+  return (await ctx.records.access.mask(user, def)).hidden;
+}
+
+/** The record as the person may see it: the fields their role hides taken out (the card shows them as missing). */
+async function maskedRow(ctx: AppContext, user: AuthUser, def: ResourceDefinition, row: Record<string, any>) {
+  return masked([row], await ctx.records.access.mask(user, def))[0];
+}
+
+/** The values of the record's current custom fields the person may see (a key left behind by a deleted field is not one). */
 async function customValues(
   ctx: AppContext,
+  user: AuthUser,
   def: ResourceDefinition,
   row: Record<string, any>,
 ): Promise<Record<string, unknown>> {
   const stored = (row.custom ?? {}) as Record<string, unknown>;
-  const fields = await ctx.records.fields(def);
+  const fields = await ctx.records.visibleFields(user, def);
   return Object.fromEntries(
     Object.entries(stored).filter(
       ([slug, value]) => fields[slug]?.storage === 'custom' && value !== null && value !== undefined,
@@ -115,11 +132,12 @@ export async function markerCard(
   const contractorDef = contractorsDefinition(ctx);
   if (kind === 'site') {
     ctx.records.authorize(user, siteDef, 'read');
-    const site = await (await ctx.records.visibleRows(ctx.db, siteDef, user))
+    const found = await (await ctx.records.visibleRows(ctx.db, siteDef, user))
       .selectAll('t')
       .where('t.id', '=', id)
       .executeTakeFirst();
-    if (!site) throw notFound(`No site has the id ${id}, or you may not read it.`);
+    if (!found) throw notFound(`No site has the id ${id}, or you may not read it.`);
+    const site = await maskedRow(ctx, user, siteDef, found);
     const [status, phase] = await Promise.all([
       site.site_status_id
         ? ctx.db
@@ -136,6 +154,7 @@ export async function markerCard(
             .executeTakeFirst()
         : null,
     ]);
+    const contractorHidden = await hiddenOf(ctx, user, contractorDef);
     const contractors: MarkerCard['contractors'] = mayRead(user, contractorDef)
       ? (
           await (
@@ -152,33 +171,34 @@ export async function markerCard(
             .execute()
         ).map((c: any) => ({
           id: c.id,
-          name: c.name,
-          type: c.type,
+          name: contractorHidden.has('name') ? '' : c.name,
+          type: contractorHidden.has('type') ? '' : c.type,
           role: c.id === site.general_contractor_id ? 'general' : 'trade',
         }))
       : [];
     return {
       kind: 'site',
       id: site.id,
-      name: site.name,
+      name: site.name ?? '',
       address: address(site),
-      lat: site.latitude,
-      lng: site.longitude,
-      type: site.type,
+      lat: site.latitude ?? null,
+      lng: site.longitude ?? null,
+      type: site.type ?? '',
       status: status ? { id: status.id, name: status.name, color: status.color ?? null } : null,
       phase: phase ? { id: phase.id, name: phase.name } : null,
       contractors,
-      custom: await customValues(ctx, siteDef, site),
+      custom: await customValues(ctx, user, siteDef, site),
       last_activity: await lastActivity(ctx, user, 'site', id),
       actions: actionsFor(siteDef.name, site.id),
     };
   }
   ctx.records.authorize(user, contractorDef, 'read');
-  const contractor = await (await ctx.records.visibleRows(ctx.db, contractorDef, user))
+  const found = await (await ctx.records.visibleRows(ctx.db, contractorDef, user))
     .selectAll('t')
     .where('t.id', '=', id)
     .executeTakeFirst();
-  if (!contractor) throw notFound(`No contractor has the id ${id}, or you may not read it.`);
+  if (!found) throw notFound(`No contractor has the id ${id}, or you may not read it.`);
+  const contractor = await maskedRow(ctx, user, contractorDef, found);
   let sitesCount = 0;
   if (mayRead(user, siteDef)) {
     const row = await (await ctx.records.visibleRows(ctx.db, siteDef, user))
@@ -195,16 +215,16 @@ export async function markerCard(
   return {
     kind: 'contractor',
     id: contractor.id,
-    name: contractor.name,
+    name: contractor.name ?? '',
     address: address(contractor),
-    lat: contractor.latitude,
-    lng: contractor.longitude,
-    type: contractor.type,
+    lat: contractor.latitude ?? null,
+    lng: contractor.longitude ?? null,
+    type: contractor.type ?? '',
     status: null,
     phase: null,
     contractors: [],
     sites_count: sitesCount,
-    custom: await customValues(ctx, contractorDef, contractor),
+    custom: await customValues(ctx, user, contractorDef, contractor),
     last_activity: await lastActivity(ctx, user, 'contractor', id),
     actions: actionsFor(contractorDef.name, contractor.id),
   };

@@ -34,7 +34,8 @@ const UNIT = '\u001f';
 
 /**
  * Loads the lean columns of every matching row as a few aggregated text values (one row crosses the wire,
- * several times faster than 100,000 rows on PGlite) and indexes them.
+ * several times faster than 100,000 rows on PGlite) and indexes them. A column the person's role hides (`hidden`:
+ * name, type, status) is read as blank, so its value never reaches their map.
  */
 export async function buildMarkerIndex(
   layer: 'sites' | 'contractors',
@@ -42,11 +43,15 @@ export async function buildMarkerIndex(
   conditions: RawBuilder<boolean>[],
   key: string,
   generation: number,
+  hidden: ReadonlySet<string> = new Set(),
 ): Promise<MarkerIndex> {
   const started = performance.now();
   let query = base.where('t.latitude', 'is not', null).where('t.longitude', 'is not', null);
   for (const condition of conditions) query = query.where(condition);
-  const status = layer === 'sites' ? sql`coalesce(t.site_status_id, 0)::text` : sql`'0'`;
+  const status =
+    layer === 'sites' && !hidden.has('site_status_id') ? sql`coalesce(t.site_status_id, 0)::text` : sql`'0'`;
+  const typeColumn = hidden.has('type') ? sql`''` : sql`t.type`;
+  const nameColumn = hidden.has('name') ? sql`''` : sql`replace(coalesce(t.name, ''), ${UNIT}, ' ')`;
   // One aggregate per column (every aggregate sees the rows in the same order): five long strings to split.
   const row = await query
     .select([
@@ -54,9 +59,9 @@ export async function buildMarkerIndex(
       sql<string | null>`string_agg(t.latitude::text, ',')`.as('lats'),
       sql<string | null>`string_agg(t.longitude::text, ',')`.as('lngs'),
       sql<string | null>`string_agg(${status}, ',')`.as('statuses'),
-      sql<string | null>`string_agg(t.type, ${UNIT})`.as('types'),
+      sql<string | null>`string_agg(${typeColumn}, ${UNIT})`.as('types'),
       // A name is people's text: the separator is taken out of it so one name can never shift the others.
-      sql<string | null>`string_agg(replace(coalesce(t.name, ''), ${UNIT}, ' '), ${UNIT})`.as('names'),
+      sql<string | null>`string_agg(${nameColumn}, ${UNIT})`.as('names'),
     ])
     .executeTakeFirst();
   const queried = performance.now();
@@ -92,7 +97,7 @@ export async function buildMarkerIndex(
     const type = typeText[i];
     types[kept] = type;
     names[kept] = nameText[i] ?? '';
-    countsByType[type] = (countsByType[type] ?? 0) + 1;
+    if (type) countsByType[type] = (countsByType[type] ?? 0) + 1;
     // All supercluster reads of an input point: its coordinates, and properties handed back in answers.
     points[kept] = { properties: kept, geometry: { coordinates: [lng, lat] } };
     kept++;

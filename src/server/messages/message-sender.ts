@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { MessageChannel } from '../../common/messages.js';
 import type { AppContext } from '../app-context.js';
 import type { JobContext } from '../jobs/worker.js';
-import { MESSAGES_JOB } from './message-service.js';
+import { hasProvider, MESSAGES_JOB, noProviderDetail } from './message-service.js';
 import { SmsRefused, sendSms } from './sms-provider.js';
 
 const CHANNELS: MessageChannel[] = ['sms', 'email'];
@@ -85,12 +85,9 @@ export class MessageSender {
       .where('address', '=', copy.address)
       .executeTakeFirst();
     if (optedOut) return this.mark(copy.id, { status: 'opted_out', detail: optedOut.reason });
+    if (!hasProvider(this.ctx.config, copy.channel))
+      return this.mark(copy.id, { status: 'not_sent', detail: noProviderDetail(copy.channel) });
     const sms = this.ctx.config.messages.sms;
-    if (copy.channel === 'sms' ? !sms : !this.ctx.config.mail.smtpUrl)
-      return this.mark(copy.id, {
-        status: 'not_sent',
-        detail: `Not sent: no ${copy.channel === 'sms' ? 'SMS provider (SMS_API_URL)' : 'mail server (SMTP_URL)'} is configured.`,
-      });
     try {
       if (copy.channel === 'sms') {
         const providerId = await sendSms(sms!, copy.address, copy.body);

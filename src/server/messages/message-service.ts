@@ -12,13 +12,23 @@ import { can } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { fill, placeholdersOf } from '../automations/templates.js';
+import type { Config } from '../config/config.js';
 import { isPersonType, type PersonType, personResource } from '../conversations/people.js';
+import { type PeopleQuery, peopleOfList, peopleQueryError } from '../conversations/people-list.js';
 import { fieldError, forbidden, notFound, ValidationError } from '../http/errors.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { isTimeZone, nextAllowed } from './quiet-hours.js';
 import { normaliseEmail, normalisePhone } from './sms-provider.js';
 
 export type { Message, MessageSend };
+
+/** Whether copies on `channel` can leave now: a provider is configured. */
+export const hasProvider = (config: Config, channel: MessageChannel) =>
+  channel === 'sms' ? config.messages.sms !== null : Boolean(config.mail.smtpUrl);
+
+/** Why a copy is kept as not sent. */
+export const noProviderDetail = (channel: MessageChannel) =>
+  `Not sent: no ${channel === 'sms' ? 'SMS provider (SMS_API_URL)' : 'mail server (SMTP_URL)'} is configured.`;
 
 export const MESSAGES_JOB = 'messages-send';
 /** The most people one message goes to at once (a list of a campaign's people, not a whole membership at a time). */
@@ -30,7 +40,7 @@ export const SMS_STOP_LINE = 'Reply STOP to opt out.';
 interface SendInput {
   channel: MessageChannel;
   person_type: PersonType;
-  query: { filter?: Record<string, unknown>; filters?: unknown; view?: unknown };
+  query: PeopleQuery;
   subject: string | null;
   body: string;
 }
@@ -52,17 +62,13 @@ export class MessageService {
       throw forbidden("You can't text or email people from a list. Ask an administrator.");
   }
 
-  /** Whether copies on `channel` can leave now (a provider is configured). */
-  providerFor(channel: MessageChannel): boolean {
-    return channel === 'sms' ? this.ctx.config.messages.sms !== null : Boolean(this.ctx.config.mail.smtpUrl);
-  }
-
   async create(user: AuthUser | null, input: unknown): Promise<MessageSend> {
     this.sender(user);
     const values = parseInput(input);
     const def = this.ctx.resources.get(personResource(values.person_type))!;
     this.ctx.records.authorize(user, def, 'read');
-    const fields = await this.ctx.records.readerFields(user, await this.ctx.records.fields(def));
+    // Merge fields are those the sender's role shows them.
+    const fields = await this.ctx.records.visibleFields(user, def);
     const unknown = placeholdersOf(`${values.subject ?? ''} ${values.body}`).filter((name) => !(name in fields));
     if (unknown.length)
       throw fieldError(
@@ -72,17 +78,7 @@ export class MessageService {
           .map((name) => `{{${name}}}`)
           .join(', ')}.`,
       );
-    const query: Record<string, unknown> = { filter: values.query.filter ?? {} };
-    if (values.query.filters !== undefined) query.filters = values.query.filters;
-    // A list opened through a saved view: the view's filters hold too (records/saved-view.ts).
-    if (values.query.view !== undefined) query.view = values.query.view;
-    const ids = await this.ctx.records.matchingIds(user, def, query, MAX_RECIPIENTS + 1);
-    if (ids.length === 0) throw fieldError('query', 'Nobody is on this list: its filters find no one you may read.');
-    if (ids.length > MAX_RECIPIENTS)
-      throw fieldError(
-        'query',
-        `This list finds more than ${MAX_RECIPIENTS.toLocaleString('en-US')} people; narrow its filters.`,
-      );
+    const { query } = await peopleOfList(this.ctx.records, user, def, values.query, MAX_RECIPIENTS);
     // Read as the sender reads them: a phone or email their field rules hide is no address to them.
     const { data: people } = await this.ctx.records.list(user, def, { ...query, per_page: '-1', sort: 'id' });
     const addressField = values.channel === 'sms' ? 'phone' : 'email';
@@ -103,7 +99,7 @@ export class MessageService {
       for (const row of rows) optedOut.add(row.address);
     }
     const now = new Date();
-    const provider = this.providerFor(values.channel);
+    const provider = hasProvider(this.ctx.config, values.channel);
     const { quietHours } = this.ctx.config.messages;
     const copies = people.map((person) => {
       const address = addressOf(person);
@@ -132,10 +128,7 @@ export class MessageService {
         subject: values.subject === null ? null : String(fill(values.subject, context) ?? ''),
         body,
         status,
-        detail:
-          status === 'not_sent'
-            ? `Not sent: no ${values.channel === 'sms' ? 'SMS provider (SMS_API_URL)' : 'mail server (SMTP_URL)'} is configured.`
-            : null,
+        detail: status === 'not_sent' ? noProviderDetail(values.channel) : null,
         send_after: status === 'queued' ? nextAllowed(now, zone, quietHours) : now,
       };
     });
@@ -192,7 +185,7 @@ export class MessageService {
   /** Copies kept as not sent (no provider then) queued again, now that one is configured. */
   async sendUnsent(user: AuthUser | null, id: number): Promise<number> {
     const send = await this.show(user, id);
-    if (!this.providerFor(send.channel))
+    if (!hasProvider(this.ctx.config, send.channel))
       throw fieldError(
         'channel',
         send.channel === 'sms'
@@ -384,8 +377,8 @@ function parseInput(input: unknown): SendInput {
   if (channel !== 'sms' && channel !== 'email') errors.channel = ['Choose a text or an email.'];
   if (!isPersonType(values.person_type)) errors.person_type = ['Choose contacts, recruits or members.'];
   const query = values.query ?? {};
-  if (typeof query !== 'object' || Array.isArray(query) || query === null)
-    errors.query = ["The list's query must be an object with its filter."];
+  const queryError = peopleQueryError(query);
+  if (queryError) errors.query = [queryError];
   const body = typeof values.body === 'string' ? values.body.trim() : '';
   const max = channel === 'sms' ? MAX_SMS_LENGTH - SMS_STOP_LINE.length - 1 : MAX_EMAIL_LENGTH;
   if (!body) errors.body = ['Write the message.'];

@@ -9,7 +9,7 @@ import { emptyHidden, withSetValues } from './form-logic-outcome.js';
 import type { RecordService } from './record-service.js';
 import { groupBy, insertRecordset, tableColumnTypes, updateRecordset, writePivotsBulk } from './recordset.js';
 import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
-import { changesOf, type Revision, writeRevisions } from './revisions.js';
+import { changesOf, type Revision } from './revisions.js';
 import { checkReferences, splitByStorage } from './storage.js';
 import { UniqueValues } from './unique-values.js';
 import { validateInput } from './validate.js';
@@ -333,6 +333,7 @@ async function writeBatch(
           action: 'imported',
           changes: changesOf({}, pending.values),
           importId: options.importId,
+          event: 'created',
         });
         undo.push({
           import_id: options.importId,
@@ -393,6 +394,7 @@ async function writeBatch(
           action: 'imported',
           changes: pending.changes!,
           importId: options.importId,
+          event: 'updated',
         });
         const before: Record<string, unknown> = {};
         for (const [field, [old]] of Object.entries(pending.changes!)) before[field] = old;
@@ -423,7 +425,7 @@ async function writeBatch(
   const landed = await phase('reach', () => refuseOutside(service, trx, user, def, creates, updates, outcomes));
   const kept = revisions.filter((revision) => !landed.has(revision.id));
   undo.splice(0, undo.length, ...undo.filter((entry) => !landed.has(entry.record_id as number)));
-  await phase('revisions', () => writeRevisions(trx, user, kept));
+  await phase('revisions', () => service.recordWrites(trx, user, kept));
   if (undo.length && (options.recordUndo ?? true)) {
     await phase('undo entries', () =>
       sql`insert into import_records (import_id, record_type, record_id, created, before)
@@ -596,7 +598,7 @@ async function undoEntries(
         });
     }
   }
-  await writeRevisions(trx, user, revisions);
+  await service.recordWrites(trx, user, revisions);
   return { deleted: created.length, restored: changed.length };
 }
 

@@ -136,6 +136,8 @@ export async function rewriteValues(
       id: change.id,
       action: 'updated',
       changes: { [home.slug]: [change.before, change.after ?? null] },
+      // The record type changed, not the record: no automation or webhook hears of it (as before the outbox).
+      event: null,
     }));
     await writeRevisions(trx, user, revisions);
   }

@@ -160,7 +160,17 @@ export interface PageEnd {
  */
 const listSignature = (query: ListQuery) =>
   createHash('sha1')
-    .update(JSON.stringify([query.sort, query.filters, query.where, query.search, query.trashed, query.perPage]))
+    .update(
+      JSON.stringify([
+        query.sort,
+        query.thenBy,
+        query.filters,
+        query.where,
+        query.search,
+        query.trashed,
+        query.perPage,
+      ]),
+    )
     .digest('base64url')
     .slice(0, 12);
 
@@ -379,14 +389,27 @@ export async function countMatches(
   base: SelectQueryBuilder<any, any, any>,
   estimate: boolean,
 ): Promise<{ total: number; estimated: boolean }> {
-  if (!estimate) {
-    const counted = await base.select(sql<number>`count(*)`.as('count')).executeTakeFirst();
-    return { total: Number(counted?.count ?? 0), estimated: false };
-  }
-  const limited = base.select(sql`1`.as('one')).limit(EXACT_TOTAL_UP_TO + 1);
-  const counted = await sql<{ count: number }>`select count(*) as count from (${limited}) m`.execute(db);
-  const exact = Number(counted.rows[0]?.count ?? 0);
-  if (exact <= EXACT_TOTAL_UP_TO) return { total: exact, estimated: false };
+  const counted = await sql<{ count: number }>`select ${countOf(base, estimate)} as count`.execute(db);
+  return totalFromCount(db, base, Number(counted.rows[0]?.count ?? 0), estimate);
+}
+
+/**
+ * The count of `countMatches` as a subquery, for a statement that asks it along with something else (a page): every
+ * row, or with `estimate` up to EXACT_TOTAL_UP_TO + 1. `totalFromCount` then makes the total of it.
+ */
+export function countOf(base: SelectQueryBuilder<any, any, any>, estimate: boolean): RawBuilder<number> {
+  if (!estimate) return sql<number>`(select count(*) from (${base.select(sql`1`.as('one'))}) m)`;
+  return sql<number>`(select count(*) from (${base.select(sql`1`.as('one')).limit(EXACT_TOTAL_UP_TO + 1)}) m)`;
+}
+
+/** The total of a count made by `countOf`: itself, or past EXACT_TOTAL_UP_TO (with `estimate`) the planner's estimate. */
+export async function totalFromCount(
+  db: Kysely<any>,
+  base: SelectQueryBuilder<any, any, any>,
+  counted: number,
+  estimate: boolean,
+): Promise<{ total: number; estimated: boolean }> {
+  if (!estimate || counted <= EXACT_TOTAL_UP_TO) return { total: counted, estimated: false };
   const compiled = base.select(sql`1`.as('one')).compile();
   const plan = await db.executeQuery<Record<string, unknown>>(
     CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]),
@@ -396,7 +419,7 @@ export async function countMatches(
     | Array<{ Plan?: { 'Plan Rows'?: number } }>
     | undefined;
   const rows = Number(parsed?.[0]?.Plan?.['Plan Rows'] ?? 0);
-  return { total: Math.max(exact, Math.round(rows)), estimated: true };
+  return { total: Math.max(counted, Math.round(rows)), estimated: true };
 }
 
 /**

@@ -32,10 +32,12 @@ import {
 import { emptyHidden, type FormLogicOutcome, NO_FORM_LOGIC, withSetValues } from './form-logic-outcome.js';
 import { type Claim, claim, type FirstAnswer, firstAnswer, keep, type RequestKey } from './idempotency.js';
 import type { KeptNames } from './kept-names.js';
+import { type KeptRollupRef, keepRollups } from './kept-rollups.js';
 import { groupRows, summableFields, totalOf } from './list-groups.js';
 import {
   cursorStart,
   escapeLike,
+  fieldExpression,
   ONE_PASS_MATCHES,
   pageCursor,
   parseListQuery,
@@ -48,7 +50,7 @@ import {
 } from './list-query.js';
 import { nameLinks } from './representation.js';
 import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
-import { changesOf, type RevisionAction, writeRevisions } from './revisions.js';
+import { changesOf, type Revision, type RevisionAction, writeRevisions } from './revisions.js';
 import { readSortedPage } from './sorted-page.js';
 import { checkReferences, splitByStorage, writePivots } from './storage.js';
 import { UniqueValues, uniqueViolation } from './unique-values.js';
@@ -143,6 +145,8 @@ export interface RecordServiceParts {
   access: (records: RecordService) => AccessPolicy;
   /** The organization's time zone (`TIME_ZONE`, UTC when not given). */
   timeZone?: string;
+  /** The rollups whose values records keep (records/kept-rollups.ts), from the schemas as `db` reads them. */
+  keptRollups?: (db: Kysely<any>) => Promise<readonly KeptRollupRef[]>;
 }
 
 /**
@@ -165,6 +169,7 @@ export class RecordService {
   timeZone: string;
   /** The moment relative date filters (`this_month`) are read at (a test may set its own clock). */
   now: () => Date = () => new Date();
+  readonly keptRollups: NonNullable<RecordServiceParts['keptRollups']>;
 
   constructor(parts: RecordServiceParts) {
     this.db = parts.db;
@@ -176,6 +181,7 @@ export class RecordService {
     this.logError = parts.logError ?? ((error, message) => console.error(message, error));
     this.access = parts.access(this);
     this.timeZone = parts.timeZone ?? 'UTC';
+    this.keptRollups = parts.keptRollups ?? (async () => []);
   }
 
   // ---- permissions --------------------------------------------------------------------------------------
@@ -194,6 +200,15 @@ export class RecordService {
     // The custom fields, and the built-in ones with the rules an administrator set on them (schema-backed.ts).
     const custom = await def.customFields(db);
     return { ...def.fields, ...custom };
+  }
+
+  /**
+   * The fields of `def` this person may see (their role's field rules: a hidden field is not there for them), as they
+   * read them (`readerFields`). Every path that filters, searches or shows a type's fields outside a list asks this.
+   */
+  async visibleFields(user: AuthUser | null, def: ResourceDefinition): Promise<Record<string, FieldSpec>> {
+    const { hidden } = await this.access.mask(user, def);
+    return this.readerFields(user, withoutHidden(await this.fields(def), hidden));
   }
 
   /**
@@ -219,9 +234,9 @@ export class RecordService {
    * What the filter compiler needs for this person and record type: the related records they may read
    * (`contractor.type`), the moment and the time zone relative dates are read in.
    */
-  filterScope(user: AuthUser | null, fields: Record<string, FieldSpec>): FilterScope {
+  filterScope(user: AuthUser | null, fields: Record<string, FieldSpec>, db: Kysely<any> = this.db): FilterScope {
     return {
-      db: this.db,
+      db,
       fields,
       userId: user?.id ?? null,
       now: this.now(),
@@ -233,8 +248,8 @@ export class RecordService {
         // The related records the person may read, by the fields they may see.
         const { hidden } = await this.access.mask(user, target);
         return {
-          fields: withoutHidden(await this.fields(target), hidden),
-          rows: await this.visibleRows(this.db, target, user),
+          fields: withoutHidden(await this.fields(target, db), hidden),
+          rows: await this.visibleRows(db, target, user),
         };
       },
     };
@@ -242,9 +257,16 @@ export class RecordService {
 
   /**
    * The fields as this person reads them: a value computed over another type's rows (a rollup: FieldSpec
-   * `computedOver`) reads only the rows they may read (the access policy), and none of a type they may not read.
+   * `computedOver`) reads only the rows they may read (the access policy), and none of a type they may not read. A
+   * kept rollup (FieldSpec `kept`) counts every live row: it is read from the record by whoever reads every row of
+   * the related type (`readsAlike`), and worked out over their own rows for anyone else. `live`: worked out all the
+   * same (what the record service keeps).
    */
-  async readerFields(user: AuthUser | null, fields: Record<string, FieldSpec>): Promise<Record<string, FieldSpec>> {
+  async readerFields(
+    user: AuthUser | null,
+    fields: Record<string, FieldSpec>,
+    { db = this.db, live = false }: { db?: Kysely<any>; live?: boolean } = {},
+  ): Promise<Record<string, FieldSpec>> {
     const over = Object.entries(fields).filter(([, spec]) => spec.computedOver && spec.readsRows);
     if (!over.length) return fields;
     const bound = { ...fields };
@@ -252,11 +274,17 @@ export class RecordService {
       const target = this.targetOf(spec.readsRows!);
       if (!target) continue;
       const readable = !user || canOnEntity(user, target.permission ?? target.type, 'read');
-      let visible = await this.visibleRows(this.db, target, user);
+      // The kept value counts every live row: theirs when no row rule narrows what they read of the type.
+      if (spec.kept && !live && readable && (!user || (await this.access.where(user, target, 'read', { db })) === true))
+        continue;
+      let visible = await this.visibleRows(db, target, user);
       // A rollup's condition, through the one filter compiler, over the related rows' own fields.
       if (readable && spec.readsRowsWhere)
         visible = visible.where(
-          await compileFilter(parseFilterTree(spec.readsRowsWhere), this.filterScope(user, await this.fields(target))),
+          await compileFilter(
+            parseFilterTree(spec.readsRowsWhere),
+            this.filterScope(user, await this.fields(target, db), db),
+          ),
         );
       const rows = readable
         ? sql`(${visible.selectAll('t')})`
@@ -280,7 +308,9 @@ export class RecordService {
     if (query.trashed !== 'without') this.authorize(user, def, 'restore');
     // Fields the person's role hides are not there for them: no filter, sort, search or count by them.
     const { hidden } = await this.access.mask(user, def);
-    const fields = await this.readerFields(user, withoutHidden(await this.fields(def), hidden));
+    const fields = await this.visibleFields(user, def);
+    // The type's default order by a field the role hides (contacts by last name) is no order for them: theirs is by id.
+    if (!rawQuery.sort && hidden.has(query.sort.field)) query.sort = { ...query.sort, field: 'id' };
     query.filters = await withChoiceKeys(this.db, query.filters, fields);
     let base = await this.visibleRows(this.db, def, user, query.trashed);
     // The list query's `filter[field]=value` and the view filters (`filters=`), through the one filter compiler.
@@ -383,6 +413,15 @@ export class RecordService {
     return ids.map((id) => byId.get(id)).filter((row): row is Record<string, any> => row !== undefined);
   }
 
+  /**
+   * The rows the list query `rawQuery` finds, as `t`, not yet selected (the same permissions, filters, saved view and
+   * search as the list), with the fields the person may see: for a layout that reads them its own way (the map's points).
+   */
+  async matchingRows(user: AuthUser | null, def: ResourceDefinition, rawQuery: Record<string, unknown>) {
+    const { fields, base } = await this.listed(user, def, rawQuery);
+    return { fields, base };
+  }
+
   /** The ids of the rows the list query `rawQuery` finds (the same permissions, filters and search), in id order, at most `limit`. */
   async matchingIds(
     user: AuthUser | null,
@@ -429,17 +468,25 @@ export class RecordService {
   /**
    * The sum or the average of a number field over the records `count` counts (the same filters, access rules and
    * hidden fields): `counted` records have a value, `value` is null when none has. 422 for a field that holds no number.
+   * With `groupBy` (sums only), also each group's count and sum, as `count` groups ("top contractors by total value").
    */
   async measure(
     user: AuthUser | null,
     def: ResourceDefinition,
     rawQuery: Record<string, unknown>,
-    measure: { fn: 'sum' | 'avg'; field: string },
-  ): Promise<{ total: number; counted: number; value: number | null }> {
+    measure: { fn: 'sum' | 'avg'; field: string; groupBy?: string },
+  ): Promise<{
+    total: number;
+    counted: number;
+    value: number | null;
+    groups?: Array<{ value: unknown; count: number; sum: number }>;
+  }> {
     const { fields, base } = await this.listed(user, def, rawQuery);
     const spec = fields[measure.field];
     if (!spec || spec.filterable === false || !['number', 'integer'].includes(spec.kind) || spec.references)
       throw new ValidationError({ [measure.fn]: [`"${measure.field}" is not a number that can be added up.`] });
+    if (measure.groupBy && measure.fn !== 'sum')
+      throw new ValidationError({ [measure.fn]: ['Only a sum can be given per group.'] });
     const value = fieldExpression(measure.field, spec);
     const row = await base
       .select([
@@ -448,10 +495,18 @@ export class RecordService {
         sql<string | null>`${sql.raw(measure.fn)}(${value})`.as('v'),
       ])
       .executeTakeFirst();
+    const groups = measure.groupBy
+      ? (await groupRows(base, fields, measure.groupBy, { sums: [measure.field] })).map((group) => ({
+          value: group.value,
+          count: group.count,
+          sum: group.sums[measure.field],
+        }))
+      : undefined;
     return {
       total: Number(row?.n ?? 0),
       counted: Number(row?.m ?? 0),
       value: row?.v === null || row?.v === undefined ? null : Number(row.v),
+      ...(groups ? { groups } : {}),
     };
   }
 
@@ -625,8 +680,15 @@ export class RecordService {
    * schemas/field-changes.ts), each with its revision `{field: [before, after]}`, in a few statements whatever their
    * number (records/field-value-writes.ts). Emits nothing: the change of the record type announces itself.
    */
-  rewriteFieldValues(trx: Kysely<any>, home: ValueHome, changes: readonly ValueChange[], user: AuthUser | null) {
-    return rewriteValues(trx, home, changes, user);
+  async rewriteFieldValues(trx: Kysely<any>, home: ValueHome, changes: readonly ValueChange[], user: AuthUser | null) {
+    await rewriteValues(trx, home, changes, user);
+    const written = changes.map(({ id, before, after }) => ({
+      type: home.type,
+      id,
+      action: 'updated' as const,
+      changes: { [home.slug]: [before, after] },
+    }));
+    await keepRollups(this, trx, written);
   }
 
   /**
@@ -680,7 +742,9 @@ export class RecordService {
     const record = await this.db.transaction().execute(async (trx) => {
       const row = await trx.insertInto(def.table).values(values).returningAll().executeTakeFirstOrThrow();
       if (options.revision)
-        await writeRevisions(trx, user, [{ type: def.type, id: row.id, action: 'created', changes: options.revision }]);
+        await this.recordWrites(trx, user, [
+          { type: def.type, id: row.id, action: 'created', changes: options.revision },
+        ]);
       await options.within?.(trx, row);
       const [presented] = await this.present(def, [row], undefined, trx);
       return presented;
@@ -711,7 +775,7 @@ export class RecordService {
     const batchId = options.batchId ?? `${def.type}:${randomUUID()}`;
     const result = await this.db.transaction().execute(async (trx) => {
       const ids = await bulkWrite(trx, def, rows);
-      await writeRevisions(
+      await this.recordWrites(
         trx,
         author,
         rows.map((row, i) => ({ type: def.type, id: ids[i], action: 'imported', changes: row.changes, batchId })),
@@ -802,8 +866,10 @@ export class RecordService {
         changesOf({}, prepared),
         options.importId,
         options.via,
+        undefined,
+        { event: 'created', cause: options.cause },
       );
-      const [presented] = await this.present(def, [inserted], fields, trx);
+      const [presented] = await this.present(def, [await this.withKeptValues(trx, def, inserted)], fields, trx);
       const answer = { record: presented, message: `${await this.nameOf(def, trx)} created successfully.` };
       if (once) await keep(trx, once, answer);
       return { ...answer, claimed: once };
@@ -908,9 +974,10 @@ export class RecordService {
         options.importId,
         options.via,
         options.batchId,
+        { event: 'updated', cause: options.cause },
       );
       await options.within?.(trx, changes, logic);
-      const [presented] = await this.present(def, [updated], fields, trx);
+      const [presented] = await this.present(def, [await this.withKeptValues(trx, def, updated)], fields, trx);
       return answer(presented);
     });
     if (outcome.replayed) return outcome;
@@ -985,7 +1052,10 @@ export class RecordService {
         await trx.deleteFrom(def.table).where('id', '=', id).execute();
       }
       await def.hooks?.afterWrite?.(existing, { user, trx, records: this, existing, action: 'delete' });
-      await this.writeRevision(trx, def, id, 'deleted', user, {});
+      await this.writeRevision(trx, def, id, 'deleted', user, {}, undefined, undefined, undefined, {
+        cause: options.cause,
+        record: existing,
+      });
       return existing;
     });
     this.announce(def, 'deleted', record, { user, socketId: options.socketId, cause: options.cause });
@@ -1007,7 +1077,7 @@ export class RecordService {
         .executeTakeFirstOrThrow();
       await def.hooks?.afterWrite?.(restored, { user, trx, records: this, existing: row, action: 'restore' });
       await this.writeRevision(trx, def, id, 'restored', user, {});
-      const [presented] = await this.present(def, [restored], fields, trx);
+      const [presented] = await this.present(def, [await this.withKeptValues(trx, def, restored)], fields, trx);
       return presented;
     });
     this.announce(def, 'restored', record, { user, socketId: options.socketId });
@@ -1042,8 +1112,27 @@ export class RecordService {
     importId?: number,
     via?: WriteOptions['via'],
     batchId?: string,
+    heard: Pick<Revision, 'event' | 'cause' | 'record'> = {},
   ) {
-    await writeRevisions(trx, user, [{ type: def.type, id, action, changes, importId, via, batchId }]);
+    await this.recordWrites(trx, user, [{ type: def.type, id, action, changes, importId, via, batchId, ...heard }]);
+  }
+
+  /** A row written in `trx` with the values of its kept rollups as its write left them (written after the row). */
+  private async withKeptValues(trx: Kysely<any>, def: ResourceDefinition, row: Record<string, any>) {
+    if (!def.customFields) return row;
+    const kept = await this.keptRollups(trx);
+    if (!kept.some((ref) => this.targetOf(ref.owner)?.type === def.type)) return row;
+    const fresh = await trx.selectFrom(def.table).select('custom').where('id', '=', row.id).executeTakeFirst();
+    return fresh ? { ...row, custom: fresh.custom } : row;
+  }
+
+  /**
+   * The revisions of records written in `trx` (by this service and the batch writers it runs), and what the writes
+   * move: the kept values of the rollups reading those records (records/kept-rollups.ts), in the same transaction.
+   */
+  async recordWrites(trx: Kysely<any>, user: AuthUser | null, revisions: readonly Revision[]) {
+    await writeRevisions(trx, user, revisions);
+    await keepRollups(this, trx, revisions);
   }
 
   /**

@@ -38,6 +38,20 @@ export function labelExpression(def: ResourceDefinition): RawBuilder<string> | u
 }
 
 /**
+ * The name of a row of `def` as a person whose role hides the fields `hidden` may see it: none (undefined) when the
+ * name is made of a hidden field (a contact's hidden last name is no part of the name shown to them).
+ */
+export function shownLabelExpression(
+  def: ResourceDefinition,
+  hidden: ReadonlySet<string>,
+): RawBuilder<string> | undefined {
+  const label = labelSql(def);
+  if (!label) return undefined;
+  const columns = label.match(/[a-z_][a-z0-9_]*/gi) ?? [];
+  return columns.some((column) => hidden.has(column)) ? undefined : labelExpression(def);
+}
+
+/**
  * The query naming these rows of `def` that `user` may read (the type's read permission and the list's row rules),
  * or undefined when there is nothing to ask: no name, no ids, or a type the person may not read.
  */
@@ -48,10 +62,11 @@ async function namesQuery(
   user: AuthUser | null,
   ids: readonly number[],
 ) {
-  const label = labelExpression(def);
   const wanted = [...new Set(ids.filter((id) => Number.isInteger(id)))];
-  if (!label || wanted.length === 0) return undefined;
+  if (wanted.length === 0) return undefined;
   if (user && !canOnEntity(user, def.permission ?? def.type, 'read')) return undefined;
+  const label = shownLabelExpression(def, (await records.access.mask(user, def)).hidden);
+  if (!label) return undefined;
   return (await records.visibleRows(db, def, user, 'with'))
     .select(['t.id', label.as('label')])
     .where('t.id', 'in', wanted);
@@ -108,6 +123,8 @@ export async function nameLinks(
   const kept = records.keptNames;
   const parts = [];
   for (const { field, target } of relations) {
+    // A linked record whose name is made of a field the person's role hides gets no name.
+    if (!shownLabelExpression(target, (await records.access.mask(user, target)).hidden)) continue;
     let wanted = rows.flatMap((row) => ids(row[field]));
     if (
       kept &&

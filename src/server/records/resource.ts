@@ -76,6 +76,11 @@ export interface ResourceDefinition {
   optionColumns?: string[];
   /** The label of a row in options lists, as SQL over the row's columns (default `name`). */
   optionLabel?: string;
+  /**
+   * Values the type builds from its fields (a contact's `name` from its first and last names): hidden from a reader
+   * whose role hides one of their sources, wherever the field rules apply (access/policy.ts maskOf).
+   */
+  derivedFields?: Readonly<Record<string, readonly string[]>>;
   /** Loads the administrator-defined fields of this type (stored in `custom`). */
   customFields?: (db: Kysely<any>) => Promise<Record<string, FieldSpec>>;
   hooks?: {

@@ -1,5 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { WriteCause } from '../events/app-events.js';
+import { type ChangeEvent, writeRecordChanges } from './record-changes.js';
 
 export type RevisionAction = 'created' | 'updated' | 'deleted' | 'restored' | 'imported';
 
@@ -15,6 +17,15 @@ export interface Revision {
   via?: 'assistant' | null;
   /** The bulk change the revision belongs to (a region load, an undo): the activity feed shows a batch as one entry. */
   batchId?: string | null;
+  /**
+   * What automations and webhooks hear of it (records/record-changes.ts): by default the action itself; an import's
+   * row says `created` or `updated`; null: nothing (a field's values rewritten because its record type changed).
+   */
+  event?: ChangeEvent | null;
+  /** The automation run that made the write: how deep a chain of automations it is (loop protection). */
+  cause?: WriteCause;
+  /** A deleted record as it was (what a webhook's message and an automation's run of the deletion read). */
+  record?: Record<string, unknown>;
 }
 
 /** Rows per statement: the whole slice travels as one JSON parameter, not thousands of bound values. */
@@ -23,7 +34,8 @@ const SLICE = 1_000;
 /**
  * The one writer of `revisions` rows, used by single writes (one row) and batch writes (thousands) alike, inside the
  * transaction of the write they describe. The author is the person acting: the administrator when impersonating,
- * nobody (null) when the server acts on its own.
+ * nobody (null) when the server acts on its own. The record changes automations and webhooks wait for are written
+ * beside them (the outbox), in the same transaction.
  */
 export async function writeRevisions(
   trx: Kysely<any>,
@@ -47,6 +59,14 @@ export async function writeRevisions(
       trx,
     );
   }
+  await writeRecordChanges(
+    trx,
+    user?.id ?? null,
+    revisions.flatMap((r) => {
+      const event = r.event === undefined ? (r.action === 'imported' ? null : r.action) : r.event;
+      return event ? [{ type: r.type, id: r.id, event, changes: r.changes, cause: r.cause, record: r.record }] : [];
+    }),
+  );
 }
 
 /** Who a change is kept as made by: the administrator when impersonating, nobody (null) when the server acts. */
@@ -61,6 +81,11 @@ export function changesOf(before: Record<string, any>, after: Record<string, any
       continue;
     }
     const old = before[key] ?? null;
+    // A value where there was none (every value of a record created, row after row of an import): nothing to compare.
+    if (old === null) {
+      if (value !== undefined && value !== null) changes[key] = [null, value];
+      continue;
+    }
     if (!sameValue(old, value ?? null)) changes[key] = [old, value ?? null];
   }
   return changes;

@@ -41,8 +41,9 @@ export function validateInput(
       errors[key] = [`The field "${key}" is not known for this record type.`];
       continue;
     }
-    // A computed value (a formula) is worked out, never written: what a form sends back for it is left aside.
-    if (spec.computed) continue;
+    // A computed value (a formula, a rollup: kept by the server) is never written by people: what a form sends back
+    // for it is left aside.
+    if (spec.computed || spec.computedOver) continue;
     if (spec.readOnly && !options.setByLogic?.has(key)) {
       // Shown, never written by people: what the record holds (or its default, on create) may be sent back.
       const held = options.mode === 'create' ? spec.default : options.existing?.[key];

@@ -45,16 +45,22 @@ export interface FieldGroup {
 
 /**
  * The grouping of `group_by` when it names a field, else null; 422 unless `owner` (or the report's own type when
- * the field is not qualified) has a dropdown or radio buttons field of that slug. `own` is the report's own type, or
+ * the field is not qualified) has a dropdown or radio buttons field of that slug that `user` may see. `own` is the report's own type, or
  * null when its records are neither sites nor contractors (a field must then be qualified).
  */
-export async function fieldGroup(ctx: AppContext, groupBy: string, own: GroupOwner | null): Promise<FieldGroup | null> {
+export async function fieldGroup(
+  ctx: AppContext,
+  user: AuthUser,
+  groupBy: string,
+  own: GroupOwner | null,
+): Promise<FieldGroup | null> {
   if (!groupBy.startsWith('field:')) return null;
   const match = FIELD_GROUP.exec(groupBy);
   const owner = (match?.[1] as GroupOwner | undefined) ?? own;
   if (!match || !owner) throw fieldError('group_by', `The group must be ${FIELD_GROUP_HINT}.`);
   const slug = match[2];
-  const spec = (await ctx.records.fields(resourceDef(ctx, RESOURCE[owner].resource)))[slug];
+  // Only a field the person's role shows them: grouping by a hidden one would show its values' counts.
+  const spec = (await ctx.records.visibleFields(user, resourceDef(ctx, RESOURCE[owner].resource)))[slug];
   const single = spec?.kind === 'enum' && spec.storage !== 'virtual' && typeof spec.storage !== 'object';
   const several = spec?.kind === 'enum[]' && spec.storage === 'custom';
   if (!spec || !(single || several))

@@ -175,7 +175,7 @@ function assertMayRead(ctx: AppContext, user: AuthUser) {
  */
 export async function marketShare(ctx: AppContext, user: AuthUser, params: MarketShareParams) {
   assertMayRead(ctx, user);
-  const field = await fieldGroup(ctx, params.group_by, 'site');
+  const field = await fieldGroup(ctx, user, params.group_by, 'site');
   const { rows, totalsRows } = (await answeredByCounts(ctx, user, params))
     ? await counted(ctx, user, params)
     : await countedNow(ctx, user, params, field);
@@ -348,7 +348,7 @@ export const drillShape = {
 export async function marketShareSites(ctx: AppContext, user: AuthUser, query: unknown) {
   const params = parseFilters(drillShape, query);
   assertMayRead(ctx, user);
-  const field = await fieldGroup(ctx, params.group_by, 'site');
+  const field = await fieldGroup(ctx, user, params.group_by, 'site');
   const base = await labouredSitesFrom(ctx, user);
   const parts: RawBuilder<boolean>[] = [base.where, siteFilters(params)];
   const key = params.key;

@@ -43,7 +43,7 @@ export function parseTaskPerformance(query: unknown) {
 export async function taskPerformance(ctx: AppContext, user: AuthUser, params: TaskPerformanceParams) {
   if (!canRead(user, resourceDef(ctx, 'tasks'))) throw forbidden('You do not have permission to read tasks.');
   // Tasks belong to sites and contractors, not the other way round: a field must say whose it is.
-  const field = await fieldGroup(ctx, params.group_by, null);
+  const field = await fieldGroup(ctx, user, params.group_by, null);
   const now = new Date().toISOString();
   const range = { from: params.from, to: params.to };
   const overdueEnd = earlier(rangeFilter('x', range).x_lt, now);

@@ -43,12 +43,14 @@ const SEARCHABLE_KINDS = new Set(['text', 'email', 'phone', 'url']);
  * The validation of a schema field, built-in or custom, from its type's module (common/field-types/): its kind and
  * limits, what only the server checks (patterns, shapes, that related records exist), and the validation options its
  * administrator set (pattern, unique, default, read-only); its label from its name. `targets` are the relation targets
- * (relationTargets). Values of fields that are not columns live in `custom`.
+ * (relationTargets). Values of fields that are not columns live in `custom`; `schemaId`: the type is made in the app,
+ * its rows are those of this schema in the shared `custom_records` (FieldSpec.schemaId).
  */
 export function fieldSpecFor(
   field: Pick<SchemaField, 'slug' | 'name' | 'type' | 'required' | 'options' | 'column'>,
   targets: Record<RelationTarget, RelationTargetInfo>,
   recordType?: string,
+  schemaId?: number | null,
 ): FieldSpec {
   const options: SchemaFieldOptions = field.options ?? {};
   const module = fieldTypeModule(field.type);
@@ -63,6 +65,7 @@ export function fieldSpecFor(
     name: field.name,
     required: field.required,
     storage: field.column ? 'column' : 'custom',
+    ...(schemaId != null && !field.column ? { schemaId } : {}),
     ...module.spec(options, { label, target, column: Boolean(field.column), recordType }),
   };
   if (!module.sort) spec.sortable = false;
@@ -100,13 +103,14 @@ export type FieldOfType = Pick<SchemaField, 'slug' | 'name' | 'type' | 'required
 export function siblingFields(
   fields: readonly FieldOfType[],
   targets: Record<RelationTarget, RelationTargetInfo>,
+  schemaId?: number | null,
 ): SiblingField[] {
   return fields.map((field) => ({
     slug: field.slug,
     name: field.name,
     type: field.type,
     options: field.options ?? {},
-    spec: fieldSpecFor(field, targets),
+    spec: fieldSpecFor(field, targets, undefined, schemaId),
   }));
 }
 
@@ -133,21 +137,27 @@ export function withComputedValues(
   all: readonly FieldOfType[],
   targets: Record<RelationTarget, RelationTargetInfo>,
   scope?: TypeScope,
+  schemaId?: number | null,
 ): Record<string, FieldSpec> {
   const computing = all.filter((field) => field.slug in specs && fieldTypeModule(field.type).compute);
   if (!computing.length) return specs;
-  const fields = siblingFields(all, targets);
+  const fields = siblingFields(all, targets, schemaId);
   for (const field of computing) {
     const module = fieldTypeModule(field.type);
     const made = module.compute!(field.options ?? {}, { self: field.slug, fields, ...scope });
     const { computedOver, readsRows, readsRowsWhere } = made;
+    // A kept rollup is read from the record (`custom`), where the record service writes it, when its own records
+    // can be written (a type whose records are rows with ids); otherwise it is worked out as it is read.
+    const kept = Boolean(made.keptBy && scope?.typeRows(scope.type));
+    if (!kept) delete specs[field.slug].kept;
     // Rows under a condition are only read bound to a reader (RecordService.readerFields compiles the condition).
     const computed =
       made.computed ??
-      (computedOver && readsRows
+      (computedOver && readsRows && !kept
         ? (sql: Sql, alias: string) => (readsRowsWhere ? sql`null` : computedOver(sql, alias, liveRows(sql, readsRows)))
         : undefined);
     Object.assign(specs[field.slug], made, computed ? { computed } : {});
+    if (!kept) delete specs[field.slug].keptBy;
   }
   return specs;
 }

@@ -66,6 +66,12 @@ export function target(schema: { id: number; type: string }) {
     : { table: 'custom_records', schemaId: schema.id, softDelete: true };
 }
 
+/** A field's spec as its type's rows hold it: on custom_records, cast on its own schema's rows only (FieldSpec.schemaId). */
+const specOf = (
+  schemaId: number | null,
+  field: Pick<SchemaField, 'slug' | 'name' | 'type' | 'required' | 'options' | 'column'>,
+) => fieldSpecFor(field, knownRelationTargets(), undefined, schemaId);
+
 /**
  * An expression index for one custom field, matching the SQL the list filters and sorts use (list-query.ts
  * fieldExpression), so filter and sort on custom fields stay fast: `((custom ->> 'slug'))`, cast for numbers,
@@ -88,10 +94,10 @@ export async function ensureCustomFieldIndex(
   field: Pick<SchemaField, 'slug' | 'name' | 'type' | 'required' | 'options' | 'column'>,
 ) {
   if (field.column) return false;
-  const spec = fieldSpecFor(field, knownRelationTargets());
+  const { table, schemaId, softDelete } = target(schema);
+  const spec = specOf(schemaId, field);
   const expression = customIndexExpression(field.slug, spec);
   if (!expression) return false;
-  const { table, schemaId, softDelete } = target(schema);
   const name = indexName(table, schemaId, field.slug);
   const columns = [
     ...(schemaId ? [sql`schema_id`] : []),
@@ -135,7 +141,7 @@ export async function ensureUniqueIndex(
 ) {
   const { table, schemaId, softDelete } = target(schema);
   const name = uniqueIndexName(table, schemaId, field.slug);
-  const spec = fieldSpecFor(field, knownRelationTargets());
+  const spec = specOf(schemaId, field);
   const key = spec.unique ? uniqueIndexExpression(field.slug, spec) : null;
   if (!key) {
     await sql`drop index if exists ${sql.id(name)}`.execute(db);
@@ -264,7 +270,7 @@ export async function ensureAllCustomFieldIndexes(db: Kysely<any>) {
   for (const schema of await loadSchemas(db)) {
     const { table, schemaId, softDelete } = target(schema);
     for (const field of schema.fields) {
-      const spec = fieldSpecFor(field, knownRelationTargets());
+      const spec = specOf(schemaId, field);
       if (spec.unique && !existing.has(uniqueIndexName(table, schemaId, field.slug)))
         await ensureUniqueIndex(db, schema, field);
       if (field.column) continue;

@@ -9,6 +9,8 @@ import {
 } from '../../common/schema-types.js';
 import { slugifyField } from '../../common/slugs.js';
 import { fieldError, HttpError } from '../http/errors.js';
+import { keepRollupValues } from '../records/kept-rollups.js';
+import type { RecordService } from '../records/record-service.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { uniqueIndexExpression } from '../records/unique-values.js';
 import { dropAutonumber, syncAutonumber } from './autonumbers.js';
@@ -16,13 +18,13 @@ import { builtinDefinition } from './builtin-types.js';
 import { refuseBreakingComputed, storedFields, withField } from './computed-dependents.js';
 import { customTypeDefinition } from './custom-types.js';
 import { applyFieldChange, type FieldImpact } from './field-changes.js';
-import { checkFieldOptions, fieldSpecFor, optionsErrorKey } from './field-specs.js';
+import { checkFieldOptions, fieldSpecFor, optionsErrorKey, relationTable } from './field-specs.js';
 import { sharedValues, valueHome } from './field-values.js';
 import { dropCustomFieldIndex, ensureCustomFieldIndex, ensureUniqueIndex } from './indexes.js';
 import { schemaRelationTargets } from './relation-targets.js';
 import { FIELD_SLUG_PATTERN, RESERVED_FIELDS } from './schema-names.js';
 import { fieldSnapshot, reviseSchema } from './schema-revisions.js';
-import { schemaStore } from './schema-store.js';
+import { freshSnapshot, schemaStore } from './schema-store.js';
 import { schemaChanged, schemaRow } from './schemas-resource.js';
 
 /** The table a schema's records live in, and (for types created in the app) the schema they are scoped to. */
@@ -68,10 +70,11 @@ function valueEffects(slug: string, impact: FieldImpact): Record<string, [unknow
 
 /** A field is made unique only once no two live records hold one value (422 on `options.unique` naming them). */
 async function refuseSharedValues(trx: Transaction<any>, schema: { id: number; type: string }, field: SchemaField) {
-  const spec = fieldSpecFor(field, await schemaRelationTargets(trx));
+  const home = valueHome(schema, field);
+  const spec = fieldSpecFor(field, await schemaRelationTargets(trx), undefined, home.scoped ? schema.id : null);
   const key = uniqueIndexExpression(field.slug, spec);
   if (!key) return;
-  const shared = await sharedValues(trx, valueHome(schema, field), key);
+  const shared = await sharedValues(trx, home, key);
   if (shared.length)
     throw fieldError(
       'options.unique',
@@ -176,6 +179,7 @@ export const schemaFieldsResource: ResourceDefinition = {
         const checked = checkFieldOptions(type, options, targets, {
           self: slug,
           fields: withField(await storedFields(trx, schemaId), slug, self),
+          // The types as this transaction sees them (a type made in it too): read through it, not cached.
           types: (await schemaStore(trx).snapshot(trx)).typeScope(schema.type),
         });
         if ('error' in checked) throw fieldError(optionsErrorKey(checked), checked.error);
@@ -305,12 +309,14 @@ export const schemaFieldsResource: ResourceDefinition = {
         ...valueEffects(existing.slug, impact),
       });
     },
-    async afterWrite(record, { trx, action, existing }) {
+    async afterWrite(record, { trx, action, existing, records }) {
       // A custom field whose kind of value changed gets the index of its new kind (the name stays: drop here, made
       // after the commit). Not in this transaction: the rows it rewrote or archived still have their old versions,
       // which an index built now would also read, and `'n/a'::numeric` fails.
       if (record.column) return;
       const schema = await schemaRow(trx, record.schema_id);
+      if (schema && action !== 'delete' && record.type === 'rollup' && rollupChanged(record, existing))
+        await keepEveryValue(records, trx, schema, record.slug);
       if (schema && (record.type === 'autonumber' || existing?.type === 'autonumber'))
         await syncAutonumber(trx, schema, record as SchemaField);
       if (action !== 'update') return;
@@ -335,3 +341,19 @@ export const schemaFieldsResource: ResourceDefinition = {
     },
   },
 };
+
+/** A rollup made, or made from another type, or with other options: every record's value is worked out again. */
+const rollupChanged = (record: { options?: unknown }, existing: { type?: unknown; options?: unknown } | undefined) =>
+  existing?.type !== 'rollup' || JSON.stringify(existing.options) !== JSON.stringify(record.options);
+
+/**
+ * The value of the kept rollup `slug` for every record of its type, in the transaction that saved the field (one
+ * statement: records/kept-rollups.ts), from the schemas as that transaction has them.
+ */
+async function keepEveryValue(records: RecordService, trx: Transaction<any>, schema: { type: string }, slug: string) {
+  const snapshot = await freshSnapshot(trx);
+  const owner = relationTable(snapshot.targets[schema.type]);
+  const def = owner ? records.targetOf(owner) : undefined;
+  const spec = snapshot.customSpecs(schema.type)[slug];
+  if (def && spec?.kept) await keepRollupValues(records, trx, def, slug, spec, 'all');
+}

@@ -12,6 +12,7 @@ import {
 } from '../../common/schema-types.js';
 import type { Database } from '../db/database.js';
 import { type FormLogicOutcome, NO_FORM_LOGIC } from '../records/form-logic-outcome.js';
+import type { KeptRollupRef } from '../records/kept-rollups.js';
 import type { FieldSpec } from '../records/resource.js';
 import { fieldSpecFor, relationTable, siblingFields, type TypeScope, withComputedValues } from './field-specs.js';
 
@@ -30,6 +31,8 @@ export interface SchemaSnapshot {
    * read-only, limits), by slug: what the stored schema says over what the schema file gives (schema-backed.ts).
    */
   columnRules(type: string): Record<string, Partial<FieldSpec>>;
+  /** The rollups whose values records keep (records/kept-rollups.ts): the rows of their type and their slug. */
+  keptRollups(): KeptRollupRef[];
 }
 
 /** Reads every schema with its fields and logic in five queries. */
@@ -100,6 +103,9 @@ export function presentBlock(
   };
 }
 
+/** The schemas as `db` (a transaction that changed them) reads them now, not cached. */
+export const freshSnapshot = (db: Kysely<any>) => loadSchemas(db).then(snapshotOf);
+
 function snapshotOf(list: RecordSchema[]): SchemaSnapshot {
   const specs = new Map<string, Record<string, FieldSpec>>();
   const rules = new Map<string, Record<string, Partial<FieldSpec>>>();
@@ -116,18 +122,35 @@ function snapshotOf(list: RecordSchema[]): SchemaSnapshot {
     },
     typeRows: (other) => relationTable(targets[other]),
   });
+  let kept: KeptRollupRef[] | null = null;
   return {
     list,
     byType,
     typeScope,
+    keptRollups() {
+      kept ??= list.flatMap((schema) => {
+        const owner = relationTable(targets[schema.type]);
+        return owner
+          ? schema.fields
+              .filter((field) => field.type === 'rollup' && field.options?.kept === true)
+              .map((field) => ({ owner, slug: field.slug }))
+          : [];
+      });
+      return kept;
+    },
     byResource: new Map(list.map((schema) => [schema.resource, schema])),
     targets,
     customSpecs(type) {
       if (!specs.has(type)) {
-        const all = byType.get(type)?.fields ?? [];
+        const schema = byType.get(type);
+        const all = schema?.fields ?? [];
         const fields = all.filter((field) => !field.column);
-        const custom = Object.fromEntries(fields.map((field) => [field.slug, fieldSpecFor(field, targets, type)]));
-        specs.set(type, withComputedValues(custom, all, targets, typeScope(type)));
+        // Records of a type made in the app are its schema's rows of the shared custom_records.
+        const schemaId = schema?.built_in === false ? schema.id : null;
+        const custom = Object.fromEntries(
+          fields.map((field) => [field.slug, fieldSpecFor(field, targets, type, schemaId)]),
+        );
+        specs.set(type, withComputedValues(custom, all, targets, typeScope(type), schemaId));
       }
       return specs.get(type)!;
     },
@@ -279,15 +302,37 @@ export class SchemaStore {
   }
 }
 
-const stores = new WeakMap<Kysely<any>, SchemaStore>();
-
-/** The store of a database (its root Kysely instance); a transaction gets an uncached one. */
-export function schemaStore(db: Kysely<any>): SchemaStore {
-  if (db.isTransaction) return new SchemaStore(db);
-  let store = stores.get(db);
-  if (!store) {
-    store = new SchemaStore(db);
-    stores.set(db, store);
+/**
+ * A transaction's view of its database's store: the store's finished snapshot, else the schemas read through the
+ * transaction (SchemaStore.snapshot). Without it each write in a transaction read every schema, field and logic row
+ * again (five statements and hundreds of rows per write: a logged conversation's four writes paid it four times).
+ */
+class TransactionSchemas extends SchemaStore {
+  constructor(
+    private readonly root: SchemaStore,
+    private readonly trx: Kysely<any>,
+  ) {
+    super(trx);
   }
-  return store;
+
+  override snapshot(db?: Kysely<any>): Promise<SchemaSnapshot> {
+    return this.root.snapshot(db ?? this.trx);
+  }
+}
+
+/** One store a database: its Kysely instance, the copies made from it and its transactions share its adapter. */
+const stores = new WeakMap<object, SchemaStore>();
+
+/**
+ * The store of a database. A transaction gets its database's store's snapshot (or reads through the transaction while
+ * there is none yet); a transaction whose database has no store yet gets an uncached one.
+ */
+export function schemaStore(db: Kysely<any>): SchemaStore {
+  const key = db.getExecutor().adapter;
+  const store = stores.get(key);
+  if (db.isTransaction) return store ? new TransactionSchemas(store, db) : new SchemaStore(db);
+  if (store) return store;
+  const created = new SchemaStore(db);
+  stores.set(key, created);
+  return created;
 }

@@ -10,7 +10,7 @@ const SERVER_PATHS = /^\/(api|broadcasting|sanctum|app)(\/|$)/;
 
 /**
  * Serves the built client. Files are looked up at request time (a rebuild is served without a restart), and
- * any other GET outside the server's own paths gets index.html so the client's router decides (unknown
+ * any other GET outside the server's own paths gets index.html (public-form.html under /f/) so the client's router decides (unknown
  * paths go to its /404 page). Server paths keep their JSON 404.
  *
  * The build writes a brotli and a gzip copy beside each text file (src/build/precompress.ts); the one the browser
@@ -44,8 +44,10 @@ export async function registerStaticClient(app: FastifyInstance, root = clientDi
     const url = request.url.split('?')[0];
     const wantsPage =
       (request.method === 'GET' || request.method === 'HEAD') && !SERVER_PATHS.test(url) && !path.extname(url);
-    if (wantsPage && existsSync(path.join(root, 'index.html'))) {
-      return reply.type('text/html').header('Cache-Control', 'no-cache').sendFile('index.html');
+    // A public form (/f/{slug}) has its own small page; every other path is the app's.
+    const file = url.startsWith('/f/') ? 'public-form.html' : 'index.html';
+    if (wantsPage && existsSync(path.join(root, file))) {
+      return reply.type('text/html').header('Cache-Control', 'no-cache').sendFile(file);
     }
     return reply.status(404).send({ message: `No route for ${request.method} ${url}.` });
   });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
+import pLimit, { type LimitFunction } from 'p-limit';
 import type { AppContext } from '../app-context.js';
 import { loadAuthUser } from '../auth/load-user.js';
 import type { DB } from '../db/schema.generated.js';
@@ -9,6 +10,10 @@ import { OutboundAddresses, postJson } from './outbound.js';
 import { signedHeaders } from './signing.js';
 
 export const WEBHOOK_DELIVERY_JOB = 'webhook-delivery';
+/** Messages a worker claims at once and sends side by side (JobHandlerOptions.together). */
+export const DELIVERIES_TOGETHER = 16;
+/** Messages in flight to one receiver (scheme, host and port) at once, from this process. */
+const IN_FLIGHT_PER_ENDPOINT = 4;
 
 /** A message to send: for a webhook, or for an automation's webhook action (signed with the automation's secret). */
 export interface NewDelivery {
@@ -31,6 +36,8 @@ export class WebhookDeliveries {
   readonly addresses: OutboundAddresses;
   /** Told when a webhook is paused (the service forgets the webhooks it keeps in memory). */
   onPaused: () => void = () => {};
+  /** Per receiver, the limit of messages in flight. */
+  private readonly endpoints = new Map<string, LimitFunction>();
 
   constructor(
     private readonly ctx: AppContext,
@@ -100,7 +107,9 @@ export class WebhookDeliveries {
     const { timeoutSeconds } = this.ctx.config.webhooks;
     let outcome: { status: number | null; ms: number | null; error: string | null };
     try {
-      const answer = await postJson(delivery.url, body, headers, this.addresses, timeoutSeconds * 1000);
+      const answer = await this.inFlight(delivery.url)(() =>
+        postJson(delivery.url, body, headers, this.addresses, timeoutSeconds * 1000),
+      );
       const ok = answer.status >= 200 && answer.status < 300;
       outcome = { ...answer, error: ok ? null : `The receiver answered ${answer.status}.` };
     } catch (error) {
@@ -133,6 +142,17 @@ export class WebhookDeliveries {
       this.onPaused();
       await this.tellOwnerOfPause(delivery.webhook_id);
     }
+  }
+
+  /** The limit of messages in flight to the URL's receiver (an unreadable URL is refused by postJson itself). */
+  private inFlight(url: string): LimitFunction {
+    const origin = URL.canParse(url) ? new URL(url).origin : url;
+    let limit = this.endpoints.get(origin);
+    if (!limit) {
+      limit = pLimit(IN_FLIGHT_PER_ENDPOINT);
+      this.endpoints.set(origin, limit);
+    }
+    return limit;
   }
 
   /** When a message that failed `attempts` times is tried again; null once WEBHOOK_RETRY_HOURS have passed. */

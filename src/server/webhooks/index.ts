@@ -1,7 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Feature, FeaturePlugin } from '../app-context.js';
-import { isRecordEvent } from '../events/app-events.js';
-import { WEBHOOK_DELIVERY_JOB, WebhookDeliveries } from './deliveries.js';
+import { DELIVERIES_TOGETHER, WEBHOOK_DELIVERY_JOB, WebhookDeliveries } from './deliveries.js';
 import { registerWebhookRoutes } from './routes.js';
 import { WebhookService } from './webhook-service.js';
 
@@ -12,13 +11,17 @@ declare module 'fastify' {
   }
 }
 
-/** Outgoing webhooks (docs/webhooks.md): the routes, the bus listener that makes messages, the delivery job. */
+/**
+ * Outgoing webhooks (docs/webhooks.md): the routes and the delivery job. Their messages are made from committed record
+ * changes by the automations feature's `record-changes` job (automations/record-changes-job.ts).
+ */
 const webhooks: FeaturePlugin = async (app, { ctx }) => {
   const deliveries = new WebhookDeliveries(ctx, () => app.jobs.wake());
   const service = new WebhookService(ctx, deliveries);
   app.decorate('webhooks', service);
-  app.jobs.register(WEBHOOK_DELIVERY_JOB, (payload, job) => deliveries.attempt(Number(payload.delivery_id), job));
-  ctx.events.on((event) => (isRecordEvent(event) ? service.onRecordEvent(event) : undefined));
+  app.jobs.register(WEBHOOK_DELIVERY_JOB, (payload, job) => deliveries.attempt(Number(payload.delivery_id), job), {
+    together: DELIVERIES_TOGETHER,
+  });
   registerWebhookRoutes(app, service);
 };
 

@@ -5,10 +5,11 @@ import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { loadAuthUser } from '../auth/load-user.js';
 import type { DB } from '../db/schema.generated.js';
-import type { RecordEvent } from '../events/app-events.js';
 import { pageMetaOf } from '../http/contracts.js';
 import { fieldError, forbidden, notFound } from '../http/errors.js';
-import type { WebhookDeliveries } from './deliveries.js';
+import type { RecordChange } from '../records/record-changes.js';
+import type { ResourceDefinition } from '../records/resource.js';
+import type { NewDelivery, WebhookDeliveries } from './deliveries.js';
 import { newSecret } from './signing.js';
 
 export const WEBHOOK_EVENTS = ['created', 'updated', 'deleted'] as const;
@@ -42,6 +43,9 @@ const COLUMNS = [
   'created_at',
   'updated_at',
 ] as const;
+
+/** A restore is an update to a receiver. */
+const kindOf = (change: RecordChange) => (change.event === 'restored' ? 'updated' : change.event);
 
 /** How long the webhooks of a record type are kept in memory (other processes' changes show within this). */
 const KEPT_MS = 5_000;
@@ -177,36 +181,62 @@ export class WebhookService {
       throw fieldError('record_type', `There is no record type "${body.record_type}".`);
   }
 
-  /** The bus listener: each webhook listening for this event gets a message, if its owner may read the record. */
-  async onRecordEvent(event: RecordEvent) {
-    if (event.id === null) return;
-    const kind = event.event === 'restored' ? 'updated' : event.event;
-    const hooks = (await this.webhooksOf(event.type)).filter((hook) => hook.events.includes(kind));
-    for (const hook of hooks) {
-      const owner = await this.owner(hook.owner_id);
-      if (!owner) continue;
-      const data = await this.asOwnerReads(owner, event);
-      if (!data) continue;
-      await this.deliveries.enqueue(this.ctx.db, {
-        webhookId: hook.id,
-        event: `${event.type}.${kind}`,
-        url: hook.url,
-        data,
-      });
+  /**
+   * The messages these committed record changes (from the outbox) make: one per webhook listening for the change's
+   * kind, with the record as the webhook's owner reads it (their field rules), and none when they may not read it.
+   * Worked out before the transaction that takes the changes (records/record-changes.ts).
+   */
+  async plan(changes: readonly RecordChange[]): Promise<Array<{ changeId: number; delivery: NewDelivery }>> {
+    const planned: Array<{ changeId: number; delivery: NewDelivery }> = [];
+    const { records } = this.ctx;
+    for (const type of new Set(changes.map((change) => change.record_type))) {
+      const def = this.ctx.resources.byType(type);
+      const hooks = await this.webhooksOf(type);
+      if (!def || !hooks.length) continue;
+      const ofType = changes.filter((change) => change.record_type === type);
+      const current = await this.currentRecords(
+        def,
+        ofType.filter((change) => change.event !== 'deleted').map((change) => change.record_id),
+      );
+      for (const hook of hooks) {
+        const kinds = ofType.filter((change) => hook.events.includes(kindOf(change)));
+        const owner = kinds.length ? await this.owner(hook.owner_id) : null;
+        if (!owner || !can(owner, `${def.permission ?? def.type}:read`, Boolean(def.categoryColumn))) continue;
+        const readable = await records.access.admitted(
+          records.db,
+          def,
+          owner,
+          kinds.filter((change) => change.event !== 'deleted').map((change) => change.record_id),
+        );
+        for (const change of kinds) {
+          const deleted = change.event === 'deleted';
+          const record = deleted ? (change.record ?? { id: change.record_id }) : current.get(change.record_id);
+          if (!record || (!deleted && !readable.has(change.record_id))) continue;
+          planned.push({
+            changeId: change.id,
+            delivery: {
+              webhookId: hook.id,
+              event: `${type}.${kindOf(change)}`,
+              url: hook.url,
+              data: await records.readerCopy(owner, def, record),
+            },
+          });
+        }
+      }
     }
+    return planned;
   }
 
-  /** The record as the owner reads it (their field rules), or null when they may not read it. */
-  private async asOwnerReads(owner: AuthUser, event: RecordEvent) {
-    const { records } = this.ctx;
-    if (!can(owner, `${event.resource.permission ?? event.resource.type}:read`, Boolean(event.resource.categoryColumn)))
-      return null;
-    if (
-      event.event !== 'deleted' &&
-      !(await records.access.admits(records.db, event.resource, owner, event.id!, 'read'))
-    )
-      return null;
-    return records.readerCopy(owner, event.resource, event.record);
+  /** The records as they are now (the trashed too: a change may be followed by a deletion), by id. */
+  private async currentRecords(def: ResourceDefinition, ids: readonly number[]) {
+    if (!ids.length) return new Map<number, Record<string, any>>();
+    const rows = await this.ctx.db
+      .selectFrom(def.table as 'sites')
+      .selectAll()
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+    const presented = await this.ctx.records.present(def, rows as Record<string, any>[]);
+    return new Map(presented.map((record) => [Number(record.id), record]));
   }
 
   private webhooksOf(type: string): Promise<KeptWebhook[]> {

@@ -26,6 +26,14 @@ describe('sidebar menu', () => {
     expect(menu.bottom[1]!.action).toBe('signOut');
   });
 
+  it('offers Public Forms in the admin section only to those who may change schemas, as the server checks', () => {
+    const input = { features: [], schemas: [], statistics: {} };
+    const publisher = buildMenu({ ...input, user: subject(['role:read', 'schema:update']) });
+    expect(publisher.admin.find((item) => item.key === 'admin-public-forms')?.to).toBe('/public-forms');
+    const organizer = buildMenu({ ...input, user: subject(['role:read', 'schema:read', 'contact:read']) });
+    expect(keys(organizer.admin)).not.toContain('admin-public-forms');
+  });
+
   it('an administrator sees every conditional item', () => {
     const admin = subject([
       'contact:read',

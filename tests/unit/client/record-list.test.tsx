@@ -66,10 +66,17 @@ const TOTAL = 40;
 // Rendering MUI and react-admin in a DOM emulation takes seconds on a busy machine: wait up to 10 s for what should appear.
 configure({ asyncUtilTimeout: 10_000 });
 
+/** The status a filter builder's structure asks for (`{all: [{field: 'status', op: 'eq', value}]}`). */
+const builtStatus = (filters: unknown) =>
+  (filters as { all?: Array<{ field: string; value: unknown }> } | undefined)?.all?.find(
+    (item) => item.field === 'status',
+  )?.value;
+
 /** A data provider that answers getList from CONTACTS (filtered by `q` and `status`) and records every call. */
 function fakeDataProvider() {
   const getList = vi.fn(async (_resource: string, params: { filter?: Record<string, unknown> }) => {
-    const { q, status } = params.filter ?? {};
+    const { q, filters } = params.filter ?? {};
+    const status = params.filter?.status ?? builtStatus(filters);
     const rows = CONTACTS.filter(
       (row) =>
         (!q || `${row.first_name} ${row.last_name}`.toLowerCase().includes(String(q).toLowerCase())) &&
@@ -168,23 +175,27 @@ describe('the generated record list', { timeout: 60_000 }, () => {
     expect(screen.getByText('Displaying 1 to 1 of 1')).toBeInTheDocument();
   });
 
-  it('sends a choice filter added under "Add filter" as `{status: value}`', async () => {
+  it('sends a choice condition of the filter builder (the one filter entry point) as `filters`', async () => {
     renderList(dataProvider);
     await screen.findByText('Ana');
     const user = userEvent.setup();
-    await user.click(screen.getByRole('button', { name: /Add filter/i }));
-    await user.click(await screen.findByRole('menuitemcheckbox', { name: 'Status' }));
-    const form = await screen.findByRole('combobox', { name: /Status/ });
-    await user.click(form);
+    await user.click(screen.getByRole('button', { name: 'Filter' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Filter' });
+    await user.click(within(dialog).getByRole('button', { name: 'Add condition' }));
+    await user.click(within(dialog).getByRole('combobox', { name: 'Field' }));
+    await user.click(await screen.findByRole('option', { name: 'Status' }));
+    await user.click(within(dialog).getByRole('combobox', { name: 'Value' }));
     await user.click(await screen.findByRole('option', { name: 'Member' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Apply' }));
     await waitFor(() =>
       expect(dataProvider.getList).toHaveBeenLastCalledWith(
         'contacts',
-        expect.objectContaining({ filter: { status: 'member' } }),
+        expect.objectContaining({ filter: { filters: { all: [{ field: 'status', op: 'eq', value: 'member' }] } } }),
       ),
     );
     await waitFor(() => expect(screen.queryByText('Okafor')).not.toBeInTheDocument());
     expect(screen.getByText('Lopez')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Filters (1)' })).toBeInTheDocument();
   });
 
   it('opens the record from its row: the name is a link to it', async () => {
@@ -219,6 +230,30 @@ describe('the generated record list', { timeout: 60_000 }, () => {
         expect.objectContaining({ sort: { field: 'last_name', order: 'ASC' }, pagination: { page: 1, perPage: 25 } }),
       ),
     );
+  });
+
+  it('sorts by several fields from the Sort dialog, sent as the server reads them', async () => {
+    renderList(dataProvider);
+    await screen.findByText('Ana');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Sort' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sort' });
+    await user.click(within(dialog).getByRole('button', { name: 'Add a sort' }));
+    await user.click(within(dialog).getByRole('combobox', { name: 'Sort by' }));
+    await user.click(await screen.findByRole('option', { name: 'Status' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Add another sort' }));
+    await user.click(within(dialog).getByRole('combobox', { name: 'Then by' }));
+    await user.click(await screen.findByRole('option', { name: 'Last name' }));
+    await user.click(within(dialog).getAllByRole('combobox', { name: 'Order' })[1]);
+    await user.click(await screen.findByRole('option', { name: 'Descending' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Apply' }));
+    await waitFor(() =>
+      expect(dataProvider.getList).toHaveBeenLastCalledWith(
+        'contacts',
+        expect.objectContaining({ sort: { field: 'status,-last_name', order: 'ASC' } }),
+      ),
+    );
+    expect(screen.getByRole('button', { name: 'Sorted by 2' })).toBeInTheDocument();
   });
 
   it('asks for the next page from the grid footer', async () => {

@@ -1,14 +1,14 @@
 /**
  * THE per-field-type table (SPEC section 3): every field type's module (`ui/`: its form Input, its view, its filters,
- * its in-place editor, its history) with its display Field, its list Column and its list Filter inputs. The generated
+ * its in-place editor, its history) with its display Field and its list Column; its filters (describe.ts) give the
+ * grid column's kind of value and the map's filters, and the filter builder's operators follow its kind (views/filterBuilder.ts). The generated
  * screens use nothing else; a new type is a new module in `ui/`. Type options (which relation, which choices, which
  * number format) are worked out in describe.ts.
  */
-import type { ComponentType, ReactElement } from 'react';
+import type { ComponentType } from 'react';
 import type { SchemaFieldType } from '../../../common/schema-types';
 import type { FieldDescriptor } from './describe';
 import * as Displays from './displays';
-import { filterElement } from './filters';
 import type * as Inputs from './inputs';
 import { FIELD_TYPE_UIS, type FieldTypeUI as FieldTypeModuleUI } from './ui';
 
@@ -24,7 +24,6 @@ export interface FieldTypeUI extends FieldTypeModuleUI {
   /** The value of the current record (show pages, cards): the module's view in a record context. */
   Field: ComponentType<Displays.DisplayProps>;
   Column: (descriptor: FieldDescriptor) => ColumnSpec;
-  Filters: (descriptor: FieldDescriptor) => ReactElement[];
 }
 
 const column = (descriptor: FieldDescriptor): ColumnSpec => ({
@@ -33,13 +32,12 @@ const column = (descriptor: FieldDescriptor): ColumnSpec => ({
   disableSort: !descriptor.sortable,
   descriptor,
 });
-const filters = (descriptor: FieldDescriptor) => descriptor.filters.map((spec) => filterElement(descriptor, spec));
 
-/** Each type's screens as the generated pages use them: its module's input and view, its column and filter inputs. */
+/** Each type's screens as the generated pages use them: its module's input and view, and its column. */
 export const FIELD_TYPES: Readonly<Record<SchemaFieldType, FieldTypeUI>> = Object.fromEntries(
   Object.entries(FIELD_TYPE_UIS).map(([type, ui]) => [
     type,
-    { ...ui, Field: Displays.displayOf(ui.Value), Column: column, Filters: filters },
+    { ...ui, Field: Displays.displayOf(ui.Value), Column: column },
   ]),
 ) as Record<SchemaFieldType, FieldTypeUI>;
 
@@ -61,4 +59,3 @@ export function FieldDisplay({ descriptor, variant }: Displays.DisplayProps) {
 }
 
 export * from './describe';
-export { filterElement };

@@ -3,7 +3,8 @@
  * models are the controller's state (gridQuery.ts), so the data provider asks the API for one page; rows selected
  * in the grid are the controller's selection, which the bulk actions act on; each person's columns (shown, order,
  * widths, density) are kept with them (preferences.ts; the column menu moves a column left or right). The link column's cell opens the record (Enter on it too). Record
- * lists (RecordGrid) add the filter model and editing in place; the other lists (users, roles) give their columns.
+ * lists (RecordGrid) add editing in place; the other lists (users, roles) give their columns. The grid has no filter
+ * panel: a record list's filters are its filter builder's (views/FilterBuilder.tsx).
  */
 
 import Box from '@mui/material/Box';
@@ -13,14 +14,12 @@ import {
   DataGrid,
   type DataGridProps,
   type GridApi,
-  type GridCallbackDetails,
   type GridCellModesModel,
   type GridCellParams,
   type GridColDef,
   type GridColumnResizeParams,
   type GridColumnVisibilityModel,
   type GridDensity,
-  type GridFilterModel,
   type GridPaginationModel,
   type GridRenderCellParams,
   type GridRowCheckboxProps,
@@ -149,8 +148,6 @@ export interface ListGridProps {
   /** Whose column choices these are, when not the resource's main list (`sites.deleted`). */
   listKey?: string;
   bulkActionButtons?: ReactNode;
-  /** The grid's filter model and its setter (server-side); without them the grid offers no filter. */
-  filtering?: Pick<DataGridProps, 'filterModel' | 'onFilterModelChange'>;
   /** The page sizes offered (the lists' usual choices when not given). */
   pageSizeOptions?: number[];
   /** Rows as tall as their content (several lines of text), not one line each. */
@@ -171,7 +168,6 @@ export default function ListGrid({
   opens = 'show',
   listKey = resource,
   bulkActionButtons,
-  filtering,
   editing,
   pageSizeOptions = PER_PAGE_CHOICES,
   autoRowHeight = false,
@@ -277,12 +273,6 @@ export default function ListGrid({
     focusAfterEdit.current = null;
     if (mode === undefined && pending.next) apiRef.current?.setCellFocus(pending.id, pending.next);
   });
-  const onFilterModelChange = useEventCallback(
-    (model: GridFilterModel, details: GridCallbackDetails<'filter', GridApi>) => {
-      queryChangedAt.current = Date.now();
-      filtering?.onFilterModelChange?.(model, details);
-    },
-  );
   const onPaginationModelChange = useEventCallback((model: GridPaginationModel) => {
     const next = paginationModelToList(model);
     if (pageResetByGrid(model) && next.perPage === perPage) return;
@@ -378,9 +368,7 @@ export default function ListGrid({
         paginationMode="server"
         sortingMode="server"
         filterMode="server"
-        disableColumnFilter={!filtering}
-        filterModel={filtering?.filterModel}
-        onFilterModelChange={filtering?.onFilterModelChange && onFilterModelChange}
+        disableColumnFilter
         paginationModel={paginationModel}
         onPaginationModelChange={onPaginationModelChange}
         pageSizeOptions={pageSizeOptions}

@@ -1,17 +1,16 @@
 /**
- * A record list as a data grid (ListGrid): its columns come from the field-type table (columns.tsx), its filter
- * model is the list's filter values (gridQuery.ts), and cells edit in place through the one write path
- * (useCellEditing.tsx).
+ * A record list as a data grid (ListGrid): its columns come from the field-type table (columns.tsx) and cells edit
+ * in place through the one write path (useCellEditing.tsx). The grid offers no filter of its own: the list's filter
+ * builder (views/FilterBuilder.tsx) is the one.
  */
 
-import { type GridFilterModel, useGridApiRef } from '@mui/x-data-grid';
-import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
-import { useCanAccessResources, useListContext } from 'react-admin';
+import { useGridApiRef } from '@mui/x-data-grid';
+import { type ReactNode, useMemo } from 'react';
+import { useCanAccessResources } from 'react-admin';
 import type { FieldDescriptor } from '../fieldTypes';
 import { defaultColumns } from '../fieldTypes';
 import type { RecordSchema } from '../schema';
-import { filterableColumns, gridColumn } from './columns';
-import { filterModelToFilterValues, filterValuesToFilterModel, type GridFilterModelLike } from './gridQuery';
+import { gridColumn } from './columns';
 import ListGrid from './ListGrid';
 import { useCellEditing } from './useCellEditing';
 import { useRelationChoices } from './useRelationChoices';
@@ -24,32 +23,6 @@ export interface RecordGridProps {
   listKey?: string;
   pageSizeOptions?: number[];
   label?: string;
-}
-
-/**
- * The grid's filter model, kept while the person edits it in the panel (an item without a value yet asks the API
- * nothing) and set again from the list's filter values when they change elsewhere (filter bar, URL).
- */
-function useFilterModel(columns: ReturnType<typeof filterableColumns>) {
-  const { filterValues, setFilters, displayedFilters } = useListContext();
-  const [model, setModel] = useState<GridFilterModelLike>(() => filterValuesToFilterModel(filterValues, columns));
-  useEffect(() => {
-    setModel((current) => {
-      const mapped = filterModelToFilterValues(current, filterValues, columns);
-      return JSON.stringify(mapped) === JSON.stringify(filterValues ?? {})
-        ? current
-        : filterValuesToFilterModel(filterValues, columns);
-    });
-  }, [filterValues, columns]);
-  const onChange = useCallback(
-    (next: GridFilterModel) => {
-      setModel(next as GridFilterModelLike);
-      const values = filterModelToFilterValues(next as GridFilterModelLike, filterValues, columns);
-      if (JSON.stringify(values) !== JSON.stringify(filterValues ?? {})) setFilters(values, displayedFilters);
-    },
-    [filterValues, columns, setFilters, displayedFilters],
-  );
-  return [model as GridFilterModel, onChange] as const;
 }
 
 export default function RecordGrid({
@@ -91,8 +64,6 @@ export default function RecordGrid({
       ),
     [descriptors, linkField, canEdit, reads, renderEditError, relationChoices],
   );
-  const filterable = useMemo(() => filterableColumns(descriptors), [descriptors]);
-  const [filterModel, onFilterModelChange] = useFilterModel(filterable);
   const editing = useMemo(
     () => ({ apiRef, isCellEditable, processRowUpdate, onProcessRowUpdateError: () => undefined }),
     [apiRef, isCellEditable, processRowUpdate],
@@ -107,7 +78,6 @@ export default function RecordGrid({
         defaults={defaults}
         linkField={linkField}
         bulkActionButtons={bulkActionButtons}
-        filtering={{ filterModel, onFilterModelChange }}
         editing={editing}
         listKey={listKey}
         pageSizeOptions={pageSizeOptions}

@@ -1,9 +1,8 @@
 /**
  * The grid's columns, made from the field-type table: the header is the field's label, the cell is the type's
  * view of the row's value (fieldTypes `Value`: a function of the value, no record context and no hook per cell;
- * relations by the names the list's answer carries), and the filter is the one the type offers in the filter bar (fieldTypes/describe.ts
- * `filters`), with the grid operators the list query can answer (gridQuery.ts OPERATORS). A new field type or
- * record type gets its column with no code here.
+ * relations by the names the list's answer carries), and its column type follows the kind of value of the type's
+ * filters (fieldTypes/describe.ts `filters`). A new field type or record type gets its column with no code here.
  */
 import {
   GRID_BOOLEAN_COL_DEF,
@@ -14,18 +13,12 @@ import {
   GRID_STRING_COL_DEF,
   type GridColDef,
   GridEditSingleSelectCell,
-  type GridFilterOperator,
   type GridRenderCellParams,
   type GridRenderEditCellParams,
-  getGridBooleanOperators,
-  getGridDateOperators,
-  getGridNumericOperators,
-  getGridSingleSelectOperators,
-  getGridStringOperators,
 } from '@mui/x-data-grid';
 import type { ReactNode } from 'react';
 import { type FieldDescriptor, type FilterKind, fieldTypeUI } from '../fieldTypes';
-import { type FilterableColumn, type FilterValueKind, OPERATORS } from './gridQuery';
+import type { FilterValueKind } from './gridQuery';
 
 /** The grid filter of a field: the kind of its first filter-bar filter that the grid can express. */
 const GRID_FILTER: Partial<Record<FilterKind, (descriptor: FieldDescriptor) => FilterValueKind>> = {
@@ -59,15 +52,6 @@ export function gridFilterKind(descriptor: FieldDescriptor): FilterValueKind | u
   return undefined;
 }
 
-const GRID_OPERATORS: Record<FilterValueKind, () => GridFilterOperator[]> = {
-  string: () => getGridStringOperators() as GridFilterOperator[],
-  number: () => getGridNumericOperators() as GridFilterOperator[],
-  date: () => getGridDateOperators() as GridFilterOperator[],
-  dateTime: () => getGridDateOperators(true) as GridFilterOperator[],
-  boolean: () => getGridBooleanOperators() as GridFilterOperator[],
-  singleSelect: () => getGridSingleSelectOperators(),
-};
-
 const COLUMN_TYPE: Record<FilterValueKind, GridColDef['type']> = {
   string: 'string',
   number: 'number',
@@ -85,14 +69,6 @@ const GRID_COLUMN_DEFAULTS: Record<FilterValueKind, Pick<GridColDef, 'renderEdit
   boolean: GRID_BOOLEAN_COL_DEF,
   singleSelect: GRID_SINGLE_SELECT_COL_DEF,
 };
-
-/** The columns the grid can filter by, for the model <-> query mapping. */
-export function filterableColumns(descriptors: readonly FieldDescriptor[]): FilterableColumn[] {
-  return descriptors.flatMap((descriptor) => {
-    const kind = gridFilterKind(descriptor);
-    return kind ? [{ field: descriptor.slug, kind }] : [];
-  });
-}
 
 export interface ColumnOptions {
   /** The column whose cell is the link that opens the record. */
@@ -154,7 +130,6 @@ export function gridColumn(
   const kind = gridFilterKind(descriptor);
   const editKind = descriptor.slug === linkField || !canEdit ? undefined : gridEditKind(descriptor, relationChoices);
   const base = editKind ? GRID_COLUMN_DEFAULTS[editKind] : undefined;
-  const operators = kind ? GRID_OPERATORS[kind]().filter((operator) => OPERATORS[kind].includes(operator.value)) : [];
   return {
     field: spec.source,
     headerName: spec.label,
@@ -176,8 +151,7 @@ export function gridColumn(
         }
       : {}),
     sortable: !spec.disableSort,
-    filterable: operators.length > 0,
-    filterOperators: operators,
+    filterable: false,
     minWidth: 120,
     flex: 1,
     // A cell that edits in place shows its relation as text: a click there starts the edit, not a page change.

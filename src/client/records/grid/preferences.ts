@@ -6,7 +6,7 @@
  */
 
 import type { GridColumnVisibilityModel, GridDensity } from '@mui/x-data-grid';
-import { useCallback } from 'react';
+import { createContext, useCallback, useContext } from 'react';
 import { useStore } from 'react-admin';
 import { useSession } from '../../app/hooks';
 import { useAppDataProvider } from '../hooks';
@@ -25,8 +25,28 @@ export const gridPreferencesKey = (resource: string) => `grid:${resource}`;
 /** Nothing chosen: one object, so that the grid's models made from it keep their identity between renders. */
 const NO_PREFERENCES: GridPreferences = Object.freeze({});
 
+type PreferencesAndSetter = [GridPreferences, (next: GridPreferences | undefined) => void];
+
+/**
+ * Columns kept elsewhere than with the person, for one list: an open saved view's (views/viewColumns.ts), whose
+ * columns the grid shows and whose changes mark the view changed instead of changing the person's own.
+ */
+export interface ColumnsOverride {
+  listKey: string;
+  preferences: GridPreferences;
+  set: (next: GridPreferences | undefined) => void;
+}
+export const ColumnsOverrideContext = createContext<ColumnsOverride | null>(null);
+
+/** The columns of a list the grid, the export and "Reset columns" read: an open view's, else the person's. */
+export function useGridPreferences(resource: string): PreferencesAndSetter {
+  const own = usePersonGridPreferences(resource);
+  const override = useContext(ColumnsOverrideContext);
+  return override && override.listKey === resource ? [override.preferences, override.set] : own;
+}
+
 /** The person's columns of a list and the setter that keeps them (undefined: back to the defaults). */
-export function useGridPreferences(resource: string): [GridPreferences, (next: GridPreferences | undefined) => void] {
+export function usePersonGridPreferences(resource: string): PreferencesAndSetter {
   const key = gridPreferencesKey(resource);
   const { user } = useSession();
   const saved = (user?.preferences?.[key] ?? NO_PREFERENCES) as GridPreferences;

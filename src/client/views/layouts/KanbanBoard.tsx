@@ -1,90 +1,123 @@
 /**
- * A kanban of a record type (docs/views.md "Layouts"): a column per value of a choice, status, relation or person
+ * A kanban of a record type (docs/views.md "Kanban"): a column per value of a choice, status, relation or person
  * field, each with its count and its first 50 cards (50 more at a time), over the list's own filters and saved view.
- * A card dragged to another column (or moved with the keyboard: Ctrl+← / Ctrl+→ on a focused card, or its "Move to"
- * menu) changes that one field through the data provider's update, the same write as the record's form: the server's
- * rules and validation apply, and a refused change snaps the card back with the server's reason.
+ * A card dragged to another column (or moved with the keyboard: Ctrl+← / Ctrl+→ on a focused card, or its menu)
+ * changes that one field through the data provider's update, the same write as the record's form: the server's
+ * rules and validation apply, and a refused change snaps the card back with the server's reason. With an order
+ * field (a number field, `rank`), cards are in its order and are reordered within their column the same ways
+ * (dropped between two cards, Ctrl+↑ / Ctrl+↓, the menu), writing that field (kanbanOrder.ts).
+ *
+ * The board draws 250 cards at once, so a card is light: plain elements with classes made once, no ripple, one menu
+ * for the whole board, and memoised so a drag or a lane's answer redraws only what changed.
  */
-import {
-  DndContext,
-  type DragEndEvent,
-  KeyboardSensor,
-  PointerSensor,
-  useDraggable,
-  useDroppable,
-  useSensor,
-  useSensors,
-} from '@dnd-kit/core';
+import { DndContext, type DragEndEvent, useDroppable } from '@dnd-kit/core';
 import MoreIcon from '@mui/icons-material/MoreVert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
 import Chip from '@mui/material/Chip';
-import IconButton from '@mui/material/IconButton';
-import Link from '@mui/material/Link';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
+import { styled } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
-import { type KeyboardEvent, useCallback, useState } from 'react';
+import { memo, useCallback, useRef, useState } from 'react';
 import { useGetList, useListContext } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 import type { FieldDescriptor } from '../../records/fieldTypes';
 import { useRecordMutations } from '../../records/mutations';
 import { recordPath } from '../../records/recordPath';
 import { recordLabel } from '../../records/schema';
-import { type KanbanColumn, useKanbanColumns } from './kanbanColumns';
+import { type CardRecord, columnKey, type KanbanColumn, useKanbanColumns } from './kanbanColumns';
+import { MOVABLE_SX, useMovable, useMoveSensors, usePendingMoves } from './movable';
+import { useCardOrder } from './useCardOrder';
 
 /** Cards a column shows at first, and how many more each "Show more" adds. */
 export const KANBAN_PAGE = 50;
 
-type CardRecord = { id: number | string } & Record<string, unknown>;
 /** Cards moved on this screen whose write has not been answered yet: where they are shown meanwhile. */
-type Moves = ReadonlyMap<CardRecord['id'], { to: KanbanColumn['value']; record: CardRecord }>;
-
-const columnKey = (value: KanbanColumn['value']) => (value === null ? 'none' : String(value));
+type Move = { to: KanbanColumn['value']; record: CardRecord };
+type Moves = ReadonlyMap<CardRecord['id'], Move>;
+type MenuTarget = { anchor: HTMLElement; record: CardRecord; lane: number; index: number };
 
 interface KanbanBoardProps {
   resource: string;
   field: FieldDescriptor;
+  /** The order field: cards in its order, reordered by writing it. None: the list's order, no reordering. */
+  rank: FieldDescriptor | null;
   viewId: number | null;
   /** The record type's name in the plural, for the board's label. */
   plural: string;
 }
 
-export function KanbanBoard({ resource, field, viewId, plural }: KanbanBoardProps) {
+export function KanbanBoard({ resource, field, rank, viewId, plural }: KanbanBoardProps) {
   const { filterValues } = useListContext();
   const { columns, isPending } = useKanbanColumns(field);
   const { update } = useRecordMutations(resource);
-  const [moves, setMoves] = useState<Moves>(new Map());
-  const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
-    useSensor(KeyboardSensor),
-  );
+  const { pending: moves, begin, end } = usePendingMoves<CardRecord['id'], Move>();
+  const { pending: ordering, reorder, setShown, shown: shownIn } = useCardOrder(resource, rank);
+  const sensors = useMoveSensors();
+  const [menu, setMenu] = useState<MenuTarget | null>(null);
+  const lanes = useRef(new Map<string, HTMLElement>());
 
   const move = useCallback(
     async (record: CardRecord, to: KanbanColumn['value']) => {
       const from = (record[field.slug] ?? null) as KanbanColumn['value'];
       if (columnKey(from) === columnKey(to)) return;
-      setMoves((current) => new Map(current).set(record.id, { to, record }));
+      begin(record.id, { to, record });
       const label = columns.find((column) => columnKey(column.value) === columnKey(to))?.label ?? '';
       // A refused move (422, 403, 409) is told by the server's message; the card goes back where it was.
       await update(record.id, { [field.slug]: to }, record, `${recordLabel(record)} moved to ${label}.`);
-      setMoves((current) => {
-        const next = new Map(current);
-        next.delete(record.id);
-        return next;
-      });
+      end(record.id);
     },
-    [columns, field.slug, update],
+    [columns, field.slug, update, begin, end],
+  );
+
+  /** Ctrl+arrows on a card: ← → to the next column, ↑ ↓ one place within its column (with an order field). */
+  const onArrow = useCallback(
+    (record: CardRecord, lane: number, index: number, key: string) => {
+      if (key === 'ArrowUp' || key === 'ArrowDown') {
+        if (!rank) return false;
+        void reorder(columnKey(columns[lane].value), record, index + (key === 'ArrowUp' ? -1 : 1));
+        return true;
+      }
+      const to = columns[lane + (key === 'ArrowLeft' ? -1 : key === 'ArrowRight' ? 1 : Number.NaN)];
+      if (to) void move(record, to.value);
+      return Boolean(to);
+    },
+    [columns, move, reorder, rank],
   );
 
   const onDragEnd = (event: DragEndEvent) => {
     const record = event.active.data.current?.record as CardRecord | undefined;
     const to = event.over?.data.current?.value as KanbanColumn['value'] | undefined;
-    if (record && to !== undefined) void move(record, to);
+    if (!record || to === undefined) return;
+    const key = columnKey(to);
+    if (key !== columnKey((record[field.slug] ?? null) as KanbanColumn['value'])) return void move(record, to);
+    // Within its column: dropped before the first card whose middle is below the dragged card's middle.
+    const dropped = event.active.rect.current.translated;
+    const lane = lanes.current.get(key);
+    if (!rank || !dropped || !lane) return;
+    const middle = dropped.top + dropped.height / 2;
+    const others = [...lane.querySelectorAll<HTMLElement>('[data-testid="kanban-card"]')].filter(
+      (card) => card.dataset.id !== String(record.id),
+    );
+    const index = others.filter((card) => {
+      const box = card.getBoundingClientRect();
+      return box.top + box.height / 2 < middle;
+    }).length;
+    void reorder(key, record, index);
   };
 
+  const openMenu = useCallback(
+    (anchor: HTMLElement, record: CardRecord, lane: number, index: number) => setMenu({ anchor, record, lane, index }),
+    [],
+  );
+  const laneRef = useCallback((key: string, node: HTMLElement | null) => {
+    if (node) lanes.current.set(key, node);
+    else lanes.current.delete(key);
+  }, []);
+
   if (isPending) return <Typography sx={{ p: 2 }}>Loading the board…</Typography>;
+  const shown = menu ? shownIn(columnKey(columns[menu.lane].value)) : [];
   return (
     <DndContext sensors={sensors} onDragEnd={onDragEnd}>
       <Box
@@ -105,16 +138,56 @@ export function KanbanBoard({ resource, field, viewId, plural }: KanbanBoardProp
             key={columnKey(column.value)}
             resource={resource}
             field={field}
+            rank={rank}
             column={column}
+            lane={index}
             filter={{ ...filterValues, ...column.filter }}
             viewId={viewId}
             moves={moves}
-            neighbours={{ previous: columns[index - 1], next: columns[index + 1] }}
-            columns={columns}
-            onMove={move}
+            order={ordering.get(columnKey(column.value))}
+            onShown={setShown}
+            onArrow={onArrow}
+            onMenu={openMenu}
+            laneRef={laneRef}
           />
         ))}
       </Box>
+      <Menu anchorEl={menu?.anchor} open={Boolean(menu)} onClose={() => setMenu(null)}>
+        {menu && rank && menu.index > 0 && (
+          <MenuItem
+            onClick={() => {
+              setMenu(null);
+              void reorder(columnKey(columns[menu.lane].value), menu.record, menu.index - 1);
+            }}
+          >
+            Move up
+          </MenuItem>
+        )}
+        {menu && rank && menu.index < shown.length - 1 && (
+          <MenuItem
+            onClick={() => {
+              setMenu(null);
+              void reorder(columnKey(columns[menu.lane].value), menu.record, menu.index + 1);
+            }}
+          >
+            Move down
+          </MenuItem>
+        )}
+        {menu &&
+          columns
+            .filter((_, index) => index !== menu.lane)
+            .map((column) => (
+              <MenuItem
+                key={columnKey(column.value)}
+                onClick={() => {
+                  setMenu(null);
+                  void move(menu.record, column.value);
+                }}
+              >
+                Move to {column.label}
+              </MenuItem>
+            ))}
+      </Menu>
     </DndContext>
   );
 }
@@ -122,31 +195,61 @@ export function KanbanBoard({ resource, field, viewId, plural }: KanbanBoardProp
 interface LaneProps {
   resource: string;
   field: FieldDescriptor;
+  rank: FieldDescriptor | null;
   column: KanbanColumn;
+  lane: number;
   filter: Record<string, unknown>;
   viewId: number | null;
   moves: Moves;
-  neighbours: { previous?: KanbanColumn; next?: KanbanColumn };
-  columns: KanbanColumn[];
-  onMove: (record: CardRecord, to: KanbanColumn['value']) => void;
+  /** The column's cards in the order being written, until the server has answered. */
+  order: ReadonlyArray<CardRecord['id']> | undefined;
+  onShown: (key: string, cards: CardRecord[]) => void;
+  onArrow: (record: CardRecord, lane: number, index: number, key: string) => boolean;
+  onMenu: (anchor: HTMLElement, record: CardRecord, lane: number, index: number) => void;
+  laneRef: (key: string, node: HTMLElement | null) => void;
 }
 
-function KanbanLane({ resource, field, column, filter, viewId, moves, neighbours, columns, onMove }: LaneProps) {
-  const [shown, setShown] = useState(KANBAN_PAGE);
+function KanbanLane({
+  resource,
+  field,
+  rank,
+  column,
+  lane,
+  filter,
+  viewId,
+  moves,
+  order,
+  onShown,
+  onArrow,
+  onMenu,
+  laneRef,
+}: LaneProps) {
+  const [perPage, setPerPage] = useState(KANBAN_PAGE);
   const { data, total, isPending, error } = useGetList<CardRecord>(resource, {
-    pagination: { page: 1, perPage: shown },
+    pagination: { page: 1, perPage },
     filter,
+    sort: rank ? { field: rank.slug, order: 'ASC' } : undefined,
     meta: viewId ? { query: { view: viewId } } : undefined,
   });
-  const { setNodeRef, isOver } = useDroppable({ id: columnKey(column.value), data: { value: column.value } });
   const key = columnKey(column.value);
+  const { setNodeRef, isOver } = useDroppable({ id: key, data: { value: column.value } });
+  const ref = useCallback(
+    (node: HTMLElement | null) => {
+      setNodeRef(node);
+      laneRef(key, node);
+    },
+    [setNodeRef, laneRef, key],
+  );
   const arriving = [...moves.values()].filter((m) => columnKey(m.to) === key).map((m) => m.record);
   const staying = (data ?? []).filter((record) => !moves.has(record.id));
-  const cards = [...arriving.filter((record) => !staying.some((s) => s.id === record.id)), ...staying];
+  const listed = [...arriving.filter((record) => !staying.some((s) => s.id === record.id)), ...staying];
+  const cards = order ? [...listed].sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id)) : listed;
+  onShown(key, cards);
   const count = (total ?? 0) + arriving.length - ((data ?? []).length - staying.length);
+  const hint = `Ctrl and ← or → moves it to the next column${rank ? ', ↑ or ↓ one place in this column' : ''}.`;
   return (
     <Box
-      ref={setNodeRef}
+      ref={ref}
       role="listitem"
       aria-label={`${column.label}: ${count}`}
       data-testid={`kanban-column-${key}`}
@@ -172,117 +275,117 @@ function KanbanLane({ resource, field, column, filter, viewId, moves, neighbours
       ) : isPending ? (
         <Typography variant="body2">Loading…</Typography>
       ) : (
-        <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0, display: 'grid', gap: 1 }}>
-          {cards.map((record) => (
+        <CardList>
+          {cards.map((record, index) => (
             <KanbanCard
               key={record.id}
               resource={resource}
-              field={field}
+              moveLabel={field.label.toLowerCase()}
               record={record}
-              here={column}
-              neighbours={neighbours}
-              columns={columns}
-              onMove={onMove}
+              place={`in ${column.label}${rank ? `, ${index + 1} of ${cards.length}` : ''}. ${hint}`}
+              lane={lane}
+              index={index}
+              onArrow={onArrow}
+              onMenu={onMenu}
             />
           ))}
-        </Box>
+        </CardList>
       )}
-      {(total ?? 0) > shown && (
-        <Button size="small" fullWidth sx={{ mt: 1 }} onClick={() => setShown((n) => n + KANBAN_PAGE)}>
-          Show {Math.min(KANBAN_PAGE, (total ?? 0) - shown)} more
+      {(total ?? 0) > perPage && (
+        <Button size="small" fullWidth sx={{ mt: 1 }} onClick={() => setPerPage((n) => n + KANBAN_PAGE)}>
+          Show {Math.min(KANBAN_PAGE, (total ?? 0) - perPage)} more
         </Button>
       )}
     </Box>
   );
 }
 
+const CardList = styled('ul')({ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: 8 });
+
+const CardBox = styled('div')(({ theme }) => ({
+  ...MOVABLE_SX,
+  display: 'flex',
+  alignItems: 'center',
+  gap: 4,
+  padding: 8,
+  background: theme.palette.background.paper,
+  border: `1px solid ${theme.palette.divider}`,
+  borderRadius: theme.shape.borderRadius,
+  '&:focus-visible': { outline: `2px solid ${theme.palette.primary.main}`, outlineOffset: 2 },
+}));
+
+const CardLink = styled(RouterLink)(({ theme }) => ({
+  ...theme.typography.body2,
+  color: theme.palette.primary.main,
+  textDecoration: 'none',
+  overflowWrap: 'anywhere',
+  '&:hover': { textDecoration: 'underline' },
+}));
+
+const Handle = styled('div')({ flex: 1, alignSelf: 'stretch', minWidth: 16 });
+
+const MenuButton = styled('button')(({ theme }) => ({
+  display: 'inline-flex',
+  padding: 5,
+  border: 0,
+  borderRadius: '50%',
+  background: 'none',
+  color: theme.palette.action.active,
+  cursor: 'pointer',
+  '&:hover': { background: theme.palette.action.hover },
+  '&:focus-visible': { outline: `2px solid ${theme.palette.primary.main}` },
+}));
+
+const stop = (event: { stopPropagation: () => void }) => event.stopPropagation();
+
 interface CardProps {
   resource: string;
-  field: FieldDescriptor;
+  moveLabel: string;
   record: CardRecord;
-  here: KanbanColumn;
-  neighbours: { previous?: KanbanColumn; next?: KanbanColumn };
-  columns: KanbanColumn[];
-  onMove: (record: CardRecord, to: KanbanColumn['value']) => void;
+  /** Where the card is, and its keys, for its label. */
+  place: string;
+  lane: number;
+  index: number;
+  onArrow: (record: CardRecord, lane: number, index: number, key: string) => boolean;
+  onMenu: (anchor: HTMLElement, record: CardRecord, lane: number, index: number) => void;
 }
 
-function KanbanCard({ resource, field, record, here, neighbours, columns, onMove }: CardProps) {
-  const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({
-    id: `card-${record.id}`,
-    data: { record },
-  });
-  const [menu, setMenu] = useState<HTMLElement | null>(null);
+const KanbanCard = memo(function KanbanCard({
+  resource,
+  moveLabel,
+  record,
+  place,
+  lane,
+  index,
+  onArrow,
+  onMenu,
+}: CardProps) {
+  const movable = useMovable(`card-${record.id}`, { record }, (key) => onArrow(record, lane, index, key));
   const name = recordLabel(record) || `#${record.id}`;
-  // Ctrl+← / Ctrl+→ move the focused card to the next column (dnd-kit's own keys: Space, the arrows, Space).
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (!event.ctrlKey && !event.metaKey) return;
-    const to = event.key === 'ArrowLeft' ? neighbours.previous : event.key === 'ArrowRight' ? neighbours.next : null;
-    if (!to) return;
-    event.preventDefault();
-    onMove(record, to.value);
-  };
   return (
-    <Box component="li">
-      <Card
-        ref={setNodeRef}
-        variant="outlined"
+    <li>
+      <CardBox
+        ref={movable.ref}
         data-testid="kanban-card"
-        {...attributes}
-        {...listeners}
-        onKeyDown={(event) => {
-          onKeyDown(event);
-          if (!event.defaultPrevented) listeners?.onKeyDown?.(event);
-        }}
+        data-id={record.id}
+        {...movable.props}
         aria-roledescription="card"
-        aria-label={`${name}, in ${here.label}. Ctrl and an arrow key moves it to the next column.`}
-        sx={{
-          p: 1,
-          display: 'flex',
-          alignItems: 'center',
-          gap: 0.5,
-          cursor: 'grab',
-          touchAction: 'manipulation',
-          opacity: isDragging ? 0.6 : 1,
-          transform: transform ? `translate3d(${transform.x}px, ${transform.y}px, 0)` : undefined,
-          position: isDragging ? 'relative' : undefined,
-          zIndex: isDragging ? 10 : undefined,
-        }}
+        aria-label={`${name}, ${place}`}
       >
-        <Link
-          component={RouterLink}
-          to={recordPath(resource, record.id)}
-          underline="hover"
-          sx={{ overflowWrap: 'anywhere' }}
-          onPointerDown={(event) => event.stopPropagation()}
-        >
+        <CardLink to={recordPath(resource, record.id)} onPointerDown={stop}>
           {name}
-        </Link>
-        <Box sx={{ flex: 1, alignSelf: 'stretch', minWidth: 16 }} data-testid="kanban-handle" />
-        <IconButton
-          size="small"
-          aria-label={`Move ${name} to another ${field.label.toLowerCase()}`}
-          onPointerDown={(event) => event.stopPropagation()}
-          onKeyDown={(event) => event.stopPropagation()}
-          onClick={(event) => setMenu(event.currentTarget)}
+        </CardLink>
+        <Handle data-testid="kanban-handle" />
+        <MenuButton
+          type="button"
+          aria-label={`Move ${name} to another ${moveLabel}`}
+          onPointerDown={stop}
+          onKeyDown={stop}
+          onClick={(event) => onMenu(event.currentTarget, record, lane, index)}
         >
           <MoreIcon fontSize="small" />
-        </IconButton>
-      </Card>
-      <Menu anchorEl={menu} open={Boolean(menu)} onClose={() => setMenu(null)}>
-        {columns
-          .filter((column) => columnKey(column.value) !== columnKey(here.value))
-          .map((column) => (
-            <MenuItem
-              key={columnKey(column.value)}
-              onClick={() => {
-                setMenu(null);
-                onMove(record, column.value);
-              }}
-            >
-              Move to {column.label}
-            </MenuItem>
-          ))}
-      </Menu>
-    </Box>
+        </MenuButton>
+      </CardBox>
+    </li>
   );
-}
+});

@@ -15,6 +15,12 @@ export interface KanbanColumn {
   filter: Record<string, unknown>;
 }
 
+/** A card's record. */
+export type CardRecord = { id: number | string } & Record<string, unknown>;
+
+/** A column's key: its value, `none` for the column of records without one. */
+export const columnKey = (value: KanbanColumn['value']) => (value === null ? 'none' : String(value));
+
 /** At most this many columns of related records (the first by name). */
 const MAX_RELATED_COLUMNS = 30;
 

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { TypeInfo } from '../catalogue.js';
 import { plainDate } from '../dates.js';
 import type { ToolStep } from '../model/loop.js';
@@ -21,6 +22,8 @@ export interface BuiltinAnswer {
   steps: ToolStep[];
   /** The list a count or list answer is about, kept with it for follow-ups and "Save as view". */
   list: AnswerList | null;
+  /** How long reading the question took (understand.ts), in ms, and the process's CPU time meanwhile: logged. */
+  understood: { ms: number; cpuMs: number };
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -83,7 +86,11 @@ export async function builtinAnswer(
     steps.push({ id: `builtin_${steps.length + 1}`, name, arguments: args, result });
     return result;
   };
+  const started = performance.now();
+  const cpu = process.cpuUsage();
   const plan = await understand(scope, question, previous);
+  const used = process.cpuUsage(cpu);
+  const understood = { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
   const answer = await compose(scope, plan, call);
   const citations = new Map<string, Citation>();
   // The records the answer links: those the tools returned and those the question named.
@@ -98,7 +105,7 @@ export async function builtinAnswer(
       citations.set(`${record.type}:${record.id}`, record);
   }
   const list = plan.kind === 'records' && answer.outcome === 'answered' ? answerList(plan) : null;
-  return { ...answer, citations: [...citations.values()], steps, list };
+  return { ...answer, citations: [...citations.values()], steps, list, understood };
 }
 
 /** What a count or list answer was about, as kept with it (resources.ts answerListShape). */
@@ -205,7 +212,9 @@ function refusal(scope: ToolScope, plan: Extract<Plan, { kind: 'refuse' }>): str
       return 'Open a record first, then ask about "this".';
     case 'ambiguous':
       return [
-        `${plan.matches?.length ?? 0} records are called "${plain(plan.detail ?? '')}". Which do you mean?`,
+        plan.matches?.[0]?.closest
+          ? `No record you may read is called "${plain(plan.detail ?? '')}". The closest names:`
+          : `${plan.matches?.length ?? 0} records are called "${plain(plan.detail ?? '')}". Which do you mean?`,
         '',
         ...(plan.matches ?? []).slice(0, 10).map((m) => choice(scope, m, plan.retry)),
       ].join('\n');
@@ -237,23 +246,33 @@ async function records(_scope: ToolScope, plan: Extract<Plan, { kind: 'records' 
       if (plan.groupBy.period?.from) args.from = plan.groupBy.period.from;
       if (plan.groupBy.period?.to) args.to = plan.groupBy.period.to;
     }
+    // "top contractors by total value": each group's sum of the money field, the biggest first.
+    const summed = plan.top && plan.measure?.fn === 'sum' ? plan.measure : undefined;
+    if (summed) args.sum = summed.field;
     const result = await call('count_records', args);
     if (result.error) return cannot(result);
     const data = result.data as {
       total: number;
-      groups: Array<{ label: string; count: number; list_url: string | null }>;
+      sum?: number | null;
+      groups: Array<{ label: string; count: number; sum?: number; list_url: string | null }>;
     };
     if (plan.top) {
       const named = data.groups.filter((g) => g.list_url !== null && g.label !== 'none').slice(0, plan.top);
       const hidden = data.groups.some((g) => g.list_url === null);
       const label = plan.groupBy.label;
+      const labels = named.length === 1 ? label : `${label}s`;
+      const heading = summed
+        ? `The ${fmt(named.length)} ${labels} with the highest ${summed.words} of ${describe(info, words)} (${money(data.sum ?? 0)} over **${fmt(data.total)}** ${info.plural}):`
+        : `The ${fmt(named.length)} ${labels} with the most ${describe(info, words)} (of **${fmt(data.total)}**):`;
+      const figure = (g: (typeof named)[number]) =>
+        summed
+          ? `**${money(g.sum ?? 0)}** (${fmt(g.count)} ${g.count === 1 ? info.singular : info.plural})`
+          : `**${fmt(g.count)}**`;
       return answered(
         [
-          `The ${fmt(named.length)} ${named.length === 1 ? label : `${label}s`} with the most ${describe(info, words)} (of **${fmt(data.total)}**):`,
+          heading,
           '',
-          ...(named.length
-            ? named.map((g) => `- [${plain(g.label)}](${g.list_url}): **${fmt(g.count)}**`)
-            : ['- none']),
+          ...(named.length ? named.map((g) => `- [${plain(g.label)}](${g.list_url}): ${figure(g)}`) : ['- none']),
           ...(hidden ? ['', `${capitalised(info.plural)} of ${label}s you cannot see are left out.`] : []),
         ].join('\n'),
       );
@@ -376,7 +395,7 @@ const dayOrTime = (value: unknown) =>
 /** Said when a name was taken to mean the one record whose name starts with it. */
 const guessed = (scope: ToolScope, found: Found[]) =>
   found.length === 1 && found[0].guessedFrom
-    ? `(I took "${plain(found[0].guessedFrom)}" to mean ${link(scope.cite(found[0].info, found[0].row))}, the only record whose name starts with it.)\n\n`
+    ? `(I took "${plain(found[0].guessedFrom)}" to mean ${link(scope.cite(found[0].info, found[0].row))}, ${found[0].closest ? 'the record with the closest name' : 'the only record whose name starts with it'}.)\n\n`
     : '';
 
 async function fieldAnswer(scope: ToolScope, plan: Extract<Plan, { kind: 'field' }>, call: Call): Promise<Composed> {

@@ -7,7 +7,9 @@ import type { AnswerList } from '../resources.js';
 import type { ToolScope } from '../tools/scope.js';
 import { phraseSource, Question, type Span, wordPattern } from './text.js';
 import {
+  closestRecords,
   type Found,
+  findRecords,
   type RegionWord,
   resolveRecords,
   typePhrases,
@@ -263,16 +265,21 @@ async function read(scope: ToolScope, text: string, previous: AnswerList | null)
   );
   if (describe) {
     const span = (describe as any).indices[1] as Span;
+    // "show me union sites" reads whole as a list: no name lookup (a search of every named type) is needed.
+    const named = lower.slice(span[0], span[1]).trim();
+    const listed = /^(this|it|this \w+)$/.test(named) ? null : await recordsPlan(scope, q);
+    if (listed?.kind === 'records' && listed.mode === 'list') return listed;
     const found = await resolveRecords(scope, q.original(span));
     if (found.length > 1) return ambiguous(q, span, found);
     if (found.length) return { kind: 'describe', records: found };
-    if (/^(this|it|this \w+)$/.test(lower.slice(span[0], span[1]).trim()))
-      return { kind: 'refuse', reason: 'no_context' };
-    // "show me union sites" is a list; "tell me about Nowhere Yard" names a record that is not there (or not readable).
-    const listed = await recordsPlan(scope, q);
-    return listed.kind === 'refuse' && listed.reason === 'not_understood'
-      ? { kind: 'refuse', reason: 'no_record', detail: q.original(span) }
-      : listed;
+    if (!listed) return { kind: 'refuse', reason: 'no_context' };
+    // "tell me about Nowhere Yard" names a record that is not there (or not readable).
+    if (listed.kind !== 'refuse' || listed.reason !== 'not_understood') return listed;
+    // A typo or a part of a name: the one clearly closest record, else the closest ones offered.
+    const close = await closestRecords(scope, q.original(span));
+    if (close.length === 1 && close[0].guessedFrom) return { kind: 'describe', records: close };
+    if (close.length) return ambiguous(q, span, close);
+    return { kind: 'refuse', reason: 'no_record', detail: q.original(span) };
   }
 
   return recordsPlan(scope, q);
@@ -330,7 +337,7 @@ async function proposalPlan(scope: ToolScope, q: Question): Promise<Plan | null>
   );
   if (note) {
     const [recordSpan, bodySpan] = (note as any).indices.slice(1) as Span[];
-    const found = await resolveRecords(scope, q.original(recordSpan));
+    const found = await findRecords(scope, q.original(recordSpan));
     if (found.length !== 1) return unresolved(q, recordSpan, found);
     return {
       kind: 'propose',
@@ -345,7 +352,7 @@ async function proposalPlan(scope: ToolScope, q: Question): Promise<Plan | null>
   const assign = q.match(/^(?:please\s+)?(?:assign|give|hand)\s+(.+?)\s+to\s+(.+)$/);
   if (assign) {
     const [recordSpan, personSpan] = (assign as any).indices.slice(1) as Span[];
-    const found = await resolveRecords(scope, q.original(recordSpan));
+    const found = await findRecords(scope, q.original(recordSpan));
     if (found.length !== 1) return unresolved(q, recordSpan, found);
     return {
       kind: 'propose',
@@ -363,7 +370,7 @@ async function proposalPlan(scope: ToolScope, q: Question): Promise<Plan | null>
     ) ?? q.match(/^(?:please\s+)?(?:mark|set|flag)\s+()(.+?)\s+as\s+(.+)$/);
   if (change) {
     const [fieldSpan, recordSpan, valueSpan] = (change as any).indices.slice(1) as Span[];
-    const found = await resolveRecords(scope, q.original(recordSpan));
+    const found = await findRecords(scope, q.original(recordSpan));
     if (found.length !== 1) return unresolved(q, recordSpan, found);
     const info = found[0].info;
     const named = fieldSpan[0] < fieldSpan[1] ? fieldNamed(q.lower.slice(fieldSpan[0], fieldSpan[1]), [info]) : null;
@@ -412,7 +419,8 @@ async function fieldPlan(scope: ToolScope, q: Question): Promise<Plan | null> {
     const [fieldSpan, recordSpan] = index === 0 ? [spans[1], spans[2]] : [spans[3], spans[2]];
     const named = fieldNamed(q.lower.slice(fieldSpan[0], fieldSpan[1]), scope.types);
     if (!named?.types.length) continue;
-    const found = await resolveRecords(scope, q.original(recordSpan), named.types);
+    const found = await findRecords(scope, q.original(recordSpan), named.types);
+    if (found.length > 1 && found[0].closest) return ambiguous(q, recordSpan, found);
     if (!found.length) {
       const phrase = q.lower.slice(recordSpan[0], recordSpan[1]).trim();
       if (/^(this|it)\b/.test(phrase) && !scope.context) return { kind: 'refuse', reason: 'no_context' };
@@ -517,7 +525,7 @@ async function recordsPlan(scope: ToolScope, q: Question, base?: Base): Promise<
     return { kind: 'near', info, place: q.original(spans[3]), radiusKm: radius, filter, words };
   }
 
-  const measure = measureIn(q, info) ?? undefined;
+  const measure = top?.measure ?? measureIn(q, info) ?? undefined;
   const rank = top || measure ? undefined : rankIn(q, info);
   const amount = q.match(AMOUNT);
   if (amount) q.take([amount.index, amount.index + amount[0].length]);
@@ -941,14 +949,16 @@ function measureIn(q: Question, info: TypeInfo): Measure | null {
 }
 
 /**
- * A ranking across a relation: "top contractors by number of sites", "which contractors have the most sites". The
- * records counted are the second type's (sites), grouped by their field pointing at the first (general contractor),
- * and only the groups with the most are told.
+ * A ranking across a relation: "top contractors by number of sites", "which contractors have the most sites", or by
+ * the total of a money field ("top contractors by total value", "which contractors have the highest site value"). The
+ * records counted (or added up) are the second type's (sites, else the first type with money and a field pointing at
+ * the first), grouped by their field pointing at the first (general contractor), and only the groups with the most
+ * are told.
  */
 function relationRank(
   q: Question,
   types: readonly TypeInfo[],
-): { counted: TypeInfo; field: FieldInfo; limit: number } | { plan: Plan } | null {
+): { counted: TypeInfo; field: FieldInfo; limit: number; measure?: Measure } | { plan: Plan } | null {
   const phrases = typePhrases(types);
   const names = phrases
     .map((t) => t.phrase)
@@ -956,7 +966,20 @@ function relationRank(
     .map(phraseSource)
     .join('|');
   const count = '(\\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|twenty)';
+  const value = `(?:total\\s+|combined\\s+|overall\\s+)?(?:(${names})\\s+)?(?:estimated\\s+)?(?:dollar\\s+)?(?:value|volume|worth)`;
+  const byValue =
+    q.match(
+      new RegExp(
+        `(?<![\\w-])(?:the\\s+)?(?:top|leading|biggest|largest)(?:\\s+${count})?\\s+(${names})\\s+(?:by|ranked by)\\s+(?:the\\s+)?${value}(?:\\s+of\\s+(?:their\\s+)?(${names}))?(?![\\w-])`,
+      ),
+    ) ??
+    q.match(
+      new RegExp(
+        `(?<![\\w-])()(?:which|what)\\s+(${names})\\s+(?:have|has|hold|holds|run|runs|got)\\s+the\\s+(?:highest|biggest|largest|most)\\s+${value}()(?![\\w-])`,
+      ),
+    );
   const hit =
+    byValue ??
     q.match(
       new RegExp(
         `(?<![\\w-])(?:the\\s+)?(?:top|leading)(?:\\s+${count})?\\s+(${names})\\s+(?:by|by the|with the most|ranked by)\\s+(?:number of|count of|most)?\\s*(${names})(?![\\w-])`,
@@ -968,17 +991,29 @@ function relationRank(
       ),
     );
   if (!hit) return null;
-  const typeOf = (phrase: string) => phrases.find((t) => t.phrase === phrase.replace(/[\s-]+/g, ' '))?.info;
+  const typeOf = (phrase: string | undefined) =>
+    phrase ? phrases.find((t) => t.phrase === phrase.replace(/[\s-]+/g, ' '))?.info : undefined;
   const info = typeOf(hit[2]);
-  const counted = typeOf(hit[3]);
-  if (!info || !counted || counted.type === info.type) return null;
-  const fields = [...counted.fields.values()].filter((f) => f.filterable && f.target === info.resource);
+  if (!info) return null;
+  const pointing = (other: TypeInfo) =>
+    [...other.fields.values()].filter((f) => f.filterable && f.target === info.resource);
+  const counted = byValue
+    ? (typeOf(hit[3] ?? hit[4]) ?? types.find((t) => t.type !== info.type && moneyField(t) && pointing(t).length))
+    : typeOf(hit[3]);
+  if (!counted || counted.type === info.type) return null;
+  const fields = pointing(counted);
   // A single relation ("general contractor") before a list of them ("contractors").
   const field = fields.find((f) => !f.kind.endsWith('[]')) ?? fields[0];
-  if (!field) return { plan: { kind: 'refuse', reason: 'not_understood', detail: hit[0] } };
+  const money = byValue ? moneyField(counted) : undefined;
+  if (!field || (byValue && !money)) return { plan: { kind: 'refuse', reason: 'not_understood', detail: hit[0] } };
   q.take([hit.index, hit.index + hit[0].length]);
   const limit = Math.min(20, hit[1] ? (NUMBER_WORDS[hit[1]] ?? Number(hit[1])) : 5);
-  return { counted, field, limit };
+  return {
+    counted,
+    field,
+    limit,
+    ...(money ? { measure: { fn: 'sum' as const, field: money.slug, words: `total ${money.name}` } } : {}),
+  };
 }
 
 /** A ranking: "the five biggest sites", "top 10 sites by value", "the smallest contractors". */

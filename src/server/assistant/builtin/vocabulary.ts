@@ -1,4 +1,7 @@
 import { sql } from 'kysely';
+import { isRecordEvent } from '../../events/app-events.js';
+import { searchExpression } from '../../records/list-query.js';
+import { hasTrigram } from '../../schemas/indexes.js';
 import { type FieldInfo, recordLabel, type TypeInfo } from '../catalogue.js';
 import { findByName } from '../tools/records.js';
 import type { ToolScope } from '../tools/scope.js';
@@ -116,8 +119,29 @@ export class Vocabulary {
   private values = new Map<string, Promise<ValueWord[]>>();
   private regionList: Promise<RegionWord[]> | null = null;
   private cityList = new Map<string, Promise<string[]>>();
+  /** The tables of the reference records and regions whose names it holds: a change to one makes it out of date. */
+  readonly reads = new Set<string>();
 
   constructor(private readonly scope: ToolScope) {}
+
+  /** Loads what `other` has loaded (its types' value words, regions, names and cities), to take its place. */
+  async loadLike(other: Vocabulary): Promise<void> {
+    const loads: Array<Promise<unknown>> = [];
+    for (const type of other.values.keys()) {
+      const info = this.scope.typeOf(type);
+      if (info) loads.push(this.valueWords(info));
+    }
+    if (other.regionList) loads.push(this.regions());
+    for (const key of other.cityList.keys()) {
+      if (key.startsWith('names:')) loads.push(this.names(key.slice('names:'.length)));
+      else {
+        const [type, column] = key.split('.');
+        const info = this.scope.typeOf(type);
+        if (info) loads.push(this.cities(info, column));
+      }
+    }
+    await Promise.all(loads);
+  }
 
   /** Words that filter records of `info` by a field value. A category the person may not read is known too, so that asking for it is refused by name. */
   valueWords(info: TypeInfo): Promise<ValueWord[]> {
@@ -144,6 +168,7 @@ export class Vocabulary {
       } else if (field.target) {
         const def = this.scope.app.resources.get(field.target);
         if (!def || RECORD_TABLES.has(def.table)) continue;
+        this.reads.add(def.table);
         const rows = await this.scope.app.records
           .list(this.scope.user, def, { per_page: MAX_REFERENCE_ROWS })
           .catch(() => null);
@@ -177,6 +202,7 @@ export class Vocabulary {
     let list = this.cityList.get(key) as unknown as Promise<Array<{ id: number; name: string }>> | undefined;
     if (!list) {
       const def = this.scope.app.resources.get(resource);
+      if (def) this.reads.add(def.table);
       list = def
         ? this.scope.app.records.list(this.scope.user, def, { per_page: MAX_REFERENCE_ROWS }).then(
             ({ data }) => data.map((r) => ({ id: r.id, name: recordLabel(r) })),
@@ -192,6 +218,7 @@ export class Vocabulary {
   regions(): Promise<RegionWord[]> {
     if (!this.regionList) {
       const def = this.scope.app.resources.get('regions');
+      this.reads.add('regions');
       this.regionList =
         def && this.scope.typeOf('region')
           ? this.scope.app.records
@@ -227,21 +254,77 @@ export class Vocabulary {
 }
 
 /**
- * Names change rarely and every figure comes from a tool anyway, so a person's vocabulary is kept for a short while
- * (a renamed status may go unrecognised, and refused, for that long; it is never counted wrongly).
+ * Names change rarely and every figure comes from a tool anyway, so a person's vocabulary is kept between questions.
+ * Building it reads every reference list, the regions and the distinct cities of up to 100,000 sites: far more than
+ * the reading of a question, so no question waits for it once it exists. A kept vocabulary older than KEEP_MS, or
+ * one whose sites changed (new cities), is still used while its successor is built in the background (loading what
+ * the old one had loaded) and replaces it when ready. A change to any other record type it reads from (a region, a
+ * status, a trade, a type's fields) makes the next question build a new one first, so a new name is known at once.
  */
 const KEEP_MS = 30_000;
-const kept = new WeakMap<object, Map<string, { at: number; vocabulary: Vocabulary }>>();
+/** A person who asked nothing for this long has their vocabulary dropped. */
+const FORGET_MS = 30 * 60_000;
+/** Tables whose changes only add or remove cities: refreshed in the background, never waited for. */
+const CITY_TABLES = new Set(['sites']);
+/** The record types' fields and choices. */
+const SCHEMA_TABLES = new Set(['schemas', 'schema_fields']);
+
+interface Kept {
+  at: number;
+  used: number;
+  vocabulary: Vocabulary;
+  /** A change made it out of date: built again before the next question. */
+  changed: boolean;
+  refreshing: boolean;
+}
+
+interface People {
+  entries: Map<string, Kept>;
+}
+
+const kept = new WeakMap<object, People>();
+
+function peopleOf(app: ToolScope['app']): People {
+  let people = kept.get(app);
+  if (!people) {
+    const made: People = { entries: new Map() };
+    kept.set(app, (people = made));
+    app.events.on((event) => {
+      if (!isRecordEvent(event)) return;
+      const { table } = event.resource;
+      for (const entry of made.entries.values())
+        if (SCHEMA_TABLES.has(table) || entry.vocabulary.reads.has(table)) entry.changed = true;
+        else if (CITY_TABLES.has(table)) entry.at = 0;
+    });
+  }
+  return people;
+}
 
 export function vocabularyFor(scope: ToolScope): Vocabulary {
-  let byPerson = kept.get(scope.app);
-  if (!byPerson) kept.set(scope.app, (byPerson = new Map()));
+  const { entries } = peopleOf(scope.app);
   const key = `${scope.user.id}|${scope.user.permissions.join(',')}`;
-  const hit = byPerson.get(key);
-  if (hit && Date.now() - hit.at < KEEP_MS) return hit.vocabulary;
-  for (const [other, entry] of byPerson) if (Date.now() - entry.at >= KEEP_MS) byPerson.delete(other);
+  const hit = entries.get(key);
+  const now = Date.now();
+  if (hit && !hit.changed) {
+    hit.used = now;
+    if (now - hit.at >= KEEP_MS && !hit.refreshing) {
+      hit.refreshing = true;
+      const next = new Vocabulary(scope);
+      next
+        .loadLike(hit.vocabulary)
+        .then(
+          () => entries.set(key, { ...hit, at: now, vocabulary: next, refreshing: false }),
+          () => undefined,
+        )
+        .finally(() => {
+          hit.refreshing = false;
+        });
+    }
+    return hit.vocabulary;
+  }
+  for (const [other, entry] of entries) if (now - entry.used >= FORGET_MS) entries.delete(other);
   const vocabulary = new Vocabulary(scope);
-  byPerson.set(key, { at: Date.now(), vocabulary });
+  entries.set(key, { at: now, used: now, vocabulary, changed: false, refreshing: false });
   return vocabulary;
 }
 
@@ -250,7 +333,66 @@ export interface Found {
   row: Record<string, any>;
   /** The name asked for, when no record has it exactly and this is the one record whose name starts with it. */
   guessedFrom?: string;
+  /** Found by a name close to the one asked for (a typo, a part of it), not by that name. */
+  closest?: boolean;
 }
+
+/** A record's name as a question writes it: quotes, end punctuation and a leading "the" taken off. */
+const nameIn = (phrase: string) =>
+  phrase
+    .trim()
+    .replace(/^["']|["'?.!,]+$/g, '')
+    .replace(/^(the|a|an)\s+/i, '')
+    .trim();
+
+/** How close a name must be to be offered (pg_trgm word similarity, 0 to 1: `<%` holds from 0.6), and to be taken alone. */
+const CLOSE = 0.6;
+const SURE = 0.7;
+
+/**
+ * The records whose names are closest to one that matched none ("Riverfrnt Hotel", "Harbor Yrd"): pg_trgm's word
+ * similarity over the type's search text (the expression its trigram index holds), among the records the person may
+ * read, read back through the record service. One clearly closest is taken (`guessedFrom`: the answer says so);
+ * several are offered as choices. None where the database has no pg_trgm.
+ */
+export async function closestRecords(
+  scope: ToolScope,
+  phrase: string,
+  prefer: readonly TypeInfo[] = [],
+): Promise<Found[]> {
+  const name = nameIn(phrase);
+  if (name.length < 3 || name.length > 200 || !(await trigramsIn(scope))) return [];
+  const candidates = prefer.length ? prefer : scope.types.filter((t) => NAMED_TYPES.includes(t.type) || t.custom);
+  const scored: Array<{ info: TypeInfo; id: number; score: number }> = [];
+  for (const info of candidates) {
+    if (!info.def.search?.length) continue;
+    const text = searchExpression(info.def.search);
+    const base = await scope.app.records.visibleRows(scope.app.db, info.def, scope.user);
+    const rows = await base
+      .select([sql<number>`t.id`.as('id'), sql<number>`word_similarity(${name}, ${text})`.as('score')])
+      .where(sql<boolean>`${name} <% ${text}`)
+      .orderBy('score', 'desc')
+      .limit(5)
+      .execute();
+    for (const row of rows as Array<{ id: number; score: number }>)
+      if (Number(row.score) >= CLOSE) scored.push({ info, id: Number(row.id), score: Number(row.score) });
+  }
+  scored.sort((a, b) => b.score - a.score);
+  const sure = scored[0] && scored[0].score >= SURE && (scored[1]?.score ?? 0) < scored[0].score - 0.15;
+  const found: Found[] = [];
+  for (const hit of sure ? scored.slice(0, 1) : scored.slice(0, 5)) {
+    const { data } = await scope.app.records.list(scope.user, hit.info.def, { filter: JSON.stringify({ id: hit.id }) });
+    if (data[0]) found.push({ info: hit.info, row: data[0], closest: true, ...(sure ? { guessedFrom: name } : {}) });
+  }
+  return found;
+}
+
+const trigrams = new WeakMap<object, Promise<boolean>>();
+const trigramsIn = (scope: ToolScope) => {
+  let known = trigrams.get(scope.app);
+  if (!known) trigrams.set(scope.app, (known = hasTrigram(scope.app.db)));
+  return known;
+};
 
 /** Types whose records are asked about by name. */
 const NAMED_TYPES = ['site', 'contractor', 'contact', 'member', 'recruit', 'grievance', 'region'];
@@ -265,11 +407,7 @@ export async function resolveRecords(
   phrase: string,
   prefer: readonly TypeInfo[] = [],
 ): Promise<Found[]> {
-  const name = phrase
-    .trim()
-    .replace(/^["']|["'?.!,]+$/g, '')
-    .replace(/^(the|a|an)\s+/i, '')
-    .trim();
+  const name = nameIn(phrase);
   if (!name) return [];
   if (
     /^(this|it|here|this one|this record|this page|this (site|job site|contractor|contact|member|recruit|grievance|region|project|company|person))$/i.test(
@@ -309,4 +447,14 @@ export async function resolveRecords(
   if (exact.length) return exact;
   const starts = partial.filter((f) => recordLabel(f.row).toLowerCase().startsWith(name.toLowerCase()));
   return starts.length === 1 ? [{ ...starts[0], guessedFrom: name }] : [];
+}
+
+/** The records a name points at (resolveRecords), else those with the closest names (closestRecords). */
+export async function findRecords(
+  scope: ToolScope,
+  phrase: string,
+  prefer: readonly TypeInfo[] = [],
+): Promise<Found[]> {
+  const found = await resolveRecords(scope, phrase, prefer);
+  return found.length ? found : closestRecords(scope, phrase, prefer);
 }

@@ -67,6 +67,66 @@ async function labelled(scope: ToolScope, field: FieldInfo, values: unknown[]): 
   return labels;
 }
 
+interface NamedGroup {
+  label: string;
+  value: unknown;
+  count: number;
+  sum?: number;
+  list_url: string | null;
+}
+
+/**
+ * The groups of a count (or a sum) by `field`, each named (its choice's label, the related record's name as the person
+ * may read it) with the link to its list, most first. Groups the person may not name (people or records they may
+ * not read) are one total, never one line each; their own name is always there.
+ */
+async function namedGroups(
+  scope: ToolScope,
+  info: TypeInfo,
+  field: FieldInfo,
+  counted: Array<{ value: unknown; count: number; sum?: number }>,
+  filter: Record<string, unknown>,
+  where: Parameters<typeof listUrl>[2],
+): Promise<NamedGroup[]> {
+  const labels = await labelled(
+    scope,
+    field,
+    counted.map((g) => g.value),
+  );
+  const multiple = field.kind.endsWith('[]');
+  if (field.target === 'users' && !labels.has(String(scope.user.id)))
+    labels.set(String(scope.user.id), scope.user.name);
+  const named = counted.filter((g) => g.value === null || labels.has(String(g.value)));
+  const unnamed = counted.filter((g) => g.value !== null && !labels.has(String(g.value)));
+  const summed = counted.some((g) => g.sum !== undefined);
+  const groups: NamedGroup[] = named
+    .map((g) => ({
+      label: g.value === null ? 'none' : labels.get(String(g.value))!,
+      value: g.value,
+      count: g.count,
+      ...(summed ? { sum: g.sum ?? 0 } : {}),
+      list_url: listUrl(
+        info,
+        {
+          ...filter,
+          ...(g.value === null ? { [`${field.slug}_null`]: true } : { [field.slug]: multiple ? [g.value] : g.value }),
+        },
+        where,
+      ),
+    }))
+    .sort((a, b) => (b.sum ?? 0) - (a.sum ?? 0) || b.count - a.count || a.label.localeCompare(b.label));
+  const hidden = unnamed.reduce((sum, g) => sum + g.count, 0);
+  if (hidden)
+    groups.push({
+      label: HIDDEN_GROUPS,
+      value: null,
+      count: hidden,
+      ...(summed ? { sum: unnamed.reduce((sum, g) => sum + (g.sum ?? 0), 0) } : {}),
+      list_url: null,
+    });
+  return groups;
+}
+
 const groupableFields = (info: TypeInfo) =>
   [...info.fields.values()]
     .filter((f) => f.filterable && (f.choices || f.target || f.kind === 'boolean'))
@@ -102,7 +162,11 @@ export const countRecords: Tool<{
       date_field: { type: 'string', description: 'For group_by period: the date field (default created_at).' },
       from: { type: 'string', description: 'For group_by period: first day, YYYY-MM-DD (default a year ago).' },
       to: { type: 'string', description: 'For group_by period: last day, YYYY-MM-DD (default today).' },
-      sum: { type: 'string', description: 'A number field slug to add up over the records (not with group_by).' },
+      sum: {
+        type: 'string',
+        description:
+          "A number field slug to add up over the records; with group_by (a field), each group's sum too, groups with the most first.",
+      },
       average: { type: 'string', description: 'A number field slug to average over the records (not with group_by).' },
     },
     required: ['type'],
@@ -134,12 +198,23 @@ export const countRecords: Tool<{
         ...apiQuery({ filter: { ...filter, ...extra }, where }),
         ...(args.search ? { search: args.search } : {}),
       });
+      const field = args.group_by && args.group_by !== 'period' ? info.fields.get(args.group_by) : undefined;
+      if (
+        (args.group_by && args.group_by !== 'period' && !field) ||
+        (field && (!field.filterable || !(field.choices || field.target || field.kind === 'boolean')))
+      )
+        return failure(
+          `${info.plural} can be counted by ${groupableFields(info).join(', ')} or by period, not by "${args.group_by}".`,
+        );
       const measured = args.sum ?? args.average;
       if (measured) {
         const fn = args.sum ? 'sum' : 'avg';
-        const { total, counted, value } = await scope.app.records.measure(scope.user, info.def, query(), {
+        if (args.group_by && !(field && fn === 'sum'))
+          return failure('A number can be added up by a field with choices or related records, not averaged by group.');
+        const { total, counted, value, groups } = await scope.app.records.measure(scope.user, info.def, query(), {
           fn,
           field: measured,
+          ...(field ? { groupBy: field.slug } : {}),
         });
         return {
           data: {
@@ -149,20 +224,13 @@ export const countRecords: Tool<{
             field: measured,
             with_value: counted,
             list_url: listUrl(info, filter, where),
+            ...(field && groups
+              ? { group_by: field.slug, groups: await namedGroups(scope, info, field, groups, filter, where) }
+              : {}),
           },
           records: [],
         };
       }
-      const field = args.group_by && args.group_by !== 'period' ? info.fields.get(args.group_by) : undefined;
-      if (field && (!field.filterable || !(field.choices || field.target || field.kind === 'boolean'))) {
-        return failure(
-          `${info.plural} can be counted by ${groupableFields(info).join(', ')} or by period, not by "${args.group_by}".`,
-        );
-      }
-      if (args.group_by && args.group_by !== 'period' && !field)
-        return failure(
-          `${info.plural} can be counted by ${groupableFields(info).join(', ')} or by period, not by "${args.group_by}".`,
-        );
       const counted = await scope.app.records.count(scope.user, info.def, query(), field?.slug);
       const data: Record<string, unknown> = {
         type: info.type,
@@ -170,39 +238,8 @@ export const countRecords: Tool<{
         list_url: listUrl(info, filter, where),
       };
       if (field && counted.groups) {
-        const labels = await labelled(
-          scope,
-          field,
-          counted.groups.map((g) => g.value),
-        );
-        const multiple = field.kind.endsWith('[]');
         data.group_by = field.slug;
-        // Groups the person may not name (people or records they may not read) are one total, never one line each;
-        // their own name is always there.
-        if (field.target === 'users' && !labels.has(String(scope.user.id)))
-          labels.set(String(scope.user.id), scope.user.name);
-        const named = counted.groups.filter((g) => g.value === null || labels.has(String(g.value)));
-        const unnamed = counted.groups.filter((g) => g.value !== null && !labels.has(String(g.value)));
-        const groups: Array<{ label: string; value: unknown; count: number; list_url: string | null }> = named
-          .map((g) => ({
-            label: g.value === null ? 'none' : labels.get(String(g.value))!,
-            value: g.value,
-            count: g.count,
-            list_url: listUrl(
-              info,
-              {
-                ...filter,
-                ...(g.value === null
-                  ? { [`${field.slug}_null`]: true }
-                  : { [field.slug]: multiple ? [g.value] : g.value }),
-              },
-              where,
-            ),
-          }))
-          .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));
-        const hidden = unnamed.reduce((sum, g) => sum + g.count, 0);
-        if (hidden) groups.push({ label: HIDDEN_GROUPS, value: null, count: hidden, list_url: null });
-        data.groups = groups;
+        data.groups = await namedGroups(scope, info, field, counted.groups, filter, where);
       } else if (args.group_by === 'period') {
         const dateField = info.fields.get(args.date_field ?? 'created_at');
         if (!dateField || (dateField.kind !== 'date' && dateField.kind !== 'datetime'))

@@ -13,7 +13,7 @@ const filterValue = z.union([
 export const filtersArg = z.record(z.string().max(80), filterValue).optional();
 
 const FILTERS_HELP =
-  'Filters by field slug (see record_types): {"type": "union", "site_status_id": "Bidding", "region_ids": "Fresno County", "bid_date_gte": "2026-06-01", "bid_date_lt": "2026-07-01"}. Suffixes _gte _lte _gt _lt _neq _like _null; a list means any of; related records may be given by name.';
+  'Filters by field slug (see record_types): {"type": "union", "site_status_id": "Bidding", "region_ids": "Fresno County", "bid_date_gte": "2026-06-01", "bid_date_lt": "2026-07-01"}. Suffixes _gte _lte _gt _lt _neq _like _null; a list means any of; related records may be given by name. `_null: true` means empty, a list of related records included ("contractors with no contact": {"contact_ids_null": true}; with one: false), read as the view filters has_none / has_any.';
 
 export const searchRecords: Tool<{
   type: string;

@@ -12,7 +12,7 @@ import { type Kysely, sql } from 'kysely';
  *
  * Roles that manage features (administrators) may manage automations and webhooks.
  */
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   await sql
     .raw(`
     create table automations (
@@ -67,6 +67,6 @@ export async function up(db: Kysely<any>) {
   `.execute(db);
 }
 
-export async function down(db: Kysely<any>) {
+export async function down(db: Kysely<unknown>) {
   await sql.raw('drop table automation_runs; drop table automations;').execute(db);
 }

@@ -8,7 +8,7 @@ import { type Kysely, sql } from 'kysely';
  * `webhook-id` every attempt repeats, its payload as sent, the last attempt's status code, time and error, and when
  * it is tried next; the job that sends it is queued with it.
  */
-export async function up(db: Kysely<any>) {
+export async function up(db: Kysely<unknown>) {
   await sql
     .raw(`
     create table webhooks (
@@ -51,6 +51,6 @@ export async function up(db: Kysely<any>) {
     .execute(db);
 }
 
-export async function down(db: Kysely<any>) {
+export async function down(db: Kysely<unknown>) {
   await sql.raw('drop table webhook_deliveries; drop table webhooks;').execute(db);
 }

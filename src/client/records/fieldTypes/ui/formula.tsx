@@ -1,3 +1,4 @@
+import { lazy } from 'react';
 import { useRecordContext } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { formulaPreview, valueKind } from '../../../../common/field-types';
@@ -21,6 +22,7 @@ export const formula: FieldTypeUI = {
   type: 'formula',
   Input: FormulaInput,
   ...COMPUTED_UI,
+  Options: lazy(() => import('./options/FormulaOptions').then((m) => ({ default: m.FormulaOptions }))),
   computed(options, self, fields) {
     const expression = typeof options.expression === 'string' ? options.expression : '';
     const kind = valueKind('formula', options);

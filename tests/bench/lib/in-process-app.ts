@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../../src/server/app.js';
+import type { AppContext } from '../../../src/server/app-context.js';
+import { loadConfig } from '../../../src/server/config/config.js';
+import { openDatabase } from '../../../src/server/db/database.js';
+import { migrate } from '../../../src/server/db/migrate.js';
+import { ensureAppKey, seedDatabase } from '../../../src/server/seed/seed.js';
+import { makeTempFolder, removeTempFolder } from './server.js';
+
+export interface InProcessApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  /** Closes the app, then its database, and removes its data folder. */
+  close(): Promise<void>;
+}
+
+/**
+ * The app built in the bench's own process on a fresh embedded database, migrated and seeded (no demo), for the
+ * benches that time the data service itself rather than HTTP. `env` adds settings; mails go nowhere.
+ */
+export async function startInProcessApp(prefix: string, env: Record<string, string> = {}): Promise<InProcessApp> {
+  const dataDir = makeTempFolder(prefix);
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL: 'admin@example.com',
+    ADMIN_PASSWORD: 'bench-admin-password',
+    SEED_DEMO: '0',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const database = await openDatabase(config);
+  const release = async () => {
+    await database.close();
+    removeTempFolder(dataDir);
+  };
+  try {
+    await migrate(database.db);
+    config.appKey ??= await ensureAppKey(database.db);
+    await seedDatabase(database.db, config);
+    const { app, ctx } = await buildApp({ config, database, logger: false, sendMail: async () => undefined });
+    return {
+      app,
+      ctx,
+      close: async () => {
+        try {
+          await app.close();
+        } finally {
+          await release();
+        }
+      },
+    };
+  } catch (error) {
+    await release();
+    throw error;
+  }
+}
