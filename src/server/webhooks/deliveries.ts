@@ -12,6 +12,8 @@ import { signedHeaders } from './signing.js';
 export const WEBHOOK_DELIVERY_JOB = 'webhook-delivery';
 /** Messages queued to one delivery job (sent side by side, their outcomes written together). */
 const DELIVERIES_PER_JOB = 16;
+/** How often a delivery job tells the queue it is still sending. */
+const HEARTBEAT_MS = 30_000;
 /** Delivery jobs a worker claims at once and runs side by side (JobHandlerOptions.together). */
 export const DELIVERIES_TOGETHER = 4;
 /** Messages in flight to one receiver (scheme, host and port) at once, from this process. */
@@ -141,7 +143,11 @@ export class WebhookDeliveries {
         .execute();
     const sending = found.filter((delivery) => delivery.secret && !held.includes(delivery));
     if (!sending.length) return;
-    const outcomes = await Promise.all(sending.map((delivery) => this.send(delivery)));
+    // A slow receiver can keep a job's messages in flight for minutes: the claim is kept alive meanwhile.
+    const beat = setInterval(() => void job.heartbeat().catch(() => {}), HEARTBEAT_MS);
+    const outcomes = await Promise.all(sending.map((delivery) => this.send(delivery))).finally(() =>
+      clearInterval(beat),
+    );
     const pausedWebhooks = await db.transaction().execute(async (trx) => {
       await job.holdClaim(trx);
       await this.record(trx, outcomes);
