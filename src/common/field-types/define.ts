@@ -110,11 +110,12 @@ export interface FieldSpec {
   /** Text kinds: how a value is stored once checked (rich text without HTML tags). */
   clean?: (text: string) => string;
   /**
-   * A computed field: its value is this SQL over the record as `alias`, never stored; lists filter, sort and show it
+   * A computed field: its value is this SQL over the record as `alias` (null: the row's own columns, unqualified, as
+   * an expression index holds them), never stored; lists filter, sort and show it
    * through `valueExpression`. Set by the server from the type's `compute` (formulas: schemas/field-specs.ts), or by
    * the type's `spec` (created at, updated by...: the record's own columns and the authors of its revisions).
    */
-  computed?: (sql: Sql, alias: string) => SqlFragment;
+  computed?: (sql: Sql, alias: string | null) => SqlFragment;
   /**
    * A computed value over the rows of another record type (rollup): its SQL given those rows (`rows`, a subquery),
    * and the relation target they are (`readsRows`). The record service gives each reader the rows they may read

@@ -12,9 +12,16 @@ import {
   formulaSql,
 } from '../formulas/formula.js';
 import { COMPUTED_PARTS } from './computed.js';
-import { defineFieldType, OptionProblem, type SiblingField, type Sql, type ValueKind } from './define.js';
+import {
+  defineFieldType,
+  type FilterIndex,
+  OptionProblem,
+  type SiblingField,
+  type Sql,
+  type ValueKind,
+} from './define.js';
 import { COMMON, oneOf } from './options.js';
-import { valueExpression } from './sql.js';
+import { STANDARD_SORT, valueExpression } from './sql.js';
 
 /** The kind of value each result of a formula is (filters offer that kind's operators). */
 const KIND_OF_RESULT: Readonly<Record<FormulaResult, ValueKind>> = {
@@ -86,7 +93,7 @@ export function formulaPreview(
 }
 
 /** A stored field's value as the type the formula reads it as (dates of date-times: the day in UTC). */
-function storedSql(sql: Sql, field: SiblingField, type: FormulaType, alias: string) {
+function storedSql(sql: Sql, field: SiblingField, type: FormulaType, alias: string | null) {
   const value = valueExpression(sql, field.slug, field.spec, alias);
   if (type === 'number') return sql`(${value})::numeric`;
   if (type === 'boolean') return sql`(${value})::boolean`;
@@ -109,6 +116,14 @@ function checked(expression: string, self: string, fields: readonly SiblingField
     throw error;
   }
 }
+
+/**
+ * The key of a formula's index, for its filters and sorts alike: its SQL over the row's own columns, as the one compiler
+ * gives it (server schemas/indexes.ts makes it where PostgreSQL takes it for an index: no TODAY(), no cast of text to a
+ * date, which depend on the clock or the session; docs/records.md "Indexes and speed").
+ */
+const formulaIndex: FilterIndex = ({ sql, field, spec }) =>
+  spec.computed ? valueExpression(sql, field, spec, null) : null;
 
 const expression = z
   .string({ error: 'The options.expression must be the formula, as text.' })
@@ -140,6 +155,8 @@ export const formula = defineFieldType({
   },
   kind: (options) => KIND_OF_RESULT[options.result ?? 'text'],
   ...COMPUTED_PARTS,
+  sort: { key: STANDARD_SORT.key, index: formulaIndex },
+  filterIndex: formulaIndex,
   compute(options, { self, fields }) {
     const found = checked(options.expression, self, fields);
     // A formula its type's fields no longer fit (saved before a change the checks now refuse) is blank, not an error.
