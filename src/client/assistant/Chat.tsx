@@ -14,7 +14,7 @@ import IconButton from '@mui/material/IconButton';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { useGetList, useNotify } from 'react-admin';
 import { useLocation } from 'react-router-dom';
@@ -112,10 +112,15 @@ export function Chat({ threadId, onThread, onNavigate }: ChatProps) {
   );
   const end = useRef<HTMLDivElement>(null);
 
+  const queryClient = useQueryClient();
   useAssistantEvents((event) => {
     if (event.thread_id !== threadId) return;
     setStreams((current) => applyEvent(current, event));
-    if (event.status !== 'streaming') void refetch();
+    if (event.status === 'streaming') return;
+    void refetch();
+    // The conversation was renamed after its first question before the answer was told done: its title is read again
+    // here rather than left to the conversation's own realtime event, which a busy server may send later.
+    void queryClient.invalidateQueries({ queryKey: [THREADS] });
   });
 
   const shown = messages.filter((m) => m.role !== 'tool' && m.thread_id === threadId);
