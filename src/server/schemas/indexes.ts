@@ -51,11 +51,25 @@ async function dropOtherSortIndexes(
   keep: string | null,
 ) {
   const prefix = namePrefix(table, schemaId, `${slug}_sort`);
+  await dropIndexesStarting(db, table, prefix, new Set(keep ? [keep] : []), `->> '${slug}'::text)`);
+}
+
+/**
+ * Drops the indexes of `table` whose name starts with `prefix`, other than `keep`, and whose definition holds `holding`
+ * ('' for any): a field's indexes of an earlier shape, told apart from another field's by what they index.
+ */
+async function dropIndexesStarting(
+  db: Kysely<any>,
+  table: string,
+  prefix: string,
+  keep: ReadonlySet<string>,
+  holding: string,
+) {
   const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes
-    where schemaname = current_schema() and tablename = ${table} and left(indexname, ${prefix.length}) = ${prefix} and position(${`->> '${slug}'::text)`} in indexdef) > 0`.execute(
+    where schemaname = current_schema() and tablename = ${table} and left(indexname, ${prefix.length}) = ${prefix} and position(${holding} in indexdef) > 0`.execute(
     db,
   );
-  for (const { name } of rows) if (name !== keep) await sql`drop index if exists ${sql.id(name)}`.execute(db);
+  for (const { name } of rows) if (!keep.has(name)) await sql`drop index if exists ${sql.id(name)}`.execute(db);
 }
 
 /** The table a schema's records live in, the schema they are scoped to (types made in the app), and whether rows are soft-deleted. */
@@ -198,12 +212,7 @@ async function dropOtherFormulaIndexes(
   slug: string,
   keep: ReadonlySet<string>,
 ) {
-  const prefix = formulaIndexPrefix(table, schemaId, slug);
-  const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes
-    where schemaname = current_schema() and tablename = ${table} and left(indexname, ${prefix.length}) = ${prefix}`.execute(
-    db,
-  );
-  for (const { name } of rows) if (!keep.has(name)) await sql`drop index if exists ${sql.id(name)}`.execute(db);
+  await dropIndexesStarting(db, table, formulaIndexPrefix(table, schemaId, slug), keep, '');
 }
 
 /**
@@ -300,12 +309,7 @@ async function dropOtherChoiceIndexes(
   slug: string,
   keep: ReadonlySet<string>,
 ) {
-  const prefix = choiceIndexPrefix(table, schemaId, slug);
-  const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes
-    where schemaname = current_schema() and tablename = ${table} and left(indexname, ${prefix.length}) = ${prefix} and position(${`->> '${slug}'::text) = `} in indexdef) > 0`.execute(
-    db,
-  );
-  for (const { name } of rows) if (!keep.has(name)) await sql`drop index if exists ${sql.id(name)}`.execute(db);
+  await dropIndexesStarting(db, table, choiceIndexPrefix(table, schemaId, slug), keep, `->> '${slug}'::text) = `);
 }
 
 /**
