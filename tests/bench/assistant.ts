@@ -183,6 +183,13 @@ export async function benchAssistant(): Promise<BenchRow[]> {
     const figures = (key: keyof AnsweredLine) =>
       ids.map((id) => logged.get(id)?.[key]).filter((v): v is number => v !== undefined);
     const understood = figures('understand_ms');
+    for (const [i, id] of ids.entries()) {
+      const line = logged.get(id);
+      if (line)
+        console.error(
+          `[bench] assistant: understanding ${line.understand_ms} ms (CPU ${line.understand_cpu_ms} ms), answer CPU ${line.answer_cpu_ms} ms: "${QUESTIONS[i]}"`,
+        );
+    }
     if (understood.length < ids.length)
       console.error(`[bench] assistant: ${ids.length - understood.length} answers had no "assistant answered" line`);
     for (const line of refused) console.error(`[bench] assistant: NOT A COUNT OR LIST ANSWER ${line}`);

@@ -265,13 +265,15 @@ async function read(scope: ToolScope, text: string, previous: AnswerList | null)
   );
   if (describe) {
     const span = (describe as any).indices[1] as Span;
+    // "show me union sites" reads whole as a list: no name lookup (a search of every named type) is needed.
+    const named = lower.slice(span[0], span[1]).trim();
+    const listed = /^(this|it|this \w+)$/.test(named) ? null : await recordsPlan(scope, q);
+    if (listed?.kind === 'records' && listed.mode === 'list') return listed;
     const found = await resolveRecords(scope, q.original(span));
     if (found.length > 1) return ambiguous(q, span, found);
     if (found.length) return { kind: 'describe', records: found };
-    if (/^(this|it|this \w+)$/.test(lower.slice(span[0], span[1]).trim()))
-      return { kind: 'refuse', reason: 'no_context' };
-    // "show me union sites" is a list; "tell me about Nowhere Yard" names a record that is not there (or not readable).
-    const listed = await recordsPlan(scope, q);
+    if (!listed) return { kind: 'refuse', reason: 'no_context' };
+    // "tell me about Nowhere Yard" names a record that is not there (or not readable).
     if (listed.kind !== 'refuse' || listed.reason !== 'not_understood') return listed;
     // A typo or a part of a name: the one clearly closest record, else the closest ones offered.
     const close = await closestRecords(scope, q.original(span));

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { isRecordEvent } from '../../events/app-events.js';
 import { searchExpression } from '../../records/list-query.js';
 import { hasTrigram } from '../../schemas/indexes.js';
 import { type FieldInfo, recordLabel, type TypeInfo } from '../catalogue.js';
@@ -118,8 +119,29 @@ export class Vocabulary {
   private values = new Map<string, Promise<ValueWord[]>>();
   private regionList: Promise<RegionWord[]> | null = null;
   private cityList = new Map<string, Promise<string[]>>();
+  /** The tables of the reference records and regions whose names it holds: a change to one makes it out of date. */
+  readonly reads = new Set<string>();
 
   constructor(private readonly scope: ToolScope) {}
+
+  /** Loads what `other` has loaded (its types' value words, regions, names and cities), to take its place. */
+  async loadLike(other: Vocabulary): Promise<void> {
+    const loads: Array<Promise<unknown>> = [];
+    for (const type of other.values.keys()) {
+      const info = this.scope.typeOf(type);
+      if (info) loads.push(this.valueWords(info));
+    }
+    if (other.regionList) loads.push(this.regions());
+    for (const key of other.cityList.keys()) {
+      if (key.startsWith('names:')) loads.push(this.names(key.slice('names:'.length)));
+      else {
+        const [type, column] = key.split('.');
+        const info = this.scope.typeOf(type);
+        if (info) loads.push(this.cities(info, column));
+      }
+    }
+    await Promise.all(loads);
+  }
 
   /** Words that filter records of `info` by a field value. A category the person may not read is known too, so that asking for it is refused by name. */
   valueWords(info: TypeInfo): Promise<ValueWord[]> {
@@ -146,6 +168,7 @@ export class Vocabulary {
       } else if (field.target) {
         const def = this.scope.app.resources.get(field.target);
         if (!def || RECORD_TABLES.has(def.table)) continue;
+        this.reads.add(def.table);
         const rows = await this.scope.app.records
           .list(this.scope.user, def, { per_page: MAX_REFERENCE_ROWS })
           .catch(() => null);
@@ -179,6 +202,7 @@ export class Vocabulary {
     let list = this.cityList.get(key) as unknown as Promise<Array<{ id: number; name: string }>> | undefined;
     if (!list) {
       const def = this.scope.app.resources.get(resource);
+      if (def) this.reads.add(def.table);
       list = def
         ? this.scope.app.records.list(this.scope.user, def, { per_page: MAX_REFERENCE_ROWS }).then(
             ({ data }) => data.map((r) => ({ id: r.id, name: recordLabel(r) })),
@@ -194,6 +218,7 @@ export class Vocabulary {
   regions(): Promise<RegionWord[]> {
     if (!this.regionList) {
       const def = this.scope.app.resources.get('regions');
+      this.reads.add('regions');
       this.regionList =
         def && this.scope.typeOf('region')
           ? this.scope.app.records
@@ -229,21 +254,77 @@ export class Vocabulary {
 }
 
 /**
- * Names change rarely and every figure comes from a tool anyway, so a person's vocabulary is kept for a short while
- * (a renamed status may go unrecognised, and refused, for that long; it is never counted wrongly).
+ * Names change rarely and every figure comes from a tool anyway, so a person's vocabulary is kept between questions.
+ * Building it reads every reference list, the regions and the distinct cities of up to 100,000 sites: far more than
+ * the reading of a question, so no question waits for it once it exists. A kept vocabulary older than KEEP_MS, or
+ * one whose sites changed (new cities), is still used while its successor is built in the background (loading what
+ * the old one had loaded) and replaces it when ready. A change to any other record type it reads from (a region, a
+ * status, a trade, a type's fields) makes the next question build a new one first, so a new name is known at once.
  */
 const KEEP_MS = 30_000;
-const kept = new WeakMap<object, Map<string, { at: number; vocabulary: Vocabulary }>>();
+/** A person who asked nothing for this long has their vocabulary dropped. */
+const FORGET_MS = 30 * 60_000;
+/** Tables whose changes only add or remove cities: refreshed in the background, never waited for. */
+const CITY_TABLES = new Set(['sites']);
+/** The record types' fields and choices. */
+const SCHEMA_TABLES = new Set(['schemas', 'schema_fields']);
+
+interface Kept {
+  at: number;
+  used: number;
+  vocabulary: Vocabulary;
+  /** A change made it out of date: built again before the next question. */
+  changed: boolean;
+  refreshing: boolean;
+}
+
+interface People {
+  entries: Map<string, Kept>;
+}
+
+const kept = new WeakMap<object, People>();
+
+function peopleOf(app: ToolScope['app']): People {
+  let people = kept.get(app);
+  if (!people) {
+    const made: People = { entries: new Map() };
+    kept.set(app, (people = made));
+    app.events.on((event) => {
+      if (!isRecordEvent(event)) return;
+      const { table } = event.resource;
+      for (const entry of made.entries.values())
+        if (SCHEMA_TABLES.has(table) || entry.vocabulary.reads.has(table)) entry.changed = true;
+        else if (CITY_TABLES.has(table)) entry.at = 0;
+    });
+  }
+  return people;
+}
 
 export function vocabularyFor(scope: ToolScope): Vocabulary {
-  let byPerson = kept.get(scope.app);
-  if (!byPerson) kept.set(scope.app, (byPerson = new Map()));
+  const { entries } = peopleOf(scope.app);
   const key = `${scope.user.id}|${scope.user.permissions.join(',')}`;
-  const hit = byPerson.get(key);
-  if (hit && Date.now() - hit.at < KEEP_MS) return hit.vocabulary;
-  for (const [other, entry] of byPerson) if (Date.now() - entry.at >= KEEP_MS) byPerson.delete(other);
+  const hit = entries.get(key);
+  const now = Date.now();
+  if (hit && !hit.changed) {
+    hit.used = now;
+    if (now - hit.at >= KEEP_MS && !hit.refreshing) {
+      hit.refreshing = true;
+      const next = new Vocabulary(scope);
+      next
+        .loadLike(hit.vocabulary)
+        .then(
+          () => entries.set(key, { ...hit, at: now, vocabulary: next, refreshing: false }),
+          () => undefined,
+        )
+        .finally(() => {
+          hit.refreshing = false;
+        });
+    }
+    return hit.vocabulary;
+  }
+  for (const [other, entry] of entries) if (now - entry.used >= FORGET_MS) entries.delete(other);
   const vocabulary = new Vocabulary(scope);
-  byPerson.set(key, { at: Date.now(), vocabulary });
+  entries.set(key, { at: now, used: now, vocabulary, changed: false, refreshing: false });
   return vocabulary;
 }
 
