@@ -117,6 +117,11 @@ export interface FieldSpec {
    */
   computed?: (sql: Sql, alias: string | null) => SqlFragment;
   /**
+   * `computed` could raise an error for some row (a formula too long to bound its numbers): no index is made over it,
+   * since the index would make that row's write fail instead of the list's read.
+   */
+  unindexable?: boolean;
+  /**
    * A computed value over the rows of another record type (rollup): its SQL given those rows (`rows`, a subquery),
    * and the relation target they are (`readsRows`). The record service gives each reader the rows they may read
    * (RecordService.readerFields), so no one counts a row they cannot read; `computed` reads every live row.
@@ -321,7 +326,7 @@ export interface FieldTypeModule<O extends Record<string, unknown> = Record<stri
   compute?(
     options: O,
     context: ComputeContext,
-  ): Pick<FieldSpec, 'computed' | 'computedOver' | 'readsRows' | 'readsRowsWhere' | 'keptBy'>;
+  ): Pick<FieldSpec, 'computed' | 'unindexable' | 'computedOver' | 'readsRows' | 'readsRowsWhere' | 'keptBy'>;
 }
 
 /** A module with its options' type checked against its schema. */

@@ -10,6 +10,7 @@ import {
   type FormulaType,
   type FormulaValue,
   formulaSql,
+  formulaWithin,
 } from '../formulas/formula.js';
 import { COMPUTED_PARTS } from './computed.js';
 import {
@@ -18,6 +19,7 @@ import {
   OptionProblem,
   type SiblingField,
   type Sql,
+  type SqlFragment,
   type ValueKind,
 } from './define.js';
 import { COMMON, oneOf } from './options.js';
@@ -97,11 +99,23 @@ function storedSql(sql: Sql, field: SiblingField, type: FormulaType, alias: stri
   const value = valueExpression(sql, field.slug, field.spec, alias);
   if (type === 'number') return sql`(${value})::numeric`;
   if (type === 'boolean') return sql`(${value})::boolean`;
-  if (type === 'date')
+  if (type === 'date') {
+    if (field.spec.storage === 'custom') return dayOfText(sql, value);
     return field.spec.kind === 'datetime'
       ? sql`((${value})::timestamptz at time zone 'UTC')::date`
       : sql`(${value})::date`;
+  }
   return sql`(${value})::text`;
+}
+
+/**
+ * The day of a date kept as text in `custom`: a date's `YYYY-MM-DD`, or the start of a date-time's ISO text in UTC
+ * (records/fields.ts stores both so), read with immutable functions only, where `text::date` depends on the session's
+ * DateStyle and PostgreSQL refuses it in an index. Text that is no such day is a blank, never an error (a formula's
+ * SQL must not raise: its index would make the row's write fail). Feb 30 runs on to March 1, as JavaScript reads it.
+ */
+function dayOfText(sql: Sql, text: SqlFragment) {
+  return sql`(case when ${text} ~ '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])' and left(${text}, 4) <> '0000' then make_date(substr(${text}, 1, 4)::int, substr(${text}, 6, 2)::int, 1) + (substr(${text}, 9, 2)::int - 1) end)`;
 }
 
 const siblingsForFormula = (fields: readonly SiblingField[]) =>
@@ -119,11 +133,11 @@ function checked(expression: string, self: string, fields: readonly SiblingField
 
 /**
  * The key of a formula's index, for its filters and sorts alike: its SQL over the row's own columns, as the one compiler
- * gives it (server schemas/indexes.ts makes it where PostgreSQL takes it for an index: no TODAY(), no cast of text to a
- * date, which depend on the clock or the session; docs/records.md "Indexes and speed").
+ * gives it (server schemas/indexes.ts makes it where PostgreSQL takes it for an index: no TODAY(), which depends on the
+ * clock; none for a formula too long to bound, whose SQL might raise for some row; docs/records.md "Indexes and speed").
  */
 const formulaIndex: FilterIndex = ({ sql, field, spec }) =>
-  spec.computed ? valueExpression(sql, field, spec, null) : null;
+  spec.computed && !spec.unindexable ? valueExpression(sql, field, spec, null) : null;
 
 const expression = z
   .string({ error: 'The options.expression must be the formula, as text.' })
@@ -165,6 +179,7 @@ export const formula = defineFieldType({
     const tree: CheckedFormula = found.tree;
     return {
       computed: (sql, alias) => formulaSql(sql, tree, (slug, type) => storedSql(sql, bySlug.get(slug)!, type, alias)),
+      ...(formulaWithin(tree) ? {} : { unindexable: true }),
     };
   },
 });

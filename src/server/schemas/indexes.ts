@@ -162,9 +162,9 @@ const formulaIndexPrefix = (table: string, schemaId: number | null, slug: string
  * formulaIndex): the lists' filters on it and sorts by it are that expression, and the planner reads this one index for
  * both (a second, filter-only index like a stored field's would only cost every write to custom_records). Its name
  * ends with a hash of the SQL, so a changed formula (or a change of a field it reads that changes its SQL) gets a new
- * one and the other is dropped. PostgreSQL indexes only an immutable expression: a formula using TODAY(), or reading a
- * date (text cast to a date depends on the session's DateStyle), is refused with 42P17 and lists work it out on every
- * row as before; one with a text constant (a bound parameter) is not tried. Returns 'made' (it was missing:
+ * one and the other is dropped. PostgreSQL indexes only an immutable expression: a formula using TODAY() is refused
+ * with 42P17 and lists work it out on every row as before; one with a text constant (a bound parameter), or too long
+ * to bound its numbers (FieldSpec `unindexable`), is not tried. Returns 'made' (it was missing:
  * `existing`, the current index names, when known), 'kept', or false when the formula has none.
  */
 async function ensureFormulaIndexes(
@@ -193,7 +193,10 @@ async function ensureFormulaIndexes(
   try {
     await sql`create index if not exists ${sql.id(name)} on ${sql.table(table)} (${sql.join(columns)})`.execute(db);
   } catch (error) {
-    if ((error as { code?: string }).code !== NOT_IMMUTABLE) throw error;
+    // Not immutable, or a row the formula cannot read (a data exception, class 22: its guarded SQL should never
+    // raise, but a start-up must not fail on one row): lists work it out on every row instead.
+    const code = (error as { code?: string }).code ?? '';
+    if (code !== NOT_IMMUTABLE && !code.startsWith('22')) throw error;
     await dropOtherFormulaIndexes(db, table, schemaId, slug, new Set());
     return false;
   }
