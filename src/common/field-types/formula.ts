@@ -115,7 +115,8 @@ function storedSql(sql: Sql, field: SiblingField, type: FormulaType, alias: stri
  * SQL must not raise: its index would make the row's write fail). Feb 30 runs on to March 1, as JavaScript reads it.
  */
 function dayOfText(sql: Sql, text: SqlFragment) {
-  return sql`(case when ${text} ~ '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])' and left(${text}, 4) <> '0000' then make_date(substr(${text}, 1, 4)::int, substr(${text}, 6, 2)::int, 1) + (substr(${text}, 9, 2)::int - 1) end)`;
+  const day = sql`substring(${text} from '^(?!0000)[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])')`;
+  return sql`(make_date(left(${day}, 4)::int, substr(${day}, 6, 2)::int, 1) + (right(${day}, 2)::int - 1))`;
 }
 
 const siblingsForFormula = (fields: readonly SiblingField[]) =>

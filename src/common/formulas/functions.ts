@@ -99,18 +99,26 @@ function addToDate(day: string, amount: number, unit: string): string | null {
 /**
  * A number as a whole count for SQL's integer arguments (days to add, digits to round to), held within a million
  * either way: a larger one would make the query fail (integer and date ranges) instead of giving a value.
+ * numeric_larger and numeric_smaller (the larger and smaller of two; a blank stays blank, where greatest and least
+ * pass over it) name the value once. A formula's SQL writes each argument once where it can: it is an index's
+ * definition, which PostgreSQL keeps in one catalog row of 8 kB.
  */
 const WHOLE_LIMIT = 1_000_000;
 const whole = (sql: Sql, n: SqlFragment) =>
-  // Not least(greatest(...)) alone: they pass over a blank, which must stay blank.
-  sql`(case when ${n} is null then null else least(greatest(round(${n}), ${sql.lit(-WHOLE_LIMIT)}), ${sql.lit(WHOLE_LIMIT)}) end)::int`;
+  sql`numeric_smaller(numeric_larger(round(${n}), ${sql.lit(-WHOLE_LIMIT)}), ${sql.lit(WHOLE_LIMIT)})::int`;
 const wholeJs = (n: number) => Math.min(Math.max(roundHalfAway(n, 0) ?? 0, -WHOLE_LIMIT), WHOLE_LIMIT);
 
-/** A date's days since 0001-01-01 (an integer; never an error). */
+/** An integer `n` when it is from `low` to `high`, else a blank, with `n` written once. */
+const within = (sql: Sql, n: SqlFragment, low: number, high: number) =>
+  sql`nullif(nullif(int4smaller(int4larger(${n}, ${sql.lit(low - 1)}), ${sql.lit(high + 1)}), ${sql.lit(low - 1)}), ${sql.lit(high + 1)})`;
+
+/** A date's days since 0001-01-01 (an integer). */
 const daysFromFirst = (sql: Sql, day: SqlFragment) => sql`(${day} - date '0001-01-01')`;
-/** The date `days` after 0001-01-01, blank past 9999-12-31 or before year 1 (never "date out of range"). */
+/** The date `days` after 0001-01-01, blank before year 1 or after 9999 (never "date out of range"). */
 const dateFromFirst = (sql: Sql, days: SqlFragment) =>
-  sql`(case when ${days} between 0 and ${sql.lit(LAST_DAY - FIRST_DAY)} then date '0001-01-01' + ${days} end)`;
+  sql`(date '0001-01-01' + ${within(sql, days, 0, LAST_DAY - FIRST_DAY)})`;
+/** Months a date in years 1 to 9999 can move and stay within them: more would leave PostgreSQL's timestamps. */
+const MONTHS_SPAN = LAST_MONTH - FIRST_MONTH;
 
 export const DATE_UNITS = ['days', 'weeks', 'months', 'years'] as const;
 
@@ -331,9 +339,8 @@ export const FORMULA_FUNCTIONS: Readonly<Record<string, FormulaFunction>> = {
       const n = whole(sql, amount);
       if (unit === 'days' || unit === 'weeks')
         return dateFromFirst(sql, sql`(${daysFromFirst(sql, day)} + ${n} * ${sql.lit(unit === 'weeks' ? 7 : 1)})`);
-      const months = sql`(${n} * ${sql.lit(unit === 'years' ? 12 : 1)})`;
-      // The month it lands in is checked first: past year 9999 the interval's sum would raise, not give a blank.
-      return sql`(case when extract(year from ${day}) * 12 + extract(month from ${day}) - 1 + ${months} between ${sql.lit(FIRST_MONTH)} and ${sql.lit(LAST_MONTH)} then (${day} + make_interval(months => ${months}))::date end)`;
+      const months = within(sql, sql`(${n} * ${sql.lit(unit === 'years' ? 12 : 1)})`, -MONTHS_SPAN, MONTHS_SPAN);
+      return dateFromFirst(sql, daysFromFirst(sql, sql`(${day} + make_interval(months => ${months}))::date`));
     },
     js: ([day, amount, unit]) =>
       day === null || amount === null ? null : addToDate(String(day), Number(amount), String(unit ?? 'days')),
@@ -342,15 +349,14 @@ export const FORMULA_FUNCTIONS: Readonly<Record<string, FormulaFunction>> = {
     'DATE(year, month, day)',
     ['number', 'number', 'number'],
     'date',
-    // As spreadsheets do, a month or day past its end runs on (DATE(2024, 2, 30) is March 1); years 1 to 9999, a blank
-    // past them (the month is checked before make_date, which would raise on year 0).
+    // As spreadsheets do, a month or day past its end runs on (DATE(2024, 2, 30) is March 1); a blank past years 1 to
+    // 9999. The month is reached from 0001-01-01, since make_date would raise on year 0.
     (sql, [y, m, d]) => {
-      const months = sql`(${whole(sql, y)} * 12 + ${whole(sql, m)} - 1)`;
-      const days = sql`(make_date(${months} / 12, ${months} % 12 + 1, 1) - date '0001-01-01' + ${whole(sql, d)} - 1)`;
-      return sql`(case when ${y} >= 1 and ${y} < 10000 and ${months} between ${sql.lit(FIRST_MONTH)} and ${sql.lit(LAST_MONTH)} then ${dateFromFirst(sql, days)} end)`;
+      const months = within(sql, sql`(${whole(sql, y)} * 12 + ${whole(sql, m)} - 1)`, FIRST_MONTH, LAST_MONTH);
+      const first = sql`(date '0001-01-01' + make_interval(months => ${months} - ${sql.lit(FIRST_MONTH)}))::date`;
+      return dateFromFirst(sql, sql`(${daysFromFirst(sql, first)} + ${whole(sql, d)} - 1)`);
     },
     strict((y, m, d) => {
-      if (!(y >= 1 && y < 10_000)) return null;
       const months = wholeJs(y) * 12 + wholeJs(m) - 1;
       if (months < FIRST_MONTH || months > LAST_MONTH) return null;
       // The first of the month (setUTCFullYear: Date.UTC reads years below 100 as 19xx), then the days.

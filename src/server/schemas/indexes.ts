@@ -193,10 +193,11 @@ async function ensureFormulaIndexes(
   try {
     await sql`create index if not exists ${sql.id(name)} on ${sql.table(table)} (${sql.join(columns)})`.execute(db);
   } catch (error) {
-    // Not immutable, or a row the formula cannot read (a data exception, class 22: its guarded SQL should never
-    // raise, but a start-up must not fail on one row): lists work it out on every row instead.
+    // Not immutable; too large a definition for PostgreSQL's catalog (class 54, "row is too big": an index's
+    // expression is kept in one 8 kB row); or a row the formula cannot read (a data exception, class 22: its guarded
+    // SQL should never raise, but a start-up must not fail on one row). Lists work it out on every row instead.
     const code = (error as { code?: string }).code ?? '';
-    if (code !== NOT_IMMUTABLE && !code.startsWith('22')) throw error;
+    if (code !== NOT_IMMUTABLE && !code.startsWith('22') && !code.startsWith('54')) throw error;
     await dropOtherFormulaIndexes(db, table, schemaId, slug, new Set());
     return false;
   }
