@@ -20,7 +20,7 @@ export async function addComputedValues(
   db: Kysely<DB>,
   def: ResourceDefinition,
   fields: Record<string, FieldSpec>,
-  records: Record<string, any>[],
+  records: Record<string, unknown>[],
 ) {
   const computed = Object.entries(fields).filter(([, spec]) => spec.computed);
   const ids = records.map((record) => record.id).filter((id) => id !== undefined && id !== null);
@@ -30,7 +30,7 @@ export async function addComputedValues(
     .select([sql`t.id`.as('id'), ...computed.map(([field, spec]) => presentedSql(field, spec).as(field))])
     .where('t.id', 'in', ids)
     .execute();
-  const byId = new Map(rows.map((row: Record<string, any>) => [String(row.id), row]));
+  const byId = new Map(rows.map((row) => [String(row.id), row]));
   for (const record of records) {
     const row = byId.get(String(record.id));
     for (const [field] of computed) record[field] = row?.[field] ?? null;

@@ -15,7 +15,7 @@ export async function storedFields(db: Kysely<DB>, schemaId: number): Promise<Fi
     .orderBy('position')
     .orderBy('id')
     .execute();
-  return rows.map((row: any) => ({ ...row, options: row.options ?? {} }) as FieldOfType);
+  return rows.map((row) => ({ ...row, options: row.options ?? {} }) as FieldOfType);
 }
 
 /** The fields of a type with one field put in as it will be (added or changed), or taken out (`next` null). */
