@@ -36,7 +36,6 @@ const SHELL_IMPORTS = [
   'app/App.tsx -> auth',
   'app/App.tsx -> notFound',
   'app/services.ts -> offline',
-  'layout/AppLayout.tsx -> offline',
 ];
 
 /**

@@ -43,6 +43,8 @@ export interface ClientFeature {
   publicRoutes?: readonly ReactElement[];
   /** Rendered once beside the routes, inside every context (each with a `key`): connections, panels, trackers. */
   globals?: readonly ReactElement[];
+  /** Shown in the app bar, before the user menu (each with a `key`): the offline indicator. */
+  toolbarItems?: readonly ReactElement[];
   /** The entries it adds to the sidebar's main list for this person (after Imports). */
   menuItems?: FeatureMenuItems;
   /** What a menu entry with this `action` does (layout/menuModel.ts `MenuItem.action`), other than signing out. */
