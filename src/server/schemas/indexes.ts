@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { SchemaField } from '../../common/schema-types.js';
+import type { DB } from '../db/schema.generated.js';
 import {
   customIndexExpression,
   fieldExpression,
@@ -44,7 +45,7 @@ const sortIndexName = (table: string, schemaId: number | null, slug: string, spe
  * short) by the key they index.
  */
 async function dropOtherSortIndexes(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   table: string,
   schemaId: number | null,
   slug: string,
@@ -106,7 +107,7 @@ const specOf = (
  * Returns whether the field has such an index.
  */
 export async function ensureCustomFieldIndex(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   schema: { id: number; type: string },
   field: FieldOfType,
   fields?: readonly FieldOfType[],
@@ -239,7 +240,7 @@ const uniqueIndexName = (table: string, schemaId: number | null, slug: string) =
  * refused to mark it unique while records shared a value (schema-fields-resource.ts).
  */
 export async function ensureUniqueIndex(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   schema: { id: number; type: string },
   field: Pick<SchemaField, 'slug' | 'name' | 'type' | 'required' | 'options' | 'column'>,
 ) {
@@ -307,7 +308,7 @@ function choiceIndexes(
  * many or holds another kind of value). Told apart from another field's whose name starts the same by their condition.
  */
 async function dropOtherChoiceIndexes(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   table: string,
   schemaId: number | null,
   slug: string,
@@ -321,7 +322,7 @@ async function dropOtherChoiceIndexes(
  * `ilike '%text%'` on it stays fast. Made when the field is marked searchable, dropped when it no longer is.
  */
 async function ensureFieldSearchIndex(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   table: string,
   name: string,
   slug: string,
@@ -338,7 +339,7 @@ async function ensureFieldSearchIndex(
 }
 
 /** The index names of the current schema, read once so that the checks made at every start cost one query. */
-async function indexNames(db: Kysely<any>) {
+async function indexNames(db: Kysely<DB>) {
   const { rows } = await sql<{
     name: string;
   }>`select indexname as name from pg_indexes where schemaname = current_schema()`.execute(db);
@@ -346,7 +347,7 @@ async function indexNames(db: Kysely<any>) {
 }
 
 export async function dropCustomFieldIndex(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   schema: { id: number; type: string },
   field: { slug: string },
 ) {
@@ -364,7 +365,7 @@ export async function dropCustomFieldIndex(
  * of an earlier shape dropped by a migration). A table that got one is analyzed at once: the planner's statistics
  * of an indexed expression are gathered by ANALYZE only, and until then it takes every value for a rare one.
  */
-export async function ensureAllCustomFieldIndexes(db: Kysely<any>) {
+export async function ensureAllCustomFieldIndexes(db: Kysely<DB>) {
   const existing = await indexNames(db);
   const analyze = new Set<string>();
   for (const schema of await loadSchemas(db)) {
@@ -393,7 +394,7 @@ export async function ensureAllCustomFieldIndexes(db: Kysely<any>) {
   for (const table of analyze) await sql`analyze ${sql.table(table)}`.execute(db);
 }
 
-export async function hasTrigram(db: Kysely<any>) {
+export async function hasTrigram(db: Kysely<DB>) {
   const row = await sql<{
     ok: boolean;
   }>`select exists (select 1 from pg_extension where extname = 'pg_trgm') as ok`.execute(db);
@@ -413,7 +414,7 @@ export const GIN_PENDING_LIST_KB = 256;
  * (list-query.ts searchExpression), so `search=text` (ILIKE '%text%') stays fast on large tables. Where pg_trgm
  * is not installed (some PostgreSQL servers), search still works, by scanning.
  */
-export async function ensureSearchIndexes(db: Kysely<any>, definitions: readonly ResourceDefinition[]) {
+export async function ensureSearchIndexes(db: Kysely<DB>, definitions: readonly ResourceDefinition[]) {
   if (!(await hasTrigram(db))) return;
   const existing = await indexNames(db);
   for (const index of searchIndexes(definitions)) {
@@ -433,7 +434,7 @@ export interface IndexDescription {
 }
 
 /** Makes an index if it is missing. */
-export async function buildIndex(db: Kysely<any>, index: IndexDescription) {
+export async function buildIndex(db: Kysely<DB>, index: IndexDescription) {
   await sql`create index if not exists ${sql.id(index.name)} on ${sql.table(index.table)} ${index.body}`.execute(db);
 }
 
@@ -476,7 +477,7 @@ function sortedByIndex(def: ResourceDefinition, field: string, spec: FieldSpec) 
  * (custom_records, sorted by name by default) get one index led by `schema_id` for all of them; their custom fields
  * get theirs with their other indexes (ensureCustomFieldIndex).
  */
-export async function ensureSortIndexes(db: Kysely<any>, definitions: readonly ResourceDefinition[]) {
+export async function ensureSortIndexes(db: Kysely<DB>, definitions: readonly ResourceDefinition[]) {
   const existing = await indexNames(db);
   const wanted = sortIndexes(definitions);
   const names = new Set(wanted.map((index) => index.name));
@@ -543,7 +544,7 @@ export function deferrableIndexes(definitions: readonly ResourceDefinition[], ta
 }
 
 /** Which of `names` the current schema lacks, or holds only as an invalid index (a concurrent build that failed). */
-export async function missingIndexes(db: Kysely<any>, names: readonly string[]) {
+export async function missingIndexes(db: Kysely<DB>, names: readonly string[]) {
   if (!names.length) return new Set<string>();
   const { rows } = await sql<{
     name: string;
