@@ -291,7 +291,7 @@ export class RecordService {
         : sql`(select * from ${sql.table(target.table)} where false)`;
       bound[slug] = {
         ...spec,
-        computed: (tag, alias) => spec.computedOver!(tag, alias, rows as unknown as SqlFragment),
+        computed: (tag, alias) => spec.computedOver!(tag, alias ?? 't', rows as unknown as SqlFragment),
       };
     }
     return bound;
