@@ -10,7 +10,8 @@ import {
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import { uniqueIndexExpression } from '../records/unique-values.js';
 import { builtinDefinition } from './builtin-types.js';
-import { fieldSpecFor } from './field-specs.js';
+import { storedFields } from './computed-dependents.js';
+import { type FieldOfType, fieldSpecFor, withComputedValues } from './field-specs.js';
 import { knownRelationTargets } from './schema-files.js';
 import { loadSchemas } from './schema-store.js';
 
@@ -50,11 +51,25 @@ async function dropOtherSortIndexes(
   keep: string | null,
 ) {
   const prefix = namePrefix(table, schemaId, `${slug}_sort`);
+  await dropIndexesStarting(db, table, prefix, new Set(keep ? [keep] : []), `->> '${slug}'::text)`);
+}
+
+/**
+ * Drops the indexes of `table` whose name starts with `prefix`, other than `keep`, and whose definition holds `holding`
+ * ('' for any): a field's indexes of an earlier shape, told apart from another field's by what they index.
+ */
+async function dropIndexesStarting(
+  db: Kysely<any>,
+  table: string,
+  prefix: string,
+  keep: ReadonlySet<string>,
+  holding: string,
+) {
   const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes
-    where schemaname = current_schema() and tablename = ${table} and left(indexname, ${prefix.length}) = ${prefix} and position(${`->> '${slug}'::text)`} in indexdef) > 0`.execute(
+    where schemaname = current_schema() and tablename = ${table} and left(indexname, ${prefix.length}) = ${prefix} and position(${holding} in indexdef) > 0`.execute(
     db,
   );
-  for (const { name } of rows) if (name !== keep) await sql`drop index if exists ${sql.id(name)}`.execute(db);
+  for (const { name } of rows) if (!keep.has(name)) await sql`drop index if exists ${sql.id(name)}`.execute(db);
 }
 
 /** The table a schema's records live in, the schema they are scoped to (types made in the app), and whether rows are soft-deleted. */
@@ -86,15 +101,22 @@ const specOf = (
  * A field a list can sort by through an index (list-query.ts sortIndexExpression: not long text; choices by rank) also
  * gets the index of that sort, `(key, id, deleted_at)` (see ensureSortIndexes), not partial either, for the same
  * reason.
+ * A formula gets one index over its compiled SQL (ensureFormulaIndexes); `fields`: its type's fields, which it reads
+ * (loaded when not given).
  * Returns whether the field has such an index.
  */
 export async function ensureCustomFieldIndex(
   db: Kysely<any>,
   schema: { id: number; type: string },
-  field: Pick<SchemaField, 'slug' | 'name' | 'type' | 'required' | 'options' | 'column'>,
+  field: FieldOfType,
+  fields?: readonly FieldOfType[],
 ) {
   if (field.column) return false;
   const { table, schemaId, softDelete } = target(schema);
+  if (field.type === 'formula') {
+    const spec = formulaSpec(schemaId, field, fields ?? (await storedFields(db, schema.id)));
+    return Boolean(await ensureFormulaIndexes(db, { table, schemaId, softDelete }, field.slug, spec));
+  }
   const spec = specOf(schemaId, field);
   const expression = customIndexExpression(field.slug, spec);
   if (!expression) return false;
@@ -123,6 +145,88 @@ export async function ensureCustomFieldIndex(
   await dropOtherChoiceIndexes(db, table, schemaId, field.slug, new Set(choices.map((index) => index.name)));
   await ensureUniqueIndex(db, schema, field);
   return true;
+}
+
+/** A formula's spec with its SQL, worked out from the fields of its type (`all`), which it reads. */
+const formulaSpec = (schemaId: number | null, field: FieldOfType, all: readonly FieldOfType[]) =>
+  withComputedValues({ [field.slug]: specOf(schemaId, field) }, all, knownRelationTargets(), undefined, schemaId)[
+    field.slug
+  ];
+
+const formulaIndexPrefix = (table: string, schemaId: number | null, slug: string) =>
+  namePrefix(table, schemaId, `${slug}_fx`);
+
+/**
+ * A formula's index `(schema_id, (formula) asc nulls last, id, deleted_at)`, the shape of a stored field's sort index
+ * (ensureCustomFieldIndex), over its SQL from the one compiler without the table's alias (common/field-types/formula.ts
+ * formulaIndex): the lists' filters on it and sorts by it are that expression, and the planner reads this one index for
+ * both (a second, filter-only index like a stored field's would only cost every write to custom_records). Its name
+ * ends with a hash of the SQL, so a changed formula (or a change of a field it reads that changes its SQL) gets a new
+ * one and the other is dropped. PostgreSQL indexes only an immutable expression: a formula using TODAY() is refused
+ * with 42P17 and lists work it out on every row as before; one with a text constant (a bound parameter), or too long
+ * to bound its numbers (FieldSpec `unindexable`), is not tried. Returns 'made' (it was missing:
+ * `existing`, the current index names, when known), 'kept', or false when the formula has none.
+ */
+async function ensureFormulaIndexes(
+  db: Kysely<any>,
+  where: { table: string; schemaId: number | null; softDelete: boolean },
+  slug: string,
+  spec: FieldSpec,
+  existing?: ReadonlySet<string>,
+): Promise<'made' | 'kept' | false> {
+  const { table, schemaId, softDelete } = where;
+  const expression = customIndexExpression(slug, spec);
+  const compiled = expression ? sql`${expression}`.compile(db) : null;
+  if (!expression || !compiled || compiled.parameters.length) {
+    await dropOtherFormulaIndexes(db, table, schemaId, slug, new Set());
+    return false;
+  }
+  const version = `:${shortHash(compiled.sql)}`;
+  const name = indexName(table, schemaId, `${slug}_fx`, version);
+  if (existing?.has(name)) return 'kept';
+  const columns = [
+    ...(schemaId ? [sql`schema_id`] : []),
+    sql`(${expression}) asc nulls last`,
+    sql`id`,
+    ...(softDelete ? [sql`deleted_at`] : []),
+  ];
+  try {
+    await sql`create index if not exists ${sql.id(name)} on ${sql.table(table)} (${sql.join(columns)})`.execute(db);
+  } catch (error) {
+    // Not immutable; too large a definition for PostgreSQL's catalog (class 54, "row is too big": an index's
+    // expression is kept in one 8 kB row); or a row the formula cannot read (a data exception, class 22: its guarded
+    // SQL should never raise, but a start-up must not fail on one row). Lists work it out on every row instead.
+    const code = (error as { code?: string }).code ?? '';
+    if (code !== NOT_IMMUTABLE && !code.startsWith('22') && !code.startsWith('54')) throw error;
+    await dropOtherFormulaIndexes(db, table, schemaId, slug, new Set());
+    return false;
+  }
+  await dropOtherFormulaIndexes(db, table, schemaId, slug, new Set([name]));
+  return 'made';
+}
+
+/** PostgreSQL's error for an index over an expression that is not immutable (`now()`, `text::date`). */
+const NOT_IMMUTABLE = '42P17';
+
+/** Drops a formula's indexes other than `keep` (those of its earlier SQL, or all of them once it has none). */
+async function dropOtherFormulaIndexes(
+  db: Kysely<any>,
+  table: string,
+  schemaId: number | null,
+  slug: string,
+  keep: ReadonlySet<string>,
+) {
+  await dropIndexesStarting(db, table, formulaIndexPrefix(table, schemaId, slug), keep, '');
+}
+
+/**
+ * The indexes of every formula of a type made again where their SQL changed: after a change to any field of the type
+ * (a formula reads the others, and formulas that use it hold its SQL).
+ */
+export async function ensureFormulaIndexesOf(db: Kysely<any>, schema: { id: number; type: string }) {
+  const fields = await storedFields(db, schema.id);
+  for (const field of fields)
+    if (field.type === 'formula' && !field.column) await ensureCustomFieldIndex(db, schema, field, fields);
 }
 
 const uniqueIndexName = (table: string, schemaId: number | null, slug: string) =>
@@ -209,12 +313,7 @@ async function dropOtherChoiceIndexes(
   slug: string,
   keep: ReadonlySet<string>,
 ) {
-  const prefix = choiceIndexPrefix(table, schemaId, slug);
-  const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes
-    where schemaname = current_schema() and tablename = ${table} and left(indexname, ${prefix.length}) = ${prefix} and position(${`->> '${slug}'::text) = `} in indexdef) > 0`.execute(
-    db,
-  );
-  for (const { name } of rows) if (!keep.has(name)) await sql`drop index if exists ${sql.id(name)}`.execute(db);
+  await dropIndexesStarting(db, table, choiceIndexPrefix(table, schemaId, slug), keep, `->> '${slug}'::text) = `);
 }
 
 /**
@@ -257,6 +356,7 @@ export async function dropCustomFieldIndex(
   await sql`drop index if exists ${sql.id(uniqueIndexName(table, schemaId, field.slug))}`.execute(db);
   await dropOtherSortIndexes(db, table, schemaId, field.slug, null);
   await dropOtherChoiceIndexes(db, table, schemaId, field.slug, new Set());
+  await dropOtherFormulaIndexes(db, table, schemaId, field.slug, new Set());
 }
 
 /**
@@ -274,6 +374,12 @@ export async function ensureAllCustomFieldIndexes(db: Kysely<any>) {
       if (spec.unique && !existing.has(uniqueIndexName(table, schemaId, field.slug)))
         await ensureUniqueIndex(db, schema, field);
       if (field.column) continue;
+      if (field.type === 'formula') {
+        const formula = formulaSpec(schemaId, field, schema.fields);
+        if ((await ensureFormulaIndexes(db, { table, schemaId, softDelete }, field.slug, formula, existing)) === 'made')
+          analyze.add(table);
+        continue;
+      }
       const sorted = sortIndexExpression(field.slug, spec) !== null;
       const choices = choiceIndexes(table, schemaId, softDelete, field.slug, spec);
       const complete =

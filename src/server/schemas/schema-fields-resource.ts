@@ -20,7 +20,7 @@ import { customTypeDefinition } from './custom-types.js';
 import { applyFieldChange, type FieldImpact } from './field-changes.js';
 import { checkFieldOptions, fieldSpecFor, optionsErrorKey, relationTable } from './field-specs.js';
 import { sharedValues, valueHome } from './field-values.js';
-import { dropCustomFieldIndex, ensureCustomFieldIndex, ensureUniqueIndex } from './indexes.js';
+import { dropCustomFieldIndex, ensureCustomFieldIndex, ensureFormulaIndexesOf, ensureUniqueIndex } from './indexes.js';
 import { schemaRelationTargets } from './relation-targets.js';
 import { FIELD_SLUG_PATTERN, RESERVED_FIELDS } from './schema-names.js';
 import { fieldSnapshot, reviseSchema } from './schema-revisions.js';
@@ -338,6 +338,8 @@ export const schemaFieldsResource: ResourceDefinition = {
       }
       if (action === 'delete') await dropCustomFieldIndex(records.db, schema, record as SchemaField);
       else await ensureCustomFieldIndex(records.db, schema, record as SchemaField);
+      // Formulas reading this field (or this formula, through another) may now compile to other SQL.
+      await ensureFormulaIndexesOf(records.db, schema);
     },
   },
 };
