@@ -315,7 +315,7 @@ const KEEP_MS = 30_000;
 /** A vocabulary nobody asked with for this long is dropped. */
 const FORGET_MS = 30 * 60_000;
 /** The most vocabularies kept (the least recently used is dropped first): each holds up to 2,000 cities a type. */
-export const MAX_KEPT = 200;
+const MAX_KEPT = 200;
 /** Tables whose changes only add or remove cities: refreshed in the background, never waited for. */
 const CITY_TABLES = new Set(['sites']);
 /** The record types' fields and choices. */
