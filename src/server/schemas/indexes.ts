@@ -60,7 +60,7 @@ async function dropOtherSortIndexes(
  * ('' for any): a field's indexes of an earlier shape, told apart from another field's by what they index.
  */
 async function dropIndexesStarting(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   table: string,
   prefix: string,
   keep: ReadonlySet<string>,
@@ -169,7 +169,7 @@ const formulaIndexPrefix = (table: string, schemaId: number | null, slug: string
  * `existing`, the current index names, when known), 'kept', or false when the formula has none.
  */
 async function ensureFormulaIndexes(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   where: { table: string; schemaId: number | null; softDelete: boolean },
   slug: string,
   spec: FieldSpec,
@@ -211,7 +211,7 @@ const NOT_IMMUTABLE = '42P17';
 
 /** Drops a formula's indexes other than `keep` (those of its earlier SQL, or all of them once it has none). */
 async function dropOtherFormulaIndexes(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   table: string,
   schemaId: number | null,
   slug: string,
@@ -224,7 +224,7 @@ async function dropOtherFormulaIndexes(
  * The indexes of every formula of a type made again where their SQL changed: after a change to any field of the type
  * (a formula reads the others, and formulas that use it hold its SQL).
  */
-export async function ensureFormulaIndexesOf(db: Kysely<any>, schema: { id: number; type: string }) {
+export async function ensureFormulaIndexesOf(db: Kysely<DB>, schema: { id: number; type: string }) {
   const fields = await storedFields(db, schema.id);
   for (const field of fields)
     if (field.type === 'formula' && !field.column) await ensureCustomFieldIndex(db, schema, field, fields);
