@@ -119,3 +119,26 @@ describe('one vocabulary for those who read alike, never across different reads'
     expect(await leader.cities(sites)).toEqual(expect.arrayContaining([INSIDE.city, OUTSIDE.city]));
   });
 });
+
+describe('a kept vocabulary and new sites', () => {
+  it('a site in a city the kept vocabulary does not know is known to the next question of everyone who shares it', async () => {
+    // The leaders' vocabulary is kept (built at sign-in above) from before this city had a site.
+    const scope = await scopeOf('vocab-leader-1@example.com');
+    const before = await vocabularyFor(scope);
+    expect(await before.cities(scope.typeOf('site')!)).not.toContain('Bismarckvocab');
+    await created('sites', { name: 'Bismarckvocab Depot', type: 'union', city: 'Bismarckvocab' });
+    const answer = await understand(
+      await scopeOf('vocab-leader-2@example.com'),
+      'how many union sites in Bismarckvocab',
+    );
+    expect(answer).toMatchObject({ kind: 'records', filter: { type: 'union', city: 'Bismarckvocab' } });
+  });
+
+  it('a site written within the cities it knows keeps the vocabulary for the next question', async () => {
+    const scope = await scopeOf('vocab-leader-1@example.com');
+    const kept = await vocabularyFor(scope);
+    await kept.cities(scope.typeOf('site')!);
+    await created('sites', { name: 'Minotvocab Annex', type: 'union', city: INSIDE.city });
+    expect(await vocabularyFor(await scopeOf('vocab-leader-2@example.com'))).toBe(kept);
+  });
+});
