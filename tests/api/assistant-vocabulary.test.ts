@@ -3,6 +3,7 @@ import { understand } from '../../src/server/assistant/builtin/understand.js';
 import { keptVocabulary, vocabularyFor } from '../../src/server/assistant/builtin/vocabulary.js';
 import { createScope } from '../../src/server/assistant/tools/scope.js';
 import type { AuthUser } from '../../src/server/auth/auth-user.js';
+import { square } from '../support/geometry.js';
 import { recordQueries } from '../support/query-counter.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
@@ -14,18 +15,6 @@ import { startTestApp, type TestApp, type TestClient } from '../support/test-app
 let t: TestApp;
 let admin: TestClient;
 
-const square = (lat: number, lng: number, size = 0.2) => ({
-  type: 'Polygon',
-  coordinates: [
-    [
-      [lng - size, lat - size],
-      [lng + size, lat - size],
-      [lng + size, lat + size],
-      [lng - size, lat + size],
-      [lng - size, lat - size],
-    ],
-  ],
-});
 // Minot and Jamestown: no other test places sites there.
 const INSIDE = { lat: 48.23, lng: -101.29, city: 'Minotvocab' };
 const OUTSIDE = { lat: 46.91, lng: -98.71, city: 'Jamestownvocab' };
