@@ -1,4 +1,4 @@
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, statfsSync, statSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { makeDatabaseTemplates } from '../support/database-templates.js';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.js';
@@ -39,6 +39,11 @@ export default async function setup(project: TestProject) {
 
 /** The folder in memory that Linux offers every process (tmpfs), when there is one this user may write to. */
 const MEMORY_FOLDER = '/dev/shm';
+/**
+ * What the suite may hold there at once: the templates, a PostgreSQL server's folder and the databases of the files
+ * running. A container's /dev/shm is often 64 MB; below this the disk is used as before.
+ */
+const MEMORY_FOLDER_NEEDS = 2 * 1024 ** 3;
 
 /**
  * Every app's data folder, the templates, the PostgreSQL server's folder and each test's own temporary files go in
@@ -52,6 +57,8 @@ function scratchInMemory() {
   try {
     if (!statSync(MEMORY_FOLDER).isDirectory()) return;
     accessSync(MEMORY_FOLDER, constants.W_OK);
+    const space = statfsSync(MEMORY_FOLDER);
+    if (space.bavail * space.bsize < MEMORY_FOLDER_NEEDS) return;
   } catch {
     return;
   }
