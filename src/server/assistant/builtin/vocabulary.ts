@@ -5,9 +5,11 @@ import { searchExpression } from '../../records/list-query.js';
 import type { ResourceDefinition } from '../../records/resource.js';
 import { hasTrigram } from '../../schemas/indexes.js';
 import { type FieldInfo, recordLabel, type TypeInfo } from '../catalogue.js';
+import { warmDates } from '../dates.js';
 import { assistantEnabled } from '../limits.js';
 import { findByName } from '../tools/records.js';
 import { createScope, type ToolScope } from '../tools/scope.js';
+import { PhraseIndex } from './text.js';
 
 /**
  * The words the built-in assistant knows, taken from what the person may read: record type names (the schemas'
@@ -39,7 +41,25 @@ function spellings(name: string): string[] {
   return [word, plural];
 }
 
+/** The names of each record type, made once for a list of types (a question looks them up several times). */
+const typePhraseLists = new WeakMap<readonly TypeInfo[], Array<{ phrase: string; info: TypeInfo }>>();
+
 export function typePhrases(types: readonly TypeInfo[]): Array<{ phrase: string; info: TypeInfo }> {
+  let out = typePhraseLists.get(types);
+  if (!out) typePhraseLists.set(types, (out = namesOfTypes(types)));
+  return out;
+}
+
+const typeNameIndexes = new WeakMap<readonly TypeInfo[], PhraseIndex>();
+
+/** The names of the record types (typePhrases), indexed once for a list of types. */
+export function typeNames(types: readonly TypeInfo[]): PhraseIndex {
+  let index = typeNameIndexes.get(types);
+  if (!index) typeNameIndexes.set(types, (index = new PhraseIndex(typePhrases(types).map((t) => t.phrase))));
+  return index;
+}
+
+function namesOfTypes(types: readonly TypeInfo[]): Array<{ phrase: string; info: TypeInfo }> {
   const out: Array<{ phrase: string; info: TypeInfo }> = [];
   for (const info of types) {
     const phrases = new Set([
@@ -116,6 +136,66 @@ export function regionWord(id: number, name: string, kind: unknown): RegionWord 
     if (initials.length > 1) phrases.push(`${initials} ${kindWord}`);
   }
   return { id, name, kind: String(kind ?? ''), phrases: [...new Set(phrases)], bare };
+}
+
+/** A region as a question names it: by a name that says its kind, or by its name alone. */
+export interface RegionNames {
+  named: PhraseIndex;
+  byName: Map<string, RegionWord>;
+  bare: PhraseIndex;
+  byBare: Map<string, RegionWord>;
+}
+
+/** A city as a question names it: "city of Fresno" and "Fresno city" say it is the city, "Fresno" alone may be a county. */
+export interface CityNames {
+  index: PhraseIndex;
+  byPhrase: Map<string, { city: string; explicit: boolean }>;
+}
+
+/** The first entry for each phrase. */
+function firstByPhrase<T>(entries: Array<[string, T]>): Map<string, T> {
+  const map = new Map<string, T>();
+  for (const [phrase, value] of entries) if (!map.has(phrase)) map.set(phrase, value);
+  return map;
+}
+
+const regionIndexes = new WeakMap<readonly RegionWord[], RegionNames>();
+
+/** The names of a vocabulary's regions, indexed once for the list. */
+export function regionNames(regions: readonly RegionWord[]): RegionNames {
+  let names = regionIndexes.get(regions);
+  if (!names) {
+    const named = regions.flatMap((region) => region.phrases.map((phrase): [string, RegionWord] => [phrase, region]));
+    const bare = regions.filter((r) => r.bare.length > 2).map((region): [string, RegionWord] => [region.bare, region]);
+    names = {
+      named: new PhraseIndex(named.map(([phrase]) => phrase)),
+      byName: firstByPhrase(named),
+      bare: new PhraseIndex(bare.map(([phrase]) => phrase)),
+      byBare: firstByPhrase(bare),
+    };
+    regionIndexes.set(regions, names);
+  }
+  return names;
+}
+
+const cityIndexes = new WeakMap<readonly string[], CityNames>();
+
+/** The names of a vocabulary's cities, indexed once for the list (2,000 cities: three spellings each). */
+export function cityNames(cities: readonly string[]): CityNames {
+  let names = cityIndexes.get(cities);
+  if (!names) {
+    const spelled = cities.flatMap((city): Array<[string, { city: string; explicit: boolean }]> => {
+      const lower = city.toLowerCase();
+      return [
+        [`city of ${lower}`, { city, explicit: true }],
+        [`${lower} city`, { city, explicit: true }],
+        [lower, { city, explicit: false }],
+      ];
+    });
+    names = { index: new PhraseIndex(spelled.map(([phrase]) => phrase)), byPhrase: firstByPhrase(spelled) };
+    cityIndexes.set(cities, names);
+  }
+  return names;
 }
 
 export class Vocabulary {
@@ -460,6 +540,7 @@ export function warmVocabulary(app: ToolScope['app'], user: ToolScope['user']): 
   const work = (async () => {
     if (!canOnEntity(user, 'assistant-thread', 'read') || !(await assistantEnabled(app))) return;
     const scope = await createScope(app, user);
+    warmDates();
     if (await keptVocabulary(scope)) return;
     await (await vocabularyFor(scope)).loadAll();
   })().catch((error) => app.records.logError(error, 'The assistant could not prepare its vocabulary'));
