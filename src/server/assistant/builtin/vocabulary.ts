@@ -440,7 +440,7 @@ interface Kept {
 interface Readers {
   /** By reader key, least recently used first. */
   entries: Map<string, Kept>;
-  /** Warm-ups under way (awaited at shutdown). */
+  /** Warm-ups and background rebuilds under way (awaited at shutdown). */
   warming: Set<Promise<void>>;
   /** When each person was last looked at for a warm-up, by id. */
   seen: Map<number, number>;
@@ -501,7 +501,8 @@ async function keptOrNew(scope: ToolScope): Promise<Vocabulary> {
       hit.refreshing = true;
       hit.behind = false;
       const next = new Vocabulary(scope);
-      next
+      const { warming } = readersOf(scope.app);
+      const work = next
         .loadLike(hit.vocabulary)
         .then(
           () => {
@@ -512,7 +513,9 @@ async function keptOrNew(scope: ToolScope): Promise<Vocabulary> {
         )
         .finally(() => {
           hit.refreshing = false;
+          warming.delete(work);
         });
+      warming.add(work);
     }
     return hit.vocabulary;
   }
