@@ -249,8 +249,15 @@ export class Vocabulary {
   }
 
   private async loadValues(info: TypeInfo): Promise<ValueWord[]> {
+    // The reference lists are read together, not one after the other: the first question may be waiting for them.
+    const fields = [...info.fields.values()];
+    const lists = await Promise.all(
+      fields.map((field) =>
+        field.filterable && !field.choices && field.target ? this.referenceRows(field.target) : null,
+      ),
+    );
     const words: ValueWord[] = [];
-    for (const field of info.fields.values()) {
+    for (const [at, field] of fields.entries()) {
       if (!field.filterable) continue;
       if (field.choices) {
         for (const choice of field.choices) {
@@ -264,7 +271,7 @@ export class Vocabulary {
           });
         }
       } else if (field.target) {
-        const rows = await this.referenceRows(field.target);
+        const rows = lists[at];
         if (!rows) continue;
         for (const row of rows) {
           const label = recordLabel(row);
