@@ -4,6 +4,7 @@
  * only by one who sees the team.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { okBody } from '../support/api-answers.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 let t: TestApp;
@@ -13,15 +14,8 @@ let otherOrganizer: TestClient;
 let leader: TestClient;
 let organizerRole: number;
 
-interface Answer {
-  status: number;
-  body: { data?: unknown; errors?: Record<string, string[]>; message?: string };
-}
-// biome-ignore lint/suspicious/noExplicitAny: an answer's data is whatever the endpoint returns
-const ok = (res: Answer, status = 200): any => {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  return res.body.data;
-};
+/** The answer's data (any: each endpoint's own), after checking its status. */
+const ok = (res: Parameters<typeof okBody>[0], status = 200) => okBody(res, status).data;
 const opensIn = async (client: TestClient, type = 'site') => {
   const answer = ok(await client.get(`/api/views/default?record_type=${type}`));
   return { id: answer.view?.id ?? null, source: answer.source };
