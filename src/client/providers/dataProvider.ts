@@ -15,6 +15,8 @@
  * | restore              | POST /api/{r}/{id}/restore                                                |
  * | action               | {method} /api/{r}/{id}/{action} (complete, dismiss, share, reorder, ...)  |
  * | getBoard             | GET /api/records/{r}/board?by&columns=[...]&<list query> (a kanban)      |
+ * | defaultView          | GET /api/views/default?record_type= (the view a list opens in)            |
+ * | chooseDefaultView    | PUT /api/views/default {record_type, view_id} (the person's own choice)   |
  * | named methods        | the other /api paths (config, schemas, map, imports, history...)          |
  *
  * The server's success message travels in `meta.message` of create/update/delete/restore results; `meta.headers` of
@@ -62,6 +64,12 @@ export interface ListGroups {
 }
 
 /** A kanban's first page of every column, as the server answers it (server views/board-routes.ts). */
+/** The view a person's list of a type opens in, and whose choice it is (GET /api/views/default). */
+export interface DefaultView {
+  view: { id: number; name: string } | null;
+  source: 'person' | 'role' | null;
+}
+
 export interface Board {
   data: Array<{ value: string | number | null; total: number; data: any[] }>;
   meta: { by: string };
@@ -98,6 +106,10 @@ interface CoreDataProvider extends DataProvider {
   listGroups(resource: string, query: Query, signal?: AbortSignal): Promise<ListGroups>;
   /** A kanban's first page and count of every column in one request (GET /api/records/{resource}/board). */
   getBoard(resource: string, query: Query, signal?: AbortSignal): Promise<Board>;
+  /** The view the person's list of a record type opens in: their own choice, else their role's default. */
+  defaultView(recordType: string, signal?: AbortSignal): Promise<DefaultView>;
+  /** The person opens the type's list in this view from now on; null: in their role's default again. */
+  chooseDefaultView(recordType: string, viewId: number | null): Promise<DefaultView>;
   /** The server's health for administrators: database, queue, backups (GET /api/system/status). */
   systemStatus(): Promise<SystemStatus>;
   updateProfile(data: Record<string, unknown>): Promise<{ data: any; message: string }>;
@@ -324,6 +336,14 @@ export function createDataProvider(http: HttpClient): AppDataProvider {
     async getBoard(resource, query, signal) {
       const response = await http.get<Board>(`/api/records/${enc(resource)}/board`, { query, signal });
       return response.data;
+    },
+    async defaultView(recordType, signal) {
+      const query = { record_type: recordType };
+      return (await http.get<{ data: DefaultView }>('/api/views/default', { query, signal })).data.data;
+    },
+    async chooseDefaultView(recordType, viewId) {
+      const body = { record_type: recordType, view_id: viewId };
+      return (await http.put<{ data: DefaultView }>('/api/views/default', body)).data.data;
     },
     async getStatistics(query) {
       const response = await http.get<{ data: Record<string, unknown> }>('/api/dashboard/statistics', { query });

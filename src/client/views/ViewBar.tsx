@@ -7,20 +7,18 @@
  */
 import BookmarkAddIcon from '@mui/icons-material/BookmarkAddOutlined';
 import CloseIcon from '@mui/icons-material/Close';
+import ShareIcon from '@mui/icons-material/ShareOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import FormControlLabel from '@mui/material/FormControlLabel';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
-import { useCreate, useGetList, useNotify, useUpdate } from 'react-admin';
+import { useCreate, useNotify, useUpdate } from 'react-admin';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
-import { can } from '../../common/permissions';
 import { useSession } from '../app/hooks';
 import { isApiError } from '../http/errors';
 import type { FieldDescriptor } from '../records/fieldTypes';
@@ -28,6 +26,9 @@ import { countConditions } from './filterBuilder';
 import { GroupPicker } from './GroupPicker';
 import { LayoutPicker } from './layouts/LayoutPicker';
 import { useListLayout } from './layouts/useLayout';
+import { MyDefaultView } from './MyDefaultView';
+import { ShareViewDialog } from './ShareViewDialog';
+import { ShareChoices, useShareTargets } from './sharing';
 import type { SavedView } from './useSavedView';
 import { useViewDraft, type ViewChange } from './useViewDraft';
 
@@ -55,6 +56,9 @@ export const savedViewPath = (resource: string, id: number) =>
 
 export function ViewBar({ resource, recordType, plural, fields, view, descriptors }: ViewBarProps) {
   const [open, setOpen] = useState(false);
+  const [sharing, setSharing] = useState(false);
+  const { user } = useSession();
+  const { mayShare } = useShareTargets();
   const draft = useViewDraft(resource, view, descriptors, fields);
   // Grouping is the table's: the other layouts lay records out by a field of their own.
   const gridShown = useListLayout(view, descriptors) === null;
@@ -78,6 +82,13 @@ export function ViewBar({ resource, recordType, plural, fields, view, descriptor
           }
         />
       )}
+      {view && <MyDefaultView view={view} plural={plural} />}
+      {view && mayShare && user != null && view.user_id === user.id && (
+        <Button size="small" startIcon={<ShareIcon />} onClick={() => setSharing(true)}>
+          Share
+        </Button>
+      )}
+      {view && sharing && <ShareViewDialog view={view} onClose={() => setSharing(false)} />}
       {view && draft.changes.length > 0 && (
         <ViewChanged resource={resource} view={view} draft={draft} onSaveAsNew={() => setOpen(true)} />
       )}
@@ -191,17 +202,11 @@ function SaveViewDialog({
   const navigate = useNavigate();
   const [name, setName] = useState('');
   const [sharedRoles, setSharedRoles] = useState<number[]>([]);
+  const [sharedTeams, setSharedTeams] = useState<number[]>([]);
   const [defaultRoles, setDefaultRoles] = useState<number[]>([]);
   const [error, setError] = useState<string | null>(null);
-  // view:share: with one's own role; those who manage roles: with any role (the server holds the same rule).
-  const mayShare = can(user, 'view:share') && user?.role_id != null;
-  const manager = mayShare && can(user, 'role:update');
-  const { data: roles = [] } = useGetList<{ id: number; name: string }>(
-    'roles',
-    { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } },
-    { enabled: manager },
-  );
-  const shareable = manager ? roles : mayShare && user?.role ? [{ id: user.role.id, name: user.role.name }] : [];
+  // Whom the person may share with (sharing.tsx: the server holds the same rule).
+  const targets = useShareTargets();
   const count = values.filters ? countConditions(values.filters) : 0;
 
   const save = () => {
@@ -217,6 +222,7 @@ function SaveViewDialog({
           record_type: recordType,
           ...values,
           role_ids: sharedRoles,
+          team_ids: sharedTeams,
           ...(defaultRoles.length ? { default_role_ids: defaultRoles } : {}),
         },
       },
@@ -250,17 +256,23 @@ function SaveViewDialog({
           helperText={error ?? `${count} filter${count === 1 ? '' : 's'}, the sort, columns and grouping of this list`}
           slotProps={{ htmlInput: { maxLength: 100 } }}
         />
-        <RoleChoices
+        <ShareChoices
           legend="Share with"
-          roles={shareable}
+          choices={targets.roles}
           chosen={sharedRoles}
           onChange={setSharedRoles}
           labelOf={(role) => (role.id === user?.role_id ? `${role.name} (my role)` : role.name)}
         />
-        {manager && (
-          <RoleChoices
+        <ShareChoices
+          legend="Share with teams"
+          choices={targets.teams}
+          chosen={sharedTeams}
+          onChange={setSharedTeams}
+        />
+        {targets.manager && (
+          <ShareChoices
             legend="Default view"
-            roles={roles}
+            choices={targets.allRoles}
             chosen={defaultRoles}
             onChange={setDefaultRoles}
             labelOf={(role) => `Default for ${role.name}`}
@@ -274,48 +286,5 @@ function SaveViewDialog({
         </Button>
       </DialogActions>
     </Dialog>
-  );
-}
-
-interface Role {
-  id: number;
-  name: string;
-}
-
-/** A fieldset of roles to tick (whom a view is shared with, whose default view it is). */
-function RoleChoices({
-  legend,
-  roles,
-  chosen,
-  onChange,
-  labelOf,
-}: {
-  legend: string;
-  roles: Role[];
-  chosen: number[];
-  onChange: (next: number[]) => void;
-  labelOf: (role: Role) => string;
-}) {
-  if (!roles.length) return null;
-  return (
-    <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, mt: 1 }}>
-      <Box component="legend" sx={{ typography: 'body2', color: 'text.secondary' }}>
-        {legend}
-      </Box>
-      {roles.map((role) => (
-        <FormControlLabel
-          key={role.id}
-          control={
-            <Checkbox
-              checked={chosen.includes(role.id)}
-              onChange={(event) =>
-                onChange(event.target.checked ? [...chosen, role.id] : chosen.filter((other) => other !== role.id))
-              }
-            />
-          }
-          label={labelOf(role)}
-        />
-      ))}
-    </Box>
   );
 }

@@ -1,31 +1,43 @@
 /**
- * A role's default view of a record type (a view whose `default_role_ids` holds the role, set by those who manage
- * roles: docs/views.md): a list opened without `view` in its URL opens in it, the URL then naming it. `?view=none`
- * is the whole list. When several views are a role's default of one type, the newest is.
+ * The view a person's list of a record type opens in, as the server keeps it (GET /api/views/default, docs/views.md
+ * "Default views"): the view they chose themselves, else their role's default view of the type (one per role and type,
+ * set by those who manage roles). A list opened without `view` in its URL opens in it, the URL then naming it;
+ * `?view=none` is the whole list.
  */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useGetList } from 'react-admin';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { useSession } from '../app/hooks';
-import type { SavedView } from './useSavedView';
+import { useAppDataProvider } from '../records/hooks';
+
+const queryKey = (recordType: string | undefined) => ['views', 'default', recordType] as const;
+
+/** The server's answer for this type (the view and whose choice it is). */
+export function useDefaultViewQuery(recordType: string | undefined, enabled = true) {
+  const dataProvider = useAppDataProvider();
+  return useQuery({
+    queryKey: queryKey(recordType),
+    queryFn: ({ signal }) => dataProvider.defaultView(recordType!, signal),
+    enabled: enabled && Boolean(recordType),
+  });
+}
+
+/** Makes a view the person's own default of its type (null: their role's again); the answer replaces the kept one. */
+export function useChooseDefaultView(recordType: string) {
+  const dataProvider = useAppDataProvider();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (viewId: number | null) => dataProvider.chooseDefaultView(recordType, viewId),
+    onSuccess: (answer) => client.setQueryData(queryKey(recordType), answer),
+  });
+}
 
 /** Whether the list is still finding out whether it opens in a default view (it waits, not to be read twice). */
 export function useDefaultView(recordType: string | undefined): boolean {
   const { search, pathname } = useLocation();
   const navigate = useNavigate();
-  const { user } = useSession();
-  const roleId = user?.role_id ?? null;
-  const wanted = Boolean(recordType) && roleId !== null && !new URLSearchParams(search).has('view');
-  const { data, isPending, isError } = useGetList<SavedView>(
-    'views',
-    {
-      pagination: { page: 1, perPage: 100 },
-      sort: { field: 'id', order: 'DESC' },
-      filter: { record_type: recordType },
-    },
-    { enabled: wanted },
-  );
-  const found = wanted ? data?.find((view) => roleId !== null && view.default_role_ids?.includes(roleId)) : undefined;
+  const wanted = Boolean(recordType) && !new URLSearchParams(search).has('view');
+  const { data, isPending, isError } = useDefaultViewQuery(recordType, wanted);
+  const found = wanted ? data?.view : undefined;
   useEffect(() => {
     if (!found) return;
     const params = new URLSearchParams(search);

@@ -52,6 +52,7 @@ import * as publicForms from './migrations/073_public_forms.js';
 import * as customRecordCastsPerType from './migrations/074_custom_record_casts_per_type.js';
 import * as messagesSendingIndex from './migrations/079_messages_sending_index.js';
 import * as publicSubmissionsRestrict from './migrations/081_public_submissions_restrict.js';
+import * as viewDefaults from './migrations/083_view_defaults.js';
 import type { DB } from './schema.generated.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
@@ -109,6 +110,7 @@ const migrations: Record<string, Migration> = {
   '074_custom_record_casts_per_type': customRecordCastsPerType,
   '079_messages_sending_index': messagesSendingIndex,
   '081_public_submissions_restrict': publicSubmissionsRestrict,
+  '083_view_defaults': viewDefaults,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

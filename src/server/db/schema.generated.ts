@@ -1202,6 +1202,13 @@ export interface ViewTeams {
   view_id: number;
 }
 
+export interface ViewUserDefaults {
+  record_type: string;
+  updated_at: Generated<Timestamp>;
+  user_id: number;
+  view_id: number;
+}
+
 export interface VisitContacts {
   contact_id: number;
   visit_id: number;
@@ -1372,6 +1379,7 @@ export interface DB {
   view_role_defaults: ViewRoleDefaults;
   view_roles: ViewRoles;
   view_teams: ViewTeams;
+  view_user_defaults: ViewUserDefaults;
   views: Views;
   visit_contacts: VisitContacts;
   visit_head_counts: VisitHeadCounts;

@@ -1,8 +1,10 @@
+import type { Transaction } from 'kysely';
 import { z } from 'zod';
 import { can } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { DB } from '../db/schema.generated.js';
 import { fieldError } from '../http/errors.js';
-import type { ResourceDefinition } from '../records/resource.js';
+import type { ResourceDefinition, WriteContext } from '../records/resource.js';
 import { ref } from '../schemas/schema-backed.js';
 
 /** The layouts a view shows its records in (the grid, and the layouts of issue 32 point 4). */
@@ -50,6 +52,35 @@ function checkSharing(values: Record<string, unknown>, user: AuthUser | null) {
   }
 }
 
+/** Nobody shares a view with a team they cannot see: each team named must be one the person reads (422 otherwise). */
+async function checkTeamsSeen(values: Record<string, unknown>, ctx: WriteContext) {
+  const teams = (values.team_ids as number[] | undefined) ?? [];
+  const def = teams.length ? ctx.records.targetOf({ table: 'teams' }) : undefined;
+  if (!def || !ctx.user) return;
+  const seen = ctx.records.access.mayRead(ctx.user, def)
+    ? await (await ctx.records.visibleRows(ctx.trx, def, ctx.user)).select('t.id').where('t.id', 'in', teams).execute()
+    : [];
+  const found = new Set(seen.map((row) => Number(row.id)));
+  const unseen = teams.filter((id) => !found.has(id));
+  if (unseen.length) throw fieldError('team_ids', `There is no team ${unseen.join(', ')} you may see.`);
+}
+
+/**
+ * One default view per role and record type: a view written as the default of some roles stops the other views of its
+ * type being theirs, in the write's transaction (the default moves; the other views stay shared as they were).
+ */
+async function keepOneDefaultPerRole(trx: Transaction<DB>, view: Record<string, unknown>, roles: number[]) {
+  if (!roles.length) return;
+  await trx
+    .deleteFrom('view_role_defaults')
+    .where('role_id', 'in', roles)
+    .where('view_id', '!=', Number(view.id))
+    .where('view_id', 'in', (others) =>
+      others.selectFrom('views').select('id').where('record_type', '=', String(view.record_type)),
+    )
+    .execute();
+}
+
 /**
  * Saved views (docs/views.md): a named way of looking at one record type: its filters (the one filter structure,
  * filters/filter-tree.ts), sorts, grouping, columns, layout and the layout's settings. Read by its owner and by the
@@ -90,12 +121,18 @@ export const viewsResource: ResourceDefinition = {
   restorable: true,
   ownRoutes: ['create', 'update'],
   hooks: {
-    beforeWrite(values, ctx) {
+    async beforeWrite(values, ctx) {
       checkSharing(values, ctx.user);
+      await checkTeamsSeen(values, ctx);
       if (ctx.action === 'create') values.user_id = ctx.user?.id ?? null;
       if (ctx.action === 'update' && 'record_type' in values && values.record_type !== ctx.existing?.record_type)
         throw fieldError('record_type', 'A view keeps its record type: save a new view for another type.');
       return values;
+    },
+    async afterWrite(record, ctx) {
+      const roles = ctx.values?.default_role_ids;
+      if ((ctx.action === 'create' || ctx.action === 'update') && Array.isArray(roles))
+        await keepOneDefaultPerRole(ctx.trx, record, roles);
     },
     /** `url`: where the view opens in the app (its type's list with `?view=<id>`); `shared`: with anyone. */
     async present(records, db) {
