@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { understand } from '../../src/server/assistant/builtin/understand.js';
-import { keptVocabulary, vocabularyFor } from '../../src/server/assistant/builtin/vocabulary.js';
+import { keptVocabulary, vocabularyFor, warmedUp } from '../../src/server/assistant/builtin/vocabulary.js';
 import { createScope } from '../../src/server/assistant/tools/scope.js';
 import type { AuthUser } from '../../src/server/auth/auth-user.js';
 import { square } from '../support/geometry.js';
@@ -129,5 +129,20 @@ describe('a kept vocabulary and new sites', () => {
     await kept.cities(scope.typeOf('site')!);
     await created('sites', { name: 'Minotvocab Annex', type: 'union', city: INSIDE.city });
     expect(await vocabularyFor(await scopeOf('vocab-leader-2@example.com'))).toBe(kept);
+  });
+
+  it('a site deleted from a city it knows is caught up in the background: the next question does not wait for it', async () => {
+    const site = await created('sites', { name: 'Fargovocab Yard', type: 'union', city: 'Fargovocab' });
+    const scope = await scopeOf('vocab-leader-1@example.com');
+    const known = await vocabularyFor(scope);
+    expect(await known.cities(scope.typeOf('site')!)).toContain('Fargovocab');
+    expect((await admin.delete(`/api/sites/${site.id}`)).status).toBe(200);
+    // The next question reads the kept vocabulary while its successor is built.
+    expect(await vocabularyFor(await scopeOf('vocab-leader-2@example.com'))).toBe(known);
+    await warmedUp(t.ctx);
+    const later = await scopeOf('vocab-leader-2@example.com');
+    const rebuilt = await vocabularyFor(later);
+    expect(rebuilt).not.toBe(known);
+    expect(await rebuilt.cities(later.typeOf('site')!)).not.toContain('Fargovocab');
   });
 });

@@ -141,6 +141,12 @@ export interface FieldSpec {
   kept?: boolean;
   /** How the record service finds the records whose kept value a write changes (a rollup: FieldSpec `kept`). */
   keptBy?: KeptBy;
+  /**
+   * A formula that changes every day (TODAY()) but moves with one stored date (`DAYS(TODAY(), {Start date})`): no
+   * index holds it, so lists sort by that date's own key (reversed when the value falls as the date rises) and its
+   * comparisons become a range of that date, which the date's index serves (formulas/days-of.ts).
+   */
+  movesWith?: MovesWith;
 }
 
 /** The related rows of a kept rollup: how they join its records, and which of their fields move its value. */
@@ -283,6 +289,17 @@ export interface ComputeContext {
   typeRows?: (type: string) => FieldSpec['references'] | null;
 }
 
+/**
+ * How a computed number moves with one stored date field `field` (its `spec`): the days from `origin` (a date that
+ * reads no field, such as TODAY()) to the date, when `rising`; else the days from the date to `origin`.
+ */
+export interface MovesWith {
+  field: string;
+  spec: FieldSpec;
+  rising: boolean;
+  origin(sql: Sql): SqlFragment;
+}
+
 /** An option that is not right: the option's key (`options.<key>` in the 422) and why. */
 export class OptionProblem {
   constructor(
@@ -326,7 +343,10 @@ export interface FieldTypeModule<O extends Record<string, unknown> = Record<stri
   compute?(
     options: O,
     context: ComputeContext,
-  ): Pick<FieldSpec, 'computed' | 'unindexable' | 'computedOver' | 'readsRows' | 'readsRowsWhere' | 'keptBy'>;
+  ): Pick<
+    FieldSpec,
+    'computed' | 'unindexable' | 'computedOver' | 'readsRows' | 'readsRowsWhere' | 'keptBy' | 'movesWith'
+  >;
 }
 
 /** A module with its options' type checked against its schema. */

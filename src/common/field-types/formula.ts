@@ -22,6 +22,7 @@ import {
   type SqlFragment,
   type ValueKind,
 } from './define.js';
+import { FORMULA_FILTERS, movesWithOf } from './formula-days.js';
 import { COMMON, oneOf } from './options.js';
 import { STANDARD_SORT, valueExpression } from './sql.js';
 
@@ -170,6 +171,7 @@ export const formula = defineFieldType({
   },
   kind: (options) => KIND_OF_RESULT[options.result ?? 'text'],
   ...COMPUTED_PARTS,
+  filters: FORMULA_FILTERS,
   sort: { key: STANDARD_SORT.key, index: formulaIndex },
   filterIndex: formulaIndex,
   compute(options, { self, fields }) {
@@ -178,9 +180,17 @@ export const formula = defineFieldType({
     if (found instanceof OptionProblem) return { computed: (sql) => sql`null` };
     const bySlug = new Map(fields.map((field) => [field.slug, field]));
     const tree: CheckedFormula = found.tree;
+    const sqlOf = (part: CheckedFormula, sql: Sql, alias: string | null) =>
+      formulaSql(sql, part, (slug, type) => storedSql(sql, bySlug.get(slug)!, type, alias));
+    const movesWith = movesWithOf(
+      tree,
+      (slug) => bySlug.get(slug),
+      (origin) => (sql) => sqlOf(origin, sql, null),
+    );
     return {
-      computed: (sql, alias) => formulaSql(sql, tree, (slug, type) => storedSql(sql, bySlug.get(slug)!, type, alias)),
+      computed: (sql, alias) => sqlOf(tree, sql, alias),
       ...(formulaWithin(tree) ? {} : { unindexable: true }),
+      ...(movesWith ? { movesWith } : {}),
     };
   },
 });

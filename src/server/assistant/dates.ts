@@ -88,6 +88,23 @@ function describe(words: string, from?: string, to?: string) {
   return `${words} (${from ? `from ${plainDate(from)}` : `until ${plainDate(to!)}`})`;
 }
 
+/**
+ * The first dates read in a process cost 100 ms of CPU and more: chrono-node's large patterns are compiled on their
+ * first use and again, to machine code, on their second; the date formats are made on theirs. So they are read here,
+ * a few times, when the assistant prepares a person's vocabulary (builtin/vocabulary.ts warmVocabulary), rather than
+ * during someone's question.
+ */
+let datesWarm = false;
+export function warmDates(): void {
+  if (datesWarm) return;
+  datesWarm = true;
+  for (const text of ['since march 1', 'from april 3, 2025 in the last 30 days', 'before june this month'])
+    periodIn(text);
+  for (const text of ['on friday', 'next tuesday at 3pm', 'tomorrow']) whenIn(text);
+}
+
+const IN_MONTH = new RegExp(`\\b(?:in|during)\\s+(${MONTHS.join('|')})(?:\\s+((?:19|20)\\d{2}))?\\b`);
+
 /** The first period named in `text` (lower case), or null. */
 export function periodIn(text: string, now = new Date()): Period | null {
   const found = (match: RegExpExecArray, range: { from?: Date; to?: Date }, words = match[0].trim()): Period => {
@@ -122,8 +139,7 @@ export function periodIn(text: string, now = new Date()): Period | null {
   }
   if ((m = /\b(?:in|during)\s+(?:the\s+year\s+)?((?:19|20)\d{2})\b/.exec(text)))
     return found(m, { from: utc(Number(m[1]), 0, 1), to: utc(Number(m[1]), 11, 31) });
-  const monthWords = MONTHS.join('|');
-  if ((m = new RegExp(`\\b(?:in|during)\\s+(${monthWords})(?:\\s+((?:19|20)\\d{2}))?\\b`).exec(text))) {
+  if ((m = IN_MONTH.exec(text))) {
     const year = m[2] ? Number(m[2]) : now.getUTCFullYear();
     const month = MONTHS.indexOf(m[1]);
     return found(m, { from: utc(year, month, 1), to: utc(year, month + 1, 0) });

@@ -285,6 +285,17 @@ export function resolveField(field: string, fields: Record<string, FieldSpec>, w
 }
 
 /**
+ * The sort a list runs for `sort`: by a formula that moves with one date (FieldSpec movesWith: days to or from
+ * TODAY(), which no index holds), by that date instead, whose index serves it, turned round when the formula falls as
+ * the date rises. A missing value is missing in both, so it stays last. The date must be one the reader sees.
+ */
+export function sortRun(sort: ListQuery['sort'], fields: Record<string, FieldSpec>): ListQuery['sort'] {
+  const moves = fields[sort.field]?.movesWith;
+  if (!moves || !fields[moves.field]) return sort;
+  return { field: moves.field, order: moves.rising === (sort.order === 'asc') ? 'asc' : 'desc' };
+}
+
+/**
  * The SQL condition of one filter: the operator of the field's type (common/field-types/, `filters`); values are
  * always bound parameters. An operator the type has not, or a value it cannot compare, is refused (422 on `filter`).
  */

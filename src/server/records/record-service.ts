@@ -47,6 +47,7 @@ import {
   searchCondition,
   sortExpression,
   sortKeyPinned,
+  sortRun,
   TURF_ONE_PASS_MATCHES,
 } from './list-query.js';
 import { nameLinks } from './representation.js';
@@ -312,6 +313,8 @@ export class RecordService {
     const fields = await this.visibleFields(user, def);
     // The type's default order by a field the role hides (contacts by last name) is no order for them: theirs is by id.
     if (!rawQuery.sort && hidden.has(query.sort.field)) query.sort = { ...query.sort, field: 'id' };
+    query.sort = sortRun(query.sort, fields);
+    query.thenBy = query.thenBy.map((sort) => sortRun(sort, fields));
     query.filters = await withChoiceKeys(this.db, query.filters, fields);
     let base = await this.visibleRows(this.db, def, user, query.trashed);
     // The list query's `filter[field]=value` and the view filters (`filters=`), through the one filter compiler.

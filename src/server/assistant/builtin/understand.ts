@@ -5,13 +5,16 @@ import { type Period, periodIn, whenIn } from '../dates.js';
 import type { ProposalInput } from '../proposals.js';
 import type { AnswerList } from '../resources.js';
 import type { ToolScope } from '../tools/scope.js';
-import { phraseSource, Question, type Span, wordPattern } from './text.js';
+import { PhraseIndex, phraseSource, Question, type Span, wordPattern } from './text.js';
 import {
+  cityNames,
   closestRecords,
   type Found,
   findRecords,
   type RegionWord,
+  regionNames,
   resolveRecords,
+  typeNames,
   typePhrases,
   type Vocabulary,
   vocabularyFor,
@@ -469,17 +472,17 @@ async function marketSharePlan(scope: ToolScope, q: Question): Promise<Plan> {
 
 /** A region named with its kind ("Kern County", "county of Kern", "LA County"), else by its name alone when `bare`. */
 function matchRegion(q: Question, regions: readonly RegionWord[], bare = true): RegionWord | undefined {
-  const named = regions.flatMap((region) => region.phrases.map((phrase) => ({ phrase, region })));
-  const hit = q.find(named.map((n) => n.phrase));
+  const names = regionNames(regions);
+  const hit = q.find(names.named);
   if (hit) {
     q.take(hit.span);
-    return named.find((n) => n.phrase === hit.phrase)!.region;
+    return names.byName.get(hit.phrase);
   }
   if (!bare) return undefined;
-  const alone = q.find(regions.map((r) => r.bare).filter((n) => n.length > 2));
+  const alone = q.find(names.bare);
   if (!alone) return undefined;
   q.take(alone.span);
-  return regions.find((r) => r.bare === alone.phrase);
+  return names.byBare.get(alone.phrase);
 }
 
 /** The list a follow-up refines: the last answer's, and its record type. */
@@ -497,7 +500,7 @@ async function recordsPlan(scope: ToolScope, q: Question, base?: Base): Promise<
   // What kind of records.
   // The record type named first ("sites that have a general contractor" are sites).
   // (a type name just before another is a word about it: "union sites", "contractor contacts").
-  const typeHits = q.all(typePhrases(scope.types).map((t) => t.phrase));
+  const typeHits = q.all(typeNames(scope.types));
   const typeHit =
     typeHits.find((hit) => !typeHits.some((other) => /^\s+$/.test(q.lower.slice(hit.span[1], other.span[0])))) ??
     typeHits[0];
@@ -595,9 +598,7 @@ async function followUpPlan(scope: ToolScope, asked: Question, previous: AnswerL
   const values = (await (await vocabularyFor(scope)).valueWords(info)).flatMap((word) => word.phrases);
   for (const hit of words.all([...values, ...[...info.fields.values()].flatMap(fieldPhrases)])) words.take(hit.span);
   const phrases = typePhrases(scope.types);
-  const named = words
-    .all(phrases.map((t) => t.phrase))
-    .map((hit) => phrases.find((t) => t.phrase === hit.phrase)!.info);
+  const named = words.all(typeNames(scope.types)).map((hit) => phrases.find((t) => t.phrase === hit.phrase)!.info);
   if (named.some((other) => other.type !== info.type)) return null;
   if (refer) q.take([refer.index, refer.index + refer[0].length]);
   if (opener) q.take([opener.index, opener.index + opener[0].length]);
@@ -743,18 +744,10 @@ async function filtersFrom(
   const regions = info.fields.has('region_ids') ? await vocabulary.regions() : [];
   let region = matchRegion(q, regions, false);
   if (!region && info.fields.has('city')) {
-    const cities = await vocabulary.cities(info);
-    const spelled = cities.flatMap((city) => {
-      const lower = city.toLowerCase();
-      return [
-        { phrase: `city of ${lower}`, city, explicit: true },
-        { phrase: `${lower} city`, city, explicit: true },
-        { phrase: lower, city, explicit: false },
-      ];
-    });
-    const hit = q.find(spelled.map((c) => c.phrase));
+    const cities = cityNames(await vocabulary.cities(info));
+    const hit = q.find(cities.index);
     if (hit) {
-      const { city, explicit } = spelled.find((c) => c.phrase === hit.phrase)!;
+      const { city, explicit } = cities.byPhrase.get(hit.phrase)!;
       const twin = explicit ? undefined : regions.find((r) => r.bare === city.toLowerCase());
       if (twin)
         return {
@@ -910,13 +903,12 @@ const moneyField = (info: TypeInfo) =>
 const hoursField = (info: TypeInfo) => [...info.fields.values()].find((f) => f.filterable && /\bhours\b/i.test(f.name));
 
 /** A bound on an amount: "over $5 million" (the money field), "more than 10,000 hours" (the hours field). */
+const AMOUNT_BOUND = new RegExp(
+  `(?:(?:worth|valued|valued at|value|budget|estimated value|with an? (?:value|budget|estimated value)(?: of)?)\\s+)?(${Object.keys(COMPARE).join('|')})\\s+(\\$)?\\s?(\\d[\\d,]*(?:\\.\\d+)?)\\s*(k|thousand|m|mil|million|b|bn|billion)?(?![\\w])(?:\\s+(dollars|in value|value|worth|hours|hrs))?`,
+);
+
 function amountIn(q: Question, info: TypeInfo) {
-  const compare = Object.keys(COMPARE).join('|');
-  const hit = q.match(
-    new RegExp(
-      `(?:(?:worth|valued|valued at|value|budget|estimated value|with an? (?:value|budget|estimated value)(?: of)?)\\s+)?(${compare})\\s+(\\$)?\\s?(\\d[\\d,]*(?:\\.\\d+)?)\\s*(k|thousand|m|mil|million|b|bn|billion)?(?![\\w])(?:\\s+(dollars|in value|value|worth|hours|hrs))?`,
-    ),
-  );
+  const hit = q.match(AMOUNT_BOUND);
   if (!hit) return null;
   const hours = /^h/.test(hit[5] ?? '');
   const field = hours ? hoursField(info) : moneyField(info);
@@ -948,6 +940,39 @@ function measureIn(q: Question, info: TypeInfo): Measure | null {
   return { fn, field: field.slug, words: `${fn === 'avg' ? 'average' : 'total'} ${field.name}` };
 }
 
+/** The patterns of relationRank for a list of types (their names are in them): made once for each list. */
+const rankPatterns = new WeakMap<
+  readonly TypeInfo[],
+  Record<'topByValue' | 'whichByValue' | 'topByCount' | 'whichByCount', RegExp>
+>();
+function relationRankPatterns(types: readonly TypeInfo[]) {
+  let patterns = rankPatterns.get(types);
+  if (patterns) return patterns;
+  const names = typePhrases(types)
+    .map((t) => t.phrase)
+    .sort((a, b) => b.length - a.length)
+    .map(phraseSource)
+    .join('|');
+  const count = COUNT_WORD;
+  const value = `(?:total\\s+|combined\\s+|overall\\s+)?(?:(${names})\\s+)?(?:estimated\\s+)?(?:dollar\\s+)?(?:value|volume|worth)`;
+  patterns = {
+    topByValue: new RegExp(
+      `(?<![\\w-])(?:the\\s+)?(?:top|leading|biggest|largest)(?:\\s+${count})?\\s+(${names})\\s+(?:by|ranked by)\\s+(?:the\\s+)?${value}(?:\\s+of\\s+(?:their\\s+)?(${names}))?(?![\\w-])`,
+    ),
+    whichByValue: new RegExp(
+      `(?<![\\w-])()(?:which|what)\\s+(${names})\\s+(?:have|has|hold|holds|run|runs|got)\\s+the\\s+(?:highest|biggest|largest|most)\\s+${value}()(?![\\w-])`,
+    ),
+    topByCount: new RegExp(
+      `(?<![\\w-])(?:the\\s+)?(?:top|leading)(?:\\s+${count})?\\s+(${names})\\s+(?:by|by the|with the most|ranked by)\\s+(?:number of|count of|most)?\\s*(${names})(?![\\w-])`,
+    ),
+    whichByCount: new RegExp(
+      `(?<![\\w-])()(?:which|what)\\s+(${names})\\s+(?:have|has|hold|holds|run|runs|are on|work on|got)\\s+the\\s+most\\s+(${names})(?![\\w-])`,
+    ),
+  };
+  rankPatterns.set(types, patterns);
+  return patterns;
+}
+
 /**
  * A ranking across a relation: "top contractors by number of sites", "which contractors have the most sites", or by
  * the total of a money field ("top contractors by total value", "which contractors have the highest site value"). The
@@ -960,36 +985,9 @@ function relationRank(
   types: readonly TypeInfo[],
 ): { counted: TypeInfo; field: FieldInfo; limit: number; measure?: Measure } | { plan: Plan } | null {
   const phrases = typePhrases(types);
-  const names = phrases
-    .map((t) => t.phrase)
-    .sort((a, b) => b.length - a.length)
-    .map(phraseSource)
-    .join('|');
-  const count = '(\\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|twenty)';
-  const value = `(?:total\\s+|combined\\s+|overall\\s+)?(?:(${names})\\s+)?(?:estimated\\s+)?(?:dollar\\s+)?(?:value|volume|worth)`;
-  const byValue =
-    q.match(
-      new RegExp(
-        `(?<![\\w-])(?:the\\s+)?(?:top|leading|biggest|largest)(?:\\s+${count})?\\s+(${names})\\s+(?:by|ranked by)\\s+(?:the\\s+)?${value}(?:\\s+of\\s+(?:their\\s+)?(${names}))?(?![\\w-])`,
-      ),
-    ) ??
-    q.match(
-      new RegExp(
-        `(?<![\\w-])()(?:which|what)\\s+(${names})\\s+(?:have|has|hold|holds|run|runs|got)\\s+the\\s+(?:highest|biggest|largest|most)\\s+${value}()(?![\\w-])`,
-      ),
-    );
-  const hit =
-    byValue ??
-    q.match(
-      new RegExp(
-        `(?<![\\w-])(?:the\\s+)?(?:top|leading)(?:\\s+${count})?\\s+(${names})\\s+(?:by|by the|with the most|ranked by)\\s+(?:number of|count of|most)?\\s*(${names})(?![\\w-])`,
-      ),
-    ) ??
-    q.match(
-      new RegExp(
-        `(?<![\\w-])()(?:which|what)\\s+(${names})\\s+(?:have|has|hold|holds|run|runs|are on|work on|got)\\s+the\\s+most\\s+(${names})(?![\\w-])`,
-      ),
-    );
+  const patterns = relationRankPatterns(types);
+  const byValue = q.match(patterns.topByValue) ?? q.match(patterns.whichByValue);
+  const hit = byValue ?? q.match(patterns.topByCount) ?? q.match(patterns.whichByCount);
   if (!hit) return null;
   const typeOf = (phrase: string | undefined) =>
     phrase ? phrases.find((t) => t.phrase === phrase.replace(/[\s-]+/g, ' '))?.info : undefined;
@@ -1016,15 +1014,15 @@ function relationRank(
   };
 }
 
+const COUNT_WORD = '(\\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|twenty)';
+const RANKED = new RegExp(
+  `(?<![\\w-])(?:the\\s+)?(?:top\\s+)?(?:${COUNT_WORD}\\s+)?(biggest|largest|most valuable|highest[ -]value|smallest|least valuable)(?![\\w-])`,
+);
+const TOP = new RegExp(`(?<![\\w-])(?:the\\s+)?top(?:\\s+${COUNT_WORD})?()(?![\\w-])`);
+
 /** A ranking: "the five biggest sites", "top 10 sites by value", "the smallest contractors". */
 function rankIn(q: Question, info: TypeInfo): Extract<Plan, { kind: 'records' }>['rank'] {
-  const count = '(\\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|twenty)';
-  const hit =
-    q.match(
-      new RegExp(
-        `(?<![\\w-])(?:the\\s+)?(?:top\\s+)?(?:${count}\\s+)?(biggest|largest|most valuable|highest[ -]value|smallest|least valuable)(?![\\w-])`,
-      ),
-    ) ?? q.match(new RegExp(`(?<![\\w-])(?:the\\s+)?top(?:\\s+${count})?()(?![\\w-])`));
+  const hit = q.match(RANKED) ?? q.match(TOP);
   if (!hit) return undefined;
   const field = moneyField(info);
   if (!field) return undefined;
@@ -1045,21 +1043,40 @@ const ABSENT =
 const PRESENT =
   '(?:that have an?|that has an?|that have|that has|who have an?|which have an?|have an?|has an?|having an?|with an?|with)';
 
+/** The names of each field of a type that may be asked to be empty or filled, longest first: made once a type. */
+const presenceNames = new WeakMap<
+  TypeInfo,
+  { named: Array<{ phrase: string; field: FieldInfo }>; index: PhraseIndex }
+>();
+function presenceNamesOf(info: TypeInfo) {
+  let names = presenceNames.get(info);
+  if (!names) {
+    const named = [...info.fields.values()]
+      .filter((f) => f.filterable && f.kind !== 'boolean' && !f.choices)
+      .flatMap((field) =>
+        fieldPhrases(field).flatMap((phrase) =>
+          [phrase, `${phrase}s`].map((p) => ({ phrase: p.toLowerCase(), field })),
+        ),
+      )
+      .sort((a, b) => b.phrase.length - a.phrase.length);
+    names = { named, index: new PhraseIndex(named.map((n) => n.phrase)) };
+    presenceNames.set(info, names);
+  }
+  return names;
+}
+
 /** The fields of `info` asked to be empty or filled ("with no contact", "that have a general contractor"). */
 function fieldPresence(q: Question, info: TypeInfo): Array<{ field: FieldInfo; present: boolean }> {
-  const named = [...info.fields.values()]
-    .filter((f) => f.filterable && f.kind !== 'boolean' && !f.choices)
-    .flatMap((field) =>
-      fieldPhrases(field).flatMap((phrase) => [phrase, `${phrase}s`].map((p) => ({ phrase: p.toLowerCase(), field }))),
-    )
-    .sort((a, b) => b.phrase.length - a.phrase.length);
+  const { named, index } = presenceNamesOf(info);
+  // Only the names the question holds are tried.
+  const held = new Set(index.occurrences(q.lower).map((hit) => hit.at));
   const out: Array<{ field: FieldInfo; present: boolean }> = [];
   for (const [words, present] of [
     [ABSENT, false],
     [PRESENT, true],
   ] as const) {
-    for (const { phrase, field } of named) {
-      if (out.some((o) => o.field.slug === field.slug)) continue;
+    for (const [at, { phrase, field }] of named.entries()) {
+      if (!held.has(at) || out.some((o) => o.field.slug === field.slug)) continue;
       const pattern = new RegExp(`(?<![\\w-])${words}\\s+${phraseSource(phrase)}(?![\\w-])`);
       const hit = q.match(pattern);
       if (!hit) continue;

@@ -1,13 +1,15 @@
 import { sql } from 'kysely';
 import { canOnEntity } from '../../../common/permissions.js';
-import { isRecordEvent } from '../../events/app-events.js';
+import { isRecordEvent, type RecordEvent } from '../../events/app-events.js';
 import { searchExpression } from '../../records/list-query.js';
 import type { ResourceDefinition } from '../../records/resource.js';
 import { hasTrigram } from '../../schemas/indexes.js';
 import { type FieldInfo, recordLabel, type TypeInfo } from '../catalogue.js';
+import { warmDates } from '../dates.js';
 import { assistantEnabled } from '../limits.js';
 import { findByName } from '../tools/records.js';
 import { createScope, type ToolScope } from '../tools/scope.js';
+import { PhraseIndex } from './text.js';
 
 /**
  * The words the built-in assistant knows, taken from what the person may read: record type names (the schemas'
@@ -39,7 +41,25 @@ function spellings(name: string): string[] {
   return [word, plural];
 }
 
+/** The names of each record type, made once for a list of types (a question looks them up several times). */
+const typePhraseLists = new WeakMap<readonly TypeInfo[], Array<{ phrase: string; info: TypeInfo }>>();
+
 export function typePhrases(types: readonly TypeInfo[]): Array<{ phrase: string; info: TypeInfo }> {
+  let out = typePhraseLists.get(types);
+  if (!out) typePhraseLists.set(types, (out = namesOfTypes(types)));
+  return out;
+}
+
+const typeNameIndexes = new WeakMap<readonly TypeInfo[], PhraseIndex>();
+
+/** The names of the record types (typePhrases), indexed once for a list of types. */
+export function typeNames(types: readonly TypeInfo[]): PhraseIndex {
+  let index = typeNameIndexes.get(types);
+  if (!index) typeNameIndexes.set(types, (index = new PhraseIndex(typePhrases(types).map((t) => t.phrase))));
+  return index;
+}
+
+function namesOfTypes(types: readonly TypeInfo[]): Array<{ phrase: string; info: TypeInfo }> {
   const out: Array<{ phrase: string; info: TypeInfo }> = [];
   for (const info of types) {
     const phrases = new Set([
@@ -118,6 +138,66 @@ export function regionWord(id: number, name: string, kind: unknown): RegionWord 
   return { id, name, kind: String(kind ?? ''), phrases: [...new Set(phrases)], bare };
 }
 
+/** A region as a question names it: by a name that says its kind, or by its name alone. */
+export interface RegionNames {
+  named: PhraseIndex;
+  byName: Map<string, RegionWord>;
+  bare: PhraseIndex;
+  byBare: Map<string, RegionWord>;
+}
+
+/** A city as a question names it: "city of Fresno" and "Fresno city" say it is the city, "Fresno" alone may be a county. */
+export interface CityNames {
+  index: PhraseIndex;
+  byPhrase: Map<string, { city: string; explicit: boolean }>;
+}
+
+/** The first entry for each phrase. */
+function firstByPhrase<T>(entries: Array<[string, T]>): Map<string, T> {
+  const map = new Map<string, T>();
+  for (const [phrase, value] of entries) if (!map.has(phrase)) map.set(phrase, value);
+  return map;
+}
+
+const regionIndexes = new WeakMap<readonly RegionWord[], RegionNames>();
+
+/** The names of a vocabulary's regions, indexed once for the list. */
+export function regionNames(regions: readonly RegionWord[]): RegionNames {
+  let names = regionIndexes.get(regions);
+  if (!names) {
+    const named = regions.flatMap((region) => region.phrases.map((phrase): [string, RegionWord] => [phrase, region]));
+    const bare = regions.filter((r) => r.bare.length > 2).map((region): [string, RegionWord] => [region.bare, region]);
+    names = {
+      named: new PhraseIndex(named.map(([phrase]) => phrase)),
+      byName: firstByPhrase(named),
+      bare: new PhraseIndex(bare.map(([phrase]) => phrase)),
+      byBare: firstByPhrase(bare),
+    };
+    regionIndexes.set(regions, names);
+  }
+  return names;
+}
+
+const cityIndexes = new WeakMap<readonly string[], CityNames>();
+
+/** The names of a vocabulary's cities, indexed once for the list (2,000 cities: three spellings each). */
+export function cityNames(cities: readonly string[]): CityNames {
+  let names = cityIndexes.get(cities);
+  if (!names) {
+    const spelled = cities.flatMap((city): Array<[string, { city: string; explicit: boolean }]> => {
+      const lower = city.toLowerCase();
+      return [
+        [`city of ${lower}`, { city, explicit: true }],
+        [`${lower} city`, { city, explicit: true }],
+        [lower, { city, explicit: false }],
+      ];
+    });
+    names = { index: new PhraseIndex(spelled.map(([phrase]) => phrase)), byPhrase: firstByPhrase(spelled) };
+    cityIndexes.set(cities, names);
+  }
+  return names;
+}
+
 export class Vocabulary {
   private values = new Map<string, Promise<ValueWord[]>>();
   private regionList: Promise<RegionWord[]> | null = null;
@@ -169,8 +249,15 @@ export class Vocabulary {
   }
 
   private async loadValues(info: TypeInfo): Promise<ValueWord[]> {
+    // The reference lists are read together, not one after the other: the first question may be waiting for them.
+    const fields = [...info.fields.values()];
+    const lists = await Promise.all(
+      fields.map((field) =>
+        field.filterable && !field.choices && field.target ? this.referenceRows(field.target) : null,
+      ),
+    );
     const words: ValueWord[] = [];
-    for (const field of info.fields.values()) {
+    for (const [at, field] of fields.entries()) {
       if (!field.filterable) continue;
       if (field.choices) {
         for (const choice of field.choices) {
@@ -184,7 +271,7 @@ export class Vocabulary {
           });
         }
       } else if (field.target) {
-        const rows = await this.referenceRows(field.target);
+        const rows = lists[at];
         if (!rows) continue;
         for (const row of rows) {
           const label = recordLabel(row);
@@ -325,11 +412,14 @@ function definitionsRead(scope: ToolScope): ResourceDefinition[] {
  * reads depends on who reads), and built before it is needed: in the background when the person is first seen
  * (`warmVocabulary`: sign-in, a page load, any request after the server started). Building it reads every reference
  * list, the regions and the distinct cities of up to 100,000 sites: far more than the reading of a question, so no
- * question waits for it once it exists. A kept vocabulary older than KEEP_MS, or one whose sites changed within the
- * cities it knows, is still used while its successor is built in the background (loading what the old one had loaded)
- * and replaces it when ready. A site in a city it does not know, many sites at once (an import), or a change to any
- * other record type it reads from (a region, a status, a trade, a type's fields) makes the next question build a new
- * one first, so a new name is known at once.
+ * question waits for it once it exists. A kept vocabulary whose sites may have left a city it knows (a site deleted or
+ * moved to another city), or on PostgreSQL one older than KEEP_MS (other processes write there, and their writes are
+ * not heard here), is still used while its successor is built in the background (loading what the old one had
+ * loaded) and replaces it when ready; on the embedded database, which one process owns, every write is heard, so age
+ * alone builds nothing (a rebuild beside someone's question costs that question's understanding 60 to 120 ms of CPU
+ * on 100,000 sites). A site in a city it does not know, many sites at once (an import), or a change to any other
+ * record type it reads from (a region, a status, a trade, a type's fields) makes the next question build a new one
+ * first, so a new name is known at once. A site added in a city it knows changes none of its words.
  */
 const KEEP_MS = 30_000;
 /** A vocabulary nobody asked with for this long is dropped. */
@@ -349,13 +439,15 @@ interface Kept {
   vocabulary: Vocabulary;
   /** A change made it out of date: built again before the next question. */
   changed: boolean;
+  /** A site may have left a city it knows: built again in the background at the next question. */
+  behind: boolean;
   refreshing: boolean;
 }
 
 interface Readers {
   /** By reader key, least recently used first. */
   entries: Map<string, Kept>;
-  /** Warm-ups under way (awaited at shutdown). */
+  /** Warm-ups and background rebuilds under way (awaited at shutdown). */
   warming: Set<Promise<void>>;
   /** When each person was last looked at for a warm-up, by id. */
   seen: Map<number, number>;
@@ -374,15 +466,19 @@ function readersOf(app: ToolScope['app']): Readers {
       for (const entry of made.entries.values())
         if (SCHEMA_TABLES.has(table) || entry.vocabulary.reads.has(table)) entry.changed = true;
         else if (CITY_TABLES.has(table)) {
-          // A city it does not know (or many records at once) is waited for, so the next question knows it; a write
-          // within known cities is caught up in the background.
+          // A city it does not know (or many records at once) is waited for, so the next question knows it; a site
+          // that may have left a known city is caught up in the background.
           if (event.id === null || !entry.vocabulary.knowsCityOf(event.type, event.record)) entry.changed = true;
-          else entry.at = 0;
+          else if (mayLeaveCity(event)) entry.behind = true;
         }
     });
   }
   return readers;
 }
+
+/** A site deleted, or changed in its city: a city the vocabulary knows may have no site left. */
+const mayLeaveCity = (event: RecordEvent) =>
+  event.event === 'deleted' || (event.event === 'updated' && (!event.changes || 'city' in event.changes));
 
 /** The key of the vocabulary this person uses: shared with everyone who reads the same (AccessPolicy.readerKey). */
 const readerKeyOf = (scope: ToolScope) => scope.app.records.access.readerKey(scope.user, definitionsRead(scope));
@@ -407,10 +503,13 @@ async function keptOrNew(scope: ToolScope): Promise<Vocabulary> {
     // Most recently used last: the first entries are dropped when there are too many.
     entries.delete(key);
     entries.set(key, hit);
-    if (now - hit.at >= KEEP_MS && !hit.refreshing) {
+    const due = hit.behind || (scope.app.database.kind !== 'pglite' && now - hit.at >= KEEP_MS);
+    if (due && !hit.refreshing) {
       hit.refreshing = true;
+      hit.behind = false;
       const next = new Vocabulary(scope);
-      next
+      const { warming } = readersOf(scope.app);
+      const work = next
         .loadLike(hit.vocabulary)
         .then(
           () => {
@@ -421,14 +520,16 @@ async function keptOrNew(scope: ToolScope): Promise<Vocabulary> {
         )
         .finally(() => {
           hit.refreshing = false;
+          warming.delete(work);
         });
+      warming.add(work);
     }
     return hit.vocabulary;
   }
   for (const [other, entry] of entries) if (now - entry.used >= FORGET_MS) entries.delete(other);
   const vocabulary = new Vocabulary(scope);
   entries.delete(key);
-  entries.set(key, { at: now, used: now, vocabulary, changed: false, refreshing: false });
+  entries.set(key, { at: now, used: now, vocabulary, changed: false, behind: false, refreshing: false });
   for (const other of entries.keys()) {
     if (entries.size <= MAX_KEPT) break;
     entries.delete(other);
@@ -460,6 +561,7 @@ export function warmVocabulary(app: ToolScope['app'], user: ToolScope['user']): 
   const work = (async () => {
     if (!canOnEntity(user, 'assistant-thread', 'read') || !(await assistantEnabled(app))) return;
     const scope = await createScope(app, user);
+    warmDates();
     if (await keptVocabulary(scope)) return;
     await (await vocabularyFor(scope)).loadAll();
   })().catch((error) => app.records.logError(error, 'The assistant could not prepare its vocabulary'));
