@@ -50,6 +50,7 @@ import * as recordChanges from './migrations/071_record_changes.js';
 import * as listFilterSortIndexes from './migrations/072_list_filter_sort_indexes.js';
 import * as publicForms from './migrations/073_public_forms.js';
 import * as customRecordCastsPerType from './migrations/074_custom_record_casts_per_type.js';
+import * as recordHolders from './migrations/076_record_holders.js';
 import * as publicSubmissionsRestrict from './migrations/081_public_submissions_restrict.js';
 import type { DB } from './schema.generated.js';
 
@@ -106,6 +107,7 @@ const migrations: Record<string, Migration> = {
   '072_list_filter_sort_indexes': listFilterSortIndexes,
   '073_public_forms': publicForms,
   '074_custom_record_casts_per_type': customRecordCastsPerType,
+  '076_record_holders': recordHolders,
   '081_public_submissions_restrict': publicSubmissionsRestrict,
 };
 

@@ -3,6 +3,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import { keptFromOthers, type RuleAction } from '../../common/access-rules.js';
 import type { SqlFragment } from '../../common/field-types/define.js';
 import { type Action, canOnEntity } from '../../common/permissions.js';
+import { keepHolders } from '../access/holders.js';
 import { type AccessPolicy, masked } from '../access/policy.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB } from '../db/schema.generated.js';
@@ -855,8 +856,6 @@ export class RecordService {
         .executeTakeFirstOrThrow();
       await writePivots(trx, inserted.id, pivots, fields);
       await def.hooks?.afterWrite?.(inserted, ctx);
-      // What one writes stays inside what one may read: a new site outside one's turf (and not one's own) is refused.
-      if (!options.system && user) await this.access.assertLands(trx, def, user, [inserted.id], 'read');
       await this.writeRevision(
         trx,
         def,
@@ -869,6 +868,9 @@ export class RecordService {
         undefined,
         { event: 'created', cause: options.cause },
       );
+      // What one writes stays inside what one may read: a new site outside one's turf (and not one's own) is refused.
+      // Checked after the revision, which keeps whose the record is (access/holders.ts) for the rule to read.
+      if (!options.system && user) await this.access.assertLands(trx, def, user, [inserted.id], 'read');
       const [presented] = await this.present(def, [await this.withKeptValues(trx, def, inserted)], fields, trx);
       const answer = { record: presented, message: `${await this.nameOf(def, trx)} created successfully.` };
       if (once) await keep(trx, once, answer);
@@ -963,7 +965,6 @@ export class RecordService {
         .executeTakeFirstOrThrow();
       await writePivots(trx, id, pivots, fields);
       await def.hooks?.afterWrite?.(updated, ctx);
-      if (!options.system && user) await this.access.assertLands(trx, def, user, [id], 'update');
       await this.writeRevision(
         trx,
         def,
@@ -976,6 +977,7 @@ export class RecordService {
         options.batchId,
         { event: 'updated', cause: options.cause },
       );
+      if (!options.system && user) await this.access.assertLands(trx, def, user, [id], 'update');
       await options.within?.(trx, changes, logic);
       const [presented] = await this.present(def, [await this.withKeptValues(trx, def, updated)], fields, trx);
       return answer(presented);
@@ -1133,6 +1135,7 @@ export class RecordService {
   async recordWrites(trx: Kysely<any>, user: AuthUser | null, revisions: readonly Revision[]) {
     await writeRevisions(trx, user, revisions);
     await keepRollups(this, trx, revisions);
+    await keepHolders(this, trx, revisions);
   }
 
   /**

@@ -70,6 +70,12 @@ export interface ResourceDefinition {
     /** The person's rule when it is their turf (with their own), as access/policy.ts turfShape reads it; else null. */
     shape: { categories: 'all' | string[]; own: boolean } | null,
   ): Promise<{ total: number; estimated: boolean; ids: number[] } | null>;
+  /**
+   * Whose each record is (the people and teams its person and team fields name, the people whose work hangs on it) is
+   * kept in `record_holders` by the writer (access/holders.ts), and the access policy's "own" and "team" rules read
+   * it there: for a type with many records and lists under those rules (sites).
+   */
+  keepsHolders?: boolean;
   /** Generic routes this resource serves itself (a multipart upload instead of JSON create, ...). */
   ownRoutes?: ReadonlyArray<'list' | 'show' | 'create' | 'update' | 'delete' | 'restore'>;
   /** Columns GET /api/options/{name} sends besides id and name (e.g. slug, color). */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
 import { type RolePolicy, TURF_OR_OWN } from '../../common/access-rules.js';
+import { fillHolders } from '../access/fill-holders.js';
 import { assignRegionSites } from '../regions/assign.js';
 import { type AreaGeometry, bboxOf } from '../regions/geometry.js';
 import { REGION_PALETTE } from '../regions/regions-routes.js';
@@ -544,6 +545,8 @@ export async function seedDemo(trx: Transaction<any>, passwordHash: string) {
       }),
     )
     .execute();
+  // Whose each site is (its organizer, team and the work on it), as the record service keeps it for what it writes.
+  await fillHolders(trx);
 
   await trx
     .insertInto('notifications')
