@@ -169,7 +169,8 @@ export function heldBy(
 ): RawBuilder<number> {
   const parts: RawBuilder<boolean>[] = [];
   if (holders.people) parts.push(sql<boolean>`h.user_id in (${holders.people})`);
-  if (holders.fieldPeople) parts.push(sql<boolean>`(h.via = 'field' and h.user_id in (${holders.fieldPeople}))`);
+  if (holders.fieldPeople)
+    parts.push(sql<boolean>`(h.via = 'field' and h.user_id = any(array(${holders.fieldPeople})))`);
   if (holders.teams) parts.push(sql<boolean>`h.team_id in (${holders.teams})`);
   const one = record ? sql` and h.record_id = ${record}` : sql``;
   return sql<number>`select h.record_id from record_holders h where h.record_type = ${def.type}${one} and (${sql.join(parts, sql` or `)})`;

@@ -381,6 +381,26 @@ export class AccessPolicy {
     return null;
   }
 
+  /**
+   * The person's read rule when it is their own, their team's, or either, and maybe categories, of a type that keeps
+   * its holders: what a list may read from `record_holders` alone (access/held-page.ts). Null for any other rule.
+   */
+  async heldShape(
+    user: Subject,
+    def: ResourceDefinition,
+  ): Promise<{ categories: 'all' | string[]; own: boolean; team: boolean } | null> {
+    if (!def.keepsHolders || def.scope) return null;
+    const rule = (await this.of(user, def)).rules.read;
+    const categories = this.categories(user, def);
+    let rest: RowRule[] = typeof rule === 'object' && 'all' in rule ? rule.all : [rule];
+    if (categories !== 'all') rest = rest.filter((part) => !isCategoryCondition(part, def));
+    if (rest.length !== 1) return null;
+    const [only] = rest;
+    const parts = typeof only === 'object' && 'any' in only ? only.any : [only];
+    if (!parts.length || !parts.every((part) => part === 'own' || part === 'team')) return null;
+    return { categories, own: parts.includes('own'), team: parts.includes('team') };
+  }
+
   /** The field rules of the person's role for the type. */
   async mask(user: Subject | null, def: ResourceDefinition, db?: AnyDb): Promise<FieldMask> {
     return user ? (await this.of(user, def, db)).mask : NO_MASK;

@@ -3,6 +3,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import { keptFromOthers, type RuleAction } from '../../common/access-rules.js';
 import type { SqlFragment } from '../../common/field-types/define.js';
 import { type Action, canOnEntity } from '../../common/permissions.js';
+import { heldPage } from '../access/held-page.js';
 import { keepHolders } from '../access/holders.js';
 import { type AccessPolicy, masked } from '../access/policy.js';
 import type { AuthUser } from '../auth/auth-user.js';
@@ -365,9 +366,12 @@ export class RecordService {
     const narrow = await this.access.narrow(user, def);
     const onePass = Math.max(searched ? ONE_PASS_MATCHES : 0, narrow ? TURF_ONE_PASS_MATCHES : 0);
     // A type's own page order knows the list query's filters and one sort, not the view filters (`filters=`).
+    // A page of a turf (a type's own index of it) or of one's own and team's records (their kept holders), read in order.
     const ordered =
-      user && def.orderedPage && !query.where && !query.thenBy.length
-        ? await def.orderedPage(this.db, user, query, def, this, await this.access.turfShape(user, def))
+      user && !query.where && !query.thenBy.length
+        ? ((def.orderedPage
+            ? await def.orderedPage(this.db, user, query, def, this, await this.access.turfShape(user, def))
+            : null) ?? (def.keepsHolders ? await heldPage(this.db, user, query, def, this) : null))
         : null;
     const { total, estimated, rows, end } = ordered
       ? { ...ordered, rows: await this.visibleInOrder(def, user, ordered.ids) }
