@@ -103,7 +103,7 @@ export async function benchKanban(): Promise<BenchRow[]> {
     const slug = await addStageField(server.baseUrl);
     await server.stop();
     server = null;
-    await fillSites(postgres?.url, dataDir, SITES, { slug, choices: STAGES });
+    await fillSites(postgres?.url, dataDir, SITES, { custom: { slug, choices: STAGES } });
     server = await startServer({ ...options, port: await freePort() });
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });

@@ -167,7 +167,7 @@ async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
     await server.stop();
     server = null;
 
-    await fillSites(postgres?.url, dataDir, SITES, { slug, choices: CHOICES });
+    await fillSites(postgres?.url, dataDir, SITES, { custom: { slug, choices: CHOICES } });
     server = await startServer({ ...options, port: await freePort() });
     cookie = await signIn(server.baseUrl, ADMIN.email, ADMIN.password);
 

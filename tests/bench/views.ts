@@ -5,16 +5,18 @@
  *   sorted on two columns, p95 against the list with a single filter (target: at most 1.5 times it);
  * - the list grouped by type with the count and the sums of the number fields per group
  *   (GET /api/records/sites/groups), p95 (target: under 100 ms on PostgreSQL).
- * Sites come from tests/support/many-sites.ts; their bid dates (two years around today) and general contractors (two
- * sites in three, 2,000 contractors of four types) are written with SQL while the server is stopped. Each list request
+ * Sites come from tests/support/many-sites.ts with their bid dates (two years around today) and general contractors
+ * (two sites in three, 2,000 contractors of four types) in the same one insert, while the server is stopped; on the
+ * embedded database from its kept data folder (made once, copied for each run). Each list request
  * asks another page or relative date, as a person paging through would. The load average is printed beside every
- * figure, with the server's CPU time per request (steadier on a shared machine). BENCH_SITES=2000 makes a quick run;
+ * figure, with the CPU time per request of the server and, on PostgreSQL, of the database's processes (steadier on a
+ * shared machine). BENCH_SITES=2000 makes a quick run;
  * BENCH_DATABASES=pglite (or postgres) runs one database only.
  */
+
+import { cpSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { sql } from 'kysely';
-import { openDatabase } from '../../src/server/db/database.js';
-import { fillSites } from '../support/many-sites.js';
+import { fillSites, keptSitesFolder } from '../support/many-sites.js';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.js';
 import { request, signIn } from './lib/http.js';
 import { percentile } from './lib/percentile.js';
@@ -38,22 +40,6 @@ const WARMUP = 10;
 const ADMIN = { email: 'admin@example.com', password: 'bench-admin-password' };
 const TYPES = ['union', 'non-union', 'pla', 'public-works', 'development', 'pending'];
 const RELATIVE = ['this_month', 'last_30_days', 'this_quarter', 'next_30_days', 'last_quarter', 'this_year'];
-
-/** Bid dates from a year ago to a year ahead, and a general contractor (of four types) on two sites in three. */
-async function fillViewFields(databaseUrl: string | undefined, dataDir: string) {
-  const database = await openDatabase({ databaseUrl, dataDir });
-  try {
-    await sql`insert into contractors (name, type, created_at, updated_at)
-      select 'Contractor ' || g, (array['union', 'non-union', 'general', 'union'])[1 + g % 4], now(), now()
-      from generate_series(1, ${CONTRACTORS}) g`.execute(database.db);
-    await sql`update sites set bid_date = current_date + (id % 730 - 365),
-      general_contractor_id = case when id % 3 = 0 then null
-        else (select min(id) from contractors) + (id * 7) % ${CONTRACTORS} end`.execute(database.db);
-    await sql`vacuum analyze`.execute(database.db);
-  } finally {
-    await database.close();
-  }
-}
 
 const encoded = (value: unknown) => encodeURIComponent(JSON.stringify(value));
 
@@ -91,12 +77,16 @@ function cases(): Array<[string, (i: number) => string]> {
 
 const GROUPS = '/api/records/sites/groups?group_by=type';
 
-async function timed(server: RunningServer, cookie: string, urlOf: (i: number) => string) {
+async function timed(server: RunningServer, cookie: string, urlOf: (i: number) => string, databaseCpuMs: () => number) {
   const times: number[] = [];
   let cpuFrom = 0;
+  let databaseCpuFrom = 0;
   for (let i = 0; i < WARMUP + SAMPLES; i++) {
     const url = urlOf(i);
-    if (i === WARMUP) cpuFrom = procCpuMs(server.pid);
+    if (i === WARMUP) {
+      cpuFrom = procCpuMs(server.pid);
+      databaseCpuFrom = databaseCpuMs();
+    }
     const started = performance.now();
     const response = await request(server.baseUrl + url, { headers: { cookie } });
     if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${response.body.slice(0, 300)}`);
@@ -106,6 +96,7 @@ async function timed(server: RunningServer, cookie: string, urlOf: (i: number) =
     p50: percentile(times, 0.5),
     p95: percentile(times, 0.95),
     cpu: (procCpuMs(server.pid) - cpuFrom) / SAMPLES,
+    databaseCpu: (databaseCpuMs() - databaseCpuFrom) / SAMPLES,
   };
 }
 
@@ -128,21 +119,26 @@ async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
       databaseUrl: postgres?.url,
       readCache: false,
     };
-    // A first start creates and seeds the database; the sites are then written while it is stopped.
-    server = await startServer({ ...options, port: await freePort() });
-    await server.stop();
-    server = null;
-    await fillSites(postgres?.url, dataDir, SITES);
-    await fillViewFields(postgres?.url, dataDir);
+    const fill = { contractors: CONTRACTORS };
+    if (postgres) {
+      // A first start creates and seeds the database; the sites are then written while it is stopped.
+      server = await startServer({ ...options, port: await freePort() });
+      await server.stop();
+      server = null;
+      await fillSites(postgres.url, dataDir, SITES, fill);
+    } else {
+      cpSync(await keptSitesFolder(SITES, ADMIN, false, fill), dataDir, { recursive: true });
+    }
     server = await startServer({ ...options, port: await freePort() });
     const cookie = await signIn(server.baseUrl, ADMIN.email, ADMIN.password);
 
     const p95s: number[] = [];
     for (const [metric, urlOf] of [...cases(), ['grouped by type, counts and sums', () => GROUPS] as const]) {
-      const figures = await timed(server, cookie, urlOf);
+      const figures = await timed(server, cookie, urlOf, () => postgres?.cpuMs() ?? 0);
       const load = loadAverage();
+      const databaseCpu = postgres ? `, PostgreSQL's CPU ${figures.databaseCpu.toFixed(1)} ms` : '';
       console.error(
-        `[bench] views, ${kind}: ${metric}: p50 ${figures.p50.toFixed(1)} ms, p95 ${figures.p95.toFixed(1)} ms; server CPU ${figures.cpu.toFixed(1)} ms per request; load average ${load}`,
+        `[bench] views, ${kind}: ${metric}: p50 ${figures.p50.toFixed(1)} ms, p95 ${figures.p95.toFixed(1)} ms; server CPU ${figures.cpu.toFixed(1)} ms${databaseCpu} per request; load average ${load}`,
       );
       p95s.push(figures.p95);
       const grouped = metric.startsWith('grouped');
@@ -158,6 +154,15 @@ async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
       rows.push(
         row(AREA, `${kind}: ${metric} server CPU per request (load ${load})`, Math.round(figures.cpu * 10) / 10, 'ms'),
       );
+      if (postgres)
+        rows.push(
+          row(
+            AREA,
+            `${kind}: ${metric} PostgreSQL's CPU per request (load ${load})`,
+            Math.round(figures.databaseCpu * 10) / 10,
+            'ms',
+          ),
+        );
     }
     const ratio = p95s[1] / p95s[0];
     console.error(`[bench] views, ${kind}: view list p95 / single-filter list p95 = ${ratio.toFixed(2)}`);

@@ -39,37 +39,57 @@ export const SITE_WORDS = [
 ];
 export const SITE_TYPES = ['union', 'non-union', 'pla', 'public-works', 'development', 'pending'];
 
-/** Writes `count` sites (and, when given, a custom dropdown's value on each, cycling through its choices). */
-export async function fillSites(
-  databaseUrl: string | undefined,
-  dataDir: string,
-  count: number,
-  custom?: { slug: string; choices: readonly string[] },
-) {
+/** What a fill writes beside the sites' own columns. */
+export interface SiteFill {
+  /** A custom dropdown's value on each site, cycling through its choices. */
+  custom?: { slug: string; choices: readonly string[] };
+  /**
+   * This many contractors (of four types: union, non-union, general, union) written first; then two sites in three
+   * have one of them as general contractor and every site a bid date from a year ago to a year ahead, all in the
+   * sites' one insert (set after it, an UPDATE of 100,000 sites fires a per-row trigger on the general contractor
+   * and rewrites every index: it ran 81 minutes in the embedded database at a load of 25).
+   */
+  contractors?: number;
+}
+
+/** Writes `count` sites (and what `fill` asks for). */
+export async function fillSites(databaseUrl: string | undefined, dataDir: string, count: number, fill: SiteFill = {}) {
   const database = await openDatabase({ databaseUrl, dataDir });
   try {
-    await insertSites(database.db, count, custom);
+    await insertSites(database.db, count, fill);
   } finally {
     await database.close();
   }
 }
 
 /** The sites of fillSites, written into a database already open (a benchmark that builds the app in its process). */
-export async function insertSites(
-  db: Kysely<any>,
-  count: number,
-  custom?: { slug: string; choices: readonly string[] },
-) {
+export async function insertSites(db: Kysely<any>, count: number, { custom, contractors = 0 }: SiteFill = {}) {
   const started = performance.now();
   const customValue = custom
     ? sql`jsonb_build_object(${custom.slug}::text, (${sql.val(custom.choices)}::text[])[1 + g % ${custom.choices.length}])`
     : sql`'{}'::jsonb`;
-  await sql`insert into sites (name, type, city, postal_code, latitude, longitude, estimated_value, custom, created_at, updated_at)
+  let firstContractor: number | null = null;
+  if (contractors > 0) {
+    const inserted = await sql<{ first: number }>`with added as (
+        insert into contractors (name, type, created_at, updated_at)
+        select 'Contractor ' || g, (array['union', 'non-union', 'general', 'union'])[1 + g % 4], now(), now()
+        from generate_series(1, ${contractors}) g
+        returning id)
+      select min(id) as first from added`.execute(db);
+    firstContractor = inserted.rows[0].first;
+  }
+  const bidDate = firstContractor === null ? sql`null::date` : sql`current_date + (g % 730 - 365)`;
+  const generalContractor =
+    firstContractor === null
+      ? sql`null::integer`
+      : sql`case when g % 3 = 0 then null else ${firstContractor}::integer + (g * 7) % ${contractors} end`;
+  await sql`insert into sites (name, type, city, postal_code, latitude, longitude, estimated_value, custom,
+      bid_date, general_contractor_id, created_at, updated_at)
     select (${sql.val(SITE_WORDS)}::text[])[1 + g % 10] || ' Project ' || g,
       (${sql.val(SITE_TYPES)}::text[])[1 + g % 6],
       'City ' || g % 300, lpad((90000 + g % 9000)::text, 5, '0'), 32 + (g % 1000) / 100.0, -124 + (g % 1300) / 100.0,
       (g * 7919) % 1000003 * 100,
-      ${customValue},
+      ${customValue}, ${bidDate}, ${generalContractor},
       now() - (g % 1000) * interval '1 day', now() - (g % 1000) * interval '1 day'
     from generate_series(1, ${count}) g`.execute(db);
   // As a running server leaves them within a minute (the embedded database's maintenance, PostgreSQL's autovacuum):
@@ -94,13 +114,15 @@ export interface ManySitesOptions {
   keep?: boolean;
   /** More settings for the server (LOG_LEVEL, ASSISTANT_*...). */
   env?: Record<string, string>;
+  /** What the sites hold beside their own columns (contractors and bid dates, a custom dropdown). */
+  fill?: SiteFill;
 }
 
 /** A fresh server (its own folder and port) holding `count` sites and the administrator given. */
 export async function startServerWithSites(
   count: number,
   admin: { email: string; password: string },
-  { postgres: usePostgres = false, seedDemo = false, keep = false, env }: ManySitesOptions = {},
+  { postgres: usePostgres = false, seedDemo = false, keep = false, env, fill = {} }: ManySitesOptions = {},
 ): Promise<ServerWithSites> {
   const dataDir = makeTempFolder('om-many-sites-');
   let postgres: PostgresServer | null = null;
@@ -115,12 +137,12 @@ export async function startServerWithSites(
       env,
     };
     if (keep && !postgres) {
-      cpSync(await keptSitesFolder(count, admin, seedDemo), dataDir, { recursive: true });
+      cpSync(await keptSitesFolder(count, admin, seedDemo, fill), dataDir, { recursive: true });
     } else {
       // The first start makes the database (tables, the administrator); the sites go in while it is stopped.
       const first = await startServer({ ...options, port: await freePort() });
       await first.stop();
-      await fillSites(options.databaseUrl, dataDir, count);
+      await fillSites(options.databaseUrl, dataDir, count, fill);
     }
     const server = await startServer({ ...options, port: await freePort() });
     return {
@@ -156,7 +178,7 @@ function filesUnder(entry: string): string[] {
 }
 
 /**
- * An embedded database's data folder with the administrator, the demo data when asked, and `count` sites, made once
+ * An embedded database's data folder with the administrator, the demo data when asked, and `count` sites (with `fill`), made once
  * and kept under the system temp folder (`om-kept-sites-<hash>`) for the next runs: filling 100,000 sites into the
  * embedded database takes minutes of CPU (each row's triggers and trigram index entries), copying the folder seconds.
  * The folder's name is a hash of everything its data comes from (KEPT_SOURCES' contents, the count, the seed's
@@ -166,8 +188,9 @@ export async function keptSitesFolder(
   count: number,
   admin: { email: string; password: string },
   seedDemo: boolean,
+  fill: SiteFill = {},
 ): Promise<string> {
-  const hash = createHash('sha256').update(JSON.stringify({ count, admin, seedDemo }));
+  const hash = createHash('sha256').update(JSON.stringify({ count, admin, seedDemo, fill }));
   for (const source of KEPT_SOURCES)
     for (const file of filesUnder(path.join(ROOT, source))) hash.update(file).update(readFileSync(file));
   const kept = path.join(os.tmpdir(), `om-kept-sites-${hash.digest('hex').slice(0, 16)}`);
@@ -179,7 +202,7 @@ export async function keptSitesFolder(
   const options = { dataDir: making, adminEmail: admin.email, adminPassword: admin.password, seedDemo };
   const first = await startServer({ ...options, port: await freePort(), timeoutMs: 600_000 });
   await first.stop();
-  await fillSites(undefined, making, count);
+  await fillSites(undefined, making, count, fill);
   removeTempFolder(kept);
   renameSync(making, kept);
   console.error(`[many-sites] kept for the next runs: ${kept}`);

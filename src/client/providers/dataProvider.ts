@@ -14,6 +14,7 @@
  * | deleteMany           | one delete per id                                                         |
  * | restore              | POST /api/{r}/{id}/restore                                                |
  * | action               | {method} /api/{r}/{id}/{action} (complete, dismiss, share, reorder, ...)  |
+ * | getBoard             | GET /api/records/{r}/board?by&columns=[...]&<list query> (a kanban)      |
  * | named methods        | the other /api paths (config, schemas, map, imports, history...)          |
  *
  * The server's success message travels in `meta.message` of create/update/delete/restore results; `meta.headers` of
@@ -60,6 +61,12 @@ export interface ListGroups {
   meta: { group_by: string; total: number; sums: Record<string, number> };
 }
 
+/** A kanban's first page of every column, as the server answers it (server views/board-routes.ts). */
+export interface Board {
+  data: Array<{ value: string | number | null; total: number; data: any[] }>;
+  meta: { by: string };
+}
+
 interface ListAnswer<T = any> {
   data: T[];
   meta?: ListMeta;
@@ -89,6 +96,8 @@ interface CoreDataProvider extends DataProvider {
   getStatistics(query?: Query): Promise<Record<string, unknown>>;
   /** A list grouped by a field: each value's count and sums, and the list's (GET /api/records/{resource}/groups). */
   listGroups(resource: string, query: Query, signal?: AbortSignal): Promise<ListGroups>;
+  /** A kanban's first page and count of every column in one request (GET /api/records/{resource}/board). */
+  getBoard(resource: string, query: Query, signal?: AbortSignal): Promise<Board>;
   /** The server's health for administrators: database, queue, backups (GET /api/system/status). */
   systemStatus(): Promise<SystemStatus>;
   updateProfile(data: Record<string, unknown>): Promise<{ data: any; message: string }>;
@@ -312,6 +321,10 @@ export function createDataProvider(http: HttpClient): AppDataProvider {
       return response.data;
     },
 
+    async getBoard(resource, query, signal) {
+      const response = await http.get<Board>(`/api/records/${enc(resource)}/board`, { query, signal });
+      return response.data;
+    },
     async getStatistics(query) {
       const response = await http.get<{ data: Record<string, unknown> }>('/api/dashboard/statistics', { query });
       return response.data?.data ?? {};

@@ -103,8 +103,15 @@ export function planRealtimeEvent(eventName: string, payload: unknown, me: Me | 
   return plan;
 }
 
-/** The react-query keys react-admin uses for a resource's reads: [resource, method, params]. */
-export const READ_METHODS = ['getList', 'getOne', 'getMany', 'getManyReference', 'getInfiniteList'] as const;
+/** The react-query keys of a resource's reads: react-admin's [resource, method, params], and a kanban's board. */
+export const READ_METHODS = [
+  'getList',
+  'getOne',
+  'getMany',
+  'getManyReference',
+  'getInfiniteList',
+  'getBoard',
+] as const;
 
 export function isResourceReadKey(queryKey: readonly unknown[], resource: string): boolean {
   return queryKey[0] === resource && (READ_METHODS as readonly string[]).includes(String(queryKey[1]));

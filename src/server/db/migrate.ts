@@ -51,6 +51,7 @@ import * as listFilterSortIndexes from './migrations/072_list_filter_sort_indexe
 import * as publicForms from './migrations/073_public_forms.js';
 import * as customRecordCastsPerType from './migrations/074_custom_record_casts_per_type.js';
 import * as recordHolders from './migrations/076_record_holders.js';
+import * as messagesSendingIndex from './migrations/079_messages_sending_index.js';
 import * as publicSubmissionsRestrict from './migrations/081_public_submissions_restrict.js';
 import type { DB } from './schema.generated.js';
 
@@ -108,6 +109,7 @@ const migrations: Record<string, Migration> = {
   '073_public_forms': publicForms,
   '074_custom_record_casts_per_type': customRecordCastsPerType,
   '076_record_holders': recordHolders,
+  '079_messages_sending_index': messagesSendingIndex,
   '081_public_submissions_restrict': publicSubmissionsRestrict,
 };
 

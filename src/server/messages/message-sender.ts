@@ -56,13 +56,14 @@ export class MessageSender {
     const perMinute = this.ctx.config.messages.perMinute;
     return this.ctx.db.transaction().execute(async (trx) => {
       await sql`select pg_advisory_xact_lock(${RATE_LOCK})`.execute(trx);
-      const { count } = await trx
-        .selectFrom('messages')
-        .select(sql<number>`count(*)::int`.as('count'))
-        .where('channel', '=', channel)
-        .where('attempted_at', '>', sql<Date>`now() - interval '1 minute'`)
-        .executeTakeFirstOrThrow();
-      const room = Math.min(BATCH, perMinute - Number(count));
+      // The minute's count, from the database so that it holds across restarts and processes: copies the provider
+      // answered within the last minute (`attempted_at` is set when it answers, so never before the text reached it),
+      // and every copy still out (`sending`), by this process or by one that stopped mid-send.
+      const counted = await sql<{ count: number }>`select
+          (select count(*) from messages where channel = ${channel} and status = 'sending')
+          + (select count(*) from messages where channel = ${channel} and status <> 'sending'
+              and attempted_at > now() - interval '1 minute') as count`.execute(trx);
+      const room = Math.min(BATCH, perMinute - Number(counted.rows[0]?.count ?? 0));
       if (room <= 0) return [];
       const rows = await sql<Copy>`update messages set status = 'sending', attempted_at = now(), attempts = attempts + 1
         where id in (
@@ -84,9 +85,9 @@ export class MessageSender {
       .where('channel', '=', copy.channel)
       .where('address', '=', copy.address)
       .executeTakeFirst();
-    if (optedOut) return this.mark(copy.id, { status: 'opted_out', detail: optedOut.reason });
+    if (optedOut) return this.mark(copy.id, { status: 'opted_out', detail: optedOut.reason }, false);
     if (!hasProvider(this.ctx.config, copy.channel))
-      return this.mark(copy.id, { status: 'not_sent', detail: noProviderDetail(copy.channel) });
+      return this.mark(copy.id, { status: 'not_sent', detail: noProviderDetail(copy.channel) }, false);
     const sms = this.ctx.config.messages.sms;
     try {
       if (copy.channel === 'sms') {
@@ -108,11 +109,20 @@ export class MessageSender {
     }
   }
 
+  /**
+   * Records how a copy's attempt ended. One that went to the provider takes the time it answered as `attempted_at`,
+   * which the rate counts; one that never left (opted out, no provider) is no attempt and counts for nothing.
+   */
   private async mark(
     id: number,
     values: { status: string; detail: string | null; provider_id?: string | null; send_after?: Date },
+    wentOut = true,
   ): Promise<void> {
-    await this.ctx.db.updateTable('messages').set(values).where('id', '=', id).execute();
+    await this.ctx.db
+      .updateTable('messages')
+      .set({ ...values, attempted_at: wentOut ? sql<Date>`now()` : null })
+      .where('id', '=', id)
+      .execute();
   }
 
   /**

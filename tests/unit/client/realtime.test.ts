@@ -81,6 +81,7 @@ describe('realtime event mapping', () => {
     expect(isResourceReadKey(['sites', 'getOne', { id: '1' }], 'sites')).toBe(true);
     expect(isResourceReadKey(['sites', 'getManyReference', {}], 'sites')).toBe(true);
     expect(isResourceReadKey(['sites', 'getMany', {}], 'sites')).toBe(true);
+    expect(isResourceReadKey(['sites', 'getBoard', {}], 'sites')).toBe(true);
     expect(isResourceReadKey(['contacts', 'getList', {}], 'sites')).toBe(false);
     expect(isResourceReadKey(['auth', 'getPermissions'], 'sites')).toBe(false);
   });

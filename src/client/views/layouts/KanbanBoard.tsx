@@ -1,6 +1,7 @@
 /**
  * A kanban of a record type (docs/views.md "Kanban"): a column per value of a choice, status, relation or person
  * field, each with its count and its first 50 cards (50 more at a time), over the list's own filters and saved view.
+ * Every column's first 50 cards and count come in one request (useBoard.ts); a column asks for more on its own.
  * A card dragged to another column (or moved with the keyboard: Ctrl+← / Ctrl+→ on a focused card, or its menu)
  * changes that one field through the data provider's update, the same write as the record's form: the server's
  * rules and validation apply, and a refused change snaps the card back with the server's reason. With an order
@@ -28,6 +29,7 @@ import { recordPath } from '../../records/recordPath';
 import { recordLabel } from '../../records/schema';
 import { type CardRecord, columnKey, type KanbanColumn, useKanbanColumns } from './kanbanColumns';
 import { MOVABLE_SX, useMovable, useMoveSensors, usePendingMoves } from './movable';
+import { type BoardLane, useBoard } from './useBoard';
 import { useCardOrder } from './useCardOrder';
 
 /** Cards a column shows at first, and how many more each "Show more" adds. */
@@ -51,6 +53,7 @@ interface KanbanBoardProps {
 export function KanbanBoard({ resource, field, rank, viewId, plural }: KanbanBoardProps) {
   const { filterValues } = useListContext();
   const { columns, isPending } = useKanbanColumns(field);
+  const board = useBoard(resource, field, rank, columns, filterValues, viewId, KANBAN_PAGE);
   const { update } = useRecordMutations(resource);
   const { pending: moves, begin, end } = usePendingMoves<CardRecord['id'], Move>();
   const { pending: ordering, reorder, setShown, shown: shownIn } = useCardOrder(resource, rank);
@@ -143,6 +146,9 @@ export function KanbanBoard({ resource, field, rank, viewId, plural }: KanbanBoa
             lane={index}
             filter={{ ...filterValues, ...column.filter }}
             viewId={viewId}
+            first={board.lanes.get(columnKey(column.value))}
+            firstPending={board.isPending}
+            firstError={board.error}
             moves={moves}
             order={ordering.get(columnKey(column.value))}
             onShown={setShown}
@@ -200,6 +206,10 @@ interface LaneProps {
   lane: number;
   filter: Record<string, unknown>;
   viewId: number | null;
+  /** The column's first page and count, from the board's one request. */
+  first: BoardLane | undefined;
+  firstPending: boolean;
+  firstError: Error | null;
   moves: Moves;
   /** The column's cards in the order being written, until the server has answered. */
   order: ReadonlyArray<CardRecord['id']> | undefined;
@@ -217,6 +227,9 @@ function KanbanLane({
   lane,
   filter,
   viewId,
+  first,
+  firstPending,
+  firstError,
   moves,
   order,
   onShown,
@@ -225,12 +238,21 @@ function KanbanLane({
   laneRef,
 }: LaneProps) {
   const [perPage, setPerPage] = useState(KANBAN_PAGE);
-  const { data, total, isPending, error } = useGetList<CardRecord>(resource, {
-    pagination: { page: 1, perPage },
-    filter,
-    sort: rank ? { field: rank.slug, order: 'ASC' } : undefined,
-    meta: viewId ? { query: { view: viewId } } : undefined,
-  });
+  // Past the first page ("Show more"), the column reads its cards on its own; the first page's stay meanwhile.
+  const more = useGetList<CardRecord>(
+    resource,
+    {
+      pagination: { page: 1, perPage },
+      filter,
+      sort: rank ? { field: rank.slug, order: 'ASC' } : undefined,
+      meta: viewId ? { query: { view: viewId } } : undefined,
+    },
+    { enabled: perPage > KANBAN_PAGE },
+  );
+  const data: CardRecord[] | undefined = (perPage > KANBAN_PAGE ? more.data : undefined) ?? first?.data;
+  const total = (perPage > KANBAN_PAGE ? more.total : undefined) ?? first?.total;
+  const isPending = firstPending && !first;
+  const error = (perPage > KANBAN_PAGE ? more.error : null) ?? (first ? null : firstError);
   const key = columnKey(column.value);
   const { setNodeRef, isOver } = useDroppable({ id: key, data: { value: column.value } });
   const ref = useCallback(
