@@ -59,6 +59,7 @@ const runsOf = async (automationId: number) =>
     .selectFrom('automation_runs')
     .select(['record_id', 'status'])
     .where('automation_id', '=', automationId)
+    .orderBy('id')
     .execute();
 
 const sentOf = (event: string) =>

@@ -2,7 +2,8 @@
  * The kanban layout (issue 32 point 4, docs/views.md "Layouts"): an administrator keeps a board of sites by type as a
  * view shared with a role that may edit non-union and organizing sites only. A person of that role opens it: a card
  * dragged (at 1280 px) or moved with Ctrl+→ (at 390 px) from Non-Union to Organizing is saved; one moved on to Pending,
- * a category their role may not edit, is refused with the server's reason and snaps back.
+ * a category their role may not edit, is refused with the server's reason and snaps back. The board's columns come
+ * in one request (GET /api/records/sites/board), none read on its own, and the list under it reads no rows.
  */
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { Api, signIn } from './support';
@@ -72,6 +73,12 @@ for (const width of [1280, 390]) {
     await api.post('/api/sites', { name: first, type: 'non-union' });
     await api.post('/api/sites', { name: second, type: 'organizing' });
     const page = await browser.newPage({ viewport: { width, height: width > 500 ? 900 : 844 } });
+    const reads: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/api/sites' || url.pathname === '/api/records/sites/board')
+        reads.push(`${url.pathname}?per_page=${url.searchParams.get('per_page')}`);
+    });
     await signIn(page, { user: person, at: `/sites?view=${viewId}` });
     const nonUnion = column(page, 'non-union');
     const organizing = column(page, 'organizing');
@@ -79,6 +86,10 @@ for (const width of [1280, 390]) {
     await nonUnion.scrollIntoViewIfNeeded();
     await expect(card(nonUnion, first)).toBeVisible();
     await expect(organizing.getByTestId('kanban-count')).toHaveText(width > 500 ? '1' : '3'); // the 1280 px run left its two here
+    // Every column's first page and count came in one request, none of them read on its own.
+    // (The realtime connection's catch-up may read the board once more; the offline copy reads 1,000 sites.)
+    expect(reads).toContain('/api/records/sites/board?per_page=50');
+    expect(reads.filter((read) => read.startsWith('/api/sites?') && read !== '/api/sites?per_page=1000')).toEqual([]);
     await page.screenshot({ path: test.info().outputPath(`kanban-${width}.png`) });
 
     // Accepted: Non-Union → Organizing.

@@ -297,7 +297,8 @@ test('a script payload in every text people and files set never runs, on any scr
       frame.y + frame.height / 2 + 40 + (i % 7) * 6,
       { steps: 4 },
     );
-    await page.waitForTimeout(300);
+    // Up to 300 ms for the tooltip at this spot, less once it shows; the expect below says what was missing.
+    await tooltip.waitFor({ state: 'visible', timeout: 300 }).catch(() => undefined);
   }
   await expect(tooltip).toContainText('X<img');
   expect(await evidence(page), 'map tooltip').toEqual({ ran: null, injected: 0, violations: [] });

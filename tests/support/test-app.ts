@@ -9,6 +9,7 @@ import pg from 'pg';
 import { inject, type ProvidedContext } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
 import type { AppContext } from '../../src/server/app-context.js';
+import { warmedUp } from '../../src/server/assistant/builtin/vocabulary.js';
 import type { AuthUser } from '../../src/server/auth/auth-user.js';
 import { loadAuthUser } from '../../src/server/auth/load-user.js';
 import type { Mail } from '../../src/server/auth/mailer.js';
@@ -227,8 +228,12 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}, options: T
     let adminClient: TestClient | null = null;
     let closed = false;
     // The event bus's listeners run after a write's answer (src/server/events/app-events.ts): a test's next step sees
-    // what they did, as a browser does once the realtime event has reached it.
-    const settled = () => built.ctx.events.idle();
+    // what they did, as a browser does once the realtime event has reached it; and the assistant's vocabulary that a
+    // sign-in starts building in the background is built, so that no test counts its queries as its own.
+    const settled = async () => {
+      await built.ctx.events.idle();
+      await warmedUp(built.ctx);
+    };
     // Every JSON answer a test receives is checked against GET /api/openapi.json (tests/support/openapi-responses.ts).
     const check = openApiResponseCheck(built.app, built.ctx.db);
 

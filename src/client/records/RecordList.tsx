@@ -281,9 +281,10 @@ export default function RecordList({ resource: resourceProp }: { resource?: stri
         empty={false}
         error={<ListRefused plural={schema.name_plural || resource} />}
         // Past 10,000 matches the total may be the server's estimate: the footer then says "about".
+        // Grouped or in a layout (a board, a calendar...), the list reads no rows: each group and layout reads its own.
         queryOptions={{
           onError,
-          enabled: !grouped,
+          enabled: !grouped && !layout,
           meta: { query: viewId ? { total: 'estimate', view: viewId } : { total: 'estimate' } },
         }}
       >

@@ -218,6 +218,19 @@ export class AccessPolicy {
     return false;
   }
 
+  /**
+   * A key two people share only when they read the same records and fields of every type in `defs`: their role's
+   * key (permissions and policy: categories and field rules), with their own id when the read rule of one of those
+   * types depends on who reads (their own, team, turf). What is built from such reads (the assistant's vocabulary)
+   * may then serve everyone with that key, and never someone whose reads differ.
+   */
+  async readerKey(user: AuthUser, defs: Iterable<ResourceDefinition>): Promise<string> {
+    const role = this.subjectKey(user);
+    for (const def of defs)
+      if (this.mayRead(user, def) && (await this.personal(user, def))) return `${role}|person:${user.id}`;
+    return role;
+  }
+
   /** A role's identity for the cache: its id, permissions and policy. */
   private subjectKey(subject: Subject): string {
     const holder = subject.permissions as object;

@@ -3,14 +3,19 @@ import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { forbidden, HttpError } from '../http/errors.js';
 
-/** Refuses (403) while the assistant feature is switched off. */
-export async function assertEnabled(app: AppContext) {
+/** Whether the assistant feature is on (it is when no switch exists). */
+export async function assistantEnabled(app: AppContext): Promise<boolean> {
   const feature = await app.db
     .selectFrom('features')
     .select('enabled')
     .where('slug', '=', 'assistant')
     .executeTakeFirst();
-  if (feature && !feature.enabled) throw forbidden('The assistant is switched off.');
+  return !feature || Boolean(feature.enabled);
+}
+
+/** Refuses (403) while the assistant feature is switched off. */
+export async function assertEnabled(app: AppContext) {
+  if (!(await assistantEnabled(app))) throw forbidden('The assistant is switched off.');
 }
 
 /**

@@ -8,6 +8,7 @@ import { answer, idParams, messageAnswer, noBody, recordAnswer, rowWith } from '
 import { conflict, forbidden, HttpError } from '../http/errors.js';
 import { socketOf } from '../records/routes.js';
 import { suggestions } from './builtin/capabilities.js';
+import { warmedUp, warmVocabulary } from './builtin/vocabulary.js';
 import { assertEnabled, assertMayAsk } from './limits.js';
 import { testConnection } from './model/connection-test.js';
 import { applyProposal } from './proposals.js';
@@ -83,6 +84,9 @@ const connectionAnswer = answer(
   rowWith({ ok: z.boolean(), steps: z.array(rowWith({ name: z.string() })), elapsed_ms: z.number() }),
 );
 
+/** Sign-in, a page's start request and the assistant's status (asked when the chat opens). */
+const WARM_AFTER = new Set(['/api/auth/login', '/api/bootstrap', '/api/assistant/status']);
+
 export function registerAssistantRoutes(fastify: FastifyInstance, ctx: AppContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const runner = new AssistantRunner(ctx, app.log);
@@ -90,6 +94,14 @@ export function registerAssistantRoutes(fastify: FastifyInstance, ctx: AppContex
   app.addHook('preClose', async () => {
     runner.stopAll();
     await runner.idle();
+    await warmedUp(ctx);
+  });
+  // A person who signs in, loads a page or opens the assistant has their vocabulary built before their first question
+  // (started before the answer goes out, so whoever waits for the server's background work waits for it too).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.user && reply.statusCode < 400 && WARM_AFTER.has(request.routeOptions.url ?? ''))
+      warmVocabulary(ctx, request.user);
+    return payload;
   });
 
   // A message of the person's own (anyone else's answers as if it did not exist).

@@ -7,11 +7,11 @@ import type { DB } from '../db/schema.generated.js';
 import { compileFilter } from '../filters/compile-filter.js';
 import { parseFilterTree } from '../filters/filter-tree.js';
 import { HttpError, ValidationError } from '../http/errors.js';
-import { enqueueJob } from '../jobs/queue.js';
+import { enqueueJobs } from '../jobs/queue.js';
 import { type JobContext, jobCutOff } from '../jobs/worker.js';
-import type { WriteUnit } from '../records/record-service.js';
+import type { RecordService, WriteUnit } from '../records/record-service.js';
 import type { ResourceDefinition } from '../records/resource.js';
-import type { WebhookDeliveries } from '../webhooks/deliveries.js';
+import type { NewDelivery, WebhookDeliveries } from '../webhooks/deliveries.js';
 import type { Action, PlainAction, Trigger } from './automation-shapes.js';
 import { fill, fillText, type TemplateContext } from './templates.js';
 
@@ -58,6 +58,25 @@ export interface RunStep {
   error?: string;
 }
 
+/** How a run ended. */
+interface RunEnd {
+  status: 'done' | 'failed' | 'skipped';
+  error: string | null;
+}
+
+/** A run being carried out: what it acts on and as whom, and its log so far. */
+interface RunState {
+  id: number;
+  automation: AutomationRow;
+  owner: AuthUser;
+  def: ResourceDefinition | undefined;
+  record: Record<string, unknown> | null;
+  context: TemplateContext;
+  /** What its writes carry (loop protection). */
+  cause: { runId: number; depth: number; chain: number[] };
+  done: Map<string, RunStep>;
+}
+
 /** Thrown for a run that cannot go on (no record to act on, the owner may not read it): the run is skipped. */
 class RunSkipped extends Error {}
 
@@ -93,86 +112,217 @@ export class AutomationRunner {
     return this.ctx.db;
   }
 
-  async run(runId: number, job: JobContext): Promise<void> {
-    const run = await this.db.selectFrom('automation_runs').selectAll().where('id', '=', runId).executeTakeFirst();
-    if (!run || !['queued', 'running'].includes(run.status)) return;
-    const automation = (await this.db
-      .selectFrom('automations')
+  /**
+   * A run job: its runs carried out together. Their rows, automations, owners, records (one read under each owner's
+   * access) and conditions (one query per automation) are read first; then, round by round, each run's next action is
+   * done, all of a round's in one transaction with their steps in the run log (a write to records in a savepoint of
+   * its own, so a failing one fails only its run; webhook messages and emails queued in one statement each); the
+   * runs' ends are written together. On the embedded database each statement waits its turn beside the writes of
+   * people, so a job of 50 runs costs about as many turns as one run did.
+   */
+  async runJob(runIds: readonly number[], job: JobContext): Promise<void> {
+    const runs = await this.db
+      .selectFrom('automation_runs')
       .selectAll()
-      .where('id', '=', run.automation_id)
-      .executeTakeFirstOrThrow()) as unknown as AutomationRow;
-    if (!automation.enabled || automation.deleted_at) {
-      await this.finish(
-        runId,
-        'skipped',
-        automation.deleted_at ? 'The automation was deleted.' : 'The automation is paused.',
-      );
-      return;
-    }
-    await this.db
-      .updateTable('automation_runs')
-      .set({ status: 'running', started_at: sql`coalesce(started_at, now())`, attempts: sql`attempts + 1` })
-      .where('id', '=', runId)
+      .where('id', 'in', [...runIds])
+      .where('status', 'in', ['queued', 'running'])
+      .orderBy('id')
       .execute();
-    const trigger = run.trigger as unknown as RunTrigger;
-    const done = new Map((run.steps as unknown as RunStep[]).map((step) => [step.path, step]));
-    let current: { path: string; kind: string } | null = null;
-    try {
-      const owner = await this.ownerOf(automation);
-      const { def, record } = await this.subject(automation, trigger, owner);
-      if (def && record && !(await this.meets(owner, def, record, automation.conditions))) {
-        await this.finish(runId, 'skipped', 'The record did not meet the conditions.');
-        return;
-      }
-      const cause = { runId, depth: run.depth, chain: [...(trigger.chain ?? []), automation.id] };
-      const context = this.context(automation, trigger, def, record);
-      await this.walk(automation.actions, '', done, async (path, action) => {
-        if (action.kind === 'branch') {
-          const taken = def && record && (await this.meets(owner, def, record, action.if)) ? 'yes' : 'no';
-          await this.appendStep(this.db, runId, { path, kind: 'branch', outcome: taken, at: new Date().toISOString() });
-          return taken;
+    if (!runs.length) return;
+    const automations = new Map(
+      (
+        (await this.db
+          .selectFrom('automations')
+          .selectAll()
+          .where('id', 'in', [...new Set(runs.map((run) => run.automation_id))])
+          .execute()) as unknown as AutomationRow[]
+      ).map((automation) => [Number(automation.id), automation]),
+    );
+    const ends = new Map<number, RunEnd>();
+    const live = runs.filter((run) => {
+      const automation = automations.get(Number(run.automation_id));
+      if (automation?.enabled && !automation.deleted_at) return true;
+      const reason = !automation || automation.deleted_at ? 'The automation was deleted.' : 'The automation is paused.';
+      ends.set(Number(run.id), { status: 'skipped', error: reason });
+      return false;
+    });
+    if (live.length)
+      await this.db
+        .updateTable('automation_runs')
+        .set({ status: 'running', started_at: sql`coalesce(started_at, now())`, attempts: sql`attempts + 1` })
+        .where(
+          'id',
+          'in',
+          live.map((run) => run.id),
+        )
+        .execute();
+    let active = await this.prepare(live, automations, ends);
+    while (active.length) {
+      await this.round(active, ends, job);
+      active = active.filter((state) => !ends.has(state.id));
+    }
+    await this.finish(ends);
+  }
+
+  /** The runs' states: owner, record and context; runs that cannot go on (or do not meet the conditions) end here. */
+  private async prepare(
+    runs: readonly { id: number | string; automation_id: number; depth: number; trigger: unknown; steps: unknown }[],
+    automations: Map<number, AutomationRow>,
+    ends: Map<number, RunEnd>,
+  ): Promise<RunState[]> {
+    const states: RunState[] = [];
+    for (const automation of automations.values()) {
+      const ofAutomation = runs.filter((run) => Number(run.automation_id) === Number(automation.id));
+      if (!ofAutomation.length) continue;
+      try {
+        const owner = await this.ownerOf(automation);
+        const def = this.typeOf(automation);
+        const triggers = ofAutomation.map((run) => run.trigger as unknown as RunTrigger);
+        const records = await this.subjects(owner, def, triggers);
+        const meeting =
+          def && automation.conditions !== null && automation.conditions !== undefined
+            ? await this.meeting(
+                owner,
+                def,
+                records.filter((record) => record).map((record) => Number(record!.id)),
+                automation.conditions,
+              )
+            : null;
+        for (const [index, run] of ofAutomation.entries()) {
+          const trigger = triggers[index]!;
+          const record = records[index] ?? null;
+          const id = Number(run.id);
+          if (def && trigger.record_id && !record)
+            ends.set(id, { status: 'skipped', error: this.unreadable(def, trigger.record_id) });
+          else if (record && meeting && !meeting.has(Number(record.id)))
+            ends.set(id, { status: 'skipped', error: 'The record did not meet the conditions.' });
+          else
+            states.push({
+              id,
+              automation,
+              owner,
+              def,
+              record,
+              context: this.context(automation, trigger, def, record),
+              cause: { runId: id, depth: run.depth, chain: [...(trigger.chain ?? []), automation.id] },
+              done: new Map((run.steps as RunStep[]).map((step) => [step.path, step])),
+            });
         }
-        current = { path, kind: action.kind };
-        // Worked out before the transaction: on the embedded database a read outside it would wait for it to end.
-        const planned = await this.describe(action, context, record, def);
-        await this.ctx.records.inOneTransaction(async (unit) => {
-          await job.holdClaim(unit.trx);
-          const detail = await this.perform(action, planned, {
-            owner,
-            def,
-            record,
-            context,
-            unit,
-            runId,
-            automation,
-            cause,
+      } catch (error) {
+        if (jobCutOff(error)) throw error;
+        for (const run of ofAutomation)
+          ends.set(Number(run.id), {
+            status: error instanceof RunSkipped ? 'skipped' : 'failed',
+            error: errorText(error),
           });
-          await this.appendStep(unit.trx as Kysely<DB>, runId, {
-            path,
-            kind: action.kind,
+      }
+    }
+    return states.sort((a, b) => a.id - b.id);
+  }
+
+  /**
+   * One round: each run's next action (the branches before it decided), done in one transaction with the round's
+   * steps; a run with no action left ends `done`, one whose action fails ends `failed` with the step saying why.
+   */
+  private async round(active: readonly RunState[], ends: Map<number, RunEnd>, job: JobContext) {
+    const work: Array<{ state: RunState; path: string; action: PlainAction; planned: Record<string, unknown> }> = [];
+    const steps: Array<{ state: RunState; step: RunStep }> = [];
+    const failed = (state: RunState, path: string, kind: string, error: unknown) => {
+      if (jobCutOff(error)) throw error;
+      if (error instanceof RunSkipped) return ends.set(state.id, { status: 'skipped', error: error.message });
+      steps.push({
+        state,
+        step: { path, kind, outcome: 'failed', at: new Date().toISOString(), error: errorText(error) },
+      });
+      ends.set(state.id, { status: 'failed', error: errorText(error) });
+    };
+    for (const state of active) {
+      const decided: RunStep[] = [];
+      let next: { path: string; action: PlainAction } | null = null;
+      try {
+        next = await this.nextAction(state.automation.actions, '', state.done, decided, (branch) =>
+          this.branchTaken(state, branch),
+        );
+      } catch (error) {
+        failed(state, '', 'branch', error);
+        continue;
+      }
+      for (const step of decided) steps.push({ state, step });
+      if (!next) {
+        ends.set(state.id, { status: 'done', error: null });
+        continue;
+      }
+      try {
+        // Worked out before the transaction: on the embedded database a read outside it would wait for it to end.
+        work.push({
+          state,
+          ...next,
+          planned: await this.describe(next.action, state.context, state.record, state.def),
+        });
+      } catch (error) {
+        failed(state, next.path, next.action.kind, error);
+      }
+    }
+    if (!work.length && !steps.length) return;
+    const doneSteps: Array<{ state: RunState; step: RunStep }> = [];
+    await this.ctx.records.inOneTransaction(async (unit) => {
+      await job.holdClaim(unit.trx);
+      const trx = unit.trx as Kysely<DB>;
+      const messages: Array<{ item: (typeof work)[number]; delivery: NewDelivery }> = [];
+      const emails: Array<{ item: (typeof work)[number]; to: string }> = [];
+      for (const item of work) {
+        const { state, action, planned } = item;
+        const done = (detail: Record<string, unknown>) =>
+          doneSteps.push({
+            state,
+            step: { path: item.path, kind: action.kind, outcome: 'done', at: new Date().toISOString(), detail },
+          });
+        if (action.kind === 'webhook') {
+          messages.push({ item, delivery: this.message(state, action.url) });
+          continue;
+        }
+        if (action.kind === 'email') {
+          for (const to of planned.to as string[]) emails.push({ item, to });
+          done(planned);
+          continue;
+        }
+        const kept = unit.afterCommit.length;
+        await sql`savepoint automation_action`.execute(trx);
+        try {
+          done(await this.perform(action, planned, state, unit));
+          await sql`release savepoint automation_action`.execute(trx);
+        } catch (error) {
+          if (jobCutOff(error)) throw error;
+          await sql`rollback to savepoint automation_action`.execute(trx);
+          unit.afterCommit.length = kept;
+          failed(state, item.path, action.kind, error);
+        }
+      }
+      const deliveryIds = await this.deliveries.enqueueMany(
+        trx,
+        messages.map((message) => message.delivery),
+      );
+      for (const [index, { item }] of messages.entries())
+        doneSteps.push({
+          state: item.state,
+          step: {
+            path: item.path,
+            kind: 'webhook',
             outcome: 'done',
             at: new Date().toISOString(),
-            detail,
-          });
+            detail: { ...item.planned, delivery_id: deliveryIds[index] },
+          },
         });
-        current = null;
-        await this.options.afterStep?.(runId, path);
-        return undefined;
-      });
-      await this.finish(runId, 'done', null);
-    } catch (error) {
-      if (jobCutOff(error)) throw error;
-      if (error instanceof RunSkipped) return this.finish(runId, 'skipped', error.message);
-      const failed = current as { path: string; kind: string } | null;
-      if (failed)
-        await this.appendStep(this.db, runId, {
-          ...failed,
-          outcome: 'failed',
-          at: new Date().toISOString(),
-          error: errorText(error),
-        });
-      await this.finish(runId, 'failed', errorText(error));
-    }
+      await enqueueJobs(
+        trx,
+        AUTOMATION_EMAIL_JOB,
+        emails.map(({ item, to }) => ({ payload: { ...item.planned, to } })),
+        { maxAttempts: 5 },
+      );
+      await this.appendSteps(trx, [...steps, ...doneSteps]);
+    });
+    for (const { state, step } of [...steps, ...doneSteps]) state.done.set(step.path, step);
+    for (const { state, step } of doneSteps) await this.options.afterStep?.(state.id, step.path);
   }
 
   /** What the automation would do for this record (or, with none, for a schedule or message), doing nothing. */
@@ -184,48 +334,73 @@ export class AutomationRunner {
       record_id: recordId,
       body,
     };
-    const { def, record } = await this.subject(automation, trigger, owner);
+    const def = this.typeOf(automation);
+    const [record = null] = await this.subjects(owner, def, [trigger]);
+    if (def && recordId && !record) throw new RunSkipped(this.unreadable(def, recordId));
     const conditionsMet = !(def && record) || (await this.meets(owner, def, record, automation.conditions));
+    const done = new Map<string, RunStep>();
     const steps: RunStep[] = [];
     if (conditionsMet) {
       const context = this.context(automation, trigger, def, record);
-      await this.walk(automation.actions, '', new Map(), async (path, action) => {
-        const at = new Date().toISOString();
-        if (action.kind === 'branch') {
-          const taken = def && record && (await this.meets(owner, def, record, action.if)) ? 'yes' : 'no';
-          steps.push({ path, kind: 'branch', outcome: taken, at });
-          return taken;
-        }
-        steps.push({
-          path,
-          kind: action.kind,
+      const decide = async (branch: Extract<Action, { kind: 'branch' }>) =>
+        def && record && (await this.meets(owner, def, record, branch.if)) ? 'yes' : 'no';
+      for (;;) {
+        const next = await this.nextAction(automation.actions, '', done, steps, decide);
+        if (!next) break;
+        const step: RunStep = {
+          path: next.path,
+          kind: next.action.kind,
           outcome: 'would',
-          at,
-          detail: await this.describe(action, context, record, def),
-        });
-        return undefined;
-      });
+          at: new Date().toISOString(),
+          detail: await this.describe(next.action, context, record, def),
+        };
+        steps.push(step);
+        done.set(step.path, step);
+      }
     }
     return { conditions_met: conditionsMet, record, steps };
   }
 
-  /** Walks actions in order; a branch's answer picks its side. Steps already in `done` are not done again. */
-  private async walk(
+  /**
+   * The next action of a run not yet in its log (`done`), walking actions in order; a branch not yet decided is
+   * decided by `decide`, its step added to `done` and to `decided`, and its side walked.
+   */
+  private async nextAction(
     actions: readonly Action[],
     prefix: string,
     done: Map<string, RunStep>,
-    step: (path: string, action: Action) => Promise<'yes' | 'no' | undefined>,
-  ): Promise<void> {
+    decided: RunStep[],
+    decide: (branch: Extract<Action, { kind: 'branch' }>) => Promise<'yes' | 'no'>,
+  ): Promise<{ path: string; action: PlainAction } | null> {
     for (const [index, action] of actions.entries()) {
       const path = `${prefix}${index}`;
       const before = done.get(path);
-      if (before?.outcome === 'done') continue;
-      const taken = before?.outcome === 'yes' || before?.outcome === 'no' ? before.outcome : await step(path, action);
-      if (action.kind === 'branch' && taken) {
-        const side = taken === 'yes' ? action.yes : (action.no ?? []);
-        await this.walk(side, `${path}.${taken}.`, done, step);
+      if (action.kind !== 'branch') {
+        if (!before) return { path, action };
+        continue;
       }
+      let taken = before?.outcome === 'yes' || before?.outcome === 'no' ? before.outcome : null;
+      if (!taken) {
+        taken = await decide(action);
+        const step: RunStep = { path, kind: 'branch', outcome: taken, at: new Date().toISOString() };
+        done.set(path, step);
+        decided.push(step);
+      }
+      const next = await this.nextAction(
+        taken === 'yes' ? action.yes : (action.no ?? []),
+        `${path}.${taken}.`,
+        done,
+        decided,
+        decide,
+      );
+      if (next) return next;
     }
+    return null;
+  }
+
+  private async branchTaken(state: RunState, branch: Extract<Action, { kind: 'branch' }>): Promise<'yes' | 'no'> {
+    const { owner, def, record } = state;
+    return def && record && (await this.meets(owner, def, record, branch.if)) ? 'yes' : 'no';
   }
 
   private async ownerOf(automation: AutomationRow): Promise<AuthUser> {
@@ -234,45 +409,80 @@ export class AutomationRunner {
     return owner;
   }
 
-  /** The record the run is about, read as the owner reads it now (a deleted one as it was). */
-  private async subject(automation: AutomationRow, trigger: RunTrigger, owner: AuthUser) {
+  private typeOf(automation: AutomationRow): ResourceDefinition | undefined {
     const def = automation.record_type ? this.ctx.resources.byType(automation.record_type) : undefined;
     if (automation.record_type && !def)
       throw new RunSkipped(`There is no record type "${automation.record_type}" any more.`);
-    if (!def || !trigger.record_id) return { def, record: null };
+    return def;
+  }
+
+  private unreadable(def: ResourceDefinition, recordId: number) {
+    return `The automation's owner may not read ${def.singular.toLowerCase()} ${recordId}.`;
+  }
+
+  /**
+   * The records the runs are about, in their order, read as the owner reads them now in one read (a deleted one as
+   * it was); null for a run about no record, or about one the owner may not read.
+   */
+  private async subjects(
+    owner: AuthUser,
+    def: ResourceDefinition | undefined,
+    triggers: readonly RunTrigger[],
+  ): Promise<Array<Record<string, unknown> | null>> {
+    if (!def) return triggers.map(() => null);
+    const records: RecordService = this.ctx.records;
     try {
-      if (trigger.kind === 'deleted') {
-        this.ctx.records.authorize(owner, def, 'read');
-        return {
-          def,
-          record: await this.ctx.records.readerCopy(owner, def, trigger.record ?? { id: trigger.record_id }),
-        };
-      }
-      return { def, record: (await this.ctx.records.show(owner, def, trigger.record_id)) as Record<string, unknown> };
+      const deleted = triggers.filter((trigger) => trigger.kind === 'deleted' && trigger.record_id);
+      if (deleted.length) records.authorize(owner, def, 'read');
+      const copies = await records.readerCopies(
+        owner,
+        def,
+        deleted.map((trigger) => trigger.record ?? { id: trigger.record_id }),
+      );
+      const ids = triggers
+        .filter((trigger) => trigger.kind !== 'deleted' && trigger.record_id)
+        .map((trigger) => Number(trigger.record_id));
+      const current = ids.length ? await records.showMany(owner, def, ids) : [];
+      const byId = new Map(current.map((record) => [Number(record.id), record as Record<string, unknown>]));
+      return triggers.map((trigger) => {
+        if (!trigger.record_id) return null;
+        if (trigger.kind === 'deleted') return (copies[deleted.indexOf(trigger)] as Record<string, unknown>) ?? null;
+        return byId.get(Number(trigger.record_id)) ?? null;
+      });
     } catch (error) {
-      if (error instanceof HttpError && [403, 404].includes(error.statusCode))
-        throw new RunSkipped(`The automation's owner may not read ${def.singular.toLowerCase()} ${trigger.record_id}.`);
+      if (error instanceof HttpError && [403, 404].includes(error.statusCode)) return triggers.map(() => null);
       throw error;
     }
   }
 
+  /** Of these records, the ids of those meeting a filter (the view filter structure), as the owner may read them. */
+  private async meeting(
+    owner: AuthUser,
+    def: ResourceDefinition,
+    ids: readonly number[],
+    filter: unknown,
+  ): Promise<Set<number>> {
+    if (!ids.length) return new Set();
+    const tree = parseFilterTree(filter);
+    const { records } = this.ctx;
+    const condition = await compileFilter(tree, records.filterScope(owner, await records.visibleFields(owner, def)));
+    const found = await (await records.visibleRows(records.db, def, owner, 'with'))
+      .select('t.id')
+      .where('t.id', 'in', [...new Set(ids)])
+      .where(condition)
+      .execute();
+    return new Set(found.map((row: { id: unknown }) => Number(row.id)));
+  }
+
   /** Whether the record meets a filter (the view filter structure), as the owner may read it. */
-  async meets(
+  private async meets(
     owner: AuthUser,
     def: ResourceDefinition,
     record: Record<string, unknown>,
     filter: unknown,
   ): Promise<boolean> {
     if (filter === null || filter === undefined) return true;
-    const tree = parseFilterTree(filter);
-    const { records } = this.ctx;
-    const condition = await compileFilter(tree, records.filterScope(owner, await records.visibleFields(owner, def)));
-    const found = await (await records.visibleRows(records.db, def, owner, 'with'))
-      .select('t.id')
-      .where('t.id', '=', Number(record.id))
-      .where(condition)
-      .executeTakeFirst();
-    return Boolean(found);
+    return (await this.meeting(owner, def, [Number(record.id)], filter)).has(Number(record.id));
   }
 
   private context(
@@ -322,22 +532,15 @@ export class AutomationRunner {
     }
   }
 
+  /** A write to records (set fields, create a record, notify) in the round's transaction; what it did. */
   private async perform(
-    action: PlainAction,
+    action: Exclude<PlainAction, { kind: 'webhook' | 'email' }>,
     detail: Record<string, unknown>,
-    run: {
-      owner: AuthUser;
-      def: ResourceDefinition | undefined;
-      record: Record<string, unknown> | null;
-      context: TemplateContext;
-      unit: WriteUnit;
-      runId: number;
-      automation: AutomationRow;
-      cause: { runId: number; depth: number; chain: number[] };
-    },
+    run: RunState,
+    unit: WriteUnit,
   ): Promise<Record<string, unknown>> {
     const { records } = this.ctx;
-    const options = { unit: run.unit, cause: run.cause };
+    const options = { unit, cause: run.cause };
     switch (action.kind) {
       case 'set_fields': {
         const id = Number(run.record!.id);
@@ -362,26 +565,23 @@ export class AutomationRunner {
           );
         return detail;
       }
-      case 'email':
-        for (const to of detail.to as string[])
-          await enqueueJob(run.unit.trx, AUTOMATION_EMAIL_JOB, { ...detail, to }, { maxAttempts: 5 });
-        return detail;
-      case 'webhook': {
-        const deliveryId = await this.deliveries.enqueue(run.unit.trx as Kysely<DB>, {
-          automationId: run.automation.id,
-          automationRunId: run.runId,
-          event: 'automation.webhook',
-          url: action.url,
-          data: {
-            automation: { id: run.automation.id, name: run.automation.name },
-            record_type: run.def?.type ?? null,
-            record: run.record,
-            webhook: run.context.webhook,
-          },
-        });
-        return { ...detail, delivery_id: deliveryId };
-      }
     }
+  }
+
+  /** A webhook action's message: the automation, the record and an incoming message's body, to `url`. */
+  private message(run: RunState, url: string): NewDelivery {
+    return {
+      automationId: run.automation.id,
+      automationRunId: run.id,
+      event: 'automation.webhook',
+      url,
+      data: {
+        automation: { id: run.automation.id, name: run.automation.name },
+        record_type: run.def?.type ?? null,
+        record: run.record,
+        webhook: run.context.webhook,
+      },
+    };
   }
 
   /** The people a notice goes to: those named (ids or placeholders), the role's members, the record's owner. */
@@ -414,25 +614,29 @@ export class AutomationRunner {
     return (await query.orderBy('u.id').execute()).map((row) => row.id);
   }
 
-  async appendStep(db: Kysely<DB>, runId: number, step: RunStep) {
-    await db
-      .updateTable('automation_runs')
-      .set({ steps: sql`steps || ${JSON.stringify([step])}::jsonb` })
-      .where('id', '=', runId)
-      .execute();
+  /** Steps added to the runs' logs, in one statement. */
+  private async appendSteps(db: Kysely<DB>, steps: ReadonlyArray<{ state: RunState; step: RunStep }>) {
+    const byRun = new Map<number, RunStep[]>();
+    for (const { state, step } of steps) byRun.set(state.id, [...(byRun.get(state.id) ?? []), step]);
+    if (!byRun.size) return;
+    const rows = [...byRun].map(([id, added]) => sql`(${id}::bigint, ${JSON.stringify(added)}::jsonb)`);
+    await sql`update automation_runs as r set steps = r.steps || v.steps
+      from (values ${sql.join(rows)}) as v(id, steps) where r.id = v.id`.execute(db);
   }
 
-  /** The run's job was given up (its process stopped on every attempt): the run is failed, saying so. */
-  giveUp(runId: number, reason: string) {
-    return this.finish(runId, 'failed', reason);
+  /** The run job was given up (its process stopped on every attempt): its runs are failed, saying so. */
+  giveUp(runIds: readonly number[], reason: string) {
+    return this.finish(new Map(runIds.map((id) => [id, { status: 'failed' as const, error: reason }])));
   }
 
-  private async finish(runId: number, status: 'done' | 'failed' | 'skipped', error: string | null) {
-    await this.db
-      .updateTable('automation_runs')
-      .set({ status, error: error?.slice(0, 2_000) ?? null, finished_at: new Date() })
-      .where('id', '=', runId)
-      .execute();
+  /** The runs' ends, written together. */
+  private async finish(ends: ReadonlyMap<number, RunEnd>) {
+    if (!ends.size) return;
+    const rows = [...ends].map(
+      ([id, end]) => sql`(${id}::bigint, ${end.status}::text, ${end.error?.slice(0, 2_000) ?? null}::text)`,
+    );
+    await sql`update automation_runs as r set status = v.status, error = v.error, finished_at = now()
+      from (values ${sql.join(rows)}) as v(id, status, error) where r.id = v.id`.execute(this.db);
   }
 
   /** The email job: one address sent the mail (through SMTP_URL, else the log). */

@@ -33,17 +33,9 @@ const automations: FeaturePlugin = async (app, { ctx }) => {
   const triggers = new AutomationTriggers(ctx, wake);
   const service = new AutomationService(ctx, runner, triggers, deliveries, wake);
   app.decorate('automations', { service, runner, triggers });
-  app.jobs.register(
-    AUTOMATION_RUN_JOB,
-    async (payload, job) => {
-      for (const runId of runIdsOf(payload)) await runner.run(runId, job);
-    },
-    {
-      giveUp: async (payload, reason) => {
-        for (const runId of runIdsOf(payload)) await runner.giveUp(runId, reason);
-      },
-    },
-  );
+  app.jobs.register(AUTOMATION_RUN_JOB, (payload, job) => runner.runJob(runIdsOf(payload), job), {
+    giveUp: (payload, reason) => runner.giveUp(runIdsOf(payload), reason),
+  });
   app.jobs.register(AUTOMATION_EMAIL_JOB, (payload) => runner.sendEmail(payload));
   app.jobs.every('automation-schedule', TICK_MS, () => triggers.tick());
   app.jobs.register(RECORD_CHANGES_JOB, (_payload, job) => actOnRecordChanges(ctx, triggers, app.webhooks, job));

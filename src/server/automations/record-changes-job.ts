@@ -34,8 +34,10 @@ export async function actOnRecordChanges(
         trx,
         runs.filter((run) => run.changeId !== null && taken.has(run.changeId)),
       );
-      for (const message of messages)
-        if (taken.has(message.changeId)) await webhooks.deliveries.enqueue(trx, message.delivery);
+      await webhooks.deliveries.enqueueMany(
+        trx,
+        messages.filter((message) => taken.has(message.changeId)).map((message) => message.delivery),
+      );
     });
     if (changes.length < CHANGES_PER_BATCH) return;
     await job.heartbeat();

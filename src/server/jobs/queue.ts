@@ -32,19 +32,33 @@ export async function enqueueJob(
   payload: Record<string, unknown>,
   options: { runAt?: Date; maxAttempts?: number; startedBy?: number } = {},
 ): Promise<number> {
-  const row = await db
+  const withStarter = options.startedBy === undefined ? payload : { ...payload, started_by: options.startedBy };
+  const [id] = await enqueueJobs(db, type, [{ payload: withStarter, runAt: options.runAt }], options);
+  return id!;
+}
+
+/** Adds several jobs of one type in one statement (as enqueueJob, each with its payload and time); their ids in order. */
+export async function enqueueJobs(
+  db: Kysely<DB>,
+  type: string,
+  jobs: ReadonlyArray<{ payload: Record<string, unknown>; runAt?: Date | null }>,
+  options: { maxAttempts?: number } = {},
+): Promise<number[]> {
+  if (!jobs.length) return [];
+  const now = new Date();
+  const rows = await db
     .insertInto('jobs')
-    .values({
-      type,
-      payload: JSON.stringify(
-        options.startedBy === undefined ? payload : { ...payload, started_by: options.startedBy },
-      ),
-      run_at: options.runAt ?? new Date(),
-      max_attempts: options.maxAttempts ?? 5,
-    })
+    .values(
+      jobs.map((job) => ({
+        type,
+        payload: JSON.stringify(job.payload),
+        run_at: job.runAt ?? now,
+        max_attempts: options.maxAttempts ?? 5,
+      })),
+    )
     .returning('id')
-    .executeTakeFirstOrThrow();
-  return Number(row.id);
+    .execute();
+  return rows.map((row) => Number(row.id));
 }
 
 /** Queues a job of `type` to run now, unless one of that type is already queued or running. */

@@ -101,6 +101,16 @@ export class MessageService {
     const now = new Date();
     const provider = hasProvider(this.ctx.config, values.channel);
     const { quietHours } = this.ctx.config.messages;
+    // Everyone in one time zone may be written to from the same moment: worked out once a zone.
+    const allowedFrom = new Map<string, Date>();
+    const sendAfter = (zone: string) => {
+      let at = allowedFrom.get(zone);
+      if (!at) {
+        at = nextAllowed(now, zone, quietHours);
+        allowedFrom.set(zone, at);
+      }
+      return at;
+    };
     const copies = people.map((person) => {
       const address = addressOf(person);
       const context = { ...person };
@@ -129,7 +139,7 @@ export class MessageService {
         body,
         status,
         detail: status === 'not_sent' ? noProviderDetail(values.channel) : null,
-        send_after: status === 'queued' ? nextAllowed(now, zone, quietHours) : now,
+        send_after: status === 'queued' ? sendAfter(zone) : now,
       };
     });
     const id = await this.ctx.db.transaction().execute(async (trx) => {

@@ -10,9 +10,25 @@ export interface QuietHours {
 
 const DAY = 24 * 60;
 
+/**
+ * One clock formatter per time zone met: making one costs far more than using it, and a message to 5,000 people
+ * would otherwise make 5,000. Only zones the runtime knows are kept, so the map is bounded by the zone database.
+ */
+const clocks = new Map<string, Intl.DateTimeFormat>();
+
+/** The formatter of `timeZone`'s hours and minutes; throws a RangeError for a zone the runtime does not know. */
+function clockOf(timeZone: string): Intl.DateTimeFormat {
+  let clock = clocks.get(timeZone);
+  if (!clock) {
+    clock = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    clocks.set(timeZone, clock);
+  }
+  return clock;
+}
+
 /** Minutes after midnight of `at` on the clock of `timeZone`. */
 function minuteOfDay(at: Date, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+  const parts = clockOf(timeZone)
     .formatToParts(at)
     .reduce<Record<string, string>>((all, part) => Object.assign(all, { [part.type]: part.value }), {});
   return Number(parts.hour) * 60 + Number(parts.minute);
@@ -35,7 +51,7 @@ export function nextAllowed(now: Date, timeZone: string, quiet: QuietHours | nul
 export function isTimeZone(timeZone: unknown): timeZone is string {
   if (typeof timeZone !== 'string' || !timeZone) return false;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
+    clockOf(timeZone);
     return true;
   } catch {
     return false;

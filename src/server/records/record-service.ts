@@ -523,6 +523,16 @@ export class RecordService {
   }
 
   /**
+   * The records of these ids that `user` may read, as `show` answers each, in one read (an automation's run job reads
+   * its runs' records so): those they may not read, or that are no more, are left out.
+   */
+  async showMany(user: AuthUser | null, def: ResourceDefinition, ids: readonly number[]) {
+    this.authorize(user, def, 'read');
+    const rows = await this.visibleInOrder(def, user, [...new Set(ids)]);
+    return this.presentFor(user, def, rows, await this.fields(def));
+  }
+
+  /**
    * Records as `user` reads them: presented, then what the type keeps from this reader taken out (hooks.presentFor),
    * with the names of the records they link to that the reader may read (representation.ts nameLinks).
    */
@@ -569,9 +579,15 @@ export class RecordService {
 
   /** A record a write answered with, as `user` reads it: a copy with the names of its links (the event keeps the record as it is). */
   async readerCopy(user: AuthUser | null, def: ResourceDefinition, record: Record<string, any>) {
-    if (!user) return { ...record };
-    const [copy] = await this.forReader(user, def, [{ ...record }], await this.fields(def));
+    const [copy] = await this.readerCopies(user, def, [record]);
     return copy;
+  }
+
+  /** Several records as `readerCopy` gives each, read together. */
+  async readerCopies(user: AuthUser | null, def: ResourceDefinition, records: readonly Record<string, any>[]) {
+    const copies = records.map((record) => ({ ...record }));
+    if (!user || !copies.length) return copies;
+    return this.forReader(user, def, copies, await this.fields(def));
   }
 
   /**

@@ -4,14 +4,18 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import type { AppContext } from '../app-context.js';
 import { loadAuthUser } from '../auth/load-user.js';
 import type { DB } from '../db/schema.generated.js';
-import { enqueueJob } from '../jobs/queue.js';
+import { enqueueJob, enqueueJobs } from '../jobs/queue.js';
 import type { JobContext } from '../jobs/worker.js';
 import { OutboundAddresses, postJson } from './outbound.js';
 import { signedHeaders } from './signing.js';
 
 export const WEBHOOK_DELIVERY_JOB = 'webhook-delivery';
-/** Messages a worker claims at once and sends side by side (JobHandlerOptions.together). */
-export const DELIVERIES_TOGETHER = 16;
+/** Messages queued to one delivery job (sent side by side, their outcomes written together). */
+const DELIVERIES_PER_JOB = 16;
+/** How often a delivery job tells the queue it is still sending. */
+const HEARTBEAT_MS = 30_000;
+/** Delivery jobs a worker claims at once and runs side by side (JobHandlerOptions.together). */
+export const DELIVERIES_TOGETHER = 4;
 /** Messages in flight to one receiver (scheme, host and port) at once, from this process. */
 const IN_FLIGHT_PER_ENDPOINT = 4;
 
@@ -24,6 +28,19 @@ export interface NewDelivery {
   event: string;
   url: string;
   data: unknown;
+}
+
+/** What came of one attempt at a message. */
+interface AttemptOutcome {
+  id: number;
+  webhookId: number | null;
+  attempts: number;
+  status: number | null;
+  ms: number | null;
+  error: string | null;
+  at: Date;
+  /** When it is tried again (it failed and time remains), or null. */
+  next: Date | null;
 }
 
 /**
@@ -48,37 +65,51 @@ export class WebhookDeliveries {
 
   /** Queues a message (in `db`: pass the transaction that decides it); the worker is woken after the caller's commit. */
   async enqueue(db: Kysely<DB>, delivery: NewDelivery): Promise<number> {
-    const messageId = `msg_${randomUUID().replace(/-/g, '')}`;
-    const payload = { type: delivery.event, timestamp: new Date().toISOString(), data: delivery.data };
-    const row = await db
-      .insertInto('webhook_deliveries')
-      .values({
-        webhook_id: delivery.webhookId ?? null,
-        automation_id: delivery.automationId ?? null,
-        automation_run_id: delivery.automationRunId ?? null,
-        message_id: messageId,
-        event: delivery.event,
-        url: delivery.url,
-        payload: JSON.stringify(payload),
-        next_attempt_at: new Date(),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await enqueueJob(db, WEBHOOK_DELIVERY_JOB, { delivery_id: Number(row.id) }, { maxAttempts: 3 });
+    const [id] = await this.enqueueMany(db, [delivery]);
+    return id!;
+  }
+
+  /**
+   * Queues messages in two statements (their rows, then jobs of DELIVERIES_PER_JOB messages each), in `db`: the
+   * transaction that decides them. Their ids, in order.
+   */
+  async enqueueMany(db: Kysely<DB>, deliveries: readonly NewDelivery[]): Promise<number[]> {
+    if (!deliveries.length) return [];
+    const now = new Date();
+    const rows = deliveries.map((delivery) => ({
+      webhook_id: delivery.webhookId ?? null,
+      automation_id: delivery.automationId ?? null,
+      automation_run_id: delivery.automationRunId ?? null,
+      message_id: `msg_${randomUUID().replace(/-/g, '')}`,
+      event: delivery.event,
+      url: delivery.url,
+      payload: JSON.stringify({ type: delivery.event, timestamp: now.toISOString(), data: delivery.data }),
+      next_attempt_at: now,
+    }));
+    const inserted = await db.insertInto('webhook_deliveries').values(rows).returning(['id', 'message_id']).execute();
+    const idOf = new Map(inserted.map((row) => [row.message_id, Number(row.id)]));
+    const ids = rows.map((row) => idOf.get(row.message_id)!);
+    const jobs = [];
+    for (let start = 0; start < ids.length; start += DELIVERIES_PER_JOB)
+      jobs.push({ payload: { delivery_ids: ids.slice(start, start + DELIVERIES_PER_JOB) } });
+    await enqueueJobs(db, WEBHOOK_DELIVERY_JOB, jobs, { maxAttempts: 3 });
     setImmediate(this.wake);
-    return Number(row.id);
+    return ids;
   }
 
   /** Queues the job of a message held back (its webhook was paused) to be tried now. */
   async requeue(db: Kysely<DB>, deliveryId: number) {
-    await enqueueJob(db, WEBHOOK_DELIVERY_JOB, { delivery_id: deliveryId }, { maxAttempts: 3 });
+    await enqueueJob(db, WEBHOOK_DELIVERY_JOB, { delivery_ids: [deliveryId] }, { maxAttempts: 3 });
     setImmediate(this.wake);
   }
 
-  /** The job: one attempt at a message, and the next one queued if it failed and time remains. */
-  async attempt(deliveryId: number, job: JobContext): Promise<void> {
+  /**
+   * The job: one attempt at each of these messages, sent side by side, their outcomes written together in one
+   * transaction, with the next attempt of each that failed queued if time remains.
+   */
+  async attempt(deliveryIds: readonly number[], job: JobContext): Promise<void> {
     const db: Kysely<DB> = this.ctx.db;
-    const delivery = await db
+    const found = await db
       .selectFrom('webhook_deliveries as d')
       .leftJoin('webhooks as w', 'w.id', 'd.webhook_id')
       .leftJoin('automations as a', 'a.id', 'd.automation_id')
@@ -95,53 +126,105 @@ export class WebhookDeliveries {
         'w.deleted_at as webhook_deleted_at',
         sql<string | null>`coalesce(w.secret, a.secret)`.as('secret'),
       ])
-      .where('d.id', '=', deliveryId)
-      .executeTakeFirst();
-    if (delivery?.status !== 'pending' || !delivery.secret) return;
-    if (delivery.webhook_id && (delivery.paused_at || delivery.webhook_deleted_at)) {
-      await db.updateTable('webhook_deliveries').set({ status: 'paused' }).where('id', '=', deliveryId).execute();
-      return;
+      .where('d.id', 'in', [...deliveryIds])
+      .where('d.status', '=', 'pending')
+      .orderBy('d.id')
+      .execute();
+    const held = found.filter((delivery) => delivery.webhook_id && (delivery.paused_at || delivery.webhook_deleted_at));
+    if (held.length)
+      await db
+        .updateTable('webhook_deliveries')
+        .set({ status: 'paused' })
+        .where(
+          'id',
+          'in',
+          held.map((delivery) => delivery.id),
+        )
+        .execute();
+    const sending = found.filter((delivery) => delivery.secret && !held.includes(delivery));
+    if (!sending.length) return;
+    // A slow receiver can keep a job's messages in flight for minutes: the claim is kept alive meanwhile.
+    const beat = setInterval(() => void job.heartbeat().catch(() => {}), HEARTBEAT_MS);
+    const outcomes = await Promise.all(sending.map((delivery) => this.send(delivery))).finally(() =>
+      clearInterval(beat),
+    );
+    const pausedWebhooks = await db.transaction().execute(async (trx) => {
+      await job.holdClaim(trx);
+      await this.record(trx, outcomes);
+      const retries = outcomes.filter((outcome) => outcome.next);
+      await enqueueJobs(
+        trx,
+        WEBHOOK_DELIVERY_JOB,
+        retries.map((outcome) => ({ payload: { delivery_ids: [outcome.id] }, runAt: outcome.next })),
+        { maxAttempts: 3 },
+      );
+      const paused: number[] = [];
+      for (const webhookId of new Set(outcomes.map((outcome) => outcome.webhookId)))
+        if (
+          webhookId &&
+          (await this.count(
+            trx,
+            webhookId,
+            outcomes.filter((outcome) => outcome.webhookId === webhookId).map((outcome) => !outcome.error),
+          ))
+        )
+          paused.push(webhookId);
+      return paused;
+    });
+    for (const webhookId of pausedWebhooks) {
+      this.onPaused();
+      await this.tellOwnerOfPause(webhookId);
     }
+  }
+
+  /** One attempt at a message: its signed POST, and what came of it (the next attempt's time if it failed). */
+  private async send(delivery: {
+    id: number | string;
+    message_id: string;
+    url: string;
+    payload: unknown;
+    attempts: number | string;
+    created_at: Date;
+    webhook_id: number | null;
+    secret: string | null;
+  }): Promise<AttemptOutcome> {
     const body = JSON.stringify(delivery.payload);
-    const headers = signedHeaders(delivery.secret, delivery.message_id, Math.floor(Date.now() / 1000), body);
+    const headers = signedHeaders(delivery.secret!, delivery.message_id, Math.floor(Date.now() / 1000), body);
     const { timeoutSeconds } = this.ctx.config.webhooks;
-    let outcome: { status: number | null; ms: number | null; error: string | null };
+    let answer: { status: number | null; ms: number | null; error: string | null };
     try {
-      const answer = await this.inFlight(delivery.url)(() =>
+      const answered = await this.inFlight(delivery.url)(() =>
         postJson(delivery.url, body, headers, this.addresses, timeoutSeconds * 1000),
       );
-      const ok = answer.status >= 200 && answer.status < 300;
-      outcome = { ...answer, error: ok ? null : `The receiver answered ${answer.status}.` };
+      const ok = answered.status >= 200 && answered.status < 300;
+      answer = { ...answered, error: ok ? null : `The receiver answered ${answered.status}.` };
     } catch (error) {
-      outcome = { status: null, ms: null, error: error instanceof Error ? error.message : String(error) };
+      answer = { status: null, ms: null, error: error instanceof Error ? error.message : String(error) };
     }
     const attempts = Number(delivery.attempts) + 1;
-    const next = outcome.error ? this.nextAttempt(attempts, new Date(delivery.created_at)) : null;
-    let paused = false;
-    await db.transaction().execute(async (trx) => {
-      await job.holdClaim(trx);
-      await trx
-        .updateTable('webhook_deliveries')
-        .set({
-          status: outcome.error ? (next ? 'pending' : 'failed') : 'delivered',
-          attempts,
-          response_status: outcome.status,
-          response_ms: outcome.ms,
-          error: outcome.error?.slice(0, 1_000) ?? null,
-          last_attempt_at: new Date(),
-          next_attempt_at: next,
-          delivered_at: outcome.error ? null : new Date(),
-        })
-        .where('id', '=', deliveryId)
-        .execute();
-      if (next)
-        await enqueueJob(trx, WEBHOOK_DELIVERY_JOB, { delivery_id: deliveryId }, { runAt: next, maxAttempts: 3 });
-      if (delivery.webhook_id) paused = await this.count(trx, delivery.webhook_id, !outcome.error);
-    });
-    if (paused && delivery.webhook_id) {
-      this.onPaused();
-      await this.tellOwnerOfPause(delivery.webhook_id);
-    }
+    return {
+      ...answer,
+      id: Number(delivery.id),
+      webhookId: delivery.webhook_id,
+      attempts,
+      at: new Date(),
+      next: answer.error ? this.nextAttempt(attempts, new Date(delivery.created_at)) : null,
+    };
+  }
+
+  /** The outcomes of attempts, written in one statement. */
+  private async record(trx: Kysely<DB>, outcomes: readonly AttemptOutcome[]) {
+    const rows = outcomes.map(
+      (outcome) =>
+        sql`(${outcome.id}::bigint, ${outcome.error ? (outcome.next ? 'pending' : 'failed') : 'delivered'}::text,
+          ${outcome.attempts}::int, ${outcome.status}::int, ${outcome.ms}::int, ${outcome.error?.slice(0, 1_000) ?? null}::text,
+          ${outcome.at}::timestamptz, ${outcome.next}::timestamptz, ${outcome.error ? null : outcome.at}::timestamptz)`,
+    );
+    await sql`update webhook_deliveries as d set status = v.status, attempts = v.attempts,
+        response_status = v.response_status, response_ms = v.response_ms, error = v.error, last_attempt_at = v.at,
+        next_attempt_at = v.next, delivered_at = v.delivered_at
+      from (values ${sql.join(rows)}) as v(id, status, attempts, response_status, response_ms, error, at, next, delivered_at)
+      where d.id = v.id`.execute(trx);
   }
 
   /** The limit of messages in flight to the URL's receiver (an unreadable URL is refused by postJson itself). */
@@ -163,22 +246,26 @@ export class WebhookDeliveries {
     return at.getTime() <= firstAt.getTime() + retryHours * 3_600_000 ? at : null;
   }
 
-  /** Counts a webhook's attempt: a success resets its failures, a failure adds one; true when this one paused it. */
-  private async count(trx: Kysely<DB>, webhookId: number, ok: boolean): Promise<boolean> {
-    if (ok) {
-      await trx.updateTable('webhooks').set({ failures: 0 }).where('id', '=', webhookId).execute();
-      return false;
-    }
+  /**
+   * Counts a webhook's attempts, in the order made: a success resets its failures, a failure adds one; true when
+   * these took it to WEBHOOK_PAUSE_AFTER failures in a row (then it is paused).
+   */
+  private async count(trx: Kysely<DB>, webhookId: number, oks: readonly boolean[]): Promise<boolean> {
+    const lastOk = oks.lastIndexOf(true);
+    const added = oks.length - 1 - lastOk;
+    const base = lastOk >= 0 ? sql<number>`0` : sql<number>`failures`;
+    const { pauseAfter } = this.ctx.config.webhooks;
     const row = await trx
       .updateTable('webhooks')
       .set({
-        failures: sql`failures + 1`,
-        paused_at: sql`case when paused_at is null and failures + 1 >= ${this.ctx.config.webhooks.pauseAfter} then now() else paused_at end`,
+        failures: sql`${base} + ${added}`,
+        paused_at: sql`case when paused_at is null and ${base} + ${added} >= ${pauseAfter} then now() else paused_at end`,
       })
       .where('id', '=', webhookId)
       .returning(['failures', 'paused_at'])
       .executeTakeFirst();
-    return Boolean(row?.paused_at) && Number(row?.failures) === this.ctx.config.webhooks.pauseAfter;
+    const failures = Number(row?.failures);
+    return Boolean(row?.paused_at) && failures >= pauseAfter && failures - added < pauseAfter;
   }
 
   private async tellOwnerOfPause(webhookId: number) {

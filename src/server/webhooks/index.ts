@@ -11,6 +11,10 @@ declare module 'fastify' {
   }
 }
 
+/** The messages a delivery job sends: `delivery_ids`, or `delivery_id` (a job queued before they were batched). */
+const deliveryIdsOf = (payload: { delivery_id?: unknown; delivery_ids?: unknown[] }): number[] =>
+  (payload.delivery_ids ?? [payload.delivery_id]).map(Number);
+
 /**
  * Outgoing webhooks (docs/webhooks.md): the routes and the delivery job. Their messages are made from committed record
  * changes by the automations feature's `record-changes` job (automations/record-changes-job.ts).
@@ -19,7 +23,7 @@ const webhooks: FeaturePlugin = async (app, { ctx }) => {
   const deliveries = new WebhookDeliveries(ctx, () => app.jobs.wake());
   const service = new WebhookService(ctx, deliveries);
   app.decorate('webhooks', service);
-  app.jobs.register(WEBHOOK_DELIVERY_JOB, (payload, job) => deliveries.attempt(Number(payload.delivery_id), job), {
+  app.jobs.register(WEBHOOK_DELIVERY_JOB, (payload, job) => deliveries.attempt(deliveryIdsOf(payload), job), {
     together: DELIVERIES_TOGETHER,
   });
   registerWebhookRoutes(app, service);

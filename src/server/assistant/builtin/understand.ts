@@ -378,7 +378,7 @@ async function proposalPlan(scope: ToolScope, q: Question): Promise<Plan | null>
     if (!field && fieldSpan[0] === fieldSpan[1]) {
       // "mark X as Bidding": the field whose choices or related names hold the value.
       const value = q.lower.slice(valueSpan[0], valueSpan[1]).trim();
-      const words = await vocabularyFor(scope).valueWords(info);
+      const words = await (await vocabularyFor(scope)).valueWords(info);
       field = words.find((w) => w.phrases.includes(value))?.field;
     }
     if (!field)
@@ -448,7 +448,7 @@ async function marketSharePlan(scope: ToolScope, q: Question): Promise<Plan> {
   );
   const period = periodIn(q.lower, scope.now) ?? undefined;
   if (period) q.take(period.span);
-  const vocabulary = vocabularyFor(scope);
+  const vocabulary = await vocabularyFor(scope);
   const regions = await vocabulary.regions();
   const region = matchRegion(q, regions);
   let trade: { id: number; name: string } | undefined;
@@ -489,7 +489,7 @@ interface Base {
 }
 
 async function recordsPlan(scope: ToolScope, q: Question, base?: Base): Promise<Plan> {
-  const vocabulary = vocabularyFor(scope);
+  const vocabulary = await vocabularyFor(scope);
   const words: Description = { adjectives: [], qualifiers: [] };
   const filter: Record<string, unknown> = {};
   const lower = q.lower;
@@ -592,7 +592,7 @@ async function followUpPlan(scope: ToolScope, asked: Question, previous: AnswerL
   if (!info || (!refer && !opener)) return null;
   // Names of the type's fields and values ("general contractor", "union") are words about its records, not other types.
   const words = new Question(asked.text);
-  const values = (await vocabularyFor(scope).valueWords(info)).flatMap((word) => word.phrases);
+  const values = (await (await vocabularyFor(scope)).valueWords(info)).flatMap((word) => word.phrases);
   for (const hit of words.all([...values, ...[...info.fields.values()].flatMap(fieldPhrases)])) words.take(hit.span);
   const phrases = typePhrases(scope.types);
   const named = words
@@ -1101,7 +1101,7 @@ async function closestWords(scope: ToolScope, unknown: string): Promise<string[]
       for (const phrase of fieldPhrases(field)) known.add(phrase.toLowerCase());
       for (const choice of field.choices ?? []) known.add(choice.label.toLowerCase());
     }
-  for (const region of await vocabularyFor(scope).regions()) known.add(region.bare);
+  for (const region of await (await vocabularyFor(scope)).regions()) known.add(region.bare);
   for (const [phrases] of DATE_WORDS) for (const phrase of phrases) known.add(phrase);
   const out: string[] = [];
   for (const word of unknown

@@ -1,10 +1,13 @@
 import { sql } from 'kysely';
+import { canOnEntity } from '../../../common/permissions.js';
 import { isRecordEvent } from '../../events/app-events.js';
 import { searchExpression } from '../../records/list-query.js';
+import type { ResourceDefinition } from '../../records/resource.js';
 import { hasTrigram } from '../../schemas/indexes.js';
 import { type FieldInfo, recordLabel, type TypeInfo } from '../catalogue.js';
+import { assistantEnabled } from '../limits.js';
 import { findByName } from '../tools/records.js';
-import type { ToolScope } from '../tools/scope.js';
+import { createScope, type ToolScope } from '../tools/scope.js';
 
 /**
  * The words the built-in assistant knows, taken from what the person may read: record type names (the schemas'
@@ -119,6 +122,8 @@ export class Vocabulary {
   private values = new Map<string, Promise<ValueWord[]>>();
   private regionList: Promise<RegionWord[]> | null = null;
   private cityList = new Map<string, Promise<string[]>>();
+  /** The reference lists read (statuses, trades...), by resource: several types' fields point at the same one. */
+  private references = new Map<string, Promise<Record<string, any>[] | null>>();
   /** The tables of the reference records and regions whose names it holds: a change to one makes it out of date. */
   readonly reads = new Set<string>();
 
@@ -139,6 +144,17 @@ export class Vocabulary {
         const info = this.scope.typeOf(type);
         if (info) loads.push(this.cities(info, column));
       }
+    }
+    await Promise.all(loads);
+  }
+
+  /** Loads every word a question may use: each readable type's value words and cities, the regions, the trades. */
+  async loadAll(): Promise<void> {
+    const loads: Array<Promise<unknown>> = [this.regions()];
+    if (this.scope.typeOf('trade')) loads.push(this.names('trades'));
+    for (const info of this.scope.types) {
+      loads.push(this.valueWords(info));
+      if (info.fields.has('city')) loads.push(this.cities(info));
     }
     await Promise.all(loads);
   }
@@ -166,14 +182,9 @@ export class Vocabulary {
           });
         }
       } else if (field.target) {
-        const def = this.scope.app.resources.get(field.target);
-        if (!def || RECORD_TABLES.has(def.table)) continue;
-        this.reads.add(def.table);
-        const rows = await this.scope.app.records
-          .list(this.scope.user, def, { per_page: MAX_REFERENCE_ROWS })
-          .catch(() => null);
-        if (!rows || rows.meta.total > MAX_REFERENCE_ROWS) continue;
-        for (const row of rows.data) {
+        const rows = await this.referenceRows(field.target);
+        if (!rows) continue;
+        for (const row of rows) {
           const label = recordLabel(row);
           words.push({
             field,
@@ -194,6 +205,31 @@ export class Vocabulary {
       }
     }
     return words;
+  }
+
+  /**
+   * The records of a reference list the person may read (statuses, trades...), read alike by everyone of their role.
+   * Null for organizing records, for a list past 200, and for records whose reading depends on who reads (visits,
+   * one's own work): those are records, not words, and leaving them out lets people of one role share a vocabulary.
+   */
+  private referenceRows(resource: string): Promise<Record<string, any>[] | null> {
+    let rows = this.references.get(resource);
+    if (!rows) {
+      const { app, user } = this.scope;
+      const def = app.resources.get(resource);
+      rows =
+        def && !RECORD_TABLES.has(def.table) && app.records.access.mayRead(user, def)
+          ? app.records.access.personal(user, def).then(async (personal) => {
+              if (personal) return null;
+              this.reads.add(def.table);
+              const { data, meta } = await app.records.list(user, def, { per_page: MAX_REFERENCE_ROWS });
+              return meta.total > MAX_REFERENCE_ROWS ? null : data;
+            })
+          : Promise.resolve(null);
+      rows = rows.catch(() => null);
+      this.references.set(resource, rows);
+    }
+    return rows;
   }
 
   /** The names of a resource's records the person may read (trades, ...), up to 200. */
@@ -254,16 +290,32 @@ export class Vocabulary {
 }
 
 /**
- * Names change rarely and every figure comes from a tool anyway, so a person's vocabulary is kept between questions.
- * Building it reads every reference list, the regions and the distinct cities of up to 100,000 sites: far more than
- * the reading of a question, so no question waits for it once it exists. A kept vocabulary older than KEEP_MS, or
- * one whose sites changed (new cities), is still used while its successor is built in the background (loading what
- * the old one had loaded) and replaces it when ready. A change to any other record type it reads from (a region, a
- * status, a trade, a type's fields) makes the next question build a new one first, so a new name is known at once.
+ * The record types a vocabulary reads whose rows may depend on who reads: the regions, the trades and the types whose
+ * cities it lists. (The reference lists it reads are read alike by everyone of the role: `referenceRows`.) People
+ * who read these alike share one vocabulary.
+ */
+function definitionsRead(scope: ToolScope): ResourceDefinition[] {
+  const defs = [scope.app.resources.get('regions'), scope.app.resources.get('trades')];
+  for (const info of scope.types) if (info.fields.has('city')) defs.push(info.def);
+  return defs.filter((def): def is ResourceDefinition => Boolean(def));
+}
+
+/**
+ * Names change rarely and every figure comes from a tool anyway, so a vocabulary is kept between questions, one for
+ * everyone who reads alike (AccessPolicy.readerKey: the same role, and the person's own when a rule of the types it
+ * reads depends on who reads), and built before it is needed: in the background when the person is first seen
+ * (`warmVocabulary`: sign-in, a page load, any request after the server started). Building it reads every reference
+ * list, the regions and the distinct cities of up to 100,000 sites: far more than the reading of a question, so no
+ * question waits for it once it exists. A kept vocabulary older than KEEP_MS, or one whose sites changed (new
+ * cities), is still used while its successor is built in the background (loading what the old one had loaded) and
+ * replaces it when ready. A change to any other record type it reads from (a region, a status, a trade, a type's
+ * fields) makes the next question build a new one first, so a new name is known at once.
  */
 const KEEP_MS = 30_000;
-/** A person who asked nothing for this long has their vocabulary dropped. */
+/** A vocabulary nobody asked with for this long is dropped. */
 const FORGET_MS = 30 * 60_000;
+/** The most vocabularies kept (the least recently used is dropped first): each holds up to 2,000 cities a type. */
+export const MAX_KEPT = 200;
 /** Tables whose changes only add or remove cities: refreshed in the background, never waited for. */
 const CITY_TABLES = new Set(['sites']);
 /** The record types' fields and choices. */
@@ -278,17 +330,22 @@ interface Kept {
   refreshing: boolean;
 }
 
-interface People {
+interface Readers {
+  /** By reader key, least recently used first. */
   entries: Map<string, Kept>;
+  /** Warm-ups under way (awaited at shutdown). */
+  warming: Set<Promise<void>>;
+  /** When each person was last looked at for a warm-up, by id. */
+  seen: Map<number, number>;
 }
 
-const kept = new WeakMap<object, People>();
+const kept = new WeakMap<object, Readers>();
 
-function peopleOf(app: ToolScope['app']): People {
-  let people = kept.get(app);
-  if (!people) {
-    const made: People = { entries: new Map() };
-    kept.set(app, (people = made));
+function readersOf(app: ToolScope['app']): Readers {
+  let readers = kept.get(app);
+  if (!readers) {
+    const made: Readers = { entries: new Map(), warming: new Set(), seen: new Map() };
+    kept.set(app, (readers = made));
     app.events.on((event) => {
       if (!isRecordEvent(event)) return;
       const { table } = event.resource;
@@ -297,23 +354,42 @@ function peopleOf(app: ToolScope['app']): People {
         else if (CITY_TABLES.has(table)) entry.at = 0;
     });
   }
-  return people;
+  return readers;
 }
 
-export function vocabularyFor(scope: ToolScope): Vocabulary {
-  const { entries } = peopleOf(scope.app);
-  const key = `${scope.user.id}|${scope.user.permissions.join(',')}`;
+/** The key of the vocabulary this person uses: shared with everyone who reads the same (AccessPolicy.readerKey). */
+const readerKeyOf = (scope: ToolScope) => scope.app.records.access.readerKey(scope.user, definitionsRead(scope));
+
+/** The vocabulary each question (its scope) uses: looked up once a question. */
+const ofScope = new WeakMap<ToolScope, Promise<Vocabulary>>();
+
+/** The vocabulary of the person asking: kept (and shared with those who read alike), or a new one. */
+export function vocabularyFor(scope: ToolScope): Promise<Vocabulary> {
+  let vocabulary = ofScope.get(scope);
+  if (!vocabulary) ofScope.set(scope, (vocabulary = keptOrNew(scope)));
+  return vocabulary;
+}
+
+async function keptOrNew(scope: ToolScope): Promise<Vocabulary> {
+  const { entries } = readersOf(scope.app);
+  const key = await readerKeyOf(scope);
   const hit = entries.get(key);
   const now = Date.now();
   if (hit && !hit.changed) {
     hit.used = now;
+    // Most recently used last: the first entries are dropped when there are too many.
+    entries.delete(key);
+    entries.set(key, hit);
     if (now - hit.at >= KEEP_MS && !hit.refreshing) {
       hit.refreshing = true;
       const next = new Vocabulary(scope);
       next
         .loadLike(hit.vocabulary)
         .then(
-          () => entries.set(key, { ...hit, at: now, vocabulary: next, refreshing: false }),
+          () => {
+            const current = entries.get(key);
+            if (current === hit) entries.set(key, { ...hit, at: now, vocabulary: next, refreshing: false });
+          },
           () => undefined,
         )
         .finally(() => {
@@ -324,8 +400,49 @@ export function vocabularyFor(scope: ToolScope): Vocabulary {
   }
   for (const [other, entry] of entries) if (now - entry.used >= FORGET_MS) entries.delete(other);
   const vocabulary = new Vocabulary(scope);
+  entries.delete(key);
   entries.set(key, { at: now, used: now, vocabulary, changed: false, refreshing: false });
+  for (const other of entries.keys()) {
+    if (entries.size <= MAX_KEPT) break;
+    entries.delete(other);
+  }
   return vocabulary;
+}
+
+/** Whether a vocabulary for this person is kept and up to date (tests). */
+export async function keptVocabulary(scope: ToolScope): Promise<Vocabulary | undefined> {
+  const entry = readersOf(scope.app).entries.get(await readerKeyOf(scope));
+  return entry && !entry.changed ? entry.vocabulary : undefined;
+}
+
+/** How often one person is looked at for a warm-up at most. */
+const WARM_EVERY_MS = 60_000;
+
+/**
+ * Builds the person's vocabulary in the background, whole, unless one is kept for them: so their first question
+ * reads it rather than waiting for it. Called at sign-in, a page load and when the chat opens (assistant/routes.ts),
+ * at most once a minute a person; a person who may not use the assistant, or with the assistant off, is left alone.
+ */
+export function warmVocabulary(app: ToolScope['app'], user: ToolScope['user']): void {
+  const readers = readersOf(app);
+  const now = Date.now();
+  if (now - (readers.seen.get(user.id) ?? 0) < WARM_EVERY_MS) return;
+  readers.seen.set(user.id, now);
+  if (readers.seen.size > MAX_KEPT * 10)
+    for (const [id, at] of readers.seen) if (now - at >= WARM_EVERY_MS) readers.seen.delete(id);
+  const work = (async () => {
+    if (!canOnEntity(user, 'assistant-thread', 'read') || !(await assistantEnabled(app))) return;
+    const scope = await createScope(app, user);
+    if (await keptVocabulary(scope)) return;
+    await (await vocabularyFor(scope)).loadAll();
+  })().catch((error) => app.records.logError(error, 'The assistant could not prepare its vocabulary'));
+  readers.warming.add(work);
+  void work.finally(() => readers.warming.delete(work));
+}
+
+/** The warm-ups under way have ended (shutdown, tests). */
+export async function warmedUp(app: ToolScope['app']): Promise<void> {
+  await Promise.all(readersOf(app).warming);
 }
 
 export interface Found {
