@@ -37,7 +37,6 @@ export async function heldPage(
   }
   if (categories && !categories.length) return { total: 0, estimated: false, ids: [] };
   const who = whoIs(user);
-  // `live` as the indexes' condition writes it, not a parameter (a plan made for any value could not use them).
   const range = (holders: RawBuilder<boolean>) =>
     sql`select h.record_id as id, ${sql.raw(key)} as k from record_holders h where h.record_type = ${def.type} and h.live and ${holders}${
       categories ? sql` and h.category in (${sql.join(categories)})` : sql``

@@ -28,10 +28,11 @@ export async function up(db: Kysely<unknown>) {
       check ((user_id is null) <> (team_id is null))
     );
     create index record_holders_record on record_holders (record_type, record_id);
+    -- Not limited to live records: the rule reads deleted ones too (the trash); a list's page asks \`live\` of the copies.
     create index record_holders_by_user on record_holders (record_type, user_id)
-      include (record_id, via, created_at, name_key, category) where user_id is not null and live;
+      include (record_id, via, live, created_at, name_key, category) where user_id is not null;
     create index record_holders_by_team on record_holders (record_type, team_id)
-      include (record_id, created_at, name_key, category) where team_id is not null and live;
+      include (record_id, live, created_at, name_key, category) where team_id is not null;
 
     insert into record_holders (record_type, record_id, user_id, team_id, via, created_at, name_key, category, live)
     select distinct 'site', s.id, p.user_id, p.team_id, p.via, s.created_at, s.name_key, s.type, s.deleted_at is null
