@@ -97,7 +97,7 @@ interface Prepared {
   turfSites: number;
 }
 
-export async function prepare(kind: 'pglite' | 'postgres'): Promise<Prepared | null> {
+async function prepare(kind: 'pglite' | 'postgres'): Promise<Prepared | null> {
   let postgres: PostgresServer | null = null;
   if (kind === 'postgres') {
     postgres = await (startPostgres() ?? Promise.resolve(null));
