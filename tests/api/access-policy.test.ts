@@ -5,6 +5,7 @@ import { runTool } from '../../src/server/assistant/tools/index.js';
 import { createScope } from '../../src/server/assistant/tools/scope.js';
 import { mapServiceFor } from '../../src/server/map/map-service.js';
 import { recordEvents } from '../support/assistant.js';
+import { square } from '../support/geometry.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 /**
@@ -33,19 +34,6 @@ const ids: Record<'site' | 'inspection', Record<Key, number>> = {
   inspection: {} as Record<Key, number>,
 };
 let inspections: { resource: string; type: string };
-
-const square = (lat: number, lng: number, size = 0.2) => ({
-  type: 'Polygon',
-  coordinates: [
-    [
-      [lng - size, lat - size],
-      [lng + size, lat - size],
-      [lng + size, lat + size],
-      [lng - size, lat + size],
-      [lng - size, lat - size],
-    ],
-  ],
-});
 
 async function created(resource: string, values: Record<string, unknown>, client = admin) {
   const res = await client.post(`/api/${resource}`, values);

@@ -219,6 +219,59 @@ describe('the tool loop with an OpenAI-compatible model', () => {
     });
   });
 
+  it("keeps the list a model's count was about: saved as a view it lists the same records, and a follow-up is told its filters", async () => {
+    script = (_body, index) =>
+      index === 0
+        ? { toolCalls: [{ name: 'count_records', arguments: { type: 'site', filters: { city: 'Oakland' } } }] }
+        : { content: ['Counted.'] };
+    const thread = await newThread(admin);
+    const { answer } = await ask(t, admin, thread, 'How many sites in Oakland?');
+    const oakland = (await admin.get('/api/sites?per_page=1&filter[city]=Oakland')).body.meta.total;
+    expect(oakland).toBeGreaterThan(1);
+    expect(answer.list).toMatchObject({
+      type: 'site',
+      mode: 'count',
+      title: 'Sites: city Oakland',
+      filter: { city: 'Oakland' },
+      filters: { all: [{ field: 'city', op: 'eq', value: 'Oakland' }] },
+    });
+    // "Save as view" (the client's SaveViewButton): the view lists what the answer counted.
+    const view = await admin.post('/api/views', {
+      name: answer.list.title,
+      record_type: answer.list.type,
+      filters: answer.list.filters,
+    });
+    expect(view.status, JSON.stringify(view.body)).toBe(201);
+    const viewed = await admin.get(`/api/sites?per_page=1&view=${view.body.data.id}`);
+    expect(viewed.body.meta.total).toBe(oakland);
+
+    // The follow-up: the model is told the last list's type and filters, and its refined count becomes the list.
+    fake.requests.length = 0;
+    script = (_body, index) =>
+      index === 0
+        ? {
+            toolCalls: [
+              { name: 'count_records', arguments: { type: 'site', filters: { city: 'Oakland', type: 'union' } } },
+            ],
+          }
+        : { content: ['Counted.'] };
+    const followUp = await ask(t, admin, thread, 'and of those, which are union?');
+    const system = fake.requests[0].body.messages[0].content as string;
+    expect(system).toContain(
+      'The last answer was about this list: Sites: city Oakland (type site, filters {"city":"Oakland"})',
+    );
+    expect(followUp.answer.list).toMatchObject({
+      title: 'Sites: city Oakland, type Union',
+      filter: { city: 'Oakland', type: 'union' },
+    });
+    // A search by words is no view: nothing is kept.
+    script = (_body, index) =>
+      index === 0
+        ? { toolCalls: [{ name: 'search_records', arguments: { type: 'site', search: 'Harbor' } }] }
+        : { content: ['Found.'] };
+    expect((await ask(t, admin, thread, 'find Harbor')).answer.list).toBeNull();
+  });
+
   it('a person without site:read:non-union gets no non-union record, count or name, whatever the model asks for', async () => {
     const calls = [
       { name: 'search_records', arguments: { type: 'site', filters: { type: 'non-union' } } },

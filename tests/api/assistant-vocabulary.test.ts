@@ -3,6 +3,7 @@ import { understand } from '../../src/server/assistant/builtin/understand.js';
 import { keptVocabulary, vocabularyFor } from '../../src/server/assistant/builtin/vocabulary.js';
 import { createScope } from '../../src/server/assistant/tools/scope.js';
 import type { AuthUser } from '../../src/server/auth/auth-user.js';
+import { square } from '../support/geometry.js';
 import { recordQueries } from '../support/query-counter.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
@@ -14,18 +15,6 @@ import { startTestApp, type TestApp, type TestClient } from '../support/test-app
 let t: TestApp;
 let admin: TestClient;
 
-const square = (lat: number, lng: number, size = 0.2) => ({
-  type: 'Polygon',
-  coordinates: [
-    [
-      [lng - size, lat - size],
-      [lng + size, lat - size],
-      [lng + size, lat + size],
-      [lng - size, lat + size],
-      [lng - size, lat - size],
-    ],
-  ],
-});
 // Minot and Jamestown: no other test places sites there.
 const INSIDE = { lat: 48.23, lng: -101.29, city: 'Minotvocab' };
 const OUTSIDE = { lat: 46.91, lng: -98.71, city: 'Jamestownvocab' };
@@ -117,5 +106,28 @@ describe('one vocabulary for those who read alike, never across different reads'
     expect(await theirs.cities(sites)).not.toContain(INSIDE.city);
     const leader = await vocabularyFor(await scopeOf('vocab-leader-1@example.com'));
     expect(await leader.cities(sites)).toEqual(expect.arrayContaining([INSIDE.city, OUTSIDE.city]));
+  });
+});
+
+describe('a kept vocabulary and new sites', () => {
+  it('a site in a city the kept vocabulary does not know is known to the next question of everyone who shares it', async () => {
+    // The leaders' vocabulary is kept (built at sign-in above) from before this city had a site.
+    const scope = await scopeOf('vocab-leader-1@example.com');
+    const before = await vocabularyFor(scope);
+    expect(await before.cities(scope.typeOf('site')!)).not.toContain('Bismarckvocab');
+    await created('sites', { name: 'Bismarckvocab Depot', type: 'union', city: 'Bismarckvocab' });
+    const answer = await understand(
+      await scopeOf('vocab-leader-2@example.com'),
+      'how many union sites in Bismarckvocab',
+    );
+    expect(answer).toMatchObject({ kind: 'records', filter: { type: 'union', city: 'Bismarckvocab' } });
+  });
+
+  it('a site written within the cities it knows keeps the vocabulary for the next question', async () => {
+    const scope = await scopeOf('vocab-leader-1@example.com');
+    const kept = await vocabularyFor(scope);
+    await kept.cities(scope.typeOf('site')!);
+    await created('sites', { name: 'Minotvocab Annex', type: 'union', city: INSIDE.city });
+    expect(await vocabularyFor(await scopeOf('vocab-leader-2@example.com'))).toBe(kept);
   });
 });

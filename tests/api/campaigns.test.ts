@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTool } from '../../src/server/assistant/tools/index.js';
 import { createScope } from '../../src/server/assistant/tools/scope.js';
 import { recordEvents } from '../support/assistant.js';
+import { square } from '../support/geometry.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 /**
@@ -356,19 +357,6 @@ describe("card holders' names: only with campaign-card:read", () => {
 });
 
 describe('turf: a person limited to a turf reads the campaigns targeting it, and their cards', () => {
-  const square = (lat: number, lng: number, size = 0.2) => ({
-    type: 'Polygon',
-    coordinates: [
-      [
-        [lng - size, lat - size],
-        [lng + size, lat - size],
-        [lng + size, lat + size],
-        [lng - size, lat + size],
-        [lng - size, lat - size],
-      ],
-    ],
-  });
-
   it('lists, shows and records cards only inside the turf', async () => {
     await created('roles', {
       slug: 'campaign-turf',

@@ -183,6 +183,10 @@ const AGREEMENT: Array<[string, string]> = [
   ['Months', 'DATEADD(start_date, union_workers, "months")'],
   ['Years', 'YEAR(start_date) * 10000 + MONTH(start_date) * 100 + DAY(start_date)'],
   ['Rolled', 'DATE(2024, workers, union_workers)'],
+  // Past years 1 to 9999 both give a blank (SQL would raise "out of range").
+  ['Far', 'DATEADD(start_date, estimated_value, "years")'],
+  ['Far days', 'DATEADD(start_date, estimated_value * 10, "weeks")'],
+  ['Early', 'DATE(2024, 0 - estimated_value * 20, union_workers)'],
   ['Text of date', 'CONCAT(start_date, " ", urgent)'],
 ];
 const RECORDS: Array<Record<string, unknown>> = [

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { square } from '../support/geometry.js';
 import { recordQueries } from '../support/query-counter.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
@@ -16,18 +17,6 @@ let unionOnly: TestClient;
 let twoRegions: TestClient;
 const ids: Record<string, number> = {};
 
-const square = (lat: number, lng: number, size = 0.3) => ({
-  type: 'Polygon',
-  coordinates: [
-    [
-      [lng - size, lat - size],
-      [lng + size, lat - size],
-      [lng + size, lat + size],
-      [lng - size, lat + size],
-      [lng - size, lat - size],
-    ],
-  ],
-});
 // Bismarck and Fargo: no other test places sites there.
 const HERE = { lat: 46.81, lng: -100.78 };
 const THERE = { lat: 46.88, lng: -96.79 };
@@ -96,7 +85,7 @@ beforeAll(async () => {
     await created('regions', {
       name: 'Bismarck turf',
       geometry_type: 'drawn',
-      geometry: square(HERE.lat, HERE.lng),
+      geometry: square(HERE.lat, HERE.lng, 0.3),
       user_ids: [organizerUser.id, unionUser.id, twoUser.id],
     })
   ).id;
@@ -104,7 +93,7 @@ beforeAll(async () => {
     await created('regions', {
       name: 'Fargo turf',
       geometry_type: 'drawn',
-      geometry: square(THERE.lat, THERE.lng),
+      geometry: square(THERE.lat, THERE.lng, 0.3),
       user_ids: [twoUser.id],
     })
   ).id;

@@ -4,6 +4,7 @@ import { runTool } from '../../src/server/assistant/tools/index.js';
 import { createScope } from '../../src/server/assistant/tools/scope.js';
 import { mapServiceFor } from '../../src/server/map/map-service.js';
 import { recordEvents } from '../support/assistant.js';
+import { square } from '../support/geometry.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 /**
@@ -20,18 +21,6 @@ const ids: Record<string, number> = {};
 const users: Record<string, Record<string, any>> = {};
 
 /** A square of `size` degrees around a point, as a GeoJSON polygon. */
-const square = (lat: number, lng: number, size = 0.2) => ({
-  type: 'Polygon',
-  coordinates: [
-    [
-      [lng - size, lat - size],
-      [lng + size, lat - size],
-      [lng + size, lat + size],
-      [lng - size, lat + size],
-      [lng - size, lat - size],
-    ],
-  ],
-});
 // Spokane (inside the turf) and Yakima (outside): no other test uses them.
 const INSIDE = { lat: 47.66, lng: -117.42 };
 const OUTSIDE = { lat: 46.6, lng: -120.5 };

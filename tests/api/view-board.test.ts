@@ -4,21 +4,13 @@
  * the same as one list request per column would answer; 422 naming what is wrong.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { okBody } from '../support/api-answers.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 let t: TestApp;
 let admin: TestClient;
 let assistant: TestClient;
 
-interface Answer {
-  status: number;
-  body: { data?: unknown; meta?: unknown; errors?: Record<string, string[]>; message?: string };
-}
-// biome-ignore lint/suspicious/noExplicitAny: an answer's data is whatever the endpoint returns
-const ok = (res: Answer, status = 200): any => {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  return res.body;
-};
 const SITES: Array<[string, string, number | null]> = [
   ['Harbor Tower', 'union', 1_000_000],
   ['Valley Mall', 'non-union', 250_000],
@@ -38,7 +30,7 @@ beforeAll(async () => {
   await t.createUser({ role: 'assistant', email: 'asst@example.com' });
   assistant = await t.signIn('asst@example.com');
   for (const [name, type, value] of SITES)
-    ok(await admin.post('/api/sites', { name, type, estimated_value: value }), 201);
+    okBody(await admin.post('/api/sites', { name, type, estimated_value: value }), 201);
 });
 afterAll(async () => {
   await t?.close();
@@ -46,7 +38,7 @@ afterAll(async () => {
 
 describe('a board in one request', () => {
   it("answers each column's first page and count, in the order asked, sorted as the list", async () => {
-    const body = ok(
+    const body = okBody(
       await admin.get(
         `/api/records/sites/board?by=type&columns=${columns(['union', 'pla', 'public-works'])}&per_page=2&sort=-estimated_value`,
       ),
@@ -60,14 +52,16 @@ describe('a board in one request', () => {
   });
 
   it('is what one list request per column answers', async () => {
-    const board = ok(await admin.get(`/api/records/sites/board?by=type&columns=${columns(['non-union'])}`));
-    const list = ok(await admin.get('/api/sites?filter[type]=non-union&per_page=50'));
+    const board = okBody(await admin.get(`/api/records/sites/board?by=type&columns=${columns(['non-union'])}`));
+    const list = okBody(await admin.get('/api/sites?filter[type]=non-union&per_page=50'));
     expect(board.data[0].data).toEqual(list.data);
     expect(board.data[0].total).toBe(list.meta.total);
   });
 
   it('has a column for the records without a value (null)', async () => {
-    const body = ok(await admin.get(`/api/records/sites/board?by=estimated_value&columns=${columns([null, 250000])}`));
+    const body = okBody(
+      await admin.get(`/api/records/sites/board?by=estimated_value&columns=${columns([null, 250000])}`),
+    );
     expect(lanes(body)).toEqual([
       [null, 1, ['Dock Works']],
       [250000, 1, ['Valley Mall']],
@@ -78,14 +72,14 @@ describe('a board in one request', () => {
     const filters = encodeURIComponent(
       JSON.stringify({ all: [{ field: 'estimated_value', op: 'gte', value: 600000 }] }),
     );
-    const filtered = ok(
+    const filtered = okBody(
       await admin.get(`/api/records/sites/board?by=type&columns=${columns(['union', 'pla'])}&filters=${filters}`),
     );
     expect(lanes(filtered)).toEqual([
       ['union', 2, ['Bay Offices', 'Harbor Tower']],
       ['pla', 1, ['Civic Center']],
     ]);
-    const view = ok(
+    const view = okBody(
       await admin.post('/api/views', {
         name: 'Small sites',
         record_type: 'site',
@@ -93,7 +87,7 @@ describe('a board in one request', () => {
       }),
       201,
     ).data;
-    const viewed = ok(
+    const viewed = okBody(
       await admin.get(`/api/records/sites/board?by=type&columns=${columns(['union', 'non-union'])}&view=${view.id}`),
     );
     expect(lanes(viewed)).toEqual([
@@ -103,7 +97,9 @@ describe('a board in one request', () => {
   });
 
   it('reads as the person: a column of sites the assistant may not read is empty', async () => {
-    const body = ok(await assistant.get(`/api/records/sites/board?by=type&columns=${columns(['union', 'non-union'])}`));
+    const body = okBody(
+      await assistant.get(`/api/records/sites/board?by=type&columns=${columns(['union', 'non-union'])}`),
+    );
     expect(body.data.map((lane: Lane) => [lane.value, lane.total])).toEqual([
       ['union', 3],
       ['non-union', 0],

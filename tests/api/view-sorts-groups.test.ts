@@ -4,6 +4,7 @@
  * filters, its saved view and the person's own access applied.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { okBody } from '../support/api-answers.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 let t: TestApp;
@@ -11,15 +12,6 @@ let admin: TestClient;
 let assistant: TestClient;
 const ids: Record<string, number> = {};
 
-interface Answer {
-  status: number;
-  body: { data?: unknown; meta?: unknown; errors?: Record<string, string[]>; message?: string };
-}
-// biome-ignore lint/suspicious/noExplicitAny: an answer's data is whatever the endpoint returns
-const ok = (res: Answer, status = 200): any => {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  return res.body;
-};
 const names = (body: { data: Array<{ name: string }> }) => body.data.map((row) => row.name);
 const SITES: Array<[string, string, number | null, string | null]> = [
   ['Harbor Tower', 'union', 1_000_000, '2026-03-01'],
@@ -36,7 +28,10 @@ beforeAll(async () => {
   await t.createUser({ role: 'assistant', email: 'asst@example.com' });
   assistant = await t.signIn('asst@example.com');
   for (const [name, type, value, bid] of SITES)
-    ids[name] = ok(await admin.post('/api/sites', { name, type, estimated_value: value, bid_date: bid }), 201).data.id;
+    ids[name] = okBody(
+      await admin.post('/api/sites', { name, type, estimated_value: value, bid_date: bid }),
+      201,
+    ).data.id;
 });
 afterAll(async () => {
   await t?.close();
@@ -44,7 +39,7 @@ afterAll(async () => {
 
 describe('several sorts', () => {
   it('orders by each sort in turn, a leading - sorting descending, missing values last', async () => {
-    const body = ok(await admin.get('/api/sites?sort=type,-estimated_value,name&order=asc&per_page=-1'));
+    const body = okBody(await admin.get('/api/sites?sort=type,-estimated_value,name&order=asc&per_page=-1'));
     expect(names(body)).toEqual([
       'Valley Mall',
       'Dock Works',
@@ -56,9 +51,9 @@ describe('several sorts', () => {
   });
 
   it('pages through the same order, counting every match', async () => {
-    const first = ok(await admin.get('/api/sites?sort=bid_date,-name&order=asc&per_page=2&page=1'));
-    const second = ok(await admin.get('/api/sites?sort=bid_date,-name&order=asc&per_page=2&page=2'));
-    const third = ok(await admin.get('/api/sites?sort=bid_date,-name&order=asc&per_page=2&page=3'));
+    const first = okBody(await admin.get('/api/sites?sort=bid_date,-name&order=asc&per_page=2&page=1'));
+    const second = okBody(await admin.get('/api/sites?sort=bid_date,-name&order=asc&per_page=2&page=2'));
+    const third = okBody(await admin.get('/api/sites?sort=bid_date,-name&order=asc&per_page=2&page=3'));
     expect([...names(first), ...names(second), ...names(third)]).toEqual([
       'Union Hall Annex',
       'Civic Center',
@@ -71,7 +66,7 @@ describe('several sorts', () => {
   });
 
   it('takes one order per sort in `order`', async () => {
-    const body = ok(await admin.get('/api/sites?sort=type,name&order=desc,asc&per_page=-1'));
+    const body = okBody(await admin.get('/api/sites?sort=type,name&order=desc,asc&per_page=-1'));
     expect(names(body)).toEqual([
       'Bay Offices',
       'Harbor Tower',
@@ -89,7 +84,7 @@ describe('several sorts', () => {
   });
 
   it("applies every sort of a saved view, and the list's own sort wins", async () => {
-    const view = ok(
+    const view = okBody(
       await admin.post('/api/views', {
         name: 'By type then value',
         record_type: 'site',
@@ -101,7 +96,7 @@ describe('several sorts', () => {
       201,
     ).data;
     // Equal values: the later record first (ids in the first sort's direction).
-    expect(names(ok(await admin.get(`/api/sites?view=${view.id}&per_page=-1`)))).toEqual([
+    expect(names(okBody(await admin.get(`/api/sites?view=${view.id}&per_page=-1`)))).toEqual([
       'Bay Offices',
       'Union Hall Annex',
       'Harbor Tower',
@@ -109,7 +104,7 @@ describe('several sorts', () => {
       'Valley Mall',
       'Dock Works',
     ]);
-    expect(names(ok(await admin.get(`/api/sites?view=${view.id}&sort=-name&per_page=2`)))).toEqual([
+    expect(names(okBody(await admin.get(`/api/sites?view=${view.id}&sort=-name&per_page=2`)))).toEqual([
       'Valley Mall',
       'Union Hall Annex',
     ]);
@@ -121,7 +116,7 @@ describe('groups', () => {
     Object.fromEntries(body.data.map((group) => [String(group.value), group]));
 
   it('counts each value of the field and adds up the number fields, with the totals of the list', async () => {
-    const body = ok(await admin.get('/api/records/sites/groups?group_by=type'));
+    const body = okBody(await admin.get('/api/records/sites/groups?group_by=type'));
     const groups = byValue(body);
     expect(Object.keys(groups)).toEqual(['non-union', 'pla', 'union']);
     expect(groups.union).toMatchObject({ count: 3, sums: { estimated_value: 2_000_000 } });
@@ -131,7 +126,7 @@ describe('groups', () => {
   });
 
   it('keeps the rows without a value in a group of their own, last', async () => {
-    const body = ok(await admin.get('/api/records/sites/groups?group_by=bid_date'));
+    const body = okBody(await admin.get('/api/records/sites/groups?group_by=bid_date'));
     expect(body.data.map((group: { value: unknown; count: number }) => [group.value, group.count])).toEqual([
       ['2026-01-15', 3],
       ['2026-02-01', 1],
@@ -141,9 +136,9 @@ describe('groups', () => {
   });
 
   it('groups a link to several records by each record, the unlinked rows apart', async () => {
-    const trade = ok(await admin.get('/api/trades?per_page=1')).data[0].id;
-    ok(await admin.patch(`/api/sites/${ids['Harbor Tower']}`, { trade_ids: [trade] }));
-    const body = ok(await admin.get('/api/records/sites/groups?group_by=trade_ids'));
+    const trade = okBody(await admin.get('/api/trades?per_page=1')).data[0].id;
+    okBody(await admin.patch(`/api/sites/${ids['Harbor Tower']}`, { trade_ids: [trade] }));
+    const body = okBody(await admin.get('/api/records/sites/groups?group_by=trade_ids'));
     expect(body.data.map((group: { value: unknown; count: number }) => [group.value, group.count])).toEqual([
       [trade, 1],
       [null, 5],
@@ -164,13 +159,13 @@ describe('groups', () => {
         ],
       }),
     );
-    const body = ok(await admin.get(`/api/records/sites/groups?group_by=type&filters=${filters}`));
+    const body = okBody(await admin.get(`/api/records/sites/groups?group_by=type&filters=${filters}`));
     expect(body.data.map((group: { value: unknown; count: number }) => [group.value, group.count])).toEqual([
       ['non-union', 1],
       ['pla', 1],
       ['union', 1],
     ]);
-    const view = ok(
+    const view = okBody(
       await admin.post('/api/views', {
         name: 'Union',
         record_type: 'site',
@@ -178,12 +173,12 @@ describe('groups', () => {
       }),
       201,
     ).data;
-    const viewed = ok(await admin.get(`/api/records/sites/groups?group_by=bid_date&view=${view.id}`));
+    const viewed = okBody(await admin.get(`/api/records/sites/groups?group_by=bid_date&view=${view.id}`));
     expect(viewed.meta).toMatchObject({ total: 3, sums: { estimated_value: 2_000_000 } });
   });
 
   it("reads as the person: the assistant's groups hold only the union and PLA sites", async () => {
-    const body = ok(await assistant.get('/api/records/sites/groups?group_by=type'));
+    const body = okBody(await assistant.get('/api/records/sites/groups?group_by=type'));
     expect(Object.keys(byValue(body))).toEqual(['pla', 'union']);
     expect(body.meta.total).toBe(4);
   });

@@ -140,4 +140,15 @@ describe('workbooks', () => {
     expect(res.status).toBe(422);
     expect(res.body.errors.files[0]).toContain('not an Excel (.xlsx) workbook');
   });
+
+  it('refuse a damaged workbook with a 422 saying so, the server answering after it', async () => {
+    const workbook = await asWorkbook(contractorsCsv);
+    const damaged = Buffer.concat([workbook.subarray(0, 64), Buffer.alloc(256, 7)]);
+    const res = await upload(t, admin, '/api/imports', { importer_id: await importerId(t, 'contractor-list') }, [
+      { name: 'contractors.xlsx', content: damaged },
+    ]);
+    expect(res.status, JSON.stringify(res.body)).toBe(422);
+    expect(res.body.errors.files[0]).toContain('"contractors.xlsx" cannot be read as an Excel workbook');
+    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+  });
 });

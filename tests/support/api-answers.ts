@@ -8,13 +8,20 @@ export interface Row {
 }
 export interface Answer {
   status: number;
-  body: { data?: unknown; errors?: Record<string, string[]>; message?: string };
+  body: { data?: unknown; meta?: unknown; errors?: Record<string, string[]>; message?: string };
 }
 
 /** The answer's data, after checking its status (200 unless told). */
 export const ok = (res: Answer, status = 200) => {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
   return res.body.data as Row;
+};
+
+/** The whole body (its data and meta), after checking its status (200 unless told). */
+// biome-ignore lint/suspicious/noExplicitAny: an answer's body is whatever the endpoint returns
+export const okBody = (res: Answer, status = 200): any => {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  return res.body;
 };
 
 /** A 422 whose first error on `field` (else its message) matches. */

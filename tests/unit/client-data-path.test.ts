@@ -36,8 +36,33 @@ const SHELL_IMPORTS = [
   'app/App.tsx -> auth',
   'app/App.tsx -> notFound',
   'app/services.ts -> offline',
-  'layout/AppLayout.tsx -> offline',
-  'layout/menuModel.ts -> reports',
+];
+
+/**
+ * What the shell offers the features: hooks onto the session and the loaded data, the page's frame (title, header,
+ * loading screen, side panel), the menu's types a feature's entries are made of, and the routing helpers. The rest of
+ * the shell (app/features.ts, services.ts, App.tsx, the layout's menu, user menu and styles) is its own.
+ */
+const SHELL_PUBLIC = [
+  'app/hooks',
+  'layout/CenteredCardLayout',
+  'layout/LoadingScreen',
+  'layout/PageHeader',
+  'layout/SidePanel',
+  'layout/copy-text',
+  'layout/firstPaint',
+  'layout/initials',
+  'layout/menuModel',
+  'layout/useDocumentTitle',
+  'layout/useNarrow',
+  'routing/guards',
+  'routing/lazyPage',
+];
+
+/** Feature files that still import one of the shell's own modules (app/services.ts: SINGLETONS above). */
+const SHELL_INTERNALS = [
+  'offline/registerServiceWorker.ts -> app/startAnswer',
+  'records/grid/ListGrid.tsx -> layout/layoutStyles',
 ];
 
 function sources(folder: string): string[] {
@@ -65,6 +90,16 @@ function shellImports(relative: string, text: string): string[] {
   if (!SHELL.includes(top(relative)) || relative === 'app/features.ts') return [];
   const folders = [...text.matchAll(/from '\.\.\/([A-Za-z]+)\//g)].map((match) => match[1]);
   return [...new Set(folders.filter(isFeature))].map((folder) => `${relative} -> ${folder}`);
+}
+
+function shellInternals(relative: string, text: string): string[] {
+  if (!relative.includes('/') || !isFeature(top(relative))) return [];
+  const modules = [...text.matchAll(/from '(?:\.\.\/)+((?:app|layout|routing)\/[A-Za-z-]+)'/g)].map(
+    (match) => match[1],
+  );
+  return [...new Set(modules)]
+    .filter((module) => module !== 'app/services' && !SHELL_PUBLIC.includes(module))
+    .map((module) => `${relative} -> ${module}`);
 }
 
 describe('one data path in the client', () => {
@@ -97,6 +132,11 @@ describe('one data path in the client', () => {
     expect(found.sort()).toEqual([...SHELL_IMPORTS].sort());
   });
 
+  it('no feature imports the shell’s own modules, only what it offers the features', () => {
+    const found = files.flatMap(({ relative, text }) => shellInternals(relative, text));
+    expect(found.sort()).toEqual([...SHELL_INTERNALS].sort());
+  });
+
   it('the scan would see each (the patterns match such code)', () => {
     expect(directHttp('map/api.ts', "const answer = await http.get('/api/map/filters');")).toBe(true);
     expect(directHttp('providers/dataProvider.ts', "await http.get('/api/features');")).toBe(false);
@@ -107,5 +147,11 @@ describe('one data path in the client', () => {
       'layout/UserMenu.tsx -> admin',
     ]);
     expect(shellImports('app/features.ts', "import admin from '../admin/index';")).toEqual([]);
+    expect(shellInternals('map/MapPage.tsx', "import { FEATURES } from '../app/features';")).toEqual([
+      'map/MapPage.tsx -> app/features',
+    ]);
+    expect(shellInternals('records/grid/Cell.tsx', "import { PageHeader } from '../../layout/PageHeader';")).toEqual(
+      [],
+    );
   });
 });

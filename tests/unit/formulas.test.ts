@@ -79,4 +79,18 @@ describe('formula values in JavaScript', () => {
     expect(value('DAYS(start, DATE(2024, 1, 1))', { start: '2024-03-01' })).toBe(60);
     expect(value('YEAR(start) & "-" & MONTH(start)', { start: '2024-03-01' })).toBe('2024-3');
   });
+
+  it('give a blank for a date past years 1 to 9999, where SQL would raise "out of range"', () => {
+    expect(value('DATE(1, 1, 1)')).toBe('0001-01-01');
+    expect(value('DATE(99, 2, 29)')).toBe('0099-03-01');
+    expect(value('DATE(9999, 12, 31)')).toBe('9999-12-31');
+    expect(value('DATE(9999, 12, 32)')).toBe(null);
+    expect(value('DATE(2024, -1000000, 1)')).toBe(null);
+    expect(value('DATE(1, 1, 0)')).toBe(null);
+    expect(value('DATEADD(start, 1, "days")', { start: '9999-12-31' })).toBe(null);
+    expect(value('DATEADD(start, -1, "weeks")', { start: '0001-01-03' })).toBe(null);
+    expect(value('DATEADD(start, 7975, "years")', { start: '2024-02-29' })).toBe('9999-02-28');
+    expect(value('DATEADD(start, 7976, "years")', { start: '2024-02-29' })).toBe(null);
+    expect(value('DATEADD(start, -1000000, "months")', { start: '2024-02-29' })).toBe(null);
+  });
 });

@@ -17,8 +17,8 @@ import { type ReactNode, Suspense, useCallback, useRef, useState } from 'react';
 import { Error as RaError, useTranslate } from 'react-admin';
 import { ErrorBoundary } from 'react-error-boundary';
 import { Link as RouterLink } from 'react-router-dom';
+import { FEATURES } from '../app/features';
 import { useConfig } from '../app/hooks';
-import { OfflineIndicator } from '../offline/OfflineIndicator';
 import { FirstPaintMark, useFirstPaintDone } from './firstPaint';
 import { ImpersonationBar } from './ImpersonationBar';
 import { LoadingScreen } from './LoadingScreen';
@@ -28,6 +28,9 @@ import { MAIN_CONTENT_ID, SkipLink } from './SkipLink';
 import { ScreenMark } from './screenMark';
 import { UserMenu } from './UserMenu';
 import { useFocusPageHeading } from './useFocusPageHeading';
+
+/** What the features show in the app bar, before the user menu (the offline indicator). */
+const TOOLBAR_ITEMS = FEATURES.flatMap((feature) => feature.toolbarItems ?? []);
 
 function Brand({ onNavigate }: { onNavigate?: () => void }) {
   const config = useConfig();
@@ -76,7 +79,7 @@ export default function AppLayout({ children }: { children: ReactNode }) {
           {/* react-admin's TitlePortal, without its per-render styles: a page's <Title> renders into this element. */}
           {/* biome-ignore lint/a11y/useHeadingContent: the page's <Title> portals its text into this heading. */}
           <h1 id="react-admin-title" ref={title} className={layoutClasses.title} />
-          <OfflineIndicator />
+          {TOOLBAR_ITEMS}
           <UserMenu />
         </Toolbar>
       </AppBar>

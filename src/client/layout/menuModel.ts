@@ -12,7 +12,6 @@ import {
   permittedCategories,
 } from '../../common/permissions';
 import { TYPE_LABELS, titleCase } from '../i18n/labels';
-import { readableReports } from '../reports/catalogue';
 import { isFeatureEnabled, schemaFor } from '../system/mainData';
 import type { Feature, Schema, Statistics } from '../system/types';
 
@@ -78,7 +77,17 @@ export interface MenuInput {
   statistics: Statistics;
   /** translate(key) for the built-in labels; returns the English default when absent. */
   translate?: (key: string, fallback: string) => string;
+  /** The entries the feature folders add (ClientFeature.menuItems), after Imports, in the folders' order. */
+  featureItems?: readonly FeatureMenuItems[];
 }
+
+/** What a feature folder offers this person in the main list (the reports' group), as the server would answer them. */
+export interface FeatureMenuContext {
+  user: PermissionSubject | null;
+  features: readonly Feature[];
+  translate: (key: string, fallback: string) => string;
+}
+export type FeatureMenuItems = (context: FeatureMenuContext) => readonly MenuItem[];
 
 /** Reference types whose create permission shows the admin section (SPEC section 2). */
 export const ADMIN_CREATE_PERMISSIONS = [
@@ -165,7 +174,7 @@ export function buildMenu(input: MenuInput): MenuModel {
   return { ...model, main: withViews(model.main, input.views ?? []) };
 }
 
-function buildMenuEntries({ user, features, schemas, statistics, translate }: MenuInput): MenuModel {
+function buildMenuEntries({ user, features, schemas, statistics, translate, featureItems = [] }: MenuInput): MenuModel {
   const t = (key: string, fallback: string) => (translate ? translate(key, fallback) : fallback);
   const schemaLabel = (type: string, fallback: string) => {
     const name = schemaFor(schemas, type)?.name_plural;
@@ -317,20 +326,7 @@ function buildMenuEntries({ user, features, schemas, statistics, translate }: Me
   }
   if (reads('import'))
     main.push({ key: 'imports', label: t('app.menu.imports', 'Imports'), to: '/imports', icon: 'imports' });
-  const reports = readableReports(user, features);
-  if (reports.length > 0) {
-    main.push({
-      key: 'reports',
-      label: t('app.menu.reports', 'Reports'),
-      icon: 'reports',
-      children: reports.map((report) => ({
-        key: `reports-${report.key}`,
-        label: t(`app.reports.${report.key}`, report.label),
-        to: report.path,
-        icon: 'category' as const,
-      })),
-    });
-  }
+  for (const items of featureItems) main.push(...items({ user, features, translate: t }));
   // System opens the users page: offered only to those who may read users.
   if (feature('system') && reads('user'))
     main.push({ key: 'system', label: t('app.menu.system', 'System'), to: '/users', icon: 'system' });

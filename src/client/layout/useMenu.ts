@@ -1,10 +1,12 @@
 import { useMemo } from 'react';
 import { useGetList, useTranslate } from 'react-admin';
 import { can } from '../../common/permissions';
+import { FEATURES } from '../app/features';
 import { useMainData, useSession } from '../app/hooks';
 import { buildMenu, type MenuModel, type MenuView } from './menuModel';
 
 const NO_VIEWS: MenuView[] = [];
+const FEATURE_ITEMS = FEATURES.flatMap((feature) => (feature.menuItems ? [feature.menuItems] : []));
 
 export function useMenu(): MenuModel {
   const { user } = useSession();
@@ -25,6 +27,7 @@ export function useMenu(): MenuModel {
         schemas,
         statistics,
         translate: (key, fallback) => translate(key, { _: fallback }),
+        featureItems: FEATURE_ITEMS,
       }),
     [user, views, features, schemas, statistics, translate],
   );

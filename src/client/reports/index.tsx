@@ -2,6 +2,7 @@
 import { Route } from 'react-router-dom';
 import type { ClientFeature } from '../resources/registry';
 import { lazyPage } from '../routing/lazyPage';
+import { reportsMenu } from './menu';
 
 const MarketSharePage = lazyPage('MarketSharePage', () => import('./MarketSharePage'));
 const MarketShareSitesPage = lazyPage('MarketShareSitesPage', () => import('./MarketShareSitesPage'));
@@ -10,6 +11,7 @@ const TaskPerformancePage = lazyPage('TaskPerformancePage', () => import('./Task
 const UserPerformancePage = lazyPage('UserPerformancePage', () => import('./UserPerformancePage'));
 
 const reports: ClientFeature = {
+  menuItems: reportsMenu,
   routes: [
     <Route key="market-share" path="/reports/market-share" element={<MarketSharePage />} />,
     <Route key="market-share-sites" path="/reports/market-share/sites" element={<MarketShareSitesPage />} />,

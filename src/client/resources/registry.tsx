@@ -8,6 +8,7 @@
 import type { ReactElement } from 'react';
 import { CustomRoutes, Resource, type ResourceProps } from 'react-admin';
 import { titleCase } from '../i18n/labels';
+import type { FeatureMenuItems } from '../layout/menuModel';
 import { lazyPage } from '../routing/lazyPage';
 import type { Schema } from '../system/types';
 import { resourceForType } from './names';
@@ -42,6 +43,10 @@ export interface ClientFeature {
   publicRoutes?: readonly ReactElement[];
   /** Rendered once beside the routes, inside every context (each with a `key`): connections, panels, trackers. */
   globals?: readonly ReactElement[];
+  /** Shown in the app bar, before the user menu (each with a `key`): the offline indicator. */
+  toolbarItems?: readonly ReactElement[];
+  /** The entries it adds to the sidebar's main list for this person (after Imports). */
+  menuItems?: FeatureMenuItems;
   /** What a menu entry with this `action` does (layout/menuModel.ts `MenuItem.action`), other than signing out. */
   menuActions?: Readonly<Record<string, () => void>>;
 }

@@ -5,7 +5,7 @@ import { plainWords } from './words.js';
 /**
  * What the computed types (formula, lookup, rollup) share: read-only, no validation option, a file's cell left aside
  * (validation ignores what is sent for them), exported as shown, filtered with the standard operators of the kind
- * they give and sorted by their SQL, which no plain index serves.
+ * they give and sorted by their SQL, which no plain index serves (a formula's own module indexes its SQL where it can).
  */
 export const COMPUTED_PARTS = {
   validation: () => [],

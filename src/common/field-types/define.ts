@@ -110,11 +110,17 @@ export interface FieldSpec {
   /** Text kinds: how a value is stored once checked (rich text without HTML tags). */
   clean?: (text: string) => string;
   /**
-   * A computed field: its value is this SQL over the record as `alias`, never stored; lists filter, sort and show it
+   * A computed field: its value is this SQL over the record as `alias` (null: the row's own columns, unqualified, as
+   * an expression index holds them), never stored; lists filter, sort and show it
    * through `valueExpression`. Set by the server from the type's `compute` (formulas: schemas/field-specs.ts), or by
    * the type's `spec` (created at, updated by...: the record's own columns and the authors of its revisions).
    */
-  computed?: (sql: Sql, alias: string) => SqlFragment;
+  computed?: (sql: Sql, alias: string | null) => SqlFragment;
+  /**
+   * `computed` could raise an error for some row (a formula too long to bound its numbers): no index is made over it,
+   * since the index would make that row's write fail instead of the list's read.
+   */
+  unindexable?: boolean;
   /**
    * A computed value over the rows of another record type (rollup): its SQL given those rows (`rows`, a subquery),
    * and the relation target they are (`readsRows`). The record service gives each reader the rows they may read
@@ -320,7 +326,7 @@ export interface FieldTypeModule<O extends Record<string, unknown> = Record<stri
   compute?(
     options: O,
     context: ComputeContext,
-  ): Pick<FieldSpec, 'computed' | 'computedOver' | 'readsRows' | 'readsRowsWhere' | 'keptBy'>;
+  ): Pick<FieldSpec, 'computed' | 'unindexable' | 'computedOver' | 'readsRows' | 'readsRowsWhere' | 'keptBy'>;
 }
 
 /** A module with its options' type checked against its schema. */

@@ -10,11 +10,20 @@ import {
   type FormulaType,
   type FormulaValue,
   formulaSql,
+  formulaWithin,
 } from '../formulas/formula.js';
 import { COMPUTED_PARTS } from './computed.js';
-import { defineFieldType, OptionProblem, type SiblingField, type Sql, type ValueKind } from './define.js';
+import {
+  defineFieldType,
+  type FilterIndex,
+  OptionProblem,
+  type SiblingField,
+  type Sql,
+  type SqlFragment,
+  type ValueKind,
+} from './define.js';
 import { COMMON, oneOf } from './options.js';
-import { valueExpression } from './sql.js';
+import { STANDARD_SORT, valueExpression } from './sql.js';
 
 /** The kind of value each result of a formula is (filters offer that kind's operators). */
 const KIND_OF_RESULT: Readonly<Record<FormulaResult, ValueKind>> = {
@@ -86,15 +95,28 @@ export function formulaPreview(
 }
 
 /** A stored field's value as the type the formula reads it as (dates of date-times: the day in UTC). */
-function storedSql(sql: Sql, field: SiblingField, type: FormulaType, alias: string) {
+function storedSql(sql: Sql, field: SiblingField, type: FormulaType, alias: string | null) {
   const value = valueExpression(sql, field.slug, field.spec, alias);
   if (type === 'number') return sql`(${value})::numeric`;
   if (type === 'boolean') return sql`(${value})::boolean`;
-  if (type === 'date')
+  if (type === 'date') {
+    if (field.spec.storage === 'custom') return dayOfText(sql, value);
     return field.spec.kind === 'datetime'
       ? sql`((${value})::timestamptz at time zone 'UTC')::date`
       : sql`(${value})::date`;
+  }
   return sql`(${value})::text`;
+}
+
+/**
+ * The day of a date kept as text in `custom`: a date's `YYYY-MM-DD`, or the start of a date-time's ISO text in UTC
+ * (records/fields.ts stores both so), read with immutable functions only, where `text::date` depends on the session's
+ * DateStyle and PostgreSQL refuses it in an index. Text that is no such day is a blank, never an error (a formula's
+ * SQL must not raise: its index would make the row's write fail). Feb 30 runs on to March 1, as JavaScript reads it.
+ */
+function dayOfText(sql: Sql, text: SqlFragment) {
+  const day = sql`substring(${text} from '^(?!0000)[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])')`;
+  return sql`(make_date(left(${day}, 4)::int, substr(${day}, 6, 2)::int, 1) + (right(${day}, 2)::int - 1))`;
 }
 
 const siblingsForFormula = (fields: readonly SiblingField[]) =>
@@ -109,6 +131,14 @@ function checked(expression: string, self: string, fields: readonly SiblingField
     throw error;
   }
 }
+
+/**
+ * The key of a formula's index, for its filters and sorts alike: its SQL over the row's own columns, as the one compiler
+ * gives it (server schemas/indexes.ts makes it where PostgreSQL takes it for an index: no TODAY(), which depends on the
+ * clock; none for a formula too long to bound, whose SQL might raise for some row; docs/records.md "Indexes and speed").
+ */
+const formulaIndex: FilterIndex = ({ sql, field, spec }) =>
+  spec.computed && !spec.unindexable ? valueExpression(sql, field, spec, null) : null;
 
 const expression = z
   .string({ error: 'The options.expression must be the formula, as text.' })
@@ -140,6 +170,8 @@ export const formula = defineFieldType({
   },
   kind: (options) => KIND_OF_RESULT[options.result ?? 'text'],
   ...COMPUTED_PARTS,
+  sort: { key: STANDARD_SORT.key, index: formulaIndex },
+  filterIndex: formulaIndex,
   compute(options, { self, fields }) {
     const found = checked(options.expression, self, fields);
     // A formula its type's fields no longer fit (saved before a change the checks now refuse) is blank, not an error.
@@ -148,6 +180,7 @@ export const formula = defineFieldType({
     const tree: CheckedFormula = found.tree;
     return {
       computed: (sql, alias) => formulaSql(sql, tree, (slug, type) => storedSql(sql, bySlug.get(slug)!, type, alias)),
+      ...(formulaWithin(tree) ? {} : { unindexable: true }),
     };
   },
 });

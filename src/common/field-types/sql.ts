@@ -36,7 +36,7 @@ const truthy = (v: unknown) => v === '1' || v === 'true' || v === true;
  * of another type's text under the same key would fail every write to the table (docs/records.md "Indexes and speed").
  */
 export function valueExpression(sql: Sql, field: string, spec: FieldSpec, alias: string | null = 't'): SqlFragment {
-  if (spec.computed) return spec.computed(sql, alias ?? 't');
+  if (spec.computed) return spec.computed(sql, alias);
   if (spec.storage === 'custom') {
     const custom = sql.ref(alias ? `${alias}.custom` : 'custom');
     if (ARRAY_KINDS.has(spec.kind)) return sql`(${custom} -> ${sql.lit(field)})`;

@@ -130,6 +130,25 @@ export function checkFormula(
   return { tree, result: tree.type, uses: [...uses] };
 }
 
+/**
+ * The most nodes (those of the formulas it uses counted where they are used) a formula has for its SQL to never
+ * overflow PostgreSQL's numbers (131,072 digits before the point): each value it reads or writes has at most 325
+ * digits either side of the point (JavaScript's numbers), `*` and `/` add up their operands' digits, `+` and `-` one.
+ * 300 nodes keep a result under 300 × 326 digits. A longer formula still works out; it is not indexed.
+ */
+export const BOUNDED_FORMULA_NODES = 300;
+
+/** Whether the checked formula has at most `limit` nodes (counted until past the limit: shared trees repeat). */
+export function formulaWithin(tree: CheckedFormula, limit = BOUNDED_FORMULA_NODES): boolean {
+  let left = limit;
+  const walk = (node: CheckedFormula): boolean => {
+    left -= 1;
+    if (left < 0) return false;
+    return node.node !== 'call' || node.args.every(walk);
+  };
+  return walk(tree);
+}
+
 /** The SQL of a checked formula over a record; `field(slug, type)` is a stored field's value as that type. */
 export function formulaSql(
   sql: Sql,

@@ -65,27 +65,60 @@ export function roundHalfAway(n: number, digits: number) {
   return tidy(Math.sign(n) * Number(`${Math.round(shifted)}e${-digits}`));
 }
 
-/** A date moved by whole days, weeks, months or years (months as PostgreSQL adds them: Jan 31 + 1 month is Feb 28). */
-function addToDate(day: string, amount: number, unit: string): string {
+/**
+ * The first and last days a formula's dates reach (years 1 to 9999, as a date field holds them), as day numbers and as
+ * months from year 0. DATE and DATEADD give a blank past them: in SQL such a date would raise an error ("timestamp
+ * out of range"), and a formula's SQL must never raise, since its index would make the row's write fail.
+ */
+const FIRST_DAY = dayNumber('0001-01-01');
+const LAST_DAY = dayNumber('9999-12-31');
+const FIRST_MONTH = 12;
+const LAST_MONTH = 9999 * 12 + 11;
+
+/**
+ * A date moved by whole days, weeks, months or years (months as PostgreSQL adds them: Jan 31 + 1 month is Feb 28);
+ * blank past years 1 to 9999, where PostgreSQL's dates would overflow.
+ */
+function addToDate(day: string, amount: number, unit: string): string | null {
   const n = wholeJs(amount);
-  if (unit === 'days' || unit === 'weeks') return dayText(dayNumber(day) + n * (unit === 'weeks' ? 7 : 1));
+  if (unit === 'days' || unit === 'weeks') {
+    const moved = dayNumber(day) + n * (unit === 'weeks' ? 7 : 1);
+    return moved >= FIRST_DAY && moved <= LAST_DAY ? dayText(moved) : null;
+  }
   const [y, m, d] = day.split('-').map(Number);
   const months = y * 12 + m - 1 + n * (unit === 'years' ? 12 : 1);
+  if (months < FIRST_MONTH || months > LAST_MONTH) return null;
   const year = Math.floor(months / 12);
   const month = months - year * 12;
   const last = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-  return new Date(Date.UTC(year, month, Math.min(d, last))).toISOString().slice(0, 10);
+  const made = new Date(Date.UTC(2000, month, Math.min(d, last)));
+  made.setUTCFullYear(year);
+  return made.toISOString().slice(0, 10);
 }
 
 /**
  * A number as a whole count for SQL's integer arguments (days to add, digits to round to), held within a million
  * either way: a larger one would make the query fail (integer and date ranges) instead of giving a value.
+ * numeric_larger and numeric_smaller (the larger and smaller of two; a blank stays blank, where greatest and least
+ * pass over it) name the value once. A formula's SQL writes each argument once where it can: it is an index's
+ * definition, which PostgreSQL keeps in one catalog row of 8 kB.
  */
 const WHOLE_LIMIT = 1_000_000;
 const whole = (sql: Sql, n: SqlFragment) =>
-  // Not least(greatest(...)) alone: they pass over a blank, which must stay blank.
-  sql`(case when ${n} is null then null else least(greatest(round(${n}), ${sql.lit(-WHOLE_LIMIT)}), ${sql.lit(WHOLE_LIMIT)}) end)::int`;
+  sql`numeric_smaller(numeric_larger(round(${n}), ${sql.lit(-WHOLE_LIMIT)}), ${sql.lit(WHOLE_LIMIT)})::int`;
 const wholeJs = (n: number) => Math.min(Math.max(roundHalfAway(n, 0) ?? 0, -WHOLE_LIMIT), WHOLE_LIMIT);
+
+/** An integer `n` when it is from `low` to `high`, else a blank, with `n` written once. */
+const within = (sql: Sql, n: SqlFragment, low: number, high: number) =>
+  sql`nullif(nullif(int4smaller(int4larger(${n}, ${sql.lit(low - 1)}), ${sql.lit(high + 1)}), ${sql.lit(low - 1)}), ${sql.lit(high + 1)})`;
+
+/** A date's days since 0001-01-01 (an integer). */
+const daysFromFirst = (sql: Sql, day: SqlFragment) => sql`(${day} - date '0001-01-01')`;
+/** The date `days` after 0001-01-01, blank before year 1 or after 9999 (never "date out of range"). */
+const dateFromFirst = (sql: Sql, days: SqlFragment) =>
+  sql`(date '0001-01-01' + ${within(sql, days, 0, LAST_DAY - FIRST_DAY)})`;
+/** Months a date in years 1 to 9999 can move and stay within them: more would leave PostgreSQL's timestamps. */
+const MONTHS_SPAN = LAST_MONTH - FIRST_MONTH;
 
 export const DATE_UNITS = ['days', 'weeks', 'months', 'years'] as const;
 
@@ -303,7 +336,11 @@ export const FORMULA_FUNCTIONS: Readonly<Record<string, FormulaFunction>> = {
     sql(sql, [day, amount], _types, literals) {
       // The unit was checked to be one of DATE_UNITS (a constant of the formula): it is written as that name.
       const unit = DATE_UNITS.find((name) => name === literals[2]) ?? 'days';
-      return sql`(${day} + make_interval(${sql.raw(unit)} => ${whole(sql, amount)}))::date`;
+      const n = whole(sql, amount);
+      if (unit === 'days' || unit === 'weeks')
+        return dateFromFirst(sql, sql`(${daysFromFirst(sql, day)} + ${n} * ${sql.lit(unit === 'weeks' ? 7 : 1)})`);
+      const months = within(sql, sql`(${n} * ${sql.lit(unit === 'years' ? 12 : 1)})`, -MONTHS_SPAN, MONTHS_SPAN);
+      return dateFromFirst(sql, daysFromFirst(sql, sql`(${day} + make_interval(months => ${months}))::date`));
     },
     js: ([day, amount, unit]) =>
       day === null || amount === null ? null : addToDate(String(day), Number(amount), String(unit ?? 'days')),
@@ -312,16 +349,21 @@ export const FORMULA_FUNCTIONS: Readonly<Record<string, FormulaFunction>> = {
     'DATE(year, month, day)',
     ['number', 'number', 'number'],
     'date',
-    // As spreadsheets do, a month or day past its end runs on (DATE(2024, 2, 30) is March 1); years 1 to 9999.
-    (sql, [y, m, d]) =>
-      sql`(case when ${y} >= 1 and ${y} < 10000 then (make_date(${whole(sql, y)}, 1, 1) + make_interval(months => ${whole(sql, m)} - 1, days => ${whole(sql, d)} - 1))::date end)`,
+    // As spreadsheets do, a month or day past its end runs on (DATE(2024, 2, 30) is March 1); a blank past years 1 to
+    // 9999. The month is reached from 0001-01-01, since make_date would raise on year 0.
+    (sql, [y, m, d]) => {
+      const months = within(sql, sql`(${whole(sql, y)} * 12 + ${whole(sql, m)} - 1)`, FIRST_MONTH, LAST_MONTH);
+      const first = sql`(date '0001-01-01' + make_interval(months => ${months} - ${sql.lit(FIRST_MONTH)}))::date`;
+      return dateFromFirst(sql, sql`(${daysFromFirst(sql, first)} + ${whole(sql, d)} - 1)`);
+    },
     strict((y, m, d) => {
-      if (!(y >= 1 && y < 10_000)) return null;
-      // January 1 of the year (setUTCFullYear: Date.UTC reads years below 100 as 19xx), then months, then days.
-      const made = new Date(Date.UTC(2000, 0, 1));
-      made.setUTCFullYear(wholeJs(y));
-      made.setUTCMonth(wholeJs(m) - 1);
-      return dayText(made.getTime() / DAY_MS + wholeJs(d) - 1);
+      const months = wholeJs(y) * 12 + wholeJs(m) - 1;
+      if (months < FIRST_MONTH || months > LAST_MONTH) return null;
+      // The first of the month (setUTCFullYear: Date.UTC reads years below 100 as 19xx), then the days.
+      const first = new Date(Date.UTC(2000, months % 12, 1));
+      first.setUTCFullYear(Math.floor(months / 12));
+      const day = first.getTime() / DAY_MS + wholeJs(d) - 1;
+      return day >= FIRST_DAY && day <= LAST_DAY ? dayText(day) : null;
     }),
   ),
   YEAR: typed(

@@ -1,7 +1,7 @@
-import { type RawBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { RolePolicy } from '../../common/access-rules.js';
+import type { DB } from '../db/schema.generated.js';
 import type { ResourceDefinition } from '../records/resource.js';
-import type { AnyDb } from './db.js';
 import type { AccessPolicy, FieldMask } from './policy.js';
 import { asSql } from './predicate.js';
 import { whoIsRow } from './who.js';
@@ -22,7 +22,7 @@ export interface Readers {
  * good (no row to test) reaches the roles that read every record of the type only.
  */
 export async function readersOf(
-  db: AnyDb,
+  db: Kysely<DB>,
   access: AccessPolicy,
   def: ResourceDefinition,
   record: Record<string, unknown>,

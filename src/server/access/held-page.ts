@@ -1,9 +1,9 @@
-import { type RawBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { DB } from '../db/schema.generated.js';
 import { type ListQuery, TURF_ONE_PASS_MATCHES } from '../records/list-query.js';
 import type { RecordService } from '../records/record-service.js';
 import type { ResourceDefinition } from '../records/resource.js';
-import type { AnyDb } from './db.js';
 import { teamPeople, whoIs } from './who.js';
 
 /** The list orders whose keys `record_holders` keeps a copy of, by the list's field. */
@@ -18,7 +18,7 @@ const ORDERS: Record<string, string> = { created_at: 'h.created_at', name: 'h.na
  * matches: the list then reads the rule in one pass. The caller reads the rows by id with every rule applied again.
  */
 export async function heldPage(
-  db: AnyDb,
+  db: Kysely<DB>,
   user: AuthUser,
   query: ListQuery,
   def: ResourceDefinition,

@@ -1,10 +1,11 @@
-import { type RawBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { PARENT_LINKS } from '../../common/access-rules.js';
+import { dynamicTables } from '../db/dynamic-tables.js';
+import type { DB } from '../db/schema.generated.js';
 import { fieldExpression } from '../records/list-query.js';
 import type { RecordService } from '../records/record-service.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import type { Revision } from '../records/revisions.js';
-import type { AnyDb } from './db.js';
 import { OWN_WORK_TYPES, personFields, teamFields } from './reach.js';
 
 /**
@@ -20,7 +21,7 @@ export interface RecordTypes {
 }
 
 /** A type's fields, custom ones included (as RecordService.fields). */
-async function fieldsOf(def: ResourceDefinition, db: AnyDb): Promise<Record<string, FieldSpec>> {
+async function fieldsOf(def: ResourceDefinition, db: Kysely<DB>): Promise<Record<string, FieldSpec>> {
   return def.customFields ? { ...def.fields, ...(await def.customFields(db)) } : def.fields;
 }
 
@@ -29,7 +30,7 @@ async function fieldsOf(def: ResourceDefinition, db: AnyDb): Promise<Record<stri
  * type that keeps them, and of the records the written work hangs on (before and after the write), written again.
  * The one writer calls it with every write's revisions (RecordService.recordWrites).
  */
-export async function keepHolders(records: RecordService, db: AnyDb, revisions: readonly Revision[]) {
+export async function keepHolders(records: RecordService, db: Kysely<DB>, revisions: readonly Revision[]) {
   if (!revisions.length) return;
   const held = new Map<string, Set<number>>();
   const add = (type: unknown, id: unknown) => {
@@ -61,7 +62,7 @@ export async function keepHolders(records: RecordService, db: AnyDb, revisions: 
     const def = records.access.definitionOf(type);
     const link = PARENT_LINKS[type];
     if (!def || !link) continue;
-    const rows = await db
+    const rows = await dynamicTables(db)
       .selectFrom(def.table)
       .select([
         sql<unknown>`${sql.ref(link.column)}`.as('parent'),
@@ -84,7 +85,7 @@ export async function keepHolders(records: RecordService, db: AnyDb, revisions: 
  */
 export async function refreshHolders(
   types: RecordTypes,
-  db: AnyDb,
+  db: Kysely<DB>,
   def: ResourceDefinition,
   ids: readonly number[] | 'all',
 ) {

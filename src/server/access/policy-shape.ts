@@ -1,12 +1,13 @@
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { ConditionGroup, RolePolicy, RowRule } from '../../common/access-rules.js';
+import type { DB } from '../db/schema.generated.js';
 import { fieldError, HttpError } from '../http/errors.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import { builtinDefinition } from '../schemas/builtin-types.js';
 import { customTypeDefinition } from '../schemas/custom-types.js';
 import { schemaStore } from '../schemas/schema-store.js';
 import { CONDITION_OPERATORS, conditionSql } from './compile.js';
-import type { AnyDb } from './db.js';
 
 const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'A record type is named by its slug, like "site".');
 const field = z.string().regex(/^[a-z][a-z0-9_]*$/, 'A field is named by its slug, like "phone".');
@@ -59,7 +60,7 @@ export const rolePolicyShape = z.record(slug, typePolicy);
  * one the filter compiler takes (a field it may filter, an operator, a value of the field's kind). 422 naming the
  * type and field otherwise.
  */
-export async function checkRolePolicy(db: AnyDb, raw: unknown): Promise<RolePolicy> {
+export async function checkRolePolicy(db: Kysely<DB>, raw: unknown): Promise<RolePolicy> {
   const parsed = rolePolicyShape.safeParse(raw ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -94,7 +95,7 @@ function conditionsOf(rule: RowRule): ConditionGroup[] {
 }
 
 /** The fields of a record type, built-in or made in the app; null when there is no such type. */
-async function fieldsOfType(db: AnyDb, type: string): Promise<Record<string, FieldSpec> | null> {
+async function fieldsOfType(db: Kysely<DB>, type: string): Promise<Record<string, FieldSpec> | null> {
   const snapshot = await schemaStore(db).snapshot(db.isTransaction ? db : undefined);
   let def: ResourceDefinition | undefined = builtinDefinition(type);
   const schema = snapshot.byType.get(type);

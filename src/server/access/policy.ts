@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import {
   type ConditionGroup,
   effectiveRule,
@@ -18,13 +18,14 @@ import {
 } from '../../common/access-rules.js';
 import { type Action, can, canOnCategory, permittedCategories } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import { dynamicTables } from '../db/dynamic-tables.js';
+import type { DB } from '../db/schema.generated.js';
 import { forbidden, unauthenticated, ValidationError } from '../http/errors.js';
 import type { RecordService } from '../records/record-service.js';
 import type { ResourceRegistry } from '../records/registry.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import { schemaStore } from '../schemas/schema-store.js';
 import { type Compiled, compileRule, type TypeInfo } from './compile.js';
-import type { AnyDb } from './db.js';
 import { and, asSql, not, type Predicate } from './predicate.js';
 import { personFields, referencing, teamFields } from './reach.js';
 import { regionsAsTurf, type Who, whoIs } from './who.js';
@@ -123,7 +124,7 @@ export class AccessPolicy {
   // ---- compiled rules ------------------------------------------------------------------------------------------
 
   /** The role's policy for a record type, compiled (cached). `db`: the transaction the caller is in, if any. */
-  async of(subject: Subject, def: ResourceDefinition, db?: AnyDb): Promise<TypeAccess> {
+  async of(subject: Subject, def: ResourceDefinition, db?: Kysely<DB>): Promise<TypeAccess> {
     const key = `${this.subjectKey(subject)}|${def.name}`;
     let entry = this.compiled.get(key);
     if (entry) {
@@ -140,7 +141,7 @@ export class AccessPolicy {
   private async compile(
     subject: Subject,
     def: ResourceDefinition,
-    db: AnyDb | undefined,
+    db: Kysely<DB> | undefined,
     withTurf: 'turf' | 'if-ruled' = 'if-ruled',
   ): Promise<TypeAccess> {
     const info: TypeInfo = { def, fields: await this.records.fields(def, db ?? this.records.db) };
@@ -193,7 +194,7 @@ export class AccessPolicy {
    * does)? The realtime fan-out then tests each member; otherwise the role's channel hears it. Kept with the compiled
    * rule, worked out when first asked rather than with every compile.
    */
-  async personal(subject: Subject, def: ResourceDefinition, db?: AnyDb): Promise<boolean> {
+  async personal(subject: Subject, def: ResourceDefinition, db?: Kysely<DB>): Promise<boolean> {
     const access = await this.of(subject, def, db);
     access.personal ??= isPersonal(
       access.rules.read,
@@ -206,7 +207,11 @@ export class AccessPolicy {
    * Does a `parent` rule of `def` depend on who reads: is the role's read rule of one of the types its records hang on
    * (a visit's site, a note's record of any type) personal? A note on records everyone in the role reads alike is not.
    */
-  private async parentPersonal(subject: Subject, def: ResourceDefinition, db: AnyDb | undefined): Promise<boolean> {
+  private async parentPersonal(
+    subject: Subject,
+    def: ResourceDefinition,
+    db: Kysely<DB> | undefined,
+  ): Promise<boolean> {
     const link = PARENT_LINKS[def.type];
     if (!link) return false;
     const parents = link.type
@@ -251,7 +256,7 @@ export class AccessPolicy {
     user: Subject,
     def: ResourceDefinition,
     action: RuleAction = 'read',
-    options: { db?: AnyDb; who?: Who } = {},
+    options: { db?: Kysely<DB>; who?: Who } = {},
   ): Promise<Predicate> {
     const access = await this.of(user, def, options.db);
     return access.compiled[action](options.who ?? whoIs(user as AuthUser));
@@ -262,7 +267,7 @@ export class AccessPolicy {
    * the type's own rows of a shared table (`scope`), and the rule. `user` null: the server itself, every row.
    */
   async rows(
-    db: AnyDb,
+    db: Kysely<DB>,
     def: ResourceDefinition,
     user: AuthUser | null,
     trashed: 'without' | 'with' | 'only' = 'without',
@@ -279,7 +284,7 @@ export class AccessPolicy {
    * and not in the turf; the same rows as `rows` and "not in the turf", asked so that the turf's own rows are not read
    * to be thrown away (access/turf-page.ts). Null when their read rule has no turf.
    */
-  async rowsOutsideTurf(db: AnyDb, def: ResourceDefinition, user: AuthUser) {
+  async rowsOutsideTurf(db: Kysely<DB>, def: ResourceDefinition, user: AuthUser) {
     const access = await this.of(user, def, db);
     if (!access.turf || !access.outsideTurf) return null;
     const who = whoIs(user);
@@ -289,8 +294,8 @@ export class AccessPolicy {
   }
 
   /** Every row of `def` as `t` (its own of a shared table), soft-deleted ones as `trashed` says. */
-  private allRows(db: AnyDb, def: ResourceDefinition, trashed: 'without' | 'with' | 'only') {
-    let query = db.selectFrom(`${def.table} as t`);
+  private allRows(db: Kysely<DB>, def: ResourceDefinition, trashed: 'without' | 'with' | 'only') {
+    let query = dynamicTables(db).selectFrom(`${def.table} as t`);
     if (def.softDelete && trashed === 'without') query = query.where('t.deleted_at', 'is', null);
     if (def.softDelete && trashed === 'only') query = query.where('t.deleted_at', 'is not', null);
     if (def.scope) query = query.where(`t.${def.scope.column}`, '=', def.scope.value);
@@ -416,18 +421,18 @@ export class AccessPolicy {
   }
 
   /** The field rules of the person's role for the type. */
-  async mask(user: Subject | null, def: ResourceDefinition, db?: AnyDb): Promise<FieldMask> {
+  async mask(user: Subject | null, def: ResourceDefinition, db?: Kysely<DB>): Promise<FieldMask> {
     return user ? (await this.of(user, def, db)).mask : NO_MASK;
   }
 
   /** Why a record is out of reach, in words (`This site is outside your turf.`). */
-  async refusal(user: Subject, def: ResourceDefinition, action: RuleAction, db?: AnyDb): Promise<string> {
+  async refusal(user: Subject, def: ResourceDefinition, action: RuleAction, db?: Kysely<DB>): Promise<string> {
     const access = await this.of(user, def, db);
     return refusalWords(access.rules[action], await this.namesOf(def, db), action);
   }
 
   /** How words name a type and its fields: the schema's names. */
-  async namesOf(def: ResourceDefinition, db?: AnyDb) {
+  async namesOf(def: ResourceDefinition, db?: Kysely<DB>) {
     const snapshot = await schemaStore(this.records.db).snapshot(db);
     const schema = snapshot.byType.get(def.type);
     const fields = await this.records.fields(def, db ?? this.records.db);
@@ -443,7 +448,7 @@ export class AccessPolicy {
    * Is this record (of `def`, id `id`) inside the person's rule for `action`? Soft-deleted records count (the caller
    * says whether those are to be found at all).
    */
-  async admits(db: AnyDb, def: ResourceDefinition, user: AuthUser, id: number, action: RuleAction = 'read') {
+  async admits(db: Kysely<DB>, def: ResourceDefinition, user: AuthUser, id: number, action: RuleAction = 'read') {
     if ((await this.where(user, def, action, { db })) === true) return true;
     const query = (await this.rows(db, def, user, 'with', action)).select('t.id').where('t.id', '=', id);
     return Boolean(await query.executeTakeFirst());
@@ -480,7 +485,13 @@ export class AccessPolicy {
    * create: read; an update: update). Nobody moves a record out of their own reach, or makes one outside it: 422 in
    * the rule's words, on the fields the rule looks at.
    */
-  async assertLands(db: AnyDb, def: ResourceDefinition, user: AuthUser, ids: readonly number[], action: RuleAction) {
+  async assertLands(
+    db: Kysely<DB>,
+    def: ResourceDefinition,
+    user: AuthUser,
+    ids: readonly number[],
+    action: RuleAction,
+  ) {
     if (!ids.length || (await this.where(user, def, action, { db })) === true) return;
     const inside = await this.admitted(db, def, user, ids, action);
     const outside = ids.filter((id) => !inside.has(id));
@@ -511,7 +522,7 @@ export class AccessPolicy {
     const inside =
       predicate === false
         ? []
-        : await this.records.db
+        : await dynamicTables(this.records.db)
             .selectFrom(`${def.table} as t`)
             .select('t.id')
             .where('t.id', 'in', [...new Set(ids)])
@@ -571,7 +582,7 @@ export class AccessPolicy {
    * Is record `id` of `type` there (not deleted) and readable by the person? What a note, task, visit or card may be
    * attached to. `user` null: the server itself, any live record.
    */
-  async liveAndReadable(db: AnyDb, type: string, user: AuthUser | null, id: number): Promise<boolean> {
+  async liveAndReadable(db: Kysely<DB>, type: string, user: AuthUser | null, id: number): Promise<boolean> {
     const def = this.registry.byType(type);
     if (!def || (user && !this.mayRead(user, def))) return false;
     const row = await (await this.rows(db, def, user)).select('t.id').where('t.id', '=', id).executeTakeFirst();
@@ -580,7 +591,7 @@ export class AccessPolicy {
 
   /** Of these ids, those inside the person's rule for `action`. */
   async admitted(
-    db: AnyDb,
+    db: Kysely<DB>,
     def: ResourceDefinition,
     user: AuthUser,
     ids: readonly number[],

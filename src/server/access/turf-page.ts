@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { DB } from '../db/schema.generated.js';
 import { countMatches, countOf, type ListQuery, pageInParts, totalFromCount } from '../records/list-query.js';
 import type { RecordService } from '../records/record-service.js';
 import type { ResourceDefinition } from '../records/resource.js';
-import type { AnyDb } from './db.js';
 import { turfRegionIds } from './turf.js';
 import { whoIs } from './who.js';
 
@@ -27,7 +27,7 @@ const MOST_OWN_OUTSIDE = 2_000;
  * the rule in one pass (records/list-query.ts readPage). The caller reads the rows by id with every rule applied again.
  */
 export async function turfSitePage(
-  db: AnyDb,
+  db: Kysely<DB>,
   user: AuthUser,
   query: ListQuery,
   def: ResourceDefinition,

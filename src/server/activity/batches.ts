@@ -140,7 +140,8 @@ async function readableImports(ctx: AppContext, user: AuthUser, keys: string[]) 
     .select(['t.id', 't.name'])
     .where('t.id', 'in', ids)
     .execute();
-  for (const row of rows) out.set(row.id, { id: row.id, name: row.name, link: `/${def.name}/${row.id}/show` });
+  for (const row of rows)
+    out.set(Number(row.id), { id: Number(row.id), name: row.name as string, link: `/${def.name}/${row.id}/show` });
   return out;
 }
 

@@ -71,7 +71,7 @@ export async function assessmentSummary(ctx: AppContext, user: AuthUser, scope: 
         type,
         id: Number(row.id),
         name: row.name,
-        assessment: row.assessment ?? null,
+        assessment: (row.assessment as string | null) ?? null,
         is_leader: Boolean(row.is_leader),
         on_committee: Boolean(row.on_committee),
       });

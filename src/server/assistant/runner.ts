@@ -208,6 +208,8 @@ export class AssistantRunner {
   ): Promise<Outcome> {
     const scope = await createScope(this.app, user, context);
     const settings = this.modelSettings();
+    // The list of the conversation's last answer: what a follow-up ("of those", "them") refines, on either path.
+    const previous = await this.lastList(user, question);
     let note = '';
     if (settings) {
       const limit = dailyTokenLimit(this.app, user);
@@ -216,7 +218,7 @@ export class AssistantRunner {
       } else {
         try {
           const messages: ChatMessage[] = [
-            { role: 'system', content: systemPrompt(scope, this.app.config.appName) },
+            { role: 'system', content: systemPrompt(scope, this.app.config.appName, previous) },
             ...(await this.history(user, question)),
             { role: 'user', content: question.content },
           ];
@@ -240,7 +242,7 @@ export class AssistantRunner {
         }
       }
     }
-    const answer = await builtinAnswer(scope, question.content, await this.lastList(user, question));
+    const answer = await builtinAnswer(scope, question.content, previous);
     const content = note + answer.content;
     // The built-in answer is ready at once: it is sent in pieces of a few words, as a model's would be.
     for (const piece of content

@@ -227,13 +227,15 @@ export class AutomationRunner {
   private async round(active: readonly RunState[], ends: Map<number, RunEnd>, job: JobContext) {
     const work: Array<{ state: RunState; path: string; action: PlainAction; planned: Record<string, unknown> }> = [];
     const steps: Array<{ state: RunState; step: RunStep }> = [];
-    const failed = (state: RunState, path: string, kind: string, error: unknown) => {
+    /** The run ends (a branch's condition failing to read: with no step, as no action was tried). */
+    const failed = (state: RunState, action: { path: string; kind: string } | null, error: unknown) => {
       if (jobCutOff(error)) throw error;
       if (error instanceof RunSkipped) return ends.set(state.id, { status: 'skipped', error: error.message });
-      steps.push({
-        state,
-        step: { path, kind, outcome: 'failed', at: new Date().toISOString(), error: errorText(error) },
-      });
+      if (action)
+        steps.push({
+          state,
+          step: { ...action, outcome: 'failed', at: new Date().toISOString(), error: errorText(error) },
+        });
       ends.set(state.id, { status: 'failed', error: errorText(error) });
     };
     for (const state of active) {
@@ -244,7 +246,7 @@ export class AutomationRunner {
           this.branchTaken(state, branch),
         );
       } catch (error) {
-        failed(state, '', 'branch', error);
+        failed(state, null, error);
         continue;
       }
       for (const step of decided) steps.push({ state, step });
@@ -260,7 +262,7 @@ export class AutomationRunner {
           planned: await this.describe(next.action, state.context, state.record, state.def),
         });
       } catch (error) {
-        failed(state, next.path, next.action.kind, error);
+        failed(state, { path: next.path, kind: next.action.kind }, error);
       }
     }
     if (!work.length && !steps.length) return;
@@ -295,7 +297,7 @@ export class AutomationRunner {
           if (jobCutOff(error)) throw error;
           await sql`rollback to savepoint automation_action`.execute(trx);
           unit.afterCommit.length = kept;
-          failed(state, item.path, action.kind, error);
+          failed(state, { path: item.path, kind: action.kind }, error);
         }
       }
       const deliveryIds = await this.deliveries.enqueueMany(

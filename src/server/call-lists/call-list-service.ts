@@ -149,7 +149,7 @@ export class CallListService {
           .select('e.id')
           .where('e.call_list_id', '=', id)
           .where('e.done_at', 'is', null)
-          .where('e.person_id', 'in', readable.select('t.id'))
+          .where('e.person_id', 'in', readable.select('t.id').$castTo<{ id: number }>())
           .orderBy('e.position')
           .limit(1);
       const held = await open()

@@ -8,6 +8,8 @@ import type { DB, Json, JsonObject } from './schema.generated.js';
  */
 export type DynamicRow = Record<string, unknown>;
 export type DynamicTables = Record<string, DynamicRow>;
+/** A row of a record type's table as read back: every record table has an integer `id`; its other columns are the type's. */
+export type StoredRecord = { id: number } & DynamicRow;
 
 /** `db` (or a transaction) for a table whose name is known only at run time; its columns are checked by the caller. */
 export function dynamicTables(db: Kysely<DB>): Kysely<DynamicTables> {

@@ -10,6 +10,7 @@ import {
   type QueryResult,
 } from 'kysely';
 import type { PGliteThread } from './pglite-thread.js';
+import type { DB } from './schema.generated.js';
 
 /**
  * A Kysely dialect over the embedded database's thread (pglite-thread.ts). PGlite is one connection: statements
@@ -25,7 +26,7 @@ export class PGliteDialect implements Dialect {
   createDriver(): Driver {
     return new PGliteDriver(this.thread);
   }
-  createIntrospector(db: Kysely<any>) {
+  createIntrospector(db: Kysely<DB>) {
     return new PostgresIntrospector(db);
   }
   createQueryCompiler() {

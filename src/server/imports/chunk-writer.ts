@@ -2,6 +2,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import { normalise } from '../../common/import-values.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { countMarketShareOnce } from '../db/market-share-once.js';
+import type { DB } from '../db/schema.generated.js';
 import { type BatchRow, batchFields, type FieldsCache } from '../records/batch-writer.js';
 import type { RecordService } from '../records/record-service.js';
 import type { ResourceRegistry } from '../records/registry.js';
@@ -40,7 +41,7 @@ export interface UnchangedRows {
 }
 
 export async function unchangedRows(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   chunk: FileChunk,
   hashes: RowHashes | null,
 ): Promise<UnchangedRows> {
@@ -57,7 +58,7 @@ export async function unchangedRows(
  * file order, so the file's last row of a key wins as it always does.
  */
 export async function rowsToWrite(
-  trx: Transaction<any>,
+  trx: Transaction<DB>,
   chunk: FileChunk,
   hashes: RowHashes | null,
   found?: UnchangedRows,
@@ -99,7 +100,7 @@ export async function rowsToWrite(
 export async function writeChunk(
   records: RecordService,
   resources: ResourceRegistry,
-  trx: Transaction<any>,
+  trx: Transaction<DB>,
   importId: number,
   user: AuthUser,
   def: ResourceDefinition,
@@ -136,7 +137,7 @@ export async function writeChunk(
 async function writeRows(
   records: RecordService,
   resources: ResourceRegistry,
-  trx: Transaction<any>,
+  trx: Transaction<DB>,
   importId: number,
   user: AuthUser,
   def: ResourceDefinition,
@@ -303,7 +304,7 @@ async function writeRows(
 }
 
 async function linkRows(
-  trx: Transaction<any>,
+  trx: Transaction<DB>,
   siteContacts: Array<{ site_id: number; contact_id: number; is_site_contact: boolean }>,
   siteContractors: Array<{ site_id: number; contractor_id: number }>,
   contractorContacts: Array<{ contractor_id: number; contact_id: number }>,

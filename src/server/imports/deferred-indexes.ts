@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Kysely, sql } from 'kysely';
 import type { AppContext } from '../app-context.js';
+import type { DB } from '../db/schema.generated.js';
 import { buildIndex, deferrableIndexes, hasTrigram, missingIndexes } from '../schemas/indexes.js';
 
 /**
@@ -34,7 +35,7 @@ export function shouldDeferIndexes(rows: number, tableRows: number, minRows: num
 const EMBEDDED_BUILD_MEMORY = '4MB';
 
 /** The table's live rows as the planner knows them (0 for a table never analyzed). */
-export async function estimatedRows(db: Kysely<any>, table: string) {
+export async function estimatedRows(db: Kysely<DB>, table: string) {
   const { rows } = await sql<{
     n: number;
   }>`select greatest(reltuples, 0)::float8 as n from pg_class where oid = ${table}::regclass`.execute(db);
@@ -114,7 +115,7 @@ export async function endIndexDeferral(ctx: AppContext, importId: number, table:
  * (`drop index concurrently` needs that). The lock is tried, not waited for: a waiting statement would hold a snapshot
  * that the concurrent drop holding the lock waits for in turn.
  */
-async function underTableLock<T>(db: Kysely<any>, table: string, work: (conn: Kysely<any>) => Promise<T>): Promise<T> {
+async function underTableLock<T>(db: Kysely<DB>, table: string, work: (conn: Kysely<DB>) => Promise<T>): Promise<T> {
   const key = `om.import-index-deferral:${table}`;
   return db.connection().execute(async (conn) => {
     while (!(await sql<{ ok: boolean }>`select pg_try_advisory_lock(hashtext(${key})) as ok`.execute(conn)).rows[0]?.ok)

@@ -3,6 +3,7 @@ import { can, canOnEntity } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { storedJson } from '../db/dynamic-tables.js';
+import type { DB } from '../db/schema.generated.js';
 import type { JobEventName } from '../events/app-events.js';
 import { writeCsv } from '../exports/csv.js';
 import { forbidden, HttpError, ValidationError } from '../http/errors.js';
@@ -250,7 +251,7 @@ export class ImportService {
 
   /** In the chunk's transaction: its counts, its failed rows (up to MAX_STORED_FAILURES in all) and the new checkpoint. */
   async saveProgress(
-    trx: Transaction<any>,
+    trx: Transaction<DB>,
     id: number,
     counts: ImportCounts,
     failures: ImportFailure[],

@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { DB } from '../db/schema.generated.js';
 import { batchFields, type FieldsCache } from '../records/batch-writer.js';
 import type { RecordService } from '../records/record-service.js';
 import type { ResourceRegistry } from '../records/registry.js';
@@ -19,7 +20,7 @@ export class RelatedResolver {
   constructor(
     private readonly records: RecordService,
     private readonly resources: ResourceRegistry,
-    private readonly trx: Transaction<any>,
+    private readonly trx: Transaction<DB>,
     private readonly user: AuthUser,
     private readonly importId: number,
     private readonly createRelated: boolean,
@@ -76,7 +77,7 @@ export class RelatedResolver {
     for (const name of lower) {
       if (named.has(name)) continue;
       const row = rows.find((r) => r.slug && r.slug === slugify(name));
-      if (row) found.set(name, row.id);
+      if (row) found.set(name, Number(row.id));
     }
     return found;
   }

@@ -1,4 +1,6 @@
 import { type Kysely, sql } from 'kysely';
+import { dynamicTables } from '../db/dynamic-tables.js';
+import type { DB } from '../db/schema.generated.js';
 import type { ResourceRegistry } from '../records/registry.js';
 import type { FieldSpec } from '../records/resource.js';
 
@@ -12,7 +14,7 @@ const isName = (value: unknown): value is string =>
  * no record or several is left out, and `resolve` says so for the row.
  */
 export async function relationNames(
-  trx: Kysely<any>,
+  trx: Kysely<DB>,
   resources: ResourceRegistry,
   fields: Record<string, FieldSpec>,
   rows: ReadonlyArray<Record<string, unknown>>,
@@ -37,7 +39,7 @@ export async function relationNames(
           def.table === ref.table && (!ref.scope || def.scope?.value === ref.scope.value) && 'name' in def.fields,
       );
     if (!target) continue;
-    let query = trx
+    let query = dynamicTables(trx)
       .selectFrom(ref.table)
       .select(['id', sql<string>`lower(btrim(name))`.as('key')])
       .where(sql<boolean>`lower(btrim(name)) in (${sql.join(names)})`);

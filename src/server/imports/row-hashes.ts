@@ -1,5 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import type { DB } from '../db/schema.generated.js';
 import { keyReader } from '../records/batch-writer.js';
 import { tableColumnTypes } from '../records/recordset.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
@@ -50,7 +51,7 @@ export class RowHashes {
 
   /** For an import's run; null when its importer matches no key (every row is new). */
   static async forRun(
-    db: Kysely<any>,
+    db: Kysely<DB>,
     def: ResourceDefinition,
     importer: ImporterConfig,
     keyField: string | null,
@@ -100,7 +101,7 @@ export class RowHashes {
    * run keeps are not added to those held (a row repeating an earlier row of the file is written again, and found
    * unchanged by the batch writer).
    */
-  async unchanged(trx: Kysely<any>, hashes: readonly string[]): Promise<Set<number>> {
+  async unchanged(trx: Kysely<DB>, hashes: readonly string[]): Promise<Set<number>> {
     const skip = new Set<number>();
     if (!hashes.length) return skip;
     const known = await this.knownHashes(trx);
@@ -117,7 +118,7 @@ export class RowHashes {
   }
 
   /** The keys (`external_id:B-1042`) the rows with these content hashes were kept under: hash → key. */
-  async keysOf(trx: Kysely<any>, hashes: readonly string[]): Promise<Map<string, string>> {
+  async keysOf(trx: Kysely<DB>, hashes: readonly string[]): Promise<Map<string, string>> {
     if (!hashes.length) return new Map();
     const { rows } = await sql<{ list: string }>`
       select coalesce(json_agg(json_build_array(content_hash, key)), '[]')::text as list from import_row_hashes
@@ -126,7 +127,7 @@ export class RowHashes {
   }
 
   /** The type's kept hashes, read at the first chunk a page at a time; null when there are more than KNOWN_LIMIT. */
-  private async knownHashes(db: Kysely<any>): Promise<Known | null> {
+  private async knownHashes(db: Kysely<DB>): Promise<Known | null> {
     if (this.known !== undefined) return this.known;
     const known: Known = { positions: new Map(), ids: [], times: [] };
     // In pages of one JSON value each, by key (the table's own index, in about the order the rows were written): the
@@ -151,7 +152,7 @@ export class RowHashes {
   private known: Known | null | undefined;
 
   /** `updated_at` of the live records among `ids`: one range scan when the ids lie close together (records created by one import). */
-  private async updatedAt(db: Kysely<any>, ids: number[]): Promise<Map<number, number>> {
+  private async updatedAt(db: Kysely<DB>, ids: number[]): Promise<Map<number, number>> {
     const { def } = this;
     const live = def.softDelete ? sql`and deleted_at is null` : sql``;
     let low = ids[0];
@@ -168,7 +169,7 @@ export class RowHashes {
   }
 
   /** `unchanged` for a type with more kept hashes than are held: one lookup of the chunk's hashes. */
-  private async unchangedByQuery(db: Kysely<any>, hashes: readonly string[]): Promise<Set<number>> {
+  private async unchangedByQuery(db: Kysely<DB>, hashes: readonly string[]): Promise<Set<number>> {
     const { def } = this;
     const live = def.softDelete ? sql`and t.deleted_at is null` : sql``;
     const asked = hashes.map((hash, i) => ({ i, hash }));
@@ -180,7 +181,7 @@ export class RowHashes {
   }
 
   /** After the chunk's writes: the rows that went to a record (created, updated or unchanged), with the record's `updated_at` now. */
-  async remember(trx: Transaction<any>, written: ReadonlyArray<{ row: MappedRow; id: number }>) {
+  async remember(trx: Transaction<DB>, written: ReadonlyArray<{ row: MappedRow; id: number }>) {
     const rows = written.flatMap(({ row, id }) => {
       const key = this.keyOf(row);
       return key !== null && row.contentHash ? [{ key, hash: row.contentHash, id }] : [];

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { analyzeChangedTables } from '../db/analyze.js';
+import type { DB } from '../db/schema.generated.js';
 
 /**
  * Planner statistics refreshed while an import grows its table: each time it has added about as many records as the
@@ -15,7 +16,7 @@ export class Statistics {
 
   constructor(private readonly table: string) {}
 
-  async grown(db: Kysely<any>, created: number) {
+  async grown(db: Kysely<DB>, created: number) {
     this.added += created;
     if (this.added === 0) return;
     this.threshold ??= await this.rows(db);
@@ -26,7 +27,7 @@ export class Statistics {
   }
 
   /** The table's size as the statistics know it (at least 1,000: smaller tables are read whole anyway). */
-  private async rows(db: Kysely<any>) {
+  private async rows(db: Kysely<DB>) {
     const row = await sql<{
       n: number;
     }>`select reltuples::float8 as n from pg_class where oid = ${this.table}::regclass`.execute(db);

@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
+import type { InputLimits } from '../config/config.js';
 import { formatBytes, InputLimitError } from '../config/input-limits.js';
-import { csvLines } from '../exports/csv.js';
 import { HttpError, ValidationError } from '../http/errors.js';
 import type { CsvEncoding, CsvRecord } from './csv-reader.js';
 import type { CsvFacts, CsvScanOptions } from './csv-scan.js';
-import { readXlsxRows, type WorkbookFacts } from './xlsx-reader.js';
+import type { WorkbookFacts } from './xlsx-reader.js';
+import type { XlsxToCsvOptions, XlsxToCsvResult } from './xlsx-to-csv.js';
 
 export interface UploadedFile {
   name: string;
@@ -59,12 +60,19 @@ export function notCsvReason(head: Buffer): string | null {
 }
 
 /**
- * A workbook's sheet as the bytes of the CSV file the importers read (UTF-8, no BOM). A file that is not a zip is a
- * 422, as is one exceljs cannot read.
+ * A workbook's sheet written as the CSV file the importers read (UTF-8, no BOM), by an upload worker thread
+ * (imports/xlsx-to-csv.ts), never on the request thread; `facts` is filled in with its sheets. A file that is not a zip
+ * is a 422, as is one exceljs cannot read, and an unknown sheet.
  */
-async function* xlsxAsCsv(file: string, sheet: string | undefined, facts: WorkbookFacts, subject: string) {
+async function xlsxAsCsv(
+  workers: AppContext['uploadWorkers'],
+  limits: InputLimits,
+  task: XlsxToCsvOptions,
+  facts: WorkbookFacts,
+  subject: string,
+) {
   const head = Buffer.alloc(4);
-  const handle = await open(file);
+  const handle = await open(task.file);
   try {
     await handle.read(head, 0, 4, 0);
   } finally {
@@ -72,14 +80,13 @@ async function* xlsxAsCsv(file: string, sheet: string | undefined, facts: Workbo
   }
   if (!ZIP_SIGNATURE.every((byte, i) => head[i] === byte))
     throw new ValidationError({ files: [`${subject} cannot be imported: it is not an Excel (.xlsx) workbook.`] });
-  try {
-    for await (const rows of readXlsxRows(file, sheet, facts)) yield Buffer.from(csvLines(rows, { asIs: true }));
-  } catch (error) {
-    if (error instanceof HttpError) throw error;
-    throw new ValidationError({
-      files: [`${subject} cannot be read as an Excel workbook: ${(error as Error).message}`],
-    });
-  }
+  const conversion = await workers.open<XlsxToCsvResult>('xlsx', task, limits, { subject });
+  const result = await conversion.end();
+  if ('refused' in result) throw new ValidationError(result.refused);
+  if ('unreadable' in result)
+    throw new ValidationError({ files: [`${subject} cannot be read as an Excel workbook: ${result.unreadable}`] });
+  facts.sheets.push(...result.facts.sheets);
+  facts.sheet = result.facts.sheet;
 }
 
 /** Data records of a file kept parsed for its preview (imports/preview.ts reads at most this many). */
@@ -155,7 +162,16 @@ export async function receiveCsvUpload(
         written.push(received);
         await pipeline(part.file, createWriteStream(received));
         if (part.file.truncated) throw new InputLimitError('uploadBytes', limits, { subject });
-        source = Readable.from(xlsxAsCsv(received, fields.sheet, workbook, subject));
+        const converted = `${temporary}.sheet.csv`;
+        written.push(converted);
+        await xlsxAsCsv(
+          ctx.uploadWorkers,
+          limits,
+          { file: received, sheet: fields.sheet, out: converted },
+          workbook,
+          subject,
+        );
+        source = createReadStream(converted);
       }
       let size = 0;
       const gate = new Transform({

@@ -44,7 +44,7 @@ async function lastActivity(
       .orderBy('t.created_at', 'desc')
       .limit(1)
       .executeTakeFirst();
-    if (note) candidates.push({ at: note.at, kind: 'note', summary: note.summary });
+    if (note) candidates.push({ at: note.at as Date, kind: 'note', summary: note.summary });
   }
   const tasks = ctx.resources.byType('task');
   if (!tasks || mayRead(user, tasks)) {
@@ -63,7 +63,7 @@ async function lastActivity(
       candidates.push({
         at: task.at,
         kind: 'task',
-        summary: `${taskTypeLabel(task.type)}${title}${task.completed_at ? ' (done)' : ''}`,
+        summary: `${taskTypeLabel(task.type as string)}${title}${task.completed_at ? ' (done)' : ''}`,
       });
     }
   }

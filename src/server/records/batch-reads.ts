@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../db/schema.generated.js';
 
 const memos = new WeakMap<object, Map<string, Promise<unknown>>>();
 
@@ -8,7 +9,7 @@ const memos = new WeakMap<object, Map<string, Promise<unknown>>>();
  * the same list for every row). Safe because nothing is written between the first and last row's hooks; every
  * other call (inserts, updates, raw SQL) goes straight to the transaction.
  */
-export function readCachingTransaction(trx: Transaction<any>): Transaction<any> {
+export function readCachingTransaction(trx: Transaction<DB>): Transaction<DB> {
   const cache = new Map<string, Promise<unknown>>();
   const EXECUTES = new Set(['execute', 'executeTakeFirst', 'executeTakeFirstOrThrow']);
   const wrap = (target: any): any =>
@@ -52,7 +53,7 @@ export function readCachingTransaction(trx: Transaction<any>): Transaction<any> 
  * A read a hook makes for every row (the list of site types...): on a batch's read-caching transaction it runs once
  * per batch under `key`, without even building the query again; on any other connection it simply runs.
  */
-export function cachedRead<T>(db: Kysely<any>, key: string, load: () => Promise<T>): Promise<T> {
+export function cachedRead<T>(db: Kysely<DB>, key: string, load: () => Promise<T>): Promise<T> {
   const memo = memos.get(db);
   if (!memo) return load();
   if (!memo.has(key)) memo.set(key, load());

@@ -2,7 +2,9 @@ import { sql, type Transaction } from 'kysely';
 import { can } from '../../common/permissions.js';
 import { keepHolders } from '../access/holders.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import { dynamicTables } from '../db/dynamic-tables.js';
 import { countMarketShareOnce } from '../db/market-share-once.js';
+import type { DB } from '../db/schema.generated.js';
 import { forbidden, HttpError, ValidationError } from '../http/errors.js';
 import { readCachingTransaction } from './batch-reads.js';
 import { humanise, isBlank } from './fields.js';
@@ -79,7 +81,7 @@ export function reasonOf(error: unknown): string {
 
 export async function importBatch(
   service: RecordService,
-  trx: Transaction<any>,
+  trx: Transaction<DB>,
   user: AuthUser,
   def: ResourceDefinition,
   rows: readonly BatchRow[],
@@ -90,7 +92,7 @@ export async function importBatch(
 
 async function writeBatch(
   service: RecordService,
-  trx: Transaction<any>,
+  trx: Transaction<DB>,
   user: AuthUser,
   def: ResourceDefinition,
   rows: readonly BatchRow[],
@@ -131,7 +133,7 @@ async function writeBatch(
   if (keyField && keys.length) {
     const column = keySpec!.storage === 'custom' ? sql`(t.custom ->> ${sql.lit(keyField)})` : sql.ref(`t.${keyField}`);
     const compared = keyFolded ? sql`lower(${column})` : column;
-    let query = trx
+    let query = dynamicTables(trx)
       .selectFrom(`${def.table} as t`)
       .selectAll('t')
       .where(sql<boolean>`${compared} = any(${keys}::text[])`);
@@ -470,7 +472,7 @@ async function writeBatch(
  */
 async function refuseOutside(
   service: RecordService,
-  trx: Transaction<any>,
+  trx: Transaction<DB>,
   user: AuthUser,
   def: ResourceDefinition,
   creates: Pending[],
@@ -488,7 +490,7 @@ async function refuseOutside(
       removed.add(idOf(pending));
       outcomes[pending.index] = { outcome: 'failed', reason: words };
     }
-    await trx
+    await dynamicTables(trx)
       .deleteFrom(def.table)
       .where('id', 'in', [...removed])
       .execute();
@@ -513,7 +515,7 @@ async function refuseOutside(
  */
 export async function undoBatch(
   service: RecordService,
-  trx: Transaction<any>,
+  trx: Transaction<DB>,
   user: AuthUser,
   def: ResourceDefinition,
   entries: ReadonlyArray<{ record_id: number; created: boolean; before: Record<string, unknown> | null }>,
@@ -524,7 +526,7 @@ export async function undoBatch(
 
 async function undoEntries(
   service: RecordService,
-  trx: Transaction<any>,
+  trx: Transaction<DB>,
   user: AuthUser,
   def: ResourceDefinition,
   entries: ReadonlyArray<{ record_id: number; created: boolean; before: Record<string, unknown> | null }>,
@@ -537,22 +539,28 @@ async function undoEntries(
   if (created.length) {
     let removed: Array<{ id: number }>;
     if (def.softDelete) {
-      removed = await trx
+      removed = await dynamicTables(trx)
         .updateTable(def.table)
         .set({ deleted_at: new Date(), updated_at: new Date() })
         .where('id', 'in', created)
         .where('deleted_at', 'is', null)
         .returning('id')
+        .$castTo<{ id: number }>()
         .execute();
     } else {
-      removed = await trx.deleteFrom(def.table).where('id', 'in', created).returning('id').execute();
+      removed = await dynamicTables(trx)
+        .deleteFrom(def.table)
+        .where('id', 'in', created)
+        .returning('id')
+        .$castTo<{ id: number }>()
+        .execute();
     }
     for (const row of removed) revisions.push({ type: def.type, id: row.id, action: 'deleted', changes: {}, batchId });
   }
   const changed = entries.filter((e) => !e.created && e.before && !created.includes(e.record_id));
   if (changed.length) {
     const ids = [...new Set(changed.map((e) => e.record_id))];
-    const current = await trx.selectFrom(def.table).selectAll().where('id', 'in', ids).execute();
+    const current = await dynamicTables(trx).selectFrom(def.table).selectAll().where('id', 'in', ids).execute();
     const presented = new Map((await service.present(def, current, fields, trx)).map((r) => [r.id, r]));
     const pending = changed
       .filter((e) => presented.has(e.record_id))
@@ -624,7 +632,7 @@ export interface BulkRow {
  * json_to_recordset`, grouped by the columns they write, 1,000 rows a statement. Returns the ids in the rows' order.
  */
 export async function bulkWrite(
-  trx: Transaction<any>,
+  trx: Transaction<DB>,
   def: ResourceDefinition,
   rows: readonly BulkRow[],
 ): Promise<number[]> {
@@ -687,7 +695,7 @@ export function keyReader(keyField: string | null, keySpec: FieldSpec | undefine
 /** The type's afterWrite work for a slice of rows: its batch form when it has one, else row by row. */
 async function afterWrites(
   def: ResourceDefinition,
-  trx: Transaction<any>,
+  trx: Transaction<DB>,
   writes: Array<{ record: Record<string, any>; ctx: Pending['ctx'] }>,
 ) {
   if (def.hooks?.afterWriteMany) await def.hooks.afterWriteMany(writes, trx);
@@ -702,7 +710,7 @@ async function afterWrites(
 export async function batchFields(
   service: RecordService,
   def: ResourceDefinition,
-  trx: Transaction<any>,
+  trx: Transaction<DB>,
   cache?: FieldsCache,
 ) {
   let byType = cache ?? fieldsByTransaction.get(trx);
@@ -716,7 +724,7 @@ const fieldsByTransaction = new WeakMap<object, FieldsCache>();
 
 /** Within one transaction (one chunk), a reference found once need not be looked up again. */
 const referenceCache = new WeakMap<object, Set<string>>();
-function knownReferences(trx: Transaction<any>) {
+function knownReferences(trx: Transaction<DB>) {
   let known = referenceCache.get(trx);
   if (!known) referenceCache.set(trx, (known = new Set()));
   return known;

@@ -1,13 +1,15 @@
 import type { Kysely } from 'kysely';
 import { SLUG } from '../../common/field-types/slug.js';
+import { dynamicTables } from '../db/dynamic-tables.js';
+import type { DB } from '../db/schema.generated.js';
 import { cachedRead } from './batch-reads.js';
 import type { ListQuery } from './list-query.js';
 import type { FieldSpec } from './resource.js';
 
 /** The slugs of the live rows of a list administrators extend (site types, contact statuses...), in their order. */
-export function liveSlugs(db: Kysely<any>, table: string): Promise<string[]> {
+export function liveSlugs(db: Kysely<DB>, table: string): Promise<string[]> {
   return cachedRead(db, `slugs:${table}`, async () => {
-    const rows = await db
+    const rows = await dynamicTables(db)
       .selectFrom(table)
       .select('slug')
       .where('deleted_at', 'is', null)
@@ -27,7 +29,7 @@ const KEYED_OPERATORS = new Set(['eq', 'neq', 'in']);
  * finds nothing.
  */
 export async function withChoiceKeys(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   filters: ListQuery['filters'],
   fields: Record<string, FieldSpec>,
 ): Promise<ListQuery['filters']> {

@@ -20,6 +20,7 @@ import type { FastifyRequest } from 'fastify';
 import { type Kysely, sql } from 'kysely';
 import stringify from 'safe-stable-stringify';
 import type { Feature } from '../app-context.js';
+import type { DB } from '../db/schema.generated.js';
 import { fieldError } from '../http/errors.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -85,7 +86,7 @@ const expiry = () => sql<Date>`now() - make_interval(days => ${IDEMPOTENCY_KEY_D
  * (nothing is to be written), or null when this attempt is the first (the caller writes, then `keep`s). An expired
  * key is claimed afresh.
  */
-export async function claim(trx: Kysely<any>, once: Claim): Promise<FirstAnswer | null> {
+export async function claim(trx: Kysely<DB>, once: Claim): Promise<FirstAnswer | null> {
   const fresh = { scope: once.scope, fingerprint: once.fingerprint };
   const claimed = await trx
     .insertInto('idempotency_keys')
@@ -107,7 +108,7 @@ export async function claim(trx: Kysely<any>, once: Claim): Promise<FirstAnswer 
  * when the record type or the data changed since; null when the key is new (or expired). A 422 when the key was used
  * for a different request.
  */
-export async function firstAnswer(db: Kysely<any>, claim: Claim): Promise<FirstAnswer | null> {
+export async function firstAnswer(db: Kysely<DB>, claim: Claim): Promise<FirstAnswer | null> {
   const first = await db
     .selectFrom('idempotency_keys')
     .select(['scope', 'fingerprint', 'status', 'answer', 'response'])
@@ -125,13 +126,13 @@ export async function firstAnswer(db: Kysely<any>, claim: Claim): Promise<FirstA
     );
   if (first.response !== null) {
     const { data, message } = JSON.parse(first.response);
-    return { record: data, message, sent: { status: first.status, body: first.response } };
+    return { record: data, message, sent: { status: first.status!, body: first.response } };
   }
   return (typeof first.answer === 'string' ? JSON.parse(first.answer) : first.answer) as StoredAnswer;
 }
 
 /** Keeps the first attempt's answer beside its key, in the write's transaction. */
-export async function keep(trx: Kysely<any>, claim: Claim, answer: StoredAnswer): Promise<void> {
+export async function keep(trx: Kysely<DB>, claim: Claim, answer: StoredAnswer): Promise<void> {
   await trx
     .updateTable('idempotency_keys')
     .set({ answer: JSON.stringify(answer) })
@@ -141,7 +142,7 @@ export async function keep(trx: Kysely<any>, claim: Claim, answer: StoredAnswer)
 }
 
 /** Once the first answer is sent: its status and body as sent, for every later attempt (the stored record goes). */
-export async function rememberSent(db: Kysely<any>, claim: Claim, status: number, body: string): Promise<void> {
+export async function rememberSent(db: Kysely<DB>, claim: Claim, status: number, body: string): Promise<void> {
   await db
     .updateTable('idempotency_keys')
     .set({ status, response: body, answer: null })
@@ -151,7 +152,7 @@ export async function rememberSent(db: Kysely<any>, claim: Claim, status: number
 }
 
 /** Removes the keys past IDEMPOTENCY_KEY_DAYS; returns how many. */
-export async function purgeExpiredKeys(db: Kysely<any>): Promise<number> {
+export async function purgeExpiredKeys(db: Kysely<DB>): Promise<number> {
   const result = await db.deleteFrom('idempotency_keys').where('created_at', '<', expiry()).executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -1,7 +1,7 @@
-import { type RawBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { KeptBy, Sql } from '../../common/field-types/define.js';
 import { valueExpression } from '../../common/field-types/sql.js';
-import type { AnyDb } from '../access/db.js';
+import type { DB } from '../db/schema.generated.js';
 import type { RecordService } from './record-service.js';
 import type { FieldSpec, ResourceDefinition } from './resource.js';
 import type { Revision } from './revisions.js';
@@ -34,7 +34,7 @@ const idsIn = (ids: readonly number[]) =>
  */
 export async function keepRollupValues(
   records: RecordService,
-  db: AnyDb,
+  db: Kysely<DB>,
   owner: ResourceDefinition,
   slug: string,
   spec: FieldSpec,
@@ -78,7 +78,7 @@ const ownerMoves = (revision: Revision, by: KeptBy) => {
  */
 async function ownersOf(
   records: RecordService,
-  db: AnyDb,
+  db: Kysely<DB>,
   owner: ResourceDefinition,
   related: ResourceDefinition,
   by: KeptBy,
@@ -105,7 +105,7 @@ async function ownersOf(
  * After records were written in `db` (a transaction), with their revisions: the kept rollups reading them, or
  * belonging to them, worked out again for the records whose value the writes move.
  */
-export async function keepRollups(records: RecordService, db: AnyDb, revisions: readonly Revision[]) {
+export async function keepRollups(records: RecordService, db: Kysely<DB>, revisions: readonly Revision[]) {
   if (!revisions.length) return;
   const kept = await records.keptRollups(db);
   if (!kept.length) return;

@@ -3,6 +3,8 @@ import { CompiledQuery, type Kysely, type RawBuilder, type SelectQueryBuilder, s
 import type { Sql, SqlFragment } from '../../common/field-types/define.js';
 import { ARRAY_KINDS, escapeLike, FilterValueError, valueExpression } from '../../common/field-types/sql.js';
 import { moduleOfSpec } from '../../common/field-types.js';
+import { dynamicTables } from '../db/dynamic-tables.js';
+import type { DB } from '../db/schema.generated.js';
 import { type FilterGroup, parseFilterTree } from '../filters/filter-tree.js';
 import { ValidationError } from '../http/errors.js';
 import type { FieldSpec, ResourceDefinition } from './resource.js';
@@ -337,7 +339,7 @@ export const EXACT_TOTAL_UP_TO = 10_000;
  * this way or by pageInParts ends, makes the next page's cursor (pageCursor).
  */
 export async function readPage(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   table: string,
   base: SelectQueryBuilder<any, any, any>,
   sort: { key: RawBuilder<unknown>; order: 'asc' | 'desc'; storedKey?: RawBuilder<unknown> },
@@ -363,7 +365,11 @@ export async function readPage(
     const { total, ids } = first.rows[0];
     if (total <= page.onePass) {
       if (!ids.length) return { total, estimated: false, rows: [] };
-      const found = await db.selectFrom(`${table} as t`).selectAll('t').where('t.id', 'in', ids).execute();
+      const found = await dynamicTables(db)
+        .selectFrom(`${table} as t`)
+        .selectAll('t')
+        .where('t.id', 'in', ids)
+        .execute();
       // Keyed as text: a bigint id may come back as text in the array and as a number in the row.
       const byId = new Map(found.map((row) => [String(row.id), row]));
       return {
@@ -385,7 +391,7 @@ export async function readPage(
  * the rows, never less than what was counted.
  */
 export async function countMatches(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   base: SelectQueryBuilder<any, any, any>,
   estimate: boolean,
 ): Promise<{ total: number; estimated: boolean }> {
@@ -404,7 +410,7 @@ export function countOf(base: SelectQueryBuilder<any, any, any>, estimate: boole
 
 /** The total of a count made by `countOf`: itself, or past EXACT_TOTAL_UP_TO (with `estimate`) the planner's estimate. */
 export async function totalFromCount(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   base: SelectQueryBuilder<any, any, any>,
   counted: number,
   estimate: boolean,
@@ -479,7 +485,7 @@ function pageEnd(rows: Record<string, any>[], missing: boolean, id: string): Pag
  * that row is gone (deleted for good): the caller reads the page by its offset instead.
  */
 async function pageAfter(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   table: string,
   base: SelectQueryBuilder<any, any, any>,
   sort: { key: RawBuilder<unknown>; order: 'asc' | 'desc' },
@@ -502,7 +508,11 @@ async function pageAfter(
       .limit(perPage)
       .execute();
     if (valued.length === perPage) return { rows: valued, end: pageEnd(valued, false, 't.id') };
-    const still = await db.selectFrom(`${table} as t`).select('t.id').where('t.id', '=', after.id).executeTakeFirst();
+    const still = await dynamicTables(db)
+      .selectFrom(`${table} as t`)
+      .select('t.id')
+      .where('t.id', '=', after.id)
+      .executeTakeFirst();
     if (!still) return null;
   }
   let rest = part(true).limit(perPage - valued.length);

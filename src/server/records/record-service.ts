@@ -7,6 +7,7 @@ import { heldPage } from '../access/held-page.js';
 import { keepHolders } from '../access/holders.js';
 import { type AccessPolicy, masked } from '../access/policy.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import { dynamicTables, type StoredRecord } from '../db/dynamic-tables.js';
 import type { DB } from '../db/schema.generated.js';
 import type { AppEvents, RecordAction, RecordEvent, WriteCause } from '../events/app-events.js';
 import { compileFilter, type FilterScope } from '../filters/compile-filter.js';
@@ -122,18 +123,18 @@ export interface ListResult {
  * about records. Given once, when it is made: nothing is set on it afterwards.
  */
 export interface RecordServiceParts {
-  db: Kysely<any>;
+  db: Kysely<DB>;
   events: AppEvents;
   /**
    * The record type's name in messages ('Job Site created successfully.', from its schema). `db` is the transaction
    * when called inside one (on PGlite, a query on the outer connection there would wait forever).
    */
-  nameOf?: (def: ResourceDefinition, db?: Kysely<any>) => Promise<string>;
+  nameOf?: (def: ResourceDefinition, db?: Kysely<DB>) => Promise<string>;
   /**
    * The record type's form logic over the values of a write (the record as it will be): the values set-value actions
    * give are written, the fields it hides are never required and are stored empty. `db` as for nameOf.
    */
-  formLogic?: (def: ResourceDefinition, values: Record<string, any>, db?: Kysely<any>) => Promise<FormLogicOutcome>;
+  formLogic?: (def: ResourceDefinition, values: Record<string, any>, db?: Kysely<DB>) => Promise<FormLogicOutcome>;
   /** The resource a relation points at (the resource registry); records name their links with it. */
   targetOf?: (references: NonNullable<FieldSpec['references']>) => ResourceDefinition | undefined;
   /** Names of linked records kept in memory (where this process is the only writer). */
@@ -148,7 +149,7 @@ export interface RecordServiceParts {
   /** The organization's time zone (`TIME_ZONE`, UTC when not given). */
   timeZone?: string;
   /** The rollups whose values records keep (records/kept-rollups.ts), from the schemas as `db` reads them. */
-  keptRollups?: (db: Kysely<any>) => Promise<readonly KeptRollupRef[]>;
+  keptRollups?: (db: Kysely<DB>) => Promise<readonly KeptRollupRef[]>;
 }
 
 /**
@@ -158,7 +159,7 @@ export interface RecordServiceParts {
  * Reads apply the same permission rules to every row.
  */
 export class RecordService {
-  readonly db: Kysely<any>;
+  readonly db: Kysely<DB>;
   private readonly events: AppEvents;
   readonly nameOf: NonNullable<RecordServiceParts['nameOf']>;
   readonly formLogic: NonNullable<RecordServiceParts['formLogic']>;
@@ -197,7 +198,7 @@ export class RecordService {
     this.access.authorize(user, def, action, category);
   }
 
-  async fields(def: ResourceDefinition, db: Kysely<any> = this.db): Promise<Record<string, FieldSpec>> {
+  async fields(def: ResourceDefinition, db: Kysely<DB> = this.db): Promise<Record<string, FieldSpec>> {
     if (!def.customFields) return def.fields;
     // The custom fields, and the built-in ones with the rules an administrator set on them (schema-backed.ts).
     const custom = await def.customFields(db);
@@ -218,7 +219,7 @@ export class RecordService {
    * person's access policy (access/policy.ts, the one row rule).
    */
   visibleRows(
-    db: Kysely<any>,
+    db: Kysely<DB>,
     def: ResourceDefinition,
     user: AuthUser | null,
     trashed: 'without' | 'with' | 'only' = 'without',
@@ -236,7 +237,7 @@ export class RecordService {
    * What the filter compiler needs for this person and record type: the related records they may read
    * (`contractor.type`), the moment and the time zone relative dates are read in.
    */
-  filterScope(user: AuthUser | null, fields: Record<string, FieldSpec>, db: Kysely<any> = this.db): FilterScope {
+  filterScope(user: AuthUser | null, fields: Record<string, FieldSpec>, db: Kysely<DB> = this.db): FilterScope {
     return {
       db,
       fields,
@@ -267,7 +268,7 @@ export class RecordService {
   async readerFields(
     user: AuthUser | null,
     fields: Record<string, FieldSpec>,
-    { db = this.db, live = false }: { db?: Kysely<any>; live?: boolean } = {},
+    { db = this.db, live = false }: { db?: Kysely<DB>; live?: boolean } = {},
   ): Promise<Record<string, FieldSpec>> {
     const over = Object.entries(fields).filter(([, spec]) => spec.computedOver && spec.readsRows);
     if (!over.length) return fields;
@@ -293,7 +294,7 @@ export class RecordService {
         : sql`(select * from ${sql.table(target.table)} where false)`;
       bound[slug] = {
         ...spec,
-        computed: (tag, alias) => spec.computedOver!(tag, alias, rows as unknown as SqlFragment),
+        computed: (tag, alias) => spec.computedOver!(tag, alias ?? 't', rows as unknown as SqlFragment),
       };
     }
     return bound;
@@ -596,7 +597,7 @@ export class RecordService {
    * record (an owner column) or a view not shared with them is 404, as if it did not exist.
    */
   private async findVisible(
-    db: Kysely<any>,
+    db: Kysely<DB>,
     def: ResourceDefinition,
     user: AuthUser | null,
     id: number,
@@ -630,7 +631,7 @@ export class RecordService {
     def: ResourceDefinition,
     rows: Record<string, any>[],
     fields?: Record<string, FieldSpec>,
-    db: Kysely<any> = this.db,
+    db: Kysely<DB> = this.db,
   ) {
     fields ??= await this.fields(def, db);
     const hidden = new Set(def.hidden ?? []);
@@ -652,10 +653,11 @@ export class RecordService {
       typeof spec.storage === 'object' ? [{ name, pivot: spec.storage }] : [],
     );
     const linkQueries = pivots.map(({ name, pivot }) => {
-      let linkQuery = db
+      let linkQuery = dynamicTables(db)
         .selectFrom(pivot.pivot)
         .select([sql<string>`${name}::text`.as('field'), `${pivot.ownKey} as own`, `${pivot.otherKey} as other`])
-        .where(pivot.ownKey, 'in', ids);
+        .where(pivot.ownKey, 'in', ids)
+        .$castTo<{ field: string; own: number; other: number }>();
       for (const [column, constant] of Object.entries(pivot.where ?? {}))
         linkQuery = linkQuery.where(column, '=', constant);
       return linkQuery;
@@ -685,7 +687,7 @@ export class RecordService {
    * one `imported` event for the whole import after it ends.
    */
   async importBatch(
-    trx: Transaction<any>,
+    trx: Transaction<DB>,
     user: AuthUser,
     def: ResourceDefinition,
     rows: readonly BatchRow[],
@@ -701,7 +703,7 @@ export class RecordService {
    * schemas/field-changes.ts), each with its revision `{field: [before, after]}`, in a few statements whatever their
    * number (records/field-value-writes.ts). Emits nothing: the change of the record type announces itself.
    */
-  async rewriteFieldValues(trx: Kysely<any>, home: ValueHome, changes: readonly ValueChange[], user: AuthUser | null) {
+  async rewriteFieldValues(trx: Kysely<DB>, home: ValueHome, changes: readonly ValueChange[], user: AuthUser | null) {
     await rewriteValues(trx, home, changes, user);
     const written = changes.map(({ id, before, after }) => ({
       type: home.type,
@@ -717,7 +719,7 @@ export class RecordService {
    * inside the caller's transaction (a field deleted, values a new type cannot hold); returns how many.
    */
   archiveFieldValues(
-    trx: Kysely<any>,
+    trx: Kysely<DB>,
     home: ValueHome,
     field: FieldSnapshot,
     reason: string,
@@ -732,7 +734,7 @@ export class RecordService {
    * in `field_value_archive`, inside the caller's transaction; returns how many.
    */
   archiveFieldParts(
-    trx: Kysely<any>,
+    trx: Kysely<DB>,
     home: ValueHome,
     field: FieldSnapshot,
     reason: string,
@@ -761,7 +763,12 @@ export class RecordService {
     } = {},
   ) {
     const record = await this.db.transaction().execute(async (trx) => {
-      const row = await trx.insertInto(def.table).values(values).returningAll().executeTakeFirstOrThrow();
+      const row = await dynamicTables(trx)
+        .insertInto(def.table)
+        .values(values)
+        .returningAll()
+        .$castTo<StoredRecord>()
+        .executeTakeFirstOrThrow();
       if (options.revision)
         await this.recordWrites(trx, user, [
           { type: def.type, id: row.id, action: 'created', changes: options.revision },
@@ -806,7 +813,11 @@ export class RecordService {
     });
     const lastId = result.ids.at(-1);
     if (lastId !== undefined) {
-      const row = await this.db.selectFrom(def.table).selectAll().where('id', '=', lastId).executeTakeFirst();
+      const row = await dynamicTables(this.db)
+        .selectFrom(def.table)
+        .selectAll()
+        .where('id', '=', lastId)
+        .executeTakeFirst();
       if (row) {
         const [last] = await this.present(def, [row]);
         this.announce(def, 'imported', { ...last, imported: result.ids.length }, { user: author });
@@ -863,7 +874,7 @@ export class RecordService {
       const { columns, custom, pivots } = splitByStorage(prepared, fields);
       const now = new Date();
       const scope = def.scope ? { [def.scope.column]: def.scope.value } : {};
-      const inserted = await trx
+      const inserted = await dynamicTables(trx)
         .insertInto(def.table)
         .values({
           ...columns,
@@ -873,6 +884,7 @@ export class RecordService {
           updated_at: now,
         })
         .returningAll()
+        .$castTo<StoredRecord>()
         .executeTakeFirstOrThrow();
       await writePivots(trx, inserted.id, pivots, fields);
       await def.hooks?.afterWrite?.(inserted, ctx);
@@ -977,7 +989,7 @@ export class RecordService {
       const { columns, custom, pivots } = splitByStorage(prepared, fields);
       const update: Record<string, any> = { ...columns, updated_at: new Date() };
       if (Object.keys(custom).length) update.custom = sql`t.custom || ${JSON.stringify(custom)}::jsonb`;
-      const updated = await trx
+      const updated = await dynamicTables(trx)
         .updateTable(`${def.table} as t`)
         .set(update)
         .where('t.id', '=', id)
@@ -1035,7 +1047,7 @@ export class RecordService {
   private async writing<T>(
     fields: Record<string, FieldSpec>,
     unit: WriteUnit | undefined,
-    work: (trx: Transaction<any>) => Promise<T>,
+    work: (trx: Transaction<DB>) => Promise<T>,
   ): Promise<T> {
     try {
       return unit ? await work(unit.trx) : await this.db.transaction().execute(work);
@@ -1065,13 +1077,13 @@ export class RecordService {
       const [existing] = await this.present(def, [row], fields, trx);
       await def.hooks?.beforeRemove?.(existing, { user, trx, records: this, existing });
       if (def.softDelete) {
-        await trx
+        await dynamicTables(trx)
           .updateTable(def.table)
           .set({ deleted_at: new Date(), updated_at: new Date() })
           .where('id', '=', id)
           .execute();
       } else {
-        await trx.deleteFrom(def.table).where('id', '=', id).execute();
+        await dynamicTables(trx).deleteFrom(def.table).where('id', '=', id).execute();
       }
       await def.hooks?.afterWrite?.(existing, { user, trx, records: this, existing, action: 'delete' });
       await this.writeRevision(trx, def, id, 'deleted', user, {}, undefined, undefined, undefined, {
@@ -1091,7 +1103,7 @@ export class RecordService {
     const fields = await this.fields(def);
     const record = await this.writing(fields, undefined, async (trx) => {
       const row = await this.findVisible(trx, def, user, id, 'only', true, 'delete');
-      const restored = await trx
+      const restored = await dynamicTables(trx)
         .updateTable(def.table)
         .set({ deleted_at: null, updated_at: new Date() })
         .where('id', '=', id)
@@ -1125,7 +1137,7 @@ export class RecordService {
   }
 
   private async writeRevision(
-    trx: Transaction<any>,
+    trx: Transaction<DB>,
     def: ResourceDefinition,
     id: number,
     action: RevisionAction,
@@ -1140,11 +1152,15 @@ export class RecordService {
   }
 
   /** A row written in `trx` with the values of its kept rollups as its write left them (written after the row). */
-  private async withKeptValues(trx: Kysely<any>, def: ResourceDefinition, row: Record<string, any>) {
+  private async withKeptValues(trx: Kysely<DB>, def: ResourceDefinition, row: Record<string, any>) {
     if (!def.customFields) return row;
     const kept = await this.keptRollups(trx);
     if (!kept.some((ref) => this.targetOf(ref.owner)?.type === def.type)) return row;
-    const fresh = await trx.selectFrom(def.table).select('custom').where('id', '=', row.id).executeTakeFirst();
+    const fresh = await dynamicTables(trx)
+      .selectFrom(def.table)
+      .select('custom')
+      .where('id', '=', row.id)
+      .executeTakeFirst();
     return fresh ? { ...row, custom: fresh.custom } : row;
   }
 
@@ -1152,7 +1168,7 @@ export class RecordService {
    * The revisions of records written in `trx` (by this service and the batch writers it runs), and what the writes
    * move: the kept values of the rollups reading those records (records/kept-rollups.ts), in the same transaction.
    */
-  async recordWrites(trx: Kysely<any>, user: AuthUser | null, revisions: readonly Revision[]) {
+  async recordWrites(trx: Kysely<DB>, user: AuthUser | null, revisions: readonly Revision[]) {
     await writeRevisions(trx, user, revisions);
     await keepRollups(this, trx, revisions);
     await keepHolders(this, trx, revisions);

@@ -1,4 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { dynamicTables } from '../db/dynamic-tables.js';
+import type { DB } from '../db/schema.generated.js';
 import type { FieldSpec, PivotStorage } from './resource.js';
 
 /**
@@ -7,7 +9,7 @@ import type { FieldSpec, PivotStorage } from './resource.js';
  */
 
 /** SQL types of a table's columns (for json_to_recordset), read once per table. */
-export async function tableColumnTypes(db: Kysely<any>, table: string): Promise<Map<string, string>> {
+export async function tableColumnTypes(db: Kysely<DB>, table: string): Promise<Map<string, string>> {
   const cached = cacheByTable.get(table);
   if (cached) return cached;
   const result = await sql<{ column_name: string; type: string }>`
@@ -20,7 +22,7 @@ export async function tableColumnTypes(db: Kysely<any>, table: string): Promise<
 const cacheByTable = new Map<string, Map<string, string>>();
 
 export async function insertRecordset(
-  trx: Transaction<any>,
+  trx: Transaction<DB>,
   table: string,
   columns: string[],
   types: Map<string, string>,
@@ -38,7 +40,7 @@ export async function insertRecordset(
 }
 
 export async function updateRecordset(
-  trx: Transaction<any>,
+  trx: Transaction<DB>,
   table: string,
   columns: string[],
   withCustom: boolean,
@@ -69,7 +71,7 @@ function sqlType(types: Map<string, string>, column: string) {
 
 /** Pivot links for many records at once: replace (updates) or add (creates). */
 export async function writePivotsBulk(
-  trx: Transaction<any>,
+  trx: Transaction<DB>,
   items: Array<{ id: number; pivots: Record<string, number[]> }>,
   fields: Record<string, FieldSpec>,
   replace: boolean,
@@ -83,11 +85,13 @@ export async function writePivotsBulk(
   for (const [key, list] of byField) {
     const pivot = fields[key].storage as PivotStorage;
     if (replace) {
-      let remove = trx.deleteFrom(pivot.pivot).where(
-        pivot.ownKey,
-        'in',
-        list.map((l) => l.id),
-      );
+      let remove = dynamicTables(trx)
+        .deleteFrom(pivot.pivot)
+        .where(
+          pivot.ownKey,
+          'in',
+          list.map((l) => l.id),
+        );
       for (const [column, constant] of Object.entries(pivot.where ?? {})) remove = remove.where(column, '=', constant);
       await remove.execute();
     }

@@ -6,6 +6,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { LINK_NAMES } from '../../common/link-names.js';
 import { canOnEntity } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { DB } from '../db/schema.generated.js';
 import type { RecordService } from './record-service.js';
 import type { FieldSpec, ResourceDefinition } from './resource.js';
 
@@ -57,7 +58,7 @@ export function shownLabelExpression(
  */
 async function namesQuery(
   records: RecordService,
-  db: Kysely<any>,
+  db: Kysely<DB>,
   def: ResourceDefinition,
   user: AuthUser | null,
   ids: readonly number[],
@@ -83,7 +84,7 @@ const named = (rows: Array<{ id: unknown; label: unknown }>) =>
  */
 export async function namesOf(
   records: RecordService,
-  db: Kysely<any>,
+  db: Kysely<DB>,
   def: ResourceDefinition,
   user: AuthUser | null,
   ids: readonly number[],

@@ -62,7 +62,7 @@ export interface ResourceDefinition {
    * rows are then read by id through `visibleRows`, every rule applied again.
    */
   orderedPage?(
-    db: Kysely<any>,
+    db: Kysely<DB>,
     user: AuthUser,
     query: ListQuery,
     def: ResourceDefinition,
@@ -88,7 +88,7 @@ export interface ResourceDefinition {
    */
   derivedFields?: Readonly<Record<string, readonly string[]>>;
   /** Loads the administrator-defined fields of this type (stored in `custom`). */
-  customFields?: (db: Kysely<any>) => Promise<Record<string, FieldSpec>>;
+  customFields?: (db: Kysely<DB>) => Promise<Record<string, FieldSpec>>;
   hooks?: {
     /** Adjust validated values before they are written (hash a password, derive a slug). */
     beforeWrite?(

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { DB } from '../db/schema.generated.js';
 import type { WriteCause } from '../events/app-events.js';
 import { type ChangeEvent, writeRecordChanges } from './record-changes.js';
 
@@ -38,7 +39,7 @@ const SLICE = 1_000;
  * beside them (the outbox), in the same transaction.
  */
 export async function writeRevisions(
-  trx: Kysely<any>,
+  trx: Kysely<DB>,
   user: AuthUser | null,
   revisions: readonly Revision[],
 ): Promise<void> {

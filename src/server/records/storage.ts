@@ -1,4 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
+import { dynamicTables } from '../db/dynamic-tables.js';
+import type { DB } from '../db/schema.generated.js';
 import { ValidationError } from '../http/errors.js';
 import { humanise } from './fields.js';
 import type { FieldSpec, PivotStorage } from './resource.js';
@@ -8,7 +10,7 @@ import type { FieldSpec, PivotStorage } from './resource.js';
  * `known` remembers ids already found (a batch checks many rows in one transaction).
  */
 export async function checkReferences(
-  trx: Kysely<any>,
+  trx: Kysely<DB>,
   values: Record<string, any>,
   fields: Record<string, FieldSpec>,
   known = new Set<string>(),
@@ -20,7 +22,7 @@ export async function checkReferences(
     const ids = [...new Set((Array.isArray(value) ? value : [value]).map(Number))];
     const unknown = ids.filter((id) => !known.has(`${ref.table}:${id}`));
     if (!unknown.length) continue;
-    let query = trx.selectFrom(ref.table).select('id').where('id', 'in', unknown);
+    let query = dynamicTables(trx).selectFrom(ref.table).select('id').where('id', 'in', unknown);
     if (ref.softDelete) query = query.where('deleted_at', 'is', null);
     if (ref.scope) query = query.where(ref.scope.column, '=', ref.scope.value);
     const found = new Set((await query.execute()).map((row) => row.id));
@@ -59,19 +61,19 @@ export function splitByStorage(
 }
 /** Replaces the pivot links of one record. */
 export async function writePivots(
-  trx: Transaction<any>,
+  trx: Transaction<DB>,
   id: number,
   pivots: Record<string, number[]>,
   fields: Record<string, FieldSpec>,
 ) {
   for (const [key, ids] of Object.entries(pivots)) {
     const pivot = fields[key].storage as PivotStorage;
-    let remove = trx.deleteFrom(pivot.pivot).where(pivot.ownKey, '=', id);
+    let remove = dynamicTables(trx).deleteFrom(pivot.pivot).where(pivot.ownKey, '=', id);
     for (const [column, constant] of Object.entries(pivot.where ?? {})) remove = remove.where(column, '=', constant);
     await remove.execute();
     const unique = [...new Set(ids)];
     if (unique.length)
-      await trx
+      await dynamicTables(trx)
         .insertInto(pivot.pivot)
         .values(unique.map((other) => ({ ...pivot.where, [pivot.ownKey]: id, [pivot.otherKey]: other })))
         .execute();

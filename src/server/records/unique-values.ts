@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { CASELESS_KINDS } from '../../common/field-types/sql.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import { dynamicTables } from '../db/dynamic-tables.js';
 import { ValidationError } from '../http/errors.js';
 import { isBlank } from './fields.js';
 import { customIndexExpression, fieldExpression, filterCondition } from './list-query.js';
@@ -61,7 +62,7 @@ export class UniqueValues {
 
   /** The live record (other than `id`) holding the value, named as the person may read it. */
   private async holder(field: string, spec: FieldSpec, value: unknown, id?: number): Promise<string | null> {
-    let query = this.db
+    let query = dynamicTables(this.db)
       .selectFrom(`${this.def.table} as t`)
       .select('t.id')
       .where(filterCondition({ field, operator: 'eq', value }, spec) as RawBuilder<boolean>);

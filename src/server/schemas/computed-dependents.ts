@@ -1,12 +1,13 @@
 import type { Kysely } from 'kysely';
 import { fieldTypeModule } from '../../common/field-types.js';
 import type { RelationTarget, RelationTargetInfo, SchemaField } from '../../common/schema-types.js';
+import type { DB } from '../db/schema.generated.js';
 import { fieldError } from '../http/errors.js';
 import { checkFieldOptions, type FieldOfType, siblingFields, type TypeScope } from './field-specs.js';
 import { schemaStore } from './schema-store.js';
 
 /** The fields of a stored schema, in their order, as their checks see them. */
-export async function storedFields(db: Kysely<any>, schemaId: number): Promise<FieldOfType[]> {
+export async function storedFields(db: Kysely<DB>, schemaId: number): Promise<FieldOfType[]> {
   const rows = await db
     .selectFrom('schema_fields')
     .select(['slug', 'name', 'type', 'required', 'options', 'column'])
@@ -14,7 +15,7 @@ export async function storedFields(db: Kysely<any>, schemaId: number): Promise<F
     .orderBy('position')
     .orderBy('id')
     .execute();
-  return rows.map((row: any) => ({ ...row, options: row.options ?? {} }) as FieldOfType);
+  return rows.map((row) => ({ ...row, options: row.options ?? {} }) as FieldOfType);
 }
 
 /** The fields of a type with one field put in as it will be (added or changed), or taken out (`next` null). */
@@ -31,7 +32,7 @@ export function withField(fields: readonly FieldOfType[], slug: string, next: Fi
  * lookup or rollup whose value would change kind (a number becoming text) is refused too: lists cast by that kind.
  */
 export async function refuseBreakingComputed(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   schemaId: number,
   changed: Pick<SchemaField, 'slug' | 'name'>,
   next: FieldOfType | null,

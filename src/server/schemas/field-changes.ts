@@ -6,6 +6,7 @@ import {
   type SchemaFieldType,
 } from '../../common/schema-types.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { DB } from '../db/schema.generated.js';
 import { ValidationError } from '../http/errors.js';
 import type { RecordService } from '../records/record-service.js';
 import { fieldSpecFor } from './field-specs.js';
@@ -91,7 +92,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString
 const ARRAY_KINDS = new Set(['enum[]', 'integer[]']);
 
 /** The choices the type's logic compares the field with or sets it to. */
-async function choicesInLogic(db: Kysely<any>, field: Field): Promise<Set<string>> {
+async function choicesInLogic(db: Kysely<DB>, field: Field): Promise<Set<string>> {
   const ref = `field:${field.id}`;
   const [conditions, actions] = await Promise.all([
     db.selectFrom('logic_conditions').select('value').where('source', '=', ref).execute(),
@@ -109,7 +110,7 @@ async function choicesInLogic(db: Kysely<any>, field: Field): Promise<Set<string
 }
 
 /** The change's effect on the values: what the new field makes of each value held. */
-async function valuePlan(db: Kysely<any>, home: ValueHome, field: Field, change: FieldChange) {
+async function valuePlan(db: Kysely<DB>, home: ValueHome, field: Field, change: FieldChange) {
   const next = change.next!;
   const targets = await schemaRelationTargets(db);
   const type = next.type ?? field.type;
@@ -199,7 +200,7 @@ async function valuePlan(db: Kysely<any>, home: ValueHome, field: Field, change:
 }
 
 /** The logic blocks of the type that read or write the field, and what the change does to each. */
-async function logicUsing(db: Kysely<any>, schemaId: number, field: Field, deleting: boolean, changed: boolean) {
+async function logicUsing(db: Kysely<DB>, schemaId: number, field: Field, deleting: boolean, changed: boolean) {
   const ref = `field:${field.id}`;
   const blocks = await db
     .selectFrom('logic_blocks')
@@ -244,7 +245,7 @@ async function logicUsing(db: Kysely<any>, schemaId: number, field: Field, delet
 }
 
 /** Importers of the type that read the field: a column mapped to it, the key, a default or a protected field. */
-async function importersUsing(db: Kysely<any>, schema: SchemaRef, field: Field): Promise<FieldImpact['importers']> {
+async function importersUsing(db: Kysely<DB>, schema: SchemaRef, field: Field): Promise<FieldImpact['importers']> {
   const targets = [`custom.${field.slug}`, `${schema.type}.${field.slug}`];
   const importers = await db
     .selectFrom('importers')
@@ -276,7 +277,7 @@ async function importersUsing(db: Kysely<any>, schema: SchemaRef, field: Field):
 }
 
 /** Exports of the type still to be written that include the field (every field, or it by name). */
-async function exportsUsing(db: Kysely<any>, schema: SchemaRef, field: Field): Promise<FieldImpact['exports']> {
+async function exportsUsing(db: Kysely<DB>, schema: SchemaRef, field: Field): Promise<FieldImpact['exports']> {
   const rows = await db
     .selectFrom('exports')
     .select(['id', 'status'])
@@ -290,7 +291,7 @@ async function exportsUsing(db: Kysely<any>, schema: SchemaRef, field: Field): P
 
 /** The impact of a change, as the editor shows it and as the write checks it (`blocking`). */
 export async function fieldImpact(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   schema: SchemaRef,
   field: Field,
   change: FieldChange,
@@ -412,7 +413,7 @@ export function presentImpact(impact: Awaited<ReturnType<typeof fieldImpact>>): 
  */
 export async function applyFieldChange(
   records: RecordService,
-  trx: Kysely<any>,
+  trx: Kysely<DB>,
   schema: SchemaRef,
   field: Field,
   change: FieldChange,
@@ -459,7 +460,7 @@ export async function applyFieldChange(
 }
 
 /** Takes out the logic that reads or writes a deleted field: a block whose condition reads it goes whole. */
-async function removeLogic(trx: Kysely<any>, schemaId: number, field: Pick<Field, 'id'>) {
+async function removeLogic(trx: Kysely<DB>, schemaId: number, field: Pick<Field, 'id'>) {
   const ref = `field:${field.id}`;
   const blockIds = (await trx.selectFrom('logic_blocks').select('id').where('schema_id', '=', schemaId).execute()).map(
     (b) => b.id,
@@ -497,7 +498,7 @@ async function removeLogic(trx: Kysely<any>, schemaId: number, field: Pick<Field
 }
 
 /** Conditions comparing the field with a removed choice, and set-value actions giving it, follow the mapping. */
-async function followChoices(trx: Kysely<any>, field: Pick<Field, 'id'>, mapped: Array<[string, string | null]>) {
+async function followChoices(trx: Kysely<DB>, field: Pick<Field, 'id'>, mapped: Array<[string, string | null]>) {
   const ref = `field:${field.id}`;
   for (const [from, to] of mapped) {
     if (to === null) continue;

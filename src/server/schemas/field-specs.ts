@@ -154,7 +154,8 @@ export function withComputedValues(
     const computed =
       made.computed ??
       (computedOver && readsRows && !kept
-        ? (sql: Sql, alias: string) => (readsRowsWhere ? sql`null` : computedOver(sql, alias, liveRows(sql, readsRows)))
+        ? (sql: Sql, alias: string | null) =>
+            readsRowsWhere ? sql`null` : computedOver(sql, alias ?? 't', liveRows(sql, readsRows))
         : undefined);
     Object.assign(specs[field.slug], made, computed ? { computed } : {});
     if (!kept) delete specs[field.slug].keptBy;

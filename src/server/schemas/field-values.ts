@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { SchemaField } from '../../common/schema-types.js';
+import type { DB } from '../db/schema.generated.js';
 import { held, jsonValue, ofType, type ValueHome } from '../records/field-value-writes.js';
 import { fieldSchema, isBlank } from '../records/fields.js';
 import type { FieldSpec } from '../records/resource.js';
@@ -29,7 +30,7 @@ export function valueHome(
 }
 
 /** How many records hold a value of the field: live ones and those in the trash. */
-export async function countHeld(db: Kysely<any>, home: ValueHome): Promise<{ live: number; trashed: number }> {
+export async function countHeld(db: Kysely<DB>, home: ValueHome): Promise<{ live: number; trashed: number }> {
   const { rows } = await sql<{ live: number; trashed: number }>`
     select count(*) filter (where t.deleted_at is null)::int as live, count(*) filter (where t.deleted_at is not null)::int as trashed
     from ${sql.table(home.table)} t where ${ofType(home)} and ${held(home)}`.execute(db);
@@ -41,7 +42,7 @@ export async function countHeld(db: Kysely<any>, home: ValueHome): Promise<{ liv
  * `limit`. A field cannot be made unique while there are any.
  */
 export async function sharedValues(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   home: ValueHome,
   key: RawBuilder<unknown>,
   limit = 5,
@@ -54,7 +55,7 @@ export async function sharedValues(
 }
 
 /** Every value the field holds, by record. */
-export async function readHeld(db: Kysely<any>, home: ValueHome): Promise<Array<{ id: number; value: unknown }>> {
+export async function readHeld(db: Kysely<DB>, home: ValueHome): Promise<Array<{ id: number; value: unknown }>> {
   const { rows } = await sql<{ id: number; value: unknown }>`
     select t.id, ${jsonValue(home)} as value from ${sql.table(home.table)} t where ${ofType(home)} and ${held(home)} order by t.id`.execute(
     db,
@@ -64,7 +65,7 @@ export async function readHeld(db: Kysely<any>, home: ValueHome): Promise<Array<
 
 /** How many records hold each of these choices (a record with a list counts for each choice in it). */
 export async function countChoices(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   home: ValueHome,
   values: readonly string[],
 ): Promise<Map<string, number>> {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { SchemaField } from '../../common/schema-types.js';
+import type { DB } from '../db/schema.generated.js';
 import {
   customIndexExpression,
   fieldExpression,
@@ -10,7 +11,8 @@ import {
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import { uniqueIndexExpression } from '../records/unique-values.js';
 import { builtinDefinition } from './builtin-types.js';
-import { fieldSpecFor } from './field-specs.js';
+import { storedFields } from './computed-dependents.js';
+import { type FieldOfType, fieldSpecFor, withComputedValues } from './field-specs.js';
 import { knownRelationTargets } from './schema-files.js';
 import { loadSchemas } from './schema-store.js';
 
@@ -43,18 +45,32 @@ const sortIndexName = (table: string, schemaId: number | null, slug: string, spe
  * short) by the key they index.
  */
 async function dropOtherSortIndexes(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   table: string,
   schemaId: number | null,
   slug: string,
   keep: string | null,
 ) {
   const prefix = namePrefix(table, schemaId, `${slug}_sort`);
+  await dropIndexesStarting(db, table, prefix, new Set(keep ? [keep] : []), `->> '${slug}'::text)`);
+}
+
+/**
+ * Drops the indexes of `table` whose name starts with `prefix`, other than `keep`, and whose definition holds `holding`
+ * ('' for any): a field's indexes of an earlier shape, told apart from another field's by what they index.
+ */
+async function dropIndexesStarting(
+  db: Kysely<DB>,
+  table: string,
+  prefix: string,
+  keep: ReadonlySet<string>,
+  holding: string,
+) {
   const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes
-    where schemaname = current_schema() and tablename = ${table} and left(indexname, ${prefix.length}) = ${prefix} and position(${`->> '${slug}'::text)`} in indexdef) > 0`.execute(
+    where schemaname = current_schema() and tablename = ${table} and left(indexname, ${prefix.length}) = ${prefix} and position(${holding} in indexdef) > 0`.execute(
     db,
   );
-  for (const { name } of rows) if (name !== keep) await sql`drop index if exists ${sql.id(name)}`.execute(db);
+  for (const { name } of rows) if (!keep.has(name)) await sql`drop index if exists ${sql.id(name)}`.execute(db);
 }
 
 /** The table a schema's records live in, the schema they are scoped to (types made in the app), and whether rows are soft-deleted. */
@@ -86,15 +102,22 @@ const specOf = (
  * A field a list can sort by through an index (list-query.ts sortIndexExpression: not long text; choices by rank) also
  * gets the index of that sort, `(key, id, deleted_at)` (see ensureSortIndexes), not partial either, for the same
  * reason.
+ * A formula gets one index over its compiled SQL (ensureFormulaIndexes); `fields`: its type's fields, which it reads
+ * (loaded when not given).
  * Returns whether the field has such an index.
  */
 export async function ensureCustomFieldIndex(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   schema: { id: number; type: string },
-  field: Pick<SchemaField, 'slug' | 'name' | 'type' | 'required' | 'options' | 'column'>,
+  field: FieldOfType,
+  fields?: readonly FieldOfType[],
 ) {
   if (field.column) return false;
   const { table, schemaId, softDelete } = target(schema);
+  if (field.type === 'formula') {
+    const spec = formulaSpec(schemaId, field, fields ?? (await storedFields(db, schema.id)));
+    return Boolean(await ensureFormulaIndexes(db, { table, schemaId, softDelete }, field.slug, spec));
+  }
   const spec = specOf(schemaId, field);
   const expression = customIndexExpression(field.slug, spec);
   if (!expression) return false;
@@ -125,6 +148,88 @@ export async function ensureCustomFieldIndex(
   return true;
 }
 
+/** A formula's spec with its SQL, worked out from the fields of its type (`all`), which it reads. */
+const formulaSpec = (schemaId: number | null, field: FieldOfType, all: readonly FieldOfType[]) =>
+  withComputedValues({ [field.slug]: specOf(schemaId, field) }, all, knownRelationTargets(), undefined, schemaId)[
+    field.slug
+  ];
+
+const formulaIndexPrefix = (table: string, schemaId: number | null, slug: string) =>
+  namePrefix(table, schemaId, `${slug}_fx`);
+
+/**
+ * A formula's index `(schema_id, (formula) asc nulls last, id, deleted_at)`, the shape of a stored field's sort index
+ * (ensureCustomFieldIndex), over its SQL from the one compiler without the table's alias (common/field-types/formula.ts
+ * formulaIndex): the lists' filters on it and sorts by it are that expression, and the planner reads this one index for
+ * both (a second, filter-only index like a stored field's would only cost every write to custom_records). Its name
+ * ends with a hash of the SQL, so a changed formula (or a change of a field it reads that changes its SQL) gets a new
+ * one and the other is dropped. PostgreSQL indexes only an immutable expression: a formula using TODAY() is refused
+ * with 42P17 and lists work it out on every row as before; one with a text constant (a bound parameter), or too long
+ * to bound its numbers (FieldSpec `unindexable`), is not tried. Returns 'made' (it was missing:
+ * `existing`, the current index names, when known), 'kept', or false when the formula has none.
+ */
+async function ensureFormulaIndexes(
+  db: Kysely<DB>,
+  where: { table: string; schemaId: number | null; softDelete: boolean },
+  slug: string,
+  spec: FieldSpec,
+  existing?: ReadonlySet<string>,
+): Promise<'made' | 'kept' | false> {
+  const { table, schemaId, softDelete } = where;
+  const expression = customIndexExpression(slug, spec);
+  const compiled = expression ? sql`${expression}`.compile(db) : null;
+  if (!expression || !compiled || compiled.parameters.length) {
+    await dropOtherFormulaIndexes(db, table, schemaId, slug, new Set());
+    return false;
+  }
+  const version = `:${shortHash(compiled.sql)}`;
+  const name = indexName(table, schemaId, `${slug}_fx`, version);
+  if (existing?.has(name)) return 'kept';
+  const columns = [
+    ...(schemaId ? [sql`schema_id`] : []),
+    sql`(${expression}) asc nulls last`,
+    sql`id`,
+    ...(softDelete ? [sql`deleted_at`] : []),
+  ];
+  try {
+    await sql`create index if not exists ${sql.id(name)} on ${sql.table(table)} (${sql.join(columns)})`.execute(db);
+  } catch (error) {
+    // Not immutable; too large a definition for PostgreSQL's catalog (class 54, "row is too big": an index's
+    // expression is kept in one 8 kB row); or a row the formula cannot read (a data exception, class 22: its guarded
+    // SQL should never raise, but a start-up must not fail on one row). Lists work it out on every row instead.
+    const code = (error as { code?: string }).code ?? '';
+    if (code !== NOT_IMMUTABLE && !code.startsWith('22') && !code.startsWith('54')) throw error;
+    await dropOtherFormulaIndexes(db, table, schemaId, slug, new Set());
+    return false;
+  }
+  await dropOtherFormulaIndexes(db, table, schemaId, slug, new Set([name]));
+  return 'made';
+}
+
+/** PostgreSQL's error for an index over an expression that is not immutable (`now()`, `text::date`). */
+const NOT_IMMUTABLE = '42P17';
+
+/** Drops a formula's indexes other than `keep` (those of its earlier SQL, or all of them once it has none). */
+async function dropOtherFormulaIndexes(
+  db: Kysely<DB>,
+  table: string,
+  schemaId: number | null,
+  slug: string,
+  keep: ReadonlySet<string>,
+) {
+  await dropIndexesStarting(db, table, formulaIndexPrefix(table, schemaId, slug), keep, '');
+}
+
+/**
+ * The indexes of every formula of a type made again where their SQL changed: after a change to any field of the type
+ * (a formula reads the others, and formulas that use it hold its SQL).
+ */
+export async function ensureFormulaIndexesOf(db: Kysely<DB>, schema: { id: number; type: string }) {
+  const fields = await storedFields(db, schema.id);
+  for (const field of fields)
+    if (field.type === 'formula' && !field.column) await ensureCustomFieldIndex(db, schema, field, fields);
+}
+
 const uniqueIndexName = (table: string, schemaId: number | null, slug: string) =>
   indexName(table, schemaId, `${slug}_uq`);
 
@@ -135,7 +240,7 @@ const uniqueIndexName = (table: string, schemaId: number | null, slug: string) =
  * refused to mark it unique while records shared a value (schema-fields-resource.ts).
  */
 export async function ensureUniqueIndex(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   schema: { id: number; type: string },
   field: Pick<SchemaField, 'slug' | 'name' | 'type' | 'required' | 'options' | 'column'>,
 ) {
@@ -203,18 +308,13 @@ function choiceIndexes(
  * many or holds another kind of value). Told apart from another field's whose name starts the same by their condition.
  */
 async function dropOtherChoiceIndexes(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   table: string,
   schemaId: number | null,
   slug: string,
   keep: ReadonlySet<string>,
 ) {
-  const prefix = choiceIndexPrefix(table, schemaId, slug);
-  const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes
-    where schemaname = current_schema() and tablename = ${table} and left(indexname, ${prefix.length}) = ${prefix} and position(${`->> '${slug}'::text) = `} in indexdef) > 0`.execute(
-    db,
-  );
-  for (const { name } of rows) if (!keep.has(name)) await sql`drop index if exists ${sql.id(name)}`.execute(db);
+  await dropIndexesStarting(db, table, choiceIndexPrefix(table, schemaId, slug), keep, `->> '${slug}'::text) = `);
 }
 
 /**
@@ -222,7 +322,7 @@ async function dropOtherChoiceIndexes(
  * `ilike '%text%'` on it stays fast. Made when the field is marked searchable, dropped when it no longer is.
  */
 async function ensureFieldSearchIndex(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   table: string,
   name: string,
   slug: string,
@@ -239,7 +339,7 @@ async function ensureFieldSearchIndex(
 }
 
 /** The index names of the current schema, read once so that the checks made at every start cost one query. */
-async function indexNames(db: Kysely<any>) {
+async function indexNames(db: Kysely<DB>) {
   const { rows } = await sql<{
     name: string;
   }>`select indexname as name from pg_indexes where schemaname = current_schema()`.execute(db);
@@ -247,7 +347,7 @@ async function indexNames(db: Kysely<any>) {
 }
 
 export async function dropCustomFieldIndex(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   schema: { id: number; type: string },
   field: { slug: string },
 ) {
@@ -257,6 +357,7 @@ export async function dropCustomFieldIndex(
   await sql`drop index if exists ${sql.id(uniqueIndexName(table, schemaId, field.slug))}`.execute(db);
   await dropOtherSortIndexes(db, table, schemaId, field.slug, null);
   await dropOtherChoiceIndexes(db, table, schemaId, field.slug, new Set());
+  await dropOtherFormulaIndexes(db, table, schemaId, field.slug, new Set());
 }
 
 /**
@@ -264,7 +365,7 @@ export async function dropCustomFieldIndex(
  * of an earlier shape dropped by a migration). A table that got one is analyzed at once: the planner's statistics
  * of an indexed expression are gathered by ANALYZE only, and until then it takes every value for a rare one.
  */
-export async function ensureAllCustomFieldIndexes(db: Kysely<any>) {
+export async function ensureAllCustomFieldIndexes(db: Kysely<DB>) {
   const existing = await indexNames(db);
   const analyze = new Set<string>();
   for (const schema of await loadSchemas(db)) {
@@ -274,6 +375,12 @@ export async function ensureAllCustomFieldIndexes(db: Kysely<any>) {
       if (spec.unique && !existing.has(uniqueIndexName(table, schemaId, field.slug)))
         await ensureUniqueIndex(db, schema, field);
       if (field.column) continue;
+      if (field.type === 'formula') {
+        const formula = formulaSpec(schemaId, field, schema.fields);
+        if ((await ensureFormulaIndexes(db, { table, schemaId, softDelete }, field.slug, formula, existing)) === 'made')
+          analyze.add(table);
+        continue;
+      }
       const sorted = sortIndexExpression(field.slug, spec) !== null;
       const choices = choiceIndexes(table, schemaId, softDelete, field.slug, spec);
       const complete =
@@ -287,7 +394,7 @@ export async function ensureAllCustomFieldIndexes(db: Kysely<any>) {
   for (const table of analyze) await sql`analyze ${sql.table(table)}`.execute(db);
 }
 
-export async function hasTrigram(db: Kysely<any>) {
+export async function hasTrigram(db: Kysely<DB>) {
   const row = await sql<{
     ok: boolean;
   }>`select exists (select 1 from pg_extension where extname = 'pg_trgm') as ok`.execute(db);
@@ -307,7 +414,7 @@ export const GIN_PENDING_LIST_KB = 256;
  * (list-query.ts searchExpression), so `search=text` (ILIKE '%text%') stays fast on large tables. Where pg_trgm
  * is not installed (some PostgreSQL servers), search still works, by scanning.
  */
-export async function ensureSearchIndexes(db: Kysely<any>, definitions: readonly ResourceDefinition[]) {
+export async function ensureSearchIndexes(db: Kysely<DB>, definitions: readonly ResourceDefinition[]) {
   if (!(await hasTrigram(db))) return;
   const existing = await indexNames(db);
   for (const index of searchIndexes(definitions)) {
@@ -327,7 +434,7 @@ export interface IndexDescription {
 }
 
 /** Makes an index if it is missing. */
-export async function buildIndex(db: Kysely<any>, index: IndexDescription) {
+export async function buildIndex(db: Kysely<DB>, index: IndexDescription) {
   await sql`create index if not exists ${sql.id(index.name)} on ${sql.table(index.table)} ${index.body}`.execute(db);
 }
 
@@ -370,7 +477,7 @@ function sortedByIndex(def: ResourceDefinition, field: string, spec: FieldSpec) 
  * (custom_records, sorted by name by default) get one index led by `schema_id` for all of them; their custom fields
  * get theirs with their other indexes (ensureCustomFieldIndex).
  */
-export async function ensureSortIndexes(db: Kysely<any>, definitions: readonly ResourceDefinition[]) {
+export async function ensureSortIndexes(db: Kysely<DB>, definitions: readonly ResourceDefinition[]) {
   const existing = await indexNames(db);
   const wanted = sortIndexes(definitions);
   const names = new Set(wanted.map((index) => index.name));
@@ -437,7 +544,7 @@ export function deferrableIndexes(definitions: readonly ResourceDefinition[], ta
 }
 
 /** Which of `names` the current schema lacks, or holds only as an invalid index (a concurrent build that failed). */
-export async function missingIndexes(db: Kysely<any>, names: readonly string[]) {
+export async function missingIndexes(db: Kysely<DB>, names: readonly string[]) {
   if (!names.length) return new Set<string>();
   const { rows } = await sql<{
     name: string;

@@ -3,11 +3,12 @@ import type { Kysely, Transaction } from 'kysely';
 import { isCircular } from '../../common/form-logic/index.js';
 import { conditionValueProblem } from '../../common/rule-engine/index.js';
 import { type LogicBlock, normaliseChoices, parseFieldRef } from '../../common/schema-types.js';
+import type { DB } from '../db/schema.generated.js';
 import { fieldError, ValidationError } from '../http/errors.js';
 
 /** Field refs must be `field:{id}` of a field of the block's own schema; a block must not be circular. */
 export async function checkLogic(
-  trx: Transaction<any>,
+  trx: Transaction<DB>,
   schemaId: number,
   block: Pick<LogicBlock, 'conditions' | 'actions'>,
   prefix: { conditions: string; actions: string },
@@ -73,7 +74,7 @@ function choiceOf(field: { name: string; options: unknown }, value: unknown): st
   };
 }
 
-export async function blockChildren(db: Kysely<any>, blockId: number): Promise<{ conditions: any[]; actions: any[] }> {
+export async function blockChildren(db: Kysely<DB>, blockId: number): Promise<{ conditions: any[]; actions: any[] }> {
   const [conditions, actions] = await Promise.all([
     db.selectFrom('logic_conditions').selectAll().where('logic_block_id', '=', blockId).orderBy('id').execute(),
     db.selectFrom('logic_actions').selectAll().where('logic_block_id', '=', blockId).orderBy('id').execute(),
@@ -81,7 +82,7 @@ export async function blockChildren(db: Kysely<any>, blockId: number): Promise<{
   return { conditions, actions };
 }
 
-async function blockSchema(trx: Transaction<any>, blockId: number) {
+async function blockSchema(trx: Transaction<DB>, blockId: number) {
   const block = await trx
     .selectFrom('logic_blocks')
     .select(['id', 'schema_id'])
@@ -91,7 +92,7 @@ async function blockSchema(trx: Transaction<any>, blockId: number) {
   return block.schema_id as number;
 }
 
-export async function schemaOfBlock(db: Kysely<any>, blockId: number) {
+export async function schemaOfBlock(db: Kysely<DB>, blockId: number) {
   return (await db.selectFrom('logic_blocks').select('schema_id').where('id', '=', blockId).executeTakeFirst())
     ?.schema_id as number | undefined;
 }
@@ -101,7 +102,7 @@ export async function schemaOfBlock(db: Kysely<any>, blockId: number) {
  * move to another block, and an error about it lands on its own `source` / `target` field.
  */
 export async function checkBlockPart(
-  trx: Transaction<any>,
+  trx: Transaction<DB>,
   values: Record<string, any>,
   existing: Record<string, any> | undefined,
   part: 'conditions' | 'actions',

@@ -1,4 +1,5 @@
 import { evaluateLogic } from '../../common/form-logic/index.js';
+import { dynamicTables } from '../db/dynamic-tables.js';
 import { isBlank } from '../records/fields.js';
 import type { RecordService } from '../records/record-service.js';
 import type { ValueChange, ValueHome } from './field-values.js';
@@ -22,7 +23,11 @@ export async function recordsLeftFailing(
   const required = (schema?.fields ?? []).filter((f) => f.required && f.slug !== field.slug);
   if (!schema || !required.length) return null;
   const ids = rewrites.slice(0, LOOKED_AT).map((change) => change.id);
-  const rows = await db.selectFrom(`${home.table} as t`).selectAll('t').where('t.id', 'in', ids).execute();
+  const rows = await dynamicTables(db)
+    .selectFrom(`${home.table} as t`)
+    .selectAll('t')
+    .where('t.id', 'in', ids)
+    .execute();
   const records = new Map(rows.map(({ custom, ...row }) => [Number(row.id), { ...(custom ?? {}), ...row }]));
   const missing = (values: Record<string, unknown>) => {
     const shown = evaluateLogic(schema.actions, values, { trigger: 'all', fields: schema.fields, logger: () => {} });

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { can, LOG_FOR_OTHERS_PERMISSION } from '../../common/permissions.js';
+import type { DB } from '../db/schema.generated.js';
 import { fieldError } from '../http/errors.js';
 import { liveSlugs } from '../records/choice-keys.js';
 import { humanise } from '../records/fields.js';
@@ -31,7 +32,7 @@ export const ownership = (): Record<string, FieldSpec> => ({
 });
 
 /** The files attached to records (documents whose owner is the record), for the record's `attachments`. */
-export async function presentAttachments(type: string, records: Record<string, any>[], db: Kysely<any>) {
+export async function presentAttachments(type: string, records: Record<string, any>[], db: Kysely<DB>) {
   const ids = records.map((r) => r.id);
   const documents = ids.length
     ? await db
@@ -152,7 +153,7 @@ const overlaid = new WeakMap<object, Record<string, FieldSpec>>();
 const regexAsText = (_key: string, value: unknown) => (value instanceof RegExp ? value.source : value);
 
 /** A text column whose value must be the slug of a live row of `table` (site types, contact statuses...). */
-export async function checkSlug(db: Kysely<any>, table: string, slug: unknown): Promise<string[] | null> {
+export async function checkSlug(db: Kysely<DB>, table: string, slug: unknown): Promise<string[] | null> {
   if (slug === undefined || slug === null) return null;
   const slugs = await liveSlugs(db, table);
   return slugs.includes(String(slug)) ? null : slugs;

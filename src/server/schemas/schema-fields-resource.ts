@@ -8,6 +8,7 @@ import {
   type SchemaFieldType,
 } from '../../common/schema-types.js';
 import { slugifyField } from '../../common/slugs.js';
+import type { DB } from '../db/schema.generated.js';
 import { fieldError, HttpError } from '../http/errors.js';
 import { keepRollupValues } from '../records/kept-rollups.js';
 import type { RecordService } from '../records/record-service.js';
@@ -20,7 +21,7 @@ import { customTypeDefinition } from './custom-types.js';
 import { applyFieldChange, type FieldImpact } from './field-changes.js';
 import { checkFieldOptions, fieldSpecFor, optionsErrorKey, relationTable } from './field-specs.js';
 import { sharedValues, valueHome } from './field-values.js';
-import { dropCustomFieldIndex, ensureCustomFieldIndex, ensureUniqueIndex } from './indexes.js';
+import { dropCustomFieldIndex, ensureCustomFieldIndex, ensureFormulaIndexesOf, ensureUniqueIndex } from './indexes.js';
 import { schemaRelationTargets } from './relation-targets.js';
 import { FIELD_SLUG_PATTERN, RESERVED_FIELDS } from './schema-names.js';
 import { fieldSnapshot, reviseSchema } from './schema-revisions.js';
@@ -33,7 +34,7 @@ function tableOf(schema: { type: string; id: number; built_in: boolean }): { tab
   return def ? { table: def.table, scoped: false } : { table: 'custom_records', scoped: true };
 }
 
-async function reservedSlugs(trx: Transaction<any>, schema: { id: number; type: string; built_in: boolean }) {
+async function reservedSlugs(trx: Transaction<DB>, schema: { id: number; type: string; built_in: boolean }) {
   const { table } = tableOf(schema);
   const columns = await trx
     .selectFrom('information_schema.columns' as any)
@@ -69,7 +70,7 @@ function valueEffects(slug: string, impact: FieldImpact): Record<string, [unknow
 }
 
 /** A field is made unique only once no two live records hold one value (422 on `options.unique` naming them). */
-async function refuseSharedValues(trx: Transaction<any>, schema: { id: number; type: string }, field: SchemaField) {
+async function refuseSharedValues(trx: Transaction<DB>, schema: { id: number; type: string }, field: SchemaField) {
   const home = valueHome(schema, field);
   const spec = fieldSpecFor(field, await schemaRelationTargets(trx), undefined, home.scoped ? schema.id : null);
   const key = uniqueIndexExpression(field.slug, spec);
@@ -86,7 +87,7 @@ async function refuseSharedValues(trx: Transaction<any>, schema: { id: number; t
 export const typeDefinition = (schema: { id: number; type: string; resource: string; name_singular: string }) =>
   builtinDefinition(schema.type) ?? customTypeDefinition(schema);
 
-const kindOf = async (trx: Transaction<any>, field: Record<string, any>) =>
+const kindOf = async (trx: Transaction<DB>, field: Record<string, any>) =>
   fieldSpecFor(field as SchemaField, await schemaRelationTargets(trx)).kind;
 
 /**
@@ -338,6 +339,8 @@ export const schemaFieldsResource: ResourceDefinition = {
       }
       if (action === 'delete') await dropCustomFieldIndex(records.db, schema, record as SchemaField);
       else await ensureCustomFieldIndex(records.db, schema, record as SchemaField);
+      // Formulas reading this field (or this formula, through another) may now compile to other SQL.
+      await ensureFormulaIndexesOf(records.db, schema);
     },
   },
 };
@@ -350,7 +353,7 @@ const rollupChanged = (record: { options?: unknown }, existing: { type?: unknown
  * The value of the kept rollup `slug` for every record of its type, in the transaction that saved the field (one
  * statement: records/kept-rollups.ts), from the schemas as that transaction has them.
  */
-async function keepEveryValue(records: RecordService, trx: Transaction<any>, schema: { type: string }, slug: string) {
+async function keepEveryValue(records: RecordService, trx: Transaction<DB>, schema: { type: string }, slug: string) {
   const snapshot = await freshSnapshot(trx);
   const owner = relationTable(snapshot.targets[schema.type]);
   const def = owner ? records.targetOf(owner) : undefined;

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { pluralizeSlug } from '../../common/schema-types.js';
+import type { DB } from '../db/schema.generated.js';
 import { isColumn, readSchemaFiles, SCHEMAS_DIR, type SchemaFile } from './schema-files.js';
 
 export { SCHEMAS_DIR };
@@ -12,7 +13,7 @@ export { SCHEMAS_DIR };
  * `choices_from`, `text_target`...); options an administrator set are kept.
  */
 export async function loadSchemaFiles(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   dir = SCHEMAS_DIR,
 ): Promise<{ created: string[]; fieldsAdded: number; fieldsUpdated: number }> {
   const files = readSchemaFiles(dir);

@@ -11,6 +11,7 @@ import {
   type SchemaField,
 } from '../../common/schema-types.js';
 import type { Database } from '../db/database.js';
+import type { DB } from '../db/schema.generated.js';
 import { type FormLogicOutcome, NO_FORM_LOGIC } from '../records/form-logic-outcome.js';
 import type { KeptRollupRef } from '../records/kept-rollups.js';
 import type { FieldSpec } from '../records/resource.js';
@@ -36,7 +37,7 @@ export interface SchemaSnapshot {
 }
 
 /** Reads every schema with its fields and logic in five queries. */
-export async function loadSchemas(db: Kysely<any>, ids?: number[]): Promise<RecordSchema[]> {
+export async function loadSchemas(db: Kysely<DB>, ids?: number[]): Promise<RecordSchema[]> {
   let schemaQuery = db.selectFrom('schemas').selectAll().orderBy('position').orderBy('id');
   if (ids) schemaQuery = schemaQuery.where('id', 'in', ids.length ? ids : [-1]);
   const schemas = await schemaQuery.execute();
@@ -77,7 +78,7 @@ export async function loadSchemas(db: Kysely<any>, ids?: number[]): Promise<Reco
   return schemas.map((schema) => {
     const schemaFields: SchemaField[] = (fieldsBySchema.get(schema.id) ?? []).map(presentField);
     return {
-      ...(schema as RecordSchema),
+      ...(schema as unknown as RecordSchema),
       custom: schemaFields.some((field) => !field.internal),
       fields: schemaFields,
       actions: (blocksBySchema.get(schema.id) ?? []).map((block) =>
@@ -104,7 +105,7 @@ export function presentBlock(
 }
 
 /** The schemas as `db` (a transaction that changed them) reads them now, not cached. */
-export const freshSnapshot = (db: Kysely<any>) => loadSchemas(db).then(snapshotOf);
+export const freshSnapshot = (db: Kysely<DB>) => loadSchemas(db).then(snapshotOf);
 
 function snapshotOf(list: RecordSchema[]): SchemaSnapshot {
   const specs = new Map<string, Record<string, FieldSpec>>();
@@ -201,10 +202,10 @@ export class SchemaStore {
   private readonly listeners: Array<() => void> = [];
   private tellOthers: (() => Promise<void>) | null = null;
 
-  constructor(private readonly db: Kysely<any>) {}
+  constructor(private readonly db: Kysely<DB>) {}
 
   /** `db`: a transaction the caller is in. Reads through it are not cached (they may see its own uncommitted writes). */
-  snapshot(db?: Kysely<any>): Promise<SchemaSnapshot> {
+  snapshot(db?: Kysely<DB>): Promise<SchemaSnapshot> {
     // Inside a transaction only a finished snapshot will do: a load still waiting for the connection would wait
     // for this very transaction to end (PGlite has one connection), so read through the transaction instead.
     if (db?.isTransaction) return this.ready ? Promise.resolve(this.ready) : loadSchemas(db).then(snapshotOf);
@@ -263,11 +264,11 @@ export class SchemaStore {
   }
 
   /** The singular name of a record type, from its schema ('Job Site'), for messages. `db` as for snapshot. */
-  async nameOf(def: { type: string; singular: string }, db?: Kysely<any>): Promise<string> {
+  async nameOf(def: { type: string; singular: string }, db?: Kysely<DB>): Promise<string> {
     return (await this.snapshot(db)).byType.get(def.type)?.name_singular ?? def.singular;
   }
 
-  async customSpecs(type: string, db?: Kysely<any>) {
+  async customSpecs(type: string, db?: Kysely<DB>) {
     return (await this.snapshot(db)).customSpecs(type);
   }
 
@@ -278,7 +279,7 @@ export class SchemaStore {
   async logic(
     type: string,
     values: Record<string, any>,
-    db?: Kysely<any>,
+    db?: Kysely<DB>,
     warn?: (message: string) => void,
   ): Promise<FormLogicOutcome> {
     const schema = (await this.snapshot(db)).byType.get(type);
@@ -310,12 +311,12 @@ export class SchemaStore {
 class TransactionSchemas extends SchemaStore {
   constructor(
     private readonly root: SchemaStore,
-    private readonly trx: Kysely<any>,
+    private readonly trx: Kysely<DB>,
   ) {
     super(trx);
   }
 
-  override snapshot(db?: Kysely<any>): Promise<SchemaSnapshot> {
+  override snapshot(db?: Kysely<DB>): Promise<SchemaSnapshot> {
     return this.root.snapshot(db ?? this.trx);
   }
 }
@@ -327,7 +328,7 @@ const stores = new WeakMap<object, SchemaStore>();
  * The store of a database. A transaction gets its database's store's snapshot (or reads through the transaction while
  * there is none yet); a transaction whose database has no store yet gets an uncached one.
  */
-export function schemaStore(db: Kysely<any>): SchemaStore {
+export function schemaStore(db: Kysely<DB>): SchemaStore {
   const key = db.getExecutor().adapter;
   const store = stores.get(key);
   if (db.isTransaction) return store ? new TransactionSchemas(store, db) : new SchemaStore(db);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { PERMISSION_ENTITIES } from '../../common/permission-catalogue.js';
 import { pluralizeSlug, SCHEMA_FIELD_TYPES, type SchemaField } from '../../common/schema-types.js';
 import { slugifyField, slugifyType } from '../../common/slugs.js';
+import type { DB } from '../db/schema.generated.js';
 import { fieldError, HttpError } from '../http/errors.js';
 import type { RecordService } from '../records/record-service.js';
 import type { ResourceDefinition } from '../records/resource.js';
@@ -25,7 +26,7 @@ export interface SchemaRow {
   [key: string]: any;
 }
 
-export async function schemaRow(db: Kysely<any>, id: number): Promise<SchemaRow | undefined> {
+export async function schemaRow(db: Kysely<DB>, id: number): Promise<SchemaRow | undefined> {
   return (await db.selectFrom('schemas').selectAll().where('id', '=', id).executeTakeFirst()) as SchemaRow | undefined;
 }
 

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { DB } from '../db/schema.generated.js';
 import type { RecordService } from '../records/record-service.js';
 import { customTypeDefinition } from './custom-types.js';
 import { reviseSchema } from './schema-revisions.js';
@@ -24,7 +25,7 @@ export interface TypeImpact {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
-export async function typeImpact(db: Kysely<any>, schema: SchemaRow): Promise<TypeImpact> {
+export async function typeImpact(db: Kysely<DB>, schema: SchemaRow): Promise<TypeImpact> {
   const counts = await db
     .selectFrom('custom_records')
     .select([
@@ -91,7 +92,7 @@ export async function typeImpact(db: Kysely<any>, schema: SchemaRow): Promise<Ty
 }
 
 /** Deletes the records of the type in the trash for good; returns how many. */
-export async function purgeTrash(trx: Kysely<any>, schema: SchemaRow): Promise<number> {
+export async function purgeTrash(trx: Kysely<DB>, schema: SchemaRow): Promise<number> {
   const result = await trx
     .deleteFrom('custom_records')
     .where('schema_id', '=', schema.id)

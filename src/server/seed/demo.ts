@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
 import { type RolePolicy, TURF_OR_OWN } from '../../common/access-rules.js';
 import { fillHolders } from '../access/fill-holders.js';
+import { dynamicTables } from '../db/dynamic-tables.js';
+import type { DB } from '../db/schema.generated.js';
 import { assignRegionSites } from '../regions/assign.js';
 import { type AreaGeometry, bboxOf } from '../regions/geometry.js';
 import { REGION_PALETTE } from '../regions/regions-routes.js';
@@ -170,7 +172,7 @@ export const DEMO_SOUTH_OF = 35.6;
  * the organizer role reads the sites of their turf and their own (common/access-rules.ts TURF_OR_OWN): signed in as
  * Sam, the map is Southern California and the sites his work hangs on.
  */
-async function giveTurfs(trx: Transaction<any>, organizers: { south: number; north: number }, organizerRole: number) {
+async function giveTurfs(trx: Transaction<DB>, organizers: { south: number; north: number }, organizerRole: number) {
   const counties = await sql<{ region_id: number; south: boolean; north: boolean }>`
     select sr.region_id, bool_or(s.latitude < ${DEMO_SOUTH_OF}) as south, bool_or(s.latitude >= ${DEMO_SOUTH_OF}) as north
     from site_regions sr join sites s on s.id = sr.site_id join regions r on r.id = sr.region_id
@@ -194,7 +196,7 @@ async function giveTurfs(trx: Transaction<any>, organizers: { south: number; nor
  * inside their counties, contacts, members, recruits, grievances, a backlog of tasks for everyone, notes. Its
  * last few weeks of work are added through the app's own services once the app is built (demo-history.ts).
  */
-export async function seedDemo(trx: Transaction<any>, passwordHash: string) {
+export async function seedDemo(trx: Transaction<DB>, passwordHash: string) {
   const rand = prng(20261121);
   const now = Date.now();
   const roles = Object.fromEntries(
@@ -240,7 +242,7 @@ export async function seedDemo(trx: Transaction<any>, passwordHash: string) {
     .execute();
   await trx
     .insertInto('team_user')
-    .values(users.map((u) => ({ user_id: u.id, team_id: u.team_id })))
+    .values(users.map((u) => ({ user_id: u.id, team_id: u.team_id! })))
     .execute();
   const organizerIds = ids(users);
   const [leaderId, , , assistantId] = organizerIds;
@@ -279,7 +281,8 @@ export async function seedDemo(trx: Transaction<any>, passwordHash: string) {
   });
   const regionIds = ids(await trx.insertInto('regions').values(regionValues).returning('id').execute());
 
-  const lookup = async (table: string) => ids(await trx.selectFrom(table).select('id').orderBy('id').execute());
+  const lookup = async (table: string) =>
+    ids(await dynamicTables(trx).selectFrom(table).select('id').$castTo<{ id: number }>().orderBy('id').execute());
   const [trades, unions, statuses, phases, buildingTypes, classifications, dispatchTypes] = await Promise.all(
     ['trades', 'unions', 'site_statuses', 'site_phases', 'building_types', 'classifications', 'dispatch_types'].map(
       lookup,
@@ -383,7 +386,7 @@ export async function seedDemo(trx: Transaction<any>, passwordHash: string) {
       sites.flatMap((s, i) =>
         [...new Set([s.general_contractor_id, siteContractors[i]])].map((contractor_id) => ({
           site_id: s.id,
-          contractor_id,
+          contractor_id: contractor_id!,
           trade_id: rand.pick(trades),
         })),
       ),

@@ -3,8 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.js';
 import { listQuery, record } from '../http/contracts.js';
-import { fieldError, notFound } from '../http/errors.js';
+import { fieldError } from '../http/errors.js';
 import { type BoardValue, readBoard } from './board.js';
+import { readableType } from './readable-type.js';
 
 const boardValue = z.union([z.string(), z.number(), z.null()]);
 const boardColumns = z.array(boardValue).min(1).max(100);
@@ -56,13 +57,10 @@ export function registerBoardRoutes(fastify: FastifyInstance, ctx: AppContext) {
       config: { permission: { resource: ':resource', action: 'read' } },
     },
     async (request) => {
-      const def = ctx.resources.get(request.params.resource);
-      if (!def) throw notFound(`There is no record type "${request.params.resource}".`);
-      // Who may read the list is told before what is wrong with the query.
-      ctx.records.authorize(request.user, def, 'read');
+      const { def, user } = readableType(ctx, request.user, request.params.resource);
       const { by, columns, ...query } = request.query;
       if (!by) throw fieldError('by', 'Name the field whose values are the columns.');
-      const data = await readBoard(ctx.records, request.user, def, query, by, columnsOf(columns));
+      const data = await readBoard(ctx.records, user, def, query, by, columnsOf(columns));
       return { data, meta: { by } };
     },
   );

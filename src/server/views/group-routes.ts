@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.js';
 import { listQuery } from '../http/contracts.js';
-import { fieldError, notFound } from '../http/errors.js';
+import { fieldError } from '../http/errors.js';
+import { readableType } from './readable-type.js';
 
 const sums = z.record(z.string(), z.number());
 const listGroup = z.object({ value: z.unknown(), count: z.number().int(), sums }).meta({ id: 'ListGroup' });
@@ -32,13 +33,10 @@ export function registerGroupRoutes(fastify: FastifyInstance, ctx: AppContext) {
       config: { permission: { resource: ':resource', action: 'read' } },
     },
     async (request) => {
-      const def = ctx.resources.get(request.params.resource);
-      if (!def) throw notFound(`There is no record type "${request.params.resource}".`);
-      // Who may read the list is told before what is wrong with the query.
-      ctx.records.authorize(request.user, def, 'read');
+      const { def, user } = readableType(ctx, request.user, request.params.resource);
       const { group_by: groupBy, ...query } = request.query;
       if (!groupBy) throw fieldError('group_by', 'Name the field to group by.');
-      const grouped = await ctx.records.groups(request.user, def, query, groupBy);
+      const grouped = await ctx.records.groups(user, def, query, groupBy);
       return {
         data: grouped.groups,
         meta: { group_by: groupBy, total: grouped.total, sums: grouped.sums },

@@ -8,10 +8,11 @@ export interface StreamTask<Result = unknown> {
   end(): Result | Promise<Result>;
 }
 
-export type TaskName = 'csv' | 'geojson';
+export type TaskName = 'csv' | 'geojson' | 'xlsx';
 
 /**
  * Whether a task has a thread of its own. Reading a CSV file holds a few megabytes whatever its size: many share the
- * long-lived threads. Parsing a GeoJSON file holds all of it: each has a thread, and that thread's memory cap, alone.
+ * long-lived threads. Parsing a GeoJSON file holds all of it, and turning a workbook's sheet into CSV makes a heap's
+ * worth of garbage: each has a thread, and that thread's memory cap, alone.
  */
-export const OWN_THREAD: Record<TaskName, boolean> = { csv: false, geojson: true };
+export const OWN_THREAD: Record<TaskName, boolean> = { csv: false, geojson: true, xlsx: true };

@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { LimitExceeded } from '../config/input-limits.js';
 import { CsvScanner, type CsvScanOptions } from '../imports/csv-scan.js';
+import { XlsxToCsv, type XlsxToCsvOptions } from '../imports/xlsx-to-csv.js';
 import { type GeoJsonOptions, GeoJsonReader } from '../regions/upload.js';
 import type { StreamTask, TaskName } from './tasks.js';
 
@@ -13,6 +14,7 @@ import type { StreamTask, TaskName } from './tasks.js';
 const TASKS: Record<TaskName, (options: unknown) => StreamTask> = {
   csv: (options) => new CsvScanner(options as CsvScanOptions),
   geojson: (options) => new GeoJsonReader(options as GeoJsonOptions),
+  xlsx: (options) => new XlsxToCsv(options as XlsxToCsvOptions),
 };
 
 export type ToWorker =

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { activeKeys, buildMenu, filterLink, showsAdminSection } from '../../../src/client/layout/menuModel';
+import { reportsMenu } from '../../../src/client/reports/menu';
 
 const allFeatures = ['map', 'contractors', 'sites', 'grievances', 'system'].map((slug, index) => ({
   id: index + 1,
@@ -135,6 +136,7 @@ describe('sidebar menu', () => {
       features: reportsOn,
       schemas: [],
       statistics: {},
+      featureItems: [reportsMenu],
     });
     const reports = leader.main.find((item) => item.key === 'reports')!;
     expect(reports.children!.map((child) => child.to)).toEqual([
@@ -148,9 +150,16 @@ describe('sidebar menu', () => {
       features: reportsOn.map((f) => (f.slug === 'reports' ? { ...f, enabled: false } : f)),
       schemas: [],
       statistics: {},
+      featureItems: [reportsMenu],
     });
     expect(keys(off.main)).not.toContain('reports');
-    const organizer = buildMenu({ user: subject(['site:read']), features: reportsOn, schemas: [], statistics: {} });
+    const organizer = buildMenu({
+      user: subject(['site:read']),
+      features: reportsOn,
+      schemas: [],
+      statistics: {},
+      featureItems: [reportsMenu],
+    });
     expect(keys(organizer.main)).not.toContain('reports');
     expect(keys(organizer.main)).not.toContain('map');
     expect(keys(organizer.main)).not.toContain('system');

@@ -122,6 +122,8 @@ export class Vocabulary {
   private values = new Map<string, Promise<ValueWord[]>>();
   private regionList: Promise<RegionWord[]> | null = null;
   private cityList = new Map<string, Promise<string[]>>();
+  /** The cities read, by `type.column`, once read whole (under CITY_LIMIT): what a written record is checked against. */
+  private knownCities = new Map<string, Set<string>>();
   /** The reference lists read (statuses, trades...), by resource: several types' fields point at the same one. */
   private references = new Map<string, Promise<Record<string, any>[] | null>>();
   /** The tables of the reference records and regions whose names it holds: a change to one makes it out of date. */
@@ -265,6 +267,19 @@ export class Vocabulary {
     return this.regionList;
   }
 
+  /**
+   * Whether this vocabulary knows the city a written record of `type` holds: false for a city it has not read (a new
+   * one), true when it holds it or has not read that type's cities whole.
+   */
+  knowsCityOf(type: string, record: Record<string, unknown>): boolean {
+    for (const [key, known] of this.knownCities) {
+      const [ofType, column] = key.split('.');
+      const value = record[column];
+      if (ofType === type && typeof value === 'string' && value.length > 1 && !known.has(value)) return false;
+    }
+    return true;
+  }
+
   /** The distinct values of a text column among the records the person may read (cities of sites). */
   cities(info: TypeInfo, column = 'city'): Promise<string[]> {
     const key = `${info.type}.${column}`;
@@ -278,10 +293,14 @@ export class Vocabulary {
               rows
                 .select(sql<string>`distinct ${value}`.as('value'))
                 .where(value, 'is not', null)
-                .limit(2_000)
+                .limit(CITY_LIMIT)
                 .execute(),
             )
-            .then((rows: Array<{ value: unknown }>) => rows.map((r) => String(r.value)).filter((v) => v.length > 1))
+            .then((rows: Array<{ value: unknown }>) => {
+              const values = rows.map((r) => String(r.value)).filter((v) => v.length > 1);
+              if (rows.length < CITY_LIMIT) this.knownCities.set(key, new Set(values));
+              return values;
+            })
         : Promise.resolve([]);
       this.cityList.set(key, list);
     }
@@ -306,16 +325,19 @@ function definitionsRead(scope: ToolScope): ResourceDefinition[] {
  * reads depends on who reads), and built before it is needed: in the background when the person is first seen
  * (`warmVocabulary`: sign-in, a page load, any request after the server started). Building it reads every reference
  * list, the regions and the distinct cities of up to 100,000 sites: far more than the reading of a question, so no
- * question waits for it once it exists. A kept vocabulary older than KEEP_MS, or one whose sites changed (new
- * cities), is still used while its successor is built in the background (loading what the old one had loaded) and
- * replaces it when ready. A change to any other record type it reads from (a region, a status, a trade, a type's
- * fields) makes the next question build a new one first, so a new name is known at once.
+ * question waits for it once it exists. A kept vocabulary older than KEEP_MS, or one whose sites changed within the
+ * cities it knows, is still used while its successor is built in the background (loading what the old one had loaded)
+ * and replaces it when ready. A site in a city it does not know, many sites at once (an import), or a change to any
+ * other record type it reads from (a region, a status, a trade, a type's fields) makes the next question build a new
+ * one first, so a new name is known at once.
  */
 const KEEP_MS = 30_000;
 /** A vocabulary nobody asked with for this long is dropped. */
 const FORGET_MS = 30 * 60_000;
+/** The most distinct cities of a type a vocabulary reads. */
+const CITY_LIMIT = 2_000;
 /** The most vocabularies kept (the least recently used is dropped first): each holds up to 2,000 cities a type. */
-export const MAX_KEPT = 200;
+const MAX_KEPT = 200;
 /** Tables whose changes only add or remove cities: refreshed in the background, never waited for. */
 const CITY_TABLES = new Set(['sites']);
 /** The record types' fields and choices. */
@@ -351,7 +373,12 @@ function readersOf(app: ToolScope['app']): Readers {
       const { table } = event.resource;
       for (const entry of made.entries.values())
         if (SCHEMA_TABLES.has(table) || entry.vocabulary.reads.has(table)) entry.changed = true;
-        else if (CITY_TABLES.has(table)) entry.at = 0;
+        else if (CITY_TABLES.has(table)) {
+          // A city it does not know (or many records at once) is waited for, so the next question knows it; a write
+          // within known cities is caught up in the background.
+          if (event.id === null || !entry.vocabulary.knowsCityOf(event.type, event.record)) entry.changed = true;
+          else entry.at = 0;
+        }
     });
   }
   return readers;

@@ -1,5 +1,6 @@
-import type { Citation, Proposal } from '../resources.js';
+import type { AnswerList, Citation, Proposal } from '../resources.js';
 import { runTool, type ToolResult, type ToolScope, toolDefinitions } from '../tools/index.js';
+import { modelAnswerList } from './answer-list.js';
 import { type ChatMessage, type ModelSettings, streamChat } from './chat-client.js';
 
 /** Rounds of tool calls before the model must answer. */
@@ -19,6 +20,8 @@ export interface ModelAnswer {
   steps: ToolStep[];
   citations: Citation[];
   proposal: Proposal | null;
+  /** The last count or list its tools made: "Save as view" saves it, a follow-up refines it. */
+  list: AnswerList | null;
   usage: { prompt: number; completion: number };
   model: string;
 }
@@ -28,7 +31,7 @@ export interface ModelAnswer {
  * told that it is data: the tools run as the person and write nothing, so a note saying "delete every site" can
  * neither act nor widen what the person sees, whatever the model makes of it.
  */
-export function systemPrompt(scope: ToolScope, appName: string): string {
+export function systemPrompt(scope: ToolScope, appName: string, previous: AnswerList | null = null): string {
   const now = scope.now;
   const day = now.toLocaleDateString('en-US', {
     weekday: 'long',
@@ -44,6 +47,9 @@ export function systemPrompt(scope: ToolScope, appName: string): string {
     `Record types ${person} may read: ${scope.types.map((t) => `${t.plural} (${t.type})`).join(', ')}.`,
     scope.context
       ? `${person} has this record open; "this" means it: ${scope.context.type} ${scope.context.id} (${scope.context.label ?? ''}).`
+      : '',
+    previous
+      ? `The last answer was about this list: ${previous.title} (type ${previous.type}, filters ${JSON.stringify(previous.filter)}${previous.group_by ? `, counted by ${JSON.stringify(previous.group_by)}` : ''}${previous.measure ? `, ${previous.measure.words}` : ''}). When the question refers back to it ("them", "those", "of those, which are union", "and in Kern County?", "what is their total value?"), call the tools with that type and those filters, changing or adding only what the question names.`
       : '',
     'Rules:',
     '- Answer only from tool results. Never invent a figure, a name or a date. If the tools cannot answer, say so plainly.',
@@ -78,6 +84,7 @@ export async function answerWithModel(
     steps: [],
     citations: [],
     proposal: null,
+    list: null,
     usage: { prompt: 0, completion: 0 },
     model: settings.model,
   };
@@ -123,6 +130,7 @@ export async function answerWithModel(
     }
     if (answer.content && !/\s$/.test(answer.content)) text('\n\n');
   }
+  answer.list = await modelAnswerList(scope, answer.steps);
   answer.citations = citedIn(
     answer.content,
     answer.steps.flatMap((step) => step.result.records),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { bucketRange, type Interval, rangeFilter } from '../../reports/scope.js';
 import { type FieldInfo, listUrl, type TypeInfo } from '../catalogue.js';
 import { apiQuery, labelsOf, listQueryOf, resolveFilters } from './records.js';
-import { failure, guarded, type Tool, type ToolScope, unknownType } from './scope.js';
+import { failure, guarded, type Listed, type Tool, type ToolScope, unknownType } from './scope.js';
 import { filtersArg } from './search.js';
 
 /** The most periods counted by period. */
@@ -193,7 +193,8 @@ export const countRecords: Tool<{
     guarded(async () => {
       const info = scope.typeOf(args.type);
       if (!info) return unknownType(scope, args.type);
-      const { filter, where } = listQueryOf(info, await resolveFilters(scope, info, args.filters));
+      const resolved = await resolveFilters(scope, info, args.filters);
+      const { filter, where } = listQueryOf(info, resolved);
       const query = (extra: Record<string, unknown> = {}) => ({
         ...apiQuery({ filter: { ...filter, ...extra }, where }),
         ...(args.search ? { search: args.search } : {}),
@@ -207,6 +208,22 @@ export const countRecords: Tool<{
           `${info.plural} can be counted by ${groupableFields(info).join(', ')} or by period, not by "${args.group_by}".`,
         );
       const measured = args.sum ?? args.average;
+      const grouped = field
+        ? { field: field.slug, label: field.name }
+        : args.group_by === 'period'
+          ? { field: 'period', label: args.interval ?? 'month', interval: args.interval ?? 'month' }
+          : undefined;
+      // What the answer keeps of the call (not with a search: a view's filters do not hold its words).
+      const listed = (extra: Partial<Listed> = {}): Listed | undefined =>
+        args.search
+          ? undefined
+          : {
+              type: info.type,
+              mode: grouped ? 'group' : 'count',
+              filter: resolved,
+              ...(grouped ? { group_by: grouped } : {}),
+              ...extra,
+            };
       if (measured) {
         const fn = args.sum ? 'sum' : 'avg';
         if (args.group_by && !(field && fn === 'sum'))
@@ -229,6 +246,13 @@ export const countRecords: Tool<{
               : {}),
           },
           records: [],
+          listed: listed({
+            measure: {
+              fn,
+              field: measured,
+              words: `${fn === 'sum' ? 'total' : 'average'} ${info.fields.get(measured)?.name ?? measured}`,
+            },
+          }),
         };
       }
       const counted = await scope.app.records.count(scope.user, info.def, query(), field?.slug);
@@ -259,6 +283,6 @@ export const countRecords: Tool<{
         data.group_by = 'period';
         data.groups = groups;
       }
-      return { data, records: [] };
+      return { data, records: [], listed: listed() };
     }),
 };

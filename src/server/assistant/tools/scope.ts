@@ -63,6 +63,17 @@ export interface ToolResult {
   proposal?: Proposal;
   /** The call was refused or could not be done: said in plain words (also in `data.error`). */
   error?: string;
+  /** The records a count or list was about (its filters as the list query takes them): what an answer keeps. */
+  listed?: Listed;
+}
+
+/** The records a count or list tool call was about: the type, the resolved filters, and how they were counted. */
+export interface Listed {
+  type: string;
+  mode: 'count' | 'list' | 'group';
+  filter: Record<string, unknown>;
+  group_by?: { field: string; label: string; interval?: string };
+  measure?: { fn: 'sum' | 'avg'; field: string; words: string };
 }
 
 export interface Tool<A = any> {

@@ -66,9 +66,10 @@ export const searchRecords: Tool<{
     guarded(async () => {
       const info = scope.typeOf(args.type);
       if (!info) return unknownType(scope, args.type);
-      const listed = listQueryOf(info, await resolveFilters(scope, info, args.filters));
-      const { filter, where } = listed;
-      const query: Record<string, unknown> = { ...apiQuery(listed), per_page: args.limit ?? 10 };
+      const resolved = await resolveFilters(scope, info, args.filters);
+      const listQuery = listQueryOf(info, resolved);
+      const { filter, where } = listQuery;
+      const query: Record<string, unknown> = { ...apiQuery(listQuery), per_page: args.limit ?? 10 };
       if (args.search) query.search = args.search;
       if (args.sort) Object.assign(query, { sort: args.sort, order: args.order ?? 'asc' });
       const { data, meta } = await scope.app.records.list(scope.user, info.def, query);
@@ -82,6 +83,8 @@ export const searchRecords: Tool<{
           records,
         },
         records: data.map((row) => scope.cite(info, row)),
+        // What the answer keeps (not with a search: a view's filters do not hold its words).
+        ...(args.search ? {} : { listed: { type: info.type, mode: 'list' as const, filter: resolved } }),
       };
     }),
 };
