@@ -4,7 +4,7 @@ import { dynamicTables } from '../db/dynamic-tables.js';
 import type { DB } from '../db/schema.generated.js';
 import { fieldExpression } from '../records/list-query.js';
 import type { RecordService } from '../records/record-service.js';
-import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
+import { definitionFields, type FieldSpec, type ResourceDefinition } from '../records/resource.js';
 import type { Revision } from '../records/revisions.js';
 import { OWN_WORK_TYPES, personFields, teamFields } from './reach.js';
 
@@ -18,11 +18,6 @@ import { OWN_WORK_TYPES, personFields, teamFields } from './reach.js';
 /** Where the record types are found by name (the access policy's registry; the built-in ones for a loader). */
 export interface RecordTypes {
   definitionOf(type: string): ResourceDefinition | undefined;
-}
-
-/** A type's fields, custom ones included (as RecordService.fields). */
-async function fieldsOf(def: ResourceDefinition, db: Kysely<DB>): Promise<Record<string, FieldSpec>> {
-  return def.customFields ? { ...def.fields, ...(await def.customFields(db)) } : def.fields;
 }
 
 /**
@@ -90,7 +85,7 @@ export async function refreshHolders(
   ids: readonly number[] | 'all',
 ) {
   if (ids !== 'all' && !ids.length) return;
-  const fields = await fieldsOf(def, db);
+  const fields = await definitionFields(def, db);
   const these = (column: RawBuilder<unknown>) =>
     ids === 'all' ? sql<boolean>`${column} is not null` : sql<boolean>`${column} in (${sql.join(ids)})`;
   const parts: RawBuilder<unknown>[] = [];
@@ -105,7 +100,7 @@ export async function refreshHolders(
     const ofType = link.typeColumn ? sql` and r.${sql.ref(link.typeColumn)} = ${def.type}` : sql``;
     const live = child.softDelete ? sql` and r.deleted_at is null` : sql``;
     const parent = sql`r.${sql.ref(link.column)}`;
-    for (const [field, spec] of personFields(await fieldsOf(child, db)))
+    for (const [field, spec] of personFields(await definitionFields(child, db)))
       parts.push(named(child.table, field, spec, parent, sql`${these(parent)}${ofType}${live}`, 'user', 'work'));
   }
   const nameKey = def.storedSortKeys?.name;

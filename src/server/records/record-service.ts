@@ -52,7 +52,7 @@ import {
   TURF_ONE_PASS_MATCHES,
 } from './list-query.js';
 import { nameLinks } from './representation.js';
-import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
+import { definitionFields, type FieldSpec, type ResourceDefinition, type WriteContext } from './resource.js';
 import { changesOf, type Revision, type RevisionAction, writeRevisions } from './revisions.js';
 import { readSortedPage } from './sorted-page.js';
 import { checkReferences, splitByStorage, writePivots } from './storage.js';
@@ -198,11 +198,8 @@ export class RecordService {
     this.access.authorize(user, def, action, category);
   }
 
-  async fields(def: ResourceDefinition, db: Kysely<DB> = this.db): Promise<Record<string, FieldSpec>> {
-    if (!def.customFields) return def.fields;
-    // The custom fields, and the built-in ones with the rules an administrator set on them (schema-backed.ts).
-    const custom = await def.customFields(db);
-    return { ...def.fields, ...custom };
+  fields(def: ResourceDefinition, db: Kysely<DB> = this.db): Promise<Record<string, FieldSpec>> {
+    return definitionFields(def, db);
   }
 
   /**

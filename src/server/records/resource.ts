@@ -127,3 +127,12 @@ export interface ResourceDefinition {
   /** Extra realtime channels for a record beyond the role channels of those who may read it. */
   channels?(record: Record<string, any>): string[];
 }
+
+/**
+ * A type's fields, its custom ones included (and the built-in ones with the rules an administrator set on them,
+ * schemas/schema-backed.ts): RecordService.fields, and what a loader without the service asks (access/holders.ts).
+ */
+export async function definitionFields(def: ResourceDefinition, db: Kysely<DB>): Promise<Record<string, FieldSpec>> {
+  if (!def.customFields) return def.fields;
+  return { ...def.fields, ...(await def.customFields(db)) };
+}
