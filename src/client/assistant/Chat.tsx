@@ -118,8 +118,8 @@ export function Chat({ threadId, onThread, onNavigate }: ChatProps) {
     setStreams((current) => applyEvent(current, event));
     if (event.status === 'streaming') return;
     void refetch();
-    // The conversation was renamed after its first question before the answer was told done: its title is read again
-    // here rather than left to the conversation's own realtime event, which a busy server may send later.
+    // The conversation changed with its answer (the time of its last message): it is read again here rather than left
+    // to the conversation's own realtime event, which a busy server may send later.
     void queryClient.invalidateQueries({ queryKey: [THREADS] });
   });
 

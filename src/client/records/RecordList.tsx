@@ -255,7 +255,9 @@ export default function RecordList({ resource: resourceProp }: { resource?: stri
   const { canAccess: canEdit = false } = useCanAccess({ resource, action: 'edit' });
   const onError = useListErrorNotice();
   // `?view=<id>`: a saved view's filters and sort, applied by the server (docs/views.md).
-  const { id: viewId, view } = useSavedView();
+  const { id: viewId, view, error: viewError } = useSavedView();
+  // Until its view is read the list cannot know whether it is a table, a group or a board: it reads nothing yet.
+  const viewKnown = viewId === null || view !== undefined || Boolean(viewError);
   const fields = useMemo(() => new Set(descriptors.map((descriptor) => descriptor.slug)), [descriptors]);
   const layout = useListLayout(view, descriptors);
   const grouping = useListGrouping(view, descriptors);
@@ -284,7 +286,7 @@ export default function RecordList({ resource: resourceProp }: { resource?: stri
         // Grouped or in a layout (a board, a calendar...), the list reads no rows: each group and layout reads its own.
         queryOptions={{
           onError,
-          enabled: !grouped && !layout,
+          enabled: viewKnown && !grouped && !layout,
           meta: { query: viewId ? { total: 'estimate', view: viewId } : { total: 'estimate' } },
         }}
       >

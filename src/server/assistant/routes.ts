@@ -129,14 +129,13 @@ export function registerAssistantRoutes(fastify: FastifyInstance, ctx: AppContex
         { thread_id: thread.id, role: 'user', content: body.content, context },
         { socketId: socketOf(request) },
       );
-      // A new conversation is named after its first question (when the answer is saved, so the answer starts first).
-      const title =
-        thread.title === DEFAULT_THREAD_TITLE
-          ? body.content.length > 80
-            ? `${body.content.slice(0, 77)}...`
-            : body.content
-          : undefined;
-      void runner.start(user, { id: record.id, thread_id: thread.id, content: body.content, title }, context);
+      void runner.start(user, { id: record.id, thread_id: thread.id, content: body.content }, context);
+      // A new conversation is named after its first question before this answers, so that whoever reads the
+      // conversation after asking sees its name (a read already under way when the answer is done would not).
+      if (thread.title === DEFAULT_THREAD_TITLE) {
+        const title = body.content.length > 80 ? `${body.content.slice(0, 77)}...` : body.content;
+        await ctx.records.update(user, threads, thread.id, { title }, { system: true });
+      }
       return reply.status(201).send({ data: record, message });
     },
   );

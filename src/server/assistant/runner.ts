@@ -24,12 +24,11 @@ const HISTORY = 20;
 const FLUSH_MS = 40;
 const MAX_TOOL_CONTENT = 20_000;
 
-/** The person's question being answered; `title` renames a new conversation after it. */
+/** The person's question being answered. */
 interface Question {
   id: number;
   thread_id: number;
   content: string;
-  title?: string;
 }
 
 interface Outcome {
@@ -153,14 +152,13 @@ export class AssistantRunner {
     } catch (error) {
       this.app.records.logError(error, `The answer to question ${question.id} could not be saved`);
     }
-    // The conversation is renamed before the answer is announced as done, so the refetch that follows shows the name.
     try {
       await this.saveSteps(user, question, result);
       await this.app.records.update(
         user,
         assistantThreadsResource,
         question.thread_id,
-        { last_message_at: new Date().toISOString(), ...(question.title ? { title: question.title } : {}) },
+        { last_message_at: new Date().toISOString() },
         { system: true },
       );
     } catch (error) {
