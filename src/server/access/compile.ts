@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { type ConditionGroup, type ConditionItem, PARENT_LINKS, type RowRule } from '../../common/access-rules.js';
 import { type FilterOperator, filterCondition, resolveField } from '../records/list-query.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
-import { heldBy } from './holders.js';
+import { type Holders, heldBy } from './holders.js';
 import { and, fieldHolds, type Gather, or, type Predicate } from './predicate.js';
 import { OWN_WORK_TYPES, personFields, pointedAtBySites, referencing, roleFields, teamFields } from './reach.js';
 import { siteInTurf, turfSiteIds } from './turf.js';
@@ -112,7 +112,7 @@ function teamRule(info: TypeInfo): Compiled {
  * Records of a type that keeps its holders (access/holders.ts) held by these people or teams: one index range of
  * `record_holders`, gathered once for a person; for the fan-out's members, asked of the one record at hand.
  */
-function held(def: ResourceDefinition, who: Who, holders: Parameters<typeof heldBy>[1]): RawBuilder<boolean> {
+function held(def: ResourceDefinition, who: Who, holders: Holders): RawBuilder<boolean> {
   if (who.perRow) return sql<boolean>`exists (${heldBy(def, holders, sql`t.id`)})`;
   return sql<boolean>`t.id = any(array(${heldBy(def, holders)}))`;
 }

@@ -4,6 +4,7 @@ import type { DB } from '../db/schema.generated.js';
 import { type ListQuery, TURF_ONE_PASS_MATCHES } from '../records/list-query.js';
 import type { RecordService } from '../records/record-service.js';
 import type { ResourceDefinition } from '../records/resource.js';
+import { holderRanges } from './holders.js';
 import { teamPeople, whoIs } from './who.js';
 
 /** The list orders whose keys `record_holders` keeps a copy of, by the list's field. */
@@ -41,12 +42,11 @@ export async function heldPage(
     sql`select h.record_id as id, ${sql.raw(key)} as k from record_holders h where h.record_type = ${def.type} and h.live and ${holders}${
       categories ? sql` and h.category in (${sql.join(categories)})` : sql``
     }`;
-  const parts = [];
-  if (shape.own) parts.push(range(sql<boolean>`h.user_id in (${who.id})`));
-  if (shape.team && who.hasTeams) {
-    parts.push(range(sql<boolean>`h.team_id in (${who.teamIds})`));
-    parts.push(range(sql<boolean>`h.via = 'field' and h.user_id = any(array(${teamPeople(who)}))`));
-  }
+  const teams = shape.team && who.hasTeams;
+  const parts = holderRanges({
+    ...(shape.own ? { people: who.id } : {}),
+    ...(teams ? { teams: who.teamIds, fieldPeople: teamPeople(who) } : {}),
+  }).map(range);
   if (!parts.length) return { total: 0, estimated: false, ids: [] };
   const direction = sql.raw(query.sort.order);
   const offset = (query.page - 1) * query.perPage;
