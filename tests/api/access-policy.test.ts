@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RowRule } from '../../src/common/access-rules.js';
 import { readersOf } from '../../src/server/access/fan-out.js';
+import { KeptRoles } from '../../src/server/access/kept-roles.js';
 import { runTool } from '../../src/server/assistant/tools/index.js';
 import { createScope } from '../../src/server/assistant/tools/scope.js';
 import { mapServiceFor } from '../../src/server/map/map-service.js';
@@ -505,8 +506,12 @@ describe('realtime fan-out of a rule on the parent record', () => {
     const outside = await created('notes', { body: 'Fan-out note', notable_type: 'site', notable_id: ids.site.none });
     const inside = await created('notes', { body: 'Turf note', notable_type: 'site', notable_id: ids.site.turf });
     const notes = t.ctx.resources.get('notes')!;
+    // One kept list throughout, as the broadcaster keeps it: each policy change below must reach it.
+    const roles = KeptRoles.of(t.ctx.database);
     const readersFor = async (note: Row) =>
-      (await readersOf(t.ctx.db, t.ctx.records.access, notes, note)).find((readers) => readers.roleId === roleId);
+      (await readersOf(t.ctx.db, t.ctx.records.access, notes, note, await roles.all())).find(
+        (readers) => readers.roleId === roleId,
+      );
     // Notes on the sites they read, and every site: each member reads the note, so it goes on the role's channel.
     await setPolicy({ note: { read: 'parent' } }, ['note:read']);
     expect((await readersFor(outside))?.members).toBe('role');

@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
@@ -10,6 +11,20 @@ const parse = (text: string) =>
     .replace(/^\uFEFF/, '')
     .trim()
     .split('\r\n');
+
+/** A workbook downloaded as the administrator, read back through exceljs: its first sheet's rows. */
+async function workbookAt(pathname: string) {
+  const cookie = [...admin.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  const res = await fetch(t.baseUrl + pathname, { headers: { cookie } });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+  expect(res.headers.get('content-disposition')).toMatch(/filename="sites-\d{4}-\d{2}-\d{2}\.xlsx"/);
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(await res.arrayBuffer());
+  const rows: unknown[][] = [];
+  workbook.worksheets[0].eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+  return rows;
+}
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -177,18 +192,6 @@ describe('CSV export of a list', () => {
 
 describe('XLSX export of a list', () => {
   /** The answer's bytes as a workbook's first sheet, each row's cell values (fetch: the body is binary). */
-  async function workbookAt(pathname: string) {
-    const cookie = [...admin.jar].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await fetch(t.baseUrl + pathname, { headers: { cookie } });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-    expect(res.headers.get('content-disposition')).toMatch(/filename="sites-\d{4}-\d{2}-\d{2}\.xlsx"/);
-    const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(await res.arrayBuffer());
-    const rows: unknown[][] = [];
-    workbook.worksheets[0].eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-    return rows;
-  }
 
   it('writes the list as a workbook: the same rows, text never a formula', async () => {
     const rows = await workbookAt(
@@ -269,5 +272,25 @@ describe('XLSX export of a list', () => {
       row_count: 1,
     });
     expect(await workbookAt(`/api/exports/${res.body.data.id}/download`)).toEqual([['Name'], ['Gamma, "quoted" Hall']]);
+  });
+});
+
+describe('An export longer than a page', () => {
+  it('writes every row once, in the list order, each page read from where the one before ended', async () => {
+    const count = 2_345; // over two pages of the export's 1,000 rows
+    await sql`insert into sites (name, type, city, created_at, updated_at)
+      select 'Paged ' || lpad(g::text, 5, '0'), 'union', 'Pagedville', now(), now()
+      from generate_series(1, ${count}) g`.execute(t.ctx.db);
+    try {
+      const query = 'resource=sites&filter[city]=Pagedville&sort=name&order=desc&columns=name';
+      const csv = parse((await admin.get(`/api/exports/download?${query}`)).body);
+      const names = Array.from({ length: count }, (_, i) => `Paged ${String(count - i).padStart(5, '0')}`);
+      expect(csv).toEqual(['Name', ...names]);
+      expect((await workbookAt(`/api/exports/download?${query}&format=xlsx`)).slice(1)).toEqual(
+        names.map((name) => [name]),
+      );
+    } finally {
+      await sql`delete from sites where city = 'Pagedville'`.execute(t.ctx.db);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMS_STOP_LINE } from '../../src/server/messages/message-service.js';
 import { signatureOf } from '../../src/server/messages/sms-provider.js';
+import { recordQueries } from '../support/query-counter.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 
@@ -79,8 +80,15 @@ afterAll(async () => {
 
 describe('texting a list', () => {
   it('sends each person their own copy, merge fields filled, with how to stop, and says who has no phone', async () => {
-    const send = await sendTo({});
+    const { result: send, queries } = await recordQueries(() => sendTo({}));
     expect(send).toMatchObject({ total: 3, counts: { queued: 2, no_address: 1 } });
+    // The people are read once, with only what the message needs (their phone and the merge fields).
+    const reads = queries.filter((query) => /^select .* from "contacts" as "t"/.test(query.sql));
+    expect(reads).toHaveLength(1);
+    expect(reads[0]!.sql).not.toContain('"t".*');
+    expect(reads[0]!.sql).toContain('as "phone"');
+    expect(reads[0]!.sql).toContain('as "first_name"');
+    expect(reads[0]!.sql).not.toContain('as "email"');
     await t.app.jobs.drain();
     const bodies = provider.received.map((message) => formOf(message.body));
     expect(bodies).toEqual(

@@ -88,6 +88,11 @@ async function listsOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
       name_plural: 'Bench chores',
       fields: [{ name: 'Project', type: 'relation', options: { target: project.record.type } }],
     })) as unknown as { record: { id: number; type: string } };
+    const setUpFrom = performance.now();
+    const step = (what: string) =>
+      console.error(
+        `[bench] formulas, ${db}: set-up: ${what} at ${((performance.now() - setUpFrom) / 1000).toFixed(1)} s; load ${loadAverage()}`,
+      );
     const projectId = project.record.id;
     const choreId = chore.record.id;
     await sql`insert into custom_records (schema_id, name, custom)
@@ -104,13 +109,16 @@ async function listsOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
     await sql`insert into custom_records (schema_id, name, custom)
         select ${choreId}, 'Chore ' || g, jsonb_build_object('project', ${first} + (g * 7919) % ${RECORDS})
         from generate_series(1, ${RECORDS}) g`.execute(ctx.db);
+    step(`${RECORDS.toLocaleString('en')} projects and chores written`);
     for (const [name, type, options] of [
       ['Markup', 'formula', { expression: 'ROUND({Estimated value} * 1.1, 0)' }],
       ['Days', 'formula', { expression: 'DAYS({Start date}, DATE(2024, 1, 1))' }],
       ['Age', 'formula', { expression: 'DAYS(TODAY(), {Start date})' }],
       ['Chores', 'rollup', { from: `${chore.record.type}.project`, function: 'count' }],
-    ] as const)
+    ] as const) {
       await ctx.records.create(admin, fields, { schema_id: projectId, name, type, options });
+      step(`field ${name} (${type}) saved`);
+    }
     // The indexes the saved fields get after their commit (schema-fields afterCommit), made here at once.
     for (const field of await ctx.db
       .selectFrom('schema_fields')
@@ -125,7 +133,9 @@ async function listsOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
         },
         field as never,
       );
+    step('indexes made');
     await sql`analyze custom_records`.execute(ctx.db);
+    step('analyzed');
     const def = ctx.resources.get(project.record.resource)!;
     // The administrator again: their permissions now name the new types.
     const reader = (await loadAuthUser(ctx.db, adminId))!;

@@ -1,111 +1,157 @@
 /**
  * `npm run bench -- xlsx-exports` (issue 32): the XLSX export of 100,000 sites, every field (relations, choices and
- * people by name, dates and money typed), written by the export job's own code (ExportService.writeXlsx, the same
- * path as GET /api/exports/download?format=xlsx and a background export) to a file, in this process with the embedded
- * database (PGlite) in it too, as a single-machine install runs. Target: the process's peak resident memory during
- * the export under 300 MB (Linux's VmHWM, reset just before the export through /proc/self/clear_refs). CPU time per
- * 1,000 rows is printed beside the wall time (steadier on a shared machine), with the load average.
+ * people by name, dates and money typed), as a person asks for it: `POST /api/exports {format: 'xlsx'}` to the server
+ * as `npm start` runs it (its memory flags), the export job writing the workbook in the server process. Target: the
+ * server's peak resident memory while it writes under 300 MB. Run on the embedded database (in the server process,
+ * so its WebAssembly heap with 100,000 sites counts too) and on PostgreSQL (its own process: the server holds the app
+ * alone). The server's resident memory is sampled every 25 ms from /proc (and its VmHWM, reset first, read at the
+ * end); CPU time per 1,000 rows is printed beside the wall time, with the load average. BENCH_DATABASES=pglite (or
+ * postgres) runs one database only; BENCH_SITES another count.
  */
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { cpSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { type Kysely, sql } from 'kysely';
-import { buildApp } from '../../src/server/app.js';
-import { loadAuthUser } from '../../src/server/auth/load-user.js';
-import { loadConfig } from '../../src/server/config/config.js';
-import { openDatabase } from '../../src/server/db/database.js';
-import { migrate } from '../../src/server/db/migrate.js';
-import type { DB } from '../../src/server/db/schema.generated.js';
-import { ExportService } from '../../src/server/exports/export-service.js';
-import { ensureAppKey, seedDatabase } from '../../src/server/seed/seed.js';
-import { loadAverage, procStatusMb } from './lib/server.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fillSites, keptSitesFolder } from '../support/many-sites.js';
+import { type PostgresServer, startPostgres } from '../support/postgres-server.js';
+import { request, signIn } from './lib/http.js';
+import {
+  benchDatabases,
+  freePort,
+  loadAverage,
+  makeTempFolder,
+  procCpuMs,
+  procStatusMb,
+  type RunningServer,
+  removeTempFolder,
+  startServer,
+} from './lib/server.js';
 import { type BenchRow, row } from './types.js';
 
 const AREA = 'xlsx-exports';
 const SITES = Number(process.env.BENCH_SITES ?? 100_000);
+/** As the views bench fills them, so that both start from the same kept folder of the embedded database. */
 const CONTRACTORS = 2_000;
 const TARGET_MB = 300;
-const ADMIN_EMAIL = 'admin@example.com';
+const ADMIN = { email: 'admin@example.com', password: 'bench-admin-password' };
+const SAMPLE_MS = 25;
+const TIMEOUT_MS = 30 * 60_000;
 
-async function fill(db: Kysely<DB>) {
-  await sql`insert into contractors (name, type, city)
-    select 'Contractor ' || g, (array['union', 'non-union', 'general'])[1 + g % 3], 'City ' || g % 50
-    from generate_series(1, ${CONTRACTORS}) g`.execute(db);
-  await sql`insert into sites (name, type, site_status_id, building_type_id, estimated_value, general_contractor_id,
-      city, county, street, bid_date, kickoff_date, created_at, updated_at)
-    select 'Site ' || g, (array['union', 'non-union', 'pla', 'public-works'])[1 + g % 4],
-      (select min(id) from site_statuses) + g % 6, (select min(id) from building_types) + g % 8,
-      (g % 400 + 1) * 25000.25,
-      case when g % 3 = 0 then null else (select min(id) from contractors) + g % ${CONTRACTORS} end,
-      'City ' || g % 50, 'County ' || g % 12, g || ' Main Street',
-      (date '2026-01-01' + (g % 700)), (date '2026-02-01' + (g % 700)), now(), now()
-    from generate_series(1, ${SITES}) g`.execute(db);
-  await sql`insert into site_trades (site_id, trade_id) select s.id, (select min(id) from trades) + s.id % 15 from sites s`.execute(
-    db,
-  );
+/** Resets the process's VmHWM to its resident size now (Linux); false when not allowed. */
+function resetPeak(pid: number) {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function api(server: RunningServer, cookie: string, path: string, body?: unknown) {
+  const xsrf = decodeURIComponent(/XSRF-TOKEN=([^;]+)/.exec(cookie)?.[1] ?? '');
+  const response = await request(`${server.baseUrl}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json', cookie, 'x-xsrf-token': xsrf },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    timeoutMs: 120_000,
+  });
+  if (response.status >= 300) throw new Error(`${path} answered ${response.status}: ${response.body.slice(0, 300)}`);
+  return JSON.parse(response.body) as { data: Record<string, unknown> };
+}
+
+async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
+  const dataDir = makeTempFolder('om-bench-xlsx-export-');
+  let postgres: PostgresServer | null = null;
+  let server: RunningServer | null = null;
+  try {
+    if (kind === 'postgres') {
+      postgres = await (startPostgres() ?? Promise.resolve(null));
+      if (!postgres) {
+        console.error('[bench] xlsx-exports: no PostgreSQL server binaries installed; PostgreSQL skipped');
+        return;
+      }
+    }
+    const options = { dataDir, adminEmail: ADMIN.email, adminPassword: ADMIN.password, databaseUrl: postgres?.url };
+    const fill = { contractors: CONTRACTORS };
+    if (postgres) {
+      server = await startServer({ ...options, port: await freePort() });
+      await server.stop();
+      server = null;
+      await fillSites(postgres.url, dataDir, SITES, fill);
+    } else {
+      cpSync(await keptSitesFolder(SITES, ADMIN, false, fill), dataDir, { recursive: true });
+    }
+    server = await startServer({ ...options, port: await freePort() });
+    const cookie = await signIn(server.baseUrl, ADMIN.email, ADMIN.password);
+    // The list read once, as a person opens it before exporting.
+    await api(server, cookie, '/api/sites?per_page=25');
+    await sleep(2_000);
+    const before = procStatusMb(server.pid, 'VmRSS');
+    const hwmReset = resetPeak(server.pid);
+    const cpuFrom = procCpuMs(server.pid);
+    const databaseCpuFrom = postgres?.cpuMs() ?? 0;
+    const started = performance.now();
+    const created = await api(server, cookie, '/api/exports', { resource: 'sites', format: 'xlsx' });
+    const id = Number(created.data.id);
+    let peak = before;
+    let lastPoll = 0;
+    let record: Record<string, unknown> = created.data;
+    while (!['complete', 'failed'].includes(String(record.status))) {
+      if (performance.now() - started > TIMEOUT_MS) throw new Error(`The export did not end in ${TIMEOUT_MS} ms`);
+      peak = Math.max(peak, procStatusMb(server.pid, 'VmRSS'));
+      await sleep(SAMPLE_MS);
+      if (performance.now() - lastPoll > 1_000) {
+        lastPoll = performance.now();
+        record = (await api(server, cookie, `/api/exports/${id}`)).data;
+      }
+    }
+    const seconds = (performance.now() - started) / 1000;
+    if (record.status !== 'complete') throw new Error(`The export failed: ${String(record.message)}`);
+    if (hwmReset) peak = Math.max(peak, procStatusMb(server.pid, 'VmHWM'));
+    const serverCpu = procCpuMs(server.pid) - cpuFrom;
+    const databaseCpu = (postgres?.cpuMs() ?? 0) - databaseCpuFrom;
+    const written = Number(record.row_count);
+    const file = await request(`${server.baseUrl}/api/exports/${id}/download`, {
+      headers: { cookie },
+      timeoutMs: 120_000,
+    });
+    const load = loadAverage();
+    const perThousand = (ms: number) => ms / (written / 1000);
+    console.error(
+      `[bench] xlsx-exports, ${kind}: ${written} rows, ${(Number(file.headers['content-length']) / 1e6).toFixed(1)} MB file, ` +
+        `${seconds.toFixed(1)} s; server RSS before ${before.toFixed(0)} MB, peak ${peak.toFixed(0)} MB ` +
+        `(${hwmReset ? 'VmHWM and' : ''} samples every ${SAMPLE_MS} ms); CPU per 1,000 rows: server ` +
+        `${perThousand(serverCpu).toFixed(0)} ms${postgres ? `, PostgreSQL ${perThousand(databaseCpu).toFixed(0)} ms` : ''}; load ${load}`,
+    );
+    rows.push(
+      row(AREA, `${kind}: XLSX export of ${SITES.toLocaleString('en')} sites, rows written`, written, 'count', {
+        atLeast: SITES,
+      }),
+      row(AREA, `${kind}: server resident memory before the export (load ${load})`, Math.round(before), 'MB'),
+      row(AREA, `${kind}: server peak resident memory during the export (load ${load})`, Math.round(peak), 'MB', {
+        below: TARGET_MB,
+      }),
+      row(AREA, `${kind}: growth during the export (load ${load})`, Math.round(peak - before), 'MB'),
+      row(AREA, `${kind}: wall time (load ${load})`, Math.round(seconds), 's'),
+      row(AREA, `${kind}: server CPU per 1,000 rows (load ${load})`, Math.round(perThousand(serverCpu)), 'ms'),
+    );
+    if (postgres)
+      rows.push(
+        row(
+          AREA,
+          `${kind}: PostgreSQL's CPU per 1,000 rows (load ${load})`,
+          Math.round(perThousand(databaseCpu)),
+          'ms',
+        ),
+      );
+  } finally {
+    await server?.stop().catch(() => {});
+    await postgres?.stop().catch(() => {});
+    removeTempFolder(dataDir);
+  }
 }
 
 export async function benchXlsxExports(): Promise<BenchRow[]> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'om-bench-xlsx-export-'));
-  const config = loadConfig({
-    ...process.env,
-    NODE_ENV: 'production',
-    DATA_DIR: dataDir,
-    ADMIN_EMAIL,
-    ADMIN_PASSWORD: 'bench-admin-password',
-    SEED_DEMO: '0',
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: '',
-  });
-  const database = await openDatabase(config);
-  let app: Awaited<ReturnType<typeof buildApp>>['app'] | null = null;
-  try {
-    await migrate(database.db);
-    config.appKey ??= await ensureAppKey(database.db);
-    await seedDatabase(database.db, config);
-    await fill(database.db);
-    const built = await buildApp({ config, database, logger: false });
-    app = built.app;
-    await app.ready();
-    const exports = new ExportService(built.ctx, () => {});
-    const adminId = (
-      await database.db.selectFrom('users').select('id').where('email', '=', ADMIN_EMAIL).executeTakeFirstOrThrow()
-    ).id;
-    const user = await loadAuthUser(database.db, adminId);
-    const def = exports.definition('sites');
-    const file = path.join(dataDir, 'sites.xlsx');
-    global.gc?.();
-    const before = procStatusMb(process.pid, 'VmRSS');
-    writeFileSync('/proc/self/clear_refs', '5'); // resets VmHWM to the current resident size
-    const cpu = process.cpuUsage();
-    const started = performance.now();
-    const written = await exports.writeXlsx(
-      user,
-      def,
-      { resource: 'sites', params: {}, columns: [] },
-      createWriteStream(file),
-    );
-    const seconds = (performance.now() - started) / 1000;
-    const used = process.cpuUsage(cpu);
-    const peak = procStatusMb(process.pid, 'VmHWM');
-    const load = loadAverage();
-    const cpuPerThousand = (used.user + used.system) / 1000 / (written / 1000);
-    console.error(
-      `[bench] xlsx-exports: ${written} rows, ${(statSync(file).size / 1e6).toFixed(1)} MB file, ${seconds.toFixed(1)} s, ` +
-        `RSS before ${before.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, load ${load} (${readFileSync('/proc/loadavg', 'utf8').trim()})`,
-    );
-    return [
-      row(AREA, `XLSX export of ${SITES.toLocaleString('en')} sites, every field: rows written`, written, 'count', {
-        atLeast: SITES,
-      }),
-      row(AREA, `peak resident memory during the export (load ${load})`, peak, 'MB', { below: TARGET_MB }),
-      row(AREA, `wall time (load ${load})`, seconds, 's'),
-      row(AREA, 'CPU time per 1,000 rows', cpuPerThousand, 'ms'),
-    ];
-  } finally {
-    await app?.close();
-    await database.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  const rows: BenchRow[] = [];
+  for (const kind of ['postgres', 'pglite'] as const) if (benchDatabases().includes(kind)) await benchOn(kind, rows);
+  return rows;
 }

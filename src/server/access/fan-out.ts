@@ -1,7 +1,7 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import type { RolePolicy } from '../../common/access-rules.js';
 import type { DB } from '../db/schema.generated.js';
 import type { ResourceDefinition } from '../records/resource.js';
+import type { RoleSubject } from './kept-roles.js';
 import type { AccessPolicy, FieldMask } from './policy.js';
 import { asSql } from './predicate.js';
 import { whoIsRow } from './who.js';
@@ -19,30 +19,21 @@ export interface Readers {
  * the type (its category checked here) hears on its channel; for a role whose rule is a condition or depends on the
  * person (their own, team, turf), one query asks the record's row which roles, and which of their members, it
  * admits, so each member is tested in SQL against their own teams and turf, not one query each. A record gone for
- * good (no row to test) reaches the roles that read every record of the type only.
+ * good (no row to test) reaches the roles that read every record of the type only. `roles`: every role
+ * (access/kept-roles.ts).
  */
 export async function readersOf(
   db: Kysely<DB>,
   access: AccessPolicy,
   def: ResourceDefinition,
   record: Record<string, unknown>,
+  roles: readonly RoleSubject[],
 ): Promise<Readers[]> {
-  const roles = await db
-    .selectFrom('roles')
-    .select(['id', 'permissions', 'policy'])
-    .where('deleted_at', 'is', null)
-    .orderBy('id')
-    .execute();
   const out: Readers[] = [];
   const asked: RawBuilder<unknown>[] = [];
   const masks = new Map<number, FieldMask>();
   const id = Number.isInteger(record.id) ? Number(record.id) : null;
-  for (const role of roles) {
-    const subject = {
-      role_id: Number(role.id),
-      permissions: (role.permissions as string[]) ?? [],
-      policy: (role.policy as RolePolicy) ?? {},
-    };
+  for (const subject of roles) {
     if (!access.mayRead(subject, def)) continue;
     if (def.categoryColumn && !access.may(subject, def, 'read', (record[def.categoryColumn] as string | null) ?? null))
       continue;

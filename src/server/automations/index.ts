@@ -19,6 +19,9 @@ declare module 'fastify' {
 const runIdsOf = (payload: { run_id?: unknown; run_ids?: unknown[] }): number[] =>
   (payload.run_ids ?? [payload.run_id]).map(Number);
 
+/** How long after a record's write the worker looks at the outbox (the writes meanwhile join the batch). */
+const GATHER_CHANGES_MS = 200;
+
 /** How often the scheduler checks schedules and dates. */
 const TICK_MS = 60_000;
 
@@ -39,8 +42,18 @@ const automations: FeaturePlugin = async (app, { ctx }) => {
   app.jobs.register(AUTOMATION_EMAIL_JOB, (payload) => runner.sendEmail(payload));
   app.jobs.every('automation-schedule', TICK_MS, () => triggers.tick());
   app.jobs.register(RECORD_CHANGES_JOB, (_payload, job) => actOnRecordChanges(ctx, triggers, app.webhooks, job));
-  // The changes and their job were committed with the write; this only spares the worker its poll.
-  ctx.events.on((event) => (isRecordEvent(event) ? wake() : undefined));
+  // The changes and their job were committed with the write; this only spares the worker its poll. It waits a moment
+  // first, so that a run of writes (people saving one after another, a script) is taken from the outbox as one batch:
+  // one job's runs and messages instead of a job, a run and a delivery, each with its transactions, per write.
+  let gathering: NodeJS.Timeout | null = null;
+  ctx.events.on((event) => {
+    if (!isRecordEvent(event) || gathering) return;
+    gathering = setTimeout(() => {
+      gathering = null;
+      wake();
+    }, GATHER_CHANGES_MS);
+    gathering.unref();
+  });
   registerAutomationRoutes(app, service, triggers);
 };
 

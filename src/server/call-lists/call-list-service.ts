@@ -56,13 +56,14 @@ export class CallListService {
     this.caller(user);
     const values = parseInput(input);
     this.authorize(user, values.person_type);
-    const { query, ids } = await peopleOfList(
+    const { query, people } = await peopleOfList(
       this.ctx.records,
       user,
       this.personDef(values.person_type),
       values.query,
       MAX_CALL_LIST_PEOPLE,
     );
+    const ids = people.map((person) => person.id);
     const id = await this.ctx.db.transaction().execute(async (trx) => {
       const list = await trx
         .insertInto('call_lists')

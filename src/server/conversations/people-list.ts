@@ -19,8 +19,9 @@ export function peopleQueryError(value: unknown): string | null {
 
 /**
  * The people a list finds (call lists, texts and emails), as `user` may read them: its query as kept with what was
- * made of it, and their ids. A list opened through a saved view keeps the view, whose filters hold too
- * (views/saved-view.ts). A list finding nobody, or more than `max` people, is refused under `query`.
+ * made of it, and the people, each with its id and the `wanted` fields the person may see (one query: records.
+ * matchingValues). A list opened through a saved view keeps the view, whose filters hold too (views/saved-view.ts).
+ * A list finding nobody, or more than `max` people, is refused under `query`.
  */
 export async function peopleOfList(
   records: RecordService,
@@ -28,13 +29,14 @@ export async function peopleOfList(
   def: ResourceDefinition,
   given: PeopleQuery,
   max: number,
-): Promise<{ query: Record<string, unknown>; ids: number[] }> {
+  wanted: readonly string[] = [],
+): Promise<{ query: Record<string, unknown>; people: Array<Record<string, unknown> & { id: number }> }> {
   const query: Record<string, unknown> = { filter: given.filter ?? {} };
   if (given.filters !== undefined) query.filters = given.filters;
   if (given.view !== undefined) query.view = given.view;
-  const ids = await records.matchingIds(user, def, query, max + 1);
-  if (ids.length === 0) throw fieldError('query', 'Nobody is on this list: its filters find no one you may read.');
-  if (ids.length > max)
+  const people = await records.matchingValues(user, def, query, wanted, max + 1);
+  if (people.length === 0) throw fieldError('query', 'Nobody is on this list: its filters find no one you may read.');
+  if (people.length > max)
     throw fieldError('query', `This list finds more than ${max.toLocaleString('en-US')} people; narrow its filters.`);
-  return { query, ids };
+  return { query, people };
 }

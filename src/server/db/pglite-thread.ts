@@ -5,7 +5,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import { threadBundle } from '../workers/thread-bundle.js';
 import type { DatabaseThreadData, FromDatabase, ToDatabase } from './pglite-worker.js';
 
 /**
@@ -29,12 +31,15 @@ export interface StatementAnswer {
   affectedRows?: number;
 }
 
-/** Where the thread's code is: the bundle `npm start` runs has it beside itself; the sources run through tsx. */
-function threadScript(): { script: URL; typescript: boolean } {
-  const typescript = import.meta.url.endsWith('.ts');
-  return typescript
-    ? { script: new URL('./pglite-worker.ts', import.meta.url), typescript }
-    : { script: new URL('./pglite-worker.mjs', import.meta.url), typescript };
+/**
+ * Where the thread's code is: the bundle `npm start` runs has it beside itself; from the sources (tests, `npm run dev`)
+ * it is bundled once per process (workers/thread-bundle.ts), its packages left in node_modules (PGlite reads its own
+ * files from beside itself).
+ */
+function threadScript(): Promise<URL> {
+  if (!import.meta.url.endsWith('.ts')) return Promise.resolve(new URL('./pglite-worker.mjs', import.meta.url));
+  const entry = fileURLToPath(new URL('./pglite-worker.ts', import.meta.url));
+  return threadBundle({ name: 'pglite-worker', entry, format: 'esm', externalPackages: true });
 }
 
 export class DatabaseThreadStoppedError extends Error {}
@@ -78,10 +83,12 @@ export class PGliteThread {
   private constructor(
     private readonly folder: string,
     private readonly module: WebAssembly.Module,
+    private readonly script: URL,
   ) {}
 
   static async start(folder: string): Promise<PGliteThread> {
-    const thread = new PGliteThread(folder, await postgresModule());
+    const [module, script] = await Promise.all([postgresModule(), threadScript()]);
+    const thread = new PGliteThread(folder, module, script);
     thread.spawn();
     await thread.ready;
     return thread;
@@ -164,13 +171,11 @@ export class PGliteThread {
   }
 
   private spawn() {
-    const { script, typescript } = threadScript();
     const channel = new MessageChannel();
     const answered = new Int32Array(new SharedArrayBuffer(4));
     const workerData: DatabaseThreadData = { folder: this.folder, module: this.module, port: channel.port2, answered };
-    // The sources (tests, `npm run dev`) run through tsx, which the thread registers first (pglite-worker-tsx.mjs).
-    const worker = new Worker(typescript ? new URL('./pglite-worker-tsx.mjs', import.meta.url) : script, {
-      workerData: typescript ? { ...workerData, script: script.href } : workerData,
+    const worker = new Worker(this.script, {
+      workerData,
       transferList: [channel.port2],
       resourceLimits: RESOURCE_LIMITS,
     });

@@ -69,6 +69,25 @@ export interface SheetOptions {
 }
 
 /**
+ * Waits while `out` holds more than it wants (a download read slowly): exceljs writes the zip into it without asking,
+ * so the next rows are made only once it has taken what came before. Throws when it was closed meanwhile (the person
+ * left): there is nobody to write the rest for.
+ */
+async function roomIn(out: Writable) {
+  if (out.writableNeedDrain && !out.destroyed)
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        out.off('drain', done);
+        out.off('close', done);
+        resolve();
+      };
+      out.on('drain', done);
+      out.on('close', done);
+    });
+  if (out.destroyed) throw new Error('The export was no longer being read.');
+}
+
+/**
  * Writes rows (the header first) as one sheet of an .xlsx workbook to `out`, with exceljs's streaming writer: each row
  * is committed as it is added, so memory stays flat whatever the number of rows. Text is a text cell, never a formula
  * (the formula injection a CSV has to be defused against cannot happen). Returns the data rows written.
@@ -97,6 +116,7 @@ export async function writeXlsx(batches: AsyncIterable<unknown[][]>, out: Writab
       rows++;
     }
     await options.progress?.(Math.max(0, rows));
+    await roomIn(out);
   }
   sheet.commit();
   await workbook.commit();

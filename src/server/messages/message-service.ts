@@ -69,7 +69,8 @@ export class MessageService {
     this.ctx.records.authorize(user, def, 'read');
     // Merge fields are those the sender's role shows them.
     const fields = await this.ctx.records.visibleFields(user, def);
-    const unknown = placeholdersOf(`${values.subject ?? ''} ${values.body}`).filter((name) => !(name in fields));
+    const merged = placeholdersOf(`${values.subject ?? ''} ${values.body}`);
+    const unknown = merged.filter((name) => !(name in fields));
     if (unknown.length)
       throw fieldError(
         'body',
@@ -78,10 +79,17 @@ export class MessageService {
           .map((name) => `{{${name}}}`)
           .join(', ')}.`,
       );
-    const { query } = await peopleOfList(this.ctx.records, user, def, values.query, MAX_RECIPIENTS);
-    // Read as the sender reads them: a phone or email their field rules hide is no address to them.
-    const { data: people } = await this.ctx.records.list(user, def, { ...query, per_page: '-1', sort: 'id' });
+    const several = merged.filter((name) => typeof fields[name]?.storage === 'object');
+    if (several.length)
+      throw fieldError('body', `{{${several[0]}}} links several records: it has no one value to put in a message.`);
     const addressField = values.channel === 'sms' ? 'phone' : 'email';
+    // Read as the sender reads them, with only what the message needs: a phone or email their field rules hide is
+    // no address to them.
+    const { query, people } = await peopleOfList(this.ctx.records, user, def, values.query, MAX_RECIPIENTS, [
+      addressField,
+      'time_zone',
+      ...merged,
+    ]);
     const addressOf = (person: Record<string, unknown>) => {
       const raw = person[addressField];
       if (typeof raw !== 'string' || !raw.trim()) return '';

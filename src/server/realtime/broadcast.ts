@@ -1,4 +1,5 @@
 import { readersOf } from '../access/fan-out.js';
+import { KeptRoles } from '../access/kept-roles.js';
 import { masked } from '../access/policy.js';
 import type { AppContext } from '../app-context.js';
 import { type AppEvent, isJobEvent, isNoticeEvent, type RecordAction, type RecordEvent } from '../events/app-events.js';
@@ -27,7 +28,7 @@ interface Audience {
  * (notifications, exports) goes to its owner. The type's own extra channels, and for many records at once the person
  * who made the change, hear it as the record is.
  */
-async function audiencesOf(ctx: AppContext, event: RecordEvent): Promise<Audience[]> {
+async function audiencesOf(ctx: AppContext, roles: KeptRoles, event: RecordEvent): Promise<Audience[]> {
   const def = event.resource;
   const extra =
     event.id === null ? (event.user ? [userChannel(event.user.id)] : []) : (def.channels?.(event.record) ?? []);
@@ -38,7 +39,7 @@ async function audiencesOf(ctx: AppContext, event: RecordEvent): Promise<Audienc
     return audiences;
   }
   const byMask = new Map<string, Audience>();
-  for (const readers of await readersOf(ctx.db, ctx.records.access, def, event.record)) {
+  for (const readers of await readersOf(ctx.db, ctx.records.access, def, event.record, await roles.all())) {
     const key = [...readers.mask.hidden].sort().join(',');
     const audience = byMask.get(key) ?? { channels: [], hidden: readers.mask.hidden };
     byMask.set(key, audience);
@@ -57,6 +58,7 @@ async function audiencesOf(ctx: AppContext, event: RecordEvent): Promise<Audienc
  * `ctx.realtime` is read on every event, so a test that wraps `publish` sees what goes out.
  */
 export function broadcastAppEvents(ctx: AppContext): () => void {
+  const roles = KeptRoles.of(ctx.database);
   return ctx.events.on(async (event: AppEvent) => {
     if (isNoticeEvent(event)) {
       const channels = event.userId === null ? ['system'] : [userChannel(event.userId)];
@@ -76,7 +78,7 @@ export function broadcastAppEvents(ctx: AppContext): () => void {
     // record to a whole channel: its browsers are told what changed and read it again with their own permissions.
     const whole = event.resource.hooks?.presentFor ? null : event.record;
     const sent = new Set<string>();
-    for (const audience of await audiencesOf(ctx, event)) {
+    for (const audience of await audiencesOf(ctx, roles, event)) {
       const channels = [...new Set(audience.channels)].filter((channel) => !sent.has(channel));
       if (!channels.length) continue;
       for (const channel of channels) sent.add(channel);

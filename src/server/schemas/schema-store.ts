@@ -118,7 +118,9 @@ function snapshotOf(list: RecordSchema[]): SchemaSnapshot {
     typeFields(other) {
       const schema = byType.get(other);
       if (!schema) return undefined;
-      if (!typeFields.has(other)) typeFields.set(other, siblingFields(schema.fields, targets));
+      // Cast on that type's own rows, as its fields' indexes are (a rollup's join then reads its relation's index).
+      if (!typeFields.has(other))
+        typeFields.set(other, siblingFields(schema.fields, targets, schema.built_in === false ? schema.id : null));
       return typeFields.get(other);
     },
     typeRows: (other) => relationTable(targets[other]),

@@ -29,9 +29,13 @@ const PRIVATE_NETWORKS: Array<[string, number, 'ipv4' | 'ipv6']> = [
 
 export class OutboundRefused extends Error {}
 
+/** Addresses whose answer `permits` keeps (the rules never change while the process runs). */
+const KEPT_ANSWERS = 1_000;
+
 export class OutboundAddresses {
   private readonly refused = new net.BlockList();
   private readonly allowed = new net.BlockList();
+  private readonly answers = new Map<string, boolean>();
 
   constructor(allowNetworks: readonly string[]) {
     for (const [address, prefix, family] of PRIVATE_NETWORKS) this.refused.addSubnet(address, prefix, family);
@@ -41,12 +45,21 @@ export class OutboundAddresses {
     }
   }
 
-  /** Whether an IP address may be called. An IPv4 address written as IPv6 (`::ffff:127.0.0.1`) is read as IPv4. */
+  /**
+   * Whether an IP address may be called. An IPv4 address written as IPv6 (`::ffff:127.0.0.1`) is read as IPv4. The
+   * answers are kept (a BlockList check makes an address object: a tenth of a millisecond for each message sent).
+   */
   permits(address: string): boolean {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-    const ip = mapped ?? address;
-    const family = net.isIPv6(ip) ? 'ipv6' : 'ipv4';
-    return this.allowed.check(ip, family) || !this.refused.check(ip, family);
+    let permitted = this.answers.get(address);
+    if (permitted === undefined) {
+      const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+      const ip = mapped ?? address;
+      const family = net.isIPv6(ip) ? 'ipv6' : 'ipv4';
+      permitted = this.allowed.check(ip, family) || !this.refused.check(ip, family);
+      if (this.answers.size >= KEPT_ANSWERS) this.answers.clear();
+      this.answers.set(address, permitted);
+    }
+    return permitted;
   }
 
   /** The URL's problem for a person, or null: http(s), no credentials, and not an address refused. */

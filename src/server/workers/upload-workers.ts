@@ -1,13 +1,10 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { InputLimits } from '../config/config.js';
 import { InputLimitError, type LimitDetails, LimitExceeded, toInputLimitError } from '../config/input-limits.js';
 import { OWN_THREAD, type TaskName } from './tasks.js';
+import { threadBundle } from './thread-bundle.js';
 import type { FromWorker, ToWorker } from './worker-main.js';
 
 /** Chunks sent to a thread and not yet acknowledged, at most: the upload waits (TCP holds the sender) beyond. */
@@ -15,45 +12,15 @@ const WINDOW = 8;
 /** The long-lived threads that share the light tasks: one per core, two at most. */
 const SHARED_THREADS = Math.max(1, Math.min(2, os.availableParallelism()));
 
-/** The thread's code bundled from the TypeScript sources, once per process (tests, `npm run dev`). */
-let sourceBundle: Promise<string> | null = null;
-
-/**
- * Where the thread's code is: the bundle `npm start` runs has it beside main.mjs (build.mjs). From the TypeScript
- * sources it is bundled once per process, with its packages, into one CommonJS file in the system's temporary folder
- * that a thread loads as quickly as the built one.
- */
-async function workerFile(): Promise<URL> {
+/** Where the thread's code is: the bundle `npm start` runs has it beside main.mjs (build.mjs), else bundled now. */
+function workerFile(): Promise<URL> {
   const here = import.meta.url;
-  if (!new URL(here).pathname.endsWith('.ts')) return new URL('./upload-worker.mjs', here);
-  sourceBundle ??= bundleSources(fileURLToPath(new URL('./worker-main.ts', here)));
-  return pathToFileURL(await sourceBundle);
-}
-
-/** The bundle's file is named by its content: every process of the same sources shares one, and none is left over. */
-async function bundleSources(entry: string): Promise<string> {
-  const { build } = await import('esbuild');
-  const { outputFiles } = await build({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
+  if (!new URL(here).pathname.endsWith('.ts')) return Promise.resolve(new URL('./upload-worker.mjs', here));
+  return threadBundle({
+    name: 'upload-worker',
+    entry: fileURLToPath(new URL('./worker-main.ts', here)),
     format: 'cjs',
-    target: 'node20',
-    write: false,
-    outfile: 'upload-worker.cjs',
-    logLevel: 'warning',
   });
-  const code = outputFiles[0].contents;
-  const file = path.join(
-    os.tmpdir(),
-    `om-upload-worker-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.cjs`,
-  );
-  if (!existsSync(file)) {
-    const partial = `${file}.${randomUUID()}`;
-    await writeFile(partial, code);
-    await rename(partial, file);
-  }
-  return file;
 }
 
 interface Thread {

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { roleChannel } from '../../src/server/realtime/channels.js';
+import { recordQueries } from '../support/query-counter.js';
+import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
+
+/**
+ * The realtime fan-out's list of roles (src/server/access/kept-roles.ts): read once and kept while no role changes
+ * (with the embedded database, or PostgreSQL with shared write counters), not once per record announced; and a
+ * role's change reaches the very next announcement, so a role that lost a permission hears nothing more.
+ */
+let t: TestApp;
+let admin: TestClient;
+const heard: Array<{ channels: string[]; event: string }> = [];
+
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await t.admin();
+  const publish = t.ctx.realtime.publish;
+  t.ctx.realtime.publish = async (channels, event, ...rest) => {
+    heard.push({ channels: [...channels], event });
+    return publish.call(t.ctx.realtime, channels, event, ...rest);
+  };
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const ROLES_READ = /^select "id", "permissions", "policy" from "roles" where "deleted_at" is null order by "id"$/;
+
+async function addTask(title: string) {
+  const res = await admin.post('/api/tasks', { title, type: 'call' });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  await t.ctx.events.idle();
+  return res.body.data.id as number;
+}
+
+const heardOn = (channel: string) => heard.filter((sent) => sent.channels.includes(channel));
+
+describe('the fan-out’s roles', () => {
+  it('are read once while no role changes, and again at the first announcement after one does', async () => {
+    const created = await admin.post('/api/roles', {
+      slug: 'fan-out-listener',
+      name: 'Fan-out listener',
+      permissions: ['task:read'],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const role = created.body.data;
+    const channel = roleChannel(role.id);
+    await addTask('Warm-up task');
+    expect(heardOn(channel).length).toBeGreaterThan(0);
+
+    const kept = t.database.kind === 'pglite' || t.database.writes.isShared;
+    const { queries } = await recordQueries(async () => {
+      for (const n of [1, 2, 3]) await addTask(`Task ${n}`);
+    });
+    // Each task's creation is announced once; only where no change can be seen are the roles read each time.
+    expect(queries.filter((query) => ROLES_READ.test(query.sql)).length).toBe(kept ? 0 : 3);
+
+    const changing = await recordQueries(async () => {
+      const changed = await admin.put(`/api/roles/${role.id}`, { permissions: [], updated_at: role.updated_at });
+      expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+      await t.ctx.events.idle();
+    });
+    // The role's own change is announced (to its members, and those who read roles) with the roles read again.
+    expect(changing.queries.filter((query) => ROLES_READ.test(query.sql)).length).toBe(1);
+    const before = heardOn(channel).length;
+    const after = await recordQueries(() => addTask('After the change'));
+    expect(after.queries.filter((query) => ROLES_READ.test(query.sql)).length).toBe(kept ? 0 : 1);
+    expect(heardOn(channel).length, 'a role that may no longer read tasks hears of none').toBe(before);
+  });
+});
