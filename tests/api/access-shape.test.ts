@@ -38,6 +38,7 @@ beforeAll(async () => {
   admin = await t.admin();
   const teamA = (await created('teams', { name: 'Shape team A' })).id;
   const teamB = (await created('teams', { name: 'Shape team B' })).id;
+  ids.teamA = teamA;
   await created('roles', {
     slug: 'shape-organizer',
     name: 'Shape organizer',
@@ -86,7 +87,9 @@ describe('one person’s rule, as the planner can read it', () => {
     const sites = t.ctx.resources.get('sites')!;
     const visits = t.ctx.resources.get('visits')!;
     const siteSql = sqlOf(await t.ctx.records.access.where(person, sites));
-    expect(siteSql).toMatch(/"t"\."user_id" = any\(array\(select tp\.user_id from team_user/);
+    // Sites keep their holders (access/holders.ts): "own" and "team" are ranges of record_holders, gathered once.
+    expect(siteSql).toMatch(/t\.id = any\(array\(select h\.record_id from record_holders h/);
+    expect(siteSql).toMatch(/h\.user_id = any\(array\(select tp\.user_id from team_user/);
     expect(siteSql).not.toMatch(/"t"\."user_id" in \(select/);
     const visitSql = sqlOf(await t.ctx.records.access.where(person, visits));
     expect(visitSql).toMatch(/"t"\."id" = any\(array\(select fh\."visit_id" from "visit_users" fh/);
@@ -106,5 +109,54 @@ describe('one person’s rule, as the planner can read it', () => {
     expect(await listed('sites')).toEqual([ids.mine, ids.mates, ids.visited].sort((a, b) => a - b));
     const res = await organizer.get(`/api/sites/${ids.others}`);
     expect(res.status).toBe(403);
+  });
+});
+
+describe('whose each site is, kept by the writer (record_holders, access/holders.ts)', () => {
+  const sites = () => listed('sites');
+  const expected = () => [ids.mine, ids.mates, ids.visited];
+  const sorted = (list: number[]) => [...list].sort((a, b) => a - b);
+
+  it('follows the writes: a site handed to them and back, a task assigned and deleted, a team named', async () => {
+    expect(await sites()).toEqual(sorted(expected()));
+    const put = async (values: Record<string, unknown>) =>
+      expect((await admin.put(`/api/sites/${ids.others}`, values)).status).toBe(200);
+    await put({ user_id: users.organizer.id });
+    expect(await sites()).toEqual(sorted([...expected(), ids.others]));
+    await put({ user_id: users.other.id });
+    expect(await sites()).toEqual(sorted(expected()));
+
+    const task = await created('tasks', {
+      title: 'Shape call',
+      type: 'call',
+      taskable_type: 'site',
+      taskable_id: ids.others,
+      assignee_id: users.organizer.id,
+    });
+    expect(await sites()).toEqual(sorted([...expected(), ids.others]));
+    expect((await admin.delete(`/api/tasks/${task.id}`)).status).toBe(200);
+    expect(await sites()).toEqual(sorted(expected()));
+
+    await put({ team_id: ids.teamA });
+    expect(await sites()).toEqual(sorted([...expected(), ids.others]));
+    await put({ team_id: null });
+    expect(await sites()).toEqual(sorted(expected()));
+  });
+
+  it('a page in name order and by type reads the same rows as the rule, counted once each', async () => {
+    const res = await organizer.get('/api/sites?sort=name&order=asc&filter[type]=union&per_page=2&page=1');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.meta.total).toBe(3);
+    expect(res.body.data.map((row: Row) => row.name)).toEqual(['Shape own site', 'Shape teammate site']);
+    const second = await organizer.get('/api/sites?sort=name&order=asc&filter[type]=union&per_page=2&page=2');
+    expect(second.body.data.map((row: Row) => row.name)).toEqual(['Shape visited site']);
+    const none = await organizer.get('/api/sites?filter[type]=non-union');
+    expect(none.body.meta.total).toBe(0);
+    // A deleted site leaves the list and its count.
+    expect((await admin.delete(`/api/sites/${ids.mates}`)).status).toBe(200);
+    const after = await organizer.get('/api/sites?sort=created_at&order=desc');
+    expect(after.body.meta.total).toBe(2);
+    expect((await admin.post(`/api/sites/${ids.mates}/restore`)).status).toBe(200);
+    expect(await sites()).toEqual(sorted(expected()));
   });
 });

@@ -17,6 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type Pusher from 'pusher-js';
+import { fillHolders } from '../../src/server/access/fill-holders.js';
 import { loadConfig } from '../../src/server/config/config.js';
 import { openDatabase } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrate.js';
@@ -226,6 +227,7 @@ async function prepare(kind: 'pglite' | 'postgres'): Promise<Prepared | null> {
     }>`select s.id from sites s where s.name like 'Scope Project %' and not exists (select 1 from site_regions r where r.site_id = s.id) order by s.id limit ${CHANGES}`.execute(
       db,
     );
+    await db.transaction().execute((trx) => fillHolders(trx));
     await sql`vacuum analyze`.execute(db);
     console.error(
       `[bench] access-scope (${NAMES[kind]}): ${SITES} sites, ${TASKS} tasks, ${PEOPLE} people written in ${((performance.now() - started) / 1000).toFixed(1)} s; the large turf holds ${turfSites} sites`,

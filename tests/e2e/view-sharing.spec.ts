@@ -72,6 +72,8 @@ for (const width of [1280, 390]) {
     await signIn(page, { user: organizer, at: `/sites?view=${view.id}` });
     await expect(page.getByTestId('open-view')).toContainText(`${name} (shared)`);
     const mine = page.getByRole('button', { name: 'Open my list in this view' });
+    // It waits for the person's current default: a disabled button cannot take the focus the keys need.
+    await expect(mine).toBeEnabled();
     if (byKeys) {
       await mine.focus();
       await page.keyboard.press('Enter');

@@ -23,6 +23,8 @@ const PATTERNS: Array<{ pattern: RegExp; what: string; except?: string[] }> = [
     what: 'who a region is assigned to',
   },
   { pattern: /where\([^)]*\bownerColumn\b/, what: 'an owner column filter' },
+  // Whose each record is (migration 076) is the "own" and "team" rules' table: read and written by access/ alone.
+  { pattern: /\brecord_holders\b/, what: 'a read of whose records are', except: ['db/schema.generated.ts'] },
 ];
 
 function sources(folder: string): string[] {
@@ -62,6 +64,7 @@ describe('no second row rule', () => {
       `sql\`${$}{sql.ref(\`${$}{site}.in_region_ids\`)} && array(${$}{turfRegionIds(user)})\``,
       `exists (select 1 from region_users ru where ru.region_id = r.id and ru.user_id = ${$}{user.id})`,
       `if (def.ownerColumn && user) query = query.where(\`t.${$}{def.ownerColumn}\`, "=", user.id);`,
+      "select record_id from record_holders where record_type = 'site' and user_id = $1",
     ];
     for (const line of old)
       expect(

@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { type ConditionGroup, type ConditionItem, PARENT_LINKS, type RowRule } from '../../common/access-rules.js';
 import { type FilterOperator, filterCondition, resolveField } from '../records/list-query.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
+import { type Holders, heldBy } from './holders.js';
 import { and, fieldHolds, type Gather, or, type Predicate } from './predicate.js';
 import { OWN_WORK_TYPES, personFields, pointedAtBySites, referencing, roleFields, teamFields } from './reach.js';
 import { siteInTurf, turfSiteIds } from './turf.js';
@@ -53,6 +54,7 @@ export async function compileRule(rule: RowRule, env: CompileEnv): Promise<Compi
  * them, a visit they logged or went on, a note they wrote): "the sites those hang on".
  */
 async function ownRule(info: TypeInfo, env: CompileEnv): Promise<Compiled> {
+  if (info.def.keepsHolders) return (who) => held(info.def, who, { people: who.id });
   const people = personFields(info.fields);
   const work: Array<(who: Who) => RawBuilder<boolean>> = [];
   for (const childType of OWN_WORK_TYPES) {
@@ -91,6 +93,8 @@ const gatherOf = (who: Who, kind: 'values' | 'query'): Gather => (who.perRow ? u
 
 /** Their team's: a team field names a team of theirs, or a person field names one of their teams' people. */
 function teamRule(info: TypeInfo): Compiled {
+  if (info.def.keepsHolders)
+    return (who) => who.hasTeams && held(info.def, who, { teams: who.teamIds, fieldPeople: teamPeople(who) });
   const teams = teamFields(info.fields);
   const people = personFields(info.fields);
   if (!teams.length && !people.length) return FALSE;
@@ -102,6 +106,15 @@ function teamRule(info: TypeInfo): Compiled {
       ...people.map(([field, spec]) => fieldHolds(field, spec, 't', members, gatherOf(who, 'query'))),
     ]);
   };
+}
+
+/**
+ * Records of a type that keeps its holders (access/holders.ts) held by these people or teams: one index range of
+ * `record_holders`, gathered once for a person; for the fan-out's members, asked of the one record at hand.
+ */
+function held(def: ResourceDefinition, who: Who, holders: Holders): RawBuilder<boolean> {
+  if (who.perRow) return sql<boolean>`exists (${heldBy(def, holders, sql`t.id`)})`;
+  return sql<boolean>`t.id = any(array(${heldBy(def, holders)}))`;
 }
 
 // ---- shared -----------------------------------------------------------------------------------------------------

@@ -372,6 +372,15 @@ export class AccessPolicy {
     return Boolean(user) && mentions((await this.of(user!, def)).rules.read, 'turf');
   }
 
+  /** The person's categories, and their read rule without them when it is one rule (else `only` undefined). */
+  private async readBesideCategories(user: Subject, def: ResourceDefinition) {
+    const rule = (await this.of(user, def)).rules.read;
+    const categories = this.categories(user, def);
+    let rest: RowRule[] = typeof rule === 'object' && 'all' in rule ? rule.all : [rule];
+    if (categories !== 'all') rest = rest.filter((part) => !isCategoryCondition(part, def));
+    return { categories, only: rest.length === 1 ? rest[0] : undefined };
+  }
+
   /**
    * The person's read rule when it is their turf, alone or with their own records, and maybe with categories (the
    * shapes `site:read:turf` and "Their turf" give): what a list may read from a region's own index of its sites
@@ -381,12 +390,8 @@ export class AccessPolicy {
     user: Subject,
     def: ResourceDefinition,
   ): Promise<{ categories: 'all' | string[]; own: boolean } | null> {
-    const rule = (await this.of(user, def)).rules.read;
-    const categories = this.categories(user, def);
-    let rest: RowRule[] = typeof rule === 'object' && 'all' in rule ? rule.all : [rule];
-    if (categories !== 'all') rest = rest.filter((part) => !isCategoryCondition(part, def));
-    if (rest.length !== 1) return null;
-    const [only] = rest;
+    const { categories, only } = await this.readBesideCategories(user, def);
+    if (!only) return null;
     if (only === 'turf') return { categories, own: false };
     if (
       typeof only === 'object' &&
@@ -397,6 +402,22 @@ export class AccessPolicy {
     )
       return { categories, own: true };
     return null;
+  }
+
+  /**
+   * The person's read rule when it is their own, their team's, or either, and maybe categories, of a type that keeps
+   * its holders: what a list may read from `record_holders` alone (access/held-page.ts). Null for any other rule.
+   */
+  async heldShape(
+    user: Subject,
+    def: ResourceDefinition,
+  ): Promise<{ categories: 'all' | string[]; own: boolean; team: boolean } | null> {
+    if (!def.keepsHolders || def.scope) return null;
+    const { categories, only } = await this.readBesideCategories(user, def);
+    if (!only) return null;
+    const parts = typeof only === 'object' && 'any' in only ? only.any : [only];
+    if (!parts.length || !parts.every((part) => part === 'own' || part === 'team')) return null;
+    return { categories, own: parts.includes('own'), team: parts.includes('team') };
   }
 
   /** The field rules of the person's role for the type. */

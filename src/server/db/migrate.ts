@@ -50,6 +50,7 @@ import * as recordChanges from './migrations/071_record_changes.js';
 import * as listFilterSortIndexes from './migrations/072_list_filter_sort_indexes.js';
 import * as publicForms from './migrations/073_public_forms.js';
 import * as customRecordCastsPerType from './migrations/074_custom_record_casts_per_type.js';
+import * as recordHolders from './migrations/076_record_holders.js';
 import * as messagesSendingIndex from './migrations/079_messages_sending_index.js';
 import * as publicSubmissionsRestrict from './migrations/081_public_submissions_restrict.js';
 import * as viewDefaults from './migrations/083_view_defaults.js';
@@ -108,6 +109,7 @@ const migrations: Record<string, Migration> = {
   '072_list_filter_sort_indexes': listFilterSortIndexes,
   '073_public_forms': publicForms,
   '074_custom_record_casts_per_type': customRecordCastsPerType,
+  '076_record_holders': recordHolders,
   '079_messages_sending_index': messagesSendingIndex,
   '081_public_submissions_restrict': publicSubmissionsRestrict,
   '083_view_defaults': viewDefaults,

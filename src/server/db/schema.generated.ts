@@ -856,6 +856,18 @@ export interface RecordChanges {
   user_id: number | null;
 }
 
+export interface RecordHolders {
+  category: string | null;
+  created_at: Timestamp | null;
+  live: Generated<boolean>;
+  name_key: string | null;
+  record_id: number;
+  record_type: string;
+  team_id: number | null;
+  user_id: number | null;
+  via: string;
+}
+
 export interface Recruits {
   assessment: string | null;
   contractor_id: number | null;
@@ -1351,6 +1363,7 @@ export interface DB {
   public_submissions: PublicSubmissions;
   realtime_outbox: RealtimeOutbox;
   record_changes: RecordChanges;
+  record_holders: RecordHolders;
   recruits: Recruits;
   region_users: RegionUsers;
   regions: Regions;

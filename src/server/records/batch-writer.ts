@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import { can } from '../../common/permissions.js';
+import { keepHolders } from '../access/holders.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { dynamicTables } from '../db/dynamic-tables.js';
 import { countMarketShareOnce } from '../db/market-share-once.js';
@@ -424,7 +425,15 @@ async function writeBatch(
   }
 
   // ---- what was written must land inside the person's reach (a site created outside their turf, not their own) ----
+  // Whose the written rows are, for the check to read (and again for those it takes back; the rest with the revisions).
+  await phase('holders', () => keepHolders(service, trx, revisions));
   const landed = await phase('reach', () => refuseOutside(service, trx, user, def, creates, updates, outcomes));
+  if (landed.size)
+    await keepHolders(
+      service,
+      trx,
+      revisions.filter((revision) => landed.has(revision.id)),
+    );
   const kept = revisions.filter((revision) => !landed.has(revision.id));
   undo.splice(0, undo.length, ...undo.filter((entry) => !landed.has(entry.record_id as number)));
   await phase('revisions', () => service.recordWrites(trx, user, kept));

@@ -3,6 +3,8 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import { keptFromOthers, type RuleAction } from '../../common/access-rules.js';
 import type { SqlFragment } from '../../common/field-types/define.js';
 import { type Action, canOnEntity } from '../../common/permissions.js';
+import { heldPage } from '../access/held-page.js';
+import { keepHolders } from '../access/holders.js';
 import { type AccessPolicy, masked } from '../access/policy.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { dynamicTables, type StoredRecord } from '../db/dynamic-tables.js';
@@ -51,7 +53,7 @@ import {
   TURF_ONE_PASS_MATCHES,
 } from './list-query.js';
 import { nameLinks } from './representation.js';
-import type { FieldSpec, ResourceDefinition, WriteContext } from './resource.js';
+import { definitionFields, type FieldSpec, type ResourceDefinition, type WriteContext } from './resource.js';
 import { changesOf, type Revision, type RevisionAction, writeRevisions } from './revisions.js';
 import { readSortedPage } from './sorted-page.js';
 import { checkReferences, splitByStorage, writePivots } from './storage.js';
@@ -197,11 +199,8 @@ export class RecordService {
     this.access.authorize(user, def, action, category);
   }
 
-  async fields(def: ResourceDefinition, db: Kysely<DB> = this.db): Promise<Record<string, FieldSpec>> {
-    if (!def.customFields) return def.fields;
-    // The custom fields, and the built-in ones with the rules an administrator set on them (schema-backed.ts).
-    const custom = await def.customFields(db);
-    return { ...def.fields, ...custom };
+  fields(def: ResourceDefinition, db: Kysely<DB> = this.db): Promise<Record<string, FieldSpec>> {
+    return definitionFields(def, db);
   }
 
   /**
@@ -368,9 +367,12 @@ export class RecordService {
     const narrow = await this.access.narrow(user, def);
     const onePass = Math.max(searched ? ONE_PASS_MATCHES : 0, narrow ? TURF_ONE_PASS_MATCHES : 0);
     // A type's own page order knows the list query's filters and one sort, not the view filters (`filters=`).
+    // A page of a turf (a type's own index of it) or of one's own and team's records (their kept holders), read in order.
     const ordered =
-      user && def.orderedPage && !query.where && !query.thenBy.length
-        ? await def.orderedPage(this.db, user, query, def, this, await this.access.turfShape(user, def))
+      user && !query.where && !query.thenBy.length
+        ? ((def.orderedPage
+            ? await def.orderedPage(this.db, user, query, def, this, await this.access.turfShape(user, def))
+            : null) ?? (def.keepsHolders ? await heldPage(this.db, user, query, def, this) : null))
         : null;
     const { total, estimated, rows, end } = ordered
       ? { ...ordered, rows: await this.visibleInOrder(def, user, ordered.ids) }
@@ -910,8 +912,6 @@ export class RecordService {
         .executeTakeFirstOrThrow();
       await writePivots(trx, inserted.id, pivots, fields);
       await def.hooks?.afterWrite?.(inserted, ctx);
-      // What one writes stays inside what one may read: a new site outside one's turf (and not one's own) is refused.
-      if (!options.system && user) await this.access.assertLands(trx, def, user, [inserted.id], 'read');
       await this.writeRevision(
         trx,
         def,
@@ -924,6 +924,9 @@ export class RecordService {
         undefined,
         { event: 'created', cause: options.cause },
       );
+      // What one writes stays inside what one may read: a new site outside one's turf (and not one's own) is refused.
+      // Checked after the revision, which keeps whose the record is (access/holders.ts) for the rule to read.
+      if (!options.system && user) await this.access.assertLands(trx, def, user, [inserted.id], 'read');
       const [presented] = await this.present(def, [await this.withKeptValues(trx, def, inserted)], fields, trx);
       const answer = { record: presented, message: `${await this.nameOf(def, trx)} created successfully.` };
       if (once) await keep(trx, once, answer);
@@ -1018,7 +1021,6 @@ export class RecordService {
         .executeTakeFirstOrThrow();
       await writePivots(trx, id, pivots, fields);
       await def.hooks?.afterWrite?.(updated, ctx);
-      if (!options.system && user) await this.access.assertLands(trx, def, user, [id], 'update');
       await this.writeRevision(
         trx,
         def,
@@ -1031,6 +1033,7 @@ export class RecordService {
         options.batchId,
         { event: 'updated', cause: options.cause },
       );
+      if (!options.system && user) await this.access.assertLands(trx, def, user, [id], 'update');
       await options.within?.(trx, changes, logic);
       const [presented] = await this.present(def, [await this.withKeptValues(trx, def, updated)], fields, trx);
       return answer(presented);
@@ -1192,6 +1195,7 @@ export class RecordService {
   async recordWrites(trx: Kysely<DB>, user: AuthUser | null, revisions: readonly Revision[]) {
     await writeRevisions(trx, user, revisions);
     await keepRollups(this, trx, revisions);
+    await keepHolders(this, trx, revisions);
   }
 
   /**

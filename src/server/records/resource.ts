@@ -70,6 +70,12 @@ export interface ResourceDefinition {
     /** The person's rule when it is their turf (with their own), as access/policy.ts turfShape reads it; else null. */
     shape: { categories: 'all' | string[]; own: boolean } | null,
   ): Promise<{ total: number; estimated: boolean; ids: number[] } | null>;
+  /**
+   * Whose each record is (the people and teams its person and team fields name, the people whose work hangs on it) is
+   * kept in `record_holders` by the writer (access/holders.ts), and the access policy's "own" and "team" rules read
+   * it there: for a type with many records and lists under those rules (sites).
+   */
+  keepsHolders?: boolean;
   /** Generic routes this resource serves itself (a multipart upload instead of JSON create, ...). */
   ownRoutes?: ReadonlyArray<'list' | 'show' | 'create' | 'update' | 'delete' | 'restore'>;
   /** Columns GET /api/options/{name} sends besides id and name (e.g. slug, color). */
@@ -120,4 +126,13 @@ export interface ResourceDefinition {
   };
   /** Extra realtime channels for a record beyond the role channels of those who may read it. */
   channels?(record: Record<string, any>): string[];
+}
+
+/**
+ * A type's fields, its custom ones included (and the built-in ones with the rules an administrator set on them,
+ * schemas/schema-backed.ts): RecordService.fields, and what a loader without the service asks (access/holders.ts).
+ */
+export async function definitionFields(def: ResourceDefinition, db: Kysely<DB>): Promise<Record<string, FieldSpec>> {
+  if (!def.customFields) return def.fields;
+  return { ...def.fields, ...(await def.customFields(db)) };
 }

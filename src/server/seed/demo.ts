@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
 import { type RolePolicy, TURF_OR_OWN } from '../../common/access-rules.js';
+import { fillHolders } from '../access/fill-holders.js';
 import { dynamicTables } from '../db/dynamic-tables.js';
 import type { DB } from '../db/schema.generated.js';
 import { assignRegionSites } from '../regions/assign.js';
@@ -547,6 +548,8 @@ export async function seedDemo(trx: Transaction<DB>, passwordHash: string) {
       }),
     )
     .execute();
+  // Whose each site is (its organizer, team and the work on it), as the record service keeps it for what it writes.
+  await fillHolders(trx);
 
   await trx
     .insertInto('notifications')

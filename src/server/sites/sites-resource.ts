@@ -57,6 +57,7 @@ export const sitesResource: ResourceDefinition = schemaBacked(
     categoryColumn: 'type',
     optionColumns: ['type', 'city'],
     orderedPage: turfSitePage,
+    keepsHolders: true,
     hooks: {
       async beforeWrite(values, { trx }) {
         if (values.source === null) values.source = 'manual';

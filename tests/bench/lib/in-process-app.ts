@@ -10,8 +10,13 @@ import { makeTempFolder, removeTempFolder } from './server.js';
 export interface InProcessApp {
   app: FastifyInstance;
   ctx: AppContext;
-  /** Closes the app, then its database, and removes its data folder. */
-  close(): Promise<void>;
+  /** The data folder (the embedded database's files, uploads): the real server can be started on it after `close`. */
+  dataDir: string;
+  /**
+   * Closes the app, then its database, and removes its data folder, or leaves it (`keepData`) for the caller to
+   * start the real server on and remove with `removeTempFolder`.
+   */
+  close(options?: { keepData?: boolean }): Promise<void>;
 }
 
 /**
@@ -30,9 +35,9 @@ export async function startInProcessApp(prefix: string, env: Record<string, stri
     ...env,
   });
   const database = await openDatabase(config);
-  const release = async () => {
+  const release = async (keepData = false) => {
     await database.close();
-    removeTempFolder(dataDir);
+    if (!keepData) removeTempFolder(dataDir);
   };
   try {
     await migrate(database.db);
@@ -42,11 +47,12 @@ export async function startInProcessApp(prefix: string, env: Record<string, stri
     return {
       app,
       ctx,
-      close: async () => {
+      dataDir,
+      close: async (options) => {
         try {
           await app.close();
         } finally {
-          await release();
+          await release(options?.keepData);
         }
       },
     };
