@@ -14,9 +14,8 @@
  * BENCH_DATABASES=pglite (or postgres) runs one database only.
  */
 
-import { cpSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { fillSites, keptSitesFolder } from '../support/many-sites.js';
+import { putSites } from '../support/many-sites.js';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.js';
 import { request, signIn } from './lib/http.js';
 import { percentile } from './lib/percentile.js';
@@ -119,16 +118,7 @@ async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
       databaseUrl: postgres?.url,
       readCache: false,
     };
-    const fill = { contractors: CONTRACTORS };
-    if (postgres) {
-      // A first start creates and seeds the database; the sites are then written while it is stopped.
-      server = await startServer({ ...options, port: await freePort() });
-      await server.stop();
-      server = null;
-      await fillSites(postgres.url, dataDir, SITES, fill);
-    } else {
-      cpSync(await keptSitesFolder(SITES, ADMIN, false, fill), dataDir, { recursive: true });
-    }
+    await putSites(options, SITES, ADMIN, { keep: true, fill: { contractors: CONTRACTORS } });
     server = await startServer({ ...options, port: await freePort() });
     const cookie = await signIn(server.baseUrl, ADMIN.email, ADMIN.password);
 

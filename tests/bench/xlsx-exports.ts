@@ -8,10 +8,10 @@
  * end); CPU time per 1,000 rows is printed beside the wall time, with the load average. BENCH_DATABASES=pglite (or
  * postgres) runs one database only; BENCH_SITES another count.
  */
-import { cpSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fillSites, keptSitesFolder } from '../support/many-sites.js';
+import { putSites } from '../support/many-sites.js';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.js';
 import { request, signIn } from './lib/http.js';
 import {
@@ -71,15 +71,7 @@ async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
       }
     }
     const options = { dataDir, adminEmail: ADMIN.email, adminPassword: ADMIN.password, databaseUrl: postgres?.url };
-    const fill = { contractors: CONTRACTORS };
-    if (postgres) {
-      server = await startServer({ ...options, port: await freePort() });
-      await server.stop();
-      server = null;
-      await fillSites(postgres.url, dataDir, SITES, fill);
-    } else {
-      cpSync(await keptSitesFolder(SITES, ADMIN, false, fill), dataDir, { recursive: true });
-    }
+    await putSites(options, SITES, ADMIN, { keep: true, fill: { contractors: CONTRACTORS } });
     server = await startServer({ ...options, port: await freePort() });
     const cookie = await signIn(server.baseUrl, ADMIN.email, ADMIN.password);
     // The list read once, as a person opens it before exporting.

@@ -118,6 +118,26 @@ export interface ManySitesOptions {
   fill?: SiteFill;
 }
 
+/**
+ * Puts `count` sites into the database of a server about to be started with `options` for the first time. Embedded
+ * with `keep`, the kept folder is copied into its data folder; otherwise a first start makes the database (tables,
+ * the administrator) and the sites go in while it is stopped.
+ */
+export async function putSites(
+  options: Omit<ServerOptions, 'port'>,
+  count: number,
+  admin: { email: string; password: string },
+  { seedDemo = false, keep = false, fill = {} }: Pick<ManySitesOptions, 'seedDemo' | 'keep' | 'fill'> = {},
+) {
+  if (keep && !options.databaseUrl) {
+    cpSync(await keptSitesFolder(count, admin, seedDemo, fill), options.dataDir, { recursive: true });
+    return;
+  }
+  const first = await startServer({ ...options, port: await freePort() });
+  await first.stop();
+  await fillSites(options.databaseUrl, options.dataDir, count, fill);
+}
+
 /** A fresh server (its own folder and port) holding `count` sites and the administrator given. */
 export async function startServerWithSites(
   count: number,
@@ -136,14 +156,7 @@ export async function startServerWithSites(
       seedDemo,
       env,
     };
-    if (keep && !postgres) {
-      cpSync(await keptSitesFolder(count, admin, seedDemo, fill), dataDir, { recursive: true });
-    } else {
-      // The first start makes the database (tables, the administrator); the sites go in while it is stopped.
-      const first = await startServer({ ...options, port: await freePort() });
-      await first.stop();
-      await fillSites(options.databaseUrl, dataDir, count, fill);
-    }
+    await putSites(options, count, admin, { seedDemo, keep, fill });
     const server = await startServer({ ...options, port: await freePort() });
     return {
       server,
