@@ -21,14 +21,7 @@ const DIRECT_HTTP = ['offline/registerServiceWorker.ts', 'offline/send.ts', 'off
 const ESCAPE_HATCH: string[] = [];
 
 /** Feature files that still import the app's singletons. */
-const SINGLETONS = [
-  'offline/OfflineSitesPage.tsx',
-  'offline/registerServiceWorker.ts',
-  'profile/ProfilePage.tsx',
-  'realtime/RealtimeConnector.tsx',
-  'schemas/useSchemaEditor.ts',
-  'work/shared.ts',
-];
+const SINGLETONS = ['offline/registerServiceWorker.ts', 'realtime/RealtimeConnector.tsx'];
 
 /** Shell files that still import a feature (app/features.ts, the list of feature folders, is where they register). */
 const SHELL_IMPORTS = [

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import type { SessionState } from '../session/types';
-import type { MainDataState } from '../system/mainData';
+import type { SessionState, SessionUser } from '../session/types';
+import type { MainDataKey, MainDataState } from '../system/mainData';
 import { DEFAULT_CONFIG, type SystemConfig } from '../system/types';
 import { mainData, session } from './services';
 
@@ -16,4 +16,14 @@ export function useMainData(): MainDataState {
 export function useConfig(): SystemConfig {
   const { config } = useMainData();
   return config ?? DEFAULT_CONFIG;
+}
+
+/** Reads a part of the main data again: after one's own change, which the server does not echo to this tab. */
+export function reloadMainData(part: MainDataKey): Promise<void> {
+  return mainData.load(part);
+}
+
+/** Takes the signed-in person's record as the server now has it (after they change their own profile). */
+export function adoptSessionUser(user: SessionUser): void {
+  session.setUser(user);
 }

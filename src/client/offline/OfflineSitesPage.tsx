@@ -14,7 +14,6 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useMemo, useState } from 'react';
 import { Title } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
-import { http } from '../app/services';
 import { formatDateTime } from '../i18n/dates';
 import { PageHeader } from '../layout/PageHeader';
 import { LogVisitButton } from '../visits/LogVisitButton';
@@ -38,7 +37,7 @@ export default function OfflineSitesPage() {
     if (userId === null) return;
     if (refresh) {
       setBusy(true);
-      await offline.sites.refresh(http, userId, true).catch(() => undefined);
+      await offline.refreshSites(true);
       setBusy(false);
     }
     setKept(await offline.sites.read(userId));

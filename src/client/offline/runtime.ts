@@ -158,10 +158,11 @@ export class OfflineRuntime {
     this.set({ items });
   }
 
-  private async refreshSites() {
+  /** Fetches the signed-in person's sites for offline work when the kept list is old (or always, with `force`). */
+  async refreshSites(force = false) {
     const { connection, userId } = this;
     if (!connection || userId === null || !this.state.online) return;
-    await this.sites.refresh(connection.http, userId).catch(() => undefined);
+    await this.sites.refresh(connection.http, userId, force).catch(() => undefined);
   }
 
   /** Sign-out or another person: their kept sites and the service worker's API answers go. */

@@ -18,10 +18,10 @@ import {
   useNotify,
   useTranslate,
 } from 'react-admin';
-import { useSession } from '../app/hooks';
-import { dataProvider, session } from '../app/services';
+import { adoptSessionUser, useSession } from '../app/hooks';
 import { ApiError } from '../http/errors';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
+import { useAppDataProvider } from '../records/hooks';
 import TokensSection from './TokensSection';
 
 interface ProfileValues {
@@ -37,6 +37,7 @@ export default function ProfilePage() {
   const { user } = useSession();
   const translate = useTranslate();
   const notify = useNotify();
+  const dataProvider = useAppDataProvider();
   const title = translate('app.profile.title');
   useDocumentTitle(title);
   if (!user) return null;
@@ -54,7 +55,7 @@ export default function ProfilePage() {
     if (values.current_password) payload.current_password = values.current_password;
     try {
       const result = await dataProvider.updateProfile(payload);
-      if (result.data) session.setUser(result.data);
+      if (result.data) adoptSessionUser(result.data);
       notify(result.message || translate('app.profile.updated'), { type: 'success' });
       return undefined;
     } catch (error) {

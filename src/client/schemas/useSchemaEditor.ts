@@ -1,7 +1,7 @@
 /** Reads one schema and writes its names, fields and logic; every change reloads the app's schemas at once. */
 import { useCallback } from 'react';
 import { useGetOne } from 'react-admin';
-import { mainData } from '../app/services';
+import { reloadMainData } from '../app/hooks';
 import { type SubmitOutcome, useInvalidateResource, useRecordMutations } from '../records/mutations';
 import type { RecordSchema } from '../records/schema';
 
@@ -18,7 +18,7 @@ export function useSchemaWrites() {
 
   /** Our own changes are not echoed to this tab: reload the schemas the screens and menu are built from. */
   const refresh = useCallback(async () => {
-    await Promise.all([mainData.load('schemas'), invalidate('schemas')]);
+    await Promise.all([reloadMainData('schemas'), invalidate('schemas')]);
   }, [invalidate]);
 
   const after = useCallback(

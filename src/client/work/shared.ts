@@ -1,5 +1,5 @@
 /** What the work screens share: the owner of notes, tasks and documents, and keeping the sidebar counts current. */
-import { mainData } from '../app/services';
+import { reloadMainData } from '../app/hooks';
 
 export interface Owner {
   /** Record type (`site`, `vehicle`). */
@@ -11,7 +11,7 @@ export { TASK_TYPES, taskTypeLabel } from '../../common/task-types';
 
 /** Our own changes are not echoed to this tab, so the sidebar counts (open tasks, unread notifications) reload here. */
 export function refreshCounts() {
-  void mainData.load('statistics');
+  void reloadMainData('statistics');
 }
 
 export function formatSize(bytes: unknown): string {
