@@ -78,8 +78,9 @@ for (const width of [1280, 390]) {
     // An organizer's sites list opens in it.
     const page = await browser.newPage({ viewport });
     await signIn(page, { user: organizer, at: '/sites' });
-    await expect(page).toHaveURL(new RegExp(`[?&]view=${view.id}(&|$)`));
-    await expect(page.getByTestId('open-view')).toContainText(name);
+    // A loaded machine may take longer than the usual 10 s to draw the list.
+    await expect(page).toHaveURL(new RegExp(`[?&]view=${view.id}(&|$)`), { timeout: 60_000 });
+    await expect(page.getByTestId('open-view')).toContainText(name, { timeout: 60_000 });
     await page.screenshot({ path: test.info().outputPath(`view-role-defaults-organizer-${width}.png`) });
     await page.close();
   });
