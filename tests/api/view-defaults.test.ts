@@ -166,3 +166,76 @@ describe('a view shared with teams', () => {
     expect(res.body.errors?.team_ids?.[0]).toMatch(/There is no team \d+ you may see/);
   });
 });
+
+describe("a role's default view set on a view someone else owns (PUT /api/views/role-defaults)", () => {
+  let otherAdmin: TestClient;
+  let adminRole: number;
+  let leaderRole: number;
+  let view: { id: number; name: string; user_id: number };
+  const setDefaults = (client: TestClient, viewId: number, roleIds: number[]) =>
+    client.put('/api/views/role-defaults', { view_id: viewId, role_ids: roleIds });
+
+  beforeAll(async () => {
+    // The test's administrator holds the super role; the other is an Administrator. Both manage roles.
+    adminRole = await t.roleId('super');
+    leaderRole = await t.roleId('leader');
+    await t.createUser({ role: 'admin', email: 'admin-b@example.com' });
+    // Shared with the first administrator's role (so they read it) and the organizers'.
+    otherAdmin = await t.signIn('admin-b@example.com');
+    view = ok(
+      await otherAdmin.post('/api/views', {
+        name: 'Shared by another',
+        record_type: 'site',
+        role_ids: [adminRole, organizerRole],
+      }),
+      201,
+    );
+  });
+
+  it('makes a view the manager reads, shared with the role, its default; the view stays its owner’s', async () => {
+    const answer = okBody(await setDefaults(admin, view.id, [organizerRole]));
+    expect(answer.message).toMatch(/default of 1 role/);
+    expect(answer.data).toMatchObject({ id: view.id, user_id: view.user_id, default_role_ids: [organizerRole] });
+    expect(await opensIn(otherOrganizer)).toEqual({ id: view.id, source: 'role' });
+    // The manager still may not change the view itself: its owner alone does.
+    expect((await admin.patch(`/api/views/${view.id}`, { name: 'Renamed' })).status).toBeGreaterThanOrEqual(403);
+    expect(ok(await otherAdmin.get(`/api/views/${view.id}`)).name).toBe('Shared by another');
+  });
+
+  it("moves the role's default from the view that was it, and [] takes it away", async () => {
+    const mine = ok(
+      await admin.post('/api/views', { name: 'Mine for organizers', record_type: 'site', role_ids: [organizerRole] }),
+      201,
+    ).id;
+    ok(await setDefaults(admin, mine, [organizerRole]));
+    expect(ok(await admin.get(`/api/views/${view.id}`)).default_role_ids).toEqual([]);
+    expect(await opensIn(otherOrganizer)).toEqual({ id: mine, source: 'role' });
+    ok(await setDefaults(admin, mine, []));
+    expect(await opensIn(otherOrganizer)).toEqual({ id: null, source: null });
+  });
+
+  it('answers 422 for a role the view is not shared with, and for a view the manager does not read', async () => {
+    const unshared = await setDefaults(admin, view.id, [organizerRole, leaderRole]);
+    expect(unshared.status).toBe(422);
+    expect(unshared.body.errors?.role_ids?.[0]).toMatch(/not shared with role \d+/);
+    const leadersOnly = ok(
+      await leader.post('/api/views', { name: 'Leaders only', record_type: 'site', role_ids: [leaderRole] }),
+      201,
+    ).id;
+    const unseen = await setDefaults(admin, leadersOnly, [leaderRole]);
+    expect(unseen.status).toBe(422);
+    expect(unseen.body.errors?.view_id?.[0]).toMatch(/No view has the id/);
+    expect((await setDefaults(admin, 999_999, [])).status).toBe(422);
+    expect(await opensIn(leader)).toEqual({ id: null, source: null });
+  });
+
+  it('is refused (403) to those who do not manage roles, owner or not', async () => {
+    const own = ok(
+      await leader.post('/api/views', { name: 'Leaders start', record_type: 'site', role_ids: [leaderRole] }),
+      201,
+    ).id;
+    expect((await setDefaults(leader, own, [leaderRole])).status).toBe(403);
+    expect((await setDefaults(organizer, view.id, [organizerRole])).status).toBe(403);
+    expect((await t.client().put('/api/views/role-defaults', { view_id: own, role_ids: [] })).status).toBe(401);
+  });
+});

@@ -42,11 +42,16 @@ const CARDS = 50;
 async function addStageField(baseUrl: string): Promise<string> {
   const cookie = await signIn(baseUrl, ADMIN.email, ADMIN.password);
   const xsrf = decodeURIComponent(/XSRF-TOKEN=([^;]+)/.exec(cookie)?.[1] ?? '');
-  const schemas = JSON.parse((await request(`${baseUrl}/api/schemas?per_page=-1`, { headers: { cookie } })).body);
+  // Set-up, not measured: a freshly started server on a loaded machine may take longer than the usual 10 s.
+  const timeoutMs = 120_000;
+  const schemas = JSON.parse(
+    (await request(`${baseUrl}/api/schemas?per_page=-1`, { headers: { cookie }, timeoutMs })).body,
+  );
   const site = schemas.data.find((schema: { type: string }) => schema.type === 'site');
   const created = await request(`${baseUrl}/api/schema-fields`, {
     method: 'POST',
     headers: { cookie, 'x-xsrf-token': xsrf, 'content-type': 'application/json' },
+    timeoutMs,
     body: JSON.stringify({
       schema_id: site.id,
       name: 'Stage',
@@ -77,6 +82,8 @@ interface BoardTimes {
   requests: number;
   asked: number | null;
   answered: number | null;
+  /** Every script and API request of the load: its path, when asked and when answered (ms from navigation). */
+  waterfall: Array<[string, number, number]>;
 }
 
 const BOARD_PAINTED = `new Promise((resolve, reject) => {
@@ -96,6 +103,9 @@ const BOARD_PAINTED = `new Promise((resolve, reject) => {
       requests: reads.length,
       asked: reads.length ? Math.min(...reads.map((entry) => entry.startTime)) : null,
       answered: reads.length ? Math.max(...reads.map((entry) => entry.responseEnd)) : null,
+      waterfall: performance.getEntriesByType('resource')
+        .filter((entry) => entry.name.includes('/api/') || entry.name.endsWith('.js'))
+        .map((entry) => [new URL(entry.name).pathname, Math.round(entry.startTime), Math.round(entry.responseEnd)]),
     });
   }, 0));
   if (done()) return finish();
@@ -140,6 +150,7 @@ export async function benchKanban(): Promise<BenchRow[]> {
     const asked: number[] = [];
     const answered: number[] = [];
     let requests = 0;
+    let waterfall: BoardTimes['waterfall'] = [];
     for (let i = 0; i < WARMUP + SAMPLES; i++) {
       const { result, cpuMs } = await mainThreadTime(page, async () => {
         await page.goto(url, { waitUntil: 'commit' });
@@ -153,8 +164,15 @@ export async function benchKanban(): Promise<BenchRow[]> {
           answered.push(result.answered);
         }
         requests = result.requests;
+        waterfall = result.waterfall;
       }
     }
+    // What the last load waited for, in order: where the time before the board's request goes.
+    console.error(
+      `[bench] kanban: the last load's scripts and API requests (asked -> answered, ms):\n${waterfall
+        .map(([path, start, end]) => `  ${String(start).padStart(5)} -> ${String(end).padStart(5)}  ${path}`)
+        .join('\n')}`,
+    );
     const load = loadAverage();
     const database = postgres ? 'PostgreSQL' : 'embedded database';
     console.error(

@@ -17,6 +17,7 @@
  * | getBoard             | GET /api/records/{r}/board?by&columns=[...]&<list query> (a kanban)      |
  * | defaultView          | GET /api/views/default?record_type= (the view a list opens in)            |
  * | chooseDefaultView    | PUT /api/views/default {record_type, view_id} (the person's own choice)   |
+ * | setRoleDefaults      | PUT /api/views/role-defaults {view_id, role_ids} (roles' default view)    |
  * | named methods        | the other /api paths (config, schemas, map, imports, history...)          |
  *
  * The server's success message travels in `meta.message` of create/update/delete/restore results; `meta.headers` of
@@ -110,6 +111,8 @@ interface CoreDataProvider extends DataProvider {
   defaultView(recordType: string, signal?: AbortSignal): Promise<DefaultView>;
   /** The person opens the type's list in this view from now on; null: in their role's default again. */
   chooseDefaultView(recordType: string, viewId: number | null): Promise<DefaultView>;
+  /** One who manages roles makes a view they read (anyone's) the default of these roles; the view as it is after. */
+  setRoleDefaults(viewId: number, roleIds: number[]): Promise<{ data: any; message: string }>;
   /** The server's health for administrators: database, queue, backups (GET /api/system/status). */
   systemStatus(): Promise<SystemStatus>;
   updateProfile(data: Record<string, unknown>): Promise<{ data: any; message: string }>;
@@ -344,6 +347,10 @@ export function createDataProvider(http: HttpClient): AppDataProvider {
     async chooseDefaultView(recordType, viewId) {
       const body = { record_type: recordType, view_id: viewId };
       return (await http.put<{ data: DefaultView }>('/api/views/default', body)).data.data;
+    },
+    async setRoleDefaults(viewId, roleIds) {
+      const body = { view_id: viewId, role_ids: roleIds };
+      return (await http.put<{ data: any; message: string }>('/api/views/role-defaults', body)).data;
     },
     async getStatistics(query) {
       const response = await http.get<{ data: Record<string, unknown> }>('/api/dashboard/statistics', { query });

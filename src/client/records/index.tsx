@@ -14,6 +14,8 @@ import { FIXED_SCHEMAS } from './schema';
 type ResourceProp = { resource?: string };
 
 const RecordListPage = lazyPage<ResourceProp>('RecordList', () => import('./RecordList'));
+/** The list screen's code, started early for a list opened by its address (prefetchList.ts). */
+export const preloadRecordList = () => RecordListPage.preload();
 const RecordCreatePage = lazyPage<ResourceProp>('RecordCreate', () => import('./RecordCreate'));
 const RecordEditPage = lazyPage<ResourceProp>('RecordEdit', () => import('./RecordEdit'));
 const RecordShowPage = lazyPage<ResourceProp>('RecordShow', () => import('./RecordShow'));

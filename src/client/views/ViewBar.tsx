@@ -3,10 +3,12 @@
  * (with Save, Save as new and Reset), the layout picker (layouts/LayoutPicker.tsx), "Group by" (GroupPicker.tsx) and
  * "Save as view", which keeps what the list shows (useViewDraft.ts: filters, sorts, columns, grouping, layout) as a
  * named view, shared with one's role when the person holds view:share, with any role when they manage roles, who
- * also make it a role's default view (docs/views.md). The new view opens at once and is listed in the sidebar.
+ * also make it a role's default view, or someone else's view ("Role defaults", RoleDefaultsDialog.tsx; docs/views.md).
+ * The new view opens at once and is listed in the sidebar.
  */
 import BookmarkAddIcon from '@mui/icons-material/BookmarkAddOutlined';
 import CloseIcon from '@mui/icons-material/Close';
+import RoleDefaultIcon from '@mui/icons-material/HomeOutlined';
 import ShareIcon from '@mui/icons-material/ShareOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -27,6 +29,7 @@ import { GroupPicker } from './GroupPicker';
 import { LayoutPicker } from './layouts/LayoutPicker';
 import { useListLayout } from './layouts/useLayout';
 import { MyDefaultView } from './MyDefaultView';
+import { RoleDefaultsDialog } from './RoleDefaultsDialog';
 import { ShareViewDialog } from './ShareViewDialog';
 import { ShareChoices, useShareTargets } from './sharing';
 import type { SavedView } from './useSavedView';
@@ -57,8 +60,10 @@ export const savedViewPath = (resource: string, id: number) =>
 export function ViewBar({ resource, recordType, plural, fields, view, descriptors }: ViewBarProps) {
   const [open, setOpen] = useState(false);
   const [sharing, setSharing] = useState(false);
+  const [settingDefaults, setSettingDefaults] = useState(false);
   const { user } = useSession();
-  const { mayShare } = useShareTargets();
+  const { mayShare, manager } = useShareTargets();
+  const owner = view !== undefined && user != null && view.user_id === user.id;
   const draft = useViewDraft(resource, view, descriptors, fields);
   // Grouping is the table's: the other layouts lay records out by a field of their own.
   const gridShown = useListLayout(view, descriptors) === null;
@@ -83,12 +88,19 @@ export function ViewBar({ resource, recordType, plural, fields, view, descriptor
         />
       )}
       {view && <MyDefaultView view={view} plural={plural} />}
-      {view && mayShare && user != null && view.user_id === user.id && (
+      {view && mayShare && owner && (
         <Button size="small" startIcon={<ShareIcon />} onClick={() => setSharing(true)}>
           Share
         </Button>
       )}
       {view && sharing && <ShareViewDialog view={view} onClose={() => setSharing(false)} />}
+      {/* Someone else's view: one who manages roles makes it the default of roles it is shared with. */}
+      {view && manager && !owner && (
+        <Button size="small" startIcon={<RoleDefaultIcon />} onClick={() => setSettingDefaults(true)}>
+          Role defaults
+        </Button>
+      )}
+      {view && settingDefaults && <RoleDefaultsDialog view={view} onClose={() => setSettingDefaults(false)} />}
       {view && draft.changes.length > 0 && (
         <ViewChanged resource={resource} view={view} draft={draft} onSaveAsNew={() => setOpen(true)} />
       )}

@@ -4,21 +4,28 @@
  * set by those who manage roles). A list opened without `view` in its URL opens in it, the URL then naming it;
  * `?view=none` is the whole list.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
+import type { AppDataProvider } from '../providers/dataProvider';
 import { useAppDataProvider } from '../records/hooks';
 
 const queryKey = (recordType: string | undefined) => ['views', 'default', recordType] as const;
 
+const defaultViewQuery = (dataProvider: AppDataProvider, recordType: string | undefined) => ({
+  queryKey: queryKey(recordType),
+  queryFn: ({ signal }: { signal: AbortSignal }) => dataProvider.defaultView(recordType!, signal),
+});
+
 /** The server's answer for this type (the view and whose choice it is). */
 export function useDefaultViewQuery(recordType: string | undefined, enabled = true) {
   const dataProvider = useAppDataProvider();
-  return useQuery({
-    queryKey: queryKey(recordType),
-    queryFn: ({ signal }) => dataProvider.defaultView(recordType!, signal),
-    enabled: enabled && Boolean(recordType),
-  });
+  return useQuery({ ...defaultViewQuery(dataProvider, recordType), enabled: enabled && Boolean(recordType) });
+}
+
+/** Asks for it before the list is drawn (records/prefetchList.ts); the list then finds it kept. */
+export function prefetchDefaultView(client: QueryClient, dataProvider: AppDataProvider, recordType: string) {
+  return client.prefetchQuery(defaultViewQuery(dataProvider, recordType));
 }
 
 /** Makes a view the person's own default of its type (null: their role's again); the answer replaces the kept one. */

@@ -1,6 +1,7 @@
+import { can } from '../../common/permissions.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { fieldError, HttpError } from '../http/errors.js';
+import { fieldError, forbidden, HttpError } from '../http/errors.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { viewsResource } from './views-resource.js';
 
@@ -87,5 +88,32 @@ export class DefaultViews {
       )
       .execute();
     return { view, source: 'person' as const };
+  }
+
+  /**
+   * One who manages roles makes a view the default of these roles (all of them: the roles it is the default of
+   * after), whoever owns it: a view they read, shared with each of the roles (422 on `view_id` or `role_ids`
+   * otherwise). Written by the records service as a system write in the manager's name (the owner alone changes a
+   * view: this changes only whose default it is), so the one-default-per-role rule, the revision and the event follow.
+   */
+  async setRoleDefaults(user: AuthUser, viewId: number, roleIds: number[]) {
+    if (!can(user, 'role:update')) throw forbidden("Only those who manage roles set a role's default view.");
+    const view = await this.readable(user, viewId);
+    if (!view) throw fieldError('view_id', `No view has the id ${viewId}.`);
+    const shared = new Set((view.role_ids as number[] | undefined) ?? []);
+    const unshared = roleIds.filter((id) => !shared.has(id));
+    if (unshared.length)
+      throw fieldError(
+        'role_ids',
+        `The view "${view.name}" is not shared with role ${unshared.join(', ')}: share it with a role before making it the role's default.`,
+      );
+    const { record } = await this.ctx.records.update(
+      user,
+      viewsResource,
+      viewId,
+      { default_role_ids: [...new Set(roleIds)] },
+      { system: true },
+    );
+    return record;
   }
 }
