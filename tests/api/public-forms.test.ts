@@ -88,7 +88,12 @@ describe('publishing', () => {
     const contact = schemas.find((schema) => schema.type === 'contact')!;
     for (const [name, type, options, why] of [
       ['Photo', 'attachment', {}, /"Photo" cannot be on a public form: it is a file: public forms take no uploads/],
-      ['Home sites', 'relation', { target: 'site', multiple: true }, /"Home sites" cannot be on a public form: it is a link to several records/],
+      [
+        'Home sites',
+        'relation',
+        { target: 'site', multiple: true },
+        /"Home sites" cannot be on a public form: it is a link to several records/,
+      ],
     ] as const) {
       const field = await admin.post('/api/schema-fields', { schema_id: contact.id, name, type, options });
       expect(field.status, JSON.stringify(field.body)).toBe(201);
