@@ -4,7 +4,8 @@
 export interface PublicField {
   slug: string;
   name: string;
-  input: 'text' | 'textarea' | 'email' | 'tel' | 'url' | 'number' | 'date' | 'select' | 'checkbox';
+  /** `search`: a link to another record, chosen by name among those the form offers (its search address). */
+  input: 'text' | 'textarea' | 'email' | 'tel' | 'url' | 'number' | 'date' | 'select' | 'checkbox' | 'search';
   required: boolean;
   /** Longest text, where the field has a limit. */
   max: number | null;
@@ -34,6 +35,8 @@ export interface PublicForm {
   kind: 'record' | 'card';
   record_type: string;
   fields: string[];
+  /** Each link field's records offered: those of a saved view of the linked type, or (`view_id: null`) all of them. */
+  offers: PublicFormOffers;
   intro: string | null;
   thank_you: string;
   consent_text: string | null;
@@ -42,6 +45,15 @@ export interface PublicForm {
   enabled: boolean;
   created_at: string;
   updated_at: string;
+}
+
+/** Which records a public form's link fields offer, by field slug (docs/public-forms.md "Links to other records"). */
+export type PublicFormOffers = Record<string, { view_id: number | null }>;
+
+/** A record a link field offers: its id (what is sent back) and its name, nothing else. */
+export interface PublicOption {
+  id: number;
+  name: string;
 }
 
 /** One submission of a form: what was sent, from where, and for a card whether its signer confirmed it. */
@@ -59,13 +71,17 @@ export interface Submission {
 }
 
 /**
- * Why a field of this schema type cannot be on a public form, or null when it can (as far as its type goes). Files:
- * anyone could store files on the server without an account, and staff would open them. Relations: the page would
- * list the names of the records it links to (people, sites) to whoever opens it. See docs/public-forms.md.
+ * Why a field of this schema type cannot be on a public form, or null when it can (as far as its type and options go).
+ * Files: anyone could store files on the server without an account, and staff would open them. Links to several
+ * records, to staff accounts, and computed links: the page would have no one name to offer. A link to one record is
+ * allowed, offering only the records its form names (a saved view or all of the type). See docs/public-forms.md.
  */
-export function notOnPublicForms(type: string | undefined): string | null {
+export function notOnPublicForms(type: string | undefined, options?: Record<string, unknown> | null): string | null {
   if (type === 'attachment') return 'a file: public forms take no uploads';
-  if (type === 'relation' || type === 'through-relation' || type === 'person' || type === 'lookup' || type === 'rollup')
-    return 'a link to other records: a public form would show strangers their names';
+  if (type === 'relation' && (options?.multiple || options?.with_trade))
+    return 'a link to several records: a public form offers one';
+  if (type === 'relation' && options?.target === 'user') return 'a link to staff accounts';
+  if (type === 'through-relation' || type === 'person' || type === 'lookup' || type === 'rollup')
+    return 'a link to other records that a stranger cannot choose';
   return null;
 }

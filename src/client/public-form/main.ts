@@ -1,5 +1,7 @@
-import { HONEYPOT_FIELD, type PublicField, type PublicFormPage } from '../../common/public-forms';
+import { HONEYPOT_FIELD, type PublicField, type PublicFormPage, type PublicOption } from '../../common/public-forms';
 import { getJson, postJson } from './api';
+import { el } from './dom';
+import { linkSearch } from './link-search';
 import './public-form.css';
 
 /**
@@ -10,17 +12,6 @@ import './public-form.css';
 const page = document.getElementById('page') as HTMLElement;
 const slug = decodeURIComponent(location.pathname.replace(/^\/f\//, '').replace(/\/$/, ''));
 const base = `/api/public-forms/by-slug/${encodeURIComponent(slug)}`;
-
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: Partial<Record<string, string>> = {},
-  ...children: Array<Node | string>
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(props)) if (value !== undefined) node.setAttribute(name, value);
-  node.append(...children);
-  return node;
-}
 
 /** Replaces the page's content and moves focus to its heading, so a screen reader announces the new step. */
 function show(...children: Node[]) {
@@ -57,6 +48,12 @@ function inputFor(field: PublicField): HTMLElement {
     'aria-describedby': `${id}-error`,
   };
   if (field.input === 'textarea') return el('textarea', { ...common, rows: '4' });
+  if (field.input === 'search')
+    return linkSearch(field, common, (q) =>
+      getJson<{ data: PublicOption[] }>(
+        `${base}/fields/${encodeURIComponent(field.slug)}/options?q=${encodeURIComponent(q)}`,
+      ),
+    );
   if (field.input === 'select') {
     const select = el('select', common, el('option', { value: '' }, 'Choose…'));
     for (const choice of field.choices) select.append(el('option', { value: choice.value }, choice.label));
@@ -98,7 +95,12 @@ function valuesOf(form: HTMLFormElement, fields: PublicField[]) {
     const input = form.elements.namedItem(field.slug) as HTMLInputElement | null;
     if (!input) continue;
     if (field.input === 'checkbox') values[field.slug] = input.checked;
-    else if (field.input === 'number') values[field.slug] = input.value === '' ? null : Number(input.value);
+    else if (field.input === 'search') {
+      // The id of the name picked; a name typed but not picked is sent as typed, and the server says to pick one.
+      const typed = (form.querySelector(`#field-${CSS.escape(field.slug)}`) as HTMLInputElement).value.trim();
+      if (input.value !== '') values[field.slug] = Number(input.value);
+      else if (typed !== '') values[field.slug] = typed;
+    } else if (field.input === 'number') values[field.slug] = input.value === '' ? null : Number(input.value);
     else if (input.value !== '') values[field.slug] = input.value;
   }
   return values;

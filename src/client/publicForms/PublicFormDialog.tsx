@@ -21,6 +21,7 @@ import { useMainData } from '../app/hooks';
 import { isApiError } from '../http/errors';
 import type { SchemaField } from '../system/types';
 import { type PublicFormInput, usePublicFormsApi } from './api';
+import { LinkOffers } from './LinkOffers';
 
 export interface CampaignChoice {
   id: number;
@@ -33,12 +34,15 @@ const EMPTY: PublicFormInput = {
   kind: 'card',
   record_type: 'contact',
   fields: [],
+  offers: {},
   intro: '',
   thank_you: 'Thank you. We will be in touch.',
   consent_text: '',
   campaign_id: null,
   enabled: true,
 };
+
+const optionsOf = (field: SchemaField) => field.options as Record<string, unknown> | undefined;
 
 /** Fields a stranger could fill in: not the system's own, not computed or read-only (the server has the last word). */
 const fillable = (field: SchemaField) => !field.internal && !field.computed && !field.read_only && !field.readonly;
@@ -67,6 +71,7 @@ export function PublicFormDialog({
   const chosen = draft.fields
     .map((slug) => fields.find((field) => field.slug === slug))
     .filter((field): field is SchemaField => Boolean(field));
+  const links = chosen.filter((field) => field.type === 'relation');
   const set = (change: Partial<PublicFormInput>) => setDraft((current) => ({ ...current, ...change }));
   const error = (name: string) => ({ error: Boolean(errors[name]), helperText: errors[name] });
 
@@ -79,6 +84,9 @@ export function PublicFormDialog({
       slug: draft.slug.trim(),
       record_type: card ? 'campaign-card' : draft.record_type,
       fields: card ? [] : draft.fields,
+      offers: card
+        ? {}
+        : Object.fromEntries(links.map((field) => [field.slug, draft.offers[field.slug] ?? { view_id: null }])),
       consent_text: card ? draft.consent_text : null,
       intro: draft.intro?.trim() ? draft.intro : null,
     };
@@ -156,9 +164,9 @@ export function PublicFormDialog({
               options={fields}
               value={chosen}
               getOptionLabel={(field) => field.name || field.slug}
-              getOptionDisabled={(field) => Boolean(notOnPublicForms(field.type))}
+              getOptionDisabled={(field) => Boolean(notOnPublicForms(field.type, optionsOf(field)))}
               renderOption={({ key, ...props }, field) => {
-                const why = notOnPublicForms(field.type);
+                const why = notOnPublicForms(field.type, optionsOf(field));
                 return (
                   <li key={key} {...props}>
                     {why
@@ -176,10 +184,19 @@ export function PublicFormDialog({
                   error={Boolean(errors.fields)}
                   helperText={
                     errors.fields ??
-                    'Files and links to other records cannot be on a public form: strangers would upload files or see those records’ names.'
+                    'Files cannot be on a public form. A link to other records offers only the names you choose below.'
                   }
                 />
               )}
+            />
+          )}
+          {!card && (
+            <LinkOffers
+              fields={links}
+              schemas={schemas}
+              offers={draft.offers}
+              errors={errors}
+              onChange={(offers) => set({ offers })}
             />
           )}
           <TextField

@@ -221,6 +221,7 @@ const settingsSchema = z.object({
   SMS_FROM: optionalText,
   MESSAGES_PER_MINUTE: integer(60, 1, 60_000),
   PUBLIC_FORM_SUBMISSIONS_PER_HOUR: integer(10, 1, 100_000),
+  PUBLIC_FORM_SEARCHES_PER_HOUR: integer(300, 1, 1_000_000),
   QUIET_HOURS: z
     .string()
     .trim()
@@ -358,8 +359,11 @@ export interface Config {
     perMinute: number;
     quietHours: { start: number; end: number } | null;
   };
-  /** Public forms (docs/public-forms.md): submissions (and confirmation attempts) one address may make per hour. */
-  publicForms: { perAddressPerHour: number };
+  /**
+   * Public forms (docs/public-forms.md): submissions (and confirmation attempts) one address may make per hour, and
+   * searches of a link field's names (typed letter by letter, so more).
+   */
+  publicForms: { perAddressPerHour: number; searchesPerHour: number };
   /**
    * The assistant (docs/assistant.md): an OpenAI-compatible chat completions endpoint, or the built-in assistant when
    * `baseUrl` is unset. `dailyTokens`: the model tokens a person may use per day, by role slug (`*` for the others;
@@ -508,7 +512,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perMinute: s.MESSAGES_PER_MINUTE,
       quietHours: parseQuietHours(s.QUIET_HOURS),
     },
-    publicForms: { perAddressPerHour: s.PUBLIC_FORM_SUBMISSIONS_PER_HOUR },
+    publicForms: {
+      perAddressPerHour: s.PUBLIC_FORM_SUBMISSIONS_PER_HOUR,
+      searchesPerHour: s.PUBLIC_FORM_SEARCHES_PER_HOUR,
+    },
     assistant: {
       baseUrl: s.ASSISTANT_BASE_URL,
       model: s.ASSISTANT_MODEL,

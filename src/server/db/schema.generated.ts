@@ -814,6 +814,7 @@ export interface PublicForms {
   id: Generated<number>;
   intro: string | null;
   kind: string;
+  offers: Generated<Json>;
   record_type: string;
   slug: string;
   thank_you: string;

@@ -11,27 +11,32 @@ export const MAX_OPTIONS = 500;
 
 /**
  * The records of `def` the person may read, as `{id, name}` options (and the resource's option columns), by name:
- * those whose label holds `q`, or those of `ids`. The same row rules as lists (soft deletes, categories). A resource
- * without a label (no name, nor columns to make one of) has no options: 404.
+ * those whose label holds `q`, or those of `ids`. The same row rules as lists (soft deletes, categories); with `view`,
+ * only the records of that saved view (as the person reads it). A resource without a label (no name, nor columns to
+ * make one of) has no options: 404.
  */
 export async function recordOptions(
   ctx: AppContext,
   user: AuthUser | null,
   def: ResourceDefinition,
-  { q, ids }: { q: string; ids: number[] },
+  { q, ids, view = null, limit = MAX_OPTIONS }: { q: string; ids: number[]; view?: number | null; limit?: number },
 ) {
   ctx.records.authorize(user, def, 'read');
   const labelText = labelSql(def);
   if (!labelText) throw notFound(`There are no options for "${def.name}".`);
   const label = sql.raw(labelText);
-  let query = (await ctx.records.visibleRows(ctx.db, def, user)).select([
+  const rows =
+    view === null
+      ? await ctx.records.visibleRows(ctx.db, def, user)
+      : (await ctx.records.matchingRows(user, def, { view })).base;
+  let query = rows.select([
     't.id',
     sql<string>`${label}`.as('name'),
     ...(def.optionColumns ?? []).map((column) => `t.${column}`),
   ]);
   if (q) query = query.where(sql<boolean>`${label} ilike ${`%${escapeLike(q)}%`}`);
   if (ids.length) query = query.where('t.id', 'in', ids.slice(0, MAX_OPTIONS));
-  return query.orderBy(sql`${label}`).limit(MAX_OPTIONS).execute();
+  return query.orderBy(sql`${label}`).limit(Math.min(limit, MAX_OPTIONS)).execute();
 }
 
 /**

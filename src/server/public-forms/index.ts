@@ -18,6 +18,8 @@ import { PublicFormService } from './public-form-service.js';
 /** A submission's body: a few kilobytes at most, so a flood of large posts costs little (413 past it). */
 const SUBMISSION_BYTES = 32 * 1024;
 
+const offers = z.record(z.string().max(60), z.object({ view_id: z.number().int().positive().nullable() }));
+
 const publicForm = z
   .object({
     id: z.number(),
@@ -26,6 +28,7 @@ const publicForm = z
     kind: z.enum(['record', 'card']),
     record_type: z.string(),
     fields: z.array(z.string()),
+    offers: offers.describe('Each link field’s records offered: a saved view of the linked type, or null for all.'),
     intro: z.string().nullable(),
     thank_you: z.string(),
     consent_text: z.string().nullable(),
@@ -40,7 +43,9 @@ const publicForm = z
 const publicField = z.object({
   slug: z.string(),
   name: z.string(),
-  input: z.enum(['text', 'textarea', 'email', 'tel', 'url', 'number', 'date', 'select', 'checkbox']),
+  input: z
+    .enum(['text', 'textarea', 'email', 'tel', 'url', 'number', 'date', 'select', 'checkbox', 'search'])
+    .describe('`search`: a link to another record, chosen among the names `…/fields/{slug}/options?q=` offers.'),
   required: z.boolean(),
   max: z.number().nullable(),
   choices: z.array(z.object({ value: z.string(), label: z.string() })),
@@ -64,6 +69,7 @@ const formInput = z.object({
   kind: z.enum(['record', 'card']),
   record_type: z.string().max(60).optional().describe('The record type written; a card form writes campaign cards.'),
   fields: z.array(z.string().max(60)).max(50).optional().describe("The type's fields shown, in order."),
+  offers: offers.optional().describe('Required for each link field shown: which records it offers.'),
   intro: z.string().max(5_000).nullable().optional(),
   thank_you: z.string().max(2_000),
   consent_text: z.string().max(10_000).nullable().optional().describe("A card form's consent, kept with each card."),
@@ -87,6 +93,9 @@ const submission = z
   .meta({ id: 'PublicSubmission' }) satisfies z.ZodType<Submission>;
 
 const slugParams = z.object({ slug: z.string().max(80) });
+const fieldParams = slugParams.extend({ field: z.string().max(60) });
+const searchQuery = z.object({ q: z.string().max(100).default('').describe('What was typed: two letters or more.') });
+const publicOption = z.object({ id: z.number(), name: z.string() }).meta({ id: 'PublicOption' });
 
 const submissionInput = z.object({
   values: z.record(z.string().max(60), z.unknown()).describe('The form’s fields by slug.'),
@@ -197,6 +206,20 @@ const publicForms: FeaturePlugin = async (fastify, { ctx }) => {
     '/api/public-forms/by-slug/:slug',
     { schema: { params: slugParams, querystring: noQuery, response: { 200: answer(publicFormPage) } }, config: open },
     async (request) => ({ data: await service.page(request.params.slug) }),
+  );
+  app.get(
+    '/api/public-forms/by-slug/:slug/fields/:field/options',
+    {
+      schema: {
+        params: fieldParams,
+        querystring: searchQuery,
+        response: { 200: z.object({ data: z.array(publicOption) }) },
+      },
+      config: open,
+    },
+    async (request) => ({
+      data: await service.search(request.params.slug, request.params.field, request.query.q, senderOf(request)),
+    }),
   );
   app.post(
     '/api/public-forms/by-slug/:slug/submissions',

@@ -1,5 +1,12 @@
 import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import type { PublicField, PublicForm, PublicFormPage, Submission } from '../../common/public-forms.js';
+import type {
+  PublicField,
+  PublicForm,
+  PublicFormOffers,
+  PublicFormPage,
+  PublicOption,
+  Submission,
+} from '../../common/public-forms.js';
 import { slugify } from '../../common/slugs.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
@@ -8,7 +15,9 @@ import { campaignCardsResource } from '../campaigns/campaign-cards-resource.js';
 import { pageMetaOf } from '../http/contracts.js';
 import { conflict, fieldError, forbidden, HttpError, notFound, ValidationError } from '../http/errors.js';
 import { normaliseEmail, normalisePhone, sendSms } from '../messages/sms-provider.js';
-import { CARD_FIELDS, publicFieldsOf } from './public-fields.js';
+import { recordOptions } from '../options/options-service.js';
+import type { FieldSpec } from '../records/resource.js';
+import { CARD_FIELDS, isLinkField, publicFieldsOf } from './public-fields.js';
 
 export interface PublicFormInput {
   title: string;
@@ -16,6 +25,7 @@ export interface PublicFormInput {
   kind: 'record' | 'card';
   record_type?: string;
   fields?: string[];
+  offers?: PublicFormOffers;
   intro?: string | null;
   thank_you: string;
   consent_text?: string | null;
@@ -45,6 +55,9 @@ export interface SignedCard {
 
 const MAX_CODE_ATTEMPTS = 5;
 const MAX_TEXT = 2_000;
+/** The names a link field's search answers at most, and the fewest letters it searches with. */
+const MAX_OFFERED = 10;
+const MIN_SEARCH = 2;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** A card's confirmation secret: a long link token by email, a 6-digit code by text. */
 const newSecret = (via: 'email' | 'sms') =>
@@ -72,6 +85,7 @@ export class PublicFormService {
     return {
       ...(row as unknown as PublicForm),
       fields: (row.fields ?? []) as string[],
+      offers: (row.offers ?? {}) as PublicFormOffers,
       created_at: iso(row.created_at),
       updated_at: iso(row.updated_at),
     };
@@ -96,7 +110,7 @@ export class PublicFormService {
   }
 
   /** The form's fields checked against its record type, its campaign checked to exist. */
-  private async checked(input: PublicFormInput) {
+  private async checked(user: AuthUser, input: PublicFormInput) {
     const errors: Record<string, string[]> = {};
     const title = input.title.trim();
     if (!title) errors.title = ['Give the form a title.'];
@@ -122,19 +136,60 @@ export class PublicFormService {
     }
     if (Object.keys(errors).length) throw new ValidationError(errors);
     const fields = card ? [] : [...new Set(input.fields)];
-    if (!card) publicFieldsOf(fields, await this.ctx.records.fields(def!));
+    const offers = card
+      ? {}
+      : await this.checkedOffers(user, fields, input.offers ?? {}, await this.ctx.records.fields(def!));
+    if (!card) publicFieldsOf(fields, await this.ctx.records.fields(def!), offers);
     return {
       slug,
       title,
       kind: input.kind,
       record_type: recordType,
       fields: JSON.stringify(fields),
+      offers: JSON.stringify(offers),
       intro: input.intro?.trim() || null,
       thank_you: input.thank_you.trim(),
       consent_text: input.consent_text?.trim() || null,
       campaign_id: input.campaign_id ?? null,
       enabled: input.enabled ?? true,
     };
+  }
+
+  /** The linked type of a link field, or 422 when it has none a stranger could choose from. */
+  private linkedType(slug: string, spec: FieldSpec) {
+    const target = spec.references ? this.ctx.records.targetOf(spec.references) : undefined;
+    if (!target) throw fieldError('fields', `"${spec.name ?? slug}" cannot be filled in on a public form.`);
+    return target;
+  }
+
+  /**
+   * The offers of the chosen link fields (those of other fields dropped): each view checked to be one of the linked
+   * type that the publisher may read, so the form offers nothing its actor could not list.
+   */
+  private async checkedOffers(
+    user: AuthUser,
+    chosen: readonly string[],
+    offers: PublicFormOffers,
+    fields: Record<string, FieldSpec>,
+  ): Promise<PublicFormOffers> {
+    const kept: PublicFormOffers = {};
+    for (const slug of chosen) {
+      const spec = fields[slug];
+      if (!spec || !isLinkField(spec) || !offers[slug] || !spec.references) continue;
+      const viewId = offers[slug].view_id ?? null;
+      if (viewId !== null) {
+        const linked = this.linkedType(slug, spec);
+        try {
+          await this.ctx.records.matchingRows(user, linked, { view: viewId });
+        } catch (error) {
+          if (!(error instanceof HttpError) || ![404, 422].includes(error.statusCode)) throw error;
+          const why = error instanceof ValidationError ? Object.values(error.errors).flat()[0] : error.message;
+          throw fieldError(`offers.${slug}`, why ?? `No view of ${linked.name} has the id ${viewId}.`);
+        }
+      }
+      kept[slug] = { view_id: viewId };
+    }
+    return kept;
   }
 
   private async slugFree(slug: string, id?: number) {
@@ -145,7 +200,7 @@ export class PublicFormService {
 
   async create(user: AuthUser | null, input: PublicFormInput): Promise<PublicForm> {
     this.assertManager(user);
-    const values = await this.checked(input);
+    const values = await this.checked(user, input);
     await this.slugFree(values.slug);
     const row = await this.ctx.db
       .insertInto('public_forms')
@@ -157,7 +212,7 @@ export class PublicFormService {
 
   async update(user: AuthUser | null, id: number, input: PublicFormInput): Promise<PublicForm> {
     this.assertManager(user);
-    const values = await this.checked(input);
+    const values = await this.checked(user, input);
     await this.slugFree(values.slug, id);
     const row = await this.ctx.db
       .updateTable('public_forms')
@@ -226,7 +281,69 @@ export class PublicFormService {
     if (form.kind === 'card') return CARD_FIELDS;
     const def = this.ctx.resources.byType(form.record_type);
     if (!def) throw notFound('This form is not open any more.');
-    return publicFieldsOf(form.fields, await this.ctx.records.fields(def));
+    return publicFieldsOf(form.fields, await this.ctx.records.fields(def), form.offers);
+  }
+
+  /**
+   * The records a form's link field offers, as its actor reads them (the access policy, and the saved view the form
+   * names), by name: those whose name holds `q`, or those of `ids`. Only ids and names.
+   */
+  private async offered(
+    form: PublicForm,
+    actor: AuthUser,
+    slug: string,
+    { q = '', ids = [], limit = MAX_OFFERED }: { q?: string; ids?: number[]; limit?: number },
+  ): Promise<PublicOption[]> {
+    const def = this.ctx.resources.byType(form.record_type);
+    const spec = def ? (await this.ctx.records.fields(def))[slug] : undefined;
+    const offer = form.offers[slug];
+    if (!spec || !offer || !isLinkField(spec) || !form.fields.includes(slug))
+      throw notFound('This form has no such field.');
+    const rows = await recordOptions(this.ctx, actor, this.linkedType(slug, spec), {
+      q,
+      ids,
+      view: offer.view_id,
+      limit,
+    });
+    return rows.map((row) => ({ id: Number(row.id), name: String(row.name) }));
+  }
+
+  /**
+   * The names a link field offers that hold what a person typed (at least two letters), at most ten, by name: the
+   * search box of a public form. Limited per address (PUBLIC_FORM_SEARCHES_PER_HOUR).
+   */
+  async search(slug: string, field: string, q: string, sender: Sender): Promise<PublicOption[]> {
+    const form = await this.published(slug);
+    if (form.kind === 'card' || !form.offers[field]) throw notFound('This form has no such field.');
+    const typed = q.trim();
+    if (typed.length < MIN_SEARCH) return [];
+    await this.ctx.throttle.take(
+      `public-form-search|${sender.ip}`,
+      this.ctx.config.publicForms.searchesPerHour,
+      3_600,
+      'Too many searches were sent from your address.',
+    );
+    return this.offered(form, await this.actorOf(form), field, { q: typed });
+  }
+
+  /** 422 on a link field whose value is not one of the records the form offers (an id guessed or forged). */
+  private async assertOffered(
+    form: PublicForm,
+    actor: AuthUser,
+    fields: PublicField[],
+    chosen: Record<string, unknown>,
+  ) {
+    for (const field of fields) {
+      const value = chosen[field.slug];
+      if (field.input !== 'search' || value === undefined || value === null || value === '') continue;
+      const id = typeof value === 'number' ? value : Number.NaN;
+      const offered =
+        Number.isInteger(id) && id > 0 && id <= 2_147_483_647
+          ? await this.offered(form, actor, field.slug, { ids: [id], limit: 1 })
+          : [];
+      if (!offered.length)
+        throw fieldError(field.slug, `Choose one of the names offered: type part of it, then pick it from the list.`);
+    }
   }
 
   private async actorOf(form: PublicForm): Promise<AuthUser> {
@@ -294,6 +411,7 @@ export class PublicFormService {
     const typeFields = await this.ctx.records.fields(def);
     if (form.campaign_id && typeFields.campaign_id) chosen.campaign_id = form.campaign_id;
     const actor = await this.actorOf(form);
+    await this.assertOffered(form, actor, fields, chosen);
     await this.ctx.records.inOneTransaction(async (unit) => {
       const { record } = await this.ctx.records.create(actor, def, chosen, { unit });
       await unit.trx
