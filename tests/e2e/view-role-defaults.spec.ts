@@ -45,7 +45,8 @@ for (const width of [1280, 390]) {
 
     const adminPage = await browser.newPage({ viewport });
     await signIn(adminPage, { at: `/sites?view=${view.id}` });
-    await expect(adminPage.getByTestId('open-view')).toContainText(name);
+    // A loaded machine may take longer than the usual 10 s to draw the list.
+    await expect(adminPage.getByTestId('open-view')).toContainText(name, { timeout: 60_000 });
     // Not the owner: no Share, but Role defaults.
     await expect(adminPage.getByRole('button', { name: 'Share', exact: true })).toHaveCount(0);
     const open = adminPage.getByRole('button', { name: 'Role defaults' });
@@ -78,7 +79,6 @@ for (const width of [1280, 390]) {
     // An organizer's sites list opens in it.
     const page = await browser.newPage({ viewport });
     await signIn(page, { user: organizer, at: '/sites' });
-    // A loaded machine may take longer than the usual 10 s to draw the list.
     await expect(page).toHaveURL(new RegExp(`[?&]view=${view.id}(&|$)`), { timeout: 60_000 });
     await expect(page.getByTestId('open-view')).toContainText(name, { timeout: 60_000 });
     await page.screenshot({ path: test.info().outputPath(`view-role-defaults-organizer-${width}.png`) });
