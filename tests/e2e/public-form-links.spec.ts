@@ -89,7 +89,7 @@ test('a name typed but not picked is refused beside the field, at 1280 px', asyn
   await expect(page.getByText('No name matches: check the spelling, or try fewer letters.')).toBeVisible();
   await page.screenshot({ path: info.outputPath('link-nomatch-1280.png') });
   await page.getByRole('button', { name: 'Send' }).click();
-  await expect(page.getByText('Choose one of the names offered', { exact: false })).toBeVisible();
+  await expect(page.locator('#field-contractor_id-error')).toHaveText(/^Choose one of the names offered/);
   await expect(employer).toHaveAttribute('aria-invalid', 'true');
   await page.screenshot({ path: info.outputPath('link-refused-1280.png') });
   await context.close();
