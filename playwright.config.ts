@@ -1,12 +1,13 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { scratchInMemory } from './tests/support/scratch-in-memory';
 
 /**
- * End-to-end tests: Chromium against the real server (built client, fresh embedded database per run).
- * Run `npx vite build` first (npm run test:e2e does). Inactivity durations are set per test through the
- * `inactivityOverride` localStorage key, not globally.
+ * End-to-end tests: Chromium against the real server (built client and server, fresh embedded database per run).
+ * Run `npx vite build` first (npm run test:e2e does; the server's start would build a stale client itself, slowly).
+ * Inactivity durations are set per test through the `inactivityOverride` localStorage key, not globally.
  *
  * With `E2E_LANES` above 1 the spec files are shared among that many workers, each with a server of its own (its own
  * port, database and realtime channels): a broadcast one test causes, such as the system-updated overlay, reaches only
@@ -20,6 +21,19 @@ const portOfLane = (lane: number) => FIRST_PORT + 100 * lane;
 export const E2E_PORT = portOfLane(Number(process.env.TEST_PARALLEL_INDEX ?? 0));
 /** Where the lane's server sends texts: a fake provider a spec may start there. */
 export const SMS_PROVIDER_PORT = E2E_PORT + 1;
+scratchInMemory();
+/**
+ * The lanes' servers' data folders, made by the runner (a test worker loads this file too, and starts no server) and
+ * removed when the run ends: in memory, they would hold its RAM until a restart.
+ */
+function laneFolders(): string {
+  if (process.env.TEST_WORKER_INDEX !== undefined) return tmpdir();
+  const folder = mkdtempSync(path.join(tmpdir(), 'om-e2e-'));
+  process.on('exit', () => rmSync(folder, { recursive: true, force: true }));
+  return folder;
+}
+const scratch = laneFolders();
+
 export const ADMIN_EMAIL = 'admin@example.com';
 export const ADMIN_PASSWORD = process.env.E2E_ADMIN_PASSWORD ?? 'e2e-Admin-pass-2024';
 
@@ -58,16 +72,19 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: Array.from({ length: LANES }, (_, lane) => ({
-    command: 'npx tsx src/server/main.ts',
+    // The server as `npm start` runs it: its bundle (built by start.mjs when missing or older than its sources) in a
+    // child process of the supervisor. Through tsx each start compiled the sources anew (about 6 s more CPU).
+    command: 'node src/server/start.mjs',
     url: `http://127.0.0.1:${portOfLane(lane)}/api/health`,
     reuseExistingServer: false,
-    timeout: 120_000,
+    // A first start makes the database (migrations, seed, indexes): about 25 s of CPU, over two minutes on a busy machine.
+    timeout: 300_000,
     stdout: 'ignore' as const,
     stderr: 'pipe' as const,
     env: {
       PORT: String(portOfLane(lane)),
       HOST: '127.0.0.1',
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), `om-e2e-${lane}-`)),
+      DATA_DIR: path.join(scratch, `lane-${lane}`),
       ADMIN_EMAIL,
       ADMIN_PASSWORD,
       SEED_DEMO: '0',

@@ -1,7 +1,7 @@
-import { accessSync, constants, statfsSync, statSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { makeDatabaseTemplates } from '../support/database-templates.js';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.js';
+import { scratchInMemory } from '../support/scratch-in-memory.js';
 
 /**
  * The API suite runs on PGlite by default. With TEST_DATABASE=postgres it runs on PostgreSQL instead: a given
@@ -35,32 +35,4 @@ export default async function setup(project: TestProject) {
     await made.remove();
     await server?.stop();
   };
-}
-
-/** The folder in memory that Linux offers every process (tmpfs), when there is one this user may write to. */
-const MEMORY_FOLDER = '/dev/shm';
-/**
- * What the suite may hold there at once: the templates, a PostgreSQL server's folder and the databases of the files
- * running. A container's /dev/shm is often 64 MB; below this the disk is used as before.
- */
-const MEMORY_FOLDER_NEEDS = 2 * 1024 ** 3;
-
-/**
- * Every app's data folder, the templates, the PostgreSQL server's folder and each test's own temporary files go in
- * memory instead of on the disk: each file copies a 40 MB database folder and removes it again, and on a shared disk
- * that waiting, not the CPU, was most of a file's start. The files and the code that writes them are the same (fsync
- * and all); only where `os.tmpdir()` points changes, for this run and the processes and test workers it starts.
- * A TMPDIR set by whoever runs the suite is kept.
- */
-function scratchInMemory() {
-  if (process.env.TMPDIR) return;
-  try {
-    if (!statSync(MEMORY_FOLDER).isDirectory()) return;
-    accessSync(MEMORY_FOLDER, constants.W_OK);
-    const space = statfsSync(MEMORY_FOLDER);
-    if (space.bavail * space.bsize < MEMORY_FOLDER_NEEDS) return;
-  } catch {
-    return;
-  }
-  process.env.TMPDIR = MEMORY_FOLDER;
 }
