@@ -50,7 +50,9 @@ async function vacuum(database: Database, tables: 'all' | 'written') {
     // This backend's counts reach the statistics at the end of its next transaction: this one.
     await sql`select pg_stat_force_next_flush()`.execute(database.db);
     const { rows } = await sql<{ name: string }>`select relname as name from pg_stat_user_tables
-      where schemaname = current_schema() and n_dead_tup + n_ins_since_vacuum > 0 order by relname`.execute(database.db);
+      where schemaname = current_schema() and n_dead_tup + n_ins_since_vacuum > 0 order by relname`.execute(
+      database.db,
+    );
     if (rows.length) await sql`vacuum ${sql.join(rows.map((row) => sql.table(row.name)))}`.execute(database.db);
   }
   vacuumedAt.set(database, writes);
