@@ -1,7 +1,8 @@
 /**
  * A formula of the days between TODAY() and one date field changes every day, so no index holds it (formula-indexes
- * .test.ts); lists sort by it and compare it through the date's own index instead (common/field-types/formula-days.ts):
- * the same rows in the same order as the formula's own values give, either way round, at the ends of the calendar too.
+ * .test.ts); lists sort by it and compare it through the date's own index instead (common/field-types/formula-days.ts),
+ * as they do a formula of the days between a date field and a fixed day: the same rows in the same order as the
+ * formula's own values give, either way round, at the ends of the calendar too.
  */
 import { type CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,19 +53,26 @@ beforeAll(async () => {
   for (const [name, expression] of [
     ['Age', 'DAYS(TODAY(), {Start date})'],
     ['Countdown', 'DAYS({Start date}, TODAY())'],
+    ['Since launch', 'DAYS({Start date}, DATE(2024, 1, 1))'],
+    ['Until close', 'DAYS(DATEADD(DATE(2030, 1, 1), -1, "days"), {Start date})'],
+    // A fixed day past the calendar's end: blank, so every value is blank and the list is in id order.
+    ['Beyond', 'DAYS({Start date}, DATE(10000, 1, 1))'],
   ])
     ok(
       await admin.post('/api/schema-fields', { schema_id: schemaId, name, type: 'formula', options: { expression } }),
       201,
     );
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await t?.close();
 });
 
-describe('a formula of days to or from TODAY()', () => {
+/** The formulas that move with the start date: from and to TODAY(), from and to a fixed day. */
+const MOVING = ['age', 'countdown', 'since_launch', 'until_close'];
+
+describe('a formula of days to or from TODAY() or a fixed day', () => {
   it('sorts as its values do, missing ones last, either way and either way round', async () => {
-    for (const slug of ['age', 'countdown'])
+    for (const slug of MOVING)
       for (const order of ['asc', 'desc'] as const) {
         const rows = await list(`sort=${slug}&order=${order}`);
         const values = rows.map((row) => row[slug] as number | null);
@@ -73,6 +81,12 @@ describe('a formula of days to or from TODAY()', () => {
         expect(known).toEqual([...known].sort((a, b) => (order === 'asc' ? a - b : b - a)));
         expect(known).toHaveLength(6);
       }
+    for (const order of ['asc', 'desc'] as const) {
+      const rows = await list(`sort=beyond&order=${order}`);
+      expect(rows.map((row) => row.beyond)).toEqual(rows.map(() => null));
+      const ids = rows.map((row) => Number(row.id));
+      expect(ids).toEqual([...ids].sort((a, b) => (order === 'asc' ? a - b : b - a)));
+    }
   });
 
   it('filters as its values compare, whole and fractional days, out to and past the ends of the calendar', async () => {
@@ -87,7 +101,7 @@ describe('a formula of days to or from TODAY()', () => {
     const far = 3_652_058; // 0001-01-01 to 9999-12-31
     const ages = all.map((row) => Number(row.age)).filter((age) => !Number.isNaN(age));
     const values = [0, 7, 7.5, -7, -7.5, 1_000, 999.5, 5_000_000, -5_000_000, 1e12, -1e12, far, -far, ...ages];
-    for (const slug of ['age', 'countdown'])
+    for (const slug of [...MOVING, 'beyond'])
       for (const [op, holds] of Object.entries(compare))
         for (const value of values) {
           const expected = all
@@ -97,7 +111,7 @@ describe('a formula of days to or from TODAY()', () => {
           const found = (await list(`sort=name&filter[${key}]=${value}`)).map((row) => row.name);
           expect({ slug, op, value, found }).toEqual({ slug, op, value, found: expected });
         }
-  }, 180_000);
+  }, 600_000);
 
   it('is read through the date’s index: sorted by it, and compared', async () => {
     const user = await t.authUser();
@@ -118,5 +132,8 @@ describe('a formula of days to or from TODAY()', () => {
     // The page sorted by the formula, and the count of the rows compared with it.
     expect(startIndex(await read({ sort: 'age', order: 'desc' }, /order by .*\blimit\b/i))).toBe(true);
     expect(startIndex(await read({ 'filter[countdown_gte]': 3 }, /count\(/i))).toBe(true);
+    // A fixed day: its page reads the date's index too, not the formula's own (which works it out on every row read).
+    expect(startIndex(await read({ sort: 'since_launch', order: 'asc' }, /order by .*\blimit\b/i))).toBe(true);
+    expect(startIndex(await read({ 'filter[until_close_lte]': 2_000 }, /count\(/i))).toBe(true);
   });
 });

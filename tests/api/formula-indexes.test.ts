@@ -122,13 +122,15 @@ describe('a formula field’s index', () => {
     expect(await formulaIndexes('markup')).toEqual([]);
   });
 
-  it('is made for a formula reading a date, whose list reads it; not for TODAY(), which saves and lists as before', async () => {
+  it('is made for a formula reading a date; not for TODAY(), which saves and lists as before', async () => {
     await addFormula('Age', 'DAYS(TODAY(), {Start date})');
     await addFormula('Since', 'DAYS({Start date}, DATE(2024, 1, 1))');
     expect(await formulaIndexes('age')).toEqual([]);
     const [since] = await formulaIndexes('since');
     expect(since.def).toContain('make_date');
-    expect((await indexesRead({ sort: 'since', 'filter[since_gte]': 60 })).used).toContain(since.name);
+    // Days from a fixed day move with the date alone: the list reads the date's index (formula-days.test.ts).
+    const { used } = await indexesRead({ sort: 'since', 'filter[since_gte]': 60 });
+    expect(used.some((name) => name.startsWith(`custom_records_cf_${schemaId}_start_date_`))).toBe(true);
     const rows = (await admin.get(`/api/${bids}?sort=since&filter[since_gte]=60`)).body.data as Row[];
     expect(rows.map((row) => Number(row.since))).toEqual([60, 60, 60, 60]); // the four bids with a start date
     const ages = (await admin.get(`/api/${bids}?sort=age&filter[age_gte]=1`)).body.data as Row[];

@@ -142,9 +142,9 @@ export interface FieldSpec {
   /** How the record service finds the records whose kept value a write changes (a rollup: FieldSpec `kept`). */
   keptBy?: KeptBy;
   /**
-   * A formula that changes every day (TODAY()) but moves with one stored date (`DAYS(TODAY(), {Start date})`): no
-   * index holds it, so lists sort by that date's own key (reversed when the value falls as the date rises) and its
-   * comparisons become a range of that date, which the date's index serves (formulas/days-of.ts).
+   * A formula that moves with one stored date (`DAYS(TODAY(), {Start date})`, `DAYS({Start date}, DATE(2024, 1, 1))`):
+   * lists sort by that date's own key (reversed when the value falls as the date rises) and its comparisons become a
+   * range of that date, which the date's index serves (field-types/formula-days.ts).
    */
   movesWith?: MovesWith;
 }

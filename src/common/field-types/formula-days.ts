@@ -1,4 +1,4 @@
-import type { CheckedFormula } from '../formulas/formula.js';
+import { type CheckedFormula, evaluateFormula } from '../formulas/formula.js';
 import type {
   FilterArgs,
   FilterOperator,
@@ -11,10 +11,13 @@ import type {
 import { filterValue, STANDARD_FILTERS, valueExpression } from './sql.js';
 
 /**
- * A formula of days between TODAY() and one date field (`DAYS(TODAY(), {Start date})`) changes every day, so no index
- * holds it; but it moves with that date alone. Lists sort by the date's own key (records/list-query.ts sortRun) and
- * compare it as a range of the date, which the date's index serves: `DAYS(TODAY(), {Start date}) >= 1000` is
- * `start_date <= TODAY() - 1000`. Exact for the days a date field holds (YYYY-MM-DD, checked on every write).
+ * A formula of days between one date field and a date that reads no field (`DAYS(TODAY(), {Start date})`,
+ * `DAYS({Start date}, DATE(2024, 1, 1))`) moves with that date alone. Lists sort by the date's own key
+ * (records/list-query.ts sortRun) and compare it as a range of the date, which the date's index serves:
+ * `DAYS(TODAY(), {Start date}) >= 1000` is `start_date <= TODAY() - 1000`. Exact for the days a date field holds
+ * (YYYY-MM-DD, checked on every write). With TODAY() no index can hold the formula, since it changes every day; with a
+ * fixed day its own index could, but a page read through it works the formula out again for every row it passes (the
+ * sort's key is computed from each row, three readings of the date's text), where the date's key is one text.
  */
 
 const readsNoField = (tree: CheckedFormula): boolean =>
@@ -24,8 +27,9 @@ const usesToday = (tree: CheckedFormula): boolean =>
 
 /**
  * How the formula `tree` moves with one date field: DAYS of a date field (a day, not a date-time) and a date that reads
- * no field and uses TODAY(), either way round; null for any other formula (an indexed one is read through its own
- * index). `originSql`: the SQL of that date.
+ * no field, either way round; null for any other formula (read through its own index, or worked out on every row). A
+ * fixed date must be a day (not a blank past the calendar's ends, where every value is blank and the date's order is
+ * no order of them). `originSql`: the SQL of that date.
  */
 export function movesWithOf(
   tree: CheckedFormula,
@@ -35,7 +39,8 @@ export function movesWithOf(
   if (tree.node !== 'call' || tree.fn !== 'DAYS' || tree.args.length !== 2) return null;
   const [end, start] = tree.args;
   const [date, origin, rising] = end.node === 'field' ? [end, start, true] : [start, end, false];
-  if (date.node !== 'field' || !readsNoField(origin) || !usesToday(origin)) return null;
+  if (date.node !== 'field' || !readsNoField(origin)) return null;
+  if (!usesToday(origin) && evaluateFormula(origin, {}) === null) return null;
   const field = fieldOf(date.slug);
   if (field?.spec.kind !== 'date' || field.spec.computed) return null;
   return { field: field.slug, spec: field.spec, rising, origin: originSql(origin) };
