@@ -18,6 +18,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type Pusher from 'pusher-js';
 import { fillHolders } from '../../src/server/access/fill-holders.js';
+import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config/config.js';
 import { openDatabase } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrate.js';
@@ -28,6 +29,7 @@ import { type PostgresServer, startPostgres } from '../support/postgres-server.j
 import { hubBrowser, next } from '../support/pusher-events.js';
 import { request, signIn } from './lib/http.js';
 import { percentile } from './lib/percentile.js';
+import { compileTimes, rolesOf } from './lib/policy-compile.js';
 import {
   benchDatabases,
   freePort,
@@ -55,6 +57,7 @@ const PASSWORD_HASH =
   '$argon2id$v=19$m=19456,t=2,p=1$Uo0jPP3GD4KmkCyA3HPrmg$TE47jLWH7bcmUCKtOGPxU8PFMM2ZiktDtxtObt38KHw';
 const PUSHER_KEY = 'organizing-map-key';
 const NAMES = { pglite: 'embedded', postgres: 'PostgreSQL' };
+const COMPILE_ROUNDS = Number(process.env.BENCH_COMPILE_ROUNDS ?? 40);
 
 /** A rectangle turf (the other turf-scoped people's). */
 function box(lat: number, lng: number, half: number): AreaGeometry {
@@ -84,7 +87,7 @@ const ROLE_SET = [
   { slug: 'bench-turf-c', permissions: ['site:read:turf', 'task:read', 'note:read'], policy: {} },
 ];
 
-interface Prepared {
+export interface Prepared {
   dataDir: string;
   postgres: PostgresServer | null;
   /** Sign-in emails: the own-or-team person, the person of the large turf. */
@@ -97,7 +100,50 @@ interface Prepared {
   turfSites: number;
 }
 
-async function prepare(kind: 'pglite' | 'postgres'): Promise<Prepared | null> {
+/** The server's settings on the bench's data (read cache off, as the server is started). */
+function configOf(dataDir: string, postgres: PostgresServer | null) {
+  return loadConfig({
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    SEED_DEMO: '0',
+    LOG_LEVEL: 'silent',
+    READ_CACHE: '0',
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+  });
+}
+
+/**
+ * A role's policy compiled cold over every record type (target under 5 ms), each of the database's roles (the five
+ * above and the seeded ones), in an app built in this process on the bench's data before the server is started on it.
+ */
+async function measureCompile(kind: 'pglite' | 'postgres', prepared: Prepared, rows: BenchRow[]) {
+  const config = configOf(prepared.dataDir, prepared.postgres);
+  const database = await openDatabase(config);
+  try {
+    config.appKey ??= await ensureAppKey(database.db);
+    const { app, ctx } = await buildApp({ config, database, logger: false, sendMail: async () => undefined });
+    try {
+      const roles = await rolesOf(ctx.db);
+      const { types, perRoleWall, perRoleCpu } = await compileTimes(ctx, roles, COMPILE_ROUNDS);
+      const load = loadAverage();
+      const what = `${NAMES[kind]}: a role's policy compiled cold, all ${types} record types (${roles.length} roles × ${COMPILE_ROUNDS}; load ${load})`;
+      rows.push(
+        row(AREA, `${what}, wall p50`, percentile(perRoleWall, 0.5), 'ms'),
+        row(AREA, `${what}, wall p95`, percentile(perRoleWall, 0.95), 'ms', { below: 5 }),
+        row(AREA, `${what}, CPU p50`, percentile(perRoleCpu, 0.5), 'ms'),
+        row(AREA, `${what}, CPU p95`, percentile(perRoleCpu, 0.95), 'ms', { below: 5 }),
+      );
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+export async function prepare(kind: 'pglite' | 'postgres'): Promise<Prepared | null> {
   let postgres: PostgresServer | null = null;
   if (kind === 'postgres') {
     postgres = await (startPostgres() ?? Promise.resolve(null));
@@ -109,15 +155,7 @@ async function prepare(kind: 'pglite' | 'postgres'): Promise<Prepared | null> {
     }
   }
   const dataDir = makeTempFolder('om-bench-access-scope-');
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    DATA_DIR: dataDir,
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    SEED_DEMO: '0',
-    LOG_LEVEL: 'silent',
-    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
-  });
+  const config = configOf(dataDir, postgres);
   const database = await openDatabase(config);
   try {
     const db = database.db;
@@ -284,6 +322,13 @@ async function measureOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
   const prepared = await prepare(kind);
   if (!prepared) return;
   const name = NAMES[kind];
+  try {
+    await measureCompile(kind, prepared, rows);
+  } catch (error) {
+    await prepared.postgres?.stop();
+    removeTempFolder(prepared.dataDir);
+    throw error;
+  }
   // BENCH_PORT: the embedded database's server listens there, PostgreSQL's on the next one (else any free port).
   const port = process.env.BENCH_PORT
     ? Number(process.env.BENCH_PORT) + (kind === 'postgres' ? 1 : 0)

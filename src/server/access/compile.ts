@@ -8,8 +8,18 @@ import { OWN_WORK_TYPES, personFields, pointedAtBySites, referencing, roleFields
 import { siteInTurf, turfSiteIds } from './turf.js';
 import { teamPeople, type Who } from './who.js';
 
-/** A rule compiled for a record type: given the person (as SQL), the condition on the row `t`. */
-export type Compiled = (who: Who) => Predicate;
+/**
+ * A rule compiled for a record type: given the person (as SQL), the condition on the row `t`. With `ids`, where the
+ * rule has a shape an index of its own serves (a turf's sites in `site_regions`, one's own in `record_holders`, an
+ * `any` of such), the ids of the records it admits, deleted ones included, read from that index rather than from the
+ * records' rows: what a rule reaching these records from others asks (a task on a site they read). Null for the
+ * fan-out's members (`perRow`), who are asked about one record.
+ */
+export type Compiled = ((who: Who) => Predicate) & { ids?: (who: Who) => RawBuilder<number> | null };
+
+/** A rule with the ids of the records it admits read from an index (see Compiled). */
+const withIds = (rule: (who: Who) => Predicate, ids: (who: Who) => RawBuilder<number> | null): Compiled =>
+  Object.assign(rule, { ids: (who: Who) => (who.perRow ? null : ids(who)) });
 
 export interface TypeInfo {
   def: ResourceDefinition;
@@ -44,7 +54,24 @@ export async function compileRule(rule: RowRule, env: CompileEnv): Promise<Compi
   if ('condition' in rule) return conditionRule(rule.condition, env.info);
   const parts = await Promise.all(('any' in rule ? rule.any : rule.all).map((part) => compileRule(part, env)));
   const join = 'any' in rule ? or : and;
-  return (who) => join(parts.map((part) => part(who)));
+  const combined = (who: Who) => join(parts.map((part) => part(who)));
+  if (!('any' in rule) || !parts.every((part) => part.ids || part === FALSE)) return combined;
+  // One of them: the ids of each part (those admitting nobody left out), appended.
+  return withIds(combined, (who) => {
+    const sets = parts.filter((part) => part(who) !== false).map((part) => part.ids?.(who) ?? null);
+    if (sets.some((set) => !set)) return null;
+    return sets.length
+      ? sql<number>`${sql.join(sets as RawBuilder<number>[], sql` union all `)}`
+      : sql<number>`select null::integer where false`;
+  });
+}
+
+/**
+ * The ids of the records of `def` (as `t`) the compiled rule admits for `who`, deleted ones included: from the rule's
+ * own index where it has one (Compiled `ids`), else its condition tested on every row.
+ */
+function idsOf(def: ResourceDefinition, rule: Compiled, who: Who): RawBuilder<number> {
+  return (!def.scope && rule.ids?.(who)) || idsWhere(def, rule(who));
 }
 
 // ---- own --------------------------------------------------------------------------------------------------------
@@ -54,7 +81,11 @@ export async function compileRule(rule: RowRule, env: CompileEnv): Promise<Compi
  * them, a visit they logged or went on, a note they wrote): "the sites those hang on".
  */
 async function ownRule(info: TypeInfo, env: CompileEnv): Promise<Compiled> {
-  if (info.def.keepsHolders) return (who) => held(info.def, who, { people: who.id });
+  if (info.def.keepsHolders)
+    return withIds(
+      (who) => held(info.def, who, { people: who.id }),
+      (who) => heldBy(info.def, { people: who.id }),
+    );
   const people = personFields(info.fields);
   const work: Array<(who: Who) => RawBuilder<boolean>> = [];
   for (const childType of OWN_WORK_TYPES) {
@@ -93,8 +124,13 @@ const gatherOf = (who: Who, kind: 'values' | 'query'): Gather => (who.perRow ? u
 
 /** Their team's: a team field names a team of theirs, or a person field names one of their teams' people. */
 function teamRule(info: TypeInfo): Compiled {
-  if (info.def.keepsHolders)
-    return (who) => who.hasTeams && held(info.def, who, { teams: who.teamIds, fieldPeople: teamPeople(who) });
+  if (info.def.keepsHolders) {
+    const holders = (who: Who): Holders => ({ teams: who.teamIds, fieldPeople: teamPeople(who) });
+    return withIds(
+      (who) => who.hasTeams && held(info.def, who, holders(who)),
+      (who) => heldBy(info.def, holders(who)),
+    );
+  }
   const teams = teamFields(info.fields);
   const people = personFields(info.fields);
   if (!teams.length && !people.length) return FALSE;
@@ -142,7 +178,7 @@ function sharedRule(info: TypeInfo): Compiled {
  * turf.
  */
 async function turfRule(info: TypeInfo, env: CompileEnv, depth: number): Promise<Compiled> {
-  if (info.def.table === 'sites') return (who) => siteInTurf(who, 't');
+  if (info.def.table === 'sites') return withIds((who) => siteInTurf(who, 't'), turfSiteIds);
   if (depth > 2) return FALSE;
   const sites = await env.typeInfo('site');
   const parts: Compiled[] = [];
@@ -152,7 +188,7 @@ async function turfRule(info: TypeInfo, env: CompileEnv, depth: number): Promise
   if (contractors && info.def.table !== 'contractors') {
     const inTurf = await turfRule(contractors, env, depth + 1);
     for (const [field, spec] of referencing(info.fields, 'contractors'))
-      parts.push((who) => fieldHolds(field, spec, 't', idsWhere(contractors.def, inTurf(who))));
+      parts.push((who) => fieldHolds(field, spec, 't', idsOf(contractors.def, inTurf, who)));
   }
   // Pointed at by the turf's sites (contractors: on a site's list, or its general contractor), when nothing else ties it.
   if (!parts.length && sites && !['users', 'teams'].includes(info.def.table)) {
@@ -160,9 +196,9 @@ async function turfRule(info: TypeInfo, env: CompileEnv, depth: number): Promise
       const pivot = typeof spec.storage === 'object' ? spec.storage : null;
       const ids = pivot
         ? (who: Who) =>
-            sql`select pl.${sql.ref(pivot.otherKey)} from ${sql.table(pivot.pivot)} pl join sites ts on ts.id = pl.${sql.ref(pivot.ownKey)} where ${siteInTurf(who, 'ts')}`
+            sql`select pl.${sql.ref(pivot.otherKey)} from ${sql.table(pivot.pivot)} pl where pl.${sql.ref(pivot.ownKey)} in (${turfSiteIds(who)})`
         : (who: Who) =>
-            sql`select ts.${sql.ref(field)} from sites ts where ${siteInTurf(who, 'ts')} and ts.${sql.ref(field)} is not null`;
+            sql`select ts.${sql.ref(field)} from sites ts where ts.id in (${turfSiteIds(who)}) and ts.${sql.ref(field)} is not null`;
       parts.push((who) => sql<boolean>`t.id in (${ids(who)})`);
     }
   }
@@ -180,7 +216,7 @@ async function turfRule(info: TypeInfo, env: CompileEnv, depth: number): Promise
       const inTurf = await turfRule(parent, env, depth + 1);
       if (inTurf === FALSE) continue;
       const ofType = link.typeColumn ? sql`t.${sql.ref(link.typeColumn)} = ${parentType} and ` : sql``;
-      parts.push((who) => sql<boolean>`(${ofType}t.${sql.ref(link.column)} in (${idsWhere(parent.def, inTurf(who))}))`);
+      parts.push((who) => sql<boolean>`(${ofType}t.${sql.ref(link.column)} in (${idsOf(parent.def, inTurf, who)}))`);
     }
   }
   if (!parts.length) return FALSE;
@@ -212,7 +248,10 @@ async function parentRule(env: CompileEnv): Promise<Compiled> {
     return (who) => {
       const predicate = readable(who);
       if (predicate === true && !live) return true;
-      return sql<boolean>`t.${sql.ref(link.column)} in (${idsWhere(parent.def, live ? and([sql<boolean>`t.deleted_at is null`, predicate]) : predicate)})`;
+      const ids = live
+        ? idsWhere(parent.def, and([sql<boolean>`t.deleted_at is null`, predicate]))
+        : idsOf(parent.def, readable, who);
+      return sql<boolean>`t.${sql.ref(link.column)} in (${ids})`;
     };
   }
   const typeColumn = sql.ref(`t.${link.typeColumn}`);
@@ -238,7 +277,7 @@ async function parentRule(env: CompileEnv): Promise<Compiled> {
         const predicate = readable(who);
         if (predicate === false) return false;
         if (predicate === true) return sql<boolean>`${typeColumn} = ${def.type}`;
-        return sql<boolean>`(${typeColumn} = ${def.type} and t.${sql.ref(link.column)} in (${idsWhere(def, predicate)}))`;
+        return sql<boolean>`(${typeColumn} = ${def.type} and t.${sql.ref(link.column)} in (${idsOf(def, readable, who)}))`;
       }),
     ]);
 }

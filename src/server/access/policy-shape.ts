@@ -3,10 +3,7 @@ import { z } from 'zod';
 import type { ConditionGroup, RolePolicy, RowRule } from '../../common/access-rules.js';
 import type { DB } from '../db/schema.generated.js';
 import { fieldError, HttpError } from '../http/errors.js';
-import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
-import { builtinDefinition } from '../schemas/builtin-types.js';
-import { customTypeDefinition } from '../schemas/custom-types.js';
-import { schemaStore } from '../schemas/schema-store.js';
+import { fieldsOfType } from '../schemas/type-fields.js';
 import { CONDITION_OPERATORS, conditionSql } from './compile.js';
 
 const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'A record type is named by its slug, like "site".');
@@ -92,14 +89,4 @@ function conditionsOf(rule: RowRule): ConditionGroup[] {
   if (typeof rule === 'string') return [];
   if ('condition' in rule) return [rule.condition];
   return ('any' in rule ? rule.any : rule.all).flatMap(conditionsOf);
-}
-
-/** The fields of a record type, built-in or made in the app; null when there is no such type. */
-async function fieldsOfType(db: Kysely<DB>, type: string): Promise<Record<string, FieldSpec> | null> {
-  const snapshot = await schemaStore(db).snapshot(db.isTransaction ? db : undefined);
-  let def: ResourceDefinition | undefined = builtinDefinition(type);
-  const schema = snapshot.byType.get(type);
-  if (!def && schema && !schema.built_in) def = customTypeDefinition(schema);
-  if (!def) return null;
-  return { ...snapshot.customSpecs(type), ...def.fields };
 }

@@ -33,7 +33,11 @@ export function siteInTurf(who: Who, alias = 't'): RawBuilder<boolean> {
   return sql<boolean>`${sql.ref(`${alias}.in_region_ids`)} && array(${turfRegionIds(who)})`;
 }
 
-/** The ids of the sites inside the turf, deleted ones included (their region assignment is kept). */
+/**
+ * The ids of the sites inside the turf, deleted ones included (their region assignment is kept): read from
+ * `site_regions` (the pairs `in_region_ids` is kept from, migration 026) by its region index, not from the sites'
+ * rows, as what hangs on the turf's sites (a task, a contact) asks for them.
+ */
 export function turfSiteIds(who: Who): RawBuilder<number> {
-  return sql<number>`select ts.id from sites ts where ${siteInTurf(who, 'ts')}`;
+  return sql<number>`select sr.site_id from site_regions sr where sr.region_id in (${turfRegionIds(who)})`;
 }

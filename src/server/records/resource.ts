@@ -134,5 +134,20 @@ export interface ResourceDefinition {
  */
 export async function definitionFields(def: ResourceDefinition, db: Kysely<DB>): Promise<Record<string, FieldSpec>> {
   if (!def.customFields) return def.fields;
-  return { ...def.fields, ...(await def.customFields(db)) };
+  const custom = await def.customFields(db);
+  const known = mergedFields.get(def);
+  if (known?.custom === custom) return known.fields;
+  const fields = { ...def.fields, ...custom };
+  mergedFields.set(def, { custom, fields });
+  return fields;
 }
+
+/**
+ * A type's fields as `definitionFields` last merged them, kept while its custom fields are the same (the schema-backed
+ * types keep theirs per schema snapshot): read on every compile of a policy and every write (access/holders.ts).
+ * Shared: nobody changes them in place.
+ */
+const mergedFields = new WeakMap<
+  ResourceDefinition,
+  { custom: Record<string, FieldSpec>; fields: Record<string, FieldSpec> }
+>();

@@ -5,7 +5,7 @@ import { fieldError } from '../http/errors.js';
 import { liveSlugs } from '../records/choice-keys.js';
 import { humanise } from '../records/fields.js';
 import type { FieldSpec, ResourceDefinition, WriteContext } from '../records/resource.js';
-import { schemaStore } from './schema-store.js';
+import { type SchemaSnapshot, schemaStore } from './schema-store.js';
 
 /** A built-in relation column: the id of a row of `table`, checked to exist. */
 export const ref = (table: string, label?: string, softDelete = true): FieldSpec => ({
@@ -75,12 +75,20 @@ export interface SchemaBackedOptions {
 export function schemaBacked(def: ResourceDefinition, options: SchemaBackedOptions = {}): ResourceDefinition {
   const { ownedByCreator = 'user_id' in def.fields, attachments = false, loggedBy } = options;
   const hooks = def.hooks ?? {};
+  // Worked out once per snapshot of the schemas: every read and write of the type asks for them (the access policy's
+  // compile, the holders kept on each write).
+  let known: { snapshot: SchemaSnapshot; fields: Record<string, FieldSpec> } | null = null;
   return {
     ...def,
     readOnly: [...new Set([...(def.readOnly ?? []), ...(attachments ? ['attachments'] : [])])],
     customFields: async (db) => {
       const snapshot = await schemaStore(db).snapshot();
-      return { ...snapshot.customSpecs(def.type), ...withColumnRules(def.fields, snapshot.columnRules(def.type)) };
+      if (known?.snapshot !== snapshot)
+        known = {
+          snapshot,
+          fields: { ...snapshot.customSpecs(def.type), ...withColumnRules(def.fields, snapshot.columnRules(def.type)) },
+        };
+      return known.fields;
     },
     hooks: {
       ...hooks,
