@@ -54,6 +54,7 @@ import * as recordHolders from './migrations/076_record_holders.js';
 import * as messagesSendingIndex from './migrations/079_messages_sending_index.js';
 import * as publicSubmissionsRestrict from './migrations/081_public_submissions_restrict.js';
 import * as viewDefaults from './migrations/083_view_defaults.js';
+import * as sitesTypeSumsIndex from './migrations/086_sites_type_sums_index.js';
 import type { DB } from './schema.generated.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
@@ -113,6 +114,7 @@ const migrations: Record<string, Migration> = {
   '079_messages_sending_index': messagesSendingIndex,
   '081_public_submissions_restrict': publicSubmissionsRestrict,
   '083_view_defaults': viewDefaults,
+  '086_sites_type_sums_index': sitesTypeSumsIndex,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
