@@ -88,7 +88,9 @@ describe('several sorts', () => {
     );
     expect(result.data.map((row) => row.name)).toEqual(['Civic Center', 'Harbor Tower']);
     expect(result.meta.total).toBe(4);
-    const matching = queries.filter((q: CompiledQuery) => /from "sites"/i.test(q.sql) && /general_contractor_id/.test(q.sql));
+    const matching = queries.filter(
+      (q: CompiledQuery) => /from "sites"/i.test(q.sql) && /general_contractor_id/.test(q.sql),
+    );
     expect(matching).toHaveLength(1);
     expect(matching[0].sql).toMatch(/count\(\*\)/i);
     const nodes = await planNodes(t.ctx.db, matching[0]);
@@ -231,9 +233,7 @@ describe('groups', () => {
       select 'Filler ' || g, 'pending', g, g, 34, -118 from generate_series(1, 3000) g`.execute(t.ctx.db);
     await sql`vacuum analyze sites`.execute(t.ctx.db);
     try {
-      const { result, queries } = await recordQueries(() =>
-        t.ctx.records.groups(user, def, {}, 'type'),
-      );
+      const { result, queries } = await recordQueries(() => t.ctx.records.groups(user, def, {}, 'type'));
       expect(result.total).toBe(3006);
       expect(result.groups.find((group) => group.value === 'pending')).toMatchObject({ count: 3000 });
       const grouped = queries.filter((q: CompiledQuery) => /from "sites"/i.test(q.sql));
