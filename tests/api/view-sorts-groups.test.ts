@@ -84,7 +84,13 @@ describe('several sorts', () => {
       ],
     });
     const { result, queries } = await recordQueries(() =>
-      t.ctx.records.list(user, def, { filters, sort: 'type,-estimated_value', total: 'estimate', per_page: 2 }),
+      t.ctx.records.list(user, def, {
+        filters,
+        sort: 'type,-estimated_value',
+        order: 'asc',
+        total: 'estimate',
+        per_page: 2,
+      }),
     );
     expect(result.data.map((row) => row.name)).toEqual(['Civic Center', 'Harbor Tower']);
     expect(result.meta.total).toBe(4);
