@@ -1,7 +1,14 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import type { DB } from '../../src/server/db/schema.generated.js';
 
-export type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
+export type PlanNode = {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  /** How a node's parent uses it: `SubPlan` runs once per row of the parent, `InitPlan` once. */
+  'Parent Relationship'?: string;
+  Plans?: PlanNode[];
+};
 
 /** Every node of the plan PostgreSQL chooses for `query` when it may avoid scanning tables whole. */
 export async function planNodes(db: Kysely<DB>, query: CompiledQuery): Promise<PlanNode[]> {

@@ -286,8 +286,10 @@ export function sortKey(sql: Sql, field: string, spec: FieldSpec, alias: string 
     const ranks = spec.options.map((option, rank) => sql` when ${sql.lit(option)} then ${sql.lit(rank)}`);
     return sql`(case ${value}${sql.join(ranks, sql``)} end)`;
   }
+  // The list's positions by slug, read once per query (an InitPlan), then looked up per row: a subquery on the list for
+  // each row ran once per match and cost most of a sorted page of thousands of matches (docs/benchmarks.md "Views").
   if (spec.slugOf)
-    return sql`(select l.position from ${sql.table(spec.slugOf)} l where l.slug = ${value} and l.deleted_at is null)`;
+    return sql`((select jsonb_object_agg(l.slug, l.position) from ${sql.table(spec.slugOf)} l where l.slug is not null and l.deleted_at is null) ->> (${value})::text)::numeric`;
   if (CASELESS_KINDS.has(spec.kind) && typeof spec.storage !== 'object') return sql`lower((${value})::text)`;
   return value;
 }

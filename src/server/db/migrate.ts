@@ -55,6 +55,7 @@ import * as messagesSendingIndex from './migrations/079_messages_sending_index.j
 import * as publicSubmissionsRestrict from './migrations/081_public_submissions_restrict.js';
 import * as viewDefaults from './migrations/083_view_defaults.js';
 import * as publicFormOffers from './migrations/089_public_form_offers.js';
+import * as sitesTypeSumsIndex from './migrations/086_sites_type_sums_index.js';
 import type { DB } from './schema.generated.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
@@ -114,6 +115,7 @@ const migrations: Record<string, Migration> = {
   '079_messages_sending_index': messagesSendingIndex,
   '081_public_submissions_restrict': publicSubmissionsRestrict,
   '083_view_defaults': viewDefaults,
+  '086_sites_type_sums_index': sitesTypeSumsIndex,
   '089_public_form_offers': publicFormOffers,
 };
 

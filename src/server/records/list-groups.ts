@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import type { DB } from '../db/schema.generated.js';
 import { type countMatches, fieldExpression, resolveField } from './list-query.js';
 import type { FieldSpec } from './resource.js';
 
@@ -60,6 +61,53 @@ export async function groupRows(
       .execute();
   }
   return rows.map((row) => ({ value: row.value ?? null, count: Number(row.n), sums: sumsOf(row, sums) }));
+}
+
+/**
+ * The groups of `groupRows` (every row in one, those without a value last) with the count and the sums of the whole
+ * list. A field kept on the row puts each row in one group: its groups and the list's total come from one scan of
+ * the rows (`grouping sets`), which an index holding the field and the summed columns serves alone (migration 086's
+ * for sites by type: docs/benchmarks.md "Views"). A link to several records (a pivot) may count a row in several
+ * groups: the total is then counted apart.
+ */
+export async function groupsWithTotal(
+  db: Kysely<DB>,
+  base: ListRows,
+  fields: Record<string, FieldSpec>,
+  groupBy: string,
+  sums: readonly string[],
+): Promise<{ groups: ListGroup[]; total: { count: number; sums: Record<string, number> } }> {
+  const spec = resolveField(groupBy, fields, 'filter');
+  if (typeof spec.storage === 'object')
+    return {
+      groups: await groupRows(base, fields, groupBy, { sums, unlinked: true }),
+      total: await totalOf(base, fields, sums),
+    };
+  const value = fieldExpression(groupBy, spec);
+  const statement = base
+    .select([
+      value.as('value'),
+      sql<number>`grouping(${value})`.as('whole'),
+      sql<number>`count(*)::int`.as('n'),
+      ...sumColumns(fields, sums),
+    ])
+    .groupBy(sql`grouping sets ((${value}), ())`)
+    .orderBy(sql`${value} asc nulls last`)
+    .compile();
+  // The planner's default cost of a page read out of order (4, a disk's) has it scan the table rather than read such an
+  // index whole; the rows are in memory (always in the embedded database), where taking the summed columns out of each
+  // table row costs about twice the index's CPU (docs/benchmarks.md "Views"). For this statement only.
+  const rows = await db.transaction().execute(async (trx) => {
+    await sql`set local random_page_cost = 1.1`.execute(trx);
+    return (await trx.executeQuery<Record<string, unknown>>(statement)).rows;
+  });
+  const whole = rows.find((row) => Number(row.whole) === 1);
+  return {
+    groups: rows
+      .filter((row) => row !== whole)
+      .map((row) => ({ value: row.value ?? null, count: Number(row.n), sums: sumsOf(row, sums) })),
+    total: { count: Number(whole?.n ?? 0), sums: sumsOf(whole ?? {}, sums) },
+  };
 }
 
 /** The count and the sums of `sums` over every row of `base`, each row once. */

@@ -36,7 +36,7 @@ import { emptyHidden, type FormLogicOutcome, NO_FORM_LOGIC, withSetValues } from
 import { type Claim, claim, type FirstAnswer, firstAnswer, keep, type RequestKey } from './idempotency.js';
 import type { KeptNames } from './kept-names.js';
 import { type KeptRollupRef, keepRollups } from './kept-rollups.js';
-import { groupRows, summableFields, totalOf } from './list-groups.js';
+import { groupRows, groupsWithTotal, summableFields } from './list-groups.js';
 import {
   cursorStart,
   escapeLike,
@@ -379,6 +379,7 @@ export class RecordService {
       : query.thenBy.length
         ? await readSortedPage(
             this.db,
+            def.table,
             base,
             [query.sort, ...query.thenBy].map(({ field, order }) => ({
               key: sortExpression(field, resolveField(field, fields, 'sort')),
@@ -490,8 +491,7 @@ export class RecordService {
   async groups(user: AuthUser | null, def: ResourceDefinition, rawQuery: Record<string, unknown>, groupBy: string) {
     const { fields, base } = await this.listed(user, def, rawQuery);
     const sums = summableFields(fields);
-    const groups = await groupRows(base, fields, groupBy, { sums, unlinked: true });
-    const total = await totalOf(base, fields, sums);
+    const { groups, total } = await groupsWithTotal(this.db, base, fields, groupBy, sums);
     return { groups, total: total.count, sums: total.sums };
   }
 
