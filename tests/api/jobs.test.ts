@@ -1,7 +1,14 @@
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedReadyMadeImporters } from '../../src/server/imports/ready-made.js';
-import { claimJob, claimJobs, enqueueJob, heartbeat, holdsClaim, requeueAbandoned } from '../../src/server/jobs/queue.js';
+import {
+  claimJob,
+  claimJobs,
+  enqueueJob,
+  heartbeat,
+  holdsClaim,
+  requeueAbandoned,
+} from '../../src/server/jobs/queue.js';
 import { ClaimLost, JobWorker } from '../../src/server/jobs/worker.js';
 import { fixture, importerId, upload } from '../fixtures/upload.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -137,7 +144,15 @@ describe('jobs run in batches', () => {
         expect(job.jobs.map((claimed) => claimed.payload)).toEqual(payloads);
         await db()
           .transaction()
-          .execute(async (trx) => held.push(await holdsClaim(trx, job.jobs.map((claimed) => claimed.id), 'batch-host:1')));
+          .execute(async (trx) =>
+            held.push(
+              await holdsClaim(
+                trx,
+                job.jobs.map((claimed) => claimed.id),
+                'batch-host:1',
+              ),
+            ),
+          );
         if (payloads.some((payload) => payload.n === 4)) throw new Error('the second batch fails');
       },
       { batch: 3 },

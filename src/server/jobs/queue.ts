@@ -239,7 +239,11 @@ export async function requeueStranded(db: Kysely<DB>, workerId: string): Promise
  * the transaction ends (`for share`: requeueAbandoned's update waits), so a worker that lost its claim can never
  * commit work another worker is doing too.
  */
-export async function holdsClaim(trx: Kysely<DB>, jobId: number | readonly number[], workerId: string): Promise<boolean> {
+export async function holdsClaim(
+  trx: Kysely<DB>,
+  jobId: number | readonly number[],
+  workerId: string,
+): Promise<boolean> {
   const ids = typeof jobId === 'number' ? [jobId] : [...new Set(jobId)];
   const { rows } =
     await sql`select id from jobs where id in (${sql.join(ids)}) and status = 'running' and locked_by = ${workerId} for share`.execute(

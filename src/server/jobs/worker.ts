@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { isConnectionLost } from '../db/connection-errors.js';
-import type { DB } from '../db/schema.generated.js';
 import type { DatabaseDemand } from '../db/database.js';
+import type { DB } from '../db/schema.generated.js';
 import {
   claimJobs,
   enqueueJob,
