@@ -1,7 +1,14 @@
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedReadyMadeImporters } from '../../src/server/imports/ready-made.js';
-import { claimJob, enqueueJob, heartbeat, holdsClaim, requeueAbandoned } from '../../src/server/jobs/queue.js';
+import {
+  claimJob,
+  claimJobs,
+  enqueueJob,
+  heartbeat,
+  holdsClaim,
+  requeueAbandoned,
+} from '../../src/server/jobs/queue.js';
 import { ClaimLost, JobWorker } from '../../src/server/jobs/worker.js';
 import { fixture, importerId, upload } from '../fixtures/upload.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -125,32 +132,56 @@ describe('jobs left running by another process', () => {
   });
 });
 
-describe('jobs run together', () => {
-  it('claims the due jobs of a type run `together` at once and runs them side by side, each finished alone', async () => {
-    const worker = new JobWorker({ db: db(), workerId: 'together-host:1' });
-    let inFlight = 0;
-    let most = 0;
-    const ran: number[] = [];
-    worker.register(
-      'test-together',
-      async (payload) => {
-        inFlight++;
-        most = Math.max(most, inFlight);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        inFlight--;
-        if (payload.n === 2) throw new Error('the third fails');
-        ran.push(payload.n);
+describe('jobs run in batches', () => {
+  it('claims up to `batch` due jobs of a type in one statement, hands them over at once and finishes them together', async () => {
+    const worker = new JobWorker({ db: db(), workerId: 'batch-host:1' });
+    const calls: number[][] = [];
+    const held: boolean[] = [];
+    worker.registerBatch(
+      'test-batch',
+      async (payloads, job) => {
+        calls.push(payloads.map((payload) => payload.n));
+        expect(job.jobs.map((claimed) => claimed.payload)).toEqual(payloads);
+        await db()
+          .transaction()
+          .execute(async (trx) =>
+            held.push(
+              await holdsClaim(
+                trx,
+                job.jobs.map((claimed) => claimed.id),
+                'batch-host:1',
+              ),
+            ),
+          );
+        if (payloads.some((payload) => payload.n === 4)) throw new Error('the second batch fails');
       },
-      { together: 3 },
+      { batch: 3 },
     );
     const ids = [];
-    for (let n = 0; n < 5; n++) ids.push(await enqueueJob(db(), 'test-together', { n }, { maxAttempts: 1 }));
-    expect(await worker.drain()).toBe(2); // 3 side by side, then the other 2
-    expect(most).toBe(3);
-    expect(ran.sort()).toEqual([0, 1, 3, 4]);
+    for (let n = 0; n < 5; n++) ids.push(await enqueueJob(db(), 'test-batch', { n }, { maxAttempts: 1 }));
+    expect(await worker.drain()).toBe(2); // 3 at once, then the other 2
+    expect(calls).toEqual([
+      [0, 1, 2],
+      [3, 4],
+    ]);
+    expect(held).toEqual([true, true]);
     const rows = await Promise.all(ids.map(jobRow));
-    expect(rows.map((row) => row.status)).toEqual(['done', 'done', 'failed', 'done', 'done']);
-    expect(rows[2].error).toBe('the third fails');
-    await db().deleteFrom('jobs').where('type', '=', 'test-together').execute();
+    // A batch succeeds or fails as one.
+    expect(rows.map((row) => row.status)).toEqual(['done', 'done', 'done', 'failed', 'failed']);
+    expect(rows[3].error).toBe('the second batch fails');
+    await db().deleteFrom('jobs').where('type', '=', 'test-batch').execute();
+  });
+
+  it('a claim takes the oldest due job of any type, and only its type into the batch', async () => {
+    const first = await enqueueJob(db(), 'test-batch-a', {}, { runAt: new Date(Date.now() - 60_000) });
+    const second = await enqueueJob(db(), 'test-batch-b', {}, { runAt: new Date(Date.now() - 30_000) });
+    const third = await enqueueJob(db(), 'test-batch-a', {});
+    const claimed = await claimJobs(db(), 'batch-host:2', { 'test-batch-a': 5, 'test-batch-b': 5 });
+    expect(claimed.map((job) => job.id)).toEqual([first, third]);
+    expect(claimed.every((job) => job.status === 'running' && job.locked_by === 'batch-host:2')).toBe(true);
+    expect((await jobRow(second)).status).toBe('queued');
+    expect(await heartbeat(db(), [first, third], undefined, 'batch-host:2')).toBe(true);
+    expect(await heartbeat(db(), [first, second], undefined, 'batch-host:2')).toBe(false);
+    await db().deleteFrom('jobs').where('type', 'in', ['test-batch-a', 'test-batch-b']).execute();
   });
 });

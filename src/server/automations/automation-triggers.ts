@@ -4,7 +4,7 @@ import { dayIn } from '../../common/relative-dates.js';
 import type { AppContext } from '../app-context.js';
 import { loadAuthUser } from '../auth/load-user.js';
 import type { DB } from '../db/schema.generated.js';
-import { enqueueJob } from '../jobs/queue.js';
+import { enqueueJobs } from '../jobs/queue.js';
 import type { RecordChange } from '../records/record-changes.js';
 import { AUTOMATION_RUN_JOB, type AutomationRow, type RunTrigger } from './automation-runner.js';
 import { CRON_DAYS, type Trigger } from './automation-shapes.js';
@@ -157,13 +157,10 @@ export class AutomationTriggers {
         if (id && !run.stopped) queued.push(id);
       }
     }
+    const jobs = [];
     for (let start = 0; start < queued.length; start += RUNS_PER_JOB)
-      await enqueueJob(
-        trx,
-        AUTOMATION_RUN_JOB,
-        { run_ids: queued.slice(start, start + RUNS_PER_JOB) },
-        { maxAttempts: 5 },
-      );
+      jobs.push({ payload: { run_ids: queued.slice(start, start + RUNS_PER_JOB) } });
+    await enqueueJobs(trx, AUTOMATION_RUN_JOB, jobs, { maxAttempts: 5 });
     for (const run of planned)
       if (run.stopped)
         this.ctx.records.logError(new Error(run.stopped), `Automation ${run.automation.id} "${run.automation.name}"`);

@@ -19,6 +19,9 @@ declare module 'fastify' {
 const runIdsOf = (payload: { run_id?: unknown; run_ids?: unknown[] }): number[] =>
   (payload.run_ids ?? [payload.run_id]).map(Number);
 
+/** Run jobs (each up to 50 runs) carried out as one batch: their runs read, acted on and ended together. */
+const RUN_JOBS_PER_BATCH = 10;
+
 /** How often the scheduler checks schedules and dates. */
 const TICK_MS = 60_000;
 
@@ -33,7 +36,8 @@ const automations: FeaturePlugin = async (app, { ctx }) => {
   const triggers = new AutomationTriggers(ctx, wake);
   const service = new AutomationService(ctx, runner, triggers, deliveries, wake);
   app.decorate('automations', { service, runner, triggers });
-  app.jobs.register(AUTOMATION_RUN_JOB, (payload, job) => runner.runJob(runIdsOf(payload), job), {
+  app.jobs.registerBatch(AUTOMATION_RUN_JOB, (payloads, job) => runner.runJob(payloads.flatMap(runIdsOf), job), {
+    batch: RUN_JOBS_PER_BATCH,
     giveUp: (payload, reason) => runner.giveUp(runIdsOf(payload), reason),
   });
   app.jobs.register(AUTOMATION_EMAIL_JOB, (payload) => runner.sendEmail(payload));

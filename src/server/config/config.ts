@@ -123,6 +123,7 @@ const settingsSchema = z.object({
   UPLOAD_RETENTION_DAYS: integer(30, 1, 36_500),
   IMPORT_DEFER_INDEXES_ROWS: integer(10_000, 1, 1_000_000_000),
   JOB_STALE_SECONDS: integer(120, 10, 86_400),
+  JOB_HOLD_BACK_MS: integer(1_000, 0, 60_000),
   SHUTDOWN_DRAIN_SECONDS: integer(10, 0, 600),
   TRUST_PROXY: trustProxy,
   BACKUP_CRON: z
@@ -291,6 +292,11 @@ export interface Config {
   importDeferIndexesRows: number;
   /** A running job with no heartbeat for this long is taken for stuck and retried by another worker (JOB_STALE_SECONDS). */
   jobStaleSeconds: number;
+  /**
+   * The embedded database: how long the job worker may hold back, before each claim, while people's requests keep
+   * the database busy (JOB_HOLD_BACK_MS; 0 never).
+   */
+  jobHoldBackMs: number;
   /** After SIGTERM, seconds the process still serves with /api/ready at 503 before it closes (SHUTDOWN_DRAIN_SECONDS). */
   shutdownDrainSeconds: number;
   /** Believe X-Forwarded-For/-Proto/-Host: from every hop (true) or from these addresses only (Fastify's trustProxy). */
@@ -460,6 +466,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadRetentionDays: s.UPLOAD_RETENTION_DAYS,
     importDeferIndexesRows: s.IMPORT_DEFER_INDEXES_ROWS,
     jobStaleSeconds: s.JOB_STALE_SECONDS,
+    jobHoldBackMs: s.JOB_HOLD_BACK_MS,
     shutdownDrainSeconds: s.SHUTDOWN_DRAIN_SECONDS,
     trustProxy: s.TRUST_PROXY,
     backup: { cron: s.BACKUP_CRON, keep: s.BACKUP_KEEP },

@@ -11,6 +11,14 @@ import { trackWrites, WriteGeneration } from './write-tracking.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
+/** What is asked of the embedded database's one connection now (the job worker holds back while it is busy). */
+export interface DatabaseDemand {
+  /** Statements sent and not yet answered, and transactions waiting for their turn or open. */
+  readonly waiting: number;
+  /** When the last statement was sent (performance.now()). */
+  readonly lastSentAt: number;
+}
+
 export interface Database {
   kind: DatabaseKind;
   db: Kysely<DB>;
@@ -44,6 +52,8 @@ export interface Database {
   poolStats?(): { max: number; total: number; idle: number; waiting: number };
   /** The embedded database's own thread (pglite-thread.ts): started again by itself if it stops. */
   thread?: PGliteThread;
+  /** The embedded database: what its one connection is asked now. (PostgreSQL's pool serves the worker apart.) */
+  demand?: DatabaseDemand;
 }
 
 export class DataFolderLockedError extends Error {}
@@ -74,7 +84,8 @@ async function openPGlite(folder: string): Promise<Database> {
     writes.bump('data', null);
     health.started();
   };
-  const db = new Kysely<DB>({ dialect: trackWrites(new PGliteDialect(thread), writes) });
+  const dialect = new PGliteDialect(thread);
+  const db = new Kysely<DB>({ dialect: trackWrites(dialect, writes) });
   // One process owns the embedded database, so notifications stay in this process.
   const listeners = new Map<string, Array<(payload: string) => void>>();
   const heldLocks = new Set<number>();
@@ -85,6 +96,14 @@ async function openPGlite(folder: string): Promise<Database> {
     writes,
     health,
     thread,
+    demand: {
+      get waiting() {
+        return thread.waiting + dialect.transactionsQueued;
+      },
+      get lastSentAt() {
+        return thread.lastSentAt;
+      },
+    },
     async listen(channel, listener) {
       if (!listeners.has(channel)) listeners.set(channel, []);
       listeners.get(channel)!.push(listener);

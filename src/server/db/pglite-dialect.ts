@@ -19,12 +19,19 @@ import type { DB } from './schema.generated.js';
  * statements that came after it was asked for wait here until it ends.
  */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly thread: PGliteThread) {}
+  private readonly driver: PGliteDriver;
+  constructor(thread: PGliteThread) {
+    this.driver = new PGliteDriver(thread);
+  }
+  /** Transactions begun and not yet ended (the database's demand: db/database.ts). */
+  get transactionsQueued() {
+    return this.driver.queued;
+  }
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PGliteDriver(this.thread);
+    return this.driver;
   }
   createIntrospector(db: Kysely<DB>) {
     return new PostgresIntrospector(db);

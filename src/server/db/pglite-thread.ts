@@ -75,6 +75,8 @@ export class PGliteThread {
   private restartsAt: number[] = [];
   /** Moves each time the thread starts again: a transaction begun on an earlier thread is gone. */
   epoch = 0;
+  /** When the last statement was sent (performance.now()). */
+  lastSentAt = 0;
   /** Told at each unexpected stop, before the thread starts again (/api/ready answers 503 until it has). */
   onStop: (error: Error) => void = () => {};
   /** Told once the thread stopped unexpectedly runs again (the read caches drop what they kept). */
@@ -153,7 +155,13 @@ export class PGliteThread {
     await this.worker.terminate();
   }
 
+  /** Statements sent and not yet answered. */
+  get waiting() {
+    return this.pending.size;
+  }
+
   private send(message: ToDatabase): Promise<StatementAnswer> {
+    this.lastSentAt = performance.now();
     return new Promise((resolve, reject) => {
       this.pending.set(message.id, { resolve, reject, settled: false });
       this.port.postMessage(message);

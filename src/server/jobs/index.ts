@@ -24,6 +24,8 @@ const jobs: FeaturePlugin = async (app, { ctx }) => {
     staleAfterSeconds: ctx.config.jobStaleSeconds,
     health: ctx.database.health,
     released: () => ctx.database.notify(RELEASED_CHANNEL, ''),
+    demand: ctx.database.demand,
+    holdBackMs: ctx.config.jobHoldBackMs,
   });
   app.decorate('jobs', worker);
   // A process draining (SIGTERM) gives its job back at once, and the others hear of it rather than at their next poll.

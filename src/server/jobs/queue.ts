@@ -74,26 +74,37 @@ export async function enqueueUnlessPending(db: Kysely<DB>, type: string): Promis
  * Works on PGlite and PostgreSQL alike.
  */
 export async function claimJob(db: Kysely<DB>, workerId: string, types: readonly string[]): Promise<Job | null> {
-  return (await claimJobs(db, workerId, types, 1))[0] ?? null;
+  return (await claimJobs(db, workerId, Object.fromEntries(types.map((type) => [type, 1]))))[0] ?? null;
 }
 
-/** Claims up to `limit` due jobs of these types at once, oldest first (as claimJob). */
+/**
+ * Claims, in one statement, the oldest due job of these types and up to `upTo[type]` due jobs of its type in all
+ * (oldest first), each with `for update skip locked` (a batch: JobHandlerOptions.batch).
+ */
 export async function claimJobs(
   db: Kysely<DB>,
   workerId: string,
-  types: readonly string[],
-  limit: number,
+  upTo: Readonly<Record<string, number>>,
 ): Promise<Job[]> {
+  const types = Object.keys(upTo);
   if (types.length === 0) return [];
+  // The first row is locked by this statement, so the second select (same type, skip locked) does not skip it.
   const result = await sql<Job>`
-    update jobs set status = 'running', locked_by = ${workerId}, locked_at = now(), attempts = attempts + 1, updated_at = now()
-    where id in (
-      select id from jobs
-      where status = 'queued' and run_at <= now() and type in (${sql.join([...types])})
+    with first as (
+      select id, type from jobs
+      where status = 'queued' and run_at <= now() and type in (${sql.join(types)})
       order by run_at, id
       for update skip locked
-      limit ${limit}
+      limit 1
+    ), batch as (
+      select j.id from jobs j join first f on j.type = f.type
+      where j.status = 'queued' and j.run_at <= now()
+      order by j.run_at, j.id
+      for update of j skip locked
+      limit (select coalesce((${JSON.stringify(upTo)}::jsonb ->> type)::int, 1) from first)
     )
+    update jobs set status = 'running', locked_by = ${workerId}, locked_at = now(), attempts = attempts + 1, updated_at = now()
+    where id in (select id from batch)
     returning *`.execute(db);
   return result.rows
     .map((job) => ({ ...job, id: Number(job.id) }))
@@ -103,10 +114,11 @@ export async function claimJobs(
 /** The worker is still on it: refreshes `locked_at` (a job whose heartbeat stops is taken over later). */
 export async function heartbeat(
   db: Kysely<DB>,
-  jobId: number,
+  jobId: number | readonly number[],
   progress?: unknown,
   workerId?: string,
 ): Promise<boolean> {
+  const ids = typeof jobId === 'number' ? [jobId] : jobId;
   let update = db
     .updateTable('jobs')
     .set({
@@ -114,17 +126,19 @@ export async function heartbeat(
       updated_at: new Date(),
       ...(progress !== undefined ? { progress: JSON.stringify(progress) } : {}),
     })
-    .where('id', '=', jobId);
+    .where('id', 'in', [...ids]);
   if (workerId) update = update.where('status', '=', 'running').where('locked_by', '=', workerId);
   const result = await update.executeTakeFirst();
-  return Number(result.numUpdatedRows ?? 0) > 0;
+  return Number(result.numUpdatedRows ?? 0) === ids.length;
 }
 
-export async function finishJob(db: Kysely<DB>, jobId: number) {
+/** Marks jobs done, in one statement. */
+export async function finishJobs(db: Kysely<DB>, jobIds: readonly number[]) {
+  if (!jobIds.length) return;
   await db
     .updateTable('jobs')
     .set({ status: 'done', locked_by: null, locked_at: null, error: null, updated_at: new Date() })
-    .where('id', '=', jobId)
+    .where('id', 'in', [...jobIds])
     .execute();
 }
 
@@ -221,16 +235,21 @@ export async function requeueStranded(db: Kysely<DB>, workerId: string): Promise
 }
 
 /**
- * Inside a job's transaction: fails unless `workerId` still holds the job, and keeps it held until the transaction
- * ends (`for share`: requeueAbandoned's update waits), so a worker that lost its claim can never commit work
- * another worker is doing too.
+ * Inside a job's transaction: fails unless `workerId` still holds the job (each of the jobs), and keeps it held until
+ * the transaction ends (`for share`: requeueAbandoned's update waits), so a worker that lost its claim can never
+ * commit work another worker is doing too.
  */
-export async function holdsClaim(trx: Kysely<DB>, jobId: number, workerId: string): Promise<boolean> {
+export async function holdsClaim(
+  trx: Kysely<DB>,
+  jobId: number | readonly number[],
+  workerId: string,
+): Promise<boolean> {
+  const ids = typeof jobId === 'number' ? [jobId] : [...new Set(jobId)];
   const { rows } =
-    await sql`select id from jobs where id = ${jobId} and status = 'running' and locked_by = ${workerId} for share`.execute(
+    await sql`select id from jobs where id in (${sql.join(ids)}) and status = 'running' and locked_by = ${workerId} for share`.execute(
       trx,
     );
-  return rows.length > 0;
+  return rows.length === ids.length;
 }
 
 export function processIsAlive(pid: number): boolean {

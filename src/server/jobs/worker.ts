@@ -1,13 +1,13 @@
 import type { Kysely, Transaction } from 'kysely';
 import { isConnectionLost } from '../db/connection-errors.js';
+import type { DatabaseDemand } from '../db/database.js';
 import type { DB } from '../db/schema.generated.js';
 import {
-  claimJob,
   claimJobs,
   enqueueJob,
   enqueueUnlessPending,
   failJob,
-  finishJob,
+  finishJobs,
   heartbeat,
   holdsClaim,
   type Job,
@@ -17,12 +17,16 @@ import {
 } from './queue.js';
 
 export interface JobContext {
+  /** The job (of a batch, the first). */
   job: Job;
+  /** The jobs handled at once: the one job, or a batch (JobHandlerOptions.batch). */
+  jobs: readonly Job[];
   /** Keeps the claim alive and stores progress (call at least every minute on long jobs). */
   heartbeat(progress?: unknown): Promise<void>;
   /**
    * Call first in each transaction that commits a step of the job: throws `ClaimLost` when another worker has
-   * taken the job over (this one was taken for dead), and otherwise keeps it from doing so until the commit.
+   * taken the job (any of a batch) over (this one was taken for dead), and otherwise keeps it from doing so until
+   * the commit.
    */
   holdClaim(trx: Transaction<DB>): Promise<void>;
   /** True once the worker is stopping: a handler should stop at its next checkpoint and throw `JobInterrupted`. */
@@ -64,16 +68,26 @@ export function jobCutOff(error: unknown): boolean {
 }
 
 export type JobHandler = (payload: any, ctx: JobContext) => Promise<void>;
+/** Handles a batch of jobs of one type at once (registerBatch): their payloads, oldest first. */
+export type BatchHandler = (payloads: any[], ctx: JobContext) => Promise<void>;
 
 export interface JobHandlerOptions {
-  /**
-   * Up to this many due jobs of the type are claimed at once and run side by side (webhook messages: the handler
-   * limits what must be limited, such as messages in flight to one receiver). Default 1.
-   */
-  together?: number;
   /** Called when the job is failed for good without its handler saying so (it stopped on every attempt): mark what it works on failed, with `reason`. */
   giveUp?(payload: any, reason: string): Promise<void>;
 }
+
+export interface BatchHandlerOptions extends JobHandlerOptions {
+  /**
+   * Up to this many due jobs of the type are claimed in one statement, handled in one call and finished in one
+   * statement (automation runs, webhook messages): the statements per job fall as the queue grows.
+   */
+  batch: number;
+}
+
+/** How long the database must have had no statement from elsewhere before a held-back worker claims (makeWay). */
+const QUIET_MS = 20;
+/** How often a held-back worker looks again. */
+const HOLD_POLL_MS = 5;
 
 export interface WorkerOptions {
   db: Kysely<DB>;
@@ -90,16 +104,22 @@ export interface WorkerOptions {
   health?: { readonly up: boolean; onChange(listener: (up: boolean) => void): () => void };
   /** Called after the worker, stopping, gave its job back to the queue: tells the other processes to take it now. */
   released?(): Promise<void>;
+  /**
+   * What people's requests ask of the database (the embedded one: one connection, shared with the worker): before
+   * each claim the worker holds back while they keep it busy, for at most `holdBackMs` (JOB_HOLD_BACK_MS).
+   */
+  demand?: DatabaseDemand;
+  holdBackMs?: number;
 }
 
 /**
- * The in-process job worker (DESIGN.md 8): polls the `jobs` table, claims one job at a time with
- * `for update skip locked`, runs its handler, marks it done, or requeues it with back-off on error. Handlers
+ * The in-process job worker (DESIGN.md 8): polls the `jobs` table, claims one job (or a batch of one type) at a
+ * time with `for update skip locked`, runs its handler, marks it done, or requeues it with back-off on error. Handlers
  * checkpoint their progress in the database so a restarted worker resumes rather than repeats.
  */
 export class JobWorker {
-  private readonly handlers = new Map<string, JobHandler>();
-  private readonly handlerOptions = new Map<string, JobHandlerOptions>();
+  private readonly handlers = new Map<string, BatchHandler>();
+  private readonly handlerOptions = new Map<string, BatchHandlerOptions>();
   private lastRecovery = 0;
   /** Types of the jobs that queue their own next run (`every`). */
   private readonly periodic = new Set<string>();
@@ -119,6 +139,14 @@ export class JobWorker {
   }
 
   register(type: string, handler: JobHandler, options: JobHandlerOptions = {}) {
+    return this.registerBatch(type, (payloads, ctx) => handler(payloads[0], ctx), { ...options, batch: 1 });
+  }
+
+  /**
+   * A type whose due jobs are handled a batch at a time (BatchHandlerOptions.batch). The batch succeeds or fails as
+   * one: each of its jobs is finished, retried or given up alike.
+   */
+  registerBatch(type: string, handler: BatchHandler, options: BatchHandlerOptions) {
     this.handlers.set(type, handler);
     this.handlerOptions.set(type, options);
     return this;
@@ -221,7 +249,7 @@ export class JobWorker {
         if (requeued) this.options.log?.info({ requeued }, 'Requeued the job the lost database connection cut off');
       }
       await this.recoverAbandoned();
-      while (!this.stopped && (await this.runOne())) {
+      while (!this.stopped && (await this.makeWay()) && (await this.runOne())) {
         /* keep going while there is work */
       }
     } catch (error) {
@@ -253,70 +281,95 @@ export class JobWorker {
   }
 
   /**
-   * Claims and runs one job (with, for a type run `together`, the other jobs of its type due, side by side); false
-   * when none was due.
+   * Requests come first: on the embedded database a job's statements and transactions queue people's updates behind
+   * them. While the database keeps having statements from elsewhere (within QUIET_MS), the worker waits, at most
+   * `holdBackMs`; under steady use it then claims what gathered meanwhile, in bigger batches. True unless stopping.
    */
-  async runOne(): Promise<boolean> {
-    const { db } = this.options;
-    const job = await claimJob(db, this.workerId, [...this.handlers.keys()]);
-    if (!job) return false;
-    const together = this.handlerOptions.get(job.type)?.together ?? 1;
-    if (together <= 1) return this.runClaimed(job);
-    const more = await claimJobs(db, this.workerId, [job.type], together - 1);
-    const ran = await Promise.all([job, ...more].map((claimed) => this.runClaimed(claimed)));
-    return ran.every(Boolean);
+  private async makeWay(): Promise<boolean> {
+    const { demand, holdBackMs = 0 } = this.options;
+    if (!demand || holdBackMs <= 0) return !this.stopped;
+    const until = performance.now() + holdBackMs;
+    for (;;) {
+      if (this.stopped) return false;
+      const now = performance.now();
+      const quietFor = demand.waiting > 0 ? 0 : now - demand.lastSentAt;
+      if (quietFor >= QUIET_MS || now >= until) return true;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(HOLD_POLL_MS, until - now)));
+    }
   }
 
-  /** Runs a claimed job; false when it was interrupted (given back to the queue as it was). */
-  private async runClaimed(job: Job): Promise<boolean> {
+  /** Claims and runs the next due job, or a batch of its type (registerBatch); false when none was due. */
+  async runOne(): Promise<boolean> {
+    const upTo = Object.fromEntries([...this.handlerOptions].map(([type, options]) => [type, options.batch]));
+    const jobs = await claimJobs(this.options.db, this.workerId, upTo);
+    if (!jobs.length) return false;
+    return this.runClaimed(jobs);
+  }
+
+  /** Runs claimed jobs of one type (one, or a batch); false when interrupted (given back to the queue as they were). */
+  private async runClaimed(claimed: readonly Job[]): Promise<boolean> {
     const { db } = this.options;
-    const handler = this.handlers.get(job.type)!;
-    if (job.attempts > job.max_attempts) {
+    const type = claimed[0]!.type;
+    const handler = this.handlers.get(type)!;
+    const jobs: Job[] = [];
+    for (const job of claimed) {
+      if (job.attempts <= job.max_attempts) {
+        jobs.push(job);
+        continue;
+      }
       // Requeued after its process stopped on each attempt: give it up rather than loop for ever.
       const reason = `It stopped before finishing on each of ${job.max_attempts} attempts${job.error ? ` (last: ${job.error})` : ''}.`;
-      await this.handlerOptions.get(job.type)?.giveUp?.(job.payload, reason);
+      await this.handlerOptions.get(type)?.giveUp?.(job.payload, reason);
       await failJob(db, job, new Error(reason), { retry: false });
-      this.options.log?.error({ job: job.id, type: job.type }, `Job given up: ${reason}`);
-      return true;
+      this.options.log?.error({ job: job.id, type }, `Job given up: ${reason}`);
     }
+    if (!jobs.length) return true;
+    const ids = jobs.map((job) => job.id);
     const worker = this;
     const ctx: JobContext = {
-      job,
+      job: jobs[0]!,
+      jobs,
       heartbeat: async (progress) => {
-        if (!(await heartbeat(db, job.id, progress, worker.workerId))) throw new ClaimLost();
+        if (!(await heartbeat(db, ids, progress, worker.workerId))) throw new ClaimLost();
       },
       holdClaim: async (trx) => {
-        if (!(await holdsClaim(trx, job.id, worker.workerId))) throw new ClaimLost();
+        if (!(await holdsClaim(trx, ids, worker.workerId))) throw new ClaimLost();
       },
       get stopping() {
         return worker.stopRequested;
       },
     };
     try {
-      await handler(job.payload, ctx);
-      await finishJob(db, job.id);
+      await handler(
+        jobs.map((job) => job.payload),
+        ctx,
+      );
+      await finishJobs(db, ids);
     } catch (error) {
       if (error instanceof SimulatedCrash) {
         this.stopped = true;
         throw error;
       }
       if (error instanceof ClaimLost) {
-        this.options.log?.error({ job: job.id, type: job.type }, 'Job taken over by another worker; this one stopped');
+        this.options.log?.error({ jobs: ids, type }, 'Job taken over by another worker; this one stopped');
         return true;
       }
       if (error instanceof JobInterrupted) {
-        await db
-          .updateTable('jobs')
-          .set({ status: 'queued', locked_by: null, locked_at: null, attempts: Math.max(0, job.attempts - 1) })
-          .where('id', '=', job.id)
-          .execute();
+        for (const job of jobs)
+          await db
+            .updateTable('jobs')
+            .set({ status: 'queued', locked_by: null, locked_at: null, attempts: Math.max(0, job.attempts - 1) })
+            .where('id', '=', job.id)
+            .execute();
         await this.options.released?.().catch(() => {});
         return false;
       }
       // Left `running`: given back when the database answers again (loop, `stranded`).
       if (isConnectionLost(error)) throw error;
-      const retried = await failJob(db, job, error, { retry: !(error instanceof PermanentJobError) });
-      this.options.log?.error({ err: error, job: job.id, type: job.type, retried }, 'Job failed');
+      for (const job of jobs) {
+        const retried = await failJob(db, job, error, { retry: !(error instanceof PermanentJobError) });
+        this.options.log?.error({ err: error, job: job.id, type, retried }, 'Job failed');
+      }
     }
     return true;
   }

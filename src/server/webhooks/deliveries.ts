@@ -14,8 +14,11 @@ export const WEBHOOK_DELIVERY_JOB = 'webhook-delivery';
 const DELIVERIES_PER_JOB = 16;
 /** How often a delivery job tells the queue it is still sending. */
 const HEARTBEAT_MS = 30_000;
-/** Delivery jobs a worker claims at once and runs side by side (JobHandlerOptions.together). */
-export const DELIVERIES_TOGETHER = 4;
+/**
+ * Delivery jobs a worker claims at once (BatchHandlerOptions.batch): their messages sent side by side (at most
+ * IN_FLIGHT_PER_ENDPOINT to one receiver) and their outcomes written in one transaction.
+ */
+export const DELIVERY_JOBS_PER_BATCH = 8;
 /** Messages in flight to one receiver (scheme, host and port) at once, from this process. */
 const IN_FLIGHT_PER_ENDPOINT = 4;
 

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Feature, FeaturePlugin } from '../app-context.js';
-import { DELIVERIES_TOGETHER, WEBHOOK_DELIVERY_JOB, WebhookDeliveries } from './deliveries.js';
+import { DELIVERY_JOBS_PER_BATCH, WEBHOOK_DELIVERY_JOB, WebhookDeliveries } from './deliveries.js';
 import { registerWebhookRoutes } from './routes.js';
 import { WebhookService } from './webhook-service.js';
 
@@ -23,9 +23,11 @@ const webhooks: FeaturePlugin = async (app, { ctx }) => {
   const deliveries = new WebhookDeliveries(ctx, () => app.jobs.wake());
   const service = new WebhookService(ctx, deliveries);
   app.decorate('webhooks', service);
-  app.jobs.register(WEBHOOK_DELIVERY_JOB, (payload, job) => deliveries.attempt(deliveryIdsOf(payload), job), {
-    together: DELIVERIES_TOGETHER,
-  });
+  app.jobs.registerBatch(
+    WEBHOOK_DELIVERY_JOB,
+    (payloads, job) => deliveries.attempt(payloads.flatMap(deliveryIdsOf), job),
+    { batch: DELIVERY_JOBS_PER_BATCH },
+  );
   registerWebhookRoutes(app, service);
 };
 

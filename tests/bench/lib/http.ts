@@ -79,6 +79,8 @@ export async function signIn(baseUrl: string, email: string, password: string): 
       'x-xsrf-token': decodeURIComponent(token),
     },
     body: JSON.stringify({ email, password }),
+    // The password's hash takes its own CPU: on a machine shared by many, well past the usual 10 s.
+    timeoutMs: 60_000,
   });
   if (login.status !== 200)
     throw new Error(`POST /api/auth/login answered ${login.status}: ${login.body.slice(0, 300)}`);
