@@ -191,9 +191,7 @@ export async function benchLoadCosts(): Promise<BenchRow[]> {
         ["the database's thread", threads.database],
         ["other threads (the collector's and compiler's helpers)", threads.rest],
       ] as const)
-        rows.push(
-          row(AREA, `every kind, ${part} [${where}] (load ${load}, 10 ms ticks)`, ms / all.requests, 'ms CPU'),
-        );
+        rows.push(row(AREA, `every kind, ${part} [${where}] (load ${load}, 10 ms ticks)`, ms / all.requests, 'ms CPU'));
     }
     return rows;
   } finally {

@@ -27,9 +27,11 @@ export function answerParsers(arrays: ArrayTypes): Parsers {
   return parsers;
 }
 
+type Messages = Parameters<typeof parse.parseResults>[0];
+
 /** The protocol messages in `raw`. */
-export function messagesOf(raw: Uint8Array): protocol.messages.BackendMessage[] {
-  const messages: protocol.messages.BackendMessage[] = [];
+export function messagesOf(raw: Uint8Array): Messages {
+  const messages: Messages = [];
   new protocol.Parser().parse(raw, (message) => messages.push(message));
   return messages;
 }
@@ -37,7 +39,9 @@ export function messagesOf(raw: Uint8Array): protocol.messages.BackendMessage[] 
 /** Whether `raw` holds an ErrorResponse: reads only each message's type and length. */
 export function holdsError(raw: Uint8Array): boolean {
   const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
-  for (let at = 0; at + 5 <= raw.length; at += 1 + view.getInt32(at + 1)) if (raw[at] === 0x45) return true;
+  // A message is its type (one byte), then its length (four, counting themselves), then its body.
+  for (let at = 0; at + 5 <= raw.length; at += 1 + Math.max(4, view.getInt32(at + 1)))
+    if (raw[at] === 0x45) return true;
   return false;
 }
 
