@@ -59,6 +59,43 @@ describe.skipIf(!onPglite)('prepared statements on the embedded database', () =>
     expect((await sql<{ two: number }>`select ${2}::int as two`.execute(db)).rows[0].two).toBe(2);
   });
 
+  it("reads a prepared statement's answer on the server's thread as PGlite would: each type's value, nulls, counts", async () => {
+    const db = t.ctx.db;
+    const typed = sql<
+      Record<string, unknown>
+    >`select ${7}::int8 as big, ${'12.50'}::numeric as money, ${'2026-03-04'}::date as day,
+      ${'2026-03-04T05:06:07Z'}::timestamptz as at, ${'{"a":[1,"two"]}'}::jsonb as doc, array[${1}::int, 2] as ints,
+      array[${'x'}::text, null] as texts, ${true}::boolean as yes, ${null}::text as nothing, ${'é ✓'}::text as words`;
+    // The same values without parameters: run by PGlite's own `exec`, which reads the answer itself.
+    const literal = sql<
+      Record<string, unknown>
+    >`select 7::int8 as big, '12.50'::numeric as money, '2026-03-04'::date as day,
+      '2026-03-04T05:06:07Z'::timestamptz as at, '{"a":[1,"two"]}'::jsonb as doc, array[1::int, 2] as ints,
+      array['x'::text, null] as texts, true::boolean as yes, null::text as nothing, 'é ✓'::text as words`;
+    const unprepared = (await literal.execute(db)).rows[0];
+    for (let i = 0; i < 3; i++) {
+      const row = (await typed.execute(db)).rows[0];
+      expect(row).toEqual({
+        big: 7,
+        money: 12.5,
+        day: '2026-03-04',
+        at: new Date('2026-03-04T05:06:07Z'),
+        doc: { a: [1, 'two'] },
+        ints: [1, 2],
+        texts: ['x', null],
+        yes: true,
+        nothing: null,
+        words: 'é ✓',
+      });
+      expect(row).toEqual(unprepared);
+    }
+    const written = await sql`update teams set updated_at = now() where id > ${0}`.execute(db);
+    const teams = Number(
+      (await sql<{ n: number }>`select count(*) as n from teams where id > ${0}`.execute(db)).rows[0].n,
+    );
+    expect(Number(written.numAffectedRows)).toBe(teams);
+  });
+
   it('keeps at most 500 prepared, closing the least recently used, and every text still runs', async () => {
     const db = t.ctx.db;
     for (let i = 0; i < 620; i++)

@@ -11,7 +11,7 @@
  * LOAD_COSTS_SQL=1 prints each kind's statements once (the first request of the kind after the warm-up), cut at 400
  * characters; LOAD_COSTS_SQL=2 whole.
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { type CompiledQuery, DefaultQueryExecutor, sql } from 'kysely';
 import { buildApp } from '../../src/server/app.js';
@@ -38,6 +38,34 @@ interface Kind {
   cpuMs: number;
   statements: number;
   statementMs: number;
+}
+
+/** CPU ms of each thread of this process so far, by thread id (Linux /proc: user + system ticks of 10 ms). */
+function threadTimes(): Map<number, number> {
+  const times = new Map<number, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+      const fields = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+      times.set(Number(tid), (Number(fields[11]) + Number(fields[12])) * 10);
+    } catch {
+      /* a thread that ended meanwhile */
+    }
+  }
+  return times;
+}
+
+/**
+ * The measured requests' CPU split by thread: the server's (this process's main thread), the embedded database's
+ * (the other thread that used the most) and the rest (the collector's and compiler's helpers).
+ */
+function threadShares(before: Map<number, number>, after: Map<number, number>) {
+  const used = [...after].map(([tid, ms]) => ({ tid, ms: ms - (before.get(tid) ?? 0) }));
+  const server = used.find((t) => t.tid === process.pid)?.ms ?? 0;
+  const others = used.filter((t) => t.tid !== process.pid).sort((a, b) => b.ms - a.ms);
+  const database = others[0]?.ms ?? 0;
+  const rest = others.slice(1).reduce((sum, t) => sum + t.ms, 0);
+  return { server, database, rest };
 }
 
 export async function benchLoadCosts(): Promise<BenchRow[]> {
@@ -94,7 +122,9 @@ export async function benchLoadCosts(): Promise<BenchRow[]> {
     const next = (): LoadRequest => nextOfMix(people[Math.floor(random() * people.length)], random(), counters);
     const kinds = new Map<string, Kind>();
     const printed = new Set<string>();
+    let threadsBefore = new Map<number, number>();
     for (let i = 0; i < WARMUP + REQUESTS; i++) {
+      if (i === WARMUP) threadsBefore = threadTimes();
       const spec = next();
       statements = [];
       const own = process.cpuUsage();
@@ -123,6 +153,7 @@ export async function benchLoadCosts(): Promise<BenchRow[]> {
           );
       }
     }
+    const threads = threadShares(threadsBefore, threadTimes());
     DefaultQueryExecutor.prototype.executeQuery = original;
     await app.close();
 
@@ -153,6 +184,15 @@ export async function benchLoadCosts(): Promise<BenchRow[]> {
         'ms CPU',
       ),
     );
+    if (!postgres) {
+      // On the embedded database its thread is the one that fills its core first under load (docs/benchmarks.md).
+      for (const [part, ms] of [
+        ["the server's thread", threads.server],
+        ["the database's thread", threads.database],
+        ["other threads (the collector's and compiler's helpers)", threads.rest],
+      ] as const)
+        rows.push(row(AREA, `every kind, ${part} [${where}] (load ${load}, 10 ms ticks)`, ms / all.requests, 'ms CPU'));
+    }
     return rows;
   } finally {
     await database.close().catch(() => undefined);

@@ -1,10 +1,11 @@
 import { type PGlite, parse, protocol } from '@electric-sql/pglite';
+import { holdsError, messagesOf } from './pglite-answers.js';
 
-/** What a statement gives back: plain data that crosses to the server's thread (structured clone). */
-export interface StatementResult {
-  rows: unknown[];
-  affectedRows?: number;
-}
+/**
+ * What a statement gives back, to cross to the server's thread: its rows, or (a prepared statement's answer) the
+ * protocol messages as PostgreSQL wrote them, which that thread reads (pglite-answers.ts).
+ */
+export type StatementResult = { rows: unknown[]; affectedRows?: number } | { raw: Uint8Array };
 
 export const WAL_CHECK_EVERY_MS = 2_000;
 const WAL_BEFORE_CHECKPOINT = 48 * 1_048_576;
@@ -76,9 +77,8 @@ export class PGliteSession {
     // exchange built here copies the value once more, which took an import's peak from about 305 to 316 MB, and
     // its calls into the WebAssembly are nothing beside such a statement's work.
     const large = parameters.some((value) => typeof value === 'string' && value.length > LARGE_VALUE);
-    const result = large
-      ? await this.pglite.query(text, parameters as unknown[], { rowMode: 'object' })
-      : await this.run(text, parameters);
+    if (!large) return { raw: await this.run(text, parameters) };
+    const result = await this.pglite.query(text, parameters as unknown[], { rowMode: 'object' });
     return { rows: result.rows, affectedRows: result.affectedRows };
   }
 
@@ -92,9 +92,8 @@ export class PGliteSession {
     const now = performance.now();
     if (now - this.walCheckedAt < WAL_CHECK_EVERY_MS) return;
     this.walCheckedAt = now;
-    const { rows } = await this.execute(
+    const [{ rows }] = await this.pglite.exec(
       'select pg_wal_lsn_diff(pg_current_wal_insert_lsn(), (select redo_lsn from pg_control_checkpoint()))::float8 as bytes',
-      [],
     );
     if (((rows[0] as { bytes?: number } | undefined)?.bytes ?? 0) > WAL_BEFORE_CHECKPOINT)
       await this.execute('checkpoint', []);
@@ -106,7 +105,7 @@ export class PGliteSession {
    * sync), and PostgreSQL parses and plans it again each time; a prepared statement reuses its parse, and its plan
    * once PostgreSQL finds a generic one as good (docs/benchmarks.md "Load").
    */
-  private async run(text: string, values: readonly unknown[]): Promise<{ rows: unknown[]; affectedRows?: number }> {
+  private async run(text: string, values: readonly unknown[]): Promise<Uint8Array> {
     return this.pglite.runExclusive(async () => {
       try {
         return await this.runPrepared(text, values);
@@ -132,7 +131,9 @@ export class PGliteSession {
     // unnamed statement, with the types its prepared twin gave.
     const planned = PLANNED_EACH_TIME.test(text);
     const parsed = planned ? [serialize.parse({ name: '', text, types: statement.types })] : [];
-    const messages = await this.pglite.execProtocolStream(
+    // The answer is kept as written (PGlite hands out a view of its buffer, copied here) and not read on this thread.
+    const chunks: Uint8Array[] = [];
+    await this.pglite.execProtocolRawStream(
       joined([
         ...parsed,
         serialize.bind({ statement: planned ? '' : statement.name, values: written }),
@@ -140,10 +141,20 @@ export class PGliteSession {
         serialize.execute({}),
         serialize.sync(),
       ]),
-      { syncToFs: false },
+      {
+        syncToFs: false,
+        onRawData: (chunk) => {
+          chunks.push(chunk.slice());
+        },
+      },
     );
     await this.pglite.syncToFs();
-    return parse.parseResults(messages, this.pglite.parsers, { rowMode: 'object' })[0] ?? { rows: [], affectedRows: 0 };
+    const raw = chunks.length === 1 ? chunks[0] : joined(chunks);
+    if (holdsError(raw)) {
+      // As PGlite's own exchanges throw it: the first error, with PostgreSQL's fields.
+      throw messagesOf(raw).find((message) => message instanceof protocol.messages.DatabaseError);
+    }
+    return raw;
   }
 
   private async statementFor(text: string): Promise<Prepared> {

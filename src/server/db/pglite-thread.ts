@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { threadBundle } from '../workers/thread-bundle.js';
+import { answerParsers, type Parsers, rowsOf } from './pglite-answers.js';
 import type { DatabaseThreadData, FromDatabase, ToDatabase } from './pglite-worker.js';
 
 /**
@@ -71,6 +72,8 @@ export class PGliteThread {
   private ready!: Promise<void>;
   private readonly pending = new Map<number, Waiting>();
   private nextId = 0;
+  /** How this thread reads the answers the database's thread hands over as written (pglite-answers.ts). */
+  private parsers: Parsers = answerParsers([]);
   private closing = false;
   private restartsAt: number[] = [];
   /** Moves each time the thread starts again: a transaction begun on an earlier thread is gone. */
@@ -175,7 +178,14 @@ export class PGliteThread {
     this.pending.delete(message.id);
     waiting.settled = true;
     if ('error' in message) waiting.reject(asError(message.error));
-    else waiting.resolve(message.result);
+    else if (!('raw' in message.result)) waiting.resolve(message.result);
+    else {
+      try {
+        waiting.resolve(rowsOf(message.result.raw, this.parsers));
+      } catch (error) {
+        waiting.reject(error as Error);
+      }
+    }
   }
 
   private spawn() {
@@ -197,6 +207,7 @@ export class PGliteThread {
       const started = (message: FromDatabase) => {
         if ('ready' in message) {
           opened = true;
+          this.parsers = answerParsers(message.arrays);
           resolve();
         } else if ('failed' in message) {
           reject(asError(message.failed));

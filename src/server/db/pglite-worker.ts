@@ -7,8 +7,8 @@
 import { type MessagePort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { PGliteSession } from './pglite-session.js';
-import { asText, DATE, INT8, NUMERIC, toNumber } from './type-parsers.js';
+import { ARRAY_TYPES_QUERY, type ArrayTypes, OWN_PARSERS } from './pglite-answers.js';
+import { PGliteSession, type StatementResult } from './pglite-session.js';
 
 /** What the server's thread sends: a statement (`commit` marks a transaction's end), or close. */
 export type ToDatabase =
@@ -17,9 +17,9 @@ export type ToDatabase =
 
 /** What this thread answers. `error` carries PostgreSQL's fields (code, detail, constraint...). */
 export type FromDatabase =
-  | { ready: true }
+  | { ready: true; arrays: ArrayTypes }
   | { failed: Record<string, unknown> }
-  | { id: number; result: { rows: unknown[]; affectedRows?: number } }
+  | { id: number; result: StatementResult }
   | { id: number; error: Record<string, unknown> };
 
 export interface DatabaseThreadData {
@@ -52,7 +52,9 @@ const fatal = (error: unknown) =>
 async function main() {
   const { folder, module, port, answered } = workerData as DatabaseThreadData;
   const post = (message: FromDatabase) => {
-    port.postMessage(message);
+    // A raw answer's bytes are moved to the server's thread, not copied.
+    const raw = 'result' in message && 'raw' in message.result ? message.result.raw : undefined;
+    port.postMessage(message, raw ? [raw.buffer as ArrayBuffer] : []);
     Atomics.add(answered, 0, 1);
     Atomics.notify(answered, 0);
   };
@@ -60,7 +62,7 @@ async function main() {
   try {
     // pg_trgm: trigram indexes make list searches (ILIKE '%text%') fast on large tables (docs/records.md).
     pglite = await PGlite.create(folder, {
-      parsers: { [INT8]: toNumber, [NUMERIC]: toNumber, [DATE]: asText },
+      parsers: OWN_PARSERS,
       extensions: { pg_trgm },
       pgliteWasmModule: module,
       // The buffer cache lives in WebAssembly memory that never shrinks, and the OS caches the files anyway: 16 MB
@@ -74,6 +76,14 @@ async function main() {
     return;
   }
   const session = new PGliteSession(pglite);
+  // The server's thread reads prepared statements' answers with the same parsers (pglite-answers.ts).
+  let arrays: ArrayTypes;
+  try {
+    arrays = (await pglite.query<ArrayTypes[number]>(ARRAY_TYPES_QUERY)).rows;
+  } catch (error) {
+    post({ failed: errorAsData(error) });
+    return;
+  }
   let turn: Promise<void> = Promise.resolve();
 
   async function handle(message: ToDatabase) {
@@ -98,7 +108,7 @@ async function main() {
   port.on('message', (message: ToDatabase) => {
     turn = turn.then(() => handle(message));
   });
-  post({ ready: true });
+  post({ ready: true, arrays });
 }
 
 void main();
