@@ -54,8 +54,8 @@ import * as recordHolders from './migrations/076_record_holders.js';
 import * as messagesSendingIndex from './migrations/079_messages_sending_index.js';
 import * as publicSubmissionsRestrict from './migrations/081_public_submissions_restrict.js';
 import * as viewDefaults from './migrations/083_view_defaults.js';
-import * as publicFormOffers from './migrations/089_public_form_offers.js';
 import * as sitesTypeSumsIndex from './migrations/086_sites_type_sums_index.js';
+import * as publicFormOffers from './migrations/089_public_form_offers.js';
 import type { DB } from './schema.generated.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
