@@ -136,10 +136,12 @@ export class PublicFormService {
     }
     if (Object.keys(errors).length) throw new ValidationError(errors);
     const fields = card ? [] : [...new Set(input.fields)];
-    const offers = card
-      ? {}
-      : await this.checkedOffers(user, fields, input.offers ?? {}, await this.ctx.records.fields(def!));
-    if (!card) publicFieldsOf(fields, await this.ctx.records.fields(def!), offers);
+    let offers: PublicFormOffers = {};
+    if (!card) {
+      const typeFields = await this.ctx.records.fields(def!);
+      offers = await this.checkedOffers(user, fields, input.offers ?? {}, typeFields);
+      publicFieldsOf(fields, typeFields, offers);
+    }
     return {
       slug,
       title,
