@@ -132,7 +132,14 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', root: '.', include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node' },
+        // Pure logic: files share a worker's module cache (each file's module loading was most of the suite's time).
+        test: { name: 'unit', root: '.', include: ['tests/unit/**/*.test.ts'], environment: 'node', isolate: false },
+      },
+      {
+        extends: true,
+        // Components in happy-dom (the `.tsx` files): each file isolated, since the client's shell keeps its session,
+        // main data and services in module state that one file's test sets up for itself.
+        test: { name: 'unit-components', root: '.', include: ['tests/unit/**/*.test.tsx'], environment: 'node' },
       },
       {
         extends: true,

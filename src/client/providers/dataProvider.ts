@@ -64,13 +64,13 @@ export interface ListGroups {
   meta: { group_by: string; total: number; sums: Record<string, number> };
 }
 
-/** A kanban's first page of every column, as the server answers it (server views/board-routes.ts). */
 /** The view a person's list of a type opens in, and whose choice it is (GET /api/views/default). */
 export interface DefaultView {
   view: { id: number; name: string } | null;
   source: 'person' | 'role' | null;
 }
 
+/** A kanban's first page of every column, as the server answers it (server views/board-routes.ts). */
 export interface Board {
   data: Array<{ value: string | number | null; total: number; data: any[] }>;
   meta: { by: string };

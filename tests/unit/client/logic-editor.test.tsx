@@ -6,6 +6,7 @@ import { AdminContext, type DataProvider, Notification } from 'react-admin';
 import { describe, expect, it, vi } from 'vitest';
 import { mainData } from '../../../src/client/app/services';
 import { LogicEditor } from '../../../src/client/schemas/LogicEditor';
+import { testQueryClient } from './query-client';
 import { NO_DETAIL_WHEN_NOBODY_SEEN, visitSchema } from './visit-schema';
 
 function renderEditor() {
@@ -17,7 +18,7 @@ function renderEditor() {
   // The editor reloads the app's schemas after a save; here there is no server to ask.
   vi.spyOn(mainData, 'load').mockResolvedValue();
   render(
-    <AdminContext dataProvider={dataProvider}>
+    <AdminContext dataProvider={dataProvider} queryClient={testQueryClient()}>
       <LogicEditor schema={visitSchema()} />
       <Notification />
     </AdminContext>,

@@ -6,6 +6,7 @@ import { AdminContext, type DataProvider } from 'react-admin';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dataProvider as appDataProvider, i18nProvider, mainData } from '../../../src/client/app/services';
 import RecordCreate from '../../../src/client/records/RecordCreate';
+import { testQueryClient } from './query-client';
 import { NO_DETAIL_WHEN_NOBODY_SEEN, visitSchema } from './visit-schema';
 
 /**
@@ -41,7 +42,11 @@ describe('the generated form with form logic', () => {
     }));
     const getOne = vi.fn(async () => ({ data: { id: 77 } }));
     render(
-      <AdminContext dataProvider={{ create, getOne } as unknown as DataProvider} i18nProvider={i18nProvider}>
+      <AdminContext
+        dataProvider={{ create, getOne } as unknown as DataProvider}
+        i18nProvider={i18nProvider}
+        queryClient={testQueryClient()}
+      >
         <RecordCreate resource="visits" />
       </AdminContext>,
     );

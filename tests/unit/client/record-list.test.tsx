@@ -20,6 +20,7 @@ import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dataProvider as appDataProvider, mainData } from '../../../src/client/app/services';
 import { createI18nProvider } from '../../../src/client/i18n/i18nProvider';
 import RecordList from '../../../src/client/records/RecordList';
+import { testQueryClient } from './query-client';
 
 const field = (id: number, slug: string, name: string, type: string, options: Record<string, unknown> = {}) => ({
   id,
@@ -90,6 +91,8 @@ function fakeDataProvider() {
       data: CONTACTS.find((row) => row.id === Number(id)),
     })),
     getMany: vi.fn(async () => ({ data: [] })),
+    // No view chosen by the person or their role: the list opens whole.
+    defaultView: vi.fn(async () => ({ view: null, source: null })),
     getManyReference: vi.fn(async () => ({ data: [], total: 0 })),
     create: vi.fn(),
     update: vi.fn(),
@@ -121,6 +124,7 @@ function renderList(
         authProvider={auth}
         i18nProvider={createI18nProvider()}
         store={memoryStore()}
+        queryClient={testQueryClient()}
       >
         <ResourceContextProvider value="contacts">
           <RecordList resource="contacts" />
