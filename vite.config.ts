@@ -132,14 +132,23 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        // Pure logic: files share a worker's module cache (each file's module loading was most of the suite's time).
-        test: { name: 'unit', root: '.', include: ['tests/unit/**/*.test.ts'], environment: 'node', isolate: false },
+        // The server's and the shared code's logic: files share a worker's module cache (each file's module loading
+        // was most of the suite's time).
+        test: {
+          name: 'unit',
+          root: '.',
+          include: ['tests/unit/**/*.test.{ts,tsx}'],
+          exclude: ['tests/unit/client/**'],
+          environment: 'node',
+          isolate: false,
+        },
       },
       {
         extends: true,
-        // Components in happy-dom (the `.tsx` files): each file isolated, since the client's shell keeps its session,
-        // main data and services in module state that one file's test sets up for itself.
-        test: { name: 'unit-components', root: '.', include: ['tests/unit/**/*.test.tsx'], environment: 'node' },
+        // The client's: each file isolated. The client's shell keeps its session, main data and services in module
+        // state that each file sets up for itself, and a screen's code loaded late (the map's, which needs a window)
+        // must not land in the next file.
+        test: { name: 'unit-client', root: '.', include: ['tests/unit/client/**/*.test.{ts,tsx}'], environment: 'node' },
       },
       {
         extends: true,
