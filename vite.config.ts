@@ -148,7 +148,12 @@ export default defineConfig({
         // The client's: each file isolated. The client's shell keeps its session, main data and services in module
         // state that each file sets up for itself, and a screen's code loaded late (the map's, which needs a window)
         // must not land in the next file.
-        test: { name: 'unit-client', root: '.', include: ['tests/unit/client/**/*.test.{ts,tsx}'], environment: 'node' },
+        test: {
+          name: 'unit-client',
+          root: '.',
+          include: ['tests/unit/client/**/*.test.{ts,tsx}'],
+          environment: 'node',
+        },
       },
       {
         extends: true,
