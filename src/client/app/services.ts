@@ -2,7 +2,7 @@
  * The app's single instances: HTTP client, session, main data, providers, react-query client. Built once
  * at start-up; React reads them through the hooks in app/hooks.ts.
  */
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, type QueryClientConfig } from '@tanstack/react-query';
 import { HttpClient } from '../http/client';
 import { createI18nProvider } from '../i18n/i18nProvider';
 import { withOffline } from '../offline/offlineDataProvider';
@@ -29,19 +29,20 @@ export const mainData = new MainDataStore({
   statistics: () => dataProvider.getStatistics(),
 });
 
-export const queryClient = new QueryClient({
-  defaultOptions: {
-    // Reads and writes run whatever the browser says about its connection: with none, reads are answered from the
-    // service worker's cache and writes go to the outbox (docs/offline.md), instead of waiting for "online".
-    queries: {
-      staleTime: 10_000,
-      retry: false,
-      refetchOnWindowFocus: false,
-      networkMode: 'always',
-    },
-    mutations: { networkMode: 'always' },
+/** How the app's queries behave (the component tests build their clients with the same). */
+export const queryDefaults: QueryClientConfig['defaultOptions'] = {
+  // Reads and writes run whatever the browser says about its connection: with none, reads are answered from the
+  // service worker's cache and writes go to the outbox (docs/offline.md), instead of waiting for "online".
+  queries: {
+    staleTime: 10_000,
+    retry: false,
+    refetchOnWindowFocus: false,
+    networkMode: 'always',
   },
-});
+  mutations: { networkMode: 'always' },
+};
+
+export const queryClient = new QueryClient({ defaultOptions: queryDefaults });
 
 offline.connect({ http, session, queryClient });
 // The start answer (one request begun by index.html) settles the session check and brings the main data; without
