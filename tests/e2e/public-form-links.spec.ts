@@ -91,6 +91,9 @@ test('a name typed but not picked is refused beside the field, at 1280 px', asyn
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(page.locator('#field-contractor_id-error')).toHaveText(/^Choose one of the names offered/);
   await expect(employer).toHaveAttribute('aria-invalid', 'true');
+  // Said once, beside the field; the alert above the button only points to it.
+  await expect(page.getByRole('alert')).toHaveText('Please correct the field marked above.');
+  await expect(page.getByText(/^Choose one of the names offered/)).toHaveCount(1);
   await page.screenshot({ path: info.outputPath('link-refused-1280.png') });
   await context.close();
 });

@@ -116,6 +116,7 @@ function showErrors(
   for (const node of form.querySelectorAll('.error')) node.textContent = '';
   for (const node of form.querySelectorAll('[aria-invalid]')) node.removeAttribute('aria-invalid');
   let first: HTMLElement | null = null;
+  let placed = 0;
   let unplaced = '';
   for (const [name, messages] of Object.entries(errors ?? {})) {
     const target = form.querySelector(`#field-${CSS.escape(name)}-error`);
@@ -124,9 +125,15 @@ function showErrors(
       target.textContent = messages.join(' ');
       input.setAttribute('aria-invalid', 'true');
       first ??= input;
+      placed += 1;
     } else unplaced += `${messages.join(' ')} `;
   }
-  status.replaceChildren(problem(unplaced.trim() || message || 'Something went wrong: please try again.'));
+  // A message already shown beside its field is not repeated above the button (the server's summary repeats the first).
+  const summary =
+    placed === 1 ? 'Please correct the field marked above.' : `Please correct the ${placed} fields marked above.`;
+  status.replaceChildren(
+    problem(unplaced.trim() || (placed ? summary : message) || 'Something went wrong: please try again.'),
+  );
   first?.focus();
 }
 
