@@ -55,7 +55,13 @@ export default defineConfig({
     browserName: 'chromium',
     headless: true,
     viewport: { width: 1280, height: 800 },
-    trace: 'retain-on-failure',
+    // A trace records every action's page and a screencast: on two cores it took 40% of the suite's CPU (Chromium's
+    // GPU and browser processes and the runner, docs/testing.md). It is recorded for a failed test's retry (CI
+    // retries once: E2E_RETRIES); `--trace on` records one for a run by hand.
+    trace: 'on-first-retry',
+    // People who ask for less motion get no transitions and no ripples (src/client/theme/theme.ts); the tests are
+    // such people, so no step waits for an animation to end.
+    reducedMotion: 'reduce',
     // The offline service worker is tried by tests/e2e/offline.spec.ts, which allows it; elsewhere each test's answers
     // come from the server itself, as they did before the app had a worker.
     serviceWorkers: 'block',
