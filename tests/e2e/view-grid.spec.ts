@@ -93,7 +93,8 @@ test('a resized column marks the view changed; saved, it stays after a reload; r
   await expect(page.getByTestId('open-view')).toContainText(`Columns ${stamp}`, { timeout: 30_000 });
   await expect(page.locator('.MuiDataGrid-columnHeader[data-field="type"]')).toBeVisible();
   await expect(page.locator('.MuiDataGrid-columnHeader[data-field="estimated_value"]')).toHaveCount(0);
-  expect(await nameWidth(page)).toBe(180);
+  // The grid sizes its columns after it first draws them: the width is read until it settles.
+  await expect.poll(() => nameWidth(page)).toBe(180);
   await expect(page.getByTestId('view-changed')).toHaveCount(0);
 
   // Drag the Name column's right edge 120 px further.
@@ -118,7 +119,7 @@ test('a resized column marks the view changed; saved, it stays after a reload; r
   expect(saved.data.columns).toEqual([{ field: 'name', width: resized }, { field: 'type' }]);
   await page.reload();
   await expect(page.locator('.MuiDataGrid-columnHeader[data-field="type"]')).toBeVisible();
-  expect(await nameWidth(page)).toBe(resized);
+  await expect.poll(() => nameWidth(page)).toBe(resized);
 
   // Sorted by a column of its own: changed; Reset gives the view as saved.
   await page.locator('.MuiDataGrid-columnHeader[data-field="type"] .MuiDataGrid-columnHeaderTitleContainer').click();
@@ -126,7 +127,7 @@ test('a resized column marks the view changed; saved, it stays after a reload; r
   await page.getByRole('group', { name: 'Changes to the view' }).getByRole('button', { name: 'Reset' }).click();
   await expect(page.getByTestId('view-changed')).toHaveCount(0);
   await expect(page).toHaveURL(new RegExp(`view=${id}`));
-  expect(await nameWidth(page)).toBe(resized);
+  await expect.poll(() => nameWidth(page)).toBe(resized);
 });
 
 for (const width of [1280, 390]) {
