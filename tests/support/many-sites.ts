@@ -8,7 +8,7 @@
  * folder so made is kept between runs (see keptSitesFolder) and each run starts on a copy of it.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -130,7 +130,11 @@ export async function putSites(
   { seedDemo = false, keep = false, fill = {} }: Pick<ManySitesOptions, 'seedDemo' | 'keep' | 'fill'> = {},
 ) {
   if (keep && !options.databaseUrl) {
-    cpSync(await keptSitesFolder(count, admin, seedDemo, fill), options.dataDir, { recursive: true });
+    // Without the control socket a server left in the kept folder (`cp` refuses a socket file).
+    cpSync(await keptSitesFolder(count, admin, seedDemo, fill), options.dataDir, {
+      recursive: true,
+      filter: (source) => !lstatSync(source).isSocket(),
+    });
     return;
   }
   const first = await startServer({ ...options, port: await freePort() });

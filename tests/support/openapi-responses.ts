@@ -34,9 +34,9 @@ const COMPONENTS = '#/components/schemas/';
 const compiled = new WeakMap<OpenAPIV3_1.Document, CompiledDocument>();
 
 /**
- * Validators by what they check (an answer's schema and the components it refers to), for every document of the run:
- * each app, and each record type change, makes a new document, and compiling its schemas anew was a fifth of the
- * API suite's CPU (docs/testing.md).
+ * Validators by what they check (an answer's schema and the components it refers to), shared by every document of
+ * the run: each app, and each record type change, makes a new document whose answer schemas are mostly the last
+ * one's, and compiling is the check's dear part (docs/testing.md, "The response check").
  */
 const byContent = new Map<string, ValidateFunction>();
 const shared = newAjv();
