@@ -1,8 +1,8 @@
 /**
  * `npm run test:api:shared` (what `npm test` runs): every API file once, the files shared between the two databases,
  * instead of the whole suite twice (`npm run test:api` on PGlite, `npm run test:api:postgres` on PostgreSQL, each
- * whole). Two whole passes took 27 minutes of a two-core machine's CPU, more than CI's 20-minute budget by themselves
- * (docs/testing.md).
+ * whole). Two whole passes are about 27 minutes of a two-core machine's CPU (estimated from a sample of files), more
+ * than CI's 20-minute budget by themselves (docs/testing.md).
  *
  * - A file whose tests depend on which database runs them (it reads `testDatabaseUrl()`, TEST_DATABASE, its own
  *   `onPostgres`/`onPglite` or the app's `database.kind`) runs on both.
