@@ -5,7 +5,7 @@
  * with that contractor. The page stays under its script budget.
  */
 import { expect, test } from '@playwright/test';
-import { Api, axeViolations } from './support';
+import { Api, axeViolations, signIn } from './support';
 
 let api: Api;
 const stamp = Date.now().toString().slice(-6);
@@ -95,5 +95,54 @@ test('a name typed but not picked is refused beside the field, at 1280 px', asyn
   await expect(page.getByRole('alert')).toHaveText('Please correct the field marked above.');
   await expect(page.getByText(/^Choose one of the names offered/)).toHaveCount(1);
   await page.screenshot({ path: info.outputPath('link-refused-1280.png') });
+  await context.close();
+});
+
+test('an administrator chooses, in the form dialog with the keyboard, which names a link field offers', async ({
+  browser,
+}, info) => {
+  const view = await api.post<{ data: { id: number } }>('/api/views', {
+    name: `Roofers offered ${stamp}`,
+    record_type: 'contractor',
+    filters: { all: [{ field: 'type', op: 'eq', value: 'non-union' }] },
+  });
+  const title = `Roofers sign-up ${stamp}`;
+  const form = await api.post<{ data: { id: number } }>('/api/public-forms', {
+    title,
+    slug: `roofers-${stamp}`,
+    kind: 'record',
+    record_type: 'contact',
+    fields: ['first_name', 'last_name', 'contractor_id'],
+    offers: { contractor_id: { view_id: null } },
+    thank_you: 'Thanks!',
+  });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await signIn(page, { at: '/public-forms' });
+  await page.getByRole('region', { name: title }).getByRole('button', { name: 'Edit' }).click();
+  const dialog = page.getByRole('dialog', { name: `Edit "${title}"` });
+  const offered = dialog.getByRole('combobox', { name: 'Employer: names offered' });
+  await expect(offered).toHaveText('All contractors');
+  await offered.focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('option', { name: `The view "Roofers offered ${stamp}"` }).focus();
+  await page.keyboard.press('Enter');
+  await expect(offered).toHaveText(`The view "Roofers offered ${stamp}"`);
+  await page.screenshot({ path: info.outputPath('offers-chosen-1280.png') });
+  await dialog.getByRole('button', { name: 'Save' }).press('Enter');
+  await expect(dialog).toBeHidden();
+  const forms = await api.get<{ data: Array<{ id: number; offers: Record<string, { view_id: number | null }> }> }>(
+    '/api/public-forms',
+  );
+  expect(forms.data.find((saved) => saved.id === form.data.id)?.offers).toEqual({
+    contractor_id: { view_id: view.data.id },
+  });
+
+  // The public page now offers the view's names only: the roofer, not the union drywall firm.
+  const visitor = await browser.newPage();
+  await visitor.goto(`/f/roofers-${stamp}`);
+  await visitor.getByRole('combobox', { name: 'Employer' }).pressSequentially('quarry', { delay: 30 });
+  await expect(visitor.getByRole('option')).toHaveText([`Quarry Roofing ${stamp}`]);
+  await visitor.close();
   await context.close();
 });

@@ -44,8 +44,12 @@ const EMPTY: PublicFormInput = {
 
 const optionsOf = (field: SchemaField) => field.options as Record<string, unknown> | undefined;
 
-/** Fields a stranger could fill in: not the system's own, not computed or read-only (the server has the last word). */
-const fillable = (field: SchemaField) => !field.internal && !field.computed && !field.read_only && !field.readonly;
+/**
+ * Fields a stranger could fill in: not computed or read-only (the server has the last word). Built-in fields (a
+ * contact's names, phone, employer) count as much as the type's own: `internal` says where a field is defined. A kind
+ * a stranger cannot fill in (a file, a link to several records) is offered disabled, with why.
+ */
+const fillable = (field: SchemaField) => !field.computed && !field.read_only && !field.readonly;
 
 export function PublicFormDialog({
   form,
