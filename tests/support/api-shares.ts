@@ -43,7 +43,8 @@ export function apiShares(folder = API_FOLDER): ApiShares {
   return shares;
 }
 
-function run(files: string[], env: NodeJS.ProcessEnv): number {
+/** Runs the API suite's files `files` (all of them when none) with `env` added; its exit status. */
+export function runApiFiles(files: string[], env: NodeJS.ProcessEnv): number {
   // Vitest takes each argument as a filter on the file's path: a whole path names only that file.
   const result = spawnSync('npx', ['vitest', 'run', '--project', 'api', ...files], {
     stdio: 'inherit',
@@ -56,13 +57,13 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   const shares = apiShares();
   if (!findPostgresBinaries()) {
     console.log('No PostgreSQL server binary found: every API file runs on the embedded database (PGlite).');
-    process.exit(run([], { API_WORKERS: process.env.API_WORKERS ?? '1' }));
+    process.exit(runApiFiles([], { API_WORKERS: process.env.API_WORKERS ?? '1' }));
   }
   console.log(
     `API suite: ${shares.pglite.length} files on PGlite, ${shares.postgres.length} on PostgreSQL ` +
       `(${shares.pglite.length + shares.postgres.length - new Set([...shares.pglite, ...shares.postgres]).size} on both).`,
   );
-  const embedded = run(shares.pglite, { API_WORKERS: process.env.API_WORKERS ?? '1' });
-  const server = run(shares.postgres, { TEST_DATABASE: 'postgres' });
+  const embedded = runApiFiles(shares.pglite, { API_WORKERS: process.env.API_WORKERS ?? '1' });
+  const server = runApiFiles(shares.postgres, { TEST_DATABASE: 'postgres' });
   process.exit(embedded || server);
 }
