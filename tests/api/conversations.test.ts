@@ -100,12 +100,22 @@ describe('logging a conversation', () => {
     expect(unknownOutcome.status).toBe(422);
     expect(unknownOutcome.body.errors.outcome[0]).toMatch(/reached/);
     // The administrator extends the list; the new outcome is then accepted.
-    await created('conversation-outcomes', { name: 'Went fishing', slug: 'went-fishing' });
+    const fishing = await created('conversation-outcomes', { name: 'Went fishing', slug: 'went-fishing' });
     await created(
       'conversations',
       { contact_id: ids.contact, channel: 'text', had_at: '2026-03-03T10:00:00Z', outcome: 'went-fishing' },
       organizer,
     );
+    // Taken off the list, it is refused again (the embedded database keeps the list until it is written).
+    expect((await admin.delete(`/api/conversation-outcomes/${fishing.id}`)).status).toBe(200);
+    const removedOutcome = await organizer.post('/api/conversations', {
+      contact_id: ids.contact,
+      channel: 'text',
+      had_at: '2026-03-03T11:00:00Z',
+      outcome: 'went-fishing',
+    });
+    expect(removedOutcome.status).toBe(422);
+    expect(removedOutcome.body.errors.outcome[0]).not.toMatch(/went-fishing/);
     const noChannel = await organizer.post('/api/conversations', {
       contact_id: ids.contact,
       had_at: '2026-03-02T16:30:00Z',

@@ -10,15 +10,15 @@ import { startTestApp, type TestApp, type TestClient } from '../support/test-app
  */
 let t: TestApp;
 let admin: TestClient;
-const heard: Array<{ channels: string[]; event: string }> = [];
+const heard: Array<{ channels: string[]; event: string; type?: string }> = [];
 
 beforeAll(async () => {
   t = await startTestApp();
   admin = await t.admin();
   const publish = t.ctx.realtime.publish;
-  t.ctx.realtime.publish = async (channels, event, ...rest) => {
-    heard.push({ channels: [...channels], event });
-    return publish.call(t.ctx.realtime, channels, event, ...rest);
+  t.ctx.realtime.publish = async (channels, event, data, ...rest) => {
+    heard.push({ channels: [...channels], event, type: (data as { type?: string } | undefined)?.type });
+    return publish.call(t.ctx.realtime, channels, event, data, ...rest);
   };
 });
 afterAll(async () => {
@@ -67,5 +67,56 @@ describe('the fan-out’s roles', () => {
     const after = await recordQueries(() => addTask('After the change'));
     expect(after.queries.filter((query) => ROLES_READ.test(query.sql)).length).toBe(kept ? 0 : 1);
     expect(heardOn(channel).length, 'a role that may no longer read tasks hears of none').toBe(before);
+  });
+});
+
+describe('a record that hangs on another', () => {
+  // The test of each member (access/fan-out.ts): a query over the role's people.
+  const MEMBER_TEST = /from users u where u\.role_id = /;
+
+  it("goes to the whole role when its parent's type is read whole, and member by member when the parent's rule depends on them", async () => {
+    const created = await admin.post('/api/roles', {
+      slug: 'fan-out-parents',
+      name: 'Fan-out parents',
+      permissions: ['task:read', 'contact:read', 'site:read'],
+      policy: { site: { read: 'own' }, task: { read: { any: ['own', 'parent'] } } },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const channel = roleChannel(created.body.data.id);
+    await t.createUser({ role: 'fan-out-parents' });
+    const contact = await admin.post('/api/contacts', { first_name: 'Parent', last_name: 'Read whole' });
+    const site = await admin.post('/api/sites', { name: 'Parent yard', type: 'union' });
+    expect([contact.status, site.status]).toEqual([201, 201]);
+
+    const tasksHeard = () =>
+      heardOn(channel).filter((sent) => sent.type === 'task' && sent.event === 'App.Events.ModelCreated').length;
+    const before = tasksHeard();
+    const onContact = await recordQueries(async () => {
+      const res = await admin.post('/api/tasks', {
+        title: 'Call the contact',
+        type: 'call',
+        taskable_type: 'contact',
+        taskable_id: contact.body.data.id,
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      await t.ctx.events.idle();
+    });
+    // Every member reads the contacts, so every member reads the task: the role's channel, and no member tested.
+    expect(tasksHeard()).toBe(before + 1);
+    expect(onContact.queries.filter((query) => MEMBER_TEST.test(query.sql))).toEqual([]);
+
+    const onSite = await recordQueries(async () => {
+      const res = await admin.post('/api/tasks', {
+        title: 'Visit the yard',
+        type: 'visit',
+        taskable_type: 'site',
+        taskable_id: site.body.data.id,
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      await t.ctx.events.idle();
+    });
+    // The site is nobody's in the role: each member is asked, and none hears of it.
+    expect(onSite.queries.filter((query) => MEMBER_TEST.test(query.sql)).length).toBeGreaterThan(0);
+    expect(tasksHeard()).toBe(before + 1);
   });
 });

@@ -269,17 +269,30 @@ async function parentRule(env: CompileEnv): Promise<Compiled> {
     if (readable === TRUE) plain.push(def.type);
     else ruled.push({ def, readable });
   }
-  return (who) =>
-    or([
+  const underRule = ({ def, readable }: (typeof ruled)[number], who: Who, typeKnown: boolean): Predicate => {
+    const predicate = readable(who);
+    if (predicate === false || (predicate === true && typeKnown)) return predicate;
+    const ofType = sql<boolean>`${typeColumn} = ${def.type}`;
+    if (predicate === true) return ofType;
+    const under = sql<boolean>`t.${sql.ref(link.column)} in (${idsOf(def, readable, who)})`;
+    return typeKnown ? under : sql<boolean>`(${ofType} and ${under})`;
+  };
+  return (who) => {
+    // The fan-out's record names its parent's type: only that type's rule can admit it.
+    const values = who.row?.type === env.info.def.type ? who.row.values : undefined;
+    const typeKey = link.typeColumn;
+    if (values && typeKey && typeKey in values) {
+      const type = values[typeKey];
+      if (type === null || plain.includes(type as string)) return true;
+      const parent = ruled.find(({ def }) => def.type === type);
+      return parent ? underRule(parent, who, true) : false;
+    }
+    return or([
       sql<boolean>`${typeColumn} is null`,
       ...(plain.length ? [sql<boolean>`${typeColumn} in (${sql.join(plain)})`] : []),
-      ...ruled.map(({ def, readable }) => {
-        const predicate = readable(who);
-        if (predicate === false) return false;
-        if (predicate === true) return sql<boolean>`${typeColumn} = ${def.type}`;
-        return sql<boolean>`(${typeColumn} = ${def.type} and t.${sql.ref(link.column)} in (${idsOf(def, readable, who)}))`;
-      }),
+      ...ruled.map((parent) => underRule(parent, who, false)),
     ]);
+  };
 }
 
 // ---- condition --------------------------------------------------------------------------------------------------

@@ -43,7 +43,7 @@ export async function readersOf(
       out.push({ roleId: subject.role_id, members: 'role', mask: compiled.mask });
       continue;
     }
-    const predicate = compiled.compiled.read(whoIsRow('u'));
+    const predicate = compiled.compiled.read(whoIsRow('u', { type: def.type, values: record }));
     if (predicate === false) continue;
     // A rule that admits every record whoever asks (a card's parent rule for a role that reads every campaign):
     // the role's channel, as for 'all'.

@@ -491,9 +491,14 @@ export class AccessPolicy {
     user: AuthUser,
     ids: readonly number[],
     action: RuleAction,
+    /** The one record written, as it now is: a rule may decide from its values what its SQL would (a note's parent type). */
+    written?: Readonly<Record<string, unknown>>,
   ) {
-    if (!ids.length || (await this.where(user, def, action, { db })) === true) return;
-    const inside = await this.admitted(db, def, user, ids, action);
+    if (!ids.length) return;
+    const who = written && ids.length === 1 ? { ...whoIs(user), row: { type: def.type, values: written } } : undefined;
+    const predicate = await this.where(user, def, action, { db, who });
+    if (predicate === true) return;
+    const inside = await this.admitted(db, def, user, ids, action, 'with', predicate);
     const outside = ids.filter((id) => !inside.has(id));
     if (!outside.length) return;
     const access = await this.of(user, def, db);
@@ -597,11 +602,15 @@ export class AccessPolicy {
     ids: readonly number[],
     action: RuleAction = 'read',
     trashed: 'with' | 'without' = 'with',
+    /** The rule as SQL when the caller has worked it out already (assertLands). */
+    known?: Predicate,
   ): Promise<Set<number>> {
     if (!ids.length) return new Set();
-    const predicate = await this.where(user, def, action, { db });
+    const predicate = known ?? (await this.where(user, def, action, { db }));
     if (predicate === true && trashed === 'with') return new Set(ids);
-    const rows = await (await this.rows(db, def, user, trashed, action))
+    if (predicate === false) return new Set();
+    const all = this.allRows(db, def, trashed);
+    const rows = await (predicate === true ? all : all.where(asSql(predicate)))
       .select('t.id')
       .where('t.id', 'in', [...new Set(ids)])
       .execute();

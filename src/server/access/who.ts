@@ -20,6 +20,11 @@ export interface Who {
    * one record at hand (`exists` on its id) rather than gathering all of the person's records once.
    */
   perRow?: boolean;
+  /**
+   * The one record the fan-out asks about, as it was written: a rule may read from it what its SQL would test of the
+   * row (a note's parent type), so that the statement leaves out what cannot hold. Only for rules of `type`.
+   */
+  row?: { type: string; values: Readonly<Record<string, unknown>> };
 }
 
 /** A signed-in person (id and teams, as AuthUser holds them). */
@@ -38,8 +43,8 @@ export function whoIs(user: {
   };
 }
 
-/** The `users` row aliased `alias` (its teams: team_user and its main team). */
-export function whoIsRow(alias: string): Who {
+/** The `users` row aliased `alias` (its teams: team_user and its main team), asked about the record `row`. */
+export function whoIsRow(alias: string, row?: Who['row']): Who {
   const id = sql.ref(`${alias}.id`) as RawBuilder<number>;
   return {
     id,
@@ -47,6 +52,7 @@ export function whoIsRow(alias: string): Who {
     teamIds: sql<number>`select wt.team_id from team_user wt where wt.user_id = ${id} union select ${sql.ref(`${alias}.team_id`)}`,
     hasTeams: true,
     perRow: true,
+    row,
   };
 }
 

@@ -7,7 +7,7 @@ import { PGliteDialect } from './pglite-dialect.js';
 import { PGliteThread } from './pglite-thread.js';
 import { openPostgres } from './postgres.js';
 import type { DB } from './schema.generated.js';
-import { trackWrites, WriteGeneration } from './write-tracking.js';
+import { markSoleWriter, trackWrites, WriteGeneration } from './write-tracking.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -86,6 +86,7 @@ async function openPGlite(folder: string): Promise<Database> {
   };
   const dialect = new PGliteDialect(thread);
   const db = new Kysely<DB>({ dialect: trackWrites(dialect, writes) });
+  markSoleWriter(db, writes);
   // One process owns the embedded database, so notifications stay in this process.
   const listeners = new Map<string, Array<(payload: string) => void>>();
   const heldLocks = new Set<number>();

@@ -278,3 +278,18 @@ class TrackingDriver implements Driver {
     connection.inTransaction = false;
   }
 }
+
+const soleWriters = new WeakMap<object, WriteGeneration>();
+
+/** Marks `db` as written by this process alone (the embedded database): `tableStampOf` then answers for it. */
+export function markSoleWriter(db: Kysely<DB>, generation: WriteGeneration) {
+  soleWriters.set(db.getExecutor().adapter, generation);
+}
+
+/**
+ * `WriteGeneration.tableStamp` of the database `db` (or its transaction) belongs to, when this process is its only
+ * writer; null when another process may write it too (PostgreSQL), and a copy kept by stamp could be stale.
+ */
+export function tableStampOf(db: Kysely<DB>, table: string): string | null {
+  return soleWriters.get(db.getExecutor().adapter)?.tableStamp(table) ?? null;
+}

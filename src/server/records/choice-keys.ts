@@ -2,22 +2,45 @@ import type { Kysely } from 'kysely';
 import { SLUG } from '../../common/field-types/slug.js';
 import { dynamicTables } from '../db/dynamic-tables.js';
 import type { DB } from '../db/schema.generated.js';
+import { tableStampOf } from '../db/write-tracking.js';
 import { cachedRead } from './batch-reads.js';
 import type { ListQuery } from './list-query.js';
 import type { FieldSpec } from './resource.js';
 
-/** The slugs of the live rows of a list administrators extend (site types, contact statuses...), in their order. */
-export function liveSlugs(db: Kysely<DB>, table: string): Promise<string[]> {
-  return cachedRead(db, `slugs:${table}`, async () => {
-    const rows = await dynamicTables(db)
-      .selectFrom(table)
-      .select('slug')
-      .where('deleted_at', 'is', null)
-      .where('slug', 'is not', null)
-      .orderBy('position')
-      .execute();
-    return rows.map((row) => row.slug as string);
+/** Lists' slugs kept per embedded database until their table is written (db/write-tracking.ts tableStampOf). */
+const keptSlugs = new WeakMap<object, Map<string, { stamp: string; slugs: Promise<readonly string[]> }>>();
+
+/**
+ * The slugs of the live rows of a list administrators extend (site types, contact statuses...), in their order. Each
+ * write that names one (a conversation's outcome and assessment) checks it against them, so on the embedded database
+ * they are kept until the list is written; elsewhere they are read once per batch.
+ */
+export function liveSlugs(db: Kysely<DB>, table: string): Promise<readonly string[]> {
+  return cachedRead(db, `slugs:${table}`, () => {
+    // Read before the rows are: a write meanwhile moves it, and the next call reads them again.
+    const stamp = tableStampOf(db, table);
+    if (stamp === null) return readSlugs(db, table);
+    const adapter = db.getExecutor().adapter;
+    let kept = keptSlugs.get(adapter);
+    if (!kept) keptSlugs.set(adapter, (kept = new Map()));
+    const held = kept.get(table);
+    if (held?.stamp === stamp) return held.slugs;
+    const entry = { stamp, slugs: readSlugs(db, table) };
+    kept.set(table, entry);
+    entry.slugs.catch(() => kept.get(table) === entry && kept.delete(table));
+    return entry.slugs;
   });
+}
+
+async function readSlugs(db: Kysely<DB>, table: string): Promise<readonly string[]> {
+  const rows = await dynamicTables(db)
+    .selectFrom(table)
+    .select('slug')
+    .where('deleted_at', 'is', null)
+    .where('slug', 'is not', null)
+    .orderBy('position')
+    .execute();
+  return rows.map((row) => row.slug as string);
 }
 
 const KEYED_OPERATORS = new Set(['eq', 'neq', 'in']);

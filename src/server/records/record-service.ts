@@ -926,7 +926,7 @@ export class RecordService {
       );
       // What one writes stays inside what one may read: a new site outside one's turf (and not one's own) is refused.
       // Checked after the revision, which keeps whose the record is (access/holders.ts) for the rule to read.
-      if (!options.system && user) await this.access.assertLands(trx, def, user, [inserted.id], 'read');
+      if (!options.system && user) await this.access.assertLands(trx, def, user, [inserted.id], 'read', inserted);
       const [presented] = await this.present(def, [await this.withKeptValues(trx, def, inserted)], fields, trx);
       const answer = { record: presented, message: `${await this.nameOf(def, trx)} created successfully.` };
       if (once) await keep(trx, once, answer);
@@ -1033,7 +1033,7 @@ export class RecordService {
         options.batchId,
         { event: 'updated', cause: options.cause },
       );
-      if (!options.system && user) await this.access.assertLands(trx, def, user, [id], 'update');
+      if (!options.system && user) await this.access.assertLands(trx, def, user, [id], 'update', updated);
       await options.within?.(trx, changes, logic);
       const [presented] = await this.present(def, [await this.withKeptValues(trx, def, updated)], fields, trx);
       return answer(presented);

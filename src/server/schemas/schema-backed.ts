@@ -161,7 +161,7 @@ const overlaid = new WeakMap<object, Record<string, FieldSpec>>();
 const regexAsText = (_key: string, value: unknown) => (value instanceof RegExp ? value.source : value);
 
 /** A text column whose value must be the slug of a live row of `table` (site types, contact statuses...). */
-export async function checkSlug(db: Kysely<DB>, table: string, slug: unknown): Promise<string[] | null> {
+export async function checkSlug(db: Kysely<DB>, table: string, slug: unknown): Promise<readonly string[] | null> {
   if (slug === undefined || slug === null) return null;
   const slugs = await liveSlugs(db, table);
   return slugs.includes(String(slug)) ? null : slugs;
