@@ -13,6 +13,9 @@ const CHANNEL_NAMES: Record<string, string> = {
   meeting: 'Meeting',
 };
 
+/** "Nov 20, 2026": made once, as each `toLocaleDateString` with options builds a formatter of its own. */
+const DAY = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' });
+
 /** A conversation's name where records are named (pickers, history, the feed): "Call on Nov 20, 2026". */
 const LABEL = `initcap(channel) || ' on ' || to_char(had_at at time zone 'UTC', 'Mon FMDD, YYYY')`;
 
@@ -65,9 +68,7 @@ export const conversationsResource: ResourceDefinition = schemaBacked(
           record.user_name = names.get(record.user_id) ?? null;
           record.next_step_user_name = names.get(record.next_step_user_id) ?? null;
           const at = record.had_at instanceof Date ? record.had_at : new Date(String(record.had_at ?? ''));
-          const day = Number.isNaN(at.getTime())
-            ? ''
-            : at.toLocaleDateString('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' });
+          const day = Number.isNaN(at.getTime()) ? '' : DAY.format(at);
           record.title = `${CHANNEL_NAMES[record.channel] ?? 'Conversation'} on ${day}`;
         }
       },
