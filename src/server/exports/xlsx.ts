@@ -12,13 +12,12 @@ const NUMBER_FORMATS: Record<SheetCell, string | undefined> = {
   number: undefined,
 };
 
-/**
- * A moment as the organization's clock shows it, kept as a Date whose UTC fields are that wall-clock time: a
- * spreadsheet's date-time has no time zone, and exceljs writes a Date's UTC fields.
- */
-function wallClock(moment: Date, timeZone: string): Date {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
+/** A time zone's clock, made once per zone: an export has a date-time or two on each of its 100,000 rows. */
+const clocks = new Map<string, Intl.DateTimeFormat>();
+function clockOf(timeZone: string): Intl.DateTimeFormat {
+  let clock = clocks.get(timeZone);
+  if (!clock) {
+    clock = new Intl.DateTimeFormat('en-US', {
       timeZone,
       hourCycle: 'h23',
       year: 'numeric',
@@ -27,7 +26,19 @@ function wallClock(moment: Date, timeZone: string): Date {
       hour: '2-digit',
       minute: '2-digit',
       second: '2-digit',
-    })
+    });
+    clocks.set(timeZone, clock);
+  }
+  return clock;
+}
+
+/**
+ * A moment as the organization's clock shows it, kept as a Date whose UTC fields are that wall-clock time: a
+ * spreadsheet's date-time has no time zone, and exceljs writes a Date's UTC fields.
+ */
+function wallClock(moment: Date, timeZone: string): Date {
+  const parts = Object.fromEntries(
+    clockOf(timeZone)
       .formatToParts(moment)
       .map((part) => [part.type, Number(part.value)]),
   );
