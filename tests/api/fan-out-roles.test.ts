@@ -90,31 +90,25 @@ describe('a record that hangs on another', () => {
 
     const tasksHeard = () =>
       heardOn(channel).filter((sent) => sent.type === 'task' && sent.event === 'App.Events.ModelCreated').length;
-    const before = tasksHeard();
-    const onContact = await recordQueries(async () => {
-      const res = await admin.post('/api/tasks', {
-        title: 'Call the contact',
-        type: 'call',
-        taskable_type: 'contact',
-        taskable_id: contact.body.data.id,
+    // A task on a record, and the statements its write and announcement ran.
+    const taskOn = (taskable_type: string, taskable_id: number) =>
+      recordQueries(async () => {
+        const res = await admin.post('/api/tasks', {
+          title: `About the ${taskable_type}`,
+          type: 'call',
+          taskable_type,
+          taskable_id,
+        });
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        await t.ctx.events.idle();
       });
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-      await t.ctx.events.idle();
-    });
+    const before = tasksHeard();
+    const onContact = await taskOn('contact', contact.body.data.id);
     // Every member reads the contacts, so every member reads the task: the role's channel, and no member tested.
     expect(tasksHeard()).toBe(before + 1);
     expect(onContact.queries.filter((query) => MEMBER_TEST.test(query.sql))).toEqual([]);
 
-    const onSite = await recordQueries(async () => {
-      const res = await admin.post('/api/tasks', {
-        title: 'Visit the yard',
-        type: 'visit',
-        taskable_type: 'site',
-        taskable_id: site.body.data.id,
-      });
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-      await t.ctx.events.idle();
-    });
+    const onSite = await taskOn('site', site.body.data.id);
     // The site is nobody's in the role: each member is asked, and none hears of it.
     expect(onSite.queries.filter((query) => MEMBER_TEST.test(query.sql)).length).toBeGreaterThan(0);
     expect(tasksHeard()).toBe(before + 1);
