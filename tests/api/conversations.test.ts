@@ -91,12 +91,15 @@ describe('logging a conversation', () => {
       had_at: '2026-03-02T16:30:00Z',
     });
     expect(missing.status).toBe(422);
-    const unknownOutcome = await organizer.post('/api/conversations', {
-      contact_id: ids.contact,
-      channel: 'call',
-      had_at: '2026-03-02T16:30:00Z',
-      outcome: 'went-fishing',
-    });
+    // A call to the contact with the outcome 'went-fishing', at `had_at`.
+    const wentFishing = (had_at: string) =>
+      organizer.post('/api/conversations', {
+        contact_id: ids.contact,
+        channel: 'call',
+        had_at,
+        outcome: 'went-fishing',
+      });
+    const unknownOutcome = await wentFishing('2026-03-02T16:30:00Z');
     expect(unknownOutcome.status).toBe(422);
     expect(unknownOutcome.body.errors.outcome[0]).toMatch(/reached/);
     // The administrator extends the list; the new outcome is then accepted.
@@ -108,12 +111,7 @@ describe('logging a conversation', () => {
     );
     // Taken off the list, it is refused again (the embedded database keeps the list until it is written).
     expect((await admin.delete(`/api/conversation-outcomes/${fishing.id}`)).status).toBe(200);
-    const removedOutcome = await organizer.post('/api/conversations', {
-      contact_id: ids.contact,
-      channel: 'text',
-      had_at: '2026-03-03T11:00:00Z',
-      outcome: 'went-fishing',
-    });
+    const removedOutcome = await wentFishing('2026-03-03T11:00:00Z');
     expect(removedOutcome.status).toBe(422);
     expect(removedOutcome.body.errors.outcome[0]).not.toMatch(/went-fishing/);
     const noChannel = await organizer.post('/api/conversations', {

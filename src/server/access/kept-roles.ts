@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { RolePolicy } from '../../common/access-rules.js';
 import type { Database } from '../db/database.js';
 import type { DB } from '../db/schema.generated.js';
+import { KeptByStamp } from '../db/write-tracking.js';
 import type { Subject } from './policy.js';
 
 /** A role as the access policy decides for it: no person, only the role's permissions and rules. */
@@ -19,7 +20,7 @@ export type RoleSubject = Subject & { role_id: number; permissions: string[]; po
  * are read every time.
  */
 export class KeptRoles {
-  private kept: { stamp: string; roles: Promise<RoleSubject[]> } | null = null;
+  private readonly kept = new KeptByStamp<RoleSubject[]>();
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -34,13 +35,7 @@ export class KeptRoles {
 
   async all(): Promise<RoleSubject[]> {
     if (!this.stampOf) return readRoles(this.db);
-    // Read before the roles are: a write while they are read moves it, and the next call reads them again.
-    const stamp = await this.stampOf();
-    if (this.kept?.stamp === stamp) return this.kept.roles;
-    const kept = { stamp, roles: readRoles(this.db) };
-    this.kept = kept;
-    kept.roles.catch(() => this.kept === kept && (this.kept = null));
-    return kept.roles;
+    return this.kept.get(await this.stampOf(), () => readRoles(this.db));
   }
 }
 

@@ -293,3 +293,20 @@ export function markSoleWriter(db: Kysely<DB>, generation: WriteGeneration) {
 export function tableStampOf(db: Kysely<DB>, table: string): string | null {
   return soleWriters.get(db.getExecutor().adapter)?.tableStamp(table) ?? null;
 }
+
+/**
+ * A value read from the database, kept while the stamp it was read under (`WriteGeneration.stamp`, `tableStamp`)
+ * stays the same. The stamp is taken before the read: a write meanwhile moves it, and the next call reads again. A
+ * read that fails is not kept.
+ */
+export class KeptByStamp<T> {
+  private kept: { stamp: string; value: Promise<T> } | null = null;
+
+  get(stamp: string, read: () => Promise<T>): Promise<T> {
+    if (this.kept?.stamp === stamp) return this.kept.value;
+    const kept = { stamp, value: read() };
+    this.kept = kept;
+    kept.value.catch(() => this.kept === kept && (this.kept = null));
+    return kept.value;
+  }
+}

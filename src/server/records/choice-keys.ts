@@ -2,13 +2,13 @@ import type { Kysely } from 'kysely';
 import { SLUG } from '../../common/field-types/slug.js';
 import { dynamicTables } from '../db/dynamic-tables.js';
 import type { DB } from '../db/schema.generated.js';
-import { tableStampOf } from '../db/write-tracking.js';
+import { KeptByStamp, tableStampOf } from '../db/write-tracking.js';
 import { cachedRead } from './batch-reads.js';
 import type { ListQuery } from './list-query.js';
 import type { FieldSpec } from './resource.js';
 
 /** Lists' slugs kept per embedded database until their table is written (db/write-tracking.ts tableStampOf). */
-const keptSlugs = new WeakMap<object, Map<string, { stamp: string; slugs: Promise<readonly string[]> }>>();
+const keptSlugs = new WeakMap<object, Map<string, KeptByStamp<readonly string[]>>>();
 
 /**
  * The slugs of the live rows of a list administrators extend (site types, contact statuses...), in their order. Each
@@ -17,18 +17,14 @@ const keptSlugs = new WeakMap<object, Map<string, { stamp: string; slugs: Promis
  */
 export function liveSlugs(db: Kysely<DB>, table: string): Promise<readonly string[]> {
   return cachedRead(db, `slugs:${table}`, () => {
-    // Read before the rows are: a write meanwhile moves it, and the next call reads them again.
     const stamp = tableStampOf(db, table);
     if (stamp === null) return readSlugs(db, table);
     const adapter = db.getExecutor().adapter;
-    let kept = keptSlugs.get(adapter);
-    if (!kept) keptSlugs.set(adapter, (kept = new Map()));
-    const held = kept.get(table);
-    if (held?.stamp === stamp) return held.slugs;
-    const entry = { stamp, slugs: readSlugs(db, table) };
-    kept.set(table, entry);
-    entry.slugs.catch(() => kept.get(table) === entry && kept.delete(table));
-    return entry.slugs;
+    let lists = keptSlugs.get(adapter);
+    if (!lists) keptSlugs.set(adapter, (lists = new Map()));
+    let kept = lists.get(table);
+    if (!kept) lists.set(table, (kept = new KeptByStamp()));
+    return kept.get(stamp, () => readSlugs(db, table));
   });
 }
 
