@@ -25,8 +25,9 @@ const schemasOf = (declared: unknown): unknown[] =>
   declared && typeof declared === 'object' && 'content' in declared
     ? Object.values((declared as { content: Record<string, { schema: unknown }> }).content).map((c) => c.schema)
     : [declared];
-/** The routes that answer no JSON: the client's files (@fastify/static) and the Pusher-protocol websocket. */
-const answersNoJson = (route: RouteEntry) => route.websocket || (route.method === 'GET' && route.url === '/*');
+/** The routes that answer no JSON: the client's files (its assets and @fastify/static) and the Pusher-protocol websocket. */
+const answersNoJson = (route: RouteEntry) =>
+  route.websocket || (route.method === 'GET' && (route.url === '/*' || route.url === '/assets/:name'));
 
 /** What is missing from a route's contract ([] when nothing). */
 function gaps(route: RouteEntry): string[] {
@@ -52,7 +53,7 @@ describe('route contracts', () => {
   it('lists every route of the app', () => {
     const routes = routeTable(t.app);
     expect(routes.length).toBeGreaterThan(300);
-    expect(routes.filter(answersNoJson).map((r) => `${r.method} ${r.url}`)).toEqual(['GET /app/:key', 'GET /*']);
+    expect(routes.filter(answersNoJson).map((r) => `${r.method} ${r.url}`)).toEqual(['GET /app/:key', 'GET /assets/:name', 'GET /*']);
   });
 
   it('every route declares its answers, params, query and body with zod', () => {

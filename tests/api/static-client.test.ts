@@ -87,6 +87,39 @@ describe('the built client on the wire', () => {
     expect(plain.body).toBe(readFileSync(path.join(root, 'index.html'), 'utf8'));
   });
 
+  it('answers a revalidation of an asset with 304, a HEAD with its headers, and honours a refused encoding', async () => {
+    const first = await get('/assets/index-AbC123.js', 'br');
+    const again = await app.inject({
+      method: 'GET',
+      url: '/assets/index-AbC123.js',
+      headers: { 'accept-encoding': 'br', 'if-none-match': String(first.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.rawPayload.length).toBe(0);
+    const head = await app.inject({
+      method: 'HEAD',
+      url: '/assets/index-AbC123.js',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-length']).toBe(first.headers['content-length']);
+    expect(head.headers['content-encoding']).toBe('br');
+    const refused = await get('/assets/index-AbC123.js', 'br;q=0, gzip');
+    expect(refused.headers['content-encoding']).toBe('gzip');
+  });
+
+  it('serves an asset written after the server started (a rebuild), and nothing outside the assets', async () => {
+    writeFileSync(path.join(root, 'assets', 'later-AbC123.js'), 'export const later = 1;\n');
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const later = await get('/assets/later-AbC123.js', 'br');
+    expect(later.statusCode).toBe(200);
+    expect(later.body).toBe('export const later = 1;\n');
+    for (const url of ['/assets/..%2findex.html', '/assets/.hidden.js', '/assets/index-AbC123.js.br']) {
+      const res = await get(url, 'br');
+      expect(res.statusCode, url).toBe(404);
+    }
+  });
+
   it('keeps the JSON 404 for unknown server paths and missing files', async () => {
     for (const url of ['/api/nothing-here', '/assets/missing-AbC123.js']) {
       const res = await get(url, 'br');

@@ -3,15 +3,17 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { PROJECT_ROOT } from '../config/paths.js';
+import { registerClientAssets } from './client-assets.js';
 import { shellScripts } from './client-manifest.js';
 
 export const clientDir = path.join(PROJECT_ROOT, 'dist/client');
 const SERVER_PATHS = /^\/(api|broadcasting|sanctum|app)(\/|$)/;
 
 /**
- * Serves the built client. Files are looked up at request time (a rebuild is served without a restart), and
- * any other GET outside the server's own paths gets index.html (public-form.html under /f/) so the client's router decides (unknown
- * paths go to its /404 page). Server paths keep their JSON 404.
+ * Serves the built client: its hashed assets from a listing kept in memory (client-assets.ts), its other files
+ * looked up at request time; a rebuild is served without a restart. Any other GET outside the server's own paths gets
+ * index.html (public-form.html under /f/) so the client's router decides (unknown paths go to its /404 page). Server
+ * paths keep their JSON 404.
  *
  * The build writes a brotli and a gzip copy beside each text file (src/build/precompress.ts); the one the browser
  * accepts is sent with `Content-Encoding` and `Vary: Accept-Encoding`, the plain file otherwise.
@@ -20,6 +22,7 @@ export async function registerStaticClient(app: FastifyInstance, root = clientDi
   if (!existsSync(path.join(root, 'index.html'))) {
     app.log.warn(`No built client in ${root}: run "npm run build" (npm start does it for you).`);
   }
+  registerClientAssets(app, root);
   await app.register(fastifyStatic, {
     root,
     preCompressed: true,
