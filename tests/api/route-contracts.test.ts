@@ -53,7 +53,11 @@ describe('route contracts', () => {
   it('lists every route of the app', () => {
     const routes = routeTable(t.app);
     expect(routes.length).toBeGreaterThan(300);
-    expect(routes.filter(answersNoJson).map((r) => `${r.method} ${r.url}`)).toEqual(['GET /app/:key', 'GET /assets/:name', 'GET /*']);
+    expect(routes.filter(answersNoJson).map((r) => `${r.method} ${r.url}`)).toEqual([
+      'GET /app/:key',
+      'GET /assets/:name',
+      'GET /*',
+    ]);
   });
 
   it('every route declares its answers, params, query and body with zod', () => {
