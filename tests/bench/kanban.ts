@@ -12,8 +12,10 @@
  * Beside it, the renderer main thread's CPU time over the same load (a Chromium trace, lib/main-thread.ts), which the
  * other processes on the shared machine do not inflate. On a throwaway PostgreSQL server when one is installed
  * (BENCH_DATABASES=pglite: the embedded database). BENCH_SAMPLES (default 7) samples after 2 warm-up loads; p50 and
- * p95, with the load average beside each figure.
+ * p95, with the load average beside each figure. BENCH_CPU_PROFILE=<file> writes the last load's renderer CPU profile
+ * there (open it in Chromium's DevTools, Performance).
  */
+import { writeFileSync } from 'node:fs';
 import { chromium, type Page } from 'playwright-core';
 import { fillSites } from '../support/many-sites.js';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.js';
@@ -151,11 +153,19 @@ export async function benchKanban(): Promise<BenchRow[]> {
     const answered: number[] = [];
     let requests = 0;
     let waterfall: BoardTimes['waterfall'] = [];
+    const profileTo = process.env.BENCH_CPU_PROFILE;
     for (let i = 0; i < WARMUP + SAMPLES; i++) {
+      const profiler = profileTo && i === WARMUP + SAMPLES - 1 ? await context.newCDPSession(page) : null;
+      if (profiler) {
+        await profiler.send('Profiler.enable');
+        await profiler.send('Profiler.setSamplingInterval', { interval: 250 });
+        await profiler.send('Profiler.start');
+      }
       const { result, cpuMs } = await mainThreadTime(page, async () => {
         await page.goto(url, { waitUntil: 'commit' });
         return page.evaluate<BoardTimes>(BOARD_PAINTED);
       });
+      if (profiler && profileTo) writeFileSync(profileTo, JSON.stringify((await profiler.send('Profiler.stop')).profile));
       if (i >= WARMUP) {
         painted.push(result.painted);
         cpus.push(cpuMs);
