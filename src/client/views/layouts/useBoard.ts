@@ -4,7 +4,7 @@
  * instead of one per column, so the board is drawn as soon as that one answer arrives. Keyed under the resource as
  * react-admin's reads are, so a write's refresh and the realtime updates read it again.
  */
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { type Board, listQuery } from '../../providers/dataProvider';
 import type { FieldDescriptor } from '../../records/fieldTypes';
@@ -37,11 +37,16 @@ export function useBoard(
     }),
     [filter, rank, viewId, perPage, field.slug, values],
   );
-  const { data, error, isPending } = useQuery({
+  const client = useQueryClient();
+  const options = {
     queryKey: [resource, 'getBoard', query],
-    queryFn: ({ signal }) => dataProvider.getBoard(resource, query, signal),
+    queryFn: ({ signal }: { signal: AbortSignal }) => dataProvider.getBoard(resource, query, signal),
     enabled: columns.length > 0,
-  });
+  };
+  // Asked for while the list renders (as usePrefetchQuery does), not once it has been drawn: useQuery asks from an
+  // effect, after the whole list's first render and commit.
+  if (options.enabled && !client.getQueryState(options.queryKey)) void client.prefetchQuery(options);
+  const { data, error, isPending } = useQuery(options);
   const lanes = useMemo(
     () => new Map((data?.data ?? []).map((lane) => [columnKey(lane.value), lane] as const)),
     [data],
