@@ -3,9 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { precompressFolder } from '../../src/build/precompress.js';
 import { registerStaticClient } from '../../src/server/system/static-client.js';
+import { startTestApp } from '../support/test-app.js';
 
 /**
  * Page weight (issue 19): the built client is sent compressed when the browser accepts it, hashed assets are
@@ -125,6 +126,23 @@ describe('the built client on the wire', () => {
       const res = await get(url, 'br');
       expect(res.statusCode, url).toBe(404);
       expect(res.json().message, url).toMatch(/No route/);
+    }
+  });
+});
+
+describe('the hashed assets in the whole app', () => {
+  it('are answered without reading the session, which the pages and the API still read', async () => {
+    const t = await startTestApp();
+    try {
+      const admin = await t.admin();
+      const resume = vi.spyOn(t.ctx.sessions, 'resume');
+      const asset = await admin.get('/assets/index-AbC123.js');
+      expect(asset.status).toBe(404);
+      expect(resume).not.toHaveBeenCalled();
+      expect((await admin.get('/api/auth/check')).status).toBe(200);
+      expect(resume).toHaveBeenCalledTimes(1);
+    } finally {
+      await t.close();
     }
   });
 });

@@ -165,7 +165,8 @@ export async function benchKanban(): Promise<BenchRow[]> {
         await page.goto(url, { waitUntil: 'commit' });
         return page.evaluate<BoardTimes>(BOARD_PAINTED);
       });
-      if (profiler && profileTo) writeFileSync(profileTo, JSON.stringify((await profiler.send('Profiler.stop')).profile));
+      if (profiler && profileTo)
+        writeFileSync(profileTo, JSON.stringify((await profiler.send('Profiler.stop')).profile));
       if (i >= WARMUP) {
         painted.push(result.painted);
         cpus.push(cpuMs);

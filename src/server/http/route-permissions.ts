@@ -31,6 +31,8 @@ export type RoutePermission =
 declare module 'fastify' {
   interface FastifyContextConfig {
     permission?: RoutePermission;
+    /** `false`: the route answers everyone alike, so the session is not read for it (the client's hashed assets). */
+    session?: false;
   }
 }
 

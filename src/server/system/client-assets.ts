@@ -146,7 +146,7 @@ export function registerClientAssets(app: FastifyInstance, root: string) {
     url: '/assets/:name',
     // A file, not JSON: left out of the API's description like the client's other files.
     schema: { hide: true },
-    config: { permission: 'public' },
+    config: { permission: 'public', session: false },
     handler(request, reply) {
       const asset = assets.find(request.params.name);
       return asset ? sendAsset(request, reply, assets, asset) : reply.callNotFound();
