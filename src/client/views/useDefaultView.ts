@@ -32,9 +32,16 @@ export function prefetchDefaultView(client: QueryClient, dataProvider: AppDataPr
 export function useChooseDefaultView(recordType: string) {
   const dataProvider = useAppDataProvider();
   const client = useQueryClient();
+  // A read of the old answer still on its way (the realtime catch-up asks again once the channels listen) would land
+  // over the new one, and the choice would seem undone: such reads are called off before the answer is kept.
+  const callOffReads = () => client.cancelQueries({ queryKey: queryKey(recordType) });
   return useMutation({
     mutationFn: (viewId: number | null) => dataProvider.chooseDefaultView(recordType, viewId),
-    onSuccess: (answer) => client.setQueryData(queryKey(recordType), answer),
+    onMutate: callOffReads,
+    onSuccess: async (answer) => {
+      await callOffReads();
+      client.setQueryData(queryKey(recordType), answer);
+    },
   });
 }
 
