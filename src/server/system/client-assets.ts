@@ -26,6 +26,7 @@ const KEPT_TOTAL_BYTES = 16 * 1024 * 1024;
 interface Variant {
   file: string;
   size: number;
+  mtime: Date;
   etag: string;
   bytes?: Buffer;
 }
@@ -40,7 +41,12 @@ function variantOf(file: string): Variant | undefined {
   try {
     const stat = statSync(file);
     return stat.isFile()
-      ? { file, size: stat.size, etag: `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"` }
+      ? {
+          file,
+          size: stat.size,
+          mtime: stat.mtime,
+          etag: `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`,
+        }
       : undefined;
   } catch {
     return undefined;
@@ -100,8 +106,7 @@ export class ClientAssets {
         const variant = variantOf(path.join(this.folder, name + suffix));
         if (variant) encoded[encoding] = variant;
       }
-      const lastModified = statSync(plain.file).mtime.toUTCString();
-      assets.set(name, { type, lastModified, plain, encoded });
+      assets.set(name, { type, lastModified: plain.mtime.toUTCString(), plain, encoded });
     }
     this.assets = assets;
     this.keptBytes = 0;
