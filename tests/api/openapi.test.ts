@@ -2,6 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../../src/server/http/route-permissions.js';
+import { isClientFileRoute } from '../support/client-file-routes.js';
 import { openApiResponseCheck } from '../support/openapi-responses.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
@@ -68,7 +69,7 @@ describe('the OpenAPI document', () => {
     const missing: string[] = [];
     for (const route of routeTable(t.app)) {
       // The client's files and the realtime websocket answer no JSON (tests/api/route-contracts.test.ts).
-      if (route.websocket || route.url === '/*' || route.url === '/assets/:name') continue;
+      if (route.websocket || isClientFileRoute(route)) continue;
       const path = route.url.replace(/:(\w+)/g, '{$1}');
       const operation = document.paths[path]?.[route.method.toLowerCase()];
       if (!operation) missing.push(`${route.method} ${route.url}`);

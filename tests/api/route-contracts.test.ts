@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { $ZodType } from 'zod/v4/core';
 import { type RouteEntry, routeTable } from '../../src/server/http/route-permissions.js';
+import { isClientFileRoute } from '../support/client-file-routes.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
@@ -25,9 +26,8 @@ const schemasOf = (declared: unknown): unknown[] =>
   declared && typeof declared === 'object' && 'content' in declared
     ? Object.values((declared as { content: Record<string, { schema: unknown }> }).content).map((c) => c.schema)
     : [declared];
-/** The routes that answer no JSON: the client's files (its assets and @fastify/static) and the Pusher-protocol websocket. */
-const answersNoJson = (route: RouteEntry) =>
-  route.websocket || (route.method === 'GET' && (route.url === '/*' || route.url === '/assets/:name'));
+/** The routes that answer no JSON: the client's files and the Pusher-protocol websocket. */
+const answersNoJson = (route: RouteEntry) => route.websocket || isClientFileRoute(route);
 
 /** What is missing from a route's contract ([] when nothing). */
 function gaps(route: RouteEntry): string[] {
