@@ -109,6 +109,9 @@ const isName = (rule: RowRule): rule is RowRuleName => typeof rule === 'string';
  * another part does left out (own and "own or on a record they read" is own).
  */
 export function allOf(...rules: RowRule[]): RowRule {
+  // The common case, a rule and `all` (an update rule the role leaves open): nothing to simplify.
+  if (rules.length === 2 && rules[1] === 'all' && (typeof rules[0] === 'string' || !('all' in rules[0])))
+    return rules[0];
   const flat = rules.flatMap((r) => (typeof r === 'object' && 'all' in r ? r.all : [r]));
   if (flat.includes('none')) return 'none';
   const parts = flat.filter(

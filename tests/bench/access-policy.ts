@@ -1,54 +1,28 @@
-import { startInProcessApp } from './lib/in-process-app.js';
+import { IN_PROCESS_SETTINGS, startInProcessApp } from './lib/in-process-app.js';
 import { percentile } from './lib/percentile.js';
-import { compileTimes, rolesOf } from './lib/policy-compile.js';
-import { loadAverage } from './lib/server.js';
+import { compileRows, compileTimesAsShipped } from './lib/policy-compile.js';
+import { loadAverage, removeTempFolder } from './lib/server.js';
 import { type BenchRow, row } from './types.js';
 
 const AREA = 'access-policy';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
 
-/** Each seeded role's policy compiled cold over every record type (tests/bench/lib/policy-compile.ts). */
+/** Each seeded role's policy compiled cold over every record type, in the server's code as it ships (lib/policy-compile.ts). */
 export async function benchAccessPolicy(): Promise<BenchRow[]> {
-  const { ctx, close } = await startInProcessApp('om-bench-access-');
+  // A seeded data folder, closed again for the compile's own process (lib/policy-compile.ts compileTimesAsShipped).
+  const { dataDir, close } = await startInProcessApp('om-bench-access-');
+  await close({ keepData: true });
   const rows: BenchRow[] = [];
   try {
-    const roles = await rolesOf(ctx.db);
-    const { types, perRoleWall, perRoleCpu, perType } = await compileTimes(ctx, roles, ROUNDS);
+    const times = await compileTimesAsShipped({ ...IN_PROCESS_SETTINGS, DATA_DIR: dataDir }, ROUNDS);
+    const { types, roles } = times;
     const load = loadAverage();
     console.error(
-      `[bench] access-policy: ${roles.length} roles (${roles.map((r) => r.slug).join(', ')}) x ${types} record types, ${ROUNDS} rounds; load ${load}`,
+      `[bench] access-policy: ${roles.length} roles (${roles.join(', ')}) x ${types} record types, ${ROUNDS} rounds; load ${load}`,
     );
-    rows.push(
-      row(
-        AREA,
-        `compile a role's policy, all ${types} record types, CPU p95 (load ${load})`,
-        percentile(perRoleCpu, 0.95),
-        'ms',
-        { below: 5 },
-      ),
-      row(
-        AREA,
-        `compile a role's policy, all ${types} record types, CPU median (load ${load})`,
-        percentile(perRoleCpu, 0.5),
-        'ms',
-      ),
-      row(
-        AREA,
-        `compile a role's policy, all ${types} record types, wall p95 (load ${load})`,
-        percentile(perRoleWall, 0.95),
-        'ms',
-        { below: 5 },
-      ),
-      row(
-        AREA,
-        `compile a role's policy, all ${types} record types, wall median (load ${load})`,
-        percentile(perRoleWall, 0.5),
-        'ms',
-      ),
-      row(AREA, `compile one record type's policy, wall p95 (load ${load})`, percentile(perType, 0.95), 'ms'),
-    );
+    rows.push(...compileRows(AREA, `compile a role's policy, all ${types} record types (load ${load})`, times));
   } finally {
-    await close();
+    removeTempFolder(dataDir);
   }
   return rows;
 }

@@ -18,7 +18,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type Pusher from 'pusher-js';
 import { fillHolders } from '../../src/server/access/fill-holders.js';
-import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config/config.js';
 import { openDatabase } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrate.js';
@@ -29,7 +28,7 @@ import { type PostgresServer, startPostgres } from '../support/postgres-server.j
 import { hubBrowser, next } from '../support/pusher-events.js';
 import { request, signIn } from './lib/http.js';
 import { percentile } from './lib/percentile.js';
-import { compileTimes, rolesOf } from './lib/policy-compile.js';
+import { compileRows, compileTimesAsShipped } from './lib/policy-compile.js';
 import {
   benchDatabases,
   freePort,
@@ -102,7 +101,11 @@ export interface Prepared {
 
 /** The server's settings on the bench's data (read cache off, as the server is started). */
 function configOf(dataDir: string, postgres: PostgresServer | null) {
-  return loadConfig({
+  return loadConfig(settingsOf(dataDir, postgres));
+}
+
+function settingsOf(dataDir: string, postgres: PostgresServer | null): Record<string, string> {
+  return {
     NODE_ENV: 'production',
     DATA_DIR: dataDir,
     ADMIN_EMAIL: ADMIN.email,
@@ -111,36 +114,19 @@ function configOf(dataDir: string, postgres: PostgresServer | null) {
     LOG_LEVEL: 'silent',
     READ_CACHE: '0',
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
-  });
+  };
 }
 
 /**
  * A role's policy compiled cold over every record type (target under 5 ms), each of the database's roles (the five
- * above and the seeded ones), in an app built in this process on the bench's data before the server is started on it.
+ * above and the seeded ones), in the server's code as it ships, run on the bench's data before the server is started
+ * on it (lib/policy-compile.ts `compileTimesAsShipped`).
  */
 async function measureCompile(kind: 'pglite' | 'postgres', prepared: Prepared, rows: BenchRow[]) {
-  const config = configOf(prepared.dataDir, prepared.postgres);
-  const database = await openDatabase(config);
-  try {
-    config.appKey ??= await ensureAppKey(database.db);
-    const { app, ctx } = await buildApp({ config, database, logger: false, sendMail: async () => undefined });
-    try {
-      const roles = await rolesOf(ctx.db);
-      const { types, perRoleWall, perRoleCpu } = await compileTimes(ctx, roles, COMPILE_ROUNDS);
-      const load = loadAverage();
-      const what = `${NAMES[kind]}: a role's policy compiled cold, all ${types} record types (${roles.length} roles × ${COMPILE_ROUNDS}; load ${load})`;
-      rows.push(
-        row(AREA, `${what}, wall p50`, percentile(perRoleWall, 0.5), 'ms'),
-        row(AREA, `${what}, wall p95`, percentile(perRoleWall, 0.95), 'ms', { below: 5 }),
-        row(AREA, `${what}, CPU p50`, percentile(perRoleCpu, 0.5), 'ms'),
-        row(AREA, `${what}, CPU p95`, percentile(perRoleCpu, 0.95), 'ms', { below: 5 }),
-      );
-    } finally {
-      await app.close();
-    }
-  } finally {
-    await database.close();
-  }
+  const times = await compileTimesAsShipped(settingsOf(prepared.dataDir, prepared.postgres), COMPILE_ROUNDS);
+  const load = loadAverage();
+  const what = `${NAMES[kind]}: a role's policy compiled cold, all ${times.types} record types (${times.roles.length} roles × ${COMPILE_ROUNDS}; load ${load})`;
+  rows.push(...compileRows(AREA, what, times));
 }
 
 export async function prepare(kind: 'pglite' | 'postgres'): Promise<Prepared | null> {

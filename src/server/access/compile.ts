@@ -21,6 +21,9 @@ export type Compiled = ((who: Who) => Predicate) & { ids?: (who: Who) => RawBuil
 const withIds = (rule: (who: Who) => Predicate, ids: (who: Who) => RawBuilder<number> | null): Compiled =>
   Object.assign(rule, { ids: (who: Who) => (who.perRow ? null : ids(who)) });
 
+const TRUE: Compiled = () => true;
+const FALSE: Compiled = () => false;
+
 export interface TypeInfo {
   def: ResourceDefinition;
   fields: Record<string, FieldSpec>;
@@ -37,10 +40,41 @@ export interface CompileEnv {
   readOf(type: string): Promise<Compiled | null>;
   /** May the same person read records of that type at all (its permission)? */
   mayRead(def: ResourceDefinition): boolean;
+  /** The types a note, task or document may hang on, as this person reads them (the same for each such type). */
+  parentTypes(): Promise<ParentTypes>;
 }
 
-const TRUE: Compiled = () => true;
-const FALSE: Compiled = () => false;
+/**
+ * The record types a polymorphic child (a note, task, document) of one person may hang on: read whole (`plain`: any
+ * record of them, and the hanging types, read with their own rule), or by the person's read rule of the type (`ruled`).
+ */
+export interface ParentTypes {
+  plain: string[];
+  ruled: Array<{ def: ResourceDefinition; readable: Compiled }>;
+}
+
+/** Worked out once per person's policy and shared by every polymorphic child type (see CompileEnv.parentTypes). */
+export async function collectParentTypes(
+  types: ResourceDefinition[],
+  mayRead: (def: ResourceDefinition) => boolean,
+  readOf: (def: ResourceDefinition) => Promise<Compiled>,
+): Promise<ParentTypes> {
+  const plain: string[] = [];
+  const asked: Array<{ def: ResourceDefinition; readable: Promise<Compiled> }> = [];
+  for (const def of types) {
+    if (!mayRead(def)) continue;
+    // What hangs on what hangs (a note on a task) is read with the type, not through the task's own rule again.
+    if (PARENT_LINKS[def.type]) plain.push(def.type);
+    else asked.push({ def, readable: readOf(def) });
+  }
+  const ruled: ParentTypes['ruled'] = [];
+  for (const { def, readable } of asked) {
+    const compiled = await readable;
+    if (compiled === TRUE) plain.push(def.type);
+    else ruled.push({ def, readable: compiled });
+  }
+  return { plain, ruled };
+}
 
 /** Compiles a row rule of `env.info`'s type into SQL over its row `t`. */
 export async function compileRule(rule: RowRule, env: CompileEnv): Promise<Compiled> {
@@ -255,20 +289,9 @@ async function parentRule(env: CompileEnv): Promise<Compiled> {
     };
   }
   const typeColumn = sql.ref(`t.${link.typeColumn}`);
-  const plain: string[] = [];
-  const ruled: Array<{ def: ResourceDefinition; readable: Compiled }> = [];
-  for (const def of env.types()) {
-    if (def.type === env.info.def.type || plain.includes(def.type)) continue;
-    // What hangs on what hangs (a note on a task) is read with the type, not through the task's own rule again.
-    if (PARENT_LINKS[def.type]) {
-      if (env.mayRead(def)) plain.push(def.type);
-      continue;
-    }
-    const readable = await env.readOf(def.type);
-    if (!readable) continue;
-    if (readable === TRUE) plain.push(def.type);
-    else ruled.push({ def, readable });
-  }
+  const parents = await env.parentTypes();
+  const plain = parents.plain.filter((type) => type !== env.info.def.type);
+  const { ruled } = parents;
   const underRule = ({ def, readable }: (typeof ruled)[number], who: Who, typeKnown: boolean): Predicate => {
     const predicate = readable(who);
     if (predicate === false || (predicate === true && typeKnown)) return predicate;

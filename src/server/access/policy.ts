@@ -25,7 +25,14 @@ import type { RecordService } from '../records/record-service.js';
 import type { ResourceRegistry } from '../records/registry.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import { schemaStore } from '../schemas/schema-store.js';
-import { type Compiled, compileRule, type TypeInfo } from './compile.js';
+import {
+  type Compiled,
+  type CompileEnv,
+  collectParentTypes,
+  compileRule,
+  type ParentTypes,
+  type TypeInfo,
+} from './compile.js';
 import { and, asSql, not, type Predicate } from './predicate.js';
 import { personFields, referencing, teamFields } from './reach.js';
 import { regionsAsTurf, type Who, whoIs } from './who.js';
@@ -71,19 +78,38 @@ const MAX_COMPILED = 5_000;
  * assistant and the realtime fan-out.
  */
 export class AccessPolicy {
-  private readonly compiled = new Map<string, Promise<TypeAccess>>();
+  /** Per role key, per record type definition. */
+  private readonly compiled = new Map<string, Map<ResourceDefinition, Promise<TypeAccess>>>();
+  private compiledCount = 0;
+  /** Per role key: the types a note, task or document may hang on (compile.ts ParentTypes), kept with `compiled`. */
+  private readonly parents = new Map<string, Promise<ParentTypes>>();
+  private readonly infos = new Map<ResourceDefinition, Promise<TypeInfo>>();
   private readonly keys = new WeakMap<object, { policyRef: unknown; policy: string; key: string }>();
 
   constructor(
     private readonly records: RecordService,
     private readonly registry: ResourceRegistry,
   ) {
-    schemaStore(records.db).onInvalidate(() => this.compiled.clear());
+    schemaStore(records.db).onInvalidate(() => this.clear());
   }
 
   /** Forget every compiled policy (a role changed in a way its key cannot show). */
   clear() {
     this.compiled.clear();
+    this.compiledCount = 0;
+    this.parents.clear();
+    this.infos.clear();
+  }
+
+  /** A type with its fields (custom ones included), as every compile reads them: kept with the compiled policies. */
+  private typeInfoOf(def: ResourceDefinition, db: Kysely<DB> | undefined): Promise<TypeInfo> {
+    let entry = this.infos.get(def);
+    if (!entry) {
+      entry = this.records.fields(def, db ?? this.records.db).then((fields) => ({ def, fields }));
+      this.infos.set(def, entry);
+      entry.catch(() => this.infos.get(def) === entry && this.infos.delete(def));
+    }
+    return entry;
   }
 
   // ---- actions ------------------------------------------------------------------------------------------------
@@ -124,17 +150,30 @@ export class AccessPolicy {
   // ---- compiled rules ------------------------------------------------------------------------------------------
 
   /** The role's policy for a record type, compiled (cached). `db`: the transaction the caller is in, if any. */
-  async of(subject: Subject, def: ResourceDefinition, db?: Kysely<DB>): Promise<TypeAccess> {
-    const key = `${this.subjectKey(subject)}|${def.name}`;
-    let entry = this.compiled.get(key);
-    if (entry) {
-      const ready = await entry;
-      if (ready.def === def) return ready;
+  of(subject: Subject, def: ResourceDefinition, db?: Kysely<DB>): Promise<TypeAccess> {
+    return this.kept(this.subjectKey(subject), def, () => this.compile(subject, def, db));
+  }
+
+  /**
+   * The compiled policy kept under `key` for this very definition (a changed record type is a new definition object,
+   * compiled again), or compiled now. Not async: the policy is asked several times in every request, and a kept one
+   * is answered with its own promise, nothing made.
+   */
+  private kept(key: string, def: ResourceDefinition, compile: () => Promise<TypeAccess>): Promise<TypeAccess> {
+    let byType = this.compiled.get(key);
+    const known = byType?.get(def);
+    if (known) return known;
+    if (this.compiledCount > MAX_COMPILED) {
+      this.clear();
+      byType = undefined;
     }
-    if (this.compiled.size > MAX_COMPILED) this.compiled.clear();
-    entry = this.compile(subject, def, db);
-    this.compiled.set(key, entry);
-    entry.catch(() => this.compiled.get(key) === entry && this.compiled.delete(key));
+    if (!byType) this.compiled.set(key, (byType = new Map()));
+    const entry = compile();
+    byType.set(def, entry);
+    this.compiledCount++;
+    entry.catch(() => {
+      if (byType.get(def) === entry) byType.delete(def);
+    });
     return entry;
   }
 
@@ -144,15 +183,16 @@ export class AccessPolicy {
     db: Kysely<DB> | undefined,
     withTurf: 'turf' | 'if-ruled' = 'if-ruled',
   ): Promise<TypeAccess> {
-    const info: TypeInfo = { def, fields: await this.records.fields(def, db ?? this.records.db) };
+    const info = await this.typeInfoOf(def, db);
     const facts: TypeFacts = { type: def.type, entity: def.permission, categoryField: def.categoryColumn };
-    const env = {
+    // Made when a rule needs it (most rules are `all`).
+    const env = (): CompileEnv => ({
       info,
       types: () => this.registry.all(),
       mayRead: (other: ResourceDefinition) => this.mayRead(subject, other),
-      typeInfo: async (type: string) => {
+      typeInfo: (type: string) => {
         const other = this.registry.byType(type);
-        return other ? { def: other, fields: await this.records.fields(other, db ?? this.records.db) } : null;
+        return other ? this.typeInfoOf(other, db) : Promise.resolve(null);
       },
       // A rule that reaches another type (a note's parent) reads that type's own read rule for the same person.
       readOf: async (type: string) => {
@@ -160,21 +200,21 @@ export class AccessPolicy {
         if (!other || other === def || !this.mayRead(subject, other)) return null;
         return (await this.of(subject, other, db)).compiled.read;
       },
-    };
-    const rules = Object.fromEntries(
-      RULE_ACTIONS.map((action) => [action, effectiveRule(subject, facts, action)]),
-    ) as Record<RuleAction, RowRule>;
+      parentTypes: () => this.parentTypesOf(subject, db),
+    });
+    let madeEnv: CompileEnv | undefined;
+    const rules = {} as Record<RuleAction, RowRule>;
+    for (const action of RULE_ACTIONS) rules[action] = effectiveRule(subject, facts, action);
     // Each distinct rule compiled once: update and delete are mostly the read rule, and a turf read rule is the turf.
     const byRule = new Map<string, Promise<Compiled>>();
     const compileOnce = (rule: RowRule) => {
-      const key = JSON.stringify(rule);
+      const key = typeof rule === 'string' ? rule : JSON.stringify(rule);
       let entry = byRule.get(key);
-      if (!entry) byRule.set(key, (entry = compileRule(rule, env)));
+      if (!entry) byRule.set(key, (entry = compileRule(rule, (madeEnv ??= env()))));
       return entry;
     };
-    const compiled = Object.fromEntries(
-      await Promise.all(RULE_ACTIONS.map(async (action) => [action, await compileOnce(rules[action])])),
-    ) as Record<RuleAction, Compiled>;
+    const compiled = {} as Record<RuleAction, Compiled>;
+    for (const action of RULE_ACTIONS) compiled[action] = await compileOnce(rules[action]);
     const turfRuled = mentions(rules.read, 'turf');
     const turf = withTurf === 'turf' || turfRuled ? await compileOnce('turf') : null;
     const outsideTurf = turfRuled ? await compileOnce(without(rules.read, 'turf')) : null;
@@ -187,6 +227,21 @@ export class AccessPolicy {
       outsideTurf,
       mask: maskOf(fieldRules(subject, def.type), info.fields, def.derivedFields),
     };
+  }
+
+  private parentTypesOf(subject: Subject, db: Kysely<DB> | undefined): Promise<ParentTypes> {
+    const key = this.subjectKey(subject);
+    let entry = this.parents.get(key);
+    if (!entry) {
+      entry = collectParentTypes(
+        this.registry.all(),
+        (other) => this.mayRead(subject, other),
+        async (other) => (await this.of(subject, other, db)).compiled.read,
+      );
+      this.parents.set(key, entry);
+      entry.catch(() => this.parents.get(key) === entry && this.parents.delete(key));
+    }
+    return entry;
   }
 
   /**
@@ -543,13 +598,7 @@ export class AccessPolicy {
    */
   async inRegions(def: ResourceDefinition, regionIds: readonly number[]): Promise<Predicate> {
     const nobody: Subject = { role_id: null, permissions: [], policy: {} };
-    const key = `regions|${def.name}`;
-    let entry = this.compiled.get(key);
-    if (!entry || (await entry).def !== def) {
-      entry = this.compile(nobody, def, undefined, 'turf');
-      this.compiled.set(key, entry);
-    }
-    const turf = (await entry).turf;
+    const { turf } = await this.kept('regions', def, () => this.compile(nobody, def, undefined, 'turf'));
     return turf ? turf(regionsAsTurf(regionIds)) : false;
   }
 
@@ -669,6 +718,9 @@ function maskOf(
   fields: Record<string, FieldSpec>,
   derived: ResourceDefinition['derivedFields'] = {},
 ): FieldMask {
+  let ruled = false;
+  for (const _ in rules) ruled = true;
+  if (!ruled) return NO_MASK;
   const hidden = new Set<string>();
   const readOnly = new Set<string>();
   for (const [field, rule] of Object.entries(rules)) {

@@ -19,21 +19,22 @@ export interface InProcessApp {
   close(options?: { keepData?: boolean }): Promise<void>;
 }
 
+/** The settings of the in-process app (its data folder aside). */
+export const IN_PROCESS_SETTINGS: Record<string, string> = {
+  NODE_ENV: 'production',
+  ADMIN_EMAIL: 'admin@example.com',
+  ADMIN_PASSWORD: 'bench-admin-password',
+  SEED_DEMO: '0',
+  LOG_LEVEL: 'silent',
+};
+
 /**
  * The app built in the bench's own process on a fresh embedded database, migrated and seeded (no demo), for the
  * benches that time the data service itself rather than HTTP. `env` adds settings; mails go nowhere.
  */
 export async function startInProcessApp(prefix: string, env: Record<string, string> = {}): Promise<InProcessApp> {
   const dataDir = makeTempFolder(prefix);
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    DATA_DIR: dataDir,
-    ADMIN_EMAIL: 'admin@example.com',
-    ADMIN_PASSWORD: 'bench-admin-password',
-    SEED_DEMO: '0',
-    LOG_LEVEL: 'silent',
-    ...env,
-  });
+  const config = loadConfig({ ...IN_PROCESS_SETTINGS, DATA_DIR: dataDir, ...env });
   const database = await openDatabase(config);
   const release = async (keepData = false) => {
     await database.close();

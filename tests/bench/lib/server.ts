@@ -115,7 +115,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * How `npm start` runs node (package.json `scripts.start`): its environment settings (`NAME=value` before `node`),
  * then node's arguments (V8 flags, then src/server/start.mjs).
  */
-function startCommand(): { env: Record<string, string>; args: string[] } {
+export function startCommand(): { env: Record<string, string>; args: string[] } {
   const script: string = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start;
   const words = script.trim().split(/\s+/);
   const env: Record<string, string> = {};
