@@ -10,9 +10,9 @@ import {
   PARENT_LINKS,
   type PolicySubject,
   type RowRule,
-  RULE_ACTIONS,
   type RuleAction,
   refusalWords,
+  sameRule,
   type TypeFacts,
   without,
 } from '../../common/access-rules.js';
@@ -90,18 +90,23 @@ export class AccessPolicy {
     private readonly records: RecordService,
     private readonly registry: ResourceRegistry,
   ) {
-    schemaStore(records.db).onInvalidate(() => this.clear());
+    schemaStore(records.db).onInvalidate(() => {
+      this.clear();
+      this.infos.clear();
+    });
   }
 
-  /** Forget every compiled policy (a role changed in a way its key cannot show). */
+  /**
+   * Forget every compiled policy, as a change of a role makes it compile again (under its new key): the record types'
+   * fields, which only a change of the schema changes, are kept.
+   */
   clear() {
     this.compiled.clear();
     this.compiledCount = 0;
     this.parents.clear();
-    this.infos.clear();
   }
 
-  /** A type with its fields (custom ones included), as every compile reads them: kept with the compiled policies. */
+  /** A type with its fields (custom ones included), as every compile reads them: kept until the schema changes. */
   private typeInfoOf(def: ResourceDefinition, db: Kysely<DB> | undefined): Promise<TypeInfo> {
     let entry = this.infos.get(def);
     if (!entry) {
@@ -203,18 +208,25 @@ export class AccessPolicy {
       parentTypes: () => this.parentTypesOf(subject, db),
     });
     let madeEnv: CompileEnv | undefined;
-    const rules = {} as Record<RuleAction, RowRule>;
-    for (const action of RULE_ACTIONS) rules[action] = effectiveRule(subject, facts, action);
-    // Each distinct rule compiled once: update and delete are mostly the read rule, and a turf read rule is the turf.
-    const byRule = new Map<string, Promise<Compiled>>();
-    const compileOnce = (rule: RowRule) => {
-      const key = typeof rule === 'string' ? rule : JSON.stringify(rule);
-      let entry = byRule.get(key);
-      if (!entry) byRule.set(key, (entry = compileRule(rule, (madeEnv ??= env()))));
-      return entry;
+    const rules: Record<RuleAction, RowRule> = {
+      read: effectiveRule(subject, facts, 'read'),
+      update: effectiveRule(subject, facts, 'update'),
+      delete: effectiveRule(subject, facts, 'delete'),
     };
-    const compiled = {} as Record<RuleAction, Compiled>;
-    for (const action of RULE_ACTIONS) compiled[action] = await compileOnce(rules[action]);
+    // Each distinct rule compiled once: update and delete are mostly the read rule (often the very same object), and a
+    // turf read rule is the turf.
+    const done: Array<{ rule: RowRule; compiled: Compiled }> = [];
+    const compileOnce = async (rule: RowRule) => {
+      for (const known of done) if (known.rule === rule || sameRule(known.rule, rule)) return known.compiled;
+      const compiled = await compileRule(rule, (madeEnv ??= env()));
+      done.push({ rule, compiled });
+      return compiled;
+    };
+    const compiled: Record<RuleAction, Compiled> = {
+      read: await compileOnce(rules.read),
+      update: await compileOnce(rules.update),
+      delete: await compileOnce(rules.delete),
+    };
     const turfRuled = mentions(rules.read, 'turf');
     const turf = withTurf === 'turf' || turfRuled ? await compileOnce('turf') : null;
     const outsideTurf = turfRuled ? await compileOnce(without(rules.read, 'turf')) : null;
