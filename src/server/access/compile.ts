@@ -60,18 +60,17 @@ export async function collectParentTypes(
   readOf: (def: ResourceDefinition) => Promise<Compiled>,
 ): Promise<ParentTypes> {
   const plain: string[] = [];
-  const asked: Array<{ def: ResourceDefinition; readable: Promise<Compiled> }> = [];
+  const ruled: ParentTypes['ruled'] = [];
   for (const def of types) {
     if (!mayRead(def)) continue;
     // What hangs on what hangs (a note on a task) is read with the type, not through the task's own rule again.
-    if (PARENT_LINKS[def.type]) plain.push(def.type);
-    else asked.push({ def, readable: readOf(def) });
-  }
-  const ruled: ParentTypes['ruled'] = [];
-  for (const { def, readable } of asked) {
-    const compiled = await readable;
-    if (compiled === TRUE) plain.push(def.type);
-    else ruled.push({ def, readable: compiled });
+    if (PARENT_LINKS[def.type]) {
+      plain.push(def.type);
+      continue;
+    }
+    const readable = await readOf(def);
+    if (readable === TRUE) plain.push(def.type);
+    else ruled.push({ def, readable });
   }
   return { plain, ruled };
 }

@@ -82,8 +82,11 @@ export class AccessPolicy {
   private readonly compiled = new Map<string, Map<ResourceDefinition, Promise<TypeAccess>>>();
   private compiledCount = 0;
   /** Per role key: the types a note, task or document may hang on (compile.ts ParentTypes), kept with `compiled`. */
-  private readonly parents = new Map<string, Promise<ParentTypes>>();
-  private readonly infos = new Map<ResourceDefinition, Promise<TypeInfo>>();
+  private readonly parents = new Map<string, ParentTypes>();
+  private readonly infos = new Map<ResourceDefinition, TypeInfo>();
+  /** Moved by each `clear` and each change of the schema: what was read before one is not kept after it. */
+  private generation = 0;
+  private schemaGeneration = 0;
   private readonly keys = new WeakMap<object, { policyRef: unknown; policy: string; key: string }>();
 
   constructor(
@@ -93,6 +96,7 @@ export class AccessPolicy {
     schemaStore(records.db).onInvalidate(() => {
       this.clear();
       this.infos.clear();
+      this.schemaGeneration++;
     });
   }
 
@@ -104,17 +108,22 @@ export class AccessPolicy {
     this.compiled.clear();
     this.compiledCount = 0;
     this.parents.clear();
+    this.generation++;
   }
 
-  /** A type with its fields (custom ones included), as every compile reads them: kept until the schema changes. */
-  private typeInfoOf(def: ResourceDefinition, db: Kysely<DB> | undefined): Promise<TypeInfo> {
-    let entry = this.infos.get(def);
-    if (!entry) {
-      entry = this.records.fields(def, db ?? this.records.db).then((fields) => ({ def, fields }));
-      this.infos.set(def, entry);
-      entry.catch(() => this.infos.get(def) === entry && this.infos.delete(def));
-    }
-    return entry;
+  /**
+   * A type with its fields (custom ones included), as every compile reads them: kept once read, until the schema
+   * changes. Only what was read is shared, never a read still on its way: that one runs on its caller's transaction,
+   * which another caller's statements would wait behind.
+   */
+  private async typeInfoOf(def: ResourceDefinition, db: Kysely<DB> | undefined): Promise<TypeInfo> {
+    const known = this.infos.get(def);
+    if (known) return known;
+    const schema = this.schemaGeneration;
+    const info = { def, fields: await this.records.fields(def, db ?? this.records.db) };
+    // Read before a change of the schema that came meanwhile: good for this compile, not to keep.
+    if (schema === this.schemaGeneration) this.infos.set(def, info);
+    return info;
   }
 
   // ---- actions ------------------------------------------------------------------------------------------------
@@ -241,19 +250,19 @@ export class AccessPolicy {
     };
   }
 
-  private parentTypesOf(subject: Subject, db: Kysely<DB> | undefined): Promise<ParentTypes> {
+  /** Kept once worked out (see typeInfoOf), for the role's key, as long as its compiled policies are. */
+  private async parentTypesOf(subject: Subject, db: Kysely<DB> | undefined): Promise<ParentTypes> {
     const key = this.subjectKey(subject);
-    let entry = this.parents.get(key);
-    if (!entry) {
-      entry = collectParentTypes(
-        this.registry.all(),
-        (other) => this.mayRead(subject, other),
-        async (other) => (await this.of(subject, other, db)).compiled.read,
-      );
-      this.parents.set(key, entry);
-      entry.catch(() => this.parents.get(key) === entry && this.parents.delete(key));
-    }
-    return entry;
+    const known = this.parents.get(key);
+    if (known) return known;
+    const generation = this.generation;
+    const parents = await collectParentTypes(
+      this.registry.all(),
+      (other) => this.mayRead(subject, other),
+      async (other) => (await this.of(subject, other, db)).compiled.read,
+    );
+    if (generation === this.generation) this.parents.set(key, parents);
+    return parents;
   }
 
   /**
