@@ -5,7 +5,8 @@ import { loadAverage, removeTempFolder } from './lib/server.js';
 import { type BenchRow, row } from './types.js';
 
 const AREA = 'access-policy';
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
+// 500 compiles (5 roles): the p95 of fewer is a handful of rounds, each one a collector's pause or not.
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 100);
 
 /** Each seeded role's policy compiled cold over every record type, in the server's code as it ships (lib/policy-compile.ts). */
 export async function benchAccessPolicy(): Promise<BenchRow[]> {

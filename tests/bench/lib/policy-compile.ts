@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import type { Kysely } from 'kysely';
 import type { RolePolicy } from '../../../src/common/access-rules.js';
 import type { AppContext } from '../../../src/server/app-context.js';
+import { serverBundleOptions } from '../../../src/server/build.mjs';
 import type { DB } from '../../../src/server/db/schema.generated.js';
 import { type BenchRow, row } from '../types.js';
 import { percentile } from './percentile.js';
@@ -118,12 +119,7 @@ export async function compileTimesAsShipped(env: Record<string, string>, rounds:
         'pglite-worker': path.join(here, '../../../src/server/db/pglite-worker.ts'),
       },
       outdir,
-      outExtension: { '.js': '.mjs' },
-      bundle: true,
-      packages: 'external',
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
+      ...serverBundleOptions,
       logLevel: 'warning',
     });
     await esbuild.stop();
