@@ -75,6 +75,11 @@ export async function collectParentTypes(
   return { plain, ruled };
 }
 
+/** `all` and `none` compiled, at once; null for any other rule. */
+export function namedRule(rule: RowRule): Compiled | null {
+  return rule === 'all' ? TRUE : rule === 'none' ? FALSE : null;
+}
+
 /** Compiles a row rule of `env.info`'s type into SQL over its row `t`. */
 export async function compileRule(rule: RowRule, env: CompileEnv): Promise<Compiled> {
   if (rule === 'all') return TRUE;

@@ -30,6 +30,7 @@ import {
   type CompileEnv,
   collectParentTypes,
   compileRule,
+  namedRule,
   type ParentTypes,
   type TypeInfo,
 } from './compile.js';
@@ -197,7 +198,7 @@ export class AccessPolicy {
     db: Kysely<DB> | undefined,
     withTurf: 'turf' | 'if-ruled' = 'if-ruled',
   ): Promise<TypeAccess> {
-    const info = await this.typeInfoOf(def, db);
+    const info = this.infos.get(def) ?? (await this.typeInfoOf(def, db));
     const facts: TypeFacts = { type: def.type, entity: def.permission, categoryField: def.categoryColumn };
     // Made when a rule needs it (most rules are `all`).
     const env = (): CompileEnv => ({
@@ -231,10 +232,11 @@ export class AccessPolicy {
       done.push({ rule, compiled });
       return compiled;
     };
+    // `all` and `none`, most types' rules, need nothing awaited.
     const compiled: Record<RuleAction, Compiled> = {
-      read: await compileOnce(rules.read),
-      update: await compileOnce(rules.update),
-      delete: await compileOnce(rules.delete),
+      read: namedRule(rules.read) ?? (await compileOnce(rules.read)),
+      update: namedRule(rules.update) ?? (await compileOnce(rules.update)),
+      delete: namedRule(rules.delete) ?? (await compileOnce(rules.delete)),
     };
     const turfRuled = mentions(rules.read, 'turf');
     const turf = withTurf === 'turf' || turfRuled ? await compileOnce('turf') : null;
