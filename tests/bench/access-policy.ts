@@ -1,8 +1,7 @@
 import { IN_PROCESS_SETTINGS, startInProcessApp } from './lib/in-process-app.js';
-import { percentile } from './lib/percentile.js';
 import { compileRows, compileTimesAsShipped } from './lib/policy-compile.js';
 import { loadAverage, removeTempFolder } from './lib/server.js';
-import { type BenchRow, row } from './types.js';
+import type { BenchRow } from './types.js';
 
 const AREA = 'access-policy';
 // 500 compiles (5 roles): the p95 of fewer is a handful of rounds, each one a collector's pause or not.
