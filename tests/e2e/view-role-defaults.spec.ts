@@ -66,10 +66,15 @@ for (const width of [1280, 390]) {
     const saved = adminPage.waitForResponse(
       (r) => r.url().includes('/api/views/role-defaults') && r.request().method() === 'PUT',
     );
+    const save = dialog.getByRole('button', { name: 'Save' });
     if (byKeys) {
-      await dialog.getByRole('button', { name: 'Save' }).focus();
+      // Save waits for the lists of roles and teams; a disabled button takes no focus, and Enter would then go to the
+      // checkbox (a click waits by itself).
+      await expect(save).toBeEnabled();
+      await save.focus();
+      await expect(save).toBeFocused();
       await adminPage.keyboard.press('Enter');
-    } else await dialog.getByRole('button', { name: 'Save' }).click();
+    } else await save.click();
     expect((await saved).status()).toBe(200);
     await expect(dialog).toBeHidden();
     const kept = await api.get<{ data: { default_role_ids: number[]; user_id: number } }>(`/api/views/${view.id}`);
