@@ -32,14 +32,14 @@ export async function rolesOf(db: Kysely<DB>): Promise<RoleSubject[]> {
   }));
 }
 
+const WARM_UP_MS = Number(process.env.BENCH_COMPILE_WARM_UP_MS ?? 5_000);
+
 /**
  * Each role's policy compiled cold (the compiled policies forgotten first, as a change of the role or of a record type
  * does) over every record type, `rounds` times: per role, the wall time, the process's CPU (all its threads) and,
  * where it can be read, the compiling thread's own CPU; per record type, the wall time. The same compiles run
  * uncounted for the first seconds (BENCH_COMPILE_WARM_UP_MS): the figure is the compile of a server in service.
  */
-const WARM_UP_MS = Number(process.env.BENCH_COMPILE_WARM_UP_MS ?? 5_000);
-
 export async function compileTimes(ctx: AppContext, roles: RoleSubject[], rounds: number) {
   const access = ctx.records.access;
   const defs = ctx.resources.all();
