@@ -6,7 +6,7 @@ import { type Holders, heldBy } from './holders.js';
 import { and, fieldHolds, type Gather, or, type Predicate } from './predicate.js';
 import { OWN_WORK_TYPES, personFields, pointedAtBySites, referencing, roleFields, teamFields } from './reach.js';
 import { siteInTurf, turfSiteIds } from './turf.js';
-import { teamPeople, type Who } from './who.js';
+import { isTeamPerson, teamPeople, type Who } from './who.js';
 
 /**
  * A rule compiled for a record type: given the person (as SQL), the condition on the row `t`. With `ids`, where the
@@ -163,7 +163,10 @@ const gatherOf = (who: Who, kind: 'values' | 'query'): Gather => (who.perRow ? u
 /** Their team's: a team field names a team of theirs, or a person field names one of their teams' people. */
 function teamRule(info: TypeInfo): Compiled {
   if (info.def.keepsHolders) {
-    const holders = (who: Who): Holders => ({ teams: who.teamIds, fieldPeople: teamPeople(who) });
+    const holders = (who: Who): Holders => ({
+      teams: who.teamIds,
+      fieldPeople: (person) => isTeamPerson(who, person),
+    });
     return withIds(
       (who) => who.hasTeams && held(info.def, who, holders(who)),
       (who) => heldBy(info.def, holders(who)),

@@ -5,7 +5,7 @@ import { type ListQuery, TURF_ONE_PASS_MATCHES } from '../records/list-query.js'
 import type { RecordService } from '../records/record-service.js';
 import type { ResourceDefinition } from '../records/resource.js';
 import { holderRanges } from './holders.js';
-import { teamPeople, whoIs } from './who.js';
+import { isTeamPerson, whoIs } from './who.js';
 
 /** The list orders whose keys `record_holders` keeps a copy of, by the list's field. */
 const ORDERS: Record<string, string> = { created_at: 'h.created_at', name: 'h.name_key' };
@@ -45,7 +45,7 @@ export async function heldPage(
   const teams = shape.team && who.hasTeams;
   const parts = holderRanges({
     ...(shape.own ? { people: who.id } : {}),
-    ...(teams ? { teams: who.teamIds, fieldPeople: teamPeople(who) } : {}),
+    ...(teams ? { teams: who.teamIds, fieldPeople: (person: RawBuilder<number>) => isTeamPerson(who, person) } : {}),
   }).map(range);
   if (!parts.length) return { total: 0, estimated: false, ids: [] };
   const direction = sql.raw(query.sort.order);

@@ -157,10 +157,13 @@ function named(
     from ${sql.table(table)} r${join} where ${where}${valid} and ${value} is not null`;
 }
 
-/** Who a record is held by, for `heldBy`: people (ids), people a person field names, teams (each as SQL of ids). */
+/**
+ * Who a record is held by, for `heldBy`: people and teams (each as SQL of ids), and the people a person field names
+ * (a test of a holder's user id: who.ts `isTeamPerson`).
+ */
 export interface Holders {
   people?: RawBuilder<number>;
-  fieldPeople?: RawBuilder<number>;
+  fieldPeople?: (person: RawBuilder<number>) => RawBuilder<boolean>;
   teams?: RawBuilder<number>;
 }
 
@@ -172,7 +175,7 @@ export function holderRanges(holders: Holders): RawBuilder<boolean>[] {
   const ranges: RawBuilder<boolean>[] = [];
   if (holders.people) ranges.push(sql<boolean>`h.user_id in (${holders.people})`);
   if (holders.fieldPeople)
-    ranges.push(sql<boolean>`h.via = 'field' and h.user_id = any(array(${holders.fieldPeople}))`);
+    ranges.push(sql<boolean>`h.via = 'field' and ${holders.fieldPeople(sql<number>`h.user_id`)}`);
   if (holders.teams) ranges.push(sql<boolean>`h.team_id in (${holders.teams})`);
   return ranges;
 }

@@ -11,8 +11,13 @@ import { type Who, whoIs } from './who.js';
  */
 export function turfRegionIds(who: Who): RawBuilder<number> {
   if (who.regions) return who.regions;
+  return sql<number>`select r.id from regions r where ${inTurf(who)}`;
+}
+
+/** The region `r` is one of the person's turf. */
+function inTurf(who: Who): RawBuilder<boolean> {
   const byTeam = who.hasTeams ? sql`r.team_id in (${who.teamIds}) or ` : sql``;
-  return sql<number>`select r.id from regions r where r.deleted_at is null and (${byTeam}exists (select 1 from region_users ru where ru.region_id = r.id and ru.user_id = ${who.id}))`;
+  return sql<boolean>`r.deleted_at is null and (${byTeam}exists (select 1 from region_users ru where ru.region_id = r.id and ru.user_id = ${who.id}))`;
 }
 
 /** The regions of a person's turf (assigned to them or their team), by name (GET /api/turf). */
@@ -28,9 +33,17 @@ export function turfRegions(
     .execute();
 }
 
-/** The site row `alias` lies in the person's turf. */
+/**
+ * The site row `alias` lies in the person's turf. For the fan-out's members against one site (`perRow`), that site's
+ * few regions are each tested against the member: the array form gathers every member's whole turf in turn, and a
+ * statement that compares `in_region_ids` with an array is planned for its values each time
+ * (db/pglite-session.ts), which cost more than running it.
+ */
 export function siteInTurf(who: Who, alias = 't'): RawBuilder<boolean> {
-  return sql<boolean>`${sql.ref(`${alias}.in_region_ids`)} && array(${turfRegionIds(who)})`;
+  const regions = sql.ref(`${alias}.in_region_ids`);
+  if (who.perRow && !who.regions)
+    return sql<boolean>`exists (select 1 from regions r where r.id = any(${regions}) and ${inTurf(who)})`;
+  return sql<boolean>`${regions} && array(${turfRegionIds(who)})`;
 }
 
 /**
