@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { roleChannel } from '../../src/server/realtime/channels.js';
+import { roleChannel, userChannel } from '../../src/server/realtime/channels.js';
 import { recordQueries } from '../support/query-counter.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
@@ -33,6 +33,9 @@ async function addTask(title: string) {
   await t.ctx.events.idle();
   return res.body.data.id as number;
 }
+
+/** The test of each member (access/fan-out.ts): a query over the people of one role or of several alike. */
+const MEMBER_TEST = /from users u where u\.role_id in \(/;
 
 const heardOn = (channel: string) => heard.filter((sent) => sent.channels.includes(channel));
 
@@ -71,9 +74,6 @@ describe('the fan-out’s roles', () => {
 });
 
 describe('a record that hangs on another', () => {
-  // The test of each member (access/fan-out.ts): a query over the role's people.
-  const MEMBER_TEST = /from users u where u\.role_id = /;
-
   it("goes to the whole role when its parent's type is read whole, and member by member when the parent's rule depends on them", async () => {
     const created = await admin.post('/api/roles', {
       slug: 'fan-out-parents',
@@ -112,5 +112,35 @@ describe('a record that hangs on another', () => {
     // The site is nobody's in the role: each member is asked, and none hears of it.
     expect(onSite.queries.filter((query) => MEMBER_TEST.test(query.sql)).length).toBeGreaterThan(0);
     expect(tasksHeard()).toBe(before + 1);
+  });
+});
+
+describe('roles whose rule is alike', () => {
+  it('are asked about in one part of the statement, and each member hears only of what they read', async () => {
+    for (const slug of ['fan-out-alike-a', 'fan-out-alike-b']) {
+      const res = await admin.post('/api/roles', {
+        slug,
+        name: slug,
+        permissions: ['site:read'],
+        policy: { site: { read: 'own' } },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    const holder = await t.createUser({ role: 'fan-out-alike-a' });
+    const other = await t.createUser({ role: 'fan-out-alike-b' });
+    const sitesHeard = (userId: number) =>
+      heardOn(userChannel(userId)).filter((sent) => sent.type === 'site' && sent.event === 'App.Events.ModelCreated');
+    const { queries } = await recordQueries(async () => {
+      const site = await admin.post('/api/sites', { name: 'Alike yard', type: 'union', user_id: holder.id });
+      expect(site.status, JSON.stringify(site.body)).toBe(201);
+      await t.ctx.events.idle();
+    });
+    const tests = queries.filter((query) => MEMBER_TEST.test(query.sql));
+    expect(tests).toHaveLength(1);
+    // Both roles' members in one part (`u.role_id in (a, b)`), not a part each.
+    const parts = tests[0].sql.match(/from users u where u\.role_id in \(([^)]*)\)/g) ?? [];
+    expect(parts.some((part) => part.split(',').length >= 2)).toBe(true);
+    expect(sitesHeard(holder.id)).toHaveLength(1);
+    expect(sitesHeard(other.id)).toHaveLength(0);
   });
 });

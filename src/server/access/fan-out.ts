@@ -30,7 +30,8 @@ export async function readersOf(
   roles: readonly RoleSubject[],
 ): Promise<Readers[]> {
   const out: Readers[] = [];
-  const asked: RawBuilder<unknown>[] = [];
+  /** The roles asked about, by the test of the record's row (its SQL and values): roles alike are asked together. */
+  const asked = new Map<string, { row: RawBuilder<unknown>; personal: boolean; roleIds: number[] }>();
   const masks = new Map<number, FieldMask>();
   const id = Number.isInteger(record.id) ? Number(record.id) : null;
   for (const subject of roles) {
@@ -54,15 +55,22 @@ export async function readersOf(
     if (id === null) continue;
     const scope = def.scope ? sql` and t.${sql.ref(def.scope.column)} = ${def.scope.value}` : sql``;
     const row = sql`select 1 from ${sql.table(def.table)} t where t.id = ${id}${scope} and ${asSql(predicate)}`;
-    // A condition the same for every member: asked once, for the role's channel.
-    asked.push(
-      (await access.personal(subject, def))
-        ? sql`select ${subject.role_id}::int as role_id, u.id as user_id from users u where u.role_id = ${subject.role_id} and u.deleted_at is null and exists (${row})`
-        : sql`select ${subject.role_id}::int as role_id, null::int as user_id where exists (${row})`,
-    );
+    // A condition the same for every member is asked once, for the role's channel.
+    const personal = await access.personal(subject, def);
+    const text = row.compile(db);
+    const key = JSON.stringify([personal, text.sql, text.parameters]);
+    const alike = asked.get(key);
+    if (alike) alike.roleIds.push(subject.role_id);
+    else asked.set(key, { row, personal, roleIds: [subject.role_id] });
   }
-  if (asked.length) {
-    const { rows } = await sql<{ role_id: number; user_id: number }>`${sql.join(asked, sql` union all `)}`.execute(db);
+  if (asked.size) {
+    // One part per test (several roles limited to their turf share one), so the statement stays small to plan.
+    const parts = [...asked.values()].map(({ row, personal, roleIds }) =>
+      personal
+        ? sql`select u.role_id, u.id as user_id from users u where u.role_id in (${sql.join(roleIds)}) and u.deleted_at is null and exists (${row})`
+        : sql`select r.id as role_id, null::int as user_id from unnest(array[${sql.join(roleIds)}]::int[]) r(id) where exists (${row})`,
+    );
+    const { rows } = await sql<{ role_id: number; user_id: number }>`${sql.join(parts, sql` union all `)}`.execute(db);
     const byRole = new Map<number, number[] | 'role'>();
     for (const row of rows) {
       const roleId = Number(row.role_id);
