@@ -342,7 +342,8 @@ export class AccessPolicy {
 
   /**
    * The rows of `def` the person may read (or change, with `action`), as `t`: soft-deleted rows as `trashed` says,
-   * the type's own rows of a shared table (`scope`), and the rule. `user` null: the server itself, every row.
+   * the type's own rows of a shared table (`scope`), and the rule. `user` null: the server itself, every row. `few`:
+   * the caller reads a few rows by id (Who `few`).
    */
   async rows(
     db: Kysely<DB>,
@@ -350,10 +351,11 @@ export class AccessPolicy {
     user: AuthUser | null,
     trashed: 'without' | 'with' | 'only' = 'without',
     action: RuleAction = 'read',
+    few = false,
   ) {
     const query = this.allRows(db, def, trashed);
     if (!user) return query;
-    const predicate = await this.where(user, def, action, { db });
+    const predicate = await this.where(user, def, action, { db, ...(few ? { who: { ...whoIs(user), few } } : {}) });
     return predicate === true ? query : query.where(asSql(predicate));
   }
 
@@ -573,7 +575,11 @@ export class AccessPolicy {
     written?: Readonly<Record<string, unknown>>,
   ) {
     if (!ids.length) return;
-    const who = written && ids.length === 1 ? { ...whoIs(user), row: { type: def.type, values: written } } : undefined;
+    const who: Who = {
+      ...whoIs(user),
+      few: true,
+      ...(written && ids.length === 1 ? { row: { type: def.type, values: written } } : {}),
+    };
     const predicate = await this.where(user, def, action, { db, who });
     if (predicate === true) return;
     const inside = await this.admitted(db, def, user, ids, action, 'with', predicate);
@@ -598,7 +604,7 @@ export class AccessPolicy {
     if (!user || !ids.length) return new Set();
     const access = await this.of(user, def);
     if (!access.turf) return new Set();
-    const predicate = access.turf(whoIs(user));
+    const predicate = access.turf({ ...whoIs(user), few: true });
     if (predicate === true) return new Set();
     // `is true`: the turf is tested on the page's rows, read by id, rather than read as a whole through its index
     // (a site turf's GIN index gives every one of its sites, to be intersected with the page's few).
@@ -678,7 +684,7 @@ export class AccessPolicy {
     known?: Predicate,
   ): Promise<Set<number>> {
     if (!ids.length) return new Set();
-    const predicate = known ?? (await this.where(user, def, action, { db }));
+    const predicate = known ?? (await this.where(user, def, action, { db, who: { ...whoIs(user), few: true } }));
     if (predicate === true && trashed === 'with') return new Set(ids);
     if (predicate === false) return new Set();
     const all = this.allRows(db, def, trashed);

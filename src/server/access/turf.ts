@@ -34,14 +34,14 @@ export function turfRegions(
 }
 
 /**
- * The site row `alias` lies in the person's turf. For the fan-out's members against one site (`perRow`), that site's
- * few regions are each tested against the member: the array form gathers every member's whole turf in turn, and a
- * statement that compares `in_region_ids` with an array is planned for its values each time
- * (db/pglite-session.ts), which cost more than running it.
+ * The site row `alias` lies in the person's turf. Asked of a few sites (`few`), or of one site for each member of a
+ * role (the fan-out, `perRow`), each site's own few regions are tested against the person's turf: the array form
+ * gathers the whole turf (for each member, in the fan-out), and a statement that compares `in_region_ids` with an
+ * array is planned for its values each time (db/pglite-session.ts), which cost more than running it.
  */
 export function siteInTurf(who: Who, alias = 't'): RawBuilder<boolean> {
   const regions = sql.ref(`${alias}.in_region_ids`);
-  if (who.perRow && !who.regions)
+  if ((who.perRow || who.few) && !who.regions)
     return sql<boolean>`exists (select 1 from regions r where r.id = any(${regions}) and ${inTurf(who)})`;
   return sql<boolean>`${regions} && array(${turfRegionIds(who)})`;
 }

@@ -21,6 +21,11 @@ export interface Who {
    */
   perRow?: boolean;
   /**
+   * The rule is asked of a few records named by id (a page's rows read again, a show, a write's check): a part that
+   * would gather the whole of the person's turf tests each record's own regions instead (access/turf.ts).
+   */
+  few?: boolean;
+  /**
    * The one record the fan-out asks about, as it was written: a rule may read from it what its SQL would test of the
    * row (a note's parent type), so that the statement leaves out what cannot hold. Only for rules of `type`.
    */
