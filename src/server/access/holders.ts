@@ -28,18 +28,21 @@ export interface RecordTypes {
 export async function keepHolders(records: RecordService, db: Kysely<DB>, revisions: readonly Revision[]) {
   if (!revisions.length) return;
   const held = new Map<string, Set<number>>();
-  const add = (type: unknown, id: unknown) => {
+  /** Records whose holders stay as they were: only the copies of their name key and category are brought up to date. */
+  const copiesOnly = new Map<string, Set<number>>();
+  const add = (type: unknown, id: unknown, onlyCopies = false) => {
     const n = Number(id);
     if (typeof type !== 'string' || !Number.isInteger(n) || n <= 0) return;
     const def = records.access.definitionOf(type);
     if (!def?.keepsHolders) return;
-    let ids = held.get(def.type);
-    if (!ids) held.set(def.type, (ids = new Set()));
+    const into = onlyCopies ? copiesOnly : held;
+    let ids = into.get(def.type);
+    if (!ids) into.set(def.type, (ids = new Set()));
     ids.add(n);
   };
   const work = new Map<string, number[]>();
   for (const revision of revisions) {
-    add(revision.type, revision.id);
+    add(revision.type, revision.id, await leavesHoldersAlone(records, db, revision));
     const link = (OWN_WORK_TYPES as readonly string[]).includes(revision.type) ? PARENT_LINKS[revision.type] : null;
     if (!link) continue;
     // The record the work hung on before the write (moved away, or deleted for good) loses its person.
@@ -71,6 +74,40 @@ export async function keepHolders(records: RecordService, db: Kysely<DB>, revisi
     const def = records.access.definitionOf(type)!;
     await refreshHolders(records.access, db, def, [...ids]);
   }
+  for (const [type, ids] of copiesOnly) {
+    const rest = [...ids].filter((id) => !held.get(type)?.has(id));
+    if (rest.length) await refreshCopies(records.access.definitionOf(type)!, db, rest);
+  }
+}
+
+/**
+ * An edit that changed none of a record's person or team fields leaves its holders as they were (its name or type may
+ * have changed, of which `record_holders` keeps copies): the commonest write, a site renamed or its type changed,
+ * then costs one small update instead of every holder worked out again. A person or team field retyped or deleted
+ * works out every record's holders again (schemas/schema-fields-resource.ts).
+ */
+async function leavesHoldersAlone(records: RecordService, db: Kysely<DB>, revision: Revision): Promise<boolean> {
+  if (revision.action !== 'updated') return false;
+  const def = records.access.definitionOf(revision.type);
+  if (!def?.keepsHolders) return false;
+  const fields = await definitionFields(def, db);
+  const holding = new Set([...personFields(fields), ...teamFields(fields)].map(([field]) => field));
+  return !Object.keys(revision.changes).some((field) => holding.has(field));
+}
+
+/** The copies `record_holders` keeps of these records' name key and category, where they changed. */
+async function refreshCopies(def: ResourceDefinition, db: Kysely<DB>, ids: readonly number[]) {
+  const nameKey = def.storedSortKeys?.name;
+  const copies: Array<[RawBuilder<unknown>, RawBuilder<unknown>]> = [];
+  if (nameKey) copies.push([sql`name_key`, sql.ref(`t.${nameKey}`)]);
+  if (def.categoryColumn) copies.push([sql`category`, sql`${sql.ref(`t.${def.categoryColumn}`)}::text`]);
+  if (!copies.length) return;
+  await sql`update record_holders h set ${sql.join(copies.map(([column, value]) => sql`${column} = ${value}`))}
+    from ${sql.table(def.table)} t
+    where h.record_type = ${def.type} and h.record_id in (${sql.join(ids)}) and t.id = h.record_id and (${sql.join(
+      copies.map(([column, value]) => sql`h.${column} is distinct from ${value}`),
+      sql` or `,
+    )})`.execute(db);
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   type SchemaFieldType,
 } from '../../common/schema-types.js';
 import { slugifyField } from '../../common/slugs.js';
+import { refreshHolders } from '../access/holders.js';
 import type { DB } from '../db/schema.generated.js';
 import { fieldError, HttpError } from '../http/errors.js';
 import { keepRollupValues } from '../records/kept-rollups.js';
@@ -82,6 +83,12 @@ async function refuseSharedValues(trx: Transaction<DB>, schema: { id: number; ty
       `${field.name} cannot be unique yet: ${shared.map((s) => `“${s.value}” is held by ${s.records} records`).join(', ')}${shared.length === 5 ? ', and more' : ''}. Make them different first.`,
     );
 }
+
+/**
+ * Person and team fields of a type that keeps its holders (access/holders.ts) changed or deleted in a transaction:
+ * once it has committed, the type's fields are read anew and every record's holders worked out again.
+ */
+const holdersMoved = new Set<number>();
 
 /** The resource of a record type (built in, or made in the app). */
 export const typeDefinition = (schema: { id: number; type: string; resource: string; name_singular: string }) =>
@@ -316,6 +323,12 @@ export const schemaFieldsResource: ResourceDefinition = {
       // which an index built now would also read, and `'n/a'::numeric` fails.
       if (record.column) return;
       const schema = await schemaRow(trx, record.schema_id);
+      if (schema && action !== 'create' && typeDefinition(schema).keepsHolders) {
+        const targets = await schemaRelationTargets(trx);
+        const names = (field: Record<string, any>) =>
+          ['users', 'teams'].includes(fieldSpecFor(field as SchemaField, targets).references?.table ?? '');
+        if (names(record) || (existing && names(existing))) holdersMoved.add(record.id);
+      }
       if (schema && action !== 'delete' && record.type === 'rollup' && rollupChanged(record, existing))
         await keepEveryValue(records, trx, schema, record.slug);
       if (schema && (record.type === 'autonumber' || existing?.type === 'autonumber'))
@@ -331,6 +344,10 @@ export const schemaFieldsResource: ResourceDefinition = {
       await schemaChanged(records, record.schema_id);
       const schema = await schemaRow(records.db, record.schema_id);
       if (!schema) return;
+      if (holdersMoved.delete(record.id)) {
+        const def = typeDefinition(schema);
+        await records.db.transaction().execute((trx) => refreshHolders(records.access, trx, def, 'all'));
+      }
       // Values may have been rewritten or archived: open lists of the type refresh (one event, as after an import).
       if (action !== 'create') records.announce(typeDefinition(schema), 'updated', { schema_field_id: record.id });
       if (record.column) {

@@ -1,0 +1,86 @@
+/**
+ * Whose each site is, kept in `record_holders` (access/holders.ts) as the record service writes: an edit that touches
+ * no person or team field only brings the copies of the name key and type up to date (the holders stay), and a
+ * person field of the sites retyped or deleted works out every site's holders again, so nobody keeps a site as
+ * "their own" through a field that no longer names them.
+ */
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ok, type Row } from '../support/api-answers.js';
+import { recordQueries } from '../support/query-counter.js';
+import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
+
+let t: TestApp;
+let admin: TestClient;
+let inspector: TestClient;
+let inspectorId: number;
+let fieldId: number;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await t.admin();
+  ok(
+    await admin.post('/api/roles', {
+      slug: 'site-inspector',
+      name: 'Site inspector',
+      permissions: ['site:read'],
+      policy: { site: { read: 'own' } },
+    }),
+    201,
+  );
+  const user = await t.createUser({ role: 'site-inspector' });
+  inspectorId = user.id;
+  inspector = await t.signIn(user.email);
+  const schemas = (await admin.get('/api/schemas?per_page=-1')).body.data as Array<{ id: number; type: string }>;
+  const siteSchema = schemas.find((schema) => schema.type === 'site')!;
+  fieldId = Number(
+    ok(await admin.post('/api/schema-fields', { schema_id: siteSchema.id, name: 'Inspector', type: 'person' }), 201).id,
+  );
+}, 120_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+const theirSites = async () =>
+  ((await inspector.get('/api/sites?per_page=100&sort=name&order=asc')).body.data as Row[]).map((row) => row.name);
+
+/** The site's holder row of the inspector (the site's other holders, its creator among them, aside). */
+const holderRows = async (siteId: number) =>
+  (
+    await sql<{ user_id: number | null; name_key: string | null; category: string | null }>`
+      select user_id, name_key, category from record_holders
+      where record_type = 'site' and record_id = ${siteId} and user_id = ${inspectorId}`.execute(t.ctx.db)
+  ).rows;
+
+describe('the holders of a site', () => {
+  it('follow a rename and a change of type without being worked out again, and a person field changed', async () => {
+    const site = ok(await admin.post('/api/sites', { name: 'Bravo yard', type: 'union', inspector: inspectorId }), 201);
+    const other = ok(await admin.post('/api/sites', { name: 'Alpha yard', type: 'union' }), 201);
+    expect(await theirSites()).toEqual(['Bravo yard']);
+    const [before] = await holderRows(Number(site.id));
+    expect(before).toMatchObject({ user_id: inspectorId, category: 'union' });
+
+    // Renamed and retyped: the copies are brought up to date, the holders not worked out again.
+    const { queries } = await recordQueries(async () =>
+      ok(await admin.put(`/api/sites/${site.id}`, { name: 'Zulu yard', type: 'pla' })),
+    );
+    expect(queries.filter((query) => /^\s*(insert into|delete from) record_holders/.test(query.sql))).toEqual([]);
+    expect(await theirSites()).toEqual(['Zulu yard']);
+    const [after] = await holderRows(Number(site.id));
+    expect(after).toMatchObject({ user_id: inspectorId, category: 'pla' });
+    expect(after.name_key).not.toBe(before.name_key);
+
+    // The person field itself: handed to the other site.
+    ok(await admin.put(`/api/sites/${site.id}`, { inspector: null }));
+    ok(await admin.put(`/api/sites/${other.id}`, { inspector: inspectorId }));
+    expect(await theirSites()).toEqual(['Alpha yard']);
+  });
+
+  it('are worked out again when a person field is retyped, so the old value grants nothing', async () => {
+    ok(await admin.post('/api/sites', { name: 'Charlie yard', type: 'union', inspector: inspectorId }), 201);
+    expect((await theirSites()).includes('Charlie yard')).toBe(true);
+    ok(await admin.put(`/api/schema-fields/${fieldId}`, { type: 'text' }));
+    await t.ctx.events.idle();
+    expect(await theirSites()).toEqual([]);
+  });
+});
