@@ -10,6 +10,7 @@ import {
   encodeData,
   errorFrame,
   frame,
+  framesOf,
   isValidChannelName,
   PROTOCOL_VERSION,
   parseClientMessage,
@@ -102,10 +103,11 @@ export class Hub {
     if (message.event === PRESENCE_NOTICE_EVENT) return this.presenceNotice(message.data);
     const extra = message.userId === undefined ? undefined : { user_id: message.userId };
     const keep = this.catchUpLasts() && !message.event.startsWith('pusher') && !message.event.startsWith('client-');
+    const frameOn = framesOf(message.event, message.data, extra);
     for (const channel of message.channels) {
       const subscribers = this.subscribers.get(channel);
       if (!subscribers && !keep) continue;
-      const text = frame(message.event, message.data, channel, extra);
+      const text = frameOn(channel);
       if (keep) this.keep({ channel, text, except: message.except });
       for (const connection of subscribers ?? []) if (connection.socketId !== message.except) connection.send(text);
     }

@@ -61,6 +61,17 @@ export function frame(event: string, data: unknown, channel?: string, extra?: Re
   return JSON.stringify({ event, ...(channel === undefined ? {} : { channel }), data: encodeData(data), ...extra });
 }
 
+/**
+ * The frames of one event on many channels: the same text as `frame(event, data, channel, extra)` for each channel,
+ * with the data (a record, a few kilobytes) written into JSON once rather than once per channel (a change told to
+ * 70 people on their own channels, two events each, spent 2 ms on it).
+ */
+export function framesOf(event: string, data: unknown, extra?: Record<string, unknown>): (channel: string) => string {
+  const head = `{"event":${JSON.stringify(event)},"channel":`;
+  const tail = JSON.stringify({ data: encodeData(data), ...extra }).slice(1);
+  return (channel) => `${head}${JSON.stringify(channel)},${tail}`;
+}
+
 export function errorFrame(code: number | null, message: string): string {
   return frame('pusher:error', { code, message });
 }
