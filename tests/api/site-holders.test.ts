@@ -79,6 +79,13 @@ describe('the holders of a site', () => {
   it('are worked out again when a person field is retyped, so the old value grants nothing', async () => {
     ok(await admin.post('/api/sites', { name: 'Charlie yard', type: 'union', inspector: inspectorId }), 201);
     expect((await theirSites()).includes('Charlie yard')).toBe(true);
+    // Renamed, the field names the same people: nothing is worked out again.
+    const renamed = await recordQueries(async () => {
+      ok(await admin.put(`/api/schema-fields/${fieldId}`, { name: 'Site inspector' }));
+      await t.ctx.events.idle();
+    });
+    expect(renamed.queries.filter((query) => /^\s*delete from record_holders/.test(query.sql))).toEqual([]);
+    expect((await theirSites()).includes('Charlie yard')).toBe(true);
     ok(await admin.put(`/api/schema-fields/${fieldId}`, { type: 'text' }));
     await t.ctx.events.idle();
     expect(await theirSites()).toEqual([]);

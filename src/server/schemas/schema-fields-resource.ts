@@ -325,9 +325,17 @@ export const schemaFieldsResource: ResourceDefinition = {
       const schema = await schemaRow(trx, record.schema_id);
       if (schema && action !== 'create' && typeDefinition(schema).keepsHolders) {
         const targets = await schemaRelationTargets(trx);
-        const names = (field: Record<string, any>) =>
-          ['users', 'teams'].includes(fieldSpecFor(field as SchemaField, targets).references?.table ?? '');
-        if (names(record) || (existing && names(existing))) holdersMoved.add(record.id);
+        /** The people or the teams the field names ('users', 'teams'), or null. */
+        const names = (field: Record<string, any>) => {
+          const table = fieldSpecFor(field as SchemaField, targets).references?.table;
+          return table === 'users' || table === 'teams' ? table : null;
+        };
+        // Renamed or moved, a field names the same people: only one that starts or stops naming people or teams,
+        // changes type or goes moves the holders.
+        const before = existing ? names(existing) : null;
+        const after = action === 'delete' ? null : names(record);
+        const moved = action === 'delete' ? names(record) !== null : after !== before || record.type !== existing?.type;
+        if (moved && (after || before || names(record))) holdersMoved.add(record.id);
       }
       if (schema && action !== 'delete' && record.type === 'rollup' && rollupChanged(record, existing))
         await keepEveryValue(records, trx, schema, record.slug);
