@@ -41,8 +41,9 @@ export async function keepHolders(records: RecordService, db: Kysely<DB>, revisi
     ids.add(n);
   };
   const work = new Map<string, number[]>();
+  const holding = new Map<string, ReadonlySet<string>>();
   for (const revision of revisions) {
-    add(revision.type, revision.id, await leavesHoldersAlone(records, db, revision));
+    add(revision.type, revision.id, await leavesHoldersAlone(records, db, revision, holding));
     const link = (OWN_WORK_TYPES as readonly string[]).includes(revision.type) ? PARENT_LINKS[revision.type] : null;
     if (!link) continue;
     // The record the work hung on before the write (moved away, or deleted for good) loses its person.
@@ -86,13 +87,24 @@ export async function keepHolders(records: RecordService, db: Kysely<DB>, revisi
  * then costs one small update instead of every holder worked out again. A person or team field retyped or deleted
  * works out every record's holders again (schemas/schema-fields-resource.ts).
  */
-async function leavesHoldersAlone(records: RecordService, db: Kysely<DB>, revision: Revision): Promise<boolean> {
+async function leavesHoldersAlone(
+  records: RecordService,
+  db: Kysely<DB>,
+  revision: Revision,
+  /** The person and team fields of each type, worked out once per call of `keepHolders`. */
+  holding: Map<string, ReadonlySet<string>>,
+): Promise<boolean> {
   if (revision.action !== 'updated') return false;
   const def = records.access.definitionOf(revision.type);
   if (!def?.keepsHolders) return false;
-  const fields = await definitionFields(def, db);
-  const holding = new Set([...personFields(fields), ...teamFields(fields)].map(([field]) => field));
-  return !Object.keys(revision.changes).some((field) => holding.has(field));
+  let fields = holding.get(def.type);
+  if (!fields) {
+    const all = await definitionFields(def, db);
+    fields = new Set([...personFields(all), ...teamFields(all)].map(([field]) => field));
+    holding.set(def.type, fields);
+  }
+  const held = fields;
+  return !Object.keys(revision.changes).some((field) => held.has(field));
 }
 
 /** The copies `record_holders` keeps of these records' name key and category, where they changed. */

@@ -355,7 +355,7 @@ export class AccessPolicy {
   ) {
     const query = this.allRows(db, def, trashed);
     if (!user) return query;
-    const predicate = await this.where(user, def, action, { db, ...(few ? { who: { ...whoIs(user), few } } : {}) });
+    const predicate = await this.where(user, def, action, { db, who: whoIs(user, few) });
     return predicate === true ? query : query.where(asSql(predicate));
   }
 
@@ -576,8 +576,7 @@ export class AccessPolicy {
   ) {
     if (!ids.length) return;
     const who: Who = {
-      ...whoIs(user),
-      few: true,
+      ...whoIs(user, true),
       ...(written && ids.length === 1 ? { row: { type: def.type, values: written } } : {}),
     };
     const predicate = await this.where(user, def, action, { db, who });
@@ -604,7 +603,7 @@ export class AccessPolicy {
     if (!user || !ids.length) return new Set();
     const access = await this.of(user, def);
     if (!access.turf) return new Set();
-    const predicate = access.turf({ ...whoIs(user), few: true });
+    const predicate = access.turf(whoIs(user, true));
     if (predicate === true) return new Set();
     // `is true`: the turf is tested on the page's rows, read by id, rather than read as a whole through its index
     // (a site turf's GIN index gives every one of its sites, to be intersected with the page's few).
@@ -684,7 +683,7 @@ export class AccessPolicy {
     known?: Predicate,
   ): Promise<Set<number>> {
     if (!ids.length) return new Set();
-    const predicate = known ?? (await this.where(user, def, action, { db, who: { ...whoIs(user), few: true } }));
+    const predicate = known ?? (await this.where(user, def, action, { db, who: whoIs(user, true) }));
     if (predicate === true && trashed === 'with') return new Set(ids);
     if (predicate === false) return new Set();
     const all = this.allRows(db, def, trashed);

@@ -32,19 +32,23 @@ export interface Who {
   row?: { type: string; values: Readonly<Record<string, unknown>> };
 }
 
-/** A signed-in person (id and teams, as AuthUser holds them). */
-export function whoIs(user: {
-  id: number;
-  role_id?: number | null;
-  team_id?: number | null;
-  team_ids?: number[];
-}): Who {
+/** A signed-in person (id and teams, as AuthUser holds them); `few`: asked of a few records by id (Who `few`). */
+export function whoIs(
+  user: {
+    id: number;
+    role_id?: number | null;
+    team_id?: number | null;
+    team_ids?: number[];
+  },
+  few = false,
+): Who {
   const teams = [...new Set([...(user.team_ids ?? []), ...(user.team_id ? [user.team_id] : [])])];
   return {
     id: sql<number>`${user.id}`,
     roleId: sql<number>`${user.role_id ?? -1}`,
     teamIds: sql<number>`${sql.join(teams.length ? teams : [-1])}`,
     hasTeams: teams.length > 0,
+    ...(few ? { few } : {}),
   };
 }
 

@@ -222,8 +222,10 @@ export class RecordService {
     user: AuthUser | null,
     trashed: 'without' | 'with' | 'only' = 'without',
     action: RuleAction = 'read',
+    /** The caller reads a few rows by id (access/who.ts `few`). */
+    few = false,
   ) {
-    return this.access.rows(db, def, user, trashed, action);
+    return this.access.rows(db, def, user, trashed, action, few);
   }
 
   /** Whether `visibleRows` gives this person the same rows of `def` as anyone (no row rule applies to them). */
@@ -415,7 +417,7 @@ export class RecordService {
   /** The rows of these ids the person may read, in the order of the ids. */
   private async visibleInOrder(def: ResourceDefinition, user: AuthUser | null, ids: number[]) {
     if (!ids.length) return [];
-    const found = await (await this.access.rows(this.db, def, user, 'without', 'read', true))
+    const found = await (await this.visibleRows(this.db, def, user, 'without', 'read', true))
       .selectAll('t')
       .where('t.id', 'in', ids)
       .execute();

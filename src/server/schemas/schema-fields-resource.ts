@@ -332,10 +332,10 @@ export const schemaFieldsResource: ResourceDefinition = {
         };
         // Renamed or moved, a field names the same people: only one that starts or stops naming people or teams,
         // changes type or goes moves the holders.
-        const before = existing ? names(existing) : null;
+        const was = existing ?? record;
+        const before = names(was);
         const after = action === 'delete' ? null : names(record);
-        const moved = action === 'delete' ? names(record) !== null : after !== before || record.type !== existing?.type;
-        if (moved && (after || before || names(record))) holdersMoved.add(record.id);
+        if ((before || after) && (after !== before || record.type !== was.type)) holdersMoved.add(record.id);
       }
       if (schema && action !== 'delete' && record.type === 'rollup' && rollupChanged(record, existing))
         await keepEveryValue(records, trx, schema, record.slug);
