@@ -185,3 +185,47 @@ describe('jobs run in batches', () => {
     await db().deleteFrom('jobs').where('type', 'in', ['test-batch-a', 'test-batch-b']).execute();
   });
 });
+
+describe('a held-back worker takes turns', () => {
+  it('after each hold-back, claims every due type once (a full batch again) and so carries a change through its stages', async () => {
+    const seen: string[] = [];
+    // The database always busy with people's requests: each claim would wait the whole hold-back; a mark per wait.
+    const demand = {
+      get waiting() {
+        if (seen.at(-1) !== '|') seen.push('|');
+        return 1;
+      },
+      lastSentAt: performance.now(),
+    };
+    const worker = new JobWorker({ db: db(), workerId: 'turn-host:1', demand, holdBackMs: 30, pollMs: 20 });
+    worker.register('test-turn-changes', async () => {
+      seen.push('changes');
+      for (let n = 0; n < 3; n++) await enqueueJob(db(), 'test-turn-runs', { n });
+    });
+    worker.registerBatch(
+      'test-turn-runs',
+      async (payloads) => {
+        seen.push(`runs ${payloads.length}`);
+        for (const payload of payloads) await enqueueJob(db(), 'test-turn-send', payload);
+      },
+      { batch: 2 },
+    );
+    worker.registerBatch('test-turn-send', async (payloads) => void seen.push(`send ${payloads.length}`), {
+      batch: 8,
+    });
+    worker.register('test-turn-single', async () => void seen.push('single'));
+    await enqueueJob(db(), 'test-turn-changes', {}, { runAt: new Date(Date.now() - 2_000) });
+    for (let n = 0; n < 3; n++)
+      await enqueueJob(db(), 'test-turn-single', { n }, { runAt: new Date(Date.now() - 1_000 + n) });
+    await worker.start();
+    try {
+      await expect.poll(() => seen.filter((step) => step === 'single').length, { timeout: 20_000 }).toBe(3);
+    } finally {
+      await worker.stop();
+    }
+    // One turn: the change, the oldest single job, the runs it queued (a full batch, then the rest) and their
+    // messages; each other single job in a turn of its own.
+    expect(seen.join(' ').replace(/( \|)+$/, '')).toBe('| changes single runs 2 runs 1 send 3 | single | single');
+    await db().deleteFrom('jobs').where('type', 'like', 'test-turn-%').execute();
+  });
+});

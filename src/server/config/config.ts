@@ -123,7 +123,7 @@ const settingsSchema = z.object({
   UPLOAD_RETENTION_DAYS: integer(30, 1, 36_500),
   IMPORT_DEFER_INDEXES_ROWS: integer(10_000, 1, 1_000_000_000),
   JOB_STALE_SECONDS: integer(120, 10, 86_400),
-  JOB_HOLD_BACK_MS: integer(1_000, 0, 60_000),
+  JOB_HOLD_BACK_MS: integer(3_000, 0, 60_000),
   SHUTDOWN_DRAIN_SECONDS: integer(10, 0, 600),
   TRUST_PROXY: trustProxy,
   BACKUP_CRON: z
@@ -293,8 +293,8 @@ export interface Config {
   /** A running job with no heartbeat for this long is taken for stuck and retried by another worker (JOB_STALE_SECONDS). */
   jobStaleSeconds: number;
   /**
-   * The embedded database: how long the job worker may hold back, before each claim, while people's requests keep
-   * the database busy (JOB_HOLD_BACK_MS; 0 never).
+   * The embedded database: how long the job worker may hold back, before each turn of claims, while people's
+   * requests keep the database busy (JOB_HOLD_BACK_MS; 0 never).
    */
   jobHoldBackMs: number;
   /** After SIGTERM, seconds the process still serves with /api/ready at 503 before it closes (SHUTDOWN_DRAIN_SECONDS). */

@@ -106,7 +106,7 @@ export interface WorkerOptions {
   released?(): Promise<void>;
   /**
    * What people's requests ask of the database (the embedded one: one connection, shared with the worker): before
-   * each claim the worker holds back while they keep it busy, for at most `holdBackMs` (JOB_HOLD_BACK_MS).
+   * each turn of claims the worker holds back while they keep it busy, for at most `holdBackMs` (JOB_HOLD_BACK_MS).
    */
   demand?: DatabaseDemand;
   holdBackMs?: number;
@@ -249,7 +249,7 @@ export class JobWorker {
         if (requeued) this.options.log?.info({ requeued }, 'Requeued the job the lost database connection cut off');
       }
       await this.recoverAbandoned();
-      while (!this.stopped && (await this.makeWay()) && (await this.runOne())) {
+      while (!this.stopped && (await this.makeWay()) && (await this.turn())) {
         /* keep going while there is work */
       }
     } catch (error) {
@@ -283,7 +283,8 @@ export class JobWorker {
   /**
    * Requests come first: on the embedded database a job's statements and transactions queue people's updates behind
    * them. While the database keeps having statements from elsewhere (within QUIET_MS), the worker waits, at most
-   * `holdBackMs`; under steady use it then claims what gathered meanwhile, in bigger batches. True unless stopping.
+   * `holdBackMs`; under steady use it then takes a turn (`turn`) at what gathered meanwhile, in bigger batches. True
+   * unless stopping.
    */
   private async makeWay(): Promise<boolean> {
     const { demand, holdBackMs = 0 } = this.options;
@@ -300,9 +301,41 @@ export class JobWorker {
 
   /** Claims and runs the next due job, or a batch of its type (registerBatch); false when none was due. */
   async runOne(): Promise<boolean> {
-    const upTo = Object.fromEntries([...this.handlerOptions].map(([type, options]) => [type, options.batch]));
+    return (await this.claimAndRun(new Set())) === true;
+  }
+
+  /**
+   * One turn after the worker made way: each type with a due job is claimed once, the oldest due first, and a batch
+   * type again while its batch comes back full. The stages of a change (its runs, then their messages) so go through
+   * in one turn, and a turn's claims are as large as what gathered while the worker held back: under steady use the
+   * requests meet the worker's statements once a turn, not once a claim. False when nothing was due or it was
+   * interrupted.
+   */
+  private async turn(): Promise<boolean> {
+    const done = new Set<string>();
+    let ran = false;
+    while (!this.stopped) {
+      const claimed = await this.claimAndRun(done);
+      if (claimed === null) return ran;
+      if (claimed === false) return false;
+      ran = true;
+    }
+    return ran;
+  }
+
+  /**
+   * Claims the next due job of a type not in `done` (or a batch of its type) and runs it; adds its type to `done`
+   * unless it is a batch that came back full. Null when none was due; false when interrupted.
+   */
+  private async claimAndRun(done: Set<string>): Promise<boolean | null> {
+    const upTo = Object.fromEntries(
+      [...this.handlerOptions].filter(([type]) => !done.has(type)).map(([type, options]) => [type, options.batch]),
+    );
     const jobs = await claimJobs(this.options.db, this.workerId, upTo);
-    if (!jobs.length) return false;
+    if (!jobs.length) return null;
+    const type = jobs[0]!.type;
+    const batch = this.handlerOptions.get(type)?.batch ?? 1;
+    if (batch === 1 || jobs.length < batch) done.add(type);
     return this.runClaimed(jobs);
   }
 
