@@ -126,6 +126,24 @@ test.describe('default layout', () => {
     await expect(page).toHaveURL(/\/settings$/);
   });
 
+  test('at 390 px the last row of a list scrolls out from under the floating create button', async ({ page }) => {
+    for (let n = 0; n < 12; n++) await api.post('/api/sites', { name: `Fab row ${Date.now()} ${n}`, type: 'union' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page, { at: '/sites' });
+    const create = page.locator('.RaCreateButton-floating');
+    await expect(create).toBeVisible();
+    const rows = page.locator('.RaList-content li');
+    await expect(rows.nth(11)).toBeVisible();
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const button = (await create.boundingBox())!;
+    await expect
+      .poll(async () => {
+        const last = (await rows.last().boundingBox())!;
+        return last.y + last.height <= button.y;
+      })
+      .toBe(true);
+  });
+
   test('profile edits name and answers "Settings updated successfully."', async ({ page }) => {
     const person = await api.createUser('user', 'Pat', 'Profile');
     await signIn(page, { user: person });

@@ -46,6 +46,9 @@ export const theme: RaThemeOptions = {
         // own thicker primary border instead, and a heading focused after navigation is not a control.
         ':focus-visible': FOCUS_RING,
         '.MuiInputBase-input:focus-visible, [tabindex="-1"]:focus-visible': { outline: 'none' },
+        // On a phone the list's floating "create" button sits over the page's lower right corner: room under the
+        // last row, above the pagination, lets that row (and its "outside your turf" note) scroll out from under it.
+        '.RaList-main:has(.RaCreateButton-floating) .RaList-content > .MuiList-root': { paddingBottom: 72 },
         // Someone who asked their system for less motion gets menus, dialogs and panels in place at once, and no
         // ripple on a click (WCAG 2.3.3). Spinners keep turning: they say the screen is still loading.
         '@media (prefers-reduced-motion: reduce)': {
