@@ -97,14 +97,15 @@ async function leavesHoldersAlone(
   if (revision.action !== 'updated') return false;
   const def = records.access.definitionOf(revision.type);
   if (!def?.keepsHolders) return false;
-  let fields = holding.get(def.type);
-  if (!fields) {
-    const all = await definitionFields(def, db);
-    fields = new Set([...personFields(all), ...teamFields(all)].map(([field]) => field));
-    holding.set(def.type, fields);
-  }
-  const held = fields;
-  return !Object.keys(revision.changes).some((field) => held.has(field));
+  const fields = holding.get(def.type) ?? (await holdingFields(def, db));
+  holding.set(def.type, fields);
+  return !Object.keys(revision.changes).some((field) => fields.has(field));
+}
+
+/** The slugs of a type's person and team fields. */
+async function holdingFields(def: ResourceDefinition, db: Kysely<DB>): Promise<ReadonlySet<string>> {
+  const fields = await definitionFields(def, db);
+  return new Set([...personFields(fields), ...teamFields(fields)].map(([field]) => field));
 }
 
 /** The copies `record_holders` keeps of these records' name key and category, where they changed. */

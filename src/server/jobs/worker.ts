@@ -334,7 +334,7 @@ export class JobWorker {
     const jobs = await claimJobs(this.options.db, this.workerId, upTo);
     if (!jobs.length) return null;
     const type = jobs[0]!.type;
-    const batch = this.handlerOptions.get(type)?.batch ?? 1;
+    const batch = upTo[type] ?? 1;
     if (batch === 1 || jobs.length < batch) done.add(type);
     return this.runClaimed(jobs);
   }
