@@ -76,6 +76,21 @@ describe('the holders of a site', () => {
     expect(await theirSites()).toEqual(['Alpha yard']);
   });
 
+  it("a page's rows read again ask each row's own holders, not every site the person holds", async () => {
+    ok(await admin.post('/api/sites', { name: 'Delta yard', type: 'union', inspector: inspectorId }), 201);
+    const { result, queries } = await recordQueries(() =>
+      inspector.get('/api/sites?per_page=25&sort=name&order=asc&total=estimate'),
+    );
+    expect((ok(result) as Row[]).map((row) => row.name)).toContain('Delta yard');
+    // The page's ids come from the holders' index; its rows are then read by id with the rule applied again.
+    const reread = queries.filter(
+      (query) => /^select "t"\.\* from "sites"/.test(query.sql) && / "t"\."id" in \(/.test(query.sql),
+    );
+    expect(reread).toHaveLength(1);
+    expect(reread[0].sql).toMatch(/exists \(select h\.record_id from record_holders h where .*h\.record_id = t\.id/);
+    expect(reread[0].sql).not.toMatch(/any\(array\(select h\.record_id from record_holders/);
+  });
+
   it('are worked out again when a person field is retyped, so the old value grants nothing', async () => {
     ok(await admin.post('/api/sites', { name: 'Charlie yard', type: 'union', inspector: inspectorId }), 201);
     expect((await theirSites()).includes('Charlie yard')).toBe(true);

@@ -187,10 +187,11 @@ function teamRule(info: TypeInfo): Compiled {
 
 /**
  * Records of a type that keeps its holders (access/holders.ts) held by these people or teams: one index range of
- * `record_holders`, gathered once for a person; for the fan-out's members, asked of the one record at hand.
+ * `record_holders`, gathered once for a person; for the fan-out's members, and for a few records read by id (a page's
+ * rows read again: gathering thousands of ids to test 25 rows cost more than the page), asked of each record at hand.
  */
 function held(def: ResourceDefinition, who: Who, holders: Holders): RawBuilder<boolean> {
-  if (who.perRow) return sql<boolean>`exists (${heldBy(def, holders, sql`t.id`)})`;
+  if (who.perRow || who.few) return sql<boolean>`exists (${heldBy(def, holders, sql`t.id`)})`;
   return sql<boolean>`t.id = any(array(${heldBy(def, holders)}))`;
 }
 

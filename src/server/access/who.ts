@@ -22,7 +22,8 @@ export interface Who {
   perRow?: boolean;
   /**
    * The rule is asked of a few records named by id (a page's rows read again, a show, a write's check): a part that
-   * would gather the whole of the person's turf tests each record's own regions instead (access/turf.ts).
+   * would gather the whole of the person's turf tests each record's own regions instead (access/turf.ts), and one
+   * that would gather every record they or their team hold asks each record's holders (access/compile.ts `held`).
    */
   few?: boolean;
   /**
