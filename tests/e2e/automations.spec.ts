@@ -14,6 +14,12 @@ test.beforeAll(async () => {
   api = await Api.signIn();
 });
 test.afterAll(async () => {
+  // The webhooks made here call a host this closed network cannot resolve: left active, every later spec's record
+  // changes would queue messages to it, and the job worker would spend minutes on their failing lookups (a bulk edit
+  // waited 100 s behind them).
+  const webhooks = await api.get<{ data: Array<{ id: number; name: string }> }>('/api/webhooks');
+  for (const webhook of webhooks.data.filter((candidate) => candidate.name.endsWith(` ${stamp}`)))
+    await api.delete(`/api/webhooks/${webhook.id}`);
   await api.dispose();
 });
 

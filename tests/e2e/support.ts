@@ -39,6 +39,11 @@ export class Api {
     return (text ? JSON.parse(text) : null) as T;
   }
 
+  async delete(path: string): Promise<void> {
+    const response = await this.context.delete(path, { headers: { 'X-XSRF-TOKEN': await this.token() } });
+    expect(response.ok(), `DELETE ${path}: ${response.status()} ${await response.text()}`).toBeTruthy();
+  }
+
   async roleId(slug: string): Promise<number> {
     const roles = await this.get<{ data: Array<{ id: number; slug: string }> }>('/api/roles?per_page=-1');
     const role = roles.data.find((candidate) => candidate.slug === slug);
