@@ -6,10 +6,25 @@ import { loadAuthUser } from '../auth/load-user.js';
 import type { DB } from '../db/schema.generated.js';
 import { enqueueJob, enqueueJobs } from '../jobs/queue.js';
 import type { JobContext } from '../jobs/worker.js';
-import { OutboundAddresses, postJson } from './outbound.js';
+import { OutboundAddresses, OutboundRefused, postJson } from './outbound.js';
 import { signedHeaders } from './signing.js';
 
 export const WEBHOOK_DELIVERY_JOB = 'webhook-delivery';
+
+/** A message as a delivery job reads it to send. */
+interface Sendable {
+  id: number | string;
+  message_id: string;
+  url: string;
+  payload: unknown;
+  attempts: number | string;
+  created_at: Date;
+  webhook_id: number | null;
+  secret: string | null;
+}
+
+/** A URL's receiver: its scheme, host and port (an unreadable URL stands for itself; postJson refuses it). */
+const originOf = (url: string) => (URL.canParse(url) ? new URL(url).origin : url);
 /** Messages queued to one delivery job (sent side by side, their outcomes written together). */
 const DELIVERIES_PER_JOB = 16;
 /** How often a delivery job tells the queue it is still sending. */
@@ -44,6 +59,14 @@ interface AttemptOutcome {
   error: string | null;
   at: Date;
   /** When it is tried again (it failed and time remains), or null. */
+  next: Date | null;
+}
+
+/** A message not sent this time: its receiver did not answer one sent just before it (see `attempt`). */
+interface PutOff {
+  id: number;
+  note: string;
+  /** When it is tried, or null once WEBHOOK_RETRY_HOURS have passed since it was made. */
   next: Date | null;
 }
 
@@ -149,12 +172,19 @@ export class WebhookDeliveries {
     if (!sending.length) return;
     // A slow receiver can keep a job's messages in flight for minutes: the claim is kept alive meanwhile.
     const beat = setInterval(() => void job.heartbeat().catch(() => {}), HEARTBEAT_MS);
-    const outcomes = await Promise.all(sending.map((delivery) => this.send(delivery))).finally(() =>
-      clearInterval(beat),
-    );
+    // A receiver that gave no answer (down, its name not found, the time passed) gets none of its other messages this
+    // time: a batch holds hundreds, four in flight at a time, and waiting out each one's failure would keep the worker,
+    // and every job queued behind it (a bulk edit, an import), for minutes. They are put off, not counted as failures.
+    const unanswered = new Map<string, string>();
+    const results = await Promise.all(
+      sending.map((delivery) => this.sendUnlessUnanswered(delivery, unanswered)),
+    ).finally(() => clearInterval(beat));
+    const outcomes = results.filter((result): result is AttemptOutcome => 'attempts' in result);
+    const putOff = results.filter((result): result is PutOff => !('attempts' in result));
     const pausedWebhooks = await db.transaction().execute(async (trx) => {
       await job.holdClaim(trx);
       await this.record(trx, outcomes);
+      await this.putOff(trx, putOff);
       const retries = outcomes.filter((outcome) => outcome.next);
       await enqueueJobs(
         trx,
@@ -181,29 +211,43 @@ export class WebhookDeliveries {
     }
   }
 
+  /**
+   * One attempt at a message in its turn among those to its receiver (IN_FLIGHT_PER_ENDPOINT at a time), or, when the
+   * receiver already gave no answer this time (`unanswered`, by origin), the message put off to its next attempt's time.
+   */
+  private sendUnlessUnanswered(delivery: Sendable, unanswered: Map<string, string>): Promise<AttemptOutcome | PutOff> {
+    const origin = originOf(delivery.url);
+    return this.inFlight(origin)(async () => {
+      const earlier = unanswered.get(origin);
+      if (earlier !== undefined)
+        return {
+          id: Number(delivery.id),
+          note: `Not sent yet: the receiver did not answer the message before it (${earlier}).`,
+          next: this.nextAttempt(Math.max(1, Number(delivery.attempts)), new Date(delivery.created_at)),
+        };
+      const outcome = await this.send(delivery);
+      if (outcome.status === null && outcome.error !== null && !outcome.refused) unanswered.set(origin, outcome.error);
+      return outcome;
+    });
+  }
+
   /** One attempt at a message: its signed POST, and what came of it (the next attempt's time if it failed). */
-  private async send(delivery: {
-    id: number | string;
-    message_id: string;
-    url: string;
-    payload: unknown;
-    attempts: number | string;
-    created_at: Date;
-    webhook_id: number | null;
-    secret: string | null;
-  }): Promise<AttemptOutcome> {
+  private async send(delivery: Sendable): Promise<AttemptOutcome & { refused?: boolean }> {
     const body = JSON.stringify(delivery.payload);
     const headers = signedHeaders(delivery.secret!, delivery.message_id, Math.floor(Date.now() / 1000), body);
     const { timeoutSeconds } = this.ctx.config.webhooks;
-    let answer: { status: number | null; ms: number | null; error: string | null };
+    let answer: { status: number | null; ms: number | null; error: string | null; refused?: boolean };
     try {
-      const answered = await this.inFlight(delivery.url)(() =>
-        postJson(delivery.url, body, headers, this.addresses, timeoutSeconds * 1000),
-      );
+      const answered = await postJson(delivery.url, body, headers, this.addresses, timeoutSeconds * 1000);
       const ok = answered.status >= 200 && answered.status < 300;
       answer = { ...answered, error: ok ? null : `The receiver answered ${answered.status}.` };
     } catch (error) {
-      answer = { status: null, ms: null, error: error instanceof Error ? error.message : String(error) };
+      answer = {
+        status: null,
+        ms: null,
+        error: error instanceof Error ? error.message : String(error),
+        refused: error instanceof OutboundRefused,
+      };
     }
     const attempts = Number(delivery.attempts) + 1;
     return {
@@ -231,9 +275,30 @@ export class WebhookDeliveries {
       where d.id = v.id`.execute(trx);
   }
 
-  /** The limit of messages in flight to the URL's receiver (an unreadable URL is refused by postJson itself). */
-  private inFlight(url: string): LimitFunction {
-    const origin = URL.canParse(url) ? new URL(url).origin : url;
+  /** Messages put off (`sendUnlessUnanswered`): still pending, their attempts as they were, tried at `next`. */
+  private async putOff(trx: Kysely<DB>, messages: readonly PutOff[]) {
+    if (!messages.length) return;
+    const rows = messages.map(
+      (message) =>
+        sql`(${message.id}::bigint, ${message.next ? 'pending' : 'failed'}::text, ${message.note.slice(0, 1_000)}::text, ${message.next}::timestamptz)`,
+    );
+    await sql`update webhook_deliveries as d set status = v.status, error = v.error, next_attempt_at = v.next
+      from (values ${sql.join(rows)}) as v(id, status, error, next)
+      where d.id = v.id`.execute(trx);
+    const due = messages.filter((message) => message.next);
+    const jobs = [];
+    for (let start = 0; start < due.length; start += DELIVERIES_PER_JOB) {
+      const part = due.slice(start, start + DELIVERIES_PER_JOB);
+      jobs.push({
+        payload: { delivery_ids: part.map((message) => message.id) },
+        runAt: new Date(Math.max(...part.map((message) => message.next!.getTime()))),
+      });
+    }
+    await enqueueJobs(trx, WEBHOOK_DELIVERY_JOB, jobs, { maxAttempts: 3 });
+  }
+
+  /** The limit of messages in flight to one receiver (an origin: see originOf). */
+  private inFlight(origin: string): LimitFunction {
     let limit = this.endpoints.get(origin);
     if (!limit) {
       limit = pLimit(IN_FLIGHT_PER_ENDPOINT);
