@@ -95,7 +95,8 @@ describe('webhooks', () => {
     expect(shown.failures).toBe(4);
     expect((await deliveries(hook.id)).data[0]).toMatchObject({ status: 'paused', attempts: 4, response_status: 500 });
     const notices = (await admin.get('/api/notifications?sort=-id')).body.data;
-    expect(notices[0]).toMatchObject({ title: 'Webhook "Sites to the hall" paused' });
+    // Its link opens the webhooks screen, where the paused one is resumed (there is no page per webhook).
+    expect(notices[0]).toMatchObject({ title: 'Webhook "Sites to the hall" paused', link: '/webhooks' });
     // Paused: a new event makes no message.
     await admin.post('/api/sites', { name: 'While paused', type: 'union' });
     await t.app.jobs.drain();

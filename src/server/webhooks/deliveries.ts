@@ -353,7 +353,7 @@ export class WebhookDeliveries {
         user_id: owner.id,
         title: `Webhook "${webhook.name}" paused`,
         body: `Its last ${webhook.failures} attempts failed, so no more messages are sent to it. Fix the receiver, then resume the webhook.`,
-        link: `/webhooks/${webhook.id}/show`,
+        link: '/webhooks',
       },
       { system: true },
     );
