@@ -316,4 +316,34 @@ describe('bulk changes in the activity feed', () => {
     expect(mine.filter((e) => e.group).length).toBe(2); // the import and its undo
     expect((await leader.get('/api/actions?batch=' + 'x'.repeat(201))).status).toBe(422);
   });
+
+  it('filtered by a region: what happened to the sites inside it and to what hangs on them, nothing outside', async () => {
+    const box = [
+      [-122.6, 47.1],
+      [-122.4, 47.1],
+      [-122.4, 47.3],
+      [-122.6, 47.3],
+      [-122.6, 47.1],
+    ];
+    const region = await admin.post('/api/regions', {
+      name: 'Feed box',
+      geometry_type: 'postal-code',
+      code: '98401',
+      geometry: { type: 'Polygon', coordinates: [box] },
+    });
+    expect(region.status, JSON.stringify(region.body)).toBe(201);
+    const inside = (
+      await admin.post('/api/sites', { name: 'Feed inside', type: 'union', latitude: 47.2, longitude: -122.5 })
+    ).body.data;
+    await admin.post('/api/sites', { name: 'Feed outside', type: 'union', latitude: 45.2, longitude: -122.5 });
+    await admin.post('/api/notes', { body: 'Met the steward', notable_type: 'site', notable_id: inside.id });
+    const entries = (await feed(admin, `?region_id=${region.body.data.id}&per_page=100`)).data as Array<{
+      type: string;
+      record_label: string;
+    }>;
+    const labels = entries.map((entry) => `${entry.type}: ${entry.record_label}`);
+    expect(labels).toContain('site: Feed inside');
+    expect(labels).toContain('note: Met the steward');
+    expect(labels).not.toContain('site: Feed outside');
+  });
 });

@@ -13,7 +13,10 @@ export interface Who {
   teamIds: RawBuilder<number>;
   /** For a person: whether they have any team (no team: team rules admit nothing, and are left out). */
   hasTeams: boolean;
-  /** Regions standing for the turf instead of the person's own (what lies in a region: the feed's region filter). */
+  /**
+   * Regions standing for the turf instead of the person's own (what lies in a region: the feed's region filter), as a
+   * query of their ids.
+   */
   regions?: RawBuilder<number>;
   /**
    * The person is a column of each row tested (the fan-out's `users u`), not one value: a rule then asks about the
@@ -73,7 +76,9 @@ export function regionsAsTurf(regionIds: readonly number[]): Who {
     roleId: sql<number>`-1`,
     teamIds: sql<number>`-1`,
     hasTeams: false,
-    regions: sql<number>`${sql.join(regionIds.length ? regionIds : [-1])}`,
+    // A query of the ids, as the person's turf is (access/turf.ts turfRegionIds): it goes inside `in (...)` and
+    // `array(...)` alike, where a bare list of values is no SQL in the second.
+    regions: sql<number>`select r.id from regions r where r.id in (${sql.join(regionIds.length ? regionIds : [-1])})`,
   };
 }
 
