@@ -318,18 +318,11 @@ describe('bulk changes in the activity feed', () => {
   });
 
   it('filtered by a region: what happened to the sites inside it and to what hangs on them, nothing outside', async () => {
-    const box = [
-      [-122.6, 47.1],
-      [-122.4, 47.1],
-      [-122.4, 47.3],
-      [-122.6, 47.3],
-      [-122.6, 47.1],
-    ];
     const region = await admin.post('/api/regions', {
       name: 'Feed box',
       geometry_type: 'postal-code',
       code: '98401',
-      geometry: { type: 'Polygon', coordinates: [box] },
+      geometry: square(-122.6, 47.1, 0.2),
     });
     expect(region.status, JSON.stringify(region.body)).toBe(201);
     const inside = (

@@ -25,8 +25,17 @@ interface Sendable {
 
 /** A URL's receiver: its scheme, host and port (an unreadable URL stands for itself; postJson refuses it). */
 const originOf = (url: string) => (URL.canParse(url) ? new URL(url).origin : url);
+
 /** Messages queued to one delivery job (sent side by side, their outcomes written together). */
 const DELIVERIES_PER_JOB = 16;
+
+/** Messages in the delivery jobs they are queued to, DELIVERIES_PER_JOB to a job, in order. */
+function byDeliveryJob<T>(messages: readonly T[]): T[][] {
+  const jobs: T[][] = [];
+  for (let start = 0; start < messages.length; start += DELIVERIES_PER_JOB)
+    jobs.push(messages.slice(start, start + DELIVERIES_PER_JOB));
+  return jobs;
+}
 /** How often a delivery job tells the queue it is still sending. */
 const HEARTBEAT_MS = 30_000;
 /**
@@ -116,9 +125,7 @@ export class WebhookDeliveries {
     const inserted = await db.insertInto('webhook_deliveries').values(rows).returning(['id', 'message_id']).execute();
     const idOf = new Map(inserted.map((row) => [row.message_id, Number(row.id)]));
     const ids = rows.map((row) => idOf.get(row.message_id)!);
-    const jobs = [];
-    for (let start = 0; start < ids.length; start += DELIVERIES_PER_JOB)
-      jobs.push({ payload: { delivery_ids: ids.slice(start, start + DELIVERIES_PER_JOB) } });
+    const jobs = byDeliveryJob(ids).map((part) => ({ payload: { delivery_ids: part } }));
     await enqueueJobs(db, WEBHOOK_DELIVERY_JOB, jobs, { maxAttempts: 3 });
     setImmediate(this.wake);
     return ids;
@@ -285,15 +292,10 @@ export class WebhookDeliveries {
     await sql`update webhook_deliveries as d set status = v.status, error = v.error, next_attempt_at = v.next
       from (values ${sql.join(rows)}) as v(id, status, error, next)
       where d.id = v.id`.execute(trx);
-    const due = messages.filter((message) => message.next);
-    const jobs = [];
-    for (let start = 0; start < due.length; start += DELIVERIES_PER_JOB) {
-      const part = due.slice(start, start + DELIVERIES_PER_JOB);
-      jobs.push({
-        payload: { delivery_ids: part.map((message) => message.id) },
-        runAt: new Date(Math.max(...part.map((message) => message.next!.getTime()))),
-      });
-    }
+    const jobs = byDeliveryJob(messages.filter((message) => message.next)).map((part) => ({
+      payload: { delivery_ids: part.map((message) => message.id) },
+      runAt: new Date(Math.max(...part.map((message) => message.next!.getTime()))),
+    }));
     await enqueueJobs(trx, WEBHOOK_DELIVERY_JOB, jobs, { maxAttempts: 3 });
   }
 
