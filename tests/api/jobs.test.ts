@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedReadyMadeImporters } from '../../src/server/imports/ready-made.js';
 import {
@@ -11,7 +12,7 @@ import {
 } from '../../src/server/jobs/queue.js';
 import { ClaimLost, JobWorker } from '../../src/server/jobs/worker.js';
 import { fixture, importerId, upload } from '../fixtures/upload.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { startTestApp, type TestApp, testDatabaseUrl } from '../support/test-app.js';
 
 /**
  * The job queue across processes (docs/operations.md "Jobs"): a job whose process died is taken up again at once, a
@@ -227,5 +228,44 @@ describe('a held-back worker takes turns', () => {
     // messages; each other single job in a turn of its own.
     expect(seen.join(' ').replace(/( \|)+$/, '')).toBe('| changes single runs 2 runs 1 send 3 | single | single');
     await db().deleteFrom('jobs').where('type', 'like', 'test-turn-%').execute();
+  });
+});
+
+describe.skipIf(Boolean(testDatabaseUrl()))('a job that holds the embedded database', () => {
+  const mark = (what: string) => sql`insert into test_hold_marks (what) values (${what})`.execute(db());
+  /** A person's request writing `what` once it arrives; its statement is made outside the job's work. */
+  const request = (what: string) => {
+    let arrive!: () => void;
+    const done = new Promise<void>((resolve) => (arrive = resolve)).then(() => mark(what));
+    return { arrive, done };
+  };
+
+  it.each([
+    ['holding it', true, ['job 1', 'job 2', 'request']],
+    ['not holding it', false, ['job 1', 'request', 'job 2']],
+  ])('%s, a request sent while it works runs after its statements, not between them', async (_label, holds, order) => {
+    await sql`create table if not exists test_hold_marks (seq serial primary key, what text)`.execute(db());
+    await sql`truncate test_hold_marks`.execute(db());
+    const person = request('request');
+    const worker = new JobWorker({
+      db: db(),
+      workerId: 'hold-host:1',
+      hold: t.ctx.database.hold?.bind(t.ctx.database),
+    });
+    worker.register(
+      'test-hold',
+      async () => {
+        await mark('job 1');
+        person.arrive();
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        await mark('job 2');
+      },
+      { holdsDatabase: holds },
+    );
+    await enqueueJob(db(), 'test-hold', {});
+    await worker.drain();
+    await person.done;
+    const marks = await sql<{ what: string }>`select what from test_hold_marks order by seq`.execute(db());
+    expect(marks.rows.map((row) => row.what)).toEqual(order);
   });
 });

@@ -38,11 +38,14 @@ const automations: FeaturePlugin = async (app, { ctx }) => {
   app.decorate('automations', { service, runner, triggers });
   app.jobs.registerBatch(AUTOMATION_RUN_JOB, (payloads, job) => runner.runJob(payloads.flatMap(runIdsOf), job), {
     batch: RUN_JOBS_PER_BATCH,
+    holdsDatabase: true,
     giveUp: (payload, reason) => runner.giveUp(runIdsOf(payload), reason),
   });
   app.jobs.register(AUTOMATION_EMAIL_JOB, (payload) => runner.sendEmail(payload));
   app.jobs.every('automation-schedule', TICK_MS, () => triggers.tick());
-  app.jobs.register(RECORD_CHANGES_JOB, (_payload, job) => actOnRecordChanges(ctx, triggers, app.webhooks, job));
+  app.jobs.register(RECORD_CHANGES_JOB, (_payload, job) => actOnRecordChanges(ctx, triggers, app.webhooks, job), {
+    holdsDatabase: true,
+  });
   // The changes and their job were committed with the write; this only spares the worker its poll.
   ctx.events.on((event) => (isRecordEvent(event) ? wake() : undefined));
   registerAutomationRoutes(app, service, triggers);

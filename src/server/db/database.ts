@@ -54,6 +54,11 @@ export interface Database {
   thread?: PGliteThread;
   /** The embedded database: what its one connection is asked now. (PostgreSQL's pool serves the worker apart.) */
   demand?: DatabaseDemand;
+  /**
+   * The embedded database: runs `work` with its one connection to itself across its statements and transactions, for
+   * at most `maxMs` (pglite-dialect.ts `hold`). PostgreSQL has a pool, and no hold.
+   */
+  hold?<T>(work: () => Promise<T>, maxMs: number): Promise<T>;
 }
 
 export class DataFolderLockedError extends Error {}
@@ -97,6 +102,7 @@ async function openPGlite(folder: string): Promise<Database> {
     writes,
     health,
     thread,
+    hold: (work, maxMs) => dialect.hold(work, maxMs),
     demand: {
       get waiting() {
         return thread.waiting + dialect.transactionsQueued;

@@ -25,6 +25,7 @@ const jobs: FeaturePlugin = async (app, { ctx }) => {
     health: ctx.database.health,
     released: () => ctx.database.notify(RELEASED_CHANNEL, ''),
     demand: ctx.database.demand,
+    hold: ctx.database.hold?.bind(ctx.database),
     holdBackMs: ctx.config.jobHoldBackMs,
   });
   app.decorate('jobs', worker);

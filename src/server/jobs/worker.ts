@@ -72,6 +72,13 @@ export type JobHandler = (payload: any, ctx: JobContext) => Promise<void>;
 export type BatchHandler = (payloads: any[], ctx: JobContext) => Promise<void>;
 
 export interface JobHandlerOptions {
+  /**
+   * A short job (an automation's runs, webhook messages, the outbox's changes): on the embedded database it runs
+   * holding the one connection, for at most HOLD_MAX_MS, so that its statements meet people's requests once rather
+   * than one by one between theirs (a request waits for the job once instead of many requests each waiting a little).
+   * Its work outside the database (a webhook's HTTP) is inside the hold too: the limit bounds a slow receiver's share.
+   */
+  holdsDatabase?: boolean;
   /** Called when the job is failed for good without its handler saying so (it stopped on every attempt): mark what it works on failed, with `reason`. */
   giveUp?(payload: any, reason: string): Promise<void>;
 }
@@ -88,6 +95,8 @@ export interface BatchHandlerOptions extends JobHandlerOptions {
 const QUIET_MS = 20;
 /** How often a held-back worker looks again. */
 const HOLD_POLL_MS = 5;
+/** The longest a job holds the embedded database (JobHandlerOptions.holdsDatabase); then requests take turns with it again. */
+const HOLD_MAX_MS = 250;
 
 export interface WorkerOptions {
   db: Kysely<DB>;
@@ -110,6 +119,8 @@ export interface WorkerOptions {
    */
   demand?: DatabaseDemand;
   holdBackMs?: number;
+  /** The embedded database's hold (db/database.ts), for jobs that hold it (JobHandlerOptions.holdsDatabase). */
+  hold?<T>(work: () => Promise<T>, maxMs: number): Promise<T>;
 }
 
 /**
@@ -339,8 +350,17 @@ export class JobWorker {
     return this.runClaimed(jobs);
   }
 
-  /** Runs claimed jobs of one type (one, or a batch); false when interrupted (given back to the queue as they were). */
-  private async runClaimed(claimed: readonly Job[]): Promise<boolean> {
+  /**
+   * Runs claimed jobs of one type (one, or a batch), holding the embedded database if the type does; false when
+   * interrupted (given back to the queue as they were).
+   */
+  private runClaimed(claimed: readonly Job[]): Promise<boolean> {
+    const { hold } = this.options;
+    const held = hold && this.handlerOptions.get(claimed[0]!.type)?.holdsDatabase;
+    return held ? hold(() => this.runJobs(claimed), HOLD_MAX_MS) : this.runJobs(claimed);
+  }
+
+  private async runJobs(claimed: readonly Job[]): Promise<boolean> {
     const { db } = this.options;
     const type = claimed[0]!.type;
     const handler = this.handlers.get(type)!;

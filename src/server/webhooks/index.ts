@@ -26,7 +26,7 @@ const webhooks: FeaturePlugin = async (app, { ctx }) => {
   app.jobs.registerBatch(
     WEBHOOK_DELIVERY_JOB,
     (payloads, job) => deliveries.attempt(payloads.flatMap(deliveryIdsOf), job),
-    { batch: DELIVERY_JOBS_PER_BATCH },
+    { batch: DELIVERY_JOBS_PER_BATCH, holdsDatabase: true },
   );
   registerWebhookRoutes(app, service);
 };
