@@ -277,7 +277,7 @@ describe('XLSX export of a list', () => {
 
 describe('An export longer than a page', () => {
   it('writes every row once, in the list order, each page read from where the one before ended', async () => {
-    const count = 2_345; // over two pages of the export's 1,000 rows
+    const count = 2_345; // over two pages of a CSV export's 1,000 rows (four of an XLSX export's 500)
     await sql`insert into sites (name, type, city, created_at, updated_at)
       select 'Paged ' || lpad(g::text, 5, '0'), 'union', 'Pagedville', now(), now()
       from generate_series(1, ${count}) g`.execute(t.ctx.db);

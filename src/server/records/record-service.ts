@@ -354,7 +354,16 @@ export class RecordService {
     if (also.groupBy) check('group_by', also.groupBy, 'filter');
   }
 
-  async list(user: AuthUser | null, def: ResourceDefinition, rawQuery: Record<string, unknown>): Promise<ListResult> {
+  /**
+   * A page of `def` as `user` may read it. `options.linkNames: false` leaves out the names of linked records
+   * (`LINK_NAMES`), for a reader that names them itself (an export: exports/display-columns.ts).
+   */
+  async list(
+    user: AuthUser | null,
+    def: ResourceDefinition,
+    rawQuery: Record<string, unknown>,
+    options: { linkNames?: boolean } = {},
+  ): Promise<ListResult> {
     const { query, fields, base } = await this.listed(user, def, rawQuery);
     const sortSpec = resolveField(query.sort.field, fields, 'sort');
     const pinned = sortKeyPinned(query.sort.field, sortSpec, query.filters);
@@ -397,7 +406,7 @@ export class RecordService {
             after: cursorStart(query),
           });
     const perPage = query.perPage === -1 ? Math.max(total, 1) : query.perPage;
-    const data = await this.presentFor(user, def, rows, fields);
+    const data = await this.presentFor(user, def, rows, fields, options.linkNames ?? true);
     const from = rows.length ? (query.perPage === -1 ? 1 : (query.page - 1) * perPage + 1) : null;
     return {
       data,
@@ -571,10 +580,11 @@ export class RecordService {
     def: ResourceDefinition,
     rows: Record<string, any>[],
     fields: Record<string, FieldSpec>,
+    linkNames = true,
   ) {
     const presented = await this.present(def, rows, fields);
     if (!user) return presented;
-    return this.forReader(user, def, presented, fields);
+    return this.forReader(user, def, presented, fields, linkNames);
   }
 
   /**
@@ -587,6 +597,7 @@ export class RecordService {
     def: ResourceDefinition,
     presented: Record<string, any>[],
     fields: Record<string, FieldSpec>,
+    linkNames = true,
   ) {
     const mask = await this.access.mask(user, def);
     const records = masked(presented, mask);
@@ -597,7 +608,7 @@ export class RecordService {
     );
     await addComputedValues(this.db, def, readerOnly, records);
     await def.hooks?.presentFor?.(records, user, this);
-    await nameLinks(this, user, withoutHidden(fields, mask.hidden), records, this.targetOf);
+    if (linkNames) await nameLinks(this, user, withoutHidden(fields, mask.hidden), records, this.targetOf);
     const outside = await this.access.outsideTurf(
       user,
       def,
