@@ -107,7 +107,7 @@ class Hold {
 }
 
 class PGliteDriver implements Driver {
-  /** The connection whose transaction, or the hold, that has the database. */
+  /** The connection whose transaction has the database, or the hold that has it. */
   owner: PGliteConnection | Hold | null = null;
   /** The hold the running code's work is in, if any. */
   private readonly holding = new AsyncLocalStorage<Hold>();
