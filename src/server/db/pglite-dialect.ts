@@ -56,11 +56,11 @@ export class PGliteDialect implements Dialect {
  * time is up, never while a transaction of its work is open.
  */
 class Hold {
-  held = false;
   /** Transactions of its work open now. */
   open = 0;
   private timeUp = false;
   private timer: NodeJS.Timeout | undefined;
+  /** Gives the database up; null once given up (or before it was had). */
   private end: (() => void) | null = null;
   /** Waiting for its open transaction to end. */
   private waiting: Array<() => void> = [];
@@ -70,11 +70,13 @@ class Hold {
     private readonly maxMs: number,
   ) {}
 
+  /** Whether it has the database now. */
+  get held() {
+    return this.end !== null;
+  }
+
   async take() {
-    const end = await this.driver.takeTurn(this);
-    this.end = end;
-    this.held = true;
-    this.timeUp = false;
+    this.end = await this.driver.takeTurn(this);
     this.timer = setTimeout(() => {
       this.timeUp = true;
       this.letGo();
@@ -83,10 +85,9 @@ class Hold {
 
   /** Lets the database go now, or when its open transaction ends. */
   letGo() {
-    if (!this.held || this.open > 0) return;
-    this.held = false;
+    if (!this.end || this.open > 0) return;
     clearTimeout(this.timer);
-    this.end?.();
+    this.end();
     this.end = null;
   }
 
@@ -167,7 +168,6 @@ class PGliteDriver implements Driver {
 
   async beginTransaction(connection: DatabaseConnection) {
     const own = connection as PGliteConnection;
-    own.epoch = this.thread.epoch;
     await this.heldHere()?.free();
     const hold = this.heldHere();
     if (hold) {
@@ -178,10 +178,8 @@ class PGliteDriver implements Driver {
         own.hold = null;
         hold.transactionEnded();
       };
-    } else {
-      own.endTransaction = await this.takeTurn(own);
-      own.epoch = this.thread.epoch;
-    }
+    } else own.endTransaction = await this.takeTurn(own);
+    own.epoch = this.thread.epoch;
     try {
       await own.executeQuery(CompiledQuery.raw('begin'));
     } catch (error) {
