@@ -274,6 +274,38 @@ describe('AND/OR groups', () => {
     expect(await found({ any: [] })).toEqual(['A', 'B', 'C', 'D']);
   });
 
+  it('finds with "is x or is y" on one field what each finds, by each field type\'s own comparison', async () => {
+    const anyOf = (...items: Array<[string, unknown]>) => ({
+      any: items.map(([field, value]) => ({ field, op: 'eq', value })),
+    });
+    // Choices, numbers and dates: one `in` over the values.
+    expect(await found(anyOf(['result', 'pass'], ['result', 'fail']))).toEqual(['A', 'B', 'C']);
+    expect(await found(anyOf(['score', 10], ['score', 30], ['certified', false]))).toEqual(['A', 'B', 'C']);
+    expect(await found(anyOf(['visited_on', '2026-02-28'], ['visited_on', '2026-04-01']))).toEqual(['A', 'D']);
+    // Text is compared without case, each value on its own.
+    expect(await found(anyOf(['remarks', 'CLEAN'], ['remarks', 'loose railing']))).toEqual(['A', 'C']);
+    // A list's keys as people type them ('Non-Union'), beside a relation condition in the same group.
+    expect(
+      await found(
+        {
+          any: [
+            { field: 'type', op: 'eq', value: 'Non-Union' },
+            { field: 'type', op: 'eq', value: 'pla' },
+            { field: 'general_contractor_id.type', op: 'eq', value: 'union' },
+          ],
+        },
+        'sites',
+      ),
+    ).toEqual(['Harbor Tower', 'Valley Mall']);
+    refusedOn(
+      await admin.get(
+        `/api/${resource}?filters=${encodeURIComponent(JSON.stringify(anyOf(['score', 10], ['score', 'many'])))}`,
+      ),
+      'filters',
+      /score/,
+    );
+  });
+
   it('adds to the old filter[field]=value, which still works through the same compiler', async () => {
     const rows = ok(
       await admin.get(

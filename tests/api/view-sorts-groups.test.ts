@@ -74,7 +74,7 @@ describe('several sorts', () => {
     expect(body.meta).toMatchObject({ total: 6, last_page: 2 });
   });
 
-  it('reads the matches once, with the type list read once, not for each match', async () => {
+  it('counts the matches of each choice once, with the type list read once, then reads only the page', async () => {
     const user = await t.authUser();
     const def = t.ctx.resources.get('sites')!;
     const filters = JSON.stringify({
@@ -97,13 +97,69 @@ describe('several sorts', () => {
     const matching = queries.filter(
       (q: CompiledQuery) => /from "sites"/i.test(q.sql) && /general_contractor_id/.test(q.sql),
     );
-    expect(matching).toHaveLength(1);
-    expect(matching[0].sql).toMatch(/count\(\*\)/i);
-    const nodes = await planNodes(t.ctx.db, matching[0]);
+    // One statement reads every match: it counts those of each type, with the type's rank read once (an InitPlan).
+    const counting = matching.filter((q: CompiledQuery) => /count\(\*\)/i.test(q.sql));
+    expect(counting).toHaveLength(1);
+    const nodes = await planNodes(t.ctx.db, counting[0]);
     const perMatch = nodes.filter(
       (node) => node['Relation Name'] === 'site_types' && node['Parent Relationship'] === 'SubPlan',
     );
     expect(perMatch).toEqual([]);
+    // The page (the one PLA site, then the first union one) is read from each type's matches, in value order,
+    // stopping at the page's end: one statement for each of the two types.
+    const paging = matching.filter((q: CompiledQuery) => !/count\(\*\)/i.test(q.sql));
+    expect(paging.map((q: CompiledQuery) => q.parameters)).toEqual([
+      expect.arrayContaining(['pla', 1]),
+      expect.arrayContaining(['union', 1]),
+    ]);
+    for (const q of paging) expect(q.sql).toMatch(/"type" in \(\$\d+\).* limit \$\d+/s);
+  });
+
+  it('pages across the choices and within one, as sorting every match does', async () => {
+    const all = names(okBody(await admin.get('/api/sites?sort=type,-estimated_value&order=asc&per_page=-1')));
+    expect(all).toEqual([
+      'Valley Mall',
+      'Dock Works',
+      'Civic Center',
+      'Harbor Tower',
+      'Bay Offices',
+      'Union Hall Annex',
+    ]);
+    for (const perPage of [1, 2, 4]) {
+      const pages: string[] = [];
+      for (let page = 1; page <= Math.ceil(all.length / perPage); page++) {
+        const body = okBody(
+          await admin.get(`/api/sites?sort=type,-estimated_value&order=asc&per_page=${perPage}&page=${page}`),
+        );
+        expect(body.meta.total).toBe(6);
+        pages.push(...names(body));
+      }
+      expect(pages, `${perPage} a page`).toEqual(all);
+    }
+    // Both ways, and with a third sort that decides within equal values.
+    const backwards = names(okBody(await admin.get('/api/sites?sort=-type,name,-bid_date&per_page=2&page=2')));
+    expect(backwards).toEqual(['Union Hall Annex', 'Civic Center']);
+  });
+
+  it('puts a choice no longer offered last, after every ranked one', async () => {
+    await t.ctx.db.updateTable('sites').set({ type: 'retired-type' }).where('id', '=', ids['Valley Mall']).execute();
+    try {
+      const listed = async (perPage: number, page: number) =>
+        names(
+          okBody(await admin.get(`/api/sites?sort=type,-estimated_value&order=asc&per_page=${perPage}&page=${page}`)),
+        );
+      expect(await listed(-1, 1)).toEqual([
+        'Dock Works',
+        'Civic Center',
+        'Harbor Tower',
+        'Bay Offices',
+        'Union Hall Annex',
+        'Valley Mall',
+      ]);
+      expect([...(await listed(4, 1)), ...(await listed(4, 2))]).toEqual(await listed(-1, 1));
+    } finally {
+      await t.ctx.db.updateTable('sites').set({ type: 'non-union' }).where('id', '=', ids['Valley Mall']).execute();
+    }
   });
 
   it('takes one order per sort in `order`', async () => {
@@ -136,10 +192,10 @@ describe('several sorts', () => {
       }),
       201,
     ).data;
-    // Equal values: the later record first (ids in the first sort's direction).
+    // Equal values: the earlier record first (ids in the last sort's direction).
     expect(names(okBody(await admin.get(`/api/sites?view=${view.id}&per_page=-1`)))).toEqual([
-      'Bay Offices',
       'Union Hall Annex',
+      'Bay Offices',
       'Harbor Tower',
       'Civic Center',
       'Valley Mall',

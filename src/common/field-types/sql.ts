@@ -131,6 +131,15 @@ function comparing(
 
 const cast = (args: FilterArgs) => filterValue(args.value, args.spec);
 
+/**
+ * Whether `eq` on this field finds what `in` finds for the same values, one by one: then `a is x or a is y` in a view's
+ * filters is compiled as one `in (x, y)` (server filters/compile-filter.ts), which an index scan serves alone, where
+ * PostgreSQL reads the rows of `a = x or a = y` from the table. Not for text compared without case, lists of values
+ * or pivots, whose `eq` is not a plain comparison.
+ */
+export const eqIsOneOf = (spec: FieldSpec) =>
+  !isPivot(spec) && !isCustomList(spec) && !isCaselessText(spec) && !ARRAY_KINDS.has(spec.kind);
+
 /** The list query's operators (docs/records.md "Lists"), for every kind of value. */
 export const STANDARD_FILTERS: FilterOperators = {
   eq: comparing('is', 'one', (args, column) => {
@@ -281,6 +290,13 @@ const LONGEST_SORTED_TEXT = 500;
  */
 export function sortKey(sql: Sql, field: string, spec: FieldSpec, alias: string | null): SqlFragment {
   const value = valueExpression(sql, field, spec, alias);
+  if (ranksChoices(spec)) return choiceRank(sql, spec, value);
+  if (CASELESS_KINDS.has(spec.kind) && typeof spec.storage !== 'object') return sql`lower((${value})::text)`;
+  return value;
+}
+
+/** The rank a field whose sort ranks its choices (ranksChoices) gives `value`: null for a value it does not offer. */
+export function choiceRank(sql: Sql, spec: FieldSpec, value: SqlFragment): SqlFragment {
   if (spec.kind === 'enum' && spec.options?.length) {
     // The choices as literals, not parameters: the query's expression must be the rank index's.
     const ranks = spec.options.map((option, rank) => sql` when ${sql.lit(option)} then ${sql.lit(rank)}`);
@@ -288,11 +304,17 @@ export function sortKey(sql: Sql, field: string, spec: FieldSpec, alias: string 
   }
   // The list's positions by slug, read once per query (an InitPlan), then looked up per row: a subquery on the list for
   // each row ran once per match and cost most of a sorted page of thousands of matches (docs/benchmarks.md "Views").
-  if (spec.slugOf)
-    return sql`((select jsonb_object_agg(l.slug, l.position) from ${sql.table(spec.slugOf)} l where l.slug is not null and l.deleted_at is null) ->> (${value})::text)::numeric`;
-  if (CASELESS_KINDS.has(spec.kind) && typeof spec.storage !== 'object') return sql`lower((${value})::text)`;
-  return value;
+  // Positions are integers in every list; read as `numeric` they cost a quarter of a sorted page (embedded database).
+  return sql`((select jsonb_object_agg(l.slug, l.position) from ${sql.table(spec.slugOf as string)} l where l.slug is not null and l.deleted_at is null) ->> (${value})::text)::integer`;
 }
+
+/**
+ * Whether the standard sort of this field is by a rank of its value: a choice by its place among the field's choices,
+ * a list's slug by its position in that list. The matches of a list sorted so come in runs of one rank (server
+ * records/sorted-page.ts).
+ */
+export const ranksChoices = (spec: FieldSpec): boolean =>
+  (spec.kind === 'enum' && Boolean(spec.options?.length)) || Boolean(spec.slugOf);
 
 /**
  * The standard sort: by `sortKey`; indexed unless no plain index can serve it: list slugs sort by their rank in another

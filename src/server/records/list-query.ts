@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import { CompiledQuery, type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Sql, SqlFragment } from '../../common/field-types/define.js';
-import { ARRAY_KINDS, escapeLike, FilterValueError, valueExpression } from '../../common/field-types/sql.js';
+import {
+  ARRAY_KINDS,
+  choiceRank,
+  escapeLike,
+  FilterValueError,
+  ranksChoices,
+  STANDARD_SORT,
+  valueExpression,
+} from '../../common/field-types/sql.js';
 import { moduleOfSpec } from '../../common/field-types.js';
 import { dynamicTables } from '../db/dynamic-tables.js';
 import type { DB } from '../db/schema.generated.js';
@@ -219,6 +227,23 @@ export function fieldExpression(field: string, spec: FieldSpec, alias: string | 
 export function sortExpression(field: string, spec: FieldSpec, alias: string | null = 't'): RawBuilder<unknown> {
   const key = moduleOfSpec(spec).sort?.key({ sql: SQL, field, spec, alias: alias ?? '' });
   return key ? raw(key) : fieldExpression(field, spec, alias);
+}
+
+/**
+ * A sort by this field as the rank of its stored value (a choice, a list's slug: sql.ts ranksChoices): that value, and
+ * the rank of any value; undefined when its sort is no rank.
+ */
+export function choiceRanking(field: string, spec: FieldSpec, alias: string | null = 't'): ChoiceRanking | undefined {
+  if (moduleOfSpec(spec).sort?.key !== STANDARD_SORT.key || !ranksChoices(spec)) return undefined;
+  return {
+    value: fieldExpression(field, spec, alias),
+    rankOf: (value) => raw(choiceRank(SQL, spec, value as unknown as SqlFragment)),
+  };
+}
+
+export interface ChoiceRanking {
+  value: RawBuilder<unknown>;
+  rankOf(value: RawBuilder<unknown>): RawBuilder<unknown>;
 }
 
 /**

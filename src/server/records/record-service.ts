@@ -38,6 +38,7 @@ import type { KeptNames } from './kept-names.js';
 import { type KeptRollupRef, keepRollups } from './kept-rollups.js';
 import { groupRows, groupsWithTotal, summableFields } from './list-groups.js';
 import {
+  choiceRanking,
   cursorStart,
   escapeLike,
   fieldExpression,
@@ -392,10 +393,10 @@ export class RecordService {
             this.db,
             def.table,
             base,
-            [query.sort, ...query.thenBy].map(({ field, order }) => ({
-              key: sortExpression(field, resolveField(field, fields, 'sort')),
-              order,
-            })),
+            [query.sort, ...query.thenBy].map(({ field, order }) => {
+              const spec = resolveField(field, fields, 'sort');
+              return { key: sortExpression(field, spec), order, ranked: choiceRanking(field, spec) };
+            }),
             query,
           )
         : await readPage(this.db, def.table, base, sort, {

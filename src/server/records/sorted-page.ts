@@ -1,34 +1,45 @@
 import { type RawBuilder, sql } from 'kysely';
 import { dynamicTables } from '../db/dynamic-tables.js';
-import type { countMatches, readPage } from './list-query.js';
+import { type ChoiceRanking, type countMatches, pageInParts, type readPage } from './list-query.js';
 
 /** One key of a list's order: its SQL (list-query.ts sortExpression) and direction. */
 export interface SortKey {
   key: RawBuilder<unknown>;
   order: 'asc' | 'desc';
+  /** A choice's sort: `key` is the rank of a stored value (list-query.ts choiceRanking). */
+  ranked?: ChoiceRanking;
 }
+
+type Base = Parameters<typeof countMatches>[1];
+type Page = Awaited<ReturnType<typeof readPage>>;
 
 /**
  * The total and one page of `base` (the rows a list may show, as `t`) ordered by several sorts (`sort=type,-bid_date`),
- * each with missing values last, `id` breaking ties in the first sort's direction. No index follows several keys, so
+ * each with missing values last, `id` breaking ties in the last sort's direction. No index follows several keys, so
  * the matches are sorted (a top-N sort that keeps only the page's rows); a list with one sort reads its index instead
  * (list-query.ts readPage). Sorting reads every match anyway, so one statement reads them once (their ids and keys):
  * it counts them, exactly, and picks the page's ids, whose rows are then read by id. Counting them in a statement of
- * its own read every match twice (docs/benchmarks.md "Views").
+ * its own read every match twice (docs/benchmarks.md "Views"). A first sort by a choice is read by its runs instead
+ * (pageByRanks).
  */
 export async function readSortedPage(
   db: Parameters<typeof countMatches>[0],
   table: string,
-  base: Parameters<typeof countMatches>[1],
+  base: Base,
   keys: readonly SortKey[],
   page: { page: number; perPage: number },
-): ReturnType<typeof readPage> {
-  const tieOrder = keys[0]?.order ?? 'asc';
+): Promise<Page> {
+  const tieOrder = keys.at(-1)?.order ?? 'asc';
   if (page.perPage === -1) {
     let ordered = base.selectAll('t');
     for (const { key, order } of keys) ordered = ordered.orderBy(sql`${key} ${sql.raw(order)} nulls last`);
     const rows = await ordered.orderBy('t.id', tieOrder).execute();
     return { total: rows.length, estimated: false, rows };
+  }
+  const [first, ...rest] = keys;
+  if (first?.ranked && rest.length) {
+    const byRanks = await pageByRanks(db, base, { ...first, ranked: first.ranked }, rest, page);
+    if (byRanks) return byRanks;
   }
   const matches = base.select([sql`t.id`.as('id'), ...keys.map(({ key }, index) => sql`${key}`.as(`k${index}`))]);
   const order = sql.join(
@@ -38,17 +49,89 @@ export async function readSortedPage(
     ],
     sql`, `,
   );
-  const first = await sql<{ total: number | string; ids: number[] }>`
+  const picked = await sql<{ total: number | string; ids: number[] }>`
     with m as (${matches})
     select (select count(*) from m) as total,
       array(select id from m order by ${order} limit ${page.perPage} offset ${(page.page - 1) * page.perPage}) as ids`.execute(
     db,
   );
-  const total = Number(first.rows[0]?.total ?? 0);
-  const ids = first.rows[0]?.ids ?? [];
+  const total = Number(picked.rows[0]?.total ?? 0);
+  const ids = picked.rows[0]?.ids ?? [];
   if (!ids.length) return { total, estimated: false, rows: [] };
   const found = await dynamicTables(db).selectFrom(`${table} as t`).selectAll('t').where('t.id', 'in', ids).execute();
   // Keyed as text: a bigint id may come back as text in the array and as a number in the row.
   const byId = new Map(found.map((row) => [String(row.id), row]));
   return { total, estimated: false, rows: ids.map((id) => byId.get(String(id))).filter((row) => row !== undefined) };
+}
+
+/** The matches of one rank of a choice: its stored values (two choices may share a rank) and how many there are. */
+interface Run {
+  rank: number | null;
+  values: unknown[];
+  count: number;
+}
+
+/**
+ * A page whose first sort is a choice (`sort=type,-estimated_value`): the matches come in runs of one rank, in the
+ * choices' order. One statement counts the matches of each stored value with its rank (from an index alone when one
+ * holds the filtered fields); the page's rows are then read from the run or two it falls in, in the order of the other
+ * sorts: with one, as a list with that sort alone reads its page (list-query.ts pageInParts), which an index of the
+ * choice and that field serves without sorting. Sorting every match by every key cost most of such a list
+ * (docs/benchmarks.md "Views"). Null when the page reaches the matches with no rank (no choice, or one no longer
+ * offered): readSortedPage then sorts them all.
+ */
+async function pageByRanks(
+  db: Parameters<typeof countMatches>[0],
+  base: Base,
+  first: SortKey & { ranked: ChoiceRanking },
+  rest: readonly SortKey[],
+  page: { page: number; perPage: number },
+): Promise<Page | null> {
+  // Ranked once per value, not per match.
+  const counted = await sql<{ value: unknown; rank: number | string | null; count: number | string }>`
+    select g.value, ${first.ranked.rankOf(sql.ref('g.value'))} as rank, g.count
+    from (select m.value, count(*) as count from (${base.select(sql`${first.ranked.value}`.as('value'))}) m group by m.value) g`.execute(
+    db,
+  );
+  const runs = new Map<number | null, Run>();
+  for (const row of counted.rows) {
+    const rank = row.rank === null ? null : Number(row.rank);
+    const run = runs.get(rank) ?? { rank, values: [], count: 0 };
+    run.values.push(row.value);
+    run.count += Number(row.count);
+    runs.set(rank, run);
+  }
+  const inOrder = [...runs.values()].sort((a, b) => {
+    if (a.rank === null || b.rank === null) return a.rank === null ? (b.rank === null ? 0 : 1) : -1;
+    return first.order === 'asc' ? a.rank - b.rank : b.rank - a.rank;
+  });
+  const total = inOrder.reduce((sum, run) => sum + run.count, 0);
+  const from = (page.page - 1) * page.perPage;
+  const to = from + page.perPage;
+  const rows: Record<string, any>[] = [];
+  let start = 0;
+  for (const run of inOrder) {
+    const end = start + run.count;
+    if (end > from && start < to) {
+      if (run.rank === null) return null;
+      const inRun = base.where(sql<boolean>`${first.ranked.value} in (${sql.join(run.values)})`);
+      const offset = Math.max(0, from - start);
+      const limit = Math.min(to, end) - Math.max(from, start);
+      rows.push(...(await pageOfRun(inRun, rest, limit, offset)));
+    }
+    start = end;
+  }
+  return { total, estimated: false, rows };
+}
+
+/** Rows of one run in the order of the other sorts, `id` breaking ties in the last one's direction. */
+async function pageOfRun(inRun: Base, rest: readonly SortKey[], limit: number, offset: number) {
+  if (rest.length === 1) return (await pageInParts(inRun, rest[0], limit, offset)).rows;
+  let ordered = inRun.selectAll('t');
+  for (const { key, order } of rest) ordered = ordered.orderBy(sql`${key} ${sql.raw(order)} nulls last`);
+  return ordered
+    .orderBy('t.id', rest.at(-1)?.order ?? 'asc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
 }
