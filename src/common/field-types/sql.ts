@@ -134,7 +134,7 @@ const cast = (args: FilterArgs) => filterValue(args.value, args.spec);
 /**
  * Whether `eq` on this field finds what `in` finds for the same values, one by one: then `a is x or a is y` in a view's
  * filters is compiled as one `in (x, y)` (server filters/compile-filter.ts), which an index scan serves alone, where
- * PostgreSQL reads the rows of `a = x or a = y` from the table. Not for text compared without case, lists of values
+ * PostgreSQL before 18 reads the rows of `a = x or a = y` from the table. Not for text compared without case, lists of values
  * or pivots, whose `eq` is not a plain comparison.
  */
 export const eqIsOneOf = (spec: FieldSpec) =>
