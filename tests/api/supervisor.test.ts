@@ -59,7 +59,12 @@ describe.skipIf(onPostgres)('npm start under its supervisor (embedded database)'
         '-p',
         'y',
       ]),
-    ).toEqual(['--max-old-space-size=256', '--enable-source-maps']);
+    ).toEqual(['--max-old-space-size=256']);
+    // Source maps only when the supervisor was started with them.
+    expect(serverNodeOptions(['--enable-source-maps', '--max-old-space-size=256'])).toEqual([
+      '--enable-source-maps',
+      '--max-old-space-size=256',
+    ]);
   });
 
   it('runs the server in a child process with the start script memory options', () => {
