@@ -116,6 +116,43 @@ describe('totals past 10,000 matches (total=estimate, as the generated lists ask
     expect(asked.body.meta.total).toBe(many.length);
     expect(asked.body.meta.total_estimated).toBeUndefined();
   });
+
+  it('sorted by a choice first, its pages are those of sorting every match, the total estimated when asked', async () => {
+    // The types in their list's order, then the owner backwards (missing last), id breaking ties the same way.
+    const { rows } = await sql<{ id: number }>`select s.id from sites s
+      where s.deleted_at is null and s.city = 'Pagetown'
+      order by (select st.position from site_types st where st.slug = s.type) asc nulls last,
+        lower(s.owner) desc nulls last, s.id desc`.execute(t.ctx.db);
+    const want = rows.map((row) => row.id);
+    expect(want.length).toBeGreaterThan(EXACT_TOTAL_UP_TO);
+    const perType = Math.ceil(want.length / 3);
+    // The first page, pages across the end of the first and the second type: the total estimated past 10,000.
+    const last = Math.ceil(want.length / 25);
+    const pageOf = async (page: number) => {
+      const res = await admin.get(
+        `/api/sites?filter[city]=Pagetown&sort=type,-owner&order=asc&per_page=25&page=${page}&total=estimate`,
+      );
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(
+        res.body.data.map((r: any) => r.id),
+        `page ${page}`,
+      ).toEqual(want.slice((page - 1) * 25, page * 25));
+      return res.body.meta;
+    };
+    for (const page of [1, Math.floor(perType / 25) + 1, Math.floor((2 * perType) / 25) + 1]) {
+      const meta = await pageOf(page);
+      expect(meta.total_estimated, `page ${page}`).toBe(true);
+      expect(meta.total).toBeGreaterThan(EXACT_TOTAL_UP_TO);
+    }
+    // The last page reaches the end of every type's matches: its total is exact.
+    const end = await pageOf(last);
+    expect(end.total).toBe(want.length);
+    expect(end.total_estimated).toBeUndefined();
+    const exact = await admin.get('/api/sites?filter[city]=Pagetown&sort=type,-owner&order=asc&per_page=25&page=200');
+    expect(exact.body.meta.total).toBe(want.length);
+    expect(exact.body.meta.total_estimated).toBeUndefined();
+    expect(exact.body.data.map((r: any) => r.id)).toEqual(want.slice(199 * 25, 200 * 25));
+  });
 });
 
 /** Every page of a list read with the cursor the page before it answered with (meta.next_cursor), as the client does. */

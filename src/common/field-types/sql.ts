@@ -308,6 +308,13 @@ export function choiceRank(sql: Sql, spec: FieldSpec, value: SqlFragment): SqlFr
   return sql`((select jsonb_object_agg(l.slug, l.position) from ${sql.table(spec.slugOf as string)} l where l.slug is not null and l.deleted_at is null) ->> (${value})::text)::integer`;
 }
 
+/** The values a field whose sort ranks its choices (ranksChoices) offers, as a query of one column, `value`. */
+export function offeredChoices(sql: Sql, spec: FieldSpec): SqlFragment {
+  if (spec.kind === 'enum' && spec.options?.length)
+    return sql`select v.value from (values ${sql.join(spec.options.map((option) => sql`(${sql.lit(option)})`))}) as v(value)`;
+  return sql`select l.slug as value from ${sql.table(spec.slugOf as string)} l where l.slug is not null and l.deleted_at is null`;
+}
+
 /**
  * Whether the standard sort of this field is by a rank of its value: a choice by its place among the field's choices,
  * a list's slug by its position in that list. The matches of a list sorted so come in runs of one rank (server

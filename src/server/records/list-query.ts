@@ -6,6 +6,7 @@ import {
   choiceRank,
   escapeLike,
   FilterValueError,
+  offeredChoices,
   ranksChoices,
   STANDARD_SORT,
   valueExpression,
@@ -238,12 +239,15 @@ export function choiceRanking(field: string, spec: FieldSpec, alias: string | nu
   return {
     value: fieldExpression(field, spec, alias),
     rankOf: (value) => raw(choiceRank(SQL, spec, value as unknown as SqlFragment)),
+    offered: raw(offeredChoices(SQL, spec)),
   };
 }
 
 export interface ChoiceRanking {
   value: RawBuilder<unknown>;
   rankOf(value: RawBuilder<unknown>): RawBuilder<unknown>;
+  /** The values offered, as a query of one column, `value`. */
+  offered: RawBuilder<unknown>;
 }
 
 /**

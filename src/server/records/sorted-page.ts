@@ -1,6 +1,13 @@
 import { type RawBuilder, sql } from 'kysely';
 import { dynamicTables } from '../db/dynamic-tables.js';
-import { type ChoiceRanking, type countMatches, pageInParts, type readPage } from './list-query.js';
+import {
+  type ChoiceRanking,
+  type countMatches,
+  EXACT_TOTAL_UP_TO,
+  pageInParts,
+  type readPage,
+  totalFromCount,
+} from './list-query.js';
 
 /** One key of a list's order: its SQL (list-query.ts sortExpression) and direction. */
 export interface SortKey {
@@ -27,7 +34,7 @@ export async function readSortedPage(
   table: string,
   base: Base,
   keys: readonly SortKey[],
-  page: { page: number; perPage: number },
+  page: { page: number; perPage: number; estimateTotal?: boolean },
 ): Promise<Page> {
   const tieOrder = keys.at(-1)?.order ?? 'asc';
   if (page.perPage === -1) {
@@ -77,40 +84,30 @@ interface Run {
  * holds the filtered fields); the page's rows are then read from the run or two it falls in, in the order of the other
  * sorts: with one, as a list with that sort alone reads its page (list-query.ts pageInParts), which an index of the
  * choice and that field serves without sorting. Sorting every match by every key cost most of such a list
- * (docs/benchmarks.md "Views"). Null when the page reaches the matches with no rank (no choice, or one no longer
- * offered): readSortedPage then sorts them all.
+ * (docs/benchmarks.md "Views"). With `estimateTotal`, as for one sort (list-query.ts readPage), counting stops at
+ * EXACT_TOTAL_UP_TO + 1 matches; past that, each offered choice's matches are counted only as far as the page's end,
+ * which places the page, and the total is the planner's estimate. Null when the page reaches the matches with no rank
+ * (no choice, or one no longer offered): readSortedPage then sorts them all.
  */
 async function pageByRanks(
   db: Parameters<typeof countMatches>[0],
   base: Base,
   first: SortKey & { ranked: ChoiceRanking },
   rest: readonly SortKey[],
-  page: { page: number; perPage: number },
+  page: { page: number; perPage: number; estimateTotal?: boolean },
 ): Promise<Page | null> {
-  // Ranked once per value, not per match.
-  const counted = await sql<{ value: unknown; rank: number | string | null; count: number | string }>`
-    select g.value, ${first.ranked.rankOf(sql.ref('g.value'))} as rank, g.count
-    from (select m.value, count(*) as count from (${base.select(sql`${first.ranked.value}`.as('value'))}) m group by m.value) g`.execute(
-    db,
-  );
-  const runs = new Map<number | null, Run>();
-  for (const row of counted.rows) {
-    const rank = row.rank === null ? null : Number(row.rank);
-    const run = runs.get(rank) ?? { rank, values: [], count: 0 };
-    run.values.push(row.value);
-    run.count += Number(row.count);
-    runs.set(rank, run);
-  }
-  const inOrder = [...runs.values()].sort((a, b) => {
-    if (a.rank === null || b.rank === null) return a.rank === null ? (b.rank === null ? 0 : 1) : -1;
-    return first.order === 'asc' ? a.rank - b.rank : b.rank - a.rank;
-  });
-  const total = inOrder.reduce((sum, run) => sum + run.count, 0);
   const from = (page.page - 1) * page.perPage;
   const to = from + page.perPage;
+  let counted = await countsByValue(db, base, first.ranked, page.estimateTotal ? EXACT_TOTAL_UP_TO + 1 : null);
+  let total = counted.reduce((sum, row) => sum + Number(row.count), 0);
+  let estimated = false;
+  if (page.estimateTotal && total > EXACT_TOTAL_UP_TO) {
+    counted = await countsUpTo(db, base, first.ranked, to);
+    ({ total, estimated } = await totalFromCount(db, base, total, true));
+  }
   const rows: Record<string, any>[] = [];
   let start = 0;
-  for (const run of inOrder) {
+  for (const run of runsInOrder(counted, first.order)) {
     const end = start + run.count;
     if (end > from && start < to) {
       if (run.rank === null) return null;
@@ -121,7 +118,72 @@ async function pageByRanks(
     }
     start = end;
   }
-  return { total, estimated: false, rows };
+  // Counted only as far as the page's end, every offered choice's matches end before it: the page is the list's last,
+  // when no match is left without a rank (those come last, and readSortedPage sorts them with the rest).
+  if (estimated && start < to) {
+    const unranked = await base
+      .select(sql`1`.as('one'))
+      .where(sql<boolean>`(${first.ranked.value} is null or ${first.ranked.rankOf(first.ranked.value)} is null)`)
+      .limit(1)
+      .execute();
+    return unranked.length ? null : { total: start, estimated: false, rows };
+  }
+  return { total, estimated, rows };
+}
+
+interface ValueCount {
+  value: unknown;
+  rank: number | string | null;
+  count: number | string;
+}
+
+/** The matches of each stored value, with its rank (ranked once per value, not per match); of the first `cap` only. */
+async function countsByValue(
+  db: Parameters<typeof countMatches>[0],
+  base: Base,
+  ranked: ChoiceRanking,
+  cap: number | null,
+): Promise<ValueCount[]> {
+  const values = base.select(sql`${ranked.value}`.as('value'));
+  const { rows } = await sql<ValueCount>`
+    select g.value, ${ranked.rankOf(sql.ref('g.value'))} as rank, g.count
+    from (select m.value, count(*) as count from (${cap === null ? values : values.limit(cap)}) m group by m.value) g`.execute(
+    db,
+  );
+  return rows;
+}
+
+/**
+ * The matches of each offered value up to `upTo` (the page's end): exact for every run that ends before the page, which
+ * is all a page's place needs, and read from the index of the choice where there is one.
+ */
+async function countsUpTo(
+  db: Parameters<typeof countMatches>[0],
+  base: Base,
+  ranked: ChoiceRanking,
+  upTo: number,
+): Promise<ValueCount[]> {
+  const ofValue = base.select(sql`1`.as('one')).where(sql<boolean>`${ranked.value} = o.value`).limit(upTo);
+  const { rows } = await sql<ValueCount>`
+    select o.value, ${ranked.rankOf(sql.ref('o.value'))} as rank, (select count(*) from (${ofValue}) x) as count
+    from (${ranked.offered}) o`.execute(db);
+  return rows.filter((row) => Number(row.count) > 0);
+}
+
+/** The values' matches as runs of one rank, in the sort's order, those with no rank last. */
+function runsInOrder(counted: ValueCount[], order: 'asc' | 'desc'): Run[] {
+  const runs = new Map<number | null, Run>();
+  for (const row of counted) {
+    const rank = row.rank === null ? null : Number(row.rank);
+    const run = runs.get(rank) ?? { rank, values: [], count: 0 };
+    run.values.push(row.value);
+    run.count += Number(row.count);
+    runs.set(rank, run);
+  }
+  return [...runs.values()].sort((a, b) => {
+    if (a.rank === null || b.rank === null) return a.rank === null ? (b.rank === null ? 0 : 1) : -1;
+    return order === 'asc' ? a.rank - b.rank : b.rank - a.rank;
+  });
 }
 
 /** Rows of one run in the order of the other sorts, `id` breaking ties in the last one's direction. */
