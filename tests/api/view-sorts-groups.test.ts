@@ -116,15 +116,9 @@ describe('several sorts', () => {
   });
 
   it('pages across the choices and within one, as sorting every match does', async () => {
+    // Every match sorted at once (the first test checks that order).
     const all = names(okBody(await admin.get('/api/sites?sort=type,-estimated_value&order=asc&per_page=-1')));
-    expect(all).toEqual([
-      'Valley Mall',
-      'Dock Works',
-      'Civic Center',
-      'Harbor Tower',
-      'Bay Offices',
-      'Union Hall Annex',
-    ]);
+    expect(all).toHaveLength(SITES.length);
     for (const perPage of [1, 2, 4]) {
       const pages: string[] = [];
       for (let page = 1; page <= Math.ceil(all.length / perPage); page++) {
