@@ -45,7 +45,7 @@ export async function readSortedPage(
   }
   const [first, ...rest] = keys;
   if (first?.ranked && rest.length) {
-    const byRanks = await pageByRanks(db, base, { ...first, ranked: first.ranked }, rest, page);
+    const byRanks = await pageByRanks(db, base, first.ranked, first.order, rest, page);
     if (byRanks) return byRanks;
   }
   const matches = base.select([sql`t.id`.as('id'), ...keys.map(({ key }, index) => sql`${key}`.as(`k${index}`))]);
@@ -92,26 +92,27 @@ interface Run {
 async function pageByRanks(
   db: Parameters<typeof countMatches>[0],
   base: Base,
-  first: SortKey & { ranked: ChoiceRanking },
+  ranked: ChoiceRanking,
+  order: 'asc' | 'desc',
   rest: readonly SortKey[],
   page: { page: number; perPage: number; estimateTotal?: boolean },
 ): Promise<Page | null> {
   const from = (page.page - 1) * page.perPage;
   const to = from + page.perPage;
-  let counted = await countsByValue(db, base, first.ranked, page.estimateTotal ? EXACT_TOTAL_UP_TO + 1 : null);
+  let counted = await countsByValue(db, base, ranked, page.estimateTotal ? EXACT_TOTAL_UP_TO + 1 : null);
   let total = counted.reduce((sum, row) => sum + Number(row.count), 0);
   let estimated = false;
   if (page.estimateTotal && total > EXACT_TOTAL_UP_TO) {
-    counted = await countsUpTo(db, base, first.ranked, to);
+    counted = await countsUpTo(db, base, ranked, to);
     ({ total, estimated } = await totalFromCount(db, base, total, true));
   }
   const rows: Record<string, any>[] = [];
   let start = 0;
-  for (const run of runsInOrder(counted, first.order)) {
+  for (const run of runsInOrder(counted, order)) {
     const end = start + run.count;
     if (end > from && start < to) {
       if (run.rank === null) return null;
-      const inRun = base.where(sql<boolean>`${first.ranked.value} in (${sql.join(run.values)})`);
+      const inRun = base.where(sql<boolean>`${ranked.value} in (${sql.join(run.values)})`);
       const offset = Math.max(0, from - start);
       const limit = Math.min(to, end) - Math.max(from, start);
       rows.push(...(await pageOfRun(inRun, rest, limit, offset)));
@@ -123,7 +124,8 @@ async function pageByRanks(
   if (estimated && start < to) {
     const unranked = await base
       .select(sql`1`.as('one'))
-      .where(sql<boolean>`(${first.ranked.value} is null or ${first.ranked.rankOf(first.ranked.value)} is null)`)
+      // A missing value has no rank either.
+      .where(sql<boolean>`${ranked.rankOf(ranked.value)} is null`)
       .limit(1)
       .execute();
     return unranked.length ? null : { total: start, estimated: false, rows };
