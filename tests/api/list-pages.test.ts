@@ -148,6 +148,23 @@ describe('totals past 10,000 matches (total=estimate, as the generated lists ask
     const end = await pageOf(last);
     expect(end.total).toBe(want.length);
     expect(end.total_estimated).toBeUndefined();
+    // A type no longer offered comes last: the last page, past every offered type, is sorted with the rest.
+    const retired = want.slice(-40);
+    await sql`update sites set type = 'retired-type' where id in (${sql.join(retired)})`.execute(t.ctx.db);
+    try {
+      const ranked = want.slice(0, -40);
+      const tail = await admin.get(
+        `/api/sites?filter[city]=Pagetown&sort=type,-owner&order=asc&per_page=25&page=${last}&total=estimate`,
+      );
+      const { rows: owners } = await sql<{ id: number }>`select id from sites where id in (${sql.join(retired)})
+        order by lower(owner) desc nulls last, id desc`.execute(t.ctx.db);
+      const expectedTail = [...ranked, ...owners.map((row) => row.id)];
+      expect(tail.body.data.map((r: any) => r.id)).toEqual(expectedTail.slice((last - 1) * 25, last * 25));
+      expect(tail.body.meta.total).toBe(want.length);
+    } finally {
+      await sql`update sites set type = (${sql.val(TYPES)}::text[])[1 + (substring(name from 6)::int) % 3]
+        where id in (${sql.join(retired)})`.execute(t.ctx.db);
+    }
     const exact = await admin.get('/api/sites?filter[city]=Pagetown&sort=type,-owner&order=asc&per_page=25&page=200');
     expect(exact.body.meta.total).toBe(want.length);
     expect(exact.body.meta.total_estimated).toBeUndefined();
