@@ -3,6 +3,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import { KeptTurfs } from './access/kept-turfs.js';
 import { AccessPolicy } from './access/policy.js';
 import { collectOpenApi } from './api-docs/openapi.js';
 import type { AppContext } from './app-context.js';
@@ -121,7 +122,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
       // Names of linked records in memory only where this process is the only writer (tables counted one by one).
       keptNames: cacheReads && !database.writes.isShared ? new KeptNames(database.writes) : null,
       logError,
-      access: (records) => new AccessPolicy(records, resources),
+      access: (records) => new AccessPolicy(records, resources, KeptTurfs.of(database)),
       timeZone: config.timeZone,
       keptRollups: async (db) => (await schemas.snapshot(db)).keptRollups(),
     }),

@@ -5,6 +5,7 @@ import { createScope } from '../../src/server/assistant/tools/scope.js';
 import { mapServiceFor } from '../../src/server/map/map-service.js';
 import { recordEvents } from '../support/assistant.js';
 import { square } from '../support/geometry.js';
+import { recordQueries } from '../support/query-counter.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 /**
@@ -274,7 +275,7 @@ describe('site:read:turf: every read path shows the turf and nothing outside it'
     expect(all).toEqual(expect.arrayContaining([ids.inSite, ids.outSite]));
   });
 
-  it('leaving the team takes its turf off the map at once, and joining gives it back', async () => {
+  it('leaving the team takes its turf off the map and the task list at once, and joining gives it back', async () => {
     const markers = async () =>
       ((await teammate.get('/api/map/markers?bbox=-180,-90,180,90&zoom=17&layers=sites')).body.data as any[])
         .filter((d) => d.kind === 'site')
@@ -285,14 +286,36 @@ describe('site:read:turf: every read path shows the turf and nothing outside it'
         (await admin.put(`/api/users/${users.teammate.id}`, { team_ids, updated_at: current.updated_at })).status,
       ).toBe(200);
     };
+    const tasks = listIds('tasks');
     expect(await markers()).toContain(ids.inSite);
+    expect(await tasks(teammate)).toContain(ids.inTask);
     try {
       await setTeams([]);
       expect(await markers()).not.toContain(ids.inSite);
+      expect(await tasks(teammate)).not.toContain(ids.inTask);
     } finally {
       await setTeams([ids.team]);
     }
     expect(await markers()).toContain(ids.inSite);
+    expect(await tasks(teammate)).toContain(ids.inTask);
+  });
+
+  it("a list that gathers the turf names its regions, read once (the task list: a task's site, a contact's sites, a contractor's)", async () => {
+    const regionsRead = (queries: Array<{ sql: string }>) =>
+      queries.filter((query) => /from regions r where r\.deleted_at is null/.test(query.sql)).length;
+    const list = () => recordQueries(() => organizer.get('/api/tasks?per_page=100'));
+    const first = await list();
+    expect(first.result.status, JSON.stringify(first.result.body)).toBe(200);
+    const seen = first.result.body.data.map((r: any) => r.id);
+    expect(seen).toContain(ids.inTask);
+    expect(seen).not.toContain(ids.outTask);
+    const ofTasks = first.queries.filter((query) => /from "tasks"/.test(query.sql));
+    expect(ofTasks.length).toBeGreaterThan(0);
+    for (const query of ofTasks) expect(query.sql).not.toMatch(/region_users/);
+    expect(regionsRead(first.queries)).toBeLessThanOrEqual(1);
+    // Kept until a table they come from is written, where this process is the database's only writer.
+    const again = await list();
+    expect(regionsRead(again.queries)).toBe(t.database.kind === 'pglite' ? 0 : 1);
   });
 
   it('a person of the same role with no turf sees no sites at all', async () => {

@@ -34,6 +34,7 @@ import {
   type ParentTypes,
   type TypeInfo,
 } from './compile.js';
+import type { KeptTurfs } from './kept-turfs.js';
 import { and, asSql, not, type Predicate } from './predicate.js';
 import { personFields, referencing, teamFields } from './reach.js';
 import { regionsAsTurf, type Who, whoIs } from './who.js';
@@ -93,6 +94,7 @@ export class AccessPolicy {
   constructor(
     private readonly records: RecordService,
     private readonly registry: ResourceRegistry,
+    private readonly turfs: KeptTurfs,
   ) {
     schemaStore(records.db).onInvalidate(() => {
       this.clear();
@@ -337,7 +339,19 @@ export class AccessPolicy {
     options: { db?: Kysely<DB>; who?: Who } = {},
   ): Promise<Predicate> {
     const access = await this.of(user, def, options.db);
-    return access.compiled[action](options.who ?? whoIs(user as AuthUser));
+    const rule = access.compiled[action];
+    const who = options.who ?? whoIs(user as AuthUser);
+    if (!options.db || who.perRow || who.turfIds) return rule(who);
+    let gathersTurf = false;
+    const predicate = rule({
+      ...who,
+      onTurf: () => {
+        gathersTurf = true;
+      },
+    });
+    // The turf's regions read once and named in the rule, rather than asked again in each place it gathers the turf.
+    if (!gathersTurf) return predicate;
+    return rule({ ...who, turfIds: await this.turfs.ids(options.db, (user as Partial<AuthUser>).id, who) });
   }
 
   /**

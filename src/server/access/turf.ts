@@ -10,8 +10,25 @@ import { type Who, whoIs } from './who.js';
  * (access/reach.ts).
  */
 export function turfRegionIds(who: Who): RawBuilder<number> {
-  if (who.regions) return who.regions;
   return sql<number>`select r.id from regions r where ${inTurf(who)}`;
+}
+
+/**
+ * The turf's region ids as what goes inside `in (...)`: the ids themselves when they were read for the request (Who
+ * `turfIds`), else the query of them, and the person is told (`onTurf`) so that they may be read and the rule built
+ * again. A rule gathering a turf names it several times (a task's site, a contact's sites, a contractor's); PostgreSQL
+ * planned each query of the regions again, a third of such a statement's time (docs/benchmarks.md "Access scope").
+ */
+function regionsIn(who: Who): RawBuilder<number> {
+  if (who.turfIds) return sql<number>`${sql.join(who.turfIds.length ? who.turfIds : [-1])}`;
+  who.onTurf?.();
+  return turfRegionIds(who);
+}
+
+/** The ids of the person's turf regions, read once (for Who `turfIds`). */
+export async function readTurfIds(db: Kysely<DB>, who: Who): Promise<number[]> {
+  const { rows } = await sql<{ id: number }>`${turfRegionIds(who)}`.execute(db);
+  return rows.map((row) => Number(row.id));
 }
 
 /** The region `r` is one of the person's turf. */
@@ -41,9 +58,10 @@ export function turfRegions(
  */
 export function siteInTurf(who: Who, alias = 't'): RawBuilder<boolean> {
   const regions = sql.ref(`${alias}.in_region_ids`);
-  if ((who.perRow || who.few) && !who.regions)
+  if (who.turfIds) return sql<boolean>`${regions} && array[${regionsIn(who)}]::integer[]`;
+  if (who.perRow || who.few)
     return sql<boolean>`exists (select 1 from regions r where r.id = any(${regions}) and ${inTurf(who)})`;
-  return sql<boolean>`${regions} && array(${turfRegionIds(who)})`;
+  return sql<boolean>`${regions} && array(${regionsIn(who)})`;
 }
 
 /**
@@ -52,5 +70,5 @@ export function siteInTurf(who: Who, alias = 't'): RawBuilder<boolean> {
  * rows, as what hangs on the turf's sites (a task, a contact) asks for them.
  */
 export function turfSiteIds(who: Who): RawBuilder<number> {
-  return sql<number>`select sr.site_id from site_regions sr where sr.region_id in (${turfRegionIds(who)})`;
+  return sql<number>`select sr.site_id from site_regions sr where sr.region_id in (${regionsIn(who)})`;
 }

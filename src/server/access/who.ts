@@ -14,10 +14,15 @@ export interface Who {
   /** For a person: whether they have any team (no team: team rules admit nothing, and are left out). */
   hasTeams: boolean;
   /**
-   * Regions standing for the turf instead of the person's own (what lies in a region: the feed's region filter), as a
-   * query of their ids.
+   * The ids of the person's turf regions, read for the request (AccessPolicy.where), or regions standing for a turf
+   * (what lies in a region: the feed's region filter): rules name them.
    */
-  regions?: RawBuilder<number>;
+  turfIds?: readonly number[];
+  /**
+   * Told when a rule gathers the person's turf and `turfIds` are not known (access/turf.ts): the rule is then built
+   * again with them.
+   */
+  onTurf?: () => void;
   /**
    * The person is a column of each row tested (the fan-out's `users u`), not one value: a rule then asks about the
    * one record at hand (`exists` on its id) rather than gathering all of the person's records once.
@@ -69,16 +74,14 @@ export function whoIsRow(alias: string, row?: Who['row']): Who {
   };
 }
 
-/** Nobody, with `regions` as their turf: turf rules then say what lies in those regions. */
+/** Nobody, with these regions as their turf: turf rules then say what lies in those regions. */
 export function regionsAsTurf(regionIds: readonly number[]): Who {
   return {
     id: sql<number>`-1`,
     roleId: sql<number>`-1`,
     teamIds: sql<number>`-1`,
     hasTeams: false,
-    // A query of the ids, as the person's turf is (access/turf.ts turfRegionIds): it goes inside `in (...)` and
-    // `array(...)` alike, where a bare list of values is no SQL in the second.
-    regions: sql<number>`select r.id from regions r where r.id in (${sql.join(regionIds.length ? regionIds : [-1])})`,
+    turfIds: regionIds,
   };
 }
 

@@ -1,0 +1,41 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
+import type { DB } from '../db/schema.generated.js';
+import { readTurfIds } from './turf.js';
+import type { Who } from './who.js';
+
+/** The tables a person's turf is worked out from (access/turf.ts): their regions, teams and memberships. */
+const TURF_TABLES = ['regions', 'region_users', 'teams', 'team_user', 'users'];
+/** Past this many people, the kept turfs start again (a bound, not a need). */
+const MAX_PEOPLE = 10_000;
+
+/**
+ * The ids of each person's turf regions, which a rule gathering the turf names (AccessPolicy.where). With the embedded
+ * database this process is the only writer: they are kept until one of TURF_TABLES is written (its count of writes
+ * moves), so a list costs no extra statement; the database prepares its statements, so naming the regions saves no
+ * planning there. On PostgreSQL another process's change could not be seen: they are read for each rule, one small
+ * statement against the several region queries a gathering rule would otherwise have planned.
+ */
+export class KeptTurfs {
+  private readonly kept = new Map<number, { stamp: string; ids: number[] }>();
+
+  constructor(private readonly stampOf: (() => string) | null) {}
+
+  static of(database: Pick<Database, 'kind' | 'writes'>): KeptTurfs {
+    const { writes } = database;
+    if (database.kind !== 'pglite') return new KeptTurfs(null);
+    return new KeptTurfs(() => TURF_TABLES.map((table) => writes.tableStamp(table)).join('|'));
+  }
+
+  async ids(db: Kysely<DB>, userId: number | undefined, who: Who): Promise<number[]> {
+    // Read in a transaction, they may be its own uncommitted change: not for anyone else.
+    if (!this.stampOf || db.isTransaction || userId === undefined) return readTurfIds(db, who);
+    const stamp = this.stampOf();
+    const known = this.kept.get(userId);
+    if (known?.stamp === stamp) return known.ids;
+    const ids = await readTurfIds(db, who);
+    if (this.kept.size >= MAX_PEOPLE) this.kept.clear();
+    this.kept.set(userId, { stamp, ids });
+    return ids;
+  }
+}
