@@ -351,7 +351,12 @@ export class AccessPolicy {
     });
     // The turf's regions read once and named in the rule, rather than asked again in each place it gathers the turf.
     if (!gathersTurf) return predicate;
-    return rule({ ...who, turfIds: await this.turfs.ids(options.db, (user as Partial<AuthUser>).id, who) });
+    return rule({ ...who, turfIds: await this.turfIds(options.db, user as AuthUser) });
+  }
+
+  /** The ids of the person's turf regions (access/kept-turfs.ts). */
+  turfIds(db: Kysely<DB>, user: Pick<AuthUser, 'id' | 'team_id' | 'team_ids'>): Promise<number[]> {
+    return this.turfs.ids(db, user.id, whoIs(user));
   }
 
   /**

@@ -4,8 +4,6 @@ import type { DB } from '../db/schema.generated.js';
 import { countMatches, countOf, type ListQuery, pageInParts, totalFromCount } from '../records/list-query.js';
 import type { RecordService } from '../records/record-service.js';
 import type { ResourceDefinition } from '../records/resource.js';
-import { turfRegionIds } from './turf.js';
-import { whoIs } from './who.js';
 
 /** The site list's orders that `site_regions` keeps each region's sites in (migration 030), by the list's field. */
 const ORDERS: Record<string, { region: string; site: string }> = {
@@ -44,16 +42,12 @@ export async function turfSitePage(
   }
   const { categories } = shape;
   if (categories !== 'all') types = types ? types.filter((type) => categories.includes(type)) : categories;
-  const who = whoIs(user);
-  const regions = (await sql<{ id: number }>`${turfRegionIds(who)}`.execute(db)).rows;
+  const regions = await records.access.turfIds(db, user);
   if (regions.length !== 1) return null;
 
   // `site_live` as it is written in the indexes' condition, not a parameter: a plan made for any value of it (the
   // embedded database prepares its statements) could not use them.
-  let base = db
-    .selectFrom('site_regions as t')
-    .where('t.region_id', '=', regions[0].id)
-    .where(sql<boolean>`t.site_live`);
+  let base = db.selectFrom('site_regions as t').where('t.region_id', '=', regions[0]).where(sql<boolean>`t.site_live`);
   if (types) base = types.length ? base.where('t.site_type', 'in', types) : base.where(sql<boolean>`false`);
 
   // Their own sites outside the turf: their rule without the turf (categories and all), and the list's type filter.
