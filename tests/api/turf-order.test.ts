@@ -79,6 +79,7 @@ beforeAll(async () => {
     permissions: [...READS, 'site:read:union'],
   });
   const organizerUser = await t.createUser({ role: 'order-organizer', email: 'order-organizer@example.com' });
+  ids.organizer = organizerUser.id;
   const unionUser = await t.createUser({ role: 'order-union', email: 'order-union@example.com' });
   const twoUser = await t.createUser({ role: 'order-organizer', email: 'order-two@example.com' });
   ids.here = (
@@ -210,5 +211,40 @@ describe('anything else', () => {
     }>`select id from sites where deleted_at is null and in_region_ids && ${[ids.here]}::integer[] and name ilike '%ismarck%'
       order by created_at desc, id desc`.execute(t.ctx.db);
     expect(searched.data.map((site: any) => site.id)).toEqual(want.rows.map((row) => row.id));
+  });
+});
+
+describe('their own sites outside the turf', () => {
+  it('are merged into the pages in order, each with the note "outside your turf", the turf\'s own without it', async () => {
+    // Sites 4, 9, 14 ... lie in Fargo, outside the organizer's turf: a task assigned to them makes one of them theirs.
+    const outside = ids.site4;
+    const task = await admin.post('/api/tasks', {
+      title: 'Visit the Fargo site',
+      type: 'call',
+      taskable_type: 'site',
+      taskable_id: outside,
+      assignee_id: ids.organizer,
+    });
+    expect(task.status, JSON.stringify(task.body)).toBe(201);
+    try {
+      const inTurf = await expected([ids.here], 'name', 'asc');
+      const { result, queries } = await recordQueries(() =>
+        organizer.get('/api/sites?sort=name&order=asc&per_page=100'),
+      );
+      expect(result.status, JSON.stringify(result.body)).toBe(200);
+      expect(queries.some((q) => /from "site_regions" as "t"/.test(q.sql))).toBe(true);
+      // Which of them lie outside comes with the page, not from the turf tested again on its rows.
+      expect(queries.filter((q) => /\) is true/.test(q.sql))).toHaveLength(0);
+      const rows = result.body.data as Array<{ id: number; outside_turf?: boolean }>;
+      const { rows: inOrder } = await sql<{ id: number }>`select id from sites where deleted_at is null
+        and (in_region_ids && ${[ids.here]}::integer[] or id = ${outside}) order by lower(name), id`.execute(t.ctx.db);
+      expect(rows.map((site) => site.id)).toEqual(inOrder.map((row) => row.id));
+      expect(rows.filter((site) => site.outside_turf).map((site) => site.id)).toEqual([outside]);
+      expect(result.body.meta.total).toBe(inTurf.length + 1);
+      // The show says the same as the page.
+      expect((await organizer.get(`/api/sites/${outside}`)).body.data).toMatchObject({ outside_turf: true });
+    } finally {
+      expect((await admin.delete(`/api/tasks/${task.body.data.id}`)).status).toBe(200);
+    }
   });
 });

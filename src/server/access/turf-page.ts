@@ -3,7 +3,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import type { DB } from '../db/schema.generated.js';
 import { countMatches, countOf, type ListQuery, pageInParts, totalFromCount } from '../records/list-query.js';
 import type { RecordService } from '../records/record-service.js';
-import type { ResourceDefinition } from '../records/resource.js';
+import type { OrderedPage, ResourceDefinition } from '../records/resource.js';
 
 /** The site list's orders that `site_regions` keeps each region's sites in (migration 030), by the list's field. */
 const ORDERS: Record<string, { region: string; site: string }> = {
@@ -31,7 +31,7 @@ export async function turfSitePage(
   def: ResourceDefinition,
   records: RecordService,
   shape: { categories: 'all' | string[]; own: boolean } | null,
-): Promise<{ total: number; estimated: boolean; ids: number[] } | null> {
+): Promise<OrderedPage | null> {
   const order = ORDERS[query.sort.field];
   if (!shape || !order || query.search || query.trashed !== 'without' || query.perPage === -1) return null;
   let types: string[] | null = null;
@@ -59,7 +59,7 @@ export async function turfSitePage(
     const { total, estimated } = await countMatches(db, base, query.estimateTotal);
     const sort = { key: sql.ref(order.region), order: query.sort.order };
     const { rows } = await pageInParts(base, sort, query.perPage, offset, 't.site_id');
-    return { total, estimated, ids: rows.map((row) => Number(row.site_id)) };
+    return { total, estimated, ids: rows.map((row) => Number(row.site_id)), outsideTurf: [] };
   }
   const direction = sql.raw(query.sort.order);
   const inRegion = base
@@ -73,16 +73,17 @@ export async function turfSitePage(
   const theirs = outside
     .select([sql<number>`t.id`.as('id'), sql`${sql.ref(order.site)}`.as('k')])
     .limit(MOST_OWN_OUTSIDE + 1);
-  const merged = await sql<{ own: number; counted: number; ids: number[] }>`
+  const merged = await sql<{ own: number[]; counted: number; ids: number[] }>`
     with o as (${theirs})
-    select (select count(*) from o) as own, ${counted} as counted,
+    select array(select o.id from o) as own, ${counted} as counted,
       array(select m.id from ((${inRegion}) union all (select o.id, o.k from o)) m
         order by m.k ${direction} nulls last, m.id ${direction} limit ${query.perPage} offset ${offset}) as ids`.execute(
     db,
   );
-  const own = Number(merged.rows[0]?.own ?? 0);
-  if (own > MOST_OWN_OUTSIDE) return null;
+  const own = new Set((merged.rows[0]?.own ?? []).map(Number));
+  if (own.size > MOST_OWN_OUTSIDE) return null;
   const inTurf = Number(merged.rows[0]?.counted ?? 0);
   const { total, estimated } = await totalFromCount(db, base, inTurf, query.estimateTotal);
-  return { total: total + own, estimated, ids: (merged.rows[0]?.ids ?? []).map(Number) };
+  const ids = (merged.rows[0]?.ids ?? []).map(Number);
+  return { total: total + own.size, estimated, ids, outsideTurf: ids.filter((id) => own.has(id)) };
 }

@@ -54,7 +54,13 @@ import {
   TURF_ONE_PASS_MATCHES,
 } from './list-query.js';
 import { nameLinks } from './representation.js';
-import { definitionFields, type FieldSpec, type ResourceDefinition, type WriteContext } from './resource.js';
+import {
+  definitionFields,
+  type FieldSpec,
+  type OrderedPage,
+  type ResourceDefinition,
+  type WriteContext,
+} from './resource.js';
 import { changesOf, type Revision, type RevisionAction, writeRevisions } from './revisions.js';
 import { readSortedPage } from './sorted-page.js';
 import { checkReferences, splitByStorage, writePivots } from './storage.js';
@@ -380,7 +386,7 @@ export class RecordService {
     const onePass = Math.max(searched ? ONE_PASS_MATCHES : 0, narrow ? TURF_ONE_PASS_MATCHES : 0);
     // A type's own page order knows the list query's filters and one sort, not the view filters (`filters=`).
     // A page of a turf (a type's own index of it) or of one's own and team's records (their kept holders), read in order.
-    const ordered =
+    const ordered: OrderedPage | null =
       user && !query.where && !query.thenBy.length
         ? ((def.orderedPage
             ? await def.orderedPage(this.db, user, query, def, this, await this.access.turfShape(user, def))
@@ -407,7 +413,8 @@ export class RecordService {
             after: cursorStart(query),
           });
     const perPage = query.perPage === -1 ? Math.max(total, 1) : query.perPage;
-    const data = await this.presentFor(user, def, rows, fields, options.linkNames ?? true);
+    const outsideTurf = ordered?.outsideTurf ? new Set(ordered.outsideTurf) : undefined;
+    const data = await this.presentFor(user, def, rows, fields, options.linkNames ?? true, outsideTurf);
     const from = rows.length ? (query.perPage === -1 ? 1 : (query.page - 1) * perPage + 1) : null;
     return {
       data,
@@ -582,10 +589,12 @@ export class RecordService {
     rows: Record<string, any>[],
     fields: Record<string, FieldSpec>,
     linkNames = true,
+    /** Which of them are the reader's own outside their turf, when the page read says (access/turf-page.ts). */
+    outsideTurf?: ReadonlySet<number>,
   ) {
     const presented = await this.present(def, rows, fields);
     if (!user) return presented;
-    return this.forReader(user, def, presented, fields, linkNames);
+    return this.forReader(user, def, presented, fields, linkNames, outsideTurf);
   }
 
   /**
@@ -599,6 +608,7 @@ export class RecordService {
     presented: Record<string, any>[],
     fields: Record<string, FieldSpec>,
     linkNames = true,
+    outsideTurf?: ReadonlySet<number>,
   ) {
     const mask = await this.access.mask(user, def);
     const records = masked(presented, mask);
@@ -610,11 +620,13 @@ export class RecordService {
     await addComputedValues(this.db, def, readerOnly, records);
     await def.hooks?.presentFor?.(records, user, this);
     if (linkNames) await nameLinks(this, user, withoutHidden(fields, mask.hidden), records, this.targetOf);
-    const outside = await this.access.outsideTurf(
-      user,
-      def,
-      records.map((record) => record.id),
-    );
+    const outside =
+      outsideTurf ??
+      (await this.access.outsideTurf(
+        user,
+        def,
+        records.map((record) => record.id),
+      ));
     for (const record of records) if (outside.has(record.id)) record.outside_turf = true;
     return records;
   }

@@ -5,6 +5,16 @@ import type { DB } from '../db/schema.generated.js';
 import type { ListQuery } from './list-query.js';
 import type { RecordService } from './record-service.js';
 
+/** A page read from an index of the person's rows elsewhere (ResourceDefinition.orderedPage). */
+export interface OrderedPage {
+  total: number;
+  estimated: boolean;
+  /** The page's ids, in order. */
+  ids: number[];
+  /** Those of `ids` that are the person's own outside their turf (the note "Outside your turf"), when the page knows. */
+  outsideTurf?: number[];
+}
+
 /** The kinds of value a field holds (the field-type modules' kinds); each is validated the same way everywhere (fields.ts). */
 export type FieldKind = ValueKind;
 
@@ -69,7 +79,7 @@ export interface ResourceDefinition {
     records: RecordService,
     /** The person's rule when it is their turf (with their own), as access/policy.ts turfShape reads it; else null. */
     shape: { categories: 'all' | string[]; own: boolean } | null,
-  ): Promise<{ total: number; estimated: boolean; ids: number[] } | null>;
+  ): Promise<OrderedPage | null>;
   /**
    * Whose each record is (the people and teams its person and team fields name, the people whose work hangs on it) is
    * kept in `record_holders` by the writer (access/holders.ts), and the access policy's "own" and "team" rules read
