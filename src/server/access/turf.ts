@@ -14,7 +14,7 @@ export function turfRegionIds(who: Who): RawBuilder<number> {
 }
 
 /**
- * The turf's region ids as what goes inside `in (...)`: the ids themselves when they were read for the request (Who
+ * The turf's region ids as what goes inside `in (...)`: the ids themselves when they were read for the rule (Who
  * `turfIds`), else the query of them, and the person is told (`onTurf`) so that they may be read and the rule built
  * again. A rule gathering a turf names it several times (a task's site, a contact's sites, a contractor's); PostgreSQL
  * planned each query of the regions again, a third of such a statement's time (docs/benchmarks.md "Access scope").

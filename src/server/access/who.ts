@@ -14,7 +14,7 @@ export interface Who {
   /** For a person: whether they have any team (no team: team rules admit nothing, and are left out). */
   hasTeams: boolean;
   /**
-   * The ids of the person's turf regions, read for the request (AccessPolicy.where), or regions standing for a turf
+   * The ids of the person's turf regions, read for the rule (AccessPolicy.where), or regions standing for a turf
    * (what lies in a region: the feed's region filter): rules name them.
    */
   turfIds?: readonly number[];
