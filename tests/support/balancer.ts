@@ -63,7 +63,10 @@ export async function startBalancer(initialTargets: string[], options: BalancerO
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => forward(request, response, Buffer.concat(chunks), 0));
   });
-  server.keepAliveTimeout = 5_000;
+  // nginx's keepalive_timeout (75 s): a client lets an idle connection go before the balancer closes it. With Node's
+  // 5 s both ends expire an idle connection at about the same time, and a request sent on it as the balancer closes it
+  // is reset (seen under heavy load, where a second's stall in this process is enough).
+  server.keepAliveTimeout = 75_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
