@@ -200,6 +200,21 @@ test('the organizer sees the sites of their turf and their own work outside it w
   await page.screenshot({ path: test.info().outputPath('turf-organizer-list-390.png') });
   await expect(page.getByText(names.outside)).toHaveCount(0);
 
+  // On a desktop the list is a grid whose Name column is narrower than the name and its note: the note goes under the
+  // name, whole and inside the cell, and the name keeps the cell's width.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const cell = page.locator('.MuiDataGrid-cell').filter({ hasText: names.theirs });
+  const note = cell.getByTestId('outside-turf');
+  await expect(note).toBeVisible();
+  const noteBox = (await note.boundingBox())!;
+  const cellBox = (await cell.boundingBox())!;
+  const nameBox = (await cell.getByText(names.theirs).boundingBox())!;
+  expect(noteBox.x + noteBox.width).toBeLessThanOrEqual(cellBox.x + cellBox.width);
+  expect(noteBox.y + noteBox.height).toBeLessThanOrEqual(cellBox.y + cellBox.height);
+  expect(nameBox.width).toBeGreaterThan(noteBox.width);
+  await page.screenshot({ path: test.info().outputPath('turf-organizer-list-1280.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+
   await theirs.click();
   await expect(page.getByTestId('page-heading')).toHaveText(names.theirs);
   await expect(page.getByTestId('outside-turf')).toBeVisible();

@@ -81,6 +81,8 @@ const RowCheckbox = forwardRef<HTMLButtonElement, GridRowCheckboxProps>(function
 const ROW_CHECKBOX = 'om-row-checkbox';
 /** The link that opens a row's record, styled once for the grid (a Material Link per row costs its styles each render). */
 const RECORD_LINK = 'om-record-link';
+/** The link's text, which is cut short in a narrow column so that the note after it stays whole. */
+const RECORD_LINK_TEXT = 'om-record-link-text';
 
 const SLOTS = { rowCheckbox: RowCheckbox, columnMenu: ColumnMenu };
 const NO_ROWS: never[] = [];
@@ -113,7 +115,9 @@ function linkColumn(column: GridColDef, resource: string, page: RecordPage): Gri
           tabIndex={params.tabIndex}
           onClick={(event) => event.stopPropagation()}
         >
-          {empty ? `#${String(params.id)}` : render ? render(params) : String(params.formattedValue ?? params.value)}
+          <span className={RECORD_LINK_TEXT}>
+            {empty ? `#${String(params.id)}` : render ? render(params) : String(params.formattedValue ?? params.value)}
+          </span>
           <OutsideTurfNote record={params.row} />
         </RouterLink>
       );
@@ -348,6 +352,22 @@ export default function ListGrid({
         textDecoration: 'none',
         '&:hover, &:focus-visible': { textDecoration: 'underline' },
       },
+      // The note goes under the name when both do not fit on one line, so neither is cut to a letter; the link is
+      // underlined through its text alone (a flex row would underline the note too).
+      [`& .${RECORD_LINK}`]: {
+        display: 'flex',
+        flexWrap: 'wrap',
+        alignItems: 'center',
+        columnGap: 1,
+        rowGap: '2px',
+        minWidth: 0,
+        maxWidth: '100%',
+        lineHeight: 1.25,
+        '&:hover, &:focus-visible': { textDecoration: 'none' },
+        [`&:hover .${RECORD_LINK_TEXT}, &:focus-visible .${RECORD_LINK_TEXT}`]: { textDecoration: 'underline' },
+      },
+      [`& .${RECORD_LINK_TEXT}`]: { minWidth: 0, maxWidth: '100%', overflow: 'hidden', textOverflow: 'ellipsis' },
+      [`& .${RECORD_LINK} .MuiChip-root`]: { flexShrink: 0, ml: 0, height: 18 },
     }),
     [autoRowHeight],
   );
