@@ -29,6 +29,7 @@ import { drainUnreadBodies } from './http/unread-body.js';
 import { broadcastAppEvents } from './realtime/broadcast.js';
 import { registerRealtime } from './realtime/index.js';
 import { KeptNames } from './records/kept-names.js';
+import { KeptTotals } from './records/kept-totals.js';
 import { ReadCache } from './records/read-cache.js';
 import { RecordService } from './records/record-service.js';
 import { ResourceRegistry } from './records/registry.js';
@@ -121,6 +122,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
       targetOf: (references) => resources.target(references),
       // Names of linked records in memory only where this process is the only writer (tables counted one by one).
       keptNames: cacheReads && !database.writes.isShared ? new KeptNames(database.writes) : null,
+      keptTotals: cacheReads && !database.writes.isShared ? new KeptTotals(database.writes) : null,
       logError,
       access: (records) => new AccessPolicy(records, resources, KeptTurfs.of(database)),
       timeZone: config.timeZone,

@@ -56,7 +56,7 @@ export async function turfSitePage(
 
   const offset = (query.page - 1) * query.perPage;
   if (!outside) {
-    const { total, estimated } = await countMatches(db, base, query.estimateTotal);
+    const { total, estimated } = await countMatches(db, base, query.estimateTotal, records.keptTotals);
     const sort = { key: sql.ref(order.region), order: query.sort.order };
     const { rows } = await pageInParts(base, sort, query.perPage, offset, 't.site_id');
     return { total, estimated, ids: rows.map((row) => Number(row.site_id)), outsideTurf: [] };

@@ -16,6 +16,7 @@ import { dynamicTables } from '../db/dynamic-tables.js';
 import type { DB } from '../db/schema.generated.js';
 import { type FilterGroup, parseFilterTree } from '../filters/filter-tree.js';
 import { ValidationError } from '../http/errors.js';
+import type { KeptTotals, ListTotal } from './kept-totals.js';
 import type { FieldSpec, ResourceDefinition } from './resource.js';
 
 export interface ListQuery {
@@ -383,7 +384,14 @@ export async function readPage(
   table: string,
   base: SelectQueryBuilder<any, any, any>,
   sort: { key: RawBuilder<unknown>; order: 'asc' | 'desc'; storedKey?: RawBuilder<unknown> },
-  page: { page: number; perPage: number; onePass: number; estimateTotal?: boolean; after?: PageEnd | null },
+  page: {
+    page: number;
+    perPage: number;
+    onePass: number;
+    estimateTotal?: boolean;
+    after?: PageEnd | null;
+    keptTotals?: KeptTotals | null;
+  },
 ): Promise<{ total: number; estimated: boolean; rows: Record<string, any>[]; end?: PageEnd }> {
   const order = sql.raw(sort.order);
   const inOrder = () => base.selectAll('t').orderBy(sql`${sort.key} ${order} nulls last`).orderBy('t.id', sort.order);
@@ -419,7 +427,7 @@ export async function readPage(
       };
     }
   }
-  const { total, estimated } = await countMatches(db, base, page.estimateTotal ?? false);
+  const { total, estimated } = await countMatches(db, base, page.estimateTotal ?? false, page.keptTotals);
   const sought = page.after ? await pageAfter(db, table, base, sort, page.perPage, page.after) : null;
   const { rows, end } = sought ?? (await pageInParts(base, sort, page.perPage, offset));
   return { total, estimated, rows, ...(end ? { end } : {}) };
@@ -434,9 +442,14 @@ export async function countMatches(
   db: Kysely<DB>,
   base: SelectQueryBuilder<any, any, any>,
   estimate: boolean,
-): Promise<{ total: number; estimated: boolean }> {
-  const counted = await sql<{ count: number }>`select ${countOf(base, estimate)} as count`.execute(db);
-  return totalFromCount(db, base, Number(counted.rows[0]?.count ?? 0), estimate);
+  kept: KeptTotals | null = null,
+): Promise<ListTotal> {
+  const statement = sql<{ count: number }>`select ${countOf(base, estimate)} as count`.compile(db);
+  const count = async () => {
+    const counted = await db.executeQuery(statement);
+    return totalFromCount(db, base, Number(counted.rows[0]?.count ?? 0), estimate);
+  };
+  return kept ? kept.of(db, statement, count) : count();
 }
 
 /**

@@ -36,6 +36,7 @@ import { emptyHidden, type FormLogicOutcome, NO_FORM_LOGIC, withSetValues } from
 import { type Claim, claim, type FirstAnswer, firstAnswer, keep, type RequestKey } from './idempotency.js';
 import type { KeptNames } from './kept-names.js';
 import { type KeptRollupRef, keepRollups } from './kept-rollups.js';
+import type { KeptTotals } from './kept-totals.js';
 import { groupRows, groupsWithTotal, summableFields } from './list-groups.js';
 import {
   choiceRanking,
@@ -147,6 +148,8 @@ export interface RecordServiceParts {
   targetOf?: (references: NonNullable<FieldSpec['references']>) => ResourceDefinition | undefined;
   /** Names of linked records kept in memory (where this process is the only writer). */
   keptNames?: KeptNames | null;
+  /** The totals of lists kept until the next write (where this process is the only writer). */
+  keptTotals?: KeptTotals | null;
   /** Where failures of `afterCommit` hooks are reported (the app's logger). */
   logError?: (error: unknown, message: string) => void;
   /**
@@ -173,6 +176,7 @@ export class RecordService {
   readonly formLogic: NonNullable<RecordServiceParts['formLogic']>;
   readonly targetOf: NonNullable<RecordServiceParts['targetOf']>;
   readonly keptNames: KeptNames | null;
+  readonly keptTotals: KeptTotals | null;
   readonly logError: NonNullable<RecordServiceParts['logError']>;
   /** The access policy (access/policy.ts): every read and write here asks it which rows and fields. */
   readonly access: AccessPolicy;
@@ -189,6 +193,7 @@ export class RecordService {
     this.formLogic = parts.formLogic ?? (async () => NO_FORM_LOGIC);
     this.targetOf = parts.targetOf ?? (() => undefined);
     this.keptNames = parts.keptNames ?? null;
+    this.keptTotals = parts.keptTotals ?? null;
     this.logError = parts.logError ?? ((error, message) => console.error(message, error));
     this.access = parts.access(this);
     this.timeZone = parts.timeZone ?? 'UTC';
@@ -411,6 +416,7 @@ export class RecordService {
             onePass,
             estimateTotal: query.estimateTotal,
             after: cursorStart(query),
+            keptTotals: this.keptTotals,
           });
     const perPage = query.perPage === -1 ? Math.max(total, 1) : query.perPage;
     const outsideTurf = ordered?.outsideTurf ? new Set(ordered.outsideTurf) : undefined;

@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordQueries } from '../support/query-counter.js';
+import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
+
+/**
+ * A list's total is kept until the next write where this process is the only writer (records/kept-totals.ts: READ_CACHE
+ * on the embedded database): the next page of the same list is not counted again, any write counts it anew at once,
+ * and another list or another person's rule is counted for itself. On PostgreSQL (other processes write too) every
+ * page counts.
+ */
+let t: TestApp;
+let admin: TestClient;
+const city = `Totaltown ${randomBytes(4).toString('hex')}`;
+const SITES = 45;
+
+beforeAll(async () => {
+  t = await startTestApp({ READ_CACHE: '1' });
+  admin = await t.admin();
+  await sql`insert into sites (name, type, city, user_id)
+    select 'Counted ' || g, 'union', ${city}, case when g <= 5 then (select min(id) from users) end
+    from generate_series(1, ${SITES}) g`.execute(t.ctx.db);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const kept = () => t.database.kind === 'pglite';
+const counts = (queries: Array<{ sql: string }>) =>
+  queries.filter((query) => /^select \(select count\(\*\) from \(/.test(query.sql)).length;
+/** A page of the town's sites, by name; another page size each time, so that no whole answer comes from the read cache. */
+let size = 5;
+const page = (client: TestClient, extra = '') =>
+  recordQueries(() =>
+    client.get(
+      `/api/sites?filter[city]=${encodeURIComponent(city)}&sort=name&order=asc&per_page=${size++}&total=estimate${extra}`,
+    ),
+  );
+
+describe('list totals kept until the next write', () => {
+  it('counts a list once, then pages through it without counting again', async () => {
+    const first = await page(admin);
+    expect(first.result.body.meta.total).toBe(SITES);
+    expect(counts(first.queries)).toBe(1);
+    const next = await page(admin, '&page=2');
+    expect(next.result.body.meta.total).toBe(SITES);
+    expect(next.result.body.data.length).toBeGreaterThan(0);
+    expect(counts(next.queries)).toBe(kept() ? 0 : 1);
+  });
+
+  it('counts anew at once after any write: a site added, then one deleted straight in the database', async () => {
+    await page(admin);
+    expect((await admin.post('/api/sites', { name: 'Counted late', type: 'union', city })).status).toBe(201);
+    const added = await page(admin);
+    expect(added.result.body.meta.total).toBe(SITES + 1);
+    expect(counts(added.queries)).toBe(1);
+    await sql`update sites set deleted_at = now() where city = ${city} and name = 'Counted late'`.execute(t.ctx.db);
+    const deleted = await page(admin);
+    expect(deleted.result.body.meta.total).toBe(SITES);
+    expect(counts(deleted.queries)).toBe(1);
+  });
+
+  it('counts another filter for itself, and a person whose rule gives them fewer sites gets their own total', async () => {
+    await page(admin);
+    const named = await page(admin, `&filter[name]=${encodeURIComponent('Counted 1')}`);
+    expect(named.result.body.meta.total).toBeLessThan(SITES);
+    expect(counts(named.queries)).toBe(1);
+
+    const slug = `totals-${randomBytes(4).toString('hex')}`;
+    const role = await admin.post('/api/roles', {
+      slug,
+      name: `Totals ${slug}`,
+      permissions: ['site:read'],
+      policy: { site: { read: { condition: { all: [{ field: 'name', op: 'contains', value: 'Counted 2' }] } } } },
+    });
+    expect(role.status, JSON.stringify(role.body)).toBe(201);
+    const user = await t.createUser({ role: 'user', email: `${slug}@example.com` });
+    expect((await admin.post(`/api/users/${user.id}`, { role_id: role.body.data.id })).status).toBe(200);
+    const person = await t.signIn(user.email);
+    await page(admin);
+    const theirs = await page(person);
+    // Counted 2 and Counted 20-29.
+    expect(theirs.result.body.meta.total).toBe(11);
+    expect(counts(theirs.queries)).toBe(1);
+    expect((await page(admin)).result.body.meta.total).toBe(SITES);
+  });
+});
