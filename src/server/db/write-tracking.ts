@@ -100,6 +100,11 @@ export async function readWriteCounters(db: Kysely<DB>): Promise<SharedCounters>
 const READ =
   /^\s*(select|show|begin|start\s+transaction|commit|end|rollback|savepoint|release|set|reset|analyze|vacuum|checkpoint|listen|unlisten|notify|lock|discard|values)\b/i;
 const DML = /^\s*(insert\s+into|update|delete\s+from)\s+"?(\w+)"?/i;
+/**
+ * An EXPLAIN that only plans (a list's estimated total: list-query.ts totalFromCount). With ANALYZE it runs the
+ * statement, which may write.
+ */
+const PLANS_ONLY = /^\s*explain\b(?![^;]*\banaly[sz]e\b)/i;
 /** Tables no response ever shows: writing them does not make a cached response stale. */
 const BOOKKEEPING = new Set(['sessions', 'idempotency_keys']);
 /**
@@ -113,7 +118,7 @@ export type WriteKind = 'none' | 'bookkeeping' | 'data';
 /** What a finished statement may have changed; `affected` is its row count when the driver gives one. */
 export function classifyStatement(text: string, affected: bigint | undefined): WriteKind {
   const several = /;\s*\S/.test(text);
-  if (!several && READ.test(text)) return 'none';
+  if (!several && (READ.test(text) || PLANS_ONLY.test(text))) return 'none';
   if (!several && /^\s*with\b/i.test(text) && !/\b(insert|update|delete|merge)\b/i.test(text)) return 'none';
   const dml = several ? null : DML.exec(text);
   if (dml && affected === 0n) return 'none';
