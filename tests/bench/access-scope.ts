@@ -26,7 +26,7 @@ import type { AreaGeometry } from '../../src/server/regions/geometry.js';
 import { ensureAppKey, seedDatabase } from '../../src/server/seed/seed.js';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.js';
 import { hubBrowser, next } from '../support/pusher-events.js';
-import { request, signIn } from './lib/http.js';
+import { request, signIn, xsrfOf } from './lib/http.js';
 import { percentile } from './lib/percentile.js';
 import { compileRows, compileTimesAsShipped } from './lib/policy-compile.js';
 import {
@@ -277,7 +277,7 @@ export async function prepare(kind: 'pglite' | 'postgres'): Promise<Prepared | n
 
 /** A signed-in person's requests: GET, and writes with the XSRF header. */
 function clientOf(baseUrl: string, cookie: string) {
-  const xsrf = decodeURIComponent(/XSRF-TOKEN=([^;]+)/.exec(cookie)?.[1] ?? '');
+  const xsrf = xsrfOf(cookie);
   const send = async (method: string, path: string, body?: unknown) => {
     const res = await request(`${baseUrl}${path}`, {
       method,

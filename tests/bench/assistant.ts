@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import type Pusher from 'pusher-js';
 import { startServerWithSites } from '../support/many-sites.js';
 import { hubBrowser } from '../support/pusher-events.js';
-import { request, signIn } from './lib/http.js';
+import { request, signIn, xsrfOf } from './lib/http.js';
 import { percentile } from './lib/percentile.js';
 import { loadAverage, procCpuMs } from './lib/server.js';
 import { subscribed } from './lib/subscribed.js';
@@ -63,7 +63,7 @@ interface Heard {
 
 /** The person's own realtime channel, as their browser holds it: resolves each question's "done" with when it came. */
 async function listen(baseUrl: string, port: number, cookie: string, userId: number) {
-  const xsrf = decodeURIComponent(/XSRF-TOKEN=([^;]+)/.exec(cookie)?.[1] ?? '');
+  const xsrf = xsrfOf(cookie);
   const pusher: Pusher = hubBrowser(HUB_KEY, port, async (body) => {
     const answer = await request(`${baseUrl}/broadcasting/auth`, {
       method: 'POST',
@@ -138,7 +138,7 @@ export async function benchAssistant(): Promise<BenchRow[]> {
   let hub: Awaited<ReturnType<typeof listen>> | null = null;
   try {
     const cookie = await signIn(server.baseUrl, ASKER, PASSWORD);
-    const xsrf = decodeURIComponent(/XSRF-TOKEN=([^;]+)/.exec(cookie)?.[1] ?? '');
+    const xsrf = xsrfOf(cookie);
     const call = async (method: string, url: string, body?: unknown) => {
       const res = await request(`${server.baseUrl}${url}`, {
         method,

@@ -10,7 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { request, signIn } from './lib/http.js';
+import { request, signIn, xsrfOf } from './lib/http.js';
 import { percentile } from './lib/percentile.js';
 import {
   freePort,
@@ -33,7 +33,7 @@ const p95 = (values: number[]) => percentile(values, 0.95);
 /** The bench's client: one kept-alive connection, as a person's browser holds one, signed in as the administrator. */
 function apiClient(server: RunningServer, cookie: string) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const xsrf = decodeURIComponent(/XSRF-TOKEN=([^;]+)/.exec(cookie)?.[1] ?? '');
+  const xsrf = xsrfOf(cookie);
   return {
     async send(method: string, path: string, body: unknown) {
       const response = await request(`${server.baseUrl}${path}`, {

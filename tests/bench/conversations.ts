@@ -6,7 +6,7 @@
  * conversation; target p95 < 50 ms.
  */
 import { performance } from 'node:perf_hooks';
-import { request, signIn } from './lib/http.js';
+import { request, signIn, xsrfOf } from './lib/http.js';
 import { percentile } from './lib/percentile.js';
 import { freePort, loadAverage, makeTempFolder, procCpuMs, removeTempFolder, startServer } from './lib/server.js';
 import { ADMIN_EMAIL, getJson, PASSWORD } from './load.js';
@@ -31,7 +31,7 @@ export async function benchConversations(): Promise<BenchRow[]> {
   });
   try {
     const cookie = await signIn(server.baseUrl, 'organizer@example.com', PASSWORD);
-    const xsrf = decodeURIComponent(/XSRF-TOKEN=([^;]+)/.exec(cookie)?.[1] ?? '');
+    const xsrf = xsrfOf(cookie);
     const contacts = (await getJson(server.baseUrl, '/api/contacts?per_page=100', cookie)).data as Array<{
       id: number;
     }>;

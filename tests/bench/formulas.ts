@@ -18,7 +18,7 @@ import { loadAuthUser } from '../../src/server/auth/load-user.js';
 import { ensureCustomFieldIndex } from '../../src/server/schemas/indexes.js';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.js';
 import { importFile, vendorImporterId } from './imports.js';
-import { request, signIn } from './lib/http.js';
+import { request, signIn, xsrfOf } from './lib/http.js';
 import { startInProcessApp } from './lib/in-process-app.js';
 import { percentile } from './lib/percentile.js';
 import {
@@ -361,7 +361,7 @@ async function importsOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
 }
 
 async function addSiteFormulas(baseUrl: string, cookie: string) {
-  const xsrf = decodeURIComponent(/XSRF-TOKEN=([^;]+)/.exec(cookie)?.[1] ?? '');
+  const xsrf = xsrfOf(cookie);
   const schemas = JSON.parse((await request(`${baseUrl}/api/schemas?per_page=-1`, { headers: { cookie } })).body);
   const site = schemas.data.find((schema: { type: string }) => schema.type === 'site');
   for (const [name, expression] of SITE_FORMULAS) {

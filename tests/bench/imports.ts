@@ -16,7 +16,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.js';
-import { request, signIn } from './lib/http.js';
+import { request, signIn, xsrfOf } from './lib/http.js';
 import {
   benchDatabases,
   folderBytes,
@@ -186,7 +186,7 @@ export async function importFile(
   /** The database server's CPU so far in ms (PostgreSQL's processes); the embedded database is inside the server. */
   databaseCpuMs: () => number = () => 0,
 ) {
-  const token = decodeURIComponent(/(?:^|; )XSRF-TOKEN=([^;]+)/.exec(cookie)?.[1] ?? '');
+  const token = xsrfOf(cookie);
   const form = new FormData();
   form.append('importer_id', String(importerId));
   form.append('files[]', new Blob([new Uint8Array(content)], { type: 'text/csv' }), name);

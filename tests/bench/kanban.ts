@@ -19,7 +19,7 @@ import { writeFileSync } from 'node:fs';
 import { chromium, type Page } from 'playwright-core';
 import { fillSites } from '../support/many-sites.js';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.js';
-import { request, signIn } from './lib/http.js';
+import { request, signIn, xsrfOf } from './lib/http.js';
 import { mainThreadTime } from './lib/main-thread.js';
 import { percentile } from './lib/percentile.js';
 import {
@@ -43,7 +43,7 @@ const CARDS = 50;
 /** Adds the required five-choice dropdown to sites; its slug. */
 async function addStageField(baseUrl: string): Promise<string> {
   const cookie = await signIn(baseUrl, ADMIN.email, ADMIN.password);
-  const xsrf = decodeURIComponent(/XSRF-TOKEN=([^;]+)/.exec(cookie)?.[1] ?? '');
+  const xsrf = xsrfOf(cookie);
   // Set-up, not measured: a freshly started server on a loaded machine may take longer than the usual 10 s.
   const timeoutMs = 120_000;
   const schemas = JSON.parse(

@@ -12,7 +12,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { SITE_TYPES, startServerWithSites } from '../support/many-sites.js';
-import { request, signIn } from './lib/http.js';
+import { request, signIn, xsrfOf } from './lib/http.js';
 import { percentile } from './lib/percentile.js';
 import { benchDatabases, loadAverage, procCpuMs } from './lib/server.js';
 import { type BenchRow, row } from './types.js';
@@ -38,7 +38,7 @@ interface Timed {
 
 /** A site's notes changed, as someone at work would: every answer the read cache kept is then stale. */
 async function writeOne(baseUrl: string, cookie: string, siteId: number) {
-  const xsrf = decodeURIComponent(/XSRF-TOKEN=([^;]+)/.exec(cookie)?.[1] ?? '');
+  const xsrf = xsrfOf(cookie);
   const body = JSON.stringify({ notes: `walked ${performance.now()}` });
   const answer = await request(`${baseUrl}/api/sites/${siteId}`, {
     method: 'PUT',

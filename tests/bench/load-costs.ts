@@ -20,7 +20,7 @@ import { openDatabase } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrate.js';
 import { ensureAppKey, seedDatabase, seedDemoHistory } from '../../src/server/seed/seed.js';
 import { startPostgres } from '../support/postgres-server.js';
-import { signIn } from './lib/http.js';
+import { signIn, xsrfOf } from './lib/http.js';
 import type { LoadRequest } from './lib/load.js';
 import { loadAverage, makeTempFolder, removeTempFolder } from './lib/server.js';
 import { ACCOUNTS, ADMIN_EMAIL, type Build, describeAccount, nextOfMix, PASSWORD, type Person } from './load.js';
@@ -98,7 +98,7 @@ export async function benchLoadCosts(): Promise<BenchRow[]> {
     for (const [i, { email, writes }] of ACCOUNTS.entries()) {
       const cookie = await signIn(baseUrl, email, PASSWORD);
       const account = await describeAccount(baseUrl, email, writes, cookie);
-      const xsrf = decodeURIComponent(/XSRF-TOKEN=([^;]+)/.exec(cookie)?.[1] ?? '');
+      const xsrf = xsrfOf(cookie);
       people.push({ account, cookie, xsrf, random: rng(1000 + i) });
     }
 

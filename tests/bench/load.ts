@@ -18,7 +18,7 @@ import { startHubProcess } from '../support/app-processes.js';
 import { startBalancer } from '../support/balancer.js';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.js';
 import { hubBrowser } from '../support/pusher-events.js';
-import { request, signIn } from './lib/http.js';
+import { request, signIn, xsrfOf } from './lib/http.js';
 import { type LoadRequest, runScenario } from './lib/load.js';
 import {
   freePort,
@@ -421,7 +421,7 @@ async function loadOn(setup: Setup): Promise<BenchRow[]> {
     for (let i = 0; i < PEOPLE; i++) {
       const account = accounts[i % accounts.length];
       const cookie = await signIn(baseUrl, account.email, PASSWORD);
-      const xsrf = decodeURIComponent(/XSRF-TOKEN=([^;]+)/.exec(cookie)?.[1] ?? '');
+      const xsrf = xsrfOf(cookie);
       people.push({ account, cookie, xsrf, random: rng(1000 + i) });
     }
     let eventsHeard = 0;

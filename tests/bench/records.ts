@@ -21,7 +21,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { fillSites, SITE_TYPES, SITE_WORDS } from '../support/many-sites.js';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.js';
-import { request, signIn } from './lib/http.js';
+import { request, signIn, xsrfOf } from './lib/http.js';
 import {
   benchDatabases,
   freePort,
@@ -145,7 +145,7 @@ async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
     };
     server = await startServer({ ...options, port: await freePort() });
     let cookie = await signIn(server.baseUrl, ADMIN.email, ADMIN.password);
-    const xsrf = decodeURIComponent(/XSRF-TOKEN=([^;]+)/.exec(cookie)?.[1] ?? '');
+    const xsrf = xsrfOf(cookie);
 
     // A custom dropdown field on sites, added as an administrator would.
     const schemas = JSON.parse(

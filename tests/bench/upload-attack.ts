@@ -9,7 +9,7 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import { request, signIn } from './lib/http.js';
+import { request, signIn, xsrfOf } from './lib/http.js';
 import {
   freePort,
   loadAverage,
@@ -137,7 +137,7 @@ function sampleRss(pid: number) {
 }
 
 async function createOrganizers(baseUrl: string, adminCookie: string, count: number): Promise<string[]> {
-  const token = decodeURIComponent(/(?:^|; )XSRF-TOKEN=([^;]+)/.exec(adminCookie)?.[1] ?? '');
+  const token = xsrfOf(adminCookie);
   const roles = await request(`${baseUrl}/api/roles?per_page=-1`, { headers: { cookie: adminCookie } });
   const role = (JSON.parse(roles.body).data as Array<{ id: number; slug: string }>).find((r) => r.slug === 'user');
   if (!role) throw new Error('No "user" (organizer) role');
@@ -163,7 +163,7 @@ async function createOrganizers(baseUrl: string, adminCookie: string, count: num
 
 /** POST /api/imports/preview with `content` as `cookie`; the status (0: no answer) and the time to the answer. */
 async function preview(baseUrl: string, cookie: string, content: Buffer, name: string) {
-  const token = decodeURIComponent(/(?:^|; )XSRF-TOKEN=([^;]+)/.exec(cookie)?.[1] ?? '');
+  const token = xsrfOf(cookie);
   const form = new FormData();
   form.append('record_type', 'site');
   form.append('files[]', new Blob([new Uint8Array(content)], { type: 'text/csv' }), name);

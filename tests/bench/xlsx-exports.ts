@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { putSites } from '../support/many-sites.js';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.js';
-import { request, signIn } from './lib/http.js';
+import { request, signIn, xsrfOf } from './lib/http.js';
 import {
   benchDatabases,
   freePort,
@@ -47,7 +47,7 @@ function resetPeak(pid: number) {
 }
 
 async function api(server: RunningServer, cookie: string, path: string, body?: unknown) {
-  const xsrf = decodeURIComponent(/XSRF-TOKEN=([^;]+)/.exec(cookie)?.[1] ?? '');
+  const xsrf = xsrfOf(cookie);
   const response = await request(`${server.baseUrl}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { 'content-type': 'application/json', cookie, 'x-xsrf-token': xsrf },

@@ -60,6 +60,9 @@ export function setCookies(response: SimpleResponse): Map<string, string> {
 export const cookieHeader = (jar: Map<string, string>) =>
   [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
 
+/** The token a write sends back in X-XSRF-TOKEN, read from the Cookie header `signIn` returns. */
+export const xsrfOf = (cookie: string) => decodeURIComponent(/(?:^|;\s*)XSRF-TOKEN=([^;]+)/.exec(cookie)?.[1] ?? '');
+
 /**
  * Signs in as the SPA does: GET /sanctum/csrf-cookie, then POST /api/auth/login with the XSRF-TOKEN cookie
  * echoed in X-XSRF-TOKEN. Returns the Cookie header to send with later requests (session + XSRF cookies).
