@@ -347,13 +347,11 @@ export default function ListGrid({
         cursor: 'pointer',
         accentColor: (theme: Theme) => theme.palette.primary.main,
       },
-      [`& .${RECORD_LINK}, & .${LIST_LINK}`]: {
-        color: 'primary.main',
-        textDecoration: 'none',
-        '&:hover, &:focus-visible': { textDecoration: 'underline' },
-      },
-      // The note goes under the name when both do not fit on one line, so neither is cut to a letter; the link is
-      // underlined through its text alone (a flex row would underline the note too).
+      [`& .${RECORD_LINK}, & .${LIST_LINK}`]: { color: 'primary.main', textDecoration: 'none' },
+      // The record link is underlined through its text alone: as a flex row it would underline the note too.
+      [`& .${LIST_LINK}:hover, & .${LIST_LINK}:focus-visible, & .${RECORD_LINK}:hover .${RECORD_LINK_TEXT}, & .${RECORD_LINK}:focus-visible .${RECORD_LINK_TEXT}`]:
+        { textDecoration: 'underline' },
+      // The note goes under the name when both do not fit on one line, so neither is cut to a letter.
       [`& .${RECORD_LINK}`]: {
         display: 'flex',
         flexWrap: 'wrap',
@@ -363,8 +361,6 @@ export default function ListGrid({
         minWidth: 0,
         maxWidth: '100%',
         lineHeight: 1.25,
-        '&:hover, &:focus-visible': { textDecoration: 'none' },
-        [`&:hover .${RECORD_LINK_TEXT}, &:focus-visible .${RECORD_LINK_TEXT}`]: { textDecoration: 'underline' },
       },
       [`& .${RECORD_LINK_TEXT}`]: { minWidth: 0, maxWidth: '100%', overflow: 'hidden', textOverflow: 'ellipsis' },
       [`& .${RECORD_LINK} .MuiChip-root`]: { flexShrink: 0, ml: 0, height: 18 },
