@@ -122,7 +122,8 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
       targetOf: (references) => resources.target(references),
       // Names of linked records in memory only where this process is the only writer (tables counted one by one).
       keptNames: cacheReads && !database.writes.isShared ? new KeptNames(database.writes) : null,
-      keptTotals: cacheReads && !database.writes.isShared ? new KeptTotals(database.writes) : null,
+      // Totals of lists wherever reads are cached: their stamp includes the shared write counters on PostgreSQL.
+      keptTotals: cacheReads ? new KeptTotals(database.writes) : null,
       logError,
       access: (records) => new AccessPolicy(records, resources, KeptTurfs.of(database)),
       timeZone: config.timeZone,

@@ -53,6 +53,49 @@ describe.skipIf(!onPostgres)('the read cache across processes on one PostgreSQL'
     expect((await viaB.get(list)).body.meta.total).toBe(2);
   });
 
+  it("keeps a list's total until another process writes: the next page is not counted, a site added through the other is", async () => {
+    const viaA = await a.admin();
+    const viaB = await b.admin();
+    const city = 'Kept Total City';
+    for (const name of ['Kept One', 'Kept Two', 'Kept Three']) {
+      expect((await viaA.post('/api/sites', { name, type: 'union', city })).status).toBe(201);
+    }
+    const counts = (queries: Array<{ sql: string }>) => queries.filter((q) => /count\(\*\)/i.test(q.sql)).length;
+    // Another page size each time: no whole answer comes from the read cache.
+    const page = (perPage: number, extra = '') =>
+      recordQueries(() =>
+        viaB.get(`/api/sites?filter[city]=${encodeURIComponent(city)}&sort=name&per_page=${perPage}${extra}`),
+      );
+    const first = await page(1);
+    expect(first.result.body.meta.total).toBe(3);
+    expect(counts(first.queries)).toBe(1);
+    const second = await page(2, '&page=2');
+    expect(second.result.body.meta.total).toBe(3);
+    expect(counts(second.queries)).toBe(0);
+
+    expect((await viaA.post('/api/sites', { name: 'Kept Four', type: 'union', city })).status).toBe(201);
+    const after = await page(3);
+    expect(after.result.body.meta.total).toBe(4);
+    expect(counts(after.queries)).toBe(1);
+    // Sorted by a choice and then a field (a view's sorts), each choice's matches are kept the same way.
+    const sorted = (perPage: number) =>
+      recordQueries(() =>
+        viaB.get(`/api/sites?filter[city]=${encodeURIComponent(city)}&sort=type,-name&per_page=${perPage}`),
+      );
+    expect((await sorted(1)).result.body.meta.total).toBe(4);
+    expect(counts((await sorted(2)).queries)).toBe(0);
+    expect((await viaA.post('/api/sites', { name: 'Kept Five', type: 'union', city })).status).toBe(201);
+    const sortedAfter = await sorted(3);
+    expect(sortedAfter.result.body.meta.total).toBe(5);
+    // Last to first by name: Two, Three, One, Four, Five.
+    expect(sortedAfter.result.body.data.map((site: { name: string }) => site.name)).toEqual([
+      'Kept Two',
+      'Kept Three',
+      'Kept One',
+    ]);
+    expect(counts(sortedAfter.queries)).toBe(1);
+  });
+
   it('a session signed out through one process is refused by the other at once', async () => {
     const person = await a.createUser({ role: 'user', email: 'two-processes@example.com' });
     const viaA = await a.signIn(person.email);

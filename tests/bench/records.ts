@@ -18,10 +18,10 @@
  * pg_stat_statements and prints each case's costliest statements (planning and execution).
  */
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import { fillSites, SITE_TYPES, SITE_WORDS } from '../support/many-sites.js';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.js';
 import { request, signIn, xsrfOf } from './lib/http.js';
+import { statementProfile, statementSettings } from './lib/pg-statements.js';
 import {
   benchDatabases,
   freePort,
@@ -49,41 +49,6 @@ const CHOICES = ['high', 'medium', 'low'];
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const THROUGHPUT_SECONDS = Number(process.env.BENCH_THROUGHPUT_SECONDS ?? 20);
 const ANSWERS_PER_SECOND = { pglite: 150, postgres: 400 };
-const PG_STATEMENTS = process.env.BENCH_PG_STATEMENTS === '1';
-const STATEMENT_SETTINGS = {
-  shared_preload_libraries: 'pg_stat_statements',
-  'pg_stat_statements.track_planning': 'on',
-};
-
-/** Each case's costliest statements on PostgreSQL (BENCH_PG_STATEMENTS=1): resets the counts, then prints them. */
-function statementProfile(url: string | undefined) {
-  if (!PG_STATEMENTS || !url) return { reset: async () => {}, print: async (_: string) => {}, close: async () => {} };
-  const client = new pg.Client({ connectionString: url });
-  const connected = client.connect().then(() => client.query('create extension if not exists pg_stat_statements'));
-  return {
-    reset: async () => {
-      await connected;
-      await client.query('select pg_stat_statements_reset()');
-    },
-    print: async (label: string) => {
-      await connected;
-      const { rows } =
-        await client.query(`select calls, total_plan_time, total_exec_time, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 300) as query
-        from pg_stat_statements where query not like '%pg_stat_statements%' order by total_plan_time + total_exec_time desc limit 8`);
-      console.error(
-        `[bench] records, postgres: ${label}: costliest statements (calls, plan ms and execution ms per call, rows per call)`,
-      );
-      for (const r of rows) {
-        const calls = Number(r.calls);
-        console.error(
-          `  ${calls} × plan ${(r.total_plan_time / calls).toFixed(2)} + run ${(r.total_exec_time / calls).toFixed(2)} ms, ${(Number(r.rows) / calls).toFixed(0)} rows: ${r.query}`,
-        );
-      }
-    },
-    close: () => client.end(),
-  };
-}
-
 function percentile(values: number[], fraction: number) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * fraction) - 1)];
@@ -130,7 +95,7 @@ async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
   let server: RunningServer | null = null;
   try {
     if (kind === 'postgres') {
-      postgres = await (startPostgres(PG_STATEMENTS ? STATEMENT_SETTINGS : {}) ?? Promise.resolve(null));
+      postgres = await (startPostgres(statementSettings()) ?? Promise.resolve(null));
       if (!postgres) {
         console.error('[bench] records: no PostgreSQL server binaries installed; PostgreSQL skipped');
         return;
@@ -172,7 +137,7 @@ async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
     cookie = await signIn(server.baseUrl, ADMIN.email, ADMIN.password);
 
     const asked = new Set<string>();
-    const statements = statementProfile(postgres?.url);
+    const statements = statementProfile(AREA, postgres?.url);
     for (const [metric, urlOf] of cases(slug)) {
       const times: number[] = [];
       let cpuFrom = 0;

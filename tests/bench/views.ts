@@ -10,8 +10,11 @@
  * embedded database from its kept data folder (made once, copied for each run). Each list request
  * asks another page or relative date, as a person paging through would. The load average is printed beside every
  * figure, with the CPU time per request of the server and, on PostgreSQL, of the database's processes (steadier on a
- * shared machine). BENCH_SITES=2000 makes a quick run;
- * BENCH_DATABASES=pglite (or postgres) runs one database only.
+ * shared machine); BENCH_PG_STATEMENTS=1 prints each case's costliest statements there. BENCH_SITES=2000 makes a quick run;
+ * BENCH_DATABASES=pglite (or postgres) runs one database only. BENCH_READ_CACHE=1: the servers with their read cache on,
+ * as `npm start` runs the embedded database and docs/operations.md PostgreSQL: a list's total and each choice's matches
+ * are then counted on its first page only (records/kept-totals.ts), as for a person paging through it; the figures'
+ * names say "read cache on".
  */
 
 import { performance } from 'node:perf_hooks';
@@ -19,6 +22,7 @@ import { putSites } from '../support/many-sites.js';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.js';
 import { request, signIn } from './lib/http.js';
 import { percentile } from './lib/percentile.js';
+import { statementProfile, statementSettings } from './lib/pg-statements.js';
 import {
   benchDatabases,
   freePort,
@@ -38,6 +42,7 @@ const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 60);
 const WARMUP = 10;
 const ADMIN = { email: 'admin@example.com', password: 'bench-admin-password' };
 const TYPES = ['union', 'non-union', 'pla', 'public-works', 'development', 'pending'];
+const READ_CACHE = process.env.BENCH_READ_CACHE === '1';
 const RELATIVE = ['this_month', 'last_30_days', 'this_quarter', 'next_30_days', 'last_quarter', 'this_year'];
 
 const encoded = (value: unknown) => encodeURIComponent(JSON.stringify(value));
@@ -105,7 +110,7 @@ async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
   let server: RunningServer | null = null;
   try {
     if (kind === 'postgres') {
-      postgres = await (startPostgres() ?? Promise.resolve(null));
+      postgres = await (startPostgres(statementSettings()) ?? Promise.resolve(null));
       if (!postgres) {
         console.error('[bench] views: no PostgreSQL server binaries installed; PostgreSQL skipped');
         return;
@@ -119,45 +124,50 @@ async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
       readCache: false,
     };
     await putSites(options, SITES, ADMIN, { keep: true, fill: { contractors: CONTRACTORS } });
-    server = await startServer({ ...options, port: await freePort() });
+    server = await startServer({ ...options, readCache: READ_CACHE, port: await freePort() });
+    const setup = READ_CACHE ? `${kind}, read cache on` : kind;
     const cookie = await signIn(server.baseUrl, ADMIN.email, ADMIN.password);
 
     const p95s: number[] = [];
+    const statements = statementProfile(AREA, postgres?.url);
     for (const [metric, urlOf] of [...cases(), ['grouped by type, counts and sums', () => GROUPS] as const]) {
+      await statements.reset();
       const figures = await timed(server, cookie, urlOf, () => postgres?.cpuMs() ?? 0);
+      await statements.print(metric);
       const load = loadAverage();
       const databaseCpu = postgres ? `, PostgreSQL's CPU ${figures.databaseCpu.toFixed(1)} ms` : '';
       console.error(
-        `[bench] views, ${kind}: ${metric}: p50 ${figures.p50.toFixed(1)} ms, p95 ${figures.p95.toFixed(1)} ms; server CPU ${figures.cpu.toFixed(1)} ms${databaseCpu} per request; load average ${load}`,
+        `[bench] views, ${setup}: ${metric}: p50 ${figures.p50.toFixed(1)} ms, p95 ${figures.p95.toFixed(1)} ms; server CPU ${figures.cpu.toFixed(1)} ms${databaseCpu} per request; load average ${load}`,
       );
       p95s.push(figures.p95);
       const grouped = metric.startsWith('grouped');
       rows.push(
         row(
           AREA,
-          `${kind}: ${metric} p95 (${SITES} sites; load ${load})`,
+          `${setup}: ${metric} p95 (${SITES} sites; load ${load})`,
           Math.round(figures.p95 * 10) / 10,
           'ms',
           grouped && kind === 'postgres' ? { below: 100 } : undefined,
         ),
       );
       rows.push(
-        row(AREA, `${kind}: ${metric} server CPU per request (load ${load})`, Math.round(figures.cpu * 10) / 10, 'ms'),
+        row(AREA, `${setup}: ${metric} server CPU per request (load ${load})`, Math.round(figures.cpu * 10) / 10, 'ms'),
       );
       if (postgres)
         rows.push(
           row(
             AREA,
-            `${kind}: ${metric} PostgreSQL's CPU per request (load ${load})`,
+            `${setup}: ${metric} PostgreSQL's CPU per request (load ${load})`,
             Math.round(figures.databaseCpu * 10) / 10,
             'ms',
           ),
         );
     }
+    await statements.close();
     const ratio = p95s[1] / p95s[0];
-    console.error(`[bench] views, ${kind}: view list p95 / single-filter list p95 = ${ratio.toFixed(2)}`);
+    console.error(`[bench] views, ${setup}: view list p95 / single-filter list p95 = ${ratio.toFixed(2)}`);
     rows.push(
-      row(AREA, `${kind}: view list p95 / single-filter list p95`, Math.round(ratio * 100) / 100, '×', {
+      row(AREA, `${setup}: view list p95 / single-filter list p95`, Math.round(ratio * 100) / 100, '×', {
         atMost: 1.5,
       }),
     );

@@ -487,7 +487,8 @@ export async function totalFromCount(
  * where missing values come last) or backwards (desc, where they would come first), so one index per column serves
  * both orders and each query stops at the page's end instead of sorting every match (schemas/indexes.ts
  * ensureSortIndexes). The second part is read only by the page where the values run out or after it. `id`: the
- * column that breaks ties, when `base` reads another table's index of the rows (regions/turf-page.ts).
+ * column that breaks ties, when `base` reads another table's index of the rows (regions/turf-page.ts); `idsOnly`: the
+ * caller needs only that column of each row.
  */
 export async function pageInParts(
   base: SelectQueryBuilder<any, any, any>,
@@ -495,15 +496,23 @@ export async function pageInParts(
   perPage: number,
   offset: number,
   id = 't.id',
+  idsOnly = false,
 ) {
   const order = sql.raw(sort.order);
-  const part = (missing: boolean) =>
-    base
-      .selectAll('t')
-      .where(sql<boolean>`${sort.key} is ${sql.raw(missing ? 'null' : 'not null')}`)
-      .orderBy(sql`${sort.key} ${order}`)
-      .orderBy(id, sort.order);
-  const valued = await part(false).limit(perPage).offset(offset).execute();
+  const part = (missing: boolean, limit: number, skip: number) =>
+    readPart(
+      base
+        .where(sql<boolean>`${sort.key} is ${sql.raw(missing ? 'null' : 'not null')}`)
+        .orderBy(sql`${sort.key} ${order}`)
+        .orderBy(id, sort.order)
+        .limit(limit)
+        .offset(skip),
+      base,
+      id,
+      skip > 0 || idsOnly,
+      idsOnly,
+    );
+  const valued = await part(false, perPage, offset);
   if (valued.length === perPage) return { rows: valued, end: pageEnd(valued, false, id) };
   // How many rows have a value: this page shows the last of them, or (a page past them) they are counted.
   const withValue =
@@ -517,12 +526,32 @@ export async function pageInParts(
               .executeTakeFirst()
           )?.count ?? 0,
         );
-  const missing = await part(true)
-    .limit(perPage - valued.length)
-    .offset(Math.max(0, offset - withValue))
-    .execute();
+  const missing = await part(true, perPage - valued.length, Math.max(0, offset - withValue));
   const rows = [...valued, ...missing];
   return { rows, end: rows.length === perPage ? pageEnd(rows, missing.length > 0, id) : undefined };
+}
+
+/**
+ * The rows of one ordered, limited part of `base`. With `idsFirst`, its ids first, then their rows: a page past
+ * others (an offset) or filtered by more than the sort's index orders is then walked in an index alone where one
+ * holds what the list filters (migration 090), and only the page's rows are read from the table; read whole, every
+ * row passed over was read from the table too (docs/benchmarks.md "Views").
+ */
+async function readPart(
+  ordered: SelectQueryBuilder<any, any, any>,
+  base: SelectQueryBuilder<any, any, any>,
+  id: string,
+  idsFirst: boolean,
+  idsOnly: boolean,
+): Promise<Record<string, any>[]> {
+  if (!idsFirst) return ordered.selectAll('t').execute();
+  const column = id.slice(id.indexOf('.') + 1);
+  const ids = (await ordered.select(sql.ref(id).as(column)).execute()).map((row) => row[column]);
+  if (idsOnly || !ids.length) return ids.map((value) => ({ [column]: value }));
+  const found = await base.selectAll('t').where(sql.ref(id), 'in', ids).execute();
+  // Keyed as text: a bigint id may come back as text in one statement and as a number in another.
+  const byId = new Map(found.map((row) => [String(row[column]), row]));
+  return ids.map((value) => byId.get(String(value))).filter((row) => row !== undefined);
 }
 
 /** Where a full page ends: its last row, and whether that row had no sort value. */

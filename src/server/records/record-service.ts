@@ -408,7 +408,7 @@ export class RecordService {
               const spec = resolveField(field, fields, 'sort');
               return { key: sortExpression(field, spec), order, ranked: choiceRanking(field, spec) };
             }),
-            query,
+            { ...query, keptTotals: this.keptTotals },
           )
         : await readPage(this.db, def.table, base, sort, {
             page: query.page,

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import { dynamicTables } from '../db/dynamic-tables.js';
+import type { KeptTotals } from './kept-totals.js';
 import {
   type ChoiceRanking,
   type countMatches,
@@ -34,7 +35,7 @@ export async function readSortedPage(
   table: string,
   base: Base,
   keys: readonly SortKey[],
-  page: { page: number; perPage: number; estimateTotal?: boolean },
+  page: { page: number; perPage: number; estimateTotal?: boolean; keptTotals?: KeptTotals | null },
 ): Promise<Page> {
   const tieOrder = keys.at(-1)?.order ?? 'asc';
   if (page.perPage === -1) {
@@ -95,11 +96,12 @@ async function pageByRanks(
   ranked: ChoiceRanking,
   order: 'asc' | 'desc',
   rest: readonly SortKey[],
-  page: { page: number; perPage: number; estimateTotal?: boolean },
+  page: { page: number; perPage: number; estimateTotal?: boolean; keptTotals?: KeptTotals | null },
 ): Promise<Page | null> {
   const from = (page.page - 1) * page.perPage;
   const to = from + page.perPage;
-  let counted = await countsByValue(db, base, ranked, page.estimateTotal ? EXACT_TOTAL_UP_TO + 1 : null);
+  const kept = page.keptTotals ?? null;
+  let counted = await countsByValue(db, base, ranked, page.estimateTotal ? EXACT_TOTAL_UP_TO + 1 : null, kept);
   let total = counted.reduce((sum, row) => sum + Number(row.count), 0);
   let estimated = false;
   if (page.estimateTotal && total > EXACT_TOTAL_UP_TO) {
@@ -139,20 +141,25 @@ interface ValueCount {
   count: number | string;
 }
 
-/** The matches of each stored value, with its rank (ranked once per value, not per match); of the first `cap` only. */
+/**
+ * The matches of each stored value, with its rank (ranked once per value, not per match); of the first `cap` only.
+ * Kept as a list's total is (`kept`): the next page of the same list reads them from memory.
+ */
 async function countsByValue(
   db: Parameters<typeof countMatches>[0],
   base: Base,
   ranked: ChoiceRanking,
   cap: number | null,
+  kept: KeptTotals | null,
 ): Promise<ValueCount[]> {
   const values = base.select(sql`${ranked.value}`.as('value'));
-  const { rows } = await sql<ValueCount>`
+  const statement = sql<ValueCount>`
     select g.value, ${ranked.rankOf(sql.ref('g.value'))} as rank, g.count
-    from (select m.value, count(*) as count from (${cap === null ? values : values.limit(cap)}) m group by m.value) g`.execute(
+    from (select m.value, count(*) as count from (${cap === null ? values : values.limit(cap)}) m group by m.value) g`.compile(
     db,
   );
-  return rows;
+  const count = async () => (await db.executeQuery(statement)).rows;
+  return kept ? kept.of(db, statement, count) : count();
 }
 
 /**
