@@ -499,19 +499,20 @@ export async function pageInParts(
   idsOnly = false,
 ) {
   const order = sql.raw(sort.order);
-  const part = (missing: boolean, limit: number, skip: number) =>
-    readPart(
-      base
-        .where(sql<boolean>`${sort.key} is ${sql.raw(missing ? 'null' : 'not null')}`)
-        .orderBy(sql`${sort.key} ${order}`)
-        .orderBy(id, sort.order)
-        .limit(limit)
-        .offset(skip),
-      base,
-      id,
-      skip > 0 || idsOnly,
-      idsOnly,
-    );
+  const column = id.slice(id.indexOf('.') + 1);
+  const inOrder = (query: SelectQueryBuilder<any, any, any>) =>
+    query.orderBy(sql`${sort.key} ${order}`).orderBy(id, sort.order);
+  const part = (missing: boolean, limit: number, skip: number): Promise<Record<string, any>[]> => {
+    const ordered = inOrder(base.where(sql<boolean>`${sort.key} is ${sql.raw(missing ? 'null' : 'not null')}`))
+      .limit(limit)
+      .offset(skip);
+    if (idsOnly) return ordered.select(sql.ref(id).as(column)).execute();
+    if (skip === 0) return ordered.selectAll('t').execute();
+    // Past other rows, the page's ids are picked first and then its rows read, in one statement: the rows passed over
+    // are then walked in an index alone where one holds what the list filters (migration 090), not each read from
+    // the table (docs/benchmarks.md "Views").
+    return inOrder(base.selectAll('t').where(sql.ref(id), 'in', ordered.select(sql.ref(id).as(column)))).execute();
+  };
   const valued = await part(false, perPage, offset);
   if (valued.length === perPage) return { rows: valued, end: pageEnd(valued, false, id) };
   // How many rows have a value: this page shows the last of them, or (a page past them) they are counted.
@@ -529,29 +530,6 @@ export async function pageInParts(
   const missing = await part(true, perPage - valued.length, Math.max(0, offset - withValue));
   const rows = [...valued, ...missing];
   return { rows, end: rows.length === perPage ? pageEnd(rows, missing.length > 0, id) : undefined };
-}
-
-/**
- * The rows of one ordered, limited part of `base`. With `idsFirst`, its ids first, then their rows: a page past
- * others (an offset) or filtered by more than the sort's index orders is then walked in an index alone where one
- * holds what the list filters (migration 090), and only the page's rows are read from the table; read whole, every
- * row passed over was read from the table too (docs/benchmarks.md "Views").
- */
-async function readPart(
-  ordered: SelectQueryBuilder<any, any, any>,
-  base: SelectQueryBuilder<any, any, any>,
-  id: string,
-  idsFirst: boolean,
-  idsOnly: boolean,
-): Promise<Record<string, any>[]> {
-  if (!idsFirst) return ordered.selectAll('t').execute();
-  const column = id.slice(id.indexOf('.') + 1);
-  const ids = (await ordered.select(sql.ref(id).as(column)).execute()).map((row) => row[column]);
-  if (idsOnly || !ids.length) return ids.map((value) => ({ [column]: value }));
-  const found = await base.selectAll('t').where(sql.ref(id), 'in', ids).execute();
-  // Keyed as text: a bigint id may come back as text in one statement and as a number in another.
-  const byId = new Map(found.map((row) => [String(row[column]), row]));
-  return ids.map((value) => byId.get(String(value))).filter((row) => row !== undefined);
 }
 
 /** Where a full page ends: its last row, and whether that row had no sort value. */
