@@ -11,7 +11,7 @@
  *   the server's CPU per change (the write, the fan-out and the sending; with PostgreSQL, its CPU too; target under
  *   50 ms), the same changes with nobody connected, and how many people heard each change.
  * The load average is printed beside every figure. BENCH_SITES and BENCH_SAMPLES make a quicker run; BENCH_PORT
- * sets the servers' ports.
+ * sets the servers' ports; BENCH_PG_STATEMENTS=1 prints the lists' costliest statements on PostgreSQL.
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -28,6 +28,7 @@ import { type PostgresServer, startPostgres } from '../support/postgres-server.j
 import { hubBrowser, next } from '../support/pusher-events.js';
 import { request, signIn, xsrfOf } from './lib/http.js';
 import { percentile } from './lib/percentile.js';
+import { statementProfile, statementSettings } from './lib/pg-statements.js';
 import { compileRows, compileTimesAsShipped } from './lib/policy-compile.js';
 import {
   benchDatabases,
@@ -132,7 +133,7 @@ async function measureCompile(kind: 'pglite' | 'postgres', prepared: Prepared, r
 export async function prepare(kind: 'pglite' | 'postgres'): Promise<Prepared | null> {
   let postgres: PostgresServer | null = null;
   if (kind === 'postgres') {
-    postgres = await (startPostgres() ?? Promise.resolve(null));
+    postgres = await (startPostgres(statementSettings()) ?? Promise.resolve(null));
     if (!postgres) {
       console.error(
         '[bench] access-scope: no PostgreSQL server binaries installed; the PostgreSQL figures are skipped',
@@ -327,6 +328,7 @@ async function measureOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
     ...(prepared.postgres ? { databaseUrl: prepared.postgres.url } : {}),
   });
   const browsers: Pusher[] = [];
+  const statements = statementProfile(AREA, prepared.postgres?.url);
   try {
     const serverCpu = () => procCpuMs(server.pid) + (prepared.postgres?.cpuMs() ?? 0);
     const admin = clientOf(server.baseUrl, await signIn(server.baseUrl, ADMIN.email, ADMIN.password));
@@ -339,6 +341,7 @@ async function measureOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
       ),
     };
     for (const resource of ['sites', 'tasks'] as const) {
+      await statements.reset();
       const names = Object.keys(people);
       const times = new Map(names.map((n) => [n, { wall: [] as number[], cpu: 0, total: '' }]));
       // Warm-up: the first request of each person compiles their policy and fills the schema caches.
@@ -355,6 +358,7 @@ async function measureOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
           if (i === 0) times.get(n)!.total = `${res.body.meta?.total ?? '?'}`;
         }
       }
+      await statements.print(`${resource} lists, the three people's together`);
       const load = loadAverage();
       const unscoped = percentile(times.get(names[0])!.wall, 0.95);
       for (const n of names) {
@@ -437,6 +441,7 @@ async function measureOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
     );
   } finally {
     for (const browser of browsers) browser.disconnect();
+    await statements.close();
     await server.stop();
     await prepared.postgres?.stop();
     removeTempFolder(prepared.dataDir);
