@@ -105,8 +105,7 @@ async function pageByRanks(
   let total = counted.reduce((sum, row) => sum + Number(row.count), 0);
   let estimated = false;
   if (page.estimateTotal && total > EXACT_TOTAL_UP_TO) {
-    counted = await countsUpTo(db, base, ranked, to);
-    ({ total, estimated } = await totalFromCount(db, base, total, true));
+    ({ counted, total, estimated } = await countsPastExact(db, base, ranked, countedTo(to, kept), total, kept));
   }
   const rows: Record<string, any>[] = [];
   let start = 0;
@@ -163,20 +162,39 @@ async function countsByValue(
 }
 
 /**
- * The matches of each offered value up to `upTo` (the page's end): exact for every run that ends before the page, which
- * is all a page's place needs, and read from the index of the choice where there is one.
+ * Past an exact total: the matches of each offered value up to `upTo` (at or past the page's end), exact for every run
+ * that ends before the page, which is all a page's place needs, and read from the index of the choice where there is
+ * one; and the total the planner estimates. Kept as the counts of countsByValue are.
  */
-async function countsUpTo(
+async function countsPastExact(
   db: Parameters<typeof countMatches>[0],
   base: Base,
   ranked: ChoiceRanking,
   upTo: number,
-): Promise<ValueCount[]> {
+  counted: number,
+  kept: KeptTotals | null,
+): Promise<{ counted: ValueCount[]; total: number; estimated: boolean }> {
   const ofValue = base.select(sql`1`.as('one')).where(sql<boolean>`${ranked.value} = o.value`).limit(upTo);
-  const { rows } = await sql<ValueCount>`
+  const statement = sql<ValueCount>`
     select o.value, ${ranked.rankOf(sql.ref('o.value'))} as rank, (select count(*) from (${ofValue}) x) as count
-    from (${ranked.offered}) o`.execute(db);
-  return rows.filter((row) => Number(row.count) > 0);
+    from (${ranked.offered}) o`.compile(db);
+  const count = async () => ({
+    counted: (await db.executeQuery(statement)).rows.filter((row) => Number(row.count) > 0),
+    // The planner's estimate of the total (counted: how many the exact count reached).
+    ...(await totalFromCount(db, base, counted, true)),
+  });
+  return kept ? kept.of(db, statement, count) : count();
+}
+
+/**
+ * How far each choice's matches are counted past an exact total: to the page's end; with kept counts, to the next of
+ * 250, 1,000, 4,000, ... at or past it, so that the next pages place themselves from the counts the first one made.
+ */
+function countedTo(to: number, kept: KeptTotals | null): number {
+  if (!kept) return to;
+  let upTo = 250;
+  while (upTo < to) upTo *= 4;
+  return upTo;
 }
 
 /** The values' matches as runs of one rank, in the sort's order, those with no rank last. */
