@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXACT_TOTAL_UP_TO, ONE_PASS_MATCHES } from '../../src/server/records/list-query.js';
+import { recordQueries } from '../support/query-counter.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 /**
@@ -56,6 +57,19 @@ describe('list pages, read in one pass or with a count', () => {
     const { ids, total } = await allPages('search=paging&sort=owner&order=asc', 1000);
     expect(total).toBe(want.length);
     expect(ids).toEqual(want);
+  });
+
+  it('a page past others picks its ids in order, then reads their rows by id without searching again', async () => {
+    const want = await expected(`owner ilike '%paging%'`, 'asc');
+    const page = await recordQueries(() =>
+      admin.get('/api/sites?filter[city]=Pagetown&search=paging&sort=owner&order=asc&per_page=1000&page=2'),
+    );
+    expect(page.result.body.data.map((r: any) => r.id)).toEqual(want.slice(1000, 2000));
+    const read = page.queries.filter((query) =>
+      /^select "t"\.\* from "sites" as "t" where "t"\."id" in \(/.test(query.sql),
+    );
+    expect(read).toHaveLength(1);
+    expect(read[0].sql.match(/ilike/gi)).toHaveLength(1);
   });
 
   it('a search with fewer (one pass): exact total, every row once, in order, both ways', async () => {

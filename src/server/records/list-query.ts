@@ -429,7 +429,7 @@ export async function readPage(
   }
   const { total, estimated } = await countMatches(db, base, page.estimateTotal ?? false, page.keptTotals);
   const sought = page.after ? await pageAfter(db, table, base, sort, page.perPage, page.after) : null;
-  const { rows, end } = sought ?? (await pageInParts(base, sort, page.perPage, offset));
+  const { rows, end } = sought ?? (await pageInParts(base, sort, page.perPage, offset, { table: { db, name: table } }));
   return { total, estimated, rows, ...(end ? { end } : {}) };
 }
 
@@ -482,22 +482,31 @@ export async function totalFromCount(
 }
 
 /**
+ * How pageInParts reads a part: `id`, the column that breaks ties, when `base` reads another table's index of the rows
+ * (access/turf-page.ts); `idsOnly`, only that column; `table`, the table `base` reads as `t`, whose rows a page past
+ * others is then read from by id.
+ */
+export interface PartRead {
+  id?: string;
+  idsOnly?: boolean;
+  table?: { db: Kysely<any>; name: string };
+}
+
+/**
  * One page in `sort` order with missing values last, in two parts: the rows with a value ordered `key, id` the way
  * asked, then the rows without one. Each part's order is that of the sort's index `(key, id)` read forwards (asc,
  * where missing values come last) or backwards (desc, where they would come first), so one index per column serves
  * both orders and each query stops at the page's end instead of sorting every match (schemas/indexes.ts
- * ensureSortIndexes). The second part is read only by the page where the values run out or after it. `id`: the
- * column that breaks ties, when `base` reads another table's index of the rows (regions/turf-page.ts); `idsOnly`: the
- * caller needs only that column of each row.
+ * ensureSortIndexes). The second part is read only by the page where the values run out or after it.
  */
 export async function pageInParts(
   base: SelectQueryBuilder<any, any, any>,
   sort: { key: RawBuilder<unknown>; order: 'asc' | 'desc' },
   perPage: number,
   offset: number,
-  id = 't.id',
-  idsOnly = false,
+  read: PartRead = {},
 ) {
+  const { id = 't.id', idsOnly = false, table } = read;
   const order = sql.raw(sort.order);
   const column = id.slice(id.indexOf('.') + 1);
   const inOrder = (query: SelectQueryBuilder<any, any, any>) =>
@@ -507,11 +516,16 @@ export async function pageInParts(
       .limit(limit)
       .offset(skip);
     if (idsOnly) return ordered.select(sql.ref(id).as(column)).execute();
-    if (skip === 0) return ordered.selectAll('t').execute();
-    // Past other rows, the page's ids are picked first and then its rows read, in one statement: the rows passed over
-    // are then walked in an index alone where one holds what the list filters (migration 090), not each read from
-    // the table (docs/benchmarks.md "Views").
-    return inOrder(base.selectAll('t').where(sql.ref(id), 'in', ordered.select(sql.ref(id).as(column)))).execute();
+    if (skip === 0 || !table) return ordered.selectAll('t').execute();
+    // Past other rows, the page's ids are picked first and then their rows read by id, in one statement: the rows
+    // passed over are then walked in an index alone where one holds what the list filters (migration 090), not each
+    // read from the table (docs/benchmarks.md "Views"). The ids met every filter and rule already: the rows are not
+    // filtered again (a search's again would be a second search).
+    const rows = dynamicTables(table.db)
+      .selectFrom(`${table.name} as t`)
+      .selectAll('t')
+      .where('t.id', 'in', ordered.select(sql.ref(id).as(column)));
+    return inOrder(rows).execute();
   };
   const valued = await part(false, perPage, offset);
   if (valued.length === perPage) return { rows: valued, end: pageEnd(valued, false, id) };

@@ -5,6 +5,7 @@ import {
   type ChoiceRanking,
   type countMatches,
   EXACT_TOTAL_UP_TO,
+  type PartRead,
   pageInParts,
   type readPage,
   totalFromCount,
@@ -46,7 +47,7 @@ export async function readSortedPage(
   }
   const [first, ...rest] = keys;
   if (first?.ranked && rest.length) {
-    const byRanks = await pageByRanks(db, base, first.ranked, first.order, rest, page);
+    const byRanks = await pageByRanks(db, table, base, first.ranked, first.order, rest, page);
     if (byRanks) return byRanks;
   }
   const matches = base.select([sql`t.id`.as('id'), ...keys.map(({ key }, index) => sql`${key}`.as(`k${index}`))]);
@@ -92,6 +93,7 @@ interface Run {
  */
 async function pageByRanks(
   db: Parameters<typeof countMatches>[0],
+  table: string,
   base: Base,
   ranked: ChoiceRanking,
   order: 'asc' | 'desc',
@@ -116,7 +118,7 @@ async function pageByRanks(
       const inRun = base.where(sql<boolean>`${ranked.value} in (${sql.join(run.values)})`);
       const offset = Math.max(0, from - start);
       const limit = Math.min(to, end) - Math.max(from, start);
-      rows.push(...(await pageOfRun(inRun, rest, limit, offset)));
+      rows.push(...(await pageOfRun(inRun, rest, limit, offset, { db, name: table })));
     }
     start = end;
   }
@@ -214,8 +216,14 @@ function runsInOrder(counted: ValueCount[], order: 'asc' | 'desc'): Run[] {
 }
 
 /** Rows of one run in the order of the other sorts, `id` breaking ties in the last one's direction. */
-async function pageOfRun(inRun: Base, rest: readonly SortKey[], limit: number, offset: number) {
-  if (rest.length === 1) return (await pageInParts(inRun, rest[0], limit, offset)).rows;
+async function pageOfRun(
+  inRun: Base,
+  rest: readonly SortKey[],
+  limit: number,
+  offset: number,
+  table: PartRead['table'],
+) {
+  if (rest.length === 1) return (await pageInParts(inRun, rest[0], limit, offset, { table })).rows;
   let ordered = inRun.selectAll('t');
   for (const { key, order } of rest) ordered = ordered.orderBy(sql`${key} ${sql.raw(order)} nulls last`);
   return ordered
