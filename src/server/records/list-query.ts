@@ -489,7 +489,7 @@ export async function totalFromCount(
 export interface PartRead {
   id?: string;
   idsOnly?: boolean;
-  table?: { db: Kysely<any>; name: string };
+  table?: { db: Kysely<DB>; name: string };
 }
 
 /**
