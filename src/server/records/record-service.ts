@@ -148,7 +148,7 @@ export interface RecordServiceParts {
   targetOf?: (references: NonNullable<FieldSpec['references']>) => ResourceDefinition | undefined;
   /** Names of linked records kept in memory (where this process is the only writer). */
   keptNames?: KeptNames | null;
-  /** The totals of lists kept until the next write (where this process is the only writer). */
+  /** The totals of lists kept until the next write (with the read cache on: records/kept-totals.ts). */
   keptTotals?: KeptTotals | null;
   /** Where failures of `afterCommit` hooks are reported (the app's logger). */
   logError?: (error: unknown, message: string) => void;
