@@ -87,9 +87,10 @@ interface Run {
  * sorts: with one, as a list with that sort alone reads its page (list-query.ts pageInParts), which an index of the
  * choice and that field serves without sorting. Sorting every match by every key cost most of such a list
  * (docs/benchmarks.md "Views"). With `estimateTotal`, as for one sort (list-query.ts readPage), counting stops at
- * EXACT_TOTAL_UP_TO + 1 matches; past that, each offered choice's matches are counted only as far as the page's end,
- * which places the page, and the total is the planner's estimate. Null when the page reaches the matches with no rank
- * (no choice, or one no longer offered): readSortedPage then sorts them all.
+ * EXACT_TOTAL_UP_TO + 1 matches; past that, each offered choice's matches are counted only as far as the page's end
+ * (countedTo), which places the page, and the total is the planner's estimate. The counts are kept with the list's
+ * total (`keptTotals`). Null when the page reaches the matches with no rank (no choice, or one no longer offered):
+ * readSortedPage then sorts them all.
  */
 async function pageByRanks(
   db: Parameters<typeof countMatches>[0],
