@@ -58,7 +58,11 @@ export async function turfSitePage(
   if (!outside) {
     const { total, estimated } = await countMatches(db, base, query.estimateTotal, records.keptTotals);
     const sort = { key: sql.ref(order.region), order: query.sort.order };
-    const { rows } = await pageInParts(base, sort, query.perPage, offset, { id: 't.site_id', idsOnly: true });
+    const { rows } = await pageInParts(base, sort, query.perPage, offset, {
+      table: { db, name: 'site_regions' },
+      id: 't.site_id',
+      idsOnly: true,
+    });
     return { total, estimated, ids: rows.map((row) => Number(row.site_id)), outsideTurf: [] };
   }
   const direction = sql.raw(query.sort.order);

@@ -482,14 +482,14 @@ export async function totalFromCount(
 }
 
 /**
- * How pageInParts reads a part: `id`, the column that breaks ties, when `base` reads another table's index of the rows
- * (access/turf-page.ts); `idsOnly`, only that column; `table`, the table `base` reads as `t`, whose rows a page past
- * others is then read from by id.
+ * How pageInParts reads a part: `table`, the table `base` reads as `t`, whose rows a page past others is read from by
+ * id; `id`, the column that breaks ties, when `base` reads another table's index of the rows (access/turf-page.ts);
+ * `idsOnly`, only that column.
  */
 export interface PartRead {
+  table: { db: Kysely<DB>; name: string };
   id?: string;
   idsOnly?: boolean;
-  table?: { db: Kysely<DB>; name: string };
 }
 
 /**
@@ -504,7 +504,7 @@ export async function pageInParts(
   sort: { key: RawBuilder<unknown>; order: 'asc' | 'desc' },
   perPage: number,
   offset: number,
-  read: PartRead = {},
+  read: PartRead,
 ) {
   const { id = 't.id', idsOnly = false, table } = read;
   const order = sql.raw(sort.order);
@@ -516,7 +516,7 @@ export async function pageInParts(
       .limit(limit)
       .offset(skip);
     if (idsOnly) return ordered.select(sql.ref(id).as(column)).execute();
-    if (skip === 0 || !table) return ordered.selectAll('t').execute();
+    if (skip === 0) return ordered.selectAll('t').execute();
     // Past other rows, the page's ids are picked first and then their rows read by id, in one statement: the rows
     // passed over are then walked in an index alone where one holds what the list filters (migration 090), not each
     // read from the table (docs/benchmarks.md "Views"). The ids met every filter and rule already: the rows are not

@@ -174,7 +174,7 @@ async function countsPastExact(
   base: Base,
   ranked: ChoiceRanking,
   upTo: number,
-  counted: number,
+  reached: number,
   kept: KeptTotals | null,
 ): Promise<{ counted: ValueCount[]; total: number; estimated: boolean }> {
   const ofValue = base.select(sql`1`.as('one')).where(sql<boolean>`${ranked.value} = o.value`).limit(upTo);
@@ -183,8 +183,8 @@ async function countsPastExact(
     from (${ranked.offered}) o`.compile(db);
   const count = async () => ({
     counted: (await db.executeQuery(statement)).rows.filter((row) => Number(row.count) > 0),
-    // The planner's estimate of the total (counted: how many the exact count reached).
-    ...(await totalFromCount(db, base, counted, true)),
+    // The planner's estimate of the total, never less than the exact count reached.
+    ...(await totalFromCount(db, base, reached, true)),
   });
   return kept ? kept.of(db, statement, count) : count();
 }
