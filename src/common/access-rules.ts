@@ -195,17 +195,6 @@ export function mentions(rule: RowRule, name: RowRuleName): boolean {
   return ('any' in rule ? rule.any : rule.all).some((part) => mentions(part, name));
 }
 
-/**
- * The rule with every `name` in it admitting nothing: what it admits besides `name` (a turf rule without the turf:
- * one's own records outside it). Rules hold no negation, so `rule and not name` is `without(rule, name) and not name`.
- */
-export function without(rule: RowRule, name: RowRuleName): RowRule {
-  if (isName(rule)) return rule === name ? 'none' : rule;
-  if ('condition' in rule) return rule;
-  if ('any' in rule) return anyOf(...rule.any.map((part) => without(part, name)));
-  return allOf(...rule.all.map((part) => without(part, name)));
-}
-
 // ---- what nobody may grant --------------------------------------------------------------------------------------
 
 /**

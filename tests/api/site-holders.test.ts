@@ -92,6 +92,43 @@ describe('the holders of a site', () => {
     expect(reread[0].sql).not.toMatch(/any\(array\(select h\.record_id from record_holders/);
   });
 
+  it('a site held twice (named in its field, and with a task of theirs on it) is listed and counted once', async () => {
+    const site = ok(await admin.post('/api/sites', { name: 'Echo yard', type: 'union', inspector: inspectorId }), 201);
+    const task = ok(
+      await admin.post('/api/tasks', {
+        title: 'Walk Echo yard',
+        type: 'call',
+        taskable_type: 'site',
+        taskable_id: site.id,
+        assignee_id: inspectorId,
+      }),
+      201,
+    );
+    const held = await sql<{ via: string }>`select via from record_holders
+      where record_type = 'site' and record_id = ${site.id} and user_id = ${inspectorId} order by via`.execute(
+      t.ctx.db,
+    );
+    expect(held.rows.map((row) => row.via)).toEqual(['field', 'work']);
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from record_holders
+      where record_type = 'site' and user_id = ${inspectorId} and live`.execute(t.ctx.db);
+    const distinct = await sql<{ n: number }>`select count(distinct record_id)::int as n from record_holders
+      where record_type = 'site' and user_id = ${inspectorId} and live`.execute(t.ctx.db);
+    expect(rows[0].n).toBe(distinct.rows[0].n + 1);
+    for (const sort of ['name', 'created_at']) {
+      const body = (await inspector.get(`/api/sites?per_page=2&sort=${sort}&order=asc&total=estimate`)).body;
+      expect(body.meta.total, sort).toBe(distinct.rows[0].n);
+      const everyPage = [];
+      for (let page = 1; page <= Math.ceil(body.meta.total / 2); page++)
+        everyPage.push(
+          ...((await inspector.get(`/api/sites?per_page=2&page=${page}&sort=${sort}&order=asc`)).body.data as Row[]),
+        );
+      const names = everyPage.map((row) => row.name);
+      expect(new Set(names).size, `${sort}: ${names}`).toBe(names.length);
+      expect(names.length, sort).toBe(distinct.rows[0].n);
+    }
+    ok(await admin.delete(`/api/tasks/${task.id}`));
+  });
+
   it('are worked out again when a person field is retyped, so the old value grants nothing', async () => {
     ok(await admin.post('/api/sites', { name: 'Charlie yard', type: 'union', inspector: inspectorId }), 201);
     expect((await theirSites()).includes('Charlie yard')).toBe(true);

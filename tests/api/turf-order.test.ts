@@ -30,11 +30,17 @@ async function created(resource: string, values: Record<string, unknown>) {
 }
 
 /** The person's turf list as the sites themselves give it: live sites in the region, in the list's order. */
-async function expected(region: number[], sort: 'created_at' | 'name', order: 'asc' | 'desc', types?: string[]) {
+async function expected(
+  region: number[],
+  sort: 'created_at' | 'name',
+  order: 'asc' | 'desc',
+  types?: string[],
+  theirs: number[] = [],
+) {
   const key = sort === 'name' ? sql.raw('lower(name)') : sql.raw('created_at');
   const { rows } = await sql<{
     id: number;
-  }>`select id from sites where deleted_at is null and in_region_ids && ${region}::integer[]
+  }>`select id from sites where deleted_at is null and (in_region_ids && ${region}::integer[] or id = any(${theirs}::integer[]))
     ${types ? sql`and type in (${sql.join(types)})` : sql``} order by ${key} ${sql.raw(order)} nulls last, id ${sql.raw(order)}`.execute(
     t.ctx.db,
   );
@@ -47,12 +53,12 @@ async function listed(client: TestClient, query: string) {
   return res.body;
 }
 
-/** Every page of the list, both totals and ids, against the sites' own order. */
-async function sameAsTheSites(client: TestClient, region: number[], types?: string[]) {
+/** Every page of the list, both totals and ids, against the sites' own order (and their own sites outside the turf). */
+async function sameAsTheSites(client: TestClient, region: number[], types?: string[], theirs: number[] = []) {
   const filter = types ? types.map((type) => `&filter[type][]=${type}`).join('') : '';
   for (const sort of ['created_at', 'name'] as const) {
     for (const order of ['desc', 'asc'] as const) {
-      const want = await expected(region, sort, order, types);
+      const want = await expected(region, sort, order, types, theirs);
       const perPage = 7;
       for (let page = 1; page <= Math.ceil(want.length / perPage) + 1; page++) {
         const body = await listed(
@@ -245,6 +251,40 @@ describe('their own sites outside the turf', () => {
       expect((await organizer.get(`/api/sites/${outside}`)).body.data).toMatchObject({ outside_turf: true });
     } finally {
       expect((await admin.delete(`/api/tasks/${task.body.data.id}`)).status).toBe(200);
+    }
+  });
+
+  it('are each counted once however they are theirs, never deleted, and of the types the list is filtered on', async () => {
+    // Fargo's sites 9 (union), 14 (pla) and 19 (non-union), and site 0 inside the turf: their work on each; site 9 also
+    // names them its organizer (held twice), site 0 is in the turf anyway, and site 14 is then deleted.
+    const tasks: number[] = [];
+    for (const site of [ids.site9, ids.site14, ids.site19, ids.site0]) {
+      const task = await admin.post('/api/tasks', {
+        title: 'Walk the site',
+        type: 'call',
+        taskable_type: 'site',
+        taskable_id: site,
+        assignee_id: ids.organizer,
+      });
+      expect(task.status, JSON.stringify(task.body)).toBe(201);
+      tasks.push(task.body.data.id);
+    }
+    expect((await admin.put(`/api/sites/${ids.site9}`, { user_id: ids.organizer })).status).toBe(200);
+    expect((await admin.delete(`/api/sites/${ids.site14}`)).status).toBe(200);
+    try {
+      const theirs = [ids.site9, ids.site19];
+      await sameAsTheSites(organizer, [ids.here], undefined, theirs);
+      await sameAsTheSites(organizer, [ids.here], ['union'], theirs);
+      await sameAsTheSites(organizer, [ids.here], ['non-union', 'pla'], theirs);
+      // The sites they hold are read from whose each site is, not from the sites' rows.
+      const { queries } = await recordQueries(() => organizer.get('/api/sites?sort=created_at&order=desc&per_page=7'));
+      const page = queries.filter((q) => /from "site_regions" as "t"/.test(q.sql));
+      expect(page).toHaveLength(1);
+      expect(page[0].sql).not.toMatch(/from "sites"/);
+    } finally {
+      expect((await admin.post(`/api/sites/${ids.site14}/restore`)).status).toBe(200);
+      expect((await admin.put(`/api/sites/${ids.site9}`, { user_id: null })).status).toBe(200);
+      for (const task of tasks) expect((await admin.delete(`/api/tasks/${task}`)).status).toBe(200);
     }
   });
 });

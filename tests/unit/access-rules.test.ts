@@ -10,7 +10,6 @@ import {
   ruleWithin,
   ruleWords,
   TURF_OR_OWN,
-  without,
 } from '../../src/common/access-rules.js';
 
 const subject = (permissions: string[], policy: PolicySubject['policy'] = {}): PolicySubject => ({
@@ -93,15 +92,6 @@ describe('combining rules', () => {
     expect(isPersonal('parent', false)).toBe(false);
     expect(isPersonal({ any: ['parent', { condition: { all: [] } }] }, false)).toBe(false);
     expect(isPersonal({ any: ['own', 'parent'] }, false)).toBe(true);
-  });
-
-  it('a rule without its turf is what it admits outside the turf', () => {
-    const union = { condition: { all: [{ field: 'type', op: 'eq' as const, value: 'union' }] } };
-    expect(without(TURF_OR_OWN, 'turf')).toBe('own');
-    expect(without('turf', 'turf')).toBe('none');
-    expect(without({ all: [union, { any: ['turf', 'own'] }] }, 'turf')).toEqual({ all: [union, 'own'] });
-    expect(without({ all: ['turf', 'team'] }, 'turf')).toBe('none');
-    expect(without({ any: ['own', 'team'] }, 'turf')).toEqual({ any: ['own', 'team'] });
   });
 });
 

@@ -38,8 +38,10 @@ export async function heldPage(
   }
   if (categories && !categories.length) return { total: 0, estimated: false, ids: [] };
   const who = whoIs(user);
+  // A person holds a record once for each way they hold it (named in a field, work of theirs on it): each range is
+  // read without repeats, and the ranges merged without them.
   const range = (holders: RawBuilder<boolean>) =>
-    sql`select h.record_id as id, ${sql.raw(key)} as k from record_holders h where h.record_type = ${def.type} and h.live and ${holders}${
+    sql`select distinct h.record_id as id, ${sql.raw(key)} as k from record_holders h where h.record_type = ${def.type} and h.live and ${holders}${
       categories ? sql` and h.category in (${sql.join(categories)})` : sql``
     }`;
   const teams = shape.team && who.hasTeams;

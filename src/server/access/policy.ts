@@ -14,7 +14,6 @@ import {
   refusalWords,
   sameRule,
   type TypeFacts,
-  without,
 } from '../../common/access-rules.js';
 import { type Action, can, canOnCategory, permittedCategories } from '../../common/permissions.js';
 import type { AuthUser } from '../auth/auth-user.js';
@@ -53,8 +52,6 @@ export interface TypeAccess {
   compiled: Record<RuleAction, Compiled>;
   /** The turf alone, when the read rule has one: records read through another part (one's own) are "outside your turf". */
   turf: Compiled | null;
-  /** With a turf: the read rule without it (what the person reads outside their turf: their own). */
-  outsideTurf: Compiled | null;
   /** Does the read rule depend on who reads? Worked out when first asked (`AccessPolicy.personal`). */
   personal?: boolean;
   mask: FieldMask;
@@ -242,14 +239,12 @@ export class AccessPolicy {
     };
     const turfRuled = mentions(rules.read, 'turf');
     const turf = withTurf === 'turf' || turfRuled ? await compileOnce('turf') : null;
-    const outsideTurf = turfRuled ? await compileOnce(without(rules.read, 'turf')) : null;
     return {
       def,
       facts,
       rules,
       compiled,
       turf,
-      outsideTurf,
       mask: maskOf(fieldRules(subject, def.type), info.fields, def.derivedFields),
     };
   }
@@ -375,20 +370,6 @@ export class AccessPolicy {
     const query = this.allRows(db, def, trashed);
     if (!user) return query;
     const predicate = await this.where(user, def, action, { db, who: whoIs(user, few) });
-    return predicate === true ? query : query.where(asSql(predicate));
-  }
-
-  /**
-   * The rows of `def` (not deleted) the person reads outside their turf: their read rule without the turf (`without`),
-   * and not in the turf; the same rows as `rows` and "not in the turf", asked so that the turf's own rows are not read
-   * to be thrown away (access/turf-page.ts). Null when their read rule has no turf.
-   */
-  async rowsOutsideTurf(db: Kysely<DB>, def: ResourceDefinition, user: AuthUser) {
-    const access = await this.of(user, def, db);
-    if (!access.turf || !access.outsideTurf) return null;
-    const who = whoIs(user);
-    const predicate = and([access.outsideTurf(who), not(access.turf(who))]);
-    const query = this.allRows(db, def, 'without');
     return predicate === true ? query : query.where(asSql(predicate));
   }
 
