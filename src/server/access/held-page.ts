@@ -38,10 +38,8 @@ export async function heldPage(
   }
   if (categories && !categories.length) return { total: 0, estimated: false, ids: [] };
   const who = whoIs(user);
-  // A person holds a record once for each way they hold it (named in a field, work of theirs on it): each range is
-  // read without repeats, and the ranges merged without them.
   const range = (holders: RawBuilder<boolean>) =>
-    sql`select distinct h.record_id as id, ${sql.raw(key)} as k from record_holders h where h.record_type = ${def.type} and h.live and ${holders}${
+    sql`select h.record_id as id, ${sql.raw(key)} as k from record_holders h where h.record_type = ${def.type} and h.live and ${holders}${
       categories ? sql` and h.category in (${sql.join(categories)})` : sql``
     }`;
   const teams = shape.team && who.hasTeams;
@@ -52,8 +50,10 @@ export async function heldPage(
   if (!parts.length) return { total: 0, estimated: false, ids: [] };
   const direction = sql.raw(query.sort.order);
   const offset = (query.page - 1) * query.perPage;
+  // A person holds a record once for each way they hold it (named in a field, work of theirs on it, a team's): the
+  // ranges are merged without repeats, within one as between them.
   const found = await sql<{ total: number; ids: number[] }>`
-    with m as (select * from (${sql.join(parts, sql` union `)}) u limit ${TURF_ONE_PASS_MATCHES + 1})
+    with m as (select distinct * from (${sql.join(parts, sql` union all `)}) u limit ${TURF_ONE_PASS_MATCHES + 1})
     select (select count(*) from m)::int as total,
       array(select id from m order by k ${direction} nulls last, id ${direction} limit ${query.perPage} offset ${offset}) as ids`.execute(
     db,
