@@ -100,9 +100,9 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   await app.register(fastifyMultipart, { limits: { fileSize: config.limits.uploadBytes, files: 20, fields: 50 } });
 
   const resources = new ResourceRegistry();
-  // On by default with the embedded database (this process is its only writer). On PostgreSQL (READ_CACHE=1) other
-  // processes write too: every write then moves counters in the database, which each kept answer is checked against.
-  const cacheReads = config.readCache ?? database.kind === 'pglite';
+  // On unless READ_CACHE=0. With the embedded database this process is its only writer; on PostgreSQL other processes
+  // write too: every write then moves counters in the database, which each kept answer is checked against.
+  const cacheReads = config.readCache ?? true;
   if (cacheReads && database.kind === 'postgres') database.writes.share(() => readWriteCounters(database.db));
   const realtime = await registerRealtime(app, { config, database });
   const logError = (error: unknown, message: string) => app.log.error({ err: error }, message);

@@ -29,12 +29,21 @@ async function personWith(permissions: string[]) {
 }
 
 describe('the read cache (READ_CACHE)', () => {
-  it('is on by default with the embedded database and off on PostgreSQL', async () => {
+  it('is on by default on both databases, and READ_CACHE=0 turns it off', async () => {
     const plain = await startTestApp();
     try {
-      expect(plain.ctx.readCache !== null).toBe(plain.database.kind === 'pglite');
+      expect(plain.ctx.readCache).not.toBeNull();
+      // Several processes may write PostgreSQL: what is kept is checked against the counters they all move.
+      expect(plain.database.writes.isShared).toBe(plain.database.kind === 'postgres');
     } finally {
       await plain.close();
+    }
+    const off = await startTestApp({ READ_CACHE: '0' });
+    try {
+      expect(off.ctx.readCache).toBeNull();
+      expect(off.database.writes.isShared).toBe(false);
+    } finally {
+      await off.close();
     }
     expect(t.ctx.readCache).not.toBeNull();
   });

@@ -15,8 +15,8 @@ export type RoleSubject = Subject & { role_id: number; permissions: string[]; po
  * access policy know a role it has compiled without hashing its permissions again.
  *
  * How a change is seen: with the embedded database this process is the only writer, and its count of writes to
- * `roles` moves with each one; on PostgreSQL with shared write counters (READ_CACHE=1), the accounts counter every
- * process moves (one small query). On PostgreSQL without them another process's change cannot be seen, so the roles
+ * `roles` moves with each one; on PostgreSQL with shared write counters (the read cache on), the accounts counter every
+ * process moves (one small query). On PostgreSQL with READ_CACHE=0 another process's change cannot be seen, so the roles
  * are read every time.
  */
 export class KeptRoles {

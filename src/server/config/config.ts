@@ -323,7 +323,7 @@ export interface Config {
     | undefined;
   /** The bearer token of GET /metrics; unset: metrics are off. */
   metricsToken: string | undefined;
-  /** Keep sessions and list/show answers in memory until the next write (READ_CACHE); `undefined`: by database kind. */
+  /** Keep sessions and list/show answers in memory until the next write (READ_CACHE); `undefined`: on. */
   readCache: boolean | undefined;
   mail: { smtpUrl: string | undefined; from: string };
   /** Secret for signing (realtime channel auth of the embedded hub). Generated per data folder when unset. */
