@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimJobs, enqueueJob } from '../../src/server/jobs/queue.js';
 import { recordQueries } from '../support/query-counter.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
-// READ_CACHE on for both databases: on PostgreSQL it is off by default, and this suite is the only writer here.
+// READ_CACHE on for both databases (the default), and this suite is the only writer here.
 let t: TestApp;
 let admin: TestClient;
 
@@ -70,6 +71,36 @@ describe('the read cache (READ_CACHE)', () => {
       expect(computed).toBe(2);
     } finally {
       records.show = show;
+    }
+  });
+
+  it('outlives a poll of the job queue that claims nothing, and moves on when a job is claimed', async () => {
+    const user = await t.createUser({ role: 'user', first_name: 'Polled' });
+    const records = t.ctx.records;
+    const show = records.show;
+    let computed = 0;
+    records.show = (...args) => {
+      computed++;
+      return show.apply(records, args);
+    };
+    const type = `cache-poll-${unique()}`;
+    try {
+      await admin.get(`/api/users/${user.id}`);
+      const data = t.database.writes.data;
+      // What the job workers ask every second: nothing of this type is due.
+      expect(await claimJobs(t.ctx.db, 'cache-test', { [type]: 1 })).toEqual([]);
+      expect(t.database.writes.data).toBe(data);
+      await admin.get(`/api/users/${user.id}`);
+      expect(computed).toBe(1);
+      await enqueueJob(t.ctx.db, type, {});
+      const data2 = t.database.writes.data;
+      expect(await claimJobs(t.ctx.db, 'cache-test', { [type]: 1 })).toHaveLength(1);
+      expect(t.database.writes.data).toBeGreaterThan(data2);
+      await admin.get(`/api/users/${user.id}`);
+      expect(computed).toBe(2);
+    } finally {
+      records.show = show;
+      await sql`delete from jobs where type = ${type}`.execute(t.ctx.db);
     }
   });
 

@@ -88,23 +88,25 @@ export async function claimJobs(
 ): Promise<Job[]> {
   const types = Object.keys(upTo);
   if (types.length === 0) return [];
-  // The first row is locked by this statement, so the second select (same type, skip locked) does not skip it.
+  // The first row is locked by this statement, so the second select (same type, skip locked) does not skip it. The
+  // statement is an UPDATE of `jobs` from its first word: a poll that claims nothing is then known to have written
+  // nothing (db/write-tracking.ts), and the read cache's answers and kept totals outlive it.
   const result = await sql<Job>`
-    with first as (
-      select id, type from jobs
-      where status = 'queued' and run_at <= now() and type in (${sql.join(types)})
-      order by run_at, id
-      for update skip locked
-      limit 1
-    ), batch as (
+    update jobs set status = 'running', locked_by = ${workerId}, locked_at = now(), attempts = attempts + 1, updated_at = now()
+    where id in (
+      with first as (
+        select id, type from jobs
+        where status = 'queued' and run_at <= now() and type in (${sql.join(types)})
+        order by run_at, id
+        for update skip locked
+        limit 1
+      )
       select j.id from jobs j join first f on j.type = f.type
       where j.status = 'queued' and j.run_at <= now()
       order by j.run_at, j.id
       for update of j skip locked
       limit (select coalesce((${JSON.stringify(upTo)}::jsonb ->> type)::int, 1) from first)
     )
-    update jobs set status = 'running', locked_by = ${workerId}, locked_at = now(), attempts = attempts + 1, updated_at = now()
-    where id in (select id from batch)
     returning *`.execute(db);
   return result.rows
     .map((job) => ({ ...job, id: Number(job.id) }))
