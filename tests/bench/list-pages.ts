@@ -6,8 +6,7 @@
  * by page number only (read past its offset, as before cursors): p50 / p95 and the server's CPU per request of pages
  * 1–10 and 91–100 each way, the load average beside each. Target: pages 91–100 within 1.2× of pages 1–10, p95 ≤ 25 ms.
  * BENCH_SITES (30,000: each of the six site types then has more than 100 pages), BENCH_PASSES (2) walks per list.
- * BENCH_READ_CACHE=1: the embedded database's server with its read cache on, as `npm start` runs it (PostgreSQL's
- * stays off, as there); a site is changed before each walk, so that no whole answer comes from the cache of the one
+ * BENCH_READ_CACHE=1: the servers with their read cache on, as `npm start` runs them; a site is changed before each walk, so that no whole answer comes from the cache of the one
  * before, while what a list keeps between its own pages (names, turfs, its total) is used as people would use it.
  */
 import { performance } from 'node:perf_hooks';
@@ -74,7 +73,7 @@ function summary(timed: Timed[]) {
 }
 
 async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
-  const cached = READ_CACHE && kind === 'pglite';
+  const cached = READ_CACHE;
   const running = await startServerWithSites(SITES, ADMIN, {
     postgres: kind === 'postgres',
     ...(cached ? { env: { READ_CACHE: '1' } } : {}),

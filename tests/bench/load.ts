@@ -10,7 +10,8 @@
  * Figures: requests, requests/s, errors (any answer other than the expected one), 5xx, p50/p95/p99 latency, the
  * server's peak resident memory, and the load average around the run. Targets: 0 errors, 0 5xx. Before the clock,
  * each account sends one request of each kind, one at a time (the first of a kind builds caches that the map and
- * records benches time on their own).
+ * records benches time on their own). BENCH_PG_STATEMENTS=1 prints the costliest statements of each PostgreSQL
+ * setup's run (tests/bench/lib/pg-statements.ts).
  */
 import os from 'node:os';
 import type Pusher from 'pusher-js';
@@ -20,6 +21,7 @@ import { type PostgresServer, startPostgres } from '../support/postgres-server.j
 import { hubBrowser } from '../support/pusher-events.js';
 import { request, signIn, xsrfOf } from './lib/http.js';
 import { type LoadRequest, runScenario } from './lib/load.js';
+import { statementProfile, statementSettings } from './lib/pg-statements.js';
 import {
   freePort,
   makeTempFolder,
@@ -396,7 +398,7 @@ async function loadOn(setup: Setup): Promise<BenchRow[]> {
   try {
     if (setup === 'pglite') await start();
     else {
-      postgres = await (startPostgres() ?? Promise.resolve(null));
+      postgres = await (startPostgres(statementSettings()) ?? Promise.resolve(null));
       if (!postgres) {
         console.error(`[bench] load: no PostgreSQL server binaries here; ${setup} skipped`);
         return [];
@@ -475,6 +477,8 @@ async function loadOn(setup: Setup): Promise<BenchRow[]> {
     const mainThreadCpuBefore = servers.map((server) => procCpuMs(server.pid, server.pid));
     const databaseCpuBefore = postgres?.cpuMs() ?? 0;
     const loadBefore = os.loadavg()[0];
+    const statements = statementProfile('load', postgres?.url);
+    await statements.reset();
     eventsHeard = 0;
     const result = await runScenario({
       baseUrl,
@@ -490,6 +494,8 @@ async function loadOn(setup: Setup): Promise<BenchRow[]> {
       (server, i) => (procCpuMs(server.pid, server.pid) - mainThreadCpuBefore[i]) / 1000,
     );
     const databaseCpuSeconds = postgres ? (postgres.cpuMs() - databaseCpuBefore) / 1000 : null;
+    await statements.print(SETUP_NAMES[setup]);
+    await statements.close();
     const alive = await Promise.all(
       servers.map(async (server) => (await request(`${server.baseUrl}/api/health`).catch(() => null))?.status === 200),
     );

@@ -21,9 +21,11 @@ export function statementProfile(area: string, url: string | undefined) {
       await connected;
       const { rows } =
         await client.query(`select calls, total_plan_time, total_exec_time, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 300) as query
-        from pg_stat_statements where query not like '%pg_stat_statements%' order by total_plan_time + total_exec_time desc limit 8`);
+        from pg_stat_statements where query not like '%pg_stat_statements%' order by total_plan_time + total_exec_time desc limit 14`);
+      const { rows: all } = await client.query(`select sum(calls)::bigint as calls, sum(total_plan_time) as plan,
+        sum(total_exec_time) as run from pg_stat_statements where query not like '%pg_stat_statements%'`);
       console.error(
-        `[bench] ${area}, postgres: ${label}: costliest statements (calls, plan ms and execution ms per call, rows per call)`,
+        `[bench] ${area}, postgres: ${label}: ${Number(all[0].calls)} statements, ${(all[0].plan / 1000).toFixed(1)} s planning and ${(all[0].run / 1000).toFixed(1)} s running in all; the costliest (calls, plan ms and execution ms per call, rows per call)`,
       );
       for (const r of rows) {
         const calls = Number(r.calls);

@@ -49,7 +49,7 @@ export interface ServerOptions {
   timeoutMs?: number;
   /**
    * The read cache (READ_CACHE): off unless asked for, so a bench repeating a request measures its queries,
-   * not a copy kept in memory. `npm start` has it on with the embedded database.
+   * not a copy kept in memory. `npm start` has it on (on both databases).
    */
   readCache?: boolean;
   /** Seed the demo data (SEED_DEMO=1: the demo accounts, sites, contacts, tasks...); off unless asked for. */
