@@ -29,6 +29,23 @@ async function personWith(permissions: string[]) {
   return { roleId: role.body.data.id as number, user, client: await t.signIn(user.email) };
 }
 
+/** Counts the record service's shows (each one an answer computed, not served from the cache) until `stop`. */
+function countShows() {
+  const records = t.ctx.records;
+  const show = records.show;
+  const counted = {
+    count: 0,
+    stop: () => {
+      records.show = show;
+    },
+  };
+  records.show = (...args) => {
+    counted.count++;
+    return show.apply(records, args);
+  };
+  return counted;
+}
+
 describe('the read cache (READ_CACHE)', () => {
   it('is on by default on both databases, and READ_CACHE=0 turns it off', async () => {
     const plain = await startTestApp();
@@ -51,38 +68,26 @@ describe('the read cache (READ_CACHE)', () => {
 
   it('serves a repeated read from memory until the next write', async () => {
     const user = await t.createUser({ role: 'user', first_name: 'Cached' });
-    const records = t.ctx.records;
-    const show = records.show;
-    let computed = 0;
-    records.show = (...args) => {
-      computed++;
-      return show.apply(records, args);
-    };
+    const shows = countShows();
     try {
       const first = await admin.get(`/api/users/${user.id}`);
       expect(first.status).toBe(200);
       expect((await admin.get(`/api/users/${user.id}`)).body).toEqual(first.body);
-      expect(computed).toBe(1);
+      expect(shows.count).toBe(1);
       await t.ctx.db.updateTable('features').set({ updated_at: new Date() }).where('id', '=', -1).execute(); // no row: no change
       await admin.get(`/api/users/${user.id}`);
-      expect(computed).toBe(1);
+      expect(shows.count).toBe(1);
       await t.ctx.db.updateTable('users').set({ updated_at: new Date() }).where('id', '=', user.id).execute();
       await admin.get(`/api/users/${user.id}`);
-      expect(computed).toBe(2);
+      expect(shows.count).toBe(2);
     } finally {
-      records.show = show;
+      shows.stop();
     }
   });
 
   it('outlives a poll of the job queue that claims nothing, and moves on when a job is claimed', async () => {
     const user = await t.createUser({ role: 'user', first_name: 'Polled' });
-    const records = t.ctx.records;
-    const show = records.show;
-    let computed = 0;
-    records.show = (...args) => {
-      computed++;
-      return show.apply(records, args);
-    };
+    const shows = countShows();
     const type = `cache-poll-${unique()}`;
     try {
       await admin.get(`/api/users/${user.id}`);
@@ -91,15 +96,15 @@ describe('the read cache (READ_CACHE)', () => {
       expect(await claimJobs(t.ctx.db, 'cache-test', { [type]: 1 })).toEqual([]);
       expect(t.database.writes.data).toBe(data);
       await admin.get(`/api/users/${user.id}`);
-      expect(computed).toBe(1);
+      expect(shows.count).toBe(1);
       await enqueueJob(t.ctx.db, type, {});
       const data2 = t.database.writes.data;
       expect(await claimJobs(t.ctx.db, 'cache-test', { [type]: 1 })).toHaveLength(1);
       expect(t.database.writes.data).toBeGreaterThan(data2);
       await admin.get(`/api/users/${user.id}`);
-      expect(computed).toBe(2);
+      expect(shows.count).toBe(2);
     } finally {
-      records.show = show;
+      shows.stop();
       await sql`delete from jobs where type = ${type}`.execute(t.ctx.db);
     }
   });
