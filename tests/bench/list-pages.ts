@@ -6,8 +6,9 @@
  * by page number only (read past its offset, as before cursors): p50 / p95 and the server's CPU per request of pages
  * 1–10 and 91–100 each way, the load average beside each. Target: pages 91–100 within 1.2× of pages 1–10, p95 ≤ 25 ms.
  * BENCH_SITES (30,000: each of the six site types then has more than 100 pages), BENCH_PASSES (2) walks per list.
- * BENCH_READ_CACHE=1: the servers with their read cache on, as `npm start` runs them; a site is changed before each walk, so that no whole answer comes from the cache of the one
- * before, while what a list keeps between its own pages (names, turfs, its total) is used as people would use it.
+ * BENCH_READ_CACHE=1: the servers with their read cache on, as `npm start` runs them; a site is changed before each
+ * walk, so that no whole answer comes from the cache of the one before, while what a list keeps between its own pages
+ * (names, turfs, its total) is used as people would use it.
  */
 import { performance } from 'node:perf_hooks';
 import { SITE_TYPES, startServerWithSites } from '../support/many-sites.js';
@@ -73,10 +74,9 @@ function summary(timed: Timed[]) {
 }
 
 async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
-  const cached = READ_CACHE;
   const running = await startServerWithSites(SITES, ADMIN, {
     postgres: kind === 'postgres',
-    ...(cached ? { env: { READ_CACHE: '1' } } : {}),
+    ...(READ_CACHE ? { env: { READ_CACHE: '1' } } : {}),
   });
   try {
     const { server } = running;
@@ -91,7 +91,7 @@ async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
         const first: Timed[] = [];
         const deep: Timed[] = [];
         for (let pass = 0; pass < PASSES; pass++) {
-          if (cached) await writeOne(server.baseUrl, cookie, siteId);
+          if (READ_CACHE) await writeOne(server.baseUrl, cookie, siteId);
           const pages = await walk(server.baseUrl, cookie, server.pid, queryOf(pass), cursors);
           first.push(...pages.slice(0, 10));
           deep.push(...pages.slice(PAGES - 10));
@@ -99,7 +99,7 @@ async function benchOn(kind: 'pglite' | 'postgres', rows: BenchRow[]) {
         const load = loadAverage();
         const a = summary(first);
         const b = summary(deep);
-        const how = `${cursors ? 'with cursors' : 'by offset'}${cached ? ', read cache on' : ''}`;
+        const how = `${cursors ? 'with cursors' : 'by offset'}${READ_CACHE ? ', read cache on' : ''}`;
         console.error(
           `[bench] list-pages, ${kind}: ${name}, ${how}: pages 1-10 p50 ${a.p50.toFixed(1)} / p95 ${a.p95.toFixed(1)} ms, CPU ${a.cpu.toFixed(2)} ms; pages 91-100 p50 ${b.p50.toFixed(1)} / p95 ${b.p95.toFixed(1)} ms, CPU ${b.cpu.toFixed(2)} ms; load average ${load}`,
         );

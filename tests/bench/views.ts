@@ -1,6 +1,7 @@
 /**
  * `npm run bench -- views` (issue 32): with 100,000 sites, black-box over HTTP against the real server as `npm start`
- * runs it (read cache on, the default on both databases) on the embedded database and on PostgreSQL (skipped when none is installed):
+ * runs it (read cache on, the default on both databases) on the embedded database and on PostgreSQL (skipped when
+ * none is installed):
  * - a view's list: two AND/OR groups, a relative date and a condition on the related general contractor's type,
  *   sorted on two columns, p95 against the list with a single filter (target: at most 1.5 times it);
  * - the list grouped by type with the count and the sums of the number fields per group
