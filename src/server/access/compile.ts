@@ -1,5 +1,11 @@
 import { type RawBuilder, sql } from 'kysely';
-import { type ConditionGroup, type ConditionItem, PARENT_LINKS, type RowRule } from '../../common/access-rules.js';
+import {
+  type ConditionGroup,
+  type ConditionItem,
+  keptFromOthers,
+  PARENT_LINKS,
+  type RowRule,
+} from '../../common/access-rules.js';
 import { type FilterOperator, filterCondition, resolveField } from '../records/list-query.js';
 import type { FieldSpec, ResourceDefinition } from '../records/resource.js';
 import { type Holders, heldBy } from './holders.js';
@@ -62,7 +68,8 @@ export async function collectParentTypes(
   const plain: string[] = [];
   const ruled: ParentTypes['ruled'] = [];
   for (const def of types) {
-    if (!mayRead(def)) continue;
+    // Nothing hangs on a private or shared record (work/owners.ts refuses it).
+    if (!mayRead(def) || keptFromOthers(def.type)) continue;
     // What hangs on what hangs (a note on a task) is read with the type, not through the task's own rule again.
     if (PARENT_LINKS[def.type]) {
       plain.push(def.type);
@@ -126,7 +133,8 @@ async function ownRule(info: TypeInfo, env: CompileEnv): Promise<Compiled> {
     );
   const people = personFields(info.fields);
   const work: Array<(who: Who) => RawBuilder<boolean>> = [];
-  for (const childType of OWN_WORK_TYPES) {
+  // Work hangs on no private or shared record (collectParentTypes): only their owner field makes those theirs.
+  for (const childType of keptFromOthers(info.def.type) ? [] : OWN_WORK_TYPES) {
     const link = PARENT_LINKS[childType];
     if (!link || childType === info.def.type || (link.type && link.type !== info.def.type)) continue;
     const child = await env.typeInfo(childType);

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { keptFromOthers } from '../../common/access-rules.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB } from '../db/schema.generated.js';
 import { fieldError } from '../http/errors.js';
@@ -47,6 +48,9 @@ export async function assertOwnerReadable(
     );
   const owner = await ownerTable(db, type);
   if (!owner) throw fieldError(typeField, `There is no record type "${type}".`);
+  // A private record (a notification, an export) or a saved view is its owner's alone: nothing else hangs on it.
+  if (keptFromOthers(type))
+    throw fieldError(typeField, `Nothing can be attached to a ${type.replace(/-/g, ' ')}: it belongs to one person.`);
   if (!(await records.access.liveAndReadable(db, type, user, id as number)))
     throw fieldError(idField, `No ${type.replace(/-/g, ' ')} has the id ${id as number}, or you may not read it.`);
 }
