@@ -283,6 +283,16 @@ function idsWhere(def: ResourceDefinition, predicate: Predicate): RawBuilder<num
 // ---- parent -----------------------------------------------------------------------------------------------------
 
 /**
+ * The fan-out's record names its parent: its rule is asked of that one parent row, not of every row the member may
+ * read (which, for each member, read every site of theirs). Undefined for everyone else.
+ */
+function parentNamed(who: Who, type: string, column: string): [RawBuilder<boolean>] | undefined {
+  if (who.row?.type !== type) return undefined;
+  const id = who.row.values[column];
+  return Number.isInteger(id) ? [sql<boolean>`t.id = ${id as number}`] : undefined;
+}
+
+/**
  * On a record they may read: a note, task or document on any record type they read (by its rule), a visit on a site
  * they read, a card of a campaign they read. Records on nothing are read by whoever reads the type.
  */
@@ -298,9 +308,14 @@ async function parentRule(env: CompileEnv): Promise<Compiled> {
     return (who) => {
       const predicate = readable(who);
       if (predicate === true && !live) return true;
-      const ids = live
-        ? idsWhere(parent.def, and([sql<boolean>`t.deleted_at is null`, predicate]))
-        : idsOf(parent.def, readable, who);
+      const one = parentNamed(who, env.info.def.type, link.column);
+      const ids =
+        live || one !== undefined
+          ? idsWhere(
+              parent.def,
+              and([...(live ? [sql<boolean>`t.deleted_at is null`] : []), ...(one ?? []), predicate]),
+            )
+          : idsOf(parent.def, readable, who);
       return sql<boolean>`t.${sql.ref(link.column)} in (${ids})`;
     };
   }
@@ -313,7 +328,9 @@ async function parentRule(env: CompileEnv): Promise<Compiled> {
     if (predicate === false || (predicate === true && typeKnown)) return predicate;
     const ofType = sql<boolean>`${typeColumn} = ${def.type}`;
     if (predicate === true) return ofType;
-    const under = sql<boolean>`t.${sql.ref(link.column)} in (${idsOf(def, readable, who)})`;
+    const one = parentNamed(who, env.info.def.type, link.column);
+    const ids = one ? idsWhere(def, and([...one, predicate])) : idsOf(def, readable, who);
+    const under = sql<boolean>`t.${sql.ref(link.column)} in (${ids})`;
     return typeKnown ? under : sql<boolean>`(${ofType} and ${under})`;
   };
   return (who) => {
