@@ -319,6 +319,27 @@ describe('site:read:turf: every read path shows the turf and nothing outside it'
     expect(regionsRead(again.queries)).toBe(t.database.kind === 'pglite' ? 0 : 1);
   });
 
+  it('a write uses the turf kept before it, reads again a turf it changed itself, and keeps nothing of a rollback', async () => {
+    const regionsRead = (queries: Array<{ sql: string }>) =>
+      queries.filter((query) => /from regions r where r\.deleted_at is null/.test(query.sql)).length;
+    const access = t.ctx.records.access;
+    const person = { id: users.organizer.id, team_id: null, team_ids: [] };
+    const before = await access.turfIds(t.ctx.db, person);
+    expect(before).toContain(ids.inRegion);
+    expect(before).not.toContain(ids.outRegion);
+    const inWrite = await recordQueries(() => t.ctx.db.transaction().execute((trx) => access.turfIds(trx, person)));
+    expect(inWrite.result).toEqual(before);
+    expect(regionsRead(inWrite.queries)).toBe(t.database.kind === 'pglite' ? 0 : 1);
+    await expect(
+      t.ctx.db.transaction().execute(async (trx) => {
+        await trx.insertInto('region_users').values({ region_id: ids.outRegion, user_id: person.id }).execute();
+        expect(await access.turfIds(trx, person)).toContain(ids.outRegion);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await access.turfIds(t.ctx.db, person)).toEqual(before);
+  });
+
   it('a person of the same role with no turf sees no sites at all', async () => {
     const stranger = await t.signIn(users.stranger.email);
     expect(await listIds('sites')(stranger)).toEqual([]);

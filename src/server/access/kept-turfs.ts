@@ -28,12 +28,15 @@ export class KeptTurfs {
   }
 
   async ids(db: Kysely<DB>, userId: number | undefined, who: Who): Promise<number[]> {
-    // Read in a transaction, they may be its own uncommitted change: not for anyone else.
-    if (!this.stampOf || db.isTransaction || userId === undefined) return readTurfIds(db, who);
+    if (!this.stampOf || userId === undefined) return readTurfIds(db, who);
+    // A transaction's own writes move the stamps as each statement ends, so what was kept before it is still its
+    // answer while they match.
     const stamp = this.stampOf();
     const known = this.kept.get(userId);
     if (known?.stamp === stamp) return known.ids;
     const ids = await readTurfIds(db, who);
+    // Read in a transaction, they may be its own uncommitted change: not for anyone else.
+    if (db.isTransaction) return ids;
     if (this.kept.size >= MAX_PEOPLE) this.kept.clear();
     this.kept.set(userId, { stamp, ids });
     return ids;
