@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { feedKind } from '../../src/server/activity/feed.js';
 import { seedReadyMadeImporters } from '../../src/server/imports/ready-made.js';
 import { importerId, runImport } from '../fixtures/upload.js';
+import { recordQueries } from '../support/query-counter.js';
 import { startTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 /** GET /api/actions: the activity feed built on the revisions every write leaves. */
@@ -315,6 +316,19 @@ describe('bulk changes in the activity feed', () => {
     expect(mine.every((e) => e.user?.id === ids.admin)).toBe(true);
     expect(mine.filter((e) => e.group).length).toBe(2); // the import and its undo
     expect((await leader.get('/api/actions?batch=' + 'x'.repeat(201))).status).toBe(422);
+  });
+
+  it('looks for bulk changes only when one is newer than the end of the page', async () => {
+    const walks = (queries: Array<{ sql: string }>) => queries.filter((query) => /with recursive keys/.test(query.sql));
+    for (const name of ['Single one', 'Single two', 'Single three'])
+      expect((await admin.post('/api/contractors', { name, type: 'union' })).status).toBe(201);
+    const singles = await recordQueries(() => feed(leader, '?per_page=2'));
+    expect(singles.result.data.map((e: any) => e.group ?? null)).toEqual([null, null]);
+    expect(walks(singles.queries)).toEqual([]);
+    // A page reaching past the newest bulk change walks them, and shows it.
+    const whole = await recordQueries(() => feed(leader, '?per_page=60'));
+    expect(whole.result.data.some((e: any) => e.group)).toBe(true);
+    expect(walks(whole.queries).length).toBe(1);
   });
 
   it('filtered by a region: what happened to the sites inside it and to what hangs on them, nothing outside', async () => {

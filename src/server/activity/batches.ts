@@ -58,6 +58,16 @@ export async function batchHeads(
   return result.rows.map((row) => ({ batch_key: row.batch_key, id: Number(row.id) }));
 }
 
+/**
+ * Whether any bulk change has a revision newer than `id` (and older than `before`): a page whose last entry is `id`
+ * shows no bulk change otherwise, since a bulk change is placed at its newest revision the person may see.
+ */
+export async function batchNewerThan(ctx: AppContext, id: number, before?: number): Promise<boolean> {
+  let newer = ctx.db.selectFrom('revisions').select('id').where('batch_key', 'is not', null).where('id', '>', id);
+  if (before) newer = newer.where('id', '<', before);
+  return (await newer.limit(1).executeTakeFirst()) !== undefined;
+}
+
 /** What each batch holds (by record type and action) among the revisions `matching` lets through. */
 export async function summarizeBatches(
   ctx: AppContext,

@@ -7,7 +7,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { dynamicTables } from '../db/dynamic-tables.js';
 import { timestamp } from '../http/contracts.js';
 import { rangeCondition } from '../reports/scope.js';
-import { type BatchSummary, batchHeads, summarizeBatches } from './batches.js';
+import { type BatchSummary, batchHeads, batchNewerThan, summarizeBatches } from './batches.js';
 import { revisionVisibility } from './visibility.js';
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-11-21.');
@@ -130,9 +130,12 @@ export async function activityFeed(ctx: AppContext, user: AuthUser, params: z.in
     .limit(params.per_page + 1)
     .execute();
   await ctx.records.access.maskRevisions(user, rows);
-  const heads = params.batch
-    ? []
-    : await batchHeads(ctx, matching, { before: params.before, after: params.after }, params.per_page + 1);
+  // A full page ends at its (per_page + 1)th entry: a bulk change placed below it is on a later page.
+  const pageEnd = rows.length > params.per_page ? Number(rows[params.per_page].id) : null;
+  const heads =
+    params.batch || (pageEnd !== null && !(await batchNewerThan(ctx, pageEnd, params.before)))
+      ? []
+      : await batchHeads(ctx, matching, { before: params.before, after: params.after }, params.per_page + 1);
   const merged = [
     ...rows.map((row) => ({ id: Number(row.id), row, head: null })),
     ...heads.map((head) => ({ id: head.id, row: null, head })),

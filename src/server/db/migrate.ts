@@ -57,6 +57,7 @@ import * as viewDefaults from './migrations/083_view_defaults.js';
 import * as sitesTypeSumsIndex from './migrations/086_sites_type_sums_index.js';
 import * as publicFormOffers from './migrations/089_public_form_offers.js';
 import * as sitesTypeIndexFilters from './migrations/090_sites_type_index_filters.js';
+import * as revisionsBatchedIndex from './migrations/091_revisions_batched_index.js';
 import type { DB } from './schema.generated.js';
 
 /** The one migration set for PGlite and PostgreSQL, in order. Add new ones at the end; never edit a shipped one. */
@@ -119,6 +120,7 @@ const migrations: Record<string, Migration> = {
   '086_sites_type_sums_index': sitesTypeSumsIndex,
   '089_public_form_offers': publicFormOffers,
   '090_sites_type_index_filters': sitesTypeIndexFilters,
+  '091_revisions_batched_index': revisionsBatchedIndex,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
