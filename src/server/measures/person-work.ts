@@ -22,30 +22,49 @@ interface Part {
   key: string;
   /** What the part counts, as people read it beside the figure ("Visit tasks done"). */
   label: string;
+  /** The rows it counts, and the value that picks them among their kind (a task type, a channel). */
+  kind: Kind;
+  value: string;
+  /** The list of exactly these rows, for these people. */
+  link(userIds: number[], range: Range): Link;
+}
+
+/**
+ * A kind of row several parts count (tasks done of a type, conversations of a channel): read once for all of them,
+ * so its access rule is in the statement once.
+ */
+interface Kind {
   /** The resource whose rows it counts (its read permission and rules apply). */
   resource: string;
-  /** `row_id, owner_id` of the rows in the range the viewer may read, whose owner satisfies `owner`. */
+  /**
+   * `part, row_id, owner_id` of the rows in the range the viewer may read, of these `values` (`part` as the parts'
+   * keys), whose owner satisfies `owner`.
+   */
   rows(
     ctx: AppContext,
     viewer: AuthUser,
     range: Range,
     owner: (column: RawBuilder<unknown>) => RawBuilder<boolean>,
+    values: string[],
   ): Promise<RawBuilder<unknown>>;
-  /** The list of exactly these rows, for these people. */
-  link(userIds: number[], range: Range): Link;
 }
 
 /** One id as a plain filter value, several as a list (`filter[assignee_id][]=...`). */
 export const idFilter = (ids: number[]) => (ids.length === 1 ? ids[0] : ids);
 
+const tasksDoneKind: Kind = {
+  resource: 'tasks',
+  rows: async (ctx, viewer, range, owner, types) =>
+    sql`select t.type || '-tasks' as part, t.id as row_id, t.assignee_id as owner_id from tasks t
+      where ${await visibleCondition(ctx, 'tasks', viewer, 't')} and t.type in (${sql.join(types)})
+        and t.completed_at is not null and ${rangeCondition('t.completed_at', range)} and ${owner(sql.ref('t.assignee_id'))}`,
+};
+
 const tasksDone = (type: string, label: string): Part => ({
   key: `${type}-tasks`,
   label,
-  resource: 'tasks',
-  rows: async (ctx, viewer, range, owner) =>
-    sql`select t.id as row_id, t.assignee_id as owner_id from tasks t
-      where ${await visibleCondition(ctx, 'tasks', viewer, 't')} and t.type = ${type} and t.completed_at is not null
-        and ${rangeCondition('t.completed_at', range)} and ${owner(sql.ref('t.assignee_id'))}`,
+  kind: tasksDoneKind,
+  value: type,
   link: (ids, range) => ({
     resource: 'tasks',
     filter: { assignee_id: idFilter(ids), type, ...rangeFilter('completed_at', range) },
@@ -55,11 +74,15 @@ const tasksDone = (type: string, label: string): Part => ({
 const visitsLogged: Part = {
   key: 'visits-logged',
   label: 'Site visits logged',
-  resource: 'visits',
-  rows: async (ctx, viewer, range, owner) =>
-    sql`select v.id as row_id, vu.user_id as owner_id from visits v join visit_users vu on vu.visit_id = v.id
-      where ${await visibleCondition(ctx, 'visits', viewer, 'v')} and ${rangeCondition('v.visited_at', range)}
-        and ${owner(sql.ref('vu.user_id'))}`,
+  kind: {
+    resource: 'visits',
+    rows: async (ctx, viewer, range, owner) =>
+      sql`select 'visits-logged' as part, v.id as row_id, vu.user_id as owner_id from visits v
+        join visit_users vu on vu.visit_id = v.id
+        where ${await visibleCondition(ctx, 'visits', viewer, 'v')} and ${rangeCondition('v.visited_at', range)}
+          and ${owner(sql.ref('vu.user_id'))}`,
+  },
+  value: 'visits-logged',
   link: (ids, range) => ({
     resource: 'visits',
     filter: { user_ids: idFilter(ids), ...rangeFilter('visited_at', range) },
@@ -69,11 +92,14 @@ const visitsLogged: Part = {
 const recruitsSigned: Part = {
   key: 'recruits-signed',
   label: 'Recruits signed',
-  resource: 'recruits',
-  rows: async (ctx, viewer, range, owner) =>
-    sql`select r.id as row_id, r.user_id as owner_id from recruits r
-      where ${await visibleCondition(ctx, 'recruits', viewer, 'r')} and r.signed_at is not null
-        and ${rangeCondition('r.signed_at', range, 'date')} and ${owner(sql.ref('r.user_id'))}`,
+  kind: {
+    resource: 'recruits',
+    rows: async (ctx, viewer, range, owner) =>
+      sql`select 'recruits-signed' as part, r.id as row_id, r.user_id as owner_id from recruits r
+        where ${await visibleCondition(ctx, 'recruits', viewer, 'r')} and r.signed_at is not null
+          and ${rangeCondition('r.signed_at', range, 'date')} and ${owner(sql.ref('r.user_id'))}`,
+  },
+  value: 'recruits-signed',
   link: (ids, range) => ({
     resource: 'recruits',
     filter: { user_id: idFilter(ids), ...rangeFilter('signed_at', range) },
@@ -84,14 +110,19 @@ const recruitsSigned: Part = {
  * Conversations of a kind the person had (`user_id`, `had_at`), except those logged from a task: that task is
  * completed by it and counted as a task done, so the call is counted once.
  */
+const conversationsHadKind: Kind = {
+  resource: 'conversations',
+  rows: async (ctx, viewer, range, owner, channels) =>
+    sql`select c.channel || '-conversations' as part, c.id as row_id, c.user_id as owner_id from conversations c
+      where ${await visibleCondition(ctx, 'conversations', viewer, 'c')} and c.channel in (${sql.join(channels)})
+        and c.task_id is null and ${rangeCondition('c.had_at', range)} and ${owner(sql.ref('c.user_id'))}`,
+};
+
 const conversationsHad = (channel: string, label: string): Part => ({
   key: `${channel}-conversations`,
   label,
-  resource: 'conversations',
-  rows: async (ctx, viewer, range, owner) =>
-    sql`select c.id as row_id, c.user_id as owner_id from conversations c
-      where ${await visibleCondition(ctx, 'conversations', viewer, 'c')} and c.channel = ${channel} and c.task_id is null
-        and ${rangeCondition('c.had_at', range)} and ${owner(sql.ref('c.user_id'))}`,
+  kind: conversationsHadKind,
+  value: channel,
   link: (ids, range) => ({
     resource: 'conversations',
     filter: { user_id: idFilter(ids), channel, task_id_null: true, ...rangeFilter('had_at', range) },
@@ -136,15 +167,17 @@ export async function personWork(
   const owner = (column: RawBuilder<unknown>) =>
     userIds.length ? sql<boolean>`${column} in (${sql.join(userIds)})` : sql<boolean>`false`;
   const readable = GOAL_KEYS.flatMap((key) =>
-    PERSON_MEASURES[key].filter((part) => canRead(viewer, resourceDef(ctx, part.resource))),
+    PERSON_MEASURES[key].filter((part) => canRead(viewer, resourceDef(ctx, part.kind.resource))),
   );
+  const kinds = new Map<Kind, string[]>();
+  for (const part of readable) kinds.set(part.kind, [...(kinds.get(part.kind) ?? []), part.value]);
   const counts = new Map<string, number>();
   if (readable.length) {
     const rows = sql.join(
       await Promise.all(
-        readable.map(
-          async (part) =>
-            sql`select ${part.key}::text as part, x.row_id, x.owner_id from (${await part.rows(ctx, viewer, range, owner)}) x`,
+        [...kinds].map(
+          async ([kind, values]) =>
+            sql`select x.part::text as part, x.row_id, x.owner_id from (${await kind.rows(ctx, viewer, range, owner, values)}) x`,
         ),
       ),
       sql` union all `,
