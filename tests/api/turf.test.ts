@@ -415,6 +415,13 @@ describe('site:read:turf: writes stay inside the turf', () => {
     expect(moved.status).toBe(422);
     expect(moved.body.message).toMatch(/outside your turf/);
     expect((await organizer.get(`/api/sites/${inside.id}`)).body.data.latitude).toBeCloseTo(INSIDE.lat + 0.05);
+    // A change inside asks the rule once before writing: updating admitted, reading is too.
+    const renamed = await recordQueries(() => organizer.put(`/api/sites/${inside.id}`, { name: 'Turf new, renamed' }));
+    expect(renamed.result.status).toBe(200);
+    const checks = renamed.queries.filter((query) =>
+      /^select "t"."id" from "sites" as "t" where .*"t"."id" = \$\d+$/.test(query.sql),
+    );
+    expect(checks).toHaveLength(1);
     // An outside site of someone else cannot be written at all, and says why.
     const outside = await organizer.put(`/api/sites/${ids.outSite}`, { name: 'Mine now' });
     expect(outside.status).toBe(403);

@@ -673,8 +673,11 @@ export class RecordService {
     const row = (await query.executeTakeFirst()) as Record<string, any> | undefined;
     if (!row) throw await missing();
     if (!user) return row;
+    // An update or delete rule holds the read rule too (common/access-rules.ts effectiveRule): admitted to the action,
+    // the person may read it. Refused, the read rule says which refusal it is.
+    if (action !== 'read' && (await this.access.admits(db, def, user, id, action))) return row;
     for (const step of action === 'read' ? (['read'] as const) : (['read', action] as const)) {
-      if (await this.access.admits(db, def, user, id, step)) continue;
+      if (step === 'read' && (await this.access.admits(db, def, user, id, step))) continue;
       // Someone else's private record, or one of a category the person may not read at all (SPEC 6's category
       // permissions): not there for them. Outside a rule of their role: said in the rule's words.
       const categories = this.access.categories(user, def);
