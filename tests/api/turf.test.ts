@@ -340,6 +340,17 @@ describe('site:read:turf: every read path shows the turf and nothing outside it'
     expect(await access.turfIds(t.ctx.db, person)).toEqual(before);
   });
 
+  it("a person's rule is built once and kept with the compiled policy: the same SQL for their next request, another for other teams (leaving a team in earnest: the test before)", async () => {
+    const access = t.ctx.records.access;
+    const sites = t.ctx.resources.get('sites')!;
+    const teammate = await t.authUser(users.teammate.email);
+    const first = await access.where(teammate, sites, 'read', { db: t.ctx.db });
+    expect(await access.where(teammate, sites, 'read', { db: t.ctx.db })).toBe(first);
+    const alone = await access.where({ ...teammate, team_id: null, team_ids: [] }, sites, 'read', { db: t.ctx.db });
+    expect(alone).not.toBe(first);
+    expect(sql`${first}`.compile(t.ctx.db).parameters).toContain(ids.inRegion);
+  });
+
   it('a person of the same role with no turf sees no sites at all', async () => {
     const stranger = await t.signIn(users.stranger.email);
     expect(await listIds('sites')(stranger)).toEqual([]);

@@ -67,6 +67,8 @@ const sentenceCase = (slug: string) => {
 export type Subject = PolicySubject;
 
 const MAX_COMPILED = 5_000;
+/** Built rules kept per compiled policy of a role and type (a bound, not a need: one per person and action). */
+const MAX_BUILT = 2_000;
 
 /**
  * THE access policy (docs/security.md "The access policy"; DESIGN.md 18). For each role and record type it compiles,
@@ -87,6 +89,8 @@ export class AccessPolicy {
   private generation = 0;
   private schemaGeneration = 0;
   private readonly keys = new WeakMap<object, { policyRef: unknown; policy: string; key: string }>();
+  /** Each person's rules as built (`where`), kept with the compiled policy they came from: a new one starts afresh. */
+  private readonly built = new WeakMap<TypeAccess, Map<string, { predicate: Predicate; gathersTurf: boolean }>>();
 
   constructor(
     private readonly records: RecordService,
@@ -336,7 +340,30 @@ export class AccessPolicy {
     const access = await this.of(user, def, options.db);
     const rule = access.compiled[action];
     const who = options.who ?? whoIs(user as AuthUser);
-    if (!options.db || who.perRow || who.turfIds) return rule(who);
+    if (who.perRow || who.turfIds || who.row || !who.key)
+      return options.db ? this.gathered(rule, who, user, options.db) : rule(who);
+    // The same person's rule, built before from the same compiled policy: its SQL again, not built again.
+    let built = this.built.get(access);
+    if (!built || built.size > MAX_BUILT) this.built.set(access, (built = new Map()));
+    const key = `${action}|${options.db ? '' : 'alone|'}${who.key}`;
+    let kept = built.get(key);
+    if (!kept) {
+      kept = options.db ? this.gatherer(rule, who) : { predicate: rule(who), gathersTurf: false };
+      built.set(key, kept);
+    }
+    if (!kept.gathersTurf || !options.db) return kept.predicate;
+    const turfIds = await this.turfIds(options.db, user as AuthUser);
+    const withTurf = `${key}|${turfIds.join(',')}`;
+    let predicate = built.get(withTurf)?.predicate;
+    if (predicate === undefined) {
+      predicate = rule({ ...who, turfIds });
+      built.set(withTurf, { predicate, gathersTurf: false });
+    }
+    return predicate;
+  }
+
+  /** The rule for `who`, and whether it gathers the person's turf (then it is built again naming its regions). */
+  private gatherer(rule: Compiled, who: Who): { predicate: Predicate; gathersTurf: boolean } {
     let gathersTurf = false;
     const predicate = rule({
       ...who,
@@ -344,9 +371,15 @@ export class AccessPolicy {
         gathersTurf = true;
       },
     });
-    // The turf's regions read once and named in the rule, rather than asked again in each place it gathers the turf.
+    return { predicate, gathersTurf };
+  }
+
+  /** The rule for `who`, the turf's regions read once and named in it rather than asked in each place it gathers them. */
+  private async gathered(rule: Compiled, who: Who, user: Subject, db: Kysely<DB>): Promise<Predicate> {
+    if (who.perRow || who.turfIds) return rule(who);
+    const { predicate, gathersTurf } = this.gatherer(rule, who);
     if (!gathersTurf) return predicate;
-    return rule({ ...who, turfIds: await this.turfIds(options.db, user as AuthUser) });
+    return rule({ ...who, turfIds: await this.turfIds(db, user as AuthUser) });
   }
 
   /** The ids of the person's turf regions (access/kept-turfs.ts). */

@@ -39,6 +39,11 @@ export interface Who {
    * row (a note's parent type), so that the statement leaves out what cannot hold. Only for rules of `type`.
    */
   row?: { type: string; values: Readonly<Record<string, unknown>> };
+  /**
+   * Who it is, as text (`whoIs`: their id, role and teams, and `few`): the same key, the same rule's SQL, which the
+   * policy then keeps (AccessPolicy.where). Absent for anyone else.
+   */
+  key?: string;
 }
 
 /** A signed-in person (id and teams, as AuthUser holds them); `few`: asked of a few records by id (Who `few`). */
@@ -58,6 +63,7 @@ export function whoIs(
     teamIds: sql<number>`${sql.join(teams.length ? teams : [-1])}`,
     hasTeams: teams.length > 0,
     ...(few ? { few } : {}),
+    key: `${user.id}|${user.role_id ?? -1}|${teams.join(',')}|${few ? 'few' : ''}`,
   };
 }
 
