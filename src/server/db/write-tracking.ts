@@ -29,7 +29,15 @@ export class WriteGeneration {
    * and `stamp` includes them, so an answer kept by one process is not served after another process's write.
    */
   share(read: () => Promise<SharedCounters>) {
-    this.shared = read;
+    // Those asking while a read is on its way take its answer: read after they asked less than one read ago, as if
+    // they had asked a moment earlier (under load, about three reads an answer became one).
+    let reading: Promise<SharedCounters> | null = null;
+    this.shared = () => {
+      reading ??= read().finally(() => {
+        reading = null;
+      });
+      return reading;
+    };
   }
 
   get isShared(): boolean {

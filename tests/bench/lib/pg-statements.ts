@@ -1,7 +1,11 @@
 import pg from 'pg';
 
-/** BENCH_PG_STATEMENTS=1: a bench on PostgreSQL also prints each case's costliest statements (pg_stat_statements). */
-export const PG_STATEMENTS = process.env.BENCH_PG_STATEMENTS === '1';
+/**
+ * BENCH_PG_STATEMENTS=1: a bench on PostgreSQL also prints each case's costliest statements (pg_stat_statements);
+ * `calls`: its 40 most frequent instead.
+ */
+export const PG_STATEMENTS = ['1', 'calls'].includes(process.env.BENCH_PG_STATEMENTS ?? '');
+const BY_CALLS = process.env.BENCH_PG_STATEMENTS === 'calls';
 
 /** The PostgreSQL server's settings for it (startPostgres): none unless BENCH_PG_STATEMENTS=1. */
 export const statementSettings = (): Record<string, string> =>
@@ -21,7 +25,7 @@ export function statementProfile(area: string, url: string | undefined) {
       await connected;
       const { rows } =
         await client.query(`select calls, total_plan_time, total_exec_time, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 300) as query
-        from pg_stat_statements where query not like '%pg_stat_statements%' order by total_plan_time + total_exec_time desc limit 14`);
+        from pg_stat_statements where query not like '%pg_stat_statements%' order by ${BY_CALLS ? 'calls' : 'total_plan_time + total_exec_time'} desc limit ${BY_CALLS ? 40 : 14}`);
       const { rows: all } = await client.query(`select sum(calls)::bigint as calls, sum(total_plan_time) as plan,
         sum(total_exec_time) as run from pg_stat_statements where query not like '%pg_stat_statements%'`);
       console.error(
