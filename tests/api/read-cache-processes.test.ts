@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { square } from '../support/geometry.js';
 import { recordQueries } from '../support/query-counter.js';
 import { startTestApp, type TestApp, testDatabaseUrl } from '../support/test-app.js';
 
@@ -94,6 +95,42 @@ describe.skipIf(!onPostgres)('the read cache across processes on one PostgreSQL'
       'Kept One',
     ]);
     expect(counts(sortedAfter.queries)).toBe(1);
+  });
+
+  it("a region assigned through one process puts its sites in the person's turf on the other at once", async () => {
+    const admin = await a.admin();
+    const role = await admin.post('/api/roles', {
+      slug: 'two-processes-turf',
+      name: 'Two processes turf',
+      permissions: ['site:read:turf', 'region:read'],
+    });
+    expect(role.status).toBe(201);
+    const person = await a.createUser({ role: 'user', email: 'two-processes-turf@example.com' });
+    expect((await admin.post(`/api/users/${person.id}`, { role_id: role.body.data.id })).status).toBe(200);
+    const at = { lat: 48.42, lng: -101.3 };
+    const site = (
+      await admin.post('/api/sites', { name: 'Minot turf site', type: 'union', latitude: at.lat, longitude: at.lng })
+    ).body.data;
+    const region = await admin.post('/api/regions', {
+      name: 'Minot turf',
+      geometry_type: 'drawn',
+      geometry: square(at.lat, at.lng),
+    });
+    expect(region.status).toBe(201);
+    const viaA = await a.signIn(person.email);
+    const cookie = [...viaA.jar].map(([name, value]) => `${name}=${value}`).join('; ');
+    const onB = async (perPage: number) => {
+      const res = await fetch(`${b.baseUrl}/api/sites?per_page=${perPage}`, {
+        headers: { cookie, accept: 'application/json' },
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { data: Array<{ id: number }> }).data.map((row) => row.id);
+    };
+    expect(await onB(20)).not.toContain(site.id);
+    expect(await onB(21)).not.toContain(site.id);
+    const assigned = await admin.put(`/api/regions/${region.body.data.id}`, { user_ids: [person.id] });
+    expect(assigned.status, JSON.stringify(assigned.body)).toBe(200);
+    expect(await onB(22)).toContain(site.id);
   });
 
   it('a session signed out through one process is refused by the other at once', async () => {

@@ -27,8 +27,11 @@ describe('classifyStatement: what a finished statement may have changed', () => 
   });
 });
 
-describe('writtenTable and writesAccounts: whether a write may have changed a signed-in person (kept sessions are dropped)', () => {
+describe('writtenTable and writesAccounts: whether a write may have changed a signed-in person or their turf (kept sessions and turfs are dropped)', () => {
   it.each([
+    ['insert into "region_users" ("region_id", "user_id") values ($1, $2)', true],
+    ['update "regions" set "team_id" = $1 where "id" = $2', true],
+    ['insert into "site_regions" ("site_id", "region_id") values ($1, $2)', false],
     ['update "users" set "first_name" = $1 where "id" = $2', true],
     ['update "roles" set "permissions" = $1 where "id" = $2', true],
     ['delete from "sessions" where "id" = $1', true],

@@ -10,28 +10,29 @@ const TURF_TABLES = ['regions', 'region_users', 'teams', 'team_user', 'users'];
 const MAX_PEOPLE = 10_000;
 
 /**
- * The ids of each person's turf regions, which a rule gathering the turf names (AccessPolicy.where). With the embedded
- * database this process is the only writer: they are kept until one of TURF_TABLES is written (its count of writes
- * moves), so a list costs no extra statement; the database prepares its statements, so naming the regions saves no
- * planning there. On PostgreSQL another process's change could not be seen: they are read for each rule, one small
- * statement against the several region queries a gathering rule would otherwise have planned.
+ * The ids of each person's turf regions, which a rule gathering the turf names (AccessPolicy.where), kept until one of
+ * TURF_TABLES is written, so a list costs no extra statement. With the embedded database this process is the only
+ * writer: its counts of writes by table tell. On PostgreSQL with the read cache on, the counters every process moves
+ * tell (their `accounts` count, which writes of these tables move: db/write-tracking.ts ACCOUNT_TABLES), read once for
+ * all asking at once; without it, another process's change could not be seen, and they are read for each rule.
  */
 export class KeptTurfs {
   private readonly kept = new Map<number, { stamp: string; ids: number[] }>();
 
-  constructor(private readonly stampOf: (() => string) | null) {}
+  constructor(private readonly stampOf: (() => string | Promise<string> | null) | null) {}
 
   static of(database: Pick<Database, 'kind' | 'writes'>): KeptTurfs {
     const { writes } = database;
-    if (database.kind !== 'pglite') return new KeptTurfs(null);
-    return new KeptTurfs(() => TURF_TABLES.map((table) => writes.tableStamp(table)).join('|'));
+    if (database.kind === 'pglite')
+      return new KeptTurfs(() => TURF_TABLES.map((table) => writes.tableStamp(table)).join('|'));
+    return new KeptTurfs(() => (writes.isShared ? writes.stamp('accounts') : null));
   }
 
   async ids(db: Kysely<DB>, userId: number | undefined, who: Who): Promise<number[]> {
-    if (!this.stampOf || userId === undefined) return readTurfIds(db, who);
+    const stamp = userId === undefined ? null : await this.stampOf?.();
+    if (stamp === null || stamp === undefined || userId === undefined) return readTurfIds(db, who);
     // A transaction's own writes move the stamps as each statement ends, so what was kept before it is still its
     // answer while they match.
-    const stamp = this.stampOf();
     const known = this.kept.get(userId);
     if (known?.stamp === stamp) return known.ids;
     const ids = await readTurfIds(db, who);

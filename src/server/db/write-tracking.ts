@@ -117,9 +117,18 @@ const PLANS_ONLY = /^\s*explain\b(?![^;]*\banaly[sz]e\b)/i;
 const BOOKKEEPING = new Set(['sessions', 'idempotency_keys']);
 /**
  * The tables a signed-in person is read from (auth/load-user.ts: the session, the user, the role and its
- * permissions, the teams); their foreign keys cascade only among themselves. Sessions are kept until one is written.
+ * permissions, the teams), and their turf (access/kept-turfs.ts: the regions assigned to them or their teams); their
+ * foreign keys cascade only among themselves. Sessions and turfs are kept until one is written.
  */
-export const ACCOUNT_TABLES: ReadonlySet<string> = new Set(['sessions', 'users', 'roles', 'teams', 'team_user']);
+export const ACCOUNT_TABLES: ReadonlySet<string> = new Set([
+  'sessions',
+  'users',
+  'roles',
+  'teams',
+  'team_user',
+  'regions',
+  'region_users',
+]);
 
 export type WriteKind = 'none' | 'bookkeeping' | 'data';
 
