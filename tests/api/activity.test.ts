@@ -331,6 +331,23 @@ describe('bulk changes in the activity feed', () => {
     expect(walks(whole.queries).length).toBe(1);
   });
 
+  it('reads a page among the newest single revisions, with only their types in its statement, and among all when they do not fill it', async () => {
+    const pages = (queries: Array<{ sql: string }>) =>
+      queries.filter((query) => /from "revisions" as "r" left join "users"/.test(query.sql));
+    const filled = await recordQueries(() => feed(leader, '?per_page=3'));
+    expect(filled.result.data).toHaveLength(3);
+    expect(pages(filled.queries)).toHaveLength(1);
+    expect(pages(filled.queries)[0].sql).toMatch(/"r"."id" >= \$\d+/);
+    // Nobody of that id has done anything: the newest do not fill the page, all are read, and it is empty.
+    const unfilled = await recordQueries(() => feed(leader, '?per_page=4&user_id=999999'));
+    expect(unfilled.result.data).toEqual([]);
+    expect(pages(unfilled.queries)).toHaveLength(2);
+    // The same entries either way.
+    const whole = await allPages(leader, '', 100);
+    const fromNewest = await feed(leader, '?per_page=5');
+    expect(fromNewest.data.map((e: any) => e.id)).toEqual(whole.slice(0, 5).map((e) => e.id));
+  });
+
   it('filtered by a region: what happened to the sites inside it and to what hangs on them, nothing outside', async () => {
     const region = await admin.post('/api/regions', {
       name: 'Feed box',

@@ -72,11 +72,11 @@ export async function batchNewerThan(ctx: AppContext, id: number, before?: numbe
 export async function summarizeBatches(
   ctx: AppContext,
   user: AuthUser,
-  matching: Matching,
+  matching: Matching | null,
   keys: string[],
 ): Promise<Map<string, BatchSummary>> {
   const out = new Map<string, BatchSummary>();
-  if (keys.length === 0) return out;
+  if (keys.length === 0 || !matching) return out;
   const rows = await matching
     .where('r.batch_key', 'in', keys)
     .select([

@@ -68,6 +68,19 @@ async function inRegion(ctx: AppContext, regionId: number): Promise<RawBuilder<b
   return parts.length ? sql<boolean>`(${sql.join(parts, sql` or `)})` : sql<boolean>`false`;
 }
 
+/** How many of the newest single revisions a page is first looked for among (see `activityFeed`). */
+const NEWEST_SINGLES = 500;
+
+/** The oldest id and the record types of the newest single revisions (older than `before`); null when there are none. */
+async function newestSingles(ctx: AppContext, before?: number): Promise<{ from: number; types: Set<string> } | null> {
+  const { rows } = await sql<{ from: number | null; types: string[] | null }>`
+    select min(w.id) as "from", array_agg(distinct w.revisionable_type) as types
+    from (select id, revisionable_type from revisions where batch_key is null
+      ${before ? sql`and id < ${before}` : sql``} order by id desc limit ${NEWEST_SINGLES}) w`.execute(ctx.db);
+  const [found] = rows;
+  return found?.from == null ? null : { from: Number(found.from), types: new Set(found.types ?? []) };
+}
+
 const labelOf = (row: Record<string, any>) => {
   const person = [row.first_name, row.last_name].filter(Boolean).join(' ');
   const text = row.name ?? row.title ?? (person || null) ?? row.file_name ?? row.slug ?? null;
@@ -85,14 +98,15 @@ const labelOf = (row: Record<string, any>) => {
  * revisions instead. Paging by `before` (an entry id); `meta.next_before` is the cursor of the next page.
  */
 export async function activityFeed(ctx: AppContext, user: AuthUser, params: z.infer<typeof feedQuery>) {
-  const visibleTo = {
-    each: await revisionVisibility(ctx, user, 'r', { forEachRow: true }),
-    bulk: await revisionVisibility(ctx, user, 'r', { forEachRow: false }),
-  };
   const region = params.region_id ? await inRegion(ctx, params.region_id) : null;
-  /** The revisions the person may see that match the filters; `forEachRow`: checked one by one (a walk by id), else in bulk (a count). */
-  const revisions = (forEachRow: boolean) => {
-    let matching = ctx.db.selectFrom('revisions as r').where(forEachRow ? visibleTo.each : visibleTo.bulk);
+  /**
+   * The revisions the person may see that match the filters; `forEachRow`: checked one by one (a walk by id), else in
+   * bulk (a count); `types`: of these types only (see `newestSingles`).
+   */
+  const revisions = async (forEachRow: boolean, types?: ReadonlySet<string>) => {
+    let matching = ctx.db
+      .selectFrom('revisions as r')
+      .where(await revisionVisibility(ctx, user, 'r', { forEachRow, types }));
     if (params.user_id) matching = matching.where('r.user_id', '=', params.user_id);
     if (params.type?.length) {
       const types = params.type.map((t) => String(t)).map((t) => ctx.resources.get(t)?.type ?? t);
@@ -104,38 +118,49 @@ export async function activityFeed(ctx: AppContext, user: AuthUser, params: z.in
       matching = matching.where(rangeCondition('r.created_at', { from: params.from, to: params.to }));
     return matching;
   };
-  const matching = revisions(true);
 
   // Revisions of their own (or of the one batch asked for), and bulk changes as one entry each: the newest of both.
-  let ownRows = params.batch
-    ? matching.where('r.batch_key', '=', params.batch)
-    : matching.where('r.batch_key', 'is', null);
-  if (params.before) ownRows = ownRows.where('r.id', '<', params.before);
-  if (params.after !== undefined) ownRows = ownRows.where('r.id', '>', params.after);
-  const rows = await ownRows
-    .leftJoin('users as u', 'u.id', 'r.user_id')
-    .select([
-      'r.id',
-      'r.revisionable_type',
-      'r.revisionable_id',
-      'r.action',
-      'r.user_id',
-      'r.changes',
-      'r.import_id',
-      'r.created_at',
-      'u.first_name',
-      'u.last_name',
-    ])
-    .orderBy('r.id', 'desc')
-    .limit(params.per_page + 1)
-    .execute();
+  const ownRows = (matching: Awaited<ReturnType<typeof revisions>>) => {
+    let own = params.batch
+      ? matching.where('r.batch_key', '=', params.batch)
+      : matching.where('r.batch_key', 'is', null);
+    if (params.before) own = own.where('r.id', '<', params.before);
+    if (params.after !== undefined) own = own.where('r.id', '>', params.after);
+    return own
+      .leftJoin('users as u', 'u.id', 'r.user_id')
+      .select([
+        'r.id',
+        'r.revisionable_type',
+        'r.revisionable_id',
+        'r.action',
+        'r.user_id',
+        'r.changes',
+        'r.import_id',
+        'r.created_at',
+        'u.first_name',
+        'u.last_name',
+      ])
+      .orderBy('r.id', 'desc')
+      .limit(params.per_page + 1)
+      .execute();
+  };
+  // A page is most often filled from the newest single revisions: read among those alone, its statement holds the
+  // rules of their few types rather than every type's. A page they do not fill is read again among all.
+  const newest = params.batch || params.after !== undefined ? null : await newestSingles(ctx, params.before);
+  let rows = newest ? await ownRows((await revisions(true, newest.types)).where('r.id', '>=', newest.from)) : [];
+  if (rows.length <= params.per_page) rows = await ownRows(await revisions(true));
   await ctx.records.access.maskRevisions(user, rows);
   // A full page ends at its (per_page + 1)th entry: a bulk change placed below it is on a later page.
   const pageEnd = rows.length > params.per_page ? Number(rows[params.per_page].id) : null;
   const heads =
     params.batch || (pageEnd !== null && !(await batchNewerThan(ctx, pageEnd, params.before)))
       ? []
-      : await batchHeads(ctx, matching, { before: params.before, after: params.after }, params.per_page + 1);
+      : await batchHeads(
+          ctx,
+          await revisions(true),
+          { before: params.before, after: params.after },
+          params.per_page + 1,
+        );
   const merged = [
     ...rows.map((row) => ({ id: Number(row.id), row, head: null })),
     ...heads.map((head) => ({ id: head.id, row: null, head })),
@@ -145,12 +170,8 @@ export async function activityFeed(ctx: AppContext, user: AuthUser, params: z.in
   const hasMore = merged.length > params.per_page;
   const shown = merged.slice(0, params.per_page);
   const page = shown.flatMap((entry) => (entry.row ? [entry.row] : []));
-  const batches = await summarizeBatches(
-    ctx,
-    user,
-    revisions(false),
-    shown.flatMap((entry) => (entry.head ? [entry.head.batch_key] : [])),
-  );
+  const batchKeys = shown.flatMap((entry) => (entry.head ? [entry.head.batch_key] : []));
+  const batches = await summarizeBatches(ctx, user, batchKeys.length ? await revisions(false) : null, batchKeys);
   const names = await userNames(
     ctx,
     [...batches.values()].map((b) => b.user_id),

@@ -14,12 +14,15 @@ import { canRead } from '../reports/scope.js';
  *   rule (`RecordService.visibleRows`, soft-deleted rows included, since "deleted" is an event worth seeing);
  * - the actions of users whose role is incognito only for those holding `revision:read:incognito` (and the user
  *   themself).
+ *
+ * `types`: only revisions of these types can be asked about (the caller narrows them so), and only their rules are
+ * written into the statement.
  */
 export async function revisionVisibility(
   ctx: AppContext,
   user: AuthUser,
   alias = 'r',
-  options: { forEachRow?: boolean } = {},
+  options: { forEachRow?: boolean; types?: ReadonlySet<string> } = {},
 ): Promise<RawBuilder<boolean>> {
   const forEachRow = options.forEachRow ?? true;
   const type = sql.ref(`${alias}.revisionable_type`);
@@ -27,7 +30,8 @@ export async function revisionVisibility(
   const plain: string[] = [];
   const filtered: RawBuilder<boolean>[] = [];
   for (const def of ctx.resources.all()) {
-    if (!canRead(user, def)) continue;
+    // Asked of revisions of these types alone (the feed's newest): the others' rules are left out.
+    if (!canRead(user, def) || (options.types && !options.types.has(def.type))) continue;
     if (await ctx.records.readsAlike(def, user)) {
       plain.push(def.type);
       continue;
