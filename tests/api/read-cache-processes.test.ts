@@ -31,6 +31,18 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** A person of a new role with these permissions, made through A: the role's id, and the cookie of their session. */
+async function personOfRole(slug: string, permissions: string[]) {
+  const admin = await a.admin();
+  const role = await admin.post('/api/roles', { slug, name: slug.replace(/-/g, ' '), permissions });
+  expect(role.status).toBe(201);
+  const person = await a.createUser({ role: 'user', email: `${slug}@example.com` });
+  expect((await admin.post(`/api/users/${person.id}`, { role_id: role.body.data.id })).status).toBe(200);
+  const viaA = await a.signIn(person.email);
+  const cookie = [...viaA.jar].map(([name, value]) => `${name}=${value}`).join('; ');
+  return { admin, roleId: role.body.data.id as number, person, cookie };
+}
+
 describe.skipIf(!onPostgres)('the read cache across processes on one PostgreSQL', () => {
   it('serves a kept answer until another process writes, then the new one at once', async () => {
     const viaA = await a.admin();
@@ -98,15 +110,7 @@ describe.skipIf(!onPostgres)('the read cache across processes on one PostgreSQL'
   });
 
   it("a region assigned through one process puts its sites in the person's turf on the other at once", async () => {
-    const admin = await a.admin();
-    const role = await admin.post('/api/roles', {
-      slug: 'two-processes-turf',
-      name: 'Two processes turf',
-      permissions: ['site:read:turf', 'region:read'],
-    });
-    expect(role.status).toBe(201);
-    const person = await a.createUser({ role: 'user', email: 'two-processes-turf@example.com' });
-    expect((await admin.post(`/api/users/${person.id}`, { role_id: role.body.data.id })).status).toBe(200);
+    const { admin, person, cookie } = await personOfRole('two-processes-turf', ['site:read:turf', 'region:read']);
     const at = { lat: 48.42, lng: -101.3 };
     const site = (
       await admin.post('/api/sites', { name: 'Minot turf site', type: 'union', latitude: at.lat, longitude: at.lng })
@@ -117,8 +121,6 @@ describe.skipIf(!onPostgres)('the read cache across processes on one PostgreSQL'
       geometry: square(at.lat, at.lng),
     });
     expect(region.status).toBe(201);
-    const viaA = await a.signIn(person.email);
-    const cookie = [...viaA.jar].map(([name, value]) => `${name}=${value}`).join('; ');
     const onB = async (perPage: number) => {
       const res = await fetch(`${b.baseUrl}/api/sites?per_page=${perPage}`, {
         headers: { cookie, accept: 'application/json' },
@@ -145,24 +147,14 @@ describe.skipIf(!onPostgres)('the read cache across processes on one PostgreSQL'
   });
 
   it("a role's permission removed through one process is refused by the other on the next request; record writes keep its sessions", async () => {
-    const admin = await a.admin();
-    const role = await admin.post('/api/roles', {
-      slug: 'two-processes-role',
-      name: 'Two processes',
-      permissions: ['site:read', 'user:read'],
-    });
-    expect(role.status).toBe(201);
-    const person = await a.createUser({ role: 'user', email: 'two-processes-role@example.com' });
-    expect((await admin.post(`/api/users/${person.id}`, { role_id: role.body.data.id })).status).toBe(200);
-    const viaA = await a.signIn(person.email);
-    const cookie = [...viaA.jar].map(([name, value]) => `${name}=${value}`).join('; ');
+    const { admin, roleId, cookie } = await personOfRole('two-processes-role', ['site:read', 'user:read']);
     const onB = () => fetch(`${b.baseUrl}/api/users?per_page=5`, { headers: { cookie, accept: 'application/json' } });
     expect((await onB()).status).toBe(200);
     expect((await admin.post('/api/sites', { name: 'Two processes site', type: 'union' })).status).toBe(201);
     const next = await recordQueries(onB);
     expect(next.result.status).toBe(200);
     expect(next.queries.filter((q) => /from "sessions"/i.test(q.sql))).toEqual([]);
-    expect((await admin.post(`/api/roles/${role.body.data.id}`, { permissions: ['site:read'] })).status).toBe(200);
+    expect((await admin.post(`/api/roles/${roleId}`, { permissions: ['site:read'] })).status).toBe(200);
     expect((await onB()).status).toBe(403);
   });
 });

@@ -8,7 +8,7 @@ import { dynamicTables } from '../db/dynamic-tables.js';
 import { timestamp } from '../http/contracts.js';
 import { rangeCondition } from '../reports/scope.js';
 import { type BatchSummary, batchHeads, batchNewerThan, summarizeBatches } from './batches.js';
-import { revisionVisibility } from './visibility.js';
+import { REVISION_COLUMNS, revisionVisibility } from './visibility.js';
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-11-21.');
 const list = <Item extends z.ZodType>(item: Item) =>
@@ -128,18 +128,7 @@ export async function activityFeed(ctx: AppContext, user: AuthUser, params: z.in
     if (params.after !== undefined) own = own.where('r.id', '>', params.after);
     return own
       .leftJoin('users as u', 'u.id', 'r.user_id')
-      .select([
-        'r.id',
-        'r.revisionable_type',
-        'r.revisionable_id',
-        'r.action',
-        'r.user_id',
-        'r.changes',
-        'r.import_id',
-        'r.created_at',
-        'u.first_name',
-        'u.last_name',
-      ])
+      .select([...REVISION_COLUMNS, 'r.created_at', 'u.first_name', 'u.last_name'])
       .orderBy('r.id', 'desc')
       .limit(params.per_page + 1)
       .execute();

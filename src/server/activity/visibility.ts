@@ -4,6 +4,17 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { hiddenPeopleCondition } from '../reports/people.js';
 import { canRead } from '../reports/scope.js';
 
+/** The columns of a revision (`revisions` as `r`) the history and the activity feed show. */
+export const REVISION_COLUMNS = [
+  'r.id',
+  'r.revisionable_type',
+  'r.revisionable_id',
+  'r.action',
+  'r.user_id',
+  'r.changes',
+  'r.import_id',
+] as const;
+
 /**
  * Which revisions (`revisions` rows, aliased `alias`) a person may see, for the history (GET /api/revisions) and the
  * activity feed (GET /api/actions) alike:

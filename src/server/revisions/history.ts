@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { can } from '../../common/permissions.js';
-import { revisionVisibility } from '../activity/visibility.js';
+import { REVISION_COLUMNS, revisionVisibility } from '../activity/visibility.js';
 import type { AppContext } from '../app-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { jsonObject } from '../db/dynamic-tables.js';
@@ -41,13 +41,7 @@ export async function revisionHistory(ctx: AppContext, user: AuthUser, params: z
   const data = await base
     .leftJoin('users as u', 'u.id', 'r.user_id')
     .select([
-      'r.id',
-      'r.revisionable_type',
-      'r.revisionable_id',
-      'r.action',
-      'r.user_id',
-      'r.changes',
-      'r.import_id',
+      ...REVISION_COLUMNS,
       'r.via',
       'r.created_at',
       sql<string>`u.first_name || ' ' || u.last_name`.as('user_name'),
