@@ -140,6 +140,21 @@ describe('personal views', () => {
     expect((await organizer.get(`/api/views/${second.id}`)).status).toBe(404);
   });
 
+  it('has nothing hung on it: a note, task or document naming a view is refused, naming why', async () => {
+    const view = ok(await organizer.post('/api/views', { name: 'Nothing hangs here', record_type: 'site' }), 201);
+    const note = await organizer.post('/api/notes', { body: 'On a view', notable_type: 'view', notable_id: view.id });
+    expect(note.status).toBe(422);
+    expect(note.body.errors.notable_type[0]).toMatch(/Nothing can be attached to a view/);
+    const task = await admin.post('/api/tasks', {
+      title: 'On a view',
+      type: 'call',
+      taskable_type: 'view',
+      taskable_id: view.id,
+    });
+    expect(task.status).toBe(422);
+    expect(task.body.errors.taskable_type[0]).toMatch(/Nothing can be attached to a view/);
+  });
+
   it('refuses what the record type does not have, naming it', async () => {
     const bad = async (values: Record<string, unknown>, key: string) => {
       const res = await organizer.post('/api/views', { name: 'Bad', record_type: 'site', ...values });
