@@ -67,8 +67,11 @@ const sentenceCase = (slug: string) => {
 export type Subject = PolicySubject;
 
 const MAX_COMPILED = 5_000;
-/** Built rules kept per compiled policy of a role and type (a bound, not a need: one per person and action). */
-const MAX_BUILT = 2_000;
+/**
+ * Built rules kept in all (one per person, type and action, and per turf): past this many they start again. A bound on
+ * memory, not a need: a rule's SQL is one to twenty kilobytes of objects.
+ */
+const MAX_BUILT = 10_000;
 
 /**
  * THE access policy (docs/security.md "The access policy"; DESIGN.md 18). For each role and record type it compiles,
@@ -90,7 +93,8 @@ export class AccessPolicy {
   private schemaGeneration = 0;
   private readonly keys = new WeakMap<object, { policyRef: unknown; policy: string; key: string }>();
   /** Each person's rules as built (`where`), kept with the compiled policy they came from: a new one starts afresh. */
-  private readonly built = new WeakMap<TypeAccess, Map<string, { predicate: Predicate; gathersTurf: boolean }>>();
+  private built = new WeakMap<TypeAccess, Map<string, { predicate: Predicate; gathersTurf: boolean }>>();
+  private builtCount = 0;
 
   constructor(
     private readonly records: RecordService,
@@ -343,13 +347,18 @@ export class AccessPolicy {
     if (who.perRow || who.turfIds || who.row || !who.key)
       return options.db ? this.gathered(rule, who, user, options.db) : rule(who);
     // The same person's rule, built before from the same compiled policy: its SQL again, not built again.
+    if (this.builtCount >= MAX_BUILT) {
+      this.built = new WeakMap();
+      this.builtCount = 0;
+    }
     let built = this.built.get(access);
-    if (!built || built.size > MAX_BUILT) this.built.set(access, (built = new Map()));
+    if (!built) this.built.set(access, (built = new Map()));
     const key = `${action}|${options.db ? '' : 'alone|'}${who.key}`;
     let kept = built.get(key);
     if (!kept) {
       kept = options.db ? this.gatherer(rule, who) : { predicate: rule(who), gathersTurf: false };
       built.set(key, kept);
+      this.builtCount++;
     }
     if (!kept.gathersTurf || !options.db) return kept.predicate;
     const turfIds = await this.turfIds(options.db, user as AuthUser);
@@ -358,6 +367,7 @@ export class AccessPolicy {
     if (predicate === undefined) {
       predicate = rule({ ...who, turfIds });
       built.set(withTurf, { predicate, gathersTurf: false });
+      this.builtCount++;
     }
     return predicate;
   }
