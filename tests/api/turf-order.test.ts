@@ -247,8 +247,15 @@ describe('their own sites outside the turf', () => {
       expect(rows.map((site) => site.id)).toEqual(inOrder.map((row) => row.id));
       expect(rows.filter((site) => site.outside_turf).map((site) => site.id)).toEqual([outside]);
       expect(result.body.meta.total).toBe(inTurf.length + 1);
-      // The show says the same as the page.
-      expect((await organizer.get(`/api/sites/${outside}`)).body.data).toMatchObject({ outside_turf: true });
+      // The show says the same as the page, and a list the turf's page does not serve (by city) too: from the sites'
+      // own regions, not from the turf tested again on their rows.
+      const shown = await recordQueries(() => organizer.get(`/api/sites/${outside}`));
+      expect(shown.result.body.data).toMatchObject({ outside_turf: true });
+      const byCity = await recordQueries(() => organizer.get('/api/sites?sort=city&order=asc&per_page=100'));
+      const cityRows = byCity.result.body.data as Array<{ id: number; outside_turf?: boolean }>;
+      expect(cityRows.filter((site) => site.outside_turf).map((site) => site.id)).toEqual([outside]);
+      for (const { queries: asked } of [shown, byCity])
+        expect(asked.filter((q) => /\) is true/.test(q.sql))).toHaveLength(0);
     } finally {
       expect((await admin.delete(`/api/tasks/${task.body.data.id}`)).status).toBe(200);
     }

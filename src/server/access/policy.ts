@@ -642,12 +642,22 @@ export class AccessPolicy {
    * Of these records, those a person limited to a turf reads only because they are their own (a site their task hangs
    * on): shown with the note "Outside your turf". Empty for anyone else.
    */
-  async outsideTurf(user: AuthUser | null, def: ResourceDefinition, ids: readonly number[]): Promise<Set<number>> {
+  async outsideTurf(
+    user: AuthUser | null,
+    def: ResourceDefinition,
+    ids: readonly number[],
+    /** For sites, their regions as their rows hold them: the turf (`in_region_ids && regions`) tested here. */
+    regions?: ReadonlyMap<number, readonly number[] | null>,
+  ): Promise<Set<number>> {
     if (!user || !ids.length) return new Set();
     const access = await this.of(user, def);
     if (!access.turf) return new Set();
     const predicate = access.turf(whoIs(user, true));
     if (predicate === true) return new Set();
+    if (def.table === 'sites' && regions && predicate !== false && ids.every((id) => regions.has(id))) {
+      const turf = new Set(await this.turfIds(this.records.db, user));
+      return new Set(ids.filter((id) => !(regions.get(id) ?? []).some((region) => turf.has(region))));
+    }
     // `is true`: the turf is tested on the page's rows, read by id, rather than read as a whole through its index
     // (a site turf's GIN index gives every one of its sites, to be intersected with the page's few).
     const inside =
