@@ -19,7 +19,8 @@ const MAX_PEOPLE = 10_000;
 export class KeptTurfs {
   private readonly kept = new Map<number, { stamp: string; ids: number[] }>();
 
-  constructor(private readonly stampOf: (() => string | Promise<string> | null) | null) {}
+  /** `stampOf` answers null where nothing tells another process's change (PostgreSQL without the read cache). */
+  constructor(private readonly stampOf: () => string | Promise<string> | null) {}
 
   static of(database: Pick<Database, 'kind' | 'writes'>): KeptTurfs {
     const { writes } = database;
@@ -29,8 +30,8 @@ export class KeptTurfs {
   }
 
   async ids(db: Kysely<DB>, userId: number | undefined, who: Who): Promise<number[]> {
-    const stamp = userId === undefined ? null : await this.stampOf?.();
-    if (stamp === null || stamp === undefined || userId === undefined) return readTurfIds(db, who);
+    const stamp = userId === undefined ? null : await this.stampOf();
+    if (stamp === null || userId === undefined) return readTurfIds(db, who);
     // A transaction's own writes move the stamps as each statement ends, so what was kept before it is still its
     // answer while they match.
     const known = this.kept.get(userId);

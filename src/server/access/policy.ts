@@ -36,6 +36,7 @@ import {
 import type { KeptTurfs } from './kept-turfs.js';
 import { and, asSql, not, type Predicate } from './predicate.js';
 import { personFields, referencing, teamFields } from './reach.js';
+import { regionsInTurf, type SiteRegions } from './turf.js';
 import { regionsAsTurf, type Who, whoIs } from './who.js';
 
 /** What a person's role may see and change of a record type's fields. */
@@ -646,8 +647,8 @@ export class AccessPolicy {
     user: AuthUser | null,
     def: ResourceDefinition,
     ids: readonly number[],
-    /** For sites, their regions as their rows hold them: the turf (`in_region_ids && regions`) tested here. */
-    regions?: ReadonlyMap<number, readonly number[] | null>,
+    /** For sites, their regions as their rows hold them: the turf is tested on them here (`regionsInTurf`). */
+    regions?: SiteRegions,
   ): Promise<Set<number>> {
     if (!user || !ids.length) return new Set();
     const access = await this.of(user, def);
@@ -656,7 +657,7 @@ export class AccessPolicy {
     if (predicate === true) return new Set();
     if (def.table === 'sites' && regions && predicate !== false && ids.every((id) => regions.has(id))) {
       const turf = new Set(await this.turfIds(this.records.db, user));
-      return new Set(ids.filter((id) => !(regions.get(id) ?? []).some((region) => turf.has(region))));
+      return new Set(ids.filter((id) => !regionsInTurf(regions.get(id) ?? null, turf)));
     }
     // `is true`: the turf is tested on the page's rows, read by id, rather than read as a whole through its index
     // (a site turf's GIN index gives every one of its sites, to be intersected with the page's few).

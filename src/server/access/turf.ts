@@ -64,6 +64,14 @@ export function siteInTurf(who: Who, alias = 't'): RawBuilder<boolean> {
   return sql<boolean>`${regions} && array(${regionsIn(who)})`;
 }
 
+/** Each site's regions as its row holds them (`in_region_ids`, not shown), by site id. */
+export type SiteRegions = ReadonlyMap<number, readonly number[] | null>;
+
+/** `siteInTurf` of a site whose row is at hand: one of its regions is one of the turf's. */
+export function regionsInTurf(regions: readonly number[] | null, turfIds: ReadonlySet<number>): boolean {
+  return (regions ?? []).some((region) => turfIds.has(region));
+}
+
 /**
  * The ids of the sites inside the turf, deleted ones included (their region assignment is kept): read from
  * `site_regions` (the pairs `in_region_ids` is kept from, migration 026) by its region index, not from the sites'

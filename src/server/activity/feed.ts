@@ -133,23 +133,21 @@ export async function activityFeed(ctx: AppContext, user: AuthUser, params: z.in
       .limit(params.per_page + 1)
       .execute();
   };
+  /** The revisions of every type, for a page the newest do not fill and for the bulk changes: built once. */
+  let everyType: ReturnType<typeof revisions> | undefined;
+  const ofEveryType = () => (everyType ??= revisions(true));
   // A page is most often filled from the newest single revisions: read among those alone, its statement holds the
   // rules of their few types rather than every type's. A page they do not fill is read again among all.
   const newest = params.batch || params.after !== undefined ? null : await newestSingles(ctx, params.before);
   let rows = newest ? await ownRows((await revisions(true, newest.types)).where('r.id', '>=', newest.from)) : [];
-  if (rows.length <= params.per_page) rows = await ownRows(await revisions(true));
+  if (rows.length <= params.per_page) rows = await ownRows(await ofEveryType());
   await ctx.records.access.maskRevisions(user, rows);
   // A full page ends at its (per_page + 1)th entry: a bulk change placed below it is on a later page.
   const pageEnd = rows.length > params.per_page ? Number(rows[params.per_page].id) : null;
   const heads =
     params.batch || (pageEnd !== null && !(await batchNewerThan(ctx, pageEnd, params.before)))
       ? []
-      : await batchHeads(
-          ctx,
-          await revisions(true),
-          { before: params.before, after: params.after },
-          params.per_page + 1,
-        );
+      : await batchHeads(ctx, await ofEveryType(), { before: params.before, after: params.after }, params.per_page + 1);
   const merged = [
     ...rows.map((row) => ({ id: Number(row.id), row, head: null })),
     ...heads.map((head) => ({ id: head.id, row: null, head })),

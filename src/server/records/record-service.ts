@@ -6,6 +6,7 @@ import { type Action, canOnEntity } from '../../common/permissions.js';
 import { heldPage } from '../access/held-page.js';
 import { keepHolders } from '../access/holders.js';
 import { type AccessPolicy, masked } from '../access/policy.js';
+import type { SiteRegions } from '../access/turf.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { dynamicTables, type StoredRecord } from '../db/dynamic-tables.js';
 import type { DB } from '../db/schema.generated.js';
@@ -600,7 +601,7 @@ export class RecordService {
   ) {
     const presented = await this.present(def, rows, fields);
     if (!user) return presented;
-    return this.forReader(user, def, presented, fields, linkNames, outsideTurf ?? regionsOfSites(def, rows));
+    return this.forReader(user, def, presented, fields, linkNames, outsideTurf, regionsOfSites(def, rows));
   }
 
   /**
@@ -614,7 +615,9 @@ export class RecordService {
     presented: Record<string, any>[],
     fields: Record<string, FieldSpec>,
     linkNames = true,
-    outside?: ReadonlySet<number> | SiteRegions,
+    outsideTurf?: ReadonlySet<number>,
+    /** Sites' regions from their rows: which lie outside the turf is read from them (AccessPolicy.outsideTurf). */
+    regions?: SiteRegions,
   ) {
     const mask = await this.access.mask(user, def);
     const records = masked(presented, mask);
@@ -626,16 +629,15 @@ export class RecordService {
     await addComputedValues(this.db, def, readerOnly, records);
     await def.hooks?.presentFor?.(records, user, this);
     if (linkNames) await nameLinks(this, user, withoutHidden(fields, mask.hidden), records, this.targetOf);
-    const outsideTurf =
-      outside instanceof Set
-        ? outside
-        : await this.access.outsideTurf(
-            user,
-            def,
-            records.map((record) => record.id),
-            outside as SiteRegions | undefined,
-          );
-    for (const record of records) if (outsideTurf.has(record.id)) record.outside_turf = true;
+    const outside =
+      outsideTurf ??
+      (await this.access.outsideTurf(
+        user,
+        def,
+        records.map((record) => record.id),
+        regions,
+      ));
+    for (const record of records) if (outside.has(record.id)) record.outside_turf = true;
     return records;
   }
 
@@ -1296,9 +1298,7 @@ function withoutHidden(fields: Record<string, FieldSpec>, hidden: ReadonlySet<st
 const isObject = (body: unknown): body is Record<string, any> =>
   body !== null && typeof body === 'object' && !Array.isArray(body);
 
-/** Each site's regions as its row holds them (`in_region_ids`, not shown), by id: whether it is in a turf, read here. */
-export type SiteRegions = ReadonlyMap<number, readonly number[] | null>;
-
+/** The regions of sites read whole (`in_region_ids`, not shown), for AccessPolicy.outsideTurf. */
 function regionsOfSites(def: ResourceDefinition, rows: readonly Record<string, any>[]): SiteRegions | undefined {
   if (def.table !== 'sites' || !rows.every((row) => 'in_region_ids' in row)) return undefined;
   return new Map(rows.map((row) => [Number(row.id), row.in_region_ids as number[] | null]));
